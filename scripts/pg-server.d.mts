@@ -1,0 +1,6 @@
+export interface PostgresServer {
+  url: string;
+  port: number;
+  stop(): void;
+}
+export function startPostgres(): Promise<PostgresServer>;

@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
+import { systemClock } from './lib/clock.ts';
+import { VigilError } from './lib/errors.ts';
+import { AuditService } from './audit/audit.service.ts';
+import { KeyService } from './keys/key.service.ts';
+
+const USAGE = `vigil — Vigil admin CLI (honours VIGIL_DATA_DIR and DATABASE_URL)
+
+  vigil keys create --org NAME [--capabilities a,b|all] [--locations l1,l2] [--rate-limit N] [--test] [--json]
+  vigil keys create --household NAME [--test] [--json]
+  vigil keys list [--json]
+  vigil keys revoke KEY_ID
+`;
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      org: { type: 'string' },
+      household: { type: 'string' },
+      capabilities: { type: 'string' },
+      locations: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      test: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [group, verb, arg] = positionals;
+  if (values.help || group !== 'keys' || !verb) {
+    process.stdout.write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const config = loadConfig();
+  // The CLI opens the same database as the server; SQLite WAL lets both run at once.
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  try {
+    await migrateToLatest(database);
+    const keys = new KeyService({ database, clock: systemClock, audit: new AuditService({ database, clock: systemClock }) });
+    if (verb === 'create') {
+      if (!values.org === !values.household) throw new UsageError('give exactly one of --org NAME or --household NAME');
+      if (values.household && (values.capabilities || values.locations)) {
+        throw new UsageError('--capabilities and --locations apply to organization keys only');
+      }
+      let rate: number | null = null;
+      if (values['rate-limit'] !== undefined) {
+        rate = Number(values['rate-limit']);
+        if (!Number.isInteger(rate) || rate < 1) throw new UsageError('--rate-limit must be a positive integer (requests per minute)');
+      }
+      const caps = values.capabilities;
+      const created = await keys.createKey({
+        tenantKind: values.org ? 'organization' : 'household',
+        tenantName: (values.org ?? values.household) as string,
+        mode: values.test ? 'test' : 'live',
+        capabilities: caps === undefined || caps === 'all' ? 'all' : caps.split(',').map((c) => c.trim()).filter(Boolean),
+        locations: values.locations ? values.locations.split(',').map((l) => l.trim()).filter(Boolean) : null,
+        rateLimitPerMinute: rate,
+      });
+      if (values.json) process.stdout.write(JSON.stringify(created) + '\n');
+      else {
+        process.stdout.write(`Created ${created.mode} key ${created.id} for ${created.tenant_id}.\n`);
+        process.stdout.write(`Key (shown once, store it now): ${created.key}\n`);
+      }
+      return 0;
+    }
+    if (verb === 'list') {
+      const list = await keys.listKeys();
+      if (values.json) process.stdout.write(JSON.stringify(list) + '\n');
+      else {
+        for (const k of list) {
+          process.stdout.write(
+            `${k.id}  ${k.preview}  ${k.mode.padEnd(4)}  ${k.tenant_kind.padEnd(12)}  ${k.tenant_name}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\n`,
+          );
+        }
+        if (list.length === 0) process.stdout.write('no keys\n');
+      }
+      return 0;
+    }
+    if (verb === 'revoke') {
+      if (!arg) throw new UsageError('vigil keys revoke KEY_ID');
+      await keys.revokeKey(arg);
+      process.stdout.write(`Revoked ${arg}; it is refused from the next request on.\n`);
+      return 0;
+    }
+    throw new UsageError(`unknown command keys ${verb}`);
+  } finally {
+    await database.close();
+  }
+}
+
+class UsageError extends Error {}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof UsageError || err instanceof VigilError || (err as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) {
+      process.stderr.write(`vigil: ${(err as Error).message}\n${err instanceof UsageError ? USAGE : ''}`);
+      process.exit(2);
+    }
+    process.stderr.write(`vigil: ${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,72 @@
+import { resolve } from 'node:path';
+
+/**
+ * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
+ * Tests build a Config directly with loadConfig({...overrides}).
+ */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** postgres://… selects PostgreSQL; empty selects SQLite under dataDir */
+  readonly databaseUrl: string | null;
+  readonly redisUrl: string | null;
+  readonly logLevel: string;
+  /** default requests/minute per key (DESIGN.md "Rate limits") */
+  readonly rateLimitPerMinute: number;
+  /** detection history retention */
+  readonly retentionDays: number;
+  /** default scene capacity (people) used for crowd_density */
+  readonly defaultSceneCapacity: number;
+  /** run sandbox/ingest sources; tests that only exercise routes turn it off */
+  readonly runSources: boolean;
+  /** seed a demo organization and household on first start (npm start) */
+  readonly seedDemo: boolean;
+  readonly publicBaseUrl: string;
+  readonly allowFileSources: boolean;
+  readonly webhookAllowPrivate: boolean;
+}
+
+function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`config: ${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+function readBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new Error(`config: ${name} must be 1/0/true/false, got ${JSON.stringify(raw)}`);
+}
+
+export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== '' ? env.DATABASE_URL.trim() : null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('config: DATABASE_URL must be a postgres:// URL (leave it unset for embedded SQLite)');
+  }
+  const port = readInt(env, 'PORT', 8080, 0, 65535);
+  const config: Config = {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.VIGIL_DATA_DIR ?? './data'),
+    databaseUrl,
+    redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : null,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    rateLimitPerMinute: readInt(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    retentionDays: readInt(env, 'VIGIL_RETENTION_DAYS', 7, 1, 3650),
+    defaultSceneCapacity: readInt(env, 'VIGIL_SCENE_CAPACITY', 50, 1, 1_000_000),
+    runSources: readBool(env, 'VIGIL_RUN_SOURCES', true),
+    seedDemo: readBool(env, 'VIGIL_SEED_DEMO', true),
+    publicBaseUrl: env.VIGIL_PUBLIC_URL ?? `http://localhost:${port}`,
+    allowFileSources: readBool(env, 'VIGIL_ALLOW_FILE_SOURCES', false),
+    webhookAllowPrivate: readBool(env, 'VIGIL_WEBHOOK_ALLOW_PRIVATE', false),
+    ...overrides,
+  };
+  return Object.freeze(config);
+}

@@ -1,0 +1,38 @@
+import type { VigilContext } from '../context.ts';
+import type { CreatedKey } from '../keys/key.service.ts';
+
+export const DEMO_ORG = 'Demo Organization';
+export const DEMO_HOUSEHOLD = 'Demo Household';
+
+const DEMO_STREAMS = [
+  { name: 'North lobby camera', location: 'north_lobby', source_url: 'sandbox://north_lobby?scenario=lobby&seed=7' },
+  { name: 'Parking lot camera', location: 'parking_lot', source_url: 'sandbox://parking_lot?scenario=parking_lot&seed=3' },
+  { name: 'Server room camera', location: 'server_room', source_url: 'sandbox://server_room?scenario=after_hours_intrusion&seed=11' },
+  { name: 'Loading dock camera', location: 'loading_dock', source_url: 'sandbox://loading_dock?scenario=loitering&seed=5' },
+  { name: 'Main plaza camera', location: 'main_plaza', source_url: 'sandbox://main_plaza?scenario=crowd_surge&seed=2' },
+];
+
+export interface DemoSeed {
+  org: CreatedKey;
+  household: CreatedKey;
+  streams: { id: string; scene_id: string; location: string }[];
+}
+
+/**
+ * First start of `npm start`: a demo organization with sandbox streams and a demo household, each
+ * with a test key (sandbox). Returns null when the database already has tenants.
+ */
+export async function seedDemo(ctx: VigilContext): Promise<DemoSeed | null> {
+  const any = await ctx.database.db.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
+  if (any) return null;
+  const org = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: DEMO_ORG, mode: 'test', capabilities: 'all' });
+  const household = await ctx.keys.createKey({ tenantKind: 'household', tenantName: DEMO_HOUSEHOLD, mode: 'test' });
+  const principal = await ctx.keys.authenticate(org.key);
+  const actor = { keyId: org.id, operator: 'demo-seed' };
+  const streams = [];
+  for (const s of DEMO_STREAMS) {
+    const v = await ctx.streams.create(principal, actor, { ...s, source_type: 'sandbox' });
+    streams.push({ id: v.id, scene_id: v.scene_id, location: v.location });
+  }
+  return { org, household, streams };
+}

@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../lib/clock.ts';
+import { VigilError } from '../lib/errors.ts';
+import type { Capability } from '../keys/capabilities.ts';
+import type { KeyService, Principal } from '../keys/key.service.ts';
+import { checkRateLimit, type RateLimitStore } from './rate-limit.ts';
+import type { Actor } from '../audit/audit.service.ts';
+
+export type Surface = 'organization' | 'household';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** which tenant kind may call the route; routes without it are public (health, OpenAPI) */
+    surface?: Surface;
+    /** capability an organization key needs */
+    capability?: Capability;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/**
+ * Authentication, surface and capability checks, then the per-key rate limit, all in onRequest so
+ * a bad key is answered before the body is even parsed (spec "Authentication"; DESIGN.md "Auth").
+ */
+export function installAuth(
+  app: FastifyInstance,
+  deps: { keys: KeyService; rateLimits: RateLimitStore; clock: Clock; defaultRatePerMinute: number },
+): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const cfg = request.routeOptions.config;
+    if (!cfg?.surface) return;
+    const header = request.headers.authorization;
+    let token: string | undefined;
+    if (header !== undefined) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!m) throw new VigilError('invalid_api_key', 'Authorization must be "Bearer <API key>".', { param: 'Authorization' });
+      token = m[1];
+    }
+    const principal = await deps.keys.authenticate(token);
+    request.principal = principal;
+
+    const limit = principal.rateLimitPerMinute ?? deps.defaultRatePerMinute;
+    const decision = await checkRateLimit(deps.rateLimits, principal.keyId, limit, deps.clock.now());
+    reply.headers(decision.headers);
+    if (!decision.allowed) {
+      throw new VigilError('rate_limit_exceeded', `This key may make ${limit} requests per minute.`, {
+        headers: decision.headers,
+      });
+    }
+
+    if (principal.tenantKind !== cfg.surface) {
+      const which = cfg.surface === 'organization' ? 'an organization key (Surface B)' : 'a household key (Surface A)';
+      throw new VigilError('wrong_surface', `This route needs ${which}; the key belongs to a ${principal.tenantKind}.`);
+    }
+    if (cfg.capability && principal.tenantKind === 'organization' && !principal.capabilities.has(cfg.capability)) {
+      throw new VigilError('insufficient_capability', `This key lacks the capability "${cfg.capability}".`, {
+        param: cfg.capability,
+        extra: { capability: cfg.capability },
+      });
+    }
+  });
+}
+
+/** The authenticated principal (routes with a surface always have one). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new VigilError('missing_api_key', 'Send Authorization: Bearer <API key>.');
+  return request.principal;
+}
+
+/** The actor recorded in the audit trail: the key, and the operator from X-Operator if given. */
+export function actorOf(request: FastifyRequest): Actor {
+  const p = principalOf(request);
+  const op = request.headers['x-operator'];
+  const operator = typeof op === 'string' && op.trim() ? op.trim().slice(0, 200) : null;
+  return { keyId: p.keyId, operator, requestId: String(request.id) };
+}

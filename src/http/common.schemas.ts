@@ -1,0 +1,67 @@
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../lib/errors.ts';
+
+/** RFC 9457 problem details as DESIGN.md "Errors" fixes them. */
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'Documentation URL of the error code' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.Unsafe<ErrorCode>({ type: 'string', enum: ERROR_CODES, description: 'Stable machine-readable error code (docs/errors.md)' }),
+    request_id: Type.String(),
+    param: Type.Optional(Type.String({ description: 'The request field the error is about' })),
+    errors: Type.Optional(Type.Array(Type.Object({ param: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'Problem', additionalProperties: true },
+);
+
+export const ProblemRef = Type.Ref('Problem');
+
+export const IsoTime = Type.String({ format: 'date-time', examples: ['2026-11-21T20:40:00.000Z'] });
+export const Location = Type.String({
+  pattern: '^[a-z][a-z0-9_]*$',
+  maxLength: 64,
+  description: 'Location label, snake_case',
+  examples: ['north_lobby'],
+});
+
+export function prefixedId(prefix: string, description?: string) {
+  return Type.String({ pattern: `^${prefix}_[0-9a-z]{26}$`, description, examples: [`${prefix}_01jd3k8e7f9g2h4j6k8m0n2p4q`] });
+}
+
+export const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    starting_after: Type.Optional(Type.String({ description: 'Cursor: return items older than this id' })),
+    ending_before: Type.Optional(Type.String({ description: 'Cursor: return items newer than this id' })),
+  },
+  { additionalProperties: false },
+);
+export type ListQueryT = Static<typeof ListQuery>;
+
+/** `{object: "list", data, has_more}` (DESIGN.md "Lists"). */
+export function ListOf<T extends TSchema>(item: T) {
+  return Type.Object({
+    object: Type.Literal('list'),
+    data: Type.Array(item),
+    has_more: Type.Boolean(),
+  });
+}
+
+/** Error responses every authenticated route may answer. */
+export function withErrors<T extends Record<number, TSchema>>(ok: T) {
+  return {
+    ...ok,
+    400: ProblemRef,
+    401: ProblemRef,
+    403: ProblemRef,
+    404: ProblemRef,
+    409: ProblemRef,
+    413: ProblemRef,
+    415: ProblemRef,
+    422: ProblemRef,
+    429: ProblemRef,
+    500: ProblemRef,
+  };
+}

@@ -1,0 +1,32 @@
+import type { DbExecutor } from '../db/database.ts';
+import type { ApiKeyTable } from '../db/schema.ts';
+
+export const keyRepository = {
+  async insert(db: DbExecutor, row: ApiKeyTable): Promise<void> {
+    await db.insertInto('api_keys').values(row).execute();
+  },
+  findByHash(db: DbExecutor, hash: string) {
+    return db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+  },
+  findById(db: DbExecutor, id: string) {
+    return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  listAll(db: DbExecutor) {
+    return db
+      .selectFrom('api_keys')
+      .innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
+      .selectAll('api_keys')
+      .select('tenants.name as tenant_name')
+      .orderBy('api_keys.id', 'desc')
+      .execute();
+  },
+  async revoke(db: DbExecutor, id: string, at: string): Promise<boolean> {
+    const res = await db
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * The error catalogue (DESIGN.md "Errors"). Every non-2xx answer is application/problem+json
+ * with a `code` from this table; docs/errors.md documents each and a test keeps the three in step
+ * (this table, docs/errors.md and the OpenAPI enum). Domain code throws VigilError with a code and
+ * never picks HTTP statuses itself; the HTTP layer maps code → status here.
+ */
+export const ERROR_CATALOGUE = {
+  invalid_json: { status: 400, title: 'Malformed JSON body' },
+  validation_failed: { status: 400, title: 'Request failed validation' },
+  unknown_field: { status: 400, title: 'Unknown field in request' },
+  stream_not_in_scene: { status: 400, title: 'Stream is not part of this scene' },
+  unsupported_source: { status: 400, title: 'Source URL not supported' },
+  invalid_image: { status: 400, title: 'Frame is not a valid JPEG image' },
+  missing_api_key: { status: 401, title: 'No API key' },
+  invalid_api_key: { status: 401, title: 'API key not recognised' },
+  api_key_revoked: { status: 401, title: 'API key revoked' },
+  wrong_surface: { status: 403, title: 'Key belongs to the other surface' },
+  insufficient_capability: { status: 403, title: 'Key lacks a capability' },
+  location_not_allowed: { status: 403, title: 'Key is not allowed at this location' },
+  not_found: { status: 404, title: 'Resource not found' },
+  route_not_found: { status: 404, title: 'No such route' },
+  idempotency_key_reused: { status: 409, title: 'Idempotency-Key reused with a different request' },
+  idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is in progress' },
+  payload_too_large: { status: 413, title: 'Request body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported Content-Type' },
+  query_not_understood: { status: 422, title: 'Query not understood' },
+  rate_limit_exceeded: { status: 429, title: 'Rate limit exceeded' },
+  concurrent_stream_limit_exceeded: { status: 429, title: 'Too many concurrent streams' },
+  internal_error: { status: 500, title: 'Internal error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+export interface FieldError {
+  param: string;
+  message: string;
+}
+
+export class VigilError extends Error {
+  readonly code: ErrorCode;
+  readonly param?: string;
+  readonly errors?: FieldError[];
+  /** extra members merged into the problem body (e.g. examples for query_not_understood) */
+  readonly extra?: Record<string, unknown>;
+  /** response headers to add (e.g. Retry-After) */
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    opts: { param?: string; errors?: FieldError[]; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'VigilError';
+    this.code = code;
+    this.param = opts.param;
+    this.errors = opts.errors;
+    this.extra = opts.extra;
+    this.headers = opts.headers;
+  }
+}
+
+export function notFound(what: string, id: string, param?: string): VigilError {
+  return new VigilError('not_found', `No ${what} with id ${JSON.stringify(id)}.`, { param });
+}
+
+export function invalid(param: string, message: string): VigilError {
+  return new VigilError('validation_failed', `${param}: ${message}`, { param, errors: [{ param, message }] });
+}

@@ -1,0 +1,211 @@
+/**
+ * The words the scene-query language understands, grouped by what they signal. Words are listed
+ * in plain form; the tokenizer compares Porter stems, so "arrived", "arrivals" and "arriving" all
+ * hit "arrive". Every word of a question must land in one of these groups (or be the scene's
+ * location) or the question is refused: that is what keeps the interpreter from guessing.
+ */
+
+export type WordRole =
+  | 'people'
+  | 'vehicles'
+  | 'anomaly'
+  | 'unrecognized'
+  | 'loitering'
+  | 'crowd'
+  | 'peak'
+  | 'average'
+  | 'arrivals'
+  | 'presence'
+  | 'count'
+  | 'current'
+  | 'past'
+  | 'future'
+  | 'command'
+  | 'place'
+  | 'named_place'
+  | 'filler';
+
+export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
+  people: [
+    'people', 'person', 'persons', 'folk', 'folks', 'human', 'humans', 'visitor', 'visitors', 'guest', 'guests',
+    'individual', 'individuals', 'occupant', 'occupants', 'staff', 'employee', 'employees', 'worker', 'workers',
+    'customer', 'customers', 'man', 'men', 'woman', 'women', 'guy', 'guys', 'kid', 'kids', 'child', 'children',
+    'who', 'pedestrian', 'pedestrians', 'body', 'bodies', 'headcount', 'busiest',
+    // presence words that can only mean people
+    'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'everyone', 'everybody', 'empty', 'occupied', 'vacant',
+  ],
+  vehicles: [
+    'vehicle', 'vehicles', 'car', 'cars', 'truck', 'trucks', 'van', 'vans', 'bus', 'buses', 'suv', 'suvs',
+    'motorcycle', 'motorcycles', 'motorbike', 'motorbikes', 'auto', 'autos', 'automobile', 'automobiles',
+    'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis', 'cab', 'cabs', 'traffic',
+  ],
+  anomaly: [
+    'unusual', 'anomaly', 'anomalies', 'anomalous', 'abnormal', 'strange', 'suspicious', 'weird', 'odd',
+    'unexpected', 'wrong', 'sketchy', 'concerning', 'alarming', 'threat', 'threats', 'problem', 'problems',
+    'issue', 'issues', 'incident', 'incidents', 'off', 'shady', 'dodgy', 'sus',
+  ],
+  unrecognized: [
+    'unrecognized', 'unrecognised', 'unknown', 'unidentified', 'stranger', 'strangers', 'intruder', 'intruders',
+    'trespasser', 'trespassers', 'unfamiliar', 'unauthorized', 'unauthorised',
+  ],
+  loitering: ['loiter', 'loitering', 'loiterer', 'loiterers', 'linger', 'lingering', 'lurk', 'lurking', 'lurker'],
+  crowd: [
+    'crowd', 'crowded', 'busy', 'packed', 'full', 'fullest', 'capacity', 'occupancy', 'density', 'dense',
+    'quiet', 'jammed', 'rammed', 'cramped',
+  ],
+  peak: [
+    'peak', 'peaked', 'max', 'maximum', 'most', 'highest', 'busiest', 'fullest', 'top', 'greatest', 'biggest',
+    'largest', 'high',
+  ],
+  average: ['average', 'avg', 'mean', 'typical', 'typically', 'usually', 'normally', 'generally'],
+  arrivals: [
+    'arrive', 'arrived', 'arrival', 'arrivals', 'enter', 'entered', 'entering', 'entry', 'entries', 'visit',
+    'visited', 'total', 'unique', 'distinct', 'different', 'came', 'come', 'walk', 'walked', 'drive', 'drove',
+    'pull', 'pulled',
+  ],
+  presence: [
+    'any', 'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'empty', 'occupied', 'vacant', 'present',
+  ],
+  count: ['howmany', 'howmuch', 'count', 'number', 'tally', 'headcount'],
+  current: ['now', 'currently', 'presently', 'still', 'live', 'moment'],
+  past: [
+    'was', 'were', 'did', 'had', 'been', 'got', 'saw', 'seen', 'went', 'came', 'peaked', 'earlier', 'lately',
+    'recently', 'recent',
+  ],
+  future: [
+    'will', 'shall', 'tomorrow', 'next', 'later', 'upcoming', 'soon', 'expect', 'expected', 'forecast',
+    'predict', 'prediction', 'gonna',
+  ],
+  command: [
+    'open', 'close', 'shut', 'lock', 'unlock', 'turn', 'switch', 'call', 'dispatch', 'notify', 'send',
+    'alert', 'page', 'text', 'email', 'message', 'delete', 'remove', 'start', 'stop', 'arm', 'disarm',
+    'trigger', 'sound', 'play', 'set', 'create', 'add', 'mute', 'unmute', 'enable', 'disable',
+    'pause', 'resume', 'escalate', 'activate', 'deactivate', 'reset', 'kick', 'ban', 'block', 'zoom', 'pan',
+  ],
+  /** words that mean "this scene", whatever its location */
+  place: [
+    'here', 'there', 'area', 'place', 'scene', 'camera', 'cam', 'site', 'premises', 'zone', 'spot', 'inside',
+    'outside', 'location', 'view', 'feed', 'stream', 'property',
+  ],
+  /** specific places: accepted only when they are part of the scene's location label */
+  named_place: [
+    'lobby', 'lot', 'parking', 'carpark', 'garage', 'driveway', 'entrance', 'exit', 'hall', 'hallway',
+    'corridor', 'office', 'kitchen', 'yard', 'backyard', 'garden', 'gate', 'room', 'door', 'doorway', 'porch',
+    'foyer', 'reception', 'warehouse', 'dock', 'loading', 'street', 'road', 'floor', 'stairs', 'stairwell',
+    'elevator', 'lift', 'store', 'shop', 'basement', 'roof', 'rooftop',
+    'perimeter', 'fence', 'patio', 'deck', 'pool', 'atrium', 'plaza', 'gym', 'bar', 'restaurant', 'cafe',
+    'school', 'classroom', 'bedroom', 'bathroom', 'cashier', 'checkout', 'counter', 'desk', 'bay',
+    'platform', 'terminal', 'upstairs', 'downstairs', 'wing',
+  ],
+  filler: [
+    'a', 'an', 'the', 'is', 'are', 'am', 'be', 'being', 'do', 'does', 'has', 'have', 'having', 'it', 'its',
+    'this', 'that', 'these', 'those', 'i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'they', 'them',
+    'their', 'he', 'she', 'on', 'at', 'of', 'to', 'for', 'from', 'by', 'with', 'into', 'within', 'during',
+    'over', 'throughout', 'through', 'since', 'after', 'before', 'until', 'till', 'between', 'around', 'about',
+    'near', 'up', 'out', 'in', 'what', 'whats', 'how', 'hows', 'when', 'many', 'much', 'plenty', 'can', 'could',
+    'would', 'please', 'tell', 'show', 'give', 'let', 'know', 'get', 'check', 'see', 'look', 'looking',
+    'find', 'wondering', 'wonder', 'want', 'need', 'quick', 'question', 'hey', 'hi', 'hello', 'yo', 'ok',
+    'okay', 'so', 'well', 'like', 'just', 'um', 'uh', 'lol', 'thanks', 'thank', 'and', 'or', 'not', 'no',
+    'yes', 'all', 'some', 'one', 'ones', 'every', 'each', 'ever', 'yet', 'already', 'again', 'time', 'times',
+    'point', 'level', 'levels', 'very', 'really', 'pretty', 'kinda', 'sort', 'kind', 'actually', 'exactly',
+    'roughly', 'approximately', 'approx', 'right', 'anything', 'something', 'thing', 'things',
+    'happening', 'happened', 'going', 'go', 'gone', 'hanging', 'sitting', 'standing', 'waiting',
+    'spotted', 'detected', 'noticed', 'notice', 'observed', 'picked', 'recorded', 'caught',
+    'today', 'far', 'back', 'guess', 'say', 'said',
+    'status', 'update', 'report', 'info', 'situation', 'looks', 'feel', 'think', 'other', 'than', 'more',
+    'less', 'same', 'shift', 'if', 'then', 'whether', 'too', 'also', 'stuff', 'gotten',
+    'gets', 'getting', 'become', 'became', 'stay', 'stayed', 'staying', 'long', 'longer', 'while', 'period',
+    'window', 'stretch', 'span', 'overall', 'altogether', 'together', 'amount', 'figure', 'figures', 'stats',
+  ],
+};
+
+/**
+ * Names people use interchangeably for one kind of place: a scene whose location label contains
+ * one of them also answers to the others ("car park" for 'parking_lot').
+ */
+export const PLACE_ALIASES: ReadonlyArray<readonly string[]> = [
+  ['lot', 'parking', 'carpark'],
+  ['lobby', 'foyer', 'reception'],
+  ['hall', 'hallway', 'corridor'],
+  ['entrance', 'entry', 'doorway'],
+  ['yard', 'backyard', 'garden'],
+  ['stairs', 'stairwell'],
+  ['elevator', 'lift'],
+  ['roof', 'rooftop'],
+];
+
+/**
+ * Casual spellings and typos, replaced word for word before anything else reads the question
+ * (time phrases included, so "2day" and "ystrday" reach chrono as "today" and "yesterday").
+ */
+export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
+  ppl: 'people', ppls: 'people', pple: 'people', peeps: 'people', pax: 'people',
+  peopel: 'people', poeple: 'people', ppel: 'people',
+  rn: 'now', atm: 'now', nw: 'now',
+  r: 'are', u: 'you', ur: 'your', ya: 'you', n: 'and', wat: 'what', wut: 'what', wht: 'what', hw: 'how',
+  mny: 'many', mnay: 'many', abt: 'about', pls: 'please', plz: 'please', thx: 'thanks', ty: 'thanks',
+  veh: 'vehicle', vehs: 'vehicles', vehicals: 'vehicles', vehicels: 'vehicles', vehicules: 'vehicles',
+  vehical: 'vehicle', vechicle: 'vehicle', vechicles: 'vehicles', cnt: 'count',
+  '2day': 'today', tday: 'today', '2nite': 'tonight', tonite: 'tonight', '2morrow': 'tomorrow',
+  tmrw: 'tomorrow', tmr: 'tomorrow', tomoz: 'tomorrow', yday: 'yesterday', yest: 'yesterday',
+  ystrday: 'yesterday', yesterdy: 'yesterday', hr: 'hour', hrs: 'hours', mins: 'minutes', min: 'minutes',
+  secs: 'seconds', sec: 'seconds', any1: 'anyone', some1: 'someone', sum1: 'someone', ne1: 'anyone',
+  smth: 'something', sth: 'something', lotta: 'plenty', gonna: 'will', wanna: 'want', unrecognised: 'unrecognized',
+  thru: 'through', loiterin: 'loitering', happenin: 'happening', goin: 'going', hangin: 'hanging',
+};
+
+/**
+ * Fixed multi-word expressions that mean one thing, rewritten after the time phrase is removed.
+ * Longest match wins. An empty replacement drops the words ("at once" adds nothing).
+ */
+export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: string]> = [
+  ['right now', 'now'],
+  ['at the moment', 'now'],
+  ['at present', 'now'],
+  ['as we speak', 'now'],
+  ['how many', 'howmany'],
+  ['how much', 'howmuch'],
+  ['number of', 'howmany'],
+  ['on average', 'average'],
+  ['in total', 'total'],
+  ['a lot of', 'plenty'],
+  ['lots of', 'plenty'],
+  ['any one', 'anyone'],
+  ['no one', 'nobody'],
+  ['not recognized', 'unrecognized'],
+  ['not recognised', 'unrecognized'],
+  ['out of the ordinary', 'unusual'],
+  ['up to no good', 'suspicious'],
+  ['hanging around', 'loitering'],
+  ['hanging about', 'loitering'],
+  ['hang around', 'loitering'],
+  ['hung around', 'loitering'],
+  ['sticking around', 'loitering'],
+  ['stuck around', 'loitering'],
+  ['came in', 'arrive'],
+  ['come in', 'arrive'],
+  ['walked in', 'arrive'],
+  ['showed up', 'arrive'],
+  ['show up', 'arrive'],
+  ['shown up', 'arrive'],
+  ['turned up', 'arrive'],
+  ['pulled in', 'arrive'],
+  ['drove in', 'arrive'],
+  ['checked in', 'arrive'],
+  ['came through', 'arrive'],
+  ['came by', 'arrive'],
+  ['stopped by', 'arrive'],
+  ['dropped by', 'arrive'],
+  ['passed through', 'arrive'],
+  ['went through', 'arrive'],
+  ['car park', 'carpark'],
+  ['at once', ''],
+  ['at one time', ''],
+  ['at a time', ''],
+  ['at any point', ''],
+  ['at any one time', ''],
+  ['so far', ''],
+  ['in here', 'here'],
+  ['in there', 'there'],
+  ['out there', 'there'],
+];

@@ -1,0 +1,127 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { DIALECTS, createTestDatabase } from '../helpers/harness.ts';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { auditRepository } from '../../src/audit/audit.repository.ts';
+import { computeAuditHash, GENESIS_HASH } from '../../src/audit/audit-chain.ts';
+import { AuditService } from '../../src/audit/audit.service.ts';
+import { detectionRepository } from '../../src/pipeline/detection.repository.ts';
+import { sceneRepository } from '../../src/scenes/scene.repository.ts';
+import { streamRepository } from '../../src/streams/stream.repository.ts';
+import { tenantRepository } from '../../src/tenants/tenant.repository.ts';
+import { keyRepository } from '../../src/keys/key.repository.ts';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { newId } from '../../src/lib/ids.ts';
+
+/** The same contract, run against real SQLite and real PostgreSQL. */
+for (const dialect of DIALECTS) {
+  describe(`repository contract (${dialect})`, () => {
+    let h: DatabaseHandle;
+    let drop: () => Promise<void>;
+    const tenant = 'org_01jd00000000000000000000aa';
+    before(async () => {
+      const d = await createTestDatabase(dialect);
+      drop = d.drop;
+      h = openDatabase({ databaseUrl: d.overrides.databaseUrl ?? null, dataDir: d.overrides.dataDir! });
+      await migrateToLatest(h);
+      await migrateToLatest(h); // idempotent
+      await tenantRepository.insert(h.db, { id: tenant, kind: 'organization', name: 'Acme', settings: '{}', created_at: '2026-11-21T00:00:00.000Z' });
+    });
+    after(async () => {
+      await h.close();
+      await drop();
+    });
+
+    test('tenants are unique per kind and name', async () => {
+      assert.equal((await tenantRepository.findByName(h.db, 'organization', 'Acme'))?.id, tenant);
+      await assert.rejects(tenantRepository.insert(h.db, { id: 'org_x', kind: 'organization', name: 'Acme', settings: '{}', created_at: 'x' }));
+      await tenantRepository.insert(h.db, { id: 'hh_x', kind: 'household', name: 'Acme', settings: '{}', created_at: 'x' });
+    });
+
+    test('keys: find by hash, revoke once', async () => {
+      await keyRepository.insert(h.db, {
+        id: 'key_1', tenant_id: tenant, tenant_kind: 'organization', mode: 'live', key_hash: 'h1', preview: 'p',
+        capabilities: '[]', locations: null, rate_limit_per_minute: null, created_at: 'x', revoked_at: null,
+      });
+      assert.equal((await keyRepository.findByHash(h.db, 'h1'))?.id, 'key_1');
+      assert.equal(await keyRepository.revoke(h.db, 'key_1', 't'), true);
+      assert.equal(await keyRepository.revoke(h.db, 'key_1', 't'), false);
+      assert.equal((await keyRepository.listAll(h.db))[0].tenant_name, 'Acme');
+    });
+
+    test('scenes are unique per tenant and location; streams list by tenant and location', async () => {
+      const scene = {
+        id: newId('scene'), tenant_id: tenant, location: 'lobby', capacity: 50, time_zone: 'UTC', people: 0, vehicles: 0,
+        crowd_density: 0, active_anomalies: 0, last_detection_at: null, created_at: 'x', updated_at: 'x',
+      };
+      await sceneRepository.insert(h.db, scene);
+      await assert.rejects(sceneRepository.insert(h.db, { ...scene, id: newId('scene') }));
+      await sceneRepository.update(h.db, scene.id, { people: 3, crowd_density: 0.06 });
+      assert.equal((await sceneRepository.findByLocation(h.db, tenant, 'lobby'))?.crowd_density, 0.06);
+      for (const loc of ['lobby', 'lobby']) {
+        await streamRepository.insert(h.db, {
+          id: newId('stream'), tenant_id: tenant, name: 'c', source_type: 'sandbox', source_url: 'sandbox://lobby', location: loc,
+          scene_id: scene.id, status: 'live', sandbox: 1, config: '{}', error: null, last_frame_at: null, created_at: 'x', updated_at: 'x',
+        });
+      }
+      assert.equal((await streamRepository.listQuery(h.db, tenant, null).execute()).length, 2);
+      assert.equal((await streamRepository.listQuery(h.db, tenant, ['dock']).execute()).length, 0);
+      assert.equal((await streamRepository.listQuery(h.db, tenant, []).execute()).length, 0);
+      assert.equal((await streamRepository.listByScene(h.db, scene.id)).length, 2);
+    });
+
+    test('detections: range with the state before it, and retention', async () => {
+      const base = Date.parse('2026-11-21T09:00:00.000Z');
+      const row = (type: string, at: number, extra: object = {}) => ({
+        id: newId('det', at), tenant_id: tenant, stream_id: 's', scene_id: 'scene_r', location: 'lobby', type, subtype: null,
+        value: null, count: null, confidence: 0.9, at, track_id: null, dwell_s: null, zone: null, ...extra,
+      });
+      await detectionRepository.insertMany(h.db, [
+        row('person_count', base - 3600_000, { value: 2 }),
+        row('person_count', base - 600_000, { value: 4 }),
+        row('vehicle', base - 500_000, { count: 1 }),
+        row('person', base + 1000, { subtype: 'unrecognized' }),
+        row('person_count', base + 2000, { value: 5 }),
+      ]);
+      const got = await detectionRepository.inRangeWithState(h.db, 'scene_r', base, base + 10_000);
+      assert.deepEqual(got.map((d) => [d.type, d.value ?? d.count ?? d.subtype]), [
+        ['person_count', 4], ['vehicle', 1], ['person', 'unrecognized'], ['person_count', 5],
+      ]);
+      assert.equal(typeof got[0].at, 'number');
+      assert.equal(await detectionRepository.deleteOlderThan(h.db, base - 1000_000), 1);
+    });
+
+    test('audit: chained appends, and the database refuses UPDATE and DELETE', async () => {
+      const audit = new AuditService({ database: h, clock: new ManualClock() });
+      await audit.append({ keyId: 'key_1', requestId: 'req_1' }, { tenantId: tenant, action: 'stream.created', resourceType: 'stream', resourceId: 's1' });
+      await audit.append({ keyId: null, operator: 'pipeline' }, { tenantId: tenant, action: 'detection.recorded', resourceType: 'detection', resourceId: 'd1', data: { v: 1 } });
+      const rows = await h.db.selectFrom('audit_log').selectAll().where('tenant_id', '=', tenant).orderBy('seq').execute();
+      const mine = rows.filter((r) => r.resource_id === 's1' || r.resource_id === 'd1');
+      assert.equal(mine.length, 2);
+      let prev = GENESIS_HASH;
+      for (const r of rows) {
+        assert.equal(r.prev_hash, prev);
+        assert.equal(r.hash, computeAuditHash(prev, r));
+        prev = r.hash;
+      }
+      assert.equal(await auditRepository.headHash(h.db, tenant), prev);
+      await assert.rejects(h.db.updateTable('audit_log').set({ action: 'tampered' }).where('resource_id', '=', 's1').execute(), /append-only/);
+      await assert.rejects(h.db.deleteFrom('audit_log').where('resource_id', '=', 's1').execute(), /append-only/);
+      await assert.rejects(sql`update audit_log set data = 'x'`.execute(h.db), /append-only/);
+    });
+
+    test('write lock serialises concurrent chained appends without forking the chain', async () => {
+      const audit = new AuditService({ database: h, clock: new ManualClock() });
+      const t2 = 'org_01jd00000000000000000000bb';
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          audit.append({ keyId: null }, { tenantId: t2, action: 'x', resourceType: 'y', resourceId: String(i) }),
+        ),
+      );
+      const rows = await h.db.selectFrom('audit_log').selectAll().where('tenant_id', '=', t2).orderBy('seq').execute();
+      assert.equal(rows.length, 20);
+      assert.equal(new Set(rows.map((r) => r.prev_hash)).size, 20, 'every entry has a distinct predecessor');
+    });
+  });
+}
