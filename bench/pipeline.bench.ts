@@ -46,10 +46,14 @@ async function runOnce(streams: number) {
       const t0 = performance.now();
       if (t0 >= end) return;
       n++;
+      // a third are person sightings, one in ten of those an unrecognized person (an anomaly:
+      // incident + webhook outbox row); the phase differs per stream so anomalies are spread out
+      // in time rather than arriving from all streams in the same millisecond
+      const k = n + i;
       const det: DetectionInput =
-        n % 3 === 0
-          ? { type: 'person', subtype: n % 30 === 0 ? 'unrecognized' : null, confidence: 0.9, at: Date.now(), track_id: `t${i}_${n}` }
-          : { type: 'person_count', value: n % 17, confidence: 0.9, at: Date.now() };
+        k % 3 === 0
+          ? { type: 'person', subtype: k % 30 === 0 ? 'unrecognized' : null, confidence: 0.9, at: Date.now(), track_id: `t${i}_${n}` }
+          : { type: 'person_count', value: k % 17, confidence: 0.9, at: Date.now() };
       produced++;
       ctx.pipeline.ingest(ref, [det]).then(() => {
         const t1 = performance.now();

@@ -42,7 +42,11 @@ export interface VigilContext {
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<VigilContext> {
   const clock = opts.clock ?? systemClock;
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onIdleError: (err) => opts.log?.warn({ err }, 'idle database connection failed'),
+  });
   await migrateToLatest(database);
   const audit = new AuditService({ database, clock });
   const keys = new KeyService({ database, clock, audit });

@@ -37,3 +37,19 @@ export function computeAuditHash(prevHash: string, e: AuditFields): string {
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
+
+export interface ChainedAuditRow extends AuditFields {
+  prev_hash: string;
+  hash: string;
+}
+
+/** Links entries into their tenants' chains, given each tenant's current head. Pure. */
+export function chainEntries(entries: AuditFields[], headOf: (tenantId: string) => string): ChainedAuditRow[] {
+  const heads = new Map<string, string>();
+  return entries.map((e) => {
+    const prev = heads.get(e.tenant_id) ?? headOf(e.tenant_id);
+    const hash = computeAuditHash(prev, e);
+    heads.set(e.tenant_id, hash);
+    return { ...e, prev_hash: prev, hash };
+  });
+}

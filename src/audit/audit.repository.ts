@@ -1,8 +1,24 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { DbExecutor } from '../db/database.ts';
 import type { AuditTable } from '../db/schema.ts';
-import { computeAuditHash, GENESIS_HASH, type AuditFields } from './audit-chain.ts';
+import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
 
 export type AuditRow = Omit<AuditTable, 'seq'> & { seq: number };
+
+const COLUMNS = ['id', 'tenant_id', 'at', 'actor_key_id', 'actor_operator', 'action', 'resource_type', 'resource_id', 'request_id', 'data', 'prev_hash', 'hash'] as const;
+const sqliteStatements = new WeakMap<BetterSqlite3.Database, { head: BetterSqlite3.Statement; insert: BetterSqlite3.Statement }>();
+
+function statementsFor(raw: BetterSqlite3.Database) {
+  let s = sqliteStatements.get(raw);
+  if (!s) {
+    s = {
+      head: raw.prepare('SELECT hash FROM audit_log WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1').pluck(),
+      insert: raw.prepare(`INSERT INTO audit_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`),
+    };
+    sqliteStatements.set(raw, s);
+  }
+  return s;
+}
 
 /** Queries only. Appends must run inside DatabaseHandle.withWriteLock so chain heads are not raced. */
 export const auditRepository = {
@@ -21,17 +37,18 @@ export const auditRepository = {
   async appendChained(db: DbExecutor, entries: AuditFields[]): Promise<void> {
     if (entries.length === 0) return;
     const heads = new Map<string, string>();
-    const rows: Omit<AuditRow, 'seq'>[] = [];
-    for (const e of entries) {
-      let prev = heads.get(e.tenant_id);
-      if (prev === undefined) prev = await this.headHash(db, e.tenant_id);
-      const hash = computeAuditHash(prev, e);
-      rows.push({ ...e, prev_hash: prev, hash });
-      heads.set(e.tenant_id, hash);
-    }
+    for (const t of new Set(entries.map((e) => e.tenant_id))) heads.set(t, await this.headHash(db, t));
+    const rows: ChainedAuditRow[] = chainEntries(entries, (t) => heads.get(t)!);
     // chunk to stay under SQLite's bound-parameter limit
     for (let i = 0; i < rows.length; i += 500) {
       await db.insertInto('audit_log').values(rows.slice(i, i + 500)).execute();
     }
+  },
+
+  /** The same append as prepared statements on the raw SQLite connection (detection hot path). Caller holds the write lock. */
+  appendChainedSqlite(raw: BetterSqlite3.Database, entries: AuditFields[]): void {
+    if (entries.length === 0) return;
+    const st = statementsFor(raw);
+    for (const row of chainEntries(entries, (t) => (st.head.get(t) as string | undefined) ?? GENESIS_HASH)) st.insert.run(row);
   },
 };

@@ -15,6 +15,12 @@ export type DbExecutor = Kysely<Database> | Transaction<Database>;
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /**
+   * The raw better-sqlite3 connection behind `db` (SQLite only). Only for repositories' hot-path
+   * batch writes, and only inside withWriteLock, which holds Kysely's connection mutex, so
+   * synchronous statements cannot interleave with another transaction's queries.
+   */
+  sqlite: SQLite.Database | null;
   /** Runs fn in a transaction holding the database-wide write lock (SQLite BEGIN IMMEDIATE, PostgreSQL advisory lock). */
   withWriteLock<T>(fn: (trx: DbExecutor) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
@@ -27,13 +33,24 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 const WRITE_LOCK_KEY = 727_001; // advisory lock id for serialised writers (audit chain heads)
 
-export function openDatabase(opts: { databaseUrl: string | null; dataDir: string; poolSize?: number }): DatabaseHandle {
+export function openDatabase(opts: {
+  databaseUrl: string | null;
+  dataDir: string;
+  poolSize?: number;
+  /** errors of idle pooled connections (server restart, admin termination) */
+  onIdleError?: (err: Error) => void;
+}): DatabaseHandle {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // node-postgres: an idle client whose connection dies emits 'error' on the pool; without a
+    // listener that is an uncaught exception that would take the whole service down. The pool
+    // discards that client and opens a new one on the next query.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
       dialect: 'postgres',
+      sqlite: null,
       withWriteLock: (fn) =>
         db.transaction().execute(async (trx) => {
           await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(trx);
@@ -54,21 +71,26 @@ export function openDatabase(opts: { databaseUrl: string | null; dataDir: string
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('wal_autocheckpoint = 0');
   const checkpointer = startSqliteCheckpointer(file, createRequire(import.meta.url).resolve('better-sqlite3'));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const begin = sqlite.prepare('BEGIN IMMEDIATE');
+  const commit = sqlite.prepare('COMMIT');
+  const rollback = sqlite.prepare('ROLLBACK');
   return {
     db,
     dialect: 'sqlite',
+    sqlite,
     // BEGIN IMMEDIATE takes the write lock up front, so a reader-then-writer transaction cannot
-    // fail with SQLITE_BUSY_SNAPSHOT when another process (the CLI) wrote in between.
+    // fail with SQLITE_BUSY_SNAPSHOT when another process (the CLI) wrote in between. The
+    // statements run on the raw connection while Kysely's connection mutex is held.
     withWriteLock: (fn) =>
       db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
+        begin.run();
         try {
           const result = await fn(conn);
-          await sql`commit`.execute(conn);
+          commit.run();
           return result;
         } catch (err) {
-          await sql`rollback`.execute(conn);
+          if (sqlite.inTransaction) rollback.run();
           throw err;
         }
       }),
@@ -79,6 +101,30 @@ export function openDatabase(opts: { databaseUrl: string | null; dataDir: string
       await checkpointer.stop();
       await db.destroy();
     },
+  };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing is a large share of a small
+ * query's cost. Statements are reusable, so keep the most recently used ones by SQL text
+ * (queries are parameterised, so the set of texts is small apart from multi-row inserts).
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text: string): SQLite.Statement {
+      let st = cache.get(text);
+      if (st && !st.busy) {
+        cache.delete(text); // re-insert: Map order is our LRU order
+        cache.set(text, st);
+        return st;
+      }
+      st = sqlite.prepare(text);
+      cache.set(text, st);
+      if (cache.size > max) cache.delete(cache.keys().next().value as string);
+      return st;
+    },
+    close: () => sqlite.close(),
   };
 }
 

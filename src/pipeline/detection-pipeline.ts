@@ -8,6 +8,7 @@ import type { AuditService } from '../audit/audit.service.ts';
 import type { SceneEngine, SceneState } from '../scenes/scene-engine.ts';
 import { sceneRepository } from '../scenes/scene.repository.ts';
 import { detectionRepository } from './detection.repository.ts';
+import { auditRepository } from '../audit/audit.repository.ts';
 
 export interface StreamRef {
   id: string;
@@ -18,6 +19,7 @@ export interface StreamRef {
 
 /**
  * Something that reacts to detections (alert rules, watches, anomaly events). onDetection runs
+ * at the start of the group commit that will make that detection durable,
  * synchronously on the hot path right after the scene is updated and must be cheap; whatever it
  * decides to write is written by persist(), which runs inside the same transaction that makes the
  * detections durable (so an event and its outbox row exist exactly when the detection does).
@@ -80,8 +82,6 @@ export class DetectionPipeline {
         dwell_s: input.dwell_s ?? null,
         zone: input.zone ?? null,
       };
-      const scene = this.deps.scenes.apply(rec);
-      for (const h of this.hooks) h.onDetection(rec, scene);
       records.push(rec);
     }
     return new Promise((resolve, reject) => {
@@ -133,23 +133,39 @@ export class DetectionPipeline {
     this.flushing = true;
     const batch = this.queue.splice(0);
     try {
+      // Scene update and rule evaluation happen here, synchronously, for exactly this batch:
+      // whatever the hooks decide belongs to the detections this transaction makes durable, and
+      // nothing ingested while the transaction runs can slip its effects into it.
+      for (const p of batch) {
+        for (const rec of p.records) {
+          const scene = this.deps.scenes.apply(rec);
+          for (const h of this.hooks) h.onDetection(rec, scene);
+        }
+      }
       const rows: DetectionTable[] = [];
       for (const p of batch) for (const r of p.records) rows.push(toRow(r));
-      await this.deps.database.withWriteLock(async (trx) => {
-        await detectionRepository.insertMany(trx, rows);
+      const audits = rows.map((r) => this.deps.audit.build(
+        { keyId: null, operator: 'pipeline' },
+        {
+          tenantId: r.tenant_id,
+          action: 'detection.recorded',
+          resourceType: 'detection',
+          resourceId: r.id,
+          at: r.at,
+          data: { stream_id: r.stream_id, type: r.type, subtype: r.subtype, value: r.value, count: r.count, confidence: r.confidence },
+        },
+      ));
+      const { database } = this.deps;
+      await database.withWriteLock(async (trx) => {
         // spec "What the service does" 4: every detection is recorded in the audit trail
-        await this.deps.audit.appendIn(
-          trx,
-          { keyId: null, operator: 'pipeline' },
-          rows.map((r) => ({
-            tenantId: r.tenant_id,
-            action: 'detection.recorded',
-            resourceType: 'detection',
-            resourceId: r.id,
-            at: r.at,
-            data: { stream_id: r.stream_id, type: r.type, subtype: r.subtype, value: r.value, count: r.count, confidence: r.confidence },
-          })),
-        );
+        if (database.sqlite) {
+          // hot path: prepared statements, synchronous, inside the lock's transaction
+          detectionRepository.insertManySqlite(database.sqlite, rows);
+          auditRepository.appendChainedSqlite(database.sqlite, audits);
+        } else {
+          await detectionRepository.insertMany(trx, rows);
+          await auditRepository.appendChained(trx, audits);
+        }
         for (const h of this.hooks) await h.persist?.(trx);
       });
       for (const p of batch) p.resolve(p.records);

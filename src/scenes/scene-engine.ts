@@ -86,6 +86,14 @@ export class SceneEngine {
     return s;
   }
 
+  /** Sets a stream's contribution from stored readings (server start). */
+  restoreStream(sceneId: string, streamId: string, readings: { people: number | null; vehicles: number | null }): void {
+    const s = this.scenes.get(sceneId);
+    if (!s || (readings.people === null && readings.vehicles === null)) return;
+    s.perStream.set(streamId, { people: readings.people ?? 0, vehicles: readings.vehicles ?? 0 });
+    this.sumStreams(s);
+  }
+
   /** A deleted stream no longer contributes to its scene. */
   removeStream(sceneId: string, streamId: string, now: number): void {
     const s = this.scenes.get(sceneId);
@@ -113,6 +121,11 @@ export class SceneEngine {
   }
 
   private recompute(s: SceneState, now: number) {
+    this.sumStreams(s);
+    this.expireAnomalies(s, now);
+  }
+
+  private sumStreams(s: SceneState) {
     let people = 0;
     let vehicles = 0;
     for (const v of s.perStream.values()) {
@@ -122,7 +135,6 @@ export class SceneEngine {
     s.people = people;
     s.vehicles = vehicles;
     s.crowdDensity = density(people, s.capacity);
-    this.expireAnomalies(s, now);
   }
 
   private expireAnomalies(s: SceneState, now: number) {

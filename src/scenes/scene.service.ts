@@ -56,7 +56,14 @@ export class SceneService {
 
   /** Loads every scene into the engine (server start). */
   async loadAll(): Promise<void> {
-    for (const row of await sceneRepository.listAll(this.deps.database.db)) this.deps.engine.register(row);
+    const { db } = this.deps.database;
+    for (const row of await sceneRepository.listAll(db)) this.deps.engine.register(row);
+    // Restore each stream's last readings so a scene with several streams adds up after a
+    // restart instead of showing only the first stream that reports again.
+    for (const stream of await streamRepository.listRunnable(db)) {
+      const latest = await detectionRepository.latestReadings(db, stream.id);
+      this.deps.engine.restoreStream(stream.scene_id, stream.id, latest);
+    }
   }
 
   /** The scene of a location, created on first use; registered with the engine. Runs in the caller's transaction. */

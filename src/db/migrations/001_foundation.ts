@@ -86,6 +86,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('detections_scene_at').on('detections').columns(['scene_id', 'at']).execute();
   await db.schema.createIndex('detections_tenant_at').on('detections').columns(['tenant_id', 'at']).execute();
+  await db.schema.createIndex('detections_stream_type_at').on('detections').columns(['stream_id', 'type', 'at']).execute();
 
   await db.schema
     .createTable('audit_log')
