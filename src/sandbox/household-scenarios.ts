@@ -4,7 +4,7 @@
  * (`unrecognized`) are rare and likelier at night on the porch, driveway and in the backyard.
  * Rates are arrivals per hour at each local hour, index 0 = 00:00–01:00.
  */
-import { addDays, isWeekend, type LocalDate } from './local-time.ts';
+import { addDays, isWeekend, type LocalDate } from '../lib/zoned-time.ts';
 import {
   collectDailyVisits,
   createDoorOpenDetection,

@@ -18,7 +18,7 @@ import {
   type Visit,
 } from './scene-engine.ts';
 import { hashKey, type Rng } from './seeded-random.ts';
-import type { LocalDate } from './local-time.ts';
+import type { LocalDate } from '../lib/zoned-time.ts';
 import type { DetectionInput } from '../domain/detection.ts';
 
 // prettier-ignore

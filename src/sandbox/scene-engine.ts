@@ -7,7 +7,8 @@
  * asked before (the small bucket cache only saves work).
  */
 import type { DetectionInput, DetectionType } from '../domain/detection.ts';
-import { addDays, formatDateKey, isWeekend, LocalSpan, LocalTime, type LocalDate } from './local-time.ts';
+import { addDays, formatDateKey, isWeekend, type LocalDate } from '../lib/zoned-time.ts';
+import { LocalSpan, LocalTime } from './local-time.ts';
 import { hashKey, hashUnit, Rng } from './seeded-random.ts';
 import type { ScenarioGenerator, ScenarioName } from './scenario-types.ts';
 

@@ -5,6 +5,7 @@ import type { Clock } from '../lib/clock.ts';
 import { VigilError, invalid, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
+import { isValidTimeZone } from '../lib/zoned-time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
 import type { ListQueryT } from '../http/common.schemas.ts';
@@ -31,15 +32,6 @@ export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionV
     ...(d.dwell_s != null ? { dwell_s: d.dwell_s } : {}),
     ...(d.zone != null ? { zone: d.zone } : {}),
   };
-}
-
-function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** One scene per (tenant, location), kept current by the engine; queries answer from its history. */

@@ -1,6 +1,6 @@
 import type { DetectionRecord } from '../../domain/detection.ts';
 import { LOITERING_DWELL_S, describeLocation } from './query-interpreter.ts';
-import { formatMoment } from './zoned-time.ts';
+import { formatMoment } from '../../lib/zoned-time.ts';
 import type { Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
 
 /**

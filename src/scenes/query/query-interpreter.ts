@@ -2,7 +2,7 @@ import { findTimePhrase } from './time-phrase.ts';
 import { normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import type { WordRole } from './query-vocabulary.ts';
 import { MAX_WINDOW_MS, describeDuration } from './query-window.ts';
-import { formatClock, formatMoment, isKnownTimeZone } from './zoned-time.ts';
+import { formatClock, formatMoment, isValidTimeZone } from '../../lib/zoned-time.ts';
 import type { Aggregate, Interpretation, InterpretResult, Metric, QueryContext } from './query.types.ts';
 
 /**
@@ -219,7 +219,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
  * caller's bugs, not the user's question.
  */
 export function interpretQuery(query: string, ctx: QueryContext): InterpretResult {
-  if (!isKnownTimeZone(ctx.timeZone)) throw new RangeError(`unknown time zone: ${ctx.timeZone}`);
+  if (!isValidTimeZone(ctx.timeZone)) throw new RangeError(`unknown time zone: ${ctx.timeZone}`);
   if (!(ctx.windowMs > 0) || !Number.isFinite(ctx.now)) throw new RangeError('windowMs must be positive and now finite');
   try {
     return { ok: true, interpretation: interpretOrThrow(query, ctx) };

@@ -6,7 +6,8 @@
 export { parseWindow, MAX_WINDOW_MS } from './query-window.ts';
 export { interpretQuery, buildExamples, LOITERING_DWELL_S } from './query-interpreter.ts';
 export { answerQuery, MAX_ANSWER_DETECTIONS } from './query-answerer.ts';
-export { isKnownTimeZone } from './zoned-time.ts';
+/** Kept under its query-facing name; the check is lib/zoned-time's isValidTimeZone. */
+export { isValidTimeZone as isKnownTimeZone } from '../../lib/zoned-time.ts';
 export type {
   Aggregate,
   Interpretation,

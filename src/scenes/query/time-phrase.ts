@@ -5,10 +5,10 @@ import {
   atZonedTime,
   formatMoment,
   fromWallClock,
+  getOffsetMinutes,
   startOfZonedDay,
-  toWallClock,
   type WallClock,
-} from './zoned-time.ts';
+} from '../../lib/zoned-time.ts';
 
 /**
  * Finds the one time phrase in a question ("in the last 10 minutes", "since 9", "this morning",
@@ -92,13 +92,6 @@ parser.parsers.push(bareHourParser);
  */
 function rewriteBetweenAnd(text: string): string {
   return text.replace(/\bbetween(\s+\S+(?:\s+(?:am|pm))?\s+)and\b/g, (_m, middle: string) => `from   ${middle}to `);
-}
-
-/** Offset (minutes east of UTC) of the zone at `now`; chrono only takes fixed offsets. */
-function offsetMinutesAt(now: number, timeZone: string): number {
-  const wall = toWallClock(now, timeZone);
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  return Math.round((asUtc - Math.floor(now / 1000) * 1000) / 60_000);
 }
 
 function findPreposition(text: string, result: chrono.ParsedResult): { word: string | null; start: number } {
@@ -259,7 +252,8 @@ function phraseOnly(phrase: string): string {
 /** `text` is already lowercased and normalised (see query-tokenizer). */
 export function findTimePhrase(text: string, scope: TimeScope): TimePhraseScan {
   const prepared = rewriteBetweenAnd(text);
-  const reference = { instant: new Date(scope.now), timezone: offsetMinutesAt(scope.now, scope.timeZone) };
+  // chrono only takes a fixed offset: the zone's at `now`
+  const reference = { instant: new Date(scope.now), timezone: getOffsetMinutes(scope.now, scope.timeZone) };
   // "now" / "right now" is the default moment, not a time phrase; the tokenizer reads it as a word.
   const results = parser.parse(prepared, reference).filter((r) => !hasTag(r, 'casualReference/now'));
   if (results.length === 0) return { phrase: { kind: 'none' }, remainder: text };

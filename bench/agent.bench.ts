@@ -1,0 +1,63 @@
+/**
+ * Offline planner speed (issue 4 §3: plan time ≤ 5 ms per message). Plans every corpus message
+ * (multi-turn cases with the state earlier turns left) several times and reports p50/p95/max;
+ * writes bench/results/agent.json.
+ *   node --import tsx bench/agent.bench.ts
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { clearNormalizerCache } from '../src/agent/message-normalizer.ts';
+import { planOffline } from '../src/agent/offline-planner.ts';
+import { runPlan } from '../src/agent/plan-executor.ts';
+import { loadCases, loadContexts } from '../tests/agent/corpus-cases.ts';
+import { HouseholdSimulator } from '../tests/agent/household-simulator.ts';
+
+const ROUNDS = 5;
+const BUDGET_MS = 5;
+
+function getPercentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const contexts = loadContexts();
+const cases = loadCases();
+const samples: number[] = [];
+let firstPlanMs = 0;
+for (let round = 0; round < ROUNDS; round++) {
+  // each round reads every message cold; only earlier turns of a conversation may be cached
+  clearNormalizerCache();
+  for (const c of cases) {
+    const household = new HouseholdSimulator(contexts[c.context]);
+    for (const turn of c.turns) {
+      const t0 = performance.now();
+      const plan = planOffline(turn.message, household.ctx);
+      const ms = performance.now() - t0;
+      if (round === 0 && samples.length === 0) firstPlanMs = ms;
+      else samples.push(ms);
+      const result = await runPlan(plan, household);
+      household.recordTurn(turn.message, result.actions);
+    }
+  }
+}
+samples.sort((a, b) => a - b);
+const result = {
+  bench: 'agent.offline_plan_time',
+  messages: samples.length,
+  rounds: ROUNDS,
+  p50_ms: Number(getPercentile(samples, 50).toFixed(3)),
+  p95_ms: Number(getPercentile(samples, 95).toFixed(3)),
+  p99_ms: Number(getPercentile(samples, 99).toFixed(3)),
+  max_ms: Number(samples[samples.length - 1].toFixed(3)),
+  first_plan_ms: Number(firstPlanMs.toFixed(3)),
+  budget_ms: BUDGET_MS,
+  within_budget: getPercentile(samples, 95) <= BUDGET_MS,
+  // other processes on a 2-core machine move the tail a lot; say how busy it was
+  load_average_1m: Number(loadavg()[0].toFixed(2)),
+  node: process.version,
+  measured_at: new Date().toISOString(),
+};
+mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
+writeFileSync(join(import.meta.dirname, 'results', 'agent.json'), `${JSON.stringify(result, null, 2)}\n`);
+console.log(JSON.stringify(result, null, 2));

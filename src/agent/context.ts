@@ -1,0 +1,48 @@
+/**
+ * What the planner knows about the household when it reads a message (issue 4 §2–§3).
+ * The conversation service builds it from the household's rooms, sensors, boundaries and
+ * active watches plus the earlier turns of the conversation, so follow-ups can resolve.
+ */
+export type SensorKind = 'camera' | 'contact' | 'motion';
+
+export interface ContextSensor {
+  id: string;
+  name: string;
+  kind: SensorKind;
+  room: string;
+  muted: boolean;
+}
+
+export interface ContextBoundary {
+  room?: string;
+  sensor_id?: string;
+}
+
+export interface ContextWatch {
+  id: string;
+  subject: string;
+  sensor_ids: string[];
+  starts_at: string;
+  ends_at: string;
+  recurrence: string;
+  window: string;
+}
+
+export interface ConversationTurn {
+  message: string;
+  actions: { type: string; id?: string; subject?: string }[];
+}
+
+export interface HouseholdContext {
+  /** Epoch milliseconds. */
+  now: number;
+  /** IANA zone of the home, e.g. "Europe/Lisbon". */
+  timeZone: string;
+  location: { lat: number; lon: number; city?: string } | null;
+  rooms: { name: string }[];
+  sensors: ContextSensor[];
+  boundaries: ContextBoundary[];
+  /** Active (not stood down) watches. */
+  watches: ContextWatch[];
+  conversation: { turns: ConversationTurn[] };
+}

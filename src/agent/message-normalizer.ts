@@ -1,0 +1,157 @@
+/**
+ * Turns a typed message into lemmatised tokens: URLs set aside, texting shorthand expanded,
+ * typos corrected towards the planner's vocabulary and the household's own room and sensor
+ * names, then tokenised and lemmatised by compromise (contractions expanded: "what's" → "what is").
+ */
+import nlp from 'compromise';
+import { distance } from 'fastest-levenshtein';
+import { SPELLING_FIXES, STOP_WORDS, listCorrectableWords } from './vocabulary.ts';
+
+export interface Token {
+  /** Lower-case surface form (contractions expanded). */
+  text: string;
+  /** Lemma ("watching" → "watch", "cameras" → "camera"); the text when compromise has none. */
+  root: string;
+  /** Punctuation that ends a clause right after this token. */
+  breakAfter: '' | ',' | '.';
+  isNoun: boolean;
+  isVerb: boolean;
+}
+
+export interface NormalizedMessage {
+  tokens: Token[];
+  /** URLs found in the message, in order; tokens "url0", "url1"… stand for them. */
+  urls: string[];
+}
+
+const lexicon = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
+const correctable = listCorrectableWords();
+interface CompromiseTerm {
+  text: string;
+  normal: string;
+  implicit?: string;
+  root?: string;
+  post?: string;
+  tags: Set<string>;
+}
+
+const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s,;]+/gi;
+
+/** Words the corrector leaves alone: real English words, numbers, placeholders. */
+function isKnownWord(word: string, names: Set<string>): boolean {
+  if (names.has(word) || STOP_WORDS.has(word) || /\d/.test(word) || /^url\d+$/.test(word)) return true;
+  if (lexicon[word] !== undefined) return true;
+  // plurals and simple inflections of known words
+  for (const suffix of ['s', 'es', 'ed', 'ing', 'd']) {
+    if (word.endsWith(suffix) && lexicon[word.slice(0, -suffix.length)] !== undefined) return true;
+  }
+  return correctable.includes(word);
+}
+
+/** Levenshtein distance counting one swap of adjacent letters ("wacth") as one edit. */
+function getTypoDistance(a: string, b: string): number {
+  if (a.length === b.length) {
+    for (let i = 0; i + 1 < a.length; i++) {
+      if (a[i] !== b[i]) {
+        if (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2)) return 1;
+        break;
+      }
+    }
+  }
+  return distance(a, b);
+}
+
+/** Closest vocabulary or name word within one edit, same first letter; undefined when none or a tie. */
+function correctWord(word: string, candidates: string[]): string | undefined {
+  if (word.length < 3) return undefined;
+  let best: string | undefined;
+  let bestDistance = 2;
+  let tie = false;
+  for (const c of candidates) {
+    if (c[0] !== word[0] || Math.abs(c.length - word.length) > 1) continue;
+    const d = getTypoDistance(word, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+      tie = false;
+    } else if (d === bestDistance && c !== best) tie = true;
+  }
+  return tie ? undefined : best;
+}
+
+/** Splits a glued compound ("livingroom") into two adjacent name words when it is exactly that. */
+function splitCompound(word: string, names: string[]): string | undefined {
+  for (const a of names) {
+    if (word.startsWith(a) && word.length > a.length) {
+      const rest = word.slice(a.length);
+      if (names.includes(rest)) return `${a} ${rest}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Normalises a message. `names` are the household's room and sensor name words, so typos are
+ * corrected towards this home's own vocabulary ("garge" → "garage").
+ */
+export function normalizeMessage(message: string, names: string[]): NormalizedMessage {
+  // follow-ups re-read earlier turns; normalising is pure, so keep the last few results
+  const key = `${names.join(' ')}\u0000${message}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const result = computeNormalized(message, names);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, result);
+  return result;
+}
+
+const CACHE_SIZE = 256;
+const cache = new Map<string, NormalizedMessage>();
+
+/** Forgets cached normalisations (benchmarks measure cold messages). */
+export function clearNormalizerCache(): void {
+  cache.clear();
+}
+
+function computeNormalized(message: string, names: string[]): NormalizedMessage {
+  const urls: string[] = [];
+  let text = message.replace(URL_PATTERN, (url) => {
+    urls.push(url.replace(/[.!?)]+$/, ''));
+    return ` url${urls.length - 1} `;
+  });
+  text = text
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\.{2,}|\u2026/g, '. ')
+    .replace(/&/g, ' and ')
+    .toLowerCase();
+  const nameSet = new Set(names);
+  const candidates = [...new Set([...correctable, ...names])];
+  text = text.replace(/[a-z0-9']+/g, (word) => {
+    const fixed = SPELLING_FIXES[word];
+    if (fixed) return fixed;
+    if (isKnownWord(word, nameSet) || word.includes("'")) return word;
+    return splitCompound(word, names) ?? correctWord(word, candidates) ?? word;
+  });
+
+  const doc = nlp(text);
+  doc.compute('root');
+  const tokens: Token[] = [];
+  // doc.docs holds the terms directly; doc.json() would cost a millisecond per message
+  for (const sentence of (doc as unknown as { docs: CompromiseTerm[][] }).docs) {
+    for (const term of sentence) {
+      const surface = (term.implicit || term.normal || term.text).replace(/'s$/, '');
+      if (!surface) continue;
+      const post = term.post ?? '';
+      tokens.push({
+        text: surface,
+        root: term.root || surface,
+        breakAfter: /[.!?]/.test(post) ? '.' : /[,;:]/.test(post) ? ',' : '',
+        isNoun: term.tags.has('Noun'),
+        isVerb: term.tags.has('Verb'),
+      });
+    }
+    if (tokens.length) tokens[tokens.length - 1].breakAfter = '.';
+  }
+  return { tokens, urls };
+}

@@ -1,0 +1,190 @@
+/**
+ * Finds the rooms and sensors a clause talks about, and only those the household has: a place
+ * the home does not have comes back as `unknown` so the planner can say so instead of inventing
+ * it (issue 4 §2). Typos were already corrected towards these names by the normaliser.
+ */
+import type { ContextSensor, HouseholdContext } from './context.ts';
+import type { Token } from './message-normalizer.ts';
+import {
+  CONDITION_WORDS, KIND_WORDS, NON_PLACE_WORDS, OUT_OF_SCOPE_NOUNS, REFERENCE_WORDS, STOP_WORDS, VAGUE_SUBJECTS,
+  WHOLE_HOME_WORDS,
+} from './vocabulary.ts';
+
+export type Place =
+  | { type: 'room'; room: string; sensors: ContextSensor[] }
+  | { type: 'sensor'; sensor: ContextSensor }
+  /** Several sensors meant together: a room's cameras, all cameras, the whole home. */
+  | { type: 'group'; label: string; sensors: ContextSensor[]; wholeHome: boolean; except: boolean }
+  | { type: 'ambiguous'; label: string; options: string[] }
+  | { type: 'unknown'; label: string; reason?: string }
+  | { type: 'vague'; label: string };
+
+export interface Mention {
+  start: number;
+  end: number;
+  text: string;
+  place: Place;
+}
+
+/** Room name words, sensor name words: what the normaliser corrects typos towards. */
+const placeWordCache = new WeakMap<object, WeakMap<object, string[]>>();
+
+export function listPlaceWords(ctx: HouseholdContext): string[] {
+  const cached = placeWordCache.get(ctx.rooms)?.get(ctx.sensors);
+  if (cached) return cached;
+  const list = collectPlaceWords(ctx);
+  if (!placeWordCache.has(ctx.rooms)) placeWordCache.set(ctx.rooms, new WeakMap());
+  placeWordCache.get(ctx.rooms)!.set(ctx.sensors, list);
+  return list;
+}
+
+function collectPlaceWords(ctx: HouseholdContext): string[] {
+  const words = new Set<string>();
+  for (const r of ctx.rooms) for (const w of r.name.toLowerCase().split(/\s+/)) words.add(w);
+  for (const s of ctx.sensors) for (const w of s.name.toLowerCase().split(/\s+/)) words.add(w);
+  return [...words];
+}
+
+function matchWord(word: string, nameWord: string): boolean {
+  if (word === nameWord || word === `${nameWord}s` || `${word}s` === nameWord) return true;
+  // "yard" for "backyard": the tail of a compound, long enough not to be noise
+  return word.length >= 4 && nameWord.length > word.length && nameWord.endsWith(word);
+}
+
+function splitName(name: string): string[] {
+  return name.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/** Words of a sensor that say where it is (its name without kind words, plus its room's name). */
+function getSensorPlaceWords(sensor: ContextSensor): string[] {
+  return [...splitName(sensor.name).filter((w) => !(w in KIND_WORDS)), ...splitName(sensor.room)];
+}
+
+type TokenClass = 'place' | 'kind' | 'whole' | 'unknown' | 'vague' | 'other';
+
+function classifyToken(token: Token, allPlaceWords: string[]): TokenClass {
+  const w = token.text;
+  if (/^url\d+$/.test(w) || /\d/.test(w)) return 'other';
+  if (allPlaceWords.some((p) => matchWord(w, p))) return 'place';
+  if (w in KIND_WORDS) return 'kind';
+  if (WHOLE_HOME_WORDS.has(w)) return 'whole';
+  if (VAGUE_SUBJECTS.has(w)) return 'vague';
+  if (
+    STOP_WORDS.has(w) || NON_PLACE_WORDS.has(w) || REFERENCE_WORDS.has(w) || w in CONDITION_WORDS ||
+    OUT_OF_SCOPE_NOUNS.has(w) || !token.isNoun || token.isVerb
+  ) {
+    return 'other';
+  }
+  return 'unknown';
+}
+
+function matchesAll(words: string[], nameWords: string[]): boolean {
+  return words.every((w) => nameWords.some((n) => matchWord(w, n)));
+}
+
+function getKind(words: string[]): 'camera' | 'contact' | 'motion' | 'any' | undefined {
+  const kinds = words.map((w) => KIND_WORDS[w]).filter(Boolean);
+  return kinds.find((k) => k !== 'any') ?? kinds[0];
+}
+
+function filterByKind(sensors: ContextSensor[], kind: string | undefined): ContextSensor[] {
+  return !kind || kind === 'any' ? sensors : sensors.filter((s) => s.kind === kind);
+}
+
+function pluralKind(kind: string | undefined): string {
+  return !kind || kind === 'any' ? 'sensors' : kind === 'camera' ? 'cameras' : `${kind} sensors`;
+}
+
+/** Resolves the words of one mention to a place of this household. */
+function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place {
+  const kind = getKind(kindWords);
+  if (placeWords.length === 0) {
+    const sensors = filterByKind(ctx.sensors, kind);
+    if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0] };
+    if (sensors.length === 0) return { type: 'unknown', label, reason: `There is no ${label} in your home.` };
+    return { type: 'ambiguous', label, options: sensors.map((s) => s.name) };
+  }
+  const rooms = ctx.rooms.filter((r) => matchesAll(placeWords, splitName(r.name)));
+  const exactRooms = rooms.filter((r) => splitName(r.name).join(' ') === placeWords.join(' '));
+  const room = exactRooms.length === 1 ? exactRooms[0] : rooms.length === 1 ? rooms[0] : undefined;
+  if (room && kindWords.length === 0) {
+    return { type: 'room', room: room.name, sensors: ctx.sensors.filter((s) => s.room === room.name) };
+  }
+  let sensors = ctx.sensors.filter((s) => matchesAll(placeWords, getSensorPlaceWords(s)));
+  if (kindWords.length) {
+    const ofKind = filterByKind(sensors, kind);
+    if (ofKind.length === 0) {
+      const where = room ? `the ${room.name}` : placeWords.join(' ');
+      const has = sensors.length ? ` (it has ${sensors.map((s) => s.name).join(', ')})` : '';
+      return sensors.length || room
+        ? { type: 'unknown', label, reason: `There is no ${kind === 'any' || !kind ? 'sensor' : kind} in ${where}${has}.` }
+        : { type: 'unknown', label };
+    }
+    sensors = ofKind;
+  }
+  if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0] };
+  if (sensors.length > 1) {
+    const sameRoom = sensors.every((s) => s.room === sensors[0].room);
+    if (sameRoom) return { type: 'group', label, sensors, wholeHome: false, except: false };
+    if (rooms.length > 1) return { type: 'ambiguous', label, options: rooms.map((r) => r.name) };
+    return { type: 'ambiguous', label, options: sensors.map((s) => s.name) };
+  }
+  if (rooms.length > 1) return { type: 'ambiguous', label, options: rooms.map((r) => r.name) };
+  if (room) return { type: 'room', room: room.name, sensors: [] };
+  return { type: 'unknown', label };
+}
+
+/** The places mentioned in tokens[from, to), skipping tokens already read as times or conditions. */
+export function findMentions(tokens: Token[], from: number, to: number, ctx: HouseholdContext, consumed: Set<number>): Mention[] {
+  const allPlaceWords = listPlaceWords(ctx).filter((w) => !(w in KIND_WORDS));
+  const mentions: Mention[] = [];
+  let i = from;
+  while (i < to) {
+    const cls = consumed.has(i) ? 'other' : classifyToken(tokens[i], allPlaceWords);
+    if (cls === 'other') {
+      i++;
+      continue;
+    }
+    const start = i;
+    const classes: TokenClass[] = [];
+    while (i < to && !consumed.has(i)) {
+      const c = classifyToken(tokens[i], allPlaceWords);
+      // "all the cameras", "everything else": the quantifier reaches over one article
+      const lastReal = classes.filter((k) => k !== 'other').at(-1);
+      if (c === 'other' && lastReal === 'whole' && ['the', 'of', 'my', 'our', 'else', 'in', 'on', 'at'].includes(tokens[i].text)) {
+        classes.push('other');
+        i++;
+        continue;
+      }
+      if (c === 'other') break;
+      classes.push(c);
+      i++;
+      if (tokens[i - 1].breakAfter) break;
+    }
+    const words = tokens.slice(start, i).map((t) => t.text);
+    const text = words.filter((_, k) => classes[k] !== 'other').join(' ');
+    const place = resolveMention(words, classes, ctx, text, tokens, i);
+    mentions.push({ start, end: i, text, place });
+  }
+  return mentions;
+}
+
+function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdContext, label: string, tokens: Token[], end: number): Place {
+  const placeWords = words.filter((_, k) => classes[k] === 'place' || classes[k] === 'unknown');
+  const kindWords = words.filter((_, k) => classes[k] === 'kind');
+  if (classes.includes('whole')) {
+    const except = tokens[end]?.text === 'else' || words.includes('else');
+    if (placeWords.length) {
+      // "everything in the garage", "all the garage sensors": the room's sensors
+      const inner = resolveRun(placeWords, kindWords, ctx, label);
+      if (inner.type === 'room') return { type: 'group', label: inner.room, sensors: filterByKind(inner.sensors, getKind(kindWords)), wholeHome: false, except };
+      return inner;
+    }
+    const kind = getKind(kindWords);
+    const sensors = filterByKind(ctx.sensors, kind);
+    const groupLabel = kindWords.length ? `all ${pluralKind(kind)}` : 'the whole home';
+    return { type: 'group', label: groupLabel, sensors, wholeHome: true, except };
+  }
+  if (classes.every((c) => c === 'vague')) return { type: 'vague', label };
+  return resolveRun(placeWords, kindWords, ctx, label);
+}

@@ -1,0 +1,34 @@
+/**
+ * What a planner hands the executor: the tool calls to run in order, plus what it will not do
+ * and why. The offline planner and the LLM planner produce the same shape.
+ */
+import type { ToolName } from './tools.ts';
+
+export interface PlannedCall {
+  tool: ToolName;
+  /** Validated against tools.ts before running. A string "$ref:N" stands for the id returned by call N. */
+  args: Record<string, unknown>;
+  /** What the call is about in the user's words (room or sensor name), for the action log and the reply. */
+  subject?: string;
+  /** Sentence the reply uses when the call succeeds (the planner knows the time zone and names). */
+  say?: string;
+}
+
+export interface Plan {
+  planner: 'offline' | 'llm';
+  calls: PlannedCall[];
+  /** Per-request explanations of what was not done: boundaries, muted sensors, unknown rooms, out of scope. */
+  refusals: string[];
+  /** Set when the message is ambiguous: the reply asks, and no call is made. */
+  clarification?: string;
+  /** ISO 639-1 code when the message is not in English (no call is made). */
+  language?: string;
+  /** Things worth saying that are not refusals ("left out the nursery, as you asked"). */
+  notes?: string[];
+  /** Set by a planner that fell back (e.g. the LLM endpoint failed). */
+  fallback_reason?: string;
+}
+
+export function createEmptyPlan(planner: Plan['planner'] = 'offline'): Plan {
+  return { planner, calls: [], refusals: [] };
+}

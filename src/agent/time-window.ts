@@ -1,0 +1,504 @@
+/**
+ * Reads the time words of one clause ("tonight", "until 6am", "tomorrow 9 to 5", "for the next
+ * 2 hours", "every night from sunset to sunrise", "since 2pm") and turns them into instants in
+ * the household's time zone. Clock and date phrases are parsed by chrono-node; sunset, sunrise,
+ * dusk and dawn come from suncalc at the household's coordinates (issue 4 §3).
+ */
+import * as chrono from 'chrono-node';
+import SunCalc from 'suncalc';
+import type { HouseholdContext } from './context.ts';
+import type { Token } from './message-normalizer.ts';
+import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../lib/zoned-time.ts';
+
+type SunEvent = 'sunset' | 'sunrise' | 'dusk' | 'dawn';
+type Role = 'start' | 'end' | 'point';
+type Anchor =
+  | { kind: 'clock'; hour: number; minute: number; meridiemCertain: boolean; date?: WallClock; role: Role }
+  | { kind: 'sun'; event: SunEvent; role: Role };
+
+export type Recurrence = 'none' | 'daily' | 'weekdays' | 'weekends';
+
+export interface TimeSpec {
+  anchors: Anchor[];
+  durationMs?: number;
+  extendMs?: number;
+  /** "tonight", "overnight", "every night": the night window. */
+  night: boolean;
+  /** "heading to bed": an hour without am/pm means the morning one, though the window starts now. */
+  sleepContext: boolean;
+  /** Days after today the window is on ("tomorrow" = 1). */
+  dayOffset: number;
+  /** A named day ("monday"). */
+  date?: WallClock;
+  recurrence?: Exclude<Recurrence, 'none'>;
+  /** "this weekend" as a one-off. */
+  weekend: boolean;
+  /** "while we're away": no end the agent can know. */
+  openEnded: boolean;
+  /** Look-back for questions about the past. */
+  sinceMs?: (ctx: HouseholdContext) => number;
+  /** Token indexes read as time words. */
+  consumed: Set<number>;
+  hasTime: boolean;
+}
+
+export interface ResolvedWindow {
+  startsAt: number;
+  endsAt: number;
+  recurrence: Recurrence;
+  window: string;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const SUN_WORDS: Record<string, SunEvent> = {
+  sunset: 'sunset', sundown: 'sunset', nightfall: 'dusk', dusk: 'dusk', sunrise: 'sunrise', sunup: 'sunrise',
+  dawn: 'dawn', daybreak: 'dawn', morning: 'sunrise', dark: 'sunset',
+};
+const START_WORDS = new Set(['from', 'starting', 'start', 'begin', 'beginning', 'after', 'since', 'at', 'as']);
+const END_WORDS = new Set(['until', 'to', 'through', 'by', 'before', 'stop', 'end', 'finish', 'till', '-']);
+const UNIT_MS: Record<string, number> = {
+  minute: MINUTE, minutes: MINUTE, min: MINUTE, mins: MINUTE, hour: HOUR, hours: HOUR, hr: HOUR, hrs: HOUR, h: HOUR,
+  day: DAY, days: DAY, week: 7 * DAY, weeks: 7 * DAY,
+};
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12,
+  couple: 2, few: 3,
+};
+const CHRONO_WORTHY = /\d|\b(noon|midday|midnight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/;
+const AWAY_WORDS = new Set(['away', 'holiday', 'holidays', 'vacation', 'gone', 'out', 'travelling', 'traveling', 'work', 'abroad']);
+
+function getRoleBefore(tokens: Token[], i: number, from: number): Role {
+  for (let k = i - 1; k >= from && k >= i - 3; k--) {
+    const w = tokens[k].text;
+    if (END_WORDS.has(w)) return 'end';
+    if (START_WORDS.has(w)) return 'start';
+    if (!['the', 'at', 'around', 'about', 'it'].includes(w)) break;
+  }
+  return 'point';
+}
+
+function parseCount(tokens: Token[], i: number): { value: number; length: number } | undefined {
+  const w = tokens[i]?.text;
+  if (w === undefined) return undefined;
+  if (/^\d+(\.\d+)?$/.test(w)) return { value: Number(w), length: 1 };
+  if (w === 'half' && ['an', 'a'].includes(tokens[i + 1]?.text)) return { value: 0.5, length: 2 };
+  if (w === 'a' && tokens[i + 1]?.text === 'couple' && tokens[i + 2]?.text === 'of') return { value: 2, length: 3 };
+  if (w in NUMBER_WORDS) return { value: NUMBER_WORDS[w], length: 1 };
+  return undefined;
+}
+
+/** Reads the time words of tokens[from, to). */
+export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: HouseholdContext): TimeSpec {
+  const spec: TimeSpec = { anchors: [], night: false, sleepContext: false, dayOffset: 0, weekend: false, openEnded: false, consumed: new Set(), hasTime: false };
+  const take = (...idx: number[]) => idx.forEach((k) => spec.consumed.add(k));
+  readClockPhrases(tokens, from, to, ctx, spec);
+
+  for (let i = from; i < to; i++) {
+    if (spec.consumed.has(i)) continue;
+    const w = tokens[i].text;
+    const next = tokens[i + 1]?.text;
+    const prev = tokens[i - 1]?.text;
+    // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
+    if (['for', 'next', 'by', 'last', 'past'].includes(w)) {
+      let k = i + 1;
+      if (tokens[k]?.text === 'the') k++;
+      let kind = w === 'by' ? 'extend' : w === 'last' || w === 'past' ? 'past' : 'ahead';
+      if (['next', 'last', 'past'].includes(tokens[k]?.text ?? '')) {
+        kind = tokens[k].text === 'next' ? kind : 'past';
+        k++;
+      }
+      const count = parseCount(tokens, k) ?? (tokens[k]?.text in UNIT_MS && kind !== 'extend' ? { value: 1, length: 0 } : undefined);
+      const unit = count ? tokens[k + count.length]?.text : undefined;
+      if (count && unit && unit in UNIT_MS) {
+        const ms = count.value * UNIT_MS[unit];
+        if (kind === 'extend') spec.extendMs = ms;
+        else if (kind === 'past') spec.sinceMs = (c) => c.now - ms;
+        else spec.durationMs = ms;
+        for (let j = i; j <= k + count.length; j++) take(j);
+        i = k + count.length;
+        continue;
+      }
+    }
+    // "while we sleep" is tonight; "while we're away" has no end we can know
+    if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => ['sleep', 'asleep', 'sleeping'].includes(t.text))) {
+      spec.night = true;
+      spec.sleepContext = true;
+      for (let j = i; j < Math.min(to, i + 5); j++) if (['while', 'we', 'i', 'are', 'am', 'sleep', 'asleep', 'sleeping'].includes(tokens[j].text)) take(j);
+      continue;
+    }
+    if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
+      spec.openEnded = true;
+      for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'are', 'i', 'am', 'on', 'at', 'be'].includes(tokens[j].text)) take(j);
+      continue;
+    }
+    if ((w === 'every' || w === 'each') && next) {
+      if (['night', 'evening', 'nights'].includes(next)) { spec.recurrence = 'daily'; spec.night = true; take(i, i + 1); i++; continue; }
+      if (next === 'day') { spec.recurrence = 'daily'; take(i, i + 1); i++; continue; }
+      if (next === 'weekday' || next === 'weekdays') { spec.recurrence = 'weekdays'; take(i, i + 1); i++; continue; }
+      if (next === 'weekend' || next === 'weekends') { spec.recurrence = 'weekends'; take(i, i + 1); i++; continue; }
+    }
+    if (w === 'nightly') { spec.recurrence = 'daily'; spec.night = true; take(i); continue; }
+    if (w === 'daily') { spec.recurrence = 'daily'; take(i); continue; }
+    if (w === 'weekdays' || w === 'weeknights' || (w === 'weekday' && prev === 'on')) {
+      spec.recurrence = 'weekdays';
+      if (w === 'weeknights') spec.night = true;
+      take(i); if (prev === 'on') take(i - 1);
+      continue;
+    }
+    if (w === 'weekends' || w === 'weekend') {
+      if (prev === 'this' || (prev === 'the' && tokens[i - 2]?.text !== 'every')) { spec.weekend = true; take(i - 1, i); }
+      else { spec.recurrence = 'weekends'; take(i); if (prev === 'on') take(i - 1); }
+      continue;
+    }
+    if (w === 'tonight' || w === 'overnight') {
+      spec.night = true; take(i);
+      if (w === 'overnight') spec.sinceMs ??= (c) => getNightStart(c, -1);
+      continue;
+    }
+    if (w === 'night' || w === 'evening') {
+      if (prev === 'tomorrow') { spec.night = true; spec.dayOffset = 1; take(i - 1, i); continue; }
+      if (prev === 'last') { spec.sinceMs = (c) => getNightStart(c, -1); take(i - 1, i); continue; }
+      if (['at', 'all', 'this', 'the', 'tonight'].includes(prev ?? '') || i === from) { spec.night = true; take(i); if (prev === 'at' || prev === 'all' || prev === 'this') take(i - 1); continue; }
+    }
+    if (w === 'dark' && (prev === 'after' || prev === 'gets' || prev === 'get')) {
+      spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' }); spec.night = true; take(i - 1, i); continue;
+    }
+    if (w in SUN_WORDS && w !== 'dark') {
+      if (w === 'morning' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, 0); take(i - 1, i); continue; }
+      const event = SUN_WORDS[w];
+      let role = getRoleBefore(tokens, i, from);
+      if (role === 'point') role = event === 'sunset' || event === 'dusk' ? 'start' : 'end';
+      if (w === 'morning' && role === 'start') continue;
+      spec.anchors.push({ kind: 'sun', event, role });
+      take(i);
+      if (tokens[i + 1]?.text === 'light' && w === 'first') take(i + 1);
+      continue;
+    }
+    if (w === 'first' && next === 'light') { spec.anchors.push({ kind: 'sun', event: 'dawn', role: 'end' }); take(i, i + 1); i++; continue; }
+    if (w === 'now') { take(i); continue; }
+    if (w === 'bed' || w === 'sleep' || w === 'sleeping' || w === 'asleep') spec.sleepContext = true;
+    if (w === 'today') { spec.sinceMs ??= (c) => getDayStart(c, 0); take(i); continue; }
+    if (w === 'yesterday') { spec.sinceMs = (c) => getDayStart(c, -1); take(i); continue; }
+    if (w === 'tomorrow') { spec.dayOffset = 1; take(i); continue; }
+    if (w === 'week' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, -((toWallClock(c.now, c.timeZone).weekday + 6) % 7)); take(i - 1, i); continue; }
+    // a bare hour after a time preposition: "until 6", "between 10 and 6"
+    if (/^\d{1,2}$/.test(w) && Number(w) <= 24) {
+      const before = prev ?? '';
+      const inBetween = before === 'and' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'between');
+      if (START_WORDS.has(before) || END_WORDS.has(before) || before === 'between' || inBetween) {
+        const role: Role = before === 'between' ? 'start' : inBetween ? 'end' : getRoleBefore(tokens, i, from);
+        const hour = Number(w) % 24;
+        spec.anchors.push({ kind: 'clock', hour, minute: 0, meridiemCertain: hour === 0 || hour > 12, role });
+        take(i);
+      }
+    }
+  }
+  // a point between two anchors reads as the end: "sunset to 6", "from 10pm to 6am"
+  const starts = spec.anchors.filter((a) => a.role === 'start');
+  for (const a of spec.anchors) if (a.role === 'point' && starts.length) a.role = 'end';
+  spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined ||
+    spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded;
+  return spec;
+}
+
+interface ClockPhrase {
+  /** Token indexes the phrase covers (the ones rewritten for chrono included). */
+  tokens: number[];
+  first: number;
+  text: string;
+  result: chrono.ParsedResult;
+  night: boolean;
+}
+
+// one chrono pass per message and moment (clauses are read several times while splitting)
+const clockPhraseCache = new WeakMap<Token[], Map<string, ClockPhrase[]>>();
+
+/** Runs chrono once over the whole message; "8 tonight" and "6 in the morning" are said plainly first. */
+function findClockPhrases(tokens: Token[], ctx: HouseholdContext): ClockPhrase[] {
+  const key = `${ctx.now}|${ctx.timeZone}`;
+  const cached = clockPhraseCache.get(tokens)?.get(key);
+  if (cached) return cached;
+  const pieces: { text: string; tokens: number[]; night: boolean }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].text;
+    if (/^\d{1,2}(:\d\d)?$/.test(w)) {
+      const a = tokens[i + 1]?.text, b = tokens[i + 2]?.text, c = tokens[i + 3]?.text;
+      if (a === 'in' && b === 'the' && c === 'morning') { pieces.push({ text: `${w}am`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; continue; }
+      if (a === 'in' && b === 'the' && (c === 'evening' || c === 'afternoon')) { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; continue; }
+      if (a === 'at' && b === 'night') { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2], night: false }); i += 2; continue; }
+      // "11 tonight" is 23:00; "6 tonight" after "between 10 and" is the morning: leave it to the night rules
+      if (a === 'tonight' && Number(w.split(':')[0]) >= 7 && Number(w.split(':')[0]) <= 11) {
+        pieces.push({ text: `${w}pm`, tokens: [i, i + 1], night: true }); i += 1; continue;
+      }
+    }
+    // sentence ends stop chrono from joining "until 7. then 9pm"
+    pieces.push({ text: tokens[i].breakAfter === '.' ? `${w}.` : w, tokens: [i], night: false });
+  }
+  let text = '';
+  const startOf: number[] = [];
+  for (const p of pieces) {
+    startOf.push(text.length);
+    text += `${p.text} `;
+  }
+  const phrases: ClockPhrase[] = [];
+  // chrono is the costly step; only clock digits, noon/midnight and named days give it work
+  if (CHRONO_WORTHY.test(text)) {
+    const pieceAt = (offset: number) => {
+      let k = 0;
+      while (k + 1 < startOf.length && startOf[k + 1] <= offset) k++;
+      return k;
+    };
+    const offsetMinutes = getOffsetMinutes(ctx.now, ctx.timeZone);
+    for (const r of chrono.parse(text, { instant: new Date(ctx.now), timezone: offsetMinutes }, { forwardDate: true })) {
+      const first = pieceAt(r.index);
+      const last = pieceAt(r.index + r.text.length - 1);
+      const span = pieces.slice(first, last + 1);
+      phrases.push({ tokens: span.flatMap((p) => p.tokens), first: pieces[first].tokens[0], text: r.text.toLowerCase(), result: r, night: span.some((p) => p.night) });
+    }
+  }
+  if (!clockPhraseCache.has(tokens)) clockPhraseCache.set(tokens, new Map());
+  clockPhraseCache.get(tokens)!.set(key, phrases);
+  return phrases;
+}
+
+/** Clock and date phrases of tokens[from, to) ("6am", "tomorrow 9 to 5", "7:30 tomorrow", "noon"). */
+function readClockPhrases(tokens: Token[], from: number, to: number, ctx: HouseholdContext, spec: TimeSpec): void {
+  for (const phrase of findClockPhrases(tokens, ctx)) {
+    if (phrase.tokens[0] < from || phrase.tokens[phrase.tokens.length - 1] >= to) continue;
+    const r = phrase.result;
+    const words = phrase.text;
+    const span = phrase.tokens;
+    const hasClock = r.start.isCertain('hour') || /\b(noon|midnight)\b/.test(words);
+    if (/\b(hour|hours|minute|minutes|min|mins|week|weeks|days)\b/.test(words) || /\b(night|tonight|today|yesterday|evening|weekend)\b/.test(words) && !hasClock) continue;
+    if (phrase.night) spec.night = true;
+    if (!hasClock) {
+      if (r.start.isCertain('day') || r.start.isCertain('weekday')) {
+        if (/\btomorrow\b/.test(words)) spec.dayOffset = 1;
+        else spec.date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
+        span.forEach((k) => spec.consumed.add(k));
+      }
+      continue;
+    }
+    const dayCertain = r.start.isCertain('day') || r.start.isCertain('weekday');
+    const date = dayCertain ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
+    const firstWord = words.split(/\s+/)[0];
+    // "stop at 5am": the word before the phrase outranks chrono's own "at"
+    let role: Role = getRoleBefore(tokens, phrase.first, from);
+    if (role === 'point' && START_WORDS.has(firstWord)) role = 'start';
+    if (r.end) role = 'start';
+    spec.anchors.push({ kind: 'clock', hour: r.start.get('hour')!, minute: r.start.get('minute') ?? 0, meridiemCertain: r.start.isCertain('meridiem') || r.start.get('hour')! > 12 || /\b(noon|midnight)\b/.test(words), date, role });
+    if (r.end) {
+      const endDate = r.end.isCertain('day') ? { year: r.end.get('year')!, month: r.end.get('month')!, day: r.end.get('day')!, hour: 0, minute: 0 } : undefined;
+      spec.anchors.push({ kind: 'clock', hour: r.end.get('hour')!, minute: r.end.get('minute') ?? 0, meridiemCertain: r.end.isCertain('meridiem') || r.end.get('hour')! > 12, date: endDate && !date ? endDate : undefined, role: 'end' });
+    }
+    span.forEach((k) => spec.consumed.add(k));
+    // "from 10pm": the preposition belongs to the time
+    const before = phrase.first - 1;
+    if (before >= from && (START_WORDS.has(tokens[before].text) || END_WORDS.has(tokens[before].text))) spec.consumed.add(before);
+  }
+}
+
+function getDayStart(ctx: HouseholdContext, offsetDays: number): number {
+  const today = toLocalDate(ctx.now, ctx.timeZone);
+  return fromWallClock(addDays({ ...today, hour: 0, minute: 0 }, offsetDays), ctx.timeZone);
+}
+
+/** Sunset of a local day (18:00 when the home has no location), for "last night". */
+function getNightStart(ctx: HouseholdContext, offsetDays: number): number {
+  const day = addDays({ ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 }, offsetDays);
+  return ctx.location ? getSunTime('sunset', day, ctx) : fromWallClock({ ...day, hour: 18, minute: 0 }, ctx.timeZone);
+}
+
+/** The sun event on a local day, floored to the minute. */
+function getSunTime(event: SunEvent, day: WallClock, ctx: HouseholdContext): number {
+  const noon = fromWallClock({ ...day, hour: 12, minute: 0 }, ctx.timeZone);
+  const times = SunCalc.getTimes(new Date(noon), ctx.location!.lat, ctx.location!.lon) as unknown as Record<string, Date>;
+  const t = times[event].getTime();
+  return Math.floor(t / MINUTE) * MINUTE;
+}
+
+/** First instant of the sun event after `after` (the same local day or a later one). */
+function getNextSunTime(event: SunEvent, after: number, ctx: HouseholdContext): number {
+  const day = toLocalDate(after, ctx.timeZone);
+  for (let d = 0; d < 3; d++) {
+    const t = getSunTime(event, addDays({ ...day, hour: 0, minute: 0 }, d), ctx);
+    if (t > after) return t;
+  }
+  return after + DAY;
+}
+
+export function needsLocation(spec: TimeSpec): boolean {
+  return spec.anchors.some((a) => a.kind === 'sun');
+}
+
+function chooseStartHour(a: Extract<Anchor, { kind: 'clock' }>, night: boolean): number {
+  if (a.meridiemCertain || a.hour === 0) return a.hour;
+  if (night) return a.hour === 12 ? 0 : a.hour >= 5 ? a.hour + 12 : a.hour;
+  return a.hour >= 7 && a.hour <= 11 ? a.hour : a.hour === 12 ? 12 : a.hour + 12;
+}
+
+function resolveStart(anchor: Anchor, day: WallClock, ctx: HouseholdContext, night: boolean): number {
+  if (anchor.kind === 'sun') return getSunTime(anchor.event, day, ctx);
+  const d = anchor.date ?? day;
+  return fromWallClock({ ...d, hour: chooseStartHour(anchor, night), minute: anchor.minute }, ctx.timeZone);
+}
+
+/** First instant after `after` matching the anchor (both half-days tried when am/pm was not said). */
+function resolveEnd(anchor: Anchor, after: number, ctx: HouseholdContext, night: boolean): number {
+  if (anchor.kind === 'sun') return getNextSunTime(anchor.event, after, ctx);
+  const base = anchor.date ?? toLocalDate(after, ctx.timeZone);
+  const hours = anchor.meridiemCertain || anchor.hour === 0 || anchor.hour === 12
+    ? [anchor.hour]
+    : night && anchor.hour <= 9 ? [anchor.hour] : [anchor.hour, anchor.hour + 12];
+  let best = Infinity;
+  for (let d = 0; d < 3; d++) {
+    for (const h of hours) {
+      const t = fromWallClock(addDays({ ...base, hour: h % 24, minute: anchor.minute }, d), ctx.timeZone);
+      if (t > after && t < best) best = t;
+    }
+    if (best < Infinity) break;
+  }
+  return anchor.date && best === Infinity ? fromWallClock({ ...anchor.date, hour: anchor.hour, minute: anchor.minute }, ctx.timeZone) : best;
+}
+
+function isAllowedDay(ms: number, recurrence: Recurrence, ctx: HouseholdContext): boolean {
+  const wd = toWallClock(ms, ctx.timeZone).weekday;
+  if (recurrence === 'weekdays') return wd >= 1 && wd <= 5;
+  if (recurrence === 'weekends') return wd === 0 || wd === 6;
+  return true;
+}
+
+function describeAnchor(a: Anchor | undefined, ms: number, ctx: HouseholdContext): string {
+  if (a?.kind === 'sun') return a.event;
+  return formatClock(ms, ctx.timeZone);
+}
+
+/**
+ * The (first) window of a watch. Windows are never in the past: one whose start has passed
+ * starts now, one that is over moves to the next day that fits.
+ */
+export function resolveWatchWindow(spec: TimeSpec, ctx: HouseholdContext): ResolvedWindow {
+  const recurrence: Recurrence = spec.recurrence ?? 'none';
+  const today = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
+  const start = spec.anchors.find((a) => a.role === 'start') ?? (spec.anchors.some((a) => a.role === 'end') ? undefined : spec.anchors.find((a) => a.role === 'point'));
+  const end = spec.anchors.find((a) => a.role === 'end');
+  const night = spec.night;
+  const hasLocation = ctx.location !== null;
+
+  if ((spec.weekend || (recurrence === 'weekends' && !start && !end && !spec.night)) && !start && !end) {
+    const wd = getWeekday(today);
+    const toSaturday = (6 - wd + 7) % 7;
+    const saturday = wd === 0 ? addDays(today, -1) : addDays(today, toSaturday);
+    const startsAt = Math.max(ctx.now, fromWallClock(saturday, ctx.timeZone));
+    const endsAt = fromWallClock(addDays(saturday, 2), ctx.timeZone);
+    return { startsAt, endsAt, recurrence, window: recurrence === 'weekends' ? 'every weekend' : 'this weekend' };
+  }
+
+  for (let d = spec.dayOffset; d < spec.dayOffset + 8; d++) {
+    const day = spec.date ? addDays(spec.date, d - spec.dayOffset) : addDays(today, d);
+    let startsAt: number;
+    let startLabel: string;
+    if (start) {
+      startsAt = resolveStart(start, day, ctx, spec.night);
+      startLabel = describeAnchor(start, startsAt, ctx);
+    } else if (night) {
+      startsAt = hasLocation ? getSunTime('sunset', day, ctx) : fromWallClock({ ...day, hour: 18, minute: 0 }, ctx.timeZone);
+      startLabel = hasLocation ? 'sunset' : '18:00';
+    } else if (d === 0 || (!spec.dayOffset && !spec.date)) {
+      startsAt = d === 0 ? ctx.now : fromWallClock(day, ctx.timeZone);
+      startLabel = 'now';
+    } else {
+      startsAt = fromWallClock(day, ctx.timeZone);
+      startLabel = formatClock(startsAt, ctx.timeZone);
+    }
+    let endsAt: number;
+    let endLabel: string;
+    if (end) {
+      endsAt = resolveEnd(end, startsAt, ctx, night || spec.sleepContext || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 17));
+      endLabel = describeAnchor(end, endsAt, ctx);
+    } else if (spec.durationMs !== undefined) {
+      endsAt = startsAt + spec.durationMs;
+      endLabel = formatClock(endsAt, ctx.timeZone);
+    } else if (night || (start && toWallClock(startsAt, ctx.timeZone).hour >= 17)) {
+      endsAt = hasLocation ? getNextSunTime('sunrise', startsAt, ctx) : fromWallClock({ ...addDays(day, 1), hour: 7, minute: 0 }, ctx.timeZone);
+      endLabel = hasLocation ? 'sunrise' : '07:00';
+    } else {
+      endsAt = startsAt + DAY;
+      endLabel = `${formatClock(endsAt, ctx.timeZone)} tomorrow`;
+    }
+    if (endsAt <= ctx.now || !isAllowedDay(Math.max(startsAt, ctx.now), recurrence, ctx) && !(recurrence !== 'none' && startsAt < ctx.now && isAllowedDay(startsAt, recurrence, ctx))) {
+      if (spec.date && end && endsAt > ctx.now) break;
+      continue;
+    }
+    if (startsAt < ctx.now) {
+      startsAt = ctx.now;
+    }
+    const prefix = { none: '', daily: night ? 'every night, ' : 'every day, ', weekdays: 'weekdays, ', weekends: 'weekends, ' }[recurrence];
+    const label = startLabel === 'now' && spec.durationMs !== undefined && !end ? `for the next ${formatDuration(spec.durationMs)}` : startLabel === 'now' ? `now until ${endLabel}` : `${startLabel} to ${endLabel}`;
+    return { startsAt, endsAt, recurrence, window: `${prefix}${label}` };
+  }
+  return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours' };
+}
+
+function formatDuration(ms: number): string {
+  if (ms % HOUR === 0) return ms === HOUR ? 'hour' : `${ms / HOUR} hours`;
+  return `${Math.round(ms / MINUTE)} minutes`;
+}
+
+/** Changes to an existing watch's window from a follow-up ("make it until 6am", "extend it by an hour"). */
+export function resolveWindowChange(
+  spec: TimeSpec,
+  watch: { starts_at: string; ends_at: string; recurrence: string },
+  ctx: HouseholdContext,
+  startRequested: boolean,
+): { starts_at?: string; ends_at?: string; recurrence?: Recurrence; window?: string } {
+  const startsAt = Date.parse(watch.starts_at);
+  const endsAt = Date.parse(watch.ends_at);
+  const out: { starts_at?: string; ends_at?: string; recurrence?: Recurrence; window?: string } = {};
+  if (spec.recurrence) out.recurrence = spec.recurrence;
+  if (spec.extendMs !== undefined) {
+    out.ends_at = new Date(endsAt + spec.extendMs).toISOString();
+    out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${formatClock(endsAt + spec.extendMs, ctx.timeZone)}`;
+    return out;
+  }
+  const hasStart = spec.anchors.some((a) => a.role === 'start');
+  const hasEnd = spec.anchors.some((a) => a.role === 'end');
+  if (spec.night || (hasStart && hasEnd) || spec.weekend) {
+    const w = resolveWatchWindow(spec, ctx);
+    return { ...out, starts_at: new Date(w.startsAt).toISOString(), ends_at: new Date(w.endsAt).toISOString(), window: w.window, recurrence: spec.recurrence ?? out.recurrence };
+  }
+  const anchor = spec.anchors[0];
+  if (anchor && (startRequested || anchor.role === 'start')) {
+    const day = { ...toLocalDate(Math.max(startsAt, ctx.now), ctx.timeZone), hour: 0, minute: 0 };
+    let s = resolveStart(anchor, day, ctx, spec.night || toWallClock(endsAt, ctx.timeZone).hour < 9);
+    if (s < ctx.now) s = resolveStart(anchor, addDays(day, 1), ctx, spec.night);
+    out.starts_at = new Date(s).toISOString();
+    out.window = `${describeAnchor(anchor, s, ctx)} to ${formatClock(endsAt, ctx.timeZone)}`;
+  } else if (anchor) {
+    const e = resolveEnd(anchor, Math.max(startsAt, ctx.now), ctx, toWallClock(startsAt, ctx.timeZone).hour >= 17);
+    out.ends_at = new Date(e).toISOString();
+    out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${describeAnchor(anchor, e, ctx)}`;
+  } else if (spec.durationMs !== undefined) {
+    out.ends_at = new Date(Math.max(startsAt, ctx.now) + spec.durationMs).toISOString();
+  }
+  return out;
+}
+
+/** Look-back start for questions about the past ("last night", "today", "since 2pm"). */
+export function resolveSince(spec: TimeSpec, ctx: HouseholdContext): number | undefined {
+  if (spec.sinceMs) return spec.sinceMs(ctx);
+  if (spec.night) return getNightStart(ctx, -1);
+  const anchor = spec.anchors[0];
+  if (anchor?.kind === 'clock') {
+    const today = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
+    const hour = anchor.meridiemCertain ? anchor.hour : anchor.hour + 12 <= toWallClock(ctx.now, ctx.timeZone).hour ? anchor.hour + 12 : anchor.hour;
+    let t = fromWallClock({ ...(anchor.date ?? today), hour, minute: anchor.minute }, ctx.timeZone);
+    if (t > ctx.now) t -= DAY;
+    return t;
+  }
+  if (spec.date) return fromWallClock(spec.date, ctx.timeZone);
+  return undefined;
+}

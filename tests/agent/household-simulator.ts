@@ -1,0 +1,90 @@
+/**
+ * An in-memory household for the agent's tests: it applies tool calls the way the household
+ * services do (ids wat_1, wat_2…; muting; boundaries; renames) and keeps the conversation, so
+ * multi-turn corpus cases see the state earlier turns left behind.
+ */
+import { AgentToolError, type AgentAction, type ToolResult, type ToolRunner } from '../../src/agent/plan-executor.ts';
+import type { HouseholdContext } from '../../src/agent/context.ts';
+import type { ToolName } from '../../src/agent/tools.ts';
+
+export class HouseholdSimulator implements ToolRunner {
+  ctx: HouseholdContext;
+  private watchSeq = 0;
+  private sensorSeq = 0;
+  readonly calls: { tool: ToolName; args: Record<string, unknown> }[] = [];
+
+  constructor(ctx: HouseholdContext) {
+    this.ctx = structuredClone(ctx);
+  }
+
+  recordTurn(message: string, actions: AgentAction[]): void {
+    this.ctx.conversation.turns.push({ message, actions: actions.map((a) => ({ type: a.type, id: a.id, subject: a.subject })) });
+  }
+
+  async call(tool: ToolName, args: Record<string, unknown>): Promise<ToolResult> {
+    this.calls.push({ tool, args });
+    const ctx = this.ctx;
+    const sensorOf = (id: unknown) => {
+      const s = ctx.sensors.find((x) => x.id === id);
+      if (!s) throw new AgentToolError('not_found', `there is no sensor ${String(id)}`);
+      return s;
+    };
+    switch (tool) {
+      case 'create_watch': {
+        const id = `wat_${++this.watchSeq}`;
+        const w = { id, subject: args.subject as string, sensor_ids: args.sensor_ids as string[], starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: args.recurrence as string, window: args.window as string };
+        ctx.watches.push(w);
+        return { action: { id, subject: w.subject, window: w.window, starts_at: w.starts_at, ends_at: w.ends_at, recurrence: w.recurrence } };
+      }
+      case 'update_watch': {
+        const w = ctx.watches.find((x) => x.id === args.watch_id);
+        if (!w) throw new AgentToolError('not_found', 'that watch is no longer active');
+        Object.assign(w, Object.fromEntries(Object.entries(args).filter(([k]) => k !== 'watch_id')));
+        return { action: { id: w.id, subject: w.subject, window: w.window, starts_at: w.starts_at, ends_at: w.ends_at } };
+      }
+      case 'stand_down_watch': {
+        const w = ctx.watches.find((x) => x.id === args.watch_id);
+        if (!w) throw new AgentToolError('not_found', 'that watch is no longer active');
+        ctx.watches = ctx.watches.filter((x) => x !== w);
+        return { action: { id: w.id, subject: w.subject } };
+      }
+      case 'list_watches':
+        return { action: { count: ctx.watches.length }, text: ctx.watches.length ? `I'm watching: ${ctx.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}.` : "I'm not watching anything right now." };
+      case 'mute_sensor':
+      case 'unmute_sensor': {
+        const s = sensorOf(args.sensor_id);
+        s.muted = tool === 'mute_sensor';
+        return { action: { id: s.id, subject: s.name } };
+      }
+      case 'set_boundary':
+        ctx.boundaries.push(args.room ? { room: args.room as string } : { sensor_id: args.sensor_id as string });
+        return { action: { subject: (args.room as string) ?? sensorOf(args.sensor_id).name } };
+      case 'clear_boundary':
+        ctx.boundaries = ctx.boundaries.filter((b) => !(b.room === args.room && b.sensor_id === args.sensor_id));
+        return { action: { subject: (args.room as string) ?? sensorOf(args.sensor_id).name } };
+      case 'describe_scene': {
+        const subject = (args.room as string) ?? sensorOf(args.sensor_id).name;
+        return { action: { subject }, text: `The ${subject} is quiet: nobody there right now.` };
+      }
+      case 'list_events':
+        return { action: { count: 0 }, text: 'Nothing has happened in that time.' };
+      case 'add_sensor': {
+        const id = `sen_new_${++this.sensorSeq}`;
+        const s = { id, name: args.name as string, kind: args.kind as 'camera', room: args.room as string, muted: false };
+        ctx.sensors.push(s);
+        if (!ctx.rooms.some((r) => r.name === s.room)) ctx.rooms.push({ name: s.room });
+        return { action: { id, subject: s.name } };
+      }
+      case 'set_household': {
+        if (args.lat !== undefined) ctx.location = { lat: args.lat as number, lon: args.lon as number, city: args.city as string | undefined };
+        if (args.time_zone) ctx.timeZone = args.time_zone as string;
+        const rename = args.rename_room as { from: string; to: string } | undefined;
+        if (rename) {
+          for (const r of ctx.rooms) if (r.name === rename.from) r.name = rename.to;
+          for (const s of ctx.sensors) if (s.room === rename.from) s.room = rename.to;
+        }
+        return { action: {} };
+      }
+    }
+  }
+}
