@@ -1,0 +1,182 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { CenterNetWorkerData, DetectRequest, WorkerReply } from './centernet.worker.ts';
+import type { DetectedObject, RgbFrame } from './video.types.ts';
+
+/** Anything that finds people and vehicles in a frame. */
+export interface Detector {
+  detect(frame: RgbFrame): Promise<DetectedObject[]>;
+}
+
+export interface DetectorPoolStats {
+  workers: number;
+  busy: number;
+  queued: number;
+  frames: number;
+  /** mean inference time of the last 100 frames, ms */
+  mean_ms: number;
+}
+
+/** A Detector backed by worker threads; shared by every stream of the process. */
+export interface DetectorPool extends Detector {
+  readonly size: number;
+  stats(): DetectorPoolStats;
+  close(): Promise<void>;
+}
+
+export interface DetectorPoolOptions {
+  /** worker threads, one model each (~30 MB, one core each while busy); default 1 */
+  workers?: number;
+  /** minimum detection score returned; default 0.3 (the pipeline applies per-class thresholds) */
+  minScore?: number;
+  /** objects per frame; default 50 */
+  maxDetected?: number;
+  /** requests waiting for a worker before detect() refuses more; default 64 */
+  maxQueue?: number;
+}
+
+export class DetectorOverloadedError extends Error {
+  readonly code = 'detector_overloaded';
+  constructor(queued: number) {
+    super(`detector queue is full (${queued} frames waiting)`);
+  }
+}
+
+interface Job {
+  id: number;
+  frame: RgbFrame;
+  resolve(objects: DetectedObject[]): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+}
+
+const WORKER_URL = new URL('./centernet.worker.ts', import.meta.url).href;
+
+/**
+ * Starts worker threads, each loading CenterNet once, and resolves when all are ready. Frames
+ * queue first-in first-out; a crashed worker fails its one frame and is replaced.
+ */
+export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<DetectorPool> {
+  const size = Math.max(1, Math.min(o.workers ?? 1, availableParallelism()));
+  const data: CenterNetWorkerData = { minScore: o.minScore ?? 0.3, maxDetected: o.maxDetected ?? 50 };
+  const maxQueue = o.maxQueue ?? 64;
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  const timings: number[] = [];
+  let frames = 0;
+  let nextId = 1;
+  let closed = false;
+
+  const dispatch = () => {
+    for (const slot of slots) {
+      if (slot.job || !queue.length) continue;
+      const job = queue.shift()!;
+      slot.job = job;
+      const req: DetectRequest = { id: job.id, width: job.frame.width, height: job.frame.height, data: job.frame.data };
+      slot.worker.postMessage(req);
+    }
+  };
+
+  const attach = (slot: Slot) => {
+    slot.worker.on('message', (msg: WorkerReply) => {
+      if (msg.type === 'ready') return;
+      const job = slot.job;
+      if (!job || job.id !== msg.id) return;
+      slot.job = null;
+      if (msg.type === 'result') {
+        frames++;
+        timings.push(msg.ms);
+        if (timings.length > 100) timings.shift();
+        job.resolve(msg.objects);
+      } else {
+        job.reject(new Error(`detector failed: ${msg.message}`));
+      }
+      dispatch();
+    });
+    slot.worker.on('exit', () => {
+      if (closed) return;
+      // the model crashed its thread: fail the frame it held, start a replacement
+      slot.job?.reject(new Error('detector worker exited'));
+      slot.job = null;
+      startWorker(data).then(
+        (w) => {
+          if (closed) return void w.terminate();
+          slot.worker = w;
+          attach(slot);
+          dispatch();
+        },
+        () => {
+          /* leave the slot dead; the other workers carry on */
+        },
+      );
+    });
+  };
+
+  const workers = await Promise.all(Array.from({ length: size }, () => startWorker(data)));
+  for (const worker of workers) {
+    const slot: Slot = { worker, job: null };
+    attach(slot);
+    slots.push(slot);
+  }
+
+  return {
+    size,
+    detect(frame) {
+      if (closed) return Promise.reject(new Error('detector pool is closed'));
+      if (queue.length >= maxQueue) return Promise.reject(new DetectorOverloadedError(queue.length));
+      return new Promise<DetectedObject[]>((resolve, reject) => {
+        queue.push({ id: nextId++, frame, resolve, reject });
+        dispatch();
+      });
+    },
+    stats() {
+      const mean = timings.length ? timings.reduce((a, b) => a + b, 0) / timings.length : 0;
+      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, frames, mean_ms: Math.round(mean * 10) / 10 };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('detector pool is closed'));
+      for (const s of slots) s.job?.reject(new Error('detector pool is closed'));
+      await Promise.all(slots.map((s) => s.worker.terminate()));
+    },
+  };
+}
+
+/**
+ * Worker threads do not inherit tsx's loader hooks, so the worker starts from a tiny eval'd
+ * bootstrap that registers tsx and then imports the TypeScript worker module.
+ */
+function startWorker(data: CenterNetWorkerData): Promise<Worker> {
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsxApi)}).then((t) => { t.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+  const worker = new Worker(boot, { eval: true, workerData: data });
+  return new Promise((resolve, reject) => {
+    const onMessage = (msg: WorkerReply) => {
+      if (msg.type !== 'ready') return;
+      cleanup();
+      resolve(worker);
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      void worker.terminate();
+      reject(new Error(`detector worker failed to start: ${err.message}`));
+    };
+    const onExit = (code: number) => {
+      cleanup();
+      reject(new Error(`detector worker exited during start (code ${code})`));
+    };
+    const cleanup = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+  });
+}

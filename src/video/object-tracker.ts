@@ -1,0 +1,149 @@
+import { munkres } from 'munkres';
+import { monotonicFactory } from 'ulid';
+import { computeIou } from './geometry.ts';
+import type { DetectedObject, NormalizedBox, ObjectLabel } from './video.types.ts';
+
+export interface TrackerOptions {
+  /** detections a new object needs before it counts (filters one-frame false positives) */
+  minHits?: number;
+  /** detector runs without a match before a confirmed object is considered gone... */
+  maxMisses?: number;
+  /** ...and at least this long since it was last seen (keep-alive runs are sparse) */
+  minLostMs?: number;
+  /** below this IoU a pair is matched by centroid distance instead */
+  iouThreshold?: number;
+}
+
+export interface Track {
+  id: string;
+  label: ObjectLabel;
+  box: NormalizedBox;
+  score: number;
+  /** epoch ms of the first and the latest detection */
+  firstSeen: number;
+  lastSeen: number;
+  hits: number;
+  misses: number;
+  confirmed: boolean;
+}
+
+export interface TrackUpdate {
+  /** objects confirmed in this update (counted from now on) */
+  entered: Track[];
+  /** confirmed objects given up on in this update; lastSeen is their exit time */
+  exited: Track[];
+  /** confirmed objects currently present, including briefly occluded ones */
+  present: Track[];
+  /** present objects matched to a detection in this frame */
+  seen: Track[];
+}
+
+const nextUlid = monotonicFactory();
+
+/**
+ * Frame-to-frame association (the "SORT without Kalman" variant): per class, an optimal
+ * assignment (Hungarian algorithm, `munkres`) on 1 − IoU, with a centroid-distance fallback for
+ * objects that moved further than their own size between two detector runs (the motion gate
+ * can leave seconds between runs). Counts come from tracks, so a person is counted once however
+ * many frames they appear in.
+ */
+export class ObjectTracker {
+  private readonly minHits: number;
+  private readonly maxMisses: number;
+  private readonly minLostMs: number;
+  private readonly iouThreshold: number;
+  private tracks: Track[] = [];
+
+  constructor(o: TrackerOptions = {}) {
+    this.minHits = o.minHits ?? 2;
+    this.maxMisses = o.maxMisses ?? 5;
+    this.minLostMs = o.minLostMs ?? 1500;
+    this.iouThreshold = o.iouThreshold ?? 0.2;
+  }
+
+  /** true while anything is tracked, confirmed or not */
+  hasTracks(): boolean {
+    return this.tracks.length > 0;
+  }
+
+  present(): Track[] {
+    return this.tracks.filter((t) => t.confirmed);
+  }
+
+  /** Folds one detector run's objects into the tracks. */
+  update(objects: DetectedObject[], at: number): TrackUpdate {
+    const entered: Track[] = [];
+    const exited: Track[] = [];
+    const seen: Track[] = [];
+    const matchedTracks = new Set<Track>();
+    for (const label of ['person', 'vehicle'] as const) {
+      const tracks = this.tracks.filter((t) => t.label === label);
+      const dets = objects.filter((o) => o.label === label);
+      const pairs = this.assign(tracks, dets);
+      const matchedDets = new Set<number>();
+      for (const [ti, di] of pairs) {
+        const track = tracks[ti];
+        const det = dets[di];
+        matchedDets.add(di);
+        matchedTracks.add(track);
+        track.box = det.box;
+        track.score = det.score;
+        track.lastSeen = at;
+        track.hits++;
+        track.misses = 0;
+        if (!track.confirmed && track.hits >= this.minHits) {
+          track.confirmed = true;
+          entered.push(track);
+        }
+        if (track.confirmed) seen.push(track);
+      }
+      dets.forEach((det, di) => {
+        if (matchedDets.has(di)) return;
+        const track: Track = {
+          id: `trk_${nextUlid(at).toLowerCase()}`,
+          label,
+          box: det.box,
+          score: det.score,
+          firstSeen: at,
+          lastSeen: at,
+          hits: 1,
+          misses: 0,
+          confirmed: this.minHits <= 1,
+        };
+        this.tracks.push(track);
+        matchedTracks.add(track);
+        if (track.confirmed) {
+          entered.push(track);
+          seen.push(track);
+        }
+      });
+    }
+    this.tracks = this.tracks.filter((t) => {
+      if (matchedTracks.has(t)) return true;
+      t.misses++;
+      const gone = t.confirmed ? t.misses >= this.maxMisses && at - t.lastSeen >= this.minLostMs : t.misses >= 2;
+      if (gone && t.confirmed) exited.push(t);
+      return !gone;
+    });
+    return { entered, exited, present: this.present(), seen };
+  }
+
+  private assign(tracks: Track[], dets: DetectedObject[]): Array<[number, number]> {
+    if (!tracks.length || !dets.length) return [];
+    const cost = tracks.map((t) => dets.map((d) => this.matchCost(t.box, d.box)));
+    return munkres(cost).filter(([ti, di]) => Number.isFinite(cost[ti][di]));
+  }
+
+  /** 1 − IoU for overlapping boxes; 1 + distance for near misses; Infinity when unrelated. */
+  private matchCost(a: NormalizedBox, b: NormalizedBox): number {
+    const iou = computeIou(a, b);
+    if (iou >= this.iouThreshold) return 1 - iou;
+    const dx = a[0] + a[2] / 2 - (b[0] + b[2] / 2);
+    const dy = a[1] + a[3] / 2 - (b[1] + b[3] / 2);
+    const dist = Math.hypot(dx, dy);
+    // a walker covers about one body height in 2 s; further than that is someone else
+    const reach = Math.max(a[3], b[3]);
+    const similarSize = Math.min(a[3], b[3]) / Math.max(a[3], b[3], 1e-6) > 0.5;
+    return similarSize && dist < reach ? 1 + dist : Infinity;
+  }
+}

@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findZone } from '../../src/video/geometry.ts';
+import { ObjectTracker } from '../../src/video/object-tracker.ts';
+import type { DetectedObject, NormalizedBox } from '../../src/video/video.types.ts';
+
+const person = (box: NormalizedBox, score = 0.6): DetectedObject => ({ label: 'person', score, box });
+const car = (box: NormalizedBox): DetectedObject => ({ label: 'vehicle', score: 0.5, box });
+
+test('a person walking across ten frames is one tracked person with a growing dwell', () => {
+  const tracker = new ObjectTracker();
+  const ids = new Set<string>();
+  let entered = 0;
+  for (let i = 0; i < 10; i++) {
+    const u = tracker.update([person([0.1 + i * 0.02, 0.3, 0.05, 0.15])], i * 200);
+    entered += u.entered.length;
+    u.seen.forEach((t) => ids.add(t.id));
+  }
+  assert.equal(entered, 1);
+  assert.equal(ids.size, 1);
+  const [t] = tracker.present();
+  assert.equal(t.lastSeen - t.firstSeen, 1800);
+});
+
+test('two people side by side are two, and a one-frame false positive is never counted', () => {
+  const tracker = new ObjectTracker({ minHits: 2 });
+  tracker.update([person([0.1, 0.3, 0.05, 0.15]), person([0.5, 0.3, 0.05, 0.15]), person([0.8, 0.8, 0.05, 0.05], 0.5)], 0);
+  const u = tracker.update([person([0.11, 0.3, 0.05, 0.15]), person([0.51, 0.3, 0.05, 0.15])], 200);
+  assert.equal(u.present.length, 2);
+  tracker.update([person([0.12, 0.3, 0.05, 0.15]), person([0.52, 0.3, 0.05, 0.15])], 400);
+  assert.equal(tracker.present().length, 2);
+});
+
+test('a person missed for a frame or two stays counted; one gone for long exits with their last sighting', () => {
+  const tracker = new ObjectTracker({ minHits: 1, maxMisses: 5, minLostMs: 1500 });
+  tracker.update([person([0.1, 0.3, 0.05, 0.15])], 0);
+  tracker.update([], 200);
+  assert.equal(tracker.update([person([0.1, 0.3, 0.05, 0.15])], 400).present.length, 1, 'occlusion does not recount');
+  let exitedAt: number | null = null;
+  for (let t = 600; t <= 3000 && exitedAt === null; t += 200) {
+    const u = tracker.update([], t);
+    if (u.exited.length) exitedAt = t;
+    assert.equal(u.entered.length, 0);
+  }
+  assert.equal(exitedAt, 2000, 'the first run at least 1.5 s after the last sighting at 400');
+  assert.equal(tracker.present().length, 0);
+});
+
+test('a person and a car in the same place are tracked separately, by class', () => {
+  const tracker = new ObjectTracker({ minHits: 1 });
+  const u = tracker.update([person([0.4, 0.4, 0.1, 0.2]), car([0.4, 0.4, 0.1, 0.2])], 0);
+  assert.deepEqual(u.present.map((t) => t.label).sort(), ['person', 'vehicle']);
+});
+
+test('someone who moved further than their box between sparse detector runs keeps their track', () => {
+  const tracker = new ObjectTracker({ minHits: 1 });
+  const first = tracker.update([person([0.1, 0.3, 0.05, 0.15])], 0).entered[0];
+  // 2 s later (keep-alive run): moved 0.08 right, no overlap with the old box
+  const u = tracker.update([person([0.18, 0.31, 0.05, 0.15])], 2000);
+  assert.equal(u.entered.length, 0);
+  assert.equal(u.seen[0].id, first.id);
+});
+
+test('zones place a detection by the bottom-centre of its box', () => {
+  const zones = [
+    { name: 'driveway', polygon: [[0, 0.5], [0.5, 0.5], [0.5, 1], [0, 1]] as [number, number][] },
+    { name: 'porch', polygon: [[0.5, 0.5], [1, 0.5], [1, 1], [0.5, 1]] as [number, number][] },
+  ];
+  assert.equal(findZone([0.1, 0.2, 0.1, 0.4], zones), 'driveway', 'feet at (0.15, 0.6)');
+  assert.equal(findZone([0.6, 0.1, 0.1, 0.3], zones), null, 'feet at (0.65, 0.4): above both zones');
+  assert.equal(findZone([0.45, 0.6, 0.2, 0.3], zones), 'porch', 'feet at (0.55, 0.9)');
+});
