@@ -16,6 +16,26 @@ import { StreamSchema } from './streams/stream.schemas.ts';
 import { streamRoutes } from './streams/stream.routes.ts';
 import { DetectionSchema, SceneSchema } from './scenes/scene.schemas.ts';
 import { sceneRoutes } from './scenes/scene.routes.ts';
+import { sandboxRoutes } from './sandbox/sandbox.routes.ts';
+// webhooks & audit API (issue 3 §2, §6)
+import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/webhook.schemas.ts';
+import { webhookRoutes } from './webhooks/webhook.routes.ts';
+import { AuditEntrySchema } from './audit/audit.schemas.ts';
+import { auditRoutes } from './audit/audit.routes.ts';
+// household agent (issue 4)
+import { BoundarySchema, SensorSchema } from './household/household.schemas.ts';
+import { householdRoutes } from './household/household.routes.ts';
+import { WatchSchema } from './watches/watch.schemas.ts';
+import { watchRoutes } from './watches/watch.routes.ts';
+import { EventSchema } from './events/event.schemas.ts';
+import { eventRoutes } from './events/event.routes.ts';
+import { ActionSchema, ConversationReplySchema } from './conversations/conversation.schemas.ts';
+import { conversationRoutes } from './conversations/conversation.routes.ts';
+// alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
+import { OPERATIONS_SCHEMAS, OPERATIONS_TAGS, operationsRoutes } from './operations/operations.ts';
+// real video: phone frames, detection snapshots (issue 6)
+import { streamFrameRoutes } from './streams/stream-frame.routes.ts';
+import { snapshotRoutes } from './detections/snapshot.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,7 +70,12 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   app.removeContentTypeParser('text/plain');
 
   const validators = createValidators();
-  const schemas = [ProblemSchema, StreamSchema, SceneSchema, DetectionSchema];
+  const schemas = [ProblemSchema, StreamSchema, SceneSchema, DetectionSchema, WebhookEndpointSchema, WebhookDeliverySchema, AuditEntrySchema,
+    // household agent (issue 4)
+    SensorSchema, BoundarySchema, WatchSchema, EventSchema, ActionSchema, ConversationReplySchema,
+    // operations (issue 3)
+    ...OPERATIONS_SCHEMAS,
+  ];
   for (const s of schemas) {
     app.addSchema(s);
     validators.body.addSchema(s);
@@ -81,6 +106,14 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
       tags: [
         { name: 'Streams', description: 'Video and sensor sources (Surface B)' },
         { name: 'Scenes', description: 'Interpreted state per location and natural-language queries (Surface B)' },
+        { name: 'Webhooks', description: 'Signed event deliveries with 24 h retries and a delivery log (both surfaces)' },
+        { name: 'Audit', description: 'Append-only, hash-chained audit trail: list, verify, export' },
+        { name: 'Conversations', description: 'The household agent: plain-language requests, replies and actions (Surface A)' },
+        { name: 'Watches', description: 'What the agent keeps under observation; list and stand down (Surface A)' },
+        { name: 'Events', description: 'Observations, alerts and changes of a household, newest first (Surface A)' },
+        { name: 'Household', description: 'The home: place, rooms, sensors, boundaries (Surface A, read-only)' },
+        ...OPERATIONS_TAGS,
+        { name: 'Sandbox', description: 'Synthetic scenes and on-demand test detections' },
         { name: 'System', description: 'Health and description' },
       ],
     },
@@ -110,5 +143,18 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
 
   await app.register(streamRoutes(ctx.streams));
   await app.register(sceneRoutes(ctx.scenes));
+  await app.register(webhookRoutes(ctx.webhooks));
+  await app.register(auditRoutes(ctx.auditTrail));
+  // household agent (issue 4)
+  await app.register(householdRoutes(ctx.household));
+  await app.register(watchRoutes(ctx.watches));
+  await app.register(eventRoutes(ctx.events));
+  await app.register(conversationRoutes(ctx.conversations, { slots: ctx.streamSlots, clock: ctx.clock, publicBaseUrl: ctx.config.publicBaseUrl }));
+  // operations (issue 3)
+  await app.register(operationsRoutes(ctx.operations));
+  // real video (issue 6)
+  await app.register(sandboxRoutes(ctx.sandbox));
+  await app.register(streamFrameRoutes(ctx.streams));
+  await app.register(snapshotRoutes(ctx.snapshots));
   return app;
 }

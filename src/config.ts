@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { readLlmConfig, type LlmConfig } from './agent/planner.ts';
 
 /**
  * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
@@ -25,6 +26,8 @@ export interface Config {
   readonly publicBaseUrl: string;
   readonly allowFileSources: boolean;
   readonly webhookAllowPrivate: boolean;
+  /** OpenAI-compatible endpoint for the household agent's optional LLM planner (VIGIL_LLM_*); null = offline planner only */
+  readonly llm: LlmConfig | null;
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -66,6 +69,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     publicBaseUrl: env.VIGIL_PUBLIC_URL ?? `http://localhost:${port}`,
     allowFileSources: readBool(env, 'VIGIL_ALLOW_FILE_SOURCES', false),
     webhookAllowPrivate: readBool(env, 'VIGIL_WEBHOOK_ALLOW_PRIVATE', false),
+    llm: readLlmConfig(env),
     ...overrides,
   };
   return Object.freeze(config);

@@ -9,14 +9,37 @@ import { SceneEngine } from './scenes/scene-engine.ts';
 import { SceneService } from './scenes/scene.service.ts';
 import { SourceManager } from './sources/source-manager.ts';
 import { StreamService } from './streams/stream.service.ts';
+import { SandboxService } from './sandbox/sandbox.service.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.ts';
 import { pruneIdempotency } from './http/idempotency.ts';
+// webhooks & audit API (issue 3 §2, §6)
+import { WebhookService } from './webhooks/webhook.service.ts';
+import { DeliveryWorker } from './webhooks/delivery-worker.ts';
+import { AuditTrailService } from './audit/audit-trail.service.ts';
+// household agent (issue 4)
+import { HouseholdDirectory } from './household/household-directory.ts';
+import { HouseholdService } from './household/household.service.ts';
+import { EventService } from './events/event.service.ts';
+import { WatchService } from './watches/watch.service.ts';
+import { WatchObserver } from './watches/watch-observer.ts';
+import { ConversationService } from './conversations/conversation.service.ts';
+import { createPlanner, type Planner } from './agent/planner.ts';
+import { MemoryStreamSlots, type StreamSlots } from './conversations/stream-slots.ts';
+// alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
+import { createOperations, type Operations } from './operations/operations.ts';
+// real video: cameras and phones through the detector, detection snapshots (issue 6)
+import { LiveVideoSources, type LiveVideoTuning } from './sources/live-video-sources.ts';
+import { SnapshotService } from './detections/snapshot.service.ts';
 
 export interface ContextOptions {
   clock?: Clock;
   /** sandbox tick period; tests with a ManualClock use coarse ticks */
   sandboxTickMs?: number;
   log?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
+  /** the household agent's planner (default: the offline planner) */
+  planner?: Planner;
+  /** real video ingest timers and detector threads (tests shorten the reconnect timers) */
+  video?: LiveVideoTuning;
 }
 
 /**
@@ -34,7 +57,25 @@ export interface VigilContext {
   sources: SourceManager;
   scenes: SceneService;
   streams: StreamService;
+  /** sandbox test helpers (inject a detection on demand) */
+  sandbox: SandboxService;
   rateLimits: RateLimitStore;
+  /** webhook endpoints + transactional outbox (enqueueIn) */
+  webhooks: WebhookService;
+  /** sends outbox deliveries; started by start() */
+  deliveryWorker: DeliveryWorker;
+  /** audit listing, verification, export */
+  auditTrail: AuditTrailService;
+  /** household agent (issue 4): the home, watches, the event log, conversations, stream slots */
+  household: HouseholdService;
+  watches: WatchService;
+  events: EventService;
+  conversations: ConversationService;
+  streamSlots: StreamSlots;
+  /** alert rules and alerts, incidents, responders, protocol runs, automation switches (issue 3) */
+  operations: Operations;
+  /** JPEG snapshots of real-video detections (issue 6) */
+  snapshots: SnapshotService;
   /** starts sources and housekeeping timers (the server does; the CLI does not) */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -58,10 +99,29 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     scenes: engine,
     onError: (err) => opts.log?.error({ err }, 'detection pipeline write failed'),
   });
-  const sources = new SourceManager({ clock, pipeline, tickMs: opts.sandboxTickMs, log: opts.log });
+  // webhooks & audit API (created first: the video ingest writes stream.status_changed events)
+  const webhooks = new WebhookService({ database, clock, audit, allowPrivate: config.webhookAllowPrivate });
+  // real video (issue 6)
+  const snapshots = new SnapshotService({ database });
+  const video = new LiveVideoSources({ database, clock, audit, pipeline, snapshots, webhooks, tuning: opts.video, log: opts.log });
+  const sources = new SourceManager({ clock, pipeline, tickMs: opts.sandboxTickMs, log: opts.log, video });
   const scenes = new SceneService({ database, clock, audit, engine, defaultCapacity: config.defaultSceneCapacity });
-  const streams = new StreamService({ database, clock, audit, scenes, sources });
+  const streams = new StreamService({ database, clock, audit, scenes, sources, allowFileSources: config.allowFileSources });
+  const sandbox = new SandboxService({ database, clock, audit, pipeline });
   await scenes.loadAll();
+  const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, databaseUrl: config.databaseUrl, log: opts.log });
+  webhooks.onEnqueued(() => deliveryWorker.wake());
+  const auditTrail = new AuditTrailService({ database });
+  // household agent (issue 4): watches observe through a pipeline hook; events go out through the webhook outbox
+  const householdDirectory = new HouseholdDirectory();
+  const events = new EventService({ database, clock, sink: webhooks });
+  const household = new HouseholdService({ database, clock, audit, streams, scenes, engine, sources, directory: householdDirectory, events });
+  const watches = new WatchService({ database, clock, audit, events, household, directory: householdDirectory });
+  const conversations = new ConversationService({ database, clock, audit, household, watches, events, planner: opts.planner ?? createPlanner({ llm: config.llm, log: opts.log }) });
+  pipeline.addHook(new WatchObserver({ directory: householdDirectory, engine, events }));
+  await householdDirectory.loadAll(database.db);
+  // operations (issue 3): anomaly and alert-rule hooks on the pipeline; events and responder notifications through the webhook outbox
+  const operations = await createOperations({ database, clock, audit, pipeline, events: webhooks, urlGuard: webhooks, log: opts.log });
 
   let housekeeping: unknown = null;
   let sceneTimer: unknown = null;
@@ -73,6 +133,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     const now = clock.now();
     try {
       await detectionRepository.deleteOlderThan(database.db, now - config.retentionDays * 86_400_000);
+      await snapshots.pruneOlderThan(now - config.retentionDays * 86_400_000); // issue 6: snapshots live as long as their detections
       await pruneIdempotency(database, now);
     } catch (err) {
       opts.log?.warn({ err }, 'housekeeping failed');
@@ -91,18 +152,38 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     sources,
     scenes,
     streams,
+    sandbox,
     rateLimits: new MemoryRateLimitStore(),
+    webhooks,
+    deliveryWorker,
+    auditTrail,
+    household,
+    watches,
+    events,
+    conversations,
+    streamSlots: new MemoryStreamSlots(),
+    operations,
+    snapshots,
     async start() {
-      if (config.runSources) await streams.startAll();
+      if (config.runSources) {
+        sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
+        await streams.startAll();
+      }
       persistScenes();
       await runHousekeeping();
+      await deliveryWorker.start();
+      await operations.start();
+      // household agent: build the planner's language tables now, not on the first request
+      await conversations.warmUp().catch((err) => opts.log?.warn({ err }, 'planner warm-up failed'));
     },
     async close() {
       clock.clearTimeout(housekeeping);
       clock.clearTimeout(sceneTimer);
-      sources.stopAll();
+      await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
       await pipeline.drain();
       await pipeline.persistScenes();
+      await operations.close();
+      await deliveryWorker.stop();
       await database.close();
     },
   };

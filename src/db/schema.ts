@@ -103,6 +103,308 @@ export interface IdempotencyTable {
   created_at: string;
 }
 
+// --- webhooks & outbox (migration 002, src/webhooks/) ---
+export interface WebhookEndpointTable {
+  id: string; // whk_…
+  tenant_id: string;
+  tenant_kind: 'organization' | 'household';
+  url: string;
+  description: string | null;
+  events: string; // JSON string[]
+  enabled: number; // 0/1
+  secret_source: 'generated' | 'api_key';
+  secret: string; // HMAC key used to sign (whsec_… or the key-derived hex)
+  previous_secret: string | null; // still signs alongside until previous_secret_expires_at
+  previous_secret_expires_at: number | null; // epoch ms
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface WebhookEventTable {
+  id: string; // evt_…
+  tenant_id: string;
+  kind: string;
+  body: string; // exact JSON bytes that are signed and sent
+  created_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string; // dlv_…
+  tenant_id: string;
+  endpoint_id: string | null;
+  target_url: string | null;
+  target_secret: string | null;
+  event_id: string;
+  event_kind: string;
+  status: 'pending' | 'retrying' | 'delivered' | 'dropped' | 'cancelled';
+  series: number;
+  attempt_count: number;
+  first_attempt_at: number | null; // epoch ms, start of the 24 h retry window
+  next_attempt_at: number | null; // epoch ms
+  lease_until: number | null; // epoch ms, set while a worker has it in flight
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptTable {
+  seq: Generated<number>;
+  delivery_id: string;
+  series: number;
+  attempt: number;
+  started_at: string;
+  url: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  outcome: 'delivered' | 'retrying' | 'dropped';
+  next_attempt_at: string | null;
+}
+// --- end webhooks ---
+
+// --- operations: alerts, incidents, responders, protocols (migration 003, src/alerts|incidents|responders|protocols/) ---
+export interface AutomationSettingsTable {
+  tenant_id: string;
+  incidents_paused: number; // 0/1: automatic incident creation paused by an operator
+  escalation_paused: number; // 0/1: automatic protocol escalation paused by an operator
+  incident_gap_s: number;
+  escalation_after_s: number;
+  business_hours: string; // JSON Schedule
+  updated_at: string;
+}
+
+export interface AlertRuleTable {
+  id: string; // rule_…
+  tenant_id: string;
+  name: string;
+  condition: string; // JSON RuleCondition
+  min_confidence: number;
+  locations: string | null; // JSON string[]
+  stream_ids: string | null; // JSON string[]
+  schedule: string | null; // JSON Schedule
+  cooldown_s: number;
+  status: 'active' | 'paused';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlertTable {
+  id: string; // alert_…
+  tenant_id: string;
+  rule_id: string;
+  rule_name: string;
+  status: 'open' | 'acknowledged';
+  stream_id: string;
+  scene_id: string;
+  location: string;
+  incident_id: string | null;
+  condition: string; // JSON
+  observed: number | null;
+  detection: string; // JSON snapshot
+  detected_at: number; // epoch ms
+  fired_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by_key_id: string | null;
+  acknowledged_by_operator: string | null;
+}
+
+export interface IncidentTable {
+  id: string; // incident_…
+  tenant_id: string;
+  stream_id: string;
+  scene_id: string;
+  location: string;
+  title: string;
+  severity: 'low' | 'medium' | 'high' | 'critical';
+  status: 'open' | 'acknowledged' | 'resolved' | 'dismissed';
+  source: 'manual' | 'automatic';
+  last_activity_at: number; // epoch ms: grouping of anomalies into one incident
+  acknowledged_at: string | null;
+  closed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IncidentDetectionTable {
+  incident_id: string;
+  detection_id: string;
+  tenant_id: string;
+  track_id: string | null;
+  at: number; // epoch ms
+  detection: string; // JSON snapshot
+}
+
+export interface IncidentNoteTable {
+  id: string; // note_…
+  incident_id: string;
+  tenant_id: string;
+  body: string;
+  author_key_id: string | null;
+  author_operator: string | null;
+  created_at: string;
+}
+
+export interface ResponderTable {
+  id: string; // rsp_…
+  tenant_id: string;
+  name: string;
+  kind: 'person' | 'system';
+  escalation_level: number;
+  webhook_url: string;
+  email: string | null;
+  sms: string | null;
+  signing_secret: string; // whsec_…: signs deliveries to webhook_url
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProtocolTypeTable {
+  id: string; // ptype_…
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  steps: string; // JSON string[]
+  created_at: string;
+}
+
+export interface ProtocolRunTable {
+  id: string; // prot_…
+  tenant_id: string;
+  incident_id: string;
+  protocol_type: string;
+  steps: string; // JSON string[]
+  status: 'active' | 'paused' | 'completed' | 'dismissed' | 'terminated';
+  escalation_level: number;
+  notify_responders: number; // 0/1
+  responders_notified: number;
+  acknowledged_at: string | null;
+  next_escalation_at: number | null; // epoch ms
+  created_by_key_id: string | null;
+  created_by_operator: string | null;
+  created_at: string;
+  updated_at: string;
+  ended_at: string | null;
+}
+
+export interface ProtocolNotificationTable {
+  run_id: string;
+  responder_id: string;
+  tenant_id: string;
+  escalation_level: number;
+  delivery_event_id: string | null;
+  notified_at: string;
+}
+// --- end operations ---
+
+// ---- 004 household agent (issue 4) ----
+export interface HouseholdRoomTable {
+  id: string; // room_…
+  tenant_id: string;
+  name: string; // as people say it: "front porch"
+  location: string; // snake_case location of the room's streams and scene: "front_porch"
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HouseholdSensorTable {
+  stream_id: string; // the sensor is this stream
+  tenant_id: string;
+  room_id: string;
+  kind: 'camera' | 'contact' | 'motion';
+  muted: number; // 0/1
+  muted_at: string | null;
+  created_at: string;
+}
+
+export interface HouseholdBoundaryTable {
+  id: string; // bnd_…
+  tenant_id: string;
+  room_id: string | null;
+  sensor_id: string | null;
+  set_at: string;
+  set_by_key_id: string | null;
+  cleared_at: string | null;
+  cleared_by_key_id: string | null;
+}
+
+export interface WatchTable {
+  id: string; // wat_…
+  tenant_id: string;
+  subject: string;
+  sensor_ids: string; // JSON string[]
+  starts_at: string;
+  ends_at: string;
+  recurrence: 'none' | 'daily' | 'weekdays' | 'weekends';
+  window_text: string;
+  conditions: string | null; // JSON string[] | null = every condition
+  status: 'active' | 'stood_down';
+  conversation_id: string | null;
+  created_by_key_id: string | null;
+  created_at: string;
+  updated_at: string;
+  stood_down_at: string | null;
+}
+
+export interface HouseholdEventTable {
+  id: string; // evt_…
+  tenant_id: string;
+  kind: string;
+  type: string;
+  watch_id: string | null;
+  sensor_id: string | null;
+  room: string | null;
+  summary: string;
+  detection: string | null; // JSON
+  data: string | null; // JSON
+  occurred_at: string;
+  created_at: string;
+}
+
+export interface ConversationTable {
+  id: string; // conv_…
+  tenant_id: string;
+  created_by_key_id: string | null;
+  title: string;
+  turn_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConversationTurnTable {
+  id: string; // msg_…
+  conversation_id: string;
+  tenant_id: string;
+  seq: number;
+  key_id: string | null;
+  message: string;
+  reply: string;
+  actions: string; // JSON AgentAction[]
+  planner: string;
+  status: 'in_progress' | 'completed' | 'interrupted';
+  created_at: string;
+  completed_at: string | null;
+}
+
+// ---- 005 real video (issue 6) ----
+/** One frame's JPEG, shared by the detections that frame produced. */
+export interface SnapshotTable {
+  id: string; // snap_…
+  tenant_id: string;
+  stream_id: string;
+  at: number; // epoch ms of the frame
+  jpeg: Buffer;
+}
+
+export interface DetectionSnapshotTable {
+  detection_id: string; // det_…
+  snapshot_id: string;
+  tenant_id: string;
+  at: number; // epoch ms, as the detection
+}
+
 export interface Database {
   tenants: TenantTable;
   api_keys: ApiKeyTable;
@@ -111,4 +413,27 @@ export interface Database {
   detections: DetectionTable;
   audit_log: AuditTable;
   idempotency_keys: IdempotencyTable;
+  webhook_endpoints: WebhookEndpointTable; // 002
+  webhook_events: WebhookEventTable; // 002
+  webhook_deliveries: WebhookDeliveryTable; // 002
+  webhook_attempts: WebhookAttemptTable; // 002
+  automation_settings: AutomationSettingsTable; // 003
+  alert_rules: AlertRuleTable; // 003
+  alerts: AlertTable; // 003
+  incidents: IncidentTable; // 003
+  incident_detections: IncidentDetectionTable; // 003
+  incident_notes: IncidentNoteTable; // 003
+  responders: ResponderTable; // 003
+  protocol_types: ProtocolTypeTable; // 003
+  protocol_runs: ProtocolRunTable; // 003
+  protocol_notifications: ProtocolNotificationTable; // 003
+  household_rooms: HouseholdRoomTable; // 004
+  household_sensors: HouseholdSensorTable; // 004
+  household_boundaries: HouseholdBoundaryTable; // 004
+  watches: WatchTable; // 004
+  household_events: HouseholdEventTable; // 004
+  conversations: ConversationTable; // 004
+  conversation_turns: ConversationTurnTable; // 004
+  snapshots: SnapshotTable; // 005
+  detection_snapshots: DetectionSnapshotTable; // 005
 }

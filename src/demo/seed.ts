@@ -34,5 +34,7 @@ export async function seedDemo(ctx: VigilContext): Promise<DemoSeed | null> {
     const v = await ctx.streams.create(principal, actor, { ...s, source_type: 'sandbox' });
     streams.push({ id: v.id, scene_id: v.scene_id, location: v.location });
   }
+  // the demo household's simulated home (issue 4 §1): seven sandbox sensors in Lisbon
+  await ctx.household.ensureHome(await ctx.keys.authenticate(household.key));
   return { org, household, streams };
 }

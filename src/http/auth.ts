@@ -6,7 +6,8 @@ import type { KeyService, Principal } from '../keys/key.service.ts';
 import { checkRateLimit, type RateLimitStore } from './rate-limit.ts';
 import type { Actor } from '../audit/audit.service.ts';
 
-export type Surface = 'organization' | 'household';
+/** 'any': both tenant kinds (e.g. /v1/webhooks, /v1/audit); the service scopes by tenant. */
+export type Surface = 'organization' | 'household' | 'any';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -51,7 +52,7 @@ export function installAuth(
       });
     }
 
-    if (principal.tenantKind !== cfg.surface) {
+    if (cfg.surface !== 'any' && principal.tenantKind !== cfg.surface) {
       const which = cfg.surface === 'organization' ? 'an organization key (Surface B)' : 'a household key (Surface A)';
       throw new VigilError('wrong_surface', `This route needs ${which}; the key belongs to a ${principal.tenantKind}.`);
     }

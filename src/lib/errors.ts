@@ -10,6 +10,8 @@ export const ERROR_CATALOGUE = {
   unknown_field: { status: 400, title: 'Unknown field in request' },
   stream_not_in_scene: { status: 400, title: 'Stream is not part of this scene' },
   unsupported_source: { status: 400, title: 'Source URL not supported' },
+  webhook_url_not_allowed: { status: 400, title: 'Webhook URL not allowed' }, // webhooks (issue 3 §2)
+  unknown_protocol_type: { status: 400, title: 'Protocol type not known' }, // operations (issue 3 §4)
   invalid_image: { status: 400, title: 'Frame is not a valid JPEG image' },
   missing_api_key: { status: 401, title: 'No API key' },
   invalid_api_key: { status: 401, title: 'API key not recognised' },
@@ -19,8 +21,15 @@ export const ERROR_CATALOGUE = {
   location_not_allowed: { status: 403, title: 'Key is not allowed at this location' },
   not_found: { status: 404, title: 'Resource not found' },
   route_not_found: { status: 404, title: 'No such route' },
+  stream_not_sandbox: { status: 409, title: 'Stream is not a sandbox stream' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key reused with a different request' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is in progress' },
+  webhook_endpoint_disabled: { status: 409, title: 'Webhook endpoint is disabled' }, // webhooks (issue 3 §2)
+  invalid_state_transition: { status: 409, title: 'State transition not allowed' }, // operations (issue 3 §3, §5)
+  protocol_run_terminated: { status: 409, title: 'Protocol run is terminated' }, // operations (issue 3 §5)
+  protocol_type_exists: { status: 409, title: 'Protocol type already exists' }, // operations (issue 3 §4)
+  boundary_in_effect: { status: 409, title: 'Sensor is muted or left alone' }, // household (issue 4 §6)
+  stream_not_mobile: { status: 409, title: 'Stream does not take pushed frames' }, // real video (issue 6)
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported Content-Type' },
   query_not_understood: { status: 422, title: 'Query not understood' },

@@ -4,6 +4,7 @@ import { monotonicFactory } from 'ulid';
 export const ID_PREFIXES = [
   'conv', 'msg', 'wat', 'evt', 'stream', 'scene', 'det', 'incident', 'alert', 'rule', 'rsp', 'prot', 'ptype',
   'whk', 'dlv', 'aud', 'org', 'hh', 'key', 'room', 'bnd', 'note', 'req',
+  'snap', // detection snapshots (issue 6)
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -1,13 +1,21 @@
 import type { Clock } from '../lib/clock.ts';
+import { VigilError } from '../lib/errors.ts';
 import type { DetectionPipeline, StreamRef } from '../pipeline/detection-pipeline.ts';
 import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioName } from '../sandbox/scenarios.ts';
+import type { StreamVideoConfig } from '../streams/stream-config.ts';
 import type { StreamRow } from '../streams/stream.repository.ts';
+import type { IngestStats } from '../video/index.ts';
+import type { FrameOutcome, LiveVideoSources } from './live-video-sources.ts';
+
+/** Source types that real video ingest interprets (issue 6); webrtc (WHIP) stays `connecting`. */
+export const VIDEO_SOURCE_TYPES: readonly string[] = ['rtsp', 'http', 'mobile'];
 
 /**
  * Runs every stream's source and feeds the pipeline. Sandbox streams (source_type sandbox, or any
  * stream created with a test key — DESIGN.md "Sandbox") tick a deterministic scenario generator
- * on the injected clock. Real sources (rtsp, webrtc, mobile) are handed to the video ingest when
- * it exists; until then they stay "connecting".
+ * on the injected clock. Real cameras and phones (rtsp, http, mobile) go to the live video ingest,
+ * but only in a process that serves them (startLive(), called by the server's start); the CLI and
+ * route-only tests leave them `connecting`.
  */
 export interface SourceRunner {
   stop(): void;
@@ -18,6 +26,8 @@ export interface SourceManagerDeps {
   pipeline: DetectionPipeline;
   tickMs?: number;
   log?: { warn(obj: unknown, msg?: string): void };
+  /** real video: ffmpeg cameras and phone frames through the detector (issue 6) */
+  video?: LiveVideoSources;
 }
 
 /** Which scenario simulates a stream that a test key registered with a real-looking source. */
@@ -34,6 +44,7 @@ export function scenarioForStream(row: Pick<StreamRow, 'source_type' | 'source_u
 export class SourceManager {
   private runners = new Map<string, SourceRunner>();
   private stopped = false;
+  private live = false;
 
   constructor(private readonly deps: SourceManagerDeps) {}
 
@@ -49,18 +60,49 @@ export class SourceManager {
       const { scenario, seed } = scenarioForStream(row);
       const gen = createScenario(scenario, { seed, timeZone: opts.timeZone ?? 'UTC' });
       this.runners.set(row.id, this.runSandbox(row, gen, opts.since ?? this.deps.clock.now()));
+    } else if (this.live && VIDEO_SOURCE_TYPES.includes(row.source_type)) {
+      this.deps.video?.start(row);
     }
+  }
+
+  /** From now on real streams are ingested (call before starting the existing streams). */
+  startLive(): void {
+    this.live = Boolean(this.deps.video) && !this.stopped;
   }
 
   stop(streamId: string): void {
     this.runners.get(streamId)?.stop();
     this.runners.delete(streamId);
+    this.deps.video?.stop(streamId);
   }
 
   stopAll(): void {
     this.stopped = true;
+    this.live = false;
     for (const r of this.runners.values()) r.stop();
     this.runners.clear();
+  }
+
+  /** Stops every source, waits for the video ingest to wind down and closes the detector pool. */
+  async close(): Promise<void> {
+    this.stopAll();
+    await this.deps.video?.close();
+  }
+
+  /** Live ingest figures of a real stream running in this process, else null. */
+  liveStats(streamId: string): IngestStats | null {
+    return this.deps.video?.stats(streamId) ?? null;
+  }
+
+  /** Zones and motion masks changed: applied to the running ingest without reconnecting. */
+  reconfigure(streamId: string, cfg: StreamVideoConfig): void {
+    this.deps.video?.reconfigure(streamId, cfg);
+  }
+
+  /** A phone frame for a running mobile stream (the caller checked it is one). */
+  pushFrame(streamId: string, jpeg: Buffer): Promise<FrameOutcome> {
+    if (!this.deps.video) throw new VigilError('service_unavailable', 'This server does not run video ingest, so it cannot take frames.');
+    return this.deps.video.pushFrame(streamId, jpeg);
   }
 
   get running(): number {

@@ -1,25 +1,57 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../http/common.schemas.ts';
 
-export const SOURCE_TYPES = ['rtsp', 'webrtc', 'mobile', 'sandbox'] as const;
+export const SOURCE_TYPES = ['rtsp', 'http', 'webrtc', 'mobile', 'sandbox'] as const;
 export const STREAM_STATUSES = ['connecting', 'live', 'reconnecting', 'offline'] as const;
 
 export const StreamIdParams = Type.Object({ id: Type.String({ description: 'stream_…' }) });
+
+/** Normalised image coordinates: x and y in 0..1 from the top-left corner of the camera view. */
+const PolygonSchema = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), {
+  minItems: 3,
+  maxItems: 64,
+  description: 'closed polygon of [x, y] points, both in 0..1 from the top-left corner of the view',
+  examples: [[[0, 0.6], [1, 0.6], [1, 1], [0, 1]]],
+});
+const ZonesSchema = Type.Array(
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 100, examples: ['entrance'] }),
+      polygon: PolygonSchema,
+    },
+    { additionalProperties: false },
+  ),
+  {
+    maxItems: 32,
+    description: 'named areas inside the view; a detection is placed in the first zone containing the bottom-centre of its box (where a person stands)',
+  },
+);
+const MotionMasksSchema = Type.Array(PolygonSchema, {
+  maxItems: 32,
+  description: 'areas whose movement does not wake the detector (trees, screens, a busy road)',
+});
+
+const SOURCE_URL_DOC =
+  'rtsp: rtsp:// or rtsps:// camera; http: MJPEG or HLS over http(s)://; mobile: any label such as mobile://front-desk-phone (the phone pushes frames); ' +
+  'webrtc: the WHIP publisher URL; sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. ' +
+  'file:// (rtsp and http) only on servers started with VIGIL_ALLOW_FILE_SOURCES=1.';
 
 export const CreateStreamBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, examples: ['North lobby camera'] }),
     source_type: Type.Union(
       SOURCE_TYPES.map((s) => Type.Literal(s)),
-      { description: 'rtsp camera, webrtc (WHIP) publisher, mobile phone pushing frames, or sandbox synthetic scene' },
+      { description: 'rtsp camera, http (MJPEG/HLS) camera, webrtc (WHIP) publisher, mobile phone pushing frames, or sandbox synthetic scene' },
     ),
     source_url: Type.String({
       minLength: 1,
       maxLength: 2048,
-      description: 'rtsp://… for cameras; sandbox://<name>?scenario=<scenario>&seed=<int> for synthetic scenes',
+      description: SOURCE_URL_DOC,
       examples: ['sandbox://lobby?scenario=lobby&seed=7'],
     }),
     location: Location,
+    zones: Type.Optional(ZonesSchema),
+    motion_masks: Type.Optional(MotionMasksSchema),
   },
   { additionalProperties: false },
 );
@@ -30,6 +62,8 @@ export const UpdateStreamBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     source_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
     location: Type.Optional(Location),
+    zones: Type.Optional(ZonesSchema),
+    motion_masks: Type.Optional(MotionMasksSchema),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -46,8 +80,12 @@ export const StreamSchema = Type.Object(
     scene_id: prefixedId('scene'),
     status: Type.Union(STREAM_STATUSES.map((s) => Type.Literal(s))),
     sandbox: Type.Boolean({ description: 'true when the stream produces synthetic sandbox data' }),
-    error: Type.Union([Type.String(), Type.Null()]),
+    error: Type.Union([Type.String(), Type.Null()], { description: 'why the source is not live (credentials removed), null while healthy' }),
     last_frame_at: Type.Union([IsoTime, Type.Null()]),
+    fps_in: Type.Union([Type.Number(), Type.Null()], { description: 'frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, webrtc)' }),
+    detector_fps: Type.Union([Type.Number(), Type.Null()], { description: 'frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs' }),
+    zones: ZonesSchema,
+    motion_masks: MotionMasksSchema,
     created_at: IsoTime,
     updated_at: IsoTime,
   },
@@ -65,4 +103,12 @@ export const DeletedStream = Type.Object({
   id: Type.String(),
   object: Type.Literal('stream'),
   deleted: Type.Literal(true),
+});
+
+export const FrameResult = Type.Object({
+  object: Type.Literal('frame_result'),
+  stream_id: Type.String(),
+  status: Type.Union(STREAM_STATUSES.map((s) => Type.Literal(s)), { description: 'the phone stream after this frame (live)' }),
+  detected: Type.Boolean({ description: 'false when the frame was not run through the detector (no motion since the last frame)' }),
+  detections: Type.Array(Type.Ref('Detection'), { description: 'what changed in the scene because of this frame; person and vehicle detections have a snapshot (GET /v1/detections/:id/snapshot)' }),
 });

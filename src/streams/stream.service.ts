@@ -11,6 +11,10 @@ import { parseSandboxUrl } from '../sandbox/scenarios.ts';
 import type { SceneService } from '../scenes/scene.service.ts';
 import type { SourceManager } from '../sources/source-manager.ts';
 import { assertLocationAllowed } from '../tenants/location-access.ts';
+import { toDetectionView } from '../scenes/scene.service.ts';
+import type { DetectionView } from '../scenes/scene.schemas.ts';
+import { describePolygonProblems, validateSourceUrl, type IngestStats, type StreamStatus } from '../video/index.ts';
+import { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 import type { CreateStreamBodyT, StreamView, UpdateStreamBodyT } from './stream.schemas.ts';
 import { streamRepository, type StreamRow } from './stream.repository.ts';
 
@@ -19,7 +23,12 @@ export function maskSourceUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]+):[^@/]*@/i, '$1:****@');
 }
 
-export function toStreamView(r: StreamRow): StreamView {
+/**
+ * The stream as stored, with the live figures of its ingest when it runs in this process (the
+ * row's status is written on each change; frame rates exist only in memory).
+ */
+export function toStreamView(r: StreamRow, live: IngestStats | null = null): StreamView {
+  const cfg = parseStreamConfig(r.config);
   return {
     id: r.id,
     object: 'stream',
@@ -28,20 +37,40 @@ export function toStreamView(r: StreamRow): StreamView {
     source_url: maskSourceUrl(r.source_url),
     location: r.location,
     scene_id: r.scene_id,
-    status: r.status as StreamView['status'],
+    status: (live?.status ?? r.status) as StreamView['status'],
     sandbox: r.sandbox === 1,
-    error: r.error,
-    last_frame_at: r.last_frame_at,
+    error: live ? live.error : r.error,
+    last_frame_at: live?.last_frame_at != null ? toIso(live.last_frame_at) : r.last_frame_at,
+    fps_in: live ? roundRate(live.fps_in) : null,
+    detector_fps: live ? roundRate(live.detector_fps) : null,
+    zones: cfg.zones,
+    motion_masks: cfg.motion_masks,
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
 }
 
+function roundRate(v: number): number {
+  return Math.round(v * 10) / 10;
+}
+
+/** Schemes per source type; rtsp and http are decoded by ffmpeg (issue 6 "Decode"). */
+const SOURCE_SCHEMES: Record<string, string[]> = {
+  rtsp: ['rtsp', 'rtsps'],
+  http: ['http', 'https'],
+  webrtc: ['https', 'http', 'webrtc'],
+  mobile: ['mobile', 'https', 'http'],
+};
+
+function unsupportedSource(reason: string): VigilError {
+  return new VigilError('unsupported_source', `source_url: ${reason}`, { param: 'source_url' });
+}
+
 /** Checks source_url against source_type; the reason names what is wrong. */
-export function validateSource(sourceType: string, url: string): void {
+export function validateSource(sourceType: string, url: string, opts: { allowFileSources: boolean } = { allowFileSources: false }): void {
   if (sourceType === 'sandbox') {
     const p = parseSandboxUrl(url);
-    if (!p.ok) throw new VigilError('unsupported_source', `source_url: ${p.reason}`, { param: 'source_url' });
+    if (!p.ok) throw unsupportedSource(p.reason);
     return;
   }
   let parsed: URL;
@@ -51,19 +80,41 @@ export function validateSource(sourceType: string, url: string): void {
     throw invalid('source_url', 'must be an absolute URL');
   }
   const scheme = parsed.protocol.replace(/:$/, '');
-  const allowed: Record<string, string[]> = {
-    rtsp: ['rtsp', 'rtsps'],
-    webrtc: ['https', 'http', 'webrtc'],
-    mobile: ['mobile', 'https', 'http'],
-  };
-  if (!allowed[sourceType]?.includes(scheme)) {
-    throw new VigilError(
-      'unsupported_source',
-      `source_url: a ${sourceType} source takes ${allowed[sourceType]?.map((s) => `${s}://`).join(' or ')}, not ${scheme}://`,
-      { param: 'source_url' },
-    );
+  const decoded = sourceType === 'rtsp' || sourceType === 'http';
+  // file:// reads the server's own disk: only for demos and tests, when the operator opted in
+  const allowed = SOURCE_SCHEMES[sourceType] ?? [];
+  if (!allowed.includes(scheme) && !(decoded && scheme === 'file')) {
+    const hint = sourceType === 'rtsp' && (scheme === 'http' || scheme === 'https') ? ' (MJPEG or HLS over http(s):// is source_type http)' : '';
+    throw unsupportedSource(`a ${sourceType} source takes ${allowed.map((s) => `${s}://`).join(' or ')}, not ${scheme}://${hint}`);
+  }
+  if (decoded) {
+    const check = validateSourceUrl(url, opts);
+    if (!check.ok) throw unsupportedSource(check.reason);
+    return;
   }
   if (scheme !== 'mobile' && !parsed.hostname) throw invalid('source_url', 'must name a host');
+}
+
+/**
+ * Zones and motion masks of a request, checked beyond their JSON shape (points are [x, y] pairs
+ * in 0..1, zone names unique); returns the fields the request set.
+ */
+function checkVideoConfig(body: { zones?: Array<{ name: string; polygon: unknown }>; motion_masks?: unknown[] }): Partial<StreamVideoConfig> {
+  const errors: Array<{ param: string; message: string }> = [];
+  const names = new Set<string>();
+  body.zones?.forEach((z, i) => {
+    for (const p of describePolygonProblems(z.polygon)) errors.push({ param: `zones.${i}.polygon`, message: p });
+    if (names.has(z.name)) errors.push({ param: `zones.${i}.name`, message: `zone name ${JSON.stringify(z.name)} is used twice` });
+    names.add(z.name);
+  });
+  body.motion_masks?.forEach((m, i) => {
+    for (const p of describePolygonProblems(m)) errors.push({ param: `motion_masks.${i}`, message: p });
+  });
+  if (errors.length) throw new VigilError('validation_failed', `${errors[0].param} ${errors[0].message}`, { param: errors[0].param, errors });
+  const out: Partial<StreamVideoConfig> = {};
+  if (body.zones) out.zones = body.zones as StreamVideoConfig['zones'];
+  if (body.motion_masks) out.motion_masks = body.motion_masks as StreamVideoConfig['motion_masks'];
+  return out;
 }
 
 export class StreamService {
@@ -74,12 +125,23 @@ export class StreamService {
       audit: AuditService;
       scenes: SceneService;
       sources: SourceManager;
+      /** VIGIL_ALLOW_FILE_SOURCES: file:// sources read the server's disk */
+      allowFileSources?: boolean;
     },
   ) {}
 
+  private get sourceOpts() {
+    return { allowFileSources: this.deps.allowFileSources ?? false };
+  }
+
+  private view(r: StreamRow): StreamView {
+    return toStreamView(r, this.deps.sources.liveStats(r.id));
+  }
+
   async create(principal: Principal, actor: Actor, body: CreateStreamBodyT): Promise<StreamView> {
     assertLocationAllowed(principal, body.location);
-    validateSource(body.source_type, body.source_url);
+    validateSource(body.source_type, body.source_url, this.sourceOpts);
+    const video = checkVideoConfig(body);
     const now = this.deps.clock.now();
     // DESIGN.md "Sandbox": everything a test key creates is simulated and never touches a real source
     const sandbox = body.source_type === 'sandbox' || principal.mode === 'test';
@@ -95,7 +157,7 @@ export class StreamService {
         scene_id: scene.id,
         status: sandbox ? 'live' : 'connecting',
         sandbox: sandbox ? 1 : 0,
-        config: '{}',
+        config: JSON.stringify({ zones: video.zones ?? [], motion_masks: video.motion_masks ?? [] } satisfies StreamVideoConfig),
         error: null,
         last_frame_at: null,
         created_at: toIso(now),
@@ -109,17 +171,17 @@ export class StreamService {
     });
     this.deps.scenes.registerLoaded(row.scene_id);
     this.deps.sources.start(row, { timeZone: this.deps.scenes.timeZoneOf(row.scene_id), since: now - 15 * 60_000 });
-    return toStreamView(row);
+    return this.view(row);
   }
 
   async list(principal: Principal, q: ListQueryT & { location?: string }) {
     let qb = streamRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
     if (q.location) qb = qb.where('location', '=', q.location);
-    return mapPage(await paginate(qb, 'id', q), toStreamView);
+    return mapPage(await paginate(qb, 'id', q), (r) => this.view(r));
   }
 
   async get(principal: Principal, id: string): Promise<StreamView> {
-    return toStreamView(await this.load(principal, id));
+    return this.view(await this.load(principal, id));
   }
 
   /** A stream of this tenant that the key may see; anything else is 404 (no existence leaks). */
@@ -132,12 +194,16 @@ export class StreamService {
   async update(principal: Principal, actor: Actor, id: string, body: UpdateStreamBodyT): Promise<StreamView> {
     const before = await this.load(principal, id);
     if (body.location) assertLocationAllowed(principal, body.location);
-    if (body.source_url) validateSource(before.source_type, body.source_url);
+    if (body.source_url) validateSource(before.source_type, body.source_url, this.sourceOpts);
+    const video = checkVideoConfig(body);
     const now = this.deps.clock.now();
     const after = await this.deps.database.withWriteLock(async (trx) => {
       const patch: Partial<StreamRow> = { updated_at: toIso(now) };
       if (body.name !== undefined) patch.name = body.name;
       if (body.source_url !== undefined) patch.source_url = body.source_url;
+      if (video.zones || video.motion_masks) {
+        patch.config = JSON.stringify({ ...parseStreamConfig(before.config), ...video } satisfies StreamVideoConfig);
+      }
       if (body.location !== undefined && body.location !== before.location) {
         patch.location = body.location;
         patch.scene_id = (await this.deps.scenes.ensureScene(trx, principal.tenantId, body.location)).id;
@@ -159,8 +225,24 @@ export class StreamService {
       this.deps.scenes.registerLoaded(after.scene_id);
       this.deps.scenes.detachStream(before.scene_id, id);
       this.deps.sources.start(after, { timeZone: this.deps.scenes.timeZoneOf(after.scene_id) });
+    } else if (after.config !== before.config) {
+      this.deps.sources.reconfigure(id, parseStreamConfig(after.config));
     }
-    return toStreamView(after);
+    return this.view(after);
+  }
+
+  /**
+   * A phone's frame (issue 6 "Phones") through the detector; answers what it changed in the scene.
+   * Only live mobile streams take frames: a sandbox stream simulates its source.
+   */
+  async pushFrame(principal: Principal, id: string, jpeg: Buffer): Promise<{ object: 'frame_result'; stream_id: string; status: StreamStatus; detected: boolean; detections: DetectionView[] }> {
+    const row = await this.load(principal, id);
+    if (row.source_type !== 'mobile' || row.sandbox === 1) {
+      const why = row.source_type !== 'mobile' ? `its source_type is ${row.source_type}` : 'it is a sandbox stream, which simulates its source';
+      throw new VigilError('stream_not_mobile', `Stream ${id} does not take pushed frames: ${why}. Create a stream with source_type "mobile" on a live key.`);
+    }
+    const out = await this.deps.sources.pushFrame(id, jpeg);
+    return { object: 'frame_result', stream_id: id, status: out.status, detected: out.detected, detections: out.detections.map(toDetectionView) };
   }
 
   async remove(principal: Principal, actor: Actor, id: string) {

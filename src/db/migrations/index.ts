@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
 import * as m001 from './001_foundation.ts';
+import * as m002 from './002_webhooks_audit.ts';
+import * as m003 from './003_operations.ts';
+import * as m004 from './004_household.ts';
+import * as m005 from './005_video.ts'; // real video (issue 6)
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -9,4 +13,8 @@ export interface DialectMigration {
 /** Ordered by name; append new migrations, never edit a landed one. */
 export const MIGRATIONS: Record<string, DialectMigration> = {
   '001_foundation': m001,
+  '002_webhooks_audit': m002,
+  '003_operations': m003,
+  '004_household': m004,
+  '005_video': m005,
 };

@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../http/auth.ts';
+import { withErrors } from '../http/common.schemas.ts';
+import type { EventService } from './event.service.ts';
+import { EventList, EventListQuery } from './event.schemas.ts';
+
+const tags = ['Events'];
+const security = [{ bearerAuth: [] }];
+
+export const eventRoutes = (events: EventService): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/v1/events', {
+    config: { surface: 'household' },
+    schema: {
+      tags, security, operationId: 'listEvents', summary: 'Observations, alerts and changes, newest first',
+      description:
+        'The household event log: observations and alerts raised by watches, and changes to watches, sensors and boundaries. ' +
+        'Filter by watch_id, kind and since. Nothing from a muted sensor or a place left alone is shown from the moment that was set.',
+      querystring: EventListQuery,
+      response: withErrors({ 200: EventList }),
+    },
+  }, async (req) => events.list(principalOf(req), req.query));
+};

@@ -1,0 +1,37 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+/**
+ * Webhook signing (spec "Authentication" 4; DESIGN.md "Webhooks"):
+ * `X-Service-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`. The HMAC key is the secret
+ * string exactly as the client holds it (UTF-8 bytes of `whsec_…`, or of the 64 hex characters a
+ * household derives from its API key).
+ */
+export const SIGNATURE_HEADER = 'X-Service-Signature';
+/** During a secret rotation's 24 h overlap, the signature made with the previous secret. */
+export const PREVIOUS_SIGNATURE_HEADER = 'X-Service-Signature-Previous';
+export const TIMESTAMP_HEADER = 'X-Service-Timestamp';
+export const DELIVERY_HEADER = 'X-Service-Delivery';
+export const EVENT_HEADER = 'X-Service-Event';
+export const USER_AGENT = 'Vigil-Webhooks/1';
+
+/** Context string of the household derivation; the client libraries use the same constant. */
+export const HOUSEHOLD_SECRET_CONTEXT = 'vigil-webhook-v1';
+
+/** A new organization endpoint secret: `whsec_` + 32 random bytes, base64url. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * Household endpoints are "signed with the key" (spec "Authentication" 4): the secret is
+ * HMAC-SHA256(api key, "vigil-webhook-v1") in hex, so the server keeps only the derived value and
+ * the client derives the same one from the key it already has.
+ */
+export function deriveHouseholdSecret(apiKey: string): string {
+  return createHmac('sha256', apiKey).update(HOUSEHOLD_SECRET_CONTEXT).digest('hex');
+}
+
+/** The header value for a raw body: `sha256=<hex>`. */
+export function signWebhookBody(secret: string, rawBody: string): string {
+  return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}

@@ -1,0 +1,227 @@
+import { sql } from 'kysely';
+import type { DbExecutor } from '../db/database.ts';
+import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/schema.ts';
+
+export type WebhookEndpointRow = WebhookEndpointTable;
+export type WebhookEventRow = WebhookEventTable;
+export type WebhookDeliveryRow = WebhookDeliveryTable;
+export type WebhookAttemptRow = Omit<WebhookAttemptTable, 'seq'> & { seq: number };
+
+/** Statuses the worker still has to send. */
+export const OPEN_STATUSES = ['pending', 'retrying'] as const;
+
+/** A delivery joined with what sending it needs. */
+export interface DeliveryToSend {
+  id: string;
+  series: number;
+  attempt_count: number;
+  first_attempt_at: number | null;
+  event_id: string;
+  event_kind: string;
+  body: string;
+  endpoint_id: string | null;
+  target_url: string | null;
+  target_secret: string | null;
+  url: string | null;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  enabled: number | null;
+  deleted_at: string | null;
+}
+
+/** Queries only (DESIGN.md "Code shape"). */
+export const webhookRepository = {
+  async insertEndpoint(db: DbExecutor, row: WebhookEndpointRow): Promise<void> {
+    await db.insertInto('webhook_endpoints').values(row).execute();
+  },
+
+  async findEndpoint(db: DbExecutor, tenantId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+    return db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+  },
+
+  listEndpointsQuery(db: DbExecutor, tenantId: string) {
+    return db.selectFrom('webhook_endpoints').selectAll().where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  },
+
+  async updateEndpoint(db: DbExecutor, id: string, patch: Partial<WebhookEndpointRow>): Promise<void> {
+    await db.updateTable('webhook_endpoints').set(patch).where('id', '=', id).execute();
+  },
+
+  /** Enabled, live endpoints of a tenant (subscription filtering happens in the caller on the JSON list). */
+  async listEnabledEndpoints(db: DbExecutor, tenantId: string): Promise<Pick<WebhookEndpointRow, 'id' | 'events'>[]> {
+    return db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'events'])
+      .where('tenant_id', '=', tenantId)
+      .where('enabled', '=', 1)
+      .where('deleted_at', 'is', null)
+      .execute();
+  },
+
+  async insertEvent(db: DbExecutor, row: WebhookEventRow): Promise<void> {
+    await db.insertInto('webhook_events').values(row).execute();
+  },
+
+  async insertDeliveries(db: DbExecutor, rows: WebhookDeliveryRow[]): Promise<void> {
+    if (rows.length) await db.insertInto('webhook_deliveries').values(rows).execute();
+  },
+
+  /** Stops the open deliveries of an endpoint that was disabled or deleted. */
+  async cancelOpenDeliveries(db: DbExecutor, endpointId: string, updatedAt: string): Promise<void> {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: updatedAt })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', 'in', OPEN_STATUSES)
+      .execute();
+  },
+
+  listDeliveriesQuery(db: DbExecutor, endpointId: string) {
+    return db
+      .selectFrom('webhook_deliveries')
+      .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
+      .selectAll('webhook_deliveries')
+      .select('webhook_events.body')
+      .where('webhook_deliveries.endpoint_id', '=', endpointId);
+  },
+
+  async findDelivery(db: DbExecutor, endpointId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
+    return db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).where('id', '=', id).executeTakeFirst();
+  },
+
+  async findDeliveryById(db: DbExecutor, id: string): Promise<WebhookDeliveryRow | undefined> {
+    return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async attemptsOf(db: DbExecutor, deliveryIds: string[]): Promise<WebhookAttemptRow[]> {
+    if (deliveryIds.length === 0) return [];
+    return db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('seq', 'asc').execute();
+  },
+
+  /** Starts a new attempt series now (manual redelivery): fresh 24 h window, no lease. */
+  async restartDelivery(db: DbExecutor, id: string, now: number, updatedAt: string): Promise<void> {
+    await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: 'pending',
+        series: eb('series', '+', 1),
+        attempt_count: 0,
+        first_attempt_at: null,
+        next_attempt_at: now,
+        lease_until: null,
+        updated_at: updatedAt,
+      }))
+      .where('id', '=', id)
+      .execute();
+  },
+
+  /**
+   * Claims up to `limit` due deliveries by leasing them. PostgreSQL: `FOR UPDATE SKIP LOCKED` so
+   * several nodes claim disjoint rows, in one statement (no transaction needed); SQLite: the caller
+   * holds the database write lock.
+   */
+  async claimDue(
+    db: DbExecutor,
+    dialect: 'sqlite' | 'postgres',
+    opts: { now: number; leaseUntil: number; limit: number; exclude: string[] },
+  ): Promise<Array<{ id: string; series: number }>> {
+    let due = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', 'in', OPEN_STATUSES)
+      .where('next_attempt_at', '<=', opts.now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', opts.now)]))
+      .orderBy('next_attempt_at', 'asc')
+      .limit(opts.limit);
+    if (opts.exclude.length) due = due.where('id', 'not in', opts.exclude);
+    if (dialect === 'postgres') {
+      // one statement: the queue idiom UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)
+      return db
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: opts.leaseUntil })
+        .where('id', 'in', due.forUpdate().skipLocked())
+        .returning(['id', 'series'])
+        .execute();
+    }
+    const ids = (await due.execute()).map((r) => r.id);
+    if (ids.length === 0) return [];
+    return db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: opts.leaseUntil })
+      .where('id', 'in', ids)
+      .returning(['id', 'series'])
+      .execute();
+  },
+
+  async loadForSending(db: DbExecutor, ids: string[]): Promise<DeliveryToSend[]> {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .leftJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+      .select([
+        'd.id', 'd.series', 'd.attempt_count', 'd.first_attempt_at', 'd.event_id', 'd.event_kind', 'e.body',
+        'd.endpoint_id', 'd.target_url', 'd.target_secret', 'w.url', 'w.secret', 'w.previous_secret',
+        'w.previous_secret_expires_at', 'w.enabled', 'w.deleted_at',
+      ])
+      .where('d.id', 'in', ids)
+      .execute();
+  },
+
+  /** Earliest instant an open delivery falls due (for the worker's timer). */
+  async nextDueAt(db: DbExecutor, exclude: string[]): Promise<number | null> {
+    let q = db
+      .selectFrom('webhook_deliveries')
+      // a row leased by another worker falls due again only when its lease runs out
+      .select(
+        sql<number | null>`min(case when lease_until is not null and lease_until > next_attempt_at then lease_until else next_attempt_at end)`.as('next'),
+      )
+      .where('status', 'in', OPEN_STATUSES);
+    if (exclude.length) q = q.where('id', 'not in', exclude);
+    const row = await q.executeTakeFirst();
+    return row?.next == null ? null : Number(row.next);
+  },
+
+  /**
+   * Logs an attempt and moves the delivery on, unless it was restarted meanwhile (series changed;
+   * the attempt is still logged). PostgreSQL: one statement with a data-modifying CTE; SQLite: two,
+   * inside the caller's write lock.
+   */
+  async recordAttempt(
+    db: DbExecutor,
+    dialect: 'sqlite' | 'postgres',
+    attempt: Omit<WebhookAttemptRow, 'seq'>,
+    patch: Partial<WebhookDeliveryRow>,
+  ): Promise<void> {
+    const set = { ...patch, lease_until: null };
+    if (dialect === 'postgres') {
+      await db
+        .with('logged', (q) => q.insertInto('webhook_attempts').values(attempt))
+        .updateTable('webhook_deliveries')
+        .set(set)
+        .where('id', '=', attempt.delivery_id)
+        .where('series', '=', attempt.series)
+        .execute();
+      return;
+    }
+    await db.insertInto('webhook_attempts').values(attempt).execute();
+    await db.updateTable('webhook_deliveries').set(set).where('id', '=', attempt.delivery_id).where('series', '=', attempt.series).execute();
+  },
+
+  /** Ends a delivery without an attempt (its endpoint was disabled or deleted after it was queued). */
+  async cancelDelivery(db: DbExecutor, id: string, series: number, updatedAt: string): Promise<void> {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: updatedAt })
+      .where('id', '=', id)
+      .where('series', '=', series)
+      .execute();
+  },
+};

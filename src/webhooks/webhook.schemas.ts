@@ -1,0 +1,121 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoTime, ListOf, ListQuery, prefixedId } from '../http/common.schemas.ts';
+import { HOUSEHOLD_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
+
+const KINDS_DOC =
+  `Organization kinds: ${ORGANIZATION_EVENT_KINDS.join(', ')}. ` + `Household kinds: ${HOUSEHOLD_EVENT_KINDS.join(', ')}.`;
+
+export const WebhookIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }) });
+export const DeliveryIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }), delivery_id: Type.String({ description: 'dlv_…' }) });
+
+const Events = Type.Array(Type.String({ examples: ['detection.anomaly'] }), {
+  minItems: 1,
+  maxItems: 32,
+  uniqueItems: true,
+  description: `Event kinds to receive; default: every kind of the key's surface. ${KINDS_DOC}`,
+});
+
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'http:// or https:// receiver', examples: ['https://example.com/hooks/vigil'] }),
+    events: Type.Optional(Events),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+export type CreateWebhookBodyT = Static<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    events: Type.Optional(Events),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    enabled: Type.Optional(Type.Boolean({ description: 'false pauses the endpoint; its pending deliveries are cancelled' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateWebhookBodyT = Static<typeof UpdateWebhookBody>;
+
+const endpointProperties = {
+  id: prefixedId('whk'),
+  object: Type.Literal('webhook_endpoint'),
+  url: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  events: Type.Array(Type.String()),
+  enabled: Type.Boolean(),
+  secret_source: Type.Union([Type.Literal('generated'), Type.Literal('api_key')], {
+    description:
+      'generated: a whsec_ secret returned once at creation and rotation. api_key (household endpoints): the secret is ' +
+      'HMAC-SHA256(your API key, "vigil-webhook-v1") as lowercase hex; derive it yourself, it is never returned.',
+  }),
+  previous_secret_expires_at: Type.Union([IsoTime, Type.Null()], {
+    description: 'After a rotation, until when the previous secret still signs (X-Service-Signature-Previous).',
+  }),
+  created_at: IsoTime,
+  updated_at: IsoTime,
+};
+
+export const WebhookEndpointSchema = Type.Object(endpointProperties, { $id: 'WebhookEndpoint' });
+export type WebhookEndpointView = Static<typeof WebhookEndpointSchema>;
+
+/** Creation and rotation answers: the endpoint plus its new secret (shown only here). */
+export const WebhookEndpointWithSecret = Type.Object({
+  ...endpointProperties,
+  secret: Type.Optional(
+    Type.String({
+      description: 'whsec_… signing secret; shown only in this response. Absent for household endpoints (secret_source api_key).',
+    }),
+  ),
+});
+export type WebhookEndpointWithSecretView = Static<typeof WebhookEndpointWithSecret>;
+
+export const WebhookList = ListOf(Type.Ref('WebhookEndpoint'));
+
+export const DeletedWebhook = Type.Object({ id: Type.String(), object: Type.Literal('webhook_endpoint'), deleted: Type.Literal(true) });
+
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'dropped', 'cancelled'] as const;
+
+export const WebhookAttemptSchema = Type.Object({
+  series: Type.Integer({ description: '1 for the original delivery, +1 per manual redelivery' }),
+  attempt: Type.Integer({ description: 'attempt number within its series' }),
+  started_at: IsoTime,
+  url: Type.String(),
+  status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status, null when no response arrived' }),
+  duration_ms: Type.Integer(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  outcome: Type.Union([Type.Literal('delivered'), Type.Literal('retrying'), Type.Literal('dropped')]),
+  next_attempt_at: Type.Union([IsoTime, Type.Null()]),
+});
+
+export const WebhookDeliverySchema = Type.Object(
+  {
+    id: prefixedId('dlv'),
+    object: Type.Literal('webhook_delivery'),
+    endpoint_id: prefixedId('whk'),
+    event_id: prefixedId('evt'),
+    event: Type.String({ description: 'event kind' }),
+    status: Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)), {
+      description:
+        'pending: not tried yet; retrying: failed, next attempt scheduled; delivered: a 2xx arrived; dropped: 24 h after the first attempt without success; cancelled: the endpoint was disabled or deleted',
+    }),
+    series: Type.Integer(),
+    attempt_count: Type.Integer({ description: 'attempts in the current series' }),
+    first_attempt_at: Type.Union([IsoTime, Type.Null()]),
+    next_attempt_at: Type.Union([IsoTime, Type.Null()]),
+    delivered_at: Type.Union([IsoTime, Type.Null()]),
+    last_status_code: Type.Union([Type.Integer(), Type.Null()]),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    payload: Type.Record(Type.String(), Type.Unknown(), { description: 'the JSON body that is (or was) sent' }),
+    attempts: Type.Array(WebhookAttemptSchema, { description: 'every attempt, oldest first' }),
+    created_at: IsoTime,
+  },
+  { $id: 'WebhookDelivery' },
+);
+export type WebhookDeliveryView = Static<typeof WebhookDeliverySchema>;
+
+export const DeliveryList = ListOf(Type.Ref('WebhookDelivery'));
+export const DeliveryListQuery = Type.Composite(
+  [ListQuery, Type.Object({ status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))) })],
+  { additionalProperties: false },
+);
+export type DeliveryListQueryT = Static<typeof DeliveryListQuery>;

@@ -1,0 +1,54 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`sandbox: inject a detection on demand (${dialect})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp({ dialect });
+    });
+    after(() => t.close());
+
+    test('an injected unrecognized person updates the scene, raises the anomaly and opens an incident', async () => {
+      const key = await t.orgKey();
+      const stream = (await t.app.inject({
+        method: 'POST', url: '/v1/streams', headers: bearer(key),
+        payload: { name: 'Gate', source_type: 'sandbox', source_url: 'sandbox://gate?scenario=lobby&seed=1', location: 'back_gate' },
+      })).json();
+      const count = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, type: 'person_count', value: 3 } });
+      assert.equal(count.statusCode, 201, count.body);
+      assert.equal((await t.app.inject({ url: `/v1/scenes/${stream.scene_id}`, headers: bearer(key) })).json().people_count, 3);
+      const res = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, type: 'person', subtype: 'unrecognized', confidence: 0.93 } });
+      assert.equal(res.statusCode, 201);
+      const det = res.json();
+      assert.match(det.id, /^det_/);
+      assert.equal(det.subtype, 'unrecognized');
+      assert.equal(det.location, 'back_gate');
+      const incidents = (await t.app.inject({ url: '/v1/incidents', headers: bearer(key) })).json();
+      assert.equal(incidents.data.length, 1, 'automatic incident opened');
+      const scene = (await t.app.inject({ url: `/v1/scenes/${stream.scene_id}`, headers: bearer(key) })).json();
+      assert.equal(scene.anomaly_flag, true);
+    });
+
+    test('real streams, foreign streams and incomplete readings are refused', async () => {
+      const key = await t.orgKey();
+      const cam = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Cam', source_type: 'rtsp', source_url: 'rtsp://cam/1', location: 'gate' } })).json();
+      const real = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: cam.id, type: 'person' } });
+      assert.equal(real.statusCode, 409);
+      assert.equal(real.json().code, 'stream_not_sandbox');
+      const other = await t.orgKey();
+      const foreign = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(other), payload: { stream_id: cam.id, type: 'person' } });
+      assert.equal(foreign.statusCode, 404);
+      const sim = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Sim', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' } })).json();
+      const noValue = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'person_count' } });
+      assert.equal(noValue.statusCode, 400);
+      assert.equal(noValue.json().param, 'value');
+      const badType = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'dragon' } });
+      assert.equal(badType.statusCode, 400);
+      assert.equal(badType.json().param, 'type');
+      const badConf = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'person', confidence: 2 } });
+      assert.equal(badConf.json().param, 'confidence');
+    });
+  });
+}

@@ -1,0 +1,156 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { DIALECTS, bearer } from '../helpers/harness.ts';
+import { PERSON_JPG } from '../fixtures-video/rtsp-camera.ts';
+import { startVideoApp, waitUntil, type VideoApp } from './video-app.ts';
+
+// Real phone frames through the real detector (CenterNet in a worker thread), over HTTP, on both
+// databases: the frame's person lands in the scene, its snapshot is served, bad frames are refused.
+for (const dialect of DIALECTS) {
+  describe(`phone frames (${dialect})`, () => {
+    let v: VideoApp;
+    let key: { key: string; tenant_id: string };
+    let jpeg: Buffer;
+    before(async () => {
+      v = await startVideoApp({ dialect, video: { mobileSilenceMs: 5000 } });
+      key = await v.orgKey();
+      jpeg = await readFile(PERSON_JPG);
+    });
+    after(() => v.close());
+
+    const pushFrame = (streamId: string, body: Buffer | string, type = 'image/jpeg', k: { key: string } = key) =>
+      v.app.inject({ method: 'POST', url: `/v1/streams/${streamId}/frames`, headers: { ...bearer(k), 'content-type': type }, payload: body });
+
+    test('a phone frame showing a person becomes a person detection in the scene, with its snapshot', async () => {
+      const created = await v.call(key, 'POST', '/v1/streams', { name: 'Front desk phone', source_type: 'mobile', source_url: 'mobile://front-desk', location: 'front_desk' });
+      assert.equal(created.status, 201);
+      const stream = created.body;
+      assert.equal(stream.status, 'connecting');
+      assert.equal(stream.sandbox, false);
+
+      const res = await pushFrame(stream.id, jpeg);
+      assert.equal(res.statusCode, 200, res.body);
+      const out = res.json();
+      assert.equal(out.object, 'frame_result');
+      assert.equal(out.status, 'live');
+      assert.equal(out.detected, true);
+      const person = out.detections.find((d: { type: string }) => d.type === 'person');
+      assert.ok(person, JSON.stringify(out.detections));
+      assert.equal(person.subtype, 'unrecognized');
+      assert.equal(person.location, 'front_desk');
+      assert.match(person.id, /^det_/);
+      assert.equal(out.detections.find((d: { type: string }) => d.type === 'person_count')?.value, 1);
+
+      const scene = await v.call(key, 'GET', `/v1/scenes/${stream.scene_id}`);
+      assert.equal(scene.body.people_count, 1);
+      const view = (await v.call(key, 'GET', `/v1/streams/${stream.id}`)).body;
+      assert.equal(view.status, 'live');
+      assert.ok(view.last_frame_at);
+      assert.equal(typeof view.fps_in, 'number');
+
+      const snap = await v.app.inject({ url: `/v1/detections/${person.id}/snapshot`, headers: bearer(key) });
+      assert.equal(snap.statusCode, 200);
+      assert.equal(snap.headers['content-type'], 'image/jpeg');
+      const meta = await sharp(snap.rawPayload).metadata();
+      assert.equal(meta.format, 'jpeg');
+      // counts carry no image; other organizations do not see this one
+      const count = out.detections.find((d: { type: string }) => d.type === 'person_count');
+      assert.equal((await v.app.inject({ url: `/v1/detections/${count.id}/snapshot`, headers: bearer(key) })).statusCode, 404);
+      const stranger = await v.orgKey();
+      const foreign = await v.app.inject({ url: `/v1/detections/${person.id}/snapshot`, headers: bearer(stranger) });
+      assert.equal(foreign.statusCode, 404);
+      assert.equal(foreign.json().code, 'not_found');
+
+      // snapshots go with the detection history's retention
+      await v.ctx.snapshots.pruneOlderThan(Date.parse(person.timestamp) + 1);
+      assert.equal((await v.app.inject({ url: `/v1/detections/${person.id}/snapshot`, headers: bearer(key) })).statusCode, 404);
+
+      // silence turns the phone offline, and the row says so
+      await waitUntil('the phone to go offline', async () => (await v.call(key, 'GET', `/v1/streams/${stream.id}`)).body.status === 'offline', 10_000);
+      const row = await v.ctx.database.db.selectFrom('streams').select(['status', 'last_frame_at']).where('id', '=', stream.id).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'offline');
+      assert.ok(row.last_frame_at);
+    });
+
+    test('bad frames: not a JPEG is 400 invalid_image, another Content-Type 415, over 2 MiB 413; nothing is recorded', async () => {
+      const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Phone 2', source_type: 'mobile', source_url: 'mobile://p2', location: 'dock' })).body;
+      const png = await sharp(jpeg).png().toBuffer();
+      for (const body of [png, Buffer.from('hello, not an image'), jpeg.subarray(0, 300)]) {
+        const r = await pushFrame(stream.id, body);
+        assert.equal(r.statusCode, 400);
+        assert.equal(r.json().code, 'invalid_image');
+        assert.equal(r.headers['content-type'], 'application/problem+json; charset=utf-8');
+      }
+      const json = await pushFrame(stream.id, JSON.stringify({ frame: 'x' }), 'application/json');
+      assert.equal(json.statusCode, 415);
+      assert.equal(json.json().code, 'unsupported_media_type');
+      const huge = Buffer.concat([jpeg, Buffer.alloc(2 * 1024 * 1024)]);
+      const big = await pushFrame(stream.id, huge);
+      assert.equal(big.statusCode, 413);
+      assert.equal(big.json().code, 'payload_too_large');
+      const detections = await v.ctx.database.db.selectFrom('detections').select('id').where('stream_id', '=', stream.id).execute();
+      assert.equal(detections.length, 0);
+      assert.equal((await v.call(key, 'GET', `/v1/streams/${stream.id}`)).body.status, 'connecting');
+    });
+
+    test('frames for a stream that is not a live phone are 409 stream_not_mobile', async () => {
+      const sandbox = (await v.call(key, 'POST', '/v1/streams', { name: 'Sim', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=3', location: 'sim' })).body;
+      const r = await pushFrame(sandbox.id, jpeg);
+      assert.equal(r.statusCode, 409);
+      assert.equal(r.json().code, 'stream_not_mobile');
+      const missing = await pushFrame('stream_01hzzzzzzzzzzzzzzzzzzzzzzz', jpeg);
+      assert.equal(missing.statusCode, 404);
+    });
+  });
+}
+
+describe('camera sources at creation', () => {
+  let v: VideoApp;
+  let files: VideoApp;
+  before(async () => {
+    v = await startVideoApp();
+    files = await startVideoApp({ config: { allowFileSources: true, runSources: false } });
+  });
+  after(async () => {
+    await v.close();
+    await files.close();
+  });
+
+  test('an unsupported scheme is 400 unsupported_source; file:// only where the server allows it', async () => {
+    const key = await v.orgKey();
+    const cam = { name: 'Cam', source_type: 'rtsp', location: 'gate' };
+    for (const source_url of ['ftp://10.0.0.5/stream', 'https://cam.example/video.mjpg', 'file:///srv/video/demo.avi']) {
+      const r = await v.call(key, 'POST', '/v1/streams', { ...cam, source_url });
+      assert.equal(r.status, 400, source_url);
+      assert.equal(r.body.code, 'unsupported_source');
+      assert.equal(r.body.param, 'source_url');
+    }
+    // MJPEG/HLS cameras are source_type http
+    const http = await v.call(key, 'POST', '/v1/streams', { ...cam, source_type: 'http', source_url: 'http://127.0.0.1:9/video.mjpg' });
+    assert.equal(http.status, 201);
+    assert.equal((await v.call(key, 'DELETE', `/v1/streams/${http.body.id}`)).status, 200);
+
+    const fileKey = await files.orgKey();
+    const allowed = await files.call(fileKey, 'POST', '/v1/streams', { ...cam, source_url: 'file:///srv/video/demo.avi' });
+    assert.equal(allowed.status, 201);
+  });
+
+  test('zones and motion masks are set with PATCH and checked', async () => {
+    const key = await files.orgKey();
+    const s = (await files.call(key, 'POST', '/v1/streams', { name: 'Yard', source_type: 'rtsp', source_url: 'rtsp://10.0.0.9/live', location: 'yard' })).body;
+    assert.deepEqual([s.zones, s.motion_masks, s.fps_in], [[], [], null]);
+    const zones = [{ name: 'gate', polygon: [[0, 0.5], [0.5, 0.5], [0.5, 1], [0, 1]] }];
+    const masks = [[[0.8, 0], [1, 0], [1, 0.3]]];
+    const patched = await files.call(key, 'PATCH', `/v1/streams/${s.id}`, { zones, motion_masks: masks });
+    assert.equal(patched.status, 200);
+    assert.deepEqual(patched.body.zones, zones);
+    assert.deepEqual((await files.call(key, 'GET', `/v1/streams/${s.id}`)).body.motion_masks, masks);
+    const bad = await files.call(key, 'PATCH', `/v1/streams/${s.id}`, { zones: [{ name: 'sky', polygon: [[0, 0], [1.5, 0], [1, 1]] }] });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'validation_failed');
+    assert.equal(bad.body.param, 'zones.0.polygon');
+    assert.deepEqual((await files.call(key, 'GET', `/v1/streams/${s.id}`)).body.zones, zones, 'unchanged by the refused patch');
+  });
+});
