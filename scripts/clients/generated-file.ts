@@ -1,0 +1,5 @@
+/** One file a generator writes, path relative to the repository root. */
+export interface GeneratedFile {
+  path: string;
+  content: string;
+}
