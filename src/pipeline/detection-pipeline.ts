@@ -29,8 +29,11 @@ export interface PipelineHook {
   persist?(trx: DbExecutor): Promise<void>;
 }
 
+/** A record with every optional field filled (null), so it is also the history row as stored. */
+type StoredDetection = DetectionRecord & DetectionTable;
+
 interface Pending {
-  records: DetectionRecord[];
+  records: StoredDetection[];
   resolve: (r: DetectionRecord[]) => void;
   reject: (e: unknown) => void;
 }
@@ -64,9 +67,9 @@ export class DetectionPipeline {
   /** Resolves with the stored records once they are durable. */
   ingest(stream: StreamRef, inputs: DetectionInput[]): Promise<DetectionRecord[]> {
     if (inputs.length === 0) return Promise.resolve([]);
-    const records: DetectionRecord[] = [];
+    const records: StoredDetection[] = [];
     for (const input of inputs) {
-      const rec: DetectionRecord = {
+      const rec: StoredDetection = {
         id: newId('det', input.at),
         tenant_id: stream.tenant_id,
         stream_id: stream.id,
@@ -143,7 +146,7 @@ export class DetectionPipeline {
         }
       }
       const rows: DetectionTable[] = [];
-      for (const p of batch) for (const r of p.records) rows.push(toRow(r));
+      for (const p of batch) rows.push(...p.records);
       const audits = rows.map((r) => this.deps.audit.build(
         { keyId: null, operator: 'pipeline' },
         {
@@ -178,23 +181,4 @@ export class DetectionPipeline {
       else for (const r of this.idle.splice(0)) r();
     }
   }
-}
-
-function toRow(r: DetectionRecord): DetectionTable {
-  return {
-    id: r.id,
-    tenant_id: r.tenant_id,
-    stream_id: r.stream_id,
-    scene_id: r.scene_id,
-    location: r.location,
-    type: r.type,
-    subtype: r.subtype ?? null,
-    value: r.value ?? null,
-    count: r.count ?? null,
-    confidence: r.confidence,
-    at: r.at,
-    track_id: r.track_id ?? null,
-    dwell_s: r.dwell_s ?? null,
-    zone: r.zone ?? null,
-  };
 }
