@@ -14,6 +14,8 @@ import type { DetectionInput } from '../src/domain/detection.ts';
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 6000);
 const WARMUP_MS = 1000;
 const RATE_PER_STREAM = 10;
+/** one person sighting in this many is an unrecognized person (0 = none) */
+const ANOMALY_EVERY = Number(process.env.BENCH_ANOMALY_EVERY ?? 10);
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -52,7 +54,7 @@ async function runOnce(streams: number) {
       const k = n + i;
       const det: DetectionInput =
         k % 3 === 0
-          ? { type: 'person', subtype: k % 30 === 0 ? 'unrecognized' : null, confidence: 0.9, at: Date.now(), track_id: `t${i}_${n}` }
+          ? { type: 'person', subtype: ANOMALY_EVERY > 0 && k % (3 * ANOMALY_EVERY) === 0 ? 'unrecognized' : null, confidence: 0.9, at: Date.now(), track_id: `t${i}_${n}` }
           : { type: 'person_count', value: k % 17, confidence: 0.9, at: Date.now() };
       produced++;
       ctx.pipeline.ingest(ref, [det]).then(() => {

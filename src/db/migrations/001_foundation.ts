@@ -85,7 +85,8 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('zone', 'text')
     .execute();
   await db.schema.createIndex('detections_scene_at').on('detections').columns(['scene_id', 'at']).execute();
-  await db.schema.createIndex('detections_tenant_at').on('detections').columns(['tenant_id', 'at']).execute();
+  // retention deletes by age across tenants
+  await db.schema.createIndex('detections_at').on('detections').column('at').execute();
   await db.schema.createIndex('detections_stream_type_at').on('detections').columns(['stream_id', 'type', 'at']).execute();
 
   await db.schema
