@@ -6,21 +6,37 @@ import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harnes
 
 /**
  * Offline re-verification of an NDJSON export with the client's own code, as the export's
- * documentation describes it (not the service's audit-chain module).
+ * documentation describes it (not the service's audit-chain module): the checkpoint line first,
+ * then format-2 entries whose hash covers data_hash (and data_hash the salted content, unless redacted).
  */
-function verifyExportOffline(ndjson: string): { valid: boolean; checked: number; firstBroken?: string } {
+export function verifyExportOffline(ndjson: string): { valid: boolean; checked: number; firstBroken?: string; checkpointMatches?: boolean } {
+  const sha = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
   let head = '0'.repeat(64);
+  let lastId: string | null = null;
   let checked = 0;
+  let checkpoint: { head_id: string; head_hash: string; entry_count: number } | null = null;
   for (const line of ndjson.split('\n').filter(Boolean)) {
     const e = JSON.parse(line);
+    if (e.object === 'audit_checkpoint') {
+      checkpoint = e;
+      continue;
+    }
     checked++;
-    const hash = createHash('sha256')
-      .update(JSON.stringify([head, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data]))
-      .digest('hex');
-    if (e.prev_hash !== head || e.hash !== hash) return { valid: false, checked, firstBroken: e.id };
+    let ok: boolean;
+    if (e.format === 1) {
+      ok = e.redacted || e.hash === sha([e.prev_hash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data]);
+    } else {
+      ok = (e.redacted || e.data_hash === sha([e.salt, e.location, e.stream_id, e.data]))
+        && e.hash === sha(['v2', e.prev_hash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data_hash]);
+    }
+    if (!ok) return { valid: false, checked, firstBroken: e.id };
+    if (e.prev_hash !== head) return { valid: false, checked, firstBroken: lastId ?? e.id };
     head = e.hash;
+    lastId = e.id;
   }
-  return { valid: true, checked };
+  if (!checkpoint) return { valid: true, checked };
+  const checkpointMatches = checkpoint.head_id === lastId && checkpoint.head_hash === head && checkpoint.entry_count === checked;
+  return { valid: checkpointMatches, checked, checkpointMatches };
 }
 
 for (const dialect of DIALECTS) {
@@ -107,21 +123,25 @@ for (const dialect of DIALECTS) {
       await t.ctx.audit.append({ keyId: big.id, operator: null }, ...entries);
       assert.deepEqual((await get('/v1/audit/verify', big)).json().entries_checked, 2101);
       const exp = (await get('/v1/audit/export', big)).body;
-      assert.deepEqual(verifyExportOffline(exp), { valid: true, checked: 2101 });
+      assert.deepEqual(verifyExportOffline(exp), { valid: true, checked: 2101, checkpointMatches: true });
     });
 
     test('verify recomputes the chain; export re-verifies offline; a row changed behind the database is named', async () => {
       const ok = (await get('/v1/audit/verify')).json();
-      assert.deepEqual(ok, { valid: true, entries_checked: 6, head_hash: ok.head_hash });
+      assert.deepEqual(ok, { valid: true, entries_checked: 6, head_hash: ok.head_hash, checkpoint: null });
       const exp = await get('/v1/audit/export');
       assert.equal(exp.statusCode, 200);
       assert.match(String(exp.headers['content-type']), /^application\/x-ndjson/);
-      const lines = exp.body.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const [header, ...lines] = exp.body.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      assert.equal(header.object, 'audit_checkpoint');
+      assert.equal(header.head_id, lines.at(-1).id);
+      assert.equal(header.entry_count, 6);
       assert.equal(lines.length, 6);
       assert.deepEqual(Object.keys(lines[0]).sort(), [
-        'action', 'actor_key_id', 'actor_operator', 'at', 'data', 'hash', 'id', 'prev_hash', 'request_id', 'resource_id', 'resource_type', 'tenant_id',
+        'action', 'actor_key_id', 'actor_operator', 'at', 'data', 'data_hash', 'format', 'hash', 'id', 'location', 'prev_hash', 'request_id',
+        'resource_id', 'resource_type', 'salt', 'stream_id', 'tenant_id',
       ]);
-      assert.deepEqual(verifyExportOffline(exp.body), { valid: true, checked: 6 });
+      assert.deepEqual(verifyExportOffline(exp.body), { valid: true, checked: 6, checkpointMatches: true });
       assert.equal(lines.at(-1).hash, ok.head_hash);
 
       // the database refuses the change while the trigger is in place
