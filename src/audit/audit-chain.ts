@@ -8,12 +8,13 @@ import { createHash, randomBytes } from 'node:crypto';
  * Two formats live in one chain, told apart per entry by `format`:
  * - format 1 (rows written before migration 006): hash = SHA-256(JSON [prev, id, tenant_id, at,
  *   actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]).
- * - format 2: the content (location, stream_id, data) is committed through
- *   data_hash = SHA-256(JSON [salt, location, stream_id, data]) and
+ * - format 2: the content (resource_id, location, stream_id, data) is committed through
+ *   data_hash = SHA-256(JSON [salt, resource_id, location, stream_id, data]) and
  *   hash = SHA-256(JSON ["v2", prev, id, tenant_id, at, actor_key_id, actor_operator, action,
- *   resource_type, resource_id, request_id, data_hash]).
- *   A reader who may not see the content gets the entry with data, salt, location and stream_id
- *   withheld and can still check the chain through data_hash. The random per-entry salt keeps a
+ *   resource_type, request_id, data_hash]).
+ *   A reader who may not see the content gets the entry with resource_id, data, salt, location and
+ *   stream_id withheld and can still check the chain through data_hash (the resource id is content:
+ *   another location's stream id must not leak its existence, DESIGN.md "Auth"). The random per-entry salt keeps a
  *   withheld small value (a detection's type and confidence, a room name) from being guessed by
  *   hashing candidates.
  * Exported entries (NDJSON) carry exactly these fields, so a client can re-verify offline.
@@ -61,8 +62,8 @@ export interface AuditLineFields {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-export function computeDataHash(salt: string, location: string | null, streamId: string | null, data: string | null): string {
-  return sha256(JSON.stringify([salt, location, streamId, data]));
+export function computeDataHash(salt: string, resourceId: string | null, location: string | null, streamId: string | null, data: string | null): string {
+  return sha256(JSON.stringify([salt, resourceId, location, streamId, data]));
 }
 
 export function newSalt(): string {
@@ -74,7 +75,7 @@ export function computeAuditHash(prevHash: string, e: AuditLineFields): string {
   if ((e.format ?? 1) === 1) {
     return sha256(JSON.stringify([prevHash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data]));
   }
-  return sha256(JSON.stringify(['v2', prevHash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data_hash]));
+  return sha256(JSON.stringify(['v2', prevHash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.request_id, e.data_hash]));
 }
 
 export interface ChainedAuditRow extends AuditFields {

@@ -14,7 +14,7 @@ const CHUNK = 1000;
 /**
  * One exported line (DESIGN.md "Audit", docs/decisions.md "Audit"): the hashed fields, the
  * content fields, then prev_hash and hash. A line the caller may not read has `redacted: true` and
- * data, salt, location and stream_id null; its data_hash still lets the chain be checked.
+ * resource_id, data, salt, location and stream_id null; its data_hash still lets the chain be checked.
  */
 export type AuditExportLine = AuditLineFields & { redacted?: true; prev_hash: string; hash: string };
 
@@ -82,11 +82,10 @@ export function toExportLine(r: AuditRow, visible = true): AuditExportLine {
     actor_operator: r.actor_operator,
     action: r.action,
     resource_type: r.resource_type,
-    resource_id: r.resource_id,
     request_id: r.request_id,
   };
-  if (!visible) return { ...base, location: null, stream_id: null, data: null, salt: null, data_hash: r.data_hash, redacted: true, prev_hash: r.prev_hash, hash: r.hash };
-  return { ...base, location: r.location, stream_id: r.stream_id, data: r.data, salt: r.salt, data_hash: r.data_hash, prev_hash: r.prev_hash, hash: r.hash };
+  if (!visible) return { ...base, resource_id: null, location: null, stream_id: null, data: null, salt: null, data_hash: r.data_hash, redacted: true, prev_hash: r.prev_hash, hash: r.hash };
+  return { ...base, resource_id: r.resource_id, location: r.location, stream_id: r.stream_id, data: r.data, salt: r.salt, data_hash: r.data_hash, prev_hash: r.prev_hash, hash: r.hash };
 }
 
 /** Whether a line is consistent with itself (its hash from its own fields and prev_hash). */
@@ -94,7 +93,7 @@ function isSelfConsistent(line: AuditExportLine): boolean {
   const format = line.format ?? 1;
   // a redacted format-1 line withholds the data its hash covers: only its links can be checked
   if (format === 1 && line.redacted) return true;
-  if (format !== 1 && !line.redacted && (line.salt === null || computeDataHash(line.salt, line.location, line.stream_id, line.data) !== line.data_hash)) return false;
+  if (format !== 1 && !line.redacted && (line.salt === null || computeDataHash(line.salt, line.resource_id, line.location, line.stream_id, line.data) !== line.data_hash)) return false;
   return computeAuditHash(line.prev_hash, line) === line.hash;
 }
 

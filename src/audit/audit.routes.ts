@@ -16,12 +16,12 @@ const EXPORT_DOC =
   'The whole trail of the key\'s tenant as NDJSON. The first line is the signed checkpoint of the head the export ' +
   'ends at (object "audit_checkpoint": head_id, head_hash, entry_count; made now if the head moved). Then every entry ' +
   'up to that head, oldest first, one JSON object per line: id, format, tenant_id, at, actor_key_id, actor_operator, ' +
-  'action, resource_type, resource_id, request_id, location, stream_id, data (the stored JSON text), salt, data_hash, ' +
+  'action, resource_type, request_id, resource_id, location, stream_id, data (the stored JSON text), salt, data_hash, ' +
   'prev_hash, hash, and redacted: true on an entry the key may not read (another location, a muted sensor or a room ' +
-  'left alone): its data, salt, location and stream_id are null. To verify offline: head = 64 zeros; for each entry ' +
-  'check prev_hash == head; for format 2 check, unless redacted, data_hash == hex(SHA-256(JSON.stringify([salt, ' +
-  'location, stream_id, data]))) and always hash == hex(SHA-256(JSON.stringify(["v2", head, id, tenant_id, at, ' +
-  'actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data_hash]))); for format 1 (entries ' +
+  'left alone): its resource_id, data, salt, location and stream_id are null. To verify offline: head = 64 zeros; for ' +
+  'each entry check prev_hash == head; for format 2 check, unless redacted, data_hash == hex(SHA-256(JSON.stringify([salt, ' +
+  'resource_id, location, stream_id, data]))) and always hash == hex(SHA-256(JSON.stringify(["v2", head, id, tenant_id, ' +
+  'at, actor_key_id, actor_operator, action, resource_type, request_id, data_hash]))); for format 1 (entries ' +
   'written before format 2) hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, ' +
   'action, resource_type, resource_id, request_id, data]))), not checkable when redacted; then head = hash. At the end ' +
   'the last entry must be the checkpoint\'s head_id with its head_hash and the count its entry_count; an earlier ' +

@@ -15,7 +15,7 @@ export const AuditEntrySchema = Type.Object(
     request_id: Type.Union([Type.String(), Type.Null()]),
     data: Type.Unknown({ description: 'details: before/after where relevant' }),
     data_hash: Type.Union([Type.String(), Type.Null()], {
-      description: 'format-2 entries: hex SHA-256 of JSON [salt, location, stream_id, data], which the entry hash covers instead of data (null for entries written before format 2)',
+      description: 'format-2 entries: hex SHA-256 of JSON [salt, resource_id, location, stream_id, data], which the entry hash covers instead of them (null for entries written before format 2)',
     }),
     prev_hash: Type.String({ description: 'hash of the previous entry of this tenant (64 zeros for the first)' }),
     hash: Type.String(),

@@ -52,7 +52,7 @@ export class AuditService {
       location,
       stream_id: streamId,
       salt,
-      data_hash: computeDataHash(salt, location, streamId, data),
+      data_hash: computeDataHash(salt, input.resourceId, location, streamId, data),
       format: 2,
     };
   }
