@@ -137,6 +137,15 @@ function stepLine(line: AuditExportLine, state: ChainState): ChainBreak | null {
   return null;
 }
 
+const CONFINED_DETAIL: Record<BreakReason, string> = {
+  entry_altered: 'An entry does not hash to its stored hash: it was changed after it was written.',
+  link_broken: 'An entry was changed and re-hashed, or entries after it were removed.',
+  checkpoint_mismatch: 'An entry a signed checkpoint names has a different hash now: it was changed and re-hashed.',
+  checkpoint_invalid: 'A checkpoint does not carry the server\'s signature: it was forged or changed.',
+  entry_missing: 'An entry a signed checkpoint names is missing: it was deleted.',
+  truncated: 'Entries were removed from the end of the chain after the latest signed checkpoint.',
+};
+
 export interface VerifyOutcome {
   valid: boolean;
   entries_checked: number;
@@ -265,12 +274,16 @@ export class AuditTrailService {
     };
     if (!out.broken) return view;
     let { first_broken_id: id, detail } = out.broken;
-    if (id) {
-      const visibility = await this.visibilityOf(principal);
-      const row = await this.deps.database.db.selectFrom('audit_log').select(['location', 'stream_id']).where('id', '=', id).executeTakeFirst();
-      if (row && !isVisible(visibility, row)) {
+    const visibility = await this.visibilityOf(principal);
+    const confined = visibility.allowedLocations !== null || visibility.hiddenLocations.length > 0 || visibility.hiddenStreams.length > 0;
+    if (confined) {
+      // the detailed text names neighbouring entries, which may be out of view: a confined key gets the reason's own words
+      detail = CONFINED_DETAIL[out.broken.reason];
+      const row = id ? await this.deps.database.db.selectFrom('audit_log').select(['location', 'stream_id']).where('id', '=', id).executeTakeFirst() : undefined;
+      // a deleted entry's place is unknown: its id is kept from a confined key
+      if (id && (!row || !isVisible(visibility, row))) {
         id = undefined;
-        detail = 'The chain is broken at an entry outside what this key may read.';
+        detail = `${detail} The entry is outside what this key may read.`;
       }
     }
     return { ...view, reason: out.broken.reason, detail, ...(id ? { first_broken_id: id } : {}) };

@@ -129,6 +129,7 @@ for (const dialect of DIALECTS) {
       assert.equal(v.reason, 'entry_altered');
       assert.equal(v.first_broken_id, undefined);
       assert.match(v.detail, /outside what this key may read/);
+      assert.doesNotMatch(v.detail, /aud_/, 'and names no entry in its words either');
     });
   });
 
