@@ -20,7 +20,7 @@ import { sandboxRoutes } from './sandbox/sandbox.routes.ts';
 // webhooks & audit API (issue 3 §2, §6)
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/webhook.schemas.ts';
 import { webhookRoutes } from './webhooks/webhook.routes.ts';
-import { AuditEntrySchema } from './audit/audit.schemas.ts';
+import { AuditCheckpointSchema, AuditEntrySchema } from './audit/audit.schemas.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
 // household agent (issue 4)
 import { BoundarySchema, SensorSchema } from './household/household.schemas.ts';
@@ -70,7 +70,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   app.removeContentTypeParser('text/plain');
 
   const validators = createValidators();
-  const schemas = [ProblemSchema, StreamSchema, SceneSchema, DetectionSchema, WebhookEndpointSchema, WebhookDeliverySchema, AuditEntrySchema,
+  const schemas = [ProblemSchema, StreamSchema, SceneSchema, DetectionSchema, WebhookEndpointSchema, WebhookDeliverySchema, AuditEntrySchema, AuditCheckpointSchema,
     // household agent (issue 4)
     SensorSchema, BoundarySchema, WatchSchema, EventSchema, ActionSchema, ConversationReplySchema,
     // operations (issue 3)

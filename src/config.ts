@@ -28,6 +28,8 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   /** OpenAI-compatible endpoint for the household agent's optional LLM planner (VIGIL_LLM_*); null = offline planner only */
   readonly llm: LlmConfig | null;
+  /** HMAC key for signed audit checkpoints (VIGIL_AUDIT_CHECKPOINT_KEY, ≥ 32 characters); null = generated once and kept in the database */
+  readonly auditCheckpointKey: string | null;
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -46,6 +48,13 @@ function readBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new Error(`config: ${name} must be 1/0/true/false, got ${JSON.stringify(raw)}`);
+}
+
+function readSecret(env: NodeJS.ProcessEnv, name: string, minLength: number): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < minLength) throw new Error(`config: ${name} must be at least ${minLength} characters`);
+  return raw;
 }
 
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,6 +79,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     allowFileSources: readBool(env, 'VIGIL_ALLOW_FILE_SOURCES', false),
     webhookAllowPrivate: readBool(env, 'VIGIL_WEBHOOK_ALLOW_PRIVATE', false),
     llm: readLlmConfig(env),
+    auditCheckpointKey: readSecret(env, 'VIGIL_AUDIT_CHECKPOINT_KEY', 32),
     ...overrides,
   };
   return Object.freeze(config);

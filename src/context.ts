@@ -16,6 +16,7 @@ import { pruneIdempotency } from './http/idempotency.ts';
 import { WebhookService } from './webhooks/webhook.service.ts';
 import { DeliveryWorker } from './webhooks/delivery-worker.ts';
 import { AuditTrailService } from './audit/audit-trail.service.ts';
+import { AuditCheckpointService } from './audit/audit-checkpoint.service.ts';
 // household agent (issue 4)
 import { HouseholdDirectory } from './household/household-directory.ts';
 import { HouseholdService } from './household/household.service.ts';
@@ -66,6 +67,8 @@ export interface VigilContext {
   deliveryWorker: DeliveryWorker;
   /** audit listing, verification, export */
   auditTrail: AuditTrailService;
+  /** signed head checkpoints (issue 9 §10); made each minute by start() and on every export */
+  auditCheckpoints: AuditCheckpointService;
   /** household agent (issue 4): the home, watches, the event log, conversations, stream slots */
   household: HouseholdService;
   watches: WatchService;
@@ -111,7 +114,13 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   await scenes.loadAll();
   const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, databaseUrl: config.databaseUrl, log: opts.log });
   webhooks.onEnqueued(() => deliveryWorker.wake());
-  const auditTrail = new AuditTrailService({ database });
+  const auditCheckpoints = new AuditCheckpointService({
+    database,
+    clock,
+    configuredKey: config.auditCheckpointKey,
+    onError: (err) => opts.log?.warn({ err }, 'audit checkpoint failed'),
+  });
+  const auditTrail = new AuditTrailService({ database, checkpoints: auditCheckpoints });
   // household agent (issue 4): watches observe through a pipeline hook; events go out through the webhook outbox
   const householdDirectory = new HouseholdDirectory();
   const events = new EventService({ database, clock, sink: webhooks });
@@ -157,6 +166,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     webhooks,
     deliveryWorker,
     auditTrail,
+    auditCheckpoints,
     household,
     watches,
     events,
@@ -173,6 +183,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await runHousekeeping();
       await deliveryWorker.start();
       await operations.start();
+      auditCheckpoints.start();
       // household agent: build the planner's language tables now, not on the first request
       await conversations.warmUp().catch((err) => opts.log?.warn({ err }, 'planner warm-up failed'));
     },
@@ -183,6 +194,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await pipeline.drain();
       await pipeline.persistScenes();
       await operations.close();
+      await auditCheckpoints.stop();
       await deliveryWorker.stop();
       await database.close();
     },

@@ -1,13 +1,28 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
- * The hash chain of the audit trail (DESIGN.md "Audit"). Each entry's hash covers the previous
- * entry's hash of the same tenant plus the entry's own fields, in a fixed order, so any change to
- * a stored row, a deletion or a reordering breaks the chain from that row on. Exported entries
- * (NDJSON) carry exactly these fields, so a client can re-verify offline with this function.
+ * The hash chain of the audit trail (DESIGN.md "Audit", docs/decisions.md "Audit"). Each entry's
+ * hash covers the previous entry's hash of the same tenant plus the entry's own fields, in a fixed
+ * order, so any change to a stored row, a deletion or a reordering breaks the chain from that row on.
+ *
+ * Two formats live in one chain, told apart per entry by `format`:
+ * - format 1 (rows written before migration 006): hash = SHA-256(JSON [prev, id, tenant_id, at,
+ *   actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]).
+ * - format 2: the content (resource_id, location, stream_id, data) is committed through
+ *   data_hash = SHA-256(JSON [salt, resource_id, location, stream_id, data]) and
+ *   hash = SHA-256(JSON ["v2", prev, id, tenant_id, at, actor_key_id, actor_operator, action,
+ *   resource_type, request_id, data_hash]).
+ *   A reader who may not see the content gets the entry with resource_id, data, salt, location and
+ *   stream_id withheld and can still check the chain through data_hash (the resource id is content:
+ *   another location's stream id must not leak its existence, DESIGN.md "Auth"). The random per-entry salt keeps a
+ *   withheld small value (a detection's type and confidence, a room name) from being guessed by
+ *   hashing candidates.
+ * Exported entries (NDJSON) carry exactly these fields, so a client can re-verify offline.
  */
 export const GENESIS_HASH = '0'.repeat(64);
+export const CURRENT_AUDIT_FORMAT = 2;
 
+/** The fields an entry is written with (format 2). */
 export interface AuditFields {
   id: string;
   tenant_id: string;
@@ -19,23 +34,60 @@ export interface AuditFields {
   resource_id: string | null;
   request_id: string | null;
   data: string | null;
+  location: string | null;
+  stream_id: string | null;
+  salt: string;
+  data_hash: string;
+  format: 2;
 }
 
-export function computeAuditHash(prevHash: string, e: AuditFields): string {
-  const canonical = JSON.stringify([
-    prevHash,
-    e.id,
-    e.tenant_id,
-    e.at,
-    e.actor_key_id,
-    e.actor_operator,
-    e.action,
-    e.resource_type,
-    e.resource_id,
-    e.request_id,
-    e.data,
-  ]);
-  return createHash('sha256').update(canonical).digest('hex');
+/** An entry as stored or exported: either format; content fields may be withheld (redacted). */
+export interface AuditLineFields {
+  format: number | null;
+  id: string;
+  tenant_id: string;
+  at: string;
+  actor_key_id: string | null;
+  actor_operator: string | null;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  request_id: string | null;
+  data: string | null;
+  data_hash: string | null;
+  salt: string | null;
+  location: string | null;
+  stream_id: string | null;
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export function computeDataHash(salt: string, resourceId: string | null, location: string | null, streamId: string | null, data: string | null): string {
+  return sha256(JSON.stringify([salt, resourceId, location, streamId, data]));
+}
+
+// Salts come from a pool of CSPRNG bytes (as node's randomUUID caches them): one randomBytes call
+// costs about 5 µs, and the detection hot path makes one entry per detection.
+let saltPool = Buffer.alloc(0);
+let saltOffset = 0;
+
+/** 16 random bytes, hex. */
+export function newSalt(): string {
+  if (saltOffset + 16 > saltPool.length) {
+    saltPool = randomBytes(4096);
+    saltOffset = 0;
+  }
+  const salt = saltPool.toString('hex', saltOffset, saltOffset + 16);
+  saltOffset += 16;
+  return salt;
+}
+
+/** The entry hash for either format (format 2 hashes data_hash, so it needs no content). */
+export function computeAuditHash(prevHash: string, e: AuditLineFields): string {
+  if ((e.format ?? 1) === 1) {
+    return sha256(JSON.stringify([prevHash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data]));
+  }
+  return sha256(JSON.stringify(['v2', prevHash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.request_id, e.data_hash]));
 }
 
 export interface ChainedAuditRow extends AuditFields {

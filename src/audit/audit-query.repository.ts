@@ -1,4 +1,5 @@
 import type { DbExecutor } from '../db/database.ts';
+import type { AuditCheckpointTable } from '../db/schema.ts';
 import type { AuditRow } from './audit.repository.ts';
 
 export interface AuditFilter {
@@ -13,9 +14,27 @@ export interface AuditFilter {
   until?: string;
 }
 
-/** Read queries over the audit trail (the append side lives in audit.repository.ts). */
+/**
+ * What of a tenant's trail a key may read (issue 9 §1, §4): an organization key limited to
+ * locations sees entries of those locations and the organization-wide ones (no location); in a
+ * household no key sees entries about a muted sensor or a room or sensor left alone.
+ */
+export interface AuditVisibility {
+  /** null = every location */
+  allowedLocations: readonly string[] | null;
+  hiddenLocations: readonly string[];
+  hiddenStreams: readonly string[];
+}
+
+export const FULL_VISIBILITY: AuditVisibility = { allowedLocations: null, hiddenLocations: [], hiddenStreams: [] };
+
+export type AuditCheckpointRow = Omit<AuditCheckpointTable, 'head_seq' | 'entry_count'> & { head_seq: number; entry_count: number };
+
+const toCheckpointRow = (r: AuditCheckpointTable): AuditCheckpointRow => ({ ...r, head_seq: Number(r.head_seq), entry_count: Number(r.entry_count) });
+
+/** Read queries over the audit trail and its checkpoints (the append side lives in audit.repository.ts). */
 export const auditQueryRepository = {
-  listQuery(db: DbExecutor, tenantId: string, f: AuditFilter) {
+  listQuery(db: DbExecutor, tenantId: string, f: AuditFilter, v: AuditVisibility = FULL_VISIBILITY) {
     let qb = db.selectFrom('audit_log').selectAll().where('tenant_id', '=', tenantId);
     if (f.resourceType) qb = qb.where('resource_type', '=', f.resourceType);
     if (f.resourceId) qb = qb.where('resource_id', '=', f.resourceId);
@@ -30,19 +49,73 @@ export const auditQueryRepository = {
     }
     if (f.since) qb = qb.where('at', '>=', f.since);
     if (f.until) qb = qb.where('at', '<=', f.until);
+    // NULL scope means "not about one place": such entries stay visible, hence the explicit IS NULL arms
+    const allowed = v.allowedLocations;
+    if (allowed) {
+      qb = allowed.length === 0
+        ? qb.where('location', 'is', null)
+        : qb.where((eb) => eb.or([eb('location', 'is', null), eb('location', 'in', [...allowed])]));
+    }
+    if (v.hiddenLocations.length) qb = qb.where((eb) => eb.or([eb('location', 'is', null), eb('location', 'not in', [...v.hiddenLocations])]));
+    if (v.hiddenStreams.length) qb = qb.where((eb) => eb.or([eb('stream_id', 'is', null), eb('stream_id', 'not in', [...v.hiddenStreams])]));
     return qb;
   },
 
-  /** One tenant's chain in order, `limit` rows after seq `afterSeq` (verification and export stream in chunks). */
-  async chainChunk(db: DbExecutor, tenantId: string, afterSeq: number, limit: number): Promise<AuditRow[]> {
-    const rows = await db
+  /** One tenant's chain in order, `limit` rows after seq `afterSeq`, up to `maxSeq` (verification and export stream in chunks). */
+  async chainChunk(db: DbExecutor, tenantId: string, afterSeq: number, limit: number, maxSeq?: number): Promise<AuditRow[]> {
+    let qb = db.selectFrom('audit_log').selectAll().where('tenant_id', '=', tenantId).where('seq', '>', afterSeq);
+    if (maxSeq !== undefined) qb = qb.where('seq', '<=', maxSeq);
+    const rows = await qb.orderBy('seq', 'asc').limit(limit).execute();
+    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  },
+
+  async head(db: DbExecutor, tenantId: string): Promise<{ seq: number; id: string; hash: string } | null> {
+    const row = await db.selectFrom('audit_log').select(['seq', 'id', 'hash']).where('tenant_id', '=', tenantId).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    return row ? { ...row, seq: Number(row.seq) } : null;
+  },
+
+  async countBetween(db: DbExecutor, tenantId: string, afterSeq: number, toSeq: number): Promise<number> {
+    const row = await db
       .selectFrom('audit_log')
-      .selectAll()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('tenant_id', '=', tenantId)
       .where('seq', '>', afterSeq)
-      .orderBy('seq', 'asc')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+      .where('seq', '<=', toSeq)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  async latestCheckpoint(db: DbExecutor, tenantId: string): Promise<AuditCheckpointRow | null> {
+    const row = await db.selectFrom('audit_checkpoints').selectAll().where('tenant_id', '=', tenantId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return row ? toCheckpointRow(row) : null;
+  },
+
+  /** Checkpoints whose head lies in (afterSeq, toSeq] (toSeq omitted: every later one), oldest first. */
+  async checkpointsInRange(db: DbExecutor, tenantId: string, afterSeq: number, toSeq?: number): Promise<AuditCheckpointRow[]> {
+    let qb = db.selectFrom('audit_checkpoints').selectAll().where('tenant_id', '=', tenantId).where('head_seq', '>', afterSeq);
+    if (toSeq !== undefined) qb = qb.where('head_seq', '<=', toSeq);
+    return (await qb.orderBy('head_seq', 'asc').orderBy('id', 'asc').execute()).map(toCheckpointRow);
+  },
+
+  checkpointsQuery(db: DbExecutor, tenantId: string) {
+    return db.selectFrom('audit_checkpoints').selectAll().where('tenant_id', '=', tenantId);
+  },
+
+  async insertCheckpoint(db: DbExecutor, row: AuditCheckpointRow): Promise<void> {
+    await db.insertInto('audit_checkpoints').values(row).execute();
+  },
+
+  async tenantIds(db: DbExecutor): Promise<string[]> {
+    return (await db.selectFrom('tenants').select('id').execute()).map((r) => r.id);
+  },
+
+  async serverSecret(db: DbExecutor, name: string): Promise<string | null> {
+    return (await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst())?.value ?? null;
+  },
+
+  /** Stores the value unless one exists (first node to start wins); returns the stored one. */
+  async ensureServerSecret(db: DbExecutor, name: string, value: string, createdAt: string): Promise<string> {
+    await db.insertInto('server_secrets').values({ name, value, created_at: createdAt }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    return (await this.serverSecret(db, name))!;
   },
 };

@@ -5,7 +5,7 @@ import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } fr
 
 export type AuditRow = Omit<AuditTable, 'seq'> & { seq: number };
 
-const COLUMNS = ['id', 'tenant_id', 'at', 'actor_key_id', 'actor_operator', 'action', 'resource_type', 'resource_id', 'request_id', 'data', 'prev_hash', 'hash'] as const;
+const COLUMNS = ['id', 'tenant_id', 'at', 'actor_key_id', 'actor_operator', 'action', 'resource_type', 'resource_id', 'request_id', 'data', 'prev_hash', 'hash', 'format', 'data_hash', 'salt', 'location', 'stream_id'] as const;
 const sqliteStatements = new WeakMap<BetterSqlite3.Database, { head: BetterSqlite3.Statement; insert: BetterSqlite3.Statement }>();
 
 function statementsFor(raw: BetterSqlite3.Database) {

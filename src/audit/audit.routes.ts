@@ -4,7 +4,8 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import { withErrors } from '../http/common.schemas.ts';
 import type { AuditTrailService } from './audit-trail.service.ts';
-import { AuditList, AuditListQuery, AuditVerification } from './audit.schemas.ts';
+import { AuditCheckpointList, AuditList, AuditListQuery, AuditVerification } from './audit.schemas.ts';
+import { ListQuery } from '../http/common.schemas.ts';
 
 const tags = ['Audit'];
 const security = [{ bearerAuth: [] }];
@@ -12,12 +13,20 @@ const security = [{ bearerAuth: [] }];
 const config = { surface: 'any', capability: 'audit:read' } as const;
 
 const EXPORT_DOC =
-  'The whole trail of the key\'s tenant, oldest first, one JSON object per line with exactly the hashed fields ' +
-  '(id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data — data is the ' +
-  'stored JSON text) plus prev_hash and hash. To verify offline: start with head = 64 zeros; for each line check ' +
-  'prev_hash == head and hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, ' +
-  'action, resource_type, resource_id, request_id, data]))), then set head = hash. The first line that fails is where ' +
-  'the trail was changed.';
+  'The whole trail of the key\'s tenant as NDJSON. The first line is the signed checkpoint of the head the export ' +
+  'ends at (object "audit_checkpoint": head_id, head_hash, entry_count; made now if the head moved). Then every entry ' +
+  'up to that head, oldest first, one JSON object per line: id, format, tenant_id, at, actor_key_id, actor_operator, ' +
+  'action, resource_type, request_id, resource_id, location, stream_id, data (the stored JSON text), salt, data_hash, ' +
+  'prev_hash, hash, and redacted: true on an entry the key may not read (another location, a muted sensor or a room ' +
+  'left alone): its resource_id, data, salt, location and stream_id are null. To verify offline: head = 64 zeros; for ' +
+  'each entry check prev_hash == head; for format 2 check, unless redacted, data_hash == hex(SHA-256(JSON.stringify([salt, ' +
+  'resource_id, location, stream_id, data]))) and always hash == hex(SHA-256(JSON.stringify(["v2", head, id, tenant_id, ' +
+  'at, actor_key_id, actor_operator, action, resource_type, request_id, data_hash]))); for format 1 (entries ' +
+  'written before format 2) hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, ' +
+  'action, resource_type, resource_id, request_id, data]))), not checkable when redacted; then head = hash. At the end ' +
+  'the last entry must be the checkpoint\'s head_id with its head_hash and the count its entry_count; an earlier ' +
+  'checkpoint you kept must name an entry still at its place with its hash. A line that fails its own hash was changed; ' +
+  'a line that does not link means the one before it was changed and re-hashed or entries were removed.';
 
 export const auditRoutes = (trail: AuditTrailService): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/v1/audit', {
@@ -34,10 +43,24 @@ export const auditRoutes = (trail: AuditTrailService): FastifyPluginAsyncTypebox
     config,
     schema: {
       tags, security, operationId: 'verifyAuditTrail', summary: 'Recompute the hash chain',
-      description: 'Recomputes every entry\'s hash from its fields and its predecessor\'s hash; names the first entry that does not match.',
+      description:
+        'Recomputes every entry\'s hash from its fields and its predecessor\'s hash over the whole chain, and checks it ' +
+        'against every signed checkpoint (made each minute and on every export): an entry a checkpoint names must still be ' +
+        'there with its hash, and entries removed from the end are reported (reason truncated). Names the first broken ' +
+        'entry when the key may read it.',
       response: withErrors({ 200: AuditVerification }),
     },
   }, async (req) => trail.verify(principalOf(req)));
+
+  app.get('/v1/audit/checkpoints', {
+    config,
+    schema: {
+      tags, security, operationId: 'listAuditCheckpoints', summary: 'Signed checkpoints of the chain head, newest first',
+      description: 'A checkpoint is made at least every minute while the trail grows and on every export. Keep them: an export verified later must still contain each checkpoint\'s head entry with its hash.',
+      querystring: ListQuery,
+      response: withErrors({ 200: AuditCheckpointList }),
+    },
+  }, async (req) => trail.checkpoints(principalOf(req), req.query));
 
   app.get('/v1/audit/export', {
     config,

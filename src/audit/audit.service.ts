@@ -2,7 +2,7 @@ import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
-import type { AuditFields } from './audit-chain.ts';
+import { computeDataHash, newSalt, type AuditFields } from './audit-chain.ts';
 import { auditRepository } from './audit.repository.ts';
 
 /** Who did something: the key, and the operator named by X-Operator when present. */
@@ -21,6 +21,12 @@ export interface AuditInput {
   resourceId: string | null;
   data?: unknown;
   at?: number;
+  /**
+   * The place the entry is about: reads confine organization keys to their locations and keep a
+   * household's muted sensors and left-alone rooms out of every key's view by it. Leave it off for
+   * entries that must stay visible to the whole tenant (a boundary set or lifted, a sensor muted).
+   */
+  scope?: { location?: string | null; streamId?: string | null };
 }
 
 export class AuditService {
@@ -28,6 +34,10 @@ export class AuditService {
 
   build(actor: Actor, input: AuditInput): AuditFields {
     const at = input.at ?? this.deps.clock.now();
+    const data = input.data === undefined ? null : JSON.stringify(input.data);
+    const location = input.scope?.location ?? null;
+    const streamId = input.scope?.streamId ?? null;
+    const salt = newSalt();
     return {
       id: newId('aud', at),
       tenant_id: input.tenantId,
@@ -38,7 +48,12 @@ export class AuditService {
       resource_type: input.resourceType,
       resource_id: input.resourceId,
       request_id: actor.requestId ?? null,
-      data: input.data === undefined ? null : JSON.stringify(input.data),
+      data,
+      location,
+      stream_id: streamId,
+      salt,
+      data_hash: computeDataHash(salt, input.resourceId, location, streamId, data),
+      format: 2,
     };
   }
 

@@ -90,6 +90,31 @@ export interface AuditTable {
   data: string | null; // JSON (before/after, details)
   prev_hash: string;
   hash: string;
+  /** 006: null = format 1 (hash over data), 2 = hash over data_hash */
+  format: number | null;
+  /** 006: hex SHA-256 of JSON [salt, location, stream_id, data] (format 2) */
+  data_hash: string | null;
+  salt: string | null;
+  /** 006: the place the entry is about (reads confine and redact by it) */
+  location: string | null;
+  stream_id: string | null;
+}
+
+export interface AuditCheckpointTable {
+  id: string; // ackp_…
+  tenant_id: string;
+  head_seq: number;
+  head_id: string;
+  head_hash: string;
+  entry_count: number;
+  created_at: string;
+  mac: string;
+}
+
+export interface ServerSecretTable {
+  name: string;
+  value: string;
+  created_at: string;
 }
 
 export interface IdempotencyTable {
@@ -436,4 +461,6 @@ export interface Database {
   conversation_turns: ConversationTurnTable; // 004
   snapshots: SnapshotTable; // 005
   detection_snapshots: DetectionSnapshotTable; // 005
+  audit_checkpoints: AuditCheckpointTable; // 006
+  server_secrets: ServerSecretTable; // 006
 }

@@ -354,6 +354,7 @@ export class HouseholdService {
       resourceType: target.sensor ? 'sensor' : 'room',
       resourceId: target.sensor?.id ?? target.room!.id,
       data: { people, vehicles },
+      scope: target.sensor ? { location: target.sensor.location, streamId: target.sensor.id } : { location: target.room!.location },
     });
     return { subject: target.name, text: parts.join(' '), people, vehicles };
   }
@@ -371,7 +372,7 @@ export class HouseholdService {
     await this.deps.database.withWriteLock(async (trx) => {
       await householdRepository.insertSensor(trx, { stream_id: stream.id, tenant_id: principal.tenantId, room_id: room.id, kind: input.kind, muted: 0, muted_at: null, created_at: toIso(now) });
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'sensor.added', resourceType: 'sensor', resourceId: stream.id, data: { name, kind: input.kind, room: room.name } },
+        { tenantId: principal.tenantId, action: 'sensor.added', resourceType: 'sensor', resourceId: stream.id, data: { name, kind: input.kind, room: room.name }, scope: { location: room.location, streamId: stream.id } },
       ]);
     });
     await this.refresh(principal.tenantId);

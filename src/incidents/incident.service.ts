@@ -219,7 +219,7 @@ export class IncidentService {
       await incidentRepository.update(trx, id, patch);
       const action = body.status ? `incident.${body.status}` : 'incident.updated';
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action, resourceType: 'incident', resourceId: id, data: { before: toIncidentView(before), after: toIncidentView(after) } },
+        { tenantId: principal.tenantId, action, resourceType: 'incident', resourceId: id, data: { before: toIncidentView(before), after: toIncidentView(after) }, scope: { location: before.location } },
       ]);
       await this.deps.events.enqueueIn(trx, {
         tenantId: principal.tenantId,
@@ -248,7 +248,7 @@ export class IncidentService {
       };
       await incidentRepository.insertNote(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'incident.note_added', resourceType: 'incident', resourceId: id, data: { note_id: row.id, body: row.body } },
+        { tenantId: principal.tenantId, action: 'incident.note_added', resourceType: 'incident', resourceId: id, data: { note_id: row.id, body: row.body }, scope: { location: incident.location } },
       ]);
       return row;
     });
@@ -260,7 +260,7 @@ export class IncidentService {
     await incidentRepository.linkDetections(trx, links);
     const view = toIncidentView(row);
     await this.deps.audit.appendIn(trx, actor, [
-      { tenantId: row.tenant_id, action: 'incident.created', resourceType: 'incident', resourceId: row.id, data: { after: view, detection_ids: links.map((l) => l.detection_id) } },
+      { tenantId: row.tenant_id, action: 'incident.created', resourceType: 'incident', resourceId: row.id, data: { after: view, detection_ids: links.map((l) => l.detection_id) }, scope: { location: row.location } },
     ]);
     await this.deps.events.enqueueIn(trx, { tenantId: row.tenant_id, kind: 'incident.created', payload: { incident: view } });
   }

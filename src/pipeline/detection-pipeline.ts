@@ -155,6 +155,7 @@ export class DetectionPipeline {
           resourceType: 'detection',
           resourceId: r.id,
           at: r.at,
+          scope: { location: r.location, streamId: r.stream_id },
           data: { stream_id: r.stream_id, type: r.type, subtype: r.subtype, value: r.value, count: r.count, confidence: r.confidence },
         },
       ));

@@ -115,7 +115,7 @@ export class ProtocolRunService {
       }
       const view = toProtocolRunView(row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'protocol.triggered', resourceType: 'protocol_run', resourceId: row.id, data: { incident_id: incident.id, after: view } },
+        { tenantId: principal.tenantId, action: 'protocol.triggered', resourceType: 'protocol_run', resourceId: row.id, data: { incident_id: incident.id, after: view }, scope: { location: incident.location } },
       ]);
       await this.deps.events.enqueueIn(trx, {
         tenantId: principal.tenantId,
@@ -224,6 +224,7 @@ export class ProtocolRunService {
         resourceType: 'protocol_run',
         resourceId: run.id,
         data: { incident_id: run.incident_id, before, after: view, ...(reason ? { reason } : {}) },
+        scope: { location: incident.location },
       },
     ]);
     await this.deps.events.enqueueIn(trx, {

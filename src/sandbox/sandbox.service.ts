@@ -46,6 +46,7 @@ export class SandboxService {
       resourceType: 'detection',
       resourceId: rec.id,
       data: { stream_id: stream.id, type: rec.type, subtype: rec.subtype },
+      scope: { location: stream.location, streamId: stream.id },
     });
     return toDetectionView(rec);
   }

@@ -120,7 +120,7 @@ export class SceneService {
     await this.deps.database.withWriteLock(async (trx) => {
       await sceneRepository.update(trx, id, patch);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'scene.updated', resourceType: 'scene', resourceId: id, data: { before: { capacity: before.capacity, time_zone: before.time_zone }, after: body } },
+        { tenantId: principal.tenantId, action: 'scene.updated', resourceType: 'scene', resourceId: id, data: { before: { capacity: before.capacity, time_zone: before.time_zone }, after: body }, scope: { location: before.location } },
       ]);
     });
     this.deps.engine.register({ ...before, ...patch });
@@ -151,6 +151,7 @@ export class SceneService {
         resourceType: 'scene',
         resourceId: sceneId,
         data: { query: body.query, window: body.window, reason: parsed.reason },
+        scope: { location: scene.location, streamId: stream.id },
       });
       throw new VigilError('query_not_understood', parsed.reason, { param: 'query', extra: { examples: parsed.examples } });
     }
@@ -190,6 +191,7 @@ export class SceneService {
       resourceType: 'scene',
       resourceId: sceneId,
       data: { stream_id: body.stream_id, query: body.query, window: body.window, interpretation: result.interpretation, answer: result.answer },
+      scope: { location: scene.location, streamId: stream.id },
     });
     return result;
   }

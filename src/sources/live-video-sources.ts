@@ -212,7 +212,7 @@ export class LiveVideoSources {
       const change = { stream_id: ref.id, location: ref.location, status, previous_status: row.status, error: stats.error, last_frame_at: lastFrameAt };
       await webhooks.enqueueIn(trx, { tenantId: ref.tenant_id, kind: 'stream.status_changed', payload: change });
       await audit.appendIn(trx, SYSTEM_ACTOR, [
-        { tenantId: ref.tenant_id, action: 'stream.status_changed', resourceType: 'stream', resourceId: ref.id, data: change },
+        { tenantId: ref.tenant_id, action: 'stream.status_changed', resourceType: 'stream', resourceId: ref.id, data: change, scope: { location: ref.location, streamId: ref.id } },
       ]);
     });
   }

@@ -165,7 +165,7 @@ export class StreamService {
       };
       await streamRepository.insert(trx, r);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'stream.created', resourceType: 'stream', resourceId: r.id, data: { after: toStreamView(r) } },
+        { tenantId: principal.tenantId, action: 'stream.created', resourceType: 'stream', resourceId: r.id, data: { after: toStreamView(r) }, scope: { location: r.location, streamId: r.id } },
       ]);
       return r;
     });
@@ -217,6 +217,7 @@ export class StreamService {
           resourceType: 'stream',
           resourceId: id,
           data: { before: toStreamView(before), after: toStreamView(r) },
+          scope: { location: r.location, streamId: id },
         },
       ]);
       return r;
@@ -251,7 +252,7 @@ export class StreamService {
     await this.deps.database.withWriteLock(async (trx) => {
       await streamRepository.delete(trx, id);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'stream.deleted', resourceType: 'stream', resourceId: id, data: { before: toStreamView(row) } },
+        { tenantId: principal.tenantId, action: 'stream.deleted', resourceType: 'stream', resourceId: id, data: { before: toStreamView(row) }, scope: { location: row.location, streamId: id } },
       ]);
     });
     this.deps.scenes.detachStream(row.scene_id, id);

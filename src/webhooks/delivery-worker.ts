@@ -10,6 +10,7 @@ import {
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER,
   USER_AGENT,
+  deliveryBody,
   signWebhookBody,
 } from './webhook-signature.ts';
 import { WebhookSender, type SendResult } from './webhook-sender.ts';
@@ -200,11 +201,12 @@ export class DeliveryWorker {
       return;
     }
     const url = d.endpoint_id ? d.url! : d.target_url!;
-    const result = await this.sender.send({ url, body: d.body, headers: this.headersFor(d, now) }, this.stopController.signal);
+    const body = deliveryBody(d.body, d.id, toIso(now));
+    const result = await this.sender.send({ url, body, headers: this.headersFor(d, body, now) }, this.stopController.signal);
     await this.record(d, url, now, result);
   }
 
-  private headersFor(d: DeliveryToSend, now: number): Record<string, string> {
+  private headersFor(d: DeliveryToSend, body: string, now: number): Record<string, string> {
     const secret = d.endpoint_id ? d.secret! : d.target_secret;
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
@@ -213,10 +215,10 @@ export class DeliveryWorker {
       [DELIVERY_HEADER]: d.id,
       [EVENT_HEADER]: d.event_kind,
     };
-    if (secret) headers[SIGNATURE_HEADER] = signWebhookBody(secret, d.body);
+    if (secret) headers[SIGNATURE_HEADER] = signWebhookBody(secret, body);
     // during a rotation's overlap the old secret keeps signing alongside (issue 3 §2)
     if (d.previous_secret && d.previous_secret_expires_at !== null && d.previous_secret_expires_at > now) {
-      headers[PREVIOUS_SIGNATURE_HEADER] = signWebhookBody(d.previous_secret, d.body);
+      headers[PREVIOUS_SIGNATURE_HEADER] = signWebhookBody(d.previous_secret, body);
     }
     return headers;
   }

@@ -35,3 +35,14 @@ export function deriveHouseholdSecret(apiKey: string): string {
 export function signWebhookBody(secret: string, rawBody: string): string {
   return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
+
+/**
+ * The bytes sent for one attempt (issue 9 §11, DESIGN.md "Webhooks"): the event's stored JSON with
+ * `delivery_id` and `sent_at` added inside the body, so the signature covers them and a receiver
+ * can refuse an old body (sent_at outside its tolerance) or one it has already processed
+ * (delivery_id seen). Every attempt — retries and redeliveries by hand too — keeps the delivery id
+ * and gets its own sent_at (the attempt's start, equal to X-Service-Timestamp).
+ */
+export function deliveryBody(eventBody: string, deliveryId: string, sentAt: string): string {
+  return JSON.stringify({ ...(JSON.parse(eventBody) as Record<string, unknown>), delivery_id: deliveryId, sent_at: sentAt });
+}

@@ -105,7 +105,7 @@ export const WebhookDeliverySchema = Type.Object(
     delivered_at: Type.Union([IsoTime, Type.Null()]),
     last_status_code: Type.Union([Type.Integer(), Type.Null()]),
     last_error: Type.Union([Type.String(), Type.Null()]),
-    payload: Type.Record(Type.String(), Type.Unknown(), { description: 'the JSON body that is (or was) sent' }),
+    payload: Type.Record(Type.String(), Type.Unknown(), { description: 'the JSON body as the latest attempt sent it: the event with delivery_id and sent_at (the attempt\'s start) inside; no sent_at before the first attempt' }),
     attempts: Type.Array(WebhookAttemptSchema, { description: 'every attempt, oldest first' }),
     created_at: IsoTime,
   },

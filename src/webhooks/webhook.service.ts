@@ -78,7 +78,8 @@ function toDeliveryView(d: WebhookDeliveryRow & { body: string }, attempts: Webh
     delivered_at: d.delivered_at,
     last_status_code: d.last_status_code,
     last_error: d.last_error,
-    payload: JSON.parse(d.body) as Record<string, unknown>,
+    // the body as the latest attempt sent it (deliveryBody: its sent_at is that attempt's start); no sent_at before the first
+    payload: { ...(JSON.parse(d.body) as Record<string, unknown>), delivery_id: d.id, ...(attempts.length ? { sent_at: attempts.at(-1)!.started_at } : {}) },
     attempts: attempts.map(toAttemptView),
     created_at: d.created_at,
   };

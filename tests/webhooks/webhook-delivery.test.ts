@@ -89,7 +89,11 @@ for (const dialect of DIALECTS) {
       assert.equal(got.headers['x-service-delivery'], deliveryIds[0]);
       assert.equal(got.headers['x-service-timestamp'], new Date(clock.now()).toISOString());
       assert.equal(got.headers['x-service-signature-previous'], undefined);
-      assert.deepEqual(got.body, { id: eventId, event: 'detection.anomaly', created_at: new Date(clock.now()).toISOString(), ...anomaly });
+      // issue 9 §11: delivery_id and sent_at travel inside the signed body
+      assert.deepEqual(got.body, {
+        id: eventId, event: 'detection.anomaly', created_at: new Date(clock.now()).toISOString(), ...anomaly,
+        delivery_id: deliveryIds[0], sent_at: got.headers['x-service-timestamp'],
+      });
       assert.match(eventId, /^evt_[0-9a-z]{26}$/);
 
       await waitUntil('delivered', async () => (await row(deliveryIds[0])).status === 'delivered');
@@ -119,6 +123,8 @@ for (const dialect of DIALECTS) {
       const got = r.received[0];
       assert.ok(signatureMatches(householdSecretOf(home.key), got.raw, got.headers['x-service-signature']));
       assert.equal(got.body.event, 'watch.alert');
+      assert.equal(got.body.delivery_id, got.headers['x-service-delivery'], 'household bodies carry the delivery id too');
+      assert.equal(got.body.sent_at, got.headers['x-service-timestamp']);
       // an organization event of another tenant never reaches it
       await enqueue(key.tenant_id, 'detection.anomaly', anomaly);
       await t.ctx.deliveryWorker.whenIdle();
@@ -137,7 +143,13 @@ for (const dialect of DIALECTS) {
       for (const x of r.received) {
         assert.ok(signatureMatches(w.secret!, x.raw, x.headers['x-service-signature']));
         assert.equal(x.headers['x-service-delivery'], id, 'retries keep the delivery id');
-        assert.equal(x.raw, r.received[0].raw, 'retries send the same bytes');
+        // issue 9 §11: a retry is the same delivery (same delivery_id, same event) sent at its own time
+        const { sent_at: sentAt, ...rest } = x.body;
+        const { sent_at: firstSentAt, ...firstRest } = r.received[0].body;
+        assert.deepEqual(rest, firstRest, 'retries send the same event and delivery id');
+        assert.equal(rest.delivery_id, id);
+        assert.equal(sentAt, x.headers['x-service-timestamp'], 'sent_at is the attempt\'s time');
+        assert.ok(x === r.received[0] || String(sentAt) > String(firstSentAt));
       }
       // nothing more, however long we wait
       await clock.advance(30 * HOUR);
@@ -193,6 +205,12 @@ for (const dialect of DIALECTS) {
       assert.equal(after.attempts.at(-1).series, 2);
       assert.equal(after.attempts.at(-1).attempt, 1);
       assert.equal(after.attempts.at(-1).status_code, 204);
+      // issue 9 §11: a redelivery by hand is the same delivery (a receiver that processed it drops it) sent now
+      const redelivered = r.received.at(-1)!.body;
+      assert.equal(redelivered.delivery_id, id);
+      assert.equal(redelivered.sent_at, after.attempts.at(-1).started_at);
+      assert.ok(String(redelivered.sent_at) > String(r.received[0].body.sent_at));
+      assert.deepEqual(after.payload, redelivered, 'the delivery log shows the body as last sent');
     });
 
     test('rotate-secret: the new secret signs; the old one signs alongside for 24 h, then stops', async () => {

@@ -16,7 +16,7 @@ export {
 export { PagePromise, type Page } from './core/pagination.js';
 export type { RequestOptions } from './core/resource.js';
 export type { Camelize, CamelCase } from './core/casing.js';
-export { verifyWebhook, type VerifiedWebhookEvent, type VerifyWebhookOptions } from './webhooks.js';
+export { verifyWebhook, DeliveryIdCache, type SeenDeliveries, type VerifiedWebhookEvent, type VerifyWebhookOptions } from './webhooks.js';
 export type { ConversationStreamEvent, ConversationStreamParams } from './conversations.js';
 export type * from './generated/models.js';
 export type { operations, components, paths } from './generated/schema.js';

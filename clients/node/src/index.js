@@ -16,7 +16,7 @@ export {
   SignatureVerificationError,
 } from './core/errors.js';
 export { PagePromise } from './core/pagination.js';
-export { verifyWebhook } from './webhooks.js';
+export { verifyWebhook, DeliveryIdCache } from './webhooks.js';
 export { CLIENT_VERSION } from './core/http-client.js';
 
 function fromEnvironment(name) {

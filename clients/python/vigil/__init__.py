@@ -17,7 +17,7 @@ from ._errors import (
 from ._pagination import Page
 from ._resource import NOT_GIVEN, NotGiven, RequestOptions
 from ._version import __version__
-from ._webhooks import household_webhook_secret, verify_webhook
+from ._webhooks import DeliveryIdCache, household_webhook_secret, verify_webhook
 
 __all__ = [
     "Vigil",
@@ -37,6 +37,7 @@ __all__ = [
     "APIConnectionError",
     "SignatureVerificationError",
     "verify_webhook",
+    "DeliveryIdCache",
     "household_webhook_secret",
     "__version__",
 ]

@@ -8,7 +8,7 @@ import json
 import re
 import time
 from datetime import datetime
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Optional, Protocol, Sequence, Union
 
 from ._errors import SignatureVerificationError
 from ._resource import Resource
@@ -42,22 +42,96 @@ def _timestamp_seconds(value: Union[str, int, float, datetime]) -> Optional[floa
         return None
 
 
+class SeenStore(Protocol):
+    def __contains__(self, delivery_id: object) -> bool: ...
+
+    def add(self, delivery_id: str) -> Any: ...
+
+
+SeenDeliveries = Union[SeenStore, Callable[[str], bool]]
+
+
+class DeliveryIdCache:
+    """Remembers delivery ids for ``ttl_s`` seconds (default 600, twice the default tolerance).
+
+    Pass it as ``seen`` so a delivery replayed within the tolerance window is refused; older ids can
+    be forgotten because their ``sent_at`` is refused anyway. In memory, one process: a receiver
+    running several processes passes a shared store (any object with ``in`` and ``add``, or a function).
+    """
+
+    def __init__(self, ttl_s: float = 600, now: Optional[Callable[[], float]] = None) -> None:
+        self._ttl_s = ttl_s
+        self._now = now or time.time
+        self._seen_at: Dict[str, float] = {}  # insertion-ordered: the oldest first
+
+    def _prune(self) -> None:
+        oldest = self._now() - self._ttl_s
+        while self._seen_at:
+            delivery_id, at = next(iter(self._seen_at.items()))
+            if at >= oldest:
+                break
+            del self._seen_at[delivery_id]
+
+    def __contains__(self, delivery_id: object) -> bool:
+        self._prune()
+        return delivery_id in self._seen_at
+
+    def add(self, delivery_id: str) -> None:
+        self._seen_at.pop(delivery_id, None)
+        self._seen_at[delivery_id] = self._now()
+
+
+def _check_replay(payload: Dict[str, Any], tolerance_s: Optional[float], now: Optional[float], seen: Optional[SeenDeliveries]) -> None:
+    """Refuses a body sent too long ago, or a delivery already seen (DESIGN.md "Webhooks": replay protection)."""
+    current = now if now is not None else time.time()
+    if tolerance_s is not None:
+        sent_at = payload.get("sent_at")
+        if not isinstance(sent_at, str):
+            raise _fail(
+                "sent_at_missing",
+                "The signed body has no sent_at, so its age cannot be checked (not sent by this service, or by a version without replay protection).",
+            )
+        try:
+            sent = datetime.fromisoformat(sent_at.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            raise _fail("timestamp_malformed", "The body's sent_at is not an ISO 8601 time.") from None
+        if abs(current - sent) > tolerance_s:
+            raise _fail("timestamp_outside_tolerance", f"The delivery was sent more than {tolerance_s} s from now (a replay?).")
+    if seen is None:
+        return
+    delivery_id = payload.get("delivery_id")
+    if not isinstance(delivery_id, str) or delivery_id == "":
+        raise _fail("delivery_id_missing", "The signed body has no delivery_id, so a repeat cannot be recognised.")
+    replayed = _fail("delivery_replayed", f"Delivery {delivery_id} was already received (a replay or a redelivery of a processed delivery).")
+    if callable(seen) and not hasattr(seen, "add"):
+        if seen(delivery_id):
+            raise replayed
+        return
+    if delivery_id in seen:  # type: ignore[operator]
+        raise replayed
+    seen.add(delivery_id)  # type: ignore[union-attr]
+
+
 def verify_webhook(
     raw_body: Union[bytes, bytearray, str],
     signature_header: Union[str, Sequence[str], None],
     secret: str,
     *,
     timestamp: Union[str, int, float, datetime, None] = None,
-    tolerance_s: float = 300,
+    tolerance_s: Optional[float] = 300,
     now: Optional[float] = None,
+    seen: Optional[SeenDeliveries] = None,
 ) -> Dict[str, Any]:
     """Verifies ``X-Service-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`` in constant time.
 
-    Returns ``{"type", "data", "id", "created_at", "payload"}``: type is the event kind, data the
-    detection for detection.anomaly and the whole payload otherwise. Several comma-separated
-    ``sha256=`` values are accepted (secret rotation). With ``timestamp`` (the X-Service-Timestamp
-    header) the delivery must be within ``tolerance_s`` of now. Every failure raises
-    SignatureVerificationError with a ``code``.
+    Returns ``{"type", "data", "id", "created_at", "delivery_id", "sent_at", "payload"}``: type is the
+    event kind, data the detection for detection.anomaly and the whole payload otherwise. Several
+    comma-separated ``sha256=`` values are accepted (secret rotation). Replays: the signed body's
+    ``sent_at`` must be within ``tolerance_s`` (default 300; None turns the check off) of now, and with
+    ``seen`` (a DeliveryIdCache, a set, any object with ``in`` and ``add``, or a function returning True
+    for an id it has seen and recording it) a ``delivery_id`` already received is refused. With
+    ``timestamp`` (the X-Service-Timestamp header) that header is checked against the same tolerance.
+    Every failure raises SignatureVerificationError with a ``code``.
     """
     if not isinstance(secret, str) or secret == "":
         raise _fail("secret_missing", "A webhook secret is required to verify a delivery.")
@@ -90,7 +164,7 @@ def verify_webhook(
         if at is None:
             raise _fail("timestamp_malformed", "The delivery timestamp is not unix seconds or ISO 8601.")
         current = now if now is not None else time.time()
-        if abs(current - at) > tolerance_s:
+        if tolerance_s is not None and abs(current - at) > tolerance_s:
             raise _fail("timestamp_outside_tolerance", f"The delivery timestamp is more than {tolerance_s} s from now (a replay?).")
     try:
         payload = json.loads(body.decode("utf-8"))
@@ -98,9 +172,18 @@ def verify_webhook(
         raise _fail("payload_not_json", "The signed body is not JSON.") from None
     if not isinstance(payload, dict):
         raise _fail("payload_not_json", "The signed body is not a JSON object.")
+    _check_replay(payload, tolerance_s, now, seen)
     kind = payload.get("event", payload.get("type"))
     data = payload["detection"] if kind == "detection.anomaly" and isinstance(payload.get("detection"), dict) else payload
-    return {"type": kind, "data": data, "id": payload.get("id"), "created_at": payload.get("created_at"), "payload": payload}
+    return {
+        "type": kind,
+        "data": data,
+        "id": payload.get("id"),
+        "created_at": payload.get("created_at"),
+        "delivery_id": payload.get("delivery_id"),
+        "sent_at": payload.get("sent_at"),
+        "payload": payload,
+    }
 
 
 class WebhooksBase(Resource):
@@ -113,6 +196,8 @@ class WebhooksBase(Resource):
         secret: str,
         *,
         timestamp: Union[str, int, float, datetime, None] = None,
-        tolerance_s: float = 300,
+        tolerance_s: Optional[float] = 300,
+        now: Optional[float] = None,
+        seen: Optional[SeenDeliveries] = None,
     ) -> Dict[str, Any]:
-        return verify_webhook(raw_body, signature_header, secret, timestamp=timestamp, tolerance_s=tolerance_s)
+        return verify_webhook(raw_body, signature_header, secret, timestamp=timestamp, tolerance_s=tolerance_s, now=now, seen=seen)

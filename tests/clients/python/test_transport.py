@@ -7,10 +7,12 @@ import hmac
 import json
 import os
 import re
+import time
 import unittest
+from datetime import datetime, timezone
 
 import vigil
-from vigil import APIConnectionError, APIError, RateLimitError, SignatureVerificationError, Vigil, verify_webhook
+from vigil import APIConnectionError, APIError, DeliveryIdCache, RateLimitError, SignatureVerificationError, Vigil, verify_webhook
 
 from support import ScriptedServer
 
@@ -70,16 +72,30 @@ class Transport(unittest.TestCase):
 
 
 SECRET = "whsec_test_secret_for_clients"
-BODY = json.dumps(
-    {
-        "id": "evt_1",
-        "event": "detection.anomaly",
-        "created_at": "2026-11-21T20:40:00.000Z",
-        "stream_id": "stream_1",
-        "incident_id": "incident_1",
-        "detection": {"type": "person", "subtype": "unrecognized", "confidence": 0.91, "location": "north_lobby", "timestamp": "2026-11-21T20:39:59.000Z"},
-    }
-).encode()
+
+
+def iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def delivery(sent_at: str, delivery_id: str = "dlv_1") -> bytes:
+    """A delivery body as the service sends it: delivery_id and sent_at inside the signed JSON (issue 9 §11)."""
+    return json.dumps(
+        {
+            "id": "evt_1",
+            "event": "detection.anomaly",
+            "created_at": "2026-11-21T20:40:00.000Z",
+            "stream_id": "stream_1",
+            "incident_id": "incident_1",
+            "detection": {"type": "person", "subtype": "unrecognized", "confidence": 0.91, "location": "north_lobby", "timestamp": "2026-11-21T20:39:59.000Z"},
+            "delivery_id": delivery_id,
+            "sent_at": sent_at,
+        }
+    ).encode()
+
+
+SENT = time.time()
+BODY = delivery(iso(SENT))
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -106,10 +122,54 @@ class WebhookVerification(unittest.TestCase):
         self.assertEqual(self.code_of(BODY, good[len("sha256="):], SECRET), "signature_header_malformed")
         self.assertEqual(self.code_of(BODY, "sha256=" + "z" * 64, SECRET), "signature_header_malformed")
         self.assertEqual(self.code_of(json.loads(BODY), good, SECRET), "raw_body_required")
-        at = 1_795_291_200.0  # 2026-11-21T20:00:00Z
-        self.assertEqual(verify_webhook(BODY, good, SECRET, timestamp="2026-11-21T20:00:00.000Z", now=at + 60)["type"], "detection.anomaly")
-        self.assertEqual(self.code_of(BODY, good, SECRET, timestamp="2026-11-21T20:00:00.000Z", now=at + 3600), "timestamp_outside_tolerance")
+        at = SENT
+        self.assertEqual(verify_webhook(BODY, good, SECRET, timestamp=iso(at - 60), now=at)["type"], "detection.anomaly")
+        self.assertEqual(self.code_of(BODY, good, SECRET, timestamp=iso(at - 3600), now=at), "timestamp_outside_tolerance")
         self.assertEqual(self.code_of(BODY, good, SECRET, timestamp="yesterday"), "timestamp_malformed")
+
+    def test_replay_old_sent_at_is_refused(self) -> None:
+        at = 1_795_291_200.0  # 2026-11-21T20:00:00Z
+        body = delivery("2026-11-21T20:00:00.000Z")
+        good = sign(SECRET, body)
+        event = verify_webhook(body, good, SECRET, now=at + 299)
+        self.assertEqual((event["delivery_id"], event["sent_at"]), ("dlv_1", "2026-11-21T20:00:00.000Z"))
+        self.assertEqual(self.code_of(body, good, SECRET, now=at + 301), "timestamp_outside_tolerance", "default tolerance 5 minutes")
+        self.assertEqual(self.code_of(body, good, SECRET, now=at - 301), "timestamp_outside_tolerance")
+        # a fresh X-Service-Timestamp on old bytes gains nothing: sent_at is inside the signature
+        self.assertEqual(self.code_of(body, good, SECRET, now=at + 3600, timestamp=iso(at + 3600)), "timestamp_outside_tolerance")
+        self.assertEqual(verify_webhook(body, good, SECRET, now=at + 3600, tolerance_s=7200)["type"], "detection.anomaly")
+        self.assertEqual(verify_webhook(body, good, SECRET, now=at + 86400, tolerance_s=None)["type"], "detection.anomaly")
+        bare = json.dumps({"id": "evt_x", "event": "alert.fired"}).encode()
+        self.assertEqual(self.code_of(bare, sign(SECRET, bare), SECRET), "sent_at_missing")
+        bad = delivery("not a time")
+        self.assertEqual(self.code_of(bad, sign(SECRET, bad), SECRET), "timestamp_malformed")
+
+    def test_replay_repeated_delivery_id_is_refused(self) -> None:
+        clock = [1_795_291_200.0]
+        cache = DeliveryIdCache(ttl_s=600, now=lambda: clock[0])
+        first = delivery(iso(clock[0]), "dlv_a")
+        self.assertEqual(verify_webhook(first, sign(SECRET, first), SECRET, now=clock[0], seen=cache)["delivery_id"], "dlv_a")
+        self.assertEqual(self.code_of(first, sign(SECRET, first), SECRET, now=clock[0] + 1, seen=cache), "delivery_replayed")
+        again = delivery(iso(clock[0] + 60), "dlv_a")  # a redelivery by hand: same id, new sent_at
+        self.assertEqual(self.code_of(again, sign(SECRET, again), SECRET, now=clock[0] + 60, seen=cache), "delivery_replayed")
+        other = delivery(iso(clock[0]), "dlv_b")
+        self.assertEqual(self.code_of(other, sign("whsec_wrong", other), SECRET, now=clock[0], seen=cache), "signature_mismatch")
+        self.assertNotIn("dlv_b", cache, "a forged body is not remembered")
+        verify_webhook(other, sign(SECRET, other), SECRET, now=clock[0], seen=cache)
+        clock[0] += 601
+        self.assertNotIn("dlv_a", cache, "forgotten after ttl_s")
+        self.assertEqual(self.code_of(first, sign(SECRET, first), SECRET, now=clock[0], seen=cache), "timestamp_outside_tolerance")
+        seen_set: set = set()
+        fresh = delivery(iso(clock[0]), "dlv_c")
+        Vigil(api_key="k").webhooks.verify(fresh, sign(SECRET, fresh), SECRET, now=clock[0], seen=seen_set)
+        self.assertIn("dlv_c", seen_set)
+        self.assertEqual(self.code_of(fresh, sign(SECRET, fresh), SECRET, now=clock[0], seen=seen_set), "delivery_replayed")
+        calls: list = []
+        seen_fn = lambda i: True if i in calls else bool(calls.append(i))  # noqa: E731
+        verify_webhook(fresh, sign(SECRET, fresh), SECRET, now=clock[0], seen=seen_fn)
+        self.assertEqual(self.code_of(fresh, sign(SECRET, fresh), SECRET, now=clock[0], seen=seen_fn), "delivery_replayed")
+        no_id = json.dumps({"id": "evt_x", "event": "alert.fired", "sent_at": iso(clock[0])}).encode()
+        self.assertEqual(self.code_of(no_id, sign(SECRET, no_id), SECRET, now=clock[0], seen=seen_set), "delivery_id_missing")
 
     def test_household_secret_matches_design(self) -> None:
         key = "vk_live_abcdefghijklmnopqrstuvwxyz0123456789"

@@ -79,13 +79,19 @@ export declare class AuditResource extends Resource {
   listEntries(params?: Camelize<QueryOf<'listAuditEntries'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listAuditEntries', 200>>>>;
   /**
    * Recompute the hash chain
-   * Recomputes every entry's hash from its fields and its predecessor's hash; names the first entry that does not match.
+   * Recomputes every entry's hash from its fields and its predecessor's hash over the whole chain, and checks it against every signed checkpoint (made each minute and on every export): an entry a checkpoint names must still be there with its hash, and entries removed from the end are reported (reason truncated). Names the first broken entry when the key may read it.
    * GET /v1/audit/verify
    */
   verifyTrail(options?: RequestOptions): Promise<Camelize<JsonResponse<'verifyAuditTrail', 200>>>;
   /**
+   * Signed checkpoints of the chain head, newest first
+   * A checkpoint is made at least every minute while the trail grows and on every export. Keep them: an export verified later must still contain each checkpoint's head entry with its hash.
+   * GET /v1/audit/checkpoints
+   */
+  listCheckpoints(params?: Camelize<QueryOf<'listAuditCheckpoints'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listAuditCheckpoints', 200>>>>;
+  /**
    * Export the trail as NDJSON for offline verification
-   * The whole trail of the key's tenant, oldest first, one JSON object per line with exactly the hashed fields (id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data — data is the stored JSON text) plus prev_hash and hash. To verify offline: start with head = 64 zeros; for each line check prev_hash == head and hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]))), then set head = hash. The first line that fails is where the trail was changed.
+   * The whole trail of the key's tenant as NDJSON. The first line is the signed checkpoint of the head the export ends at (object "audit_checkpoint": head_id, head_hash, entry_count; made now if the head moved). Then every entry up to that head, oldest first, one JSON object per line: id, format, tenant_id, at, actor_key_id, actor_operator, action, resource_type, request_id, resource_id, location, stream_id, data (the stored JSON text), salt, data_hash, prev_hash, hash, and redacted: true on an entry the key may not read (another location, a muted sensor or a room left alone): its resource_id, data, salt, location and stream_id are null. To verify offline: head = 64 zeros; for each entry check prev_hash == head; for format 2 check, unless redacted, data_hash == hex(SHA-256(JSON.stringify([salt, resource_id, location, stream_id, data]))) and always hash == hex(SHA-256(JSON.stringify(["v2", head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, request_id, data_hash]))); for format 1 (entries written before format 2) hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]))), not checkable when redacted; then head = hash. At the end the last entry must be the checkpoint's head_id with its head_hash and the count its entry_count; an earlier checkpoint you kept must name an entry still at its place with its hash. A line that fails its own hash was changed; a line that does not link means the one before it was changed and re-hashed or entries were removed.
    * GET /v1/audit/export
    */
   exportTrail(options?: RequestOptions): Promise<string>;

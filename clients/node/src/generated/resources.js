@@ -16,6 +16,7 @@ const OPERATIONS = {
   acknowledgeAlert: {"operationId":"acknowledgeAlert","method":"POST","path":"/v1/alerts/{id}/acknowledge","pathParams":["id"],"query":[],"body":false},
   listAuditEntries: {"operationId":"listAuditEntries","method":"GET","path":"/v1/audit","pathParams":[],"query":["limit","starting_after","ending_before","resource_type","resource_id","actor","action","since","until"],"body":false},
   verifyAuditTrail: {"operationId":"verifyAuditTrail","method":"GET","path":"/v1/audit/verify","pathParams":[],"query":[],"body":false},
+  listAuditCheckpoints: {"operationId":"listAuditCheckpoints","method":"GET","path":"/v1/audit/checkpoints","pathParams":[],"query":["limit","starting_after","ending_before"],"body":false},
   exportAuditTrail: {"operationId":"exportAuditTrail","method":"GET","path":"/v1/audit/export","pathParams":[],"query":[],"body":false},
   getAutomation: {"operationId":"getAutomation","method":"GET","path":"/v1/automation","pathParams":[],"query":[],"body":false},
   updateAutomation: {"operationId":"updateAutomation","method":"PATCH","path":"/v1/automation","pathParams":[],"query":[],"body":true},
@@ -165,7 +166,7 @@ export class AlertsResource extends Resource {
 }
 
 export class AuditResource extends Resource {
-  static operations = { "listEntries": OPERATIONS.listAuditEntries, "verifyTrail": OPERATIONS.verifyAuditTrail, "exportTrail": OPERATIONS.exportAuditTrail };
+  static operations = { "listEntries": OPERATIONS.listAuditEntries, "verifyTrail": OPERATIONS.verifyAuditTrail, "listCheckpoints": OPERATIONS.listAuditCheckpoints, "exportTrail": OPERATIONS.exportAuditTrail };
 
   /**
    * Audit trail, newest first
@@ -178,7 +179,7 @@ export class AuditResource extends Resource {
 
   /**
    * Recompute the hash chain
-   * Recomputes every entry's hash from its fields and its predecessor's hash; names the first entry that does not match.
+   * Recomputes every entry's hash from its fields and its predecessor's hash over the whole chain, and checks it against every signed checkpoint (made each minute and on every export): an entry a checkpoint names must still be there with its hash, and entries removed from the end are reported (reason truncated). Names the first broken entry when the key may read it.
    * GET /v1/audit/verify
    */
   verifyTrail(options) {
@@ -186,8 +187,17 @@ export class AuditResource extends Resource {
   }
 
   /**
+   * Signed checkpoints of the chain head, newest first
+   * A checkpoint is made at least every minute while the trail grows and on every export. Keep them: an export verified later must still contain each checkpoint's head entry with its hash.
+   * GET /v1/audit/checkpoints
+   */
+  listCheckpoints(params, options) {
+    return this._list(OPERATIONS.listAuditCheckpoints, [], params, options);
+  }
+
+  /**
    * Export the trail as NDJSON for offline verification
-   * The whole trail of the key's tenant, oldest first, one JSON object per line with exactly the hashed fields (id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data — data is the stored JSON text) plus prev_hash and hash. To verify offline: start with head = 64 zeros; for each line check prev_hash == head and hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]))), then set head = hash. The first line that fails is where the trail was changed.
+   * The whole trail of the key's tenant as NDJSON. The first line is the signed checkpoint of the head the export ends at (object "audit_checkpoint": head_id, head_hash, entry_count; made now if the head moved). Then every entry up to that head, oldest first, one JSON object per line: id, format, tenant_id, at, actor_key_id, actor_operator, action, resource_type, request_id, resource_id, location, stream_id, data (the stored JSON text), salt, data_hash, prev_hash, hash, and redacted: true on an entry the key may not read (another location, a muted sensor or a room left alone): its resource_id, data, salt, location and stream_id are null. To verify offline: head = 64 zeros; for each entry check prev_hash == head; for format 2 check, unless redacted, data_hash == hex(SHA-256(JSON.stringify([salt, resource_id, location, stream_id, data]))) and always hash == hex(SHA-256(JSON.stringify(["v2", head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, request_id, data_hash]))); for format 1 (entries written before format 2) hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]))), not checkable when redacted; then head = hash. At the end the last entry must be the checkpoint's head_id with its head_hash and the count its entry_count; an earlier checkpoint you kept must name an entry still at its place with its hash. A line that fails its own hash was changed; a line that does not link means the one before it was changed and re-hashed or entries were removed.
    * GET /v1/audit/export
    */
   exportTrail(options) {

@@ -260,9 +260,29 @@ export interface paths {
         };
         /**
          * Recompute the hash chain
-         * @description Recomputes every entry's hash from its fields and its predecessor's hash; names the first entry that does not match.
+         * @description Recomputes every entry's hash from its fields and its predecessor's hash over the whole chain, and checks it against every signed checkpoint (made each minute and on every export): an entry a checkpoint names must still be there with its hash, and entries removed from the end are reported (reason truncated). Names the first broken entry when the key may read it.
          */
         get: operations["verifyAuditTrail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/checkpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed checkpoints of the chain head, newest first
+         * @description A checkpoint is made at least every minute while the trail grows and on every export. Keep them: an export verified later must still contain each checkpoint's head entry with its hash.
+         */
+        get: operations["listAuditCheckpoints"];
         put?: never;
         post?: never;
         delete?: never;
@@ -280,7 +300,7 @@ export interface paths {
         };
         /**
          * Export the trail as NDJSON for offline verification
-         * @description The whole trail of the key's tenant, oldest first, one JSON object per line with exactly the hashed fields (id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data — data is the stored JSON text) plus prev_hash and hash. To verify offline: start with head = 64 zeros; for each line check prev_hash == head and hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]))), then set head = hash. The first line that fails is where the trail was changed.
+         * @description The whole trail of the key's tenant as NDJSON. The first line is the signed checkpoint of the head the export ends at (object "audit_checkpoint": head_id, head_hash, entry_count; made now if the head moved). Then every entry up to that head, oldest first, one JSON object per line: id, format, tenant_id, at, actor_key_id, actor_operator, action, resource_type, request_id, resource_id, location, stream_id, data (the stored JSON text), salt, data_hash, prev_hash, hash, and redacted: true on an entry the key may not read (another location, a muted sensor or a room left alone): its resource_id, data, salt, location and stream_id are null. To verify offline: head = 64 zeros; for each entry check prev_hash == head; for format 2 check, unless redacted, data_hash == hex(SHA-256(JSON.stringify([salt, resource_id, location, stream_id, data]))) and always hash == hex(SHA-256(JSON.stringify(["v2", head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, request_id, data_hash]))); for format 1 (entries written before format 2) hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]))), not checkable when redacted; then head = hash. At the end the last entry must be the checkpoint's head_id with its head_hash and the count its entry_count; an earlier checkpoint you kept must name an entry still at its place with its hash. A line that fails its own hash was changed; a line that does not link means the one before it was changed and re-hashed or entries were removed.
          */
         get: operations["exportAuditTrail"];
         put?: never;
@@ -1079,7 +1099,7 @@ export interface components {
             delivered_at: string | null;
             last_status_code: number | null;
             last_error: string | null;
-            /** @description the JSON body that is (or was) sent */
+            /** @description the JSON body as the latest attempt sent it: the event with delivery_id and sent_at (the attempt's start) inside; no sent_at before the first attempt */
             payload: {
                 [key: string]: unknown;
             };
@@ -1133,9 +1153,32 @@ export interface components {
             request_id: string | null;
             /** @description details: before/after where relevant */
             data: unknown;
+            /** @description format-2 entries: hex SHA-256 of JSON [salt, resource_id, location, stream_id, data], which the entry hash covers instead of them (null for entries written before format 2) */
+            data_hash: string | null;
             /** @description hash of the previous entry of this tenant (64 zeros for the first) */
             prev_hash: string;
             hash: string;
+        };
+        /** @description A signed statement of a tenant's chain head; keep them to detect removed entries later */
+        AuditCheckpoint: {
+            /** @example ackp_01jd3k8e7f9g2h4j6k8m0n2p4q */
+            id: string;
+            /** @enum {string} */
+            object: "audit_checkpoint";
+            tenant_id: string;
+            /** @description the newest entry when the checkpoint was made */
+            head_id: string;
+            /** @description that entry's hash */
+            head_hash: string;
+            /** @description how many entries the chain had, head included */
+            entry_count: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T20:40:00.000Z
+             */
+            created_at: string;
+            /** @description hex HMAC-SHA256 under the server's checkpoint key of JSON ["vigil-audit-checkpoint-v1", tenant_id, head_id, head_hash, entry_count, created_at] */
+            mac: string;
         };
         Sensor: {
             /** @description stream_…: a household sensor is a stream of the household */
@@ -3985,10 +4028,137 @@ export interface operations {
                         valid: boolean;
                         /** @description entries recomputed, up to and including the first broken one */
                         entries_checked: number;
-                        /** @description the first entry whose prev_hash or hash does not match; present when valid is false */
+                        /** @description when valid is false: the first entry that was changed or deleted; absent when the newest entries were removed (reason truncated), the checkpoint itself is bad, or the entry is outside what the key may read */
                         first_broken_id?: string;
+                        /** @description why the chain is not valid */
+                        reason?: "entry_altered" | "link_broken" | "checkpoint_mismatch" | "checkpoint_invalid" | "entry_missing" | "truncated";
+                        /** @description what was found, in words */
+                        detail?: string;
                         /** @description hash of the newest entry when the chain is valid */
                         head_hash: string | null;
+                        /** @description the newest signed checkpoint the chain was checked against */
+                        checkpoint: components["schemas"]["AuditCheckpoint"] | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAuditCheckpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Cursor: return items older than this id */
+                starting_after?: string;
+                /** @description Cursor: return items newer than this id */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["AuditCheckpoint"][];
+                        has_more: boolean;
                     };
                 };
             };

@@ -19,6 +19,7 @@ __all__ = [
     "AlertRuleCondition3",
     "AlertRuleCondition4",
     "AlertRuleSchedule",
+    "AuditCheckpoint",
     "AuditEntry",
     "AuditEntryActor",
     "AuditEntryResource",
@@ -170,7 +171,10 @@ class AlertRuleSchedule(_AlertRuleScheduleRequired, _AlertRuleScheduleOptional):
     pass
 
 
-AuditEntry = TypedDict("AuditEntry", {"id": "str", "object": "Literal[\"audit_entry\"]", "at": "str", "actor": "AuditEntryActor", "action": "str", "resource": "AuditEntryResource", "request_id": "Optional[str]", "data": "Any", "prev_hash": "str", "hash": "str"})
+AuditCheckpoint = TypedDict("AuditCheckpoint", {"id": "str", "object": "Literal[\"audit_checkpoint\"]", "tenant_id": "str", "head_id": "str", "head_hash": "str", "entry_count": "int", "created_at": "str", "mac": "str"})
+
+
+AuditEntry = TypedDict("AuditEntry", {"id": "str", "object": "Literal[\"audit_entry\"]", "at": "str", "actor": "AuditEntryActor", "action": "str", "resource": "AuditEntryResource", "request_id": "Optional[str]", "data": "Any", "data_hash": "Optional[str]", "prev_hash": "str", "hash": "str"})
 
 
 AuditEntryActor = TypedDict("AuditEntryActor", {"key_id": "Optional[str]", "operator": "Optional[str]"})
@@ -491,8 +495,8 @@ UpdateResponderContact = TypedDict("UpdateResponderContact", {"webhook_url": "st
 UpdateStreamZonesItem = TypedDict("UpdateStreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})
 
 
-_VerifyAuditTrailResponseRequired = TypedDict("_VerifyAuditTrailResponseRequired", {"valid": "bool", "entries_checked": "int", "head_hash": "Optional[str]"})
-_VerifyAuditTrailResponseOptional = TypedDict("_VerifyAuditTrailResponseOptional", {"first_broken_id": "str"}, total=False)
+_VerifyAuditTrailResponseRequired = TypedDict("_VerifyAuditTrailResponseRequired", {"valid": "bool", "entries_checked": "int", "head_hash": "Optional[str]", "checkpoint": "Optional[AuditCheckpoint]"})
+_VerifyAuditTrailResponseOptional = TypedDict("_VerifyAuditTrailResponseOptional", {"first_broken_id": "str", "reason": "Literal[\"entry_altered\", \"link_broken\", \"checkpoint_mismatch\", \"checkpoint_invalid\", \"entry_missing\", \"truncated\"]", "detail": "str"}, total=False)
 
 
 class VerifyAuditTrailResponse(_VerifyAuditTrailResponseRequired, _VerifyAuditTrailResponseOptional):

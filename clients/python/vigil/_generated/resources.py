@@ -11,6 +11,7 @@ from .._resource import NOT_GIVEN, NotGiven, RequestOptions, Resource
 from .models import (
     Alert,
     AlertRule,
+    AuditCheckpoint,
     AuditEntry,
     ConversationReply,
     CreateAlertRuleCondition,
@@ -78,6 +79,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "acknowledgeAlert": {"operation_id": "acknowledgeAlert", "method": "POST", "path": "/v1/alerts/{id}/acknowledge", "path_params": ["id"], "query": [], "body": False},
     "listAuditEntries": {"operation_id": "listAuditEntries", "method": "GET", "path": "/v1/audit", "path_params": [], "query": ["limit","starting_after","ending_before","resource_type","resource_id","actor","action","since","until"], "body": False},
     "verifyAuditTrail": {"operation_id": "verifyAuditTrail", "method": "GET", "path": "/v1/audit/verify", "path_params": [], "query": [], "body": False},
+    "listAuditCheckpoints": {"operation_id": "listAuditCheckpoints", "method": "GET", "path": "/v1/audit/checkpoints", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
     "exportAuditTrail": {"operation_id": "exportAuditTrail", "method": "GET", "path": "/v1/audit/export", "path_params": [], "query": [], "body": False},
     "getAutomation": {"operation_id": "getAutomation", "method": "GET", "path": "/v1/automation", "path_params": [], "query": [], "body": False},
     "updateAutomation": {"operation_id": "updateAutomation", "method": "PATCH", "path": "/v1/automation", "path_params": [], "query": [], "body": True},
@@ -219,7 +221,7 @@ class AlertsResource(Resource):
 
 
 class AuditResource(Resource):
-    OPERATIONS = {"list_entries": _OPERATIONS["listAuditEntries"], "verify_trail": _OPERATIONS["verifyAuditTrail"], "export_trail": _OPERATIONS["exportAuditTrail"]}
+    OPERATIONS = {"list_entries": _OPERATIONS["listAuditEntries"], "verify_trail": _OPERATIONS["verifyAuditTrail"], "list_checkpoints": _OPERATIONS["listAuditCheckpoints"], "export_trail": _OPERATIONS["exportAuditTrail"]}
 
     def list_entries(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, resource_type: Union[str, NotGiven] = NOT_GIVEN, resource_id: Union[str, NotGiven] = NOT_GIVEN, actor: Union[str, NotGiven] = NOT_GIVEN, action: Union[str, NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, until: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[AuditEntry]:
         """Audit trail, newest first
@@ -233,16 +235,25 @@ class AuditResource(Resource):
     def verify_trail(self, *, request_options: Optional[RequestOptions] = None) -> VerifyAuditTrailResponse:
         """Recompute the hash chain
 
-        Recomputes every entry's hash from its fields and its predecessor's hash; names the first entry that does not match.
+        Recomputes every entry's hash from its fields and its predecessor's hash over the whole chain, and checks it against every signed checkpoint (made each minute and on every export): an entry a checkpoint names must still be there with its hash, and entries removed from the end are reported (reason truncated). Names the first broken entry when the key may read it.
 
         GET /v1/audit/verify
         """
         return self._request(_OPERATIONS["verifyAuditTrail"], (), {}, request_options)
 
+    def list_checkpoints(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[AuditCheckpoint]:
+        """Signed checkpoints of the chain head, newest first
+
+        A checkpoint is made at least every minute while the trail grows and on every export. Keep them: an export verified later must still contain each checkpoint's head entry with its hash.
+
+        GET /v1/audit/checkpoints
+        """
+        return self._list(_OPERATIONS["listAuditCheckpoints"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
+
     def export_trail(self, *, request_options: Optional[RequestOptions] = None) -> str:
         """Export the trail as NDJSON for offline verification
 
-        The whole trail of the key's tenant, oldest first, one JSON object per line with exactly the hashed fields (id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data — data is the stored JSON text) plus prev_hash and hash. To verify offline: start with head = 64 zeros; for each line check prev_hash == head and hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]))), then set head = hash. The first line that fails is where the trail was changed.
+        The whole trail of the key's tenant as NDJSON. The first line is the signed checkpoint of the head the export ends at (object "audit_checkpoint": head_id, head_hash, entry_count; made now if the head moved). Then every entry up to that head, oldest first, one JSON object per line: id, format, tenant_id, at, actor_key_id, actor_operator, action, resource_type, request_id, resource_id, location, stream_id, data (the stored JSON text), salt, data_hash, prev_hash, hash, and redacted: true on an entry the key may not read (another location, a muted sensor or a room left alone): its resource_id, data, salt, location and stream_id are null. To verify offline: head = 64 zeros; for each entry check prev_hash == head; for format 2 check, unless redacted, data_hash == hex(SHA-256(JSON.stringify([salt, resource_id, location, stream_id, data]))) and always hash == hex(SHA-256(JSON.stringify(["v2", head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, request_id, data_hash]))); for format 1 (entries written before format 2) hash == hex(SHA-256(JSON.stringify([head, id, tenant_id, at, actor_key_id, actor_operator, action, resource_type, resource_id, request_id, data]))), not checkable when redacted; then head = hash. At the end the last entry must be the checkpoint's head_id with its head_hash and the count its entry_count; an earlier checkpoint you kept must name an entry still at its place with its hash. A line that fails its own hash was changed; a line that does not link means the one before it was changed and re-hashed or entries were removed.
 
         GET /v1/audit/export
         """
