@@ -17,7 +17,7 @@ for (const dialect of DIALECTS) {
       t.app.inject({ method: method as 'GET', url, headers: { ...bearer(key), ...headers }, ...(payload ? { payload } : {}) });
     const say = (key: Key, message: string) => call(key, 'POST', '/v1/conversations', { message });
     const audit = (tenantId: string, action: string) =>
-      t.ctx.database.db.selectFrom('audit_log').selectAll().where('tenant_id', '=', tenantId).where('action', '=', action).execute();
+      t.ctx.database.db.selectFrom('audit_log').selectAll().where('tenant_id', '=', tenantId).where('action', '=', action).orderBy('id').execute();
 
     test('a member adds boundaries and mutes but never lifts them; the agent says only an owner can; the owner lifts', async () => {
       const owner = await t.householdKey({ name: 'Role Home' });

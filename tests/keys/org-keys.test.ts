@@ -105,6 +105,19 @@ for (const dialect of DIALECTS) {
       assert.equal((await call(gate, 'DELETE', `/v1/webhooks/${orgHook.id}`)).status, 404);
       assert.equal((await call(admin, 'GET', `/v1/webhooks/${orgHook.id}`)).status, 200);
 
+      // organization-wide settings act on every location: a restricted key reads them but cannot change them
+      assert.equal((await call(gate, 'GET', '/v1/automation')).status, 200);
+      for (const [method, url, body] of [
+        ['PATCH', '/v1/automation', { incident_gap_s: 60 }],
+        ['POST', '/v1/automation/escalation/pause', undefined],
+        ['POST', '/v1/responders', { name: 'Me', kind: 'system', escalation_level: 5, contact: { webhook_url: 'http://127.0.0.1:9/me' } }],
+        ['POST', '/v1/protocols', { name: 'gate_drill', steps: ['x'] }],
+      ] as const) {
+        const res = await call(gate, method, url, body);
+        assert.deepEqual([res.status, res.body.code, res.body.param], [403, 'location_not_allowed', 'locations'], `${method} ${url}`);
+      }
+      assert.equal((await call(admin, 'GET', '/v1/automation')).body.escalation.paused, false);
+
       const household = await t.householdKey();
       const hh = await call(household, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/home', locations: ['kitchen'] });
       assert.deepEqual([hh.status, hh.body.param], [400, 'locations']);
