@@ -82,17 +82,25 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([wide.body.code, wide.body.param], ['location_not_allowed', 'locations']);
       assert.equal((await call(gate, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/hook', locations: ['front_desk'] })).status, 403);
 
-      const gateHook = await call(gate, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/gate', events: ['incident.created'] });
+      const gateHook = await call(gate, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/gate' });
       assert.equal(gateHook.status, 201);
       assert.deepEqual(gateHook.body.locations, ['north_gate'], 'confined to the key\'s locations by default');
       const orgHook = (await call(admin, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/all', events: ['incident.created'] })).body;
       assert.equal(orgHook.locations, null);
 
+      const incidentAt: Record<string, string> = {};
       for (const location of ['north_gate', 'front_desk']) {
-        assert.equal((await call(admin, 'POST', '/v1/incidents', { stream_id: streams[location], title: `at ${location}` })).status, 201);
+        const incident = await call(admin, 'POST', '/v1/incidents', { stream_id: streams[location], title: `at ${location}` });
+        assert.equal(incident.status, 201);
+        incidentAt[incident.body.id] = location;
+        // protocol.triggered carries the incident; protocol.state_changed only its id (the producer names the location)
+        const run = await call(admin, 'POST', `/v1/incidents/${incident.body.id}/protocol`, { protocol_type: 'intrusion', notify_responders: false, escalation_level: 1 });
+        assert.equal(run.status, 201);
+        assert.equal((await call(admin, 'POST', `/v1/protocol-runs/${run.body.id}/pause`)).status, 200);
       }
-      const deliveries = (await call(gate, 'GET', `/v1/webhooks/${gateHook.body.id}/deliveries`)).body.data;
-      assert.deepEqual(deliveries.map((d: { payload: { incident: { location: string } } }) => d.payload.incident.location), ['north_gate']);
+      const deliveries = (await call(gate, 'GET', `/v1/webhooks/${gateHook.body.id}/deliveries?limit=100`)).body.data as { event: string; payload: { incident?: { id: string }; incident_id?: string } }[];
+      assert.deepEqual(deliveries.map((d) => d.event).sort(), ['incident.created', 'protocol.state_changed', 'protocol.triggered']);
+      assert.deepEqual(deliveries.map((d) => incidentAt[d.payload.incident?.id ?? d.payload.incident_id!]), ['north_gate', 'north_gate', 'north_gate']);
       const all = (await call(admin, 'GET', `/v1/webhooks/${orgHook.id}/deliveries`)).body.data;
       assert.deepEqual(all.map((d: { payload: { incident: { location: string } } }) => d.payload.incident.location).sort(), ['front_desk', 'north_gate']);
 
