@@ -36,6 +36,9 @@ import { OPERATIONS_SCHEMAS, OPERATIONS_TAGS, operationsRoutes } from './operati
 // real video: phone frames, detection snapshots (issue 6)
 import { streamFrameRoutes } from './streams/stream-frame.routes.ts';
 import { snapshotRoutes } from './detections/snapshot.routes.ts';
+// keys in account settings (issue 9 §3)
+import { ApiKeySchema } from './keys/key.schemas.ts';
+import { keyRoutes } from './keys/key.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,6 +78,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     SensorSchema, BoundarySchema, WatchSchema, EventSchema, ActionSchema, ConversationReplySchema,
     // operations (issue 3)
     ...OPERATIONS_SCHEMAS,
+    // keys (issue 9 §3)
+    ApiKeySchema,
   ];
   for (const s of schemas) {
     app.addSchema(s);
@@ -113,6 +118,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
         { name: 'Events', description: 'Observations, alerts and changes of a household, newest first (Surface A)' },
         { name: 'Household', description: 'The home: place, rooms, sensors, boundaries (Surface A, read-only)' },
         ...OPERATIONS_TAGS,
+        { name: 'Keys', description: 'API keys in account settings: create (shown once), list, revoke, rotate (both surfaces)' },
         { name: 'Sandbox', description: 'Synthetic scenes and on-demand test detections' },
         { name: 'System', description: 'Health and description' },
       ],
@@ -156,5 +162,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   await app.register(sandboxRoutes(ctx.sandbox));
   await app.register(streamFrameRoutes(ctx.streams));
   await app.register(snapshotRoutes(ctx.snapshots));
+  // keys in account settings (issue 9 §3)
+  await app.register(keyRoutes(ctx.keys));
   return app;
 }

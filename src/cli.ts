@@ -8,8 +8,11 @@ import { KeyService } from './keys/key.service.ts';
 
 const USAGE = `vigil — Vigil admin CLI (honours VIGIL_DATA_DIR and DATABASE_URL)
 
-  vigil keys create --org NAME [--capabilities a,b|all] [--locations l1,l2] [--rate-limit N] [--test] [--json]
-  vigil keys create --household NAME [--test] [--json]
+  vigil keys create --org NAME [--capabilities a,b|all] [--locations l1,l2] [--rate-limit N] [--name LABEL] [--test] [--json]
+  vigil keys create --household NAME [--role owner|member] [--name LABEL] [--test] [--json]
+      household keys are owner by default (sets and lifts boundaries, manages keys);
+      a member adds boundaries and mutes but never lifts them. After bootstrap, manage keys
+      over HTTP too: POST/GET /v1/keys, DELETE /v1/keys/{id}, POST /v1/keys/{id}/rotate.
   vigil keys list [--json]
   vigil keys revoke KEY_ID
 `;
@@ -24,6 +27,8 @@ async function run(argv: string[]): Promise<number> {
       capabilities: { type: 'string' },
       locations: { type: 'string' },
       'rate-limit': { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
       test: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -45,6 +50,8 @@ async function run(argv: string[]): Promise<number> {
       if (values.household && (values.capabilities || values.locations)) {
         throw new UsageError('--capabilities and --locations apply to organization keys only');
       }
+      if (values.role !== undefined && values.role !== 'owner' && values.role !== 'member') throw new UsageError('--role must be owner or member');
+      if (values.role !== undefined && values.org) throw new UsageError('--role applies to household keys only');
       let rate: number | null = null;
       if (values['rate-limit'] !== undefined) {
         rate = Number(values['rate-limit']);
@@ -58,10 +65,14 @@ async function run(argv: string[]): Promise<number> {
         capabilities: caps === undefined || caps === 'all' ? 'all' : caps.split(',').map((c) => c.trim()).filter(Boolean),
         locations: values.locations ? values.locations.split(',').map((l) => l.trim()).filter(Boolean) : null,
         rateLimitPerMinute: rate,
+        role: values.role as 'owner' | 'member' | undefined,
+        name: values.name ?? null,
       });
-      if (values.json) process.stdout.write(JSON.stringify(created) + '\n');
+      // role means something for household keys only (organization keys have capabilities)
+      const { role, ...rest } = created;
+      if (values.json) process.stdout.write(JSON.stringify(values.household ? { ...rest, role } : rest) + '\n');
       else {
-        process.stdout.write(`Created ${created.mode} key ${created.id} for ${created.tenant_id}.\n`);
+        process.stdout.write(`Created ${created.mode} ${values.household ? `${created.role} ` : ''}key ${created.id} for ${created.tenant_id}.\n`);
         process.stdout.write(`Key (shown once, store it now): ${created.key}\n`);
       }
       return 0;
@@ -72,7 +83,7 @@ async function run(argv: string[]): Promise<number> {
       else {
         for (const k of list) {
           process.stdout.write(
-            `${k.id}  ${k.preview}  ${k.mode.padEnd(4)}  ${k.tenant_kind.padEnd(12)}  ${k.tenant_name}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\n`,
+            `${k.id}  ${k.preview}  ${k.mode.padEnd(4)}  ${k.tenant_kind.padEnd(12)}  ${(k.role ?? '').padEnd(6)}  ${k.tenant_name}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\n`,
           );
         }
         if (list.length === 0) process.stdout.write('no keys\n');

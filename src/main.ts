@@ -21,7 +21,7 @@ async function main() {
         '',
         'Vigil demo data created (shown once; keys are stored only as hashes):',
         `  organization key (Surface B, sandbox): ${seeded.org.key}`,
-        `  household key    (Surface A, sandbox): ${seeded.household.key}`,
+        `  household key    (Surface A, sandbox): ${seeded.household.key}  (owner: lifts boundaries, manages keys)`,
         '',
         'Try:',
         `  curl -s ${base}/v1/streams -H "Authorization: Bearer ${seeded.org.key}"`,

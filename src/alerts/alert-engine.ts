@@ -117,6 +117,7 @@ export class AlertEngine implements PipelineHook {
         resourceType: 'alert',
         resourceId: r.id,
         data: { rule_id: r.rule_id, detection_id: firings[i].rec.id, observed: r.observed },
+        scope: { location: r.location, streamId: firings[i].rec.stream_id },
       })),
     );
     for (const r of rows) await this.deps.events.enqueueIn(trx, { tenantId: r.tenant_id, kind: 'alert.fired', payload: { alert: toAlertView(r) } });

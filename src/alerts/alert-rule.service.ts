@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.ts';
 import { VigilError, invalid, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
-import type { Actor, AuditService } from '../audit/audit.service.ts';
+import { scopeOfLocations, type Actor, type AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
 import type { ListQueryT } from '../http/common.schemas.ts';
 import { mapPage, paginate } from '../http/pagination.ts';
@@ -58,7 +58,7 @@ export class AlertRuleService {
     await this.deps.database.withWriteLock(async (trx) => {
       await alertRuleRepository.insert(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'alert_rule.created', resourceType: 'alert_rule', resourceId: row.id, data: { after: toAlertRuleView(row) } },
+        { tenantId: principal.tenantId, action: 'alert_rule.created', resourceType: 'alert_rule', resourceId: row.id, data: { after: toAlertRuleView(row) }, scope: scopeOfLocations(row.locations) },
       ]);
     });
     this.deps.engine.upsert(row);
@@ -109,7 +109,7 @@ export class AlertRuleService {
     await this.deps.database.withWriteLock(async (trx) => {
       await alertRuleRepository.delete(trx, id);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'alert_rule.deleted', resourceType: 'alert_rule', resourceId: id, data: { before: toAlertRuleView(before) } },
+        { tenantId: principal.tenantId, action: 'alert_rule.deleted', resourceType: 'alert_rule', resourceId: id, data: { before: toAlertRuleView(before) }, scope: scopeOfLocations(before.locations) },
       ]);
     });
     this.deps.engine.remove(principal.tenantId, id);
@@ -121,7 +121,7 @@ export class AlertRuleService {
     await this.deps.database.withWriteLock(async (trx) => {
       await alertRuleRepository.update(trx, before.id, patch);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action, resourceType: 'alert_rule', resourceId: before.id, data: { before: toAlertRuleView(before), after: toAlertRuleView(after) } },
+        { tenantId: principal.tenantId, action, resourceType: 'alert_rule', resourceId: before.id, data: { before: toAlertRuleView(before), after: toAlertRuleView(after) }, scope: scopeOfLocations(before.locations === after.locations ? before.locations : null) },
       ]);
     });
     this.deps.engine.upsert(after);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbExecutor } from '../db/database.ts';
 import type { AuditCheckpointTable } from '../db/schema.ts';
 import type { AuditRow } from './audit.repository.ts';
@@ -16,7 +17,8 @@ export interface AuditFilter {
 
 /**
  * What of a tenant's trail a key may read (issue 9 §1, §4): an organization key limited to
- * locations sees entries of those locations and the organization-wide ones (no location); in a
+ * locations sees only entries of those locations — organization-wide entries (no location: keys,
+ * webhooks and rules over several places, automation, responders) are for unrestricted keys; in a
  * household no key sees entries about a muted sensor or a room or sensor left alone.
  */
 export interface AuditVisibility {
@@ -49,13 +51,10 @@ export const auditQueryRepository = {
     }
     if (f.since) qb = qb.where('at', '>=', f.since);
     if (f.until) qb = qb.where('at', '<=', f.until);
-    // NULL scope means "not about one place": such entries stay visible, hence the explicit IS NULL arms
+    // a location-limited key reads its places only; NULL scope ("not about one place") stays
+    // visible to unrestricted keys and, for households, through the explicit IS NULL arms below
     const allowed = v.allowedLocations;
-    if (allowed) {
-      qb = allowed.length === 0
-        ? qb.where('location', 'is', null)
-        : qb.where((eb) => eb.or([eb('location', 'is', null), eb('location', 'in', [...allowed])]));
-    }
+    if (allowed) qb = allowed.length === 0 ? qb.where(sql<boolean>`false`) : qb.where('location', 'in', [...allowed]);
     if (v.hiddenLocations.length) qb = qb.where((eb) => eb.or([eb('location', 'is', null), eb('location', 'not in', [...v.hiddenLocations])]));
     if (v.hiddenStreams.length) qb = qb.where((eb) => eb.or([eb('stream_id', 'is', null), eb('stream_id', 'not in', [...v.hiddenStreams])]));
     return qb;

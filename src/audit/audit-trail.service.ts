@@ -66,7 +66,7 @@ export function toCheckpointView(c: AuditCheckpointRow): AuditCheckpointView {
 }
 
 export function isVisible(v: AuditVisibility, r: Pick<AuditRow, 'location' | 'stream_id'>): boolean {
-  if (r.location !== null && v.allowedLocations && !v.allowedLocations.includes(r.location)) return false;
+  if (v.allowedLocations && (r.location === null || !v.allowedLocations.includes(r.location))) return false;
   if (r.location !== null && v.hiddenLocations.includes(r.location)) return false;
   if (r.stream_id !== null && v.hiddenStreams.includes(r.stream_id)) return false;
   return true;

@@ -29,6 +29,16 @@ export interface AuditInput {
   scope?: { location?: string | null; streamId?: string | null };
 }
 
+/**
+ * The scope of an entry about a resource confined to locations (a key, webhook or alert rule):
+ * its one location, so a key limited to it reads the entry; none when organization-wide or
+ * spanning several, so only unrestricted keys read it (issue 9 §4).
+ */
+export function scopeOfLocations(locations: readonly string[] | string | null | undefined): NonNullable<AuditInput['scope']> {
+  const list = typeof locations === 'string' ? (JSON.parse(locations) as string[]) : locations;
+  return { location: list?.length === 1 ? list[0] : null };
+}
+
 export class AuditService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock }) {}
 

@@ -44,6 +44,9 @@ function toAgentError(err: unknown): unknown {
       return new AgentToolError(err.extra?.reason === 'muted' ? 'muted' : 'boundary', err.message);
     case 'not_found':
       return new AgentToolError('not_found', err.message);
+    case 'owner_role_required':
+      // issue 9 §2: a member key asked to lift a boundary or unmute; the reply says only an owner can
+      return new AgentToolError('conflict', err.message);
     case 'validation_failed':
     case 'unknown_field':
     case 'unsupported_source':

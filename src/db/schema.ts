@@ -25,6 +25,10 @@ export interface ApiKeyTable {
   rate_limit_per_minute: number | null;
   created_at: string;
   revoked_at: string | null;
+  /** household keys: owner lifts boundaries and manages keys, member only adds (issue 9 §2) */
+  role: 'owner' | 'member';
+  /** a label from account settings, never secret */
+  name: string | null;
 }
 
 export interface StreamTable {
@@ -144,6 +148,7 @@ export interface WebhookEndpointTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  locations: string | null; // JSON string[] | null = every location (organization endpoints, issue 9 §4)
 }
 
 export interface WebhookEventTable {

@@ -26,7 +26,8 @@ export async function seedDemo(ctx: VigilContext): Promise<DemoSeed | null> {
   const any = await ctx.database.db.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
   if (any) return null;
   const org = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: DEMO_ORG, mode: 'test', capabilities: 'all' });
-  const household = await ctx.keys.createKey({ tenantKind: 'household', tenantName: DEMO_HOUSEHOLD, mode: 'test' });
+  // an owner key (issue 9 §2): the demo household can lift its own boundaries and manage its keys
+  const household = await ctx.keys.createKey({ tenantKind: 'household', tenantName: DEMO_HOUSEHOLD, mode: 'test', role: 'owner', name: 'demo owner' });
   const principal = await ctx.keys.authenticate(org.key);
   const actor = { keyId: org.id, operator: 'demo-seed' };
   const streams = [];

@@ -4,7 +4,7 @@ import { VigilError, invalid, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
-import type { Principal } from '../keys/key.service.ts';
+import { assertOwner, type Principal } from '../keys/key.service.ts';
 import { formatClock, isValidTimeZone } from '../lib/zoned-time.ts';
 import { lookupCity } from '../agent/city-directory.ts';
 import type { EventService } from '../events/event.service.ts';
@@ -227,6 +227,7 @@ export class HouseholdService {
   }
 
   async muteSensor(principal: Principal, actor: Actor, sensorId: string, muted: boolean): Promise<SensorView> {
+    if (!muted) assertOwner(principal, 'unmute a sensor'); // issue 9 §2: members add mutes, never lift them
     const now = this.deps.clock.now();
     const view = await this.deps.database.withWriteLock(async (trx) => {
       const home = await this.snapshot(principal.tenantId, trx);
@@ -292,6 +293,7 @@ export class HouseholdService {
 
   /** Lifting a boundary takes an explicit request naming the room or sensor it is on. */
   async clearBoundary(principal: Principal, actor: Actor, place: PlaceRef): Promise<BoundaryView> {
+    assertOwner(principal, 'lift a boundary'); // issue 9 §2: members add boundaries, never lift them
     const now = this.deps.clock.now();
     const view = await this.deps.database.withWriteLock(async (trx) => {
       const home = await this.snapshot(principal.tenantId, trx);

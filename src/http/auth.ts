@@ -15,6 +15,11 @@ declare module 'fastify' {
     surface?: Surface;
     /** capability an organization key needs */
     capability?: Capability;
+    /**
+     * true: Idempotency-Key is not stored or replayed, because the response holds a secret that must
+     * never be written down (API keys are stored only as SHA-256; issue 9 §3).
+     */
+    noReplay?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

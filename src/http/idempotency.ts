@@ -25,6 +25,7 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
   app.addHook('preHandler', async (request, reply) => {
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined || !request.principal) return;
+    if (request.routeOptions.config?.noReplay) return; // the response carries a secret we never store (API keys)
     if (typeof header !== 'string' || header.length < 1 || header.length > 255) {
       throw new VigilError('validation_failed', 'Idempotency-Key must be 1–255 characters.', { param: 'Idempotency-Key' });
     }

@@ -33,3 +33,18 @@ export async function paginate<DB, TB extends keyof DB, O extends { id: string }
 export function mapPage<A, B>(page: Page<A>, fn: (a: A) => B): Page<B> {
   return { object: 'list', data: page.data.map(fn), has_more: page.has_more };
 }
+
+/**
+ * The same cursor contract over rows already loaded and filtered in memory, newest first (for
+ * small per-tenant sets whose visibility is decided in code, e.g. keys and webhook endpoints of a
+ * location-restricted key).
+ */
+export function paginateRows<O extends { id: string }>(rowsNewestFirst: O[], q: ListQueryT): Page<O> {
+  const limit = q.limit ?? 20;
+  if (q.ending_before) {
+    const newer = rowsNewestFirst.filter((r) => r.id > q.ending_before!);
+    return { object: 'list', data: newer.slice(Math.max(0, newer.length - limit)), has_more: newer.length > limit };
+  }
+  const from = q.starting_after ? rowsNewestFirst.filter((r) => r.id < q.starting_after!) : rowsNewestFirst;
+  return { object: 'list', data: from.slice(0, limit), has_more: from.length > limit };
+}

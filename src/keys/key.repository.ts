@@ -11,6 +11,13 @@ export const keyRepository = {
   findById(db: DbExecutor, id: string) {
     return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
   },
+  findForTenant(db: DbExecutor, tenantId: string, id: string) {
+    return db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  },
+  /** Every key of one tenant, newest first (a tenant holds tens of keys, not thousands). */
+  listForTenant(db: DbExecutor, tenantId: string) {
+    return db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).orderBy('id', 'desc').execute();
+  },
   listAll(db: DbExecutor) {
     return db
       .selectFrom('api_keys')

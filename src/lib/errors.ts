@@ -19,6 +19,8 @@ export const ERROR_CATALOGUE = {
   wrong_surface: { status: 403, title: 'Key belongs to the other surface' },
   insufficient_capability: { status: 403, title: 'Key lacks a capability' },
   location_not_allowed: { status: 403, title: 'Key is not allowed at this location' },
+  owner_role_required: { status: 403, title: 'Only an owner key of the household may do this' }, // keys (issue 9 §2)
+  key_scope_exceeded: { status: 403, title: 'A key cannot grant more than it holds' }, // keys (issue 9 §3)
   not_found: { status: 404, title: 'Resource not found' },
   route_not_found: { status: 404, title: 'No such route' },
   stream_not_sandbox: { status: 409, title: 'Stream is not a sandbox stream' },

@@ -4,6 +4,7 @@ import { invalid } from '../lib/errors.ts';
 import { toIso } from '../lib/time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
+import { assertEveryLocation } from '../tenants/location-access.ts';
 import { automationRepository, type AutomationSettingsRow } from './automation.repository.ts';
 import type { AutomationView, UpdateAutomationBodyT } from './automation.schemas.ts';
 import { compileSchedule, findScheduleProblem, isWithinSchedule, type CompiledSchedule, type Schedule } from './local-schedule.ts';
@@ -79,6 +80,7 @@ export class AutomationService {
   }
 
   async update(principal: Principal, actor: Actor, body: UpdateAutomationBodyT): Promise<AutomationView> {
+    assertEveryLocation(principal, 'the automation settings');
     if (body.business_hours) {
       const problem = findScheduleProblem(body.business_hours);
       if (problem) throw invalid(`business_hours.${problem.param}`, problem.message);
@@ -97,6 +99,7 @@ export class AutomationService {
 
   /** Operator pause/resume of automatic incidents or automatic escalation for the whole organization. */
   async setPaused(principal: Principal, actor: Actor, target: AutomationTarget, paused: boolean): Promise<AutomationView> {
+    assertEveryLocation(principal, `automatic ${target}`);
     const before = this.settings(principal.tenantId);
     const column = target === 'incidents' ? 'incidents_paused' : 'escalation_paused';
     const row: AutomationSettingsRow = { ...before.row, [column]: paused ? 1 : 0, updated_at: toIso(this.deps.clock.now()) };

@@ -6,6 +6,8 @@ export interface OutboxEvent {
   kind: string;
   /** event fields; `id`, `event` and `created_at` are stamped on by the outbox */
   payload: Record<string, unknown>;
+  /** the location the event is about, when the payload does not carry it (location-confined endpoints, issue 9 §4) */
+  location?: string;
 }
 
 /**

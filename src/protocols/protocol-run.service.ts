@@ -230,6 +230,7 @@ export class ProtocolRunService {
     await this.deps.events.enqueueIn(trx, {
       tenantId: run.tenant_id,
       kind: 'protocol.state_changed',
+      location: incident.location,
       payload: {
         change: action.replace(/^protocol_run\./, ''),
         previous: { status: before.status, escalation_level: before.escalation_level },

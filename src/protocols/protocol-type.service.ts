@@ -5,6 +5,7 @@ import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
+import { assertEveryLocation } from '../tenants/location-access.ts';
 import { BUILTIN_PROTOCOLS, findBuiltinProtocol } from './protocol-catalogue.ts';
 import { protocolRepository, type ProtocolTypeRow } from './protocol.repository.ts';
 import type { CreateProtocolTypeBodyT, ProtocolTypeView } from './protocol.schemas.ts';
@@ -26,6 +27,7 @@ export class ProtocolTypeService {
   }
 
   async create(principal: Principal, actor: Actor, body: CreateProtocolTypeBodyT): Promise<ProtocolTypeView> {
+    assertEveryLocation(principal, 'a protocol type');
     const now = this.deps.clock.now();
     const row: ProtocolTypeRow = {
       id: newId('ptype', now),

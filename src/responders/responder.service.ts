@@ -5,6 +5,7 @@ import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
+import { assertEveryLocation } from '../tenants/location-access.ts';
 import type { ListQueryT } from '../http/common.schemas.ts';
 import { mapPage, paginate } from '../http/pagination.ts';
 import type { UrlGuard } from '../operations/event-sink.ts';
@@ -33,6 +34,7 @@ export class ResponderService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; urlGuard: UrlGuard }) {}
 
   async create(principal: Principal, actor: Actor, body: CreateResponderBodyT): Promise<ResponderView & { signing_secret: string }> {
+    assertEveryLocation(principal, 'a responder (notified for every location)');
     await this.checkUrl(body.contact.webhook_url);
     const now = this.deps.clock.now();
     const row: ResponderRow = {
@@ -69,6 +71,7 @@ export class ResponderService {
 
   async update(principal: Principal, actor: Actor, id: string, body: UpdateResponderBodyT): Promise<ResponderView> {
     const before = await this.load(principal, id);
+    assertEveryLocation(principal, 'a responder (notified for every location)');
     if (body.contact?.webhook_url !== undefined) await this.checkUrl(body.contact.webhook_url);
     const patch: Partial<ResponderRow> = { updated_at: toIso(this.deps.clock.now()) };
     if (body.name !== undefined) patch.name = body.name;
@@ -89,6 +92,7 @@ export class ResponderService {
 
   async remove(principal: Principal, actor: Actor, id: string) {
     const before = await this.load(principal, id);
+    assertEveryLocation(principal, 'a responder (notified for every location)');
     await this.deps.database.withWriteLock(async (trx) => {
       await responderRepository.delete(trx, id);
       await this.deps.audit.appendIn(trx, actor, [

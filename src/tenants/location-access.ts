@@ -9,3 +9,16 @@ export function assertLocationAllowed(principal: Principal, location: string): v
     });
   }
 }
+
+/**
+ * Organization-wide settings (automation switches, responders, protocol types) act on every
+ * location: a key limited to some locations may read them but not change them (issue 9 §4), or it
+ * could, say, point a responder's webhook at itself and receive every location's protocol runs.
+ */
+export function assertEveryLocation(principal: Principal, what: string): void {
+  if (principal.locations) {
+    throw new VigilError('location_not_allowed', `This key is limited to ${principal.locations.join(', ')}; ${what} applies to every location and needs a key that is not limited to locations.`, {
+      param: 'locations',
+    });
+  }
+}

@@ -55,10 +55,10 @@ export const webhookRepository = {
   },
 
   /** Enabled, live endpoints of a tenant (subscription filtering happens in the caller on the JSON list). */
-  async listEnabledEndpoints(db: DbExecutor, tenantId: string): Promise<Pick<WebhookEndpointRow, 'id' | 'events'>[]> {
+  async listEnabledEndpoints(db: DbExecutor, tenantId: string): Promise<Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[]> {
     return db
       .selectFrom('webhook_endpoints')
-      .select(['id', 'events'])
+      .select(['id', 'events', 'locations'])
       .where('tenant_id', '=', tenantId)
       .where('enabled', '=', 1)
       .where('deleted_at', 'is', null)

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../http/common.schemas.ts';
 import { HOUSEHOLD_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
 
 const KINDS_DOC =
@@ -20,6 +20,13 @@ export const CreateWebhookBody = Type.Object(
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'http:// or https:// receiver', examples: ['https://example.com/hooks/vigil'] }),
     events: Type.Optional(Events),
     description: Type.Optional(Type.String({ maxLength: 500 })),
+    locations: Type.Optional(
+      Type.Union([Type.Array(Location, { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()], {
+        description:
+          'Organization webhooks: receive only events at these locations (null: every location). Default: the key\'s own locations; ' +
+          'a key limited to locations can only register endpoints within them.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -42,6 +49,7 @@ const endpointProperties = {
   url: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
   events: Type.Array(Type.String()),
+  locations: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'the locations whose events this endpoint receives; null: every location' }),
   enabled: Type.Boolean(),
   secret_source: Type.Union([Type.Literal('generated'), Type.Literal('api_key')], {
     description:

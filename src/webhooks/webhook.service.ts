@@ -4,9 +4,9 @@ import type { Clock } from '../lib/clock.ts';
 import { VigilError, invalid, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
-import type { Actor, AuditService } from '../audit/audit.service.ts';
+import { scopeOfLocations, type Actor, type AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
-import { mapPage, paginate } from '../http/pagination.ts';
+import { mapPage, paginate, paginateRows } from '../http/pagination.ts';
 import type { ListQueryT } from '../http/common.schemas.ts';
 import { DELIVERY_CHANNEL } from './delivery-worker.ts';
 import { eventKindsOf, isEventKind } from './event-kinds.ts';
@@ -31,6 +31,27 @@ export interface WebhookEventInput {
   kind: string;
   /** event fields; `id`, `event` and `created_at` are stamped on by the outbox */
   payload: Record<string, unknown>;
+  /** the location the event is about; default: read from the payload (see locationOfEvent) */
+  location?: string;
+}
+
+/**
+ * The location an organization event is about, for endpoints confined to locations (issue 9 §4).
+ * Undefined when neither the input nor the payload names one: a confined endpoint then receives
+ * nothing (fail closed).
+ */
+function locationOfEvent(event: WebhookEventInput): string | undefined {
+  if (event.location) return event.location;
+  const p = event.payload as { location?: unknown; detection?: { location?: unknown }; alert?: { location?: unknown }; incident?: { location?: unknown } };
+  const found = p.location ?? p.detection?.location ?? p.alert?.location ?? p.incident?.location;
+  return typeof found === 'string' ? found : undefined;
+}
+
+/** Whether a location-restricted key may see an endpoint: only one confined within its own locations. */
+function endpointVisible(principal: Principal, r: Pick<WebhookEndpointRow, 'locations'>): boolean {
+  if (!principal.locations) return true;
+  const locs = r.locations === null ? null : (JSON.parse(r.locations) as string[]);
+  return locs !== null && locs.every((l) => principal.locations!.includes(l));
 }
 
 export function toEndpointView(r: WebhookEndpointRow, now: number): WebhookEndpointView {
@@ -41,6 +62,7 @@ export function toEndpointView(r: WebhookEndpointRow, now: number): WebhookEndpo
     url: r.url,
     description: r.description,
     events: JSON.parse(r.events) as string[],
+    locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]),
     enabled: r.enabled === 1,
     secret_source: r.secret_source,
     previous_secret_expires_at: overlap ? toIso(r.previous_secret_expires_at!) : null,
@@ -143,8 +165,28 @@ export class WebhookService {
     return { secret, source: 'generated', shown: secret };
   }
 
+  /**
+   * The locations an organization endpoint is confined to (issue 9 §4): default the key's own; a
+   * restricted key cannot register an endpoint reaching beyond them.
+   */
+  private checkLocations(principal: Principal, wanted: string[] | null | undefined): string[] | null {
+    if (principal.tenantKind === 'household') {
+      if (wanted !== undefined) throw invalid('locations', 'household webhooks receive the whole household; locations apply to organization webhooks');
+      return null;
+    }
+    const locations = wanted === undefined ? (principal.locations ? [...principal.locations] : null) : wanted;
+    if (principal.locations) {
+      const outside = locations === null ? ['every location'] : locations.filter((l) => !principal.locations!.includes(l));
+      if (outside.length) {
+        throw new VigilError('location_not_allowed', `locations: this key is limited to ${principal.locations.join(', ')}; ${outside.join(', ')} is outside it.`, { param: 'locations' });
+      }
+    }
+    return locations;
+  }
+
   async create(principal: Principal, actor: Actor, body: CreateWebhookBodyT, bearerKey: string | null): Promise<WebhookEndpointWithSecretView> {
     const events = this.checkEvents(principal, body.events);
+    const locations = this.checkLocations(principal, body.locations);
     await assertWebhookUrlAllowed(body.url, { allowPrivate: this.deps.allowPrivate });
     const now = this.deps.clock.now();
     const s = this.secretFor(principal, bearerKey);
@@ -163,12 +205,13 @@ export class WebhookService {
       created_at: toIso(now),
       updated_at: toIso(now),
       deleted_at: null,
+      locations: locations ? JSON.stringify(locations) : null,
     };
     const view = toEndpointView(row, now);
     await this.deps.database.withWriteLock(async (trx) => {
       await webhookRepository.insertEndpoint(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'webhook.created', resourceType: 'webhook_endpoint', resourceId: row.id, data: { after: view } },
+        { tenantId: principal.tenantId, action: 'webhook.created', resourceType: 'webhook_endpoint', resourceId: row.id, data: { after: view }, scope: scopeOfLocations(row.locations) },
       ]);
     });
     return s.shown ? { ...view, secret: s.shown } : view;
@@ -176,7 +219,9 @@ export class WebhookService {
 
   async list(principal: Principal, q: ListQueryT) {
     const now = this.deps.clock.now();
-    const page = await paginate(webhookRepository.listEndpointsQuery(this.deps.database.db, principal.tenantId), 'id', q);
+    const qb = webhookRepository.listEndpointsQuery(this.deps.database.db, principal.tenantId);
+    // a restricted key sees only endpoints confined within its locations; a tenant has few endpoints
+    const page = principal.locations ? paginateRows((await qb.orderBy('id', 'desc').execute()).filter((r) => endpointVisible(principal, r)), q) : await paginate(qb, 'id', q);
     return mapPage(page, (r) => toEndpointView(r, now));
   }
 
@@ -187,7 +232,7 @@ export class WebhookService {
   /** An endpoint of the key's tenant; anything else is 404 (DESIGN.md "Auth": no existence leaks). */
   private async load(principal: Principal, id: string): Promise<WebhookEndpointRow> {
     const row = await webhookRepository.findEndpoint(this.deps.database.db, principal.tenantId, id);
-    if (!row) throw notFound('webhook endpoint', id);
+    if (!row || !endpointVisible(principal, row)) throw notFound('webhook endpoint', id);
     return row;
   }
 
@@ -212,6 +257,7 @@ export class WebhookService {
           resourceType: 'webhook_endpoint',
           resourceId: id,
           data: { before: toEndpointView(before, now), after: toEndpointView(after, now) },
+          scope: scopeOfLocations(before.locations),
         },
       ]);
     });
@@ -225,7 +271,7 @@ export class WebhookService {
       await webhookRepository.updateEndpoint(trx, id, { deleted_at: toIso(now), enabled: 0, updated_at: toIso(now) });
       await webhookRepository.cancelOpenDeliveries(trx, id, toIso(now));
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'webhook.deleted', resourceType: 'webhook_endpoint', resourceId: id, data: { before: toEndpointView(before, now) } },
+        { tenantId: principal.tenantId, action: 'webhook.deleted', resourceType: 'webhook_endpoint', resourceId: id, data: { before: toEndpointView(before, now) }, scope: scopeOfLocations(before.locations) },
       ]);
     });
     return { id, object: 'webhook_endpoint' as const, deleted: true as const };
@@ -257,6 +303,7 @@ export class WebhookService {
           resourceType: 'webhook_endpoint',
           resourceId: id,
           data: { previous_secret_expires_at: toIso(now + SECRET_OVERLAP_MS) },
+          scope: scopeOfLocations(before.locations),
         },
       ]);
     });
@@ -293,6 +340,7 @@ export class WebhookService {
           resourceType: 'webhook_delivery',
           resourceId: deliveryId,
           data: { endpoint_id: id, previous_status: found.status, series: found.series + 1 },
+          scope: scopeOfLocations(endpoint.locations),
         },
       ]);
     });
@@ -317,8 +365,9 @@ export class WebhookService {
     if (!isEventKind(event.kind)) throw new Error(`webhook event kind "${event.kind}" is not in src/webhooks/event-kinds.ts`);
     const now = this.deps.clock.now();
     const eventId = newId('evt', now);
-    const endpoints = (await webhookRepository.listEnabledEndpoints(trx, event.tenantId)).filter((e) =>
-      (JSON.parse(e.events) as string[]).includes(event.kind),
+    const location = locationOfEvent(event);
+    const endpoints = (await webhookRepository.listEnabledEndpoints(trx, event.tenantId)).filter(
+      (e) => (JSON.parse(e.events) as string[]).includes(event.kind) && (e.locations === null || (location !== undefined && (JSON.parse(e.locations) as string[]).includes(location))),
     );
     if (endpoints.length === 0) return { eventId, deliveryIds: [] };
     const deliveries = endpoints.map((e) => this.deliveryRow(event, eventId, now, { endpointId: e.id }));

@@ -133,7 +133,8 @@ for (const dialect of DIALECTS) {
     });
   });
 
-  // issue 9 §4: a key limited to north_gate reads only north_gate (and organization-wide) entries
+  // issue 9 §4: a key limited to north_gate reads only north_gate entries; organization-wide ones
+  // (an unrestricted key's creation, say) are for unrestricted keys
   describe(`organization audit reads are confined to the key's locations (${dialect})`, () => {
     let t: TestApp;
     let admin: { key: string; id: string; tenant_id: string };
@@ -159,19 +160,22 @@ for (const dialect of DIALECTS) {
     after(() => t.close());
     const frontDeskEntries = async () =>
       Number((await t.ctx.database.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('location', '=', 'front_desk').executeTakeFirstOrThrow()).n);
+    const organizationWideEntries = async () =>
+      Number((await t.ctx.database.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('location', 'is', null).executeTakeFirstOrThrow()).n);
 
-    test('GET /v1/audit lists north_gate and organization-wide entries, nothing of front_desk', async () => {
+    test('GET /v1/audit lists north_gate entries only: nothing of front_desk, nothing organization-wide', async () => {
       const mine = await listAll(t.app, gateKey);
       const all = await listAll(t.app, admin);
       assert.ok(!JSON.stringify(mine).includes(streams.front_desk));
       assert.ok(!JSON.stringify(mine).includes('front_desk'));
       assert.ok(mine.some((e) => e.action === 'detection.recorded' && e.data.stream_id === streams.north_gate));
       assert.ok(mine.some((e) => e.action === 'stream.created' && e.resource.id === streams.north_gate));
-      assert.ok(mine.some((e) => e.action === 'api_key.created'), 'organization-wide entries stay');
+      assert.ok(mine.some((e) => e.action === 'api_key.created' && e.resource.id === gateKey.id), 'the creation of a key limited to north_gate is a north_gate entry');
+      assert.ok(!mine.some((e) => e.resource.id === admin.id), 'an unrestricted key is organization-wide: not for a confined key');
       assert.ok(all.some((e) => e.data?.stream_id === streams.front_desk), 'an unrestricted key sees front_desk');
       const front = await frontDeskEntries();
       assert.ok(front >= 1 + 2 * 2, 'stream.created + 2 × (detection.recorded + sandbox.detection_injected) at least');
-      assert.equal(all.length - mine.length, front, 'exactly the front_desk entries are left out');
+      assert.equal(all.length - mine.length, front + (await organizationWideEntries()), 'exactly the front_desk and organization-wide entries are left out');
       const filtered = (await t.app.inject({ url: `/v1/audit?resource_id=${streams.front_desk}`, headers: bearer(gateKey) })).json();
       assert.deepEqual(filtered.data, []);
     });
@@ -180,7 +184,7 @@ for (const dialect of DIALECTS) {
       const { body, lines } = await exportLines(t.app, gateKey);
       assert.ok(!body.includes('front_desk'));
       const hidden = lines.filter((l) => l.redacted);
-      assert.equal(hidden.length, await frontDeskEntries());
+      assert.equal(hidden.length, (await frontDeskEntries()) + (await organizationWideEntries()));
       assert.ok(lines.filter((l) => !l.redacted).some((l) => l.stream_id === streams.north_gate && l.location === 'north_gate'));
       assert.deepEqual(verifyExportOffline(body), { valid: true, checked: lines.length, checkpointMatches: true });
       const v = (await t.app.inject({ url: '/v1/audit/verify', headers: bearer(gateKey) })).json();

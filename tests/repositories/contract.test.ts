@@ -42,7 +42,7 @@ for (const dialect of DIALECTS) {
     test('keys: find by hash, revoke once', async () => {
       await keyRepository.insert(h.db, {
         id: 'key_1', tenant_id: tenant, tenant_kind: 'organization', mode: 'live', key_hash: 'h1', preview: 'p',
-        capabilities: '[]', locations: null, rate_limit_per_minute: null, created_at: 'x', revoked_at: null,
+        capabilities: '[]', locations: null, rate_limit_per_minute: null, created_at: 'x', revoked_at: null, role: 'owner', name: null,
       });
       assert.equal((await keyRepository.findByHash(h.db, 'h1'))?.id, 'key_1');
       assert.equal(await keyRepository.revoke(h.db, 'key_1', 't'), true);

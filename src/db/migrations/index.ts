@@ -6,6 +6,7 @@ import * as m003 from './003_operations.ts';
 import * as m004 from './004_household.ts';
 import * as m005 from './005_video.ts'; // real video (issue 6)
 import * as m006 from './006_audit_scope_checkpoints.ts'; // audit confinement and checkpoints (issue 9)
+import * as m007 from './007_keys.ts'; // keys and authorization (issue 9 §2–§4)
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '004_household': m004,
   '005_video': m005,
   '006_audit_scope_checkpoints': m006,
+  '007_keys': m007,
 };

@@ -5,6 +5,7 @@ import type { Camelize } from '../core/casing.js';
 export type Action = Camelize<components['schemas']['Action']>;
 export type Alert = Camelize<components['schemas']['Alert']>;
 export type AlertRule = Camelize<components['schemas']['AlertRule']>;
+export type ApiKey = Camelize<components['schemas']['ApiKey']>;
 export type AuditCheckpoint = Camelize<components['schemas']['AuditCheckpoint']>;
 export type AuditEntry = Camelize<components['schemas']['AuditEntry']>;
 export type Boundary = Camelize<components['schemas']['Boundary']>;

@@ -207,6 +207,39 @@ export declare class IncidentsResource extends Resource {
   triggerProtocol(incidentId: string, params: Camelize<BodyOf<'triggerProtocol'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'triggerProtocol', 201>>>;
 }
 
+export declare class KeysResource extends Resource {
+  /**
+   * List API keys, newest first (revoked ones included)
+   * Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+   * GET /v1/keys
+   */
+  list(params?: Camelize<QueryOf<'listKeys'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listKeys', 200>>>>;
+  /**
+   * Create an API key (the key is shown once)
+   * The new key is never wider than the key creating it: an organization key grants at most its own capabilities and locations (403 key_scope_exceeded naming `capabilities` or `locations`), and a test key creates only test keys. Defaults: the creator's capabilities, locations, mode and rate limit; household keys default to role `member`. Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404. Idempotency-Key is ignored here: replaying would mean storing the key, and only its SHA-256 is ever stored.
+   * POST /v1/keys
+   */
+  create(params?: Camelize<BodyOf<'createKey'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'createKey', 201>>>;
+  /**
+   * Fetch an API key (never its secret)
+   * Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+   * GET /v1/keys/{id}
+   */
+  get(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'getKey', 200>>>;
+  /**
+   * Revoke an API key
+   * From the next request on the key answers 401 api_key_revoked. Revoking a revoked key returns it unchanged. Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+   * DELETE /v1/keys/{id}
+   */
+  revoke(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'revokeKey', 200>>>;
+  /**
+   * Replace a key with a new secret
+   * Creates a new key with the same role, capabilities, locations, mode and rate limit, returned once, and revokes the old one in the same transaction. Household webhooks signed with the old key must be re-signed (POST /v1/webhooks/{id}/rotate-secret with the new key). Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404. Idempotency-Key is ignored here: replaying would mean storing the key, and only its SHA-256 is ever stored.
+   * POST /v1/keys/{id}/rotate
+   */
+  rotate(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'rotateKey', 201>>>;
+}
+
 export declare class ProtocolRunsResource extends Resource {
   /**
    * Fetch a protocol run
@@ -440,6 +473,7 @@ export interface VigilResources {
   events: EventsResource;
   household: HouseholdResource;
   incidents: IncidentsResource;
+  keys: KeysResource;
   protocolRuns: ProtocolRunsResource;
   protocols: ProtocolsResource;
   responders: RespondersResource;

@@ -34,6 +34,11 @@ const OPERATIONS = {
   updateIncident: {"operationId":"updateIncident","method":"PATCH","path":"/v1/incidents/{id}","pathParams":["id"],"query":[],"body":true},
   addIncidentNote: {"operationId":"addIncidentNote","method":"POST","path":"/v1/incidents/{id}/notes","pathParams":["id"],"query":[],"body":true},
   triggerProtocol: {"operationId":"triggerProtocol","method":"POST","path":"/v1/incidents/{incident_id}/protocol","pathParams":["incident_id"],"query":[],"body":true},
+  listKeys: {"operationId":"listKeys","method":"GET","path":"/v1/keys","pathParams":[],"query":["limit","starting_after","ending_before"],"body":false},
+  createKey: {"operationId":"createKey","method":"POST","path":"/v1/keys","pathParams":[],"query":[],"body":true},
+  getKey: {"operationId":"getKey","method":"GET","path":"/v1/keys/{id}","pathParams":["id"],"query":[],"body":false},
+  revokeKey: {"operationId":"revokeKey","method":"DELETE","path":"/v1/keys/{id}","pathParams":["id"],"query":[],"body":false},
+  rotateKey: {"operationId":"rotateKey","method":"POST","path":"/v1/keys/{id}/rotate","pathParams":["id"],"query":[],"body":false},
   getProtocolRun: {"operationId":"getProtocolRun","method":"GET","path":"/v1/protocol-runs/{id}","pathParams":["id"],"query":[],"body":false},
   pauseProtocolRun: {"operationId":"pauseProtocolRun","method":"POST","path":"/v1/protocol-runs/{id}/pause","pathParams":["id"],"query":[],"body":false},
   resumeProtocolRun: {"operationId":"resumeProtocolRun","method":"POST","path":"/v1/protocol-runs/{id}/resume","pathParams":["id"],"query":[],"body":false},
@@ -372,6 +377,56 @@ export class IncidentsResource extends Resource {
    */
   triggerProtocol(incidentId, params, options) {
     return this._request(OPERATIONS.triggerProtocol, [incidentId], params, options);
+  }
+
+}
+
+export class KeysResource extends Resource {
+  static operations = { "list": OPERATIONS.listKeys, "create": OPERATIONS.createKey, "get": OPERATIONS.getKey, "revoke": OPERATIONS.revokeKey, "rotate": OPERATIONS.rotateKey };
+
+  /**
+   * List API keys, newest first (revoked ones included)
+   * Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+   * GET /v1/keys
+   */
+  list(params, options) {
+    return this._list(OPERATIONS.listKeys, [], params, options);
+  }
+
+  /**
+   * Create an API key (the key is shown once)
+   * The new key is never wider than the key creating it: an organization key grants at most its own capabilities and locations (403 key_scope_exceeded naming `capabilities` or `locations`), and a test key creates only test keys. Defaults: the creator's capabilities, locations, mode and rate limit; household keys default to role `member`. Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404. Idempotency-Key is ignored here: replaying would mean storing the key, and only its SHA-256 is ever stored.
+   * POST /v1/keys
+   */
+  create(params, options) {
+    return this._request(OPERATIONS.createKey, [], params, options);
+  }
+
+  /**
+   * Fetch an API key (never its secret)
+   * Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+   * GET /v1/keys/{id}
+   */
+  get(id, options) {
+    return this._request(OPERATIONS.getKey, [id], undefined, options);
+  }
+
+  /**
+   * Revoke an API key
+   * From the next request on the key answers 401 api_key_revoked. Revoking a revoked key returns it unchanged. Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+   * DELETE /v1/keys/{id}
+   */
+  revoke(id, options) {
+    return this._request(OPERATIONS.revokeKey, [id], undefined, options);
+  }
+
+  /**
+   * Replace a key with a new secret
+   * Creates a new key with the same role, capabilities, locations, mode and rate limit, returned once, and revokes the old one in the same transaction. Household webhooks signed with the old key must be re-signed (POST /v1/webhooks/{id}/rotate-secret with the new key). Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404. Idempotency-Key is ignored here: replaying would mean storing the key, and only its SHA-256 is ever stored.
+   * POST /v1/keys/{id}/rotate
+   */
+  rotate(id, options) {
+    return this._request(OPERATIONS.rotateKey, [id], undefined, options);
   }
 
 }
@@ -735,6 +790,7 @@ export const RESOURCES = {
   events: EventsResource,
   household: HouseholdResource,
   incidents: IncidentsResource,
+  keys: KeysResource,
   protocolRuns: ProtocolRunsResource,
   protocols: ProtocolsResource,
   responders: RespondersResource,

@@ -916,6 +916,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys, newest first (revoked ones included)
+         * @description Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create an API key (the key is shown once)
+         * @description The new key is never wider than the key creating it: an organization key grants at most its own capabilities and locations (403 key_scope_exceeded naming `capabilities` or `locations`), and a test key creates only test keys. Defaults: the creator's capabilities, locations, mode and rate limit; household keys default to role `member`. Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404. Idempotency-Key is ignored here: replaying would mean storing the key, and only its SHA-256 is ever stored.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch an API key (never its secret)
+         * @description Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+         */
+        get: operations["getKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description From the next request on the key answers 401 api_key_revoked. Revoking a revoked key returns it unchanged. Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a key with a new secret
+         * @description Creates a new key with the same role, capabilities, locations, mode and rate limit, returned once, and revokes the old one in the same transaction. Household webhooks signed with the old key must be re-signed (POST /v1/webhooks/{id}/rotate-secret with the new key). Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404. Idempotency-Key is ignored here: replaying would mean storing the key, and only its SHA-256 is ever stored.
+         */
+        post: operations["rotateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -930,7 +998,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "not_found" | "route_not_found" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "payload_too_large" | "unsupported_media_type" | "query_not_understood" | "rate_limit_exceeded" | "concurrent_stream_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "not_found" | "route_not_found" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "payload_too_large" | "unsupported_media_type" | "query_not_understood" | "rate_limit_exceeded" | "concurrent_stream_limit_exceeded" | "internal_error" | "service_unavailable";
             request_id: string;
             /** @description The request field the error is about */
             param?: string;
@@ -1062,6 +1130,8 @@ export interface components {
             url: string;
             description: string | null;
             events: string[];
+            /** @description the locations whose events this endpoint receives; null: every location */
+            locations: string[] | null;
             enabled: boolean;
             /** @description generated: a whsec_ secret returned once at creation and rotation. api_key (household endpoints): the secret is HMAC-SHA256(your API key, "vigil-webhook-v1") as lowercase hex; derive it yourself, it is never returned. */
             secret_source: "generated" | "api_key";
@@ -1621,6 +1691,30 @@ export interface components {
             steps: string[];
             builtin: boolean;
             created_at: string | null;
+        };
+        ApiKey: {
+            /** @example key_01jd3k8e7f9g2h4j6k8m0n2p4q */
+            id: string;
+            /** @enum {string} */
+            object: "api_key";
+            name: string | null;
+            /** @description First and last characters of the key, to recognise it; never enough to use it */
+            preview: string;
+            mode: "live" | "test";
+            /** @description owner or member for household keys; null for organization keys */
+            role: ("owner" | "member") | null;
+            /** @description Organization keys; empty for household keys (they reach their whole household) */
+            capabilities: string[];
+            /** @description null: every location */
+            locations: string[] | null;
+            /** @description null: the server default (60) */
+            rate_limit_per_minute: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T20:40:00.000Z
+             */
+            created_at: string;
+            revoked_at: string | null;
         };
     };
     responses: never;
@@ -3013,6 +3107,8 @@ export interface operations {
                     /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. */
                     events?: string[];
                     description?: string;
+                    /** @description Organization webhooks: receive only events at these locations (null: every location). Default: the key's own locations; a key limited to locations can only register endpoints within them. */
+                    locations?: string[] | null;
                 };
             };
         };
@@ -3031,6 +3127,8 @@ export interface operations {
                         url: string;
                         description: string | null;
                         events: string[];
+                        /** @description the locations whose events this endpoint receives; null: every location */
+                        locations: string[] | null;
                         enabled: boolean;
                         /** @description generated: a whsec_ secret returned once at creation and rotation. api_key (household endpoints): the secret is HMAC-SHA256(your API key, "vigil-webhook-v1") as lowercase hex; derive it yourself, it is never returned. */
                         secret_source: "generated" | "api_key";
@@ -3525,6 +3623,8 @@ export interface operations {
                         url: string;
                         description: string | null;
                         events: string[];
+                        /** @description the locations whose events this endpoint receives; null: every location */
+                        locations: string[] | null;
                         enabled: boolean;
                         /** @description generated: a whsec_ secret returned once at creation and rotation. api_key (household endpoints): the secret is HMAC-SHA256(your API key, "vigil-webhook-v1") as lowercase hex; derive it yourself, it is never returned. */
                         secret_source: "generated" | "api_key";
@@ -9815,6 +9915,640 @@ export interface operations {
                 };
                 content: {
                     "image/jpeg": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Cursor: return items older than this id */
+                starting_after?: string;
+                /** @description Cursor: return items newer than this id */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["ApiKey"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A label, e.g. "Ana's phone" or "north gate kiosk" */
+                    name?: string;
+                    /** @description Household keys only. owner: sets and lifts boundaries, mutes and unmutes sensors, manages keys. member: can add boundaries and mutes, never lift them, and cannot manage keys. */
+                    role?: "owner" | "member";
+                    /** @description Organization keys only; default: the creating key's own set. Never more than the creating key holds. */
+                    capabilities?: ("streams:read" | "streams:write" | "scenes:read" | "scenes:query" | "incidents:read" | "incidents:write" | "protocols:trigger" | "protocols:manage" | "alerts:read" | "alerts:manage" | "responders:manage" | "webhooks:manage" | "audit:read" | "operator" | "keys:manage")[];
+                    /** @description Organization keys only: the locations the key may reach (null: every location). Default: the creating key's own; a key limited to locations can only create keys limited to some of them. */
+                    locations?: string[] | null;
+                    mode?: "live" | "test";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example key_01jd3k8e7f9g2h4j6k8m0n2p4q */
+                        id: string;
+                        /** @enum {string} */
+                        object: "api_key";
+                        name: string | null;
+                        /** @description First and last characters of the key, to recognise it; never enough to use it */
+                        preview: string;
+                        mode: "live" | "test";
+                        /** @description owner or member for household keys; null for organization keys */
+                        role: ("owner" | "member") | null;
+                        /** @description Organization keys; empty for household keys (they reach their whole household) */
+                        capabilities: string[];
+                        /** @description null: every location */
+                        locations: string[] | null;
+                        /** @description null: the server default (60) */
+                        rate_limit_per_minute: number | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        created_at: string;
+                        revoked_at: string | null;
+                        /** @description The API key (vk_live_… or vk_test_…). Shown only in this response; store it now. */
+                        key: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description key_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description key_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description key_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example key_01jd3k8e7f9g2h4j6k8m0n2p4q */
+                        id: string;
+                        /** @enum {string} */
+                        object: "api_key";
+                        name: string | null;
+                        /** @description First and last characters of the key, to recognise it; never enough to use it */
+                        preview: string;
+                        mode: "live" | "test";
+                        /** @description owner or member for household keys; null for organization keys */
+                        role: ("owner" | "member") | null;
+                        /** @description Organization keys; empty for household keys (they reach their whole household) */
+                        capabilities: string[];
+                        /** @description null: every location */
+                        locations: string[] | null;
+                        /** @description null: the server default (60) */
+                        rate_limit_per_minute: number | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        created_at: string;
+                        revoked_at: string | null;
+                        /** @description The API key (vk_live_… or vk_test_…). Shown only in this response; store it now. */
+                        key: string;
+                    };
                 };
             };
             /** @description Default Response */

@@ -19,6 +19,7 @@ __all__ = [
     "AlertRuleCondition3",
     "AlertRuleCondition4",
     "AlertRuleSchedule",
+    "ApiKey",
     "AuditCheckpoint",
     "AuditEntry",
     "AuditEntryActor",
@@ -31,6 +32,7 @@ __all__ = [
     "CreateAlertRuleCondition3",
     "CreateAlertRuleCondition4",
     "CreateAlertRuleSchedule",
+    "CreateKeyResponse",
     "CreateResponderContact",
     "CreateResponderResponse",
     "CreateResponderResponseContact",
@@ -79,6 +81,7 @@ __all__ = [
     "ResumeAutomationResponseBusinessHours",
     "ResumeAutomationResponseEscalation",
     "ResumeAutomationResponseIncidents",
+    "RotateKeyResponse",
     "RotateWebhookSecretResponse",
     "Scene",
     "Sensor",
@@ -171,6 +174,9 @@ class AlertRuleSchedule(_AlertRuleScheduleRequired, _AlertRuleScheduleOptional):
     pass
 
 
+ApiKey = TypedDict("ApiKey", {"id": "str", "object": "Literal[\"api_key\"]", "name": "Optional[str]", "preview": "str", "mode": "Literal[\"live\", \"test\"]", "role": "Optional[Literal[\"owner\", \"member\"]]", "capabilities": "List[str]", "locations": "Optional[List[str]]", "rate_limit_per_minute": "Optional[int]", "created_at": "str", "revoked_at": "Optional[str]"})
+
+
 AuditCheckpoint = TypedDict("AuditCheckpoint", {"id": "str", "object": "Literal[\"audit_checkpoint\"]", "tenant_id": "str", "head_id": "str", "head_hash": "str", "entry_count": "int", "created_at": "str", "mac": "str"})
 
 
@@ -217,6 +223,9 @@ class CreateAlertRuleSchedule(_CreateAlertRuleScheduleRequired, _CreateAlertRule
     pass
 
 
+CreateKeyResponse = TypedDict("CreateKeyResponse", {"id": "str", "object": "Literal[\"api_key\"]", "name": "Optional[str]", "preview": "str", "mode": "Literal[\"live\", \"test\"]", "role": "Optional[Literal[\"owner\", \"member\"]]", "capabilities": "List[str]", "locations": "Optional[List[str]]", "rate_limit_per_minute": "Optional[int]", "created_at": "str", "revoked_at": "Optional[str]", "key": "str"})
+
+
 _CreateResponderContactRequired = TypedDict("_CreateResponderContactRequired", {"webhook_url": "str"})
 _CreateResponderContactOptional = TypedDict("_CreateResponderContactOptional", {"email": "str", "sms": "str"}, total=False)
 
@@ -234,7 +243,7 @@ CreateResponderResponseContact = TypedDict("CreateResponderResponseContact", {"w
 CreateStreamZonesItem = TypedDict("CreateStreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})
 
 
-_CreateWebhookResponseRequired = TypedDict("_CreateWebhookResponseRequired", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "url": "str", "description": "Optional[str]", "events": "List[str]", "enabled": "bool", "secret_source": "Literal[\"generated\", \"api_key\"]", "previous_secret_expires_at": "Optional[str]", "created_at": "str", "updated_at": "str"})
+_CreateWebhookResponseRequired = TypedDict("_CreateWebhookResponseRequired", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "url": "str", "description": "Optional[str]", "events": "List[str]", "locations": "Optional[List[str]]", "enabled": "bool", "secret_source": "Literal[\"generated\", \"api_key\"]", "previous_secret_expires_at": "Optional[str]", "created_at": "str", "updated_at": "str"})
 _CreateWebhookResponseOptional = TypedDict("_CreateWebhookResponseOptional", {"secret": "str"}, total=False)
 
 
@@ -359,7 +368,7 @@ PauseAutomationResponseEscalation = TypedDict("PauseAutomationResponseEscalation
 PauseAutomationResponseIncidents = TypedDict("PauseAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
-_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"not_found\", \"route_not_found\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"payload_too_large\", \"unsupported_media_type\", \"query_not_understood\", \"rate_limit_exceeded\", \"concurrent_stream_limit_exceeded\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
+_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"not_found\", \"route_not_found\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"payload_too_large\", \"unsupported_media_type\", \"query_not_understood\", \"rate_limit_exceeded\", \"concurrent_stream_limit_exceeded\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
 _ProblemOptional = TypedDict("_ProblemOptional", {"param": "str", "errors": "List[ProblemErrorsItem]"}, total=False)
 
 
@@ -416,7 +425,10 @@ ResumeAutomationResponseEscalation = TypedDict("ResumeAutomationResponseEscalati
 ResumeAutomationResponseIncidents = TypedDict("ResumeAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
-_RotateWebhookSecretResponseRequired = TypedDict("_RotateWebhookSecretResponseRequired", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "url": "str", "description": "Optional[str]", "events": "List[str]", "enabled": "bool", "secret_source": "Literal[\"generated\", \"api_key\"]", "previous_secret_expires_at": "Optional[str]", "created_at": "str", "updated_at": "str"})
+RotateKeyResponse = TypedDict("RotateKeyResponse", {"id": "str", "object": "Literal[\"api_key\"]", "name": "Optional[str]", "preview": "str", "mode": "Literal[\"live\", \"test\"]", "role": "Optional[Literal[\"owner\", \"member\"]]", "capabilities": "List[str]", "locations": "Optional[List[str]]", "rate_limit_per_minute": "Optional[int]", "created_at": "str", "revoked_at": "Optional[str]", "key": "str"})
+
+
+_RotateWebhookSecretResponseRequired = TypedDict("_RotateWebhookSecretResponseRequired", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "url": "str", "description": "Optional[str]", "events": "List[str]", "locations": "Optional[List[str]]", "enabled": "bool", "secret_source": "Literal[\"generated\", \"api_key\"]", "previous_secret_expires_at": "Optional[str]", "created_at": "str", "updated_at": "str"})
 _RotateWebhookSecretResponseOptional = TypedDict("_RotateWebhookSecretResponseOptional", {"secret": "str"}, total=False)
 
 
@@ -515,4 +527,4 @@ WebhookDelivery = TypedDict("WebhookDelivery", {"id": "str", "object": "Literal[
 WebhookDeliveryAttemptsItem = TypedDict("WebhookDeliveryAttemptsItem", {"series": "int", "attempt": "int", "started_at": "str", "url": "str", "status_code": "Optional[int]", "duration_ms": "int", "error": "Optional[str]", "outcome": "Literal[\"delivered\", \"retrying\", \"dropped\"]", "next_attempt_at": "Optional[str]"})
 
 
-WebhookEndpoint = TypedDict("WebhookEndpoint", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "url": "str", "description": "Optional[str]", "events": "List[str]", "enabled": "bool", "secret_source": "Literal[\"generated\", \"api_key\"]", "previous_secret_expires_at": "Optional[str]", "created_at": "str", "updated_at": "str"})
+WebhookEndpoint = TypedDict("WebhookEndpoint", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "url": "str", "description": "Optional[str]", "events": "List[str]", "locations": "Optional[List[str]]", "enabled": "bool", "secret_source": "Literal[\"generated\", \"api_key\"]", "previous_secret_expires_at": "Optional[str]", "created_at": "str", "updated_at": "str"})

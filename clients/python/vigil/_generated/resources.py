@@ -11,6 +11,7 @@ from .._resource import NOT_GIVEN, NotGiven, RequestOptions, Resource
 from .models import (
     Alert,
     AlertRule,
+    ApiKey,
     AuditCheckpoint,
     AuditEntry,
     ConversationReply,
@@ -20,6 +21,7 @@ from .models import (
     CreateAlertRuleCondition3,
     CreateAlertRuleCondition4,
     CreateAlertRuleSchedule,
+    CreateKeyResponse,
     CreateResponderContact,
     CreateResponderResponse,
     CreateStreamZonesItem,
@@ -47,6 +49,7 @@ from .models import (
     ReadyzResponse,
     Responder,
     ResumeAutomationResponse,
+    RotateKeyResponse,
     RotateWebhookSecretResponse,
     Scene,
     Stream,
@@ -97,6 +100,11 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateIncident": {"operation_id": "updateIncident", "method": "PATCH", "path": "/v1/incidents/{id}", "path_params": ["id"], "query": [], "body": True},
     "addIncidentNote": {"operation_id": "addIncidentNote", "method": "POST", "path": "/v1/incidents/{id}/notes", "path_params": ["id"], "query": [], "body": True},
     "triggerProtocol": {"operation_id": "triggerProtocol", "method": "POST", "path": "/v1/incidents/{incident_id}/protocol", "path_params": ["incident_id"], "query": [], "body": True},
+    "listKeys": {"operation_id": "listKeys", "method": "GET", "path": "/v1/keys", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
+    "createKey": {"operation_id": "createKey", "method": "POST", "path": "/v1/keys", "path_params": [], "query": [], "body": True},
+    "getKey": {"operation_id": "getKey", "method": "GET", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
+    "revokeKey": {"operation_id": "revokeKey", "method": "DELETE", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
+    "rotateKey": {"operation_id": "rotateKey", "method": "POST", "path": "/v1/keys/{id}/rotate", "path_params": ["id"], "query": [], "body": False},
     "getProtocolRun": {"operation_id": "getProtocolRun", "method": "GET", "path": "/v1/protocol-runs/{id}", "path_params": ["id"], "query": [], "body": False},
     "pauseProtocolRun": {"operation_id": "pauseProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/pause", "path_params": ["id"], "query": [], "body": False},
     "resumeProtocolRun": {"operation_id": "resumeProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/resume", "path_params": ["id"], "query": [], "body": False},
@@ -420,6 +428,55 @@ class IncidentsResource(Resource):
         return self._request(_OPERATIONS["triggerProtocol"], (incident_id,), {"protocol_type": protocol_type, "notify_responders": notify_responders, "escalation_level": escalation_level}, request_options)
 
 
+class KeysResource(Resource):
+    OPERATIONS = {"list": _OPERATIONS["listKeys"], "create": _OPERATIONS["createKey"], "get": _OPERATIONS["getKey"], "revoke": _OPERATIONS["revokeKey"], "rotate": _OPERATIONS["rotateKey"]}
+
+    def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[ApiKey]:
+        """List API keys, newest first (revoked ones included)
+
+        Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+
+        GET /v1/keys
+        """
+        return self._list(_OPERATIONS["listKeys"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
+
+    def create(self, *, name: Union[str, NotGiven] = NOT_GIVEN, role: Union[Literal["owner", "member"], NotGiven] = NOT_GIVEN, capabilities: Union[List[Literal["streams:read", "streams:write", "scenes:read", "scenes:query", "incidents:read", "incidents:write", "protocols:trigger", "protocols:manage", "alerts:read", "alerts:manage", "responders:manage", "webhooks:manage", "audit:read", "operator", "keys:manage"]], NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, mode: Union[Literal["live", "test"], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> CreateKeyResponse:
+        """Create an API key (the key is shown once)
+
+        The new key is never wider than the key creating it: an organization key grants at most its own capabilities and locations (403 key_scope_exceeded naming `capabilities` or `locations`), and a test key creates only test keys. Defaults: the creator's capabilities, locations, mode and rate limit; household keys default to role `member`. Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404. Idempotency-Key is ignored here: replaying would mean storing the key, and only its SHA-256 is ever stored.
+
+        POST /v1/keys
+        """
+        return self._request(_OPERATIONS["createKey"], (), {"name": name, "role": role, "capabilities": capabilities, "locations": locations, "mode": mode}, request_options)
+
+    def get(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ApiKey:
+        """Fetch an API key (never its secret)
+
+        Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+
+        GET /v1/keys/{id}
+        """
+        return self._request(_OPERATIONS["getKey"], (id,), {}, request_options)
+
+    def revoke(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ApiKey:
+        """Revoke an API key
+
+        From the next request on the key answers 401 api_key_revoked. Revoking a revoked key returns it unchanged. Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404.
+
+        DELETE /v1/keys/{id}
+        """
+        return self._request(_OPERATIONS["revokeKey"], (id,), {}, request_options)
+
+    def rotate(self, id: str, *, request_options: Optional[RequestOptions] = None) -> RotateKeyResponse:
+        """Replace a key with a new secret
+
+        Creates a new key with the same role, capabilities, locations, mode and rate limit, returned once, and revokes the old one in the same transaction. Household webhooks signed with the old key must be re-signed (POST /v1/webhooks/{id}/rotate-secret with the new key). Organization keys need the capability `keys:manage` and only reach keys no wider than themselves (capabilities and locations); household keys must have the role `owner` (a `member` gets 403 owner_role_required). Another tenant's key answers 404. Idempotency-Key is ignored here: replaying would mean storing the key, and only its SHA-256 is ever stored.
+
+        POST /v1/keys/{id}/rotate
+        """
+        return self._request(_OPERATIONS["rotateKey"], (id,), {}, request_options)
+
+
 class ProtocolRunsResource(Resource):
     OPERATIONS = {"get": _OPERATIONS["getProtocolRun"], "pause": _OPERATIONS["pauseProtocolRun"], "resume": _OPERATIONS["resumeProtocolRun"], "terminate": _OPERATIONS["terminateProtocolRun"], "override": _OPERATIONS["overrideProtocolRun"]}
 
@@ -680,14 +737,14 @@ class WebhooksResource(WebhooksBase):
         """
         return self._list(_OPERATIONS["listWebhooks"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
 
-    def create(self, *, url: str, events: Union[List[str], NotGiven] = NOT_GIVEN, description: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> CreateWebhookResponse:
+    def create(self, *, url: str, events: Union[List[str], NotGiven] = NOT_GIVEN, description: Union[str, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> CreateWebhookResponse:
         """Register a webhook receiver
 
         Organization keys (capability webhooks:manage) get a `whsec_…` secret, returned only in this response. Household keys send just `{url}`: events default to every household kind and deliveries are signed with the key. Deliveries are POSTed as JSON with `X-Service-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`, `X-Service-Timestamp` (ISO 8601 time of the attempt), `X-Service-Delivery: dlv_…` (the same on retries: use it to drop duplicates), `X-Service-Event` and `User-Agent: Vigil-Webhooks/1`. The HMAC key is the secret string as UTF-8. Household endpoints (secret_source `api_key`) are signed with HMAC-SHA256(API key, "vigil-webhook-v1") as lowercase hex. For 24 h after a rotation the previous secret also signs, in `X-Service-Signature-Previous: sha256=<hex>`; accept either. Answer any 2xx within 10 s; otherwise the delivery is retried with exponential backoff (10 s doubling to 1 h, full jitter) until 24 h after its first attempt, then dropped. Receivers on loopback/private/link-local/metadata addresses are refused (400 webhook_url_not_allowed) unless the server runs with VIGIL_WEBHOOK_ALLOW_PRIVATE=1.
 
         POST /v1/webhooks
         """
-        return self._request(_OPERATIONS["createWebhook"], (), {"url": url, "events": events, "description": description}, request_options)
+        return self._request(_OPERATIONS["createWebhook"], (), {"url": url, "events": events, "description": description, "locations": locations}, request_options)
 
     def get(self, id: str, *, request_options: Optional[RequestOptions] = None) -> WebhookEndpoint:
         """Fetch a webhook endpoint
@@ -750,6 +807,7 @@ class VigilResources:
     events: EventsResource
     household: HouseholdResource
     incidents: IncidentsResource
+    keys: KeysResource
     protocol_runs: ProtocolRunsResource
     protocols: ProtocolsResource
     responders: RespondersResource
@@ -770,6 +828,7 @@ class VigilResources:
         self.events = EventsResource(http)
         self.household = HouseholdResource(http)
         self.incidents = IncidentsResource(http)
+        self.keys = KeysResource(http)
         self.protocol_runs = ProtocolRunsResource(http)
         self.protocols = ProtocolsResource(http)
         self.responders = RespondersResource(http)
