@@ -234,6 +234,7 @@ export class HouseholdService {
       if (!s) throw notFound('sensor', sensorId, 'sensor_id');
       if ((s.muted === 1) === muted) throw new VigilError('validation_failed', `${s.name} is ${muted ? 'already muted' : 'not muted'}.`, { param: 'sensor_id' });
       await householdRepository.setMuted(trx, sensorId, muted, toIso(now));
+      if (muted) this.stopLooking(principal.tenantId, [s], { sensorId, muted: true });
       const after: SensorRow = { ...s, muted: muted ? 1 : 0, muted_at: muted ? toIso(now) : null };
       const action = muted ? 'sensor.muted' : 'sensor.unmuted';
       await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action, resourceType: 'sensor', resourceId: sensorId, data: { name: s.name, room: s.room } }]);
@@ -247,8 +248,7 @@ export class HouseholdService {
         occurredAt: now,
       });
       return toSensorView(after, isBounded(home, after));
-    });
-    await this.refresh(principal.tenantId);
+    }).finally(() => this.refresh(principal.tenantId));
     return view;
   }
 
@@ -273,6 +273,9 @@ export class HouseholdService {
         cleared_by_key_id: null,
       };
       await householdRepository.insertBoundary(trx, row);
+      const covered = target.sensor ? [target.sensor] : home.sensors.filter((x) => x.room_id === target.room!.id);
+      this.stopLooking(principal.tenantId, covered, target.sensor ? { sensorId: target.sensor.id } : { roomId: target.room!.id });
+      await this.deps.events.withdrawDeliveriesIn(trx, principal.tenantId, covered.map((x) => x.id));
       const v = toBoundaryView(row, home);
       await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action: 'boundary.set', resourceType: 'boundary', resourceId: row.id, data: v }]);
       await this.deps.events.recordIn(trx, {
@@ -285,8 +288,7 @@ export class HouseholdService {
         occurredAt: now,
       });
       return v;
-    });
-    await this.refresh(principal.tenantId);
+    }).finally(() => this.refresh(principal.tenantId));
     return view;
   }
 
@@ -317,12 +319,12 @@ export class HouseholdService {
   }
 
   /** What a room or sensor shows now, in plain words; refused when muted or left alone. */
-  async describe(principal: Principal, actor: Actor, place: PlaceRef): Promise<{ subject: string; text: string; people: number; vehicles: number }> {
+  async describe(principal: Principal, actor: Actor, place: PlaceRef): Promise<{ subject: string; text: string; people: number; vehicles: number; sensorIds: string[] }> {
     await this.ensureHome(principal);
     const home = await this.snapshot(principal.tenantId);
     const target = resolvePlace(home, place);
     const sensors = target.sensor ? [target.sensor] : home.sensors.filter((s) => s.room_id === target.room!.id);
-    if (sensors.length === 0) return { subject: target.name, text: `There are no sensors in the ${target.name}.`, people: 0, vehicles: 0 };
+    if (sensors.length === 0) return { subject: target.name, text: `There are no sensors in the ${target.name}.`, people: 0, vehicles: 0, sensorIds: [] };
     for (const s of sensors) assertReachable(home, s);
     const now = this.deps.clock.now();
     const tz = home.settings.time_zone;
@@ -355,7 +357,7 @@ export class HouseholdService {
       resourceId: target.sensor?.id ?? target.room!.id,
       data: { people, vehicles },
     });
-    return { subject: target.name, text: parts.join(' '), people, vehicles };
+    return { subject: target.name, text: parts.join(' '), people, vehicles, sensorIds: sensors.map((s) => s.id) };
   }
 
   /** "Add the camera at rtsp://… as the garage camera" (issue 4 §1). A test key's sensor is simulated. */
@@ -433,6 +435,16 @@ export class HouseholdService {
     }
     await this.refresh(principal.tenantId);
     return this.view(principal);
+  }
+
+  /**
+   * "Stop looking" takes effect inside the transaction that records it (issue 9 §1): the ingest
+   * gate drops these sensors' detections from now on, and their scenes forget what they showed,
+   * so nothing from before reads as "right now" once looking resumes.
+   */
+  private stopLooking(tenantId: string, sensors: SensorRow[], what: { sensorId?: string; roomId?: string; muted?: boolean }): void {
+    this.deps.directory.withhold(tenantId, what);
+    for (const s of sensors) this.deps.engine.removeStream(s.scene_id, s.id, this.deps.clock.now());
   }
 }
 
