@@ -136,12 +136,30 @@ for (const dialect of DIALECTS) {
       const lifted = (await say(owner, 'you can watch the nursery again')).json();
       assert.equal(lifted.actions[0]?.type, 'boundary.cleared', lifted.reply);
       const liftedAt = t.clock.now();
+      // the audit keeps that the boundary was set and lifted, and by which key
+      const audit = await t.ctx.database.db.selectFrom('audit_log').select(['action', 'actor_key_id']).where('tenant_id', '=', owner.tenant_id)
+        .where('action', 'in', ['boundary.set', 'boundary.cleared']).orderBy('seq').execute();
+      assert.deepEqual(audit, [{ action: 'boundary.set', actor_key_id: owner.id }, { action: 'boundary.cleared', actor_key_id: owner.id }]);
       assert.equal((await inject(owner, nurseryId)).statusCode, 201);
       await t.ctx.pipeline.drain();
       assert.ok((await detectionsOf(nurseryId, liftedAt - 1)) > 0, 'new nursery detections are recorded again');
       assert.equal(await detectionsOf(nurseryId, boundarySetAt, liftedAt - 1), 0, 'the boundary’s hours stay empty');
       const history = (await get(`/v1/conversations/${conversationId}`)).json();
       assert.notEqual(history.messages[0].reply, REDACTED_REPLY, 'what was seen before the boundary is readable again');
+    });
+
+    test('a boundary on one sensor binds that sensor only', async () => {
+      const home = (await get('/v1/household')).json();
+      const living = home.sensors.find((s: { name: string }) => s.name === 'Living room camera').id;
+      const set = (await say(owner, 'leave the living room camera alone')).json();
+      assert.equal(set.actions[0]?.type, 'boundary.set', set.reply);
+      const res = await inject(owner, living);
+      assert.equal(res.statusCode, 409);
+      assert.equal(res.json().code, 'sensor_left_alone');
+      assert.equal((await inject(owner, nurseryId)).statusCode, 201, 'the nursery is looked at again');
+      const cleared = (await say(owner, 'you can watch the living room camera again')).json();
+      assert.equal(cleared.actions[0]?.type, 'boundary.cleared', cleared.reply);
+      assert.equal((await inject(owner, living)).statusCode, 201);
     });
 
     test('a muted sensor is not taken in while muted; unmuting resumes it, and what it saw before stays', async () => {
