@@ -104,10 +104,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   // real video (issue 6)
   const snapshots = new SnapshotService({ database });
   const video = new LiveVideoSources({ database, clock, audit, pipeline, snapshots, webhooks, tuning: opts.video, log: opts.log });
-  const sources = new SourceManager({ clock, pipeline, tickMs: opts.sandboxTickMs, log: opts.log, video });
+  const householdDirectory = new HouseholdDirectory(); // the ingest gate of household sensors (issue 9 §1)
+  const sources = new SourceManager({ clock, pipeline, tickMs: opts.sandboxTickMs, log: opts.log, video, gate: householdDirectory });
   const scenes = new SceneService({ database, clock, audit, engine, defaultCapacity: config.defaultSceneCapacity });
   const streams = new StreamService({ database, clock, audit, scenes, sources, allowFileSources: config.allowFileSources });
-  const householdDirectory = new HouseholdDirectory(); // the ingest gate of household sensors (issue 9 §1)
   const sandbox = new SandboxService({ database, clock, audit, pipeline, gate: householdDirectory });
   await scenes.loadAll();
   const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, databaseUrl: config.databaseUrl, log: opts.log });

@@ -249,6 +249,7 @@ export class HouseholdService {
       });
       return toSensorView(after, isBounded(home, after));
     }).finally(() => this.refresh(principal.tenantId));
+    await this.followGate(principal.tenantId, [sensorId]);
     return view;
   }
 
@@ -289,6 +290,7 @@ export class HouseholdService {
       });
       return v;
     }).finally(() => this.refresh(principal.tenantId));
+    await this.followGate(principal.tenantId);
     return view;
   }
 
@@ -315,6 +317,7 @@ export class HouseholdService {
       return v;
     });
     await this.refresh(principal.tenantId);
+    await this.followGate(principal.tenantId);
     return view;
   }
 
@@ -442,6 +445,22 @@ export class HouseholdService {
    * gate drops these sensors' detections from now on, and their scenes forget what they showed,
    * so nothing from before reads as "right now" once looking resumes.
    */
+  /**
+   * Real cameras follow the gate (issue 9 §1): one that is muted or left alone is stopped, so its
+   * frames are not even decoded; one looked at again is started. Simulated sensors keep running
+   * (their readings are dropped by the pipeline's gate), so resuming needs nothing here.
+   */
+  private async followGate(tenantId: string, sensorIds?: string[]): Promise<void> {
+    const home = this.deps.directory.home(tenantId);
+    for (const s of home?.sensors ?? []) {
+      if (sensorIds && !sensorIds.includes(s.id)) continue;
+      const row = await streamRepository.findForTenant(this.deps.database.db, tenantId, s.id);
+      if (!row || row.sandbox) continue;
+      if (this.deps.directory.withheldReason(s.id)) this.deps.sources.stop(s.id);
+      else if (!this.deps.sources.isLive(s.id)) this.deps.sources.start(row);
+    }
+  }
+
   private stopLooking(tenantId: string, sensors: SensorRow[], what: { sensorId?: string; roomId?: string; muted?: boolean }): void {
     this.deps.directory.withhold(tenantId, what);
     for (const s of sensors) this.deps.engine.removeStream(s.scene_id, s.id, this.deps.clock.now());
