@@ -441,11 +441,6 @@ export class HouseholdService {
   }
 
   /**
-   * "Stop looking" takes effect inside the transaction that records it (issue 9 §1): the ingest
-   * gate drops these sensors' detections from now on, and their scenes forget what they showed,
-   * so nothing from before reads as "right now" once looking resumes.
-   */
-  /**
    * Real cameras follow the gate (issue 9 §1): one that is muted or left alone is stopped, so its
    * frames are not even decoded; one looked at again is started. Simulated sensors keep running
    * (their readings are dropped by the pipeline's gate), so resuming needs nothing here.
@@ -461,6 +456,11 @@ export class HouseholdService {
     }
   }
 
+  /**
+   * "Stop looking" takes effect inside the transaction that records it (issue 9 §1): the ingest
+   * gate drops these sensors' detections from now on, and their scenes forget what they showed,
+   * so nothing from before reads as "right now" once looking resumes.
+   */
   private stopLooking(tenantId: string, sensors: SensorRow[], what: { sensorId?: string; roomId?: string; muted?: boolean }): void {
     this.deps.directory.withhold(tenantId, what);
     for (const s of sensors) this.deps.engine.removeStream(s.scene_id, s.id, this.deps.clock.now());
