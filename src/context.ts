@@ -107,10 +107,11 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   // real video (issue 6)
   const snapshots = new SnapshotService({ database });
   const video = new LiveVideoSources({ database, clock, audit, pipeline, snapshots, webhooks, tuning: opts.video, log: opts.log });
-  const sources = new SourceManager({ clock, pipeline, tickMs: opts.sandboxTickMs, log: opts.log, video });
+  const householdDirectory = new HouseholdDirectory(); // the ingest gate of household sensors (issue 9 §1)
+  const sources = new SourceManager({ clock, pipeline, tickMs: opts.sandboxTickMs, log: opts.log, video, gate: householdDirectory });
   const scenes = new SceneService({ database, clock, audit, engine, defaultCapacity: config.defaultSceneCapacity });
   const streams = new StreamService({ database, clock, audit, scenes, sources, allowFileSources: config.allowFileSources });
-  const sandbox = new SandboxService({ database, clock, audit, pipeline });
+  const sandbox = new SandboxService({ database, clock, audit, pipeline, gate: householdDirectory });
   await scenes.loadAll();
   const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, databaseUrl: config.databaseUrl, log: opts.log });
   webhooks.onEnqueued(() => deliveryWorker.wake());
@@ -122,12 +123,14 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   const auditTrail = new AuditTrailService({ database, checkpoints: auditCheckpoints });
   // household agent (issue 4): watches observe through a pipeline hook; events go out through the webhook outbox
-  const householdDirectory = new HouseholdDirectory();
   const events = new EventService({ database, clock, sink: webhooks });
   const household = new HouseholdService({ database, clock, audit, streams, scenes, engine, sources, directory: householdDirectory, events });
   const watches = new WatchService({ database, clock, audit, events, household, directory: householdDirectory });
   const conversations = new ConversationService({ database, clock, audit, household, watches, events, planner: opts.planner ?? createPlanner({ llm: config.llm, log: opts.log }) });
   pipeline.addHook(new WatchObserver({ directory: householdDirectory, engine, events }));
+  // issue 9 §1: muted sensors and places left alone are not ingested, and deliveries about them are not readable
+  pipeline.setGate(householdDirectory);
+  webhooks.setVisibility(events);
   await householdDirectory.loadAll(database.db);
   // operations (issue 3): anomaly and alert-rule hooks on the pipeline; events and responder notifications through the webhook outbox
   const operations = await createOperations({ database, clock, audit, pipeline, events: webhooks, urlGuard: webhooks, log: opts.log });

@@ -60,6 +60,13 @@ export const MessageSchema = Type.Object({
   }),
   created_at: IsoTime,
   completed_at: Type.Union([IsoTime, Type.Null()]),
+  redacted: Type.Optional(
+    Type.Boolean({
+      description:
+        'present (true) when the reply showed a place the household has since asked to leave alone: the reply is replaced and ' +
+        'scene.described / events.listed actions keep only their type and subject, until an owner lifts the boundary',
+    }),
+  ),
 });
 export type MessageView = Static<typeof MessageSchema>;
 

@@ -17,6 +17,7 @@ import type { HouseholdService } from '../household/household.service.ts';
 import type { WatchService } from '../watches/watch.service.ts';
 import { conversationRepository, type ConversationRow, type TurnRow } from './conversation.repository.ts';
 import { MAX_MESSAGE_CHARS, type ConversationDetail, type ConversationReply, type ConversationSummary, type MessageView } from './conversation.schemas.ts';
+import { findPlacesLeftAlone, redactTurn } from './conversation-privacy.ts';
 import { buildHouseholdContext } from './household-context.ts';
 import { HouseholdToolRunner } from './tool-runner.ts';
 
@@ -37,8 +38,9 @@ export interface OpenedTurn {
   created: boolean;
 }
 
-export function toMessageView(t: TurnRow): MessageView {
+export function toMessageView(t: TurnRow & { redacted?: boolean }): MessageView {
   return {
+    ...(t.redacted ? { redacted: true } : {}),
     id: t.id,
     object: 'message',
     message: t.message,
@@ -137,6 +139,7 @@ export class ConversationService {
         status: 'in_progress',
         created_at: toIso(now),
         completed_at: null,
+        revealed_sensor_ids: '[]',
       };
       await conversationRepository.insertTurn(trx, turn);
       conversation = { ...conversation, turn_count: turn.seq, updated_at: toIso(now) };
@@ -154,25 +157,29 @@ export class ConversationService {
       watches.listActive(principal.tenantId),
       conversationRepository.listRecentTurns(database.db, conversation.id, MEMORY_TURNS + 1),
     ]);
-    const ctx = buildHouseholdContext(home, active, earlier.filter((t) => t.id !== turn.id && t.status !== 'in_progress'), clock.now());
+    // the planner's memory is history too: what a place left alone showed is not handed back to it
+    const left = findPlacesLeftAlone(home);
+    const memory = earlier.filter((t) => t.id !== turn.id && t.status !== 'in_progress').map((t) => redactTurn(t, left));
+    const ctx = buildHouseholdContext(home, active, memory, clock.now());
     const taken: AgentAction[] = [];
     let plannerName: string = 'offline';
     let result: Awaited<ReturnType<typeof runPlan>>;
+    const runner = new HouseholdToolRunner(this.deps, {
+      principal,
+      actor,
+      conversationId: conversation.id,
+      timeZone: home.settings.time_zone,
+      signal,
+    });
+    const revealed = () => JSON.stringify([...runner.revealed]);
     try {
       const plan = await this.deps.planner.plan(turn.message, ctx);
       plannerName = plan.planner;
-      const runner = new HouseholdToolRunner(this.deps, {
-        principal,
-        actor,
-        conversationId: conversation.id,
-        timeZone: home.settings.time_zone,
-        signal,
-      });
       result = await runPlan(plan, runner, {
         onAction: async (action) => {
           taken.push(action);
           // durable before the client hears of it, so a disconnect never loses a taken action's record
-          await conversationRepository.updateTurn(database.db, turn.id, { actions: JSON.stringify(taken), planner: plannerName });
+          await conversationRepository.updateTurn(database.db, turn.id, { actions: JSON.stringify(taken), planner: plannerName, revealed_sensor_ids: revealed() });
           await hooks.onAction?.(action);
         },
         onText: hooks.onText,
@@ -183,6 +190,7 @@ export class ConversationService {
         planner: plannerName,
         status: 'interrupted',
         completed_at: toIso(clock.now()),
+        revealed_sensor_ids: revealed(),
       });
       throw err;
     }
@@ -195,6 +203,7 @@ export class ConversationService {
         planner: result.planner,
         status,
         completed_at: completedAt,
+        revealed_sensor_ids: revealed(),
       });
       await this.deps.audit.appendIn(trx, actor, [
         {
@@ -225,8 +234,9 @@ export class ConversationService {
   async get(principal: Principal, id: string): Promise<ConversationDetail> {
     const row = await conversationRepository.findForTenant(this.deps.database.db, principal.tenantId, id);
     if (!row) throw notFound('conversation', id);
-    const turns = await conversationRepository.listTurns(this.deps.database.db, id);
-    return { ...toSummary(row), messages: turns.map(toMessageView) };
+    const [turns, home] = await Promise.all([conversationRepository.listTurns(this.deps.database.db, id), this.deps.household.snapshot(principal.tenantId)]);
+    const left = findPlacesLeftAlone(home);
+    return { ...toSummary(row), messages: turns.map((t) => toMessageView(redactTurn(t, left))) };
   }
 
   async list(principal: Principal, q: ListQueryT): Promise<Page<ConversationSummary>> {

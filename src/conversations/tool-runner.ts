@@ -66,6 +66,12 @@ function describeWatch(w: WatchView): Record<string, unknown> {
  * checks, audit entries and event-log rows as its HTTP twin.
  */
 export class HouseholdToolRunner implements ToolRunner {
+  /**
+   * Sensors whose content this turn's reply shows (a scene described, events listed): stored with
+   * the turn so its history is hidden once the place is left alone (issue 9 §1).
+   */
+  readonly revealed = new Set<string>();
+
   constructor(
     private readonly deps: ToolRunnerDeps,
     private readonly scope: ToolRunnerScope,
@@ -117,6 +123,7 @@ export class HouseholdToolRunner implements ToolRunner {
       }
       case 'describe_scene': {
         const d = await household.describe(principal, actor, raw as ToolArgs<'describe_scene'>);
+        for (const id of d.sensorIds) this.revealed.add(id);
         return { action: { subject: d.subject, people: d.people, vehicles: d.vehicles }, text: d.text };
       }
       case 'list_events':
@@ -148,6 +155,7 @@ export class HouseholdToolRunner implements ToolRunner {
       sensorIds = home.sensors.filter((s) => s.room.toLowerCase() === a.room!.toLowerCase()).map((s) => s.id);
     }
     const page = await this.deps.events.list(principal, { limit: a.limit ?? 20, since: a.since, watch_id: a.watch_id, kind, types, sensor_ids: sensorIds });
+    for (const e of page.data) if (e.sensor_id) this.revealed.add(e.sensor_id);
     return { action: { count: page.data.length, ...(a.since ? { since: a.since } : {}), ...(a.kind ? { kind: a.kind } : {}) }, text: this.summarizeEvents(page.data, a) };
   }
 

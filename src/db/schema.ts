@@ -416,6 +416,8 @@ export interface ConversationTurnTable {
   status: 'in_progress' | 'completed' | 'interrupted';
   created_at: string;
   completed_at: string | null;
+  /** 008: JSON stream ids whose content the reply showed (issue 9 §1); null before 008 */
+  revealed_sensor_ids: string | null;
 }
 
 // ---- 005 real video (issue 6) ----

@@ -14,7 +14,8 @@ export const eventRoutes = (events: EventService): FastifyPluginAsyncTypebox => 
       tags, security, operationId: 'listEvents', summary: 'Observations, alerts and changes, newest first',
       description:
         'The household event log: observations and alerts raised by watches, and changes to watches, sensors and boundaries. ' +
-        'Filter by watch_id, kind and since. Nothing from a muted sensor or a place left alone is shown from the moment that was set.',
+        'Filter by watch_id, kind and since. Nothing from a place left alone is shown, whenever it was recorded; nothing is recorded from a ' +
+        'muted sensor while it is muted (what it saw before stays). That a boundary or mute was set stays listed.',
       querystring: EventListQuery,
       response: withErrors({ 200: EventList }),
     },

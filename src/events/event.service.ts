@@ -6,7 +6,9 @@ import { toIso } from '../lib/time.ts';
 import type { Principal } from '../keys/key.service.ts';
 import type { ListQueryT } from '../http/common.schemas.ts';
 import { mapPage, paginate, type Page } from '../http/pagination.ts';
+import { VigilError } from '../lib/errors.ts';
 import { HOUSEHOLD_EVENT_KINDS } from '../webhooks/event-kinds.ts';
+import { webhookRepository, type HiddenEventIds } from '../webhooks/webhook.repository.ts';
 import { householdRepository } from '../household/household.repository.ts';
 import type { EventSink } from './event-sink.ts';
 import { eventRepository, type EventRow, type HiddenSource } from './event.repository.ts';
@@ -112,9 +114,21 @@ export class EventService {
     return toEventView(row);
   }
 
-  /** Newest first. What came from a muted sensor or a place left alone after that was set is not shown (issue 4 §6). */
+  /**
+   * Newest first. Nothing from a place left alone is shown, whenever it was recorded (the user
+   * asked not to look there, issue 9 §1); from a muted sensor, nothing after it was muted (what it
+   * saw before stays: muting is "stop looking", not "hide what you saw"). Changes (boundary set,
+   * sensor muted) carry no sensor_id and stay. Asking only about places left alone is refused, so
+   * the agent says so instead of "nothing happened there".
+   */
   async list(principal: Principal, q: EventQuery): Promise<Page<EventView>> {
     const hidden = await this.listHiddenSources(principal.tenantId);
+    if (q.sensor_ids?.length && q.sensor_ids.every((id) => hidden.some((h) => h.sensorId === id && h.since === null))) {
+      throw new VigilError('boundary_in_effect', 'You asked me to leave that place alone, so I do not look at what happened there; that has to be lifted first.', {
+        param: 'sensor_id',
+        extra: { reason: 'boundary' },
+      });
+    }
     const qb = eventRepository.listQuery(this.deps.database.db, principal.tenantId, {
       watchId: q.watch_id,
       kind: q.kind,
@@ -126,19 +140,31 @@ export class EventService {
     return mapPage(await paginate(qb, 'id', q), toEventView);
   }
 
+  /**
+   * Which webhook deliveries a principal may not read (WebhookService's DeliveryVisibility): those
+   * of household events from a place left alone. Organizations have no boundaries.
+   */
+  async hiddenEventIds(principal: Principal): Promise<HiddenEventIds | null> {
+    if (principal.tenantKind !== 'household') return null;
+    const leftAlone = await householdRepository.listLeftAloneSensorIds(this.deps.database.db, principal.tenantId);
+    return leftAlone.length ? eventRepository.idsFromSensors(this.deps.database.db, principal.tenantId, leftAlone) : null;
+  }
+
+  /** A boundary was just set: deliveries still queued about those sensors are not sent (in the caller's transaction). */
+  async withdrawDeliveriesIn(trx: DbExecutor, tenantId: string, sensorIds: string[]): Promise<void> {
+    if (sensorIds.length === 0) return;
+    await webhookRepository.cancelOpenDeliveriesOfEvents(trx, tenantId, eventRepository.idsFromSensors(trx, tenantId, sensorIds), toIso(this.deps.clock.now()));
+  }
+
   private async listHiddenSources(tenantId: string): Promise<HiddenSource[]> {
     const db = this.deps.database.db;
-    const [sensors, boundaries] = await Promise.all([
+    const [sensors, leftAlone] = await Promise.all([
       householdRepository.listSensors(db, tenantId),
-      householdRepository.listActiveBoundaries(db, tenantId),
+      householdRepository.listLeftAloneSensorIds(db, tenantId),
     ]);
-    const hidden: HiddenSource[] = [];
+    const hidden: HiddenSource[] = leftAlone.map((sensorId) => ({ sensorId, since: null }));
     for (const s of sensors) {
-      const since = [
-        s.muted === 1 ? s.muted_at : null,
-        ...boundaries.filter((b) => b.sensor_id === s.id || (b.room_id === s.room_id && !b.sensor_id)).map((b) => b.set_at),
-      ].filter((x): x is string => !!x);
-      if (since.length) hidden.push({ sensorId: s.id, since: since.sort()[0] });
+      if (s.muted === 1 && s.muted_at && !leftAlone.includes(s.id)) hidden.push({ sensorId: s.id, since: s.muted_at });
     }
     return hidden;
   }

@@ -1,4 +1,5 @@
 import type { DbExecutor } from '../db/database.ts';
+import type { IngestGate, WithheldReason } from '../pipeline/detection-pipeline.ts';
 import { watchRepository, type WatchRow } from '../watches/watch.repository.ts';
 import { parseHomeSettings, type HomeSettings } from './home-settings.ts';
 import { householdRepository, type SensorRow } from './household.repository.ts';
@@ -54,7 +55,7 @@ export function toKnownWatch(w: WatchRow): KnownWatch {
  * muted or left alone, and the active watches by sensor. The database is the truth; a household
  * is re-read after each change to it (changes are rare, detections are not).
  */
-export class HouseholdDirectory {
+export class HouseholdDirectory implements IngestGate {
   private homes = new Map<string, KnownHome>();
   private sensors = new Map<string, KnownSensor>();
   private watchesBySensor = new Map<string, KnownWatch[]>();
@@ -111,8 +112,36 @@ export class HouseholdDirectory {
 
   /** Muted, or under a boundary of its own or of its room (issue 4 §6). */
   isOutOfReach(sensor: KnownSensor): boolean {
-    if (sensor.muted) return true;
+    return this.reasonOf(sensor) !== null;
+  }
+
+  /**
+   * The ingest gate (issue 9 §1): a household sensor that is left alone or muted is not looked
+   * at. One map lookup for every detection; streams that are not household sensors pass.
+   */
+  withheldReason(streamId: string): WithheldReason | null {
+    const sensor = this.sensors.get(streamId);
+    return sensor ? this.reasonOf(sensor) : null;
+  }
+
+  /**
+   * Stops looking at once, before the change that says so has committed (called inside its
+   * transaction): a detection that reaches the pipeline after this is dropped. The refresh after
+   * the commit (or after a rollback) replaces this with what the database holds.
+   */
+  withhold(tenantId: string, what: { sensorId?: string; roomId?: string; muted?: boolean }): void {
+    const home = this.homes.get(tenantId);
+    if (!home) return;
+    if (what.roomId) home.boundedRooms.add(what.roomId);
+    if (what.sensorId && what.muted) {
+      const s = this.sensors.get(what.sensorId);
+      if (s) s.muted = true;
+    } else if (what.sensorId) home.boundedSensors.add(what.sensorId);
+  }
+
+  private reasonOf(sensor: KnownSensor): WithheldReason | null {
     const home = this.homes.get(sensor.tenantId);
-    return !!home && (home.boundedSensors.has(sensor.id) || home.boundedRooms.has(sensor.roomId));
+    if (home && (home.boundedSensors.has(sensor.id) || home.boundedRooms.has(sensor.roomId))) return 'left_alone';
+    return sensor.muted ? 'muted' : null;
   }
 }

@@ -87,6 +87,28 @@ export const householdRepository = {
     }
     return out;
   },
+  /**
+   * Sensors under an active boundary, their own or their room's (issue 9 §1): nothing about them
+   * is readable by any key of the household while it holds.
+   */
+  async listLeftAloneSensorIds(db: DbExecutor, tenantId: string): Promise<string[]> {
+    const bounds = await db
+      .selectFrom('household_boundaries')
+      .select(['room_id', 'sensor_id'])
+      .where('tenant_id', '=', tenantId)
+      .where('cleared_at', 'is', null)
+      .execute();
+    if (bounds.length === 0) return [];
+    const rooms = bounds.filter((b) => !b.sensor_id && b.room_id).map((b) => b.room_id!);
+    const sensors = bounds.filter((b) => b.sensor_id).map((b) => b.sensor_id!);
+    const rows = await db
+      .selectFrom('household_sensors')
+      .select('stream_id')
+      .where('tenant_id', '=', tenantId)
+      .where((eb) => eb.or([...(rooms.length ? [eb('room_id', 'in', rooms)] : []), ...(sensors.length ? [eb('stream_id', 'in', sensors)] : [])]))
+      .execute();
+    return rows.map((r) => r.stream_id);
+  },
   /** Household tenants (server start loads their settings). */
   listHouseholds(db: DbExecutor) {
     return db.selectFrom('tenants').selectAll().where('kind', '=', 'household').execute();

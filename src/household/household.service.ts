@@ -235,6 +235,7 @@ export class HouseholdService {
       if (!s) throw notFound('sensor', sensorId, 'sensor_id');
       if ((s.muted === 1) === muted) throw new VigilError('validation_failed', `${s.name} is ${muted ? 'already muted' : 'not muted'}.`, { param: 'sensor_id' });
       await householdRepository.setMuted(trx, sensorId, muted, toIso(now));
+      if (muted) this.stopLooking(principal.tenantId, [s], { sensorId, muted: true });
       const after: SensorRow = { ...s, muted: muted ? 1 : 0, muted_at: muted ? toIso(now) : null };
       const action = muted ? 'sensor.muted' : 'sensor.unmuted';
       await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action, resourceType: 'sensor', resourceId: sensorId, data: { name: s.name, room: s.room } }]);
@@ -248,8 +249,8 @@ export class HouseholdService {
         occurredAt: now,
       });
       return toSensorView(after, isBounded(home, after));
-    });
-    await this.refresh(principal.tenantId);
+    }).finally(() => this.refresh(principal.tenantId));
+    await this.followGate(principal.tenantId, [sensorId]);
     return view;
   }
 
@@ -274,6 +275,9 @@ export class HouseholdService {
         cleared_by_key_id: null,
       };
       await householdRepository.insertBoundary(trx, row);
+      const covered = target.sensor ? [target.sensor] : home.sensors.filter((x) => x.room_id === target.room!.id);
+      this.stopLooking(principal.tenantId, covered, target.sensor ? { sensorId: target.sensor.id } : { roomId: target.room!.id });
+      await this.deps.events.withdrawDeliveriesIn(trx, principal.tenantId, covered.map((x) => x.id));
       const v = toBoundaryView(row, home);
       await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action: 'boundary.set', resourceType: 'boundary', resourceId: row.id, data: v }]);
       await this.deps.events.recordIn(trx, {
@@ -286,8 +290,8 @@ export class HouseholdService {
         occurredAt: now,
       });
       return v;
-    });
-    await this.refresh(principal.tenantId);
+    }).finally(() => this.refresh(principal.tenantId));
+    await this.followGate(principal.tenantId);
     return view;
   }
 
@@ -315,16 +319,17 @@ export class HouseholdService {
       return v;
     });
     await this.refresh(principal.tenantId);
+    await this.followGate(principal.tenantId);
     return view;
   }
 
   /** What a room or sensor shows now, in plain words; refused when muted or left alone. */
-  async describe(principal: Principal, actor: Actor, place: PlaceRef): Promise<{ subject: string; text: string; people: number; vehicles: number }> {
+  async describe(principal: Principal, actor: Actor, place: PlaceRef): Promise<{ subject: string; text: string; people: number; vehicles: number; sensorIds: string[] }> {
     await this.ensureHome(principal);
     const home = await this.snapshot(principal.tenantId);
     const target = resolvePlace(home, place);
     const sensors = target.sensor ? [target.sensor] : home.sensors.filter((s) => s.room_id === target.room!.id);
-    if (sensors.length === 0) return { subject: target.name, text: `There are no sensors in the ${target.name}.`, people: 0, vehicles: 0 };
+    if (sensors.length === 0) return { subject: target.name, text: `There are no sensors in the ${target.name}.`, people: 0, vehicles: 0, sensorIds: [] };
     for (const s of sensors) assertReachable(home, s);
     const now = this.deps.clock.now();
     const tz = home.settings.time_zone;
@@ -358,7 +363,7 @@ export class HouseholdService {
       data: { people, vehicles },
       scope: target.sensor ? { location: target.sensor.location, streamId: target.sensor.id } : { location: target.room!.location },
     });
-    return { subject: target.name, text: parts.join(' '), people, vehicles };
+    return { subject: target.name, text: parts.join(' '), people, vehicles, sensorIds: sensors.map((s) => s.id) };
   }
 
   /** "Add the camera at rtsp://… as the garage camera" (issue 4 §1). A test key's sensor is simulated. */
@@ -436,6 +441,32 @@ export class HouseholdService {
     }
     await this.refresh(principal.tenantId);
     return this.view(principal);
+  }
+
+  /**
+   * Real cameras follow the gate (issue 9 §1): one that is muted or left alone is stopped, so its
+   * frames are not even decoded; one looked at again is started. Simulated sensors keep running
+   * (their readings are dropped by the pipeline's gate), so resuming needs nothing here.
+   */
+  private async followGate(tenantId: string, sensorIds?: string[]): Promise<void> {
+    const home = this.deps.directory.home(tenantId);
+    for (const s of home?.sensors ?? []) {
+      if (sensorIds && !sensorIds.includes(s.id)) continue;
+      const row = await streamRepository.findForTenant(this.deps.database.db, tenantId, s.id);
+      if (!row || row.sandbox) continue;
+      if (this.deps.directory.withheldReason(s.id)) this.deps.sources.stop(s.id);
+      else if (!this.deps.sources.isLive(s.id)) this.deps.sources.start(row);
+    }
+  }
+
+  /**
+   * "Stop looking" takes effect inside the transaction that records it (issue 9 §1): the ingest
+   * gate drops these sensors' detections from now on, and their scenes forget what they showed,
+   * so nothing from before reads as "right now" once looking resumes.
+   */
+  private stopLooking(tenantId: string, sensors: SensorRow[], what: { sensorId?: string; roomId?: string; muted?: boolean }): void {
+    this.deps.directory.withhold(tenantId, what);
+    for (const s of sensors) this.deps.engine.removeStream(s.scene_id, s.id, this.deps.clock.now());
   }
 }
 

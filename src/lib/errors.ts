@@ -32,6 +32,8 @@ export const ERROR_CATALOGUE = {
   protocol_type_exists: { status: 409, title: 'Protocol type already exists' }, // operations (issue 3 §4)
   boundary_in_effect: { status: 409, title: 'Sensor is muted or left alone' }, // household (issue 4 §6)
   stream_not_mobile: { status: 409, title: 'Stream does not take pushed frames' }, // real video (issue 6)
+  sensor_muted: { status: 409, title: 'Sensor is muted' }, // privacy (issue 9 §1)
+  sensor_left_alone: { status: 409, title: 'Sensor is in a place left alone' }, // privacy (issue 9 §1)
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported Content-Type' },
   query_not_understood: { status: 422, title: 'Query not understood' },

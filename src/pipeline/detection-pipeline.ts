@@ -29,6 +29,19 @@ export interface PipelineHook {
   persist?(trx: DbExecutor): Promise<void>;
 }
 
+/**
+ * Decides, per stream, whether its detections may be taken in at all (DESIGN.md "Agent and
+ * privacy": a muted sensor or a place left alone is not looked at). A refused detection is
+ * dropped before anything records it: no scene update, no rule, no history row, no audit entry,
+ * no event, no snapshot, no delivery. The household directory implements it.
+ */
+export interface IngestGate {
+  /** why this stream is not to be looked at now, or null when it may be */
+  withheldReason(streamId: string): WithheldReason | null;
+}
+
+export type WithheldReason = 'muted' | 'left_alone';
+
 /** A record with every optional field filled (null), so it is also the history row as stored. */
 type StoredDetection = DetectionRecord & DetectionTable;
 
@@ -49,6 +62,8 @@ export class DetectionPipeline {
   private scheduled = false;
   private hooks: PipelineHook[] = [];
   private idle: Array<() => void> = [];
+  private gate: IngestGate | null = null;
+  private withheldCount = 0;
 
   constructor(
     private readonly deps: {
@@ -64,9 +79,28 @@ export class DetectionPipeline {
     this.hooks.push(hook);
   }
 
-  /** Resolves with the stored records once they are durable. */
+  setGate(gate: IngestGate): void {
+    this.gate = gate;
+  }
+
+  /**
+   * Detections dropped by the gate since start, all streams together. Deliberately not per
+   * sensor: how much a muted or left-alone sensor would have seen is itself a reading of it.
+   */
+  get withheld(): number {
+    return this.withheldCount;
+  }
+
+  /**
+   * Resolves with the stored records once they are durable; detections of a stream the gate
+   * withholds (muted, left alone) are dropped and counted, and resolve as nothing stored.
+   */
   ingest(stream: StreamRef, inputs: DetectionInput[]): Promise<DetectionRecord[]> {
     if (inputs.length === 0) return Promise.resolve([]);
+    if (this.gate?.withheldReason(stream.id)) {
+      this.withheldCount += inputs.length;
+      return Promise.resolve([]);
+    }
     const records: StoredDetection[] = [];
     for (const input of inputs) {
       const rec: StoredDetection = {
@@ -122,6 +156,12 @@ export class DetectionPipeline {
     await new Promise<void>((r) => this.idle.push(r));
   }
 
+  private admitted(records: StoredDetection[]): StoredDetection[] {
+    const kept = records.filter((r) => !this.gate!.withheldReason(r.stream_id));
+    this.withheldCount += records.length - kept.length;
+    return kept;
+  }
+
   private schedule() {
     if (this.scheduled || this.flushing) return;
     this.scheduled = true;
@@ -135,6 +175,8 @@ export class DetectionPipeline {
     if (this.flushing) return;
     this.flushing = true;
     const batch = this.queue.splice(0);
+    // a mute or boundary set while these waited in the queue applies to them too
+    if (this.gate) for (const p of batch) p.records = this.admitted(p.records);
     try {
       // Scene update and rule evaluation happen here, synchronously, for exactly this batch:
       // whatever the hooks decide belongs to the detections this transaction makes durable, and

@@ -16,7 +16,8 @@ export const sandboxRoutes = (sandbox: SandboxService): FastifyPluginAsyncTypebo
       description:
         'Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): ' +
         'the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. ' +
-        'Streams reading a real source answer 409 stream_not_sandbox.',
+        'Streams reading a real source answer 409 stream_not_sandbox. A household sensor that is muted answers 409 sensor_muted, and one in a place ' +
+        'left alone 409 sensor_left_alone: nothing from it is taken in (the simulated home drops its readings the same way).',
       body: InjectDetectionBody,
       response: withErrors({ 201: Type.Ref('Detection') }),
     },

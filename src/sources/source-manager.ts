@@ -1,6 +1,6 @@
 import type { Clock } from '../lib/clock.ts';
 import { VigilError } from '../lib/errors.ts';
-import type { DetectionPipeline, StreamRef } from '../pipeline/detection-pipeline.ts';
+import type { DetectionPipeline, IngestGate, StreamRef } from '../pipeline/detection-pipeline.ts';
 import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioName } from '../sandbox/scenarios.ts';
 import type { StreamVideoConfig } from '../streams/stream-config.ts';
 import type { StreamRow } from '../streams/stream.repository.ts';
@@ -28,6 +28,8 @@ export interface SourceManagerDeps {
   log?: { warn(obj: unknown, msg?: string): void };
   /** real video: ffmpeg cameras and phone frames through the detector (issue 6) */
   video?: LiveVideoSources;
+  /** household sensors that are muted or left alone (issue 9 §1): a real one is not even decoded */
+  gate?: IngestGate;
 }
 
 /** Which scenario simulates a stream that a test key registered with a real-looking source. */
@@ -60,7 +62,9 @@ export class SourceManager {
       const { scenario, seed } = scenarioForStream(row);
       const gen = createScenario(scenario, { seed, timeZone: opts.timeZone ?? 'UTC' });
       this.runners.set(row.id, this.runSandbox(row, gen, opts.since ?? this.deps.clock.now()));
-    } else if (this.live && VIDEO_SOURCE_TYPES.includes(row.source_type)) {
+    } else if (this.live && VIDEO_SOURCE_TYPES.includes(row.source_type) && !this.deps.gate?.withheldReason(row.id)) {
+      // a simulated sensor keeps generating (the pipeline's gate drops it); a real camera that was
+      // told to stop looking is not decoded or run through the detector at all
       this.deps.video?.start(row);
     }
   }
@@ -87,6 +91,11 @@ export class SourceManager {
   async close(): Promise<void> {
     this.stopAll();
     await this.deps.video?.close();
+  }
+
+  /** Whether a real stream's ingest runs in this process. */
+  isLive(streamId: string): boolean {
+    return this.deps.video?.isRunning(streamId) ?? false;
   }
 
   /** Live ingest figures of a real stream running in this process, else null. */

@@ -1,11 +1,14 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbExecutor } from '../db/database.ts';
-import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/schema.ts';
+import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/schema.ts';
 
 export type WebhookEndpointRow = WebhookEndpointTable;
 export type WebhookEventRow = WebhookEventTable;
 export type WebhookDeliveryRow = WebhookDeliveryTable;
 export type WebhookAttemptRow = Omit<WebhookAttemptTable, 'seq'> & { seq: number };
+
+/** Ids of events a reader may not see: a subquery selecting `id` (household events about a place left alone). */
+export type HiddenEventIds = SelectQueryBuilder<Database, any, { id: string }>;
 
 /** Statuses the worker still has to send. */
 export const OPEN_STATUSES = ['pending', 'retrying'] as const;
@@ -81,6 +84,25 @@ export const webhookRepository = {
       .where('endpoint_id', '=', endpointId)
       .where('status', 'in', OPEN_STATUSES)
       .execute();
+  },
+
+  /**
+   * Stops the open deliveries of some events (a household boundary withdraws what was queued
+   * about the place, issue 9 §1). `eventIds` is a subquery or a list.
+   */
+  async cancelOpenDeliveriesOfEvents(db: DbExecutor, tenantId: string, eventIds: HiddenEventIds, updatedAt: string): Promise<void> {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: updatedAt })
+      .where('tenant_id', '=', tenantId)
+      .where('status', 'in', OPEN_STATUSES)
+      .where('event_id', 'in', eventIds)
+      .execute();
+  },
+
+  async isDeliveryOfEvents(db: DbExecutor, deliveryId: string, eventIds: HiddenEventIds): Promise<boolean> {
+    const row = await db.selectFrom('webhook_deliveries').select('id').where('id', '=', deliveryId).where('event_id', 'in', eventIds).executeTakeFirst();
+    return row !== undefined;
   },
 
   listDeliveriesQuery(db: DbExecutor, endpointId: string) {

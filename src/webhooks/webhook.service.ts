@@ -12,7 +12,7 @@ import { DELIVERY_CHANNEL } from './delivery-worker.ts';
 import { eventKindsOf, isEventKind } from './event-kinds.ts';
 import { deriveHouseholdSecret, generateWebhookSecret } from './webhook-signature.ts';
 import { assertWebhookUrlAllowed } from './webhook-url-guard.ts';
-import { webhookRepository, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow } from './webhook.repository.ts';
+import { webhookRepository, type HiddenEventIds, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow } from './webhook.repository.ts';
 import type {
   CreateWebhookBodyT,
   DeliveryListQueryT,
@@ -112,8 +112,14 @@ function toDeliveryView(d: WebhookDeliveryRow & { body: string }, attempts: Webh
  * sign with a generated whsec_ secret; household endpoints with a secret derived from the API key
  * that registered them (spec "Authentication" 4: "Surface A deliveries are signed with the key").
  */
+/** What a principal may not read of its deliveries (household boundaries, issue 9 §1); null: everything is readable. */
+export interface DeliveryVisibility {
+  hiddenEventIds(principal: Principal): Promise<HiddenEventIds | null>;
+}
+
 export class WebhookService {
   private readonly listeners: Array<() => void> = [];
+  private visibility: DeliveryVisibility | null = null;
 
   constructor(
     private readonly deps: {
@@ -127,6 +133,11 @@ export class WebhookService {
   /** Registers a callback run when new deliveries may have been committed (the worker's wake). */
   onEnqueued(fn: () => void): void {
     this.listeners.push(fn);
+  }
+
+  /** Set once at wiring: the household event log says which deliveries are about a place left alone. */
+  setVisibility(v: DeliveryVisibility): void {
+    this.visibility = v;
   }
 
   /** Wakes the delivery worker (call after committing outbox rows written outside enqueueIn). */
@@ -314,6 +325,8 @@ export class WebhookService {
   async listDeliveries(principal: Principal, id: string, q: DeliveryListQueryT) {
     await this.load(principal, id);
     let qb = webhookRepository.listDeliveriesQuery(this.deps.database.db, id);
+    const hidden = await this.visibility?.hiddenEventIds(principal);
+    if (hidden) qb = qb.where('webhook_deliveries.event_id', 'not in', hidden);
     if (q.status) qb = qb.where('webhook_deliveries.status', '=', q.status);
     const page = await paginate(qb, 'webhook_deliveries.id', q);
     const attempts = await webhookRepository.attemptsOf(this.deps.database.db, page.data.map((d) => d.id));
@@ -326,7 +339,8 @@ export class WebhookService {
   async redeliver(principal: Principal, actor: Actor, id: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const endpoint = await this.load(principal, id);
     const found = await webhookRepository.findDelivery(this.deps.database.db, id, deliveryId);
-    if (!found) throw notFound('webhook delivery', deliveryId, 'delivery_id');
+    const hidden = found && (await this.visibility?.hiddenEventIds(principal));
+    if (!found || (hidden && (await webhookRepository.isDeliveryOfEvents(this.deps.database.db, found.id, hidden)))) throw notFound('webhook delivery', deliveryId, 'delivery_id');
     if (endpoint.enabled !== 1) {
       throw new VigilError('webhook_endpoint_disabled', `Webhook endpoint ${id} is disabled; enable it (PATCH enabled: true) before redelivering.`);
     }

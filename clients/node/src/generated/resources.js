@@ -301,7 +301,7 @@ export class EventsResource extends Resource {
 
   /**
    * Observations, alerts and changes, newest first
-   * The household event log: observations and alerts raised by watches, and changes to watches, sensors and boundaries. Filter by watch_id, kind and since. Nothing from a muted sensor or a place left alone is shown from the moment that was set.
+   * The household event log: observations and alerts raised by watches, and changes to watches, sensors and boundaries. Filter by watch_id, kind and since. Nothing from a place left alone is shown, whenever it was recorded; nothing is recorded from a muted sensor while it is muted (what it saw before stays). That a boundary or mute was set stays listed.
    * GET /v1/events
    */
   list(params, options) {
@@ -552,7 +552,7 @@ export class SandboxResource extends Resource {
 
   /**
    * Inject a synthetic detection into a sandbox stream
-   * Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox.
+   * Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox. A household sensor that is muted answers 409 sensor_muted, and one in a place left alone 409 sensor_left_alone: nothing from it is taken in (the simulated home drops its readings the same way).
    * POST /v1/sandbox/detections
    */
   injectDetection(params, options) {

@@ -378,7 +378,7 @@ export interface paths {
         };
         /**
          * Observations, alerts and changes, newest first
-         * @description The household event log: observations and alerts raised by watches, and changes to watches, sensors and boundaries. Filter by watch_id, kind and since. Nothing from a muted sensor or a place left alone is shown from the moment that was set.
+         * @description The household event log: observations and alerts raised by watches, and changes to watches, sensors and boundaries. Filter by watch_id, kind and since. Nothing from a place left alone is shown, whenever it was recorded; nothing is recorded from a muted sensor while it is muted (what it saw before stays). That a boundary or mute was set stays listed.
          */
         get: operations["listEvents"];
         put?: never;
@@ -867,7 +867,7 @@ export interface paths {
         put?: never;
         /**
          * Inject a synthetic detection into a sandbox stream
-         * @description Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox.
+         * @description Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox. A household sensor that is muted answers 409 sensor_muted, and one in a place left alone 409 sensor_left_alone: nothing from it is taken in (the simulated home drops its readings the same way).
          */
         post: operations["injectSandboxDetection"];
         delete?: never;
@@ -998,7 +998,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "not_found" | "route_not_found" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "payload_too_large" | "unsupported_media_type" | "query_not_understood" | "rate_limit_exceeded" | "concurrent_stream_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "not_found" | "route_not_found" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "payload_too_large" | "unsupported_media_type" | "query_not_understood" | "rate_limit_exceeded" | "concurrent_stream_limit_exceeded" | "internal_error" | "service_unavailable";
             request_id: string;
             /** @description The request field the error is about */
             param?: string;
@@ -5382,6 +5382,8 @@ export interface operations {
                              */
                             created_at: string;
                             completed_at: string | null;
+                            /** @description present (true) when the reply showed a place the household has since asked to leave alone: the reply is replaced and scene.described / events.listed actions keep only their type and subject, until an owner lifts the boundary */
+                            redacted?: boolean;
                         }[];
                     };
                 };

@@ -302,7 +302,12 @@ GetAutomationResponseIncidents = TypedDict("GetAutomationResponseIncidents", {"p
 GetConversationResponse = TypedDict("GetConversationResponse", {"id": "str", "object": "Literal[\"conversation\"]", "title": "str", "message_count": "int", "created_at": "str", "updated_at": "str", "messages": "List[GetConversationResponseMessagesItem]"})
 
 
-GetConversationResponseMessagesItem = TypedDict("GetConversationResponseMessagesItem", {"id": "str", "object": "Literal[\"message\"]", "message": "str", "reply": "str", "actions": "List[Action]", "planner": "str", "status": "Literal[\"in_progress\", \"completed\", \"interrupted\"]", "created_at": "str", "completed_at": "Optional[str]"})
+_GetConversationResponseMessagesItemRequired = TypedDict("_GetConversationResponseMessagesItemRequired", {"id": "str", "object": "Literal[\"message\"]", "message": "str", "reply": "str", "actions": "List[Action]", "planner": "str", "status": "Literal[\"in_progress\", \"completed\", \"interrupted\"]", "created_at": "str", "completed_at": "Optional[str]"})
+_GetConversationResponseMessagesItemOptional = TypedDict("_GetConversationResponseMessagesItemOptional", {"redacted": "bool"}, total=False)
+
+
+class GetConversationResponseMessagesItem(_GetConversationResponseMessagesItemRequired, _GetConversationResponseMessagesItemOptional):
+    pass
 
 
 GetHouseholdResponse = TypedDict("GetHouseholdResponse", {"id": "str", "object": "Literal[\"household\"]", "name": "str", "city": "Optional[str]", "lat": "Optional[float]", "lon": "Optional[float]", "time_zone": "str", "rooms": "List[GetHouseholdResponseRoomsItem]", "sensors": "List[Sensor]", "boundaries": "List[Boundary]"})
@@ -368,7 +373,7 @@ PauseAutomationResponseEscalation = TypedDict("PauseAutomationResponseEscalation
 PauseAutomationResponseIncidents = TypedDict("PauseAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
-_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"not_found\", \"route_not_found\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"payload_too_large\", \"unsupported_media_type\", \"query_not_understood\", \"rate_limit_exceeded\", \"concurrent_stream_limit_exceeded\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
+_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"not_found\", \"route_not_found\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"payload_too_large\", \"unsupported_media_type\", \"query_not_understood\", \"rate_limit_exceeded\", \"concurrent_stream_limit_exceeded\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
 _ProblemOptional = TypedDict("_ProblemOptional", {"param": "str", "errors": "List[ProblemErrorsItem]"}, total=False)
 
 

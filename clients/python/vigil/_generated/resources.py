@@ -354,7 +354,7 @@ class EventsResource(Resource):
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, watch_id: Union[str, NotGiven] = NOT_GIVEN, kind: Union[Literal["observation", "alert", "watch.created", "watch.updated", "watch.stood_down", "sensor.muted", "sensor.unmuted", "boundary.set", "boundary.cleared"], NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Event]:
         """Observations, alerts and changes, newest first
 
-        The household event log: observations and alerts raised by watches, and changes to watches, sensors and boundaries. Filter by watch_id, kind and since. Nothing from a muted sensor or a place left alone is shown from the moment that was set.
+        The household event log: observations and alerts raised by watches, and changes to watches, sensors and boundaries. Filter by watch_id, kind and since. Nothing from a place left alone is shown, whenever it was recorded; nothing is recorded from a muted sensor while it is muted (what it saw before stays). That a boundary or mute was set stays listed.
 
         GET /v1/events
         """
@@ -589,7 +589,7 @@ class SandboxResource(Resource):
     def inject_detection(self, *, stream_id: str, type: Literal["person_count", "vehicle", "person", "door_open", "motion"], subtype: Union[str, NotGiven] = NOT_GIVEN, value: Union[int, NotGiven] = NOT_GIVEN, count: Union[int, NotGiven] = NOT_GIVEN, confidence: Union[float, NotGiven] = NOT_GIVEN, dwell_s: Union[float, NotGiven] = NOT_GIVEN, track_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Detection:
         """Inject a synthetic detection into a sandbox stream
 
-        Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox.
+        Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox. A household sensor that is muted answers 409 sensor_muted, and one in a place left alone 409 sensor_left_alone: nothing from it is taken in (the simulated home drops its readings the same way).
 
         POST /v1/sandbox/detections
         """
