@@ -26,8 +26,27 @@ export interface Config {
   readonly publicBaseUrl: string;
   readonly allowFileSources: boolean;
   readonly webhookAllowPrivate: boolean;
+  /** HTTP time-outs and per-client limits (issue 9 §8, §9; docs/decisions.md "HTTP hardening") */
+  readonly http: HttpLimits;
   /** OpenAI-compatible endpoint for the household agent's optional LLM planner (VIGIL_LLM_*); null = offline planner only */
   readonly llm: LlmConfig | null;
+}
+
+export interface HttpLimits {
+  /** the whole request (headers and body) must arrive within this (VIGIL_REQUEST_TIMEOUT_MS) */
+  readonly requestTimeoutMs: number;
+  /** the request headers must arrive within this (VIGIL_HEADERS_TIMEOUT_MS, at most the request time-out) */
+  readonly headersTimeoutMs: number;
+  /** an idle keep-alive connection is closed after this (VIGIL_KEEP_ALIVE_TIMEOUT_MS) */
+  readonly keepAliveTimeoutMs: number;
+  /** a connection with no traffic either way is closed after this (VIGIL_CONNECTION_TIMEOUT_MS; SSE pings every 15 s) */
+  readonly connectionTimeoutMs: number;
+  /** open connections per client address; 0 = no cap, e.g. behind a proxy (VIGIL_MAX_CONNECTIONS_PER_ADDRESS) */
+  readonly maxConnectionsPerAddress: number;
+  /** failed authentications per client address per minute before 429 (VIGIL_AUTH_FAILURES_PER_MINUTE) */
+  readonly authFailuresPerMinute: number;
+  /** on SIGTERM/SIGINT, in-flight requests get this long before connections are cut (VIGIL_SHUTDOWN_GRACE_MS) */
+  readonly shutdownGraceMs: number;
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -46,6 +65,23 @@ function readBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new Error(`config: ${name} must be 1/0/true/false, got ${JSON.stringify(raw)}`);
+}
+
+function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
+  const requestTimeoutMs = readInt(env, 'VIGIL_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersTimeoutMs = readInt(env, 'VIGIL_HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error('config: VIGIL_HEADERS_TIMEOUT_MS must not exceed VIGIL_REQUEST_TIMEOUT_MS');
+  }
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: readInt(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    connectionTimeoutMs: readInt(env, 'VIGIL_CONNECTION_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
+    maxConnectionsPerAddress: readInt(env, 'VIGIL_MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 1_000_000),
+    authFailuresPerMinute: readInt(env, 'VIGIL_AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    shutdownGraceMs: readInt(env, 'VIGIL_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
 }
 
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,6 +106,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     allowFileSources: readBool(env, 'VIGIL_ALLOW_FILE_SOURCES', false),
     webhookAllowPrivate: readBool(env, 'VIGIL_WEBHOOK_ALLOW_PRIVATE', false),
     llm: readLlmConfig(env),
+    http: readHttpLimits(env),
     ...overrides,
   };
   return Object.freeze(config);
