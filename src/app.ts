@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -46,12 +46,14 @@ declare module 'fastify' {
 
 export interface BuildAppOptions {
   logger?: boolean | { level: string };
+  /** a pino logger to use instead (main.ts shares its own; tests capture what is logged) */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** Builds the HTTP app around a context; never listens (tests use app.inject()). */
 export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     bodyLimit: 1024 * 1024,
     genReqId: () => newId('req'),
     ...serverOptions(ctx.config.http, ctx.config.publicBaseUrl),
