@@ -184,7 +184,8 @@ describe('bad-input corpus generated from openapi.json', () => {
   let home: CreatedKey;
   const ids = new Map<string, string>(); // prefix → an existing id of the right tenant
   before(async () => {
-    t = await createTestApp({ dialect: 'sqlite', config: { webhookAllowPrivate: true } });
+    // SQLite in the suite (fast); CORPUS_DIALECT=postgres runs the same corpus on PostgreSQL
+    t = await createTestApp({ dialect: process.env.CORPUS_DIALECT === 'postgres' ? 'postgres' : 'sqlite', config: { webhookAllowPrivate: true } });
     org = await t.orgKey({ mode: 'test' });
     home = await t.householdKey({ mode: 'test' });
   });
@@ -326,7 +327,9 @@ describe('bad-input corpus generated from openapi.json', () => {
     const statuses = new Map<number, number>();
     const failures: string[] = [];
     let requests = 0;
+    const slow: Array<[string, number]> = [];
     for (const op of ops) {
+      const opStarted = Date.now();
       for (const p of probes(op)) {
         const key = keyFor(op);
         const res = await t.app.inject({
@@ -357,7 +360,9 @@ describe('bad-input corpus generated from openapi.json', () => {
         else if (FIELD_CODES.has(body.code) && typeof body.param !== 'string') failures.push(`${where} ${body.code} without param`);
         else if (p.refuse !== undefined && !String(body.param).startsWith(p.refuse)) failures.push(`${where} names ${body.param}, not ${p.refuse}`);
       }
+      slow.push([op.operationId, Date.now() - opStarted]);
     }
+    if (process.env.CORPUS_DEBUG) console.log(slow.sort((a, b) => b[1] - a[1]).slice(0, 10));
     const perStatus = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
     console.log(`bad-input corpus: ${ops.length} operations, ${requests} requests; ${perStatus}; ${failures.length} failures`);
     for (const f of failures.slice(0, Number(process.env.CORPUS_SHOW ?? 60))) console.log(`  ${f}`);
