@@ -95,7 +95,7 @@ function nonFiniteOrNul(v: unknown, path: string, depth = 0): AjvLikeError | nul
   if (typeof v === 'string') {
     return v.includes('\u0000') ? { keyword: 'pattern', instancePath: path, message: 'must not contain the NUL character', params: {}, schemaPath: '#' } : null;
   }
-  if (!v || typeof v !== 'object' || depth > 64) return null;
+  if (!v || typeof v !== 'object' || depth > 64 || ArrayBuffer.isView(v)) return null;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const e = nonFiniteOrNul(v[i], `${path}/${i}`, depth + 1);
