@@ -107,3 +107,35 @@ test('npm start: SIGTERM to npm drains an in-flight request, stops the node chil
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('node src/main.ts started directly stops cleanly on SIGINT (Ctrl-C) with exit code 0', { timeout: 180_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-sigint-'));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info', VIGIL_RUN_SOURCES: '0', VIGIL_SEED_DEMO: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
+      proc.stdout!.on('data', () => {
+        const m = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(Number(m[1]));
+        }
+      });
+    });
+    proc.kill('SIGINT');
+    proc.kill('SIGINT'); // a terminal's Ctrl-C reaches npm and node alike: the repeat must not break the drain
+    assert.equal(await exited, 0, out);
+    assert.equal(await refused(port), true);
+    assert.equal((out.match(/shutting down/g) ?? []).length, 1, out);
+  } finally {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
