@@ -39,7 +39,7 @@ export interface HttpLimits {
   readonly headersTimeoutMs: number;
   /** an idle keep-alive connection is closed after this (VIGIL_KEEP_ALIVE_TIMEOUT_MS) */
   readonly keepAliveTimeoutMs: number;
-  /** a connection with no traffic either way is closed after this (VIGIL_CONNECTION_TIMEOUT_MS; SSE pings every 15 s) */
+  /** a connection with no traffic either way is closed after this (VIGIL_CONNECTION_TIMEOUT_MS): longer than the slowest handler (an LLM planner may take 120 s); SSE pings every 15 s */
   readonly connectionTimeoutMs: number;
   /** open connections per client address; 0 = no cap, e.g. behind a proxy (VIGIL_MAX_CONNECTIONS_PER_ADDRESS) */
   readonly maxConnectionsPerAddress: number;
@@ -77,7 +77,7 @@ function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
     requestTimeoutMs,
     headersTimeoutMs,
     keepAliveTimeoutMs: readInt(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
-    connectionTimeoutMs: readInt(env, 'VIGIL_CONNECTION_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
+    connectionTimeoutMs: readInt(env, 'VIGIL_CONNECTION_TIMEOUT_MS', 180_000, 1_000, 3_600_000),
     maxConnectionsPerAddress: readInt(env, 'VIGIL_MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 1_000_000),
     authFailuresPerMinute: readInt(env, 'VIGIL_AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     shutdownGraceMs: readInt(env, 'VIGIL_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
