@@ -68,7 +68,7 @@ function readBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
 }
 
 function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
-  const requestTimeoutMs = readInt(env, 'VIGIL_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const requestTimeoutMs = readInt(env, 'VIGIL_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
   const headersTimeoutMs = readInt(env, 'VIGIL_HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new Error('config: VIGIL_HEADERS_TIMEOUT_MS must not exceed VIGIL_REQUEST_TIMEOUT_MS');
