@@ -43,6 +43,11 @@ export interface HttpLimits {
   readonly connectionTimeoutMs: number;
   /** open connections per client address; 0 = no cap, e.g. behind a proxy (VIGIL_MAX_CONNECTIONS_PER_ADDRESS) */
   readonly maxConnectionsPerAddress: number;
+  /**
+   * proxies (addresses or CIDRs, VIGIL_TRUST_PROXY, comma-separated) whose X-Forwarded-For names the
+   * client address that failed authentications are counted against; none by default
+   */
+  readonly trustProxy: readonly string[];
   /** failed authentications per client address per minute before 429 (VIGIL_AUTH_FAILURES_PER_MINUTE) */
   readonly authFailuresPerMinute: number;
   /** on SIGTERM/SIGINT, in-flight requests get this long before connections are cut (VIGIL_SHUTDOWN_GRACE_MS) */
@@ -79,6 +84,7 @@ function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
     keepAliveTimeoutMs: readInt(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     connectionTimeoutMs: readInt(env, 'VIGIL_CONNECTION_TIMEOUT_MS', 180_000, 1_000, 3_600_000),
     maxConnectionsPerAddress: readInt(env, 'VIGIL_MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 1_000_000),
+    trustProxy: (env.VIGIL_TRUST_PROXY ?? '').split(',').map((x) => x.trim()).filter(Boolean),
     authFailuresPerMinute: readInt(env, 'VIGIL_AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     shutdownGraceMs: readInt(env, 'VIGIL_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };

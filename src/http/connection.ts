@@ -26,6 +26,8 @@ export function serverOptions(limits: HttpLimits, baseUrl: string): FastifyHttpO
       // how often Node checks the two time-outs above (its default, 30 s, would let them overrun by that much)
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(limits.headersTimeoutMs / 4))),
     },
+    // the client address behind a trusted proxy (for the failed-authentication limit); the socket's otherwise
+    ...(limits.trustProxy.length > 0 ? { trustProxy: [...limits.trustProxy] } : {}),
     // ids are ULIDs (26 characters after the prefix); Fastify's router refuses longer parameters itself
     routerOptions: { maxParamLength: 100 },
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

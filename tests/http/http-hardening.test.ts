@@ -118,4 +118,22 @@ describe('HTTP hardening (inject)', () => {
     assert.equal(missing.statusCode, 401);
     assert.match(String(missing.headers.ratelimit), new RegExp(`r=${limit - 1};`));
   });
+
+  test('behind a trusted proxy, failed authentications count per X-Forwarded-For client, not per proxy', async () => {
+    const proxied = await createTestApp({ config: { http: { ...t.config.http, trustProxy: ['10.0.0.1'], authFailuresPerMinute: 3 } } });
+    try {
+      const good = await proxied.orgKey();
+      const via = (client: string, key: string) =>
+        proxied.app.inject({ url: '/v1/streams', remoteAddress: '10.0.0.1', headers: { ...bearer(key), 'x-forwarded-for': client } });
+      const bad = await Promise.all([1, 2, 3, 4].map(() => via('192.0.2.1', generateKey('live'))));
+      assert.deepEqual(bad.map((r) => r.statusCode).sort(), [401, 401, 401, 429]);
+      // another client behind the same proxy is not blocked
+      assert.equal((await via('192.0.2.2', good.key)).statusCode, 200);
+      // an untrusted peer cannot pick its address with X-Forwarded-For
+      const spoof = await Promise.all([1, 2, 3, 4].map((i) => proxied.app.inject({ url: '/v1/streams', remoteAddress: '198.51.100.9', headers: { ...bearer(generateKey('live')), 'x-forwarded-for': `192.0.2.${100 + i}` } })));
+      assert.deepEqual(spoof.map((r) => r.statusCode).sort(), [401, 401, 401, 429]);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
