@@ -282,6 +282,10 @@ describe('bad-input corpus generated from openapi.json', () => {
 
     // field-level faults on an otherwise valid body
     out.push(json('unknown field', { ...(base as object), no_such_field: 1 }));
+    // streamed replies (conversations) answer errors before any stream bytes
+    for (const [label, v] of [['unknown field', { ...(base as object), no_such_field: 1 }], ['body is array', []]] as Array<[string, unknown]>) {
+      out.push({ op, label: `${label} (text/event-stream)`, url, headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, payload: jsonText(v) });
+    }
     for (const f of fieldPaths(op.body.schema, base)) {
       const name = f.path.join('.');
       if (f.required) out.push(json(`missing ${name}`, deleteAt(base, f.path)));
