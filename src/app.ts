@@ -1,15 +1,16 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import { Type } from '@sinclair/typebox';
 import { readFileSync } from 'node:fs';
 import type { VigilContext } from './context.ts';
 import { newId } from './lib/ids.ts';
 import { installAuth } from './http/auth.ts';
+import { AuthFailureLimiter } from './http/rate-limit.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { installProblemHandlers, sendProblem } from './http/problem.ts';
+import { createValidatorCompiler } from './http/validation.ts';
+import { capConnectionsPerAddress, serverOptions } from './http/connection.ts';
 import { VigilError } from './lib/errors.ts';
 import { ProblemSchema } from './http/common.schemas.ts';
 import { StreamSchema } from './streams/stream.schemas.ts';
@@ -48,31 +49,24 @@ declare module 'fastify' {
 
 export interface BuildAppOptions {
   logger?: boolean | { level: string };
-}
-
-/** Body validation is strict (no coercion: a string is not a number); query strings coerce. */
-function createValidators() {
-  const common = { allErrors: false, strict: false, useDefaults: true, removeAdditional: false as const };
-  const body = new Ajv({ ...common, coerceTypes: false });
-  const query = new Ajv({ ...common, coerceTypes: 'array' as const });
-  for (const a of [body, query]) {
-    (addFormats as unknown as (a: Ajv) => void)(a);
-  }
-  return { body, query };
+  /** a pino logger to use instead (main.ts shares its own; tests capture what is logged) */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** Builds the HTTP app around a context; never listens (tests use app.inject()). */
 export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     bodyLimit: 1024 * 1024,
     genReqId: () => newId('req'),
+    ...serverOptions(ctx.config.http, ctx.config.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  capConnectionsPerAddress(app, ctx.config.http.maxConnectionsPerAddress, ctx.config.publicBaseUrl);
   app.decorate('vigil', ctx);
   // JSON only (spec: "All bodies are JSON"); routes that take other media types add their own parser.
   app.removeContentTypeParser('text/plain');
 
-  const validators = createValidators();
+  const validators = createValidatorCompiler();
   const schemas = [ProblemSchema, StreamSchema, SceneSchema, DetectionSchema, WebhookEndpointSchema, WebhookDeliverySchema, AuditEntrySchema, AuditCheckpointSchema,
     // household agent (issue 4)
     SensorSchema, BoundarySchema, WatchSchema, EventSchema, ActionSchema, ConversationReplySchema,
@@ -83,12 +77,9 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   ];
   for (const s of schemas) {
     app.addSchema(s);
-    validators.body.addSchema(s);
-    validators.query.addSchema(s);
+    validators.addSchema(s);
   }
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? validators.body : validators.query).compile(schema),
-  );
+  app.setValidatorCompiler(validators.compile);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
@@ -127,7 +118,13 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   });
 
   installProblemHandlers(app, ctx.config.publicBaseUrl);
-  installAuth(app, { keys: ctx.keys, rateLimits: ctx.rateLimits, clock: ctx.clock, defaultRatePerMinute: ctx.config.rateLimitPerMinute });
+  installAuth(app, {
+    keys: ctx.keys,
+    rateLimits: ctx.rateLimits,
+    authFailures: new AuthFailureLimiter(ctx.rateLimits, ctx.config.http.authFailuresPerMinute),
+    clock: ctx.clock,
+    defaultRatePerMinute: ctx.config.rateLimitPerMinute,
+  });
   installIdempotency(app, { database: ctx.database, clock: ctx.clock });
 
   const Health = Type.Object({ status: Type.String() });

@@ -26,10 +26,34 @@ export interface Config {
   readonly publicBaseUrl: string;
   readonly allowFileSources: boolean;
   readonly webhookAllowPrivate: boolean;
+  /** HTTP time-outs and per-client limits (issue 9 §8, §9; docs/decisions.md "HTTP hardening") */
+  readonly http: HttpLimits;
   /** OpenAI-compatible endpoint for the household agent's optional LLM planner (VIGIL_LLM_*); null = offline planner only */
   readonly llm: LlmConfig | null;
   /** HMAC key for signed audit checkpoints (VIGIL_AUDIT_CHECKPOINT_KEY, ≥ 32 characters); null = generated once and kept in the database */
   readonly auditCheckpointKey: string | null;
+}
+
+export interface HttpLimits {
+  /** the whole request (headers and body) must arrive within this (VIGIL_REQUEST_TIMEOUT_MS) */
+  readonly requestTimeoutMs: number;
+  /** the request headers must arrive within this (VIGIL_HEADERS_TIMEOUT_MS, at most the request time-out) */
+  readonly headersTimeoutMs: number;
+  /** an idle keep-alive connection is closed after this (VIGIL_KEEP_ALIVE_TIMEOUT_MS) */
+  readonly keepAliveTimeoutMs: number;
+  /** a connection with no traffic either way is closed after this (VIGIL_CONNECTION_TIMEOUT_MS): longer than the slowest handler (an LLM planner may take 120 s); SSE pings every 15 s */
+  readonly connectionTimeoutMs: number;
+  /** open connections per client address; 0 = no cap, e.g. behind a proxy (VIGIL_MAX_CONNECTIONS_PER_ADDRESS) */
+  readonly maxConnectionsPerAddress: number;
+  /**
+   * proxies (addresses or CIDRs, VIGIL_TRUST_PROXY, comma-separated) whose X-Forwarded-For names the
+   * client address that failed authentications are counted against; none by default
+   */
+  readonly trustProxy: readonly string[];
+  /** failed authentications per client address per minute before 429 (VIGIL_AUTH_FAILURES_PER_MINUTE) */
+  readonly authFailuresPerMinute: number;
+  /** on SIGTERM/SIGINT, in-flight requests get this long before connections are cut (VIGIL_SHUTDOWN_GRACE_MS) */
+  readonly shutdownGraceMs: number;
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -57,6 +81,24 @@ function readSecret(env: NodeJS.ProcessEnv, name: string, minLength: number): st
   return raw;
 }
 
+function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
+  const requestTimeoutMs = readInt(env, 'VIGIL_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  const headersTimeoutMs = readInt(env, 'VIGIL_HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error('config: VIGIL_HEADERS_TIMEOUT_MS must not exceed VIGIL_REQUEST_TIMEOUT_MS');
+  }
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: readInt(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    connectionTimeoutMs: readInt(env, 'VIGIL_CONNECTION_TIMEOUT_MS', 180_000, 1_000, 3_600_000),
+    maxConnectionsPerAddress: readInt(env, 'VIGIL_MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 1_000_000),
+    trustProxy: (env.VIGIL_TRUST_PROXY ?? '').split(',').map((x) => x.trim()).filter(Boolean),
+    authFailuresPerMinute: readInt(env, 'VIGIL_AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    shutdownGraceMs: readInt(env, 'VIGIL_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
+}
+
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== '' ? env.DATABASE_URL.trim() : null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -80,6 +122,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     webhookAllowPrivate: readBool(env, 'VIGIL_WEBHOOK_ALLOW_PRIVATE', false),
     llm: readLlmConfig(env),
     auditCheckpointKey: readSecret(env, 'VIGIL_AUDIT_CHECKPOINT_KEY', 32),
+    http: readHttpLimits(env),
     ...overrides,
   };
   return Object.freeze(config);

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { loadConfig } from './config.ts';
-import { createContext } from './context.ts';
+import type { FastifyInstance } from 'fastify';
+import { createContext, type VigilContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './demo/seed.ts';
 
@@ -32,11 +33,42 @@ async function main() {
       ].join('\n') + '\n',
     );
   }
-  const shutdown = async (signal: string) => {
-    log.info({ signal }, 'shutting down');
-    await app.close();
-    await ctx.close();
-    process.exit(0);
+  installGracefulShutdown(app, ctx, log, config.http.shutdownGraceMs);
+}
+
+/**
+ * SIGTERM (service managers, `npm start` — its script execs node so npm's forwarded signal
+ * reaches us) and SIGINT (Ctrl-C) drain the service (issue 9 §12): stop accepting connections,
+ * let in-flight requests finish for up to the grace period, then cut what is left, stop sources
+ * and workers, close the database and exit 0. A repeated signal (a terminal sends SIGINT to npm
+ * and node alike) does not start a second shutdown.
+ */
+function installGracefulShutdown(app: FastifyInstance, ctx: VigilContext, log: pino.Logger, graceMs: number) {
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, graceMs }, 'shutting down: draining in-flight requests');
+    const cut = setTimeout(() => {
+      log.warn('grace period over: closing the connections still open');
+      app.server.closeAllConnections();
+    }, graceMs);
+    // a shutdown that hangs past the grace period and a margin is a bug; do not stay up half-closed
+    const giveUp = setTimeout(() => {
+      log.error('shutdown did not finish; exiting');
+      process.exit(1);
+    }, graceMs + 15_000);
+    giveUp.unref();
+    try {
+      await app.close();
+      clearTimeout(cut);
+      await ctx.close();
+      log.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,12 +1,12 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../http/common.schemas.ts';
 import { ScheduleSchema } from '../operations/automation.schemas.ts';
 
 /** What a rule watches for (issue 3 §1). Counts compare strictly ("above"); density and dwell are "at least". */
 export const RuleConditionSchema = Type.Union(
   [
     Type.Object(
-      { type: Type.Literal('person_count'), above: Type.Integer({ minimum: 0, description: 'fires when more than this many people are present' }) },
+      { type: Type.Literal('person_count'), above: Type.Integer({ minimum: 0, maximum: 100_000, description: 'fires when more than this many people are present' }) },
       { additionalProperties: false, title: 'person_count above N' },
     ),
     Type.Object(
@@ -16,12 +16,12 @@ export const RuleConditionSchema = Type.Union(
     Type.Object(
       {
         type: Type.Literal('person'),
-        subtype: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'only persons of this subtype (e.g. unrecognized); any person when absent', examples: ['unrecognized'] })),
+        subtype: Type.Optional(Name({ maxLength: 64, description: 'only persons of this subtype (e.g. unrecognized); any person when absent', examples: ['unrecognized'] })),
       },
       { additionalProperties: false, title: 'a person (of a subtype)' },
     ),
     Type.Object(
-      { type: Type.Literal('vehicle'), above: Type.Integer({ minimum: 0, description: 'fires when more than this many vehicles are present' }) },
+      { type: Type.Literal('vehicle'), above: Type.Integer({ minimum: 0, maximum: 100_000, description: 'fires when more than this many vehicles are present' }) },
       { additionalProperties: false, title: 'vehicle count above N' },
     ),
     Type.Object(
@@ -33,13 +33,27 @@ export const RuleConditionSchema = Type.Union(
 );
 export type RuleConditionT = Static<typeof RuleConditionSchema>;
 
+/**
+ * How a stored condition that no longer reads as one is shown (issue 9 §5: e.g. a threshold an
+ * older version stored as null). The rule never fires; PATCH a condition to repair it.
+ */
+export const UnreadableConditionSchema = Type.Object(
+  { type: Type.Literal('unreadable'), detail: Type.String({ description: 'why the stored condition cannot be used' }) },
+  { title: 'a stored condition that cannot be read (never fires)' },
+);
+export type UnreadableConditionT = Static<typeof UnreadableConditionSchema>;
+/** conditions as responses show them */
+export const RuleConditionViewSchema = Type.Union([...RuleConditionSchema.anyOf, UnreadableConditionSchema], {
+  description: 'the detection condition; `type` selects the kind (`unreadable`: a stored condition that cannot be used; it never fires)',
+});
+
 const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Locations = Type.Array(Location, { minItems: 1, maxItems: 100, uniqueItems: true, description: 'only these locations; all when null' });
 const StreamIds = Type.Array(Type.String({ pattern: '^stream_' }), { minItems: 1, maxItems: 100, uniqueItems: true, description: 'only detections of these streams; all when null' });
 
 export const CreateAlertRuleBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, examples: ['Lobby over capacity'] }),
+    name: Name({ maxLength: 200, examples: ['Lobby over capacity'] }),
     condition: RuleConditionSchema,
     min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'ignore detections less certain than this' })),
     locations: Type.Optional(nullable(Locations)),
@@ -53,7 +67,7 @@ export type CreateAlertRuleBodyT = Static<typeof CreateAlertRuleBody>;
 
 export const UpdateAlertRuleBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(Name({ maxLength: 200 })),
     condition: Type.Optional(RuleConditionSchema),
     min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     locations: Type.Optional(nullable(Locations)),
@@ -70,7 +84,7 @@ export const AlertRuleSchema = Type.Object(
     id: prefixedId('rule'),
     object: Type.Literal('alert_rule'),
     name: Type.String(),
-    condition: RuleConditionSchema,
+    condition: RuleConditionViewSchema,
     min_confidence: Type.Number(),
     locations: Type.Union([Type.Array(Type.String()), Type.Null()]),
     stream_ids: Type.Union([Type.Array(Type.String()), Type.Null()]),

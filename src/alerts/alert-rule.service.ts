@@ -12,6 +12,7 @@ import { assertLocationAllowed } from '../tenants/location-access.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
 import { findScheduleProblem, type Schedule } from '../operations/local-schedule.ts';
 import type { AlertEngine } from './alert-engine.ts';
+import { readStoredCondition } from './rule-condition.ts';
 import { alertRuleRepository, type AlertRuleRow } from './alert-rule.repository.ts';
 import type { AlertRuleView, CreateAlertRuleBodyT, RuleConditionT, UpdateAlertRuleBodyT } from './alert-rule.schemas.ts';
 
@@ -20,7 +21,7 @@ export function toAlertRuleView(r: AlertRuleRow): AlertRuleView {
     id: r.id,
     object: 'alert_rule',
     name: r.name,
-    condition: JSON.parse(r.condition) as RuleConditionT,
+    condition: readStoredCondition(r.condition),
     min_confidence: r.min_confidence,
     locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]),
     stream_ids: r.stream_ids === null ? null : (JSON.parse(r.stream_ids) as string[]),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../http/common.schemas.ts';
-import { RuleConditionSchema } from './alert-rule.schemas.ts';
+import { RuleConditionViewSchema } from './alert-rule.schemas.ts';
 
 export const AlertSchema = Type.Object(
   {
@@ -13,7 +13,7 @@ export const AlertSchema = Type.Object(
     scene_id: Type.String(),
     location: Type.String(),
     incident_id: Type.Union([Type.String(), Type.Null()], { description: 'the incident being worked at the location when the alert fired' }),
-    condition: RuleConditionSchema,
+    condition: RuleConditionViewSchema,
     observed: Type.Union([Type.Number(), Type.Null()], { description: 'the value that met the condition (people, density, vehicles, dwell seconds); null for a person match' }),
     detection: Type.Ref('Detection'),
     fired_at: IsoTime,

@@ -6,6 +6,7 @@ import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
 import { mapPage, paginate } from '../http/pagination.ts';
 import type { DetectionView } from '../scenes/scene.schemas.ts';
+import { readStoredCondition } from './rule-condition.ts';
 import { alertRepository, type AlertRow } from './alert.repository.ts';
 import type { AlertListQueryT, AlertView } from './alert.schemas.ts';
 import type { RuleConditionT } from './alert-rule.schemas.ts';
@@ -21,7 +22,7 @@ export function toAlertView(r: AlertRow): AlertView {
     scene_id: r.scene_id,
     location: r.location,
     incident_id: r.incident_id,
-    condition: JSON.parse(r.condition) as RuleConditionT,
+    condition: readStoredCondition(r.condition),
     observed: r.observed,
     detection: JSON.parse(r.detection) as DetectionView,
     fired_at: r.fired_at,

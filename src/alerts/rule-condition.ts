@@ -2,7 +2,27 @@ import type { DetectionRecord } from '../domain/detection.ts';
 import type { SceneState } from '../scenes/scene-engine.ts';
 import { compileSchedule, isWithinSchedule, type CompiledSchedule, type Schedule } from '../operations/local-schedule.ts';
 import type { AlertRuleRow } from './alert-rule.repository.ts';
-import type { RuleConditionT } from './alert-rule.schemas.ts';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { RuleConditionSchema, type RuleConditionT, type UnreadableConditionT } from './alert-rule.schemas.ts';
+
+const conditionCheck = TypeCompiler.Compile(RuleConditionSchema);
+
+/**
+ * A stored condition, checked against the request schema on the way out (issue 9 §5): a row
+ * written by an older version (a 1e400 threshold stored as null) or by hand reads as
+ * `unreadable`, so it can neither break a list nor fire on every detection.
+ */
+export function readStoredCondition(json: string): RuleConditionT | UnreadableConditionT {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return { type: 'unreadable', detail: 'the stored condition is not valid JSON' };
+  }
+  if (conditionCheck.Check(value)) return value;
+  const first = conditionCheck.Errors(value).First();
+  return { type: 'unreadable', detail: `the stored condition does not validate${first ? ` (${first.path || '/'}: ${first.message})` : ''}` };
+}
 
 /**
  * An alert rule prepared for the detection hot path: sets instead of arrays, the schedule as
@@ -12,7 +32,8 @@ export interface CompiledRule {
   id: string;
   tenantId: string;
   name: string;
-  condition: RuleConditionT;
+  /** null when the stored condition is unreadable: the rule never fires */
+  condition: RuleConditionT | null;
   minConfidence: number;
   locations: ReadonlySet<string> | null;
   streams: ReadonlySet<string> | null;
@@ -23,13 +44,17 @@ export interface CompiledRule {
   lastFiredAt: Map<string, number>;
 }
 
+function readable(c: RuleConditionT | UnreadableConditionT): RuleConditionT | null {
+  return c.type === 'unreadable' ? null : c;
+}
+
 export function compileRule(row: AlertRuleRow, lastFiredAt = new Map<string, number>()): CompiledRule {
   const list = (json: string | null) => (json === null ? null : new Set(JSON.parse(json) as string[]));
   return {
     id: row.id,
     tenantId: row.tenant_id,
     name: row.name,
-    condition: JSON.parse(row.condition) as RuleConditionT,
+    condition: readable(readStoredCondition(row.condition)),
     minConfidence: row.min_confidence,
     locations: list(row.locations),
     streams: list(row.stream_ids),
@@ -47,6 +72,7 @@ export function compileRule(row: AlertRuleRow, lastFiredAt = new Map<string, num
  */
 export function observeCondition(rule: CompiledRule, rec: DetectionRecord, scene: SceneState): number | null | undefined {
   const c = rule.condition;
+  if (c === null) return undefined;
   switch (c.type) {
     case 'person_count': {
       if (rec.type !== 'person_count') return undefined;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, Text } from '../http/common.schemas.ts';
 
 /** Longest message the agent reads (issue 4 "Bad input": 4,000 characters). */
 export const MAX_MESSAGE_CHARS = 4000;
@@ -8,7 +8,7 @@ export const ConversationIdParams = Type.Object({ id: Type.String({ description:
 
 export const ConversationBody = Type.Object(
   {
-    message: Type.String({ minLength: 1, maxLength: MAX_MESSAGE_CHARS, description: 'what you want, in plain words', examples: ['keep an eye on the back door from sunset to sunrise'] }),
+    message: Text({ maxLength: MAX_MESSAGE_CHARS, description: 'what you want, in plain words', examples: ['keep an eye on the back door from sunset to sunrise'] }),
     conversation_id: Type.Optional(Type.String({ description: 'conv_… of the conversation to continue; follow-ups resolve against it' })),
   },
   { additionalProperties: false },

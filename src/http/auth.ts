@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock.ts';
-import { VigilError } from '../lib/errors.ts';
+import { ERROR_CATALOGUE, VigilError } from '../lib/errors.ts';
 import type { Capability } from '../keys/capabilities.ts';
 import type { KeyService, Principal } from '../keys/key.service.ts';
-import { checkRateLimit, type RateLimitStore } from './rate-limit.ts';
+import { AuthFailureLimiter, checkRateLimit, type RateLimitStore } from './rate-limit.ts';
 import type { Actor } from '../audit/audit.service.ts';
 
 /** 'any': both tenant kinds (e.g. /v1/webhooks, /v1/audit); the service scopes by tenant. */
@@ -32,20 +32,24 @@ declare module 'fastify' {
  */
 export function installAuth(
   app: FastifyInstance,
-  deps: { keys: KeyService; rateLimits: RateLimitStore; clock: Clock; defaultRatePerMinute: number },
+  deps: { keys: KeyService; rateLimits: RateLimitStore; authFailures: AuthFailureLimiter; clock: Clock; defaultRatePerMinute: number },
 ): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     const cfg = request.routeOptions.config;
     if (!cfg?.surface) return;
-    const header = request.headers.authorization;
-    let token: string | undefined;
-    if (header !== undefined) {
-      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (!m) throw new VigilError('invalid_api_key', 'Authorization must be "Bearer <API key>".', { param: 'Authorization' });
-      token = m[1];
+    const blocked = await deps.authFailures.check(request.ip, deps.clock.now());
+    if (!blocked.allowed) throw tooManyFailures(blocked.headers);
+    let principal: Principal;
+    try {
+      principal = await authenticate(deps.keys, request.headers.authorization);
+    } catch (err) {
+      if (!(err instanceof VigilError) || ERROR_CATALOGUE[err.code].status !== 401) throw err;
+      const failed = await deps.authFailures.fail(request.ip, deps.clock.now());
+      if (!failed.allowed) throw tooManyFailures(failed.headers);
+      reply.headers(failed.headers);
+      throw err;
     }
-    const principal = await deps.keys.authenticate(token);
     request.principal = principal;
 
     const limit = principal.rateLimitPerMinute ?? deps.defaultRatePerMinute;
@@ -68,6 +72,20 @@ export function installAuth(
       });
     }
   });
+}
+
+async function authenticate(keys: KeyService, header: string | undefined): Promise<Principal> {
+  let token: string | undefined;
+  if (header !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw new VigilError('invalid_api_key', 'Authorization must be "Bearer <API key>".', { param: 'Authorization' });
+    token = m[1];
+  }
+  return keys.authenticate(token);
+}
+
+function tooManyFailures(headers: Record<string, string>): VigilError {
+  return new VigilError('rate_limit_exceeded', 'Too many failed authentications from this address; wait for Retry-After.', { headers });
 }
 
 /** The authenticated principal (routes with a surface always have one). */

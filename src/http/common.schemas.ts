@@ -1,4 +1,4 @@
-import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import { Type, type TSchema, type Static, type StringOptions } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../lib/errors.ts';
 
 /** RFC 9457 problem details as DESIGN.md "Errors" fixes them. */
@@ -17,6 +17,29 @@ export const ProblemSchema = Type.Object(
 );
 
 export const ProblemRef = Type.Ref('Problem');
+
+/**
+ * Strings people read back (issue 9 §9): a name or label is one line with at least one visible
+ * character and no control characters; free text (notes, messages) may also hold line breaks and
+ * tabs. The lookahead keeps both patterns linear on long input.
+ */
+export const NAME_PATTERN = '^(?=[\\s\\S]*\\S)[^\\u0000-\\u001f\\u007f]*$';
+export const TEXT_PATTERN = '^(?=[\\s\\S]*\\S)[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$';
+/** how the problem handler explains the two patterns instead of quoting them */
+export const PATTERN_MESSAGES: Record<string, string> = {
+  [NAME_PATTERN]: 'must not be blank or contain control characters',
+  [TEXT_PATTERN]: 'must not be blank or contain control characters other than line breaks and tabs',
+};
+
+/** A stored single-line name, title or label. */
+export function Name(opts: StringOptions & { maxLength: number }) {
+  return Type.String({ minLength: 1, ...opts, pattern: NAME_PATTERN });
+}
+
+/** Stored free text: a note, a message, a description. */
+export function Text(opts: StringOptions & { maxLength: number }) {
+  return Type.String({ minLength: 1, ...opts, pattern: TEXT_PATTERN });
+}
 
 export const IsoTime = Type.String({ format: 'date-time', examples: ['2026-11-21T20:40:00.000Z'] });
 export const Location = Type.String({

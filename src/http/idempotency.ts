@@ -52,7 +52,8 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
         });
       }
       reply.header('Idempotent-Replayed', 'true');
-      return reply.code(existing.status).type('application/json').send(existing.response ?? '');
+      const stored = readStoredResponse(existing.response);
+      return reply.code(existing.status).type(stored.contentType).send(stored.body);
     }
     if (existing) {
       await db.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idempotency_key', '=', header).execute();
@@ -80,13 +81,29 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
     } else {
       await db
         .updateTable('idempotency_keys')
-        .set({ status: reply.statusCode, response: payload })
+        .set({ status: reply.statusCode, response: storedResponse(String(reply.getHeader('content-type') ?? 'application/json'), payload) })
         .where('key_id', '=', idem.keyId)
         .where('idempotency_key', '=', idem.key)
         .execute();
     }
     return payload;
   });
+}
+
+/**
+ * The stored answer keeps its Content-Type on a first line before the body, so a replay is the
+ * original byte for byte (a 4xx is application/problem+json, not application/json: issue 9 §7).
+ * Rows written before that hold only a JSON body, which starts with `{` or `[`.
+ */
+function storedResponse(contentType: string, body: string): string {
+  return `${contentType}\n${body}`;
+}
+
+function readStoredResponse(response: string | null): { contentType: string; body: string } {
+  const text = response ?? '';
+  const nl = text.indexOf('\n');
+  if (text === '' || text.startsWith('{') || text.startsWith('[') || nl < 0) return { contentType: 'application/json', body: text };
+  return { contentType: text.slice(0, nl), body: text.slice(nl + 1) };
 }
 
 /** Deletes records older than 24 h (called by the housekeeping timer). */

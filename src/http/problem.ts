@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOGUE, VigilError, type ErrorCode, type FieldError } from '../lib/errors.ts';
+import { PATTERN_MESSAGES } from './common.schemas.ts';
 
 export function problemType(baseUrl: string, code: ErrorCode): string {
   return `${baseUrl}/docs/errors#${code}`;
@@ -48,7 +49,8 @@ function fieldErrors(validation: AjvError[], context: string | undefined): { cod
       const field = [path, String(v.params.missingProperty)].filter(Boolean).join('.');
       return { param: prefix + field, message: 'is required' };
     }
-    return { param: prefix + (path || 'body'), message: v.message ?? 'is invalid' };
+    const known = v.keyword === 'pattern' ? PATTERN_MESSAGES[String(v.params.pattern)] : undefined;
+    return { param: prefix + (path || 'body'), message: known ?? v.message ?? 'is invalid' };
   });
   // drop duplicates (unions report one error per branch)
   const seen = new Set<string>();
@@ -74,6 +76,11 @@ export function installProblemHandlers(app: FastifyInstance, baseUrl: string): v
         baseUrl,
         new VigilError(code, `${first?.param} ${first?.message}${where}`, { param: first?.param, errors }),
       );
+    }
+    if (request.raw.aborted || error.code === 'ECONNRESET' || error.message === 'aborted') {
+      // the client went away mid-upload: nothing is wrong on our side and nobody reads the answer (issue 9 §9)
+      request.log.debug({ err: error }, 'client disconnected before the request was complete');
+      return sendProblem(reply, baseUrl, new VigilError('malformed_request', 'The request ended before its body was complete.', { param: 'body' }));
     }
     const mapped = mapFastifyError(error);
     if (mapped) return sendProblem(reply, baseUrl, mapped);
@@ -104,5 +111,9 @@ function mapFastifyError(error: FastifyError): VigilError | null {
   }
   if (error.statusCode === 413) return new VigilError('payload_too_large', error.message, { param: 'body' });
   if (error.statusCode === 415) return new VigilError('unsupported_media_type', error.message, { param: 'Content-Type' });
+  // any other client error Fastify raises itself (e.g. a Content-Length that does not match the body)
+  if (typeof error.code === 'string' && error.code.startsWith('FST_ERR') && error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new VigilError('malformed_request', error.message);
+  }
   return null;
 }

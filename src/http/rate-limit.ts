@@ -6,6 +6,8 @@
 export interface RateLimitStore {
   /** Counts one hit in the window containing `now`; returns the count so far and when the window resets. */
   hit(bucket: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /** The count so far in the window containing `now`, without counting a hit. */
+  peek(bucket: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -21,6 +23,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     w.count += 1;
     return { count: w.count, resetAt: start + windowMs };
+  }
+
+  async peek(bucket: string, windowMs: number, now: number) {
+    const start = Math.floor(now / windowMs) * windowMs;
+    const w = this.windows.get(bucket);
+    return { count: w && w.start === start ? w.count : 0, resetAt: start + windowMs };
   }
 
   private prune(currentStart: number) {
@@ -39,15 +47,46 @@ export async function checkRateLimit(
   bucket: string,
   limit: number,
   now: number,
+  policy = 'per-key',
 ): Promise<RateDecision> {
-  const windowMs = 60_000;
-  const { count, resetAt } = await store.hit(bucket, windowMs, now);
+  const { count, resetAt } = await store.hit(bucket, WINDOW_MS, now);
+  return rateDecision(count, resetAt, limit, now, policy);
+}
+
+const WINDOW_MS = 60_000;
+
+function rateDecision(count: number, resetAt: number, limit: number, now: number, policy: string): RateDecision {
   const remaining = Math.max(0, limit - count);
   const resetS = Math.max(1, Math.ceil((resetAt - now) / 1000));
   const headers: Record<string, string> = {
-    'RateLimit-Policy': `"per-key";q=${limit};w=60`,
-    RateLimit: `"per-key";r=${remaining};t=${resetS}`,
+    'RateLimit-Policy': `"${policy}";q=${limit};w=60`,
+    RateLimit: `"${policy}";r=${remaining};t=${resetS}`,
   };
   if (count > limit) headers['Retry-After'] = String(resetS);
   return { allowed: count <= limit, headers };
+}
+
+/**
+ * Failed authentications per client address (issue 9 §9): after `limit` failures in a minute the
+ * address gets 429 rate_limit_exceeded, good key or not, until the window ends, with the same
+ * RateLimit headers as the per-key limit (policy "failed-auth"). Only failures count, so clients
+ * that authenticate never use it up.
+ */
+export class AuthFailureLimiter {
+  constructor(private readonly store: RateLimitStore, private readonly limit: number) {}
+
+  /** Before a key is looked at: the decision for an address that may already be over the limit. */
+  async check(address: string, now: number): Promise<RateDecision> {
+    const { count, resetAt } = await this.store.peek(this.bucket(address), WINDOW_MS, now);
+    return rateDecision(count >= this.limit ? count + 1 : count, resetAt, this.limit, now, 'failed-auth');
+  }
+
+  /** Counts one failure; the decision says whether the address is now over the limit. */
+  async fail(address: string, now: number): Promise<RateDecision> {
+    return checkRateLimit(this.store, this.bucket(address), this.limit, now, 'failed-auth');
+  }
+
+  private bucket(address: string) {
+    return `failed-auth:${address}`;
+  }
 }

@@ -13,6 +13,8 @@ export const ERROR_CATALOGUE = {
   webhook_url_not_allowed: { status: 400, title: 'Webhook URL not allowed' }, // webhooks (issue 3 §2)
   unknown_protocol_type: { status: 400, title: 'Protocol type not known' }, // operations (issue 3 §4)
   invalid_image: { status: 400, title: 'Frame is not a valid JPEG image' },
+  invalid_url: { status: 400, title: 'Malformed URL' }, // http hardening (issue 9 §6)
+  malformed_request: { status: 400, title: 'Malformed HTTP request' }, // http hardening (issue 9 §6)
   missing_api_key: { status: 401, title: 'No API key' },
   invalid_api_key: { status: 401, title: 'API key not recognised' },
   api_key_revoked: { status: 401, title: 'API key revoked' },
@@ -23,6 +25,7 @@ export const ERROR_CATALOGUE = {
   key_scope_exceeded: { status: 403, title: 'A key cannot grant more than it holds' }, // keys (issue 9 §3)
   not_found: { status: 404, title: 'Resource not found' },
   route_not_found: { status: 404, title: 'No such route' },
+  request_timeout: { status: 408, title: 'Request not received in time' }, // http hardening (issue 9 §6, §8)
   stream_not_sandbox: { status: 409, title: 'Stream is not a sandbox stream' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key reused with a different request' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is in progress' },
@@ -35,10 +38,13 @@ export const ERROR_CATALOGUE = {
   sensor_muted: { status: 409, title: 'Sensor is muted' }, // privacy (issue 9 §1)
   sensor_left_alone: { status: 409, title: 'Sensor is in a place left alone' }, // privacy (issue 9 §1)
   payload_too_large: { status: 413, title: 'Request body too large' },
+  path_parameter_too_long: { status: 414, title: 'Path parameter too long' }, // http hardening (issue 9 §6)
   unsupported_media_type: { status: 415, title: 'Unsupported Content-Type' },
   query_not_understood: { status: 422, title: 'Query not understood' },
   rate_limit_exceeded: { status: 429, title: 'Rate limit exceeded' },
+  too_many_connections: { status: 429, title: 'Too many connections from this address' }, // http hardening (issue 9 §8)
   concurrent_stream_limit_exceeded: { status: 429, title: 'Too many concurrent streams' },
+  request_header_too_large: { status: 431, title: 'Request line or headers too large' }, // http hardening (issue 9 §6)
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime } from '../http/common.schemas.ts';
+import { IsoTime, Name } from '../http/common.schemas.ts';
 import { WEEKDAYS } from './local-schedule.ts';
 
 /** A weekly window: days it starts on, local start/end ("HH:MM"), optional IANA zone. */
@@ -11,7 +11,7 @@ export const ScheduleSchema = Type.Object(
     ),
     start: Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'local time the window opens, HH:MM', examples: ['22:00'] }),
     end: Type.String({ pattern: '^(([01]\\d|2[0-3]):[0-5]\\d|24:00)$', description: 'local time it closes, HH:MM; earlier than start spans midnight (22:00–06:00)', examples: ['06:00'] }),
-    time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone; default: each location’s scene time zone', examples: ['Europe/Lisbon'] })),
+    time_zone: Type.Optional(Name({ maxLength: 64, description: 'IANA time zone; default: each location’s scene time zone', examples: ['Europe/Lisbon'] })),
   },
   { additionalProperties: false },
 );

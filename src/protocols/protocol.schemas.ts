@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, Name, Text, prefixedId } from '../http/common.schemas.ts';
 
 export const PROTOCOL_RUN_STATUSES = ['active', 'paused', 'completed', 'dismissed', 'terminated'] as const;
 export const MIN_ESCALATION_LEVEL = 1;
@@ -15,7 +15,7 @@ const ProtocolName = Type.String({ pattern: '^[a-z][a-z0-9_]*$', minLength: 1, m
 
 export const TriggerProtocolBody = Type.Object(
   {
-    protocol_type: Type.String({ minLength: 1, maxLength: 64, description: 'a built-in type (unauthorized_access, intrusion, fire, medical, crowd_control, suspicious_vehicle) or one of the organization’s (GET /v1/protocols)', examples: ['unauthorized_access'] }),
+    protocol_type: Name({ maxLength: 64, description: 'a built-in type (unauthorized_access, intrusion, fire, medical, crowd_control, suspicious_vehicle) or one of the organization’s (GET /v1/protocols)', examples: ['unauthorized_access'] }),
     notify_responders: Type.Boolean({ description: 'notify every responder at or below escalation_level (signed webhook to each responder’s contact URL)' }),
     escalation_level: EscalationLevel,
   },
@@ -50,7 +50,7 @@ export const OverrideRunBody = Type.Object(
   {
     escalation_level: Type.Optional(EscalationLevel),
     dismiss: Type.Optional(Type.Literal(true, { description: 'end the run as dismissed (a false alarm)' })),
-    reason: Type.Optional(Type.String({ maxLength: 1000, description: 'recorded in the audit trail' })),
+    reason: Type.Optional(Text({ maxLength: 1000, description: 'recorded in the audit trail' })),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -73,8 +73,8 @@ export type ProtocolTypeView = Static<typeof ProtocolTypeSchema>;
 export const CreateProtocolTypeBody = Type.Object(
   {
     name: ProtocolName,
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
-    steps: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: 50 }),
+    description: Type.Optional(Text({ maxLength: 1000 })),
+    steps: Type.Array(Text({ maxLength: 500 }), { minItems: 1, maxItems: 50 }),
   },
   { additionalProperties: false },
 );

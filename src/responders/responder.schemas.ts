@@ -1,15 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Name, prefixedId } from '../http/common.schemas.ts';
 import { EscalationLevel } from '../protocols/protocol.schemas.ts';
 
 const Kind = Type.Union([Type.Literal('person'), Type.Literal('system')], { description: 'a human or a downstream system' });
-const WebhookUrl = Type.String({ minLength: 1, maxLength: 2048, description: 'receives signed protocol notifications (X-Service-Signature), like any webhook', examples: ['https://pager.example.com/hooks/vigil'] });
+const WebhookUrl = Name({ maxLength: 2048, description: 'receives signed protocol notifications (X-Service-Signature), like any webhook', examples: ['https://pager.example.com/hooks/vigil'] });
 const Email = Type.String({ format: 'email', maxLength: 320, description: 'stored for downstream systems; Vigil itself does not send email' });
 const Sms = Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164 number, stored for downstream systems', examples: ['+351912345678'] });
 
 export const CreateResponderBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, examples: ['Night security desk'] }),
+    name: Name({ maxLength: 200, examples: ['Night security desk'] }),
     kind: Kind,
     escalation_level: EscalationLevel,
     contact: Type.Object(
@@ -23,7 +23,7 @@ export type CreateResponderBodyT = Static<typeof CreateResponderBody>;
 
 export const UpdateResponderBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(Name({ maxLength: 200 })),
     kind: Type.Optional(Kind),
     escalation_level: Type.Optional(EscalationLevel),
     contact: Type.Optional(

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../http/common.schemas.ts';
 
 export const SceneIdParams = Type.Object({ scene_id: Type.String({ description: 'scene_…' }) });
 
@@ -32,7 +32,7 @@ export const SceneListQuery = Type.Composite([ListQuery, Type.Object({ location:
 export const UpdateSceneBody = Type.Object(
   {
     capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'people the location holds; crowd_density = people ÷ capacity' })),
-    time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone used to read time phrases in queries', examples: ['Europe/Lisbon'] })),
+    time_zone: Type.Optional(Name({ maxLength: 64, description: 'IANA time zone used to read time phrases in queries', examples: ['Europe/Lisbon'] })),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -60,9 +60,8 @@ export type DetectionView = Static<typeof DetectionSchema>;
 export const QueryBody = Type.Object(
   {
     stream_id: Type.String({ minLength: 1, description: 'a stream of this scene' }),
-    query: Type.String({ minLength: 1, maxLength: 1000, examples: ['How many people are in the lobby right now?'] }),
-    window: Type.String({
-      minLength: 1,
+    query: Text({ maxLength: 1000, examples: ['How many people are in the lobby right now?'] }),
+    window: Name({
       maxLength: 16,
       description: 'duration looked back from now: an integer followed by s, m, h or d (e.g. 15m)',
       examples: ['15m'],

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../http/common.schemas.ts';
 
 export const SOURCE_TYPES = ['rtsp', 'http', 'webrtc', 'mobile', 'sandbox'] as const;
 export const STREAM_STATUSES = ['connecting', 'live', 'reconnecting', 'offline'] as const;
@@ -7,7 +7,7 @@ export const STREAM_STATUSES = ['connecting', 'live', 'reconnecting', 'offline']
 export const StreamIdParams = Type.Object({ id: Type.String({ description: 'stream_…' }) });
 
 /** Normalised image coordinates: x and y in 0..1 from the top-left corner of the camera view. */
-const PolygonSchema = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), {
+const PolygonSchema = Type.Array(Type.Array(Type.Number({ minimum: 0, maximum: 1 }), { minItems: 2, maxItems: 2 }), {
   minItems: 3,
   maxItems: 64,
   description: 'closed polygon of [x, y] points, both in 0..1 from the top-left corner of the view',
@@ -16,7 +16,7 @@ const PolygonSchema = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxIte
 const ZonesSchema = Type.Array(
   Type.Object(
     {
-      name: Type.String({ minLength: 1, maxLength: 100, examples: ['entrance'] }),
+      name: Name({ maxLength: 100, examples: ['entrance'] }),
       polygon: PolygonSchema,
     },
     { additionalProperties: false },
@@ -38,13 +38,12 @@ const SOURCE_URL_DOC =
 
 export const CreateStreamBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, examples: ['North lobby camera'] }),
+    name: Name({ maxLength: 200, examples: ['North lobby camera'] }),
     source_type: Type.Union(
       SOURCE_TYPES.map((s) => Type.Literal(s)),
       { description: 'rtsp camera, http (MJPEG/HLS) camera, webrtc (WHIP) publisher, mobile phone pushing frames, or sandbox synthetic scene' },
     ),
-    source_url: Type.String({
-      minLength: 1,
+    source_url: Name({
       maxLength: 2048,
       description: SOURCE_URL_DOC,
       examples: ['sandbox://lobby?scenario=lobby&seed=7'],
@@ -59,8 +58,8 @@ export type CreateStreamBodyT = Static<typeof CreateStreamBody>;
 
 export const UpdateStreamBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    source_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    name: Type.Optional(Name({ maxLength: 200 })),
+    source_url: Type.Optional(Name({ maxLength: 2048 })),
     location: Type.Optional(Location),
     zones: Type.Optional(ZonesSchema),
     motion_masks: Type.Optional(MotionMasksSchema),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../http/common.schemas.ts';
 import { HOUSEHOLD_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
 
 const KINDS_DOC =
@@ -8,7 +8,7 @@ const KINDS_DOC =
 export const WebhookIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }) });
 export const DeliveryIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }), delivery_id: Type.String({ description: 'dlv_…' }) });
 
-const Events = Type.Array(Type.String({ examples: ['detection.anomaly'] }), {
+const Events = Type.Array(Name({ maxLength: 64, examples: ['detection.anomaly'] }), {
   minItems: 1,
   maxItems: 32,
   uniqueItems: true,
@@ -17,9 +17,9 @@ const Events = Type.Array(Type.String({ examples: ['detection.anomaly'] }), {
 
 export const CreateWebhookBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'http:// or https:// receiver', examples: ['https://example.com/hooks/vigil'] }),
+    url: Name({ maxLength: 2048, description: 'http:// or https:// receiver', examples: ['https://example.com/hooks/vigil'] }),
     events: Type.Optional(Events),
-    description: Type.Optional(Type.String({ maxLength: 500 })),
+    description: Type.Optional(Text({ maxLength: 500 })),
     locations: Type.Optional(
       Type.Union([Type.Array(Location, { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()], {
         description:
@@ -34,9 +34,9 @@ export type CreateWebhookBodyT = Static<typeof CreateWebhookBody>;
 
 export const UpdateWebhookBody = Type.Object(
   {
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    url: Type.Optional(Name({ maxLength: 2048 })),
     events: Type.Optional(Events),
-    description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    description: Type.Optional(Type.Union([Text({ maxLength: 500 }), Type.Null()], { description: 'null clears it' })),
     enabled: Type.Optional(Type.Boolean({ description: 'false pauses the endpoint; its pending deliveries are cancelled' })),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -150,7 +150,8 @@ describe('camera sources at creation', () => {
     const bad = await files.call(key, 'PATCH', `/v1/streams/${s.id}`, { zones: [{ name: 'sky', polygon: [[0, 0], [1.5, 0], [1, 1]] }] });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'validation_failed');
-    assert.equal(bad.body.param, 'zones.0.polygon');
+    // the schema bounds each coordinate to 0..1 (issue 9 §5), so the error names the point itself
+    assert.equal(bad.body.param, 'zones.0.polygon.1.0');
     assert.deepEqual((await files.call(key, 'GET', `/v1/streams/${s.id}`)).body.zones, zones, 'unchanged by the refused patch');
   });
 });

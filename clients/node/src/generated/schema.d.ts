@@ -998,7 +998,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "not_found" | "route_not_found" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "payload_too_large" | "unsupported_media_type" | "query_not_understood" | "rate_limit_exceeded" | "concurrent_stream_limit_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "invalid_url" | "malformed_request" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "not_found" | "route_not_found" | "request_timeout" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "payload_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "query_not_understood" | "rate_limit_exceeded" | "too_many_connections" | "concurrent_stream_limit_exceeded" | "request_header_too_large" | "internal_error" | "service_unavailable";
             request_id: string;
             /** @description The request field the error is about */
             param?: string;
@@ -1453,7 +1453,7 @@ export interface components {
             /** @enum {string} */
             object: "alert_rule";
             name: string;
-            /** @description the detection condition; `type` selects the kind */
+            /** @description the detection condition; `type` selects the kind (`unreadable`: a stored condition that cannot be used; it never fires) */
             condition: {
                 /** @enum {string} */
                 type: "person_count";
@@ -1482,6 +1482,11 @@ export interface components {
                 type: "dwell";
                 /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
                 min_s: number;
+            } | {
+                /** @enum {string} */
+                type: "unreadable";
+                /** @description why the stored condition cannot be used */
+                detail: string;
             };
             min_confidence: number;
             locations: string[] | null;
@@ -1532,7 +1537,7 @@ export interface components {
             location: string;
             /** @description the incident being worked at the location when the alert fired */
             incident_id: string | null;
-            /** @description the detection condition; `type` selects the kind */
+            /** @description the detection condition; `type` selects the kind (`unreadable`: a stored condition that cannot be used; it never fires) */
             condition: {
                 /** @enum {string} */
                 type: "person_count";
@@ -1561,6 +1566,11 @@ export interface components {
                 type: "dwell";
                 /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
                 min_s: number;
+            } | {
+                /** @enum {string} */
+                type: "unreadable";
+                /** @description why the stored condition cannot be used */
+                detail: string;
             };
             /** @description the value that met the condition (people, density, vehicles, dwell seconds); null for a person match */
             observed: number | null;
@@ -3489,6 +3499,7 @@ export interface operations {
                     url?: string;
                     /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. */
                     events?: string[];
+                    /** @description null clears it */
                     description?: string | null;
                     /** @description false pauses the endpoint; its pending deliveries are cancelled */
                     enabled?: boolean;

@@ -12,12 +12,14 @@ __all__ = [
     "AlertCondition2",
     "AlertCondition3",
     "AlertCondition4",
+    "AlertCondition5",
     "AlertRule",
     "AlertRuleCondition",
     "AlertRuleCondition1",
     "AlertRuleCondition2",
     "AlertRuleCondition3",
     "AlertRuleCondition4",
+    "AlertRuleCondition5",
     "AlertRuleSchedule",
     "ApiKey",
     "AuditCheckpoint",
@@ -117,7 +119,7 @@ class Action(_ActionRequired, _ActionOptional):
     pass
 
 
-Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
+Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4, AlertCondition5]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
 
 
 AlertAcknowledgedBy = TypedDict("AlertAcknowledgedBy", {"key_id": "Optional[str]", "operator": "Optional[str]"})
@@ -143,7 +145,10 @@ AlertCondition3 = TypedDict("AlertCondition3", {"type": "Literal[\"vehicle\"]", 
 AlertCondition4 = TypedDict("AlertCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
-AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
+AlertCondition5 = TypedDict("AlertCondition5", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+
+
+AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4, AlertRuleCondition5]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
 
 
 AlertRuleCondition = TypedDict("AlertRuleCondition", {"type": "Literal[\"person_count\"]", "above": "int"})
@@ -164,6 +169,9 @@ AlertRuleCondition3 = TypedDict("AlertRuleCondition3", {"type": "Literal[\"vehic
 
 
 AlertRuleCondition4 = TypedDict("AlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+
+
+AlertRuleCondition5 = TypedDict("AlertRuleCondition5", {"type": "Literal[\"unreadable\"]", "detail": "str"})
 
 
 _AlertRuleScheduleRequired = TypedDict("_AlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -373,7 +381,7 @@ PauseAutomationResponseEscalation = TypedDict("PauseAutomationResponseEscalation
 PauseAutomationResponseIncidents = TypedDict("PauseAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
-_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"not_found\", \"route_not_found\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"payload_too_large\", \"unsupported_media_type\", \"query_not_understood\", \"rate_limit_exceeded\", \"concurrent_stream_limit_exceeded\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
+_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"not_found\", \"route_not_found\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"payload_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
 _ProblemOptional = TypedDict("_ProblemOptional", {"param": "str", "errors": "List[ProblemErrorsItem]"}, total=False)
 
 

@@ -1,0 +1,112 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchema } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+
+/** An Ajv-shaped error, so the problem handler names the field the same way for every check. */
+export interface AjvLikeError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+type Validator = ((data: unknown) => boolean) & { errors?: AjvLikeError[] | null };
+
+/**
+ * Request validation (issue 9 §5, §9). Bodies are strict (no coercion: a string is not a number);
+ * query strings and path parameters coerce, but only from canonical decimal text, so `0x10`,
+ * `1e1`, `+5` and ` 16` are refused instead of silently read as numbers. `strictNumbers` makes
+ * Ajv refuse Infinity (JSON.parse reads `1e400` as Infinity) for every number and integer, and
+ * every string anywhere in a request is checked for U+0000, which PostgreSQL text cannot hold.
+ */
+export function createValidatorCompiler() {
+  const common = { allErrors: false, strict: false, strictNumbers: true, useDefaults: true, removeAdditional: false as const };
+  const body = new Ajv({ ...common, coerceTypes: false });
+  const query = new Ajv({ ...common, coerceTypes: 'array' as const });
+  for (const a of [body, query]) (addFormats as unknown as (a: Ajv) => void)(a);
+
+  const compile = ({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }): Validator => {
+    const coerces = httpPart !== 'body';
+    const ajvValidate = (coerces ? query : body).compile(schema as object) as ValidateFunction;
+    const validate: Validator = (data: unknown) => {
+      const early = (coerces ? nonCanonicalNumber(schema as TSchema, data) : null) ?? nonFiniteOrNul(data, '');
+      if (early) {
+        validate.errors = [early];
+        return false;
+      }
+      const ok = ajvValidate(data);
+      validate.errors = ajvValidate.errors as AjvLikeError[] | null;
+      return ok;
+    };
+    return validate;
+  };
+  return {
+    compile,
+    addSchema(s: TSchema) {
+      body.addSchema(s);
+      query.addSchema(s);
+    },
+  };
+}
+
+const INTEGER_TEXT = /^-?(0|[1-9][0-9]{0,15})$/;
+const NUMBER_TEXT = /^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,15})?$/;
+
+function numericKind(s: TSchema | undefined): 'integer' | 'number' | null {
+  if (!s) return null;
+  if (s.type === 'integer' || s.type === 'number') return s.type;
+  for (const branch of (s.anyOf ?? s.oneOf ?? []) as TSchema[]) {
+    const k = numericKind(branch);
+    if (k) return k;
+  }
+  return null;
+}
+
+/** A query or path value for a numeric property must be plain decimal text before Ajv coerces it. */
+function nonCanonicalNumber(schema: TSchema, data: unknown): AjvLikeError | null {
+  if (!data || typeof data !== 'object' || !schema?.properties) return null;
+  for (const [name, prop] of Object.entries(schema.properties as Record<string, TSchema>)) {
+    const kind = numericKind(prop);
+    const raw = (data as Record<string, unknown>)[name];
+    if (!kind || raw === undefined) continue;
+    for (const v of Array.isArray(raw) ? raw : [raw]) {
+      if (typeof v !== 'string') continue;
+      if (!(kind === 'integer' ? INTEGER_TEXT : NUMBER_TEXT).test(v)) {
+        return {
+          keyword: 'type',
+          instancePath: `/${name}`,
+          message: kind === 'integer' ? 'must be a decimal integer (digits only)' : 'must be a decimal number',
+          params: { type: kind },
+          schemaPath: `#/properties/${name}`,
+        };
+      }
+    }
+  }
+  return null;
+}
+
+/** The first non-finite number or string holding U+0000 anywhere in the value (free-form objects included). */
+function nonFiniteOrNul(v: unknown, path: string, depth = 0): AjvLikeError | null {
+  if (typeof v === 'number') {
+    return Number.isFinite(v) ? null : { keyword: 'type', instancePath: path, message: 'must be a finite number', params: { type: 'number' }, schemaPath: '#' };
+  }
+  if (typeof v === 'string') {
+    return v.includes('\u0000') ? { keyword: 'pattern', instancePath: path, message: 'must not contain the NUL character', params: {}, schemaPath: '#' } : null;
+  }
+  if (!v || typeof v !== 'object' || depth > 64 || ArrayBuffer.isView(v)) return null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const e = nonFiniteOrNul(v[i], `${path}/${i}`, depth + 1);
+      if (e) return e;
+    }
+    return null;
+  }
+  for (const [k, x] of Object.entries(v)) {
+    if (k.includes('\u0000')) return { keyword: 'pattern', instancePath: path, message: 'has a field name containing the NUL character', params: {}, schemaPath: '#' };
+    const e = nonFiniteOrNul(x, `${path}/${k}`, depth + 1);
+    if (e) return e;
+  }
+  return null;
+}
