@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../http/common.schemas.ts';
 import { CAPABILITIES } from './capabilities.ts';
 
 /** Keys in account settings (issue 9 §3; DESIGN.md "Auth"). */
@@ -15,7 +15,7 @@ const Mode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 
 export const CreateKeyBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'A label, e.g. "Ana\'s phone" or "north gate kiosk"' })),
+    name: Type.Optional(Name({ maxLength: 100, description: 'A label, e.g. "Ana\'s phone" or "north gate kiosk"' })),
     role: Type.Optional(Role),
     capabilities: Type.Optional(
       Type.Array(Capability, {
