@@ -22,8 +22,8 @@ import { createHash, randomBytes } from 'node:crypto';
 export const GENESIS_HASH = '0'.repeat(64);
 export const CURRENT_AUDIT_FORMAT = 2;
 
-/** The fields an entry is written with (format 2). */
-export interface AuditFields {
+/** What every entry says, in either format; the content fields may be withheld in an export. */
+interface AuditEntryCore {
   id: string;
   tenant_id: string;
   at: string;
@@ -36,28 +36,20 @@ export interface AuditFields {
   data: string | null;
   location: string | null;
   stream_id: string | null;
+}
+
+/** The fields an entry is written with (format 2). */
+export interface AuditFields extends AuditEntryCore {
   salt: string;
   data_hash: string;
   format: 2;
 }
 
 /** An entry as stored or exported: either format; content fields may be withheld (redacted). */
-export interface AuditLineFields {
+export interface AuditLineFields extends AuditEntryCore {
   format: number | null;
-  id: string;
-  tenant_id: string;
-  at: string;
-  actor_key_id: string | null;
-  actor_operator: string | null;
-  action: string;
-  resource_type: string;
-  resource_id: string | null;
-  request_id: string | null;
-  data: string | null;
   data_hash: string | null;
   salt: string | null;
-  location: string | null;
-  stream_id: string | null;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
