@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { clearNormalizerCache } from '../src/agent/message-normalizer.ts';
+import { clearNormalizerCache } from '../src/language/normalize.ts';
 import { planOffline } from '../src/agent/offline-planner.ts';
 import { runPlan } from '../src/agent/plan-executor.ts';
 import { loadCases, loadContexts } from '../tests/agent/corpus-cases.ts';

@@ -11,11 +11,13 @@ import type { ContextSensor, ContextWatch, HouseholdContext } from './context.ts
 import { lookupCity } from './city-directory.ts';
 import { splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
-import { normalizeMessage, type Token } from './message-normalizer.ts';
+import { createNormalizer, type Token } from '../language/normalize.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
-import { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from './time-window.ts';
-import { CONDITION_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, type IntentKind } from './vocabulary.ts';
+import { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../language/time/watch-window.ts';
+import { CONDITION_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
+
+const normalizeMessage = createNormalizer(listCorrectableWords());
 import { countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../lib/zoned-time.ts';
 import type { WATCH_CONDITIONS } from './tools.ts';
 
@@ -138,6 +140,11 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     if (r.clause.correction && prev) {
       if (r.mentions.length) prev.mentions = r.mentions;
       if (r.time.hasTime) prev.time = r.time;
+      continue;
+    }
+    // "…while we're on holiday, back on the 30th": a time alone completes the clause before
+    if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && !r.clause.newSentence) {
+      prev.time = getTime(prev.clause.from, r.clause.to);
       continue;
     }
     if (!r.intent && !r.outOfScope && (r.mentions.length || r.time.hasTime || r.hasReference)) {

@@ -4,11 +4,12 @@
  * it (issue 4 §2). Typos were already corrected towards these names by the normaliser.
  */
 import type { ContextSensor, HouseholdContext } from './context.ts';
-import type { Token } from './message-normalizer.ts';
+import type { Token } from '../language/normalize.ts';
 import {
-  CONDITION_WORDS, KIND_WORDS, NON_PLACE_WORDS, OUT_OF_SCOPE_NOUNS, REFERENCE_WORDS, STOP_WORDS, VAGUE_SUBJECTS,
+  CONDITION_WORDS, KIND_WORDS, NON_PLACE_WORDS, OUT_OF_SCOPE_NOUNS, REFERENCE_WORDS, VAGUE_SUBJECTS,
   WHOLE_HOME_WORDS,
 } from './vocabulary.ts';
+import { STOP_WORDS } from '../language/words.ts';
 
 export type Place =
   | { type: 'room'; room: string; sensors: ContextSensor[] }
@@ -43,6 +44,25 @@ function collectPlaceWords(ctx: HouseholdContext): string[] {
   for (const r of ctx.rooms) for (const w of r.name.toLowerCase().split(/\s+/)) words.add(w);
   for (const s of ctx.sensors) for (const w of s.name.toLowerCase().split(/\s+/)) words.add(w);
   return [...words];
+}
+
+const headWordCache = new WeakMap<object, Set<string>>();
+
+/** Last words of room names and of sensor names without kind words: the nouns that name a place. */
+function isHeadWord(word: string, ctx: HouseholdContext): boolean {
+  let heads = headWordCache.get(ctx.sensors);
+  if (!heads) {
+    heads = new Set<string>();
+    for (const r of ctx.rooms) heads.add(splitName(r.name).at(-1)!);
+    for (const s of ctx.sensors) {
+      const words = splitName(s.name).filter((w) => !(w in KIND_WORDS));
+      if (words.length) heads.add(words.at(-1)!);
+      heads.add(splitName(s.room).at(-1)!);
+    }
+    headWordCache.set(ctx.sensors, heads);
+  }
+  for (const h of heads) if (matchWord(word, h)) return true;
+  return false;
 }
 
 function matchWord(word: string, nameWord: string): boolean {
@@ -162,6 +182,8 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
       if (tokens[i - 1].breakAfter) break;
     }
     const words = tokens.slice(start, i).map((t) => t.text);
+    // "back on the 30th", "front": a name's modifier without its head noun names nothing
+    if (classes.every((c) => c === 'place' || c === 'other') && !words.some((w, k) => classes[k] === 'place' && isHeadWord(w, ctx))) continue;
     const text = words.filter((_, k) => classes[k] !== 'other').join(' ');
     const place = resolveMention(words, classes, ctx, text, tokens, i);
     mentions.push({ start, end: i, text, place });
