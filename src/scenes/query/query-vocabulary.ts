@@ -23,6 +23,17 @@ export type WordRole =
   | 'command'
   | 'place'
   | 'named_place'
+  | 'trend_up'
+  | 'trend_down'
+  | 'trend'
+  | 'last'
+  | 'dwell'
+  | 'activity'
+  | 'empty'
+  | 'level_crowded'
+  | 'level_full'
+  | 'level_quiet'
+  | 'any_point'
   | 'filler';
 
 export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
@@ -33,6 +44,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'who', 'pedestrian', 'pedestrians', 'body', 'bodies', 'headcount', 'busiest',
     // presence words that can only mean people
     'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'everyone', 'everybody', 'empty', 'occupied', 'vacant',
+    'deserted', 'unoccupied',
   ],
   vehicles: [
     'vehicle', 'vehicles', 'car', 'cars', 'truck', 'trucks', 'van', 'vans', 'bus', 'buses', 'suv', 'suvs',
@@ -51,7 +63,8 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   loitering: ['loiter', 'loitering', 'loiterer', 'loiterers', 'linger', 'lingering', 'lurk', 'lurking', 'lurker'],
   crowd: [
     'crowd', 'crowded', 'busy', 'packed', 'full', 'fullest', 'capacity', 'occupancy', 'density', 'dense',
-    'quiet', 'jammed', 'rammed', 'cramped',
+    'quiet', 'jammed', 'rammed', 'cramped', 'calm', 'dead', 'overcrowded', 'heaving', 'mobbed', 'swamped', 'busier',
+    'quieter', 'calmer', 'fuller', 'emptier',
   ],
   peak: [
     'peak', 'peaked', 'max', 'maximum', 'most', 'highest', 'busiest', 'fullest', 'top', 'greatest', 'biggest',
@@ -97,6 +110,32 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'school', 'classroom', 'bedroom', 'bathroom', 'cashier', 'checkout', 'counter', 'desk', 'bay',
     'platform', 'terminal', 'upstairs', 'downstairs', 'wing',
   ],
+  /** the count rising: "has the crowd been growing?", "is it getting busier" */
+  trend_up: [
+    'growing', 'grow', 'grew', 'grown', 'increasing', 'increase', 'increased', 'rising', 'rise', 'rose', 'risen',
+    'busier', 'fuller', 'climbing', 'climbed', 'swelling', 'swelled', 'filling', 'goingup', 'pickingup', 'more_and_more',
+  ],
+  /** the count falling: "is it quieting down", "has the crowd thinned out" */
+  trend_down: [
+    'shrinking', 'shrink', 'shrank', 'decreasing', 'decrease', 'decreased', 'dropping', 'dropped', 'falling',
+    'fell', 'thinning', 'thinned', 'quieter', 'calmer', 'slowing', 'slowed', 'declining',
+    'declined', 'dwindling', 'emptier', 'goingdown', 'dyingdown', 'calmingdown', 'quietingdown', 'clearingout',
+  ],
+  trend: ['trend', 'trending', 'trends', 'trajectory'],
+  /** "when was the last car seen?", "latest arrival", "most recent" */
+  last: ['last', 'latest', 'mostrecent', 'lasttime'],
+  /** "how long" something stayed */
+  dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt'],
+  /** a general "what happened" question */
+  activity: ['activity', 'activities', 'movement', 'movements', 'motion', 'happen', 'happened', 'happening', 'goingon', 'event', 'events'],
+  /** presence asked as absence */
+  empty: ['empty', 'vacant', 'deserted', 'unoccupied', 'nobody'],
+  /** crowd levels a yes/no question can name */
+  level_crowded: ['crowded', 'busy', 'packed', 'jammed', 'rammed', 'cramped', 'overcrowded', 'heaving', 'mobbed', 'swamped'],
+  level_full: ['full'],
+  level_quiet: ['quiet', 'calm', 'dead'],
+  /** "ever", "at any point": the question is about any moment of the range */
+  any_point: ['ever', 'anypoint'],
   filler: [
     'a', 'an', 'the', 'is', 'are', 'am', 'be', 'being', 'do', 'does', 'has', 'have', 'having', 'it', 'its',
     'this', 'that', 'these', 'those', 'i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'they', 'them',
@@ -109,7 +148,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'yes', 'all', 'some', 'one', 'ones', 'every', 'each', 'ever', 'yet', 'already', 'again', 'time', 'times',
     'point', 'level', 'levels', 'very', 'really', 'pretty', 'kinda', 'sort', 'kind', 'actually', 'exactly',
     'roughly', 'approximately', 'approx', 'right', 'anything', 'something', 'thing', 'things',
-    'happening', 'happened', 'going', 'go', 'gone', 'hanging', 'sitting', 'standing', 'waiting',
+    'going', 'go', 'gone', 'hanging', 'sitting', 'standing', 'waiting',
     'spotted', 'detected', 'noticed', 'notice', 'observed', 'picked', 'recorded', 'caught',
     'today', 'far', 'back', 'guess', 'say', 'said',
     'status', 'update', 'report', 'info', 'situation', 'looks', 'feel', 'think', 'other', 'than', 'more',
@@ -151,6 +190,8 @@ export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
   ystrday: 'yesterday', yesterdy: 'yesterday', hr: 'hour', hrs: 'hours', mins: 'minutes', min: 'minutes',
   secs: 'seconds', sec: 'seconds', any1: 'anyone', some1: 'someone', sum1: 'someone', ne1: 'anyone',
   smth: 'something', sth: 'something', lotta: 'plenty', gonna: 'will', wanna: 'want', unrecognised: 'unrecognized',
+  // "emptying" shares its stem with "empty": read it as the fall it is, before stemming
+  emptying: 'clearingout', emptied: 'clearingout',
   thru: 'through', loiterin: 'loitering', happenin: 'happening', goin: 'going', hangin: 'hanging',
 };
 
@@ -202,8 +243,44 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['at once', ''],
   ['at one time', ''],
   ['at a time', ''],
-  ['at any point', ''],
-  ['at any one time', ''],
+  ['at any point', 'anypoint'],
+  ['at any one time', 'anypoint'],
+  ['at any time', 'anypoint'],
+  ['at some point', 'anypoint'],
+  ['at one point', 'anypoint'],
+  ['how long', 'howlong'],
+  ['most recent', 'mostrecent'],
+  ['most recently', 'mostrecent'],
+  ['last time', 'lasttime'],
+  ['going on', 'goingon'],
+  ['went on', 'goingon'],
+  ['going up', 'goingup'],
+  ['gone up', 'goingup'],
+  ['went up', 'goingup'],
+  ['picking up', 'pickingup'],
+  ['more and more', 'more_and_more'],
+  ['going down', 'goingdown'],
+  ['gone down', 'goingdown'],
+  ['went down', 'goingdown'],
+  ['dying down', 'dyingdown'],
+  ['died down', 'dyingdown'],
+  ['calming down', 'calmingdown'],
+  ['calmed down', 'calmingdown'],
+  ['quieting down', 'quietingdown'],
+  ['quietened down', 'quietingdown'],
+  ['quieted down', 'quietingdown'],
+  ['slowing down', 'slowing'],
+  ['slowed down', 'slowing'],
+  ['thinning out', 'thinning'],
+  ['thinned out', 'thinning'],
+  ['cleared out', 'clearingout'],
+  ['clearing out', 'clearingout'],
+  ['emptied out', 'emptied'],
+  ['emptying out', 'emptying'],
+  ['filling up', 'filling'],
+  ['filled up', 'filling'],
+  ['foot traffic', 'pedestrians'],
+  ['footfall', 'pedestrians'],
   ['so far', ''],
   ['in here', 'here'],
   ['in there', 'there'],

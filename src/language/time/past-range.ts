@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { describeDuration } from './query-window.ts';
+import { describeDuration } from '../../scenes/query/query-window.ts';
 import {
   addZonedDays,
   atZonedTime,
@@ -7,14 +7,19 @@ import {
   fromWallClock,
   getOffsetMinutes,
   startOfZonedDay,
+  toWallClock,
   type WallClock,
 } from '../../lib/zoned-time.ts';
 
 /**
- * Finds the one time phrase in a question ("in the last 10 minutes", "since 9", "this morning",
- * "between 2 and 3pm", "at 9:30") with chrono-node and turns it into epoch-ms bounds in the
- * scene's time zone. Everything about what a phrase *means* for a security question (a bare
- * "since 9" is the latest 9 o'clock that has passed; "this morning" is 05:00-12:00) lives here.
+ * The past-range reader of the shared time module: finds the one time phrase in a question about
+ * what already happened ("in the last 10 minutes", "since 9", "this morning", "between 2 and 3pm",
+ * "at 9:30", "around 4", "yesterday afternoon", "tonight") with chrono-node and turns it into
+ * epoch-ms bounds in the caller's time zone. Everything about what a phrase *means* for a question
+ * about the past lives here: a bare "since 9" is the latest 9 o'clock that has passed, "this
+ * morning" is 05:00-12:00, "tonight" asked between midnight and morning is the night in progress,
+ * "around 4" is 15:30-16:30 when a span is needed. Used by the scene-query interpreter
+ * (Surface B); moved here from scenes/query/time-phrase.ts so there is one time module.
  */
 
 export interface TimeScope {
@@ -26,8 +31,11 @@ export type TimePhrase =
   | { kind: 'none' }
   /** a span; `label` names it for an answer ("since 09:00", "in the last hour") */
   | { kind: 'range'; from: number; to: number; phrase: string; label: string }
-  /** one moment ("at 9:30", "10 minutes ago") */
-  | { kind: 'point'; at: number; phrase: string; label: string }
+  /**
+   * one moment ("at 9:30", "10 minutes ago"); `around` is the half hour either side when the
+   * phrase was approximate ("around 4", "about 9:30"), for questions that need a span
+   */
+  | { kind: 'point'; at: number; phrase: string; label: string; around?: { from: number; to: number; label: string } }
   | { kind: 'future'; phrase: string }
   | { kind: 'several'; phrases: string[] };
 
@@ -40,6 +48,9 @@ export interface TimePhraseScan {
 /** Words that say how a clock time bounds the range: "since 9" is open-ended, "at 9" a moment. */
 const OPEN_START_PREPOSITIONS = new Set(['since', 'after', 'from']);
 const CLOSED_END_PREPOSITIONS = new Set(['before', 'until', 'till', 'til']);
+/** "around 4", "about 9:30": a moment people mean loosely, read as the half hour either side. */
+const APPROXIMATE_PREPOSITIONS = new Set(['around', 'about', 'roughly']);
+const APPROXIMATE_MS = 30 * 60_000;
 const PREPOSITIONS = new Set([
   ...OPEN_START_PREPOSITIONS,
   ...CLOSED_END_PREPOSITIONS,
@@ -83,8 +94,14 @@ const bareHourParser: chrono.Parser = {
   },
 };
 
+/** "overnight": the night just past, or the one in progress; read like "last night". */
+const overnightParser: chrono.Parser = {
+  pattern: () => /\bovernight\b/i,
+  extract: (context) => context.createParsingComponents({}).addTag('casualReference/overnight'),
+};
+
 const parser = chrono.casual.clone();
-parser.parsers.push(bareHourParser);
+parser.parsers.push(bareHourParser, overnightParser);
 
 /**
  * chrono reads "from 2 to 3pm" but not "between 2 and 3pm"; rewrite the words in place,
@@ -209,6 +226,12 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
       const from = startOfZonedDay(at, timeZone);
       return { kind: 'range', from, to: at, phrase, label: rangeLabel(from, at, scope) };
     }
+    if (APPROXIMATE_PREPOSITIONS.has(prep.word ?? '')) {
+      const from = at - APPROXIMATE_MS;
+      const to = Math.min(at + APPROXIMATE_MS, now);
+      const around = { from, to, label: `around ${formatMoment(at, timeZone, now)} (${formatMoment(from, timeZone, now)} to ${formatMoment(to, timeZone, now)})` };
+      return { kind: 'point', at, phrase, label: `at ${formatMoment(at, timeZone, now)}`, around };
+    }
     return { kind: 'point', at, phrase, label: `at ${formatMoment(at, timeZone, now)}` };
   }
 
@@ -221,10 +244,14 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
 
   // "last night", "tonight": evening through night
   const dayPart = dayPartOf(result);
-  const nightSpan = /\blast night\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
+  const nightSpan = /\b(?:last night|overnight)\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
   if (nightSpan !== null || dayPart !== null) {
     const [h0, h1] = nightSpan !== null ? NIGHT_SPAN : DAY_PARTS[dayPart!];
-    const base = nightSpan === -1 ? addZonedDays(startOfZonedDay(now, timeZone), -1, timeZone) : day;
+    // "tonight" asked between midnight and the night's end is the night in progress, which
+    // began the evening before; "last night" then is that same night too.
+    const inNight = toWallClock(now, timeZone).hour < NIGHT_SPAN[1] - 24;
+    const base =
+      nightSpan === -1 || (nightSpan === 0 && inNight) ? addZonedDays(startOfZonedDay(now, timeZone), -1, timeZone) : day;
     const from = atZonedTime(base, h0, 0, timeZone);
     const to = since ? now : Math.min(atZonedTime(addZonedDays(base, Math.floor(h1 / 24), timeZone), h1 % 24, 0, timeZone), now);
     if (from > now) return future;
