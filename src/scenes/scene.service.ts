@@ -159,7 +159,7 @@ export class SceneService {
     const toRecords = (rows: DetectionTable[]) => rows.map((d) => ({ ...d, type: d.type as DetectionType }));
     // "last seen" looks back up to 30 days: fetch the few rows it needs, not the whole range
     const history =
-      interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival'
+      interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure'
         ? await detectionRepository.lastSighting(db, sceneId, interp.subtype === 'unrecognized' ? 'unrecognized' : interp.metric === 'vehicles' ? 'vehicles' : 'people', interp.from, interp.to)
         : await detectionRepository.inRangeWithState(db, sceneId, interp.from, interp.to);
     // "more than usual": the same time of day on earlier days

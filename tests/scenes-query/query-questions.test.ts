@@ -271,6 +271,37 @@ test('vehicles: presence, arrivals and peak in the lot', () => {
   assert.match(answer('any cars in the lot right now', history, { ...SCENE, vehicles: 0 }, lot), /^No, no vehicles are in the parking lot now/);
 });
 
+test('leaving: "how many people left", "has anyone left", "when did the last car leave"', () => {
+  // counter only: departures are the falls (14 → 6 → 3 since 09:30)
+  assert.equal(answer('how many people left since 9:30', LOBBY), '11 people left the lobby since 09:30.');
+  assert.equal(answer('has anyone left since 9:30', LOBBY), 'Yes, 11 people left the lobby since 09:30.');
+  assert.equal(answer('has anyone left since 10:06', [count('10:00', 3), count('10:12', 7)]), 'No, no people left the lobby since 10:06.');
+  assert.equal(answer('when did the last person leave', LOBBY), 'The latest person left the lobby at 10:05 (9 minutes ago).');
+  // tracked people: one who is still there has not left
+  const tracked = [person('09:20', { track_id: 'a' }), person('09:40', { track_id: 'a' }), person('10:13', { track_id: 'b' })];
+  assert.equal(answer('how many people left in the last hour', tracked), '1 person left the lobby in the last hour.');
+  const lot = { location: 'parking_lot' };
+  assert.match(answer('when did the last car leave', [cars('09:00', 2), cars('09:30', 1), cars('09:50', 0)], SCENE, lot), /^The latest vehicle left the parking lot at 09:50/);
+  // "is anyone left" can mean still there or gone: asked, not guessed
+  assert.match(refused('is anyone left in the lobby'), /still there, or who has left/);
+});
+
+test('a share of capacity is compared as a share, not as a head count', () => {
+  const interp = ask('is it over 50%');
+  assert.deepEqual(interp.threshold, { op: '>', value: 50, share: true, basis: 'current' });
+  assert.equal(answer('is it over 50%', LOBBY), 'No, 7 people are in the lobby now (10:14), not more than 50% of its capacity of 40 (20 people).');
+  assert.match(answer('is the lobby more than 10 percent full', LOBBY), /^Yes, 7 people are in the lobby now/);
+  assert.match(answer('is it over 50%', LOBBY, { ...SCENE, capacity: 0 }), /capacity of the lobby is not set/);
+});
+
+test('"all quiet?", "everything ok?" ask about anything unusual; "status" is an overview of now', () => {
+  for (const q of ['all quiet?', 'everything ok in the lobby?', 'all clear?']) assert.equal(ask(q).metric, 'anomalies', q);
+  assert.match(answer('all quiet?', LOBBY), /^Nothing unusual in the lobby in the last hour/);
+  const status = ask('status update?');
+  assert.equal(status.aggregate, 'summary');
+  assert.equal(answer('status update?', LOBBY), 'The lobby has 7 people now (10:14); nothing unusual.');
+});
+
 test('ambiguous or unanswerable questions are refused, never guessed', () => {
   for (const q of [
     'how many in the lobby',

@@ -13,6 +13,9 @@ import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './q
  * the reading that was in force when the range began. Nothing older is needed.
  */
 
+/** A tracked object last seen this close to the end of the range is taken as still there. */
+const STILL_PRESENT_MS = 2 * 60_000;
+
 /** Spec: Query response `detections` — we cap it so one answer stays a small payload. */
 export const MAX_ANSWER_DETECTIONS = 50;
 
@@ -425,8 +428,11 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
   if (t.capacity && !(scene.capacity > 0)) {
     return { answer: `I cannot compare with capacity: the capacity of ${p.place} is not set.`, supporting: [] };
   }
-  const limit = t.capacity ? scene.capacity : t.value;
-  const limitText = t.capacity ? `its capacity of ${scene.capacity}` : String(limit);
+  if (t.share && !(scene.capacity > 0)) {
+    return { answer: `I cannot compare with a share of capacity: the capacity of ${p.place} is not set.`, supporting: [] };
+  }
+  const limit = t.capacity ? scene.capacity : t.share ? (t.value / 100) * scene.capacity : t.value;
+  const limitText = t.capacity ? `its capacity of ${scene.capacity}` : t.share ? `${t.value}% of its capacity of ${scene.capacity} (${formatNumber(limit)} people)` : String(limit);
   const asked = `${COMPARISON_WORDS[t.op]} ${limitText}`;
   let value: number;
   let figure: string;
@@ -563,6 +569,63 @@ function answerLastArrival(interp: Interpretation, detections: DetectionRecord[]
   };
 }
 
+/** Falls in a count between consecutive readings: the departures a counter implies. */
+function decreasesOf(readings: Reading[]): { total: number; records: DetectionRecord[] } {
+  let total = 0;
+  const records: DetectionRecord[] = [];
+  for (let i = 1; i < readings.length; i++) {
+    const fall = readings[i - 1].value - readings[i].value;
+    if (fall > 0) {
+      total += fall;
+      records.push(readings[i].record);
+    }
+  }
+  return { total, records };
+}
+
+/** Tracked objects whose last sighting in range is well before its end: they left, at that sighting. */
+function trackedDepartures(interp: Interpretation, detections: DetectionRecord[]): DetectionRecord[] | undefined {
+  const vehicles = interp.metric === 'vehicles';
+  const events = detections.filter((d) => (vehicles ? d.type === 'vehicle' && d.track_id : d.type === 'person' && d.track_id));
+  if (events.length === 0) return undefined;
+  const last = new Map<string, DetectionRecord>();
+  for (const d of [...events].sort((a, b) => a.at - b.at)) last.set(d.track_id!, d);
+  return [...last.values()].filter((d) => inRange(d, interp.from, interp.to) && interp.asked_at - d.at > STILL_PRESENT_MS);
+}
+
+/** "how many people left since 9?", "has anyone left?" */
+function answerDepartures(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
+  const [one, many] = nouns(interp);
+  const tracked = trackedDepartures(interp, detections);
+  let total: number;
+  let supporting: DetectionRecord[];
+  if (tracked) {
+    total = tracked.length;
+    supporting = tracked;
+  } else {
+    const span = readingsOver(readings, interp.from, interp.to);
+    if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot say who left.`, supporting: [] };
+    ({ total, records: supporting } = decreasesOf(span));
+  }
+  const sentence = total === 0 ? `no ${many} left ${p.place} ${p.when}` : `${plural(total, one, many)} left ${p.place} ${p.when}`;
+  const answer = interp.yes_no ? `${total > 0 ? 'Yes' : 'No'}, ${sentence}.` : `${capitalise(sentence)}.`;
+  return { answer, supporting };
+}
+
+/** "when did the last car leave?": the latest fall of the counter, or the latest tracked object that left. */
+function answerLastDeparture(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
+  const [one] = nouns(interp);
+  const tracked = trackedDepartures(interp, detections);
+  const { records } = decreasesOf(readingsOver(readings, interp.from, interp.to));
+  const candidates = [...(tracked ?? []), ...records];
+  if (candidates.length === 0) return { answer: `No ${one} left ${p.place} ${p.when}.`, supporting: [] };
+  const latest = candidates.reduce((a, b) => (b.at > a.at ? b : a));
+  return {
+    answer: `The latest ${one} left ${p.place} at ${p.moment(latest.at)} (${ago(latest.at, interp.to)}).`,
+    supporting: [latest],
+  };
+}
+
 /** Per tracked object in range: first and last sighting and the longest dwell reported. */
 function staysOf(detections: DetectionRecord[], interp: Interpretation): Array<{ first: number; last: number; dwell: number; record: DetectionRecord }> {
   const vehicles = interp.metric === 'vehicles';
@@ -583,8 +646,6 @@ function staysOf(detections: DetectionRecord[], interp: Interpretation): Array<{
   return [...byTrack.values()];
 }
 
-/** A tracked object last seen this close to the end of the range is taken as still there. */
-const STILL_PRESENT_MS = 2 * 60_000;
 
 /** "how long has that guy been hanging around": the stay of whoever has been there longest. */
 function answerDwell(interp: Interpretation, detections: DetectionRecord[], p: Phrasing): CountAnswer {
@@ -732,6 +793,12 @@ export function answerQuery(
           break;
         case 'last_arrival':
           result = answerLastArrival(interp, detections, counted, p);
+          break;
+        case 'departures':
+          result = answerDepartures(interp, detections, counted, p);
+          break;
+        case 'last_departure':
+          result = answerLastDeparture(interp, detections, counted, p);
           break;
         case 'dwell':
           result = answerDwell(interp, detections, p);

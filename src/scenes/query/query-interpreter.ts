@@ -185,9 +185,15 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
     case 'last_arrival':
       what = `latest ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} arrival`;
       break;
+    case 'departures':
+      what = `${noun} departures`;
+      break;
+    case 'last_departure':
+      what = `latest ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} departure`;
+      break;
     case 'threshold': {
       const t = interp.threshold!;
-      const n = t.capacity ? 'capacity' : `${t.value}`;
+      const n = t.capacity ? 'capacity' : t.share ? `${t.value}% of capacity` : `${t.value}`;
       const basis = { current: `${noun} count`, peak: `peak ${noun} count`, minimum: `lowest ${noun} count`, arrivals: `${noun} arrivals` }[t.basis];
       what = `whether the ${basis} ${interp.from === interp.to && interp.to === interp.asked_at ? 'is' : 'was'} ${SYMBOL[t.op]} ${n}`;
       break;
@@ -223,7 +229,7 @@ function numberOf(word: string): number {
 
 interface Comparisons {
   text: string;
-  threshold?: { op: Comparison; value: number; capacity?: boolean };
+  threshold?: { op: Comparison; value: number; capacity?: boolean; share?: boolean };
   usual?: { direction?: 'up' | 'down' };
   minDwellS?: number;
 }
@@ -270,7 +276,14 @@ function extractComparisons(text: string): Comparisons {
       const m = pattern.exec(out.text);
       if (m) {
         out.threshold = read(numberOf(m[1]));
+        // "over 50%", "more than 80 percent full": a share of capacity, not a head count
+        const rest = out.text.slice(m.index + m[0].length);
+        const percent = /^\s*(?:percent|per cent)(?:\s+(?:full|of capacity|of its capacity|capacity|occupied|occupancy))?\b/.exec(rest);
         out.text = blank(out.text, m);
+        if (percent) {
+          out.threshold.share = true;
+          out.text = out.text.replace(/\b(?:percent|per cent)(?:\s+(?:full|of capacity|of its capacity|capacity|occupied|occupancy))?\b/, ' ');
+        }
         break;
       }
     }
@@ -384,7 +397,8 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
       refuse('The question compares with a number and asks for something else too; ask one thing at a time.');
     }
     metric = metricFor(roles);
-    if (t.capacity && metric === 'vehicles') refuse('Capacity is set for people, not vehicles.');
+    if ((t.capacity || t.share) && metric === 'vehicles') refuse('Capacity is set for people, not vehicles.');
+    if (t.share && roles.has('arrivals')) refuse('A share of capacity compares with how many are present, not with arrivals.');
     let basis: Threshold['basis'];
     if (roles.has('arrivals')) basis = 'arrivals';
     else if (rangeish || roles.has('any_point')) basis = t.op === '>' || t.op === '>=' ? 'peak' : 'minimum';
@@ -402,6 +416,28 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     range = rangeish || phrase.kind !== 'none' ? spanRange('a question about how long') : windowRange();
     const words = new Set(tokens.map((t) => t.word));
     extra.ongoing = range.to === now && !['did', 'was', 'were', 'had'].some((w) => words.has(w));
+  } else if (roles.has('departures') && !(roles.has('arrivals') && !roles.has('last'))) {
+    // "how many people left", "has anyone left", "when did the last car leave"
+    if (anomalyWords) refuse('I can count people or vehicles leaving, not unusual activity.');
+    if (roles.has('current') || tokens.some((t) => t.word === 'still')) {
+      refuse('Do you mean who is still there, or who has left? Ask "is anyone still in the lobby?" or "has anyone left?"');
+    }
+    const be = tokens.find((t) => t.roles.has('filler') || t.roles.has('past'))?.word;
+    if (be === 'is' || be === 'are') {
+      refuse('Do you mean who is still there, or who has left? Ask "is anyone still here?" or "has anyone left?"');
+    }
+    metric = metricFor(roles);
+    if (roles.has('last')) {
+      aggregate = 'last_departure';
+      range =
+        phrase.kind === 'none'
+          ? { from: now - LAST_SEEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(LAST_SEEN_LOOKBACK_MS)}` }
+          : spanRange('a question about the last departure');
+    } else {
+      aggregate = 'departures';
+      range = spanRange('a count of departures');
+      if (yesNo) extra.yes_no = true;
+    }
   } else if (roles.has('last')) {
     metric = roles.has('unrecognized') ? 'anomalies' : metricFor(roles);
     if (roles.has('loitering') || (roles.has('anomaly') && !roles.has('unrecognized'))) {

@@ -101,6 +101,7 @@ export function normaliseQuestion(question: string, location: string): string {
     .replace(/'d\b/g, ' would')
     .replace(/'s\b/g, ' is')
     .replace(/(\d)\s*\+/g, '$1 plus ') // "10+ people"
+    .replace(/(\d)\s*%/g, '$1 percent ') // "over 50%"
     .replace(/(?<!\d)-|-(?!\d)/g, ' ')
     .replace(/[^a-z0-9:\- ]+/g, ' ')
     .replace(/:(?!\d)|(?<!\d):/g, ' ');

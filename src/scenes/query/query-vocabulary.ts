@@ -34,10 +34,12 @@ export type WordRole =
   | 'level_full'
   | 'level_quiet'
   | 'any_point'
+  | 'departures'
   | 'filler';
 
 export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   people: [
+    'face', 'faces', 'passerby', 'passersby', 'shopper', 'shoppers', 'tenant', 'tenants', 'resident', 'residents', 'patron', 'patrons', 'client', 'clients', 'crowds',
     'people', 'person', 'persons', 'folk', 'folks', 'human', 'humans', 'visitor', 'visitors', 'guest', 'guests',
     'individual', 'individuals', 'occupant', 'occupants', 'staff', 'employee', 'employees', 'worker', 'workers',
     'customer', 'customers', 'man', 'men', 'woman', 'women', 'guy', 'guys', 'kid', 'kids', 'child', 'children',
@@ -52,16 +54,19 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis', 'cab', 'cabs', 'traffic',
   ],
   anomaly: [
+    'allclear',
     'unusual', 'anomaly', 'anomalies', 'anomalous', 'abnormal', 'strange', 'suspicious', 'weird', 'odd',
     'unexpected', 'wrong', 'sketchy', 'concerning', 'alarming', 'threat', 'threats', 'problem', 'problems',
     'issue', 'issues', 'incident', 'incidents', 'off', 'shady', 'dodgy', 'sus',
   ],
   unrecognized: [
+    'unfamiliar',
     'unrecognized', 'unrecognised', 'unknown', 'unidentified', 'stranger', 'strangers', 'intruder', 'intruders',
     'trespasser', 'trespassers', 'unfamiliar', 'unauthorized', 'unauthorised',
   ],
   loitering: ['loiter', 'loitering', 'loiterer', 'loiterers', 'linger', 'lingering', 'lurk', 'lurking', 'lurker'],
   crowd: [
+    'percentage', 'percent', 'nearlyfull',
     'crowd', 'crowded', 'busy', 'packed', 'full', 'fullest', 'capacity', 'occupancy', 'density', 'dense',
     'quiet', 'jammed', 'rammed', 'cramped', 'calm', 'dead', 'overcrowded', 'heaving', 'mobbed', 'swamped', 'busier',
     'quieter', 'calmer', 'fuller', 'emptier',
@@ -112,6 +117,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   ],
   /** the count rising: "has the crowd been growing?", "is it getting busier" */
   trend_up: [
+    'gathering', 'forming', 'buildingup', 'ramping',
     'growing', 'grow', 'grew', 'grown', 'increasing', 'increase', 'increased', 'rising', 'rise', 'rose', 'risen',
     'busier', 'fuller', 'climbing', 'climbed', 'swelling', 'swelled', 'filling', 'goingup', 'pickingup', 'more_and_more',
   ],
@@ -122,21 +128,26 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'declined', 'dwindling', 'emptier', 'goingdown', 'dyingdown', 'calmingdown', 'quietingdown', 'clearingout',
   ],
   trend: ['trend', 'trending', 'trends', 'trajectory'],
+  /** leaving: "how many people left", "when did the last car leave" */
+  departures: ['leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
   /** "when was the last car seen?", "latest arrival", "most recent" */
   last: ['last', 'latest', 'mostrecent', 'lasttime'],
   /** "how long" something stayed */
   dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt'],
   /** a general "what happened" question */
-  activity: ['activity', 'activities', 'movement', 'movements', 'motion', 'happen', 'happened', 'happening', 'goingon', 'event', 'events'],
+  activity: [
+    'summary', 'overview', 'rundown', 'recap', 'sitrep', 'status', 'update', 'report', 'situation', 'goings','activity', 'activities', 'movement', 'movements', 'motion', 'happen', 'happened', 'happening', 'goingon', 'event', 'events'],
   /** presence asked as absence */
   empty: ['empty', 'vacant', 'deserted', 'unoccupied', 'nobody'],
   /** crowd levels a yes/no question can name */
-  level_crowded: ['crowded', 'busy', 'packed', 'jammed', 'rammed', 'cramped', 'overcrowded', 'heaving', 'mobbed', 'swamped'],
+  level_crowded: [
+    'nearlyfull','crowded', 'busy', 'packed', 'jammed', 'rammed', 'cramped', 'overcrowded', 'heaving', 'mobbed', 'swamped'],
   level_full: ['full'],
   level_quiet: ['quiet', 'calm', 'dead'],
   /** "ever", "at any point": the question is about any moment of the range */
   any_point: ['ever', 'anypoint'],
   filler: [
+    'acting', 'behaving', 'act', 'should', 'have', 'been', 'seem', 'seems', 'seemed', 'appear', 'appears', 'currently',
     'a', 'an', 'the', 'is', 'are', 'am', 'be', 'being', 'do', 'does', 'has', 'have', 'having', 'it', 'its',
     'this', 'that', 'these', 'those', 'i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'they', 'them',
     'their', 'he', 'she', 'on', 'at', 'of', 'to', 'for', 'from', 'by', 'with', 'into', 'within', 'during',
@@ -192,7 +203,12 @@ export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
   smth: 'something', sth: 'something', lotta: 'plenty', gonna: 'will', wanna: 'want', unrecognised: 'unrecognized',
   // "emptying" shares its stem with "empty": read it as the fall it is, before stemming
   emptying: 'clearingout', emptied: 'clearingout',
-  thru: 'through', loiterin: 'loitering', happenin: 'happening', goin: 'going', hangin: 'hanging',
+  thru: 'through',
+  // apostrophes people skip: read as the contraction would be
+  dont: 'do not', doesnt: 'does not', didnt: 'did not', isnt: 'is not', wasnt: 'was not', arent: 'are not',
+  werent: 'were not', hasnt: 'has not', havent: 'have not', cant: 'can not', wont: 'will not', whats: 'what is',
+  hows: 'how is', whens: 'when is', wheres: 'where is', whos: 'who is', thats: 'that is', theres: 'there is',
+  parked: 'present', exited: 'left', exiting: 'leaving', exits: 'leaves', percent: 'percent', pct: 'percent', loiterin: 'loitering', happenin: 'happening', goin: 'going', hangin: 'hanging',
 };
 
 /**
@@ -214,6 +230,33 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['any one', 'anyone'],
   ['no one', 'nobody'],
   ['not recognized', 'unrecognized'],
+  ['not recognize', 'unrecognized'],
+  ['do not recognize', 'unrecognized'],
+  ['did not recognize', 'unrecognized'],
+  ['do not know', 'unrecognized'],
+  ['break in', 'intruder'],
+  ['broke in', 'intruder'],
+  ['broken in', 'intruder'],
+  ['breaking in', 'intruder'],
+  ['all quiet', 'allclear'],
+  ['all clear', 'allclear'],
+  ['all good', 'allclear'],
+  ['all ok', 'allclear'],
+  ['all okay', 'allclear'],
+  ['everything ok', 'allclear'],
+  ['everything okay', 'allclear'],
+  ['everything alright', 'allclear'],
+  ['everything all right', 'allclear'],
+  ['everything fine', 'allclear'],
+  ['everything normal', 'allclear'],
+  ['near capacity', 'nearlyfull'],
+  ['close to capacity', 'nearlyfull'],
+  ['nearly full', 'nearlyfull'],
+  ['almost full', 'nearlyfull'],
+  ['near full', 'nearlyfull'],
+  ['building up', 'buildingup'],
+  ['built up', 'buildingup'],
+  ['ramping up', 'ramping'],
   ['not recognised', 'unrecognized'],
   ['out of the ordinary', 'unusual'],
   ['up to no good', 'suspicious'],
@@ -240,6 +283,12 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['passed through', 'arrive'],
   ['went through', 'arrive'],
   ['car park', 'carpark'],
+  ['walked out', 'walkedout'],
+  ['went out', 'walkedout'],
+  ['drove off', 'droveoff'],
+  ['drove away', 'droveoff'],
+  ['pulled out', 'droveoff'],
+  ['pulled away', 'droveoff'],
   ['at once', ''],
   ['at one time', ''],
   ['at a time', ''],

@@ -26,6 +26,10 @@ export type Aggregate =
   | 'last_seen'
   /** when the latest arrival was ("when did someone last come in") */
   | 'last_arrival'
+  /** how many left ("how many people left since 9") */
+  | 'departures'
+  /** when the latest departure was ("when did the last car leave") */
+  | 'last_departure'
   /** a yes/no comparison with a number ("more than 5 people at any point") */
   | 'threshold'
   /** how long tracked people (or vehicles) have stayed ("how long has that guy been hanging around") */
@@ -43,6 +47,8 @@ export interface Threshold {
   value: number;
   /** "over capacity": compare with the scene's capacity instead of a number */
   capacity?: boolean;
+  /** "over 50%": `value` is a percentage of the scene's capacity */
+  share?: boolean;
   /** which reading is compared: the one now/at the moment, the highest, the lowest, or the arrivals */
   basis: 'current' | 'peak' | 'minimum' | 'arrivals';
 }
