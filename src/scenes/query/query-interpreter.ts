@@ -52,7 +52,7 @@ const CAPACITY_PATTERNS: Array<[RegExp, Comparison]> = [
 ];
 /** "than usual", "than normal", "than average", "than it usually is": a comparison with earlier days */
 const USUAL_PATTERN =
-  /\b(more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|different)\b(?:\s+(?:\w+\s+){0,2}?)?\s*than\s+(?:usual|normal|normally|usually|typical|typically|average|the average|expected|a normal day|on a normal day|it usually is|it normally is|most days|other days|a typical day|on a typical day)\b/;
+  /\b(more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|different)\b((?:\s+\w+){0,3}?)\s+than\s+(?:usual|normal|normally|usually|typical|typically|average|the average|expected|a normal day|on a normal day|it usually is|it normally is|most days|other days|a typical day|on a typical day)\b/;
 const USUAL_NEUTRAL_PATTERN =
   /\b(?:compared? (?:to|with)|vs|versus|relative to)\s+(?:usual|normal|average|the average|a normal day|a typical day|typical|other days|most days)\b|\b(?:is|was)\s+(?:this|that|it)\s+(?:normal|usual|typical)\b|\bnormal for\b|\busual for\b/;
 const AUXILIARY_VERBS = new Set(['is', 'are', 'was', 'were', 'did', 'does', 'do', 'has', 'have', 'had']);
@@ -351,7 +351,17 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   const commands = tokens.filter((t) => t.roles.has('command') && t.roles.size === 1);
   if (commands.length > 0) refuse(`I did not understand ${quote(commands.map((t) => t.word))}.`);
 
+  const kinds = tokens.filter((t) => t.roles.has('vehicle_kind')).map((t) => t.word);
+  if (kinds.length > 0) {
+    refuse(`I count vehicles of every kind together and cannot tell ${quote(kinds)} apart from other vehicles; ask about vehicles or cars.`);
+  }
   const yesNo = isYesNoQuestion(query, tokens);
+  const atVehiclePlace = VEHICLE_PLACES.some((w) => describeLocation(location).split(' ').includes(w));
+  const namesPeople = tokens.some((t) => t.roles.has('people') && !PLACE_STATE_WORDS.has(t.word));
+  if (atVehiclePlace && !namesPeople && !roles.has('vehicles') && (roles.has('crowd') || roles.has('trend_up') || roles.has('trend_down') || comparisons.usual)) {
+    // "is the parking lot full?": of cars, most likely, and capacity is counted in people
+    refuse(`People or vehicles? Ask e.g. "how many cars are in the ${describeLocation(location)}?" or "how crowded with people is it?"`);
+  }
   const pastTense = roles.has('past') && !roles.has('current');
   const rangeish = phrase.kind === 'range' || (phrase.kind === 'none' && pastTense);
   const windowRange = (): Range => ({ from: now - windowMs, to: now, label: `in the last ${describeDuration(windowMs)}` });
@@ -468,8 +478,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
       refuse('The question asks whether it is empty and crowded at once; ask one of them.');
     }
     metric = chooseMetric(roles, location);
-    const namesPeople = tokens.some((t) => t.roles.has('people') && !PLACE_STATE_WORDS.has(t.word));
-    if (metric === 'people' && !namesPeople && VEHICLE_PLACES.some((w) => describeLocation(location).split(' ').includes(w))) {
+    if (metric === 'people' && !namesPeople && atVehiclePlace && roles.has('empty')) {
       // "is the lot empty?": of cars or of people? A car park is asked about both.
       refuse(`Empty of people or of vehicles? Ask "is anyone in the ${describeLocation(location)}?" or "are any cars in the ${describeLocation(location)}?"`);
     }

@@ -35,6 +35,7 @@ export type WordRole =
   | 'level_quiet'
   | 'any_point'
   | 'departures'
+  | 'vehicle_kind'
   | 'filler';
 
 export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
@@ -128,6 +129,15 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'declined', 'dwindling', 'emptier', 'goingdown', 'dyingdown', 'calmingdown', 'quietingdown', 'clearingout',
   ],
   trend: ['trend', 'trending', 'trends', 'trajectory'],
+  /**
+   * Kinds of vehicle the detections do not tell apart (a vehicle row has no kind): a question
+   * about trucks only must not be answered with every car.
+   */
+  vehicle_kind: [
+    'truck', 'trucks', 'van', 'vans', 'bus', 'buses', 'motorcycle', 'motorcycles', 'motorbike', 'motorbikes', 'bike',
+    'bikes', 'bicycle', 'bicycles', 'scooter', 'scooters', 'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis',
+    'cab', 'cabs', 'suv', 'suvs', 'ambulance', 'police', 'delivery',
+  ],
   /** leaving: "how many people left", "when did the last car leave" */
   departures: ['leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
   /** "when was the last car seen?", "latest arrival", "most recent" */
