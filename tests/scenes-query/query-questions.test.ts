@@ -246,6 +246,18 @@ test('what happened: an overview over the range, "while I was out this afternoon
   assert.match(answerQuery(interp, [], SCENE).answer, /^I have no readings for the lobby this afternoon/);
 });
 
+test('sun phrases: "since sunset", "after dark" use the sunset of the scene\'s zone', () => {
+  const since = ask('anyone here since sunset');
+  // New York, 9 March 2026: sunset a little before 19:00 EDT
+  assert.ok(since.from > ny('18:45', '2026-03-09') && since.from < ny('19:15', '2026-03-09'), new Date(since.from).toISOString());
+  assert.equal(since.to, NOW);
+  assert.match(since.range_label, /^since sunset \(Mar 9 1[89]:\d\d\)$/);
+  const tokyo = ask('any cars after dark', { timeZone: 'Asia/Tokyo', now: Date.parse('2026-03-10T23:00:00+09:00') });
+  const tokyoSunset = new Date(tokyo.from).toLocaleTimeString('en-GB', { timeZone: 'Asia/Tokyo', hour12: false });
+  assert.match(tokyoSunset, /^17:[345]\d/, tokyoSunset);
+  assert.match(refused('anyone since sunset yesterday'), /more than one time/);
+});
+
 test('time phrases: "yesterday afternoon", "around 4"', () => {
   const y = ask('any people yesterday afternoon');
   assert.equal(y.from, ny('12:00', '2026-03-09'));

@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import * as chrono from 'chrono-node';
+import { DAY_PARTS as SHARED_DAY_PARTS, SUN_WORDS, getPreviousSunTime, type SunEvent, type TimeContext } from './primitives.ts';
 import { describeDuration } from '../../scenes/query/query-window.ts';
 import {
   addZonedDays,
@@ -66,13 +68,10 @@ const PREPOSITIONS = new Set([
   'by',
 ]);
 
-/** Day parts as local hours [start, end); night runs past midnight. */
-const DAY_PARTS: Record<string, [number, number]> = {
-  morning: [5, 12],
-  afternoon: [12, 17],
-  evening: [17, 21],
-  night: [21, 29],
-};
+/** Day parts as local hours [start, end) from the shared primitives; night runs past midnight. */
+const DAY_PARTS: Record<string, [number, number]> = Object.fromEntries(
+  Object.entries(SHARED_DAY_PARTS).map(([part, { start, end }]) => [part, [start, end]]),
+);
 /** "last night" / "tonight": the evening and night together, as people mean it. */
 const NIGHT_SPAN: [number, number] = [18, 30];
 
@@ -276,8 +275,56 @@ function phraseOnly(phrase: string): string {
 }
 
 
+const require = createRequire(import.meta.url);
+
+/**
+ * Where the sun is for a zone when the caller knows no place: the most populous city of that
+ * IANA zone in the city-timezones table (shipped in npm, no network). A zone spans a few hundred
+ * kilometres at most in practice, so sunset is right to within about half an hour; answers name
+ * the time they used. (A primitive the shared module does not have: it takes a place, not a zone.)
+ */
+let zoneCities: Map<string, { lat: number; lon: number }> | undefined;
+export function getZoneLocation(timeZone: string): { lat: number; lon: number } | null {
+  if (!zoneCities) {
+    zoneCities = new Map();
+    const rows = (require('city-timezones') as { cityMapping: Array<{ timezone: string; lat: number; lng: number; pop: number }> }).cityMapping;
+    const best = new Map<string, { lat: number; lng: number; pop: number }>();
+    for (const row of rows) {
+      const seen = best.get(row.timezone);
+      if (row.timezone && (!seen || row.pop > seen.pop)) best.set(row.timezone, row);
+    }
+    for (const [zone, row] of best) zoneCities.set(zone, { lat: row.lat, lon: row.lng });
+  }
+  return zoneCities.get(timeZone) ?? null;
+}
+
+const SUN_PATTERN = new RegExp(
+  `\\b(since|after|from)\\s+(?:the\\s+)?(${Object.keys(SUN_WORDS).join('|')}|first light)\\b`,
+);
+
+/** "since sunset", "after dark", "from dawn": the latest such sun event that has passed, to now. */
+function findSunPhrase(text: string, scope: TimeScope): TimePhraseScan | undefined {
+  const m = SUN_PATTERN.exec(text);
+  if (!m) return undefined;
+  const event: SunEvent = m[2] === 'first light' ? 'dawn' : SUN_WORDS[m[2]];
+  const ctx: TimeContext = { now: scope.now, timeZone: scope.timeZone, location: getZoneLocation(scope.timeZone) };
+  const from = getPreviousSunTime(event, scope.now, ctx);
+  const phrase = m[0];
+  const label = `since ${m[2]} (${formatMoment(from, scope.timeZone, scope.now)})`;
+  const remainder = `${text.slice(0, m.index)} ${' '.repeat(m[0].length)} ${text.slice(m.index + m[0].length)}`;
+  const rest = findTimePhraseOnly(remainder, scope);
+  if (rest.phrase.kind !== 'none') {
+    return { phrase: { kind: 'several', phrases: [phrase, rest.phrase.kind === 'several' ? rest.phrase.phrases.join(', ') : 'phrase' in rest.phrase ? rest.phrase.phrase : ''] }, remainder: text };
+  }
+  return { phrase: { kind: 'range', from, to: scope.now, phrase, label }, remainder };
+}
+
 /** `text` is already lowercased and normalised (see query-tokenizer). */
 export function findTimePhrase(text: string, scope: TimeScope): TimePhraseScan {
+  return findSunPhrase(text, scope) ?? findTimePhraseOnly(text, scope);
+}
+
+function findTimePhraseOnly(text: string, scope: TimeScope): TimePhraseScan {
   const prepared = rewriteBetweenAnd(text);
   // chrono only takes a fixed offset: the zone's at `now`
   const reference = { instant: new Date(scope.now), timezone: getOffsetMinutes(scope.now, scope.timeZone) };
