@@ -10,6 +10,7 @@ import {
   WHOLE_HOME_WORDS,
 } from './vocabulary.ts';
 import { STOP_WORDS } from '../language/words.ts';
+import { isPlaceWord, scorePlaceMeaning } from '../language/lexicon/places.ts';
 
 export type Place =
   | { type: 'room'; room: string; sensors: ContextSensor[] }
@@ -115,8 +116,74 @@ function pluralKind(kind: string | undefined): string {
   return !kind || kind === 'any' ? 'sensors' : kind === 'camera' ? 'cameras' : `${kind} sensors`;
 }
 
-/** Resolves the words of one mention to a place of this household. */
-function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place {
+/** Meaning scores at or above this name a place surely enough to act on; below, down to ASK, we ask. */
+const SURE = 0.75;
+const ASK = 0.6;
+
+/** The home's rooms ranked by how close their meaning is to the words said (WordNet + household terms). */
+function rankRoomsByMeaning(placeWords: string[], ctx: HouseholdContext): { room: string; score: number }[] {
+  const phrase = placeWords.join(' ');
+  return ctx.rooms
+    .map((r) => ({ room: r.name, score: scorePlaceMeaning(phrase, r.name.toLowerCase()) }))
+    .filter((x) => x.score >= ASK)
+    .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Resolves words that are not this home's names by meaning: "baby's room" is the nursery, "drive"
+ * the driveway, "lounge" the living room. A sure, clear winner is the place; close or unsure
+ * candidates are a question; a word that names a kind of place the home lacks is unknown ("the
+ * attic"); anything else names no place (undefined: "afternoon", "guests").
+ */
+function resolveByMeaning(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place | undefined {
+  const ranked = rankRoomsByMeaning(placeWords, ctx);
+  const kind = getKind(kindWords);
+  const best = ranked[0];
+  if (best && best.score >= SURE && !(ranked[1] && ranked[1].score > best.score - 0.1)) {
+    const sensors = filterByKind(ctx.sensors.filter((s) => s.room === best.room), kind);
+    if (kindWords.length === 0) return { type: 'room', room: best.room, sensors: ctx.sensors.filter((s) => s.room === best.room) };
+    if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0] };
+    if (sensors.length > 1) return { type: 'group', label: best.room, sensors, wholeHome: false, except: false };
+    return { type: 'unknown', label, reason: `There is no ${kind === 'any' || !kind ? 'sensor' : kind} in the ${best.room}.` };
+  }
+  if (best) {
+    const close = ranked.filter((x) => x.score > best.score - 0.1).map((x) => x.room);
+    if (close.length > 1) return { type: 'ambiguous', label, options: close };
+    // one unsure candidate: say what there is rather than act on a guess
+    return { type: 'unknown', label, reason: `There's no ${label} in your home — the closest is the ${best.room}; say "the ${best.room}" if you meant it.` };
+  }
+  if (placeWords.some((w) => isPlaceWord(w)) || isPlaceWord(placeWords.join(' '))) return { type: 'unknown', label };
+  return undefined;
+}
+
+/** Resolves the words of one mention to a place of this household (undefined: it names no place). */
+function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place | undefined {
+  const byName = resolveRunByName(placeWords, kindWords, ctx, label);
+  if (!placeWords.length) return byName;
+  const names = listPlaceWords(ctx);
+  const unmatched = placeWords.filter((w) => !names.some((n) => matchWord(w, n)));
+  // every word said is one of this home's name words, and they resolved: the home's own name wins
+  if (unmatched.length === 0 && byName.type !== 'unknown') {
+    // "the door": the back door contact by name, or the porch (a covered entrance) by meaning
+    if ((byName.type === 'sensor' || byName.type === 'room') && kindWords.length === 0) {
+      const named = byName.type === 'sensor' ? byName.sensor.room : byName.room;
+      const fullName = byName.type === 'sensor' ? getSensorPlaceWords(byName.sensor) : splitName(byName.room);
+      const partial = fullName.some((w) => !placeWords.some((p) => matchWord(p, w)));
+      if (partial) {
+        const rivals = rankRoomsByMeaning(placeWords, ctx).filter((x) => x.room !== named && x.score >= ASK);
+        if (rivals.length) {
+          const first = byName.type === 'sensor' ? byName.sensor.name : byName.room;
+          return { type: 'ambiguous', label, options: [first, ...rivals.map((x) => x.room)] };
+        }
+      }
+    }
+    return byName;
+  }
+  return resolveByMeaning(placeWords, kindWords, ctx, label) ?? (unmatched.length < placeWords.length && byName.type !== 'unknown' ? byName : undefined);
+}
+
+/** Resolves the words of one mention by this household's own room and sensor names. */
+function resolveRunByName(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place {
   const kind = getKind(kindWords);
   if (placeWords.length === 0) {
     const sensors = filterByKind(ctx.sensors, kind);
@@ -186,12 +253,12 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
     if (classes.every((c) => c === 'place' || c === 'other') && !words.some((w, k) => classes[k] === 'place' && isHeadWord(w, ctx))) continue;
     const text = words.filter((_, k) => classes[k] !== 'other').join(' ');
     const place = resolveMention(words, classes, ctx, text, tokens, i);
-    mentions.push({ start, end: i, text, place });
+    if (place) mentions.push({ start, end: i, text, place });
   }
   return mentions;
 }
 
-function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdContext, label: string, tokens: Token[], end: number): Place {
+function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdContext, label: string, tokens: Token[], end: number): Place | undefined {
   const placeWords = words.filter((_, k) => classes[k] === 'place' || classes[k] === 'unknown');
   const kindWords = words.filter((_, k) => classes[k] === 'kind');
   if (classes.includes('whole')) {
@@ -199,6 +266,7 @@ function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdCo
     if (placeWords.length) {
       // "everything in the garage", "all the garage sensors": the room's sensors
       const inner = resolveRun(placeWords, kindWords, ctx, label);
+      if (!inner) return { type: 'group', label: 'the whole home', sensors: filterByKind(ctx.sensors, getKind(kindWords)), wholeHome: true, except };
       if (inner.type === 'room') return { type: 'group', label: inner.room, sensors: filterByKind(inner.sensors, getKind(kindWords)), wholeHome: false, except };
       return inner;
     }

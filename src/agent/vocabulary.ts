@@ -179,7 +179,7 @@ export const NON_PLACE_WORDS = new Set([
   'trip', 'alert', 'alerts', 'event', 'events', 'notification', 'notifications', 'boundary', 'boundaries',
   'restriction', 'limit', 'limits', 'privacy', 'me', 'you', 'i', 'we', 'us', 'please', 'pls', 'thanks', 'thank',
   'ok', 'okay', 'way', 'bit', 'sunset', 'sunrise', 'dusk', 'dawn', 'dark', 'midnight', 'noon', 'half', 'couple',
-  'instead', 'again', 'anymore', 'lot', 'kind', 'baby', 'kids', 'kid', 'dog', 'cat', 'everyone', 'nobody',
+  'instead', 'again', 'anymore', 'lot', 'kind', 'dog', 'cat', 'everyone', 'nobody',
   'anything', 'nothing', 'name', 'address', 'url', 'stream', 'mind', 'least', 'next', 'last', 'past', 'monday',
   'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'pm', 'am', 'daybreak', 'nightfall',
   'sundown', 'hr', 'hrs', 'look', 'status', 'history', 'earlier', 'check', 'sure', 'which', 'what', 'who',
