@@ -314,6 +314,24 @@ test('"all quiet?", "everything ok?" ask about anything unusual; "status" is an 
   assert.equal(answer('status update?', LOBBY), 'The lobby has 7 people now (10:14); nothing unusual.');
 });
 
+test('places: a door is the entrance; another qualified place is another scene', () => {
+  const entrance = { location: 'front_entrance' };
+  assert.equal(ask('is someone at the door', entrance).aggregate, 'presence');
+  assert.match(refused('anyone at the back entrance', entrance), /front entrance.*"back entrance"/);
+  assert.equal(ask('anyone at the front entrance', entrance).aggregate, 'presence');
+  assert.match(refused('anyone at the door'), /lobby.*"door"/);
+});
+
+test('"getting busy" is a change, "crowd level?" a level, "the longest stay" the longest of the range', () => {
+  assert.equal(ask('is the lobby getting busy?').aggregate, 'trend');
+  assert.equal(ask('is it getting quiet').direction, 'down');
+  const level = ask('crowd level?');
+  assert.equal(level.metric, 'crowd_density');
+  assert.equal(level.level, undefined);
+  const stays = [person('09:00', { track_id: 'a', dwell_s: 10 }), person('09:40', { track_id: 'a', dwell_s: 2410 }), person('10:13', { track_id: 'b', dwell_s: 60 })];
+  assert.match(answer("what's the longest anyone has stayed today", stays), /^2 tracked people stayed in the lobby today: on average \d+ minutes, the longest 40 minutes \(until 09:40\)\.$/);
+});
+
 test('ambiguous or unanswerable questions are refused, never guessed', () => {
   for (const q of [
     'how many in the lobby',

@@ -1,6 +1,12 @@
 import { findTimePhrase } from '../../language/time/past-range.ts';
 import { normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
-import type { WordRole } from './query-vocabulary.ts';
+import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
+
+const LEVEL_WORDS = {
+  crowded: WORDS_BY_ROLE.level_crowded,
+  full: WORDS_BY_ROLE.level_full,
+  quiet: WORDS_BY_ROLE.level_quiet,
+} as const;
 import { MAX_WINDOW_MS, describeDuration } from './query-window.ts';
 import { addZonedDays, formatClock, formatMoment, isValidTimeZone } from '../../lib/zoned-time.ts';
 import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, QueryContext, Threshold } from './query.types.ts';
@@ -351,6 +357,13 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   const commands = tokens.filter((t) => t.roles.has('command') && t.roles.size === 1);
   if (commands.length > 0) refuse(`I did not understand ${quote(commands.map((t) => t.word))}.`);
 
+  // "getting busy", "becoming crowded", "getting quiet": a change, read as a rise or a fall
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1];
+    if (!t.roles.has('becoming') || !next) return;
+    if (LEVEL_WORDS.crowded.includes(next.word) || LEVEL_WORDS.full.includes(next.word)) roles.add('trend_up');
+    if (LEVEL_WORDS.quiet.includes(next.word)) roles.add('trend_down');
+  });
   const kinds = tokens.filter((t) => t.roles.has('vehicle_kind')).map((t) => t.word);
   if (kinds.length > 0) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(kinds)} apart from other vehicles; ask about vehicles or cars.`);
@@ -425,7 +438,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     aggregate = 'dwell';
     range = rangeish || phrase.kind !== 'none' ? spanRange('a question about how long') : windowRange();
     const words = new Set(tokens.map((t) => t.word));
-    extra.ongoing = range.to === now && !['did', 'was', 'were', 'had'].some((w) => words.has(w));
+    extra.ongoing = range.to === now && !['did', 'was', 'were', 'had', 'longest'].some((w) => words.has(w));
   } else if (roles.has('departures') && !(roles.has('arrivals') && !roles.has('last'))) {
     // "how many people left", "has anyone left", "when did the last car leave"
     if (anomalyWords) refuse('I can count people or vehicles leaving, not unusual activity.');
@@ -490,7 +503,8 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
       aggregate = chooseAggregate(metric, roles, tokens, rangeish);
     }
     if (metric === 'crowd_density' && yesNo) {
-      const levels = (['crowded', 'full', 'quiet'] as const).filter((l) => roles.has(`level_${l}`));
+      // the adjective itself, not a word sharing its stem ("crowd level?" names no level)
+      const levels = (['crowded', 'full', 'quiet'] as const).filter((l) => tokens.some((t) => LEVEL_WORDS[l].includes(t.word)));
       if (levels.length > 1) refuse(`The question asks whether it is ${levels.join(' and ')} at once; ask one.`);
       if (levels.length === 1) {
         extra.level = levels[0];

@@ -132,6 +132,9 @@ function mergePhrases(words: string[]): string[] {
   return out;
 }
 
+/** Words that tell one place from another of the same kind ("front entrance", "north lobby"). */
+const QUALIFIERS = new Set(['front', 'back', 'rear', 'side', 'main', 'north', 'south', 'east', 'west', 'upper', 'lower', 'staff', 'service']);
+
 /** Only "in"-like words: "at lunch" or "by noon" are not places. */
 const PLACE_PREPOSITIONS = new Set(['in', 'inside', 'outside', 'near']);
 const DETERMINERS = new Set(['the', 'my', 'our', 'your', 'this', 'that']);
@@ -150,8 +153,22 @@ export function tokenizeQuestion(text: string, location: string): TokenizedQuest
   const tokens: Token[] = [];
   const unknown: string[] = [];
   const otherPlaces: string[] = [];
+  const ownWords = new Set(locationWords(location));
+  const ownQualifiers = [...ownWords].filter((w) => QUALIFIERS.has(w));
   words.forEach((word, i) => {
     const stem = stemmer(word);
+    if (QUALIFIERS.has(word)) {
+      // "the back entrance" at a scene labelled front_entrance is another place; at a scene
+      // labelled just "entrance" it is taken as this one; elsewhere the word describes nothing.
+      const next = words[i + 1];
+      const beforePlace = next !== undefined && (locationStems.has(stemmer(next)) || ROLES_BY_STEM.get(stemmer(next))?.has('named_place'));
+      if (ownWords.has(word)) tokens.push({ word, roles: new Set<WordRole>(['place']) });
+      else if (beforePlace && ownQualifiers.length > 0) otherPlaces.push(`${word} ${next}`);
+      else if (beforePlace) tokens.push({ word, roles: new Set<WordRole>(['filler']) });
+      else if (ROLES_BY_STEM.has(stem)) tokens.push({ word, roles: ROLES_BY_STEM.get(stem)! });
+      else unknown.push(word);
+      return;
+    }
     if (locationStems.has(stem)) {
       tokens.push({ word, roles: new Set<WordRole>(['place']) });
       return;

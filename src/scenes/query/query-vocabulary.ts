@@ -35,6 +35,7 @@ export type WordRole =
   | 'level_quiet'
   | 'any_point'
   | 'departures'
+  | 'becoming'
   | 'vehicle_kind'
   | 'filler';
 
@@ -143,7 +144,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   /** "when was the last car seen?", "latest arrival", "most recent" */
   last: ['last', 'latest', 'mostrecent', 'lasttime'],
   /** "how long" something stayed */
-  dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt'],
+  dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt', 'longest'],
   /** a general "what happened" question */
   activity: [
     'summary', 'overview', 'rundown', 'recap', 'sitrep', 'status', 'update', 'report', 'situation', 'goings','activity', 'activities', 'movement', 'movements', 'motion', 'happen', 'happened', 'happening', 'goingon', 'event', 'events'],
@@ -154,6 +155,8 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'nearlyfull','crowded', 'busy', 'packed', 'jammed', 'rammed', 'cramped', 'overcrowded', 'heaving', 'mobbed', 'swamped'],
   level_full: ['full'],
   level_quiet: ['quiet', 'calm', 'dead'],
+  /** "getting busy", "becoming crowded": a change, not a level */
+  becoming: ['getting', 'becoming', 'gotten', 'turning'],
   /** "ever", "at any point": the question is about any moment of the range */
   any_point: ['ever', 'anypoint'],
   filler: [
@@ -175,7 +178,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'status', 'update', 'report', 'info', 'situation', 'looks', 'feel', 'think', 'other', 'than', 'more',
     'less', 'same', 'shift', 'if', 'then', 'whether', 'too', 'also', 'stuff', 'gotten',
     'gets', 'getting', 'become', 'became', 'stay', 'stayed', 'staying', 'long', 'longer', 'while', 'period',
-    'window', 'stretch', 'span', 'overall', 'altogether', 'together', 'amount', 'figure', 'figures', 'stats',
+    'window', 'stretch', 'span', 'hour', 'hours', 'minute', 'minutes', 'stay', 'stayed', 'visit', 'visits', 'visitor', 'overall', 'altogether', 'together', 'amount', 'figure', 'figures', 'stats',
   ],
 };
 
@@ -187,7 +190,7 @@ export const PLACE_ALIASES: ReadonlyArray<readonly string[]> = [
   ['lot', 'parking', 'carpark'],
   ['lobby', 'foyer', 'reception'],
   ['hall', 'hallway', 'corridor'],
-  ['entrance', 'entry', 'doorway'],
+  ['entrance', 'entry', 'doorway', 'door', 'doors', 'entryway', 'doorstep'],
   ['yard', 'backyard', 'garden'],
   ['stairs', 'stairwell'],
   ['elevator', 'lift'],
@@ -271,6 +274,12 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['out of the ordinary', 'unusual'],
   ['up to no good', 'suspicious'],
   ['hanging around', 'loitering'],
+  ['hanging round', 'loitering'],
+  ['hang round', 'loitering'],
+  ['hung round', 'loitering'],
+  ['hanging out', 'loitering'],
+  ['standing around', 'loitering'],
+  ['waiting around', 'loitering'],
   ['hanging about', 'loitering'],
   ['hang around', 'loitering'],
   ['hung around', 'loitering'],
