@@ -332,6 +332,24 @@ test('"getting busy" is a change, "crowd level?" a level, "the longest stay" the
   assert.match(answer("what's the longest anyone has stayed today", stays), /^2 tracked people stayed in the lobby today: on average \d+ minutes, the longest 40 minutes \(until 09:40\)\.$/);
 });
 
+test('typos: swapped letters and one-letter slips towards the words that matter, never from a real word', () => {
+  const cases: Array<[string, string]> = [
+    ['is the loby crowded', 'current'],
+    ['were there mroe than 5 people', 'threshold'],
+    ['when was the lsat car seen', 'last_seen'],
+    ['is it geting busier', 'trend'],
+    ['hwo many ppl', 'current'],
+    ['is the lobby emtpy', 'presence'],
+    ['anyting unusual', 'list'],
+    ['any strangrs today', 'list'],
+    ['how bussy is it', 'current'],
+  ];
+  for (const [q, aggregate] of cases) assert.equal(ask(q).aggregate, aggregate, q);
+  assert.deepEqual(ask('are there at least 10 people here right now?').threshold, { op: '>=', value: 10, basis: 'current' });
+  refused('where is everyone'); // not "were"
+  refused('any cats in the lobby'); // not "cars"
+});
+
 test('ambiguous or unanswerable questions are refused, never guessed', () => {
   for (const q of [
     'how many in the lobby',
