@@ -360,6 +360,11 @@ test('ambiguous or unanswerable questions are refused, never guessed', () => {
     'were there more than 5 strangers',
     'is the lobby busier than the lot',
     'how long will people stay',
+    // negative questions: a yes or a no would read either way round
+    "isn't anyone here?",
+    'no cars today?',
+    'is the lobby not empty',
+    'nobody here?',
   ]) {
     refused(q);
   }

@@ -62,6 +62,8 @@ const USUAL_PATTERN =
 const USUAL_NEUTRAL_PATTERN =
   /\b(?:compared? (?:to|with)|vs|versus|relative to)\s+(?:usual|normal|average|the average|a normal day|a typical day|typical|other days|most days)\b|\b(?:is|was)\s+(?:this|that|it)\s+(?:normal|usual|typical)\b|\bnormal for\b|\busual for\b/;
 const AUXILIARY_VERBS = new Set(['is', 'are', 'was', 'were', 'did', 'does', 'do', 'has', 'have', 'had']);
+const NEGATIONS = new Set(['not', 'never', 'no', 'nor', 'neither', 'nobody', 'nothing', 'none']);
+
 /** Words that describe a place's state, not people: "empty" says nothing about cars vs people by itself. */
 const PLACE_STATE_WORDS = new Set(['empty', 'occupied', 'vacant', 'unoccupied', 'deserted']);
 /** Locations where "empty" or "occupied" may well mean vehicles. */
@@ -364,6 +366,12 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     if (LEVEL_WORDS.crowded.includes(next.word) || LEVEL_WORDS.full.includes(next.word)) roles.add('trend_up');
     if (LEVEL_WORDS.quiet.includes(next.word)) roles.add('trend_down');
   });
+  // "is the lobby not empty?", "no cars today?", "didn't anyone come?": a yes or a no to a
+  // negative question reads either way round, so it is never answered with one
+  const negation = tokens.find((t) => NEGATIONS.has(t.word));
+  if (negation) {
+    refuse(`The question is asked the negative way ("${negation.word}"), so a yes or no could be read backwards; ask it the plain way, e.g. "is anyone in the ${describeLocation(location)}?"`);
+  }
   const kinds = tokens.filter((t) => t.roles.has('vehicle_kind')).map((t) => t.word);
   if (kinds.length > 0) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(kinds)} apart from other vehicles; ask about vehicles or cars.`);
