@@ -15,10 +15,14 @@ export interface Clause {
   correction: boolean;
   /** Separated from the previous clause by a sentence end rather than a comma or "and". */
   newSentence: boolean;
+  /** Introduced by "but" / "except" / "though": a contrast with the clause before. */
+  contrast: boolean;
 }
 
 const BE_FORMS = new Set(['is', 'are', 'was', 'were', 'am', 'be', 'been', "'s", "'re"]);
 const CONJUNCTIONS = new Set(['and', 'then', 'also', 'plus']);
+/** Contrast splits only when what follows has a verb of its own ("…but keep the driveway"); "everything but the nursery" stays one clause. */
+const CONTRASTS = new Set(['but', 'though', 'although', 'however', 'whereas']);
 const MAX_GAP = 6;
 
 interface CompiledCue {
@@ -92,6 +96,17 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
   return best ? { intent: best.cue.intent, cue: { start: best.start, end: best.end, words: best.cue.words, matched: best.matched } } : {};
 }
 
+/** A verb (not a form of "be") within the next few words, before the next conjunction. */
+function hasOwnVerb(tokens: Token[], from: number): boolean {
+  for (let k = from; k < Math.min(tokens.length, from + 5); k++) {
+    const t = tokens[k];
+    if (CONJUNCTIONS.has(t.text) || CONTRASTS.has(t.text)) return false;
+    if (t.isVerb && !BE_FORMS.has(t.text) && t.root !== 'be') return true;
+    if (t.breakAfter) return false;
+  }
+  return false;
+}
+
 /** "stop at 5am", "end at 7": an end time, not a request to stop. */
 export function findTimeVerbs(tokens: Token[]): Set<number> {
   const skip = new Set<number>();
@@ -111,15 +126,24 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
  */
 export function splitClauses(tokens: Token[], hasPlace: (from: number, to: number) => boolean, hasTime: (from: number, to: number) => boolean): Clause[] {
   const skip = findTimeVerbs(tokens);
-  const pieces: { from: number; to: number; newSentence: boolean }[] = [];
+  const pieces: { from: number; to: number; newSentence: boolean; contrast: boolean }[] = [];
   let start = 0;
   let newSentence = true;
+  let contrast = false;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
+    if (CONTRASTS.has(t.text) && i > start && hasOwnVerb(tokens, i + 1)) {
+      pieces.push({ from: start, to: i, newSentence, contrast });
+      newSentence = false;
+      contrast = true;
+      start = i + 1;
+      continue;
+    }
     const betweenTimes = t.text === 'and' && tokens.slice(Math.max(start, i - 3), i).some((x) => x.text === 'between');
     if (CONJUNCTIONS.has(t.text) && i > start && !betweenTimes) {
-      pieces.push({ from: start, to: i, newSentence });
+      pieces.push({ from: start, to: i, newSentence, contrast });
       newSentence = false;
+      contrast = false;
       start = i + 1;
       continue;
     }
@@ -128,24 +152,26 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
       continue;
     }
     if (t.breakAfter) {
-      pieces.push({ from: start, to: i + 1, newSentence });
+      pieces.push({ from: start, to: i + 1, newSentence, contrast });
       newSentence = t.breakAfter === '.';
+      contrast = false;
       start = i + 1;
     }
   }
-  if (start < tokens.length) pieces.push({ from: start, to: tokens.length, newSentence });
+  if (start < tokens.length) pieces.push({ from: start, to: tokens.length, newSentence, contrast });
 
   const clauses: Clause[] = [];
   for (const piece of pieces) {
     if (piece.from >= piece.to) continue;
     const found = findIntent(tokens, piece.from, piece.to, skip);
     const first = tokens[piece.from]?.text;
-    const correction = (first === 'i' && tokens[piece.from + 1]?.text === 'mean') || first === 'sorry' || first === 'rather';
+    const correction = (first === 'i' && tokens[piece.from + 1]?.text === 'mean') || first === 'sorry' || first === 'rather' ||
+      (first === 'actually' && clauses.length > 0 && !found.intent);
     const prev = clauses.at(-1);
-    const separate = found.intent !== undefined || correction || !prev || piece.newSentence ||
+    const separate = found.intent !== undefined || correction || !prev || piece.newSentence || piece.contrast ||
       (hasPlace(piece.from, piece.to) && hasTime(piece.from, piece.to) && hasTime(prev.from, prev.to));
     if (separate) {
-      clauses.push({ from: piece.from, to: piece.to, ...found, correction, newSentence: piece.newSentence });
+      clauses.push({ from: piece.from, to: piece.to, ...found, correction, newSentence: piece.newSentence, contrast: piece.contrast });
     } else {
       prev.to = piece.to;
       if (!prev.intent) Object.assign(prev, findIntent(tokens, prev.from, prev.to, skip));

@@ -36,6 +36,10 @@ interface Reading {
   /** "all the watches", "everything". */
   wantsAll: boolean;
   startRequested: boolean;
+  /** "no need to…", "don't bother with…", "not … anymore": the clause's request is negated. */
+  negated: boolean;
+  /** Asked, not requested ("is the nursery camera muted?"): never changes anything. */
+  question: boolean;
   outOfScope?: string;
   hesitation: boolean;
   urls: string[];
@@ -148,8 +152,18 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       continue;
     }
     if (!r.intent && !r.outOfScope && (r.mentions.length || r.time.hasTime || r.hasReference)) {
-      const source = prev?.intent && prev.intent !== 'help' ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
-      if (source?.intent) inheritRequest(r, source);
+      const inMessage = prev?.intent && prev.intent !== 'help';
+      const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
+      if (source?.intent) {
+        const ownPlaces = r.mentions.length > 0;
+        inheritRequest(r, source);
+        // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
+        // conversation made; only a new place ("same for the back door") asks for a new one
+        if (!inMessage && source.intent === 'create_watch' && !ownPlaces && findLastWatchId(ctx)) {
+          r.intent = 'update_watch';
+          r.mentions = [];
+        }
+      }
     } else if (r.intent === 'create_watch' && !r.time.hasTime) {
       // "watch the back door from sunset to sunrise and let me know if anyone's in the backyard": one window
       const earlier = [...readings].reverse().find((x) => x.intent === 'create_watch' && x.time.hasTime);
@@ -168,15 +182,18 @@ function inheritRequest(r: Reading, source: Reading): void {
   if (!r.time.hasTime) r.time = source.time;
   if (!r.conditions.length) r.conditions = source.conditions;
   if (!r.mentions.length) r.mentions = source.mentions;
-  r.startRequested = source.startRequested;
+  r.startRequested ||= source.startRequested;
 }
+
+const NOT_REPEATABLE = new Set<IntentKind>(['help', 'ask_watch', 'ask_muted', 'ask_boundary', 'keep', 'exclude']);
 
 /** The last request of the conversation that had an intent, read again ("what about the garage?"). */
 function findPreviousRequest(ctx: HouseholdContext): Reading | undefined {
   const turns = ctx.conversation?.turns ?? [];
   for (let t = turns.length - 1; t >= Math.max(0, turns.length - 4); t--) {
     const readings = readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1);
-    const last = [...readings].reverse().find((r) => r.intent && r.intent !== 'help');
+    // questions answered from state are not requests to repeat ("when does it start?")
+    const last = [...readings].reverse().find((r) => r.intent && !NOT_REPEATABLE.has(r.intent));
     if (last) return last;
   }
   return undefined;
@@ -213,6 +230,9 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   // questions without a cue: "any cars in the driveway today?"
   if (!intent && first && ['any', 'anyone', 'anybody', 'anything', 'did', 'were', 'was'].includes(first)) intent = time.sinceMs || time.night ? 'list_events' : 'describe';
   if (intent === 'describe' && time.sinceMs) intent = 'list_events';
+  const negated = findNegation(tokens, from, to, clause);
+  const question = isQuestion(words);
+  intent = scopeIntent(intent, { negated, question, words, clause });
   const hasReference = words.some((w, k) => REFERENCE_WORDS.has(w) && !inMention.has(from + k) && !(w === 'there' && words[k - 1] !== 'in'));
   return {
     intent,
@@ -224,6 +244,8 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     hasReference,
     wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k)),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
+    negated,
+    question,
     outOfScope,
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')),
     urls,
@@ -264,6 +286,68 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
   return out;
 }
 
+const NEGATIONS = new Set(['not', 'never', "n't"]);
+
+/**
+ * A negation that scopes over the clause's request ("no need to keep an eye on…", "don't bother
+ * with…", "not the garage anymore"), but not one that is part of the cue itself ("do not look" is
+ * a boundary; "not sure" is hesitation).
+ */
+function findNegation(tokens: Token[], from: number, to: number, clause: Clause): boolean {
+  const cueWords = new Set(clause.cue?.matched ?? []);
+  for (let k = from; k < to; k++) {
+    const w = tokens[k].text;
+    const next = tokens[k + 1]?.text;
+    if (cueWords.has(k)) continue;
+    if (w === 'no' && (next === 'need' || next === 'longer' || next === 'more')) return true;
+    if (NEGATIONS.has(w) && next !== 'sure' && !(clause.cue && k > clause.cue.end)) return true;
+  }
+  return false;
+}
+
+const QUESTION_STARTERS = new Set([
+  'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'had', 'what', 'when', 'who', 'where', 'which', 'how',
+  'why', 'whose', 'am',
+]);
+
+/**
+ * Asked rather than requested: starts like a question ("is…", "when does…", "are you…") and is
+ * not a request put as one ("what about the garage?", "are you able to…", "do you mind…").
+ */
+function isQuestion(words: string[]): boolean {
+  const first = words.findIndex((w) => !['so', 'and', 'but', 'ok', 'okay', 'hey', 'oh', 'also', 'then', 'um', 'hmm', 'actually'].includes(w));
+  if (first < 0 || !QUESTION_STARTERS.has(words[first])) return false;
+  const next = words[first + 1];
+  if ((words[first] === 'what' || words[first] === 'how') && next === 'about') return false;
+  // "do not…", "do keep an eye…": imperative
+  if (words[first] === 'do' && next !== 'you' && next !== 'i' && next !== 'we') return false;
+  if (words.includes('able') || words.includes('possible') || words.includes('mind')) return false;
+  return true;
+}
+
+const CHANGES = new Set<IntentKind>(['create_watch', 'update_watch', 'stand_down', 'mute', 'unmute', 'set_boundary', 'clear_boundary', 'add_sensor', 'set_location', 'rename_room']);
+
+/** What the clause asks for once negation, contrast and question form are read. */
+function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; question: boolean; words: string[]; clause: Clause }): IntentKind | undefined {
+  const { words } = r;
+  if (r.question) {
+    // a question never creates, changes or removes anything
+    if (intent === 'mute' || intent === 'unmute') return 'ask_muted';
+    if (intent === 'set_boundary' || intent === 'clear_boundary') return 'ask_boundary';
+    if (['when', 'long', 'time', 'until', 'till'].some((w) => words.includes(w)) && (!intent || CHANGES.has(intent))) return 'ask_watch';
+    if (intent && CHANGES.has(intent)) return intent === 'create_watch' || intent === 'stand_down' || intent === 'update_watch' ? 'ask_watch' : 'describe';
+    return intent;
+  }
+  if (r.negated) {
+    if (intent === 'create_watch') return 'stand_down';
+    if (!intent || intent === 'describe' || intent === 'list_events') return 'exclude';
+    if (intent === 'mute' || intent === 'unmute' || intent === 'add_sensor' || intent === 'update_watch') return 'exclude';
+  }
+  // "…but keep the driveway": keep what is, change nothing
+  if (!intent && r.clause.contrast && words.some((w) => w === 'keep' || w === 'leave')) return 'keep';
+  return intent;
+}
+
 function isPlaceToken(token: Token, ctx: HouseholdContext): boolean {
   return listPlaceWords(ctx).includes(token.text) && !(token.text in KIND_WORDS);
 }
@@ -289,6 +373,16 @@ function planReading(r: Reading, state: PlanState, plan: Plan): string | undefin
     case 'list_watches':
       plan.calls.push({ tool: 'list_watches', args: {} });
       return undefined;
+    case 'keep':
+      return planKeep(r, state, plan);
+    case 'exclude':
+      return planExclude(r, state, plan);
+    case 'ask_watch':
+      return answerWatchQuestion(r, state, plan);
+    case 'ask_muted':
+      return answerMuteQuestion(r, state, plan);
+    case 'ask_boundary':
+      return answerBoundaryQuestion(r, state, plan);
     case 'mute':
     case 'unmute':
       return planMute(r, state, plan, r.intent === 'mute');
@@ -542,6 +636,112 @@ function describeUpdate(watch: ContextWatch, change: Record<string, unknown>, ct
   } else if (change.recurrence) parts.push(`it now repeats ${change.recurrence === 'daily' ? 'every day' : `on ${change.recurrence}`}`);
   if (change.conditions) parts.push(`it looks for ${(change.conditions as string[]).join(', ').replace(/_/g, ' ')}`);
   return `I've changed the watch on the ${watch.subject}: ${parts.join(', and ')}.`;
+}
+
+function watchesOn(place: Place, state: PlanState): ContextWatch[] {
+  const ids = new Set(getPlaceSensors(place).map((s) => s.id));
+  const label = subjectOf(place).toLowerCase();
+  return state.watches.filter((w) => w.sensor_ids.some((id) => ids.has(id)) || w.subject.toLowerCase() === label);
+}
+
+function addNote(plan: Plan, note: string): void {
+  plan.notes = [...(plan.notes ?? []), note];
+}
+
+function addAnswer(plan: Plan, answer: string): void {
+  plan.answers = [...(plan.answers ?? []), answer];
+}
+
+/** "…but keep the driveway": nothing changes; say what stays. */
+function planKeep(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  for (const m of r.mentions) {
+    if (m.place.type === 'ambiguous') return askWhich(m.place);
+    if (m.place.type === 'unknown' || m.place.type === 'vague') continue;
+    const watched = watchesOn(m.place, state);
+    addNote(plan, watched.length
+      ? `I'm still watching the ${subjectOf(m.place)} (${watched[0].window}).`
+      : `I'm not watching the ${subjectOf(m.place)} now; say "watch the ${subjectOf(m.place)}" if you'd like me to.`);
+  }
+  return undefined;
+}
+
+/**
+ * A negated request without a watch verb ("don't bother with the driveway", "not the porch"):
+ * the place is left out. With "anymore" and a watch on it, that watch is stood down.
+ */
+function planExclude(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const ongoing = words.some((w) => w === 'anymore' || w === 'longer' || w === 'more');
+  for (const m of r.mentions) {
+    if (m.place.type === 'ambiguous') return askWhich(m.place);
+    if (m.place.type === 'unknown' || m.place.type === 'vague') continue;
+    const watched = watchesOn(m.place, state);
+    if (ongoing && watched.length) {
+      for (const w of watched) {
+        plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
+        state.watches = state.watches.filter((x) => x !== w);
+      }
+    } else {
+      addNote(plan, `I'll leave the ${subjectOf(m.place)} out.`);
+    }
+  }
+  return undefined;
+}
+
+/** "when does it start?", "are you watching the garage?", "how long will you watch it?" */
+function answerWatchQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const ctx = state.ctx;
+  const first = r.tokens[r.clause.from]?.text ?? '';
+  const yes = ['are', 'is', 'do', 'does', 'will', 'were', 'was', 'have', 'has', 'am'].includes(first) ? 'Yes. ' : '';
+  const describe = (w: ContextWatch) => `The watch on the ${w.subject} runs ${describeSpan(Math.max(Date.parse(w.starts_at), ctx.now), Date.parse(w.ends_at), w.recurrence, ctx)}.`;
+  if (r.mentions.length) {
+    for (const m of r.mentions) {
+      if (m.place.type === 'ambiguous') return askWhich(m.place);
+      if (m.place.type === 'unknown') {
+        plan.refusals.push(explainUnknown(m.place, state));
+        continue;
+      }
+      if (m.place.type === 'vague') continue;
+      const watched = watchesOn(m.place, state);
+      if (watched.length) for (const w of watched) addAnswer(plan, `${yes}${describe(w)}`);
+      else addAnswer(plan, `No, I'm not watching the ${subjectOf(m.place)} right now.`);
+    }
+    return undefined;
+  }
+  const last = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
+  const targets = last ? [last] : state.watches;
+  if (!targets.length) addAnswer(plan, "I'm not watching anything right now.");
+  for (const w of targets) addAnswer(plan, describe(w));
+  return undefined;
+}
+
+/** "is the nursery camera muted?" */
+function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  return visitPlaces(r, state, plan, 'Which sensor do you mean?', (place) => {
+    const sensors = getPlaceSensors(place);
+    if (!sensors.length) plan.refusals.push(`There are no sensors in the ${subjectOf(place)}.`);
+    const muted = sensors.filter((s) => state.muted.has(s.id));
+    if (sensors.length === 1) addAnswer(plan, muted.length ? `Yes, the ${sensors[0].name} is muted.` : `No, the ${sensors[0].name} isn't muted.`);
+    else if (sensors.length) {
+      addAnswer(plan, muted.length
+        ? `${muted.length === sensors.length ? 'Yes' : 'Partly'}: ${muted.map((s) => `the ${s.name}`).join(' and ')} ${muted.length === 1 ? 'is' : 'are'} muted.`
+        : `No, nothing in the ${subjectOf(place)} is muted.`);
+    }
+    rememberSubject(state, place);
+  });
+}
+
+/** "are you leaving the nursery alone?", "can you see the nursery?" */
+function answerBoundaryQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  return visitPlaces(r, state, plan, 'Which room or sensor do you mean?', (place) => {
+    const sensors = getPlaceSensors(place);
+    const blocked = sensors.map((s) => findBoundary(state, s)).find(Boolean);
+    const roomBoundary = place.type === 'room' && state.boundaries.some((b) => b.room === place.room && !b.sensor_id);
+    addAnswer(plan, roomBoundary || blocked
+      ? `Yes, I'm leaving the ${subjectOf(place)} alone.`
+      : `No, there's no boundary on the ${subjectOf(place)}; I can watch it.`);
+    rememberSubject(state, place);
+  });
 }
 
 function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {

@@ -118,8 +118,9 @@ export async function runPlan(plan: Plan, runner: ToolRunner, hooks?: ExecutionH
   const errors: ExecutionError[] = [];
   const ids: (string | undefined)[] = [];
 
+  for (const text of plan.answers ?? []) await emitText(text, hooks, parts);
   if (plan.clarification || plan.calls.length === 0) {
-    for (const text of [...plan.refusals, plan.clarification ?? '']) await emitText(text, hooks, parts);
+    for (const text of [...(plan.clarification ? [] : plan.notes ?? []), ...plan.refusals, plan.clarification ?? '']) await emitText(text, hooks, parts);
     if (!parts.length) await emitText("I'm not sure what to do there — could you say it another way?", hooks, parts);
     return { reply: parts.join(''), actions, errors, planner: plan.planner };
   }

@@ -23,7 +23,13 @@ export type IntentKind =
   | 'set_location'
   | 'rename_room'
   | 'out_of_scope'
-  | 'help';
+  | 'help'
+  /** Not from cues: what a clause becomes once scope is read (planner). */
+  | 'keep'
+  | 'exclude'
+  | 'ask_watch'
+  | 'ask_muted'
+  | 'ask_boundary';
 
 export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   {
@@ -49,7 +55,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'stop watch|watching', 'stop monitor|monitoring', 'stand down', 'stand … down', 'call off', 'call … off',
       'cancel', 'no need to watch', 'no longer need … watch', 'do not need … watch', 'turn off … watch',
       'switch off … watch', 'end … watch', 'stop … watch', 'kill … watch', 'remove … watch', 'delete … watch',
-      'forget about', 'never mind', 'nevermind', 'do not watch … anymore', 'stop … anymore', 'stop',
+      'forget about', 'never mind', 'nevermind', 'do not watch … anymore', 'stop … anymore', 'stop', 'drop',
     ],
   },
   {
@@ -63,13 +69,13 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   {
     intent: 'unmute',
     cues: [
-      'unmute', 'un mute', 'turn … back on', 'switch … back on', 'turn on', 'switch on', 're enable', 'reenable',
+      'unmute', 'unmuted', 'un mute', 'turn … back on', 'switch … back on', 'turn on', 'switch on', 're enable', 'reenable',
       're-enable', 'enable', 'unsilence', 'reactivate', 'bring … back',
     ],
   },
   {
     intent: 'mute',
-    cues: ['mute', 'silence', 'turn off', 'switch off', 'turn … off', 'switch … off', 'disable', 'shut off', 'deactivate', 'stop record|recording'],
+    cues: ['mute', 'muted', 'silence', 'turn off', 'switch off', 'turn … off', 'switch … off', 'disable', 'shut off', 'deactivate', 'stop record|recording'],
   },
   {
     intent: 'list_watches',
