@@ -258,6 +258,15 @@ test('sun phrases: "since sunset", "after dark" use the sunset of the scene\'s z
   assert.match(refused('anyone since sunset yesterday'), /more than one time/);
 });
 
+test('day labels: weekdays named, a weekend is Saturday and Sunday', () => {
+  const monday = ask('how many people were in the lobby on monday');
+  assert.equal(monday.range_label, 'on Monday');
+  assert.equal(answerQuery(monday, [], SCENE).answer, 'No people arrived in the lobby on Monday.');
+  const weekend = ask('how busy was it last weekend');
+  assert.equal(weekend.from, Date.parse('2026-03-07T00:00:00-05:00'));
+  assert.equal(weekend.to, Date.parse('2026-03-09T00:00:00-04:00'));
+});
+
 test('time phrases: "yesterday afternoon", "around 4"', () => {
   const y = ask('any people yesterday afternoon');
   assert.equal(y.from, ny('12:00', '2026-03-09'));
@@ -365,6 +374,13 @@ test('ambiguous or unanswerable questions are refused, never guessed', () => {
     'no cars today?',
     'is the lobby not empty',
     'nobody here?',
+    // two questions, or a follow-up to a question this surface does not keep
+    'how many people came in today and when was the last one',
+    'how many people are here and is it crowded',
+    'how many people? any cars?',
+    'same for cars',
+    'and yesterday?',
+    'how many people came in and out',
   ]) {
     refused(q);
   }

@@ -8,7 +8,9 @@ import {
   formatMoment,
   fromWallClock,
   getOffsetMinutes,
+  getWeekday,
   startOfZonedDay,
+  toLocalDate,
   toWallClock,
   type WallClock,
 } from '../../lib/zoned-time.ts';
@@ -262,10 +264,20 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
 
   // a day: "today", "yesterday", "on monday", "since yesterday", "this week"
   if (day > now) return future;
-  const spanDays = /\bweek\b/.test(lower) ? 7 : 1;
+  let spanDays = /\bweek\b/.test(lower) ? 7 : 1;
+  if (/\bweekend\b/.test(lower)) {
+    // a weekend is Saturday and Sunday, whichever of the two chrono landed on
+    const weekday = getWeekday(toLocalDate(day, timeZone));
+    if (weekday === 0) day = addZonedDays(day, -1, timeZone);
+    spanDays = 2;
+    if (day > now) return future;
+  }
   const to = since ? now : Math.min(addZonedDays(day, spanDays, timeZone), now);
   const isToday = day === startOfZonedDay(now, timeZone);
-  const label = isToday && to === now ? 'today' : since ? `since ${phraseOnly(phrase)}` : phraseOnly(phrase);
+  const named = phraseOnly(phrase).replace(/\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/g, (w) => w[0].toUpperCase() + w.slice(1));
+  const weekdayOnly = /^(?:on\s+|last\s+)?[a-z]+day$/i.test(phraseOnly(phrase)) && start.isCertain('weekday') && !/\b(?:to|yester)day\b/.test(lower);
+  const label =
+    isToday && to === now ? 'today' : since ? `since ${named}` : weekdayOnly ? `on ${named.replace(/^(?:on|last)\s+/, '')}` : named;
   return { kind: 'range', from: day, to, phrase, label };
 }
 

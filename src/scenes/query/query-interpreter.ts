@@ -62,6 +62,11 @@ const USUAL_PATTERN =
 const USUAL_NEUTRAL_PATTERN =
   /\b(?:compared? (?:to|with)|vs|versus|relative to)\s+(?:usual|normal|average|the average|a normal day|a typical day|typical|other days|most days)\b|\b(?:is|was)\s+(?:this|that|it)\s+(?:normal|usual|typical)\b|\bnormal for\b|\busual for\b/;
 const AUXILIARY_VERBS = new Set(['is', 'are', 'was', 'were', 'did', 'does', 'do', 'has', 'have', 'had']);
+/** "… and when was …", "… and is it …": a second question joined to the first. */
+const SECOND_QUESTION = /\b(?:and|also|plus|then|or|but)\s+(?:also\s+)?(?:how|what|whats|when|whens|who|where|which|why|is|are|was|were|did|does|do|has|have|had|any|can|could)\b/;
+/** Follow-ups lean on an earlier question this surface does not keep: "same for cars", "what about yesterday". */
+const FOLLOW_UP = /^(?:and|also|what about|how about|same|ok and|okay and)\b|\bsame (?:for|with|as)\b|\binstead\b/;
+
 const NEGATIONS = new Set(['not', 'never', 'no', 'nor', 'neither', 'nobody', 'nothing', 'none']);
 
 /** Words that describe a place's state, not people: "empty" says nothing about cars vs people by itself. */
@@ -327,6 +332,15 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   if (typeof query !== 'string' || query.trim() === '') refuse('The question is empty.');
   const { now, timeZone, windowMs, location } = ctx;
   const normalised = normaliseQuestion(query, location);
+  // two questions in one ("how many came in and when was the last one?"): answering one of them
+  // would look like an answer to both
+  const questions = query.split('?').filter((part) => /[a-z0-9]/i.test(part));
+  if (questions.length > 1 || SECOND_QUESTION.test(normalised)) {
+    refuse('That is more than one question; ask them one at a time.');
+  }
+  if (FOLLOW_UP.test(normalised)) {
+    refuse('I answer each question on its own, without the ones before it; ask it in full, e.g. "how many cars are in the lot now?"');
+  }
   const comparisons = extractComparisons(normalised);
   // "has foot traffic picked up?": "picked up" at the end of a question is a rise, not a detection
   const prepared = comparisons.text.replace(/\bpicked up(?=\s*$)/, 'pickingup');
@@ -447,7 +461,9 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     range = rangeish || phrase.kind !== 'none' ? spanRange('a question about how long') : windowRange();
     const words = new Set(tokens.map((t) => t.word));
     extra.ongoing = range.to === now && !['did', 'was', 'were', 'had', 'longest'].some((w) => words.has(w));
-  } else if (roles.has('departures') && !(roles.has('arrivals') && !roles.has('last'))) {
+  } else if (roles.has('departures') && roles.has('arrivals') && !roles.has('dwell')) {
+    return refuse('The question asks about people coming and going at once; ask how many arrived or how many left.');
+  } else if (roles.has('departures')) {
     // "how many people left", "has anyone left", "when did the last car leave"
     if (anomalyWords) refuse('I can count people or vehicles leaving, not unusual activity.');
     if (roles.has('current') || tokens.some((t) => t.word === 'still')) {

@@ -79,6 +79,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   ],
   average: ['average', 'avg', 'mean', 'typical', 'typically', 'usually', 'normally', 'generally'],
   arrivals: [
+    'inandout',
     'arrive', 'arrived', 'arrival', 'arrivals', 'enter', 'entered', 'entering', 'entry', 'entries', 'visit',
     'visited', 'total', 'unique', 'distinct', 'different', 'came', 'come', 'walk', 'walked', 'drive', 'drove',
     'pull', 'pulled',
@@ -140,7 +141,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'cab', 'cabs', 'suv', 'suvs', 'ambulance', 'police', 'delivery',
   ],
   /** leaving: "how many people left", "when did the last car leave" */
-  departures: ['leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
+  departures: ['inandout', 'leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
   /** "when was the last car seen?", "latest arrival", "most recent" */
   last: ['last', 'latest', 'mostrecent', 'lasttime'],
   /** "how long" something stayed */
@@ -285,6 +286,14 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['hung around', 'loitering'],
   ['sticking around', 'loitering'],
   ['stuck around', 'loitering'],
+  ['in and out', 'inandout'],
+  ['came in and out', 'inandout'],
+  ['come in and out', 'inandout'],
+  ['coming in and out', 'inandout'],
+  ['going in and out', 'inandout'],
+  ['went in and out', 'inandout'],
+  ['coming and going', 'inandout'],
+  ['comings and goings', 'inandout'],
   ['came in', 'arrive'],
   ['come in', 'arrive'],
   ['walked in', 'arrive'],
