@@ -152,7 +152,7 @@ test('thresholds: "more than 5 people at any point in the last hour?", "fewer th
   assert.equal(more.aggregate, 'threshold');
   assert.deepEqual(more.threshold, { op: '>', value: 5, basis: 'peak' });
   assert.equal(more.from, NOW - 60 * MIN);
-  assert.equal(answer('were there more than 5 people at any point in the last hour?', LOBBY), 'Yes, the most at once in the last hour was 14 (at 09:42).');
+  assert.equal(answer('were there more than 5 people at any point in the last hour?', LOBBY), 'Yes, the most at once in the last hour was 14 (at 09:42), more than 5.');
   assert.equal(
     answer('were there more than 20 people at any point in the last hour?', LOBBY),
     'No, the most at once in the last hour was 14 (at 09:42), not more than 20.',
@@ -161,7 +161,7 @@ test('thresholds: "more than 5 people at any point in the last hour?", "fewer th
   assert.deepEqual(fewer.threshold, { op: '<', value: 3, basis: 'minimum' });
   assert.equal(answer('were there fewer than 3 people at any point in the last hour?', LOBBY), 'No, the fewest at once in the last hour was 3 (at 10:05), not fewer than 3.');
   assert.match(answer('were there ever fewer than four people since 9am', LOBBY), /^Yes, the fewest at once since 09:00 was 2 \(at 09:00\)/);
-  assert.equal(answer('are there more than 5 people', LOBBY), 'Yes, 7 people are in the lobby now (10:14).');
+  assert.equal(answer('are there more than 5 people', LOBBY), 'Yes, 7 people are in the lobby now (10:14), more than 5.');
   assert.equal(answer('are there at least 10 people here right now?', LOBBY), 'No, 7 people are in the lobby now (10:14), not at least 10.');
   assert.match(answer('did more than 2 people come in since 9', [...LOBBY, person('09:05', { track_id: 'a' }), person('09:25', { track_id: 'b' }), person('09:35', { track_id: 'c' })]), /^Yes, 3 people arrived in the lobby since 09:00/);
   assert.match(answer('10+ cars in the lot at any point today?', [cars('09:00', 12)], SCENE, { location: 'parking_lot' }), /^Yes, the most at once today was 12/);

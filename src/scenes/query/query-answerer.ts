@@ -470,7 +470,7 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
     }
   }
   const yes = COMPARE[t.op](value, limit);
-  return { answer: `${yes ? 'Yes' : 'No'}, ${figure}${yes ? '' : `, not ${asked}`}.`, supporting };
+  return { answer: `${yes ? 'Yes' : 'No'}, ${figure}, ${yes ? '' : 'not '}${asked}.`, supporting };
 }
 
 /**
