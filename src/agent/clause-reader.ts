@@ -96,12 +96,15 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
   return best ? { intent: best.cue.intent, cue: { start: best.start, end: best.end, words: best.cue.words, matched: best.matched } } : {};
 }
 
+/** First words of the cues: "watch" may be tagged a noun, but after "but" it starts a request. */
+const CUE_VERBS = new Set(compiledCues.map((c) => c.parts[0]).filter((p): p is string[] => p !== null).flat().filter((w) => !['be', 'what', 'who', 'how', 'i', 'no', 'do', 'can', 'may', 'any', 'anything', 'not', 'ok', 'okay', 'fine', 'is'].includes(w)));
+
 /** A verb (not a form of "be") within the next few words, before the next conjunction. */
 function hasOwnVerb(tokens: Token[], from: number): boolean {
   for (let k = from; k < Math.min(tokens.length, from + 5); k++) {
     const t = tokens[k];
     if (CONJUNCTIONS.has(t.text) || CONTRASTS.has(t.text)) return false;
-    if (t.isVerb && !BE_FORMS.has(t.text) && t.root !== 'be') return true;
+    if ((t.isVerb && !BE_FORMS.has(t.text) && t.root !== 'be') || CUE_VERBS.has(t.text)) return true;
     if (t.breakAfter) return false;
   }
   return false;

@@ -116,6 +116,20 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return { planner: 'offline', calls: [], refusals: [], clarification: clarifications.join(' ') };
   }
   plan.calls = dedupeCalls(plan.calls);
+  return tidyPlan(plan);
+}
+
+/** Replies read naturally: no doubled articles ("the the whole home", "the all cameras"). */
+function tidy(text: string): string {
+  return text.replace(/\b(the|a) (the|all|every) /gi, (_, article: string, next: string) => `${next === 'the' ? article : next} `);
+}
+
+function tidyPlan(plan: Plan): Plan {
+  for (const c of plan.calls) if (c.say) c.say = tidy(c.say);
+  plan.refusals = plan.refusals.map(tidy);
+  if (plan.notes) plan.notes = plan.notes.map(tidy);
+  if (plan.answers) plan.answers = plan.answers.map(tidy);
+  if (plan.clarification) plan.clarification = tidy(plan.clarification);
   return plan;
 }
 
@@ -230,6 +244,8 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   // questions without a cue: "any cars in the driveway today?"
   if (!intent && first && ['any', 'anyone', 'anybody', 'anything', 'did', 'were', 'was'].includes(first)) intent = time.sinceMs || time.night ? 'list_events' : 'describe';
   if (intent === 'describe' && time.sinceMs) intent = 'list_events';
+  // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
+  if ((!intent || intent === 'describe') && (words.includes('been') || words.includes('happened') || time.past) && isQuestion(words)) intent = 'list_events';
   const negated = findNegation(tokens, from, to, clause);
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
@@ -487,6 +503,10 @@ function askWhich(place: Extract<Place, { type: 'ambiguous' }>): string {
 }
 
 function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "watch the garage yesterday": no watch can run in the past
+  if (r.time.past) {
+    return "That time is already past, so I can't watch it. Did you mean from now on (for example \"tonight\"), or do you want to know what happened then?";
+  }
   if (r.time.openEnded && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined) {
     return 'Until when should I keep watching? Give me an end, like "until Sunday 6pm" or "for the next 3 days".';
   }
@@ -511,7 +531,10 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     if (blocked.length && place.type === 'group') {
       plan.notes = [...(plan.notes ?? []), `I left out ${sensors.filter((s) => !reachable.includes(s)).map((s) => `the ${s.name}`).join(' and ')} (muted or to be left alone).`];
     }
-    const subject = subjectOf(place);
+    // "everything else": say what was left out
+    const left = place.type === 'group' && place.except ? getPlaceSensors(place).filter((s) => state.mentionedSensorIds.has(s.id)) : [];
+    const leftRooms = [...new Set(left.map((s) => s.room))];
+    const subject = leftRooms.length ? `${subjectOf(place)} except the ${leftRooms.join(' and the ')}` : subjectOf(place);
     const args: Record<string, unknown> = {
       subject,
       sensor_ids: reachable.map((s) => s.id),
@@ -522,7 +545,11 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     };
     if (r.conditions.length) args.conditions = r.conditions;
     const callIndex = plan.calls.length;
-    plan.calls.push({ tool: 'create_watch', args, subject, say: `I'm watching the ${subject} ${describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx)}.` });
+    // a default is never silent (issue 10 §4)
+    const span = window.defaulted
+      ? `for the next 24 hours (until ${formatClock(window.endsAt, state.ctx.timeZone)} tomorrow) — tell me if you want a different end`
+      : describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx);
+    plan.calls.push({ tool: 'create_watch', args, subject, say: `I'm watching the ${subject} ${span}.` });
     state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: reachable.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
     state.lastWatchId = `$ref:${callIndex}`;
     rememberSubject(state, place);

@@ -266,13 +266,13 @@ function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdCo
     if (placeWords.length) {
       // "everything in the garage", "all the garage sensors": the room's sensors
       const inner = resolveRun(placeWords, kindWords, ctx, label);
-      if (!inner) return { type: 'group', label: 'the whole home', sensors: filterByKind(ctx.sensors, getKind(kindWords)), wholeHome: true, except };
+      if (!inner) return { type: 'group', label: 'whole home', sensors: filterByKind(ctx.sensors, getKind(kindWords)), wholeHome: true, except };
       if (inner.type === 'room') return { type: 'group', label: inner.room, sensors: filterByKind(inner.sensors, getKind(kindWords)), wholeHome: false, except };
       return inner;
     }
     const kind = getKind(kindWords);
     const sensors = filterByKind(ctx.sensors, kind);
-    const groupLabel = kindWords.length ? `all ${pluralKind(kind)}` : 'the whole home';
+    const groupLabel = kindWords.length ? `all ${pluralKind(kind)}` : 'whole home';
     return { type: 'group', label: groupLabel, sensors, wholeHome: true, except };
   }
   if (classes.every((c) => c === 'vague')) return { type: 'vague', label };

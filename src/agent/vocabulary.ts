@@ -146,7 +146,7 @@ export const OUT_OF_SCOPE_NOUNS = new Set([
 ]);
 
 export const CONDITION_WORDS: Record<string, 'person' | 'unrecognized_person' | 'vehicle' | 'door_open' | 'motion' | 'loitering'> = {
-  person: 'person', people: 'person', someone: 'person', somebody: 'person', anyone: 'person', anybody: 'person',
+  person: 'person', people: 'person', who: 'person', someone: 'person', somebody: 'person', anyone: 'person', anybody: 'person',
   visitor: 'person', visitors: 'person', visitor_s: 'person', persons: 'person', delivery: 'person', courier: 'person',
   stranger: 'unrecognized_person', strangers: 'unrecognized_person', intruder: 'unrecognized_person',
   intruders: 'unrecognized_person', unknown: 'unrecognized_person', unfamiliar: 'unrecognized_person',

@@ -142,6 +142,19 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       for (let j = i; j < Math.min(to, i + 5); j++) if (['while', 'we', 'i', 'are', 'am', 'sleep', 'asleep', 'sleeping'].includes(tokens[j].text)) take(j);
       continue;
     }
+    // "while I was at work / out": a past stretch of today, for questions about what happened
+    if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'was' || t.text === 'were') &&
+      tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => AWAY_WORDS.has(t.text))) {
+      const atWork = tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'work' || t.text === 'office');
+      spec.sinceMs = (c) => {
+        // a working day: from 09:00 today, or yesterday's when asked before 09:00; else the day so far
+        const today9 = getDayStart(c, 0) + 9 * HOUR;
+        return atWork ? (c.now >= today9 ? today9 : today9 - DAY) : getDayStart(c, 0);
+      };
+      pastWords = true;
+      for (let j = i; j < Math.min(to, i + 6); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'was', 'were', 'i', 'at', 'out'].includes(tokens[j].text)) take(j);
+      continue;
+    }
     if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
       spec.openEnded = true;
       for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'are', 'i', 'am', 'on', 'at', 'be'].includes(tokens[j].text)) take(j);
@@ -176,6 +189,17 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     if (w === 'tonight' || w === 'overnight') {
       spec.night = true; take(i);
       if (w === 'overnight') spec.sinceMs ??= (c) => getNightStart(c, -1);
+      continue;
+    }
+    // "this afternoon", "this evening": since the part began (questions); the part itself (watches)
+    if ((w === 'afternoon' || w === 'evening') && prev === 'this') {
+      const part = DAY_PARTS[w];
+      spec.sinceMs = (c) => getDayStart(c, 0) + part.start * HOUR;
+      if (w === 'afternoon') {
+        spec.anchors.push({ kind: 'clock', hour: part.start, minute: 0, meridiemCertain: true, role: 'start' });
+        spec.anchors.push({ kind: 'clock', hour: part.end, minute: 0, meridiemCertain: true, role: 'end' });
+      } else spec.night = true;
+      take(i - 1, i);
       continue;
     }
     if (w === 'night' || w === 'evening') {
