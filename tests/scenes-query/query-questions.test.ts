@@ -359,6 +359,21 @@ test('typos: swapped letters and one-letter slips towards the words that matter,
   refused('any cats in the lobby'); // not "cars"
 });
 
+test('the quietest moment, and "usually" with no span named is the same time on earlier days', () => {
+  assert.equal(answer('fewest people since 9', LOBBY), 'The fewest people in the lobby since 09:00 was 2, at 09:00.');
+  assert.equal(answer('when was it quietest today', LOBBY), 'The lobby was least crowded at 09:00 with 2 people, 5% of its capacity of 40, today.');
+  const usual = ask('how many people are usually here');
+  assert.equal(usual.aggregate, 'vs_usual');
+  assert.equal(usual.direction, undefined);
+  const baseline = [[count('09:00', 7, '2026-03-09')], [], [], [], [], [], []];
+  assert.equal(
+    answer('how many people are usually here', LOBBY, SCENE, {}, baseline),
+    '7 people are in the lobby now (10:14), about the usual number: usual at this time of day is 7 (the time-weighted average on the 1 earlier day with readings of the last 7).',
+  );
+  // with a span named, "typical" stays the average over that span
+  assert.equal(ask('typical number of people in the last 2 hours').aggregate, 'average');
+});
+
 test('ambiguous or unanswerable questions are refused, never guessed', () => {
   for (const q of [
     'how many in the lobby',

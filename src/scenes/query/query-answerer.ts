@@ -205,6 +205,28 @@ function answerPeak(interp: Interpretation, readings: Reading[], p: Phrasing): C
   };
 }
 
+/** "when was it quietest today?": the lowest reading in force during the range. */
+function answerMinimum(interp: Interpretation, readings: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+  const [one, many] = interp.metric === 'vehicles' ? ['vehicle', 'vehicles'] : ['person', 'people'];
+  const span = readingsOver(readings, interp.from, interp.to);
+  if (span.length === 0) return { answer: `No ${one} counts were recorded in ${p.place} ${p.when}.`, supporting: [] };
+  const low = span.reduce((best, r) => (r.value < best.value ? r : best));
+  const at = p.moment(Math.max(low.at, interp.from));
+  if (interp.metric === 'crowd_density') {
+    const share = scene.capacity > 0 ? `, ${Math.round((low.value / scene.capacity) * 100)}% of its capacity of ${scene.capacity}` : '';
+    return {
+      answer: `${capitalise(p.place)} was least crowded at ${at} with ${plural(low.value, 'person', 'people')}${share}, ${p.when}.`,
+      supporting: [low.record],
+      people: low.value,
+    };
+  }
+  const answer =
+    low.value === 0
+      ? `${capitalise(p.place)} had no ${many} at ${at}, the fewest ${p.when}.`
+      : `The fewest ${many} in ${p.place} ${p.when} was ${low.value}, at ${at}.`;
+  return { answer, supporting: [low.record], people: interp.metric === 'people' ? low.value : undefined };
+}
+
 function answerAverage(interp: Interpretation, readings: Reading[], p: Phrasing): CountAnswer & { value?: number } {
   const span = readingsOver(readings, interp.from, interp.to);
   const average = timeWeightedAverage(span, interp.from, interp.to);
@@ -778,10 +800,13 @@ export function answerQuery(
       result = interp.aggregate === 'last_seen' ? answerLastSeen(interp, detections, people, 0, p) : answerAnomalies(interp, detections, p);
       break;
     case 'crowd_density':
-      result = answerCrowd(interp, people, scene, p);
+      result = interp.aggregate === 'minimum' ? answerMinimum(interp, people, scene, p) : answerCrowd(interp, people, scene, p);
       break;
     default:
       switch (interp.aggregate) {
+        case 'minimum':
+          result = answerMinimum(interp, counted, scene, p);
+          break;
         case 'threshold':
           result = answerThreshold(interp, detections, counted, scene, snapshotValue, p);
           break;

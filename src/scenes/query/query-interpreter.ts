@@ -22,7 +22,7 @@ import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, Qu
 /** Loitering: a tracked person present this long (issue 2 §5 anomalies). */
 export const LOITERING_DWELL_S = 300;
 
-const RANGE_AGGREGATES = new Set<Aggregate>(['peak', 'average', 'arrivals', 'list', 'trend', 'summary']);
+const RANGE_AGGREGATES = new Set<Aggregate>(['peak', 'average', 'arrivals', 'list', 'trend', 'summary', 'minimum']);
 /** Crowd levels as a share of capacity: "crowded" from 75 %, "full" from 100 %, "quiet" up to 25 %. */
 export const CROWDED_SHARE = 0.75;
 export const QUIET_SHARE = 0.25;
@@ -142,10 +142,11 @@ function chooseMetric(roles: Set<WordRole>, location: string): Metric {
 
 function chooseAggregate(metric: Metric, roles: Set<WordRole>, tokens: Token[], rangeish: boolean): Aggregate {
   if (metric === 'anomalies') return 'list';
-  const asked = (['peak', 'average', 'arrivals'] as const).filter((a) => roles.has(a));
+  const asked = (['peak', 'average', 'arrivals', 'minimum'] as const).filter((a) => roles.has(a));
   if (asked.length > 1) refuse(`The question asks for ${asked.join(' and ')} at once; ask for one of them.`);
   if (metric === 'crowd_density') {
     if (asked[0] === 'arrivals') refuse('Crowd density has no arrivals; ask how many people arrived instead.');
+    if (asked[0] === 'minimum') return 'minimum';
     if (asked.length === 1) return asked[0];
     return rangeish && !roles.has('current') ? 'peak' : 'current';
   }
@@ -172,6 +173,9 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
     case 'current':
       what = interp.metric === 'crowd_density' ? 'crowd density' : `${noun} count`;
       if (interp.level) what = `whether it is ${interp.level} (${what} against capacity)`;
+      break;
+    case 'minimum':
+      what = interp.metric === 'crowd_density' ? 'lowest crowd density' : `lowest ${noun} count`;
       break;
     case 'peak':
       what = interp.metric === 'crowd_density' ? 'peak crowd density' : `peak ${noun} count`;
@@ -423,6 +427,10 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   const extra: Partial<Interpretation> = {};
   const anomalyWords = roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering');
 
+  // "how many people are usually here?": with no span named, usual is the same time on earlier days
+  if (!comparisons.usual && roles.has('usual') && phrase.kind === 'none' && !roles.has('anomaly') && !roles.has('unrecognized')) {
+    comparisons.usual = {};
+  }
   if (comparisons.usual) {
     // "are there more people than usual right now?": now (or the range) against the same time of day before
     if (anomalyWords) refuse('I can compare counts of people or vehicles with usual, not unusual activity.');

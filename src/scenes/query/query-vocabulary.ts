@@ -35,6 +35,8 @@ export type WordRole =
   | 'level_quiet'
   | 'any_point'
   | 'departures'
+  | 'minimum'
+  | 'usual'
   | 'becoming'
   | 'vehicle_kind'
   | 'filler';
@@ -71,13 +73,17 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'percentage', 'percent', 'nearlyfull',
     'crowd', 'crowded', 'busy', 'packed', 'full', 'fullest', 'capacity', 'occupancy', 'density', 'dense',
     'quiet', 'jammed', 'rammed', 'cramped', 'calm', 'dead', 'overcrowded', 'heaving', 'mobbed', 'swamped', 'busier',
-    'quieter', 'calmer', 'fuller', 'emptier',
+    'quieter', 'calmer', 'fuller', 'emptier', 'quietest', 'emptiest', 'leastbusy',
   ],
   peak: [
     'peak', 'peaked', 'max', 'maximum', 'most', 'highest', 'busiest', 'fullest', 'top', 'greatest', 'biggest',
     'largest', 'high',
   ],
   average: ['average', 'avg', 'mean', 'typical', 'typically', 'usually', 'normally', 'generally'],
+  /** "how many people are usually here?": the same time on earlier days when no span is named */
+  usual: ['typical', 'typically', 'usually', 'normally', 'generally', 'usual', 'normal', 'ordinarily'],
+  /** the lowest count: "quietest it got today", "fewest people since 9" */
+  minimum: ['minimum', 'min', 'lowest', 'fewest', 'quietest', 'emptiest', 'slowest', 'leastbusy'],
   arrivals: [
     'inandout',
     'arrive', 'arrived', 'arrival', 'arrivals', 'enter', 'entered', 'entering', 'entry', 'entries', 'visit',
@@ -264,6 +270,10 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['everything fine', 'allclear'],
   ['everything normal', 'allclear'],
   ['near capacity', 'nearlyfull'],
+  ['least busy', 'leastbusy'],
+  ['least crowded', 'leastbusy'],
+  ['least people', 'fewest'],
+  ['least amount of people', 'fewest'],
   ['close to capacity', 'nearlyfull'],
   ['nearly full', 'nearlyfull'],
   ['almost full', 'nearlyfull'],

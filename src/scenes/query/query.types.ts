@@ -20,6 +20,8 @@ export type Aggregate =
   | 'arrivals'
   | 'presence'
   | 'list'
+  /** the lowest count in the range ("when was it quietest today?") */
+  | 'minimum'
   /** is the count rising or falling over the range ("has the crowd been growing?") */
   | 'trend'
   /** when the metric was last seen ("when was the last car seen?") */
