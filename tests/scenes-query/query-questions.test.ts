@@ -374,6 +374,21 @@ test('the quietest moment, and "usually" with no span named is the same time on 
   assert.equal(ask('typical number of people in the last 2 hours').aggregate, 'average');
 });
 
+test('a vault at night: intrusions, "all night", "after hours"', () => {
+  const vault = { location: 'vault' };
+  assert.equal(ask('was there an intrusion last night', vault).subtype, 'unrecognized');
+  assert.equal(ask('any break-ins last night', vault).subtype, 'unrecognized');
+  const allNight = ask('has the vault been empty all night', vault);
+  assert.equal(allNight.expect_empty, true);
+  assert.equal(allNight.from, ny('18:00', '2026-03-09'));
+  assert.equal(allNight.to, ny('06:00'));
+  assert.match(
+    answerQuery(allNight, [count('17:00', 0, '2026-03-09'), count('23:00', 0, '2026-03-09')], SCENE).answer,
+    /^Yes, the vault was empty overnight \(Mar 9 18:00 to 06:00\): no one was seen\.$/,
+  );
+  assert.match(refused('anyone in the vault after hours?', vault), /opening hours/);
+});
+
 test('ambiguous or unanswerable questions are refused, never guessed', () => {
   for (const q of [
     'how many in the lobby',

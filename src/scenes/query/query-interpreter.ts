@@ -347,7 +347,10 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   }
   const comparisons = extractComparisons(normalised);
   // "has foot traffic picked up?": "picked up" at the end of a question is a rise, not a detection
-  const prepared = comparisons.text.replace(/\bpicked up(?=\s*$)/, 'pickingup');
+  const prepared = comparisons.text
+    .replace(/\bpicked up(?=\s*$)/, 'pickingup')
+    // "all night" / "through the night": the night just past, or the one in progress
+    .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight');
   const { phrase, remainder } = findTimePhrase(prepared, { now, timeZone });
   if (phrase.kind === 'future') {
     refuse(`"${phrase.phrase}" is in the future; I can only answer about what the cameras have already seen.`);
@@ -372,6 +375,9 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     refuse(
       `This scene covers the ${describeLocation(location)}; I cannot answer about ${quote(otherPlaces)}. Query that location's scene instead.`,
     );
+  }
+  if (unknown.includes('afterhours')) {
+    refuse('I do not know this site\'s opening hours; name the time instead, e.g. "since 6pm" or "last night".');
   }
   if (unknown.length > 0) refuse(`I did not understand ${quote(unknown)}.`);
   const commands = tokens.filter((t) => t.roles.has('command') && t.roles.size === 1);
