@@ -244,6 +244,10 @@ test('what happened: an overview over the range, "while I was out this afternoon
     'This afternoon (12:00 to 16:45) in the lobby: 2 people arrived, at most 3 at once (at 13:00); 1 anomaly: 1 unrecognized person, the latest at 13:01.',
   );
   assert.match(answerQuery(interp, [], SCENE).answer, /^I have no readings for the lobby this afternoon/);
+  // without a time, "while I was out" is not guessed at
+  assert.match(refused('what happened while I was out', { now: at1645 }), /I do not know when "while i was out" was/);
+  assert.match(refused('did anyone come by since I left'), /since i left/);
+  assert.equal(ask('any strangers while we were away last night').from, ny('18:00', '2026-03-09'));
 });
 
 test('sun phrases: "since sunset", "after dark" use the sunset of the scene\'s zone', () => {

@@ -67,6 +67,9 @@ const SECOND_QUESTION = /\b(?:and|also|plus|then|or|but)\s+(?:also\s+)?(?:how|wh
 /** Follow-ups lean on an earlier question this surface does not keep: "same for cars", "what about yesterday". */
 const FOLLOW_UP = /^(?:and|also|what about|how about|same|ok and|okay and)\b|\bsame (?:for|with|as)\b|\binstead\b/;
 
+const ABSENCE_PATTERN =
+  /\b(?:while|when|since|after|before|until)\s+(?:i|we)\s+(?:was|were|am|are|had|have|got|went|left|slept|came|got)?\s*(?:been\s+)?(?:out|away|gone|asleep|sleeping|at work|at the office|at school|on holiday|on vacation|left|slept|home|back|out shopping|shopping|in bed)?\b(?:\s+(?:of the house|of town|for the day))?/;
+
 const NEGATIONS = new Set(['not', 'never', 'no', 'nor', 'neither', 'nobody', 'nothing', 'none']);
 
 /** Words that describe a place's state, not people: "empty" says nothing about cars vs people by itself. */
@@ -345,7 +348,11 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   if (FOLLOW_UP.test(normalised)) {
     refuse('I answer each question on its own, without the ones before it; ask it in full, e.g. "how many cars are in the lot now?"');
   }
-  const comparisons = extractComparisons(normalised);
+  // "while I was out", "since we left": the user's own absence names a time only with a phrase
+  // that says when ("while I was out this afternoon"); the clause itself is set aside
+  const absence = ABSENCE_PATTERN.exec(normalised);
+  const withoutAbsence = absence ? `${normalised.slice(0, absence.index)} ${normalised.slice(absence.index + absence[0].length)}` : normalised;
+  const comparisons = extractComparisons(withoutAbsence);
   // "has foot traffic picked up?": "picked up" at the end of a question is a rise, not a detection
   const prepared = comparisons.text
     .replace(/\bpicked up(?=\s*$)/, 'pickingup')
@@ -354,6 +361,9 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   const { phrase, remainder } = findTimePhrase(prepared, { now, timeZone });
   if (phrase.kind === 'future') {
     refuse(`"${phrase.phrase}" is in the future; I can only answer about what the cameras have already seen.`);
+  }
+  if (absence && phrase.kind === 'none') {
+    refuse(`I do not know when "${absence[0].trim()}" was; name the time, e.g. "between 2 and 5pm" or "this afternoon".`);
   }
   if (phrase.kind === 'several') {
     refuse(`The question names more than one time (${quote(phrase.phrases)}); ask about one time span.`);
