@@ -68,8 +68,34 @@ const HELP_TEXT =
 
 const HESITATION_WORDS = new Set(['sure', 'wait', 'hold']);
 
+/** Longest message read (a pasted document is not a request). */
+const MAX_MESSAGE_CHARS = 1000;
+
+/** Why a message is not something to act on (empty, emoji only, too long, a pasted log), or undefined. */
+function findBadInput(message: string): string | undefined {
+  const text = message.trim();
+  if (!text) return 'Your message was empty.';
+  if (text.length > MAX_MESSAGE_CHARS) return `That message is too long for me to act on (${text.length} characters; I read up to ${MAX_MESSAGE_CHARS}).`;
+  if (!/\p{L}/u.test(text)) return /\p{Extended_Pictographic}/u.test(text) ? "I can't act on emoji alone." : "I didn't find any words in that.";
+  const signs = [
+    /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/.test(text),
+    /\b(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b/.test(text),
+    /\bat .+\(?[\w/.-]+:\d+:\d+\)?/.test(text),
+    /^\s*[{[]/.test(text) && /[}\]]\s*$/.test(text),
+    text.split('\n').length >= 4,
+  ].filter(Boolean).length;
+  if (signs >= 2) return 'That looks like a pasted log or data, not a request, so I left everything as it was.';
+  return undefined;
+}
+
 export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
+  const bad = findBadInput(message);
+  if (bad) {
+    plan.clarification = `${bad} ${HELP_TEXT} What would you like me to do?`;
+    plan.confidence = 0;
+    return plan;
+  }
   const placeWords = listPlaceWords(ctx);
   const language = detectForeignLanguage(message, placeWords);
   if (language) {
@@ -113,9 +139,12 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     if (outcome) clarifications.push(outcome);
   }
   if (clarifications.length) {
-    return { planner: 'offline', calls: [], refusals: [], clarification: clarifications.join(' ') };
+    return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: clarifications.join(' '), confidence: 0.4 });
   }
   plan.calls = dedupeCalls(plan.calls);
+  // read by meaning rather than by the home's own names: as sure as the lexicon was
+  const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
+  plan.confidence = Math.min(1, ...meaning);
   return tidyPlan(plan);
 }
 
@@ -771,7 +800,25 @@ function answerBoundaryQuestion(r: Reading, state: PlanState, plan: Plan): strin
   });
 }
 
+/**
+ * Lifting a boundary and unmuting need an unambiguous request: a place read by meaning rather
+ * than by its own name ("the baby's room" for the nursery) is confirmed first.
+ */
+function confirmLifting(r: Reading, how: (name: string) => string): string | undefined {
+  for (const m of r.mentions) {
+    if ((m.place.type === 'room' || m.place.type === 'sensor') && m.place.byMeaning !== undefined && m.place.byMeaning < 1) {
+      const name = subjectOf(m.place);
+      return `Do you mean the ${name}? To be sure, say "${how(name)}".`;
+    }
+  }
+  return undefined;
+}
+
 function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {
+  if (!mute) {
+    const ask = confirmLifting(r, (name) => `unmute the ${name}`);
+    if (ask) return ask;
+  }
   return visitPlaces(r, state, plan, `Which sensor should I ${mute ? 'mute' : 'unmute'}?`, (place) => {
     const sensors = getPlaceSensors(place);
     if (!sensors.length) plan.refusals.push(`There are no sensors in the ${subjectOf(place)}.`);
@@ -789,6 +836,10 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
 }
 
 function planBoundary(r: Reading, state: PlanState, plan: Plan, set: boolean): string | undefined {
+  if (!set) {
+    const ask = confirmLifting(r, (name) => `you can watch the ${name} again`);
+    if (ask) return ask;
+  }
   return visitPlaces(r, state, plan, 'Which room or sensor do you mean?', (place) => {
     const targets: { room?: string; sensor_id?: string; name: string }[] =
       place.type === 'room' ? [{ room: place.room, name: place.room }]

@@ -12,9 +12,10 @@ import {
 import { STOP_WORDS } from '../language/words.ts';
 import { isPlaceWord, scorePlaceMeaning } from '../language/lexicon/places.ts';
 
+/** `byMeaning`: resolved through the lexicon, not the home's own names (its score, under 1 when not a synonym). */
 export type Place =
-  | { type: 'room'; room: string; sensors: ContextSensor[] }
-  | { type: 'sensor'; sensor: ContextSensor }
+  | { type: 'room'; room: string; sensors: ContextSensor[]; byMeaning?: number }
+  | { type: 'sensor'; sensor: ContextSensor; byMeaning?: number }
   /** Several sensors meant together: a room's cameras, all cameras, the whole home. */
   | { type: 'group'; label: string; sensors: ContextSensor[]; wholeHome: boolean; except: boolean }
   | { type: 'ambiguous'; label: string; options: string[] }
@@ -141,8 +142,8 @@ function resolveByMeaning(placeWords: string[], kindWords: string[], ctx: Househ
   const best = ranked[0];
   if (best && best.score >= SURE && !(ranked[1] && ranked[1].score > best.score - 0.1)) {
     const sensors = filterByKind(ctx.sensors.filter((s) => s.room === best.room), kind);
-    if (kindWords.length === 0) return { type: 'room', room: best.room, sensors: ctx.sensors.filter((s) => s.room === best.room) };
-    if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0] };
+    if (kindWords.length === 0) return { type: 'room', room: best.room, sensors: ctx.sensors.filter((s) => s.room === best.room), byMeaning: best.score };
+    if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0], byMeaning: best.score };
     if (sensors.length > 1) return { type: 'group', label: best.room, sensors, wholeHome: false, except: false };
     return { type: 'unknown', label, reason: `There is no ${kind === 'any' || !kind ? 'sensor' : kind} in the ${best.room}.` };
   }
