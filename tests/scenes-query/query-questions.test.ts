@@ -187,6 +187,12 @@ test('loitering and dwell: "someone hanging around the entrance?", "how long has
   );
   assert.match(answer('how long has that guy been hanging around', [person('09:30', { track_id: 'x', dwell_s: 120, location: 'entrance' })], SCENE, entrance), /^No tracked person is in the entrance now\. 1 tracked person stayed in the entrance in the last hour: on average 2 minutes, the longest 2 minutes/);
   assert.match(answer('how long did people stay this morning', stay, SCENE, entrance), /^2 tracked people stayed in the entrance this morning/);
+  // habitual or averaged stays are about the range, not whoever is there now
+  for (const q of ['how long do people usually stay', 'whats the average dwell time today', 'how much time did people spend here today']) {
+    assert.equal(ask(q, entrance).ongoing, false, q);
+    assert.match(answer(q, stay, SCENE, entrance), /^2 tracked people stayed in the entrance/, q);
+  }
+  assert.equal(ask('how long has he been here', entrance).ongoing, true);
   const longer = ask('anyone here longer than 10 minutes?', entrance);
   assert.equal(longer.min_dwell_s, 600);
   refused('how long was the lobby empty');

@@ -444,7 +444,8 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   const anomalyWords = roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering');
 
   // "how many people are usually here?": with no span named, usual is the same time on earlier days
-  if (!comparisons.usual && roles.has('usual') && phrase.kind === 'none' && !roles.has('anomaly') && !roles.has('unrecognized')) {
+  const otherAsk = (['dwell', 'last', 'trend', 'trend_up', 'trend_down', 'departures', 'arrivals', 'minimum', 'peak', 'anomaly', 'unrecognized', 'loitering'] as const).some((r) => roles.has(r));
+  if (!comparisons.usual && roles.has('usual') && phrase.kind === 'none' && !otherAsk) {
     comparisons.usual = {};
   }
   if (comparisons.usual) {
@@ -484,7 +485,14 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     aggregate = 'dwell';
     range = rangeish || phrase.kind !== 'none' ? spanRange('a question about how long') : windowRange();
     const words = new Set(tokens.map((t) => t.word));
-    extra.ongoing = range.to === now && !['did', 'was', 'were', 'had', 'longest'].some((w) => words.has(w));
+    // "how long has he been here" asks about a stay still going on; "how long did/do people stay",
+    // "average dwell", "the longest stay" ask about the stays of the range
+    extra.ongoing =
+      range.to === now &&
+      ['been', 'still', 'is', 'are', 'has', 'have'].some((w) => words.has(w)) &&
+      !['did', 'was', 'were', 'had', 'do', 'does', 'longest'].some((w) => words.has(w)) &&
+      !roles.has('average') &&
+      !roles.has('usual');
   } else if (roles.has('departures') && roles.has('arrivals') && !roles.has('dwell')) {
     return refuse('The question asks about people coming and going at once; ask how many arrived or how many left.');
   } else if (roles.has('departures')) {

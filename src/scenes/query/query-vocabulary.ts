@@ -152,7 +152,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   /** "when was the last car seen?", "latest arrival", "most recent" */
   last: ['last', 'latest', 'mostrecent', 'lasttime'],
   /** "how long" something stayed */
-  dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt', 'longest'],
+  dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt', 'longest', 'spend', 'spent', 'spends', 'spending'],
   /** a general "what happened" question */
   activity: [
     'summary', 'overview', 'rundown', 'recap', 'sitrep', 'status', 'update', 'report', 'situation', 'goings','activity', 'activities', 'movement', 'movements', 'motion', 'happen', 'happened', 'happening', 'goingon', 'event', 'events'],
