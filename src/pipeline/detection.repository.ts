@@ -52,7 +52,8 @@ export const detectionRepository = {
   /**
    * What "when was X last seen / when did X last arrive" needs without loading the whole range
    * (scene queries): the latest sighting in [from, to] (a tracked detection, or a count above
-   * zero), the first zero count after it, the count in force at `to`, and for tracked objects
+   * zero), the first zero count after it, the latest zero count and what ended it, the count in
+   * force at `to`, and for tracked objects
    * the first sighting of the latest track (its arrival) plus the latest counter readings (where
    * no tracks exist, arrivals are the counter's rises).
    */
@@ -85,6 +86,14 @@ export const detectionRepository = {
         const cleared = await base().where('type', '=', countType).where('at', '>', positive.at).where(countColumn, '=', 0)
           .orderBy('at', 'asc').limit(1).executeTakeFirst();
         if (cleared) rows.push(cleared);
+      }
+      // the latest empty reading ("when was it last empty?") and the one that ended it
+      const empty = await base().where('type', '=', countType).where(countColumn, '=', 0).orderBy('at', 'desc').limit(1).executeTakeFirst();
+      if (empty) {
+        rows.push(empty);
+        const filled = await base().where('type', '=', countType).where('at', '>', empty.at).where(countColumn, '>', 0)
+          .orderBy('at', 'asc').limit(1).executeTakeFirst();
+        if (filled) rows.push(filled);
       }
       // the latest readings: the count in force at `to`, and the rises a bare counter shows
       rows.push(...(await base().where('type', '=', countType).orderBy('at', 'desc').limit(2000).execute()));

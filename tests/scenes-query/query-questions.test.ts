@@ -115,6 +115,8 @@ test('trend: "has the crowd been growing?", "is it getting busier", "foot traffi
   assert.match(answer('is it quieting down', falling), /^Yes, .* has been falling/);
   assert.match(answer('is it quieting down', rising), /^No, .* has been rising/);
   assert.match(answer('how is the crowd trending since 9', [count('09:00', 5), count('09:30', 5), count('10:00', 5)]), /^The number of people in the lobby has held about steady since 09:00/);
+  // readings covering only the end of the range tell no trend
+  assert.match(answer('did foot traffic drop since 3pm', [count('10:00', 4), count('10:10', 2)]), /^I have too few person counts for the lobby since Mar 9 15:00 to tell a trend\.$/);
   const foot = ask("how's foot traffic today");
   assert.equal(foot.metric, 'people');
   assert.equal(foot.aggregate, 'arrivals');
@@ -144,6 +146,14 @@ test('last seen: "when was the last car seen?", "when did someone last come in"'
   assert.equal(answer('when did someone last come in', people), 'The latest person arrived in the lobby at 10:01 (13 minutes ago).');
   // with only a counter, the latest rise is the latest arrival
   assert.equal(answer('when did someone last come in', LOBBY), 'The latest person arrived in the lobby at 10:12 (2 minutes ago).');
+  // "when was it last empty": the latest zero reading, and what ended it
+  assert.equal(ask('when was the lobby last empty').expect_empty, true);
+  assert.equal(
+    answer('when was the lobby last empty', [count('08:00', 0), count('08:30', 3), count('09:00', 0), count('09:20', 4)]),
+    'The lobby was last empty of people at 09:00 (74 minutes ago), until 09:20.',
+  );
+  assert.equal(answer('when was the last time the lobby was empty', LOBBY), 'No reading in the last 30 days shows the lobby empty of people.');
+  assert.equal(answer('when was the lobby last empty', [count('10:00', 0)], { ...SCENE, people: 0 }), 'The lobby is empty now (10:00).');
   assert.match(answer('when was the last stranger seen', [person('09:45', { track_id: 't3', subtype: 'unrecognized' })]), /^The last unrecognized person was seen in the lobby at 09:45/);
 });
 
@@ -193,6 +203,8 @@ test('loitering and dwell: "someone hanging around the entrance?", "how long has
     assert.match(answer(q, stay, SCENE, entrance), /^2 tracked people stayed in the entrance/, q);
   }
   assert.equal(ask('how long has he been here', entrance).ongoing, true);
+  assert.equal(ask('anyone been here over an hour?', entrance).min_dwell_s, 3600);
+  assert.equal(ask('anyone here for more than half an hour', entrance).min_dwell_s, 1800);
   const longer = ask('anyone here longer than 10 minutes?', entrance);
   assert.equal(longer.min_dwell_s, 600);
   refused('how long was the lobby empty');
@@ -315,6 +327,9 @@ test('leaving: "how many people left", "has anyone left", "when did the last car
   assert.match(answer('when did the last car leave', [cars('09:00', 2), cars('09:30', 1), cars('09:50', 0)], SCENE, lot), /^The latest vehicle left the parking lot at 09:50/);
   // "is anyone left" can mean still there or gone: asked, not guessed
   assert.match(refused('is anyone left in the lobby'), /still there, or who has left/);
+  assert.match(refused('was it busier yesterday'), /than when/);
+  assert.match(refused('is it busier now'), /than when/);
+  assert.equal(ask('is it busier than before').direction, 'up');
 });
 
 test('a share of capacity is compared as a share, not as a head count', () => {

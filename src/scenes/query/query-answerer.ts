@@ -503,17 +503,22 @@ function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): 
   const [one, many] = nouns(interp);
   const span = readingsOver(readings, interp.from, interp.to);
   if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot tell a trend.`, supporting: [] };
-  const mid = interp.from + (interp.to - interp.from) / 2;
-  const firstHalf = timeWeightedAverage(readingsOver(readings, interp.from, mid), interp.from, mid) ?? 0;
+  // only the part of the range the readings cover: time before the first reading is unknown
+  const from = Math.max(interp.from, span[0].at);
+  if (interp.to - from < (interp.to - interp.from) / 4 || span.length < 2) {
+    return { answer: `I have too few ${one} counts for ${p.place} ${p.when} to tell a trend.`, supporting: span.map((r) => r.record) };
+  }
+  const mid = from + (interp.to - from) / 2;
+  const firstHalf = timeWeightedAverage(readingsOver(readings, from, mid), from, mid) ?? 0;
   const secondHalf = timeWeightedAverage(readingsOver(readings, mid, interp.to), mid, interp.to) ?? 0;
-  const start = readingAt(readings, interp.from) ?? span[0];
+  const start = readingAt(readings, from) ?? span[0];
   const end = readingAt(readings, interp.to) ?? span[span.length - 1];
   const change = secondHalf - firstHalf;
   const tolerance = Math.max(0.5, 0.1 * Math.max(firstHalf, secondHalf));
   const direction = change > tolerance && end.value >= start.value ? 'up' : change < -tolerance && end.value <= start.value ? 'down' : 'flat';
   const movement =
     direction === 'up' ? 'has been rising' : direction === 'down' ? 'has been falling' : 'has held about steady';
-  const startAt = p.moment(Math.max(start.at, interp.from));
+  const startAt = p.moment(Math.max(start.at, from));
   const detail = `from ${plural(start.value, one, many)} at ${startAt} to ${end.value} at ${p.moment(end.at)}; on average ${formatNumber(firstHalf)} in the first half and ${formatNumber(secondHalf)} in the second`;
   const sentence = `the number of ${many} in ${p.place} ${movement} ${p.when}, ${detail}`;
   let answer: string;
@@ -541,6 +546,20 @@ function answerLastSeen(interp: Interpretation, detections: DetectionRecord[], r
   const [one, many] = interp.subtype ? [`${interp.subtype} person`, `${interp.subtype} people`] : nouns(interp);
   const current = readingAt(readings, interp.to);
   const atEnd = p.isNowRange ? current?.value ?? snapshotValue : current?.value ?? 0;
+  if (interp.expect_empty) {
+    if (p.isNowRange && atEnd === 0) {
+      return { answer: `${capitalise(p.place)} is empty now (${p.moment(current?.at ?? interp.to)}).`, supporting: current ? [current.record] : [] };
+    }
+    const empties = readings.filter((r) => r.value === 0 && r.at >= interp.from && r.at <= interp.to);
+    const lastEmpty = empties[empties.length - 1];
+    if (!lastEmpty) return { answer: `No reading ${p.when} shows ${p.place} empty of ${many}.`, supporting: [] };
+    const ended = readings.find((r) => r.at > lastEmpty.at && r.value > 0);
+    const until = ended ? `, until ${p.moment(ended.at)}` : '';
+    return {
+      answer: `${capitalise(p.place)} was last empty of ${many} at ${p.moment(lastEmpty.at)} (${ago(lastEmpty.at, interp.to)})${until}.`,
+      supporting: [lastEmpty.record, ...(ended ? [ended.record] : [])],
+    };
+  }
   if (!interp.subtype && atEnd > 0 && p.isNowRange) {
     const be = atEnd === 1 ? 'is' : 'are';
     return {

@@ -201,6 +201,7 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
       break;
     case 'last_seen':
       what = interp.subtype ? `last ${interp.subtype} person seen` : `last ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} seen`;
+      if (interp.expect_empty) what = `last time it was empty of ${plural}`;
       break;
     case 'last_arrival':
       what = `latest ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} arrival`;
@@ -258,7 +259,7 @@ const UP_WORDS = new Set(['more', 'busier', 'fuller', 'higher', 'bigger']);
 const DOWN_WORDS = new Set(['fewer', 'less', 'quieter', 'emptier', 'calmer', 'lower', 'smaller']);
 const DWELL_UNITS: Record<string, number> = { second: 1, seconds: 1, minute: 60, minutes: 60, hour: 3600, hours: 3600 };
 const DWELL_PATTERN = new RegExp(
-  `\\b(?:for\\s+)?(?:longer than|more than|over|at least|upwards of|for)\\s+${NUMBER}\\s+(seconds?|minutes?|hours?)\\b`,
+  `\\b(?:for\\s+)?(?:longer than|more than|over|at least|upwards of|for)\\s+(${NUMBER.slice(1, -1)}|an?|half an)\\s+(seconds?|minutes?|hours?)\\b`,
 );
 
 /**
@@ -280,7 +281,8 @@ function extractComparisons(text: string): Comparisons {
   }
   const dwell = DWELL_PATTERN.exec(out.text);
   if (dwell) {
-    out.minDwellS = numberOf(dwell[1]) * DWELL_UNITS[dwell[2]];
+    const amount = dwell[1] === 'a' || dwell[1] === 'an' ? 1 : dwell[1] === 'half an' ? 0.5 : numberOf(dwell[1]);
+    out.minDwellS = amount * DWELL_UNITS[dwell[2]];
     out.text = blank(out.text, dwell);
   }
   for (const [pattern, op] of CAPACITY_PATTERNS) {
@@ -393,6 +395,12 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   const commands = tokens.filter((t) => t.roles.has('command') && t.roles.size === 1);
   if (commands.length > 0) refuse(`I did not understand ${quote(commands.map((t) => t.word))}.`);
 
+  // "getting busier", "busier than before": a change; "was it busier yesterday": than when?
+  const becoming = tokens.some((t) => t.roles.has('becoming')) || /\bthan (?:before|earlier)\b/.test(remainder);
+  if (roles.has('comparative_up') || roles.has('comparative_down')) {
+    if (!becoming) refuse('Busier or quieter than when? Ask e.g. "is it getting busier?" or "is it busier than usual?"');
+    roles.add(roles.has('comparative_up') ? 'trend_up' : 'trend_down');
+  }
   // "getting busy", "becoming crowded", "getting quiet": a change, read as a rise or a fall
   tokens.forEach((t, i) => {
     const next = tokens[i + 1];
@@ -524,6 +532,13 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     }
     aggregate = roles.has('arrivals') && metric !== 'anomalies' ? 'last_arrival' : 'last_seen';
     if (metric === 'anomalies') extra.subtype = 'unrecognized';
+    // "when was the lobby last empty?": the latest moment the count was zero
+    if (roles.has('empty') && aggregate === 'last_seen' && metric !== 'anomalies') {
+      if (atVehiclePlace && !namesPeople && !roles.has('vehicles')) {
+        refuse(`Empty of people or of vehicles? Ask "when was the ${describeLocation(location)} last empty of cars?"`);
+      }
+      extra.expect_empty = true;
+    }
     range =
       phrase.kind === 'none'
         ? { from: now - LAST_SEEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(LAST_SEEN_LOOKBACK_MS)}` }

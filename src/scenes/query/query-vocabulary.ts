@@ -35,6 +35,8 @@ export type WordRole =
   | 'level_quiet'
   | 'any_point'
   | 'departures'
+  | 'comparative_up'
+  | 'comparative_down'
   | 'minimum'
   | 'usual'
   | 'becoming'
@@ -129,15 +131,21 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   trend_up: [
     'gathering', 'forming', 'buildingup', 'ramping',
     'growing', 'grow', 'grew', 'grown', 'increasing', 'increase', 'increased', 'rising', 'rise', 'rose', 'risen',
-    'busier', 'fuller', 'climbing', 'climbed', 'swelling', 'swelled', 'filling', 'goingup', 'pickingup', 'more_and_more',
+    'climbing', 'climbed', 'swelling', 'swelled', 'filling', 'goingup', 'pickingup', 'more_and_more',
   ],
   /** the count falling: "is it quieting down", "has the crowd thinned out" */
   trend_down: [
     'shrinking', 'shrink', 'shrank', 'decreasing', 'decrease', 'decreased', 'dropping', 'dropped', 'falling',
-    'fell', 'thinning', 'thinned', 'quieter', 'calmer', 'slowing', 'slowed', 'declining',
-    'declined', 'dwindling', 'emptier', 'goingdown', 'dyingdown', 'calmingdown', 'quietingdown', 'clearingout',
+    'fell', 'thinning', 'thinned', 'slowing', 'slowed', 'declining',
+    'declined', 'dwindling', 'goingdown', 'dyingdown', 'calmingdown', 'quietingdown', 'clearingout',
   ],
   trend: ['trend', 'trending', 'trends', 'trajectory'],
+  /**
+   * Comparatives say "more than something": a trend with "getting"/"becoming" ("getting busier"),
+   * otherwise the question must say than what ("busier than usual"), or it is refused.
+   */
+  comparative_up: ['busier', 'fuller', 'crowdeder', 'packeder'],
+  comparative_down: ['quieter', 'calmer', 'emptier', 'slower'],
   /**
    * Kinds of vehicle the detections do not tell apart (a vehicle row has no kind): a question
    * about trucks only must not be answered with every car.
@@ -164,7 +172,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   level_full: ['full'],
   level_quiet: ['quiet', 'calm', 'dead'],
   /** "getting busy", "becoming crowded": a change, not a level */
-  becoming: ['getting', 'becoming', 'gotten', 'turning'],
+  becoming: ['getting', 'becoming', 'gotten', 'turning', 'growing', 'grown'],
   /** "ever", "at any point": the question is about any moment of the range */
   any_point: ['ever', 'anypoint'],
   filler: [
