@@ -173,7 +173,9 @@ test('thresholds: "more than 5 people at any point in the last hour?", "fewer th
   assert.match(answer('were there ever fewer than four people since 9am', LOBBY), /^Yes, the fewest at once since 09:00 was 2 \(at 09:00\)/);
   assert.equal(answer('are there more than 5 people', LOBBY), 'Yes, 7 people are in the lobby now (10:14), more than 5.');
   assert.equal(answer('are there at least 10 people here right now?', LOBBY), 'No, 7 people are in the lobby now (10:14), not at least 10.');
-  assert.match(answer('did more than 2 people come in since 9', [...LOBBY, person('09:05', { track_id: 'a' }), person('09:25', { track_id: 'b' }), person('09:35', { track_id: 'c' })]), /^Yes, 3 people arrived in the lobby since 09:00/);
+  assert.match(answer('did a car arrive in the last hour', [cars('09:50', 1, { track_id: 'v9' })]), /^Yes, 1 vehicle arrived in the lobby in the last hour\.$/);
+  assert.match(answer('did anyone come in since 10:13', LOBBY), /^No, no people arrived in the lobby since 10:13\.$/);
+  assert.match(answer('did more than 2 people come in since 9', [...LOBBY, person('09:05', { track_id: 'a' }), person('09:25', { track_id: 'b' }), person('09:35', { track_id: 'c' })]), /^Yes, 3 people arrived in the lobby since 09:00, more than 2\.$/);
   assert.match(answer('10+ cars in the lot at any point today?', [cars('09:00', 12)], SCENE, { location: 'parking_lot' }), /^Yes, the most at once today was 12/);
   // a number compared with something that is not a count is not guessed at
   refused('how many people were there more than 5 times');

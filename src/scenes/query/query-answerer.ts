@@ -256,10 +256,11 @@ function answerArrivals(interp: Interpretation, detections: DetectionRecord[], r
   } else {
     ({ total, records: supporting } = increasesOf(readingsOver(readings, interp.from, interp.to)));
   }
-  const answer =
+  let answer =
     total === 0
       ? `No ${many} arrived in ${p.place} ${p.when}.`
       : `${plural(total, one, many)} arrived in ${p.place} ${p.when}.`;
+  if (interp.yes_no) answer = total === 0 ? `No, no ${many} arrived in ${p.place} ${p.when}.` : `Yes, ${answer}`;
   return { answer: capitalise(answer), supporting, total };
 }
 
@@ -484,7 +485,7 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
       break;
     }
     case 'arrivals': {
-      const arrivals = answerArrivals(interp, detections, readings, p);
+      const arrivals = answerArrivals({ ...interp, yes_no: false }, detections, readings, p);
       value = arrivals.total ?? 0;
       figure = lowerFirst(arrivals.answer.replace(/\.$/, ''));
       supporting = arrivals.supporting;

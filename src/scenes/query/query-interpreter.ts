@@ -215,7 +215,7 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
     case 'threshold': {
       const t = interp.threshold!;
       const n = t.capacity ? 'capacity' : t.share ? `${t.value}% of capacity` : `${t.value}`;
-      const basis = { current: `${noun} count`, peak: `peak ${noun} count`, minimum: `lowest ${noun} count`, arrivals: `${noun} arrivals` }[t.basis];
+      const basis = { current: `${noun} count`, peak: `peak ${noun} count`, minimum: `lowest ${noun} count`, arrivals: `number of ${noun} arrivals` }[t.basis];
       what = `whether the ${basis} ${interp.from === interp.to && interp.to === interp.asked_at ? 'is' : 'was'} ${SYMBOL[t.op]} ${n}`;
       break;
     }
@@ -584,6 +584,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
       }
     }
     if (aggregate === 'presence' && metric !== 'anomalies') extra.yes_no = true;
+    if (aggregate === 'arrivals' && yesNo && !roles.has('count')) extra.yes_no = true; // "did a car arrive?"
     const pointAggregate = aggregate === 'current' || (aggregate === 'presence' && !rangeish);
     if (pointAggregate) range = pointRange();
     else range = spanRange(RANGE_AGGREGATES.has(aggregate) ? `a ${aggregate}` : 'a question like this');
