@@ -208,8 +208,9 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
         }
       }
     } else if (r.intent === 'create_watch' && !r.time.hasTime) {
-      // "watch the back door from sunset to sunrise and let me know if anyone's in the backyard": one window
-      const earlier = [...readings].reverse().find((x) => x.intent === 'create_watch' && x.time.hasTime);
+      // "watch the back door from sunset to sunrise and let me know if anyone's in the backyard": one
+      // window; "I'm going away for the weekend, watch the house": the setting clause gives it
+      const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
       if (earlier) r.time = earlier.time;
     }
     readings.push(r);
@@ -575,8 +576,9 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     if (r.conditions.length) args.conditions = r.conditions;
     const callIndex = plan.calls.length;
     // a default is never silent (issue 10 §4)
+    const later = window.startsAt > state.ctx.now + 60_000;
     const span = window.defaulted
-      ? `for the next 24 hours (until ${formatClock(window.endsAt, state.ctx.timeZone)} tomorrow) — tell me if you want a different end`
+      ? `${later ? `${describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx)}, 24 hours` : `for the next 24 hours (until ${formatClock(window.endsAt, state.ctx.timeZone)} tomorrow)`} — tell me if you want a different end`
       : describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx);
     plan.calls.push({ tool: 'create_watch', args, subject, say: `I'm watching the ${subject} ${span}.` });
     state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: reachable.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });

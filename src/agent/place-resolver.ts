@@ -222,6 +222,20 @@ function resolveRunByName(placeWords: string[], kindWords: string[], ctx: Househ
   return { type: 'unknown', label };
 }
 
+/** "front and back doors": the head noun after "and/or" that a bare modifier shares ("door"). */
+function findSharedHead(tokens: Token[], i: number, to: number, consumed: Set<number>): string | undefined {
+  if (!['and', 'or', '&'].includes(tokens[i]?.text ?? '')) return undefined;
+  let head: string | undefined;
+  for (let k = i + 1; k < Math.min(to, i + 5); k++) {
+    const t = tokens[k];
+    if (STOP_WORDS.has(t.text) && head === undefined) continue;
+    if (!t.isNoun || STOP_WORDS.has(t.text) || consumed.has(k) || NON_PLACE_WORDS.has(t.text)) break;
+    head = t.text.replace(/s$/, '');
+    if (t.breakAfter) break;
+  }
+  return head;
+}
+
 /** The places mentioned in tokens[from, to), skipping tokens already read as times or conditions. */
 export function findMentions(tokens: Token[], from: number, to: number, ctx: HouseholdContext, consumed: Set<number>): Mention[] {
   const allPlaceWords = listPlaceWords(ctx).filter((w) => !(w in KIND_WORDS));
@@ -250,8 +264,16 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
       if (tokens[i - 1].breakAfter) break;
     }
     const words = tokens.slice(start, i).map((t) => t.text);
-    // "back on the 30th", "front": a name's modifier without its head noun names nothing
-    if (classes.every((c) => c === 'place' || c === 'other') && !words.some((w, k) => classes[k] === 'place' && isHeadWord(w, ctx))) continue;
+    // "back on the 30th", "front": a name's modifier without its head noun names nothing —
+    // unless a coordinated phrase lends it one ("the front and back doors" → the front door)
+    if (classes.every((c) => c === 'place' || c === 'other') && !words.some((w, k) => classes[k] === 'place' && isHeadWord(w, ctx))) {
+      const head = findSharedHead(tokens, i, to, consumed);
+      if (!head) continue;
+      const lent = [...words.filter((_, k) => classes[k] !== 'other'), head];
+      const place = resolveRun(lent, [], ctx, lent.join(' '));
+      if (place) mentions.push({ start, end: i, text: lent.join(' '), place });
+      continue;
+    }
     const text = words.filter((_, k) => classes[k] !== 'other').join(' ');
     const place = resolveMention(words, classes, ctx, text, tokens, i);
     if (place) mentions.push({ start, end: i, text, place });
@@ -259,11 +281,17 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
   return mentions;
 }
 
+const GENERIC_PLACE_WORDS = new Set(['room', 'rooms', 'area', 'areas', 'place', 'places', 'space', 'spaces', 'spot', 'spots']);
+
 function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdContext, label: string, tokens: Token[], end: number): Place | undefined {
   const placeWords = words.filter((_, k) => classes[k] === 'place' || classes[k] === 'unknown');
   const kindWords = words.filter((_, k) => classes[k] === 'kind');
   if (classes.includes('whole')) {
     const except = tokens[end]?.text === 'else' || words.includes('else');
+    // "every room", "all the rooms": a category word, not one room
+    if (placeWords.length && placeWords.every((w) => GENERIC_PLACE_WORDS.has(w))) {
+      return { type: 'group', label: 'whole home', sensors: filterByKind(ctx.sensors, getKind(kindWords)), wholeHome: true, except };
+    }
     if (placeWords.length) {
       // "everything in the garage", "all the garage sensors": the room's sensors
       const inner = resolveRun(placeWords, kindWords, ctx, label);

@@ -155,6 +155,13 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       for (let j = i; j < Math.min(to, i + 6); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'was', 'were', 'i', 'at', 'out'].includes(tokens[j].text)) take(j);
       continue;
     }
+    // "until I get back", "till we're home": an end the agent cannot know
+    if (END_WORDS.has(w) && ['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') &&
+      tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => ['back', 'home', 'return', 'returns', 'arrive', 'arrives'].includes(t.text))) {
+      spec.openEnded = true;
+      for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || ['i', 'we', 'they', 'he', 'she', 'you', 'get', 'come', 'am', 'are', 'be', 'back', 'home', 'return', 'returns', 'arrive', 'arrives'].includes(tokens[j].text)) take(j);
+      continue;
+    }
     if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
       spec.openEnded = true;
       for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'are', 'i', 'am', 'on', 'at', 'be'].includes(tokens[j].text)) take(j);
@@ -494,14 +501,16 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     } else if (spec.durationMs !== undefined) {
       endsAt = startsAt + spec.durationMs;
       endLabel = formatClock(endsAt, ctx.timeZone);
-    } else if (night || (start && toWallClock(startsAt, ctx.timeZone).hour >= 17)) {
+    } else if (night || (start && (toWallClock(startsAt, ctx.timeZone).hour >= 17 || toWallClock(startsAt, ctx.timeZone).hour < 5))) {
       endsAt = hasLocation ? getNextSunTime('sunrise', startsAt, ctx) : fromWallClock({ ...addDays(day, 1), hour: 7, minute: 0 }, ctx.timeZone);
       endLabel = hasLocation ? 'sunrise' : '07:00';
     } else {
       endsAt = startsAt + DAY;
       endLabel = `${formatClock(endsAt, ctx.timeZone)} tomorrow`;
-      defaulted = !start;
+      defaulted = true;
     }
+    // "start at 8am" said at 17:00: the next 08:00, not a window already running
+    if (start && !end && spec.durationMs === undefined && !night && startsAt < ctx.now - 15 * MINUTE) continue;
     if (endsAt <= ctx.now || !isAllowedDay(Math.max(startsAt, ctx.now), recurrence, ctx) && !(recurrence !== 'none' && startsAt < ctx.now && isAllowedDay(startsAt, recurrence, ctx))) {
       if (spec.date && end && endsAt > ctx.now) break;
       continue;
