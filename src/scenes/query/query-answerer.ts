@@ -523,7 +523,7 @@ function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): 
   const detail = `from ${plural(start.value, one, many)} at ${startAt} to ${end.value} at ${p.moment(end.at)}; on average ${formatNumber(firstHalf)} in the first half and ${formatNumber(secondHalf)} in the second`;
   const sentence = `the number of ${many} in ${p.place} ${movement} ${p.when}, ${detail}`;
   let answer: string;
-  if (interp.direction) answer = `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`;
+  if (interp.direction && interp.yes_no) answer = `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`;
   else answer = `${capitalise(sentence)}.`;
   return { answer, supporting: [start.record, end.record] };
 }
@@ -759,7 +759,7 @@ function answerVsUsual(interp: Interpretation, readings: Reading[], baseline: De
   const relation = direction === 'up' ? `more than usual` : direction === 'down' ? `fewer than usual` : 'about the usual number';
   const basis = `usual at this time of day is ${formatNumber(usual)} (the time-weighted average ${days} of the last ${USUAL_BASELINE_DAYS})`;
   const sentence = `${figure}, ${relation}: ${basis}`;
-  if (interp.direction) return { answer: `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`, supporting };
+  if (interp.direction && interp.yes_no) return { answer: `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`, supporting };
   return { answer: `${capitalise(sentence)}.`, supporting };
 }
 
