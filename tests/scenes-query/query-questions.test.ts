@@ -97,6 +97,9 @@ test('"is the lobby crowded" and "how full is the lobby?" against capacity', () 
   assert.equal(answer('how full is the lobby?', LOBBY), 'The lobby has 7 people now (10:14), 18% of its capacity of 40.');
   assert.match(answer('is it full', [count('10:10', 40)]), /^Yes: /);
   assert.match(answer('is it quiet', LOBBY), /^Yes: .*Quiet means 25% of capacity or less/);
+  // "busy" asks less than "crowded"
+  assert.match(answer('is it busy', [count('10:10', 24)]), /^Yes: the lobby has 24 people now \(10:14\), 60% of its capacity of 40\. Busy means 50% of capacity or more\.$/);
+  assert.match(answer('is it crowded', [count('10:10', 24)]), /^No: .*Crowded means 75% of capacity or more\.$/);
   assert.match(answer('was it crowded this morning', LOBBY), /^No: the lobby was most crowded at 09:42 with 14 people, 35% of its capacity of 40/);
   assert.match(answer('is the lobby over capacity', [count('10:10', 41)]), /^Yes, 41 people are in the lobby now/);
   assert.match(answer('is the lobby over capacity', LOBBY), /^No, 7 people are in the lobby now \(10:14\), not more than its capacity of 40\.$/);

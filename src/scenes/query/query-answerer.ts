@@ -1,5 +1,5 @@
 import type { DetectionRecord } from '../../domain/detection.ts';
-import { CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, describeLocation } from './query-interpreter.ts';
+import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, describeLocation } from './query-interpreter.ts';
 import { describeDuration } from './query-window.ts';
 import { formatMoment } from '../../lib/zoned-time.ts';
 import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
@@ -317,6 +317,7 @@ function answerPresence(interp: Interpretation, detections: DetectionRecord[], r
 }
 
 const LEVEL_TEST: Record<NonNullable<Interpretation['level']>, (share: number) => boolean> = {
+  busy: (share) => share >= BUSY_SHARE,
   crowded: (share) => share >= CROWDED_SHARE,
   full: (share) => share >= 1,
   quiet: (share) => share <= QUIET_SHARE,
@@ -337,8 +338,8 @@ function answerCrowdLevel(interp: Interpretation, readings: Reading[], scene: Sc
   const rule =
     level === 'full'
       ? 'Full means at capacity'
-      : level === 'crowded'
-        ? `Crowded means ${Math.round(CROWDED_SHARE * 100)}% of capacity or more`
+      : level === 'crowded' || level === 'busy'
+        ? `${level === 'busy' ? 'Busy' : 'Crowded'} means ${Math.round((level === 'busy' ? BUSY_SHARE : CROWDED_SHARE) * 100)}% of capacity or more`
         : `Quiet means ${Math.round(QUIET_SHARE * 100)}% of capacity or less`;
   const yes = LEVEL_TEST[level](share);
   return { ...figures, answer: `${yes ? 'Yes' : 'No'}: ${lowerFirst(figures.answer)} ${rule}.` };

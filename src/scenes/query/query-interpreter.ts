@@ -3,6 +3,7 @@ import { normaliseQuestion, tokenizeQuestion, type Token } from './query-tokeniz
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
 
 const LEVEL_WORDS = {
+  busy: WORDS_BY_ROLE.level_busy,
   crowded: WORDS_BY_ROLE.level_crowded,
   full: WORDS_BY_ROLE.level_full,
   quiet: WORDS_BY_ROLE.level_quiet,
@@ -23,8 +24,10 @@ import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, Qu
 export const LOITERING_DWELL_S = 300;
 
 const RANGE_AGGREGATES = new Set<Aggregate>(['peak', 'average', 'arrivals', 'list', 'trend', 'summary', 'minimum']);
-/** Crowd levels as a share of capacity: "crowded" from 75 %, "full" from 100 %, "quiet" up to 25 %. */
+/** Crowd levels as a share of capacity: "busy" from 50 %, "crowded" from 75 %, "full" from 100 %, "quiet" up to 25 %. */
 export const CROWDED_SHARE = 0.75;
+/** "busy" asks less than "crowded": half of capacity or more. */
+export const BUSY_SHARE = 0.5;
 export const QUIET_SHARE = 0.25;
 /** "more than usual": the same time of day on this many earlier days. */
 export const USUAL_BASELINE_DAYS = 7;
@@ -405,7 +408,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   tokens.forEach((t, i) => {
     const next = tokens[i + 1];
     if (!t.roles.has('becoming') || !next) return;
-    if (LEVEL_WORDS.crowded.includes(next.word) || LEVEL_WORDS.full.includes(next.word)) roles.add('trend_up');
+    if ([...LEVEL_WORDS.busy, ...LEVEL_WORDS.crowded, ...LEVEL_WORDS.full].includes(next.word)) roles.add('trend_up');
     if (LEVEL_WORDS.quiet.includes(next.word)) roles.add('trend_down');
   });
   // "is the lobby not empty?", "no cars today?", "didn't anyone come?": a yes or a no to a
@@ -558,7 +561,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     aggregate = 'summary';
     range = rangeish || phrase.kind !== 'none' ? spanRange('an overview') : pointRange();
   } else {
-    if (roles.has('empty') && (roles.has('level_crowded') || roles.has('level_full'))) {
+    if (roles.has('empty') && (roles.has('level_crowded') || roles.has('level_full') || roles.has('level_busy'))) {
       refuse('The question asks whether it is empty and crowded at once; ask one of them.');
     }
     metric = chooseMetric(roles, location);
@@ -575,7 +578,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     }
     if (metric === 'crowd_density' && yesNo) {
       // the adjective itself, not a word sharing its stem ("crowd level?" names no level)
-      const levels = (['crowded', 'full', 'quiet'] as const).filter((l) => tokens.some((t) => LEVEL_WORDS[l].includes(t.word)));
+      const levels = (['busy', 'crowded', 'full', 'quiet'] as const).filter((l) => tokens.some((t) => LEVEL_WORDS[l].includes(t.word)));
       if (levels.length > 1) refuse(`The question asks whether it is ${levels.join(' and ')} at once; ask one.`);
       if (levels.length === 1) {
         extra.level = levels[0];

@@ -50,7 +50,7 @@ const TIME_WORDS = [
 const MIN_FUZZY_LENGTH = 5;
 const FUZZY_ROLES: WordRole[] = [
   'people', 'vehicles', 'anomaly', 'unrecognized', 'loitering', 'crowd', 'peak', 'average', 'arrivals', 'presence',
-  'trend_up', 'trend_down', 'trend', 'last', 'activity', 'empty', 'level_crowded', 'level_quiet', 'departures',
+  'trend_up', 'trend_down', 'trend', 'last', 'activity', 'empty', 'level_busy', 'level_crowded', 'level_quiet', 'departures',
 ];
 const FUZZY_TARGETS = [...new Set([...FUZZY_ROLES.flatMap((role) => WORDS_BY_ROLE[role]), ...TIME_WORDS])].filter(
   (w) => w.length >= MIN_FUZZY_LENGTH && /^[a-z]+$/.test(w),

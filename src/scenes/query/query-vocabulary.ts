@@ -30,6 +30,7 @@ export type WordRole =
   | 'dwell'
   | 'activity'
   | 'empty'
+  | 'level_busy'
   | 'level_crowded'
   | 'level_full'
   | 'level_quiet'
@@ -76,7 +77,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'percentage', 'percent', 'nearlyfull',
     'crowd', 'crowded', 'busy', 'packed', 'full', 'fullest', 'capacity', 'occupancy', 'density', 'dense',
     'quiet', 'jammed', 'rammed', 'cramped', 'calm', 'dead', 'overcrowded', 'heaving', 'mobbed', 'swamped', 'busier',
-    'quieter', 'calmer', 'fuller', 'emptier', 'quietest', 'emptiest', 'leastbusy',
+    'quieter', 'calmer', 'fuller', 'emptier', 'quietest', 'emptiest', 'leastbusy', 'bustling', 'hectic',
   ],
   peak: [
     'peak', 'peaked', 'max', 'maximum', 'most', 'highest', 'busiest', 'fullest', 'top', 'greatest', 'biggest',
@@ -167,8 +168,9 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   /** presence asked as absence */
   empty: ['empty', 'vacant', 'deserted', 'unoccupied', 'nobody'],
   /** crowd levels a yes/no question can name */
+  level_busy: ['busy', 'bustling', 'hectic'],
   level_crowded: [
-    'nearlyfull','crowded', 'busy', 'packed', 'jammed', 'rammed', 'cramped', 'overcrowded', 'heaving', 'mobbed', 'swamped'],
+    'nearlyfull', 'crowded', 'packed', 'jammed', 'rammed', 'cramped', 'overcrowded', 'heaving', 'mobbed', 'swamped'],
   level_full: ['full'],
   level_quiet: ['quiet', 'calm', 'dead'],
   /** "getting busy", "becoming crowded": a change, not a level */

@@ -71,7 +71,7 @@ export interface Interpretation {
   /** presence asked the other way round ("is the lobby empty?"): "yes" means nobody is there */
   expect_empty?: boolean;
   /** crowd yes/no: which level the question names ("crowded", "full", "quiet") */
-  level?: 'crowded' | 'full' | 'quiet';
+  level?: 'busy' | 'crowded' | 'full' | 'quiet';
   /** trend and vs_usual: the direction the question asks about; none for "how is it trending" */
   direction?: 'up' | 'down';
   /** dwell: asked about a stay still going on ("how long has he been here") rather than past stays ("how long did people stay") */
