@@ -100,7 +100,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what be happen|happening', 'what be go on', 'what be going on', 'what do … see', 'what … show|showing',
       'show me', 'be … ok|okay|alright|fine|safe', 'be anyone', 'be anybody', 'be someone', 'be there', 'anyone in|at|on', 'anybody in|at|on',
       'anything move|moving', 'who be at|in|on', 'check', 'how be', 'how … look|looking', 'what be on',
-      'what be in', 'look like', 'be … open', 'be … closed', 'take a look', 'describe', 'status of', 'can you see', 'do you see',
+      'what be in', 'look like', 'be … open', 'be … closed', 'take a look', 'describe', 'status of', 'what be up', 'can you see', 'do you see',
     ],
   },
   {

@@ -3,7 +3,7 @@ import type { ToolArgs, ToolName } from '../agent/tools.ts';
 import { formatClock } from '../lib/zoned-time.ts';
 import type { Actor } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
-import { VigilError } from '../lib/errors.ts';
+import { ERROR_CATALOGUE, VigilError } from '../lib/errors.ts';
 import type { EventService } from '../events/event.service.ts';
 import { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type EventView } from '../events/event.schemas.ts';
 import type { HouseholdService } from '../household/household.service.ts';
@@ -49,7 +49,8 @@ function toAgentError(err: unknown): unknown {
     case 'unsupported_source':
       return new AgentToolError('invalid', err.message.replace(/^[a-z_.]+: /, ''));
     default:
-      return err;
+      // a key that may not do this (a household member lifting a boundary): a plain refusal, not a crash
+      return ERROR_CATALOGUE[err.code]?.status === 403 ? new AgentToolError('forbidden', err.message) : err;
   }
 }
 

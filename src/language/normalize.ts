@@ -60,14 +60,14 @@ function getTypoDistance(a: string, b: string): number {
   return distance(a, b);
 }
 
-/** Closest vocabulary or name word within one edit, same first letter; undefined when none or a tie. */
-function correctWord(word: string, candidates: string[]): string | undefined {
+/** Closest vocabulary or name word within `maxDistance` edits, same first letter; undefined when none or a tie. */
+function correctWord(word: string, candidates: string[], maxDistance = 1): string | undefined {
   if (word.length < 3) return undefined;
   let best: string | undefined;
-  let bestDistance = 2;
+  let bestDistance = maxDistance + 1;
   let tie = false;
   for (const c of candidates) {
-    if (c[0] !== word[0] || Math.abs(c.length - word.length) > 1) continue;
+    if (c[0] !== word[0] || Math.abs(c.length - word.length) > maxDistance) continue;
     const d = getTypoDistance(word, c);
     if (d < bestDistance) {
       best = c;
@@ -139,7 +139,8 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     const fixed = SPELLING_FIXES[word];
     if (fixed) return fixed;
     if (isKnownWord(word, nameSet, correctable) || word.includes("'")) return word;
-    return splitCompound(word, names) ?? correctWord(word, candidates) ?? word;
+    // a home's own names are few and long: two slips are still clear ("garaj" → "garage")
+    return splitCompound(word, names) ?? correctWord(word, candidates) ?? (word.length >= 5 ? correctWord(word, names, 2) : undefined) ?? word;
   });
 
   const doc = nlp(text);
