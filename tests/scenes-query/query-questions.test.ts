@@ -91,16 +91,16 @@ test('"is the lobby crowded" and "how full is the lobby?" against capacity', () 
   const crowded = ask('is the lobby crowded');
   assert.equal(crowded.metric, 'crowd_density');
   assert.equal(crowded.level, 'crowded');
-  assert.match(answer('is the lobby crowded', LOBBY), /^No: the lobby has 7 people now \(10:14\), 18% of its capacity of 40\. Crowded means 75% of capacity or more\.$/);
-  assert.match(answer('is the lobby crowded', [count('10:10', 35)]), /^Yes: the lobby has 35 people now/);
+  assert.match(answer('is the lobby crowded', LOBBY), /^No, the lobby has 7 people now \(10:14\), 18% of its capacity of 40\. Crowded means 75% of capacity or more\.$/);
+  assert.match(answer('is the lobby crowded', [count('10:10', 35)]), /^Yes, the lobby has 35 people now/);
   assert.match(answer('is the lobby crowded', LOBBY, { ...SCENE, capacity: 0 }), /^I cannot say whether the lobby is crowded: its capacity is not set\./);
   assert.equal(answer('how full is the lobby?', LOBBY), 'The lobby has 7 people now (10:14), 18% of its capacity of 40.');
-  assert.match(answer('is it full', [count('10:10', 40)]), /^Yes: /);
-  assert.match(answer('is it quiet', LOBBY), /^Yes: .*Quiet means 25% of capacity or less/);
+  assert.match(answer('is it full', [count('10:10', 40)]), /^Yes, /);
+  assert.match(answer('is it quiet', LOBBY), /^Yes, .*Quiet means 25% of capacity or less/);
   // "busy" asks less than "crowded"
-  assert.match(answer('is it busy', [count('10:10', 24)]), /^Yes: the lobby has 24 people now \(10:14\), 60% of its capacity of 40\. Busy means 50% of capacity or more\.$/);
-  assert.match(answer('is it crowded', [count('10:10', 24)]), /^No: .*Crowded means 75% of capacity or more\.$/);
-  assert.match(answer('was it crowded this morning', LOBBY), /^No: the lobby was most crowded at 09:42 with 14 people, 35% of its capacity of 40/);
+  assert.match(answer('is it busy', [count('10:10', 24)]), /^Yes, the lobby has 24 people now \(10:14\), 60% of its capacity of 40\. Busy means 50% of capacity or more\.$/);
+  assert.match(answer('is it crowded', [count('10:10', 24)]), /^No, .*Crowded means 75% of capacity or more\.$/);
+  assert.match(answer('was it crowded this morning', LOBBY), /^No, the lobby was most crowded at 09:42 with 14 people, 35% of its capacity of 40/);
   assert.match(answer('is the lobby over capacity', [count('10:10', 41)]), /^Yes, 41 people are in the lobby now/);
   assert.match(answer('is the lobby over capacity', LOBBY), /^No, 7 people are in the lobby now \(10:14\), not more than its capacity of 40\.$/);
 });
@@ -191,8 +191,8 @@ test('loitering and dwell: "someone hanging around the entrance?", "how long has
   assert.equal(loiter.metric, 'anomalies');
   assert.equal(loiter.min_dwell_s, 300);
   const stay = [person('09:54', { track_id: 't5', dwell_s: 200, location: 'entrance' }), person('10:13', { track_id: 't5', dwell_s: 1340, location: 'entrance' }), person('10:01', { track_id: 't6', dwell_s: 100, location: 'entrance' })];
-  assert.match(answer('someone hanging around the entrance?', stay, SCENE, entrance), /^1 person loitered in the entrance for 5 minutes or more in the last hour \(longest 22 minutes, latest at 10:13\)\.$/);
-  assert.match(answer('someone hanging around the entrance?', [], SCENE, entrance), /^No one loitered in the entrance/);
+  assert.match(answer('someone hanging around the entrance?', stay, SCENE, entrance), /^Yes, 1 person loitered in the entrance for 5 minutes or more in the last hour \(longest 22 minutes, latest at 10:13\)\.$/);
+  assert.match(answer('someone hanging around the entrance?', [], SCENE, entrance), /^No, no one loitered in the entrance/);
 
   const dwell = ask('how long has that guy been hanging around', entrance);
   assert.equal(dwell.aggregate, 'dwell', 'the stay, not arrivals');
@@ -227,7 +227,7 @@ test('strangers and suspicious activity, and "tonight" asked after midnight is t
   const history = [person('00:30', { track_id: 'u1', subtype: 'unrecognized' })].map((d) => ({ ...d, at: Date.parse('2026-03-10T00:30:00-04:00') }));
   assert.equal(
     answerQuery(tonight, history, SCENE).answer,
-    '1 unrecognized person was seen in the lobby tonight (Mar 9 18:00 to 01:45), the latest at 00:30.',
+    'Yes, 1 unrecognized person was seen in the lobby tonight (Mar 9 18:00 to 01:45), the latest at 00:30.',
   );
   // asked in the evening, "tonight" is this evening so far; in the morning it has not begun
   assert.equal(ask('any strangers tonight', { now: ny('20:00') }).from, ny('18:00'));
@@ -347,7 +347,7 @@ test('a share of capacity is compared as a share, not as a head count', () => {
 
 test('"all quiet?", "everything ok?" ask about anything unusual; "status" is an overview of now', () => {
   for (const q of ['all quiet?', 'everything ok in the lobby?', 'all clear?']) assert.equal(ask(q).metric, 'anomalies', q);
-  assert.match(answer('all quiet?', LOBBY), /^Nothing unusual in the lobby in the last hour/);
+  assert.match(answer('all quiet?', LOBBY), /^No, nothing unusual in the lobby in the last hour/);
   const status = ask('status update?');
   assert.equal(status.aggregate, 'summary');
   assert.equal(answer('status update?', LOBBY), 'The lobby has 7 people now (10:14); nothing unusual.');

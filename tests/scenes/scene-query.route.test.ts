@@ -149,7 +149,7 @@ for (const dialect of DIALECTS) {
 
       const crowded = await ask(lobby.scene_id, lobby.id, 'is the lobby crowded');
       const share = scene.people_count / scene.capacity;
-      assert.match(crowded.answer, share >= 0.75 ? /^Yes: / : /^No: /);
+      assert.match(crowded.answer, share >= 0.75 ? /^Yes, / : /^No, /);
       assert.match(crowded.answer, new RegExp(`capacity of ${scene.capacity}`));
 
       const threshold = await ask(lobby.scene_id, lobby.id, 'were there more than 2 people at any point in the last hour?');

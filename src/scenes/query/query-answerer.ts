@@ -342,7 +342,7 @@ function answerCrowdLevel(interp: Interpretation, readings: Reading[], scene: Sc
         ? `${level === 'busy' ? 'Busy' : 'Crowded'} means ${Math.round((level === 'busy' ? BUSY_SHARE : CROWDED_SHARE) * 100)}% of capacity or more`
         : `Quiet means ${Math.round(QUIET_SHARE * 100)}% of capacity or less`;
   const yes = LEVEL_TEST[level](share);
-  return { ...figures, answer: `${yes ? 'Yes' : 'No'}: ${lowerFirst(figures.answer)} ${rule}.` };
+  return { ...figures, answer: `${yes ? 'Yes' : 'No'}, ${lowerFirst(figures.answer)} ${rule}.` };
 }
 
 function lowerFirst(s: string): string {
@@ -430,7 +430,10 @@ function answerAnomalies(interp: Interpretation, detections: DetectionRecord[], 
     ].filter(Boolean);
     answer = `${plural(people.length, 'anomaly', 'anomalies')} in ${p.place} ${p.when}: ${parts.join(' and ')}, the latest at ${p.moment(newest)}.`;
   }
-  return { answer: capitalise(answer), supporting: found };
+  answer = capitalise(answer);
+  // "any strangers tonight?": yes or no first, then what was seen
+  if (interp.yes_no) answer = `${people.length > 0 ? 'Yes' : 'No'}, ${answer.charAt(0).toLowerCase()}${answer.slice(1)}`;
+  return { answer, supporting: found };
 }
 
 function nouns(interp: Interpretation): [string, string] {
@@ -516,8 +519,9 @@ function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): 
   const start = readingAt(readings, from) ?? span[0];
   const end = readingAt(readings, interp.to) ?? span[span.length - 1];
   const change = secondHalf - firstHalf;
-  const tolerance = Math.max(0.5, 0.1 * Math.max(firstHalf, secondHalf));
-  const direction = change > tolerance && end.value >= start.value ? 'up' : change < -tolerance && end.value <= start.value ? 'down' : 'flat';
+  // a small change either way is noise; the halves and the ends must agree on the direction
+  const tolerance = Math.max(0.25, 0.05 * Math.max(firstHalf, secondHalf));
+  const direction = change > tolerance && end.value > start.value ? 'up' : change < -tolerance && end.value < start.value ? 'down' : 'flat';
   const movement =
     direction === 'up' ? 'has been rising' : direction === 'down' ? 'has been falling' : 'has held about steady';
   const startAt = p.moment(Math.max(start.at, from));

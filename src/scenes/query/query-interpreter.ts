@@ -587,6 +587,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
       }
     }
     if (aggregate === 'presence' && metric !== 'anomalies') extra.yes_no = true;
+    if (metric === 'anomalies' && yesNo) extra.yes_no = true; // "any strangers tonight?"
     if (aggregate === 'arrivals' && yesNo && !roles.has('count')) extra.yes_no = true; // "did a car arrive?"
     const pointAggregate = aggregate === 'current' || (aggregate === 'presence' && !rangeish);
     if (pointAggregate) range = pointRange();
