@@ -13,6 +13,9 @@ import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './q
  * the reading that was in force when the range began. Nothing older is needed.
  */
 
+/** Live sources repeat an unchanged count every 60 s (video frame pipeline); twice that is fresh. */
+const READING_FRESH_MS = 2 * 60_000;
+
 /** A tracked object last seen this close to the end of the range is taken as still there. */
 const STILL_PRESENT_MS = 2 * 60_000;
 
@@ -285,11 +288,25 @@ function answerPresence(interp: Interpretation, detections: DetectionRecord[], r
         : `No, ${none}.`;
     return { answer, supporting: current.supporting };
   }
-  const span = readingsOver(readings, interp.from, interp.to).filter((r) => r.value > 0);
+  // A reading from before the range is evidence of presence during it only while fresh: live
+  // sources repeat unchanged counts every minute, so an older one that was not repeated says
+  // nothing about the range ("any cars in the last 10 minutes?" with a car counted 16 minutes ago).
+  const carried = readingAt(readings, interp.from);
+  const staleCarried = carried && carried.at < interp.from && interp.from - carried.at > READING_FRESH_MS ? carried : undefined;
+  const span = readingsOver(readings, interp.from, interp.to).filter((r) => r.value > 0 && r !== staleCarried);
   const events = detections.filter(
     (d) => inRange(d, interp.from, interp.to) && d.type === (vehicles ? 'vehicle' : 'person') && (vehicles ? d.count !== 0 : true),
   );
   const seen = [...span.map((r) => r.record), ...events];
+  if (seen.length === 0 && staleCarried && staleCarried.value > 0) {
+    const last = `the last reading, at ${p.moment(staleCarried.at)}, showed ${plural(staleCarried.value, one, many)}`;
+    return {
+      answer: interp.expect_empty
+        ? `I cannot tell whether ${p.place} was empty ${p.when}: there are no readings in that time, and ${last}.`
+        : `No, no ${many} were seen in ${p.place} ${p.when}; ${last}.`,
+      supporting: [staleCarried.record],
+    };
+  }
   if (seen.length === 0) {
     const noReadings = readingsOver(readings, interp.from, interp.to).length === 0;
     if (interp.expect_empty) {
