@@ -40,6 +40,8 @@ interface Reading {
   negated: boolean;
   /** Asked, not requested ("is the nursery camera muted?"): never changes anything. */
   question: boolean;
+  /** Places the clause puts out of its request ("…, not the driveway"). */
+  excluded: Mention[];
   outOfScope?: string;
   hesitation: boolean;
   urls: string[];
@@ -137,6 +139,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     if (r.intent === 'describe' && !r.mentions.length && !r.hasReference && actionable.some((x) => x !== r && x.mentions.length)) continue;
     const outcome = planReading(r, state, plan);
     if (outcome) clarifications.push(outcome);
+    for (const m of r.excluded) if (m.place.type === 'room' || m.place.type === 'sensor') addNote(plan, `I left the ${subjectOf(m.place)} out, as you asked.`);
   }
   if (clarifications.length) {
     return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: clarifications.join(' '), confidence: 0.4 });
@@ -248,7 +251,10 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   const consumed = new Set(time.consumed);
   // the cue's own words are not places ("turn … back on"), except names inside it ("watch" is no room)
   if (clause.cue) for (const k of clause.cue.matched) if (!isPlaceToken(tokens[k], ctx) || tokens[k].text === 'back') consumed.add(k);
-  const mentions = refineMentions(findMentions(tokens, from, to, ctx, consumed), tokens);
+  const found = refineMentions(findMentions(tokens, from, to, ctx, consumed), tokens);
+  // "watch the garage, not the driveway": a place under "not" / "except" is left out of the request
+  const excluded = found.filter((m) => m.place.type !== 'group' && isExcludedMention(tokens, m.start, from));
+  const mentions = found.filter((m) => !excluded.includes(m));
   const inMention = new Set<number>();
   for (const m of mentions) for (let k = m.start; k < m.end; k++) inMention.add(k);
   const words = tokens.slice(from, to).map((t) => t.text);
@@ -272,7 +278,9 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     outOfScope = describeOutOfScope(text, oosNoun);
   }
   // questions without a cue: "any cars in the driveway today?"
-  if (!intent && first && ['any', 'anyone', 'anybody', 'anything', 'did', 'were', 'was'].includes(first)) intent = time.sinceMs || time.night ? 'list_events' : 'describe';
+  const since = words.includes('since') && time.anchors.length > 0;
+  if (!intent && first && ['any', 'anyone', 'anybody', 'anything', 'did', 'were', 'was'].includes(first)) intent = time.sinceMs || time.night || since ? 'list_events' : 'describe';
+  if (intent === 'describe' && since) intent = 'list_events';
   if (intent === 'describe' && time.sinceMs) intent = 'list_events';
   // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
   if ((!intent || intent === 'describe') && (words.includes('been') || words.includes('happened') || time.past) && isQuestion(words)) intent = 'list_events';
@@ -293,6 +301,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     negated,
     question,
     outOfScope,
+    excluded,
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')),
     urls,
     text,
@@ -339,6 +348,16 @@ const NEGATIONS = new Set(['not', 'never', "n't"]);
  * with…", "not the garage anymore"), but not one that is part of the cue itself ("do not look" is
  * a boundary; "not sure" is hesitation).
  */
+/** The words just before a mention put it out ("not the driveway", "except the nursery", "without the porch"). */
+function isExcludedMention(tokens: Token[], start: number, from: number): boolean {
+  for (let k = start - 1; k >= Math.max(0, from - 1, start - 3); k--) {
+    const w = tokens[k].text;
+    if (['not', 'except', 'excluding', 'without', 'besides'].includes(w)) return true;
+    if (!['the', 'my', 'our', 'but', 'apart', 'from', 'for', ','].includes(w)) return false;
+  }
+  return false;
+}
+
 function findNegation(tokens: Token[], from: number, to: number, clause: Clause): boolean {
   const cueWords = new Set(clause.cue?.matched ?? []);
   for (let k = from; k < to; k++) {
@@ -625,6 +644,11 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
 }
 
 function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "stop watching the porch at 10pm": a new end, not a stand-down now
+  if (r.time.anchors.length === 1 && !r.question) {
+    r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
+    return planUpdateWatch(r, state, plan);
+  }
   // "never mind, cancel that": two phrasings of one request
   if (!r.mentions.length && plan.calls.some((c) => c.tool === 'stand_down_watch')) return undefined;
   const target = findTargetWatches(r, state, true);

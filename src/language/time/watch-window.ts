@@ -40,6 +40,8 @@ export interface TimeSpec {
   openEnded: boolean;
   /** Look-back for questions about the past. */
   sinceMs?: (ctx: TimeContext) => number;
+  /** "in an hour": the window starts that much later. */
+  delayMs?: number;
   /** Only past-time words ("yesterday", "last night"): no window can be in the future. */
   past: boolean;
   /** Token indexes read as time words. */
@@ -112,10 +114,10 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     const next = tokens[i + 1]?.text;
     const prev = tokens[i - 1]?.text;
     // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
-    if (['for', 'next', 'by', 'last', 'past'].includes(w)) {
+    if (['for', 'next', 'by', 'last', 'past', 'in'].includes(w)) {
       let k = i + 1;
-      if (tokens[k]?.text === 'the') k++;
-      let kind = w === 'by' ? 'extend' : w === 'last' || w === 'past' ? 'past' : 'ahead';
+      if (tokens[k]?.text === 'the' && w !== 'in') k++;
+      let kind = w === 'by' ? 'extend' : w === 'last' || w === 'past' ? 'past' : w === 'in' ? 'delay' : 'ahead';
       if (['next', 'last', 'past'].includes(tokens[k]?.text ?? '')) {
         kind = tokens[k].text === 'next' ? kind : 'past';
         k++;
@@ -125,6 +127,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       if (count && unit && unit in UNIT_MS) {
         const ms = count.value * UNIT_MS[unit];
         if (kind === 'extend') spec.extendMs = ms;
+        else if (kind === 'delay') spec.delayMs = ms;
         else if (kind === 'past') {
           spec.sinceMs = (c) => c.now - ms;
           pastWords = true;
@@ -272,7 +275,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
   const starts = spec.anchors.filter((a) => a.role === 'start');
   for (const a of spec.anchors) if (a.role === 'point' && starts.length) a.role = 'end';
   spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined ||
-    spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded;
+    spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded || spec.delayMs !== undefined;
   spec.past = pastWords && !spec.hasTime;
   return spec;
 }
@@ -485,6 +488,9 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     } else if (night) {
       startsAt = hasLocation ? getSunTime('sunset', day, ctx) : fromWallClock({ ...day, hour: 18, minute: 0 }, ctx.timeZone);
       startLabel = hasLocation ? 'sunset' : '18:00';
+    } else if (spec.delayMs !== undefined && d === 0) {
+      startsAt = ctx.now + spec.delayMs;
+      startLabel = formatClock(startsAt, ctx.timeZone);
     } else if (d === 0 || (!spec.dayOffset && !spec.date)) {
       startsAt = d === 0 ? ctx.now : fromWallClock(day, ctx.timeZone);
       startLabel = 'now';
