@@ -419,6 +419,24 @@ test('a vault at night: intrusions, "all night", "after hours"', () => {
   assert.match(refused('anyone in the vault after hours?', vault), /opening hours/);
 });
 
+test('"the peak" alone is the people count at a lobby, asked about at a car park; British spellings; "down there"', () => {
+  assert.equal(answer("what's the peak in the last hour", LOBBY), 'Peak of 14 people in the lobby at 09:42, in the last hour.');
+  assert.match(refused('what was the peak today', { location: 'parking_garage' }), /people or of vehicles/);
+  assert.equal(ask("when did you last see someone you didn't recognise?").subtype, 'unrecognized');
+  assert.equal(ask('any unrecognised people in the last 10 minutes?').subtype, 'unrecognized');
+  assert.equal(ask('is it crowded down there').level, 'crowded');
+  assert.equal(ask('how long has that person been down there?').aggregate, 'dwell');
+});
+
+test('spoken clock times and times inside last night', () => {
+  assert.equal(ask('how many people were here at half past 7').to, ny('07:30'));
+  assert.equal(ask('anyone here at quarter to 9').to, ny('08:45'));
+  assert.equal(ask('any cars from 9 to 10').from, ny('09:00'), '"9 to 10" stays a range');
+  const at0145 = Date.parse('2026-03-11T01:45:00-04:00');
+  assert.equal(ask('how many people were here at 11:30 last night', { now: at0145 }).to, Date.parse('2026-03-10T23:30:00-04:00'));
+  assert.equal(ask('anyone here at 1am last night', { now: at0145 }).to, Date.parse('2026-03-11T01:00:00-04:00'));
+});
+
 test('ambiguous or unanswerable questions are refused, never guessed', () => {
   for (const q of [
     'how many in the lobby',

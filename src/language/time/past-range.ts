@@ -218,7 +218,23 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
   // a clock time: "since 9am", "at 9:30", "9 this morning", "before noon"
   if (start.isCertain('hour')) {
     const meridiemKnown = start.isCertain('meridiem') || fixesMeridiem(result);
-    const at = resolveClockTime(start, meridiemKnown, scope);
+    let at = resolveClockTime(start, meridiemKnown, scope);
+    // "at 11:30 last night", "2am last night": the time inside that night (18:00 to 06:00)
+    const night = /\b(?:last night|overnight)\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
+    if (night !== null) {
+      const inNight = toWallClock(now, timeZone).hour < NIGHT_SPAN[1] - 24;
+      const base = night === -1 || inNight ? addZonedDays(startOfZonedDay(now, timeZone), -1, timeZone) : startOfZonedDay(now, timeZone);
+      const nightFrom = atZonedTime(base, NIGHT_SPAN[0], 0, timeZone);
+      const nightTo = atZonedTime(addZonedDays(base, 1, timeZone), NIGHT_SPAN[1] - 24, 0, timeZone);
+      const hour = start.get('hour') ?? 0;
+      const minute = start.get('minute') ?? 0;
+      const hours = meridiemKnown ? [hour] : [hour % 12, (hour % 12) + 12];
+      const candidates = hours
+        .flatMap((h) => [atZonedTime(base, h, minute, timeZone), atZonedTime(addZonedDays(base, 1, timeZone), h, minute, timeZone)])
+        .filter((t) => t >= nightFrom && t < nightTo);
+      if (candidates.length === 0) return { kind: 'several', phrases: [phraseOnly(phrase)] };
+      at = Math.min(...candidates);
+    }
     if (at > now) return future;
     if (OPEN_START_PREPOSITIONS.has(prep.word ?? '')) {
       return { kind: 'range', from: at, to: now, phrase, label: `since ${formatMoment(at, timeZone, now)}` };
@@ -336,8 +352,36 @@ export function findTimePhrase(text: string, scope: TimeScope): TimePhraseScan {
   return findSunPhrase(text, scope) ?? findTimePhraseOnly(text, scope);
 }
 
+/**
+ * "half past 7", "quarter past 9", "quarter to 5" → "7:30", "9:15", "4:45", padded to the same
+ * length so match indices still point into the caller's text.
+ */
+function rewriteSpokenClock(text: string): { text: string; spans: Array<[number, number]> } {
+  const spans: Array<[number, number]> = [];
+  const rewritten = text.replace(
+    /\b(half|quarter|(\d{1,2}) minutes?|(\d{1,2})) (past|after|to|till) (\d{1,2})\b/g,
+    (m: string, amount: string, mins: string | undefined, bare: string | undefined, dir: string, hour: string, offset: number) => {
+      const minutes = amount === 'half' ? 30 : amount === 'quarter' ? 15 : Number(mins ?? bare);
+      if (!(minutes > 0 && minutes < 60) || (amount === 'half' && dir !== 'past' && dir !== 'after')) return m;
+      // a bare number only with "past" ("10 past 9"): "from 9 to 10" is a range, not 9:51
+      if (bare !== undefined && dir !== 'past') return m;
+      let h = Number(hour);
+      if (h > 23) return m;
+      let mm = minutes;
+      if (dir === 'to' || dir === 'till') {
+        h = (h + 23) % 24;
+        mm = 60 - minutes;
+      }
+      spans.push([offset, offset + m.length]);
+      return `${h}:${String(mm).padStart(2, '0')}`.padEnd(m.length, ' ');
+    },
+  );
+  return { text: rewritten, spans };
+}
+
 function findTimePhraseOnly(text: string, scope: TimeScope): TimePhraseScan {
-  const prepared = rewriteBetweenAnd(text);
+  const spoken = rewriteSpokenClock(text);
+  const prepared = rewriteBetweenAnd(spoken.text);
   // chrono only takes a fixed offset: the zone's at `now`
   const reference = { instant: new Date(scope.now), timezone: getOffsetMinutes(scope.now, scope.timeZone) };
   // "now" / "right now" is the default moment, not a time phrase; the tokenizer reads it as a word.
@@ -349,7 +393,9 @@ function findTimePhraseOnly(text: string, scope: TimeScope): TimePhraseScan {
   const result = results[0];
   const phrase = resolveResult(prepared, text, result, scope);
   const { start } = findPreposition(prepared, result);
-  const end = result.index + result.text.length;
+  let end = result.index + result.text.length;
+  // a rewritten spoken time ("half past 7" → "7:30" and padding) is blanked whole
+  for (const [a, b] of spoken.spans) if (a < end && b > end) end = b;
   const remainder = `${text.slice(0, start)} ${' '.repeat(end - start)} ${text.slice(end)}`;
   return { phrase, remainder };
 }

@@ -127,6 +127,15 @@ function firstMeaningfulToken(tokens: Token[]): Token | undefined {
 }
 
 function chooseMetric(roles: Set<WordRole>, location: string): Metric {
+  // "what was the peak today" at a lobby: the peak of the people count, the scene's main figure;
+  // at a car park the noun decides ("peak" alone could be cars)
+  const countsOnly = (['peak', 'minimum', 'average'] as const).some((r) => roles.has(r)) && !roles.has('count');
+  if (countsOnly && !roles.has('vehicles') && !roles.has('people') && !roles.has('crowd') && !roles.has('anomaly') && !roles.has('unrecognized') && !roles.has('loitering')) {
+    if (VEHICLE_PLACES.some((w) => describeLocation(location).split(' ').includes(w))) {
+      refuse(`The peak of people or of vehicles? Ask e.g. "peak number of cars in the ${describeLocation(location)} today".`);
+    }
+    return 'people';
+  }
   const anomaly = roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering');
   if (anomaly && roles.has('vehicles')) {
     refuse('Unusual activity (unrecognized people, loitering) is tracked for people only, not vehicles.');
