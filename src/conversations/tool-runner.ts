@@ -1,6 +1,6 @@
 import { AgentToolError, type ToolResult, type ToolRunner } from '../agent/plan-executor.ts';
 import type { ToolArgs, ToolName } from '../agent/tools.ts';
-import { formatClock } from '../lib/zoned-time.ts';
+import { formatClock, formatMoment } from '../lib/zoned-time.ts';
 import type { Actor } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
 import { ERROR_CATALOGUE, VigilError } from '../lib/errors.ts';
@@ -146,7 +146,20 @@ export class HouseholdToolRunner implements ToolRunner {
       sensorIds = home.sensors.filter((s) => s.room.toLowerCase() === a.room!.toLowerCase()).map((s) => s.id);
     }
     const page = await this.deps.events.list(principal, { limit: a.limit ?? 20, since: a.since, watch_id: a.watch_id, kind, types, sensor_ids: sensorIds });
-    return { action: { count: page.data.length, ...(a.since ? { since: a.since } : {}), ...(a.kind ? { kind: a.kind } : {}) }, text: this.summarizeEvents(page.data, a) };
+    // honest about coverage: "I have readings since 00:31", not "nothing in 24 hours"
+    const coverage = await this.deps.household.getReadingsSince(principal.tenantId, sensorIds);
+    const text = this.summarizeEvents(page.data, a) + this.describeCoverage(coverage, a);
+    return {
+      action: { count: page.data.length, ...(a.since ? { since: a.since } : {}), ...(a.kind ? { kind: a.kind } : {}), readings_since: coverage.since === null ? null : new Date(coverage.since).toISOString() },
+      text,
+    };
+  }
+
+  private describeCoverage(coverage: { since: number | null; now: number }, a: ToolArgs<'list_events'>): string {
+    if (coverage.since === null) return ' I have no readings from there yet.';
+    const asked = a.since ? Date.parse(a.since) : undefined;
+    if (asked !== undefined && asked >= coverage.since) return '';
+    return ` I have readings since ${formatMoment(coverage.since, this.scope.timeZone, coverage.now)}.`;
   }
 
   private summarizeEvents(events: EventView[], a: ToolArgs<'list_events'>): string {
