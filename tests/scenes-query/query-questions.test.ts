@@ -437,6 +437,13 @@ test('spoken clock times and times inside last night', () => {
   assert.equal(ask('anyone here at 1am last night', { now: at0145 }).to, Date.parse('2026-03-11T01:00:00-04:00'));
 });
 
+test('"occupancy" over a span is the count of occupants; now, the share with the count', () => {
+  assert.equal(ask('average occupancy between 9 and 10').metric, 'people');
+  assert.equal(ask('peak occupancy today').metric, 'people');
+  assert.equal(ask("what's the occupancy").metric, 'crowd_density');
+  assert.equal(ask('average crowd density today').metric, 'crowd_density');
+});
+
 test('ambiguous or unanswerable questions are refused, never guessed', () => {
   for (const q of [
     'how many in the lobby',

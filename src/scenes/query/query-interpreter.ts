@@ -126,7 +126,9 @@ function firstMeaningfulToken(tokens: Token[]): Token | undefined {
   return tokens.find((t) => !(t.roles.size === 1 && t.roles.has('filler')));
 }
 
-function chooseMetric(roles: Set<WordRole>, location: string): Metric {
+const OCCUPANCY_WORDS = new Set(['occupancy', 'occupied']);
+
+function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string[] = []): Metric {
   // "what was the peak today" at a lobby: the peak of the people count, the scene's main figure;
   // at a car park the noun decides ("peak" alone could be cars)
   const countsOnly = (['peak', 'minimum', 'average'] as const).some((r) => roles.has(r)) && !roles.has('count');
@@ -148,6 +150,11 @@ function chooseMetric(roles: Set<WordRole>, location: string): Metric {
     refuse('Crowd density is measured for people; ask how many vehicles there are instead.');
   }
   if (roles.has('vehicles')) return 'vehicles';
+  // "occupancy" is both the head count and its share of capacity: over a span ("average
+  // occupancy", "peak occupancy") it is the count of occupants; now, the share (with the count)
+  if (roles.has('crowd') && !crowdWords.some((w) => !OCCUPANCY_WORDS.has(w)) && (['peak', 'average', 'minimum'] as const).some((r) => roles.has(r))) {
+    return 'people';
+  }
   if (roles.has('crowd')) return 'crowd_density';
   if (roles.has('people')) return 'people';
   return refuse(
@@ -573,7 +580,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     if (roles.has('empty') && (roles.has('level_crowded') || roles.has('level_full') || roles.has('level_busy'))) {
       refuse('The question asks whether it is empty and crowded at once; ask one of them.');
     }
-    metric = chooseMetric(roles, location);
+    metric = chooseMetric(roles, location, tokens.filter((t) => t.roles.has('crowd')).map((t) => t.word));
     if (metric === 'people' && !namesPeople && atVehiclePlace && roles.has('empty')) {
       // "is the lot empty?": of cars or of people? A car park is asked about both.
       refuse(`Empty of people or of vehicles? Ask "is anyone in the ${describeLocation(location)}?" or "are any cars in the ${describeLocation(location)}?"`);
