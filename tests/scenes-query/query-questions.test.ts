@@ -313,8 +313,18 @@ test('vehicles: presence, arrivals and peak in the lot', () => {
   const history = [cars('09:00', 0), cars('09:20', 2, { track_id: 'v1' }), cars('09:30', 3, { track_id: 'v2' }), cars('09:40', 0)];
   assert.match(answer('any cars in the lot in the last hour?', history, SCENE, lot), /^Yes, vehicles were in the parking lot in the last hour, up to 3 at once/);
   assert.match(answer('how many vehicles came in since 9', history, SCENE, lot), /^2 vehicles arrived in the parking lot since 09:00/);
-  // "empty" at a car park could mean cars or people: asked, not guessed
-  assert.match(refused('is the lot empty', lot), /people or of vehicles/);
+  // "empty" at a car park with nothing named: empty of people and of vehicles
+  assert.equal(ask('is the lot empty', lot).metric, 'activity');
+  assert.equal(answer('is the lot empty', [...history, count('09:45', 1)], { ...SCENE, vehicles: 0, people: 1 }, lot), 'No, 1 person is in the parking lot now (10:14).');
+  assert.equal(answer('is the lot empty', [...history, count('09:45', 0)], { ...SCENE, vehicles: 0, people: 0 }, lot), 'Yes, the parking lot is empty now (10:14): no people and no vehicles.');
+  assert.match(answer('was the lot empty last night', [], SCENE, lot), /^I have no readings for the parking lot last night/);
+  // "full" could be either: asked
+  assert.match(refused('is the lot full', lot), /People or vehicles/);
+  // "getting quieter" there: both counts, yes or no only when they agree
+  const quieter = ask('has it been getting quieter since 9', lot);
+  assert.equal(quieter.metric, 'activity');
+  assert.match(answer('has it been getting quieter since 9', [count('09:00', 6), count('09:30', 4), count('10:00', 1), cars('09:00', 5), cars('09:30', 3), cars('10:00', 1)], SCENE, lot), /^Yes, the number of people in the parking lot has been falling since 09:00.*; and the number of vehicles in the parking lot has been falling/);
+  assert.doesNotMatch(answer('has it been getting quieter since 9', [count('09:00', 1), count('09:30', 4), count('10:00', 6), cars('09:00', 5), cars('09:30', 3), cars('10:00', 1)], SCENE, lot), /^(Yes|No)\b/);
   assert.match(answer('is anyone in the lot', [count('10:00', 0)], { ...SCENE, people: 0 }, lot), /^No, no one is in the parking lot now/);
   assert.match(answer('any cars in the lot right now', history, { ...SCENE, vehicles: 0 }, lot), /^No, no vehicles are in the parking lot now/);
 });

@@ -521,7 +521,7 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
  * "has the crowd been growing?": the count at the start against the end of the range, and the
  * average of the first half against the second, so one spike does not make a trend.
  */
-function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): CountAnswer {
+function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): CountAnswer & { direction?: 'up' | 'down' | 'flat'; sentence?: string } {
   const [one, many] = nouns(interp);
   const span = readingsOver(readings, interp.from, interp.to);
   if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot tell a trend.`, supporting: [] };
@@ -547,7 +547,54 @@ function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): 
   let answer: string;
   if (interp.direction && interp.yes_no) answer = `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`;
   else answer = `${capitalise(sentence)}.`;
-  return { answer, supporting: [start.record, end.record] };
+  return { answer, supporting: [start.record, end.record], direction, sentence };
+}
+
+/**
+ * "has it been getting quieter?" at a car park, with neither people nor vehicles named: both
+ * counts. Yes or no only when they agree (or only one has readings); otherwise both, plainly.
+ */
+function answerBothTrends(interp: Interpretation, people: Reading[], vehicles: Reading[], p: Phrasing): CountAnswer {
+  const a = answerTrend({ ...interp, metric: 'people' }, people, p);
+  const b = answerTrend({ ...interp, metric: 'vehicles' }, vehicles, p);
+  const known = [a, b].filter((t) => t.direction !== undefined);
+  if (known.length === 0) return { answer: `I have too few counts for ${p.place} ${p.when} to tell a trend.`, supporting: [] };
+  const supporting = [...a.supporting, ...b.supporting];
+  const sentences = known.map((t) => t.sentence!).join('; and ');
+  const agreed = known.every((t) => t.direction === known[0].direction) ? known[0].direction : undefined;
+  if (interp.direction && interp.yes_no && agreed) {
+    return { answer: `${agreed === interp.direction ? 'Yes' : 'No'}, ${sentences}.`, supporting };
+  }
+  return { answer: `${capitalise(sentences)}.`, supporting };
+}
+
+/** "is the garage empty?" with neither people nor vehicles named: empty means neither. */
+function answerEmptyOfAll(interp: Interpretation, detections: DetectionRecord[], people: Reading[], vehicles: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+  const be = (n: number) => (p.isNow ? (n === 1 ? 'is' : 'are') : n === 1 ? 'was' : 'were');
+  if (interp.from === interp.to) {
+    const n = readingAt(people, interp.to)?.value ?? (p.isNow ? scene.people : undefined);
+    const v = readingAt(vehicles, interp.to)?.value ?? (p.isNow ? scene.vehicles : undefined);
+    if (n === undefined && v === undefined) return { answer: `I have no readings for ${p.place} ${p.when}.`, supporting: [] };
+    const present = [n ? plural(n, 'person', 'people') : '', v ? plural(v, 'vehicle', 'vehicles') : ''].filter(Boolean);
+    const supporting = [readingAt(people, interp.to)?.record, readingAt(vehicles, interp.to)?.record].filter((d): d is DetectionRecord => Boolean(d));
+    if (present.length === 0) {
+      return { answer: `Yes, ${p.place} ${p.isNow ? 'is' : 'was'} empty ${p.when}: no people and no vehicles.`, supporting };
+    }
+    const total = (n ?? 0) + (v ?? 0);
+    return { answer: `No, ${present.join(' and ')} ${be(total)} in ${p.place} ${p.when}.`, supporting };
+  }
+  const seenPeople = answerPresence({ ...interp, metric: 'people', expect_empty: false }, detections, people, scene.people, p);
+  const seenVehicles = answerPresence({ ...interp, metric: 'vehicles', expect_empty: false }, detections, vehicles, scene.vehicles, p);
+  const yes = (a: CountAnswer) => a.answer.startsWith('Yes');
+  const known =
+    readingsOver(people, interp.from, interp.to).length + readingsOver(vehicles, interp.from, interp.to).length > 0 ||
+    detections.some((d) => inRange(d, interp.from, interp.to));
+  if (!known) return { answer: `I have no readings for ${p.place} ${p.when}, so I cannot tell whether it was empty.`, supporting: [] };
+  if (!yes(seenPeople) && !yes(seenVehicles)) {
+    return { answer: `Yes, ${p.place} was empty ${p.when}: no people or vehicles were seen.`, supporting: [] };
+  }
+  const parts = [yes(seenPeople) ? 'people' : '', yes(seenVehicles) ? 'vehicles' : ''].filter(Boolean).join(' and ');
+  return { answer: `No, ${parts} were seen in ${p.place} ${p.when}.`, supporting: [...seenPeople.supporting, ...seenVehicles.supporting] };
 }
 
 function ago(t: number, now: number): string {
@@ -852,9 +899,6 @@ export function answerQuery(
         case 'threshold':
           result = answerThreshold(interp, detections, counted, scene, snapshotValue, p);
           break;
-        case 'trend':
-          result = answerTrend(interp, counted, p);
-          break;
         case 'last_seen':
           result = answerLastSeen(interp, detections, counted, snapshotValue, p);
           break;
@@ -876,6 +920,15 @@ export function answerQuery(
         case 'summary':
           result = answerSummary(interp, detections, people, vehicles, scene, p);
           break;
+        case 'presence':
+          result =
+            interp.metric === 'activity'
+              ? answerEmptyOfAll(interp, detections, people, vehicles, scene, p)
+              : answerPresence(interp, detections, counted, snapshotValue, p);
+          break;
+        case 'trend':
+          result = interp.metric === 'activity' ? answerBothTrends(interp, people, vehicles, p) : answerTrend(interp, counted, p);
+          break;
         case 'peak': {
           const r = answerPeak(interp, counted, p);
           result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
@@ -888,9 +941,6 @@ export function answerQuery(
         }
         case 'arrivals':
           result = answerArrivals(interp, detections, counted, p);
-          break;
-        case 'presence':
-          result = answerPresence(interp, detections, counted, snapshotValue, p);
           break;
         default: {
           const r = answerCurrent(interp, counted, snapshotValue, p);

@@ -212,10 +212,14 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
       break;
     case 'presence':
       what = interp.expect_empty
-        ? `whether it ${interp.from === interp.to ? 'is' : 'was'} empty of ${plural}`
+        ? `whether it ${interp.from === interp.to ? 'is' : 'was'} empty of ${interp.metric === 'activity' ? 'people and vehicles' : plural}`
         : `whether any ${plural} ${interp.from === interp.to ? 'are' : 'were'} present`;
       break;
     case 'trend':
+      if (interp.metric === 'activity') {
+        what = `whether the people and vehicle counts ${interp.direction === 'down' ? 'fell' : interp.direction === 'up' ? 'rose' : 'rose or fell'}`;
+        break;
+      }
       what = `whether the ${noun} count ${interp.direction === 'down' ? 'fell' : interp.direction === 'up' ? 'rose' : 'rose or fell'}`;
       break;
     case 'last_seen':
@@ -440,7 +444,11 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   const yesNo = isYesNoQuestion(query, tokens);
   const atVehiclePlace = VEHICLE_PLACES.some((w) => describeLocation(location).split(' ').includes(w));
   const namesPeople = tokens.some((t) => t.roles.has('people') && !PLACE_STATE_WORDS.has(t.word));
-  if (atVehiclePlace && !namesPeople && !roles.has('vehicles') && (roles.has('crowd') || roles.has('trend_up') || roles.has('trend_down') || comparisons.usual)) {
+  // at a car park with neither people nor vehicles named, "empty" and "getting quieter" are about
+  // both counts; "full" or "busier than usual" could be either and are asked about
+  const bothCounts = atVehiclePlace && !namesPeople && !roles.has('vehicles');
+  const trendAsked = roles.has('trend_up') || roles.has('trend_down') || roles.has('trend');
+  if (bothCounts && !trendAsked && !roles.has('empty') && (roles.has('crowd') || comparisons.usual)) {
     // "is the parking lot full?": of cars, most likely, and capacity is counted in people
     refuse(`People or vehicles? Ask e.g. "how many cars are in the ${describeLocation(location)}?" or "how crowded with people is it?"`);
   }
@@ -565,7 +573,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   } else if (roles.has('trend_up') || roles.has('trend_down') || roles.has('trend')) {
     if (roles.has('trend_up') && roles.has('trend_down')) refuse('The question asks about rising and falling at once; ask about one.');
     if (anomalyWords) refuse('I can tell whether counts of people or vehicles rose or fell, not unusual activity.');
-    metric = metricFor(roles);
+    metric = bothCounts ? 'activity' : metricFor(roles);
     aggregate = 'trend';
     range = spanRange('a trend');
     if (roles.has('trend_up')) extra.direction = 'up';
@@ -581,11 +589,11 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
       refuse('The question asks whether it is empty and crowded at once; ask one of them.');
     }
     metric = chooseMetric(roles, location, tokens.filter((t) => t.roles.has('crowd')).map((t) => t.word));
-    if (metric === 'people' && !namesPeople && atVehiclePlace && roles.has('empty')) {
-      // "is the lot empty?": of cars or of people? A car park is asked about both.
-      refuse(`Empty of people or of vehicles? Ask "is anyone in the ${describeLocation(location)}?" or "are any cars in the ${describeLocation(location)}?"`);
+    if (metric === 'people' && bothCounts && roles.has('empty')) {
+      // "is the lot empty?": empty of everything, people and vehicles
+      metric = 'activity';
     }
-    if (metric === 'people' && roles.has('empty') && !roles.has('count')) {
+    if ((metric === 'people' || metric === 'activity') && roles.has('empty') && !roles.has('count')) {
       aggregate = 'presence';
       extra.expect_empty = true;
       extra.yes_no = true;
