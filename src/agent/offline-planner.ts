@@ -556,7 +556,7 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (r.time.past) {
     return "That time is already past, so I can't watch it. Did you mean from now on (for example \"tonight\"), or do you want to know what happened then?";
   }
-  if (r.time.openEnded && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined) {
+  if (r.time.openEnded && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined && !r.time.night && !r.time.weekend) {
     return 'Until when should I keep watching? Give me an end, like "until Sunday 6pm" or "for the next 3 days".';
   }
   if (needsLocation(r.time) && !state.ctx.location) {
@@ -862,6 +862,17 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
 }
 
 function planBoundary(r: Reading, state: PlanState, plan: Plan, set: boolean): string | undefined {
+  // "remove all boundaries": every boundary there is, said as plainly as that
+  const all = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome);
+  if (!set && (all || (r.wantsAll && !r.mentions.length))) {
+    if (!state.boundaries.length) plan.refusals.push("There are no boundaries to lift — I can watch everything already.");
+    for (const b of [...state.boundaries]) {
+      const name = b.room ?? state.ctx.sensors.find((x) => x.id === b.sensor_id)?.name ?? 'that sensor';
+      plan.calls.push({ tool: 'clear_boundary', args: b.room ? { room: b.room } : { sensor_id: b.sensor_id }, subject: name, say: `Okay — I can watch the ${name} again.` });
+    }
+    state.boundaries = [];
+    return undefined;
+  }
   if (!set) {
     const ask = confirmLifting(r, (name) => `you can watch the ${name} again`);
     if (ask) return ask;

@@ -93,10 +93,12 @@ function classifyToken(token: Token, allPlaceWords: string[]): TokenClass {
   if (VAGUE_SUBJECTS.has(w)) return 'vague';
   if (
     STOP_WORDS.has(w) || NON_PLACE_WORDS.has(w) || REFERENCE_WORDS.has(w) || w in CONDITION_WORDS ||
-    OUT_OF_SCOPE_NOUNS.has(w) || !token.isNoun || token.isVerb
+    OUT_OF_SCOPE_NOUNS.has(w)
   ) {
     return 'other';
   }
+  // the tagger sometimes reads a place noun as a verb ("the back garden from dusk"): the lexicon decides
+  if ((!token.isNoun || token.isVerb) && !(/[^s]$/.test(w) && !/(ing|ed)$/.test(w) && isPlaceWord(w))) return 'other';
   return 'unknown';
 }
 
