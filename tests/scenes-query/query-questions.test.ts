@@ -302,6 +302,9 @@ test('time phrases: "yesterday afternoon", "around 4"', () => {
   const point = ask('how many people were here around 4', { now: at1645 });
   assert.equal(point.aggregate, 'current');
   assert.equal(point.to, ny('16:00'));
+  const presence = ask('was anyone here around 4', { now: at1645 });
+  assert.equal(presence.aggregate, 'presence');
+  assert.deepEqual([presence.from, presence.to], [ny('15:30'), ny('16:30')]);
   const span = ask('how many people came in around 4', { now: at1645 });
   assert.equal(span.aggregate, 'arrivals');
   assert.equal(span.from, ny('15:30'));

@@ -613,7 +613,9 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     if (aggregate === 'presence' && metric !== 'anomalies') extra.yes_no = true;
     if (metric === 'anomalies' && yesNo) extra.yes_no = true; // "any strangers tonight?"
     if (aggregate === 'arrivals' && yesNo && !roles.has('count')) extra.yes_no = true; // "did a car arrive?"
-    const pointAggregate = aggregate === 'current' || (aggregate === 'presence' && !rangeish);
+    // "was anyone here around 4": presence over the half hour either side, not at 4 sharp
+    const around = phrase.kind === 'point' && phrase.around !== undefined;
+    const pointAggregate = aggregate === 'current' || (aggregate === 'presence' && !rangeish && !around);
     if (pointAggregate) range = pointRange();
     else range = spanRange(RANGE_AGGREGATES.has(aggregate) ? `a ${aggregate}` : 'a question like this');
     if (comparisons.minDwellS !== undefined) {
