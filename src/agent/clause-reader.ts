@@ -40,6 +40,8 @@ const compiledCues: CompiledCue[] = INTENT_CUES.flatMap(({ intent, cues }, group
 );
 
 function matchesWord(token: Token, alternatives: string[]): boolean {
+  // "the driveway and porch watches": the noun, not the verb
+  if (token.text === 'watches' && token.isNoun && alternatives.includes('watch') && alternatives.length === 1) return false;
   const canonical = BE_FORMS.has(token.text) ? 'be' : token.root;
   return alternatives.includes(token.text) || alternatives.includes(canonical);
 }

@@ -210,11 +210,20 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
           r.mentions = [];
         }
       }
+    } else if (r.intent === 'create_watch' && !r.mentions.length && r.hasReference && prev?.intent === 'create_watch' && !r.clause.newSentence) {
+      // "watch the back door tonight and let me know if it opens": what to look for, on the same watch
+      prev.conditions = [...new Set([...prev.conditions, ...r.conditions])];
+      continue;
     } else if (r.intent === 'create_watch' && !r.time.hasTime) {
       // "watch the back door from sunset to sunrise and let me know if anyone's in the backyard": one
       // window; "I'm going away for the weekend, watch the house": the setting clause gives it
       const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
       if (earlier) r.time = earlier.time;
+    }
+    // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
+    if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date) {
+      const setting = readings.find((x) => !x.intent && (x.time.dayOffset !== 0 || x.time.date));
+      if (setting) r.time = { ...r.time, dayOffset: setting.time.dayOffset, date: setting.time.date };
     }
     readings.push(r);
   }
@@ -264,6 +273,8 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     const c = CONDITION_WORDS[tokens[k].text];
     if (c) conditions.add(c);
   }
+  // "someone I don't recognise", "anyone we don't know": a stranger
+  if (/\b(not|never) (recogni[sz]e|know)\b/.test(words.join(' '))) conditions.add('unrecognized_person');
   if (conditions.has('loitering') || conditions.has('unrecognized_person')) conditions.delete('person');
   // "is it open?" describes; "tell me if it opens" watches for it
   const text = words.join(' ');
@@ -272,7 +283,8 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   let outOfScope: string | undefined;
   const oosNoun = words.find((w) => OUT_OF_SCOPE_NOUNS.has(w));
   const strongCue = clause.cue && clause.cue.words >= 2;
-  if (first && OUT_OF_SCOPE_VERBS.has(first) && intent !== 'rename_room' && !(first === 'open' && intent === 'describe')) {
+  const cueOwnsFirst = clause.cue !== undefined && clause.cue.matched.some((k) => tokens[k].text === first);
+  if (first && OUT_OF_SCOPE_VERBS.has(first) && !cueOwnsFirst && intent !== 'rename_room' && !(first === 'open' && intent === 'describe')) {
     outOfScope = describeOutOfScope(text, first);
   } else if (oosNoun && (!strongCue || ['mute', 'unmute', 'create_watch'].includes(intent ?? ''))) {
     outOfScope = describeOutOfScope(text, oosNoun);
@@ -365,7 +377,8 @@ function findNegation(tokens: Token[], from: number, to: number, clause: Clause)
     const next = tokens[k + 1]?.text;
     if (cueWords.has(k)) continue;
     if (w === 'no' && (next === 'need' || next === 'longer' || next === 'more')) return true;
-    if (NEGATIONS.has(w) && next !== 'sure' && !(clause.cue && k > clause.cue.end)) return true;
+    // "someone I don't recognise" qualifies a person; it does not negate the request
+    if (NEGATIONS.has(w) && next !== 'sure' && !['recognise', 'recognize', 'know'].includes(next ?? '') && !(clause.cue && k > clause.cue.end)) return true;
   }
   return false;
 }
@@ -548,6 +561,7 @@ function visitPlaces(r: Reading, state: PlanState, plan: Plan, question: string,
 }
 
 function askWhich(place: Extract<Place, { type: 'ambiguous' }>): string {
+  if (place.options.length === 1) return `There's no ${place.label} in your home — do you mean the ${place.options[0]}?`;
   return `Which ${place.label} do you mean: ${place.options.join(', ')}?`;
 }
 
@@ -563,7 +577,14 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in (or your coordinates)?";
   }
   const window = resolveWatchWindow(r.time, state.ctx);
-  return visitPlaces(r, state, plan, 'What should I watch?', (place) => {
+  if (window.passed) {
+    const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
+    return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;
+  }
+  // one request is one watch: "the porch and the driveway tonight" covers both places
+  const subjects: string[] = [];
+  const covered: ContextSensor[] = [];
+  const question = visitPlaces(r, state, plan, 'What should I watch?', (place) => {
     let sensors = getPlaceSensors(place);
     if (place.type === 'group' && place.except) sensors = sensors.filter((s) => !state.mentionedSensorIds.has(s.id));
     const reachable: ContextSensor[] = [];
@@ -583,27 +604,31 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     // "everything else": say what was left out
     const left = place.type === 'group' && place.except ? getPlaceSensors(place).filter((s) => state.mentionedSensorIds.has(s.id)) : [];
     const leftRooms = [...new Set(left.map((s) => s.room))];
-    const subject = leftRooms.length ? `${subjectOf(place)} except the ${leftRooms.join(' and the ')}` : subjectOf(place);
-    const args: Record<string, unknown> = {
-      subject,
-      sensor_ids: reachable.map((s) => s.id),
-      starts_at: new Date(window.startsAt).toISOString(),
-      ends_at: new Date(window.endsAt).toISOString(),
-      recurrence: window.recurrence,
-      window: window.window,
-    };
-    if (r.conditions.length) args.conditions = r.conditions;
-    const callIndex = plan.calls.length;
-    // a default is never silent (issue 10 §4)
-    const later = window.startsAt > state.ctx.now + 60_000;
-    const span = window.defaulted
-      ? `${later ? `${describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx)}, 24 hours` : `for the next 24 hours (until ${formatClock(window.endsAt, state.ctx.timeZone)} tomorrow)`} — tell me if you want a different end`
-      : describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx);
-    plan.calls.push({ tool: 'create_watch', args, subject, say: `I'm watching the ${subject} ${span}.` });
-    state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: reachable.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
-    state.lastWatchId = `$ref:${callIndex}`;
+    subjects.push(leftRooms.length ? `${subjectOf(place)} except the ${leftRooms.join(' and the ')}` : subjectOf(place));
+    for (const s of reachable) if (!covered.includes(s)) covered.push(s);
     rememberSubject(state, place);
   });
+  if (question || !covered.length) return question;
+  const subject = subjects.join(' and ');
+  const args: Record<string, unknown> = {
+    subject,
+    sensor_ids: covered.map((s) => s.id),
+    starts_at: new Date(window.startsAt).toISOString(),
+    ends_at: new Date(window.endsAt).toISOString(),
+    recurrence: window.recurrence,
+    window: window.window,
+  };
+  if (r.conditions.length) args.conditions = r.conditions;
+  const callIndex = plan.calls.length;
+  // a default is never silent (issue 10 §4)
+  const later = window.startsAt > state.ctx.now + 60_000;
+  const span = window.defaulted
+    ? `${later ? `${describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx)}, 24 hours` : `for the next 24 hours (until ${formatClock(window.endsAt, state.ctx.timeZone)} tomorrow)`} — tell me if you want a different end`
+    : describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx);
+  plan.calls.push({ tool: 'create_watch', args, subject, say: `I'm watching the ${subject.replace(/ and /g, ' and the ')} ${span}.` });
+  state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
+  state.lastWatchId = `$ref:${callIndex}`;
+  return undefined;
 }
 
 /** "from 17:21 to 07:27 tomorrow (sunset to sunrise), every night" in the home's time. */
@@ -653,6 +678,10 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
   if (!r.mentions.length && plan.calls.some((c) => c.tool === 'stand_down_watch')) return undefined;
   const target = findTargetWatches(r, state, true);
   if (target.question) return target.question;
+  // "don't watch the kids' room" with no watch on it: leave it alone
+  if (r.negated && r.mentions.length && (target.refusal || !target.watches.length) && !r.mentions.some((m) => m.place.type === 'unknown')) {
+    return planBoundary(r, state, plan, true);
+  }
   if (target.refusal) {
     plan.refusals.push(target.refusal);
     return undefined;
@@ -758,6 +787,10 @@ function planExclude(r: Reading, state: PlanState, plan: Plan): string | undefin
     if (m.place.type === 'ambiguous') return askWhich(m.place);
     if (m.place.type === 'unknown' || m.place.type === 'vague') continue;
     const watched = watchesOn(m.place, state);
+    // "don't bother with the garage tonight" while it is watched: stop the watch, or leave it alone?
+    if (!ongoing && watched.length && r.mentions.length === 1 && !plan.calls.length) {
+      return `Do you want me to stop watching the ${subjectOf(m.place)}, or to leave it alone altogether (no watching or looking)?`;
+    }
     if (ongoing && watched.length) {
       for (const w of watched) {
         plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });

@@ -151,9 +151,8 @@ function resolveByMeaning(placeWords: string[], kindWords: string[], ctx: Househ
   }
   if (best) {
     const close = ranked.filter((x) => x.score > best.score - 0.1).map((x) => x.room);
-    if (close.length > 1) return { type: 'ambiguous', label, options: close };
-    // one unsure candidate: say what there is rather than act on a guess
-    return { type: 'unknown', label, reason: `There's no ${label} in your home — the closest is the ${best.room}; say "the ${best.room}" if you meant it.` };
+    // close or unsure candidates: ask, naming them, rather than act on a guess
+    return { type: 'ambiguous', label, options: close };
   }
   if (placeWords.some((w) => isPlaceWord(w)) || isPlaceWord(placeWords.join(' '))) return { type: 'unknown', label };
   return undefined;

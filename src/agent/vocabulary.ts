@@ -36,7 +36,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
     intent: 'clear_boundary',
     cues: [
       'can watch … again', 'can look … again', 'can monitor … again', 'can see … again', 'can check … again',
-      'may watch … again', 'okay to watch', 'ok to watch', 'fine to watch', 'allow … again',
+      'may watch … again', 'okay to watch', 'ok to watch', 'fine to watch', 'allow … again', 'fine … to watch … again',
+      'ok … to watch … again', 'okay … to watch … again', 'alright … to watch … again',
       'lift … boundary', 'remove … boundary', 'clear … boundary', 'drop … boundary', 'lift … restriction',
       'no longer off limit|limits', 'not off limit|limits', 'stop ignore|ignoring', 'unignore',
     ],
@@ -56,6 +57,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'cancel', 'no need to watch', 'no longer need … watch', 'do not need … watch', 'turn off … watch',
       'switch off … watch', 'end … watch', 'stop … watch', 'kill … watch', 'remove … watch', 'delete … watch',
       'forget about', 'never mind', 'nevermind', 'do not watch … anymore', 'stop … anymore', 'stop', 'drop',
+      'quit watch|watching', 'quit',
     ],
   },
   {
@@ -108,7 +110,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
     cues: [
       'watch', 'keep … eye', 'eye on', 'monitor', 'guard', 'look out for', 'keep watch', 'let me know',
       'tell me if', 'tell me when', 'alert me', 'notify me', 'ping me', 'warn me', 'observe', 'surveil',
-      'keep tab|tabs', 'set up … watch', 'start watch|watching', 'keep watch|watching', 'keep … safe',
+      'keep tab|tabs', 'set up … watch', 'start watch|watching', 'keep watch|watching', 'keep … safe', 'mind', 'watched',
       'want to know if', 'want to know when', 'like to know if', 'know if', 'know when',
     ],
   },
@@ -142,7 +144,7 @@ export const OUT_OF_SCOPE_NOUNS = new Set([
   'light', 'lights', 'lamp', 'lamps', 'thermostat', 'heating', 'heater', 'temperature', 'degrees', 'weather',
   'pizza', 'food', 'music', 'song', 'songs', 'playlist', 'police', 'ambulance', 'alarm', 'footage', 'video',
   'videos', 'recording', 'recordings', 'clip', 'clips', 'lock', 'locks', 'blinds', 'curtains', 'tv', 'television',
-  'fire', 'wife', 'husband',
+  'fire',
 ]);
 
 export const CONDITION_WORDS: Record<string, 'person' | 'unrecognized_person' | 'vehicle' | 'door_open' | 'motion' | 'loitering'> = {

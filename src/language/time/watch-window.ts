@@ -56,6 +56,8 @@ export interface ResolvedWindow {
   window: string;
   /** No end was said and none follows from the words: the 24 h default, which a reply must state. */
   defaulted: boolean;
+  /** A clock window without a day ("from 2 to 4", "around 4") that is already over today: moved to tomorrow, to be asked about. */
+  passed?: boolean;
 }
 
 const MINUTE = MINUTE_MS;
@@ -298,13 +300,29 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
   const cached = clockPhraseCache.get(tokens)?.get(key);
   if (cached) return cached;
   const pieces: { text: string; tokens: number[]; night: boolean }[] = [];
+  const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].text;
+    // spoken clock times: "quarter past 8" → 8:15, "half past 7" → 7:30, "quarter to 9" → 8:45
+    const hourAt = (k: number) => (/^\d{1,2}$/.test(tokens[k]?.text ?? '') ? Number(tokens[k].text) : NUMBERS[tokens[k]?.text ?? '']);
+    if ((w === 'quarter' || w === 'half') && (tokens[i + 1]?.text === 'past' || tokens[i + 1]?.text === 'to') && hourAt(i + 2) !== undefined) {
+      const h = hourAt(i + 2)!;
+      const past = tokens[i + 1].text === 'past';
+      const minutes = w === 'half' ? 30 : past ? 15 : 45;
+      const hour = past || w === 'half' ? h : (h + 11) % 12 || 12;
+      pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}`, tokens: [i, i + 1, i + 2], night: false });
+      i += 2;
+      continue;
+    }
     if (/^\d{1,2}(:\d\d)?$/.test(w)) {
       const a = tokens[i + 1]?.text, b = tokens[i + 2]?.text, c = tokens[i + 3]?.text;
       if (a === 'in' && b === 'the' && c === 'morning') { pieces.push({ text: `${w}am`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; continue; }
       if (a === 'in' && b === 'the' && (c === 'evening' || c === 'afternoon')) { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; continue; }
       if (a === 'at' && b === 'night') { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2], night: false }); i += 2; continue; }
+      // "7 tomorrow morning" is 07:00 tomorrow; chrono would read the 7 as the evening's
+      if (a === 'tomorrow' && (b === 'morning' || b === 'evening' || b === 'night' || b === 'afternoon')) {
+        pieces.push({ text: `${w}${b === 'morning' ? 'am' : 'pm'} tomorrow`, tokens: [i, i + 1, i + 2], night: false }); i += 2; continue;
+      }
       // "11 tonight" is 23:00; "6 tonight" after "between 10 and" is the morning: leave it to the night rules
       if (a === 'tonight' && Number(w.split(':')[0]) >= 7 && Number(w.split(':')[0]) <= 11) {
         pieces.push({ text: `${w}pm`, tokens: [i, i + 1], night: true }); i += 1; continue;
@@ -378,7 +396,11 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
       }
       continue;
     }
-    const date = dayCertain ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
+    // chrono gives "from 7pm till 7am tomorrow" tomorrow's date at both ends; the day named after
+    // "till" belongs to the end only, which resolves after the start anyway
+    const dayAfterEnd = r.end && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
+      !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
+    const date = dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
     const firstWord = words.split(/\s+/)[0];
     // "stop at 5am": the word before the phrase outranks chrono's own "at"
     let role: Role = getRoleBefore(tokens, phrase.first, from);
@@ -387,7 +409,7 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     spec.anchors.push({ kind: 'clock', hour: r.start.get('hour')!, minute: r.start.get('minute') ?? 0, meridiemCertain: r.start.isCertain('meridiem') || r.start.get('hour')! > 12 || /\b(noon|midnight)\b/.test(words), date, role });
     if (r.end) {
       const endDate = r.end.isCertain('day') ? { year: r.end.get('year')!, month: r.end.get('month')!, day: r.end.get('day')!, hour: 0, minute: 0 } : undefined;
-      spec.anchors.push({ kind: 'clock', hour: r.end.get('hour')!, minute: r.end.get('minute') ?? 0, meridiemCertain: r.end.isCertain('meridiem') || r.end.get('hour')! > 12, date: endDate && !date ? endDate : undefined, role: 'end' });
+      spec.anchors.push({ kind: 'clock', hour: r.end.get('hour')!, minute: r.end.get('minute') ?? 0, meridiemCertain: r.end.isCertain('meridiem') || r.end.get('hour')! > 12, date: endDate && !date && !dayAfterEnd ? endDate : undefined, role: 'end' });
     }
     span.forEach((k) => spec.consumed.add(k));
     // "from 10pm": the preposition belongs to the time
@@ -463,7 +485,8 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
       const at = fromWallClock({ ...day, hour: chooseHour(start, 'day'), minute: start.minute }, ctx.timeZone);
       if (at + 30 * MINUTE <= ctx.now) continue;
       const startsAt = Math.max(ctx.now, at - 30 * MINUTE);
-      return { startsAt, endsAt: at + 30 * MINUTE, recurrence, window: `around ${formatClock(at, ctx.timeZone)}`, defaulted: false };
+      const passed = d > spec.dayOffset && !spec.date && spec.dayOffset === 0 && recurrence === 'none';
+      return { startsAt, endsAt: at + 30 * MINUTE, recurrence, window: `around ${formatClock(at, ctx.timeZone)}`, defaulted: false, passed };
     }
   }
 
@@ -502,7 +525,8 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     let endLabel: string;
     let defaulted = false;
     if (end) {
-      endsAt = resolveEnd(end, startsAt, ctx, night || spec.sleepContext || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 17));
+      // "from 9pm until 6" ends in the morning; "from now (17:00) until 8" at 20:00, the nearest 8
+      endsAt = resolveEnd(end, startsAt, ctx, night || spec.sleepContext || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
       endLabel = describeAnchor(end, endsAt, ctx);
     } else if (spec.durationMs !== undefined) {
       endsAt = startsAt + spec.durationMs;
@@ -528,7 +552,10 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     const label = defaulted && startLabel === 'now' ? 'the next 24 hours'
       : startLabel === 'now' && spec.durationMs !== undefined && !end ? `for the next ${formatDuration(spec.durationMs)}`
         : startLabel === 'now' ? `now until ${endLabel}` : `${startLabel} to ${endLabel}`;
-    return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted };
+    // "from 2 to 4" said at 17:00: today's window is over; the next one is tomorrow's, but ask
+    const passed = d > Math.max(first, 0) && start !== undefined && end !== undefined && start.kind === 'clock' && end.kind === 'clock' &&
+      !start.date && !spec.date && spec.dayOffset === 0 && recurrence === 'none' && !night;
+    return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed };
   }
   return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours', defaulted: true };
 }
