@@ -40,8 +40,6 @@ const compiledCues: CompiledCue[] = INTENT_CUES.flatMap(({ intent, cues }, group
 );
 
 function matchesWord(token: Token, alternatives: string[]): boolean {
-  // "the driveway and porch watches": the noun, not the verb
-  if (token.text === 'watches' && token.isNoun && alternatives.includes('watch') && alternatives.length === 1) return false;
   const canonical = BE_FORMS.has(token.text) ? 'be' : token.root;
   return alternatives.includes(token.text) || alternatives.includes(canonical);
 }
@@ -87,6 +85,8 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
   for (const cue of compiledCues) {
     if (!cue.parts.every((p) => p === null || p.some((w) => present.has(w)))) continue;
     for (let i = from; i < to; i++) {
+      // "the driveway and porch watches": the noun alone is no request to watch
+      if (cue.parts.length === 1 && tokens[i].text === 'watches' && tokens[i].isNoun) continue;
       const end = matchFrom(tokens, i, to, cue.parts, skip, matched);
       if (end < 0) continue;
       if (!best || cue.words > best.cue.words || (cue.words === best.cue.words && cue.order < best.cue.order)) {

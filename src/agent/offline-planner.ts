@@ -118,7 +118,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   for (const r of readings) for (const m of r.mentions) for (const s of getPlaceSensors(m.place)) if (m.place.type !== 'group') state.mentionedSensorIds.add(s.id);
 
   const clarifications: string[] = [];
-  if (readings.some((r) => r.hesitation)) {
+  // "no wait, make it 10pm" corrects and goes on; "watch the…, actually wait, not sure" holds back
+  const lastHesitation = readings.map((r) => r.hesitation).lastIndexOf(true);
+  if (lastHesitation >= 0 && !readings.slice(lastHesitation + 1).some((r) => r.intent && r.intent !== 'help' && !r.hesitation)) {
     plan.clarification = `No problem, take your time. ${describeHome(ctx)} What would you like me to do?`;
     return plan;
   }
@@ -687,7 +689,17 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
     return undefined;
   }
   if (!target.watches.length) plan.refusals.push("I'm not watching anything right now, so there is nothing to stand down.");
+  const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
   for (const w of target.watches) {
+    // "drop the driveway" from the porch-and-driveway watch: the rest keeps being watched
+    const rest = w.sensor_ids.filter((id) => !named.has(id));
+    if (r.mentions.length && rest.length && rest.length < w.sensor_ids.length) {
+      const restRooms = [...new Set(rest.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room ?? id))];
+      const subject = restRooms.join(' and ');
+      plan.calls.push({ tool: 'update_watch', args: { watch_id: w.id, sensor_ids: rest, subject }, subject, say: `I've taken the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')} off the watch; I'm still watching the ${subject.replace(/ and /g, ' and the ')}.` });
+      w.sensor_ids = rest;
+      continue;
+    }
     plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
     state.watches = state.watches.filter((x) => x !== w);
     if (state.lastWatchId === w.id) state.lastWatchId = undefined;
@@ -712,6 +724,11 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   }
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
+  }
+  // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  if (words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) && !r.startRequested) {
+    r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
   }
   const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
   if (placesAreNewSubject) {
@@ -808,7 +825,7 @@ function answerWatchQuestion(r: Reading, state: PlanState, plan: Plan): string |
   const ctx = state.ctx;
   const first = r.tokens[r.clause.from]?.text ?? '';
   const yes = ['are', 'is', 'do', 'does', 'will', 'were', 'was', 'have', 'has', 'am'].includes(first) ? 'Yes. ' : '';
-  const describe = (w: ContextWatch) => `The watch on the ${w.subject} runs ${describeSpan(Math.max(Date.parse(w.starts_at), ctx.now), Date.parse(w.ends_at), w.recurrence, ctx)}.`;
+  const describe = (w: ContextWatch) => `The watch on the ${w.subject} runs ${describeSpan(Math.max(Date.parse(w.starts_at), ctx.now), Date.parse(w.ends_at), w.recurrence, ctx)}${/sun|dusk|dawn/.test(w.window) ? ` (${w.window.replace(/^every night, /, '')})` : ''}.`;
   if (r.mentions.length) {
     for (const m of r.mentions) {
       if (m.place.type === 'ambiguous') return askWhich(m.place);

@@ -63,7 +63,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   {
     intent: 'update_watch',
     cues: [
-      'make it', 'make that', 'change it', 'change that', 'change … watch', 'switch it', 'extend', 'push it',
+      'make it', 'make that', 'change it', 'change that', 'change … watch', 'switch it', 'extend', 'push it', 'push', 'cut … off at',
       'push … back', 'move it', 'shorten', 'make … watch last', 'make … watch', 'only watch … from now on',
       'actually start', 'start it', 'end it at', 'finish it at',
     ],
@@ -83,7 +83,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
     intent: 'list_watches',
     cues: [
       'what … you watch|watching', 'what be you monitor|monitoring', 'list … watch|watches', 'which watch|watches',
-      'show … watch|watches', 'what watch|watches', 'active watch|watches', 'what be … watch|watched', 'what be be watch|watched',
+      'show … watch|watches', 'what watch|watches', 'active watch|watches', 'how many watch|watches', 'what be … watch|watched', 'what be be watch|watched',
       'you watch|watching anything',
     ],
   },

@@ -588,7 +588,15 @@ export function resolveWindowChange(
     return { ...out, starts_at: new Date(w.startsAt).toISOString(), ends_at: new Date(w.endsAt).toISOString(), window: w.window, recurrence: spec.recurrence ?? out.recurrence };
   }
   const anchor = spec.anchors[0];
-  if (anchor && (startRequested || anchor.role === 'start')) {
+  // "make it 10pm" of a 21:00–05:00 watch: a bare time changes the end it is nearer to
+  let nearStart = false;
+  if (anchor?.kind === 'clock' && anchor.role === 'point' && !startRequested) {
+    const clockOf = (ms: number) => { const wc = toWallClock(ms, ctx.timeZone); return wc.hour * 60 + wc.minute; };
+    const said = chooseHour(anchor, toWallClock(startsAt, ctx.timeZone).hour >= 17 ? 'night' : 'day') * 60 + anchor.minute;
+    const gap = (a: number, b: number) => Math.min(Math.abs(a - b), 1440 - Math.abs(a - b));
+    nearStart = startsAt > ctx.now && gap(said, clockOf(startsAt)) < gap(said, clockOf(endsAt));
+  }
+  if (anchor && (startRequested || anchor.role === 'start' || nearStart)) {
     const day = { ...toLocalDate(Math.max(startsAt, ctx.now), ctx.timeZone), hour: 0, minute: 0 };
     let s = resolveStart(anchor, day, ctx, spec.night || toWallClock(endsAt, ctx.timeZone).hour < 9);
     if (s < ctx.now) s = resolveStart(anchor, addDays(day, 1), ctx, spec.night);
