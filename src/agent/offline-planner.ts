@@ -199,7 +199,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       prev.time = getTime(prev.clause.from, r.clause.to);
       continue;
     }
-    if (!r.intent && !r.outOfScope && (r.mentions.length || r.time.hasTime || r.hasReference)) {
+    if (!r.intent && !r.outOfScope && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
       const inMessage = prev?.intent && prev.intent !== 'help';
       const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
       if (source?.intent) {
@@ -221,6 +221,10 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       // window; "I'm going away for the weekend, watch the house": the setting clause gives it
       const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
       if (earlier) r.time = earlier.time;
+    }
+    // "front door contact, 9pm to 7am please": a place and a window, nothing else, is a watch
+    if (!r.intent && !r.outOfScope && !r.question && r.mentions.length && (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset) && !r.time.past) {
+      r.intent = 'create_watch';
     }
     // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
     if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date) {
@@ -288,6 +292,8 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   const cueOwnsFirst = clause.cue !== undefined && clause.cue.matched.some((k) => tokens[k].text === first);
   if (first && OUT_OF_SCOPE_VERBS.has(first) && !cueOwnsFirst && intent !== 'rename_room' && !(first === 'open' && intent === 'describe')) {
     outOfScope = describeOutOfScope(text, first);
+  } else if (oosNoun && ['recording', 'record', 'filming'].includes(oosNoun) && isQuestion(words)) {
+    intent = 'ask_watch';
   } else if (oosNoun && (!strongCue || ['mute', 'unmute', 'create_watch'].includes(intent ?? ''))) {
     outOfScope = describeOutOfScope(text, oosNoun);
   }
@@ -301,7 +307,9 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   const negated = findNegation(tokens, from, to, clause);
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
-  const hasReference = words.some((w, k) => REFERENCE_WORDS.has(w) && !inMention.has(from + k) && !(w === 'there' && words[k - 1] !== 'in'));
+  const hasReference = words.some((w, k) => REFERENCE_WORDS.has(w) && !inMention.has(from + k) && !(w === 'there' && words[k - 1] !== 'in') &&
+    // "the porch one": named by its place
+    !((w === 'one' || w === 'ones') && inMention.has(from + k - 1)));
   return {
     intent,
     clause,
@@ -411,6 +419,11 @@ const CHANGES = new Set<IntentKind>(['create_watch', 'update_watch', 'stand_down
 function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; question: boolean; words: string[]; clause: Clause }): IntentKind | undefined {
   const { words } = r;
   if (r.question) {
+    // "is the kids room camera on?": whether it is muted
+    if (!intent && words.some((w) => ['on', 'off', 'working', 'active', 'enabled', 'disabled', 'live'].includes(w))) return 'ask_muted';
+    // "which cameras have I got?", "what rooms do you know?"
+    if ((!intent || intent === 'describe') && ['which', 'what', 'how'].includes(words[0] ?? '') && words.some((w) => ['have', 'got', 'know', 'many'].includes(w)) &&
+      words.some((w) => ['cameras', 'sensors', 'rooms', 'devices', 'cams'].includes(w))) return 'ask_home';
     // a question never creates, changes or removes anything
     if (intent === 'mute' || intent === 'unmute') return 'ask_muted';
     if (intent === 'set_boundary' || intent === 'clear_boundary') return 'ask_boundary';
@@ -463,6 +476,9 @@ function planReading(r: Reading, state: PlanState, plan: Plan): string | undefin
       return answerMuteQuestion(r, state, plan);
     case 'ask_boundary':
       return answerBoundaryQuestion(r, state, plan);
+    case 'ask_home':
+      addAnswer(plan, describeHome(state.ctx));
+      return undefined;
     case 'mute':
     case 'unmute':
       return planMute(r, state, plan, r.intent === 'mute');
@@ -836,7 +852,10 @@ function answerWatchQuestion(r: Reading, state: PlanState, plan: Plan): string |
       if (m.place.type === 'vague') continue;
       const watched = watchesOn(m.place, state);
       if (watched.length) for (const w of watched) addAnswer(plan, `${yes}${describe(w)}`);
-      else addAnswer(plan, `No, I'm not watching the ${subjectOf(m.place)} right now.`);
+      else {
+        const blocked = getPlaceSensors(m.place).map((s) => explainOutOfReach(state, s)).find(Boolean);
+        addAnswer(plan, blocked ? `No, I'm not watching the ${subjectOf(m.place)}. ${blocked}` : `No, I'm not watching the ${subjectOf(m.place)} right now.`);
+      }
     }
     return undefined;
   }
@@ -853,7 +872,10 @@ function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | 
     const sensors = getPlaceSensors(place);
     if (!sensors.length) plan.refusals.push(`There are no sensors in the ${subjectOf(place)}.`);
     const muted = sensors.filter((s) => state.muted.has(s.id));
-    if (sensors.length === 1) addAnswer(plan, muted.length ? `Yes, the ${sensors[0].name} is muted.` : `No, the ${sensors[0].name} isn't muted.`);
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    const askedOn = words.some((w) => ['on', 'working', 'active', 'enabled', 'live'].includes(w));
+    if (sensors.length === 1 && askedOn) addAnswer(plan, muted.length ? `No, the ${sensors[0].name} is muted.` : `Yes, the ${sensors[0].name} is on (not muted).`);
+    else if (sensors.length === 1) addAnswer(plan, muted.length ? `Yes, the ${sensors[0].name} is muted.` : `No, the ${sensors[0].name} isn't muted.`);
     else if (sensors.length) {
       addAnswer(plan, muted.length
         ? `${muted.length === sensors.length ? 'Yes' : 'Partly'}: ${muted.map((s) => `the ${s.name}`).join(' and ')} ${muted.length === 1 ? 'is' : 'are'} muted.`
@@ -865,6 +887,11 @@ function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | 
 
 /** "are you leaving the nursery alone?", "can you see the nursery?" */
 function answerBoundaryQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  if (!r.mentions.length && !r.hasReference || r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome)) {
+    const names = state.boundaries.map((b) => b.room ?? state.ctx.sensors.find((s) => s.id === b.sensor_id)?.name ?? 'a sensor');
+    addAnswer(plan, names.length ? `I'm leaving ${names.map((n) => `the ${n}`).join(' and ')} alone.` : "There are no boundaries: I can watch every room.");
+    return undefined;
+  }
   return visitPlaces(r, state, plan, 'Which room or sensor do you mean?', (place) => {
     const sensors = getPlaceSensors(place);
     const blocked = sensors.map((s) => findBoundary(state, s)).find(Boolean);

@@ -265,6 +265,8 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
       if (tokens[i - 1].breakAfter) break;
     }
     const words = tokens.slice(start, i).map((t) => t.text);
+    // "which rooms are…": a category word alone names no room
+    if (words.every((w, k) => classes[k] === 'other' || GENERIC_PLACE_WORDS.has(w))) continue;
     // "back on the 30th", "front": a name's modifier without its head noun names nothing —
     // unless a coordinated phrase lends it one ("the front and back doors" → the front door)
     if (classes.every((c) => c === 'place' || c === 'other') && !words.some((w, k) => classes[k] === 'place' && isHeadWord(w, ctx))) {

@@ -29,7 +29,8 @@ export type IntentKind =
   | 'exclude'
   | 'ask_watch'
   | 'ask_muted'
-  | 'ask_boundary';
+  | 'ask_boundary'
+  | 'ask_home';
 
 export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   {

@@ -86,6 +86,8 @@ function getRoleBefore(tokens: Token[], i: number, from: number): Role {
   for (let k = i - 1; k >= from && k >= i - 3; k--) {
     const w = tokens[k].text;
     if (END_WORDS.has(w)) return 'end';
+    // "till I'm back at 10": the time of coming back ends the window
+    if ((w === 'at' || w === 'by') && ['back', 'home'].includes(tokens[k - 1]?.text ?? '')) return 'end';
     if (START_WORDS.has(w)) return 'start';
     if (!['the', 'at', 'around', 'about', 'it'].includes(w)) break;
   }
