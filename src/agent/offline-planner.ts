@@ -124,6 +124,11 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     plan.clarification = `No problem, take your time. ${describeHome(ctx)} What would you like me to do?`;
     return plan;
   }
+  // "the back one": the answer to the question the agent just asked
+  if (readings.every((r) => !r.clause.intent && !r.outOfScope)) {
+    const answered = answerClarification(message, ctx);
+    if (answered) return answered;
+  }
   const actionable = readings.filter((r) => r.intent && r.intent !== 'help');
   if (actionable.length === 0 && !readings.some((r) => r.outOfScope)) {
     plan.clarification = readings.some((r) => r.intent === 'help') || readings.every((r) => !r.mentions.length)
@@ -151,6 +156,33 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
   plan.confidence = Math.min(1, ...meaning);
   return tidyPlan(plan);
+}
+
+/**
+ * When the previous turn asked "which X do you mean: A, B?" and this message picks one option by
+ * its words ("the back one", "the porch"), plans the previous request again with that option.
+ */
+function answerClarification(message: string, ctx: HouseholdContext): Plan | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  const last = turns.at(-1);
+  if (!last || last.actions.length) return undefined;
+  const earlier = { ...ctx, conversation: { turns: turns.slice(0, -1) } };
+  const readings = readMessage(last.message, earlier, 1);
+  const said = new Set(normalizeMessage(message, listPlaceWords(ctx)).tokens.map((t) => t.text).filter((w) => !['the', 'one', 'a', 'please', 'i', 'mean', 'that', 'ones', 'it', 'is'].includes(w)));
+  if (!said.size) return undefined;
+  for (const r of readings) {
+    for (const m of r.mentions) {
+      if (m.place.type !== 'ambiguous') continue;
+      const yes = ['yes', 'yeah', 'yep', 'yup', 'correct', 'right', 'sure'].some((w) => said.has(w)) && m.place.options.length === 1;
+      const picked = yes ? m.place.options : m.place.options.filter((o) => o.toLowerCase().split(/\s+/).some((w) => said.has(w)));
+      if (picked.length !== 1) continue;
+      const tokens = r.tokens.map((t) => t.text);
+      const rewritten = [...tokens.slice(0, m.start), ...picked[0].toLowerCase().split(/\s+/), ...tokens.slice(m.end)].join(' ');
+      const plan = planOffline(rewritten, earlier);
+      return plan.clarification ? undefined : plan;
+    }
+  }
+  return undefined;
 }
 
 /** Replies read naturally: no doubled articles ("the the whole home", "the all cameras"). */
@@ -1050,6 +1082,28 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
   const urlToken = words.find((w) => /^url\d+$/.test(w));
   const kindWord = words.map((w) => KIND_WORDS[w]).find((k) => k && k !== 'any') as 'camera' | 'contact' | 'motion' | undefined;
   const kind = kindWord ?? (words.includes('door') || words.includes('window') ? 'contact' : 'camera');
+  // "add the driveway too": a place this home has, added to the watch the conversation is about
+  const known = r.mentions.filter((m) => m.place.type === 'room' || m.place.type === 'sensor');
+  if (!urlToken && !kindWord && known.length && known.length === r.mentions.length) {
+    const watch = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : state.watches.length === 1 ? state.watches[0] : undefined;
+    if (watch) {
+      const added = known.flatMap((m) => getPlaceSensors(m.place)).filter((s) => !watch.sensor_ids.includes(s.id));
+      const blocked = added.map((s) => explainOutOfReach(state, s)).find(Boolean);
+      if (blocked) {
+        plan.refusals.push(blocked);
+        return undefined;
+      }
+      if (!added.length) {
+        addNote(plan, `The watch on the ${watch.subject} already covers that.`);
+        return undefined;
+      }
+      const subject = [watch.subject, ...known.map((m) => subjectOf(m.place))].join(' and ');
+      const sensorIds = [...watch.sensor_ids, ...added.map((s) => s.id)];
+      plan.calls.push({ tool: 'update_watch', args: { watch_id: watch.id, sensor_ids: sensorIds, subject }, subject, say: `I've added the ${known.map((m) => subjectOf(m.place)).join(' and the ')} to the watch on the ${watch.subject}.` });
+      watch.sensor_ids = sensorIds;
+      return undefined;
+    }
+  }
   if (!urlToken) return `What's the ${KIND_NAMES[kind]}'s address (for example rtsp://192.168.1.20/stream1)?`;
   const url = r.urls[Number(urlToken.slice(3))];
   // the name: after "as (the)", "call it (the)", "named"; else "<room> <kind>"

@@ -406,6 +406,7 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     const firstWord = words.split(/\s+/)[0];
     // "stop at 5am": the word before the phrase outranks chrono's own "at"
     let role: Role = getRoleBefore(tokens, phrase.first, from);
+    if (role === 'point' && (firstWord === 'at' || firstWord === 'by') && ['back', 'home'].includes(tokens[phrase.first - 1]?.text ?? '')) role = 'end';
     if (role === 'point' && START_WORDS.has(firstWord)) role = 'start';
     if (r.end) role = 'start';
     spec.anchors.push({ kind: 'clock', hour: r.start.get('hour')!, minute: r.start.get('minute') ?? 0, meridiemCertain: r.start.isCertain('meridiem') || r.start.get('hour')! > 12 || /\b(noon|midnight)\b/.test(words), date, role });
