@@ -598,7 +598,17 @@ type KnownPlace = Extract<Place, { type: 'room' | 'sensor' | 'group' }>;
 function visitPlaces(r: Reading, state: PlanState, plan: Plan, question: string, visit: (place: KnownPlace) => void): string | undefined {
   const { places } = resolveSubjects(r, state);
   if (!places.length || (!r.mentions.length && !r.hasReference)) return `${question} ${describeHome(state.ctx)}`;
-  for (const place of places) {
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const possessive = words.includes('its') || words.includes('their');
+  for (let place of places) {
+    // "mute its camera": the camera of what was just talked about
+    if (place.type === 'ambiguous' && possessive && state.lastSubject?.kind === 'room') {
+      const room = state.lastSubject.room;
+      const kinds = place.label.split(' ').map((w) => KIND_WORDS[w]).filter((k) => k && k !== 'any');
+      const own = state.ctx.sensors.filter((s) => s.room === room && (!kinds.length || kinds.includes(s.kind)));
+      if (own.length === 1) place = { type: 'sensor', sensor: own[0] };
+      else if (own.length > 1) place = { type: 'group', label: room, sensors: own, wholeHome: false, except: false };
+    }
     if (place.type === 'ambiguous') return askWhich(place);
     if (place.type === 'vague') return `${question} ${describeHome(state.ctx)}`;
     if (place.type === 'unknown') {
@@ -1191,6 +1201,7 @@ function planRename(r: Reading, state: PlanState, plan: Plan): string | undefine
   const to = rest.slice(0, stop < 0 ? undefined : stop).filter((w) => w !== 'the' && w !== 'to').join(' ');
   if (!to) return `What should I call the ${fromPlace.room}?`;
   plan.calls.push({ tool: 'set_household', args: { rename_room: { from: fromPlace.room, to } }, subject: fromPlace.room, say: `I've renamed the ${fromPlace.room} to ${to}.` });
+  state.lastSubject = { kind: 'room', room: fromPlace.room };
   return undefined;
 }
 

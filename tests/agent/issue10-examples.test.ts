@@ -217,3 +217,41 @@ test('bad input gets a reply saying what the agent can do, and no action', async
     assert.match(reply, /I can watch rooms/, JSON.stringify(message.slice(0, 30)));
   }
 });
+
+test('one request is one watch over all its places; dropping one place keeps the rest watched', async () => {
+  const home = new HouseholdSimulator(contexts.lisbon);
+  const first = await say(home, 'watch the porch and the driveway tonight');
+  assert.deepEqual(tools(first.plan), ['create_watch']);
+  assert.deepEqual([...(first.plan.calls[0].args.sensor_ids as string[])].sort(), ['sen_driveway_cam', 'sen_porch_cam']);
+  const drop = await say(home, 'drop the driveway');
+  assert.deepEqual(tools(drop.plan), ['update_watch']);
+  assert.deepEqual(drop.plan.calls[0].args.sensor_ids, ['sen_porch_cam']);
+  const add = await say(home, 'add the garage too');
+  assert.deepEqual(tools(add.plan), ['update_watch']);
+  assert.deepEqual(add.plan.calls[0].args.sensor_ids, ['sen_porch_cam', 'sen_garage_motion']);
+  assert.equal(home.ctx.watches.length, 1);
+});
+
+test('the answer to a clarifying question completes the request it was about', async () => {
+  const home = new HouseholdSimulator(contexts.lisbon);
+  const asked = await say(home, 'watch the door tonight');
+  assert.ok(asked.plan.clarification);
+  const answered = await say(home, 'the back one');
+  assert.deepEqual(answered.plan.calls.map((c) => c.args.sensor_ids), [['sen_back_door']]);
+
+  const shed = new HouseholdSimulator(contexts.lisbon);
+  assert.match((await say(shed, 'watch the shed tonight')).reply, /do you mean the garage/);
+  assert.deepEqual((await say(shed, 'yes')).plan.calls.map((c) => c.args.sensor_ids), [['sen_garage_motion']]);
+});
+
+test('a clock window already over today is a question, not tomorrow\'s watch taken silently', async () => {
+  const { plan } = await say(new HouseholdSimulator(contexts.lisbon), 'watch the porch from 2 to 4 this afternoon');
+  assert.deepEqual(tools(plan), []);
+  assert.match(plan.clarification ?? '', /already over today/);
+});
+
+test('"its camera" is the camera of what was just named', async () => {
+  const { plan } = await say(new HouseholdSimulator(contexts.lisbon), 'rename the living room to lounge, then mute its camera');
+  assert.deepEqual(plan.calls.map((c) => c.tool), ['set_household', 'mute_sensor']);
+  assert.equal(plan.calls[1].args.sensor_id, 'sen_living_cam');
+});
