@@ -8,7 +8,8 @@ import { createNormalizer } from '../../src/language/normalize.ts';
 import { extractTimeSpec, resolveWatchWindow } from '../../src/language/time/watch-window.ts';
 import { formatLocal } from '../../src/lib/zoned-time.ts';
 import {
-  chooseHour, getSunTime, isNightInProgress, nextWeekday, parseClockTime, parseDayOfMonth, parseWeekday, resolveDayOfMonth,
+  chooseHour, getDayPartRange, getSunTime, isNightInProgress, nextWeekday, parseClockTime, parseDayOfMonth, parseWeekday, previousWeekday,
+  resolveDayOfMonth,
 } from '../../src/language/time/primitives.ts';
 
 const normalize = createNormalizer([]);
@@ -91,6 +92,9 @@ test('primitives: clock times, hours without am/pm, weekdays, days of the month,
   assert.equal(parseWeekday('Fri'), 5);
   assert.equal(parseWeekday('fridays'), 5);
   assert.deepEqual(nextWeekday(5, { year: 2026, month: 11, day: 21 }), { year: 2026, month: 11, day: 27 });
+  assert.deepEqual(previousWeekday(5, { year: 2026, month: 11, day: 21 }), { year: 2026, month: 11, day: 20 });
+  const evening = getDayPartRange('evening', { year: 2026, month: 11, day: 21 }, 'Europe/Lisbon');
+  assert.deepEqual([formatLocal(evening.from, 'Europe/Lisbon'), formatLocal(evening.to, 'Europe/Lisbon')], ['2026-11-21T17:00', '2026-11-21T21:00']);
   assert.equal(parseDayOfMonth('30th'), 30);
   const scope = { now: SATURDAY_5PM, timeZone: 'Europe/Lisbon' };
   assert.deepEqual(resolveDayOfMonth(30, scope, 'future'), { year: 2026, month: 11, day: 30 });

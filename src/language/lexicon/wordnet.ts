@@ -122,11 +122,6 @@ export function getNounSenses(word: string): Synset[] {
   return [];
 }
 
-/** True when WordNet knows the word (or its base form) as a noun. */
-export function isKnownNoun(word: string): boolean {
-  return getNounSenses(word).length > 0;
-}
-
 /** All hypernym offsets above a synset, nearest first, up to `depth` levels. */
 export function getHypernymClosure(offset: number, depth = 12): number[] {
   const seen = new Set<number>();

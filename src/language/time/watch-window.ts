@@ -10,7 +10,7 @@ import type { Token } from '../normalize.ts';
 import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../../lib/zoned-time.ts';
 import {
   DAY_MS, DAY_PARTS, HOUR_MS, MINUTE_MS, chooseHour, formatDay, getDayStart, getNextSunTime, getSunTime, isDayPart,
-  isNightInProgress, nextWeekday, parseDayOfMonth, parseWeekday, resolveDayOfMonth, type SunEvent, type TimeContext,
+  isNightInProgress, parseDayOfMonth, resolveDayOfMonth, type SunEvent, type TimeContext,
 } from './primitives.ts';
 
 type Role = 'start' | 'end' | 'point';
