@@ -2,7 +2,7 @@
  * Splits a normalised message into clauses ("watch the garage tonight and mute the nursery
  * camera" → two) and finds the intent of each from the cue table in vocabulary.ts.
  */
-import type { Token } from './message-normalizer.ts';
+import type { Token } from '../language/normalize.ts';
 import { INTENT_CUES, type IntentKind } from './vocabulary.ts';
 
 export interface Clause {
@@ -15,10 +15,14 @@ export interface Clause {
   correction: boolean;
   /** Separated from the previous clause by a sentence end rather than a comma or "and". */
   newSentence: boolean;
+  /** Introduced by "but" / "except" / "though": a contrast with the clause before. */
+  contrast: boolean;
 }
 
 const BE_FORMS = new Set(['is', 'are', 'was', 'were', 'am', 'be', 'been', "'s", "'re"]);
 const CONJUNCTIONS = new Set(['and', 'then', 'also', 'plus']);
+/** Contrast splits only when what follows has a verb of its own ("…but keep the driveway"); "everything but the nursery" stays one clause. */
+const CONTRASTS = new Set(['but', 'though', 'although', 'however', 'whereas']);
 const MAX_GAP = 6;
 
 interface CompiledCue {
@@ -81,6 +85,8 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
   for (const cue of compiledCues) {
     if (!cue.parts.every((p) => p === null || p.some((w) => present.has(w)))) continue;
     for (let i = from; i < to; i++) {
+      // "the driveway and porch watches": the noun alone is no request to watch
+      if (cue.parts.length === 1 && tokens[i].text === 'watches' && tokens[i].isNoun) continue;
       const end = matchFrom(tokens, i, to, cue.parts, skip, matched);
       if (end < 0) continue;
       if (!best || cue.words > best.cue.words || (cue.words === best.cue.words && cue.order < best.cue.order)) {
@@ -90,6 +96,20 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
     }
   }
   return best ? { intent: best.cue.intent, cue: { start: best.start, end: best.end, words: best.cue.words, matched: best.matched } } : {};
+}
+
+/** First words of the cues: "watch" may be tagged a noun, but after "but" it starts a request. */
+const CUE_VERBS = new Set(compiledCues.map((c) => c.parts[0]).filter((p): p is string[] => p !== null).flat().filter((w) => !['be', 'what', 'who', 'how', 'i', 'no', 'do', 'can', 'may', 'any', 'anything', 'not', 'ok', 'okay', 'fine', 'is'].includes(w)));
+
+/** A verb (not a form of "be") within the next few words, before the next conjunction. */
+function hasOwnVerb(tokens: Token[], from: number): boolean {
+  for (let k = from; k < Math.min(tokens.length, from + 5); k++) {
+    const t = tokens[k];
+    if (CONJUNCTIONS.has(t.text) || CONTRASTS.has(t.text)) return false;
+    if ((t.isVerb && !BE_FORMS.has(t.text) && t.root !== 'be') || CUE_VERBS.has(t.text)) return true;
+    if (t.breakAfter) return false;
+  }
+  return false;
 }
 
 /** "stop at 5am", "end at 7": an end time, not a request to stop. */
@@ -111,15 +131,24 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
  */
 export function splitClauses(tokens: Token[], hasPlace: (from: number, to: number) => boolean, hasTime: (from: number, to: number) => boolean): Clause[] {
   const skip = findTimeVerbs(tokens);
-  const pieces: { from: number; to: number; newSentence: boolean }[] = [];
+  const pieces: { from: number; to: number; newSentence: boolean; contrast: boolean }[] = [];
   let start = 0;
   let newSentence = true;
+  let contrast = false;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
+    if (CONTRASTS.has(t.text) && i > start && hasOwnVerb(tokens, i + 1)) {
+      pieces.push({ from: start, to: i, newSentence, contrast });
+      newSentence = false;
+      contrast = true;
+      start = i + 1;
+      continue;
+    }
     const betweenTimes = t.text === 'and' && tokens.slice(Math.max(start, i - 3), i).some((x) => x.text === 'between');
     if (CONJUNCTIONS.has(t.text) && i > start && !betweenTimes) {
-      pieces.push({ from: start, to: i, newSentence });
+      pieces.push({ from: start, to: i, newSentence, contrast });
       newSentence = false;
+      contrast = false;
       start = i + 1;
       continue;
     }
@@ -128,24 +157,26 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
       continue;
     }
     if (t.breakAfter) {
-      pieces.push({ from: start, to: i + 1, newSentence });
+      pieces.push({ from: start, to: i + 1, newSentence, contrast });
       newSentence = t.breakAfter === '.';
+      contrast = false;
       start = i + 1;
     }
   }
-  if (start < tokens.length) pieces.push({ from: start, to: tokens.length, newSentence });
+  if (start < tokens.length) pieces.push({ from: start, to: tokens.length, newSentence, contrast });
 
   const clauses: Clause[] = [];
   for (const piece of pieces) {
     if (piece.from >= piece.to) continue;
     const found = findIntent(tokens, piece.from, piece.to, skip);
     const first = tokens[piece.from]?.text;
-    const correction = (first === 'i' && tokens[piece.from + 1]?.text === 'mean') || first === 'sorry' || first === 'rather';
+    const correction = (first === 'i' && tokens[piece.from + 1]?.text === 'mean') || first === 'sorry' || first === 'rather' ||
+      (first === 'actually' && clauses.length > 0 && !found.intent);
     const prev = clauses.at(-1);
-    const separate = found.intent !== undefined || correction || !prev || piece.newSentence ||
+    const separate = found.intent !== undefined || correction || !prev || piece.newSentence || piece.contrast ||
       (hasPlace(piece.from, piece.to) && hasTime(piece.from, piece.to) && hasTime(prev.from, prev.to));
     if (separate) {
-      clauses.push({ from: piece.from, to: piece.to, ...found, correction, newSentence: piece.newSentence });
+      clauses.push({ from: piece.from, to: piece.to, ...found, correction, newSentence: piece.newSentence, contrast: piece.contrast });
     } else {
       prev.to = piece.to;
       if (!prev.intent) Object.assign(prev, findIntent(tokens, prev.from, prev.to, skip));

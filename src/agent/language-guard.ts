@@ -7,7 +7,8 @@
 import nlp from 'compromise';
 import { distance } from 'fastest-levenshtein';
 import { detectAll } from 'tinyld';
-import { listCorrectableWords, SPELLING_FIXES, STOP_WORDS } from './vocabulary.ts';
+import { listCorrectableWords } from './vocabulary.ts';
+import { SPELLING_FIXES, STOP_WORDS } from '../language/words.ts';
 
 const lexicon = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
 const planWords = new Set(listCorrectableWords());

@@ -27,7 +27,7 @@ export interface ToolRunner {
   call(tool: ToolName, args: Record<string, unknown>): Promise<ToolResult>;
 }
 
-export type ToolErrorCode = 'boundary' | 'muted' | 'not_found' | 'invalid' | 'conflict' | 'unavailable';
+export type ToolErrorCode = 'boundary' | 'muted' | 'not_found' | 'invalid' | 'conflict' | 'unavailable' | 'forbidden';
 
 /** A refusal or failure the runner wants the user to hear ("the nursery is under a boundary"). */
 export class AgentToolError extends Error {
@@ -97,8 +97,19 @@ function describeDefault(call: PlannedCall, action: AgentAction): string {
   }
 }
 
+/** What an owner-only step is called in a refusal ("Only an owner of the household can lift that."). */
+const OWNER_ONLY_WORDS: Partial<Record<ToolName, string>> = {
+  clear_boundary: 'lift that',
+  unmute_sensor: 'unmute that',
+  set_boundary: 'change boundaries',
+  mute_sensor: 'mute sensors',
+  add_sensor: 'add sensors',
+  set_household: "change the home's settings",
+};
+
 function describeFailure(call: PlannedCall, error: ExecutionError): string {
   const what = call.subject ? ` for the ${call.subject}` : '';
+  if (error.code === 'forbidden') return `Only an owner of the household can ${OWNER_ONLY_WORDS[call.tool] ?? 'do that'}.`;
   if (error.code === 'internal') return `Something went wrong while running ${call.tool.replace(/_/g, ' ')}${what}; nothing more was changed.`;
   return `I couldn't ${call.tool.replace(/_/g, ' ')}${what}: ${error.message}`;
 }
@@ -118,8 +129,9 @@ export async function runPlan(plan: Plan, runner: ToolRunner, hooks?: ExecutionH
   const errors: ExecutionError[] = [];
   const ids: (string | undefined)[] = [];
 
+  for (const text of plan.answers ?? []) await emitText(text, hooks, parts);
   if (plan.clarification || plan.calls.length === 0) {
-    for (const text of [...plan.refusals, plan.clarification ?? '']) await emitText(text, hooks, parts);
+    for (const text of [...(plan.clarification ? [] : plan.notes ?? []), ...plan.refusals, plan.clarification ?? '']) await emitText(text, hooks, parts);
     if (!parts.length) await emitText("I'm not sure what to do there — could you say it another way?", hooks, parts);
     return { reply: parts.join(''), actions, errors, planner: plan.planner };
   }

@@ -25,6 +25,10 @@ export interface Plan {
   language?: string;
   /** Things worth saying that are not refusals ("left out the nursery, as you asked"). */
   notes?: string[];
+  /** Answers to questions the household's state already answers ("Yes, the nursery camera is muted."): said first, no call. */
+  answers?: string[];
+  /** How sure the planner is of its reading, 0–1; under the threshold it asks instead of acting. */
+  confidence?: number;
   /** Set by a planner that fell back (e.g. the LLM endpoint failed). */
   fallback_reason?: string;
 }

@@ -6,6 +6,7 @@
 import type { HouseholdContext } from './context.ts';
 import { LlmPlanner, LlmPlannerError, type LlmPlannerOptions } from './llm-planner.ts';
 import { planOffline } from './offline-planner.ts';
+import { loadWordNet } from '../language/lexicon/wordnet.ts';
 import type { Plan } from './plan.ts';
 
 export interface Planner {
@@ -20,8 +21,9 @@ export interface PlannerLog {
 
 export const offlinePlanner: Planner = { plan: async (message, ctx) => planOffline(message, ctx) };
 
-/** The offline planner alone, or the LLM planner backed by it. */
+/** The offline planner alone, or the LLM planner backed by it. Reads the lexicon now, at start-up, not on the first message. */
 export function createPlanner(opts: { llm?: LlmConfig | null; log?: PlannerLog } = {}): Planner {
+  loadWordNet();
   if (!opts.llm) return offlinePlanner;
   const llm = new LlmPlanner(opts.llm);
   const log = opts.log;

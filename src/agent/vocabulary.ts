@@ -3,6 +3,8 @@
  * classes (conditions, sensor kinds, fillers, out-of-scope things). Data, not code: growing the
  * planner's understanding is mostly adding a line here and a corpus case for it.
  *
+ * Function words and spelling fixes are shared with scene questions (src/language/words.ts).
+ *
  * Cue syntax: words match a token's surface form or its lemma (compromise); "…" allows up to six
  * other tokens in between; "a|b" is either word.
  */
@@ -21,14 +23,22 @@ export type IntentKind =
   | 'set_location'
   | 'rename_room'
   | 'out_of_scope'
-  | 'help';
+  | 'help'
+  /** Not from cues: what a clause becomes once scope is read (planner). */
+  | 'keep'
+  | 'exclude'
+  | 'ask_watch'
+  | 'ask_muted'
+  | 'ask_boundary'
+  | 'ask_home';
 
 export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   {
     intent: 'clear_boundary',
     cues: [
       'can watch … again', 'can look … again', 'can monitor … again', 'can see … again', 'can check … again',
-      'may watch … again', 'okay to watch', 'ok to watch', 'fine to watch', 'allow … again',
+      'may watch … again', 'okay to watch', 'ok to watch', 'fine to watch', 'allow … again', 'fine … to watch … again',
+      'ok … to watch … again', 'okay … to watch … again', 'alright … to watch … again',
       'lift … boundary', 'remove … boundary', 'clear … boundary', 'drop … boundary', 'lift … restriction',
       'no longer off limit|limits', 'not off limit|limits', 'stop ignore|ignoring', 'unignore',
     ],
@@ -47,13 +57,14 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'stop watch|watching', 'stop monitor|monitoring', 'stand down', 'stand … down', 'call off', 'call … off',
       'cancel', 'no need to watch', 'no longer need … watch', 'do not need … watch', 'turn off … watch',
       'switch off … watch', 'end … watch', 'stop … watch', 'kill … watch', 'remove … watch', 'delete … watch',
-      'forget about', 'never mind', 'nevermind', 'do not watch … anymore', 'stop … anymore', 'stop',
+      'forget about', 'never mind', 'nevermind', 'do not watch … anymore', 'stop … anymore', 'stop', 'drop',
+      'quit watch|watching', 'quit',
     ],
   },
   {
     intent: 'update_watch',
     cues: [
-      'make it', 'make that', 'change it', 'change that', 'change … watch', 'switch it', 'extend', 'push it',
+      'make it', 'make that', 'change it', 'change that', 'change … watch', 'switch it', 'extend', 'push it', 'push', 'cut … off at',
       'push … back', 'move it', 'shorten', 'make … watch last', 'make … watch', 'only watch … from now on',
       'actually start', 'start it', 'end it at', 'finish it at',
     ],
@@ -61,19 +72,19 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   {
     intent: 'unmute',
     cues: [
-      'unmute', 'un mute', 'turn … back on', 'switch … back on', 'turn on', 'switch on', 're enable', 'reenable',
+      'unmute', 'unmuted', 'un mute', 'turn … back on', 'switch … back on', 'turn on', 'switch on', 're enable', 'reenable',
       're-enable', 'enable', 'unsilence', 'reactivate', 'bring … back',
     ],
   },
   {
     intent: 'mute',
-    cues: ['mute', 'silence', 'turn off', 'switch off', 'turn … off', 'switch … off', 'disable', 'shut off', 'deactivate', 'stop record|recording'],
+    cues: ['mute', 'muted', 'silence', 'turn off', 'switch off', 'turn … off', 'switch … off', 'disable', 'shut off', 'deactivate', 'stop record|recording'],
   },
   {
     intent: 'list_watches',
     cues: [
       'what … you watch|watching', 'what be you monitor|monitoring', 'list … watch|watches', 'which watch|watches',
-      'show … watch|watches', 'what watch|watches', 'active watch|watches', 'what be … watch|watched', 'what be be watch|watched',
+      'show … watch|watches', 'what watch|watches', 'active watch|watches', 'how many watch|watches', 'what be … watch|watched', 'what be be watch|watched',
       'you watch|watching anything',
     ],
   },
@@ -92,7 +103,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what be happen|happening', 'what be go on', 'what be going on', 'what do … see', 'what … show|showing',
       'show me', 'be … ok|okay|alright|fine|safe', 'be anyone', 'be anybody', 'be someone', 'be there', 'anyone in|at|on', 'anybody in|at|on',
       'anything move|moving', 'who be at|in|on', 'check', 'how be', 'how … look|looking', 'what be on',
-      'what be in', 'look like', 'be … open', 'be … closed', 'take a look', 'describe', 'status of',
+      'what be in', 'look like', 'be … open', 'be … closed', 'take a look', 'describe', 'status of', 'what be up', 'can you see', 'do you see',
     ],
   },
   {
@@ -100,7 +111,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
     cues: [
       'watch', 'keep … eye', 'eye on', 'monitor', 'guard', 'look out for', 'keep watch', 'let me know',
       'tell me if', 'tell me when', 'alert me', 'notify me', 'ping me', 'warn me', 'observe', 'surveil',
-      'keep tab|tabs', 'set up … watch', 'start watch|watching', 'keep watch|watching', 'keep … safe',
+      'keep tab|tabs', 'set up … watch', 'start watch|watching', 'keep watch|watching', 'keep … safe', 'mind', 'watched',
       'want to know if', 'want to know when', 'like to know if', 'know if', 'know when',
     ],
   },
@@ -134,11 +145,11 @@ export const OUT_OF_SCOPE_NOUNS = new Set([
   'light', 'lights', 'lamp', 'lamps', 'thermostat', 'heating', 'heater', 'temperature', 'degrees', 'weather',
   'pizza', 'food', 'music', 'song', 'songs', 'playlist', 'police', 'ambulance', 'alarm', 'footage', 'video',
   'videos', 'recording', 'recordings', 'clip', 'clips', 'lock', 'locks', 'blinds', 'curtains', 'tv', 'television',
-  'fire', 'wife', 'husband',
+  'fire',
 ]);
 
 export const CONDITION_WORDS: Record<string, 'person' | 'unrecognized_person' | 'vehicle' | 'door_open' | 'motion' | 'loitering'> = {
-  person: 'person', people: 'person', someone: 'person', somebody: 'person', anyone: 'person', anybody: 'person',
+  person: 'person', people: 'person', who: 'person', someone: 'person', somebody: 'person', anyone: 'person', anybody: 'person',
   visitor: 'person', visitors: 'person', visitor_s: 'person', persons: 'person', delivery: 'person', courier: 'person',
   stranger: 'unrecognized_person', strangers: 'unrecognized_person', intruder: 'unrecognized_person',
   intruders: 'unrecognized_person', unknown: 'unrecognized_person', unfamiliar: 'unrecognized_person',
@@ -177,34 +188,11 @@ export const NON_PLACE_WORDS = new Set([
   'trip', 'alert', 'alerts', 'event', 'events', 'notification', 'notifications', 'boundary', 'boundaries',
   'restriction', 'limit', 'limits', 'privacy', 'me', 'you', 'i', 'we', 'us', 'please', 'pls', 'thanks', 'thank',
   'ok', 'okay', 'way', 'bit', 'sunset', 'sunrise', 'dusk', 'dawn', 'dark', 'midnight', 'noon', 'half', 'couple',
-  'instead', 'again', 'anymore', 'lot', 'kind', 'baby', 'kids', 'kid', 'dog', 'cat', 'everyone', 'nobody',
+  'instead', 'again', 'anymore', 'lot', 'kind', 'dog', 'cat', 'everyone', 'nobody',
   'anything', 'nothing', 'name', 'address', 'url', 'stream', 'mind', 'least', 'next', 'last', 'past', 'monday',
   'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'pm', 'am', 'daybreak', 'nightfall',
   'sundown', 'hr', 'hrs', 'look', 'status', 'history', 'earlier', 'check', 'sure', 'which', 'what', 'who',
 ]);
-
-/** Function words; never part of a room or sensor name on their own. */
-export const STOP_WORDS = new Set([
-  'the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'to', 'of', 'in', 'on', 'at', 'for', 'from', 'by',
-  'with', 'and', 'or', 'but', 'if', 'when', 'whenever', 'then', 'also', 'plus', 'too', 'as', 'well', 'is', 'are',
-  'be', 'was', 'were', 'been', 'am', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'should', 'may',
-  'might', 'must', 'just', 'so', 'very', 'really', 'any', 'some', 'about', 'around', 'into', 'out', 'up', 'down',
-  'over', 'under', 'there', 'here', 'what', 'which', 'who', 'how', 'not', 'no', 'yes', 'hey', 'hi', 'oh', 'um',
-  'hmm', 'actually', 'maybe', 'still', 'only', 'else', 'same', 'until', 'till', 'til', 'through', 'between',
-  'after', 'before', 'since', 'during', 'right', 'now', 'please', 'kindly', 'is', "'s", 'its', 'it', 'they',
-  'them', 'these', 'those', 'that', 'this', 'me', 'you', 'we', 'i', 'us', 'get', 'got', 'go', 'going', 'come',
-  'comes', 'came', 'make', 'keep', 'let', 'know', 'tell', 'see', 'like', 'need', 'want', 'thanks', 'ok', 'okay',
-]);
-
-/** Texting shorthand and common misspellings that edit distance alone gets wrong. */
-export const SPELLING_FIXES: Record<string, string> = {
-  '2nite': 'tonight', '2night': 'tonight', tonite: 'tonight', tonigt: 'tonight', pls: 'please', plz: 'please',
-  u: 'you', ur: 'your', teh: 'the', hte: 'the', untill: 'until', til: 'until', till: 'until', thru: 'through',
-  tmrw: 'tomorrow', tmr: 'tomorrow', tomoz: 'tomorrow', 'tmrw.': 'tomorrow', whats: "what's", hows: "how's",
-  wheres: "where's", whos: "who's", dont: "don't", cant: "can't", im: "i'm", thx: 'thanks', ty: 'thanks',
-  livingroom: 'living room', frontdoor: 'front door', backdoor: 'back door', 'b4': 'before', cam: 'cam', cu: 'see you',
-  anyones: "anyone's", someones: "someone's", nite: 'night', mins: 'minutes', hrs: 'hours', hr: 'hour',
-};
 
 /** Words the typo corrector may correct towards (beyond room and sensor names). */
 export function listCorrectableWords(): string[] {

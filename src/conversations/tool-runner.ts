@@ -1,9 +1,9 @@
 import { AgentToolError, type ToolResult, type ToolRunner } from '../agent/plan-executor.ts';
 import type { ToolArgs, ToolName } from '../agent/tools.ts';
-import { formatClock } from '../lib/zoned-time.ts';
+import { formatClock, formatMoment } from '../lib/zoned-time.ts';
 import type { Actor } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
-import { VigilError } from '../lib/errors.ts';
+import { ERROR_CATALOGUE, VigilError } from '../lib/errors.ts';
 import type { EventService } from '../events/event.service.ts';
 import { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type EventView } from '../events/event.schemas.ts';
 import type { HouseholdService } from '../household/household.service.ts';
@@ -52,7 +52,8 @@ function toAgentError(err: unknown): unknown {
     case 'unsupported_source':
       return new AgentToolError('invalid', err.message.replace(/^[a-z_.]+: /, ''));
     default:
-      return err;
+      // a key that may not do this (a household member lifting a boundary): a plain refusal, not a crash
+      return ERROR_CATALOGUE[err.code]?.status === 403 ? new AgentToolError('forbidden', err.message) : err;
   }
 }
 
@@ -156,7 +157,20 @@ export class HouseholdToolRunner implements ToolRunner {
     }
     const page = await this.deps.events.list(principal, { limit: a.limit ?? 20, since: a.since, watch_id: a.watch_id, kind, types, sensor_ids: sensorIds });
     for (const e of page.data) if (e.sensor_id) this.revealed.add(e.sensor_id);
-    return { action: { count: page.data.length, ...(a.since ? { since: a.since } : {}), ...(a.kind ? { kind: a.kind } : {}) }, text: this.summarizeEvents(page.data, a) };
+    // honest about coverage: "I have readings since 00:31", not "nothing in 24 hours"
+    const coverage = await this.deps.household.getReadingsSince(principal.tenantId, sensorIds);
+    const text = this.summarizeEvents(page.data, a) + this.describeCoverage(coverage, a);
+    return {
+      action: { count: page.data.length, ...(a.since ? { since: a.since } : {}), ...(a.kind ? { kind: a.kind } : {}), readings_since: coverage.since === null ? null : new Date(coverage.since).toISOString() },
+      text,
+    };
+  }
+
+  private describeCoverage(coverage: { since: number | null; now: number }, a: ToolArgs<'list_events'>): string {
+    if (coverage.since === null) return ' I have no readings from there yet.';
+    const asked = a.since ? Date.parse(a.since) : undefined;
+    if (asked !== undefined && asked >= coverage.since) return '';
+    return ` I have readings since ${formatMoment(coverage.since, this.scope.timeZone, coverage.now)}.`;
   }
 
   private summarizeEvents(events: EventView[], a: ToolArgs<'list_events'>): string {

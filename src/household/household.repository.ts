@@ -114,6 +114,12 @@ export const householdRepository = {
     return db.selectFrom('tenants').selectAll().where('kind', '=', 'household').execute();
   },
   /** Latest detections of some streams, newest first (describing what a sensor shows). */
+  /** When the oldest recorded detection of these sensors was made (null when none): how far back the agent can answer. */
+  async earliestDetectionAt(db: DbExecutor, streamIds: string[]): Promise<number | null> {
+    if (streamIds.length === 0) return null;
+    const row = await db.selectFrom('detections').select((eb) => eb.fn.min('at').as('first')).where('stream_id', 'in', streamIds).executeTakeFirst();
+    return row?.first == null ? null : Number(row.first);
+  },
   latestDetections(db: DbExecutor, streamIds: string[], since: number, limit: number) {
     if (streamIds.length === 0) return Promise.resolve([]);
     return db

@@ -215,6 +215,16 @@ export class HouseholdService {
     };
   }
 
+  /**
+   * Since when the household has readings from these sensors (all when none given), never
+   * counting a muted sensor or one left alone: the agent says how far back its answer reaches.
+   */
+  async getReadingsSince(tenantId: string, sensorIds?: string[]): Promise<{ since: number | null; now: number }> {
+    const home = await this.snapshot(tenantId);
+    const reachable = home.sensors.filter((s) => (!sensorIds || sensorIds.includes(s.id)) && s.muted !== 1 && !isBounded(home, s));
+    return { since: await householdRepository.earliestDetectionAt(this.deps.database.db, reachable.map((s) => s.id)), now: this.deps.clock.now() };
+  }
+
   /** The sensors behind ids, all of this household; muted or left-alone ones refused (watches, descriptions). */
   async requireReachableSensors(tenantId: string, ids: string[], db: DbExecutor = this.deps.database.db): Promise<SensorRow[]> {
     const home = await this.snapshot(tenantId, db);

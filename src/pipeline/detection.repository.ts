@@ -49,6 +49,58 @@ export const detectionRepository = {
     before.sort((a, b) => a.at - b.at);
     return [...before, ...inRange];
   },
+  /**
+   * What "when was X last seen / when did X last arrive" needs without loading the whole range
+   * (scene queries): the latest sighting in [from, to] (a tracked detection, or a count above
+   * zero), the first zero count after it, the latest zero count and what ended it, the count in
+   * force at `to`, and for tracked objects
+   * the first sighting of the latest track (its arrival) plus the latest counter readings (where
+   * no tracks exist, arrivals are the counter's rises).
+   */
+  async lastSighting(
+    db: DbExecutor,
+    sceneId: string,
+    kind: 'people' | 'vehicles' | 'unrecognized',
+    from: number,
+    to: number,
+  ): Promise<DetectionTable[]> {
+    const countType = kind === 'vehicles' ? 'vehicle' : 'person_count';
+    const countColumn = kind === 'vehicles' ? 'count' : 'value';
+    const base = () => db.selectFrom('detections').selectAll().where('scene_id', '=', sceneId).where('at', '>=', from).where('at', '<=', to);
+    const rows: DetectionTable[] = [];
+    const latestEvent = await base()
+      .where('type', '=', kind === 'vehicles' ? 'vehicle' : 'person')
+      .where((eb) => (kind === 'unrecognized' ? eb('subtype', '=', 'unrecognized') : eb('track_id', 'is not', null)))
+      .orderBy('at', 'desc').limit(1).executeTakeFirst();
+    if (latestEvent) {
+      rows.push(latestEvent);
+      if (latestEvent.track_id) {
+        const first = await base().where('track_id', '=', latestEvent.track_id).orderBy('at', 'asc').limit(1).executeTakeFirst();
+        if (first) rows.push(first);
+      }
+    }
+    if (kind !== 'unrecognized') {
+      const positive = await base().where('type', '=', countType).where(countColumn, '>', 0).orderBy('at', 'desc').limit(1).executeTakeFirst();
+      if (positive) {
+        rows.push(positive);
+        const cleared = await base().where('type', '=', countType).where('at', '>', positive.at).where(countColumn, '=', 0)
+          .orderBy('at', 'asc').limit(1).executeTakeFirst();
+        if (cleared) rows.push(cleared);
+      }
+      // the latest empty reading ("when was it last empty?") and the one that ended it
+      const empty = await base().where('type', '=', countType).where(countColumn, '=', 0).orderBy('at', 'desc').limit(1).executeTakeFirst();
+      if (empty) {
+        rows.push(empty);
+        const filled = await base().where('type', '=', countType).where('at', '>', empty.at).where(countColumn, '>', 0)
+          .orderBy('at', 'asc').limit(1).executeTakeFirst();
+        if (filled) rows.push(filled);
+      }
+      // the latest readings: the count in force at `to`, and the rises a bare counter shows
+      rows.push(...(await base().where('type', '=', countType).orderBy('at', 'desc').limit(2000).execute()));
+    }
+    const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
+    return unique.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+  },
   /** A stream's most recent person_count value and vehicle count. */
   async latestReadings(db: DbExecutor, streamId: string): Promise<{ people: number | null; vehicles: number | null }> {
     const latest = (type: string) =>

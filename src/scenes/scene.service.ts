@@ -156,16 +156,26 @@ export class SceneService {
       throw new VigilError('query_not_understood', parsed.reason, { param: 'query', extra: { examples: parsed.examples } });
     }
     const interp = parsed.interpretation;
-    const history = await detectionRepository.inRangeWithState(this.deps.database.db, sceneId, interp.from, interp.to);
+    const { db } = this.deps.database;
+    const toRecords = (rows: DetectionTable[]) => rows.map((d) => ({ ...d, type: d.type as DetectionType }));
+    // "last seen" looks back up to 30 days: fetch the few rows it needs, not the whole range
+    const history =
+      interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure'
+        ? await detectionRepository.lastSighting(db, sceneId, interp.subtype === 'unrecognized' ? 'unrecognized' : interp.metric === 'vehicles' ? 'vehicles' : 'people', interp.from, interp.to)
+        : await detectionRepository.inRangeWithState(db, sceneId, interp.from, interp.to);
+    // "more than usual": the same time of day on earlier days
+    const baseline: DetectionTable[][] = [];
+    for (const span of interp.baseline ?? []) baseline.push(await detectionRepository.inRangeWithState(db, sceneId, span.from, span.to));
     const answer = answerQuery(
       interp,
-      history.map((d) => ({ ...d, type: d.type as DetectionType })),
+      toRecords(history),
       {
         people: state?.people ?? scene.people,
         vehicles: state?.vehicles ?? scene.vehicles,
         capacity: scene.capacity,
         active_anomalies: state?.activeAnomalies ?? 0,
       },
+      baseline.map(toRecords),
     );
     const result: QueryResultT = {
       stream_id: body.stream_id,

@@ -67,7 +67,8 @@ export class HouseholdSimulator implements ToolRunner {
         return { action: { subject }, text: `The ${subject} is quiet: nobody there right now.` };
       }
       case 'list_events':
-        return { action: { count: 0 }, text: 'Nothing has happened in that time.' };
+        // as the tool runner: how far back readings reach (the simulated home has none recorded)
+        return { action: { count: 0, readings_since: null }, text: 'Nothing has happened in that time.' };
       case 'add_sensor': {
         const id = `sen_new_${++this.sensorSeq}`;
         const s = { id, name: args.name as string, kind: args.kind as 'camera', room: args.room as string, muted: false };

@@ -133,3 +133,17 @@ test('a clarification takes no action and is the whole reply', async () => {
   assert.equal(deltas.join(''), plan.clarification);
   assert.ok(deltas.length > 3, 'streamed word by word');
 });
+
+test('a step the key may not take (a member lifting a boundary) is refused in plain words', async () => {
+  const plan: Plan = { planner: 'offline', refusals: [], calls: [{ tool: 'clear_boundary', args: { room: 'nursery' }, subject: 'nursery' }] };
+  const runner = createRunner({ clear_boundary: () => { throw new AgentToolError('forbidden', 'this key is a member key'); } });
+  const result = await runPlan(plan, runner);
+  assert.deepEqual(result.actions, []);
+  assert.equal(result.reply, 'Only an owner of the household can lift that.');
+});
+
+test('answers and notes are said even when no tool runs', async () => {
+  const plan: Plan = { planner: 'offline', refusals: [], calls: [], answers: ['Yes, the nursery camera is muted.'], notes: ["I'll leave the driveway out."] };
+  const result = await runPlan(plan, createRunner({}));
+  assert.equal(result.reply, "Yes, the nursery camera is muted. I'll leave the driveway out.");
+});

@@ -151,9 +151,13 @@ test('presence over a range: vehicles seen or not', () => {
   assert.equal(empty.answer, 'No, no vehicles were in the parking lot in the last 15 minutes.');
   assert.deepEqual(empty.detections, []);
 
-  // The lookback reading (09:50, 3 vehicles) was still in force when the window opened at 09:59.
-  const carried = answerQuery(ask('were any vehicles in the lot?', lot), [vehicles('09:50', 3)], SCENE);
+  // A lookback reading still fresh when the window opened at 09:59 (live sources repeat counts
+  // every minute) counts; one from 09:50 that was never repeated is no sighting in the window
+  // (issue 10: "any cars in the last 10 minutes?" is not answered yes from an old reading).
+  const carried = answerQuery(ask('were any vehicles in the lot?', lot), [vehicles('09:58', 3)], SCENE);
   assert.match(carried.answer, /^Yes, vehicles were in the parking lot in the last 15 minutes, up to 3 at once/);
+  const stale = answerQuery(ask('were any vehicles in the lot?', lot), [vehicles('09:50', 3)], SCENE);
+  assert.equal(stale.answer, 'No, no vehicles were seen in the parking lot in the last 15 minutes; the last reading, at 09:50, showed 3 vehicles.');
 });
 
 const ANOMALY_HISTORY = [
@@ -168,7 +172,7 @@ test('anomalies: unrecognized people and loitering, one entry per tracked person
   const result = answerQuery(ask('anything unusual since 9?'), ANOMALY_HISTORY, SCENE);
   assert.equal(
     result.answer,
-    '2 anomalies in the lobby since 09:00: 1 unrecognized person and 1 person loitering (longest 7 minutes), the latest at 09:58.',
+    'Yes, 2 anomalies in the lobby since 09:00: 1 unrecognized person and 1 person loitering (longest 7 minutes), the latest at 09:58.',
   );
   assert.equal(result.anomaly_flag, true);
   assert.deepEqual(result.detections.map((d) => d.track_id), ['t5', 't3']);
@@ -176,17 +180,17 @@ test('anomalies: unrecognized people and loitering, one entry per tracked person
 
 test('anomalies: asking for one kind filters to it', () => {
   const unrecognized = answerQuery(ask('any unrecognized people since 9?'), ANOMALY_HISTORY, SCENE);
-  assert.equal(unrecognized.answer, '1 unrecognized person was seen in the lobby since 09:00, the latest at 09:45.');
+  assert.equal(unrecognized.answer, 'Yes, 1 unrecognized person was seen in the lobby since 09:00, the latest at 09:45.');
   assert.deepEqual(unrecognized.detections.map((d) => d.track_id), ['t3']);
 
   const loitering = answerQuery(ask('has anyone been loitering since 9?'), ANOMALY_HISTORY, SCENE);
-  assert.equal(loitering.answer, '1 person loitered in the lobby for 5 minutes or more since 09:00 (longest 7 minutes, latest at 09:58).');
+  assert.equal(loitering.answer, 'Yes, 1 person loitered in the lobby for 5 minutes or more since 09:00 (longest 7 minutes, latest at 09:58).');
   assert.deepEqual(loitering.detections.map((d) => d.dwell_s), [420]);
 });
 
 test('anomalies: nothing unusual, and the flag follows the live scene only for questions about now', () => {
   const quiet = answerQuery(ask('anything unusual?'), LOBBY_COUNTS, SCENE);
-  assert.equal(quiet.answer, 'Nothing unusual in the lobby in the last 15 minutes: no unrecognized people and no one loitering.');
+  assert.equal(quiet.answer, 'No, nothing unusual in the lobby in the last 15 minutes: no unrecognized people and no one loitering.');
   assert.equal(quiet.anomaly_flag, false);
   assert.deepEqual(quiet.detections, []);
 
@@ -225,7 +229,7 @@ test('supporting detections are newest first and capped at 50', () => {
   assert.equal(result.detections.length, 50);
   assert.equal(result.detections[0].track_id, 't79');
   assert.ok(result.detections.every((d, i, all) => i === 0 || all[i - 1].at > d.at));
-  assert.match(result.answer, /^80 unrecognized people were seen/);
+  assert.match(result.answer, /^Yes, 80 unrecognized people were seen/);
 });
 
 test('times in answers are written in the scene time zone', () => {

@@ -134,6 +134,54 @@ for (const dialect of DIALECTS) {
       assert.equal((await q(lobby.scene_id, base, noCap)).json().code, 'insufficient_capability');
     });
 
+    test('issue 10 questions through the route: empty, crowded, threshold, last seen, usual, refusal', async () => {
+      const scene = (await t.app.inject({ url: `/v1/scenes/${lobby.scene_id}`, headers: bearer(key) })).json();
+      const ask = async (sceneId: string, streamId: string, query: string, window = '1h') => {
+        const res = await q(sceneId, { stream_id: streamId, query, window });
+        assert.equal(res.statusCode, 200, `${query}: ${res.body}`);
+        return res.json();
+      };
+      // "is the lobby empty": the yes/no follows the live count, the right way round
+      const empty = await ask(lobby.scene_id, lobby.id, 'is the lobby empty');
+      assert.equal(empty.interpretation.aggregate, 'presence');
+      if (scene.people_count > 0) assert.match(empty.answer, new RegExp(`^No, ${scene.people_count} (person is|people are) in the north lobby now`));
+      else assert.match(empty.answer, /^Yes, the north lobby is empty now/);
+
+      const crowded = await ask(lobby.scene_id, lobby.id, 'is the lobby crowded');
+      const share = scene.people_count / scene.capacity;
+      assert.match(crowded.answer, share >= 0.75 ? /^Yes, / : /^No, /);
+      assert.match(crowded.answer, new RegExp(`capacity of ${scene.capacity}`));
+
+      const threshold = await ask(lobby.scene_id, lobby.id, 'were there more than 2 people at any point in the last hour?');
+      assert.equal(threshold.interpretation.aggregate, 'threshold');
+      const rows = await t.ctx.database.db
+        .selectFrom('detections').select(['value', 'at']).where('scene_id', '=', lobby.scene_id).where('type', '=', 'person_count')
+        .where('at', '<=', Date.parse('2026-11-23T10:00:00.000Z')).orderBy('at', 'desc').execute();
+      const hourAgo = Date.parse('2026-11-23T09:00:00.000Z');
+      const inForce = [...rows.filter((r) => r.at > hourAgo), rows.find((r) => r.at <= hourAgo)].filter(Boolean);
+      const max = Math.max(...inForce.map((r) => r!.value ?? 0));
+      assert.match(threshold.answer, max > 2 ? /^Yes, the most at once in the last hour was / : /^No, /);
+      assert.ok(threshold.answer.includes(String(max)), `${threshold.answer} mentions ${max}`);
+
+      // last seen looks back beyond the request window, through the repository
+      const last = await ask(lot.scene_id, lot.id, 'when was the last car seen?', '5m');
+      assert.equal(last.interpretation.aggregate, 'last_seen');
+      assert.equal(last.interpretation.from, '2026-10-24T10:00:00.000Z');
+      assert.match(last.answer, /^(The last vehicle was seen in the parking lot at \d\d:\d\d|\d+ vehicles? (is|are) in the parking lot now)/);
+
+      // more than usual: no readings on earlier days here, and it says so instead of guessing
+      const usual = await ask(lobby.scene_id, lobby.id, 'are there more people than usual right now?');
+      assert.equal(usual.interpretation.aggregate, 'vs_usual');
+      assert.match(usual.answer, /^I cannot say what is usual: there are no readings for the north lobby at this time of day/);
+
+      const suspicious = await ask(vault.scene_id, vault.id, 'any suspicious activity?', '12h');
+      assert.equal(suspicious.interpretation.metric, 'anomalies');
+
+      const ambiguous = await q(lobby.scene_id, { stream_id: lobby.id, query: 'how many in the lobby', window: '15m' });
+      assert.equal(ambiguous.statusCode, 422);
+      assert.equal(ambiguous.json().code, 'query_not_understood');
+    });
+
     test('deleting a stream stops its ingest', async () => {
       const before = t.ctx.sources.running;
       await t.app.inject({ method: 'DELETE', url: `/v1/streams/${lot.id}`, headers: bearer(key) });

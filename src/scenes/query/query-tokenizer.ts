@@ -1,5 +1,7 @@
+import nlp from 'compromise';
 import { closest, distance } from 'fastest-levenshtein';
 import { stemmer } from 'stemmer';
+import { SPELLING_FIXES } from '../../language/words.ts';
 import { PHRASE_REPLACEMENTS, PLACE_ALIASES, WORDS_BY_ROLE, WORD_REPLACEMENTS, type WordRole } from './query-vocabulary.ts';
 
 /**
@@ -48,10 +50,34 @@ const TIME_WORDS = [
 const MIN_FUZZY_LENGTH = 5;
 const FUZZY_ROLES: WordRole[] = [
   'people', 'vehicles', 'anomaly', 'unrecognized', 'loitering', 'crowd', 'peak', 'average', 'arrivals', 'presence',
+  'trend_up', 'trend_down', 'trend', 'last', 'activity', 'empty', 'level_busy', 'level_crowded', 'level_quiet', 'departures',
 ];
 const FUZZY_TARGETS = [...new Set([...FUZZY_ROLES.flatMap((role) => WORDS_BY_ROLE[role]), ...TIME_WORDS])].filter(
-  (w) => w.length >= MIN_FUZZY_LENGTH,
+  (w) => w.length >= MIN_FUZZY_LENGTH && /^[a-z]+$/.test(w),
 );
+/**
+ * Short words that carry the question ("how", "more", "last"): corrected only when the typo is
+ * their letters with two neighbours swapped ("hwo", "mroe", "lsat"), which no other word is.
+ */
+const SWAP_TARGETS = [
+  'how', 'many', 'more', 'less', 'than', 'last', 'when', 'what', 'were', 'was', 'there', 'any', 'anyone', 'people',
+  'cars', 'busy', 'full', 'empty', 'most', 'peak', 'since', 'today', 'hour', 'night', 'seen', 'come', 'came', 'left',
+  'getting', 'anything', 'someone', 'anybody', 'been', 'here', 'right', 'now', 'the', 'is', 'are', 'has', 'have',
+];
+/** The shared layer's texting shorthand and misspellings, where they spell out plain words. */
+const SHARED_FIXES = Object.fromEntries(Object.entries(SPELLING_FIXES).filter(([, to]) => /^[a-z ]+$/.test(to)));
+
+/** compromise's lexicon (about 24,000 English words), as the shared normaliser uses it. */
+const ENGLISH = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
+
+/** Transposition, deletion and insertion typos seen in typed questions, kept as one edit. */
+function isOneSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i + 1 < a.length; i++) {
+    if (a[i] !== b[i]) return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return false;
+}
 
 function locationWords(location: string): string[] {
   return location.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
@@ -70,13 +96,22 @@ function isKnownWord(word: string, locationStems: ReadonlySet<string>): boolean 
 }
 
 function correctTypo(word: string, locationStems: ReadonlySet<string>, location: string): string {
-  if (word.length < MIN_FUZZY_LENGTH || isKnownWord(word, locationStems) || /\d/.test(word)) return word;
-  const targets = [...FUZZY_TARGETS, ...locationWords(location)].filter(
-    (w) => w.length >= MIN_FUZZY_LENGTH && w[0] === word[0],
+  if (isKnownWord(word, locationStems) || /\d/.test(word) || word.length < 3) return word;
+  // a real English word is what it says ("least" is not "last", "where" is not "were")
+  if (ENGLISH[word] !== undefined) return word;
+  const swapped = [...SWAP_TARGETS, ...FUZZY_TARGETS, ...locationWords(location)].find((w) => isOneSwap(word, w));
+  if (swapped) return swapped;
+  // one edit, same first letter, one best candidate: 4-letter words only towards longer
+  // content words ("loby" → "lobby"), never towards another short word (cat/car)
+  const shortTargets = word.length >= MIN_FUZZY_LENGTH ? SWAP_TARGETS.filter((w) => w.length >= 4) : [];
+  const targets = [...new Set([...FUZZY_TARGETS, ...locationWords(location), ...shortTargets])].filter(
+    (w) => w[0] === word[0] && (w.length >= MIN_FUZZY_LENGTH || shortTargets.includes(w)) && (word.length >= MIN_FUZZY_LENGTH || w.length > word.length),
   );
-  if (targets.length === 0) return word;
+  if (word.length < 4 || targets.length === 0) return word;
   const best = closest(word, targets);
-  return distance(word, best) <= 1 ? best : word;
+  if (distance(word, best) > 1) return word;
+  const ties = targets.filter((w) => w !== best && distance(word, w) === 1 && stemmer(w) !== stemmer(best));
+  return ties.length === 0 ? best : word;
 }
 
 /**
@@ -100,13 +135,15 @@ export function normaliseQuestion(question: string, location: string): string {
     .replace(/'m\b/g, ' am')
     .replace(/'d\b/g, ' would')
     .replace(/'s\b/g, ' is')
+    .replace(/(\d)\s*\+/g, '$1 plus ') // "10+ people"
+    .replace(/(\d)\s*%/g, '$1 percent ') // "over 50%"
     .replace(/(?<!\d)-|-(?!\d)/g, ' ')
     .replace(/[^a-z0-9:\- ]+/g, ' ')
     .replace(/:(?!\d)|(?<!\d):/g, ' ');
   return text
     .split(/\s+/)
     .filter(Boolean)
-    .map((word) => WORD_REPLACEMENTS[word] ?? correctTypo(word, locationStems, location))
+    .map((word) => WORD_REPLACEMENTS[word] ?? SHARED_FIXES[word] ?? correctTypo(word, locationStems, location))
     .join(' ');
 }
 
@@ -130,6 +167,9 @@ function mergePhrases(words: string[]): string[] {
   return out;
 }
 
+/** Words that tell one place from another of the same kind ("front entrance", "north lobby"). */
+const QUALIFIERS = new Set(['front', 'back', 'rear', 'side', 'main', 'north', 'south', 'east', 'west', 'upper', 'lower', 'staff', 'service']);
+
 /** Only "in"-like words: "at lunch" or "by noon" are not places. */
 const PLACE_PREPOSITIONS = new Set(['in', 'inside', 'outside', 'near']);
 const DETERMINERS = new Set(['the', 'my', 'our', 'your', 'this', 'that']);
@@ -148,8 +188,22 @@ export function tokenizeQuestion(text: string, location: string): TokenizedQuest
   const tokens: Token[] = [];
   const unknown: string[] = [];
   const otherPlaces: string[] = [];
+  const ownWords = new Set(locationWords(location));
+  const ownQualifiers = [...ownWords].filter((w) => QUALIFIERS.has(w));
   words.forEach((word, i) => {
     const stem = stemmer(word);
+    if (QUALIFIERS.has(word)) {
+      // "the back entrance" at a scene labelled front_entrance is another place; at a scene
+      // labelled just "entrance" it is taken as this one; elsewhere the word describes nothing.
+      const next = words[i + 1];
+      const beforePlace = next !== undefined && (locationStems.has(stemmer(next)) || ROLES_BY_STEM.get(stemmer(next))?.has('named_place'));
+      if (ownWords.has(word)) tokens.push({ word, roles: new Set<WordRole>(['place']) });
+      else if (beforePlace && ownQualifiers.length > 0) otherPlaces.push(`${word} ${next}`);
+      else if (beforePlace) tokens.push({ word, roles: new Set<WordRole>(['filler']) });
+      else if (ROLES_BY_STEM.has(stem)) tokens.push({ word, roles: ROLES_BY_STEM.get(stem)! });
+      else unknown.push(word);
+      return;
+    }
     if (locationStems.has(stem)) {
       tokens.push({ word, roles: new Set<WordRole>(['place']) });
       return;

@@ -23,16 +23,37 @@ export type WordRole =
   | 'command'
   | 'place'
   | 'named_place'
+  | 'trend_up'
+  | 'trend_down'
+  | 'trend'
+  | 'last'
+  | 'dwell'
+  | 'activity'
+  | 'empty'
+  | 'level_busy'
+  | 'level_crowded'
+  | 'level_full'
+  | 'level_quiet'
+  | 'any_point'
+  | 'departures'
+  | 'comparative_up'
+  | 'comparative_down'
+  | 'minimum'
+  | 'usual'
+  | 'becoming'
+  | 'vehicle_kind'
   | 'filler';
 
 export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   people: [
+    'face', 'faces', 'passerby', 'passersby', 'shopper', 'shoppers', 'tenant', 'tenants', 'resident', 'residents', 'patron', 'patrons', 'client', 'clients', 'crowds',
     'people', 'person', 'persons', 'folk', 'folks', 'human', 'humans', 'visitor', 'visitors', 'guest', 'guests',
     'individual', 'individuals', 'occupant', 'occupants', 'staff', 'employee', 'employees', 'worker', 'workers',
     'customer', 'customers', 'man', 'men', 'woman', 'women', 'guy', 'guys', 'kid', 'kids', 'child', 'children',
     'who', 'pedestrian', 'pedestrians', 'body', 'bodies', 'headcount', 'busiest',
     // presence words that can only mean people
     'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'everyone', 'everybody', 'empty', 'occupied', 'vacant',
+    'deserted', 'unoccupied',
   ],
   vehicles: [
     'vehicle', 'vehicles', 'car', 'cars', 'truck', 'trucks', 'van', 'vans', 'bus', 'buses', 'suv', 'suvs',
@@ -40,25 +61,35 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis', 'cab', 'cabs', 'traffic',
   ],
   anomaly: [
+    'allclear',
     'unusual', 'anomaly', 'anomalies', 'anomalous', 'abnormal', 'strange', 'suspicious', 'weird', 'odd',
     'unexpected', 'wrong', 'sketchy', 'concerning', 'alarming', 'threat', 'threats', 'problem', 'problems',
     'issue', 'issues', 'incident', 'incidents', 'off', 'shady', 'dodgy', 'sus',
   ],
   unrecognized: [
+    'intrusion', 'intrusions', 'breach', 'breaches', 'breakin', 'breakins',
+    'unfamiliar',
     'unrecognized', 'unrecognised', 'unknown', 'unidentified', 'stranger', 'strangers', 'intruder', 'intruders',
     'trespasser', 'trespassers', 'unfamiliar', 'unauthorized', 'unauthorised',
   ],
   loitering: ['loiter', 'loitering', 'loiterer', 'loiterers', 'linger', 'lingering', 'lurk', 'lurking', 'lurker'],
   crowd: [
+    'percentage', 'percent', 'nearlyfull',
     'crowd', 'crowded', 'busy', 'packed', 'full', 'fullest', 'capacity', 'occupancy', 'density', 'dense',
-    'quiet', 'jammed', 'rammed', 'cramped',
+    'quiet', 'jammed', 'rammed', 'cramped', 'calm', 'dead', 'overcrowded', 'heaving', 'mobbed', 'swamped', 'busier',
+    'quieter', 'calmer', 'fuller', 'emptier', 'quietest', 'emptiest', 'leastbusy', 'bustling', 'hectic',
   ],
   peak: [
     'peak', 'peaked', 'max', 'maximum', 'most', 'highest', 'busiest', 'fullest', 'top', 'greatest', 'biggest',
     'largest', 'high',
   ],
   average: ['average', 'avg', 'mean', 'typical', 'typically', 'usually', 'normally', 'generally'],
+  /** "how many people are usually here?": the same time on earlier days when no span is named */
+  usual: ['typical', 'typically', 'usually', 'normally', 'generally', 'usual', 'normal', 'ordinarily'],
+  /** the lowest count: "quietest it got today", "fewest people since 9" */
+  minimum: ['minimum', 'min', 'lowest', 'fewest', 'quietest', 'emptiest', 'slowest', 'leastbusy'],
   arrivals: [
+    'inandout',
     'arrive', 'arrived', 'arrival', 'arrivals', 'enter', 'entered', 'entering', 'entry', 'entries', 'visit',
     'visited', 'total', 'unique', 'distinct', 'different', 'came', 'come', 'walk', 'walked', 'drive', 'drove',
     'pull', 'pulled',
@@ -97,7 +128,57 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'school', 'classroom', 'bedroom', 'bathroom', 'cashier', 'checkout', 'counter', 'desk', 'bay',
     'platform', 'terminal', 'upstairs', 'downstairs', 'wing',
   ],
+  /** the count rising: "has the crowd been growing?", "is it getting busier" */
+  trend_up: [
+    'gathering', 'forming', 'buildingup', 'ramping',
+    'growing', 'grow', 'grew', 'grown', 'increasing', 'increase', 'increased', 'rising', 'rise', 'rose', 'risen',
+    'climbing', 'climbed', 'swelling', 'swelled', 'filling', 'goingup', 'pickingup', 'more_and_more',
+  ],
+  /** the count falling: "is it quieting down", "has the crowd thinned out" */
+  trend_down: [
+    'shrinking', 'shrink', 'shrank', 'decreasing', 'decrease', 'decreased', 'dropping', 'dropped', 'falling',
+    'fell', 'thinning', 'thinned', 'slowing', 'slowed', 'declining',
+    'declined', 'dwindling', 'goingdown', 'dyingdown', 'calmingdown', 'quietingdown', 'clearingout',
+  ],
+  trend: ['trend', 'trending', 'trends', 'trajectory'],
+  /**
+   * Comparatives say "more than something": a trend with "getting"/"becoming" ("getting busier"),
+   * otherwise the question must say than what ("busier than usual"), or it is refused.
+   */
+  comparative_up: ['busier', 'fuller', 'crowdeder', 'packeder'],
+  comparative_down: ['quieter', 'calmer', 'emptier', 'slower'],
+  /**
+   * Kinds of vehicle the detections do not tell apart (a vehicle row has no kind): a question
+   * about trucks only must not be answered with every car.
+   */
+  vehicle_kind: [
+    'truck', 'trucks', 'van', 'vans', 'bus', 'buses', 'motorcycle', 'motorcycles', 'motorbike', 'motorbikes', 'bike',
+    'bikes', 'bicycle', 'bicycles', 'scooter', 'scooters', 'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis',
+    'cab', 'cabs', 'suv', 'suvs', 'ambulance', 'police', 'delivery',
+  ],
+  /** leaving: "how many people left", "when did the last car leave" */
+  departures: ['inandout', 'leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
+  /** "when was the last car seen?", "latest arrival", "most recent" */
+  last: ['last', 'latest', 'mostrecent', 'lasttime'],
+  /** "how long" something stayed */
+  dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt', 'longest', 'spend', 'spent', 'spends', 'spending'],
+  /** a general "what happened" question */
+  activity: [
+    'summary', 'overview', 'rundown', 'recap', 'sitrep', 'status', 'update', 'report', 'situation', 'goings','activity', 'activities', 'movement', 'movements', 'motion', 'happen', 'happened', 'happening', 'goingon', 'event', 'events'],
+  /** presence asked as absence */
+  empty: ['empty', 'vacant', 'deserted', 'unoccupied', 'nobody'],
+  /** crowd levels a yes/no question can name */
+  level_busy: ['busy', 'bustling', 'hectic'],
+  level_crowded: [
+    'nearlyfull', 'crowded', 'packed', 'jammed', 'rammed', 'cramped', 'overcrowded', 'heaving', 'mobbed', 'swamped'],
+  level_full: ['full'],
+  level_quiet: ['quiet', 'calm', 'dead'],
+  /** "getting busy", "becoming crowded": a change, not a level */
+  becoming: ['getting', 'becoming', 'gotten', 'turning', 'growing', 'grown'],
+  /** "ever", "at any point": the question is about any moment of the range */
+  any_point: ['ever', 'anypoint'],
   filler: [
+    'acting', 'behaving', 'act', 'should', 'have', 'been', 'seem', 'seems', 'seemed', 'appear', 'appears', 'currently',
     'a', 'an', 'the', 'is', 'are', 'am', 'be', 'being', 'do', 'does', 'has', 'have', 'having', 'it', 'its',
     'this', 'that', 'these', 'those', 'i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'they', 'them',
     'their', 'he', 'she', 'on', 'at', 'of', 'to', 'for', 'from', 'by', 'with', 'into', 'within', 'during',
@@ -109,13 +190,13 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'yes', 'all', 'some', 'one', 'ones', 'every', 'each', 'ever', 'yet', 'already', 'again', 'time', 'times',
     'point', 'level', 'levels', 'very', 'really', 'pretty', 'kinda', 'sort', 'kind', 'actually', 'exactly',
     'roughly', 'approximately', 'approx', 'right', 'anything', 'something', 'thing', 'things',
-    'happening', 'happened', 'going', 'go', 'gone', 'hanging', 'sitting', 'standing', 'waiting',
+    'going', 'go', 'gone', 'hanging', 'sitting', 'standing', 'waiting',
     'spotted', 'detected', 'noticed', 'notice', 'observed', 'picked', 'recorded', 'caught',
     'today', 'far', 'back', 'guess', 'say', 'said',
     'status', 'update', 'report', 'info', 'situation', 'looks', 'feel', 'think', 'other', 'than', 'more',
     'less', 'same', 'shift', 'if', 'then', 'whether', 'too', 'also', 'stuff', 'gotten',
     'gets', 'getting', 'become', 'became', 'stay', 'stayed', 'staying', 'long', 'longer', 'while', 'period',
-    'window', 'stretch', 'span', 'overall', 'altogether', 'together', 'amount', 'figure', 'figures', 'stats',
+    'window', 'stretch', 'span', 'hour', 'hours', 'minute', 'minutes', 'stay', 'stayed', 'visit', 'visits', 'visitor', 'overall', 'altogether', 'together', 'amount', 'figure', 'figures', 'stats',
   ],
 };
 
@@ -127,7 +208,7 @@ export const PLACE_ALIASES: ReadonlyArray<readonly string[]> = [
   ['lot', 'parking', 'carpark'],
   ['lobby', 'foyer', 'reception'],
   ['hall', 'hallway', 'corridor'],
-  ['entrance', 'entry', 'doorway'],
+  ['entrance', 'entry', 'doorway', 'door', 'doors', 'entryway', 'doorstep'],
   ['yard', 'backyard', 'garden'],
   ['stairs', 'stairwell'],
   ['elevator', 'lift'],
@@ -151,7 +232,14 @@ export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
   ystrday: 'yesterday', yesterdy: 'yesterday', hr: 'hour', hrs: 'hours', mins: 'minutes', min: 'minutes',
   secs: 'seconds', sec: 'seconds', any1: 'anyone', some1: 'someone', sum1: 'someone', ne1: 'anyone',
   smth: 'something', sth: 'something', lotta: 'plenty', gonna: 'will', wanna: 'want', unrecognised: 'unrecognized',
-  thru: 'through', loiterin: 'loitering', happenin: 'happening', goin: 'going', hangin: 'hanging',
+  // "emptying" shares its stem with "empty": read it as the fall it is, before stemming
+  emptying: 'clearingout', emptied: 'clearingout',
+  thru: 'through',
+  // apostrophes people skip: read as the contraction would be
+  dont: 'do not', doesnt: 'does not', didnt: 'did not', isnt: 'is not', wasnt: 'was not', arent: 'are not',
+  werent: 'were not', hasnt: 'has not', havent: 'have not', cant: 'can not', wont: 'will not', whats: 'what is',
+  hows: 'how is', whens: 'when is', wheres: 'where is', whos: 'who is', thats: 'that is', theres: 'there is',
+  parked: 'present', exited: 'left', exiting: 'leaving', exits: 'leaves', percent: 'percent', pct: 'percent', loiterin: 'loitering', happenin: 'happening', goin: 'going', hangin: 'hanging',
 };
 
 /**
@@ -173,15 +261,85 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['any one', 'anyone'],
   ['no one', 'nobody'],
   ['not recognized', 'unrecognized'],
+  ['not recognize', 'unrecognized'],
+  ['do not recognize', 'unrecognized'],
+  ['not recognise', 'unrecognized'],
+  ['do not recognise', 'unrecognized'],
+  ['did not recognise', 'unrecognized'],
+  ['not recognised', 'unrecognized'],
+  ['someone you did not recognize', 'stranger'],
+  ['someone you did not recognise', 'stranger'],
+  ['someone we did not recognize', 'stranger'],
+  ['someone we did not recognise', 'stranger'],
+  ['anyone you did not recognize', 'stranger'],
+  ['anyone you did not recognise', 'stranger'],
+  ['anyone we did not recognize', 'stranger'],
+  ['anyone we did not recognise', 'stranger'],
+  ['someone you do not recognize', 'stranger'],
+  ['someone you do not recognise', 'stranger'],
+  ['anyone you do not recognize', 'stranger'],
+  ['anyone you do not recognise', 'stranger'],
+  ['down there', 'there'],
+  ['over there', 'there'],
+  ['up there', 'there'],
+  ['down here', 'here'],
+  ['did not recognize', 'unrecognized'],
+  ['do not know', 'unrecognized'],
+  ['break in', 'intruder'],
+  ['break ins', 'intruder'],
+  ['after hours', 'afterhours'],
+  ['out of hours', 'afterhours'],
+  ['outside business hours', 'afterhours'],
+  ['outside opening hours', 'afterhours'],
+  ['broke in', 'intruder'],
+  ['broken in', 'intruder'],
+  ['breaking in', 'intruder'],
+  ['all quiet', 'allclear'],
+  ['all clear', 'allclear'],
+  ['all good', 'allclear'],
+  ['all ok', 'allclear'],
+  ['all okay', 'allclear'],
+  ['everything ok', 'allclear'],
+  ['everything okay', 'allclear'],
+  ['everything alright', 'allclear'],
+  ['everything all right', 'allclear'],
+  ['everything fine', 'allclear'],
+  ['everything normal', 'allclear'],
+  ['near capacity', 'nearlyfull'],
+  ['least busy', 'leastbusy'],
+  ['least crowded', 'leastbusy'],
+  ['least people', 'fewest'],
+  ['least amount of people', 'fewest'],
+  ['close to capacity', 'nearlyfull'],
+  ['nearly full', 'nearlyfull'],
+  ['almost full', 'nearlyfull'],
+  ['near full', 'nearlyfull'],
+  ['building up', 'buildingup'],
+  ['built up', 'buildingup'],
+  ['ramping up', 'ramping'],
   ['not recognised', 'unrecognized'],
   ['out of the ordinary', 'unusual'],
   ['up to no good', 'suspicious'],
   ['hanging around', 'loitering'],
+  ['hanging round', 'loitering'],
+  ['hang round', 'loitering'],
+  ['hung round', 'loitering'],
+  ['hanging out', 'loitering'],
+  ['standing around', 'loitering'],
+  ['waiting around', 'loitering'],
   ['hanging about', 'loitering'],
   ['hang around', 'loitering'],
   ['hung around', 'loitering'],
   ['sticking around', 'loitering'],
   ['stuck around', 'loitering'],
+  ['in and out', 'inandout'],
+  ['came in and out', 'inandout'],
+  ['come in and out', 'inandout'],
+  ['coming in and out', 'inandout'],
+  ['going in and out', 'inandout'],
+  ['went in and out', 'inandout'],
+  ['coming and going', 'inandout'],
+  ['comings and goings', 'inandout'],
   ['came in', 'arrive'],
   ['come in', 'arrive'],
   ['walked in', 'arrive'],
@@ -199,11 +357,53 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['passed through', 'arrive'],
   ['went through', 'arrive'],
   ['car park', 'carpark'],
+  ['walked out', 'walkedout'],
+  ['went out', 'walkedout'],
+  ['drove off', 'droveoff'],
+  ['drove away', 'droveoff'],
+  ['pulled out', 'droveoff'],
+  ['pulled away', 'droveoff'],
   ['at once', ''],
   ['at one time', ''],
   ['at a time', ''],
-  ['at any point', ''],
-  ['at any one time', ''],
+  ['at any point', 'anypoint'],
+  ['at any one time', 'anypoint'],
+  ['at any time', 'anypoint'],
+  ['at some point', 'anypoint'],
+  ['at one point', 'anypoint'],
+  ['how long', 'howlong'],
+  ['most recent', 'mostrecent'],
+  ['most recently', 'mostrecent'],
+  ['last time', 'lasttime'],
+  ['going on', 'goingon'],
+  ['went on', 'goingon'],
+  ['going up', 'goingup'],
+  ['gone up', 'goingup'],
+  ['went up', 'goingup'],
+  ['picking up', 'pickingup'],
+  ['more and more', 'more_and_more'],
+  ['going down', 'goingdown'],
+  ['gone down', 'goingdown'],
+  ['went down', 'goingdown'],
+  ['dying down', 'dyingdown'],
+  ['died down', 'dyingdown'],
+  ['calming down', 'calmingdown'],
+  ['calmed down', 'calmingdown'],
+  ['quieting down', 'quietingdown'],
+  ['quietened down', 'quietingdown'],
+  ['quieted down', 'quietingdown'],
+  ['slowing down', 'slowing'],
+  ['slowed down', 'slowing'],
+  ['thinning out', 'thinning'],
+  ['thinned out', 'thinning'],
+  ['cleared out', 'clearingout'],
+  ['clearing out', 'clearingout'],
+  ['emptied out', 'emptied'],
+  ['emptying out', 'emptying'],
+  ['filling up', 'filling'],
+  ['filled up', 'filling'],
+  ['foot traffic', 'pedestrians'],
+  ['footfall', 'pedestrians'],
   ['so far', ''],
   ['in here', 'here'],
   ['in there', 'there'],

