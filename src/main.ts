@@ -12,6 +12,8 @@ async function main() {
   const ctx = await createContext(config, { log });
   const seeded = config.seedDemo ? await seedDemo(ctx) : null;
   const app = await buildApp(ctx, { logger: { level: config.logLevel } });
+  // before listening: a signal that arrives as soon as the port is open must drain, not kill
+  installGracefulShutdown(app, ctx, log, config.http.shutdownGraceMs);
   await ctx.start();
   await app.listen({ port: config.port, host: config.host });
   const base = `http://localhost:${(app.server.address() as { port: number }).port}`;
@@ -33,7 +35,6 @@ async function main() {
       ].join('\n') + '\n',
     );
   }
-  installGracefulShutdown(app, ctx, log, config.http.shutdownGraceMs);
 }
 
 /**
