@@ -36,6 +36,8 @@ import { OPERATIONS_SCHEMAS, OPERATIONS_TAGS, operationsRoutes } from './operati
 // real video: phone frames, detection snapshots (issue 6)
 import { streamFrameRoutes } from './streams/stream-frame.routes.ts';
 import { snapshotRoutes } from './detections/snapshot.routes.ts';
+// WebRTC ingest: WHIP, publish tokens, the phone publish page (issue 15)
+import { publishPageRoutes, publishTokenRoutes, whipRoutes } from './webrtc/whip.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -156,5 +158,9 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   await app.register(sandboxRoutes(ctx.sandbox));
   await app.register(streamFrameRoutes(ctx.streams));
   await app.register(snapshotRoutes(ctx.snapshots));
+  // WebRTC ingest (issue 15)
+  await app.register(publishTokenRoutes(ctx.whip));
+  await app.register(whipRoutes(ctx.whip, { iceServers: ctx.config.iceServers }));
+  await app.register(publishPageRoutes({ iceServers: ctx.config.iceServers }));
   return app;
 }

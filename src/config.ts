@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { readLlmConfig, type LlmConfig } from './agent/planner.ts';
+import { parseIceServers, type IceServer } from './webrtc/ice-servers.ts';
 
 /**
  * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
@@ -28,6 +29,8 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   /** OpenAI-compatible endpoint for the household agent's optional LLM planner (VIGIL_LLM_*); null = offline planner only */
   readonly llm: LlmConfig | null;
+  /** STUN/TURN servers for WHIP publishers and the publish page (VIGIL_ICE_SERVERS); none by default, which suits a LAN (issue 15) */
+  readonly iceServers: readonly IceServer[];
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -46,6 +49,14 @@ function readBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new Error(`config: ${name} must be 1/0/true/false, got ${JSON.stringify(raw)}`);
+}
+
+function readIceServers(env: NodeJS.ProcessEnv): IceServer[] {
+  try {
+    return parseIceServers(env.VIGIL_ICE_SERVERS);
+  } catch (err) {
+    throw new Error(`config: ${(err as Error).message}`);
+  }
 }
 
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,6 +81,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     allowFileSources: readBool(env, 'VIGIL_ALLOW_FILE_SOURCES', false),
     webhookAllowPrivate: readBool(env, 'VIGIL_WEBHOOK_ALLOW_PRIVATE', false),
     llm: readLlmConfig(env),
+    iceServers: readIceServers(env),
     ...overrides,
   };
   return Object.freeze(config);

@@ -405,6 +405,16 @@ export interface DetectionSnapshotTable {
   at: number; // epoch ms, as the detection
 }
 
+/** WebRTC ingest (issue 15): a webrtc stream's WHIP publish token, hashed. */
+export interface StreamPublishTokenTable {
+  stream_id: string;
+  tenant_id: string;
+  token_hash: string; // SHA-256 hex
+  token_preview: string; // vpt_abcd…wxyz, for display
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   tenants: TenantTable;
   api_keys: ApiKeyTable;
@@ -436,4 +446,5 @@ export interface Database {
   conversation_turns: ConversationTurnTable; // 004
   snapshots: SnapshotTable; // 005
   detection_snapshots: DetectionSnapshotTable; // 005
+  stream_publish_tokens: StreamPublishTokenTable; // 010
 }

@@ -13,9 +13,12 @@ export const ERROR_CATALOGUE = {
   webhook_url_not_allowed: { status: 400, title: 'Webhook URL not allowed' }, // webhooks (issue 3 §2)
   unknown_protocol_type: { status: 400, title: 'Protocol type not known' }, // operations (issue 3 §4)
   invalid_image: { status: 400, title: 'Frame is not a valid JPEG image' },
+  invalid_sdp: { status: 400, title: 'SDP offer is malformed' }, // WebRTC ingest (issue 15)
   missing_api_key: { status: 401, title: 'No API key' },
   invalid_api_key: { status: 401, title: 'API key not recognised' },
   api_key_revoked: { status: 401, title: 'API key revoked' },
+  invalid_publish_token: { status: 401, title: 'Publish token not recognised' }, // WebRTC ingest (issue 15)
+  publish_token_revoked: { status: 401, title: 'Publish token revoked' }, // WebRTC ingest (issue 15)
   wrong_surface: { status: 403, title: 'Key belongs to the other surface' },
   insufficient_capability: { status: 403, title: 'Key lacks a capability' },
   location_not_allowed: { status: 403, title: 'Key is not allowed at this location' },
@@ -30,9 +33,16 @@ export const ERROR_CATALOGUE = {
   protocol_type_exists: { status: 409, title: 'Protocol type already exists' }, // operations (issue 3 §4)
   boundary_in_effect: { status: 409, title: 'Sensor is muted or left alone' }, // household (issue 4 §6)
   stream_not_mobile: { status: 409, title: 'Stream does not take pushed frames' }, // real video (issue 6)
+  stream_not_webrtc: { status: 409, title: 'Stream does not take WebRTC publishers' }, // WebRTC ingest (issue 15)
+  stream_already_publishing: { status: 409, title: 'Stream already has a publisher' }, // WebRTC ingest (issue 15)
+  etag_mismatch: { status: 412, title: 'If-Match does not match the session' }, // WebRTC ingest (issue 15)
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported Content-Type' },
   query_not_understood: { status: 422, title: 'Query not understood' },
+  no_video_in_offer: { status: 422, title: 'SDP offer has no video' }, // WebRTC ingest (issue 15)
+  unsupported_codec: { status: 422, title: 'No video codec Vigil decodes' }, // WebRTC ingest (issue 15)
+  ice_restart_not_supported: { status: 422, title: 'ICE restart not supported' }, // WebRTC ingest (issue 15)
+  precondition_required: { status: 428, title: 'If-Match required' }, // WebRTC ingest (issue 15)
   rate_limit_exceeded: { status: 429, title: 'Rate limit exceeded' },
   concurrent_stream_limit_exceeded: { status: 429, title: 'Too many concurrent streams' },
   internal_error: { status: 500, title: 'Internal error' },

@@ -5,6 +5,7 @@ export const ID_PREFIXES = [
   'conv', 'msg', 'wat', 'evt', 'stream', 'scene', 'det', 'incident', 'alert', 'rule', 'rsp', 'prot', 'ptype',
   'whk', 'dlv', 'aud', 'org', 'hh', 'key', 'room', 'bnd', 'note', 'req',
   'snap', // detection snapshots (issue 6)
+  'whip', // WHIP publish sessions (issue 15)
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../http/common.schemas.ts';
+import { PublishInfoSchema } from '../webrtc/whip.schemas.ts';
 
 export const SOURCE_TYPES = ['rtsp', 'http', 'webrtc', 'mobile', 'sandbox'] as const;
 export const STREAM_STATUSES = ['connecting', 'live', 'reconnecting', 'offline'] as const;
@@ -33,7 +34,7 @@ const MotionMasksSchema = Type.Array(PolygonSchema, {
 
 const SOURCE_URL_DOC =
   'rtsp: rtsp:// or rtsps:// camera; http: MJPEG or HLS over http(s)://; mobile: any label such as mobile://front-desk-phone (the phone pushes frames); ' +
-  'webrtc: the WHIP publisher URL; sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. ' +
+  'webrtc: any label for the publisher, such as webrtc://guard-phone (it publishes to the stream\'s WHIP URL, returned with its publish token when the stream is created); sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. ' +
   'file:// (rtsp and http) only on servers started with VIGIL_ALLOW_FILE_SOURCES=1.';
 
 export const CreateStreamBody = Type.Object(
@@ -88,6 +89,7 @@ export const StreamSchema = Type.Object(
     motion_masks: MotionMasksSchema,
     created_at: IsoTime,
     updated_at: IsoTime,
+    publish: Type.Optional({ ...PublishInfoSchema, description: 'webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page (issue 15)' }),
   },
   { $id: 'Stream' },
 );

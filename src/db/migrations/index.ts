@@ -5,6 +5,7 @@ import * as m002 from './002_webhooks_audit.ts';
 import * as m003 from './003_operations.ts';
 import * as m004 from './004_household.ts';
 import * as m005 from './005_video.ts'; // real video (issue 6)
+import * as m010 from './010_webrtc_publish.ts'; // WebRTC ingest (issue 15)
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -17,4 +18,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '003_operations': m003,
   '004_household': m004,
   '005_video': m005,
+  '010_webrtc_publish': m010,
 };

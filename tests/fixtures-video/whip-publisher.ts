@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket, type Socket } from 'node:dgram';
+import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import { VTEST_AVI } from './rtsp-camera.ts';
+
+export interface WhipPublisherOptions {
+  /** the stream's WHIP endpoint, e.g. http://127.0.0.1:PORT/v1/streams/stream_…/whip */
+  whipUrl: string;
+  token: string;
+  codec: 'VP8' | 'H264';
+  video?: string;
+  /** encode at this size (a phone's 720p for the bench); default: the file's own */
+  size?: { width: number; height: number };
+}
+
+/**
+ * A WHIP publisher built on werift, as a phone app or a drone would be: ffmpeg encodes the
+ * video file in real time (looping) to RTP on a loopback UDP port, and each packet is written
+ * to a send-only werift track negotiated with the server over HTTP (RFC 9725).
+ */
+export class WhipTestPublisher {
+  sessionUrl: string | null = null;
+  etag: string | null = null;
+  answer: string | null = null;
+  packetsSent = 0;
+  private ffmpeg: ChildProcess | null = null;
+  private udp: Socket | null = null;
+  private constructor(
+    readonly pc: RTCPeerConnection,
+    private readonly track: MediaStreamTrack,
+    private readonly o: WhipPublisherOptions,
+  ) {}
+
+  static create(o: WhipPublisherOptions): WhipTestPublisher {
+    const fb = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }];
+    const codec =
+      o.codec === 'VP8'
+        ? new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90000, rtcpFeedback: fb })
+        : new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: fb, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' });
+    const pc = new RTCPeerConnection({ iceServers: [], codecs: { video: [codec], audio: [] }, iceAdditionalHostAddresses: ['127.0.0.1'] });
+    const track = new MediaStreamTrack({ kind: 'video' });
+    pc.addTransceiver(track, { direction: 'sendonly' });
+    return new WhipTestPublisher(pc, track, o);
+  }
+
+  /** The offer this publisher would POST (ICE candidates gathered, no trickle). */
+  async offer(): Promise<string> {
+    await this.pc.setLocalDescription(await this.pc.createOffer());
+    if (this.pc.iceGatheringState !== 'complete') {
+      await new Promise<void>((resolve) => this.pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve()));
+    }
+    return this.pc.localDescription!.sdp;
+  }
+
+  /** POSTs the offer; on 201 applies the answer and starts sending video. Returns the response. */
+  async publish(): Promise<Response> {
+    const res = await fetch(this.o.whipUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${this.o.token}` },
+      body: await this.offer(),
+    });
+    if (res.status !== 201) return res;
+    this.sessionUrl = new URL(res.headers.get('location')!, this.o.whipUrl).toString();
+    this.etag = res.headers.get('etag');
+    this.answer = await res.clone().text();
+    await this.pc.setRemoteDescription({ type: 'answer', sdp: this.answer });
+    await this.startMedia();
+    return res;
+  }
+
+  private async startMedia(): Promise<void> {
+    // a keyframe is a burst of packets: a large buffer keeps the local hop from ffmpeg lossless
+    const udp = createSocket({ type: 'udp4', recvBufferSize: 8 * 1024 * 1024 });
+    this.udp = udp;
+    udp.on('message', (buf) => {
+      this.packetsSent++;
+      this.track.writeRtp(buf);
+    });
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', () => resolve()));
+    const port = udp.address().port;
+    const scale = this.o.size ? ['-vf', `scale=${this.o.size.width}:${this.o.size.height}`] : [];
+    const enc =
+      this.o.codec === 'VP8'
+        ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1500k', '-g', '10', '-error-resilient', '1']
+        : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p', '-b:v', '1500k', '-g', '10', '-bsf:v', 'dump_extra=freq=keyframe'];
+    this.ffmpeg = spawn(
+      'ffmpeg',
+      ['-hide_banner', '-nostdin', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', this.o.video ?? VTEST_AVI, '-an', ...scale, ...enc,
+        '-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${port}?pkt_size=1200`],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+  }
+
+  /** Stops sending (the publisher vanishes: no DELETE, like a phone losing its network). */
+  async vanish(): Promise<void> {
+    this.ffmpeg?.kill('SIGKILL');
+    this.ffmpeg = null;
+    this.udp?.close();
+    this.udp = null;
+    await this.pc.close();
+  }
+
+  /** Ends politely: DELETE of the session URL (RFC 9725 §4.4), then stops. */
+  async stop(): Promise<Response | null> {
+    const res = this.sessionUrl ? await fetch(this.sessionUrl, { method: 'DELETE', headers: { authorization: `Bearer ${this.o.token}` } }) : null;
+    await this.vanish();
+    return res;
+  }
+}
