@@ -29,21 +29,37 @@ export interface RtpFrameAssemblerOptions {
  * ever sees clean pictures, never the smeared ones a decoder conceals errors with.
  */
 export class RtpFrameAssembler {
-  private readonly jitter: JitterBufferBase;
-  private readonly depacketizer: DepacketizeBase;
+  private jitter!: JitterBufferBase;
+  private depacketizer!: DepacketizeBase;
+  private lastSeq: number | null = null;
   private awaitingKeyframe = true;
   /** counters for the session's stats and the bench */
   readonly stats = { packets: 0, frames: 0, lost_packets: 0, dropped_frames: 0, keyframes: 0 };
 
   constructor(private readonly o: RtpFrameAssemblerOptions) {
-    this.jitter = new JitterBufferBase(90_000, { latency: o.reorderMs ?? 150, bufferSize: 2048 });
-    const final = o.codec === 'VP8' ? Vp8RtpPayload.isDetectedFinalPacketInSequence : H264RtpPayload.isDetectedFinalPacketInSequence;
+    this.reset();
+  }
+
+  private reset(): void {
+    this.jitter = new JitterBufferBase(90_000, { latency: this.o.reorderMs ?? 150, bufferSize: 2048 });
+    const final = this.o.codec === 'VP8' ? Vp8RtpPayload.isDetectedFinalPacketInSequence : H264RtpPayload.isDetectedFinalPacketInSequence;
     // werift names H.264 by its MP4 brand in the depacketizer
-    this.depacketizer = new DepacketizeBase(o.codec === 'VP8' ? 'vp8' : 'MPEG4/ISO/AVC', { isFinalPacketInSequence: final });
+    this.depacketizer = new DepacketizeBase(this.o.codec === 'VP8' ? 'vp8' : 'MPEG4/ISO/AVC', { isFinalPacketInSequence: final });
   }
 
   push(rtp: RtpPacket): void {
     this.stats.packets++;
+    const seq = rtp.header.sequenceNumber;
+    const jump = this.lastSeq === null ? 0 : Math.min((seq - this.lastSeq + 65536) % 65536, (this.lastSeq - seq + 65536) % 65536);
+    this.lastSeq = seq;
+    if (jump > 1000) {
+      // a discontinuity, not a loss (the publisher restarted its encoder or packetizer): the
+      // jitter buffer would wait forever for the packets in between, so start over at a keyframe
+      this.reset();
+      this.stats.lost_packets++;
+      this.awaitingKeyframe = true;
+      this.o.onKeyframeNeeded('loss');
+    }
     for (const out of this.jitter.processInput({ rtp })) {
       if (out.isPacketLost) {
         const { from, to } = out.isPacketLost;

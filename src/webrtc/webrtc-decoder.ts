@@ -24,8 +24,8 @@ const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
  * rate and size, exactly what the RTSP path hands the frame pipeline. Timestamps are the wall
  * clock of arrival, so the fps filter paces by real time whatever the publisher's frame rate;
  * a resolution change mid-stream (a phone rotated, a publisher adapting to bandwidth) is a new
- * keyframe with new dimensions, which ffmpeg's decoder and scaler follow on their own and PPM
- * carries per frame.
+ * keyframe with new dimensions, on which the session starts a new decoder (keyframeFormat), because
+ * ffmpeg would keep scaling every frame to the first frame's size.
  */
 export class WebRtcDecoder {
   private readonly child: ChildProcess;
@@ -144,6 +144,28 @@ function ivfFileHeader(keyframe: Buffer): Buffer {
   h.writeUInt32LE(1, 20);
   h.writeUInt32LE(0, 24);
   return h;
+}
+
+/**
+ * What identifies the picture format of a keyframe: VP8's coded size, or H.264's sequence
+ * parameter set (which holds the size) compared byte for byte; null for other frames. A change
+ * means a new decoder: ffmpeg would otherwise scale the new size back to the first one.
+ */
+export function keyframeFormat(frame: EncodedFrame): string | null {
+  if (!frame.keyframe) return null;
+  if (frame.codec === 'VP8') {
+    const size = vp8KeyframeSize(frame.data);
+    return size ? `${size.width}x${size.height}` : null;
+  }
+  const d = frame.data;
+  for (let i = 0; i + 3 < d.length; i++) {
+    if (d[i] === 0 && d[i + 1] === 0 && d[i + 2] === 1 && (d[i + 3] & 0x1f) === 7) {
+      let end = i + 3;
+      while (end + 2 < d.length && !(d[end] === 0 && d[end + 1] === 0 && (d[end + 2] === 1 || d[end + 2] === 0))) end++;
+      return d.subarray(i + 3, end).toString('hex');
+    }
+  }
+  return null;
 }
 
 /** Width and height of a VP8 keyframe (RFC 6386 §9.1: start code 9d 01 2a, then 14-bit sizes). */

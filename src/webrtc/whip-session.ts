@@ -1,7 +1,7 @@
 import { RTCPeerConnection, RTCRtpCodecParameters, type RTCIceServer, type RtpPacket } from 'werift';
 import type { RgbFrame } from '../video/video.types.ts';
 import { RtpFrameAssembler, type EncodedFrame, type WebRtcVideoCodec } from './rtp-frame-assembler.ts';
-import { WebRtcDecoder } from './webrtc-decoder.ts';
+import { WebRtcDecoder, keyframeFormat } from './webrtc-decoder.ts';
 
 /** What a session reports to the stream it publishes to. */
 export interface WhipSessionSink {
@@ -41,6 +41,10 @@ export interface WhipSessionStats {
   frames_decoded: number;
   /** ms from the offer to the first decoded frame */
   first_frame_ms: number | null;
+  /** size of the last decoded frame at detect scale, "WxH" */
+  last_frame_size: string | null;
+  /** times the publisher changed picture size */
+  format_changes: number;
 }
 
 const RTCP_FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'goog-remb' }];
@@ -87,6 +91,10 @@ export class WhipSession {
   private decoderRestarts = 0;
   private decodedBefore = 0;
   private firstFrameMs: number | null = null;
+  private lastFrameSize: string | null = null;
+  /** keyframeFormat of the stream the current decoder was started on */
+  private format: string | null = null;
+  private formatChanges = 0;
   private lastPacketAt = 0;
   private watchdog: NodeJS.Timeout | null = null;
   private disconnectedSince: number | null = null;
@@ -167,6 +175,8 @@ export class WhipSession {
       decoder_restarts: this.decoderRestarts,
       frames_decoded: this.decodedBefore + (this.decoder?.framesDecoded ?? 0),
       first_frame_ms: this.firstFrameMs,
+      last_frame_size: this.lastFrameSize,
+      format_changes: this.formatChanges,
     };
   }
 
@@ -201,6 +211,17 @@ export class WhipSession {
   }
 
   private decode(frame: EncodedFrame): void {
+    const format = keyframeFormat(frame);
+    if (format !== null && format !== this.format) {
+      // a new picture size (phone rotated, bandwidth adaptation): a fresh decoder from this keyframe
+      if (this.decoder) {
+        this.decodedBefore += this.decoder.framesDecoded;
+        void this.decoder.close();
+        this.decoder = null;
+        if (this.format !== null) this.formatChanges++;
+      }
+      this.format = format;
+    }
     if (!this.decoder) this.decoder = this.startDecoder(frame.codec);
     if (!this.decoder.write(frame)) this.requestKeyframe();
   }
@@ -213,6 +234,7 @@ export class WhipSession {
       detectWidth: this.o.detectWidth,
       onFrame: (frame) => {
         this.firstFrameMs ??= Date.now() - this.startedAt;
+        this.lastFrameSize = `${frame.width}x${frame.height}`;
         this.o.sink.pushFrame(frame);
       },
       onExit: (reason) => {

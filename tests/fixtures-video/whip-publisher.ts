@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpPacket } from 'werift';
 import { VTEST_AVI } from './rtsp-camera.ts';
 
 export interface WhipPublisherOptions {
@@ -11,6 +11,8 @@ export interface WhipPublisherOptions {
   video?: string;
   /** encode at this size (a phone's 720p for the bench); default: the file's own */
   size?: { width: number; height: number };
+  /** drop every Nth RTP packet before it is sent (a lossy network) */
+  dropEvery?: number;
 }
 
 /**
@@ -23,7 +25,14 @@ export class WhipTestPublisher {
   etag: string | null = null;
   answer: string | null = null;
   packetsSent = 0;
+  packetsDropped = 0;
+  /** PLIs (keyframe requests) the server sent this publisher */
+  pliReceived = 0;
   private ffmpeg: ChildProcess | null = null;
+  private encoderGeneration = 0;
+  private continuity: { generation: number; seqOffset: number; tsOffset: number; lastSeq: number | null; lastTs: number | null } = {
+    generation: 0, seqOffset: 0, tsOffset: 0, lastSeq: null, lastTs: null,
+  };
   private udp: Socket | null = null;
   private constructor(
     readonly pc: RTCPeerConnection,
@@ -39,8 +48,10 @@ export class WhipTestPublisher {
         : new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: fb, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' });
     const pc = new RTCPeerConnection({ iceServers: [], codecs: { video: [codec], audio: [] }, iceAdditionalHostAddresses: ['127.0.0.1'] });
     const track = new MediaStreamTrack({ kind: 'video' });
-    pc.addTransceiver(track, { direction: 'sendonly' });
-    return new WhipTestPublisher(pc, track, o);
+    const transceiver = pc.addTransceiver(track, { direction: 'sendonly' });
+    const p = new WhipTestPublisher(pc, track, o);
+    transceiver.sender.onPictureLossIndication.subscribe(() => p.pliReceived++);
+    return p;
   }
 
   /** The offer this publisher would POST (ICE candidates gathered, no trickle). */
@@ -72,13 +83,45 @@ export class WhipTestPublisher {
     // a keyframe is a burst of packets: a large buffer keeps the local hop from ffmpeg lossless
     const udp = createSocket({ type: 'udp4', recvBufferSize: 8 * 1024 * 1024 });
     this.udp = udp;
+    let n = 0;
     udp.on('message', (buf) => {
+      const rtp = RtpPacket.deSerialize(buf);
+      // one continuous RTP stream across encoder restarts, as a phone's WebRTC stack sends
+      const h = rtp.header;
+      if (this.encoderGeneration !== this.continuity.generation) {
+        this.continuity = {
+          generation: this.encoderGeneration,
+          seqOffset: this.continuity.lastSeq === null ? 0 : (this.continuity.lastSeq + 1 - h.sequenceNumber + 65536) % 65536,
+          tsOffset: this.continuity.lastTs === null ? 0 : (this.continuity.lastTs + 9000 - h.timestamp + 2 ** 32) % 2 ** 32,
+          lastSeq: null,
+          lastTs: null,
+        };
+      }
+      h.sequenceNumber = (h.sequenceNumber + this.continuity.seqOffset) % 65536;
+      h.timestamp = (h.timestamp + this.continuity.tsOffset) % 2 ** 32;
+      this.continuity.lastSeq = h.sequenceNumber;
+      this.continuity.lastTs = h.timestamp;
+      if (this.o.dropEvery && ++n % this.o.dropEvery === 0) {
+        this.packetsDropped++;
+        return;
+      }
       this.packetsSent++;
-      this.track.writeRtp(buf);
+      this.track.writeRtp(rtp);
     });
     await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', () => resolve()));
-    const port = udp.address().port;
-    const scale = this.o.size ? ['-vf', `scale=${this.o.size.width}:${this.o.size.height}`] : [];
+    this.spawnEncoder(this.o.size);
+  }
+
+  /** Restarts the encoder at another size mid-stream (a phone rotated, a publisher adapting to bandwidth). */
+  resize(size: { width: number; height: number }): void {
+    this.ffmpeg?.kill('SIGKILL');
+    this.encoderGeneration++;
+    this.spawnEncoder(size);
+  }
+
+  private spawnEncoder(size: { width: number; height: number } | undefined): void {
+    const port = this.udp!.address().port;
+    const scale = size ? ['-vf', `scale=${size.width}:${size.height}`] : [];
     const enc =
       this.o.codec === 'VP8'
         ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1500k', '-g', '10', '-error-resilient', '1']
