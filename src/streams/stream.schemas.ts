@@ -83,7 +83,7 @@ export const StreamSchema = Type.Object(
     sandbox: Type.Boolean({ description: 'true when the stream produces synthetic sandbox data' }),
     error: Type.Union([Type.String(), Type.Null()], { description: 'why the source is not live (credentials removed), null while healthy' }),
     last_frame_at: Type.Union([IsoTime, Type.Null()]),
-    fps_in: Type.Union([Type.Number(), Type.Null()], { description: 'frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, webrtc)' }),
+    fps_in: Type.Union([Type.Number(), Type.Null()], { description: 'frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, or a server not running sources)' }),
     detector_fps: Type.Union([Type.Number(), Type.Null()], { description: 'frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs' }),
     zones: ZonesSchema,
     motion_masks: MotionMasksSchema,

@@ -963,7 +963,7 @@ export interface components {
             /** @description why the source is not live (credentials removed), null while healthy */
             error: string | null;
             last_frame_at: string | null;
-            /** @description frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, webrtc) */
+            /** @description frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, or a server not running sources) */
             fps_in: number | null;
             /** @description frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs */
             detector_fps: number | null;
