@@ -17,8 +17,8 @@ export interface WebRtcIngestHandle extends IngestHandle {
   interrupted(reason: string): void;
   /** the publisher is gone (DELETE, ICE failed, no media); a new publish brings the stream back */
   publisherLeft(reason: string): void;
-  /** called when the ingest stops (stream deleted or restarted): its publisher is disconnected */
-  onStop(cb: () => Promise<void> | void): void;
+  /** called when the ingest stops (stream deleted or restarted): its publisher is disconnected; returns the unsubscribe */
+  onStop(cb: () => Promise<void> | void): () => void;
 }
 
 export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamStatus }): WebRtcIngestHandle {
@@ -28,7 +28,7 @@ export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamSt
   let error: string | null = null;
   let reconnects = 0;
   let stopped = false;
-  const stopHooks: Array<() => Promise<void> | void> = [];
+  const stopHooks = new Set<() => Promise<void> | void>();
   const stats = (): IngestStats => ({
     status,
     last_frame_at: pipeline.lastFrameAt,
@@ -64,11 +64,12 @@ export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamSt
       setStatus('offline', reason);
     },
     onStop(cb) {
-      stopHooks.push(cb);
+      stopHooks.add(cb);
+      return () => stopHooks.delete(cb);
     },
     async stop() {
       stopped = true;
-      await Promise.allSettled(stopHooks.map((cb) => cb()));
+      await Promise.allSettled([...stopHooks].map((cb) => cb()));
       await pipeline.stop();
     },
   };

@@ -66,6 +66,19 @@ function videoCodecs(): RTCRtpCodecParameters[] {
   ];
 }
 
+/**
+ * Audio is not interpreted, but WHIP clients (OBS, GStreamer, phones' WebRTC stacks) usually
+ * offer it, and werift refuses a section none of whose codecs it knows; accepting the common
+ * ones lets such an offer through. Audio packets are received and dropped.
+ */
+function audioCodecs(): RTCRtpCodecParameters[] {
+  return [
+    new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 }),
+    new RTCRtpCodecParameters({ mimeType: 'audio/PCMU', clockRate: 8000, channels: 1, payloadType: 0 }),
+    new RTCRtpCodecParameters({ mimeType: 'audio/PCMA', clockRate: 8000, channels: 1, payloadType: 8 }),
+  ];
+}
+
 /** A PLI at most this often: a keyframe takes a round trip and an encoder's time to arrive. */
 const PLI_INTERVAL_MS = 500;
 
@@ -104,7 +117,7 @@ export class WhipSession {
     this.id = o.id;
     this.etag = `"${o.id}"`;
     this.pc = new RTCPeerConnection({
-      codecs: { video: videoCodecs(), audio: [] },
+      codecs: { video: videoCodecs(), audio: audioCodecs() },
       // werift's default is a public STUN server; Vigil's default is none (LAN), VIGIL_ICE_SERVERS adds them
       iceServers: o.iceServers,
       // same-machine publishers (tests, a browser on the server) reach the loopback address

@@ -91,6 +91,8 @@ interface ActiveSession {
   /** null while the offer is being negotiated (the stream's slot is taken already) */
   session: WhipSession | null;
   remoteUfrag: string | null;
+  /** removes the ingest's stop hook of this session */
+  unhook: () => void;
 }
 
 export interface WhipAnswer {
@@ -126,7 +128,7 @@ export class WhipService {
     }
     const ffmpegPath = this.resolveFfmpeg();
     const id = newId('whip');
-    const slot: ActiveSession = { id, streamId: stream.id, session: null, remoteUfrag: /^a=ice-ufrag:(\S+)/m.exec(offer)?.[1] ?? null };
+    const slot: ActiveSession = { id, streamId: stream.id, session: null, remoteUfrag: /^a=ice-ufrag:(\S+)/m.exec(offer)?.[1] ?? null, unhook: () => undefined };
     this.active.set(stream.id, slot);
     let opened: { session: WhipSession; answer: string };
     try {
@@ -146,13 +148,14 @@ export class WhipService {
       throw new VigilError('invalid_sdp', `The SDP offer could not be negotiated: ${(err as Error).message}.`, { param: 'body' });
     }
     if (this.active.get(stream.id) !== slot) {
-      // the stream was deleted or its token revoked while the offer was negotiated
+      // the token was revoked, the stream deleted or the connection lost while the offer was negotiated
       await opened.session.close();
-      throw new VigilError('invalid_publish_token', 'The publish token was revoked while the session was being set up.', { param: 'Authorization' });
+      await this.authenticate(streamId, authorization);
+      throw new VigilError('invalid_sdp', 'The publisher\'s connection ended while the session was being set up; publish again.', { param: 'body' });
     }
     slot.session = opened.session;
     // the ingest stopping (stream deleted, restarted) disconnects its publisher
-    ingest.onStop(() => this.drop(slot));
+    slot.unhook = ingest.onStop(() => this.drop(slot));
     return { sessionId: id, location: `/v1/streams/${stream.id}/whip/${id}`, etag: opened.session.etag, answer: opened.answer };
   }
 
@@ -268,12 +271,14 @@ export class WhipService {
 
   private async drop(slot: ActiveSession): Promise<void> {
     if (this.active.get(slot.streamId) === slot) this.active.delete(slot.streamId);
+    slot.unhook();
     await slot.session?.close();
   }
 
   private ended(slot: ActiveSession, ingest: WebRtcIngestHandle, reason: string): void {
     if (this.active.get(slot.streamId) !== slot) return;
     this.active.delete(slot.streamId);
+    slot.unhook();
     ingest.publisherLeft(reason);
   }
 

@@ -13,6 +13,10 @@ export interface WhipPublisherOptions {
   size?: { width: number; height: number };
   /** drop every Nth RTP packet before it is sent (a lossy network) */
   dropEvery?: number;
+  /** offer an audio track too (OBS and phones do); it sends nothing */
+  withAudio?: boolean;
+  /** `video` is already encoded in the codec (H.264 with in-band SPS/PPS in MPEG-TS, VP8 in WebM): send it as is */
+  copy?: boolean;
 }
 
 /**
@@ -46,7 +50,9 @@ export class WhipTestPublisher {
       o.codec === 'VP8'
         ? new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90000, rtcpFeedback: fb })
         : new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: fb, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' });
-    const pc = new RTCPeerConnection({ iceServers: [], codecs: { video: [codec], audio: [] }, iceAdditionalHostAddresses: ['127.0.0.1'] });
+    const audio = o.withAudio ? [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })] : [];
+    const pc = new RTCPeerConnection({ iceServers: [], codecs: { video: [codec], audio }, iceAdditionalHostAddresses: ['127.0.0.1'] });
+    if (o.withAudio) pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' });
     const track = new MediaStreamTrack({ kind: 'video' });
     const transceiver = pc.addTransceiver(track, { direction: 'sendonly' });
     const p = new WhipTestPublisher(pc, track, o);
@@ -121,14 +127,18 @@ export class WhipTestPublisher {
 
   private spawnEncoder(size: { width: number; height: number } | undefined): void {
     const port = this.udp!.address().port;
-    const scale = size ? ['-vf', `scale=${size.width}:${size.height}`] : [];
-    const enc =
-      this.o.codec === 'VP8'
+    const video = this.o.video ?? VTEST_AVI;
+    // an already encoded clip is sent as it is, so the publisher costs next to nothing (the bench)
+    const copy = this.o.copy ?? false;
+    const scale = size && !copy ? ['-vf', `scale=${size.width}:${size.height}`] : [];
+    const enc = copy
+      ? ['-c:v', 'copy']
+      : this.o.codec === 'VP8'
         ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1500k', '-g', '10', '-error-resilient', '1']
         : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p', '-b:v', '1500k', '-g', '10', '-bsf:v', 'dump_extra=freq=keyframe'];
     this.ffmpeg = spawn(
       'ffmpeg',
-      ['-hide_banner', '-nostdin', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', this.o.video ?? VTEST_AVI, '-an', ...scale, ...enc,
+      ['-hide_banner', '-nostdin', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', video, '-an', ...scale, ...enc,
         '-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${port}?pkt_size=1200`],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );

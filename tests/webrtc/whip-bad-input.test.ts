@@ -118,6 +118,25 @@ test('DELETE or PATCH of an unknown session is 404; after all the refusals a goo
   assert.ok(['offline', 'connecting'].includes(stream.status), stream.status);
 });
 
+test('an offer with audio as well (as OBS and phones send) is accepted; the answer receives the video', async () => {
+  // the previous test revoked the token: a rotation issues a working one
+  const rotated = await v.call(v.key, 'POST', `/v1/streams/${s.id}/publish-token`);
+  assert.equal(rotated.status, 201);
+  s = { ...s, token: rotated.body.token };
+  const p = WhipTestPublisher.create({ whipUrl: s.whipUrl, token: s.token, codec: 'H264', withAudio: true });
+  publishers.push(p);
+  const offer = await p.offer();
+  assert.match(offer, /m=audio[\s\S]*m=video/);
+  const res = await post(offer);
+  assert.equal(res.status, 201, await res.clone().text());
+  const answer = await res.text();
+  assert.match(answer, /m=video[^\n]*\r?\n(?:[^\n]*\n)*?a=recvonly/);
+  assert.match(answer, /a=rtpmap:\d+ H264\/90000/);
+  const del = await fetch(new URL(res.headers.get('location')!, v.base), { method: 'DELETE', headers: { authorization: `Bearer ${s.token}` } });
+  assert.equal(del.status, 200);
+  assert.equal(v.ctx.whip.sessionStats(s.id), null);
+});
+
 test('a webrtc stream made with a test key is a sandbox stream and has no publish token', async () => {
   const testKey = await v.ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Sandbox Org', mode: 'test', capabilities: 'all', locations: null, rateLimitPerMinute: 100_000 });
   const res = await v.call(testKey, 'POST', '/v1/streams', { name: 'Sim', source_type: 'webrtc', source_url: 'webrtc://sim', location: 'lab' });
