@@ -134,6 +134,8 @@ interface Load {
   decoded_fps_min: number;
   /** encoded frames per second received per stream (WHIP only) */
   received_fps_mean?: number;
+  /** publishes that never delivered video during the trial (ICE/DTLS not completing on a loaded machine) */
+  streams_without_video?: number;
   /** CPU per stream, % of one core: the node process (WHIP: werift) and the stream's ffmpeg */
   cpu_node_pct_per_stream: number;
   cpu_ffmpeg_pct_per_stream: number;
@@ -161,6 +163,7 @@ async function measureWhipLoad(server: BenchWhipServer, url: string, n: number, 
     decoded_fps_mean: round1(decoded.reduce((a, b) => a + b, 0) / n),
     decoded_fps_min: round1(Math.min(...decoded)),
     received_fps_mean: round1(received.reduce((a, b) => a + b, 0) / n),
+    streams_without_video: received.filter((r) => r === 0).length,
     cpu_node_pct_per_stream: round1(nodePct / n),
     cpu_ffmpeg_pct_per_stream: round1(ffPct / n),
     cpu_total_pct_per_stream: round1((nodePct + ffPct) / n),
