@@ -40,6 +40,8 @@ import { snapshotRoutes } from './detections/snapshot.routes.ts';
 // keys in account settings (issue 9 §3)
 import { ApiKeySchema } from './keys/key.schemas.ts';
 import { keyRoutes } from './keys/key.routes.ts';
+// WebRTC ingest: WHIP, publish tokens, the phone publish page (issue 15)
+import { publishPageRoutes, publishTokenRoutes, whipRoutes } from './webrtc/whip.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -161,5 +163,9 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   await app.register(snapshotRoutes(ctx.snapshots));
   // keys in account settings (issue 9 §3)
   await app.register(keyRoutes(ctx.keys));
+  // WebRTC ingest (issue 15)
+  await app.register(publishTokenRoutes(ctx.whip));
+  await app.register(whipRoutes(ctx.whip, { iceServers: ctx.config.iceServers }));
+  await app.register(publishPageRoutes({ iceServers: ctx.config.iceServers }));
   return app;
 }

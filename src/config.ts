@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { readLlmConfig, type LlmConfig } from './agent/planner.ts';
+import { parseIceServers, type IceServer } from './webrtc/ice-servers.ts';
 
 /**
  * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
@@ -32,6 +33,8 @@ export interface Config {
   readonly llm: LlmConfig | null;
   /** HMAC key for signed audit checkpoints (VIGIL_AUDIT_CHECKPOINT_KEY, ≥ 32 characters); null = generated once and kept in the database */
   readonly auditCheckpointKey: string | null;
+  /** STUN/TURN servers for WHIP publishers and the publish page (VIGIL_ICE_SERVERS); none by default, which suits a LAN (issue 15) */
+  readonly iceServers: readonly IceServer[];
 }
 
 export interface HttpLimits {
@@ -99,6 +102,14 @@ function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
   };
 }
 
+function readIceServers(env: NodeJS.ProcessEnv): IceServer[] {
+  try {
+    return parseIceServers(env.VIGIL_ICE_SERVERS);
+  } catch (err) {
+    throw new Error(`config: ${(err as Error).message}`);
+  }
+}
+
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== '' ? env.DATABASE_URL.trim() : null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -123,6 +134,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     llm: readLlmConfig(env),
     auditCheckpointKey: readSecret(env, 'VIGIL_AUDIT_CHECKPOINT_KEY', 32),
     http: readHttpLimits(env),
+    iceServers: readIceServers(env),
     ...overrides,
   };
   return Object.freeze(config);

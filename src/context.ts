@@ -31,6 +31,8 @@ import { createOperations, type Operations } from './operations/operations.ts';
 // real video: cameras and phones through the detector, detection snapshots (issue 6)
 import { LiveVideoSources, type LiveVideoTuning } from './sources/live-video-sources.ts';
 import { SnapshotService } from './detections/snapshot.service.ts';
+// WebRTC ingest: WHIP publishers (issue 15)
+import { PublishTokens, WhipService } from './webrtc/whip.service.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -79,6 +81,8 @@ export interface VigilContext {
   operations: Operations;
   /** JPEG snapshots of real-video detections (issue 6) */
   snapshots: SnapshotService;
+  /** WHIP publishers of webrtc streams and their publish tokens (issue 15) */
+  whip: WhipService;
   /** starts sources and housekeeping timers (the server does; the CLI does not) */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -110,7 +114,12 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const householdDirectory = new HouseholdDirectory(); // the ingest gate of household sensors (issue 9 §1)
   const sources = new SourceManager({ clock, pipeline, tickMs: opts.sandboxTickMs, log: opts.log, video, gate: householdDirectory });
   const scenes = new SceneService({ database, clock, audit, engine, defaultCapacity: config.defaultSceneCapacity });
-  const streams = new StreamService({ database, clock, audit, scenes, sources, allowFileSources: config.allowFileSources });
+  const publishTokens = new PublishTokens({ clock, publicBaseUrl: config.publicBaseUrl });
+  const streams = new StreamService({ database, clock, audit, scenes, sources, allowFileSources: config.allowFileSources, publishing: publishTokens });
+  const whip = new WhipService({
+    database, clock, audit, streams, tokens: publishTokens, sources, iceServers: config.iceServers,
+    detectFps: opts.video?.camera?.detectFps, detectWidth: opts.video?.camera?.detectWidth, session: opts.video?.whip, log: opts.log,
+  });
   const sandbox = new SandboxService({ database, clock, audit, pipeline, gate: householdDirectory });
   await scenes.loadAll();
   const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, databaseUrl: config.databaseUrl, log: opts.log });
@@ -177,6 +186,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     streamSlots: new MemoryStreamSlots(),
     operations,
     snapshots,
+    whip,
     async start() {
       if (config.runSources) {
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
@@ -193,6 +203,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     async close() {
       clock.clearTimeout(housekeeping);
       clock.clearTimeout(sceneTimer);
+      await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
       await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
       await pipeline.drain();
       await pipeline.persistScenes();

@@ -437,6 +437,16 @@ export interface DetectionSnapshotTable {
   at: number; // epoch ms, as the detection
 }
 
+/** WebRTC ingest (issue 15): a webrtc stream's WHIP publish token, hashed. */
+export interface StreamPublishTokenTable {
+  stream_id: string;
+  tenant_id: string;
+  token_hash: string; // SHA-256 hex
+  token_preview: string; // vpt_abcd…wxyz, for display
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   tenants: TenantTable;
   api_keys: ApiKeyTable;
@@ -470,4 +480,5 @@ export interface Database {
   detection_snapshots: DetectionSnapshotTable; // 005
   audit_checkpoints: AuditCheckpointTable; // 006
   server_secrets: ServerSecretTable; // 006
+  stream_publish_tokens: StreamPublishTokenTable; // 010
 }

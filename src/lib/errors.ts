@@ -15,9 +15,12 @@ export const ERROR_CATALOGUE = {
   invalid_image: { status: 400, title: 'Frame is not a valid JPEG image' },
   invalid_url: { status: 400, title: 'Malformed URL' }, // http hardening (issue 9 §6)
   malformed_request: { status: 400, title: 'Malformed HTTP request' }, // http hardening (issue 9 §6)
+  invalid_sdp: { status: 400, title: 'SDP offer is malformed' }, // WebRTC ingest (issue 15)
   missing_api_key: { status: 401, title: 'No API key' },
   invalid_api_key: { status: 401, title: 'API key not recognised' },
   api_key_revoked: { status: 401, title: 'API key revoked' },
+  invalid_publish_token: { status: 401, title: 'Publish token not recognised' }, // WebRTC ingest (issue 15)
+  publish_token_revoked: { status: 401, title: 'Publish token revoked' }, // WebRTC ingest (issue 15)
   wrong_surface: { status: 403, title: 'Key belongs to the other surface' },
   insufficient_capability: { status: 403, title: 'Key lacks a capability' },
   location_not_allowed: { status: 403, title: 'Key is not allowed at this location' },
@@ -37,10 +40,17 @@ export const ERROR_CATALOGUE = {
   stream_not_mobile: { status: 409, title: 'Stream does not take pushed frames' }, // real video (issue 6)
   sensor_muted: { status: 409, title: 'Sensor is muted' }, // privacy (issue 9 §1)
   sensor_left_alone: { status: 409, title: 'Sensor is in a place left alone' }, // privacy (issue 9 §1)
+  stream_not_webrtc: { status: 409, title: 'Stream does not take WebRTC publishers' }, // WebRTC ingest (issue 15)
+  stream_already_publishing: { status: 409, title: 'Stream already has a publisher' }, // WebRTC ingest (issue 15)
+  etag_mismatch: { status: 412, title: 'If-Match does not match the session' }, // WebRTC ingest (issue 15)
   payload_too_large: { status: 413, title: 'Request body too large' },
   path_parameter_too_long: { status: 414, title: 'Path parameter too long' }, // http hardening (issue 9 §6)
   unsupported_media_type: { status: 415, title: 'Unsupported Content-Type' },
   query_not_understood: { status: 422, title: 'Query not understood' },
+  no_video_in_offer: { status: 422, title: 'SDP offer has no video' }, // WebRTC ingest (issue 15)
+  unsupported_codec: { status: 422, title: 'No video codec Vigil decodes' }, // WebRTC ingest (issue 15)
+  ice_restart_not_supported: { status: 422, title: 'ICE restart not supported' }, // WebRTC ingest (issue 15)
+  precondition_required: { status: 428, title: 'If-Match required' }, // WebRTC ingest (issue 15)
   rate_limit_exceeded: { status: 429, title: 'Rate limit exceeded' },
   too_many_connections: { status: 429, title: 'Too many connections from this address' }, // http hardening (issue 9 §8)
   concurrent_stream_limit_exceeded: { status: 429, title: 'Too many concurrent streams' },

@@ -6,6 +6,7 @@ export const ID_PREFIXES = [
   'whk', 'dlv', 'aud', 'org', 'hh', 'key', 'room', 'bnd', 'note', 'req',
   'snap', // detection snapshots (issue 6)
   'ackp', // signed audit checkpoints (issue 9)
+  'whip', // WHIP publish sessions (issue 15)
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -23,6 +23,7 @@ import {
   type VideoDetection,
   type VideoIngestOptions,
 } from '../video/index.ts';
+import { createWebRtcIngest, type WebRtcIngestHandle } from '../webrtc/webrtc-ingest.ts';
 
 /** Knobs of the real-video ingest; the defaults suit real cameras, tests shorten the timers. */
 export interface LiveVideoTuning {
@@ -32,6 +33,8 @@ export interface LiveVideoTuning {
   mobileSilenceMs?: number;
   /** detector worker threads (one CenterNet model and one core each); default half the cores */
   detectorWorkers?: number;
+  /** WHIP session health timers (issue 15); tests shorten them */
+  whip?: { connectTimeoutMs?: number; mediaTimeoutMs?: number; disconnectedGraceMs?: number };
 }
 
 export interface LiveVideoDeps {
@@ -58,6 +61,8 @@ interface LiveEntry {
   ref: StreamRef;
   handle: IngestHandle | null;
   mobile: MobileIngestHandle | null;
+  /** a webrtc stream: frames come from its WHIP publisher (issue 15) */
+  webrtc: WebRtcIngestHandle | null;
   /** status writes of this stream, in the order the ingest reported them */
   writes: Promise<void>;
   /** phone frames of this stream, one at a time, so each push collects its own detections */
@@ -97,6 +102,7 @@ export class LiveVideoSources {
       ref: { id: row.id, tenant_id: row.tenant_id, scene_id: row.scene_id, location: row.location },
       handle: null,
       mobile: null,
+      webrtc: null,
       writes: Promise.resolve(),
       pushes: Promise.resolve(),
       collecting: null,
@@ -118,6 +124,10 @@ export class LiveVideoSources {
     if (row.source_type === 'mobile') {
       entry.mobile = createMobileIngest({ ...common, silenceMs: this.deps.tuning?.mobileSilenceMs });
       entry.handle = entry.mobile;
+    } else if (row.source_type === 'webrtc') {
+      // waits for a WHIP publisher; after a restart a stream that had one is offline until it publishes again
+      entry.webrtc = createWebRtcIngest({ ...common, initialStatus: row.status === 'connecting' ? 'connecting' : 'offline' });
+      entry.handle = entry.webrtc;
     } else {
       entry.handle = startVideoIngest({ ...common, ...this.deps.tuning?.camera, sourceUrl: row.source_url });
     }
@@ -134,6 +144,11 @@ export class LiveVideoSources {
     })().catch((err) => this.deps.log?.warn({ err, stream_id: streamId }, 'stopping video ingest failed'));
     this.stopping.add(done);
     void done.finally(() => this.stopping.delete(done));
+  }
+
+  /** The ingest of a running webrtc stream, which its WHIP publisher feeds (issue 15). */
+  webrtcIngest(streamId: string): WebRtcIngestHandle | null {
+    return this.entries.get(streamId)?.webrtc ?? null;
   }
 
   /** Live figures of a running stream (status, last frame, fps in, detector fps, error), else null. */

@@ -6,9 +6,10 @@ import type { StreamVideoConfig } from '../streams/stream-config.ts';
 import type { StreamRow } from '../streams/stream.repository.ts';
 import type { IngestStats } from '../video/index.ts';
 import type { FrameOutcome, LiveVideoSources } from './live-video-sources.ts';
+import type { WebRtcIngestHandle } from '../webrtc/webrtc-ingest.ts';
 
-/** Source types that real video ingest interprets (issue 6); webrtc (WHIP) stays `connecting`. */
-export const VIDEO_SOURCE_TYPES: readonly string[] = ['rtsp', 'http', 'mobile'];
+/** Source types that real video ingest interprets (issue 6; webrtc: WHIP publishers, issue 15). */
+export const VIDEO_SOURCE_TYPES: readonly string[] = ['rtsp', 'http', 'mobile', 'webrtc'];
 
 /**
  * Runs every stream's source and feeds the pipeline. Sandbox streams (source_type sandbox, or any
@@ -112,6 +113,11 @@ export class SourceManager {
   pushFrame(streamId: string, jpeg: Buffer): Promise<FrameOutcome> {
     if (!this.deps.video) throw new VigilError('service_unavailable', 'This server does not run video ingest, so it cannot take frames.');
     return this.deps.video.pushFrame(streamId, jpeg);
+  }
+
+  /** The ingest a WHIP publisher of a running webrtc stream feeds (issue 15), else null. */
+  webrtcIngest(streamId: string): WebRtcIngestHandle | null {
+    return this.deps.video?.webrtcIngest(streamId) ?? null;
   }
 
   get running(): number {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../http/common.schemas.ts';
+import { PublishInfoSchema } from '../webrtc/whip.schemas.ts';
 
 export const SOURCE_TYPES = ['rtsp', 'http', 'webrtc', 'mobile', 'sandbox'] as const;
 export const STREAM_STATUSES = ['connecting', 'live', 'reconnecting', 'offline'] as const;
@@ -33,7 +34,7 @@ const MotionMasksSchema = Type.Array(PolygonSchema, {
 
 const SOURCE_URL_DOC =
   'rtsp: rtsp:// or rtsps:// camera; http: MJPEG or HLS over http(s)://; mobile: any label such as mobile://front-desk-phone (the phone pushes frames); ' +
-  'webrtc: the WHIP publisher URL; sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. ' +
+  'webrtc: any label for the publisher, such as webrtc://guard-phone (it publishes to the stream\'s WHIP URL, returned with its publish token when the stream is created); sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. ' +
   'file:// (rtsp and http) only on servers started with VIGIL_ALLOW_FILE_SOURCES=1.';
 
 export const CreateStreamBody = Type.Object(
@@ -81,12 +82,13 @@ export const StreamSchema = Type.Object(
     sandbox: Type.Boolean({ description: 'true when the stream produces synthetic sandbox data' }),
     error: Type.Union([Type.String(), Type.Null()], { description: 'why the source is not live (credentials removed), null while healthy' }),
     last_frame_at: Type.Union([IsoTime, Type.Null()]),
-    fps_in: Type.Union([Type.Number(), Type.Null()], { description: 'frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, webrtc)' }),
+    fps_in: Type.Union([Type.Number(), Type.Null()], { description: 'frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, or a server not running sources)' }),
     detector_fps: Type.Union([Type.Number(), Type.Null()], { description: 'frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs' }),
     zones: ZonesSchema,
     motion_masks: MotionMasksSchema,
     created_at: IsoTime,
     updated_at: IsoTime,
+    publish: Type.Optional({ ...PublishInfoSchema, description: 'webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page (issue 15)' }),
   },
   { $id: 'Stream' },
 );

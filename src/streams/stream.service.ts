@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '../db/database.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { VigilError, invalid, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -17,6 +17,13 @@ import { describePolygonProblems, validateSourceUrl, type IngestStats, type Stre
 import { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 import type { CreateStreamBodyT, StreamView, UpdateStreamBodyT } from './stream.schemas.ts';
 import { streamRepository, type StreamRow } from './stream.repository.ts';
+import type { PublishInfo } from '../webrtc/whip.schemas.ts';
+
+/** WebRTC ingest (issue 15): a webrtc stream's publish token lives and dies with the stream. */
+export interface StreamPublishing {
+  issueIn(trx: DbExecutor, row: StreamRow): Promise<PublishInfo>;
+  removeIn(trx: DbExecutor, streamId: string): Promise<void>;
+}
 
 /** Masks a password in a source URL (rtsp://user:secret@cam → rtsp://user:****@cam) for display and logs. */
 export function maskSourceUrl(url: string): string {
@@ -127,6 +134,8 @@ export class StreamService {
       sources: SourceManager;
       /** VIGIL_ALLOW_FILE_SOURCES: file:// sources read the server's disk */
       allowFileSources?: boolean;
+      /** WHIP publish tokens of webrtc streams (issue 15) */
+      publishing?: StreamPublishing;
     },
   ) {}
 
@@ -145,6 +154,7 @@ export class StreamService {
     const now = this.deps.clock.now();
     // DESIGN.md "Sandbox": everything a test key creates is simulated and never touches a real source
     const sandbox = body.source_type === 'sandbox' || principal.mode === 'test';
+    let publish: PublishInfo | null = null;
     const row = await this.deps.database.withWriteLock(async (trx) => {
       const scene = await this.deps.scenes.ensureScene(trx, principal.tenantId, body.location);
       const r: StreamRow = {
@@ -164,6 +174,8 @@ export class StreamService {
         updated_at: toIso(now),
       };
       await streamRepository.insert(trx, r);
+      // issue 15: a live webrtc stream gets its publish token with it, shown in this answer only
+      if (r.source_type === 'webrtc' && !sandbox && this.deps.publishing) publish = await this.deps.publishing.issueIn(trx, r);
       await this.deps.audit.appendIn(trx, actor, [
         { tenantId: principal.tenantId, action: 'stream.created', resourceType: 'stream', resourceId: r.id, data: { after: toStreamView(r) }, scope: { location: r.location, streamId: r.id } },
       ]);
@@ -171,7 +183,7 @@ export class StreamService {
     });
     this.deps.scenes.registerLoaded(row.scene_id);
     this.deps.sources.start(row, { timeZone: this.deps.scenes.timeZoneOf(row.scene_id), since: now - 15 * 60_000 });
-    return this.view(row);
+    return publish ? { ...this.view(row), publish } : this.view(row);
   }
 
   async list(principal: Principal, q: ListQueryT & { location?: string }) {
@@ -251,6 +263,7 @@ export class StreamService {
     this.deps.sources.stop(id);
     await this.deps.database.withWriteLock(async (trx) => {
       await streamRepository.delete(trx, id);
+      await this.deps.publishing?.removeIn(trx, id);
       await this.deps.audit.appendIn(trx, actor, [
         { tenantId: principal.tenantId, action: 'stream.deleted', resourceType: 'stream', resourceId: id, data: { before: toStreamView(row) }, scope: { location: row.location, streamId: id } },
       ]);

@@ -8,6 +8,7 @@ import * as m005 from './005_video.ts'; // real video (issue 6)
 import * as m006 from './006_audit_scope_checkpoints.ts'; // audit confinement and checkpoints (issue 9)
 import * as m007 from './007_keys.ts'; // keys and authorization (issue 9 §2–§4)
 import * as m008 from './008_privacy.ts'; // boundaries on every read path (issue 9 §1)
+import * as m010 from './010_webrtc_publish.ts'; // WebRTC ingest (issue 15)
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '006_audit_scope_checkpoints': m006,
   '007_keys': m007,
   '008_privacy': m008,
+  '010_webrtc_publish': m010,
 };

@@ -381,6 +381,18 @@ export declare class StreamsResource extends Resource {
    * @param jpeg the request body, sent as raw image/jpeg bytes
    */
   pushFrame(id: string, jpeg: Buffer | Uint8Array | ArrayBuffer | Blob, options?: RequestOptions): Promise<Camelize<JsonResponse<'pushStreamFrame', 200>>>;
+  /**
+   * Issue a new WHIP publish token for a webrtc stream
+   * The new token is shown once; the previous one stops working and a publisher using it is disconnected.
+   * POST /v1/streams/{id}/publish-token
+   */
+  rotatePublishToken(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'rotateStreamPublishToken', 201>>>;
+  /**
+   * Revoke a webrtc stream's WHIP publish token
+   * WHIP requests with the token are refused from now on (publish_token_revoked) and a live publisher is disconnected.
+   * DELETE /v1/streams/{id}/publish-token
+   */
+  revokePublishToken(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'revokeStreamPublishToken', 200>>>;
 }
 
 export declare class SystemResource extends Resource {

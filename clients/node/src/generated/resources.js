@@ -62,6 +62,8 @@ const OPERATIONS = {
   updateStream: {"operationId":"updateStream","method":"PATCH","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":true},
   deleteStream: {"operationId":"deleteStream","method":"DELETE","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":false},
   pushStreamFrame: {"operationId":"pushStreamFrame","method":"POST","path":"/v1/streams/{id}/frames","pathParams":["id"],"query":[],"body":false,"contentType":"image/jpeg"},
+  rotateStreamPublishToken: {"operationId":"rotateStreamPublishToken","method":"POST","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
+  revokeStreamPublishToken: {"operationId":"revokeStreamPublishToken","method":"DELETE","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   healthz: {"operationId":"healthz","method":"GET","path":"/healthz","pathParams":[],"query":[],"body":false},
   readyz: {"operationId":"readyz","method":"GET","path":"/readyz","pathParams":[],"query":[],"body":false},
   listWatches: {"operationId":"listWatches","method":"GET","path":"/v1/watches","pathParams":[],"query":["limit","starting_after","ending_before","status"],"body":false},
@@ -600,7 +602,7 @@ export class ScenesResource extends Resource {
 }
 
 export class StreamsResource extends Resource {
-  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame };
+  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken };
 
   /**
    * List streams, newest first
@@ -651,6 +653,24 @@ export class StreamsResource extends Resource {
    */
   pushFrame(id, jpeg, options) {
     return this._request(OPERATIONS.pushStreamFrame, [id], undefined, options, jpeg);
+  }
+
+  /**
+   * Issue a new WHIP publish token for a webrtc stream
+   * The new token is shown once; the previous one stops working and a publisher using it is disconnected.
+   * POST /v1/streams/{id}/publish-token
+   */
+  rotatePublishToken(id, options) {
+    return this._request(OPERATIONS.rotateStreamPublishToken, [id], undefined, options);
+  }
+
+  /**
+   * Revoke a webrtc stream's WHIP publish token
+   * WHIP requests with the token are refused from now on (publish_token_revoked) and a live publisher is disconnected.
+   * DELETE /v1/streams/{id}/publish-token
+   */
+  revokePublishToken(id, options) {
+    return this._request(OPERATIONS.revokeStreamPublishToken, [id], undefined, options);
   }
 
 }

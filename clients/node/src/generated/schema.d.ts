@@ -984,6 +984,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/streams/{id}/publish-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new WHIP publish token for a webrtc stream
+         * @description The new token is shown once; the previous one stops working and a publisher using it is disconnected.
+         */
+        post: operations["rotateStreamPublishToken"];
+        /**
+         * Revoke a webrtc stream's WHIP publish token
+         * @description WHIP requests with the token are refused from now on (publish_token_revoked) and a live publisher is disconnected.
+         */
+        delete: operations["revokeStreamPublishToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -998,7 +1022,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "invalid_url" | "malformed_request" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "not_found" | "route_not_found" | "request_timeout" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "payload_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "query_not_understood" | "rate_limit_exceeded" | "too_many_connections" | "concurrent_stream_limit_exceeded" | "request_header_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "invalid_url" | "malformed_request" | "invalid_sdp" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "invalid_publish_token" | "publish_token_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "not_found" | "route_not_found" | "request_timeout" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "stream_not_webrtc" | "stream_already_publishing" | "etag_mismatch" | "payload_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "query_not_understood" | "no_video_in_offer" | "unsupported_codec" | "ice_restart_not_supported" | "precondition_required" | "rate_limit_exceeded" | "too_many_connections" | "concurrent_stream_limit_exceeded" | "request_header_too_large" | "internal_error" | "service_unavailable";
             request_id: string;
             /** @description The request field the error is about */
             param?: string;
@@ -1027,7 +1051,7 @@ export interface components {
             /** @description why the source is not live (credentials removed), null while healthy */
             error: string | null;
             last_frame_at: string | null;
-            /** @description frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, webrtc) */
+            /** @description frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, or a server not running sources) */
             fps_in: number | null;
             /** @description frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs */
             detector_fps: number | null;
@@ -1070,6 +1094,25 @@ export interface components {
              * @example 2026-11-21T20:40:00.000Z
              */
             updated_at: string;
+            /** @description webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page (issue 15) */
+            publish?: {
+                /** @enum {string} */
+                object: "publish_token";
+                stream_id: string;
+                /** @description vpt_… publish token for this stream's WHIP endpoint; shown only now, stored hashed. It is not an API key and can do nothing else. */
+                token: string;
+                /** @description the token's first and last characters, for telling tokens apart later */
+                token_preview: string;
+                /** @description WHIP endpoint (RFC 9725): POST an SDP offer with Authorization: Bearer <token> */
+                whip_url: string;
+                /** @description page that publishes the camera of the phone or browser that opens it (it carries the token: share it like one) */
+                publish_url: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T20:40:00.000Z
+                 */
+                created_at: string;
+            };
         };
         Scene: {
             /** @example scene_01jd3k8e7f9g2h4j6k8m0n2p4q */
@@ -1929,7 +1972,7 @@ export interface operations {
                     /** @description rtsp camera, http (MJPEG/HLS) camera, webrtc (WHIP) publisher, mobile phone pushing frames, or sandbox synthetic scene */
                     source_type: "rtsp" | "http" | "webrtc" | "mobile" | "sandbox";
                     /**
-                     * @description rtsp: rtsp:// or rtsps:// camera; http: MJPEG or HLS over http(s)://; mobile: any label such as mobile://front-desk-phone (the phone pushes frames); webrtc: the WHIP publisher URL; sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. file:// (rtsp and http) only on servers started with VIGIL_ALLOW_FILE_SOURCES=1.
+                     * @description rtsp: rtsp:// or rtsps:// camera; http: MJPEG or HLS over http(s)://; mobile: any label such as mobile://front-desk-phone (the phone pushes frames); webrtc: any label for the publisher, such as webrtc://guard-phone (it publishes to the stream's WHIP URL, returned with its publish token when the stream is created); sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. file:// (rtsp and http) only on servers started with VIGIL_ALLOW_FILE_SOURCES=1.
                      * @example sandbox://lobby?scenario=lobby&seed=7
                      */
                     source_url: string;
@@ -10561,6 +10604,257 @@ export interface operations {
                         revoked_at: string | null;
                         /** @description The API key (vk_live_… or vk_test_…). Shown only in this response; store it now. */
                         key: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateStreamPublishToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description stream_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "publish_token";
+                        stream_id: string;
+                        /** @description vpt_… publish token for this stream's WHIP endpoint; shown only now, stored hashed. It is not an API key and can do nothing else. */
+                        token: string;
+                        /** @description the token's first and last characters, for telling tokens apart later */
+                        token_preview: string;
+                        /** @description WHIP endpoint (RFC 9725): POST an SDP offer with Authorization: Bearer <token> */
+                        whip_url: string;
+                        /** @description page that publishes the camera of the phone or browser that opens it (it carries the token: share it like one) */
+                        publish_url: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeStreamPublishToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description stream_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "publish_token";
+                        stream_id: string;
+                        /** @enum {boolean} */
+                        revoked: true;
+                        /** @description true when a publisher was live and has been disconnected */
+                        ended_session: boolean;
                     };
                 };
             };

@@ -83,11 +83,14 @@ __all__ = [
     "ResumeAutomationResponseBusinessHours",
     "ResumeAutomationResponseEscalation",
     "ResumeAutomationResponseIncidents",
+    "RevokeStreamPublishTokenResponse",
     "RotateKeyResponse",
+    "RotateStreamPublishTokenResponse",
     "RotateWebhookSecretResponse",
     "Scene",
     "Sensor",
     "Stream",
+    "StreamPublish",
     "StreamZonesItem",
     "UpdateAlertRuleCondition",
     "UpdateAlertRuleCondition1",
@@ -381,7 +384,7 @@ PauseAutomationResponseEscalation = TypedDict("PauseAutomationResponseEscalation
 PauseAutomationResponseIncidents = TypedDict("PauseAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
-_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"not_found\", \"route_not_found\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"payload_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
+_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"invalid_publish_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"not_found\", \"route_not_found\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
 _ProblemOptional = TypedDict("_ProblemOptional", {"param": "str", "errors": "List[ProblemErrorsItem]"}, total=False)
 
 
@@ -438,7 +441,13 @@ ResumeAutomationResponseEscalation = TypedDict("ResumeAutomationResponseEscalati
 ResumeAutomationResponseIncidents = TypedDict("ResumeAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
+RevokeStreamPublishTokenResponse = TypedDict("RevokeStreamPublishTokenResponse", {"object": "Literal[\"publish_token\"]", "stream_id": "str", "revoked": "Literal[True]", "ended_session": "bool"})
+
+
 RotateKeyResponse = TypedDict("RotateKeyResponse", {"id": "str", "object": "Literal[\"api_key\"]", "name": "Optional[str]", "preview": "str", "mode": "Literal[\"live\", \"test\"]", "role": "Optional[Literal[\"owner\", \"member\"]]", "capabilities": "List[str]", "locations": "Optional[List[str]]", "rate_limit_per_minute": "Optional[int]", "created_at": "str", "revoked_at": "Optional[str]", "key": "str"})
+
+
+RotateStreamPublishTokenResponse = TypedDict("RotateStreamPublishTokenResponse", {"object": "Literal[\"publish_token\"]", "stream_id": "str", "token": "str", "token_preview": "str", "whip_url": "str", "publish_url": "str", "created_at": "str"})
 
 
 _RotateWebhookSecretResponseRequired = TypedDict("_RotateWebhookSecretResponseRequired", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "url": "str", "description": "Optional[str]", "events": "List[str]", "locations": "Optional[List[str]]", "enabled": "bool", "secret_source": "Literal[\"generated\", \"api_key\"]", "previous_secret_expires_at": "Optional[str]", "created_at": "str", "updated_at": "str"})
@@ -455,7 +464,15 @@ Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "locati
 Sensor = TypedDict("Sensor", {"id": "str", "object": "Literal[\"sensor\"]", "name": "str", "kind": "Literal[\"camera\", \"contact\", \"motion\"]", "room": "str", "location": "str", "sandbox": "bool", "status": "str", "muted": "bool", "left_alone": "bool", "created_at": "str"})
 
 
-Stream = TypedDict("Stream", {"id": "str", "object": "Literal[\"stream\"]", "name": "str", "source_type": "str", "source_url": "str", "location": "str", "scene_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "sandbox": "bool", "error": "Optional[str]", "last_frame_at": "Optional[str]", "fps_in": "Optional[float]", "detector_fps": "Optional[float]", "zones": "List[StreamZonesItem]", "motion_masks": "List[List[List[float]]]", "created_at": "str", "updated_at": "str"})
+_StreamRequired = TypedDict("_StreamRequired", {"id": "str", "object": "Literal[\"stream\"]", "name": "str", "source_type": "str", "source_url": "str", "location": "str", "scene_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "sandbox": "bool", "error": "Optional[str]", "last_frame_at": "Optional[str]", "fps_in": "Optional[float]", "detector_fps": "Optional[float]", "zones": "List[StreamZonesItem]", "motion_masks": "List[List[List[float]]]", "created_at": "str", "updated_at": "str"})
+_StreamOptional = TypedDict("_StreamOptional", {"publish": "StreamPublish"}, total=False)
+
+
+class Stream(_StreamRequired, _StreamOptional):
+    pass
+
+
+StreamPublish = TypedDict("StreamPublish", {"object": "Literal[\"publish_token\"]", "stream_id": "str", "token": "str", "token_preview": "str", "whip_url": "str", "publish_url": "str", "created_at": "str"})
 
 
 StreamZonesItem = TypedDict("StreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})

@@ -49,7 +49,9 @@ from .models import (
     ReadyzResponse,
     Responder,
     ResumeAutomationResponse,
+    RevokeStreamPublishTokenResponse,
     RotateKeyResponse,
+    RotateStreamPublishTokenResponse,
     RotateWebhookSecretResponse,
     Scene,
     Stream,
@@ -128,6 +130,8 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateStream": {"operation_id": "updateStream", "method": "PATCH", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": True},
     "deleteStream": {"operation_id": "deleteStream", "method": "DELETE", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": False},
     "pushStreamFrame": {"operation_id": "pushStreamFrame", "method": "POST", "path": "/v1/streams/{id}/frames", "path_params": ["id"], "query": [], "body": False, "content_type": "image/jpeg"},
+    "rotateStreamPublishToken": {"operation_id": "rotateStreamPublishToken", "method": "POST", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
+    "revokeStreamPublishToken": {"operation_id": "revokeStreamPublishToken", "method": "DELETE", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "healthz": {"operation_id": "healthz", "method": "GET", "path": "/healthz", "path_params": [], "query": [], "body": False},
     "readyz": {"operation_id": "readyz", "method": "GET", "path": "/readyz", "path_params": [], "query": [], "body": False},
     "listWatches": {"operation_id": "listWatches", "method": "GET", "path": "/v1/watches", "path_params": [], "query": ["limit","starting_after","ending_before","status"], "body": False},
@@ -631,7 +635,7 @@ class ScenesResource(Resource):
 
 
 class StreamsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"]}
+    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Stream]:
         """List streams, newest first
@@ -680,6 +684,24 @@ class StreamsResource(Resource):
         jpeg: the request body, sent as raw image/jpeg bytes.
         """
         return self._request(_OPERATIONS["pushStreamFrame"], (id,), {}, request_options, content=jpeg)
+
+    def rotate_publish_token(self, id: str, *, request_options: Optional[RequestOptions] = None) -> RotateStreamPublishTokenResponse:
+        """Issue a new WHIP publish token for a webrtc stream
+
+        The new token is shown once; the previous one stops working and a publisher using it is disconnected.
+
+        POST /v1/streams/{id}/publish-token
+        """
+        return self._request(_OPERATIONS["rotateStreamPublishToken"], (id,), {}, request_options)
+
+    def revoke_publish_token(self, id: str, *, request_options: Optional[RequestOptions] = None) -> RevokeStreamPublishTokenResponse:
+        """Revoke a webrtc stream's WHIP publish token
+
+        WHIP requests with the token are refused from now on (publish_token_revoked) and a live publisher is disconnected.
+
+        DELETE /v1/streams/{id}/publish-token
+        """
+        return self._request(_OPERATIONS["revokeStreamPublishToken"], (id,), {}, request_options)
 
 
 class SystemResource(Resource):
