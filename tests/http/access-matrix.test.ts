@@ -52,6 +52,8 @@ const PROBES: Record<string, Probe> = {
   getStream: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}`), contains: (s) => s.r.stream },
   updateStream: { surface: 'organization', expect: 'item', req: (s) => patch(`/v1/streams/${s.r.stream}`, { name: 'Renamed' }) },
   deleteStream: { surface: 'organization', expect: 'item', req: (s) => del(`/v1/streams/${s.r.stream}`) },
+  rotateStreamPublishToken: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/streams/${s.r.webrtc}/publish-token`) },
+  revokeStreamPublishToken: { surface: 'organization', expect: 'item', req: (s) => del(`/v1/streams/${s.r.webrtc}/publish-token`) },
   pushStreamFrame: { surface: 'organization', expect: 'item', req: (s) => ({ method: 'POST', url: `/v1/streams/${s.r.stream}/frames`, payload: JPEG, headers: { 'content-type': 'image/jpeg' } }) },
 
   listScenes: { surface: 'organization', expect: 'scan', req: () => get('/v1/scenes?limit=100'), contains: (s) => s.r.scene },
@@ -172,6 +174,7 @@ for (const dialect of DIALECTS) {
 
       // organization A: everything at north_gate, plus a stream at front_desk the restricted key may see
       const stream = await must(A, post('/v1/streams', { name: 'Gate cam', source_type: 'sandbox', source_url: 'sandbox://north_gate?scenario=lobby&seed=1', location: 'north_gate' }));
+      const webrtc = await must(A, post('/v1/streams', { name: 'Gate phone', source_type: 'webrtc', source_url: 'webrtc://gate-phone', location: 'north_gate' }));
       await must(A, post('/v1/streams', { name: 'Desk cam', source_type: 'sandbox', source_url: 'sandbox://front_desk?scenario=lobby&seed=2', location: 'front_desk' }));
       const webhook = await must(A, post('/v1/webhooks', { url: 'http://127.0.0.1:9/gate', locations: ['north_gate'] }));
       const rule = await must(A, post('/v1/alert-rules', { name: 'Anyone at the gate', condition: { type: 'person' }, locations: ['north_gate'], cooldown_s: 0 }));
@@ -193,7 +196,7 @@ for (const dialect of DIALECTS) {
         owner: A,
         r: {
           stream: stream.id, scene: stream.scene_id, webhook: webhook.id, delivery: deliveries.data[0].id, rule: rule.id, alert: alerts.data[0].id,
-          detection: detection.id, incident: incident.id, run: run.id, protocolType: protocolType.id, responder: responder.id, key: gateKey.id,
+          detection: detection.id, incident: incident.id, run: run.id, protocolType: protocolType.id, responder: responder.id, key: gateKey.id, webrtc: webrtc.id,
         },
       };
 
@@ -215,7 +218,7 @@ for (const dialect of DIALECTS) {
 
       ofOrgA = [...Object.values(org.r), A.id, A.tenant_id];
       ofHomeH1 = [...Object.values(home.r), H1.id, H1.tenant_id];
-      ofNorthGate = [stream.id, stream.scene_id, webhook.id, org.r.delivery, rule.id, alerts.data[0].id, detection.id, incident.id, run.id, gateKey.id, A.id];
+      ofNorthGate = [stream.id, stream.scene_id, webrtc.id, webhook.id, org.r.delivery, rule.id, alerts.data[0].id, detection.id, incident.id, run.id, gateKey.id, A.id];
     });
     after(() => t.close());
 
