@@ -5,10 +5,8 @@
  * writes bench/results/agent.json.
  *   node --import tsx bench/agent.bench.ts
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { summarizeLatency, writeBenchResult } from './latency-summary.ts';
 import { clearNormalizerCache } from '../src/language/normalize.ts';
 import { loadWordNet } from '../src/language/lexicon/wordnet.ts';
 import { planOffline } from '../src/agent/offline-planner.ts';
@@ -19,9 +17,6 @@ import { HouseholdSimulator } from '../tests/agent/household-simulator.ts';
 const ROUNDS = 5;
 const BUDGET_MS = 5;
 
-function getPercentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 // the lexicon is read once at start-up (as the server does); measured on its own
 const lexiconLoadMs = loadWordNet();
@@ -52,28 +47,12 @@ for (let round = 0; round < ROUNDS; round++) {
     }
   }
 }
-samples.sort((a, b) => a - b);
-cpuSamples.sort((a, b) => a - b);
 const result = {
   bench: 'agent.offline_plan_time',
   messages: samples.length,
   rounds: ROUNDS,
-  p50_ms: Number(getPercentile(samples, 50).toFixed(3)),
-  p95_ms: Number(getPercentile(samples, 95).toFixed(3)),
-  p99_ms: Number(getPercentile(samples, 99).toFixed(3)),
-  max_ms: Number(samples[samples.length - 1].toFixed(3)),
-  cpu_p50_ms: Number(getPercentile(cpuSamples, 50).toFixed(3)),
-  cpu_p95_ms: Number(getPercentile(cpuSamples, 95).toFixed(3)),
+  ...summarizeLatency(samples, cpuSamples, BUDGET_MS),
   first_plan_ms: Number(firstPlanMs.toFixed(3)),
   lexicon_load_ms: Number(lexiconLoadMs.toFixed(1)),
-  budget_ms: BUDGET_MS,
-  within_budget: getPercentile(samples, 95) <= BUDGET_MS,
-  cpu_within_budget: getPercentile(cpuSamples, 95) <= BUDGET_MS,
-  // other processes on a 2-core machine move the tail a lot; say how busy it was
-  load_average_1m: Number(loadavg()[0].toFixed(2)),
-  node: process.version,
-  measured_at: new Date().toISOString(),
 };
-mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
-writeFileSync(join(import.meta.dirname, 'results', 'agent.json'), `${JSON.stringify(result, null, 2)}\n`);
-console.log(JSON.stringify(result, null, 2));
+writeBenchResult('agent', result);

@@ -5,10 +5,8 @@
  * bench/results/scene-query.json.
  *   node --import tsx bench/scene-query.bench.ts
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { summarizeLatency, writeBenchResult } from './latency-summary.ts';
 import { interpretQuery } from '../src/scenes/query/query.ts';
 
 const ROUNDS = 20;
@@ -52,9 +50,6 @@ const QUESTIONS = [
   'any trucks today',
 ];
 
-function getPercentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const base = Date.parse('2026-03-10T14:14:00-04:00');
 const samples: number[] = [];
@@ -78,29 +73,14 @@ for (let round = 0; round < ROUNDS; round++) {
     if (round === 0 && result.ok) understood++;
   }
 }
-samples.sort((a, b) => a - b);
-cpuSamples.sort((a, b) => a - b);
 const result = {
   bench: 'scenes.query_interpretation_time',
   questions: QUESTIONS.length,
   understood_in_round_1: understood,
   samples: samples.length,
   rounds: ROUNDS,
-  p50_ms: Number(getPercentile(samples, 50).toFixed(3)),
-  p95_ms: Number(getPercentile(samples, 95).toFixed(3)),
-  p99_ms: Number(getPercentile(samples, 99).toFixed(3)),
-  max_ms: Number(samples[samples.length - 1].toFixed(3)),
-  cpu_p50_ms: Number(getPercentile(cpuSamples, 50).toFixed(3)),
-  cpu_p95_ms: Number(getPercentile(cpuSamples, 95).toFixed(3)),
+  ...summarizeLatency(samples, cpuSamples, BUDGET_MS),
   first_interpretation_ms: Number(firstMs.toFixed(3)),
-  budget_ms: BUDGET_MS,
-  within_budget: getPercentile(samples, 95) <= BUDGET_MS,
-  // other processes on a 2-core machine move the tail a lot; say how busy it was
-  load_average_1m: Number(loadavg()[0].toFixed(2)),
-  node: process.version,
-  measured_at: new Date().toISOString(),
 };
-mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
-writeFileSync(join(import.meta.dirname, 'results', 'scene-query.json'), `${JSON.stringify(result, null, 2)}\n`);
-console.log(JSON.stringify(result, null, 2));
+writeBenchResult('scene-query', result);
 if (!result.within_budget) process.exitCode = 1;
