@@ -11,6 +11,7 @@ import { installIdempotency } from './http/idempotency.ts';
 import { installProblemHandlers, sendProblem } from './http/problem.ts';
 import { createValidatorCompiler } from './http/validation.ts';
 import { capConnectionsPerAddress, serverOptions } from './http/connection.ts';
+import { OneLineRequestLog } from './http/request-log.ts';
 import { VigilError } from './lib/errors.ts';
 import { ProblemSchema } from './http/common.schemas.ts';
 import { StreamSchema } from './streams/stream.schemas.ts';
@@ -61,6 +62,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     bodyLimit: 1024 * 1024,
     genReqId: () => newId('req'),
+    logController: new OneLineRequestLog(),
     ...serverOptions(ctx.config.http, ctx.config.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnectionsPerAddress(app, ctx.config.http.maxConnectionsPerAddress, ctx.config.publicBaseUrl);

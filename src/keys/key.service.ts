@@ -12,6 +12,7 @@ import { CAPABILITIES, isCapability, type Capability } from './capabilities.ts';
 import { generateKey, hashKey, parseKey, previewKey, type KeyMode } from './key-format.ts';
 import { keyRepository } from './key.repository.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
+import { VerifiedKeyCache } from './verified-key-cache.ts';
 
 /** A household key's role (issue 9 §2); organization keys are governed by capabilities instead. */
 export type KeyRole = 'owner' | 'member';
@@ -91,8 +92,15 @@ export function assertOwner(principal: Principal, what: string): void {
   }
 }
 
+/** How long a verified key is trusted without a database lookup (issue 16 §4); 0 turns the cache off. */
+export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
+
 export class KeyService {
-  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService }) {}
+  private readonly verified: VerifiedKeyCache;
+
+  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; keyCacheTtlMs?: number }) {
+    this.verified = new VerifiedKeyCache(deps.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS);
+  }
 
   /** Bootstrap (admin CLI, demo seed, tests): creates the tenant on first use by name, then a key for it; the key is returned only here. */
   async createKey(input: CreateKeyInput): Promise<CreatedKey> {
@@ -226,7 +234,7 @@ export class KeyService {
         { tenantId: row.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: id, data: { preview: row.preview, name: row.name }, scope: scopeOfLocations(row.locations) },
       ]);
       return toKeyView({ ...row, revoked_at: now });
-    });
+    }).finally(() => this.verified.forgetKey(id));
   }
 
   /** A new secret with the same role, capabilities, locations, mode and rate limit; the old key is revoked in the same transaction. */
@@ -258,7 +266,7 @@ export class KeyService {
         { tenantId: old.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: old.id, data: { preview: old.preview, name: old.name, replaced_by: row.id }, scope: scopeOfLocations(old.locations) },
       ]);
       return { ...toKeyView(row), key };
-    });
+    }).finally(() => this.verified.forgetKey(id));
   }
 
   /** Households: owners only. Organizations: keys:manage (also checked by the route, kept here for every other door). */
@@ -328,19 +336,27 @@ export class KeyService {
       await this.deps.audit.appendIn(trx, CLI_ACTOR, [
         { tenantId: row.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: id, data: { preview: row.preview, name: row.name } },
       ]);
-    });
+    }).finally(() => this.verified.forgetKey(id));
   }
 
-  /** Looks the key up on every request, so revocation takes effect on the next one. */
+  /**
+   * A verified key is trusted for a few seconds without a lookup (VerifiedKeyCache); revoking or
+   * rotating it here forgets it at once, so revocation takes effect on the next request.
+   */
   async authenticate(presented: string | undefined): Promise<Principal> {
     if (!presented) throw new VigilError('missing_api_key', 'Send Authorization: Bearer <API key>.');
     if (!parseKey(presented)) {
       throw new VigilError('invalid_api_key', 'The API key is malformed (wrong prefix, length or checksum).');
     }
-    const row = await keyRepository.findByHash(this.deps.database.db, hashKey(presented));
+    const hash = hashKey(presented);
+    const now = this.deps.clock.now();
+    const cached = this.verified.get(hash, now);
+    if (cached) return cached;
+    const generation = this.verified.generation;
+    const row = await keyRepository.findByHash(this.deps.database.db, hash);
     if (!row) throw new VigilError('invalid_api_key', 'The API key is not recognised.');
     if (row.revoked_at) throw new VigilError('api_key_revoked', `The API key ${row.preview} was revoked at ${row.revoked_at}.`);
-    return {
+    const principal: Principal = Object.freeze({
       keyId: row.id,
       tenantId: row.tenant_id,
       tenantKind: row.tenant_kind,
@@ -349,7 +365,9 @@ export class KeyService {
       locations: row.locations ? (JSON.parse(row.locations) as string[]) : null,
       rateLimitPerMinute: row.rate_limit_per_minute,
       role: row.role,
-    };
+    });
+    this.verified.set(hash, principal, now, generation);
+    return principal;
   }
 }
 
