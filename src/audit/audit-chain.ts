@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { takeRandomBytes } from '../lib/random-pool.ts';
 
 /**
  * The hash chain of the audit trail (DESIGN.md "Audit", docs/decisions.md "Audit"). Each entry's
@@ -58,20 +59,9 @@ export function computeDataHash(salt: string, resourceId: string | null, locatio
   return sha256(JSON.stringify([salt, resourceId, location, streamId, data]));
 }
 
-// Salts come from a pool of CSPRNG bytes (as node's randomUUID caches them): one randomBytes call
-// costs about 5 µs, and the detection hot path makes one entry per detection.
-let saltPool = Buffer.alloc(0);
-let saltOffset = 0;
-
-/** 16 random bytes, hex. */
+/** 16 random bytes, hex: one per entry, on the detection hot path, so from the CSPRNG pool. */
 export function newSalt(): string {
-  if (saltOffset + 16 > saltPool.length) {
-    saltPool = randomBytes(4096);
-    saltOffset = 0;
-  }
-  const salt = saltPool.toString('hex', saltOffset, saltOffset + 16);
-  saltOffset += 16;
-  return salt;
+  return takeRandomBytes(16).toString('hex');
 }
 
 /** The entry hash for either format (format 2 hashes data_hash, so it needs no content). */

@@ -1,5 +1,5 @@
-import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
+import { takeRandomFraction } from './random-pool.ts';
 
 /** Prefixed, time-sortable ids (DESIGN.md "IDs"): `<prefix>_<ULID>`. */
 export const ID_PREFIXES = [
@@ -13,21 +13,10 @@ export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /**
  * ulid's default PRNG asks the OS for one random byte per character (16 calls per id), which was
- * 5% of an authenticated read's CPU (issue 16 §4). This draws the same CSPRNG bytes from a pool
- * refilled 4 KiB at a time; a byte / 256 maps uniformly onto the 32 base32 characters. Ids are not
- * secrets (API keys have their own generator), but stay unguessable all the same.
+ * 5% of an authenticated read's CPU (issue 16 §4): the same CSPRNG bytes come from a pool. A byte
+ * / 256 maps uniformly onto the 32 base32 characters.
  */
-const pool = Buffer.allocUnsafe(4096);
-let poolAt = pool.length;
-function pooledRandom(): number {
-  if (poolAt === pool.length) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  return pool[poolAt++] / 256;
-}
-
-const nextUlid = monotonicFactory(pooledRandom);
+const nextUlid = monotonicFactory(takeRandomFraction);
 
 export function newId(prefix: IdPrefix, at?: number): string {
   return `${prefix}_${nextUlid(at).toLowerCase()}`;
