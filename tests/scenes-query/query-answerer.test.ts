@@ -8,29 +8,10 @@ import {
   type QueryContext,
   type SceneSnapshot,
 } from '../../src/scenes/query/query.ts';
+import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
 
-const TZ = 'America/New_York';
-const NOW = Date.parse('2026-03-10T10:14:00-04:00');
-const MIN = 60_000;
-
-function ny(time: string, day = '2026-03-10'): number {
-  return Date.parse(`${day}T${time}:00-04:00`);
-}
-
-let nextId = 0;
 function det(type: DetectionType, time: string, fields: Partial<DetectionRecord> = {}): DetectionRecord {
-  nextId += 1;
-  return {
-    id: `det_${String(nextId).padStart(4, '0')}`,
-    tenant_id: 'org_1',
-    stream_id: 'stream_1',
-    scene_id: 'scene_1',
-    location: 'lobby',
-    type,
-    confidence: 0.9,
-    at: ny(time),
-    ...fields,
-  };
+  return makeDetection(type, ny(time), fields);
 }
 
 const count = (time: string, value: number) => det('person_count', time, { value });

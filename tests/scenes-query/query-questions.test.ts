@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DetectionRecord, DetectionType } from '../../src/domain/detection.ts';
+import type { DetectionRecord } from '../../src/domain/detection.ts';
 import {
   answerQuery,
   interpretQuery,
@@ -8,6 +8,7 @@ import {
   type QueryContext,
   type SceneSnapshot,
 } from '../../src/scenes/query/query.ts';
+import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
 
 /**
  * The scene questions people ask (issue 10 item 8): crowding and fullness against capacity,
@@ -16,30 +17,7 @@ import {
  * the right way round.
  */
 
-const TZ = 'America/New_York';
-// Tuesday 10 March 2026, 10:14 in New York (EDT, UTC-4)
-const NOW = Date.parse('2026-03-10T10:14:00-04:00');
-const MIN = 60_000;
-
-function ny(time: string, day = '2026-03-10'): number {
-  return Date.parse(`${day}T${time}:00-04:00`);
-}
-
-let nextId = 0;
-function det(type: DetectionType, at: number, fields: Partial<DetectionRecord> = {}): DetectionRecord {
-  nextId += 1;
-  return {
-    id: `det_${String(nextId).padStart(5, '0')}`,
-    tenant_id: 'org_1',
-    stream_id: 'stream_1',
-    scene_id: 'scene_1',
-    location: 'lobby',
-    type,
-    confidence: 0.9,
-    at,
-    ...fields,
-  };
-}
+const det = makeDetection;
 const count = (time: string, value: number, day?: string) => det('person_count', ny(time, day), { value });
 const cars = (time: string, n: number, fields: Partial<DetectionRecord> = {}) => det('vehicle', ny(time), { count: n, location: 'parking_lot', ...fields });
 const person = (time: string, fields: Partial<DetectionRecord> = {}) => det('person', ny(time), fields);
