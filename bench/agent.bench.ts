@@ -7,10 +7,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { summarizeLatency, writeBenchResult } from './latency-summary.ts';
-import { clearNormalizerCache } from '../src/language/normalize.ts';
-import { loadWordNet } from '../src/language/lexicon/wordnet.ts';
-import { planOffline } from '../src/agent/offline-planner.ts';
-import { runPlan } from '../src/agent/plan-executor.ts';
+import { clearNormalizerCache } from '../src/platform/language/normalize.ts';
+import { loadWordNet } from '../src/platform/language/lexicon/wordnet.ts';
+import { planOffline } from '../src/home/agent/offline-planner.ts';
+import { runPlan } from '../src/home/agent/plan-executor.ts';
 import { loadCases, loadContexts } from '../tests/agent/corpus-cases.ts';
 import { HouseholdSimulator } from '../tests/agent/household-simulator.ts';
 

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
 import { buildApp } from '../src/app.ts';
 

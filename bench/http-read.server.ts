@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import pino from 'pino';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
 import { buildApp } from '../src/app.ts';
 

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
-import type { StreamRef } from '../src/pipeline/detection-pipeline.ts';
-import type { DetectionInput } from '../src/domain/detection.ts';
+import type { StreamRef } from '../src/org/pipeline/detection-pipeline.ts';
+import type { DetectionInput } from '../src/org/detections/detection.ts';
 
 /**
  * Detection pipeline latency (issue 2 §6): N streams each producing 10 detections/s; latency is

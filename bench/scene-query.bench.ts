@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { summarizeLatency, writeBenchResult } from './latency-summary.ts';
-import { interpretQuery } from '../src/scenes/query/query.ts';
+import { interpretQuery } from '../src/org/scenes/query/query.ts';
 
 const ROUNDS = 20;
 const BUDGET_MS = 5;

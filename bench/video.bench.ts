@@ -12,7 +12,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createDetectorPool, resolveFfmpegPath, startVideoIngest, type Detector, type DetectorPool, type IngestHandle } from '../src/video/index.ts';
+import { createDetectorPool, resolveFfmpegPath, startVideoIngest, type Detector, type DetectorPool, type IngestHandle } from '../src/ingest/video/index.ts';
 import { decodeFrames } from '../tests/fixtures-video/decode-frames.ts';
 
 const VTEST = fileURLToPath(new URL('../../shared/fixtures/vtest.avi', import.meta.url));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext, type VigilContext } from '../src/context.ts';
 import { startPostgres } from '../scripts/pg-server.mjs';
 

@@ -17,10 +17,10 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { resolveFfmpegPath, startVideoIngest, type Detector, type IngestHandle } from '../src/video/index.ts';
-import { createWebRtcIngest, type WebRtcIngestHandle } from '../src/webrtc/webrtc-ingest.ts';
-import { checkWhipOffer } from '../src/webrtc/sdp-offer.ts';
-import { WhipSession } from '../src/webrtc/whip-session.ts';
+import { resolveFfmpegPath, startVideoIngest, type Detector, type IngestHandle } from '../src/ingest/video/index.ts';
+import { createWebRtcIngest, type WebRtcIngestHandle } from '../src/ingest/webrtc/webrtc-ingest.ts';
+import { checkWhipOffer } from '../src/ingest/webrtc/sdp-offer.ts';
+import { WhipSession } from '../src/ingest/webrtc/whip-session.ts';
 import { RtspTestCamera } from '../tests/fixtures-video/rtsp-camera.ts';
 
 const VTEST = fileURLToPath(new URL('../../shared/fixtures/vtest.avi', import.meta.url));

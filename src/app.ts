@@ -4,45 +4,45 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { readFileSync } from 'node:fs';
 import type { VigilContext } from './context.ts';
-import { newId } from './lib/ids.ts';
-import { installAuth } from './http/auth.ts';
-import { AuthFailureLimiter } from './http/rate-limit.ts';
-import { installIdempotency } from './http/idempotency.ts';
-import { installProblemHandlers, sendProblem } from './http/problem.ts';
-import { createValidatorCompiler } from './http/validation.ts';
-import { capConnectionsPerAddress, serverOptions } from './http/connection.ts';
-import { OneLineRequestLog } from './http/request-log.ts';
-import { VigilError } from './lib/errors.ts';
-import { ProblemSchema } from './http/common.schemas.ts';
-import { StreamSchema } from './streams/stream.schemas.ts';
-import { streamRoutes } from './streams/stream.routes.ts';
-import { DetectionSchema, SceneSchema } from './scenes/scene.schemas.ts';
-import { sceneRoutes } from './scenes/scene.routes.ts';
-import { sandboxRoutes } from './sandbox/sandbox.routes.ts';
+import { newId } from './platform/lib/ids.ts';
+import { installAuth } from './platform/http/auth.ts';
+import { AuthFailureLimiter } from './platform/http/rate-limit.ts';
+import { installIdempotency } from './platform/http/idempotency.ts';
+import { installProblemHandlers, sendProblem } from './platform/http/problem.ts';
+import { createValidatorCompiler } from './platform/http/validation.ts';
+import { capConnectionsPerAddress, serverOptions } from './platform/http/connection.ts';
+import { OneLineRequestLog } from './platform/http/request-log.ts';
+import { VigilError } from './platform/lib/errors.ts';
+import { ProblemSchema } from './platform/http/common.schemas.ts';
+import { StreamSchema } from './org/streams/stream.schemas.ts';
+import { streamRoutes } from './org/streams/stream.routes.ts';
+import { DetectionSchema, SceneSchema } from './org/scenes/scene.schemas.ts';
+import { sceneRoutes } from './org/scenes/scene.routes.ts';
+import { sandboxRoutes } from './org/sandbox/sandbox.routes.ts';
 // webhooks & audit API (issue 3 §2, §6)
-import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks/webhook.schemas.ts';
-import { webhookRoutes } from './webhooks/webhook.routes.ts';
-import { AuditCheckpointSchema, AuditEntrySchema } from './audit/audit.schemas.ts';
-import { auditRoutes } from './audit/audit.routes.ts';
+import { WebhookDeliverySchema, WebhookEndpointSchema } from './platform/outbox/webhook.schemas.ts';
+import { webhookRoutes } from './platform/outbox/webhook.routes.ts';
+import { AuditCheckpointSchema, AuditEntrySchema } from './platform/audit/audit.schemas.ts';
+import { auditRoutes } from './platform/audit/audit.routes.ts';
 // household agent (issue 4)
-import { BoundarySchema, SensorSchema } from './household/household.schemas.ts';
-import { householdRoutes } from './household/household.routes.ts';
-import { WatchSchema } from './watches/watch.schemas.ts';
-import { watchRoutes } from './watches/watch.routes.ts';
-import { EventSchema } from './events/event.schemas.ts';
-import { eventRoutes } from './events/event.routes.ts';
-import { ActionSchema, ConversationReplySchema } from './conversations/conversation.schemas.ts';
-import { conversationRoutes } from './conversations/conversation.routes.ts';
+import { BoundarySchema, SensorSchema } from './home/household/household.schemas.ts';
+import { householdRoutes } from './home/household/household.routes.ts';
+import { WatchSchema } from './home/watches/watch.schemas.ts';
+import { watchRoutes } from './home/watches/watch.routes.ts';
+import { EventSchema } from './home/events/event.schemas.ts';
+import { eventRoutes } from './home/events/event.routes.ts';
+import { ActionSchema, ConversationReplySchema } from './home/conversations/conversation.schemas.ts';
+import { conversationRoutes } from './home/conversations/conversation.routes.ts';
 // alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
-import { OPERATIONS_SCHEMAS, OPERATIONS_TAGS, operationsRoutes } from './operations/operations.ts';
+import { OPERATIONS_SCHEMAS, OPERATIONS_TAGS, operationsRoutes } from './org/automation/operations.ts';
 // real video: phone frames, detection snapshots (issue 6)
-import { streamFrameRoutes } from './streams/stream-frame.routes.ts';
-import { snapshotRoutes } from './detections/snapshot.routes.ts';
+import { streamFrameRoutes } from './org/streams/stream-frame.routes.ts';
+import { snapshotRoutes } from './org/detections/snapshot.routes.ts';
 // keys in account settings (issue 9 §3)
-import { ApiKeySchema } from './keys/key.schemas.ts';
-import { keyRoutes } from './keys/key.routes.ts';
+import { ApiKeySchema } from './platform/keys/key.schemas.ts';
+import { keyRoutes } from './platform/keys/key.routes.ts';
 // WebRTC ingest: WHIP, publish tokens, the phone publish page (issue 15)
-import { publishPageRoutes, publishTokenRoutes, whipRoutes } from './webrtc/whip.routes.ts';
+import { publishPageRoutes, publishTokenRoutes, whipRoutes } from './ingest/webrtc/whip.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

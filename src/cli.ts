@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
-import { systemClock } from './lib/clock.ts';
-import { VigilError } from './lib/errors.ts';
-import { AuditService } from './audit/audit.service.ts';
-import { KeyService } from './keys/key.service.ts';
+import { loadConfig } from './platform/config/config.ts';
+import { migrateToLatest, openDatabase } from './platform/db/database.ts';
+import { systemClock } from './platform/time/clock.ts';
+import { VigilError } from './platform/lib/errors.ts';
+import { AuditService } from './platform/audit/audit.service.ts';
+import { KeyService } from './platform/keys/key.service.ts';
 
 const USAGE = `vigil — Vigil admin CLI (honours VIGIL_DATA_DIR and DATABASE_URL)
 

@@ -1,38 +1,38 @@
-import type { Config } from './config.ts';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
-import { systemClock, type Clock } from './lib/clock.ts';
-import { AuditService } from './audit/audit.service.ts';
-import { KeyService } from './keys/key.service.ts';
-import { DetectionPipeline } from './pipeline/detection-pipeline.ts';
-import { detectionRepository } from './pipeline/detection.repository.ts';
-import { SceneEngine } from './scenes/scene-engine.ts';
-import { SceneService } from './scenes/scene.service.ts';
-import { SourceManager } from './sources/source-manager.ts';
-import { StreamService } from './streams/stream.service.ts';
-import { SandboxService } from './sandbox/sandbox.service.ts';
-import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.ts';
-import { pruneIdempotency } from './http/idempotency.ts';
+import type { Config } from './platform/config/config.ts';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.ts';
+import { systemClock, type Clock } from './platform/time/clock.ts';
+import { AuditService } from './platform/audit/audit.service.ts';
+import { KeyService } from './platform/keys/key.service.ts';
+import { DetectionPipeline } from './org/pipeline/detection-pipeline.ts';
+import { detectionRepository } from './org/detections/detection.repository.ts';
+import { SceneEngine } from './org/scenes/scene-engine.ts';
+import { SceneService } from './org/scenes/scene.service.ts';
+import { SourceManager } from './ingest/sources/source-manager.ts';
+import { StreamService } from './org/streams/stream.service.ts';
+import { SandboxService } from './org/sandbox/sandbox.service.ts';
+import { MemoryRateLimitStore, type RateLimitStore } from './platform/http/rate-limit.ts';
+import { pruneIdempotency } from './platform/http/idempotency.ts';
 // webhooks & audit API (issue 3 §2, §6)
-import { WebhookService } from './webhooks/webhook.service.ts';
-import { DeliveryWorker } from './webhooks/delivery-worker.ts';
-import { AuditTrailService } from './audit/audit-trail.service.ts';
-import { AuditCheckpointService } from './audit/audit-checkpoint.service.ts';
+import { WebhookService } from './platform/outbox/webhook.service.ts';
+import { DeliveryWorker } from './platform/outbox/delivery-worker.ts';
+import { AuditTrailService } from './platform/audit/audit-trail.service.ts';
+import { AuditCheckpointService } from './platform/audit/audit-checkpoint.service.ts';
 // household agent (issue 4)
-import { HouseholdDirectory } from './household/household-directory.ts';
-import { HouseholdService } from './household/household.service.ts';
-import { EventService } from './events/event.service.ts';
-import { WatchService } from './watches/watch.service.ts';
-import { WatchObserver } from './watches/watch-observer.ts';
-import { ConversationService } from './conversations/conversation.service.ts';
-import { createPlanner, type Planner } from './agent/planner.ts';
-import { MemoryStreamSlots, type StreamSlots } from './conversations/stream-slots.ts';
+import { HouseholdDirectory } from './home/household/household-directory.ts';
+import { HouseholdService } from './home/household/household.service.ts';
+import { EventService } from './home/events/event.service.ts';
+import { WatchService } from './home/watches/watch.service.ts';
+import { WatchObserver } from './home/watches/watch-observer.ts';
+import { ConversationService } from './home/conversations/conversation.service.ts';
+import { createPlanner, type Planner } from './home/agent/planner.ts';
+import { MemoryStreamSlots, type StreamSlots } from './home/conversations/stream-slots.ts';
 // alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
-import { createOperations, type Operations } from './operations/operations.ts';
+import { createOperations, type Operations } from './org/automation/operations.ts';
 // real video: cameras and phones through the detector, detection snapshots (issue 6)
-import { LiveVideoSources, type LiveVideoTuning } from './sources/live-video-sources.ts';
-import { SnapshotService } from './detections/snapshot.service.ts';
+import { LiveVideoSources, type LiveVideoTuning } from './ingest/sources/live-video-sources.ts';
+import { SnapshotService } from './org/detections/snapshot.service.ts';
 // WebRTC ingest: WHIP publishers (issue 15)
-import { PublishTokens, WhipService } from './webrtc/whip.service.ts';
+import { PublishTokens, WhipService } from './ingest/webrtc/whip.service.ts';
 
 export interface ContextOptions {
   clock?: Clock;

@@ -1,5 +1,5 @@
 import type { VigilContext } from '../context.ts';
-import type { CreatedKey } from '../keys/key.service.ts';
+import type { CreatedKey } from '../platform/keys/key.service.ts';
 
 export const DEMO_ORG = 'Demo Organization';
 export const DEMO_HOUSEHOLD = 'Demo Household';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toOpenAiTools, validateToolArgs, TOOL_NAMES } from '../../src/agent/tools.ts';
-import { lookupCity } from '../../src/agent/city-directory.ts';
-import { formatLocal, fromWallClock } from '../../src/lib/zoned-time.ts';
+import { toOpenAiTools, validateToolArgs, TOOL_NAMES } from '../../src/home/agent/tools.ts';
+import { lookupCity } from '../../src/home/agent/city-directory.ts';
+import { formatLocal, fromWallClock } from '../../src/platform/time/zoned-time.ts';
 
 test('every tool is offered as an OpenAI function with a JSON-schema object', () => {
   const tools = toOpenAiTools();

@@ -5,9 +5,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HouseholdContext } from '../../src/agent/context.ts';
-import type { Plan } from '../../src/agent/plan.ts';
-import { fromWallClock } from '../../src/lib/zoned-time.ts';
+import type { HouseholdContext } from '../../src/home/agent/context.ts';
+import type { Plan } from '../../src/home/agent/plan.ts';
+import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
 
 export interface Expectation {
   calls: { tool: string; args: Record<string, unknown> }[];

@@ -4,8 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planOffline } from '../../src/agent/offline-planner.ts';
-import { runPlan } from '../../src/agent/plan-executor.ts';
+import { planOffline } from '../../src/home/agent/offline-planner.ts';
+import { runPlan } from '../../src/home/agent/plan-executor.ts';
 import { judgePlan, loadCases, loadContexts } from './corpus-cases.ts';
 import { HouseholdSimulator } from './household-simulator.ts';
 

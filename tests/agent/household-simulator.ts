@@ -3,9 +3,9 @@
  * services do (ids wat_1, wat_2…; muting; boundaries; renames) and keeps the conversation, so
  * multi-turn corpus cases see the state earlier turns left behind.
  */
-import { AgentToolError, type AgentAction, type ToolResult, type ToolRunner } from '../../src/agent/plan-executor.ts';
-import type { HouseholdContext } from '../../src/agent/context.ts';
-import type { ToolName } from '../../src/agent/tools.ts';
+import { AgentToolError, type AgentAction, type ToolResult, type ToolRunner } from '../../src/home/agent/plan-executor.ts';
+import type { HouseholdContext } from '../../src/home/agent/context.ts';
+import type { ToolName } from '../../src/home/agent/tools.ts';
 
 export class HouseholdSimulator implements ToolRunner {
   ctx: HouseholdContext;

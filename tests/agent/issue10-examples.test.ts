@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planOffline } from '../../src/agent/offline-planner.ts';
-import { runPlan } from '../../src/agent/plan-executor.ts';
-import type { Plan } from '../../src/agent/plan.ts';
-import { formatLocal } from '../../src/lib/zoned-time.ts';
+import { planOffline } from '../../src/home/agent/offline-planner.ts';
+import { runPlan } from '../../src/home/agent/plan-executor.ts';
+import type { Plan } from '../../src/home/agent/plan.ts';
+import { formatLocal } from '../../src/platform/time/zoned-time.ts';
 import { loadContexts } from './corpus-cases.ts';
 import { HouseholdSimulator } from './household-simulator.ts';
 

@@ -7,11 +7,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildSystemPrompt, LlmPlanner, LlmPlannerError } from '../../src/agent/llm-planner.ts';
-import { planOffline } from '../../src/agent/offline-planner.ts';
-import { createPlanner, readLlmConfig } from '../../src/agent/planner.ts';
-import { runPlan } from '../../src/agent/plan-executor.ts';
-import { TOOL_NAMES } from '../../src/agent/tools.ts';
+import { buildSystemPrompt, LlmPlanner, LlmPlannerError } from '../../src/home/agent/llm-planner.ts';
+import { planOffline } from '../../src/home/agent/offline-planner.ts';
+import { createPlanner, readLlmConfig } from '../../src/home/agent/planner.ts';
+import { runPlan } from '../../src/home/agent/plan-executor.ts';
+import { TOOL_NAMES } from '../../src/home/agent/tools.ts';
 import { loadContexts } from './corpus-cases.ts';
 import { HouseholdSimulator } from './household-simulator.ts';
 

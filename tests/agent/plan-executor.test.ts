@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentToolError, runPlan, type ToolResult } from '../../src/agent/plan-executor.ts';
-import type { Plan } from '../../src/agent/plan.ts';
-import type { ToolName } from '../../src/agent/tools.ts';
+import { AgentToolError, runPlan, type ToolResult } from '../../src/home/agent/plan-executor.ts';
+import type { Plan } from '../../src/home/agent/plan.ts';
+import type { ToolName } from '../../src/home/agent/tools.ts';
 
 const watchArgs = (subject: string, sensor: string) => ({
   subject,

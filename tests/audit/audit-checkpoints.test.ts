@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
-import { ManualClock } from '../../src/lib/clock.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
 import { verifyExportOffline } from './offline-verifier.ts';
 
 const sha = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Migrator, type Migration } from 'kysely';
 import { DIALECTS, bearer, createTestDatabase } from '../helpers/harness.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
 import { createContext } from '../../src/context.ts';
 import { buildApp } from '../../src/app.ts';
-import { openDatabase } from '../../src/db/database.ts';
-import { MIGRATIONS } from '../../src/db/migrations/index.ts';
+import { openDatabase } from '../../src/platform/db/database.ts';
+import { MIGRATIONS } from '../../src/platform/db/migrations/index.ts';
 import { verifyExportOffline } from './offline-verifier.ts';
 
 const sha = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');

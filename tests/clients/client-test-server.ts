@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../helpers/harness.ts';
-import type { Config } from '../../src/config.ts';
-import type { Clock } from '../../src/lib/clock.ts';
+import type { Config } from '../../src/platform/config/config.ts';
+import type { Clock } from '../../src/platform/time/clock.ts';
 
 /** operationIds in the committed openapi.json: the client suites run a scenario only once its operations exist there. */
 export function specOperationIds(): Set<string> {

@@ -11,7 +11,7 @@ import {
   Vigil,
   VigilError,
 } from '../../clients/node/src/index.js';
-import { ManualClock } from '../../src/lib/clock.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
 import {
   MisbehavingProxy,
   WebhookInbox,

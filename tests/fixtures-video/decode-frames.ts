@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { PpmFrameParser } from '../../src/video/ppm-frame-parser.ts';
-import type { RgbFrame } from '../../src/video/video.types.ts';
+import { PpmFrameParser } from '../../src/ingest/video/ppm-frame-parser.ts';
+import type { RgbFrame } from '../../src/ingest/video/video.types.ts';
 
 /** The first `count` frames of a video at `fps`, 640 wide, decoded by ffmpeg (after an optional crop filter). */
 export async function decodeFrames(file: string, count: number, fps = 5, crop?: string): Promise<RgbFrame[]> {

@@ -1,4 +1,4 @@
-import type { IngestStats, StreamStatus, VideoDetection } from '../../src/video/index.ts';
+import type { IngestStats, StreamStatus, VideoDetection } from '../../src/ingest/video/index.ts';
 
 /** Collects what an ingest reports and lets a test wait for a condition on it. */
 export class IngestRecorder {

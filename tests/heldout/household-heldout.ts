@@ -13,11 +13,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { planOffline } from '../../src/agent/offline-planner.ts';
-import { runPlan } from '../../src/agent/plan-executor.ts';
-import type { HouseholdContext } from '../../src/agent/context.ts';
-import type { ToolName } from '../../src/agent/tools.ts';
-import { fromWallClock } from '../../src/lib/zoned-time.ts';
+import { planOffline } from '../../src/home/agent/offline-planner.ts';
+import { runPlan } from '../../src/home/agent/plan-executor.ts';
+import type { HouseholdContext } from '../../src/home/agent/context.ts';
+import type { ToolName } from '../../src/home/agent/tools.ts';
+import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
 import { HouseholdSimulator } from '../agent/household-simulator.ts';
 
 export type Score = 'correct' | 'asked' | 'missed' | 'wrong';

@@ -10,9 +10,9 @@
  *   missed  – anything else (e.g. a 400).
  */
 import { readFileSync } from 'node:fs';
-import { ManualClock } from '../../src/lib/clock.ts';
-import { fromWallClock } from '../../src/lib/zoned-time.ts';
-import type { DetectionInput, DetectionType } from '../../src/domain/detection.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
+import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
+import type { DetectionInput, DetectionType } from '../../src/org/detections/detection.ts';
 import { bearer, createTestApp } from '../helpers/harness.ts';
 import type { Score } from './household-heldout.ts';
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/platform/config/config.ts';
 import { createContext, type VigilContext } from '../../src/context.ts';
 import { buildApp } from '../../src/app.ts';
-import type { Clock } from '../../src/lib/clock.ts';
-import type { CreatedKey } from '../../src/keys/key.service.ts';
+import type { Clock } from '../../src/platform/time/clock.ts';
+import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
 import { startPostgres } from '../../scripts/pg-server.mjs';
 
 export type DialectName = 'sqlite' | 'postgres';

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, bearer, createTestDatabase } from '../helpers/harness.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
 import { createContext } from '../../src/context.ts';
 import { buildApp } from '../../src/app.ts';
-import { ManualClock } from '../../src/lib/clock.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
 
 for (const dialect of DIALECTS) {
   test(`boundaries and mutes survive a restart, and still bind a key created after it (${dialect})`, async () => {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findPlacesLeftAlone, redactTurn, REDACTED_REPLY } from '../../src/conversations/conversation-privacy.ts';
-import type { HomeSnapshot } from '../../src/household/household.service.ts';
-import type { TurnRow } from '../../src/conversations/conversation.repository.ts';
+import { findPlacesLeftAlone, redactTurn, REDACTED_REPLY } from '../../src/home/conversations/conversation-privacy.ts';
+import type { HomeSnapshot } from '../../src/home/household/household.service.ts';
+import type { TurnRow } from '../../src/home/conversations/conversation.repository.ts';
 
 const at = '2026-11-21T12:00:00.000Z';
 const sensor = (id: string, name: string, room_id: string, room: string) => ({

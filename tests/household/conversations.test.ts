@@ -2,7 +2,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { DIALECTS } from '../helpers/harness.ts';
-import { offlinePlanner } from '../../src/conversations/conversation.service.ts';
+import { offlinePlanner } from '../../src/home/conversations/conversation.service.ts';
 import { bearer, createGatedPlanner, createHouseholdTestApp, type HouseholdTestApp } from './household-harness.ts';
 
 const HOUR = 3600_000;

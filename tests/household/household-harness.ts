@@ -4,12 +4,12 @@
  * a gate) so streamed replies can be held open honestly.
  */
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
 import { createContext, type VigilContext } from '../../src/context.ts';
 import { buildApp } from '../../src/app.ts';
-import { ManualClock } from '../../src/lib/clock.ts';
-import type { CreatedKey } from '../../src/keys/key.service.ts';
-import type { Planner } from '../../src/conversations/conversation.service.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
+import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
+import type { Planner } from '../../src/home/conversations/conversation.service.ts';
 import { createTestDatabase, type DialectName } from '../helpers/harness.ts';
 
 export interface HouseholdTestApp {

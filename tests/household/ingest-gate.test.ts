@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/harness.ts';
 import { bearer, createHouseholdTestApp } from './household-harness.ts';
-import type { WithheldReason } from '../../src/pipeline/detection-pipeline.ts';
+import type { WithheldReason } from '../../src/org/pipeline/detection-pipeline.ts';
 
 for (const dialect of DIALECTS) {
   test(`a detection queued before the mute is dropped with it (${dialect})`, async () => {

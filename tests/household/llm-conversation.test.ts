@@ -1,10 +1,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
 import { createContext, type VigilContext } from '../../src/context.ts';
 import { buildApp } from '../../src/app.ts';
-import { ManualClock } from '../../src/lib/clock.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
 import { createTestDatabase } from '../helpers/harness.ts';
 import type { FastifyInstance } from 'fastify';
 

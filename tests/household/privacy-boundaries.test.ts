@@ -8,7 +8,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/harness.ts';
 import { bearer, createHouseholdTestApp, type HouseholdTestApp } from './household-harness.ts';
-import { REDACTED_REPLY } from '../../src/conversations/conversation-privacy.ts';
+import { REDACTED_REPLY } from '../../src/home/conversations/conversation-privacy.ts';
 
 const HOUR = 3600_000;
 

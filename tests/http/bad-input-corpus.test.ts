@@ -2,7 +2,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
-import type { CreatedKey } from '../../src/keys/key.service.ts';
+import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
 
 /**
  * The bad-input corpus (issue 9 "Done when"): for EVERY operation in openapi.json, requests are

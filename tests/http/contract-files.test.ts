@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ERROR_CODES } from '../../src/lib/errors.ts';
+import { ERROR_CODES } from '../../src/platform/lib/errors.ts';
 import { renderOpenApi } from '../../scripts/openapi.ts';
 
 function sourceFiles(dir: string): string[] {

@@ -6,8 +6,8 @@ import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/harness.ts';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { CreatedKey } from '../../src/keys/key.service.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
+import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
 
 /**
  * Issue 9 §6, §8, §9 over REAL sockets to a listening server: errors raised by Node's HTTP parser

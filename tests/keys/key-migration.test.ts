@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Migrator, type Migration } from 'kysely';
-import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
-import { MIGRATIONS } from '../../src/db/migrations/index.ts';
+import { migrateToLatest, openDatabase } from '../../src/platform/db/database.ts';
+import { MIGRATIONS } from '../../src/platform/db/migrations/index.ts';
 import { DIALECTS, createTestDatabase } from '../helpers/harness.ts';
 
 const BEFORE_KEYS_MANAGE = ['streams:read', 'streams:write', 'scenes:read', 'scenes:query', 'incidents:read', 'incidents:write', 'protocols:trigger',

@@ -4,8 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getNounSenses, loadWordNet } from '../../src/language/lexicon/wordnet.ts';
-import { isPlaceWord, scorePlaceMeaning } from '../../src/language/lexicon/places.ts';
+import { getNounSenses, loadWordNet } from '../../src/platform/language/lexicon/wordnet.ts';
+import { isPlaceWord, scorePlaceMeaning } from '../../src/platform/language/lexicon/places.ts';
 
 test('WordNet loads from the installed package and knows synonyms and glosses', () => {
   loadWordNet();

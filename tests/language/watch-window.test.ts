@@ -4,13 +4,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createNormalizer } from '../../src/language/normalize.ts';
-import { extractTimeSpec, resolveWatchWindow } from '../../src/language/time/watch-window.ts';
-import { formatLocal } from '../../src/lib/zoned-time.ts';
+import { createNormalizer } from '../../src/platform/language/normalize.ts';
+import { extractTimeSpec, resolveWatchWindow } from '../../src/platform/language/time/watch-window.ts';
+import { formatLocal } from '../../src/platform/time/zoned-time.ts';
 import {
   chooseHour, getDayPartRange, getSunTime, isNightInProgress, nextWeekday, parseClockTime, parseDayOfMonth, parseWeekday, previousWeekday,
   resolveDayOfMonth,
-} from '../../src/language/time/primitives.ts';
+} from '../../src/platform/language/time/primitives.ts';
 
 const normalize = createNormalizer([]);
 const LISBON = { timeZone: 'Europe/Lisbon', location: { lat: 38.7223, lon: -9.1393 } };

@@ -14,7 +14,7 @@ import {
   isWeekend,
   startOfZonedDay,
   toWallClock,
-} from '../../src/lib/zoned-time.ts';
+} from '../../src/platform/time/zoned-time.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

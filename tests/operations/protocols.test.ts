@@ -1,8 +1,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
 import { createContext } from '../../src/context.ts';
-import { ManualClock } from '../../src/lib/clock.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
 import { DIALECTS, createTestDatabase } from '../helpers/harness.ts';
 import { createOperationsFixture, type OperationsFixture } from './operations-fixture.ts';
 

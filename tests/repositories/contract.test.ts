@@ -2,17 +2,17 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { DIALECTS, createTestDatabase } from '../helpers/harness.ts';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
-import { auditRepository } from '../../src/audit/audit.repository.ts';
-import { computeAuditHash, GENESIS_HASH } from '../../src/audit/audit-chain.ts';
-import { AuditService } from '../../src/audit/audit.service.ts';
-import { detectionRepository } from '../../src/pipeline/detection.repository.ts';
-import { sceneRepository } from '../../src/scenes/scene.repository.ts';
-import { streamRepository } from '../../src/streams/stream.repository.ts';
-import { tenantRepository } from '../../src/tenants/tenant.repository.ts';
-import { keyRepository } from '../../src/keys/key.repository.ts';
-import { ManualClock } from '../../src/lib/clock.ts';
-import { newId } from '../../src/lib/ids.ts';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/platform/db/database.ts';
+import { auditRepository } from '../../src/platform/audit/audit.repository.ts';
+import { computeAuditHash, GENESIS_HASH } from '../../src/platform/audit/audit-chain.ts';
+import { AuditService } from '../../src/platform/audit/audit.service.ts';
+import { detectionRepository } from '../../src/org/detections/detection.repository.ts';
+import { sceneRepository } from '../../src/org/scenes/scene.repository.ts';
+import { streamRepository } from '../../src/org/streams/stream.repository.ts';
+import { tenantRepository } from '../../src/platform/identity/tenant.repository.ts';
+import { keyRepository } from '../../src/platform/identity/key.repository.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
+import { newId } from '../../src/platform/lib/ids.ts';
 
 /** The same contract, run against real SQLite and real PostgreSQL. */
 for (const dialect of DIALECTS) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSandboxUrl } from '../../src/sandbox/scenarios.ts';
+import { parseSandboxUrl } from '../../src/ingest/sandbox/scenarios.ts';
 
 test('parseSandboxUrl reads the scenario from ?scenario= or the host, and the seed', () => {
   assert.deepEqual(parseSandboxUrl('sandbox://lobby?scenario=after_hours_intrusion&seed=7'), { ok: true, scenario: 'after_hours_intrusion', seed: 7 });

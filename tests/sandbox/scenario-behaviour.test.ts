@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DetectionInput } from '../../src/domain/detection.ts';
-import { createScenario, HOME_SENSORS, SCENARIO_NAMES, type ScenarioName } from '../../src/sandbox/scenarios.ts';
+import type { DetectionInput } from '../../src/org/detections/detection.ts';
+import { createScenario, HOME_SENSORS, SCENARIO_NAMES, type ScenarioName } from '../../src/ingest/sandbox/scenarios.ts';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createScenario, SCENARIO_NAMES, type ScenarioName } from '../../src/sandbox/scenarios.ts';
+import { createScenario, SCENARIO_NAMES, type ScenarioName } from '../../src/ingest/sandbox/scenarios.ts';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;

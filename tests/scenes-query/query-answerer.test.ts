@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DetectionRecord, DetectionType } from '../../src/domain/detection.ts';
+import type { DetectionRecord, DetectionType } from '../../src/org/detections/detection.ts';
 import {
   answerQuery,
   interpretQuery,
   type Interpretation,
   type QueryContext,
   type SceneSnapshot,
-} from '../../src/scenes/query/query.ts';
+} from '../../src/org/scenes/query/query.ts';
 import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
 
 function det(type: DetectionType, time: string, fields: Partial<DetectionRecord> = {}): DetectionRecord {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { interpretQuery, type Aggregate, type Metric, type QueryContext } from '../../src/scenes/query/query.ts';
+import { interpretQuery, type Aggregate, type Metric, type QueryContext } from '../../src/org/scenes/query/query.ts';
 
 // Tuesday 10 March 2026, 10:14 in New York (EDT, UTC-4, two days after the DST change).
 const TZ = 'America/New_York';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseWindow } from '../../src/scenes/query/query.ts';
+import { parseWindow } from '../../src/org/scenes/query/query.ts';
 
 test('parseWindow turns s/m/h/d durations into milliseconds', () => {
   const good: Array<[string, number]> = [

@@ -1,7 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
-import { ManualClock } from '../../src/lib/clock.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
 
 for (const dialect of DIALECTS) {
   describe(`scenes and queries on sandbox data (${dialect})`, () => {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, createTestDatabase } from '../helpers/harness.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
 import { createContext } from '../../src/context.ts';
-import { ManualClock } from '../../src/lib/clock.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
 
 for (const dialect of DIALECTS) {
   test(`a scene with several streams adds up again after a restart (${dialect})`, async () => {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ManualClock } from '../../src/lib/clock.ts';
-import { startVideoIngest, type Detector } from '../../src/video/index.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
+import { startVideoIngest, type Detector } from '../../src/ingest/video/index.ts';
 import { IngestRecorder } from '../fixtures-video/ingest-recorder.ts';
 import { findFreePort } from '../fixtures-video/rtsp-camera.ts';
 

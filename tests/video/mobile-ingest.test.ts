@@ -2,8 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { ManualClock } from '../../src/lib/clock.ts';
-import { createDetectorPool, createMobileIngest, VideoInputError, type DetectorPool } from '../../src/video/index.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
+import { createDetectorPool, createMobileIngest, VideoInputError, type DetectorPool } from '../../src/ingest/video/index.ts';
 import { IngestRecorder } from '../fixtures-video/ingest-recorder.ts';
 import { PERSON_JPG } from '../fixtures-video/rtsp-camera.ts';
 

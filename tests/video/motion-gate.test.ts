@@ -1,8 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../../src/lib/clock.ts';
-import { FramePipeline } from '../../src/video/frame-pipeline.ts';
-import { createDetectorPool, type Detector, type DetectorPool, type RgbFrame } from '../../src/video/index.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
+import { FramePipeline } from '../../src/ingest/video/frame-pipeline.ts';
+import { createDetectorPool, type Detector, type DetectorPool, type RgbFrame } from '../../src/ingest/video/index.ts';
 import { decodeFrames } from '../fixtures-video/decode-frames.ts';
 import { VTEST_AVI } from '../fixtures-video/rtsp-camera.ts';
 

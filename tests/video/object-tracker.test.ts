@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findZone } from '../../src/video/geometry.ts';
-import { ObjectTracker } from '../../src/video/object-tracker.ts';
-import type { DetectedObject, NormalizedBox } from '../../src/video/video.types.ts';
+import { findZone } from '../../src/ingest/video/geometry.ts';
+import { ObjectTracker } from '../../src/ingest/video/object-tracker.ts';
+import type { DetectedObject, NormalizedBox } from '../../src/ingest/video/video.types.ts';
 
 const person = (box: NormalizedBox, score = 0.6): DetectedObject => ({ label: 'person', score, box });
 const car = (box: NormalizedBox): DetectedObject => ({ label: 'vehicle', score: 0.5, box });

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { createDetectorPool, startVideoIngest, type DetectorPool, type IngestHandle } from '../../src/video/index.ts';
+import { createDetectorPool, startVideoIngest, type DetectorPool, type IngestHandle } from '../../src/ingest/video/index.ts';
 import { IngestRecorder } from '../fixtures-video/ingest-recorder.ts';
 import { RtspTestCamera } from '../fixtures-video/rtsp-camera.ts';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateSourceUrl } from '../../src/video/index.ts';
+import { validateSourceUrl } from '../../src/ingest/video/index.ts';
 
 test('camera addresses ffmpeg can read are accepted', () => {
   for (const url of ['rtsp://10.0.0.5:554/stream1', 'rtsps://cam.example/live', 'http://cam.local/video.mjpg', 'https://cdn.example/live/index.m3u8', 'rtsp://user:pw@10.0.0.5/ch1']) {

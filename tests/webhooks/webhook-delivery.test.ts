@@ -1,6 +1,6 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../../src/lib/clock.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
 import { createContext, type VigilContext } from '../../src/context.ts';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 import { TestReceiver, householdSecretOf, signatureMatches } from './receiver.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebhookSender } from '../../src/webhooks/webhook-sender.ts';
+import { WebhookSender } from '../../src/platform/outbox/webhook-sender.ts';
 
 /**
  * Issue 16 §3: deliveries to one receiver reuse keep-alive connections (the sender's Agent keeps a

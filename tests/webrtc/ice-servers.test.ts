@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
 
 test('VIGIL_ICE_SERVERS: none by default (LAN), a comma list of STUN URLs, or JSON with TURN credentials', () => {
   assert.deepEqual(loadConfig({}, {}).iceServers, []);

@@ -1,0 +1,191 @@
+/**
+ * Splits a normalised message into clauses ("watch the garage tonight and mute the nursery
+ * camera" → two) and finds the intent of each from the cue table in vocabulary.ts.
+ */
+import type { Token } from '../../platform/language/normalize.ts';
+import { INTENT_CUES, type IntentKind } from './vocabulary.ts';
+
+export interface Clause {
+  from: number;
+  to: number;
+  intent?: IntentKind;
+  /** Token span of the cue that gave the intent, and the indexes of its own words (not the gaps). */
+  cue?: { start: number; end: number; words: number; matched: number[] };
+  /** "i mean the back door sensor": replaces what the previous clause was about. */
+  correction: boolean;
+  /** Separated from the previous clause by a sentence end rather than a comma or "and". */
+  newSentence: boolean;
+  /** Introduced by "but" / "except" / "though": a contrast with the clause before. */
+  contrast: boolean;
+}
+
+const BE_FORMS = new Set(['is', 'are', 'was', 'were', 'am', 'be', 'been', "'s", "'re"]);
+const CONJUNCTIONS = new Set(['and', 'then', 'also', 'plus']);
+/** Contrast splits only when what follows has a verb of its own ("…but keep the driveway"); "everything but the nursery" stays one clause. */
+const CONTRASTS = new Set(['but', 'though', 'although', 'however', 'whereas']);
+const MAX_GAP = 6;
+
+interface CompiledCue {
+  intent: IntentKind;
+  parts: (string[] | null)[]; // null = gap
+  words: number;
+  order: number;
+}
+
+const compiledCues: CompiledCue[] = INTENT_CUES.flatMap(({ intent, cues }, groupIndex) =>
+  cues.map((cue, k) => {
+    const parts = cue.split(' ').map((p) => (p === '…' ? null : p.split('|')));
+    return { intent, parts, words: parts.filter(Boolean).length, order: groupIndex * 100 + k };
+  }),
+);
+
+function matchesWord(token: Token, alternatives: string[]): boolean {
+  const canonical = BE_FORMS.has(token.text) ? 'be' : token.root;
+  return alternatives.includes(token.text) || alternatives.includes(canonical);
+}
+
+/** Matches cue parts from token i; returns the end index or -1, filling `matched` with the cue words' indexes. */
+function matchFrom(tokens: Token[], i: number, to: number, parts: (string[] | null)[], skip: Set<number>, matched: number[] = []): number {
+  let k = i;
+  matched.length = 0;
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p];
+    if (part === null) {
+      const nextPart = parts[p + 1]!;
+      let found = -1;
+      for (let g = k; g < Math.min(to, k + MAX_GAP + 1); g++) {
+        if (!skip.has(g) && matchesWord(tokens[g], nextPart)) {
+          found = g;
+          break;
+        }
+      }
+      if (found < 0) return -1;
+      matched.push(found);
+      k = found + 1;
+      p++;
+      continue;
+    }
+    if (k >= to || skip.has(k) || !matchesWord(tokens[k], part)) return -1;
+    matched.push(k);
+    k++;
+  }
+  return k;
+}
+
+/** The strongest intent cue in tokens[from, to): most cue words, then the table's order. */
+export function findIntent(tokens: Token[], from: number, to: number, skip: Set<number> = new Set()): Pick<Clause, 'intent' | 'cue'> {
+  let best: { cue: CompiledCue; start: number; end: number; matched: number[] } | undefined;
+  const matched: number[] = [];
+  // only cues whose every word occurs in the clause can match: skips most of the table cheaply
+  const present = new Set<string>();
+  for (let i = from; i < to; i++) {
+    present.add(tokens[i].text);
+    present.add(BE_FORMS.has(tokens[i].text) ? 'be' : tokens[i].root);
+  }
+  for (const cue of compiledCues) {
+    if (!cue.parts.every((p) => p === null || p.some((w) => present.has(w)))) continue;
+    for (let i = from; i < to; i++) {
+      // "the driveway and porch watches": the noun alone is no request to watch
+      if (cue.parts.length === 1 && tokens[i].text === 'watches' && tokens[i].isNoun) continue;
+      const end = matchFrom(tokens, i, to, cue.parts, skip, matched);
+      if (end < 0) continue;
+      if (!best || cue.words > best.cue.words || (cue.words === best.cue.words && cue.order < best.cue.order)) {
+        best = { cue, start: i, end, matched: [...matched] };
+      }
+      break;
+    }
+  }
+  return best ? { intent: best.cue.intent, cue: { start: best.start, end: best.end, words: best.cue.words, matched: best.matched } } : {};
+}
+
+/** First words of the cues: "watch" may be tagged a noun, but after "but" it starts a request. */
+const CUE_VERBS = new Set(compiledCues.map((c) => c.parts[0]).filter((p): p is string[] => p !== null).flat().filter((w) => !['be', 'what', 'who', 'how', 'i', 'no', 'do', 'can', 'may', 'any', 'anything', 'not', 'ok', 'okay', 'fine', 'is'].includes(w)));
+
+/** A verb (not a form of "be") within the next few words, before the next conjunction. */
+function hasOwnVerb(tokens: Token[], from: number): boolean {
+  for (let k = from; k < Math.min(tokens.length, from + 5); k++) {
+    const t = tokens[k];
+    if (CONJUNCTIONS.has(t.text) || CONTRASTS.has(t.text)) return false;
+    if ((t.isVerb && !BE_FORMS.has(t.text) && t.root !== 'be') || CUE_VERBS.has(t.text)) return true;
+    if (t.breakAfter) return false;
+  }
+  return false;
+}
+
+/** "stop at 5am", "end at 7": an end time, not a request to stop. */
+export function findTimeVerbs(tokens: Token[]): Set<number> {
+  const skip = new Set<number>();
+  tokens.forEach((t, i) => {
+    if (['stop', 'end', 'finish'].includes(t.text) && ['at', 'by', 'around'].includes(tokens[i + 1]?.text ?? '') && /\d|noon|midnight|sunrise|dawn/.test(tokens[i + 2]?.text ?? '')) {
+      skip.add(i);
+    }
+  });
+  return skip;
+}
+
+/**
+ * Splits at sentence ends, commas and conjunctions, then glues back pieces that carry no request
+ * of their own ("mute the backyard and living room cameras", "…, sunset to sunrise, every night").
+ * A piece with its own place and its own time after a clause with a time stays separate
+ * ("watch the garage tonight, the porch till midnight").
+ */
+export function splitClauses(tokens: Token[], hasPlace: (from: number, to: number) => boolean, hasTime: (from: number, to: number) => boolean): Clause[] {
+  const skip = findTimeVerbs(tokens);
+  const pieces: { from: number; to: number; newSentence: boolean; contrast: boolean }[] = [];
+  let start = 0;
+  let newSentence = true;
+  let contrast = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (CONTRASTS.has(t.text) && i > start && hasOwnVerb(tokens, i + 1)) {
+      pieces.push({ from: start, to: i, newSentence, contrast });
+      newSentence = false;
+      contrast = true;
+      start = i + 1;
+      continue;
+    }
+    const betweenTimes = t.text === 'and' && tokens.slice(Math.max(start, i - 3), i).some((x) => x.text === 'between');
+    if (CONJUNCTIONS.has(t.text) && i > start && !betweenTimes) {
+      pieces.push({ from: start, to: i, newSentence, contrast });
+      newSentence = false;
+      contrast = false;
+      start = i + 1;
+      continue;
+    }
+    if (CONJUNCTIONS.has(t.text) && i === start) {
+      start = i + 1;
+      continue;
+    }
+    if (t.breakAfter) {
+      pieces.push({ from: start, to: i + 1, newSentence, contrast });
+      newSentence = t.breakAfter === '.';
+      contrast = false;
+      start = i + 1;
+    }
+  }
+  if (start < tokens.length) pieces.push({ from: start, to: tokens.length, newSentence, contrast });
+
+  const clauses: Clause[] = [];
+  for (const piece of pieces) {
+    if (piece.from >= piece.to) continue;
+    const found = findIntent(tokens, piece.from, piece.to, skip);
+    const first = tokens[piece.from]?.text;
+    const correction = (first === 'i' && tokens[piece.from + 1]?.text === 'mean') || first === 'sorry' || first === 'rather' ||
+      (first === 'actually' && clauses.length > 0 && !found.intent);
+    const prev = clauses.at(-1);
+    const separate = found.intent !== undefined || correction || !prev || piece.newSentence || piece.contrast ||
+      (hasPlace(piece.from, piece.to) && hasTime(piece.from, piece.to) && hasTime(prev.from, prev.to));
+    if (separate) {
+      clauses.push({ from: piece.from, to: piece.to, ...found, correction, newSentence: piece.newSentence, contrast: piece.contrast });
+    } else {
+      prev.to = piece.to;
+      if (!prev.intent) Object.assign(prev, findIntent(tokens, prev.from, prev.to, skip));
+    }
+  }
+  // a cue may only complete once pieces are glued ("leave the nursery and the living room alone")
+  for (const c of clauses) {
+    const again = findIntent(tokens, c.from, c.to, skip);
+    if (again.intent && (!c.cue || (again.cue && again.cue.words > c.cue.words))) Object.assign(c, again);
+  }
+  return clauses;
+}

@@ -1,0 +1,47 @@
+/**
+ * Tells apart a message in another language from English with typos, so the agent answers
+ * "I understand English" instead of guessing (issue 4, bad input). tinyld guesses the language;
+ * because short English commands with typos fool it, we also require that few of the words are
+ * English words the planner or compromise's lexicon knows.
+ */
+import nlp from 'compromise';
+import { distance } from 'fastest-levenshtein';
+import { detectAll } from 'tinyld';
+import { listCorrectableWords } from './vocabulary.ts';
+import { SPELLING_FIXES, STOP_WORDS } from '../../platform/language/words.ts';
+
+const lexicon = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
+const planWords = new Set(listCorrectableWords());
+
+/** A typo of a word the planner knows ("unmte", "rom"): English with slips, not another language. */
+function isNearPlanWord(word: string, placeWords: string[]): boolean {
+  if (word.length < 5) return false;
+  for (const w of [...planWords, ...placeWords]) {
+    if (w[0] === word[0] && Math.abs(w.length - word.length) <= 1 && distance(w, word) <= 1) return true;
+  }
+  return false;
+}
+
+/** ISO 639-1 code of the message's language when it is clearly not English; undefined otherwise. */
+export function detectForeignLanguage(message: string, placeWords: string[]): string | undefined {
+  const text = message.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ');
+  const letters = text.match(/\p{L}/gu) ?? [];
+  if (letters.length === 0) return undefined;
+  const latin = letters.filter((c) => /[a-z\u00c0-\u024f]/i.test(c)).length;
+  if (latin / letters.length < 0.5) return detectAll(text)[0]?.lang ?? 'und';
+  const places = new Set(placeWords);
+  // room names ("garage") are shared across languages: they are no evidence either way
+  const words = (text.toLowerCase().match(/[\p{L}']+/gu) ?? []).filter((w) => !places.has(w));
+  if (words.length === 0) return undefined;
+  const known = words.filter((w) => {
+    const base = w.replace(/'s$/, '');
+    return STOP_WORDS.has(base) || planWords.has(base) || base in SPELLING_FIXES || lexicon[base] !== undefined ||
+      lexicon[base.replace(/(s|es|ed|ing)$/, '')] !== undefined || isNearPlanWord(base, placeWords);
+  }).length;
+  const accented = /[\u00c0-\u024f]/.test(text);
+  if (known / words.length >= 0.6) return undefined;
+  // only now ask tinyld: it is the slow part, and mostly English slips end above
+  const top = detectAll(text)[0];
+  if (top && top.lang !== 'en') return top.lang;
+  return accented ? 'und' : undefined;
+}

@@ -1,0 +1,1248 @@
+/**
+ * The offline planner (issue 4 §3): deterministic language understanding, no language model.
+ * message + household context in, plan out; pure, so it can be tested and benchmarked alone.
+ *
+ * Pipeline: language guard → normalise (typos, lemmas) → clauses and their intents → per clause
+ * the places (only this home's), times and conditions → tool calls, checked against boundaries,
+ * muted sensors and what exists. Follow-ups without an intent of their own take the intent of
+ * the previous clause or of the conversation's last request ("what about the garage?").
+ */
+import type { ContextSensor, ContextWatch, HouseholdContext } from './context.ts';
+import { lookupCity } from './city-directory.ts';
+import { splitClauses, type Clause } from './clause-reader.ts';
+import { detectForeignLanguage } from './language-guard.ts';
+import { createNormalizer, type Token } from '../../platform/language/normalize.ts';
+import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
+import type { Plan, PlannedCall } from './plan.ts';
+import { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/time/watch-window.ts';
+import { CONDITION_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
+
+const normalizeMessage = createNormalizer(listCorrectableWords());
+import { countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/zoned-time.ts';
+import type { WATCH_CONDITIONS } from './tools.ts';
+
+type Condition = (typeof WATCH_CONDITIONS)[number];
+
+/** One clause read: what is asked, about what, when. */
+interface Reading {
+  intent?: IntentKind;
+  clause: Clause;
+  tokens: Token[];
+  mentions: Mention[];
+  time: TimeSpec;
+  conditions: Condition[];
+  /** "it", "that", "the driveway one". */
+  hasReference: boolean;
+  /** "all the watches", "everything". */
+  wantsAll: boolean;
+  startRequested: boolean;
+  /** "no need to…", "don't bother with…", "not … anymore": the clause's request is negated. */
+  negated: boolean;
+  /** Asked, not requested ("is the nursery camera muted?"): never changes anything. */
+  question: boolean;
+  /** Places the clause puts out of its request ("…, not the driveway"). */
+  excluded: Mention[];
+  outOfScope?: string;
+  hesitation: boolean;
+  urls: string[];
+  text: string;
+  /** The message as typed (coordinates and zone names keep their signs and case). */
+  message: string;
+}
+
+type Subject = { kind: 'room'; room: string } | { kind: 'sensor'; sensor: ContextSensor };
+
+/** What the plan has changed so far, so later clauses see it ("unmute X and watch it"). */
+interface PlanState {
+  ctx: HouseholdContext;
+  muted: Set<string>;
+  boundaries: { room?: string; sensor_id?: string }[];
+  watches: ContextWatch[];
+  lastSubject?: Subject;
+  lastWatchId?: string;
+  mentionedSensorIds: Set<string>;
+}
+
+const HELP_TEXT =
+  'I can watch rooms and sensors for a time ("watch the garage tonight"), change or stand down watches, ' +
+  'mute or unmute sensors, leave rooms alone, tell you what a room shows now or what happened, ' +
+  'add a camera, and set where your home is.';
+
+const HESITATION_WORDS = new Set(['sure', 'wait', 'hold']);
+
+/** Longest message read (a pasted document is not a request). */
+const MAX_MESSAGE_CHARS = 1000;
+
+/** Why a message is not something to act on (empty, emoji only, too long, a pasted log), or undefined. */
+function findBadInput(message: string): string | undefined {
+  const text = message.trim();
+  if (!text) return 'Your message was empty.';
+  if (text.length > MAX_MESSAGE_CHARS) return `That message is too long for me to act on (${text.length} characters; I read up to ${MAX_MESSAGE_CHARS}).`;
+  if (!/\p{L}/u.test(text)) return /\p{Extended_Pictographic}/u.test(text) ? "I can't act on emoji alone." : "I didn't find any words in that.";
+  const signs = [
+    /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/.test(text),
+    /\b(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b/.test(text),
+    /\bat .+\(?[\w/.-]+:\d+:\d+\)?/.test(text),
+    /^\s*[{[]/.test(text) && /[}\]]\s*$/.test(text),
+    text.split('\n').length >= 4,
+  ].filter(Boolean).length;
+  if (signs >= 2) return 'That looks like a pasted log or data, not a request, so I left everything as it was.';
+  return undefined;
+}
+
+export function planOffline(message: string, ctx: HouseholdContext): Plan {
+  const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
+  const bad = findBadInput(message);
+  if (bad) {
+    plan.clarification = `${bad} ${HELP_TEXT} What would you like me to do?`;
+    plan.confidence = 0;
+    return plan;
+  }
+  const placeWords = listPlaceWords(ctx);
+  const language = detectForeignLanguage(message, placeWords);
+  if (language) {
+    plan.language = language;
+    plan.clarification = `I only understand English for now. ${HELP_TEXT} Could you ask me in English?`;
+    return plan;
+  }
+  const readings = readMessage(message, ctx);
+  const state: PlanState = {
+    ctx: { ...ctx },
+    muted: new Set(ctx.sensors.filter((s) => s.muted).map((s) => s.id)),
+    boundaries: [...ctx.boundaries],
+    watches: [...ctx.watches],
+    lastSubject: findLastSubject(ctx),
+    lastWatchId: findLastWatchId(ctx),
+    mentionedSensorIds: new Set(),
+  };
+  for (const r of readings) for (const m of r.mentions) for (const s of getPlaceSensors(m.place)) if (m.place.type !== 'group') state.mentionedSensorIds.add(s.id);
+
+  const clarifications: string[] = [];
+  // "no wait, make it 10pm" corrects and goes on; "watch the…, actually wait, not sure" holds back
+  const lastHesitation = readings.map((r) => r.hesitation).lastIndexOf(true);
+  if (lastHesitation >= 0 && !readings.slice(lastHesitation + 1).some((r) => r.intent && r.intent !== 'help' && !r.hesitation)) {
+    plan.clarification = `No problem, take your time. ${describeHome(ctx)} What would you like me to do?`;
+    return plan;
+  }
+  // "the back one": the answer to the question the agent just asked
+  if (readings.every((r) => !r.clause.intent && !r.outOfScope)) {
+    const answered = answerClarification(message, ctx);
+    if (answered) return answered;
+  }
+  const actionable = readings.filter((r) => r.intent && r.intent !== 'help');
+  if (actionable.length === 0 && !readings.some((r) => r.outOfScope)) {
+    plan.clarification = readings.some((r) => r.intent === 'help') || readings.every((r) => !r.mentions.length)
+      ? `${HELP_TEXT} What would you like me to do?`
+      : `I'm not sure what you'd like me to do there. ${HELP_TEXT}`;
+    return plan;
+  }
+  for (const r of readings) {
+    if (r.outOfScope) {
+      plan.refusals.push(r.outOfScope);
+      continue;
+    }
+    if (!r.intent || r.intent === 'help') continue;
+    // "is the baby ok? check the nursery camera": a question about nothing we know, next to a complete request
+    if (r.intent === 'describe' && !r.mentions.length && !r.hasReference && actionable.some((x) => x !== r && x.mentions.length)) continue;
+    const outcome = planReading(r, state, plan);
+    if (outcome) clarifications.push(outcome);
+    for (const m of r.excluded) if (m.place.type === 'room' || m.place.type === 'sensor') addNote(plan, `I left the ${subjectOf(m.place)} out, as you asked.`);
+  }
+  if (clarifications.length) {
+    return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: clarifications.join(' '), confidence: 0.4 });
+  }
+  plan.calls = dedupeCalls(plan.calls);
+  // read by meaning rather than by the home's own names: as sure as the lexicon was
+  const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
+  plan.confidence = Math.min(1, ...meaning);
+  return tidyPlan(plan);
+}
+
+/**
+ * When the previous turn asked "which X do you mean: A, B?" and this message picks one option by
+ * its words ("the back one", "the porch"), plans the previous request again with that option.
+ */
+function answerClarification(message: string, ctx: HouseholdContext): Plan | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  const last = turns.at(-1);
+  if (!last || last.actions.length) return undefined;
+  const earlier = { ...ctx, conversation: { turns: turns.slice(0, -1) } };
+  const readings = readMessage(last.message, earlier, 1);
+  const said = new Set(normalizeMessage(message, listPlaceWords(ctx)).tokens.map((t) => t.text).filter((w) => !['the', 'one', 'a', 'please', 'i', 'mean', 'that', 'ones', 'it', 'is'].includes(w)));
+  if (!said.size) return undefined;
+  for (const r of readings) {
+    for (const m of r.mentions) {
+      if (m.place.type !== 'ambiguous') continue;
+      const yes = ['yes', 'yeah', 'yep', 'yup', 'correct', 'right', 'sure'].some((w) => said.has(w)) && m.place.options.length === 1;
+      const picked = yes ? m.place.options : m.place.options.filter((o) => o.toLowerCase().split(/\s+/).some((w) => said.has(w)));
+      if (picked.length !== 1) continue;
+      const tokens = r.tokens.map((t) => t.text);
+      const rewritten = [...tokens.slice(0, m.start), ...picked[0].toLowerCase().split(/\s+/), ...tokens.slice(m.end)].join(' ');
+      const plan = planOffline(rewritten, earlier);
+      return plan.clarification ? undefined : plan;
+    }
+  }
+  return undefined;
+}
+
+/** Replies read naturally: no doubled articles ("the the whole home", "the all cameras"). */
+function tidy(text: string): string {
+  return text.replace(/\b(the|a) (the|all|every) /gi, (_, article: string, next: string) => `${next === 'the' ? article : next} `);
+}
+
+function tidyPlan(plan: Plan): Plan {
+  for (const c of plan.calls) if (c.say) c.say = tidy(c.say);
+  plan.refusals = plan.refusals.map(tidy);
+  if (plan.notes) plan.notes = plan.notes.map(tidy);
+  if (plan.answers) plan.answers = plan.answers.map(tidy);
+  if (plan.clarification) plan.clarification = tidy(plan.clarification);
+  return plan;
+}
+
+/** Reads every clause, filling in follow-ups from the clause before or the conversation. */
+function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading[] {
+  const { tokens, urls } = normalizeMessage(message, listPlaceWords(ctx));
+  const timeCache = new Map<string, TimeSpec>();
+  const getTime = (from: number, to: number) => {
+    const key = `${from}:${to}`;
+    let spec = timeCache.get(key);
+    if (!spec) {
+      spec = extractTimeSpec(tokens, from, to, ctx);
+      timeCache.set(key, spec);
+    }
+    return spec;
+  };
+  const clauses = splitClauses(
+    tokens,
+    (from, to) => findMentions(tokens, from, to, ctx, getTime(from, to).consumed).some((m) => m.place.type !== 'vague'),
+    (from, to) => getTime(from, to).hasTime,
+  );
+  const readings: Reading[] = [];
+  for (const clause of clauses) {
+    const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
+    const prev = readings.at(-1);
+    if (r.clause.correction && prev) {
+      if (r.mentions.length) prev.mentions = r.mentions;
+      if (r.time.hasTime) prev.time = r.time;
+      continue;
+    }
+    // "…while we're on holiday, back on the 30th": a time alone completes the clause before
+    if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && !r.clause.newSentence) {
+      prev.time = getTime(prev.clause.from, r.clause.to);
+      continue;
+    }
+    if (!r.intent && !r.outOfScope && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
+      const inMessage = prev?.intent && prev.intent !== 'help';
+      const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
+      if (source?.intent) {
+        const ownPlaces = r.mentions.length > 0;
+        inheritRequest(r, source);
+        // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
+        // conversation made; only a new place ("same for the back door") asks for a new one
+        if (!inMessage && source.intent === 'create_watch' && !ownPlaces && findLastWatchId(ctx)) {
+          r.intent = 'update_watch';
+          r.mentions = [];
+        }
+      }
+    } else if (r.intent === 'create_watch' && !r.mentions.length && r.hasReference && prev?.intent === 'create_watch' && !r.clause.newSentence) {
+      // "watch the back door tonight and let me know if it opens": what to look for, on the same watch
+      prev.conditions = [...new Set([...prev.conditions, ...r.conditions])];
+      continue;
+    } else if (r.intent === 'create_watch' && !r.time.hasTime) {
+      // "watch the back door from sunset to sunrise and let me know if anyone's in the backyard": one
+      // window; "I'm going away for the weekend, watch the house": the setting clause gives it
+      const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
+      if (earlier) r.time = earlier.time;
+    }
+    // "front door contact, 9pm to 7am please": a place and a window, nothing else, is a watch
+    if (!r.intent && !r.outOfScope && !r.question && r.mentions.length && (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset) && !r.time.past) {
+      r.intent = 'create_watch';
+    }
+    // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
+    if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date) {
+      const setting = readings.find((x) => !x.intent && (x.time.dayOffset !== 0 || x.time.date));
+      if (setting) r.time = { ...r.time, dayOffset: setting.time.dayOffset, date: setting.time.date };
+    }
+    readings.push(r);
+  }
+  // "heading to bed, watch the back door till 7": the bedtime said anywhere sets the reading of "7"
+  if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
+  return readings;
+}
+
+/** A follow-up takes the earlier request's intent, and its time and conditions unless it has its own. */
+function inheritRequest(r: Reading, source: Reading): void {
+  r.intent = source.intent;
+  if (!r.time.hasTime) r.time = source.time;
+  if (!r.conditions.length) r.conditions = source.conditions;
+  if (!r.mentions.length) r.mentions = source.mentions;
+  r.startRequested ||= source.startRequested;
+}
+
+const NOT_REPEATABLE = new Set<IntentKind>(['help', 'ask_watch', 'ask_muted', 'ask_boundary', 'keep', 'exclude']);
+
+/** The last request of the conversation that had an intent, read again ("what about the garage?"). */
+function findPreviousRequest(ctx: HouseholdContext): Reading | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  for (let t = turns.length - 1; t >= Math.max(0, turns.length - 4); t--) {
+    const readings = readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1);
+    // questions answered from state are not requests to repeat ("when does it start?")
+    const last = [...readings].reverse().find((r) => r.intent && !NOT_REPEATABLE.has(r.intent));
+    if (last) return last;
+  }
+  return undefined;
+}
+
+function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls: string[], time: TimeSpec, message: string): Reading {
+  const { from, to } = clause;
+  const consumed = new Set(time.consumed);
+  // the cue's own words are not places ("turn … back on"), except names inside it ("watch" is no room)
+  if (clause.cue) for (const k of clause.cue.matched) if (!isPlaceToken(tokens[k], ctx) || tokens[k].text === 'back') consumed.add(k);
+  const found = refineMentions(findMentions(tokens, from, to, ctx, consumed), tokens);
+  // "watch the garage, not the driveway": a place under "not" / "except" is left out of the request
+  const excluded = found.filter((m) => m.place.type !== 'group' && isExcludedMention(tokens, m.start, from));
+  const mentions = found.filter((m) => !excluded.includes(m));
+  const inMention = new Set<number>();
+  for (const m of mentions) for (let k = m.start; k < m.end; k++) inMention.add(k);
+  const words = tokens.slice(from, to).map((t) => t.text);
+  const conditions = new Set<Condition>();
+  for (let k = from; k < to; k++) {
+    if (inMention.has(k)) continue;
+    const c = CONDITION_WORDS[tokens[k].text];
+    if (c) conditions.add(c);
+  }
+  // "someone I don't recognise", "anyone we don't know": a stranger
+  if (/\b(not|never) (recogni[sz]e|know)\b/.test(words.join(' '))) conditions.add('unrecognized_person');
+  if (conditions.has('loitering') || conditions.has('unrecognized_person')) conditions.delete('person');
+  // "is it open?" describes; "tell me if it opens" watches for it
+  const text = words.join(' ');
+  let intent = clause.intent;
+  const first = words.find((w) => !['please', 'can', 'could', 'would', 'you', 'just', 'ok', 'okay', 'now', 'then', 'also'].includes(w));
+  let outOfScope: string | undefined;
+  const oosNoun = words.find((w) => OUT_OF_SCOPE_NOUNS.has(w));
+  const strongCue = clause.cue && clause.cue.words >= 2;
+  const cueOwnsFirst = clause.cue !== undefined && clause.cue.matched.some((k) => tokens[k].text === first);
+  if (first && OUT_OF_SCOPE_VERBS.has(first) && !cueOwnsFirst && intent !== 'rename_room' && !(first === 'open' && intent === 'describe')) {
+    outOfScope = describeOutOfScope(text, first);
+  } else if (oosNoun && ['recording', 'record', 'filming'].includes(oosNoun) && isQuestion(words)) {
+    intent = 'ask_watch';
+  } else if (oosNoun && (!strongCue || ['mute', 'unmute', 'create_watch'].includes(intent ?? ''))) {
+    outOfScope = describeOutOfScope(text, oosNoun);
+  }
+  // questions without a cue: "any cars in the driveway today?"
+  const since = words.includes('since') && time.anchors.length > 0;
+  if (!intent && first && ['any', 'anyone', 'anybody', 'anything', 'did', 'were', 'was'].includes(first)) intent = time.sinceMs || time.night || since ? 'list_events' : 'describe';
+  if (intent === 'describe' && since) intent = 'list_events';
+  if (intent === 'describe' && time.sinceMs) intent = 'list_events';
+  // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
+  if ((!intent || intent === 'describe') && (words.includes('been') || words.includes('happened') || time.past) && isQuestion(words)) intent = 'list_events';
+  const negated = findNegation(tokens, from, to, clause);
+  const question = isQuestion(words);
+  intent = scopeIntent(intent, { negated, question, words, clause });
+  const hasReference = words.some((w, k) => REFERENCE_WORDS.has(w) && !inMention.has(from + k) && !(w === 'there' && words[k - 1] !== 'in') &&
+    // "the porch one": named by its place
+    !((w === 'one' || w === 'ones') && inMention.has(from + k - 1)));
+  return {
+    intent,
+    clause,
+    tokens,
+    mentions,
+    time,
+    conditions: [...conditions],
+    hasReference,
+    wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k)),
+    startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
+    negated,
+    question,
+    outOfScope,
+    excluded,
+    hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')),
+    urls,
+    text,
+    message,
+  };
+}
+
+/**
+ * "the cameras in the living room and the nursery", "any motion in the garage": a bare kind word
+ * next to named places narrows them instead of being a place of its own. "everything except the
+ * nursery": places after "except" are taken out of the whole-home group.
+ */
+function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
+  const isKindOnly = (m: Mention) => m.text.split(' ').every((w) => w in KIND_WORDS);
+  const named = mentions.filter((m) => !isKindOnly(m) && m.place.type !== 'group');
+  let out = mentions;
+  if (named.length) {
+    const kindMentions = mentions.filter(isKindOnly);
+    const kinds = kindMentions.flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w])).filter((k) => k !== 'any');
+    out = mentions.filter((m) => !isKindOnly(m)).map((m) => {
+      if (!kinds.length || m.place.type !== 'room') return m;
+      const sensors = m.place.sensors.filter((s) => kinds.includes(s.kind));
+      return sensors.length ? { ...m, place: { type: 'group' as const, label: m.place.room, sensors, wholeHome: false, except: false } } : m;
+    });
+  }
+  const group = out.find((m) => m.place.type === 'group' && m.place.wholeHome);
+  if (group) {
+    const exceptAt = tokens.findIndex((t, k) => k >= group.end && ['except', 'but', 'besides'].includes(t.text));
+    if (exceptAt >= 0) {
+      const excluded = out.filter((m) => m.start > exceptAt);
+      const ids = new Set(excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+      const g = group.place as Extract<Place, { type: 'group' }>;
+      const kept = { ...group, place: { ...g, sensors: g.sensors.filter((s) => !ids.has(s.id)), label: `${g.label} except ${excluded.map((m) => subjectOf(m.place)).join(' and ')}` } };
+      out = out.filter((m) => m.start < exceptAt && m !== group).concat(kept);
+    }
+  }
+  return out;
+}
+
+const NEGATIONS = new Set(['not', 'never', "n't"]);
+
+/**
+ * A negation that scopes over the clause's request ("no need to keep an eye on…", "don't bother
+ * with…", "not the garage anymore"), but not one that is part of the cue itself ("do not look" is
+ * a boundary; "not sure" is hesitation).
+ */
+/** The words just before a mention put it out ("not the driveway", "except the nursery", "without the porch"). */
+function isExcludedMention(tokens: Token[], start: number, from: number): boolean {
+  for (let k = start - 1; k >= Math.max(0, from - 1, start - 3); k--) {
+    const w = tokens[k].text;
+    if (['not', 'except', 'excluding', 'without', 'besides'].includes(w)) return true;
+    if (!['the', 'my', 'our', 'but', 'apart', 'from', 'for', ','].includes(w)) return false;
+  }
+  return false;
+}
+
+function findNegation(tokens: Token[], from: number, to: number, clause: Clause): boolean {
+  const cueWords = new Set(clause.cue?.matched ?? []);
+  for (let k = from; k < to; k++) {
+    const w = tokens[k].text;
+    const next = tokens[k + 1]?.text;
+    if (cueWords.has(k)) continue;
+    if (w === 'no' && (next === 'need' || next === 'longer' || next === 'more')) return true;
+    // "someone I don't recognise" qualifies a person; it does not negate the request
+    if (NEGATIONS.has(w) && next !== 'sure' && !['recognise', 'recognize', 'know'].includes(next ?? '') && !(clause.cue && k > clause.cue.end)) return true;
+  }
+  return false;
+}
+
+const QUESTION_STARTERS = new Set([
+  'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'had', 'what', 'when', 'who', 'where', 'which', 'how',
+  'why', 'whose', 'am',
+]);
+
+/**
+ * Asked rather than requested: starts like a question ("is…", "when does…", "are you…") and is
+ * not a request put as one ("what about the garage?", "are you able to…", "do you mind…").
+ */
+function isQuestion(words: string[]): boolean {
+  const first = words.findIndex((w) => !['so', 'and', 'but', 'ok', 'okay', 'hey', 'oh', 'also', 'then', 'um', 'hmm', 'actually'].includes(w));
+  if (first < 0 || !QUESTION_STARTERS.has(words[first])) return false;
+  const next = words[first + 1];
+  if ((words[first] === 'what' || words[first] === 'how') && next === 'about') return false;
+  // "do not…", "do keep an eye…": imperative
+  if (words[first] === 'do' && next !== 'you' && next !== 'i' && next !== 'we') return false;
+  if (words.includes('able') || words.includes('possible') || words.includes('mind')) return false;
+  return true;
+}
+
+const CHANGES = new Set<IntentKind>(['create_watch', 'update_watch', 'stand_down', 'mute', 'unmute', 'set_boundary', 'clear_boundary', 'add_sensor', 'set_location', 'rename_room']);
+
+/** What the clause asks for once negation, contrast and question form are read. */
+function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; question: boolean; words: string[]; clause: Clause }): IntentKind | undefined {
+  const { words } = r;
+  if (r.question) {
+    // "is the kids room camera on?": whether it is muted
+    if (!intent && words.some((w) => ['on', 'off', 'working', 'active', 'enabled', 'disabled', 'live'].includes(w))) return 'ask_muted';
+    // "which cameras have I got?", "what rooms do you know?"
+    if ((!intent || intent === 'describe') && ['which', 'what', 'how'].includes(words[0] ?? '') && words.some((w) => ['have', 'got', 'know', 'many'].includes(w)) &&
+      words.some((w) => ['cameras', 'sensors', 'rooms', 'devices', 'cams'].includes(w))) return 'ask_home';
+    // a question never creates, changes or removes anything
+    if (intent === 'mute' || intent === 'unmute') return 'ask_muted';
+    if (intent === 'set_boundary' || intent === 'clear_boundary') return 'ask_boundary';
+    if (['when', 'long', 'time', 'until', 'till'].some((w) => words.includes(w)) && (!intent || CHANGES.has(intent))) return 'ask_watch';
+    if (intent && CHANGES.has(intent)) return intent === 'create_watch' || intent === 'stand_down' || intent === 'update_watch' ? 'ask_watch' : 'describe';
+    return intent;
+  }
+  if (r.negated) {
+    if (intent === 'create_watch') return 'stand_down';
+    if (!intent || intent === 'describe' || intent === 'list_events') return 'exclude';
+    if (intent === 'mute' || intent === 'unmute' || intent === 'add_sensor' || intent === 'update_watch') return 'exclude';
+  }
+  // "…but keep the driveway": keep what is, change nothing
+  if (!intent && r.clause.contrast && words.some((w) => w === 'keep' || w === 'leave')) return 'keep';
+  return intent;
+}
+
+function isPlaceToken(token: Token, ctx: HouseholdContext): boolean {
+  return listPlaceWords(ctx).includes(token.text) && !(token.text in KIND_WORDS);
+}
+
+function describeOutOfScope(text: string, word: string): string {
+  if (['police', 'ambulance', 'fire', 'call', 'phone', 'dial'].includes(word) && /police|ambulance|fire|emergency/.test(text)) {
+    return "I can't call anyone for you — if this is an emergency, call your local emergency number now.";
+  }
+  return `I can't do that ("${text}"): I watch your home's cameras and sensors, but I can't control locks, lights, doors or other devices, or do things outside your home's security.`;
+}
+
+// ---------------------------------------------------------------- planning one reading
+
+/** Adds the reading's calls or refusals to the plan; returns a clarification question when ambiguous. */
+function planReading(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  switch (r.intent) {
+    case 'create_watch':
+      return planCreateWatch(r, state, plan);
+    case 'update_watch':
+      return planUpdateWatch(r, state, plan);
+    case 'stand_down':
+      return planStandDown(r, state, plan);
+    case 'list_watches':
+      plan.calls.push({ tool: 'list_watches', args: {} });
+      return undefined;
+    case 'keep':
+      return planKeep(r, state, plan);
+    case 'exclude':
+      return planExclude(r, state, plan);
+    case 'ask_watch':
+      return answerWatchQuestion(r, state, plan);
+    case 'ask_muted':
+      return answerMuteQuestion(r, state, plan);
+    case 'ask_boundary':
+      return answerBoundaryQuestion(r, state, plan);
+    case 'ask_home':
+      addAnswer(plan, describeHome(state.ctx));
+      return undefined;
+    case 'mute':
+    case 'unmute':
+      return planMute(r, state, plan, r.intent === 'mute');
+    case 'set_boundary':
+    case 'clear_boundary':
+      return planBoundary(r, state, plan, r.intent === 'set_boundary');
+    case 'describe':
+      return planDescribe(r, state, plan);
+    case 'list_events':
+      return planListEvents(r, state, plan);
+    case 'add_sensor':
+      return planAddSensor(r, state, plan);
+    case 'set_location':
+      return planSetLocation(r, state, plan);
+    case 'rename_room':
+      return planRename(r, state, plan);
+    default:
+      return undefined;
+  }
+}
+
+function getPlaceSensors(place: Place): ContextSensor[] {
+  if (place.type === 'room' || place.type === 'group') return place.sensors;
+  if (place.type === 'sensor') return [place.sensor];
+  return [];
+}
+
+function listHomePlaces(ctx: HouseholdContext): string {
+  const rooms = ctx.rooms.map((r) => r.name);
+  return rooms.length ? `Your home has: ${rooms.join(', ')}.` : 'Your home has no rooms yet.';
+}
+
+function describeHome(ctx: HouseholdContext): string {
+  return `${listHomePlaces(ctx)} Sensors: ${ctx.sensors.map((s) => s.name).join(', ') || 'none'}.`;
+}
+
+function explainUnknown(place: Extract<Place, { type: 'unknown' }>, state: PlanState): string {
+  return `${place.reason ?? `There's no ${place.label} in your home.`} ${describeHome(state.ctx)}`;
+}
+
+function findBoundary(state: PlanState, sensor: ContextSensor): { room?: string; sensor_id?: string } | undefined {
+  return state.boundaries.find((b) => (b.sensor_id && b.sensor_id === sensor.id) || (b.room && b.room === sensor.room && !b.sensor_id));
+}
+
+/** Why the agent may not look through a sensor, or undefined when it may. */
+function explainOutOfReach(state: PlanState, sensor: ContextSensor): string | undefined {
+  const b = findBoundary(state, sensor);
+  if (b) {
+    const what = b.room ? `the ${b.room}` : `the ${sensor.name}`;
+    return `You asked me to leave ${what} alone, so I won't watch or look at it. If you want that lifted, say "you can watch ${what} again".`;
+  }
+  if (state.muted.has(sensor.id)) return `The ${sensor.name} is muted, so I can't watch or look at it — unmute it first if you want that.`;
+  return undefined;
+}
+
+function subjectOf(place: Place): string {
+  if (place.type === 'room') return place.room;
+  if (place.type === 'sensor') return place.sensor.name;
+  return place.label;
+}
+
+/** Resolves what a clause is about: its mentions, else "it"/nothing → the last subject. */
+function resolveSubjects(r: Reading, state: PlanState): { places: Place[]; fromReference: boolean } {
+  const places = r.mentions.map((m) => m.place);
+  if (places.length) return { places, fromReference: false };
+  const last = state.lastSubject;
+  if (!last) return { places: [], fromReference: true };
+  if (last.kind === 'room') {
+    return { places: [{ type: 'room', room: last.room, sensors: state.ctx.sensors.filter((s) => s.room === last.room) }], fromReference: true };
+  }
+  return { places: [{ type: 'sensor', sensor: last.sensor }], fromReference: true };
+}
+
+function rememberSubject(state: PlanState, place: Place): void {
+  if (place.type === 'room') state.lastSubject = { kind: 'room', room: place.room };
+  else if (place.type === 'sensor') state.lastSubject = { kind: 'sensor', sensor: place.sensor };
+}
+
+type KnownPlace = Extract<Place, { type: 'room' | 'sensor' | 'group' }>;
+
+/**
+ * Calls `visit` for each place the clause is about; unknown places become refusals, and an
+ * ambiguous or missing one the question to ask (`question` names what is missing).
+ */
+function visitPlaces(r: Reading, state: PlanState, plan: Plan, question: string, visit: (place: KnownPlace) => void): string | undefined {
+  const { places } = resolveSubjects(r, state);
+  if (!places.length || (!r.mentions.length && !r.hasReference)) return `${question} ${describeHome(state.ctx)}`;
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const possessive = words.includes('its') || words.includes('their');
+  for (let place of places) {
+    // "mute its camera": the camera of what was just talked about
+    if (place.type === 'ambiguous' && possessive && state.lastSubject?.kind === 'room') {
+      const room = state.lastSubject.room;
+      const kinds = place.label.split(' ').map((w) => KIND_WORDS[w]).filter((k) => k && k !== 'any');
+      const own = state.ctx.sensors.filter((s) => s.room === room && (!kinds.length || kinds.includes(s.kind)));
+      if (own.length === 1) place = { type: 'sensor', sensor: own[0] };
+      else if (own.length > 1) place = { type: 'group', label: room, sensors: own, wholeHome: false, except: false };
+    }
+    if (place.type === 'ambiguous') return askWhich(place);
+    if (place.type === 'vague') return `${question} ${describeHome(state.ctx)}`;
+    if (place.type === 'unknown') {
+      plan.refusals.push(explainUnknown(place, state));
+      continue;
+    }
+    visit(place);
+  }
+  return undefined;
+}
+
+function askWhich(place: Extract<Place, { type: 'ambiguous' }>): string {
+  if (place.options.length === 1) return `There's no ${place.label} in your home — do you mean the ${place.options[0]}?`;
+  return `Which ${place.label} do you mean: ${place.options.join(', ')}?`;
+}
+
+function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "watch the garage yesterday": no watch can run in the past
+  if (r.time.past) {
+    return "That time is already past, so I can't watch it. Did you mean from now on (for example \"tonight\"), or do you want to know what happened then?";
+  }
+  if (r.time.openEnded && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined && !r.time.night && !r.time.weekend) {
+    return 'Until when should I keep watching? Give me an end, like "until Sunday 6pm" or "for the next 3 days".';
+  }
+  if (needsLocation(r.time) && !state.ctx.location) {
+    return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in (or your coordinates)?";
+  }
+  const window = resolveWatchWindow(r.time, state.ctx);
+  if (window.passed) {
+    const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
+    return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;
+  }
+  // one request is one watch: "the porch and the driveway tonight" covers both places
+  const subjects: string[] = [];
+  const covered: ContextSensor[] = [];
+  const question = visitPlaces(r, state, plan, 'What should I watch?', (place) => {
+    let sensors = getPlaceSensors(place);
+    if (place.type === 'group' && place.except) sensors = sensors.filter((s) => !state.mentionedSensorIds.has(s.id));
+    const reachable: ContextSensor[] = [];
+    const blocked: string[] = [];
+    for (const s of sensors) {
+      const why = explainOutOfReach(state, s);
+      if (why) blocked.push(why);
+      else reachable.push(s);
+    }
+    if (reachable.length === 0) {
+      plan.refusals.push(blocked[0] ?? `There are no sensors in the ${subjectOf(place)} to watch.`);
+      return;
+    }
+    if (blocked.length && place.type === 'group') {
+      plan.notes = [...(plan.notes ?? []), `I left out ${sensors.filter((s) => !reachable.includes(s)).map((s) => `the ${s.name}`).join(' and ')} (muted or to be left alone).`];
+    }
+    // "everything else": say what was left out
+    const left = place.type === 'group' && place.except ? getPlaceSensors(place).filter((s) => state.mentionedSensorIds.has(s.id)) : [];
+    const leftRooms = [...new Set(left.map((s) => s.room))];
+    subjects.push(leftRooms.length ? `${subjectOf(place)} except the ${leftRooms.join(' and the ')}` : subjectOf(place));
+    for (const s of reachable) if (!covered.includes(s)) covered.push(s);
+    rememberSubject(state, place);
+  });
+  if (question || !covered.length) return question;
+  const subject = subjects.join(' and ');
+  const args: Record<string, unknown> = {
+    subject,
+    sensor_ids: covered.map((s) => s.id),
+    starts_at: new Date(window.startsAt).toISOString(),
+    ends_at: new Date(window.endsAt).toISOString(),
+    recurrence: window.recurrence,
+    window: window.window,
+  };
+  if (r.conditions.length) args.conditions = r.conditions;
+  const callIndex = plan.calls.length;
+  // a default is never silent (issue 10 §4)
+  const later = window.startsAt > state.ctx.now + 60_000;
+  const span = window.defaulted
+    ? `${later ? `${describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx)}, 24 hours` : `for the next 24 hours (until ${formatClock(window.endsAt, state.ctx.timeZone)} tomorrow)`} — tell me if you want a different end`
+    : describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx);
+  plan.calls.push({ tool: 'create_watch', args, subject, say: `I'm watching the ${subject.replace(/ and /g, ' and the ')} ${span}.` });
+  state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
+  state.lastWatchId = `$ref:${callIndex}`;
+  return undefined;
+}
+
+/** "from 17:21 to 07:27 tomorrow (sunset to sunrise), every night" in the home's time. */
+function describeSpan(startsAt: number, endsAt: number, recurrence: string, ctx: HouseholdContext): string {
+  const today = toWallClock(ctx.now, ctx.timeZone);
+  const dayWord = (ms: number) => {
+    const wc = toWallClock(ms, ctx.timeZone);
+    const diff = countDaysBetween(today, wc);
+    return diff === 0 ? '' : diff === 1 ? ' tomorrow' : ` on ${new Date(Date.UTC(wc.year, wc.month - 1, wc.day)).toUTCString().slice(0, 11)}`;
+  };
+  const start = startsAt <= ctx.now + 60_000 ? 'from now' : `from ${formatClock(startsAt, ctx.timeZone)}${dayWord(startsAt)}`;
+  const repeat = { none: '', daily: ', every day', weekdays: ', on weekdays', weekends: ', on weekends' }[recurrence] ?? '';
+  return `${start} until ${formatClock(endsAt, ctx.timeZone)}${dayWord(endsAt)}${repeat}`;
+}
+
+/** Watches a clause points at: by place, "all", "it", or the only one there is. */
+function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { watches: ContextWatch[]; question?: string; refusal?: string } {
+  if (r.wantsAll && !r.mentions.some((m) => m.place.type !== 'group')) return { watches: [...state.watches] };
+  if (usePlaces && r.mentions.length) {
+    const found: ContextWatch[] = [];
+    for (const m of r.mentions) {
+      if (m.place.type === 'unknown') return { watches: [], refusal: explainUnknown(m.place, state) };
+      if (m.place.type === 'ambiguous') return { watches: [], question: askWhich(m.place) };
+      const ids = new Set(getPlaceSensors(m.place).map((s) => s.id));
+      const label = subjectOf(m.place).toLowerCase();
+      for (const w of state.watches) {
+        if ((w.sensor_ids.some((id) => ids.has(id)) || w.subject.toLowerCase() === label) && !found.includes(w)) found.push(w);
+      }
+      if (!found.length) return { watches: [], refusal: `I'm not watching the ${subjectOf(m.place)} right now.` };
+    }
+    return { watches: found };
+  }
+  const last = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
+  if (last) return { watches: [last] };
+  if (state.watches.length === 1) return { watches: [state.watches[0]] };
+  if (state.watches.length === 0) return { watches: [], question: "I'm not watching anything right now, so there is no watch to change. What would you like me to watch?" };
+  return { watches: [], question: `Which watch do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };
+}
+
+function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "stop watching the porch at 10pm": a new end, not a stand-down now
+  if (r.time.anchors.length === 1 && !r.question) {
+    r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
+    return planUpdateWatch(r, state, plan);
+  }
+  // "never mind, cancel that": two phrasings of one request
+  if (!r.mentions.length && plan.calls.some((c) => c.tool === 'stand_down_watch')) return undefined;
+  const target = findTargetWatches(r, state, true);
+  if (target.question) return target.question;
+  // "don't watch the kids' room" with no watch on it: leave it alone
+  if (r.negated && r.mentions.length && (target.refusal || !target.watches.length) && !r.mentions.some((m) => m.place.type === 'unknown')) {
+    return planBoundary(r, state, plan, true);
+  }
+  if (target.refusal) {
+    plan.refusals.push(target.refusal);
+    return undefined;
+  }
+  if (!target.watches.length) plan.refusals.push("I'm not watching anything right now, so there is nothing to stand down.");
+  const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+  for (const w of target.watches) {
+    // "drop the driveway" from the porch-and-driveway watch: the rest keeps being watched
+    const rest = w.sensor_ids.filter((id) => !named.has(id));
+    if (r.mentions.length && rest.length && rest.length < w.sensor_ids.length) {
+      const restRooms = [...new Set(rest.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room ?? id))];
+      const subject = restRooms.join(' and ');
+      plan.calls.push({ tool: 'update_watch', args: { watch_id: w.id, sensor_ids: rest, subject }, subject, say: `I've taken the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')} off the watch; I'm still watching the ${subject.replace(/ and /g, ' and the ')}.` });
+      w.sensor_ids = rest;
+      continue;
+    }
+    plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
+    state.watches = state.watches.filter((x) => x !== w);
+    if (state.lastWatchId === w.id) state.lastWatchId = undefined;
+  }
+  return undefined;
+}
+
+function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "change it to the driveway": "it" is the watch, the place is its new subject
+  const placesAreNewSubject = r.hasReference && r.mentions.length > 0;
+  const target = findTargetWatches(r, state, !placesAreNewSubject);
+  if (target.question) return target.question;
+  if (target.refusal) {
+    plan.refusals.push(target.refusal);
+    return undefined;
+  }
+  const watch = target.watches[0];
+  if (!watch || target.watches.length > 1) {
+    return state.watches.length
+      ? `Which watch should I change: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?`
+      : "I'm not watching anything right now, so there is no watch to change.";
+  }
+  if (needsLocation(r.time) && !state.ctx.location) {
+    return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
+  }
+  // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  if (words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) && !r.startRequested) {
+    r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
+  }
+  const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
+  if (placesAreNewSubject) {
+    const place = r.mentions[0].place;
+    if (place.type === 'unknown') {
+      plan.refusals.push(explainUnknown(place, state));
+      return undefined;
+    }
+    if (place.type === 'ambiguous') return askWhich(place);
+    const sensors = getPlaceSensors(place);
+    const blocked = sensors.map((s) => explainOutOfReach(state, s)).find(Boolean);
+    if (blocked || !sensors.length) {
+      plan.refusals.push(blocked ?? `There are no sensors in the ${subjectOf(place)}.`);
+      return undefined;
+    }
+    change.subject = subjectOf(place);
+    change.sensor_ids = sensors.map((s) => s.id);
+  }
+  if (r.conditions.length) change.conditions = r.conditions;
+  if (Object.keys(change).length === 0) return `What should I change about the watch on the ${watch.subject}?`;
+  plan.calls.push({ tool: 'update_watch', args: { watch_id: watch.id, ...change }, subject: (change.subject as string) ?? watch.subject, say: describeUpdate(watch, change, state.ctx) });
+  state.lastWatchId = watch.id;
+  return undefined;
+}
+
+function describeUpdate(watch: ContextWatch, change: Record<string, unknown>, ctx: HouseholdContext): string {
+  const parts: string[] = [];
+  if (change.subject) parts.push(`it now covers the ${change.subject}`);
+  if (change.starts_at || change.ends_at) {
+    const s = Date.parse((change.starts_at as string) ?? watch.starts_at);
+    const e = Date.parse((change.ends_at as string) ?? watch.ends_at);
+    parts.push(`it runs ${describeSpan(Math.max(s, ctx.now), e, (change.recurrence as string) ?? watch.recurrence, ctx)}`);
+  } else if (change.recurrence) parts.push(`it now repeats ${change.recurrence === 'daily' ? 'every day' : `on ${change.recurrence}`}`);
+  if (change.conditions) parts.push(`it looks for ${(change.conditions as string[]).join(', ').replace(/_/g, ' ')}`);
+  return `I've changed the watch on the ${watch.subject}: ${parts.join(', and ')}.`;
+}
+
+function watchesOn(place: Place, state: PlanState): ContextWatch[] {
+  const ids = new Set(getPlaceSensors(place).map((s) => s.id));
+  const label = subjectOf(place).toLowerCase();
+  return state.watches.filter((w) => w.sensor_ids.some((id) => ids.has(id)) || w.subject.toLowerCase() === label);
+}
+
+function addNote(plan: Plan, note: string): void {
+  plan.notes = [...(plan.notes ?? []), note];
+}
+
+function addAnswer(plan: Plan, answer: string): void {
+  plan.answers = [...(plan.answers ?? []), answer];
+}
+
+/** "…but keep the driveway": nothing changes; say what stays. */
+function planKeep(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  for (const m of r.mentions) {
+    if (m.place.type === 'ambiguous') return askWhich(m.place);
+    if (m.place.type === 'unknown' || m.place.type === 'vague') continue;
+    const watched = watchesOn(m.place, state);
+    addNote(plan, watched.length
+      ? `I'm still watching the ${subjectOf(m.place)} (${watched[0].window}).`
+      : `I'm not watching the ${subjectOf(m.place)} now; say "watch the ${subjectOf(m.place)}" if you'd like me to.`);
+  }
+  return undefined;
+}
+
+/**
+ * A negated request without a watch verb ("don't bother with the driveway", "not the porch"):
+ * the place is left out. With "anymore" and a watch on it, that watch is stood down.
+ */
+function planExclude(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const ongoing = words.some((w) => w === 'anymore' || w === 'longer' || w === 'more');
+  for (const m of r.mentions) {
+    if (m.place.type === 'ambiguous') return askWhich(m.place);
+    if (m.place.type === 'unknown' || m.place.type === 'vague') continue;
+    const watched = watchesOn(m.place, state);
+    // "don't bother with the garage tonight" while it is watched: stop the watch, or leave it alone?
+    if (!ongoing && watched.length && r.mentions.length === 1 && !plan.calls.length) {
+      return `Do you want me to stop watching the ${subjectOf(m.place)}, or to leave it alone altogether (no watching or looking)?`;
+    }
+    if (ongoing && watched.length) {
+      for (const w of watched) {
+        plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
+        state.watches = state.watches.filter((x) => x !== w);
+      }
+    } else {
+      addNote(plan, `I'll leave the ${subjectOf(m.place)} out.`);
+    }
+  }
+  return undefined;
+}
+
+/** "when does it start?", "are you watching the garage?", "how long will you watch it?" */
+function answerWatchQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const ctx = state.ctx;
+  const first = r.tokens[r.clause.from]?.text ?? '';
+  const yes = ['are', 'is', 'do', 'does', 'will', 'were', 'was', 'have', 'has', 'am'].includes(first) ? 'Yes. ' : '';
+  const describe = (w: ContextWatch) => `The watch on the ${w.subject} runs ${describeSpan(Math.max(Date.parse(w.starts_at), ctx.now), Date.parse(w.ends_at), w.recurrence, ctx)}${/sun|dusk|dawn/.test(w.window) ? ` (${w.window.replace(/^every night, /, '')})` : ''}.`;
+  if (r.mentions.length) {
+    for (const m of r.mentions) {
+      if (m.place.type === 'ambiguous') return askWhich(m.place);
+      if (m.place.type === 'unknown') {
+        plan.refusals.push(explainUnknown(m.place, state));
+        continue;
+      }
+      if (m.place.type === 'vague') continue;
+      const watched = watchesOn(m.place, state);
+      if (watched.length) for (const w of watched) addAnswer(plan, `${yes}${describe(w)}`);
+      else {
+        const blocked = getPlaceSensors(m.place).map((s) => explainOutOfReach(state, s)).find(Boolean);
+        addAnswer(plan, blocked ? `No, I'm not watching the ${subjectOf(m.place)}. ${blocked}` : `No, I'm not watching the ${subjectOf(m.place)} right now.`);
+      }
+    }
+    return undefined;
+  }
+  const last = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
+  const targets = last ? [last] : state.watches;
+  if (!targets.length) addAnswer(plan, "I'm not watching anything right now.");
+  for (const w of targets) addAnswer(plan, describe(w));
+  return undefined;
+}
+
+/** "is the nursery camera muted?" */
+function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  return visitPlaces(r, state, plan, 'Which sensor do you mean?', (place) => {
+    const sensors = getPlaceSensors(place);
+    if (!sensors.length) plan.refusals.push(`There are no sensors in the ${subjectOf(place)}.`);
+    const muted = sensors.filter((s) => state.muted.has(s.id));
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    const askedOn = words.some((w) => ['on', 'working', 'active', 'enabled', 'live'].includes(w));
+    if (sensors.length === 1 && askedOn) addAnswer(plan, muted.length ? `No, the ${sensors[0].name} is muted.` : `Yes, the ${sensors[0].name} is on (not muted).`);
+    else if (sensors.length === 1) addAnswer(plan, muted.length ? `Yes, the ${sensors[0].name} is muted.` : `No, the ${sensors[0].name} isn't muted.`);
+    else if (sensors.length) {
+      addAnswer(plan, muted.length
+        ? `${muted.length === sensors.length ? 'Yes' : 'Partly'}: ${muted.map((s) => `the ${s.name}`).join(' and ')} ${muted.length === 1 ? 'is' : 'are'} muted.`
+        : `No, nothing in the ${subjectOf(place)} is muted.`);
+    }
+    rememberSubject(state, place);
+  });
+}
+
+/** "are you leaving the nursery alone?", "can you see the nursery?" */
+function answerBoundaryQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  if (!r.mentions.length && !r.hasReference || r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome)) {
+    const names = state.boundaries.map((b) => b.room ?? state.ctx.sensors.find((s) => s.id === b.sensor_id)?.name ?? 'a sensor');
+    addAnswer(plan, names.length ? `I'm leaving ${names.map((n) => `the ${n}`).join(' and ')} alone.` : "There are no boundaries: I can watch every room.");
+    return undefined;
+  }
+  return visitPlaces(r, state, plan, 'Which room or sensor do you mean?', (place) => {
+    const sensors = getPlaceSensors(place);
+    const blocked = sensors.map((s) => findBoundary(state, s)).find(Boolean);
+    const roomBoundary = place.type === 'room' && state.boundaries.some((b) => b.room === place.room && !b.sensor_id);
+    addAnswer(plan, roomBoundary || blocked
+      ? `Yes, I'm leaving the ${subjectOf(place)} alone.`
+      : `No, there's no boundary on the ${subjectOf(place)}; I can watch it.`);
+    rememberSubject(state, place);
+  });
+}
+
+/**
+ * Lifting a boundary and unmuting need an unambiguous request: a place read by meaning rather
+ * than by its own name ("the baby's room" for the nursery) is confirmed first.
+ */
+function confirmLifting(r: Reading, how: (name: string) => string): string | undefined {
+  for (const m of r.mentions) {
+    if ((m.place.type === 'room' || m.place.type === 'sensor') && m.place.byMeaning !== undefined && m.place.byMeaning < 1) {
+      const name = subjectOf(m.place);
+      return `Do you mean the ${name}? To be sure, say "${how(name)}".`;
+    }
+  }
+  return undefined;
+}
+
+function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {
+  if (!mute) {
+    const ask = confirmLifting(r, (name) => `unmute the ${name}`);
+    if (ask) return ask;
+  }
+  return visitPlaces(r, state, plan, `Which sensor should I ${mute ? 'mute' : 'unmute'}?`, (place) => {
+    const sensors = getPlaceSensors(place);
+    if (!sensors.length) plan.refusals.push(`There are no sensors in the ${subjectOf(place)}.`);
+    for (const s of sensors) {
+      if (mute === state.muted.has(s.id)) {
+        if (place.type !== 'group' || sensors.length === 1) plan.refusals.push(mute ? `The ${s.name} is already muted.` : `The ${s.name} isn't muted.`);
+        continue;
+      }
+      plan.calls.push({ tool: mute ? 'mute_sensor' : 'unmute_sensor', args: { sensor_id: s.id }, subject: s.name, say: mute ? `I've muted the ${s.name}.` : `I've unmuted the ${s.name}.` });
+      if (mute) state.muted.add(s.id);
+      else state.muted.delete(s.id);
+    }
+    rememberSubject(state, place);
+  });
+}
+
+function planBoundary(r: Reading, state: PlanState, plan: Plan, set: boolean): string | undefined {
+  // "remove all boundaries": every boundary there is, said as plainly as that
+  const all = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome);
+  if (!set && (all || (r.wantsAll && !r.mentions.length))) {
+    if (!state.boundaries.length) plan.refusals.push("There are no boundaries to lift — I can watch everything already.");
+    for (const b of [...state.boundaries]) {
+      const name = b.room ?? state.ctx.sensors.find((x) => x.id === b.sensor_id)?.name ?? 'that sensor';
+      plan.calls.push({ tool: 'clear_boundary', args: b.room ? { room: b.room } : { sensor_id: b.sensor_id }, subject: name, say: `Okay — I can watch the ${name} again.` });
+    }
+    state.boundaries = [];
+    return undefined;
+  }
+  if (!set) {
+    const ask = confirmLifting(r, (name) => `you can watch the ${name} again`);
+    if (ask) return ask;
+  }
+  return visitPlaces(r, state, plan, 'Which room or sensor do you mean?', (place) => {
+    const targets: { room?: string; sensor_id?: string; name: string }[] =
+      place.type === 'room' ? [{ room: place.room, name: place.room }]
+        : place.type === 'sensor' ? [{ sensor_id: place.sensor.id, name: place.sensor.name }]
+          : place.sensors.map((s) => ({ sensor_id: s.id, name: s.name }));
+    for (const t of targets) {
+      const existing = state.boundaries.find((b) => (t.room && b.room === t.room && !b.sensor_id) || (t.sensor_id && b.sensor_id === t.sensor_id));
+      const sensor = t.sensor_id ? state.ctx.sensors.find((s) => s.id === t.sensor_id) : undefined;
+      const viaRoom = sensor && state.boundaries.find((b) => b.room === sensor.room && !b.sensor_id);
+      if (set && (existing || viaRoom)) {
+        plan.refusals.push(`I'm already leaving the ${existing ? t.name : viaRoom!.room} alone.`);
+        continue;
+      }
+      if (!set && !existing) {
+        plan.refusals.push(viaRoom
+          ? `The boundary is on the whole ${viaRoom.room}; say "you can watch the ${viaRoom.room} again" to lift it.`
+          : `There's no boundary on the ${t.name} — I can already watch it.`);
+        continue;
+      }
+      const args = t.room ? { room: t.room } : { sensor_id: t.sensor_id };
+      plan.calls.push({
+        tool: set ? 'set_boundary' : 'clear_boundary',
+        args,
+        subject: t.name,
+        say: set ? `Understood — I'll leave the ${t.name} alone: no watching, no looking, no events from it.` : `Okay — I can watch the ${t.name} again.`,
+      });
+      if (set) state.boundaries.push(args);
+      else state.boundaries = state.boundaries.filter((b) => b !== existing);
+    }
+    rememberSubject(state, place);
+  });
+}
+
+function planDescribe(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  return visitPlaces(r, state, plan, 'Which room or sensor should I look at?', (place) => {
+    const sensors = getPlaceSensors(place);
+    const reachable = sensors.filter((s) => !explainOutOfReach(state, s));
+    if (!reachable.length) {
+      plan.refusals.push(sensors.length ? explainOutOfReach(state, sensors[0])! : `There are no sensors in the ${subjectOf(place)}.`);
+      return;
+    }
+    if (place.type === 'room') plan.calls.push({ tool: 'describe_scene', args: { room: place.room }, subject: place.room });
+    else if (place.type === 'sensor') plan.calls.push({ tool: 'describe_scene', args: { sensor_id: place.sensor.id }, subject: place.sensor.name });
+    else for (const s of reachable) plan.calls.push({ tool: 'describe_scene', args: { sensor_id: s.id }, subject: s.name });
+    rememberSubject(state, place);
+  });
+}
+
+function planListEvents(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const args: Record<string, unknown> = {};
+  const since = resolveSince(r.time, state.ctx);
+  if (since !== undefined) args.since = new Date(since).toISOString();
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  if (words.some((w) => w === 'alert' || w === 'alerts')) args.kind = 'alert';
+  else if (r.conditions.length === 1) args.kind = r.conditions[0];
+  const limitAt = words.findIndex((w, k) => /^\d+$/.test(w) && ['events', 'event', 'alerts', 'things'].includes(words[k + 1] ?? ''));
+  if (limitAt >= 0) args.limit = Math.min(100, Number(words[limitAt]));
+  let subject: string | undefined;
+  if (words.includes('watch') && r.mentions.length) {
+    const target = findTargetWatches(r, state, true);
+    if (target.question) return target.question;
+    if (target.refusal) {
+      plan.refusals.push(target.refusal);
+      return undefined;
+    }
+    args.watch_id = target.watches[0].id;
+    subject = target.watches[0].subject;
+  } else if (r.mentions.length) {
+    const place = r.mentions[0].place;
+    if (place.type === 'ambiguous') return askWhich(place);
+    if (place.type === 'unknown') {
+      plan.refusals.push(explainUnknown(place, state));
+      return undefined;
+    }
+    const blocked = getPlaceSensors(place).map((s) => explainOutOfReach(state, s));
+    if (blocked.length && blocked.every(Boolean)) {
+      plan.refusals.push(blocked[0]!);
+      return undefined;
+    }
+    const rooms = new Set(getPlaceSensors(place).map((s) => s.room));
+    if (place.type === 'room') args.room = place.room;
+    else if (place.type === 'sensor') args.sensor_id = place.sensor.id;
+    else if (rooms.size === 1 && place.type === 'group' && !place.wholeHome) args.room = [...rooms][0];
+    subject = subjectOf(place);
+  }
+  plan.calls.push({ tool: 'list_events', args, subject });
+  return undefined;
+}
+
+const KIND_NAMES: Record<string, string> = { camera: 'camera', motion: 'motion sensor', contact: 'contact sensor' };
+
+function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const urlToken = words.find((w) => /^url\d+$/.test(w));
+  const kindWord = words.map((w) => KIND_WORDS[w]).find((k) => k && k !== 'any') as 'camera' | 'contact' | 'motion' | undefined;
+  const kind = kindWord ?? (words.includes('door') || words.includes('window') ? 'contact' : 'camera');
+  // "add the driveway too": a place this home has, added to the watch the conversation is about
+  const known = r.mentions.filter((m) => m.place.type === 'room' || m.place.type === 'sensor');
+  if (!urlToken && !kindWord && known.length && known.length === r.mentions.length) {
+    const watch = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : state.watches.length === 1 ? state.watches[0] : undefined;
+    if (watch) {
+      const added = known.flatMap((m) => getPlaceSensors(m.place)).filter((s) => !watch.sensor_ids.includes(s.id));
+      const blocked = added.map((s) => explainOutOfReach(state, s)).find(Boolean);
+      if (blocked) {
+        plan.refusals.push(blocked);
+        return undefined;
+      }
+      if (!added.length) {
+        addNote(plan, `The watch on the ${watch.subject} already covers that.`);
+        return undefined;
+      }
+      const subject = [watch.subject, ...known.map((m) => subjectOf(m.place))].join(' and ');
+      const sensorIds = [...watch.sensor_ids, ...added.map((s) => s.id)];
+      plan.calls.push({ tool: 'update_watch', args: { watch_id: watch.id, sensor_ids: sensorIds, subject }, subject, say: `I've added the ${known.map((m) => subjectOf(m.place)).join(' and the ')} to the watch on the ${watch.subject}.` });
+      watch.sensor_ids = sensorIds;
+      return undefined;
+    }
+  }
+  if (!urlToken) return `What's the ${KIND_NAMES[kind]}'s address (for example rtsp://192.168.1.20/stream1)?`;
+  const url = r.urls[Number(urlToken.slice(3))];
+  // the name: after "as (the)", "call it (the)", "named"; else "<room> <kind>"
+  const nameStart = words.findIndex((w, k) => w === 'as' || w === 'named' || (w === 'it' && words[k - 1] === 'call'));
+  let name: string | undefined;
+  if (nameStart >= 0) {
+    const rest = words.slice(nameStart + 1).filter((w) => w !== 'the' && w !== 'my' && w !== 'our');
+    const end = rest.findIndex((w) => ['and', 'in', 'at', 'please', 'url0', 'url1'].includes(w));
+    name = rest.slice(0, end < 0 ? undefined : end).map((w) => (w === 'cam' ? 'camera' : w)).join(' ') || undefined;
+  }
+  let room: string | undefined;
+  const inAt = words.findIndex((w, k) => w === 'in' && words[k + 1] !== 'url0');
+  if (inAt >= 0) {
+    const rest = words.slice(inAt + 1).filter((w) => w !== 'the' && w !== 'my' && w !== 'our');
+    const end = rest.findIndex((w) => ['and', 'it', 'at', 'as', 'please', 'is'].includes(w) || /^url\d+$/.test(w));
+    room = rest.slice(0, end < 0 ? undefined : end).join(' ') || undefined;
+  }
+  if (!room && name) room = name.split(' ').filter((w) => !(w in KIND_WORDS)).join(' ') || undefined;
+  if (!room) return 'Which room is it in, and what should I call it?';
+  name ??= `${room} ${KIND_NAMES[kind]}`;
+  const index = plan.calls.length;
+  plan.calls.push({ tool: 'add_sensor', args: { name, kind, room, source_url: url }, subject: name, say: `I've added the ${name} in the ${room}.` });
+  const sensor: ContextSensor = { id: `$ref:${index}`, name, kind, room, muted: false };
+  state.ctx = { ...state.ctx, sensors: [...state.ctx.sensors, sensor] };
+  state.lastSubject = { kind: 'sensor', sensor };
+  return undefined;
+}
+
+function planSetLocation(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const args: Record<string, unknown> = {};
+  // coordinates and zone names are formats, read from the message as typed
+  const coords = /(-?\d{1,2}\.\d+)\s*[,; ]\s*(-?\d{1,3}\.\d+)/.exec(r.message);
+  const zone = /\b([a-z]+\/[a-z_]+(?:\/[a-z_]+)?)\b/i.exec(r.message.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ''));
+  if (coords) {
+    args.lat = Number(coords[1]);
+    args.lon = Number(coords[2]);
+  }
+  if (zone) {
+    const name = zone[1].split('/').map((p) => p.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('_')).join('/');
+    if (!isValidTimeZone(name)) {
+      plan.refusals.push(`I don't know the time zone "${zone[1]}". Use a name like Europe/Lisbon or America/New_York.`);
+      return undefined;
+    }
+    args.time_zone = name;
+  }
+  if (!coords && !zone) {
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    const at = words.findIndex((w, k) => (w === 'in' || w === 'to') && k > 0);
+    const cityWords = at >= 0 ? words.slice(at + 1).filter((w) => w !== 'the') : [];
+    const stop = cityWords.findIndex((w) => ['now', 'and', 'please', 'since', 'from'].includes(w));
+    const cityName = cityWords.slice(0, stop < 0 ? undefined : stop).join(' ');
+    if (!cityName) return 'Which city is your home in (or what are its coordinates)?';
+    const found = lookupCity(cityName, state.ctx.timeZone);
+    if (found.status === 'ambiguous') return `There are several places called ${titleCase(cityName)}: ${found.options.join('; ')}. Which one?`;
+    if (found.status === 'unknown') {
+      plan.refusals.push(`I don't know a city called ${titleCase(cityName)}. You can give me your coordinates instead, like "our coordinates are 38.72, -9.14".`);
+      return undefined;
+    }
+    Object.assign(args, { city: found.city, lat: found.lat, lon: found.lon, time_zone: found.timeZone });
+  }
+  const where = args.city ? `${args.city} (${args.time_zone})` : [args.lat !== undefined ? `${args.lat}, ${args.lon}` : '', (args.time_zone as string) ?? ''].filter(Boolean).join(', time zone ');
+  plan.calls.push({ tool: 'set_household', args, say: `I've set your home's location to ${where}.` });
+  if (args.lat !== undefined) state.ctx = { ...state.ctx, location: { lat: args.lat as number, lon: args.lon as number, city: args.city as string | undefined } };
+  if (args.time_zone) state.ctx = { ...state.ctx, timeZone: args.time_zone as string };
+  return undefined;
+}
+
+function titleCase(s: string): string {
+  return s.replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+function planRename(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const first = r.mentions[0];
+  const fromPlace = first?.place;
+  if (!fromPlace) return 'Which room should I rename, and to what?';
+  if (fromPlace.type === 'unknown') {
+    plan.refusals.push(explainUnknown(fromPlace, state));
+    return undefined;
+  }
+  if (fromPlace.type !== 'room') return 'I can rename rooms; which room do you mean?';
+  let rest = words.slice(first.end - r.clause.from);
+  if (rest[0] === 'to' || rest[0] === 'as') rest = rest.slice(1);
+  const stop = rest.findIndex((w) => ['from', 'instead', 'please', 'now'].includes(w));
+  const to = rest.slice(0, stop < 0 ? undefined : stop).filter((w) => w !== 'the' && w !== 'to').join(' ');
+  if (!to) return `What should I call the ${fromPlace.room}?`;
+  plan.calls.push({ tool: 'set_household', args: { rename_room: { from: fromPlace.room, to } }, subject: fromPlace.room, say: `I've renamed the ${fromPlace.room} to ${to}.` });
+  state.lastSubject = { kind: 'room', room: fromPlace.room };
+  return undefined;
+}
+
+function dedupeCalls(calls: PlannedCall[]): PlannedCall[] {
+  const seen = new Set<string>();
+  return calls.filter((c) => {
+    if (c.tool === 'create_watch' || c.tool === 'add_sensor') return true;
+    const key = `${c.tool}:${JSON.stringify(c.args)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------- conversation memory
+
+/** The last room or sensor the conversation acted on, for "it". */
+function findLastSubject(ctx: HouseholdContext): Subject | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  for (let t = turns.length - 1; t >= 0; t--) {
+    for (const a of [...turns[t].actions].reverse()) {
+      if (!a.subject || a.type.startsWith('watches.')) continue;
+      const name = a.subject.toLowerCase();
+      const sensor = ctx.sensors.find((s) => s.id === a.id || s.name.toLowerCase() === name);
+      if (sensor && !a.type.startsWith('watch.')) return { kind: 'sensor', sensor };
+      const room = ctx.rooms.find((r) => r.name.toLowerCase() === name);
+      if (room) return { kind: 'room', room: room.name };
+      if (sensor) return { kind: 'sensor', sensor };
+    }
+  }
+  return undefined;
+}
+
+/** The watch the conversation last created or changed, if still active. */
+function findLastWatchId(ctx: HouseholdContext): string | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  for (let t = turns.length - 1; t >= 0; t--) {
+    for (const a of [...turns[t].actions].reverse()) {
+      if ((a.type === 'watch.created' || a.type === 'watch.updated') && a.id && ctx.watches.some((w) => w.id === a.id)) return a.id;
+    }
+  }
+  return undefined;
+}
+

@@ -1,0 +1,312 @@
+/**
+ * Finds the rooms and sensors a clause talks about, and only those the household has: a place
+ * the home does not have comes back as `unknown` so the planner can say so instead of inventing
+ * it (issue 4 §2). Typos were already corrected towards these names by the normaliser.
+ */
+import type { ContextSensor, HouseholdContext } from './context.ts';
+import type { Token } from '../../platform/language/normalize.ts';
+import {
+  CONDITION_WORDS, KIND_WORDS, NON_PLACE_WORDS, OUT_OF_SCOPE_NOUNS, REFERENCE_WORDS, VAGUE_SUBJECTS,
+  WHOLE_HOME_WORDS,
+} from './vocabulary.ts';
+import { STOP_WORDS } from '../../platform/language/words.ts';
+import { isPlaceWord, scorePlaceMeaning } from '../../platform/language/lexicon/places.ts';
+
+/** `byMeaning`: resolved through the lexicon, not the home's own names (its score, under 1 when not a synonym). */
+export type Place =
+  | { type: 'room'; room: string; sensors: ContextSensor[]; byMeaning?: number }
+  | { type: 'sensor'; sensor: ContextSensor; byMeaning?: number }
+  /** Several sensors meant together: a room's cameras, all cameras, the whole home. */
+  | { type: 'group'; label: string; sensors: ContextSensor[]; wholeHome: boolean; except: boolean }
+  | { type: 'ambiguous'; label: string; options: string[] }
+  | { type: 'unknown'; label: string; reason?: string }
+  | { type: 'vague'; label: string };
+
+export interface Mention {
+  start: number;
+  end: number;
+  text: string;
+  place: Place;
+}
+
+/** Room name words, sensor name words: what the normaliser corrects typos towards. */
+const placeWordCache = new WeakMap<object, WeakMap<object, string[]>>();
+
+export function listPlaceWords(ctx: HouseholdContext): string[] {
+  const cached = placeWordCache.get(ctx.rooms)?.get(ctx.sensors);
+  if (cached) return cached;
+  const list = collectPlaceWords(ctx);
+  if (!placeWordCache.has(ctx.rooms)) placeWordCache.set(ctx.rooms, new WeakMap());
+  placeWordCache.get(ctx.rooms)!.set(ctx.sensors, list);
+  return list;
+}
+
+function collectPlaceWords(ctx: HouseholdContext): string[] {
+  const words = new Set<string>();
+  for (const r of ctx.rooms) for (const w of r.name.toLowerCase().split(/\s+/)) words.add(w);
+  for (const s of ctx.sensors) for (const w of s.name.toLowerCase().split(/\s+/)) words.add(w);
+  return [...words];
+}
+
+const headWordCache = new WeakMap<object, Set<string>>();
+
+/** Last words of room names and of sensor names without kind words: the nouns that name a place. */
+function isHeadWord(word: string, ctx: HouseholdContext): boolean {
+  let heads = headWordCache.get(ctx.sensors);
+  if (!heads) {
+    heads = new Set<string>();
+    for (const r of ctx.rooms) heads.add(splitName(r.name).at(-1)!);
+    for (const s of ctx.sensors) {
+      const words = splitName(s.name).filter((w) => !(w in KIND_WORDS));
+      if (words.length) heads.add(words.at(-1)!);
+      heads.add(splitName(s.room).at(-1)!);
+    }
+    headWordCache.set(ctx.sensors, heads);
+  }
+  for (const h of heads) if (matchWord(word, h)) return true;
+  return false;
+}
+
+function matchWord(word: string, nameWord: string): boolean {
+  if (word === nameWord || word === `${nameWord}s` || `${word}s` === nameWord) return true;
+  // "yard" for "backyard": the tail of a compound, long enough not to be noise
+  return word.length >= 4 && nameWord.length > word.length && nameWord.endsWith(word);
+}
+
+function splitName(name: string): string[] {
+  return name.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/** Words of a sensor that say where it is (its name without kind words, plus its room's name). */
+function getSensorPlaceWords(sensor: ContextSensor): string[] {
+  return [...splitName(sensor.name).filter((w) => !(w in KIND_WORDS)), ...splitName(sensor.room)];
+}
+
+type TokenClass = 'place' | 'kind' | 'whole' | 'unknown' | 'vague' | 'other';
+
+function classifyToken(token: Token, allPlaceWords: string[]): TokenClass {
+  const w = token.text;
+  if (/^url\d+$/.test(w) || /\d/.test(w)) return 'other';
+  if (allPlaceWords.some((p) => matchWord(w, p))) return 'place';
+  if (w in KIND_WORDS) return 'kind';
+  if (WHOLE_HOME_WORDS.has(w)) return 'whole';
+  if (VAGUE_SUBJECTS.has(w)) return 'vague';
+  if (
+    STOP_WORDS.has(w) || NON_PLACE_WORDS.has(w) || REFERENCE_WORDS.has(w) || w in CONDITION_WORDS ||
+    OUT_OF_SCOPE_NOUNS.has(w)
+  ) {
+    return 'other';
+  }
+  // the tagger sometimes reads a place noun as a verb ("the back garden from dusk"): the lexicon decides
+  if ((!token.isNoun || token.isVerb) && !(/[^s]$/.test(w) && !/(ing|ed)$/.test(w) && isPlaceWord(w))) return 'other';
+  return 'unknown';
+}
+
+function matchesAll(words: string[], nameWords: string[]): boolean {
+  return words.every((w) => nameWords.some((n) => matchWord(w, n)));
+}
+
+function getKind(words: string[]): 'camera' | 'contact' | 'motion' | 'any' | undefined {
+  const kinds = words.map((w) => KIND_WORDS[w]).filter(Boolean);
+  return kinds.find((k) => k !== 'any') ?? kinds[0];
+}
+
+function filterByKind(sensors: ContextSensor[], kind: string | undefined): ContextSensor[] {
+  return !kind || kind === 'any' ? sensors : sensors.filter((s) => s.kind === kind);
+}
+
+function pluralKind(kind: string | undefined): string {
+  return !kind || kind === 'any' ? 'sensors' : kind === 'camera' ? 'cameras' : `${kind} sensors`;
+}
+
+/** Meaning scores at or above this name a place surely enough to act on; below, down to ASK, we ask. */
+const SURE = 0.75;
+const ASK = 0.6;
+
+/** The home's rooms ranked by how close their meaning is to the words said (WordNet + household terms). */
+function rankRoomsByMeaning(placeWords: string[], ctx: HouseholdContext): { room: string; score: number }[] {
+  const phrase = placeWords.join(' ');
+  return ctx.rooms
+    .map((r) => ({ room: r.name, score: scorePlaceMeaning(phrase, r.name.toLowerCase()) }))
+    .filter((x) => x.score >= ASK)
+    .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Resolves words that are not this home's names by meaning: "baby's room" is the nursery, "drive"
+ * the driveway, "lounge" the living room. A sure, clear winner is the place; close or unsure
+ * candidates are a question; a word that names a kind of place the home lacks is unknown ("the
+ * attic"); anything else names no place (undefined: "afternoon", "guests").
+ */
+function resolveByMeaning(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place | undefined {
+  const ranked = rankRoomsByMeaning(placeWords, ctx);
+  const kind = getKind(kindWords);
+  const best = ranked[0];
+  if (best && best.score >= SURE && !(ranked[1] && ranked[1].score > best.score - 0.1)) {
+    const sensors = filterByKind(ctx.sensors.filter((s) => s.room === best.room), kind);
+    if (kindWords.length === 0) return { type: 'room', room: best.room, sensors: ctx.sensors.filter((s) => s.room === best.room), byMeaning: best.score };
+    if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0], byMeaning: best.score };
+    if (sensors.length > 1) return { type: 'group', label: best.room, sensors, wholeHome: false, except: false };
+    return { type: 'unknown', label, reason: `There is no ${kind === 'any' || !kind ? 'sensor' : kind} in the ${best.room}.` };
+  }
+  if (best) {
+    const close = ranked.filter((x) => x.score > best.score - 0.1).map((x) => x.room);
+    // close or unsure candidates: ask, naming them, rather than act on a guess
+    return { type: 'ambiguous', label, options: close };
+  }
+  if (placeWords.some((w) => isPlaceWord(w)) || isPlaceWord(placeWords.join(' '))) return { type: 'unknown', label };
+  return undefined;
+}
+
+/** Resolves the words of one mention to a place of this household (undefined: it names no place). */
+function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place | undefined {
+  const byName = resolveRunByName(placeWords, kindWords, ctx, label);
+  if (!placeWords.length) return byName;
+  const names = listPlaceWords(ctx);
+  const unmatched = placeWords.filter((w) => !names.some((n) => matchWord(w, n)));
+  // every word said is one of this home's name words, and they resolved: the home's own name wins
+  if (unmatched.length === 0 && byName.type !== 'unknown') {
+    // "the door": the back door contact by name, or the porch (a covered entrance) by meaning
+    if ((byName.type === 'sensor' || byName.type === 'room') && kindWords.length === 0) {
+      const named = byName.type === 'sensor' ? byName.sensor.room : byName.room;
+      const fullName = byName.type === 'sensor' ? getSensorPlaceWords(byName.sensor) : splitName(byName.room);
+      const partial = fullName.some((w) => !placeWords.some((p) => matchWord(p, w)));
+      if (partial) {
+        const rivals = rankRoomsByMeaning(placeWords, ctx).filter((x) => x.room !== named && x.score >= ASK);
+        if (rivals.length) {
+          const first = byName.type === 'sensor' ? byName.sensor.name : byName.room;
+          return { type: 'ambiguous', label, options: [first, ...rivals.map((x) => x.room)] };
+        }
+      }
+    }
+    return byName;
+  }
+  return resolveByMeaning(placeWords, kindWords, ctx, label) ?? (unmatched.length < placeWords.length && byName.type !== 'unknown' ? byName : undefined);
+}
+
+/** Resolves the words of one mention by this household's own room and sensor names. */
+function resolveRunByName(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place {
+  const kind = getKind(kindWords);
+  if (placeWords.length === 0) {
+    const sensors = filterByKind(ctx.sensors, kind);
+    if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0] };
+    if (sensors.length === 0) return { type: 'unknown', label, reason: `There is no ${label} in your home.` };
+    return { type: 'ambiguous', label, options: sensors.map((s) => s.name) };
+  }
+  const rooms = ctx.rooms.filter((r) => matchesAll(placeWords, splitName(r.name)));
+  const exactRooms = rooms.filter((r) => splitName(r.name).join(' ') === placeWords.join(' '));
+  const room = exactRooms.length === 1 ? exactRooms[0] : rooms.length === 1 ? rooms[0] : undefined;
+  if (room && kindWords.length === 0) {
+    return { type: 'room', room: room.name, sensors: ctx.sensors.filter((s) => s.room === room.name) };
+  }
+  let sensors = ctx.sensors.filter((s) => matchesAll(placeWords, getSensorPlaceWords(s)));
+  if (kindWords.length) {
+    const ofKind = filterByKind(sensors, kind);
+    if (ofKind.length === 0) {
+      const where = room ? `the ${room.name}` : placeWords.join(' ');
+      const has = sensors.length ? ` (it has ${sensors.map((s) => s.name).join(', ')})` : '';
+      return sensors.length || room
+        ? { type: 'unknown', label, reason: `There is no ${kind === 'any' || !kind ? 'sensor' : kind} in ${where}${has}.` }
+        : { type: 'unknown', label };
+    }
+    sensors = ofKind;
+  }
+  if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0] };
+  if (sensors.length > 1) {
+    const sameRoom = sensors.every((s) => s.room === sensors[0].room);
+    if (sameRoom) return { type: 'group', label, sensors, wholeHome: false, except: false };
+    if (rooms.length > 1) return { type: 'ambiguous', label, options: rooms.map((r) => r.name) };
+    return { type: 'ambiguous', label, options: sensors.map((s) => s.name) };
+  }
+  if (rooms.length > 1) return { type: 'ambiguous', label, options: rooms.map((r) => r.name) };
+  if (room) return { type: 'room', room: room.name, sensors: [] };
+  return { type: 'unknown', label };
+}
+
+/** "front and back doors": the head noun after "and/or" that a bare modifier shares ("door"). */
+function findSharedHead(tokens: Token[], i: number, to: number, consumed: Set<number>): string | undefined {
+  if (!['and', 'or', '&'].includes(tokens[i]?.text ?? '')) return undefined;
+  let head: string | undefined;
+  for (let k = i + 1; k < Math.min(to, i + 5); k++) {
+    const t = tokens[k];
+    if (STOP_WORDS.has(t.text) && head === undefined) continue;
+    if (!t.isNoun || STOP_WORDS.has(t.text) || consumed.has(k) || NON_PLACE_WORDS.has(t.text)) break;
+    head = t.text.replace(/s$/, '');
+    if (t.breakAfter) break;
+  }
+  return head;
+}
+
+/** The places mentioned in tokens[from, to), skipping tokens already read as times or conditions. */
+export function findMentions(tokens: Token[], from: number, to: number, ctx: HouseholdContext, consumed: Set<number>): Mention[] {
+  const allPlaceWords = listPlaceWords(ctx).filter((w) => !(w in KIND_WORDS));
+  const mentions: Mention[] = [];
+  let i = from;
+  while (i < to) {
+    const cls = consumed.has(i) ? 'other' : classifyToken(tokens[i], allPlaceWords);
+    if (cls === 'other') {
+      i++;
+      continue;
+    }
+    const start = i;
+    const classes: TokenClass[] = [];
+    while (i < to && !consumed.has(i)) {
+      const c = classifyToken(tokens[i], allPlaceWords);
+      // "all the cameras", "everything else": the quantifier reaches over one article
+      const lastReal = classes.filter((k) => k !== 'other').at(-1);
+      if (c === 'other' && lastReal === 'whole' && ['the', 'of', 'my', 'our', 'else', 'in', 'on', 'at'].includes(tokens[i].text)) {
+        classes.push('other');
+        i++;
+        continue;
+      }
+      if (c === 'other') break;
+      classes.push(c);
+      i++;
+      if (tokens[i - 1].breakAfter) break;
+    }
+    const words = tokens.slice(start, i).map((t) => t.text);
+    // "which rooms are…": a category word alone names no room
+    if (words.every((w, k) => classes[k] === 'other' || GENERIC_PLACE_WORDS.has(w))) continue;
+    // "back on the 30th", "front": a name's modifier without its head noun names nothing —
+    // unless a coordinated phrase lends it one ("the front and back doors" → the front door)
+    if (classes.every((c) => c === 'place' || c === 'other') && !words.some((w, k) => classes[k] === 'place' && isHeadWord(w, ctx))) {
+      const head = findSharedHead(tokens, i, to, consumed);
+      if (!head) continue;
+      const lent = [...words.filter((_, k) => classes[k] !== 'other'), head];
+      const place = resolveRun(lent, [], ctx, lent.join(' '));
+      if (place) mentions.push({ start, end: i, text: lent.join(' '), place });
+      continue;
+    }
+    const text = words.filter((_, k) => classes[k] !== 'other').join(' ');
+    const place = resolveMention(words, classes, ctx, text, tokens, i);
+    if (place) mentions.push({ start, end: i, text, place });
+  }
+  return mentions;
+}
+
+const GENERIC_PLACE_WORDS = new Set(['room', 'rooms', 'area', 'areas', 'place', 'places', 'space', 'spaces', 'spot', 'spots']);
+
+function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdContext, label: string, tokens: Token[], end: number): Place | undefined {
+  const placeWords = words.filter((_, k) => classes[k] === 'place' || classes[k] === 'unknown');
+  const kindWords = words.filter((_, k) => classes[k] === 'kind');
+  if (classes.includes('whole')) {
+    const except = tokens[end]?.text === 'else' || words.includes('else');
+    // "every room", "all the rooms": a category word, not one room
+    if (placeWords.length && placeWords.every((w) => GENERIC_PLACE_WORDS.has(w))) {
+      return { type: 'group', label: 'whole home', sensors: filterByKind(ctx.sensors, getKind(kindWords)), wholeHome: true, except };
+    }
+    if (placeWords.length) {
+      // "everything in the garage", "all the garage sensors": the room's sensors
+      const inner = resolveRun(placeWords, kindWords, ctx, label);
+      if (!inner) return { type: 'group', label: 'whole home', sensors: filterByKind(ctx.sensors, getKind(kindWords)), wholeHome: true, except };
+      if (inner.type === 'room') return { type: 'group', label: inner.room, sensors: filterByKind(inner.sensors, getKind(kindWords)), wholeHome: false, except };
+      return inner;
+    }
+    const kind = getKind(kindWords);
+    const sensors = filterByKind(ctx.sensors, kind);
+    const groupLabel = kindWords.length ? `all ${pluralKind(kind)}` : 'whole home';
+    return { type: 'group', label: groupLabel, sensors, wholeHome: true, except };
+  }
+  if (classes.every((c) => c === 'vague')) return { type: 'vague', label };
+  return resolveRun(placeWords, kindWords, ctx, label);
+}

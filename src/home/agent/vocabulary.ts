@@ -1,0 +1,211 @@
+/**
+ * The offline planner's English vocabulary: the phrases that signal each intent, and the word
+ * classes (conditions, sensor kinds, fillers, out-of-scope things). Data, not code: growing the
+ * planner's understanding is mostly adding a line here and a corpus case for it.
+ *
+ * Function words and spelling fixes are shared with scene questions (src/platform/language/words.ts).
+ *
+ * Cue syntax: words match a token's surface form or its lemma (compromise); "…" allows up to six
+ * other tokens in between; "a|b" is either word.
+ */
+export type IntentKind =
+  | 'create_watch'
+  | 'update_watch'
+  | 'stand_down'
+  | 'list_watches'
+  | 'mute'
+  | 'unmute'
+  | 'set_boundary'
+  | 'clear_boundary'
+  | 'describe'
+  | 'list_events'
+  | 'add_sensor'
+  | 'set_location'
+  | 'rename_room'
+  | 'out_of_scope'
+  | 'help'
+  /** Not from cues: what a clause becomes once scope is read (planner). */
+  | 'keep'
+  | 'exclude'
+  | 'ask_watch'
+  | 'ask_muted'
+  | 'ask_boundary'
+  | 'ask_home';
+
+export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
+  {
+    intent: 'clear_boundary',
+    cues: [
+      'can watch … again', 'can look … again', 'can monitor … again', 'can see … again', 'can check … again',
+      'may watch … again', 'okay to watch', 'ok to watch', 'fine to watch', 'allow … again', 'fine … to watch … again',
+      'ok … to watch … again', 'okay … to watch … again', 'alright … to watch … again',
+      'lift … boundary', 'remove … boundary', 'clear … boundary', 'drop … boundary', 'lift … restriction',
+      'no longer off limit|limits', 'not off limit|limits', 'stop ignore|ignoring', 'unignore',
+    ],
+  },
+  {
+    intent: 'set_boundary',
+    cues: [
+      'leave … alone', 'stay out', 'keep out', 'do not look', 'do not ever look', 'never look', 'never watch',
+      'do not ever watch', 'off limit|limits', 'privacy', 'stop look|looking at', 'stop look|looking in', 'ignore',
+      'do not check on', 'keep away from',
+    ],
+  },
+  {
+    intent: 'stand_down',
+    cues: [
+      'stop watch|watching', 'stop monitor|monitoring', 'stand down', 'stand … down', 'call off', 'call … off',
+      'cancel', 'no need to watch', 'no longer need … watch', 'do not need … watch', 'turn off … watch',
+      'switch off … watch', 'end … watch', 'stop … watch', 'kill … watch', 'remove … watch', 'delete … watch',
+      'forget about', 'never mind', 'nevermind', 'do not watch … anymore', 'stop … anymore', 'stop', 'drop',
+      'quit watch|watching', 'quit',
+    ],
+  },
+  {
+    intent: 'update_watch',
+    cues: [
+      'make it', 'make that', 'change it', 'change that', 'change … watch', 'switch it', 'extend', 'push it', 'push', 'cut … off at',
+      'push … back', 'move it', 'shorten', 'make … watch last', 'make … watch', 'only watch … from now on',
+      'actually start', 'start it', 'end it at', 'finish it at',
+    ],
+  },
+  {
+    intent: 'unmute',
+    cues: [
+      'unmute', 'unmuted', 'un mute', 'turn … back on', 'switch … back on', 'turn on', 'switch on', 're enable', 'reenable',
+      're-enable', 'enable', 'unsilence', 'reactivate', 'bring … back',
+    ],
+  },
+  {
+    intent: 'mute',
+    cues: ['mute', 'muted', 'silence', 'turn off', 'switch off', 'turn … off', 'switch … off', 'disable', 'shut off', 'deactivate', 'stop record|recording'],
+  },
+  {
+    intent: 'list_watches',
+    cues: [
+      'what … you watch|watching', 'what be you monitor|monitoring', 'list … watch|watches', 'which watch|watches',
+      'show … watch|watches', 'what watch|watches', 'active watch|watches', 'how many watch|watches', 'what be … watch|watched', 'what be be watch|watched',
+      'you watch|watching anything',
+    ],
+  },
+  {
+    intent: 'list_events',
+    cues: [
+      'what happened', 'what … happened', 'anything happen', 'anything happened', 'did anyone', 'did anybody',
+      'did someone', 'did … open', 'did … come', 'were there', 'was there', 'any alert|alerts', 'alert|alerts',
+      'event|events', 'what did you see', 'what … you see since', 'anything on … watch', 'what … you catch',
+      'did … see', 'did … happen', 'history', 'show … event|events', 'show … alert|alerts', 'list … event|events',
+    ],
+  },
+  {
+    intent: 'describe',
+    cues: [
+      'what be happen|happening', 'what be go on', 'what be going on', 'what do … see', 'what … show|showing',
+      'show me', 'be … ok|okay|alright|fine|safe', 'be anyone', 'be anybody', 'be someone', 'be there', 'anyone in|at|on', 'anybody in|at|on',
+      'anything move|moving', 'who be at|in|on', 'check', 'how be', 'how … look|looking', 'what be on',
+      'what be in', 'look like', 'be … open', 'be … closed', 'take a look', 'describe', 'status of', 'what be up', 'can you see', 'do you see',
+    ],
+  },
+  {
+    intent: 'create_watch',
+    cues: [
+      'watch', 'keep … eye', 'eye on', 'monitor', 'guard', 'look out for', 'keep watch', 'let me know',
+      'tell me if', 'tell me when', 'alert me', 'notify me', 'ping me', 'warn me', 'observe', 'surveil',
+      'keep tab|tabs', 'set up … watch', 'start watch|watching', 'keep watch|watching', 'keep … safe', 'mind', 'watched',
+      'want to know if', 'want to know when', 'like to know if', 'know if', 'know when',
+    ],
+  },
+  {
+    intent: 'add_sensor',
+    cues: ['add', 'hook up', 'hook … up', 'connect', 'install', 'installed', 'register', 'set up … camera', 'new camera', 'new sensor'],
+  },
+  {
+    intent: 'set_location',
+    cues: [
+      'live in', 'living in', 'move to', 'moved to', 'home be in', 'house be in', 'we be in', 'located in', 'based in',
+      'coordinate|coordinates', 'time zone', 'timezone', 'location be',
+    ],
+  },
+  { intent: 'rename_room', cues: ['rename', 'call the … from now on', 'call … instead'] },
+  {
+    intent: 'help',
+    cues: ['what can you do', 'help', 'hi', 'hello', 'hey', 'thanks', 'thank you', 'what do you have', 'not sure', 'hold on', 'wait'],
+  },
+];
+
+/** Verbs that start requests the agent cannot do (issue 4 §2: say so, take no action). */
+export const OUT_OF_SCOPE_VERBS = new Set([
+  'lock', 'unlock', 'open', 'close', 'shut', 'order', 'buy', 'call', 'phone', 'dial', 'play', 'delete', 'erase',
+  'send', 'email', 'text', 'share', 'arm', 'disarm', 'book', 'cook', 'vacuum', 'water', 'feed', 'dim', 'brighten',
+  'record', 'download', 'save', 'upload', 'zoom', 'pan', 'tilt',
+]);
+
+/** Things that are not sensors or rooms and that the agent cannot act on. */
+export const OUT_OF_SCOPE_NOUNS = new Set([
+  'light', 'lights', 'lamp', 'lamps', 'thermostat', 'heating', 'heater', 'temperature', 'degrees', 'weather',
+  'pizza', 'food', 'music', 'song', 'songs', 'playlist', 'police', 'ambulance', 'alarm', 'footage', 'video',
+  'videos', 'recording', 'recordings', 'clip', 'clips', 'lock', 'locks', 'blinds', 'curtains', 'tv', 'television',
+  'fire',
+]);
+
+export const CONDITION_WORDS: Record<string, 'person' | 'unrecognized_person' | 'vehicle' | 'door_open' | 'motion' | 'loitering'> = {
+  person: 'person', people: 'person', who: 'person', someone: 'person', somebody: 'person', anyone: 'person', anybody: 'person',
+  visitor: 'person', visitors: 'person', visitor_s: 'person', persons: 'person', delivery: 'person', courier: 'person',
+  stranger: 'unrecognized_person', strangers: 'unrecognized_person', intruder: 'unrecognized_person',
+  intruders: 'unrecognized_person', unknown: 'unrecognized_person', unfamiliar: 'unrecognized_person',
+  unrecognized: 'unrecognized_person', unrecognised: 'unrecognized_person', burglar: 'unrecognized_person',
+  burglars: 'unrecognized_person',
+  car: 'vehicle', cars: 'vehicle', vehicle: 'vehicle', vehicles: 'vehicle', truck: 'vehicle', trucks: 'vehicle',
+  van: 'vehicle', vans: 'vehicle', motorbike: 'vehicle',
+  open: 'door_open', opens: 'door_open', opened: 'door_open', opening: 'door_open',
+  motion: 'motion', movement: 'motion', moves: 'motion', moving: 'motion', move: 'motion',
+  loitering: 'loitering', loiter: 'loitering', loiters: 'loitering', lingering: 'loitering', linger: 'loitering',
+  lurking: 'loitering', lurk: 'loitering', hanging: 'loitering',
+};
+
+/** Words that name a kind of sensor rather than a place. "sensor" fits any kind. */
+export const KIND_WORDS: Record<string, 'camera' | 'contact' | 'motion' | 'any'> = {
+  camera: 'camera', cameras: 'camera', cam: 'camera', cams: 'camera', webcam: 'camera',
+  contact: 'contact', contacts: 'contact',
+  motion: 'motion', pir: 'motion',
+  sensor: 'any', sensors: 'any', device: 'any', devices: 'any',
+};
+
+/** Words meaning "every sensor in the home". */
+export const WHOLE_HOME_WORDS = new Set(['everything', 'everywhere', 'house', 'home', 'place', 'all', 'whole', 'entire', 'every']);
+
+/** Subjects too vague to act on: ask which. */
+export const VAGUE_SUBJECTS = new Set(['things', 'thing', 'stuff', 'something', 'area', 'areas', 'outside', 'inside']);
+
+/** References to something said before. */
+export const REFERENCE_WORDS = new Set(['it', 'that', 'this', 'them', 'those', 'one', 'ones', 'there']);
+
+/** Words that never name a place even when tagged as nouns. */
+export const NON_PLACE_WORDS = new Set([
+  'watch', 'watches', 'watching', 'eye', 'eyes', 'tab', 'tabs', 'night', 'nights', 'morning', 'evening', 'hour', 'hours',
+  'minute', 'minutes', 'min', 'mins', 'day', 'days', 'time', 'week', 'weekend', 'weekends', 'weekday', 'weekdays',
+  'today', 'tonight', 'tomorrow', 'yesterday', 'now', 'moment', 'while', 'holiday', 'holidays', 'vacation', 'work',
+  'trip', 'alert', 'alerts', 'event', 'events', 'notification', 'notifications', 'boundary', 'boundaries',
+  'restriction', 'limit', 'limits', 'privacy', 'me', 'you', 'i', 'we', 'us', 'please', 'pls', 'thanks', 'thank',
+  'ok', 'okay', 'way', 'bit', 'sunset', 'sunrise', 'dusk', 'dawn', 'dark', 'midnight', 'noon', 'half', 'couple',
+  'instead', 'again', 'anymore', 'lot', 'kind', 'dog', 'cat', 'everyone', 'nobody',
+  'anything', 'nothing', 'name', 'address', 'url', 'stream', 'mind', 'least', 'next', 'last', 'past', 'monday',
+  'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'pm', 'am', 'daybreak', 'nightfall',
+  'sundown', 'hr', 'hrs', 'look', 'status', 'history', 'earlier', 'check', 'sure', 'which', 'what', 'who',
+]);
+
+/** Words the typo corrector may correct towards (beyond room and sensor names). */
+export function listCorrectableWords(): string[] {
+  const words = new Set<string>();
+  for (const { cues } of INTENT_CUES) {
+    for (const cue of cues) for (const part of cue.split(' ')) for (const w of part.split('|')) if (w !== '…') words.add(w);
+  }
+  for (const w of Object.keys(CONDITION_WORDS)) words.add(w);
+  for (const w of Object.keys(KIND_WORDS)) words.add(w);
+  for (const w of [
+    'tonight', 'tomorrow', 'sunset', 'sunrise', 'midnight', 'morning', 'until', 'happening', 'watching', 'monitoring',
+    'everything', 'overnight', 'weekdays', 'weekends', 'every', 'nightly', 'boundary', 'alone', 'again', 'minutes',
+    'hours', 'yesterday', 'weekend', 'evening', 'sundown', 'daybreak', 'happened', 'please', 'anymore', 'instead',
+  ]) words.add(w);
+  return [...words].filter((w) => w.length >= 3);
+}

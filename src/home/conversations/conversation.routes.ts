@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Clock } from '../../platform/time/clock.ts';
+import { VigilError } from '../../platform/lib/errors.ts';
+import { actorOf, principalOf } from '../../platform/http/auth.ts';
+import { ListQuery, withErrors } from '../../platform/http/common.schemas.ts';
+import { buildProblem } from '../../platform/http/problem.ts';
+import type { ConversationService } from './conversation.service.ts';
+import { ConversationBody, ConversationDetailSchema, ConversationIdParams, ConversationList } from './conversation.schemas.ts';
+import { SseStream } from './sse-stream.ts';
+import type { StreamSlots } from './stream-slots.ts';
+
+const tags = ['Conversations'];
+const security = [{ bearerAuth: [] }];
+
+/** Concurrent streamed replies per key (spec "Limits"). */
+export const CONCURRENT_STREAMS_PER_KEY = 10;
+
+function wantsEventStream(req: FastifyRequest): boolean {
+  return String(req.headers.accept ?? '').toLowerCase().includes('text/event-stream');
+}
+
+export const conversationRoutes = (
+  conversations: ConversationService,
+  deps: { slots: StreamSlots; clock: Clock; publicBaseUrl: string; streamLimit?: number },
+): FastifyPluginAsyncTypebox => async (app) => {
+  const limit = deps.streamLimit ?? CONCURRENT_STREAMS_PER_KEY;
+
+  app.post('/v1/conversations', {
+    config: { surface: 'household' },
+    schema: {
+      tags, security, operationId: 'converse', summary: 'Tell the household agent what you want',
+      description:
+        'The agent reads the message, chooses its own tools, acts, and answers with its reply and every action taken, in order. ' +
+        'Pass conversation_id to continue a conversation. With `Accept: text/event-stream` the answer is streamed as server-sent events: ' +
+        '`conversation.created` first, `reply.delta` tokens, one `action` frame as each action is taken, then `conversation.completed` ' +
+        'with this same JSON body under `conversation` (or `error` with a problem object under `error`); `: ping` every 15 s. ' +
+        `At most ${CONCURRENT_STREAMS_PER_KEY} streams per key are open at once.`,
+      body: ConversationBody,
+      response: withErrors({ 200: Type.Ref('ConversationReply') }),
+    },
+  }, async (req, reply) => {
+    const principal = principalOf(req);
+    const actor = actorOf(req);
+    if (!wantsEventStream(req)) return conversations.converse(principal, actor, req.body);
+
+    // everything that can be refused is refused before the first stream byte (DESIGN.md "Rate limits")
+    conversations.validateMessage(req.body.message);
+    const slot = await deps.slots.tryAcquire(principal.keyId, limit);
+    if (!slot) {
+      throw new VigilError('concurrent_stream_limit_exceeded', `This key already has ${limit} streamed replies open; close one first.`);
+    }
+    let opened;
+    try {
+      opened = await conversations.open(principal, req.body);
+    } catch (err) {
+      slot.release();
+      throw err;
+    }
+
+    reply.hijack();
+    const sse = new SseStream(reply.raw, deps.clock);
+    const aborted = new AbortController();
+    reply.raw.on('close', () => {
+      // a client that goes away frees its slot at once; the steps not yet taken are not taken
+      slot.release();
+      sse.stopPing();
+      if (!reply.raw.writableFinished) aborted.abort();
+    });
+    sse.start({ ...reply.getHeaders(), 'x-request-id': String(req.id) });
+    sse.send('conversation.created', {
+      conversation: { id: opened.conversation.id, object: 'conversation', message_id: opened.turn.id, created: opened.created, created_at: opened.conversation.created_at },
+    });
+    try {
+      const body = await conversations.run(
+        principal,
+        actor,
+        opened,
+        {
+          onAction: (action) => sse.send('action', { action }),
+          onText: (delta) => sse.send('reply.delta', { delta }),
+        },
+        aborted.signal,
+      );
+      sse.send('conversation.completed', { conversation: body });
+    } catch (err) {
+      const known = err instanceof VigilError ? err : new VigilError('internal_error', 'Something went wrong on our side; the request id identifies it in our logs.');
+      if (!(err instanceof VigilError)) req.log.error({ err }, 'streamed conversation failed');
+      sse.send('error', { error: buildProblem(deps.publicBaseUrl, known, String(req.id)) });
+    } finally {
+      sse.end();
+      slot.release();
+    }
+    return reply;
+  });
+
+  app.get('/v1/conversations', {
+    config: { surface: 'household' },
+    schema: { tags, security, operationId: 'listConversations', summary: 'List conversations, newest first', querystring: ListQuery, response: withErrors({ 200: ConversationList }) },
+  }, async (req) => conversations.list(principalOf(req), req.query));
+
+  app.get('/v1/conversations/:id', {
+    config: { surface: 'household' },
+    schema: {
+      tags, security, operationId: 'getConversation', summary: 'A conversation with its whole history',
+      description: 'Each message in order, with the reply and the actions taken for it.',
+      params: ConversationIdParams, response: withErrors({ 200: ConversationDetailSchema }),
+    },
+  }, async (req) => conversations.get(principalOf(req), req.params.id));
+};

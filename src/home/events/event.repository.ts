@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import type { DbExecutor } from '../../platform/db/database.ts';
+import type { HouseholdEventTable } from '../../platform/db/schema.ts';
+
+export type EventRow = HouseholdEventTable;
+
+/**
+ * A source hidden from event listings: from `since` on (a muted sensor: what it saw before stays),
+ * or entirely when `since` is null (a place left alone: nothing about it is readable, issue 9 §1).
+ */
+export interface HiddenSource {
+  sensorId: string;
+  since: string | null;
+}
+
+export interface EventFilter {
+  watchId?: string;
+  kind?: string;
+  types?: string[];
+  since?: string;
+  sensorIds?: string[];
+  hidden: HiddenSource[];
+}
+
+export const eventRepository = {
+  async insert(db: DbExecutor, row: EventRow): Promise<void> {
+    await db.insertInto('household_events').values(row).execute();
+  },
+  listQuery(db: DbExecutor, tenantId: string, f: EventFilter) {
+    let q = db.selectFrom('household_events').selectAll().where('tenant_id', '=', tenantId);
+    if (f.watchId) q = q.where('watch_id', '=', f.watchId);
+    if (f.kind) q = q.where('kind', '=', f.kind);
+    if (f.types) q = f.types.length ? q.where('type', 'in', f.types) : q.where(sql<boolean>`1 = 0`);
+    if (f.since) q = q.where('occurred_at', '>=', f.since);
+    if (f.sensorIds) q = f.sensorIds.length ? q.where('sensor_id', 'in', f.sensorIds) : q.where(sql<boolean>`1 = 0`);
+    const always = f.hidden.filter((h) => h.since === null).map((h) => h.sensorId);
+    if (always.length) q = q.where((eb) => eb.or([eb('sensor_id', 'is', null), eb('sensor_id', 'not in', always)]));
+    for (const h of f.hidden) {
+      if (h.since !== null) q = q.where((eb) => eb.or([eb('sensor_id', 'is', null), eb('sensor_id', '!=', h.sensorId), eb('occurred_at', '<', h.since!)]));
+    }
+    return q;
+  },
+  /** Ids of a household's events from these sensors (their webhook events share the id). */
+  idsFromSensors(db: DbExecutor, tenantId: string, sensorIds: string[]) {
+    return db.selectFrom('household_events').select('id').where('tenant_id', '=', tenantId).where('sensor_id', 'in', sensorIds);
+  },
+};

@@ -1,0 +1,72 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoTime, ListOf, ListQuery } from '../../platform/http/common.schemas.ts';
+
+/** Kinds in the household event log; observations and alerts come from watches (issue 4 §4). */
+export const EVENT_LOG_KINDS = [
+  'observation',
+  'alert',
+  'watch.created',
+  'watch.updated',
+  'watch.stood_down',
+  'sensor.muted',
+  'sensor.unmuted',
+  'boundary.set',
+  'boundary.cleared',
+] as const;
+export type EventLogKind = (typeof EVENT_LOG_KINDS)[number];
+
+export const OBSERVATION_TYPES = ['person_detected', 'vehicle_detected', 'door_opened', 'motion'] as const;
+export const ALERT_TYPES = ['unrecognized_person', 'loitering', 'motion_at_night', 'motion_while_away', 'door_opened_while_away'] as const;
+export type ObservationType = (typeof OBSERVATION_TYPES)[number];
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+export const EventSchema = Type.Object(
+  {
+    id: Type.String({ description: 'evt_…; the same id as the webhook delivery of this event' }),
+    object: Type.Literal('event'),
+    kind: Type.Union(EVENT_LOG_KINDS.map((k) => Type.Literal(k)), { description: 'observation, alert, or a change to watches, sensors or boundaries' }),
+    type: Type.String({
+      description: `what happened: ${[...OBSERVATION_TYPES, ...ALERT_TYPES].join(', ')} (observations and alerts); the kind again for changes`,
+      examples: ['door_opened'],
+    }),
+    watch_id: Type.Union([Type.String(), Type.Null()]),
+    sensor_id: Type.Union([Type.String(), Type.Null()], { description: 'stream_… of the sensor, for observations and alerts' }),
+    room: Type.Union([Type.String(), Type.Null()]),
+    summary: Type.String({ description: 'one plain sentence', examples: ['The back door was opened.'] }),
+    detection: Type.Union([
+      Type.Object(
+        {
+          id: Type.String(),
+          type: Type.String(),
+          subtype: Type.Union([Type.String(), Type.Null()]),
+          confidence: Type.Number(),
+          location: Type.String(),
+          timestamp: IsoTime,
+          track_id: Type.Optional(Type.String()),
+          dwell_s: Type.Optional(Type.Number()),
+        },
+        { additionalProperties: true },
+      ),
+      Type.Null(),
+    ]),
+    data: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'details of a change (e.g. the watch or boundary)' }),
+    occurred_at: IsoTime,
+    created_at: IsoTime,
+  },
+  { $id: 'Event' },
+);
+export type EventView = Static<typeof EventSchema>;
+
+export const EventList = ListOf(Type.Ref('Event'));
+export const EventListQuery = Type.Composite(
+  [
+    ListQuery,
+    Type.Object({
+      watch_id: Type.Optional(Type.String({ description: 'only events of this watch' })),
+      kind: Type.Optional(Type.Union(EVENT_LOG_KINDS.map((k) => Type.Literal(k)))),
+      since: Type.Optional(Type.String({ format: 'date-time', description: 'only events that occurred at or after this instant' })),
+    }),
+  ],
+  { additionalProperties: false },
+);
+export type EventListQueryT = Static<typeof EventListQuery>;

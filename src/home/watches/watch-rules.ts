@@ -1,0 +1,131 @@
+import type { DetectionRecord } from '../../org/detections/detection.ts';
+import type { AlertType, ObservationType } from '../events/event.schemas.ts';
+import type { KnownSensor } from '../household/household-directory.ts';
+import { capitalize, describeSensorName } from '../household/home-words.ts';
+
+/** Seconds a person may stand in view before it counts as lingering (issue 4 brief: dwell ≥ 120 s). */
+export const LINGERING_DWELL_S = 120;
+/** Motion reports closer together than this are one burst: one event, not one per PIR ping. */
+export const MOTION_BURST_GAP_MS = 120_000;
+/** Local hours counted as night for motion alerts: 23:00–06:00. */
+export const NIGHT_HOURS = { from: 23, to: 6 };
+
+export interface WatchFinding {
+  kind: 'observation' | 'alert';
+  type: ObservationType | AlertType;
+  summary: string;
+}
+
+/** What the home looks like at the moment of a detection (for "while everyone is away" and "at night"). */
+export interface HomeMoment {
+  isEmpty(): boolean;
+  localHour(at: number): number;
+}
+
+interface TrackMemory {
+  seen: boolean;
+  lingering: boolean;
+  lastSeen: number;
+}
+
+/** Which watch conditions (tools.ts WATCH_CONDITIONS) each finding satisfies. */
+const CONDITIONS_OF: Record<WatchFinding['type'], readonly string[]> = {
+  person_detected: ['person'],
+  unrecognized_person: ['unrecognized_person', 'person'],
+  loitering: ['loitering', 'person'],
+  vehicle_detected: ['vehicle'],
+  door_opened: ['door_open'],
+  door_opened_while_away: ['door_open', 'motion'],
+  motion: ['motion'],
+  motion_at_night: ['motion'],
+  motion_while_away: ['motion'],
+};
+
+export function matchesConditions(type: WatchFinding['type'], conditions: readonly string[] | null): boolean {
+  return !conditions || conditions.length === 0 || CONDITIONS_OF[type].some((c) => conditions.includes(c));
+}
+
+function nameOf(sensor: KnownSensor): string {
+  return describeSensorName(sensor.name);
+}
+
+/**
+ * Turns the detections of one watch's sensors into observations and alerts (issue 4 §4). A
+ * tracked person or vehicle is reported once, when first seen, not at every sighting; a person
+ * still in view after LINGERING_DWELL_S raises one lingering alert; motion is reported per burst.
+ * State is per watch, so two watches on one sensor each get their own events.
+ */
+export class WatchRules {
+  private tracks = new Map<string, TrackMemory>();
+  private lastMotion = new Map<string, number>();
+
+  evaluate(watchId: string, rec: DetectionRecord, sensor: KnownSensor, home: HomeMoment): WatchFinding[] {
+    switch (rec.type) {
+      case 'person':
+        return this.evaluatePerson(watchId, rec, sensor);
+      case 'vehicle': {
+        if (!rec.count || !rec.track_id) return [];
+        const mem = this.remember(`${watchId}:${rec.track_id}`, rec.at);
+        if (mem.seen) return [];
+        mem.seen = true;
+        return [{ kind: 'observation', type: 'vehicle_detected', summary: `${capitalize(nameOf(sensor))} saw a vehicle arrive in the ${sensor.room}.` }];
+      }
+      case 'door_open':
+        if (home.isEmpty()) {
+          return [{ kind: 'alert', type: 'door_opened_while_away', summary: `The ${sensor.room} was opened while nobody was seen at home.` }];
+        }
+        return [{ kind: 'observation', type: 'door_opened', summary: `The ${sensor.room} was opened.` }];
+      case 'motion': {
+        const key = `${watchId}:${rec.stream_id}`;
+        const last = this.lastMotion.get(key);
+        this.lastMotion.set(key, rec.at);
+        if (last !== undefined && rec.at - last < MOTION_BURST_GAP_MS) return [];
+        const hour = home.localHour(rec.at);
+        if (hour >= NIGHT_HOURS.from || hour < NIGHT_HOURS.to) {
+          return [{ kind: 'alert', type: 'motion_at_night', summary: `${capitalize(nameOf(sensor))} detected motion in the ${sensor.room} during the night.` }];
+        }
+        if (home.isEmpty()) {
+          return [{ kind: 'alert', type: 'motion_while_away', summary: `${capitalize(nameOf(sensor))} detected motion in the ${sensor.room} while nobody was seen at home.` }];
+        }
+        return [{ kind: 'observation', type: 'motion', summary: `${capitalize(nameOf(sensor))} detected motion in the ${sensor.room}.` }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private evaluatePerson(watchId: string, rec: DetectionRecord, sensor: KnownSensor): WatchFinding[] {
+    const mem = this.remember(`${watchId}:${rec.track_id ?? rec.id}`, rec.at);
+    const out: WatchFinding[] = [];
+    if (!mem.seen) {
+      mem.seen = true;
+      out.push(
+        rec.subtype === 'unrecognized'
+          ? { kind: 'alert', type: 'unrecognized_person', summary: `${capitalize(nameOf(sensor))} saw someone it does not recognize at the ${sensor.room}.` }
+          : { kind: 'observation', type: 'person_detected', summary: `${capitalize(nameOf(sensor))} saw a person at the ${sensor.room}.` },
+      );
+    }
+    if (!mem.lingering && (rec.dwell_s ?? 0) >= LINGERING_DWELL_S) {
+      mem.lingering = true;
+      const minutes = Math.floor((rec.dwell_s ?? 0) / 60);
+      out.push({ kind: 'alert', type: 'loitering', summary: `Someone has been lingering at the ${sensor.room} for ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+    }
+    return out;
+  }
+
+  private remember(key: string, at: number): TrackMemory {
+    let mem = this.tracks.get(key);
+    if (!mem) {
+      if (this.tracks.size > 10_000) this.forgetBefore(at - 3600_000);
+      mem = { seen: false, lingering: false, lastSeen: at };
+      this.tracks.set(key, mem);
+    }
+    mem.lastSeen = at;
+    return mem;
+  }
+
+  private forgetBefore(cutoff: number): void {
+    for (const [k, m] of this.tracks) if (m.lastSeen < cutoff) this.tracks.delete(k);
+    for (const [k, at] of this.lastMotion) if (at < cutoff) this.lastMotion.delete(k);
+  }
+}

@@ -1,0 +1,248 @@
+import { availableParallelism } from 'node:os';
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
+import type { DetectionRecord } from '../../org/detections/detection.ts';
+import { SYSTEM_ACTOR, type AuditService } from '../../platform/audit/audit.service.ts';
+import type { SnapshotService } from '../../org/detections/snapshot.service.ts';
+import type { Clock } from '../../platform/time/clock.ts';
+import { VigilError } from '../../platform/lib/errors.ts';
+import { toIso } from '../../platform/time/time.ts';
+import type { DetectionPipeline, StreamRef } from '../../org/pipeline/detection-pipeline.ts';
+import { parseStreamConfig, type StreamVideoConfig } from '../../org/streams/stream-config.ts';
+import { streamRepository, type StreamRow } from '../../org/streams/stream.repository.ts';
+import {
+  createDetectorPool,
+  createMobileIngest,
+  startVideoIngest,
+  VideoInputError,
+  type Detector,
+  type DetectorPool,
+  type IngestHandle,
+  type IngestStats,
+  type MobileIngestHandle,
+  type StreamStatus,
+  type VideoDetection,
+  type VideoIngestOptions,
+} from '../video/index.ts';
+import { createWebRtcIngest, type WebRtcIngestHandle } from '../webrtc/webrtc-ingest.ts';
+
+/** Knobs of the real-video ingest; the defaults suit real cameras, tests shorten the timers. */
+export interface LiveVideoTuning {
+  /** ffmpeg supervision of pulled sources (rtsp, http): rates, sizes, reconnect timers */
+  camera?: Pick<VideoIngestOptions, 'detectFps' | 'detectWidth' | 'backoff' | 'offlineAfterMs' | 'connectTimeoutMs' | 'stallTimeoutMs' | 'rtspTransport'>;
+  /** a phone is offline after this long without a frame; default 30 s */
+  mobileSilenceMs?: number;
+  /** detector worker threads (one CenterNet model and one core each); default half the cores */
+  detectorWorkers?: number;
+  /** WHIP session health timers (issue 15); tests shorten them */
+  whip?: { connectTimeoutMs?: number; mediaTimeoutMs?: number; disconnectedGraceMs?: number };
+}
+
+export interface LiveVideoDeps {
+  database: DatabaseHandle;
+  clock: Clock;
+  audit: AuditService;
+  pipeline: DetectionPipeline;
+  snapshots: SnapshotService;
+  /** the transactional outbox (src/platform/outbox): stream.status_changed events */
+  webhooks: { enqueueIn(trx: DbExecutor, event: { tenantId: string; kind: string; payload: Record<string, unknown> }): Promise<unknown> };
+  tuning?: LiveVideoTuning;
+  log?: { warn(obj: unknown, msg?: string): void };
+}
+
+/** What one pushed phone frame produced. */
+export interface FrameOutcome {
+  status: StreamStatus;
+  /** false when the motion gate or a busy detector skipped the frame */
+  detected: boolean;
+  detections: DetectionRecord[];
+}
+
+interface LiveEntry {
+  ref: StreamRef;
+  handle: IngestHandle | null;
+  mobile: MobileIngestHandle | null;
+  /** a webrtc stream: frames come from its WHIP publisher (issue 15) */
+  webrtc: WebRtcIngestHandle | null;
+  /** status writes of this stream, in the order the ingest reported them */
+  writes: Promise<void>;
+  /** phone frames of this stream, one at a time, so each push collects its own detections */
+  pushes: Promise<unknown>;
+  /** while a phone frame is processed: the pipeline writes of the detections it produced */
+  collecting: Array<Promise<DetectionRecord[]>> | null;
+  /** pipeline + snapshot writes still running (awaited at shutdown) */
+  inFlight: Set<Promise<unknown>>;
+}
+
+/**
+ * The real sources of issue 6: rtsp/http cameras decoded by a supervised ffmpeg, and phones
+ * pushing JPEG frames, both interpreted by one process-wide detector pool. Each stream's status
+ * changes are written to its row with a `stream.status_changed` webhook event and an audit entry
+ * in the same transaction; its detections go through the same DetectionPipeline as the sandbox's,
+ * with the frame's JPEG kept as the detections' snapshot.
+ */
+export class LiveVideoSources {
+  private entries = new Map<string, LiveEntry>();
+  private stopping = new Set<Promise<void>>();
+  private pool: Promise<DetectorPool> | null = null;
+  private closed = false;
+  /** every stream shares the pool; it is loaded (~1 s) when the first real stream starts */
+  private readonly detector: Detector = { detect: (frame) => this.loadPool().then((p) => p.detect(frame)) };
+
+  constructor(private readonly deps: LiveVideoDeps) {}
+
+  isRunning(streamId: string): boolean {
+    return this.entries.has(streamId);
+  }
+
+  start(row: StreamRow): void {
+    if (this.closed) return;
+    this.stop(row.id);
+    const cfg = parseStreamConfig(row.config);
+    const entry: LiveEntry = {
+      ref: { id: row.id, tenant_id: row.tenant_id, scene_id: row.scene_id, location: row.location },
+      handle: null,
+      mobile: null,
+      webrtc: null,
+      writes: Promise.resolve(),
+      pushes: Promise.resolve(),
+      collecting: null,
+      inFlight: new Set(),
+    };
+    this.entries.set(row.id, entry);
+    void this.loadPool().catch(() => {
+      /* reported on the stream as a detector error */
+    });
+    const common = {
+      streamId: row.id,
+      detector: this.detector,
+      clock: this.deps.clock,
+      zones: cfg.zones,
+      motionMasks: cfg.motion_masks,
+      onStatus: (status: StreamStatus, stats: IngestStats) => this.recordStatus(entry, status, stats),
+      onDetections: (batch: VideoDetection[]) => this.recordDetections(entry, batch),
+    };
+    if (row.source_type === 'mobile') {
+      entry.mobile = createMobileIngest({ ...common, silenceMs: this.deps.tuning?.mobileSilenceMs });
+      entry.handle = entry.mobile;
+    } else if (row.source_type === 'webrtc') {
+      // waits for a WHIP publisher; after a restart a stream that had one is offline until it publishes again
+      entry.webrtc = createWebRtcIngest({ ...common, initialStatus: row.status === 'connecting' ? 'connecting' : 'offline' });
+      entry.handle = entry.webrtc;
+    } else {
+      entry.handle = startVideoIngest({ ...common, ...this.deps.tuning?.camera, sourceUrl: row.source_url });
+    }
+  }
+
+  /** Stops a stream's ingest (its ffmpeg ends in the background); no status is written after this. */
+  stop(streamId: string): void {
+    const entry = this.entries.get(streamId);
+    if (!entry) return;
+    this.entries.delete(streamId);
+    const done: Promise<void> = (async () => {
+      await entry.handle?.stop();
+      await Promise.allSettled([entry.writes, ...entry.inFlight]);
+    })().catch((err) => this.deps.log?.warn({ err, stream_id: streamId }, 'stopping video ingest failed'));
+    this.stopping.add(done);
+    void done.finally(() => this.stopping.delete(done));
+  }
+
+  /** The ingest of a running webrtc stream, which its WHIP publisher feeds (issue 15). */
+  webrtcIngest(streamId: string): WebRtcIngestHandle | null {
+    return this.entries.get(streamId)?.webrtc ?? null;
+  }
+
+  /** Live figures of a running stream (status, last frame, fps in, detector fps, error), else null. */
+  stats(streamId: string): IngestStats | null {
+    return this.entries.get(streamId)?.handle?.stats() ?? null;
+  }
+
+  /** New zones and motion masks take effect on the next frame, without reconnecting. */
+  reconfigure(streamId: string, cfg: StreamVideoConfig): void {
+    const handle = this.entries.get(streamId)?.handle;
+    handle?.setZones(cfg.zones);
+    handle?.setMotionMasks(cfg.motion_masks);
+  }
+
+  /** One phone frame through the pipeline; resolves once its detections are stored. */
+  pushFrame(streamId: string, jpeg: Buffer): Promise<FrameOutcome> {
+    const entry = this.entries.get(streamId);
+    if (!entry?.mobile) {
+      throw new VigilError('service_unavailable', 'This server does not run video ingest (VIGIL_RUN_SOURCES=0), so it cannot take frames.');
+    }
+    const mobile = entry.mobile;
+    const run = entry.pushes.then(async () => {
+      const writes: Array<Promise<DetectionRecord[]>> = [];
+      // detections of this frame are emitted while pushJpeg runs
+      entry.collecting = writes;
+      let detected: boolean;
+      try {
+        ({ detected } = await mobile.pushJpeg(jpeg));
+      } catch (err) {
+        if (err instanceof VideoInputError) throw new VigilError(err.code, err.message, { param: 'body' });
+        throw err;
+      } finally {
+        entry.collecting = null;
+      }
+      const detections = (await Promise.all(writes)).flat();
+      return { status: mobile.stats().status, detected, detections };
+    });
+    entry.pushes = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const id of [...this.entries.keys()]) this.stop(id);
+    await Promise.allSettled([...this.stopping]);
+    const pool = this.pool;
+    this.pool = null;
+    if (pool) await pool.then((p) => p.close(), () => undefined);
+  }
+
+  private loadPool(): Promise<DetectorPool> {
+    if (this.closed) return Promise.reject(new Error('video ingest is shut down'));
+    this.pool ??= createDetectorPool({ workers: this.deps.tuning?.detectorWorkers ?? Math.max(1, Math.floor(availableParallelism() / 2)) });
+    return this.pool;
+  }
+
+  private recordStatus(entry: LiveEntry, status: StreamStatus, stats: IngestStats): void {
+    entry.writes = entry.writes
+      .then(() => this.persistStatus(entry.ref, status, stats))
+      .catch((err) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'stream status write failed'));
+  }
+
+  /**
+   * The row, the stream.status_changed event and the audit entry in one transaction, so a
+   * webhook exists exactly when the change does. A report of the status the row already has
+   * (a restart's `connecting`) refreshes the row without an event.
+   */
+  private async persistStatus(ref: StreamRef, status: StreamStatus, stats: IngestStats): Promise<void> {
+    const { database, webhooks, audit } = this.deps;
+    await database.withWriteLock(async (trx) => {
+      const row = await streamRepository.findForTenant(trx, ref.tenant_id, ref.id);
+      if (!row) return; // deleted meanwhile
+      const lastFrameAt = stats.last_frame_at === null ? row.last_frame_at : toIso(stats.last_frame_at);
+      await streamRepository.update(trx, ref.id, { status, error: stats.error, last_frame_at: lastFrameAt });
+      if (row.status === status) return;
+      const change = { stream_id: ref.id, location: ref.location, status, previous_status: row.status, error: stats.error, last_frame_at: lastFrameAt };
+      await webhooks.enqueueIn(trx, { tenantId: ref.tenant_id, kind: 'stream.status_changed', payload: change });
+      await audit.appendIn(trx, SYSTEM_ACTOR, [
+        { tenantId: ref.tenant_id, action: 'stream.status_changed', resourceType: 'stream', resourceId: ref.id, data: change, scope: { location: ref.location, streamId: ref.id } },
+      ]);
+    });
+  }
+
+  /** Detections as the sandbox's (the snapshot and box stay here), then the frame's JPEG for the new det_ ids. */
+  private recordDetections(entry: LiveEntry, batch: VideoDetection[]): void {
+    const inputs = batch.map(({ snapshot: _snapshot, box: _box, ...d }) => d);
+    const snapshots = batch.map((d) => d.snapshot);
+    const written = this.deps.pipeline.ingest(entry.ref, inputs).then(async (records) => {
+      await this.deps.snapshots.storeFor(records, snapshots);
+      return records;
+    });
+    entry.collecting?.push(written);
+    const settled = written.catch((err) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'video detections write failed'));
+    entry.inFlight.add(settled);
+    void settled.finally(() => entry.inFlight.delete(settled));
+  }
+}

@@ -1,0 +1,152 @@
+import type { Clock } from '../../platform/time/clock.ts';
+import { VigilError } from '../../platform/lib/errors.ts';
+import type { DetectionPipeline, IngestGate, StreamRef } from '../../org/pipeline/detection-pipeline.ts';
+import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioName } from '../sandbox/scenarios.ts';
+import type { StreamVideoConfig } from '../../org/streams/stream-config.ts';
+import type { StreamRow } from '../../org/streams/stream.repository.ts';
+import type { IngestStats } from '../video/index.ts';
+import type { FrameOutcome, LiveVideoSources } from './live-video-sources.ts';
+import type { WebRtcIngestHandle } from '../webrtc/webrtc-ingest.ts';
+
+/** Source types that real video ingest interprets (issue 6; webrtc: WHIP publishers, issue 15). */
+export const VIDEO_SOURCE_TYPES: readonly string[] = ['rtsp', 'http', 'mobile', 'webrtc'];
+
+/**
+ * Runs every stream's source and feeds the pipeline. Sandbox streams (source_type sandbox, or any
+ * stream created with a test key — DESIGN.md "Sandbox") tick a deterministic scenario generator
+ * on the injected clock. Real cameras and phones (rtsp, http, mobile) go to the live video ingest,
+ * but only in a process that serves them (startLive(), called by the server's start); the CLI and
+ * route-only tests leave them `connecting`.
+ */
+export interface SourceRunner {
+  stop(): void;
+}
+
+export interface SourceManagerDeps {
+  clock: Clock;
+  pipeline: DetectionPipeline;
+  tickMs?: number;
+  log?: { warn(obj: unknown, msg?: string): void };
+  /** real video: ffmpeg cameras and phone frames through the detector (issue 6) */
+  video?: LiveVideoSources;
+  /** household sensors that are muted or left alone (issue 9 §1): a real one is not even decoded */
+  gate?: IngestGate;
+}
+
+/** Which scenario simulates a stream that a test key registered with a real-looking source. */
+export function scenarioForStream(row: Pick<StreamRow, 'source_type' | 'source_url' | 'location'>): { scenario: ScenarioName; seed: number } {
+  if (row.source_type === 'sandbox') {
+    const parsed = parseSandboxUrl(row.source_url);
+    if (parsed.ok) return { scenario: parsed.scenario, seed: parsed.seed };
+  }
+  const loc = row.location;
+  const scenario: ScenarioName = /park|garage|lot|drive/.test(loc) ? 'parking_lot' : /plaza|hall|stadium|concourse|arena/.test(loc) ? 'crowd_surge' : 'lobby';
+  return { scenario, seed: 1 };
+}
+
+export class SourceManager {
+  private runners = new Map<string, SourceRunner>();
+  private stopped = false;
+  private live = false;
+
+  constructor(private readonly deps: SourceManagerDeps) {}
+
+  /**
+   * `since` is where generation starts: a new sandbox stream starts 15 minutes in the past so its
+   * scene already shows its present state (people who arrived before it was registered); a restart
+   * resumes at now, so nothing is generated twice.
+   */
+  start(row: StreamRow, opts: { timeZone?: string; since?: number } = {}): void {
+    if (this.stopped) return;
+    this.stop(row.id);
+    if (row.sandbox) {
+      const { scenario, seed } = scenarioForStream(row);
+      const gen = createScenario(scenario, { seed, timeZone: opts.timeZone ?? 'UTC' });
+      this.runners.set(row.id, this.runSandbox(row, gen, opts.since ?? this.deps.clock.now()));
+    } else if (this.live && VIDEO_SOURCE_TYPES.includes(row.source_type) && !this.deps.gate?.withheldReason(row.id)) {
+      // a simulated sensor keeps generating (the pipeline's gate drops it); a real camera that was
+      // told to stop looking is not decoded or run through the detector at all
+      this.deps.video?.start(row);
+    }
+  }
+
+  /** From now on real streams are ingested (call before starting the existing streams). */
+  startLive(): void {
+    this.live = Boolean(this.deps.video) && !this.stopped;
+  }
+
+  stop(streamId: string): void {
+    this.runners.get(streamId)?.stop();
+    this.runners.delete(streamId);
+    this.deps.video?.stop(streamId);
+  }
+
+  stopAll(): void {
+    this.stopped = true;
+    this.live = false;
+    for (const r of this.runners.values()) r.stop();
+    this.runners.clear();
+  }
+
+  /** Stops every source, waits for the video ingest to wind down and closes the detector pool. */
+  async close(): Promise<void> {
+    this.stopAll();
+    await this.deps.video?.close();
+  }
+
+  /** Whether a real stream's ingest runs in this process. */
+  isLive(streamId: string): boolean {
+    return this.deps.video?.isRunning(streamId) ?? false;
+  }
+
+  /** Live ingest figures of a real stream running in this process, else null. */
+  liveStats(streamId: string): IngestStats | null {
+    return this.deps.video?.stats(streamId) ?? null;
+  }
+
+  /** Zones and motion masks changed: applied to the running ingest without reconnecting. */
+  reconfigure(streamId: string, cfg: StreamVideoConfig): void {
+    this.deps.video?.reconfigure(streamId, cfg);
+  }
+
+  /** A phone frame for a running mobile stream (the caller checked it is one). */
+  pushFrame(streamId: string, jpeg: Buffer): Promise<FrameOutcome> {
+    if (!this.deps.video) throw new VigilError('service_unavailable', 'This server does not run video ingest, so it cannot take frames.');
+    return this.deps.video.pushFrame(streamId, jpeg);
+  }
+
+  /** The ingest a WHIP publisher of a running webrtc stream feeds (issue 15), else null. */
+  webrtcIngest(streamId: string): WebRtcIngestHandle | null {
+    return this.deps.video?.webrtcIngest(streamId) ?? null;
+  }
+
+  get running(): number {
+    return this.runners.size;
+  }
+
+  private runSandbox(row: StreamRow, gen: ScenarioGenerator, since: number): SourceRunner {
+    const { clock, pipeline } = this.deps;
+    const tickMs = this.deps.tickMs ?? 1000;
+    const ref: StreamRef = { id: row.id, tenant_id: row.tenant_id, scene_id: row.scene_id, location: row.location };
+    let last = since;
+    let handle: unknown = null;
+    let active = true;
+    const tick = () => {
+      if (!active) return;
+      const now = clock.now();
+      const batch = gen.detectionsBetween(last, now);
+      last = now;
+      if (batch.length) {
+        pipeline.ingest(ref, batch).catch((err) => this.deps.log?.warn({ err, stream_id: row.id }, 'sandbox ingest failed'));
+      }
+      handle = clock.setTimeout(tick, tickMs);
+    };
+    tick();
+    return {
+      stop: () => {
+        active = false;
+        clock.clearTimeout(handle);
+      },
+    };
+  }
+}

@@ -1,0 +1,131 @@
+import { systemClock, type Clock } from '../../platform/time/clock.ts';
+import type { Detector } from './detector-pool.ts';
+import { FfmpegFrameSource, type FfmpegFrameSourceOptions } from './ffmpeg-frame-source.ts';
+import { FramePipeline, type FramePipelineOptions } from './frame-pipeline.ts';
+import { decodeJpegFrame } from './jpeg-codec.ts';
+import type { IngestStats, Polygon, StreamStatus, Zone } from './video.types.ts';
+
+/** Pipeline settings (zones, masks, gate, thresholds, onDetections) plus the stream's identity. */
+export interface IngestOptions extends Omit<FramePipelineOptions, 'clock'> {
+  streamId: string;
+  /** usually the process-wide DetectorPool */
+  detector: Detector;
+  clock?: Clock;
+  /** default 640: frames are scaled to this width (aspect kept, never enlarged) */
+  detectWidth?: number;
+  /** every status change, with the stats at that moment (for stream.status_changed) */
+  onStatus(status: StreamStatus, stats: IngestStats): void;
+}
+
+/** A pulled source: sourceUrl (check it with validateSourceUrl first), rate, supervision timers. */
+export interface VideoIngestOptions extends IngestOptions, Omit<FfmpegFrameSourceOptions, 'clock' | 'onFrame' | 'onStatus'> {}
+
+export interface IngestHandle {
+  stats(): IngestStats;
+  /** zones and motion masks can change while the stream runs */
+  setZones(zones: Zone[]): void;
+  setMotionMasks(masks: Polygon[]): void;
+  stop(): Promise<void>;
+}
+
+export interface MobileIngestHandle extends IngestHandle {
+  /**
+   * One phone frame (JPEG, ≤ 2 MiB). Resolves once the frame went through the pipeline;
+   * throws VideoInputError (invalid_image, payload_too_large) for bad input.
+   */
+  pushJpeg(jpeg: Buffer): Promise<{ detected: boolean }>;
+}
+
+/** Starts decoding a camera and interpreting its frames; the source is supervised until stop(). */
+export function startVideoIngest(o: VideoIngestOptions): IngestHandle {
+  const clock = o.clock ?? systemClock;
+  const pipeline = createPipeline(o, clock);
+  let stopped = false;
+  const source = new FfmpegFrameSource({
+    ...o,
+    clock,
+    onFrame: (frame, at) => void pipeline.offer(frame, at),
+    onStatus: (status) => {
+      if (!stopped) o.onStatus(status, stats());
+    },
+  });
+  const stats = (): IngestStats => collectStats(source, pipeline);
+  source.start();
+  return {
+    stats,
+    setZones: (z) => pipeline.setZones(z),
+    setMotionMasks: (m) => pipeline.setMotionMasks(m),
+    async stop() {
+      stopped = true;
+      await source.stop();
+      await pipeline.stop();
+    },
+  };
+}
+
+/**
+ * A phone stream: frames are pushed, not pulled. `live` while frames arrive, `offline` after
+ * silenceMs without one (default 30 s); `connecting` until the first frame.
+ */
+export function createMobileIngest(o: IngestOptions & { silenceMs?: number }): MobileIngestHandle {
+  const clock = o.clock ?? systemClock;
+  const silenceMs = o.silenceMs ?? 30_000;
+  // phones send sparse frames: count an object from its first sighting
+  const pipeline = createPipeline({ ...o, tracker: { minHits: 1, ...o.tracker } }, clock);
+  let status: StreamStatus = 'connecting';
+  let silenceTimer: unknown = null;
+  let stopped = false;
+  const stats = (): IngestStats => collectStats({ status, error: null, reconnects: 0, retryAt: null }, pipeline);
+  const setStatus = (next: StreamStatus) => {
+    if (next === status || stopped) return;
+    status = next;
+    o.onStatus(status, stats());
+  };
+  o.onStatus(status, stats());
+  return {
+    stats,
+    setZones: (z) => pipeline.setZones(z),
+    setMotionMasks: (m) => pipeline.setMotionMasks(m),
+    async pushJpeg(jpeg) {
+      if (stopped) throw new Error('mobile ingest is stopped');
+      const frame = await decodeJpegFrame(jpeg, o.detectWidth ?? 640);
+      if (silenceTimer !== null) clock.clearTimeout(silenceTimer);
+      silenceTimer = clock.setTimeout(() => {
+        silenceTimer = null;
+        setStatus('offline');
+      }, silenceMs);
+      setStatus('live');
+      const outcome = await pipeline.process(frame, clock.now());
+      return { detected: outcome === 'detecting' };
+    },
+    async stop() {
+      stopped = true;
+      if (silenceTimer !== null) clock.clearTimeout(silenceTimer);
+      await pipeline.stop();
+    },
+  };
+}
+
+function createPipeline(o: IngestOptions, clock: Clock): FramePipeline {
+  return new FramePipeline({ ...o, clock });
+}
+
+interface SourceState {
+  status: StreamStatus;
+  error: string | null;
+  reconnects: number;
+  retryAt: number | null;
+}
+
+function collectStats(source: SourceState, p: FramePipeline): IngestStats {
+  return {
+    status: source.status,
+    last_frame_at: p.lastFrameAt,
+    fps_in: p.fpsIn.rate(),
+    detector_fps: p.detectorFps.rate(),
+    error: source.error ?? p.error,
+    ...p.counters,
+    reconnects: source.reconnects,
+    retry_at: source.retryAt,
+  };
+}

@@ -1,0 +1,71 @@
+import type { DetectionInput } from '../../org/detections/detection.ts';
+
+/** A point in normalised image coordinates: x and y in 0..1 from the top-left corner. */
+export type Point = [x: number, y: number];
+/** A closed polygon in normalised coordinates (at least three points). */
+export type Polygon = Point[];
+
+/** A named area inside one camera view; detections are placed by their box's bottom-centre. */
+export interface Zone {
+  name: string;
+  polygon: Polygon;
+}
+
+/** Axis-aligned box in normalised coordinates: left, top, width, height. */
+export type NormalizedBox = [x: number, y: number, w: number, h: number];
+
+/** One decoded video frame, packed RGB24, row-major, no padding. */
+export interface RgbFrame {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** The classes Vigil cares about; the detector maps its own labels onto these. */
+export type ObjectLabel = 'person' | 'vehicle';
+
+/** One object the detector found in one frame. */
+export interface DetectedObject {
+  label: ObjectLabel;
+  /** 0..1 */
+  score: number;
+  box: NormalizedBox;
+}
+
+/**
+ * Stream states (issue 6): `connecting` until the first frame, `live` while frames arrive,
+ * `reconnecting` after a loss while retrying with backoff, `offline` once the loss has lasted
+ * longer than the offline threshold (retries continue at the slowest backoff).
+ */
+export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'offline';
+
+/** What the stream resource shows about its ingest (`status`, `last_frame_at`, `fps_in`, ...). */
+export interface IngestStats {
+  status: StreamStatus;
+  /** epoch ms of the last decoded frame, null before the first */
+  last_frame_at: number | null;
+  /** decoded frames per second over the last few seconds */
+  fps_in: number;
+  /** frames per second that went through the detector over the last few seconds */
+  detector_fps: number;
+  /** last source or detector error (credentials redacted), null while healthy */
+  error: string | null;
+  frames_in: number;
+  frames_detected: number;
+  /** frames not sent to the detector because the motion gate saw nothing */
+  frames_skipped_no_motion: number;
+  /** frames dropped because this stream's previous frame was still being detected */
+  frames_dropped_busy: number;
+  /** times the stream was lost after being live */
+  reconnects: number;
+  /** epoch ms of the next reconnect attempt while reconnecting or offline, else null */
+  retry_at: number | null;
+}
+
+/** A detection produced by the video pipeline, with the frame it came from as a JPEG. */
+export interface VideoDetection extends DetectionInput {
+  /** JPEG of the whole frame at detect size; set on person and vehicle detections */
+  snapshot?: Buffer;
+  /** the object's box in the frame (person: the entering/lingering person; vehicle: the newest) */
+  box?: NormalizedBox;
+}

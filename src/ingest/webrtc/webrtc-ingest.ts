@@ -1,0 +1,76 @@
+import { systemClock } from '../../platform/time/clock.ts';
+import { FramePipeline } from '../video/frame-pipeline.ts';
+import type { IngestHandle, IngestOptions } from '../video/video-ingest.ts';
+import type { IngestStats, RgbFrame, StreamStatus } from '../video/video.types.ts';
+
+/**
+ * A webrtc stream's side of the video ingest: the same frame pipeline as an RTSP camera (motion
+ * gate, detector, tracker, zones, snapshots), fed by whichever WHIP session publishes to the
+ * stream at the moment. Sessions come and go; the stream's status follows them:
+ * `connecting` until the first publish, `live` while decoded frames arrive, `reconnecting` while
+ * the publisher's network is interrupted, `offline` once the publisher is gone.
+ */
+export interface WebRtcIngestHandle extends IngestHandle {
+  /** a decoded frame of the current publisher */
+  pushFrame(frame: RgbFrame): void;
+  /** the publisher's connection is interrupted (ICE disconnected) and may come back */
+  interrupted(reason: string): void;
+  /** the publisher is gone (DELETE, ICE failed, no media); a new publish brings the stream back */
+  publisherLeft(reason: string): void;
+  /** called when the ingest stops (stream deleted or restarted): its publisher is disconnected; returns the unsubscribe */
+  onStop(cb: () => Promise<void> | void): () => void;
+}
+
+export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamStatus }): WebRtcIngestHandle {
+  const clock = o.clock ?? systemClock;
+  const pipeline = new FramePipeline({ ...o, clock });
+  let status: StreamStatus = o.initialStatus ?? 'connecting';
+  let error: string | null = null;
+  let reconnects = 0;
+  let stopped = false;
+  const stopHooks = new Set<() => Promise<void> | void>();
+  const stats = (): IngestStats => ({
+    status,
+    last_frame_at: pipeline.lastFrameAt,
+    fps_in: pipeline.fpsIn.rate(),
+    detector_fps: pipeline.detectorFps.rate(),
+    error: error ?? pipeline.error,
+    ...pipeline.counters,
+    reconnects,
+    retry_at: null,
+  });
+  const setStatus = (next: StreamStatus, why: string | null) => {
+    if (stopped) return;
+    error = why;
+    if (next === status) return;
+    if (status === 'live' && next !== 'live') reconnects++;
+    status = next;
+    o.onStatus(status, stats());
+  };
+  o.onStatus(status, stats());
+  return {
+    stats,
+    setZones: (z) => pipeline.setZones(z),
+    setMotionMasks: (m) => pipeline.setMotionMasks(m),
+    pushFrame(frame) {
+      if (stopped) return;
+      if (status !== 'live') setStatus('live', null);
+      pipeline.offer(frame, clock.now());
+    },
+    interrupted(reason) {
+      if (status === 'live') setStatus('reconnecting', reason);
+    },
+    publisherLeft(reason) {
+      setStatus('offline', reason);
+    },
+    onStop(cb) {
+      stopHooks.add(cb);
+      return () => stopHooks.delete(cb);
+    },
+    async stop() {
+      stopped = true;
+      await Promise.allSettled([...stopHooks].map((cb) => cb()));
+      await pipeline.stop();
+    },
+  };
+}

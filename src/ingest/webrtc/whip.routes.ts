@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf, principalOf } from '../../platform/http/auth.ts';
+import { withErrors } from '../../platform/http/common.schemas.ts';
+import { VigilError } from '../../platform/lib/errors.ts';
+import { StreamIdParams } from '../../org/streams/stream.schemas.ts';
+import type { IceServer } from './ice-servers.ts';
+import { PublishInfoSchema, RevokedPublishToken, WhipSessionParams } from './whip.schemas.ts';
+import type { WhipService } from './whip.service.ts';
+
+const tags = ['Streams'];
+const security = [{ bearerAuth: [] }];
+
+/** Publish-token management with the API key (JSON, in the OpenAPI document and the clients). */
+export const publishTokenRoutes = (whip: WhipService): FastifyPluginAsyncTypebox => async (app) => {
+  app.post('/v1/streams/:id/publish-token', {
+    config: { surface: 'organization', capability: 'streams:write' },
+    schema: {
+      tags, security, operationId: 'rotateStreamPublishToken', summary: 'Issue a new WHIP publish token for a webrtc stream',
+      description: 'The new token is shown once; the previous one stops working and a publisher using it is disconnected.',
+      params: StreamIdParams,
+      response: withErrors({ 201: PublishInfoSchema }),
+    },
+  }, async (req, reply) => reply.code(201).send(await whip.rotateToken(principalOf(req), actorOf(req), req.params.id)));
+
+  app.delete('/v1/streams/:id/publish-token', {
+    config: { surface: 'organization', capability: 'streams:write' },
+    schema: {
+      tags, security, operationId: 'revokeStreamPublishToken', summary: 'Revoke a webrtc stream\'s WHIP publish token',
+      description: 'WHIP requests with the token are refused from now on (publish_token_revoked) and a live publisher is disconnected.',
+      params: StreamIdParams,
+      response: withErrors({ 200: RevokedPublishToken }),
+    },
+  }, async (req) => whip.revokeToken(principalOf(req), actorOf(req), req.params.id));
+};
+
+/** RFC 9725 §4.6: the ICE servers a WHIP client may use, as Link headers on the answer. */
+function iceLinks(servers: readonly IceServer[]): string[] {
+  const q = (v: string) => `"${v.replace(/["\\]/g, '\\$&')}"`;
+  return servers.flatMap((s) =>
+    s.urls.map((u) => `<${u}>; rel="ice-server"${s.username ? `; username=${q(s.username)}; credential=${q(s.credential ?? '')}; credential-type="password"` : ''}`),
+  );
+}
+
+const MAX_SDP_BYTES = 64 * 1024;
+
+/**
+ * The WHIP protocol endpoint (RFC 9725), authenticated by the stream's publish token rather than
+ * an API key. Its bodies are SDP, not JSON, so it is its own plugin with its own parsers; it is
+ * left out of the OpenAPI document, because WebRTC stacks and WHIP clients (OBS, GStreamer, the
+ * publish page), not the generated API clients, speak it. Errors are problem+json as everywhere.
+ */
+export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceServer[] }): FastifyPluginAsyncTypebox => async (app) => {
+  app.removeAllContentTypeParsers();
+  for (const type of ['application/sdp', 'application/trickle-ice-sdpfrag']) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: MAX_SDP_BYTES }, (_req, body, done) => done(null, body));
+  }
+  app.setErrorHandler((err: { code?: string }) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      throw new VigilError('invalid_sdp', `The body is not a usable SDP offer: it is over ${MAX_SDP_BYTES / 1024} KiB.`, { param: 'body' });
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || err.code === 'FST_ERR_CTP_EMPTY_TYPE') {
+      throw new VigilError('unsupported_media_type', 'Send the SDP offer as Content-Type: application/sdp (a trickle PATCH as application/trickle-ice-sdpfrag).', { param: 'Content-Type' });
+    }
+    throw err;
+  });
+  const links = iceLinks(opts.iceServers);
+  const asText = (body: unknown): string => {
+    if (typeof body !== 'string') throw new VigilError('unsupported_media_type', 'Send the SDP offer as Content-Type: application/sdp.', { param: 'Content-Type' });
+    return body;
+  };
+
+  app.post<{ Params: { id: string } }>('/v1/streams/:id/whip', { schema: { hide: true } }, async (req, reply) => {
+    const out = await whip.publish(req.params.id, req.headers.authorization, asText(req.body));
+    if (links.length) reply.header('Link', links);
+    return reply
+      .code(201)
+      .header('Location', out.location)
+      .header('ETag', out.etag)
+      .header('Accept-Patch', 'application/trickle-ice-sdpfrag')
+      .type('application/sdp')
+      .send(Buffer.from(out.answer));
+  });
+
+  app.patch<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
+    const ifMatch = req.headers['if-match'];
+    await whip.trickle(req.params.id, req.params.session, req.headers.authorization, typeof ifMatch === 'string' ? ifMatch : undefined, asText(req.body));
+    return reply.code(204).send();
+  });
+
+  app.delete<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
+    await whip.end(req.params.id, req.params.session, req.headers.authorization);
+    return reply.code(200).send();
+  });
+};
+
+const PAGE_DIR = new URL('./publish-page/', import.meta.url);
+/** Served from memory: three small files read once. */
+const PAGE = {
+  html: readFileSync(new URL('publish.html', PAGE_DIR), 'utf8'),
+  js: readFileSync(new URL('publish.js', PAGE_DIR)),
+  css: readFileSync(new URL('publish.css', PAGE_DIR)),
+};
+
+/** The page's only sources are these files and this origin; the URL carries a token, so no referrer and no caching. */
+const PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; media-src 'self' blob: mediastream:; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The phone publish page (issue 15): /console/publish?stream=…&token=… asks for the camera and publishes over WHIP. */
+export const publishPageRoutes = (opts: { iceServers: readonly IceServer[] }): FastifyPluginAsyncTypebox => async (app) => {
+  const html = PAGE.html.replace('{{ICE_SERVERS}}', escapeAttr(JSON.stringify(opts.iceServers)));
+  app.get('/console/publish', { schema: { hide: true } }, async (_req, reply) => reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(html));
+  app.get('/console/publish.js', { schema: { hide: true } }, async (_req, reply) => reply.headers(PAGE_HEADERS).type('text/javascript; charset=utf-8').send(PAGE.js));
+  app.get('/console/publish.css', { schema: { hide: true } }, async (_req, reply) => reply.headers(PAGE_HEADERS).type('text/css; charset=utf-8').send(PAGE.css));
+};

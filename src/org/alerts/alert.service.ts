@@ -1,0 +1,73 @@
+import type { DatabaseHandle } from '../../platform/db/database.ts';
+import type { Clock } from '../../platform/time/clock.ts';
+import { VigilError, notFound } from '../../platform/lib/errors.ts';
+import { toIso } from '../../platform/time/time.ts';
+import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/keys/key.service.ts';
+import { mapPage, paginate } from '../../platform/http/pagination.ts';
+import type { DetectionView } from '../scenes/scene.schemas.ts';
+import { readStoredCondition } from './rule-condition.ts';
+import { alertRepository, type AlertRow } from './alert.repository.ts';
+import type { AlertListQueryT, AlertView } from './alert.schemas.ts';
+import type { RuleConditionT } from './alert-rule.schemas.ts';
+
+export function toAlertView(r: AlertRow): AlertView {
+  return {
+    id: r.id,
+    object: 'alert',
+    rule_id: r.rule_id,
+    rule_name: r.rule_name,
+    status: r.status,
+    stream_id: r.stream_id,
+    scene_id: r.scene_id,
+    location: r.location,
+    incident_id: r.incident_id,
+    condition: readStoredCondition(r.condition),
+    observed: r.observed,
+    detection: JSON.parse(r.detection) as DetectionView,
+    fired_at: r.fired_at,
+    acknowledged_at: r.acknowledged_at,
+    acknowledged_by: r.acknowledged_at ? { key_id: r.acknowledged_by_key_id, operator: r.acknowledged_by_operator } : null,
+  };
+}
+
+/** Fired alerts: listing, fetching, acknowledging (issue 3 §1). Firing is AlertEngine's job. */
+export class AlertService {
+  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService }) {}
+
+  async list(principal: Principal, q: AlertListQueryT) {
+    let qb = alertRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
+    if (q.rule_id) qb = qb.where('rule_id', '=', q.rule_id);
+    if (q.status) qb = qb.where('status', '=', q.status);
+    if (q.location) qb = qb.where('location', '=', q.location);
+    if (q.since) qb = qb.where('fired_at', '>=', toIso(Date.parse(q.since)));
+    return mapPage(await paginate(qb, 'id', q), toAlertView);
+  }
+
+  async get(principal: Principal, id: string): Promise<AlertView> {
+    return toAlertView(await this.load(principal, id));
+  }
+
+  async acknowledge(principal: Principal, actor: Actor, id: string): Promise<AlertView> {
+    const now = toIso(this.deps.clock.now());
+    const after = await this.deps.database.withWriteLock(async (trx) => {
+      const before = await this.load(principal, id, trx);
+      if (before.status !== 'open') {
+        throw new VigilError('invalid_state_transition', `Alert ${id} is already ${before.status}.`, { param: 'id', extra: { current_status: before.status } });
+      }
+      const patch = { status: 'acknowledged' as const, acknowledged_at: now, acknowledged_by_key_id: actor.keyId, acknowledged_by_operator: actor.operator ?? null };
+      await alertRepository.update(trx, id, patch);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'alert.acknowledged', resourceType: 'alert', resourceId: id, data: { before: { status: before.status }, after: { status: patch.status } }, scope: { location: before.location } },
+      ]);
+      return { ...before, ...patch };
+    });
+    return toAlertView(after);
+  }
+
+  private async load(principal: Principal, id: string, db = this.deps.database.db as Parameters<typeof alertRepository.findForTenant>[0]): Promise<AlertRow> {
+    const row = await alertRepository.findForTenant(db, principal.tenantId, id);
+    if (!row || (principal.locations && !principal.locations.includes(row.location))) throw notFound('alert', id);
+    return row;
+  }
+}

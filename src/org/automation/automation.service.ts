@@ -1,0 +1,154 @@
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
+import type { Clock } from '../../platform/time/clock.ts';
+import { invalid } from '../../platform/lib/errors.ts';
+import { toIso } from '../../platform/time/time.ts';
+import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/keys/key.service.ts';
+import { assertEveryLocation } from '../../platform/identity/location-access.ts';
+import { automationRepository, type AutomationSettingsRow } from './automation.repository.ts';
+import type { AutomationView, UpdateAutomationBodyT } from './automation.schemas.ts';
+import { compileSchedule, findScheduleProblem, isWithinSchedule, type CompiledSchedule, type Schedule } from './local-schedule.ts';
+
+export type AutomationTarget = 'incidents' | 'escalation';
+
+export interface AutomationDefaults {
+  incidentGapS: number;
+  escalationAfterS: number;
+  businessHours: Schedule;
+}
+
+export const DEFAULT_AUTOMATION: AutomationDefaults = {
+  incidentGapS: 600,
+  escalationAfterS: 300,
+  businessHours: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '08:00', end: '18:00' },
+};
+
+interface TenantAutomation {
+  row: AutomationSettingsRow;
+  businessHours: CompiledSchedule;
+  stored: boolean;
+}
+
+/**
+ * Per-organization automation switches and timings (issue 3 §5: "paused automation takes no
+ * automated step until resumed"). Read on the detection hot path, so every tenant's settings
+ * live in memory; writes go to the database first, then the cache.
+ */
+export class AutomationService {
+  private readonly byTenant = new Map<string, TenantAutomation>();
+  private readonly listeners: Array<(tenantId: string, target: AutomationTarget, paused: boolean) => Promise<void> | void> = [];
+
+  constructor(
+    private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; defaults?: Partial<AutomationDefaults> },
+  ) {}
+
+  private get defaults(): AutomationDefaults {
+    return { ...DEFAULT_AUTOMATION, ...this.deps.defaults };
+  }
+
+  async loadAll(): Promise<void> {
+    for (const row of await automationRepository.listAll(this.deps.database.db)) this.cache(row, true);
+  }
+
+  /** Called after an operator pauses or resumes a target (the escalation scheduler re-arms its timers). */
+  onPauseChange(fn: (tenantId: string, target: AutomationTarget, paused: boolean) => Promise<void> | void): void {
+    this.listeners.push(fn);
+  }
+
+  incidentsPaused(tenantId: string): boolean {
+    return this.settings(tenantId).row.incidents_paused === 1;
+  }
+
+  escalationPaused(tenantId: string): boolean {
+    return this.settings(tenantId).row.escalation_paused === 1;
+  }
+
+  incidentGapMs(tenantId: string): number {
+    return this.settings(tenantId).row.incident_gap_s * 1000;
+  }
+
+  escalationAfterMs(tenantId: string): number {
+    return this.settings(tenantId).row.escalation_after_s * 1000;
+  }
+
+  isAfterHours(tenantId: string, at: number, sceneTimeZone: string): boolean {
+    return !isWithinSchedule(this.settings(tenantId).businessHours, at, sceneTimeZone);
+  }
+
+  get(principal: Principal): AutomationView {
+    return toAutomationView(this.settings(principal.tenantId));
+  }
+
+  async update(principal: Principal, actor: Actor, body: UpdateAutomationBodyT): Promise<AutomationView> {
+    assertEveryLocation(principal, 'the automation settings');
+    if (body.business_hours) {
+      const problem = findScheduleProblem(body.business_hours);
+      if (problem) throw invalid(`business_hours.${problem.param}`, problem.message);
+    }
+    const before = this.settings(principal.tenantId);
+    const row: AutomationSettingsRow = {
+      ...before.row,
+      ...(body.incident_gap_s !== undefined ? { incident_gap_s: body.incident_gap_s } : {}),
+      ...(body.escalation_after_s !== undefined ? { escalation_after_s: body.escalation_after_s } : {}),
+      ...(body.business_hours !== undefined ? { business_hours: JSON.stringify(body.business_hours) } : {}),
+      updated_at: toIso(this.deps.clock.now()),
+    };
+    await this.write(principal.tenantId, actor, 'automation.updated', before, row);
+    return toAutomationView(this.settings(principal.tenantId));
+  }
+
+  /** Operator pause/resume of automatic incidents or automatic escalation for the whole organization. */
+  async setPaused(principal: Principal, actor: Actor, target: AutomationTarget, paused: boolean): Promise<AutomationView> {
+    assertEveryLocation(principal, `automatic ${target}`);
+    const before = this.settings(principal.tenantId);
+    const column = target === 'incidents' ? 'incidents_paused' : 'escalation_paused';
+    const row: AutomationSettingsRow = { ...before.row, [column]: paused ? 1 : 0, updated_at: toIso(this.deps.clock.now()) };
+    await this.write(principal.tenantId, actor, `automation.${target}_${paused ? 'paused' : 'resumed'}`, before, row);
+    for (const fn of this.listeners) await fn(principal.tenantId, target, paused);
+    return toAutomationView(this.settings(principal.tenantId));
+  }
+
+  private async write(tenantId: string, actor: Actor, action: string, before: TenantAutomation, row: AutomationSettingsRow) {
+    await this.deps.database.withWriteLock(async (trx: DbExecutor) => {
+      await automationRepository.upsert(trx, row);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId, action, resourceType: 'automation', resourceId: tenantId, data: { before: toAutomationView(before), after: toAutomationView({ row, businessHours: before.businessHours, stored: true }) } },
+      ]);
+    });
+    this.cache(row, true);
+  }
+
+  private settings(tenantId: string): TenantAutomation {
+    const known = this.byTenant.get(tenantId);
+    if (known) return known;
+    const d = this.defaults;
+    return this.cache(
+      {
+        tenant_id: tenantId,
+        incidents_paused: 0,
+        escalation_paused: 0,
+        incident_gap_s: d.incidentGapS,
+        escalation_after_s: d.escalationAfterS,
+        business_hours: JSON.stringify(d.businessHours),
+        updated_at: toIso(0),
+      },
+      false,
+    );
+  }
+
+  private cache(row: AutomationSettingsRow, stored: boolean): TenantAutomation {
+    const entry = { row, businessHours: compileSchedule(JSON.parse(row.business_hours) as Schedule), stored };
+    this.byTenant.set(row.tenant_id, entry);
+    return entry;
+  }
+}
+
+function toAutomationView(s: TenantAutomation): AutomationView {
+  return {
+    object: 'automation',
+    incidents: { paused: s.row.incidents_paused === 1, gap_s: s.row.incident_gap_s },
+    escalation: { paused: s.row.escalation_paused === 1, after_s: s.row.escalation_after_s },
+    business_hours: JSON.parse(s.row.business_hours) as Schedule,
+    updated_at: s.stored ? s.row.updated_at : null,
+  };
+}

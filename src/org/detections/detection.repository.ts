@@ -1,0 +1,116 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { DbExecutor } from '../../platform/db/database.ts';
+import type { DetectionTable } from '../../platform/db/schema.ts';
+
+const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone'] as const;
+const insertStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
+
+export const detectionRepository = {
+  async insertMany(db: DbExecutor, rows: DetectionTable[]): Promise<void> {
+    // 14 columns per row; stay far below SQLite's 32766 bound parameters
+    for (let i = 0; i < rows.length; i += 1000) {
+      await db.insertInto('detections').values(rows.slice(i, i + 1000)).execute();
+    }
+  },
+  /** The same insert as a prepared statement on the raw SQLite connection (hot path). Caller holds the write lock. */
+  insertManySqlite(raw: BetterSqlite3.Database, rows: DetectionTable[]): void {
+    let st = insertStatements.get(raw);
+    if (!st) {
+      st = raw.prepare(`INSERT INTO detections (${DETECTION_COLUMNS.join(', ')}) VALUES (${DETECTION_COLUMNS.map((c) => '@' + c).join(', ')})`);
+      insertStatements.set(raw, st);
+    }
+    for (const r of rows) st.run(r);
+  },
+  /** Detections of a scene in [from, to], plus the last reading of each type before `from` (state at from). */
+  async inRangeWithState(db: DbExecutor, sceneId: string, from: number, to: number): Promise<DetectionTable[]> {
+    const inRange = await db
+      .selectFrom('detections')
+      .selectAll()
+      .where('scene_id', '=', sceneId)
+      .where('at', '>=', from)
+      .where('at', '<=', to)
+      .orderBy('at', 'asc')
+      .orderBy('id', 'asc')
+      .limit(200_000)
+      .execute();
+    const before: DetectionTable[] = [];
+    for (const type of ['person_count', 'vehicle'] as const) {
+      const row = await db
+        .selectFrom('detections')
+        .selectAll()
+        .where('scene_id', '=', sceneId)
+        .where('type', '=', type)
+        .where('at', '<', from)
+        .orderBy('at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) before.push(row);
+    }
+    before.sort((a, b) => a.at - b.at);
+    return [...before, ...inRange];
+  },
+  /**
+   * What "when was X last seen / when did X last arrive" needs without loading the whole range
+   * (scene queries): the latest sighting in [from, to] (a tracked detection, or a count above
+   * zero), the first zero count after it, the latest zero count and what ended it, the count in
+   * force at `to`, and for tracked objects
+   * the first sighting of the latest track (its arrival) plus the latest counter readings (where
+   * no tracks exist, arrivals are the counter's rises).
+   */
+  async lastSighting(
+    db: DbExecutor,
+    sceneId: string,
+    kind: 'people' | 'vehicles' | 'unrecognized',
+    from: number,
+    to: number,
+  ): Promise<DetectionTable[]> {
+    const countType = kind === 'vehicles' ? 'vehicle' : 'person_count';
+    const countColumn = kind === 'vehicles' ? 'count' : 'value';
+    const base = () => db.selectFrom('detections').selectAll().where('scene_id', '=', sceneId).where('at', '>=', from).where('at', '<=', to);
+    const rows: DetectionTable[] = [];
+    const latestEvent = await base()
+      .where('type', '=', kind === 'vehicles' ? 'vehicle' : 'person')
+      .where((eb) => (kind === 'unrecognized' ? eb('subtype', '=', 'unrecognized') : eb('track_id', 'is not', null)))
+      .orderBy('at', 'desc').limit(1).executeTakeFirst();
+    if (latestEvent) {
+      rows.push(latestEvent);
+      if (latestEvent.track_id) {
+        const first = await base().where('track_id', '=', latestEvent.track_id).orderBy('at', 'asc').limit(1).executeTakeFirst();
+        if (first) rows.push(first);
+      }
+    }
+    if (kind !== 'unrecognized') {
+      const positive = await base().where('type', '=', countType).where(countColumn, '>', 0).orderBy('at', 'desc').limit(1).executeTakeFirst();
+      if (positive) {
+        rows.push(positive);
+        const cleared = await base().where('type', '=', countType).where('at', '>', positive.at).where(countColumn, '=', 0)
+          .orderBy('at', 'asc').limit(1).executeTakeFirst();
+        if (cleared) rows.push(cleared);
+      }
+      // the latest empty reading ("when was it last empty?") and the one that ended it
+      const empty = await base().where('type', '=', countType).where(countColumn, '=', 0).orderBy('at', 'desc').limit(1).executeTakeFirst();
+      if (empty) {
+        rows.push(empty);
+        const filled = await base().where('type', '=', countType).where('at', '>', empty.at).where(countColumn, '>', 0)
+          .orderBy('at', 'asc').limit(1).executeTakeFirst();
+        if (filled) rows.push(filled);
+      }
+      // the latest readings: the count in force at `to`, and the rises a bare counter shows
+      rows.push(...(await base().where('type', '=', countType).orderBy('at', 'desc').limit(2000).execute()));
+    }
+    const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
+    return unique.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+  },
+  /** A stream's most recent person_count value and vehicle count. */
+  async latestReadings(db: DbExecutor, streamId: string): Promise<{ people: number | null; vehicles: number | null }> {
+    const latest = (type: string) =>
+      db.selectFrom('detections').select(['value', 'count']).where('stream_id', '=', streamId).where('type', '=', type)
+        .orderBy('at', 'desc').limit(1).executeTakeFirst();
+    const [p, v] = await Promise.all([latest('person_count'), latest('vehicle')]);
+    return { people: p?.value ?? null, vehicles: v?.count ?? null };
+  },
+  async deleteOlderThan(db: DbExecutor, cutoff: number): Promise<number> {
+    const res = await db.deleteFrom('detections').where('at', '<', cutoff).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  },
+};

@@ -1,0 +1,113 @@
+import type { DbExecutor } from '../../platform/db/database.ts';
+import type { DetectionRecord } from '../detections/detection.ts';
+import type { PipelineHook } from '../pipeline/detection-pipeline.ts';
+import { isAnomalous, LOITERING_DWELL_S, type SceneState } from '../scenes/scene-engine.ts';
+import type { EventSink } from '../automation/event-sink.ts';
+import type { AutomationService } from '../automation/automation.service.ts';
+import { buildDetectionAnomalyPayload } from '../../platform/outbox/event-kinds.ts';
+import { incidentRepository, type IncidentRow } from './incident.repository.ts';
+import type { IncidentService } from './incident.service.ts';
+
+interface Sighting {
+  rec: DetectionRecord;
+  timeZone: string;
+  /** first anomalous sighting of this track within the grouping gap: publish detection.anomaly */
+  announce: boolean;
+}
+
+/** Tracks remembered for announcing; older entries are forgotten past this many. */
+const MAX_REMEMBERED_TRACKS = 20_000;
+
+/**
+ * Anomalies without any rule (issue 3 §1): an unrecognized person, or a person loitering
+ * (dwell ≥ 300 s), fires `detection.anomaly` once per tracked person and opens an automatic
+ * incident, or extends the one open at that location when the last anomaly there is within the
+ * organization's grouping gap. Anomalies outside business hours open high-severity incidents.
+ * While an operator has automatic incidents paused, anomalies are still announced (with
+ * incident_id null) but no incident is opened or extended.
+ */
+export class AnomalyWatcher implements PipelineHook {
+  private pending: Sighting[] = [];
+  /** `${scene}:${track}` → detection time of its last anomalous sighting */
+  private readonly lastSeen = new Map<string, number>();
+
+  constructor(private readonly deps: { automation: AutomationService; incidents: IncidentService; events: EventSink }) {}
+
+  onDetection(rec: DetectionRecord, scene: SceneState): void {
+    if (!isAnomalous(rec)) return;
+    const key = `${rec.scene_id}:${rec.track_id ?? rec.id}`;
+    const last = this.lastSeen.get(key);
+    const announce = last === undefined || Math.abs(rec.at - last) > this.deps.automation.incidentGapMs(rec.tenant_id);
+    this.lastSeen.set(key, last === undefined ? rec.at : Math.max(last, rec.at));
+    if (this.lastSeen.size > MAX_REMEMBERED_TRACKS) this.forgetOldest();
+    if (!announce && this.deps.automation.incidentsPaused(rec.tenant_id)) return;
+    this.pending.push({ rec, timeZone: scene.timeZone, announce });
+  }
+
+  /**
+   * Writes a commit's anomalies scene by scene: one lookup of the incident to join per scene, one
+   * insert of the detections it gains and one update of its activity time, whatever the number of
+   * sightings (a burst of anomalies must not stall the pipeline's commit).
+   */
+  async persist(trx: DbExecutor): Promise<void> {
+    if (this.pending.length === 0) return;
+    const byScene = new Map<string, Sighting[]>();
+    for (const s of this.pending) {
+      const list = byScene.get(s.rec.scene_id);
+      if (list) list.push(s);
+      else byScene.set(s.rec.scene_id, [s]);
+    }
+    this.pending = [];
+    for (const sightings of byScene.values()) {
+      sightings.sort((a, b) => a.rec.at - b.rec.at);
+      const tenantId = sightings[0].rec.tenant_id;
+      const incidentIds = this.deps.automation.incidentsPaused(tenantId) ? null : await this.groupIn(trx, sightings);
+      for (const [i, s] of sightings.entries()) {
+        if (!s.announce) continue;
+        await this.deps.events.enqueueIn(trx, { tenantId, kind: 'detection.anomaly', payload: buildDetectionAnomalyPayload(s.rec, incidentIds?.[i] ?? null) });
+      }
+    }
+  }
+
+  /**
+   * Assigns one scene's sightings (in time order) to automatic incidents: the one open within the
+   * gap, else a new one. Returns the incident id of each sighting.
+   */
+  private async groupIn(trx: DbExecutor, sightings: Sighting[]): Promise<string[]> {
+    const first = sightings[0].rec;
+    const gapMs = this.deps.automation.incidentGapMs(first.tenant_id);
+    let current: { row: IncidentRow; lastAt: number; added: DetectionRecord[] } | null = null;
+    const found = await incidentRepository.findGroupable(trx, first.scene_id, first.at - gapMs);
+    if (found) current = { row: found, lastAt: Number(found.last_activity_at), added: [] };
+    const ids: string[] = [];
+    for (const s of sightings) {
+      if (current && current.lastAt >= s.rec.at - gapMs) {
+        current.added.push(s.rec);
+        current.lastAt = Math.max(current.lastAt, s.rec.at);
+      } else {
+        if (current) await this.deps.incidents.extendIn(trx, current.row, current.added);
+        current = { row: await this.openIn(trx, s), lastAt: s.rec.at, added: [] };
+      }
+      ids.push(current.row.id);
+    }
+    if (current) await this.deps.incidents.extendIn(trx, current.row, current.added);
+    return ids;
+  }
+
+  private async openIn(trx: DbExecutor, s: Sighting): Promise<IncidentRow> {
+    const { rec } = s;
+    const afterHours = this.deps.automation.isAfterHours(rec.tenant_id, rec.at, s.timeZone);
+    const what = rec.subtype === 'unrecognized' ? 'Unrecognized person' : `Person loitering (${Math.round(rec.dwell_s ?? LOITERING_DWELL_S)} s)`;
+    const title = `${what} at ${rec.location}${afterHours ? ' after hours' : ''}`;
+    return this.deps.incidents.openAutomaticIn(trx, rec, title, afterHours ? 'high' : 'medium');
+  }
+
+  private forgetOldest(): void {
+    // Map iteration is insertion order: drop the first quarter
+    let n = MAX_REMEMBERED_TRACKS / 4;
+    for (const k of this.lastSeen.keys()) {
+      if (n-- <= 0) break;
+      this.lastSeen.delete(k);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import type { DbExecutor } from '../../platform/db/database.ts';
+import type { IncidentDetectionTable, IncidentNoteTable, IncidentTable } from '../../platform/db/schema.ts';
+
+export type IncidentRow = IncidentTable;
+export type IncidentDetectionRow = IncidentDetectionTable;
+export type IncidentNoteRow = IncidentNoteTable;
+
+/** An incident still being worked: anomalies and alerts at its location attach to it. */
+export const ACTIVE_INCIDENT_STATUSES = ['open', 'acknowledged'] as const;
+
+export const incidentRepository = {
+  async insert(db: DbExecutor, row: IncidentRow): Promise<void> {
+    await db.insertInto('incidents').values(row).execute();
+  },
+  findForTenant(db: DbExecutor, tenantId: string, id: string) {
+    return db.selectFrom('incidents').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  },
+  findById(db: DbExecutor, id: string) {
+    return db.selectFrom('incidents').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  listQuery(db: DbExecutor, tenantId: string, locations: readonly string[] | null) {
+    let q = db.selectFrom('incidents').selectAll().where('tenant_id', '=', tenantId);
+    if (locations) q = locations.length ? q.where('location', 'in', [...locations]) : q.where(sql<boolean>`1 = 0`);
+    return q;
+  },
+  /** The automatic incident an anomaly at this scene at or after `since` joins, if any. */
+  findGroupable(db: DbExecutor, sceneId: string, since: number) {
+    return db
+      .selectFrom('incidents')
+      .selectAll()
+      .where('scene_id', '=', sceneId)
+      .where('status', 'in', [...ACTIVE_INCIDENT_STATUSES])
+      .where('source', '=', 'automatic')
+      .where('last_activity_at', '>=', since)
+      .orderBy('last_activity_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+  /** The most recently active incident being worked at a scene (alerts attach to it). */
+  findActiveAtScene(db: DbExecutor, sceneId: string) {
+    return db
+      .selectFrom('incidents')
+      .select(['id'])
+      .where('scene_id', '=', sceneId)
+      .where('status', 'in', [...ACTIVE_INCIDENT_STATUSES])
+      .orderBy('last_activity_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+  async update(db: DbExecutor, id: string, patch: Partial<IncidentRow>): Promise<void> {
+    await db.updateTable('incidents').set(patch).where('id', '=', id).execute();
+  },
+  async linkDetections(db: DbExecutor, rows: IncidentDetectionRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 1000) {
+      await db
+        .insertInto('incident_detections')
+        .values(rows.slice(i, i + 1000))
+        .onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing())
+        .execute();
+    }
+  },
+  listDetections(db: DbExecutor, incidentId: string, limit: number) {
+    return db
+      .selectFrom('incident_detections')
+      .selectAll()
+      .where('incident_id', '=', incidentId)
+      .orderBy('at', 'desc')
+      .limit(limit)
+      .execute();
+  },
+  async countDetections(db: DbExecutor, incidentId: string): Promise<number> {
+    const r = await db
+      .selectFrom('incident_detections')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('incident_id', '=', incidentId)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  },
+  findDetection(db: DbExecutor, tenantId: string, id: string) {
+    return db.selectFrom('detections').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  },
+  async insertNote(db: DbExecutor, row: IncidentNoteRow): Promise<void> {
+    await db.insertInto('incident_notes').values(row).execute();
+  },
+  listNotes(db: DbExecutor, incidentId: string) {
+    return db.selectFrom('incident_notes').selectAll().where('incident_id', '=', incidentId).orderBy('id', 'asc').execute();
+  },
+  /** Audit entries about the incident and its protocol runs: the operator actions of its timeline. */
+  listAuditFor(db: DbExecutor, tenantId: string, incidentId: string, runIds: string[]) {
+    return db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('resource_type', '=', 'incident'), eb('resource_id', '=', incidentId)]),
+          ...(runIds.length ? [eb.and([eb('resource_type', '=', 'protocol_run'), eb('resource_id', 'in', runIds)])] : []),
+        ]),
+      )
+      .orderBy('seq', 'asc')
+      .limit(2000)
+      .execute();
+  },
+};

@@ -1,0 +1,227 @@
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
+import type { DetectionTable } from '../../platform/db/schema.ts';
+import type { DetectionInput, DetectionRecord } from '../detections/detection.ts';
+import type { Clock } from '../../platform/time/clock.ts';
+import { newId } from '../../platform/lib/ids.ts';
+import { toIso } from '../../platform/time/time.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import type { SceneEngine, SceneState } from '../scenes/scene-engine.ts';
+import { sceneRepository } from '../scenes/scene.repository.ts';
+import { detectionRepository } from '../detections/detection.repository.ts';
+import { auditRepository } from '../../platform/audit/audit.repository.ts';
+
+export interface StreamRef {
+  id: string;
+  tenant_id: string;
+  scene_id: string;
+  location: string;
+}
+
+/**
+ * Something that reacts to detections (alert rules, watches, anomaly events). onDetection runs
+ * at the start of the group commit that will make that detection durable,
+ * synchronously on the hot path right after the scene is updated and must be cheap; whatever it
+ * decides to write is written by persist(), which runs inside the same transaction that makes the
+ * detections durable (so an event and its outbox row exist exactly when the detection does).
+ */
+export interface PipelineHook {
+  onDetection(rec: DetectionRecord, scene: SceneState): void;
+  persist?(trx: DbExecutor): Promise<void>;
+}
+
+/**
+ * Decides, per stream, whether its detections may be taken in at all (DESIGN.md "Agent and
+ * privacy": a muted sensor or a place left alone is not looked at). A refused detection is
+ * dropped before anything records it: no scene update, no rule, no history row, no audit entry,
+ * no event, no snapshot, no delivery. The household directory implements it.
+ */
+export interface IngestGate {
+  /** why this stream is not to be looked at now, or null when it may be */
+  withheldReason(streamId: string): WithheldReason | null;
+}
+
+export type WithheldReason = 'muted' | 'left_alone';
+
+/** A record with every optional field filled (null), so it is also the history row as stored. */
+type StoredDetection = DetectionRecord & DetectionTable;
+
+interface Pending {
+  records: StoredDetection[];
+  resolve: (r: DetectionRecord[]) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * detection produced → scene updated → rules evaluated → history row (and audit entry) durable.
+ * Writes are group-committed: everything produced while one transaction runs goes into the next,
+ * so throughput scales with load while an isolated detection still commits at once.
+ */
+export class DetectionPipeline {
+  private queue: Pending[] = [];
+  private flushing = false;
+  private scheduled = false;
+  private hooks: PipelineHook[] = [];
+  private idle: Array<() => void> = [];
+  private gate: IngestGate | null = null;
+  private withheldCount = 0;
+
+  constructor(
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      scenes: SceneEngine;
+      onError?: (err: unknown) => void;
+    },
+  ) {}
+
+  addHook(hook: PipelineHook): void {
+    this.hooks.push(hook);
+  }
+
+  setGate(gate: IngestGate): void {
+    this.gate = gate;
+  }
+
+  /**
+   * Detections dropped by the gate since start, all streams together. Deliberately not per
+   * sensor: how much a muted or left-alone sensor would have seen is itself a reading of it.
+   */
+  get withheld(): number {
+    return this.withheldCount;
+  }
+
+  /**
+   * Resolves with the stored records once they are durable; detections of a stream the gate
+   * withholds (muted, left alone) are dropped and counted, and resolve as nothing stored.
+   */
+  ingest(stream: StreamRef, inputs: DetectionInput[]): Promise<DetectionRecord[]> {
+    if (inputs.length === 0) return Promise.resolve([]);
+    if (this.gate?.withheldReason(stream.id)) {
+      this.withheldCount += inputs.length;
+      return Promise.resolve([]);
+    }
+    const records: StoredDetection[] = [];
+    for (const input of inputs) {
+      const rec: StoredDetection = {
+        id: newId('det', input.at),
+        tenant_id: stream.tenant_id,
+        stream_id: stream.id,
+        scene_id: stream.scene_id,
+        location: stream.location,
+        type: input.type,
+        subtype: input.subtype ?? null,
+        value: input.value ?? null,
+        count: input.count ?? null,
+        confidence: input.confidence,
+        at: input.at,
+        track_id: input.track_id ?? null,
+        dwell_s: input.dwell_s ?? null,
+        zone: input.zone ?? null,
+      };
+      records.push(rec);
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ records, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /**
+   * Writes the in-memory state of scenes that changed since the last call. The history rows are
+   * the durable record; the scene row is a snapshot for restarts and other readers, so it is
+   * written on a timer (and at shutdown) rather than on every commit of the hot path.
+   */
+  async persistScenes(): Promise<void> {
+    const dirty = this.deps.scenes.takeDirty();
+    if (dirty.length === 0) return;
+    const now = toIso(this.deps.clock.now());
+    await this.deps.database.withWriteLock(async (trx) => {
+      for (const s of dirty) {
+        await sceneRepository.update(trx, s.id, {
+          people: s.people,
+          vehicles: s.vehicles,
+          crowd_density: s.crowdDensity,
+          active_anomalies: s.activeAnomalies,
+          last_detection_at: s.lastDetectionAt === null ? null : toIso(s.lastDetectionAt),
+          updated_at: now,
+        });
+      }
+    });
+  }
+
+  /** Resolves when everything ingested so far is durable. */
+  async drain(): Promise<void> {
+    if (!this.flushing && !this.scheduled && this.queue.length === 0) return;
+    await new Promise<void>((r) => this.idle.push(r));
+  }
+
+  private admitted(records: StoredDetection[]): StoredDetection[] {
+    const kept = records.filter((r) => !this.gate!.withheldReason(r.stream_id));
+    this.withheldCount += records.length - kept.length;
+    return kept;
+  }
+
+  private schedule() {
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    const batch = this.queue.splice(0);
+    // a mute or boundary set while these waited in the queue applies to them too
+    if (this.gate) for (const p of batch) p.records = this.admitted(p.records);
+    try {
+      // Scene update and rule evaluation happen here, synchronously, for exactly this batch:
+      // whatever the hooks decide belongs to the detections this transaction makes durable, and
+      // nothing ingested while the transaction runs can slip its effects into it.
+      for (const p of batch) {
+        for (const rec of p.records) {
+          const scene = this.deps.scenes.apply(rec);
+          for (const h of this.hooks) h.onDetection(rec, scene);
+        }
+      }
+      const rows: DetectionTable[] = [];
+      for (const p of batch) rows.push(...p.records);
+      const audits = rows.map((r) => this.deps.audit.build(
+        { keyId: null, operator: 'pipeline' },
+        {
+          tenantId: r.tenant_id,
+          action: 'detection.recorded',
+          resourceType: 'detection',
+          resourceId: r.id,
+          at: r.at,
+          scope: { location: r.location, streamId: r.stream_id },
+          data: { stream_id: r.stream_id, type: r.type, subtype: r.subtype, value: r.value, count: r.count, confidence: r.confidence },
+        },
+      ));
+      const { database } = this.deps;
+      await database.withWriteLock(async (trx) => {
+        // spec "What the service does" 4: every detection is recorded in the audit trail
+        if (database.sqlite) {
+          // hot path: prepared statements, synchronous, inside the lock's transaction
+          detectionRepository.insertManySqlite(database.sqlite, rows);
+          auditRepository.appendChainedSqlite(database.sqlite, audits);
+        } else {
+          await detectionRepository.insertMany(trx, rows);
+          await auditRepository.appendChained(trx, audits);
+        }
+        for (const h of this.hooks) await h.persist?.(trx);
+      });
+      for (const p of batch) p.resolve(p.records);
+    } catch (err) {
+      this.deps.onError?.(err);
+      for (const p of batch) p.reject(err);
+    } finally {
+      this.flushing = false;
+      if (this.queue.length) this.schedule();
+      else for (const r of this.idle.splice(0)) r();
+    }
+  }
+}

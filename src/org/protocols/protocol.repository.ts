@@ -1,0 +1,62 @@
+import type { DbExecutor } from '../../platform/db/database.ts';
+import type { ProtocolNotificationTable, ProtocolRunTable, ProtocolTypeTable } from '../../platform/db/schema.ts';
+
+export type ProtocolRunRow = ProtocolRunTable;
+export type ProtocolTypeRow = ProtocolTypeTable;
+export type ProtocolNotificationRow = ProtocolNotificationTable;
+
+/** A run that can still change: not completed, dismissed or terminated. */
+export const LIVE_RUN_STATUSES = ['active', 'paused'] as const;
+
+export const protocolRepository = {
+  listTypes(db: DbExecutor, tenantId: string) {
+    return db.selectFrom('protocol_types').selectAll().where('tenant_id', '=', tenantId).orderBy('id', 'asc').limit(500).execute();
+  },
+  findType(db: DbExecutor, tenantId: string, name: string) {
+    return db.selectFrom('protocol_types').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).executeTakeFirst();
+  },
+  async insertType(db: DbExecutor, row: ProtocolTypeRow): Promise<void> {
+    await db.insertInto('protocol_types').values(row).execute();
+  },
+  async insertRun(db: DbExecutor, row: ProtocolRunRow): Promise<void> {
+    await db.insertInto('protocol_runs').values(row).execute();
+  },
+  findRunForTenant(db: DbExecutor, tenantId: string, id: string) {
+    return db.selectFrom('protocol_runs').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  },
+  findRun(db: DbExecutor, id: string) {
+    return db.selectFrom('protocol_runs').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  listRunsByIncident(db: DbExecutor, incidentId: string) {
+    return db.selectFrom('protocol_runs').selectAll().where('incident_id', '=', incidentId).orderBy('id', 'asc').execute();
+  },
+  listLiveRunsByIncident(db: DbExecutor, incidentId: string) {
+    return db.selectFrom('protocol_runs').selectAll().where('incident_id', '=', incidentId).where('status', 'in', [...LIVE_RUN_STATUSES]).execute();
+  },
+  /** Active runs waiting for an automatic escalation (re-armed at start). */
+  listScheduled(db: DbExecutor, tenantId?: string) {
+    let q = db.selectFrom('protocol_runs').selectAll().where('status', '=', 'active').where('next_escalation_at', 'is not', null);
+    if (tenantId) q = q.where('tenant_id', '=', tenantId);
+    return q.execute();
+  },
+  /** Active, unacknowledged runs of a tenant below the top level (escalation resumed org-wide). */
+  listEscalatable(db: DbExecutor, tenantId: string, maxLevel: number) {
+    return db
+      .selectFrom('protocol_runs')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('status', '=', 'active')
+      .where('acknowledged_at', 'is', null)
+      .where('escalation_level', '<', maxLevel)
+      .execute();
+  },
+  async updateRun(db: DbExecutor, id: string, patch: Partial<ProtocolRunRow>): Promise<void> {
+    await db.updateTable('protocol_runs').set(patch).where('id', '=', id).execute();
+  },
+  listNotifiedResponderIds(db: DbExecutor, runId: string) {
+    return db.selectFrom('protocol_notifications').select('responder_id').where('run_id', '=', runId).execute();
+  },
+  async insertNotifications(db: DbExecutor, rows: ProtocolNotificationRow[]): Promise<void> {
+    if (rows.length) await db.insertInto('protocol_notifications').values(rows).execute();
+  },
+};

@@ -1,0 +1,90 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoTime, Name, Text, prefixedId } from '../../platform/http/common.schemas.ts';
+
+export const PROTOCOL_RUN_STATUSES = ['active', 'paused', 'completed', 'dismissed', 'terminated'] as const;
+export const MIN_ESCALATION_LEVEL = 1;
+export const MAX_ESCALATION_LEVEL = 5;
+
+export const EscalationLevel = Type.Integer({
+  minimum: MIN_ESCALATION_LEVEL,
+  maximum: MAX_ESCALATION_LEVEL,
+  description: '1 (first line) to 5 (highest); responders at or below the level are notified',
+});
+
+const ProtocolName = Type.String({ pattern: '^[a-z][a-z0-9_]*$', minLength: 1, maxLength: 64, description: 'snake_case protocol type', examples: ['unauthorized_access'] });
+
+export const TriggerProtocolBody = Type.Object(
+  {
+    protocol_type: Name({ maxLength: 64, description: 'a built-in type (unauthorized_access, intrusion, fire, medical, crowd_control, suspicious_vehicle) or one of the organization’s (GET /v1/protocols)', examples: ['unauthorized_access'] }),
+    notify_responders: Type.Boolean({ description: 'notify every responder at or below escalation_level (signed webhook to each responder’s contact URL)' }),
+    escalation_level: EscalationLevel,
+  },
+  { additionalProperties: false },
+);
+export type TriggerProtocolBodyT = Static<typeof TriggerProtocolBody>;
+
+export const ProtocolRunSchema = Type.Object(
+  {
+    id: prefixedId('prot'),
+    object: Type.Literal('protocol_run'),
+    incident_id: Type.String(),
+    protocol_type: Type.String(),
+    status: Type.Union(PROTOCOL_RUN_STATUSES.map((s) => Type.Literal(s)), {
+      description: 'active → paused ⇄ active; active|paused → completed (incident closed), dismissed (override) or terminated (final)',
+    }),
+    escalation_level: Type.Integer(),
+    responders_notified: Type.Integer({ description: 'responders notified so far (at trigger: every responder at or below the level)' }),
+    notify_responders: Type.Boolean(),
+    steps: Type.Array(Type.String()),
+    acknowledged_at: Type.Union([IsoTime, Type.Null()], { description: 'set when the incident is acknowledged; an acknowledged run no longer escalates' }),
+    next_escalation_at: Type.Union([IsoTime, Type.Null()], { description: 'when the run escalates one level unless acknowledged, paused or ended' }),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+    ended_at: Type.Union([IsoTime, Type.Null()]),
+  },
+  { $id: 'ProtocolRun' },
+);
+export type ProtocolRunView = Static<typeof ProtocolRunSchema>;
+
+export const OverrideRunBody = Type.Object(
+  {
+    escalation_level: Type.Optional(EscalationLevel),
+    dismiss: Type.Optional(Type.Literal(true, { description: 'end the run as dismissed (a false alarm)' })),
+    reason: Type.Optional(Text({ maxLength: 1000, description: 'recorded in the audit trail' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type OverrideRunBodyT = Static<typeof OverrideRunBody>;
+
+export const ProtocolTypeSchema = Type.Object(
+  {
+    id: Type.Union([prefixedId('ptype'), Type.Null()], { description: 'null for built-in types' }),
+    object: Type.Literal('protocol_type'),
+    name: Type.String(),
+    description: Type.Union([Type.String(), Type.Null()]),
+    steps: Type.Array(Type.String()),
+    builtin: Type.Boolean(),
+    created_at: Type.Union([IsoTime, Type.Null()]),
+  },
+  { $id: 'ProtocolType' },
+);
+export type ProtocolTypeView = Static<typeof ProtocolTypeSchema>;
+
+export const CreateProtocolTypeBody = Type.Object(
+  {
+    name: ProtocolName,
+    description: Type.Optional(Text({ maxLength: 1000 })),
+    steps: Type.Array(Text({ maxLength: 500 }), { minItems: 1, maxItems: 50 }),
+  },
+  { additionalProperties: false },
+);
+export type CreateProtocolTypeBodyT = Static<typeof CreateProtocolTypeBody>;
+
+export const ProtocolTypeList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(Type.Ref('ProtocolType')),
+  has_more: Type.Boolean(),
+});
+
+export const IncidentProtocolParams = Type.Object({ incident_id: Type.String({ description: 'incident_…' }) });
+export const RunIdParams = Type.Object({ id: Type.String({ description: 'prot_…' }) });

@@ -1,0 +1,66 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoTime, ListOf, ListQuery, Name, prefixedId } from '../../platform/http/common.schemas.ts';
+import { EscalationLevel } from '../protocols/protocol.schemas.ts';
+
+const Kind = Type.Union([Type.Literal('person'), Type.Literal('system')], { description: 'a human or a downstream system' });
+const WebhookUrl = Name({ maxLength: 2048, description: 'receives signed protocol notifications (X-Service-Signature), like any webhook', examples: ['https://pager.example.com/hooks/vigil'] });
+const Email = Type.String({ format: 'email', maxLength: 320, description: 'stored for downstream systems; Vigil itself does not send email' });
+const Sms = Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164 number, stored for downstream systems', examples: ['+351912345678'] });
+
+export const CreateResponderBody = Type.Object(
+  {
+    name: Name({ maxLength: 200, examples: ['Night security desk'] }),
+    kind: Kind,
+    escalation_level: EscalationLevel,
+    contact: Type.Object(
+      { webhook_url: WebhookUrl, email: Type.Optional(Email), sms: Type.Optional(Sms) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateResponderBodyT = Static<typeof CreateResponderBody>;
+
+export const UpdateResponderBody = Type.Object(
+  {
+    name: Type.Optional(Name({ maxLength: 200 })),
+    kind: Type.Optional(Kind),
+    escalation_level: Type.Optional(EscalationLevel),
+    contact: Type.Optional(
+      Type.Object(
+        { webhook_url: Type.Optional(WebhookUrl), email: Type.Optional(Type.Union([Email, Type.Null()])), sms: Type.Optional(Type.Union([Sms, Type.Null()])) },
+        { additionalProperties: false, minProperties: 1 },
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateResponderBodyT = Static<typeof UpdateResponderBody>;
+
+const responderFields = {
+  id: prefixedId('rsp'),
+  object: Type.Literal('responder'),
+  name: Type.String(),
+  kind: Kind,
+  escalation_level: Type.Integer(),
+  contact: Type.Object({
+    webhook_url: Type.String(),
+    email: Type.Union([Type.String(), Type.Null()]),
+    sms: Type.Union([Type.String(), Type.Null()]),
+  }),
+  created_at: IsoTime,
+  updated_at: IsoTime,
+};
+
+export const ResponderSchema = Type.Object(responderFields, { $id: 'Responder' });
+export type ResponderView = Static<typeof ResponderSchema>;
+
+export const CreatedResponderSchema = Type.Object({
+  ...responderFields,
+  signing_secret: Type.String({ description: 'whsec_… secret that signs deliveries to contact.webhook_url; shown only here' }),
+});
+
+export const ResponderIdParams = Type.Object({ id: Type.String({ description: 'rsp_…' }) });
+export const ResponderList = ListOf(Type.Ref('Responder'));
+export const ResponderListQuery = Type.Composite([ListQuery, Type.Object({ escalation_level: Type.Optional(EscalationLevel) })], { additionalProperties: false });
+export const DeletedResponder = Type.Object({ id: Type.String(), object: Type.Literal('responder'), deleted: Type.Literal(true) });

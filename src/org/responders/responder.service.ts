@@ -1,0 +1,121 @@
+import type { DatabaseHandle } from '../../platform/db/database.ts';
+import type { Clock } from '../../platform/time/clock.ts';
+import { VigilError, notFound } from '../../platform/lib/errors.ts';
+import { newId } from '../../platform/lib/ids.ts';
+import { toIso } from '../../platform/time/time.ts';
+import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/keys/key.service.ts';
+import { assertEveryLocation } from '../../platform/identity/location-access.ts';
+import type { ListQueryT } from '../../platform/http/common.schemas.ts';
+import { mapPage, paginate } from '../../platform/http/pagination.ts';
+import type { UrlGuard } from '../automation/event-sink.ts';
+import { generateWebhookSecret } from '../../platform/outbox/webhook-signature.ts';
+import { responderRepository, type ResponderRow } from './responder.repository.ts';
+import type { CreateResponderBodyT, ResponderView, UpdateResponderBodyT } from './responder.schemas.ts';
+
+export function toResponderView(r: ResponderRow): ResponderView {
+  return {
+    id: r.id,
+    object: 'responder',
+    name: r.name,
+    kind: r.kind,
+    escalation_level: r.escalation_level,
+    contact: { webhook_url: r.webhook_url, email: r.email, sms: r.sms },
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+/**
+ * Responders (issue 3 §4): people or systems that protocol runs notify. The contact is a webhook
+ * URL, signed like any delivery with a secret of the responder's own, shown once at creation.
+ */
+export class ResponderService {
+  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; urlGuard: UrlGuard }) {}
+
+  async create(principal: Principal, actor: Actor, body: CreateResponderBodyT): Promise<ResponderView & { signing_secret: string }> {
+    assertEveryLocation(principal, 'a responder (notified for every location)');
+    await this.checkUrl(body.contact.webhook_url);
+    const now = this.deps.clock.now();
+    const row: ResponderRow = {
+      id: newId('rsp', now),
+      tenant_id: principal.tenantId,
+      name: body.name,
+      kind: body.kind,
+      escalation_level: body.escalation_level,
+      webhook_url: body.contact.webhook_url,
+      email: body.contact.email ?? null,
+      sms: body.contact.sms ?? null,
+      signing_secret: generateWebhookSecret(),
+      created_at: toIso(now),
+      updated_at: toIso(now),
+    };
+    await this.deps.database.withWriteLock(async (trx) => {
+      await responderRepository.insert(trx, row);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'responder.created', resourceType: 'responder', resourceId: row.id, data: { after: toResponderView(row) } },
+      ]);
+    });
+    return { ...toResponderView(row), signing_secret: row.signing_secret };
+  }
+
+  async list(principal: Principal, q: ListQueryT & { escalation_level?: number }) {
+    let qb = responderRepository.listQuery(this.deps.database.db, principal.tenantId);
+    if (q.escalation_level !== undefined) qb = qb.where('escalation_level', '=', q.escalation_level);
+    return mapPage(await paginate(qb, 'id', q), toResponderView);
+  }
+
+  async get(principal: Principal, id: string): Promise<ResponderView> {
+    return toResponderView(await this.load(principal, id));
+  }
+
+  async update(principal: Principal, actor: Actor, id: string, body: UpdateResponderBodyT): Promise<ResponderView> {
+    const before = await this.load(principal, id);
+    assertEveryLocation(principal, 'a responder (notified for every location)');
+    if (body.contact?.webhook_url !== undefined) await this.checkUrl(body.contact.webhook_url);
+    const patch: Partial<ResponderRow> = { updated_at: toIso(this.deps.clock.now()) };
+    if (body.name !== undefined) patch.name = body.name;
+    if (body.kind !== undefined) patch.kind = body.kind;
+    if (body.escalation_level !== undefined) patch.escalation_level = body.escalation_level;
+    if (body.contact?.webhook_url !== undefined) patch.webhook_url = body.contact.webhook_url;
+    if (body.contact?.email !== undefined) patch.email = body.contact.email;
+    if (body.contact?.sms !== undefined) patch.sms = body.contact.sms;
+    const after = { ...before, ...patch };
+    await this.deps.database.withWriteLock(async (trx) => {
+      await responderRepository.update(trx, id, patch);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'responder.updated', resourceType: 'responder', resourceId: id, data: { before: toResponderView(before), after: toResponderView(after) } },
+      ]);
+    });
+    return toResponderView(after);
+  }
+
+  async remove(principal: Principal, actor: Actor, id: string) {
+    const before = await this.load(principal, id);
+    assertEveryLocation(principal, 'a responder (notified for every location)');
+    await this.deps.database.withWriteLock(async (trx) => {
+      await responderRepository.delete(trx, id);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'responder.deleted', resourceType: 'responder', resourceId: id, data: { before: toResponderView(before) } },
+      ]);
+    });
+    return { id, object: 'responder' as const, deleted: true as const };
+  }
+
+  private async load(principal: Principal, id: string): Promise<ResponderRow> {
+    const row = await responderRepository.findForTenant(this.deps.database.db, principal.tenantId, id);
+    if (!row) throw notFound('responder', id);
+    return row;
+  }
+
+  /** The webhook registration's URL safety check, reported against the responder's field. */
+  private async checkUrl(url: string): Promise<void> {
+    try {
+      await this.deps.urlGuard.assertUrlAllowed(url);
+    } catch (err) {
+      if (!(err instanceof VigilError)) throw err;
+      const detail = err.message.replace(/^url:\s*/, '');
+      throw new VigilError(err.code, `contact.webhook_url: ${detail}`, { param: 'contact.webhook_url', errors: [{ param: 'contact.webhook_url', message: detail }] });
+    }
+  }
+}

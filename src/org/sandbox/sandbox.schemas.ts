@@ -1,0 +1,18 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DETECTION_TYPES } from '../detections/detection.ts';
+import { Name } from '../../platform/http/common.schemas.ts';
+
+export const InjectDetectionBody = Type.Object(
+  {
+    stream_id: Type.String({ minLength: 1, description: 'a sandbox stream of this tenant' }),
+    type: Type.Union(DETECTION_TYPES.map((t) => Type.Literal(t))),
+    subtype: Type.Optional(Name({ maxLength: 64, examples: ['unrecognized'] })),
+    value: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'person_count: people present' })),
+    count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'vehicle: vehicles present' })),
+    confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.9 })),
+    dwell_s: Type.Optional(Type.Number({ minimum: 0, maximum: 86_400, description: 'person: seconds present (300 or more is loitering)' })),
+    track_id: Type.Optional(Name({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type InjectDetectionBodyT = Static<typeof InjectDetectionBody>;

@@ -1,0 +1,71 @@
+import type { DatabaseHandle } from '../../platform/db/database.ts';
+import type { Clock } from '../../platform/time/clock.ts';
+import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
+import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/keys/key.service.ts';
+import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/detection-pipeline.ts';
+import { toDetectionView } from '../scenes/scene.service.ts';
+import type { DetectionView } from '../scenes/scene.schemas.ts';
+import { streamRepository } from '../streams/stream.repository.ts';
+import type { InjectDetectionBodyT } from './sandbox.schemas.ts';
+
+/**
+ * Sandbox test helper (spec "What the service does" 5): puts one synthetic detection into a
+ * sandbox stream now, through the real pipeline, so an integrator can make an anomaly, an alert
+ * or a watch event happen on demand instead of waiting for the scenario to produce one.
+ */
+export class SandboxService {
+  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; pipeline: DetectionPipeline; gate?: IngestGate }) {}
+
+  async injectDetection(principal: Principal, actor: Actor, body: InjectDetectionBodyT): Promise<DetectionView> {
+    const stream = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, body.stream_id);
+    if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', body.stream_id, 'stream_id');
+    if (!stream.sandbox) {
+      throw new VigilError('stream_not_sandbox', `Stream ${stream.id} reads a real source; synthetic detections go only into sandbox streams.`, { param: 'stream_id' });
+    }
+    if (body.type === 'person_count' && body.value === undefined) throw invalid('value', 'is required for person_count');
+    if (body.type === 'vehicle' && body.count === undefined) throw invalid('count', 'is required for vehicle');
+    assertLooking(this.deps.gate?.withheldReason(stream.id) ?? null, stream.id);
+    const [rec] = await this.deps.pipeline.ingest(
+      { id: stream.id, tenant_id: stream.tenant_id, scene_id: stream.scene_id, location: stream.location },
+      [
+        {
+          type: body.type,
+          subtype: body.subtype ?? null,
+          value: body.value ?? null,
+          count: body.count ?? null,
+          confidence: body.confidence ?? 0.9,
+          at: this.deps.clock.now(),
+          dwell_s: body.dwell_s ?? null,
+          track_id: body.track_id ?? null,
+        },
+      ],
+    );
+    // a mute or boundary committed while this waited in the pipeline's queue dropped it
+    if (!rec) assertLooking(this.deps.gate?.withheldReason(stream.id) ?? 'muted', stream.id);
+    await this.deps.audit.append(actor, {
+      tenantId: principal.tenantId,
+      action: 'sandbox.detection_injected',
+      resourceType: 'detection',
+      resourceId: rec.id,
+      data: { stream_id: stream.id, type: rec.type, subtype: rec.subtype },
+      scope: { location: stream.location, streamId: stream.id },
+    });
+    return toDetectionView(rec);
+  }
+}
+
+/**
+ * A household sensor that is muted or left alone is not looked at (issue 9 §1): a synthetic
+ * detection into it is refused like any other input, so nothing about it is recorded.
+ */
+function assertLooking(reason: WithheldReason | null, streamId: string): void {
+  if (reason === 'muted') {
+    throw new VigilError('sensor_muted', `Sensor ${streamId} is muted: nothing from it is taken in until it is unmuted.`, { param: 'stream_id' });
+  }
+  if (reason === 'left_alone') {
+    throw new VigilError('sensor_left_alone', `Sensor ${streamId} is in a place the household asked to leave alone: nothing from it is taken in until that is lifted.`, {
+      param: 'stream_id',
+    });
+  }
+}

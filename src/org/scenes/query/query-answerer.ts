@@ -1,0 +1,965 @@
+import type { DetectionRecord } from '../../detections/detection.ts';
+import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, describeLocation } from './query-interpreter.ts';
+import { describeDuration } from './query-window.ts';
+import { formatMoment } from '../../../platform/time/zoned-time.ts';
+import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
+
+/**
+ * Answers an interpreted scene question from detection history (issue 2 §5 "Query").
+ *
+ * History the caller must load: every row of the scene's location with `at` in [from, to], plus,
+ * for each count type (person_count and vehicle), the latest row with `at` < from — the state at a
+ * moment is the most recent reading at or before it, so peak, average, presence and "now" need
+ * the reading that was in force when the range began. Nothing older is needed.
+ */
+
+/** Live sources repeat an unchanged count every 60 s (video frame pipeline); twice that is fresh. */
+const READING_FRESH_MS = 2 * 60_000;
+
+/** A tracked object last seen this close to the end of the range is taken as still there. */
+const STILL_PRESENT_MS = 2 * 60_000;
+
+/** Spec: Query response `detections` — we cap it so one answer stays a small payload. */
+export const MAX_ANSWER_DETECTIONS = 50;
+
+interface Reading {
+  at: number;
+  value: number;
+  record: DetectionRecord;
+}
+
+type CountType = 'person_count' | 'vehicle';
+
+function readingsOf(detections: DetectionRecord[], type: CountType): Reading[] {
+  const readings: Reading[] = [];
+  for (const d of detections) {
+    if (d.type !== type) continue;
+    const value = type === 'person_count' ? d.value : d.count;
+    if (typeof value === 'number' && Number.isFinite(value)) readings.push({ at: d.at, value, record: d });
+  }
+  return readings.sort((a, b) => a.at - b.at);
+}
+
+/** The reading in force at `t`: the most recent one at or before it. */
+function readingAt(readings: Reading[], t: number): Reading | undefined {
+  let found: Reading | undefined;
+  for (const r of readings) {
+    if (r.at > t) break;
+    found = r;
+  }
+  return found;
+}
+
+/** The reading in force when the range began, then every reading inside it. */
+function readingsOver(readings: Reading[], from: number, to: number): Reading[] {
+  const first = readingAt(readings, from);
+  const inside = readings.filter((r) => r.at > from && r.at <= to);
+  return first ? [first, ...inside] : inside;
+}
+
+function peakOf(readings: Reading[], from: number): { value: number; at: number; reading: Reading } | undefined {
+  let best: Reading | undefined;
+  for (const r of readings) if (!best || r.value > best.value) best = r;
+  return best && { value: best.value, at: Math.max(best.at, from), reading: best };
+}
+
+/**
+ * Time-weighted mean of the step function the readings describe over [from, to]. Time before
+ * the first known reading is left out rather than counted as zero: no reading is no knowledge.
+ */
+function timeWeightedAverage(readings: Reading[], from: number, to: number): number | undefined {
+  if (readings.length === 0) return undefined;
+  let weighted = 0;
+  let covered = 0;
+  readings.forEach((r, i) => {
+    const start = Math.max(r.at, from);
+    const end = i + 1 < readings.length ? readings[i + 1].at : to;
+    if (end > start) {
+      weighted += r.value * (end - start);
+      covered += end - start;
+    }
+  });
+  return covered > 0 ? weighted / covered : readings[readings.length - 1].value;
+}
+
+/** Rises in a count between consecutive readings: the arrivals a counter implies. */
+function increasesOf(readings: Reading[]): { total: number; records: DetectionRecord[] } {
+  let total = 0;
+  const records: DetectionRecord[] = [];
+  for (let i = 1; i < readings.length; i++) {
+    const rise = readings[i].value - readings[i - 1].value;
+    if (rise > 0) {
+      total += rise;
+      records.push(readings[i].record);
+    }
+  }
+  return { total, records };
+}
+
+function inRange(d: DetectionRecord, from: number, to: number): boolean {
+  return d.at >= from && d.at <= to;
+}
+
+/** One record per tracked object (the first seen); untracked records each count once. */
+function firstPerTrack(records: DetectionRecord[]): DetectionRecord[] {
+  const seen = new Set<string>();
+  const out: DetectionRecord[] = [];
+  for (const d of [...records].sort((a, b) => a.at - b.at)) {
+    const key = d.track_id ? `track:${d.track_id}` : `det:${d.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}
+
+function isUnrecognized(d: DetectionRecord): boolean {
+  return d.subtype === 'unrecognized';
+}
+
+function dwellOf(d: DetectionRecord): number {
+  return typeof d.dwell_s === 'number' ? d.dwell_s : 0;
+}
+
+function isAnomalousPerson(d: DetectionRecord): boolean {
+  return d.type === 'person' && (isUnrecognized(d) || dwellOf(d) >= LOITERING_DWELL_S);
+}
+
+function newestFirst(records: DetectionRecord[]): DetectionRecord[] {
+  const unique = [...new Map(records.map((d) => [d.id, d])).values()];
+  return unique.sort((a, b) => b.at - a.at).slice(0, MAX_ANSWER_DETECTIONS);
+}
+
+function roundDensity(people: number, capacity: number): number {
+  if (!(capacity > 0) || !(people > 0)) return 0;
+  return Math.round((people / capacity) * 100) / 100;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function formatNumber(n: number): string {
+  return String(Math.round(n * 10) / 10);
+}
+
+function formatDwell(seconds: number): string {
+  if (seconds < 60) return plural(Math.round(seconds), 'second', 'seconds');
+  return plural(Math.floor(seconds / 60), 'minute', 'minutes');
+}
+
+/** Everything a sentence needs about where and when, precomputed once. */
+interface Phrasing {
+  place: string;
+  when: string;
+  moment: (t: number) => string;
+  isNow: boolean;
+  /** the range ends now (no time phrase, or one that runs up to now) */
+  isNowRange: boolean;
+}
+
+function phrasingOf(interp: Interpretation): Phrasing {
+  return {
+    place: `the ${describeLocation(interp.location)}`,
+    when: interp.range_label,
+    moment: (t) => formatMoment(t, interp.time_zone, interp.to),
+    isNow: interp.from === interp.to && !interp.time_phrase,
+    isNowRange: interp.to === interp.asked_at || (!interp.time_phrase && interp.to === interp.from),
+  };
+}
+
+interface CountAnswer {
+  answer: string;
+  supporting: DetectionRecord[];
+  /** people present at the moment the answer is about, for crowd_density */
+  people?: number;
+  /** arrivals: how many */
+  total?: number;
+}
+
+/** "There are 4 people in the lobby now (10:14)." / "There were 2 vehicles in the lot at 09:30." */
+function answerCurrent(interp: Interpretation, readings: Reading[], snapshotValue: number, p: Phrasing): CountAnswer & { value?: number } {
+  const reading = readingAt(readings, interp.to);
+  const value = reading ? reading.value : p.isNow ? snapshotValue : undefined;
+  const [one, many] = interp.metric === 'vehicles' ? ['vehicle', 'vehicles'] : ['person', 'people'];
+  if (value === undefined) {
+    return { answer: `There is no ${one} count for ${p.place} ${p.when}: no readings by then.`, supporting: [] };
+  }
+  const verb = p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were';
+  const answer =
+    value === 0
+      ? `There ${p.isNow ? 'are' : 'were'} no ${many} in ${p.place} ${p.when}.`
+      : `There ${verb} ${plural(value, one, many)} in ${p.place} ${p.when}.`;
+  return { answer, supporting: reading ? [reading.record] : [], value };
+}
+
+function answerPeak(interp: Interpretation, readings: Reading[], p: Phrasing): CountAnswer & { value?: number } {
+  const span = readingsOver(readings, interp.from, interp.to);
+  const peak = peakOf(span, interp.from);
+  const [one, many] = interp.metric === 'vehicles' ? ['vehicle', 'vehicles'] : ['person', 'people'];
+  if (!peak) return { answer: `No ${one} counts were recorded in ${p.place} ${p.when}.`, supporting: [] };
+  if (peak.value === 0) {
+    return { answer: `There were no ${many} in ${p.place} at any point ${p.when}.`, supporting: [peak.reading.record], value: 0 };
+  }
+  return {
+    answer: `Peak of ${plural(peak.value, one, many)} in ${p.place} at ${p.moment(peak.at)}, ${p.when}.`,
+    supporting: [peak.reading.record],
+    value: peak.value,
+  };
+}
+
+/** "when was it quietest today?": the lowest reading in force during the range. */
+function answerMinimum(interp: Interpretation, readings: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+  const [one, many] = interp.metric === 'vehicles' ? ['vehicle', 'vehicles'] : ['person', 'people'];
+  const span = readingsOver(readings, interp.from, interp.to);
+  if (span.length === 0) return { answer: `No ${one} counts were recorded in ${p.place} ${p.when}.`, supporting: [] };
+  const low = span.reduce((best, r) => (r.value < best.value ? r : best));
+  const at = p.moment(Math.max(low.at, interp.from));
+  if (interp.metric === 'crowd_density') {
+    const share = scene.capacity > 0 ? `, ${Math.round((low.value / scene.capacity) * 100)}% of its capacity of ${scene.capacity}` : '';
+    return {
+      answer: `${capitalise(p.place)} was least crowded at ${at} with ${plural(low.value, 'person', 'people')}${share}, ${p.when}.`,
+      supporting: [low.record],
+      people: low.value,
+    };
+  }
+  const answer =
+    low.value === 0
+      ? `${capitalise(p.place)} had no ${many} at ${at}, the fewest ${p.when}.`
+      : `The fewest ${many} in ${p.place} ${p.when} was ${low.value}, at ${at}.`;
+  return { answer, supporting: [low.record], people: interp.metric === 'people' ? low.value : undefined };
+}
+
+function answerAverage(interp: Interpretation, readings: Reading[], p: Phrasing): CountAnswer & { value?: number } {
+  const span = readingsOver(readings, interp.from, interp.to);
+  const average = timeWeightedAverage(span, interp.from, interp.to);
+  const many = interp.metric === 'vehicles' ? 'vehicles' : 'people';
+  if (average === undefined) {
+    return { answer: `No ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} counts were recorded in ${p.place} ${p.when}.`, supporting: [] };
+  }
+  return {
+    answer: `On average ${formatNumber(average)} ${many} were in ${p.place} ${p.when} (time-weighted).`,
+    supporting: span.map((r) => r.record),
+    value: average,
+  };
+}
+
+function answerArrivals(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
+  const vehicles = interp.metric === 'vehicles';
+  const [one, many] = vehicles ? ['vehicle', 'vehicles'] : ['person', 'people'];
+  // Tracked events name each arrival; a bare counter only shows them as rises.
+  const events = detections.filter(
+    (d) => inRange(d, interp.from, interp.to) && (vehicles ? d.type === 'vehicle' && d.track_id : d.type === 'person'),
+  );
+  let total: number;
+  let supporting: DetectionRecord[];
+  if (events.length > 0) {
+    supporting = firstPerTrack(events);
+    total = supporting.length;
+  } else {
+    ({ total, records: supporting } = increasesOf(readingsOver(readings, interp.from, interp.to)));
+  }
+  let answer =
+    total === 0
+      ? `No ${many} arrived in ${p.place} ${p.when}.`
+      : `${plural(total, one, many)} arrived in ${p.place} ${p.when}.`;
+  if (interp.yes_no) answer = total === 0 ? `No, no ${many} arrived in ${p.place} ${p.when}.` : `Yes, ${answer}`;
+  return { answer: capitalise(answer), supporting, total };
+}
+
+function answerPresence(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], snapshotValue: number, p: Phrasing): CountAnswer {
+  const vehicles = interp.metric === 'vehicles';
+  const [one, many] = vehicles ? ['vehicle', 'vehicles'] : ['person', 'people'];
+  const nobody = vehicles ? 'no vehicles' : 'no one';
+  if (interp.from === interp.to) {
+    const current = answerCurrent(interp, readings, snapshotValue, p);
+    if (current.value === undefined) return current;
+    const n = current.value;
+    const be = p.isNow ? (n === 1 ? 'is' : 'are') : n === 1 ? 'was' : 'were';
+    const people = `${plural(n, one, many)} ${be} in ${p.place} ${p.when}`;
+    const none = `${nobody} ${vehicles ? (p.isNow ? 'are' : 'were') : p.isNow ? 'is' : 'was'} in ${p.place} ${p.when}`;
+    // "is the lobby empty?" asks the other way round: yes means nobody is there
+    const answer = interp.expect_empty
+      ? n > 0
+        ? `No, ${people}.`
+        : `Yes, ${p.place} ${p.isNow ? 'is' : 'was'} empty ${p.when}: ${none}.`
+      : n > 0
+        ? `Yes, ${people}.`
+        : `No, ${none}.`;
+    return { answer, supporting: current.supporting };
+  }
+  // A reading from before the range is evidence of presence during it only while fresh: live
+  // sources repeat unchanged counts every minute, so an older one that was not repeated says
+  // nothing about the range ("any cars in the last 10 minutes?" with a car counted 16 minutes ago).
+  const carried = readingAt(readings, interp.from);
+  const staleCarried = carried && carried.at < interp.from && interp.from - carried.at > READING_FRESH_MS ? carried : undefined;
+  const span = readingsOver(readings, interp.from, interp.to).filter((r) => r.value > 0 && r !== staleCarried);
+  const events = detections.filter(
+    (d) => inRange(d, interp.from, interp.to) && d.type === (vehicles ? 'vehicle' : 'person') && (vehicles ? d.count !== 0 : true),
+  );
+  const seen = [...span.map((r) => r.record), ...events];
+  if (seen.length === 0 && staleCarried && staleCarried.value > 0) {
+    const last = `the last reading, at ${p.moment(staleCarried.at)}, showed ${plural(staleCarried.value, one, many)}`;
+    return {
+      answer: interp.expect_empty
+        ? `I cannot tell whether ${p.place} was empty ${p.when}: there are no readings in that time, and ${last}.`
+        : `No, no ${many} were seen in ${p.place} ${p.when}; ${last}.`,
+      supporting: [staleCarried.record],
+    };
+  }
+  if (seen.length === 0) {
+    const noReadings = readingsOver(readings, interp.from, interp.to).length === 0;
+    if (interp.expect_empty) {
+      return {
+        answer: noReadings
+          ? `Nothing recorded shows ${many} in ${p.place} ${p.when}, but there are no readings to prove it was empty.`
+          : `Yes, ${p.place} was empty ${p.when}: ${nobody} ${vehicles ? 'were' : 'was'} seen.`,
+        supporting: [],
+      };
+    }
+    return {
+      answer: noReadings
+        ? `No, nothing recorded shows ${many} in ${p.place} ${p.when}.`
+        : `No, ${nobody} ${vehicles ? 'were' : 'was'} in ${p.place} ${p.when}.`,
+      supporting: [],
+    };
+  }
+  const peak = peakOf(span, interp.from);
+  const lastSeen = Math.max(...seen.map((d) => Math.max(d.at, interp.from)));
+  const most = peak ? `, up to ${peak.value} at once` : '';
+  return {
+    answer: `${interp.expect_empty ? 'No' : 'Yes'}, ${many} were in ${p.place} ${p.when}${most}, last seen at ${p.moment(lastSeen)}.`,
+    supporting: seen,
+  };
+}
+
+const LEVEL_TEST: Record<NonNullable<Interpretation['level']>, (share: number) => boolean> = {
+  busy: (share) => share >= BUSY_SHARE,
+  crowded: (share) => share >= CROWDED_SHARE,
+  full: (share) => share >= 1,
+  quiet: (share) => share <= QUIET_SHARE,
+};
+
+/** "is the lobby crowded?": yes or no against capacity, then the figures that decide it. */
+function answerCrowdLevel(interp: Interpretation, readings: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+  const level = interp.level!;
+  const figures = answerCrowd({ ...interp, level: undefined }, readings, scene, p);
+  if (figures.people === undefined) return figures;
+  if (!(scene.capacity > 0)) {
+    return {
+      ...figures,
+      answer: `I cannot say whether ${p.place} ${p.isNow ? 'is' : 'was'} ${level}: its capacity is not set. ${figures.answer.replace(/ \(its capacity is not set, so density cannot be computed\)/, '')}`,
+    };
+  }
+  const share = figures.people / scene.capacity;
+  const rule =
+    level === 'full'
+      ? 'Full means at capacity'
+      : level === 'crowded' || level === 'busy'
+        ? `${level === 'busy' ? 'Busy' : 'Crowded'} means ${Math.round((level === 'busy' ? BUSY_SHARE : CROWDED_SHARE) * 100)}% of capacity or more`
+        : `Quiet means ${Math.round(QUIET_SHARE * 100)}% of capacity or less`;
+  const yes = LEVEL_TEST[level](share);
+  return { ...figures, answer: `${yes ? 'Yes' : 'No'}, ${lowerFirst(figures.answer)} ${rule}.` };
+}
+
+function lowerFirst(s: string): string {
+  return /^The /.test(s) ? `the ${s.slice(4)}` : s;
+}
+
+function answerCrowd(interp: Interpretation, readings: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+  if (interp.level) return answerCrowdLevel(interp, readings, scene, p);
+  const capacityNote = scene.capacity > 0 ? '' : ' (its capacity is not set, so density cannot be computed)';
+  const percent = (people: number) =>
+    scene.capacity > 0 ? `${Math.round((people / scene.capacity) * 100)}% of its capacity of ${scene.capacity}` : '';
+  if (interp.aggregate === 'peak') {
+    const peak = peakOf(readingsOver(readings, interp.from, interp.to), interp.from);
+    if (!peak) return { answer: `No people counts were recorded in ${p.place} ${p.when}.`, supporting: [] };
+    const share = scene.capacity > 0 ? `, ${percent(peak.value)}` : capacityNote;
+    return {
+      answer: `${capitalise(p.place)} was most crowded at ${p.moment(peak.at)} with ${plural(peak.value, 'person', 'people')}${share}, ${p.when}.`,
+      supporting: [peak.reading.record],
+      people: peak.value,
+    };
+  }
+  if (interp.aggregate === 'average') {
+    const span = readingsOver(readings, interp.from, interp.to);
+    const average = timeWeightedAverage(span, interp.from, interp.to);
+    if (average === undefined) return { answer: `No people counts were recorded in ${p.place} ${p.when}.`, supporting: [] };
+    const share = scene.capacity > 0 ? `, ${percent(average)}` : capacityNote;
+    return {
+      answer: `On average ${formatNumber(average)} people were in ${p.place} ${p.when}${share} (time-weighted).`,
+      supporting: span.map((r) => r.record),
+      people: average,
+    };
+  }
+  const current = answerCurrent({ ...interp, metric: 'people' }, readings, scene.people, p);
+  if (current.value === undefined) return current;
+  const share = scene.capacity > 0 ? `, ${percent(current.value)}` : capacityNote;
+  return {
+    answer: `${capitalise(p.place)} ${p.isNow ? 'has' : 'had'} ${plural(current.value, 'person', 'people')} ${p.when}${share}.`,
+    supporting: current.supporting,
+    people: current.value,
+  };
+}
+
+function answerAnomalies(interp: Interpretation, detections: DetectionRecord[], p: Phrasing): CountAnswer {
+  const minDwell = interp.min_dwell_s;
+  const matches = (d: DetectionRecord): boolean => {
+    if (d.type !== 'person') return false;
+    if (interp.subtype || minDwell !== undefined) {
+      return (!interp.subtype || d.subtype === interp.subtype) && (minDwell === undefined || dwellOf(d) >= minDwell);
+    }
+    return isAnomalousPerson(d);
+  };
+  const found = detections.filter((d) => inRange(d, interp.from, interp.to) && matches(d));
+  // One entry per tracked person: the latest sighting, which carries the longest dwell.
+  const latest = new Map<string, DetectionRecord>();
+  for (const d of [...found].sort((a, b) => a.at - b.at)) latest.set(d.track_id ? `track:${d.track_id}` : `det:${d.id}`, d);
+  const people = [...latest.values()];
+  const newest = people.reduce((m, d) => Math.max(m, d.at), 0);
+  const longest = people.reduce((m, d) => Math.max(m, dwellOf(d)), 0);
+  const loiterPhrase = `for ${formatDwell(minDwell ?? LOITERING_DWELL_S)} or more`;
+
+  let answer: string;
+  if (interp.subtype && minDwell !== undefined) {
+    answer =
+      people.length === 0
+        ? `No ${interp.subtype} people loitered in ${p.place} ${loiterPhrase} ${p.when}.`
+        : `${plural(people.length, `${interp.subtype} person`, `${interp.subtype} people`)} loitered in ${p.place} ${loiterPhrase} ${p.when} (longest ${formatDwell(longest)}, latest at ${p.moment(newest)}).`;
+  } else if (interp.subtype) {
+    answer =
+      people.length === 0
+        ? `No ${interp.subtype} people were seen in ${p.place} ${p.when}.`
+        : `${plural(people.length, `${interp.subtype} person was`, `${interp.subtype} people were`)} seen in ${p.place} ${p.when}, the latest at ${p.moment(newest)}.`;
+  } else if (minDwell !== undefined) {
+    answer =
+      people.length === 0
+        ? `No one loitered in ${p.place} ${loiterPhrase} ${p.when}.`
+        : `${plural(people.length, 'person', 'people')} loitered in ${p.place} ${loiterPhrase} ${p.when} (longest ${formatDwell(longest)}, latest at ${p.moment(newest)}).`;
+  } else if (people.length === 0) {
+    answer = `Nothing unusual in ${p.place} ${p.when}: no unrecognized people and no one loitering.`;
+  } else {
+    const unrecognized = people.filter(isUnrecognized).length;
+    const loitering = people.filter((d) => dwellOf(d) >= LOITERING_DWELL_S).length;
+    const parts = [
+      unrecognized > 0 ? plural(unrecognized, 'unrecognized person', 'unrecognized people') : '',
+      loitering > 0 ? `${plural(loitering, 'person', 'people')} loitering (longest ${formatDwell(longest)})` : '',
+    ].filter(Boolean);
+    answer = `${plural(people.length, 'anomaly', 'anomalies')} in ${p.place} ${p.when}: ${parts.join(' and ')}, the latest at ${p.moment(newest)}.`;
+  }
+  answer = capitalise(answer);
+  // "any strangers tonight?": yes or no first, then what was seen
+  if (interp.yes_no) answer = `${people.length > 0 ? 'Yes' : 'No'}, ${answer.charAt(0).toLowerCase()}${answer.slice(1)}`;
+  return { answer, supporting: found };
+}
+
+function nouns(interp: Interpretation): [string, string] {
+  return interp.metric === 'vehicles' ? ['vehicle', 'vehicles'] : ['person', 'people'];
+}
+
+const COMPARE: Record<Comparison, (a: number, b: number) => boolean> = {
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+};
+const COMPARISON_WORDS: Record<Comparison, string> = { '>': 'more than', '>=': 'at least', '<': 'fewer than', '<=': 'at most' };
+
+/** "were there more than 5 people at any point in the last hour?": yes or no, then the figure that decides it. */
+function answerThreshold(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], scene: SceneSnapshot, snapshotValue: number, p: Phrasing): CountAnswer {
+  const t = interp.threshold!;
+  const [one, many] = nouns(interp);
+  if (t.capacity && !(scene.capacity > 0)) {
+    return { answer: `I cannot compare with capacity: the capacity of ${p.place} is not set.`, supporting: [] };
+  }
+  if (t.share && !(scene.capacity > 0)) {
+    return { answer: `I cannot compare with a share of capacity: the capacity of ${p.place} is not set.`, supporting: [] };
+  }
+  const limit = t.capacity ? scene.capacity : t.share ? (t.value / 100) * scene.capacity : t.value;
+  const limitText = t.capacity ? `its capacity of ${scene.capacity}` : t.share ? `${t.value}% of its capacity of ${scene.capacity} (${formatNumber(limit)} people)` : String(limit);
+  const asked = `${COMPARISON_WORDS[t.op]} ${limitText}`;
+  let value: number;
+  let figure: string;
+  let supporting: DetectionRecord[];
+  switch (t.basis) {
+    case 'current': {
+      const current = answerCurrent(interp, readings, snapshotValue, p);
+      if (current.value === undefined) return current;
+      value = current.value;
+      const be = p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were';
+      figure = `${plural(value, one, many)} ${be} in ${p.place} ${p.when}`;
+      supporting = current.supporting;
+      break;
+    }
+    case 'peak':
+    case 'minimum': {
+      const span = readingsOver(readings, interp.from, interp.to);
+      if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot say.`, supporting: [] };
+      const pick = span.reduce((best, r) => ((t.basis === 'peak' ? r.value > best.value : r.value < best.value) ? r : best));
+      value = pick.value;
+      const at = p.moment(Math.max(pick.at, interp.from));
+      figure =
+        t.basis === 'peak'
+          ? `the most at once ${p.when} was ${value} (at ${at})`
+          : `the fewest at once ${p.when} was ${value} (at ${at})`;
+      supporting = [pick.record];
+      break;
+    }
+    case 'arrivals': {
+      const arrivals = answerArrivals({ ...interp, yes_no: false }, detections, readings, p);
+      value = arrivals.total ?? 0;
+      figure = lowerFirst(arrivals.answer.replace(/\.$/, ''));
+      supporting = arrivals.supporting;
+      break;
+    }
+  }
+  const yes = COMPARE[t.op](value, limit);
+  return { answer: `${yes ? 'Yes' : 'No'}, ${figure}, ${yes ? '' : 'not '}${asked}.`, supporting };
+}
+
+/**
+ * "has the crowd been growing?": the count at the start against the end of the range, and the
+ * average of the first half against the second, so one spike does not make a trend.
+ */
+function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): CountAnswer & { direction?: 'up' | 'down' | 'flat'; sentence?: string } {
+  const [one, many] = nouns(interp);
+  const span = readingsOver(readings, interp.from, interp.to);
+  if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot tell a trend.`, supporting: [] };
+  // only the part of the range the readings cover: time before the first reading is unknown
+  const from = Math.max(interp.from, span[0].at);
+  if (interp.to - from < (interp.to - interp.from) / 4 || span.length < 2) {
+    return { answer: `I have too few ${one} counts for ${p.place} ${p.when} to tell a trend.`, supporting: span.map((r) => r.record) };
+  }
+  const mid = from + (interp.to - from) / 2;
+  const firstHalf = timeWeightedAverage(readingsOver(readings, from, mid), from, mid) ?? 0;
+  const secondHalf = timeWeightedAverage(readingsOver(readings, mid, interp.to), mid, interp.to) ?? 0;
+  const start = readingAt(readings, from) ?? span[0];
+  const end = readingAt(readings, interp.to) ?? span[span.length - 1];
+  const change = secondHalf - firstHalf;
+  // a small change either way is noise; the halves and the ends must agree on the direction
+  const tolerance = Math.max(0.25, 0.05 * Math.max(firstHalf, secondHalf));
+  const direction = change > tolerance && end.value > start.value ? 'up' : change < -tolerance && end.value < start.value ? 'down' : 'flat';
+  const movement =
+    direction === 'up' ? 'has been rising' : direction === 'down' ? 'has been falling' : 'has held about steady';
+  const startAt = p.moment(Math.max(start.at, from));
+  const detail = `from ${plural(start.value, one, many)} at ${startAt} to ${end.value} at ${p.moment(end.at)}; on average ${formatNumber(firstHalf)} in the first half and ${formatNumber(secondHalf)} in the second`;
+  const sentence = `the number of ${many} in ${p.place} ${movement} ${p.when}, ${detail}`;
+  let answer: string;
+  if (interp.direction && interp.yes_no) answer = `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`;
+  else answer = `${capitalise(sentence)}.`;
+  return { answer, supporting: [start.record, end.record], direction, sentence };
+}
+
+/**
+ * "has it been getting quieter?" at a car park, with neither people nor vehicles named: both
+ * counts. Yes or no only when they agree (or only one has readings); otherwise both, plainly.
+ */
+function answerBothTrends(interp: Interpretation, people: Reading[], vehicles: Reading[], p: Phrasing): CountAnswer {
+  const a = answerTrend({ ...interp, metric: 'people' }, people, p);
+  const b = answerTrend({ ...interp, metric: 'vehicles' }, vehicles, p);
+  const known = [a, b].filter((t) => t.direction !== undefined);
+  if (known.length === 0) return { answer: `I have too few counts for ${p.place} ${p.when} to tell a trend.`, supporting: [] };
+  const supporting = [...a.supporting, ...b.supporting];
+  const sentences = known.map((t) => t.sentence!).join('; and ');
+  const agreed = known.every((t) => t.direction === known[0].direction) ? known[0].direction : undefined;
+  if (interp.direction && interp.yes_no && agreed) {
+    return { answer: `${agreed === interp.direction ? 'Yes' : 'No'}, ${sentences}.`, supporting };
+  }
+  return { answer: `${capitalise(sentences)}.`, supporting };
+}
+
+/** "is the garage empty?" with neither people nor vehicles named: empty means neither. */
+function answerEmptyOfAll(interp: Interpretation, detections: DetectionRecord[], people: Reading[], vehicles: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+  const be = (n: number) => (p.isNow ? (n === 1 ? 'is' : 'are') : n === 1 ? 'was' : 'were');
+  if (interp.from === interp.to) {
+    const n = readingAt(people, interp.to)?.value ?? (p.isNow ? scene.people : undefined);
+    const v = readingAt(vehicles, interp.to)?.value ?? (p.isNow ? scene.vehicles : undefined);
+    if (n === undefined && v === undefined) return { answer: `I have no readings for ${p.place} ${p.when}.`, supporting: [] };
+    const present = [n ? plural(n, 'person', 'people') : '', v ? plural(v, 'vehicle', 'vehicles') : ''].filter(Boolean);
+    const supporting = [readingAt(people, interp.to)?.record, readingAt(vehicles, interp.to)?.record].filter((d): d is DetectionRecord => Boolean(d));
+    if (present.length === 0) {
+      return { answer: `Yes, ${p.place} ${p.isNow ? 'is' : 'was'} empty ${p.when}: no people and no vehicles.`, supporting };
+    }
+    const total = (n ?? 0) + (v ?? 0);
+    return { answer: `No, ${present.join(' and ')} ${be(total)} in ${p.place} ${p.when}.`, supporting };
+  }
+  const seenPeople = answerPresence({ ...interp, metric: 'people', expect_empty: false }, detections, people, scene.people, p);
+  const seenVehicles = answerPresence({ ...interp, metric: 'vehicles', expect_empty: false }, detections, vehicles, scene.vehicles, p);
+  const yes = (a: CountAnswer) => a.answer.startsWith('Yes');
+  const known =
+    readingsOver(people, interp.from, interp.to).length + readingsOver(vehicles, interp.from, interp.to).length > 0 ||
+    detections.some((d) => inRange(d, interp.from, interp.to));
+  if (!known) return { answer: `I have no readings for ${p.place} ${p.when}, so I cannot tell whether it was empty.`, supporting: [] };
+  if (!yes(seenPeople) && !yes(seenVehicles)) {
+    return { answer: `Yes, ${p.place} was empty ${p.when}: no people or vehicles were seen.`, supporting: [] };
+  }
+  const parts = [yes(seenPeople) ? 'people' : '', yes(seenVehicles) ? 'vehicles' : ''].filter(Boolean).join(' and ');
+  return { answer: `No, ${parts} were seen in ${p.place} ${p.when}.`, supporting: [...seenPeople.supporting, ...seenVehicles.supporting] };
+}
+
+function ago(t: number, now: number): string {
+  const ms = Math.max(0, now - t);
+  if (ms < 60_000) return 'just now';
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 120) return `${plural(minutes, 'minute', 'minutes')} ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${plural(hours, 'hour', 'hours')} ago`;
+  return `${plural(Math.round(hours / 24), 'day', 'days')} ago`;
+}
+
+/**
+ * "when was the last car seen?": present now, or the latest sighting (a tracked detection or a
+ * count above zero) and when the count went back to zero.
+ */
+function answerLastSeen(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], snapshotValue: number, p: Phrasing): CountAnswer {
+  const vehicles = interp.metric === 'vehicles';
+  const [one, many] = interp.subtype ? [`${interp.subtype} person`, `${interp.subtype} people`] : nouns(interp);
+  const current = readingAt(readings, interp.to);
+  const atEnd = p.isNowRange ? current?.value ?? snapshotValue : current?.value ?? 0;
+  if (interp.expect_empty) {
+    if (p.isNowRange && atEnd === 0) {
+      return { answer: `${capitalise(p.place)} is empty now (${p.moment(current?.at ?? interp.to)}).`, supporting: current ? [current.record] : [] };
+    }
+    const empties = readings.filter((r) => r.value === 0 && r.at >= interp.from && r.at <= interp.to);
+    const lastEmpty = empties[empties.length - 1];
+    if (!lastEmpty) return { answer: `No reading ${p.when} shows ${p.place} empty of ${many}.`, supporting: [] };
+    const ended = readings.find((r) => r.at > lastEmpty.at && r.value > 0);
+    const until = ended ? `, until ${p.moment(ended.at)}` : '';
+    return {
+      answer: `${capitalise(p.place)} was last empty of ${many} at ${p.moment(lastEmpty.at)} (${ago(lastEmpty.at, interp.to)})${until}.`,
+      supporting: [lastEmpty.record, ...(ended ? [ended.record] : [])],
+    };
+  }
+  if (!interp.subtype && atEnd > 0 && p.isNowRange) {
+    const be = atEnd === 1 ? 'is' : 'are';
+    return {
+      answer: `${capitalise(plural(atEnd, one, many))} ${be} in ${p.place} now (${p.moment(current?.at ?? interp.to)}), so the latest sighting is current.`,
+      supporting: current ? [current.record] : [],
+    };
+  }
+  const sightings = detections.filter(
+    (d) =>
+      inRange(d, interp.from, interp.to) &&
+      (interp.subtype
+        ? d.type === 'person' && d.subtype === interp.subtype
+        : vehicles
+          ? d.type === 'vehicle' && (d.count ?? 1) > 0
+          : (d.type === 'person') || (d.type === 'person_count' && (d.value ?? 0) > 0)),
+  );
+  if (sightings.length === 0) {
+    return { answer: `No ${one} has been seen in ${p.place} ${p.when}.`, supporting: [] };
+  }
+  const last = sightings.reduce((a, b) => (b.at > a.at ? b : a));
+  const cleared = readings.find((r) => r.at > last.at && r.value === 0);
+  const until = !interp.subtype && cleared ? `; the count went back to zero at ${p.moment(cleared.at)}` : '';
+  return {
+    answer: `The last ${one} was seen in ${p.place} at ${p.moment(last.at)} (${ago(last.at, interp.to)})${until}.`,
+    supporting: [last],
+  };
+}
+
+/** "when did someone last come in": the latest tracked arrival, or the latest rise of the counter. */
+function answerLastArrival(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
+  const vehicles = interp.metric === 'vehicles';
+  const [one] = nouns(interp);
+  const events = detections.filter(
+    (d) => inRange(d, interp.from, interp.to) && (vehicles ? d.type === 'vehicle' && d.track_id : d.type === 'person'),
+  );
+  let arrival: DetectionRecord | undefined;
+  if (events.length > 0) {
+    const firsts = firstPerTrack(events);
+    arrival = firsts[firsts.length - 1];
+  } else {
+    const { records } = increasesOf(readingsOver(readings, interp.from, interp.to));
+    arrival = records[records.length - 1];
+  }
+  if (!arrival) return { answer: `No ${one} arrived in ${p.place} ${p.when}.`, supporting: [] };
+  return {
+    answer: `The latest ${one} arrived in ${p.place} at ${p.moment(arrival.at)} (${ago(arrival.at, interp.to)}).`,
+    supporting: [arrival],
+  };
+}
+
+/** Falls in a count between consecutive readings: the departures a counter implies. */
+function decreasesOf(readings: Reading[]): { total: number; records: DetectionRecord[] } {
+  let total = 0;
+  const records: DetectionRecord[] = [];
+  for (let i = 1; i < readings.length; i++) {
+    const fall = readings[i - 1].value - readings[i].value;
+    if (fall > 0) {
+      total += fall;
+      records.push(readings[i].record);
+    }
+  }
+  return { total, records };
+}
+
+/** Tracked objects whose last sighting in range is well before its end: they left, at that sighting. */
+function trackedDepartures(interp: Interpretation, detections: DetectionRecord[]): DetectionRecord[] | undefined {
+  const vehicles = interp.metric === 'vehicles';
+  const events = detections.filter((d) => (vehicles ? d.type === 'vehicle' && d.track_id : d.type === 'person' && d.track_id));
+  if (events.length === 0) return undefined;
+  const last = new Map<string, DetectionRecord>();
+  for (const d of [...events].sort((a, b) => a.at - b.at)) last.set(d.track_id!, d);
+  return [...last.values()].filter((d) => inRange(d, interp.from, interp.to) && interp.asked_at - d.at > STILL_PRESENT_MS);
+}
+
+/** "how many people left since 9?", "has anyone left?" */
+function answerDepartures(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
+  const [one, many] = nouns(interp);
+  const tracked = trackedDepartures(interp, detections);
+  let total: number;
+  let supporting: DetectionRecord[];
+  if (tracked) {
+    total = tracked.length;
+    supporting = tracked;
+  } else {
+    const span = readingsOver(readings, interp.from, interp.to);
+    if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot say who left.`, supporting: [] };
+    ({ total, records: supporting } = decreasesOf(span));
+  }
+  const sentence = total === 0 ? `no ${many} left ${p.place} ${p.when}` : `${plural(total, one, many)} left ${p.place} ${p.when}`;
+  const answer = interp.yes_no ? `${total > 0 ? 'Yes' : 'No'}, ${sentence}.` : `${capitalise(sentence)}.`;
+  return { answer, supporting };
+}
+
+/** "when did the last car leave?": the latest fall of the counter, or the latest tracked object that left. */
+function answerLastDeparture(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
+  const [one] = nouns(interp);
+  const tracked = trackedDepartures(interp, detections);
+  const { records } = decreasesOf(readingsOver(readings, interp.from, interp.to));
+  const candidates = [...(tracked ?? []), ...records];
+  if (candidates.length === 0) return { answer: `No ${one} left ${p.place} ${p.when}.`, supporting: [] };
+  const latest = candidates.reduce((a, b) => (b.at > a.at ? b : a));
+  return {
+    answer: `The latest ${one} left ${p.place} at ${p.moment(latest.at)} (${ago(latest.at, interp.to)}).`,
+    supporting: [latest],
+  };
+}
+
+/** Per tracked object in range: first and last sighting and the longest dwell reported. */
+function staysOf(detections: DetectionRecord[], interp: Interpretation): Array<{ first: number; last: number; dwell: number; record: DetectionRecord }> {
+  const vehicles = interp.metric === 'vehicles';
+  const byTrack = new Map<string, { first: number; last: number; dwell: number; record: DetectionRecord }>();
+  for (const d of detections) {
+    if (!inRange(d, interp.from, interp.to) || d.type !== (vehicles ? 'vehicle' : 'person') || !d.track_id) continue;
+    const stay = byTrack.get(d.track_id);
+    const dwell = Math.max(dwellOf(d), stay ? (d.at - stay.first) / 1000 : 0);
+    if (!stay) byTrack.set(d.track_id, { first: d.at - dwellOf(d) * 1000, last: d.at, dwell, record: d });
+    else {
+      stay.last = Math.max(stay.last, d.at);
+      if (dwell >= stay.dwell) {
+        stay.dwell = dwell;
+        stay.record = d;
+      }
+    }
+  }
+  return [...byTrack.values()];
+}
+
+
+/** "how long has that guy been hanging around": the stay of whoever has been there longest. */
+function answerDwell(interp: Interpretation, detections: DetectionRecord[], p: Phrasing): CountAnswer {
+  const [one, many] = nouns(interp);
+  const stays = staysOf(detections, interp);
+  if (stays.length === 0) {
+    return { answer: `No tracked ${many} in ${p.place} ${p.when}, so I have no length of stay to report.`, supporting: [] };
+  }
+  const present = stays.filter((s) => interp.to - s.last <= STILL_PRESENT_MS);
+  const longest = (list: typeof stays) => list.reduce((a, b) => (b.dwell > a.dwell ? b : a));
+  if (present.length > 0 && interp.ongoing) {
+    const s = longest(present);
+    const others = present.length > 1 ? ` ${plural(present.length, one, many)} are there now.` : '';
+    return {
+      answer: `The ${one} who has been in ${p.place} longest has been there ${formatDwell(s.dwell)} (since ${p.moment(s.first)}, last seen at ${p.moment(s.last)}).${others}`,
+      supporting: [s.record],
+    };
+  }
+  const s = longest(stays);
+  const average = stays.reduce((sum, x) => sum + x.dwell, 0) / stays.length;
+  const lead = interp.ongoing ? `No tracked ${one} is in ${p.place} now. ` : '';
+  return {
+    answer: `${lead}${capitalise(plural(stays.length, `tracked ${one}`, `tracked ${many}`))} stayed in ${p.place} ${p.when}: on average ${formatDwell(average)}, the longest ${formatDwell(s.dwell)} (until ${p.moment(s.last)}).`,
+    supporting: [s.record],
+  };
+}
+
+/**
+ * "are there more people than usual right now?": now (or the range's average) against the
+ * time-weighted average of the same time of day on the previous days that have readings.
+ */
+function answerVsUsual(interp: Interpretation, readings: Reading[], baseline: DetectionRecord[][], snapshotValue: number, p: Phrasing): CountAnswer {
+  const [one, many] = nouns(interp);
+  const type = interp.metric === 'vehicles' ? 'vehicle' : 'person_count';
+  const spans = interp.baseline ?? [];
+  const usualValues: number[] = [];
+  spans.forEach((span, i) => {
+    const rs = readingsOf(baseline[i] ?? [], type);
+    const avg = timeWeightedAverage(readingsOver(rs, span.from, span.to), span.from, span.to);
+    if (avg !== undefined && rs.some((r) => r.at <= span.to)) usualValues.push(avg);
+  });
+  let value: number;
+  let supporting: DetectionRecord[];
+  let figure: string;
+  if (interp.from === interp.to) {
+    const current = answerCurrent(interp, readings, snapshotValue, p);
+    if (current.value === undefined) return current;
+    value = current.value;
+    supporting = current.supporting;
+    figure = `${plural(value, one, many)} ${p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were'} in ${p.place} ${p.when}`;
+  } else {
+    const span = readingsOver(readings, interp.from, interp.to);
+    const avg = timeWeightedAverage(span, interp.from, interp.to);
+    if (avg === undefined) return { answer: `I have no ${one} counts for ${p.place} ${p.when} to compare with usual.`, supporting: [] };
+    value = avg;
+    supporting = span.map((r) => r.record);
+    figure = `on average ${formatNumber(avg)} ${many} were in ${p.place} ${p.when}`;
+  }
+  if (usualValues.length === 0) {
+    return {
+      answer: `I cannot say what is usual: there are no readings for ${p.place} at this time of day on the previous ${USUAL_BASELINE_DAYS} days. ${capitalise(figure)}.`,
+      supporting,
+    };
+  }
+  const usual = usualValues.reduce((a, b) => a + b, 0) / usualValues.length;
+  const tolerance = Math.max(0.5, 0.1 * usual);
+  const direction = value - usual > tolerance ? 'up' : usual - value > tolerance ? 'down' : 'same';
+  const days = usualValues.length === 1 ? 'on the 1 earlier day with readings' : `over the ${usualValues.length} earlier days with readings`;
+  const relation = direction === 'up' ? `more than usual` : direction === 'down' ? `fewer than usual` : 'about the usual number';
+  const basis = `usual at this time of day is ${formatNumber(usual)} (the time-weighted average ${days} of the last ${USUAL_BASELINE_DAYS})`;
+  const sentence = `${figure}, ${relation}: ${basis}`;
+  if (interp.direction && interp.yes_no) return { answer: `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`, supporting };
+  return { answer: `${capitalise(sentence)}.`, supporting };
+}
+
+/** "what happened this afternoon?": arrivals, the peak, vehicles and anything unusual, in one sentence. */
+function answerSummary(interp: Interpretation, detections: DetectionRecord[], people: Reading[], vehicles: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+  const supporting: DetectionRecord[] = [];
+  const parts: string[] = [];
+  if (interp.from === interp.to) {
+    const n = readingAt(people, interp.to)?.value ?? (p.isNow ? scene.people : undefined);
+    const v = readingAt(vehicles, interp.to)?.value ?? (p.isNow ? scene.vehicles : undefined);
+    if (n === undefined && v === undefined) return { answer: `I have no readings for ${p.place} ${p.when}.`, supporting: [] };
+    if (n !== undefined) parts.push(n === 0 ? 'no people' : plural(n, 'person', 'people'));
+    if (v !== undefined && (v > 0 || vehicles.length > 0)) parts.push(v === 0 ? 'no vehicles' : plural(v, 'vehicle', 'vehicles'));
+    const anomalies = p.isNow && scene.active_anomalies > 0 ? `; ${plural(scene.active_anomalies, 'anomaly is', 'anomalies are')} active` : '; nothing unusual';
+    return { answer: `${capitalise(p.place)} ${p.isNow ? 'has' : 'had'} ${parts.join(' and ')} ${p.when}${anomalies}.`, supporting };
+  }
+  const peopleInterp = { ...interp, metric: 'people' as const };
+  const arrivals = answerArrivals(peopleInterp, detections, people, p);
+  const peak = peakOf(readingsOver(people, interp.from, interp.to), interp.from);
+  const anyRecord = detections.some((d) => inRange(d, interp.from, interp.to));
+  if (!peak && !anyRecord) return { answer: `I have no readings for ${p.place} ${p.when}, so I cannot say what happened.`, supporting: [] };
+  parts.push(`${arrivals.total === 0 ? 'no people' : plural(arrivals.total ?? 0, 'person', 'people')} arrived`);
+  if (peak && peak.value > 0) parts.push(`at most ${peak.value} at once (at ${p.moment(peak.at)})`);
+  supporting.push(...arrivals.supporting);
+  const vehicleSpan = readingsOver(vehicles, interp.from, interp.to);
+  if (vehicleSpan.length > 0) {
+    const cars = answerArrivals({ ...interp, metric: 'vehicles' }, detections, vehicles, p);
+    parts.push(`${cars.total === 0 ? 'no vehicles' : plural(cars.total ?? 0, 'vehicle', 'vehicles')} came in`);
+    supporting.push(...cars.supporting);
+  }
+  const unusual = answerAnomalies({ ...interp, metric: 'anomalies', aggregate: 'list' }, detections, p);
+  supporting.push(...unusual.supporting);
+  const anomalyText = unusual.supporting.length === 0 ? 'nothing unusual' : lowerFirst(unusual.answer.replace(/\.$/, '').replace(` in ${p.place} ${p.when}`, ''));
+  return { answer: `${capitalise(p.when)} in ${p.place}: ${parts.join(', ')}; ${anomalyText}.`, supporting };
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** detections = the history rows of the scene's location in [from - lookback, to] as the service loads them (ascending by at). Pure function. */
+export function answerQuery(
+  interp: Interpretation,
+  detections: DetectionRecord[],
+  scene: SceneSnapshot,
+  /** vs_usual: the history of each of interp.baseline's spans, in the same order */
+  baseline: DetectionRecord[][] = [],
+): QueryAnswer {
+  const p = phrasingOf(interp);
+  const people = readingsOf(detections, 'person_count');
+  const vehicles = readingsOf(detections, 'vehicle');
+  const counted = interp.metric === 'vehicles' ? vehicles : people;
+  const snapshotValue = interp.metric === 'vehicles' ? scene.vehicles : scene.people;
+
+  let result: CountAnswer;
+  switch (interp.metric) {
+    case 'anomalies':
+      result = interp.aggregate === 'last_seen' ? answerLastSeen(interp, detections, people, 0, p) : answerAnomalies(interp, detections, p);
+      break;
+    case 'crowd_density':
+      result = interp.aggregate === 'minimum' ? answerMinimum(interp, people, scene, p) : answerCrowd(interp, people, scene, p);
+      break;
+    default:
+      switch (interp.aggregate) {
+        case 'minimum':
+          result = answerMinimum(interp, counted, scene, p);
+          break;
+        case 'threshold':
+          result = answerThreshold(interp, detections, counted, scene, snapshotValue, p);
+          break;
+        case 'last_seen':
+          result = answerLastSeen(interp, detections, counted, snapshotValue, p);
+          break;
+        case 'last_arrival':
+          result = answerLastArrival(interp, detections, counted, p);
+          break;
+        case 'departures':
+          result = answerDepartures(interp, detections, counted, p);
+          break;
+        case 'last_departure':
+          result = answerLastDeparture(interp, detections, counted, p);
+          break;
+        case 'dwell':
+          result = answerDwell(interp, detections, p);
+          break;
+        case 'vs_usual':
+          result = answerVsUsual(interp, counted, baseline, snapshotValue, p);
+          break;
+        case 'summary':
+          result = answerSummary(interp, detections, people, vehicles, scene, p);
+          break;
+        case 'presence':
+          result =
+            interp.metric === 'activity'
+              ? answerEmptyOfAll(interp, detections, people, vehicles, scene, p)
+              : answerPresence(interp, detections, counted, snapshotValue, p);
+          break;
+        case 'trend':
+          result = interp.metric === 'activity' ? answerBothTrends(interp, people, vehicles, p) : answerTrend(interp, counted, p);
+          break;
+        case 'peak': {
+          const r = answerPeak(interp, counted, p);
+          result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
+          break;
+        }
+        case 'average': {
+          const r = answerAverage(interp, counted, p);
+          result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
+          break;
+        }
+        case 'arrivals':
+          result = answerArrivals(interp, detections, counted, p);
+          break;
+        default: {
+          const r = answerCurrent(interp, counted, snapshotValue, p);
+          result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
+        }
+      }
+  }
+
+  // Density at the moment the answer is about; otherwise at the end of the range.
+  const peopleAtEnd = readingAt(people, interp.to)?.value ?? (p.isNow ? scene.people : 0);
+  const crowdDensity = roundDensity(result.people ?? peopleAtEnd, scene.capacity);
+  const anomalyFlag =
+    detections.some((d) => inRange(d, interp.from, interp.to) && isAnomalousPerson(d)) ||
+    (p.isNow && scene.active_anomalies > 0);
+
+  return {
+    answer: result.answer,
+    detections: newestFirst(result.supporting),
+    crowd_density: crowdDensity,
+    anomaly_flag: anomalyFlag,
+  };
+}

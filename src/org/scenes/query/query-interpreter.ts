@@ -1,0 +1,680 @@
+import { findTimePhrase } from '../../../platform/language/time/past-range.ts';
+import { normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
+import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
+
+const LEVEL_WORDS = {
+  busy: WORDS_BY_ROLE.level_busy,
+  crowded: WORDS_BY_ROLE.level_crowded,
+  full: WORDS_BY_ROLE.level_full,
+  quiet: WORDS_BY_ROLE.level_quiet,
+} as const;
+import { MAX_WINDOW_MS, describeDuration } from './query-window.ts';
+import { addZonedDays, formatClock, formatMoment, isValidTimeZone } from '../../../platform/time/zoned-time.ts';
+import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, QueryContext, Threshold } from './query.types.ts';
+
+/**
+ * Understands a scene question (issue 2 §5 "Query"): which metric (people, vehicles, crowd
+ * density, anomalies), which aggregate (now, peak, average, arrivals, presence, list) and which
+ * time range. Words vote for intents by role; anything the vocabulary does not cover, any
+ * contradiction (people *and* vehicles, peak *and* average) and any future time makes the
+ * question "not understood" with examples, never a best guess.
+ */
+
+/** Loitering: a tracked person present this long (issue 2 §5 anomalies). */
+export const LOITERING_DWELL_S = 300;
+
+const RANGE_AGGREGATES = new Set<Aggregate>(['peak', 'average', 'arrivals', 'list', 'trend', 'summary', 'minimum']);
+/** Crowd levels as a share of capacity: "busy" from 50 %, "crowded" from 75 %, "full" from 100 %, "quiet" up to 25 %. */
+export const CROWDED_SHARE = 0.75;
+/** "busy" asks less than "crowded": half of capacity or more. */
+export const BUSY_SHARE = 0.5;
+export const QUIET_SHARE = 0.25;
+/** "more than usual": the same time of day on this many earlier days. */
+export const USUAL_BASELINE_DAYS = 7;
+/** "how many people are here right now" against usual: the half hour either side of now on earlier days. */
+export const USUAL_MOMENT_SPAN_MS = 30 * 60_000;
+/** "when was the last car seen" with no time named looks back this far (the longest window). */
+const LAST_SEEN_LOOKBACK_MS = MAX_WINDOW_MS;
+const WH_WORDS = new Set(['how', 'what', 'whats', 'when', 'who', 'where', 'which', 'why', 'hows', 'howmany', 'howmuch', 'howlong']);
+
+const NUMBER_WORDS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, dozen: 12, hundred: 100,
+};
+const NUMBER = `(\\d+|${Object.keys(NUMBER_WORDS).join('|')})`;
+const MORE_WORDS = 'more|greater|higher|bigger|over|above|exceeding|exceeded|exceed|exceeds|beyond|upwards of|in excess of';
+const FEWER_WORDS = 'fewer|less|lower|smaller|under|below|beneath';
+/** "more than 5", "over 10", "at least 3", "fewer than 2", "5 or more", "10+" */
+const COMPARISON_PATTERNS: Array<[RegExp, (n: number) => { op: Comparison; value: number }]> = [
+  [new RegExp(`\\b(?:at least|no fewer than|no less than|not less than|a minimum of|minimum of)\\s+${NUMBER}\\b`), (n) => ({ op: '>=', value: n })],
+  [new RegExp(`\\b(?:at most|no more than|not more than|a maximum of|maximum of|up to)\\s+${NUMBER}\\b`), (n) => ({ op: '<=', value: n })],
+  [new RegExp(`\\b(?:${MORE_WORDS})(?:\\s+than)?\\s+${NUMBER}\\b`), (n) => ({ op: '>', value: n })],
+  [new RegExp(`\\b(?:${FEWER_WORDS})(?:\\s+than)?\\s+${NUMBER}\\b`), (n) => ({ op: '<', value: n })],
+  [new RegExp(`\\b${NUMBER}\\s*(?:\\+|or more|or over|or above|plus)(?=\\s|$)`), (n) => ({ op: '>=', value: n })],
+  [new RegExp(`\\b${NUMBER}\\s+or (?:fewer|less|under|below)\\b`), (n) => ({ op: '<=', value: n })],
+];
+const CAPACITY_PATTERNS: Array<[RegExp, Comparison]> = [
+  [/\b(?:over|above|beyond|exceeding|exceeded|past|more than)\s+(?:its\s+|the\s+)?(?:capacity|max capacity|maximum capacity)\b/, '>'],
+  [/\b(?:at|reached|reach|hit|hitting|at full|full)\s+(?:its\s+|the\s+)?(?:capacity|max capacity|maximum capacity)\b/, '>='],
+  [/\b(?:under|below|within)\s+(?:its\s+|the\s+)?(?:capacity|max capacity|maximum capacity)\b/, '<'],
+];
+/** "than usual", "than normal", "than average", "than it usually is": a comparison with earlier days */
+const USUAL_PATTERN =
+  /\b(more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|different)\b((?:\s+\w+){0,3}?)\s+than\s+(?:usual|normal|normally|usually|typical|typically|average|the average|expected|a normal day|on a normal day|it usually is|it normally is|most days|other days|a typical day|on a typical day)\b/;
+const USUAL_NEUTRAL_PATTERN =
+  /\b(?:compared? (?:to|with)|vs|versus|relative to)\s+(?:usual|normal|average|the average|a normal day|a typical day|typical|other days|most days)\b|\b(?:is|was)\s+(?:this|that|it)\s+(?:normal|usual|typical)\b|\bnormal for\b|\busual for\b/;
+const AUXILIARY_VERBS = new Set(['is', 'are', 'was', 'were', 'did', 'does', 'do', 'has', 'have', 'had']);
+/** "… and when was …", "… and is it …": a second question joined to the first. */
+const SECOND_QUESTION = /\b(?:and|also|plus|then|or|but)\s+(?:also\s+)?(?:how|what|whats|when|whens|who|where|which|why|is|are|was|were|did|does|do|has|have|had|any|can|could)\b/;
+/** Follow-ups lean on an earlier question this surface does not keep: "same for cars", "what about yesterday". */
+const FOLLOW_UP = /^(?:and|also|what about|how about|same|ok and|okay and)\b|\bsame (?:for|with|as)\b|\binstead\b/;
+
+const ABSENCE_PATTERN =
+  /\b(?:while|when|since|after|before|until)\s+(?:i|we)\s+(?:was|were|am|are|had|have|got|went|left|slept|came|got)?\s*(?:been\s+)?(?:out|away|gone|asleep|sleeping|at work|at the office|at school|on holiday|on vacation|left|slept|home|back|out shopping|shopping|in bed)?\b(?:\s+(?:of the house|of town|for the day))?/;
+
+const NEGATIONS = new Set(['not', 'never', 'no', 'nor', 'neither', 'nobody', 'nothing', 'none']);
+
+/** Words that describe a place's state, not people: "empty" says nothing about cars vs people by itself. */
+const PLACE_STATE_WORDS = new Set(['empty', 'occupied', 'vacant', 'unoccupied', 'deserted']);
+/** Locations where "empty" or "occupied" may well mean vehicles. */
+const VEHICLE_PLACES = ['lot', 'parking', 'carpark', 'garage', 'driveway', 'dock', 'bay', 'road', 'street', 'loading'];
+/** Words that open a yes/no question ("is the lobby empty", "any strangers", "someone hanging around?"). */
+const YES_NO_STARTERS = new Set([
+  ...AUXILIARY_VERBS, 'am', 'any', 'anyone', 'anybody', 'someone', 'somebody', 'anything', 'something', 'nobody', 'can', 'could',
+]);
+
+/** "parking_lot" → "parking lot" */
+export function describeLocation(location: string): string {
+  return location.replace(/[_-]+/g, ' ').trim();
+}
+
+export function buildExamples(location: string): string[] {
+  const place = describeLocation(location);
+  return [
+    `How many people are in the ${place} right now?`,
+    `What was the peak number of people in the last hour?`,
+    `What was the average number of people since 9am?`,
+    `How many people arrived this morning?`,
+    `Is anyone in the ${place}?`,
+    `Were any vehicles here between 2 and 3pm?`,
+    `How crowded is it?`,
+    `Anything unusual in the last 30 minutes?`,
+    `Any unrecognized people today?`,
+    `Has anyone been loitering?`,
+  ];
+}
+
+class NotUnderstood extends Error {}
+
+function refuse(reason: string): never {
+  throw new NotUnderstood(reason);
+}
+
+function quote(words: string[]): string {
+  return words.map((w) => `"${w}"`).join(', ');
+}
+
+function collectRoles(tokens: Token[]): Set<WordRole> {
+  const roles = new Set<WordRole>();
+  for (const token of tokens) for (const role of token.roles) roles.add(role);
+  return roles;
+}
+
+/** The first word that is not politeness ("please", "can you") decides whether this is an instruction. */
+function firstMeaningfulToken(tokens: Token[]): Token | undefined {
+  return tokens.find((t) => !(t.roles.size === 1 && t.roles.has('filler')));
+}
+
+const OCCUPANCY_WORDS = new Set(['occupancy', 'occupied']);
+
+function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string[] = []): Metric {
+  // "what was the peak today" at a lobby: the peak of the people count, the scene's main figure;
+  // at a car park the noun decides ("peak" alone could be cars)
+  const countsOnly = (['peak', 'minimum', 'average'] as const).some((r) => roles.has(r)) && !roles.has('count');
+  if (countsOnly && !roles.has('vehicles') && !roles.has('people') && !roles.has('crowd') && !roles.has('anomaly') && !roles.has('unrecognized') && !roles.has('loitering')) {
+    if (VEHICLE_PLACES.some((w) => describeLocation(location).split(' ').includes(w))) {
+      refuse(`The peak of people or of vehicles? Ask e.g. "peak number of cars in the ${describeLocation(location)} today".`);
+    }
+    return 'people';
+  }
+  const anomaly = roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering');
+  if (anomaly && roles.has('vehicles')) {
+    refuse('Unusual activity (unrecognized people, loitering) is tracked for people only, not vehicles.');
+  }
+  if (anomaly) return 'anomalies';
+  if (roles.has('vehicles') && roles.has('people')) {
+    refuse('The question asks about people and vehicles together; ask about one of them at a time.');
+  }
+  if (roles.has('vehicles') && roles.has('crowd')) {
+    refuse('Crowd density is measured for people; ask how many vehicles there are instead.');
+  }
+  if (roles.has('vehicles')) return 'vehicles';
+  // "occupancy" is both the head count and its share of capacity: over a span ("average
+  // occupancy", "peak occupancy") it is the count of occupants; now, the share (with the count)
+  if (roles.has('crowd') && !crowdWords.some((w) => !OCCUPANCY_WORDS.has(w)) && (['peak', 'average', 'minimum'] as const).some((r) => roles.has(r))) {
+    return 'people';
+  }
+  if (roles.has('crowd')) return 'crowd_density';
+  if (roles.has('people')) return 'people';
+  return refuse(
+    `I could not tell what to count: ask about people, vehicles, how crowded the ${describeLocation(location)} is, or anything unusual.`,
+  );
+}
+
+function chooseAggregate(metric: Metric, roles: Set<WordRole>, tokens: Token[], rangeish: boolean): Aggregate {
+  if (metric === 'anomalies') return 'list';
+  const asked = (['peak', 'average', 'arrivals', 'minimum'] as const).filter((a) => roles.has(a));
+  if (asked.length > 1) refuse(`The question asks for ${asked.join(' and ')} at once; ask for one of them.`);
+  if (metric === 'crowd_density') {
+    if (asked[0] === 'arrivals') refuse('Crowd density has no arrivals; ask how many people arrived instead.');
+    if (asked[0] === 'minimum') return 'minimum';
+    if (asked.length === 1) return asked[0];
+    return rangeish && !roles.has('current') ? 'peak' : 'current';
+  }
+  if (asked.length === 1) return asked[0];
+  if (roles.has('presence') && !roles.has('count')) return 'presence';
+  if (roles.has('current')) return 'current';
+  if (roles.has('count')) return rangeish ? 'arrivals' : 'current';
+  if (AUXILIARY_VERBS.has(tokens[0]?.word ?? '')) return 'presence'; // "are people in the lobby?"
+  return rangeish ? 'arrivals' : 'current';
+}
+
+const SYMBOL: Record<Comparison, string> = { '>': 'more than', '>=': 'at least', '<': 'fewer than', '<=': 'at most' };
+
+function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number): string {
+  const where = `in ${describeLocation(interp.location)}`;
+  const when =
+    interp.from === interp.to
+      ? `at ${formatMoment(interp.to, interp.time_zone, now)}`
+      : `from ${formatMoment(interp.from, interp.time_zone, now)} to ${formatMoment(interp.to, interp.time_zone, now)}`;
+  const noun = interp.metric === 'vehicles' ? 'vehicle' : 'people';
+  const plural = interp.metric === 'vehicles' ? 'vehicles' : 'people';
+  let what: string;
+  switch (interp.aggregate) {
+    case 'current':
+      what = interp.metric === 'crowd_density' ? 'crowd density' : `${noun} count`;
+      if (interp.level) what = `whether it is ${interp.level} (${what} against capacity)`;
+      break;
+    case 'minimum':
+      what = interp.metric === 'crowd_density' ? 'lowest crowd density' : `lowest ${noun} count`;
+      break;
+    case 'peak':
+      what = interp.metric === 'crowd_density' ? 'peak crowd density' : `peak ${noun} count`;
+      if (interp.level) what = `whether it was ${interp.level} (${what} against capacity)`;
+      break;
+    case 'average':
+      what = interp.metric === 'crowd_density' ? 'time-weighted average crowd density' : `time-weighted average ${noun} count`;
+      if (interp.level) what = `whether it was ${interp.level} (${what} against capacity)`;
+      break;
+    case 'arrivals':
+      what = `${noun} arrivals`;
+      break;
+    case 'presence':
+      what = interp.expect_empty
+        ? `whether it ${interp.from === interp.to ? 'is' : 'was'} empty of ${interp.metric === 'activity' ? 'people and vehicles' : plural}`
+        : `whether any ${plural} ${interp.from === interp.to ? 'are' : 'were'} present`;
+      break;
+    case 'trend':
+      if (interp.metric === 'activity') {
+        what = `whether the people and vehicle counts ${interp.direction === 'down' ? 'fell' : interp.direction === 'up' ? 'rose' : 'rose or fell'}`;
+        break;
+      }
+      what = `whether the ${noun} count ${interp.direction === 'down' ? 'fell' : interp.direction === 'up' ? 'rose' : 'rose or fell'}`;
+      break;
+    case 'last_seen':
+      what = interp.subtype ? `last ${interp.subtype} person seen` : `last ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} seen`;
+      if (interp.expect_empty) what = `last time it was empty of ${plural}`;
+      break;
+    case 'last_arrival':
+      what = `latest ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} arrival`;
+      break;
+    case 'departures':
+      what = `${noun} departures`;
+      break;
+    case 'last_departure':
+      what = `latest ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} departure`;
+      break;
+    case 'threshold': {
+      const t = interp.threshold!;
+      const n = t.capacity ? 'capacity' : t.share ? `${t.value}% of capacity` : `${t.value}`;
+      const basis = { current: `${noun} count`, peak: `peak ${noun} count`, minimum: `lowest ${noun} count`, arrivals: `number of ${noun} arrivals` }[t.basis];
+      what = `whether the ${basis} ${interp.from === interp.to && interp.to === interp.asked_at ? 'is' : 'was'} ${SYMBOL[t.op]} ${n}`;
+      break;
+    }
+    case 'dwell':
+      what = `how long ${plural} stayed (dwell time)`;
+      break;
+    case 'vs_usual':
+      what = `${noun} count compared with the same time on the previous ${USUAL_BASELINE_DAYS} days`;
+      break;
+    case 'summary':
+      what = 'activity overview (arrivals, peak, vehicles, anomalies)';
+      break;
+    case 'list': {
+      const loiter = `people loitering ${interp.min_dwell_s} s or more`;
+      if (interp.subtype && interp.min_dwell_s) what = `${interp.subtype} ${loiter}`;
+      else if (interp.subtype) what = `${interp.subtype} people`;
+      else if (interp.min_dwell_s) what = loiter;
+      else what = `anomalies (unrecognized people or people loitering ${LOITERING_DWELL_S} s or more)`;
+      break;
+    }
+  }
+  return `${what} ${where} ${when}`;
+}
+
+function blank(text: string, match: RegExpExecArray, replacement = ''): string {
+  return `${text.slice(0, match.index)} ${replacement} ${text.slice(match.index + match[0].length)}`;
+}
+
+function numberOf(word: string): number {
+  return /^\d+$/.test(word) ? Number(word) : NUMBER_WORDS[word];
+}
+
+interface Comparisons {
+  text: string;
+  threshold?: { op: Comparison; value: number; capacity?: boolean; share?: boolean };
+  usual?: { direction?: 'up' | 'down' };
+  minDwellS?: number;
+}
+
+const UP_WORDS = new Set(['more', 'busier', 'fuller', 'higher', 'bigger']);
+const DOWN_WORDS = new Set(['fewer', 'less', 'quieter', 'emptier', 'calmer', 'lower', 'smaller']);
+const DWELL_UNITS: Record<string, number> = { second: 1, seconds: 1, minute: 60, minutes: 60, hour: 3600, hours: 3600 };
+const DWELL_PATTERN = new RegExp(
+  `\\b(?:for\\s+)?(?:longer than|more than|over|at least|upwards of|for)\\s+(${NUMBER.slice(1, -1)}|an?|half an)\\s+(seconds?|minutes?|hours?)\\b`,
+);
+
+/**
+ * Comparisons are read before the time phrase, so chrono never takes "more than 10 minutes" for a
+ * time and "more than 5" never reaches the tokenizer as a stray number.
+ */
+function extractComparisons(text: string): Comparisons {
+  const out: Comparisons = { text };
+  const usual = USUAL_PATTERN.exec(out.text);
+  if (usual) {
+    out.usual = { direction: UP_WORDS.has(usual[1]) ? 'up' : DOWN_WORDS.has(usual[1]) ? 'down' : undefined };
+    out.text = blank(out.text, usual, usual[2] ?? '');
+  } else {
+    const neutral = USUAL_NEUTRAL_PATTERN.exec(out.text);
+    if (neutral) {
+      out.usual = {};
+      out.text = blank(out.text, neutral);
+    }
+  }
+  const dwell = DWELL_PATTERN.exec(out.text);
+  if (dwell) {
+    const amount = dwell[1] === 'a' || dwell[1] === 'an' ? 1 : dwell[1] === 'half an' ? 0.5 : numberOf(dwell[1]);
+    out.minDwellS = amount * DWELL_UNITS[dwell[2]];
+    out.text = blank(out.text, dwell);
+  }
+  for (const [pattern, op] of CAPACITY_PATTERNS) {
+    const m = pattern.exec(out.text);
+    if (m) {
+      out.threshold = { op, value: 0, capacity: true };
+      out.text = blank(out.text, m);
+      break;
+    }
+  }
+  if (!out.threshold) {
+    for (const [pattern, read] of COMPARISON_PATTERNS) {
+      const m = pattern.exec(out.text);
+      if (m) {
+        out.threshold = read(numberOf(m[1]));
+        // "over 50%", "more than 80 percent full": a share of capacity, not a head count
+        const rest = out.text.slice(m.index + m[0].length);
+        const percent = /^\s*(?:percent|per cent)(?:\s+(?:full|of capacity|of its capacity|capacity|occupied|occupancy))?\b/.exec(rest);
+        out.text = blank(out.text, m);
+        if (percent) {
+          out.threshold.share = true;
+          out.text = out.text.replace(/\b(?:percent|per cent)(?:\s+(?:full|of capacity|of its capacity|capacity|occupied|occupancy))?\b/, ' ');
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The first few words decide: "is/are/did/any …" asks yes or no, "how/what/when …" asks for a value. */
+function isYesNoQuestion(original: string, tokens: Token[]): boolean {
+  const words = tokens.map((t) => t.word);
+  if (words.some((w) => WH_WORDS.has(w))) return false;
+  if (words.includes('if') || words.includes('whether')) return true;
+  const first = tokens.find((t) => !(t.roles.has('filler') && !YES_NO_STARTERS.has(t.word)) || YES_NO_STARTERS.has(t.word));
+  if (first && YES_NO_STARTERS.has(first.word)) return true;
+  return /\?\s*$/.test(original);
+}
+
+function metricFor(roles: Set<WordRole>): 'people' | 'vehicles' {
+  if (roles.has('vehicles') && roles.has('people')) {
+    refuse('The question asks about people and vehicles together; ask about one of them at a time.');
+  }
+  return roles.has('vehicles') ? 'vehicles' : 'people';
+}
+
+interface Range {
+  from: number;
+  to: number;
+  label: string;
+  phrase?: string;
+}
+
+function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
+  if (typeof query !== 'string' || query.trim() === '') refuse('The question is empty.');
+  const { now, timeZone, windowMs, location } = ctx;
+  const normalised = normaliseQuestion(query, location);
+  // two questions in one ("how many came in and when was the last one?"): answering one of them
+  // would look like an answer to both
+  const questions = query.split('?').filter((part) => /[a-z0-9]/i.test(part));
+  if (questions.length > 1 || SECOND_QUESTION.test(normalised)) {
+    refuse('That is more than one question; ask them one at a time.');
+  }
+  if (FOLLOW_UP.test(normalised)) {
+    refuse('I answer each question on its own, without the ones before it; ask it in full, e.g. "how many cars are in the lot now?"');
+  }
+  // "while I was out", "since we left": the user's own absence names a time only with a phrase
+  // that says when ("while I was out this afternoon"); the clause itself is set aside
+  const absence = ABSENCE_PATTERN.exec(normalised);
+  const withoutAbsence = absence ? `${normalised.slice(0, absence.index)} ${normalised.slice(absence.index + absence[0].length)}` : normalised;
+  const comparisons = extractComparisons(withoutAbsence);
+  // "has foot traffic picked up?": "picked up" at the end of a question is a rise, not a detection
+  const prepared = comparisons.text
+    .replace(/\bpicked up(?=\s*$)/, 'pickingup')
+    // "all night" / "through the night": the night just past, or the one in progress
+    .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight');
+  const { phrase, remainder } = findTimePhrase(prepared, { now, timeZone });
+  if (phrase.kind === 'future') {
+    refuse(`"${phrase.phrase}" is in the future; I can only answer about what the cameras have already seen.`);
+  }
+  if (absence && phrase.kind === 'none') {
+    refuse(`I do not know when "${absence[0].trim()}" was; name the time, e.g. "between 2 and 5pm" or "this afternoon".`);
+  }
+  if (phrase.kind === 'several') {
+    refuse(`The question names more than one time (${quote(phrase.phrases)}); ask about one time span.`);
+  }
+
+  const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
+  if (tokens.length + unknown.length + otherPlaces.length === 0 && phrase.kind === 'none') {
+    refuse('I could not find a question there.');
+  }
+  const roles = collectRoles(tokens);
+  const first = firstMeaningfulToken(tokens);
+  if (first?.roles.has('command')) {
+    refuse(`That sounds like an instruction ("${first.word}"); I only answer questions about what the scene saw.`);
+  }
+  if (roles.has('future')) {
+    refuse('That asks about the future; I can only answer about what the cameras have already seen.');
+  }
+  if (otherPlaces.length > 0) {
+    refuse(
+      `This scene covers the ${describeLocation(location)}; I cannot answer about ${quote(otherPlaces)}. Query that location's scene instead.`,
+    );
+  }
+  if (unknown.includes('afterhours')) {
+    refuse('I do not know this site\'s opening hours; name the time instead, e.g. "since 6pm" or "last night".');
+  }
+  if (unknown.length > 0) refuse(`I did not understand ${quote(unknown)}.`);
+  const commands = tokens.filter((t) => t.roles.has('command') && t.roles.size === 1);
+  if (commands.length > 0) refuse(`I did not understand ${quote(commands.map((t) => t.word))}.`);
+
+  // "getting busier", "busier than before": a change; "was it busier yesterday": than when?
+  const becoming = tokens.some((t) => t.roles.has('becoming')) || /\bthan (?:before|earlier)\b/.test(remainder);
+  if (roles.has('comparative_up') || roles.has('comparative_down')) {
+    if (!becoming) refuse('Busier or quieter than when? Ask e.g. "is it getting busier?" or "is it busier than usual?"');
+    roles.add(roles.has('comparative_up') ? 'trend_up' : 'trend_down');
+  }
+  // "getting busy", "becoming crowded", "getting quiet": a change, read as a rise or a fall
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1];
+    if (!t.roles.has('becoming') || !next) return;
+    if ([...LEVEL_WORDS.busy, ...LEVEL_WORDS.crowded, ...LEVEL_WORDS.full].includes(next.word)) roles.add('trend_up');
+    if (LEVEL_WORDS.quiet.includes(next.word)) roles.add('trend_down');
+  });
+  // "is the lobby not empty?", "no cars today?", "didn't anyone come?": a yes or a no to a
+  // negative question reads either way round, so it is never answered with one
+  const negation = tokens.find((t) => NEGATIONS.has(t.word));
+  if (negation) {
+    refuse(`The question is asked the negative way ("${negation.word}"), so a yes or no could be read backwards; ask it the plain way, e.g. "is anyone in the ${describeLocation(location)}?"`);
+  }
+  const kinds = tokens.filter((t) => t.roles.has('vehicle_kind')).map((t) => t.word);
+  if (kinds.length > 0) {
+    refuse(`I count vehicles of every kind together and cannot tell ${quote(kinds)} apart from other vehicles; ask about vehicles or cars.`);
+  }
+  const yesNo = isYesNoQuestion(query, tokens);
+  const atVehiclePlace = VEHICLE_PLACES.some((w) => describeLocation(location).split(' ').includes(w));
+  const namesPeople = tokens.some((t) => t.roles.has('people') && !PLACE_STATE_WORDS.has(t.word));
+  // at a car park with neither people nor vehicles named, "empty" and "getting quieter" are about
+  // both counts; "full" or "busier than usual" could be either and are asked about
+  const bothCounts = atVehiclePlace && !namesPeople && !roles.has('vehicles');
+  const trendAsked = roles.has('trend_up') || roles.has('trend_down') || roles.has('trend');
+  if (bothCounts && !trendAsked && !roles.has('empty') && (roles.has('crowd') || comparisons.usual)) {
+    // "is the parking lot full?": of cars, most likely, and capacity is counted in people
+    refuse(`People or vehicles? Ask e.g. "how many cars are in the ${describeLocation(location)}?" or "how crowded with people is it?"`);
+  }
+  const pastTense = roles.has('past') && !roles.has('current');
+  const rangeish = phrase.kind === 'range' || (phrase.kind === 'none' && pastTense);
+  const windowRange = (): Range => ({ from: now - windowMs, to: now, label: `in the last ${describeDuration(windowMs)}` });
+  const nowRange = (): Range => ({ from: now, to: now, label: `now (${formatClock(now, timeZone)})` });
+  /** A span: the phrase's, "around 4" widened to its hour, or the request window. */
+  const spanRange = (what: string): Range => {
+    if (phrase.kind === 'range') return { from: phrase.from, to: phrase.to, label: phrase.label, phrase: phrase.phrase };
+    if (phrase.kind === 'point') {
+      if (phrase.around) return { ...phrase.around, phrase: phrase.phrase };
+      return refuse(`"${phrase.phrase}" is a moment, and ${what} needs a span, e.g. "since 9am" or "between 2 and 3pm".`);
+    }
+    return windowRange();
+  };
+  /** A moment: the phrase's, or now. */
+  const pointRange = (): Range => {
+    if (phrase.kind === 'range') refuse(`The question asks about now and about "${phrase.phrase}"; ask about one of them.`);
+    if (phrase.kind === 'point') return { from: phrase.at, to: phrase.at, label: phrase.label, phrase: phrase.phrase };
+    return nowRange();
+  };
+
+  let metric: Metric;
+  let aggregate: Aggregate;
+  let range: Range;
+  const extra: Partial<Interpretation> = {};
+  const anomalyWords = roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering');
+
+  // "how many people are usually here?": with no span named, usual is the same time on earlier days
+  const otherAsk = (['dwell', 'last', 'trend', 'trend_up', 'trend_down', 'departures', 'arrivals', 'minimum', 'peak', 'anomaly', 'unrecognized', 'loitering'] as const).some((r) => roles.has(r));
+  if (!comparisons.usual && roles.has('usual') && phrase.kind === 'none' && !otherAsk) {
+    comparisons.usual = {};
+  }
+  if (comparisons.usual) {
+    // "are there more people than usual right now?": now (or the range) against the same time of day before
+    if (anomalyWords) refuse('I can compare counts of people or vehicles with usual, not unusual activity.');
+    if (comparisons.threshold) refuse('The question compares with usual and with a number at once; ask one of them.');
+    metric = metricFor(roles);
+    aggregate = 'vs_usual';
+    range = rangeish ? spanRange('a comparison with usual') : pointRange();
+    if (range.to - range.from > 86_400_000) refuse('I can compare at most one day with usual; ask about a shorter span.');
+    if (comparisons.usual.direction) extra.direction = comparisons.usual.direction;
+    extra.yes_no = yesNo && comparisons.usual.direction !== undefined;
+    extra.baseline = baselineSpans(range, timeZone);
+  } else if (comparisons.threshold) {
+    const t = comparisons.threshold;
+    if (anomalyWords) refuse('I can compare counts of people or vehicles with a number, not unusual activity.');
+    if (!yesNo) refuse(`Ask it as a yes/no question, e.g. "were there ${SYMBOL[t.op]} ${t.capacity ? 'capacity' : t.value} people at any point in the last hour?"`);
+    if (roles.has('peak') || roles.has('average') || roles.has('trend') || roles.has('last') || roles.has('dwell')) {
+      refuse('The question compares with a number and asks for something else too; ask one thing at a time.');
+    }
+    metric = metricFor(roles);
+    if ((t.capacity || t.share) && metric === 'vehicles') refuse('Capacity is set for people, not vehicles.');
+    if (t.share && roles.has('arrivals')) refuse('A share of capacity compares with how many are present, not with arrivals.');
+    let basis: Threshold['basis'];
+    if (roles.has('arrivals')) basis = 'arrivals';
+    else if (rangeish || roles.has('any_point')) basis = t.op === '>' || t.op === '>=' ? 'peak' : 'minimum';
+    else basis = 'current';
+    range = basis === 'current' ? pointRange() : spanRange('a question like this');
+    aggregate = 'threshold';
+    extra.threshold = { ...t, basis };
+    extra.yes_no = true;
+  } else if (roles.has('dwell')) {
+    // "how long has that guy been hanging around": the stay, not the arrivals
+    if (roles.has('empty')) refuse('I can tell how long people stayed, not how long the place was empty.');
+    if (roles.has('unrecognized')) refuse('I can tell how long people stayed, but not for unrecognized people only; ask "any unrecognized people?"');
+    metric = metricFor(roles);
+    aggregate = 'dwell';
+    range = rangeish || phrase.kind !== 'none' ? spanRange('a question about how long') : windowRange();
+    const words = new Set(tokens.map((t) => t.word));
+    // "how long has he been here" asks about a stay still going on; "how long did/do people stay",
+    // "average dwell", "the longest stay" ask about the stays of the range
+    extra.ongoing =
+      range.to === now &&
+      ['been', 'still', 'is', 'are', 'has', 'have'].some((w) => words.has(w)) &&
+      !['did', 'was', 'were', 'had', 'do', 'does', 'longest'].some((w) => words.has(w)) &&
+      !roles.has('average') &&
+      !roles.has('usual');
+  } else if (roles.has('departures') && roles.has('arrivals') && !roles.has('dwell')) {
+    return refuse('The question asks about people coming and going at once; ask how many arrived or how many left.');
+  } else if (roles.has('departures')) {
+    // "how many people left", "has anyone left", "when did the last car leave"
+    if (anomalyWords) refuse('I can count people or vehicles leaving, not unusual activity.');
+    if (roles.has('current') || tokens.some((t) => t.word === 'still')) {
+      refuse('Do you mean who is still there, or who has left? Ask "is anyone still in the lobby?" or "has anyone left?"');
+    }
+    const be = tokens.find((t) => t.roles.has('filler') || t.roles.has('past'))?.word;
+    if (be === 'is' || be === 'are') {
+      refuse('Do you mean who is still there, or who has left? Ask "is anyone still here?" or "has anyone left?"');
+    }
+    metric = metricFor(roles);
+    if (roles.has('last')) {
+      aggregate = 'last_departure';
+      range =
+        phrase.kind === 'none'
+          ? { from: now - LAST_SEEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(LAST_SEEN_LOOKBACK_MS)}` }
+          : spanRange('a question about the last departure');
+    } else {
+      aggregate = 'departures';
+      range = spanRange('a count of departures');
+      if (yesNo) extra.yes_no = true;
+    }
+  } else if (roles.has('last')) {
+    metric = roles.has('unrecognized') ? 'anomalies' : metricFor(roles);
+    if (roles.has('loitering') || (roles.has('anomaly') && !roles.has('unrecognized'))) {
+      refuse('I can tell when a person or vehicle was last seen; for unusual activity ask "anything unusual today?"');
+    }
+    aggregate = roles.has('arrivals') && metric !== 'anomalies' ? 'last_arrival' : 'last_seen';
+    if (metric === 'anomalies') extra.subtype = 'unrecognized';
+    // "when was the lobby last empty?": the latest moment the count was zero
+    if (roles.has('empty') && aggregate === 'last_seen' && metric !== 'anomalies') {
+      if (atVehiclePlace && !namesPeople && !roles.has('vehicles')) {
+        refuse(`Empty of people or of vehicles? Ask "when was the ${describeLocation(location)} last empty of cars?"`);
+      }
+      extra.expect_empty = true;
+    }
+    range =
+      phrase.kind === 'none'
+        ? { from: now - LAST_SEEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(LAST_SEEN_LOOKBACK_MS)}` }
+        : spanRange('a question about the last sighting');
+  } else if (roles.has('trend_up') || roles.has('trend_down') || roles.has('trend')) {
+    if (roles.has('trend_up') && roles.has('trend_down')) refuse('The question asks about rising and falling at once; ask about one.');
+    if (anomalyWords) refuse('I can tell whether counts of people or vehicles rose or fell, not unusual activity.');
+    metric = bothCounts ? 'activity' : metricFor(roles);
+    aggregate = 'trend';
+    range = spanRange('a trend');
+    if (roles.has('trend_up')) extra.direction = 'up';
+    if (roles.has('trend_down')) extra.direction = 'down';
+    extra.yes_no = yesNo && extra.direction !== undefined;
+  } else if (roles.has('activity') && !anomalyWords && !roles.has('people') && !roles.has('vehicles') && !roles.has('crowd')) {
+    // "what happened while I was out this afternoon?", "any activity since 9?"
+    metric = 'activity';
+    aggregate = 'summary';
+    range = rangeish || phrase.kind !== 'none' ? spanRange('an overview') : pointRange();
+  } else {
+    if (roles.has('empty') && (roles.has('level_crowded') || roles.has('level_full') || roles.has('level_busy'))) {
+      refuse('The question asks whether it is empty and crowded at once; ask one of them.');
+    }
+    metric = chooseMetric(roles, location, tokens.filter((t) => t.roles.has('crowd')).map((t) => t.word));
+    if (metric === 'people' && bothCounts && roles.has('empty')) {
+      // "is the lot empty?": empty of everything, people and vehicles
+      metric = 'activity';
+    }
+    if ((metric === 'people' || metric === 'activity') && roles.has('empty') && !roles.has('count')) {
+      aggregate = 'presence';
+      extra.expect_empty = true;
+      extra.yes_no = true;
+    } else {
+      aggregate = chooseAggregate(metric, roles, tokens, rangeish);
+    }
+    if (metric === 'crowd_density' && yesNo) {
+      // the adjective itself, not a word sharing its stem ("crowd level?" names no level)
+      const levels = (['busy', 'crowded', 'full', 'quiet'] as const).filter((l) => tokens.some((t) => LEVEL_WORDS[l].includes(t.word)));
+      if (levels.length > 1) refuse(`The question asks whether it is ${levels.join(' and ')} at once; ask one.`);
+      if (levels.length === 1) {
+        extra.level = levels[0];
+        extra.yes_no = true;
+        if (aggregate === 'peak' && levels[0] === 'quiet') aggregate = 'average';
+      }
+    }
+    if (aggregate === 'presence' && metric !== 'anomalies') extra.yes_no = true;
+    if (metric === 'anomalies' && yesNo) extra.yes_no = true; // "any strangers tonight?"
+    if (aggregate === 'arrivals' && yesNo && !roles.has('count')) extra.yes_no = true; // "did a car arrive?"
+    // "was anyone here around 4": presence over the half hour either side, not at 4 sharp
+    const around = phrase.kind === 'point' && phrase.around !== undefined;
+    const pointAggregate = aggregate === 'current' || (aggregate === 'presence' && !rangeish && !around);
+    if (pointAggregate) range = pointRange();
+    else range = spanRange(RANGE_AGGREGATES.has(aggregate) ? `a ${aggregate}` : 'a question like this');
+    if (comparisons.minDwellS !== undefined) {
+      if (metric !== 'anomalies' && metric !== 'people') refuse('I track how long people stay; ask about people.');
+      metric = 'anomalies';
+      aggregate = 'list';
+      range = spanRange('a question like this');
+      extra.min_dwell_s = comparisons.minDwellS;
+    }
+  }
+  if (comparisons.minDwellS !== undefined && extra.min_dwell_s === undefined) {
+    refuse('The question names a length of stay I could not tie to the rest; ask e.g. "anyone here longer than 10 minutes?"');
+  }
+  if (range.to - range.from > MAX_WINDOW_MS) refuse('History questions can cover at most 30 days.');
+
+  const base: Omit<Interpretation, 'summary'> = {
+    metric,
+    aggregate,
+    from: range.from,
+    to: range.to,
+    location,
+    time_zone: timeZone,
+    range_label: range.label,
+    asked_at: now,
+    ...extra,
+  };
+  if (metric === 'anomalies' && aggregate === 'list') {
+    if (roles.has('unrecognized')) base.subtype = 'unrecognized';
+    if (roles.has('loitering') && base.min_dwell_s === undefined) base.min_dwell_s = LOITERING_DWELL_S;
+  }
+  if (range.phrase) base.time_phrase = range.phrase;
+  return { ...base, summary: describeQuestion(base, now) };
+}
+
+/** The same local span on each of the previous days ("usual" for this time of day). */
+function baselineSpans(range: Range, timeZone: string): Array<{ from: number; to: number }> {
+  const from = range.from === range.to ? range.from - USUAL_MOMENT_SPAN_MS : range.from;
+  const to = range.from === range.to ? range.to + USUAL_MOMENT_SPAN_MS : range.to;
+  const spans: Array<{ from: number; to: number }> = [];
+  for (let d = 1; d <= USUAL_BASELINE_DAYS; d++) {
+    spans.push({ from: addZonedDays(from, -d, timeZone), to: addZonedDays(to, -d, timeZone) });
+  }
+  return spans;
+}
+
+/**
+ * Understand a natural-language scene question, or say plainly that it was not understood.
+ * Throws RangeError for a bad context (unknown time zone, non-positive window): those are the
+ * caller's bugs, not the user's question.
+ */
+export function interpretQuery(query: string, ctx: QueryContext): InterpretResult {
+  if (!isValidTimeZone(ctx.timeZone)) throw new RangeError(`unknown time zone: ${ctx.timeZone}`);
+  if (!(ctx.windowMs > 0) || !Number.isFinite(ctx.now)) throw new RangeError('windowMs must be positive and now finite');
+  try {
+    return { ok: true, interpretation: interpretOrThrow(query, ctx) };
+  } catch (error) {
+    if (error instanceof NotUnderstood) {
+      return { ok: false, reason: error.message, examples: buildExamples(ctx.location) };
+    }
+    throw error;
+  }
+}

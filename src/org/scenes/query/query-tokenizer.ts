@@ -1,0 +1,220 @@
+import nlp from 'compromise';
+import { closest, distance } from 'fastest-levenshtein';
+import { stemmer } from 'stemmer';
+import { SPELLING_FIXES } from '../../../platform/language/words.ts';
+import { PHRASE_REPLACEMENTS, PLACE_ALIASES, WORDS_BY_ROLE, WORD_REPLACEMENTS, type WordRole } from './query-vocabulary.ts';
+
+/**
+ * Turns a casual question into classified words: lowercase, contractions expanded, slang and
+ * typos replaced ("ppl" → people, "rn" → now), fixed expressions merged ("came in" → arrive),
+ * then each word matched by its Porter stem (stemmer) against the vocabulary. Words that are
+ * neither vocabulary nor the scene's location are returned as unknown so the interpreter can
+ * refuse instead of guessing.
+ */
+
+export interface Token {
+  word: string;
+  roles: ReadonlySet<WordRole>;
+}
+
+export interface TokenizedQuestion {
+  tokens: Token[];
+  /** words nobody knows, in order */
+  unknown: string[];
+  /** named places (vocabulary or unknown words after "in/at the") that are not this scene's location */
+  otherPlaces: string[];
+}
+
+const ROLES_BY_STEM = new Map<string, Set<WordRole>>();
+for (const [role, words] of Object.entries(WORDS_BY_ROLE) as Array<[WordRole, readonly string[]]>) {
+  for (const word of words) {
+    const stem = stemmer(word);
+    const roles = ROLES_BY_STEM.get(stem) ?? new Set<WordRole>();
+    roles.add(role);
+    ROLES_BY_STEM.set(stem, roles);
+  }
+}
+
+/** Words chrono needs to see spelled right; typo-corrected like the vocabulary. */
+const TIME_WORDS = [
+  'minute', 'minutes', 'hour', 'hours', 'second', 'seconds', 'morning', 'afternoon', 'evening', 'night',
+  'tonight', 'today', 'yesterday', 'midnight', 'noon', 'since', 'between', 'before', 'after', 'until', 'last',
+  'past', 'week', 'days', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'ago',
+];
+
+/**
+ * Typo correction only for words of 5+ letters, one edit away, same first letter, and only
+ * towards content words: short words collide too easily (cat/car), and correcting towards
+ * filler would turn real questions we cannot answer ("where ...") into ones we can ("there ...").
+ */
+const MIN_FUZZY_LENGTH = 5;
+const FUZZY_ROLES: WordRole[] = [
+  'people', 'vehicles', 'anomaly', 'unrecognized', 'loitering', 'crowd', 'peak', 'average', 'arrivals', 'presence',
+  'trend_up', 'trend_down', 'trend', 'last', 'activity', 'empty', 'level_busy', 'level_crowded', 'level_quiet', 'departures',
+];
+const FUZZY_TARGETS = [...new Set([...FUZZY_ROLES.flatMap((role) => WORDS_BY_ROLE[role]), ...TIME_WORDS])].filter(
+  (w) => w.length >= MIN_FUZZY_LENGTH && /^[a-z]+$/.test(w),
+);
+/**
+ * Short words that carry the question ("how", "more", "last"): corrected only when the typo is
+ * their letters with two neighbours swapped ("hwo", "mroe", "lsat"), which no other word is.
+ */
+const SWAP_TARGETS = [
+  'how', 'many', 'more', 'less', 'than', 'last', 'when', 'what', 'were', 'was', 'there', 'any', 'anyone', 'people',
+  'cars', 'busy', 'full', 'empty', 'most', 'peak', 'since', 'today', 'hour', 'night', 'seen', 'come', 'came', 'left',
+  'getting', 'anything', 'someone', 'anybody', 'been', 'here', 'right', 'now', 'the', 'is', 'are', 'has', 'have',
+];
+/** The shared layer's texting shorthand and misspellings, where they spell out plain words. */
+const SHARED_FIXES = Object.fromEntries(Object.entries(SPELLING_FIXES).filter(([, to]) => /^[a-z ]+$/.test(to)));
+
+/** compromise's lexicon (about 24,000 English words), as the shared normaliser uses it. */
+const ENGLISH = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
+
+/** Transposition, deletion and insertion typos seen in typed questions, kept as one edit. */
+function isOneSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i + 1 < a.length; i++) {
+    if (a[i] !== b[i]) return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return false;
+}
+
+function locationWords(location: string): string[] {
+  return location.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+/** Stems that name this scene's location, aliases included. */
+function locationStemsOf(location: string): Set<string> {
+  const words = locationWords(location);
+  const aliases = PLACE_ALIASES.filter((group) => group.some((w) => words.includes(w))).flat();
+  return new Set([...words, ...aliases].map((w) => stemmer(w)));
+}
+
+function isKnownWord(word: string, locationStems: ReadonlySet<string>): boolean {
+  const stem = stemmer(word);
+  return /^\d/.test(word) || ROLES_BY_STEM.has(stem) || locationStems.has(stem) || TIME_WORDS.includes(word);
+}
+
+function correctTypo(word: string, locationStems: ReadonlySet<string>, location: string): string {
+  if (isKnownWord(word, locationStems) || /\d/.test(word) || word.length < 3) return word;
+  // a real English word is what it says ("least" is not "last", "where" is not "were")
+  if (ENGLISH[word] !== undefined) return word;
+  const swapped = [...SWAP_TARGETS, ...FUZZY_TARGETS, ...locationWords(location)].find((w) => isOneSwap(word, w));
+  if (swapped) return swapped;
+  // one edit, same first letter, one best candidate: 4-letter words only towards longer
+  // content words ("loby" → "lobby"), never towards another short word (cat/car)
+  const shortTargets = word.length >= MIN_FUZZY_LENGTH ? SWAP_TARGETS.filter((w) => w.length >= 4) : [];
+  const targets = [...new Set([...FUZZY_TARGETS, ...locationWords(location), ...shortTargets])].filter(
+    (w) => w[0] === word[0] && (w.length >= MIN_FUZZY_LENGTH || shortTargets.includes(w)) && (word.length >= MIN_FUZZY_LENGTH || w.length > word.length),
+  );
+  if (word.length < 4 || targets.length === 0) return word;
+  const best = closest(word, targets);
+  if (distance(word, best) > 1) return word;
+  const ties = targets.filter((w) => w !== best && distance(word, w) === 1 && stemmer(w) !== stemmer(best));
+  return ties.length === 0 ? best : word;
+}
+
+/**
+ * Lowercase, expand contractions, drop punctuation (keeping what time phrases need: "9:30",
+ * "2-3pm"), replace slang and typos. The result is what chrono and the tokenizer both read.
+ */
+export function normaliseQuestion(question: string, location: string): string {
+  const locationStems = locationStemsOf(location);
+  const text = question
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u2018\u2019`´]/g, "'")
+    .replace(/(\d\s*)([ap])\.m\.?/g, '$1$2m')
+    .replace(/\bo'clock\b/g, 'oclock')
+    .replace(/\bwon't\b/g, 'will not')
+    .replace(/\bcan't\b/g, 'can not')
+    .replace(/n't\b/g, ' not')
+    .replace(/'re\b/g, ' are')
+    .replace(/'ve\b/g, ' have')
+    .replace(/'ll\b/g, ' will')
+    .replace(/'m\b/g, ' am')
+    .replace(/'d\b/g, ' would')
+    .replace(/'s\b/g, ' is')
+    .replace(/(\d)\s*\+/g, '$1 plus ') // "10+ people"
+    .replace(/(\d)\s*%/g, '$1 percent ') // "over 50%"
+    .replace(/(?<!\d)-|-(?!\d)/g, ' ')
+    .replace(/[^a-z0-9:\- ]+/g, ' ')
+    .replace(/:(?!\d)|(?<!\d):/g, ' ');
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => WORD_REPLACEMENTS[word] ?? SHARED_FIXES[word] ?? correctTypo(word, locationStems, location))
+    .join(' ');
+}
+
+/** Longest first, so "at any one time" wins over "at once"-style shorter overlaps. */
+const PHRASES = PHRASE_REPLACEMENTS.map(([phrase, replacement]) => [phrase.split(' '), replacement] as const).sort(
+  (a, b) => b[0].length - a[0].length,
+);
+
+function mergePhrases(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; ) {
+    const hit = PHRASES.find(([parts]) => parts.every((part, k) => words[i + k] === part));
+    if (hit) {
+      if (hit[1]) out.push(hit[1]);
+      i += hit[0].length;
+    } else {
+      out.push(words[i]);
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** Words that tell one place from another of the same kind ("front entrance", "north lobby"). */
+const QUALIFIERS = new Set(['front', 'back', 'rear', 'side', 'main', 'north', 'south', 'east', 'west', 'upper', 'lower', 'staff', 'service']);
+
+/** Only "in"-like words: "at lunch" or "by noon" are not places. */
+const PLACE_PREPOSITIONS = new Set(['in', 'inside', 'outside', 'near']);
+const DETERMINERS = new Set(['the', 'my', 'our', 'your', 'this', 'that']);
+
+/** True when the word sits where a place name goes: "in the kitchen", "at reception". */
+function isInPlaceSlot(words: string[], i: number): boolean {
+  let j = i - 1;
+  if (j >= 0 && DETERMINERS.has(words[j])) j -= 1;
+  return j >= 0 && PLACE_PREPOSITIONS.has(words[j]);
+}
+
+/** Classify the words of a normalised question whose time phrase has been blanked out. */
+export function tokenizeQuestion(text: string, location: string): TokenizedQuestion {
+  const locationStems = locationStemsOf(location);
+  const words = mergePhrases(text.split(/[^a-z0-9]+/).filter(Boolean));
+  const tokens: Token[] = [];
+  const unknown: string[] = [];
+  const otherPlaces: string[] = [];
+  const ownWords = new Set(locationWords(location));
+  const ownQualifiers = [...ownWords].filter((w) => QUALIFIERS.has(w));
+  words.forEach((word, i) => {
+    const stem = stemmer(word);
+    if (QUALIFIERS.has(word)) {
+      // "the back entrance" at a scene labelled front_entrance is another place; at a scene
+      // labelled just "entrance" it is taken as this one; elsewhere the word describes nothing.
+      const next = words[i + 1];
+      const beforePlace = next !== undefined && (locationStems.has(stemmer(next)) || ROLES_BY_STEM.get(stemmer(next))?.has('named_place'));
+      if (ownWords.has(word)) tokens.push({ word, roles: new Set<WordRole>(['place']) });
+      else if (beforePlace && ownQualifiers.length > 0) otherPlaces.push(`${word} ${next}`);
+      else if (beforePlace) tokens.push({ word, roles: new Set<WordRole>(['filler']) });
+      else if (ROLES_BY_STEM.has(stem)) tokens.push({ word, roles: ROLES_BY_STEM.get(stem)! });
+      else unknown.push(word);
+      return;
+    }
+    if (locationStems.has(stem)) {
+      tokens.push({ word, roles: new Set<WordRole>(['place']) });
+      return;
+    }
+    const roles = ROLES_BY_STEM.get(stem);
+    if (roles?.has('named_place') || (!roles && isInPlaceSlot(words, i) && !/^\d/.test(word))) {
+      otherPlaces.push(word);
+      return;
+    }
+    if (roles) tokens.push({ word, roles });
+    else if (word.length > 1 || /\d/.test(word)) unknown.push(word);
+  });
+  return { tokens, unknown, otherPlaces };
+}

@@ -1,0 +1,119 @@
+import type { DetectionRecord } from '../../detections/detection.ts';
+
+/** What the service knows when a question arrives (POST /v1/scenes/:scene_id/query). */
+export interface QueryContext {
+  /** epoch ms the question is answered at */
+  now: number;
+  /** the request's `window`, already parsed with parseWindow */
+  windowMs: number;
+  /** IANA zone of the scene, e.g. 'America/New_York' */
+  timeZone: string;
+  /** the scene's location label, snake_case, e.g. 'lobby' or 'parking_lot' */
+  location: string;
+}
+
+export type Metric = 'people' | 'vehicles' | 'anomalies' | 'crowd_density' | 'activity';
+export type Aggregate =
+  | 'current'
+  | 'peak'
+  | 'average'
+  | 'arrivals'
+  | 'presence'
+  | 'list'
+  /** the lowest count in the range ("when was it quietest today?") */
+  | 'minimum'
+  /** is the count rising or falling over the range ("has the crowd been growing?") */
+  | 'trend'
+  /** when the metric was last seen ("when was the last car seen?") */
+  | 'last_seen'
+  /** when the latest arrival was ("when did someone last come in") */
+  | 'last_arrival'
+  /** how many left ("how many people left since 9") */
+  | 'departures'
+  /** when the latest departure was ("when did the last car leave") */
+  | 'last_departure'
+  /** a yes/no comparison with a number ("more than 5 people at any point") */
+  | 'threshold'
+  /** how long tracked people (or vehicles) have stayed ("how long has that guy been hanging around") */
+  | 'dwell'
+  /** the range (or now) against the same time of day on earlier days ("more people than usual?") */
+  | 'vs_usual'
+  /** an overview: arrivals, peak, vehicles, anomalies ("what happened this afternoon?") */
+  | 'summary';
+
+export type Comparison = '>' | '>=' | '<' | '<=';
+
+export interface Threshold {
+  op: Comparison;
+  /** the number compared with; for `capacity` questions, the scene capacity (filled in by the answerer) */
+  value: number;
+  /** "over capacity": compare with the scene's capacity instead of a number */
+  capacity?: boolean;
+  /** "over 50%": `value` is a percentage of the scene's capacity */
+  share?: boolean;
+  /** which reading is compared: the one now/at the moment, the highest, the lowest, or the arrivals */
+  basis: 'current' | 'peak' | 'minimum' | 'arrivals';
+}
+
+/**
+ * What a question was understood to ask. `from === to` marks a question about one moment
+ * ("how many people are here now", "was anyone here at 9:30"); otherwise it is about a span.
+ */
+export interface Interpretation {
+  metric: Metric;
+  aggregate: Aggregate;
+  from: number;
+  to: number;
+  /** when the question was asked (epoch ms): a range ending here is about "now" */
+  asked_at: number;
+  /** true when the question expects a yes or no ("is the lobby crowded?"): the answer starts with one */
+  yes_no?: boolean;
+  /** presence asked the other way round ("is the lobby empty?"): "yes" means nobody is there */
+  expect_empty?: boolean;
+  /** crowd yes/no: which level the question names ("crowded", "full", "quiet") */
+  level?: 'busy' | 'crowded' | 'full' | 'quiet';
+  /** trend and vs_usual: the direction the question asks about; none for "how is it trending" */
+  direction?: 'up' | 'down';
+  /** dwell: asked about a stay still going on ("how long has he been here") rather than past stays ("how long did people stay") */
+  ongoing?: boolean;
+  /** threshold questions */
+  threshold?: Threshold;
+  /** vs_usual: the earlier same-time-of-day spans the range is compared with */
+  baseline?: Array<{ from: number; to: number }>;
+  /** 'unrecognized' when the question asks about unrecognized people only */
+  subtype?: string;
+  /** set when the question asks about loitering: persons whose dwell_s reached this */
+  min_dwell_s?: number;
+  /** the phrase of the question that set the range, if any ("since 9am", "last 10 minutes") */
+  time_phrase?: string;
+  /** e.g. "peak people count in lobby from 09:00 to 10:14" */
+  summary: string;
+  /** the scene location the answer talks about */
+  location: string;
+  /** the scene's IANA zone; times in the answer are written in it */
+  time_zone: string;
+  /** how the answer names the range: "in the last hour", "since 09:00", "now (10:14)" */
+  range_label: string;
+}
+
+export type InterpretResult =
+  | { ok: true; interpretation: Interpretation }
+  | { ok: false; reason: string; examples: string[] };
+
+/** The scene's live state, as the scene engine holds it. */
+export interface SceneSnapshot {
+  people: number;
+  vehicles: number;
+  /** people the location holds; 0 when unknown */
+  capacity: number;
+  active_anomalies: number;
+}
+
+export interface QueryAnswer {
+  /** one plain sentence */
+  answer: string;
+  /** the detections that support the answer, newest first, at most 50 */
+  detections: DetectionRecord[];
+  crowd_density: number;
+  anomaly_flag: boolean;
+}

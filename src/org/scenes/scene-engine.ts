@@ -1,0 +1,148 @@
+import type { DetectionRecord } from '../detections/detection.ts';
+import type { SceneRow } from './scene.repository.ts';
+
+/** How long an anomaly (unrecognized person, loitering) keeps a scene flagged after it was last seen. */
+export const ANOMALY_HOLD_MS = 5 * 60_000;
+/** A tracked person present this long counts as loitering. */
+export const LOITERING_DWELL_S = 300;
+
+export interface SceneState {
+  id: string;
+  tenantId: string;
+  location: string;
+  capacity: number;
+  timeZone: string;
+  people: number;
+  vehicles: number;
+  crowdDensity: number;
+  activeAnomalies: number;
+  lastDetectionAt: number | null;
+  createdAt: string;
+  /** each stream's latest readings; the scene sums its streams */
+  perStream: Map<string, { people: number; vehicles: number }>;
+  /** anomaly key (track or detection id) → held until */
+  anomalyUntil: Map<string, number>;
+  dirty: boolean;
+}
+
+export function isAnomalous(d: Pick<DetectionRecord, 'type' | 'subtype' | 'dwell_s'>): boolean {
+  return d.type === 'person' && (d.subtype === 'unrecognized' || (d.dwell_s ?? 0) >= LOITERING_DWELL_S);
+}
+
+/**
+ * The in-memory scene state of every location (DESIGN.md data flow: "scene state, in memory +
+ * persisted"). Applying a detection is synchronous and allocation-light: it is on the hot path
+ * whose p95 the spec bounds.
+ */
+export class SceneEngine {
+  private scenes = new Map<string, SceneState>();
+
+  register(row: SceneRow): SceneState {
+    const existing = this.scenes.get(row.id);
+    if (existing) {
+      existing.capacity = row.capacity;
+      existing.timeZone = row.time_zone;
+      existing.crowdDensity = density(existing.people, existing.capacity);
+      return existing;
+    }
+    const state: SceneState = {
+      id: row.id,
+      tenantId: row.tenant_id,
+      location: row.location,
+      capacity: row.capacity,
+      timeZone: row.time_zone,
+      people: row.people,
+      vehicles: row.vehicles,
+      crowdDensity: row.crowd_density,
+      activeAnomalies: 0,
+      lastDetectionAt: row.last_detection_at ? Date.parse(row.last_detection_at) : null,
+      createdAt: row.created_at,
+      perStream: new Map(),
+      anomalyUntil: new Map(),
+      dirty: false,
+    };
+    this.scenes.set(row.id, state);
+    return state;
+  }
+
+  get(id: string): SceneState | undefined {
+    return this.scenes.get(id);
+  }
+
+  apply(rec: DetectionRecord): SceneState {
+    const s = this.scenes.get(rec.scene_id);
+    if (!s) throw new Error(`scene ${rec.scene_id} is not registered with the engine`);
+    let per = s.perStream.get(rec.stream_id);
+    if (!per) {
+      per = { people: 0, vehicles: 0 };
+      s.perStream.set(rec.stream_id, per);
+    }
+    if (rec.type === 'person_count' && rec.value != null) per.people = rec.value;
+    else if (rec.type === 'vehicle' && rec.count != null) per.vehicles = rec.count;
+    if (isAnomalous(rec)) s.anomalyUntil.set(rec.track_id ?? rec.id, rec.at + ANOMALY_HOLD_MS);
+    this.recompute(s, rec.at);
+    s.lastDetectionAt = Math.max(s.lastDetectionAt ?? 0, rec.at);
+    s.dirty = true;
+    return s;
+  }
+
+  /** Sets a stream's contribution from stored readings (server start). */
+  restoreStream(sceneId: string, streamId: string, readings: { people: number | null; vehicles: number | null }): void {
+    const s = this.scenes.get(sceneId);
+    if (!s || (readings.people === null && readings.vehicles === null)) return;
+    s.perStream.set(streamId, { people: readings.people ?? 0, vehicles: readings.vehicles ?? 0 });
+    this.sumStreams(s);
+  }
+
+  /** A deleted stream no longer contributes to its scene. */
+  removeStream(sceneId: string, streamId: string, now: number): void {
+    const s = this.scenes.get(sceneId);
+    if (!s || !s.perStream.delete(streamId)) return;
+    this.recompute(s, now);
+    s.dirty = true;
+  }
+
+  /** Current view, with anomalies that have run out dropped. */
+  snapshot(id: string, now: number): SceneState | undefined {
+    const s = this.scenes.get(id);
+    if (s) this.expireAnomalies(s, now);
+    return s;
+  }
+
+  takeDirty(): SceneState[] {
+    const out: SceneState[] = [];
+    for (const s of this.scenes.values()) {
+      if (s.dirty) {
+        s.dirty = false;
+        out.push(s);
+      }
+    }
+    return out;
+  }
+
+  private recompute(s: SceneState, now: number) {
+    this.sumStreams(s);
+    this.expireAnomalies(s, now);
+  }
+
+  private sumStreams(s: SceneState) {
+    let people = 0;
+    let vehicles = 0;
+    for (const v of s.perStream.values()) {
+      people += v.people;
+      vehicles += v.vehicles;
+    }
+    s.people = people;
+    s.vehicles = vehicles;
+    s.crowdDensity = density(people, s.capacity);
+  }
+
+  private expireAnomalies(s: SceneState, now: number) {
+    for (const [k, until] of s.anomalyUntil) if (until < now) s.anomalyUntil.delete(k);
+    s.activeAnomalies = s.anomalyUntil.size;
+  }
+}
+
+export function density(people: number, capacity: number): number {
+  return capacity > 0 ? Math.round((people / capacity) * 1000) / 1000 : 0;
+}

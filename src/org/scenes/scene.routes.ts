@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { actorOf, principalOf } from '../../platform/http/auth.ts';
+import { withErrors } from '../../platform/http/common.schemas.ts';
+import type { SceneService } from './scene.service.ts';
+import { QueryBody, QueryResult, SceneIdParams, SceneList, SceneListQuery, UpdateSceneBody } from './scene.schemas.ts';
+
+const tags = ['Scenes'];
+const security = [{ bearerAuth: [] }];
+
+export const sceneRoutes = (scenes: SceneService): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/v1/scenes', {
+    config: { surface: 'organization', capability: 'scenes:read' },
+    schema: { tags, security, operationId: 'listScenes', summary: 'List scenes (one per location), newest first', querystring: SceneListQuery, response: withErrors({ 200: SceneList }) },
+  }, async (req) => scenes.list(principalOf(req), req.query));
+
+  app.get('/v1/scenes/:scene_id', {
+    config: { surface: 'organization', capability: 'scenes:read' },
+    schema: { tags, security, operationId: 'getScene', summary: 'The current interpreted state of a location', params: SceneIdParams, response: withErrors({ 200: Type.Ref('Scene') }) },
+  }, async (req) => scenes.get(principalOf(req), req.params.scene_id));
+
+  app.patch('/v1/scenes/:scene_id', {
+    config: { surface: 'organization', capability: 'streams:write' },
+    schema: { tags, security, operationId: 'updateScene', summary: 'Set a scene’s capacity or time zone', params: SceneIdParams, body: UpdateSceneBody, response: withErrors({ 200: Type.Ref('Scene') }) },
+  }, async (req) => scenes.update(principalOf(req), actorOf(req), req.params.scene_id, req.body));
+
+  app.post('/v1/scenes/:scene_id/query', {
+    config: { surface: 'organization', capability: 'scenes:query' },
+    schema: {
+      tags, security, operationId: 'queryScene', summary: 'Ask a natural-language question about a scene’s history',
+      description: 'Answers counts now, peak, average and arrivals over the window (or a time phrase in the question), presence and anomalies. Questions it cannot answer get 422 query_not_understood with examples.',
+      params: SceneIdParams, body: QueryBody, response: withErrors({ 200: QueryResult }),
+    },
+  }, async (req) => scenes.query(principalOf(req), actorOf(req), req.params.scene_id, req.body));
+};

@@ -1,0 +1,91 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/common.schemas.ts';
+
+export const SceneIdParams = Type.Object({ scene_id: Type.String({ description: 'scene_…' }) });
+
+export const SceneSchema = Type.Object(
+  {
+    id: prefixedId('scene'),
+    object: Type.Literal('scene'),
+    location: Type.String(),
+    people_count: Type.Integer({ description: 'people present now, summed over the location’s streams' }),
+    vehicle_count: Type.Integer(),
+    crowd_density: Type.Number({ description: 'people ÷ capacity, a fraction' }),
+    capacity: Type.Integer(),
+    time_zone: Type.String(),
+    anomaly_flag: Type.Boolean(),
+    active_anomalies: Type.Integer(),
+    stream_ids: Type.Array(Type.String()),
+    last_detection_at: Type.Union([IsoTime, Type.Null()]),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+  },
+  { $id: 'Scene' },
+);
+export type SceneView = Static<typeof SceneSchema>;
+
+export const SceneList = ListOf(Type.Ref('Scene'));
+export const SceneListQuery = Type.Composite([ListQuery, Type.Object({ location: Type.Optional(Location) })], {
+  additionalProperties: false,
+});
+
+export const UpdateSceneBody = Type.Object(
+  {
+    capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'people the location holds; crowd_density = people ÷ capacity' })),
+    time_zone: Type.Optional(Name({ maxLength: 64, description: 'IANA time zone used to read time phrases in queries', examples: ['Europe/Lisbon'] })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateSceneBodyT = Static<typeof UpdateSceneBody>;
+
+export const DetectionSchema = Type.Object(
+  {
+    id: prefixedId('det'),
+    type: Type.String({ description: 'person_count | vehicle | person | door_open | motion' }),
+    subtype: Type.Optional(Type.String({ examples: ['unrecognized'] })),
+    value: Type.Optional(Type.Number({ description: 'with person_count: people present' })),
+    count: Type.Optional(Type.Number({ description: 'with vehicle: vehicles present' })),
+    location: Type.String(),
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    timestamp: IsoTime,
+    stream_id: Type.String(),
+    track_id: Type.Optional(Type.String()),
+    dwell_s: Type.Optional(Type.Number()),
+    zone: Type.Optional(Type.String()),
+  },
+  { $id: 'Detection' },
+);
+export type DetectionView = Static<typeof DetectionSchema>;
+
+export const QueryBody = Type.Object(
+  {
+    stream_id: Type.String({ minLength: 1, description: 'a stream of this scene' }),
+    query: Text({ maxLength: 1000, examples: ['How many people are in the lobby right now?'] }),
+    window: Name({
+      maxLength: 16,
+      description: 'duration looked back from now: an integer followed by s, m, h or d (e.g. 15m)',
+      examples: ['15m'],
+    }),
+  },
+  { additionalProperties: false },
+);
+export type QueryBodyT = Static<typeof QueryBody>;
+
+export const QueryResult = Type.Object({
+  stream_id: Type.String(),
+  query: Type.String(),
+  answered_at: IsoTime,
+  detections: Type.Array(Type.Ref('Detection')),
+  crowd_density: Type.Number(),
+  anomaly_flag: Type.Boolean(),
+  answer: Type.String({ description: 'one plain sentence' }),
+  interpretation: Type.Object({
+    metric: Type.String(),
+    aggregate: Type.String(),
+    from: IsoTime,
+    to: IsoTime,
+    summary: Type.String(),
+    time_phrase: Type.Optional(Type.String()),
+  }),
+});
+export type QueryResultT = Static<typeof QueryResult>;

@@ -1,0 +1,243 @@
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
+import type { DetectionTable } from '../../platform/db/schema.ts';
+import type { DetectionRecord, DetectionType } from '../detections/detection.ts';
+import type { Clock } from '../../platform/time/clock.ts';
+import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
+import { newId } from '../../platform/lib/ids.ts';
+import { toIso } from '../../platform/time/time.ts';
+import { isValidTimeZone } from '../../platform/time/zoned-time.ts';
+import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/keys/key.service.ts';
+import type { ListQueryT } from '../../platform/http/common.schemas.ts';
+import { paginate } from '../../platform/http/pagination.ts';
+import { detectionRepository } from '../detections/detection.repository.ts';
+import { streamRepository } from '../streams/stream.repository.ts';
+import { answerQuery, interpretQuery, parseWindow } from './query/query.ts';
+import type { SceneEngine, SceneState } from './scene-engine.ts';
+import { sceneRepository, type SceneRow } from './scene.repository.ts';
+import type { DetectionView, QueryBodyT, QueryResultT, SceneView, UpdateSceneBodyT } from './scene.schemas.ts';
+
+export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionView {
+  return {
+    id: d.id,
+    type: d.type,
+    ...(d.subtype != null ? { subtype: d.subtype } : {}),
+    ...(d.value != null ? { value: d.value } : {}),
+    ...(d.count != null ? { count: d.count } : {}),
+    location: d.location,
+    confidence: d.confidence,
+    timestamp: toIso(d.at),
+    stream_id: d.stream_id,
+    ...(d.track_id != null ? { track_id: d.track_id } : {}),
+    ...(d.dwell_s != null ? { dwell_s: d.dwell_s } : {}),
+    ...(d.zone != null ? { zone: d.zone } : {}),
+  };
+}
+
+/** One scene per (tenant, location), kept current by the engine; queries answer from its history. */
+export class SceneService {
+  constructor(
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      engine: SceneEngine;
+      defaultCapacity: number;
+    },
+  ) {}
+
+  /** Loads every scene into the engine (server start). */
+  async loadAll(): Promise<void> {
+    const { db } = this.deps.database;
+    for (const row of await sceneRepository.listAll(db)) this.deps.engine.register(row);
+    // Restore each stream's last readings so a scene with several streams adds up after a
+    // restart instead of showing only the first stream that reports again.
+    for (const stream of await streamRepository.listRunnable(db)) {
+      const latest = await detectionRepository.latestReadings(db, stream.id);
+      this.deps.engine.restoreStream(stream.scene_id, stream.id, latest);
+    }
+  }
+
+  /** The scene of a location, created on first use; registered with the engine. Runs in the caller's transaction. */
+  async ensureScene(trx: DbExecutor, tenantId: string, location: string): Promise<SceneRow> {
+    let row = await sceneRepository.findByLocation(trx, tenantId, location);
+    if (!row) {
+      const now = toIso(this.deps.clock.now());
+      row = {
+        id: newId('scene', this.deps.clock.now()),
+        tenant_id: tenantId,
+        location,
+        capacity: this.deps.defaultCapacity,
+        time_zone: 'UTC',
+        people: 0,
+        vehicles: 0,
+        crowd_density: 0,
+        active_anomalies: 0,
+        last_detection_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await sceneRepository.insert(trx, row);
+    }
+    this.deps.engine.register(row);
+    return row;
+  }
+
+  registerLoaded(sceneId: string): void {
+    if (!this.deps.engine.get(sceneId)) throw new Error(`scene ${sceneId} not loaded`);
+  }
+
+  timeZoneOf(sceneId: string): string {
+    return this.deps.engine.get(sceneId)?.timeZone ?? 'UTC';
+  }
+
+  detachStream(sceneId: string, streamId: string): void {
+    this.deps.engine.removeStream(sceneId, streamId, this.deps.clock.now());
+  }
+
+  async list(principal: Principal, q: ListQueryT & { location?: string }) {
+    let qb = sceneRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
+    if (q.location) qb = qb.where('location', '=', q.location);
+    const page = await paginate(qb, 'id', q);
+    const streams = await this.streamIdsByScene(principal.tenantId);
+    return { ...page, data: page.data.map((r) => this.toView(r, streams.get(r.id) ?? [])) };
+  }
+
+  async get(principal: Principal, id: string): Promise<SceneView> {
+    const row = await this.load(principal, id);
+    const streams = await streamRepository.listByScene(this.deps.database.db, id);
+    return this.toView(row, streams.map((s) => s.id));
+  }
+
+  async update(principal: Principal, actor: Actor, id: string, body: UpdateSceneBodyT): Promise<SceneView> {
+    const before = await this.load(principal, id);
+    if (body.time_zone !== undefined && !isValidTimeZone(body.time_zone)) {
+      throw invalid('time_zone', `"${body.time_zone}" is not an IANA time zone (e.g. Europe/Lisbon)`);
+    }
+    const patch: Partial<SceneRow> = { updated_at: toIso(this.deps.clock.now()) };
+    if (body.capacity !== undefined) patch.capacity = body.capacity;
+    if (body.time_zone !== undefined) patch.time_zone = body.time_zone;
+    await this.deps.database.withWriteLock(async (trx) => {
+      await sceneRepository.update(trx, id, patch);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'scene.updated', resourceType: 'scene', resourceId: id, data: { before: { capacity: before.capacity, time_zone: before.time_zone }, after: body }, scope: { location: before.location } },
+      ]);
+    });
+    this.deps.engine.register({ ...before, ...patch });
+    return this.get(principal, id);
+  }
+
+  async query(principal: Principal, actor: Actor, sceneId: string, body: QueryBodyT): Promise<QueryResultT> {
+    const scene = await this.load(principal, sceneId);
+    if (!body.query.trim()) throw invalid('query', 'must not be empty');
+    const windowMs = parseWindow(body.window.trim());
+    if (windowMs === null) {
+      throw invalid('window', `"${body.window}" is not a duration: use an integer followed by s, m, h or d (e.g. 15m), up to 30d`);
+    }
+    const stream = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, body.stream_id);
+    if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', body.stream_id, 'stream_id');
+    if (stream.scene_id !== sceneId) {
+      throw new VigilError('stream_not_in_scene', `Stream ${stream.id} is at ${stream.location}, not in scene ${sceneId} (${scene.location}).`, {
+        param: 'stream_id',
+      });
+    }
+    const now = this.deps.clock.now();
+    const state = this.deps.engine.snapshot(sceneId, now);
+    const parsed = interpretQuery(body.query, { now, windowMs, timeZone: scene.time_zone, location: scene.location });
+    if (!parsed.ok) {
+      await this.deps.audit.append(actor, {
+        tenantId: principal.tenantId,
+        action: 'scene.query_not_understood',
+        resourceType: 'scene',
+        resourceId: sceneId,
+        data: { query: body.query, window: body.window, reason: parsed.reason },
+        scope: { location: scene.location, streamId: stream.id },
+      });
+      throw new VigilError('query_not_understood', parsed.reason, { param: 'query', extra: { examples: parsed.examples } });
+    }
+    const interp = parsed.interpretation;
+    const { db } = this.deps.database;
+    const toRecords = (rows: DetectionTable[]) => rows.map((d) => ({ ...d, type: d.type as DetectionType }));
+    // "last seen" looks back up to 30 days: fetch the few rows it needs, not the whole range
+    const history =
+      interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure'
+        ? await detectionRepository.lastSighting(db, sceneId, interp.subtype === 'unrecognized' ? 'unrecognized' : interp.metric === 'vehicles' ? 'vehicles' : 'people', interp.from, interp.to)
+        : await detectionRepository.inRangeWithState(db, sceneId, interp.from, interp.to);
+    // "more than usual": the same time of day on earlier days
+    const baseline: DetectionTable[][] = [];
+    for (const span of interp.baseline ?? []) baseline.push(await detectionRepository.inRangeWithState(db, sceneId, span.from, span.to));
+    const answer = answerQuery(
+      interp,
+      toRecords(history),
+      {
+        people: state?.people ?? scene.people,
+        vehicles: state?.vehicles ?? scene.vehicles,
+        capacity: scene.capacity,
+        active_anomalies: state?.activeAnomalies ?? 0,
+      },
+      baseline.map(toRecords),
+    );
+    const result: QueryResultT = {
+      stream_id: body.stream_id,
+      query: body.query,
+      answered_at: toIso(now),
+      detections: answer.detections.map(toDetectionView),
+      crowd_density: answer.crowd_density,
+      anomaly_flag: answer.anomaly_flag,
+      answer: answer.answer,
+      interpretation: {
+        metric: interp.metric,
+        aggregate: interp.aggregate,
+        from: toIso(interp.from),
+        to: toIso(interp.to),
+        summary: interp.summary,
+        ...(interp.time_phrase ? { time_phrase: interp.time_phrase } : {}),
+      },
+    };
+    // spec "What the service does" 4: every query is recorded in the audit trail
+    await this.deps.audit.append(actor, {
+      tenantId: principal.tenantId,
+      action: 'scene.queried',
+      resourceType: 'scene',
+      resourceId: sceneId,
+      data: { stream_id: body.stream_id, query: body.query, window: body.window, interpretation: result.interpretation, answer: result.answer },
+      scope: { location: scene.location, streamId: stream.id },
+    });
+    return result;
+  }
+
+  async load(principal: Principal, id: string): Promise<SceneRow> {
+    const row = await sceneRepository.findForTenant(this.deps.database.db, principal.tenantId, id);
+    if (!row || (principal.locations && !principal.locations.includes(row.location))) throw notFound('scene', id);
+    return row;
+  }
+
+  private async streamIdsByScene(tenantId: string): Promise<Map<string, string[]>> {
+    const rows = await this.deps.database.db.selectFrom('streams').select(['id', 'scene_id']).where('tenant_id', '=', tenantId).execute();
+    const m = new Map<string, string[]>();
+    for (const r of rows) m.set(r.scene_id, [...(m.get(r.scene_id) ?? []), r.id]);
+    return m;
+  }
+
+  private toView(row: SceneRow, streamIds: string[]): SceneView {
+    const s: SceneState | undefined = this.deps.engine.snapshot(row.id, this.deps.clock.now());
+    const people = s?.people ?? row.people;
+    const anomalies = s?.activeAnomalies ?? 0;
+    return {
+      id: row.id,
+      object: 'scene',
+      location: row.location,
+      people_count: people,
+      vehicle_count: s?.vehicles ?? row.vehicles,
+      crowd_density: s?.crowdDensity ?? row.crowd_density,
+      capacity: row.capacity,
+      time_zone: row.time_zone,
+      anomaly_flag: anomalies > 0,
+      active_anomalies: anomalies,
+      stream_ids: streamIds.sort().reverse(),
+      last_detection_at: s?.lastDetectionAt != null ? toIso(s.lastDetectionAt) : row.last_detection_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+}

@@ -1,0 +1,115 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/common.schemas.ts';
+import { PublishInfoSchema } from '../../ingest/webrtc/whip.schemas.ts';
+
+export const SOURCE_TYPES = ['rtsp', 'http', 'webrtc', 'mobile', 'sandbox'] as const;
+export const STREAM_STATUSES = ['connecting', 'live', 'reconnecting', 'offline'] as const;
+
+export const StreamIdParams = Type.Object({ id: Type.String({ description: 'stream_…' }) });
+
+/** Normalised image coordinates: x and y in 0..1 from the top-left corner of the camera view. */
+const PolygonSchema = Type.Array(Type.Array(Type.Number({ minimum: 0, maximum: 1 }), { minItems: 2, maxItems: 2 }), {
+  minItems: 3,
+  maxItems: 64,
+  description: 'closed polygon of [x, y] points, both in 0..1 from the top-left corner of the view',
+  examples: [[[0, 0.6], [1, 0.6], [1, 1], [0, 1]]],
+});
+const ZonesSchema = Type.Array(
+  Type.Object(
+    {
+      name: Name({ maxLength: 100, examples: ['entrance'] }),
+      polygon: PolygonSchema,
+    },
+    { additionalProperties: false },
+  ),
+  {
+    maxItems: 32,
+    description: 'named areas inside the view; a detection is placed in the first zone containing the bottom-centre of its box (where a person stands)',
+  },
+);
+const MotionMasksSchema = Type.Array(PolygonSchema, {
+  maxItems: 32,
+  description: 'areas whose movement does not wake the detector (trees, screens, a busy road)',
+});
+
+const SOURCE_URL_DOC =
+  'rtsp: rtsp:// or rtsps:// camera; http: MJPEG or HLS over http(s)://; mobile: any label such as mobile://front-desk-phone (the phone pushes frames); ' +
+  'webrtc: any label for the publisher, such as webrtc://guard-phone (it publishes to the stream\'s WHIP URL, returned with its publish token when the stream is created); sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. ' +
+  'file:// (rtsp and http) only on servers started with VIGIL_ALLOW_FILE_SOURCES=1.';
+
+export const CreateStreamBody = Type.Object(
+  {
+    name: Name({ maxLength: 200, examples: ['North lobby camera'] }),
+    source_type: Type.Union(
+      SOURCE_TYPES.map((s) => Type.Literal(s)),
+      { description: 'rtsp camera, http (MJPEG/HLS) camera, webrtc (WHIP) publisher, mobile phone pushing frames, or sandbox synthetic scene' },
+    ),
+    source_url: Name({
+      maxLength: 2048,
+      description: SOURCE_URL_DOC,
+      examples: ['sandbox://lobby?scenario=lobby&seed=7'],
+    }),
+    location: Location,
+    zones: Type.Optional(ZonesSchema),
+    motion_masks: Type.Optional(MotionMasksSchema),
+  },
+  { additionalProperties: false },
+);
+export type CreateStreamBodyT = Static<typeof CreateStreamBody>;
+
+export const UpdateStreamBody = Type.Object(
+  {
+    name: Type.Optional(Name({ maxLength: 200 })),
+    source_url: Type.Optional(Name({ maxLength: 2048 })),
+    location: Type.Optional(Location),
+    zones: Type.Optional(ZonesSchema),
+    motion_masks: Type.Optional(MotionMasksSchema),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateStreamBodyT = Static<typeof UpdateStreamBody>;
+
+export const StreamSchema = Type.Object(
+  {
+    id: prefixedId('stream'),
+    object: Type.Literal('stream'),
+    name: Type.String(),
+    source_type: Type.String(),
+    source_url: Type.String({ description: 'with any password masked' }),
+    location: Type.String(),
+    scene_id: prefixedId('scene'),
+    status: Type.Union(STREAM_STATUSES.map((s) => Type.Literal(s))),
+    sandbox: Type.Boolean({ description: 'true when the stream produces synthetic sandbox data' }),
+    error: Type.Union([Type.String(), Type.Null()], { description: 'why the source is not live (credentials removed), null while healthy' }),
+    last_frame_at: Type.Union([IsoTime, Type.Null()]),
+    fps_in: Type.Union([Type.Number(), Type.Null()], { description: 'frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, or a server not running sources)' }),
+    detector_fps: Type.Union([Type.Number(), Type.Null()], { description: 'frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs' }),
+    zones: ZonesSchema,
+    motion_masks: MotionMasksSchema,
+    created_at: IsoTime,
+    updated_at: IsoTime,
+    publish: Type.Optional({ ...PublishInfoSchema, description: 'webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page (issue 15)' }),
+  },
+  { $id: 'Stream' },
+);
+export type StreamView = Static<typeof StreamSchema>;
+
+export const StreamList = ListOf(Type.Ref('Stream'));
+export const StreamListQuery = Type.Composite([
+  ListQuery,
+  Type.Object({ location: Type.Optional(Location) }),
+], { additionalProperties: false });
+
+export const DeletedStream = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('stream'),
+  deleted: Type.Literal(true),
+});
+
+export const FrameResult = Type.Object({
+  object: Type.Literal('frame_result'),
+  stream_id: Type.String(),
+  status: Type.Union(STREAM_STATUSES.map((s) => Type.Literal(s)), { description: 'the phone stream after this frame (live)' }),
+  detected: Type.Boolean({ description: 'false when the frame was not run through the detector (no motion since the last frame)' }),
+  detections: Type.Array(Type.Ref('Detection'), { description: 'what changed in the scene because of this frame; person and vehicle detections have a snapshot (GET /v1/detections/:id/snapshot)' }),
+});

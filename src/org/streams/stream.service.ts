@@ -1,0 +1,281 @@
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
+import type { Clock } from '../../platform/time/clock.ts';
+import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
+import { newId } from '../../platform/lib/ids.ts';
+import { toIso } from '../../platform/time/time.ts';
+import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/keys/key.service.ts';
+import type { ListQueryT } from '../../platform/http/common.schemas.ts';
+import { mapPage, paginate } from '../../platform/http/pagination.ts';
+import { parseSandboxUrl } from '../../ingest/sandbox/scenarios.ts';
+import type { SceneService } from '../scenes/scene.service.ts';
+import type { SourceManager } from '../../ingest/sources/source-manager.ts';
+import { assertLocationAllowed } from '../../platform/identity/location-access.ts';
+import { toDetectionView } from '../scenes/scene.service.ts';
+import type { DetectionView } from '../scenes/scene.schemas.ts';
+import { describePolygonProblems, validateSourceUrl, type IngestStats, type StreamStatus } from '../../ingest/video/index.ts';
+import { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
+import type { CreateStreamBodyT, StreamView, UpdateStreamBodyT } from './stream.schemas.ts';
+import { streamRepository, type StreamRow } from './stream.repository.ts';
+import type { PublishInfo } from '../../ingest/webrtc/whip.schemas.ts';
+
+/** WebRTC ingest (issue 15): a webrtc stream's publish token lives and dies with the stream. */
+export interface StreamPublishing {
+  issueIn(trx: DbExecutor, row: StreamRow): Promise<PublishInfo>;
+  removeIn(trx: DbExecutor, streamId: string): Promise<void>;
+}
+
+/** Masks a password in a source URL (rtsp://user:secret@cam → rtsp://user:****@cam) for display and logs. */
+export function maskSourceUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]+):[^@/]*@/i, '$1:****@');
+}
+
+/**
+ * The stream as stored, with the live figures of its ingest when it runs in this process (the
+ * row's status is written on each change; frame rates exist only in memory).
+ */
+export function toStreamView(r: StreamRow, live: IngestStats | null = null): StreamView {
+  const cfg = parseStreamConfig(r.config);
+  return {
+    id: r.id,
+    object: 'stream',
+    name: r.name,
+    source_type: r.source_type,
+    source_url: maskSourceUrl(r.source_url),
+    location: r.location,
+    scene_id: r.scene_id,
+    status: (live?.status ?? r.status) as StreamView['status'],
+    sandbox: r.sandbox === 1,
+    error: live ? live.error : r.error,
+    last_frame_at: live?.last_frame_at != null ? toIso(live.last_frame_at) : r.last_frame_at,
+    fps_in: live ? roundRate(live.fps_in) : null,
+    detector_fps: live ? roundRate(live.detector_fps) : null,
+    zones: cfg.zones,
+    motion_masks: cfg.motion_masks,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+function roundRate(v: number): number {
+  return Math.round(v * 10) / 10;
+}
+
+/** Schemes per source type; rtsp and http are decoded by ffmpeg (issue 6 "Decode"). */
+const SOURCE_SCHEMES: Record<string, string[]> = {
+  rtsp: ['rtsp', 'rtsps'],
+  http: ['http', 'https'],
+  webrtc: ['https', 'http', 'webrtc'],
+  mobile: ['mobile', 'https', 'http'],
+};
+
+function unsupportedSource(reason: string): VigilError {
+  return new VigilError('unsupported_source', `source_url: ${reason}`, { param: 'source_url' });
+}
+
+/** Checks source_url against source_type; the reason names what is wrong. */
+export function validateSource(sourceType: string, url: string, opts: { allowFileSources: boolean } = { allowFileSources: false }): void {
+  if (sourceType === 'sandbox') {
+    const p = parseSandboxUrl(url);
+    if (!p.ok) throw unsupportedSource(p.reason);
+    return;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid('source_url', 'must be an absolute URL');
+  }
+  const scheme = parsed.protocol.replace(/:$/, '');
+  const decoded = sourceType === 'rtsp' || sourceType === 'http';
+  // file:// reads the server's own disk: only for demos and tests, when the operator opted in
+  const allowed = SOURCE_SCHEMES[sourceType] ?? [];
+  if (!allowed.includes(scheme) && !(decoded && scheme === 'file')) {
+    const hint = sourceType === 'rtsp' && (scheme === 'http' || scheme === 'https') ? ' (MJPEG or HLS over http(s):// is source_type http)' : '';
+    throw unsupportedSource(`a ${sourceType} source takes ${allowed.map((s) => `${s}://`).join(' or ')}, not ${scheme}://${hint}`);
+  }
+  if (decoded) {
+    const check = validateSourceUrl(url, opts);
+    if (!check.ok) throw unsupportedSource(check.reason);
+    return;
+  }
+  if (scheme !== 'mobile' && !parsed.hostname) throw invalid('source_url', 'must name a host');
+}
+
+/**
+ * Zones and motion masks of a request, checked beyond their JSON shape (points are [x, y] pairs
+ * in 0..1, zone names unique); returns the fields the request set.
+ */
+function checkVideoConfig(body: { zones?: Array<{ name: string; polygon: unknown }>; motion_masks?: unknown[] }): Partial<StreamVideoConfig> {
+  const errors: Array<{ param: string; message: string }> = [];
+  const names = new Set<string>();
+  body.zones?.forEach((z, i) => {
+    for (const p of describePolygonProblems(z.polygon)) errors.push({ param: `zones.${i}.polygon`, message: p });
+    if (names.has(z.name)) errors.push({ param: `zones.${i}.name`, message: `zone name ${JSON.stringify(z.name)} is used twice` });
+    names.add(z.name);
+  });
+  body.motion_masks?.forEach((m, i) => {
+    for (const p of describePolygonProblems(m)) errors.push({ param: `motion_masks.${i}`, message: p });
+  });
+  if (errors.length) throw new VigilError('validation_failed', `${errors[0].param} ${errors[0].message}`, { param: errors[0].param, errors });
+  const out: Partial<StreamVideoConfig> = {};
+  if (body.zones) out.zones = body.zones as StreamVideoConfig['zones'];
+  if (body.motion_masks) out.motion_masks = body.motion_masks as StreamVideoConfig['motion_masks'];
+  return out;
+}
+
+export class StreamService {
+  constructor(
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      scenes: SceneService;
+      sources: SourceManager;
+      /** VIGIL_ALLOW_FILE_SOURCES: file:// sources read the server's disk */
+      allowFileSources?: boolean;
+      /** WHIP publish tokens of webrtc streams (issue 15) */
+      publishing?: StreamPublishing;
+    },
+  ) {}
+
+  private get sourceOpts() {
+    return { allowFileSources: this.deps.allowFileSources ?? false };
+  }
+
+  private view(r: StreamRow): StreamView {
+    return toStreamView(r, this.deps.sources.liveStats(r.id));
+  }
+
+  async create(principal: Principal, actor: Actor, body: CreateStreamBodyT): Promise<StreamView> {
+    assertLocationAllowed(principal, body.location);
+    validateSource(body.source_type, body.source_url, this.sourceOpts);
+    const video = checkVideoConfig(body);
+    const now = this.deps.clock.now();
+    // DESIGN.md "Sandbox": everything a test key creates is simulated and never touches a real source
+    const sandbox = body.source_type === 'sandbox' || principal.mode === 'test';
+    let publish: PublishInfo | null = null;
+    const row = await this.deps.database.withWriteLock(async (trx) => {
+      const scene = await this.deps.scenes.ensureScene(trx, principal.tenantId, body.location);
+      const r: StreamRow = {
+        id: newId('stream', now),
+        tenant_id: principal.tenantId,
+        name: body.name,
+        source_type: body.source_type,
+        source_url: body.source_url,
+        location: body.location,
+        scene_id: scene.id,
+        status: sandbox ? 'live' : 'connecting',
+        sandbox: sandbox ? 1 : 0,
+        config: JSON.stringify({ zones: video.zones ?? [], motion_masks: video.motion_masks ?? [] } satisfies StreamVideoConfig),
+        error: null,
+        last_frame_at: null,
+        created_at: toIso(now),
+        updated_at: toIso(now),
+      };
+      await streamRepository.insert(trx, r);
+      // issue 15: a live webrtc stream gets its publish token with it, shown in this answer only
+      if (r.source_type === 'webrtc' && !sandbox && this.deps.publishing) publish = await this.deps.publishing.issueIn(trx, r);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'stream.created', resourceType: 'stream', resourceId: r.id, data: { after: toStreamView(r) }, scope: { location: r.location, streamId: r.id } },
+      ]);
+      return r;
+    });
+    this.deps.scenes.registerLoaded(row.scene_id);
+    this.deps.sources.start(row, { timeZone: this.deps.scenes.timeZoneOf(row.scene_id), since: now - 15 * 60_000 });
+    return publish ? { ...this.view(row), publish } : this.view(row);
+  }
+
+  async list(principal: Principal, q: ListQueryT & { location?: string }) {
+    let qb = streamRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
+    if (q.location) qb = qb.where('location', '=', q.location);
+    return mapPage(await paginate(qb, 'id', q), (r) => this.view(r));
+  }
+
+  async get(principal: Principal, id: string): Promise<StreamView> {
+    return this.view(await this.load(principal, id));
+  }
+
+  /** A stream of this tenant that the key may see; anything else is 404 (no existence leaks). */
+  async load(principal: Principal, id: string): Promise<StreamRow> {
+    const row = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, id);
+    if (!row || (principal.locations && !principal.locations.includes(row.location))) throw notFound('stream', id);
+    return row;
+  }
+
+  async update(principal: Principal, actor: Actor, id: string, body: UpdateStreamBodyT): Promise<StreamView> {
+    const before = await this.load(principal, id);
+    if (body.location) assertLocationAllowed(principal, body.location);
+    if (body.source_url) validateSource(before.source_type, body.source_url, this.sourceOpts);
+    const video = checkVideoConfig(body);
+    const now = this.deps.clock.now();
+    const after = await this.deps.database.withWriteLock(async (trx) => {
+      const patch: Partial<StreamRow> = { updated_at: toIso(now) };
+      if (body.name !== undefined) patch.name = body.name;
+      if (body.source_url !== undefined) patch.source_url = body.source_url;
+      if (video.zones || video.motion_masks) {
+        patch.config = JSON.stringify({ ...parseStreamConfig(before.config), ...video } satisfies StreamVideoConfig);
+      }
+      if (body.location !== undefined && body.location !== before.location) {
+        patch.location = body.location;
+        patch.scene_id = (await this.deps.scenes.ensureScene(trx, principal.tenantId, body.location)).id;
+      }
+      await streamRepository.update(trx, id, patch);
+      const r = { ...before, ...patch };
+      await this.deps.audit.appendIn(trx, actor, [
+        {
+          tenantId: principal.tenantId,
+          action: 'stream.updated',
+          resourceType: 'stream',
+          resourceId: id,
+          data: { before: toStreamView(before), after: toStreamView(r) },
+          scope: { location: r.location, streamId: id },
+        },
+      ]);
+      return r;
+    });
+    if (after.scene_id !== before.scene_id || after.source_url !== before.source_url) {
+      this.deps.scenes.registerLoaded(after.scene_id);
+      this.deps.scenes.detachStream(before.scene_id, id);
+      this.deps.sources.start(after, { timeZone: this.deps.scenes.timeZoneOf(after.scene_id) });
+    } else if (after.config !== before.config) {
+      this.deps.sources.reconfigure(id, parseStreamConfig(after.config));
+    }
+    return this.view(after);
+  }
+
+  /**
+   * A phone's frame (issue 6 "Phones") through the detector; answers what it changed in the scene.
+   * Only live mobile streams take frames: a sandbox stream simulates its source.
+   */
+  async pushFrame(principal: Principal, id: string, jpeg: Buffer): Promise<{ object: 'frame_result'; stream_id: string; status: StreamStatus; detected: boolean; detections: DetectionView[] }> {
+    const row = await this.load(principal, id);
+    if (row.source_type !== 'mobile' || row.sandbox === 1) {
+      const why = row.source_type !== 'mobile' ? `its source_type is ${row.source_type}` : 'it is a sandbox stream, which simulates its source';
+      throw new VigilError('stream_not_mobile', `Stream ${id} does not take pushed frames: ${why}. Create a stream with source_type "mobile" on a live key.`);
+    }
+    const out = await this.deps.sources.pushFrame(id, jpeg);
+    return { object: 'frame_result', stream_id: id, status: out.status, detected: out.detected, detections: out.detections.map(toDetectionView) };
+  }
+
+  async remove(principal: Principal, actor: Actor, id: string) {
+    const row = await this.load(principal, id);
+    this.deps.sources.stop(id);
+    await this.deps.database.withWriteLock(async (trx) => {
+      await streamRepository.delete(trx, id);
+      await this.deps.publishing?.removeIn(trx, id);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'stream.deleted', resourceType: 'stream', resourceId: id, data: { before: toStreamView(row) }, scope: { location: row.location, streamId: id } },
+      ]);
+    });
+    this.deps.scenes.detachStream(row.scene_id, id);
+    return { id, object: 'stream' as const, deleted: true as const };
+  }
+
+  /** Starts the sources of every stream (server start). */
+  async startAll(): Promise<void> {
+    for (const row of await streamRepository.listRunnable(this.deps.database.db)) {
+      this.deps.sources.start(row, { timeZone: this.deps.scenes.timeZoneOf(row.scene_id) });
+    }
+  }
+}

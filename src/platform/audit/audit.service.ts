@@ -1,0 +1,81 @@
+import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
+import type { Clock } from '../time/clock.ts';
+import { newId } from '../lib/ids.ts';
+import { toIso } from '../time/time.ts';
+import { computeDataHash, newSalt, type AuditFields } from './audit-chain.ts';
+import { auditRepository } from './audit.repository.ts';
+
+/** Who did something: the key, and the operator named by X-Operator when present. */
+export interface Actor {
+  keyId: string | null;
+  operator?: string | null;
+  requestId?: string | null;
+}
+
+export const SYSTEM_ACTOR: Actor = { keyId: null, operator: 'system' };
+
+export interface AuditInput {
+  tenantId: string;
+  action: string;
+  resourceType: string;
+  resourceId: string | null;
+  data?: unknown;
+  at?: number;
+  /**
+   * The place the entry is about: reads confine organization keys to their locations and keep a
+   * household's muted sensors and left-alone rooms out of every key's view by it. Leave it off for
+   * entries that must stay visible to the whole tenant (a boundary set or lifted, a sensor muted).
+   */
+  scope?: { location?: string | null; streamId?: string | null };
+}
+
+/**
+ * The scope of an entry about a resource confined to locations (a key, webhook or alert rule):
+ * its one location, so a key limited to it reads the entry; none when organization-wide or
+ * spanning several, so only unrestricted keys read it (issue 9 §4).
+ */
+export function scopeOfLocations(locations: readonly string[] | string | null | undefined): NonNullable<AuditInput['scope']> {
+  const list = typeof locations === 'string' ? (JSON.parse(locations) as string[]) : locations;
+  return { location: list?.length === 1 ? list[0] : null };
+}
+
+export class AuditService {
+  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock }) {}
+
+  build(actor: Actor, input: AuditInput): AuditFields {
+    const at = input.at ?? this.deps.clock.now();
+    const data = input.data === undefined ? null : JSON.stringify(input.data);
+    const location = input.scope?.location ?? null;
+    const streamId = input.scope?.streamId ?? null;
+    const salt = newSalt();
+    return {
+      id: newId('aud', at),
+      tenant_id: input.tenantId,
+      at: toIso(at),
+      actor_key_id: actor.keyId,
+      actor_operator: actor.operator ?? null,
+      action: input.action,
+      resource_type: input.resourceType,
+      resource_id: input.resourceId,
+      request_id: actor.requestId ?? null,
+      data,
+      location,
+      stream_id: streamId,
+      salt,
+      data_hash: computeDataHash(salt, input.resourceId, location, streamId, data),
+      format: 2,
+    };
+  }
+
+  /** Appends inside an existing write-locked transaction (same transaction as the change it records). */
+  async appendIn(trx: DbExecutor, actor: Actor, inputs: AuditInput[]): Promise<void> {
+    await auditRepository.appendChained(
+      trx,
+      inputs.map((i) => this.build(actor, i)),
+    );
+  }
+
+  async append(actor: Actor, ...inputs: AuditInput[]): Promise<void> {
+    await this.deps.database.withWriteLock((trx) => this.appendIn(trx, actor, inputs));
+  }
+}

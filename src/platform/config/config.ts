@@ -1,0 +1,141 @@
+import { resolve } from 'node:path';
+import { readLlmConfig, type LlmConfig } from '../../home/agent/planner.ts';
+import { parseIceServers, type IceServer } from '../../ingest/webrtc/ice-servers.ts';
+
+/**
+ * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
+ * Tests build a Config directly with loadConfig({...overrides}).
+ */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** postgres://… selects PostgreSQL; empty selects SQLite under dataDir */
+  readonly databaseUrl: string | null;
+  readonly redisUrl: string | null;
+  readonly logLevel: string;
+  /** default requests/minute per key (DESIGN.md "Rate limits") */
+  readonly rateLimitPerMinute: number;
+  /** detection history retention */
+  readonly retentionDays: number;
+  /** default scene capacity (people) used for crowd_density */
+  readonly defaultSceneCapacity: number;
+  /** run sandbox/ingest sources; tests that only exercise routes turn it off */
+  readonly runSources: boolean;
+  /** seed a demo organization and household on first start (npm start) */
+  readonly seedDemo: boolean;
+  readonly publicBaseUrl: string;
+  readonly allowFileSources: boolean;
+  readonly webhookAllowPrivate: boolean;
+  /** HTTP time-outs and per-client limits (issue 9 §8, §9; docs/decisions.md "HTTP hardening") */
+  readonly http: HttpLimits;
+  /** OpenAI-compatible endpoint for the household agent's optional LLM planner (VIGIL_LLM_*); null = offline planner only */
+  readonly llm: LlmConfig | null;
+  /** HMAC key for signed audit checkpoints (VIGIL_AUDIT_CHECKPOINT_KEY, ≥ 32 characters); null = generated once and kept in the database */
+  readonly auditCheckpointKey: string | null;
+  /** STUN/TURN servers for WHIP publishers and the publish page (VIGIL_ICE_SERVERS); none by default, which suits a LAN (issue 15) */
+  readonly iceServers: readonly IceServer[];
+}
+
+export interface HttpLimits {
+  /** the whole request (headers and body) must arrive within this (VIGIL_REQUEST_TIMEOUT_MS) */
+  readonly requestTimeoutMs: number;
+  /** the request headers must arrive within this (VIGIL_HEADERS_TIMEOUT_MS, at most the request time-out) */
+  readonly headersTimeoutMs: number;
+  /** an idle keep-alive connection is closed after this (VIGIL_KEEP_ALIVE_TIMEOUT_MS) */
+  readonly keepAliveTimeoutMs: number;
+  /** a connection with no traffic either way is closed after this (VIGIL_CONNECTION_TIMEOUT_MS): longer than the slowest handler (an LLM planner may take 120 s); SSE pings every 15 s */
+  readonly connectionTimeoutMs: number;
+  /** open connections per client address; 0 = no cap, e.g. behind a proxy (VIGIL_MAX_CONNECTIONS_PER_ADDRESS) */
+  readonly maxConnectionsPerAddress: number;
+  /**
+   * proxies (addresses or CIDRs, VIGIL_TRUST_PROXY, comma-separated) whose X-Forwarded-For names the
+   * client address that failed authentications are counted against; none by default
+   */
+  readonly trustProxy: readonly string[];
+  /** failed authentications per client address per minute before 429 (VIGIL_AUTH_FAILURES_PER_MINUTE) */
+  readonly authFailuresPerMinute: number;
+  /** on SIGTERM/SIGINT, in-flight requests get this long before connections are cut (VIGIL_SHUTDOWN_GRACE_MS) */
+  readonly shutdownGraceMs: number;
+}
+
+function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`config: ${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+function readBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new Error(`config: ${name} must be 1/0/true/false, got ${JSON.stringify(raw)}`);
+}
+
+function readSecret(env: NodeJS.ProcessEnv, name: string, minLength: number): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < minLength) throw new Error(`config: ${name} must be at least ${minLength} characters`);
+  return raw;
+}
+
+function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
+  const requestTimeoutMs = readInt(env, 'VIGIL_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  const headersTimeoutMs = readInt(env, 'VIGIL_HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error('config: VIGIL_HEADERS_TIMEOUT_MS must not exceed VIGIL_REQUEST_TIMEOUT_MS');
+  }
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: readInt(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    connectionTimeoutMs: readInt(env, 'VIGIL_CONNECTION_TIMEOUT_MS', 180_000, 1_000, 3_600_000),
+    maxConnectionsPerAddress: readInt(env, 'VIGIL_MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 1_000_000),
+    trustProxy: (env.VIGIL_TRUST_PROXY ?? '').split(',').map((x) => x.trim()).filter(Boolean),
+    authFailuresPerMinute: readInt(env, 'VIGIL_AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    shutdownGraceMs: readInt(env, 'VIGIL_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
+}
+
+function readIceServers(env: NodeJS.ProcessEnv): IceServer[] {
+  try {
+    return parseIceServers(env.VIGIL_ICE_SERVERS);
+  } catch (err) {
+    throw new Error(`config: ${(err as Error).message}`);
+  }
+}
+
+export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== '' ? env.DATABASE_URL.trim() : null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('config: DATABASE_URL must be a postgres:// URL (leave it unset for embedded SQLite)');
+  }
+  const port = readInt(env, 'PORT', 8080, 0, 65535);
+  const config: Config = {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.VIGIL_DATA_DIR ?? './data'),
+    databaseUrl,
+    redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : null,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    rateLimitPerMinute: readInt(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    retentionDays: readInt(env, 'VIGIL_RETENTION_DAYS', 7, 1, 3650),
+    defaultSceneCapacity: readInt(env, 'VIGIL_SCENE_CAPACITY', 50, 1, 1_000_000),
+    runSources: readBool(env, 'VIGIL_RUN_SOURCES', true),
+    seedDemo: readBool(env, 'VIGIL_SEED_DEMO', true),
+    publicBaseUrl: env.VIGIL_PUBLIC_URL ?? `http://localhost:${port}`,
+    allowFileSources: readBool(env, 'VIGIL_ALLOW_FILE_SOURCES', false),
+    webhookAllowPrivate: readBool(env, 'VIGIL_WEBHOOK_ALLOW_PRIVATE', false),
+    llm: readLlmConfig(env),
+    auditCheckpointKey: readSecret(env, 'VIGIL_AUDIT_CHECKPOINT_KEY', 32),
+    http: readHttpLimits(env),
+    iceServers: readIceServers(env),
+    ...overrides,
+  };
+  return Object.freeze(config);
+}

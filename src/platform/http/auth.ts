@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../time/clock.ts';
+import { ERROR_CATALOGUE, VigilError } from '../lib/errors.ts';
+import type { Capability } from '../identity/capabilities.ts';
+import type { KeyService, Principal } from '../keys/key.service.ts';
+import { AuthFailureLimiter, checkRateLimit, type RateLimitStore } from './rate-limit.ts';
+import type { Actor } from '../audit/audit.service.ts';
+
+/** 'any': both tenant kinds (e.g. /v1/webhooks, /v1/audit); the service scopes by tenant. */
+export type Surface = 'organization' | 'household' | 'any';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** which tenant kind may call the route; routes without it are public (health, OpenAPI) */
+    surface?: Surface;
+    /** capability an organization key needs */
+    capability?: Capability;
+    /**
+     * true: Idempotency-Key is not stored or replayed, because the response holds a secret that must
+     * never be written down (API keys are stored only as SHA-256; issue 9 §3).
+     */
+    noReplay?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/**
+ * Authentication, surface and capability checks, then the per-key rate limit, all in onRequest so
+ * a bad key is answered before the body is even parsed (spec "Authentication"; DESIGN.md "Auth").
+ */
+export function installAuth(
+  app: FastifyInstance,
+  deps: { keys: KeyService; rateLimits: RateLimitStore; authFailures: AuthFailureLimiter; clock: Clock; defaultRatePerMinute: number },
+): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const cfg = request.routeOptions.config;
+    if (!cfg?.surface) return;
+    const blocked = await deps.authFailures.check(request.ip, deps.clock.now());
+    if (!blocked.allowed) throw tooManyFailures(blocked.headers);
+    let principal: Principal;
+    try {
+      principal = await authenticate(deps.keys, request.headers.authorization);
+    } catch (err) {
+      if (!(err instanceof VigilError) || ERROR_CATALOGUE[err.code].status !== 401) throw err;
+      const failed = await deps.authFailures.fail(request.ip, deps.clock.now());
+      if (!failed.allowed) throw tooManyFailures(failed.headers);
+      reply.headers(failed.headers);
+      throw err;
+    }
+    request.principal = principal;
+
+    const limit = principal.rateLimitPerMinute ?? deps.defaultRatePerMinute;
+    const decision = await checkRateLimit(deps.rateLimits, principal.keyId, limit, deps.clock.now());
+    reply.headers(decision.headers);
+    if (!decision.allowed) {
+      throw new VigilError('rate_limit_exceeded', `This key may make ${limit} requests per minute.`, {
+        headers: decision.headers,
+      });
+    }
+
+    if (cfg.surface !== 'any' && principal.tenantKind !== cfg.surface) {
+      const which = cfg.surface === 'organization' ? 'an organization key (Surface B)' : 'a household key (Surface A)';
+      throw new VigilError('wrong_surface', `This route needs ${which}; the key belongs to a ${principal.tenantKind}.`);
+    }
+    if (cfg.capability && principal.tenantKind === 'organization' && !principal.capabilities.has(cfg.capability)) {
+      throw new VigilError('insufficient_capability', `This key lacks the capability "${cfg.capability}".`, {
+        param: cfg.capability,
+        extra: { capability: cfg.capability },
+      });
+    }
+  });
+}
+
+async function authenticate(keys: KeyService, header: string | undefined): Promise<Principal> {
+  let token: string | undefined;
+  if (header !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw new VigilError('invalid_api_key', 'Authorization must be "Bearer <API key>".', { param: 'Authorization' });
+    token = m[1];
+  }
+  return keys.authenticate(token);
+}
+
+function tooManyFailures(headers: Record<string, string>): VigilError {
+  return new VigilError('rate_limit_exceeded', 'Too many failed authentications from this address; wait for Retry-After.', { headers });
+}
+
+/** The authenticated principal (routes with a surface always have one). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new VigilError('missing_api_key', 'Send Authorization: Bearer <API key>.');
+  return request.principal;
+}
+
+/** The actor recorded in the audit trail: the key, and the operator from X-Operator if given. */
+export function actorOf(request: FastifyRequest): Actor {
+  const p = principalOf(request);
+  const op = request.headers['x-operator'];
+  const operator = typeof op === 'string' && op.trim() ? op.trim().slice(0, 200) : null;
+  return { keyId: p.keyId, operator, requestId: String(request.id) };
+}

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { DatabaseHandle } from '../db/database.ts';
+import type { Clock } from '../time/clock.ts';
+import { VigilError } from '../lib/errors.ts';
+import { toIso } from '../time/time.ts';
+
+const KEPT_MS = 24 * 3600_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency: { keyId: string; key: string } | null;
+  }
+}
+
+/**
+ * Idempotency-Key on POST (DESIGN.md "Idempotency"): scoped to the API key, kept 24 h. A repeat
+ * with the same body replays the stored response; with another body it is 409; while the first is
+ * still running it is 409 too. Server errors are not stored, so the client can retry them.
+ */
+export function installIdempotency(app: FastifyInstance, deps: { database: DatabaseHandle; clock: Clock }): void {
+  const { db } = deps.database;
+  app.decorateRequest('idempotency', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    const header = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || header === undefined || !request.principal) return;
+    if (request.routeOptions.config?.noReplay) return; // the response carries a secret we never store (API keys)
+    if (typeof header !== 'string' || header.length < 1 || header.length > 255) {
+      throw new VigilError('validation_failed', 'Idempotency-Key must be 1–255 characters.', { param: 'Idempotency-Key' });
+    }
+    if (String(request.headers.accept ?? '').includes('text/event-stream')) return; // streams are not replayable
+    const keyId = request.principal.keyId;
+    const path = request.url.split('?')[0];
+    const bodyHash = createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
+    const now = deps.clock.now();
+    const existing = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('key_id', '=', keyId)
+      .where('idempotency_key', '=', header)
+      .executeTakeFirst();
+    if (existing && Date.parse(existing.created_at) > now - KEPT_MS) {
+      if (existing.body_hash !== bodyHash || existing.path !== path || existing.method !== request.method) {
+        throw new VigilError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
+          param: 'Idempotency-Key',
+        });
+      }
+      if (existing.status === null) {
+        throw new VigilError('idempotency_request_in_progress', 'The first request with this Idempotency-Key is still running.', {
+          param: 'Idempotency-Key',
+        });
+      }
+      reply.header('Idempotent-Replayed', 'true');
+      const stored = readStoredResponse(existing.response);
+      return reply.code(existing.status).type(stored.contentType).send(stored.body);
+    }
+    if (existing) {
+      await db.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idempotency_key', '=', header).execute();
+    }
+    try {
+      await db
+        .insertInto('idempotency_keys')
+        .values({ key_id: keyId, idempotency_key: header, method: request.method, path, body_hash: bodyHash, status: null, response: null, created_at: toIso(now) })
+        .execute();
+    } catch {
+      throw new VigilError('idempotency_request_in_progress', 'The first request with this Idempotency-Key is still running.', {
+        param: 'Idempotency-Key',
+      });
+    }
+    request.idempotency = { keyId, key: header };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const idem = request.idempotency;
+    if (!idem || reply.getHeader('Idempotent-Replayed')) return payload;
+    request.idempotency = null;
+    const q = db.deleteFrom('idempotency_keys').where('key_id', '=', idem.keyId).where('idempotency_key', '=', idem.key);
+    if (reply.statusCode >= 500 || typeof payload !== 'string') {
+      await q.execute();
+    } else {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ status: reply.statusCode, response: storedResponse(String(reply.getHeader('content-type') ?? 'application/json'), payload) })
+        .where('key_id', '=', idem.keyId)
+        .where('idempotency_key', '=', idem.key)
+        .execute();
+    }
+    return payload;
+  });
+}
+
+/**
+ * The stored answer keeps its Content-Type on a first line before the body, so a replay is the
+ * original byte for byte (a 4xx is application/problem+json, not application/json: issue 9 §7).
+ * Rows written before that hold only a JSON body, which starts with `{` or `[`.
+ */
+function storedResponse(contentType: string, body: string): string {
+  return `${contentType}\n${body}`;
+}
+
+function readStoredResponse(response: string | null): { contentType: string; body: string } {
+  const text = response ?? '';
+  const nl = text.indexOf('\n');
+  if (text === '' || text.startsWith('{') || text.startsWith('[') || nl < 0) return { contentType: 'application/json', body: text };
+  return { contentType: text.slice(0, nl), body: text.slice(nl + 1) };
+}
+
+/** Deletes records older than 24 h (called by the housekeeping timer). */
+export async function pruneIdempotency(database: DatabaseHandle, now: number): Promise<void> {
+  await database.db.deleteFrom('idempotency_keys').where('created_at', '<', toIso(now - KEPT_MS)).execute();
+}

@@ -1,0 +1,632 @@
+/**
+ * The watch-window reader of the shared time module: reads the time words of one clause
+ * ("tonight", "until 6am", "tomorrow 9 to 5", "for the next 2 hours", "every weekday night",
+ * "till friday evening", "until the 30th", "around 4", "since 2pm") and turns them into the
+ * instants of a future window in the home's zone. Clock and date phrases are parsed by
+ * chrono-node; days, day parts and the sun come from ./primitives.ts (issue 10 §4).
+ */
+import * as chrono from 'chrono-node';
+import type { Token } from '../normalize.ts';
+import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../../time/zoned-time.ts';
+import {
+  DAY_MS, DAY_PARTS, HOUR_MS, MINUTE_MS, chooseHour, formatDay, getDayStart, getNextSunTime, getSunTime, isDayPart,
+  isNightInProgress, parseDayOfMonth, resolveDayOfMonth, type SunEvent, type TimeContext,
+} from './primitives.ts';
+
+type Role = 'start' | 'end' | 'point';
+type Anchor =
+  /** `around`: "around 4" — half an hour either side. `dateOnly`: "until the 30th" — the end of that day. */
+  | { kind: 'clock'; hour: number; minute: number; meridiemCertain: boolean; date?: WallClock; role: Role; around?: boolean; dateOnly?: boolean }
+  | { kind: 'sun'; event: SunEvent; role: Role };
+
+export type Recurrence = 'none' | 'daily' | 'weekdays' | 'weekends';
+
+export interface TimeSpec {
+  anchors: Anchor[];
+  durationMs?: number;
+  extendMs?: number;
+  /** "tonight", "overnight", "every night": the night window. */
+  night: boolean;
+  /** "heading to bed": an hour without am/pm means the morning one, though the window starts now. */
+  sleepContext: boolean;
+  /** Days after today the window is on ("tomorrow" = 1). */
+  dayOffset: number;
+  /** A named day ("monday"). */
+  date?: WallClock;
+  recurrence?: Exclude<Recurrence, 'none'>;
+  /** "this weekend" as a one-off. */
+  weekend: boolean;
+  /** "while we're away": no end the agent can know. */
+  openEnded: boolean;
+  /** Look-back for questions about the past. */
+  sinceMs?: (ctx: TimeContext) => number;
+  /** "in an hour": the window starts that much later. */
+  delayMs?: number;
+  /** Only past-time words ("yesterday", "last night"): no window can be in the future. */
+  past: boolean;
+  /** Token indexes read as time words. */
+  consumed: Set<number>;
+  hasTime: boolean;
+}
+
+export interface ResolvedWindow {
+  startsAt: number;
+  endsAt: number;
+  recurrence: Recurrence;
+  window: string;
+  /** No end was said and none follows from the words: the 24 h default, which a reply must state. */
+  defaulted: boolean;
+  /** A clock window without a day ("from 2 to 4", "around 4") that is already over today: moved to tomorrow, to be asked about. */
+  passed?: boolean;
+}
+
+const MINUTE = MINUTE_MS;
+const HOUR = HOUR_MS;
+const DAY = DAY_MS;
+
+// "till morning" is sunrise; "till friday morning" is a day part of a named day (read with chrono)
+const SUN_WORDS: Record<string, SunEvent> = {
+  sunset: 'sunset', sundown: 'sunset', nightfall: 'dusk', dusk: 'dusk', sunrise: 'sunrise', sunup: 'sunrise',
+  dawn: 'dawn', daybreak: 'dawn', morning: 'sunrise', dark: 'sunset',
+};
+const START_WORDS = new Set(['from', 'starting', 'start', 'begin', 'beginning', 'after', 'since', 'at', 'as', 'between']);
+const END_WORDS = new Set(['until', 'to', 'through', 'by', 'before', 'stop', 'end', 'finish', 'till', '-']);
+const UNIT_MS: Record<string, number> = {
+  minute: MINUTE, minutes: MINUTE, min: MINUTE, mins: MINUTE, hour: HOUR, hours: HOUR, hr: HOUR, hrs: HOUR, h: HOUR,
+  day: DAY, days: DAY, week: 7 * DAY, weeks: 7 * DAY,
+};
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12,
+  couple: 2, few: 3,
+};
+const CHRONO_WORTHY = /\d|\b(noon|midday|midnight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/;
+const AWAY_WORDS = new Set(['away', 'holiday', 'holidays', 'vacation', 'gone', 'out', 'travelling', 'traveling', 'work', 'abroad']);
+
+function getRoleBefore(tokens: Token[], i: number, from: number): Role {
+  for (let k = i - 1; k >= from && k >= i - 3; k--) {
+    const w = tokens[k].text;
+    if (END_WORDS.has(w)) return 'end';
+    // "till I'm back at 10": the time of coming back ends the window
+    if ((w === 'at' || w === 'by') && ['back', 'home'].includes(tokens[k - 1]?.text ?? '')) return 'end';
+    if (START_WORDS.has(w)) return 'start';
+    if (!['the', 'at', 'around', 'about', 'it'].includes(w)) break;
+  }
+  return 'point';
+}
+
+function parseCount(tokens: Token[], i: number): { value: number; length: number } | undefined {
+  const w = tokens[i]?.text;
+  if (w === undefined) return undefined;
+  if (/^\d+(\.\d+)?$/.test(w)) return { value: Number(w), length: 1 };
+  if (w === 'half' && ['an', 'a'].includes(tokens[i + 1]?.text)) return { value: 0.5, length: 2 };
+  if (w === 'a' && tokens[i + 1]?.text === 'couple' && tokens[i + 2]?.text === 'of') return { value: 2, length: 3 };
+  if (w in NUMBER_WORDS) return { value: NUMBER_WORDS[w], length: 1 };
+  return undefined;
+}
+
+/** Reads the time words of tokens[from, to). */
+export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: TimeContext): TimeSpec {
+  const spec: TimeSpec = { anchors: [], past: false, night: false, sleepContext: false, dayOffset: 0, weekend: false, openEnded: false, consumed: new Set(), hasTime: false };
+  const take = (...idx: number[]) => idx.forEach((k) => spec.consumed.add(k));
+  readClockPhrases(tokens, from, to, ctx, spec);
+  // "yesterday", "last night", "in the last hour": said of the past only
+  let pastWords = false;
+
+  for (let i = from; i < to; i++) {
+    if (spec.consumed.has(i)) continue;
+    const w = tokens[i].text;
+    const next = tokens[i + 1]?.text;
+    const prev = tokens[i - 1]?.text;
+    // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
+    if (['for', 'next', 'by', 'last', 'past', 'in'].includes(w)) {
+      let k = i + 1;
+      if (tokens[k]?.text === 'the' && w !== 'in') k++;
+      let kind = w === 'by' ? 'extend' : w === 'last' || w === 'past' ? 'past' : w === 'in' ? 'delay' : 'ahead';
+      if (['next', 'last', 'past'].includes(tokens[k]?.text ?? '')) {
+        kind = tokens[k].text === 'next' ? kind : 'past';
+        k++;
+      }
+      const count = parseCount(tokens, k) ?? (tokens[k]?.text in UNIT_MS && kind !== 'extend' ? { value: 1, length: 0 } : undefined);
+      const unit = count ? tokens[k + count.length]?.text : undefined;
+      if (count && unit && unit in UNIT_MS) {
+        const ms = count.value * UNIT_MS[unit];
+        if (kind === 'extend') spec.extendMs = ms;
+        else if (kind === 'delay') spec.delayMs = ms;
+        else if (kind === 'past') {
+          spec.sinceMs = (c) => c.now - ms;
+          pastWords = true;
+        }
+        else spec.durationMs = ms;
+        for (let j = i; j <= k + count.length; j++) take(j);
+        i = k + count.length;
+        continue;
+      }
+    }
+    // "while we sleep" is tonight; "while we're away" has no end we can know
+    if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => ['sleep', 'asleep', 'sleeping'].includes(t.text))) {
+      spec.night = true;
+      spec.sleepContext = true;
+      for (let j = i; j < Math.min(to, i + 5); j++) if (['while', 'we', 'i', 'are', 'am', 'sleep', 'asleep', 'sleeping'].includes(tokens[j].text)) take(j);
+      continue;
+    }
+    // "while I was at work / out": a past stretch of today, for questions about what happened
+    if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'was' || t.text === 'were') &&
+      tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => AWAY_WORDS.has(t.text))) {
+      const atWork = tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'work' || t.text === 'office');
+      spec.sinceMs = (c) => {
+        // a working day: from 09:00 today, or yesterday's when asked before 09:00; else the day so far
+        const today9 = getDayStart(c, 0) + 9 * HOUR;
+        return atWork ? (c.now >= today9 ? today9 : today9 - DAY) : getDayStart(c, 0);
+      };
+      pastWords = true;
+      for (let j = i; j < Math.min(to, i + 6); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'was', 'were', 'i', 'at', 'out'].includes(tokens[j].text)) take(j);
+      continue;
+    }
+    // "until I get back", "till we're home": an end the agent cannot know
+    if (END_WORDS.has(w) && ['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') &&
+      tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => ['back', 'home', 'return', 'returns', 'arrive', 'arrives'].includes(t.text))) {
+      spec.openEnded = true;
+      for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || ['i', 'we', 'they', 'he', 'she', 'you', 'get', 'come', 'am', 'are', 'be', 'back', 'home', 'return', 'returns', 'arrive', 'arrives'].includes(tokens[j].text)) take(j);
+      continue;
+    }
+    if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
+      spec.openEnded = true;
+      for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'are', 'i', 'am', 'on', 'at', 'be'].includes(tokens[j].text)) take(j);
+      continue;
+    }
+    if ((w === 'every' || w === 'each') && next) {
+      if (['night', 'evening', 'nights'].includes(next)) { spec.recurrence = 'daily'; spec.night = true; take(i, i + 1); i++; continue; }
+      if (next === 'day') { spec.recurrence = 'daily'; take(i, i + 1); i++; continue; }
+      const recurrence = next === 'weekday' || next === 'weekdays' ? 'weekdays' : next === 'weekend' || next === 'weekends' ? 'weekends' : undefined;
+      if (recurrence) {
+        spec.recurrence = recurrence;
+        take(i, i + 1);
+        i++;
+        // "every weekday night", "every weekend evening"
+        if (['night', 'nights', 'evening', 'evenings'].includes(tokens[i + 1]?.text ?? '')) { spec.night = true; take(i + 1); i++; }
+        continue;
+      }
+    }
+    if (w === 'nightly') { spec.recurrence = 'daily'; spec.night = true; take(i); continue; }
+    if (w === 'daily') { spec.recurrence = 'daily'; take(i); continue; }
+    if (w === 'weekdays' || w === 'weeknights' || (w === 'weekday' && prev === 'on')) {
+      spec.recurrence = 'weekdays';
+      if (w === 'weeknights') spec.night = true;
+      take(i); if (prev === 'on') take(i - 1);
+      continue;
+    }
+    if (w === 'weekends' || w === 'weekend') {
+      if (prev === 'this' || (prev === 'the' && tokens[i - 2]?.text !== 'every')) { spec.weekend = true; take(i - 1, i); }
+      else { spec.recurrence = 'weekends'; take(i); if (prev === 'on') take(i - 1); }
+      continue;
+    }
+    if (w === 'tonight' || w === 'overnight') {
+      spec.night = true; take(i);
+      if (w === 'overnight') spec.sinceMs ??= (c) => getNightStart(c, -1);
+      continue;
+    }
+    // "this afternoon", "this evening": since the part began (questions); the part itself (watches)
+    if ((w === 'afternoon' || w === 'evening') && prev === 'this') {
+      const part = DAY_PARTS[w];
+      spec.sinceMs = (c) => getDayStart(c, 0) + part.start * HOUR;
+      if (w === 'afternoon') {
+        spec.anchors.push({ kind: 'clock', hour: part.start, minute: 0, meridiemCertain: true, role: 'start' });
+        spec.anchors.push({ kind: 'clock', hour: part.end, minute: 0, meridiemCertain: true, role: 'end' });
+      } else spec.night = true;
+      take(i - 1, i);
+      continue;
+    }
+    if (w === 'night' || w === 'evening') {
+      if (prev === 'tomorrow') { spec.night = true; spec.dayOffset = 1; take(i - 1, i); continue; }
+      if (prev === 'last') { spec.sinceMs = (c) => getNightStart(c, -1); pastWords = true; take(i - 1, i); continue; }
+      if (['at', 'all', 'this', 'the', 'tonight'].includes(prev ?? '') || i === from) { spec.night = true; take(i); if (prev === 'at' || prev === 'all' || prev === 'this') take(i - 1); continue; }
+    }
+    if (w === 'dark' && (prev === 'after' || prev === 'gets' || prev === 'get')) {
+      spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' }); spec.night = true; take(i - 1, i); continue;
+    }
+    if (w in SUN_WORDS && w !== 'dark') {
+      if (w === 'morning' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, 0); take(i - 1, i); continue; }
+      const event = SUN_WORDS[w];
+      let role = getRoleBefore(tokens, i, from);
+      if (role === 'point') role = event === 'sunset' || event === 'dusk' ? 'start' : 'end';
+      if (w === 'morning' && role === 'start') continue;
+      spec.anchors.push({ kind: 'sun', event, role });
+      take(i);
+      if (tokens[i + 1]?.text === 'light' && w === 'first') take(i + 1);
+      continue;
+    }
+    if (w === 'first' && next === 'light') { spec.anchors.push({ kind: 'sun', event: 'dawn', role: 'end' }); take(i, i + 1); i++; continue; }
+    if (w === 'now') { take(i); continue; }
+    if (w === 'bed' || w === 'sleep' || w === 'sleeping' || w === 'asleep') spec.sleepContext = true;
+    if (w === 'today') { spec.sinceMs ??= (c) => getDayStart(c, 0); take(i); continue; }
+    if (w === 'yesterday') { spec.sinceMs = (c) => getDayStart(c, -1); pastWords = true; take(i); continue; }
+    // "until the 30th", "back on the 2nd": a day of the month without a month
+    const dayOfMonth = /^\d{1,2}(st|nd|rd|th)$/.test(w) ? parseDayOfMonth(w) : undefined;
+    if (dayOfMonth !== undefined) {
+      const d = resolveDayOfMonth(dayOfMonth, ctx, 'future');
+      const date = { ...d, hour: 0, minute: 0 };
+      let role = getRoleBefore(tokens, i, from);
+      if (role !== 'end' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'back' || t.text === 'return' || t.text === 'home')) role = 'end';
+      if (role === 'end') spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date, role: 'end', dateOnly: true });
+      else spec.date = date;
+      take(i);
+      if (prev === 'the') take(i - 1);
+      continue;
+    }
+    if (w === 'tomorrow') { spec.dayOffset = 1; take(i); continue; }
+    if (w === 'week' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, -((toWallClock(c.now, c.timeZone).weekday + 6) % 7)); take(i - 1, i); continue; }
+    // a bare hour after a time preposition: "until 6", "between 10 and 6", "around 4"
+    if (/^\d{1,2}$/.test(w) && Number(w) <= 24) {
+      const before = prev ?? '';
+      const inBetween = before === 'and' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'between');
+      const around = ['around', 'about', 'approximately', 'roughly', 'ish'].includes(before);
+      if (START_WORDS.has(before) || END_WORDS.has(before) || before === 'between' || inBetween || around) {
+        const role: Role = before === 'between' ? 'start' : inBetween ? 'end' : around ? 'point' : getRoleBefore(tokens, i, from);
+        const hour = Number(w) % 24;
+        spec.anchors.push({ kind: 'clock', hour, minute: 0, meridiemCertain: hour === 0 || hour > 12, role, around });
+        take(i);
+        if (around) take(i - 1);
+      }
+    }
+  }
+  // a point after "and" that follows "between": "between 11pm and 6am"
+  const betweenAt = tokens.slice(from, to).findIndex((t) => t.text === 'between');
+  if (betweenAt >= 0 && spec.anchors.length === 2 && spec.anchors.every((a) => a.role !== 'end')) {
+    spec.anchors[0].role = 'start';
+    spec.anchors[1].role = 'end';
+  }
+  // a point between two anchors reads as the end: "sunset to 6", "from 10pm to 6am"
+  const starts = spec.anchors.filter((a) => a.role === 'start');
+  for (const a of spec.anchors) if (a.role === 'point' && starts.length) a.role = 'end';
+  spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined ||
+    spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded || spec.delayMs !== undefined;
+  spec.past = pastWords && !spec.hasTime;
+  return spec;
+}
+
+interface ClockPhrase {
+  /** Token indexes the phrase covers (the ones rewritten for chrono included). */
+  tokens: number[];
+  first: number;
+  text: string;
+  result: chrono.ParsedResult;
+  night: boolean;
+}
+
+// one chrono pass per message and moment (clauses are read several times while splitting)
+const clockPhraseCache = new WeakMap<Token[], Map<string, ClockPhrase[]>>();
+
+/** Runs chrono once over the whole message; "8 tonight" and "6 in the morning" are said plainly first. */
+function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
+  const key = `${ctx.now}|${ctx.timeZone}`;
+  const cached = clockPhraseCache.get(tokens)?.get(key);
+  if (cached) return cached;
+  const pieces: { text: string; tokens: number[]; night: boolean }[] = [];
+  const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].text;
+    // spoken clock times: "quarter past 8" → 8:15, "half past 7" → 7:30, "quarter to 9" → 8:45
+    const hourAt = (k: number) => (/^\d{1,2}$/.test(tokens[k]?.text ?? '') ? Number(tokens[k].text) : NUMBERS[tokens[k]?.text ?? '']);
+    if ((w === 'quarter' || w === 'half') && (tokens[i + 1]?.text === 'past' || tokens[i + 1]?.text === 'to') && hourAt(i + 2) !== undefined) {
+      const h = hourAt(i + 2)!;
+      const past = tokens[i + 1].text === 'past';
+      const minutes = w === 'half' ? 30 : past ? 15 : 45;
+      const hour = past || w === 'half' ? h : (h + 11) % 12 || 12;
+      pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}`, tokens: [i, i + 1, i + 2], night: false });
+      i += 2;
+      continue;
+    }
+    if (/^\d{1,2}(:\d\d)?$/.test(w)) {
+      const a = tokens[i + 1]?.text, b = tokens[i + 2]?.text, c = tokens[i + 3]?.text;
+      if (a === 'in' && b === 'the' && c === 'morning') { pieces.push({ text: `${w}am`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; continue; }
+      if (a === 'in' && b === 'the' && (c === 'evening' || c === 'afternoon')) { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; continue; }
+      if (a === 'at' && b === 'night') { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2], night: false }); i += 2; continue; }
+      // "7 tomorrow morning" is 07:00 tomorrow; chrono would read the 7 as the evening's
+      if (a === 'tomorrow' && (b === 'morning' || b === 'evening' || b === 'night' || b === 'afternoon')) {
+        pieces.push({ text: `${w}${b === 'morning' ? 'am' : 'pm'} tomorrow`, tokens: [i, i + 1, i + 2], night: false }); i += 2; continue;
+      }
+      // "11 tonight" is 23:00; "6 tonight" after "between 10 and" is the morning: leave it to the night rules
+      if (a === 'tonight' && Number(w.split(':')[0]) >= 7 && Number(w.split(':')[0]) <= 11) {
+        pieces.push({ text: `${w}pm`, tokens: [i, i + 1], night: true }); i += 1; continue;
+      }
+    }
+    // sentence ends stop chrono from joining "until 7. then 9pm"
+    pieces.push({ text: tokens[i].breakAfter === '.' ? `${w}.` : w, tokens: [i], night: false });
+  }
+  let text = '';
+  const startOf: number[] = [];
+  for (const p of pieces) {
+    startOf.push(text.length);
+    text += `${p.text} `;
+  }
+  const phrases: ClockPhrase[] = [];
+  // chrono is the costly step; only clock digits, noon/midnight and named days give it work
+  if (CHRONO_WORTHY.test(text)) {
+    const pieceAt = (offset: number) => {
+      let k = 0;
+      while (k + 1 < startOf.length && startOf[k + 1] <= offset) k++;
+      return k;
+    };
+    const offsetMinutes = getOffsetMinutes(ctx.now, ctx.timeZone);
+    for (const r of chrono.parse(text, { instant: new Date(ctx.now), timezone: offsetMinutes }, { forwardDate: true })) {
+      const first = pieceAt(r.index);
+      const last = pieceAt(r.index + r.text.length - 1);
+      const span = pieces.slice(first, last + 1);
+      phrases.push({ tokens: span.flatMap((p) => p.tokens), first: pieces[first].tokens[0], text: r.text.toLowerCase(), result: r, night: span.some((p) => p.night) });
+    }
+  }
+  if (!clockPhraseCache.has(tokens)) clockPhraseCache.set(tokens, new Map());
+  clockPhraseCache.get(tokens)!.set(key, phrases);
+  return phrases;
+}
+
+/** Clock and date phrases of tokens[from, to) ("6am", "tomorrow 9 to 5", "7:30 tomorrow", "noon"). */
+function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeContext, spec: TimeSpec): void {
+  for (const phrase of findClockPhrases(tokens, ctx)) {
+    if (phrase.tokens[0] < from || phrase.tokens[phrase.tokens.length - 1] >= to) continue;
+    const r = phrase.result;
+    const words = phrase.text;
+    const span = phrase.tokens;
+    const hasClock = r.start.isCertain('hour') || /\b(noon|midnight)\b/.test(words);
+    const dayCertain = r.start.isCertain('day') || r.start.isCertain('weekday');
+    const part = words.split(/\s+/).find(isDayPart);
+    if (!hasClock && dayCertain && part && !/\b(tomorrow|tonight|today|yesterday|last)\b/.test(words)) {
+      // "till friday evening", "from monday morning": a named day's part, at the hour people mean
+      const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
+      const role = getRoleBefore(tokens, phrase.first, from);
+      spec.anchors.push({ kind: 'clock', hour: DAY_PARTS[part].typical, minute: 0, meridiemCertain: true, date, role: role === 'point' ? 'start' : role });
+      if (part === 'night' || part === 'evening') spec.night ||= role !== 'end';
+      span.forEach((k) => spec.consumed.add(k));
+      if (phrase.first - 1 >= from && (START_WORDS.has(tokens[phrase.first - 1].text) || END_WORDS.has(tokens[phrase.first - 1].text))) spec.consumed.add(phrase.first - 1);
+      continue;
+    }
+    if (/\b(hour|hours|minute|minutes|min|mins|week|weeks|days)\b/.test(words) || /\b(night|tonight|today|yesterday|evening|weekend)\b/.test(words) && !hasClock) continue;
+    if (phrase.night) spec.night = true;
+    if (!hasClock) {
+      if (dayCertain && !/\btomorrow\b/.test(words) && getRoleBefore(tokens, phrase.first, from) === 'end') {
+        // "until friday", "until nov 30": through the end of that day
+        const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
+        spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date, role: 'end', dateOnly: true });
+        span.forEach((k) => spec.consumed.add(k));
+        spec.consumed.add(phrase.first - 1);
+        continue;
+      }
+      if (dayCertain) {
+        if (/\btomorrow\b/.test(words)) spec.dayOffset = 1;
+        else spec.date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
+        span.forEach((k) => spec.consumed.add(k));
+      }
+      continue;
+    }
+    // chrono gives "from 7pm till 7am tomorrow" tomorrow's date at both ends; the day named after
+    // "till" belongs to the end only, which resolves after the start anyway
+    const dayAfterEnd = r.end && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
+      !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
+    const date = dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
+    const firstWord = words.split(/\s+/)[0];
+    // "stop at 5am": the word before the phrase outranks chrono's own "at"
+    let role: Role = getRoleBefore(tokens, phrase.first, from);
+    if (role === 'point' && (firstWord === 'at' || firstWord === 'by') && ['back', 'home'].includes(tokens[phrase.first - 1]?.text ?? '')) role = 'end';
+    if (role === 'point' && START_WORDS.has(firstWord)) role = 'start';
+    if (r.end) role = 'start';
+    spec.anchors.push({ kind: 'clock', hour: r.start.get('hour')!, minute: r.start.get('minute') ?? 0, meridiemCertain: r.start.isCertain('meridiem') || r.start.get('hour')! > 12 || /\b(noon|midnight)\b/.test(words), date, role });
+    if (r.end) {
+      const endDate = r.end.isCertain('day') ? { year: r.end.get('year')!, month: r.end.get('month')!, day: r.end.get('day')!, hour: 0, minute: 0 } : undefined;
+      spec.anchors.push({ kind: 'clock', hour: r.end.get('hour')!, minute: r.end.get('minute') ?? 0, meridiemCertain: r.end.isCertain('meridiem') || r.end.get('hour')! > 12, date: endDate && !date && !dayAfterEnd ? endDate : undefined, role: 'end' });
+    }
+    span.forEach((k) => spec.consumed.add(k));
+    // "from 10pm": the preposition belongs to the time
+    const before = phrase.first - 1;
+    if (before >= from && (START_WORDS.has(tokens[before].text) || END_WORDS.has(tokens[before].text))) spec.consumed.add(before);
+  }
+}
+
+/** Sunset of a local day (18:00 when the home has no location), for "last night". */
+function getNightStart(ctx: TimeContext, offsetDays: number): number {
+  return getSunTime('sunset', addDays(toLocalDate(ctx.now, ctx.timeZone), offsetDays), ctx);
+}
+
+export function needsLocation(spec: TimeSpec): boolean {
+  return spec.anchors.some((a) => a.kind === 'sun');
+}
+
+function resolveStart(anchor: Anchor, day: WallClock, ctx: TimeContext, night: boolean): number {
+  if (anchor.kind === 'sun') return getSunTime(anchor.event, day, ctx);
+  const d = anchor.date ?? day;
+  return fromWallClock({ ...d, hour: chooseHour(anchor, night ? 'night' : 'day'), minute: anchor.minute }, ctx.timeZone);
+}
+
+/** First instant after `after` matching the anchor (both half-days tried when am/pm was not said). */
+function resolveEnd(anchor: Anchor, after: number, ctx: TimeContext, night: boolean): number {
+  if (anchor.kind === 'sun') return getNextSunTime(anchor.event, after, ctx);
+  // "until the 30th", "until friday": through the end of that day
+  if (anchor.dateOnly && anchor.date) return fromWallClock({ ...addDays(anchor.date, 1), hour: 0, minute: 0 }, ctx.timeZone);
+  const base = anchor.date ?? toLocalDate(after, ctx.timeZone);
+  const hours = anchor.meridiemCertain || anchor.hour === 0 || anchor.hour === 12
+    ? [anchor.hour]
+    : night && anchor.hour <= 9 ? [anchor.hour] : [anchor.hour, anchor.hour + 12];
+  let best = Infinity;
+  for (let d = 0; d < 3; d++) {
+    for (const h of hours) {
+      const t = fromWallClock(addDays({ ...base, hour: h % 24, minute: anchor.minute }, d), ctx.timeZone);
+      if (t > after && t < best) best = t;
+    }
+    if (best < Infinity) break;
+  }
+  return anchor.date && best === Infinity ? fromWallClock({ ...anchor.date, hour: anchor.hour, minute: anchor.minute }, ctx.timeZone) : best;
+}
+
+function isAllowedDay(ms: number, recurrence: Recurrence, ctx: TimeContext): boolean {
+  const wd = toWallClock(ms, ctx.timeZone).weekday;
+  if (recurrence === 'weekdays') return wd >= 1 && wd <= 5;
+  if (recurrence === 'weekends') return wd === 0 || wd === 6;
+  return true;
+}
+
+function describeAnchor(a: Anchor | undefined, ms: number, ctx: TimeContext): string {
+  if (a?.kind === 'sun') return a.event;
+  if (a?.dateOnly && a.date) return `the end of ${formatDay(a.date)}`;
+  if (a?.date) return `${formatDay(a.date)} ${formatClock(ms, ctx.timeZone)}`;
+  return formatClock(ms, ctx.timeZone);
+}
+
+/**
+ * The (first) window of a watch. Windows are never in the past: one whose start has passed
+ * starts now, one that is over moves to the next day that fits.
+ */
+export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWindow {
+  const recurrence: Recurrence = spec.recurrence ?? 'none';
+  const today = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
+  const start = spec.anchors.find((a) => a.role === 'start') ?? (spec.anchors.some((a) => a.role === 'end') ? undefined : spec.anchors.find((a) => a.role === 'point'));
+  const end = spec.anchors.find((a) => a.role === 'end');
+  const night = spec.night;
+  const hasLocation = ctx.location !== null;
+  // "around 4": half an hour either side
+  if (start?.kind === 'clock' && start.around && !end && spec.durationMs === undefined) {
+    for (let d = spec.dayOffset; d < spec.dayOffset + 2; d++) {
+      const day = spec.date ?? addDays(today, d);
+      const at = fromWallClock({ ...day, hour: chooseHour(start, 'day'), minute: start.minute }, ctx.timeZone);
+      if (at + 30 * MINUTE <= ctx.now) continue;
+      const startsAt = Math.max(ctx.now, at - 30 * MINUTE);
+      const passed = d > spec.dayOffset && !spec.date && spec.dayOffset === 0 && recurrence === 'none';
+      return { startsAt, endsAt: at + 30 * MINUTE, recurrence, window: `around ${formatClock(at, ctx.timeZone)}`, defaulted: false, passed };
+    }
+  }
+
+  if ((spec.weekend || (recurrence === 'weekends' && !start && !end && !spec.night)) && !start && !end) {
+    const wd = getWeekday(today);
+    const toSaturday = (6 - wd + 7) % 7;
+    const saturday = wd === 0 ? addDays(today, -1) : addDays(today, toSaturday);
+    const startsAt = Math.max(ctx.now, fromWallClock(saturday, ctx.timeZone));
+    const endsAt = fromWallClock(addDays(saturday, 2), ctx.timeZone);
+    return { startsAt, endsAt, recurrence, window: recurrence === 'weekends' ? 'every weekend' : 'this weekend', defaulted: false };
+  }
+
+  // "tonight" asked between midnight and sunrise: the night in progress, which began yesterday
+  const first = night && !start && spec.dayOffset === 0 && !spec.date && isNightInProgress(ctx) ? -1 : spec.dayOffset;
+  for (let d = first; d < spec.dayOffset + 8; d++) {
+    const day = spec.date ? addDays(spec.date, d - spec.dayOffset) : addDays(today, d);
+    let startsAt: number;
+    let startLabel: string;
+    if (start) {
+      startsAt = resolveStart(start, day, ctx, spec.night);
+      startLabel = describeAnchor(start, startsAt, ctx);
+    } else if (night) {
+      startsAt = hasLocation ? getSunTime('sunset', day, ctx) : fromWallClock({ ...day, hour: 18, minute: 0 }, ctx.timeZone);
+      startLabel = hasLocation ? 'sunset' : '18:00';
+    } else if (spec.delayMs !== undefined && d === 0) {
+      startsAt = ctx.now + spec.delayMs;
+      startLabel = formatClock(startsAt, ctx.timeZone);
+    } else if (d === 0 || (!spec.dayOffset && !spec.date)) {
+      startsAt = d === 0 ? ctx.now : fromWallClock(day, ctx.timeZone);
+      startLabel = 'now';
+    } else {
+      startsAt = fromWallClock(day, ctx.timeZone);
+      startLabel = formatClock(startsAt, ctx.timeZone);
+    }
+    let endsAt: number;
+    let endLabel: string;
+    let defaulted = false;
+    if (end) {
+      // "from 9pm until 6" ends in the morning; "from now (17:00) until 8" at 20:00, the nearest 8
+      endsAt = resolveEnd(end, startsAt, ctx, night || spec.sleepContext || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
+      endLabel = describeAnchor(end, endsAt, ctx);
+    } else if (spec.durationMs !== undefined) {
+      endsAt = startsAt + spec.durationMs;
+      endLabel = formatClock(endsAt, ctx.timeZone);
+    } else if (night || (start && (toWallClock(startsAt, ctx.timeZone).hour >= 17 || toWallClock(startsAt, ctx.timeZone).hour < 5))) {
+      endsAt = hasLocation ? getNextSunTime('sunrise', startsAt, ctx) : fromWallClock({ ...addDays(day, 1), hour: 7, minute: 0 }, ctx.timeZone);
+      endLabel = hasLocation ? 'sunrise' : '07:00';
+    } else {
+      endsAt = startsAt + DAY;
+      endLabel = `${formatClock(endsAt, ctx.timeZone)} tomorrow`;
+      defaulted = true;
+    }
+    // "start at 8am" said at 17:00: the next 08:00, not a window already running
+    if (start && !end && spec.durationMs === undefined && !night && startsAt < ctx.now - 15 * MINUTE) continue;
+    if (endsAt <= ctx.now || !isAllowedDay(Math.max(startsAt, ctx.now), recurrence, ctx) && !(recurrence !== 'none' && startsAt < ctx.now && isAllowedDay(startsAt, recurrence, ctx))) {
+      if (spec.date && end && endsAt > ctx.now) break;
+      continue;
+    }
+    if (startsAt < ctx.now) {
+      startsAt = ctx.now;
+    }
+    const prefix = { none: '', daily: night ? 'every night, ' : 'every day, ', weekdays: 'weekdays, ', weekends: 'weekends, ' }[recurrence];
+    const label = defaulted && startLabel === 'now' ? 'the next 24 hours'
+      : startLabel === 'now' && spec.durationMs !== undefined && !end ? `for the next ${formatDuration(spec.durationMs)}`
+        : startLabel === 'now' ? `now until ${endLabel}` : `${startLabel} to ${endLabel}`;
+    // "from 2 to 4" said at 17:00: today's window is over; the next one is tomorrow's, but ask
+    const passed = d > Math.max(first, 0) && start !== undefined && end !== undefined && start.kind === 'clock' && end.kind === 'clock' &&
+      !start.date && !spec.date && spec.dayOffset === 0 && recurrence === 'none' && !night;
+    return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed };
+  }
+  return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours', defaulted: true };
+}
+
+function formatDuration(ms: number): string {
+  if (ms % HOUR === 0) return ms === HOUR ? 'hour' : `${ms / HOUR} hours`;
+  return `${Math.round(ms / MINUTE)} minutes`;
+}
+
+/** Changes to an existing watch's window from a follow-up ("make it until 6am", "extend it by an hour"). */
+export function resolveWindowChange(
+  spec: TimeSpec,
+  watch: { starts_at: string; ends_at: string; recurrence: string },
+  ctx: TimeContext,
+  startRequested: boolean,
+): { starts_at?: string; ends_at?: string; recurrence?: Recurrence; window?: string } {
+  const startsAt = Date.parse(watch.starts_at);
+  const endsAt = Date.parse(watch.ends_at);
+  const out: { starts_at?: string; ends_at?: string; recurrence?: Recurrence; window?: string } = {};
+  if (spec.recurrence) out.recurrence = spec.recurrence;
+  if (spec.extendMs !== undefined) {
+    out.ends_at = new Date(endsAt + spec.extendMs).toISOString();
+    out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${formatClock(endsAt + spec.extendMs, ctx.timeZone)}`;
+    return out;
+  }
+  const hasStart = spec.anchors.some((a) => a.role === 'start');
+  const hasEnd = spec.anchors.some((a) => a.role === 'end');
+  if (spec.night || (hasStart && hasEnd) || spec.weekend) {
+    const w = resolveWatchWindow(spec, ctx);
+    return { ...out, starts_at: new Date(w.startsAt).toISOString(), ends_at: new Date(w.endsAt).toISOString(), window: w.window, recurrence: spec.recurrence ?? out.recurrence };
+  }
+  const anchor = spec.anchors[0];
+  // "make it 10pm" of a 21:00–05:00 watch: a bare time changes the end it is nearer to
+  let nearStart = false;
+  if (anchor?.kind === 'clock' && anchor.role === 'point' && !startRequested) {
+    const clockOf = (ms: number) => { const wc = toWallClock(ms, ctx.timeZone); return wc.hour * 60 + wc.minute; };
+    const said = chooseHour(anchor, toWallClock(startsAt, ctx.timeZone).hour >= 17 ? 'night' : 'day') * 60 + anchor.minute;
+    const gap = (a: number, b: number) => Math.min(Math.abs(a - b), 1440 - Math.abs(a - b));
+    nearStart = startsAt > ctx.now && gap(said, clockOf(startsAt)) < gap(said, clockOf(endsAt));
+  }
+  if (anchor && (startRequested || anchor.role === 'start' || nearStart)) {
+    const day = { ...toLocalDate(Math.max(startsAt, ctx.now), ctx.timeZone), hour: 0, minute: 0 };
+    let s = resolveStart(anchor, day, ctx, spec.night || toWallClock(endsAt, ctx.timeZone).hour < 9);
+    if (s < ctx.now) s = resolveStart(anchor, addDays(day, 1), ctx, spec.night);
+    out.starts_at = new Date(s).toISOString();
+    out.window = `${describeAnchor(anchor, s, ctx)} to ${formatClock(endsAt, ctx.timeZone)}`;
+  } else if (anchor) {
+    const e = resolveEnd(anchor, Math.max(startsAt, ctx.now), ctx, toWallClock(startsAt, ctx.timeZone).hour >= 17);
+    out.ends_at = new Date(e).toISOString();
+    out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${describeAnchor(anchor, e, ctx)}`;
+  } else if (spec.durationMs !== undefined) {
+    out.ends_at = new Date(Math.max(startsAt, ctx.now) + spec.durationMs).toISOString();
+  }
+  return out;
+}
+
+/** Look-back start for questions about the past ("last night", "today", "since 2pm"). */
+export function resolveSince(spec: TimeSpec, ctx: TimeContext): number | undefined {
+  if (spec.sinceMs) return spec.sinceMs(ctx);
+  if (spec.night) return getNightStart(ctx, -1);
+  const anchor = spec.anchors[0];
+  if (anchor?.kind === 'clock') {
+    const today = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
+    const hour = anchor.meridiemCertain ? anchor.hour : anchor.hour + 12 <= toWallClock(ctx.now, ctx.timeZone).hour ? anchor.hour + 12 : anchor.hour;
+    let t = fromWallClock({ ...(anchor.date ?? today), hour, minute: anchor.minute }, ctx.timeZone);
+    if (t > ctx.now) t -= DAY;
+    return t;
+  }
+  if (spec.date) return fromWallClock(spec.date, ctx.timeZone);
+  return undefined;
+}

@@ -1,0 +1,259 @@
+import pg from 'pg';
+import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
+import type { Clock } from '../time/clock.ts';
+import { toIso } from '../time/time.ts';
+import { planRetry } from './retry-schedule.ts';
+import {
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  PREVIOUS_SIGNATURE_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  USER_AGENT,
+  deliveryBody,
+  signWebhookBody,
+} from './webhook-signature.ts';
+import { WebhookSender, type SendResult } from './webhook-sender.ts';
+import { webhookRepository, type DeliveryToSend } from './webhook.repository.ts';
+
+/** PostgreSQL channel on which enqueueIn's transaction announces new deliveries (sent at commit). */
+export const DELIVERY_CHANNEL = 'vigil_webhook_deliveries';
+
+export interface DeliveryWorkerOptions {
+  database: DatabaseHandle;
+  clock: Clock;
+  /** VIGIL_WEBHOOK_ALLOW_PRIVATE: skip the address guard (tests, private deployments) */
+  allowPrivate: boolean;
+  /** PostgreSQL URL for LISTEN (cross-node wake-ups); null on SQLite */
+  databaseUrl: string | null;
+  /** deliveries in flight at once */
+  concurrency?: number;
+  /** real-time interval to look for work enqueued elsewhere (another node, the CLI) */
+  pollMs?: number;
+  /** a claimed delivery becomes claimable again after this, should its worker die mid-send */
+  leaseMs?: number;
+  /** per-attempt HTTP timeout (issue 3 §2: 10 s) */
+  timeoutMs?: number;
+  random?: () => number;
+  log?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
+}
+
+/**
+ * Sends outbox deliveries (DESIGN.md "Webhooks"). State lives only in the database, so a restart
+ * loses nothing: open rows are found again by their next_attempt_at. Scheduling uses the injected
+ * Clock (ManualClock in tests covers 24 h of retries in seconds); the HTTP timeout is real time.
+ */
+export class DeliveryWorker {
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly sender: WebhookSender;
+  private readonly inflight = new Map<string, Promise<void>>();
+  private readonly stopController = new AbortController();
+  /** Clock timer for the next due retry (ManualClock in tests) */
+  private dueTimer: unknown = null;
+  /** real-time poll for work enqueued by other processes, which run in real time */
+  private pollTimer: NodeJS.Timeout | null = null;
+  private started = false;
+  private stopped = false;
+  private pumping: Promise<void> | null = null;
+  private again = false;
+  private wakeQueued = false;
+  private listener: pg.Client | null = null;
+
+  constructor(private readonly deps: DeliveryWorkerOptions) {
+    this.concurrency = deps.concurrency ?? 8;
+    this.pollMs = deps.pollMs ?? 5000;
+    this.leaseMs = deps.leaseMs ?? 120_000;
+    this.sender = new WebhookSender({ timeoutMs: deps.timeoutMs ?? 10_000, allowPrivate: deps.allowPrivate });
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    if (this.deps.database.dialect === 'postgres' && this.deps.databaseUrl) {
+      try {
+        const client = new pg.Client({ connectionString: this.deps.databaseUrl });
+        await client.connect();
+        client.on('notification', () => this.wake());
+        client.on('error', (err) => this.deps.log?.warn({ err }, 'webhook LISTEN connection failed; polling only'));
+        await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
+        this.listener = client;
+      } catch (err) {
+        this.deps.log?.warn({ err }, 'webhook LISTEN unavailable; polling only');
+      }
+    }
+    this.pollTimer = setInterval(() => this.wake(), this.pollMs);
+    this.pollTimer.unref();
+    this.wake();
+  }
+
+  /** Asks for a look at the outbox soon (new deliveries committed, a send finished, a timer fired). */
+  wake(): void {
+    if (!this.started || this.stopped || this.wakeQueued) return;
+    this.wakeQueued = true;
+    setImmediate(() => {
+      this.wakeQueued = false;
+      if (this.pumping) {
+        this.again = true;
+        return;
+      }
+      this.pumping = this.pump().finally(() => {
+        this.pumping = null;
+      });
+    });
+  }
+
+  /** Resolves once nothing is queued, claiming or in flight (tests step a ManualClock with it). */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      if (this.pumping) await this.pumping;
+      else if (this.inflight.size) await Promise.all(this.inflight.values());
+      else if (this.wakeQueued) await new Promise((r) => setImmediate(r));
+      else return;
+    }
+  }
+
+  /** Stops claiming, waits for attempts in flight (each bounded by the timeout), closes connections. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.deps.clock.clearTimeout(this.dueTimer);
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.pumping) await this.pumping;
+    await Promise.all(this.inflight.values());
+    this.stopController.abort();
+    this.sender.close();
+    if (this.listener) await this.listener.end().catch(() => undefined);
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      let recheck = 0;
+      for (;;) {
+        this.again = false;
+        const free = this.concurrency - this.inflight.size;
+        if (this.stopped) return;
+        if (free <= 0) {
+          // a finishing send wakes us
+          return;
+        }
+        const claimed = await this.claim(free);
+        const loaded = await webhookRepository.loadForSending(this.deps.database.db, claimed);
+        for (const d of loaded) this.launch(d);
+        // a claimed row that vanished meanwhile keeps its lease until it runs out; nothing to send
+        if (claimed.length === free || this.again) continue;
+        const next = await webhookRepository.nextDueAt(this.deps.database.db, [...this.inflight.keys()]);
+        const now = this.deps.clock.now();
+        // the clock may have moved while we claimed: due rows are claimed now, not after a timer
+        if (next !== null && next <= now && ++recheck <= 3) continue;
+        // still due after rechecks: rows locked by another node's claim; look again shortly
+        this.armDue(next === null ? null : next <= now ? 250 : next - now);
+        return;
+      }
+    } catch (err) {
+      this.deps.log?.error({ err }, 'webhook worker: claiming deliveries failed');
+      // the real-time poll tries again
+    }
+  }
+
+  private async claim(limit: number): Promise<string[]> {
+    const now = this.deps.clock.now();
+    const run = (trx: DbExecutor) =>
+      webhookRepository.claimDue(trx, this.deps.database.dialect, {
+        now,
+        leaseUntil: now + this.leaseMs,
+        limit,
+        exclude: [...this.inflight.keys()],
+      });
+    return (await this.write(run)).map((r) => r.id);
+  }
+
+  private launch(d: DeliveryToSend): void {
+    const id = d.id;
+    const p = this.deliver(d)
+      .catch((err) => this.deps.log?.error({ err, delivery_id: id }, 'webhook worker: delivery failed unexpectedly'))
+      .finally(() => {
+        this.inflight.delete(id);
+        this.wake();
+      });
+    this.inflight.set(id, p);
+  }
+
+  /** Clock timer for the next retry; null: nothing scheduled (the poll covers work from elsewhere). */
+  private armDue(ms: number | null): void {
+    this.deps.clock.clearTimeout(this.dueTimer);
+    this.dueTimer = null;
+    if (ms === null || this.stopped) return;
+    this.dueTimer = this.deps.clock.setTimeout(() => this.wake(), ms);
+  }
+
+  /** SQLite writes go through the database write lock; PostgreSQL statements here are single and atomic. */
+  private async write<T>(fn: (db: DbExecutor) => Promise<T>): Promise<T> {
+    return this.deps.database.dialect === 'sqlite' ? this.deps.database.withWriteLock(fn) : fn(this.deps.database.db);
+  }
+
+  private async deliver(d: DeliveryToSend): Promise<void> {
+    const now = this.deps.clock.now();
+    if (d.endpoint_id && (d.deleted_at !== null || d.enabled !== 1 || d.url === null)) {
+      // the endpoint went away or was disabled after this was queued: nothing to send
+      await this.write((db) => webhookRepository.cancelDelivery(db, d.id, d.series, toIso(now)));
+      return;
+    }
+    const url = d.endpoint_id ? d.url! : d.target_url!;
+    const body = deliveryBody(d.body, d.id, toIso(now));
+    const result = await this.sender.send({ url, body, headers: this.headersFor(d, body, now) }, this.stopController.signal);
+    await this.record(d, url, now, result);
+  }
+
+  private headersFor(d: DeliveryToSend, body: string, now: number): Record<string, string> {
+    const secret = d.endpoint_id ? d.secret! : d.target_secret;
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      [TIMESTAMP_HEADER]: toIso(now),
+      [DELIVERY_HEADER]: d.id,
+      [EVENT_HEADER]: d.event_kind,
+    };
+    if (secret) headers[SIGNATURE_HEADER] = signWebhookBody(secret, body);
+    // during a rotation's overlap the old secret keeps signing alongside (issue 3 §2)
+    if (d.previous_secret && d.previous_secret_expires_at !== null && d.previous_secret_expires_at > now) {
+      headers[PREVIOUS_SIGNATURE_HEADER] = signWebhookBody(d.previous_secret, body);
+    }
+    return headers;
+  }
+
+  private async record(d: DeliveryToSend, url: string, startedAt: number, r: SendResult): Promise<void> {
+    const now = this.deps.clock.now();
+    const attempt = d.attempt_count + 1;
+    const firstAttemptAt = d.first_attempt_at ?? startedAt;
+    const delivered = r.error === null && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+    const plan = delivered ? null : planRetry(now, firstAttemptAt, attempt, this.deps.random);
+    const nextAt = plan && 'retryAt' in plan ? plan.retryAt : null;
+    const outcome = delivered ? 'delivered' : nextAt !== null ? 'retrying' : 'dropped';
+    const attemptRow = {
+      delivery_id: d.id,
+      series: d.series,
+      attempt,
+      started_at: toIso(startedAt),
+      url,
+      status_code: r.statusCode,
+      duration_ms: r.durationMs,
+      error: r.error,
+      outcome,
+      next_attempt_at: nextAt === null ? null : toIso(nextAt),
+    } as const;
+    await this.write((db) =>
+      webhookRepository.recordAttempt(db, this.deps.database.dialect, attemptRow, {
+        status: outcome,
+        attempt_count: attempt,
+        first_attempt_at: firstAttemptAt,
+        next_attempt_at: nextAt,
+        last_status_code: r.statusCode,
+        last_error: r.error,
+        delivered_at: delivered ? toIso(now) : null,
+        updated_at: toIso(now),
+      }),
+    );
+  }
+}

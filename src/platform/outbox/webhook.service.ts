@@ -1,0 +1,449 @@
+import { sql } from 'kysely';
+import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
+import type { Clock } from '../time/clock.ts';
+import { VigilError, invalid, notFound } from '../lib/errors.ts';
+import { newId } from '../lib/ids.ts';
+import { toIso } from '../time/time.ts';
+import { scopeOfLocations, type Actor, type AuditService } from '../audit/audit.service.ts';
+import type { Principal } from '../keys/key.service.ts';
+import { mapPage, paginate, paginateRows } from '../http/pagination.ts';
+import type { ListQueryT } from '../http/common.schemas.ts';
+import { DELIVERY_CHANNEL } from './delivery-worker.ts';
+import { eventKindsOf, isEventKind } from './event-kinds.ts';
+import { deriveHouseholdSecret, generateWebhookSecret } from './webhook-signature.ts';
+import { assertWebhookUrlAllowed } from './webhook-url-guard.ts';
+import { webhookRepository, type HiddenEventIds, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow } from './webhook.repository.ts';
+import type {
+  CreateWebhookBodyT,
+  DeliveryListQueryT,
+  UpdateWebhookBodyT,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookEndpointWithSecretView,
+} from './webhook.schemas.ts';
+
+/** How long a rotated-out secret keeps signing alongside the new one (issue 3 §2). */
+export const SECRET_OVERLAP_MS = 24 * 3600_000;
+
+export interface WebhookEventInput {
+  tenantId: string;
+  /** a kind from event-kinds.ts */
+  kind: string;
+  /** event fields; `id`, `event` and `created_at` are stamped on by the outbox */
+  payload: Record<string, unknown>;
+  /** the location the event is about; default: read from the payload (see locationOfEvent) */
+  location?: string;
+}
+
+/**
+ * The location an organization event is about, for endpoints confined to locations (issue 9 §4).
+ * Undefined when neither the input nor the payload names one: a confined endpoint then receives
+ * nothing (fail closed).
+ */
+function locationOfEvent(event: WebhookEventInput): string | undefined {
+  if (event.location) return event.location;
+  const p = event.payload as { location?: unknown; detection?: { location?: unknown }; alert?: { location?: unknown }; incident?: { location?: unknown } };
+  const found = p.location ?? p.detection?.location ?? p.alert?.location ?? p.incident?.location;
+  return typeof found === 'string' ? found : undefined;
+}
+
+/** Whether a location-restricted key may see an endpoint: only one confined within its own locations. */
+function endpointVisible(principal: Principal, r: Pick<WebhookEndpointRow, 'locations'>): boolean {
+  if (!principal.locations) return true;
+  const locs = r.locations === null ? null : (JSON.parse(r.locations) as string[]);
+  return locs !== null && locs.every((l) => principal.locations!.includes(l));
+}
+
+export function toEndpointView(r: WebhookEndpointRow, now: number): WebhookEndpointView {
+  const overlap = r.previous_secret_expires_at !== null && r.previous_secret_expires_at > now;
+  return {
+    id: r.id,
+    object: 'webhook_endpoint',
+    url: r.url,
+    description: r.description,
+    events: JSON.parse(r.events) as string[],
+    locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]),
+    enabled: r.enabled === 1,
+    secret_source: r.secret_source,
+    previous_secret_expires_at: overlap ? toIso(r.previous_secret_expires_at!) : null,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+function toAttemptView(a: WebhookAttemptRow) {
+  return {
+    series: a.series,
+    attempt: a.attempt,
+    started_at: a.started_at,
+    url: a.url,
+    status_code: a.status_code,
+    duration_ms: a.duration_ms,
+    error: a.error,
+    outcome: a.outcome,
+    next_attempt_at: a.next_attempt_at,
+  };
+}
+
+function toDeliveryView(d: WebhookDeliveryRow & { body: string }, attempts: WebhookAttemptRow[]): WebhookDeliveryView {
+  return {
+    id: d.id,
+    object: 'webhook_delivery',
+    endpoint_id: d.endpoint_id!,
+    event_id: d.event_id,
+    event: d.event_kind,
+    status: d.status,
+    series: d.series,
+    attempt_count: d.attempt_count,
+    first_attempt_at: d.first_attempt_at === null ? null : toIso(Number(d.first_attempt_at)),
+    next_attempt_at: d.next_attempt_at === null ? null : toIso(Number(d.next_attempt_at)),
+    delivered_at: d.delivered_at,
+    last_status_code: d.last_status_code,
+    last_error: d.last_error,
+    // the body as the latest attempt sent it (deliveryBody: its sent_at is that attempt's start); no sent_at before the first
+    payload: { ...(JSON.parse(d.body) as Record<string, unknown>), delivery_id: d.id, ...(attempts.length ? { sent_at: attempts.at(-1)!.started_at } : {}) },
+    attempts: attempts.map(toAttemptView),
+    created_at: d.created_at,
+  };
+}
+
+/**
+ * Webhook endpoints and the transactional outbox (DESIGN.md "Webhooks"). Organization endpoints
+ * sign with a generated whsec_ secret; household endpoints with a secret derived from the API key
+ * that registered them (spec "Authentication" 4: "Surface A deliveries are signed with the key").
+ */
+/** What a principal may not read of its deliveries (household boundaries, issue 9 §1); null: everything is readable. */
+export interface DeliveryVisibility {
+  hiddenEventIds(principal: Principal): Promise<HiddenEventIds | null>;
+}
+
+export class WebhookService {
+  private readonly listeners: Array<() => void> = [];
+  private visibility: DeliveryVisibility | null = null;
+
+  constructor(
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      allowPrivate: boolean;
+    },
+  ) {}
+
+  /** Registers a callback run when new deliveries may have been committed (the worker's wake). */
+  onEnqueued(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** Set once at wiring: the household event log says which deliveries are about a place left alone. */
+  setVisibility(v: DeliveryVisibility): void {
+    this.visibility = v;
+  }
+
+  /** Wakes the delivery worker (call after committing outbox rows written outside enqueueIn). */
+  notify(): void {
+    for (const fn of this.listeners) fn();
+  }
+
+  /** The URL safety check of registrations, for other services that take receiver URLs (responders). */
+  async assertUrlAllowed(url: string): Promise<void> {
+    await assertWebhookUrlAllowed(url, { allowPrivate: this.deps.allowPrivate });
+  }
+
+  private checkEvents(principal: Principal, events: string[] | undefined): string[] {
+    const allowed = eventKindsOf(principal.tenantKind);
+    if (events === undefined) return [...allowed];
+    const wrong = events.filter((e) => !(allowed as readonly string[]).includes(e));
+    if (wrong.length) {
+      const known = wrong.filter(isEventKind);
+      const why = known.length === wrong.length
+        ? `${wrong.map((w) => JSON.stringify(w)).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not ${principal.tenantKind} event kinds`
+        : `unknown event kind${wrong.length === 1 ? '' : 's'} ${wrong.map((w) => JSON.stringify(w)).join(', ')}`;
+      throw new VigilError('validation_failed', `events: ${why}; this key can subscribe to ${allowed.join(', ')}.`, {
+        param: 'events',
+        errors: wrong.map((w) => ({ param: 'events', message: `${JSON.stringify(w)} is not a ${principal.tenantKind} event kind` })),
+      });
+    }
+    return events;
+  }
+
+  private secretFor(principal: Principal, bearerKey: string | null): { secret: string; source: 'generated' | 'api_key'; shown: string | null } {
+    if (principal.tenantKind === 'household') {
+      if (!bearerKey) throw new VigilError('missing_api_key', 'Send Authorization: Bearer <API key>.');
+      return { secret: deriveHouseholdSecret(bearerKey), source: 'api_key', shown: null };
+    }
+    const secret = generateWebhookSecret();
+    return { secret, source: 'generated', shown: secret };
+  }
+
+  /**
+   * The locations an organization endpoint is confined to (issue 9 §4): default the key's own; a
+   * restricted key cannot register an endpoint reaching beyond them.
+   */
+  private checkLocations(principal: Principal, wanted: string[] | null | undefined): string[] | null {
+    if (principal.tenantKind === 'household') {
+      if (wanted !== undefined) throw invalid('locations', 'household webhooks receive the whole household; locations apply to organization webhooks');
+      return null;
+    }
+    const locations = wanted === undefined ? (principal.locations ? [...principal.locations] : null) : wanted;
+    if (principal.locations) {
+      const outside = locations === null ? ['every location'] : locations.filter((l) => !principal.locations!.includes(l));
+      if (outside.length) {
+        throw new VigilError('location_not_allowed', `locations: this key is limited to ${principal.locations.join(', ')}; ${outside.join(', ')} is outside it.`, { param: 'locations' });
+      }
+    }
+    return locations;
+  }
+
+  async create(principal: Principal, actor: Actor, body: CreateWebhookBodyT, bearerKey: string | null): Promise<WebhookEndpointWithSecretView> {
+    const events = this.checkEvents(principal, body.events);
+    const locations = this.checkLocations(principal, body.locations);
+    await assertWebhookUrlAllowed(body.url, { allowPrivate: this.deps.allowPrivate });
+    const now = this.deps.clock.now();
+    const s = this.secretFor(principal, bearerKey);
+    const row: WebhookEndpointRow = {
+      id: newId('whk', now),
+      tenant_id: principal.tenantId,
+      tenant_kind: principal.tenantKind,
+      url: body.url,
+      description: body.description ?? null,
+      events: JSON.stringify(events),
+      enabled: 1,
+      secret_source: s.source,
+      secret: s.secret,
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      created_at: toIso(now),
+      updated_at: toIso(now),
+      deleted_at: null,
+      locations: locations ? JSON.stringify(locations) : null,
+    };
+    const view = toEndpointView(row, now);
+    await this.deps.database.withWriteLock(async (trx) => {
+      await webhookRepository.insertEndpoint(trx, row);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'webhook.created', resourceType: 'webhook_endpoint', resourceId: row.id, data: { after: view }, scope: scopeOfLocations(row.locations) },
+      ]);
+    });
+    return s.shown ? { ...view, secret: s.shown } : view;
+  }
+
+  async list(principal: Principal, q: ListQueryT) {
+    const now = this.deps.clock.now();
+    const qb = webhookRepository.listEndpointsQuery(this.deps.database.db, principal.tenantId);
+    // a restricted key sees only endpoints confined within its locations; a tenant has few endpoints
+    const page = principal.locations ? paginateRows((await qb.orderBy('id', 'desc').execute()).filter((r) => endpointVisible(principal, r)), q) : await paginate(qb, 'id', q);
+    return mapPage(page, (r) => toEndpointView(r, now));
+  }
+
+  async get(principal: Principal, id: string): Promise<WebhookEndpointView> {
+    return toEndpointView(await this.load(principal, id), this.deps.clock.now());
+  }
+
+  /** An endpoint of the key's tenant; anything else is 404 (DESIGN.md "Auth": no existence leaks). */
+  private async load(principal: Principal, id: string): Promise<WebhookEndpointRow> {
+    const row = await webhookRepository.findEndpoint(this.deps.database.db, principal.tenantId, id);
+    if (!row || !endpointVisible(principal, row)) throw notFound('webhook endpoint', id);
+    return row;
+  }
+
+  async update(principal: Principal, actor: Actor, id: string, body: UpdateWebhookBodyT): Promise<WebhookEndpointView> {
+    const before = await this.load(principal, id);
+    const events = body.events !== undefined ? this.checkEvents(principal, body.events) : undefined;
+    if (body.url !== undefined) await assertWebhookUrlAllowed(body.url, { allowPrivate: this.deps.allowPrivate });
+    const now = this.deps.clock.now();
+    const patch: Partial<WebhookEndpointRow> = { updated_at: toIso(now) };
+    if (body.url !== undefined) patch.url = body.url;
+    if (events !== undefined) patch.events = JSON.stringify(events);
+    if (body.description !== undefined) patch.description = body.description;
+    if (body.enabled !== undefined) patch.enabled = body.enabled ? 1 : 0;
+    const after = { ...before, ...patch };
+    await this.deps.database.withWriteLock(async (trx) => {
+      await webhookRepository.updateEndpoint(trx, id, patch);
+      if (before.enabled === 1 && after.enabled === 0) await webhookRepository.cancelOpenDeliveries(trx, id, toIso(now));
+      await this.deps.audit.appendIn(trx, actor, [
+        {
+          tenantId: principal.tenantId,
+          action: 'webhook.updated',
+          resourceType: 'webhook_endpoint',
+          resourceId: id,
+          data: { before: toEndpointView(before, now), after: toEndpointView(after, now) },
+          scope: scopeOfLocations(before.locations),
+        },
+      ]);
+    });
+    return toEndpointView(after, now);
+  }
+
+  async remove(principal: Principal, actor: Actor, id: string) {
+    const before = await this.load(principal, id);
+    const now = this.deps.clock.now();
+    await this.deps.database.withWriteLock(async (trx) => {
+      await webhookRepository.updateEndpoint(trx, id, { deleted_at: toIso(now), enabled: 0, updated_at: toIso(now) });
+      await webhookRepository.cancelOpenDeliveries(trx, id, toIso(now));
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'webhook.deleted', resourceType: 'webhook_endpoint', resourceId: id, data: { before: toEndpointView(before, now) }, scope: scopeOfLocations(before.locations) },
+      ]);
+    });
+    return { id, object: 'webhook_endpoint' as const, deleted: true as const };
+  }
+
+  /**
+   * New secret, shown once; the previous one keeps signing for 24 h in X-Service-Signature-Previous
+   * so receivers can switch without missing a delivery. Household endpoints re-derive from the key
+   * presented (e.g. after the household replaced its key).
+   */
+  async rotateSecret(principal: Principal, actor: Actor, id: string, bearerKey: string | null): Promise<WebhookEndpointWithSecretView> {
+    const before = await this.load(principal, id);
+    const now = this.deps.clock.now();
+    const s = this.secretFor(principal, bearerKey);
+    const patch: Partial<WebhookEndpointRow> = {
+      secret: s.secret,
+      secret_source: s.source,
+      previous_secret: before.secret,
+      previous_secret_expires_at: now + SECRET_OVERLAP_MS,
+      updated_at: toIso(now),
+    };
+    const after = { ...before, ...patch };
+    await this.deps.database.withWriteLock(async (trx) => {
+      await webhookRepository.updateEndpoint(trx, id, patch);
+      await this.deps.audit.appendIn(trx, actor, [
+        {
+          tenantId: principal.tenantId,
+          action: 'webhook.secret_rotated',
+          resourceType: 'webhook_endpoint',
+          resourceId: id,
+          data: { previous_secret_expires_at: toIso(now + SECRET_OVERLAP_MS) },
+          scope: scopeOfLocations(before.locations),
+        },
+      ]);
+    });
+    const view = toEndpointView(after, now);
+    return s.shown ? { ...view, secret: s.shown } : view;
+  }
+
+  async listDeliveries(principal: Principal, id: string, q: DeliveryListQueryT) {
+    await this.load(principal, id);
+    let qb = webhookRepository.listDeliveriesQuery(this.deps.database.db, id);
+    const hidden = await this.visibility?.hiddenEventIds(principal);
+    if (hidden) qb = qb.where('webhook_deliveries.event_id', 'not in', hidden);
+    if (q.status) qb = qb.where('webhook_deliveries.status', '=', q.status);
+    const page = await paginate(qb, 'webhook_deliveries.id', q);
+    const attempts = await webhookRepository.attemptsOf(this.deps.database.db, page.data.map((d) => d.id));
+    const byDelivery = new Map<string, WebhookAttemptRow[]>();
+    for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
+    return mapPage(page, (d) => toDeliveryView(d, byDelivery.get(d.id) ?? []));
+  }
+
+  /** Sends a delivery again as a new attempt series with a fresh 24 h window (DESIGN.md "Webhooks"). */
+  async redeliver(principal: Principal, actor: Actor, id: string, deliveryId: string): Promise<WebhookDeliveryView> {
+    const endpoint = await this.load(principal, id);
+    const found = await webhookRepository.findDelivery(this.deps.database.db, id, deliveryId);
+    const hidden = found && (await this.visibility?.hiddenEventIds(principal));
+    if (!found || (hidden && (await webhookRepository.isDeliveryOfEvents(this.deps.database.db, found.id, hidden)))) throw notFound('webhook delivery', deliveryId, 'delivery_id');
+    if (endpoint.enabled !== 1) {
+      throw new VigilError('webhook_endpoint_disabled', `Webhook endpoint ${id} is disabled; enable it (PATCH enabled: true) before redelivering.`);
+    }
+    const now = this.deps.clock.now();
+    await this.deps.database.withWriteLock(async (trx) => {
+      await webhookRepository.restartDelivery(trx, deliveryId, now, toIso(now));
+      await this.deps.audit.appendIn(trx, actor, [
+        {
+          tenantId: principal.tenantId,
+          action: 'webhook.delivery_redelivered',
+          resourceType: 'webhook_delivery',
+          resourceId: deliveryId,
+          data: { endpoint_id: id, previous_status: found.status, series: found.series + 1 },
+          scope: scopeOfLocations(endpoint.locations),
+        },
+      ]);
+    });
+    this.notify();
+    return this.loadDeliveryView(id, deliveryId);
+  }
+
+  private async loadDeliveryView(endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+    const db = this.deps.database.db;
+    const row = await webhookRepository.listDeliveriesQuery(db, endpointId).where('webhook_deliveries.id', '=', deliveryId).executeTakeFirst();
+    if (!row) throw notFound('webhook delivery', deliveryId, 'delivery_id');
+    return toDeliveryView(row, await webhookRepository.attemptsOf(db, [deliveryId]));
+  }
+
+  /**
+   * The transactional outbox (DESIGN.md "Webhooks"): inside the caller's write-locked transaction,
+   * writes the event and one delivery per enabled endpoint of the tenant subscribed to the kind, so
+   * the deliveries exist exactly when the change does. Body: `{id, event, created_at, ...payload}`.
+   * The event row is written only when someone subscribed.
+   */
+  async enqueueIn(trx: DbExecutor, event: WebhookEventInput): Promise<{ eventId: string; deliveryIds: string[] }> {
+    if (!isEventKind(event.kind)) throw new Error(`webhook event kind "${event.kind}" is not in src/platform/outbox/event-kinds.ts`);
+    const now = this.deps.clock.now();
+    const eventId = newId('evt', now);
+    const location = locationOfEvent(event);
+    const endpoints = (await webhookRepository.listEnabledEndpoints(trx, event.tenantId)).filter(
+      (e) => (JSON.parse(e.events) as string[]).includes(event.kind) && (e.locations === null || (location !== undefined && (JSON.parse(e.locations) as string[]).includes(location))),
+    );
+    if (endpoints.length === 0) return { eventId, deliveryIds: [] };
+    const deliveries = endpoints.map((e) => this.deliveryRow(event, eventId, now, { endpointId: e.id }));
+    await this.writeOutbox(trx, event, eventId, now, deliveries);
+    return { eventId, deliveryIds: deliveries.map((d) => d.id) };
+  }
+
+  /**
+   * Like enqueueIn, but to one receiver that is not a registered endpoint (e.g. a responder's
+   * contact URL), signed with the given secret (null: unsigned). Same retries, same attempt log.
+   */
+  async enqueueToUrlIn(
+    trx: DbExecutor,
+    event: WebhookEventInput & { url: string; secret: string | null },
+  ): Promise<{ eventId: string; deliveryId: string }> {
+    const now = this.deps.clock.now();
+    const eventId = newId('evt', now);
+    const delivery = this.deliveryRow(event, eventId, now, { targetUrl: event.url, targetSecret: event.secret });
+    await this.writeOutbox(trx, event, eventId, now, [delivery]);
+    return { eventId, deliveryId: delivery.id };
+  }
+
+  private deliveryRow(
+    event: WebhookEventInput,
+    eventId: string,
+    now: number,
+    to: { endpointId?: string; targetUrl?: string; targetSecret?: string | null },
+  ): WebhookDeliveryRow {
+    return {
+      id: newId('dlv', now),
+      tenant_id: event.tenantId,
+      endpoint_id: to.endpointId ?? null,
+      target_url: to.targetUrl ?? null,
+      target_secret: to.targetSecret ?? null,
+      event_id: eventId,
+      event_kind: event.kind,
+      status: 'pending',
+      series: 1,
+      attempt_count: 0,
+      first_attempt_at: null,
+      next_attempt_at: now,
+      lease_until: null,
+      last_status_code: null,
+      last_error: null,
+      delivered_at: null,
+      created_at: toIso(now),
+      updated_at: toIso(now),
+    };
+  }
+
+  private async writeOutbox(trx: DbExecutor, event: WebhookEventInput, eventId: string, now: number, deliveries: WebhookDeliveryRow[]): Promise<void> {
+    const { id: _id, event: _event, created_at: _created, ...rest } = event.payload;
+    const body = JSON.stringify({ id: eventId, event: event.kind, created_at: toIso(now), ...rest });
+    await webhookRepository.insertEvent(trx, { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) });
+    await webhookRepository.insertDeliveries(trx, deliveries);
+    if (this.deps.database.dialect === 'postgres') {
+      // NOTIFY is delivered at commit (and not at all on rollback): wakes every node's worker
+      await sql`select pg_notify(${DELIVERY_CHANNEL}, '')`.execute(trx);
+    } else {
+      // the worker's claim queues behind this transaction on SQLite's single connection
+      setImmediate(() => this.notify());
+    }
+  }
+}
+
