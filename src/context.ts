@@ -1,3 +1,4 @@
+import { householdBoundaries } from './home/household/household-boundaries.ts';
 import type { Config } from './platform/config/config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.ts';
 import { systemClock, type Clock } from './platform/time/clock.ts';
@@ -130,7 +131,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     configuredKey: config.auditCheckpointKey,
     onError: (err) => opts.log?.warn({ err }, 'audit checkpoint failed'),
   });
-  const auditTrail = new AuditTrailService({ database, checkpoints: auditCheckpoints });
+  const auditTrail = new AuditTrailService({ database, checkpoints: auditCheckpoints, householdBoundaries });
   // household agent (issue 4): watches observe through a pipeline hook; events go out through the webhook outbox
   const events = new EventService({ database, clock, sink: webhooks });
   const household = new HouseholdService({ database, clock, audit, streams, scenes, engine, sources, directory: householdDirectory, events });

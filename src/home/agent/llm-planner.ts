@@ -15,6 +15,7 @@
  * reply says a step was left out. When every call the model proposed is dropped, the model's
  * answer is worthless, so the planner throws (`invalid_tool_calls`) and the offline planner answers.
  */
+import type { LlmConfig } from '../../platform/config/llm-config.ts';
 import SunCalc from 'suncalc';
 import type { ContextSensor, HouseholdContext } from './context.ts';
 import type { Plan, PlannedCall } from './plan.ts';
@@ -23,14 +24,7 @@ import { formatLocal, getOffsetMinutes, toWallClock } from '../../platform/time/
 
 export const DEFAULT_LLM_TIMEOUT_MS = 8_000;
 
-export interface LlmPlannerOptions {
-  /** e.g. "https://api.openai.com/v1" or "http://127.0.0.1:11434/v1"; `/chat/completions` is appended. */
-  baseUrl: string;
-  model: string;
-  apiKey?: string;
-  /** Whole request, headers and body (default 8 s). */
-  timeoutMs?: number;
-}
+export type LlmPlannerOptions = LlmConfig;
 
 export type LlmFailureReason =
   | 'timeout'

@@ -1,8 +1,8 @@
 import { AgentToolError, type ToolResult, type ToolRunner } from '../agent/plan-executor.ts';
 import type { ToolArgs, ToolName } from '../agent/tools.ts';
 import { formatClock, formatMoment } from '../../platform/time/zoned-time.ts';
-import type { Actor } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { Actor } from '../../platform/identity/actor.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import { ERROR_CATALOGUE, VigilError } from '../../platform/lib/errors.ts';
 import type { EventService } from '../events/event.service.ts';
 import { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type EventView } from '../events/event.schemas.ts';

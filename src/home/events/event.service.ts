@@ -3,14 +3,14 @@ import type { DetectionRecord } from '../../org/detections/detection.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import type { ListQueryT } from '../../platform/http/common.schemas.ts';
 import { mapPage, paginate, type Page } from '../../platform/http/pagination.ts';
 import { VigilError } from '../../platform/lib/errors.ts';
 import { HOUSEHOLD_EVENT_KINDS } from '../../platform/outbox/event-kinds.ts';
 import { webhookRepository, type HiddenEventIds } from '../../platform/outbox/webhook.repository.ts';
 import { householdRepository } from '../household/household.repository.ts';
-import type { EventSink } from './event-sink.ts';
+import type { EventSink } from '../../platform/outbox/event-sink.ts';
 import { eventRepository, type EventRow, type HiddenSource } from './event.repository.ts';
 import type { EventLogKind, EventView } from './event.schemas.ts';
 

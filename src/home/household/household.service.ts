@@ -1,10 +1,11 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
-import { assertOwner, type Principal } from '../../platform/keys/key.service.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import { assertOwner, type Principal } from '../../platform/identity/principal.ts';
 import { formatClock, isValidTimeZone } from '../../platform/time/zoned-time.ts';
 import { lookupCity } from '../agent/city-directory.ts';
 import type { EventService } from '../events/event.service.ts';

@@ -1,7 +1,8 @@
+import { SYSTEM_ACTOR } from '../../platform/identity/actor.ts';
 import { availableParallelism } from 'node:os';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { DetectionRecord } from '../../org/detections/detection.ts';
-import { SYSTEM_ACTOR, type AuditService } from '../../platform/audit/audit.service.ts';
+import { type AuditService } from '../../platform/audit/audit.service.ts';
 import type { SnapshotService } from '../../org/detections/snapshot.service.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError } from '../../platform/lib/errors.ts';

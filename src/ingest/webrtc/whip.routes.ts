@@ -4,7 +4,7 @@ import { actorOf, principalOf } from '../../platform/http/auth.ts';
 import { withErrors } from '../../platform/http/common.schemas.ts';
 import { VigilError } from '../../platform/lib/errors.ts';
 import { StreamIdParams } from '../../org/streams/stream.schemas.ts';
-import type { IceServer } from './ice-servers.ts';
+import type { IceServer } from '../../platform/config/ice-servers.ts';
 import { PublishInfoSchema, RevokedPublishToken, WhipSessionParams } from './whip.schemas.ts';
 import type { WhipService } from './whip.service.ts';
 

@@ -1,6 +1,7 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
@@ -8,7 +9,7 @@ import { toIso } from '../../platform/time/time.ts';
 import type { StreamRow } from '../../org/streams/stream.repository.ts';
 import type { StreamService } from '../../org/streams/stream.service.ts';
 import { resolveFfmpegPath } from '../video/ffmpeg-path.ts';
-import type { IceServer } from './ice-servers.ts';
+import type { IceServer } from '../../platform/config/ice-servers.ts';
 import {
   generatePublishToken,
   hashPublishToken,

@@ -1,13 +1,14 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { DetectionRecord } from '../detections/detection.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
 import type { PipelineHook } from '../pipeline/detection-pipeline.ts';
 import type { SceneState } from '../scenes/scene-engine.ts';
 import { toDetectionView } from '../scenes/scene.service.ts';
-import type { EventSink } from '../automation/event-sink.ts';
+import type { EventSink } from '../../platform/outbox/event-sink.ts';
 import { incidentRepository } from '../incidents/incident.repository.ts';
 import { alertRepository, type AlertRow } from './alert.repository.ts';
 import { alertRuleRepository, type AlertRuleRow } from './alert-rule.repository.ts';

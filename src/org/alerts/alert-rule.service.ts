@@ -1,11 +1,12 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import { sql } from 'kysely';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
-import { scopeOfLocations, type Actor, type AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import { scopeOfLocations, type AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import type { ListQueryT } from '../../platform/http/common.schemas.ts';
 import { mapPage, paginate } from '../../platform/http/pagination.ts';
 import { assertLocationAllowed } from '../../platform/identity/location-access.ts';

@@ -1,9 +1,10 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError, notFound } from '../../platform/lib/errors.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import { mapPage, paginate } from '../../platform/http/pagination.ts';
 import type { DetectionView } from '../scenes/scene.schemas.ts';
 import { readStoredCondition } from './rule-condition.ts';

@@ -1,9 +1,10 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { invalid } from '../../platform/lib/errors.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import { assertEveryLocation } from '../../platform/identity/location-access.ts';
 import { automationRepository, type AutomationSettingsRow } from './automation.repository.ts';
 import type { AutomationView, UpdateAutomationBodyT } from './automation.schemas.ts';

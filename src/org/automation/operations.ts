@@ -22,7 +22,7 @@ import { ResponderSchema } from '../responders/responder.schemas.ts';
 import { responderRoutes } from '../responders/responder.routes.ts';
 import { AutomationService, type AutomationDefaults } from './automation.service.ts';
 import { automationRoutes } from './automation.routes.ts';
-import type { EventSink, UrlGuard } from './event-sink.ts';
+import type { EventSink, UrlGuard } from '../../platform/outbox/event-sink.ts';
 
 /** Surface B operations (issue 3 §1, §3–§5): alerts, incidents, responders, protocols, operator control. */
 export interface Operations {

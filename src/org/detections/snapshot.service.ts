@@ -3,7 +3,7 @@ import type { DetectionSnapshotTable } from '../../platform/db/schema.ts';
 import type { DetectionRecord } from './detection.ts';
 import { notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import { snapshotRepository } from './snapshot.repository.ts';
 
 /**

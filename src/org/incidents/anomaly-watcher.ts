@@ -2,9 +2,9 @@ import type { DbExecutor } from '../../platform/db/database.ts';
 import type { DetectionRecord } from '../detections/detection.ts';
 import type { PipelineHook } from '../pipeline/detection-pipeline.ts';
 import { isAnomalous, LOITERING_DWELL_S, type SceneState } from '../scenes/scene-engine.ts';
-import type { EventSink } from '../automation/event-sink.ts';
+import type { EventSink } from '../../platform/outbox/event-sink.ts';
 import type { AutomationService } from '../automation/automation.service.ts';
-import { buildDetectionAnomalyPayload } from '../../platform/outbox/event-kinds.ts';
+import { buildDetectionAnomalyPayload } from '../detections/detection-webhook.ts';
 import { incidentRepository, type IncidentRow } from './incident.repository.ts';
 import type { IncidentService } from './incident.service.ts';
 

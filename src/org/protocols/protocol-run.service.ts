@@ -1,12 +1,13 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
-import type { EventSink } from '../automation/event-sink.ts';
-import { AUTOMATION_ACTOR } from '../automation/actors.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
+import type { EventSink } from '../../platform/outbox/event-sink.ts';
+import { AUTOMATION_ACTOR } from '../../platform/identity/actor.ts';
 import type { AutomationService, AutomationTarget } from '../automation/automation.service.ts';
 import { incidentRepository, type IncidentRow } from '../incidents/incident.repository.ts';
 import { toIncidentView } from '../incidents/incident-view.ts';

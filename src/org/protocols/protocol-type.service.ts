@@ -1,10 +1,11 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import { assertEveryLocation } from '../../platform/identity/location-access.ts';
 import { BUILTIN_PROTOCOLS, findBuiltinProtocol } from './protocol-catalogue.ts';
 import { protocolRepository, type ProtocolTypeRow } from './protocol.repository.ts';

@@ -1,14 +1,15 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import { assertEveryLocation } from '../../platform/identity/location-access.ts';
 import type { ListQueryT } from '../../platform/http/common.schemas.ts';
 import { mapPage, paginate } from '../../platform/http/pagination.ts';
-import type { UrlGuard } from '../automation/event-sink.ts';
+import type { UrlGuard } from '../../platform/outbox/event-sink.ts';
 import { generateWebhookSecret } from '../../platform/outbox/webhook-signature.ts';
 import { responderRepository, type ResponderRow } from './responder.repository.ts';
 import type { CreateResponderBodyT, ResponderView, UpdateResponderBodyT } from './responder.schemas.ts';

@@ -1,8 +1,9 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/detection-pipeline.ts';
 import { toDetectionView } from '../scenes/scene.service.ts';
 import type { DetectionView } from '../scenes/scene.schemas.ts';

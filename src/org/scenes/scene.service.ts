@@ -1,3 +1,4 @@
+import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { DetectionTable } from '../../platform/db/schema.ts';
 import type { DetectionRecord, DetectionType } from '../detections/detection.ts';
@@ -6,8 +7,8 @@ import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
 import { isValidTimeZone } from '../../platform/time/zoned-time.ts';
-import type { Actor, AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/keys/key.service.ts';
+import type { AuditService } from '../../platform/audit/audit.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import type { ListQueryT } from '../../platform/http/common.schemas.ts';
 import { paginate } from '../../platform/http/pagination.ts';
 import { detectionRepository } from '../detections/detection.repository.ts';

@@ -1,8 +1,7 @@
 import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
-import type { Principal } from '../keys/key.service.ts';
+import type { Principal } from '../identity/principal.ts';
 import { invalid } from '../lib/errors.ts';
 import { mapPage, paginate } from '../http/pagination.ts';
-import { householdRepository } from '../../home/household/household.repository.ts';
 import { computeAuditHash, computeDataHash, GENESIS_HASH, type AuditLineFields } from './audit-chain.ts';
 import type { AuditCheckpointService } from './audit-checkpoint.service.ts';
 import { auditQueryRepository, FULL_VISIBILITY, type AuditCheckpointRow, type AuditFilter, type AuditVisibility } from './audit-query.repository.ts';
@@ -154,9 +153,18 @@ export interface VerifyOutcome {
   broken: ChainBreak | null;
 }
 
+/**
+ * What a household's boundaries hide now (muted sensors, rooms and sensors left alone), as the
+ * locations and stream ids of audit entries. The household module supplies it; the audit trail
+ * only applies it, so the platform never reads household tables.
+ */
+export interface HouseholdBoundaries {
+  hiddenFrom(db: DbExecutor, tenantId: string): Promise<{ locations: string[]; streams: string[] }>;
+}
+
 /** Listing, verification and export of a tenant's audit trail (issue 3 §6, issue 9 §1, §4, §10). */
 export class AuditTrailService {
-  constructor(private readonly deps: { database: DatabaseHandle; checkpoints: AuditCheckpointService }) {}
+  constructor(private readonly deps: { database: DatabaseHandle; checkpoints: AuditCheckpointService; householdBoundaries: HouseholdBoundaries }) {}
 
   /**
    * What this key may read: an organization key its locations; a household key nothing about a
@@ -165,18 +173,11 @@ export class AuditTrailService {
    */
   async visibilityOf(principal: Principal, db: DbExecutor = this.deps.database.db): Promise<AuditVisibility> {
     if (principal.tenantKind === 'organization') return { ...FULL_VISIBILITY, allowedLocations: principal.locations };
-    const [rooms, sensors, boundaries] = await Promise.all([
-      householdRepository.listRooms(db, principal.tenantId),
-      householdRepository.listSensors(db, principal.tenantId),
-      householdRepository.listActiveBoundaries(db, principal.tenantId),
-    ]);
-    const boundedRooms = new Set(boundaries.filter((b) => !b.sensor_id && b.room_id).map((b) => b.room_id));
-    const hiddenStreams = new Set(sensors.filter((s) => s.muted === 1).map((s) => s.id));
-    for (const b of boundaries) if (b.sensor_id) hiddenStreams.add(b.sensor_id);
+    const hidden = await this.deps.householdBoundaries.hiddenFrom(db, principal.tenantId);
     return {
       allowedLocations: principal.locations,
-      hiddenLocations: rooms.filter((r) => boundedRooms.has(r.id)).map((r) => r.location),
-      hiddenStreams: [...hiddenStreams],
+      hiddenLocations: hidden.locations,
+      hiddenStreams: hidden.streams,
     };
   }
 

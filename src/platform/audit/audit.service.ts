@@ -1,3 +1,4 @@
+import type { Actor } from '../identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { Clock } from '../time/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -5,14 +6,7 @@ import { toIso } from '../time/time.ts';
 import { computeDataHash, newSalt, type AuditFields } from './audit-chain.ts';
 import { auditRepository } from './audit.repository.ts';
 
-/** Who did something: the key, and the operator named by X-Operator when present. */
-export interface Actor {
-  keyId: string | null;
-  operator?: string | null;
-  requestId?: string | null;
-}
 
-export const SYSTEM_ACTOR: Actor = { keyId: null, operator: 'system' };
 
 export interface AuditInput {
   tenantId: string;

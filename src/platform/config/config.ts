@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { readLlmConfig, type LlmConfig } from '../../home/agent/planner.ts';
-import { parseIceServers, type IceServer } from '../../ingest/webrtc/ice-servers.ts';
+import { readLlmConfig, type LlmConfig } from './llm-config.ts';
+import { parseIceServers, type IceServer } from './ice-servers.ts';
 
 /**
  * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").

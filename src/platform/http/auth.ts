@@ -1,10 +1,10 @@
+import type { KeyAuthenticator, Principal } from '../identity/principal.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../time/clock.ts';
 import { ERROR_CATALOGUE, VigilError } from '../lib/errors.ts';
 import type { Capability } from '../identity/capabilities.ts';
-import type { KeyService, Principal } from '../keys/key.service.ts';
 import { AuthFailureLimiter, checkRateLimit, type RateLimitStore } from './rate-limit.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../identity/actor.ts';
 
 /** 'any': both tenant kinds (e.g. /v1/webhooks, /v1/audit); the service scopes by tenant. */
 export type Surface = 'organization' | 'household' | 'any';
@@ -32,7 +32,7 @@ declare module 'fastify' {
  */
 export function installAuth(
   app: FastifyInstance,
-  deps: { keys: KeyService; rateLimits: RateLimitStore; authFailures: AuthFailureLimiter; clock: Clock; defaultRatePerMinute: number },
+  deps: { keys: KeyAuthenticator; rateLimits: RateLimitStore; authFailures: AuthFailureLimiter; clock: Clock; defaultRatePerMinute: number },
 ): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
@@ -74,7 +74,7 @@ export function installAuth(
   });
 }
 
-async function authenticate(keys: KeyService, header: string | undefined): Promise<Principal> {
+async function authenticate(keys: KeyAuthenticator, header: string | undefined): Promise<Principal> {
   let token: string | undefined;
   if (header !== undefined) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);

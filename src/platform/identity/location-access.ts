@@ -1,5 +1,5 @@
 import { VigilError } from '../lib/errors.ts';
-import type { Principal } from '../keys/key.service.ts';
+import type { Principal } from './principal.ts';
 
 /** Keys restricted to locations (spec "Authentication" 3: fine-grained resource access) may not act elsewhere. */
 export function assertLocationAllowed(principal: Principal, location: string): void {

@@ -1,4 +1,4 @@
-import type { Principal } from '../keys/key.service.ts';
+import type { Principal } from './principal.ts';
 
 /**
  * Verified keys for a few seconds (issue 16 §4), so an authenticated read does not look its key up

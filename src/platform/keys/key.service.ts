@@ -1,10 +1,12 @@
+import { assertOwner, type KeyRole, type Principal } from '../identity/principal.ts';
+import type { Actor } from '../identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { ApiKeyTable } from '../db/schema.ts';
 import type { Clock } from '../time/clock.ts';
 import { VigilError, invalid, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../time/time.ts';
-import { scopeOfLocations, type Actor, type AuditService } from '../audit/audit.service.ts';
+import { scopeOfLocations, type AuditService } from '../audit/audit.service.ts';
 import type { ListQueryT } from '../http/common.schemas.ts';
 import { mapPage, paginateRows, type Page } from '../http/pagination.ts';
 import { tenantRepository, type TenantKind } from '../identity/tenant.repository.ts';
@@ -13,23 +15,6 @@ import { generateKey, hashKey, parseKey, previewKey, type KeyMode } from '../ide
 import { keyRepository } from '../identity/key.repository.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
 import { VerifiedKeyCache } from '../identity/verified-key-cache.ts';
-
-/** A household key's role (issue 9 §2); organization keys are governed by capabilities instead. */
-export type KeyRole = 'owner' | 'member';
-
-/** The authenticated principal of a request. */
-export interface Principal {
-  keyId: string;
-  tenantId: string;
-  tenantKind: TenantKind;
-  mode: KeyMode;
-  capabilities: ReadonlySet<Capability>;
-  /** null = every location */
-  locations: readonly string[] | null;
-  rateLimitPerMinute: number | null;
-  /** household keys: owner or member; organization keys are always 'owner' (capabilities decide) */
-  role: KeyRole;
-}
 
 export interface CreateKeyInput {
   tenantKind: TenantKind;
@@ -86,11 +71,6 @@ export function toKeyView(r: ApiKeyTable): ApiKeyView {
 }
 
 /** Refuses a household member what only an owner may do (issue 9 §2); the agent repeats the message as its reply. */
-export function assertOwner(principal: Principal, what: string): void {
-  if (principal.tenantKind === 'household' && principal.role !== 'owner') {
-    throw new VigilError('owner_role_required', `Only an owner of the household can ${what}; this is a member key.`, { extra: { role: principal.role } });
-  }
-}
 
 /** How long a verified key is trusted without a database lookup (issue 16 §4); 0 turns the cache off. */
 export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;

@@ -1,11 +1,12 @@
+import type { Actor } from '../identity/actor.ts';
 import { sql } from 'kysely';
 import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { Clock } from '../time/clock.ts';
 import { VigilError, invalid, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../time/time.ts';
-import { scopeOfLocations, type Actor, type AuditService } from '../audit/audit.service.ts';
-import type { Principal } from '../keys/key.service.ts';
+import { scopeOfLocations, type AuditService } from '../audit/audit.service.ts';
+import type { Principal } from '../identity/principal.ts';
 import { mapPage, paginate, paginateRows } from '../http/pagination.ts';
 import type { ListQueryT } from '../http/common.schemas.ts';
 import { DELIVERY_CHANNEL } from './delivery-worker.ts';

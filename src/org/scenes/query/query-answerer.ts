@@ -1,6 +1,6 @@
 import type { DetectionRecord } from '../../detections/detection.ts';
 import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, describeLocation } from './query-interpreter.ts';
-import { describeDuration } from './query-window.ts';
+import { describeDuration } from '../../../platform/language/time/query-window.ts';
 import { formatMoment } from '../../../platform/time/zoned-time.ts';
 import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
 

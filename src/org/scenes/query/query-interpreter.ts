@@ -8,7 +8,7 @@ const LEVEL_WORDS = {
   full: WORDS_BY_ROLE.level_full,
   quiet: WORDS_BY_ROLE.level_quiet,
 } as const;
-import { MAX_WINDOW_MS, describeDuration } from './query-window.ts';
+import { MAX_WINDOW_MS, describeDuration } from '../../../platform/language/time/query-window.ts';
 import { addZonedDays, formatClock, formatMoment, isValidTimeZone } from '../../../platform/time/zoned-time.ts';
 import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, QueryContext, Threshold } from './query.types.ts';
 

@@ -3,7 +3,7 @@
  * The route/service parses `window`, calls interpretQuery, loads history for the interpreted range
  * (see answerQuery for the lookback it needs) and calls answerQuery.
  */
-export { parseWindow, MAX_WINDOW_MS } from './query-window.ts';
+export { parseWindow, MAX_WINDOW_MS } from '../../../platform/language/time/query-window.ts';
 export { interpretQuery, buildExamples, LOITERING_DWELL_S } from './query-interpreter.ts';
 export { answerQuery, MAX_ANSWER_DETECTIONS } from './query-answerer.ts';
 /** Kept under its query-facing name; the check is lib/zoned-time's isValidTimeZone. */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import * as chrono from 'chrono-node';
 import { DAY_PARTS as SHARED_DAY_PARTS, SUN_WORDS, getPreviousSunTime, type SunEvent, type TimeContext } from './primitives.ts';
-import { describeDuration } from '../../../org/scenes/query/query-window.ts';
+import { describeDuration } from './query-window.ts';
 import {
   addZonedDays,
   atZonedTime,

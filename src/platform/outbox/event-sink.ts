@@ -1,6 +1,8 @@
-import type { DbExecutor } from '../../platform/db/database.ts';
+import type { DbExecutor } from '../db/database.ts';
+import type { Clock } from '../time/clock.ts';
+import { newId } from '../lib/ids.ts';
 
-/** An organization event for the webhook outbox (DESIGN.md "Webhooks"; kinds in src/platform/outbox/event-kinds.ts). */
+/** An event for the webhook outbox, from an organization or a household (DESIGN.md "Webhooks"; kinds in src/platform/outbox/event-kinds.ts). */
 export interface OutboxEvent {
   tenantId: string;
   kind: string;
@@ -11,7 +13,7 @@ export interface OutboxEvent {
 }
 
 /**
- * Where operations publish: the webhook outbox (WebhookService implements it). Both methods run
+ * Where every module publishes events: the webhook outbox (WebhookService implements it). Both methods run
  * inside the caller's write-locked transaction, so an event and its delivery rows exist exactly
  * when the change that caused them does.
  */
@@ -25,4 +27,10 @@ export interface EventSink {
 /** The receiver-URL safety check of webhook registrations (loopback/private/metadata refused). */
 export interface UrlGuard {
   assertUrlAllowed(url: string): Promise<void>;
+}
+
+/** Used until a webhook service is wired (tests, tools): nothing is pushed; the event still gets its evt_ id. */
+export function createLogOnlySink(clock: Clock): EventSink {
+  const record = async () => ({ eventId: newId('evt', clock.now()) });
+  return { enqueueIn: record, enqueueToUrlIn: record };
 }

@@ -1,0 +1,34 @@
+import type { DetectionRecord } from './detection.ts';
+import { toIso } from '../../platform/time/time.ts';
+
+/** The detection object of a webhook payload: exactly the fields the spec lists (spec "Resources", Webhook payload). */
+export interface WebhookDetection {
+  type: string;
+  subtype: string | null;
+  confidence: number;
+  location: string;
+  timestamp: string;
+}
+
+/** Payload of `detection.anomaly` before the envelope (`id`, `event`, `created_at`) is stamped on. */
+export interface DetectionAnomalyPayload {
+  stream_id: string;
+  incident_id: string | null;
+  detection: WebhookDetection;
+  [key: string]: unknown;
+}
+
+/** Builds the spec's detection.anomaly payload from a stored detection (pass to WebhookService.enqueueIn). */
+export function buildDetectionAnomalyPayload(rec: DetectionRecord, incidentId: string | null): DetectionAnomalyPayload {
+  return {
+    stream_id: rec.stream_id,
+    incident_id: incidentId,
+    detection: {
+      type: rec.type,
+      subtype: rec.subtype ?? null,
+      confidence: rec.confidence,
+      location: rec.location,
+      timestamp: toIso(rec.at),
+    },
+  };
+}
