@@ -1,3 +1,4 @@
+import type { FrameOutcome } from '../../org/streams/stream-runner.ts';
 import { SYSTEM_ACTOR } from '../../platform/identity/actor.ts';
 import { availableParallelism } from 'node:os';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
@@ -51,12 +52,6 @@ export interface LiveVideoDeps {
 }
 
 /** What one pushed phone frame produced. */
-export interface FrameOutcome {
-  status: StreamStatus;
-  /** false when the motion gate or a busy detector skipped the frame */
-  detected: boolean;
-  detections: DetectionRecord[];
-}
 
 interface LiveEntry {
   ref: StreamRef;

@@ -1,3 +1,4 @@
+import type { FrameOutcome } from '../../org/streams/stream-runner.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError } from '../../platform/lib/errors.ts';
 import type { DetectionPipeline, IngestGate, StreamRef } from '../../org/pipeline/detection-pipeline.ts';
@@ -5,7 +6,7 @@ import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioN
 import type { StreamVideoConfig } from '../../org/streams/stream-config.ts';
 import type { StreamRow } from '../../org/streams/stream.repository.ts';
 import type { IngestStats } from '../video/index.ts';
-import type { FrameOutcome, LiveVideoSources } from './live-video-sources.ts';
+import type { LiveVideoSources } from './live-video-sources.ts';
 import type { WebRtcIngestHandle } from '../webrtc/webrtc-ingest.ts';
 
 /** Source types that real video ingest interprets (issue 6; webrtc: WHIP publishers, issue 15). */

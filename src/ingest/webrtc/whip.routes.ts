@@ -1,3 +1,4 @@
+import { PublishInfoSchema } from '../../org/streams/stream.schemas.ts';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, principalOf } from '../../platform/http/auth.ts';
@@ -5,7 +6,7 @@ import { withErrors } from '../../platform/http/common.schemas.ts';
 import { VigilError } from '../../platform/lib/errors.ts';
 import { StreamIdParams } from '../../org/streams/stream.schemas.ts';
 import type { IceServer } from '../../platform/config/ice-servers.ts';
-import { PublishInfoSchema, RevokedPublishToken, WhipSessionParams } from './whip.schemas.ts';
+import { RevokedPublishToken, WhipSessionParams } from './whip.schemas.ts';
 import type { WhipService } from './whip.service.ts';
 
 const tags = ['Streams'];

@@ -19,7 +19,7 @@ import {
 } from './publish-token.ts';
 import { checkWhipOffer, parseTrickleFragment } from './sdp-offer.ts';
 import type { WebRtcIngestHandle } from './webrtc-ingest.ts';
-import type { PublishInfo } from './whip.schemas.ts';
+import type { PublishInfo } from '../../org/streams/stream.schemas.ts';
 import { WhipSession, type WhipSessionStats } from './whip-session.ts';
 
 /** URLs of a stream's WHIP endpoint and publish page under the server's public address. */

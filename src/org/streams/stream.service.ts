@@ -10,7 +10,7 @@ import type { ListQueryT } from '../../platform/http/common.schemas.ts';
 import { mapPage, paginate } from '../../platform/http/pagination.ts';
 import { parseSandboxUrl } from '../../ingest/sandbox/scenarios.ts';
 import type { SceneService } from '../scenes/scene.service.ts';
-import type { SourceManager } from '../../ingest/sources/source-manager.ts';
+import type { StreamRunner } from './stream-runner.ts';
 import { assertLocationAllowed } from '../../platform/identity/location-access.ts';
 import { toDetectionView } from '../scenes/scene.service.ts';
 import type { DetectionView } from '../scenes/scene.schemas.ts';
@@ -18,7 +18,7 @@ import { describePolygonProblems, validateSourceUrl, type IngestStats, type Stre
 import { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 import type { CreateStreamBodyT, StreamView, UpdateStreamBodyT } from './stream.schemas.ts';
 import { streamRepository, type StreamRow } from './stream.repository.ts';
-import type { PublishInfo } from '../../ingest/webrtc/whip.schemas.ts';
+import type { PublishInfo } from './stream.schemas.ts';
 
 /** WebRTC ingest (issue 15): a webrtc stream's publish token lives and dies with the stream. */
 export interface StreamPublishing {
@@ -132,7 +132,7 @@ export class StreamService {
       clock: Clock;
       audit: AuditService;
       scenes: SceneService;
-      sources: SourceManager;
+      sources: StreamRunner;
       /** VIGIL_ALLOW_FILE_SOURCES: file:// sources read the server's disk */
       allowFileSources?: boolean;
       /** WHIP publish tokens of webrtc streams (issue 15) */

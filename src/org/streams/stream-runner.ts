@@ -1,0 +1,25 @@
+import type { DetectionRecord } from '../detections/detection.ts';
+import type { IngestStats, StreamStatus } from '../../ingest/video/index.ts';
+import type { StreamVideoConfig } from './stream-config.ts';
+import type { StreamRow } from './stream.repository.ts';
+
+/** What a phone frame (POST /v1/streams/{id}/frames) came to. */
+export interface FrameOutcome {
+  status: StreamStatus;
+  /** false when the motion gate or a busy detector skipped the frame */
+  detected: boolean;
+  detections: DetectionRecord[];
+}
+
+/**
+ * What runs a stream's source (sandbox generator, camera, WebRTC publisher): the ingest layer
+ * implements it (ingest/sources SourceManager) and the composition root hands it to StreamService,
+ * so streams never import ingest code.
+ */
+export interface StreamRunner {
+  start(row: StreamRow, opts?: { timeZone?: string; since?: number }): void;
+  stop(streamId: string): void;
+  liveStats(streamId: string): IngestStats | null;
+  reconfigure(streamId: string, cfg: StreamVideoConfig): void;
+  pushFrame(streamId: string, jpeg: Buffer): Promise<FrameOutcome>;
+}
