@@ -1,4 +1,6 @@
-import { householdBoundaries } from './home/household/household-boundaries.ts';
+import { watchRepository } from './home/watches/watch.repository.ts';
+import { toKnownWatch } from './home/watches/known-watch.ts';
+import { householdBoundaries } from './home/directory/household-boundaries.ts';
 import type { Config } from './platform/config/config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.ts';
 import { systemClock, type Clock } from './platform/time/clock.ts';
@@ -19,7 +21,7 @@ import { DeliveryWorker } from './platform/outbox/delivery-worker.ts';
 import { AuditTrailService } from './platform/audit/audit-trail.service.ts';
 import { AuditCheckpointService } from './platform/audit/audit-checkpoint.service.ts';
 // household agent (issue 4)
-import { HouseholdDirectory } from './home/household/household-directory.ts';
+import { HouseholdDirectory } from './home/directory/household-directory.ts';
 import { HouseholdService } from './home/household/household.service.ts';
 import { EventService } from './home/events/event.service.ts';
 import { WatchService } from './home/watches/watch.service.ts';
@@ -112,7 +114,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   // real video (issue 6)
   const snapshots = new SnapshotService({ database });
   const video = new LiveVideoSources({ database, clock, audit, pipeline, snapshots, webhooks, tuning: opts.video, log: opts.log });
-  const householdDirectory = new HouseholdDirectory(); // the ingest gate of household sensors (issue 9 §1)
+  // the ingest gate of household sensors (issue 9 §1); it reads watches through the watches module
+  const householdDirectory = new HouseholdDirectory({
+    activeWatches: async (db, tenantId) => (await watchRepository.listActive(db, tenantId)).map(toKnownWatch),
+  });
   const sources = new SourceManager({ clock, pipeline, tickMs: opts.sandboxTickMs, log: opts.log, video, gate: householdDirectory });
   const scenes = new SceneService({ database, clock, audit, engine, defaultCapacity: config.defaultSceneCapacity });
   const publishTokens = new PublishTokens({ clock, publicBaseUrl: config.publicBaseUrl });

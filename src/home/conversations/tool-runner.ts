@@ -7,7 +7,7 @@ import { ERROR_CATALOGUE, VigilError } from '../../platform/lib/errors.ts';
 import type { EventService } from '../events/event.service.ts';
 import { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type EventView } from '../events/event.schemas.ts';
 import type { HouseholdService } from '../household/household.service.ts';
-import { capitalize } from '../household/home-words.ts';
+import { capitalize } from '../directory/home-words.ts';
 import type { WatchService } from '../watches/watch.service.ts';
 import type { WatchView } from '../watches/watch.schemas.ts';
 

@@ -9,7 +9,7 @@ import { mapPage, paginate, type Page } from '../../platform/http/pagination.ts'
 import { VigilError } from '../../platform/lib/errors.ts';
 import { HOUSEHOLD_EVENT_KINDS } from '../../platform/outbox/event-kinds.ts';
 import { webhookRepository, type HiddenEventIds } from '../../platform/outbox/webhook.repository.ts';
-import { householdRepository } from '../household/household.repository.ts';
+import { householdRepository } from '../directory/household.repository.ts';
 import type { EventSink } from '../../platform/outbox/event-sink.ts';
 import { eventRepository, type EventRow, type HiddenSource } from './event.repository.ts';
 import type { EventLogKind, EventView } from './event.schemas.ts';

@@ -17,10 +17,10 @@ import type { SourceManager } from '../../ingest/sources/source-manager.ts';
 import type { StreamService } from '../../org/streams/stream.service.ts';
 import { streamRepository } from '../../org/streams/stream.repository.ts';
 import { tenantRepository } from '../../platform/identity/tenant.repository.ts';
-import { capitalize, describeSensorName } from './home-words.ts';
-import { DEMO_HOME_LOCATION, mergeHomeSettings, parseHomeSettings, toLocationKey, type HomeSettings } from './home-settings.ts';
-import type { HouseholdDirectory } from './household-directory.ts';
-import { householdRepository, type BoundaryRow, type RoomRow, type SensorRow } from './household.repository.ts';
+import { capitalize, describeSensorName } from '../directory/home-words.ts';
+import { DEMO_HOME_LOCATION, mergeHomeSettings, parseHomeSettings, toLocationKey, type HomeSettings } from '../directory/home-settings.ts';
+import type { HouseholdDirectory } from '../directory/household-directory.ts';
+import { householdRepository, type BoundaryRow, type RoomRow, type SensorRow } from '../directory/household.repository.ts';
 import type { BoundaryView, HouseholdView, SensorView } from './household.schemas.ts';
 
 export type SensorKind = SensorRow['kind'];

@@ -1,3 +1,4 @@
+import { toKnownWatch } from './known-watch.ts';
 import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
@@ -8,8 +9,8 @@ import type { AuditService } from '../../platform/audit/audit.service.ts';
 import type { Principal } from '../../platform/identity/principal.ts';
 import { mapPage, paginate, type Page } from '../../platform/http/pagination.ts';
 import type { EventService } from '../events/event.service.ts';
-import { parseHomeSettings, type HomeSettings } from '../household/home-settings.ts';
-import { toKnownWatch, type HouseholdDirectory } from '../household/household-directory.ts';
+import { parseHomeSettings, type HomeSettings } from '../directory/home-settings.ts';
+import { type HouseholdDirectory } from '../directory/household-directory.ts';
 import type { HouseholdService } from '../household/household.service.ts';
 import { tenantRepository } from '../../platform/identity/tenant.repository.ts';
 import { watchRepository, type WatchRow } from './watch.repository.ts';

@@ -1,6 +1,6 @@
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { IngestGate, WithheldReason } from '../../org/pipeline/detection-pipeline.ts';
-import { watchRepository, type WatchRow } from '../watches/watch.repository.ts';
+import type { WatchTable } from '../../platform/db/schema.ts';
 import { parseHomeSettings, type HomeSettings } from './home-settings.ts';
 import { householdRepository, type SensorRow } from './household.repository.ts';
 
@@ -22,7 +22,7 @@ export interface KnownWatch {
   sensorIds: string[];
   startsAt: number;
   endsAt: number;
-  recurrence: WatchRow['recurrence'];
+  recurrence: WatchTable['recurrence'];
   windowText: string;
   conditions: string[] | null;
 }
@@ -36,26 +36,15 @@ export interface KnownHome {
   watches: KnownWatch[];
 }
 
-export function toKnownWatch(w: WatchRow): KnownWatch {
-  return {
-    id: w.id,
-    tenantId: w.tenant_id,
-    subject: w.subject,
-    sensorIds: JSON.parse(w.sensor_ids) as string[],
-    startsAt: Date.parse(w.starts_at),
-    endsAt: Date.parse(w.ends_at),
-    recurrence: w.recurrence,
-    windowText: w.window_text,
-    conditions: w.conditions ? (JSON.parse(w.conditions) as string[]) : null,
-  };
-}
-
 /**
  * The in-memory picture of every household that the detection hot path reads: sensors, what is
  * muted or left alone, and the active watches by sensor. The database is the truth; a household
  * is re-read after each change to it (changes are rare, detections are not).
  */
 export class HouseholdDirectory implements IngestGate {
+  /** activeWatches: the watches module's reader, handed in so the directory does not import watches */
+  constructor(private readonly deps: { activeWatches: (db: DbExecutor, tenantId: string) => Promise<KnownWatch[]> }) {}
+
   private homes = new Map<string, KnownHome>();
   private sensors = new Map<string, KnownSensor>();
   private watchesBySensor = new Map<string, KnownWatch[]>();
@@ -72,7 +61,7 @@ export class HouseholdDirectory implements IngestGate {
     const [sensorRows, boundaries, watches] = await Promise.all([
       householdRepository.listSensors(db, tenantId),
       householdRepository.listActiveBoundaries(db, tenantId),
-      watchRepository.listActive(db, tenantId),
+      this.deps.activeWatches(db, tenantId),
     ]);
     const home: KnownHome = {
       tenantId,
@@ -82,7 +71,7 @@ export class HouseholdDirectory implements IngestGate {
       })),
       boundedRooms: new Set(boundaries.filter((b) => b.room_id && !b.sensor_id).map((b) => b.room_id!)),
       boundedSensors: new Set(boundaries.filter((b) => b.sensor_id).map((b) => b.sensor_id!)),
-      watches: watches.map(toKnownWatch),
+      watches,
     };
     const previous = this.homes.get(tenantId);
     for (const s of previous?.sensors ?? []) {
