@@ -34,7 +34,7 @@ import { eventRoutes } from './home/events/event.routes.ts';
 import { ActionSchema, ConversationReplySchema } from './home/conversations/conversation.schemas.ts';
 import { conversationRoutes } from './home/conversations/conversation.routes.ts';
 // alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
-import { OPERATIONS_SCHEMAS, OPERATIONS_TAGS, operationsRoutes } from './org/automation/operations.ts';
+import { OPERATIONS_SCHEMAS, OPERATIONS_TAGS, operationsRoutes } from './org/operations.ts';
 // real video: phone frames, detection snapshots (issue 6)
 import { streamFrameRoutes } from './org/streams/stream-frame.routes.ts';
 import { snapshotRoutes } from './org/detections/snapshot.routes.ts';

@@ -30,7 +30,7 @@ import { ConversationService } from './home/conversations/conversation.service.t
 import { createPlanner, type Planner } from './home/agent/planner.ts';
 import { MemoryStreamSlots, type StreamSlots } from './home/conversations/stream-slots.ts';
 // alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
-import { createOperations, type Operations } from './org/automation/operations.ts';
+import { createOperations, type Operations } from './org/operations.ts';
 // real video: cameras and phones through the detector, detection snapshots (issue 6)
 import { LiveVideoSources, type LiveVideoTuning } from './ingest/sources/live-video-sources.ts';
 import { SnapshotService } from './org/detections/snapshot.service.ts';

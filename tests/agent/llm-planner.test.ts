@@ -3,13 +3,14 @@
  * (issue 4 §3): request shape, tool calls → validated plan, text → clarification, and the
  * offline planner answering when the endpoint fails, hangs or talks nonsense.
  */
+import { readLlmConfig } from '../../src/platform/config/llm-config.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildSystemPrompt, LlmPlanner, LlmPlannerError } from '../../src/home/agent/llm-planner.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
-import { createPlanner, readLlmConfig } from '../../src/home/agent/planner.ts';
+import { createPlanner } from '../../src/home/agent/planner.ts';
 import { runPlan } from '../../src/home/agent/plan-executor.ts';
 import { TOOL_NAMES } from '../../src/home/agent/tools.ts';
 import { loadContexts } from './corpus-cases.ts';

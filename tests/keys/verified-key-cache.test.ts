@@ -1,7 +1,8 @@
+import type { Principal } from '../../src/platform/identity/principal.ts';
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/platform/time/clock.ts';
-import { DEFAULT_KEY_CACHE_TTL_MS, type Principal } from '../../src/platform/keys/key.service.ts';
+import { DEFAULT_KEY_CACHE_TTL_MS } from '../../src/platform/keys/key.service.ts';
 import { hashKey } from '../../src/platform/identity/key-format.ts';
 import { VerifiedKeyCache } from '../../src/platform/identity/verified-key-cache.ts';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';

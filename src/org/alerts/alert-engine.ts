@@ -9,7 +9,6 @@ import type { PipelineHook } from '../pipeline/detection-pipeline.ts';
 import type { SceneState } from '../scenes/scene-engine.ts';
 import { toDetectionView } from '../scenes/scene.service.ts';
 import type { EventSink } from '../../platform/outbox/event-sink.ts';
-import { incidentRepository } from '../incidents/incident.repository.ts';
 import { alertRepository, type AlertRow } from './alert.repository.ts';
 import { alertRuleRepository, type AlertRuleRow } from './alert-rule.repository.ts';
 import { toAlertView } from './alert.service.ts';
@@ -33,7 +32,10 @@ export class AlertEngine implements PipelineHook {
   private readonly rulesByTenant = new Map<string, CompiledRule[]>();
   private pending: Firing[] = [];
 
-  constructor(private readonly deps: { clock: Clock; audit: AuditService; events: EventSink }) {}
+  /** activeIncidentAt: the incidents module's lookup, handed in (incidents group alerts, so they sit above alerts) */
+  constructor(
+    private readonly deps: { clock: Clock; audit: AuditService; events: EventSink; activeIncidentAt: (db: DbExecutor, sceneId: string) => Promise<string | null> },
+  ) {}
 
   /** Loads every rule and restores cooldowns from the last alerts (server start). */
   async loadAll(db: DbExecutor): Promise<void> {
@@ -87,7 +89,7 @@ export class AlertEngine implements PipelineHook {
     const incidentOf = new Map<string, string | null>();
     const rows: AlertRow[] = [];
     for (const f of firings) {
-      if (!incidentOf.has(f.rec.scene_id)) incidentOf.set(f.rec.scene_id, (await incidentRepository.findActiveAtScene(trx, f.rec.scene_id))?.id ?? null);
+      if (!incidentOf.has(f.rec.scene_id)) incidentOf.set(f.rec.scene_id, await this.deps.activeIncidentAt(trx, f.rec.scene_id));
       rows.push({
         id: newId('alert', now),
         tenant_id: f.rec.tenant_id,

@@ -16,8 +16,6 @@ import type { EventSink } from '../../platform/outbox/event-sink.ts';
 import { AUTOMATION_ACTOR } from '../../platform/identity/actor.ts';
 import { alertRepository } from '../alerts/alert.repository.ts';
 import { toAlertView } from '../alerts/alert.service.ts';
-import { protocolRepository } from '../protocols/protocol.repository.ts';
-import { toProtocolRunView, type ProtocolRunService } from '../protocols/protocol-run.service.ts';
 import { incidentRepository, type IncidentDetectionRow, type IncidentRow } from './incident.repository.ts';
 import { toIncidentView, toNoteView } from './incident-view.ts';
 import type {
@@ -66,6 +64,17 @@ function toLinkRow(incidentId: string, tenantId: string, d: DetectionTable | Det
 }
 
 /**
+ * What incidents need of protocol runs. The protocols module implements it (ProtocolRunService):
+ * runs belong to incidents, so protocols import incidents and never the other way round.
+ */
+export interface IncidentProtocols {
+  /** the incident's protocol runs, oldest first, with their API view for the timeline */
+  runsOf(db: DbExecutor, incidentId: string): Promise<Array<{ id: string; created_at: string; view: unknown }>>;
+  /** acknowledging or closing an incident moves its live runs along, in the same transaction; returns what to do after commit */
+  followIncidentIn(trx: DbExecutor, actor: Actor, incident: IncidentRow): Promise<() => void>;
+}
+
+/**
  * Incidents (issue 3 §3): created by hand from a stream or automatically from anomalies, worked
  * through open → acknowledged → resolved | dismissed, with a timeline of everything that happened.
  */
@@ -76,7 +85,7 @@ export class IncidentService {
       clock: Clock;
       audit: AuditService;
       events: EventSink;
-      runs: ProtocolRunService;
+      runs: IncidentProtocols;
     },
   ) {}
 
@@ -167,14 +176,14 @@ export class IncidentService {
       incidentRepository.countDetections(db, id),
       alertRepository.listByIncident(db, id),
       incidentRepository.listNotes(db, id),
-      protocolRepository.listRunsByIncident(db, id),
+      this.deps.runs.runsOf(db, id),
     ]);
     const audit = await incidentRepository.listAuditFor(db, principal.tenantId, id, runs.map((r) => r.id));
     const timeline: Array<TimelineEntry & { order: string }> = [
       ...detections.map((d) => ({ at: toIso(Number(d.at)), kind: 'detection' as const, id: d.detection_id, detection: JSON.parse(d.detection) as DetectionView, order: ulidOf(d.detection_id) })),
       ...alerts.map((a) => ({ at: a.fired_at, kind: 'alert' as const, id: a.id, alert: toAlertView(a), order: ulidOf(a.id) })),
       ...notes.map((n) => ({ at: n.created_at, kind: 'note' as const, id: n.id, note: toNoteView(n), order: ulidOf(n.id) })),
-      ...runs.map((r) => ({ at: r.created_at, kind: 'protocol_run' as const, id: r.id, protocol_run: toProtocolRunView(r), order: ulidOf(r.id) })),
+      ...runs.map((r) => ({ at: r.created_at, kind: 'protocol_run' as const, id: r.id, protocol_run: r.view, order: ulidOf(r.id) })),
       ...audit
         .filter((e) => !SHOWN_ELSEWHERE.has(e.action))
         .map((e) => ({

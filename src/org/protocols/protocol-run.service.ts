@@ -1,3 +1,5 @@
+import { MAX_ESCALATION_LEVEL } from '../responders/responder.schemas.ts';
+import type { IncidentProtocols } from '../incidents/incident.service.ts';
 import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
@@ -14,7 +16,7 @@ import { toIncidentView } from '../incidents/incident-view.ts';
 import { responderRepository } from '../responders/responder.repository.ts';
 import type { ProtocolTypeService } from './protocol-type.service.ts';
 import { protocolRepository, type ProtocolRunRow } from './protocol.repository.ts';
-import { MAX_ESCALATION_LEVEL, type OverrideRunBodyT, type ProtocolRunView, type TriggerProtocolBodyT } from './protocol.schemas.ts';
+import { type OverrideRunBodyT, type ProtocolRunView, type TriggerProtocolBodyT } from './protocol.schemas.ts';
 
 export function toProtocolRunView(r: ProtocolRunRow): ProtocolRunView {
   return {
@@ -47,7 +49,7 @@ const CLOSED_INCIDENT = new Set(['resolved', 'dismissed']);
  * override (change the level, dismiss). Every change is audited with before/after and published
  * as protocol.state_changed.
  */
-export class ProtocolRunService {
+export class ProtocolRunService implements IncidentProtocols {
   private readonly timers = new Map<string, { handle: unknown; tenantId: string }>();
   private readonly inflight = new Set<Promise<void>>();
 
@@ -182,6 +184,10 @@ export class ProtocolRunService {
    * live runs (no more escalation); resolving or dismissing it completes them. Returns what to do
    * after commit.
    */
+  async runsOf(db: DbExecutor, incidentId: string): Promise<Array<{ id: string; created_at: string; view: ProtocolRunView }>> {
+    return (await protocolRepository.listRunsByIncident(db, incidentId)).map((r) => ({ id: r.id, created_at: r.created_at, view: toProtocolRunView(r) }));
+  }
+
   async followIncidentIn(trx: DbExecutor, actor: Actor, incident: IncidentRow): Promise<() => void> {
     const now = this.deps.clock.now();
     const changed: ProtocolRunRow[] = [];

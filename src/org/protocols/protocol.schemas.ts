@@ -1,15 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, Name, Text, prefixedId } from '../../platform/http/common.schemas.ts';
+import { EscalationLevel } from '../responders/responder.schemas.ts';
 
 export const PROTOCOL_RUN_STATUSES = ['active', 'paused', 'completed', 'dismissed', 'terminated'] as const;
-export const MIN_ESCALATION_LEVEL = 1;
-export const MAX_ESCALATION_LEVEL = 5;
-
-export const EscalationLevel = Type.Integer({
-  minimum: MIN_ESCALATION_LEVEL,
-  maximum: MAX_ESCALATION_LEVEL,
-  description: '1 (first line) to 5 (highest); responders at or below the level are notified',
-});
 
 const ProtocolName = Type.String({ pattern: '^[a-z][a-z0-9_]*$', minLength: 1, maxLength: 64, description: 'snake_case protocol type', examples: ['unauthorized_access'] });
 

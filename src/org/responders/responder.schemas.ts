@@ -1,6 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Name, prefixedId } from '../../platform/http/common.schemas.ts';
-import { EscalationLevel } from '../protocols/protocol.schemas.ts';
+
+export const MIN_ESCALATION_LEVEL = 1;
+export const MAX_ESCALATION_LEVEL = 5;
+
+export const EscalationLevel = Type.Integer({
+  minimum: MIN_ESCALATION_LEVEL,
+  maximum: MAX_ESCALATION_LEVEL,
+  description: '1 (first line) to 5 (highest); responders at or below the level are notified',
+});
 
 const Kind = Type.Union([Type.Literal('person'), Type.Literal('system')], { description: 'a human or a downstream system' });
 const WebhookUrl = Name({ maxLength: 2048, description: 'receives signed protocol notifications (X-Service-Signature), like any webhook', examples: ['https://pager.example.com/hooks/vigil'] });

@@ -1,28 +1,29 @@
+import { incidentRepository } from './incidents/incident.repository.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DatabaseHandle } from '../../platform/db/database.ts';
-import type { Clock } from '../../platform/time/clock.ts';
-import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { DetectionPipeline } from '../pipeline/detection-pipeline.ts';
-import { AlertEngine } from '../alerts/alert-engine.ts';
-import { AlertRuleService } from '../alerts/alert-rule.service.ts';
-import { AlertService } from '../alerts/alert.service.ts';
-import { AlertRuleSchema } from '../alerts/alert-rule.schemas.ts';
-import { AlertSchema } from '../alerts/alert.schemas.ts';
-import { alertRoutes } from '../alerts/alert.routes.ts';
-import { AnomalyWatcher } from '../incidents/anomaly-watcher.ts';
-import { IncidentService } from '../incidents/incident.service.ts';
-import { IncidentSchema, NoteSchema } from '../incidents/incident.schemas.ts';
-import { incidentRoutes } from '../incidents/incident.routes.ts';
-import { ProtocolRunService } from '../protocols/protocol-run.service.ts';
-import { ProtocolTypeService } from '../protocols/protocol-type.service.ts';
-import { ProtocolRunSchema, ProtocolTypeSchema } from '../protocols/protocol.schemas.ts';
-import { protocolRoutes } from '../protocols/protocol.routes.ts';
-import { ResponderService } from '../responders/responder.service.ts';
-import { ResponderSchema } from '../responders/responder.schemas.ts';
-import { responderRoutes } from '../responders/responder.routes.ts';
-import { AutomationService, type AutomationDefaults } from './automation.service.ts';
-import { automationRoutes } from './automation.routes.ts';
-import type { EventSink, UrlGuard } from '../../platform/outbox/event-sink.ts';
+import type { DatabaseHandle } from '../platform/db/database.ts';
+import type { Clock } from '../platform/time/clock.ts';
+import type { AuditService } from '../platform/audit/audit.service.ts';
+import type { DetectionPipeline } from './pipeline/detection-pipeline.ts';
+import { AlertEngine } from './alerts/alert-engine.ts';
+import { AlertRuleService } from './alerts/alert-rule.service.ts';
+import { AlertService } from './alerts/alert.service.ts';
+import { AlertRuleSchema } from './alerts/alert-rule.schemas.ts';
+import { AlertSchema } from './alerts/alert.schemas.ts';
+import { alertRoutes } from './alerts/alert.routes.ts';
+import { AnomalyWatcher } from './incidents/anomaly-watcher.ts';
+import { IncidentService } from './incidents/incident.service.ts';
+import { IncidentSchema, NoteSchema } from './incidents/incident.schemas.ts';
+import { incidentRoutes } from './incidents/incident.routes.ts';
+import { ProtocolRunService } from './protocols/protocol-run.service.ts';
+import { ProtocolTypeService } from './protocols/protocol-type.service.ts';
+import { ProtocolRunSchema, ProtocolTypeSchema } from './protocols/protocol.schemas.ts';
+import { protocolRoutes } from './protocols/protocol.routes.ts';
+import { ResponderService } from './responders/responder.service.ts';
+import { ResponderSchema } from './responders/responder.schemas.ts';
+import { responderRoutes } from './responders/responder.routes.ts';
+import { AutomationService, type AutomationDefaults } from './automation/automation.service.ts';
+import { automationRoutes } from './automation/automation.routes.ts';
+import type { EventSink, UrlGuard } from '../platform/outbox/event-sink.ts';
 
 /** Surface B operations (issue 3 §1, §3–§5): alerts, incidents, responders, protocols, operator control. */
 export interface Operations {
@@ -57,7 +58,12 @@ export async function createOperations(deps: {
   const protocolTypes = new ProtocolTypeService({ database, clock, audit });
   const protocolRuns = new ProtocolRunService({ database, clock, audit, events, automation, types: protocolTypes, log: deps.log });
   const incidents = new IncidentService({ database, clock, audit, events, runs: protocolRuns });
-  const alertEngine = new AlertEngine({ clock, audit, events });
+  const alertEngine = new AlertEngine({
+    clock,
+    audit,
+    events,
+    activeIncidentAt: async (db, sceneId) => (await incidentRepository.findActiveAtScene(db, sceneId))?.id ?? null,
+  });
   const anomalies = new AnomalyWatcher({ automation, incidents, events });
   await automation.loadAll();
   await alertEngine.loadAll(database.db);
