@@ -10,7 +10,6 @@ import { SceneService } from './scenes/scene.service.ts';
 import { SourceManager } from './sources/source-manager.ts';
 import { StreamService } from './streams/stream.service.ts';
 import { SandboxService } from './sandbox/sandbox.service.ts';
-import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.ts';
 import { pruneIdempotency } from './http/idempotency.ts';
 // webhooks & audit API (issue 3 §2, §6)
 import { WebhookService } from './webhooks/webhook.service.ts';
@@ -25,7 +24,6 @@ import { WatchService } from './watches/watch.service.ts';
 import { WatchObserver } from './watches/watch-observer.ts';
 import { ConversationService } from './conversations/conversation.service.ts';
 import { createPlanner, type Planner } from './agent/planner.ts';
-import { MemoryStreamSlots, type StreamSlots } from './conversations/stream-slots.ts';
 // alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
 import { createOperations, type Operations } from './operations/operations.ts';
 // real video: cameras and phones through the detector, detection snapshots (issue 6)
@@ -33,6 +31,17 @@ import { LiveVideoSources, type LiveVideoTuning } from './sources/live-video-sou
 import { SnapshotService } from './detections/snapshot.service.ts';
 // WebRTC ingest: WHIP publishers (issue 15)
 import { PublishTokens, WhipService } from './webrtc/whip.service.ts';
+// infrastructure seams, in-process until a shared implementation is configured (issue 11 §3)
+import {
+  InProcessCacheInvalidation,
+  InProcessRateLimitStore,
+  InProcessStreamSlots,
+  createWakeSignal,
+  type CacheInvalidation,
+  type RateLimitStore,
+  type StreamSlots,
+  type WakeSignal,
+} from './platform/coordination/index.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -107,7 +116,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     onError: (err) => opts.log?.error({ err }, 'detection pipeline write failed'),
   });
   // webhooks & audit API (created first: the video ingest writes stream.status_changed events)
-  const webhooks = new WebhookService({ database, clock, audit, allowPrivate: config.webhookAllowPrivate });
+  const wakeSignal: WakeSignal = createWakeSignal(database, config.databaseUrl, opts.log);
+  const webhooks = new WebhookService({ database, clock, audit, allowPrivate: config.webhookAllowPrivate, wakeSignal });
   // real video (issue 6)
   const snapshots = new SnapshotService({ database });
   const video = new LiveVideoSources({ database, clock, audit, pipeline, snapshots, webhooks, tuning: opts.video, log: opts.log });
@@ -122,7 +132,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   const sandbox = new SandboxService({ database, clock, audit, pipeline, gate: householdDirectory });
   await scenes.loadAll();
-  const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, databaseUrl: config.databaseUrl, log: opts.log });
+  const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, wakeSignal, log: opts.log });
   webhooks.onEnqueued(() => deliveryWorker.wake());
   const auditCheckpoints = new AuditCheckpointService({
     database,
@@ -174,7 +184,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     scenes,
     streams,
     sandbox,
-    rateLimits: new MemoryRateLimitStore(),
+    rateLimits: new InProcessRateLimitStore(),
     webhooks,
     deliveryWorker,
     auditTrail,
@@ -183,7 +193,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     watches,
     events,
     conversations,
-    streamSlots: new MemoryStreamSlots(),
+    streamSlots: new InProcessStreamSlots(),
     operations,
     snapshots,
     whip,

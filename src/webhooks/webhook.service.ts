@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { VigilError, invalid, notFound } from '../lib/errors.ts';
@@ -9,6 +8,7 @@ import type { Principal } from '../keys/key.service.ts';
 import { mapPage, paginate, paginateRows } from '../http/pagination.ts';
 import type { ListQueryT } from '../http/common.schemas.ts';
 import { DELIVERY_CHANNEL } from './delivery-worker.ts';
+import type { WakeSignal } from '../platform/coordination/index.ts';
 import { eventKindsOf, isEventKind } from './event-kinds.ts';
 import { deriveHouseholdSecret, generateWebhookSecret } from './webhook-signature.ts';
 import { assertWebhookUrlAllowed } from './webhook-url-guard.ts';
@@ -127,6 +127,8 @@ export class WebhookService {
       clock: Clock;
       audit: AuditService;
       allowPrivate: boolean;
+      /** announces committed deliveries to the delivery workers (every node's, with PostgreSQL NOTIFY) */
+      wakeSignal: WakeSignal;
     },
   ) {}
 
@@ -437,13 +439,9 @@ export class WebhookService {
     const body = JSON.stringify({ id: eventId, event: event.kind, created_at: toIso(now), ...rest });
     await webhookRepository.insertEvent(trx, { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) });
     await webhookRepository.insertDeliveries(trx, deliveries);
-    if (this.deps.database.dialect === 'postgres') {
-      // NOTIFY is delivered at commit (and not at all on rollback): wakes every node's worker
-      await sql`select pg_notify(${DELIVERY_CHANNEL}, '')`.execute(trx);
-    } else {
-      // the worker's claim queues behind this transaction on SQLite's single connection
-      setImmediate(() => this.notify());
-    }
+    // tied to this transaction where the signal can be (PostgreSQL NOTIFY goes out at commit, never
+    // on rollback); in process, the worker's claim queues behind it on SQLite's single connection
+    await this.deps.wakeSignal.wake(DELIVERY_CHANNEL, trx);
   }
 }
 
