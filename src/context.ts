@@ -106,7 +106,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   await migrateToLatest(database);
   const audit = new AuditService({ database, clock });
-  const keys = new KeyService({ database, clock, audit });
+  // writers announce changes to cached rows (keys, household, alert rules, automation) here
+  const invalidation: CacheInvalidation = new InProcessCacheInvalidation();
+  const keys = new KeyService({ database, clock, audit, invalidation });
   const engine = new SceneEngine();
   const pipeline = new DetectionPipeline({
     database,
@@ -143,16 +145,17 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const auditTrail = new AuditTrailService({ database, checkpoints: auditCheckpoints });
   // household agent (issue 4): watches observe through a pipeline hook; events go out through the webhook outbox
   const events = new EventService({ database, clock, sink: webhooks });
-  const household = new HouseholdService({ database, clock, audit, streams, scenes, engine, sources, directory: householdDirectory, events });
-  const watches = new WatchService({ database, clock, audit, events, household, directory: householdDirectory });
+  const household = new HouseholdService({ database, clock, audit, streams, scenes, engine, sources, directory: householdDirectory, events, invalidation });
+  const watches = new WatchService({ database, clock, audit, events, household, invalidation });
   const conversations = new ConversationService({ database, clock, audit, household, watches, events, planner: opts.planner ?? createPlanner({ llm: config.llm, log: opts.log }) });
   pipeline.addHook(new WatchObserver({ directory: householdDirectory, engine, events }));
   // issue 9 §1: muted sensors and places left alone are not ingested, and deliveries about them are not readable
   pipeline.setGate(householdDirectory);
   webhooks.setVisibility(events);
   await householdDirectory.loadAll(database.db);
+  householdDirectory.followChanges(invalidation, database.db);
   // operations (issue 3): anomaly and alert-rule hooks on the pipeline; events and responder notifications through the webhook outbox
-  const operations = await createOperations({ database, clock, audit, pipeline, events: webhooks, urlGuard: webhooks, log: opts.log });
+  const operations = await createOperations({ database, clock, audit, pipeline, events: webhooks, urlGuard: webhooks, invalidation, log: opts.log });
 
   let housekeeping: unknown = null;
   let sceneTimer: unknown = null;

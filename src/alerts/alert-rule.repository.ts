@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { DbExecutor } from '../db/database.ts';
+import { paginate, type PageQuery } from '../db/pagination.ts';
 import type { AlertRuleTable } from '../db/schema.ts';
 
 export type AlertRuleRow = AlertRuleTable;
@@ -12,6 +14,12 @@ export const alertRuleRepository = {
   },
   listQuery(db: DbExecutor, tenantId: string) {
     return db.selectFrom('alert_rules').selectAll().where('tenant_id', '=', tenantId);
+  },
+  /** A page of a tenant's rules; `ids` limits it to those rules (null: all of them). */
+  listPage(db: DbExecutor, tenantId: string, ids: readonly string[] | null, page: PageQuery) {
+    let q = this.listQuery(db, tenantId);
+    if (ids) q = ids.length ? q.where('id', 'in', [...ids]) : q.where(sql<boolean>`1 = 0`);
+    return paginate(q, 'id', page);
   },
   async insert(db: DbExecutor, row: AlertRuleRow): Promise<void> {
     await db.insertInto('alert_rules').values(row).execute();

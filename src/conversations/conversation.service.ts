@@ -5,8 +5,7 @@ import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
-import type { ListQueryT } from '../http/common.schemas.ts';
-import { mapPage, paginate, type Page } from '../http/pagination.ts';
+import { mapPage, type Page, type PageQuery } from '../db/pagination.ts';
 import type { HouseholdContext } from '../agent/context.ts';
 import { planOffline } from '../agent/offline-planner.ts';
 import type { Planner } from '../agent/planner.ts';
@@ -239,7 +238,7 @@ export class ConversationService {
     return { ...toSummary(row), messages: turns.map((t) => toMessageView(redactTurn(t, left))) };
   }
 
-  async list(principal: Principal, q: ListQueryT): Promise<Page<ConversationSummary>> {
-    return mapPage(await paginate(conversationRepository.listQuery(this.deps.database.db, principal.tenantId), 'id', q), toSummary);
+  async list(principal: Principal, q: PageQuery): Promise<Page<ConversationSummary>> {
+    return mapPage(await conversationRepository.listPage(this.deps.database.db, principal.tenantId, q), toSummary);
   }
 }

@@ -4,8 +4,7 @@ import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
 import type { Principal } from '../keys/key.service.ts';
-import type { ListQueryT } from '../http/common.schemas.ts';
-import { mapPage, paginate, type Page } from '../http/pagination.ts';
+import { mapPage, type Page, type PageQuery } from '../db/pagination.ts';
 import { VigilError } from '../lib/errors.ts';
 import { HOUSEHOLD_EVENT_KINDS } from '../webhooks/event-kinds.ts';
 import { webhookRepository, type HiddenEventIds } from '../webhooks/webhook.repository.ts';
@@ -27,7 +26,7 @@ export interface EventInput {
   occurredAt: number;
 }
 
-export interface EventQuery extends ListQueryT {
+export interface EventQuery extends PageQuery {
   watch_id?: string;
   kind?: string;
   since?: string;
@@ -129,15 +128,15 @@ export class EventService {
         extra: { reason: 'boundary' },
       });
     }
-    const qb = eventRepository.listQuery(this.deps.database.db, principal.tenantId, {
+    const filter = {
       watchId: q.watch_id,
       kind: q.kind,
       types: q.types,
       since: q.since ? toIso(Date.parse(q.since)) : undefined,
       sensorIds: q.sensor_ids,
       hidden,
-    });
-    return mapPage(await paginate(qb, 'id', q), toEventView);
+    };
+    return mapPage(await eventRepository.listPage(this.deps.database.db, principal.tenantId, filter, q), toEventView);
   }
 
   /**

@@ -6,8 +6,7 @@ import { toIso } from '../lib/time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
 import { assertEveryLocation } from '../tenants/location-access.ts';
-import type { ListQueryT } from '../http/common.schemas.ts';
-import { mapPage, paginate } from '../http/pagination.ts';
+import { mapPage, type PageQuery } from '../db/pagination.ts';
 import type { UrlGuard } from '../operations/event-sink.ts';
 import { generateWebhookSecret } from '../webhooks/webhook-signature.ts';
 import { responderRepository, type ResponderRow } from './responder.repository.ts';
@@ -59,10 +58,9 @@ export class ResponderService {
     return { ...toResponderView(row), signing_secret: row.signing_secret };
   }
 
-  async list(principal: Principal, q: ListQueryT & { escalation_level?: number }) {
-    let qb = responderRepository.listQuery(this.deps.database.db, principal.tenantId);
-    if (q.escalation_level !== undefined) qb = qb.where('escalation_level', '=', q.escalation_level);
-    return mapPage(await paginate(qb, 'id', q), toResponderView);
+  async list(principal: Principal, q: PageQuery & { escalation_level?: number }) {
+    const page = await responderRepository.listPage(this.deps.database.db, principal.tenantId, { escalationLevel: q.escalation_level }, q);
+    return mapPage(page, toResponderView);
   }
 
   async get(principal: Principal, id: string): Promise<ResponderView> {

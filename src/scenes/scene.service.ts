@@ -8,8 +8,7 @@ import { toIso } from '../lib/time.ts';
 import { isValidTimeZone } from '../lib/zoned-time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
-import type { ListQueryT } from '../http/common.schemas.ts';
-import { paginate } from '../http/pagination.ts';
+import type { PageQuery } from '../db/pagination.ts';
 import { detectionRepository } from '../pipeline/detection.repository.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
 import { answerQuery, interpretQuery, parseWindow } from './query/query.ts';
@@ -95,10 +94,8 @@ export class SceneService {
     this.deps.engine.removeStream(sceneId, streamId, this.deps.clock.now());
   }
 
-  async list(principal: Principal, q: ListQueryT & { location?: string }) {
-    let qb = sceneRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
-    if (q.location) qb = qb.where('location', '=', q.location);
-    const page = await paginate(qb, 'id', q);
+  async list(principal: Principal, q: PageQuery & { location?: string }) {
+    const page = await sceneRepository.listPage(this.deps.database.db, principal.tenantId, principal.locations, { location: q.location }, q);
     const streams = await this.streamIdsByScene(principal.tenantId);
     return { ...page, data: page.data.map((r) => this.toView(r, streams.get(r.id) ?? [])) };
   }
@@ -213,7 +210,7 @@ export class SceneService {
   }
 
   private async streamIdsByScene(tenantId: string): Promise<Map<string, string[]>> {
-    const rows = await this.deps.database.db.selectFrom('streams').select(['id', 'scene_id']).where('tenant_id', '=', tenantId).execute();
+    const rows = await streamRepository.listSceneIds(this.deps.database.db, tenantId);
     const m = new Map<string, string[]>();
     for (const r of rows) m.set(r.scene_id, [...(m.get(r.scene_id) ?? []), r.id]);
     return m;

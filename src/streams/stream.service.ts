@@ -5,8 +5,7 @@ import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
-import type { ListQueryT } from '../http/common.schemas.ts';
-import { mapPage, paginate } from '../http/pagination.ts';
+import { mapPage, type PageQuery } from '../db/pagination.ts';
 import { parseSandboxUrl } from '../sandbox/scenarios.ts';
 import type { SceneService } from '../scenes/scene.service.ts';
 import type { SourceManager } from '../sources/source-manager.ts';
@@ -186,10 +185,9 @@ export class StreamService {
     return publish ? { ...this.view(row), publish } : this.view(row);
   }
 
-  async list(principal: Principal, q: ListQueryT & { location?: string }) {
-    let qb = streamRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
-    if (q.location) qb = qb.where('location', '=', q.location);
-    return mapPage(await paginate(qb, 'id', q), (r) => this.view(r));
+  async list(principal: Principal, q: PageQuery & { location?: string }) {
+    const page = await streamRepository.listPage(this.deps.database.db, principal.tenantId, principal.locations, { location: q.location }, q);
+    return mapPage(page, (r) => this.view(r));
   }
 
   async get(principal: Principal, id: string): Promise<StreamView> {

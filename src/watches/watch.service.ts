@@ -5,10 +5,11 @@ import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
 import type { Actor, AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
-import { mapPage, paginate, type Page } from '../http/pagination.ts';
+import { mapPage, type Page } from '../db/pagination.ts';
 import type { EventService } from '../events/event.service.ts';
 import { parseHomeSettings, type HomeSettings } from '../household/home-settings.ts';
-import { toKnownWatch, type HouseholdDirectory } from '../household/household-directory.ts';
+import { toKnownWatch } from '../household/household-directory.ts';
+import { CACHE_TOPICS, type CacheInvalidation } from '../platform/coordination/index.ts';
 import type { HouseholdService } from '../household/household.service.ts';
 import { tenantRepository } from '../tenants/tenant.repository.ts';
 import { watchRepository, type WatchRow } from './watch.repository.ts';
@@ -31,7 +32,8 @@ export type WatchChange = Partial<Omit<NewWatch, 'conversation_id'>>;
 /**
  * Watches (issue 4 §4): created and changed by the agent, listed and stood down over HTTP, both
  * through these methods. Each change is audited and written to the event log in its transaction;
- * the directory is re-read after the commit so the detection hook sees it at once.
+ * the change is announced after the commit, so the household directory (the detection hook's
+ * picture) re-reads it at once.
  */
 export class WatchService {
   constructor(
@@ -41,7 +43,8 @@ export class WatchService {
       audit: AuditService;
       events: EventService;
       household: HouseholdService;
-      directory: HouseholdDirectory;
+      /** the household directory on every node re-reads a household announced here */
+      invalidation: CacheInvalidation;
     },
   ) {}
 
@@ -83,7 +86,7 @@ export class WatchService {
       });
       return v;
     });
-    await this.deps.directory.refresh(this.deps.database.db, principal.tenantId);
+    await this.deps.invalidation.publish(CACHE_TOPICS.household, principal.tenantId);
     return view;
   }
 
@@ -126,7 +129,7 @@ export class WatchService {
       });
       return v;
     });
-    await this.deps.directory.refresh(this.deps.database.db, principal.tenantId);
+    await this.deps.invalidation.publish(CACHE_TOPICS.household, principal.tenantId);
     return view;
   }
 
@@ -153,14 +156,14 @@ export class WatchService {
       });
       return v;
     });
-    await this.deps.directory.refresh(this.deps.database.db, principal.tenantId);
+    await this.deps.invalidation.publish(CACHE_TOPICS.household, principal.tenantId);
     return view;
   }
 
   async list(principal: Principal, q: WatchListQueryT): Promise<Page<WatchView>> {
     await this.deps.household.ensureHome(principal);
     const settings = await this.settingsOf(principal.tenantId);
-    const page = await paginate(watchRepository.listQuery(this.deps.database.db, principal.tenantId, q.status ?? 'active'), 'id', q);
+    const page = await watchRepository.listPage(this.deps.database.db, principal.tenantId, q.status ?? 'active', q);
     return mapPage(page, (r) => this.toView(r, settings));
   }
 

@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import { writeAtomically } from '../db/dialect.ts';
+import { paginate, paginateRows, type PageQuery } from '../db/pagination.ts';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/schema.ts';
 
 export type WebhookEndpointRow = WebhookEndpointTable;
@@ -52,6 +53,16 @@ export const webhookRepository = {
 
   listEndpointsQuery(db: DbExecutor, tenantId: string) {
     return db.selectFrom('webhook_endpoints').selectAll().where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  },
+
+  /**
+   * A page of a tenant's live endpoints. With `visible`, only those rows (visibility decided in
+   * code, for a location-restricted key): a tenant has few endpoints, so they are paged in memory.
+   */
+  async listEndpointsPage(db: DbExecutor, tenantId: string, page: PageQuery, visible?: (row: WebhookEndpointRow) => boolean) {
+    const q = this.listEndpointsQuery(db, tenantId);
+    if (!visible) return paginate(q, 'id', page);
+    return paginateRows((await q.orderBy('id', 'desc').execute()).filter(visible), page);
   },
 
   async updateEndpoint(db: DbExecutor, id: string, patch: Partial<WebhookEndpointRow>): Promise<void> {
@@ -113,6 +124,19 @@ export const webhookRepository = {
       .selectAll('webhook_deliveries')
       .select('webhook_events.body')
       .where('webhook_deliveries.endpoint_id', '=', endpointId);
+  },
+
+  /** A page of an endpoint's deliveries with their event bodies, without the hidden events' ones. */
+  listDeliveriesPage(db: DbExecutor, endpointId: string, f: { hidden?: HiddenEventIds | null; status?: WebhookDeliveryRow['status'] }, page: PageQuery) {
+    let q = this.listDeliveriesQuery(db, endpointId);
+    if (f.hidden) q = q.where('webhook_deliveries.event_id', 'not in', f.hidden);
+    if (f.status) q = q.where('webhook_deliveries.status', '=', f.status);
+    return paginate(q, 'webhook_deliveries.id', page);
+  },
+
+  /** One delivery of an endpoint with its event body. */
+  findDeliveryWithBody(db: DbExecutor, endpointId: string, id: string) {
+    return this.listDeliveriesQuery(db, endpointId).where('webhook_deliveries.id', '=', id).executeTakeFirst();
   },
 
   async findDelivery(db: DbExecutor, endpointId: string, id: string): Promise<WebhookDeliveryRow | undefined> {

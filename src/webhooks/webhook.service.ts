@@ -5,8 +5,7 @@ import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
 import { scopeOfLocations, type Actor, type AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../keys/key.service.ts';
-import { mapPage, paginate, paginateRows } from '../http/pagination.ts';
-import type { ListQueryT } from '../http/common.schemas.ts';
+import { mapPage, type PageQuery } from '../db/pagination.ts';
 import { DELIVERY_CHANNEL } from './delivery-worker.ts';
 import type { WakeSignal } from '../platform/coordination/index.ts';
 import { eventKindsOf, isEventKind } from './event-kinds.ts';
@@ -230,11 +229,11 @@ export class WebhookService {
     return s.shown ? { ...view, secret: s.shown } : view;
   }
 
-  async list(principal: Principal, q: ListQueryT) {
+  async list(principal: Principal, q: PageQuery) {
     const now = this.deps.clock.now();
-    const qb = webhookRepository.listEndpointsQuery(this.deps.database.db, principal.tenantId);
-    // a restricted key sees only endpoints confined within its locations; a tenant has few endpoints
-    const page = principal.locations ? paginateRows((await qb.orderBy('id', 'desc').execute()).filter((r) => endpointVisible(principal, r)), q) : await paginate(qb, 'id', q);
+    // a restricted key sees only endpoints confined within its locations
+    const visible = principal.locations ? (r: WebhookEndpointRow) => endpointVisible(principal, r) : undefined;
+    const page = await webhookRepository.listEndpointsPage(this.deps.database.db, principal.tenantId, q, visible);
     return mapPage(page, (r) => toEndpointView(r, now));
   }
 
@@ -326,11 +325,8 @@ export class WebhookService {
 
   async listDeliveries(principal: Principal, id: string, q: DeliveryListQueryT) {
     await this.load(principal, id);
-    let qb = webhookRepository.listDeliveriesQuery(this.deps.database.db, id);
     const hidden = await this.visibility?.hiddenEventIds(principal);
-    if (hidden) qb = qb.where('webhook_deliveries.event_id', 'not in', hidden);
-    if (q.status) qb = qb.where('webhook_deliveries.status', '=', q.status);
-    const page = await paginate(qb, 'webhook_deliveries.id', q);
+    const page = await webhookRepository.listDeliveriesPage(this.deps.database.db, id, { hidden, status: q.status }, q);
     const attempts = await webhookRepository.attemptsOf(this.deps.database.db, page.data.map((d) => d.id));
     const byDelivery = new Map<string, WebhookAttemptRow[]>();
     for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
@@ -366,7 +362,7 @@ export class WebhookService {
 
   private async loadDeliveryView(endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const db = this.deps.database.db;
-    const row = await webhookRepository.listDeliveriesQuery(db, endpointId).where('webhook_deliveries.id', '=', deliveryId).executeTakeFirst();
+    const row = await webhookRepository.findDeliveryWithBody(db, endpointId, deliveryId);
     if (!row) throw notFound('webhook delivery', deliveryId, 'delivery_id');
     return toDeliveryView(row, await webhookRepository.attemptsOf(db, [deliveryId]));
   }

@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock.ts';
 import { VigilError, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../lib/time.ts';
-import type { StreamRow } from '../streams/stream.repository.ts';
+import { streamRepository, type StreamRow } from '../streams/stream.repository.ts';
 import type { StreamService } from '../streams/stream.service.ts';
 import { resolveFfmpegPath } from '../video/ffmpeg-path.ts';
 import type { IceServer } from './ice-servers.ts';
@@ -252,7 +252,7 @@ export class WhipService {
     if (token.startsWith('vk_')) {
       throw new VigilError('invalid_publish_token', 'WHIP takes the stream\'s publish token (vpt_…), never an API key: an API key must not be put on a phone.', { param: 'Authorization' });
     }
-    const row = await this.deps.database.db.selectFrom('streams').selectAll().where('id', '=', streamId).executeTakeFirst();
+    const row = await streamRepository.findById(this.deps.database.db, streamId);
     const stored = row ? await publishTokenRepository.find(this.deps.database.db, streamId) : undefined;
     if (!row || !stored || !token || !publishTokenMatches(token, stored.token_hash)) {
       throw new VigilError('invalid_publish_token', 'The publish token is not the one of this stream.', { param: 'Authorization' });

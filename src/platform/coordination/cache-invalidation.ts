@@ -27,6 +27,11 @@ export const CACHE_TOPICS = {
   apiKey: 'api_key',
 } as const;
 
+/** The key of one alert rule under CACHE_TOPICS.alertRule. */
+export function alertRuleCacheKey(tenantId: string, ruleId: string): string {
+  return `${tenantId}/${ruleId}`;
+}
+
 export class InProcessCacheInvalidation implements CacheInvalidation {
   private readonly subscribers = new Map<string, Set<(key: string) => void | Promise<void>>>();
 
