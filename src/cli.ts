@@ -5,6 +5,7 @@ import { systemClock } from './platform/time/clock.ts';
 import { VigilError } from './platform/lib/errors.ts';
 import { AuditService } from './platform/audit/audit.service.ts';
 import { KeyService } from './platform/keys/key.service.ts';
+import { InProcessCacheInvalidation } from './platform/coordination/index.ts';
 
 const USAGE = `vigil — Vigil admin CLI (honours VIGIL_DATA_DIR and DATABASE_URL)
 
@@ -44,7 +45,7 @@ async function run(argv: string[]): Promise<number> {
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
     await migrateToLatest(database);
-    const keys = new KeyService({ database, clock: systemClock, audit: new AuditService({ database, clock: systemClock }) });
+    const keys = new KeyService({ database, clock: systemClock, audit: new AuditService({ database, clock: systemClock }), invalidation: new InProcessCacheInvalidation() });
     if (verb === 'create') {
       if (!values.org === !values.household) throw new UsageError('give exactly one of --org NAME or --household NAME');
       if (values.household && (values.capabilities || values.locations)) {

@@ -13,7 +13,6 @@ import { SceneService } from './org/scenes/scene.service.ts';
 import { SourceManager } from './ingest/sources/source-manager.ts';
 import { StreamService } from './org/streams/stream.service.ts';
 import { SandboxService } from './org/sandbox/sandbox.service.ts';
-import { MemoryRateLimitStore, type RateLimitStore } from './platform/http/rate-limit.ts';
 import { pruneIdempotency } from './platform/http/idempotency.ts';
 // webhooks & audit API (issue 3 §2, §6)
 import { WebhookService } from './platform/outbox/webhook.service.ts';
@@ -28,7 +27,6 @@ import { WatchService } from './home/watches/watch.service.ts';
 import { WatchObserver } from './home/watches/watch-observer.ts';
 import { ConversationService } from './home/conversations/conversation.service.ts';
 import { createPlanner, type Planner } from './home/agent/planner.ts';
-import { MemoryStreamSlots, type StreamSlots } from './home/conversations/stream-slots.ts';
 // alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
 import { createOperations, type Operations } from './org/operations.ts';
 // real video: cameras and phones through the detector, detection snapshots (issue 6)
@@ -36,6 +34,17 @@ import { LiveVideoSources, type LiveVideoTuning } from './ingest/sources/live-vi
 import { SnapshotService } from './org/detections/snapshot.service.ts';
 // WebRTC ingest: WHIP publishers (issue 15)
 import { PublishTokens, WhipService } from './ingest/webrtc/whip.service.ts';
+// infrastructure seams, in-process until a shared implementation is configured (issue 11 §3)
+import {
+  InProcessCacheInvalidation,
+  InProcessRateLimitStore,
+  InProcessStreamSlots,
+  createWakeSignal,
+  type CacheInvalidation,
+  type RateLimitStore,
+  type StreamSlots,
+  type WakeSignal,
+} from './platform/coordination/index.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -100,7 +109,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   await migrateToLatest(database);
   const audit = new AuditService({ database, clock });
-  const keys = new KeyService({ database, clock, audit });
+  // writers announce changes to cached rows (keys, household, alert rules, automation) here
+  const invalidation: CacheInvalidation = new InProcessCacheInvalidation();
+  const keys = new KeyService({ database, clock, audit, invalidation });
   const engine = new SceneEngine();
   const pipeline = new DetectionPipeline({
     database,
@@ -110,7 +121,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     onError: (err) => opts.log?.error({ err }, 'detection pipeline write failed'),
   });
   // webhooks & audit API (created first: the video ingest writes stream.status_changed events)
-  const webhooks = new WebhookService({ database, clock, audit, allowPrivate: config.webhookAllowPrivate });
+  const wakeSignal: WakeSignal = createWakeSignal(database, config.databaseUrl, opts.log);
+  const webhooks = new WebhookService({ database, clock, audit, allowPrivate: config.webhookAllowPrivate, wakeSignal });
   // real video (issue 6)
   const snapshots = new SnapshotService({ database });
   const video = new LiveVideoSources({ database, clock, audit, pipeline, snapshots, webhooks, tuning: opts.video, log: opts.log });
@@ -128,7 +140,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   const sandbox = new SandboxService({ database, clock, audit, pipeline, gate: householdDirectory });
   await scenes.loadAll();
-  const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, databaseUrl: config.databaseUrl, log: opts.log });
+  const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, wakeSignal, log: opts.log });
   webhooks.onEnqueued(() => deliveryWorker.wake());
   const auditCheckpoints = new AuditCheckpointService({
     database,
@@ -139,16 +151,17 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const auditTrail = new AuditTrailService({ database, checkpoints: auditCheckpoints, householdBoundaries });
   // household agent (issue 4): watches observe through a pipeline hook; events go out through the webhook outbox
   const events = new EventService({ database, clock, sink: webhooks });
-  const household = new HouseholdService({ database, clock, audit, streams, scenes, engine, sources, directory: householdDirectory, events });
-  const watches = new WatchService({ database, clock, audit, events, household, directory: householdDirectory });
+  const household = new HouseholdService({ database, clock, audit, streams, scenes, engine, sources, directory: householdDirectory, events, invalidation });
+  const watches = new WatchService({ database, clock, audit, events, household, invalidation });
   const conversations = new ConversationService({ database, clock, audit, household, watches, events, planner: opts.planner ?? createPlanner({ llm: config.llm, log: opts.log }) });
   pipeline.addHook(new WatchObserver({ directory: householdDirectory, engine, events }));
   // issue 9 §1: muted sensors and places left alone are not ingested, and deliveries about them are not readable
   pipeline.setGate(householdDirectory);
   webhooks.setVisibility(events);
   await householdDirectory.loadAll(database.db);
+  householdDirectory.followChanges(invalidation, database.db);
   // operations (issue 3): anomaly and alert-rule hooks on the pipeline; events and responder notifications through the webhook outbox
-  const operations = await createOperations({ database, clock, audit, pipeline, events: webhooks, urlGuard: webhooks, log: opts.log });
+  const operations = await createOperations({ database, clock, audit, pipeline, events: webhooks, urlGuard: webhooks, invalidation, log: opts.log });
 
   let housekeeping: unknown = null;
   let sceneTimer: unknown = null;
@@ -180,7 +193,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     scenes,
     streams,
     sandbox,
-    rateLimits: new MemoryRateLimitStore(),
+    rateLimits: new InProcessRateLimitStore(),
     webhooks,
     deliveryWorker,
     auditTrail,
@@ -189,7 +202,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     watches,
     events,
     conversations,
-    streamSlots: new MemoryStreamSlots(),
+    streamSlots: new InProcessStreamSlots(),
     operations,
     snapshots,
     whip,

@@ -1,5 +1,6 @@
 import type { VigilContext } from '../context.ts';
 import type { CreatedKey } from '../platform/keys/key.service.ts';
+import { tenantRepository } from '../platform/identity/tenant.repository.ts';
 
 export const DEMO_ORG = 'Demo Organization';
 export const DEMO_HOUSEHOLD = 'Demo Household';
@@ -23,8 +24,7 @@ export interface DemoSeed {
  * with a test key (sandbox). Returns null when the database already has tenants.
  */
 export async function seedDemo(ctx: VigilContext): Promise<DemoSeed | null> {
-  const any = await ctx.database.db.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
-  if (any) return null;
+  if (await tenantRepository.any(ctx.database.db)) return null;
   const org = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: DEMO_ORG, mode: 'test', capabilities: 'all' });
   // an owner key (issue 9 §2): the demo household can lift its own boundaries and manage its keys
   const household = await ctx.keys.createKey({ tenantKind: 'household', tenantName: DEMO_HOUSEHOLD, mode: 'test', role: 'owner', name: 'demo owner' });

@@ -24,6 +24,7 @@ import { responderRoutes } from './responders/responder.routes.ts';
 import { AutomationService, type AutomationDefaults } from './automation/automation.service.ts';
 import { automationRoutes } from './automation/automation.routes.ts';
 import type { EventSink, UrlGuard } from '../platform/outbox/event-sink.ts';
+import type { CacheInvalidation } from '../platform/coordination/index.ts';
 
 /** Surface B operations (issue 3 §1, §3–§5): alerts, incidents, responders, protocols, operator control. */
 export interface Operations {
@@ -50,11 +51,13 @@ export async function createOperations(deps: {
   /** the webhook outbox (WebhookService) */
   events: EventSink;
   urlGuard: UrlGuard;
+  /** alert rules and automation settings are cached in memory; writers announce changes here */
+  invalidation: CacheInvalidation;
   automationDefaults?: Partial<AutomationDefaults>;
   log?: { error(obj: unknown, msg?: string): void };
 }): Promise<Operations> {
   const { database, clock, audit, events } = deps;
-  const automation = new AutomationService({ database, clock, audit, defaults: deps.automationDefaults });
+  const automation = new AutomationService({ database, clock, audit, invalidation: deps.invalidation, defaults: deps.automationDefaults });
   const protocolTypes = new ProtocolTypeService({ database, clock, audit });
   const protocolRuns = new ProtocolRunService({ database, clock, audit, events, automation, types: protocolTypes, log: deps.log });
   const incidents = new IncidentService({ database, clock, audit, events, runs: protocolRuns });
@@ -67,13 +70,14 @@ export async function createOperations(deps: {
   const anomalies = new AnomalyWatcher({ automation, incidents, events });
   await automation.loadAll();
   await alertEngine.loadAll(database.db);
+  alertEngine.followChanges(deps.invalidation, database.db);
   // anomalies first: an automatic incident opened in this commit is there for the alerts that follow to attach to
   deps.pipeline.addHook(anomalies);
   deps.pipeline.addHook(alertEngine);
   return {
     automation,
     alertEngine,
-    alertRules: new AlertRuleService({ database, clock, audit, engine: alertEngine }),
+    alertRules: new AlertRuleService({ database, clock, audit, engine: alertEngine, invalidation: deps.invalidation }),
     alerts: new AlertService({ database, clock, audit }),
     anomalies,
     incidents,

@@ -261,9 +261,9 @@ for (const dialect of DIALECTS) {
       });
     }
 
-    async function waitFor(cond: () => boolean, what: string): Promise<void> {
-      for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-      assert.ok(cond(), `timed out waiting for ${what}`);
+    async function waitFor(cond: () => boolean | Promise<boolean>, what: string): Promise<void> {
+      for (let i = 0; i < 500 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(await cond(), `timed out waiting for ${what}`);
     }
 
     // real HTTP on one dialect: the limit is about sockets and bytes, not storage
@@ -287,7 +287,7 @@ for (const dialect of DIALECTS) {
       const problem = JSON.parse(eleventh.text());
       assert.equal(problem.code, 'concurrent_stream_limit_exceeded');
       assert.doesNotMatch(eleventh.text(), /conversation\.created/);
-      assert.equal(t.ctx.streamSlots.openCount(key.id), 10);
+      assert.equal(await t.ctx.streamSlots.openCount(key.id), 10);
 
       // another key is not limited by this one's streams
       const otherKey = await t.householdKey();
@@ -297,7 +297,7 @@ for (const dialect of DIALECTS) {
       const leaving = open.shift()!;
       const leftId = parseFrames(leaving.text())[0].data.conversation.id as string;
       leaving.request.destroy();
-      await waitFor(() => t.ctx.streamSlots.openCount(key.id) === 9, 'the slot of the closed stream to free');
+      await waitFor(async () => (await t.ctx.streamSlots.openCount(key.id)) === 9, 'the slot of the closed stream to free');
       const replacement = await openStream(key, 'watch the garage tonight');
       assert.equal(replacement.status, 200);
       open.push(replacement);
@@ -305,7 +305,7 @@ for (const dialect of DIALECTS) {
       gate.open();
       await Promise.all([...open, other].map((s) => s.done));
       for (const s of open) assert.equal(parseFrames(s.text()).at(-1)!.event, 'conversation.completed');
-      assert.equal(t.ctx.streamSlots.openCount(key.id), 0);
+      assert.equal(await t.ctx.streamSlots.openCount(key.id), 0);
 
       // the stream whose client left took no step after it left: its turn is interrupted, with no action
       const historyOf = async () => (await t.app.inject({ url: `/v1/conversations/${leftId}`, headers: bearer(key) })).json();

@@ -1,5 +1,6 @@
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { ConversationTable, ConversationTurnTable } from '../../platform/db/schema.ts';
+import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
 
 export type ConversationRow = ConversationTable;
 export type TurnRow = ConversationTurnTable;
@@ -13,6 +14,9 @@ export const conversationRepository = {
   },
   listQuery(db: DbExecutor, tenantId: string) {
     return db.selectFrom('conversations').selectAll().where('tenant_id', '=', tenantId);
+  },
+  listPage(db: DbExecutor, tenantId: string, page: PageQuery) {
+    return paginate(this.listQuery(db, tenantId), 'id', page);
   },
   async touch(db: DbExecutor, id: string, turnCount: number, updatedAt: string): Promise<void> {
     await db.updateTable('conversations').set({ turn_count: turnCount, updated_at: updatedAt }).where('id', '=', id).execute();

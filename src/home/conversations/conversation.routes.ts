@@ -9,7 +9,7 @@ import { buildProblem } from '../../platform/http/problem.ts';
 import type { ConversationService } from './conversation.service.ts';
 import { ConversationBody, ConversationDetailSchema, ConversationIdParams, ConversationList } from './conversation.schemas.ts';
 import { SseStream } from './sse-stream.ts';
-import type { StreamSlots } from './stream-slots.ts';
+import { keepSlotRenewed, type StreamSlots } from '../../platform/coordination/index.ts';
 
 const tags = ['Conversations'];
 const security = [{ bearerAuth: [] }];
@@ -47,10 +47,13 @@ export const conversationRoutes = (
 
     // everything that can be refused is refused before the first stream byte (DESIGN.md "Rate limits")
     conversations.validateMessage(req.body.message);
-    const slot = await deps.slots.tryAcquire(principal.keyId, limit);
-    if (!slot) {
+    const acquired = await deps.slots.tryAcquire(principal.keyId, limit);
+    if (!acquired) {
       throw new VigilError('concurrent_stream_limit_exceeded', `This key already has ${limit} streamed replies open; close one first.`);
     }
+    // the slot is a lease: renewed while the stream is open, so a shared store frees it if this node dies
+    const releaseSlot = keepSlotRenewed(acquired);
+    const slot = { release: () => void releaseSlot().catch((err) => req.log.warn({ err }, 'stream slot release failed')) };
     let opened;
     try {
       opened = await conversations.open(principal, req.body);

@@ -6,8 +6,7 @@ import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
 import type { AuditService } from '../../platform/audit/audit.service.ts';
 import type { Principal } from '../../platform/identity/principal.ts';
-import type { ListQueryT } from '../../platform/http/common.schemas.ts';
-import { mapPage, paginate, type Page } from '../../platform/http/pagination.ts';
+import { mapPage, type Page, type PageQuery } from '../../platform/db/pagination.ts';
 import type { HouseholdContext } from '../agent/context.ts';
 import { planOffline } from '../agent/offline-planner.ts';
 import type { Planner } from '../agent/planner.ts';
@@ -240,7 +239,7 @@ export class ConversationService {
     return { ...toSummary(row), messages: turns.map((t) => toMessageView(redactTurn(t, left))) };
   }
 
-  async list(principal: Principal, q: ListQueryT): Promise<Page<ConversationSummary>> {
-    return mapPage(await paginate(conversationRepository.listQuery(this.deps.database.db, principal.tenantId), 'id', q), toSummary);
+  async list(principal: Principal, q: PageQuery): Promise<Page<ConversationSummary>> {
+    return mapPage(await conversationRepository.listPage(this.deps.database.db, principal.tenantId, q), toSummary);
   }
 }

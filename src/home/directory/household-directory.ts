@@ -3,6 +3,8 @@ import type { IngestGate, WithheldReason } from '../../org/pipeline/detection-pi
 import type { WatchTable } from '../../platform/db/schema.ts';
 import { parseHomeSettings, type HomeSettings } from './home-settings.ts';
 import { householdRepository, type SensorRow } from './household.repository.ts';
+import { tenantRepository } from '../../platform/identity/tenant.repository.ts';
+import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
 
 export interface KnownSensor {
   id: string;
@@ -54,10 +56,17 @@ export class HouseholdDirectory implements IngestGate {
     for (const t of tenants) await this.refresh(db, t.id, t.settings);
   }
 
+  /** Re-reads a household whenever a writer (on any node) announces a change to it. Returns the unsubscribe. */
+  followChanges(invalidation: CacheInvalidation, db: DbExecutor): () => void {
+    return invalidation.subscribe(CACHE_TOPICS.household, async (tenantId) => {
+      await this.refresh(db, tenantId);
+    });
+  }
+
   /** Re-reads one household from the database (after a change committed). */
   async refresh(db: DbExecutor, tenantId: string, settingsJson?: string): Promise<KnownHome> {
     const settingsText =
-      settingsJson ?? (await db.selectFrom('tenants').select('settings').where('id', '=', tenantId).executeTakeFirst())?.settings ?? '{}';
+      settingsJson ?? (await tenantRepository.findById(db, tenantId))?.settings ?? '{}';
     const [sensorRows, boundaries, watches] = await Promise.all([
       householdRepository.listSensors(db, tenantId),
       householdRepository.listActiveBoundaries(db, tenantId),

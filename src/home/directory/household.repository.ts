@@ -34,6 +34,9 @@ export const householdRepository = {
   async renameRoom(db: DbExecutor, id: string, name: string, updatedAt: string): Promise<void> {
     await db.updateTable('household_rooms').set({ name, updated_at: updatedAt }).where('id', '=', id).execute();
   },
+  async hasSensor(db: DbExecutor, streamId: string): Promise<boolean> {
+    return (await db.selectFrom('household_sensors').select('stream_id').where('stream_id', '=', streamId).executeTakeFirst()) !== undefined;
+  },
   async insertSensor(db: DbExecutor, row: SensorMetaRow): Promise<void> {
     await db.insertInto('household_sensors').values(row).execute();
   },

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { HouseholdEventTable } from '../../platform/db/schema.ts';
+import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
 
 export type EventRow = HouseholdEventTable;
 
@@ -39,6 +40,10 @@ export const eventRepository = {
       if (h.since !== null) q = q.where((eb) => eb.or([eb('sensor_id', 'is', null), eb('sensor_id', '!=', h.sensorId), eb('occurred_at', '<', h.since!)]));
     }
     return q;
+  },
+  /** A page of a household's events matching the filter (DESIGN.md "Lists"). */
+  listPage(db: DbExecutor, tenantId: string, f: EventFilter, page: PageQuery) {
+    return paginate(this.listQuery(db, tenantId, f), 'id', page);
   },
   /** Ids of a household's events from these sensors (their webhook events share the id). */
   idsFromSensors(db: DbExecutor, tenantId: string, sensorIds: string[]) {

@@ -3,14 +3,13 @@ import type { DetectionRecord } from '../../org/detections/detection.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import type { ListQueryT } from '../../platform/http/common.schemas.ts';
-import { mapPage, paginate, type Page } from '../../platform/http/pagination.ts';
 import { VigilError } from '../../platform/lib/errors.ts';
 import { HOUSEHOLD_EVENT_KINDS } from '../../platform/outbox/event-kinds.ts';
 import { webhookRepository, type HiddenEventIds } from '../../platform/outbox/webhook.repository.ts';
 import { householdRepository } from '../directory/household.repository.ts';
 import type { EventSink } from '../../platform/outbox/event-sink.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
+import { mapPage, type Page, type PageQuery } from '../../platform/db/pagination.ts';
 import { eventRepository, type EventRow, type HiddenSource } from './event.repository.ts';
 import type { EventLogKind, EventView } from './event.schemas.ts';
 
@@ -27,7 +26,7 @@ export interface EventInput {
   occurredAt: number;
 }
 
-export interface EventQuery extends ListQueryT {
+export interface EventQuery extends PageQuery {
   watch_id?: string;
   kind?: string;
   since?: string;
@@ -129,15 +128,15 @@ export class EventService {
         extra: { reason: 'boundary' },
       });
     }
-    const qb = eventRepository.listQuery(this.deps.database.db, principal.tenantId, {
+    const filter = {
       watchId: q.watch_id,
       kind: q.kind,
       types: q.types,
       since: q.since ? toIso(Date.parse(q.since)) : undefined,
       sensorIds: q.sensor_ids,
       hidden,
-    });
-    return mapPage(await paginate(qb, 'id', q), toEventView);
+    };
+    return mapPage(await eventRepository.listPage(this.deps.database.db, principal.tenantId, filter, q), toEventView);
   }
 
   /**

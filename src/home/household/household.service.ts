@@ -21,6 +21,7 @@ import { capitalize, describeSensorName } from '../directory/home-words.ts';
 import { DEMO_HOME_LOCATION, mergeHomeSettings, parseHomeSettings, toLocationKey, type HomeSettings } from '../directory/home-settings.ts';
 import type { HouseholdDirectory } from '../directory/household-directory.ts';
 import { householdRepository, type BoundaryRow, type RoomRow, type SensorRow } from '../directory/household.repository.ts';
+import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
 import type { BoundaryView, HouseholdView, SensorView } from './household.schemas.ts';
 
 export type SensorKind = SensorRow['kind'];
@@ -97,6 +98,8 @@ export class HouseholdService {
       sources: SourceManager;
       directory: HouseholdDirectory;
       events: EventService;
+      /** the directory on every node re-reads a household announced here after a change commits */
+      invalidation: CacheInvalidation;
     },
   ) {}
 
@@ -130,7 +133,7 @@ export class HouseholdService {
       });
       settings = { ...settings, ...DEMO_HOME_LOCATION };
     }
-    const existing = await streamRepository.listQuery(database.db, tenantId, null).execute();
+    const existing = await streamRepository.listForTenant(database.db, tenantId);
     for (const [i, spec] of HOME_SENSORS.entries()) {
       const room = await this.ensureRoom(tenantId, spec.room, settings.time_zone);
       let stream = existing.find((s) => s.location === room.location && s.name === spec.name);
@@ -179,13 +182,12 @@ export class HouseholdService {
   private async attachSensor(tenantId: string, streamId: string, roomId: string, kind: SensorKind): Promise<void> {
     const now = toIso(this.deps.clock.now());
     await this.deps.database.withWriteLock(async (trx) => {
-      const has = await trx.selectFrom('household_sensors').select('stream_id').where('stream_id', '=', streamId).executeTakeFirst();
-      if (!has) await householdRepository.insertSensor(trx, { stream_id: streamId, tenant_id: tenantId, room_id: roomId, kind, muted: 0, muted_at: null, created_at: now });
+      if (!(await householdRepository.hasSensor(trx, streamId))) await householdRepository.insertSensor(trx, { stream_id: streamId, tenant_id: tenantId, room_id: roomId, kind, muted: 0, muted_at: null, created_at: now });
     });
   }
 
   private async refresh(tenantId: string): Promise<void> {
-    await this.deps.directory.refresh(this.deps.database.db, tenantId);
+    await this.deps.invalidation.publish(CACHE_TOPICS.household, tenantId);
   }
 
   async snapshot(tenantId: string, db: DbExecutor = this.deps.database.db): Promise<HomeSnapshot> {
@@ -435,7 +437,7 @@ export class HouseholdService {
         { tenantId: principal.tenantId, action: 'household.updated', resourceType: 'household', resourceId: principal.tenantId, data: { before, change: input } },
       ]);
       if (patch.time_zone && patch.time_zone !== before.time_zone) {
-        const scenes = await trx.selectFrom('scenes').selectAll().where('tenant_id', '=', principal.tenantId).execute();
+        const scenes = await sceneRepository.listForTenant(trx, principal.tenantId);
         for (const s of scenes) {
           await sceneRepository.update(trx, s.id, { time_zone: patch.time_zone, updated_at: toIso(now) });
           this.deps.engine.register({ ...s, time_zone: patch.time_zone });
@@ -446,7 +448,7 @@ export class HouseholdService {
     });
     if (zoneChanged) {
       // sandbox activity follows the home's local day, so the generators restart in the new zone
-      for (const row of await streamRepository.listQuery(this.deps.database.db, principal.tenantId, null).execute()) {
+      for (const row of await streamRepository.listForTenant(this.deps.database.db, principal.tenantId)) {
         if (row.sandbox) this.deps.sources.start(row, { timeZone: patch.time_zone });
       }
     }

@@ -1,5 +1,6 @@
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { WatchTable } from '../../platform/db/schema.ts';
+import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
 
 export type WatchRow = WatchTable;
 
@@ -12,6 +13,9 @@ export const watchRepository = {
   },
   listQuery(db: DbExecutor, tenantId: string, status: WatchRow['status']) {
     return db.selectFrom('watches').selectAll().where('tenant_id', '=', tenantId).where('status', '=', status);
+  },
+  listPage(db: DbExecutor, tenantId: string, status: WatchRow['status'], page: PageQuery) {
+    return paginate(this.listQuery(db, tenantId, status), 'id', page);
   },
   /** Active watches of one household, or of every household (server start). */
   listActive(db: DbExecutor, tenantId: string | null) {

@@ -6,11 +6,12 @@ import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
 import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import { mapPage, paginate, type Page } from '../../platform/http/pagination.ts';
 import type { EventService } from '../events/event.service.ts';
 import { parseHomeSettings, type HomeSettings } from '../directory/home-settings.ts';
 import { type HouseholdDirectory } from '../directory/household-directory.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
+import { mapPage, type Page } from '../../platform/db/pagination.ts';
+import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
 import type { HouseholdService } from '../household/household.service.ts';
 import { tenantRepository } from '../../platform/identity/tenant.repository.ts';
 import { watchRepository, type WatchRow } from './watch.repository.ts';
@@ -33,7 +34,8 @@ export type WatchChange = Partial<Omit<NewWatch, 'conversation_id'>>;
 /**
  * Watches (issue 4 §4): created and changed by the agent, listed and stood down over HTTP, both
  * through these methods. Each change is audited and written to the event log in its transaction;
- * the directory is re-read after the commit so the detection hook sees it at once.
+ * the change is announced after the commit, so the household directory (the detection hook's
+ * picture) re-reads it at once.
  */
 export class WatchService {
   constructor(
@@ -43,7 +45,8 @@ export class WatchService {
       audit: AuditService;
       events: EventService;
       household: HouseholdService;
-      directory: HouseholdDirectory;
+      /** the household directory on every node re-reads a household announced here */
+      invalidation: CacheInvalidation;
     },
   ) {}
 
@@ -85,7 +88,7 @@ export class WatchService {
       });
       return v;
     });
-    await this.deps.directory.refresh(this.deps.database.db, principal.tenantId);
+    await this.deps.invalidation.publish(CACHE_TOPICS.household, principal.tenantId);
     return view;
   }
 
@@ -128,7 +131,7 @@ export class WatchService {
       });
       return v;
     });
-    await this.deps.directory.refresh(this.deps.database.db, principal.tenantId);
+    await this.deps.invalidation.publish(CACHE_TOPICS.household, principal.tenantId);
     return view;
   }
 
@@ -155,14 +158,14 @@ export class WatchService {
       });
       return v;
     });
-    await this.deps.directory.refresh(this.deps.database.db, principal.tenantId);
+    await this.deps.invalidation.publish(CACHE_TOPICS.household, principal.tenantId);
     return view;
   }
 
   async list(principal: Principal, q: WatchListQueryT): Promise<Page<WatchView>> {
     await this.deps.household.ensureHome(principal);
     const settings = await this.settingsOf(principal.tenantId);
-    const page = await paginate(watchRepository.listQuery(this.deps.database.db, principal.tenantId, q.status ?? 'active'), 'id', q);
+    const page = await watchRepository.listPage(this.deps.database.db, principal.tenantId, q.status ?? 'active', q);
     return mapPage(page, (r) => this.toView(r, settings));
   }
 

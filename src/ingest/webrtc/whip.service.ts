@@ -1,13 +1,13 @@
 import type { Actor } from '../../platform/identity/actor.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
-import type { StreamRow } from '../../org/streams/stream.repository.ts';
+import { type StreamRow, streamRepository } from '../../org/streams/stream.repository.ts';
 import type { StreamService } from '../../org/streams/stream.service.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
 import { resolveFfmpegPath } from '../video/ffmpeg-path.ts';
 import type { IceServer } from '../../platform/config/ice-servers.ts';
 import {
@@ -253,7 +253,7 @@ export class WhipService {
     if (token.startsWith('vk_')) {
       throw new VigilError('invalid_publish_token', 'WHIP takes the stream\'s publish token (vpt_…), never an API key: an API key must not be put on a phone.', { param: 'Authorization' });
     }
-    const row = await this.deps.database.db.selectFrom('streams').selectAll().where('id', '=', streamId).executeTakeFirst();
+    const row = await streamRepository.findById(this.deps.database.db, streamId);
     const stored = row ? await publishTokenRepository.find(this.deps.database.db, streamId) : undefined;
     if (!row || !stored || !token || !publishTokenMatches(token, stored.token_hash)) {
       throw new VigilError('invalid_publish_token', 'The publish token is not the one of this stream.', { param: 'Authorization' });

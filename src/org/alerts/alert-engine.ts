@@ -13,6 +13,7 @@ import { alertRepository, type AlertRow } from './alert.repository.ts';
 import { alertRuleRepository, type AlertRuleRow } from './alert-rule.repository.ts';
 import { toAlertView } from './alert.service.ts';
 import { compileRule, evaluateRule, type CompiledRule } from './rule-condition.ts';
+import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
 
 export const ALERT_RULES_ACTOR: Actor = { keyId: null, operator: 'alert-rules' };
 
@@ -46,6 +47,19 @@ export class AlertEngine implements PipelineHook {
     }
     this.rulesByTenant.clear();
     for (const row of await alertRuleRepository.listAll(db)) this.upsert(row, last.get(row.id));
+  }
+
+  /**
+   * Re-reads a rule whenever a writer (on any node) announces a change to it: installed or
+   * replaced if it still exists, dropped if it was deleted. Returns the unsubscribe.
+   */
+  followChanges(invalidation: CacheInvalidation, db: DbExecutor): () => void {
+    return invalidation.subscribe(CACHE_TOPICS.alertRule, async (key) => {
+      const [tenantId, ruleId] = key.split('/');
+      const row = await alertRuleRepository.findForTenant(db, tenantId, ruleId);
+      if (row) this.upsert(row);
+      else this.remove(tenantId, ruleId);
+    });
   }
 
   /** Installs or replaces a rule (after its row is committed); keeps the rule's cooldown state. */

@@ -1,5 +1,7 @@
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { AlertRuleTable } from '../../platform/db/schema.ts';
+import { sql } from 'kysely';
+import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
 
 export type AlertRuleRow = AlertRuleTable;
 
@@ -12,6 +14,12 @@ export const alertRuleRepository = {
   },
   listQuery(db: DbExecutor, tenantId: string) {
     return db.selectFrom('alert_rules').selectAll().where('tenant_id', '=', tenantId);
+  },
+  /** A page of a tenant's rules; `ids` limits it to those rules (null: all of them). */
+  listPage(db: DbExecutor, tenantId: string, ids: readonly string[] | null, page: PageQuery) {
+    let q = this.listQuery(db, tenantId);
+    if (ids) q = ids.length ? q.where('id', 'in', [...ids]) : q.where(sql<boolean>`1 = 0`);
+    return paginate(q, 'id', page);
   },
   async insert(db: DbExecutor, row: AlertRuleRow): Promise<void> {
     await db.insertInto('alert_rules').values(row).execute();

@@ -1,20 +1,19 @@
 import type { Actor } from '../../platform/identity/actor.ts';
-import { sql } from 'kysely';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
 import type { Clock } from '../../platform/time/clock.ts';
 import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
 import { scopeOfLocations, type AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import type { ListQueryT } from '../../platform/http/common.schemas.ts';
-import { mapPage, paginate } from '../../platform/http/pagination.ts';
 import { assertLocationAllowed } from '../../platform/identity/location-access.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
+import { mapPage, type PageQuery } from '../../platform/db/pagination.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
 import { findScheduleProblem, type Schedule } from '../automation/local-schedule.ts';
 import type { AlertEngine } from './alert-engine.ts';
 import { readStoredCondition } from './rule-condition.ts';
 import { alertRuleRepository, type AlertRuleRow } from './alert-rule.repository.ts';
+import { CACHE_TOPICS, alertRuleCacheKey, type CacheInvalidation } from '../../platform/coordination/index.ts';
 import type { AlertRuleView, CreateAlertRuleBodyT, RuleConditionT, UpdateAlertRuleBodyT } from './alert-rule.schemas.ts';
 
 export function toAlertRuleView(r: AlertRuleRow): AlertRuleView {
@@ -36,7 +35,16 @@ export function toAlertRuleView(r: AlertRuleRow): AlertRuleView {
 
 /** Alert rules CRUD and operator pause/resume (issue 3 §1, §5); the engine's in-memory index follows every commit. */
 export class AlertRuleService {
-  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; engine: AlertEngine }) {}
+  constructor(
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      engine: AlertEngine;
+      /** the engine (on every node) re-reads a rule announced here after its change commits */
+      invalidation: CacheInvalidation;
+    },
+  ) {}
 
   async create(principal: Principal, actor: Actor, body: CreateAlertRuleBodyT): Promise<AlertRuleView> {
     // a location-limited key's rules are limited to its locations
@@ -63,17 +71,14 @@ export class AlertRuleService {
         { tenantId: principal.tenantId, action: 'alert_rule.created', resourceType: 'alert_rule', resourceId: row.id, data: { after: toAlertRuleView(row) }, scope: scopeOfLocations(row.locations) },
       ]);
     });
-    this.deps.engine.upsert(row);
+    await this.announce(principal.tenantId, row.id);
     return toAlertRuleView(row);
   }
 
-  async list(principal: Principal, q: ListQueryT) {
-    let qb = alertRuleRepository.listQuery(this.deps.database.db, principal.tenantId);
-    if (principal.locations) {
-      const ids = this.deps.engine.ruleIdsWithin(principal.tenantId, principal.locations);
-      qb = ids.length ? qb.where('id', 'in', ids) : qb.where(sql<boolean>`1 = 0`);
-    }
-    return mapPage(await paginate(qb, 'id', q), toAlertRuleView);
+  async list(principal: Principal, q: PageQuery) {
+    // a location-limited key sees the rules confined within its locations
+    const ids = principal.locations ? this.deps.engine.ruleIdsWithin(principal.tenantId, principal.locations) : null;
+    return mapPage(await alertRuleRepository.listPage(this.deps.database.db, principal.tenantId, ids, q), toAlertRuleView);
   }
 
   async get(principal: Principal, id: string): Promise<AlertRuleView> {
@@ -114,7 +119,7 @@ export class AlertRuleService {
         { tenantId: principal.tenantId, action: 'alert_rule.deleted', resourceType: 'alert_rule', resourceId: id, data: { before: toAlertRuleView(before) }, scope: scopeOfLocations(before.locations) },
       ]);
     });
-    this.deps.engine.remove(principal.tenantId, id);
+    await this.announce(principal.tenantId, id);
     return { id, object: 'alert_rule' as const, deleted: true as const };
   }
 
@@ -126,8 +131,12 @@ export class AlertRuleService {
         { tenantId: principal.tenantId, action, resourceType: 'alert_rule', resourceId: before.id, data: { before: toAlertRuleView(before), after: toAlertRuleView(after) }, scope: scopeOfLocations(before.locations === after.locations ? before.locations : null) },
       ]);
     });
-    this.deps.engine.upsert(after);
+    await this.announce(principal.tenantId, before.id);
     return toAlertRuleView(after);
+  }
+
+  private announce(tenantId: string, ruleId: string): Promise<void> {
+    return this.deps.invalidation.publish(CACHE_TOPICS.alertRule, alertRuleCacheKey(tenantId, ruleId));
   }
 
   private async load(principal: Principal, id: string, db: DbExecutor = this.deps.database.db): Promise<AlertRuleRow> {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { AlertTable } from '../../platform/db/schema.ts';
+import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
 
 export type AlertRow = AlertTable;
 
@@ -16,6 +17,21 @@ export const alertRepository = {
     let q = db.selectFrom('alerts').selectAll().where('tenant_id', '=', tenantId);
     if (locations) q = locations.length ? q.where('location', 'in', [...locations]) : q.where(sql<boolean>`1 = 0`);
     return q;
+  },
+  /** A page of the alerts a key may see, filtered (DESIGN.md "Lists"); `since` is an ISO time. */
+  listPage(
+    db: DbExecutor,
+    tenantId: string,
+    locations: readonly string[] | null,
+    f: { ruleId?: string; status?: AlertTable['status']; location?: string; since?: string },
+    page: PageQuery,
+  ) {
+    let q = this.listQuery(db, tenantId, locations);
+    if (f.ruleId) q = q.where('rule_id', '=', f.ruleId);
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.location) q = q.where('location', '=', f.location);
+    if (f.since) q = q.where('fired_at', '>=', f.since);
+    return paginate(q, 'id', page);
   },
   listByIncident(db: DbExecutor, incidentId: string) {
     return db.selectFrom('alerts').selectAll().where('incident_id', '=', incidentId).orderBy('id', 'asc').limit(1000).execute();

@@ -5,7 +5,7 @@ import { VigilError, notFound } from '../../platform/lib/errors.ts';
 import { toIso } from '../../platform/time/time.ts';
 import type { AuditService } from '../../platform/audit/audit.service.ts';
 import type { Principal } from '../../platform/identity/principal.ts';
-import { mapPage, paginate } from '../../platform/http/pagination.ts';
+import { mapPage } from '../../platform/db/pagination.ts';
 import type { DetectionView } from '../scenes/scene.schemas.ts';
 import { readStoredCondition } from './rule-condition.ts';
 import { alertRepository, type AlertRow } from './alert.repository.ts';
@@ -37,12 +37,8 @@ export class AlertService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService }) {}
 
   async list(principal: Principal, q: AlertListQueryT) {
-    let qb = alertRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
-    if (q.rule_id) qb = qb.where('rule_id', '=', q.rule_id);
-    if (q.status) qb = qb.where('status', '=', q.status);
-    if (q.location) qb = qb.where('location', '=', q.location);
-    if (q.since) qb = qb.where('fired_at', '>=', toIso(Date.parse(q.since)));
-    return mapPage(await paginate(qb, 'id', q), toAlertView);
+    const filter = { ruleId: q.rule_id, status: q.status, location: q.location, since: q.since ? toIso(Date.parse(q.since)) : undefined };
+    return mapPage(await alertRepository.listPage(this.deps.database.db, principal.tenantId, principal.locations, filter, q), toAlertView);
   }
 
   async get(principal: Principal, id: string): Promise<AlertView> {

@@ -9,6 +9,7 @@ import { assertEveryLocation } from '../../platform/identity/location-access.ts'
 import { automationRepository, type AutomationSettingsRow } from './automation.repository.ts';
 import type { AutomationView, UpdateAutomationBodyT } from './automation.schemas.ts';
 import { compileSchedule, findScheduleProblem, isWithinSchedule, type CompiledSchedule, type Schedule } from './local-schedule.ts';
+import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
 
 export type AutomationTarget = 'incidents' | 'escalation';
 
@@ -33,15 +34,24 @@ interface TenantAutomation {
 /**
  * Per-organization automation switches and timings (issue 3 §5: "paused automation takes no
  * automated step until resumed"). Read on the detection hot path, so every tenant's settings
- * live in memory; writes go to the database first, then the cache.
+ * live in memory; writes go to the database first, then announce the change (CacheInvalidation),
+ * and every node's copy re-reads that tenant's row.
  */
 export class AutomationService {
   private readonly byTenant = new Map<string, TenantAutomation>();
   private readonly listeners: Array<(tenantId: string, target: AutomationTarget, paused: boolean) => Promise<void> | void> = [];
 
   constructor(
-    private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; defaults?: Partial<AutomationDefaults> },
-  ) {}
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      invalidation: CacheInvalidation;
+      defaults?: Partial<AutomationDefaults>;
+    },
+  ) {
+    deps.invalidation.subscribe(CACHE_TOPICS.automation, (tenantId) => this.reload(tenantId));
+  }
 
   private get defaults(): AutomationDefaults {
     return { ...DEFAULT_AUTOMATION, ...this.deps.defaults };
@@ -49,6 +59,13 @@ export class AutomationService {
 
   async loadAll(): Promise<void> {
     for (const row of await automationRepository.listAll(this.deps.database.db)) this.cache(row, true);
+  }
+
+  /** One tenant's settings as the database holds them now (a change was announced). */
+  private async reload(tenantId: string): Promise<void> {
+    const row = await automationRepository.find(this.deps.database.db, tenantId);
+    if (row) this.cache(row, true);
+    else this.byTenant.delete(tenantId);
   }
 
   /** Called after an operator pauses or resumes a target (the escalation scheduler re-arms its timers). */
@@ -116,7 +133,7 @@ export class AutomationService {
         { tenantId, action, resourceType: 'automation', resourceId: tenantId, data: { before: toAutomationView(before), after: toAutomationView({ row, businessHours: before.businessHours, stored: true }) } },
       ]);
     });
-    this.cache(row, true);
+    await this.deps.invalidation.publish(CACHE_TOPICS.automation, tenantId);
   }
 
   private settings(tenantId: string): TenantAutomation {

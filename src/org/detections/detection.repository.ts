@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DbExecutor } from '../../platform/db/database.ts';
+import type { DbExecutor, DatabaseHandle } from '../../platform/db/database.ts';
 import type { DetectionTable } from '../../platform/db/schema.ts';
 
 const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone'] as const;
@@ -20,6 +20,15 @@ export const detectionRepository = {
       insertStatements.set(raw, st);
     }
     for (const r of rows) st.run(r);
+  },
+  /**
+   * The batch insert of the pipeline's commit, inside `database.withWriteLock` (`trx` is its
+   * transaction): on SQLite prepared statements on the raw connection (the hot path), on
+   * PostgreSQL the insert in `trx`.
+   */
+  async insertManyLocked(database: DatabaseHandle, trx: DbExecutor, rows: DetectionTable[]): Promise<void> {
+    if (database.sqlite) this.insertManySqlite(database.sqlite, rows);
+    else await this.insertMany(trx, rows);
   },
   /** Detections of a scene in [from, to], plus the last reading of each type before `from` (state at from). */
   async inRangeWithState(db: DbExecutor, sceneId: string, from: number, to: number): Promise<DetectionTable[]> {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { IncidentDetectionTable, IncidentNoteTable, IncidentTable } from '../../platform/db/schema.ts';
+import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
 
 export type IncidentRow = IncidentTable;
 export type IncidentDetectionRow = IncidentDetectionTable;
@@ -23,6 +24,23 @@ export const incidentRepository = {
     let q = db.selectFrom('incidents').selectAll().where('tenant_id', '=', tenantId);
     if (locations) q = locations.length ? q.where('location', 'in', [...locations]) : q.where(sql<boolean>`1 = 0`);
     return q;
+  },
+  /** A page of the incidents a key may see, filtered (DESIGN.md "Lists"); `since` is an ISO time. */
+  listPage(
+    db: DbExecutor,
+    tenantId: string,
+    locations: readonly string[] | null,
+    f: { status?: IncidentTable['status']; severity?: IncidentTable['severity']; source?: IncidentTable['source']; location?: string; streamId?: string; since?: string },
+    page: PageQuery,
+  ) {
+    let q = this.listQuery(db, tenantId, locations);
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.severity) q = q.where('severity', '=', f.severity);
+    if (f.source) q = q.where('source', '=', f.source);
+    if (f.location) q = q.where('location', '=', f.location);
+    if (f.streamId) q = q.where('stream_id', '=', f.streamId);
+    if (f.since) q = q.where('created_at', '>=', f.since);
+    return paginate(q, 'id', page);
   },
   /** The automatic incident an anomaly at this scene at or after `since` joins, if any. */
   findGroupable(db: DbExecutor, sceneId: string, since: number) {

@@ -8,7 +8,7 @@ import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
 import type { AuditService } from '../../platform/audit/audit.service.ts';
 import type { Principal } from '../../platform/identity/principal.ts';
-import { mapPage, paginate } from '../../platform/http/pagination.ts';
+import { mapPage } from '../../platform/db/pagination.ts';
 import { toDetectionView } from '../scenes/scene.service.ts';
 import type { DetectionView } from '../scenes/scene.schemas.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
@@ -157,14 +157,15 @@ export class IncidentService {
   }
 
   async list(principal: Principal, q: IncidentListQueryT) {
-    let qb = incidentRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
-    if (q.status) qb = qb.where('status', '=', q.status);
-    if (q.severity) qb = qb.where('severity', '=', q.severity);
-    if (q.source) qb = qb.where('source', '=', q.source);
-    if (q.location) qb = qb.where('location', '=', q.location);
-    if (q.stream_id) qb = qb.where('stream_id', '=', q.stream_id);
-    if (q.since) qb = qb.where('created_at', '>=', toIso(Date.parse(q.since)));
-    return mapPage(await paginate(qb, 'id', q), toIncidentView);
+    const filter = {
+      status: q.status,
+      severity: q.severity,
+      source: q.source,
+      location: q.location,
+      streamId: q.stream_id,
+      since: q.since ? toIso(Date.parse(q.since)) : undefined,
+    };
+    return mapPage(await incidentRepository.listPage(this.deps.database.db, principal.tenantId, principal.locations, filter, q), toIncidentView);
   }
 
   /** The incident with its timeline: detections, alerts, notes, protocol runs and actions in time order. */

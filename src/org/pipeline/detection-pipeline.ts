@@ -204,14 +204,9 @@ export class DetectionPipeline {
       const { database } = this.deps;
       await database.withWriteLock(async (trx) => {
         // spec "What the service does" 4: every detection is recorded in the audit trail
-        if (database.sqlite) {
-          // hot path: prepared statements, synchronous, inside the lock's transaction
-          detectionRepository.insertManySqlite(database.sqlite, rows);
-          auditRepository.appendChainedSqlite(database.sqlite, audits);
-        } else {
-          await detectionRepository.insertMany(trx, rows);
-          await auditRepository.appendChained(trx, audits);
-        }
+        // the repositories take SQLite's hot path (prepared statements on the raw connection) themselves
+        await detectionRepository.insertManyLocked(database, trx, rows);
+        await auditRepository.appendChainedLocked(database, trx, audits);
         for (const h of this.hooks) await h.persist?.(trx);
       });
       for (const p of batch) p.resolve(p.records);

@@ -1,5 +1,6 @@
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { ResponderTable } from '../../platform/db/schema.ts';
+import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
 
 export type ResponderRow = ResponderTable;
 
@@ -12,6 +13,11 @@ export const responderRepository = {
   },
   listQuery(db: DbExecutor, tenantId: string) {
     return db.selectFrom('responders').selectAll().where('tenant_id', '=', tenantId);
+  },
+  listPage(db: DbExecutor, tenantId: string, f: { escalationLevel?: number }, page: PageQuery) {
+    let q = this.listQuery(db, tenantId);
+    if (f.escalationLevel !== undefined) q = q.where('escalation_level', '=', f.escalationLevel);
+    return paginate(q, 'id', page);
   },
   /** Everyone a protocol at this level reaches (issue 3 §4: "every responder at or below the level"). */
   listAtOrBelow(db: DbExecutor, tenantId: string, level: number) {

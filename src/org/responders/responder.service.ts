@@ -5,12 +5,11 @@ import { VigilError, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
 import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
 import { assertEveryLocation } from '../../platform/identity/location-access.ts';
-import type { ListQueryT } from '../../platform/http/common.schemas.ts';
-import { mapPage, paginate } from '../../platform/http/pagination.ts';
 import type { UrlGuard } from '../../platform/outbox/event-sink.ts';
 import { generateWebhookSecret } from '../../platform/outbox/webhook-signature.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
+import { mapPage, type PageQuery } from '../../platform/db/pagination.ts';
 import { responderRepository, type ResponderRow } from './responder.repository.ts';
 import type { CreateResponderBodyT, ResponderView, UpdateResponderBodyT } from './responder.schemas.ts';
 
@@ -60,10 +59,9 @@ export class ResponderService {
     return { ...toResponderView(row), signing_secret: row.signing_secret };
   }
 
-  async list(principal: Principal, q: ListQueryT & { escalation_level?: number }) {
-    let qb = responderRepository.listQuery(this.deps.database.db, principal.tenantId);
-    if (q.escalation_level !== undefined) qb = qb.where('escalation_level', '=', q.escalation_level);
-    return mapPage(await paginate(qb, 'id', q), toResponderView);
+  async list(principal: Principal, q: PageQuery & { escalation_level?: number }) {
+    const page = await responderRepository.listPage(this.deps.database.db, principal.tenantId, { escalationLevel: q.escalation_level }, q);
+    return mapPage(page, toResponderView);
   }
 
   async get(principal: Principal, id: string): Promise<ResponderView> {

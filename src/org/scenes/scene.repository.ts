@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { SceneTable } from '../../platform/db/schema.ts';
+import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
 
 export type SceneRow = SceneTable;
 
@@ -15,6 +16,15 @@ export const sceneRepository = {
     let q = db.selectFrom('scenes').selectAll().where('tenant_id', '=', tenantId);
     if (locations) q = locations.length ? q.where('location', 'in', [...locations]) : q.where(sql<boolean>`1 = 0`);
     return q;
+  },
+  /** A page of the scenes a key may see, optionally at one location (DESIGN.md "Lists"). */
+  listPage(db: DbExecutor, tenantId: string, locations: readonly string[] | null, f: { location?: string }, page: PageQuery) {
+    let q = this.listQuery(db, tenantId, locations);
+    if (f.location) q = q.where('location', '=', f.location);
+    return paginate(q, 'id', page);
+  },
+  listForTenant(db: DbExecutor, tenantId: string) {
+    return db.selectFrom('scenes').selectAll().where('tenant_id', '=', tenantId).execute();
   },
   listAll(db: DbExecutor) {
     return db.selectFrom('scenes').selectAll().execute();

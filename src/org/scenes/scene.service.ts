@@ -8,10 +8,9 @@ import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
 import { isValidTimeZone } from '../../platform/time/zoned-time.ts';
 import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import type { ListQueryT } from '../../platform/http/common.schemas.ts';
-import { paginate } from '../../platform/http/pagination.ts';
 import { detectionRepository } from '../detections/detection.repository.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
+import type { PageQuery } from '../../platform/db/pagination.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
 import { answerQuery, interpretQuery, parseWindow } from './query/query.ts';
 import type { SceneEngine, SceneState } from './scene-engine.ts';
@@ -96,10 +95,8 @@ export class SceneService {
     this.deps.engine.removeStream(sceneId, streamId, this.deps.clock.now());
   }
 
-  async list(principal: Principal, q: ListQueryT & { location?: string }) {
-    let qb = sceneRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
-    if (q.location) qb = qb.where('location', '=', q.location);
-    const page = await paginate(qb, 'id', q);
+  async list(principal: Principal, q: PageQuery & { location?: string }) {
+    const page = await sceneRepository.listPage(this.deps.database.db, principal.tenantId, principal.locations, { location: q.location }, q);
     const streams = await this.streamIdsByScene(principal.tenantId);
     return { ...page, data: page.data.map((r) => this.toView(r, streams.get(r.id) ?? [])) };
   }
@@ -214,7 +211,7 @@ export class SceneService {
   }
 
   private async streamIdsByScene(tenantId: string): Promise<Map<string, string[]>> {
-    const rows = await this.deps.database.db.selectFrom('streams').select(['id', 'scene_id']).where('tenant_id', '=', tenantId).execute();
+    const rows = await streamRepository.listSceneIds(this.deps.database.db, tenantId);
     const m = new Map<string, string[]>();
     for (const r of rows) m.set(r.scene_id, [...(m.get(r.scene_id) ?? []), r.id]);
     return m;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbExecutor } from '../../platform/db/database.ts';
 import type { StreamTable } from '../../platform/db/schema.ts';
+import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
 
 export type StreamRow = StreamTable;
 
@@ -16,6 +17,23 @@ export const streamRepository = {
     let q = db.selectFrom('streams').selectAll().where('tenant_id', '=', tenantId);
     if (locations) q = locations.length ? q.where('location', 'in', [...locations]) : q.where(sql<boolean>`1 = 0`);
     return q;
+  },
+  /** A page of the streams a key may see, optionally at one location (DESIGN.md "Lists"). */
+  listPage(db: DbExecutor, tenantId: string, locations: readonly string[] | null, f: { location?: string }, page: PageQuery) {
+    let q = this.listQuery(db, tenantId, locations);
+    if (f.location) q = q.where('location', '=', f.location);
+    return paginate(q, 'id', page);
+  },
+  listForTenant(db: DbExecutor, tenantId: string) {
+    return this.listQuery(db, tenantId, null).execute();
+  },
+  /** Each stream's id and scene, for a tenant (a scene view lists its streams). */
+  listSceneIds(db: DbExecutor, tenantId: string) {
+    return db.selectFrom('streams').select(['id', 'scene_id']).where('tenant_id', '=', tenantId).execute();
+  },
+  /** A stream by id whatever its tenant (WHIP: the publish token, not a key, says who may use it). */
+  findById(db: DbExecutor, id: string) {
+    return db.selectFrom('streams').selectAll().where('id', '=', id).executeTakeFirst();
   },
   listRunnable(db: DbExecutor) {
     return db.selectFrom('streams').selectAll().execute();

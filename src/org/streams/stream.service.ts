@@ -5,10 +5,9 @@ import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
 import { newId } from '../../platform/lib/ids.ts';
 import { toIso } from '../../platform/time/time.ts';
 import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import type { ListQueryT } from '../../platform/http/common.schemas.ts';
-import { mapPage, paginate } from '../../platform/http/pagination.ts';
 import { parseSandboxUrl } from '../../ingest/sandbox/scenarios.ts';
+import type { Principal } from '../../platform/identity/principal.ts';
+import { mapPage, type PageQuery } from '../../platform/db/pagination.ts';
 import type { SceneService } from '../scenes/scene.service.ts';
 import type { StreamRunner } from './stream-runner.ts';
 import { assertLocationAllowed } from '../../platform/identity/location-access.ts';
@@ -187,10 +186,9 @@ export class StreamService {
     return publish ? { ...this.view(row), publish } : this.view(row);
   }
 
-  async list(principal: Principal, q: ListQueryT & { location?: string }) {
-    let qb = streamRepository.listQuery(this.deps.database.db, principal.tenantId, principal.locations);
-    if (q.location) qb = qb.where('location', '=', q.location);
-    return mapPage(await paginate(qb, 'id', q), (r) => this.view(r));
+  async list(principal: Principal, q: PageQuery & { location?: string }) {
+    const page = await streamRepository.listPage(this.deps.database.db, principal.tenantId, principal.locations, { location: q.location }, q);
+    return mapPage(page, (r) => this.view(r));
   }
 
   async get(principal: Principal, id: string): Promise<StreamView> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbExecutor } from '../db/database.ts';
+import { paginate, type PageQuery } from '../db/pagination.ts';
 import type { AuditCheckpointTable } from '../db/schema.ts';
 import type { AuditRow } from './audit.repository.ts';
 
@@ -100,8 +101,22 @@ export const auditQueryRepository = {
     return db.selectFrom('audit_checkpoints').selectAll().where('tenant_id', '=', tenantId);
   },
 
+  /** A page of entries matching the filter that the reader may see (DESIGN.md "Lists"). */
+  listPage(db: DbExecutor, tenantId: string, f: AuditFilter, v: AuditVisibility, page: PageQuery) {
+    return paginate(this.listQuery(db, tenantId, f, v), 'id', page);
+  },
+
+  checkpointsPage(db: DbExecutor, tenantId: string, page: PageQuery) {
+    return paginate(this.checkpointsQuery(db, tenantId), 'id', page);
+  },
+
   async insertCheckpoint(db: DbExecutor, row: AuditCheckpointRow): Promise<void> {
     await db.insertInto('audit_checkpoints').values(row).execute();
+  },
+
+  /** Where an entry belongs (location, stream), for deciding whether a confined key may see its id. */
+  placeOf(db: DbExecutor, id: string) {
+    return db.selectFrom('audit_log').select(['location', 'stream_id']).where('id', '=', id).executeTakeFirst();
   },
 
   async tenantIds(db: DbExecutor): Promise<string[]> {

@@ -1,7 +1,8 @@
 import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { Principal } from '../identity/principal.ts';
 import { invalid } from '../lib/errors.ts';
-import { mapPage, paginate } from '../http/pagination.ts';
+import { mapPage, type PageQuery } from '../db/pagination.ts';
+import { householdRepository } from '../../home/directory/household.repository.ts';
 import { computeAuditHash, computeDataHash, GENESIS_HASH, type AuditLineFields } from './audit-chain.ts';
 import type { AuditCheckpointService } from './audit-checkpoint.service.ts';
 import { auditQueryRepository, FULL_VISIBILITY, type AuditCheckpointRow, type AuditFilter, type AuditVisibility } from './audit-query.repository.ts';
@@ -192,8 +193,8 @@ export class AuditTrailService {
       until: q.until && new Date(q.until).toISOString(),
     };
     const visibility = await this.visibilityOf(principal);
-    const qb = auditQueryRepository.listQuery(this.deps.database.db, principal.tenantId, filter, visibility);
-    return mapPage(await paginate(qb, 'id', q), (r) => toAuditEntryView({ ...r, seq: Number(r.seq) }));
+    const page = await auditQueryRepository.listPage(this.deps.database.db, principal.tenantId, filter, visibility, q);
+    return mapPage(page, (r) => toAuditEntryView({ ...r, seq: Number(r.seq) }));
   }
 
   /**
@@ -280,7 +281,7 @@ export class AuditTrailService {
     if (confined) {
       // the detailed text names neighbouring entries, which may be out of view: a confined key gets the reason's own words
       detail = CONFINED_DETAIL[out.broken.reason];
-      const row = id ? await this.deps.database.db.selectFrom('audit_log').select(['location', 'stream_id']).where('id', '=', id).executeTakeFirst() : undefined;
+      const row = id ? await auditQueryRepository.placeOf(this.deps.database.db, id) : undefined;
       // a deleted entry's place is unknown: its id is kept from a confined key
       if (id && (!row || !isVisible(visibility, row))) {
         id = undefined;
@@ -290,9 +291,9 @@ export class AuditTrailService {
     return { ...view, reason: out.broken.reason, detail, ...(id ? { first_broken_id: id } : {}) };
   }
 
-  async checkpoints(principal: Principal, q: { limit?: number; starting_after?: string; ending_before?: string }) {
-    const qb = auditQueryRepository.checkpointsQuery(this.deps.database.db, principal.tenantId);
-    return mapPage(await paginate(qb, 'id', q), (r) => toCheckpointView({ ...r, head_seq: Number(r.head_seq), entry_count: Number(r.entry_count) }));
+  async checkpoints(principal: Principal, q: PageQuery) {
+    const page = await auditQueryRepository.checkpointsPage(this.deps.database.db, principal.tenantId, q);
+    return mapPage(page, (r) => toCheckpointView({ ...r, head_seq: Number(r.head_seq), entry_count: Number(r.entry_count) }));
   }
 
   /**

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DbExecutor } from '../db/database.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { AuditTable } from '../db/schema.ts';
 import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
 
@@ -50,5 +50,14 @@ export const auditRepository = {
     if (entries.length === 0) return;
     const st = statementsFor(raw);
     for (const row of chainEntries(entries, (t) => (st.head.get(t) as string | undefined) ?? GENESIS_HASH)) st.insert.run(row);
+  },
+
+  /**
+   * The append of the detection pipeline's commit, inside `database.withWriteLock` (`trx` is its
+   * transaction): prepared statements on SQLite's raw connection, the Kysely append on PostgreSQL.
+   */
+  async appendChainedLocked(database: DatabaseHandle, trx: DbExecutor, entries: AuditFields[]): Promise<void> {
+    if (database.sqlite) this.appendChainedSqlite(database.sqlite, entries);
+    else await this.appendChained(trx, entries);
   },
 };

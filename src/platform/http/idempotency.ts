@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../db/database.ts';
 import type { Clock } from '../time/clock.ts';
 import { VigilError } from '../lib/errors.ts';
 import { toIso } from '../time/time.ts';
+import { idempotencyRepository } from './idempotency.repository.ts';
 
 const KEPT_MS = 24 * 3600_000;
 
@@ -34,12 +35,7 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
     const path = request.url.split('?')[0];
     const bodyHash = createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
     const now = deps.clock.now();
-    const existing = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('key_id', '=', keyId)
-      .where('idempotency_key', '=', header)
-      .executeTakeFirst();
+    const existing = await idempotencyRepository.find(db, keyId, header);
     if (existing && Date.parse(existing.created_at) > now - KEPT_MS) {
       if (existing.body_hash !== bodyHash || existing.path !== path || existing.method !== request.method) {
         throw new VigilError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
@@ -56,13 +52,12 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
       return reply.code(existing.status).type(stored.contentType).send(stored.body);
     }
     if (existing) {
-      await db.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idempotency_key', '=', header).execute();
+      await idempotencyRepository.delete(db, keyId, header);
     }
     try {
-      await db
-        .insertInto('idempotency_keys')
-        .values({ key_id: keyId, idempotency_key: header, method: request.method, path, body_hash: bodyHash, status: null, response: null, created_at: toIso(now) })
-        .execute();
+      await idempotencyRepository.insertInProgress(db, {
+        key_id: keyId, idempotency_key: header, method: request.method, path, body_hash: bodyHash, status: null, response: null, created_at: toIso(now),
+      });
     } catch {
       throw new VigilError('idempotency_request_in_progress', 'The first request with this Idempotency-Key is still running.', {
         param: 'Idempotency-Key',
@@ -75,16 +70,11 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
     const idem = request.idempotency;
     if (!idem || reply.getHeader('Idempotent-Replayed')) return payload;
     request.idempotency = null;
-    const q = db.deleteFrom('idempotency_keys').where('key_id', '=', idem.keyId).where('idempotency_key', '=', idem.key);
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await q.execute();
+      await idempotencyRepository.delete(db, idem.keyId, idem.key);
     } else {
-      await db
-        .updateTable('idempotency_keys')
-        .set({ status: reply.statusCode, response: storedResponse(String(reply.getHeader('content-type') ?? 'application/json'), payload) })
-        .where('key_id', '=', idem.keyId)
-        .where('idempotency_key', '=', idem.key)
-        .execute();
+      const response = storedResponse(String(reply.getHeader('content-type') ?? 'application/json'), payload);
+      await idempotencyRepository.saveResponse(db, idem.keyId, idem.key, reply.statusCode, response);
     }
     return payload;
   });
@@ -108,5 +98,5 @@ function readStoredResponse(response: string | null): { contentType: string; bod
 
 /** Deletes records older than 24 h (called by the housekeeping timer). */
 export async function pruneIdempotency(database: DatabaseHandle, now: number): Promise<void> {
-  await database.db.deleteFrom('idempotency_keys').where('created_at', '<', toIso(now - KEPT_MS)).execute();
+  await idempotencyRepository.deleteCreatedBefore(database.db, toIso(now - KEPT_MS));
 }

@@ -1,40 +1,11 @@
+import type { RateLimitStore } from '../coordination/index.ts';
+
 /**
  * Per-key request rate limiting (DESIGN.md "Rate limits"): a fixed one-minute window per key,
- * shared by every route the key calls. The store is swappable (in-memory here; a Redis store
- * shares counters across nodes).
+ * shared by every route the key calls. The counters live in a RateLimitStore
+ * (platform/coordination: in-process now; a shared store counts across nodes).
  */
-export interface RateLimitStore {
-  /** Counts one hit in the window containing `now`; returns the count so far and when the window resets. */
-  hit(bucket: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
-  /** The count so far in the window containing `now`, without counting a hit. */
-  peek(bucket: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
-}
-
-export class MemoryRateLimitStore implements RateLimitStore {
-  private windows = new Map<string, { start: number; count: number }>();
-
-  async hit(bucket: string, windowMs: number, now: number) {
-    const start = Math.floor(now / windowMs) * windowMs;
-    let w = this.windows.get(bucket);
-    if (!w || w.start !== start) {
-      w = { start, count: 0 };
-      this.windows.set(bucket, w);
-      if (this.windows.size > 100_000) this.prune(start);
-    }
-    w.count += 1;
-    return { count: w.count, resetAt: start + windowMs };
-  }
-
-  async peek(bucket: string, windowMs: number, now: number) {
-    const start = Math.floor(now / windowMs) * windowMs;
-    const w = this.windows.get(bucket);
-    return { count: w && w.start === start ? w.count : 0, resetAt: start + windowMs };
-  }
-
-  private prune(currentStart: number) {
-    for (const [k, w] of this.windows) if (w.start < currentStart) this.windows.delete(k);
-  }
-}
+export type { RateLimitStore };
 
 export interface RateDecision {
   allowed: boolean;

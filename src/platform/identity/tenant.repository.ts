@@ -10,6 +10,9 @@ export const tenantRepository = {
   findById(db: DbExecutor, id: string) {
     return db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
   },
+  async any(db: DbExecutor): Promise<boolean> {
+    return (await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst()) !== undefined;
+  },
   async insert(db: DbExecutor, row: TenantTable): Promise<void> {
     await db.insertInto('tenants').values(row).execute();
   },

@@ -7,14 +7,14 @@ import { VigilError, invalid, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { toIso } from '../time/time.ts';
 import { scopeOfLocations, type AuditService } from '../audit/audit.service.ts';
-import type { ListQueryT } from '../http/common.schemas.ts';
-import { mapPage, paginateRows, type Page } from '../http/pagination.ts';
+import { mapPage, paginateRows, type Page, type PageQuery } from '../db/pagination.ts';
 import { tenantRepository, type TenantKind } from '../identity/tenant.repository.ts';
 import { CAPABILITIES, isCapability, type Capability } from '../identity/capabilities.ts';
 import { generateKey, hashKey, parseKey, previewKey, type KeyMode } from '../identity/key-format.ts';
 import { keyRepository } from '../identity/key.repository.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
 import { VerifiedKeyCache } from '../identity/verified-key-cache.ts';
+import { CACHE_TOPICS, type CacheInvalidation } from '../coordination/index.ts';
 
 export interface CreateKeyInput {
   tenantKind: TenantKind;
@@ -78,8 +78,18 @@ export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
 export class KeyService {
   private readonly verified: VerifiedKeyCache;
 
-  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; keyCacheTtlMs?: number }) {
+  constructor(
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      /** revocations and rotations are announced here; every node's verified-key cache forgets the key */
+      invalidation: CacheInvalidation;
+      keyCacheTtlMs?: number;
+    },
+  ) {
     this.verified = new VerifiedKeyCache(deps.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS);
+    deps.invalidation.subscribe(CACHE_TOPICS.apiKey, (keyId) => this.verified.forgetKey(keyId));
   }
 
   /** Bootstrap (admin CLI, demo seed, tests): creates the tenant on first use by name, then a key for it; the key is returned only here. */
@@ -190,7 +200,7 @@ export class KeyService {
   }
 
   /** The keys of the caller's tenant it may see (revoked ones included, so the history is visible), newest first. */
-  async listForPrincipal(principal: Principal, q: ListQueryT): Promise<Page<ApiKeyView>> {
+  async listForPrincipal(principal: Principal, q: PageQuery): Promise<Page<ApiKeyView>> {
     this.assertCanManage(principal);
     const rows = (await keyRepository.listForTenant(this.deps.database.db, principal.tenantId)).filter((r) => withinScope(principal, r));
     // keys of one tenant are few, so the cursor walks the filtered rows in memory
@@ -214,7 +224,7 @@ export class KeyService {
         { tenantId: row.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: id, data: { preview: row.preview, name: row.name }, scope: scopeOfLocations(row.locations) },
       ]);
       return toKeyView({ ...row, revoked_at: now });
-    }).finally(() => this.verified.forgetKey(id));
+    }).finally(() => this.deps.invalidation.publish(CACHE_TOPICS.apiKey, id));
   }
 
   /** A new secret with the same role, capabilities, locations, mode and rate limit; the old key is revoked in the same transaction. */
@@ -246,7 +256,7 @@ export class KeyService {
         { tenantId: old.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: old.id, data: { preview: old.preview, name: old.name, replaced_by: row.id }, scope: scopeOfLocations(old.locations) },
       ]);
       return { ...toKeyView(row), key };
-    }).finally(() => this.verified.forgetKey(id));
+    }).finally(() => this.deps.invalidation.publish(CACHE_TOPICS.apiKey, id));
   }
 
   /** Households: owners only. Organizations: keys:manage (also checked by the route, kept here for every other door). */
@@ -316,7 +326,7 @@ export class KeyService {
       await this.deps.audit.appendIn(trx, CLI_ACTOR, [
         { tenantId: row.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: id, data: { preview: row.preview, name: row.name } },
       ]);
-    }).finally(() => this.verified.forgetKey(id));
+    }).finally(() => this.deps.invalidation.publish(CACHE_TOPICS.apiKey, id));
   }
 
   /**

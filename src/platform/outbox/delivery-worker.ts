@@ -15,8 +15,9 @@ import {
 } from './webhook-signature.ts';
 import { WebhookSender, type SendResult } from './webhook-sender.ts';
 import { webhookRepository, type DeliveryToSend } from './webhook.repository.ts';
+import type { WakeSignal } from '../coordination/index.ts';
 
-/** PostgreSQL channel on which enqueueIn's transaction announces new deliveries (sent at commit). */
+/** The wake channel on which enqueueIn's transaction announces new deliveries (PostgreSQL: sent at commit). */
 export const DELIVERY_CHANNEL = 'vigil_webhook_deliveries';
 
 export interface DeliveryWorkerOptions {
@@ -24,8 +25,8 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   /** VIGIL_WEBHOOK_ALLOW_PRIVATE: skip the address guard (tests, private deployments) */
   allowPrivate: boolean;
-  /** PostgreSQL URL for LISTEN (cross-node wake-ups); null on SQLite */
-  databaseUrl: string | null;
+  /** wakes from enqueueIn on any node (PostgreSQL NOTIFY) or in this process */
+  wakeSignal: WakeSignal;
   /** deliveries in flight at once */
   concurrency?: number;
   /** real-time interval to look for work enqueued elsewhere (another node, the CLI) */
@@ -59,7 +60,7 @@ export class DeliveryWorker {
   private pumping: Promise<void> | null = null;
   private again = false;
   private wakeQueued = false;
-  private listener: pg.Client | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
 
   constructor(private readonly deps: DeliveryWorkerOptions) {
     this.concurrency = deps.concurrency ?? 8;
@@ -71,17 +72,10 @@ export class DeliveryWorker {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    if (this.deps.database.dialect === 'postgres' && this.deps.databaseUrl) {
-      try {
-        const client = new pg.Client({ connectionString: this.deps.databaseUrl });
-        await client.connect();
-        client.on('notification', () => this.wake());
-        client.on('error', (err) => this.deps.log?.warn({ err }, 'webhook LISTEN connection failed; polling only'));
-        await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
-        this.listener = client;
-      } catch (err) {
-        this.deps.log?.warn({ err }, 'webhook LISTEN unavailable; polling only');
-      }
+    try {
+      this.unlisten = await this.deps.wakeSignal.listen(DELIVERY_CHANNEL, () => this.wake());
+    } catch (err) {
+      this.deps.log?.warn({ err }, 'webhook LISTEN unavailable; polling only');
     }
     this.pollTimer = setInterval(() => this.wake(), this.pollMs);
     this.pollTimer.unref();
@@ -124,7 +118,7 @@ export class DeliveryWorker {
     await Promise.all(this.inflight.values());
     this.stopController.abort();
     this.sender.close();
-    if (this.listener) await this.listener.end().catch(() => undefined);
+    if (this.unlisten) await this.unlisten().catch(() => undefined);
   }
 
   private async pump(): Promise<void> {
@@ -159,14 +153,13 @@ export class DeliveryWorker {
 
   private async claim(limit: number): Promise<string[]> {
     const now = this.deps.clock.now();
-    const run = (trx: DbExecutor) =>
-      webhookRepository.claimDue(trx, this.deps.database.dialect, {
-        now,
-        leaseUntil: now + this.leaseMs,
-        limit,
-        exclude: [...this.inflight.keys()],
-      });
-    return (await this.write(run)).map((r) => r.id);
+    const claimed = await webhookRepository.claimDue(this.deps.database, {
+      now,
+      leaseUntil: now + this.leaseMs,
+      limit,
+      exclude: [...this.inflight.keys()],
+    });
+    return claimed.map((r) => r.id);
   }
 
   private launch(d: DeliveryToSend): void {
@@ -188,16 +181,11 @@ export class DeliveryWorker {
     this.dueTimer = this.deps.clock.setTimeout(() => this.wake(), ms);
   }
 
-  /** SQLite writes go through the database write lock; PostgreSQL statements here are single and atomic. */
-  private async write<T>(fn: (db: DbExecutor) => Promise<T>): Promise<T> {
-    return this.deps.database.dialect === 'sqlite' ? this.deps.database.withWriteLock(fn) : fn(this.deps.database.db);
-  }
-
   private async deliver(d: DeliveryToSend): Promise<void> {
     const now = this.deps.clock.now();
     if (d.endpoint_id && (d.deleted_at !== null || d.enabled !== 1 || d.url === null)) {
       // the endpoint went away or was disabled after this was queued: nothing to send
-      await this.write((db) => webhookRepository.cancelDelivery(db, d.id, d.series, toIso(now)));
+      await webhookRepository.cancelDelivery(this.deps.database, d.id, d.series, toIso(now));
       return;
     }
     const url = d.endpoint_id ? d.url! : d.target_url!;
@@ -243,17 +231,15 @@ export class DeliveryWorker {
       outcome,
       next_attempt_at: nextAt === null ? null : toIso(nextAt),
     } as const;
-    await this.write((db) =>
-      webhookRepository.recordAttempt(db, this.deps.database.dialect, attemptRow, {
-        status: outcome,
-        attempt_count: attempt,
-        first_attempt_at: firstAttemptAt,
-        next_attempt_at: nextAt,
-        last_status_code: r.statusCode,
-        last_error: r.error,
-        delivered_at: delivered ? toIso(now) : null,
-        updated_at: toIso(now),
-      }),
-    );
+    await webhookRepository.recordAttempt(this.deps.database, attemptRow, {
+      status: outcome,
+      attempt_count: attempt,
+      first_attempt_at: firstAttemptAt,
+      next_attempt_at: nextAt,
+      last_status_code: r.statusCode,
+      last_error: r.error,
+      delivered_at: delivered ? toIso(now) : null,
+      updated_at: toIso(now),
+    });
   }
 }

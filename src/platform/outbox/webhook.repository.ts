@@ -1,5 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { DbExecutor } from '../db/database.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
+import { writeAtomically } from '../db/dialect.ts';
+import { paginate, paginateRows, type PageQuery } from '../db/pagination.ts';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/schema.ts';
 
 export type WebhookEndpointRow = WebhookEndpointTable;
@@ -51,6 +53,16 @@ export const webhookRepository = {
 
   listEndpointsQuery(db: DbExecutor, tenantId: string) {
     return db.selectFrom('webhook_endpoints').selectAll().where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  },
+
+  /**
+   * A page of a tenant's live endpoints. With `visible`, only those rows (visibility decided in
+   * code, for a location-restricted key): a tenant has few endpoints, so they are paged in memory.
+   */
+  async listEndpointsPage(db: DbExecutor, tenantId: string, page: PageQuery, visible?: (row: WebhookEndpointRow) => boolean) {
+    const q = this.listEndpointsQuery(db, tenantId);
+    if (!visible) return paginate(q, 'id', page);
+    return paginateRows((await q.orderBy('id', 'desc').execute()).filter(visible), page);
   },
 
   async updateEndpoint(db: DbExecutor, id: string, patch: Partial<WebhookEndpointRow>): Promise<void> {
@@ -114,6 +126,19 @@ export const webhookRepository = {
       .where('webhook_deliveries.endpoint_id', '=', endpointId);
   },
 
+  /** A page of an endpoint's deliveries with their event bodies, without the hidden events' ones. */
+  listDeliveriesPage(db: DbExecutor, endpointId: string, f: { hidden?: HiddenEventIds | null; status?: WebhookDeliveryRow['status'] }, page: PageQuery) {
+    let q = this.listDeliveriesQuery(db, endpointId);
+    if (f.hidden) q = q.where('webhook_deliveries.event_id', 'not in', f.hidden);
+    if (f.status) q = q.where('webhook_deliveries.status', '=', f.status);
+    return paginate(q, 'webhook_deliveries.id', page);
+  },
+
+  /** One delivery of an endpoint with its event body. */
+  findDeliveryWithBody(db: DbExecutor, endpointId: string, id: string) {
+    return this.listDeliveriesQuery(db, endpointId).where('webhook_deliveries.id', '=', id).executeTakeFirst();
+  },
+
   async findDelivery(db: DbExecutor, endpointId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
     return db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).where('id', '=', id).executeTakeFirst();
   },
@@ -146,40 +171,41 @@ export const webhookRepository = {
 
   /**
    * Claims up to `limit` due deliveries by leasing them. PostgreSQL: `FOR UPDATE SKIP LOCKED` so
-   * several nodes claim disjoint rows, in one statement (no transaction needed); SQLite: the caller
-   * holds the database write lock.
+   * several nodes claim disjoint rows, in one statement (no transaction needed); SQLite: under the
+   * database write lock.
    */
   async claimDue(
-    db: DbExecutor,
-    dialect: 'sqlite' | 'postgres',
+    database: DatabaseHandle,
     opts: { now: number; leaseUntil: number; limit: number; exclude: string[] },
   ): Promise<Array<{ id: string; series: number }>> {
-    let due = db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', 'in', OPEN_STATUSES)
-      .where('next_attempt_at', '<=', opts.now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', opts.now)]))
-      .orderBy('next_attempt_at', 'asc')
-      .limit(opts.limit);
-    if (opts.exclude.length) due = due.where('id', 'not in', opts.exclude);
-    if (dialect === 'postgres') {
-      // one statement: the queue idiom UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)
+    return writeAtomically(database, async (db, postgres) => {
+      let due = db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', 'in', OPEN_STATUSES)
+        .where('next_attempt_at', '<=', opts.now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', opts.now)]))
+        .orderBy('next_attempt_at', 'asc')
+        .limit(opts.limit);
+      if (opts.exclude.length) due = due.where('id', 'not in', opts.exclude);
+      if (postgres) {
+        // one statement: the queue idiom UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)
+        return db
+          .updateTable('webhook_deliveries')
+          .set({ lease_until: opts.leaseUntil })
+          .where('id', 'in', due.forUpdate().skipLocked())
+          .returning(['id', 'series'])
+          .execute();
+      }
+      const ids = (await due.execute()).map((r) => r.id);
+      if (ids.length === 0) return [];
       return db
         .updateTable('webhook_deliveries')
         .set({ lease_until: opts.leaseUntil })
-        .where('id', 'in', due.forUpdate().skipLocked())
+        .where('id', 'in', ids)
         .returning(['id', 'series'])
         .execute();
-    }
-    const ids = (await due.execute()).map((r) => r.id);
-    if (ids.length === 0) return [];
-    return db
-      .updateTable('webhook_deliveries')
-      .set({ lease_until: opts.leaseUntil })
-      .where('id', 'in', ids)
-      .returning(['id', 'series'])
-      .execute();
+    });
   },
 
   async loadForSending(db: DbExecutor, ids: string[]): Promise<DeliveryToSend[]> {
@@ -214,36 +240,39 @@ export const webhookRepository = {
   /**
    * Logs an attempt and moves the delivery on, unless it was restarted meanwhile (series changed;
    * the attempt is still logged). PostgreSQL: one statement with a data-modifying CTE; SQLite: two,
-   * inside the caller's write lock.
+   * under the database write lock.
    */
   async recordAttempt(
-    db: DbExecutor,
-    dialect: 'sqlite' | 'postgres',
+    database: DatabaseHandle,
     attempt: Omit<WebhookAttemptRow, 'seq'>,
     patch: Partial<WebhookDeliveryRow>,
   ): Promise<void> {
     const set = { ...patch, lease_until: null };
-    if (dialect === 'postgres') {
-      await db
-        .with('logged', (q) => q.insertInto('webhook_attempts').values(attempt))
-        .updateTable('webhook_deliveries')
-        .set(set)
-        .where('id', '=', attempt.delivery_id)
-        .where('series', '=', attempt.series)
-        .execute();
-      return;
-    }
-    await db.insertInto('webhook_attempts').values(attempt).execute();
-    await db.updateTable('webhook_deliveries').set(set).where('id', '=', attempt.delivery_id).where('series', '=', attempt.series).execute();
+    await writeAtomically(database, async (db, postgres) => {
+      if (postgres) {
+        await db
+          .with('logged', (q) => q.insertInto('webhook_attempts').values(attempt))
+          .updateTable('webhook_deliveries')
+          .set(set)
+          .where('id', '=', attempt.delivery_id)
+          .where('series', '=', attempt.series)
+          .execute();
+        return;
+      }
+      await db.insertInto('webhook_attempts').values(attempt).execute();
+      await db.updateTable('webhook_deliveries').set(set).where('id', '=', attempt.delivery_id).where('series', '=', attempt.series).execute();
+    });
   },
 
   /** Ends a delivery without an attempt (its endpoint was disabled or deleted after it was queued). */
-  async cancelDelivery(db: DbExecutor, id: string, series: number, updatedAt: string): Promise<void> {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: updatedAt })
-      .where('id', '=', id)
-      .where('series', '=', series)
-      .execute();
+  async cancelDelivery(database: DatabaseHandle, id: string, series: number, updatedAt: string): Promise<void> {
+    await writeAtomically(database, (db) =>
+      db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: updatedAt })
+        .where('id', '=', id)
+        .where('series', '=', series)
+        .execute(),
+    );
   },
 };

@@ -1,5 +1,4 @@
 import type { Actor } from '../identity/actor.ts';
-import { sql } from 'kysely';
 import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { Clock } from '../time/clock.ts';
 import { VigilError, invalid, notFound } from '../lib/errors.ts';
@@ -7,9 +6,9 @@ import { newId } from '../lib/ids.ts';
 import { toIso } from '../time/time.ts';
 import { scopeOfLocations, type AuditService } from '../audit/audit.service.ts';
 import type { Principal } from '../identity/principal.ts';
-import { mapPage, paginate, paginateRows } from '../http/pagination.ts';
-import type { ListQueryT } from '../http/common.schemas.ts';
+import { mapPage, type PageQuery } from '../db/pagination.ts';
 import { DELIVERY_CHANNEL } from './delivery-worker.ts';
+import type { WakeSignal } from '../coordination/index.ts';
 import { eventKindsOf, isEventKind } from './event-kinds.ts';
 import { deriveHouseholdSecret, generateWebhookSecret } from './webhook-signature.ts';
 import { assertWebhookUrlAllowed } from './webhook-url-guard.ts';
@@ -128,6 +127,8 @@ export class WebhookService {
       clock: Clock;
       audit: AuditService;
       allowPrivate: boolean;
+      /** announces committed deliveries to the delivery workers (every node's, with PostgreSQL NOTIFY) */
+      wakeSignal: WakeSignal;
     },
   ) {}
 
@@ -229,11 +230,11 @@ export class WebhookService {
     return s.shown ? { ...view, secret: s.shown } : view;
   }
 
-  async list(principal: Principal, q: ListQueryT) {
+  async list(principal: Principal, q: PageQuery) {
     const now = this.deps.clock.now();
-    const qb = webhookRepository.listEndpointsQuery(this.deps.database.db, principal.tenantId);
-    // a restricted key sees only endpoints confined within its locations; a tenant has few endpoints
-    const page = principal.locations ? paginateRows((await qb.orderBy('id', 'desc').execute()).filter((r) => endpointVisible(principal, r)), q) : await paginate(qb, 'id', q);
+    // a restricted key sees only endpoints confined within its locations
+    const visible = principal.locations ? (r: WebhookEndpointRow) => endpointVisible(principal, r) : undefined;
+    const page = await webhookRepository.listEndpointsPage(this.deps.database.db, principal.tenantId, q, visible);
     return mapPage(page, (r) => toEndpointView(r, now));
   }
 
@@ -325,11 +326,8 @@ export class WebhookService {
 
   async listDeliveries(principal: Principal, id: string, q: DeliveryListQueryT) {
     await this.load(principal, id);
-    let qb = webhookRepository.listDeliveriesQuery(this.deps.database.db, id);
     const hidden = await this.visibility?.hiddenEventIds(principal);
-    if (hidden) qb = qb.where('webhook_deliveries.event_id', 'not in', hidden);
-    if (q.status) qb = qb.where('webhook_deliveries.status', '=', q.status);
-    const page = await paginate(qb, 'webhook_deliveries.id', q);
+    const page = await webhookRepository.listDeliveriesPage(this.deps.database.db, id, { hidden, status: q.status }, q);
     const attempts = await webhookRepository.attemptsOf(this.deps.database.db, page.data.map((d) => d.id));
     const byDelivery = new Map<string, WebhookAttemptRow[]>();
     for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
@@ -365,7 +363,7 @@ export class WebhookService {
 
   private async loadDeliveryView(endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const db = this.deps.database.db;
-    const row = await webhookRepository.listDeliveriesQuery(db, endpointId).where('webhook_deliveries.id', '=', deliveryId).executeTakeFirst();
+    const row = await webhookRepository.findDeliveryWithBody(db, endpointId, deliveryId);
     if (!row) throw notFound('webhook delivery', deliveryId, 'delivery_id');
     return toDeliveryView(row, await webhookRepository.attemptsOf(db, [deliveryId]));
   }
@@ -438,13 +436,9 @@ export class WebhookService {
     const body = JSON.stringify({ id: eventId, event: event.kind, created_at: toIso(now), ...rest });
     await webhookRepository.insertEvent(trx, { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) });
     await webhookRepository.insertDeliveries(trx, deliveries);
-    if (this.deps.database.dialect === 'postgres') {
-      // NOTIFY is delivered at commit (and not at all on rollback): wakes every node's worker
-      await sql`select pg_notify(${DELIVERY_CHANNEL}, '')`.execute(trx);
-    } else {
-      // the worker's claim queues behind this transaction on SQLite's single connection
-      setImmediate(() => this.notify());
-    }
+    // tied to this transaction where the signal can be (PostgreSQL NOTIFY goes out at commit, never
+    // on rollback); in process, the worker's claim queues behind it on SQLite's single connection
+    await this.deps.wakeSignal.wake(DELIVERY_CHANNEL, trx);
   }
 }
 

@@ -1,5 +1,17 @@
 import type { SelectQueryBuilder } from 'kysely';
-import type { ListQueryT } from './common.schemas.ts';
+
+/**
+ * Cursor paging for repositories (DESIGN.md "Lists"): newest first over time-sortable ids. A list
+ * query's paging part is plain data, so services pass it through without knowing HTTP or Kysely.
+ */
+export interface PageQuery {
+  /** 1–100, default 20 (the HTTP schema bounds it) */
+  limit?: number;
+  /** an id: the page holds items older than it */
+  starting_after?: string;
+  /** an id: the page holds items newer than it */
+  ending_before?: string;
+}
 
 export interface Page<T> {
   object: 'list';
@@ -7,17 +19,19 @@ export interface Page<T> {
   has_more: boolean;
 }
 
+export const DEFAULT_PAGE_LIMIT = 20;
+
 /**
- * Cursor paging over time-sortable ids, newest first (DESIGN.md "Lists"): starting_after moves to
- * older items, ending_before to newer ones. The query builder must already be filtered to the
- * tenant; `idColumn` is the ULID-bodied id column.
+ * Cursor paging over time-sortable ids, newest first: starting_after moves to older items,
+ * ending_before to newer ones. The query builder must already be filtered to the tenant;
+ * `idColumn` is the ULID-bodied id column.
  */
 export async function paginate<DB, TB extends keyof DB, O extends { id: string }>(
   qb: SelectQueryBuilder<DB, TB, O>,
   idColumn: string,
-  q: ListQueryT,
+  q: PageQuery,
 ): Promise<Page<O>> {
-  const limit = q.limit ?? 20;
+  const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
   const col = idColumn as any;
   if (q.ending_before) {
     const rows = await qb.where(col, '>', q.ending_before).orderBy(col, 'asc').limit(limit + 1).execute();
@@ -39,8 +53,8 @@ export function mapPage<A, B>(page: Page<A>, fn: (a: A) => B): Page<B> {
  * small per-tenant sets whose visibility is decided in code, e.g. keys and webhook endpoints of a
  * location-restricted key).
  */
-export function paginateRows<O extends { id: string }>(rowsNewestFirst: O[], q: ListQueryT): Page<O> {
-  const limit = q.limit ?? 20;
+export function paginateRows<O extends { id: string }>(rowsNewestFirst: O[], q: PageQuery): Page<O> {
+  const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
   if (q.ending_before) {
     const newer = rowsNewestFirst.filter((r) => r.id > q.ending_before!);
     return { object: 'list', data: newer.slice(Math.max(0, newer.length - limit)), has_more: newer.length > limit };

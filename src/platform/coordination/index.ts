@@ -1,0 +1,9 @@
+/**
+ * Infrastructure seams for running more than one node (issue 11 §3): each an interface with an
+ * in-process implementation; shared implementations (Redis, PostgreSQL) come with issue 12.
+ */
+export { InProcessRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
+export { DEFAULT_SLOT_TTL_MS, InProcessStreamSlots, keepSlotRenewed, type StreamSlot, type StreamSlots } from './stream-slots.ts';
+export { InProcessWakeSignal, PostgresWakeSignal, createWakeSignal, type WakeSignal } from './wake-signal.ts';
+export { CACHE_TOPICS, InProcessCacheInvalidation, alertRuleCacheKey, type CacheInvalidation } from './cache-invalidation.ts';
+export { InProcessLeaseStore, type LeaseStore, type StreamLease } from './lease-store.ts';
