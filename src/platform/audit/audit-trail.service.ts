@@ -2,7 +2,6 @@ import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
 import type { Principal } from '../identity/principal.ts';
 import { invalid } from '../lib/errors.ts';
 import { mapPage, type PageQuery } from '../db/pagination.ts';
-import { householdRepository } from '../../home/directory/household.repository.ts';
 import { computeAuditHash, computeDataHash, GENESIS_HASH, type AuditLineFields } from './audit-chain.ts';
 import type { AuditCheckpointService } from './audit-checkpoint.service.ts';
 import { auditQueryRepository, FULL_VISIBILITY, type AuditCheckpointRow, type AuditFilter, type AuditVisibility } from './audit-query.repository.ts';

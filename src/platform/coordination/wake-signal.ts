@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { sql } from 'kysely';
 import type { DatabaseHandle, Db, DbExecutor } from '../db/database.ts';
+import { notifyIn } from '../db/notify.ts';
 
 /**
  * Wakes workers waiting for work (the webhook delivery worker when deliveries are enqueued). A
@@ -65,7 +65,7 @@ export class PostgresWakeSignal implements WakeSignal {
 
   async wake(channel: string, within?: DbExecutor): Promise<void> {
     assertChannel(channel);
-    await sql`select pg_notify(${channel}, '')`.execute(within ?? this.deps.db);
+    await notifyIn(within ?? this.deps.db, channel);
   }
 
   async listen(channel: string, onWake: () => void): Promise<() => Promise<void>> {

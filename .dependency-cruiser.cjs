@@ -1,0 +1,65 @@
+/**
+ * The module rules of docs/architecture.md, checked by `npm test` (tests/architecture/dependency-rules.test.ts)
+ * and by `npx depcruise src` on the command line.
+ *
+ * A module is a folder src/<layer>/<name>/ (layer: platform, ingest, org, home); src/*.ts and
+ * src/org/operations.ts are the composition root.
+ */
+const MODULE = '^src/(platform|ingest|org|home)/[^/]+';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-module-cycles',
+      comment:
+        'Modules form a hierarchy: no folder-level cycle between modules. The one allowed is streams <-> scenes ' +
+        '(a stream belongs to a scene; a scene lists its streams).',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: `${MODULE}$` },
+      to: { circular: true, pathNot: '^src/org/(streams|scenes)$' },
+    },
+    {
+      name: 'no-file-cycles',
+      comment: 'No import cycle between files (type-only imports are erased and do not count).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'kysely-only-in-repositories',
+      comment: 'Queries live in repositories (*.repository.ts) and platform/db; everything else asks a repository.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['\\.repository\\.ts$', '^src/platform/db/'] },
+      to: { path: '(^|/)node_modules/kysely/' },
+    },
+    {
+      name: 'services-do-not-import-http',
+      comment: 'Services are HTTP-agnostic: the HTTP layer (platform/http) calls them, never the other way round.',
+      severity: 'error',
+      from: { path: '\\.service\\.ts$' },
+      to: { path: '^src/platform/http/' },
+    },
+    {
+      name: 'platform-does-not-import-surfaces',
+      comment: 'platform/ is the floor every surface stands on; it imports nothing from ingest/, org/ or home/.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(ingest|org|home)/' },
+    },
+    {
+      name: 'org-does-not-import-home',
+      comment: 'The household surface builds on the organization platform (streams, scenes, the pipeline), not the reverse.',
+      severity: 'error',
+      from: { path: '^src/(org|ingest)/' },
+      to: { path: '^src/home/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(tests|bench|scripts|clients)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
