@@ -14,35 +14,38 @@ import { capConnectionsPerAddress, serverOptions } from './platform/http/connect
 import { OneLineRequestLog } from './platform/http/request-log.ts';
 import { VigilError } from './platform/lib/errors.ts';
 import { ProblemSchema } from './platform/http/common.schemas.ts';
-import { StreamSchema } from './org/streams/stream.schemas.ts';
-import { streamRoutes } from './org/streams/stream.routes.ts';
-import { DetectionSchema, SceneSchema } from './org/scenes/scene.schemas.ts';
-import { sceneRoutes } from './org/scenes/scene.routes.ts';
-import { sandboxRoutes } from './org/sandbox/sandbox.routes.ts';
-// webhooks & audit API (issue 3 §2, §6)
-import { WebhookDeliverySchema, WebhookEndpointSchema } from './platform/outbox/webhook.schemas.ts';
-import { webhookRoutes } from './platform/outbox/webhook.routes.ts';
-import { AuditCheckpointSchema, AuditEntrySchema } from './platform/audit/audit.schemas.ts';
-import { auditRoutes } from './platform/audit/audit.routes.ts';
-// household agent (issue 4)
-import { BoundarySchema, SensorSchema } from './home/household/household.schemas.ts';
-import { householdRoutes } from './home/household/household.routes.ts';
-import { WatchSchema } from './home/watches/watch.schemas.ts';
-import { watchRoutes } from './home/watches/watch.routes.ts';
-import { EventSchema } from './home/events/event.schemas.ts';
-import { eventRoutes } from './home/events/event.routes.ts';
-import { ActionSchema, ConversationReplySchema } from './home/conversations/conversation.schemas.ts';
-import { conversationRoutes } from './home/conversations/conversation.routes.ts';
-// alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
-import { OPERATIONS_SCHEMAS, OPERATIONS_TAGS, operationsRoutes } from './org/operations.ts';
-// real video: phone frames, detection snapshots (issue 6)
-import { streamFrameRoutes } from './org/streams/stream-frame.routes.ts';
-import { snapshotRoutes } from './org/detections/snapshot.routes.ts';
-// keys in account settings (issue 9 §3)
-import { ApiKeySchema } from './platform/keys/key.schemas.ts';
-import { keyRoutes } from './platform/keys/key.routes.ts';
-// WebRTC ingest: WHIP, publish tokens, the phone publish page (issue 15)
-import { publishPageRoutes, publishTokenRoutes, whipRoutes } from './ingest/webrtc/whip.routes.ts';
+import type { ApiModule } from './platform/http/api-module.ts';
+import { streamsApi } from './org/streams/index.ts';
+import { scenesApi } from './org/scenes/index.ts';
+import { webhooksApi } from './platform/outbox/index.ts';
+import { auditApi } from './platform/audit/index.ts';
+import { conversationsApi } from './home/conversations/index.ts';
+import { watchesApi } from './home/watches/index.ts';
+import { eventsApi } from './home/events/index.ts';
+import { householdApi } from './home/household/index.ts';
+import { alertsApi } from './org/alerts/index.ts';
+import { incidentsApi } from './org/incidents/index.ts';
+import { protocolsApi } from './org/protocols/index.ts';
+import { respondersApi } from './org/responders/index.ts';
+import { automationApi } from './org/automation/index.ts';
+import { keysApi } from './platform/keys/index.ts';
+import { sandboxApi } from './org/sandbox/index.ts';
+import { detectionsApi } from './org/detections/index.ts';
+import { webrtcApi } from './ingest/webrtc/index.ts';
+
+/**
+ * The modules of the API. Each registers its own routes and brings its tags and shared schemas, in
+ * this order (the order of paths, tags and schemas in openapi.json); the compiler checks the
+ * context gives each module the services it asks for.
+ */
+const API_MODULES: ReadonlyArray<ApiModule<VigilContext>> = [
+  streamsApi, scenesApi, webhooksApi, auditApi,
+  // household agent (Surface A)
+  householdApi, watchesApi, eventsApi, conversationsApi,
+  // operations (Surface B)
+  alertsApi, incidentsApi, protocolsApi, respondersApi, automationApi,
+  sandboxApi, detectionsApi, keysApi, webrtcApi,
+];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,14 +74,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   app.removeContentTypeParser('text/plain');
 
   const validators = createValidatorCompiler();
-  const schemas = [ProblemSchema, StreamSchema, SceneSchema, DetectionSchema, WebhookEndpointSchema, WebhookDeliverySchema, AuditEntrySchema, AuditCheckpointSchema,
-    // household agent (issue 4)
-    SensorSchema, BoundarySchema, WatchSchema, EventSchema, ActionSchema, ConversationReplySchema,
-    // operations (issue 3)
-    ...OPERATIONS_SCHEMAS,
-    // keys (issue 9 §3)
-    ApiKeySchema,
-  ];
+  const schemas = [ProblemSchema, ...API_MODULES.flatMap((m) => m.schemas ?? [])];
   for (const s of schemas) {
     app.addSchema(s);
     validators.addSchema(s);
@@ -103,20 +99,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'vk_live_… or vk_test_… API key' } },
       },
-      tags: [
-        { name: 'Streams', description: 'Video and sensor sources (Surface B)' },
-        { name: 'Scenes', description: 'Interpreted state per location and natural-language queries (Surface B)' },
-        { name: 'Webhooks', description: 'Signed event deliveries with 24 h retries and a delivery log (both surfaces)' },
-        { name: 'Audit', description: 'Append-only, hash-chained audit trail: list, verify, export' },
-        { name: 'Conversations', description: 'The household agent: plain-language requests, replies and actions (Surface A)' },
-        { name: 'Watches', description: 'What the agent keeps under observation; list and stand down (Surface A)' },
-        { name: 'Events', description: 'Observations, alerts and changes of a household, newest first (Surface A)' },
-        { name: 'Household', description: 'The home: place, rooms, sensors, boundaries (Surface A, read-only)' },
-        ...OPERATIONS_TAGS,
-        { name: 'Keys', description: 'API keys in account settings: create (shown once), list, revoke, rotate (both surfaces)' },
-        { name: 'Sandbox', description: 'Synthetic scenes and on-demand test detections' },
-        { name: 'System', description: 'Health and description' },
-      ],
+      tags: [...API_MODULES.flatMap((m) => m.tags ?? []), { name: 'System', description: 'Health and description' }],
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
   });
@@ -148,26 +131,6 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   const errorsDoc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
   app.get('/docs/errors', { schema: { hide: true } }, async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(errorsDoc));
 
-  await app.register(streamRoutes(ctx.streams));
-  await app.register(sceneRoutes(ctx.scenes));
-  await app.register(webhookRoutes(ctx.webhooks));
-  await app.register(auditRoutes(ctx.auditTrail));
-  // household agent (issue 4)
-  await app.register(householdRoutes(ctx.household));
-  await app.register(watchRoutes(ctx.watches));
-  await app.register(eventRoutes(ctx.events));
-  await app.register(conversationRoutes(ctx.conversations, { slots: ctx.streamSlots, clock: ctx.clock, publicBaseUrl: ctx.config.publicBaseUrl }));
-  // operations (issue 3)
-  await app.register(operationsRoutes(ctx.operations));
-  // real video (issue 6)
-  await app.register(sandboxRoutes(ctx.sandbox));
-  await app.register(streamFrameRoutes(ctx.streams));
-  await app.register(snapshotRoutes(ctx.snapshots));
-  // keys in account settings (issue 9 §3)
-  await app.register(keyRoutes(ctx.keys));
-  // WebRTC ingest (issue 15)
-  await app.register(publishTokenRoutes(ctx.whip));
-  await app.register(whipRoutes(ctx.whip, { iceServers: ctx.config.iceServers }));
-  await app.register(publishPageRoutes({ iceServers: ctx.config.iceServers }));
+  for (const module of API_MODULES) await app.register(module.routes(ctx));
   return app;
 }

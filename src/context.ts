@@ -154,7 +154,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const household = new HouseholdService({ database, clock, audit, streams, scenes, engine, sources, directory: householdDirectory, events, invalidation });
   const watches = new WatchService({ database, clock, audit, events, household, invalidation });
   const conversations = new ConversationService({ database, clock, audit, household, watches, events, planner: opts.planner ?? createPlanner({ llm: config.llm, log: opts.log }) });
-  pipeline.addHook(new WatchObserver({ directory: householdDirectory, engine, events }));
+  pipeline.addHook(new WatchObserver({ directory: householdDirectory, engine, events }), { name: 'watches.observer', order: 100 });
   // issue 9 §1: muted sensors and places left alone are not ingested, and deliveries about them are not readable
   pipeline.setGate(householdDirectory);
   webhooks.setVisibility(events);

@@ -1,5 +1,4 @@
 import { incidentRepository } from './incidents/incident.repository.ts';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DatabaseHandle } from '../platform/db/database.ts';
 import type { Clock } from '../platform/time/clock.ts';
 import type { AuditService } from '../platform/audit/audit.service.ts';
@@ -7,22 +6,12 @@ import type { DetectionPipeline } from './pipeline/detection-pipeline.ts';
 import { AlertEngine } from './alerts/alert-engine.ts';
 import { AlertRuleService } from './alerts/alert-rule.service.ts';
 import { AlertService } from './alerts/alert.service.ts';
-import { AlertRuleSchema } from './alerts/alert-rule.schemas.ts';
-import { AlertSchema } from './alerts/alert.schemas.ts';
-import { alertRoutes } from './alerts/alert.routes.ts';
 import { AnomalyWatcher } from './incidents/anomaly-watcher.ts';
 import { IncidentService } from './incidents/incident.service.ts';
-import { IncidentSchema, NoteSchema } from './incidents/incident.schemas.ts';
-import { incidentRoutes } from './incidents/incident.routes.ts';
 import { ProtocolRunService } from './protocols/protocol-run.service.ts';
 import { ProtocolTypeService } from './protocols/protocol-type.service.ts';
-import { ProtocolRunSchema, ProtocolTypeSchema } from './protocols/protocol.schemas.ts';
-import { protocolRoutes } from './protocols/protocol.routes.ts';
 import { ResponderService } from './responders/responder.service.ts';
-import { ResponderSchema } from './responders/responder.schemas.ts';
-import { responderRoutes } from './responders/responder.routes.ts';
 import { AutomationService, type AutomationDefaults } from './automation/automation.service.ts';
-import { automationRoutes } from './automation/automation.routes.ts';
 import type { EventSink, UrlGuard } from '../platform/outbox/event-sink.ts';
 import type { CacheInvalidation } from '../platform/coordination/index.ts';
 
@@ -72,8 +61,8 @@ export async function createOperations(deps: {
   await alertEngine.loadAll(database.db);
   alertEngine.followChanges(deps.invalidation, database.db);
   // anomalies first: an automatic incident opened in this commit is there for the alerts that follow to attach to
-  deps.pipeline.addHook(anomalies);
-  deps.pipeline.addHook(alertEngine);
+  deps.pipeline.addHook(anomalies, { name: 'incidents.anomalies', order: 200 });
+  deps.pipeline.addHook(alertEngine, { name: 'alerts.rules', order: 300 });
   return {
     automation,
     alertEngine,
@@ -91,22 +80,3 @@ export async function createOperations(deps: {
     },
   };
 }
-
-/** Shared component schemas ($id) the operations routes reference. */
-export const OPERATIONS_SCHEMAS = [AlertRuleSchema, AlertSchema, IncidentSchema, NoteSchema, ResponderSchema, ProtocolRunSchema, ProtocolTypeSchema];
-
-export const OPERATIONS_TAGS = [
-  { name: 'Alerts', description: 'Alert rules on detections and the alerts they fire (Surface B)' },
-  { name: 'Incidents', description: 'Grouped detections and events with a timeline (Surface B)' },
-  { name: 'Protocols', description: 'Response protocols run on incidents, with responder notification and escalation (Surface B)' },
-  { name: 'Responders', description: 'People and systems that protocol runs notify (Surface B)' },
-  { name: 'Operator', description: 'Pause, resume, override and terminate automated actions (capability `operator`)' },
-];
-
-export const operationsRoutes = (ops: Operations): FastifyPluginAsyncTypebox => async (app) => {
-  await app.register(alertRoutes(ops.alertRules, ops.alerts));
-  await app.register(incidentRoutes(ops.incidents));
-  await app.register(protocolRoutes(ops.protocolTypes, ops.protocolRuns));
-  await app.register(responderRoutes(ops.responders));
-  await app.register(automationRoutes(ops.automation));
-};

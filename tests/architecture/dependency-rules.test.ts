@@ -52,3 +52,13 @@ test('the rules catch what they are for: a module cycle, a query in a service, a
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('pipeline hooks run in the order their modules declare: watches, then incidents, then alert rules', async () => {
+  const { createTestApp } = await import('../helpers/harness.ts');
+  const t = await createTestApp();
+  try {
+    assert.deepEqual(t.ctx.pipeline.hookOrder().map((h) => h.name), ['watches.observer', 'incidents.anomalies', 'alerts.rules']);
+  } finally {
+    await t.close();
+  }
+});

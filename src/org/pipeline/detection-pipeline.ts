@@ -30,6 +30,18 @@ export interface PipelineHook {
 }
 
 /**
+ * Where a hook runs among the others: lower first, both for onDetection and for persist. Each module
+ * that hooks in says its place (docs/architecture.md "Pipeline hooks"): household watches 100,
+ * incidents' anomaly grouping 200, alert rules 300 (after incidents, so an alert joins the incident
+ * its detection opened in the same commit).
+ */
+export interface HookPlacement {
+  /** module.hook, for logs and the docs */
+  name: string;
+  order: number;
+}
+
+/**
  * Decides, per stream, whether its detections may be taken in at all (DESIGN.md "Agent and
  * privacy": a muted sensor or a place left alone is not looked at). A refused detection is
  * dropped before anything records it: no scene update, no rule, no history row, no audit entry,
@@ -61,6 +73,7 @@ export class DetectionPipeline {
   private flushing = false;
   private scheduled = false;
   private hooks: PipelineHook[] = [];
+  private placements: HookPlacement[] = [];
   private idle: Array<() => void> = [];
   private gate: IngestGate | null = null;
   private withheldCount = 0;
@@ -75,8 +88,19 @@ export class DetectionPipeline {
     },
   ) {}
 
-  addHook(hook: PipelineHook): void {
-    this.hooks.push(hook);
+  addHook(hook: PipelineHook, placement: HookPlacement): void {
+    if (this.placements.some((p) => p.order === placement.order)) {
+      throw new Error(`pipeline hook ${placement.name}: order ${placement.order} is taken; every hook has its own place`);
+    }
+    const at = this.placements.findIndex((p) => p.order > placement.order);
+    const index = at === -1 ? this.hooks.length : at;
+    this.hooks.splice(index, 0, hook);
+    this.placements.splice(index, 0, placement);
+  }
+
+  /** the hooks in the order they run (for the docs and tests) */
+  hookOrder(): readonly HookPlacement[] {
+    return this.placements;
   }
 
   setGate(gate: IngestGate): void {

@@ -76,6 +76,26 @@ export interface paths {
         patch: operations["updateStream"];
         trace?: never;
     };
+    "/v1/streams/{id}/frames": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push a phone camera frame
+         * @description For streams with source_type mobile: one JPEG frame (≤ 2 MiB, EXIF orientation applied) goes through the motion gate, the object detector and the tracker and answers once its detections are stored. The stream is live while frames arrive and offline after 30 s without one.
+         */
+        post: operations["pushStreamFrame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scenes": {
         parameters: {
             query?: never;
@@ -876,26 +896,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/streams/{id}/frames": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Push a phone camera frame
-         * @description For streams with source_type mobile: one JPEG frame (≤ 2 MiB, EXIF orientation applied) goes through the motion gate, the object detector and the tracker and answers once its detections are stored. The stream is live while frames arrive and offline after 30 s without one.
-         */
-        post: operations["pushStreamFrame"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/detections/{id}/snapshot": {
         parameters: {
             query?: never;
@@ -1679,31 +1679,6 @@ export interface components {
              */
             created_at: string;
         };
-        Responder: {
-            /** @example rsp_01jd3k8e7f9g2h4j6k8m0n2p4q */
-            id: string;
-            /** @enum {string} */
-            object: "responder";
-            name: string;
-            /** @description a human or a downstream system */
-            kind: "person" | "system";
-            escalation_level: number;
-            contact: {
-                webhook_url: string;
-                email: string | null;
-                sms: string | null;
-            };
-            /**
-             * Format: date-time
-             * @example 2026-11-21T20:40:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T20:40:00.000Z
-             */
-            updated_at: string;
-        };
         ProtocolRun: {
             /** @example prot_01jd3k8e7f9g2h4j6k8m0n2p4q */
             id: string;
@@ -1744,6 +1719,31 @@ export interface components {
             steps: string[];
             builtin: boolean;
             created_at: string | null;
+        };
+        Responder: {
+            /** @example rsp_01jd3k8e7f9g2h4j6k8m0n2p4q */
+            id: string;
+            /** @enum {string} */
+            object: "responder";
+            name: string;
+            /** @description a human or a downstream system */
+            kind: "person" | "system";
+            escalation_level: number;
+            contact: {
+                webhook_url: string;
+                email: string | null;
+                sms: string | null;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T20:40:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T20:40:00.000Z
+             */
+            updated_at: string;
         };
         ApiKey: {
             /** @example key_01jd3k8e7f9g2h4j6k8m0n2p4q */
@@ -2407,6 +2407,133 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Stream"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pushStreamFrame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description stream_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "frame_result";
+                        stream_id: string;
+                        /** @description the phone stream after this frame (live) */
+                        status: "connecting" | "live" | "reconnecting" | "offline";
+                        /** @description false when the frame was not run through the detector (no motion since the last frame) */
+                        detected: boolean;
+                        /** @description what changed in the scene because of this frame; person and vehicle detections have a snapshot (GET /v1/detections/:id/snapshot) */
+                        detections: components["schemas"]["Detection"][];
+                    };
                 };
             };
             /** @description Default Response */
@@ -9731,133 +9858,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Detection"];
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    pushStreamFrame: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description stream_… */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "image/jpeg": string;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "frame_result";
-                        stream_id: string;
-                        /** @description the phone stream after this frame (live) */
-                        status: "connecting" | "live" | "reconnecting" | "offline";
-                        /** @description false when the frame was not run through the detector (no motion since the last frame) */
-                        detected: boolean;
-                        /** @description what changed in the scene because of this frame; person and vehicle detections have a snapshot (GET /v1/detections/:id/snapshot) */
-                        detections: components["schemas"]["Detection"][];
-                    };
                 };
             };
             /** @description Default Response */
