@@ -35,16 +35,7 @@ import { SnapshotService } from './org/detections/snapshot.service.ts';
 // WebRTC ingest: WHIP publishers (issue 15)
 import { PublishTokens, WhipService } from './ingest/webrtc/whip.service.ts';
 // infrastructure seams, in-process until a shared implementation is configured (issue 11 §3)
-import {
-  InProcessCacheInvalidation,
-  InProcessRateLimitStore,
-  InProcessStreamSlots,
-  createWakeSignal,
-  type CacheInvalidation,
-  type RateLimitStore,
-  type StreamSlots,
-  type WakeSignal,
-} from './platform/coordination/index.ts';
+import { createCoordination, type Coordination, type RateLimitStore, type StreamSlots } from './platform/coordination/index.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -89,6 +80,8 @@ export interface VigilContext {
   events: EventService;
   conversations: ConversationService;
   streamSlots: StreamSlots;
+  /** rate-limit counters, stream slots, wake signals, cache invalidation, stream leases (issue 11 §3) */
+  coordination: Coordination;
   /** alert rules and alerts, incidents, responders, protocol runs, automation switches (issue 3) */
   operations: Operations;
   /** JPEG snapshots of real-video detections (issue 6) */
@@ -108,9 +101,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     onIdleError: (err) => opts.log?.warn({ err }, 'idle database connection failed'),
   });
   await migrateToLatest(database);
-  const audit = new AuditService({ database, clock });
+  const coordination = createCoordination({ database, databaseUrl: config.databaseUrl, log: opts.log });
   // writers announce changes to cached rows (keys, household, alert rules, automation) here
-  const invalidation: CacheInvalidation = new InProcessCacheInvalidation();
+  const { invalidation, wakeSignal } = coordination;
+  const audit = new AuditService({ database, clock });
   const keys = new KeyService({ database, clock, audit, invalidation });
   const engine = new SceneEngine();
   const pipeline = new DetectionPipeline({
@@ -121,7 +115,6 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     onError: (err) => opts.log?.error({ err }, 'detection pipeline write failed'),
   });
   // webhooks & audit API (created first: the video ingest writes stream.status_changed events)
-  const wakeSignal: WakeSignal = createWakeSignal(database, config.databaseUrl, opts.log);
   const webhooks = new WebhookService({ database, clock, audit, allowPrivate: config.webhookAllowPrivate, wakeSignal });
   // real video (issue 6)
   const snapshots = new SnapshotService({ database });
@@ -193,7 +186,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     scenes,
     streams,
     sandbox,
-    rateLimits: new InProcessRateLimitStore(),
+    rateLimits: coordination.rateLimits,
     webhooks,
     deliveryWorker,
     auditTrail,
@@ -202,7 +195,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     watches,
     events,
     conversations,
-    streamSlots: new InProcessStreamSlots(),
+    streamSlots: coordination.streamSlots,
+    coordination,
     operations,
     snapshots,
     whip,

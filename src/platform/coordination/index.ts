@@ -7,3 +7,4 @@ export { DEFAULT_SLOT_TTL_MS, InProcessStreamSlots, keepSlotRenewed, type Stream
 export { InProcessWakeSignal, PostgresWakeSignal, createWakeSignal, type WakeSignal } from './wake-signal.ts';
 export { CACHE_TOPICS, InProcessCacheInvalidation, alertRuleCacheKey, type CacheInvalidation } from './cache-invalidation.ts';
 export { InProcessLeaseStore, type LeaseStore, type StreamLease } from './lease-store.ts';
+export { createCoordination, type Coordination } from './coordination.ts';

@@ -5,15 +5,26 @@ import { openDatabase, type DatabaseHandle } from '../../../src/platform/db/data
 import { InProcessWakeSignal, PostgresWakeSignal, type WakeSignal } from '../../../src/platform/coordination/index.ts';
 import { createTestDatabase } from '../../helpers/harness.ts';
 
-/** Resolves when `fn` has been called `n` times, or rejects after `ms`. */
-function calls(n: number, ms = 3_000): { fn: () => void; done: Promise<void>; count: () => number } {
+/** Counts calls of `fn`; `done()` resolves once it was called `n` times, or rejects after `ms`. */
+function calls(n: number, ms = 3_000): { fn: () => void; done: () => Promise<void>; count: () => number } {
   let count = 0;
-  let resolve!: () => void;
-  const done = new Promise<void>((res, rej) => {
-    resolve = res;
-    setTimeout(() => rej(new Error(`expected ${n} wakes, got ${count}`)), ms).unref();
-  });
-  return { fn: () => void (++count >= n && resolve()), done, count: () => count };
+  const waiters: Array<() => void> = [];
+  return {
+    fn: () => {
+      if (++count >= n) for (const w of waiters.splice(0)) w();
+    },
+    count: () => count,
+    done: () =>
+      count >= n
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`expected ${n} wakes, got ${count}`)), ms);
+            waiters.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
+  };
 }
 
 const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));
@@ -38,7 +49,7 @@ export function wakeSignalContract(
         const offB = await s.signal.listen('vigil_test_a', b.fn);
         const offOther = await s.signal.listen('vigil_test_other', other.fn);
         await s.signal.wake('vigil_test_a');
-        await Promise.all([a.done, b.done]);
+        await Promise.all([a.done(), b.done()]);
         await settle();
         assert.equal(other.count(), 0);
         await offA();
@@ -71,7 +82,7 @@ export function wakeSignalContract(
           await s.signal.wake('vigil_test_tx', trx);
           await settle(); // time for a wake sent too early to show
         });
-        await woken.done;
+        await woken.done();
         assert.deepEqual(seen, [1], 'the listener saw the committed row');
         await off();
 
