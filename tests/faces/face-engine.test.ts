@@ -12,6 +12,7 @@ import {
   match,
   MATCH_THRESHOLD,
   TrackRecognizer,
+  recognizeImage,
   cosineSimilarity,
   type EnrolledFace,
   type FaceEngine,
@@ -74,6 +75,45 @@ describe('matching at MATCH_THRESHOLD', () => {
     const stranger = fixtures.find((f) => f.person === 'chelsea' && f.variant === 'mirror')!;
     assert.equal(match(await describeOne(stranger.jpeg), enrolled), null);
     assert.equal(match(await describeOne(stranger.jpeg), []), null, 'nobody enrolled: nobody matches');
+  });
+});
+
+describe('detectFaces and describe', () => {
+  test('two people in one picture: each face found, and described alone it is still that person', async () => {
+    const image = await decodeJpeg(await twoFacesJpeg());
+    const faces = await engine.detectFaces(image);
+    assert.equal(faces.length, 2);
+    assert.ok(faces.every((f) => f.score >= 0.5 && f.size >= 100 && !('descriptor' in f)));
+    const left = faces.find((f) => f.box[0] < 0.5)!;
+    const right = faces.find((f) => f.box[0] >= 0.5)!;
+    const christina = await describeOne(await portraitJpeg('christina'));
+    const esma = await describeOne(await portraitJpeg('esma'));
+    const leftDescriptor = await engine.describe(image, left);
+    const rightDescriptor = await engine.describe(image, right);
+    assert.ok(leftDescriptor && rightDescriptor);
+    assert.ok(cosineSimilarity(leftDescriptor, christina) >= MATCH_THRESHOLD);
+    assert.ok(cosineSimilarity(rightDescriptor, esma) >= MATCH_THRESHOLD);
+    assert.ok(cosineSimilarity(leftDescriptor, esma) < MATCH_THRESHOLD);
+  });
+});
+
+describe('recognizeImage (a phone frame)', () => {
+  test('each face of a still is recognized or not; nobody enrolled means unrecognized with no similarity', async () => {
+    const image = await decodeJpeg(await twoFacesJpeg());
+    const enrolled = [{ personId: 'person_esma', descriptor: await describeOne(await portraitJpeg('esma')) }];
+    const verdicts = await recognizeImage(engine, image, enrolled);
+    assert.equal(verdicts.length, 2);
+    const right = verdicts.find((v) => v.box[0] >= 0.5)!;
+    const left = verdicts.find((v) => v.box[0] < 0.5)!;
+    assert.equal(right.status, 'recognized');
+    assert.equal(right.personId, 'person_esma');
+    assert.equal(left.status, 'unrecognized');
+    assert.equal(left.personId, null);
+    assert.ok(left.similarity! < MATCH_THRESHOLD);
+    const nobody = await recognizeImage(engine, image, []);
+    assert.deepEqual(nobody.map((v) => [v.status, v.similarity]), [['unrecognized', null], ['unrecognized', null]]);
+    assert.deepEqual(await recognizeImage(engine, await decodeJpeg(await noFaceJpeg()), enrolled), []);
+    assert.deepEqual(await recognizeImage(engine, await decodeJpeg(await scaledPortrait('esma', 40)), enrolled), [], 'too small: no verdict');
   });
 });
 

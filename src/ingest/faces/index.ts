@@ -6,6 +6,8 @@ export { createFaceEngine, FaceEngineOverloadedError, MIN_ENROL_FACE_PX, MIN_FAC
 export type { BestFace, FaceEngine, FaceEngineOptions, FaceEngineStats } from './face-engine.ts';
 export { cropRgb, decodeJpeg, FaceImageError, MAX_FACE_JPEG_BYTES } from './face-image.ts';
 export { cosineSimilarity, match, MATCH_THRESHOLD } from './face-match.ts';
+export { recognizeImage } from './recognize-image.ts';
+export type { ImageFaceVerdict } from './recognize-image.ts';
 export { faceSearchRegion, TrackRecognizer } from './track-recognizer.ts';
 export type { FaceVerdict, TrackRecognizerOptions } from './track-recognizer.ts';
 export type { DescribedFace, DetectedFace, EnrolledFace, FaceMatch, NormalizedBox, RgbFrame } from './face.types.ts';
