@@ -1,7 +1,8 @@
 /**
  * Face worker thread: Human's face pipeline (BlazeFace detection, FaceMesh to confirm and align
  * the face, FaceRes descriptor) on the tfjs WebAssembly backend, off the main thread so a
- * descriptor (~50–150 ms) never blocks the HTTP server. Started by face-engine.ts through a tsx
+ * face's detection and descriptor (tenths of a second: bench/results/faces.json) never block
+ * the HTTP server. Started by face-engine.ts through a tsx
  * bootstrap, like the object detector (video/centernet.worker.ts).
  */
 import { readFile } from 'node:fs/promises';
@@ -32,7 +33,7 @@ export type WireFace = DetectedFace & { descriptor?: Float32Array };
 
 export type FaceWorkerReply =
   | { type: 'ready' }
-  | { type: 'result'; id: number; faces: WireFace[]; ms: number; describeMs: number }
+  | { type: 'result'; id: number; faces: WireFace[]; ms: number }
   | { type: 'error'; id: number; message: string };
 
 /** The parts of Human's API used here (its own .d.ts is unreachable through the broken exports map). */
@@ -44,7 +45,7 @@ interface HumanFace {
 }
 interface HumanLike {
   load(): Promise<void>;
-  detect(input: unknown, config?: object): Promise<{ face: HumanFace[]; performance: Record<string, number> }>;
+  detect(input: unknown, config?: object): Promise<{ face: HumanFace[] }>;
   tf: {
     tensor4d(data: Uint8Array, shape: [number, number, number, number], dtype: 'int32'): { dispose(): void };
   };
@@ -115,7 +116,7 @@ function installFileFetch(): void {
 
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
 
-async function analyse(human: HumanLike, req: FaceRequest): Promise<{ faces: WireFace[]; describeMs: number }> {
+async function analyse(human: HumanLike, req: FaceRequest): Promise<WireFace[]> {
   const input = human.tf.tensor4d(req.data, [1, req.height, req.width, 3], 'int32');
   try {
     // description is switched per call: boxes alone cost the detector (and mesh) only
@@ -128,7 +129,7 @@ async function analyse(human: HumanLike, req: FaceRequest): Promise<{ faces: Wir
       if (req.describe && f.embedding?.length) face.descriptor = Float32Array.from(f.embedding);
       faces.push(face);
     }
-    return { faces, describeMs: req.describe ? (result.performance.description ?? 0) : 0 };
+    return faces;
   } finally {
     input.dispose();
   }
@@ -143,8 +144,8 @@ async function serve(): Promise<void> {
   port.on('message', (req: FaceRequest) => {
     const started = performance.now();
     analyse(human, req).then(
-      ({ faces, describeMs }) => {
-        const reply: FaceWorkerReply = { type: 'result', id: req.id, faces, ms: performance.now() - started, describeMs };
+      (faces) => {
+        const reply: FaceWorkerReply = { type: 'result', id: req.id, faces, ms: performance.now() - started };
         port.postMessage(reply, faces.flatMap((f) => (f.descriptor ? [f.descriptor.buffer as ArrayBuffer] : [])));
       },
       (err: unknown) => port.postMessage({ type: 'error', id: req.id, message: String((err as Error)?.message ?? err) } satisfies FaceWorkerReply),
