@@ -1,9 +1,9 @@
 /**
- * Face worker thread: Human's face pipeline (BlazeFace detection, FaceMesh to confirm and align
- * the face, FaceRes descriptor) on the tfjs WebAssembly backend, off the main thread so a
- * face's detection and descriptor (tenths of a second: bench/results/faces.json) never block
- * the HTTP server. Started by face-engine.ts through a tsx
- * bootstrap, like the object detector (video/centernet.worker.ts).
+ * Face worker thread: Human's face pipeline (BlazeFace detection, FaceMesh to confirm the face
+ * and tighten its box, FaceRes descriptor) on the tfjs WebAssembly backend, off the main thread
+ * so a face's detection and descriptor (tenths of a second: bench/results/faces.json) never
+ * block the HTTP server. Started by face-engine.ts through a tsx bootstrap, like the object
+ * detector (video/centernet.worker.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
