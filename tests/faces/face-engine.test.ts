@@ -235,6 +235,19 @@ describe('TrackRecognizer', () => {
     assert.equal((await r.observe('t5', 1, mia, FULL, []))?.status, 'unrecognized');
   });
 
+  test('an overloaded engine skips the attempt (no verdict, retried N frames later) instead of failing', async () => {
+    const refusing = await createFaceEngine({ maxQueue: 0 });
+    try {
+      const r = new TrackRecognizer(refusing, { everyNFrames: 4 });
+      assert.equal(await r.observe('busy', 0, mia, FULL, enrolled), undefined);
+      assert.equal(r.due('busy', 3), false);
+      assert.equal(r.due('busy', 4), true);
+      assert.equal(r.descriptorCount('busy'), 0);
+    } finally {
+      await refusing.close();
+    }
+  });
+
   test('tracks are independent and a concurrent sighting does not compute twice', async () => {
     const engineSpy = counting();
     const r = new TrackRecognizer(engineSpy, { everyNFrames: 10 });

@@ -1,4 +1,4 @@
-import { MIN_FACE_PX, type FaceEngine } from './face-engine.ts';
+import { FaceEngineOverloadedError, MIN_FACE_PX, type FaceEngine } from './face-engine.ts';
 import { cropRgb } from './face-image.ts';
 import { MATCH_THRESHOLD, match } from './face-match.ts';
 import type { EnrolledFace, NormalizedBox, RgbFrame } from './face.types.ts';
@@ -98,7 +98,14 @@ export class TrackRecognizer {
     t.busy = true;
     try {
       const region = cropRgb(image, searchBox);
-      const faces = await this.engine.describeFaces(region);
+      let faces;
+      try {
+        faces = await this.engine.describeFaces(region);
+      } catch (err) {
+        // more people in view than the engine keeps up with: skip this attempt, retry in N frames
+        if (err instanceof FaceEngineOverloadedError) return t.verdict;
+        throw err;
+      }
       // crop pixels are frame pixels, so the size limit holds in the frame
       const face = faces.find((f) => f.size >= this.minFacePx);
       if (!face) return t.verdict;
