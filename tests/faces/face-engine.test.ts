@@ -4,6 +4,7 @@
  * enrolment face (none / several / too small refused), and the per-track cache.
  */
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import {
   createFaceEngine,
@@ -13,6 +14,7 @@ import {
   MATCH_THRESHOLD,
   TrackRecognizer,
   recognizeImage,
+  faceSearchRegion,
   cosineSimilarity,
   type EnrolledFace,
   type FaceEngine,
@@ -114,6 +116,41 @@ describe('recognizeImage (a phone frame)', () => {
     assert.deepEqual(nobody.map((v) => [v.status, v.similarity]), [['unrecognized', null], ['unrecognized', null]]);
     assert.deepEqual(await recognizeImage(engine, await decodeJpeg(await noFaceJpeg()), enrolled), []);
     assert.deepEqual(await recognizeImage(engine, await decodeJpeg(await scaledPortrait('esma', 40)), enrolled), [], 'too small: no verdict');
+  });
+});
+
+describe('a person seen from behind', () => {
+  // the project's shared photo: a person in a field, back to the camera (no face to see)
+  const PERSON_JPG = new URL('../../../shared/fixtures/person.jpg', import.meta.url);
+
+  test('gives no face: no verdict on the still, and enrolment is refused with no_face', async () => {
+    const jpeg = await readFile(PERSON_JPG);
+    const image = await decodeJpeg(jpeg);
+    // the person's box as the object detector reports it (tests/video/mobile-ingest.test.ts: y 0.26–0.89)
+    const region = faceSearchRegion([0.29, 0.26, 0.14, 0.63], image);
+    assert.deepEqual(await recognizeImage(engine, image, []), []);
+    const r = new TrackRecognizer(engine);
+    assert.equal(await r.observe('back', 0, image, region, []), undefined);
+    await assert.rejects(engine.bestFace(jpeg), (err: unknown) => err instanceof FaceImageError && err.code === 'no_face');
+  });
+});
+
+describe('faceSearchRegion', () => {
+  const frame = { width: 640, height: 480 };
+  const close = (a: number[], b: number[]) => assert.ok(a.every((v, i) => Math.abs(v - b[i]) < 1e-9), `${a} vs ${b}`);
+
+  test('a standing person: the top half of the box, widened', () => {
+    // 64×288 px: a full-body box
+    close(faceSearchRegion([0.5, 0.2, 0.1, 0.6], frame), [0.485, 0.14, 0.13, 0.36]);
+  });
+
+  test('a close-up (box about as wide as tall): the whole box, widened', () => {
+    // CenterNet's box of a face filling a door camera's view (153×158 px)
+    close(faceSearchRegion([0.3, 0.3, 0.24, 0.33], frame), [0.264, 0.267, 0.312, 0.363]);
+  });
+
+  test('stays inside the image', () => {
+    close(faceSearchRegion([0, 0, 1, 1], frame), [0, 0, 1, 1]);
   });
 });
 

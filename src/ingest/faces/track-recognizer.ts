@@ -35,17 +35,24 @@ interface TrackState {
 }
 
 /**
- * Where to look for a person's face: the top of their body box, widened a little (the head can
- * lean out of a walking person's box). A close-up box (a person at a door camera) is head and
- * shoulders, a full-body one has the head in its top sixth: the top half covers both, and
- * searching less of the frame keeps the face large in the detector's 256×256 input.
+ * Where to look for a person's face, given their body box from the object detector in an image
+ * of `image`'s size. A standing person's box has the head in its top sixth: the top half is
+ * searched (less area keeps the face large in the detector's 256×256 input). A box about as wide
+ * as it is tall is a close-up (head and shoulders at a door camera, or the head alone, which is
+ * what CenterNet boxes when a face fills the view): all of it is searched. Widened by 15% each
+ * side and 10% upwards, because the head leans out of a walking person's box and the face
+ * detector needs a margin around a face.
  */
-export function faceSearchRegion(personBox: NormalizedBox): NormalizedBox {
+export function faceSearchRegion(personBox: NormalizedBox, image: { width: number; height: number }): NormalizedBox {
   const [x, y, w, h] = personBox;
-  const left = Math.max(0, x - w * 0.1);
-  const top = Math.max(0, y - h * 0.05);
-  const right = Math.min(1, x + w * 1.1);
-  const bottom = Math.min(1, y + h * 0.5);
+  const widthPx = w * image.width;
+  const heightPx = h * image.height;
+  // down to 1.25 box widths below the top, at least half the box, at most all of it
+  const depthPx = Math.min(heightPx, Math.max(heightPx / 2, widthPx * 1.25));
+  const left = Math.max(0, x - w * 0.15);
+  const top = Math.max(0, y - h * 0.1);
+  const right = Math.min(1, x + w * 1.15);
+  const bottom = Math.min(1, y + depthPx / image.height);
   return [left, top, right - left, bottom - top];
 }
 
@@ -84,7 +91,7 @@ export class TrackRecognizer {
 
   /**
    * One sighting of a tracked person on a frame. When the track is due, looks for a face inside
-   * `searchBox` (for a body box from the object detector: `faceSearchRegion(box)`), describes the
+   * `searchBox` (for a body box from the object detector: `faceSearchRegion(box, image)`), describes the
    * largest one and matches it against `enrolled`. Returns the track's verdict after this frame.
    */
   async observe(trackId: string, frame: number, image: RgbFrame, searchBox: NormalizedBox, enrolled: readonly EnrolledFace[]): Promise<FaceVerdict | undefined> {
