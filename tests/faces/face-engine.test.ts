@@ -15,6 +15,8 @@ import {
   TrackRecognizer,
   recognizeImage,
   faceSearchRegion,
+  descriptorFromBytes,
+  descriptorToBytes,
   cosineSimilarity,
   type EnrolledFace,
   type FaceEngine,
@@ -116,6 +118,24 @@ describe('recognizeImage (a phone frame)', () => {
     assert.deepEqual(nobody.map((v) => [v.status, v.similarity]), [['unrecognized', null], ['unrecognized', null]]);
     assert.deepEqual(await recognizeImage(engine, await decodeJpeg(await noFaceJpeg()), enrolled), []);
     assert.deepEqual(await recognizeImage(engine, await decodeJpeg(await scaledPortrait('esma', 40)), enrolled), [], 'too small: no verdict');
+  });
+});
+
+describe('JPEG input and stored descriptors', () => {
+  test('describeFaces takes JPEG bytes as well; a descriptor survives its stored bytes exactly', async () => {
+    const jpeg = await portraitJpeg('esma');
+    const [fromJpeg] = await engine.describeFaces(jpeg);
+    const [fromFrame] = await engine.describeFaces(await decodeJpeg(jpeg));
+    assert.deepEqual(fromJpeg.descriptor, fromFrame.descriptor);
+    const bytes = descriptorToBytes(fromJpeg.descriptor);
+    assert.equal(bytes.length, 4096);
+    assert.deepEqual(descriptorFromBytes(bytes), fromJpeg.descriptor);
+    assert.throws(() => descriptorFromBytes(bytes.subarray(0, 4092)), /4096 bytes, not 4092/);
+    assert.throws(() => descriptorToBytes(new Float32Array(128)), /1024 numbers, not 128/);
+    const corrupt = Buffer.from(bytes);
+    corrupt.writeFloatLE(Number.NaN, 40);
+    assert.throws(() => descriptorFromBytes(corrupt), /non-finite number at 10/);
+    await assert.rejects(engine.detectFaces(Buffer.from('not a jpeg')), (err: unknown) => err instanceof FaceImageError && err.code === 'invalid_image');
   });
 });
 

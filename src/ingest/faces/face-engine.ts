@@ -58,10 +58,10 @@ export interface BestFace {
 /** Face detection and description on Human's models, in worker threads. */
 export interface FaceEngine {
   readonly size: number;
-  /** Faces in an image, largest first; boxes only (no descriptor cost). */
-  detectFaces(image: RgbFrame): Promise<DetectedFace[]>;
-  /** Faces in an image with their descriptors, largest first. */
-  describeFaces(image: RgbFrame): Promise<DescribedFace[]>;
+  /** Faces in an image (decoded frame, or JPEG bytes), largest first; boxes only (no descriptor cost). */
+  detectFaces(image: RgbFrame | Buffer): Promise<DetectedFace[]>;
+  /** Faces in an image (decoded frame, or JPEG bytes) with their descriptors, largest first. */
+  describeFaces(image: RgbFrame | Buffer): Promise<DescribedFace[]>;
   /**
    * The descriptor of one face already found in `image` (by detectFaces): the face is cut out
    * with a margin and described alone. Null when it is no longer found there.
@@ -165,16 +165,17 @@ export async function createFaceEngine(o: FaceEngineOptions = {}): Promise<FaceE
     slots.push(slot);
   }
 
-  const run = (image: RgbFrame, describe: boolean): Promise<WireFace[]> => {
-    if (closed) return Promise.reject(new Error('face engine is closed'));
-    if (queue.length >= maxQueue) return Promise.reject(new FaceEngineOverloadedError(queue.length));
+  const run = async (input: RgbFrame | Buffer, describe: boolean): Promise<WireFace[]> => {
+    const image = Buffer.isBuffer(input) ? await decodeJpeg(input) : input;
+    if (closed) throw new Error('face engine is closed');
+    if (queue.length >= maxQueue) throw new FaceEngineOverloadedError(queue.length);
     return new Promise<WireFace[]>((resolve, reject) => {
       queue.push({ id: nextId++, image, describe, resolve, reject });
       dispatch();
     });
   };
 
-  const describeFaces = async (image: RgbFrame): Promise<DescribedFace[]> => {
+  const describeFaces = async (image: RgbFrame | Buffer): Promise<DescribedFace[]> => {
     const faces = await run(image, true);
     return bySizeDesc(faces.filter((f): f is DescribedFace => f.descriptor instanceof Float32Array && f.descriptor.length > 0));
   };

@@ -6,6 +6,7 @@ export { createFaceEngine, FaceEngineOverloadedError, MIN_ENROL_FACE_PX, MIN_FAC
 export type { BestFace, FaceEngine, FaceEngineOptions, FaceEngineStats } from './face-engine.ts';
 export { cropRgb, decodeJpeg, FaceImageError, MAX_FACE_JPEG_BYTES } from './face-image.ts';
 export { cosineSimilarity, match, MATCH_THRESHOLD } from './face-match.ts';
+export { DESCRIPTOR_LENGTH, DESCRIPTOR_MODEL, descriptorFromBytes, descriptorToBytes } from './descriptor-codec.ts';
 export { recognizeImage } from './recognize-image.ts';
 export type { ImageFaceVerdict } from './recognize-image.ts';
 export { faceSearchRegion, TrackRecognizer } from './track-recognizer.ts';
