@@ -6,13 +6,18 @@ export const MAX_FACE_JPEG_BYTES = 2 * 1024 * 1024;
 // phone cameras make 12–50 MP images; refuse decompression bombs beyond that
 const MAX_INPUT_PIXELS = 64 * 1024 * 1024;
 
-/** Why an image cannot give a face; `code` is meant for the API's problem+json error. */
+/**
+ * Why an image cannot give a face. The HTTP layer maps `code` onto the error catalogue like
+ * VideoInputError: invalid_image → 400 and payload_too_large → 413 (both exist); no_face,
+ * several_faces and face_too_small are new codes (422: a valid JPEG that cannot be enrolled).
+ */
 export class FaceImageError extends Error {
   constructor(
     readonly code: 'invalid_image' | 'payload_too_large' | 'no_face' | 'several_faces' | 'face_too_small',
     message: string,
   ) {
     super(message);
+    this.name = 'FaceImageError';
   }
 }
 
