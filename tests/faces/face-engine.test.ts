@@ -22,7 +22,7 @@ import {
   type FaceEngine,
   type RgbFrame,
 } from '../../src/ingest/faces/index.ts';
-import { noFaceJpeg, PEOPLE, portraitJpeg, samePhotoFixtures, scaledPortrait, twoFacesJpeg } from './face-fixtures.ts';
+import { groupRowJpeg, noFaceJpeg, PEOPLE, portraitJpeg, samePhotoFixtures, scaledPortrait, twoFacesJpeg } from './face-fixtures.ts';
 
 let engine: FaceEngine;
 before(async () => {
@@ -199,6 +199,7 @@ describe('bestFace (enrolment)', () => {
 
   test('an image with two faces of similar size is refused with several_faces', async () => {
     await refusal(await twoFacesJpeg(), 'several_faces', /2 faces.*one person/);
+    await refusal(await groupRowJpeg(), 'several_faces', /5 faces/);
   });
 
   test('a face too small to enrol is refused with face_too_small', async () => {
@@ -208,6 +209,12 @@ describe('bestFace (enrolment)', () => {
   test('bytes that are not a JPEG are refused with invalid_image', async () => {
     await refusal(Buffer.from('GIF89a not a jpeg'), 'invalid_image', /not a JPEG/);
     await refusal(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]), 'invalid_image', /could not be decoded/);
+  });
+
+  test('an image over 2 MiB is refused with payload_too_large before decoding', async () => {
+    const big = Buffer.alloc(2 * 1024 * 1024 + 1);
+    big.set([0xff, 0xd8, 0xff, 0xe0]);
+    await refusal(big, 'payload_too_large', /2097153 bytes; the limit is 2097152/);
   });
 });
 

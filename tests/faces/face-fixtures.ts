@@ -122,6 +122,11 @@ export async function twoFacesJpeg(): Promise<Buffer> {
   );
 }
 
+/** The five faces of the group photo as the package's screenshot shows them, side by side. */
+export async function groupRowJpeg(): Promise<Buffer> {
+  return jpeg(sharp(join(ASSETS, 'screenshot-facedetect.jpg')).extract({ left: 0, top: 330, width: 800, height: 190 }));
+}
+
 /** The package's labelled face database: FaceRes descriptors of 36 people in 40 photos. */
 export async function packageFaceDatabase(): Promise<Array<{ name: string; source: string; descriptor: Float32Array }>> {
   const { readFile } = await import('node:fs/promises');

@@ -116,15 +116,34 @@ function installFileFetch(): void {
 
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
 
+/**
+ * BlazeFace squeezes its whole input into 256×256: a wide or tall image (a standing person's
+ * search region is about 1:2, a row of faces 4:1) would squash faces out of shape and out of
+ * reach of the detector. Pad such images to a square with grey, keeping faces' proportions.
+ */
+function squared(req: FaceRequest): { data: Uint8Array; side: number } | null {
+  const { width, height } = req;
+  if (Math.max(width, height) <= Math.min(width, height) * 1.15) return null;
+  const side = Math.max(width, height);
+  const data = new Uint8Array(side * side * 3).fill(128);
+  const rowBytes = width * 3;
+  for (let y = 0; y < height; y++) data.set(req.data.subarray(y * rowBytes, (y + 1) * rowBytes), y * side * 3);
+  return { data, side };
+}
+
 async function analyse(human: HumanLike, req: FaceRequest): Promise<WireFace[]> {
-  const input = human.tf.tensor4d(req.data, [1, req.height, req.width, 3], 'int32');
+  const square = squared(req);
+  const [w, h] = square ? [square.side, square.side] : [req.width, req.height];
+  const input = human.tf.tensor4d(square ? square.data : req.data, [1, h, w, 3], 'int32');
   try {
     // description is switched per call: boxes alone cost the detector (and mesh) only
     const result = await human.detect(input, { face: { description: { enabled: req.describe } } });
     const faces: WireFace[] = [];
     for (const f of result.face) {
-      const [x, y, w, h] = f.boxRaw.map(clamp01);
-      const box: NormalizedBox = [x, y, Math.min(w, 1 - x), Math.min(h, 1 - y)];
+      // boxRaw is relative to the (padded) input; make it relative to the image given
+      const x = clamp01((f.boxRaw[0] * w) / req.width);
+      const y = clamp01((f.boxRaw[1] * h) / req.height);
+      const box: NormalizedBox = [x, y, Math.min((f.boxRaw[2] * w) / req.width, 1 - x), Math.min((f.boxRaw[3] * h) / req.height, 1 - y)];
       const face: WireFace = { box, score: f.score, size: Math.round(Math.min(box[2] * req.width, box[3] * req.height)) };
       if (req.describe && f.embedding?.length) face.descriptor = Float32Array.from(f.embedding);
       faces.push(face);
