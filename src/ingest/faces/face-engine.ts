@@ -24,13 +24,13 @@ export const MIN_ENROL_FACE_PX = 64;
 export const SEVERAL_FACES_RATIO = 0.5;
 
 export interface FaceEngineOptions {
-  /** worker threads, one set of models each (~10 MB); default 1 */
+  /** worker threads, one set of models each (9 MB of weights); default 1 */
   workers?: number;
   /** minimum face confidence; default 0.5 */
   minScore?: number;
   /** faces per image; default 10 */
   maxFaces?: number;
-  /** confirm and align faces with FaceMesh before describing; default true */
+  /** confirm each face and tighten its box with FaceMesh before describing; default true */
   mesh?: boolean;
   /** requests waiting for a worker before calls are refused; default 64 */
   maxQueue?: number;
