@@ -1,0 +1,262 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { cropRgb, decodeJpeg, encodeCropJpeg, FaceImageError, growBox } from './face-image.ts';
+import type { FaceRequest, FaceWorkerData, FaceWorkerReply, WireFace } from './face.worker.ts';
+import type { DescribedFace, DetectedFace, NormalizedBox, RgbFrame } from './face.types.ts';
+
+/**
+ * Smallest face (side in pixels of the image it was found in) whose descriptor is trusted in
+ * live recognition. FaceRes looks at 224×224; shrunk faces drift towards a generic face
+ * (bench/faces.bench.ts, `min_face_size`): at ~56 px the worst same-person similarity to the
+ * full-size portraits is still 0.84 and the best different-person one 0.71, either side of
+ * MATCH_THRESHOLD with room; at ~48 px a stranger reached 0.73, at ~40 px a person fell to 0.74.
+ * A smaller face is treated as not seen (no verdict), never as "unrecognized".
+ */
+export const MIN_FACE_PX = 56;
+
+/** Enrolment is the reference every later sighting is compared with: ask for a clearer face. */
+export const MIN_ENROL_FACE_PX = 64;
+
+/**
+ * In an enrolment photo, faces smaller than this share of the largest one are background people
+ * and ignored; two faces above it make the photo ambiguous (`several_faces`).
+ */
+export const SEVERAL_FACES_RATIO = 0.5;
+
+export interface FaceEngineOptions {
+  /** worker threads, one set of models each (9 MB of weights); default 1 */
+  workers?: number;
+  /** minimum face confidence; default 0.5 */
+  minScore?: number;
+  /** faces per image; default 10 */
+  maxFaces?: number;
+  /** confirm each face and tighten its box with FaceMesh before describing; default true */
+  mesh?: boolean;
+  /** requests waiting for a worker before calls are refused; default 64 */
+  maxQueue?: number;
+}
+
+export interface FaceEngineStats {
+  workers: number;
+  busy: number;
+  queued: number;
+  calls: number;
+  /** mean time of the last 100 calls inside the worker, ms */
+  mean_ms: number;
+}
+
+/** The enrolment face of a photo: its descriptor and a JPEG crop around it. */
+export interface BestFace {
+  descriptor: Float32Array;
+  /** JPEG of the face with a margin; keep only when the caller asked (keep_image) */
+  crop: Buffer;
+  box: NormalizedBox;
+  score: number;
+  size: number;
+}
+
+/** Face detection and description on Human's models, in worker threads. */
+export interface FaceEngine {
+  readonly size: number;
+  /** Faces in an image (decoded frame, or JPEG bytes), largest first; boxes only (no descriptor cost). */
+  detectFaces(image: RgbFrame | Buffer): Promise<DetectedFace[]>;
+  /** Faces in an image (decoded frame, or JPEG bytes) with their descriptors, largest first. */
+  describeFaces(image: RgbFrame | Buffer): Promise<DescribedFace[]>;
+  /**
+   * The descriptor of one face already found in `image` (by detectFaces): the face is cut out
+   * with a margin and described alone. Null when it is no longer found there.
+   */
+  describe(image: RgbFrame, face: DetectedFace): Promise<Float32Array | null>;
+  /** The one face of an enrolment JPEG; FaceImageError when none, several or too small. */
+  bestFace(jpeg: Buffer): Promise<BestFace>;
+  stats(): FaceEngineStats;
+  close(): Promise<void>;
+}
+
+export class FaceEngineOverloadedError extends Error {
+  readonly code = 'face_engine_overloaded';
+  constructor(queued: number) {
+    super(`face engine queue is full (${queued} images waiting)`);
+  }
+}
+
+interface Job {
+  id: number;
+  image: RgbFrame;
+  describe: boolean;
+  resolve(faces: WireFace[]): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+}
+
+const WORKER_URL = new URL('./face.worker.ts', import.meta.url).href;
+
+const bySizeDesc = <T extends DetectedFace>(faces: T[]) => faces.sort((a, b) => b.size - a.size);
+
+/**
+ * Starts the worker threads (each loads BlazeFace, FaceMesh and FaceRes once) and resolves when
+ * all are ready. Images queue first-in first-out; a crashed worker fails its one image and is
+ * replaced.
+ */
+export async function createFaceEngine(o: FaceEngineOptions = {}): Promise<FaceEngine> {
+  const size = Math.max(1, Math.min(o.workers ?? 1, availableParallelism()));
+  const data: FaceWorkerData = { minScore: o.minScore ?? 0.5, maxFaces: o.maxFaces ?? 10, mesh: o.mesh ?? true };
+  const maxQueue = o.maxQueue ?? 64;
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  const timings: number[] = [];
+  let calls = 0;
+  let nextId = 1;
+  let closed = false;
+
+  const dispatch = () => {
+    for (const slot of slots) {
+      if (slot.job || !queue.length) continue;
+      const job = queue.shift()!;
+      slot.job = job;
+      const req: FaceRequest = { id: job.id, width: job.image.width, height: job.image.height, data: job.image.data, describe: job.describe };
+      slot.worker.postMessage(req);
+    }
+  };
+
+  const attach = (slot: Slot) => {
+    slot.worker.on('message', (msg: FaceWorkerReply) => {
+      if (msg.type === 'ready') return;
+      const job = slot.job;
+      if (!job || job.id !== msg.id) return;
+      slot.job = null;
+      if (msg.type === 'result') {
+        calls++;
+        timings.push(msg.ms);
+        if (timings.length > 100) timings.shift();
+        job.resolve(msg.faces);
+      } else {
+        job.reject(new Error(`face engine failed: ${msg.message}`));
+      }
+      dispatch();
+    });
+    slot.worker.on('exit', () => {
+      if (closed) return;
+      // the models crashed their thread: fail the image it held, start a replacement
+      slot.job?.reject(new Error('face worker exited'));
+      slot.job = null;
+      startWorker(data).then(
+        (w) => {
+          if (closed) return void w.terminate();
+          slot.worker = w;
+          attach(slot);
+          dispatch();
+        },
+        () => {
+          /* leave the slot dead; the other workers carry on */
+        },
+      );
+    });
+  };
+
+  const workers = await Promise.all(Array.from({ length: size }, () => startWorker(data)));
+  for (const worker of workers) {
+    const slot: Slot = { worker, job: null };
+    attach(slot);
+    slots.push(slot);
+  }
+
+  const run = async (input: RgbFrame | Buffer, describe: boolean): Promise<WireFace[]> => {
+    const image = Buffer.isBuffer(input) ? await decodeJpeg(input) : input;
+    if (closed) throw new Error('face engine is closed');
+    if (queue.length >= maxQueue) throw new FaceEngineOverloadedError(queue.length);
+    return new Promise<WireFace[]>((resolve, reject) => {
+      queue.push({ id: nextId++, image, describe, resolve, reject });
+      dispatch();
+    });
+  };
+
+  const describeFaces = async (image: RgbFrame | Buffer): Promise<DescribedFace[]> => {
+    const faces = await run(image, true);
+    return bySizeDesc(faces.filter((f): f is DescribedFace => f.descriptor instanceof Float32Array && f.descriptor.length > 0));
+  };
+
+  return {
+    size,
+    async detectFaces(image) {
+      const faces = await run(image, false);
+      return bySizeDesc(faces.map(({ box, score, size }) => ({ box, score, size })));
+    },
+    describeFaces,
+    async describe(image, face) {
+      // a margin of one face around it: the detector needs context to find the face again
+      const region = growBox(face.box, 3);
+      const crop = cropRgb(image, region);
+      const found = await describeFaces(crop);
+      // the face nearest the crop's centre is the one asked about
+      const near = found
+        .map((f) => ({ f, d: Math.hypot(f.box[0] + f.box[2] / 2 - 0.5, f.box[1] + f.box[3] / 2 - 0.5) }))
+        .sort((a, b) => a.d - b.d)[0];
+      return near && near.d < 0.25 ? near.f.descriptor : null;
+    },
+    async bestFace(jpeg) {
+      const image = await decodeJpeg(jpeg);
+      const faces = await describeFaces(image);
+      if (!faces.length) throw new FaceImageError('no_face', 'no face was found in the image');
+      const [largest] = faces;
+      const peers = faces.filter((f) => f.size >= largest.size * SEVERAL_FACES_RATIO);
+      if (peers.length > 1) {
+        throw new FaceImageError('several_faces', `${peers.length} faces of similar size were found; send a photo with one person's face`);
+      }
+      if (largest.size < MIN_ENROL_FACE_PX) {
+        throw new FaceImageError('face_too_small', `the face is ${largest.size} px across; at least ${MIN_ENROL_FACE_PX} px is needed`);
+      }
+      const crop = await encodeCropJpeg(image, growBox(largest.box, 1.4));
+      return { descriptor: largest.descriptor, crop, box: largest.box, score: largest.score, size: largest.size };
+    },
+    stats() {
+      const mean = timings.length ? timings.reduce((a, b) => a + b, 0) / timings.length : 0;
+      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, calls, mean_ms: Math.round(mean * 10) / 10 };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('face engine is closed'));
+      for (const s of slots) s.job?.reject(new Error('face engine is closed'));
+      await Promise.all(slots.map((s) => s.worker.terminate()));
+    },
+  };
+}
+
+/**
+ * Worker threads do not inherit tsx's loader hooks, so the worker starts from a tiny eval'd
+ * bootstrap that registers tsx and then imports the TypeScript worker module.
+ */
+function startWorker(data: FaceWorkerData): Promise<Worker> {
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsxApi)}).then((t) => { t.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+  const worker = new Worker(boot, { eval: true, workerData: data });
+  return new Promise((resolve, reject) => {
+    const onMessage = (msg: FaceWorkerReply) => {
+      if (msg.type !== 'ready') return;
+      cleanup();
+      resolve(worker);
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      void worker.terminate();
+      reject(new Error(`face worker failed to start: ${err.message}`));
+    };
+    const onExit = (code: number) => {
+      cleanup();
+      reject(new Error(`face worker exited during start (code ${code})`));
+    };
+    const cleanup = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+  });
+}

@@ -1,0 +1,14 @@
+/**
+ * Face recognition engine (issue 14): detection (BlazeFace), descriptors (FaceRes) in worker
+ * threads, matching against enrolled faces, and a per-track cache for live video.
+ */
+export { createFaceEngine, FaceEngineOverloadedError, MIN_ENROL_FACE_PX, MIN_FACE_PX, SEVERAL_FACES_RATIO } from './face-engine.ts';
+export type { BestFace, FaceEngine, FaceEngineOptions, FaceEngineStats } from './face-engine.ts';
+export { cropRgb, decodeJpeg, FaceImageError, MAX_FACE_JPEG_BYTES } from './face-image.ts';
+export { cosineSimilarity, match, MATCH_THRESHOLD } from './face-match.ts';
+export { DESCRIPTOR_LENGTH, DESCRIPTOR_MODEL, descriptorFromBytes, descriptorToBytes } from './descriptor-codec.ts';
+export { recognizeImage } from './recognize-image.ts';
+export type { ImageFaceVerdict } from './recognize-image.ts';
+export { faceSearchRegion, TrackRecognizer } from './track-recognizer.ts';
+export type { FaceVerdict, TrackRecognizerOptions } from './track-recognizer.ts';
+export type { DescribedFace, DetectedFace, EnrolledFace, FaceMatch, NormalizedBox, RgbFrame } from './face.types.ts';
