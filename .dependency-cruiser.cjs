@@ -27,6 +27,22 @@ module.exports = {
       to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
+      name: 'modules-meet-at-their-index',
+      comment:
+        "A module's public face is its index.ts: no other module imports its other files. " +
+        'Streams and scenes, the one real cycle, reach each other directly (a barrel between them would load half-built).',
+      severity: 'error',
+      from: { path: '^src/(platform|ingest|org|home)/([^/]+)/', pathNot: '^src/org/(streams|scenes)/' },
+      to: { path: '^src/(platform|ingest|org|home)/[^/]+/', pathNot: ['^src/$1/$2/', '/index[.]ts$'] },
+    },
+    {
+      name: 'the-root-meets-modules-at-their-index',
+      comment: 'The composition root (src/*.ts, src/demo, src/org/operations.ts) uses modules through their index.ts too.',
+      severity: 'error',
+      from: { path: ['^src/[^/]+[.]ts$', '^src/demo/', '^src/org/operations[.]ts$'] },
+      to: { path: '^src/(platform|ingest|org|home)/[^/]+/', pathNot: '/index[.]ts$' },
+    },
+    {
       name: 'kysely-only-in-repositories',
       comment: 'Queries live in repositories (*.repository.ts) and platform/db; everything else asks a repository.',
       severity: 'error',

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from './platform/config/config.ts';
-import { migrateToLatest, openDatabase } from './platform/db/database.ts';
-import { systemClock } from './platform/time/clock.ts';
-import { VigilError } from './platform/lib/errors.ts';
-import { AuditService } from './platform/audit/audit.service.ts';
-import { KeyService } from './platform/keys/key.service.ts';
+import { loadConfig } from './platform/config/index.ts';
+import { migrateToLatest, openDatabase } from './platform/db/index.ts';
+import { systemClock } from './platform/time/index.ts';
+import { VigilError } from './platform/lib/index.ts';
+import { AuditService } from './platform/audit/index.ts';
+import { KeyService } from './platform/keys/index.ts';
 import { InProcessCacheInvalidation } from './platform/coordination/index.ts';
 
 const USAGE = `vigil — Vigil admin CLI (honours VIGIL_DATA_DIR and DATABASE_URL)

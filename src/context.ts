@@ -1,39 +1,39 @@
-import { watchRepository } from './home/watches/watch.repository.ts';
-import { toKnownWatch } from './home/watches/known-watch.ts';
-import { householdBoundaries } from './home/directory/household-boundaries.ts';
-import type { Config } from './platform/config/config.ts';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.ts';
-import { systemClock, type Clock } from './platform/time/clock.ts';
-import { AuditService } from './platform/audit/audit.service.ts';
-import { KeyService } from './platform/keys/key.service.ts';
-import { DetectionPipeline } from './org/pipeline/detection-pipeline.ts';
-import { detectionRepository } from './org/detections/detection.repository.ts';
-import { SceneEngine } from './org/scenes/scene-engine.ts';
-import { SceneService } from './org/scenes/scene.service.ts';
-import { SourceManager } from './ingest/sources/source-manager.ts';
-import { StreamService } from './org/streams/stream.service.ts';
-import { SandboxService } from './org/sandbox/sandbox.service.ts';
-import { pruneIdempotency } from './platform/http/idempotency.ts';
+import { watchRepository } from './home/watches/index.ts';
+import { toKnownWatch } from './home/watches/index.ts';
+import { householdBoundaries } from './home/directory/index.ts';
+import type { Config } from './platform/config/index.ts';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/index.ts';
+import { systemClock, type Clock } from './platform/time/index.ts';
+import { AuditService } from './platform/audit/index.ts';
+import { KeyService } from './platform/keys/index.ts';
+import { DetectionPipeline } from './org/pipeline/index.ts';
+import { detectionRepository } from './org/detections/index.ts';
+import { SceneEngine } from './org/scenes/index.ts';
+import { SceneService } from './org/scenes/index.ts';
+import { SourceManager } from './ingest/sources/index.ts';
+import { StreamService } from './org/streams/index.ts';
+import { SandboxService } from './org/sandbox/index.ts';
+import { pruneIdempotency } from './platform/http/index.ts';
 // webhooks & audit API (issue 3 §2, §6)
-import { WebhookService } from './platform/outbox/webhook.service.ts';
-import { DeliveryWorker } from './platform/outbox/delivery-worker.ts';
-import { AuditTrailService } from './platform/audit/audit-trail.service.ts';
-import { AuditCheckpointService } from './platform/audit/audit-checkpoint.service.ts';
+import { WebhookService } from './platform/outbox/index.ts';
+import { DeliveryWorker } from './platform/outbox/index.ts';
+import { AuditTrailService } from './platform/audit/index.ts';
+import { AuditCheckpointService } from './platform/audit/index.ts';
 // household agent (issue 4)
-import { HouseholdDirectory } from './home/directory/household-directory.ts';
-import { HouseholdService } from './home/household/household.service.ts';
-import { EventService } from './home/events/event.service.ts';
-import { WatchService } from './home/watches/watch.service.ts';
-import { WatchObserver } from './home/watches/watch-observer.ts';
-import { ConversationService } from './home/conversations/conversation.service.ts';
-import { createPlanner, type Planner } from './home/agent/planner.ts';
+import { HouseholdDirectory } from './home/directory/index.ts';
+import { HouseholdService } from './home/household/index.ts';
+import { EventService } from './home/events/index.ts';
+import { WatchService } from './home/watches/index.ts';
+import { WatchObserver } from './home/watches/index.ts';
+import { ConversationService } from './home/conversations/index.ts';
+import { createPlanner, type Planner } from './home/agent/index.ts';
 // alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
 import { createOperations, type Operations } from './org/operations.ts';
 // real video: cameras and phones through the detector, detection snapshots (issue 6)
-import { LiveVideoSources, type LiveVideoTuning } from './ingest/sources/live-video-sources.ts';
-import { SnapshotService } from './org/detections/snapshot.service.ts';
+import { LiveVideoSources, type LiveVideoTuning } from './ingest/sources/index.ts';
+import { SnapshotService } from './org/detections/index.ts';
 // WebRTC ingest: WHIP publishers (issue 15)
-import { PublishTokens, WhipService } from './ingest/webrtc/whip.service.ts';
+import { PublishTokens, WhipService } from './ingest/webrtc/index.ts';
 // infrastructure seams, in-process until a shared implementation is configured (issue 11 §3)
 import { createCoordination, type Coordination, type RateLimitStore, type StreamSlots } from './platform/coordination/index.ts';
 

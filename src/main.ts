@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { loadConfig } from './platform/config/config.ts';
+import { loadConfig } from './platform/config/index.ts';
 import type { FastifyInstance } from 'fastify';
 import { createContext, type VigilContext } from './context.ts';
 import { buildApp } from './app.ts';

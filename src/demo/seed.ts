@@ -1,6 +1,6 @@
 import type { VigilContext } from '../context.ts';
-import type { CreatedKey } from '../platform/keys/key.service.ts';
-import { tenantRepository } from '../platform/identity/tenant.repository.ts';
+import type { CreatedKey } from '../platform/keys/index.ts';
+import { tenantRepository } from '../platform/identity/index.ts';
 
 export const DEMO_ORG = 'Demo Organization';
 export const DEMO_HOUSEHOLD = 'Demo Household';

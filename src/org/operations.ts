@@ -1,18 +1,18 @@
-import { incidentRepository } from './incidents/incident.repository.ts';
-import type { DatabaseHandle } from '../platform/db/database.ts';
-import type { Clock } from '../platform/time/clock.ts';
-import type { AuditService } from '../platform/audit/audit.service.ts';
-import type { DetectionPipeline } from './pipeline/detection-pipeline.ts';
-import { AlertEngine } from './alerts/alert-engine.ts';
-import { AlertRuleService } from './alerts/alert-rule.service.ts';
-import { AlertService } from './alerts/alert.service.ts';
-import { AnomalyWatcher } from './incidents/anomaly-watcher.ts';
-import { IncidentService } from './incidents/incident.service.ts';
-import { ProtocolRunService } from './protocols/protocol-run.service.ts';
-import { ProtocolTypeService } from './protocols/protocol-type.service.ts';
-import { ResponderService } from './responders/responder.service.ts';
-import { AutomationService, type AutomationDefaults } from './automation/automation.service.ts';
-import type { EventSink, UrlGuard } from '../platform/outbox/event-sink.ts';
+import { incidentRepository } from './incidents/index.ts';
+import type { DatabaseHandle } from '../platform/db/index.ts';
+import type { Clock } from '../platform/time/index.ts';
+import type { AuditService } from '../platform/audit/index.ts';
+import type { DetectionPipeline } from './pipeline/index.ts';
+import { AlertEngine } from './alerts/index.ts';
+import { AlertRuleService } from './alerts/index.ts';
+import { AlertService } from './alerts/index.ts';
+import { AnomalyWatcher } from './incidents/index.ts';
+import { IncidentService } from './incidents/index.ts';
+import { ProtocolRunService } from './protocols/index.ts';
+import { ProtocolTypeService } from './protocols/index.ts';
+import { ResponderService } from './responders/index.ts';
+import { AutomationService, type AutomationDefaults } from './automation/index.ts';
+import type { EventSink, UrlGuard } from '../platform/outbox/index.ts';
 import type { CacheInvalidation } from '../platform/coordination/index.ts';
 
 /** Surface B operations (issue 3 §1, §3–§5): alerts, incidents, responders, protocols, operator control. */

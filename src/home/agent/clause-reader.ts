@@ -2,7 +2,7 @@
  * Splits a normalised message into clauses ("watch the garage tonight and mute the nursery
  * camera" → two) and finds the intent of each from the cue table in vocabulary.ts.
  */
-import type { Token } from '../../platform/language/normalize.ts';
+import type { Token } from '../../platform/language/index.ts';
 import { INTENT_CUES, type IntentKind } from './vocabulary.ts';
 
 export interface Clause {

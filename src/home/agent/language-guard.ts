@@ -8,7 +8,7 @@ import nlp from 'compromise';
 import { distance } from 'fastest-levenshtein';
 import { detectAll } from 'tinyld';
 import { listCorrectableWords } from './vocabulary.ts';
-import { SPELLING_FIXES, STOP_WORDS } from '../../platform/language/words.ts';
+import { SPELLING_FIXES, STOP_WORDS } from '../../platform/language/index.ts';
 
 const lexicon = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
 const planWords = new Set(listCorrectableWords());

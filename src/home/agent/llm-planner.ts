@@ -15,12 +15,12 @@
  * reply says a step was left out. When every call the model proposed is dropped, the model's
  * answer is worthless, so the planner throws (`invalid_tool_calls`) and the offline planner answers.
  */
-import type { LlmConfig } from '../../platform/config/llm-config.ts';
+import type { LlmConfig } from '../../platform/config/index.ts';
 import SunCalc from 'suncalc';
 import type { ContextSensor, HouseholdContext } from './context.ts';
 import type { Plan, PlannedCall } from './plan.ts';
 import { isToolName, toOpenAiTools, validateToolArgs, type ToolName } from './tools.ts';
-import { formatLocal, getOffsetMinutes, toWallClock } from '../../platform/time/zoned-time.ts';
+import { formatLocal, getOffsetMinutes, toWallClock } from '../../platform/time/index.ts';
 
 export const DEFAULT_LLM_TIMEOUT_MS = 8_000;
 

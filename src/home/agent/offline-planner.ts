@@ -11,14 +11,14 @@ import type { ContextSensor, ContextWatch, HouseholdContext } from './context.ts
 import { lookupCity } from './city-directory.ts';
 import { splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
-import { createNormalizer, type Token } from '../../platform/language/normalize.ts';
+import { createNormalizer, type Token } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
-import { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/time/watch-window.ts';
+import { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
 import { CONDITION_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
 const normalizeMessage = createNormalizer(listCorrectableWords());
-import { countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/zoned-time.ts';
+import { countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
 import type { WATCH_CONDITIONS } from './tools.ts';
 
 type Condition = (typeof WATCH_CONDITIONS)[number];

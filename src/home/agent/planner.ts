@@ -3,11 +3,11 @@
  * when an endpoint is configured, with the offline planner answering whenever the endpoint fails,
  * and the plan saying which one acted (`planner`, and `fallback_reason` when it fell back).
  */
-import type { LlmConfig } from '../../platform/config/llm-config.ts';
+import type { LlmConfig } from '../../platform/config/index.ts';
 import type { HouseholdContext } from './context.ts';
 import { LlmPlanner, LlmPlannerError, type LlmPlannerOptions } from './llm-planner.ts';
 import { planOffline } from './offline-planner.ts';
-import { loadWordNet } from '../../platform/language/lexicon/wordnet.ts';
+import { loadWordNet } from '../../platform/language/index.ts';
 import type { Plan } from './plan.ts';
 
 export interface Planner {

@@ -1,5 +1,5 @@
-import type { AgentAction } from '../agent/plan-executor.ts';
-import type { HomeSnapshot } from '../household/household.service.ts';
+import type { AgentAction } from '../agent/index.ts';
+import type { HomeSnapshot } from '../household/index.ts';
 import type { TurnRow } from './conversation.repository.ts';
 
 /** Actions whose reply shows what a place holds (the rest say what was changed, which stays readable). */

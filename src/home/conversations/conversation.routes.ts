@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Clock } from '../../platform/time/clock.ts';
-import { VigilError } from '../../platform/lib/errors.ts';
-import { actorOf, principalOf } from '../../platform/http/auth.ts';
-import { ListQuery, withErrors } from '../../platform/http/common.schemas.ts';
-import { buildProblem } from '../../platform/http/problem.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { VigilError } from '../../platform/lib/index.ts';
+import { actorOf, principalOf } from '../../platform/http/index.ts';
+import { ListQuery, withErrors } from '../../platform/http/index.ts';
+import { buildProblem } from '../../platform/http/index.ts';
 import type { ConversationService } from './conversation.service.ts';
 import { ConversationBody, ConversationDetailSchema, ConversationIdParams, ConversationList } from './conversation.schemas.ts';
 import { SseStream } from './sse-stream.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, Text } from '../../platform/http/common.schemas.ts';
+import { IsoTime, ListOf, Text } from '../../platform/http/index.ts';
 
 /** Longest message the agent reads (issue 4 "Bad input": 4,000 characters). */
 export const MAX_MESSAGE_CHARS = 4000;

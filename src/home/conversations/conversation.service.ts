@@ -1,20 +1,20 @@
-import type { Actor } from '../../platform/identity/actor.ts';
-import type { DatabaseHandle } from '../../platform/db/database.ts';
-import type { Clock } from '../../platform/time/clock.ts';
-import { invalid, notFound } from '../../platform/lib/errors.ts';
-import { newId } from '../../platform/lib/ids.ts';
-import { toIso } from '../../platform/time/time.ts';
-import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import { mapPage, type Page, type PageQuery } from '../../platform/db/pagination.ts';
-import type { HouseholdContext } from '../agent/context.ts';
-import { planOffline } from '../agent/offline-planner.ts';
-import type { Planner } from '../agent/planner.ts';
-import type { Plan } from '../agent/plan.ts';
-import { runPlan, type AgentAction } from '../agent/plan-executor.ts';
-import type { EventService } from '../events/event.service.ts';
-import type { HouseholdService } from '../household/household.service.ts';
-import type { WatchService } from '../watches/watch.service.ts';
+import type { Actor } from '../../platform/identity/index.ts';
+import type { DatabaseHandle } from '../../platform/db/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { invalid, notFound } from '../../platform/lib/index.ts';
+import { newId } from '../../platform/lib/index.ts';
+import { toIso } from '../../platform/time/index.ts';
+import type { AuditService } from '../../platform/audit/index.ts';
+import type { Principal } from '../../platform/identity/index.ts';
+import { mapPage, type Page, type PageQuery } from '../../platform/db/index.ts';
+import type { HouseholdContext } from '../agent/index.ts';
+import { planOffline } from '../agent/index.ts';
+import type { Planner } from '../agent/index.ts';
+import type { Plan } from '../agent/index.ts';
+import { runPlan, type AgentAction } from '../agent/index.ts';
+import type { EventService } from '../events/index.ts';
+import type { HouseholdService } from '../household/index.ts';
+import type { WatchService } from '../watches/index.ts';
 import { conversationRepository, type ConversationRow, type TurnRow } from './conversation.repository.ts';
 import { MAX_MESSAGE_CHARS, type ConversationDetail, type ConversationReply, type ConversationSummary, type MessageView } from './conversation.schemas.ts';
 import { findPlacesLeftAlone, redactTurn } from './conversation-privacy.ts';
@@ -24,7 +24,7 @@ import { HouseholdToolRunner } from './tool-runner.ts';
 /** Earlier turns handed to the planner so follow-ups resolve. */
 const MEMORY_TURNS = 8;
 
-export { offlinePlanner, type Planner } from '../agent/planner.ts';
+export { offlinePlanner, type Planner } from '../agent/index.ts';
 
 export interface TurnHooks {
   onAction?(action: AgentAction): void | Promise<void>;

@@ -1,7 +1,7 @@
-import type { HouseholdContext } from '../agent/context.ts';
-import type { AgentAction } from '../agent/plan-executor.ts';
-import type { HomeSnapshot } from '../household/household.service.ts';
-import type { WatchView } from '../watches/watch.schemas.ts';
+import type { HouseholdContext } from '../agent/index.ts';
+import type { AgentAction } from '../agent/index.ts';
+import type { HomeSnapshot } from '../household/index.ts';
+import type { WatchView } from '../watches/index.ts';
 import type { TurnRow } from './conversation.repository.ts';
 
 /**

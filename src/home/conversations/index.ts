@@ -1,5 +1,8 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
-import type { Clock } from '../../platform/time/clock.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { ConversationService } from './conversation.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
 import type { StreamSlots } from '../../platform/coordination/index.ts';
 import type { ConversationService } from './conversation.service.ts';
 import { ActionSchema, ConversationReplySchema } from './conversation.schemas.ts';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Clock } from '../../platform/time/clock.ts';
+import type { Clock } from '../../platform/time/index.ts';
 
 /** Comment frame interval that keeps proxies from closing a quiet stream (DESIGN.md "SSE"). */
 export const PING_INTERVAL_MS = 15_000;

@@ -1,15 +1,15 @@
-import { AgentToolError, type ToolResult, type ToolRunner } from '../agent/plan-executor.ts';
-import type { ToolArgs, ToolName } from '../agent/tools.ts';
-import { formatClock, formatMoment } from '../../platform/time/zoned-time.ts';
-import type { Actor } from '../../platform/identity/actor.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import { ERROR_CATALOGUE, VigilError } from '../../platform/lib/errors.ts';
-import type { EventService } from '../events/event.service.ts';
-import { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type EventView } from '../events/event.schemas.ts';
-import type { HouseholdService } from '../household/household.service.ts';
-import { capitalize } from '../directory/home-words.ts';
-import type { WatchService } from '../watches/watch.service.ts';
-import type { WatchView } from '../watches/watch.schemas.ts';
+import { AgentToolError, type ToolResult, type ToolRunner } from '../agent/index.ts';
+import type { ToolArgs, ToolName } from '../agent/index.ts';
+import { formatClock, formatMoment } from '../../platform/time/index.ts';
+import type { Actor } from '../../platform/identity/index.ts';
+import type { Principal } from '../../platform/identity/index.ts';
+import { ERROR_CATALOGUE, VigilError } from '../../platform/lib/index.ts';
+import type { EventService } from '../events/index.ts';
+import { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type EventView } from '../events/index.ts';
+import type { HouseholdService } from '../household/index.ts';
+import { capitalize } from '../directory/index.ts';
+import type { WatchService } from '../watches/index.ts';
+import type { WatchView } from '../watches/index.ts';
 
 /** Event types a watch condition word stands for, when the agent lists events ("any cars today?"). */
 const TYPES_OF_CONDITION: Record<string, readonly string[]> = {

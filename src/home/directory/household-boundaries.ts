@@ -1,5 +1,5 @@
-import type { DbExecutor } from '../../platform/db/database.ts';
-import type { HouseholdBoundaries } from '../../platform/audit/audit-trail.service.ts';
+import type { DbExecutor } from '../../platform/db/index.ts';
+import type { HouseholdBoundaries } from '../../platform/audit/index.ts';
 import { householdRepository } from './household.repository.ts';
 
 /**

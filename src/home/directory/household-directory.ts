@@ -1,9 +1,9 @@
-import type { DbExecutor } from '../../platform/db/database.ts';
-import type { IngestGate, WithheldReason } from '../../org/pipeline/detection-pipeline.ts';
-import type { WatchTable } from '../../platform/db/schema.ts';
+import type { DbExecutor } from '../../platform/db/index.ts';
+import type { IngestGate, WithheldReason } from '../../org/pipeline/index.ts';
+import type { WatchTable } from '../../platform/db/index.ts';
 import { parseHomeSettings, type HomeSettings } from './home-settings.ts';
 import { householdRepository, type SensorRow } from './household.repository.ts';
-import { tenantRepository } from '../../platform/identity/tenant.repository.ts';
+import { tenantRepository } from '../../platform/identity/index.ts';
 import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
 
 export interface KnownSensor {

@@ -1,5 +1,5 @@
-import type { DbExecutor } from '../../platform/db/database.ts';
-import type { HouseholdBoundaryTable, HouseholdRoomTable, HouseholdSensorTable } from '../../platform/db/schema.ts';
+import type { DbExecutor } from '../../platform/db/index.ts';
+import type { HouseholdBoundaryTable, HouseholdRoomTable, HouseholdSensorTable } from '../../platform/db/index.ts';
 
 export type RoomRow = HouseholdRoomTable;
 export type SensorMetaRow = HouseholdSensorTable;

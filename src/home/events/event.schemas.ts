@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery } from '../../platform/http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery } from '../../platform/http/index.ts';
 
 /** Kinds in the household event log; observations and alerts come from watches (issue 4 §4). */
 export const EVENT_LOG_KINDS = [

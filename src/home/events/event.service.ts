@@ -1,15 +1,15 @@
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
-import type { DetectionRecord } from '../../org/detections/detection.ts';
-import type { Clock } from '../../platform/time/clock.ts';
-import { newId } from '../../platform/lib/ids.ts';
-import { toIso } from '../../platform/time/time.ts';
-import { VigilError } from '../../platform/lib/errors.ts';
-import { HOUSEHOLD_EVENT_KINDS } from '../../platform/outbox/event-kinds.ts';
-import { webhookRepository, type HiddenEventIds } from '../../platform/outbox/webhook.repository.ts';
-import { householdRepository } from '../directory/household.repository.ts';
-import type { EventSink } from '../../platform/outbox/event-sink.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import { mapPage, type Page, type PageQuery } from '../../platform/db/pagination.ts';
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
+import type { DetectionRecord } from '../../org/detections/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { newId } from '../../platform/lib/index.ts';
+import { toIso } from '../../platform/time/index.ts';
+import { VigilError } from '../../platform/lib/index.ts';
+import { HOUSEHOLD_EVENT_KINDS } from '../../platform/outbox/index.ts';
+import { webhookRepository, type HiddenEventIds } from '../../platform/outbox/index.ts';
+import { householdRepository } from '../directory/index.ts';
+import type { EventSink } from '../../platform/outbox/index.ts';
+import type { Principal } from '../../platform/identity/index.ts';
+import { mapPage, type Page, type PageQuery } from '../../platform/db/index.ts';
 import { eventRepository, type EventRow, type HiddenSource } from './event.repository.ts';
 import type { EventLogKind, EventView } from './event.schemas.ts';
 

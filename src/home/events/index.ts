@@ -1,4 +1,8 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type AlertType, type EventView, type ObservationType } from './event.schemas.ts';
+export { EventService } from './event.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { EventService } from './event.service.ts';
 import { EventSchema } from './event.schemas.ts';
 import { eventRoutes } from './event.routes.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../platform/http/auth.ts';
-import { withErrors } from '../../platform/http/common.schemas.ts';
+import { principalOf } from '../../platform/http/index.ts';
+import { withErrors } from '../../platform/http/index.ts';
 import type { HouseholdService } from './household.service.ts';
 import { HouseholdSchema } from './household.schemas.ts';
 

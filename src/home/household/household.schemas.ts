@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime } from '../../platform/http/common.schemas.ts';
+import { IsoTime } from '../../platform/http/index.ts';
 
 export const SensorSchema = Type.Object(
   {

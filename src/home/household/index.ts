@@ -1,4 +1,7 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { HouseholdService, type HomeSnapshot } from './household.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { HouseholdService } from './household.service.ts';
 import { BoundarySchema, SensorSchema } from './household.schemas.ts';
 import { householdRoutes } from './household.routes.ts';

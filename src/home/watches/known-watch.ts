@@ -1,4 +1,4 @@
-import type { KnownWatch } from '../directory/household-directory.ts';
+import type { KnownWatch } from '../directory/index.ts';
 import type { WatchRow } from './watch.repository.ts';
 
 /** A stored watch as the household directory keeps it in memory. */

@@ -1,7 +1,7 @@
-import type { DetectionRecord } from '../../org/detections/detection.ts';
-import type { AlertType, ObservationType } from '../events/event.schemas.ts';
-import type { KnownSensor } from '../directory/household-directory.ts';
-import { capitalize, describeSensorName } from '../directory/home-words.ts';
+import type { DetectionRecord } from '../../org/detections/index.ts';
+import type { AlertType, ObservationType } from '../events/index.ts';
+import type { KnownSensor } from '../directory/index.ts';
+import { capitalize, describeSensorName } from '../directory/index.ts';
 
 /** Seconds a person may stand in view before it counts as lingering (issue 4 brief: dwell ≥ 120 s). */
 export const LINGERING_DWELL_S = 120;

@@ -1,6 +1,6 @@
 import SunCalc from 'suncalc';
-import { addDays, countDaysBetween, fromWallClock, isWeekend, toLocalDate, toWallClock, type WallClock } from '../../platform/time/zoned-time.ts';
-import type { KnownWatch } from '../directory/household-directory.ts';
+import { addDays, countDaysBetween, fromWallClock, isWeekend, toLocalDate, toWallClock, type WallClock } from '../../platform/time/index.ts';
+import type { KnownWatch } from '../directory/index.ts';
 
 const DAY = 86_400_000;
 type SunEvent = 'sunset' | 'sunrise' | 'dusk' | 'dawn';

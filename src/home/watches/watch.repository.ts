@@ -1,6 +1,6 @@
-import type { DbExecutor } from '../../platform/db/database.ts';
-import type { WatchTable } from '../../platform/db/schema.ts';
-import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
+import type { DbExecutor } from '../../platform/db/index.ts';
+import type { WatchTable } from '../../platform/db/index.ts';
+import { paginate, type PageQuery } from '../../platform/db/index.ts';
 
 export type WatchRow = WatchTable;
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery } from '../../platform/http/common.schemas.ts';
-import { RECURRENCES, WATCH_CONDITIONS } from '../agent/tools.ts';
+import { IsoTime, ListOf, ListQuery } from '../../platform/http/index.ts';
+import { RECURRENCES, WATCH_CONDITIONS } from '../agent/index.ts';
 
 export const WatchIdParams = Type.Object({ id: Type.String({ description: 'wat_…' }) });
 

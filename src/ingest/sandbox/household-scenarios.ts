@@ -4,7 +4,7 @@
  * (`unrecognized`) are rare and likelier at night on the porch, driveway and in the backyard.
  * Rates are arrivals per hour at each local hour, index 0 = 00:00–01:00.
  */
-import { addDays, isWeekend, type LocalDate } from '../../platform/time/zoned-time.ts';
+import { addDays, isWeekend, type LocalDate } from '../../platform/time/index.ts';
 import {
   collectDailyVisits,
   createDoorOpenDetection,
@@ -24,7 +24,7 @@ import {
 } from './scene-engine.ts';
 import type { ScenarioName } from './scenario-types.ts';
 import type { Rng } from './seeded-random.ts';
-import type { DetectionInput } from '../../org/detections/detection.ts';
+import type { DetectionInput } from '../../org/detections/index.ts';
 
 export interface HomeSensor {
   name: string;

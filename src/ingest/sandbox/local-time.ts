@@ -1,4 +1,4 @@
-import { fromWallMs, getDateOfWallMs, getWallMsOfDate, getZoneOffset, isValidTimeZone, toLocalDate, type LocalDate } from '../../platform/time/zoned-time.ts';
+import { fromWallMs, getDateOfWallMs, getWallMsOfDate, getZoneOffset, isValidTimeZone, toLocalDate, type LocalDate } from '../../platform/time/index.ts';
 
 /**
  * The sandbox's view of one IANA time zone: activity follows the local day (a lobby is busy at

@@ -18,8 +18,8 @@ import {
   type Visit,
 } from './scene-engine.ts';
 import { hashKey, type Rng } from './seeded-random.ts';
-import type { LocalDate } from '../../platform/time/zoned-time.ts';
-import type { DetectionInput } from '../../org/detections/detection.ts';
+import type { LocalDate } from '../../platform/time/index.ts';
+import type { DetectionInput } from '../../org/detections/index.ts';
 
 // prettier-ignore
 const LOBBY_ARRIVALS: RateCurve = {

@@ -1,16 +1,16 @@
-import type { FrameOutcome } from '../../org/streams/stream-runner.ts';
-import { SYSTEM_ACTOR } from '../../platform/identity/actor.ts';
+import type { FrameOutcome } from '../../org/streams/index.ts';
+import { SYSTEM_ACTOR } from '../../platform/identity/index.ts';
 import { availableParallelism } from 'node:os';
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
-import type { DetectionRecord } from '../../org/detections/detection.ts';
-import { type AuditService } from '../../platform/audit/audit.service.ts';
-import type { SnapshotService } from '../../org/detections/snapshot.service.ts';
-import type { Clock } from '../../platform/time/clock.ts';
-import { VigilError } from '../../platform/lib/errors.ts';
-import { toIso } from '../../platform/time/time.ts';
-import type { DetectionPipeline, StreamRef } from '../../org/pipeline/detection-pipeline.ts';
-import { parseStreamConfig, type StreamVideoConfig } from '../../org/streams/stream-config.ts';
-import { streamRepository, type StreamRow } from '../../org/streams/stream.repository.ts';
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
+import type { DetectionRecord } from '../../org/detections/index.ts';
+import { type AuditService } from '../../platform/audit/index.ts';
+import type { SnapshotService } from '../../org/detections/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { VigilError } from '../../platform/lib/index.ts';
+import { toIso } from '../../platform/time/index.ts';
+import type { DetectionPipeline, StreamRef } from '../../org/pipeline/index.ts';
+import { parseStreamConfig, type StreamVideoConfig } from '../../org/streams/index.ts';
+import { streamRepository, type StreamRow } from '../../org/streams/index.ts';
 import {
   createDetectorPool,
   createMobileIngest,
@@ -25,7 +25,7 @@ import {
   type VideoDetection,
   type VideoIngestOptions,
 } from '../video/index.ts';
-import { createWebRtcIngest, type WebRtcIngestHandle } from '../webrtc/webrtc-ingest.ts';
+import { createWebRtcIngest, type WebRtcIngestHandle } from '../webrtc/index.ts';
 
 /** Knobs of the real-video ingest; the defaults suit real cameras, tests shorten the timers. */
 export interface LiveVideoTuning {

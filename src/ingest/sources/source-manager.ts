@@ -1,13 +1,13 @@
-import type { FrameOutcome } from '../../org/streams/stream-runner.ts';
-import type { Clock } from '../../platform/time/clock.ts';
-import { VigilError } from '../../platform/lib/errors.ts';
-import type { DetectionPipeline, IngestGate, StreamRef } from '../../org/pipeline/detection-pipeline.ts';
-import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioName } from '../sandbox/scenarios.ts';
-import type { StreamVideoConfig } from '../../org/streams/stream-config.ts';
-import type { StreamRow } from '../../org/streams/stream.repository.ts';
+import type { FrameOutcome } from '../../org/streams/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { VigilError } from '../../platform/lib/index.ts';
+import type { DetectionPipeline, IngestGate, StreamRef } from '../../org/pipeline/index.ts';
+import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioName } from '../sandbox/index.ts';
+import type { StreamVideoConfig } from '../../org/streams/index.ts';
+import type { StreamRow } from '../../org/streams/index.ts';
 import type { IngestStats } from '../video/index.ts';
 import type { LiveVideoSources } from './live-video-sources.ts';
-import type { WebRtcIngestHandle } from '../webrtc/webrtc-ingest.ts';
+import type { WebRtcIngestHandle } from '../webrtc/index.ts';
 
 /** Source types that real video ingest interprets (issue 6; webrtc: WHIP publishers, issue 15). */
 export const VIDEO_SOURCE_TYPES: readonly string[] = ['rtsp', 'http', 'mobile', 'webrtc'];

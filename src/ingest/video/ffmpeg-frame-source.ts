@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Clock } from '../../platform/time/clock.ts';
+import type { Clock } from '../../platform/time/index.ts';
 import { resolveFfmpegPath } from './ffmpeg-path.ts';
 import { PpmFrameParser } from './ppm-frame-parser.ts';
 import { redactCredentials } from './source-url.ts';

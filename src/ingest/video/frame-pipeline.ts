@@ -1,4 +1,4 @@
-import type { Clock } from '../../platform/time/clock.ts';
+import type { Clock } from '../../platform/time/index.ts';
 import type { Detector } from './detector-pool.ts';
 import { findZone } from './geometry.ts';
 import { encodeJpeg } from './jpeg-codec.ts';

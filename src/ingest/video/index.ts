@@ -1,3 +1,8 @@
+// The module's public face: what other modules may import (docs/architecture.md).
+export { FramePipeline } from './frame-pipeline.ts';
+export { PpmFrameParser } from './ppm-frame-parser.ts';
+export { type IngestStats, type RgbFrame, type StreamStatus } from './video.types.ts';
+
 /** The real-video ingest pipeline (issue 6): what the stream service uses. */
 export { validateSourceUrl, redactCredentials, type SourceUrlCheck } from './source-url.ts';
 export { startVideoIngest, createMobileIngest, type IngestOptions, type VideoIngestOptions, type IngestHandle, type MobileIngestHandle } from './video-ingest.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../platform/time/clock.ts';
+import type { Clock } from '../../platform/time/index.ts';
 
 /** Events per second over a sliding window (fps_in, detector_fps). */
 export class RateMeter {

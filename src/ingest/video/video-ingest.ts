@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../../platform/time/clock.ts';
+import { systemClock, type Clock } from '../../platform/time/index.ts';
 import type { Detector } from './detector-pool.ts';
 import { FfmpegFrameSource, type FfmpegFrameSourceOptions } from './ffmpeg-frame-source.ts';
 import { FramePipeline, type FramePipelineOptions } from './frame-pipeline.ts';

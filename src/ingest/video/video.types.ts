@@ -1,4 +1,4 @@
-import type { DetectionInput } from '../../org/detections/detection.ts';
+import type { DetectionInput } from '../../org/detections/index.ts';
 
 /** A point in normalised image coordinates: x and y in 0..1 from the top-left corner. */
 export type Point = [x: number, y: number];

@@ -1,5 +1,9 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
-import type { IceServer } from '../../platform/config/ice-servers.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { createWebRtcIngest, type WebRtcIngestHandle } from './webrtc-ingest.ts';
+export { PublishTokens, WhipService } from './whip.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
+import type { IceServer } from '../../platform/config/index.ts';
 import type { WhipService } from './whip.service.ts';
 import { publishPageRoutes, publishTokenRoutes, whipRoutes } from './whip.routes.ts';
 

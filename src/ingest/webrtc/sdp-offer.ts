@@ -1,4 +1,4 @@
-import { VigilError } from '../../platform/lib/errors.ts';
+import { VigilError } from '../../platform/lib/index.ts';
 
 /** What a publisher's offer carries that Vigil cares about. */
 export interface WhipOffer {

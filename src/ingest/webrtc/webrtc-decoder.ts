@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PpmFrameParser } from '../video/ppm-frame-parser.ts';
-import type { RgbFrame } from '../video/video.types.ts';
+import { PpmFrameParser } from '../video/index.ts';
+import type { RgbFrame } from '../video/index.ts';
 import type { EncodedFrame, WebRtcVideoCodec } from './rtp-frame-assembler.ts';
 
 export interface WebRtcDecoderOptions {

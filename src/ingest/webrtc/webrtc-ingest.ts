@@ -1,7 +1,7 @@
-import { systemClock } from '../../platform/time/clock.ts';
-import { FramePipeline } from '../video/frame-pipeline.ts';
-import type { IngestHandle, IngestOptions } from '../video/video-ingest.ts';
-import type { IngestStats, RgbFrame, StreamStatus } from '../video/video.types.ts';
+import { systemClock } from '../../platform/time/index.ts';
+import { FramePipeline } from '../video/index.ts';
+import type { IngestHandle, IngestOptions } from '../video/index.ts';
+import type { IngestStats, RgbFrame, StreamStatus } from '../video/index.ts';
 
 /**
  * A webrtc stream's side of the video ingest: the same frame pipeline as an RTSP camera (motion

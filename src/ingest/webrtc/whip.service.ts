@@ -1,15 +1,15 @@
-import type { Actor } from '../../platform/identity/actor.ts';
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
-import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { Clock } from '../../platform/time/clock.ts';
-import { VigilError, notFound } from '../../platform/lib/errors.ts';
-import { newId } from '../../platform/lib/ids.ts';
-import { toIso } from '../../platform/time/time.ts';
-import { type StreamRow, streamRepository } from '../../org/streams/stream.repository.ts';
-import type { StreamService } from '../../org/streams/stream.service.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import { resolveFfmpegPath } from '../video/ffmpeg-path.ts';
-import type { IceServer } from '../../platform/config/ice-servers.ts';
+import type { Actor } from '../../platform/identity/index.ts';
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
+import type { AuditService } from '../../platform/audit/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { VigilError, notFound } from '../../platform/lib/index.ts';
+import { newId } from '../../platform/lib/index.ts';
+import { toIso } from '../../platform/time/index.ts';
+import { type StreamRow, streamRepository } from '../../org/streams/index.ts';
+import type { StreamService } from '../../org/streams/index.ts';
+import type { Principal } from '../../platform/identity/index.ts';
+import { resolveFfmpegPath } from '../video/index.ts';
+import type { IceServer } from '../../platform/config/index.ts';
 import {
   generatePublishToken,
   hashPublishToken,
@@ -19,7 +19,7 @@ import {
 } from './publish-token.ts';
 import { checkWhipOffer, parseTrickleFragment } from './sdp-offer.ts';
 import type { WebRtcIngestHandle } from './webrtc-ingest.ts';
-import type { PublishInfo } from '../../org/streams/stream.schemas.ts';
+import type { PublishInfo } from '../../org/streams/index.ts';
 import { WhipSession, type WhipSessionStats } from './whip-session.ts';
 
 /** URLs of a stream's WHIP endpoint and publish page under the server's public address. */

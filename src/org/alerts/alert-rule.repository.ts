@@ -1,7 +1,7 @@
-import type { DbExecutor } from '../../platform/db/database.ts';
-import type { AlertRuleTable } from '../../platform/db/schema.ts';
+import type { DbExecutor } from '../../platform/db/index.ts';
+import type { AlertRuleTable } from '../../platform/db/index.ts';
 import { sql } from 'kysely';
-import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
+import { paginate, type PageQuery } from '../../platform/db/index.ts';
 
 export type AlertRuleRow = AlertRuleTable;
 

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/common.schemas.ts';
-import { ScheduleSchema } from '../automation/automation.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/index.ts';
+import { ScheduleSchema } from '../automation/index.ts';
 
 /** What a rule watches for (issue 3 §1). Counts compare strictly ("above"); density and dwell are "at least". */
 export const RuleConditionSchema = Type.Union(

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../../platform/http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, prefixedId } from '../../platform/http/index.ts';
 import { RuleConditionViewSchema } from './alert-rule.schemas.ts';
 
 export const AlertSchema = Type.Object(

@@ -1,4 +1,10 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { AlertEngine } from './alert-engine.ts';
+export { AlertRuleService } from './alert-rule.service.ts';
+export { alertRepository } from './alert.repository.ts';
+export { AlertService, toAlertView } from './alert.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { AlertRuleService } from './alert-rule.service.ts';
 import type { AlertService } from './alert.service.ts';
 import { AlertRuleSchema } from './alert-rule.schemas.ts';

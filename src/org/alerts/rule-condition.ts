@@ -1,6 +1,6 @@
-import type { DetectionRecord } from '../detections/detection.ts';
-import type { SceneState } from '../scenes/scene-engine.ts';
-import { compileSchedule, isWithinSchedule, type CompiledSchedule, type Schedule } from '../automation/local-schedule.ts';
+import type { DetectionRecord } from '../detections/index.ts';
+import type { SceneState } from '../scenes/index.ts';
+import { compileSchedule, isWithinSchedule, type CompiledSchedule, type Schedule } from '../automation/index.ts';
 import type { AlertRuleRow } from './alert-rule.repository.ts';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { RuleConditionSchema, type RuleConditionT, type UnreadableConditionT } from './alert-rule.schemas.ts';

@@ -1,5 +1,5 @@
-import type { DbExecutor } from '../../platform/db/database.ts';
-import type { AutomationSettingsTable } from '../../platform/db/schema.ts';
+import type { DbExecutor } from '../../platform/db/index.ts';
+import type { AutomationSettingsTable } from '../../platform/db/index.ts';
 
 export type AutomationSettingsRow = AutomationSettingsTable;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, Name } from '../../platform/http/common.schemas.ts';
+import { IsoTime, Name } from '../../platform/http/index.ts';
 import { WEEKDAYS } from './local-schedule.ts';
 
 /** A weekly window: days it starts on, local start/end ("HH:MM"), optional IANA zone. */

@@ -1,4 +1,9 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { ScheduleSchema } from './automation.schemas.ts';
+export { AutomationService, type AutomationDefaults, type AutomationTarget } from './automation.service.ts';
+export { compileSchedule, findScheduleProblem, isWithinSchedule, type CompiledSchedule, type Schedule } from './local-schedule.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { AutomationService } from './automation.service.ts';
 import { automationRoutes } from './automation.routes.ts';
 

@@ -1,4 +1,4 @@
-import { getZoneOffset, isValidTimeZone } from '../../platform/time/zoned-time.ts';
+import { getZoneOffset, isValidTimeZone } from '../../platform/time/index.ts';
 
 /**
  * Weekly time windows in a time zone (alert-rule schedules, business hours). Checked on the

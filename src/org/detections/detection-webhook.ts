@@ -1,5 +1,5 @@
 import type { DetectionRecord } from './detection.ts';
-import { toIso } from '../../platform/time/time.ts';
+import { toIso } from '../../platform/time/index.ts';
 
 /** The detection object of a webhook payload: exactly the fields the spec lists (spec "Resources", Webhook payload). */
 export interface WebhookDetection {

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DbExecutor, DatabaseHandle } from '../../platform/db/database.ts';
-import type { DetectionTable } from '../../platform/db/schema.ts';
+import type { DbExecutor, DatabaseHandle } from '../../platform/db/index.ts';
+import type { DetectionTable } from '../../platform/db/index.ts';
 
 const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone'] as const;
 const insertStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();

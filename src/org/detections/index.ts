@@ -1,4 +1,10 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { buildDetectionAnomalyPayload } from './detection-webhook.ts';
+export { detectionRepository } from './detection.repository.ts';
+export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type DetectionType } from './detection.ts';
+export { SnapshotService } from './snapshot.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { SnapshotService } from './snapshot.service.ts';
 import { snapshotRoutes } from './snapshot.routes.ts';
 

@@ -1,5 +1,5 @@
-import type { DbExecutor } from '../../platform/db/database.ts';
-import type { DetectionSnapshotTable, SnapshotTable } from '../../platform/db/schema.ts';
+import type { DbExecutor } from '../../platform/db/index.ts';
+import type { DetectionSnapshotTable, SnapshotTable } from '../../platform/db/index.ts';
 
 export const snapshotRepository = {
   /** One JPEG and the detections it illustrates. */

@@ -1,9 +1,9 @@
-import type { DatabaseHandle } from '../../platform/db/database.ts';
-import type { DetectionSnapshotTable } from '../../platform/db/schema.ts';
+import type { DatabaseHandle } from '../../platform/db/index.ts';
+import type { DetectionSnapshotTable } from '../../platform/db/index.ts';
 import type { DetectionRecord } from './detection.ts';
-import { notFound } from '../../platform/lib/errors.ts';
-import { newId } from '../../platform/lib/ids.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
+import { notFound } from '../../platform/lib/index.ts';
+import { newId } from '../../platform/lib/index.ts';
+import type { Principal } from '../../platform/identity/index.ts';
 import { snapshotRepository } from './snapshot.repository.ts';
 
 /**

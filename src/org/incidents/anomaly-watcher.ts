@@ -1,10 +1,10 @@
-import type { DbExecutor } from '../../platform/db/database.ts';
-import type { DetectionRecord } from '../detections/detection.ts';
-import type { PipelineHook } from '../pipeline/detection-pipeline.ts';
-import { isAnomalous, LOITERING_DWELL_S, type SceneState } from '../scenes/scene-engine.ts';
-import type { EventSink } from '../../platform/outbox/event-sink.ts';
-import type { AutomationService } from '../automation/automation.service.ts';
-import { buildDetectionAnomalyPayload } from '../detections/detection-webhook.ts';
+import type { DbExecutor } from '../../platform/db/index.ts';
+import type { DetectionRecord } from '../detections/index.ts';
+import type { PipelineHook } from '../pipeline/index.ts';
+import { isAnomalous, LOITERING_DWELL_S, type SceneState } from '../scenes/index.ts';
+import type { EventSink } from '../../platform/outbox/index.ts';
+import type { AutomationService } from '../automation/index.ts';
+import { buildDetectionAnomalyPayload } from '../detections/index.ts';
 import { incidentRepository, type IncidentRow } from './incident.repository.ts';
 import type { IncidentService } from './incident.service.ts';
 

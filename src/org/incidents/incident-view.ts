@@ -1,4 +1,4 @@
-import { toIso } from '../../platform/time/time.ts';
+import { toIso } from '../../platform/time/index.ts';
 import type { IncidentNoteRow, IncidentRow } from './incident.repository.ts';
 import type { IncidentView, NoteView } from './incident.schemas.ts';
 

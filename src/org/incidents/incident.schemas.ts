@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/index.ts';
 
 export const INCIDENT_STATUSES = ['open', 'acknowledged', 'resolved', 'dismissed'] as const;
 export const INCIDENT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;

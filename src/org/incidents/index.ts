@@ -1,4 +1,10 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { AnomalyWatcher } from './anomaly-watcher.ts';
+export { toIncidentView } from './incident-view.ts';
+export { incidentRepository, type IncidentRow } from './incident.repository.ts';
+export { IncidentService, type IncidentProtocols } from './incident.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { IncidentService } from './incident.service.ts';
 import { IncidentSchema, NoteSchema } from './incident.schemas.ts';
 import { incidentRoutes } from './incident.routes.ts';

@@ -1,14 +1,14 @@
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/database.ts';
-import type { DetectionTable } from '../../platform/db/schema.ts';
-import type { DetectionInput, DetectionRecord } from '../detections/detection.ts';
-import type { Clock } from '../../platform/time/clock.ts';
-import { newId } from '../../platform/lib/ids.ts';
-import { toIso } from '../../platform/time/time.ts';
-import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { SceneEngine, SceneState } from '../scenes/scene-engine.ts';
-import { sceneRepository } from '../scenes/scene.repository.ts';
-import { detectionRepository } from '../detections/detection.repository.ts';
-import { auditRepository } from '../../platform/audit/audit.repository.ts';
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
+import type { DetectionTable } from '../../platform/db/index.ts';
+import type { DetectionInput, DetectionRecord } from '../detections/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { newId } from '../../platform/lib/index.ts';
+import { toIso } from '../../platform/time/index.ts';
+import type { AuditService } from '../../platform/audit/index.ts';
+import type { SceneEngine, SceneState } from '../scenes/index.ts';
+import { sceneRepository } from '../scenes/index.ts';
+import { detectionRepository } from '../detections/index.ts';
+import { auditRepository } from '../../platform/audit/index.ts';
 
 export interface StreamRef {
   id: string;

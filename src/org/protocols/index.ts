@@ -1,4 +1,8 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { ProtocolRunService } from './protocol-run.service.ts';
+export { ProtocolTypeService } from './protocol-type.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { ProtocolRunService } from './protocol-run.service.ts';
 import type { ProtocolTypeService } from './protocol-type.service.ts';
 import { ProtocolRunSchema, ProtocolTypeSchema } from './protocol.schemas.ts';

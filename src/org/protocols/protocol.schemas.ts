@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, Name, Text, prefixedId } from '../../platform/http/common.schemas.ts';
-import { EscalationLevel } from '../responders/responder.schemas.ts';
+import { IsoTime, Name, Text, prefixedId } from '../../platform/http/index.ts';
+import { EscalationLevel } from '../responders/index.ts';
 
 export const PROTOCOL_RUN_STATUSES = ['active', 'paused', 'completed', 'dismissed', 'terminated'] as const;
 

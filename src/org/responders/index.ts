@@ -1,4 +1,9 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { responderRepository } from './responder.repository.ts';
+export { EscalationLevel, MAX_ESCALATION_LEVEL } from './responder.schemas.ts';
+export { ResponderService } from './responder.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { ResponderService } from './responder.service.ts';
 import { ResponderSchema } from './responder.schemas.ts';
 import { responderRoutes } from './responder.routes.ts';

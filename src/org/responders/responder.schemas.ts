@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Name, prefixedId } from '../../platform/http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Name, prefixedId } from '../../platform/http/index.ts';
 
 export const MIN_ESCALATION_LEVEL = 1;
 export const MAX_ESCALATION_LEVEL = 5;

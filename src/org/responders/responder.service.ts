@@ -1,15 +1,15 @@
-import type { Actor } from '../../platform/identity/actor.ts';
-import type { DatabaseHandle } from '../../platform/db/database.ts';
-import type { Clock } from '../../platform/time/clock.ts';
-import { VigilError, notFound } from '../../platform/lib/errors.ts';
-import { newId } from '../../platform/lib/ids.ts';
-import { toIso } from '../../platform/time/time.ts';
-import type { AuditService } from '../../platform/audit/audit.service.ts';
-import { assertEveryLocation } from '../../platform/identity/location-access.ts';
-import type { UrlGuard } from '../../platform/outbox/event-sink.ts';
-import { generateWebhookSecret } from '../../platform/outbox/webhook-signature.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import { mapPage, type PageQuery } from '../../platform/db/pagination.ts';
+import type { Actor } from '../../platform/identity/index.ts';
+import type { DatabaseHandle } from '../../platform/db/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { VigilError, notFound } from '../../platform/lib/index.ts';
+import { newId } from '../../platform/lib/index.ts';
+import { toIso } from '../../platform/time/index.ts';
+import type { AuditService } from '../../platform/audit/index.ts';
+import { assertEveryLocation } from '../../platform/identity/index.ts';
+import type { UrlGuard } from '../../platform/outbox/index.ts';
+import { generateWebhookSecret } from '../../platform/outbox/index.ts';
+import type { Principal } from '../../platform/identity/index.ts';
+import { mapPage, type PageQuery } from '../../platform/db/index.ts';
 import { responderRepository, type ResponderRow } from './responder.repository.ts';
 import type { CreateResponderBodyT, ResponderView, UpdateResponderBodyT } from './responder.schemas.ts';
 

@@ -1,4 +1,7 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { SandboxService } from './sandbox.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { SandboxService } from './sandbox.service.ts';
 import { sandboxRoutes } from './sandbox.routes.ts';
 

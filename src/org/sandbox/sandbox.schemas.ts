@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DETECTION_TYPES } from '../detections/detection.ts';
-import { Name } from '../../platform/http/common.schemas.ts';
+import { DETECTION_TYPES } from '../detections/index.ts';
+import { Name } from '../../platform/http/index.ts';
 
 export const InjectDetectionBody = Type.Object(
   {

@@ -1,13 +1,13 @@
-import type { Actor } from '../../platform/identity/actor.ts';
-import type { DatabaseHandle } from '../../platform/db/database.ts';
-import type { Clock } from '../../platform/time/clock.ts';
-import { VigilError, invalid, notFound } from '../../platform/lib/errors.ts';
-import type { AuditService } from '../../platform/audit/audit.service.ts';
-import type { Principal } from '../../platform/identity/principal.ts';
-import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/detection-pipeline.ts';
-import { toDetectionView } from '../scenes/scene.service.ts';
-import type { DetectionView } from '../scenes/scene.schemas.ts';
-import { streamRepository } from '../streams/stream.repository.ts';
+import type { Actor } from '../../platform/identity/index.ts';
+import type { DatabaseHandle } from '../../platform/db/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { VigilError, invalid, notFound } from '../../platform/lib/index.ts';
+import type { AuditService } from '../../platform/audit/index.ts';
+import type { Principal } from '../../platform/identity/index.ts';
+import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/index.ts';
+import { toDetectionView } from '../scenes/index.ts';
+import type { DetectionView } from '../scenes/index.ts';
+import { streamRepository } from '../streams/index.ts';
 import type { InjectDetectionBodyT } from './sandbox.schemas.ts';
 
 /**

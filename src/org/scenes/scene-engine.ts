@@ -1,4 +1,4 @@
-import type { DetectionRecord } from '../detections/detection.ts';
+import type { DetectionRecord } from '../detections/index.ts';
 import type { SceneRow } from './scene.repository.ts';
 
 /** How long an anomaly (unrecognized person, loitering) keeps a scene flagged after it was last seen. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { DbExecutor } from '../../platform/db/database.ts';
-import type { SceneTable } from '../../platform/db/schema.ts';
-import { paginate, type PageQuery } from '../../platform/db/pagination.ts';
+import type { DbExecutor } from '../../platform/db/index.ts';
+import type { SceneTable } from '../../platform/db/index.ts';
+import { paginate, type PageQuery } from '../../platform/db/index.ts';
 
 export type SceneRow = SceneTable;
 

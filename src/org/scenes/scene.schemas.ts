@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/index.ts';
 
 export const SceneIdParams = Type.Object({ scene_id: Type.String({ description: 'scene_…' }) });
 

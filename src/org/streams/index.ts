@@ -1,4 +1,11 @@
-import { defineApiModule } from '../../platform/http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
+export { type FrameOutcome } from './stream-runner.ts';
+export { streamRepository, type StreamRow } from './stream.repository.ts';
+export { PublishInfoSchema, StreamIdParams, type PublishInfo } from './stream.schemas.ts';
+export { StreamService } from './stream.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
 import type { StreamService } from './stream.service.ts';
 import { StreamSchema } from './stream.schemas.ts';
 import { streamRoutes } from './stream.routes.ts';

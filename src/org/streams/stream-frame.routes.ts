@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../platform/http/auth.ts';
-import { withErrors } from '../../platform/http/common.schemas.ts';
-import { VigilError } from '../../platform/lib/errors.ts';
+import { principalOf } from '../../platform/http/index.ts';
+import { withErrors } from '../../platform/http/index.ts';
+import { VigilError } from '../../platform/lib/index.ts';
 import { MAX_JPEG_BYTES } from '../../ingest/video/index.ts';
 import type { StreamService } from './stream.service.ts';
 import { FrameResult, StreamIdParams } from './stream.schemas.ts';

@@ -1,4 +1,4 @@
-import type { DetectionRecord } from '../detections/detection.ts';
+import type { DetectionRecord } from '../detections/index.ts';
 import type { IngestStats, StreamStatus } from '../../ingest/video/index.ts';
 import type { StreamVideoConfig } from './stream-config.ts';
 import type { StreamRow } from './stream.repository.ts';

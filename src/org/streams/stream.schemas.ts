@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/index.ts';
 
 /** A webrtc stream's publish credentials, shown once: at creation and at each rotation (issue 15). */
 export const PublishInfoSchema = Type.Object({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { takeRandomBytes } from '../lib/random-pool.ts';
+import { takeRandomBytes } from '../lib/index.ts';
 
 /**
  * The hash chain of the audit trail (DESIGN.md "Audit", docs/decisions.md "Audit"). Each entry's

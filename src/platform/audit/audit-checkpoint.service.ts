@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DatabaseHandle } from '../db/database.ts';
-import type { Clock } from '../time/clock.ts';
-import { newId } from '../lib/ids.ts';
-import { toIso } from '../time/time.ts';
+import type { DatabaseHandle } from '../db/index.ts';
+import type { Clock } from '../time/index.ts';
+import { newId } from '../lib/index.ts';
+import { toIso } from '../time/index.ts';
 import { auditQueryRepository, type AuditCheckpointRow } from './audit-query.repository.ts';
 
 const KEY_NAME = 'audit_checkpoint_key';

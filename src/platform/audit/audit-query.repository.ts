@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { DbExecutor } from '../db/database.ts';
-import { paginate, type PageQuery } from '../db/pagination.ts';
-import type { AuditCheckpointTable } from '../db/schema.ts';
+import type { DbExecutor } from '../db/index.ts';
+import { paginate, type PageQuery } from '../db/index.ts';
+import type { AuditCheckpointTable } from '../db/index.ts';
 import type { AuditRow } from './audit.repository.ts';
 
 export interface AuditFilter {

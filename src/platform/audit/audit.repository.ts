@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
-import type { AuditTable } from '../db/schema.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import type { AuditTable } from '../db/index.ts';
 import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
 
 export type AuditRow = Omit<AuditTable, 'seq'> & { seq: number };

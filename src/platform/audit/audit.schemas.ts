@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, prefixedId } from '../http/index.ts';
 
 export const AuditEntrySchema = Type.Object(
   {

@@ -1,8 +1,8 @@
-import type { Actor } from '../identity/actor.ts';
-import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
-import type { Clock } from '../time/clock.ts';
-import { newId } from '../lib/ids.ts';
-import { toIso } from '../time/time.ts';
+import type { Actor } from '../identity/index.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import type { Clock } from '../time/index.ts';
+import { newId } from '../lib/index.ts';
+import { toIso } from '../time/index.ts';
 import { computeDataHash, newSalt, type AuditFields } from './audit-chain.ts';
 import { auditRepository } from './audit.repository.ts';
 

@@ -1,4 +1,10 @@
-import { defineApiModule } from '../http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { AuditCheckpointService } from './audit-checkpoint.service.ts';
+export { AuditTrailService, type HouseholdBoundaries } from './audit-trail.service.ts';
+export { auditRepository } from './audit.repository.ts';
+export { AuditService, scopeOfLocations } from './audit.service.ts';
+
+import { defineApiModule } from '../http/index.ts';
 import type { AuditTrailService } from './audit-trail.service.ts';
 import { AuditCheckpointSchema, AuditEntrySchema } from './audit.schemas.ts';
 import { auditRoutes } from './audit.routes.ts';

@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '../db/database.ts';
+import type { DatabaseHandle } from '../db/index.ts';
 import { InProcessCacheInvalidation, type CacheInvalidation } from './cache-invalidation.ts';
 import { InProcessLeaseStore, type LeaseStore } from './lease-store.ts';
 import { InProcessRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';

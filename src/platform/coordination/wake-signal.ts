@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { DatabaseHandle, Db, DbExecutor } from '../db/database.ts';
-import { notifyIn } from '../db/notify.ts';
+import type { DatabaseHandle, Db, DbExecutor } from '../db/index.ts';
+import { notifyIn } from '../db/index.ts';
 
 /**
  * Wakes workers waiting for work (the webhook delivery worker when deliveries are enqueued). A

@@ -1,5 +1,5 @@
 import { Type, type TSchema, type Static, type StringOptions } from '@sinclair/typebox';
-import { ERROR_CODES, type ErrorCode } from '../lib/errors.ts';
+import { ERROR_CODES, type ErrorCode } from '../lib/index.ts';
 
 /** RFC 9457 problem details as DESIGN.md "Errors" fixes them. */
 export const ProblemSchema = Type.Object(

@@ -2,9 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Server } from 'node:http';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { HttpLimits } from '../config/config.ts';
-import { newId } from '../lib/ids.ts';
-import { VigilError } from '../lib/errors.ts';
+import type { HttpLimits } from '../config/index.ts';
+import { newId } from '../lib/index.ts';
+import { VigilError } from '../lib/index.ts';
 import { buildProblem, sendProblem } from './problem.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { DbExecutor } from '../db/database.ts';
-import type { IdempotencyTable } from '../db/schema.ts';
+import type { DbExecutor } from '../db/index.ts';
+import type { IdempotencyTable } from '../db/index.ts';
 
 export type IdempotencyRow = IdempotencyTable;
 

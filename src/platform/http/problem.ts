@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CATALOGUE, VigilError, type ErrorCode, type FieldError } from '../lib/errors.ts';
+import { ERROR_CATALOGUE, VigilError, type ErrorCode, type FieldError } from '../lib/index.ts';
 import { PATTERN_MESSAGES } from './common.schemas.ts';
 
 export function problemType(baseUrl: string, code: ErrorCode): string {

@@ -1,5 +1,5 @@
-import type { DbExecutor } from '../db/database.ts';
-import type { ApiKeyTable } from '../db/schema.ts';
+import type { DbExecutor } from '../db/index.ts';
+import type { ApiKeyTable } from '../db/index.ts';
 
 export const keyRepository = {
   async insert(db: DbExecutor, row: ApiKeyTable): Promise<void> {

@@ -1,4 +1,4 @@
-import { VigilError } from '../lib/errors.ts';
+import { VigilError } from '../lib/index.ts';
 import type { Principal } from './principal.ts';
 
 /** Keys restricted to locations (spec "Authentication" 3: fine-grained resource access) may not act elsewhere. */

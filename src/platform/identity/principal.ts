@@ -1,4 +1,4 @@
-import { VigilError } from '../lib/errors.ts';
+import { VigilError } from '../lib/index.ts';
 import type { Capability } from './capabilities.ts';
 import type { KeyMode } from './key-format.ts';
 import type { TenantKind } from './tenant.repository.ts';

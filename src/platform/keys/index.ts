@@ -1,4 +1,7 @@
-import { defineApiModule } from '../http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { KeyService, type CreatedKey } from './key.service.ts';
+
+import { defineApiModule } from '../http/index.ts';
 import type { KeyService } from './key.service.ts';
 import { ApiKeySchema } from './key.schemas.ts';
 import { keyRoutes } from './key.routes.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { actorOf, principalOf } from '../http/auth.ts';
-import { withErrors } from '../http/common.schemas.ts';
+import { actorOf, principalOf } from '../http/index.ts';
+import { withErrors } from '../http/index.ts';
 import type { KeyService } from './key.service.ts';
 import { ApiKeyList, ApiKeyWithSecret, CreateKeyBody, KeyIdParams, KeyListQuery } from './key.schemas.ts';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../http/common.schemas.ts';
-import { CAPABILITIES } from '../identity/capabilities.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../http/index.ts';
+import { CAPABILITIES } from '../identity/index.ts';
 
 /** Keys in account settings (issue 9 §3; DESIGN.md "Auth"). */
 export const KeyIdParams = Type.Object({ id: Type.String({ description: 'key_…', maxLength: 100 }) });

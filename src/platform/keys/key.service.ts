@@ -1,19 +1,19 @@
-import { assertOwner, type KeyRole, type Principal } from '../identity/principal.ts';
-import type { Actor } from '../identity/actor.ts';
-import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
-import type { ApiKeyTable } from '../db/schema.ts';
-import type { Clock } from '../time/clock.ts';
-import { VigilError, invalid, notFound } from '../lib/errors.ts';
-import { newId } from '../lib/ids.ts';
-import { toIso } from '../time/time.ts';
-import { scopeOfLocations, type AuditService } from '../audit/audit.service.ts';
-import { mapPage, paginateRows, type Page, type PageQuery } from '../db/pagination.ts';
-import { tenantRepository, type TenantKind } from '../identity/tenant.repository.ts';
-import { CAPABILITIES, isCapability, type Capability } from '../identity/capabilities.ts';
-import { generateKey, hashKey, parseKey, previewKey, type KeyMode } from '../identity/key-format.ts';
-import { keyRepository } from '../identity/key.repository.ts';
+import { assertOwner, type KeyRole, type Principal } from '../identity/index.ts';
+import type { Actor } from '../identity/index.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import type { ApiKeyTable } from '../db/index.ts';
+import type { Clock } from '../time/index.ts';
+import { VigilError, invalid, notFound } from '../lib/index.ts';
+import { newId } from '../lib/index.ts';
+import { toIso } from '../time/index.ts';
+import { scopeOfLocations, type AuditService } from '../audit/index.ts';
+import { mapPage, paginateRows, type Page, type PageQuery } from '../db/index.ts';
+import { tenantRepository, type TenantKind } from '../identity/index.ts';
+import { CAPABILITIES, isCapability, type Capability } from '../identity/index.ts';
+import { generateKey, hashKey, parseKey, previewKey, type KeyMode } from '../identity/index.ts';
+import { keyRepository } from '../identity/index.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
-import { VerifiedKeyCache } from '../identity/verified-key-cache.ts';
+import { VerifiedKeyCache } from '../identity/index.ts';
 import { CACHE_TOPICS, type CacheInvalidation } from '../coordination/index.ts';
 
 export interface CreateKeyInput {

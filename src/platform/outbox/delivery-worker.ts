@@ -1,7 +1,7 @@
 import pg from 'pg';
-import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
-import type { Clock } from '../time/clock.ts';
-import { toIso } from '../time/time.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import type { Clock } from '../time/index.ts';
+import { toIso } from '../time/index.ts';
 import { planRetry } from './retry-schedule.ts';
 import {
   DELIVERY_HEADER,

@@ -1,6 +1,6 @@
-import type { DbExecutor } from '../db/database.ts';
-import type { Clock } from '../time/clock.ts';
-import { newId } from '../lib/ids.ts';
+import type { DbExecutor } from '../db/index.ts';
+import type { Clock } from '../time/index.ts';
+import { newId } from '../lib/index.ts';
 
 /** An event for the webhook outbox, from an organization or a household (DESIGN.md "Webhooks"; kinds in src/platform/outbox/event-kinds.ts). */
 export interface OutboxEvent {

@@ -1,4 +1,12 @@
-import { defineApiModule } from '../http/api-module.ts';
+// The module's public face: what other modules may import (docs/architecture.md).
+export { DeliveryWorker } from './delivery-worker.ts';
+export { HOUSEHOLD_EVENT_KINDS } from './event-kinds.ts';
+export { type EventSink, type UrlGuard } from './event-sink.ts';
+export { generateWebhookSecret } from './webhook-signature.ts';
+export { webhookRepository, type HiddenEventIds } from './webhook.repository.ts';
+export { WebhookService } from './webhook.service.ts';
+
+import { defineApiModule } from '../http/index.ts';
 import type { WebhookService } from './webhook.service.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhook.schemas.ts';
 import { webhookRoutes } from './webhook.routes.ts';

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { VigilError, invalid } from '../lib/errors.ts';
+import { VigilError, invalid } from '../lib/index.ts';
 
 /**
  * Server-side request forgery guard for webhook URLs (issue 3 §2 "URL safety"): only http(s), and

@@ -1,8 +1,8 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { DatabaseHandle, DbExecutor } from '../db/database.ts';
-import { writeAtomically } from '../db/dialect.ts';
-import { paginate, paginateRows, type PageQuery } from '../db/pagination.ts';
-import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/schema.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import { writeAtomically } from '../db/index.ts';
+import { paginate, paginateRows, type PageQuery } from '../db/index.ts';
+import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/index.ts';
 
 export type WebhookEndpointRow = WebhookEndpointTable;
 export type WebhookEventRow = WebhookEventTable;

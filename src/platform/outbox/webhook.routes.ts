@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { actorOf, principalOf } from '../http/auth.ts';
-import { ListQuery, withErrors } from '../http/common.schemas.ts';
+import { actorOf, principalOf } from '../http/index.ts';
+import { ListQuery, withErrors } from '../http/index.ts';
 import type { WebhookService } from './webhook.service.ts';
 import {
   CreateWebhookBody,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../http/common.schemas.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../http/index.ts';
 import { HOUSEHOLD_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
 
 const KINDS_DOC =

@@ -1,7 +1,7 @@
-import type { DetectionRecord } from '../../detections/detection.ts';
+import type { DetectionRecord } from '../../detections/index.ts';
 import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, describeLocation } from './query-interpreter.ts';
-import { describeDuration } from '../../../platform/language/time/query-window.ts';
-import { formatMoment } from '../../../platform/time/zoned-time.ts';
+import { describeDuration } from '../../../platform/language/index.ts';
+import { formatMoment } from '../../../platform/time/index.ts';
 import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { findTimePhrase } from '../../../platform/language/time/past-range.ts';
+import { findTimePhrase } from '../../../platform/language/index.ts';
 import { normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
 
@@ -8,8 +8,8 @@ const LEVEL_WORDS = {
   full: WORDS_BY_ROLE.level_full,
   quiet: WORDS_BY_ROLE.level_quiet,
 } as const;
-import { MAX_WINDOW_MS, describeDuration } from '../../../platform/language/time/query-window.ts';
-import { addZonedDays, formatClock, formatMoment, isValidTimeZone } from '../../../platform/time/zoned-time.ts';
+import { MAX_WINDOW_MS, describeDuration } from '../../../platform/language/index.ts';
+import { addZonedDays, formatClock, formatMoment, isValidTimeZone } from '../../../platform/time/index.ts';
 import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, QueryContext, Threshold } from './query.types.ts';
 
 /**

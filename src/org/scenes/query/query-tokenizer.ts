@@ -1,7 +1,7 @@
 import nlp from 'compromise';
 import { closest, distance } from 'fastest-levenshtein';
 import { stemmer } from 'stemmer';
-import { SPELLING_FIXES } from '../../../platform/language/words.ts';
+import { SPELLING_FIXES } from '../../../platform/language/index.ts';
 import { PHRASE_REPLACEMENTS, PLACE_ALIASES, WORDS_BY_ROLE, WORD_REPLACEMENTS, type WordRole } from './query-vocabulary.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { DetectionRecord } from '../../detections/detection.ts';
+import type { DetectionRecord } from '../../detections/index.ts';
 
 /** What the service knows when a question arrives (POST /v1/scenes/:scene_id/query). */
 export interface QueryContext {

@@ -13,7 +13,7 @@ import {
   toLocalDate,
   toWallClock,
   type WallClock,
-} from '../../time/zoned-time.ts';
+} from '../../time/index.ts';
 
 /**
  * The past-range reader of the shared time module: finds the one time phrase in a question about

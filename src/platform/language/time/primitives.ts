@@ -6,7 +6,7 @@
  * signatures are kept stable: other modules are written against them.
  */
 import SunCalc from 'suncalc';
-import { addDays, fromWallClock, getWeekday, toLocalDate, toWallClock, type LocalDate } from '../../time/zoned-time.ts';
+import { addDays, fromWallClock, getWeekday, toLocalDate, toWallClock, type LocalDate } from '../../time/index.ts';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;

@@ -7,7 +7,7 @@
  */
 import * as chrono from 'chrono-node';
 import type { Token } from '../normalize.ts';
-import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../../time/zoned-time.ts';
+import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../../time/index.ts';
 import {
   DAY_MS, DAY_PARTS, HOUR_MS, MINUTE_MS, chooseHour, formatDay, getDayStart, getNextSunTime, getSunTime, isDayPart,
   isNightInProgress, parseDayOfMonth, resolveDayOfMonth, type SunEvent, type TimeContext,

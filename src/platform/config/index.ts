@@ -1,0 +1,4 @@
+// The module's public face: what other modules may import (docs/architecture.md).
+export { loadConfig, type Config, type HttpLimits } from './config.ts';
+export { type IceServer } from './ice-servers.ts';
+export { type LlmConfig } from './llm-config.ts';

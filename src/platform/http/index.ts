@@ -1,0 +1,10 @@
+// The module's public face: what other modules may import (docs/architecture.md).
+export { defineApiModule, type ApiModule } from './api-module.ts';
+export { actorOf, installAuth, principalOf } from './auth.ts';
+export { IsoTime, ListOf, ListQuery, Location, Name, ProblemSchema, Text, prefixedId, withErrors } from './common.schemas.ts';
+export { capConnectionsPerAddress, serverOptions } from './connection.ts';
+export { installIdempotency, pruneIdempotency } from './idempotency.ts';
+export { buildProblem, installProblemHandlers, sendProblem } from './problem.ts';
+export { AuthFailureLimiter } from './rate-limit.ts';
+export { OneLineRequestLog } from './request-log.ts';
+export { createValidatorCompiler } from './validation.ts';

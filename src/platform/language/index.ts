@@ -1,0 +1,8 @@
+// The module's public face: what other modules may import (docs/architecture.md).
+export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
+export { loadWordNet } from './lexicon/wordnet.ts';
+export { createNormalizer, type Token } from './normalize.ts';
+export { findTimePhrase } from './time/past-range.ts';
+export { MAX_WINDOW_MS, describeDuration } from './time/query-window.ts';
+export { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from './time/watch-window.ts';
+export { SPELLING_FIXES, STOP_WORDS } from './words.ts';
