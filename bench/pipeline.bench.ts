@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -26,6 +27,9 @@ import { startPostgres } from '../scripts/pg-server.mjs';
  *   single-row autocommit insert);
  * - burst throughput against raw batched inserts of the same number of detection-equivalents.
  * BENCH_STREAMS (default 50,200,1000) and BENCH_PG_STREAMS (default 1000, "" to skip PostgreSQL).
+ * VIGIL_BENCH_PROF=1 writes a V8 CPU profile of each open-loop pipeline run (that phase only, not
+ * the raw limit) to bench/results/profiles/pipeline-STORAGE-N.cpuprofile; read it with
+ * `node --import tsx bench/cpu-profile-top.ts FILE`.
  */
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 6000);
 const WARMUP_MS = 1000;
@@ -261,10 +265,25 @@ async function withPipeline<T>(databaseUrl: string | null, streams: number, fn: 
   }
 }
 
+const PROFILE = Boolean(process.env.VIGIL_BENCH_PROF);
+
 async function pipelineOpenLoop(databaseUrl: string | null, streams: number) {
   return withPipeline(databaseUrl, streams, async (ctx, refs) => {
+    const session = PROFILE ? new Session() : null;
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    }
     const r = await openLoop(streams, (i, n) => ctx.pipeline.ingest(refs[i], [detectionFor(i, n)]));
     await ctx.pipeline.drain();
+    if (session) {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      const dir = join(import.meta.dirname, 'results', 'profiles');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `pipeline-${databaseUrl ? 'postgres' : 'sqlite'}-${streams}.cpuprofile`), JSON.stringify(profile));
+    }
     return { ...r, rss_mb: Math.round(process.memoryUsage().rss / 1048576) };
   });
 }
