@@ -44,9 +44,10 @@ const TARGET_P95_MS: Record<number, number> = { 200: 1, 1000: 10 };
 type Storage = 'sqlite' | 'postgres';
 const r3 = (v: number) => Number(v.toFixed(3));
 
-function summary(latencies: number[], completed: number) {
+function summary(latencies: number[], completed: number, cpuUsPerDetection: number) {
   const sorted = latencies.sort((a, b) => a - b);
   return {
+    cpu_us_per_detection: Math.round(cpuUsPerDetection),
     sustained_detections_per_s: Math.round(completed / (DURATION_MS / 1000)),
     samples: sorted.length,
     latency_ms: { p50: r3(percentile(sorted, 50)), p95: r3(percentile(sorted, 95)), p99: r3(percentile(sorted, 99)), max: r3(sorted[sorted.length - 1]) },
@@ -60,6 +61,8 @@ function summary(latencies: number[], completed: number) {
 async function openLoop(streams: number, ingest: (i: number, n: number) => Promise<unknown>) {
   const latencies: number[] = [];
   let completed = 0;
+  let produced = 0;
+  const cpu0 = process.cpuUsage();
   const start = performance.now();
   const measureFrom = start + WARMUP_MS;
   const end = measureFrom + DURATION_MS;
@@ -71,6 +74,7 @@ async function openLoop(streams: number, ingest: (i: number, n: number) => Promi
       const t0 = performance.now();
       if (t0 >= end) return;
       n++;
+      produced++;
       void ingest(i, n).then(() => {
         if (t0 >= measureFrom) {
           latencies.push(performance.now() - t0);
@@ -85,7 +89,9 @@ async function openLoop(streams: number, ingest: (i: number, n: number) => Promi
   }
   await new Promise((r) => setTimeout(r, WARMUP_MS + DURATION_MS + 200));
   for (const t of timers) clearInterval(t);
-  return summary(latencies, completed);
+  // this process's CPU (both threads' worth of user + system), load generator included, per detection
+  const cpu = process.cpuUsage(cpu0);
+  return summary(latencies, completed, (cpu.user + cpu.system) / Math.max(1, produced));
 }
 
 function detectionFor(i: number, n: number): DetectionInput {
@@ -320,6 +326,9 @@ async function runStorage(storage: Storage, sizes: number[], freshDatabase: () =
       figure(`pipeline p95 latency, ${n} streams × 10/s, ${label}`, pipe.latency_ms.p95, 'ms', 'lower',
         { name: `${store.name}: group commit of the same detections' rows under the same ${n} × 10/s load, p95`, value: raw.latency_ms.p95, unit: 'ms' },
         target ? { value: target } : undefined),
+      // CPU time does not count the time spent waiting for a core, so it moves less with the machine's load
+      figure(`Node CPU per detection, ${n} streams × 10/s, ${label}`, pipe.cpu_us_per_detection, 'µs', 'lower',
+        { name: `${store.name}: same load, Node CPU per detection${storage === 'postgres' ? ' (the PostgreSQL server\'s CPU is not counted, in either)' : ''}`, value: raw.cpu_us_per_detection, unit: 'µs' }),
     );
   }
   const url = await freshDatabase();
