@@ -240,7 +240,11 @@ async function main() {
     rtsp.forEach((r, k) => {
       for (const codec of ['H264', 'VP8'] as const) {
         const w = whip[codec][k];
-        figures.push(figure(`WHIP ${codec} CPU per 720p stream, ${w.streams} stream(s)`, w.cpu_total_pct_per_stream, '% of a core', 'lower', { name: `${RTSP}: CPU per stream, ${r.streams} stream(s)`, value: r.cpu_total_pct_per_stream, unit: '% of a core' }));
+        // a publish that never delivered video costs next to nothing: divide by the streams that did
+        const live = w.streams - (w.streams_without_video ?? 0);
+        const perLive = live > 0 ? (w.cpu_total_pct_per_stream * w.streams) / live : NaN;
+        const dead = live < w.streams ? ` (${w.streams - live} of them never delivered video)` : '';
+        figures.push(figure(`WHIP ${codec} CPU per 720p stream delivering video, ${w.streams} stream(s) published${dead}`, perLive, '% of a core', 'lower', { name: `${RTSP}: CPU per stream, ${r.streams} stream(s)`, value: r.cpu_total_pct_per_stream, unit: '% of a core' }));
         figures.push(figure(`WHIP ${codec} decoded frames/s of the slowest stream, ${w.streams} stream(s)`, w.decoded_fps_min, 'frames/s', 'higher', { name: `${RTSP}: slowest stream, ${r.streams} stream(s)`, value: r.decoded_fps_min, unit: 'frames/s' }));
       }
     });
