@@ -17,8 +17,9 @@ import { figure, percentile, writeResult, type Figure } from './machine.ts';
  *
  * The limit (issue 16 §5), measured in the same run against the same receiver: a bare loop of
  * node:http POSTs through a keep-alive Agent, as many in flight as the worker (8), sending the
- * exact bytes and headers of a real delivery (captured from the first one). Its POSTs/s bound
- * deliveries/s; its one-at-a-time POST → "receiver has the body" time bounds the latency.
+ * exact bytes and headers of a real delivery (captured from the first one). Its POSTs/s, measured
+ * right after the worker's burst, bound deliveries/s; its one-at-a-time POST → "receiver has the
+ * body" time, measured right after the worker's latency phase, bounds the latency.
  */
 const BURST = Number(process.env.BENCH_WEBHOOK_BURST ?? 2000);
 const LATENCY_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 300);
@@ -63,28 +64,29 @@ function rawPost(url: URL, agent: Agent, rawId: string): Promise<void> {
   });
 }
 
-/** The limit: POSTs/s with CONCURRENCY in flight, and one-at-a-time POST → received at the same steady rate. */
-async function measureRaw(receiverUrl: string, rawReceived: Map<string, number>, count: number, latencyEvents: number) {
-  const url = new URL(receiverUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+/** The limit's throughput: POSTs/s with CONCURRENCY in flight (after a short warm-up). */
+async function rawBurst(url: URL, agent: Agent, count: number): Promise<number> {
   for (let i = 0; i < 200; i++) await rawPost(url, agent, `warm_${i}`);
   let next = 0;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < count) await rawPost(url, agent, `burst_${next++}`);
   }));
-  const perS = count / ((performance.now() - t0) / 1000);
+  return Math.round(count / ((performance.now() - t0) / 1000));
+}
+
+/** The limit's latency: one POST at a time at the same steady rate, POST → "receiver has the body". */
+async function rawLatency(url: URL, agent: Agent, rawReceived: Map<string, number>, events: number) {
   const ms: number[] = [];
-  for (let i = 0; i < latencyEvents; i++) {
+  for (let i = 0; i < events; i++) {
     const id = `lat_${i}`;
     const start = performance.now();
     await rawPost(url, agent, id);
     ms.push(rawReceived.get(id)! - start);
     await new Promise((r) => setTimeout(r, 1000 / LATENCY_RATE_PER_S));
   }
-  agent.destroy();
   ms.sort((a, b) => a - b);
-  return { posts_per_s: Math.round(perS), post_to_received_ms: { p50: +percentile(ms, 50).toFixed(2), p95: +percentile(ms, 95).toFixed(2), max: +ms[ms.length - 1].toFixed(2) } };
+  return { p50: +percentile(ms, 50).toFixed(2), p95: +percentile(ms, 95).toFixed(2), max: +ms[ms.length - 1].toFixed(2) };
 }
 
 async function runOnce(storage: 'sqlite' | 'postgres', databaseUrl: string | null) {
@@ -129,6 +131,10 @@ async function runOnce(storage: 'sqlite' | 'postgres', databaseUrl: string | nul
   }
   await done;
   const burstSeconds = (performance.now() - t0) / 1000;
+  // the limit right after, against the same receiver (the worker is idle: everything was delivered)
+  const rawUrl = new URL(receiver.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const rawPostsPerS = await rawBurst(rawUrl, agent, BURST);
 
   // latency: events one at a time at a steady rate, each in its own transaction
   received = 0;
@@ -144,8 +150,8 @@ async function runOnce(storage: 'sqlite' | 'postgres', databaseUrl: string | nul
   }
   await allLatency;
   const sorted = latencies.sort((a, b) => a - b);
-  // the limit, right after, against the same receiver (the worker is idle: everything was delivered)
-  const raw = await measureRaw(receiver.url, rawReceived, BURST, LATENCY_EVENTS);
+  const rawLat = await rawLatency(rawUrl, agent, rawReceived, LATENCY_EVENTS);
+  agent.destroy();
   receiver.close();
   await ctx.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -156,7 +162,7 @@ async function runOnce(storage: 'sqlite' | 'postgres', databaseUrl: string | nul
     latency_events: sorted.length,
     latency_rate_per_s: LATENCY_RATE_PER_S,
     enqueue_to_received_ms: { p50: +percentile(sorted, 50).toFixed(2), p95: +percentile(sorted, 95).toFixed(2), max: +sorted[sorted.length - 1].toFixed(2) },
-    raw_keepalive_post_loop: raw,
+    raw_keepalive_post_loop: { posts_per_s: rawPostsPerS, post_to_received_ms: rawLat },
   };
 }
 
