@@ -43,7 +43,8 @@ function gitCommit(): { commit: string | null; dirty: boolean | null } {
   try {
     const cwd = join(import.meta.dirname, '..');
     const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    // bench/results/ changes with every run: only changes to the code count as dirty
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
     return { commit, dirty: status.length > 0 };
   } catch {
     return { commit: null, dirty: null };
