@@ -27,8 +27,10 @@ import { startPostgres } from '../scripts/pg-server.mjs';
  *   single-row autocommit insert);
  * - burst throughput against raw batched inserts of the same number of detection-equivalents.
  * BENCH_STREAMS (default 50,200,1000) and BENCH_PG_STREAMS (default 1000, "" to skip PostgreSQL).
- * VIGIL_BENCH_PROF=1 writes a V8 CPU profile of each open-loop pipeline run (that phase only, not
- * the raw limit) to bench/results/profiles/pipeline-STORAGE-N.cpuprofile; read it with
+ * The pipeline and its raw limit alternate (open-loop parts, isolated detections one by one,
+ * bursts round by round) so both see the same machine state on a busy machine.
+ * VIGIL_BENCH_PROF=1 writes a V8 CPU profile of the first open-loop pipeline part at each size
+ * (never the raw limit) to bench/results/profiles/pipeline-STORAGE-N.cpuprofile; read it with
  * `node --import tsx bench/cpu-profile-top.ts FILE`.
  */
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 6000);
@@ -44,21 +46,34 @@ const TARGET_P95_MS: Record<number, number> = { 200: 1, 1000: 10 };
 type Storage = 'sqlite' | 'postgres';
 const r3 = (v: number) => Number(v.toFixed(3));
 
-function summary(latencies: number[], completed: number, cpuUsPerDetection: number) {
-  const sorted = latencies.sort((a, b) => a - b);
+interface LoopPart {
+  latencies: number[];
+  completedInRun: number;
+  produced: number;
+  cpuUs: number;
+  durationMs: number;
+}
+
+/** Percentiles over several alternating parts of one load, taken together. */
+function summary(parts: LoopPart[]) {
+  const sorted = parts.flatMap((p) => p.latencies).sort((a, b) => a - b);
+  const produced = parts.reduce((s, p) => s + p.produced, 0);
+  const cpuUs = parts.reduce((s, p) => s + p.cpuUs, 0);
+  const ms = parts.reduce((s, p) => s + p.durationMs, 0);
   return {
-    cpu_us_per_detection: Math.round(cpuUsPerDetection),
-    sustained_detections_per_s: Math.round(completed / (DURATION_MS / 1000)),
+    cpu_us_per_detection: Math.round(cpuUs / Math.max(1, produced)),
+    sustained_detections_per_s: Math.round(parts.reduce((s, p) => s + p.completedInRun, 0) / (ms / 1000)),
     samples: sorted.length,
     latency_ms: { p50: r3(percentile(sorted, 50)), p95: r3(percentile(sorted, 95)), p99: r3(percentile(sorted, 99)), max: r3(sorted[sorted.length - 1]) },
   };
 }
 
 /**
- * The open-loop load: `streams` timers each firing every 100 ms, phases spread over the period;
- * `ingest(i, n)` is called for the n-th detection of stream i and its promise timed.
+ * The open-loop load for `durationMs` after a warm-up: `streams` timers each firing every 100 ms,
+ * phases spread over the period; `ingest(i, n)` is called for the n-th detection of stream i and
+ * its promise timed.
  */
-async function openLoop(streams: number, ingest: (i: number, n: number) => Promise<unknown>) {
+async function openLoop(streams: number, ingest: (i: number, n: number) => Promise<unknown>, durationMs: number): Promise<LoopPart> {
   const latencies: number[] = [];
   /** measured detections that were durable before the load stopped */
   let completedInRun = 0;
@@ -67,7 +82,7 @@ async function openLoop(streams: number, ingest: (i: number, n: number) => Promi
   const cpu0 = process.cpuUsage();
   const start = performance.now();
   const measureFrom = start + WARMUP_MS;
-  const end = measureFrom + DURATION_MS;
+  const end = measureFrom + durationMs;
   const timers: NodeJS.Timeout[] = [];
   const periodMs = 1000 / RATE_PER_STREAM;
   for (let i = 0; i < streams; i++) {
@@ -91,13 +106,13 @@ async function openLoop(streams: number, ingest: (i: number, n: number) => Promi
       timers.push(setInterval(fire, periodMs));
     }, (i * periodMs) / streams);
   }
-  await new Promise((r) => setTimeout(r, WARMUP_MS + DURATION_MS));
+  await new Promise((r) => setTimeout(r, WARMUP_MS + durationMs));
   for (const t of timers) clearInterval(t);
   // every measured detection counts, however late: a backlog left when the load stops is the tail
   await Promise.all(pending);
-  // this process's CPU (both threads' worth of user + system), load generator included, per detection
+  // this process's CPU (both threads' worth of user + system), load generator included
   const cpu = process.cpuUsage(cpu0);
-  return summary(latencies, completedInRun, (cpu.user + cpu.system) / Math.max(1, produced));
+  return { latencies, completedInRun, produced, cpuUs: cpu.user + cpu.system, durationMs };
 }
 
 function detectionFor(i: number, n: number): DetectionInput {
@@ -231,33 +246,18 @@ function rawGroupCommit(store: RawStore) {
     });
 }
 
-async function timeEach(n: number, fn: (k: number) => unknown): Promise<number[]> {
-  const ms: number[] = [];
-  for (let k = 0; k < n; k++) {
-    const t = performance.now();
-    await fn(k);
-    ms.push(performance.now() - t);
-  }
-  return ms.sort((a, b) => a - b);
-}
-
-async function measureRawStatic(store: RawStore) {
-  for (let k = 0; k < 50; k++) await store.commit([rawRows(k, 0)]); // warm
-  const isolated = await timeEach(ISOLATED, (k) => store.commit([rawRows(k, 1)]));
-  const single = await timeEach(ISOLATED, (k) => store.insertOne(rawRows(k, 2)[0]));
-  const t0 = performance.now();
-  for (let round = 0; round < BURST_ROUNDS; round++) {
-    const rows = Array.from({ length: BURST }, (_, k) => rawRows(k, round + 3));
-    await store.commit(rows);
-  }
-  const perS = (BURST * BURST_ROUNDS) / ((performance.now() - t0) / 1000);
-  return { isolated_txn_p95_ms: r3(percentile(isolated, 95)), single_row_autocommit_p95_ms: r3(percentile(single, 95)), burst_detections_per_s: Math.round(perS) };
+async function timed(fn: () => unknown): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
 }
 
 // ---------------------------------------------------------------------------------------------
-// The pipeline itself.
+// The pipeline itself, alternating with its limit so both see the same machine state.
 
-async function withPipeline<T>(databaseUrl: string | null, streams: number, fn: (ctx: Awaited<ReturnType<typeof createContext>>, refs: StreamRef[]) => Promise<T>): Promise<T> {
+type Ctx = Awaited<ReturnType<typeof createContext>>;
+
+async function withPipeline<T>(databaseUrl: string | null, streams: number, fn: (ctx: Ctx, refs: StreamRef[]) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const ctx = await createContext(loadConfig({ dataDir, databaseUrl, runSources: false, seedDemo: false }, {}));
   try {
@@ -278,38 +278,71 @@ async function withPipeline<T>(databaseUrl: string | null, streams: number, fn: 
 }
 
 const PROFILE = Boolean(process.env.VIGIL_BENCH_PROF);
+/** the open-loop time is split into this many pipeline parts and as many raw parts, alternating */
+const HALVES = 2;
 
-async function pipelineOpenLoop(databaseUrl: string | null, streams: number) {
+/** Runs fn under the V8 profiler when VIGIL_BENCH_PROF is set, writing the profile to `name`. */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    const dir = join(import.meta.dirname, 'results', 'profiles');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+  }
+}
+
+async function openLoopPair(storage: Storage, databaseUrl: string | null, streams: number, store: RawStore) {
   return withPipeline(databaseUrl, streams, async (ctx, refs) => {
-    const session = PROFILE ? new Session() : null;
-    if (session) {
-      session.connect();
-      await session.post('Profiler.enable');
-      await session.post('Profiler.start');
+    const ingestRaw = rawGroupCommit(store);
+    const pipe: LoopPart[] = [];
+    const raw: LoopPart[] = [];
+    for (let h = 0; h < HALVES; h++) {
+      const part = () => openLoop(streams, (i, n) => ctx.pipeline.ingest(refs[i], [detectionFor(i, n)]), DURATION_MS / HALVES);
+      // the profile covers the first pipeline part only (never the raw limit)
+      pipe.push(h === 0 ? await profiled(`pipeline-${storage}-${streams}`, part) : await part());
+      await ctx.pipeline.drain();
+      raw.push(await openLoop(streams, (i, n) => ingestRaw(rawRows(i, n)), DURATION_MS / HALVES));
     }
-    const r = await openLoop(streams, (i, n) => ctx.pipeline.ingest(refs[i], [detectionFor(i, n)]));
-    await ctx.pipeline.drain();
-    if (session) {
-      const { profile } = await session.post('Profiler.stop');
-      session.disconnect();
-      const dir = join(import.meta.dirname, 'results', 'profiles');
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, `pipeline-${databaseUrl ? 'postgres' : 'sqlite'}-${streams}.cpuprofile`), JSON.stringify(profile));
-    }
-    return { ...r, rss_mb: Math.round(process.memoryUsage().rss / 1048576) };
+    return { pipeline: { ...summary(pipe), rss_mb: Math.round(process.memoryUsage().rss / 1048576) }, raw_group_commit: summary(raw) };
   });
 }
 
-async function pipelineStatic(databaseUrl: string | null) {
+/** Isolated detections and bursts, pipeline and raw alternating one by one and round by round. */
+async function staticPair(databaseUrl: string | null, store: RawStore) {
   return withPipeline(databaseUrl, 100, async (ctx, refs) => {
-    for (let k = 0; k < 50; k++) await ctx.pipeline.ingest(refs[k % refs.length], [detectionFor(k, 0)]);
-    const isolated = await timeEach(ISOLATED, (k) => ctx.pipeline.ingest(refs[k % refs.length], [detectionFor(k, 1)]));
-    const t0 = performance.now();
-    for (let round = 0; round < BURST_ROUNDS; round++) {
-      await Promise.all(Array.from({ length: BURST }, (_, k) => ctx.pipeline.ingest(refs[k % refs.length], [detectionFor(k, round + 3)])));
+    for (let k = 0; k < 50; k++) {
+      await ctx.pipeline.ingest(refs[k % refs.length], [detectionFor(k, 0)]);
+      await store.commit([rawRows(k, 0)]);
     }
-    const perS = (BURST * BURST_ROUNDS) / ((performance.now() - t0) / 1000);
-    return { isolated_p95_ms: r3(percentile(isolated, 95)), burst_detections_per_s: Math.round(perS) };
+    const iso: number[] = [];
+    const isoRaw: number[] = [];
+    const single: number[] = [];
+    for (let k = 0; k < ISOLATED; k++) {
+      iso.push(await timed(() => ctx.pipeline.ingest(refs[k % refs.length], [detectionFor(k, 1)])));
+      isoRaw.push(await timed(() => store.commit([rawRows(k, 1)])));
+      single.push(await timed(() => store.insertOne(rawRows(k, 2)[0])));
+    }
+    let pipeMs = 0;
+    let rawMs = 0;
+    for (let round = 0; round < BURST_ROUNDS; round++) {
+      pipeMs += await timed(() => Promise.all(Array.from({ length: BURST }, (_, k) => ctx.pipeline.ingest(refs[k % refs.length], [detectionFor(k, round + 3)]))));
+      const rows = Array.from({ length: BURST }, (_, k) => rawRows(k, round + 3));
+      rawMs += await timed(() => store.commit(rows));
+    }
+    const p95 = (v: number[]) => r3(percentile(v.sort((a, b) => a - b), 95));
+    const perS = (ms: number) => Math.round((BURST * BURST_ROUNDS) / (ms / 1000));
+    return {
+      pipeline: { isolated_p95_ms: p95(iso), burst_detections_per_s: perS(pipeMs) },
+      raw: { isolated_txn_p95_ms: p95(isoRaw), single_row_autocommit_p95_ms: p95(single), burst_detections_per_s: perS(rawMs) },
+    };
   });
 }
 
@@ -317,13 +350,13 @@ async function runStorage(storage: Storage, sizes: number[], freshDatabase: () =
   const figures: Figure[] = [];
   const runs = [];
   const label = storage === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  let storeName = '';
   for (const n of sizes) {
-    // the pipeline and its raw limit on the same (fresh) database
+    // the pipeline and its raw limit on the same (fresh) database, alternating
     const url = await freshDatabase();
-    const pipe = await pipelineOpenLoop(url, n);
     const store = await openRaw(url);
-    const ingestRaw = rawGroupCommit(store);
-    const raw = await openLoop(n, (i, k) => ingestRaw(rawRows(i, k)));
+    storeName = store.name;
+    const { pipeline: pipe, raw_group_commit: raw } = await openLoopPair(storage, url, n, store);
     await store.close();
     console.log(`pipeline ${storage.padEnd(8)} ${String(n).padStart(4)} streams: p50 ${pipe.latency_ms.p50} ms  p95 ${pipe.latency_ms.p95} ms  p99 ${pipe.latency_ms.p99} ms  sustained ${pipe.sustained_detections_per_s}/s (target ${n * RATE_PER_STREAM}/s); raw p95 ${raw.latency_ms.p95} ms`);
     runs.push({ streams: n, target_detections_per_s: n * RATE_PER_STREAM, pipeline: pipe, raw_group_commit: raw });
@@ -338,20 +371,20 @@ async function runStorage(storage: Storage, sizes: number[], freshDatabase: () =
     );
   }
   const url = await freshDatabase();
-  const pipeStatic = await pipelineStatic(url);
   const store = await openRaw(url);
-  const rawStatic = await measureRawStatic(store);
+  storeName ||= store.name;
+  const st = await staticPair(url, store);
   await store.close();
-  console.log(`pipeline ${storage.padEnd(8)} isolated p95 ${pipeStatic.isolated_p95_ms} ms (raw txn ${rawStatic.isolated_txn_p95_ms} ms, raw single-row autocommit ${rawStatic.single_row_autocommit_p95_ms} ms); burst ${pipeStatic.burst_detections_per_s}/s (raw ${rawStatic.burst_detections_per_s}/s)`);
+  console.log(`pipeline ${storage.padEnd(8)} isolated p95 ${st.pipeline.isolated_p95_ms} ms (raw txn ${st.raw.isolated_txn_p95_ms} ms, raw single-row autocommit ${st.raw.single_row_autocommit_p95_ms} ms); burst ${st.pipeline.burst_detections_per_s}/s (raw ${st.raw.burst_detections_per_s}/s)`);
   figures.push(
-    figure(`one isolated detection, ingest → durable, p95, ${label}`, pipeStatic.isolated_p95_ms, 'ms', 'lower',
-      { name: `${store.name}: one transaction with the detection's two rows, p95`, value: rawStatic.isolated_txn_p95_ms, unit: 'ms' }),
-    figure(`one isolated detection vs a single-row autocommit insert, ${label}`, pipeStatic.isolated_p95_ms, 'ms', 'lower',
-      { name: `${store.name}: one single-row autocommit INSERT, p95`, value: rawStatic.single_row_autocommit_p95_ms, unit: 'ms' }),
-    figure(`pipeline burst throughput (${BURST_ROUNDS} bursts of ${BURST} detections), ${label}`, pipeStatic.burst_detections_per_s, 'detections/s', 'higher',
-      { name: `${store.name}: ${BURST} detection-equivalents (2 rows each) per transaction`, value: rawStatic.burst_detections_per_s, unit: 'detections/s' }),
+    figure(`one isolated detection, ingest → durable, p95, ${label}`, st.pipeline.isolated_p95_ms, 'ms', 'lower',
+      { name: `${storeName}: one transaction with the detection's two rows, p95`, value: st.raw.isolated_txn_p95_ms, unit: 'ms' }),
+    figure(`one isolated detection vs a single-row autocommit insert, ${label}`, st.pipeline.isolated_p95_ms, 'ms', 'lower',
+      { name: `${storeName}: one single-row autocommit INSERT, p95`, value: st.raw.single_row_autocommit_p95_ms, unit: 'ms' }),
+    figure(`pipeline burst throughput (${BURST_ROUNDS} bursts of ${BURST} detections), ${label}`, st.pipeline.burst_detections_per_s, 'detections/s', 'higher',
+      { name: `${storeName}: ${BURST} detection-equivalents (2 rows each) per transaction`, value: st.raw.burst_detections_per_s, unit: 'detections/s' }),
   );
-  return { figures, runs: { storage, open_loop: runs, isolated_and_burst: { pipeline: pipeStatic, raw: rawStatic } } };
+  return { figures, runs: { storage, open_loop: runs, isolated_and_burst: st } };
 }
 
 const sizes = (process.env.BENCH_STREAMS ?? '50,200,1000').split(',').filter(Boolean).map(Number);
@@ -403,6 +436,7 @@ writeResult('pipeline', 'detection-pipeline', figures, {
     'sustained_detections_per_s: measured detections durable before the load stopped, per second of the window (below the offered rate = a backlog was building)',
     'raw limit: the same load generator and group-commit scheduling with nothing but the driver: no ids, hashing, scene, rules, anomaly rows, secondary indexes or triggers',
     'SQLite: WAL, synchronous=NORMAL (as the app). PostgreSQL: the throwaway test server, which runs without fsync, so its figures are not durable-to-disk figures',
+    `pipeline and raw limit alternate: the open-loop time is ${HALVES} pipeline parts and ${HALVES} raw parts (each after a ${WARMUP_MS} ms warm-up), isolated detections one by one, bursts round by round`,
     'one shared 2-core machine: other processes move the tail; see machine.load_average_*',
   ],
 });
