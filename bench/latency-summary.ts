@@ -1,11 +1,7 @@
 /**
  * Shared by the language benches (agent plan time, scene-question interpretation): percentiles of
- * wall and CPU time per call, with how busy the machine was, written to bench/results/NAME.json.
+ * wall and CPU time per call (results are written by bench/machine.ts with the machine's state).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
-
 function getPercentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -27,12 +23,4 @@ export function summarizeLatency(wall: number[], cpu: number[], budgetMs: number
     within_budget: getPercentile(w, 95) <= budgetMs,
     cpu_within_budget: getPercentile(c, 95) <= budgetMs,
   };
-}
-
-/** Writes the result with the machine's state (other processes on 2 cores move the tail a lot) and prints it. */
-export function writeBenchResult(name: string, result: Record<string, unknown>): void {
-  const full = { ...result, load_average_1m: Number(loadavg()[0].toFixed(2)), node: process.version, measured_at: new Date().toISOString() };
-  mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
-  writeFileSync(join(import.meta.dirname, 'results', `${name}.json`), `${JSON.stringify(full, null, 2)}\n`);
-  console.log(JSON.stringify(full, null, 2));
 }

@@ -10,10 +10,10 @@
  *   node --import tsx bench/whip.bench.ts   (BENCH_TRIAL_MS=15000 per trial, BENCH_LATENCY_RUNS=5)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +22,7 @@ import { createWebRtcIngest, type WebRtcIngestHandle } from '../src/ingest/webrt
 import { checkWhipOffer } from '../src/ingest/webrtc/sdp-offer.ts';
 import { WhipSession } from '../src/ingest/webrtc/whip-session.ts';
 import { RtspTestCamera } from '../tests/fixtures-video/rtsp-camera.ts';
+import { figure, writeResult, type Figure } from './machine.ts';
 
 const VTEST = fileURLToPath(new URL('../../shared/fixtures/vtest.avi', import.meta.url));
 const CHILD = fileURLToPath(new URL('./whip-publisher.child.ts', import.meta.url));
@@ -200,7 +201,6 @@ async function measureRtspLoad(camera: RtspTestCamera, n: number): Promise<Load 
 }
 
 async function main() {
-  const loadBefore = loadavg()[0];
   const dir = mkdtempSync(join(tmpdir(), 'vigil-whip-bench-'));
   // what a phone sends: 720p at 15 fps (the publish page's ideal), keyframe every 2 s, encoded
   // once here so the publishers only packetize it; the RTSP camera encodes it live from the mp4
@@ -231,9 +231,24 @@ async function main() {
       rtsp.push(r);
       console.log(`  rtsp H264 ${n} stream(s): ${JSON.stringify(r)}`);
     }
-    const result = {
-      at: new Date().toISOString(),
-      machine: { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, load_before: round1(loadBefore), load_after: round1(loadavg()[0]) },
+    const RTSP = 'RTSP path in the same run: ffmpeg pulling a loopback RTSP camera of the same clip, same decode';
+    const figures: Figure[] = [];
+    const rtsp1 = rtsp[0];
+    for (const codec of ['H264', 'VP8'] as const) {
+      figures.push(figure(`WHIP ${codec} offer → first decoded frame, p50`, latency[codec].ms_p50, 'ms', 'lower', { name: `${RTSP}: start → first decoded frame (connect + probe), 1 stream`, value: rtsp1.first_frame_ms, unit: 'ms' }));
+    }
+    rtsp.forEach((r, k) => {
+      for (const codec of ['H264', 'VP8'] as const) {
+        const w = whip[codec][k];
+        // a publish that never delivered video costs next to nothing: divide by the streams that did
+        const live = w.streams - (w.streams_without_video ?? 0);
+        const perLive = live > 0 ? (w.cpu_total_pct_per_stream * w.streams) / live : NaN;
+        const dead = live < w.streams ? ` (${w.streams - live} of them never delivered video)` : '';
+        figures.push(figure(`WHIP ${codec} CPU per 720p stream delivering video, ${w.streams} stream(s) published${dead}`, perLive, '% of a core', 'lower', { name: `${RTSP}: CPU per stream, ${r.streams} stream(s)`, value: r.cpu_total_pct_per_stream, unit: '% of a core' }));
+        figures.push(figure(`WHIP ${codec} decoded frames/s of the slowest stream, ${w.streams} stream(s)`, w.decoded_fps_min, 'frames/s', 'higher', { name: `${RTSP}: slowest stream, ${r.streams} stream(s)`, value: r.decoded_fps_min, unit: 'frames/s' }));
+      }
+    });
+    writeResult('whip', 'webrtc-ingest', figures, {
       source: '1280x720, 15 fps, 2.5 Mbit/s (vtest.avi scaled), decoded at the pipeline\'s 5 fps and 640 px width',
       offer_to_first_frame_ms: latency,
       whip,
@@ -244,10 +259,7 @@ async function main() {
         'The detector finds nothing here: its cost per frame is the same for every source and is in bench/results/video.json.',
         'offer_to_first_frame_ms is ICE + DTLS + the first keyframe + decode, on loopback; RTSP first_frame_ms is ffmpeg\'s connect + probe.',
       ],
-    };
-    mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    writeFileSync(new URL('./results/whip.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
-    console.log(JSON.stringify(result, null, 2));
+    });
   } finally {
     await camera.stop();
     server.close();
