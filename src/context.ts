@@ -1,41 +1,27 @@
-import { watchRepository } from './home/watches/index.ts';
-import { toKnownWatch } from './home/watches/index.ts';
-import { householdBoundaries } from './home/directory/index.ts';
 import type { Config } from './platform/config/index.ts';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/index.ts';
-import { systemClock, type Clock } from './platform/time/index.ts';
-import { AuditService } from './platform/audit/index.ts';
-import { KeyService } from './platform/keys/index.ts';
-import { DetectionPipeline } from './org/pipeline/index.ts';
-import { detectionRepository } from './org/detections/index.ts';
-import { SceneEngine } from './org/scenes/index.ts';
-import { SceneService } from './org/scenes/index.ts';
-import { SourceManager } from './ingest/sources/index.ts';
-import { StreamService } from './org/streams/index.ts';
-import { SandboxService } from './org/sandbox/index.ts';
+import { CONFIG } from './platform/config/index.ts';
+import { Container, LOG, type ServiceModule } from './platform/lib/index.ts';
+import { migrateToLatest, openDatabase, DATABASE, type DatabaseHandle } from './platform/db/index.ts';
+import { systemClock, CLOCK, type Clock } from './platform/time/index.ts';
 import { pruneIdempotency } from './platform/http/index.ts';
-// webhooks & audit API (issue 3 §2, §6)
-import { WebhookService } from './platform/outbox/index.ts';
-import { DeliveryWorker } from './platform/outbox/index.ts';
-import { AuditTrailService } from './platform/audit/index.ts';
-import { AuditCheckpointService } from './platform/audit/index.ts';
-// household agent (issue 4)
-import { HouseholdDirectory } from './home/directory/index.ts';
-import { HouseholdService } from './home/household/index.ts';
-import { EventService } from './home/events/index.ts';
-import { WatchService } from './home/watches/index.ts';
-import { WatchObserver } from './home/watches/index.ts';
-import { ConversationService } from './home/conversations/index.ts';
-import { createPlanner, type Planner } from './home/agent/index.ts';
-// alerts, incidents, responders, protocols, operator control (issue 3 §1, §3–§5)
-import { createOperations, type Operations } from './org/operations.ts';
-// real video: cameras and phones through the detector, detection snapshots (issue 6)
-import { LiveVideoSources, type LiveVideoTuning } from './ingest/sources/index.ts';
-import { SnapshotService } from './org/detections/index.ts';
-// WebRTC ingest: WHIP publishers (issue 15)
-import { PublishTokens, WhipService } from './ingest/webrtc/index.ts';
-// infrastructure seams, in-process until a shared implementation is configured (issue 11 §3)
-import { createCoordination, type Coordination, type RateLimitStore, type StreamSlots } from './platform/coordination/index.ts';
+import { coordinationServices, COORDINATION, type Coordination, type RateLimitStore, type StreamSlots } from './platform/coordination/index.ts';
+import { auditServices, AUDIT, AUDIT_CHECKPOINTS, AUDIT_TRAIL, type AuditService, type AuditTrailService, type AuditCheckpointService } from './platform/audit/index.ts';
+import { keyServices, KEYS, type KeyService } from './platform/keys/index.ts';
+import { outboxServices, WEBHOOKS, DELIVERY_WORKER, type WebhookService, type DeliveryWorker } from './platform/outbox/index.ts';
+import { sceneServices, SCENES, SCENE_ENGINE, type SceneEngine, type SceneService } from './org/scenes/index.ts';
+import { pipelineServices, PIPELINE, type DetectionPipeline } from './org/pipeline/index.ts';
+import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService } from './org/detections/index.ts';
+import { streamServices, STREAMS, type StreamService } from './org/streams/index.ts';
+import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
+import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
+import { sourceServices, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './ingest/sources/index.ts';
+import { webrtcServices, WHIP, type WhipService } from './ingest/webrtc/index.ts';
+import { directoryServices } from './home/directory/index.ts';
+import { eventServices, EVENTS, type EventService } from './home/events/index.ts';
+import { householdServices, HOUSEHOLD, type HouseholdService } from './home/household/index.ts';
+import { watchServices, WATCHES, type WatchService } from './home/watches/index.ts';
+import { agentServices, PLANNER, type Planner } from './home/agent/index.ts';
+import { conversationServices, CONVERSATIONS, type ConversationService } from './home/conversations/index.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -49,10 +35,11 @@ export interface ContextOptions {
 }
 
 /**
- * Every service wired with its explicit dependencies (DESIGN.md "Code shape" 3). The HTTP app,
- * the CLI, the bench and the tests all build this one object.
+ * The services the HTTP app, the CLI, the bench and the tests use, read from the container after
+ * every module has provided and installed its own (docs/architecture.md). `container` holds them all.
  */
 export interface VigilContext {
+  container: Container;
   config: Config;
   clock: Clock;
   database: DatabaseHandle;
@@ -93,6 +80,16 @@ export interface VigilContext {
   close(): Promise<void>;
 }
 
+/**
+ * The service modules, in the order they are installed (hooks, gates, listeners, caches loaded).
+ * Providing order does not matter: each service is made on first request.
+ */
+export const SERVICE_MODULES: readonly ServiceModule[] = [
+  coordinationServices, auditServices, keyServices, outboxServices,
+  sceneServices, pipelineServices, detectionServices, streamServices, sourceServices, webrtcServices, sandboxServices, operationServices,
+  directoryServices, eventServices, householdServices, watchServices, agentServices, conversationServices,
+];
+
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<VigilContext> {
   const clock = opts.clock ?? systemClock;
   const database = openDatabase({
@@ -101,60 +98,23 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     onIdleError: (err) => opts.log?.warn({ err }, 'idle database connection failed'),
   });
   await migrateToLatest(database);
-  const coordination = createCoordination({ database, databaseUrl: config.databaseUrl, log: opts.log });
-  // writers announce changes to cached rows (keys, household, alert rules, automation) here
-  const { invalidation, wakeSignal } = coordination;
-  const audit = new AuditService({ database, clock });
-  const keys = new KeyService({ database, clock, audit, invalidation });
-  const engine = new SceneEngine();
-  const pipeline = new DetectionPipeline({
-    database,
-    clock,
-    audit,
-    scenes: engine,
-    onError: (err) => opts.log?.error({ err }, 'detection pipeline write failed'),
-  });
-  // webhooks & audit API (created first: the video ingest writes stream.status_changed events)
-  const webhooks = new WebhookService({ database, clock, audit, allowPrivate: config.webhookAllowPrivate, wakeSignal });
-  // real video (issue 6)
-  const snapshots = new SnapshotService({ database });
-  const video = new LiveVideoSources({ database, clock, audit, pipeline, snapshots, webhooks, tuning: opts.video, log: opts.log });
-  // the ingest gate of household sensors (issue 9 §1); it reads watches through the watches module
-  const householdDirectory = new HouseholdDirectory({
-    activeWatches: async (db, tenantId) => (await watchRepository.listActive(db, tenantId)).map(toKnownWatch),
-  });
-  const sources = new SourceManager({ clock, pipeline, tickMs: opts.sandboxTickMs, log: opts.log, video, gate: householdDirectory });
-  const scenes = new SceneService({ database, clock, audit, engine, defaultCapacity: config.defaultSceneCapacity });
-  const publishTokens = new PublishTokens({ clock, publicBaseUrl: config.publicBaseUrl });
-  const streams = new StreamService({ database, clock, audit, scenes, sources, allowFileSources: config.allowFileSources, publishing: publishTokens });
-  const whip = new WhipService({
-    database, clock, audit, streams, tokens: publishTokens, sources, iceServers: config.iceServers,
-    detectFps: opts.video?.camera?.detectFps, detectWidth: opts.video?.camera?.detectWidth, session: opts.video?.whip, log: opts.log,
-  });
-  const sandbox = new SandboxService({ database, clock, audit, pipeline, gate: householdDirectory });
-  await scenes.loadAll();
-  const deliveryWorker = new DeliveryWorker({ database, clock, allowPrivate: config.webhookAllowPrivate, wakeSignal, log: opts.log });
-  webhooks.onEnqueued(() => deliveryWorker.wake());
-  const auditCheckpoints = new AuditCheckpointService({
-    database,
-    clock,
-    configuredKey: config.auditCheckpointKey,
-    onError: (err) => opts.log?.warn({ err }, 'audit checkpoint failed'),
-  });
-  const auditTrail = new AuditTrailService({ database, checkpoints: auditCheckpoints, householdBoundaries });
-  // household agent (issue 4): watches observe through a pipeline hook; events go out through the webhook outbox
-  const events = new EventService({ database, clock, sink: webhooks });
-  const household = new HouseholdService({ database, clock, audit, streams, scenes, engine, sources, directory: householdDirectory, events, invalidation });
-  const watches = new WatchService({ database, clock, audit, events, household, invalidation });
-  const conversations = new ConversationService({ database, clock, audit, household, watches, events, planner: opts.planner ?? createPlanner({ llm: config.llm, log: opts.log }) });
-  pipeline.addHook(new WatchObserver({ directory: householdDirectory, engine, events }), { name: 'watches.observer', order: 100 });
-  // issue 9 §1: muted sensors and places left alone are not ingested, and deliveries about them are not readable
-  pipeline.setGate(householdDirectory);
-  webhooks.setVisibility(events);
-  await householdDirectory.loadAll(database.db);
-  householdDirectory.followChanges(invalidation, database.db);
-  // operations (issue 3): anomaly and alert-rule hooks on the pipeline; events and responder notifications through the webhook outbox
-  const operations = await createOperations({ database, clock, audit, pipeline, events: webhooks, urlGuard: webhooks, invalidation, log: opts.log });
+  const c = new Container().value(CONFIG, config).value(CLOCK, clock).value(DATABASE, database).value(LOG, opts.log);
+  for (const m of SERVICE_MODULES) m.provide(c);
+  if (opts.planner) c.override(PLANNER, () => opts.planner!);
+  if (opts.video) c.override(VIDEO_TUNING, () => opts.video);
+  if (opts.sandboxTickMs !== undefined) c.override(SANDBOX_TICK_MS, () => opts.sandboxTickMs);
+  for (const m of SERVICE_MODULES) await m.install?.(c);
+
+  const pipeline = c.get(PIPELINE);
+  const sources = c.get(SOURCES);
+  const streams = c.get(STREAMS);
+  const snapshots = c.get(SNAPSHOTS);
+  const deliveryWorker = c.get(DELIVERY_WORKER);
+  const auditCheckpoints = c.get(AUDIT_CHECKPOINTS);
+  const operations = c.get(OPERATIONS);
+  const conversations = c.get(CONVERSATIONS);
+  const whip = c.get(WHIP);
+  const coordination = c.get(COORDINATION);
 
   let housekeeping: unknown = null;
   let sceneTimer: unknown = null;
@@ -175,25 +135,26 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   };
 
   return {
+    container: c,
     config,
     clock,
     database,
-    audit,
-    keys,
-    engine,
+    audit: c.get(AUDIT),
+    keys: c.get(KEYS),
+    engine: c.get(SCENE_ENGINE),
     pipeline,
     sources,
-    scenes,
+    scenes: c.get(SCENES),
     streams,
-    sandbox,
+    sandbox: c.get(SANDBOX),
     rateLimits: coordination.rateLimits,
-    webhooks,
+    webhooks: c.get(WEBHOOKS),
     deliveryWorker,
-    auditTrail,
+    auditTrail: c.get(AUDIT_TRAIL),
     auditCheckpoints,
-    household,
-    watches,
-    events,
+    household: c.get(HOUSEHOLD),
+    watches: c.get(WATCHES),
+    events: c.get(EVENTS),
     conversations,
     streamSlots: coordination.streamSlots,
     coordination,

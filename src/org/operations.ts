@@ -1,3 +1,10 @@
+import { defineServiceModule, LOG, token } from '../platform/lib/index.ts';
+import { CLOCK } from '../platform/time/index.ts';
+import { DATABASE } from '../platform/db/index.ts';
+import { AUDIT } from '../platform/audit/index.ts';
+import { WEBHOOKS } from '../platform/outbox/index.ts';
+import { COORDINATION } from '../platform/coordination/index.ts';
+import { PIPELINE } from './pipeline/index.ts';
 import { incidentRepository } from './incidents/index.ts';
 import type { DatabaseHandle } from '../platform/db/index.ts';
 import type { Clock } from '../platform/time/index.ts';
@@ -11,7 +18,7 @@ import { IncidentService } from './incidents/index.ts';
 import { ProtocolRunService } from './protocols/index.ts';
 import { ProtocolTypeService } from './protocols/index.ts';
 import { ResponderService } from './responders/index.ts';
-import { AutomationService, type AutomationDefaults } from './automation/index.ts';
+import { AutomationService } from './automation/index.ts';
 import type { EventSink, UrlGuard } from '../platform/outbox/index.ts';
 import type { CacheInvalidation } from '../platform/coordination/index.ts';
 
@@ -32,21 +39,20 @@ export interface Operations {
   close(): Promise<void>;
 }
 
-export async function createOperations(deps: {
+/** The operations' services, made together: they share the automation settings and the protocol runs. */
+function buildOperations(deps: {
   database: DatabaseHandle;
   clock: Clock;
   audit: AuditService;
-  pipeline: DetectionPipeline;
   /** the webhook outbox (WebhookService) */
   events: EventSink;
   urlGuard: UrlGuard;
   /** alert rules and automation settings are cached in memory; writers announce changes here */
   invalidation: CacheInvalidation;
-  automationDefaults?: Partial<AutomationDefaults>;
   log?: { error(obj: unknown, msg?: string): void };
-}): Promise<Operations> {
+}): Operations {
   const { database, clock, audit, events } = deps;
-  const automation = new AutomationService({ database, clock, audit, invalidation: deps.invalidation, defaults: deps.automationDefaults });
+  const automation = new AutomationService({ database, clock, audit, invalidation: deps.invalidation });
   const protocolTypes = new ProtocolTypeService({ database, clock, audit });
   const protocolRuns = new ProtocolRunService({ database, clock, audit, events, automation, types: protocolTypes, log: deps.log });
   const incidents = new IncidentService({ database, clock, audit, events, runs: protocolRuns });
@@ -56,19 +62,12 @@ export async function createOperations(deps: {
     events,
     activeIncidentAt: async (db, sceneId) => (await incidentRepository.findActiveAtScene(db, sceneId))?.id ?? null,
   });
-  const anomalies = new AnomalyWatcher({ automation, incidents, events });
-  await automation.loadAll();
-  await alertEngine.loadAll(database.db);
-  alertEngine.followChanges(deps.invalidation, database.db);
-  // anomalies first: an automatic incident opened in this commit is there for the alerts that follow to attach to
-  deps.pipeline.addHook(anomalies, { name: 'incidents.anomalies', order: 200 });
-  deps.pipeline.addHook(alertEngine, { name: 'alerts.rules', order: 300 });
   return {
     automation,
     alertEngine,
     alertRules: new AlertRuleService({ database, clock, audit, engine: alertEngine, invalidation: deps.invalidation }),
     alerts: new AlertService({ database, clock, audit }),
-    anomalies,
+    anomalies: new AnomalyWatcher({ automation, incidents, events }),
     incidents,
     responders: new ResponderService({ database, clock, audit, urlGuard: deps.urlGuard }),
     protocolTypes,
@@ -80,3 +79,27 @@ export async function createOperations(deps: {
     },
   };
 }
+
+export const OPERATIONS = token<Operations>('operations');
+
+/** Surface B operations as one service module: made together, then hooked onto the pipeline. */
+export const operationServices = defineServiceModule({
+  name: 'operations',
+  provide: (c) => c.provide(OPERATIONS, (c) => {
+    const webhooks = c.get(WEBHOOKS);
+    return buildOperations({
+      database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, log: c.get(LOG),
+    });
+  }),
+  async install(c) {
+    const ops = c.get(OPERATIONS);
+    const database = c.get(DATABASE);
+    await ops.automation.loadAll();
+    await ops.alertEngine.loadAll(database.db);
+    ops.alertEngine.followChanges(c.get(COORDINATION).invalidation, database.db);
+    // anomalies before alert rules: an automatic incident opened in this commit is there for the alerts that follow to attach to
+    const pipeline = c.get(PIPELINE);
+    pipeline.addHook(ops.anomalies, { name: 'incidents.anomalies', order: 200 });
+    pipeline.addHook(ops.alertEngine, { name: 'alerts.rules', order: 300 });
+  },
+});

@@ -1,3 +1,12 @@
+import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { CLOCK as CLOCK_T } from '../../platform/time/index.ts';
+import { DATABASE } from '../../platform/db/index.ts';
+import { AUDIT } from '../../platform/audit/index.ts';
+import { PLANNER } from '../agent/index.ts';
+import { EVENTS } from '../events/index.ts';
+import { HOUSEHOLD } from '../household/index.ts';
+import { WATCHES } from '../watches/index.ts';
+import { ConversationService as ConversationServiceT } from './conversation.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { ConversationService } from './conversation.service.ts';
 
@@ -15,4 +24,13 @@ export const conversationsApi = defineApiModule({
   schemas: [ActionSchema, ConversationReplySchema],
   routes: (c: { conversations: ConversationService; streamSlots: StreamSlots; clock: Clock; config: { publicBaseUrl: string } }) =>
     conversationRoutes(c.conversations, { slots: c.streamSlots, clock: c.clock, publicBaseUrl: c.config.publicBaseUrl }),
+});
+
+export const CONVERSATIONS = token<ConversationServiceT>('conversations');
+
+export const conversationServices = defineServiceModule({
+  name: 'conversations',
+  provide: (c) => c.provide(CONVERSATIONS, (c) => new ConversationServiceT({
+    database: c.get(DATABASE), clock: c.get(CLOCK_T), audit: c.get(AUDIT), household: c.get(HOUSEHOLD), watches: c.get(WATCHES), events: c.get(EVENTS), planner: c.get(PLANNER),
+  })),
 });

@@ -1,3 +1,8 @@
+import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { CLOCK } from '../../platform/time/index.ts';
+import { DATABASE } from '../../platform/db/index.ts';
+import { WEBHOOKS } from '../../platform/outbox/index.ts';
+import { EventService as EventServiceT } from './event.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type AlertType, type EventView, type ObservationType } from './event.schemas.ts';
 export { EventService } from './event.service.ts';
@@ -13,4 +18,13 @@ export const eventsApi = defineApiModule({
   tags: [{ name: 'Events', description: 'Observations, alerts and changes of a household, newest first (Surface A)' }],
   schemas: [EventSchema],
   routes: ({ events }: { events: EventService }) => eventRoutes(events),
+});
+
+export const EVENTS = token<EventServiceT>('events');
+
+export const eventServices = defineServiceModule({
+  name: 'events',
+  provide: (c) => c.provide(EVENTS, (c) => new EventServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), sink: c.get(WEBHOOKS) })),
+  // issue 9 §1: deliveries about what a boundary hides are not readable
+  install: (c) => c.get(WEBHOOKS).setVisibility(c.get(EVENTS)),
 });

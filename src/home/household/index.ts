@@ -1,3 +1,14 @@
+import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { CLOCK } from '../../platform/time/index.ts';
+import { DATABASE } from '../../platform/db/index.ts';
+import { AUDIT } from '../../platform/audit/index.ts';
+import { COORDINATION } from '../../platform/coordination/index.ts';
+import { SCENES, SCENE_ENGINE } from '../../org/scenes/index.ts';
+import { STREAMS } from '../../org/streams/index.ts';
+import { SOURCES } from '../../ingest/sources/index.ts';
+import { HOUSEHOLD_DIRECTORY } from '../directory/index.ts';
+import { EVENTS } from '../events/index.ts';
+import { HouseholdService as HouseholdServiceT } from './household.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { HouseholdService, type HomeSnapshot } from './household.service.ts';
 
@@ -12,4 +23,14 @@ export const householdApi = defineApiModule({
   tags: [{ name: 'Household', description: 'The home: place, rooms, sensors, boundaries (Surface A, read-only)' }],
   schemas: [SensorSchema, BoundarySchema],
   routes: ({ household }: { household: HouseholdService }) => householdRoutes(household),
+});
+
+export const HOUSEHOLD = token<HouseholdServiceT>('household');
+
+export const householdServices = defineServiceModule({
+  name: 'household',
+  provide: (c) => c.provide(HOUSEHOLD, (c) => new HouseholdServiceT({
+    database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), streams: c.get(STREAMS), scenes: c.get(SCENES), engine: c.get(SCENE_ENGINE),
+    sources: c.get(SOURCES), directory: c.get(HOUSEHOLD_DIRECTORY), events: c.get(EVENTS), invalidation: c.get(COORDINATION).invalidation,
+  })),
 });

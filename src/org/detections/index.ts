@@ -1,3 +1,6 @@
+import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { DATABASE } from '../../platform/db/index.ts';
+import { SnapshotService as SnapshotServiceT } from './snapshot.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { buildDetectionAnomalyPayload } from './detection-webhook.ts';
 export { detectionRepository } from './detection.repository.ts';
@@ -14,4 +17,11 @@ export const detectionsApi = defineApiModule({
   tags: [],
   schemas: [],
   routes: ({ snapshots }: { snapshots: SnapshotService }) => snapshotRoutes(snapshots),
+});
+
+export const SNAPSHOTS = token<SnapshotServiceT>('snapshots');
+
+export const detectionServices = defineServiceModule({
+  name: 'detections',
+  provide: (c) => c.provide(SNAPSHOTS, (c) => new SnapshotServiceT({ database: c.get(DATABASE) })),
 });

@@ -1,3 +1,9 @@
+import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { CLOCK } from '../../platform/time/index.ts';
+import { DATABASE } from '../../platform/db/index.ts';
+import { AUDIT } from '../../platform/audit/index.ts';
+import { INGEST_GATE, PIPELINE } from '../pipeline/index.ts';
+import { SandboxService as SandboxServiceT } from './sandbox.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { SandboxService } from './sandbox.service.ts';
 
@@ -11,4 +17,11 @@ export const sandboxApi = defineApiModule({
   tags: [{ name: 'Sandbox', description: 'Synthetic scenes and on-demand test detections' }],
   schemas: [],
   routes: ({ sandbox }: { sandbox: SandboxService }) => sandboxRoutes(sandbox),
+});
+
+export const SANDBOX = token<SandboxServiceT>('sandbox');
+
+export const sandboxServices = defineServiceModule({
+  name: 'sandbox',
+  provide: (c) => c.provide(SANDBOX, (c) => new SandboxServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), gate: c.get(INGEST_GATE) })),
 });

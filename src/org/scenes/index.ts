@@ -1,3 +1,10 @@
+import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { CONFIG } from '../../platform/config/index.ts';
+import { CLOCK } from '../../platform/time/index.ts';
+import { DATABASE } from '../../platform/db/index.ts';
+import { AUDIT } from '../../platform/audit/index.ts';
+import { SceneEngine as SceneEngineT } from './scene-engine.ts';
+import { SceneService as SceneServiceT } from './scene.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { LOITERING_DWELL_S, SceneEngine, isAnomalous, type SceneState } from './scene-engine.ts';
 export { sceneRepository } from './scene.repository.ts';
@@ -15,4 +22,16 @@ export const scenesApi = defineApiModule({
   tags: [{ name: 'Scenes', description: 'Interpreted state per location and natural-language queries (Surface B)' }],
   schemas: [SceneSchema, DetectionSchema],
   routes: ({ scenes }: { scenes: SceneService }) => sceneRoutes(scenes),
+});
+
+export const SCENE_ENGINE = token<SceneEngineT>('engine');
+export const SCENES = token<SceneServiceT>('scenes');
+
+export const sceneServices = defineServiceModule({
+  name: 'scenes',
+  provide(c) {
+    c.provide(SCENE_ENGINE, () => new SceneEngineT());
+    c.provide(SCENES, (c) => new SceneServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), engine: c.get(SCENE_ENGINE), defaultCapacity: c.get(CONFIG).defaultSceneCapacity }));
+  },
+  install: (c) => c.get(SCENES).loadAll(),
 });

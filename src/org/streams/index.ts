@@ -1,3 +1,11 @@
+import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { CONFIG } from '../../platform/config/index.ts';
+import { CLOCK } from '../../platform/time/index.ts';
+import { DATABASE } from '../../platform/db/index.ts';
+import { AUDIT } from '../../platform/audit/index.ts';
+import { SCENES } from '../scenes/index.ts';
+import { StreamService as StreamServiceT, type StreamPublishing as StreamPublishingT } from './stream.service.ts';
+import type { StreamRunner as StreamRunnerT } from './stream-runner.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 export { type FrameOutcome } from './stream-runner.ts';
@@ -20,4 +28,23 @@ export const streamsApi = defineApiModule({
     await app.register(streamRoutes(streams));
     await app.register(streamFrameRoutes(streams));
   },
+});
+
+export const STREAMS = token<StreamServiceT>('streams');
+/** port: runs each stream's source (ingest/sources provides it) */
+export const STREAM_RUNNER = token<StreamRunnerT>('streamRunner');
+/** port: WHIP publish tokens of webrtc streams (ingest/webrtc provides it) */
+export const STREAM_PUBLISHING = token<StreamPublishingT>('streamPublishing');
+
+export const streamServices = defineServiceModule({
+  name: 'streams',
+  provide: (c) => c.provide(STREAMS, (c) => new StreamServiceT({
+    database: c.get(DATABASE),
+    clock: c.get(CLOCK),
+    audit: c.get(AUDIT),
+    scenes: c.get(SCENES),
+    sources: c.get(STREAM_RUNNER),
+    allowFileSources: c.get(CONFIG).allowFileSources,
+    publishing: c.get(STREAM_PUBLISHING),
+  })),
 });

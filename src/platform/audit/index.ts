@@ -1,3 +1,10 @@
+import { defineServiceModule, LOG, token } from '../lib/index.ts';
+import { CONFIG } from '../config/index.ts';
+import { CLOCK } from '../time/index.ts';
+import { DATABASE } from '../db/index.ts';
+import { AuditService as AuditServiceT } from './audit.service.ts';
+import { AuditCheckpointService as AuditCheckpointServiceT } from './audit-checkpoint.service.ts';
+import { AuditTrailService as AuditTrailServiceT, type HouseholdBoundaries as HouseholdBoundariesT } from './audit-trail.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { AuditCheckpointService } from './audit-checkpoint.service.ts';
 export { AuditTrailService, type HouseholdBoundaries } from './audit-trail.service.ts';
@@ -15,4 +22,24 @@ export const auditApi = defineApiModule({
   tags: [{ name: 'Audit', description: 'Append-only, hash-chained audit trail: list, verify, export' }],
   schemas: [AuditEntrySchema, AuditCheckpointSchema],
   routes: ({ auditTrail }: { auditTrail: AuditTrailService }) => auditRoutes(auditTrail),
+});
+
+export const AUDIT = token<AuditServiceT>('audit');
+export const AUDIT_CHECKPOINTS = token<AuditCheckpointServiceT>('auditCheckpoints');
+export const AUDIT_TRAIL = token<AuditTrailServiceT>('auditTrail');
+/** port: provided by the household surface (home/directory) */
+export const HOUSEHOLD_BOUNDARIES = token<HouseholdBoundariesT>('householdBoundaries');
+
+export const auditServices = defineServiceModule({
+  name: 'audit',
+  provide(c) {
+    c.provide(AUDIT, (c) => new AuditServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK) }));
+    c.provide(AUDIT_CHECKPOINTS, (c) => new AuditCheckpointServiceT({
+      database: c.get(DATABASE),
+      clock: c.get(CLOCK),
+      configuredKey: c.get(CONFIG).auditCheckpointKey,
+      onError: (err) => c.get(LOG)?.warn({ err }, 'audit checkpoint failed'),
+    }));
+    c.provide(AUDIT_TRAIL, (c) => new AuditTrailServiceT({ database: c.get(DATABASE), checkpoints: c.get(AUDIT_CHECKPOINTS), householdBoundaries: c.get(HOUSEHOLD_BOUNDARIES) }));
+  },
 });

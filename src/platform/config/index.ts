@@ -1,4 +1,9 @@
+import { token } from '../lib/index.ts';
+import type { Config } from './config.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { loadConfig, type Config, type HttpLimits } from './config.ts';
 export { type IceServer } from './ice-servers.ts';
 export { type LlmConfig } from './llm-config.ts';
+
+/** The configuration the process started with. */
+export const CONFIG = token<Config>('config');

@@ -1,3 +1,7 @@
+import { defineServiceModule, LOG, token } from '../lib/index.ts';
+import { CONFIG } from '../config/index.ts';
+import { DATABASE } from '../db/index.ts';
+import { createCoordination as makeCoordination, type Coordination as CoordinationT } from './coordination.ts';
 /**
  * Infrastructure seams for running more than one node (issue 11 §3): each an interface with an
  * in-process implementation; shared implementations (Redis, PostgreSQL) come with issue 12.
@@ -8,3 +12,10 @@ export { InProcessWakeSignal, PostgresWakeSignal, createWakeSignal, type WakeSig
 export { CACHE_TOPICS, InProcessCacheInvalidation, alertRuleCacheKey, type CacheInvalidation } from './cache-invalidation.ts';
 export { InProcessLeaseStore, type LeaseStore, type StreamLease } from './lease-store.ts';
 export { createCoordination, type Coordination } from './coordination.ts';
+
+export const COORDINATION = token<CoordinationT>('coordination');
+
+export const coordinationServices = defineServiceModule({
+  name: 'coordination',
+  provide: (c) => c.provide(COORDINATION, (c) => makeCoordination({ database: c.get(DATABASE), databaseUrl: c.get(CONFIG).databaseUrl, log: c.get(LOG) })),
+});

@@ -1,3 +1,9 @@
+import { defineServiceModule, token } from '../lib/index.ts';
+import { CLOCK } from '../time/index.ts';
+import { DATABASE } from '../db/index.ts';
+import { AUDIT } from '../audit/index.ts';
+import { COORDINATION } from '../coordination/index.ts';
+import { KeyService as KeyServiceT } from './key.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { KeyService, type CreatedKey } from './key.service.ts';
 
@@ -12,4 +18,11 @@ export const keysApi = defineApiModule({
   tags: [{ name: 'Keys', description: 'API keys in account settings: create (shown once), list, revoke, rotate (both surfaces)' }],
   schemas: [ApiKeySchema],
   routes: ({ keys }: { keys: KeyService }) => keyRoutes(keys),
+});
+
+export const KEYS = token<KeyServiceT>('keys');
+
+export const keyServices = defineServiceModule({
+  name: 'keys',
+  provide: (c) => c.provide(KEYS, (c) => new KeyServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), invalidation: c.get(COORDINATION).invalidation })),
 });

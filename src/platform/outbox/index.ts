@@ -1,3 +1,11 @@
+import { defineServiceModule, LOG, token } from '../lib/index.ts';
+import { CONFIG } from '../config/index.ts';
+import { CLOCK } from '../time/index.ts';
+import { DATABASE } from '../db/index.ts';
+import { AUDIT } from '../audit/index.ts';
+import { COORDINATION } from '../coordination/index.ts';
+import { WebhookService as WebhookServiceT } from './webhook.service.ts';
+import { DeliveryWorker as DeliveryWorkerT } from './delivery-worker.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { DeliveryWorker } from './delivery-worker.ts';
 export { HOUSEHOLD_EVENT_KINDS } from './event-kinds.ts';
@@ -17,4 +25,23 @@ export const webhooksApi = defineApiModule({
   tags: [{ name: 'Webhooks', description: 'Signed event deliveries with 24 h retries and a delivery log (both surfaces)' }],
   schemas: [WebhookEndpointSchema, WebhookDeliverySchema],
   routes: ({ webhooks }: { webhooks: WebhookService }) => webhookRoutes(webhooks),
+});
+
+export const WEBHOOKS = token<WebhookServiceT>('webhooks');
+export const DELIVERY_WORKER = token<DeliveryWorkerT>('deliveryWorker');
+
+export const outboxServices = defineServiceModule({
+  name: 'outbox',
+  provide(c) {
+    c.provide(WEBHOOKS, (c) => new WebhookServiceT({
+      database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), allowPrivate: c.get(CONFIG).webhookAllowPrivate, wakeSignal: c.get(COORDINATION).wakeSignal,
+    }));
+    c.provide(DELIVERY_WORKER, (c) => new DeliveryWorkerT({
+      database: c.get(DATABASE), clock: c.get(CLOCK), allowPrivate: c.get(CONFIG).webhookAllowPrivate, wakeSignal: c.get(COORDINATION).wakeSignal, log: c.get(LOG),
+    }));
+  },
+  install(c) {
+    const worker = c.get(DELIVERY_WORKER);
+    c.get(WEBHOOKS).onEnqueued(() => worker.wake());
+  },
 });
