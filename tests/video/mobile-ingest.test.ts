@@ -90,3 +90,31 @@ test('a phone is live while frames arrive and offline after a silence', async ()
     await phone.stop();
   }
 });
+
+test('a phone is not offline while the detector is still working on the frame it sent', async () => {
+  const clock = new ManualClock();
+  const rec = new IngestRecorder();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  // a cold model or a busy machine: the detector answers long after the frame arrived
+  const slow: DetectorPool = Object.assign(Object.create(pool) as DetectorPool, {
+    detect: async (...args: Parameters<DetectorPool['detect']>) => {
+      await released;
+      return pool.detect(...args);
+    },
+  });
+  const phone = createMobileIngest({ streamId: 'stream_phone', detector: slow, clock, silenceMs: 5_000, onDetections: rec.onDetections, onStatus: rec.onStatus });
+  try {
+    const pushed = phone.pushJpeg(await readFile(PERSON_JPG));
+    await new Promise((r) => setTimeout(r, 50));
+    await clock.advance(60_000);
+    assert.equal(phone.stats().status, 'live', 'the frame is being handled, so the phone is not silent');
+    release();
+    assert.deepEqual(await pushed, { detected: true });
+    assert.deepEqual(rec.statusNames(), ['connecting', 'live']);
+    await clock.advance(5_001);
+    assert.deepEqual(rec.statusNames(), ['connecting', 'live', 'offline'], 'silence counts from the handled frame');
+  } finally {
+    await phone.stop();
+  }
+});

@@ -65,7 +65,7 @@ export function startVideoIngest(o: VideoIngestOptions): IngestHandle {
 
 /**
  * A phone stream: frames are pushed, not pulled. `live` while frames arrive, `offline` after
- * silenceMs without one (default 30 s); `connecting` until the first frame.
+ * silenceMs without one once the last was handled (default 30 s); `connecting` until the first frame.
  */
 export function createMobileIngest(o: IngestOptions & { silenceMs?: number }): MobileIngestHandle {
   const clock = o.clock ?? systemClock;
@@ -89,14 +89,23 @@ export function createMobileIngest(o: IngestOptions & { silenceMs?: number }): M
     async pushJpeg(jpeg) {
       if (stopped) throw new Error('mobile ingest is stopped');
       const frame = await decodeJpegFrame(jpeg, o.detectWidth ?? 640);
+      // silence counts from when a frame was last handled: a phone is not offline while the
+      // detector is still working on the frame it sent (a cold model or a busy machine takes seconds)
       if (silenceTimer !== null) clock.clearTimeout(silenceTimer);
-      silenceTimer = clock.setTimeout(() => {
-        silenceTimer = null;
-        setStatus('offline');
-      }, silenceMs);
+      silenceTimer = null;
       setStatus('live');
-      const outcome = await pipeline.process(frame, clock.now());
-      return { detected: outcome === 'detecting' };
+      try {
+        const outcome = await pipeline.process(frame, clock.now());
+        return { detected: outcome === 'detecting' };
+      } finally {
+        if (!stopped) {
+          if (silenceTimer !== null) clock.clearTimeout(silenceTimer);
+          silenceTimer = clock.setTimeout(() => {
+            silenceTimer = null;
+            setStatus('offline');
+          }, silenceMs);
+        }
+      }
     },
     async stop() {
       stopped = true;
