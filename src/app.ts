@@ -43,6 +43,9 @@ import { ApiKeySchema } from './keys/key.schemas.ts';
 import { keyRoutes } from './keys/key.routes.ts';
 // WebRTC ingest: WHIP, publish tokens, the phone publish page (issue 15)
 import { publishPageRoutes, publishTokenRoutes, whipRoutes } from './webrtc/whip.routes.ts';
+// web console and the organization live feed (issue 13)
+import { ConsoleSessionSchema, consoleCookieAuth, registerConsole } from './console/index.ts';
+import { orgEventStreamRoutes } from './org/live/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -78,6 +81,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     ...OPERATIONS_SCHEMAS,
     // keys (issue 9 §3)
     ApiKeySchema,
+    // web console (issue 13)
+    ConsoleSessionSchema,
   ];
   for (const s of schemas) {
     app.addSchema(s);
@@ -114,6 +119,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
         { name: 'Household', description: 'The home: place, rooms, sensors, boundaries (Surface A, read-only)' },
         ...OPERATIONS_TAGS,
         { name: 'Keys', description: 'API keys in account settings: create (shown once), list, revoke, rotate (both surfaces)' },
+        { name: 'Live', description: 'Organization events as server-sent events (Surface B)' },
+        { name: 'Console', description: 'Web console sign-in: exchange a key for a session cookie, who am I, sign out' },
         { name: 'Sandbox', description: 'Synthetic scenes and on-demand test detections' },
         { name: 'System', description: 'Health and description' },
       ],
@@ -128,6 +135,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     authFailures: new AuthFailureLimiter(ctx.rateLimits, ctx.config.http.authFailuresPerMinute),
     clock: ctx.clock,
     defaultRatePerMinute: ctx.config.rateLimitPerMinute,
+    cookieAuth: consoleCookieAuth(ctx.consoleSessions),
   });
   installIdempotency(app, { database: ctx.database, clock: ctx.clock });
 
@@ -169,5 +177,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   await app.register(publishTokenRoutes(ctx.whip));
   await app.register(whipRoutes(ctx.whip, { iceServers: ctx.config.iceServers }));
   await app.register(publishPageRoutes({ iceServers: ctx.config.iceServers }));
+  // web console and the organization live feed (issue 13)
+  await app.register(orgEventStreamRoutes(ctx.liveFeed, { slots: ctx.streamSlots, clock: ctx.clock }));
+  await registerConsole(app, { sessions: ctx.consoleSessions, publicBaseUrl: ctx.config.publicBaseUrl });
   return app;
 }

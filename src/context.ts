@@ -33,6 +33,9 @@ import { LiveVideoSources, type LiveVideoTuning } from './sources/live-video-sou
 import { SnapshotService } from './detections/snapshot.service.ts';
 // WebRTC ingest: WHIP publishers (issue 15)
 import { PublishTokens, WhipService } from './webrtc/whip.service.ts';
+// web console sessions and the organization live feed (issue 13)
+import { ConsoleSessionService } from './console/index.ts';
+import { OrgEventFeed } from './org/live/index.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -83,6 +86,10 @@ export interface VigilContext {
   snapshots: SnapshotService;
   /** WHIP publishers of webrtc streams and their publish tokens (issue 15) */
   whip: WhipService;
+  /** web console sign-in sessions (issue 13) */
+  consoleSessions: ConsoleSessionService;
+  /** organization events fanned out to GET /v1/events/stream (issue 13) */
+  liveFeed: OrgEventFeed;
   /** starts sources and housekeeping timers (the server does; the CLI does not) */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -144,6 +151,12 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   // operations (issue 3): anomaly and alert-rule hooks on the pipeline; events and responder notifications through the webhook outbox
   const operations = await createOperations({ database, clock, audit, pipeline, events: webhooks, urlGuard: webhooks, log: opts.log });
 
+  // issue 13: the live feed sees scene updates and every organization event the outbox writes
+  const liveFeed = new OrgEventFeed({ clock });
+  pipeline.addHook(liveFeed);
+  webhooks.onEvent((e) => liveFeed.publishWebhookEvent(e));
+  const consoleSessions = new ConsoleSessionService({ database, clock, audit });
+
   let housekeeping: unknown = null;
   let sceneTimer: unknown = null;
   const persistScenes = () => {
@@ -187,6 +200,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     operations,
     snapshots,
     whip,
+    consoleSessions,
+    liveFeed,
     async start() {
       if (config.runSources) {
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
@@ -203,6 +218,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     async close() {
       clock.clearTimeout(housekeeping);
       clock.clearTimeout(sceneTimer);
+      liveFeed.close();
       await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
       await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
       await pipeline.drain();

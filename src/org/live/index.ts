@@ -1,0 +1,2 @@
+export { OrgEventFeed } from './org-event-feed.ts';
+export { orgEventStreamRoutes } from './org-event-stream.routes.ts';
