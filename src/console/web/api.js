@@ -112,7 +112,11 @@ async function readEvents(res, onFrame) {
         if (line.startsWith('event: ')) event = line.slice(7);
         else if (line.startsWith('data: ')) data.push(line.slice(6));
       }
-      if (data.length) onFrame(event, JSON.parse(data.join('\n')));
+      if (data.length) {
+        onFrame(event, JSON.parse(data.join('\n')));
+        // yield a task so the page paints each frame as it came (frames arriving in one chunk are not merged into one render)
+        await new Promise((r) => setTimeout(r, 0));
+      }
     }
   }
 }
