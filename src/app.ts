@@ -45,7 +45,7 @@ import { keyRoutes } from './keys/key.routes.ts';
 import { publishPageRoutes, publishTokenRoutes, whipRoutes } from './webrtc/whip.routes.ts';
 // web console and the organization live feed (issue 13)
 import { ConsoleSessionSchema, consoleCookieAuth, registerConsole } from './console/index.ts';
-import { orgEventStreamRoutes } from './org/live/index.ts';
+import { orgEventStreamRoutes, sceneHistoryRoutes } from './org/live/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -179,6 +179,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   await app.register(publishPageRoutes({ iceServers: ctx.config.iceServers }));
   // web console and the organization live feed (issue 13)
   await app.register(orgEventStreamRoutes(ctx.liveFeed, { slots: ctx.streamSlots, clock: ctx.clock }));
+  await app.register(sceneHistoryRoutes(ctx.sceneHistory));
   await registerConsole(app, { sessions: ctx.consoleSessions, publicBaseUrl: ctx.config.publicBaseUrl });
   return app;
 }

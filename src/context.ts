@@ -35,7 +35,7 @@ import { SnapshotService } from './detections/snapshot.service.ts';
 import { PublishTokens, WhipService } from './webrtc/whip.service.ts';
 // web console sessions and the organization live feed (issue 13)
 import { ConsoleSessionService } from './console/index.ts';
-import { OrgEventFeed } from './org/live/index.ts';
+import { OrgEventFeed, SceneHistoryService } from './org/live/index.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -90,6 +90,8 @@ export interface VigilContext {
   consoleSessions: ConsoleSessionService;
   /** organization events fanned out to GET /v1/events/stream (issue 13) */
   liveFeed: OrgEventFeed;
+  /** people over time per scene, for the wall's charts (issue 13) */
+  sceneHistory: SceneHistoryService;
   /** starts sources and housekeeping timers (the server does; the CLI does not) */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -156,6 +158,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   pipeline.addHook(liveFeed);
   webhooks.onEvent((e) => liveFeed.publishWebhookEvent(e));
   const consoleSessions = new ConsoleSessionService({ database, clock, audit });
+  const sceneHistory = new SceneHistoryService({ database, clock, scenes });
 
   let housekeeping: unknown = null;
   let sceneTimer: unknown = null;
@@ -202,6 +205,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     whip,
     consoleSessions,
     liveFeed,
+    sceneHistory,
     async start() {
       if (config.runSources) {
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only

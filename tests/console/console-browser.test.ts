@@ -79,6 +79,8 @@ describe('web console in chromium', { skip }, () => {
       assert.equal(await card.locator('.vehicles').textContent(), String(s.vehicle_count));
       assert.equal(await card.locator('.badge').textContent(), s.anomaly_flag ? 'Anomaly' : 'Normal');
     }
+    // each card charts GET /v1/scenes/{id}/history
+    await page.waitForFunction(() => document.querySelectorAll('.scene .chart canvas').length === 5);
     const people = page.locator(`[data-scene="${lobby.scene_id}"] .people`);
     const target = Number(await people.textContent()) + 7;
     const started = Date.now();

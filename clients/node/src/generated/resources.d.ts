@@ -370,6 +370,12 @@ export declare class ScenesResource extends Resource {
    * POST /v1/scenes/{scene_id}/query
    */
   query(sceneId: string, params: Camelize<BodyOf<'queryScene'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'queryScene', 200>>>;
+  /**
+   * People over time in a scene: the last hour or day
+   * One point per minute (range=1h) or per 15 minutes (range=24h): the sum of each stream’s peak person count in that interval; a stream’s count holds until its next reading.
+   * GET /v1/scenes/{scene_id}/history
+   */
+  getHistory(sceneId: string, params?: Camelize<QueryOf<'getSceneHistory'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'getSceneHistory', 200>>>;
 }
 
 export declare class StreamsResource extends Resource {

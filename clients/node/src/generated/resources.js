@@ -60,6 +60,7 @@ const OPERATIONS = {
   getScene: {"operationId":"getScene","method":"GET","path":"/v1/scenes/{scene_id}","pathParams":["scene_id"],"query":[],"body":false},
   updateScene: {"operationId":"updateScene","method":"PATCH","path":"/v1/scenes/{scene_id}","pathParams":["scene_id"],"query":[],"body":true},
   queryScene: {"operationId":"queryScene","method":"POST","path":"/v1/scenes/{scene_id}/query","pathParams":["scene_id"],"query":[],"body":true},
+  getSceneHistory: {"operationId":"getSceneHistory","method":"GET","path":"/v1/scenes/{scene_id}/history","pathParams":["scene_id"],"query":["range"],"body":false},
   listStreams: {"operationId":"listStreams","method":"GET","path":"/v1/streams","pathParams":[],"query":["limit","starting_after","ending_before","location"],"body":false},
   createStream: {"operationId":"createStream","method":"POST","path":"/v1/streams","pathParams":[],"query":[],"body":true},
   getStream: {"operationId":"getStream","method":"GET","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":false},
@@ -607,7 +608,7 @@ export class SandboxResource extends Resource {
 }
 
 export class ScenesResource extends Resource {
-  static operations = { "list": OPERATIONS.listScenes, "get": OPERATIONS.getScene, "update": OPERATIONS.updateScene, "query": OPERATIONS.queryScene };
+  static operations = { "list": OPERATIONS.listScenes, "get": OPERATIONS.getScene, "update": OPERATIONS.updateScene, "query": OPERATIONS.queryScene, "getHistory": OPERATIONS.getSceneHistory };
 
   /**
    * List scenes (one per location), newest first
@@ -640,6 +641,15 @@ export class ScenesResource extends Resource {
    */
   query(sceneId, params, options) {
     return this._request(OPERATIONS.queryScene, [sceneId], params, options);
+  }
+
+  /**
+   * People over time in a scene: the last hour or day
+   * One point per minute (range=1h) or per 15 minutes (range=24h): the sum of each stream’s peak person count in that interval; a stream’s count holds until its next reading.
+   * GET /v1/scenes/{scene_id}/history
+   */
+  getHistory(sceneId, params, options) {
+    return this._request(OPERATIONS.getSceneHistory, [sceneId], params, options);
   }
 
 }

@@ -1028,6 +1028,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scenes/{scene_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People over time in a scene: the last hour or day
+         * @description One point per minute (range=1h) or per 15 minutes (range=24h): the sum of each stream’s peak person count in that interval; a stream’s count holds until its next reading.
+         */
+        get: operations["getSceneHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/sessions": {
         parameters: {
             query?: never;
@@ -11084,6 +11104,148 @@ export interface operations {
             };
             /** @description Default Response */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSceneHistory: {
+        parameters: {
+            query?: {
+                /** @description the last hour (1-minute points) or the last day (15-minute points) */
+                range?: "1h" | "24h";
+            };
+            header?: never;
+            path: {
+                /** @description scene_… */
+                scene_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "scene_history";
+                        scene_id: string;
+                        location: string;
+                        range: "1h" | "24h";
+                        bucket_s: number;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        from: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        to: string;
+                        points: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T20:40:00.000Z
+                             */
+                            at: string;
+                            /** @description people in the interval starting at `at`: the sum of each stream’s peak count in it (a count holds until the stream’s next reading) */
+                            people: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -61,6 +61,8 @@ __all__ = [
     "GetIncidentResponseTimelineItem",
     "GetIncidentResponseTimelineItemAction",
     "GetIncidentResponseTimelineItemActionActor",
+    "GetSceneHistoryResponse",
+    "GetSceneHistoryResponsePointsItem",
     "HealthzResponse",
     "Incident",
     "IncidentNote",
@@ -355,6 +357,12 @@ class GetIncidentResponseTimelineItemAction(_GetIncidentResponseTimelineItemActi
 
 
 GetIncidentResponseTimelineItemActionActor = TypedDict("GetIncidentResponseTimelineItemActionActor", {"key_id": "Optional[str]", "operator": "Optional[str]"})
+
+
+GetSceneHistoryResponse = TypedDict("GetSceneHistoryResponse", {"object": "Literal[\"scene_history\"]", "scene_id": "str", "location": "str", "range": "Literal[\"1h\", \"24h\"]", "bucket_s": "int", "from": "str", "to": "str", "points": "List[GetSceneHistoryResponsePointsItem]"})
+
+
+GetSceneHistoryResponsePointsItem = TypedDict("GetSceneHistoryResponsePointsItem", {"at": "str", "people": "int"})
 
 
 HealthzResponse = TypedDict("HealthzResponse", {"status": "str"})

@@ -38,6 +38,7 @@ from .models import (
     GetConversationResponse,
     GetHouseholdResponse,
     GetIncidentResponse,
+    GetSceneHistoryResponse,
     HealthzResponse,
     Incident,
     IncidentNote,
@@ -130,6 +131,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getScene": {"operation_id": "getScene", "method": "GET", "path": "/v1/scenes/{scene_id}", "path_params": ["scene_id"], "query": [], "body": False},
     "updateScene": {"operation_id": "updateScene", "method": "PATCH", "path": "/v1/scenes/{scene_id}", "path_params": ["scene_id"], "query": [], "body": True},
     "queryScene": {"operation_id": "queryScene", "method": "POST", "path": "/v1/scenes/{scene_id}/query", "path_params": ["scene_id"], "query": [], "body": True},
+    "getSceneHistory": {"operation_id": "getSceneHistory", "method": "GET", "path": "/v1/scenes/{scene_id}/history", "path_params": ["scene_id"], "query": ["range"], "body": False},
     "listStreams": {"operation_id": "listStreams", "method": "GET", "path": "/v1/streams", "path_params": [], "query": ["limit","starting_after","ending_before","location"], "body": False},
     "createStream": {"operation_id": "createStream", "method": "POST", "path": "/v1/streams", "path_params": [], "query": [], "body": True},
     "getStream": {"operation_id": "getStream", "method": "GET", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": False},
@@ -643,7 +645,7 @@ class SandboxResource(Resource):
 
 
 class ScenesResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listScenes"], "get": _OPERATIONS["getScene"], "update": _OPERATIONS["updateScene"], "query": _OPERATIONS["queryScene"]}
+    OPERATIONS = {"list": _OPERATIONS["listScenes"], "get": _OPERATIONS["getScene"], "update": _OPERATIONS["updateScene"], "query": _OPERATIONS["queryScene"], "get_history": _OPERATIONS["getSceneHistory"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Scene]:
         """List scenes (one per location), newest first
@@ -674,6 +676,15 @@ class ScenesResource(Resource):
         POST /v1/scenes/{scene_id}/query
         """
         return self._request(_OPERATIONS["queryScene"], (scene_id,), {"stream_id": stream_id, "query": query, "window": window}, request_options)
+
+    def get_history(self, scene_id: str, *, range: Union[Literal["1h", "24h"], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> GetSceneHistoryResponse:
+        """People over time in a scene: the last hour or day
+
+        One point per minute (range=1h) or per 15 minutes (range=24h): the sum of each stream’s peak person count in that interval; a stream’s count holds until its next reading.
+
+        GET /v1/scenes/{scene_id}/history
+        """
+        return self._request(_OPERATIONS["getSceneHistory"], (scene_id,), {"range": range}, request_options)
 
 
 class StreamsResource(Resource):

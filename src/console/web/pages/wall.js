@@ -2,27 +2,43 @@ import { html, useState, useEffect, useRef, Page, ErrorBox, Badge, Empty, fmtTim
 import { get, post, openFeed } from '../api.js';
 import uPlot from '/console/vendor/uPlot.esm.js';
 
-const MAX_POINTS = 720; // an hour at one point per 5 s; older points fall off
+const MAX_LIVE_POINTS = 2000;
 
-/** People over time for one scene, from the live feed since the wall opened. */
-function PeopleChart({ series, label }) {
+/**
+ * People over time for one scene: GET /v1/scenes/{id}/history (last hour or day), extended with
+ * the live feed's readings since it was loaded.
+ */
+function PeopleChart({ sceneId, range, live, label }) {
   const box = useRef(null);
   const plot = useRef(null);
+  const [hist, setHist] = useState({ t: [], v: [] });
+  useEffect(() => {
+    let on = true;
+    get(`/v1/scenes/${sceneId}/history?range=${range}`).then((h) => {
+      if (on) setHist({ t: h.points.map((p) => Date.parse(p.at) / 1000), v: h.points.map((p) => p.people) });
+    }, () => {});
+    return () => { on = false; };
+  }, [sceneId, range]);
   useEffect(() => {
     const width = Math.max(200, box.current.clientWidth);
     plot.current = new uPlot({
       width, height: 110, legend: { show: false }, cursor: { show: false },
-      scales: { x: { time: true, range: (_u, min, max) => [Math.min(min, max - 600), max + 1] }, y: { range: (_u, _min, max) => [0, Math.max(4, max + 1)] } },
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max + 1)] } },
       axes: [{ size: 28, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }, { size: 32, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }],
       series: [{}, { label: 'people', stroke: '#5eb8ff', width: 2, fill: 'rgba(94,184,255,0.15)' }],
-    }, [series.t, series.v], box.current);
+    }, [[], []], box.current);
     return () => plot.current.destroy();
   }, []);
-  useEffect(() => { plot.current?.setData([series.t, series.v]); }, [series.t.length, series.v[series.v.length - 1]]);
-  return html`<figure class="chart"><div ref=${box} role="img" aria-label=${`People over time at ${label}`}></div><figcaption>People since this page opened</figcaption></figure>`;
+  const lastHist = hist.t.length ? hist.t[hist.t.length - 1] : 0;
+  const after = live.t.findIndex((t) => t > lastHist + 60);
+  const t = after < 0 ? hist.t : hist.t.concat(live.t.slice(after));
+  const v = after < 0 ? hist.v : hist.v.concat(live.v.slice(after));
+  useEffect(() => { plot.current?.setData([t, v]); }, [t.length, v[v.length - 1], hist]);
+  return html`<figure class="chart"><div ref=${box} role="img" aria-label=${`People over the last ${range === '1h' ? 'hour' : 'day'} at ${label}`}></div>
+    <figcaption>People, last ${range === '1h' ? 'hour' : 'day'}</figcaption></figure>`;
 }
 
-function SceneCard({ scene, streams, series, latest }) {
+function SceneCard({ scene, streams, series, latest, range }) {
   const [imgFailed, setImgFailed] = useState(false);
   const showImg = latest && ['person', 'vehicle'].includes(latest.type) && !imgFailed;
   useEffect(() => setImgFailed(false), [latest?.id]);
@@ -39,7 +55,7 @@ function SceneCard({ scene, streams, series, latest }) {
         ? html`<img src=${`/v1/detections/${latest.id}/snapshot`} alt=${`Camera frame of the latest ${latest.type} at ${scene.location}`} onError=${() => setImgFailed(true)} />`
         : html`<p class="muted">${latest ? `Latest: ${latest.type}${latest.subtype ? ` (${latest.subtype})` : ''}${latest.value != null ? ` = ${latest.value}` : ''}, ${Math.round(latest.confidence * 100)}% · ${fmtTime(latest.timestamp)}` : `Last detection ${fmtTime(scene.last_detection_at)}`}</p>`}
     </div>
-    <${PeopleChart} series=${series} label=${scene.location} />
+    <${PeopleChart} sceneId=${scene.id} range=${range} live=${series} label=${scene.location} />
     <p class="muted small">${streams.map((s) => s.name).join(', ') || 'no streams'}</p>
   </article>`;
 }
@@ -89,6 +105,7 @@ export function Wall({ session }) {
   const [error, setError] = useState(null);
   const [latest, setLatest] = useState({});
   const [live, setLive] = useState(false);
+  const [range, setRange] = useState('1h');
   const series = useRef({});
   const [, tick] = useState(0);
   const canQuery = session.capabilities.includes('scenes:query');
@@ -97,7 +114,7 @@ export function Wall({ session }) {
     const s = (series.current[id] ??= { t: [], v: [] });
     s.t.push(Date.now() / 1000);
     s.v.push(people);
-    if (s.t.length > MAX_POINTS) { s.t.shift(); s.v.shift(); }
+    if (s.t.length > MAX_LIVE_POINTS) { s.t.shift(); s.v.shift(); }
   };
 
   useEffect(() => {
@@ -125,12 +142,16 @@ export function Wall({ session }) {
     return () => closeFeed();
   }, []);
 
-  return html`<${Page} title="Live wall" actions=${html`<span class=${`live-dot ${live ? 'on' : ''}`} id="live-state" role="status">${live ? 'Live' : 'Connecting…'}</span>`}>
+  return html`<${Page} title="Live wall" actions=${html`<span class="buttons">
+      <span role="group" aria-label="Chart range" class="buttons">
+        ${['1h', '24h'].map((r) => html`<button type="button" aria-pressed=${range === r} class=${range === r ? 'primary' : ''} onClick=${() => setRange(r)}>${r === '1h' ? 'Last hour' : 'Last day'}</button>`)}
+      </span>
+      <span class=${`live-dot ${live ? 'on' : ''}`} id="live-state" role="status">${live ? 'Live' : 'Connecting…'}</span></span>`}>
     <${ErrorBox} error=${error} />
     ${scenes && canQuery && scenes.length ? html`<${AskForm} scenes=${scenes} streams=${streams} />` : ''}
     ${scenes && !scenes.length ? html`<${Empty}>No scenes yet: add a stream.</${Empty}>` : ''}
     <div class="grid">
-      ${(scenes ?? []).map((s) => html`<${SceneCard} key=${s.id} scene=${s} streams=${streams.filter((x) => x.scene_id === s.id)} series=${series.current[s.id] ?? { t: [], v: [] }} latest=${latest[s.id]} />`)}
+      ${(scenes ?? []).map((s) => html`<${SceneCard} key=${s.id} scene=${s} streams=${streams.filter((x) => x.scene_id === s.id)} series=${series.current[s.id] ?? { t: [], v: [] }} latest=${latest[s.id]} range=${range} />`)}
     </div>
   </${Page}>`;
 }
