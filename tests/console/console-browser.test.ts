@@ -222,6 +222,38 @@ describe('web console in chromium', { skip }, () => {
     await context.close();
   });
 
+  test('streams: a sandbox stream is added and zones and motion masks are drawn on its view and saved', async () => {
+    const { context, page } = await openAs(org);
+    await go(page, 'streams', 'Streams');
+    await page.fill('#stream-name', 'Side door camera');
+    await page.selectOption('#stream-type', 'sandbox');
+    await page.fill('#stream-location', 'side_door');
+    await page.click('form[aria-label="Add a stream"] button[type=submit]');
+    const row = page.locator('tr', { hasText: 'Side door camera' });
+    await row.waitFor();
+    const stream = (await c.call(org, 'GET', '/v1/streams?location=side_door')).body.data[0];
+    assert.deepEqual([stream.source_type, stream.location], ['sandbox', 'side_door']);
+    await row.locator('button:text-is("Edit zones")').click();
+    const svg = page.locator('svg.zone-canvas');
+    await svg.scrollIntoViewIfNeeded();
+    const box = (await svg.boundingBox())!;
+    for (const [x, y] of [[0.1, 0.1], [0.5, 0.1], [0.5, 0.6]]) await page.mouse.click(box.x + x * box.width, box.y + y * box.height);
+    await page.locator('.zone-editor input').first().fill('doorway');
+    await page.click('button:has-text("Finish shape (3 corners)")');
+    await page.selectOption('.zone-editor select', 'mask');
+    await page.fill('.zone-editor input.grow', '0.8,0 1,0 1,0.2 0.8,0.2');
+    await page.click('button:text-is("Add shape")');
+    await page.click('button:text-is("Save zones and masks")');
+    await page.waitForSelector('tr:has-text("Side door camera"):has-text("doorway")');
+    const saved = (await c.call(org, 'GET', `/v1/streams/${stream.id}`)).body;
+    assert.equal(saved.zones.length, 1);
+    assert.equal(saved.zones[0].name, 'doorway');
+    const near = (a: number[][], b: number[][]) => a.length === b.length && a.every(([x, y], i) => Math.abs(x - b[i][0]) < 0.02 && Math.abs(y - b[i][1]) < 0.02);
+    assert.ok(near(saved.zones[0].polygon, [[0.1, 0.1], [0.5, 0.1], [0.5, 0.6]]), JSON.stringify(saved.zones[0].polygon));
+    assert.deepEqual(saved.motion_masks, [[[0.8, 0], [1, 0], [1, 0.2], [0.8, 0.2]]]);
+    await context.close();
+  });
+
   test('signing out revokes the session: the old cookie gets 401 and the console asks to sign in again', async () => {
     const { context, page } = await openAs(org);
     const [cookie] = await context.cookies();
@@ -256,6 +288,15 @@ describe('web console in chromium', { skip }, () => {
         for (const [id, title] of pages) {
           await go(page, id, title);
           if (id === 'wall') await page.waitForSelector('.scene');
+          if (id === 'chat') {
+            await page.fill('#chat-input', 'watch the garage tonight');
+            await page.click('.chat-form button[type=submit]');
+            await page.waitForSelector('.bubble.agent[aria-busy="false"]');
+          }
+          if (id === 'streams' && width === 'desktop') {
+            await page.locator('button:text-is("Edit zones")').first().click();
+            await page.waitForSelector('svg.zone-canvas');
+          }
           await check(page, `${prefix}-${id}-${width}`);
         }
         if (prefix === 'org') {

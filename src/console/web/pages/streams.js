@@ -1,5 +1,6 @@
 import { html, useState, useLoad, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
 import { get, post } from '../api.js';
+import { ZoneEditor } from './zone-editor.js';
 
 const STATUS_KIND = { live: 'ok', connecting: 'warn', reconnecting: 'warn', offline: 'danger' };
 const EXAMPLES = { sandbox: 'sandbox://lobby?scenario=lobby&seed=7', rtsp: 'rtsp://camera.local:554/stream1', http: 'https://camera.local/video.mjpg' };
@@ -9,6 +10,7 @@ export function Streams({ session }) {
   const canWrite = session.capabilities.includes('streams:write');
   const [form, setForm] = useState({ name: '', source_type: 'sandbox', source_url: EXAMPLES.sandbox, location: '' });
   const [formError, setFormError] = useState(null);
+  const [editing, setEditing] = useState(null);
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value, ...(k === 'source_type' ? { source_url: EXAMPLES[e.target.value] } : {}) });
   const add = async (e) => {
     e.preventDefault();
@@ -39,6 +41,11 @@ export function Streams({ session }) {
         <td>${s.name}<br /><span class="muted small">${s.source_type} · ${s.location}</span></td>
         <td><${Badge} kind=${STATUS_KIND[s.status]}>${s.status}</${Badge}>${s.error ? html`<br /><span class="small error-text">${s.error}</span>` : ''}</td>
         <td>${s.fps_in ?? '—'}</td><td>${s.detector_fps ?? '—'}</td><td>${fmtTime(s.last_frame_at)}</td>
-        <td>${s.zones.length ? s.zones.map((z) => z.name).join(', ') : '—'}${s.motion_masks.length ? ` · ${s.motion_masks.length} masks` : ''}</td></tr>`)}</tbody></table>` : ''}
+        <td>${s.zones.length ? s.zones.map((z) => z.name).join(', ') : '—'}${s.motion_masks.length ? ` · ${s.motion_masks.length} masks` : ''}
+          ${canWrite ? html`<br /><button type="button" class="link" aria-expanded=${editing === s.id} onClick=${() => setEditing(editing === s.id ? null : s.id)}>Edit zones</button>` : ''}</td></tr>`)}</tbody></table>` : ''}
+    ${editing && list?.data.find((s) => s.id === editing) ? html`<section class="card" aria-labelledby="zones-title">
+      <h2 id="zones-title">Zones and motion masks: ${list.data.find((s) => s.id === editing).name}</h2>
+      <${ZoneEditor} key=${editing} stream=${list.data.find((s) => s.id === editing)} onSaved=${() => { setEditing(null); reload(); }} />
+    </section>` : ''}
   </${Page}>`;
 }
