@@ -1,6 +1,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { ARTEFACTS, CHROMIUM, WIDTHS, seriousViolations, startConsoleApp, waitUntil, type ConsoleApp } from './console-app.ts';
 
@@ -252,6 +254,68 @@ describe('web console in chromium', { skip }, () => {
     assert.ok(near(saved.zones[0].polygon, [[0.1, 0.1], [0.5, 0.1], [0.5, 0.6]]), JSON.stringify(saved.zones[0].polygon));
     assert.deepEqual(saved.motion_masks, [[[0.8, 0], [1, 0], [1, 0.2], [0.8, 0.2]]]);
     await context.close();
+  });
+
+  test('alert rules, responders and webhooks made in the console: a fired alert is acknowledged, its delivery is in the log and is redelivered', async () => {
+    const received: Array<{ event: string }> = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/vigil`;
+    await c.t.ctx.deliveryWorker.start();
+    const { context, page } = await openAs(org);
+    try {
+      await go(page, 'webhooks', 'Webhooks');
+      await page.fill('#webhook-url', hookUrl);
+      await page.click('form[aria-label="Register a webhook"] button[type=submit]');
+      assert.match((await page.locator('.secret code').textContent())!, /^whsec_/);
+      await page.click('button:text-is("I have copied it")');
+
+      await go(page, 'responders', 'Responders');
+      await page.fill('#responder-name', 'Lobby guard');
+      await page.fill('#responder-url', `${hookUrl}/guard`);
+      await page.click('form[aria-label="Add a responder"] button[type=submit]');
+      await page.waitForSelector('td:text-is("Lobby guard")');
+      assert.ok((await c.call(org, 'GET', '/v1/responders')).body.data.some((r: { name: string }) => r.name === 'Lobby guard'));
+
+      await go(page, 'alerts', 'Alerts');
+      await page.fill('#rule-name', 'Crowd in the lobby');
+      await page.fill('#rule-above', '3');
+      await page.fill('#rule-location', 'north_lobby');
+      await page.click('form[aria-label="Create an alert rule"] button[type=submit]');
+      await page.waitForSelector('td:text-is("Crowd in the lobby")');
+      await c.call(org, 'POST', '/v1/sandbox/detections', { stream_id: lobby.id, type: 'person_count', value: 0 });
+      await c.call(org, 'POST', '/v1/sandbox/detections', { stream_id: lobby.id, type: 'person_count', value: 5 });
+      const alert = await waitUntil('the alert to fire', async () => (await c.call(org, 'GET', '/v1/alerts')).body.data.find((a: { rule_name: string }) => a.rule_name === 'Crowd in the lobby'));
+      await go(page, 'streams', 'Streams');
+      await go(page, 'alerts', 'Alerts');
+      await page.locator(`tr[data-alert="${alert.id}"] button:text-is("Acknowledge")`).click();
+      await page.waitForSelector(`tr[data-alert="${alert.id}"] td:text-is("acknowledged")`);
+      assert.equal((await c.call(org, 'GET', `/v1/alerts/${alert.id}`)).body.acknowledged_by.operator, OPERATOR);
+
+      await go(page, 'webhooks', 'Webhooks');
+      await page.locator('li.card', { hasText: hookUrl }).locator('button:text-is("Delivery log")').click();
+      const row = page.locator('tr[data-event="alert.fired"]').first();
+      await waitUntil('the alert delivery to be delivered', async () => {
+        await page.click('button:text-is("Refresh log")');
+        await page.waitForTimeout(200);
+        return (await row.count()) > 0 && (await row.locator('.badge').textContent()) === 'delivered';
+      }, 15_000);
+      const before = received.filter((b) => b.event === 'alert.fired').length;
+      assert.equal(before, 1);
+      await row.locator('button:text-is("Redeliver")').click();
+      await waitUntil('the redelivery to arrive', async () => received.filter((b) => b.event === 'alert.fired').length === 2, 15_000);
+    } finally {
+      await context.close();
+      await c.t.ctx.deliveryWorker.stop();
+      receiver.close();
+    }
   });
 
   test('signing out revokes the session: the old cookie gets 401 and the console asks to sign in again', async () => {

@@ -33,9 +33,9 @@ export function Alerts({ session }) {
   return html`<${Page} title="Alerts">
     <h2>Rules</h2>
     ${manage ? html`<form class="card row-form" aria-label="Create an alert rule" onSubmit=${create}>
-      <${Field} label="Name"><input required maxlength="200" value=${form.name} onInput=${(e) => setForm({ ...form, name: e.target.value })} /></${Field}>
-      <${Field} label="People above"><input type="number" min="0" max="100000" class="short" value=${form.above} onInput=${(e) => setForm({ ...form, above: e.target.value })} /></${Field}>
-      <${Field} label="Location" hint="empty = everywhere"><input value=${form.location} onInput=${(e) => setForm({ ...form, location: e.target.value })} /></${Field}>
+      <${Field} label="Name"><input id="rule-name" required maxlength="200" value=${form.name} onInput=${(e) => setForm({ ...form, name: e.target.value })} /></${Field}>
+      <${Field} label="People above"><input id="rule-above" type="number" min="0" max="100000" class="short" value=${form.above} onInput=${(e) => setForm({ ...form, above: e.target.value })} /></${Field}>
+      <${Field} label="Location" hint="empty = everywhere"><input id="rule-location" value=${form.location} onInput=${(e) => setForm({ ...form, location: e.target.value })} /></${Field}>
       <button type="submit" class="primary">Create rule</button><${ErrorBox} error=${formError} />
     </form>` : ''}
     <${ErrorBox} error=${rulesError} />
@@ -51,7 +51,7 @@ export function Alerts({ session }) {
     ${alerts && !alerts.data.length ? html`<${Empty}>No alerts.</${Empty}>` : ''}
     ${alerts?.data.length ? html`<table class="list"><caption class="sr-only">Alerts, newest first</caption>
       <thead><tr><th scope="col">Fired</th><th scope="col">Rule</th><th scope="col">Location</th><th scope="col">Status</th></tr></thead>
-      <tbody>${alerts.data.map((a) => html`<tr><td>${fmtTime(a.fired_at)}</td><td>${a.rule_name}</td><td>${a.location}</td>
+      <tbody>${alerts.data.map((a) => html`<tr data-alert=${a.id}><td>${fmtTime(a.fired_at)}</td><td>${a.rule_name}</td><td>${a.location}</td>
         <td>${a.status === 'open' && operator ? html`<${ActionButton} label="Acknowledge" run=${async () => { await post(`/v1/alerts/${a.id}/acknowledge`); reloadAlerts(); }} />` : a.status}</td></tr>`)}</tbody></table>` : ''}
   </${Page}>`;
 }

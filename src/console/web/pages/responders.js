@@ -19,10 +19,10 @@ export function Responders() {
   };
   return html`<${Page} title="Responders">
     <form class="card row-form" aria-label="Add a responder" onSubmit=${create}>
-      <${Field} label="Name"><input required maxlength="200" value=${form.name} onInput=${set('name')} /></${Field}>
+      <${Field} label="Name"><input id="responder-name" required maxlength="200" value=${form.name} onInput=${set('name')} /></${Field}>
       <${Field} label="Kind"><select value=${form.kind} onChange=${set('kind')}><option value="person">person</option><option value="system">system</option></select></${Field}>
       <${Field} label="Escalation level"><input type="number" min="1" max="5" class="short" value=${form.escalation_level} onInput=${set('escalation_level')} /></${Field}>
-      <${Field} label="Notification URL"><input type="url" class="grow" required value=${form.webhook_url} onInput=${set('webhook_url')} /></${Field}>
+      <${Field} label="Notification URL"><input id="responder-url" type="url" class="grow" required value=${form.webhook_url} onInput=${set('webhook_url')} /></${Field}>
       <button type="submit" class="primary">Add responder</button><${ErrorBox} error=${formError} />
     </form>
     <${ErrorBox} error=${error} />
