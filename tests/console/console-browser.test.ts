@@ -201,6 +201,24 @@ describe('web console in chromium', { skip }, () => {
     await context.close();
   });
 
+  test('household sensors: mute and unmute go through the agent; the sensor shows muted, and the event is in the timeline', async () => {
+    const { context, page } = await openAs(home, 'desktop', 'Alex');
+    await go(page, 'home', 'Sensors & rooms');
+    const sensor = (await c.call(home, 'GET', '/v1/household')).body.sensors[0];
+    const row = page.locator(`tr[data-sensor="${sensor.id}"]`);
+    await row.locator('button:text-is("Mute")').click();
+    await page.waitForSelector(`tr[data-sensor="${sensor.id}"] .badge:text-is("muted")`);
+    assert.match((await page.locator('#agent-reply').textContent())!, new RegExp(`muted the ${sensor.name}`, 'i'));
+    assert.equal((await c.call(home, 'GET', '/v1/household')).body.sensors[0].muted, true);
+    await go(page, 'events', 'Events');
+    await page.waitForSelector(`.tl.sensor-muted:has-text("${sensor.name}")`);
+    await go(page, 'home', 'Sensors & rooms');
+    await row.locator('button:text-is("Unmute")').click();
+    await page.waitForSelector(`tr[data-sensor="${sensor.id}"] button:text-is("Mute")`);
+    assert.equal((await c.call(home, 'GET', '/v1/household')).body.sensors[0].muted, false);
+    await context.close();
+  });
+
   test('a key with streams:read only sees no operator control, and forging the request with its session gets 403', async () => {
     const narrow = (await c.call(org, 'POST', '/v1/keys', { name: 'viewer', capabilities: ['streams:read'] })).body.key;
     const incident = (await c.call(org, 'POST', '/v1/incidents', { stream_id: lobby.id, title: 'Forgery target' })).body;
