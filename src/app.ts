@@ -32,6 +32,8 @@ import { keysApi } from './platform/keys/index.ts';
 import { sandboxApi } from './org/sandbox/index.ts';
 import { detectionsApi } from './org/detections/index.ts';
 import { webrtcApi } from './ingest/webrtc/index.ts';
+import { consoleApi, consoleCookieAuth } from './platform/console/index.ts';
+import { liveApi } from './org/live/index.ts';
 
 /**
  * The modules of the API. Each registers its own routes and brings its tags and shared schemas, in
@@ -45,6 +47,8 @@ const API_MODULES: ReadonlyArray<ApiModule<VigilContext>> = [
   // operations (Surface B)
   alertsApi, incidentsApi, protocolsApi, respondersApi, automationApi,
   sandboxApi, detectionsApi, keysApi, webrtcApi,
+  // the organization live feed and the web console (issue 13)
+  liveApi, consoleApi,
 ];
 
 declare module 'fastify' {
@@ -111,6 +115,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     authFailures: new AuthFailureLimiter(ctx.rateLimits, ctx.config.http.authFailuresPerMinute),
     clock: ctx.clock,
     defaultRatePerMinute: ctx.config.rateLimitPerMinute,
+    cookieAuth: consoleCookieAuth(ctx.consoleSessions),
   });
   installIdempotency(app, { database: ctx.database, clock: ctx.clock });
 

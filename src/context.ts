@@ -22,6 +22,8 @@ import { householdServices, HOUSEHOLD, type HouseholdService } from './home/hous
 import { watchServices, WATCHES, type WatchService } from './home/watches/index.ts';
 import { agentServices, PLANNER, type Planner } from './home/agent/index.ts';
 import { conversationServices, CONVERSATIONS, type ConversationService } from './home/conversations/index.ts';
+import { consoleServices, CONSOLE_SESSIONS, type ConsoleSessionService } from './platform/console/index.ts';
+import { liveServices, LIVE_FEED, SCENE_HISTORY, type OrgEventFeed, type SceneHistoryService } from './org/live/index.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -75,6 +77,12 @@ export interface VigilContext {
   snapshots: SnapshotService;
   /** WHIP publishers of webrtc streams and their publish tokens (issue 15) */
   whip: WhipService;
+  /** web console sign-in sessions (issue 13) */
+  consoleSessions: ConsoleSessionService;
+  /** organization events fanned out to GET /v1/events/stream (issue 13) */
+  liveFeed: OrgEventFeed;
+  /** people over time per scene, for the wall's charts (issue 13) */
+  sceneHistory: SceneHistoryService;
   /** starts sources and housekeeping timers (the server does; the CLI does not) */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -88,6 +96,8 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   coordinationServices, auditServices, keyServices, outboxServices,
   sceneServices, pipelineServices, detectionServices, streamServices, sourceServices, webrtcServices, sandboxServices, operationServices,
   directoryServices, eventServices, householdServices, watchServices, agentServices, conversationServices,
+  // web console sessions and the organization live feed (issue 13)
+  consoleServices, liveServices,
 ];
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<VigilContext> {
@@ -115,6 +125,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const conversations = c.get(CONVERSATIONS);
   const whip = c.get(WHIP);
   const coordination = c.get(COORDINATION);
+
+  const liveFeed = c.get(LIVE_FEED);
 
   let housekeeping: unknown = null;
   let sceneTimer: unknown = null;
@@ -161,6 +173,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     operations,
     snapshots,
     whip,
+    consoleSessions: c.get(CONSOLE_SESSIONS),
+    liveFeed,
+    sceneHistory: c.get(SCENE_HISTORY),
     async start() {
       if (config.runSources) {
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
@@ -177,6 +192,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     async close() {
       clock.clearTimeout(housekeeping);
       clock.clearTimeout(sceneTimer);
+      liveFeed.close();
       await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
       await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
       await pipeline.drain();

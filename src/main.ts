@@ -17,6 +17,7 @@ async function main() {
   await ctx.start();
   await app.listen({ port: config.port, host: config.host });
   const base = `http://localhost:${(app.server.address() as { port: number }).port}`;
+  process.stdout.write(`\nVigil web console: ${base}/console  (sign in with an API key)\n`);
   if (seeded) {
     const lobby = seeded.streams[0];
     process.stdout.write(

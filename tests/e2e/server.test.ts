@@ -46,6 +46,10 @@ test('npm start: first start seeds a demo and prints keys; a curl-style query ge
     const homeKey = /household key {4}\(Surface A, sandbox\): (vk_test_\w+)/.exec(out())?.[1];
     assert.ok(orgKey, out());
     assert.ok(homeKey);
+    // issue 13: the printed console address serves the console
+    const consoleUrl = /Vigil web console: (http:\/\/\S+\/console)/.exec(out())?.[1];
+    assert.equal(consoleUrl, `${base}/console`.replace('127.0.0.1', 'localhost'));
+    assert.match(await (await fetch(`${base}/console`)).text(), /<script type="module" src="\/console\/app\/main\.js">/);
     assert.deepEqual(await (await fetch(`${base}/healthz`)).json(), { status: 'ok' });
     assert.deepEqual(await (await fetch(`${base}/readyz`)).json(), { status: 'ready' });
     const auth = { authorization: `Bearer ${orgKey}` };

@@ -125,6 +125,13 @@ const PROBES: Record<string, Probe> = {
   getResponder: { surface: 'organization', expect: 'item', expectB: 'scan', req: (s) => get(`/v1/responders/${s.r.responder}`), contains: (s) => s.r.responder },
   updateResponder: { surface: 'organization', expect: 'item', expectB: 'ref', req: (s) => patch(`/v1/responders/${s.r.responder}`, { contact: { webhook_url: 'http://127.0.0.1:9/stolen' } }) },
   deleteResponder: { surface: 'organization', expect: 'item', expectB: 'ref', req: (s) => del(`/v1/responders/${s.r.responder}`) },
+  // web console sign-in (issue 13): each key only ever makes, reads or ends its own sessions
+  createConsoleSession: { surface: 'any', expect: 'scan', req: () => post('/v1/console/sessions', { operator: 'Probe' }) },
+  getConsoleSession: { surface: 'any', expect: 'scan', req: () => get('/v1/console/session'), contains: (s) => s.owner.id },
+  deleteConsoleSession: { surface: 'any', expect: 'scan', req: () => del('/v1/console/session') },
+  // the organization live feed (issue 13): a feed of one's own tenant; its filtering is tested in tests/console/live-feed.test.ts
+  getSceneHistory: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/scenes/${s.r.scene}/history?range=24h`), contains: (s) => s.r.scene },
+  streamOrganizationEvents: { surface: 'organization', expect: 'scan', req: () => get('/v1/events/stream') },
   getAutomation: { surface: 'organization', expect: 'scan', req: () => get('/v1/automation') },
   updateAutomation: { surface: 'organization', expect: 'scan', req: () => patch('/v1/automation', { incident_gap_s: 60 }) },
   pauseAutomation: { surface: 'organization', expect: 'scan', req: () => post('/v1/automation/incidents/pause') },

@@ -1,3 +1,4 @@
+import { CONCURRENT_STREAMS_PER_KEY } from '../../platform/http/index.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -8,14 +9,12 @@ import { ListQuery, withErrors } from '../../platform/http/index.ts';
 import { buildProblem } from '../../platform/http/index.ts';
 import type { ConversationService } from './conversation.service.ts';
 import { ConversationBody, ConversationDetailSchema, ConversationIdParams, ConversationList } from './conversation.schemas.ts';
-import { SseStream } from './sse-stream.ts';
+import { SseStream } from '../../platform/http/index.ts';
 import { keepSlotRenewed, type StreamSlots } from '../../platform/coordination/index.ts';
 
 const tags = ['Conversations'];
 const security = [{ bearerAuth: [] }];
 
-/** Concurrent streamed replies per key (spec "Limits"). */
-export const CONCURRENT_STREAMS_PER_KEY = 10;
 
 function wantsEventStream(req: FastifyRequest): boolean {
   return String(req.headers.accept ?? '').toLowerCase().includes('text/event-stream');

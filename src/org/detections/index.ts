@@ -1,3 +1,6 @@
+// The module's public face: what other modules may import (docs/architecture.md).
+
+
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { SnapshotService as SnapshotServiceT } from './snapshot.service.ts';

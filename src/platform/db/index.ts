@@ -1,3 +1,6 @@
+// The module's public face: what other modules may import (docs/architecture.md).
+export { type ConsoleSessionTable } from './schema.ts';
+
 import { token } from '../lib/index.ts';
 import type { DatabaseHandle } from './database.ts';
 // The module's public face: what other modules may import (docs/architecture.md).

@@ -447,6 +447,18 @@ export interface StreamPublishTokenTable {
   revoked_at: string | null;
 }
 
+/** Web console sessions (issue 13): a cookie token exchanged for an API key, hashed. */
+export interface ConsoleSessionTable {
+  id: string; // csn_…
+  token_hash: string; // SHA-256 hex of the cookie token
+  key_id: string;
+  tenant_id: string;
+  operator: string | null; // the name signed in with; sent as X-Operator by the console
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   tenants: TenantTable;
   api_keys: ApiKeyTable;
@@ -481,4 +493,5 @@ export interface Database {
   audit_checkpoints: AuditCheckpointTable; // 006
   server_secrets: ServerSecretTable; // 006
   stream_publish_tokens: StreamPublishTokenTable; // 010
+  console_sessions: ConsoleSessionTable; // 011
 }

@@ -32,7 +32,11 @@ declare module 'fastify' {
  */
 export function installAuth(
   app: FastifyInstance,
-  deps: { keys: KeyAuthenticator; rateLimits: RateLimitStore; authFailures: AuthFailureLimiter; clock: Clock; defaultRatePerMinute: number },
+  deps: {
+    keys: KeyAuthenticator; rateLimits: RateLimitStore; authFailures: AuthFailureLimiter; clock: Clock; defaultRatePerMinute: number;
+    /** the web console's session cookie (issue 13), tried only when there is no Authorization header */
+    cookieAuth?: (request: FastifyRequest) => Promise<Principal | null>;
+  },
 ): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
@@ -42,7 +46,8 @@ export function installAuth(
     if (!blocked.allowed) throw tooManyFailures(blocked.headers);
     let principal: Principal;
     try {
-      principal = await authenticate(deps.keys, request.headers.authorization);
+      const fromCookie = request.headers.authorization === undefined && deps.cookieAuth ? await deps.cookieAuth(request) : null;
+      principal = fromCookie ?? (await authenticate(deps.keys, request.headers.authorization));
     } catch (err) {
       if (!(err instanceof VigilError) || ERROR_CATALOGUE[err.code].status !== 401) throw err;
       const failed = await deps.authFailures.fail(request.ip, deps.clock.now());

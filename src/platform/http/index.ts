@@ -1,4 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
+export { ProblemRef } from './common.schemas.ts';
+
+// The module's public face: what other modules may import (docs/architecture.md).
 export { defineApiModule, type ApiModule } from './api-module.ts';
 export { actorOf, installAuth, principalOf } from './auth.ts';
 export { IsoTime, ListOf, ListQuery, Location, Name, ProblemSchema, Text, prefixedId, withErrors } from './common.schemas.ts';
@@ -8,3 +11,4 @@ export { buildProblem, installProblemHandlers, sendProblem } from './problem.ts'
 export { AuthFailureLimiter } from './rate-limit.ts';
 export { OneLineRequestLog } from './request-log.ts';
 export { createValidatorCompiler } from './validation.ts';
+export { CONCURRENT_STREAMS_PER_KEY, SseStream } from './sse-stream.ts';

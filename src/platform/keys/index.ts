@@ -1,3 +1,6 @@
+// The module's public face: what other modules may import (docs/architecture.md).
+export { toPrincipal } from './key.service.ts';
+
 import { defineServiceModule, token } from '../lib/index.ts';
 import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';

@@ -346,19 +346,24 @@ export class KeyService {
     const row = await keyRepository.findByHash(this.deps.database.db, hash);
     if (!row) throw new VigilError('invalid_api_key', 'The API key is not recognised.');
     if (row.revoked_at) throw new VigilError('api_key_revoked', `The API key ${row.preview} was revoked at ${row.revoked_at}.`);
-    const principal: Principal = Object.freeze({
-      keyId: row.id,
-      tenantId: row.tenant_id,
-      tenantKind: row.tenant_kind,
-      mode: row.mode,
-      capabilities: new Set(JSON.parse(row.capabilities) as Capability[]),
-      locations: row.locations ? (JSON.parse(row.locations) as string[]) : null,
-      rateLimitPerMinute: row.rate_limit_per_minute,
-      role: row.role,
-    });
+    const principal = toPrincipal(row);
     this.verified.set(hash, principal, now, generation);
     return principal;
   }
+}
+
+/** What a key row authorizes; a console session (issue 13) acts with exactly this too. */
+export function toPrincipal(row: ApiKeyTable): Principal {
+  return Object.freeze({
+    keyId: row.id,
+    tenantId: row.tenant_id,
+    tenantKind: row.tenant_kind,
+    mode: row.mode,
+    capabilities: new Set(JSON.parse(row.capabilities) as Capability[]),
+    locations: row.locations ? (JSON.parse(row.locations) as string[]) : null,
+    rateLimitPerMinute: row.rate_limit_per_minute,
+    role: row.role,
+  });
 }
 
 /**

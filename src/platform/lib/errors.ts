@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   missing_api_key: { status: 401, title: 'No API key' },
   invalid_api_key: { status: 401, title: 'API key not recognised' },
   api_key_revoked: { status: 401, title: 'API key revoked' },
+  console_session_expired: { status: 401, title: 'Console session expired or signed out' }, // web console (issue 13)
   invalid_publish_token: { status: 401, title: 'Publish token not recognised' }, // WebRTC ingest (issue 15)
   publish_token_revoked: { status: 401, title: 'Publish token revoked' }, // WebRTC ingest (issue 15)
   wrong_surface: { status: 403, title: 'Key belongs to the other surface' },
@@ -26,8 +27,10 @@ export const ERROR_CATALOGUE = {
   location_not_allowed: { status: 403, title: 'Key is not allowed at this location' },
   owner_role_required: { status: 403, title: 'Only an owner key of the household may do this' }, // keys (issue 9 §2)
   key_scope_exceeded: { status: 403, title: 'A key cannot grant more than it holds' }, // keys (issue 9 §3)
+  csrf_check_failed: { status: 403, title: 'Console request failed the cross-site check' }, // web console (issue 13)
   not_found: { status: 404, title: 'Resource not found' },
   route_not_found: { status: 404, title: 'No such route' },
+  not_acceptable: { status: 406, title: 'Response media type not acceptable' }, // organization live feed (issue 13)
   request_timeout: { status: 408, title: 'Request not received in time' }, // http hardening (issue 9 §6, §8)
   stream_not_sandbox: { status: 409, title: 'Stream is not a sandbox stream' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key reused with a different request' },

@@ -8,6 +8,7 @@ export const ID_PREFIXES = [
   'snap', // detection snapshots (issue 6)
   'ackp', // signed audit checkpoints (issue 9)
   'whip', // WHIP publish sessions (issue 15)
+  'csn', // web console sessions (issue 13)
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

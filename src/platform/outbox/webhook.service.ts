@@ -35,6 +35,9 @@ export interface WebhookEventInput {
   location?: string;
 }
 
+/** What a tap of the outbox sees of each event (see WebhookService.onEvent). */
+export type EventTap = (e: { tenantId: string; kind: string; eventId: string; at: number; location: string | undefined; payload: Record<string, unknown> }) => void;
+
 /**
  * The location an organization event is about, for endpoints confined to locations (issue 9 §4).
  * Undefined when neither the input nor the payload names one: a confined endpoint then receives
@@ -119,6 +122,7 @@ export interface DeliveryVisibility {
 
 export class WebhookService {
   private readonly listeners: Array<() => void> = [];
+  private readonly taps: EventTap[] = [];
   private visibility: DeliveryVisibility | null = null;
 
   constructor(
@@ -135,6 +139,14 @@ export class WebhookService {
   /** Registers a callback run when new deliveries may have been committed (the worker's wake). */
   onEnqueued(fn: () => void): void {
     this.listeners.push(fn);
+  }
+
+  /**
+   * Registers a tap that sees every event enqueueIn is asked to write, subscribed or not (the
+   * organization live feed, issue 13). It runs inside the writer's transaction, before commit.
+   */
+  onEvent(fn: EventTap): void {
+    this.taps.push(fn);
   }
 
   /** Set once at wiring: the household event log says which deliveries are about a place left alone. */
@@ -379,6 +391,7 @@ export class WebhookService {
     const now = this.deps.clock.now();
     const eventId = newId('evt', now);
     const location = locationOfEvent(event);
+    for (const tap of this.taps) tap({ tenantId: event.tenantId, kind: event.kind, eventId, at: now, location, payload: event.payload });
     const endpoints = (await webhookRepository.listEnabledEndpoints(trx, event.tenantId)).filter(
       (e) => (JSON.parse(e.events) as string[]).includes(event.kind) && (e.locations === null || (location !== undefined && (JSON.parse(e.locations) as string[]).includes(location))),
     );

@@ -9,6 +9,7 @@ export type ApiKey = Camelize<components['schemas']['ApiKey']>;
 export type AuditCheckpoint = Camelize<components['schemas']['AuditCheckpoint']>;
 export type AuditEntry = Camelize<components['schemas']['AuditEntry']>;
 export type Boundary = Camelize<components['schemas']['Boundary']>;
+export type ConsoleSession = Camelize<components['schemas']['ConsoleSession']>;
 export type ConversationReply = Camelize<components['schemas']['ConversationReply']>;
 export type Detection = Camelize<components['schemas']['Detection']>;
 export type Event = Camelize<components['schemas']['Event']>;

@@ -122,6 +122,25 @@ export declare class AutomationResource extends Resource {
   resume(target: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'resumeAutomation', 200>>>;
 }
 
+export declare class ConsoleResource extends Resource {
+  /**
+   * Exchange an API key for a console session cookie
+   * Send the API key as `Authorization: Bearer`; the answer sets the `vigil_console` cookie (HttpOnly, SameSite=Strict, Secure over HTTPS, 8 hours). The session has exactly the key’s capabilities and locations and ends when the key is revoked. Requests with the cookie that change state must send `X-Vigil-Console: 1` (403 csrf_check_failed otherwise). A session cannot mint another session.
+   * POST /v1/console/sessions
+   */
+  createSession(params?: Camelize<BodyOf<'createConsoleSession'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'createConsoleSession', 201>>>;
+  /**
+   * Who the request acts as: the session (if any), its key, capabilities and locations
+   * GET /v1/console/session
+   */
+  getSession(options?: RequestOptions): Promise<Camelize<JsonResponse<'getConsoleSession', 200>>>;
+  /**
+   * Sign out: revoke this console session (with an API key: every console session of the key)
+   * DELETE /v1/console/session
+   */
+  deleteSession(options?: RequestOptions): Promise<Camelize<JsonResponse<'deleteConsoleSession', 200>>>;
+}
+
 export declare class ConversationsResource extends ConversationsBase {
   /**
    * List conversations, newest first
@@ -159,6 +178,12 @@ export declare class EventsResource extends Resource {
    * GET /v1/events
    */
   list(params?: Camelize<QueryOf<'listEvents'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listEvents', 200>>>>;
+  /**
+   * The organization’s events, live, as server-sent events
+   * Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
+   * GET /v1/events/stream
+   */
+  streamOrganization(options?: RequestOptions): Promise<void>;
 }
 
 export declare class HouseholdResource extends Resource {
@@ -345,6 +370,12 @@ export declare class ScenesResource extends Resource {
    * POST /v1/scenes/{scene_id}/query
    */
   query(sceneId: string, params: Camelize<BodyOf<'queryScene'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'queryScene', 200>>>;
+  /**
+   * People over time in a scene: the last hour or day
+   * One point per minute (range=1h) or per 15 minutes (range=24h): the sum of each stream’s peak person count in that interval; a stream’s count holds until its next reading.
+   * GET /v1/scenes/{scene_id}/history
+   */
+  getHistory(sceneId: string, params?: Camelize<QueryOf<'getSceneHistory'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'getSceneHistory', 200>>>;
 }
 
 export declare class StreamsResource extends Resource {
@@ -480,6 +511,7 @@ export interface VigilResources {
   alerts: AlertsResource;
   audit: AuditResource;
   automation: AutomationResource;
+  console: ConsoleResource;
   conversations: ConversationsResource;
   detections: DetectionsResource;
   events: EventsResource;

@@ -22,11 +22,15 @@ const OPERATIONS = {
   updateAutomation: {"operationId":"updateAutomation","method":"PATCH","path":"/v1/automation","pathParams":[],"query":[],"body":true},
   pauseAutomation: {"operationId":"pauseAutomation","method":"POST","path":"/v1/automation/{target}/pause","pathParams":["target"],"query":[],"body":false},
   resumeAutomation: {"operationId":"resumeAutomation","method":"POST","path":"/v1/automation/{target}/resume","pathParams":["target"],"query":[],"body":false},
+  createConsoleSession: {"operationId":"createConsoleSession","method":"POST","path":"/v1/console/sessions","pathParams":[],"query":[],"body":true},
+  getConsoleSession: {"operationId":"getConsoleSession","method":"GET","path":"/v1/console/session","pathParams":[],"query":[],"body":false},
+  deleteConsoleSession: {"operationId":"deleteConsoleSession","method":"DELETE","path":"/v1/console/session","pathParams":[],"query":[],"body":false},
   listConversations: {"operationId":"listConversations","method":"GET","path":"/v1/conversations","pathParams":[],"query":["limit","starting_after","ending_before"],"body":false},
   converse: {"operationId":"converse","method":"POST","path":"/v1/conversations","pathParams":[],"query":[],"body":true},
   getConversation: {"operationId":"getConversation","method":"GET","path":"/v1/conversations/{id}","pathParams":["id"],"query":[],"body":false},
   getDetectionSnapshot: {"operationId":"getDetectionSnapshot","method":"GET","path":"/v1/detections/{id}/snapshot","pathParams":["id"],"query":[],"body":false,"binaryResponse":"image/jpeg"},
   listEvents: {"operationId":"listEvents","method":"GET","path":"/v1/events","pathParams":[],"query":["limit","starting_after","ending_before","watch_id","kind","since"],"body":false},
+  streamOrganizationEvents: {"operationId":"streamOrganizationEvents","method":"GET","path":"/v1/events/stream","pathParams":[],"query":[],"body":false},
   getHousehold: {"operationId":"getHousehold","method":"GET","path":"/v1/household","pathParams":[],"query":[],"body":false},
   listIncidents: {"operationId":"listIncidents","method":"GET","path":"/v1/incidents","pathParams":[],"query":["limit","starting_after","ending_before","status","severity","source","location","stream_id","since"],"body":false},
   createIncident: {"operationId":"createIncident","method":"POST","path":"/v1/incidents","pathParams":[],"query":[],"body":true},
@@ -56,6 +60,7 @@ const OPERATIONS = {
   getScene: {"operationId":"getScene","method":"GET","path":"/v1/scenes/{scene_id}","pathParams":["scene_id"],"query":[],"body":false},
   updateScene: {"operationId":"updateScene","method":"PATCH","path":"/v1/scenes/{scene_id}","pathParams":["scene_id"],"query":[],"body":true},
   queryScene: {"operationId":"queryScene","method":"POST","path":"/v1/scenes/{scene_id}/query","pathParams":["scene_id"],"query":[],"body":true},
+  getSceneHistory: {"operationId":"getSceneHistory","method":"GET","path":"/v1/scenes/{scene_id}/history","pathParams":["scene_id"],"query":["range"],"body":false},
   listStreams: {"operationId":"listStreams","method":"GET","path":"/v1/streams","pathParams":[],"query":["limit","starting_after","ending_before","location"],"body":false},
   createStream: {"operationId":"createStream","method":"POST","path":"/v1/streams","pathParams":[],"query":[],"body":true},
   getStream: {"operationId":"getStream","method":"GET","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":false},
@@ -252,6 +257,36 @@ export class AutomationResource extends Resource {
 
 }
 
+export class ConsoleResource extends Resource {
+  static operations = { "createSession": OPERATIONS.createConsoleSession, "getSession": OPERATIONS.getConsoleSession, "deleteSession": OPERATIONS.deleteConsoleSession };
+
+  /**
+   * Exchange an API key for a console session cookie
+   * Send the API key as `Authorization: Bearer`; the answer sets the `vigil_console` cookie (HttpOnly, SameSite=Strict, Secure over HTTPS, 8 hours). The session has exactly the key’s capabilities and locations and ends when the key is revoked. Requests with the cookie that change state must send `X-Vigil-Console: 1` (403 csrf_check_failed otherwise). A session cannot mint another session.
+   * POST /v1/console/sessions
+   */
+  createSession(params, options) {
+    return this._request(OPERATIONS.createConsoleSession, [], params, options);
+  }
+
+  /**
+   * Who the request acts as: the session (if any), its key, capabilities and locations
+   * GET /v1/console/session
+   */
+  getSession(options) {
+    return this._request(OPERATIONS.getConsoleSession, [], undefined, options);
+  }
+
+  /**
+   * Sign out: revoke this console session (with an API key: every console session of the key)
+   * DELETE /v1/console/session
+   */
+  deleteSession(options) {
+    return this._request(OPERATIONS.deleteConsoleSession, [], undefined, options);
+  }
+
+}
+
 export class ConversationsResource extends ConversationsBase {
   static operations = { "list": OPERATIONS.listConversations, "create": OPERATIONS.converse, "get": OPERATIONS.getConversation };
 
@@ -299,7 +334,7 @@ export class DetectionsResource extends Resource {
 }
 
 export class EventsResource extends Resource {
-  static operations = { "list": OPERATIONS.listEvents };
+  static operations = { "list": OPERATIONS.listEvents, "streamOrganization": OPERATIONS.streamOrganizationEvents };
 
   /**
    * Observations, alerts and changes, newest first
@@ -308,6 +343,15 @@ export class EventsResource extends Resource {
    */
   list(params, options) {
     return this._list(OPERATIONS.listEvents, [], params, options);
+  }
+
+  /**
+   * The organization’s events, live, as server-sent events
+   * Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
+   * GET /v1/events/stream
+   */
+  streamOrganization(options) {
+    return this._request(OPERATIONS.streamOrganizationEvents, [], undefined, options);
   }
 
 }
@@ -564,7 +608,7 @@ export class SandboxResource extends Resource {
 }
 
 export class ScenesResource extends Resource {
-  static operations = { "list": OPERATIONS.listScenes, "get": OPERATIONS.getScene, "update": OPERATIONS.updateScene, "query": OPERATIONS.queryScene };
+  static operations = { "list": OPERATIONS.listScenes, "get": OPERATIONS.getScene, "update": OPERATIONS.updateScene, "query": OPERATIONS.queryScene, "getHistory": OPERATIONS.getSceneHistory };
 
   /**
    * List scenes (one per location), newest first
@@ -597,6 +641,15 @@ export class ScenesResource extends Resource {
    */
   query(sceneId, params, options) {
     return this._request(OPERATIONS.queryScene, [sceneId], params, options);
+  }
+
+  /**
+   * People over time in a scene: the last hour or day
+   * One point per minute (range=1h) or per 15 minutes (range=24h): the sum of each stream’s peak person count in that interval; a stream’s count holds until its next reading.
+   * GET /v1/scenes/{scene_id}/history
+   */
+  getHistory(sceneId, params, options) {
+    return this._request(OPERATIONS.getSceneHistory, [sceneId], params, options);
   }
 
 }
@@ -805,6 +858,7 @@ export const RESOURCES = {
   alerts: AlertsResource,
   audit: AuditResource,
   automation: AutomationResource,
+  console: ConsoleResource,
   conversations: ConversationsResource,
   detections: DetectionsResource,
   events: EventsResource,

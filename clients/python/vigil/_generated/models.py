@@ -27,6 +27,7 @@ __all__ = [
     "AuditEntryActor",
     "AuditEntryResource",
     "Boundary",
+    "ConsoleSession",
     "ConversationReply",
     "CreateAlertRuleCondition",
     "CreateAlertRuleCondition1",
@@ -41,6 +42,7 @@ __all__ = [
     "CreateStreamZonesItem",
     "CreateWebhookResponse",
     "DeleteAlertRuleResponse",
+    "DeleteConsoleSessionResponse",
     "DeleteResponderResponse",
     "DeleteStreamResponse",
     "DeleteWebhookResponse",
@@ -59,6 +61,8 @@ __all__ = [
     "GetIncidentResponseTimelineItem",
     "GetIncidentResponseTimelineItemAction",
     "GetIncidentResponseTimelineItemActionActor",
+    "GetSceneHistoryResponse",
+    "GetSceneHistoryResponsePointsItem",
     "HealthzResponse",
     "Incident",
     "IncidentNote",
@@ -203,6 +207,9 @@ AuditEntryResource = TypedDict("AuditEntryResource", {"type": "str", "id": "Opti
 Boundary = TypedDict("Boundary", {"id": "str", "object": "Literal[\"boundary\"]", "room": "Optional[str]", "sensor_id": "Optional[str]", "set_at": "str", "cleared_at": "Optional[str]"})
 
 
+ConsoleSession = TypedDict("ConsoleSession", {"object": "Literal[\"console_session\"]", "id": "Optional[str]", "operator": "Optional[str]", "created_at": "Optional[str]", "expires_at": "Optional[str]", "key_id": "str", "tenant_id": "str", "tenant_kind": "Literal[\"organization\", \"household\"]", "mode": "Literal[\"live\", \"test\"]", "role": "Optional[Literal[\"owner\", \"member\"]]", "capabilities": "List[str]", "locations": "Optional[List[str]]"})
+
+
 ConversationReply = TypedDict("ConversationReply", {"id": "str", "object": "Literal[\"conversation\"]", "message_id": "str", "reply": "str", "actions": "List[Action]", "planner": "str", "created_at": "str"})
 
 
@@ -263,6 +270,9 @@ class CreateWebhookResponse(_CreateWebhookResponseRequired, _CreateWebhookRespon
 
 
 DeleteAlertRuleResponse = TypedDict("DeleteAlertRuleResponse", {"id": "str", "object": "Literal[\"alert_rule\"]", "deleted": "Literal[True]"})
+
+
+DeleteConsoleSessionResponse = TypedDict("DeleteConsoleSessionResponse", {"object": "Literal[\"console_sign_out\"]", "revoked_sessions": "int"})
 
 
 DeleteResponderResponse = TypedDict("DeleteResponderResponse", {"id": "str", "object": "Literal[\"responder\"]", "deleted": "Literal[True]"})
@@ -349,6 +359,12 @@ class GetIncidentResponseTimelineItemAction(_GetIncidentResponseTimelineItemActi
 GetIncidentResponseTimelineItemActionActor = TypedDict("GetIncidentResponseTimelineItemActionActor", {"key_id": "Optional[str]", "operator": "Optional[str]"})
 
 
+GetSceneHistoryResponse = TypedDict("GetSceneHistoryResponse", {"object": "Literal[\"scene_history\"]", "scene_id": "str", "location": "str", "range": "Literal[\"1h\", \"24h\"]", "bucket_s": "int", "from": "str", "to": "str", "points": "List[GetSceneHistoryResponsePointsItem]"})
+
+
+GetSceneHistoryResponsePointsItem = TypedDict("GetSceneHistoryResponsePointsItem", {"at": "str", "people": "int"})
+
+
 HealthzResponse = TypedDict("HealthzResponse", {"status": "str"})
 
 
@@ -384,7 +400,7 @@ PauseAutomationResponseEscalation = TypedDict("PauseAutomationResponseEscalation
 PauseAutomationResponseIncidents = TypedDict("PauseAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
-_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"invalid_publish_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"not_found\", \"route_not_found\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
+_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"console_session_expired\", \"invalid_publish_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"csrf_check_failed\", \"not_found\", \"route_not_found\", \"not_acceptable\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
 _ProblemOptional = TypedDict("_ProblemOptional", {"param": "str", "errors": "List[ProblemErrorsItem]"}, total=False)
 
 

@@ -14,6 +14,7 @@ from .models import (
     ApiKey,
     AuditCheckpoint,
     AuditEntry,
+    ConsoleSession,
     ConversationReply,
     CreateAlertRuleCondition,
     CreateAlertRuleCondition1,
@@ -27,6 +28,7 @@ from .models import (
     CreateStreamZonesItem,
     CreateWebhookResponse,
     DeleteAlertRuleResponse,
+    DeleteConsoleSessionResponse,
     DeleteResponderResponse,
     DeleteStreamResponse,
     DeleteWebhookResponse,
@@ -36,6 +38,7 @@ from .models import (
     GetConversationResponse,
     GetHouseholdResponse,
     GetIncidentResponse,
+    GetSceneHistoryResponse,
     HealthzResponse,
     Incident,
     IncidentNote,
@@ -90,11 +93,15 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateAutomation": {"operation_id": "updateAutomation", "method": "PATCH", "path": "/v1/automation", "path_params": [], "query": [], "body": True},
     "pauseAutomation": {"operation_id": "pauseAutomation", "method": "POST", "path": "/v1/automation/{target}/pause", "path_params": ["target"], "query": [], "body": False},
     "resumeAutomation": {"operation_id": "resumeAutomation", "method": "POST", "path": "/v1/automation/{target}/resume", "path_params": ["target"], "query": [], "body": False},
+    "createConsoleSession": {"operation_id": "createConsoleSession", "method": "POST", "path": "/v1/console/sessions", "path_params": [], "query": [], "body": True},
+    "getConsoleSession": {"operation_id": "getConsoleSession", "method": "GET", "path": "/v1/console/session", "path_params": [], "query": [], "body": False},
+    "deleteConsoleSession": {"operation_id": "deleteConsoleSession", "method": "DELETE", "path": "/v1/console/session", "path_params": [], "query": [], "body": False},
     "listConversations": {"operation_id": "listConversations", "method": "GET", "path": "/v1/conversations", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
     "converse": {"operation_id": "converse", "method": "POST", "path": "/v1/conversations", "path_params": [], "query": [], "body": True},
     "getConversation": {"operation_id": "getConversation", "method": "GET", "path": "/v1/conversations/{id}", "path_params": ["id"], "query": [], "body": False},
     "getDetectionSnapshot": {"operation_id": "getDetectionSnapshot", "method": "GET", "path": "/v1/detections/{id}/snapshot", "path_params": ["id"], "query": [], "body": False, "binary_response": "image/jpeg"},
     "listEvents": {"operation_id": "listEvents", "method": "GET", "path": "/v1/events", "path_params": [], "query": ["limit","starting_after","ending_before","watch_id","kind","since"], "body": False},
+    "streamOrganizationEvents": {"operation_id": "streamOrganizationEvents", "method": "GET", "path": "/v1/events/stream", "path_params": [], "query": [], "body": False},
     "getHousehold": {"operation_id": "getHousehold", "method": "GET", "path": "/v1/household", "path_params": [], "query": [], "body": False},
     "listIncidents": {"operation_id": "listIncidents", "method": "GET", "path": "/v1/incidents", "path_params": [], "query": ["limit","starting_after","ending_before","status","severity","source","location","stream_id","since"], "body": False},
     "createIncident": {"operation_id": "createIncident", "method": "POST", "path": "/v1/incidents", "path_params": [], "query": [], "body": True},
@@ -124,6 +131,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getScene": {"operation_id": "getScene", "method": "GET", "path": "/v1/scenes/{scene_id}", "path_params": ["scene_id"], "query": [], "body": False},
     "updateScene": {"operation_id": "updateScene", "method": "PATCH", "path": "/v1/scenes/{scene_id}", "path_params": ["scene_id"], "query": [], "body": True},
     "queryScene": {"operation_id": "queryScene", "method": "POST", "path": "/v1/scenes/{scene_id}/query", "path_params": ["scene_id"], "query": [], "body": True},
+    "getSceneHistory": {"operation_id": "getSceneHistory", "method": "GET", "path": "/v1/scenes/{scene_id}/history", "path_params": ["scene_id"], "query": ["range"], "body": False},
     "listStreams": {"operation_id": "listStreams", "method": "GET", "path": "/v1/streams", "path_params": [], "query": ["limit","starting_after","ending_before","location"], "body": False},
     "createStream": {"operation_id": "createStream", "method": "POST", "path": "/v1/streams", "path_params": [], "query": [], "body": True},
     "getStream": {"operation_id": "getStream", "method": "GET", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": False},
@@ -308,6 +316,33 @@ class AutomationResource(Resource):
         return self._request(_OPERATIONS["resumeAutomation"], (target,), {}, request_options)
 
 
+class ConsoleResource(Resource):
+    OPERATIONS = {"create_session": _OPERATIONS["createConsoleSession"], "get_session": _OPERATIONS["getConsoleSession"], "delete_session": _OPERATIONS["deleteConsoleSession"]}
+
+    def create_session(self, *, operator: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> ConsoleSession:
+        """Exchange an API key for a console session cookie
+
+        Send the API key as `Authorization: Bearer`; the answer sets the `vigil_console` cookie (HttpOnly, SameSite=Strict, Secure over HTTPS, 8 hours). The session has exactly the key’s capabilities and locations and ends when the key is revoked. Requests with the cookie that change state must send `X-Vigil-Console: 1` (403 csrf_check_failed otherwise). A session cannot mint another session.
+
+        POST /v1/console/sessions
+        """
+        return self._request(_OPERATIONS["createConsoleSession"], (), {"operator": operator}, request_options)
+
+    def get_session(self, *, request_options: Optional[RequestOptions] = None) -> ConsoleSession:
+        """Who the request acts as: the session (if any), its key, capabilities and locations
+
+        GET /v1/console/session
+        """
+        return self._request(_OPERATIONS["getConsoleSession"], (), {}, request_options)
+
+    def delete_session(self, *, request_options: Optional[RequestOptions] = None) -> DeleteConsoleSessionResponse:
+        """Sign out: revoke this console session (with an API key: every console session of the key)
+
+        DELETE /v1/console/session
+        """
+        return self._request(_OPERATIONS["deleteConsoleSession"], (), {}, request_options)
+
+
 class ConversationsResource(ConversationsBase):
     OPERATIONS = {"list": _OPERATIONS["listConversations"], "create": _OPERATIONS["converse"], "get": _OPERATIONS["getConversation"]}
 
@@ -353,7 +388,7 @@ class DetectionsResource(Resource):
 
 
 class EventsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listEvents"]}
+    OPERATIONS = {"list": _OPERATIONS["listEvents"], "stream_organization": _OPERATIONS["streamOrganizationEvents"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, watch_id: Union[str, NotGiven] = NOT_GIVEN, kind: Union[Literal["observation", "alert", "watch.created", "watch.updated", "watch.stood_down", "sensor.muted", "sensor.unmuted", "boundary.set", "boundary.cleared"], NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Event]:
         """Observations, alerts and changes, newest first
@@ -363,6 +398,15 @@ class EventsResource(Resource):
         GET /v1/events
         """
         return self._list(_OPERATIONS["listEvents"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "watch_id": watch_id, "kind": kind, "since": since}, request_options)
+
+    def stream_organization(self, *, request_options: Optional[RequestOptions] = None) -> None:
+        """The organization’s events, live, as server-sent events
+
+        Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
+
+        GET /v1/events/stream
+        """
+        return self._request(_OPERATIONS["streamOrganizationEvents"], (), {}, request_options)
 
 
 class HouseholdResource(Resource):
@@ -601,7 +645,7 @@ class SandboxResource(Resource):
 
 
 class ScenesResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listScenes"], "get": _OPERATIONS["getScene"], "update": _OPERATIONS["updateScene"], "query": _OPERATIONS["queryScene"]}
+    OPERATIONS = {"list": _OPERATIONS["listScenes"], "get": _OPERATIONS["getScene"], "update": _OPERATIONS["updateScene"], "query": _OPERATIONS["queryScene"], "get_history": _OPERATIONS["getSceneHistory"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Scene]:
         """List scenes (one per location), newest first
@@ -632,6 +676,15 @@ class ScenesResource(Resource):
         POST /v1/scenes/{scene_id}/query
         """
         return self._request(_OPERATIONS["queryScene"], (scene_id,), {"stream_id": stream_id, "query": query, "window": window}, request_options)
+
+    def get_history(self, scene_id: str, *, range: Union[Literal["1h", "24h"], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> GetSceneHistoryResponse:
+        """People over time in a scene: the last hour or day
+
+        One point per minute (range=1h) or per 15 minutes (range=24h): the sum of each stream’s peak person count in that interval; a stream’s count holds until its next reading.
+
+        GET /v1/scenes/{scene_id}/history
+        """
+        return self._request(_OPERATIONS["getSceneHistory"], (scene_id,), {"range": range}, request_options)
 
 
 class StreamsResource(Resource):
@@ -824,6 +877,7 @@ class VigilResources:
     alerts: AlertsResource
     audit: AuditResource
     automation: AutomationResource
+    console: ConsoleResource
     conversations: ConversationsResource
     detections: DetectionsResource
     events: EventsResource
@@ -845,6 +899,7 @@ class VigilResources:
         self.alerts = AlertsResource(http)
         self.audit = AuditResource(http)
         self.automation = AutomationResource(http)
+        self.console = ConsoleResource(http)
         self.conversations = ConversationsResource(http)
         self.detections = DetectionsResource(http)
         self.events = EventsResource(http)

@@ -63,3 +63,6 @@ export class SseStream {
     }, PING_INTERVAL_MS);
   }
 }
+
+/** Concurrent streamed replies per key (spec "Limits"). */
+export const CONCURRENT_STREAMS_PER_KEY = 10;

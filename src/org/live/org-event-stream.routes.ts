@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Clock } from '../../platform/time/index.ts';
+import { VigilError } from '../../platform/lib/index.ts';
+import { principalOf } from '../../platform/http/index.ts';
+import { withErrors, ProblemRef } from '../../platform/http/index.ts';
+import { SseStream } from '../../platform/http/index.ts';
+import type { StreamSlots } from '../../platform/coordination/index.ts';
+import { CONCURRENT_STREAMS_PER_KEY } from '../../platform/http/index.ts';
+import { SCENE_UPDATE_PERIOD_MS, visibleKinds, type OrgEventFeed } from './org-event-feed.ts';
+
+/**
+ * `GET /v1/events/stream` (issue 13 "Live wall"): the organization's events as server-sent
+ * events, for the console's wall and for integrators. Frames follow DESIGN.md "SSE"; an open feed
+ * holds one of the key's concurrent stream slots, like a streamed conversation reply.
+ */
+export const orgEventStreamRoutes = (feed: OrgEventFeed, deps: { slots: StreamSlots; clock: Clock; streamLimit?: number }): FastifyPluginAsyncTypebox => async (app) => {
+  const limit = deps.streamLimit ?? CONCURRENT_STREAMS_PER_KEY;
+  app.get('/v1/events/stream', {
+    config: { surface: 'organization' },
+    schema: {
+      tags: ['Live'], security: [{ bearerAuth: [] }], operationId: 'streamOrganizationEvents', summary: 'The organization’s events, live, as server-sent events',
+      description:
+        'Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: ' +
+        `\`scene.updated\` (a scene's counts after detections, at most one per scene every ${SCENE_UPDATE_PERIOD_MS} ms, with the latest detection) and the organization webhook kinds ` +
+        '(`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. ' +
+        'A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. ' +
+        `An open feed counts toward the key's ${limit} concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.`,
+      response: {
+        ...withErrors({
+          200: Type.Unsafe<string>({ description: 'server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } }),
+        }),
+        406: ProblemRef,
+      },
+    },
+  }, async (req, reply) => {
+    if (!String(req.headers.accept ?? '').toLowerCase().includes('text/event-stream')) {
+      throw new VigilError('not_acceptable', 'This is an event stream: send Accept: text/event-stream.', { param: 'Accept' });
+    }
+    const principal = principalOf(req);
+    const slot = await deps.slots.tryAcquire(principal.keyId, limit);
+    if (!slot) throw new VigilError('concurrent_stream_limit_exceeded', `This key already has ${limit} streams open; close one first.`);
+
+    reply.hijack();
+    const sse = new SseStream(reply.raw, deps.clock);
+    const unsubscribe = feed.subscribe(principal, (e) => sse.send(e.kind, { id: e.id, created_at: e.created_at, location: e.location ?? null, data: e.data }));
+    reply.raw.on('close', () => {
+      unsubscribe();
+      slot.release();
+      sse.stopPing();
+    });
+    sse.start({ ...reply.getHeaders(), 'x-request-id': String(req.id) });
+    sse.send('ready', { kinds: visibleKinds(principal), locations: principal.locations });
+  });
+};

@@ -1,0 +1,16 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../../platform/http/index.ts';
+import { withErrors } from '../../platform/http/index.ts';
+import { SceneHistoryParams, SceneHistoryQuery, SceneHistorySchema } from './scene-history.schemas.ts';
+import type { SceneHistoryService } from './scene-history.service.ts';
+
+export const sceneHistoryRoutes = (history: SceneHistoryService): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/v1/scenes/:scene_id/history', {
+    config: { surface: 'organization', capability: 'scenes:read' },
+    schema: {
+      tags: ['Scenes'], security: [{ bearerAuth: [] }], operationId: 'getSceneHistory', summary: 'People over time in a scene: the last hour or day',
+      description: 'One point per minute (range=1h) or per 15 minutes (range=24h): the sum of each stream’s peak person count in that interval; a stream’s count holds until its next reading.',
+      params: SceneHistoryParams, querystring: SceneHistoryQuery, response: withErrors({ 200: SceneHistorySchema }),
+    },
+  }, async (req) => history.history(principalOf(req), req.params.scene_id, req.query.range));
+};

@@ -1,0 +1,36 @@
+import type { DbExecutor } from '../db/index.ts';
+import type { ConsoleSessionTable } from '../db/index.ts';
+
+/** Queries of console sessions (issue 13); the service holds the rules. */
+export const consoleSessionRepository = {
+  async insert(db: DbExecutor, row: ConsoleSessionTable): Promise<void> {
+    await db.insertInto('console_sessions').values(row).execute();
+  },
+  /** The session of a cookie token with its key row, in one query (every console request runs it). */
+  findWithKeyByHash(db: DbExecutor, tokenHash: string) {
+    return db
+      .selectFrom('console_sessions')
+      .innerJoin('api_keys', 'api_keys.id', 'console_sessions.key_id')
+      .selectAll('api_keys')
+      .select([
+        'console_sessions.id as session_id',
+        'console_sessions.operator as session_operator',
+        'console_sessions.created_at as session_created_at',
+        'console_sessions.expires_at as session_expires_at',
+        'console_sessions.revoked_at as session_revoked_at',
+      ])
+      .where('console_sessions.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  },
+  findById(db: DbExecutor, id: string) {
+    return db.selectFrom('console_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  /** Stamps revoked_at on the live sessions of a key (or one of them); returns their ids. */
+  async revoke(db: DbExecutor, where: { keyId: string; sessionId?: string }, at: string): Promise<string[]> {
+    let q = db.selectFrom('console_sessions').select('id').where('key_id', '=', where.keyId).where('revoked_at', 'is', null);
+    if (where.sessionId) q = q.where('id', '=', where.sessionId);
+    const ids = (await q.execute()).map((r) => r.id);
+    if (ids.length) await db.updateTable('console_sessions').set({ revoked_at: at }).where('id', 'in', ids).execute();
+    return ids;
+  },
+};

@@ -1,0 +1,109 @@
+import type { FastifyPluginAsync } from 'fastify';
+import helmet from '@fastify/helmet';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const WEB_DIR = fileURLToPath(new URL('./web/', import.meta.url));
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+interface Asset {
+  type: string;
+  body: Buffer;
+}
+
+function typeOf(path: string): string {
+  const ext = path.slice(path.lastIndexOf('.'));
+  return TYPES[ext] ?? 'application/octet-stream';
+}
+
+/** Where an npm package is installed (its package.json may not be exported, so find it from its entry). */
+function packageDir(name: string): string {
+  const require = createRequire(import.meta.url);
+  let dir = dirname(require.resolve(name));
+  while (!dir.endsWith(`node_modules/${name}`)) dir = dirname(dir);
+  return dir;
+}
+
+/**
+ * The browser modules the console imports, straight from node_modules (issue 13: no CDN, no
+ * build step). Preact's hooks import the bare specifier "preact", which a browser cannot resolve
+ * without an import map (an inline script the CSP forbids), so it is pointed at our copy.
+ */
+function vendorAssets(): Map<string, Asset> {
+  const preact = packageDir('preact');
+  const js = (p: string, rewrite?: (s: string) => string): Asset => {
+    const text = readFileSync(p, 'utf8');
+    return { type: TYPES['.js'], body: Buffer.from(rewrite ? rewrite(text) : text) };
+  };
+  const toPreact = (s: string) => s.replace(/from\s*"preact"/g, 'from"/console/vendor/preact.mjs"');
+  const uplot = packageDir('uplot');
+  return new Map<string, Asset>([
+    ['preact.mjs', js(join(preact, 'dist/preact.mjs'))],
+    ['hooks.mjs', js(join(preact, 'hooks/dist/hooks.mjs'), toPreact)],
+    ['htm.mjs', js(join(packageDir('htm'), 'dist/htm.mjs'))],
+    ['uPlot.esm.js', js(join(uplot, 'dist/uPlot.esm.js'))],
+    ['uPlot.min.css', { type: TYPES['.css'], body: readFileSync(join(uplot, 'dist/uPlot.min.css')) }],
+  ]);
+}
+
+function appAssets(): Map<string, Asset> {
+  const out = new Map<string, Asset>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (TYPES[name.slice(name.lastIndexOf('.'))]) out.set(relative(WEB_DIR, p).split('\\').join('/'), { type: typeOf(name), body: readFileSync(p) });
+    }
+  };
+  walk(WEB_DIR);
+  return out;
+}
+
+/**
+ * The console's strict Content-Security-Policy (issue 13): scripts, styles, images and
+ * connections from this server only; no inline script or style, no framing, no plugins.
+ */
+export const CONSOLE_CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/**
+ * Serves the console at /console (issue 13): a fixed set of files read once at start (the app
+ * under src/console/web and the vendored modules), never a path taken from the request, with
+ * helmet's security headers on every one of them.
+ */
+export const consoleStaticRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP_DIRECTIVES },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  const files = appAssets();
+  const vendor = vendorAssets();
+  const index = files.get('index.html')!;
+  const send = (asset: Asset | undefined) => async (_req: unknown, reply: import('fastify').FastifyReply) => {
+    if (!asset) return reply.callNotFound();
+    return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
+  };
+  app.get('/console', { schema: { hide: true } }, send(index));
+  app.get('/console/', { schema: { hide: true } }, send(index));
+  app.get<{ Params: { '*': string } }>('/console/app/*', { schema: { hide: true } }, (req, reply) => send(files.get(req.params['*']))(req, reply));
+  app.get<{ Params: { '*': string } }>('/console/vendor/*', { schema: { hide: true } }, (req, reply) => send(vendor.get(req.params['*']))(req, reply));
+};

@@ -1,0 +1,57 @@
+import { html, useState, useLoad, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
+import { get, post, del } from '../api.js';
+
+function describe(c) {
+  switch (c.type) {
+    case 'person_count': return `more than ${c.above} people`;
+    case 'crowd_density': return `density at least ${Math.round(c.at_least * 100)}%`;
+    case 'person': return `a person${c.subtype ? ` (${c.subtype})` : ''}`;
+    case 'vehicle': return `more than ${c.above} vehicles`;
+    case 'dwell': return `someone staying ${c.min_s}s or more`;
+    default: return c.type;
+  }
+}
+
+export function Alerts({ session }) {
+  const manage = session.capabilities.includes('alerts:manage');
+  const operator = session.capabilities.includes('operator');
+  const [rules, rulesError, reloadRules] = useLoad(() => get('/v1/alert-rules?limit=100'), []);
+  const [alerts, alertsError, reloadAlerts] = useLoad(() => get('/v1/alerts?limit=50'), []);
+  const [form, setForm] = useState({ name: '', above: '5', location: '' });
+  const [formError, setFormError] = useState(null);
+  const create = async (e) => {
+    e.preventDefault();
+    setFormError(null);
+    try {
+      await post('/v1/alert-rules', { name: form.name, condition: { type: 'person_count', above: Number(form.above) }, ...(form.location.trim() ? { locations: [form.location.trim()] } : {}) });
+      setForm({ name: '', above: '5', location: '' });
+      reloadRules();
+    } catch (err) {
+      setFormError(err);
+    }
+  };
+  return html`<${Page} title="Alerts">
+    <h2>Rules</h2>
+    ${manage ? html`<form class="card row-form" aria-label="Create an alert rule" onSubmit=${create}>
+      <${Field} label="Name"><input id="rule-name" required maxlength="200" value=${form.name} onInput=${(e) => setForm({ ...form, name: e.target.value })} /></${Field}>
+      <${Field} label="People above"><input id="rule-above" type="number" min="0" max="100000" class="short" value=${form.above} onInput=${(e) => setForm({ ...form, above: e.target.value })} /></${Field}>
+      <${Field} label="Location" hint="empty = everywhere"><input id="rule-location" value=${form.location} onInput=${(e) => setForm({ ...form, location: e.target.value })} /></${Field}>
+      <button type="submit" class="primary">Create rule</button><${ErrorBox} error=${formError} />
+    </form>` : ''}
+    <${ErrorBox} error=${rulesError} />
+    ${rules && !rules.data.length ? html`<${Empty}>No rules.</${Empty}>` : ''}
+    ${rules?.data.length ? html`<table class="list"><caption class="sr-only">Alert rules</caption>
+      <thead><tr><th scope="col">Rule</th><th scope="col">When</th><th scope="col">Where</th><th scope="col">State</th></tr></thead>
+      <tbody>${rules.data.map((r) => html`<tr><td>${r.name}</td><td>${describe(r.condition)}</td><td>${r.locations?.join(', ') ?? 'everywhere'}</td>
+        <td><${Badge} kind=${r.status === 'active' ? 'ok' : 'warn'}>${r.status}</${Badge}>
+        ${manage ? html` <${ActionButton} label=${r.status === 'active' ? 'Pause' : 'Resume'} run=${async () => { await post(`/v1/alert-rules/${r.id}/${r.status === 'active' ? 'pause' : 'resume'}`); reloadRules(); }} />
+          <${ActionButton} label="Delete" kind="danger" run=${async () => { await del(`/v1/alert-rules/${r.id}`); reloadRules(); }} />` : ''}</td></tr>`)}</tbody></table>` : ''}
+    <h2>Fired alerts</h2>
+    <${ErrorBox} error=${alertsError} />
+    ${alerts && !alerts.data.length ? html`<${Empty}>No alerts.</${Empty}>` : ''}
+    ${alerts?.data.length ? html`<table class="list"><caption class="sr-only">Alerts, newest first</caption>
+      <thead><tr><th scope="col">Fired</th><th scope="col">Rule</th><th scope="col">Location</th><th scope="col">Status</th></tr></thead>
+      <tbody>${alerts.data.map((a) => html`<tr data-alert=${a.id}><td>${fmtTime(a.fired_at)}</td><td>${a.rule_name}</td><td>${a.location}</td>
+        <td>${a.status === 'open' && operator ? html`<${ActionButton} label="Acknowledge" run=${async () => { await post(`/v1/alerts/${a.id}/acknowledge`); reloadAlerts(); }} />` : a.status}</td></tr>`)}</tbody></table>` : ''}
+  </${Page}>`;
+}

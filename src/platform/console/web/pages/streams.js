@@ -1,0 +1,51 @@
+import { html, useState, useLoad, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
+import { get, post } from '../api.js';
+import { ZoneEditor } from './zone-editor.js';
+
+const STATUS_KIND = { live: 'ok', connecting: 'warn', reconnecting: 'warn', offline: 'danger' };
+const EXAMPLES = { sandbox: 'sandbox://lobby?scenario=lobby&seed=7', rtsp: 'rtsp://camera.local:554/stream1', http: 'https://camera.local/video.mjpg' };
+
+export function Streams({ session }) {
+  const [list, error, reload] = useLoad(() => get('/v1/streams?limit=100'), []);
+  const canWrite = session.capabilities.includes('streams:write');
+  const [form, setForm] = useState({ name: '', source_type: 'sandbox', source_url: EXAMPLES.sandbox, location: '' });
+  const [formError, setFormError] = useState(null);
+  const [editing, setEditing] = useState(null);
+  const set = (k) => (e) => setForm({ ...form, [k]: e.target.value, ...(k === 'source_type' ? { source_url: EXAMPLES[e.target.value] } : {}) });
+  const add = async (e) => {
+    e.preventDefault();
+    setFormError(null);
+    try {
+      await post('/v1/streams', form);
+      setForm({ ...form, name: '', location: '' });
+      reload();
+    } catch (err) {
+      setFormError(err);
+    }
+  };
+  return html`<${Page} title="Streams" actions=${html`<${ActionButton} label="Refresh" run=${async () => reload()} />`}>
+    ${canWrite ? html`<form class="card row-form" aria-label="Add a stream" onSubmit=${add}>
+      <${Field} label="Name"><input id="stream-name" required maxlength="200" value=${form.name} onInput=${set('name')} /></${Field}>
+      <${Field} label="Source"><select id="stream-type" value=${form.source_type} onChange=${set('source_type')}>
+        <option value="sandbox">sandbox scenario</option><option value="rtsp">RTSP camera</option><option value="http">HTTP (MJPEG / JPEG)</option></select></${Field}>
+      <${Field} label="Source URL"><input id="stream-url" class="grow" required value=${form.source_url} onInput=${set('source_url')} /></${Field}>
+      <${Field} label="Location" hint="snake_case"><input id="stream-location" required pattern="[a-z][a-z0-9_]*" value=${form.location} onInput=${set('location')} /></${Field}>
+      <button type="submit" class="primary">Add stream</button>
+      <${ErrorBox} error=${formError} />
+    </form>` : ''}
+    <${ErrorBox} error=${error} />
+    ${list && !list.data.length ? html`<${Empty}>No streams.</${Empty}>` : ''}
+    ${list?.data.length ? html`<table class="list"><caption class="sr-only">Streams</caption>
+      <thead><tr><th scope="col">Stream</th><th scope="col">Status</th><th scope="col">fps in</th><th scope="col">Detector fps</th><th scope="col">Last frame</th><th scope="col">Zones</th></tr></thead>
+      <tbody>${list.data.map((s) => html`<tr data-stream=${s.id}>
+        <td>${s.name}<br /><span class="muted small">${s.source_type} · ${s.location}</span></td>
+        <td><${Badge} kind=${STATUS_KIND[s.status]}>${s.status}</${Badge}>${s.error ? html`<br /><span class="small error-text">${s.error}</span>` : ''}</td>
+        <td>${s.fps_in ?? '—'}</td><td>${s.detector_fps ?? '—'}</td><td>${fmtTime(s.last_frame_at)}</td>
+        <td>${s.zones.length ? s.zones.map((z) => z.name).join(', ') : '—'}${s.motion_masks.length ? ` · ${s.motion_masks.length} masks` : ''}
+          ${canWrite ? html`<br /><button type="button" class="link" aria-expanded=${editing === s.id} onClick=${() => setEditing(editing === s.id ? null : s.id)}>Edit zones</button>` : ''}</td></tr>`)}</tbody></table>` : ''}
+    ${editing && list?.data.find((s) => s.id === editing) ? html`<section class="card" aria-labelledby="zones-title">
+      <h2 id="zones-title">Zones and motion masks: ${list.data.find((s) => s.id === editing).name}</h2>
+      <${ZoneEditor} key=${editing} stream=${list.data.find((s) => s.id === editing)} onSaved=${() => { setEditing(null); reload(); }} />
+    </section>` : ''}
+  </${Page}>`;
+}

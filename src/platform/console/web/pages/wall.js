@@ -1,0 +1,157 @@
+import { html, useState, useEffect, useRef, Page, ErrorBox, Badge, Empty, fmtTime, pct, Field } from '../ui.js';
+import { get, post, openFeed } from '../api.js';
+import uPlot from '/console/vendor/uPlot.esm.js';
+
+const MAX_LIVE_POINTS = 2000;
+
+/**
+ * People over time for one scene: GET /v1/scenes/{id}/history (last hour or day), extended with
+ * the live feed's readings since it was loaded.
+ */
+function PeopleChart({ sceneId, range, live, label }) {
+  const box = useRef(null);
+  const plot = useRef(null);
+  const [hist, setHist] = useState({ t: [], v: [] });
+  useEffect(() => {
+    let on = true;
+    get(`/v1/scenes/${sceneId}/history?range=${range}`).then((h) => {
+      if (on) setHist({ t: h.points.map((p) => Date.parse(p.at) / 1000), v: h.points.map((p) => p.people) });
+    }, () => {});
+    return () => { on = false; };
+  }, [sceneId, range]);
+  useEffect(() => {
+    const width = Math.max(200, box.current.clientWidth);
+    plot.current = new uPlot({
+      width, height: 110, legend: { show: false }, cursor: { show: false },
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max + 1)] } },
+      axes: [{ size: 28, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }, { size: 32, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }],
+      series: [{}, { label: 'people', stroke: '#5eb8ff', width: 2, fill: 'rgba(94,184,255,0.15)' }],
+    }, [[], []], box.current);
+    return () => plot.current.destroy();
+  }, []);
+  const lastHist = hist.t.length ? hist.t[hist.t.length - 1] : 0;
+  const after = live.t.findIndex((t) => t > lastHist + 60);
+  const t = after < 0 ? hist.t : hist.t.concat(live.t.slice(after));
+  const v = after < 0 ? hist.v : hist.v.concat(live.v.slice(after));
+  useEffect(() => { plot.current?.setData([t, v]); }, [t.length, v[v.length - 1], hist]);
+  return html`<figure class="chart"><div ref=${box} role="img" aria-label=${`People over the last ${range === '1h' ? 'hour' : 'day'} at ${label}`}></div>
+    <figcaption>People, last ${range === '1h' ? 'hour' : 'day'}</figcaption></figure>`;
+}
+
+function SceneCard({ scene, streams, series, latest, range }) {
+  const [imgFailed, setImgFailed] = useState(false);
+  const showImg = latest && ['person', 'vehicle'].includes(latest.type) && !imgFailed;
+  useEffect(() => setImgFailed(false), [latest?.id]);
+  return html`<article class="card scene" data-scene=${scene.id} aria-labelledby=${`t-${scene.id}`}>
+    <header><h2 id=${`t-${scene.id}`}>${scene.location.replace(/_/g, ' ')}</h2>
+      ${scene.anomaly_flag ? html`<${Badge} kind="danger">Anomaly</${Badge}>` : html`<${Badge} kind="ok">Normal</${Badge}>`}</header>
+    <dl class="counts">
+      <div><dt>People</dt><dd class="people">${scene.people_count}</dd></div>
+      <div><dt>Vehicles</dt><dd class="vehicles">${scene.vehicle_count}</dd></div>
+      <div><dt>Density</dt><dd class="density">${pct(scene.crowd_density)}</dd></div>
+    </dl>
+    <div class="snapshot">
+      ${showImg
+        ? html`<img src=${`/v1/detections/${latest.id}/snapshot`} alt=${`Camera frame of the latest ${latest.type} at ${scene.location}`} onError=${() => setImgFailed(true)} />`
+        : html`<p class="muted">${latest ? `Latest: ${latest.type}${latest.subtype ? ` (${latest.subtype})` : ''}${latest.value != null ? ` = ${latest.value}` : ''}, ${Math.round(latest.confidence * 100)}% · ${fmtTime(latest.timestamp)}` : `Last detection ${fmtTime(scene.last_detection_at)}`}</p>`}
+    </div>
+    <${PeopleChart} sceneId=${scene.id} range=${range} live=${series} label=${scene.location} />
+    <p class="muted small">${streams.map((s) => s.name).join(', ') || 'no streams'}</p>
+  </article>`;
+}
+
+function AskForm({ scenes, streams }) {
+  const [sceneId, setSceneId] = useState(scenes[0]?.id ?? '');
+  const [question, setQuestion] = useState('How many people are in the lobby right now?');
+  const [win, setWin] = useState('15m');
+  const [answer, setAnswer] = useState(null);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const stream = streams.find((s) => s.scene_id === sceneId);
+  const ask = async (e) => {
+    e.preventDefault();
+    setBusy(true); setError(null); setAnswer(null);
+    try {
+      setAnswer(await post(`/v1/scenes/${sceneId}/query`, { stream_id: stream?.id ?? '', query: question, window: win }));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<section class="card ask" aria-labelledby="ask-title">
+    <h2 id="ask-title">Ask a scene</h2>
+    <form onSubmit=${ask} class="row-form">
+      <${Field} label="Scene"><select id="ask-scene" value=${sceneId} onChange=${(e) => setSceneId(e.target.value)}>
+        ${scenes.map((s) => html`<option value=${s.id}>${s.location}</option>`)}
+      </select></${Field}>
+      <${Field} label="Question"><input id="ask-question" class="grow" value=${question} onInput=${(e) => setQuestion(e.target.value)} required maxlength="1000" /></${Field}>
+      <${Field} label="Window"><input id="ask-window" class="short" value=${win} onInput=${(e) => setWin(e.target.value)} required /></${Field}>
+      <button type="submit" class="primary" disabled=${busy || !stream}>${busy ? 'Asking…' : 'Ask'}</button>
+    </form>
+    <${ErrorBox} error=${error} />
+    ${answer ? html`<div class="answer" id="ask-answer" role="status">
+      <p class="answer-text">${answer.answer}</p>
+      <p class="muted small">${answer.interpretation.summary} · density ${pct(answer.crowd_density)} · ${answer.anomaly_flag ? 'anomaly present' : 'no anomaly'} · answered ${fmtTime(answer.answered_at)}</p>
+      ${answer.detections.length ? html`<table><caption>Detections behind the answer</caption><thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Value</th><th scope="col">Confidence</th></tr></thead>
+        <tbody>${answer.detections.slice(0, 20).map((d) => html`<tr><td>${fmtTime(d.timestamp)}</td><td>${d.type}${d.subtype ? ` (${d.subtype})` : ''}</td><td>${d.value ?? d.count ?? ''}</td><td>${Math.round(d.confidence * 100)}%</td></tr>`)}</tbody></table>` : ''}
+    </div>` : ''}
+  </section>`;
+}
+
+export function Wall({ session }) {
+  const [scenes, setScenes] = useState(null);
+  const [streams, setStreams] = useState([]);
+  const [error, setError] = useState(null);
+  const [latest, setLatest] = useState({});
+  const [live, setLive] = useState(false);
+  const [range, setRange] = useState('1h');
+  const series = useRef({});
+  const [, tick] = useState(0);
+  const canQuery = session.capabilities.includes('scenes:query');
+
+  const point = (id, people) => {
+    const s = (series.current[id] ??= { t: [], v: [] });
+    s.t.push(Date.now() / 1000);
+    s.v.push(people);
+    if (s.t.length > MAX_LIVE_POINTS) { s.t.shift(); s.v.shift(); }
+  };
+
+  useEffect(() => {
+    let closeFeed = () => {};
+    (async () => {
+      try {
+        const [sc, st] = await Promise.all([get('/v1/scenes?limit=100'), session.capabilities.includes('streams:read') ? get('/v1/streams?limit=100') : { data: [] }]);
+        for (const s of sc.data) point(s.id, s.people_count);
+        setScenes(sc.data);
+        setStreams(st.data);
+        closeFeed = openFeed({
+          ready: () => setLive(true),
+          'scene.updated': (e) => {
+            const s = e.data.scene;
+            point(s.id, s.people_count);
+            setScenes((prev) => prev && (prev.some((x) => x.id === s.id) ? prev.map((x) => (x.id === s.id ? { ...x, ...s } : x)) : prev));
+            setLatest((prev) => ({ ...prev, [s.id]: e.data.detection }));
+            tick((n) => n + 1);
+          },
+        });
+      } catch (err) {
+        setError(err);
+      }
+    })();
+    return () => closeFeed();
+  }, []);
+
+  return html`<${Page} title="Live wall" actions=${html`<span class="buttons">
+      <span role="group" aria-label="Chart range" class="buttons">
+        ${['1h', '24h'].map((r) => html`<button type="button" aria-pressed=${range === r} class=${range === r ? 'primary' : ''} onClick=${() => setRange(r)}>${r === '1h' ? 'Last hour' : 'Last day'}</button>`)}
+      </span>
+      <span class=${`live-dot ${live ? 'on' : ''}`} id="live-state" role="status">${live ? 'Live' : 'Connecting…'}</span></span>`}>
+    <${ErrorBox} error=${error} />
+    ${scenes && canQuery && scenes.length ? html`<${AskForm} scenes=${scenes} streams=${streams} />` : ''}
+    ${scenes && !scenes.length ? html`<${Empty}>No scenes yet: add a stream.</${Empty}>` : ''}
+    <div class="grid">
+      ${(scenes ?? []).map((s) => html`<${SceneCard} key=${s.id} scene=${s} streams=${streams.filter((x) => x.scene_id === s.id)} series=${series.current[s.id] ?? { t: [], v: [] }} latest=${latest[s.id]} range=${range} />`)}
+    </div>
+  </${Page}>`;
+}

@@ -1,0 +1,77 @@
+import { h, render } from '/console/vendor/preact.mjs';
+import { useState, useEffect, useRef, useCallback } from '/console/vendor/hooks.mjs';
+import htm from '/console/vendor/htm.mjs';
+
+export const html = htm.bind(h);
+export { render, useState, useEffect, useRef, useCallback };
+
+export function fmtTime(iso) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+export function pct(x) {
+  return `${Math.round((x ?? 0) * 100)}%`;
+}
+
+/** Loads data on mount (and when deps change); returns [data, error, reload]. */
+export function useLoad(fn, deps = []) {
+  const [state, setState] = useState({ data: null, error: null });
+  const [n, setN] = useState(0);
+  useEffect(() => {
+    let live = true;
+    fn().then((data) => live && setState({ data, error: null }), (error) => live && setState({ data: null, error }));
+    return () => { live = false; };
+  }, [...deps, n]);
+  return [state.data, state.error, () => setN((x) => x + 1)];
+}
+
+export function ErrorBox({ error }) {
+  if (!error) return null;
+  const p = error.problem;
+  return html`<div class="error" role="alert">
+    <strong>${p?.title ?? 'Error'}</strong> ${error.message}${p?.code ? html` <code>${p.code}</code>` : ''}
+  </div>`;
+}
+
+export function Page({ title, actions, children }) {
+  return html`<section class="page" aria-labelledby="page-title">
+    <header class="page-head"><h1 id="page-title">${title}</h1>${actions ?? ''}</header>
+    ${children}
+  </section>`;
+}
+
+/** A button that runs an async action, shows it is busy and reports the error beside it. */
+export function ActionButton({ label, run, kind, disabled, busyLabel }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const click = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await run();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<span class="action">
+    <button type="button" class=${kind ?? ''} disabled=${busy || disabled} onClick=${click}>${busy ? busyLabel ?? label : label}</button>
+    ${error ? html`<span class="inline-error" role="alert">${error.message}</span>` : ''}
+  </span>`;
+}
+
+/** Form field helper: a labelled input. */
+export function Field({ label, children, hint }) {
+  return html`<label class="field"><span>${label}</span>${children}${hint ? html`<small>${hint}</small>` : ''}</label>`;
+}
+
+export function Badge({ kind, children }) {
+  return html`<span class=${`badge ${kind ?? ''}`}>${children}</span>`;
+}
+
+export function Empty({ children }) {
+  return html`<p class="empty">${children}</p>`;
+}

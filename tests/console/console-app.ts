@@ -1,0 +1,94 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createTestApp, type DialectName, type TestApp } from '../helpers/harness.ts';
+import { seedDemo, type DemoSeed } from '../../src/demo/seed.ts';
+
+/** Debian's chromium (`.ci/run` installs it); never a downloaded build. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTEFACTS = new URL('./artefacts/', import.meta.url);
+export const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+export interface ConsoleApp {
+  t: TestApp;
+  base: string;
+  seed: DemoSeed;
+  browser: Browser;
+  /** GET/POST/… with a bearer key against the real server */
+  call(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** a fresh browser context (its own cookies) at a viewport width */
+  newPage(width?: keyof typeof WIDTHS): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  signIn(page: Page, key: string, operator?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server on a real port with the `npm start` demo seeded (sandbox sources not ticking, so
+ * counts change only when a test injects a detection), and Debian's chromium.
+ */
+export async function startConsoleApp(dialect: DialectName = 'sqlite'): Promise<ConsoleApp> {
+  const t = await createTestApp({ dialect, config: { rateLimitPerMinute: 100_000, webhookAllowPrivate: true } });
+  const seed = (await seedDemo(t.ctx))!;
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  mkdirSync(ARTEFACTS, { recursive: true });
+  return {
+    t, base, seed, browser,
+    async call(key, method, path, body) {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text };
+    },
+    async newPage(width = 'desktop') {
+      const context = await browser.newContext({ viewport: WIDTHS[width], baseURL: base });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) errors.push(m.text()); });
+      return { context, page, errors };
+    },
+    async signIn(page, key, operator) {
+      await page.goto('/console');
+      await page.fill('#api-key', key);
+      if (operator) await page.fill('#operator-name', operator);
+      await page.click('button[type=submit]');
+      await page.waitForSelector('#sign-out');
+    },
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core on the page as it is now; returns the serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // evaluated through the DevTools protocol, which the page's CSP does not govern (the page itself runs no inline script)
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as any).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')) }));
+  });
+  return result.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.join(' | ')}`);
+}
+
+export async function waitUntil<T>(what: string, fn: () => Promise<T | false | null | undefined>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,397 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { ARTEFACTS, CHROMIUM, WIDTHS, seriousViolations, startConsoleApp, waitUntil, type ConsoleApp } from './console-app.ts';
+
+// Issue 13 "Tests in a real browser": Debian's chromium against the real server with the demo
+// organization and household of `npm start`. Every click goes through the console's own pages
+// and the public API with the session cookie.
+const skip = !existsSync(CHROMIUM) && 'Debian chromium is not installed';
+const OPERATOR = 'Dana Reyes';
+
+describe('web console in chromium', { skip }, () => {
+  let c: ConsoleApp;
+  let org: string;
+  let home: string;
+  let lobby: { id: string; scene_id: string };
+  before(async () => {
+    c = await startConsoleApp();
+    org = c.seed.org.key;
+    home = c.seed.household.key;
+    lobby = c.seed.streams.find((s) => s.location === 'north_lobby')!;
+  });
+  after(() => c?.close());
+
+  const openAs = async (key: string, width: keyof typeof WIDTHS = 'desktop', operator = OPERATOR) => {
+    const p = await c.newPage(width);
+    await c.signIn(p.page, key, operator);
+    return p;
+  };
+  const go = async (page: Page, id: string, title: string) => {
+    await page.evaluate((h) => { location.hash = h; }, `#/${id}`);
+    await page.waitForSelector(`h1#page-title:text-is("${title}")`);
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+  };
+
+  test('the console is served with a strict CSP, security headers and no inline script; the cookie is HttpOnly and SameSite=Strict', async () => {
+    const res = await fetch(`${c.base}/console`);
+    assert.equal(res.status, 200);
+    const csp = res.headers.get('content-security-policy')!;
+    for (const d of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"]) assert.ok(csp.includes(d), `${d} in ${csp}`);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+    const page = await res.text();
+    assert.doesNotMatch(page, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
+    assert.doesNotMatch(page, /https?:\/\//, 'nothing from another origin (no CDN)');
+    for (const path of ['/console/vendor/preact.mjs', '/console/vendor/hooks.mjs', '/console/vendor/htm.mjs', '/console/vendor/uPlot.esm.js', '/console/app/main.js']) {
+      const r = await fetch(`${c.base}${path}`);
+      assert.equal(r.status, 200, path);
+      assert.match(r.headers.get('content-type')!, /^text\/javascript/);
+      assert.doesNotMatch(await r.text(), /(?:^|[;}\s])(?:import|export)\s*[\w{}*,\s]*from\s*["'](?![./])/m, `${path} imports no bare specifier`);
+    }
+    assert.equal((await fetch(`${c.base}/console/app/../../../package.json`)).status, 404);
+    assert.equal((await fetch(`${c.base}/console/publish?stream=stream_x&token=vpt_x`)).status, 200, 'the phone publish page still works');
+
+    const { context, page: p, errors } = await c.newPage();
+    const signInRes = p.waitForResponse((r) => r.url().endsWith('/v1/console/sessions'));
+    await c.signIn(p, org, OPERATOR);
+    const setCookie = await (await signInRes).headerValue('set-cookie');
+    assert.match(setCookie!, /HttpOnly/);
+    assert.match(setCookie!, /SameSite=Strict/);
+    const [cookie] = await context.cookies();
+    assert.deepEqual([cookie.name, cookie.httpOnly, cookie.sameSite], ['vigil_console', true, 'Strict']);
+    assert.equal(await p.evaluate(() => document.cookie), '', 'scripts cannot read the session');
+    assert.deepEqual(errors, [], 'no CSP violation or page error');
+    await context.close();
+  });
+
+  test('the wall shows the demo scenes with the numbers of GET /v1/scenes, and an injected detection appears within 2 s without reloading', async () => {
+    const { context, page, errors } = await openAs(org);
+    await page.waitForSelector('#live-state:text-is("Live")');
+    const scenes = (await c.call(org, 'GET', '/v1/scenes?limit=100')).body.data as Array<{ id: string; people_count: number; vehicle_count: number; anomaly_flag: boolean }>;
+    assert.equal(scenes.length, 5);
+    assert.equal(await page.locator('.scene').count(), 5);
+    for (const s of scenes) {
+      const card = page.locator(`[data-scene="${s.id}"]`);
+      assert.equal(await card.locator('.people').textContent(), String(s.people_count));
+      assert.equal(await card.locator('.vehicles').textContent(), String(s.vehicle_count));
+      assert.equal(await card.locator('.badge').textContent(), s.anomaly_flag ? 'Anomaly' : 'Normal');
+    }
+    // each card charts GET /v1/scenes/{id}/history
+    await page.waitForFunction(() => document.querySelectorAll('.scene .chart canvas').length === 5);
+    const people = page.locator(`[data-scene="${lobby.scene_id}"] .people`);
+    const target = Number(await people.textContent()) + 7;
+    const started = Date.now();
+    const inj = await c.call(org, 'POST', '/v1/sandbox/detections', { stream_id: lobby.id, type: 'person_count', value: target });
+    assert.equal(inj.status, 201);
+    await page.waitForFunction(([sel, n]) => document.querySelector(sel)?.textContent === n, [`[data-scene="${lobby.scene_id}"] .people`, String(target)] as const, { timeout: 2000 });
+    const took = Date.now() - started;
+    console.log(`wall: injected detection shown after ${took} ms`);
+    assert.ok(took < 2000);
+    assert.equal((await c.call(org, 'GET', `/v1/scenes/${lobby.scene_id}`)).body.people_count, target);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('asking "how many people are in the lobby right now?" shows the answer with its detections', async () => {
+    const { context, page } = await openAs(org);
+    const now = (await c.call(org, 'GET', `/v1/scenes/${lobby.scene_id}`)).body.people_count;
+    await page.selectOption('#ask-scene', lobby.scene_id);
+    await page.fill('#ask-question', 'how many people are in the lobby right now?');
+    await page.click('.ask button[type=submit]');
+    const answer = await page.waitForSelector('#ask-answer');
+    const text = (await answer.textContent())!;
+    assert.match(text, new RegExp(`\\b${now}\\b`), text);
+    assert.match(text, /people/i);
+    await context.close();
+  });
+
+  test('pausing a protocol run shows it paused; the audit page lists protocol_run.paused with the operator; verify shows valid', async () => {
+    const incident = (await c.call(org, 'POST', '/v1/incidents', { stream_id: lobby.id, title: 'Tailgating at the lobby door' })).body;
+    const run = (await c.call(org, 'POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 })).body;
+    assert.equal(run.status, 'active');
+    const { context, page } = await openAs(org);
+    await go(page, 'incidents', 'Incidents');
+    await page.click(`button.link:text-is("${incident.title}")`);
+    const runBox = page.locator(`[data-run="${run.id}"]`);
+    await runBox.waitFor();
+    await runBox.locator('button:text-is("Pause")').click();
+    await page.waitForSelector(`[data-run="${run.id}"] .run-status:text-is("paused")`);
+    await runBox.locator('button:text-is("Resume")').waitFor();
+    assert.equal((await c.call(org, 'GET', `/v1/protocol-runs/${run.id}`)).body.status, 'paused');
+    await page.screenshot({ path: new URL('incident-detail-desktop.png', ARTEFACTS).pathname, fullPage: true });
+
+    await go(page, 'audit', 'Audit trail');
+    await page.fill('#audit-action', 'protocol_run.paused');
+    await page.click('form[aria-label="Filter the audit trail"] button[type=submit]');
+    const row = page.locator('tr[data-action="protocol_run.paused"]').first();
+    await row.waitFor();
+    assert.equal(await page.locator('tr[data-action]:not([data-action="protocol_run.paused"])').count(), 0, 'the filter holds');
+    assert.match((await row.locator('.actor').textContent())!, new RegExp(OPERATOR));
+    await page.click('button:text-is("Verify chain")');
+    const verdict = await page.waitForSelector('#verify-result');
+    assert.match((await verdict.textContent())!, /^Valid/);
+    await context.close();
+  });
+
+  test('a key created with one capability shows its secret once; revoking it in the console makes it answer 401', async () => {
+    const { context, page } = await openAs(org);
+    await go(page, 'keys', 'API keys');
+    await page.fill('#key-name', 'lobby kiosk');
+    await page.check('input[name=cap][value="streams:read"]');
+    await page.click('#create-key');
+    const secret = (await (await page.waitForSelector('#new-key-secret')).textContent())!;
+    assert.match(secret, /^vk_test_\w+$/);
+    assert.equal((await c.call(secret, 'GET', '/v1/streams')).status, 200);
+    assert.equal((await c.call(secret, 'GET', '/v1/incidents')).status, 403, 'one capability: streams:read only');
+    await page.click('button:text-is("I have copied it")');
+    assert.ok(!(await page.content()).includes(secret), 'gone from the page');
+    const listed = (await c.call(org, 'GET', '/v1/keys?limit=100')).body.data.find((k: { name: string }) => k.name === 'lobby kiosk');
+    assert.deepEqual(listed.capabilities, ['streams:read']);
+    await page.reload();
+    await page.waitForSelector(`tr[data-key="${listed.id}"]`);
+    assert.ok(!(await page.content()).includes(secret), 'never shown again');
+    await page.locator(`tr[data-key="${listed.id}"] button:text-is("Revoke")`).click();
+    await page.waitForSelector(`tr[data-key="${listed.id}"] .badge:text-is("revoked")`);
+    const refused = await c.call(secret, 'GET', '/v1/streams');
+    assert.equal(refused.status, 401);
+    assert.equal(refused.body.code, 'api_key_revoked');
+    await context.close();
+  });
+
+  test('household: "watch the back door tonight" shows the action before the reply finishes; the watch is in Watches; standing it down', async () => {
+    const { context, page, errors } = await openAs(home, 'desktop', 'Alex');
+    await page.waitForSelector('h1#page-title:text-is("Chat with your home")');
+    // record, as the page changes, whether the reply was still streaming when the action appeared
+    await page.evaluate(() => {
+      const seen: Array<{ busy: string | null; reply: string }> = [];
+      (window as any).__actions = seen;
+      new MutationObserver(() => {
+        const a = document.querySelector('.chat-action');
+        if (a && seen.length === 0) {
+          const bubble = a.closest('.bubble')!;
+          seen.push({ busy: bubble.getAttribute('aria-busy'), reply: bubble.querySelector('.reply')!.textContent ?? '' });
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    await page.fill('#chat-input', 'watch the back door tonight');
+    await page.click('.chat-form button[type=submit]');
+    await page.waitForSelector('.bubble.agent[aria-busy="false"]');
+    const seen = await page.evaluate(() => (window as any).__actions);
+    const finalReply = (await page.locator('.bubble.agent .reply').textContent())!;
+    assert.equal(seen.length, 1, 'an action appeared');
+    assert.equal(seen[0].busy, 'true', 'the action appeared while the reply was still streaming');
+    assert.ok(seen[0].reply.length < finalReply.length, `reply so far ${JSON.stringify(seen[0].reply)} vs ${JSON.stringify(finalReply)}`);
+    assert.match((await page.locator('.chat-action').textContent())!, /watch created.*back door/i);
+
+    const watch = (await c.call(home, 'GET', '/v1/watches')).body.data.find((w: { subject: string; status: string }) => /back door/.test(w.subject) && w.status === 'active');
+    assert.ok(watch);
+    await go(page, 'watches', 'Watches');
+    const card = page.locator(`[data-watch="${watch.id}"]`);
+    await card.waitFor();
+    await card.locator('button:text-is("Stand down")').click();
+    await page.waitForSelector(`#watch-notice:has-text("Stood down")`);
+    await card.waitFor({ state: 'detached' });
+    assert.equal((await c.call(home, 'GET', `/v1/watches/${watch.id}`)).body.status, 'stood_down');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('household sensors: mute and unmute go through the agent; the sensor shows muted, and the event is in the timeline', async () => {
+    const { context, page } = await openAs(home, 'desktop', 'Alex');
+    await go(page, 'home', 'Sensors & rooms');
+    const sensor = (await c.call(home, 'GET', '/v1/household')).body.sensors[0];
+    const row = page.locator(`tr[data-sensor="${sensor.id}"]`);
+    await row.locator('button:text-is("Mute")').click();
+    await page.waitForSelector(`tr[data-sensor="${sensor.id}"] .badge:text-is("muted")`);
+    assert.match((await page.locator('#agent-reply').textContent())!, new RegExp(`muted the ${sensor.name}`, 'i'));
+    assert.equal((await c.call(home, 'GET', '/v1/household')).body.sensors[0].muted, true);
+    await go(page, 'events', 'Events');
+    await page.waitForSelector(`.tl.sensor-muted:has-text("${sensor.name}")`);
+    await go(page, 'home', 'Sensors & rooms');
+    await row.locator('button:text-is("Unmute")').click();
+    await page.waitForSelector(`tr[data-sensor="${sensor.id}"] button:text-is("Mute")`);
+    assert.equal((await c.call(home, 'GET', '/v1/household')).body.sensors[0].muted, false);
+    await context.close();
+  });
+
+  test('a key with streams:read only sees no operator control, and forging the request with its session gets 403', async () => {
+    const narrow = (await c.call(org, 'POST', '/v1/keys', { name: 'viewer', capabilities: ['streams:read'] })).body.key;
+    const incident = (await c.call(org, 'POST', '/v1/incidents', { stream_id: lobby.id, title: 'Forgery target' })).body;
+    const run = (await c.call(org, 'POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 })).body;
+    const { context, page } = await openAs(narrow);
+    await page.waitForSelector('h1#page-title:text-is("Streams")');
+    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Streams']);
+    await page.evaluate(() => { location.hash = '#/incidents'; });
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator('h1#page-title').textContent(), 'Streams', 'a page the key cannot use is not shown');
+    for (const label of ['Pause', 'Terminate', 'Override', 'Add stream', 'Create key', 'Trigger protocol']) {
+      assert.equal(await page.locator(`button:text-is("${label}")`).count(), 0, label);
+    }
+    const forged = await page.evaluate(async (id) => {
+      const r = await fetch(`/v1/protocol-runs/${id}/pause`, { method: 'POST', headers: { 'x-vigil-console': '1', 'content-type': 'application/json' }, body: '{}' });
+      return { status: r.status, body: await r.json() };
+    }, run.id);
+    assert.equal(forged.status, 403);
+    assert.equal(forged.body.code, 'insufficient_capability');
+    assert.equal((await c.call(org, 'GET', `/v1/protocol-runs/${run.id}`)).body.status, 'active');
+    await context.close();
+  });
+
+  test('streams: a sandbox stream is added and zones and motion masks are drawn on its view and saved', async () => {
+    const { context, page } = await openAs(org);
+    await go(page, 'streams', 'Streams');
+    await page.fill('#stream-name', 'Side door camera');
+    await page.selectOption('#stream-type', 'sandbox');
+    await page.fill('#stream-location', 'side_door');
+    await page.click('form[aria-label="Add a stream"] button[type=submit]');
+    const row = page.locator('tr', { hasText: 'Side door camera' });
+    await row.waitFor();
+    const stream = (await c.call(org, 'GET', '/v1/streams?location=side_door')).body.data[0];
+    assert.deepEqual([stream.source_type, stream.location], ['sandbox', 'side_door']);
+    await row.locator('button:text-is("Edit zones")').click();
+    const svg = page.locator('svg.zone-canvas');
+    await svg.scrollIntoViewIfNeeded();
+    const box = (await svg.boundingBox())!;
+    for (const [x, y] of [[0.1, 0.1], [0.5, 0.1], [0.5, 0.6]]) await page.mouse.click(box.x + x * box.width, box.y + y * box.height);
+    await page.locator('.zone-editor input').first().fill('doorway');
+    await page.click('button:has-text("Finish shape (3 corners)")');
+    await page.selectOption('.zone-editor select', 'mask');
+    await page.fill('.zone-editor input.grow', '0.8,0 1,0 1,0.2 0.8,0.2');
+    await page.click('button:text-is("Add shape")');
+    await page.click('button:text-is("Save zones and masks")');
+    await page.waitForSelector('tr:has-text("Side door camera"):has-text("doorway")');
+    const saved = (await c.call(org, 'GET', `/v1/streams/${stream.id}`)).body;
+    assert.equal(saved.zones.length, 1);
+    assert.equal(saved.zones[0].name, 'doorway');
+    const near = (a: number[][], b: number[][]) => a.length === b.length && a.every(([x, y], i) => Math.abs(x - b[i][0]) < 0.02 && Math.abs(y - b[i][1]) < 0.02);
+    assert.ok(near(saved.zones[0].polygon, [[0.1, 0.1], [0.5, 0.1], [0.5, 0.6]]), JSON.stringify(saved.zones[0].polygon));
+    assert.deepEqual(saved.motion_masks, [[[0.8, 0], [1, 0], [1, 0.2], [0.8, 0.2]]]);
+    await context.close();
+  });
+
+  test('alert rules, responders and webhooks made in the console: a fired alert is acknowledged, its delivery is in the log and is redelivered', async () => {
+    const received: Array<{ event: string }> = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/vigil`;
+    await c.t.ctx.deliveryWorker.start();
+    const { context, page } = await openAs(org);
+    try {
+      await go(page, 'webhooks', 'Webhooks');
+      await page.fill('#webhook-url', hookUrl);
+      await page.click('form[aria-label="Register a webhook"] button[type=submit]');
+      assert.match((await page.locator('.secret code').textContent())!, /^whsec_/);
+      await page.click('button:text-is("I have copied it")');
+
+      await go(page, 'responders', 'Responders');
+      await page.fill('#responder-name', 'Lobby guard');
+      await page.fill('#responder-url', `${hookUrl}/guard`);
+      await page.click('form[aria-label="Add a responder"] button[type=submit]');
+      await page.waitForSelector('td:text-is("Lobby guard")');
+      assert.ok((await c.call(org, 'GET', '/v1/responders')).body.data.some((r: { name: string }) => r.name === 'Lobby guard'));
+
+      await go(page, 'alerts', 'Alerts');
+      await page.fill('#rule-name', 'Crowd in the lobby');
+      await page.fill('#rule-above', '3');
+      await page.fill('#rule-location', 'north_lobby');
+      await page.click('form[aria-label="Create an alert rule"] button[type=submit]');
+      await page.waitForSelector('td:text-is("Crowd in the lobby")');
+      await c.call(org, 'POST', '/v1/sandbox/detections', { stream_id: lobby.id, type: 'person_count', value: 0 });
+      await c.call(org, 'POST', '/v1/sandbox/detections', { stream_id: lobby.id, type: 'person_count', value: 5 });
+      const alert = await waitUntil('the alert to fire', async () => (await c.call(org, 'GET', '/v1/alerts')).body.data.find((a: { rule_name: string }) => a.rule_name === 'Crowd in the lobby'));
+      await go(page, 'streams', 'Streams');
+      await go(page, 'alerts', 'Alerts');
+      await page.locator(`tr[data-alert="${alert.id}"] button:text-is("Acknowledge")`).click();
+      await page.waitForSelector(`tr[data-alert="${alert.id}"] td:text-is("acknowledged")`);
+      assert.equal((await c.call(org, 'GET', `/v1/alerts/${alert.id}`)).body.acknowledged_by.operator, OPERATOR);
+
+      await go(page, 'webhooks', 'Webhooks');
+      await page.locator('li.card', { hasText: hookUrl }).locator('button:text-is("Delivery log")').click();
+      const row = page.locator('tr[data-event="alert.fired"]').first();
+      await waitUntil('the alert delivery to be delivered', async () => {
+        await page.click('button:text-is("Refresh log")');
+        await page.waitForTimeout(200);
+        return (await row.count()) > 0 && (await row.locator('.badge').textContent()) === 'delivered';
+      }, 15_000);
+      const before = received.filter((b) => b.event === 'alert.fired').length;
+      assert.equal(before, 1);
+      await row.locator('button:text-is("Redeliver")').click();
+      await waitUntil('the redelivery to arrive', async () => received.filter((b) => b.event === 'alert.fired').length === 2, 15_000);
+    } finally {
+      await context.close();
+      await c.t.ctx.deliveryWorker.stop();
+      receiver.close();
+    }
+  });
+
+  test('signing out revokes the session: the old cookie gets 401 and the console asks to sign in again', async () => {
+    const { context, page } = await openAs(org);
+    const [cookie] = await context.cookies();
+    await page.click('#sign-out');
+    await page.waitForSelector('#api-key');
+    const res = await fetch(`${c.base}/v1/console/session`, { headers: { cookie: `vigil_console=${cookie.value}` } });
+    assert.equal(res.status, 401);
+    assert.equal((await res.json()).code, 'console_session_expired');
+    await context.close();
+  });
+
+  test('every page at 1280 px and 390 px: 0 serious or critical axe-core violations; screenshots written', { timeout: 240_000 }, async () => {
+    const problems: string[] = [];
+    const shots: string[] = [];
+    const check = async (page: Page, name: string) => {
+      await page.waitForTimeout(150);
+      for (const v of await seriousViolations(page)) problems.push(`${name}: ${v}`);
+      const file = new URL(`${name}.png`, ARTEFACTS).pathname;
+      await page.screenshot({ path: file, fullPage: true });
+      shots.push(file);
+    };
+    const ORG = [['wall', 'Live wall'], ['streams', 'Streams'], ['incidents', 'Incidents'], ['alerts', 'Alerts'], ['webhooks', 'Webhooks'], ['responders', 'Responders'], ['audit', 'Audit trail'], ['keys', 'API keys']];
+    const HOME = [['chat', 'Chat with your home'], ['watches', 'Watches'], ['events', 'Events'], ['home', 'Sensors & rooms'], ['keys', 'API keys']];
+    for (const width of ['desktop', 'phone'] as const) {
+      const signin = await c.newPage(width);
+      await signin.page.goto('/console');
+      await signin.page.waitForSelector('#api-key');
+      await check(signin.page, `signin-${width}`);
+      await signin.context.close();
+      for (const [key, pages, prefix] of [[org, ORG, 'org'], [home, HOME, 'home']] as const) {
+        const { context, page, errors } = await openAs(key, width);
+        for (const [id, title] of pages) {
+          await go(page, id, title);
+          if (id === 'wall') await page.waitForSelector('.scene');
+          if (id === 'chat') {
+            await page.fill('#chat-input', 'watch the garage tonight');
+            await page.click('.chat-form button[type=submit]');
+            await page.waitForSelector('.bubble.agent[aria-busy="false"]');
+          }
+          if (id === 'streams' && width === 'desktop') {
+            await page.locator('button:text-is("Edit zones")').first().click();
+            await page.waitForSelector('svg.zone-canvas');
+          }
+          await check(page, `${prefix}-${id}-${width}`);
+        }
+        if (prefix === 'org') {
+          await go(page, 'incidents', 'Incidents');
+          await page.locator('button.link').first().click();
+          await page.waitForSelector('#incident-detail');
+          await check(page, `org-incident-${width}`);
+        }
+        assert.deepEqual(errors, [], `${prefix} ${width}: page errors`);
+        await context.close();
+      }
+    }
+    console.log(`console pages checked: ${shots.length} screenshots in tests/console/artefacts; serious/critical axe violations: ${problems.length}`);
+    assert.deepEqual(problems, []);
+  });
+});
