@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DETECTION_TYPES } from '../detections/detection.ts';
+import { DetectionTypeSchema } from '../detections/detection.ts';
 import { Name } from '../../platform/http/common.schemas.ts';
 
 export const InjectDetectionBody = Type.Object(
   {
     stream_id: Type.String({ minLength: 1, description: 'a sandbox stream of this tenant' }),
-    type: Type.Union(DETECTION_TYPES.map((t) => Type.Literal(t))),
+    type: DetectionTypeSchema,
     subtype: Type.Optional(Name({ maxLength: 64, examples: ['unrecognized'] })),
     value: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'person_count: people present' })),
     count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'vehicle: vehicles present' })),
