@@ -40,6 +40,11 @@ test('"was it just the cat?": the request window, only animals of that kind and 
   assert.equal(ask('was it just the pooch?').subtype, 'dog', 'WordNet: a pooch is a dog');
   assert.equal(ask('was it only the tabby?').subtype, 'cat', 'WordNet: a tabby is a cat');
   assert.match(i.summary, /whether only animals and no people were seen \(a cat\) in backyard/);
+  // "just" before a verb is "recently", not "only"
+  const recently = ask('did the dog just come into the yard?');
+  assert.equal(recently.aggregate, 'presence');
+  assert.equal(recently.subtype, 'dog');
+  assert.equal(ask('was it just dogs?').aggregate, 'only');
 });
 
 test('"was it just the cat?" answers yes only when a cat was seen and no person was', () => {

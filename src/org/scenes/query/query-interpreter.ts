@@ -672,6 +672,9 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   return { ...base, summary: describeQuestion(base, now) };
 }
 
+/** "just" before these reads as "only" ("just the cat"); before a verb it is "recently". */
+const JUST_ONLY_BEFORE = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'that', 'this', 'some']);
+
 /** Ask-words an animal question cannot carry: the cameras report sightings of cats and dogs, not counts over time. */
 const NOT_FOR_ANIMALS: WordRole[] = [
   'peak', 'average', 'minimum', 'trend', 'trend_up', 'trend_down', 'comparative_up', 'comparative_down', 'dwell', 'departures',
@@ -710,7 +713,9 @@ function interpretAnimalQuestion(
   }
   const kinds = new Set(animalWords.map((t) => readAnimalWord(t.word)).filter((k) => k === 'cat' || k === 'dog'));
   const subtype = kinds.size === 1 && !animalWords.some((t) => readAnimalWord(t.word) === 'animal') ? [...kinds][0] : undefined;
-  const only = roles.has('only') || tokens.some((t) => t.word === 'just');
+  // "just the cat", "just a dog", "just animals" mean only; "did the dog just come in" means recently
+  const only = roles.has('only') || tokens.some((t, i) => t.word === 'just' && tokens[i + 1] !== undefined &&
+    (JUST_ONLY_BEFORE.has(tokens[i + 1].word) || tokens[i + 1].roles.has('animals')));
   // "was it just the cat?" / "is it only the dog?" are asked about what set something off: the
   // span asked about, or the request window; "is the dog in the yard now" would need to know the
   // animal is still there, which a sighting does not say
