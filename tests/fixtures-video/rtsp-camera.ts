@@ -6,6 +6,8 @@ const CHILD = fileURLToPath(new URL('./rtsp-camera.child.ts', import.meta.url));
 
 export const VTEST_AVI = fileURLToPath(new URL('../../../shared/fixtures/vtest.avi', import.meta.url));
 export const PERSON_JPG = fileURLToPath(new URL('../../../shared/fixtures/person.jpg', import.meta.url));
+/** darknet's dog.jpg (a dog, a bicycle and a truck), as Debian's darknet package ships it; not vendored */
+export const DOG_JPG = fileURLToPath(new URL('../../../shared/fixtures/dog.jpg', import.meta.url));
 
 /** A loopback RTSP camera playing a video file; stop() unplugs it, start() plugs it back in. */
 export class RtspTestCamera {

@@ -132,6 +132,27 @@ for (const dialect of DIALECTS) {
       assert.equal(w[0].observed, 130);
     });
 
+    test('an animal condition fires on cats and dogs (or only the named one), never on people; a bad animal subtype is 400', async () => {
+      const { key, stream } = await f.newOrg();
+      const any = (await rule({ name: 'pet about', condition: { type: 'animal' }, cooldown_s: 0 }, key)).body;
+      const dogs = await rule({ name: 'dog about', condition: { type: 'animal', subtype: 'dog' }, cooldown_s: 0 }, key);
+      assert.equal(dogs.status, 201);
+      assert.deepEqual(dogs.body.condition, { type: 'animal', subtype: 'dog' });
+      await f.ingest(stream, [{ type: 'person', track_id: 'p1', dwell_s: 0 }]);
+      await f.ingest(stream, [{ type: 'animal', subtype: 'cat', track_id: 'a1', dwell_s: 0 }]);
+      await f.ingest(stream, [{ type: 'animal', subtype: 'dog', track_id: 'a2', dwell_s: 0 }]);
+      const fired = await alertsOf(any.id, key);
+      assert.deepEqual(fired.map((a) => a.detection.subtype).sort(), ['cat', 'dog']);
+      assert.ok(fired.every((a) => a.detection.type === 'animal' && a.observed === null));
+      const dogAlerts = await alertsOf(dogs.body.id, key);
+      assert.equal(dogAlerts.length, 1);
+      assert.equal(dogAlerts[0].detection.subtype, 'dog');
+
+      const bad = await rule({ name: 'horse', condition: { type: 'animal', subtype: 'horse' } }, key);
+      assert.equal(bad.status, 400);
+      assert.match(bad.body.param, /^condition/);
+    });
+
     test('a paused rule does not fire until resumed; pause needs the operator capability and is audited', async () => {
       const { key, stream } = await f.newOrg();
       const r = (await rule({ name: 'crowd', condition: { type: 'person_count', above: 1 }, cooldown_s: 0 }, key)).body;

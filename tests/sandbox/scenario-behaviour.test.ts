@@ -131,12 +131,39 @@ test('simulated home: the house shows every kind within three hours, each sensor
         const g = createScenario(sensor.scenario, { seed });
         for (const x of g.detectionsBetween(start, start + 3 * HOUR)) house.add(x.type);
         const kinds = new Set(g.detectionsBetween(start, start + 6 * HOUR).map((x) => x.type));
+        // the family dog (an `animal`) comes and goes in the backyard and living room: it may or may not show in six hours
+        if (sensor.scenario === 'home_backyard' || sensor.scenario === 'home_living_room') kinds.delete('animal');
+        else assert.ok(!kinds.has('animal'), `${sensor.name} saw the dog`);
         const want = [...expected[sensor.kind], ...(sensor.scenario === 'home_driveway' ? (['vehicle'] as const) : [])];
         for (const k of want) assert.ok(kinds.has(k), `${sensor.name} (seed ${seed}) had no ${k} from ${new Date(start).toISOString()}`);
         assert.equal(kinds.size, want.length, `${sensor.name} produced ${[...kinds]}`);
       }
+      house.delete('animal');
       assert.deepEqual([...house].sort(), ['door_open', 'motion', 'person', 'person_count', 'vehicle']);
     }
+  }
+});
+
+test('simulated home: the family dog is an animal detection in the backyard and the living room every day, never counted as a person', () => {
+  for (const scenario of ['home_backyard', 'home_living_room'] as const) {
+    const g = createScenario(scenario, { seed: 4 });
+    for (let day = 0; day < 7; day++) {
+      const all = g.detectionsBetween(MONDAY + day * 24 * HOUR, MONDAY + (day + 1) * 24 * HOUR);
+      const dog = ofType(all, 'animal');
+      assert.ok(dog.length > 0, `${scenario} had no dog on day ${day}`);
+      assert.ok(dog.every((d) => d.subtype === 'dog' && d.track_id && d.confidence >= 0.6), JSON.stringify(dog[0]));
+      // tracked like a person: repeated sightings of one track with growing dwell
+      const first = dog[0];
+      const sameTrack = dog.filter((d) => d.track_id === first.track_id);
+      for (let i = 1; i < sameTrack.length; i++) assert.ok((sameTrack[i].dwell_s ?? 0) > (sameTrack[i - 1].dwell_s ?? 0));
+      // the person count never includes the dog: with no person in view the count is 0 even while the dog is
+      const people = ofType(all, 'person');
+      const dogAlone = dog.find((d) => !people.some((p) => Math.abs(p.at - d.at) < 40 * 60_000));
+      if (dogAlone) assert.equal(countAt(all, dogAlone.at), 0, `${scenario}: dog alone at ${new Date(dogAlone.at).toISOString()}`);
+    }
+  }
+  for (const scenario of ['home_front_porch', 'home_driveway', 'home_nursery'] as const) {
+    assert.equal(ofType(createScenario(scenario, { seed: 4 }).detectionsBetween(MONDAY, MONDAY + 7 * 24 * HOUR), 'animal').length, 0, scenario);
   }
 });
 

@@ -31,6 +31,44 @@ for (const dialect of DIALECTS) {
       assert.equal(scene.anomaly_flag, true);
     });
 
+    test('an injected cat is an animal detection; "was it just the cat?" then answers yes, until a person shows up', async () => {
+      const key = await t.orgKey();
+      const stream = (await t.app.inject({
+        method: 'POST', url: '/v1/streams', headers: bearer(key),
+        payload: { name: 'Yard', source_type: 'sandbox', source_url: 'sandbox://yard?scenario=lobby&seed=1', location: 'yard' },
+      })).json();
+      const inject = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, ...payload } });
+      const ask = (query: string) => t.app.inject({ method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key), payload: { stream_id: stream.id, query, window: '1m' } });
+      // the test app runs no scenario on its own: only the injected detections are in the scene
+      await inject({ type: 'person_count', value: 0 });
+      const cat = await inject({ type: 'animal', subtype: 'cat', track_id: 'tom' });
+      assert.equal(cat.statusCode, 201, cat.body);
+      assert.equal(cat.json().type, 'animal');
+      assert.equal(cat.json().subtype, 'cat');
+      assert.equal((await t.app.inject({ url: `/v1/scenes/${stream.scene_id}`, headers: bearer(key) })).json().people_count, 0);
+
+      const res = await ask('was it just the cat?');
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.equal(body.interpretation.metric, 'animals');
+      assert.equal(body.interpretation.aggregate, 'only');
+      assert.match(body.answer, /^Yes, only animals were seen in the yard in the last minute: 1 cat sighting/);
+      assert.ok(body.detections.some((d: { type: string; subtype: string }) => d.type === 'animal' && d.subtype === 'cat'));
+
+      await inject({ type: 'person', track_id: 'kid' });
+      assert.match((await ask('was it just the cat?')).json().answer, /^No, not only animals: 1 cat sighting .* seen too\./);
+
+      const noKind = await inject({ type: 'animal' });
+      assert.equal(noKind.statusCode, 400);
+      assert.equal(noKind.json().param, 'subtype');
+      const horse = await inject({ type: 'animal', subtype: 'horse' });
+      assert.equal(horse.statusCode, 400);
+      assert.equal(horse.json().param, 'subtype');
+      const badType = await inject({ type: 'horse' });
+      assert.equal(badType.statusCode, 400);
+      assert.equal(badType.json().param, 'type');
+    });
+
     test('real streams, foreign streams and incomplete readings are refused', async () => {
       const key = await t.orgKey();
       const cam = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Cam', source_type: 'rtsp', source_url: 'rtsp://cam/1', location: 'gate' } })).json();

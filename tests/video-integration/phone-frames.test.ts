@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { DIALECTS, bearer } from '../helpers/harness.ts';
-import { PERSON_JPG } from '../fixtures-video/rtsp-camera.ts';
+import { DOG_JPG, PERSON_JPG } from '../fixtures-video/rtsp-camera.ts';
 import { startVideoApp, waitUntil, type VideoApp } from './video-app.ts';
 
 // Real phone frames through the real detector (CenterNet in a worker thread), over HTTP, on both
@@ -72,6 +72,27 @@ for (const dialect of DIALECTS) {
       const row = await v.ctx.database.db.selectFrom('streams').select(['status', 'last_frame_at']).where('id', '=', stream.id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'offline');
       assert.ok(row.last_frame_at);
+    });
+
+    test('a phone frame showing a dog becomes an animal detection (subtype dog, tracked, with its snapshot), never a person', async () => {
+      const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Yard phone', source_type: 'mobile', source_url: 'mobile://yard', location: 'yard' })).body;
+      const res = await pushFrame(stream.id, await readFile(DOG_JPG));
+      assert.equal(res.statusCode, 200, res.body);
+      const out = res.json();
+      const animals = out.detections.filter((d: { type: string }) => d.type === 'animal');
+      assert.equal(animals.length, 1, JSON.stringify(out.detections));
+      const [dog] = animals;
+      assert.equal(dog.subtype, 'dog');
+      assert.match(dog.track_id, /^trk_/);
+      assert.equal(dog.location, 'yard');
+      assert.ok(dog.confidence >= 0.4 && dog.confidence <= 1);
+      // the dog is not counted as a person, and the frame's truck stays a vehicle
+      assert.ok(!out.detections.some((d: { type: string }) => d.type === 'person'), JSON.stringify(out.detections));
+      assert.equal(out.detections.find((d: { type: string }) => d.type === 'person_count')?.value ?? 0, 0);
+      assert.equal((await v.call(key, 'GET', `/v1/scenes/${stream.scene_id}`)).body.people_count, 0);
+      const snap = await v.app.inject({ url: `/v1/detections/${dog.id}/snapshot`, headers: bearer(key) });
+      assert.equal(snap.statusCode, 200);
+      assert.equal(snap.headers['content-type'], 'image/jpeg');
     });
 
     test('bad frames: not a JPEG is 400 invalid_image, another Content-Type 415, over 2 MiB 413; nothing is recorded', async () => {

@@ -11,7 +11,7 @@ if (!FormatRegistry.Has('date-time')) {
   FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)));
 }
 
-export const WATCH_CONDITIONS = ['person', 'unrecognized_person', 'vehicle', 'door_open', 'motion', 'loitering'] as const;
+export const WATCH_CONDITIONS = ['person', 'unrecognized_person', 'vehicle', 'door_open', 'motion', 'loitering', 'animal'] as const;
 export const RECURRENCES = ['none', 'daily', 'weekdays', 'weekends'] as const;
 export const SENSOR_KINDS = ['camera', 'contact', 'motion'] as const;
 

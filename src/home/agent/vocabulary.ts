@@ -148,7 +148,7 @@ export const OUT_OF_SCOPE_NOUNS = new Set([
   'fire',
 ]);
 
-export const CONDITION_WORDS: Record<string, 'person' | 'unrecognized_person' | 'vehicle' | 'door_open' | 'motion' | 'loitering'> = {
+export const CONDITION_WORDS: Record<string, 'person' | 'unrecognized_person' | 'vehicle' | 'door_open' | 'motion' | 'loitering' | 'animal'> = {
   person: 'person', people: 'person', who: 'person', someone: 'person', somebody: 'person', anyone: 'person', anybody: 'person',
   visitor: 'person', visitors: 'person', visitor_s: 'person', persons: 'person', delivery: 'person', courier: 'person',
   stranger: 'unrecognized_person', strangers: 'unrecognized_person', intruder: 'unrecognized_person',
@@ -157,6 +157,9 @@ export const CONDITION_WORDS: Record<string, 'person' | 'unrecognized_person' | 
   burglars: 'unrecognized_person',
   car: 'vehicle', cars: 'vehicle', vehicle: 'vehicle', vehicles: 'vehicle', truck: 'vehicle', trucks: 'vehicle',
   van: 'vehicle', vans: 'vehicle', motorbike: 'vehicle',
+  // the cameras tell cats and dogs (`animal` detections); a watch on one watches for both
+  dog: 'animal', dogs: 'animal', puppy: 'animal', puppies: 'animal', pup: 'animal', doggy: 'animal', cat: 'animal', cats: 'animal',
+  kitten: 'animal', kittens: 'animal', kitty: 'animal', pet: 'animal', pets: 'animal', animal: 'animal', animals: 'animal',
   open: 'door_open', opens: 'door_open', opened: 'door_open', opening: 'door_open',
   motion: 'motion', movement: 'motion', moves: 'motion', moving: 'motion', move: 'motion',
   loitering: 'loitering', loiter: 'loitering', loiters: 'loitering', lingering: 'loitering', linger: 'loitering',

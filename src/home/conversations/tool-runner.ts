@@ -19,6 +19,7 @@ const TYPES_OF_CONDITION: Record<string, readonly string[]> = {
   door_open: ['door_opened', 'door_opened_while_away'],
   motion: ['motion', 'motion_at_night', 'motion_while_away'],
   loitering: ['loitering'],
+  animal: ['animal_detected'],
 };
 
 export interface ToolRunnerDeps {

@@ -39,6 +39,7 @@ const CONDITIONS_OF: Record<WatchFinding['type'], readonly string[]> = {
   motion: ['motion'],
   motion_at_night: ['motion'],
   motion_while_away: ['motion'],
+  animal_detected: ['animal'],
 };
 
 export function matchesConditions(type: WatchFinding['type'], conditions: readonly string[] | null): boolean {
@@ -51,7 +52,7 @@ function nameOf(sensor: KnownSensor): string {
 
 /**
  * Turns the detections of one watch's sensors into observations and alerts (issue 4 §4). A
- * tracked person or vehicle is reported once, when first seen, not at every sighting; a person
+ * tracked person, vehicle or animal is reported once, when first seen, not at every sighting; a person
  * still in view after LINGERING_DWELL_S raises one lingering alert; motion is reported per burst.
  * State is per watch, so two watches on one sensor each get their own events.
  */
@@ -69,6 +70,14 @@ export class WatchRules {
         if (mem.seen) return [];
         mem.seen = true;
         return [{ kind: 'observation', type: 'vehicle_detected', summary: `${capitalize(nameOf(sensor))} saw a vehicle arrive in the ${sensor.room}.` }];
+      }
+      case 'animal': {
+        // like a vehicle: one observation per tracked cat or dog, when first seen
+        const mem = this.remember(`${watchId}:${rec.track_id ?? rec.id}`, rec.at);
+        if (mem.seen) return [];
+        mem.seen = true;
+        const what = rec.subtype === 'cat' || rec.subtype === 'dog' ? `a ${rec.subtype}` : 'an animal';
+        return [{ kind: 'observation', type: 'animal_detected', summary: `${capitalize(nameOf(sensor))} saw ${what} in the ${sensor.room}.` }];
       }
       case 'door_open':
         if (home.isEmpty()) {

@@ -268,6 +268,20 @@ const BACKYARD_PLAY: RateCurve = {
 // prettier-ignore
 const STRANGERS_IN_BACKYARD = everyDay([0.12, 0.12, 0.1, 0.1, 0.08, 0.05, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.03, 0.05, 0.08, 0.1, 0.12, 0.12]);
 
+// prettier-ignore
+const DOG_IN_BACKYARD: RateCurve = {
+  // the family dog (the household's pet): let out first thing, at lunch and in the evening
+  weekday: [0, 0, 0, 0, 0, 0, 0.3, 1, 0.4, 0.2, 0.2, 0.2, 0.6, 0.4, 0.2, 0.2, 0.4, 0.8, 1, 0.8, 0.5, 0.6, 0.3, 0],
+  weekend: [0, 0, 0, 0, 0, 0, 0.1, 0.5, 1, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.8, 1, 0.8, 0.5, 0.6, 0.3, 0],
+};
+// prettier-ignore
+const DOG_IN_LIVING_ROOM = everyDay([0.1, 0.05, 0.05, 0.05, 0.05, 0.1, 0.4, 0.6, 0.4, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.4, 0.6, 0.8, 0.8, 0.8, 0.6, 0.3, 0.2]);
+
+/** The family dog: an `animal` (subtype dog), tracked like a person but never in the person count. */
+function drawDog(ctx: BucketContext, curve: RateCurve, stayMs: readonly [number, number]): Visit[] {
+  return drawVisitors(ctx, 'dog', { kind: 'animal', subtype: 'dog', curve, stayMs, sightEveryMs: 30 * SECOND_MS, confidence: [0.7, 0.95], counted: false });
+}
+
 export const homeBackyardScene: SceneSpec = {
   lookbackMs: 2 * HOUR_MS,
   countsPersons: true,
@@ -281,6 +295,7 @@ export const homeBackyardScene: SceneSpec = {
         confidence: [0.8, 0.98],
       }),
       ...drawStrangers(ctx, STRANGERS_IN_BACKYARD),
+      ...drawDog(ctx, DOG_IN_BACKYARD, [2 * MINUTE_MS, 30 * MINUTE_MS]),
     ],
     points: [],
   }),
@@ -300,12 +315,15 @@ export const homeLivingRoomScene: SceneSpec = {
   countsPersons: true,
   countsVehicles: false,
   generateBucket: (ctx) => ({
-    visits: drawVisitors(ctx, 'res', {
-      curve: LIVING_ROOM_ENTRIES,
-      stayMs: [5 * MINUTE_MS, 100 * MINUTE_MS],
-      sightEveryMs: MINUTE_MS,
-      confidence: [0.8, 0.98],
-    }),
+    visits: [
+      ...drawVisitors(ctx, 'res', {
+        curve: LIVING_ROOM_ENTRIES,
+        stayMs: [5 * MINUTE_MS, 100 * MINUTE_MS],
+        sightEveryMs: MINUTE_MS,
+        confidence: [0.8, 0.98],
+      }),
+      ...drawDog(ctx, DOG_IN_LIVING_ROOM, [MINUTE_MS, 60 * MINUTE_MS]),
+    ],
     points: [],
   }),
 };

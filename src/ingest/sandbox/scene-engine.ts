@@ -16,19 +16,19 @@ export const SECOND_MS = 1000;
 export const MINUTE_MS = 60 * SECOND_MS;
 export const HOUR_MS = 60 * MINUTE_MS;
 
-/** One person or vehicle in view from arriveAt (inclusive) to leaveAt (exclusive). */
+/** One person, vehicle or animal (cat, dog) in view from arriveAt (inclusive) to leaveAt (exclusive). */
 export interface Visit {
   trackId: string;
-  kind: 'person' | 'vehicle';
+  kind: 'person' | 'vehicle' | 'animal';
   arriveAt: number;
   leaveAt: number;
-  /** person only: null for ordinary/recognized people, 'unrecognized' for strangers */
+  /** person: null for ordinary/recognized people, 'unrecognized' for strangers; animal: 'cat' or 'dog' */
   subtype: string | null;
   /** base detection confidence for this track */
   confidence: number;
   /** whether it is part of the scene's person_count / vehicle count */
   counted: boolean;
-  /** person only: ms between repeated sightings while present (dwell grows); 0 = arrival only */
+  /** person and animal: ms between repeated sightings while present (dwell grows); 0 = arrival only */
   sightEveryMs: number;
 }
 
@@ -153,6 +153,12 @@ export function createPersonDetection(
   return { type: 'person', subtype, confidence: roundConfidence(confidence), at, track_id: trackId, dwell_s: dwellS };
 }
 
+/** A tracked person or animal seen at `at`; an animal's subtype says cat or dog. */
+function createSighting(v: Visit, at: number, confidence: number, dwellS: number): DetectionInput {
+  const d = createPersonDetection(at, v.trackId, confidence, v.subtype, dwellS);
+  return v.kind === 'animal' ? { ...d, type: 'animal' } : d;
+}
+
 /** Contact sensors are binary: the door was opened, with certainty. */
 export function createDoorOpenDetection(at: number): DetectionInput {
   return { type: 'door_open', subtype: null, confidence: 1, at, track_id: null, dwell_s: null };
@@ -198,7 +204,7 @@ export function collectDailyVisits(
   return visits;
 }
 
-const TYPE_ORDER: Record<DetectionType, number> = { person: 0, vehicle: 1, person_count: 2, door_open: 3, motion: 4 };
+const TYPE_ORDER: Record<DetectionType, number> = { person: 0, vehicle: 1, person_count: 2, door_open: 3, motion: 4, animal: 5 };
 
 function compareDetections(a: DetectionInput, b: DetectionInput): number {
   return (
@@ -253,7 +259,7 @@ export class SceneGenerator implements ScenarioGenerator {
       for (const p of activity.points) if (inRange(p.at)) out.push(p);
       visits.push(...activity.visits);
     }
-    for (const v of visits) if (v.kind === 'person') this.emitSightings(v, fromMs, toMs, out);
+    for (const v of visits) if (v.kind === 'person' || v.kind === 'animal') this.emitSightings(v, fromMs, toMs, out);
     if (this.spec.countsPersons) this.emitCounts('person', visits, fromMs, toMs, out);
     if (this.spec.countsVehicles) this.emitCounts('vehicle', visits, fromMs, toMs, out);
     return out.sort(compareDetections);
@@ -301,7 +307,7 @@ export class SceneGenerator implements ScenarioGenerator {
   private emitSightings(v: Visit, fromMs: number, toMs: number, out: DetectionInput[]): void {
     if (v.sightEveryMs <= 0) {
       if (v.arriveAt > fromMs && v.arriveAt <= toMs) {
-        out.push(createPersonDetection(v.arriveAt, v.trackId, v.confidence, v.subtype, 0));
+        out.push(createSighting(v, v.arriveAt, v.confidence, 0));
       }
       return;
     }
@@ -311,7 +317,7 @@ export class SceneGenerator implements ScenarioGenerator {
       if (at > end) break;
       // a tracker's confidence wobbles from frame to frame around the track's level
       const jitter = (hashUnit(v.trackId, k) - 0.5) * 0.06;
-      out.push(createPersonDetection(at, v.trackId, v.confidence + jitter, v.subtype, Math.round((at - v.arriveAt) / SECOND_MS)));
+      out.push(createSighting(v, at, v.confidence + jitter, Math.round((at - v.arriveAt) / SECOND_MS)));
     }
   }
 

@@ -31,9 +31,11 @@ interface HumanLike {
   };
 }
 
-/** COCO labels folded into Vigil's two classes; everything else is ignored. */
+/** COCO labels folded into Vigil's classes; everything else is ignored. */
 const LABELS: Record<string, ObjectLabel> = {
   person: 'person',
+  cat: 'cat',
+  dog: 'dog',
   car: 'vehicle',
   truck: 'vehicle',
   bus: 'vehicle',

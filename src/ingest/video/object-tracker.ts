@@ -1,7 +1,7 @@
 import { munkres } from 'munkres';
 import { monotonicFactory } from 'ulid';
 import { computeIou } from './geometry.ts';
-import type { DetectedObject, NormalizedBox, ObjectLabel } from './video.types.ts';
+import { OBJECT_LABELS, type DetectedObject, type NormalizedBox, type ObjectLabel } from './video.types.ts';
 
 export interface TrackerOptions {
   /** detections a new object needs before it counts (filters one-frame false positives) */
@@ -76,7 +76,7 @@ export class ObjectTracker {
     const exited: Track[] = [];
     const seen: Track[] = [];
     const matchedTracks = new Set<Track>();
-    for (const label of ['person', 'vehicle'] as const) {
+    for (const label of OBJECT_LABELS) {
       const tracks = this.tracks.filter((t) => t.label === label);
       const dets = objects.filter((o) => o.label === label);
       const pairs = this.assign(tracks, dets);

@@ -1,4 +1,4 @@
-import type { DetectionInput } from '../../org/detections/index.ts';
+import { ANIMAL_KINDS, type AnimalKind, type DetectionInput } from '../../org/detections/index.ts';
 
 /** A point in normalised image coordinates: x and y in 0..1 from the top-left corner. */
 export type Point = [x: number, y: number];
@@ -21,8 +21,10 @@ export interface RgbFrame {
   data: Uint8Array;
 }
 
-/** The classes Vigil cares about; the detector maps its own labels onto these. */
-export type ObjectLabel = 'person' | 'vehicle';
+/** The classes Vigil cares about; the detector maps its own labels onto these. Cats and dogs
+ * are tracked apart (a cat never continues a dog's track) and become `animal` detections. */
+export const OBJECT_LABELS = ['person', 'vehicle', ...ANIMAL_KINDS] as const;
+export type ObjectLabel = 'person' | 'vehicle' | AnimalKind;
 
 /** One object the detector found in one frame. */
 export interface DetectedObject {
@@ -64,7 +66,7 @@ export interface IngestStats {
 
 /** A detection produced by the video pipeline, with the frame it came from as a JPEG. */
 export interface VideoDetection extends DetectionInput {
-  /** JPEG of the whole frame at detect size; set on person and vehicle detections */
+  /** JPEG of the whole frame at detect size; set on person, animal and vehicle detections */
   snapshot?: Buffer;
   /** the object's box in the frame (person: the entering/lingering person; vehicle: the newest) */
   box?: NormalizedBox;

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/index.ts';
+import { ANIMAL_KINDS } from '../detections/index.ts';
 import { ScheduleSchema } from '../automation/index.ts';
 
 /** What a rule watches for (issue 3 §1). Counts compare strictly ("above"); density and dwell are "at least". */
@@ -23,6 +24,13 @@ export const RuleConditionSchema = Type.Union(
     Type.Object(
       { type: Type.Literal('vehicle'), above: Type.Integer({ minimum: 0, maximum: 100_000, description: 'fires when more than this many vehicles are present' }) },
       { additionalProperties: false, title: 'vehicle count above N' },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('animal'),
+        subtype: Type.Optional(Type.Union(ANIMAL_KINDS.map((k) => Type.Literal(k)), { description: 'only this animal; a cat or a dog when absent' })),
+      },
+      { additionalProperties: false, title: 'an animal (cat or dog)' },
     ),
     Type.Object(
       { type: Type.Literal('dwell'), min_s: Type.Number({ exclusiveMinimum: 0, maximum: 86_400, description: 'fires when a tracked person has stayed at least this many seconds (loitering)' }) },

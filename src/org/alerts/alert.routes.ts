@@ -22,7 +22,7 @@ export const alertRoutes = (rules: AlertRuleService, alerts: AlertService): Fast
     config: { surface: 'organization', capability: 'alerts:manage' },
     schema: {
       tags, security, operationId: 'createAlertRule', summary: 'Create an alert rule',
-      description: 'A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.',
+      description: 'A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, an animal (cat or dog), dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.',
       body: CreateAlertRuleBody, response: withErrors({ 201: Type.Ref('AlertRule') }),
     },
   }, async (req, reply) => reply.code(201).send(await rules.create(principalOf(req), actorOf(req), req.body)));

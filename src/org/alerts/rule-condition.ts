@@ -67,7 +67,7 @@ export function compileRule(row: AlertRuleRow, lastFiredAt = new Map<string, num
 
 /**
  * The value that met the condition, null when the condition matched without a number to report
- * (a person of a subtype), or undefined when it did not match. Counts are the location's (the
+ * (a person of a subtype, an animal), or undefined when it did not match. Counts are the location's (the
  * scene sums its streams) unless the rule is limited to streams, where the stream's own reading counts.
  */
 export function observeCondition(rule: CompiledRule, rec: DetectionRecord, scene: SceneState): number | null | undefined {
@@ -90,6 +90,9 @@ export function observeCondition(rule: CompiledRule, rec: DetectionRecord, scene
       const vehicles = rule.streams ? (rec.count ?? 0) : scene.vehicles;
       return vehicles > c.above ? vehicles : undefined;
     }
+    case 'animal':
+      if (rec.type !== 'animal' || (c.subtype !== undefined && rec.subtype !== c.subtype)) return undefined;
+      return null;
     case 'dwell':
       if (rec.type !== 'person' || rec.dwell_s == null) return undefined;
       return rec.dwell_s >= c.min_s ? rec.dwell_s : undefined;

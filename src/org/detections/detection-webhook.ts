@@ -1,9 +1,9 @@
-import type { DetectionRecord } from './detection.ts';
+import type { DetectionRecord, DetectionType } from './detection.ts';
 import { toIso } from '../../platform/time/index.ts';
 
 /** The detection object of a webhook payload: exactly the fields the spec lists (spec "Resources", Webhook payload). */
 export interface WebhookDetection {
-  type: string;
+  type: DetectionType;
   subtype: string | null;
   confidence: number;
   location: string;

@@ -1,10 +1,25 @@
+import { Type } from '@sinclair/typebox';
+
 /**
  * A Detection as the spec's Resources table names it (spec: "Detection").
  * person_count carries `value`, vehicle carries `count`, person may carry `subtype`
  * (e.g. "unrecognized"). door_open and motion come from household contact/motion sensors.
+ * animal is one tracked cat or dog (like person): `subtype` names which (ANIMAL_KINDS).
+ *
+ * This list is the one place a detection type is defined: the Detection view, the sandbox
+ * injection body and the webhook payload use DetectionTypeSchema / DetectionType.
  */
-export const DETECTION_TYPES = ['person_count', 'vehicle', 'person', 'door_open', 'motion'] as const;
+export const DETECTION_TYPES = ['person_count', 'vehicle', 'person', 'door_open', 'motion', 'animal'] as const;
 export type DetectionType = (typeof DETECTION_TYPES)[number];
+
+/** The animals the detector tells apart (COCO classes it already sees); an animal detection's subtype. */
+export const ANIMAL_KINDS = ['cat', 'dog'] as const;
+export type AnimalKind = (typeof ANIMAL_KINDS)[number];
+
+export const DetectionTypeSchema = Type.Union(
+  DETECTION_TYPES.map((t) => Type.Literal(t)),
+  { description: 'person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which)' },
+);
 
 /** What a source (sandbox, video pipeline, phone frames) produces. */
 export interface DetectionInput {

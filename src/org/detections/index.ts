@@ -1,4 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
+export { ANIMAL_KINDS, DetectionTypeSchema, type AnimalKind } from './detection.ts';
+
+// The module's public face: what other modules may import (docs/architecture.md).
 
 
 import { defineServiceModule, token } from '../../platform/lib/index.ts';

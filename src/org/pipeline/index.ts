@@ -1,6 +1,9 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
 
+// The module's public face: what other modules may import (docs/architecture.md).
+
+
 import { defineServiceModule, LOG, token } from '../../platform/lib/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';

@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DETECTION_TYPES } from '../detections/index.ts';
+import { DetectionTypeSchema } from '../detections/index.ts';
 import { Name } from '../../platform/http/index.ts';
 
 export const InjectDetectionBody = Type.Object(
   {
     stream_id: Type.String({ minLength: 1, description: 'a sandbox stream of this tenant' }),
-    type: Type.Union(DETECTION_TYPES.map((t) => Type.Literal(t))),
-    subtype: Type.Optional(Name({ maxLength: 64, examples: ['unrecognized'] })),
+    type: DetectionTypeSchema,
+    subtype: Type.Optional(Name({ maxLength: 64, description: 'person: e.g. unrecognized; animal (required): cat or dog', examples: ['unrecognized'] })),
     value: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'person_count: people present' })),
     count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'vehicle: vehicles present' })),
     confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.9 })),

@@ -8,6 +8,7 @@ import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/
 import { toDetectionView } from '../scenes/index.ts';
 import type { DetectionView } from '../scenes/index.ts';
 import { streamRepository } from '../streams/index.ts';
+import { ANIMAL_KINDS } from '../detections/index.ts';
 import type { InjectDetectionBodyT } from './sandbox.schemas.ts';
 
 /**
@@ -26,6 +27,7 @@ export class SandboxService {
     }
     if (body.type === 'person_count' && body.value === undefined) throw invalid('value', 'is required for person_count');
     if (body.type === 'vehicle' && body.count === undefined) throw invalid('count', 'is required for vehicle');
+    if (body.type === 'animal' && !ANIMAL_KINDS.some((k) => k === body.subtype)) throw invalid('subtype', `is required for animal: ${ANIMAL_KINDS.join(' or ')}`);
     assertLooking(this.deps.gate?.withheldReason(stream.id) ?? null, stream.id);
     const [rec] = await this.deps.pipeline.ingest(
       { id: stream.id, tenant_id: stream.tenant_id, scene_id: stream.scene_id, location: stream.location },

@@ -1,6 +1,9 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
 
+// The module's public face: what other modules may import (docs/architecture.md).
+
+
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { CONFIG } from '../../platform/config/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { DetectionTypeSchema } from '../detections/index.ts';
 import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/index.ts';
 
 export const SceneIdParams = Type.Object({ scene_id: Type.String({ description: 'scene_…' }) });
@@ -41,8 +42,8 @@ export type UpdateSceneBodyT = Static<typeof UpdateSceneBody>;
 export const DetectionSchema = Type.Object(
   {
     id: prefixedId('det'),
-    type: Type.String({ description: 'person_count | vehicle | person | door_open | motion' }),
-    subtype: Type.Optional(Type.String({ examples: ['unrecognized'] })),
+    type: DetectionTypeSchema,
+    subtype: Type.Optional(Type.String({ description: 'person: e.g. unrecognized; animal: cat or dog', examples: ['unrecognized'] })),
     value: Type.Optional(Type.Number({ description: 'with person_count: people present' })),
     count: Type.Optional(Type.Number({ description: 'with vehicle: vehicles present' })),
     location: Type.String(),

@@ -20,7 +20,8 @@ import type { DetectionView, QueryBodyT, QueryResultT, SceneView, UpdateSceneBod
 export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionView {
   return {
     id: d.id,
-    type: d.type,
+    // stored rows hold a DETECTION_TYPES value: every writer goes through DetectionInput
+    type: d.type as DetectionType,
     ...(d.subtype != null ? { subtype: d.subtype } : {}),
     ...(d.value != null ? { value: d.value } : {}),
     ...(d.count != null ? { count: d.count } : {}),

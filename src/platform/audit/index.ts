@@ -1,6 +1,9 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
 
+// The module's public face: what other modules may import (docs/architecture.md).
+
+
 import { defineServiceModule, LOG, token } from '../lib/index.ts';
 import { CONFIG } from '../config/index.ts';
 import { CLOCK } from '../time/index.ts';

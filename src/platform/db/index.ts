@@ -1,4 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
+
+
+// The module's public face: what other modules may import (docs/architecture.md).
 export { type ConsoleSessionTable } from './schema.ts';
 
 import { token } from '../lib/index.ts';

@@ -1,4 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
+
+
+// The module's public face: what other modules may import (docs/architecture.md).
 export { ProblemRef } from './common.schemas.ts';
 
 // The module's public face: what other modules may import (docs/architecture.md).

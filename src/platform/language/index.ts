@@ -1,4 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
+export { readAnimalWord } from './lexicon/animals.ts';
+
+// The module's public face: what other modules may import (docs/architecture.md).
 export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
 export { loadWordNet } from './lexicon/wordnet.ts';
 export { createNormalizer, type Token } from './normalize.ts';

@@ -1,6 +1,9 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
 
+// The module's public face: what other modules may import (docs/architecture.md).
+
+
 export { Container, defineServiceModule, token, type ServiceModule, type Token } from './container.ts';
 export { LOG, type Log } from './log.ts';
 // The module's public face: what other modules may import (docs/architecture.md).

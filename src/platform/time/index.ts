@@ -1,6 +1,9 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
 
+// The module's public face: what other modules may import (docs/architecture.md).
+
+
 import { token } from '../lib/index.ts';
 import type { Clock } from './clock.ts';
 // The module's public face: what other modules may import (docs/architecture.md).

@@ -19,7 +19,7 @@ export declare class AlertRulesResource extends Resource {
   list(params?: Camelize<QueryOf<'listAlertRules'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listAlertRules', 200>>>>;
   /**
    * Create an alert rule
-   * A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.
+   * A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, an animal (cat or dog), dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.
    * POST /v1/alert-rules
    */
   create(params: Camelize<BodyOf<'createAlertRule'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'createAlertRule', 201>>>;

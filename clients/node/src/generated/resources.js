@@ -97,7 +97,7 @@ export class AlertRulesResource extends Resource {
 
   /**
    * Create an alert rule
-   * A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.
+   * A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, an animal (cat or dog), dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.
    * POST /v1/alert-rules
    */
   create(params, options) {

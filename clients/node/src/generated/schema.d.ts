@@ -462,7 +462,7 @@ export interface paths {
         put?: never;
         /**
          * Create an alert rule
-         * @description A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.
+         * @description A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, an animal (cat or dog), dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.
          */
         post: operations["createAlertRule"];
         delete?: never;
@@ -1223,9 +1223,12 @@ export interface components {
         Detection: {
             /** @example det_01jd3k8e7f9g2h4j6k8m0n2p4q */
             id: string;
-            /** @description person_count | vehicle | person | door_open | motion */
-            type: string;
-            /** @example unrecognized */
+            /** @description person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which) */
+            type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
+            /**
+             * @description person: e.g. unrecognized; animal: cat or dog
+             * @example unrecognized
+             */
             subtype?: string;
             /** @description with person_count: people present */
             value?: number;
@@ -1441,7 +1444,7 @@ export interface components {
             ends_at: string;
             recurrence: "none" | "daily" | "weekdays" | "weekends";
             /** @description what raises events; null = everything the sensors report */
-            conditions: ("person" | "unrecognized_person" | "vehicle" | "door_open" | "motion" | "loitering")[] | null;
+            conditions: ("person" | "unrecognized_person" | "vehicle" | "door_open" | "motion" | "loitering" | "animal")[] | null;
             status: "active" | "stood_down";
             /** @description true while a window of the watch is open */
             observing: boolean;
@@ -1479,7 +1482,7 @@ export interface components {
             /** @description observation, alert, or a change to watches, sensors or boundaries */
             kind: "observation" | "alert" | "watch.created" | "watch.updated" | "watch.stood_down" | "sensor.muted" | "sensor.unmuted" | "boundary.set" | "boundary.cleared";
             /**
-             * @description what happened: person_detected, vehicle_detected, door_opened, motion, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
+             * @description what happened: person_detected, vehicle_detected, door_opened, motion, animal_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
              * @example door_opened
              */
             type: string;
@@ -1600,6 +1603,11 @@ export interface components {
                 above: number;
             } | {
                 /** @enum {string} */
+                type: "animal";
+                /** @description only this animal; a cat or a dog when absent */
+                subtype?: "cat" | "dog";
+            } | {
+                /** @enum {string} */
                 type: "dwell";
                 /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
                 min_s: number;
@@ -1682,6 +1690,11 @@ export interface components {
                 type: "vehicle";
                 /** @description fires when more than this many vehicles are present */
                 above: number;
+            } | {
+                /** @enum {string} */
+                type: "animal";
+                /** @description only this animal; a cat or a dog when absent */
+                subtype?: "cat" | "dog";
             } | {
                 /** @enum {string} */
                 type: "dwell";
@@ -5918,6 +5931,11 @@ export interface operations {
                         above: number;
                     } | {
                         /** @enum {string} */
+                        type: "animal";
+                        /** @description only this animal; a cat or a dog when absent */
+                        subtype?: "cat" | "dog";
+                    } | {
+                        /** @enum {string} */
                         type: "dwell";
                         /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
                         min_s: number;
@@ -6328,6 +6346,11 @@ export interface operations {
                         type: "vehicle";
                         /** @description fires when more than this many vehicles are present */
                         above: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "animal";
+                        /** @description only this animal; a cat or a dog when absent */
+                        subtype?: "cat" | "dog";
                     } | {
                         /** @enum {string} */
                         type: "dwell";
@@ -9933,8 +9956,12 @@ export interface operations {
                 "application/json": {
                     /** @description a sandbox stream of this tenant */
                     stream_id: string;
-                    type: "person_count" | "vehicle" | "person" | "door_open" | "motion";
-                    /** @example unrecognized */
+                    /** @description person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which) */
+                    type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
+                    /**
+                     * @description person: e.g. unrecognized; animal (required): cat or dog
+                     * @example unrecognized
+                     */
                     subtype?: string;
                     /** @description person_count: people present */
                     value?: number;

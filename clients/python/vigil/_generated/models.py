@@ -13,6 +13,7 @@ __all__ = [
     "AlertCondition3",
     "AlertCondition4",
     "AlertCondition5",
+    "AlertCondition6",
     "AlertRule",
     "AlertRuleCondition",
     "AlertRuleCondition1",
@@ -20,6 +21,7 @@ __all__ = [
     "AlertRuleCondition3",
     "AlertRuleCondition4",
     "AlertRuleCondition5",
+    "AlertRuleCondition6",
     "AlertRuleSchedule",
     "ApiKey",
     "AuditCheckpoint",
@@ -34,6 +36,7 @@ __all__ = [
     "CreateAlertRuleCondition2",
     "CreateAlertRuleCondition3",
     "CreateAlertRuleCondition4",
+    "CreateAlertRuleCondition5",
     "CreateAlertRuleSchedule",
     "CreateKeyResponse",
     "CreateResponderContact",
@@ -101,6 +104,7 @@ __all__ = [
     "UpdateAlertRuleCondition2",
     "UpdateAlertRuleCondition3",
     "UpdateAlertRuleCondition4",
+    "UpdateAlertRuleCondition5",
     "UpdateAlertRuleSchedule",
     "UpdateAutomationBusinessHours",
     "UpdateAutomationResponse",
@@ -126,7 +130,7 @@ class Action(_ActionRequired, _ActionOptional):
     pass
 
 
-Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4, AlertCondition5]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
+Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4, AlertCondition5, AlertCondition6]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
 
 
 AlertAcknowledgedBy = TypedDict("AlertAcknowledgedBy", {"key_id": "Optional[str]", "operator": "Optional[str]"})
@@ -149,13 +153,21 @@ class AlertCondition2(_AlertCondition2Required, _AlertCondition2Optional):
 AlertCondition3 = TypedDict("AlertCondition3", {"type": "Literal[\"vehicle\"]", "above": "int"})
 
 
-AlertCondition4 = TypedDict("AlertCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+_AlertCondition4Required = TypedDict("_AlertCondition4Required", {"type": "Literal[\"animal\"]"})
+_AlertCondition4Optional = TypedDict("_AlertCondition4Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
 
 
-AlertCondition5 = TypedDict("AlertCondition5", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+class AlertCondition4(_AlertCondition4Required, _AlertCondition4Optional):
+    pass
 
 
-AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4, AlertRuleCondition5]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
+AlertCondition5 = TypedDict("AlertCondition5", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+
+
+AlertCondition6 = TypedDict("AlertCondition6", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+
+
+AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4, AlertRuleCondition5, AlertRuleCondition6]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
 
 
 AlertRuleCondition = TypedDict("AlertRuleCondition", {"type": "Literal[\"person_count\"]", "above": "int"})
@@ -175,10 +187,18 @@ class AlertRuleCondition2(_AlertRuleCondition2Required, _AlertRuleCondition2Opti
 AlertRuleCondition3 = TypedDict("AlertRuleCondition3", {"type": "Literal[\"vehicle\"]", "above": "int"})
 
 
-AlertRuleCondition4 = TypedDict("AlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+_AlertRuleCondition4Required = TypedDict("_AlertRuleCondition4Required", {"type": "Literal[\"animal\"]"})
+_AlertRuleCondition4Optional = TypedDict("_AlertRuleCondition4Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
 
 
-AlertRuleCondition5 = TypedDict("AlertRuleCondition5", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+class AlertRuleCondition4(_AlertRuleCondition4Required, _AlertRuleCondition4Optional):
+    pass
+
+
+AlertRuleCondition5 = TypedDict("AlertRuleCondition5", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+
+
+AlertRuleCondition6 = TypedDict("AlertRuleCondition6", {"type": "Literal[\"unreadable\"]", "detail": "str"})
 
 
 _AlertRuleScheduleRequired = TypedDict("_AlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -230,7 +250,15 @@ class CreateAlertRuleCondition2(_CreateAlertRuleCondition2Required, _CreateAlert
 CreateAlertRuleCondition3 = TypedDict("CreateAlertRuleCondition3", {"type": "Literal[\"vehicle\"]", "above": "int"})
 
 
-CreateAlertRuleCondition4 = TypedDict("CreateAlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+_CreateAlertRuleCondition4Required = TypedDict("_CreateAlertRuleCondition4Required", {"type": "Literal[\"animal\"]"})
+_CreateAlertRuleCondition4Optional = TypedDict("_CreateAlertRuleCondition4Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+
+
+class CreateAlertRuleCondition4(_CreateAlertRuleCondition4Required, _CreateAlertRuleCondition4Optional):
+    pass
+
+
+CreateAlertRuleCondition5 = TypedDict("CreateAlertRuleCondition5", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
 _CreateAlertRuleScheduleRequired = TypedDict("_CreateAlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -284,7 +312,7 @@ DeleteStreamResponse = TypedDict("DeleteStreamResponse", {"id": "str", "object":
 DeleteWebhookResponse = TypedDict("DeleteWebhookResponse", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "deleted": "Literal[True]"})
 
 
-_DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "str", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
+_DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"animal\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
 _DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str"}, total=False)
 
 
@@ -511,7 +539,15 @@ class UpdateAlertRuleCondition2(_UpdateAlertRuleCondition2Required, _UpdateAlert
 UpdateAlertRuleCondition3 = TypedDict("UpdateAlertRuleCondition3", {"type": "Literal[\"vehicle\"]", "above": "int"})
 
 
-UpdateAlertRuleCondition4 = TypedDict("UpdateAlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+_UpdateAlertRuleCondition4Required = TypedDict("_UpdateAlertRuleCondition4Required", {"type": "Literal[\"animal\"]"})
+_UpdateAlertRuleCondition4Optional = TypedDict("_UpdateAlertRuleCondition4Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+
+
+class UpdateAlertRuleCondition4(_UpdateAlertRuleCondition4Required, _UpdateAlertRuleCondition4Optional):
+    pass
+
+
+UpdateAlertRuleCondition5 = TypedDict("UpdateAlertRuleCondition5", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
 _UpdateAlertRuleScheduleRequired = TypedDict("_UpdateAlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -561,7 +597,7 @@ class VerifyAuditTrailResponse(_VerifyAuditTrailResponseRequired, _VerifyAuditTr
     pass
 
 
-Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"vehicle\", \"door_open\", \"motion\", \"loitering\"]]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
+Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"vehicle\", \"door_open\", \"motion\", \"loitering\", \"animal\"]]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
 
 
 WatchNextWindow = TypedDict("WatchNextWindow", {"starts_at": "str", "ends_at": "str"})

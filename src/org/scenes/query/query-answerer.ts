@@ -865,6 +865,85 @@ function answerSummary(interp: Interpretation, detections: DetectionRecord[], pe
   return { answer: `${capitalise(p.when)} in ${p.place}: ${parts.join(', ')}; ${anomalyText}.`, supporting };
 }
 
+/**
+ * Cats and dogs (metric animals). Each tracked animal is one sighting; the cameras do not tell
+ * one dog from another, so "how many" is answered in sightings, with the most seen at once as
+ * the floor on how many animals there were. "Was it just the cat?" is yes only when an animal
+ * (of the kind named) was seen and no person was, by tracking or by the people count.
+ */
+function answerAnimals(interp: Interpretation, detections: DetectionRecord[], people: Reading[], p: Phrasing): CountAnswer {
+  const inSpan = detections.filter((d) => inRange(d, interp.from, interp.to));
+  const kind = interp.subtype;
+  const tracksOf = (records: DetectionRecord[]) => {
+    const tracks = new Map<string, { first: DetectionRecord; last: DetectionRecord }>();
+    for (const d of [...records].sort((a, b) => a.at - b.at)) {
+      const key = d.track_id ? `track:${d.track_id}` : `det:${d.id}`;
+      const t = tracks.get(key);
+      if (t) t.last = d;
+      else tracks.set(key, { first: d, last: d });
+    }
+    return [...tracks.values()];
+  };
+  const allAnimals = inSpan.filter((d) => d.type === 'animal');
+  const asked = allAnimals.filter((d) => !kind || d.subtype === kind);
+  const sightings = tracksOf(asked);
+  const one = kind ?? 'animal';
+  /** "3 dog sightings", "4 animal sightings (3 dog, 1 cat)" */
+  const describeSightings = (tracks: typeof sightings, noun: string) => {
+    const byKind = new Map<string, number>();
+    for (const t of tracks) byKind.set(t.first.subtype ?? 'animal', (byKind.get(t.first.subtype ?? 'animal') ?? 0) + 1);
+    const split = byKind.size > 1 ? ` (${[...byKind].map(([k, n]) => `${n} ${k}`).join(', ')})` : '';
+    const only = byKind.size === 1 ? [...byKind.keys()][0] : noun;
+    return `${plural(tracks.length, `${only} sighting`, `${only} sightings`)}${split}`;
+  };
+  const atOnce = (tracks: typeof sightings) => {
+    const edges = tracks.flatMap((t) => [[t.first.at, 1], [t.last.at, -1]] as const).sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    let now = 0;
+    let most = 0;
+    for (const [, delta] of edges) most = Math.max(most, (now += delta));
+    return most;
+  };
+  const latest = (tracks: typeof sightings) => Math.max(...tracks.map((t) => t.last.at));
+  const supporting = asked;
+
+  if (interp.aggregate === 'only') {
+    const persons = inSpan.filter((d) => d.type === 'person');
+    const counted = readingsOver(people, interp.from, interp.to).filter((r) => r.value > 0 && r.at >= interp.from - READING_FRESH_MS);
+    const peopleSeen = persons.length > 0 || counted.length > 0;
+    const mostPeople = Math.max(tracksOf(persons).length, ...counted.map((r) => r.value));
+    const peopleText = `${plural(mostPeople, 'person was', 'people were')} seen too`;
+    const evidence = [...persons, ...counted.map((r) => r.record)];
+    if (sightings.length === 0) {
+      const otherKind = tracksOf(allAnimals);
+      const what = otherKind.length > 0 ? `, only ${describeSightings(otherKind, 'animal')}` : '';
+      return {
+        answer: `No, no ${one} was seen in ${p.place} ${p.when}${what}${peopleSeen ? `; ${peopleText}` : inSpan.length === 0 ? ': nothing was recorded' : ''}.`,
+        supporting: [...allAnimals, ...evidence],
+      };
+    }
+    if (peopleSeen) {
+      return { answer: `No, not only animals: ${describeSightings(sightings, 'animal')} in ${p.place} ${p.when}, and ${peopleText}.`, supporting: [...supporting, ...evidence] };
+    }
+    return {
+      answer: `Yes, only animals were seen in ${p.place} ${p.when}: ${describeSightings(sightings, 'animal')}, the latest at ${p.moment(latest(sightings))}, and no people.`,
+      supporting,
+    };
+  }
+
+  if (sightings.length === 0) {
+    const none = inSpan.length === 0 ? `nothing recorded shows ${kind ? `a ${kind}` : 'animals'} in ${p.place} ${p.when}` : `no ${kind ? `${kind}s` : 'animals'} were seen in ${p.place} ${p.when}`;
+    return { answer: interp.yes_no ? `No, ${none}.` : capitalise(`${none}.`), supporting: [] };
+  }
+  const most = atOnce(sightings);
+  const told = `${describeSightings(sightings, 'animal')} in ${p.place} ${p.when} (at most ${plural(most, one, kind ? `${kind}s` : 'animals')} at once), the latest at ${p.moment(latest(sightings))}`;
+  if (interp.yes_no) return { answer: `Yes, there ${sightings.length === 1 ? 'was' : 'were'} ${told}.`, supporting };
+  // a count: the same animal coming back is a new sighting
+  return {
+    answer: `There ${sightings.length === 1 ? 'was' : 'were'} ${told}; the cameras do not tell one ${one === 'animal' ? 'animal' : one} from another, so the same one coming back counts again.`,
+    supporting,
+  };
+}
+
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -887,6 +966,9 @@ export function answerQuery(
   switch (interp.metric) {
     case 'anomalies':
       result = interp.aggregate === 'last_seen' ? answerLastSeen(interp, detections, people, 0, p) : answerAnomalies(interp, detections, p);
+      break;
+    case 'animals':
+      result = answerAnimals(interp, detections, people, p);
       break;
     case 'crowd_density':
       result = interp.aggregate === 'minimum' ? answerMinimum(interp, people, scene, p) : answerCrowd(interp, people, scene, p);

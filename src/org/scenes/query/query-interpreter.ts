@@ -1,4 +1,5 @@
 import { findTimePhrase } from '../../../platform/language/index.ts';
+import { readAnimalWord } from '../../../platform/language/index.ts';
 import { normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
 
@@ -191,6 +192,13 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
   const noun = interp.metric === 'vehicles' ? 'vehicle' : 'people';
   const plural = interp.metric === 'vehicles' ? 'vehicles' : 'people';
   let what: string;
+  if (interp.metric === 'animals') {
+    const animals = interp.subtype ? `${interp.subtype}s` : 'animals (cats and dogs)';
+    if (interp.aggregate === 'only') what = `whether only animals and no people were seen (${interp.subtype ? `a ${interp.subtype}` : 'a cat or a dog'})`;
+    else if (interp.aggregate === 'arrivals') what = `sightings of ${animals}`;
+    else what = `whether any ${animals} were seen`;
+    return `${what} ${where} ${when}`;
+  }
   switch (interp.aggregate) {
     case 'current':
       what = interp.metric === 'crowd_density' ? 'crowd density' : `${noun} count`;
@@ -250,6 +258,9 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
       break;
     case 'summary':
       what = 'activity overview (arrivals, peak, vehicles, anomalies)';
+      break;
+    case 'only':
+      what = 'whether only animals were seen';
       break;
     case 'list': {
       const loiter = `people loitering ${interp.min_dwell_s} s or more`;
@@ -472,6 +483,17 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     return nowRange();
   };
 
+  const animalWords = tokens.filter((t) => t.roles.has('animals') || t.roles.has('other_animal'));
+  if (roles.has('only') && animalWords.length === 0) refuse(`I did not understand "only".`);
+  if (animalWords.length > 0) {
+    const a = interpretAnimalQuestion(tokens, roles, animalWords, comparisons, phrase.kind, rangeish, spanRange, location);
+    const base: Omit<Interpretation, 'summary'> = {
+      ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
+    };
+    if (a.range.phrase) base.time_phrase = a.range.phrase;
+    return { ...base, summary: describeQuestion(base, now) };
+  }
+
   let metric: Metric;
   let aggregate: Aggregate;
   let range: Range;
@@ -648,6 +670,62 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   }
   if (range.phrase) base.time_phrase = range.phrase;
   return { ...base, summary: describeQuestion(base, now) };
+}
+
+/** "just" before these reads as "only" ("just the cat"); before a verb it is "recently". */
+const JUST_ONLY_BEFORE = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'that', 'this', 'some']);
+
+/** Ask-words an animal question cannot carry: the cameras report sightings of cats and dogs, not counts over time. */
+const NOT_FOR_ANIMALS: WordRole[] = [
+  'peak', 'average', 'minimum', 'trend', 'trend_up', 'trend_down', 'comparative_up', 'comparative_down', 'dwell', 'departures',
+  'last', 'crowd', 'usual', 'empty', 'level_busy', 'level_crowded', 'level_full', 'level_quiet', 'activity',
+];
+
+/**
+ * Questions about cats and dogs (detection type animal): whether any were seen, how many
+ * sightings, and whether it was only animals ("was it just the cat?": no person in the span).
+ * Each tracked animal is a sighting; the cameras do not tell one dog from another, so counts are
+ * sightings, and anything beyond these three asks is refused with an example.
+ */
+function interpretAnimalQuestion(
+  tokens: Token[],
+  roles: Set<WordRole>,
+  animalWords: Token[],
+  comparisons: Comparisons,
+  phraseKind: string,
+  rangeish: boolean,
+  spanRange: (what: string) => Range,
+  location: string,
+): { interpretation: Pick<Interpretation, 'metric' | 'aggregate' | 'yes_no' | 'subtype'>; range: Range } {
+  const place = describeLocation(location);
+  const examples = `ask e.g. "any animals in the ${place} today?", "how many dogs were seen since 9am?" or "was it just the cat?"`;
+  const others = animalWords.filter((t) => t.roles.has('other_animal')).map((t) => t.word);
+  if (others.length > 0) refuse(`The cameras recognise cats and dogs only, so I cannot tell about ${quote(others)}; ${examples}`);
+  if (roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering')) {
+    refuse(`Unusual activity is tracked for people; ask about animals on their own, e.g. "any animals in the ${place} today?"`);
+  }
+  if (tokens.some((t) => t.roles.has('people') || t.roles.has('vehicles'))) {
+    refuse(`The question asks about animals and people or vehicles together; ask about one at a time, e.g. "was it just the cat?"`);
+  }
+  const unsupported = tokens.filter((t) => NOT_FOR_ANIMALS.some((r) => t.roles.has(r)) && !t.roles.has('filler')).map((t) => t.word);
+  if (unsupported.length > 0 || comparisons.threshold || comparisons.usual || comparisons.minDwellS !== undefined) {
+    refuse(`For cats and dogs I can tell whether any were seen, how many sightings there were, and whether it was only animals${unsupported.length ? `, not ${quote(unsupported)}` : ''}; ${examples}`);
+  }
+  const kinds = new Set(animalWords.map((t) => readAnimalWord(t.word)).filter((k) => k === 'cat' || k === 'dog'));
+  const subtype = kinds.size === 1 && !animalWords.some((t) => readAnimalWord(t.word) === 'animal') ? [...kinds][0] : undefined;
+  // "just the cat", "just a dog", "just animals" mean only; "did the dog just come in" means recently
+  const only = roles.has('only') || tokens.some((t, i) => t.word === 'just' && tokens[i + 1] !== undefined &&
+    (JUST_ONLY_BEFORE.has(tokens[i + 1].word) || tokens[i + 1].roles.has('animals')));
+  // "was it just the cat?" / "is it only the dog?" are asked about what set something off: the
+  // span asked about, or the request window; "is the dog in the yard now" would need to know the
+  // animal is still there, which a sighting does not say
+  const around = phraseKind === 'point' ? spanRange('a question about animals') : undefined;
+  if (!only && !rangeish && !around && (roles.has('current') || phraseKind === 'none')) {
+    refuse(`I can tell whether cats or dogs were seen over a span, not whether one is there this moment; ask e.g. "was the dog in the ${place} in the last 15 minutes?"`);
+  }
+  const range = around ?? spanRange('a question about animals');
+  const aggregate: Aggregate = only ? 'only' : roles.has('count') ? 'arrivals' : 'presence';
+  return { interpretation: { metric: 'animals', aggregate, yes_no: aggregate !== 'arrivals', ...(subtype ? { subtype } : {}) }, range };
 }
 
 /** The same local span on each of the previous days ("usual" for this time of day). */

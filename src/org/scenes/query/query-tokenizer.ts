@@ -2,6 +2,7 @@ import nlp from 'compromise';
 import { closest, distance } from 'fastest-levenshtein';
 import { stemmer } from 'stemmer';
 import { SPELLING_FIXES } from '../../../platform/language/index.ts';
+import { readAnimalWord } from '../../../platform/language/index.ts';
 import { PHRASE_REPLACEMENTS, PLACE_ALIASES, WORDS_BY_ROLE, WORD_REPLACEMENTS, type WordRole } from './query-vocabulary.ts';
 
 /**
@@ -209,6 +210,12 @@ export function tokenizeQuestion(text: string, location: string): TokenizedQuest
       return;
     }
     const roles = ROLES_BY_STEM.get(stem);
+    // a noun the vocabulary lacks may still name a cat or a dog ("pooch"), or an animal the cameras do not report
+    const animal = roles || /\d/.test(word) ? null : readAnimalWord(word);
+    if (animal) {
+      tokens.push({ word, roles: new Set<WordRole>([animal === 'other' ? 'other_animal' : 'animals']) });
+      return;
+    }
     if (roles?.has('named_place') || (!roles && isInPlaceSlot(words, i) && !/^\d/.test(word))) {
       otherPlaces.push(word);
       return;

@@ -42,6 +42,9 @@ export type WordRole =
   | 'usual'
   | 'becoming'
   | 'vehicle_kind'
+  | 'animals'
+  | 'other_animal'
+  | 'only'
   | 'filler';
 
 export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
@@ -60,6 +63,18 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'motorcycle', 'motorcycles', 'motorbike', 'motorbikes', 'auto', 'autos', 'automobile', 'automobiles',
     'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis', 'cab', 'cabs', 'traffic',
   ],
+  /**
+   * Cats and dogs (detection type animal). Other nouns whose usual WordNet sense is a cat, a dog
+   * or an animal in general ("pooch", "tabby", "critter") are added by the tokenizer; nouns for
+   * animals the cameras do not report ("bird") get `other_animal` there and are refused.
+   */
+  animals: [
+    'animal', 'animals', 'pet', 'pets', 'cat', 'cats', 'dog', 'dogs', 'kitten', 'kittens', 'kitty', 'kitties',
+    'puppy', 'puppies', 'pup', 'pups', 'doggy', 'doggie', 'critter', 'critters',
+  ],
+  other_animal: [],
+  /** "was it only the cat": with animals, whether nothing but animals was seen; otherwise not understood */
+  only: ['only'],
   anomaly: [
     'allclear',
     'unusual', 'anomaly', 'anomalies', 'anomalous', 'abnormal', 'strange', 'suspicious', 'weird', 'odd',

@@ -12,7 +12,7 @@ export interface QueryContext {
   location: string;
 }
 
-export type Metric = 'people' | 'vehicles' | 'anomalies' | 'crowd_density' | 'activity';
+export type Metric = 'people' | 'vehicles' | 'anomalies' | 'crowd_density' | 'activity' | 'animals';
 export type Aggregate =
   | 'current'
   | 'peak'
@@ -39,7 +39,9 @@ export type Aggregate =
   /** the range (or now) against the same time of day on earlier days ("more people than usual?") */
   | 'vs_usual'
   /** an overview: arrivals, peak, vehicles, anomalies ("what happened this afternoon?") */
-  | 'summary';
+  | 'summary'
+  /** animals: whether only animals and no people were seen ("was it just the cat?") */
+  | 'only';
 
 export type Comparison = '>' | '>=' | '<' | '<=';
 
@@ -80,7 +82,7 @@ export interface Interpretation {
   threshold?: Threshold;
   /** vs_usual: the earlier same-time-of-day spans the range is compared with */
   baseline?: Array<{ from: number; to: number }>;
-  /** 'unrecognized' when the question asks about unrecognized people only */
+  /** 'unrecognized' when the question asks about unrecognized people only; animals: 'cat' or 'dog' when one is named */
   subtype?: string;
   /** set when the question asks about loitering: persons whose dwell_s reached this */
   min_dwell_s?: number;
