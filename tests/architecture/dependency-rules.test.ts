@@ -62,11 +62,11 @@ test('the rules catch what they are for: a module cycle, a reach past an index.t
   }
 });
 
-test('pipeline hooks run in the order their modules declare: watches, then incidents, then alert rules', async () => {
+test('pipeline hooks run in the order their modules declare: watches, incidents, alert rules, then the live feed that only reads', async () => {
   const { createTestApp } = await import('../helpers/harness.ts');
   const t = await createTestApp();
   try {
-    assert.deepEqual(t.ctx.pipeline.hookOrder().map((h) => h.name), ['watches.observer', 'incidents.anomalies', 'alerts.rules']);
+    assert.deepEqual(t.ctx.pipeline.hookOrder().map((h) => h.name), ['watches.observer', 'incidents.anomalies', 'alerts.rules', 'live.feed']);
   } finally {
     await t.close();
   }
