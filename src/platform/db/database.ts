@@ -143,3 +143,21 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
   }
 }
+
+/**
+ * Whether another process committed to the database since the last call (SQLite's per-connection
+ * `data_version`, which changes only when another connection commits: the admin CLI on the same file).
+ * Always false on PostgreSQL, where other processes announce changes through coordination (issue 12).
+ * Cheap enough for every request: no I/O beyond the shared WAL index.
+ */
+export function externalCommitProbe(database: DatabaseHandle): () => boolean {
+  const sqlite = database.sqlite;
+  if (!sqlite) return () => false;
+  let seen = sqlite.pragma('data_version', { simple: true }) as number;
+  return () => {
+    const now = sqlite.pragma('data_version', { simple: true }) as number;
+    if (now === seen) return false;
+    seen = now;
+    return true;
+  };
+}

@@ -7,7 +7,7 @@ export { type ConsoleSessionTable } from './schema.ts';
 import { token } from '../lib/index.ts';
 import type { DatabaseHandle } from './database.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
-export { migrateToLatest, openDatabase, type DatabaseHandle, type Db, type DbExecutor } from './database.ts';
+export { externalCommitProbe, migrateToLatest, openDatabase, type DatabaseHandle, type Db, type DbExecutor } from './database.ts';
 export { writeAtomically } from './dialect.ts';
 export { notifyIn } from './notify.ts';
 export { mapPage, paginate, paginateRows, type Page, type PageQuery } from './pagination.ts';

@@ -8,9 +8,10 @@ import type { Principal } from './principal.ts';
  * Revoking or rotating a key in this process forgets it at once (`forgetKey`), and a lookup that
  * was already reading the database when a key was forgotten does not put its (possibly stale) row
  * back (the generation check), so the next request after a revoke answers 401 api_key_revoked.
- * Another process that revokes (the admin CLI; later other nodes, issue 12) is seen here within
- * `ttlMs` at most, until a cross-node signal (PostgreSQL LISTEN/NOTIFY on revocation) calls
- * `forgetKey` on every node.
+ * Another process that revokes on the same SQLite file (the admin CLI) is seen at the next request:
+ * the key service asks the database whether another connection committed since (`forgetAll`). On
+ * PostgreSQL another process's revocation is seen within `ttlMs` at most, until a cross-node signal
+ * (issue 12) calls `forgetKey` on every node.
  */
 export class VerifiedKeyCache {
   private readonly byHash = new Map<string, { principal: Principal; expiresAt: number }>();
@@ -50,6 +51,13 @@ export class VerifiedKeyCache {
     this.gen++;
     const hash = this.hashById.get(keyId);
     if (hash !== undefined) this.drop(hash, keyId);
+  }
+
+  /** Another process changed the database (it may have revoked a key): every key is looked up again. */
+  forgetAll(): void {
+    this.gen++;
+    this.byHash.clear();
+    this.hashById.clear();
   }
 
   private drop(hash: string, keyId: string): void {

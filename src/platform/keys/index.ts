@@ -3,7 +3,7 @@ export { toPrincipal } from './key.service.ts';
 
 import { defineServiceModule, token } from '../lib/index.ts';
 import { CLOCK } from '../time/index.ts';
-import { DATABASE } from '../db/index.ts';
+import { DATABASE, externalCommitProbe } from '../db/index.ts';
 import { AUDIT } from '../audit/index.ts';
 import { COORDINATION } from '../coordination/index.ts';
 import { KeyService as KeyServiceT } from './key.service.ts';
@@ -27,5 +27,7 @@ export const KEYS = token<KeyServiceT>('keys');
 
 export const keyServices = defineServiceModule({
   name: 'keys',
-  provide: (c) => c.provide(KEYS, (c) => new KeyServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), invalidation: c.get(COORDINATION).invalidation })),
+  provide: (c) => c.provide(KEYS, (c) => new KeyServiceT({
+    database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), invalidation: c.get(COORDINATION).invalidation, externalCommits: externalCommitProbe(c.get(DATABASE)),
+  })),
 });

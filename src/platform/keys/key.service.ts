@@ -86,6 +86,8 @@ export class KeyService {
       /** revocations and rotations are announced here; every node's verified-key cache forgets the key */
       invalidation: CacheInvalidation;
       keyCacheTtlMs?: number;
+      /** true when another process committed to the database since last asked (it may have revoked a key) */
+      externalCommits?: () => boolean;
     },
   ) {
     this.verified = new VerifiedKeyCache(deps.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS);
@@ -340,6 +342,7 @@ export class KeyService {
     }
     const hash = hashKey(presented);
     const now = this.deps.clock.now();
+    if (this.deps.externalCommits?.()) this.verified.forgetAll();
     const cached = this.verified.get(hash, now);
     if (cached) return cached;
     const generation = this.verified.generation;
