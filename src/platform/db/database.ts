@@ -8,7 +8,8 @@ import { MIGRATIONS } from './migrations/index.ts';
 import { createRequire } from 'node:module';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 
-export type Dialect = 'sqlite' | 'postgres';
+import type { Dialect } from './dialect-name.ts';
+export type { Dialect };
 export type Db = Kysely<Database>;
 export type DbExecutor = Kysely<Database> | Transaction<Database>;
 

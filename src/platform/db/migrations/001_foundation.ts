@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 
 /** Foundation tables: tenants, keys, streams, scenes, detections, the audit chain, idempotency. */
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {

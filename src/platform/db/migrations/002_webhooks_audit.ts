@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 
 /**
  * Webhook endpoints and the transactional outbox (DESIGN.md "Webhooks"): an event row and one

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 
 /**
  * Surface B operations (issue 3 §1, §3–§5): alert rules and fired alerts, incidents with their

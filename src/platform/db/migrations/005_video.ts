@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 
 /**
  * Real video (issue 6): the JPEG snapshot kept with person and vehicle detections. One frame's

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 
 /**
  * Audit format 2 and checkpoints (issue 9 §1, §4, §10; DESIGN.md "Audit"; docs/decisions.md "Audit").

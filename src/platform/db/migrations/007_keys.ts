@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 
 /**
  * Keys and authorization (issue 9 §2–§4):

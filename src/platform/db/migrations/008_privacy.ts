@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 
 /**
  * Privacy on every read path (issue 9 §1): a conversation turn remembers which sensors' content

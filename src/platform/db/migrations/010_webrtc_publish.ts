@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 
 /**
  * WebRTC ingest (issue 15): the publish token of a webrtc stream. One row per stream: rotating

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 
 /**
  * Web console sessions (issue 13 "Sign-in"): an API key pasted into the console is exchanged for

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect-name.ts';
 import * as m001 from './001_foundation.ts';
 import * as m002 from './002_webhooks_audit.ts';
 import * as m003 from './003_operations.ts';
