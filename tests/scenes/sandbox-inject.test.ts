@@ -1,6 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
+import { ManualClock } from '../../src/platform/time/clock.ts';
 
 for (const dialect of DIALECTS) {
   describe(`sandbox: inject a detection on demand (${dialect})`, () => {
@@ -31,6 +32,36 @@ for (const dialect of DIALECTS) {
       assert.equal(scene.anomaly_flag, true);
     });
 
+    test('real streams, foreign streams and incomplete readings are refused', async () => {
+      const key = await t.orgKey();
+      const cam = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Cam', source_type: 'rtsp', source_url: 'rtsp://cam/1', location: 'gate' } })).json();
+      const real = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: cam.id, type: 'person' } });
+      assert.equal(real.statusCode, 409);
+      assert.equal(real.json().code, 'stream_not_sandbox');
+      const other = await t.orgKey();
+      const foreign = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(other), payload: { stream_id: cam.id, type: 'person' } });
+      assert.equal(foreign.statusCode, 404);
+      const sim = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Sim', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' } })).json();
+      const noValue = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'person_count' } });
+      assert.equal(noValue.statusCode, 400);
+      assert.equal(noValue.json().param, 'value');
+      const badType = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'dragon' } });
+      assert.equal(badType.statusCode, 400);
+      assert.equal(badType.json().param, 'type');
+      const badConf = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'person', confidence: 2 } });
+      assert.equal(badConf.json().param, 'confidence');
+    });
+  });
+
+  describe(`sandbox: an injected cat and the question about it (${dialect})`, () => {
+    let t: TestApp;
+    before(async () => {
+      // a sandbox stream runs its scenario from 15 minutes back; at 03:00 with a clock that moves
+      // only when told, nobody from the scenario is about in the last minute
+      t = await createTestApp({ dialect, clock: new ManualClock('2026-11-22T03:00:00.000Z'), sandboxTickMs: 3_600_000 });
+    });
+    after(() => t.close());
+
     test('an injected cat is an animal detection; "was it just the cat?" then answers yes, until a person shows up', async () => {
       const key = await t.orgKey();
       const stream = (await t.app.inject({
@@ -39,7 +70,7 @@ for (const dialect of DIALECTS) {
       })).json();
       const inject = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, ...payload } });
       const ask = (query: string) => t.app.inject({ method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key), payload: { stream_id: stream.id, query, window: '1m' } });
-      // the test app runs no scenario on its own: only the injected detections are in the scene
+      // the yard's simulated scenario is frozen at 03:00 (the clock only moves when told): only the injected detections are in the last minute
       await inject({ type: 'person_count', value: 0 });
       const cat = await inject({ type: 'animal', subtype: 'cat', track_id: 'tom' });
       assert.equal(cat.statusCode, 201, cat.body);
@@ -67,26 +98,6 @@ for (const dialect of DIALECTS) {
       const badType = await inject({ type: 'horse' });
       assert.equal(badType.statusCode, 400);
       assert.equal(badType.json().param, 'type');
-    });
-
-    test('real streams, foreign streams and incomplete readings are refused', async () => {
-      const key = await t.orgKey();
-      const cam = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Cam', source_type: 'rtsp', source_url: 'rtsp://cam/1', location: 'gate' } })).json();
-      const real = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: cam.id, type: 'person' } });
-      assert.equal(real.statusCode, 409);
-      assert.equal(real.json().code, 'stream_not_sandbox');
-      const other = await t.orgKey();
-      const foreign = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(other), payload: { stream_id: cam.id, type: 'person' } });
-      assert.equal(foreign.statusCode, 404);
-      const sim = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Sim', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' } })).json();
-      const noValue = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'person_count' } });
-      assert.equal(noValue.statusCode, 400);
-      assert.equal(noValue.json().param, 'value');
-      const badType = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'dragon' } });
-      assert.equal(badType.statusCode, 400);
-      assert.equal(badType.json().param, 'type');
-      const badConf = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'person', confidence: 2 } });
-      assert.equal(badConf.json().param, 'confidence');
     });
   });
 }
