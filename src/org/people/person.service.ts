@@ -11,6 +11,7 @@ import {
   DESCRIPTOR_MODEL,
   descriptorFromBytes,
   descriptorToBytes,
+  FaceEngineOverloadedError,
   FaceImageError,
   recognizeImage,
   type EnrolledFace,
@@ -33,8 +34,9 @@ function toPersonView(r: PersonRow, counts?: { faces: number; kept: number }): P
   };
 }
 
-/** The engine's image errors as catalogue errors, named against the body (the JPEG). */
+/** The engine's errors as catalogue errors: image problems named against the body (the JPEG). */
 function toVigilError(err: unknown): unknown {
+  if (err instanceof FaceEngineOverloadedError) return new VigilError('service_unavailable', 'Face recognition is busy; retry shortly.');
   if (!(err instanceof FaceImageError)) return err;
   return new VigilError(err.code, err.message, { param: 'body' });
 }
@@ -156,7 +158,9 @@ export class PeopleService implements FrameFaceRecognizer {
     const image = await decodeJpeg(jpeg).catch((err) => {
       throw toVigilError(err);
     });
-    const verdicts = await recognizeImage(engine, image, enrolled);
+    const verdicts = await recognizeImage(engine, image, enrolled).catch((err) => {
+      throw toVigilError(err);
+    });
     return verdicts.map((v) => ({
       status: v.status,
       person_id: v.personId,
