@@ -34,6 +34,7 @@ import { detectionsApi } from './org/detections/index.ts';
 import { webrtcApi } from './ingest/webrtc/index.ts';
 import { consoleApi, consoleCookieAuth } from './platform/console/index.ts';
 import { liveApi } from './org/live/index.ts';
+import { peopleApi } from './org/people/index.ts';
 
 /**
  * The modules of the API. Each registers its own routes and brings its tags and shared schemas, in
@@ -49,6 +50,8 @@ const API_MODULES: ReadonlyArray<ApiModule<VigilContext>> = [
   sandboxApi, detectionsApi, keysApi, webrtcApi,
   // the organization live feed and the web console (issue 13)
   liveApi, consoleApi,
+  // known people and face enrolment (issue 14)
+  peopleApi,
 ];
 
 declare module 'fastify' {

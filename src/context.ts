@@ -24,6 +24,7 @@ import { agentServices, PLANNER, type Planner } from './home/agent/index.ts';
 import { conversationServices, CONVERSATIONS, type ConversationService } from './home/conversations/index.ts';
 import { consoleServices, CONSOLE_SESSIONS, type ConsoleSessionService } from './platform/console/index.ts';
 import { liveServices, LIVE_FEED, SCENE_HISTORY, type OrgEventFeed, type SceneHistoryService } from './org/live/index.ts';
+import { peopleServices, PEOPLE, FACE_ENGINE, type PeopleService } from './org/people/index.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -83,6 +84,8 @@ export interface VigilContext {
   liveFeed: OrgEventFeed;
   /** people over time per scene, for the wall's charts (issue 13) */
   sceneHistory: SceneHistoryService;
+  /** known people and their enrolled faces; face recognition on phone frames (issue 14) */
+  people: PeopleService;
   /** starts sources and housekeeping timers (the server does; the CLI does not) */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -98,6 +101,8 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   directoryServices, eventServices, householdServices, watchServices, agentServices, conversationServices,
   // web console sessions and the organization live feed (issue 13)
   consoleServices, liveServices,
+  // known people and face recognition (issue 14)
+  peopleServices,
 ];
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<VigilContext> {
@@ -176,6 +181,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     consoleSessions: c.get(CONSOLE_SESSIONS),
     liveFeed,
     sceneHistory: c.get(SCENE_HISTORY),
+    people: c.get(PEOPLE),
     async start() {
       if (config.runSources) {
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
@@ -195,6 +201,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       liveFeed.close();
       await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
       await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
+      await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
       await pipeline.drain();
       await pipeline.persistScenes();
       await operations.close();

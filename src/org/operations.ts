@@ -19,6 +19,7 @@ import { ProtocolRunService } from './protocols/index.ts';
 import { ProtocolTypeService } from './protocols/index.ts';
 import { ResponderService } from './responders/index.ts';
 import { AutomationService } from './automation/index.ts';
+import { FACE_RECOGNITION_ENABLED } from './people/index.ts';
 import type { EventSink, UrlGuard } from '../platform/outbox/index.ts';
 import type { CacheInvalidation } from '../platform/coordination/index.ts';
 
@@ -85,12 +86,17 @@ export const OPERATIONS = token<Operations>('operations');
 /** Surface B operations as one service module: made together, then hooked onto the pipeline. */
 export const operationServices = defineServiceModule({
   name: 'operations',
-  provide: (c) => c.provide(OPERATIONS, (c) => {
-    const webhooks = c.get(WEBHOOKS);
-    return buildOperations({
-      database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, log: c.get(LOG),
+  provide: (c) => {
+    c.provide(OPERATIONS, (c) => {
+      const webhooks = c.get(WEBHOOKS);
+      return buildOperations({
+        database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, log: c.get(LOG),
+      });
     });
-  }),
+    // face recognition's opt-in lives in the automation settings (issue 14 §3); read at call time,
+    // so the people module does not make the operations when it is made
+    c.provide(FACE_RECOGNITION_ENABLED, () => (tenantId: string) => c.get(OPERATIONS).automation.faceRecognition(tenantId));
+  },
   async install(c) {
     const ops = c.get(OPERATIONS);
     const database = c.get(DATABASE);

@@ -136,6 +136,13 @@ const PROBES: Record<string, Probe> = {
   updateAutomation: { surface: 'organization', expect: 'scan', req: () => patch('/v1/automation', { incident_gap_s: 60 }) },
   pauseAutomation: { surface: 'organization', expect: 'scan', req: () => post('/v1/automation/incidents/pause') },
   resumeAutomation: { surface: 'organization', expect: 'scan', req: () => post('/v1/automation/incidents/resume') },
+  // known people (issue 14) belong to the whole tenant, like responders: a key limited to
+  // front_desk may read them but not change them or enrol their faces
+  createPerson: { surface: 'any', expect: 'scan', req: () => post('/v1/people', { name: 'Probe person' }) },
+  listPeople: { surface: 'any', expect: 'scan', req: () => get('/v1/people?limit=100'), contains: (s) => s.r.person },
+  getPerson: { surface: 'any', expect: 'item', expectB: 'scan', req: (s) => get(`/v1/people/${s.r.person}`), contains: (s) => s.r.person },
+  deletePerson: { surface: 'any', expect: 'item', expectB: 'ref', req: (s) => del(`/v1/people/${s.r.person}`) },
+  enrolPersonFace: { surface: 'any', expect: 'item', expectB: 'ref', req: (s) => ({ method: 'POST', url: `/v1/people/${s.r.person}/faces`, payload: JPEG, headers: { 'content-type': 'image/jpeg' } }) },
 };
 
 const AUDIT_READS = new Set(['listAuditEntries', 'exportAuditTrail']);
@@ -198,12 +205,14 @@ for (const dialect of DIALECTS) {
       const deliveries = await must(A, get(`/v1/webhooks/${webhook.id}/deliveries`), 200);
       assert.ok(deliveries.data.length >= 2, 'alert, incident and protocol events reached the gate webhook');
       const gateKey = await must(A, post('/v1/keys', { name: 'gate kiosk', capabilities: ['streams:read'], locations: ['north_gate'] }));
+      const person = await must(A, post('/v1/people', { name: 'Maria the cleaner', note: 'nights' }));
       org = {
         kind: 'organization',
         owner: A,
         r: {
           stream: stream.id, scene: stream.scene_id, webhook: webhook.id, delivery: deliveries.data[0].id, rule: rule.id, alert: alerts.data[0].id,
           detection: detection.id, incident: incident.id, run: run.id, protocolType: protocolType.id, responder: responder.id, key: gateKey.id, webrtc: webrtc.id,
+          person: person.id,
         },
       };
 
@@ -216,11 +225,12 @@ for (const dialect of DIALECTS) {
       const events = await must(H1, get('/v1/events'), 200);
       const homeDeliveries = await must(H1, get(`/v1/webhooks/${hook.id}/deliveries`), 200);
       const member = await must(H1, post('/v1/keys', { role: 'member', name: 'nanny' }));
+      const nanny = await must(H1, post('/v1/people', { name: 'Ana the nanny' }));
       await must(homeB, post('/v1/conversations', { message: 'watch the driveway tonight' }), 200);
       home = {
         kind: 'household',
         owner: H1,
-        r: { webhook: hook.id, delivery: homeDeliveries.data[0].id, conversation: said.id, watch: said.actions[0].id, event: events.data[0].id, key: member.id },
+        r: { webhook: hook.id, delivery: homeDeliveries.data[0].id, conversation: said.id, watch: said.actions[0].id, event: events.data[0].id, key: member.id, person: nanny.id },
       };
 
       ofOrgA = [...Object.values(org.r), A.id, A.tenant_id];

@@ -39,7 +39,7 @@ const HOUSEHOLD_TAGS = new Set(['Conversations', 'Watches', 'Events', 'Household
 /** collection segment before an `{id}` → id prefix (DESIGN.md "IDs") */
 const ID_PREFIX: Record<string, string> = {
   streams: 'stream', scenes: 'scene', webhooks: 'whk', deliveries: 'dlv', watches: 'wat', conversations: 'conv',
-  'alert-rules': 'rule', alerts: 'alert', incidents: 'incident', 'protocol-runs': 'prot', responders: 'rsp', detections: 'det',
+  'alert-rules': 'rule', alerts: 'alert', incidents: 'incident', 'protocol-runs': 'prot', responders: 'rsp', detections: 'det', people: 'person',
 };
 /** where a body generated from the schema alone is not a valid request (the service checks more) */
 const HOOK = 'http://127.0.0.1:9/vigil';

@@ -17,7 +17,7 @@ export const automationRoutes = (automation: AutomationService): FastifyPluginAs
   app.patch('/v1/automation', {
     config,
     schema: {
-      tags, security, operationId: 'updateAutomation', summary: 'Set the incident grouping gap, escalation delay or business hours',
+      tags, security, operationId: 'updateAutomation', summary: 'Set the incident grouping gap, escalation delay, business hours or face recognition',
       body: UpdateAutomationBody, response: withErrors({ 200: AutomationSchema }),
     },
   }, async (req) => automation.update(principalOf(req), actorOf(req), req.body));

@@ -28,6 +28,7 @@ export const AutomationSchema = Type.Object(
       after_s: Type.Integer({ description: 'an unacknowledged active protocol run escalates one level after this many seconds' }),
     }),
     business_hours: ScheduleSchema,
+    face_recognition: Type.Boolean({ description: 'phone frames are searched for the faces of enrolled people (POST /v1/people/{id}/faces); off by default, and while off no face descriptor is computed' }),
     updated_at: Type.Union([IsoTime, Type.Null()]),
   },
   { $id: 'Automation' },
@@ -39,6 +40,7 @@ export const UpdateAutomationBody = Type.Object(
     incident_gap_s: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
     escalation_after_s: Type.Optional(Type.Integer({ minimum: 10, maximum: 86_400 })),
     business_hours: Type.Optional(ScheduleSchema),
+    face_recognition: Type.Optional(Type.Boolean({ description: 'turn face recognition on or off for the organization (a privacy opt-in; default false)' })),
   },
   { additionalProperties: false, minProperties: 1 },
 );

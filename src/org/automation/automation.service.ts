@@ -89,6 +89,11 @@ export class AutomationService {
     return this.settings(tenantId).row.escalation_after_s * 1000;
   }
 
+  /** The organization's opt-in to face recognition (issue 14 §3); off until turned on. */
+  faceRecognition(tenantId: string): boolean {
+    return this.settings(tenantId).row.face_recognition === 1;
+  }
+
   isAfterHours(tenantId: string, at: number, sceneTimeZone: string): boolean {
     return !isWithinSchedule(this.settings(tenantId).businessHours, at, sceneTimeZone);
   }
@@ -109,6 +114,7 @@ export class AutomationService {
       ...(body.incident_gap_s !== undefined ? { incident_gap_s: body.incident_gap_s } : {}),
       ...(body.escalation_after_s !== undefined ? { escalation_after_s: body.escalation_after_s } : {}),
       ...(body.business_hours !== undefined ? { business_hours: JSON.stringify(body.business_hours) } : {}),
+      ...(body.face_recognition !== undefined ? { face_recognition: body.face_recognition ? 1 : 0 } : {}),
       updated_at: toIso(this.deps.clock.now()),
     };
     await this.write(principal.tenantId, actor, 'automation.updated', before, row);
@@ -148,6 +154,7 @@ export class AutomationService {
         incident_gap_s: d.incidentGapS,
         escalation_after_s: d.escalationAfterS,
         business_hours: JSON.stringify(d.businessHours),
+        face_recognition: 0,
         updated_at: toIso(0),
       },
       false,
@@ -167,6 +174,7 @@ function toAutomationView(s: TenantAutomation): AutomationView {
     incidents: { paused: s.row.incidents_paused === 1, gap_s: s.row.incident_gap_s },
     escalation: { paused: s.row.escalation_paused === 1, after_s: s.row.escalation_after_s },
     business_hours: JSON.parse(s.row.business_hours) as Schedule,
+    face_recognition: s.row.face_recognition === 1,
     updated_at: s.stored ? s.row.updated_at : null,
   };
 }

@@ -8,12 +8,12 @@ import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SCENES } from '../scenes/index.ts';
 import { StreamService as StreamServiceT, type StreamPublishing as StreamPublishingT } from './stream.service.ts';
-import type { StreamRunner as StreamRunnerT } from './stream-runner.ts';
+import type { FrameFaceRecognizer as FrameFaceRecognizerT, StreamRunner as StreamRunnerT } from './stream-runner.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
-export { type FrameOutcome } from './stream-runner.ts';
+export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts';
 export { streamRepository, type StreamRow } from './stream.repository.ts';
-export { PublishInfoSchema, StreamIdParams, type PublishInfo } from './stream.schemas.ts';
+export { PublishInfoSchema, StreamIdParams, type FrameFace, type PublishInfo } from './stream.schemas.ts';
 export { StreamService } from './stream.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
@@ -38,6 +38,8 @@ export const STREAMS = token<StreamServiceT>('streams');
 export const STREAM_RUNNER = token<StreamRunnerT>('streamRunner');
 /** port: WHIP publish tokens of webrtc streams (ingest/webrtc provides it) */
 export const STREAM_PUBLISHING = token<StreamPublishingT>('streamPublishing');
+/** port: face recognition on phone frames (org/people provides it, issue 14) */
+export const FRAME_FACES = token<FrameFaceRecognizerT>('frameFaces');
 
 export const streamServices = defineServiceModule({
   name: 'streams',
@@ -49,5 +51,6 @@ export const streamServices = defineServiceModule({
     sources: c.get(STREAM_RUNNER),
     allowFileSources: c.get(CONFIG).allowFileSources,
     publishing: c.get(STREAM_PUBLISHING),
+    faces: c.get(FRAME_FACES),
   })),
 });

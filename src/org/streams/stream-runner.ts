@@ -2,6 +2,7 @@ import type { DetectionRecord } from '../detections/index.ts';
 import type { IngestStats, StreamStatus } from '../../ingest/video/index.ts';
 import type { StreamVideoConfig } from './stream-config.ts';
 import type { StreamRow } from './stream.repository.ts';
+import type { FrameFace } from './stream.schemas.ts';
 
 /** What a phone frame (POST /v1/streams/{id}/frames) came to. */
 export interface FrameOutcome {
@@ -22,4 +23,12 @@ export interface StreamRunner {
   liveStats(streamId: string): IngestStats | null;
   reconfigure(streamId: string, cfg: StreamVideoConfig): void;
   pushFrame(streamId: string, jpeg: Buffer): Promise<FrameOutcome>;
+}
+
+/**
+ * Face recognition on a phone frame (issue 14 §5): the people module implements it. Answers null
+ * when the organization has not turned face recognition on: nothing is computed then.
+ */
+export interface FrameFaceRecognizer {
+  recognizeFrame(tenantId: string, jpeg: Buffer): Promise<FrameFace[] | null>;
 }

@@ -117,10 +117,20 @@ export const DeletedStream = Type.Object({
   deleted: Type.Literal(true),
 });
 
+/** One face a phone frame showed, when the organization has face recognition on (issue 14 §5). */
+export const FrameFaceSchema = Type.Object({
+  status: Type.Union([Type.Literal('recognized'), Type.Literal('unrecognized')], { description: 'recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody' }),
+  person_id: Type.Union([prefixedId('person'), Type.Null()], { description: 'the enrolled person, when recognized' }),
+  similarity: Type.Union([Type.Number({ minimum: -1, maximum: 1 }), Type.Null()], { description: 'cosine similarity to the most similar enrolled face (a match needs at least 0.75); null when nobody is enrolled' }),
+  box: Type.Array(Type.Number({ minimum: 0, maximum: 1 }), { minItems: 4, maxItems: 4, description: 'the face in the frame, normalised: left, top, width, height' }),
+});
+export type FrameFace = Static<typeof FrameFaceSchema>;
+
 export const FrameResult = Type.Object({
   object: Type.Literal('frame_result'),
   stream_id: Type.String(),
   status: Type.Union(STREAM_STATUSES.map((s) => Type.Literal(s)), { description: 'the phone stream after this frame (live)' }),
   detected: Type.Boolean({ description: 'false when the frame was not run through the detector (no motion since the last frame)' }),
   detections: Type.Array(Type.Ref('Detection'), { description: 'what changed in the scene because of this frame; person and vehicle detections have a snapshot (GET /v1/detections/:id/snapshot)' }),
+  faces: Type.Optional(Type.Array(FrameFaceSchema, { description: 'only when the organization has face_recognition on (PATCH /v1/automation): each face at least 56 px across, largest first, recognized or not; faces smaller than that get no verdict. Absent when recognition is off.' })),
 });

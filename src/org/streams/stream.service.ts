@@ -9,7 +9,7 @@ import { parseSandboxUrl } from '../../ingest/sandbox/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage, type PageQuery } from '../../platform/db/index.ts';
 import type { SceneService } from '../scenes/scene.service.ts';
-import type { StreamRunner } from './stream-runner.ts';
+import type { FrameFaceRecognizer, StreamRunner } from './stream-runner.ts';
 import { assertLocationAllowed } from '../../platform/identity/index.ts';
 import { toDetectionView } from '../scenes/scene.service.ts';
 import type { DetectionView } from '../scenes/scene.schemas.ts';
@@ -17,7 +17,7 @@ import { describePolygonProblems, validateSourceUrl, type IngestStats, type Stre
 import { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 import type { CreateStreamBodyT, StreamView, UpdateStreamBodyT } from './stream.schemas.ts';
 import { streamRepository, type StreamRow } from './stream.repository.ts';
-import type { PublishInfo } from './stream.schemas.ts';
+import type { FrameFace, PublishInfo } from './stream.schemas.ts';
 
 /** WebRTC ingest (issue 15): a webrtc stream's publish token lives and dies with the stream. */
 export interface StreamPublishing {
@@ -136,6 +136,8 @@ export class StreamService {
       allowFileSources?: boolean;
       /** WHIP publish tokens of webrtc streams (issue 15) */
       publishing?: StreamPublishing;
+      /** face recognition on phone frames (issue 14 §5; the people module) */
+      faces?: FrameFaceRecognizer;
     },
   ) {}
 
@@ -247,14 +249,19 @@ export class StreamService {
    * A phone's frame (issue 6 "Phones") through the detector; answers what it changed in the scene.
    * Only live mobile streams take frames: a sandbox stream simulates its source.
    */
-  async pushFrame(principal: Principal, id: string, jpeg: Buffer): Promise<{ object: 'frame_result'; stream_id: string; status: StreamStatus; detected: boolean; detections: DetectionView[] }> {
+  async pushFrame(principal: Principal, id: string, jpeg: Buffer): Promise<{ object: 'frame_result'; stream_id: string; status: StreamStatus; detected: boolean; detections: DetectionView[]; faces?: FrameFace[] }> {
     const row = await this.load(principal, id);
     if (row.source_type !== 'mobile' || row.sandbox === 1) {
       const why = row.source_type !== 'mobile' ? `its source_type is ${row.source_type}` : 'it is a sandbox stream, which simulates its source';
       throw new VigilError('stream_not_mobile', `Stream ${id} does not take pushed frames: ${why}. Create a stream with source_type "mobile" on a live key.`);
     }
     const out = await this.deps.sources.pushFrame(id, jpeg);
-    return { object: 'frame_result', stream_id: id, status: out.status, detected: out.detected, detections: out.detections.map(toDetectionView) };
+    // after the detector: a frame it refused (invalid_image, too large) never reaches the face engine
+    const faces = (await this.deps.faces?.recognizeFrame(principal.tenantId, jpeg)) ?? null;
+    return {
+      object: 'frame_result', stream_id: id, status: out.status, detected: out.detected, detections: out.detections.map(toDetectionView),
+      ...(faces ? { faces } : {}),
+    };
   }
 
   async remove(principal: Principal, actor: Actor, id: string) {

@@ -204,6 +204,7 @@ export interface AutomationSettingsTable {
   escalation_after_s: number;
   business_hours: string; // JSON Schedule
   updated_at: string;
+  face_recognition: number; // 0/1 (migration 013): phone frames are searched for enrolled faces
 }
 
 export interface AlertRuleTable {
@@ -494,4 +495,27 @@ export interface Database {
   server_secrets: ServerSecretTable; // 006
   stream_publish_tokens: StreamPublishTokenTable; // 010
   console_sessions: ConsoleSessionTable; // 011
+  people: PersonTable; // 013
+  person_faces: PersonFaceTable; // 013
+}
+
+// --- known people and their faces (migration 013, src/org/people/) ---
+export interface PersonTable {
+  id: string; // person_…
+  tenant_id: string;
+  name: string;
+  note: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PersonFaceTable {
+  id: string; // face_…
+  tenant_id: string;
+  person_id: string;
+  model: string; // descriptor model tag (DESCRIPTOR_MODEL)
+  descriptor: Buffer; // float32 little-endian
+  crop: Buffer | null; // JPEG of the face, only when enrolled with keep_image=true
+  size: number; // face side in px in the enrolment photo
+  created_at: string;
 }

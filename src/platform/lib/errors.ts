@@ -53,6 +53,9 @@ export const ERROR_CATALOGUE = {
   no_video_in_offer: { status: 422, title: 'SDP offer has no video' }, // WebRTC ingest (issue 15)
   unsupported_codec: { status: 422, title: 'No video codec Vigil decodes' }, // WebRTC ingest (issue 15)
   ice_restart_not_supported: { status: 422, title: 'ICE restart not supported' }, // WebRTC ingest (issue 15)
+  no_face: { status: 422, title: 'No face in the image' }, // face enrolment (issue 14)
+  several_faces: { status: 422, title: 'Several faces in the image' }, // face enrolment (issue 14)
+  face_too_small: { status: 422, title: 'Face too small to enrol' }, // face enrolment (issue 14)
   precondition_required: { status: 428, title: 'If-Match required' }, // WebRTC ingest (issue 15)
   rate_limit_exceeded: { status: 429, title: 'Rate limit exceeded' },
   too_many_connections: { status: 429, title: 'Too many connections from this address' }, // http hardening (issue 9 §8)

@@ -9,6 +9,7 @@ export const ID_PREFIXES = [
   'ackp', // signed audit checkpoints (issue 9)
   'whip', // WHIP publish sessions (issue 15)
   'csn', // web console sessions (issue 13)
+  'person', 'face', // known people and their enrolled faces (issue 14)
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -15,6 +15,7 @@ export type Detection = Camelize<components['schemas']['Detection']>;
 export type Event = Camelize<components['schemas']['Event']>;
 export type Incident = Camelize<components['schemas']['Incident']>;
 export type IncidentNote = Camelize<components['schemas']['IncidentNote']>;
+export type Person = Camelize<components['schemas']['Person']>;
 export type Problem = Camelize<components['schemas']['Problem']>;
 export type ProtocolRun = Camelize<components['schemas']['ProtocolRun']>;
 export type ProtocolType = Camelize<components['schemas']['ProtocolType']>;

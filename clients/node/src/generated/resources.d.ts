@@ -104,7 +104,7 @@ export declare class AutomationResource extends Resource {
    */
   get(options?: RequestOptions): Promise<Camelize<JsonResponse<'getAutomation', 200>>>;
   /**
-   * Set the incident grouping gap, escalation delay or business hours
+   * Set the incident grouping gap, escalation delay, business hours or face recognition
    * PATCH /v1/automation
    */
   update(params?: Camelize<BodyOf<'updateAutomation'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'updateAutomation', 200>>>;
@@ -263,6 +263,38 @@ export declare class KeysResource extends Resource {
    * POST /v1/keys/{id}/rotate
    */
   rotate(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'rotateKey', 201>>>;
+}
+
+export declare class PeopleResource extends Resource {
+  /**
+   * List known people, newest first
+   * GET /v1/people
+   */
+  list(params?: Camelize<QueryOf<'listPeople'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listPeople', 200>>>>;
+  /**
+   * Add a known person
+   * Staff, contractors, family, the nanny: someone whose face can be enrolled (POST /v1/people/{id}/faces) and then recognized on phone frames when face_recognition is on. Audited.
+   * POST /v1/people
+   */
+  create(params: Camelize<BodyOf<'createPerson'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'createPerson', 201>>>;
+  /**
+   * Fetch a known person
+   * GET /v1/people/{id}
+   */
+  getPerson(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'getPerson', 200>>>;
+  /**
+   * Erase a known person
+   * Right to erasure: the person and every face descriptor and kept face crop of them are deleted in one transaction. Audited (the audit names the person, never a descriptor).
+   * DELETE /v1/people/{id}
+   */
+  deletePerson(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'deletePerson', 200>>>;
+  /**
+   * Enrol a face of a known person from a JPEG
+   * The one face of the photo (≤ 2 MiB, EXIF orientation applied) is described and its descriptor stored; the photo is never stored, and a JPEG crop of the face only with keep_image=true. Refused with 422 no_face, several_faces (two or more faces of similar size) or face_too_small (under 64 px); 400 invalid_image when the bytes are not a JPEG. Enrol several faces per person, from photos like what the cameras see: recognition takes a person’s best face. Audited.
+   * POST /v1/people/{id}/faces
+   * @param jpeg the request body, sent as raw image/jpeg bytes
+   */
+  enrolPersonFace(id: string, jpeg: Buffer | Uint8Array | ArrayBuffer | Blob, params?: Camelize<QueryOf<'enrolPersonFace'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'enrolPersonFace', 201>>>;
 }
 
 export declare class ProtocolRunsResource extends Resource {
@@ -518,6 +550,7 @@ export interface VigilResources {
   household: HouseholdResource;
   incidents: IncidentsResource;
   keys: KeysResource;
+  people: PeopleResource;
   protocolRuns: ProtocolRunsResource;
   protocols: ProtocolsResource;
   responders: RespondersResource;

@@ -43,6 +43,11 @@ const OPERATIONS = {
   getKey: {"operationId":"getKey","method":"GET","path":"/v1/keys/{id}","pathParams":["id"],"query":[],"body":false},
   revokeKey: {"operationId":"revokeKey","method":"DELETE","path":"/v1/keys/{id}","pathParams":["id"],"query":[],"body":false},
   rotateKey: {"operationId":"rotateKey","method":"POST","path":"/v1/keys/{id}/rotate","pathParams":["id"],"query":[],"body":false},
+  listPeople: {"operationId":"listPeople","method":"GET","path":"/v1/people","pathParams":[],"query":["limit","starting_after","ending_before"],"body":false},
+  createPerson: {"operationId":"createPerson","method":"POST","path":"/v1/people","pathParams":[],"query":[],"body":true},
+  getPerson: {"operationId":"getPerson","method":"GET","path":"/v1/people/{id}","pathParams":["id"],"query":[],"body":false},
+  deletePerson: {"operationId":"deletePerson","method":"DELETE","path":"/v1/people/{id}","pathParams":["id"],"query":[],"body":false},
+  enrolPersonFace: {"operationId":"enrolPersonFace","method":"POST","path":"/v1/people/{id}/faces","pathParams":["id"],"query":["keep_image"],"body":false,"contentType":"image/jpeg"},
   getProtocolRun: {"operationId":"getProtocolRun","method":"GET","path":"/v1/protocol-runs/{id}","pathParams":["id"],"query":[],"body":false},
   pauseProtocolRun: {"operationId":"pauseProtocolRun","method":"POST","path":"/v1/protocol-runs/{id}/pause","pathParams":["id"],"query":[],"body":false},
   resumeProtocolRun: {"operationId":"resumeProtocolRun","method":"POST","path":"/v1/protocol-runs/{id}/resume","pathParams":["id"],"query":[],"body":false},
@@ -230,7 +235,7 @@ export class AutomationResource extends Resource {
   }
 
   /**
-   * Set the incident grouping gap, escalation delay or business hours
+   * Set the incident grouping gap, escalation delay, business hours or face recognition
    * PATCH /v1/automation
    */
   update(params, options) {
@@ -473,6 +478,55 @@ export class KeysResource extends Resource {
    */
   rotate(id, options) {
     return this._request(OPERATIONS.rotateKey, [id], undefined, options);
+  }
+
+}
+
+export class PeopleResource extends Resource {
+  static operations = { "list": OPERATIONS.listPeople, "create": OPERATIONS.createPerson, "getPerson": OPERATIONS.getPerson, "deletePerson": OPERATIONS.deletePerson, "enrolPersonFace": OPERATIONS.enrolPersonFace };
+
+  /**
+   * List known people, newest first
+   * GET /v1/people
+   */
+  list(params, options) {
+    return this._list(OPERATIONS.listPeople, [], params, options);
+  }
+
+  /**
+   * Add a known person
+   * Staff, contractors, family, the nanny: someone whose face can be enrolled (POST /v1/people/{id}/faces) and then recognized on phone frames when face_recognition is on. Audited.
+   * POST /v1/people
+   */
+  create(params, options) {
+    return this._request(OPERATIONS.createPerson, [], params, options);
+  }
+
+  /**
+   * Fetch a known person
+   * GET /v1/people/{id}
+   */
+  getPerson(id, options) {
+    return this._request(OPERATIONS.getPerson, [id], undefined, options);
+  }
+
+  /**
+   * Erase a known person
+   * Right to erasure: the person and every face descriptor and kept face crop of them are deleted in one transaction. Audited (the audit names the person, never a descriptor).
+   * DELETE /v1/people/{id}
+   */
+  deletePerson(id, options) {
+    return this._request(OPERATIONS.deletePerson, [id], undefined, options);
+  }
+
+  /**
+   * Enrol a face of a known person from a JPEG
+   * The one face of the photo (≤ 2 MiB, EXIF orientation applied) is described and its descriptor stored; the photo is never stored, and a JPEG crop of the face only with keep_image=true. Refused with 422 no_face, several_faces (two or more faces of similar size) or face_too_small (under 64 px); 400 invalid_image when the bytes are not a JPEG. Enrol several faces per person, from photos like what the cameras see: recognition takes a person’s best face. Audited.
+   * POST /v1/people/{id}/faces
+   * @param jpeg the request body, sent as raw image/jpeg bytes
+   */
+  enrolPersonFace(id, jpeg, params, options) {
+    return this._request(OPERATIONS.enrolPersonFace, [id], params, options, jpeg);
   }
 
 }
@@ -865,6 +919,7 @@ export const RESOURCES = {
   household: HouseholdResource,
   incidents: IncidentsResource,
   keys: KeysResource,
+  people: PeopleResource,
   protocolRuns: ProtocolRunsResource,
   protocols: ProtocolsResource,
   responders: RespondersResource,

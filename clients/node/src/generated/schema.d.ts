@@ -832,7 +832,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the incident grouping gap, escalation delay or business hours */
+        /** Set the incident grouping gap, escalation delay, business hours or face recognition */
         patch: operations["updateAutomation"];
         trace?: never;
     };
@@ -1086,6 +1086,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List known people, newest first */
+        get: operations["listPeople"];
+        put?: never;
+        /**
+         * Add a known person
+         * @description Staff, contractors, family, the nanny: someone whose face can be enrolled (POST /v1/people/{id}/faces) and then recognized on phone frames when face_recognition is on. Audited.
+         */
+        post: operations["createPerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch a known person */
+        get: operations["getPerson"];
+        put?: never;
+        post?: never;
+        /**
+         * Erase a known person
+         * @description Right to erasure: the person and every face descriptor and kept face crop of them are deleted in one transaction. Audited (the audit names the person, never a descriptor).
+         */
+        delete: operations["deletePerson"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{id}/faces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrol a face of a known person from a JPEG
+         * @description The one face of the photo (≤ 2 MiB, EXIF orientation applied) is described and its descriptor stored; the photo is never stored, and a JPEG crop of the face only with keep_image=true. Refused with 422 no_face, several_faces (two or more faces of similar size) or face_too_small (under 64 px); 400 invalid_image when the bytes are not a JPEG. Enrol several faces per person, from photos like what the cameras see: recognition takes a person’s best face. Audited.
+         */
+        post: operations["enrolPersonFace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1100,7 +1162,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "invalid_url" | "malformed_request" | "invalid_sdp" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "console_session_expired" | "invalid_publish_token" | "publish_token_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "csrf_check_failed" | "not_found" | "route_not_found" | "not_acceptable" | "request_timeout" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "stream_not_webrtc" | "stream_already_publishing" | "etag_mismatch" | "payload_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "query_not_understood" | "no_video_in_offer" | "unsupported_codec" | "ice_restart_not_supported" | "precondition_required" | "rate_limit_exceeded" | "too_many_connections" | "concurrent_stream_limit_exceeded" | "request_header_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "invalid_url" | "malformed_request" | "invalid_sdp" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "console_session_expired" | "invalid_publish_token" | "publish_token_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "csrf_check_failed" | "not_found" | "route_not_found" | "not_acceptable" | "request_timeout" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "stream_not_webrtc" | "stream_already_publishing" | "etag_mismatch" | "payload_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "query_not_understood" | "no_video_in_offer" | "unsupported_codec" | "ice_restart_not_supported" | "no_face" | "several_faces" | "face_too_small" | "precondition_required" | "rate_limit_exceeded" | "too_many_connections" | "concurrent_stream_limit_exceeded" | "request_header_too_large" | "internal_error" | "service_unavailable";
             request_id: string;
             /** @description The request field the error is about */
             param?: string;
@@ -1880,6 +1942,28 @@ export interface components {
             /** @description exactly the key’s locations; null = every location */
             locations: string[] | null;
         };
+        Person: {
+            /** @example person_01jd3k8e7f9g2h4j6k8m0n2p4q */
+            id: string;
+            /** @enum {string} */
+            object: "person";
+            name: string;
+            note: string | null;
+            /** @description enrolled faces (descriptors); recognition compares a face with the best of them */
+            faces: number;
+            /** @description enrolled faces whose JPEG crop was kept (keep_image=true) */
+            kept_images: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T20:40:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T20:40:00.000Z
+             */
+            updated_at: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2644,6 +2728,17 @@ export interface operations {
                         detected: boolean;
                         /** @description what changed in the scene because of this frame; person and vehicle detections have a snapshot (GET /v1/detections/:id/snapshot) */
                         detections: components["schemas"]["Detection"][];
+                        /** @description only when the organization has face_recognition on (PATCH /v1/automation): each face at least 56 px across, largest first, recognized or not; faces smaller than that get no verdict. Absent when recognition is off. */
+                        faces?: {
+                            /** @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody */
+                            status: "recognized" | "unrecognized";
+                            /** @description the enrolled person, when recognized */
+                            person_id: string | null;
+                            /** @description cosine similarity to the most similar enrolled face (a match needs at least 0.75); null when nobody is enrolled */
+                            similarity: number | null;
+                            /** @description the face in the frame, normalised: left, top, width, height */
+                            box: number[];
+                        }[];
                     };
                 };
             };
@@ -9381,6 +9476,8 @@ export interface operations {
                              */
                             time_zone?: string;
                         };
+                        /** @description phone frames are searched for the faces of enrolled people (POST /v1/people/{id}/faces); off by default, and while off no face descriptor is computed */
+                        face_recognition: boolean;
                         updated_at: string | null;
                     };
                 };
@@ -9508,6 +9605,8 @@ export interface operations {
                          */
                         time_zone?: string;
                     };
+                    /** @description turn face recognition on or off for the organization (a privacy opt-in; default false) */
+                    face_recognition?: boolean;
                 };
             };
         };
@@ -9552,6 +9651,8 @@ export interface operations {
                              */
                             time_zone?: string;
                         };
+                        /** @description phone frames are searched for the faces of enrolled people (POST /v1/people/{id}/faces); off by default, and while off no face descriptor is computed */
+                        face_recognition: boolean;
                         updated_at: string | null;
                     };
                 };
@@ -9700,6 +9801,8 @@ export interface operations {
                              */
                             time_zone?: string;
                         };
+                        /** @description phone frames are searched for the faces of enrolled people (POST /v1/people/{id}/faces); off by default, and while off no face descriptor is computed */
+                        face_recognition: boolean;
                         updated_at: string | null;
                     };
                 };
@@ -9848,6 +9951,8 @@ export interface operations {
                              */
                             time_zone?: string;
                         };
+                        /** @description phone frames are searched for the faces of enrolled people (POST /v1/people/{id}/faces); off by default, and while off no face descriptor is computed */
+                        face_recognition: boolean;
                         updated_at: string | null;
                     };
                 };
@@ -11586,6 +11691,626 @@ export interface operations {
                         object: "console_sign_out";
                         /** @description sessions ended by this call */
                         revoked_sessions: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPeople: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Cursor: return items older than this id */
+                starting_after?: string;
+                /** @description Cursor: return items newer than this id */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["Person"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description who this is, as operators and the household call them
+                     * @example Maria Santos
+                     */
+                    name: string;
+                    /**
+                     * @description free text: role, why they are known
+                     * @example night cleaner, Mon–Fri
+                     */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description person_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deletePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description person_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        object: "person";
+                        /** @enum {boolean} */
+                        deleted: true;
+                        /** @description descriptors (and kept crops) erased with the person */
+                        faces_deleted: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    enrolPersonFace: {
+        parameters: {
+            query?: {
+                /** @description also keep a JPEG crop of the face (never the whole photo); default false: only the descriptor is stored */
+                keep_image?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description person_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example face_01jd3k8e7f9g2h4j6k8m0n2p4q */
+                        id: string;
+                        /** @enum {string} */
+                        object: "person_face";
+                        /** @example person_01jd3k8e7f9g2h4j6k8m0n2p4q */
+                        person_id: string;
+                        /** @description the descriptor model the face was described with */
+                        model: string;
+                        /** @description the face’s side in pixels of the photo (at most 1280 px on its longer side) */
+                        size: number;
+                        /** @description where the face was in the photo, normalised: left, top, width, height */
+                        box: number[];
+                        /** @description whether a JPEG crop of the face was stored (keep_image=true); the photo itself never is */
+                        image_kept: boolean;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        created_at: string;
                     };
                 };
             };

@@ -46,10 +46,12 @@ __all__ = [
     "CreateWebhookResponse",
     "DeleteAlertRuleResponse",
     "DeleteConsoleSessionResponse",
+    "DeletePersonResponse",
     "DeleteResponderResponse",
     "DeleteStreamResponse",
     "DeleteWebhookResponse",
     "Detection",
+    "EnrolPersonFaceResponse",
     "Event",
     "EventDetection",
     "GetAutomationResponse",
@@ -76,11 +78,13 @@ __all__ = [
     "PauseAutomationResponseBusinessHours",
     "PauseAutomationResponseEscalation",
     "PauseAutomationResponseIncidents",
+    "Person",
     "Problem",
     "ProblemErrorsItem",
     "ProtocolRun",
     "ProtocolType",
     "PushStreamFrameResponse",
+    "PushStreamFrameResponseFacesItem",
     "QuerySceneResponse",
     "QuerySceneResponseInterpretation",
     "ReadyzResponse",
@@ -303,6 +307,9 @@ DeleteAlertRuleResponse = TypedDict("DeleteAlertRuleResponse", {"id": "str", "ob
 DeleteConsoleSessionResponse = TypedDict("DeleteConsoleSessionResponse", {"object": "Literal[\"console_sign_out\"]", "revoked_sessions": "int"})
 
 
+DeletePersonResponse = TypedDict("DeletePersonResponse", {"id": "str", "object": "Literal[\"person\"]", "deleted": "Literal[True]", "faces_deleted": "int"})
+
+
 DeleteResponderResponse = TypedDict("DeleteResponderResponse", {"id": "str", "object": "Literal[\"responder\"]", "deleted": "Literal[True]"})
 
 
@@ -320,6 +327,9 @@ class Detection(_DetectionRequired, _DetectionOptional):
     pass
 
 
+EnrolPersonFaceResponse = TypedDict("EnrolPersonFaceResponse", {"id": "str", "object": "Literal[\"person_face\"]", "person_id": "str", "model": "str", "size": "int", "box": "List[float]", "image_kept": "bool", "created_at": "str"})
+
+
 Event = TypedDict("Event", {"id": "str", "object": "Literal[\"event\"]", "kind": "Literal[\"observation\", \"alert\", \"watch.created\", \"watch.updated\", \"watch.stood_down\", \"sensor.muted\", \"sensor.unmuted\", \"boundary.set\", \"boundary.cleared\"]", "type": "str", "watch_id": "Optional[str]", "sensor_id": "Optional[str]", "room": "Optional[str]", "summary": "str", "detection": "Optional[EventDetection]", "data": "Optional[Dict[str, Any]]", "occurred_at": "str", "created_at": "str"})
 
 
@@ -331,7 +341,7 @@ class EventDetection(_EventDetectionRequired, _EventDetectionOptional):
     pass
 
 
-GetAutomationResponse = TypedDict("GetAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "GetAutomationResponseIncidents", "escalation": "GetAutomationResponseEscalation", "business_hours": "GetAutomationResponseBusinessHours", "updated_at": "Optional[str]"})
+GetAutomationResponse = TypedDict("GetAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "GetAutomationResponseIncidents", "escalation": "GetAutomationResponseEscalation", "business_hours": "GetAutomationResponseBusinessHours", "face_recognition": "bool", "updated_at": "Optional[str]"})
 
 
 _GetAutomationResponseBusinessHoursRequired = TypedDict("_GetAutomationResponseBusinessHoursRequired", {"start": "str", "end": "str"})
@@ -411,7 +421,7 @@ ListConversationsItem = TypedDict("ListConversationsItem", {"id": "str", "object
 ListProtocolTypesResponse = TypedDict("ListProtocolTypesResponse", {"object": "Literal[\"list\"]", "data": "List[ProtocolType]", "has_more": "bool"})
 
 
-PauseAutomationResponse = TypedDict("PauseAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "PauseAutomationResponseIncidents", "escalation": "PauseAutomationResponseEscalation", "business_hours": "PauseAutomationResponseBusinessHours", "updated_at": "Optional[str]"})
+PauseAutomationResponse = TypedDict("PauseAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "PauseAutomationResponseIncidents", "escalation": "PauseAutomationResponseEscalation", "business_hours": "PauseAutomationResponseBusinessHours", "face_recognition": "bool", "updated_at": "Optional[str]"})
 
 
 _PauseAutomationResponseBusinessHoursRequired = TypedDict("_PauseAutomationResponseBusinessHoursRequired", {"start": "str", "end": "str"})
@@ -428,7 +438,10 @@ PauseAutomationResponseEscalation = TypedDict("PauseAutomationResponseEscalation
 PauseAutomationResponseIncidents = TypedDict("PauseAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
-_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"console_session_expired\", \"invalid_publish_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"csrf_check_failed\", \"not_found\", \"route_not_found\", \"not_acceptable\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
+Person = TypedDict("Person", {"id": "str", "object": "Literal[\"person\"]", "name": "str", "note": "Optional[str]", "faces": "int", "kept_images": "int", "created_at": "str", "updated_at": "str"})
+
+
+_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"console_session_expired\", \"invalid_publish_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"csrf_check_failed\", \"not_found\", \"route_not_found\", \"not_acceptable\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"no_face\", \"several_faces\", \"face_too_small\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
 _ProblemOptional = TypedDict("_ProblemOptional", {"param": "str", "errors": "List[ProblemErrorsItem]"}, total=False)
 
 
@@ -445,7 +458,15 @@ ProtocolRun = TypedDict("ProtocolRun", {"id": "str", "object": "Literal[\"protoc
 ProtocolType = TypedDict("ProtocolType", {"id": "Optional[str]", "object": "Literal[\"protocol_type\"]", "name": "str", "description": "Optional[str]", "steps": "List[str]", "builtin": "bool", "created_at": "Optional[str]"})
 
 
-PushStreamFrameResponse = TypedDict("PushStreamFrameResponse", {"object": "Literal[\"frame_result\"]", "stream_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "detected": "bool", "detections": "List[Detection]"})
+_PushStreamFrameResponseRequired = TypedDict("_PushStreamFrameResponseRequired", {"object": "Literal[\"frame_result\"]", "stream_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "detected": "bool", "detections": "List[Detection]"})
+_PushStreamFrameResponseOptional = TypedDict("_PushStreamFrameResponseOptional", {"faces": "List[PushStreamFrameResponseFacesItem]"}, total=False)
+
+
+class PushStreamFrameResponse(_PushStreamFrameResponseRequired, _PushStreamFrameResponseOptional):
+    pass
+
+
+PushStreamFrameResponseFacesItem = TypedDict("PushStreamFrameResponseFacesItem", {"status": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "Optional[str]", "similarity": "Optional[float]", "box": "List[float]"})
 
 
 QuerySceneResponse = TypedDict("QuerySceneResponse", {"stream_id": "str", "query": "str", "answered_at": "str", "detections": "List[Detection]", "crowd_density": "float", "anomaly_flag": "bool", "answer": "str", "interpretation": "QuerySceneResponseInterpretation"})
@@ -468,7 +489,7 @@ Responder = TypedDict("Responder", {"id": "str", "object": "Literal[\"responder\
 ResponderContact = TypedDict("ResponderContact", {"webhook_url": "str", "email": "Optional[str]", "sms": "Optional[str]"})
 
 
-ResumeAutomationResponse = TypedDict("ResumeAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "ResumeAutomationResponseIncidents", "escalation": "ResumeAutomationResponseEscalation", "business_hours": "ResumeAutomationResponseBusinessHours", "updated_at": "Optional[str]"})
+ResumeAutomationResponse = TypedDict("ResumeAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "ResumeAutomationResponseIncidents", "escalation": "ResumeAutomationResponseEscalation", "business_hours": "ResumeAutomationResponseBusinessHours", "face_recognition": "bool", "updated_at": "Optional[str]"})
 
 
 _ResumeAutomationResponseBusinessHoursRequired = TypedDict("_ResumeAutomationResponseBusinessHoursRequired", {"start": "str", "end": "str"})
@@ -566,7 +587,7 @@ class UpdateAutomationBusinessHours(_UpdateAutomationBusinessHoursRequired, _Upd
     pass
 
 
-UpdateAutomationResponse = TypedDict("UpdateAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "UpdateAutomationResponseIncidents", "escalation": "UpdateAutomationResponseEscalation", "business_hours": "UpdateAutomationResponseBusinessHours", "updated_at": "Optional[str]"})
+UpdateAutomationResponse = TypedDict("UpdateAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "UpdateAutomationResponseIncidents", "escalation": "UpdateAutomationResponseEscalation", "business_hours": "UpdateAutomationResponseBusinessHours", "face_recognition": "bool", "updated_at": "Optional[str]"})
 
 
 _UpdateAutomationResponseBusinessHoursRequired = TypedDict("_UpdateAutomationResponseBusinessHoursRequired", {"start": "str", "end": "str"})

@@ -30,10 +30,12 @@ from .models import (
     CreateWebhookResponse,
     DeleteAlertRuleResponse,
     DeleteConsoleSessionResponse,
+    DeletePersonResponse,
     DeleteResponderResponse,
     DeleteStreamResponse,
     DeleteWebhookResponse,
     Detection,
+    EnrolPersonFaceResponse,
     Event,
     GetAutomationResponse,
     GetConversationResponse,
@@ -46,6 +48,7 @@ from .models import (
     ListConversationsItem,
     ListProtocolTypesResponse,
     PauseAutomationResponse,
+    Person,
     ProtocolRun,
     ProtocolType,
     PushStreamFrameResponse,
@@ -116,6 +119,11 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getKey": {"operation_id": "getKey", "method": "GET", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
     "revokeKey": {"operation_id": "revokeKey", "method": "DELETE", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
     "rotateKey": {"operation_id": "rotateKey", "method": "POST", "path": "/v1/keys/{id}/rotate", "path_params": ["id"], "query": [], "body": False},
+    "listPeople": {"operation_id": "listPeople", "method": "GET", "path": "/v1/people", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
+    "createPerson": {"operation_id": "createPerson", "method": "POST", "path": "/v1/people", "path_params": [], "query": [], "body": True},
+    "getPerson": {"operation_id": "getPerson", "method": "GET", "path": "/v1/people/{id}", "path_params": ["id"], "query": [], "body": False},
+    "deletePerson": {"operation_id": "deletePerson", "method": "DELETE", "path": "/v1/people/{id}", "path_params": ["id"], "query": [], "body": False},
+    "enrolPersonFace": {"operation_id": "enrolPersonFace", "method": "POST", "path": "/v1/people/{id}/faces", "path_params": ["id"], "query": ["keep_image"], "body": False, "content_type": "image/jpeg"},
     "getProtocolRun": {"operation_id": "getProtocolRun", "method": "GET", "path": "/v1/protocol-runs/{id}", "path_params": ["id"], "query": [], "body": False},
     "pauseProtocolRun": {"operation_id": "pauseProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/pause", "path_params": ["id"], "query": [], "body": False},
     "resumeProtocolRun": {"operation_id": "resumeProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/resume", "path_params": ["id"], "query": [], "body": False},
@@ -292,12 +300,12 @@ class AutomationResource(Resource):
         """
         return self._request(_OPERATIONS["getAutomation"], (), {}, request_options)
 
-    def update(self, *, incident_gap_s: Union[int, NotGiven] = NOT_GIVEN, escalation_after_s: Union[int, NotGiven] = NOT_GIVEN, business_hours: Union[UpdateAutomationBusinessHours, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> UpdateAutomationResponse:
-        """Set the incident grouping gap, escalation delay or business hours
+    def update(self, *, incident_gap_s: Union[int, NotGiven] = NOT_GIVEN, escalation_after_s: Union[int, NotGiven] = NOT_GIVEN, business_hours: Union[UpdateAutomationBusinessHours, NotGiven] = NOT_GIVEN, face_recognition: Union[bool, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> UpdateAutomationResponse:
+        """Set the incident grouping gap, escalation delay, business hours or face recognition
 
         PATCH /v1/automation
         """
-        return self._request(_OPERATIONS["updateAutomation"], (), {"incident_gap_s": incident_gap_s, "escalation_after_s": escalation_after_s, "business_hours": business_hours}, request_options)
+        return self._request(_OPERATIONS["updateAutomation"], (), {"incident_gap_s": incident_gap_s, "escalation_after_s": escalation_after_s, "business_hours": business_hours, "face_recognition": face_recognition}, request_options)
 
     def pause(self, target: str, *, request_options: Optional[RequestOptions] = None) -> PauseAutomationResponse:
         """Pause automatic incidents or automatic escalation for the organization
@@ -525,6 +533,53 @@ class KeysResource(Resource):
         POST /v1/keys/{id}/rotate
         """
         return self._request(_OPERATIONS["rotateKey"], (id,), {}, request_options)
+
+
+class PeopleResource(Resource):
+    OPERATIONS = {"list": _OPERATIONS["listPeople"], "create": _OPERATIONS["createPerson"], "get_person": _OPERATIONS["getPerson"], "delete_person": _OPERATIONS["deletePerson"], "enrol_person_face": _OPERATIONS["enrolPersonFace"]}
+
+    def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Person]:
+        """List known people, newest first
+
+        GET /v1/people
+        """
+        return self._list(_OPERATIONS["listPeople"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
+
+    def create(self, *, name: str, note: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Person:
+        """Add a known person
+
+        Staff, contractors, family, the nanny: someone whose face can be enrolled (POST /v1/people/{id}/faces) and then recognized on phone frames when face_recognition is on. Audited.
+
+        POST /v1/people
+        """
+        return self._request(_OPERATIONS["createPerson"], (), {"name": name, "note": note}, request_options)
+
+    def get_person(self, id: str, *, request_options: Optional[RequestOptions] = None) -> Person:
+        """Fetch a known person
+
+        GET /v1/people/{id}
+        """
+        return self._request(_OPERATIONS["getPerson"], (id,), {}, request_options)
+
+    def delete_person(self, id: str, *, request_options: Optional[RequestOptions] = None) -> DeletePersonResponse:
+        """Erase a known person
+
+        Right to erasure: the person and every face descriptor and kept face crop of them are deleted in one transaction. Audited (the audit names the person, never a descriptor).
+
+        DELETE /v1/people/{id}
+        """
+        return self._request(_OPERATIONS["deletePerson"], (id,), {}, request_options)
+
+    def enrol_person_face(self, id: str, jpeg: bytes, *, keep_image: Union[bool, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> EnrolPersonFaceResponse:
+        """Enrol a face of a known person from a JPEG
+
+        The one face of the photo (≤ 2 MiB, EXIF orientation applied) is described and its descriptor stored; the photo is never stored, and a JPEG crop of the face only with keep_image=true. Refused with 422 no_face, several_faces (two or more faces of similar size) or face_too_small (under 64 px); 400 invalid_image when the bytes are not a JPEG. Enrol several faces per person, from photos like what the cameras see: recognition takes a person’s best face. Audited.
+
+        POST /v1/people/{id}/faces
+
+        jpeg: the request body, sent as raw image/jpeg bytes.
+        """
+        return self._request(_OPERATIONS["enrolPersonFace"], (id,), {"keep_image": keep_image}, request_options, content=jpeg)
 
 
 class ProtocolRunsResource(Resource):
@@ -886,6 +941,7 @@ class VigilResources:
     household: HouseholdResource
     incidents: IncidentsResource
     keys: KeysResource
+    people: PeopleResource
     protocol_runs: ProtocolRunsResource
     protocols: ProtocolsResource
     responders: RespondersResource
@@ -908,6 +964,7 @@ class VigilResources:
         self.household = HouseholdResource(http)
         self.incidents = IncidentsResource(http)
         self.keys = KeysResource(http)
+        self.people = PeopleResource(http)
         self.protocol_runs = ProtocolRunsResource(http)
         self.protocols = ProtocolsResource(http)
         self.responders = RespondersResource(http)

@@ -1,0 +1,69 @@
+// The module's public face: what other modules may import (docs/architecture.md).
+export { personRepository } from './person.repository.ts';
+export { PeopleService } from './person.service.ts';
+
+import { defineApiModule } from '../../platform/http/index.ts';
+import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { CLOCK } from '../../platform/time/index.ts';
+import { DATABASE } from '../../platform/db/index.ts';
+import { AUDIT } from '../../platform/audit/index.ts';
+import { createFaceEngine, type FaceEngine } from '../../ingest/faces/index.ts';
+import { FRAME_FACES } from '../streams/index.ts';
+import { PeopleService } from './person.service.ts';
+import { PersonSchema } from './person.schemas.ts';
+import { personRoutes } from './person.routes.ts';
+
+/** The face engine, started on first use and closed with the process (context.close). */
+export interface LazyFaceEngine {
+  get(): Promise<FaceEngine>;
+  close(): Promise<void>;
+}
+
+export function lazyFaceEngine(make: () => Promise<FaceEngine> = () => createFaceEngine()): LazyFaceEngine {
+  let started: Promise<FaceEngine> | null = null;
+  return {
+    get() {
+      started ??= make().catch((err) => {
+        started = null; // a failed start is retried by the next request
+        throw err;
+      });
+      return started;
+    },
+    async close() {
+      const s = started;
+      started = null;
+      if (s) await (await s.catch(() => null))?.close();
+    },
+  };
+}
+
+export const PEOPLE = token<PeopleService>('people');
+export const FACE_ENGINE = token<LazyFaceEngine>('faceEngine');
+/** port: the tenant's face recognition opt-in (org/operations.ts hands in the automation settings) */
+export const FACE_RECOGNITION_ENABLED = token<(tenantId: string) => boolean>('faceRecognitionEnabled');
+
+export const peopleServices = defineServiceModule({
+  name: 'people',
+  provide: (c) => {
+    c.provide(FACE_ENGINE, () => lazyFaceEngine());
+    c.provide(PEOPLE, (c) => {
+      const engine = c.get(FACE_ENGINE);
+      return new PeopleService({
+        database: c.get(DATABASE),
+        clock: c.get(CLOCK),
+        audit: c.get(AUDIT),
+        engine: () => engine.get(),
+        recognitionEnabled: c.get(FACE_RECOGNITION_ENABLED),
+      });
+    });
+    c.provide(FRAME_FACES, (c) => c.get(PEOPLE));
+  },
+});
+
+/** The people module's HTTP face: its tags, shared schemas and routes (docs/architecture.md). */
+export const peopleApi = defineApiModule({
+  name: 'people',
+  tags: [{ name: 'People', description: 'Known people and their enrolled faces, for face recognition (issue 14; both surfaces)' }],
+  schemas: [PersonSchema],
+  routes: ({ people }: { people: PeopleService }) => personRoutes(people),
+});

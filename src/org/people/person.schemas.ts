@@ -1,0 +1,52 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoTime, ListOf, ListQuery, Name, prefixedId, Text } from '../../platform/http/index.ts';
+
+export const CreatePersonBody = Type.Object(
+  {
+    name: Name({ maxLength: 200, description: 'who this is, as operators and the household call them', examples: ['Maria Santos'] }),
+    note: Type.Optional(Text({ maxLength: 2000, description: 'free text: role, why they are known', examples: ['night cleaner, Mon–Fri'] })),
+  },
+  { additionalProperties: false },
+);
+export type CreatePersonBodyT = Static<typeof CreatePersonBody>;
+
+export const PersonSchema = Type.Object(
+  {
+    id: prefixedId('person'),
+    object: Type.Literal('person'),
+    name: Type.String(),
+    note: Type.Union([Type.String(), Type.Null()]),
+    faces: Type.Integer({ minimum: 0, description: 'enrolled faces (descriptors); recognition compares a face with the best of them' }),
+    kept_images: Type.Integer({ minimum: 0, description: 'enrolled faces whose JPEG crop was kept (keep_image=true)' }),
+    created_at: IsoTime,
+    updated_at: IsoTime,
+  },
+  { $id: 'Person' },
+);
+export type PersonView = Static<typeof PersonSchema>;
+
+export const PersonFaceSchema = Type.Object({
+  id: prefixedId('face'),
+  object: Type.Literal('person_face'),
+  person_id: prefixedId('person'),
+  model: Type.String({ description: 'the descriptor model the face was described with' }),
+  size: Type.Integer({ minimum: 0, description: 'the face’s side in pixels of the photo (at most 1280 px on its longer side)' }),
+  box: Type.Array(Type.Number({ minimum: 0, maximum: 1 }), { minItems: 4, maxItems: 4, description: 'where the face was in the photo, normalised: left, top, width, height' }),
+  image_kept: Type.Boolean({ description: 'whether a JPEG crop of the face was stored (keep_image=true); the photo itself never is' }),
+  created_at: IsoTime,
+});
+export type PersonFaceView = Static<typeof PersonFaceSchema>;
+
+export const PersonIdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'person_…' }) });
+export const PersonList = ListOf(Type.Ref('Person'));
+export const PersonListQuery = ListQuery;
+export const EnrolFaceQuery = Type.Object(
+  { keep_image: Type.Optional(Type.Boolean({ default: false, description: 'also keep a JPEG crop of the face (never the whole photo); default false: only the descriptor is stored' })) },
+  { additionalProperties: false },
+);
+export const DeletedPerson = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('person'),
+  deleted: Type.Literal(true),
+  faces_deleted: Type.Integer({ minimum: 0, description: 'descriptors (and kept crops) erased with the person' }),
+});
