@@ -1245,6 +1245,16 @@ export interface components {
             track_id?: string;
             dwell_s?: number;
             zone?: string;
+            /**
+             * @description the object in its snapshot: [x, y, w, h], left, top, width and height as fractions 0..1 of the frame; real video only
+             * @example [
+             *       0.31,
+             *       0.12,
+             *       0.18,
+             *       0.74
+             *     ]
+             */
+            box?: number[];
         };
         WebhookEndpoint: {
             /** @example whk_01jd3k8e7f9g2h4j6k8m0n2p4q */
