@@ -76,6 +76,8 @@ for (const dialect of DIALECTS) {
 
     test('the person detection carries its box: [x, y, w, h] in 0..1 of the frame, around the person, stored and read back', async () => {
       const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Box phone', source_type: 'mobile', source_url: 'mobile://box', location: 'field' })).body;
+      const none = await v.app.inject({ url: `/v1/streams/${stream.id}/snapshot`, headers: bearer(key) });
+      assert.deepEqual([none.statusCode, none.json().code], [404, 'not_found'], 'no frame yet');
       const res = await pushFrame(stream.id, jpeg);
       assert.equal(res.statusCode, 200, res.body);
       const out = res.json();
@@ -103,6 +105,15 @@ for (const dialect of DIALECTS) {
       const seen = q.body.detections.find((d: { id: string }) => d.id === person.id);
       assert.ok(seen, JSON.stringify(q.body.detections));
       assert.deepEqual(seen.box, person.box);
+
+      // the stream's latest frame (what the zone editor draws on) is this frame's snapshot
+      const latest = await v.app.inject({ url: `/v1/streams/${stream.id}/snapshot`, headers: bearer(key) });
+      assert.equal(latest.statusCode, 200);
+      assert.equal(latest.headers['content-type'], 'image/jpeg');
+      const own = await v.app.inject({ url: `/v1/detections/${person.id}/snapshot`, headers: bearer(key) });
+      assert.ok(latest.rawPayload.equals(own.rawPayload));
+      assert.equal((await sharp(latest.rawPayload).metadata()).width, 640);
+      assert.equal((await v.app.inject({ url: `/v1/streams/${stream.id}/snapshot`, headers: bearer(await v.orgKey()) })).statusCode, 404, 'not another organization\'s');
     });
 
     test('a phone frame showing a dog becomes an animal detection (subtype dog, tracked, with its snapshot), never a person', async () => {

@@ -413,6 +413,13 @@ export declare class StreamsResource extends Resource {
    */
   pushFrame(id: string, jpeg: Buffer | Uint8Array | ArrayBuffer | Blob, options?: RequestOptions): Promise<Camelize<JsonResponse<'pushStreamFrame', 200>>>;
   /**
+   * The latest camera frame of a stream
+   * JPEG of the stream's most recent frame that produced a person, animal or vehicle detection (real video: RTSP, HTTP, phone frames, WebRTC), e.g. to draw zones and motion masks on. `Last-Modified` is the frame's time. 404 while the stream has none (sandbox streams never do).
+   * GET /v1/streams/{id}/snapshot
+   * @returns the image/jpeg bytes
+   */
+  getSnapshot(id: string, options?: RequestOptions): Promise<Buffer>;
+  /**
    * Issue a new WHIP publish token for a webrtc stream
    * The new token is shown once; the previous one stops working and a publisher using it is disconnected.
    * POST /v1/streams/{id}/publish-token

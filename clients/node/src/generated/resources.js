@@ -67,6 +67,7 @@ const OPERATIONS = {
   updateStream: {"operationId":"updateStream","method":"PATCH","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":true},
   deleteStream: {"operationId":"deleteStream","method":"DELETE","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":false},
   pushStreamFrame: {"operationId":"pushStreamFrame","method":"POST","path":"/v1/streams/{id}/frames","pathParams":["id"],"query":[],"body":false,"contentType":"image/jpeg"},
+  getStreamSnapshot: {"operationId":"getStreamSnapshot","method":"GET","path":"/v1/streams/{id}/snapshot","pathParams":["id"],"query":[],"body":false,"binaryResponse":"image/jpeg"},
   rotateStreamPublishToken: {"operationId":"rotateStreamPublishToken","method":"POST","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   revokeStreamPublishToken: {"operationId":"revokeStreamPublishToken","method":"DELETE","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   healthz: {"operationId":"healthz","method":"GET","path":"/healthz","pathParams":[],"query":[],"body":false},
@@ -655,7 +656,7 @@ export class ScenesResource extends Resource {
 }
 
 export class StreamsResource extends Resource {
-  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken };
+  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "getSnapshot": OPERATIONS.getStreamSnapshot, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken };
 
   /**
    * List streams, newest first
@@ -706,6 +707,16 @@ export class StreamsResource extends Resource {
    */
   pushFrame(id, jpeg, options) {
     return this._request(OPERATIONS.pushStreamFrame, [id], undefined, options, jpeg);
+  }
+
+  /**
+   * The latest camera frame of a stream
+   * JPEG of the stream's most recent frame that produced a person, animal or vehicle detection (real video: RTSP, HTTP, phone frames, WebRTC), e.g. to draw zones and motion masks on. `Last-Modified` is the frame's time. 404 while the stream has none (sandbox streams never do).
+   * GET /v1/streams/{id}/snapshot
+   * @returns the image/jpeg bytes
+   */
+  getSnapshot(id, options) {
+    return this._request(OPERATIONS.getStreamSnapshot, [id], undefined, options);
   }
 
   /**

@@ -140,6 +140,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateStream": {"operation_id": "updateStream", "method": "PATCH", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": True},
     "deleteStream": {"operation_id": "deleteStream", "method": "DELETE", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": False},
     "pushStreamFrame": {"operation_id": "pushStreamFrame", "method": "POST", "path": "/v1/streams/{id}/frames", "path_params": ["id"], "query": [], "body": False, "content_type": "image/jpeg"},
+    "getStreamSnapshot": {"operation_id": "getStreamSnapshot", "method": "GET", "path": "/v1/streams/{id}/snapshot", "path_params": ["id"], "query": [], "body": False, "binary_response": "image/jpeg"},
     "rotateStreamPublishToken": {"operation_id": "rotateStreamPublishToken", "method": "POST", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "revokeStreamPublishToken": {"operation_id": "revokeStreamPublishToken", "method": "DELETE", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "healthz": {"operation_id": "healthz", "method": "GET", "path": "/healthz", "path_params": [], "query": [], "body": False},
@@ -690,7 +691,7 @@ class ScenesResource(Resource):
 
 
 class StreamsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
+    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Stream]:
         """List streams, newest first
@@ -739,6 +740,17 @@ class StreamsResource(Resource):
         jpeg: the request body, sent as raw image/jpeg bytes.
         """
         return self._request(_OPERATIONS["pushStreamFrame"], (id,), {}, request_options, content=jpeg)
+
+    def get_snapshot(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
+        """The latest camera frame of a stream
+
+        JPEG of the stream's most recent frame that produced a person, animal or vehicle detection (real video: RTSP, HTTP, phone frames, WebRTC), e.g. to draw zones and motion masks on. `Last-Modified` is the frame's time. 404 while the stream has none (sandbox streams never do).
+
+        GET /v1/streams/{id}/snapshot
+
+        Returns the image/jpeg bytes.
+        """
+        return self._request(_OPERATIONS["getStreamSnapshot"], (id,), {}, request_options)
 
     def rotate_publish_token(self, id: str, *, request_options: Optional[RequestOptions] = None) -> RotateStreamPublishTokenResponse:
         """Issue a new WHIP publish token for a webrtc stream
