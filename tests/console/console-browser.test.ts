@@ -314,6 +314,34 @@ describe('web console in chromium', { skip }, () => {
     await context.close();
   });
 
+  test('the zone editor draws on the stream\'s latest frame, in the frame\'s proportions', async () => {
+    // a real-video frame for the lobby stream: a detection through the pipeline, then its JPEG
+    const ref = { id: lobby.id, scene_id: lobby.scene_id, location: lobby.location, tenant_id: c.seed.org.tenant_id };
+    const records = await c.t.ctx.pipeline.ingest(ref, [{ type: 'person', subtype: 'unrecognized', confidence: 0.7, at: Date.now(), track_id: 'trk_zone_1', dwell_s: 0, box: [0.3, 0.23, 0.13, 0.65] }]);
+    await c.t.ctx.snapshots.storeFor(records, [await readFile(PERSON_JPG)]);
+    const name = (await c.call(org, 'GET', `/v1/streams/${lobby.id}`)).body.name as string;
+
+    const { context, page, errors } = await openAs(org);
+    await go(page, 'streams', 'Streams');
+    await page.locator('tr', { hasText: name }).locator('button:text-is("Edit zones")').click();
+    const svg = page.locator('svg.zone-canvas');
+    await svg.locator('image.frame').waitFor();
+    assert.match((await svg.locator('image.frame').getAttribute('href'))!, /^blob:/);
+    assert.equal(await svg.getAttribute('viewBox'), '0 0 640 424', 'person.jpg is 640×424');
+    await svg.scrollIntoViewIfNeeded();
+    const box = (await svg.boundingBox())!;
+    assert.ok(Math.abs(box.width / box.height - 640 / 424) < 0.02, `drawn at the frame's proportions: ${box.width}×${box.height}`);
+    // corners land where they were clicked on the picture
+    const clicks = [[0.25, 0.2], [0.5, 0.2], [0.5, 0.9]];
+    for (const [x, y] of clicks) await page.mouse.click(box.x + x * box.width, box.y + y * box.height);
+    const corners = await svg.locator('circle.corner').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('cx')) / 640, Number(e.getAttribute('cy')) / 424]));
+    assert.equal(corners.length, 3);
+    corners.forEach(([x, y], i) => assert.ok(Math.abs(x - clicks[i][0]) < 0.01 && Math.abs(y - clicks[i][1]) < 0.01, JSON.stringify(corners)));
+    await page.locator('.zone-editor').screenshot({ path: new URL('zone-editor-snapshot-desktop.png', ARTEFACTS).pathname });
+    assert.deepEqual(errors, [], 'no CSP violation or page error');
+    await context.close();
+  });
+
   test('alert rules, responders and webhooks made in the console: a fired alert is acknowledged, its delivery is in the log and is redelivered', async () => {
     const received: Array<{ event: string }> = [];
     const receiver = createServer((req, res) => {

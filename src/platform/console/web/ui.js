@@ -93,9 +93,11 @@ export function useSnapshot(path, retries = 0) {
         const res = await fetch(path, { credentials: 'same-origin', headers: { accept: 'image/jpeg' } }).catch(() => null);
         if (res && res.ok) {
           const blob = await res.blob();
+          // its size, so a drawing over it can take the frame's proportions
+          const size = await createImageBitmap(blob).then((b) => { const wh = { width: b.width, height: b.height }; b.close(); return wh; }, () => null);
           if (!live) return;
           url = URL.createObjectURL(blob);
-          setState({ src: url, failed: false });
+          setState({ src: url, failed: false, ...(size ?? {}) });
           return;
         }
         if (attempt >= retries || (res && res.status !== 404)) break;
