@@ -1,9 +1,11 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
+import { PERSON_JPG } from '../fixtures-video/rtsp-camera.ts';
 import { ARTEFACTS, CHROMIUM, WIDTHS, seriousViolations, startConsoleApp, waitUntil, type ConsoleApp } from './console-app.ts';
 
 // Issue 13 "Tests in a real browser": Debian's chromium against the real server with the demo
@@ -16,7 +18,7 @@ describe('web console in chromium', { skip }, () => {
   let c: ConsoleApp;
   let org: string;
   let home: string;
-  let lobby: { id: string; scene_id: string };
+  let lobby: { id: string; scene_id: string; location: string };
   before(async () => {
     c = await startConsoleApp();
     org = c.seed.org.key;
@@ -94,6 +96,44 @@ describe('web console in chromium', { skip }, () => {
     assert.ok(took < 2000);
     assert.equal((await c.call(org, 'GET', `/v1/scenes/${lobby.scene_id}`)).body.people_count, target);
     assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('the wall draws a real-video frame: the latest snapshot with its objects\' boxes over it, updated live', async () => {
+    const { context, page, errors } = await openAs(org);
+    await page.waitForSelector('#live-state:text-is("Live")');
+    // a frame as the video ingest records one (src/ingest/sources/live-video-sources.ts): its
+    // detections, boxes included, through the detection pipeline, then the frame's JPEG for them
+    const at = Date.now();
+    const box: [number, number, number, number] = [0.2969, 0.2311, 0.1328, 0.6486]; // the walker in person.jpg
+    const dog: [number, number, number, number] = [0.1016, 0.6179, 0.2188, 0.1934];
+    const people = (await c.call(org, 'GET', `/v1/scenes/${lobby.scene_id}`)).body.people_count;
+    const ref = { id: lobby.id, scene_id: lobby.scene_id, location: lobby.location, tenant_id: c.seed.org.tenant_id };
+    const records = await c.t.ctx.pipeline.ingest(ref, [
+      { type: 'person', subtype: 'unrecognized', confidence: 0.74, at, track_id: 'trk_wall_1', dwell_s: 0, box },
+      { type: 'animal', subtype: 'dog', confidence: 0.43, at, track_id: 'trk_wall_2', dwell_s: 0, box: dog },
+      { type: 'person_count', value: people + 1, confidence: 0.74, at },
+    ]);
+    const jpeg = await readFile(PERSON_JPG);
+    await c.t.ctx.snapshots.storeFor(records, [jpeg, jpeg, undefined]);
+
+    const card = page.locator(`[data-scene="${lobby.scene_id}"]`);
+    await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLImageElement | null)?.naturalWidth === 640, `[data-scene="${lobby.scene_id}"] .frame img`, { timeout: 5000 });
+    assert.equal(await card.locator('.frame').getAttribute('data-detection'), records[0].id);
+    assert.equal(await card.locator('.box').count(), 2);
+    assert.match((await card.locator('.frame img').getAttribute('alt'))!, /2 objects boxed \(person, dog\)/);
+    // each rectangle sits where its box says on the picture as drawn (within a pixel)
+    const img = (await card.locator('.frame img').boundingBox())!;
+    for (const [kind, b] of [['person', box], ['animal', dog]] as const) {
+      const r = (await card.locator(`.box-${kind} rect`).boundingBox())!;
+      const expected = [img.x + b[0] * img.width, img.y + b[1] * img.height, b[2] * img.width, b[3] * img.height];
+      // the 2 px stroke widens the rectangle's drawn box by half of it on each side
+      const drawn = [r.x + 1, r.y + 1, r.width - 2, r.height - 2];
+      drawn.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= 1.5, `${kind} ${JSON.stringify(drawn)} vs ${JSON.stringify(expected)}`));
+    }
+    assert.equal(await card.locator('.people').textContent(), String(people + 1));
+    await card.screenshot({ path: new URL('wall-frame-boxes-desktop.png', ARTEFACTS).pathname });
+    assert.deepEqual(errors, [], 'no CSP violation or page error');
     await context.close();
   });
 
@@ -271,6 +311,34 @@ describe('web console in chromium', { skip }, () => {
     const near = (a: number[][], b: number[][]) => a.length === b.length && a.every(([x, y], i) => Math.abs(x - b[i][0]) < 0.02 && Math.abs(y - b[i][1]) < 0.02);
     assert.ok(near(saved.zones[0].polygon, [[0.1, 0.1], [0.5, 0.1], [0.5, 0.6]]), JSON.stringify(saved.zones[0].polygon));
     assert.deepEqual(saved.motion_masks, [[[0.8, 0], [1, 0], [1, 0.2], [0.8, 0.2]]]);
+    await context.close();
+  });
+
+  test('the zone editor draws on the stream\'s latest frame, in the frame\'s proportions', async () => {
+    // a real-video frame for the lobby stream: a detection through the pipeline, then its JPEG
+    const ref = { id: lobby.id, scene_id: lobby.scene_id, location: lobby.location, tenant_id: c.seed.org.tenant_id };
+    const records = await c.t.ctx.pipeline.ingest(ref, [{ type: 'person', subtype: 'unrecognized', confidence: 0.7, at: Date.now(), track_id: 'trk_zone_1', dwell_s: 0, box: [0.3, 0.23, 0.13, 0.65] }]);
+    await c.t.ctx.snapshots.storeFor(records, [await readFile(PERSON_JPG)]);
+    const name = (await c.call(org, 'GET', `/v1/streams/${lobby.id}`)).body.name as string;
+
+    const { context, page, errors } = await openAs(org);
+    await go(page, 'streams', 'Streams');
+    await page.locator('tr', { hasText: name }).locator('button:text-is("Edit zones")').click();
+    const svg = page.locator('svg.zone-canvas');
+    await svg.locator('image.frame').waitFor();
+    assert.match((await svg.locator('image.frame').getAttribute('href'))!, /^blob:/);
+    assert.equal(await svg.getAttribute('viewBox'), '0 0 640 424', 'person.jpg is 640×424');
+    await svg.scrollIntoViewIfNeeded();
+    const box = (await svg.boundingBox())!;
+    assert.ok(Math.abs(box.width / box.height - 640 / 424) < 0.02, `drawn at the frame's proportions: ${box.width}×${box.height}`);
+    // corners land where they were clicked on the picture
+    const clicks = [[0.25, 0.2], [0.5, 0.2], [0.5, 0.9]];
+    for (const [x, y] of clicks) await page.mouse.click(box.x + x * box.width, box.y + y * box.height);
+    const corners = await svg.locator('circle.corner').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('cx')) / 640, Number(e.getAttribute('cy')) / 424]));
+    assert.equal(corners.length, 3);
+    corners.forEach(([x, y], i) => assert.ok(Math.abs(x - clicks[i][0]) < 0.01 && Math.abs(y - clicks[i][1]) < 0.01, JSON.stringify(corners)));
+    await page.locator('.zone-editor').screenshot({ path: new URL('zone-editor-snapshot-desktop.png', ARTEFACTS).pathname });
+    assert.deepEqual(errors, [], 'no CSP violation or page error');
     await context.close();
   });
 

@@ -62,6 +62,7 @@ const PROBES: Record<string, Probe> = {
   queryScene: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/scenes/${s.r.scene}/query`, { stream_id: s.r.stream, query: 'How many people are here right now?', window: '15m' }) },
   injectSandboxDetection: { surface: 'organization', expect: 'item', req: (s) => post('/v1/sandbox/detections', { stream_id: s.r.stream, type: 'person' }) },
   getDetectionSnapshot: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/detections/${s.r.detection}/snapshot`) },
+  getStreamSnapshot: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}/snapshot`) },
 
   createWebhook: { surface: 'any', expect: 'scan', req: () => post('/v1/webhooks', { url: 'http://127.0.0.1:9/probe' }) },
   listWebhooks: { surface: 'any', expect: 'scan', req: () => get('/v1/webhooks?limit=100'), contains: (s) => s.r.webhook },
@@ -257,6 +258,8 @@ for (const dialect of DIALECTS) {
       }
       const snap = await send(org.owner, PROBES.getDetectionSnapshot.req(org));
       assert.deepEqual([snap.status, snap.type], [200, 'image/jpeg']);
+      const latest = await send(org.owner, PROBES.getStreamSnapshot.req(org));
+      assert.deepEqual([latest.status, latest.type], [200, 'image/jpeg']);
     });
 
     test('(a) another tenant\'s key and (b) a key limited to another location never get the resource', async () => {

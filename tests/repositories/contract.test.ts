@@ -6,7 +6,8 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/pl
 import { auditRepository } from '../../src/platform/audit/audit.repository.ts';
 import { computeAuditHash, GENESIS_HASH } from '../../src/platform/audit/audit-chain.ts';
 import { AuditService } from '../../src/platform/audit/audit.service.ts';
-import { detectionRepository } from '../../src/org/detections/detection.repository.ts';
+import { boxOf, boxToColumn, detectionRepository } from '../../src/org/detections/detection.repository.ts';
+import type { DetectionBox } from '../../src/org/detections/detection.ts';
 import { sceneRepository } from '../../src/org/scenes/scene.repository.ts';
 import { streamRepository } from '../../src/org/streams/stream.repository.ts';
 import { tenantRepository } from '../../src/platform/identity/tenant.repository.ts';
@@ -75,7 +76,7 @@ for (const dialect of DIALECTS) {
       const base = Date.parse('2026-11-21T09:00:00.000Z');
       const row = (type: string, at: number, extra: object = {}) => ({
         id: newId('det', at), tenant_id: tenant, stream_id: 's', scene_id: 'scene_r', location: 'lobby', type, subtype: null,
-        value: null, count: null, confidence: 0.9, at, track_id: null, dwell_s: null, zone: null, ...extra,
+        value: null, count: null, confidence: 0.9, at, track_id: null, dwell_s: null, zone: null, box: null, ...extra,
       });
       await detectionRepository.insertMany(h.db, [
         row('person_count', base - 3600_000, { value: 2 }),
@@ -90,6 +91,22 @@ for (const dialect of DIALECTS) {
       ]);
       assert.equal(typeof got[0].at, 'number');
       assert.equal(await detectionRepository.deleteOlderThan(h.db, base - 1000_000), 1);
+    });
+
+    test('detections: a box (migration 012) round-trips through both insert paths; a detection without one reads back none', async () => {
+      const at = Date.parse('2026-11-22T09:00:00.000Z');
+      const box: DetectionBox = [0.2969, 0.2311, 0.1328, 0.6486];
+      const row = (id: string, b: DetectionBox | null, t = at) => ({
+        id, tenant_id: tenant, stream_id: 's_box', scene_id: 'scene_box', location: 'yard', type: 'person', subtype: 'unrecognized',
+        value: null, count: null, confidence: 0.8, at: t, track_id: 'trk_1', dwell_s: 0, zone: null, box: boxToColumn(b),
+      });
+      const [viaKysely, viaHotPath, sandbox] = [newId('det', at), newId('det', at + 1), newId('det', at + 2)];
+      await detectionRepository.insertMany(h.db, [row(viaKysely, box)]);
+      // the pipeline's commit: prepared statements on the raw SQLite connection, Kysely on PostgreSQL
+      await h.withWriteLock((trx) => detectionRepository.insertManyLocked(h, trx, [row(viaHotPath, [0, 0.5, 1, 0.5], at + 1), row(sandbox, null, at + 2)]));
+      const got = await detectionRepository.inRangeWithState(h.db, 'scene_box', at, at + 10);
+      assert.deepEqual(got.map((d) => [d.id, boxOf(d)]), [[viaKysely, box], [viaHotPath, [0, 0.5, 1, 0.5]], [sandbox, null]]);
+      assert.equal(got[2].box, null);
     });
 
     test('audit: chained appends, and the database refuses UPDATE and DELETE', async () => {

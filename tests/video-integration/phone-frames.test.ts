@@ -74,6 +74,48 @@ for (const dialect of DIALECTS) {
       assert.ok(row.last_frame_at);
     });
 
+    test('the person detection carries its box: [x, y, w, h] in 0..1 of the frame, around the person, stored and read back', async () => {
+      const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Box phone', source_type: 'mobile', source_url: 'mobile://box', location: 'field' })).body;
+      const none = await v.app.inject({ url: `/v1/streams/${stream.id}/snapshot`, headers: bearer(key) });
+      assert.deepEqual([none.statusCode, none.json().code], [404, 'not_found'], 'no frame yet');
+      const res = await pushFrame(stream.id, jpeg);
+      assert.equal(res.statusCode, 200, res.body);
+      const out = res.json();
+      const person = out.detections.find((d: { type: string }) => d.type === 'person');
+      assert.ok(person, JSON.stringify(out.detections));
+      const [x, y, w, h] = person.box as number[];
+      assert.equal(person.box.length, 4);
+      for (const n of person.box) assert.ok(n >= 0 && n <= 1, JSON.stringify(person.box));
+      // person.jpg (640×424): the walker in blue stands in x 192–272 px, y 100–373 px (hat to boots),
+      // measured by hand on the image. The box holds all of that (a detector's few pixels of slack
+      // allowed) and is not much bigger: it is the person, not the dog beside them or the frame.
+      const slack = 0.03;
+      assert.ok(x <= 192 / 640 + slack && x + w >= 272 / 640 - slack, `horizontal ${JSON.stringify(person.box)}`);
+      assert.ok(y <= 100 / 424 + slack && y + h >= 373 / 424 - slack, `vertical ${JSON.stringify(person.box)}`);
+      assert.ok(x >= 192 / 640 - 0.08 && x + w <= 272 / 640 + 0.08, `not wider than the person ${JSON.stringify(person.box)}`);
+      assert.ok(y >= 100 / 424 - 0.1 && y + h <= 373 / 424 + 0.1, `not taller than the person ${JSON.stringify(person.box)}`);
+      // a count has no box
+      assert.equal(out.detections.find((d: { type: string }) => d.type === 'person_count')?.box, undefined);
+
+      // stored with the detection, and read back through the API (a scene question shows the sighting)
+      const row = await v.ctx.database.db.selectFrom('detections').select('box').where('id', '=', person.id).executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(row.box!), person.box);
+      const q = await v.call(key, 'POST', `/v1/scenes/${stream.scene_id}/query`, { stream_id: stream.id, query: 'When was an unrecognized person last seen?', window: '1h' });
+      assert.equal(q.status, 200, JSON.stringify(q.body));
+      const seen = q.body.detections.find((d: { id: string }) => d.id === person.id);
+      assert.ok(seen, JSON.stringify(q.body.detections));
+      assert.deepEqual(seen.box, person.box);
+
+      // the stream's latest frame (what the zone editor draws on) is this frame's snapshot
+      const latest = await v.app.inject({ url: `/v1/streams/${stream.id}/snapshot`, headers: bearer(key) });
+      assert.equal(latest.statusCode, 200);
+      assert.equal(latest.headers['content-type'], 'image/jpeg');
+      const own = await v.app.inject({ url: `/v1/detections/${person.id}/snapshot`, headers: bearer(key) });
+      assert.ok(latest.rawPayload.equals(own.rawPayload));
+      assert.equal((await sharp(latest.rawPayload).metadata()).width, 640);
+      assert.equal((await v.app.inject({ url: `/v1/streams/${stream.id}/snapshot`, headers: bearer(await v.orgKey()) })).statusCode, 404, 'not another organization\'s');
+    });
+
     test('a phone frame showing a dog becomes an animal detection (subtype dog, tracked, with its snapshot), never a person', async () => {
       const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Yard phone', source_type: 'mobile', source_url: 'mobile://yard', location: 'yard' })).body;
       const res = await pushFrame(stream.id, await readFile(DOG_JPG));

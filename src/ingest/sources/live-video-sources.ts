@@ -228,9 +228,9 @@ export class LiveVideoSources {
     });
   }
 
-  /** Detections as the sandbox's (the snapshot and box stay here), then the frame's JPEG for the new det_ ids. */
+  /** Detections with their boxes (the snapshot stays here), then the frame's JPEG for the new det_ ids. */
   private recordDetections(entry: LiveEntry, batch: VideoDetection[]): void {
-    const inputs = batch.map(({ snapshot: _snapshot, box: _box, ...d }) => d);
+    const inputs = batch.map(({ snapshot: _snapshot, ...d }) => d);
     const snapshots = batch.map((d) => d.snapshot);
     const written = this.deps.pipeline.ingest(entry.ref, inputs).then(async (records) => {
       await this.deps.snapshots.storeFor(records, snapshots);

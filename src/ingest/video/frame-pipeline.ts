@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/time/index.ts';
+import { normalizeBox } from '../../org/detections/index.ts';
 import type { Detector } from './detector-pool.ts';
 import { findZone } from './geometry.ts';
 import { encodeJpeg } from './jpeg-codec.ts';
@@ -191,7 +192,8 @@ export class FramePipeline {
         det.dwell_s = arrived.length ? 0 : Math.round((changed.lastSeen - changed.firstSeen) / 1000);
         det.zone = findZone(changed.box, this.zones);
       }
-      out.push({ ...det, box: arrived.at(-1)?.box ?? changed?.box, needsSnapshot: true });
+      const box = arrived.at(-1)?.box ?? changed?.box;
+      out.push({ ...det, ...(box ? { box: normalizeBox(box) } : {}), needsSnapshot: true });
     }
 
     if (!out.length) return;
@@ -209,7 +211,7 @@ export class FramePipeline {
       track_id: t.id,
       dwell_s: Math.round((at - t.firstSeen) / 1000),
       zone,
-      box: t.box,
+      box: normalizeBox(t.box),
     };
   }
 

@@ -68,6 +68,6 @@ export interface IngestStats {
 export interface VideoDetection extends DetectionInput {
   /** JPEG of the whole frame at detect size; set on person, animal and vehicle detections */
   snapshot?: Buffer;
-  /** the object's box in the frame (person: the entering/lingering person; vehicle: the newest) */
-  box?: NormalizedBox;
+  // `box` (DetectionInput) is the object's box in the frame: person or animal, the tracked one;
+  // vehicle, the newest arrival (or the one that left)
 }

@@ -1,13 +1,25 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DbExecutor, DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionTable } from '../../platform/db/index.ts';
+import type { DetectionBox } from './detection.ts';
 
-const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone'] as const;
+const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone', 'box'] as const;
+
+/** The stored form of a box (migration 012): JSON text, null when the detection has none. */
+export function boxToColumn(box: DetectionBox | null | undefined): string | null {
+  return box ? JSON.stringify(box) : null;
+}
+
+/** A row's box, or a record's (already parsed); null when it has none. */
+export function boxOf(d: { box?: string | DetectionBox | null }): DetectionBox | null {
+  if (d.box == null) return null;
+  return typeof d.box === 'string' ? (JSON.parse(d.box) as DetectionBox) : d.box;
+}
 const insertStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 
 export const detectionRepository = {
   async insertMany(db: DbExecutor, rows: DetectionTable[]): Promise<void> {
-    // 14 columns per row; stay far below SQLite's 32766 bound parameters
+    // 15 columns per row; stay far below SQLite's 32766 bound parameters
     for (let i = 0; i < rows.length; i += 1000) {
       await db.insertInto('detections').values(rows.slice(i, i + 1000)).execute();
     }

@@ -21,6 +21,29 @@ export const DetectionTypeSchema = Type.Union(
   { description: 'person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which)' },
 );
 
+/**
+ * Where a tracked object is in its frame: left, top, width, height, each a fraction 0..1 of the
+ * frame (normalised, so it holds for the snapshot at any size). Only real video knows one.
+ */
+export type DetectionBox = [x: number, y: number, w: number, h: number];
+
+// an array of four (as the stream's zone points), not a JSON Schema tuple: OpenAPI tools and both
+// generated clients read it as a plain list of numbers
+export const DetectionBoxSchema = Type.Array(Type.Number({ minimum: 0, maximum: 1 }), {
+  minItems: 4,
+  maxItems: 4,
+  description: 'the object in its snapshot: [x, y, w, h], left, top, width and height as fractions 0..1 of the frame; real video only',
+  examples: [[0.31, 0.12, 0.18, 0.74]],
+});
+
+/** A box rounded to 4 decimals (a tenth of a pixel at 1000 px) and clamped into the frame. */
+export function normalizeBox(box: readonly number[]): DetectionBox {
+  const c = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 10_000) / 10_000;
+  const x = c(box[0]);
+  const y = c(box[1]);
+  return [x, y, Math.min(c(box[2]), c(1 - x)), Math.min(c(box[3]), c(1 - y))];
+}
+
 /** What a source (sandbox, video pipeline, phone frames) produces. */
 export interface DetectionInput {
   type: DetectionType;
@@ -39,6 +62,8 @@ export interface DetectionInput {
   dwell_s?: number | null;
   /** zone inside the camera view, when zones are configured */
   zone?: string | null;
+  /** where the object is in its frame (video pipeline); sandbox detections have none */
+  box?: DetectionBox | null;
 }
 
 /** A stored detection (history row). */

@@ -1,5 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
-export { ANIMAL_KINDS, DetectionTypeSchema, type AnimalKind } from './detection.ts';
+export { ANIMAL_KINDS, DetectionBoxSchema, DetectionTypeSchema, normalizeBox, type AnimalKind, type DetectionBox } from './detection.ts';
 
 // The module's public face: what other modules may import (docs/architecture.md).
 
@@ -9,7 +9,7 @@ import { DATABASE } from '../../platform/db/index.ts';
 import { SnapshotService as SnapshotServiceT } from './snapshot.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { buildDetectionAnomalyPayload } from './detection-webhook.ts';
-export { detectionRepository } from './detection.repository.ts';
+export { boxOf, boxToColumn, detectionRepository } from './detection.repository.ts';
 export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type DetectionType } from './detection.ts';
 export { SnapshotService } from './snapshot.service.ts';
 

@@ -45,6 +45,13 @@ export class SnapshotService {
     return Buffer.from(row.jpeg);
   }
 
+  /** A stream's latest JPEG (the zone editor draws on it); 404 when it has none, is another tenant's, or is outside the key's locations. */
+  async latestForStream(principal: Principal, streamId: string): Promise<{ jpeg: Buffer; at: number }> {
+    const row = await snapshotRepository.latestForStream(this.deps.database.db, principal.tenantId, streamId);
+    if (!row || (principal.locations && !principal.locations.includes(row.location))) throw notFound('stream snapshot', streamId);
+    return { jpeg: Buffer.from(row.jpeg), at: Number(row.at) };
+  }
+
   /** Drops snapshots older than the history retention (with the detections they belong to). */
   async pruneOlderThan(cutoff: number): Promise<number> {
     return this.deps.database.withWriteLock((trx) => snapshotRepository.deleteOlderThan(trx, cutoff));

@@ -2,7 +2,7 @@ import type { Capability } from '../../platform/identity/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { toIso } from '../../platform/time/index.ts';
-import type { DetectionRecord } from '../detections/index.ts';
+import type { DetectionBox, DetectionRecord } from '../detections/index.ts';
 import type { PipelineHook } from '../pipeline/index.ts';
 import type { SceneState } from '../scenes/index.ts';
 import { toDetectionView } from '../scenes/index.ts';
@@ -18,6 +18,18 @@ export interface LiveEvent {
   /** the location the event is about; keys limited to locations see only theirs (fail closed) */
   location: string | undefined;
   data: Record<string, unknown>;
+}
+
+/**
+ * The latest video frame of a scene in an update period: the detections of one frame that carry
+ * a box (real video), and a detection id whose snapshot shows that frame
+ * (`GET /v1/detections/{detection_id}/snapshot`; they all share it).
+ */
+interface LiveFrame {
+  detection_id: string;
+  stream_id: string;
+  at: number;
+  objects: Array<{ type: string; subtype?: string; track_id?: string; box: DetectionBox }>;
 }
 
 export const LIVE_EVENT_KINDS = ['scene.updated', ...ORGANIZATION_EVENT_KINDS] as const;
@@ -54,7 +66,7 @@ type Listener = (e: LiveEvent) => void;
 export class OrgEventFeed implements PipelineHook {
   private readonly listeners = new Map<string, Set<Listener>>();
   /** scene id → the state to send when the period ends */
-  private readonly pendingScenes = new Map<string, { scene: SceneState; detection: DetectionRecord }>();
+  private readonly pendingScenes = new Map<string, { scene: SceneState; detection: DetectionRecord; frame: LiveFrame | null }>();
   private timer: unknown = null;
 
   constructor(private readonly deps: { clock: Clock }) {}
@@ -90,7 +102,15 @@ export class OrgEventFeed implements PipelineHook {
   /** PipelineHook: on the detection hot path, so only a map write unless someone of the tenant listens. */
   onDetection(rec: DetectionRecord, scene: SceneState): void {
     if (!this.listeners.has(scene.tenantId)) return;
-    this.pendingScenes.set(scene.id, { scene, detection: rec });
+    // the frame outlives the detections after it in the period (a frame's person is followed by
+    // its person_count), so the wall can draw the latest snapshot with its boxes
+    let frame = this.pendingScenes.get(scene.id)?.frame ?? null;
+    if (rec.box) {
+      const object = { type: rec.type, ...(rec.subtype ? { subtype: rec.subtype } : {}), ...(rec.track_id ? { track_id: rec.track_id } : {}), box: rec.box };
+      if (frame && frame.stream_id === rec.stream_id && frame.at === rec.at) frame.objects.push(object);
+      else frame = { detection_id: rec.id, stream_id: rec.stream_id, at: rec.at, objects: [object] };
+    }
+    this.pendingScenes.set(scene.id, { scene, detection: rec, frame });
     if (this.timer === null) this.timer = this.deps.clock.setTimeout(() => this.flushScenes(), SCENE_UPDATE_PERIOD_MS);
   }
 
@@ -106,7 +126,7 @@ export class OrgEventFeed implements PipelineHook {
     const due = [...this.pendingScenes.values()];
     this.pendingScenes.clear();
     const now = this.deps.clock.now();
-    for (const { scene, detection } of due) {
+    for (const { scene, detection, frame } of due) {
       this.emit(scene.tenantId, {
         kind: 'scene.updated',
         id: scene.id,
@@ -124,6 +144,9 @@ export class OrgEventFeed implements PipelineHook {
             last_detection_at: scene.lastDetectionAt === null ? null : toIso(scene.lastDetectionAt),
           },
           detection: toDetectionView(detection),
+          ...(frame
+            ? { frame: { detection_id: frame.detection_id, stream_id: frame.stream_id, timestamp: toIso(frame.at), objects: frame.objects } }
+            : {}),
         },
       });
     }

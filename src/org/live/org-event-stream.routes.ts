@@ -22,7 +22,7 @@ export const orgEventStreamRoutes = (feed: OrgEventFeed, deps: { slots: StreamSl
       tags: ['Live'], security: [{ bearerAuth: [] }], operationId: 'streamOrganizationEvents', summary: 'The organization’s events, live, as server-sent events',
       description:
         'Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: ' +
-        `\`scene.updated\` (a scene's counts after detections, at most one per scene every ${SCENE_UPDATE_PERIOD_MS} ms, with the latest detection) and the organization webhook kinds ` +
+        `\`scene.updated\` (a scene's counts after detections, at most one per scene every ${SCENE_UPDATE_PERIOD_MS} ms, with the latest detection, and with \`frame\` when real video reported objects in the period: the latest frame's snapshot detection id, stream, time and its objects' boxes) and the organization webhook kinds ` +
         '(`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. ' +
         'A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. ' +
         `An open feed counts toward the key's ${limit} concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.`,

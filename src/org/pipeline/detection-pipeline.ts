@@ -1,13 +1,13 @@
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
 import type { DetectionTable } from '../../platform/db/index.ts';
-import type { DetectionInput, DetectionRecord } from '../detections/index.ts';
+import type { DetectionBox, DetectionInput, DetectionRecord } from '../detections/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { newId } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import type { SceneEngine, SceneState } from '../scenes/index.ts';
 import { sceneRepository } from '../scenes/index.ts';
-import { detectionRepository } from '../detections/index.ts';
+import { boxToColumn, detectionRepository } from '../detections/index.ts';
 import { auditRepository } from '../../platform/audit/index.ts';
 
 export interface StreamRef {
@@ -54,8 +54,8 @@ export interface IngestGate {
 
 export type WithheldReason = 'muted' | 'left_alone';
 
-/** A record with every optional field filled (null), so it is also the history row as stored. */
-type StoredDetection = DetectionRecord & DetectionTable;
+/** A record with every optional field filled (null): the history row as stored, but for the box, which the row holds as JSON. */
+type StoredDetection = DetectionRecord & Omit<DetectionTable, 'box'> & { box: DetectionBox | null };
 
 interface Pending {
   records: StoredDetection[];
@@ -142,6 +142,7 @@ export class DetectionPipeline {
         track_id: input.track_id ?? null,
         dwell_s: input.dwell_s ?? null,
         zone: input.zone ?? null,
+        box: input.box ?? null,
       };
       records.push(rec);
     }
@@ -212,7 +213,7 @@ export class DetectionPipeline {
         }
       }
       const rows: DetectionTable[] = [];
-      for (const p of batch) rows.push(...p.records);
+      for (const p of batch) for (const r of p.records) rows.push({ ...r, box: boxToColumn(r.box) });
       const audits = rows.map((r) => this.deps.audit.build(
         { keyId: null, operator: 'pipeline' },
         {

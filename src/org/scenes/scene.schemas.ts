@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DetectionTypeSchema } from '../detections/index.ts';
+import { DetectionBoxSchema, DetectionTypeSchema } from '../detections/index.ts';
 import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/index.ts';
 
 export const SceneIdParams = Type.Object({ scene_id: Type.String({ description: 'scene_…' }) });
@@ -53,6 +53,7 @@ export const DetectionSchema = Type.Object(
     track_id: Type.Optional(Type.String()),
     dwell_s: Type.Optional(Type.Number()),
     zone: Type.Optional(Type.String()),
+    box: Type.Optional(DetectionBoxSchema),
   },
   { $id: 'Detection' },
 );

@@ -8,7 +8,7 @@ import { newId } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import { isValidTimeZone } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import { detectionRepository } from '../detections/index.ts';
+import { boxOf, detectionRepository } from '../detections/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { PageQuery } from '../../platform/db/index.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
@@ -32,6 +32,7 @@ export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionV
     ...(d.track_id != null ? { track_id: d.track_id } : {}),
     ...(d.dwell_s != null ? { dwell_s: d.dwell_s } : {}),
     ...(d.zone != null ? { zone: d.zone } : {}),
+    ...(d.box != null ? { box: boxOf(d)! } : {}),
   };
 }
 
@@ -156,7 +157,7 @@ export class SceneService {
     }
     const interp = parsed.interpretation;
     const { db } = this.deps.database;
-    const toRecords = (rows: DetectionTable[]) => rows.map((d) => ({ ...d, type: d.type as DetectionType }));
+    const toRecords = (rows: DetectionTable[]): DetectionRecord[] => rows.map((d) => ({ ...d, type: d.type as DetectionType, box: boxOf(d) }));
     // "last seen" looks back up to 30 days: fetch the few rows it needs, not the whole range
     const history =
       interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure'

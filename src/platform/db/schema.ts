@@ -78,6 +78,8 @@ export interface DetectionTable {
   track_id: string | null;
   dwell_s: number | null;
   zone: string | null;
+  /** 012: JSON [x, y, w, h] in 0..1 of the frame (real video); null for sandbox and sensor detections */
+  box: string | null;
 }
 
 export interface AuditTable {

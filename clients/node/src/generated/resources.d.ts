@@ -180,7 +180,7 @@ export declare class EventsResource extends Resource {
   list(params?: Camelize<QueryOf<'listEvents'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listEvents', 200>>>>;
   /**
    * The organization’s events, live, as server-sent events
-   * Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
+   * Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection, and with `frame` when real video reported objects in the period: the latest frame's snapshot detection id, stream, time and its objects' boxes) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
    * GET /v1/events/stream
    */
   streamOrganization(options?: RequestOptions): Promise<void>;
@@ -444,6 +444,13 @@ export declare class StreamsResource extends Resource {
    * @param jpeg the request body, sent as raw image/jpeg bytes
    */
   pushFrame(id: string, jpeg: Buffer | Uint8Array | ArrayBuffer | Blob, options?: RequestOptions): Promise<Camelize<JsonResponse<'pushStreamFrame', 200>>>;
+  /**
+   * The latest camera frame of a stream
+   * JPEG of the stream's most recent frame that produced a person, animal or vehicle detection (real video: RTSP, HTTP, phone frames, WebRTC), e.g. to draw zones and motion masks on. `Last-Modified` is the frame's time. 404 while the stream has none (sandbox streams never do).
+   * GET /v1/streams/{id}/snapshot
+   * @returns the image/jpeg bytes
+   */
+  getSnapshot(id: string, options?: RequestOptions): Promise<Buffer>;
   /**
    * Issue a new WHIP publish token for a webrtc stream
    * The new token is shown once; the previous one stops working and a publisher using it is disconnected.

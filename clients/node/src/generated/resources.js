@@ -72,6 +72,7 @@ const OPERATIONS = {
   updateStream: {"operationId":"updateStream","method":"PATCH","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":true},
   deleteStream: {"operationId":"deleteStream","method":"DELETE","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":false},
   pushStreamFrame: {"operationId":"pushStreamFrame","method":"POST","path":"/v1/streams/{id}/frames","pathParams":["id"],"query":[],"body":false,"contentType":"image/jpeg"},
+  getStreamSnapshot: {"operationId":"getStreamSnapshot","method":"GET","path":"/v1/streams/{id}/snapshot","pathParams":["id"],"query":[],"body":false,"binaryResponse":"image/jpeg"},
   rotateStreamPublishToken: {"operationId":"rotateStreamPublishToken","method":"POST","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   revokeStreamPublishToken: {"operationId":"revokeStreamPublishToken","method":"DELETE","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   healthz: {"operationId":"healthz","method":"GET","path":"/healthz","pathParams":[],"query":[],"body":false},
@@ -352,7 +353,7 @@ export class EventsResource extends Resource {
 
   /**
    * The organization’s events, live, as server-sent events
-   * Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
+   * Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection, and with `frame` when real video reported objects in the period: the latest frame's snapshot detection id, stream, time and its objects' boxes) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
    * GET /v1/events/stream
    */
   streamOrganization(options) {
@@ -709,7 +710,7 @@ export class ScenesResource extends Resource {
 }
 
 export class StreamsResource extends Resource {
-  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken };
+  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "getSnapshot": OPERATIONS.getStreamSnapshot, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken };
 
   /**
    * List streams, newest first
@@ -760,6 +761,16 @@ export class StreamsResource extends Resource {
    */
   pushFrame(id, jpeg, options) {
     return this._request(OPERATIONS.pushStreamFrame, [id], undefined, options, jpeg);
+  }
+
+  /**
+   * The latest camera frame of a stream
+   * JPEG of the stream's most recent frame that produced a person, animal or vehicle detection (real video: RTSP, HTTP, phone frames, WebRTC), e.g. to draw zones and motion masks on. `Last-Modified` is the frame's time. 404 while the stream has none (sandbox streams never do).
+   * GET /v1/streams/{id}/snapshot
+   * @returns the image/jpeg bytes
+   */
+  getSnapshot(id, options) {
+    return this._request(OPERATIONS.getStreamSnapshot, [id], undefined, options);
   }
 
   /**

@@ -916,6 +916,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/streams/{id}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest camera frame of a stream
+         * @description JPEG of the stream's most recent frame that produced a person, animal or vehicle detection (real video: RTSP, HTTP, phone frames, WebRTC), e.g. to draw zones and motion masks on. `Last-Modified` is the frame's time. 404 while the stream has none (sandbox streams never do).
+         */
+        get: operations["getStreamSnapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/keys": {
         parameters: {
             query?: never;
@@ -1017,7 +1037,7 @@ export interface paths {
         };
         /**
          * The organization’s events, live, as server-sent events
-         * @description Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
+         * @description Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection, and with `frame` when real video reported objects in the period: the latest frame's snapshot detection id, stream, time and its objects' boxes) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
          */
         get: operations["streamOrganizationEvents"];
         put?: never;
@@ -1307,6 +1327,16 @@ export interface components {
             track_id?: string;
             dwell_s?: number;
             zone?: string;
+            /**
+             * @description the object in its snapshot: [x, y, w, h], left, top, width and height as fractions 0..1 of the frame; real video only
+             * @example [
+             *       0.31,
+             *       0.12,
+             *       0.18,
+             *       0.74
+             *     ]
+             */
+            box?: number[];
         };
         WebhookEndpoint: {
             /** @example whk_01jd3k8e7f9g2h4j6k8m0n2p4q */
@@ -10188,6 +10218,119 @@ export interface operations {
             header?: never;
             path: {
                 /** @description det_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the frame as JPEG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStreamSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description stream_… */
                 id: string;
             };
             cookie?: never;

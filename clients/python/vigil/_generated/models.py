@@ -320,7 +320,7 @@ DeleteWebhookResponse = TypedDict("DeleteWebhookResponse", {"id": "str", "object
 
 
 _DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"animal\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
-_DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str"}, total=False)
+_DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str", "box": "List[float]"}, total=False)
 
 
 class Detection(_DetectionRequired, _DetectionOptional):

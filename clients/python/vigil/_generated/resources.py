@@ -148,6 +148,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateStream": {"operation_id": "updateStream", "method": "PATCH", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": True},
     "deleteStream": {"operation_id": "deleteStream", "method": "DELETE", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": False},
     "pushStreamFrame": {"operation_id": "pushStreamFrame", "method": "POST", "path": "/v1/streams/{id}/frames", "path_params": ["id"], "query": [], "body": False, "content_type": "image/jpeg"},
+    "getStreamSnapshot": {"operation_id": "getStreamSnapshot", "method": "GET", "path": "/v1/streams/{id}/snapshot", "path_params": ["id"], "query": [], "body": False, "binary_response": "image/jpeg"},
     "rotateStreamPublishToken": {"operation_id": "rotateStreamPublishToken", "method": "POST", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "revokeStreamPublishToken": {"operation_id": "revokeStreamPublishToken", "method": "DELETE", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "healthz": {"operation_id": "healthz", "method": "GET", "path": "/healthz", "path_params": [], "query": [], "body": False},
@@ -412,7 +413,7 @@ class EventsResource(Resource):
     def stream_organization(self, *, request_options: Optional[RequestOptions] = None) -> None:
         """The organization’s events, live, as server-sent events
 
-        Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
+        Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection, and with `frame` when real video reported objects in the period: the latest frame's snapshot detection id, stream, time and its objects' boxes) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
 
         GET /v1/events/stream
         """
@@ -745,7 +746,7 @@ class ScenesResource(Resource):
 
 
 class StreamsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
+    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Stream]:
         """List streams, newest first
@@ -794,6 +795,17 @@ class StreamsResource(Resource):
         jpeg: the request body, sent as raw image/jpeg bytes.
         """
         return self._request(_OPERATIONS["pushStreamFrame"], (id,), {}, request_options, content=jpeg)
+
+    def get_snapshot(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
+        """The latest camera frame of a stream
+
+        JPEG of the stream's most recent frame that produced a person, animal or vehicle detection (real video: RTSP, HTTP, phone frames, WebRTC), e.g. to draw zones and motion masks on. `Last-Modified` is the frame's time. 404 while the stream has none (sandbox streams never do).
+
+        GET /v1/streams/{id}/snapshot
+
+        Returns the image/jpeg bytes.
+        """
+        return self._request(_OPERATIONS["getStreamSnapshot"], (id,), {}, request_options)
 
     def rotate_publish_token(self, id: str, *, request_options: Optional[RequestOptions] = None) -> RotateStreamPublishTokenResponse:
         """Issue a new WHIP publish token for a webrtc stream

@@ -75,3 +75,37 @@ export function Badge({ kind, children }) {
 export function Empty({ children }) {
   return html`<p class="empty">${children}</p>`;
 }
+
+/**
+ * A JPEG from the API (a detection's or a stream's snapshot) as a blob: URL the CSP's img-src
+ * allows, or `failed` once it is not there. `retries`: a frame's snapshot is written just after
+ * its detections, so a live update may arrive first; it is asked for again a few times.
+ */
+export function useSnapshot(path, retries = 0) {
+  const [state, setState] = useState({ src: null, failed: false });
+  useEffect(() => {
+    if (!path) { setState({ src: null, failed: false }); return undefined; }
+    let live = true;
+    let url = null;
+    setState({ src: null, failed: false });
+    (async () => {
+      for (let attempt = 0; live; attempt++) {
+        const res = await fetch(path, { credentials: 'same-origin', headers: { accept: 'image/jpeg' } }).catch(() => null);
+        if (res && res.ok) {
+          const blob = await res.blob();
+          // its size, so a drawing over it can take the frame's proportions
+          const size = await createImageBitmap(blob).then((b) => { const wh = { width: b.width, height: b.height }; b.close(); return wh; }, () => null);
+          if (!live) return;
+          url = URL.createObjectURL(blob);
+          setState({ src: url, failed: false, ...(size ?? {}) });
+          return;
+        }
+        if (attempt >= retries || (res && res.status !== 404)) break;
+        await new Promise((r) => setTimeout(r, 400));
+      }
+      if (live) setState({ src: null, failed: true });
+    })();
+    return () => { live = false; if (url) URL.revokeObjectURL(url); };
+  }, [path]);
+  return state;
+}

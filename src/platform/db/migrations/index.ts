@@ -10,6 +10,7 @@ import * as m007 from './007_keys.ts'; // keys and authorization (issue 9 §2–
 import * as m008 from './008_privacy.ts'; // boundaries on every read path (issue 9 §1)
 import * as m010 from './010_webrtc_publish.ts'; // WebRTC ingest (issue 15)
 import * as m011 from './011_console_sessions.ts'; // web console sessions (issue 13)
+import * as m012 from './012_detection_boxes.ts'; // detection boxes on snapshots (issue 13)
 import * as m013 from './013_people.ts'; // known people and faces (issue 14)
 
 export interface DialectMigration {
@@ -28,5 +29,6 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '008_privacy': m008,
   '010_webrtc_publish': m010,
   '011_console_sessions': m011,
+  '012_detection_boxes': m012,
   '013_people': m013,
 };

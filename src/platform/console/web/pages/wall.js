@@ -1,4 +1,4 @@
-import { html, useState, useEffect, useRef, Page, ErrorBox, Badge, Empty, fmtTime, pct, Field } from '../ui.js';
+import { html, useState, useEffect, useRef, Page, ErrorBox, Badge, Empty, fmtTime, pct, Field, useSnapshot } from '../ui.js';
 import { get, post, openFeed } from '../api.js';
 import uPlot from '/console/vendor/uPlot.esm.js';
 
@@ -38,10 +38,37 @@ function PeopleChart({ sceneId, range, live, label }) {
     <figcaption>People, last ${range === '1h' ? 'hour' : 'day'}</figcaption></figure>`;
 }
 
-function SceneCard({ scene, streams, series, latest, range }) {
+const pc = (n) => `${Math.round(n * 10000) / 100}%`;
+const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * The latest frame of a scene with its objects boxed: the snapshot, and over it an SVG whose
+ * rectangles are the detections' boxes ([x, y, w, h] in 0..1 of the frame, so percentages of
+ * the picture whatever its size).
+ */
+function FrameWithBoxes({ frame, location, onMissing }) {
+  const { src, failed } = useSnapshot(`/v1/detections/${frame.detection_id}/snapshot`, frame.objects.length ? 5 : 0);
+  useEffect(() => { if (failed) onMissing(); }, [failed]);
+  if (!src) return failed ? '' : html`<p class="muted">Loading the latest frame…</p>`;
+  const kinds = [...new Set(frame.objects.map((o) => o.subtype && o.type === 'animal' ? o.subtype : o.type))];
+  const what = frame.objects.length ? `, ${plural(frame.objects.length, 'object')} boxed (${kinds.join(', ')})` : '';
+  return html`<figure class="frame" data-detection=${frame.detection_id}>
+    <div class="frame-view"><img src=${src} alt=${`Camera frame at ${location.replace(/_/g, ' ')}${what}`} />
+    <svg class="boxes" aria-hidden="true">
+      ${frame.objects.map((o) => html`<g class=${`box box-${o.type}`} data-box=${o.box.join(',')}>
+        <rect x=${pc(o.box[0])} y=${pc(o.box[1])} width=${pc(o.box[2])} height=${pc(o.box[3])} />
+        <text x=${pc(o.box[0])} y=${pc(o.box[1])} dx="3" dy="13">${o.type === 'animal' && o.subtype ? o.subtype : o.type}</text>
+      </g>`)}
+    </svg></div>
+    ${frame.timestamp ? html`<figcaption class="muted small">${fmtTime(frame.timestamp)}</figcaption>` : ''}
+  </figure>`;
+}
+
+function SceneCard({ scene, streams, series, latest, frame, range }) {
   const [imgFailed, setImgFailed] = useState(false);
-  const showImg = latest && ['person', 'vehicle'].includes(latest.type) && !imgFailed;
-  useEffect(() => setImgFailed(false), [latest?.id]);
+  // a frame with boxes (real video); else the latest detection's snapshot when it may have one
+  const shot = frame ?? (latest && ['person', 'vehicle', 'animal'].includes(latest.type) ? { detection_id: latest.id, objects: [] } : null);
+  useEffect(() => setImgFailed(false), [shot?.detection_id]);
   return html`<article class="card scene" data-scene=${scene.id} aria-labelledby=${`t-${scene.id}`}>
     <header><h2 id=${`t-${scene.id}`}>${scene.location.replace(/_/g, ' ')}</h2>
       ${scene.anomaly_flag ? html`<${Badge} kind="danger">Anomaly</${Badge}>` : html`<${Badge} kind="ok">Normal</${Badge}>`}</header>
@@ -51,8 +78,8 @@ function SceneCard({ scene, streams, series, latest, range }) {
       <div><dt>Density</dt><dd class="density">${pct(scene.crowd_density)}</dd></div>
     </dl>
     <div class="snapshot">
-      ${showImg
-        ? html`<img src=${`/v1/detections/${latest.id}/snapshot`} alt=${`Camera frame of the latest ${latest.type} at ${scene.location}`} onError=${() => setImgFailed(true)} />`
+      ${shot && !imgFailed
+        ? html`<${FrameWithBoxes} key=${shot.detection_id} frame=${shot} location=${scene.location} onMissing=${() => setImgFailed(true)} />`
         : html`<p class="muted">${latest ? `Latest: ${latest.type}${latest.subtype ? ` (${latest.subtype})` : ''}${latest.value != null ? ` = ${latest.value}` : ''}, ${Math.round(latest.confidence * 100)}% · ${fmtTime(latest.timestamp)}` : `Last detection ${fmtTime(scene.last_detection_at)}`}</p>`}
     </div>
     <${PeopleChart} sceneId=${scene.id} range=${range} live=${series} label=${scene.location} />
@@ -104,6 +131,7 @@ export function Wall({ session }) {
   const [streams, setStreams] = useState([]);
   const [error, setError] = useState(null);
   const [latest, setLatest] = useState({});
+  const [frames, setFrames] = useState({});
   const [live, setLive] = useState(false);
   const [range, setRange] = useState('1h');
   const series = useRef({});
@@ -132,6 +160,7 @@ export function Wall({ session }) {
             point(s.id, s.people_count);
             setScenes((prev) => prev && (prev.some((x) => x.id === s.id) ? prev.map((x) => (x.id === s.id ? { ...x, ...s } : x)) : prev));
             setLatest((prev) => ({ ...prev, [s.id]: e.data.detection }));
+            if (e.data.frame) setFrames((prev) => ({ ...prev, [s.id]: e.data.frame }));
             tick((n) => n + 1);
           },
         });
@@ -151,7 +180,7 @@ export function Wall({ session }) {
     ${scenes && canQuery && scenes.length ? html`<${AskForm} scenes=${scenes} streams=${streams} />` : ''}
     ${scenes && !scenes.length ? html`<${Empty}>No scenes yet: add a stream.</${Empty}>` : ''}
     <div class="grid">
-      ${(scenes ?? []).map((s) => html`<${SceneCard} key=${s.id} scene=${s} streams=${streams.filter((x) => x.scene_id === s.id)} series=${series.current[s.id] ?? { t: [], v: [] }} latest=${latest[s.id]} range=${range} />`)}
+      ${(scenes ?? []).map((s) => html`<${SceneCard} key=${s.id} scene=${s} streams=${streams.filter((x) => x.scene_id === s.id)} series=${series.current[s.id] ?? { t: [], v: [] }} latest=${latest[s.id]} frame=${frames[s.id]} range=${range} />`)}
     </div>
   </${Page}>`;
 }

@@ -1,10 +1,8 @@
-import { html, useState, Field, ActionButton, ErrorBox } from '../ui.js';
+import { html, useState, Field, ActionButton, ErrorBox, useSnapshot } from '../ui.js';
 import { patch } from '../api.js';
 
 const W = 640;
-const H = 360;
 const round = (n) => Math.round(n * 1000) / 1000;
-const toPoints = (poly) => poly.map(([x, y]) => `${x * W},${y * H}`).join(' ');
 
 /** "x,y x,y …" in 0..1 (the keyboard way to give a shape) → points, or null. */
 function parsePoints(text) {
@@ -14,9 +12,14 @@ function parsePoints(text) {
 
 /**
  * Zones and motion masks of a stream, drawn on its view (coordinates 0..1 from the top-left, as
- * the API takes them): click to add corners, then finish the shape; or type the corners.
+ * the API takes them): click to add corners, then finish the shape; or type the corners. The view
+ * is the stream's latest frame (GET /v1/streams/{id}/snapshot) in its own proportions when there
+ * is one, else a blank 16:9.
  */
 export function ZoneEditor({ stream, onSaved }) {
+  const frame = useSnapshot(`/v1/streams/${stream.id}/snapshot`);
+  const H = frame.src && frame.width && frame.height ? Math.round((W * frame.height) / frame.width) : 360;
+  const toPoints = (poly) => poly.map(([x, y]) => `${x * W},${y * H}`).join(' ');
   const [zones, setZones] = useState(stream.zones);
   const [masks, setMasks] = useState(stream.motion_masks);
   const [mode, setMode] = useState('zone');
@@ -40,8 +43,9 @@ export function ZoneEditor({ stream, onSaved }) {
     setTyped('');
   };
   return html`<div class="zone-editor" aria-label=${`Zones of ${stream.name}`}>
-    <svg viewBox=${`0 0 ${W} ${H}`} class="zone-canvas" onClick=${click} role="img" aria-label="Camera view: click to add a corner">
+    <svg viewBox=${`0 0 ${W} ${H}`} class="zone-canvas" onClick=${click} role="img" aria-label=${frame.src ? 'The camera\'s latest frame: click to add a corner' : 'Camera view (no frame yet): click to add a corner'}>
       <rect x="0" y="0" width=${W} height=${H} class="view" />
+      ${frame.src ? html`<image href=${frame.src} x="0" y="0" width=${W} height=${H} preserveAspectRatio="none" class="frame" />` : ''}
       ${masks.map((m) => html`<polygon points=${toPoints(m)} class="mask" />`)}
       ${zones.map((z) => html`<polygon points=${toPoints(z.polygon)} class="zone" /><text x=${z.polygon[0][0] * W + 4} y=${z.polygon[0][1] * H + 16} class="zone-label">${z.name}</text>`)}
       ${draft.length ? html`<polyline points=${toPoints(draft)} class="draft" />` : ''}
