@@ -37,7 +37,7 @@ function mentionsNumber(answer: string, n: number): boolean {
   const digits = new RegExp(`(^|[^\\d.:])${String(n).replace('.', '\\.')}(?![\\d:]|\\.\\d)`);
   if (digits.test(text)) return true;
   if (Number.isInteger(n) && n < NUMBER_WORDS.length && new RegExp(`\\b${NUMBER_WORDS[n]}\\b`).test(text)) return true;
-  if (n === 0 && /\b(no one|nobody|none|no (people|vehicles|cars|one))\b/.test(text)) return true;
+  if (n === 0 && /\b(no one|nobody|none|no (people|vehicles|cars|one|animals|pets|cats|dogs))\b/.test(text)) return true;
   return false;
 }
 

@@ -211,7 +211,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'status', 'update', 'report', 'info', 'situation', 'looks', 'feel', 'think', 'other', 'than', 'more',
     'less', 'same', 'shift', 'if', 'then', 'whether', 'too', 'also', 'stuff', 'gotten',
     'gets', 'getting', 'become', 'became', 'stay', 'stayed', 'staying', 'long', 'longer', 'while', 'period',
-    'window', 'stretch', 'span', 'hour', 'hours', 'minute', 'minutes', 'stay', 'stayed', 'visit', 'visits', 'visitor', 'overall', 'altogether', 'together', 'amount', 'figure', 'figures', 'stats',
+    'window', 'stretch', 'span', 'hour', 'hours', 'minute', 'minutes', 'stay', 'stayed', 'visit', 'visits', 'visitor', 'sighting', 'sightings', 'overall', 'altogether', 'together', 'amount', 'figure', 'figures', 'stats',
   ],
 };
 
