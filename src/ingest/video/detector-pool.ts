@@ -1,3 +1,4 @@
+import { startTsxWorker } from '../../platform/lib/index.ts';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CenterNetWorkerData, DetectRequest, WorkerReply } from './centernet.worker.ts';
@@ -147,36 +148,6 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
   };
 }
 
-/**
- * Worker threads do not inherit tsx's loader hooks, so the worker starts from a tiny eval'd
- * bootstrap that registers tsx and then imports the TypeScript worker module.
- */
 function startWorker(data: CenterNetWorkerData): Promise<Worker> {
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsxApi)}).then((t) => { t.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
-  const worker = new Worker(boot, { eval: true, workerData: data });
-  return new Promise((resolve, reject) => {
-    const onMessage = (msg: WorkerReply) => {
-      if (msg.type !== 'ready') return;
-      cleanup();
-      resolve(worker);
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      void worker.terminate();
-      reject(new Error(`detector worker failed to start: ${err.message}`));
-    };
-    const onExit = (code: number) => {
-      cleanup();
-      reject(new Error(`detector worker exited during start (code ${code})`));
-    };
-    const cleanup = () => {
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-    };
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-  });
+  return startTsxWorker(WORKER_URL, data, 'detector worker');
 }

@@ -12,3 +12,4 @@ export { newId } from './ids.ts';
 export { takeRandomBytes } from './random-pool.ts';
 
 
+export { startTsxWorker } from './tsx-worker.ts';
