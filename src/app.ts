@@ -11,7 +11,8 @@ import { installIdempotency } from './platform/http/index.ts';
 import { installProblemHandlers, sendProblem } from './platform/http/index.ts';
 import { createValidatorCompiler } from './platform/http/index.ts';
 import { capConnectionsPerAddress, serverOptions } from './platform/http/index.ts';
-import { OneLineRequestLog } from './platform/http/index.ts';
+import { OneLineRequestLog, systemRoutes } from './platform/http/index.ts';
+import { METRICS, Readiness } from './platform/metrics/index.ts';
 import { VigilError } from './platform/lib/index.ts';
 import { ProblemSchema } from './platform/http/index.ts';
 import type { ApiModule } from './platform/http/index.ts';
@@ -122,19 +123,12 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   });
   installIdempotency(app, { database: ctx.database, clock: ctx.clock });
 
-  const Health = Type.Object({ status: Type.String() });
-  app.get('/healthz', { schema: { tags: ['System'], security: [], operationId: 'healthz', summary: 'Process is up', response: { 200: Health } } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', {
-    schema: { tags: ['System'], security: [], operationId: 'readyz', summary: 'Database is reachable', response: { 200: Health, 503: Type.Ref('Problem') } },
-  }, async (req, reply) => {
-    try {
-      await ctx.database.ping();
-      return { status: 'ready' };
-    } catch (err) {
-      req.log.warn({ err }, 'readiness check failed');
-      return sendProblem(reply, ctx.config.publicBaseUrl, new VigilError('service_unavailable', 'The database is not reachable.'));
-    }
-  });
+  await app.register(systemRoutes({
+    readiness: new Readiness({ database: ctx.database, redis: ctx.coordination.redis }),
+    metrics: ctx.container.get(METRICS),
+    metricsToken: ctx.config.metricsToken,
+    baseUrl: ctx.config.publicBaseUrl,
+  }));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const errorsDoc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
   app.get('/docs/errors', { schema: { hide: true } }, async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(errorsDoc));

@@ -4,6 +4,7 @@ import { Container, LOG, type ServiceModule } from './platform/lib/index.ts';
 import { migrateToLatest, openDatabase, DATABASE, type DatabaseHandle } from './platform/db/index.ts';
 import { systemClock, CLOCK, type Clock } from './platform/time/index.ts';
 import { pruneIdempotency } from './platform/http/index.ts';
+import { METRICS, metrics } from './platform/metrics/index.ts';
 import { coordinationServices, COORDINATION, type Coordination, type RateLimitStore, type StreamSlots } from './platform/coordination/index.ts';
 import { auditServices, AUDIT, AUDIT_CHECKPOINTS, AUDIT_TRAIL, type AuditService, type AuditTrailService, type AuditCheckpointService } from './platform/audit/index.ts';
 import { keyServices, KEYS, type KeyService } from './platform/keys/index.ts';
@@ -113,7 +114,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     onIdleError: (err) => opts.log?.warn({ err }, 'idle database connection failed'),
   });
   await migrateToLatest(database);
-  const c = new Container().value(CONFIG, config).value(CLOCK, clock).value(DATABASE, database).value(LOG, opts.log);
+  const c = new Container().value(CONFIG, config).value(CLOCK, clock).value(DATABASE, database).value(LOG, opts.log).value(METRICS, metrics());
   for (const m of SERVICE_MODULES) m.provide(c);
   if (opts.planner) c.override(PLANNER, () => opts.planner!);
   if (opts.video) c.override(VIDEO_TUNING, () => opts.video);
@@ -207,6 +208,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await operations.close();
       await auditCheckpoints.stop();
       await deliveryWorker.stop();
+      await coordination.close();
       await database.close();
     },
   };

@@ -1,3 +1,4 @@
+import { metrics } from '../../platform/metrics/index.ts';
 import type { FrameOutcome } from '../../org/streams/index.ts';
 import { SYSTEM_ACTOR } from '../../platform/identity/index.ts';
 import { availableParallelism } from 'node:os';
@@ -134,6 +135,7 @@ export class LiveVideoSources {
     const entry = this.entries.get(streamId);
     if (!entry) return;
     this.entries.delete(streamId);
+    metrics().streamStatus(streamId, null);
     const done: Promise<void> = (async () => {
       await entry.handle?.stop();
       await Promise.allSettled([entry.writes, ...entry.inFlight]);
@@ -202,6 +204,7 @@ export class LiveVideoSources {
   }
 
   private recordStatus(entry: LiveEntry, status: StreamStatus, stats: IngestStats): void {
+    if (this.entries.get(entry.ref.id) === entry) metrics().streamStatus(entry.ref.id, status);
     entry.writes = entry.writes
       .then(() => this.persistStatus(entry.ref, status, stats))
       .catch((err) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'stream status write failed'));

@@ -1,3 +1,4 @@
+import { metrics } from '../../platform/metrics/index.ts';
 import type { FrameOutcome } from '../../org/streams/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
@@ -64,6 +65,7 @@ export class SourceManager {
       const { scenario, seed } = scenarioForStream(row);
       const gen = createScenario(scenario, { seed, timeZone: opts.timeZone ?? 'UTC' });
       this.runners.set(row.id, this.runSandbox(row, gen, opts.since ?? this.deps.clock.now()));
+      metrics().streamStatus(row.id, 'live'); // a generator is live while it runs
     } else if (this.live && VIDEO_SOURCE_TYPES.includes(row.source_type) && !this.deps.gate?.withheldReason(row.id)) {
       // a simulated sensor keeps generating (the pipeline's gate drops it); a real camera that was
       // told to stop looking is not decoded or run through the detector at all
@@ -78,14 +80,17 @@ export class SourceManager {
 
   stop(streamId: string): void {
     this.runners.get(streamId)?.stop();
-    this.runners.delete(streamId);
+    if (this.runners.delete(streamId)) metrics().streamStatus(streamId, null);
     this.deps.video?.stop(streamId);
   }
 
   stopAll(): void {
     this.stopped = true;
     this.live = false;
-    for (const r of this.runners.values()) r.stop();
+    for (const [id, r] of this.runners) {
+      r.stop();
+      metrics().streamStatus(id, null);
+    }
     this.runners.clear();
   }
 

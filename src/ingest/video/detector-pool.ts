@@ -1,3 +1,4 @@
+import { metrics } from '../../platform/metrics/index.ts';
 import { startTsxWorker } from '../../platform/lib/index.ts';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -90,6 +91,7 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
       slot.job = null;
       if (msg.type === 'result') {
         frames++;
+        metrics().detectorFrame(msg.ms);
         timings.push(msg.ms);
         if (timings.length > 100) timings.shift();
         job.resolve(msg.objects);

@@ -1,3 +1,4 @@
+import { metrics } from '../../platform/metrics/index.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '../../platform/time/index.ts';
@@ -190,6 +191,7 @@ export class FfmpegFrameSource {
     if (this.status === 'live') {
       this.lostAt = now;
       this.reconnects++;
+      metrics().streamReconnects.inc();
     }
     this.error = reason;
     const next: StreamStatus = now - this.lostAt >= this.offlineAfterMs ? 'offline' : 'reconnecting';

@@ -1,3 +1,4 @@
+import { metrics } from '../../platform/metrics/index.ts';
 import { systemClock } from '../../platform/time/index.ts';
 import { FramePipeline } from '../video/index.ts';
 import type { IngestHandle, IngestOptions } from '../video/index.ts';
@@ -43,7 +44,10 @@ export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamSt
     if (stopped) return;
     error = why;
     if (next === status) return;
-    if (status === 'live' && next !== 'live') reconnects++;
+    if (status === 'live' && next !== 'live') {
+      reconnects++;
+      metrics().streamReconnects.inc();
+    }
     status = next;
     o.onStatus(status, stats());
   };

@@ -5,7 +5,7 @@ import { VigilError } from '../../platform/lib/index.ts';
 import { principalOf } from '../../platform/http/index.ts';
 import { withErrors, ProblemRef } from '../../platform/http/index.ts';
 import { SseStream } from '../../platform/http/index.ts';
-import type { StreamSlots } from '../../platform/coordination/index.ts';
+import { keepSlotRenewed, type StreamSlots } from '../../platform/coordination/index.ts';
 import { CONCURRENT_STREAMS_PER_KEY } from '../../platform/http/index.ts';
 import { SCENE_UPDATE_PERIOD_MS, visibleKinds, type OrgEventFeed } from './org-event-feed.ts';
 
@@ -40,13 +40,15 @@ export const orgEventStreamRoutes = (feed: OrgEventFeed, deps: { slots: StreamSl
     const principal = principalOf(req);
     const slot = await deps.slots.tryAcquire(principal.keyId, limit);
     if (!slot) throw new VigilError('concurrent_stream_limit_exceeded', `This key already has ${limit} streams open; close one first.`);
+    // the slot is a lease: renewed while the feed is open (it would otherwise stop counting after its ttl), freed by a dead node's silence
+    const releaseSlot = keepSlotRenewed(slot);
 
     reply.hijack();
     const sse = new SseStream(reply.raw, deps.clock);
     const unsubscribe = feed.subscribe(principal, (e) => sse.send(e.kind, { id: e.id, created_at: e.created_at, location: e.location ?? null, data: e.data }));
     reply.raw.on('close', () => {
       unsubscribe();
-      slot.release();
+      releaseSlot().catch((err) => req.log.warn({ err }, 'stream slot release failed'));
       sse.stopPing();
     });
     sse.start({ ...reply.getHeaders(), 'x-request-id': String(req.id) });

@@ -9,6 +9,8 @@ import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SCENE_ENGINE } from '../scenes/index.ts';
+import { METRICS } from '../../platform/metrics/index.ts';
+import { measurePipeline } from './pipeline-metrics.ts';
 import { DetectionPipeline as DetectionPipelineT, type IngestGate as IngestGateT } from './detection-pipeline.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { DetectionPipeline, type IngestGate, type PipelineHook, type StreamRef, type WithheldReason } from './detection-pipeline.ts';
@@ -19,11 +21,11 @@ export const INGEST_GATE = token<IngestGateT>('ingestGate');
 
 export const pipelineServices = defineServiceModule({
   name: 'pipeline',
-  provide: (c) => c.provide(PIPELINE, (c) => new DetectionPipelineT({
+  provide: (c) => c.provide(PIPELINE, (c) => measurePipeline(new DetectionPipelineT({
     database: c.get(DATABASE),
     clock: c.get(CLOCK),
     audit: c.get(AUDIT),
     scenes: c.get(SCENE_ENGINE),
     onError: (err) => c.get(LOG)?.error({ err }, 'detection pipeline write failed'),
-  })),
+  }), c.get(METRICS))),
 });

@@ -35,6 +35,8 @@ export interface Config {
   readonly auditCheckpointKey: string | null;
   /** STUN/TURN servers for WHIP publishers and the publish page (VIGIL_ICE_SERVERS); none by default, which suits a LAN (issue 15) */
   readonly iceServers: readonly IceServer[];
+  /** bearer token GET /metrics asks for (VIGIL_METRICS_TOKEN, ≥ 16 characters); null = /metrics is open (docs/decisions.md) */
+  readonly metricsToken: string | null;
 }
 
 export interface HttpLimits {
@@ -135,6 +137,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     auditCheckpointKey: readSecret(env, 'VIGIL_AUDIT_CHECKPOINT_KEY', 32),
     http: readHttpLimits(env),
     iceServers: readIceServers(env),
+    metricsToken: readSecret(env, 'VIGIL_METRICS_TOKEN', 16),
     ...overrides,
   };
   return Object.freeze(config);

@@ -7,3 +7,4 @@ export { type LlmConfig } from './llm-config.ts';
 
 /** The configuration the process started with. */
 export const CONFIG = token<Config>('config');
+export { resolveNodeId } from './node-id.ts';

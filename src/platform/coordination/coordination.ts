@@ -4,6 +4,18 @@ import { InProcessLeaseStore, type LeaseStore } from './lease-store.ts';
 import { InProcessRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 import { InProcessStreamSlots, type StreamSlots } from './stream-slots.ts';
 import { createWakeSignal, type WakeSignal } from './wake-signal.ts';
+import { closeQuietly, connectCommands, connectSubscriber, REDIS_COMMAND_TIMEOUT_MS, whenReady } from './redis-connection.ts';
+import { RedisRateLimitStore, type OnFallback } from './redis-rate-limit-store.ts';
+import { RedisStreamSlots } from './redis-stream-slots.ts';
+import { RedisCacheInvalidation } from './redis-cache-invalidation.ts';
+
+/** Whether the shared Redis answers (for /readyz and the vigil_redis_up metric). */
+export interface RedisProbe {
+  /** true while the command connection is up */
+  readonly up: boolean;
+  /** Rejects when Redis does not answer PING within the command time-out. */
+  ping(): Promise<void>;
+}
 
 /** The infrastructure one node shares with the others (DESIGN.md "multi-node"), chosen in one place. */
 export interface Coordination {
@@ -12,24 +24,83 @@ export interface Coordination {
   wakeSignal: WakeSignal;
   invalidation: CacheInvalidation;
   leases: LeaseStore;
+  /** the shared Redis, when REDIS_URL is configured */
+  redis: RedisProbe | null;
+  /** Connects to Redis and subscribes to invalidations (waits at most a few seconds: the node starts without Redis too). */
+  start(): Promise<void>;
+  close(): Promise<void>;
 }
 
+type Log = { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+
 /**
- * What a single node needs: everything in process, except wakes, which ride PostgreSQL NOTIFY when
- * the database is PostgreSQL (the CLI and other processes on it enqueue webhooks too). Shared
- * implementations (Redis for counters, slots and invalidation; PostgreSQL leases) are chosen here
- * by configuration in issue 12.
+ * Without Redis, what a single node needs: everything in process, except wakes, which ride
+ * PostgreSQL NOTIFY when the database is PostgreSQL (the CLI and other processes on it enqueue
+ * webhooks too). With REDIS_URL, rate-limit counters, stream slots and cache invalidation are
+ * shared through Redis (issue 12 §3), each falling back to this node's own store while Redis is
+ * unreachable (docs/decisions.md "Redis down"). Stream leases live in PostgreSQL (issue 12 §2).
  */
 export function createCoordination(opts: {
   database: DatabaseHandle;
   databaseUrl: string | null;
-  log?: { warn(obj: unknown, msg?: string): void };
+  redisUrl?: string | null;
+  log?: Log;
+  /** counts calls answered locally because Redis was unreachable (the metrics module's counter) */
+  onFallback?: OnFallback;
+  /** reports whether Redis is up (the vigil_redis_up metric); returns its removal */
+  watchRedis?: (up: () => boolean) => () => void;
 }): Coordination {
+  const wakeSignal = createWakeSignal(opts.database, opts.databaseUrl, opts.log);
+  const leases = new InProcessLeaseStore();
+  if (!opts.redisUrl) {
+    const invalidation = new InProcessCacheInvalidation();
+    return {
+      rateLimits: new InProcessRateLimitStore(),
+      streamSlots: new InProcessStreamSlots(),
+      wakeSignal, invalidation, leases,
+      redis: null,
+      start: async () => undefined,
+      close: async () => undefined,
+    };
+  }
+  const commands = connectCommands(opts.redisUrl, opts.log);
+  const subscriber = connectSubscriber(opts.redisUrl, opts.log);
+  const onFallback = throttledFallbackLog(opts.log, opts.onFallback);
+  const invalidation = new RedisCacheInvalidation(commands, subscriber, { onFallback, log: opts.log });
+  const unwatch = opts.watchRedis?.(() => commands.status === 'ready');
   return {
-    rateLimits: new InProcessRateLimitStore(),
-    streamSlots: new InProcessStreamSlots(),
-    wakeSignal: createWakeSignal(opts.database, opts.databaseUrl, opts.log),
-    invalidation: new InProcessCacheInvalidation(),
-    leases: new InProcessLeaseStore(),
+    rateLimits: new RedisRateLimitStore(commands, new InProcessRateLimitStore(), onFallback),
+    streamSlots: new RedisStreamSlots(commands, new InProcessStreamSlots(), { onFallback, log: opts.log }),
+    wakeSignal, invalidation, leases,
+    redis: {
+      get up() {
+        return commands.status === 'ready';
+      },
+      async ping() {
+        if (commands.status !== 'ready') throw new Error(`Redis connection is ${commands.status}`);
+        await commands.ping();
+      },
+    },
+    async start() {
+      await Promise.all([whenReady(commands, 3_000), whenReady(subscriber, 3_000)]);
+      // ioredis keeps the SUBSCRIBE queued until Redis is reachable; wait for it only briefly
+      await Promise.race([invalidation.start().catch(() => undefined), new Promise((r) => setTimeout(r, REDIS_COMMAND_TIMEOUT_MS * 6))]);
+    },
+    async close() {
+      unwatch?.();
+      await Promise.all([closeQuietly(commands), closeQuietly(subscriber)]);
+    },
+  };
+}
+
+/** Every fallback is counted; one warning per store per 30 s says the node is on its own. */
+function throttledFallbackLog(log: Log | undefined, count: OnFallback | undefined): OnFallback {
+  const lastWarned = new Map<string, number>();
+  return (store, err) => {
+    count?.(store, err);
+    const now = Date.now();
+    if (now - (lastWarned.get(store) ?? 0) < 30_000) return;
+    lastWarned.set(store, now);
+    log?.warn({ store, err: { message: (err as Error)?.message } }, 'Redis unreachable: answered by this node alone');
   };
 }

@@ -1,6 +1,7 @@
 import { defineServiceModule, LOG, token } from '../lib/index.ts';
 import { CONFIG } from '../config/index.ts';
 import { DATABASE } from '../db/index.ts';
+import { METRICS } from '../metrics/index.ts';
 import { createCoordination as makeCoordination, type Coordination as CoordinationT } from './coordination.ts';
 /**
  * Infrastructure seams for running more than one node (issue 11 §3): each an interface with an
@@ -11,11 +12,21 @@ export { DEFAULT_SLOT_TTL_MS, InProcessStreamSlots, keepSlotRenewed, type Stream
 export { InProcessWakeSignal, PostgresWakeSignal, createWakeSignal, type WakeSignal } from './wake-signal.ts';
 export { CACHE_TOPICS, InProcessCacheInvalidation, alertRuleCacheKey, type CacheInvalidation } from './cache-invalidation.ts';
 export { InProcessLeaseStore, type LeaseStore, type StreamLease } from './lease-store.ts';
-export { createCoordination, type Coordination } from './coordination.ts';
+export { createCoordination, type Coordination, type RedisProbe } from './coordination.ts';
+export { RedisRateLimitStore, type OnFallback } from './redis-rate-limit-store.ts';
+export { RedisStreamSlots } from './redis-stream-slots.ts';
+export { RedisCacheInvalidation } from './redis-cache-invalidation.ts';
+export { REDIS_COMMAND_TIMEOUT_MS, closeQuietly, connectCommands, connectSubscriber, whenReady } from './redis-connection.ts';
 
 export const COORDINATION = token<CoordinationT>('coordination');
 
 export const coordinationServices = defineServiceModule({
   name: 'coordination',
-  provide: (c) => c.provide(COORDINATION, (c) => makeCoordination({ database: c.get(DATABASE), databaseUrl: c.get(CONFIG).databaseUrl, log: c.get(LOG) })),
+  provide: (c) => c.provide(COORDINATION, (c) => makeCoordination({
+    database: c.get(DATABASE), databaseUrl: c.get(CONFIG).databaseUrl, redisUrl: c.get(CONFIG).redisUrl, log: c.get(LOG),
+    onFallback: (store) => c.get(METRICS).redisFallbacks.inc({ store }),
+    watchRedis: (up) => c.get(METRICS).watchRedis(up),
+  })),
+  // before anything is served: connected to Redis and subscribed to invalidations (or given up waiting)
+  install: (c) => c.get(COORDINATION).start(),
 });

@@ -129,15 +129,28 @@ function withStatementCache(sqlite: SQLite.Database, max = 500) {
   };
 }
 
-export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+function migratorFor(handle: DatabaseHandle): Migrator {
   const migrations: Record<string, Migration> = {};
   for (const [name, m] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => m.up(db, handle.dialect) };
   }
-  const migrator = new Migrator({
+  return new Migrator({
     db: handle.db,
     provider: { getMigrations: async () => migrations },
   });
+}
+
+/**
+ * Migrations this code knows that the database has not run (/readyz: a node must not serve a
+ * schema older than its code; another node of a rolling upgrade normally migrates it).
+ */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
+  const infos = await migratorFor(handle).getMigrations();
+  return infos.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const migrator = migratorFor(handle);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

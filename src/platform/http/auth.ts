@@ -1,3 +1,4 @@
+import { metrics } from '../metrics/index.ts';
 import type { KeyAuthenticator, Principal } from '../identity/index.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../time/index.ts';
@@ -61,6 +62,7 @@ export function installAuth(
     const decision = await checkRateLimit(deps.rateLimits, principal.keyId, limit, deps.clock.now());
     reply.headers(decision.headers);
     if (!decision.allowed) {
+      metrics().rateLimitRejections.inc({ policy: 'per-key' });
       throw new VigilError('rate_limit_exceeded', `This key may make ${limit} requests per minute.`, {
         headers: decision.headers,
       });
@@ -90,6 +92,7 @@ async function authenticate(keys: KeyAuthenticator, header: string | undefined):
 }
 
 function tooManyFailures(headers: Record<string, string>): VigilError {
+  metrics().rateLimitRejections.inc({ policy: 'failed-auth' });
   return new VigilError('rate_limit_exceeded', 'Too many failed authentications from this address; wait for Retry-After.', { headers });
 }
 

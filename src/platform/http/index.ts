@@ -15,3 +15,4 @@ export { AuthFailureLimiter } from './rate-limit.ts';
 export { OneLineRequestLog } from './request-log.ts';
 export { createValidatorCompiler } from './validation.ts';
 export { CONCURRENT_STREAMS_PER_KEY, SseStream } from './sse-stream.ts';
+export { systemRoutes } from './system.routes.ts';

@@ -1,3 +1,4 @@
+import { metrics } from '../metrics/index.ts';
 import type { ServerResponse } from 'node:http';
 import type { Clock } from '../../platform/time/index.ts';
 
@@ -30,6 +31,8 @@ export class SseStream {
     });
     this.res.flushHeaders();
     this.schedulePing();
+    metrics().sseStreamsOpen.inc();
+    this.res.once('close', () => metrics().sseStreamsOpen.dec());
   }
 
   get closed(): boolean {

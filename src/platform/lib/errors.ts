@@ -21,6 +21,7 @@ export const ERROR_CATALOGUE = {
   api_key_revoked: { status: 401, title: 'API key revoked' },
   console_session_expired: { status: 401, title: 'Console session expired or signed out' }, // web console (issue 13)
   invalid_publish_token: { status: 401, title: 'Publish token not recognised' }, // WebRTC ingest (issue 15)
+  invalid_metrics_token: { status: 401, title: 'Metrics token not recognised' }, // GET /metrics with VIGIL_METRICS_TOKEN (issue 12)
   publish_token_revoked: { status: 401, title: 'Publish token revoked' }, // WebRTC ingest (issue 15)
   wrong_surface: { status: 403, title: 'Key belongs to the other surface' },
   insufficient_capability: { status: 403, title: 'Key lacks a capability' },

@@ -1,3 +1,4 @@
+import { metrics } from '../metrics/index.ts';
 import pg from 'pg';
 import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
 import type { Clock } from '../time/index.ts';
@@ -219,6 +220,7 @@ export class DeliveryWorker {
     const plan = delivered ? null : planRetry(now, firstAttemptAt, attempt, this.deps.random);
     const nextAt = plan && 'retryAt' in plan ? plan.retryAt : null;
     const outcome = delivered ? 'delivered' : nextAt !== null ? 'retrying' : 'dropped';
+    metrics().webhookAttempts.inc({ outcome });
     const attemptRow = {
       delivery_id: d.id,
       series: d.series,

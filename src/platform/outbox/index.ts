@@ -7,6 +7,8 @@ import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
 import { AUDIT } from '../audit/index.ts';
 import { COORDINATION } from '../coordination/index.ts';
+import { METRICS } from '../metrics/index.ts';
+import { countOpenDeliveries } from './webhook-queue.repository.ts';
 import { WebhookService as WebhookServiceT } from './webhook.service.ts';
 import { DeliveryWorker as DeliveryWorkerT } from './delivery-worker.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
@@ -46,5 +48,7 @@ export const outboxServices = defineServiceModule({
   install(c) {
     const worker = c.get(DELIVERY_WORKER);
     c.get(WEBHOOKS).onEnqueued(() => worker.wake());
+    const db = c.get(DATABASE).db;
+    c.get(METRICS).watchWebhookQueue(() => countOpenDeliveries(db));
   },
 });

@@ -1,6 +1,9 @@
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import assert from 'node:assert/strict';
-import { InProcessCacheInvalidation, type CacheInvalidation } from '../../../src/platform/coordination/index.ts';
+import { InProcessCacheInvalidation, RedisCacheInvalidation, type CacheInvalidation } from '../../../src/platform/coordination/index.ts';
+import { startRedis } from '../../helpers/redis.ts';
 
 /** What every CacheInvalidation must do: deliver each key to every subscriber of its topic, in this process before publish resolves. */
 export function cacheInvalidationContract(name: string, create: () => Promise<CacheInvalidation>): void {
@@ -43,3 +46,20 @@ export function cacheInvalidationContract(name: string, create: () => Promise<Ca
 }
 
 cacheInvalidationContract('in-process', async () => new InProcessCacheInvalidation());
+
+// the shared bus on a real redis-server (what it adds across nodes is in redis-coordination.test.ts)
+const redis = await startRedis();
+const clients: Redis[] = [];
+after(async () => {
+  for (const c of clients) c.disconnect();
+  await redis.close();
+});
+cacheInvalidationContract('Redis', async () => {
+  const pub = new Redis(redis.url);
+  const sub = new Redis(redis.url);
+  clients.push(pub, sub);
+  const bus = new RedisCacheInvalidation(pub, sub, { channel: `test:${randomUUID()}` });
+  await bus.start();
+  await new Promise((r) => (pub.status === 'ready' ? r(null) : pub.once('ready', r)));
+  return bus;
+});

@@ -1,6 +1,9 @@
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import assert from 'node:assert/strict';
-import { InProcessRateLimitStore, type RateLimitStore } from '../../../src/platform/coordination/index.ts';
+import { InProcessRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../../src/platform/coordination/index.ts';
+import { startRedis } from '../../helpers/redis.ts';
 
 /** What every RateLimitStore must do: fixed windows aligned to multiples of windowMs, per bucket. */
 export function rateLimitStoreContract(name: string, create: () => Promise<RateLimitStore>): void {
@@ -36,3 +39,19 @@ export function rateLimitStoreContract(name: string, create: () => Promise<RateL
 
 rateLimitStoreContract('in-process', async () => new InProcessRateLimitStore());
 rateLimitStoreContract('in-process, pruning old windows', async () => new InProcessRateLimitStore(1));
+
+// the shared store: a real redis-server; each run of the contract counts under its own prefix
+const redis = await startRedis();
+const clients: Redis[] = [];
+after(async () => {
+  for (const c of clients) c.disconnect();
+  await redis.close();
+});
+rateLimitStoreContract('Redis', async () => {
+  const client = new Redis(redis.url);
+  clients.push(client);
+  await new Promise((r) => client.once('ready', r));
+  // a fallback that fails loudly: the contract must be met by Redis itself
+  const noFallback: RateLimitStore = { hit: () => Promise.reject(new Error('fell back')), peek: () => Promise.reject(new Error('fell back')) };
+  return new RedisRateLimitStore(client, noFallback, undefined, `test:${randomUUID()}:`);
+});

@@ -1,6 +1,9 @@
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import assert from 'node:assert/strict';
-import { InProcessStreamSlots, type StreamSlots } from '../../../src/platform/coordination/index.ts';
+import { InProcessStreamSlots, RedisStreamSlots, type StreamSlots } from '../../../src/platform/coordination/index.ts';
+import { startRedis } from '../../helpers/redis.ts';
 
 /** A clock the contract moves by hand; implementations are built on it. */
 export interface SlotClock {
@@ -56,4 +59,23 @@ export function streamSlotsContract(name: string, create: () => Promise<{ slots:
 streamSlotsContract('in-process', async () => {
   let now = 1_000_000;
   return { slots: new InProcessStreamSlots(() => now), clock: { advance: async (ms) => void (now += ms) } };
+});
+
+// the shared store on a real redis-server, its lease clock moved by hand like the in-process one's
+const redis = await startRedis();
+const clients: Redis[] = [];
+after(async () => {
+  for (const c of clients) c.disconnect();
+  await redis.close();
+});
+streamSlotsContract('Redis', async () => {
+  const client = new Redis(redis.url);
+  clients.push(client);
+  await new Promise((r) => client.once('ready', r));
+  let now = 1_000_000;
+  const noFallback: StreamSlots = { tryAcquire: () => Promise.reject(new Error('fell back')), openCount: () => Promise.reject(new Error('fell back')) };
+  return {
+    slots: new RedisStreamSlots(client, noFallback, { prefix: `test:${randomUUID()}:`, now: () => now }),
+    clock: { advance: async (ms) => void (now += ms) },
+  };
 });

@@ -1,0 +1,65 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { VigilError } from '../lib/index.ts';
+import type { Readiness, VigilMetrics } from '../metrics/index.ts';
+import { ProblemRef } from './common.schemas.ts';
+import { sendProblem } from './problem.ts';
+
+const Health = Type.Object({ status: Type.String() });
+
+/**
+ * Health, readiness and metrics (issue 12 §6), outside /v1 and without an API key: a load
+ * balancer and Prometheus call them. /metrics is open unless VIGIL_METRICS_TOKEN is set, then it
+ * wants that token as a bearer (docs/decisions.md "GET /metrics").
+ */
+export const systemRoutes = (deps: { readiness: Readiness; metrics: VigilMetrics; metricsToken: string | null; baseUrl: string }): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/healthz', {
+    schema: { tags: ['System'], security: [], operationId: 'healthz', summary: 'Process is up', description: 'Always 200 while the process serves requests.', response: { 200: Health } },
+  }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', {
+    schema: {
+      tags: ['System'], security: [], operationId: 'readyz', summary: 'Database and Redis are reachable, migrations current',
+      description:
+        '200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. ' +
+        'Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`.',
+      response: { 200: Health, 503: ProblemRef },
+    },
+  }, async (req, reply) => {
+    const report = await deps.readiness.check();
+    if (report.ready) return { status: 'ready' };
+    req.log.warn({ checks: report.checks }, 'readiness check failed');
+    const detail = `Not ready: ${report.reasons.join('; ')}.`;
+    return sendProblem(reply, deps.baseUrl, new VigilError('service_unavailable', detail.charAt(0).toUpperCase() + detail.slice(1), { extra: { checks: report.checks } }));
+  });
+
+  const expected = deps.metricsToken === null ? null : digest(deps.metricsToken);
+  app.get('/metrics', {
+    schema: {
+      tags: ['System'], operationId: 'metrics', summary: 'Prometheus metrics of this node',
+      description:
+        'The Prometheus text format (version 0.0.4). Every series carries `node_id`. Open unless the operator set VIGIL_METRICS_TOKEN; ' +
+        'then send `Authorization: Bearer <that token>` (401 invalid_metrics_token otherwise). No series names a tenant, a location or a key.',
+      security: [],
+      response: {
+        200: Type.Unsafe<string>({ description: 'Prometheus text exposition', content: { 'text/plain': { schema: { type: 'string' } } } }),
+        401: ProblemRef,
+      },
+    },
+  }, async (req, reply) => {
+    if (expected !== null) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+      if (!m || !timingSafeEqual(digest(m[1]), expected)) {
+        throw new VigilError('invalid_metrics_token', 'GET /metrics needs Authorization: Bearer <VIGIL_METRICS_TOKEN>.', { param: 'Authorization' });
+      }
+    }
+    const { contentType, body } = await deps.metrics.render();
+    return reply.type(contentType).send(body);
+  });
+};
+
+/** Equal-length digests, so comparing them takes the same time whatever was sent. */
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}

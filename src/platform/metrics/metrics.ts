@@ -1,0 +1,133 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { resolveNodeId } from '../config/index.ts';
+
+/** Stream statuses as the API names them (org/streams), kept here as plain strings: platform does not import org. */
+type StreamStatus = string;
+
+/**
+ * The process's Prometheus metrics (issue 12 §6), served by GET /metrics. One set per process,
+ * because a process is one scrape target: code anywhere records with a one-line call
+ * (`metrics().detectorFrame(ms)`) without a dependency being threaded through it. Every series
+ * carries `node_id`. Figures that live elsewhere (the webhook queue in the database, the streams
+ * this node runs) are read when scraped, from sources registered with `watch*`.
+ */
+export class VigilMetrics {
+  readonly registry = new Registry();
+  readonly nodeId: string;
+
+  readonly detections: Counter<'type'>;
+  readonly pipelineLatency: Histogram;
+  readonly detectorFrames: Counter;
+  readonly inferenceLatency: Histogram;
+  readonly streamReconnects: Counter;
+  readonly leasesHeld: Gauge;
+  readonly webhookAttempts: Counter<'outcome'>;
+  readonly rateLimitRejections: Counter<'policy'>;
+  readonly sseStreamsOpen: Gauge;
+  readonly redisFallbacks: Counter<'store'>;
+
+  private readonly streamStatuses = new Map<string, StreamStatus>();
+  private readonly queueDepthSources = new Set<() => Promise<number>>();
+  private readonly redisSources = new Set<() => boolean>();
+
+  constructor(nodeId: string) {
+    this.nodeId = nodeId;
+    const registers = [this.registry];
+    this.registry.setDefaultLabels({ node_id: nodeId });
+    // process CPU, memory, GC and event-loop lag (nodejs_eventloop_lag_seconds, …_p99)
+    collectDefaultMetrics({ register: this.registry });
+
+    this.detections = new Counter({ name: 'vigil_detections_total', help: 'Detections made durable by the pipeline, by type (rate() gives detections/s)', labelNames: ['type'], registers });
+    this.pipelineLatency = new Histogram({
+      name: 'vigil_pipeline_latency_seconds', help: 'From a batch of detections entering the pipeline to it being durable',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers,
+    });
+    this.detectorFrames = new Counter({ name: 'vigil_detector_frames_total', help: 'Frames the object detector finished (rate() gives frames/s)', registers });
+    this.inferenceLatency = new Histogram({
+      name: 'vigil_detector_inference_seconds', help: 'Object-detector inference time per frame',
+      buckets: [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2], registers,
+    });
+    const statuses = this.streamStatuses;
+    new Gauge({
+      name: 'vigil_streams', help: 'Streams whose source runs on this node, by status', labelNames: ['status'], registers,
+      collect() {
+        this.reset();
+        const counts = new Map<string, number>();
+        for (const s of statuses.values()) counts.set(s, (counts.get(s) ?? 0) + 1);
+        for (const [status, n] of counts) this.set({ status }, n);
+      },
+    });
+    this.streamReconnects = new Counter({ name: 'vigil_stream_reconnects_total', help: 'Times a real stream lost its source and reconnected', registers });
+    this.leasesHeld = new Gauge({ name: 'vigil_stream_leases_held', help: 'Stream ownership leases this node holds', registers });
+    const queueSources = this.queueDepthSources;
+    new Gauge({
+      name: 'vigil_webhook_queue_depth', help: 'Webhook deliveries waiting to be sent (pending or scheduled for a retry)', registers,
+      async collect() {
+        let total = 0;
+        for (const read of queueSources) total += await read().catch(() => 0);
+        this.set(total);
+      },
+    });
+    this.webhookAttempts = new Counter({ name: 'vigil_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers });
+    this.rateLimitRejections = new Counter({ name: 'vigil_rate_limit_rejections_total', help: 'Requests answered 429 by a rate limit, by policy', labelNames: ['policy'], registers });
+    this.sseStreamsOpen = new Gauge({ name: 'vigil_sse_streams_open', help: 'Server-sent event streams open on this node', registers });
+    this.redisFallbacks = new Counter({
+      name: 'vigil_redis_fallbacks_total', help: 'Calls answered by this node alone because Redis was unreachable, by store', labelNames: ['store'], registers,
+    });
+    const redisSources = this.redisSources;
+    new Gauge({
+      name: 'vigil_redis_up', help: '1 when this node reaches Redis (absent when no REDIS_URL is configured)', registers,
+      collect() {
+        this.reset();
+        for (const up of redisSources) this.set(up() ? 1 : 0);
+      },
+    });
+  }
+
+  /** A batch of detections became durable `seconds` after it entered the pipeline. */
+  detectionsCommitted(types: readonly string[], seconds: number): void {
+    for (const type of types) this.detections.inc({ type });
+    this.pipelineLatency.observe(seconds);
+  }
+
+  detectorFrame(inferenceMs: number): void {
+    this.detectorFrames.inc();
+    this.inferenceLatency.observe(inferenceMs / 1000);
+  }
+
+  /** A stream's source on this node changed status; null when it stopped running here. */
+  streamStatus(streamId: string, status: StreamStatus | null): void {
+    if (status === null) this.streamStatuses.delete(streamId);
+    else this.streamStatuses.set(streamId, status);
+  }
+
+  /** For the cluster's lease holder: how many stream leases this node holds now. */
+  setLeasesHeld(n: number): void {
+    this.leasesHeld.set(n);
+  }
+
+  /** Registers a reader of the webhook queue depth; returns its removal. */
+  watchWebhookQueue(read: () => Promise<number>): () => void {
+    this.queueDepthSources.add(read);
+    return () => void this.queueDepthSources.delete(read);
+  }
+
+  /** Registers whether Redis is reachable; returns its removal. */
+  watchRedis(up: () => boolean): () => void {
+    this.redisSources.add(up);
+    return () => void this.redisSources.delete(up);
+  }
+
+  /** The Prometheus text exposition. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+let instance: VigilMetrics | null = null;
+
+/** The process's metrics, made on first use with this process's node id. */
+export function metrics(): VigilMetrics {
+  instance ??= new VigilMetrics(resolveNodeId());
+  return instance;
+}
