@@ -5,7 +5,7 @@ import { systemClock } from './platform/time/index.ts';
 import { VigilError } from './platform/lib/index.ts';
 import { AuditService } from './platform/audit/index.ts';
 import { KeyService } from './platform/keys/index.ts';
-import { InProcessCacheInvalidation } from './platform/coordination/index.ts';
+import { createCoordination } from './platform/coordination/index.ts';
 
 const USAGE = `vigil — Vigil admin CLI (honours VIGIL_DATA_DIR and DATABASE_URL)
 
@@ -43,9 +43,12 @@ async function run(argv: string[]): Promise<number> {
   const config = loadConfig();
   // The CLI opens the same database as the server; SQLite WAL lets both run at once.
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  // with REDIS_URL a revocation here reaches every node's verified-key cache at once (issue 12)
+  const coordination = createCoordination({ database, databaseUrl: config.databaseUrl, redisUrl: config.redisUrl });
   try {
     await migrateToLatest(database);
-    const keys = new KeyService({ database, clock: systemClock, audit: new AuditService({ database, clock: systemClock }), invalidation: new InProcessCacheInvalidation() });
+    await coordination.start();
+    const keys = new KeyService({ database, clock: systemClock, audit: new AuditService({ database, clock: systemClock }), invalidation: coordination.invalidation });
     if (verb === 'create') {
       if (!values.org === !values.household) throw new UsageError('give exactly one of --org NAME or --household NAME');
       if (values.household && (values.capabilities || values.locations)) {
@@ -99,6 +102,7 @@ async function run(argv: string[]): Promise<number> {
     }
     throw new UsageError(`unknown command keys ${verb}`);
   } finally {
+    await coordination.close();
     await database.close();
   }
 }

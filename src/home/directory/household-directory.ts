@@ -4,7 +4,7 @@ import type { WatchTable } from '../../platform/db/index.ts';
 import { parseHomeSettings, type HomeSettings } from './home-settings.ts';
 import { householdRepository, type SensorRow } from './household.repository.ts';
 import { tenantRepository } from '../../platform/identity/index.ts';
-import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
+import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../../platform/coordination/index.ts';
 
 export interface KnownSensor {
   id: string;
@@ -59,6 +59,7 @@ export class HouseholdDirectory implements IngestGate {
   /** Re-reads a household whenever a writer (on any node) announces a change to it. Returns the unsubscribe. */
   followChanges(invalidation: CacheInvalidation, db: DbExecutor): () => void {
     return invalidation.subscribe(CACHE_TOPICS.household, async (tenantId) => {
+      if (tenantId === EVERY_KEY) return this.loadAll(db);
       await this.refresh(db, tenantId);
     });
   }
@@ -97,6 +98,11 @@ export class HouseholdDirectory implements IngestGate {
 
   home(tenantId: string): KnownHome | undefined {
     return this.homes.get(tenantId);
+  }
+
+  /** Every household known here. */
+  allHomes(): KnownHome[] {
+    return [...this.homes.values()];
   }
 
   sensor(streamId: string): KnownSensor | undefined {

@@ -21,7 +21,7 @@ import { capitalize, describeSensorName } from '../directory/index.ts';
 import { DEMO_HOME_LOCATION, mergeHomeSettings, parseHomeSettings, toLocationKey, type HomeSettings } from '../directory/index.ts';
 import type { HouseholdDirectory } from '../directory/index.ts';
 import { householdRepository, type BoundaryRow, type RoomRow, type SensorRow } from '../directory/index.ts';
-import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
+import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../../platform/coordination/index.ts';
 import type { BoundaryView, HouseholdView, SensorView } from './household.schemas.ts';
 
 export type SensorKind = SensorRow['kind'];
@@ -470,6 +470,25 @@ export class HouseholdService {
       if (this.deps.directory.withheldReason(s.id)) this.deps.sources.stop(s.id);
       else if (!this.deps.sources.isLive(s.id)) this.deps.sources.start(row);
     }
+  }
+
+  /**
+   * A mute or boundary written on another node (issue 12 §3) is applied here too once the
+   * directory has re-read the household (it subscribes first): the sensor's scene forgets it and a
+   * real camera decoded on this node stops. Starting a camera again is left to the node that runs
+   * it (the writer's followGate here; stream ownership in a cluster), so a resume never starts a
+   * second copy of a camera. Returns the unsubscribe.
+   */
+  followChanges(invalidation: CacheInvalidation): () => void {
+    return invalidation.subscribe(CACHE_TOPICS.household, (key) => {
+      const now = this.deps.clock.now();
+      const homes = key === EVERY_KEY ? this.deps.directory.allHomes() : [this.deps.directory.home(key)];
+      for (const s of homes.flatMap((h) => h?.sensors ?? [])) {
+        if (!this.deps.directory.withheldReason(s.id)) continue;
+        this.deps.engine.removeStream(s.sceneId, s.id, now);
+        if (this.deps.sources.isLive(s.id)) this.deps.sources.stop(s.id);
+      }
+    });
   }
 
   /**

@@ -33,4 +33,6 @@ export const householdServices = defineServiceModule({
     database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), streams: c.get(STREAMS), scenes: c.get(SCENES), engine: c.get(SCENE_ENGINE),
     sources: c.get(SOURCES), directory: c.get(HOUSEHOLD_DIRECTORY), events: c.get(EVENTS), invalidation: c.get(COORDINATION).invalidation,
   })),
+  // after the directory's own subscriber (installed earlier), so it reads the re-read household
+  install: (c) => void c.get(HOUSEHOLD).followChanges(c.get(COORDINATION).invalidation),
 });

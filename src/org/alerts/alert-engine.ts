@@ -13,7 +13,7 @@ import { alertRepository, type AlertRow } from './alert.repository.ts';
 import { alertRuleRepository, type AlertRuleRow } from './alert-rule.repository.ts';
 import { toAlertView } from './alert.service.ts';
 import { compileRule, evaluateRule, type CompiledRule } from './rule-condition.ts';
-import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
+import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../../platform/coordination/index.ts';
 
 export const ALERT_RULES_ACTOR: Actor = { keyId: null, operator: 'alert-rules' };
 
@@ -45,8 +45,10 @@ export class AlertEngine implements PipelineHook {
       if (!last.has(r.rule_id)) last.set(r.rule_id, new Map());
       last.get(r.rule_id)!.set(r.scene_id, Number(r.last));
     }
+    const rows = await alertRuleRepository.listAll(db);
+    // swapped in one turn: a detection evaluated meanwhile sees the old rules, never none
     this.rulesByTenant.clear();
-    for (const row of await alertRuleRepository.listAll(db)) this.upsert(row, last.get(row.id));
+    for (const row of rows) this.upsert(row, last.get(row.id));
   }
 
   /**
@@ -55,6 +57,7 @@ export class AlertEngine implements PipelineHook {
    */
   followChanges(invalidation: CacheInvalidation, db: DbExecutor): () => void {
     return invalidation.subscribe(CACHE_TOPICS.alertRule, async (key) => {
+      if (key === EVERY_KEY) return this.loadAll(db);
       const [tenantId, ruleId] = key.split('/');
       const row = await alertRuleRepository.findForTenant(db, tenantId, ruleId);
       if (row) this.upsert(row);

@@ -9,7 +9,7 @@ import { assertEveryLocation } from '../../platform/identity/index.ts';
 import { automationRepository, type AutomationSettingsRow } from './automation.repository.ts';
 import type { AutomationView, UpdateAutomationBodyT } from './automation.schemas.ts';
 import { compileSchedule, findScheduleProblem, isWithinSchedule, type CompiledSchedule, type Schedule } from './local-schedule.ts';
-import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
+import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../../platform/coordination/index.ts';
 
 export type AutomationTarget = 'incidents' | 'escalation';
 
@@ -50,7 +50,7 @@ export class AutomationService {
       defaults?: Partial<AutomationDefaults>;
     },
   ) {
-    deps.invalidation.subscribe(CACHE_TOPICS.automation, (tenantId) => this.reload(tenantId));
+    deps.invalidation.subscribe(CACHE_TOPICS.automation, (tenantId) => (tenantId === EVERY_KEY ? this.loadAll() : this.reload(tenantId)));
   }
 
   private get defaults(): AutomationDefaults {

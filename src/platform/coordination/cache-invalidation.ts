@@ -1,9 +1,9 @@
 /**
  * Tells the holders of in-memory copies (alert rules, automation settings, household boundaries
  * and mutes, verified keys) that the database row behind a key changed, so each re-reads or drops
- * it. Writers publish after their transaction commits; every node subscribes (a shared
- * implementation, Redis pub/sub or PostgreSQL NOTIFY, comes with issue 12). The writer's own
- * process is told too, so there is one way a cache learns of a change.
+ * it. Writers publish after their transaction commits; every node subscribes (with REDIS_URL the
+ * changes travel over Redis pub/sub, issue 12). The writer's own process is told too, so there is
+ * one way a cache learns of a change. A subscriber may also be handed EVERY_KEY.
  */
 export interface CacheInvalidation {
   /**
@@ -27,6 +27,13 @@ export const CACHE_TOPICS = {
   apiKey: 'api_key',
 } as const;
 
+/**
+ * The key a node's own subscribers get under every topic when it reconnects to a shared bus
+ * (Redis) after losing it: whatever it holds may have changed while it heard nothing, so each
+ * holder re-reads everything it caches. Subscribers must accept it.
+ */
+export const EVERY_KEY = '*';
+
 /** The key of one alert rule under CACHE_TOPICS.alertRule. */
 export function alertRuleCacheKey(tenantId: string, ruleId: string): string {
   return `${tenantId}/${ruleId}`;
@@ -49,6 +56,11 @@ export class InProcessCacheInvalidation implements CacheInvalidation {
     }
     if (failures.length === 1) throw failures[0];
     if (failures.length > 1) throw new AggregateError(failures, `${failures.length} subscribers of ${topic} failed`);
+  }
+
+  /** The topics that have subscribers (a reconnected bus tells each of them EVERY_KEY). */
+  topics(): string[] {
+    return [...this.subscribers.entries()].filter(([, fns]) => fns.size > 0).map(([t]) => t);
   }
 
   subscribe(topic: string, onInvalidate: (key: string) => void | Promise<void>): () => void {

@@ -10,7 +10,7 @@ import { createCoordination as makeCoordination, type Coordination as Coordinati
 export { InProcessRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 export { DEFAULT_SLOT_TTL_MS, InProcessStreamSlots, keepSlotRenewed, type StreamSlot, type StreamSlots } from './stream-slots.ts';
 export { InProcessWakeSignal, PostgresWakeSignal, createWakeSignal, type WakeSignal } from './wake-signal.ts';
-export { CACHE_TOPICS, InProcessCacheInvalidation, alertRuleCacheKey, type CacheInvalidation } from './cache-invalidation.ts';
+export { CACHE_TOPICS, EVERY_KEY, InProcessCacheInvalidation, alertRuleCacheKey, type CacheInvalidation } from './cache-invalidation.ts';
 export { InProcessLeaseStore, type LeaseStore, type StreamLease } from './lease-store.ts';
 export { createCoordination, type Coordination, type RedisProbe } from './coordination.ts';
 export { RedisRateLimitStore, type OnFallback } from './redis-rate-limit-store.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { InProcessCacheInvalidation, type CacheInvalidation } from './cache-invalidation.ts';
+import { EVERY_KEY, InProcessCacheInvalidation, type CacheInvalidation } from './cache-invalidation.ts';
 import type { OnFallback } from './redis-rate-limit-store.ts';
 
 interface Message {
@@ -15,7 +15,9 @@ interface Message {
  * subscribers (typically within milliseconds; the issue asks for 1 s). `publish` tells this
  * process's subscribers directly and resolves once they have handled it, as the in-process bus
  * does, and once Redis has taken the message (or failed to: then it is kept and published again
- * when Redis is back, so other nodes learn of the change late rather than never).
+ * when Redis is back, so other nodes learn of the change late rather than never). A node whose
+ * subscription was cut off hands EVERY_KEY to its subscribers when it is back, since it may have
+ * missed changes meanwhile.
  */
 export class RedisCacheInvalidation implements CacheInvalidation {
   private readonly local = new InProcessCacheInvalidation();
@@ -42,6 +44,18 @@ export class RedisCacheInvalidation implements CacheInvalidation {
       this.local.publish(msg.t, msg.k).catch((err) => opts.log?.warn({ err, topic: msg.t, key: msg.k }, 'cache invalidation from another node failed'));
     });
     pub.on('ready', () => void this.resend());
+    // after the subscriber was cut off, messages may have been missed: every holder re-reads
+    let subscribedOnce = false;
+    sub.on('ready', () => {
+      if (subscribedOnce) void this.resync();
+      subscribedOnce = true;
+    });
+  }
+
+  private async resync(): Promise<void> {
+    for (const topic of this.local.topics()) {
+      await this.local.publish(topic, EVERY_KEY).catch((err) => this.opts.log?.warn({ err, topic }, 'cache resync after a Redis reconnect failed'));
+    }
   }
 
   /** Subscribes to the shared channel; resolves once Redis confirmed (or rejects if it cannot now: ioredis keeps trying). */

@@ -14,7 +14,7 @@ import { generateKey, hashKey, parseKey, previewKey, type KeyMode } from '../ide
 import { keyRepository } from '../identity/index.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
 import { VerifiedKeyCache } from '../identity/index.ts';
-import { CACHE_TOPICS, type CacheInvalidation } from '../coordination/index.ts';
+import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../coordination/index.ts';
 
 export interface CreateKeyInput {
   tenantKind: TenantKind;
@@ -91,7 +91,7 @@ export class KeyService {
     },
   ) {
     this.verified = new VerifiedKeyCache(deps.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS);
-    deps.invalidation.subscribe(CACHE_TOPICS.apiKey, (keyId) => this.verified.forgetKey(keyId));
+    deps.invalidation.subscribe(CACHE_TOPICS.apiKey, (keyId) => (keyId === EVERY_KEY ? this.verified.forgetAll() : this.verified.forgetKey(keyId)));
   }
 
   /** Bootstrap (admin CLI, demo seed, tests): creates the tenant on first use by name, then a key for it; the key is returned only here. */
