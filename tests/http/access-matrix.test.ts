@@ -46,6 +46,7 @@ const del = (url: string): Req => ({ method: 'DELETE', url });
 const PROBES: Record<string, Probe> = {
   healthz: { surface: 'public', expect: 'scan', req: () => get('/healthz') },
   readyz: { surface: 'public', expect: 'scan', req: () => get('/readyz') },
+  metrics: { surface: 'public', expect: 'scan', req: () => get('/metrics') },
 
   createStream: { surface: 'organization', expect: 'scan', req: () => post('/v1/streams', { name: 'Probe cam', source_type: 'sandbox', source_url: 'sandbox://north_gate?scenario=lobby&seed=3', location: 'north_gate' }) },
   listStreams: { surface: 'organization', expect: 'scan', req: () => get('/v1/streams?limit=100'), contains: (s) => s.r.stream },

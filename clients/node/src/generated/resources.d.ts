@@ -468,14 +468,22 @@ export declare class StreamsResource extends Resource {
 export declare class SystemResource extends Resource {
   /**
    * Process is up
+   * Always 200 while the process serves requests.
    * GET /healthz
    */
   healthz(options?: RequestOptions): Promise<Camelize<JsonResponse<'healthz', 200>>>;
   /**
-   * Database is reachable
+   * Database and Redis are reachable, migrations current
+   * 200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`.
    * GET /readyz
    */
   readyz(options?: RequestOptions): Promise<Camelize<JsonResponse<'readyz', 200>>>;
+  /**
+   * Prometheus metrics of this node
+   * The Prometheus text format (version 0.0.4). Every series carries `node_id`. Open unless the operator set VIGIL_METRICS_TOKEN; then send `Authorization: Bearer <that token>` (401 invalid_metrics_token otherwise). No series names a tenant, a location or a key.
+   * GET /metrics
+   */
+  metrics(options?: RequestOptions): Promise<string>;
 }
 
 export declare class WatchesResource extends Resource {

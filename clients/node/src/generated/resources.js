@@ -77,6 +77,7 @@ const OPERATIONS = {
   revokeStreamPublishToken: {"operationId":"revokeStreamPublishToken","method":"DELETE","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   healthz: {"operationId":"healthz","method":"GET","path":"/healthz","pathParams":[],"query":[],"body":false},
   readyz: {"operationId":"readyz","method":"GET","path":"/readyz","pathParams":[],"query":[],"body":false},
+  metrics: {"operationId":"metrics","method":"GET","path":"/metrics","pathParams":[],"query":[],"body":false},
   listWatches: {"operationId":"listWatches","method":"GET","path":"/v1/watches","pathParams":[],"query":["limit","starting_after","ending_before","status"],"body":false},
   getWatch: {"operationId":"getWatch","method":"GET","path":"/v1/watches/{id}","pathParams":["id"],"query":[],"body":false},
   standDownWatch: {"operationId":"standDownWatch","method":"DELETE","path":"/v1/watches/{id}","pathParams":["id"],"query":[],"body":false},
@@ -794,10 +795,11 @@ export class StreamsResource extends Resource {
 }
 
 export class SystemResource extends Resource {
-  static operations = { "healthz": OPERATIONS.healthz, "readyz": OPERATIONS.readyz };
+  static operations = { "healthz": OPERATIONS.healthz, "readyz": OPERATIONS.readyz, "metrics": OPERATIONS.metrics };
 
   /**
    * Process is up
+   * Always 200 while the process serves requests.
    * GET /healthz
    */
   healthz(options) {
@@ -805,11 +807,21 @@ export class SystemResource extends Resource {
   }
 
   /**
-   * Database is reachable
+   * Database and Redis are reachable, migrations current
+   * 200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`.
    * GET /readyz
    */
   readyz(options) {
     return this._request(OPERATIONS.readyz, [], undefined, options);
+  }
+
+  /**
+   * Prometheus metrics of this node
+   * The Prometheus text format (version 0.0.4). Every series carries `node_id`. Open unless the operator set VIGIL_METRICS_TOKEN; then send `Authorization: Bearer <that token>` (401 invalid_metrics_token otherwise). No series names a tenant, a location or a key.
+   * GET /metrics
+   */
+  metrics(options) {
+    return this._request(OPERATIONS.metrics, [], undefined, options);
   }
 
 }

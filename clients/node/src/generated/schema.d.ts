@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Process is up */
+        /**
+         * Process is up
+         * @description Always 200 while the process serves requests.
+         */
         get: operations["healthz"];
         put?: never;
         post?: never;
@@ -26,8 +29,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Database is reachable */
+        /**
+         * Database and Redis are reachable, migrations current
+         * @description 200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`.
+         */
         get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this node
+         * @description The Prometheus text format (version 0.0.4). Every series carries `node_id`. Open unless the operator set VIGIL_METRICS_TOKEN; then send `Authorization: Bearer <that token>` (401 invalid_metrics_token otherwise). No series names a tenant, a location or a key.
+         */
+        get: operations["metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1182,7 +1208,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "invalid_url" | "malformed_request" | "invalid_sdp" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "console_session_expired" | "invalid_publish_token" | "publish_token_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "csrf_check_failed" | "not_found" | "route_not_found" | "not_acceptable" | "request_timeout" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "stream_not_webrtc" | "stream_already_publishing" | "etag_mismatch" | "payload_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "query_not_understood" | "no_video_in_offer" | "unsupported_codec" | "ice_restart_not_supported" | "no_face" | "several_faces" | "face_too_small" | "precondition_required" | "rate_limit_exceeded" | "too_many_connections" | "concurrent_stream_limit_exceeded" | "request_header_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "invalid_url" | "malformed_request" | "invalid_sdp" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "console_session_expired" | "invalid_publish_token" | "invalid_metrics_token" | "publish_token_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "csrf_check_failed" | "not_found" | "route_not_found" | "not_acceptable" | "request_timeout" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "stream_not_webrtc" | "stream_already_publishing" | "etag_mismatch" | "payload_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "query_not_understood" | "no_video_in_offer" | "unsupported_codec" | "ice_restart_not_supported" | "no_face" | "several_faces" | "face_too_small" | "precondition_required" | "rate_limit_exceeded" | "too_many_connections" | "concurrent_stream_limit_exceeded" | "request_header_too_large" | "internal_error" | "service_unavailable";
             request_id: string;
             /** @description The request field the error is about */
             param?: string;
@@ -2047,6 +2073,35 @@ export interface operations {
             };
             /** @description Default Response */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Default Response */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -153,6 +153,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "revokeStreamPublishToken": {"operation_id": "revokeStreamPublishToken", "method": "DELETE", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "healthz": {"operation_id": "healthz", "method": "GET", "path": "/healthz", "path_params": [], "query": [], "body": False},
     "readyz": {"operation_id": "readyz", "method": "GET", "path": "/readyz", "path_params": [], "query": [], "body": False},
+    "metrics": {"operation_id": "metrics", "method": "GET", "path": "/metrics", "path_params": [], "query": [], "body": False},
     "listWatches": {"operation_id": "listWatches", "method": "GET", "path": "/v1/watches", "path_params": [], "query": ["limit","starting_after","ending_before","status"], "body": False},
     "getWatch": {"operation_id": "getWatch", "method": "GET", "path": "/v1/watches/{id}", "path_params": ["id"], "query": [], "body": False},
     "standDownWatch": {"operation_id": "standDownWatch", "method": "DELETE", "path": "/v1/watches/{id}", "path_params": ["id"], "query": [], "body": False},
@@ -827,21 +828,34 @@ class StreamsResource(Resource):
 
 
 class SystemResource(Resource):
-    OPERATIONS = {"healthz": _OPERATIONS["healthz"], "readyz": _OPERATIONS["readyz"]}
+    OPERATIONS = {"healthz": _OPERATIONS["healthz"], "readyz": _OPERATIONS["readyz"], "metrics": _OPERATIONS["metrics"]}
 
     def healthz(self, *, request_options: Optional[RequestOptions] = None) -> HealthzResponse:
         """Process is up
+
+        Always 200 while the process serves requests.
 
         GET /healthz
         """
         return self._request(_OPERATIONS["healthz"], (), {}, request_options)
 
     def readyz(self, *, request_options: Optional[RequestOptions] = None) -> ReadyzResponse:
-        """Database is reachable
+        """Database and Redis are reachable, migrations current
+
+        200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`.
 
         GET /readyz
         """
         return self._request(_OPERATIONS["readyz"], (), {}, request_options)
+
+    def metrics(self, *, request_options: Optional[RequestOptions] = None) -> str:
+        """Prometheus metrics of this node
+
+        The Prometheus text format (version 0.0.4). Every series carries `node_id`. Open unless the operator set VIGIL_METRICS_TOKEN; then send `Authorization: Bearer <that token>` (401 invalid_metrics_token otherwise). No series names a tenant, a location or a key.
+
+        GET /metrics
+        """
+        return self._request(_OPERATIONS["metrics"], (), {}, request_options)
 
 
 class WatchesResource(Resource):

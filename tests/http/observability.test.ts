@@ -1,0 +1,129 @@
+/**
+ * GET /metrics, /healthz and /readyz (issue 12 §6): what an operator's Prometheus and load
+ * balancer see. The Redis side of readiness is in tests/platform/coordination/multi-node.test.ts.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
+
+/** The value of one series in a Prometheus text exposition (0 when absent). */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const m = /^[^{ ]+(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m) continue;
+    const have = Object.fromEntries([...(m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[2]);
+  }
+  return 0;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`metrics, health and readiness (${dialect})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp({ dialect });
+    });
+    after(() => t.close());
+
+    test('GET /metrics is Prometheus text with node_id on every series; a detection shows in the counter and the latency histogram', async () => {
+      const key = await t.orgKey();
+      const stream = await t.app.inject({
+        method: 'POST', url: '/v1/streams', headers: bearer(key),
+        payload: { name: 'Gate', source_type: 'sandbox', source_url: 'sandbox://gate?scenario=lobby&seed=2', location: 'gate' },
+      });
+      assert.equal(stream.statusCode, 201, stream.body);
+      await t.ctx.pipeline.drain(); // the new sandbox stream's first 15 minutes are generated at once
+      const scrape = async () => {
+        const res = await t.app.inject({ url: '/metrics' });
+        assert.equal(res.statusCode, 200);
+        assert.match(String(res.headers['content-type']), /^text\/plain; version=0\.0\.4/);
+        return res.body;
+      };
+      const before = await scrape();
+      const injected = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.json().id, type: 'vehicle', count: 2 } });
+      assert.equal(injected.statusCode, 201, injected.body);
+      const after = await scrape();
+      assert.equal(sample(after, 'vigil_detections_total', { type: 'vehicle' }) - sample(before, 'vigil_detections_total', { type: 'vehicle' }), 1);
+      assert.equal(sample(after, 'vigil_pipeline_latency_seconds_count') - sample(before, 'vigil_pipeline_latency_seconds_count'), 1);
+      assert.ok(sample(after, 'vigil_pipeline_latency_seconds_bucket', { le: '+Inf' }) >= 1);
+      for (const line of after.split('\n').filter((l) => l && !l.startsWith('#'))) assert.match(line, /node_id="[^"]+"/, line);
+      // event-loop lag and the webhook queue are there too
+      assert.match(after, /^nodejs_eventloop_lag_seconds\{node_id="[^"]+"\} /m);
+      assert.match(after, /^vigil_webhook_queue_depth\{node_id="[^"]+"\} \d+/m);
+      // no series names a tenant, a location or a key
+      assert.doesNotMatch(after, new RegExp(`${key.tenant_id}|${key.id}|gate`));
+    });
+
+    test('GET /healthz is 200 while the process serves; GET /readyz is 200 while everything it needs is there', async () => {
+      assert.deepEqual((await t.app.inject({ url: '/healthz' })).json(), { status: 'ok' });
+      assert.deepEqual((await t.app.inject({ url: '/readyz' })).json(), { status: 'ready' });
+    });
+
+    test('a migration the code knows but the database has not run makes the node not ready, naming it', async () => {
+      const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(t.ctx.database.db);
+      const last = rows[0].name;
+      await sql`delete from kysely_migration where name = ${last}`.execute(t.ctx.database.db);
+      try {
+        const res = await t.app.inject({ url: '/readyz' });
+        assert.equal(res.statusCode, 503);
+        assert.match(String(res.headers['content-type']), /application\/problem\+json/);
+        assert.equal(res.json().code, 'service_unavailable');
+        assert.match(res.json().detail, new RegExp(`migration.*${last}`));
+        assert.deepEqual(res.json().checks, { database: 'ok', migrations: 'failed', redis: 'not_configured' });
+        assert.equal((await t.app.inject({ url: '/healthz' })).statusCode, 200);
+      } finally {
+        await sql`insert into kysely_migration (name, timestamp) values (${last}, ${new Date().toISOString()})`.execute(t.ctx.database.db);
+      }
+      assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
+    });
+  });
+}
+
+describe('GET /metrics with VIGIL_METRICS_TOKEN', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ config: { metricsToken: 'scrape-token-0123456789' } });
+  });
+  after(() => t.close());
+
+  test('needs the token as a bearer; anything else is 401 invalid_metrics_token', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token' }, bearer(await t.orgKey())]) {
+      const res = await t.app.inject({ url: '/metrics', headers });
+      assert.equal(res.statusCode, 401);
+      assert.equal(res.json().code, 'invalid_metrics_token');
+      assert.equal(res.json().param, 'Authorization');
+    }
+    const ok = await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-token-0123456789' } });
+    assert.equal(ok.statusCode, 200);
+    assert.match(ok.body, /vigil_detections_total/);
+  });
+});
+
+describe('GET /readyz when the database is gone (postgres)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ dialect: 'postgres' });
+  });
+  after(() => t.close());
+
+  test('503 naming the database; /healthz stays 200', async () => {
+    assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
+    // the database disappears under the node (its connections are cut)
+    const url = new URL(t.config.databaseUrl!);
+    const name = url.pathname.slice(1);
+    url.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.end();
+    const res = await t.app.inject({ url: '/readyz' });
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.json().code, 'service_unavailable');
+    assert.match(res.json().detail, /database is not reachable/);
+    assert.deepEqual(res.json().checks, { database: 'failed', migrations: 'failed', redis: 'not_configured' });
+    assert.equal((await t.app.inject({ url: '/healthz' })).statusCode, 200);
+  });
+});
