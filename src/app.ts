@@ -73,7 +73,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     bodyLimit: 1024 * 1024,
     genReqId: () => newId('req'),
-    logController: new OneLineRequestLog(),
+    // log lines name the request id `request_id`, as the problem document does (X-Request-Id)
+    logController: new OneLineRequestLog({ requestIdLogLabel: 'request_id' }),
     ...serverOptions(ctx.config.http, ctx.config.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnectionsPerAddress(app, ctx.config.http.maxConnectionsPerAddress, ctx.config.publicBaseUrl);

@@ -1,5 +1,6 @@
-import pino from 'pino';
-import { loadConfig } from './platform/config/index.ts';
+import type pino from 'pino';
+import { loadConfig, resolveNodeId } from './platform/config/index.ts';
+import { createProcessLogger } from './platform/lib/index.ts';
 import type { FastifyInstance } from 'fastify';
 import { createContext, type VigilContext } from './context.ts';
 import { buildApp } from './app.ts';
@@ -8,10 +9,10 @@ import { seedDemo } from './demo/seed.ts';
 /** `npm start`: the service on embedded SQLite (or PostgreSQL with DATABASE_URL). */
 async function main() {
   const config = loadConfig();
-  const log = pino({ level: config.logLevel });
+  const log = createProcessLogger({ level: config.logLevel, nodeId: resolveNodeId() });
   const ctx = await createContext(config, { log });
   const seeded = config.seedDemo ? await seedDemo(ctx) : null;
-  const app = await buildApp(ctx, { logger: { level: config.logLevel } });
+  const app = await buildApp(ctx, { loggerInstance: log });
   // before listening: a signal that arrives as soon as the port is open must drain, not kill
   installGracefulShutdown(app, ctx, log, config.http.shutdownGraceMs);
   await ctx.start();

@@ -6,6 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { sql } from 'kysely';
+import { Writable } from 'node:stream';
+import { buildApp } from '../../src/app.ts';
+import { createProcessLogger } from '../../src/platform/lib/index.ts';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 
 /** The value of one series in a Prometheus text exposition (0 when absent). */
@@ -125,5 +128,33 @@ describe('GET /readyz when the database is gone (postgres)', () => {
     assert.match(res.json().detail, /database is not reachable/);
     assert.deepEqual(res.json().checks, { database: 'failed', migrations: 'failed', redis: 'not_configured' });
     assert.equal((await t.app.inject({ url: '/healthz' })).statusCode, 200);
+  });
+});
+
+describe('log lines', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  test('carry the node id, and request lines the request id the client saw', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        cb();
+      },
+    });
+    const app = await buildApp(t.ctx, { loggerInstance: createProcessLogger({ level: 'info', nodeId: 'node-7', destination: sink }) });
+    try {
+      const res = await app.inject({ url: '/v1/streams', headers: bearer(await t.orgKey()) });
+      const completed = lines.find((l) => l.msg === 'request completed');
+      assert.ok(completed, JSON.stringify(lines));
+      assert.equal(completed.node_id, 'node-7');
+      assert.equal(completed.request_id, res.headers['x-request-id']);
+    } finally {
+      await app.close();
+    }
   });
 });
