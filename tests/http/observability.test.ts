@@ -60,6 +60,16 @@ for (const dialect of DIALECTS) {
       assert.doesNotMatch(after, new RegExp(`${key.tenant_id}|${key.id}|gate`));
     });
 
+    test('without VIGIL_METRICS_TOKEN, /metrics answers this machine only: another address, or a proxy forwarding one, gets 401', async () => {
+      assert.equal((await t.app.inject({ url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode, 200);
+      for (const req of [{ remoteAddress: '203.0.113.9' }, { remoteAddress: '10.0.0.7' }, { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } }]) {
+        const res = await t.app.inject({ url: '/metrics', ...req });
+        assert.equal(res.statusCode, 401, JSON.stringify(req));
+        assert.equal(res.json().code, 'invalid_metrics_token');
+        assert.doesNotMatch(res.body, /vigil_detections_total/);
+      }
+    });
+
     test('GET /healthz is 200 while the process serves; GET /readyz is 200 while everything it needs is there', async () => {
       assert.deepEqual((await t.app.inject({ url: '/healthz' })).json(), { status: 'ok' });
       assert.deepEqual((await t.app.inject({ url: '/readyz' })).json(), { status: 'ready' });
@@ -94,12 +104,13 @@ describe('GET /metrics with VIGIL_METRICS_TOKEN', () => {
 
   test('needs the token as a bearer; anything else is 401 invalid_metrics_token', async () => {
     for (const headers of [{}, { authorization: 'Bearer wrong-token' }, bearer(await t.orgKey())]) {
-      const res = await t.app.inject({ url: '/metrics', headers });
+      // from this machine too: with a token configured, the token is what counts
+      const res = await t.app.inject({ url: '/metrics', headers, remoteAddress: '127.0.0.1' });
       assert.equal(res.statusCode, 401);
       assert.equal(res.json().code, 'invalid_metrics_token');
       assert.equal(res.json().param, 'Authorization');
     }
-    const ok = await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-token-0123456789' } });
+    const ok = await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-token-0123456789' }, remoteAddress: '198.51.100.4' });
     assert.equal(ok.statusCode, 200);
     assert.match(ok.body, /vigil_detections_total/);
   });

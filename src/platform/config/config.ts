@@ -35,7 +35,7 @@ export interface Config {
   readonly auditCheckpointKey: string | null;
   /** STUN/TURN servers for WHIP publishers and the publish page (VIGIL_ICE_SERVERS); none by default, which suits a LAN (issue 15) */
   readonly iceServers: readonly IceServer[];
-  /** bearer token GET /metrics asks for (VIGIL_METRICS_TOKEN, ≥ 16 characters); null = /metrics is open (docs/decisions.md) */
+  /** bearer token GET /metrics asks for (VIGIL_METRICS_TOKEN, ≥ 16 characters); null = /metrics answers this machine only (docs/decisions.md) */
   readonly metricsToken: string | null;
 }
 

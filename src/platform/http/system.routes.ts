@@ -10,8 +10,9 @@ const Health = Type.Object({ status: Type.String() });
 
 /**
  * Health, readiness and metrics (issue 12 §6), outside /v1 and without an API key: a load
- * balancer and Prometheus call them. /metrics is open unless VIGIL_METRICS_TOKEN is set, then it
- * wants that token as a bearer (docs/decisions.md "GET /metrics").
+ * balancer and Prometheus call them. /metrics wants VIGIL_METRICS_TOKEN as a bearer; without one
+ * configured it answers only this machine (docs/decisions.md "GET /metrics"), because activity
+ * counts are themselves a reading of the premises.
  */
 export const systemRoutes = (deps: { readiness: Readiness; metrics: VigilMetrics; metricsToken: string | null; baseUrl: string }): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/healthz', {
@@ -39,8 +40,9 @@ export const systemRoutes = (deps: { readiness: Readiness; metrics: VigilMetrics
     schema: {
       tags: ['System'], operationId: 'metrics', summary: 'Prometheus metrics of this node',
       description:
-        'The Prometheus text format (version 0.0.4). Every series carries `node_id`. Open unless the operator set VIGIL_METRICS_TOKEN; ' +
-        'then send `Authorization: Bearer <that token>` (401 invalid_metrics_token otherwise). No series names a tenant, a location or a key.',
+        'The Prometheus text format (version 0.0.4). Every series carries `node_id`; none names a tenant, a location or a key. ' +
+        'Send `Authorization: Bearer <VIGIL_METRICS_TOKEN>`. A server without VIGIL_METRICS_TOKEN answers only requests from its own machine ' +
+        '(a loopback address, no X-Forwarded-For); anything else is 401 invalid_metrics_token.',
       security: [],
       response: {
         200: Type.Unsafe<string>({ description: 'Prometheus text exposition', content: { 'text/plain': { schema: { type: 'string' } } } }),
@@ -53,11 +55,22 @@ export const systemRoutes = (deps: { readiness: Readiness; metrics: VigilMetrics
       if (!m || !timingSafeEqual(digest(m[1]), expected)) {
         throw new VigilError('invalid_metrics_token', 'GET /metrics needs Authorization: Bearer <VIGIL_METRICS_TOKEN>.', { param: 'Authorization' });
       }
+    } else if (!fromThisMachine(req.raw.socket.remoteAddress, req.headers['x-forwarded-for'])) {
+      throw new VigilError('invalid_metrics_token', 'Metrics are served to other machines only with a token: set VIGIL_METRICS_TOKEN on the server and send it as a bearer.', { param: 'Authorization' });
     }
     const { contentType, body } = await deps.metrics.render();
     return reply.type(contentType).send(body);
   });
 };
+
+/**
+ * The socket's peer is loopback and no proxy says it forwards someone else (a proxy on this
+ * machine, HAProxy in `npm run cluster`, connects from loopback on behalf of remote clients).
+ */
+function fromThisMachine(address: string | undefined, forwardedFor: string | string[] | undefined): boolean {
+  if (forwardedFor !== undefined) return false;
+  return address !== undefined && (/^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address));
+}
 
 /** Equal-length digests, so comparing them takes the same time whatever was sent. */
 function digest(s: string): Buffer {

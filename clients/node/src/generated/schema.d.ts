@@ -51,7 +51,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics of this node
-         * @description The Prometheus text format (version 0.0.4). Every series carries `node_id`. Open unless the operator set VIGIL_METRICS_TOKEN; then send `Authorization: Bearer <that token>` (401 invalid_metrics_token otherwise). No series names a tenant, a location or a key.
+         * @description The Prometheus text format (version 0.0.4). Every series carries `node_id`; none names a tenant, a location or a key. Send `Authorization: Bearer <VIGIL_METRICS_TOKEN>`. A server without VIGIL_METRICS_TOKEN answers only requests from its own machine (a loopback address, no X-Forwarded-For); anything else is 401 invalid_metrics_token.
          */
         get: operations["metrics"];
         put?: never;

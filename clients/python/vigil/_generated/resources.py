@@ -851,7 +851,7 @@ class SystemResource(Resource):
     def metrics(self, *, request_options: Optional[RequestOptions] = None) -> str:
         """Prometheus metrics of this node
 
-        The Prometheus text format (version 0.0.4). Every series carries `node_id`. Open unless the operator set VIGIL_METRICS_TOKEN; then send `Authorization: Bearer <that token>` (401 invalid_metrics_token otherwise). No series names a tenant, a location or a key.
+        The Prometheus text format (version 0.0.4). Every series carries `node_id`; none names a tenant, a location or a key. Send `Authorization: Bearer <VIGIL_METRICS_TOKEN>`. A server without VIGIL_METRICS_TOKEN answers only requests from its own machine (a loopback address, no X-Forwarded-For); anything else is 401 invalid_metrics_token.
 
         GET /metrics
         """
