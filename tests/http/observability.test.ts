@@ -60,6 +60,20 @@ for (const dialect of DIALECTS) {
       assert.doesNotMatch(after, new RegExp(`${key.tenant_id}|${key.id}|gate`));
     });
 
+    test('vigil_streams counts the sources running on this node by status', async () => {
+      const key = await t.orgKey();
+      const live = async () => sample((await t.app.inject({ url: '/metrics' })).body, 'vigil_streams', { status: 'live' });
+      const before = await live();
+      const created = await t.app.inject({
+        method: 'POST', url: '/v1/streams', headers: bearer(key),
+        payload: { name: 'Dock', source_type: 'sandbox', source_url: 'sandbox://dock?scenario=lobby&seed=4', location: 'dock' },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.equal(await live(), before + 1);
+      assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/streams/${created.json().id}`, headers: bearer(key) })).statusCode, 200);
+      assert.equal(await live(), before);
+    });
+
     test('without VIGIL_METRICS_TOKEN, /metrics answers this machine only: another address, or a proxy forwarding one, gets 401', async () => {
       assert.equal((await t.app.inject({ url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode, 200);
       for (const req of [{ remoteAddress: '203.0.113.9' }, { remoteAddress: '10.0.0.7' }, { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } }]) {

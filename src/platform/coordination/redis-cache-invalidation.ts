@@ -25,6 +25,8 @@ export class RedisCacheInvalidation implements CacheInvalidation {
   /** publishes Redis did not take, sent again on reconnect (deduplicated: a key is a nudge) */
   private readonly unsent = new Map<string, Message>();
   private readonly channel: string;
+  /** per topic and key, the latest change from another node being applied */
+  private readonly applying = new Map<string, Promise<void>>();
 
   constructor(
     private readonly pub: Redis,
@@ -41,7 +43,7 @@ export class RedisCacheInvalidation implements CacheInvalidation {
         return;
       }
       if (msg.o === this.origin || typeof msg.t !== 'string' || typeof msg.k !== 'string') return;
-      this.local.publish(msg.t, msg.k).catch((err) => opts.log?.warn({ err, topic: msg.t, key: msg.k }, 'cache invalidation from another node failed'));
+      this.apply(msg.t, msg.k);
     });
     pub.on('ready', () => void this.resend());
     // after the subscriber was cut off, messages may have been missed: every holder re-reads
@@ -50,6 +52,21 @@ export class RedisCacheInvalidation implements CacheInvalidation {
       if (subscribedOnce) void this.resync();
       subscribedOnce = true;
     });
+  }
+
+  /**
+   * Applies another node's change. Changes to one key are applied one after another: each holder
+   * re-reads the row when told, so a slow re-read of an older change must not land after a newer one.
+   */
+  private apply(topic: string, key: string): void {
+    const id = `${topic}\u0000${key}`;
+    const run = (this.applying.get(id) ?? Promise.resolve())
+      .then(() => this.local.publish(topic, key))
+      .catch((err) => this.opts.log?.warn({ err, topic, key }, 'cache invalidation from another node failed'))
+      .finally(() => {
+        if (this.applying.get(id) === run) this.applying.delete(id);
+      });
+    this.applying.set(id, run);
   }
 
   private async resync(): Promise<void> {
