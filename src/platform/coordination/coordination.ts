@@ -84,7 +84,7 @@ export function createCoordination(opts: {
     async start() {
       await Promise.all([whenReady(commands, 3_000), whenReady(subscriber, 3_000)]);
       // ioredis keeps the SUBSCRIBE queued until Redis is reachable; wait for it only briefly
-      await Promise.race([invalidation.start().catch(() => undefined), new Promise((r) => setTimeout(r, REDIS_COMMAND_TIMEOUT_MS * 6))]);
+      await Promise.race([invalidation.start(), new Promise((r) => setTimeout(r, REDIS_COMMAND_TIMEOUT_MS * 6).unref())]);
     },
     async close() {
       unwatch?.();

@@ -25,6 +25,7 @@ export class RedisCacheInvalidation implements CacheInvalidation {
   /** publishes Redis did not take, sent again on reconnect (deduplicated: a key is a nudge) */
   private readonly unsent = new Map<string, Message>();
   private readonly channel: string;
+  private readonly subscribed: Promise<void>;
   /** per topic and key, the latest change from another node being applied */
   private readonly applying = new Map<string, Promise<void>>();
 
@@ -46,12 +47,23 @@ export class RedisCacheInvalidation implements CacheInvalidation {
       this.apply(msg.t, msg.k);
     });
     pub.on('ready', () => void this.resend());
-    // after the subscriber was cut off, messages may have been missed: every holder re-reads
+    // Subscribed here on every (re)connect rather than by ioredis's autoResubscribe, which leaves a
+    // SUBSCRIBE cut short by another disconnect as an unhandled rejection. After a reconnect,
+    // messages may have been missed: once subscribed again, every holder re-reads.
     let subscribedOnce = false;
-    sub.on('ready', () => {
-      if (subscribedOnce) void this.resync();
-      subscribedOnce = true;
-    });
+    let firstSubscribed: () => void = () => undefined;
+    this.subscribed = new Promise((resolve) => (firstSubscribed = resolve));
+    const subscribe = () =>
+      sub.subscribe(this.channel).then(
+        () => {
+          if (subscribedOnce) void this.resync();
+          subscribedOnce = true;
+          firstSubscribed();
+        },
+        (err: unknown) => opts.log?.warn({ err }, 'subscribing to cache invalidations failed; retried on reconnect'),
+      );
+    sub.on('ready', () => void subscribe());
+    if (sub.status === 'ready') void subscribe();
   }
 
   /**
@@ -75,9 +87,9 @@ export class RedisCacheInvalidation implements CacheInvalidation {
     }
   }
 
-  /** Subscribes to the shared channel; resolves once Redis confirmed (or rejects if it cannot now: ioredis keeps trying). */
-  async start(): Promise<void> {
-    await this.sub.subscribe(this.channel);
+  /** Resolves once subscribed to the shared channel (which waits for Redis; callers bound the wait). */
+  start(): Promise<void> {
+    return this.subscribed;
   }
 
   async publish(topic: string, key: string): Promise<void> {

@@ -30,14 +30,14 @@ export function connectCommands(url: string, log?: RedisLog): Redis {
 
 /**
  * The connection that subscribes to invalidations. A subscribing connection can run nothing
- * else; it queues its SUBSCRIBE until connected and re-subscribes after every reconnect.
+ * else; its owner subscribes on every 'ready' (RedisCacheInvalidation), not ioredis.
  */
 export function connectSubscriber(url: string, log?: RedisLog): Redis {
   const client = new Redis(url, {
     enableOfflineQueue: true,
     maxRetriesPerRequest: null,
     connectTimeout: 2_000,
-    autoResubscribe: true,
+    autoResubscribe: false,
     retryStrategy: (times) => Math.min(100 * times, 1_000),
   });
   reportTransitions(client, 'subscriber', log);

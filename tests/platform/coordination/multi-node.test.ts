@@ -216,6 +216,14 @@ describe('nodes sharing PostgreSQL and Redis', () => {
     assert.ok(Date.now() - started < 2_000, `requests did not wait on Redis (${Date.now() - started} ms for 10)`);
     assert.ok((await fallbackCount(a)) > fallbacksBefore, 'fallbacks are counted');
 
+    // event streams still open, each node counting its own slots
+    const feeds = await orgKey();
+    const feed = await openFeed(a.base, feeds.key);
+    assert.equal(feed.status, 200);
+    assert.equal(await a.ctx.streamSlots.openCount(feeds.id), 1);
+    assert.equal(await b.ctx.streamSlots.openCount(feeds.id), 0, 'node B cannot see node A’s slot while Redis is down');
+    feed.close();
+
     // readiness says Redis is down; health stays up
     assert.equal((await a.app.inject({ url: '/healthz' })).statusCode, 200);
     const ready = await a.app.inject({ url: '/readyz' });
