@@ -33,6 +33,7 @@ export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionV
     ...(d.dwell_s != null ? { dwell_s: d.dwell_s } : {}),
     ...(d.zone != null ? { zone: d.zone } : {}),
     ...(d.box != null ? { box: boxOf(d)! } : {}),
+    ...(d.person_id != null ? { person_id: d.person_id } : {}),
   };
 }
 

@@ -80,6 +80,9 @@ export interface DetectionTable {
   zone: string | null;
   /** 012: JSON [x, y, w, h] in 0..1 of the frame (real video); null for sandbox and sensor detections */
   box: string | null;
+  /** 016: person: the enrolled person the face matched (subtype 'recognized'); null otherwise
+   * (optional for writers that have no recognition: absent is stored as null) */
+  person_id?: string | null;
 }
 
 export interface AuditTable {

@@ -1308,7 +1308,7 @@ export interface components {
             /** @description person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which) */
             type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
             /**
-             * @description person: e.g. unrecognized; animal: cat or dog
+             * @description person: recognized (the face matched an enrolled person, see person_id) or unrecognized (a face was seen and matched nobody); absent when no face was seen. animal: cat or dog
              * @example unrecognized
              */
             subtype?: string;
@@ -1337,6 +1337,11 @@ export interface components {
              *     ]
              */
             box?: number[];
+            /**
+             * @description subtype recognized: the enrolled person (GET /v1/people/{id}); may name a person since erased
+             * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+             */
+            person_id?: string;
         };
         WebhookEndpoint: {
             /** @example whk_01jd3k8e7f9g2h4j6k8m0n2p4q */
@@ -1684,10 +1689,15 @@ export interface components {
                 /** @enum {string} */
                 type: "person";
                 /**
-                 * @description only persons of this subtype (e.g. unrecognized); any person when absent
+                 * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
                  * @example unrecognized
                  */
-                subtype?: string;
+                subtype?: "recognized" | "unrecognized";
+                /**
+                 * @description only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized
+                 * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+                 */
+                person_id?: string;
             } | {
                 /** @enum {string} */
                 type: "vehicle";
@@ -1773,10 +1783,15 @@ export interface components {
                 /** @enum {string} */
                 type: "person";
                 /**
-                 * @description only persons of this subtype (e.g. unrecognized); any person when absent
+                 * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
                  * @example unrecognized
                  */
-                subtype?: string;
+                subtype?: "recognized" | "unrecognized";
+                /**
+                 * @description only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized
+                 * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+                 */
+                person_id?: string;
             } | {
                 /** @enum {string} */
                 type: "vehicle";
@@ -6045,10 +6060,15 @@ export interface operations {
                         /** @enum {string} */
                         type: "person";
                         /**
-                         * @description only persons of this subtype (e.g. unrecognized); any person when absent
+                         * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
                          * @example unrecognized
                          */
-                        subtype?: string;
+                        subtype?: "recognized" | "unrecognized";
+                        /**
+                         * @description only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized
+                         * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+                         */
+                        person_id?: string;
                     } | {
                         /** @enum {string} */
                         type: "vehicle";
@@ -6462,10 +6482,15 @@ export interface operations {
                         /** @enum {string} */
                         type: "person";
                         /**
-                         * @description only persons of this subtype (e.g. unrecognized); any person when absent
+                         * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
                          * @example unrecognized
                          */
-                        subtype?: string;
+                        subtype?: "recognized" | "unrecognized";
+                        /**
+                         * @description only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized
+                         * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+                         */
+                        person_id?: string;
                     } | {
                         /** @enum {string} */
                         type: "vehicle";

@@ -147,7 +147,7 @@ AlertCondition1 = TypedDict("AlertCondition1", {"type": "Literal[\"crowd_density
 
 
 _AlertCondition2Required = TypedDict("_AlertCondition2Required", {"type": "Literal[\"person\"]"})
-_AlertCondition2Optional = TypedDict("_AlertCondition2Optional", {"subtype": "str"}, total=False)
+_AlertCondition2Optional = TypedDict("_AlertCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
 
 
 class AlertCondition2(_AlertCondition2Required, _AlertCondition2Optional):
@@ -181,7 +181,7 @@ AlertRuleCondition1 = TypedDict("AlertRuleCondition1", {"type": "Literal[\"crowd
 
 
 _AlertRuleCondition2Required = TypedDict("_AlertRuleCondition2Required", {"type": "Literal[\"person\"]"})
-_AlertRuleCondition2Optional = TypedDict("_AlertRuleCondition2Optional", {"subtype": "str"}, total=False)
+_AlertRuleCondition2Optional = TypedDict("_AlertRuleCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
 
 
 class AlertRuleCondition2(_AlertRuleCondition2Required, _AlertRuleCondition2Optional):
@@ -244,7 +244,7 @@ CreateAlertRuleCondition1 = TypedDict("CreateAlertRuleCondition1", {"type": "Lit
 
 
 _CreateAlertRuleCondition2Required = TypedDict("_CreateAlertRuleCondition2Required", {"type": "Literal[\"person\"]"})
-_CreateAlertRuleCondition2Optional = TypedDict("_CreateAlertRuleCondition2Optional", {"subtype": "str"}, total=False)
+_CreateAlertRuleCondition2Optional = TypedDict("_CreateAlertRuleCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
 
 
 class CreateAlertRuleCondition2(_CreateAlertRuleCondition2Required, _CreateAlertRuleCondition2Optional):
@@ -320,7 +320,7 @@ DeleteWebhookResponse = TypedDict("DeleteWebhookResponse", {"id": "str", "object
 
 
 _DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"animal\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
-_DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str", "box": "List[float]"}, total=False)
+_DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str", "box": "List[float]", "person_id": "str"}, total=False)
 
 
 class Detection(_DetectionRequired, _DetectionOptional):
@@ -550,7 +550,7 @@ UpdateAlertRuleCondition1 = TypedDict("UpdateAlertRuleCondition1", {"type": "Lit
 
 
 _UpdateAlertRuleCondition2Required = TypedDict("_UpdateAlertRuleCondition2Required", {"type": "Literal[\"person\"]"})
-_UpdateAlertRuleCondition2Optional = TypedDict("_UpdateAlertRuleCondition2Optional", {"subtype": "str"}, total=False)
+_UpdateAlertRuleCondition2Optional = TypedDict("_UpdateAlertRuleCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
 
 
 class UpdateAlertRuleCondition2(_UpdateAlertRuleCondition2Required, _UpdateAlertRuleCondition2Optional):
