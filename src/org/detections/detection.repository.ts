@@ -123,6 +123,11 @@ export const detectionRepository = {
     const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
     return unique.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
   },
+  /** The person detections in [from, to] recognized as one known person (issue 14; index of migration 016). */
+  personSightings(db: DbExecutor, sceneId: string, personId: string, from: number, to: number): Promise<DetectionTable[]> {
+    return db.selectFrom('detections').selectAll().where('scene_id', '=', sceneId).where('person_id', '=', personId)
+      .where('at', '>=', from).where('at', '<=', to).orderBy('at', 'asc').limit(10_000).execute();
+  },
   /** A stream's most recent person_count value and vehicle count. */
   async latestReadings(db: DbExecutor, streamId: string): Promise<{ people: number | null; vehicles: number | null }> {
     const latest = (type: string) =>

@@ -10,6 +10,8 @@ import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { createFaceEngine, type FaceEngine } from '../../ingest/faces/index.ts';
 import { FRAME_FACES } from '../streams/index.ts';
+import { SCENE_PEOPLE } from '../scenes/index.ts';
+import { personRepository } from './person.repository.ts';
 import { COORDINATION } from '../../platform/coordination/index.ts';
 import { LIVE_FACES } from '../../ingest/sources/index.ts';
 import { LiveRecognition } from './live-recognition.ts';
@@ -74,6 +76,11 @@ export const peopleServices = defineServiceModule({
       });
     });
     c.provide(FRAME_FACES, (c) => c.get(PEOPLE));
+    c.provide(SCENE_PEOPLE, (c) => {
+      const database = c.get(DATABASE);
+      const enabled = c.get(FACE_RECOGNITION_ENABLED);
+      return { list: (tenantId: string) => personRepository.namesForTenant(database.db, tenantId), recognitionEnabled: enabled };
+    });
   },
 });
 
