@@ -33,6 +33,7 @@ export const sourceServices = defineServiceModule({
     }));
     c.provide(SOURCES, (c) => new SourceManagerT({
       clock: c.get(CLOCK), pipeline: c.get(PIPELINE), tickMs: c.get(SANDBOX_TICK_MS), log: c.get(LOG), video: c.get(LIVE_VIDEO), gate: c.get(INGEST_GATE),
+      knownPeople: (tenantId: string) => c.get(LIVE_FACES).enrolledPeopleNow(tenantId),
     }));
     c.provide(STREAM_RUNNER, (c) => c.get(SOURCES));
     c.provide(WHIP_INGEST, (c) => c.get(SOURCES));

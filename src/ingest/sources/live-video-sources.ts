@@ -57,6 +57,8 @@ export interface LiveVideoDeps {
 /** Live face recognition (issue 14): one TrackFaces per running stream, for its tenant. */
 export interface LiveFaceRecognition {
   forStream(stream: StreamRef): TrackFaces;
+  /** ids of the tenant's people with an enrolled face, from a cache (null while it loads) */
+  enrolledPeopleNow(tenantId: string): readonly string[] | null;
 }
 
 interface LiveEntry {

@@ -44,7 +44,7 @@ function toIdentity(v: FaceVerdict | undefined): TrackIdentity | undefined {
  * no descriptor made, and tracks forget what they were.
  */
 export class LiveRecognition implements LiveFaceRecognition {
-  private readonly enrolled = new Map<string, { loadedAt: number; faces: Promise<EnrolledFace[]> }>();
+  private readonly enrolled = new Map<string, { loadedAt: number; faces: Promise<EnrolledFace[]>; people?: readonly string[] }>();
   private readonly byTenant = new Map<string, Set<TrackRecognizer>>();
 
   constructor(
@@ -95,12 +95,26 @@ export class LiveRecognition implements LiveFaceRecognition {
     const faces = personRepository.descriptorsForTenant(this.deps.database.db, tenantId, DESCRIPTOR_MODEL).then((rows) =>
       rows.map((r) => ({ personId: r.person_id, descriptor: descriptorFromBytes(r.descriptor) })),
     );
-    const entry = { loadedAt: now, faces };
+    const entry: { loadedAt: number; faces: Promise<EnrolledFace[]>; people?: readonly string[] } = { loadedAt: now, faces };
     this.enrolled.set(tenantId, entry);
+    void faces.then((f) => (entry.people = [...new Set(f.map((x) => x.personId))].sort()), () => undefined);
     faces.catch(() => {
       if (this.enrolled.get(tenantId) === entry) this.enrolled.delete(tenantId);
     });
     return faces;
+  }
+
+  /**
+   * The tenant's people with an enrolled face as far as the cache knows now, for callers that
+   * cannot wait (the sandbox's tick); null while it loads (the load is started).
+   */
+  enrolledPeopleNow(tenantId: string): readonly string[] | null {
+    const cached = this.enrolled.get(tenantId);
+    if (!cached || this.deps.clock.now() - cached.loadedAt >= ENROLLED_TTL_MS) {
+      void this.enrolledFaces(tenantId).catch(() => undefined);
+      return this.enrolled.get(tenantId)?.people ?? cached?.people ?? null;
+    }
+    return cached.people ?? null;
   }
 
   /**

@@ -376,6 +376,8 @@ export interface WatchTable {
   recurrence: 'none' | 'daily' | 'weekdays' | 'weekends';
   window_text: string;
   conditions: string | null; // JSON string[] | null = every condition
+  /** 016: JSON person ids: only these known people, recognized by face; null = anyone (optional for writers before it) */
+  person_ids?: string | null;
   status: 'active' | 'stood_down';
   conversation_id: string | null;
   created_by_key_id: string | null;

@@ -334,7 +334,7 @@ Event = TypedDict("Event", {"id": "str", "object": "Literal[\"event\"]", "kind":
 
 
 _EventDetectionRequired = TypedDict("_EventDetectionRequired", {"id": "str", "type": "str", "subtype": "Optional[str]", "confidence": "float", "location": "str", "timestamp": "str"})
-_EventDetectionOptional = TypedDict("_EventDetectionOptional", {"track_id": "str", "dwell_s": "float"}, total=False)
+_EventDetectionOptional = TypedDict("_EventDetectionOptional", {"track_id": "str", "dwell_s": "float", "person_id": "str"}, total=False)
 
 
 class EventDetection(_EventDetectionRequired, _EventDetectionOptional):
@@ -369,7 +369,7 @@ class GetConversationResponseMessagesItem(_GetConversationResponseMessagesItemRe
     pass
 
 
-GetHouseholdResponse = TypedDict("GetHouseholdResponse", {"id": "str", "object": "Literal[\"household\"]", "name": "str", "city": "Optional[str]", "lat": "Optional[float]", "lon": "Optional[float]", "time_zone": "str", "rooms": "List[GetHouseholdResponseRoomsItem]", "sensors": "List[Sensor]", "boundaries": "List[Boundary]"})
+GetHouseholdResponse = TypedDict("GetHouseholdResponse", {"id": "str", "object": "Literal[\"household\"]", "name": "str", "city": "Optional[str]", "lat": "Optional[float]", "lon": "Optional[float]", "time_zone": "str", "face_recognition": "bool", "rooms": "List[GetHouseholdResponseRoomsItem]", "sensors": "List[Sensor]", "boundaries": "List[Boundary]"})
 
 
 GetHouseholdResponseRoomsItem = TypedDict("GetHouseholdResponseRoomsItem", {"id": "str", "name": "str", "location": "str", "left_alone": "bool"})
@@ -618,7 +618,7 @@ class VerifyAuditTrailResponse(_VerifyAuditTrailResponseRequired, _VerifyAuditTr
     pass
 
 
-Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"vehicle\", \"door_open\", \"motion\", \"loitering\", \"animal\"]]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
+Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"recognized_person\", \"vehicle\", \"door_open\", \"motion\", \"loitering\", \"animal\"]]]", "person_ids": "Optional[List[str]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
 
 
 WatchNextWindow = TypedDict("WatchNextWindow", {"starts_at": "str", "ends_at": "str"})
