@@ -78,6 +78,21 @@ for (const dialect of DIALECTS) {
     const incidentsAt = async (location: string) =>
       ((await v.call(key, 'GET', '/v1/incidents?limit=100')).body.data as Array<{ title: string; location: string }>).filter((i) => i.location === location);
 
+    test('a phone frame with the enrolled face: the person detection is recognized as her, and so is the face', async () => {
+      await setRecognition(true);
+      const phone = (await v.call(key, 'POST', '/v1/streams', { name: 'Desk phone', source_type: 'mobile', source_url: 'mobile://desk', location: 'desk' })).body;
+      const res = await v.app.inject({
+        method: 'POST', url: `/v1/streams/${phone.id}/frames`, headers: { authorization: `Bearer ${key.key}`, 'content-type': 'image/jpeg' }, payload: await portraitJpeg('mia'),
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const out = res.json();
+      const person = out.detections.find((d: { type: string }) => d.type === 'person');
+      assert.ok(person, JSON.stringify(out.detections));
+      assert.deepEqual([person.subtype, person.person_id], ['recognized', mia.id]);
+      assert.deepEqual(out.faces.map((f: { status: string; person_id: string }) => [f.status, f.person_id]), [['recognized', mia.id]]);
+      assert.equal((await v.call(key, 'DELETE', `/v1/streams/${phone.id}`)).status, 200);
+    });
+
     test('the enrolled face is recognized as its person; no anomaly, no incident', async () => {
       await setRecognition(true);
       const rows = await play('Door (Mia)', miaClip, 'front_door', (r) => r.some((d) => d.subtype === 'recognized'));
