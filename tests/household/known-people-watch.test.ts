@@ -80,6 +80,21 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(events.map((e) => [e.type, e.detection.track_id]), [['unrecognized_person', 'someone-1']], JSON.stringify(events));
     });
 
+    test('someone the household knows is not "lingering" at the door; a stranger is', async () => {
+      const res = await say('keep an eye on the front porch');
+      const [a] = res.json().actions;
+      assert.equal(a?.type, 'watch.created', res.body);
+      await inject({ track_id: 'ana-3', subtype: 'recognized', person_id: ana.id });
+      await inject({ track_id: 'ana-3', subtype: 'recognized', person_id: ana.id, dwell_s: 200 });
+      await inject({ track_id: 'lurker-1', subtype: 'unrecognized' });
+      await inject({ track_id: 'lurker-1', subtype: 'unrecognized', dwell_s: 200 });
+      await t.ctx.pipeline.drain();
+      const events = await eventsOf(a.id);
+      assert.deepEqual(events.map((e) => [e.type, e.detection.track_id]).sort(), [
+        ['loitering', 'lurker-1'], ['person_recognized', 'ana-3'], ['unrecognized_person', 'lurker-1'],
+      ], JSON.stringify(events));
+    });
+
     test('a name nobody answers to is asked about; nothing is created', async () => {
       const before = (await get('/v1/watches?limit=100')).json().data.length;
       const res = await say('ping me when Joana arrives');

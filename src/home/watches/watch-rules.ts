@@ -125,7 +125,9 @@ export class WatchRules {
         out.push({ kind: 'observation', type: 'person_detected', summary: `${capitalize(nameOf(sensor))} saw a person at the ${sensor.room}.` });
       }
     }
-    if (!mem.lingering && (rec.dwell_s ?? 0) >= LINGERING_DWELL_S) {
+    // someone the household knows (recognized) is not "lingering" at their own door
+    const known = mem.identity !== '' && mem.identity !== 'unrecognized';
+    if (!mem.lingering && !known && (rec.dwell_s ?? 0) >= LINGERING_DWELL_S) {
       mem.lingering = true;
       const minutes = Math.floor((rec.dwell_s ?? 0) / 60);
       out.push({ kind: 'alert', type: 'loitering', summary: `Someone has been lingering at the ${sensor.room} for ${minutes} minute${minutes === 1 ? '' : 's'}.` });
