@@ -6,7 +6,10 @@
  * subtype for anyone), and — in this same run, so under the same machine load — raw
  * Human inference on one whole 640×480 frame: CenterNet (what the pipeline already spends per
  * frame) and the face models on the whole frame (what recognition would cost without tracks).
- * Writes bench/results/faces.json.
+ * And the live pipeline (issue 14 §2): the same door clips through FramePipeline with and without
+ * per-track recognition, so the cost is what the pipeline pays, snapshot and tracker included.
+ * Writes bench/results/faces.json (BENCH_FACE_ONLY=live_pipeline runs that part alone and merges it
+ * into the existing file).
  * Core shares are CPU time (the machine is shared; wall times are recorded beside them).
  *   node --import tsx bench/faces.bench.ts      (BENCH_FACE_REPEAT=15 timing rounds)
  */
@@ -29,6 +32,10 @@ import {
 import { fileURLToPath } from 'node:url';
 import { createDetectorPool, type DetectorPool } from '../src/ingest/video/detector-pool.ts';
 import { decodeFrames } from '../tests/fixtures-video/decode-frames.ts';
+import { readFileSync } from 'node:fs';
+import { FramePipeline } from '../src/ingest/video/frame-pipeline.ts';
+import type { TrackFaces, TrackIdentity } from '../src/ingest/video/video.types.ts';
+import { systemClock } from '../src/platform/time/clock.ts';
 import { framesFromSource, makeFaceClip } from '../tests/faces/face-clips.ts';
 import {
   crossPhotoFixture,
@@ -322,6 +329,84 @@ async function measureRawFrame(engine: FaceEngine, pool: DetectorPool) {
   }
 }
 
+/**
+ * The door clips (a stranger, an enrolled person) through the real FramePipeline at 5 fps, each
+ * frame processed to the end (detector, tracker, recognition, snapshot), once with TrackFaces over
+ * a TrackRecognizer (what org/people's LiveRecognition builds per stream) and once without. CPU per
+ * second of video is the pipeline's whole cost; the difference is what recognition adds.
+ */
+async function measureLivePipeline(engine: FaceEngine, pool: DetectorPool) {
+  const dir = await mkdtemp(join(tmpdir(), 'vigil-face-live-'));
+  try {
+    const enrolled = [{ personId: 'person_mia', descriptor: (await engine.bestFace(await portraitJpeg('mia'))).descriptor }];
+    const out: Record<string, unknown> = {};
+    for (const [name, person] of [['stranger', 'chelsea'], ['enrolled', 'mia']] as const) {
+      const seconds = 6;
+      const clip = await makeFaceClip(dir, name, await portraitJpeg(person), seconds + 1);
+      const frames = await framesFromSource(clip, (seconds + 1) * FPS);
+      const run = async (withFaces: boolean) => {
+        let looks = 0;
+        const counting = { describeFaces: (img: RgbFrame) => (looks++, engine.describeFaces(img)) };
+        const recognizer = new TrackRecognizer(counting, { everyNFrames: EVERY_N });
+        const faces: TrackFaces = {
+          async observe(trackId, frame, image, box): Promise<TrackIdentity | undefined> {
+            const v = await recognizer.observe(trackId, frame, image, faceSearchRegion(box, image), enrolled);
+            if (!v) return undefined;
+            return v.status === 'recognized' ? { subtype: 'recognized', personId: v.personId } : { subtype: 'unrecognized', personId: null };
+          },
+          forget: (id) => recognizer.forget(id),
+          close: () => undefined,
+        };
+        const subtypes: Array<string | null> = [];
+        const pipeline = new FramePipeline({
+          detector: pool, clock: systemClock, motionGate: false, ...(withFaces ? { faces } : {}),
+          onDetections: (batch) => { for (const d of batch) if (d.type === 'person') subtypes.push(d.subtype ?? null); },
+        });
+        const t0 = Date.now();
+        const [, wall, cpu] = await timed(async () => {
+          for (let i = 0; i < frames.length; i++) await pipeline.process(frames[i], t0 + i * (1000 / FPS));
+        });
+        await pipeline.stop();
+        const tracks = [...new Set(subtypes)];
+        return { wall, cpu, subtypes: tracks, looks };
+      };
+      const without = await run(false);
+      const withRec = await run(true);
+      const secs = frames.length / FPS;
+      out[name] = {
+        seconds_of_video: secs,
+        person_subtypes_reported: withRec.subtypes,
+        face_searches: withRec.looks,
+        without_recognition_cpu_ms_per_s: round1(without.cpu / secs),
+        with_recognition_cpu_ms_per_s: round1(withRec.cpu / secs),
+        recognition_cpu_ms_per_tracked_person_per_s: round1((withRec.cpu - without.cpu) / secs),
+        without_recognition_wall_ms_per_frame: round1(without.wall / frames.length),
+        with_recognition_wall_ms_per_frame: round1(withRec.wall / frames.length),
+      };
+    }
+    return { every_n_frames: EVERY_N, detect_fps: FPS, note: 'CPU of this process (the face engine and detector workers are threads of it), one tracked person', ...out };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env.BENCH_FACE_ONLY === 'live_pipeline') {
+  const engine = await createFaceEngine({ workers: 1 });
+  const pool = await createDetectorPool({ workers: 1 });
+  try {
+    const live = await measureLivePipeline(engine, pool);
+    const file = 'bench/results/faces.json';
+    const previous = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const merged = { ...previous, live_pipeline: { at: new Date().toISOString(), load_average: round1(loadavg()[0]), ...live } };
+    writeFileSync(file, JSON.stringify(merged, null, 2) + '\n');
+    console.log(JSON.stringify(live, null, 2));
+  } finally {
+    await engine.close();
+    await pool.close();
+  }
+  process.exit(0);
+}
+
 const loadBefore = loadavg()[0];
 const [engine, startMs] = await timed(() => createFaceEngine({ workers: 1 }));
 const pool = await createDetectorPool({ workers: 1 });
@@ -332,6 +417,7 @@ try {
   const track = await measureTrackCost(engine, pool);
   const vtest = await measureVtest(engine, pool);
   const raw = await measureRawFrame(engine, pool);
+  const live = await measureLivePipeline(engine, pool);
   const { descriptors: _unused, ...matchingFigures } = matching;
   const result = {
     at: new Date().toISOString(),
@@ -352,6 +438,7 @@ try {
     recognition_cost: track,
     vtest_street_clip: vtest,
     raw_frame_same_run: raw,
+    live_pipeline: live,
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/faces.json', JSON.stringify(result, null, 2) + '\n');

@@ -17,7 +17,7 @@ import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/ind
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
 import { sourceServices, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './ingest/sources/index.ts';
 import { webrtcServices, WHIP, type WhipService } from './ingest/webrtc/index.ts';
-import { directoryServices } from './home/directory/index.ts';
+import { directoryServices, HOUSEHOLD_DIRECTORY } from './home/directory/index.ts';
 import { eventServices, EVENTS, type EventService } from './home/events/index.ts';
 import { householdServices, HOUSEHOLD, type HouseholdService } from './home/household/index.ts';
 import { watchServices, WATCHES, type WatchService } from './home/watches/index.ts';
@@ -25,7 +25,7 @@ import { agentServices, PLANNER, type Planner } from './home/agent/index.ts';
 import { conversationServices, CONVERSATIONS, type ConversationService } from './home/conversations/index.ts';
 import { consoleServices, CONSOLE_SESSIONS, type ConsoleSessionService } from './platform/console/index.ts';
 import { liveServices, LIVE_FEED, SCENE_HISTORY, type OrgEventFeed, type SceneHistoryService } from './org/live/index.ts';
-import { peopleServices, PEOPLE, FACE_ENGINE, type PeopleService } from './org/people/index.ts';
+import { peopleServices, PEOPLE, FACE_ENGINE, FACE_RECOGNITION_ENABLED, type PeopleService } from './org/people/index.ts';
 
 export interface ContextOptions {
   clock?: Clock;
@@ -116,6 +116,12 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   await migrateToLatest(database);
   const c = new Container().value(CONFIG, config).value(CLOCK, clock).value(DATABASE, database).value(LOG, opts.log).value(METRICS, metrics());
   for (const m of SERVICE_MODULES) m.provide(c);
+  // face recognition's opt-in (issue 14 §3): a household's lives in its home settings, an
+  // organization's in its automation settings; the root is where both surfaces meet
+  c.override(FACE_RECOGNITION_ENABLED, (c) => {
+    const directory = c.get(HOUSEHOLD_DIRECTORY);
+    return (tenantId: string) => directory.home(tenantId)?.settings.face_recognition ?? c.get(OPERATIONS).automation.faceRecognition(tenantId);
+  });
   if (opts.planner) c.override(PLANNER, () => opts.planner!);
   if (opts.video) c.override(VIDEO_TUNING, () => opts.video);
   if (opts.sandboxTickMs !== undefined) c.override(SANDBOX_TICK_MS, () => opts.sandboxTickMs);

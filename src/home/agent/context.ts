@@ -33,6 +33,12 @@ export interface ConversationTurn {
   actions: { type: string; id?: string; subject?: string }[];
 }
 
+/** A person the household enrolled (issue 14): recognized by face on its cameras when face_recognition is on. */
+export interface ContextPerson {
+  id: string;
+  name: string;
+}
+
 export interface HouseholdContext {
   /** Epoch milliseconds. */
   now: number;
@@ -45,4 +51,8 @@ export interface HouseholdContext {
   /** Active (not stood down) watches. */
   watches: ContextWatch[];
   conversation: { turns: ConversationTurn[] };
+  /** Known people (POST /v1/people); absent or empty when none are enrolled. */
+  people?: ContextPerson[];
+  /** The household's face recognition opt-in (home settings); undefined when not known. */
+  faceRecognition?: boolean;
 }

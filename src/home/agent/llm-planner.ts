@@ -146,6 +146,8 @@ export function buildSystemPrompt(ctx: HouseholdContext): string {
     ...(boundaries.length ? boundaries : ['- (none)']),
     'Active watches:',
     ...(watches.length ? watches : ['- (none)']),
+    `Known people (recognized by face on cameras; face recognition is ${ctx.faceRecognition === false ? 'OFF' : 'on'}):`,
+    ...(ctx.people?.length ? ctx.people.map((p) => `- id ${p.id}: ${p.name}`) : ['- (none)']),
     '',
     '# Rules',
     '1. Use only the rooms, sensor ids and watch ids listed above. Never invent a room, sensor or watch. If the user names one that is not listed, do not call a tool: answer in text that this home has no such thing and list what it has.',
@@ -156,6 +158,7 @@ export function buildSystemPrompt(ctx: HouseholdContext): string {
     '6. Times in tool arguments are ISO 8601 UTC with a Z suffix. Convert the user\'s local times with the time zone above. "Tonight" and "sunset to sunrise" mean from the next sunset (from now if it is night now) until the sunrise after it; a window that ends at a time already past today ends tomorrow. Put the window in the user\'s words in `window` and use `recurrence` for "every night", "weekdays", "weekends".',
     '7. create_watch: `subject` is the room or sensor name as listed; `sensor_ids` are the ids of that room\'s (or that) sensor(s), excluding muted or bounded ones.',
     '8. Follow-ups ("make it until 6am instead", "stop watching it", "what about the garage?") refer to the conversation so far and to the active watches above; use their ids.',
+    '9. "Let me know when Maria arrives": create_watch on cameras with conditions ["recognized_person"] and person_ids of that known person; "anyone we don\'t know": conditions ["unrecognized_person"]. A name that is not among the known people: do not call a tool, say you do not know them and list who you know.',
   ].join('\n');
 }
 

@@ -7,7 +7,8 @@
  * muted sensors and what exists. Follow-ups without an intent of their own take the intent of
  * the previous clause or of the conversation's last request ("what about the garage?").
  */
-import type { ContextSensor, ContextWatch, HouseholdContext } from './context.ts';
+import type { ContextPerson, ContextSensor, ContextWatch, HouseholdContext } from './context.ts';
+import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
@@ -31,6 +32,10 @@ interface Reading {
   mentions: Mention[];
   time: TimeSpec;
   conditions: Condition[];
+  /** known people named ("when Maria arrives"): a watch for them, recognized by face */
+  people: ContextPerson[];
+  /** why the people named cannot be watched for: an unknown or ambiguous name (asked, never guessed) */
+  peopleQuestion?: string;
   /** "it", "that", "the driveway one". */
   hasReference: boolean;
   /** "all the watches", "everything". */
@@ -90,6 +95,16 @@ function findBadInput(message: string): string | undefined {
   return undefined;
 }
 
+/** "turn on face recognition" → true, "switch face recognition off" → false, anything else undefined. */
+function readFaceRecognitionSwitch(message: string): boolean | undefined {
+  const m = message.toLowerCase();
+  if (!/\bfac(e|ial)[- ]?recogni(tion|[sz]ing)\b/.test(m)) return undefined;
+  if (/\?\s*$/.test(m) && /^(is|are|do|does|what|how|can)\b/.test(m.trim())) return undefined;
+  if (/\b(turn|switch|shut)\b.*\boff\b|\b(disable|stop|deactivate)\b|\bno more\b|\bdon'?t (use|want)\b/.test(m)) return false;
+  if (/\b(turn|switch)\b.*\bon\b|\b(enable|start|activate|use)\b/.test(m)) return true;
+  return undefined;
+}
+
 export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
   const bad = findBadInput(message);
@@ -104,6 +119,18 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     plan.language = language;
     plan.clarification = `I only understand English for now. ${HELP_TEXT} Could you ask me in English?`;
     return plan;
+  }
+  // the face recognition opt-in (issue 14 §3): said in so many words, never inferred
+  const optIn = readFaceRecognitionSwitch(message);
+  if (optIn !== undefined) {
+    plan.calls.push({
+      tool: 'set_household',
+      args: { face_recognition: optIn },
+      say: optIn
+        ? "I've turned face recognition on: the cameras now compare faces with the people you enrolled, and tell strangers apart."
+        : "I've turned face recognition off: no face is looked at or compared any more.",
+    });
+    return tidyPlan(plan);
   }
   const readings = readMessage(message, ctx);
   const state: PlanState = {
@@ -313,7 +340,21 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   }
   // "someone I don't recognise", "anyone we don't know": a stranger
   if (/\b(not|never) (recogni[sz]e|know)\b/.test(words.join(' '))) conditions.add('unrecognized_person');
-  if (conditions.has('loitering') || conditions.has('unrecognized_person')) conditions.delete('person');
+  // "when Maria arrives": a known person, recognized by face (issue 14); a name nobody answers to is asked about
+  // read on the message as typed: names are not corrected like words, and a capital marks one
+  const named = findPeople(message, ctx.people ?? []);
+  let people: ContextPerson[] = [];
+  let peopleQuestion: string | undefined;
+  if (named && 'people' in named) {
+    people = named.people;
+    conditions.add('recognized_person');
+  } else if (named && 'ambiguous' in named) {
+    peopleQuestion = `Who do you mean by "${named.said}": ${named.ambiguous.map((p) => p.name).join(' or ')}?`;
+  } else if (named) {
+    const known = ctx.people?.length ? ` The people I know are ${ctx.people.map((p) => p.name).join(', ')}.` : " I don't know anyone's face yet.";
+    peopleQuestion = `I don't know anyone called ${named.unknown}.${known} Add them under People with a photo of their face first, or tell me who you mean.`;
+  }
+  if (conditions.has('loitering') || conditions.has('unrecognized_person') || conditions.has('recognized_person')) conditions.delete('person');
   // "is it open?" describes; "tell me if it opens" watches for it
   const text = words.join(' ');
   let intent = clause.intent;
@@ -349,6 +390,8 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     mentions,
     time,
     conditions: [...conditions],
+    people,
+    peopleQuestion,
     hasReference,
     wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k)),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
@@ -626,6 +669,12 @@ function askWhich(place: Extract<Place, { type: 'ambiguous' }>): string {
 }
 
 function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  if (r.peopleQuestion) return r.peopleQuestion;
+  // "let me know when Ana arrives": wherever a camera can see her, the whole home's cameras
+  if (r.people.length && !r.mentions.length && !r.hasReference) {
+    const cameras = state.ctx.sensors.filter((s) => s.kind === 'camera');
+    r = { ...r, mentions: [{ start: r.clause.from, end: r.clause.from, text: '', place: { type: 'group', label: 'whole home', sensors: cameras, wholeHome: true, except: false } }] };
+  }
   // "watch the garage yesterday": no watch can run in the past
   if (r.time.past) {
     return "That time is already past, so I can't watch it. Did you mean from now on (for example \"tonight\"), or do you want to know what happened then?";
@@ -679,13 +728,27 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     window: window.window,
   };
   if (r.conditions.length) args.conditions = r.conditions;
+  if (r.people.length) {
+    // only a camera sees a face
+    const cameras = covered.filter((s) => s.kind === 'camera');
+    if (!cameras.length) {
+      plan.refusals.push(`Only a camera can recognize ${r.people.map((p) => p.name).join(' and ')}, and there is none in the ${subject}.`);
+      return undefined;
+    }
+    args.sensor_ids = cameras.map((s) => s.id);
+    args.person_ids = r.people.map((p) => p.id);
+  }
   const callIndex = plan.calls.length;
   // a default is never silent (issue 10 §4)
   const later = window.startsAt > state.ctx.now + 60_000;
   const span = window.defaulted
     ? `${later ? `${describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx)}, 24 hours` : `for the next 24 hours (until ${formatClock(window.endsAt, state.ctx.timeZone)} tomorrow)`} — tell me if you want a different end`
     : describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx);
-  plan.calls.push({ tool: 'create_watch', args, subject, say: `I'm watching the ${subject.replace(/ and /g, ' and the ')} ${span}.` });
+  const seeing = (args.sensor_ids as string[]).map((id) => covered.find((s) => s.id === id)?.name);
+  const say = r.people.length
+    ? `I'll tell you when I recognize ${r.people.map((p) => p.name).join(' or ')} on ${seeing.length > 2 ? `any of your ${seeing.length} cameras` : `the ${seeing.join(' or the ')}`} ${span}.${state.ctx.faceRecognition === false ? ' Face recognition is off, so I recognize nobody yet: say "turn on face recognition" to start.' : ''}`
+    : `I'm watching the ${subject.replace(/ and /g, ' and the ')} ${span}.`;
+  plan.calls.push({ tool: 'create_watch', args, subject, say });
   state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
   state.lastWatchId = `$ref:${callIndex}`;
   return undefined;

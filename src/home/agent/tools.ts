@@ -11,7 +11,7 @@ if (!FormatRegistry.Has('date-time')) {
   FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)));
 }
 
-export const WATCH_CONDITIONS = ['person', 'unrecognized_person', 'vehicle', 'door_open', 'motion', 'loitering', 'animal'] as const;
+export const WATCH_CONDITIONS = ['person', 'unrecognized_person', 'recognized_person', 'vehicle', 'door_open', 'motion', 'loitering', 'animal'] as const;
 export const RECURRENCES = ['none', 'daily', 'weekdays', 'weekends'] as const;
 export const SENSOR_KINDS = ['camera', 'contact', 'motion'] as const;
 
@@ -28,6 +28,13 @@ const watchFields = {
   recurrence: Recurrence,
   window: Type.String({ minLength: 1, description: 'The window in words, e.g. "sunset to sunrise"' }),
   conditions: Type.Optional(Type.Array(Condition, { description: 'What to raise events for; all when absent' })),
+  person_ids: Type.Optional(
+    Type.Array(Type.String({ pattern: '^person_' }), {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Only these known people (person ids from the household context), recognized by face on cameras; with condition recognized_person',
+    }),
+  ),
 };
 
 const placeRef = {
@@ -47,6 +54,7 @@ export const toolSchemas = {
       recurrence: Type.Optional(Recurrence),
       window: Type.Optional(watchFields.window),
       conditions: watchFields.conditions,
+      person_ids: watchFields.person_ids,
     },
     { additionalProperties: false },
   ),
@@ -89,6 +97,9 @@ export const toolSchemas = {
       rename_room: Type.Optional(
         Type.Object({ from: Type.String({ minLength: 1 }), to: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
       ),
+      face_recognition: Type.Optional(
+        Type.Boolean({ description: "The household's opt-in to face recognition (off by default): cameras compare faces with the enrolled people" }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -110,7 +121,7 @@ const descriptions: Record<ToolName, string> = {
   describe_scene: 'Describe what a room or sensor shows now.',
   list_events: 'List or search recent observations and alerts, newest first.',
   add_sensor: 'Add a real sensor at an address ("add the camera at rtsp://… as the garage camera").',
-  set_household: "Set the home's city, coordinates or time zone, or rename a room.",
+  set_household: "Set the home's city, coordinates or time zone, rename a room, or turn face recognition on or off.",
 };
 
 export interface ToolCall<T extends ToolName = ToolName> {

@@ -19,6 +19,7 @@ import { conversationRepository, type ConversationRow, type TurnRow } from './co
 import { MAX_MESSAGE_CHARS, type ConversationDetail, type ConversationReply, type ConversationSummary, type MessageView } from './conversation.schemas.ts';
 import { findPlacesLeftAlone, redactTurn } from './conversation-privacy.ts';
 import { buildHouseholdContext } from './household-context.ts';
+import { personRepository } from '../../org/people/index.ts';
 import { HouseholdToolRunner } from './tool-runner.ts';
 
 /** Earlier turns handed to the planner so follow-ups resolve. */
@@ -152,15 +153,17 @@ export class ConversationService {
   async run(principal: Principal, actor: Actor, opened: OpenedTurn, hooks: TurnHooks = {}, signal?: AbortSignal): Promise<ConversationReply> {
     const { database, clock, household, watches } = this.deps;
     const { conversation, turn } = opened;
-    const [home, active, earlier] = await Promise.all([
+    const [home, active, earlier, people] = await Promise.all([
       household.snapshot(principal.tenantId),
       watches.listActive(principal.tenantId),
       conversationRepository.listRecentTurns(database.db, conversation.id, MEMORY_TURNS + 1),
+      // known people, so "let me know when Maria arrives" resolves (issue 14)
+      personRepository.namesForTenant(database.db, principal.tenantId),
     ]);
     // the planner's memory is history too: what a place left alone showed is not handed back to it
     const left = findPlacesLeftAlone(home);
     const memory = earlier.filter((t) => t.id !== turn.id && t.status !== 'in_progress').map((t) => redactTurn(t, left));
-    const ctx = buildHouseholdContext(home, active, memory, clock.now());
+    const ctx = { ...buildHouseholdContext(home, active, memory, clock.now()), people, faceRecognition: home.settings.face_recognition };
     const taken: AgentAction[] = [];
     let plannerName: string = 'offline';
     let result: Awaited<ReturnType<typeof runPlan>>;

@@ -13,8 +13,9 @@ import type { WatchView } from '../watches/index.ts';
 
 /** Event types a watch condition word stands for, when the agent lists events ("any cars today?"). */
 const TYPES_OF_CONDITION: Record<string, readonly string[]> = {
-  person: ['person_detected', 'unrecognized_person', 'loitering'],
+  person: ['person_detected', 'person_recognized', 'unrecognized_person', 'loitering'],
   unrecognized_person: ['unrecognized_person'],
+  recognized_person: ['person_recognized'],
   vehicle: ['vehicle_detected'],
   door_open: ['door_opened', 'door_opened_while_away'],
   motion: ['motion', 'motion_at_night', 'motion_while_away'],

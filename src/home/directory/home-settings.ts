@@ -9,6 +9,8 @@ export interface HomeSettings {
   time_zone: string;
   /** set once the simulated home of a test key exists */
   provisioned_at: string | null;
+  /** the household's opt-in to face recognition (issue 14 §3); off until turned on */
+  face_recognition: boolean;
 }
 
 /** Where a test-key household lives until told otherwise (issue 4 brief: the demo home is in Lisbon). */
@@ -29,6 +31,7 @@ export function parseHomeSettings(json: string): HomeSettings {
     lon: num(raw.lon),
     time_zone: typeof raw.time_zone === 'string' && raw.time_zone ? raw.time_zone : 'UTC',
     provisioned_at: typeof raw.provisioned_at === 'string' ? raw.provisioned_at : null,
+    face_recognition: raw.face_recognition === true,
   };
 }
 

@@ -27,6 +27,8 @@ export interface KnownWatch {
   recurrence: WatchTable['recurrence'];
   windowText: string;
   conditions: string[] | null;
+  /** only these known people (issue 14); null = anyone */
+  personIds: string[] | null;
 }
 
 export interface KnownHome {

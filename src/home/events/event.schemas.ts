@@ -15,7 +15,7 @@ export const EVENT_LOG_KINDS = [
 ] as const;
 export type EventLogKind = (typeof EVENT_LOG_KINDS)[number];
 
-export const OBSERVATION_TYPES = ['person_detected', 'vehicle_detected', 'door_opened', 'motion', 'animal_detected'] as const;
+export const OBSERVATION_TYPES = ['person_detected', 'person_recognized', 'vehicle_detected', 'door_opened', 'motion', 'animal_detected'] as const;
 export const ALERT_TYPES = ['unrecognized_person', 'loitering', 'motion_at_night', 'motion_while_away', 'door_opened_while_away'] as const;
 export type ObservationType = (typeof OBSERVATION_TYPES)[number];
 export type AlertType = (typeof ALERT_TYPES)[number];
@@ -44,6 +44,7 @@ export const EventSchema = Type.Object(
           timestamp: IsoTime,
           track_id: Type.Optional(Type.String()),
           dwell_s: Type.Optional(Type.Number()),
+          person_id: Type.Optional(Type.String({ description: 'a recognized person (subtype recognized): the known person' })),
         },
         { additionalProperties: true },
       ),

@@ -52,6 +52,7 @@ function toDetectionJson(d: DetectionRecord): Record<string, unknown> {
     timestamp: toIso(d.at),
     ...(d.track_id != null ? { track_id: d.track_id } : {}),
     ...(d.dwell_s != null ? { dwell_s: d.dwell_s } : {}),
+    ...(d.person_id != null ? { person_id: d.person_id } : {}),
   };
 }
 

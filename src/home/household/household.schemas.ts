@@ -40,6 +40,7 @@ export const HouseholdSchema = Type.Object({
   lat: Type.Union([Type.Number(), Type.Null()]),
   lon: Type.Union([Type.Number(), Type.Null()]),
   time_zone: Type.String({ examples: ['Europe/Lisbon'] }),
+  face_recognition: Type.Boolean({ description: 'cameras compare faces with the enrolled people (POST /v1/people); off until turned on through the agent ("turn on face recognition"), and while off no face descriptor is computed' }),
   rooms: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), location: Type.String(), left_alone: Type.Boolean() })),
   sensors: Type.Array(Type.Ref('Sensor')),
   boundaries: Type.Array(Type.Ref('Boundary'), { description: 'boundaries in effect' }),

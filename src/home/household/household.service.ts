@@ -37,6 +37,8 @@ export interface HomeUpdate {
   lon?: number;
   time_zone?: string;
   rename_room?: { from: string; to: string };
+  /** the face recognition opt-in (issue 14 §3) */
+  face_recognition?: boolean;
 }
 
 export interface NewSensor {
@@ -212,6 +214,7 @@ export class HouseholdService {
       lat: home.settings.lat,
       lon: home.settings.lon,
       time_zone: home.settings.time_zone,
+      face_recognition: home.settings.face_recognition,
       rooms: home.rooms.map((r) => ({ id: r.id, name: r.name, location: r.location, left_alone: home.boundaries.some((b) => b.room_id === r.id && !b.sensor_id) })),
       sensors: home.sensors.map((s) => toSensorView(s, isBounded(home, s))),
       boundaries: home.boundaries.map((b) => toBoundaryView(b, home)),
@@ -415,6 +418,7 @@ export class HouseholdService {
       if ((input.lat === undefined) !== (input.lon === undefined)) throw invalid(input.lat === undefined ? 'lat' : 'lon', 'latitude and longitude go together');
       if (input.lat !== undefined && input.city === undefined) patch.city = null;
     }
+    if (input.face_recognition !== undefined) patch.face_recognition = input.face_recognition;
     if (input.time_zone !== undefined) {
       if (!isValidTimeZone(input.time_zone)) throw invalid('time_zone', `"${input.time_zone}" is not an IANA time zone (e.g. Europe/Lisbon)`);
       patch.time_zone = input.time_zone;

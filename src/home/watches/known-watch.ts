@@ -13,5 +13,6 @@ export function toKnownWatch(w: WatchRow): KnownWatch {
     recurrence: w.recurrence,
     windowText: w.window_text,
     conditions: w.conditions ? (JSON.parse(w.conditions) as string[]) : null,
+    personIds: w.person_ids ? (JSON.parse(w.person_ids) as string[]) : null,
   };
 }

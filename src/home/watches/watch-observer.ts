@@ -43,6 +43,8 @@ export class WatchObserver implements PipelineHook {
     for (const w of watches) {
       if (!this.scheduleOf(w, home).contains(rec.at)) continue;
       for (const finding of this.rules.evaluate(w.id, rec, sensor, moment)) {
+        // a watch for known people hears only of them, recognized
+        if (w.personIds && !(finding.type === 'person_recognized' && rec.person_id && w.personIds.includes(rec.person_id))) continue;
         if (matchesConditions(finding.type, w.conditions)) this.pending.push({ tenantId: rec.tenant_id, watchId: w.id, sensor, rec, finding });
       }
     }

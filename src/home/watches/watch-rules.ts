@@ -24,6 +24,8 @@ export interface HomeMoment {
 
 interface TrackMemory {
   seen: boolean;
+  /** what face recognition said of the track when it was last reported: '', 'unrecognized' or the person id */
+  identity: string;
   lingering: boolean;
   lastSeen: number;
 }
@@ -31,6 +33,7 @@ interface TrackMemory {
 /** Which watch conditions (tools.ts WATCH_CONDITIONS) each finding satisfies. */
 const CONDITIONS_OF: Record<WatchFinding['type'], readonly string[]> = {
   person_detected: ['person'],
+  person_recognized: ['recognized_person', 'person'],
   unrecognized_person: ['unrecognized_person', 'person'],
   loitering: ['loitering', 'person'],
   vehicle_detected: ['vehicle'],
@@ -106,15 +109,25 @@ export class WatchRules {
   private evaluatePerson(watchId: string, rec: DetectionRecord, sensor: KnownSensor): WatchFinding[] {
     const mem = this.remember(`${watchId}:${rec.track_id ?? rec.id}`, rec.at);
     const out: WatchFinding[] = [];
-    if (!mem.seen) {
+    // face recognition speaks after the track was first seen (issue 14): a face seen later, or a
+    // stranger later recognized, is reported then; a recognized track keeps its identity
+    const identity = rec.subtype === 'recognized' && rec.person_id ? rec.person_id : rec.subtype === 'unrecognized' ? 'unrecognized' : '';
+    const newIdentity = identity !== '' && identity !== mem.identity && !(mem.identity !== '' && mem.identity !== 'unrecognized');
+    if (!mem.seen || newIdentity) {
+      const first = !mem.seen;
       mem.seen = true;
-      out.push(
-        rec.subtype === 'unrecognized'
-          ? { kind: 'alert', type: 'unrecognized_person', summary: `${capitalize(nameOf(sensor))} saw someone it does not recognize at the ${sensor.room}.` }
-          : { kind: 'observation', type: 'person_detected', summary: `${capitalize(nameOf(sensor))} saw a person at the ${sensor.room}.` },
-      );
+      if (identity !== '') mem.identity = identity;
+      if (identity === 'unrecognized') {
+        out.push({ kind: 'alert', type: 'unrecognized_person', summary: `${capitalize(nameOf(sensor))} saw someone it does not recognize at the ${sensor.room}.` });
+      } else if (identity !== '') {
+        out.push({ kind: 'observation', type: 'person_recognized', summary: `${capitalize(nameOf(sensor))} recognized someone you know at the ${sensor.room}.` });
+      } else if (first) {
+        out.push({ kind: 'observation', type: 'person_detected', summary: `${capitalize(nameOf(sensor))} saw a person at the ${sensor.room}.` });
+      }
     }
-    if (!mem.lingering && (rec.dwell_s ?? 0) >= LINGERING_DWELL_S) {
+    // someone the household knows (recognized) is not "lingering" at their own door
+    const known = mem.identity !== '' && mem.identity !== 'unrecognized';
+    if (!mem.lingering && !known && (rec.dwell_s ?? 0) >= LINGERING_DWELL_S) {
       mem.lingering = true;
       const minutes = Math.floor((rec.dwell_s ?? 0) / 60);
       out.push({ kind: 'alert', type: 'loitering', summary: `Someone has been lingering at the ${sensor.room} for ${minutes} minute${minutes === 1 ? '' : 's'}.` });
@@ -126,7 +139,7 @@ export class WatchRules {
     let mem = this.tracks.get(key);
     if (!mem) {
       if (this.tracks.size > 10_000) this.forgetBefore(at - 3600_000);
-      mem = { seen: false, lingering: false, lastSeen: at };
+      mem = { seen: false, identity: '', lingering: false, lastSeen: at };
       this.tracks.set(key, mem);
     }
     mem.lastSeen = at;

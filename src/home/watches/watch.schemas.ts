@@ -17,6 +17,9 @@ export const WatchSchema = Type.Object(
     conditions: Type.Union([Type.Array(Type.Union(WATCH_CONDITIONS.map((c) => Type.Literal(c)))), Type.Null()], {
       description: 'what raises events; null = everything the sensors report',
     }),
+    person_ids: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: 'only these known people (GET /v1/people), recognized by face on cameras; null = anyone',
+    }),
     status: Type.Union([Type.Literal('active'), Type.Literal('stood_down')]),
     observing: Type.Boolean({ description: 'true while a window of the watch is open' }),
     next_window: Type.Union([Type.Object({ starts_at: IsoTime, ends_at: IsoTime }), Type.Null()], {

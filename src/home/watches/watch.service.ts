@@ -17,6 +17,17 @@ import { tenantRepository } from '../../platform/identity/index.ts';
 import { watchRepository, type WatchRow } from './watch.repository.ts';
 import type { WatchListQueryT, WatchView } from './watch.schemas.ts';
 import { WatchSchedule } from './watch-schedule.ts';
+import { personRepository } from '../../org/people/index.ts';
+
+/** The household's people a watch is for, each checked to exist (an unknown id names the field). */
+async function requireKnownPeople(db: DbExecutor, tenantId: string, ids: readonly string[] | undefined): Promise<string[] | null> {
+  if (!ids?.length) return null;
+  const unique = [...new Set(ids)];
+  for (const id of unique) {
+    if (!(await personRepository.findForTenant(db, tenantId, id))) throw invalid('person_ids', `no person ${id} in this household (POST /v1/people)`);
+  }
+  return unique;
+}
 
 export interface NewWatch {
   subject: string;
@@ -26,6 +37,8 @@ export interface NewWatch {
   recurrence: WatchRow['recurrence'];
   window: string;
   conditions?: string[];
+  /** only these known people (issue 14), recognized by face; needs recognized_person among the conditions or none */
+  person_ids?: string[];
   conversation_id?: string | null;
 }
 
@@ -57,6 +70,7 @@ export class WatchService {
     const now = this.deps.clock.now();
     const view = await this.deps.database.withWriteLock(async (trx) => {
       await this.deps.household.requireReachableSensors(principal.tenantId, sensorIds, trx);
+      const personIds = await requireKnownPeople(trx, principal.tenantId, input.person_ids);
       const row: WatchRow = {
         id: newId('wat', now),
         tenant_id: principal.tenantId,
@@ -67,6 +81,7 @@ export class WatchService {
         recurrence: input.recurrence,
         window_text: input.window.trim(),
         conditions: input.conditions?.length ? JSON.stringify([...new Set(input.conditions)]) : null,
+        person_ids: personIds ? JSON.stringify(personIds) : null,
         status: 'active',
         conversation_id: input.conversation_id ?? null,
         created_by_key_id: actor.keyId,
@@ -114,6 +129,10 @@ export class WatchService {
       if (change.recurrence !== undefined) patch.recurrence = change.recurrence;
       if (change.window !== undefined) patch.window_text = change.window.trim();
       if (change.conditions !== undefined) patch.conditions = change.conditions.length ? JSON.stringify([...new Set(change.conditions)]) : null;
+      if (change.person_ids !== undefined) {
+        const ids = await requireKnownPeople(trx, principal.tenantId, change.person_ids);
+        patch.person_ids = ids ? JSON.stringify(ids) : null;
+      }
       await watchRepository.update(trx, id, patch);
       const settings = await this.settingsOf(principal.tenantId, trx);
       const v = this.toView({ ...before, ...patch }, settings);
@@ -199,6 +218,7 @@ export class WatchService {
       ends_at: r.ends_at,
       recurrence: r.recurrence,
       conditions: r.conditions ? (JSON.parse(r.conditions) as WatchView['conditions']) : null,
+      person_ids: r.person_ids ? (JSON.parse(r.person_ids) as string[]) : null,
       status: r.status,
       observing: active && schedule.contains(now),
       next_window: next ? { starts_at: toIso(next.startsAt), ends_at: toIso(next.endsAt) } : null,

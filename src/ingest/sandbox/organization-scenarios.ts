@@ -133,7 +133,7 @@ function planIntruders(date: LocalDate, day: DayContext): Visit[] {
   return intruders;
 }
 
-/** A closed office: staff by day, empty at night except an unrecognized person every night. */
+/** A closed office: recognized staff by day, empty at night except an unrecognized person every night. */
 export const afterHoursIntrusionScene: SceneSpec = {
   lookbackMs: 2 * HOUR_MS,
   countsPersons: true,
@@ -144,6 +144,9 @@ export const afterHoursIntrusionScene: SceneSpec = {
         curve: STAFF_ARRIVALS,
         stayMs: [30 * SECOND_MS, 6 * MINUTE_MS],
         confidence: [0.75, 0.98],
+        // staff faces are known (issue 14): the stream names them as the tenant's enrolled people,
+        // or says nothing when it has none (SourceManager, resolveSandboxPeople)
+        subtype: 'recognized',
       }),
       ...collectDailyVisits(ctx, 'intr', planIntruders),
     ],

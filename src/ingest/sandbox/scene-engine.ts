@@ -22,7 +22,11 @@ export interface Visit {
   kind: 'person' | 'vehicle' | 'animal';
   arriveAt: number;
   leaveAt: number;
-  /** person: null for ordinary/recognized people, 'unrecognized' for strangers; animal: 'cat' or 'dog' */
+  /**
+   * person: 'recognized' for someone the tenant knows (staff: named as one of its enrolled people
+   * when it is run, nothing when it has none), 'unrecognized' for strangers, null when the face is
+   * not seen (passers-by); animal: 'cat' or 'dog'
+   */
   subtype: string | null;
   /** base detection confidence for this track */
   confidence: number;

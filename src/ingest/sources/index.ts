@@ -7,10 +7,10 @@ import { SNAPSHOTS } from '../../org/detections/index.ts';
 import { INGEST_GATE, PIPELINE } from '../../org/pipeline/index.ts';
 import { STREAM_RUNNER } from '../../org/streams/index.ts';
 import { WHIP_INGEST, WHIP_TUNING } from '../webrtc/index.ts';
-import { LiveVideoSources as LiveVideoSourcesT, type LiveVideoTuning as LiveVideoTuningT } from './live-video-sources.ts';
+import { LiveVideoSources as LiveVideoSourcesT, type LiveFaceRecognition as LiveFaceRecognitionT, type LiveVideoTuning as LiveVideoTuningT } from './live-video-sources.ts';
 import { SourceManager as SourceManagerT } from './source-manager.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
-export { LiveVideoSources, type LiveVideoTuning } from './live-video-sources.ts';
+export { LiveVideoSources, type LiveFaceRecognition, type LiveVideoTuning } from './live-video-sources.ts';
 export { SourceManager } from './source-manager.ts';
 
 export const LIVE_VIDEO = token<LiveVideoSourcesT>('liveVideo');
@@ -18,6 +18,8 @@ export const SOURCES = token<SourceManagerT>('sources');
 /** real-video timers and detector threads (tests shorten them); undefined = the defaults */
 export const VIDEO_TUNING = token<LiveVideoTuningT | undefined>('videoTuning');
 /** sandbox tick period (tests with a manual clock use coarse ticks); undefined = the default */
+/** port: live face recognition of tracked people (issue 14), provided by org/people */
+export const LIVE_FACES = token<LiveFaceRecognitionT>('liveFaces');
 export const SANDBOX_TICK_MS = token<number | undefined>('sandboxTickMs');
 
 export const sourceServices = defineServiceModule({
@@ -27,10 +29,11 @@ export const sourceServices = defineServiceModule({
     c.provide(SANDBOX_TICK_MS, () => undefined);
     c.provide(LIVE_VIDEO, (c) => new LiveVideoSourcesT({
       database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), snapshots: c.get(SNAPSHOTS),
-      webhooks: c.get(WEBHOOKS), tuning: c.get(VIDEO_TUNING), log: c.get(LOG),
+      webhooks: c.get(WEBHOOKS), tuning: c.get(VIDEO_TUNING), faces: c.get(LIVE_FACES), log: c.get(LOG),
     }));
     c.provide(SOURCES, (c) => new SourceManagerT({
       clock: c.get(CLOCK), pipeline: c.get(PIPELINE), tickMs: c.get(SANDBOX_TICK_MS), log: c.get(LOG), video: c.get(LIVE_VIDEO), gate: c.get(INGEST_GATE),
+      knownPeople: (tenantId: string) => c.get(LIVE_FACES).enrolledPeopleNow(tenantId),
     }));
     c.provide(STREAM_RUNNER, (c) => c.get(SOURCES));
     c.provide(WHIP_INGEST, (c) => c.get(SOURCES));

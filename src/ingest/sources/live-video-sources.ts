@@ -23,6 +23,7 @@ import {
   type IngestStats,
   type MobileIngestHandle,
   type StreamStatus,
+  type TrackFaces,
   type VideoDetection,
   type VideoIngestOptions,
 } from '../video/index.ts';
@@ -49,10 +50,17 @@ export interface LiveVideoDeps {
   /** the transactional outbox (src/platform/outbox): stream.status_changed events */
   webhooks: { enqueueIn(trx: DbExecutor, event: { tenantId: string; kind: string; payload: Record<string, unknown> }): Promise<unknown> };
   tuning?: LiveVideoTuning;
+  /** live face recognition of a stream's tracked people (issue 14; a port org/people implements) */
+  faces?: LiveFaceRecognition;
   log?: { warn(obj: unknown, msg?: string): void };
 }
 
-/** What one pushed phone frame produced. */
+/** Live face recognition (issue 14): one TrackFaces per running stream, for its tenant. */
+export interface LiveFaceRecognition {
+  forStream(stream: StreamRef): TrackFaces;
+  /** ids of the tenant's people with an enrolled face, from a cache (null while it loads) */
+  enrolledPeopleNow(tenantId: string): readonly string[] | null;
+}
 
 interface LiveEntry {
   ref: StreamRef;
@@ -117,6 +125,7 @@ export class LiveVideoSources {
       motionMasks: cfg.motion_masks,
       onStatus: (status: StreamStatus, stats: IngestStats) => this.recordStatus(entry, status, stats),
       onDetections: (batch: VideoDetection[]) => this.recordDetections(entry, batch),
+      faces: this.deps.faces?.forStream(entry.ref),
     };
     if (row.source_type === 'mobile') {
       entry.mobile = createMobileIngest({ ...common, silenceMs: this.deps.tuning?.mobileSilenceMs });

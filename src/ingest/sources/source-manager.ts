@@ -3,6 +3,7 @@ import type { FrameOutcome } from '../../org/streams/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import type { DetectionPipeline, IngestGate, StreamRef } from '../../org/pipeline/index.ts';
+import type { DetectionInput } from '../../org/detections/index.ts';
 import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioName } from '../sandbox/index.ts';
 import type { StreamVideoConfig } from '../../org/streams/index.ts';
 import type { StreamRow } from '../../org/streams/index.ts';
@@ -33,6 +34,30 @@ export interface SourceManagerDeps {
   video?: LiveVideoSources;
   /** household sensors that are muted or left alone (issue 9 §1): a real one is not even decoded */
   gate?: IngestGate;
+  /**
+   * the tenant's people with an enrolled face, as known now (a cache; null while it loads): a
+   * sandbox person the scenario recognizes is named as one of them (issue 14)
+   */
+  knownPeople?: (tenantId: string) => readonly string[] | null;
+}
+
+/**
+ * A scenario's recognized people (staff) named as the tenant's enrolled people, chosen by track so
+ * a track keeps its person; without enrolled people nobody can be recognized, so the sighting
+ * carries no subtype (as a real camera's whose face matched nobody would not be "recognized").
+ */
+export function resolveSandboxPeople(batch: DetectionInput[], people: readonly string[] | null): DetectionInput[] {
+  return batch.map((d) => {
+    if (d.type !== 'person' || d.subtype !== 'recognized' || d.person_id) return d;
+    if (!people?.length) return { ...d, subtype: null };
+    return { ...d, person_id: people[hashTrack(d.track_id ?? '') % people.length] };
+  });
+}
+
+function hashTrack(id: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
 /** Which scenario simulates a stream that a test key registered with a real-looking source. */
@@ -140,7 +165,7 @@ export class SourceManager {
     const tick = () => {
       if (!active) return;
       const now = clock.now();
-      const batch = gen.detectionsBetween(last, now);
+      const batch = resolveSandboxPeople(gen.detectionsBetween(last, now), this.deps.knownPeople?.(row.tenant_id) ?? null);
       last = now;
       if (batch.length) {
         pipeline.ingest(ref, batch).catch((err) => this.deps.log?.warn({ err, stream_id: row.id }, 'sandbox ingest failed'));

@@ -6,7 +6,7 @@ import { encodeJpeg } from './jpeg-codec.ts';
 import { MotionGate } from './motion-gate.ts';
 import { ObjectTracker, type Track, type TrackerOptions } from './object-tracker.ts';
 import { RateMeter } from './rate-meter.ts';
-import type { DetectedObject, ObjectLabel, Polygon, RgbFrame, VideoDetection, Zone } from './video.types.ts';
+import type { DetectedObject, ObjectLabel, Polygon, RgbFrame, TrackFaces, TrackIdentity, VideoDetection, Zone } from './video.types.ts';
 
 export interface FramePipelineOptions {
   detector: Detector;
@@ -28,6 +28,11 @@ export interface FramePipelineOptions {
   tracker?: TrackerOptions;
   /** per-class score an object needs to be tracked; default person 0.45, vehicle 0.33, cat and dog 0.4 */
   minScore?: Partial<Record<ObjectLabel, number>>;
+  /**
+   * Live face recognition (issue 14): tracked people get `subtype` recognized (+ person_id) or
+   * unrecognized once their face was seen; without it (or with no face seen) a person has no subtype.
+   */
+  faces?: TrackFaces;
   onDetections(batch: VideoDetection[]): void;
 }
 
@@ -62,7 +67,8 @@ export class FramePipeline {
   private lastPersonCount: number | null = null;
   private lastVehicleCount: number | null = null;
   private lastCountAt = -Infinity;
-  private reported = new Map<string, { at: number; zone: string | null }>();
+  /** per track: when it was last reported, in which zone, as whom (identityKey) */
+  private reported = new Map<string, { at: number; zone: string | null; identity: string }>();
   private stopped = false;
   readonly fpsIn: RateMeter;
   readonly detectorFps: RateMeter;
@@ -119,6 +125,7 @@ export class FramePipeline {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.inFlight;
+    this.o.faces?.close();
   }
 
   private admit(frame: RgbFrame, at: number): Promise<void> | 'busy' | 'no_motion' {
@@ -159,6 +166,8 @@ export class FramePipeline {
     this.error = null;
     const update = this.tracker.update(objects, at);
     const entered = new Set(update.entered);
+    const identities = await this.identify(frame, update.seen);
+    if (this.stopped) return;
     const out: Array<VideoDetection & { needsSnapshot?: boolean }> = [];
 
     // people and animals are reported one by one (an animal's subtype says cat or dog); vehicles as a count below
@@ -167,12 +176,23 @@ export class FramePipeline {
       const zone = findZone(t.box, this.zones);
       const last = this.reported.get(t.id);
       const fresh = entered.has(t);
-      if (!fresh && last && last.zone === zone && at - last.at < this.dwellReportMs) continue;
-      this.reported.set(t.id, { at, zone });
-      const subtype = t.label === 'person' ? 'unrecognized' : t.label;
-      out.push({ ...this.describeTrack(t, t.label === 'person' ? 'person' : 'animal', at, zone), subtype, needsSnapshot: true });
+      const identity = identities.get(t.id);
+      const key = identityKey(identity);
+      // a face seen (or a person recognized) is reported at once, not at the next dwell report
+      if (!fresh && last && last.zone === zone && last.identity === key && at - last.at < this.dwellReportMs) continue;
+      this.reported.set(t.id, { at, zone, identity: key });
+      if (t.label === 'person') {
+        // no face seen: no subtype (we cannot say whether we know them)
+        const who = identity ? { subtype: identity.subtype, ...(identity.personId ? { person_id: identity.personId } : {}) } : { subtype: null };
+        out.push({ ...this.describeTrack(t, 'person', at, zone), ...who, needsSnapshot: true });
+      } else {
+        out.push({ ...this.describeTrack(t, 'animal', at, zone), subtype: t.label, needsSnapshot: true });
+      }
     }
-    for (const t of update.exited) this.reported.delete(t.id);
+    for (const t of update.exited) {
+      this.reported.delete(t.id);
+      if (t.label === 'person') this.o.faces?.forget(t.id);
+    }
 
     const people = update.present.filter((t) => t.label === 'person');
     if (people.length !== this.lastPersonCount) {
@@ -201,6 +221,30 @@ export class FramePipeline {
     if (this.stopped) return;
     const batch: VideoDetection[] = out.map(({ needsSnapshot, ...d }) => (needsSnapshot ? { ...d, snapshot } : d));
     this.emit(batch, at);
+  }
+
+  /**
+   * The identity of each person seen on this frame (face recognition decides per track whether a
+   * descriptor is due; the others answer from its cache). A failure of the face engine leaves the
+   * person without identity on this frame and is shown as the stream's error, never lost detections.
+   */
+  private async identify(frame: RgbFrame, seen: Track[]): Promise<Map<string, TrackIdentity>> {
+    const out = new Map<string, TrackIdentity>();
+    const faces = this.o.faces;
+    if (!faces) return out;
+    const people = seen.filter((t) => t.label === 'person');
+    const frameNo = this.counters.frames_in;
+    await Promise.all(
+      people.map(async (t) => {
+        try {
+          const id = await faces.observe(t.id, frameNo, frame, t.box);
+          if (id) out.set(t.id, id);
+        } catch (err) {
+          this.error = `face recognition: ${(err as Error)?.message ?? String(err)}`;
+        }
+      }),
+    );
+    return out;
   }
 
   private describeTrack(t: Track, type: 'person' | 'animal', at: number, zone: string | null): VideoDetection {
@@ -251,6 +295,11 @@ export class FramePipeline {
       this.error = `onDetections: ${(err as Error)?.message ?? String(err)}`;
     }
   }
+}
+
+function identityKey(id: TrackIdentity | undefined): string {
+  if (!id) return '';
+  return id.subtype === 'recognized' ? `recognized:${id.personId}` : 'unrecognized';
 }
 
 function roundScore(v: number): number {

@@ -71,3 +71,25 @@ export interface VideoDetection extends DetectionInput {
   // `box` (DetectionInput) is the object's box in the frame: person or animal, the tracked one;
   // vehicle, the newest arrival (or the one that left)
 }
+
+/**
+ * What face recognition says about one tracked person (issue 14): their face matched an enrolled
+ * person, or a face was seen and matched nobody. No identity (undefined) means no usable face
+ * has been seen on the track: nothing can be said, so the detection carries no subtype.
+ */
+export type TrackIdentity = { subtype: 'recognized'; personId: string } | { subtype: 'unrecognized'; personId: null };
+
+/**
+ * Live face recognition of one stream's tracked people (a port: org/people implements it over the
+ * face engine and the tenant's enrolled faces). It decides itself whether a track is due for a
+ * descriptor (at most every N frames, never again once recognized) and whether the tenant has
+ * recognition on (when off it computes nothing and answers undefined).
+ */
+export interface TrackFaces {
+  /** The track's identity after this frame; `frame` counts the stream's frames (for "every N frames"). */
+  observe(trackId: string, frame: number, image: RgbFrame, personBox: NormalizedBox): Promise<TrackIdentity | undefined>;
+  /** the track ended */
+  forget(trackId: string): void;
+  /** the stream stopped */
+  close(): void;
+}

@@ -17,7 +17,13 @@ export const RuleConditionSchema = Type.Union(
     Type.Object(
       {
         type: Type.Literal('person'),
-        subtype: Type.Optional(Name({ maxLength: 64, description: 'only persons of this subtype (e.g. unrecognized); any person when absent', examples: ['unrecognized'] })),
+        subtype: Type.Optional(
+          Type.Union([Type.Literal('recognized'), Type.Literal('unrecognized')], {
+            description: 'recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent',
+            examples: ['unrecognized'],
+          }),
+        ),
+        person_id: Type.Optional(prefixedId('person', 'only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized')),
       },
       { additionalProperties: false, title: 'a person (of a subtype)' },
     ),

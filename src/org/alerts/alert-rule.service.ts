@@ -9,6 +9,7 @@ import { assertLocationAllowed } from '../../platform/identity/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage, type PageQuery } from '../../platform/db/index.ts';
 import { streamRepository } from '../streams/index.ts';
+import { personRepository } from '../people/index.ts';
 import { findScheduleProblem, type Schedule } from '../automation/index.ts';
 import type { AlertEngine } from './alert-engine.ts';
 import { readStoredCondition } from './rule-condition.ts';
@@ -89,7 +90,8 @@ export class AlertRuleService {
     const before = await this.load(principal, id);
     const merged = { ...toAlertRuleView(before), ...body };
     if (principal.locations && body.locations === null) merged.locations = [...principal.locations];
-    await this.validate(principal, merged);
+    // the condition is checked when it is given (a person erased since does not block renaming the rule)
+    await this.validate(principal, { ...merged, condition: body.condition });
     const patch: Partial<AlertRuleRow> = { updated_at: toIso(this.deps.clock.now()) };
     if (body.name !== undefined) patch.name = body.name;
     if (body.condition !== undefined) patch.condition = JSON.stringify(body.condition);
@@ -148,8 +150,15 @@ export class AlertRuleService {
 
   private async validate(
     principal: Principal,
-    r: { locations?: readonly string[] | null; stream_ids?: readonly string[] | null; schedule?: Schedule | null },
+    r: { locations?: readonly string[] | null; stream_ids?: readonly string[] | null; schedule?: Schedule | null; condition?: RuleConditionT },
   ): Promise<void> {
+    const c = r.condition;
+    if (c?.type === 'person' && c.person_id !== undefined) {
+      if (c.subtype === 'unrecognized') throw invalid('condition.subtype', 'A person_id names someone recognized: use subtype "recognized" (or leave it out) with person_id.');
+      if (!(await personRepository.findForTenant(this.deps.database.db, principal.tenantId, c.person_id))) {
+        throw invalid('condition.person_id', `no person ${c.person_id} in this organization (POST /v1/people)`);
+      }
+    }
     for (const l of r.locations ?? []) assertLocationAllowed(principal, l);
     if (r.schedule) {
       const problem = findScheduleProblem(r.schedule);

@@ -84,6 +84,7 @@ export function observeCondition(rule: CompiledRule, rec: DetectionRecord, scene
       return scene.crowdDensity >= c.at_least ? scene.crowdDensity : undefined;
     case 'person':
       if (rec.type !== 'person' || (c.subtype !== undefined && rec.subtype !== c.subtype)) return undefined;
+      if (c.person_id !== undefined && (rec.subtype !== 'recognized' || rec.person_id !== c.person_id)) return undefined;
       return null;
     case 'vehicle': {
       if (rec.type !== 'vehicle') return undefined;

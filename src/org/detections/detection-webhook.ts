@@ -8,6 +8,8 @@ export interface WebhookDetection {
   confidence: number;
   location: string;
   timestamp: string;
+  /** issue 14: only on a recognized person (subtype 'recognized'): the enrolled person */
+  person_id?: string;
 }
 
 /** Payload of `detection.anomaly` before the envelope (`id`, `event`, `created_at`) is stamped on. */
@@ -29,6 +31,7 @@ export function buildDetectionAnomalyPayload(rec: DetectionRecord, incidentId: s
       confidence: rec.confidence,
       location: rec.location,
       timestamp: toIso(rec.at),
+      ...(rec.person_id ? { person_id: rec.person_id } : {}),
     },
   };
 }

@@ -3,7 +3,7 @@ import type { DbExecutor, DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionTable } from '../../platform/db/index.ts';
 import type { DetectionBox } from './detection.ts';
 
-const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone', 'box'] as const;
+const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone', 'box', 'person_id'] as const;
 
 /** The stored form of a box (migration 012): JSON text, null when the detection has none. */
 export function boxToColumn(box: DetectionBox | null | undefined): string | null {
@@ -31,7 +31,8 @@ export const detectionRepository = {
       st = raw.prepare(`INSERT INTO detections (${DETECTION_COLUMNS.join(', ')}) VALUES (${DETECTION_COLUMNS.map((c) => '@' + c).join(', ')})`);
       insertStatements.set(raw, st);
     }
-    for (const r of rows) st.run(r);
+    // a named parameter must be present: rows without recognition (016) store no person
+    for (const r of rows) st.run(r.person_id === undefined ? { ...r, person_id: null } : r);
   },
   /**
    * The batch insert of the pipeline's commit, inside `database.withWriteLock` (`trx` is its
@@ -121,6 +122,11 @@ export const detectionRepository = {
     }
     const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
     return unique.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+  },
+  /** The person detections in [from, to] recognized as one known person (issue 14; index of migration 016). */
+  personSightings(db: DbExecutor, sceneId: string, personId: string, from: number, to: number): Promise<DetectionTable[]> {
+    return db.selectFrom('detections').selectAll().where('scene_id', '=', sceneId).where('person_id', '=', personId)
+      .where('at', '>=', from).where('at', '<=', to).orderBy('at', 'asc').limit(10_000).execute();
   },
   /** A stream's most recent person_count value and vehicle count. */
   async latestReadings(db: DbExecutor, streamId: string): Promise<{ people: number | null; vehicles: number | null }> {

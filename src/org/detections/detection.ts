@@ -64,6 +64,8 @@ export interface DetectionInput {
   zone?: string | null;
   /** where the object is in its frame (video pipeline); sandbox detections have none */
   box?: DetectionBox | null;
+  /** person with subtype 'recognized': the enrolled person whose face matched (issue 14) */
+  person_id?: string | null;
 }
 
 /** A stored detection (history row). */

@@ -29,7 +29,7 @@ interface LiveFrame {
   detection_id: string;
   stream_id: string;
   at: number;
-  objects: Array<{ type: string; subtype?: string; track_id?: string; box: DetectionBox }>;
+  objects: Array<{ type: string; subtype?: string; person_id?: string; track_id?: string; box: DetectionBox }>;
 }
 
 export const LIVE_EVENT_KINDS = ['scene.updated', ...ORGANIZATION_EVENT_KINDS] as const;
@@ -106,7 +106,7 @@ export class OrgEventFeed implements PipelineHook {
     // its person_count), so the wall can draw the latest snapshot with its boxes
     let frame = this.pendingScenes.get(scene.id)?.frame ?? null;
     if (rec.box) {
-      const object = { type: rec.type, ...(rec.subtype ? { subtype: rec.subtype } : {}), ...(rec.track_id ? { track_id: rec.track_id } : {}), box: rec.box };
+      const object = { type: rec.type, ...(rec.subtype ? { subtype: rec.subtype } : {}), ...(rec.person_id ? { person_id: rec.person_id } : {}), ...(rec.track_id ? { track_id: rec.track_id } : {}), box: rec.box };
       if (frame && frame.stream_id === rec.stream_id && frame.at === rec.at) frame.objects.push(object);
       else frame = { detection_id: rec.id, stream_id: rec.stream_id, at: rec.at, objects: [object] };
     }

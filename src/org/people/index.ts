@@ -1,6 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 export { personRepository } from './person.repository.ts';
 export { PeopleService } from './person.service.ts';
+export { LiveRecognition, LIVE_EVERY_N_FRAMES } from './live-recognition.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
@@ -9,6 +10,11 @@ import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { createFaceEngine, type FaceEngine } from '../../ingest/faces/index.ts';
 import { FRAME_FACES } from '../streams/index.ts';
+import { SCENE_PEOPLE } from '../scenes/index.ts';
+import { personRepository } from './person.repository.ts';
+import { COORDINATION } from '../../platform/coordination/index.ts';
+import { LIVE_FACES } from '../../ingest/sources/index.ts';
+import { LiveRecognition } from './live-recognition.ts';
 import { PeopleService } from './person.service.ts';
 import { PersonSchema } from './person.schemas.ts';
 import { personRoutes } from './person.routes.ts';
@@ -39,6 +45,7 @@ export function lazyFaceEngine(make: () => Promise<FaceEngine> = () => createFac
 
 export const PEOPLE = token<PeopleService>('people');
 export const FACE_ENGINE = token<LazyFaceEngine>('faceEngine');
+export const LIVE_RECOGNITION = token<LiveRecognition>('liveRecognition');
 /** port: the tenant's face recognition opt-in (org/operations.ts hands in the automation settings) */
 export const FACE_RECOGNITION_ENABLED = token<(tenantId: string) => boolean>('faceRecognitionEnabled');
 
@@ -46,6 +53,17 @@ export const peopleServices = defineServiceModule({
   name: 'people',
   provide: (c) => {
     c.provide(FACE_ENGINE, () => lazyFaceEngine());
+    c.provide(LIVE_RECOGNITION, (c) => {
+      const engine = c.get(FACE_ENGINE);
+      return new LiveRecognition({
+        database: c.get(DATABASE),
+        clock: c.get(CLOCK),
+        engine: () => engine.get(),
+        recognitionEnabled: c.get(FACE_RECOGNITION_ENABLED),
+        invalidation: c.get(COORDINATION).invalidation,
+      });
+    });
+    c.provide(LIVE_FACES, (c) => c.get(LIVE_RECOGNITION));
     c.provide(PEOPLE, (c) => {
       const engine = c.get(FACE_ENGINE);
       return new PeopleService({
@@ -54,9 +72,15 @@ export const peopleServices = defineServiceModule({
         audit: c.get(AUDIT),
         engine: () => engine.get(),
         recognitionEnabled: c.get(FACE_RECOGNITION_ENABLED),
+        live: c.get(LIVE_RECOGNITION),
       });
     });
     c.provide(FRAME_FACES, (c) => c.get(PEOPLE));
+    c.provide(SCENE_PEOPLE, (c) => {
+      const database = c.get(DATABASE);
+      const enabled = c.get(FACE_RECOGNITION_ENABLED);
+      return { list: (tenantId: string) => personRepository.namesForTenant(database.db, tenantId), recognitionEnabled: enabled };
+    });
   },
 });
 

@@ -40,6 +40,10 @@ export const personRepository = {
     for (const r of rows) out.set(r.person_id, { faces: Number(r.faces), kept: Number(r.kept) });
     return out;
   },
+  /** Every person of a tenant, id and name (scene questions and the agent resolve names against them). */
+  namesForTenant(db: DbExecutor, tenantId: string) {
+    return db.selectFrom('people').select(['id', 'name']).where('tenant_id', '=', tenantId).orderBy('id').limit(10_000).execute();
+  },
   /** Every enrolled descriptor of a tenant made with `model` (what recognition compares against). */
   descriptorsForTenant(db: DbExecutor, tenantId: string, model: string) {
     return db.selectFrom('person_faces').select(['person_id', 'descriptor']).where('tenant_id', '=', tenantId).where('model', '=', model).execute();

@@ -9,16 +9,15 @@ import type { AuditService } from '../../platform/audit/index.ts';
 import {
   decodeJpeg,
   DESCRIPTOR_MODEL,
-  descriptorFromBytes,
   descriptorToBytes,
   FaceEngineOverloadedError,
   FaceImageError,
   recognizeImage,
-  type EnrolledFace,
   type FaceEngine,
 } from '../../ingest/faces/index.ts';
 import type { FrameFace, FrameFaceRecognizer } from '../streams/index.ts';
 import { personRepository, type PersonRow } from './person.repository.ts';
+import type { LiveRecognition } from './live-recognition.ts';
 import type { CreatePersonBodyT, PersonFaceView, PersonView } from './person.schemas.ts';
 
 function toPersonView(r: PersonRow, counts?: { faces: number; kept: number }): PersonView {
@@ -59,6 +58,8 @@ export class PeopleService implements FrameFaceRecognizer {
       engine: () => Promise<FaceEngine>;
       /** the tenant's opt-in (organization automation settings, face_recognition) */
       recognitionEnabled: (tenantId: string) => boolean;
+      /** live recognition: the tenant's enrolled faces (cached), told of enrolments and erasures */
+      live: LiveRecognition;
     },
   ) {}
 
@@ -127,6 +128,7 @@ export class PeopleService implements FrameFaceRecognizer {
         { tenantId: principal.tenantId, action: 'person.face_enrolled', resourceType: 'person', resourceId: id, data: { after: view } },
       ]);
     });
+    await this.deps.live.personChanged(principal.tenantId, id);
     return view;
   }
 
@@ -141,6 +143,8 @@ export class PeopleService implements FrameFaceRecognizer {
         { tenantId: principal.tenantId, action: 'person.deleted', resourceType: 'person', resourceId: id, data: { before, faces_deleted: facesDeleted } },
       ]);
     });
+    // after the commit: live tracks recognized as them start over, every process drops the faces
+    await this.deps.live.personChanged(principal.tenantId, id);
     return { id, object: 'person' as const, deleted: true as const, faces_deleted: facesDeleted };
   }
 
@@ -150,10 +154,7 @@ export class PeopleService implements FrameFaceRecognizer {
    */
   async recognizeFrame(tenantId: string, jpeg: Buffer): Promise<FrameFace[] | null> {
     if (!this.deps.recognitionEnabled(tenantId)) return null;
-    const enrolled: EnrolledFace[] = (await personRepository.descriptorsForTenant(this.deps.database.db, tenantId, DESCRIPTOR_MODEL)).map((r) => ({
-      personId: r.person_id,
-      descriptor: descriptorFromBytes(r.descriptor),
-    }));
+    const enrolled = await this.deps.live.enrolledFaces(tenantId);
     const engine = await this.deps.engine();
     const image = await decodeJpeg(jpeg).catch((err) => {
       throw toVigilError(err);

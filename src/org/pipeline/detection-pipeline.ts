@@ -143,6 +143,7 @@ export class DetectionPipeline {
         dwell_s: input.dwell_s ?? null,
         zone: input.zone ?? null,
         box: input.box ?? null,
+        person_id: input.person_id ?? null,
       };
       records.push(rec);
     }

@@ -9,6 +9,7 @@ import { toDetectionView } from '../scenes/index.ts';
 import type { DetectionView } from '../scenes/index.ts';
 import { streamRepository } from '../streams/index.ts';
 import { ANIMAL_KINDS } from '../detections/index.ts';
+import { personRepository } from '../people/index.ts';
 import type { InjectDetectionBodyT } from './sandbox.schemas.ts';
 
 /**
@@ -28,13 +29,20 @@ export class SandboxService {
     if (body.type === 'person_count' && body.value === undefined) throw invalid('value', 'is required for person_count');
     if (body.type === 'vehicle' && body.count === undefined) throw invalid('count', 'is required for vehicle');
     if (body.type === 'animal' && !ANIMAL_KINDS.some((k) => k === body.subtype)) throw invalid('subtype', `is required for animal: ${ANIMAL_KINDS.join(' or ')}`);
+    // a recognized person names someone enrolled; recognized without a person (or a person without recognized) says nothing true
+    if (body.type === 'person' && body.subtype === 'recognized' && !body.person_id) throw invalid('person_id', 'is required with subtype recognized');
+    if (body.person_id !== undefined) {
+      if (body.type !== 'person' || (body.subtype ?? 'recognized') !== 'recognized') throw invalid('person_id', 'goes only with a person of subtype recognized');
+      if (!(await personRepository.findForTenant(this.deps.database.db, principal.tenantId, body.person_id))) throw invalid('person_id', `no person ${body.person_id} here (POST /v1/people)`);
+    }
     assertLooking(this.deps.gate?.withheldReason(stream.id) ?? null, stream.id);
     const [rec] = await this.deps.pipeline.ingest(
       { id: stream.id, tenant_id: stream.tenant_id, scene_id: stream.scene_id, location: stream.location },
       [
         {
           type: body.type,
-          subtype: body.subtype ?? null,
+          subtype: body.person_id ? 'recognized' : (body.subtype ?? null),
+          person_id: body.person_id ?? null,
           value: body.value ?? null,
           count: body.count ?? null,
           confidence: body.confidence ?? 0.9,

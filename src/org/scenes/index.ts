@@ -10,12 +10,12 @@ import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SceneEngine as SceneEngineT } from './scene-engine.ts';
-import { SceneService as SceneServiceT } from './scene.service.ts';
+import { SceneService as SceneServiceT, type ScenePeople as ScenePeopleT } from './scene.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { LOITERING_DWELL_S, SceneEngine, isAnomalous, type SceneState } from './scene-engine.ts';
 export { sceneRepository } from './scene.repository.ts';
 export { type DetectionView } from './scene.schemas.ts';
-export { SceneService, toDetectionView } from './scene.service.ts';
+export { SceneService, toDetectionView, type ScenePeople } from './scene.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
 import type { SceneService } from './scene.service.ts';
@@ -31,13 +31,15 @@ export const scenesApi = defineApiModule({
 });
 
 export const SCENE_ENGINE = token<SceneEngineT>('engine');
+/** port: the tenant's known people and recognition opt-in, for questions about people (org/people provides it) */
+export const SCENE_PEOPLE = token<ScenePeopleT>('scenePeople');
 export const SCENES = token<SceneServiceT>('scenes');
 
 export const sceneServices = defineServiceModule({
   name: 'scenes',
   provide(c) {
     c.provide(SCENE_ENGINE, () => new SceneEngineT());
-    c.provide(SCENES, (c) => new SceneServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), engine: c.get(SCENE_ENGINE), defaultCapacity: c.get(CONFIG).defaultSceneCapacity }));
+    c.provide(SCENES, (c) => new SceneServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), engine: c.get(SCENE_ENGINE), defaultCapacity: c.get(CONFIG).defaultSceneCapacity, people: c.get(SCENE_PEOPLE) }));
   },
   install: (c) => c.get(SCENES).loadAll(),
 });

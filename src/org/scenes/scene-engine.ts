@@ -26,7 +26,9 @@ export interface SceneState {
 }
 
 export function isAnomalous(d: Pick<DetectionRecord, 'type' | 'subtype' | 'dwell_s'>): boolean {
-  return d.type === 'person' && (d.subtype === 'unrecognized' || (d.dwell_s ?? 0) >= LOITERING_DWELL_S);
+  // a recognized person (issue 14: staff at the reception desk all day) is never an anomaly; a
+  // person whose face was not seen can still be loitering
+  return d.type === 'person' && d.subtype !== 'recognized' && (d.subtype === 'unrecognized' || (d.dwell_s ?? 0) >= LOITERING_DWELL_S);
 }
 
 /**

@@ -43,7 +43,10 @@ export const DetectionSchema = Type.Object(
   {
     id: prefixedId('det'),
     type: DetectionTypeSchema,
-    subtype: Type.Optional(Type.String({ description: 'person: e.g. unrecognized; animal: cat or dog', examples: ['unrecognized'] })),
+    subtype: Type.Optional(Type.String({
+      description: 'person: recognized (the face matched an enrolled person, see person_id) or unrecognized (a face was seen and matched nobody); absent when no face was seen. animal: cat or dog',
+      examples: ['unrecognized'],
+    })),
     value: Type.Optional(Type.Number({ description: 'with person_count: people present' })),
     count: Type.Optional(Type.Number({ description: 'with vehicle: vehicles present' })),
     location: Type.String(),
@@ -54,6 +57,7 @@ export const DetectionSchema = Type.Object(
     dwell_s: Type.Optional(Type.Number()),
     zone: Type.Optional(Type.String()),
     box: Type.Optional(DetectionBoxSchema),
+    person_id: Type.Optional(prefixedId('person', 'subtype recognized: the enrolled person (GET /v1/people/{id}); may name a person since erased')),
   },
   { $id: 'Detection' },
 );

@@ -12,7 +12,8 @@ import { boxOf, detectionRepository } from '../detections/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { PageQuery } from '../../platform/db/index.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
-import { answerQuery, interpretQuery, parseWindow } from './query/query.ts';
+import { answerQuery, interpretQuery, parseWindow, type InterpretResult } from './query/query.ts';
+import { answerPersonQuestion, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
 import type { SceneEngine, SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow } from './scene.repository.ts';
 import type { DetectionView, QueryBodyT, QueryResultT, SceneView, UpdateSceneBodyT } from './scene.schemas.ts';
@@ -33,7 +34,14 @@ export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionV
     ...(d.dwell_s != null ? { dwell_s: d.dwell_s } : {}),
     ...(d.zone != null ? { zone: d.zone } : {}),
     ...(d.box != null ? { box: boxOf(d)! } : {}),
+    ...(d.person_id != null ? { person_id: d.person_id } : {}),
   };
+}
+
+/** A port: the tenant's known people and face recognition opt-in (org/people implements it). */
+export interface ScenePeople {
+  list(tenantId: string): Promise<KnownPerson[]>;
+  recognitionEnabled(tenantId: string): boolean;
 }
 
 /** One scene per (tenant, location), kept current by the engine; queries answer from its history. */
@@ -45,6 +53,8 @@ export class SceneService {
       audit: AuditService;
       engine: SceneEngine;
       defaultCapacity: number;
+      /** questions about known people ("was Maria here today?"); without it they are not understood */
+      people?: ScenePeople;
     },
   ) {}
 
@@ -143,7 +153,12 @@ export class SceneService {
     }
     const now = this.deps.clock.now();
     const state = this.deps.engine.snapshot(sceneId, now);
-    const parsed = interpretQuery(body.query, { now, windowMs, timeZone: scene.time_zone, location: scene.location });
+    const people = this.deps.people ? await this.deps.people.list(principal.tenantId) : [];
+    const about = readPeopleQuestion(body.query, people);
+    const parsed: InterpretResult =
+      about?.kind === 'unknown_name'
+        ? { ok: false, reason: about.reason, examples: people.slice(0, 3).map((p) => `Was ${p.name} here today?`) }
+        : interpretQuery(about ? about.rewritten : body.query, { now, windowMs, timeZone: scene.time_zone, location: scene.location });
     if (!parsed.ok) {
       await this.deps.audit.append(actor, {
         tenantId: principal.tenantId,
@@ -166,17 +181,23 @@ export class SceneService {
     // "more than usual": the same time of day on earlier days
     const baseline: DetectionTable[][] = [];
     for (const span of interp.baseline ?? []) baseline.push(await detectionRepository.inRangeWithState(db, sceneId, span.from, span.to));
-    const answer = answerQuery(
-      interp,
-      toRecords(history),
-      {
-        people: state?.people ?? scene.people,
-        vehicles: state?.vehicles ?? scene.vehicles,
-        capacity: scene.capacity,
-        active_anomalies: state?.activeAnomalies ?? 0,
-      },
-      baseline.map(toRecords),
-    );
+    const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
+    const answer =
+      about?.kind === 'person'
+        ? answerPersonQuestion(interp, about.person, toRecords(await detectionRepository.personSightings(db, sceneId, about.person.id, interp.from, interp.to)), recognitionOn)
+        : about?.kind === 'who'
+          ? answerWhoQuestion(interp, people, toRecords(history), recognitionOn)
+          : answerQuery(
+              interp,
+              toRecords(history),
+              {
+                people: state?.people ?? scene.people,
+                vehicles: state?.vehicles ?? scene.vehicles,
+                capacity: scene.capacity,
+                active_anomalies: state?.activeAnomalies ?? 0,
+              },
+              baseline.map(toRecords),
+            );
     const result: QueryResultT = {
       stream_id: body.stream_id,
       query: body.query,

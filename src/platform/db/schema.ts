@@ -80,6 +80,9 @@ export interface DetectionTable {
   zone: string | null;
   /** 012: JSON [x, y, w, h] in 0..1 of the frame (real video); null for sandbox and sensor detections */
   box: string | null;
+  /** 016: person: the enrolled person the face matched (subtype 'recognized'); null otherwise
+   * (optional for writers that have no recognition: absent is stored as null) */
+  person_id?: string | null;
 }
 
 export interface AuditTable {
@@ -373,6 +376,8 @@ export interface WatchTable {
   recurrence: 'none' | 'daily' | 'weekdays' | 'weekends';
   window_text: string;
   conditions: string | null; // JSON string[] | null = every condition
+  /** 016: JSON person ids: only these known people, recognized by face; null = anyone (optional for writers before it) */
+  person_ids?: string | null;
   status: 'active' | 'stood_down';
   conversation_id: string | null;
   created_by_key_id: string | null;

@@ -3,7 +3,7 @@ export { readAnimalWord } from './lexicon/animals.ts';
 
 // The module's public face: what other modules may import (docs/architecture.md).
 export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
-export { loadWordNet } from './lexicon/wordnet.ts';
+export { getNounSenses, loadWordNet } from './lexicon/wordnet.ts';
 export { createNormalizer, type Token } from './normalize.ts';
 export { findTimePhrase } from './time/past-range.ts';
 export { MAX_WINDOW_MS, describeDuration } from './time/query-window.ts';

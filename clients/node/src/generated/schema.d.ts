@@ -1334,7 +1334,7 @@ export interface components {
             /** @description person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which) */
             type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
             /**
-             * @description person: e.g. unrecognized; animal: cat or dog
+             * @description person: recognized (the face matched an enrolled person, see person_id) or unrecognized (a face was seen and matched nobody); absent when no face was seen. animal: cat or dog
              * @example unrecognized
              */
             subtype?: string;
@@ -1363,6 +1363,11 @@ export interface components {
              *     ]
              */
             box?: number[];
+            /**
+             * @description subtype recognized: the enrolled person (GET /v1/people/{id}); may name a person since erased
+             * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+             */
+            person_id?: string;
         };
         WebhookEndpoint: {
             /** @example whk_01jd3k8e7f9g2h4j6k8m0n2p4q */
@@ -1562,7 +1567,9 @@ export interface components {
             ends_at: string;
             recurrence: "none" | "daily" | "weekdays" | "weekends";
             /** @description what raises events; null = everything the sensors report */
-            conditions: ("person" | "unrecognized_person" | "vehicle" | "door_open" | "motion" | "loitering" | "animal")[] | null;
+            conditions: ("person" | "unrecognized_person" | "recognized_person" | "vehicle" | "door_open" | "motion" | "loitering" | "animal")[] | null;
+            /** @description only these known people (GET /v1/people), recognized by face on cameras; null = anyone */
+            person_ids: string[] | null;
             status: "active" | "stood_down";
             /** @description true while a window of the watch is open */
             observing: boolean;
@@ -1600,7 +1607,7 @@ export interface components {
             /** @description observation, alert, or a change to watches, sensors or boundaries */
             kind: "observation" | "alert" | "watch.created" | "watch.updated" | "watch.stood_down" | "sensor.muted" | "sensor.unmuted" | "boundary.set" | "boundary.cleared";
             /**
-             * @description what happened: person_detected, vehicle_detected, door_opened, motion, animal_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
+             * @description what happened: person_detected, person_recognized, vehicle_detected, door_opened, motion, animal_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
              * @example door_opened
              */
             type: string;
@@ -1626,6 +1633,8 @@ export interface components {
                 timestamp: string;
                 track_id?: string;
                 dwell_s?: number;
+                /** @description a recognized person (subtype recognized): the known person */
+                person_id?: string;
             } & {
                 [key: string]: unknown;
             }) | null;
@@ -1710,10 +1719,15 @@ export interface components {
                 /** @enum {string} */
                 type: "person";
                 /**
-                 * @description only persons of this subtype (e.g. unrecognized); any person when absent
+                 * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
                  * @example unrecognized
                  */
-                subtype?: string;
+                subtype?: "recognized" | "unrecognized";
+                /**
+                 * @description only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized
+                 * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+                 */
+                person_id?: string;
             } | {
                 /** @enum {string} */
                 type: "vehicle";
@@ -1799,10 +1813,15 @@ export interface components {
                 /** @enum {string} */
                 type: "person";
                 /**
-                 * @description only persons of this subtype (e.g. unrecognized); any person when absent
+                 * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
                  * @example unrecognized
                  */
-                subtype?: string;
+                subtype?: "recognized" | "unrecognized";
+                /**
+                 * @description only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized
+                 * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+                 */
+                person_id?: string;
             } | {
                 /** @enum {string} */
                 type: "vehicle";
@@ -4962,6 +4981,8 @@ export interface operations {
                         lon: number | null;
                         /** @example Europe/Lisbon */
                         time_zone: string;
+                        /** @description cameras compare faces with the enrolled people (POST /v1/people); off until turned on through the agent ("turn on face recognition"), and while off no face descriptor is computed */
+                        face_recognition: boolean;
                         rooms: {
                             id: string;
                             name: string;
@@ -6100,10 +6121,15 @@ export interface operations {
                         /** @enum {string} */
                         type: "person";
                         /**
-                         * @description only persons of this subtype (e.g. unrecognized); any person when absent
+                         * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
                          * @example unrecognized
                          */
-                        subtype?: string;
+                        subtype?: "recognized" | "unrecognized";
+                        /**
+                         * @description only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized
+                         * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+                         */
+                        person_id?: string;
                     } | {
                         /** @enum {string} */
                         type: "vehicle";
@@ -6517,10 +6543,15 @@ export interface operations {
                         /** @enum {string} */
                         type: "person";
                         /**
-                         * @description only persons of this subtype (e.g. unrecognized); any person when absent
+                         * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
                          * @example unrecognized
                          */
-                        subtype?: string;
+                        subtype?: "recognized" | "unrecognized";
+                        /**
+                         * @description only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized
+                         * @example person_01jd3k8e7f9g2h4j6k8m0n2p4q
+                         */
+                        person_id?: string;
                     } | {
                         /** @enum {string} */
                         type: "vehicle";
@@ -10149,10 +10180,12 @@ export interface operations {
                     /** @description person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which) */
                     type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
                     /**
-                     * @description person: e.g. unrecognized; animal (required): cat or dog
+                     * @description person: recognized (with person_id) or unrecognized (a face seen that matched nobody), absent when no face was seen; animal (required): cat or dog
                      * @example unrecognized
                      */
                     subtype?: string;
+                    /** @description person, subtype recognized: a known person of this tenant (POST /v1/people) */
+                    person_id?: string;
                     /** @description person_count: people present */
                     value?: number;
                     /** @description vehicle: vehicles present */

@@ -147,7 +147,7 @@ AlertCondition1 = TypedDict("AlertCondition1", {"type": "Literal[\"crowd_density
 
 
 _AlertCondition2Required = TypedDict("_AlertCondition2Required", {"type": "Literal[\"person\"]"})
-_AlertCondition2Optional = TypedDict("_AlertCondition2Optional", {"subtype": "str"}, total=False)
+_AlertCondition2Optional = TypedDict("_AlertCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
 
 
 class AlertCondition2(_AlertCondition2Required, _AlertCondition2Optional):
@@ -181,7 +181,7 @@ AlertRuleCondition1 = TypedDict("AlertRuleCondition1", {"type": "Literal[\"crowd
 
 
 _AlertRuleCondition2Required = TypedDict("_AlertRuleCondition2Required", {"type": "Literal[\"person\"]"})
-_AlertRuleCondition2Optional = TypedDict("_AlertRuleCondition2Optional", {"subtype": "str"}, total=False)
+_AlertRuleCondition2Optional = TypedDict("_AlertRuleCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
 
 
 class AlertRuleCondition2(_AlertRuleCondition2Required, _AlertRuleCondition2Optional):
@@ -244,7 +244,7 @@ CreateAlertRuleCondition1 = TypedDict("CreateAlertRuleCondition1", {"type": "Lit
 
 
 _CreateAlertRuleCondition2Required = TypedDict("_CreateAlertRuleCondition2Required", {"type": "Literal[\"person\"]"})
-_CreateAlertRuleCondition2Optional = TypedDict("_CreateAlertRuleCondition2Optional", {"subtype": "str"}, total=False)
+_CreateAlertRuleCondition2Optional = TypedDict("_CreateAlertRuleCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
 
 
 class CreateAlertRuleCondition2(_CreateAlertRuleCondition2Required, _CreateAlertRuleCondition2Optional):
@@ -320,7 +320,7 @@ DeleteWebhookResponse = TypedDict("DeleteWebhookResponse", {"id": "str", "object
 
 
 _DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"animal\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
-_DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str", "box": "List[float]"}, total=False)
+_DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str", "box": "List[float]", "person_id": "str"}, total=False)
 
 
 class Detection(_DetectionRequired, _DetectionOptional):
@@ -334,7 +334,7 @@ Event = TypedDict("Event", {"id": "str", "object": "Literal[\"event\"]", "kind":
 
 
 _EventDetectionRequired = TypedDict("_EventDetectionRequired", {"id": "str", "type": "str", "subtype": "Optional[str]", "confidence": "float", "location": "str", "timestamp": "str"})
-_EventDetectionOptional = TypedDict("_EventDetectionOptional", {"track_id": "str", "dwell_s": "float"}, total=False)
+_EventDetectionOptional = TypedDict("_EventDetectionOptional", {"track_id": "str", "dwell_s": "float", "person_id": "str"}, total=False)
 
 
 class EventDetection(_EventDetectionRequired, _EventDetectionOptional):
@@ -369,7 +369,7 @@ class GetConversationResponseMessagesItem(_GetConversationResponseMessagesItemRe
     pass
 
 
-GetHouseholdResponse = TypedDict("GetHouseholdResponse", {"id": "str", "object": "Literal[\"household\"]", "name": "str", "city": "Optional[str]", "lat": "Optional[float]", "lon": "Optional[float]", "time_zone": "str", "rooms": "List[GetHouseholdResponseRoomsItem]", "sensors": "List[Sensor]", "boundaries": "List[Boundary]"})
+GetHouseholdResponse = TypedDict("GetHouseholdResponse", {"id": "str", "object": "Literal[\"household\"]", "name": "str", "city": "Optional[str]", "lat": "Optional[float]", "lon": "Optional[float]", "time_zone": "str", "face_recognition": "bool", "rooms": "List[GetHouseholdResponseRoomsItem]", "sensors": "List[Sensor]", "boundaries": "List[Boundary]"})
 
 
 GetHouseholdResponseRoomsItem = TypedDict("GetHouseholdResponseRoomsItem", {"id": "str", "name": "str", "location": "str", "left_alone": "bool"})
@@ -550,7 +550,7 @@ UpdateAlertRuleCondition1 = TypedDict("UpdateAlertRuleCondition1", {"type": "Lit
 
 
 _UpdateAlertRuleCondition2Required = TypedDict("_UpdateAlertRuleCondition2Required", {"type": "Literal[\"person\"]"})
-_UpdateAlertRuleCondition2Optional = TypedDict("_UpdateAlertRuleCondition2Optional", {"subtype": "str"}, total=False)
+_UpdateAlertRuleCondition2Optional = TypedDict("_UpdateAlertRuleCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
 
 
 class UpdateAlertRuleCondition2(_UpdateAlertRuleCondition2Required, _UpdateAlertRuleCondition2Optional):
@@ -618,7 +618,7 @@ class VerifyAuditTrailResponse(_VerifyAuditTrailResponseRequired, _VerifyAuditTr
     pass
 
 
-Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"vehicle\", \"door_open\", \"motion\", \"loitering\", \"animal\"]]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
+Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"recognized_person\", \"vehicle\", \"door_open\", \"motion\", \"loitering\", \"animal\"]]]", "person_ids": "Optional[List[str]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
 
 
 WatchNextWindow = TypedDict("WatchNextWindow", {"starts_at": "str", "ends_at": "str"})

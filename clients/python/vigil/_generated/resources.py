@@ -693,14 +693,14 @@ class RespondersResource(Resource):
 class SandboxResource(Resource):
     OPERATIONS = {"inject_detection": _OPERATIONS["injectSandboxDetection"]}
 
-    def inject_detection(self, *, stream_id: str, type: Literal["person_count", "vehicle", "person", "door_open", "motion", "animal"], subtype: Union[str, NotGiven] = NOT_GIVEN, value: Union[int, NotGiven] = NOT_GIVEN, count: Union[int, NotGiven] = NOT_GIVEN, confidence: Union[float, NotGiven] = NOT_GIVEN, dwell_s: Union[float, NotGiven] = NOT_GIVEN, track_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Detection:
+    def inject_detection(self, *, stream_id: str, type: Literal["person_count", "vehicle", "person", "door_open", "motion", "animal"], subtype: Union[str, NotGiven] = NOT_GIVEN, person_id: Union[str, NotGiven] = NOT_GIVEN, value: Union[int, NotGiven] = NOT_GIVEN, count: Union[int, NotGiven] = NOT_GIVEN, confidence: Union[float, NotGiven] = NOT_GIVEN, dwell_s: Union[float, NotGiven] = NOT_GIVEN, track_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Detection:
         """Inject a synthetic detection into a sandbox stream
 
         Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox. A household sensor that is muted answers 409 sensor_muted, and one in a place left alone 409 sensor_left_alone: nothing from it is taken in (the simulated home drops its readings the same way).
 
         POST /v1/sandbox/detections
         """
-        return self._request(_OPERATIONS["injectSandboxDetection"], (), {"stream_id": stream_id, "type": type, "subtype": subtype, "value": value, "count": count, "confidence": confidence, "dwell_s": dwell_s, "track_id": track_id}, request_options)
+        return self._request(_OPERATIONS["injectSandboxDetection"], (), {"stream_id": stream_id, "type": type, "subtype": subtype, "person_id": person_id, "value": value, "count": count, "confidence": confidence, "dwell_s": dwell_s, "track_id": track_id}, request_options)
 
 
 class ScenesResource(Resource):

@@ -122,7 +122,8 @@ function dwellOf(d: DetectionRecord): number {
 }
 
 function isAnomalousPerson(d: DetectionRecord): boolean {
-  return d.type === 'person' && (isUnrecognized(d) || dwellOf(d) >= LOITERING_DWELL_S);
+  // as the scene engine counts anomalies: a recognized person never is one (issue 14)
+  return d.type === 'person' && d.subtype !== 'recognized' && (isUnrecognized(d) || dwellOf(d) >= LOITERING_DWELL_S);
 }
 
 function newestFirst(records: DetectionRecord[]): DetectionRecord[] {

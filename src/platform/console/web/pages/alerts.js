@@ -5,7 +5,7 @@ function describe(c) {
   switch (c.type) {
     case 'person_count': return `more than ${c.above} people`;
     case 'crowd_density': return `density at least ${Math.round(c.at_least * 100)}%`;
-    case 'person': return `a person${c.subtype ? ` (${c.subtype})` : ''}`;
+    case 'person': return `a person${c.subtype ? ` (${c.subtype})` : ''}${c.person_id ? ` ${c.person_id}` : ''}`;
     case 'vehicle': return `more than ${c.above} vehicles`;
     case 'dwell': return `someone staying ${c.min_s}s or more`;
     default: return c.type;

@@ -1,0 +1,188 @@
+import type { DetectionRecord } from '../../detections/index.ts';
+import { formatMoment } from '../../../platform/time/index.ts';
+import { getNounSenses } from '../../../platform/language/index.ts';
+import { describeLocation } from './query-interpreter.ts';
+import type { Interpretation, QueryAnswer } from './query.types.ts';
+
+/**
+ * Scene questions about known people (issue 14 §4): "was Maria here today?", "when did Tom
+ * arrive?", "who was here this morning?". Names are resolved against the tenant's enrolled people;
+ * a name that matches nobody (or several people) is asked about, never guessed. The question's
+ * time range is read by the ordinary interpreter on the question with the name replaced by
+ * "anyone" ("was anyone here today?"), so every time phrase it knows works here too.
+ */
+
+export interface KnownPerson {
+  id: string;
+  name: string;
+}
+
+export type PeopleQuestion =
+  | { kind: 'person'; person: KnownPerson; rewritten: string }
+  | { kind: 'who'; rewritten: string }
+  | { kind: 'unknown_name'; reason: string };
+
+/** Words that can sit where a name sits ("was anyone here", "is it busy") and are not names. */
+const NOT_NAMES = new Set([
+  'anyone', 'anybody', 'someone', 'somebody', 'everyone', 'everybody', 'nobody', 'noone', 'the', 'a', 'an', 'there', 'it', 'he', 'she',
+  'they', 'we', 'you', 'i', 'me', 'us', 'them', 'people', 'person', 'that', 'this', 'these', 'those', 'any', 'some', 'many', 'much',
+  'more', 'most', 'less', 'fewer', 'lots', 'staff', 'visitors', 'visitor', 'guests', 'guest', 'strangers', 'stranger', 'intruders',
+  'intruder', 'cars', 'car', 'vehicles', 'vehicle', 'traffic', 'busy', 'crowded', 'empty', 'quiet', 'full', 'here', 'what', 'who',
+  'how', 'when', 'where', 'why', 'which', 'unknown', 'unrecognized', 'unrecognised', 'unfamiliar', 'known', 'recognized', 'recognised',
+  'my', 'our', 'your', 'his', 'her', 'their', 'its', 'all', 'each', 'every', 'no', 'not', 'ever', 'just', 'still', 'already', 'now',
+  'today', 'tonight', 'yesterday', 'recently', 'lately', 'cat', 'cats', 'dog', 'dogs', 'animals', 'animal', 'pet', 'pets', 'kids',
+  'children', 'delivery', 'courier', 'postman', 'mailman', 'loitering', 'activity', 'motion', 'movement', 'door', 'lobby', 'crowd',
+]);
+
+/** Where a name is asked about: "was X here", "has X been in", "when did X arrive", "did you see X". */
+const NAME_SLOTS = [
+  /^(?:was|were|is|has|had|did|does|have)\s+([a-z][a-z'-]*)\s+(?:[a-z'-]+\s+)?(?:here|in|around|about|at|by|over|come|came|coming|arrive|arrived|arriving|been|seen|show|showed|shown|stop|stopped|drop|dropped|leave|left|visit|visited|pass|passed|turn|turned|get|got|make|made|today|this|yet)\b/,
+  /^when\s+(?:did|was|is|has|does)\s+([a-z][a-z'-]*)\s+(?:last\s+|first\s+)?(?:arrive|arrived|come|came|get|got|leave|left|seen|here|in|around|show|turn|stop|drop|visit|been|walk)\b/,
+  /^(?:have|did|has)\s+(?:you|we|anyone|the\s+camera)\s+(?:seen|see|spotted|spot|noticed|notice)\s+([a-z][a-z'-]*)\b/,
+];
+
+const WHO = /^who(?:\s+(?:else|all))?\s+(?:was|were|is|has|had|came|come|comes|visited|showed|stopped|dropped|walked|arrived|got|entered|did\s+you\s+(?:see|recogni[sz]e))\b/;
+
+function words(text: string): string[] {
+  // "Maria's" is Maria
+  return (text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? []).map((w) => w.replace(/'s$/, ''));
+}
+
+/** Is this word, asked about where a name goes, a name rather than an ordinary word? */
+function looksLikeName(word: string, original: string): boolean {
+  if (NOT_NAMES.has(word)) return false;
+  // written with a capital inside the sentence: a name
+  if (new RegExp(`(?<=\\S\\s+)${word[0].toUpperCase()}${word.slice(1)}\\b`).test(original)) return true;
+  // lower case: a name when it is no English noun ("priya"), not when it is ("traffic")
+  return getNounSenses(word).length === 0;
+}
+
+/**
+ * What a question asks about known people, or null when it names nobody and is not a "who"
+ * question (the ordinary interpreter answers it). People are matched by full name or by any one
+ * of their names (first name, surname), case-insensitively.
+ */
+export function readPeopleQuestion(query: string, people: readonly KnownPerson[]): PeopleQuestion | null {
+  const text = query.trim().replace(/\s+/g, ' ');
+  const lower = text.toLowerCase().replace(/[?!.]+$/, '');
+  const tokens = words(lower);
+  const matches = new Map<string, { person: KnownPerson; span: string }>();
+  for (const person of people) {
+    const parts = words(person.name);
+    if (!parts.length) continue;
+    const full = parts.join(' ');
+    const joined = ` ${tokens.join(' ')} `;
+    if (joined.includes(` ${full} `)) {
+      matches.set(person.id, { person, span: full });
+      continue;
+    }
+    const part = parts.find((p) => p.length >= 2 && !NOT_NAMES.has(p) && tokens.includes(p));
+    if (part) matches.set(person.id, { person, span: part });
+  }
+  if (matches.size > 1) {
+    // "Maria Santos" named in full picks her over another Maria; otherwise ask, never pick one
+    const full = [...matches.values()].filter((m) => m.span === words(m.person.name).join(' '));
+    if (full.length !== 1) {
+      const names = [...matches.values()].map((m) => m.person.name).join(', ');
+      return { kind: 'unknown_name', reason: `That could be ${names}: ask about one person, by full name.` };
+    }
+    matches.clear();
+    matches.set(full[0].person.id, full[0]);
+  }
+  if (matches.size === 1) {
+    const { person, span } = [...matches.values()][0];
+    return { kind: 'person', person, rewritten: lower.replace(new RegExp(`\\b${span}(?:'s)?\\b`), 'anyone').replace(/\s+/g, ' ').trim() + '?' };
+  }
+  if (WHO.test(lower)) {
+    // the same question about "anyone", for its time range: "who was here" → "was anyone here"
+    const rest = lower.replace(/^who(?:\s+(?:else|all))?\s+/, '');
+    const rewritten = /^(?:was|were|is|has|had)\b/.test(rest)
+      ? rest.replace(/^(?:was|were|is|has|had)\b/, 'was anyone')
+      : /^did\s+you\s+/.test(rest)
+        ? rest.replace(/^did\s+you\s+(\w+)/, 'did you $1 anyone')
+        : `did anyone ${rest}`;
+    return { kind: 'who', rewritten: rewritten.replace(/\s+/g, ' ').trim() + '?' };
+  }
+  for (const slot of NAME_SLOTS) {
+    const m = slot.exec(lower);
+    if (m && looksLikeName(m[1], text)) {
+      const name = m[1][0].toUpperCase() + m[1].slice(1);
+      const known = people.length ? ` Known people: ${people.slice(0, 10).map((p) => p.name).join(', ')}${people.length > 10 ? ', …' : ''}.` : ' Nobody is enrolled yet (POST /v1/people).';
+      return { kind: 'unknown_name', reason: `I don't know anyone called ${name}.${known}` };
+    }
+  }
+  return null;
+}
+
+interface Visit {
+  trackKey: string;
+  first: DetectionRecord;
+  last: DetectionRecord;
+  /** recognized as this person on any detection of the track */
+  personId: string | null;
+  unrecognized: boolean;
+}
+
+/** Person detections grouped by track: who each tracked person was, when first and last seen. */
+function visitsOf(records: readonly DetectionRecord[], from: number, to: number): Visit[] {
+  const byTrack = new Map<string, Visit>();
+  for (const d of [...records].sort((a, b) => a.at - b.at)) {
+    if (d.type !== 'person' || d.at < from || d.at > to) continue;
+    const key = d.track_id ? `track:${d.track_id}` : `det:${d.id}`;
+    let v = byTrack.get(key);
+    if (!v) byTrack.set(key, (v = { trackKey: key, first: d, last: d, personId: null, unrecognized: false }));
+    v.last = d;
+    if (d.subtype === 'recognized' && d.person_id) v.personId = d.person_id;
+    if (d.subtype === 'unrecognized') v.unrecognized = true;
+  }
+  return [...byTrack.values()];
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The answer to a question about one known person, from the scene's person detections. */
+export function answerPersonQuestion(interp: Interpretation, person: KnownPerson, records: readonly DetectionRecord[], recognitionOn: boolean): QueryAnswer {
+  const place = `the ${describeLocation(interp.location)}`;
+  const at = (t: number) => formatMoment(t, interp.time_zone, interp.asked_at);
+  const lookback = interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure';
+  const visits = visitsOf(records, interp.from, interp.to).filter((v) => v.personId === person.id);
+  const supporting = visits.flatMap((v) => (v.first.id === v.last.id ? [v.first] : [v.first, v.last])).sort((a, b) => b.at - a.at);
+  const off = recognitionOn ? '' : ' Face recognition is off for this organization, so nobody is recognized (PATCH /v1/automation face_recognition).';
+  const base = { detections: supporting.slice(0, 50), crowd_density: 0, anomaly_flag: false };
+  if (!visits.length) {
+    const when = lookback ? 'in the last 30 days' : interp.range_label;
+    const answer = lookback
+      ? `${person.name} has not been recognized in ${place} ${when}.${off}`
+      : `No, ${person.name} was not recognized in ${place} ${when}.${off}`;
+    return { ...base, answer };
+  }
+  const latest = visits[visits.length - 1];
+  if (interp.aggregate === 'last_departure') return { ...base, answer: `${person.name} was last recognized in ${place} at ${at(latest.last.at)}.` };
+  if (lookback) return { ...base, answer: `${person.name} was last recognized in ${place} at ${at(latest.last.at)} (arrived ${at(latest.first.at)}).` };
+  const times = visits.map((v) => at(v.first.at));
+  const visitsText = visits.length === 1 ? `at ${times[0]}` : `${plural(visits.length, 'time', 'times')} (${times.slice(0, 5).join(', ')}${times.length > 5 ? ', …' : ''})`;
+  return { ...base, answer: `Yes, ${person.name} was recognized in ${place} ${interp.range_label}, ${visitsText}.` };
+}
+
+/** "Who was here this morning?": the recognized people by name, then strangers and faces unseen. */
+export function answerWhoQuestion(interp: Interpretation, people: readonly KnownPerson[], records: readonly DetectionRecord[], recognitionOn: boolean): QueryAnswer {
+  const place = `the ${describeLocation(interp.location)}`;
+  const at = (t: number) => formatMoment(t, interp.time_zone, interp.asked_at);
+  const visits = visitsOf(records, interp.from, interp.to);
+  const names = new Map(people.map((p) => [p.id, p.name]));
+  const recognized = new Map<string, Visit[]>();
+  for (const v of visits) if (v.personId) recognized.set(v.personId, [...(recognized.get(v.personId) ?? []), v]);
+  const strangers = visits.filter((v) => !v.personId && v.unrecognized).length;
+  const unseen = visits.filter((v) => !v.personId && !v.unrecognized).length;
+  const base = { detections: visits.map((v) => v.first).sort((a, b) => b.at - a.at).slice(0, 50), crowd_density: 0, anomaly_flag: strangers > 0 };
+  if (!visits.length) return { ...base, answer: `Nobody was seen in ${place} ${interp.range_label}.` };
+  const parts: string[] = [];
+  const known = [...recognized.entries()].map(([id, vs]) => `${names.get(id) ?? `a person since erased (${id})`} (${vs.map((v) => at(v.first.at)).join(', ')})`);
+  if (known.length) parts.push(`recognized: ${known.join(', ')}`);
+  if (strangers) parts.push(plural(strangers, 'unrecognized person', 'unrecognized people'));
+  if (unseen) parts.push(`${plural(unseen, 'person', 'people')} whose face was not seen`);
+  const off = recognitionOn ? '' : ' Face recognition is off for this organization, so nobody is recognized.';
+  return { ...base, answer: `In ${place} ${interp.range_label}: ${parts.join('; ')}.${off}` };
+}
