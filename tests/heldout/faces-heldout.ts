@@ -16,9 +16,12 @@ import { HouseholdSimulator } from '../agent/household-simulator.ts';
 import { bearer, createTestApp } from '../helpers/harness.ts';
 import type { Score } from './household-heldout.ts';
 
-interface Det { type: DetectionType; at: string; subtype?: string; person?: string; track_id?: string; dwell_s?: number }
-interface Scenario { timeZone: string; now: string; location: string; people: string[]; detections: Det[] }
-interface SceneExpect { outcome: 'answer' | 'ask'; yes_no?: 'yes' | 'no'; number?: number; names?: string[] }
+/** A detection names its person by name (`person`) or by the scenario's person id (`person_id`). */
+interface Det { type: DetectionType; at: string; subtype?: string; person?: string; person_id?: string; track_id?: string; dwell_s?: number }
+/** Enrolled people: names, or `{id, name}` where detections refer to them by id. */
+export interface Scenario { timeZone: string; now: string; location: string; people: Array<string | { id: string; name: string }>; detections: Det[] }
+/** `time` is a local wall-clock "HH:MM" the answer must give (as 08:55, 8:55 or 8:55 AM). */
+export interface SceneExpect { outcome: 'answer' | 'ask'; yes_no?: 'yes' | 'no'; number?: number; names?: string[]; time?: string }
 interface AgentExpect { outcome: 'act' | 'ask'; sensor_ids?: string[]; condition?: string; person?: string }
 type Case =
   | { id: string; kind: 'scene'; scenario: string; category: string; query: string; expect: SceneExpect }
@@ -49,10 +52,25 @@ function judgeScene(expect: SceneExpect, status: number, body: { answer?: string
     if (!ok) return { score: 'wrong', why: `expected ${n}: ${answer}` };
   }
   for (const name of expect.names ?? []) if (!text.includes(name.toLowerCase())) return { score: 'wrong', why: `expected ${name} named: ${answer}` };
+  if (expect.time && !mentionsTime(text, expect.time)) return { score: 'wrong', why: `expected ${expect.time}: ${answer}` };
   return { score: 'correct', why: answer };
 }
 
-async function scoreSceneCases(scenarios: Record<string, Scenario>, cases: Extract<Case, { kind: 'scene' }>[]): Promise<FaceResult[]> {
+/** Whether `text` gives the wall-clock time "HH:MM" in 24-hour or 12-hour form. */
+function mentionsTime(text: string, hhmm: string): boolean {
+  const [h, m] = hhmm.split(':').map(Number);
+  const mm = String(m).padStart(2, '0');
+  const forms = [`${String(h).padStart(2, '0')}:${mm}`, `${h}:${mm}`];
+  const h12 = h % 12 === 0 ? 12 : h % 12;
+  const half = h < 12 ? 'am' : 'pm';
+  forms.push(`${h12}:${mm} ${half}`, `${h12}:${mm}${half}`, `${h12}:${mm} ${half[0]}.m.`);
+  return forms.some((f) => new RegExp(`(^|[^\\d])${f.replace(/\./g, '\\.')}(?![\\d])`).test(text));
+}
+
+export async function scoreSceneCases(
+  scenarios: Record<string, Scenario>,
+  cases: Array<{ id: string; scenario: string; category: string; query: string; expect: SceneExpect }>,
+): Promise<FaceResult[]> {
   const results: FaceResult[] = [];
   for (const [name, sc] of Object.entries(scenarios)) {
     const mine = cases.filter((c) => c.scenario === name);
@@ -65,9 +83,11 @@ async function scoreSceneCases(scenarios: Record<string, Scenario>, cases: Extra
       const key = await t.orgKey();
       const ids = new Map<string, string>();
       for (const person of sc.people) {
-        const r = await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name: person } });
+        const name = typeof person === 'string' ? person : person.name;
+        const r = await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name } });
         if (r.statusCode !== 201) throw new Error(`person: ${r.body}`);
-        ids.set(person, r.json().id);
+        ids.set(name, r.json().id);
+        if (typeof person !== 'string') ids.set(person.id, r.json().id);
       }
       const created = await t.app.inject({
         method: 'POST', url: '/v1/streams', headers: bearer(key),
@@ -80,7 +100,7 @@ async function scoreSceneCases(scenarios: Record<string, Scenario>, cases: Extra
       const inputs: DetectionInput[] = sc.detections.map((d) => ({
         type: d.type,
         subtype: d.person ? 'recognized' : (d.subtype ?? null),
-        person_id: d.person ? ids.get(d.person)! : null,
+        person_id: d.person ? ids.get(d.person)! : d.person_id ? ids.get(d.person_id)! : null,
         confidence: 0.9,
         at: localToEpoch(d.at, sc.timeZone),
         track_id: d.track_id ?? null,
