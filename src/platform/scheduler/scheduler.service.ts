@@ -262,11 +262,11 @@ export class Scheduler {
       limit: this.batch,
       token: randomBytes(12).toString('hex'),
     });
-    await Promise.all(claimed.map((row) => this.run(row)));
+    await Promise.all(claimed.map((row) => this.run(row, now)));
     return claimed.length;
   }
 
-  private async run(row: ScheduledJobRow): Promise<void> {
+  private async run(row: ScheduledJobRow, claimedAt: number): Promise<void> {
     const reg = this.handlers.get(row.kind);
     const token = row.claim_token!;
     const job: ScheduledJob = {
@@ -278,17 +278,14 @@ export class Scheduler {
       dueAt: Number(row.due_at),
       attempt: row.attempts,
     };
-    const nextDueAt = (at: number) => {
-      if (!reg?.everyMs) return null;
-      // the first slot after now on the job's own grid: one run per period, whichever node runs it
-      const periods = Math.max(1, Math.floor((at - job.dueAt) / reg.everyMs) + 1);
-      return job.dueAt + periods * reg.everyMs;
-    };
+    // a recurring job's next slot on its own grid: the first one after this claim. Slots that went
+    // by while no node ran it fold into this run; a slot that began while it ran is due at once.
+    const nextDueAt = () => (reg?.everyMs ? job.dueAt + (Math.floor((claimedAt - job.dueAt) / reg.everyMs) + 1) * reg.everyMs : null);
     let completed = false;
     const runCtx: JobRun = {
       completeIn: async (trx) => {
         const at = this.deps.clock.now();
-        if (!(await scheduledJobRepository.complete(trx, { id: row.id, token, nodeId: this.deps.nodeId, at, nextDueAt: nextDueAt(at) }))) throw new JobClaimLost(job);
+        if (!(await scheduledJobRepository.complete(trx, { id: row.id, token, nodeId: this.deps.nodeId, at, nextDueAt: nextDueAt() }))) throw new JobClaimLost(job);
         completed = true;
       },
     };
@@ -297,7 +294,7 @@ export class Scheduler {
       await reg.handler(job, runCtx);
       if (!completed) {
         const at = this.deps.clock.now();
-        await scheduledJobRepository.complete(this.deps.database.db, { id: row.id, token, nodeId: this.deps.nodeId, at, nextDueAt: nextDueAt(at) });
+        await scheduledJobRepository.complete(this.deps.database.db, { id: row.id, token, nodeId: this.deps.nodeId, at, nextDueAt: nextDueAt() });
       }
     } catch (err) {
       if (err instanceof JobClaimLost) {
