@@ -1,4 +1,4 @@
-import { defineServiceModule, LOG, token } from '../platform/lib/index.ts';
+import { defineServiceModule, token } from '../platform/lib/index.ts';
 import { CLOCK } from '../platform/time/index.ts';
 import { DATABASE } from '../platform/db/index.ts';
 import { AUDIT } from '../platform/audit/index.ts';
@@ -53,12 +53,11 @@ function buildOperations(deps: {
   invalidation: CacheInvalidation;
   /** durable timers (protocol escalations) */
   scheduler: Scheduler;
-  log?: { error(obj: unknown, msg?: string): void };
 }): Operations {
   const { database, clock, audit, events } = deps;
   const automation = new AutomationService({ database, clock, audit, invalidation: deps.invalidation });
   const protocolTypes = new ProtocolTypeService({ database, clock, audit });
-  const protocolRuns = new ProtocolRunService({ database, clock, audit, events, automation, types: protocolTypes, scheduler: deps.scheduler, log: deps.log });
+  const protocolRuns = new ProtocolRunService({ database, clock, audit, events, automation, types: protocolTypes, scheduler: deps.scheduler });
   const incidents = new IncidentService({ database, clock, audit, events, runs: protocolRuns });
   const alertEngine = new AlertEngine({
     clock,
@@ -93,7 +92,7 @@ export const operationServices = defineServiceModule({
     c.provide(OPERATIONS, (c) => {
       const webhooks = c.get(WEBHOOKS);
       return buildOperations({
-        database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, scheduler: c.get(SCHEDULER), log: c.get(LOG),
+        database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, scheduler: c.get(SCHEDULER),
       });
     });
     // face recognition's opt-in lives in the automation settings (issue 14 §3); read at call time,

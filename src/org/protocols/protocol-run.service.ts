@@ -73,8 +73,8 @@ export class ProtocolRunService implements IncidentProtocols {
       events: EventSink;
       automation: AutomationService;
       types: ProtocolTypeService;
+      /** durable timers: escalation steps run once cluster-wide; failures are logged and retried there */
       scheduler: Scheduler;
-      log?: { error(obj: unknown, msg?: string): void };
     },
   ) {
     deps.automation.onPauseChange((tenantId, target, paused) => this.applyAutomationPause(tenantId, target, paused));
