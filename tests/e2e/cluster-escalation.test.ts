@@ -61,7 +61,6 @@ test('two server processes on one PostgreSQL: each escalation step once; after k
   const nodes: Node[] = [];
   try {
     const a = await startNode(nodes, url, true);
-    const b = await startNode(nodes, url, false);
     await sleep(300);
     const orgKey = /organization key \(Surface B, sandbox\): (vk_test_\w+)/.exec(a.out())?.[1];
     assert.ok(orgKey, a.out());
@@ -75,9 +74,10 @@ test('two server processes on one PostgreSQL: each escalation step once; after k
       assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
-    // node b reads automation settings from the database in the escalation's transaction; the
-    // delay it schedules with comes from its cache, so it is set before b caches it (no Redis here)
+    // the escalation delay a node schedules with comes from its automation cache; without Redis
+    // a change does not reach a running node (issue 12 §3), so node b starts after it
     await call(a, 'PATCH', '/v1/automation', { escalation_after_s: 10 });
+    const b = await startNode(nodes, url, false);
     const streams = await call(a, 'GET', '/v1/streams');
     const incident = await call(a, 'POST', '/v1/incidents', { stream_id: streams.data[0].id });
     const t0 = Date.now();
