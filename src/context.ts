@@ -8,6 +8,7 @@ import { METRICS, metrics } from './platform/metrics/index.ts';
 import { coordinationServices, COORDINATION, type Coordination, type RateLimitStore, type StreamSlots } from './platform/coordination/index.ts';
 import { auditServices, AUDIT, AUDIT_CHECKPOINTS, AUDIT_TRAIL, type AuditService, type AuditTrailService, type AuditCheckpointService } from './platform/audit/index.ts';
 import { keyServices, KEYS, type KeyService } from './platform/keys/index.ts';
+import { schedulerServices, SCHEDULER, scheduledJobRepository, type Scheduler } from './platform/scheduler/index.ts';
 import { outboxServices, WEBHOOKS, DELIVERY_WORKER, type WebhookService, type DeliveryWorker } from './platform/outbox/index.ts';
 import { sceneServices, SCENES, SCENE_ENGINE, type SceneEngine, type SceneService } from './org/scenes/index.ts';
 import { pipelineServices, PIPELINE, type DetectionPipeline } from './org/pipeline/index.ts';
@@ -87,6 +88,8 @@ export interface VigilContext {
   sceneHistory: SceneHistoryService;
   /** known people and their enrolled faces; face recognition on phone frames (issue 14) */
   people: PeopleService;
+  /** durable timers that fire once cluster-wide: escalations, housekeeping, audit checkpoints (issue 12 §4) */
+  scheduler: Scheduler;
   /** starts sources and housekeeping timers (the server does; the CLI does not) */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -97,7 +100,7 @@ export interface VigilContext {
  * Providing order does not matter: each service is made on first request.
  */
 export const SERVICE_MODULES: readonly ServiceModule[] = [
-  coordinationServices, auditServices, keyServices, outboxServices,
+  coordinationServices, schedulerServices, auditServices, keyServices, outboxServices,
   sceneServices, pipelineServices, detectionServices, streamServices, sourceServices, webrtcServices, sandboxServices, operationServices,
   directoryServices, eventServices, householdServices, watchServices, agentServices, conversationServices,
   // web console sessions and the organization live feed (issue 13)
@@ -105,6 +108,10 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   // known people and face recognition (issue 14)
   peopleServices,
 ];
+
+/** The recurring scheduled job that applies retention and prunes expired rows, once an hour cluster-wide. */
+export const HOUSEKEEPING_JOB = 'housekeeping';
+export const HOUSEKEEPING_EVERY_MS = 3600_000;
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<VigilContext> {
   const clock = opts.clock ?? systemClock;
@@ -137,25 +144,28 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const conversations = c.get(CONVERSATIONS);
   const whip = c.get(WHIP);
   const coordination = c.get(COORDINATION);
+  const scheduler = c.get(SCHEDULER);
 
   const liveFeed = c.get(LIVE_FEED);
 
-  let housekeeping: unknown = null;
+  let stopHousekeeping: (() => void) | null = null;
   let sceneTimer: unknown = null;
   const persistScenes = () => {
     pipeline.persistScenes().catch((err) => opts.log?.warn({ err }, 'scene snapshot write failed'));
     sceneTimer = clock.setTimeout(persistScenes, 1000);
   };
+  // retention and pruning: a recurring scheduled job, so with several nodes one of them runs it each hour (issue 12 §4)
   const runHousekeeping = async () => {
     const now = clock.now();
     try {
       await detectionRepository.deleteOlderThan(database.db, now - config.retentionDays * 86_400_000);
       await snapshots.pruneOlderThan(now - config.retentionDays * 86_400_000); // issue 6: snapshots live as long as their detections
       await pruneIdempotency(database, now);
+      await scheduledJobRepository.pruneDone(database.db, now - config.retentionDays * 86_400_000);
     } catch (err) {
+      // reported; the next hour's run tries again
       opts.log?.warn({ err }, 'housekeeping failed');
     }
-    housekeeping = clock.setTimeout(() => void runHousekeeping(), 3600_000);
   };
 
   return {
@@ -189,21 +199,24 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     liveFeed,
     sceneHistory: c.get(SCENE_HISTORY),
     people: c.get(PEOPLE),
+    scheduler,
     async start() {
       if (config.runSources) {
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
         await streams.startAll();
       }
       persistScenes();
-      await runHousekeeping();
+      stopHousekeeping ??= scheduler.handle(HOUSEKEEPING_JOB, runHousekeeping, { everyMs: HOUSEKEEPING_EVERY_MS });
+      await scheduler.ensure({ kind: HOUSEKEEPING_JOB, key: 'all', dueAt: clock.now() });
       await deliveryWorker.start();
       await operations.start();
-      auditCheckpoints.start();
+      await auditCheckpoints.start();
+      await scheduler.start();
       // household agent: build the planner's language tables now, not on the first request
       await conversations.warmUp().catch((err) => opts.log?.warn({ err }, 'planner warm-up failed'));
     },
     async close() {
-      clock.clearTimeout(housekeeping);
+      stopHousekeeping?.();
       clock.clearTimeout(sceneTimer);
       liveFeed.close();
       await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
@@ -211,6 +224,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
       await pipeline.drain();
       await pipeline.persistScenes();
+      await scheduler.stop(); // jobs in progress finish; a claim left unfinished is taken over after its lease
       await operations.close();
       await auditCheckpoints.stop();
       await deliveryWorker.stop();

@@ -1,9 +1,10 @@
-import { defineServiceModule, LOG, token } from '../platform/lib/index.ts';
+import { defineServiceModule, token } from '../platform/lib/index.ts';
 import { CLOCK } from '../platform/time/index.ts';
 import { DATABASE } from '../platform/db/index.ts';
 import { AUDIT } from '../platform/audit/index.ts';
 import { WEBHOOKS } from '../platform/outbox/index.ts';
 import { COORDINATION } from '../platform/coordination/index.ts';
+import { SCHEDULER, type Scheduler } from '../platform/scheduler/index.ts';
 import { PIPELINE } from './pipeline/index.ts';
 import { incidentRepository } from './incidents/index.ts';
 import type { DatabaseHandle } from '../platform/db/index.ts';
@@ -34,9 +35,9 @@ export interface Operations {
   responders: ResponderService;
   protocolTypes: ProtocolTypeService;
   protocolRuns: ProtocolRunService;
-  /** re-arms escalation timers from the database */
+  /** gives runs scheduled before the jobs table existed their escalation jobs */
   start(): Promise<void>;
-  /** clears timers and waits for escalations in flight */
+  /** stops taking escalation steps on this node and waits for those in flight */
   close(): Promise<void>;
 }
 
@@ -50,12 +51,13 @@ function buildOperations(deps: {
   urlGuard: UrlGuard;
   /** alert rules and automation settings are cached in memory; writers announce changes here */
   invalidation: CacheInvalidation;
-  log?: { error(obj: unknown, msg?: string): void };
+  /** durable timers (protocol escalations) */
+  scheduler: Scheduler;
 }): Operations {
   const { database, clock, audit, events } = deps;
   const automation = new AutomationService({ database, clock, audit, invalidation: deps.invalidation });
   const protocolTypes = new ProtocolTypeService({ database, clock, audit });
-  const protocolRuns = new ProtocolRunService({ database, clock, audit, events, automation, types: protocolTypes, log: deps.log });
+  const protocolRuns = new ProtocolRunService({ database, clock, audit, events, automation, types: protocolTypes, scheduler: deps.scheduler });
   const incidents = new IncidentService({ database, clock, audit, events, runs: protocolRuns });
   const alertEngine = new AlertEngine({
     clock,
@@ -90,7 +92,7 @@ export const operationServices = defineServiceModule({
     c.provide(OPERATIONS, (c) => {
       const webhooks = c.get(WEBHOOKS);
       return buildOperations({
-        database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, log: c.get(LOG),
+        database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, scheduler: c.get(SCHEDULER),
       });
     });
     // face recognition's opt-in lives in the automation settings (issue 14 §3); read at call time,

@@ -81,6 +81,15 @@ export class AutomationService {
     return this.settings(tenantId).row.escalation_paused === 1;
   }
 
+  /**
+   * Whether escalation is paused, as the database says inside `db` (a transaction): a scheduled
+   * escalation may run on a node whose cache has not yet heard of a pause made elsewhere.
+   */
+  async escalationPausedIn(db: DbExecutor, tenantId: string): Promise<boolean> {
+    const row = await automationRepository.find(db, tenantId);
+    return row ? row.escalation_paused === 1 : this.escalationPaused(tenantId);
+  }
+
   incidentGapMs(tenantId: string): number {
     return this.settings(tenantId).row.incident_gap_s * 1000;
   }

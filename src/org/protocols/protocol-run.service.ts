@@ -7,6 +7,7 @@ import { VigilError, notFound } from '../../platform/lib/index.ts';
 import { newId } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
+import type { JobRun, Scheduler } from '../../platform/scheduler/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { EventSink } from '../../platform/outbox/index.ts';
 import { AUTOMATION_ACTOR } from '../../platform/identity/index.ts';
@@ -42,16 +43,27 @@ type RunPatch = Partial<ProtocolRunRow>;
 
 const CLOSED_INCIDENT = new Set(['resolved', 'dismissed']);
 
+/** The scheduled job (platform/scheduler) that escalates a run; its key is the run id. */
+export const ESCALATION_JOB = 'protocol.escalation';
+
+/** Whether a run waits for an automatic escalation step. */
+function escalates(run: ProtocolRunRow): boolean {
+  return run.status === 'active' && run.acknowledged_at === null && run.next_escalation_at !== null;
+}
+
 /**
  * Protocol runs (issue 3 §4–§5): triggering on an incident, notifying responders through the
- * signed delivery outbox, automatic escalation on a Clock timer (re-armed from the database at
- * start, so it survives a restart), and operator control: pause, resume, terminate (final) and
- * override (change the level, dismiss). Every change is audited with before/after and published
- * as protocol.state_changed.
+ * signed delivery outbox, automatic escalation, and operator control: pause, resume, terminate
+ * (final) and override (change the level, dismiss). Every change is audited with before/after and
+ * published as protocol.state_changed.
+ *
+ * The escalation timer is a durable scheduled job (issue 12 §4), set or cancelled in the same
+ * transaction as the run change that moves `next_escalation_at`: it survives a restart, and with
+ * several nodes exactly one runs each step (the step and "done" commit together; a node whose
+ * claim was taken over rolls back).
  */
 export class ProtocolRunService implements IncidentProtocols {
-  private readonly timers = new Map<string, { handle: unknown; tenantId: string }>();
-  private readonly inflight = new Set<Promise<void>>();
+  private unhandle: (() => void) | null = null;
 
   constructor(
     private readonly deps: {
@@ -61,25 +73,35 @@ export class ProtocolRunService implements IncidentProtocols {
       events: EventSink;
       automation: AutomationService;
       types: ProtocolTypeService;
-      log?: { error(obj: unknown, msg?: string): void };
+      /** durable timers: escalation steps run once cluster-wide; failures are logged and retried there */
+      scheduler: Scheduler;
     },
   ) {
     deps.automation.onPauseChange((tenantId, target, paused) => this.applyAutomationPause(tenantId, target, paused));
+    this.unhandle = deps.scheduler.handle(ESCALATION_JOB, (job, run) => this.escalate(job.key, run));
   }
 
-  /** Re-arms the escalation timers of every active run (server start). */
+  /**
+   * Server start: gives every scheduled run its escalation job if it has none (runs escalating
+   * before the jobs table existed), and wakes this node for them. Jobs a node already scheduled
+   * are left as they are, so every node may do this.
+   */
   async start(): Promise<void> {
-    for (const run of await protocolRepository.listScheduled(this.deps.database.db)) this.arm(run);
+    for (const run of await protocolRepository.listScheduled(this.deps.database.db)) {
+      if (run.acknowledged_at !== null) continue;
+      await this.deps.scheduler.ensure({ kind: ESCALATION_JOB, key: run.id, tenantId: run.tenant_id, dueAt: Number(run.next_escalation_at) });
+    }
   }
 
+  /** This node stops taking escalation steps (others still do). */
   stop(): void {
-    for (const t of this.timers.values()) this.deps.clock.clearTimeout(t.handle);
-    this.timers.clear();
+    this.unhandle?.();
+    this.unhandle = null;
   }
 
-  /** Resolves when escalations started by timers so far have committed (tests, shutdown). */
+  /** Resolves when escalations this node has started so far have committed (tests, shutdown). */
   async settled(): Promise<void> {
-    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+    await this.deps.scheduler.settled();
   }
 
   async trigger(principal: Principal, actor: Actor, incidentId: string, body: TriggerProtocolBodyT): Promise<ProtocolRunView> {
@@ -112,6 +134,7 @@ export class ProtocolRunService implements IncidentProtocols {
         ended_at: null,
       };
       await protocolRepository.insertRun(trx, row);
+      await this.scheduleIn(trx, row);
       if (body.notify_responders) {
         row.responders_notified = await this.notifyIn(trx, row, incident, 'triggered');
         await protocolRepository.updateRun(trx, row.id, { responders_notified: row.responders_notified });
@@ -222,6 +245,7 @@ export class ProtocolRunService implements IncidentProtocols {
   private async applyIn(trx: DbExecutor, actor: Actor, run: ProtocolRunRow, incident: IncidentRow, patch: RunPatch, action: string, reason?: string): Promise<ProtocolRunRow> {
     const after: ProtocolRunRow = { ...run, ...patch };
     await protocolRepository.updateRun(trx, run.id, patch);
+    await this.scheduleIn(trx, after);
     const before = toProtocolRunView(run);
     const view = toProtocolRunView(after);
     await this.deps.audit.appendIn(trx, actor, [
@@ -283,35 +307,38 @@ export class ProtocolRunService implements IncidentProtocols {
     return level < MAX_ESCALATION_LEVEL ? now + this.deps.automation.escalationAfterMs(tenantId) : null;
   }
 
-  /** Sets (or clears) the run's escalation timer to match its row. */
-  private arm(run: ProtocolRunRow): void {
-    const existing = this.timers.get(run.id);
-    if (existing) {
-      this.deps.clock.clearTimeout(existing.handle);
-      this.timers.delete(run.id);
+  /** Sets (or cancels) the run's escalation job to match its row, in the run change's transaction. */
+  private async scheduleIn(trx: DbExecutor, run: ProtocolRunRow): Promise<void> {
+    if (escalates(run)) {
+      await this.deps.scheduler.scheduleIn(trx, { kind: ESCALATION_JOB, key: run.id, tenantId: run.tenant_id, dueAt: Number(run.next_escalation_at) });
+    } else {
+      await this.deps.scheduler.cancelIn(trx, ESCALATION_JOB, run.id);
     }
-    if (run.status !== 'active' || run.acknowledged_at !== null || run.next_escalation_at === null) return;
-    if (this.deps.automation.escalationPaused(run.tenant_id)) return;
-    const delay = Math.max(0, Number(run.next_escalation_at) - this.deps.clock.now());
-    const handle = this.deps.clock.setTimeout(() => this.track(this.escalate(run.id)), delay);
-    this.timers.set(run.id, { handle, tenantId: run.tenant_id });
   }
 
-  private track(p: Promise<void>): void {
-    const done = p.catch((err) => this.deps.log?.error({ err }, 'protocol escalation failed')).finally(() => this.inflight.delete(done));
-    this.inflight.add(done);
+  /** After the commit: wakes this node for the run's next escalation step. */
+  private arm(run: ProtocolRunRow): void {
+    if (escalates(run)) this.deps.scheduler.wakeAt(Number(run.next_escalation_at));
   }
 
-  /** One automatic escalation step: one level up, the new responders notified, the next step armed. */
-  private async escalate(runId: string): Promise<void> {
-    this.timers.delete(runId);
+  /**
+   * One automatic escalation step (the scheduled job): one level up, the new responders notified,
+   * the next step scheduled, all in one transaction with the job marked done first, so a node
+   * whose claim was taken over writes nothing.
+   */
+  private async escalate(runId: string, job: JobRun): Promise<void> {
     const now = this.deps.clock.now();
     const after = await this.deps.database.withWriteLock(async (trx) => {
+      await job.completeIn(trx);
       const run = await protocolRepository.findRun(trx, runId);
-      if (!run || run.status !== 'active' || run.acknowledged_at !== null || run.next_escalation_at === null) return null;
-      // paused automation takes no automated step; resuming re-arms from the database
-      if (this.deps.automation.escalationPaused(run.tenant_id)) return null;
-      if (Number(run.next_escalation_at) > now) return run;
+      if (!run || !escalates(run)) return null;
+      // paused automation takes no automated step; resuming schedules again. Read in this
+      // transaction, not from the cache, so a pause made on another node counts at once.
+      if (await this.deps.automation.escalationPausedIn(trx, run.tenant_id)) return null;
+      if (Number(run.next_escalation_at) > now) {
+        await this.scheduleIn(trx, run);
+        return run;
+      }
       const incident = (await incidentRepository.findById(trx, run.incident_id))!;
       const level = Math.min(MAX_ESCALATION_LEVEL, run.escalation_level + 1);
       const raised = { ...run, escalation_level: level };
@@ -333,24 +360,25 @@ export class ProtocolRunService implements IncidentProtocols {
     if (after) this.arm(after);
   }
 
-  /** Organization-wide pause/resume of automatic escalation (operator control). */
+  /**
+   * Organization-wide pause/resume of automatic escalation (operator control). A pause leaves the
+   * jobs in place (each finds the pause when it falls due and takes no step); resuming schedules
+   * every waiting run again.
+   */
   private async applyAutomationPause(tenantId: string, target: AutomationTarget, paused: boolean): Promise<void> {
     if (target !== 'escalation') return;
-    if (paused) {
-      for (const [id, t] of this.timers) {
-        if (t.tenantId !== tenantId) continue;
-        this.deps.clock.clearTimeout(t.handle);
-        this.timers.delete(id);
-      }
-      return;
-    }
+    if (paused) return;
     // escalation time restarts at resume: the pause is not counted as time left unanswered
     const now = this.deps.clock.now();
     const runs = await this.deps.database.withWriteLock(async (trx) => {
       const due = await protocolRepository.listEscalatable(trx, tenantId, MAX_ESCALATION_LEVEL);
       const next = this.nextEscalation(tenantId, 1, now);
-      for (const r of due) await protocolRepository.updateRun(trx, r.id, { next_escalation_at: next });
-      return due.map((r) => ({ ...r, next_escalation_at: next }));
+      const after = due.map((r) => ({ ...r, next_escalation_at: next }));
+      for (const r of after) {
+        await protocolRepository.updateRun(trx, r.id, { next_escalation_at: next });
+        await this.scheduleIn(trx, r);
+      }
+      return after;
     });
     runs.forEach((r) => this.arm(r));
   }

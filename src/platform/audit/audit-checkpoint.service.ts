@@ -1,12 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DatabaseHandle } from '../db/index.ts';
 import type { Clock } from '../time/index.ts';
+import type { Scheduler } from '../scheduler/index.ts';
 import { newId } from '../lib/index.ts';
 import { toIso } from '../time/index.ts';
 import { auditQueryRepository, type AuditCheckpointRow } from './audit-query.repository.ts';
 
 const KEY_NAME = 'audit_checkpoint_key';
 export const CHECKPOINT_INTERVAL_MS = 60_000;
+/** The recurring scheduled job (platform/scheduler) that checkpoints every tenant once a minute, cluster-wide. */
+export const CHECKPOINT_JOB = 'audit.checkpoint';
 
 /** The signed bytes of a checkpoint (docs/decisions.md "Audit"). */
 export function checkpointMessage(c: Pick<AuditCheckpointRow, 'tenant_id' | 'head_id' | 'head_hash' | 'entry_count' | 'created_at'>): string {
@@ -19,12 +22,12 @@ export function checkpointMessage(c: Pick<AuditCheckpointRow, 'tenant_id' | 'hea
  * server key. Verification checks the chain against every checkpoint, so removing the newest
  * entries (which leaves a chain that links perfectly) or re-hashing a run of entries is reported.
  * The key comes from VIGIL_AUDIT_CHECKPOINT_KEY, or is generated once and kept in the database
- * (`server_secrets`) so every node signs alike.
+ * (`server_secrets`) so every node signs alike. The minute pass is a recurring scheduled job, so
+ * with several nodes one of them makes it each minute (issue 12 §4).
  */
 export class AuditCheckpointService {
   private key: Buffer | null = null;
-  private timer: unknown = null;
-  private stopped = false;
+  private unhandle: (() => void) | null = null;
   private running: Promise<void> = Promise.resolve();
 
   constructor(
@@ -32,6 +35,7 @@ export class AuditCheckpointService {
       database: DatabaseHandle;
       clock: Clock;
       configuredKey: string | null;
+      scheduler: Scheduler;
       onError?: (err: unknown) => void;
     },
   ) {}
@@ -80,23 +84,28 @@ export class AuditCheckpointService {
     for (const tenantId of await auditQueryRepository.tenantIds(this.deps.database.db)) await this.checkpoint(tenantId);
   }
 
-  start(): void {
-    this.stopped = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.checkpointAll()
-        .catch((err) => this.deps.onError?.(err))
-        .finally(() => {
-          if (!this.stopped) this.timer = this.deps.clock.setTimeout(tick, CHECKPOINT_INTERVAL_MS);
-        });
-    };
-    tick();
+  /**
+   * Makes the minute pass on this node when its turn comes: the first node to start creates the
+   * recurring job due at once; a node starting later finds it and takes the next minute it claims.
+   */
+  async start(): Promise<void> {
+    if (this.unhandle) return;
+    this.unhandle = this.deps.scheduler.handle(
+      CHECKPOINT_JOB,
+      async () => {
+        // a failed pass is reported; the next minute's pass tries again
+        this.running = this.checkpointAll().catch((err) => this.deps.onError?.(err));
+        await this.running;
+      },
+      { everyMs: CHECKPOINT_INTERVAL_MS },
+    );
+    await this.deps.scheduler.ensure({ kind: CHECKPOINT_JOB, key: 'all', dueAt: this.deps.clock.now() }).catch((err) => this.deps.onError?.(err));
   }
 
-  /** Stops the timer and waits for a pass in progress (the database closes next). */
+  /** This node stops making passes; waits for a pass in progress (the database closes next). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.deps.clock.clearTimeout(this.timer);
+    this.unhandle?.();
+    this.unhandle = null;
     await this.running;
   }
 }

@@ -8,6 +8,7 @@ import { defineServiceModule, LOG, token } from '../lib/index.ts';
 import { CONFIG } from '../config/index.ts';
 import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
+import { SCHEDULER } from '../scheduler/index.ts';
 import { AuditService as AuditServiceT } from './audit.service.ts';
 import { AuditCheckpointService as AuditCheckpointServiceT } from './audit-checkpoint.service.ts';
 import { AuditTrailService as AuditTrailServiceT, type HouseholdBoundaries as HouseholdBoundariesT } from './audit-trail.service.ts';
@@ -44,6 +45,7 @@ export const auditServices = defineServiceModule({
       database: c.get(DATABASE),
       clock: c.get(CLOCK),
       configuredKey: c.get(CONFIG).auditCheckpointKey,
+      scheduler: c.get(SCHEDULER),
       onError: (err) => c.get(LOG)?.warn({ err }, 'audit checkpoint failed'),
     }));
     c.provide(AUDIT_TRAIL, (c) => new AuditTrailServiceT({ database: c.get(DATABASE), checkpoints: c.get(AUDIT_CHECKPOINTS), householdBoundaries: c.get(HOUSEHOLD_BOUNDARIES) }));

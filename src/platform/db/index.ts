@@ -4,6 +4,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 export { type ConsoleSessionTable } from './schema.ts';
 export { type PersonFaceTable, type PersonTable } from './schema.ts';
+export { type ScheduledJobTable } from './schema.ts';
 
 import { token } from '../lib/index.ts';
 import type { DatabaseHandle } from './database.ts';

@@ -504,6 +504,27 @@ export interface Database {
   console_sessions: ConsoleSessionTable; // 011
   people: PersonTable; // 013
   person_faces: PersonFaceTable; // 013
+  scheduled_jobs: ScheduledJobTable; // 015
+}
+
+// --- durable scheduled jobs (migration 015, src/platform/scheduler/) ---
+export interface ScheduledJobTable {
+  id: string; // sjob_…
+  kind: string;
+  job_key: string;
+  tenant_id: string | null;
+  payload: string | null; // JSON
+  due_at: number; // epoch ms
+  claimed_by: string | null; // node id
+  claim_token: string | null;
+  claimed_until: number | null; // epoch ms: the claim's lease
+  attempts: number;
+  last_error: string | null;
+  done_at: number | null; // epoch ms (one-shot jobs)
+  run_count: number;
+  last_done_at: number | null;
+  last_done_by: string | null;
+  created_at: string;
 }
 
 // --- known people and their faces (migration 013, src/org/people/) ---
