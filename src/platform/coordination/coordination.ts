@@ -24,12 +24,14 @@ export function createCoordination(opts: {
   database: DatabaseHandle;
   databaseUrl: string | null;
   log?: { warn(obj: unknown, msg?: string): void };
+  /** cluster mode (issue 12): the stream leases every node shares in the database */
+  leases?: LeaseStore;
 }): Coordination {
   return {
     rateLimits: new InProcessRateLimitStore(),
     streamSlots: new InProcessStreamSlots(),
     wakeSignal: createWakeSignal(opts.database, opts.databaseUrl, opts.log),
     invalidation: new InProcessCacheInvalidation(),
-    leases: new InProcessLeaseStore(),
+    leases: opts.leases ?? new InProcessLeaseStore(),
   };
 }

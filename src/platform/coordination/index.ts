@@ -2,6 +2,7 @@ import { defineServiceModule, LOG, token } from '../lib/index.ts';
 import { CONFIG } from '../config/index.ts';
 import { DATABASE } from '../db/index.ts';
 import { createCoordination as makeCoordination, type Coordination as CoordinationT } from './coordination.ts';
+import { SqlLeaseStore as SqlLeaseStoreT } from './sql-lease-store.ts';
 /**
  * Infrastructure seams for running more than one node (issue 11 §3): each an interface with an
  * in-process implementation; shared implementations (Redis, PostgreSQL) come with issue 12.
@@ -12,10 +13,18 @@ export { InProcessWakeSignal, PostgresWakeSignal, createWakeSignal, type WakeSig
 export { CACHE_TOPICS, InProcessCacheInvalidation, alertRuleCacheKey, type CacheInvalidation } from './cache-invalidation.ts';
 export { InProcessLeaseStore, type LeaseStore, type StreamLease } from './lease-store.ts';
 export { createCoordination, type Coordination } from './coordination.ts';
+export { FencedWriteError, SqlLeaseStore, type FenceClaim, type StreamAssignment } from './sql-lease-store.ts';
 
 export const COORDINATION = token<CoordinationT>('coordination');
+/** cluster mode (issue 12 §2): the leases in the shared database, with heartbeats and fencing; null on a single node */
+export const CLUSTER_LEASES = token<SqlLeaseStoreT | null>('clusterLeases');
 
 export const coordinationServices = defineServiceModule({
   name: 'coordination',
-  provide: (c) => c.provide(COORDINATION, (c) => makeCoordination({ database: c.get(DATABASE), databaseUrl: c.get(CONFIG).databaseUrl, log: c.get(LOG) })),
+  provide(c) {
+    c.provide(CLUSTER_LEASES, (c) => (c.get(CONFIG).cluster ? new SqlLeaseStoreT(c.get(DATABASE)) : null));
+    c.provide(COORDINATION, (c) => makeCoordination({
+      database: c.get(DATABASE), databaseUrl: c.get(CONFIG).databaseUrl, log: c.get(LOG), leases: c.get(CLUSTER_LEASES) ?? undefined,
+    }));
+  },
 });
