@@ -67,6 +67,9 @@ export interface BuildAppOptions {
 }
 
 /** Builds the HTTP app around a context; never listens (tests use app.inject()). */
+/** What a VIGIL_ROLE=worker node serves. */
+const WORKER_PATHS = ['/healthz', '/readyz', '/metrics'];
+
 export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
@@ -91,6 +94,15 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
+  // issue 12: a worker node runs streams; it answers only what a load balancer and Prometheus ask
+  if (ctx.config.role === 'worker') {
+    app.addHook('onRequest', async (req, reply) => {
+      const path = req.url.split('?')[0];
+      if (WORKER_PATHS.includes(path)) return;
+      return sendProblem(reply, ctx.config.publicBaseUrl, new VigilError('service_unavailable',
+        `This node runs VIGIL_ROLE=worker: it runs streams and answers only ${WORKER_PATHS.join(', ')}. Send API requests to a node with VIGIL_ROLE=api or all.`));
+    });
+  }
 
   await app.register(swagger, {
     openapi: {

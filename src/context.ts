@@ -11,7 +11,7 @@ import { outboxServices, WEBHOOKS, DELIVERY_WORKER, type WebhookService, type De
 import { sceneServices, SCENES, SCENE_ENGINE, type SceneEngine, type SceneService } from './org/scenes/index.ts';
 import { pipelineServices, PIPELINE, type DetectionPipeline } from './org/pipeline/index.ts';
 import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService } from './org/detections/index.ts';
-import { streamServices, STREAMS, type StreamService } from './org/streams/index.ts';
+import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
 import { sourceServices, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './ingest/sources/index.ts';
@@ -35,6 +35,8 @@ export interface ContextOptions {
   planner?: Planner;
   /** real video ingest timers and detector threads (tests shorten the reconnect timers) */
   video?: LiveVideoTuning;
+  /** cluster mode: stream lease ttl and tick (tests shorten them) */
+  ownership?: OwnershipTuning;
 }
 
 /**
@@ -118,6 +120,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   if (opts.planner) c.override(PLANNER, () => opts.planner!);
   if (opts.video) c.override(VIDEO_TUNING, () => opts.video);
   if (opts.sandboxTickMs !== undefined) c.override(SANDBOX_TICK_MS, () => opts.sandboxTickMs);
+  if (opts.ownership) c.override(OWNERSHIP_TUNING, () => opts.ownership);
+  // a stream given up (rebalancing, shutdown) has its last detections written under its lease first
+  c.override(STREAM_DRAIN, (c) => () => c.get(PIPELINE).drain());
   for (const m of SERVICE_MODULES) await m.install?.(c);
 
   const pipeline = c.get(PIPELINE);
@@ -130,13 +135,22 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const conversations = c.get(CONVERSATIONS);
   const whip = c.get(WHIP);
   const coordination = c.get(COORDINATION);
+  // cluster mode on a node that runs streams (issue 12 §2); null on a single node and on api nodes
+  const ownership = c.get(STREAM_OWNERSHIP);
+  const sceneService = c.get(SCENES);
 
   const liveFeed = c.get(LIVE_FEED);
 
   let housekeeping: unknown = null;
   let sceneTimer: unknown = null;
+  // cluster mode: a node writes a changed scene with the streams it does not run (or no longer
+  // trusts its lease on) read from their recorded history, never from its own stale copy
+  const writeScenes = async () => {
+    if (config.cluster) await sceneService.refreshForeignReadings((streamId) => ownership?.holds(streamId) ?? false);
+    await pipeline.persistScenes();
+  };
   const persistScenes = () => {
-    pipeline.persistScenes().catch((err) => opts.log?.warn({ err }, 'scene snapshot write failed'));
+    writeScenes().catch((err) => opts.log?.warn({ err }, 'scene snapshot write failed'));
     sceneTimer = clock.setTimeout(persistScenes, 1000);
   };
   const runHousekeeping = async () => {
@@ -161,7 +175,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     engine: c.get(SCENE_ENGINE),
     pipeline,
     sources,
-    scenes: c.get(SCENES),
+    scenes: sceneService,
     streams,
     sandbox: c.get(SANDBOX),
     rateLimits: coordination.rateLimits,
@@ -183,9 +197,11 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     sceneHistory: c.get(SCENE_HISTORY),
     people: c.get(PEOPLE),
     async start() {
-      if (config.runSources) {
+      if (config.runSources && config.role !== 'api') {
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
-        await streams.startAll();
+        // cluster mode: this node runs its share of the streams, by lease; a single node runs them all
+        if (ownership) await ownership.start();
+        else if (!config.cluster) await streams.startAll();
       }
       persistScenes();
       await runHousekeeping();
@@ -200,10 +216,11 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       clock.clearTimeout(sceneTimer);
       liveFeed.close();
       await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
+      await ownership?.stop(); // cluster mode: stop, write what was produced, release the leases
       await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
       await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
       await pipeline.drain();
-      await pipeline.persistScenes();
+      await writeScenes();
       await operations.close();
       await auditCheckpoints.stop();
       await deliveryWorker.stop();

@@ -9,6 +9,7 @@ import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SCENE_ENGINE } from '../scenes/index.ts';
+import { CLUSTER_LEASES } from '../../platform/coordination/index.ts';
 import { DetectionPipeline as DetectionPipelineT, type IngestGate as IngestGateT } from './detection-pipeline.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { DetectionPipeline, type IngestGate, type PipelineHook, type StreamRef, type WithheldReason } from './detection-pipeline.ts';
@@ -25,5 +26,6 @@ export const pipelineServices = defineServiceModule({
     audit: c.get(AUDIT),
     scenes: c.get(SCENE_ENGINE),
     onError: (err) => c.get(LOG)?.error({ err }, 'detection pipeline write failed'),
+    fence: c.get(CLUSTER_LEASES),
   })),
 });

@@ -45,8 +45,43 @@ export class SceneService {
       audit: AuditService;
       engine: SceneEngine;
       defaultCapacity: number;
+      /**
+       * cluster mode (issue 12): a scene's streams may run on other nodes, so views read the
+       * scene row their owners write each second rather than this process's partial copy
+       */
+      sharedState?: boolean;
     },
   ) {}
+
+  /**
+   * Registers a scene this process has not seen (created through another node after this one
+   * started) with its streams' last readings. Before this, a detection for it answered 500.
+   */
+  async ensureLoaded(sceneId: string): Promise<void> {
+    if (this.deps.engine.get(sceneId)) return;
+    const { db } = this.deps.database;
+    const row = await sceneRepository.findById(db, sceneId);
+    if (!row || this.deps.engine.get(sceneId)) return;
+    this.deps.engine.register(row);
+    for (const stream of await streamRepository.listByScene(db, sceneId)) {
+      this.deps.engine.restoreStream(sceneId, stream.id, await detectionRepository.latestReadings(db, stream.id));
+    }
+  }
+
+  /**
+   * Cluster mode, before this node writes its changed scenes: the readings of streams it does not
+   * run come from their recorded history (their owners' latest), so a node never writes a scene
+   * total with another node's streams frozen at what it saw when it started.
+   */
+  async refreshForeignReadings(runsHere: (streamId: string) => boolean): Promise<void> {
+    const { db } = this.deps.database;
+    for (const scene of this.deps.engine.dirtyScenes()) {
+      for (const stream of await streamRepository.listByScene(db, scene.id)) {
+        if (runsHere(stream.id)) continue;
+        this.deps.engine.restoreStream(scene.id, stream.id, await detectionRepository.latestReadings(db, stream.id));
+      }
+    }
+  }
 
   /** Loads every scene into the engine (server start). */
   async loadAll(): Promise<void> {
@@ -142,7 +177,7 @@ export class SceneService {
       });
     }
     const now = this.deps.clock.now();
-    const state = this.deps.engine.snapshot(sceneId, now);
+    const state = this.deps.sharedState ? undefined : this.deps.engine.snapshot(sceneId, now);
     const parsed = interpretQuery(body.query, { now, windowMs, timeZone: scene.time_zone, location: scene.location });
     if (!parsed.ok) {
       await this.deps.audit.append(actor, {
@@ -173,7 +208,7 @@ export class SceneService {
         people: state?.people ?? scene.people,
         vehicles: state?.vehicles ?? scene.vehicles,
         capacity: scene.capacity,
-        active_anomalies: state?.activeAnomalies ?? 0,
+        active_anomalies: state?.activeAnomalies ?? (this.deps.sharedState ? scene.active_anomalies : 0),
       },
       baseline.map(toRecords),
     );
@@ -220,9 +255,9 @@ export class SceneService {
   }
 
   private toView(row: SceneRow, streamIds: string[]): SceneView {
-    const s: SceneState | undefined = this.deps.engine.snapshot(row.id, this.deps.clock.now());
+    const s: SceneState | undefined = this.deps.sharedState ? undefined : this.deps.engine.snapshot(row.id, this.deps.clock.now());
     const people = s?.people ?? row.people;
-    const anomalies = s?.activeAnomalies ?? 0;
+    const anomalies = s?.activeAnomalies ?? (this.deps.sharedState ? row.active_anomalies : 0);
     return {
       id: row.id,
       object: 'scene',
