@@ -199,9 +199,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     async start() {
       if (config.runSources && config.role !== 'api') {
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
-        // cluster mode: this node runs its share of the streams, by lease; a single node runs them all
-        if (ownership) await ownership.start();
-        else if (!config.cluster) await streams.startAll();
+        if (!config.cluster) await streams.startAll();
       }
       persistScenes();
       await runHousekeeping();
@@ -210,6 +208,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       auditCheckpoints.start();
       // household agent: build the planner's language tables now, not on the first request
       await conversations.warmUp().catch((err) => opts.log?.warn({ err }, 'planner warm-up failed'));
+      // cluster mode: this node takes its share of the streams by lease, last, so the warm-up
+      // above (seconds of CPU) cannot hold up the renewal of leases it just claimed
+      await ownership?.start();
     },
     async close() {
       clock.clearTimeout(housekeeping);

@@ -58,6 +58,8 @@ export class StreamOwnership {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** nudges before start() (the demo seed creating streams) wait for the first tick */
+  private started = false;
   private readonly startedAt: number;
 
   constructor(private readonly deps: StreamOwnershipDeps) {
@@ -75,13 +77,15 @@ export class StreamOwnership {
   async start(): Promise<void> {
     // a process restarted under the same VIGIL_NODE_ID: what the old one held is not running here
     await this.deps.leases.releaseAllOf(this.deps.nodeId);
-    await this.tick();
+    this.started = true;
+    this.nudge();
+    await this.running;
     this.timer = setInterval(() => this.nudge(), this.tuning.tickMs);
   }
 
   /** Runs a tick soon (a stream was created, edited or deleted through this node). */
   nudge(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     if (this.running) {
       this.again = true;
       return;
