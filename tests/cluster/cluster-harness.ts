@@ -69,6 +69,17 @@ export async function startTestCluster(opts: { env?: Record<string, string> } = 
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Sleeps until the wall clock is at `second` past a minute. The sandbox scenarios report on minute
+ * boundaries, so a test that needs "generation happened while X" arranges X around one.
+ */
+export async function atSecondOfMinute(second: number): Promise<void> {
+  const now = Date.now();
+  let at = Math.floor(now / 60_000) * 60_000 + second * 1000;
+  if (at <= now) at += 60_000;
+  await sleep(at - now);
+}
+
 /** Polls `check` until it answers truthy; the last answer is returned (or the timeout says what it was). */
 export async function waitUntil<T>(what: string, check: () => Promise<T>, timeoutMs: number, everyMs = 250): Promise<T> {
   const until = Date.now() + timeoutMs;
