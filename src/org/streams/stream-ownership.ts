@@ -237,6 +237,11 @@ export class LocalStreamRunner implements StreamRunner, StreamAssignments {
 
   start(row: StreamRow, opts?: Parameters<StreamRunner['start']>[1]): void {
     this.inner.start(row, opts);
+    // a real camera in a process that does not ingest video (CLI, route-only tests) runs nowhere
+    if (row.sandbox !== 1 && this.inner.liveStats(row.id) === null) {
+      this.started.delete(row.id);
+      return;
+    }
     const epoch = (this.starts.get(row.id) ?? 0) + 1;
     this.starts.set(row.id, epoch);
     this.started.set(row.id, { nodeId: this.nodeId, epoch, since: this.now() });
