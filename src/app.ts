@@ -3,11 +3,11 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { readFileSync } from 'node:fs';
 import type { VigilContext } from './context.ts';
-import { newId } from './platform/lib/index.ts';
+import { newId, VigilError } from './platform/lib/index.ts';
 import { installAuth } from './platform/http/index.ts';
 import { AuthFailureLimiter } from './platform/http/index.ts';
 import { installIdempotency } from './platform/http/index.ts';
-import { installProblemHandlers } from './platform/http/index.ts';
+import { installProblemHandlers, sendProblem } from './platform/http/index.ts';
 import { createValidatorCompiler } from './platform/http/index.ts';
 import { capConnectionsPerAddress, serverOptions } from './platform/http/index.ts';
 import { OneLineRequestLog, systemRoutes } from './platform/http/index.ts';
@@ -66,6 +66,9 @@ export interface BuildAppOptions {
 }
 
 /** Builds the HTTP app around a context; never listens (tests use app.inject()). */
+/** What a VIGIL_ROLE=worker node serves. */
+const WORKER_PATHS = ['/healthz', '/readyz', '/metrics'];
+
 export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
@@ -91,6 +94,15 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
+  // issue 12: a worker node runs streams; it answers only what a load balancer and Prometheus ask
+  if (ctx.config.role === 'worker') {
+    app.addHook('onRequest', async (req, reply) => {
+      const path = req.url.split('?')[0];
+      if (WORKER_PATHS.includes(path)) return;
+      return sendProblem(reply, ctx.config.publicBaseUrl, new VigilError('service_unavailable',
+        `This node runs VIGIL_ROLE=worker: it runs streams and answers only ${WORKER_PATHS.join(', ')}. Send API requests to a node with VIGIL_ROLE=api or all.`));
+    });
+  }
 
   await app.register(swagger, {
     openapi: {

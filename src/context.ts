@@ -13,7 +13,7 @@ import { outboxServices, WEBHOOKS, DELIVERY_WORKER, type WebhookService, type De
 import { sceneServices, SCENES, SCENE_ENGINE, type SceneEngine, type SceneService } from './org/scenes/index.ts';
 import { pipelineServices, PIPELINE, type DetectionPipeline } from './org/pipeline/index.ts';
 import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService } from './org/detections/index.ts';
-import { streamServices, STREAMS, type StreamService } from './org/streams/index.ts';
+import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
 import { sourceServices, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './ingest/sources/index.ts';
@@ -37,6 +37,8 @@ export interface ContextOptions {
   planner?: Planner;
   /** real video ingest timers and detector threads (tests shorten the reconnect timers) */
   video?: LiveVideoTuning;
+  /** cluster mode: stream lease ttl and tick (tests shorten them) */
+  ownership?: OwnershipTuning;
 }
 
 /**
@@ -132,6 +134,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   if (opts.planner) c.override(PLANNER, () => opts.planner!);
   if (opts.video) c.override(VIDEO_TUNING, () => opts.video);
   if (opts.sandboxTickMs !== undefined) c.override(SANDBOX_TICK_MS, () => opts.sandboxTickMs);
+  if (opts.ownership) c.override(OWNERSHIP_TUNING, () => opts.ownership);
+  // a stream given up (rebalancing, shutdown) has its last detections written under its lease first
+  c.override(STREAM_DRAIN, (c) => () => c.get(PIPELINE).drain());
   for (const m of SERVICE_MODULES) await m.install?.(c);
 
   const pipeline = c.get(PIPELINE);
@@ -145,13 +150,22 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const whip = c.get(WHIP);
   const coordination = c.get(COORDINATION);
   const scheduler = c.get(SCHEDULER);
+  // cluster mode on a node that runs streams (issue 12 §2); null on a single node and on api nodes
+  const ownership = c.get(STREAM_OWNERSHIP);
+  const sceneService = c.get(SCENES);
 
   const liveFeed = c.get(LIVE_FEED);
 
   let stopHousekeeping: (() => void) | null = null;
   let sceneTimer: unknown = null;
+  // cluster mode: a node writes a changed scene with the streams it does not run (or no longer
+  // trusts its lease on) read from their recorded history, never from its own stale copy
+  const writeScenes = async () => {
+    if (config.cluster) await sceneService.refreshForeignReadings((streamId) => ownership?.holds(streamId) ?? false);
+    await pipeline.persistScenes();
+  };
   const persistScenes = () => {
-    pipeline.persistScenes().catch((err) => opts.log?.warn({ err }, 'scene snapshot write failed'));
+    writeScenes().catch((err) => opts.log?.warn({ err }, 'scene snapshot write failed'));
     sceneTimer = clock.setTimeout(persistScenes, 1000);
   };
   // retention and pruning: a recurring scheduled job, so with several nodes one of them runs it each hour (issue 12 §4)
@@ -178,7 +192,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     engine: c.get(SCENE_ENGINE),
     pipeline,
     sources,
-    scenes: c.get(SCENES),
+    scenes: sceneService,
     streams,
     sandbox: c.get(SANDBOX),
     rateLimits: coordination.rateLimits,
@@ -201,9 +215,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     people: c.get(PEOPLE),
     scheduler,
     async start() {
-      if (config.runSources) {
+      if (config.runSources && config.role !== 'api') {
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
-        await streams.startAll();
+        if (!config.cluster) await streams.startAll();
       }
       persistScenes();
       stopHousekeeping ??= scheduler.handle(HOUSEKEEPING_JOB, runHousekeeping, { everyMs: HOUSEKEEPING_EVERY_MS });
@@ -214,16 +228,20 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await scheduler.start();
       // household agent: build the planner's language tables now, not on the first request
       await conversations.warmUp().catch((err) => opts.log?.warn({ err }, 'planner warm-up failed'));
+      // cluster mode: this node takes its share of the streams by lease, last, so the warm-up
+      // above (seconds of CPU) cannot hold up the renewal of leases it just claimed
+      await ownership?.start();
     },
     async close() {
       stopHousekeeping?.();
       clock.clearTimeout(sceneTimer);
       liveFeed.close();
       await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
+      await ownership?.stop(); // cluster mode: stop, write what was produced, release the leases
       await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
       await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
       await pipeline.drain();
-      await pipeline.persistScenes();
+      await writeScenes();
       await scheduler.stop(); // jobs in progress finish; a claim left unfinished is taken over after its lease
       await operations.close();
       await auditCheckpoints.stop();

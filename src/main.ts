@@ -1,5 +1,5 @@
 import type pino from 'pino';
-import { loadConfig, resolveNodeId } from './platform/config/index.ts';
+import { loadConfig } from './platform/config/index.ts';
 import { createProcessLogger } from './platform/lib/index.ts';
 import type { FastifyInstance } from 'fastify';
 import { createContext, type VigilContext } from './context.ts';
@@ -9,7 +9,7 @@ import { seedDemo } from './demo/seed.ts';
 /** `npm start`: the service on embedded SQLite (or PostgreSQL with DATABASE_URL). */
 async function main() {
   const config = loadConfig();
-  const log = createProcessLogger({ level: config.logLevel, nodeId: resolveNodeId() });
+  const log = createProcessLogger({ level: config.logLevel, nodeId: config.nodeId });
   const ctx = await createContext(config, { log });
   const seeded = config.seedDemo ? await seedDemo(ctx) : null;
   const app = await buildApp(ctx, { loggerInstance: log });

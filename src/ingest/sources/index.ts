@@ -1,5 +1,6 @@
 import { defineServiceModule, LOG, token } from '../../platform/lib/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
+import { CONFIG } from '../../platform/config/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { WEBHOOKS } from '../../platform/outbox/index.ts';
@@ -34,6 +35,7 @@ export const sourceServices = defineServiceModule({
     c.provide(SOURCES, (c) => new SourceManagerT({
       clock: c.get(CLOCK), pipeline: c.get(PIPELINE), tickMs: c.get(SANDBOX_TICK_MS), log: c.get(LOG), video: c.get(LIVE_VIDEO), gate: c.get(INGEST_GATE),
       knownPeople: (tenantId: string) => c.get(LIVE_FACES).enrolledPeopleNow(tenantId),
+      clustered: c.get(CONFIG).cluster,
     }));
     c.provide(STREAM_RUNNER, (c) => c.get(SOURCES));
     c.provide(WHIP_INGEST, (c) => c.get(SOURCES));

@@ -99,12 +99,13 @@ export class LiveVideoSources {
     return this.entries.has(streamId);
   }
 
-  start(row: StreamRow): void {
+  /** `lease`: cluster mode, the claim its detections are fenced by (issue 12 §2) */
+  start(row: StreamRow, lease?: StreamRef['lease']): void {
     if (this.closed) return;
     this.stop(row.id);
     const cfg = parseStreamConfig(row.config);
     const entry: LiveEntry = {
-      ref: { id: row.id, tenant_id: row.tenant_id, scene_id: row.scene_id, location: row.location },
+      ref: { id: row.id, tenant_id: row.tenant_id, scene_id: row.scene_id, location: row.location, lease },
       handle: null,
       mobile: null,
       webrtc: null,

@@ -34,6 +34,8 @@ export interface SourceManagerDeps {
   video?: LiveVideoSources;
   /** household sensors that are muted or left alone (issue 9 §1): a real one is not even decoded */
   gate?: IngestGate;
+  /** cluster mode (issue 12): only the ownership scheduler starts sources, each under its lease */
+  clustered?: boolean;
   /**
    * the tenant's people with an enrolled face, as known now (a cache; null while it loads): a
    * sandbox person the scenario recognizes is named as one of them (issue 14)
@@ -83,18 +85,20 @@ export class SourceManager {
    * scene already shows its present state (people who arrived before it was registered); a restart
    * resumes at now, so nothing is generated twice.
    */
-  start(row: StreamRow, opts: { timeZone?: string; since?: number } = {}): void {
+  start(row: StreamRow, opts: { timeZone?: string; since?: number; lease?: { nodeId: string; epoch: number } } = {}): void {
     if (this.stopped) return;
+    // a start from anywhere else (a household edit through this node) would run a second copy
+    if (this.deps.clustered && !opts.lease) return;
     this.stop(row.id);
     if (row.sandbox) {
       const { scenario, seed } = scenarioForStream(row);
       const gen = createScenario(scenario, { seed, timeZone: opts.timeZone ?? 'UTC' });
-      this.runners.set(row.id, this.runSandbox(row, gen, opts.since ?? this.deps.clock.now()));
+      this.runners.set(row.id, this.runSandbox(row, gen, opts.since ?? this.deps.clock.now(), opts.lease));
       metrics().streamStatus(row.id, 'live'); // a generator is live while it runs
     } else if (this.live && VIDEO_SOURCE_TYPES.includes(row.source_type) && !this.deps.gate?.withheldReason(row.id)) {
       // a simulated sensor keeps generating (the pipeline's gate drops it); a real camera that was
       // told to stop looking is not decoded or run through the detector at all
-      this.deps.video?.start(row);
+      this.deps.video?.start(row, opts.lease);
     }
   }
 
@@ -155,10 +159,10 @@ export class SourceManager {
     return this.runners.size;
   }
 
-  private runSandbox(row: StreamRow, gen: ScenarioGenerator, since: number): SourceRunner {
+  private runSandbox(row: StreamRow, gen: ScenarioGenerator, since: number, lease?: StreamRef['lease']): SourceRunner {
     const { clock, pipeline } = this.deps;
     const tickMs = this.deps.tickMs ?? 1000;
-    const ref: StreamRef = { id: row.id, tenant_id: row.tenant_id, scene_id: row.scene_id, location: row.location };
+    const ref: StreamRef = { id: row.id, tenant_id: row.tenant_id, scene_id: row.scene_id, location: row.location, lease };
     let last = since;
     let handle: unknown = null;
     let active = true;

@@ -9,12 +9,15 @@ import type { SceneEngine, SceneState } from '../scenes/index.ts';
 import { sceneRepository } from '../scenes/index.ts';
 import { boxToColumn, detectionRepository } from '../detections/index.ts';
 import { auditRepository } from '../../platform/audit/index.ts';
+import type { FenceClaim } from '../../platform/coordination/index.ts';
 
 export interface StreamRef {
   id: string;
   tenant_id: string;
   scene_id: string;
   location: string;
+  /** cluster mode: the lease the stream's source runs under; its batches are fenced by it (issue 12 §2) */
+  lease?: { nodeId: string; epoch: number };
 }
 
 /**
@@ -58,6 +61,8 @@ export type WithheldReason = 'muted' | 'left_alone';
 type StoredDetection = DetectionRecord & Omit<DetectionTable, 'box'> & { box: DetectionBox | null };
 
 interface Pending {
+  /** the stream's lease when its source runs under one (cluster mode) */
+  lease?: FenceClaim;
   records: StoredDetection[];
   resolve: (r: DetectionRecord[]) => void;
   reject: (e: unknown) => void;
@@ -85,6 +90,8 @@ export class DetectionPipeline {
       audit: AuditService;
       scenes: SceneEngine;
       onError?: (err: unknown) => void;
+      /** cluster mode: refuses a batch whose stream lease moved on (platform/coordination SqlLeaseStore) */
+      fence?: { assertHeld(trx: DbExecutor, claims: readonly FenceClaim[]): Promise<void> } | null;
     },
   ) {}
 
@@ -148,7 +155,8 @@ export class DetectionPipeline {
       records.push(rec);
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ records, resolve, reject });
+      const lease = stream.lease && { streamId: stream.id, ...stream.lease };
+      this.queue.push({ lease, records, resolve, reject });
       this.schedule();
     });
   }
@@ -229,6 +237,8 @@ export class DetectionPipeline {
       ));
       const { database } = this.deps;
       await database.withWriteLock(async (trx) => {
+        // issue 12 §2: a node whose lease moved on (paused past expiry) writes nothing
+        await this.deps.fence?.assertHeld(trx, batch.flatMap((p) => (p.lease ? [p.lease] : [])));
         // spec "What the service does" 4: every detection is recorded in the audit trail
         // the repositories take SQLite's hot path (prepared statements on the raw connection) themselves
         await detectionRepository.insertManyLocked(database, trx, rows);

@@ -11,6 +11,7 @@ import { AUDIT } from '../../platform/audit/index.ts';
 import { SCENE_ENGINE } from '../scenes/index.ts';
 import { METRICS } from '../../platform/metrics/index.ts';
 import { measurePipeline } from './pipeline-metrics.ts';
+import { CLUSTER_LEASES } from '../../platform/coordination/index.ts';
 import { DetectionPipeline as DetectionPipelineT, type IngestGate as IngestGateT } from './detection-pipeline.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { DetectionPipeline, type IngestGate, type PipelineHook, type StreamRef, type WithheldReason } from './detection-pipeline.ts';
@@ -27,5 +28,6 @@ export const pipelineServices = defineServiceModule({
     audit: c.get(AUDIT),
     scenes: c.get(SCENE_ENGINE),
     onError: (err) => c.get(LOG)?.error({ err }, 'detection pipeline write failed'),
+    fence: c.get(CLUSTER_LEASES),
   }), c.get(METRICS))),
 });

@@ -3,6 +3,7 @@ import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { INGEST_GATE, PIPELINE } from '../pipeline/index.ts';
+import { SCENES } from '../scenes/index.ts';
 import { SandboxService as SandboxServiceT } from './sandbox.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { SandboxService } from './sandbox.service.ts';
@@ -23,5 +24,5 @@ export const SANDBOX = token<SandboxServiceT>('sandbox');
 
 export const sandboxServices = defineServiceModule({
   name: 'sandbox',
-  provide: (c) => c.provide(SANDBOX, (c) => new SandboxServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), gate: c.get(INGEST_GATE) })),
+  provide: (c) => c.provide(SANDBOX, (c) => new SandboxServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), gate: c.get(INGEST_GATE), scenes: c.get(SCENES) })),
 });

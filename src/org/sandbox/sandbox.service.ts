@@ -6,7 +6,7 @@ import type { AuditService } from '../../platform/audit/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/index.ts';
 import { toDetectionView } from '../scenes/index.ts';
-import type { DetectionView } from '../scenes/index.ts';
+import type { DetectionView, SceneService } from '../scenes/index.ts';
 import { streamRepository } from '../streams/index.ts';
 import { ANIMAL_KINDS } from '../detections/index.ts';
 import { personRepository } from '../people/index.ts';
@@ -18,7 +18,7 @@ import type { InjectDetectionBodyT } from './sandbox.schemas.ts';
  * or a watch event happen on demand instead of waiting for the scenario to produce one.
  */
 export class SandboxService {
-  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; pipeline: DetectionPipeline; gate?: IngestGate }) {}
+  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; pipeline: DetectionPipeline; gate?: IngestGate; scenes?: Pick<SceneService, 'ensureLoaded'> }) {}
 
   async injectDetection(principal: Principal, actor: Actor, body: InjectDetectionBodyT): Promise<DetectionView> {
     const stream = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, body.stream_id);
@@ -36,6 +36,8 @@ export class SandboxService {
       if (!(await personRepository.findForTenant(this.deps.database.db, principal.tenantId, body.person_id))) throw invalid('person_id', `no person ${body.person_id} here (POST /v1/people)`);
     }
     assertLooking(this.deps.gate?.withheldReason(stream.id) ?? null, stream.id);
+    // the stream may have been created through another node after this one started (issue 12)
+    await this.deps.scenes?.ensureLoaded(stream.scene_id);
     const [rec] = await this.deps.pipeline.ingest(
       { id: stream.id, tenant_id: stream.tenant_id, scene_id: stream.scene_id, location: stream.location },
       [

@@ -111,6 +111,11 @@ export class SceneEngine {
     return s;
   }
 
+  /** Scenes changed since the last takeDirty, left marked. */
+  dirtyScenes(): SceneState[] {
+    return [...this.scenes.values()].filter((s) => s.dirty);
+  }
+
   takeDirty(): SceneState[] {
     const out: SceneState[] = [];
     for (const s of this.scenes.values()) {

@@ -26,6 +26,9 @@ export const sceneRepository = {
   listForTenant(db: DbExecutor, tenantId: string) {
     return db.selectFrom('scenes').selectAll().where('tenant_id', '=', tenantId).execute();
   },
+  findById(db: DbExecutor, id: string) {
+    return db.selectFrom('scenes').selectAll().where('id', '=', id).executeTakeFirst();
+  },
   listAll(db: DbExecutor) {
     return db.selectFrom('scenes').selectAll().execute();
   },

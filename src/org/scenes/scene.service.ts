@@ -55,8 +55,43 @@ export class SceneService {
       defaultCapacity: number;
       /** questions about known people ("was Maria here today?"); without it they are not understood */
       people?: ScenePeople;
+      /**
+       * cluster mode (issue 12): a scene's streams may run on other nodes, so views read the
+       * scene row their owners write each second rather than this process's partial copy
+       */
+      sharedState?: boolean;
     },
   ) {}
+
+  /**
+   * Registers a scene this process has not seen (created through another node after this one
+   * started) with its streams' last readings. Before this, a detection for it answered 500.
+   */
+  async ensureLoaded(sceneId: string): Promise<void> {
+    if (this.deps.engine.get(sceneId)) return;
+    const { db } = this.deps.database;
+    const row = await sceneRepository.findById(db, sceneId);
+    if (!row || this.deps.engine.get(sceneId)) return;
+    this.deps.engine.register(row);
+    for (const stream of await streamRepository.listByScene(db, sceneId)) {
+      this.deps.engine.restoreStream(sceneId, stream.id, await detectionRepository.latestReadings(db, stream.id));
+    }
+  }
+
+  /**
+   * Cluster mode, before this node writes its changed scenes: the readings of streams it does not
+   * run come from their recorded history (their owners' latest), so a node never writes a scene
+   * total with another node's streams frozen at what it saw when it started.
+   */
+  async refreshForeignReadings(runsHere: (streamId: string) => boolean): Promise<void> {
+    const { db } = this.deps.database;
+    for (const scene of this.deps.engine.dirtyScenes()) {
+      for (const stream of await streamRepository.listByScene(db, scene.id)) {
+        if (runsHere(stream.id)) continue;
+        this.deps.engine.restoreStream(scene.id, stream.id, await detectionRepository.latestReadings(db, stream.id));
+      }
+    }
+  }
 
   /** Loads every scene into the engine (server start). */
   async loadAll(): Promise<void> {
@@ -152,7 +187,7 @@ export class SceneService {
       });
     }
     const now = this.deps.clock.now();
-    const state = this.deps.engine.snapshot(sceneId, now);
+    const state = this.deps.sharedState ? undefined : this.deps.engine.snapshot(sceneId, now);
     const people = this.deps.people ? await this.deps.people.list(principal.tenantId) : [];
     const about = readPeopleQuestion(body.query, people);
     const parsed: InterpretResult =
@@ -194,7 +229,7 @@ export class SceneService {
                 people: state?.people ?? scene.people,
                 vehicles: state?.vehicles ?? scene.vehicles,
                 capacity: scene.capacity,
-                active_anomalies: state?.activeAnomalies ?? 0,
+                active_anomalies: state?.activeAnomalies ?? (this.deps.sharedState ? scene.active_anomalies : 0),
               },
               baseline.map(toRecords),
             );
@@ -241,9 +276,9 @@ export class SceneService {
   }
 
   private toView(row: SceneRow, streamIds: string[]): SceneView {
-    const s: SceneState | undefined = this.deps.engine.snapshot(row.id, this.deps.clock.now());
+    const s: SceneState | undefined = this.deps.sharedState ? undefined : this.deps.engine.snapshot(row.id, this.deps.clock.now());
     const people = s?.people ?? row.people;
-    const anomalies = s?.activeAnomalies ?? 0;
+    const anomalies = s?.activeAnomalies ?? (this.deps.sharedState ? row.active_anomalies : 0);
     return {
       id: row.id,
       object: 'scene',

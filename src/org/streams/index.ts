@@ -2,11 +2,16 @@
 
 
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { METRICS } from '../../platform/metrics/index.ts';
 import { CONFIG } from '../../platform/config/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SCENES } from '../scenes/index.ts';
+import { availableParallelism } from 'node:os';
+import { LOG } from '../../platform/lib/index.ts';
+import { CLUSTER_LEASES } from '../../platform/coordination/index.ts';
+import { ClusterStreamRunner, LocalStreamRunner, StreamOwnership as StreamOwnershipT, type OwnershipTuning } from './stream-ownership.ts';
 import { StreamService as StreamServiceT, type StreamPublishing as StreamPublishingT } from './stream.service.ts';
 import type { FrameFaceRecognizer as FrameFaceRecognizerT, StreamRunner as StreamRunnerT } from './stream-runner.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
@@ -15,6 +20,7 @@ export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts'
 export { streamRepository, type StreamRow } from './stream.repository.ts';
 export { PublishInfoSchema, StreamIdParams, type FrameFace, type PublishInfo } from './stream.schemas.ts';
 export { StreamService } from './stream.service.ts';
+export { DEFAULT_OWNERSHIP_TUNING, StreamOwnership, type OwnershipTuning } from './stream-ownership.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
 import type { StreamService } from './stream.service.ts';
@@ -41,16 +47,49 @@ export const STREAM_PUBLISHING = token<StreamPublishingT>('streamPublishing');
 /** port: face recognition on phone frames (org/people provides it, issue 14) */
 export const FRAME_FACES = token<FrameFaceRecognizerT>('frameFaces');
 
+/** resolves when ingested detections are durable (the composition root hands in the pipeline's drain) */
+export const STREAM_DRAIN = token<() => Promise<void>>('streamDrain');
+/** this node's share weight in cluster mode: its detector threads (default half the cores, as the detector pool) */
+export const STREAM_CAPACITY = token<number>('streamCapacity');
+/** lease ttl and tick (tests shorten them); undefined = the defaults */
+export const OWNERSHIP_TUNING = token<OwnershipTuning | undefined>('ownershipTuning');
+/** cluster mode on a node that runs streams (issue 12 §2): which streams this node runs; null otherwise */
+export const STREAM_OWNERSHIP = token<StreamOwnershipT | null>('streamOwnership');
+/** the runner the streams service starts and stops sources through, and asks where streams run */
+const OWNED_RUNNER = token<LocalStreamRunner | ClusterStreamRunner>('ownedStreamRunner');
+
 export const streamServices = defineServiceModule({
   name: 'streams',
-  provide: (c) => c.provide(STREAMS, (c) => new StreamServiceT({
-    database: c.get(DATABASE),
-    clock: c.get(CLOCK),
-    audit: c.get(AUDIT),
-    scenes: c.get(SCENES),
-    sources: c.get(STREAM_RUNNER),
-    allowFileSources: c.get(CONFIG).allowFileSources,
-    publishing: c.get(STREAM_PUBLISHING),
-    faces: c.get(FRAME_FACES),
-  })),
+  provide(c) {
+    c.provide(STREAM_DRAIN, () => async () => undefined);
+    c.provide(STREAM_CAPACITY, () => Math.max(1, Math.floor(availableParallelism() / 2)));
+    c.provide(OWNERSHIP_TUNING, () => undefined);
+    c.provide(STREAM_OWNERSHIP, (c) => {
+      const config = c.get(CONFIG);
+      const leases = c.get(CLUSTER_LEASES);
+      if (!config.cluster || !leases || config.role === 'api' || !config.runSources) return null;
+      return new StreamOwnershipT({
+        database: c.get(DATABASE), leases, runner: c.get(STREAM_RUNNER), scenes: c.get(SCENES), nodeId: config.nodeId, role: config.role,
+        capacity: c.get(STREAM_CAPACITY), drain: c.get(STREAM_DRAIN), tuning: c.get(OWNERSHIP_TUNING), log: c.get(LOG),
+        onHeld: (n) => c.get(METRICS).setLeasesHeld(n),
+      });
+    });
+    c.provide(OWNED_RUNNER, (c) => {
+      const leases = c.get(CLUSTER_LEASES);
+      return leases
+        ? new ClusterStreamRunner(c.get(STREAM_RUNNER), leases, c.get(STREAM_OWNERSHIP))
+        : new LocalStreamRunner(c.get(STREAM_RUNNER), c.get(CONFIG).nodeId, () => c.get(CLOCK).now());
+    });
+    c.provide(STREAMS, (c) => new StreamServiceT({
+      database: c.get(DATABASE),
+      clock: c.get(CLOCK),
+      audit: c.get(AUDIT),
+      scenes: c.get(SCENES),
+      sources: c.get(OWNED_RUNNER),
+      allowFileSources: c.get(CONFIG).allowFileSources,
+      publishing: c.get(STREAM_PUBLISHING),
+      faces: c.get(FRAME_FACES),
+      assignments: c.get(OWNED_RUNNER),
+    }));
+  },
 });

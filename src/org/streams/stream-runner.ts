@@ -18,7 +18,11 @@ export interface FrameOutcome {
  * so streams never import ingest code.
  */
 export interface StreamRunner {
-  start(row: StreamRow, opts?: { timeZone?: string; since?: number }): void;
+  /**
+   * `lease`: in cluster mode, the claim the stream runs under; its detections are written only
+   * while that lease is current (fencing, issue 12 §2).
+   */
+  start(row: StreamRow, opts?: { timeZone?: string; since?: number; lease?: { nodeId: string; epoch: number } }): void;
   stop(streamId: string): void;
   liveStats(streamId: string): IngestStats | null;
   reconfigure(streamId: string, cfg: StreamVideoConfig): void;

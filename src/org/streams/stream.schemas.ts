@@ -99,6 +99,17 @@ export const StreamSchema = Type.Object(
     motion_masks: MotionMasksSchema,
     created_at: IsoTime,
     updated_at: IsoTime,
+    assignment: Type.Union(
+      [
+        Type.Object({
+          node_id: Type.String({ description: 'the node running the stream (VIGIL_NODE_ID)' }),
+          epoch: Type.Integer({ minimum: 1, description: 'fencing epoch of the lease: grows each time another node takes the stream over' }),
+          since: IsoTime,
+        }, { additionalProperties: false }),
+        Type.Null(),
+      ],
+      { description: 'where the stream runs now (issue 12): null when no node runs it (a cluster between owners, or a server not running sources)' },
+    ),
     publish: Type.Optional({ ...PublishInfoSchema, description: 'webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page (issue 15)' }),
   },
   { $id: 'Stream' },

@@ -18,6 +18,7 @@ import { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 import type { CreateStreamBodyT, StreamView, UpdateStreamBodyT } from './stream.schemas.ts';
 import { streamRepository, type StreamRow } from './stream.repository.ts';
 import type { FrameFace, PublishInfo } from './stream.schemas.ts';
+import { toAssignmentView, type AssignmentView, type StreamAssignments } from './stream-ownership.ts';
 
 /** WebRTC ingest (issue 15): a webrtc stream's publish token lives and dies with the stream. */
 export interface StreamPublishing {
@@ -34,7 +35,7 @@ export function maskSourceUrl(url: string): string {
  * The stream as stored, with the live figures of its ingest when it runs in this process (the
  * row's status is written on each change; frame rates exist only in memory).
  */
-export function toStreamView(r: StreamRow, live: IngestStats | null = null): StreamView {
+export function toStreamView(r: StreamRow, live: IngestStats | null = null, assignment: AssignmentView = null): StreamView {
   const cfg = parseStreamConfig(r.config);
   return {
     id: r.id,
@@ -54,6 +55,7 @@ export function toStreamView(r: StreamRow, live: IngestStats | null = null): Str
     motion_masks: cfg.motion_masks,
     created_at: r.created_at,
     updated_at: r.updated_at,
+    assignment,
   };
 }
 
@@ -138,6 +140,8 @@ export class StreamService {
       publishing?: StreamPublishing;
       /** face recognition on phone frames (issue 14 §5; the people module) */
       faces?: FrameFaceRecognizer;
+      /** where each stream runs (issue 12): this process, or the lease table in cluster mode */
+      assignments?: StreamAssignments;
     },
   ) {}
 
@@ -145,8 +149,14 @@ export class StreamService {
     return { allowFileSources: this.deps.allowFileSources ?? false };
   }
 
-  private view(r: StreamRow): StreamView {
-    return toStreamView(r, this.deps.sources.liveStats(r.id));
+  private async view(r: StreamRow): Promise<StreamView> {
+    const [v] = await this.views([r]);
+    return v;
+  }
+
+  private async views(rows: readonly StreamRow[]): Promise<StreamView[]> {
+    const where = (await this.deps.assignments?.assignments(rows.map((r) => r.id))) ?? new Map();
+    return rows.map((r) => toStreamView(r, this.deps.sources.liveStats(r.id), toAssignmentView(where.get(r.id))));
   }
 
   async create(principal: Principal, actor: Actor, body: CreateStreamBodyT): Promise<StreamView> {
@@ -185,12 +195,13 @@ export class StreamService {
     });
     this.deps.scenes.registerLoaded(row.scene_id);
     this.deps.sources.start(row, { timeZone: this.deps.scenes.timeZoneOf(row.scene_id), since: now - 15 * 60_000 });
-    return publish ? { ...this.view(row), publish } : this.view(row);
+    return publish ? { ...(await this.view(row)), publish } : this.view(row);
   }
 
   async list(principal: Principal, q: PageQuery & { location?: string }) {
     const page = await streamRepository.listPage(this.deps.database.db, principal.tenantId, principal.locations, { location: q.location }, q);
-    return mapPage(page, (r) => this.view(r));
+    const views = await this.views(page.data);
+    return mapPage({ ...page, data: views }, (v) => v);
   }
 
   async get(principal: Principal, id: string): Promise<StreamView> {

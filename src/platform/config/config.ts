@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { resolveNodeId } from './node-id.ts';
 import { readLlmConfig, type LlmConfig } from './llm-config.ts';
 import { parseIceServers, type IceServer } from './ice-servers.ts';
 
@@ -13,6 +14,16 @@ export interface Config {
   /** postgres://… selects PostgreSQL; empty selects SQLite under dataDir */
   readonly databaseUrl: string | null;
   readonly redisUrl: string | null;
+  /**
+   * Cluster mode (issue 12): DATABASE_URL=postgres://… and REDIS_URL both set. Streams are then
+   * owned by leases in PostgreSQL and run by one worker each; otherwise this is the single-node
+   * embedded default and every stream runs here.
+   */
+  readonly cluster: boolean;
+  /** VIGIL_ROLE: `all` serves HTTP and runs streams; `api` only serves HTTP; `worker` only runs streams (and health) */
+  readonly role: NodeRole;
+  /** VIGIL_NODE_ID: this process in leases, logs and the stream view's assignment; default hostname-pid */
+  readonly nodeId: string;
   readonly logLevel: string;
   /** default requests/minute per key (DESIGN.md "Rate limits") */
   readonly rateLimitPerMinute: number;
@@ -37,6 +48,31 @@ export interface Config {
   readonly iceServers: readonly IceServer[];
   /** bearer token GET /metrics asks for (VIGIL_METRICS_TOKEN, ≥ 16 characters); null = /metrics answers this machine only (docs/decisions.md) */
   readonly metricsToken: string | null;
+}
+
+export type NodeRole = 'all' | 'api' | 'worker';
+export const NODE_ROLES: readonly NodeRole[] = ['all', 'api', 'worker'];
+
+function readCluster(env: NodeJS.ProcessEnv, databaseUrl: string | null, redisUrl: string | null): { cluster: boolean; role: NodeRole; nodeId: string } {
+  const rawRole = (env.VIGIL_ROLE ?? '').trim();
+  const role = (rawRole === '' ? 'all' : rawRole) as NodeRole;
+  if (!NODE_ROLES.includes(role)) {
+    throw new Error(`config: VIGIL_ROLE must be one of ${NODE_ROLES.join(', ')}, got ${JSON.stringify(rawRole)}`);
+  }
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new Error('config: REDIS_URL must be a redis:// or rediss:// URL (leave it unset for a single node)');
+  }
+  if (redisUrl && !databaseUrl) {
+    throw new Error(
+      'config: REDIS_URL turns on cluster mode, which needs DATABASE_URL=postgres://… — the embedded SQLite database serves one node only (unset REDIS_URL to run a single node on SQLite)',
+    );
+  }
+  const cluster = Boolean(redisUrl && databaseUrl);
+  if (!cluster && role !== 'all') {
+    throw new Error(`config: VIGIL_ROLE=${role} needs cluster mode (DATABASE_URL=postgres://… and REDIS_URL=redis://…); a single node runs everything (VIGIL_ROLE=all)`);
+  }
+  const nodeId = resolveNodeId(env);
+  return { cluster, role, nodeId };
 }
 
 export interface HttpLimits {
@@ -118,12 +154,14 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     throw new Error('config: DATABASE_URL must be a postgres:// URL (leave it unset for embedded SQLite)');
   }
   const port = readInt(env, 'PORT', 8080, 0, 65535);
+  const redisUrl = env.REDIS_URL && env.REDIS_URL.trim() !== '' ? env.REDIS_URL.trim() : null;
   const config: Config = {
     port,
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.VIGIL_DATA_DIR ?? './data'),
     databaseUrl,
-    redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : null,
+    redisUrl,
+    ...readCluster(env, databaseUrl, redisUrl),
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimitPerMinute: readInt(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     retentionDays: readInt(env, 'VIGIL_RETENTION_DAYS', 7, 1, 3650),

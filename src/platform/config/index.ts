@@ -1,7 +1,7 @@
 import { token } from '../lib/index.ts';
 import type { Config } from './config.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
-export { loadConfig, type Config, type HttpLimits } from './config.ts';
+export { NODE_ROLES, loadConfig, type Config, type HttpLimits, type NodeRole } from './config.ts';
 export { type IceServer } from './ice-servers.ts';
 export { type LlmConfig } from './llm-config.ts';
 

@@ -49,9 +49,11 @@ export function createCoordination(opts: {
   onFallback?: OnFallback;
   /** reports whether Redis is up (the vigil_redis_up metric); returns its removal */
   watchRedis?: (up: () => boolean) => () => void;
+  /** cluster mode (issue 12): the stream leases every node shares in the database */
+  leases?: LeaseStore;
 }): Coordination {
   const wakeSignal = createWakeSignal(opts.database, opts.databaseUrl, opts.log);
-  const leases = new InProcessLeaseStore();
+  const leases = opts.leases ?? new InProcessLeaseStore();
   if (!opts.redisUrl) {
     const invalidation = new InProcessCacheInvalidation();
     return {

@@ -3,6 +3,7 @@ import { CONFIG } from '../config/index.ts';
 import { DATABASE } from '../db/index.ts';
 import { METRICS } from '../metrics/index.ts';
 import { createCoordination as makeCoordination, type Coordination as CoordinationT } from './coordination.ts';
+import { SqlLeaseStore as SqlLeaseStoreT } from './sql-lease-store.ts';
 /**
  * Infrastructure seams for running more than one node (issue 11 §3): each an interface with an
  * in-process implementation; shared implementations (Redis, PostgreSQL) come with issue 12.
@@ -17,16 +18,23 @@ export { RedisRateLimitStore, type OnFallback } from './redis-rate-limit-store.t
 export { RedisStreamSlots } from './redis-stream-slots.ts';
 export { RedisCacheInvalidation } from './redis-cache-invalidation.ts';
 export { REDIS_COMMAND_TIMEOUT_MS, closeQuietly, connectCommands, connectSubscriber, whenReady } from './redis-connection.ts';
+export { FencedWriteError, SqlLeaseStore, type FenceClaim, type StreamAssignment } from './sql-lease-store.ts';
 
 export const COORDINATION = token<CoordinationT>('coordination');
+/** cluster mode (issue 12 §2): the leases in the shared database, with heartbeats and fencing; null on a single node */
+export const CLUSTER_LEASES = token<SqlLeaseStoreT | null>('clusterLeases');
 
 export const coordinationServices = defineServiceModule({
   name: 'coordination',
-  provide: (c) => c.provide(COORDINATION, (c) => makeCoordination({
-    database: c.get(DATABASE), databaseUrl: c.get(CONFIG).databaseUrl, redisUrl: c.get(CONFIG).redisUrl, log: c.get(LOG),
-    onFallback: (store) => c.get(METRICS).redisFallbacks.inc({ store }),
-    watchRedis: (up) => c.get(METRICS).watchRedis(up),
-  })),
+  provide(c) {
+    c.provide(CLUSTER_LEASES, (c) => (c.get(CONFIG).cluster ? new SqlLeaseStoreT(c.get(DATABASE)) : null));
+    c.provide(COORDINATION, (c) => makeCoordination({
+      database: c.get(DATABASE), databaseUrl: c.get(CONFIG).databaseUrl, redisUrl: c.get(CONFIG).redisUrl, log: c.get(LOG),
+      leases: c.get(CLUSTER_LEASES) ?? undefined,
+      onFallback: (store) => c.get(METRICS).redisFallbacks.inc({ store }),
+      watchRedis: (up) => c.get(METRICS).watchRedis(up),
+    }));
+  },
   // before anything is served: connected to Redis and subscribed to invalidations (or given up waiting)
   install: (c) => c.get(COORDINATION).start(),
 });

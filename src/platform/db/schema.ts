@@ -505,6 +505,8 @@ export interface Database {
   people: PersonTable; // 013
   person_faces: PersonFaceTable; // 013
   scheduled_jobs: ScheduledJobTable; // 015
+  stream_leases: StreamLeaseTable; // 014
+  cluster_nodes: ClusterNodeTable; // 014
 }
 
 // --- durable scheduled jobs (migration 015, src/platform/scheduler/) ---
@@ -525,6 +527,25 @@ export interface ScheduledJobTable {
   last_done_at: number | null;
   last_done_by: string | null;
   created_at: string;
+}
+
+// --- scale-out (migration 014, src/platform/coordination/) ---
+/** Which node runs a stream (issue 12 §2); times are epoch ms. */
+export interface StreamLeaseTable {
+  stream_id: string;
+  node_id: string;
+  epoch: number; // fencing token: only grows
+  expires_at: number; // 0 once released
+  since: number; // when the current owner claimed it
+}
+
+/** A node's heartbeat; live workers share the streams by capacity. */
+export interface ClusterNodeTable {
+  node_id: string;
+  role: string; // all | api | worker
+  capacity: number; // detector threads
+  started_at: number;
+  heartbeat_at: number;
 }
 
 // --- known people and their faces (migration 013, src/org/people/) ---

@@ -1,6 +1,7 @@
 import { defineServiceModule, LOG, token } from '../lib/index.ts';
 import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
+import { CONFIG } from '../config/index.ts';
 import { COORDINATION } from '../coordination/index.ts';
 import { Scheduler as SchedulerT, defaultNodeId } from './scheduler.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
@@ -18,8 +19,9 @@ export const NODE_ID = token<string>('nodeId');
 export const schedulerServices = defineServiceModule({
   name: 'scheduler',
   provide(c) {
-    // one id per context: several contexts in one process (tests) are several nodes
-    c.provide(NODE_ID, () => defaultNodeId());
+    // in cluster mode the node's configured id (leases, logs and metrics name it the same way);
+    // otherwise one id per context: several contexts in one process (tests) are several nodes
+    c.provide(NODE_ID, (c) => (c.get(CONFIG).cluster ? c.get(CONFIG).nodeId : defaultNodeId()));
     c.provide(SCHEDULER, (c) => new SchedulerT({
       database: c.get(DATABASE), clock: c.get(CLOCK), nodeId: c.get(NODE_ID), wakeSignal: c.get(COORDINATION).wakeSignal, log: c.get(LOG),
     }));

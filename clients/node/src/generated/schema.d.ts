@@ -1280,6 +1280,18 @@ export interface components {
              * @example 2026-11-21T20:40:00.000Z
              */
             updated_at: string;
+            /** @description where the stream runs now (issue 12): null when no node runs it (a cluster between owners, or a server not running sources) */
+            assignment: {
+                /** @description the node running the stream (VIGIL_NODE_ID) */
+                node_id: string;
+                /** @description fencing epoch of the lease: grows each time another node takes the stream over */
+                epoch: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T20:40:00.000Z
+                 */
+                since: string;
+            } | null;
             /** @description webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page (issue 15) */
             publish?: {
                 /** @enum {string} */

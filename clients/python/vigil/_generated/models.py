@@ -101,6 +101,7 @@ __all__ = [
     "Scene",
     "Sensor",
     "Stream",
+    "StreamAssignment",
     "StreamPublish",
     "StreamZonesItem",
     "UpdateAlertRuleCondition",
@@ -529,12 +530,15 @@ Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "locati
 Sensor = TypedDict("Sensor", {"id": "str", "object": "Literal[\"sensor\"]", "name": "str", "kind": "Literal[\"camera\", \"contact\", \"motion\"]", "room": "str", "location": "str", "sandbox": "bool", "status": "str", "muted": "bool", "left_alone": "bool", "created_at": "str"})
 
 
-_StreamRequired = TypedDict("_StreamRequired", {"id": "str", "object": "Literal[\"stream\"]", "name": "str", "source_type": "str", "source_url": "str", "location": "str", "scene_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "sandbox": "bool", "error": "Optional[str]", "last_frame_at": "Optional[str]", "fps_in": "Optional[float]", "detector_fps": "Optional[float]", "zones": "List[StreamZonesItem]", "motion_masks": "List[List[List[float]]]", "created_at": "str", "updated_at": "str"})
+_StreamRequired = TypedDict("_StreamRequired", {"id": "str", "object": "Literal[\"stream\"]", "name": "str", "source_type": "str", "source_url": "str", "location": "str", "scene_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "sandbox": "bool", "error": "Optional[str]", "last_frame_at": "Optional[str]", "fps_in": "Optional[float]", "detector_fps": "Optional[float]", "zones": "List[StreamZonesItem]", "motion_masks": "List[List[List[float]]]", "created_at": "str", "updated_at": "str", "assignment": "Optional[StreamAssignment]"})
 _StreamOptional = TypedDict("_StreamOptional", {"publish": "StreamPublish"}, total=False)
 
 
 class Stream(_StreamRequired, _StreamOptional):
     pass
+
+
+StreamAssignment = TypedDict("StreamAssignment", {"node_id": "str", "epoch": "int", "since": "str"})
 
 
 StreamPublish = TypedDict("StreamPublish", {"object": "Literal[\"publish_token\"]", "stream_id": "str", "token": "str", "token_preview": "str", "whip_url": "str", "publish_url": "str", "created_at": "str"})

@@ -12,6 +12,7 @@ import * as m010 from './010_webrtc_publish.ts'; // WebRTC ingest (issue 15)
 import * as m011 from './011_console_sessions.ts'; // web console sessions (issue 13)
 import * as m012 from './012_detection_boxes.ts'; // detection boxes on snapshots (issue 13)
 import * as m013 from './013_people.ts'; // known people and faces (issue 14)
+import * as m014 from './014_stream_leases.ts'; // stream ownership by lease, node heartbeats (issue 12)
 import * as m015 from './015_scheduled_jobs.ts'; // durable scheduled jobs, run once cluster-wide (issue 12 §4)
 import * as m016 from './016_detection_person.ts'; // recognized people on detections (issue 14)
 
@@ -33,6 +34,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '011_console_sessions': m011,
   '012_detection_boxes': m012,
   '013_people': m013,
+  '014_stream_leases': m014,
   '015_scheduled_jobs': m015,
   '016_detection_person': m016,
 };
