@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
 import type { DbExecutor, DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionTable } from '../../platform/db/index.ts';
 import type { DetectionBox } from './detection.ts';
@@ -15,6 +16,13 @@ export function boxOf(d: { box?: string | DetectionBox | null }): DetectionBox |
   if (d.box == null) return null;
   return typeof d.box === 'string' ? (JSON.parse(d.box) as DetectionBox) : d.box;
 }
+/** the PostgreSQL column types of DETECTION_COLUMNS, for the unnest() insert */
+const PG_TYPES: Record<(typeof DETECTION_COLUMNS)[number], string> = {
+  id: 'text', tenant_id: 'text', stream_id: 'text', scene_id: 'text', location: 'text', type: 'text', subtype: 'text',
+  value: 'double precision', count: 'integer', confidence: 'double precision', at: 'bigint', track_id: 'text',
+  dwell_s: 'double precision', zone: 'text', box: 'text',
+};
+const COLUMN_LIST = sql.raw(DETECTION_COLUMNS.join(', '));
 const insertStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 
 export const detectionRepository = {
@@ -34,13 +42,23 @@ export const detectionRepository = {
     for (const r of rows) st.run(r);
   },
   /**
-   * The batch insert of the pipeline's commit, inside `database.withWriteLock` (`trx` is its
+   * The same insert on PostgreSQL as one INSERT … SELECT FROM unnest(one array per column): a
+   * statement of fixed text and 15 parameters whatever the batch size, instead of a VALUES list of
+   * 15 parameters per row that Kysely compiles and PostgreSQL parses anew for every batch.
+   */
+  async insertManyPg(trx: DbExecutor, rows: DetectionTable[]): Promise<void> {
+    if (rows.length === 0) return;
+    const arrays = DETECTION_COLUMNS.map((c) => sql`${rows.map((r) => r[c] ?? null)}::${sql.raw(PG_TYPES[c])}[]`);
+    await sql`INSERT INTO detections (${COLUMN_LIST}) SELECT * FROM unnest(${sql.join(arrays)})`.execute(trx);
+  },
+  /**
+   * The batch insert of the pipeline's commit, inside `database.withTenantWriteLock` (`trx` is its
    * transaction): on SQLite prepared statements on the raw connection (the hot path), on
-   * PostgreSQL the insert in `trx`.
+   * PostgreSQL one unnest() statement.
    */
   async insertManyLocked(database: DatabaseHandle, trx: DbExecutor, rows: DetectionTable[]): Promise<void> {
     if (database.sqlite) this.insertManySqlite(database.sqlite, rows);
-    else await this.insertMany(trx, rows);
+    else await this.insertManyPg(trx, rows);
   },
   /** Detections of a scene in [from, to], plus the last reading of each type before `from` (state at from). */
   async inRangeWithState(db: DbExecutor, sceneId: string, from: number, to: number): Promise<DetectionTable[]> {

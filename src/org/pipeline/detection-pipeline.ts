@@ -227,7 +227,10 @@ export class DetectionPipeline {
         },
       ));
       const { database } = this.deps;
-      await database.withWriteLock(async (trx) => {
+      // one transaction per flush, locking only the tenants it writes (their audit chains), so
+      // nodes writing for other tenants do not queue on it (issue 12 §5)
+      const tenants = [...new Set(rows.map((r) => r.tenant_id))];
+      await database.withTenantWriteLock(tenants, async (trx) => {
         // spec "What the service does" 4: every detection is recorded in the audit trail
         // the repositories take SQLite's hot path (prepared statements on the raw connection) themselves
         await detectionRepository.insertManyLocked(database, trx, rows);
