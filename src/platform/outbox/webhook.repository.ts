@@ -35,6 +35,19 @@ export interface DeliveryToSend {
   deleted_at: string | null;
 }
 
+/** What an attempt moves a delivery on to (the worker's record of one send). */
+export type AttemptPatch = Pick<WebhookDeliveryRow, 'status' | 'attempt_count' | 'first_attempt_at' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'updated_at'>;
+
+export interface RecordedAttempt {
+  attempt: Omit<WebhookAttemptRow, 'seq'>;
+  patch: AttemptPatch;
+}
+
+const ATTEMPT_COLUMNS = ['delivery_id', 'series', 'attempt', 'started_at', 'url', 'status_code', 'duration_ms', 'error', 'outcome', 'next_attempt_at'] as const;
+const ATTEMPT_TYPES = ['text', 'integer', 'integer', 'text', 'text', 'integer', 'integer', 'text', 'text', 'text'];
+const PATCH_COLUMNS = ['status', 'attempt_count', 'first_attempt_at', 'next_attempt_at', 'last_status_code', 'last_error', 'delivered_at', 'updated_at'] as const;
+const PATCH_TYPES = ['text', 'integer', 'bigint', 'bigint', 'integer', 'text', 'text', 'text'];
+
 /** Queries only (DESIGN.md "Code shape"). */
 export const webhookRepository = {
   async insertEndpoint(db: DbExecutor, row: WebhookEndpointRow): Promise<void> {
@@ -261,6 +274,44 @@ export const webhookRepository = {
       }
       await db.insertInto('webhook_attempts').values(attempt).execute();
       await db.updateTable('webhook_deliveries').set(set).where('id', '=', attempt.delivery_id).where('series', '=', attempt.series).execute();
+    });
+  },
+
+  /**
+   * recordAttempt for many sends at once (the worker records the sends that finished together,
+   * issue 16 §3): PostgreSQL one statement (attempts inserted from unnest() in a data-modifying CTE,
+   * deliveries updated FROM unnest()), SQLite one transaction. A delivery restarted meanwhile (series
+   * changed) keeps its state; its attempt is still logged.
+   */
+  async recordAttempts(database: DatabaseHandle, items: RecordedAttempt[]): Promise<void> {
+    if (items.length === 0) return;
+    if (database.dialect === 'postgres') {
+      const attempts = ATTEMPT_COLUMNS.map((c, i) => sql`${items.map((it) => it.attempt[c] ?? null)}::${sql.raw(ATTEMPT_TYPES[i])}[]`);
+      const patches = PATCH_COLUMNS.map((c, i) => sql`${items.map((it) => it.patch[c] ?? null)}::${sql.raw(PATCH_TYPES[i])}[]`);
+      await sql`
+        WITH logged AS (
+          INSERT INTO webhook_attempts (${sql.raw(ATTEMPT_COLUMNS.join(', '))})
+          SELECT * FROM unnest(${sql.join(attempts)})
+        )
+        UPDATE webhook_deliveries AS d
+        SET ${sql.raw(PATCH_COLUMNS.map((c) => `${c} = u.${c}`).join(', '))}, lease_until = NULL
+        FROM unnest(${items.map((it) => it.attempt.delivery_id)}::text[], ${items.map((it) => it.attempt.series)}::integer[], ${sql.join(patches)})
+          AS u(id, series, ${sql.raw(PATCH_COLUMNS.join(', '))})
+        WHERE d.id = u.id AND d.series = u.series`.execute(database.db);
+      return;
+    }
+    await database.withWriteLock(async (db) => {
+      for (const { attempt, patch } of items) {
+        await db.insertInto('webhook_attempts').values(attempt).execute();
+        await db.updateTable('webhook_deliveries').set({ ...patch, lease_until: null }).where('id', '=', attempt.delivery_id).where('series', '=', attempt.series).execute();
+      }
+    });
+  },
+
+  /** Gives claimed deliveries back unsent (the worker stopped before starting them). */
+  async releaseLeases(database: DatabaseHandle, claims: Array<{ id: string; series: number }>): Promise<void> {
+    await writeAtomically(database, async (db) => {
+      for (const c of claims) await db.updateTable('webhook_deliveries').set({ lease_until: null }).where('id', '=', c.id).where('series', '=', c.series).execute();
     });
   },
 
