@@ -55,6 +55,38 @@ export const incidentRepository = {
       .limit(1)
       .executeTakeFirst();
   },
+  /**
+   * findGroupable for several scenes in one query: per scene, the automatic incident active there
+   * most recently at or after that scene's `since`.
+   */
+  async findGroupableMany(db: DbExecutor, sinceByScene: Map<string, number>): Promise<Map<string, IncidentRow>> {
+    const out = new Map<string, IncidentRow>();
+    if (sinceByScene.size === 0) return out;
+    const rows = await db
+      .selectFrom('incidents')
+      .selectAll()
+      .where('scene_id', 'in', [...sinceByScene.keys()])
+      .where('status', 'in', [...ACTIVE_INCIDENT_STATUSES])
+      .where('source', '=', 'automatic')
+      .where('last_activity_at', '>=', Math.min(...sinceByScene.values()))
+      .orderBy('last_activity_at', 'desc')
+      .execute();
+    for (const r of rows) {
+      if (!out.has(r.scene_id) && Number(r.last_activity_at) >= sinceByScene.get(r.scene_id)!) out.set(r.scene_id, r);
+    }
+    return out;
+  },
+  /** Moves several incidents' activity times on in one statement. */
+  async moveActivity(db: DbExecutor, moves: Array<{ id: string; lastActivityAt: number }>): Promise<void> {
+    if (moves.length === 0) return;
+    if (moves.length === 1) return this.update(db, moves[0].id, { last_activity_at: moves[0].lastActivityAt });
+    const cases = sql.join(moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`), sql` `);
+    await db
+      .updateTable('incidents')
+      .set({ last_activity_at: sql<number>`CASE id ${cases} END` })
+      .where('id', 'in', moves.map((m) => m.id))
+      .execute();
+  },
   /** The most recently active incident being worked at a scene (alerts attach to it). */
   findActiveAtScene(db: DbExecutor, sceneId: string) {
     return db

@@ -156,6 +156,20 @@ export class IncidentService {
     if (last > Number(incident.last_activity_at)) await incidentRepository.update(trx, incident.id, { last_activity_at: last });
   }
 
+  /**
+   * extendIn for several incidents at once (a pipeline commit's anomalies across scenes): one insert
+   * of every link, one update of the activity times that moved (issue 16 §1).
+   */
+  async extendManyIn(trx: DbExecutor, extensions: Array<{ incident: IncidentRow; recs: DetectionRecord[] }>): Promise<void> {
+    const links = extensions.flatMap((e) => e.recs.map((r) => toLinkRow(e.incident.id, r.tenant_id, r)));
+    if (links.length) await incidentRepository.linkDetections(trx, links);
+    const moves = extensions
+      .filter((e) => e.recs.length)
+      .map((e) => ({ id: e.incident.id, lastActivityAt: Math.max(...e.recs.map((r) => r.at)), was: Number(e.incident.last_activity_at) }))
+      .filter((m) => m.lastActivityAt > m.was);
+    await incidentRepository.moveActivity(trx, moves);
+  }
+
   async list(principal: Principal, q: IncidentListQueryT) {
     const filter = {
       status: q.status,
