@@ -12,6 +12,7 @@ import * as m010 from './010_webrtc_publish.ts'; // WebRTC ingest (issue 15)
 import * as m011 from './011_console_sessions.ts'; // web console sessions (issue 13)
 import * as m012 from './012_detection_boxes.ts'; // detection boxes on snapshots (issue 13)
 import * as m013 from './013_people.ts'; // known people and faces (issue 14)
+import * as m017 from './017_detections_hot_indexes.ts'; // one index fewer on the hot detections table (issue 16)
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -31,4 +32,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '011_console_sessions': m011,
   '012_detection_boxes': m012,
   '013_people': m013,
+  '017_detections_hot_indexes': m017,
 };
