@@ -48,8 +48,12 @@ export const detectionRepository = {
    */
   async insertManyPg(trx: DbExecutor, rows: DetectionTable[]): Promise<void> {
     if (rows.length === 0) return;
+    await this.insertStatementPg(rows).execute(trx);
+  },
+  /** insertManyPg's statement, for running inside another (the pipeline's audit append, one round trip). */
+  insertStatementPg(rows: DetectionTable[]) {
     const arrays = DETECTION_COLUMNS.map((c) => sql`${rows.map((r) => r[c] ?? null)}::${sql.raw(PG_TYPES[c])}[]`);
-    await sql`INSERT INTO detections (${COLUMN_LIST}) SELECT * FROM unnest(${sql.join(arrays)})`.execute(trx);
+    return sql`INSERT INTO detections (${COLUMN_LIST}) SELECT * FROM unnest(${sql.join(arrays)})`;
   },
   /**
    * The batch insert of the pipeline's commit, inside `database.withTenantWriteLock` (`trx` is its

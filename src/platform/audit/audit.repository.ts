@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { tenantLockStatements, type DatabaseHandle, type DbExecutor, type Dialect } from '../db/index.ts';
 import type { AuditTable } from '../db/index.ts';
 import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
@@ -89,17 +89,22 @@ export const auditRepository = {
    * (a fixed statement whatever the batch size), chained from the heads this process last wrote and
    * inserting only if those are still the heads (checked in the same statement). When another writer
    * moved a head, the heads are read and the batch re-chained: two more round trips, rarely.
-   * Caller holds the tenants' locks (`withTenantWriteLock` or `withWriteLock`).
+   * `companion`, a data-modifying statement of the same commit (the pipeline's detection insert),
+   * runs inside the first statement as a CTE, whether or not the entries went in: one round trip
+   * for both. Caller holds the tenants' locks (`withTenantWriteLock` or `withWriteLock`).
    */
-  async appendChainedPg(database: DatabaseHandle, trx: DbExecutor, entries: AuditFields[]): Promise<void> {
-    if (entries.length === 0) return;
+  async appendChainedPg(database: DatabaseHandle, trx: DbExecutor, entries: AuditFields[], companion?: RawBuilder<unknown>): Promise<void> {
+    if (entries.length === 0) {
+      if (companion) await companion.execute(trx);
+      return;
+    }
     let heads = pgHeads.get(database);
     if (!heads) pgHeads.set(database, (heads = new Map()));
     const tenants = [...new Set(entries.map((e) => e.tenant_id))];
     const unknown = tenants.filter((t) => !heads.has(t));
     if (unknown.length) for (const [t, h] of await this.headHashes(trx, unknown)) heads.set(t, h);
     let rows = chainEntries(entries, (t) => heads.get(t)!);
-    if (!(await insertPg(trx, rows, tenants, tenants.map((t) => heads.get(t)!)))) {
+    if (!(await insertPg(trx, rows, tenants, tenants.map((t) => heads.get(t)!), companion))) {
       const fresh = await this.headHashes(trx, tenants);
       rows = chainEntries(entries, (t) => fresh.get(t)!);
       await insertPg(trx, rows, [], []);
@@ -108,14 +113,6 @@ export const auditRepository = {
     for (const r of rows) heads.set(r.tenant_id, r.hash);
   },
 
-  /**
-   * The append of the detection pipeline's commit, inside `database.withTenantWriteLock` (`trx` is
-   * its transaction): prepared statements on SQLite's raw connection, one statement on PostgreSQL.
-   */
-  async appendChainedLocked(database: DatabaseHandle, trx: DbExecutor, entries: AuditFields[]): Promise<void> {
-    if (database.sqlite) this.appendChainedSqlite(database.sqlite, entries);
-    else await this.appendChainedPg(database, trx, entries);
-  },
 };
 
 
@@ -123,10 +120,10 @@ export const auditRepository = {
  * Inserts chained rows in order (seq follows the array) if every `tenants[i]`'s head is still
  * `expected[i]`; returns whether it inserted. Empty `tenants`: no check.
  */
-async function insertPg(trx: DbExecutor, rows: ChainedAuditRow[], tenants: string[], expected: string[]): Promise<boolean> {
+async function insertPg(trx: DbExecutor, rows: ChainedAuditRow[], tenants: string[], expected: string[], companion?: RawBuilder<unknown>): Promise<boolean> {
   const arrays = COLUMNS.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(PG_TYPES[c])}[]`);
   const { rows: out } = await sql<{ ok: boolean }>`
-    WITH expected AS (SELECT * FROM unnest(${tenants}::text[], ${expected}::text[]) AS e(tenant_id, hash)),
+    WITH ${companion ? sql`companion AS (${companion}), ` : sql``}expected AS (SELECT * FROM unnest(${tenants}::text[], ${expected}::text[]) AS e(tenant_id, hash)),
     ok AS (
       SELECT coalesce(bool_and(coalesce((SELECT a.hash FROM audit_log a WHERE a.tenant_id = e.tenant_id ORDER BY a.seq DESC LIMIT 1), ${GENESIS_HASH}) = e.hash), true) AS ok
       FROM expected e
