@@ -5,7 +5,7 @@ import { isAnomalous, LOITERING_DWELL_S, type SceneState } from '../scenes/index
 import type { EventSink } from '../../platform/outbox/index.ts';
 import type { AutomationService } from '../automation/index.ts';
 import { buildDetectionAnomalyPayload } from '../detections/index.ts';
-import { incidentRepository, type IncidentRow } from './incident.repository.ts';
+import type { IncidentRow } from './incident.repository.ts';
 import type { IncidentService } from './incident.service.ts';
 
 interface Sighting {
@@ -65,7 +65,7 @@ export class AnomalyWatcher implements PipelineHook {
       const first = sightings[0].rec;
       if (!this.deps.automation.incidentsPaused(first.tenant_id)) since.set(sceneId, first.at - this.deps.automation.incidentGapMs(first.tenant_id));
     }
-    const found = await incidentRepository.findGroupableMany(trx, since);
+    const found = await this.deps.incidents.groupableIn(trx, since);
     const extensions: Array<{ incident: IncidentRow; recs: DetectionRecord[] }> = [];
     for (const [sceneId, sightings] of byScene) {
       const tenantId = sightings[0].rec.tenant_id;

@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { DbExecutor } from '../../platform/db/index.ts';
 import type { IncidentDetectionTable, IncidentNoteTable, IncidentTable } from '../../platform/db/index.ts';
@@ -9,6 +10,7 @@ export type IncidentNoteRow = IncidentNoteTable;
 
 /** An incident still being worked: anomalies and alerts at its location attach to it. */
 export const ACTIVE_INCIDENT_STATUSES = ['open', 'acknowledged'] as const;
+const hotStatements = new WeakMap<BetterSqlite3.Database, { groupable: BetterSqlite3.Statement; link: BetterSqlite3.Statement; move: BetterSqlite3.Statement }>();
 
 export const incidentRepository = {
   async insert(db: DbExecutor, row: IncidentRow): Promise<void> {
@@ -75,6 +77,46 @@ export const incidentRepository = {
       if (!out.has(r.scene_id) && Number(r.last_activity_at) >= sinceByScene.get(r.scene_id)!) out.set(r.scene_id, r);
     }
     return out;
+  },
+  /**
+   * findGroupableMany, linkDetections and moveActivity as prepared statements on SQLite's raw
+   * connection, for the pipeline's commit (anomalies ride in it, issue 16 §1), as the detection and
+   * audit inserts do. Only inside the write lock (Kysely's connection mutex is held).
+   */
+  sqliteHotPath(raw: BetterSqlite3.Database) {
+    let st = hotStatements.get(raw);
+    if (!st) {
+      st = {
+        groupable: raw.prepare(
+          `SELECT * FROM incidents WHERE scene_id IN (SELECT value FROM json_each(?)) AND status IN (${ACTIVE_INCIDENT_STATUSES.map((s) => `'${s}'`).join(', ')})
+           AND source = 'automatic' AND last_activity_at >= ? ORDER BY last_activity_at DESC`,
+        ),
+        link: raw.prepare(
+          `INSERT INTO incident_detections (incident_id, detection_id, tenant_id, track_id, at, detection)
+           VALUES (@incident_id, @detection_id, @tenant_id, @track_id, @at, @detection) ON CONFLICT (incident_id, detection_id) DO NOTHING`,
+        ),
+        move: raw.prepare('UPDATE incidents SET last_activity_at = ? WHERE id = ?'),
+      };
+      hotStatements.set(raw, st);
+    }
+    const statements = st;
+    return {
+      findGroupableMany(sinceByScene: Map<string, number>): Map<string, IncidentRow> {
+        const out = new Map<string, IncidentRow>();
+        if (sinceByScene.size === 0) return out;
+        const rows = statements.groupable.all(JSON.stringify([...sinceByScene.keys()]), Math.min(...sinceByScene.values())) as IncidentRow[];
+        for (const r of rows) {
+          if (!out.has(r.scene_id) && Number(r.last_activity_at) >= sinceByScene.get(r.scene_id)!) out.set(r.scene_id, r);
+        }
+        return out;
+      },
+      linkDetections(rows: IncidentDetectionRow[]): void {
+        for (const r of rows) statements.link.run(r);
+      },
+      moveActivity(moves: Array<{ id: string; lastActivityAt: number }>): void {
+        for (const m of moves) statements.move.run(m.lastActivityAt, m.id);
+      },
+    };
   },
   /** Moves several incidents' activity times on in one statement. */
   async moveActivity(db: DbExecutor, moves: Array<{ id: string; lastActivityAt: number }>): Promise<void> {

@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
 import { writeAtomically } from '../db/index.ts';
@@ -11,6 +12,8 @@ export type WebhookAttemptRow = Omit<WebhookAttemptTable, 'seq'> & { seq: number
 
 /** Ids of events a reader may not see: a subquery selecting `id` (household events about a place left alone). */
 export type HiddenEventIds = SelectQueryBuilder<Database, any, { id: string }>;
+
+const enabledEndpointStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 
 /** Statuses the worker still has to send. */
 export const OPEN_STATUSES = ['pending', 'retrying'] as const;
@@ -91,6 +94,16 @@ export const webhookRepository = {
       .where('enabled', '=', 1)
       .where('deleted_at', 'is', null)
       .execute();
+  },
+
+  /** listEnabledEndpoints as a prepared statement on SQLite's raw connection (inside the write lock: the pipeline's commit). */
+  listEnabledEndpointsSqlite(raw: BetterSqlite3.Database, tenantId: string): Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[] {
+    let st = enabledEndpointStatements.get(raw);
+    if (!st) {
+      st = raw.prepare('SELECT id, events, locations FROM webhook_endpoints WHERE tenant_id = ? AND enabled = 1 AND deleted_at IS NULL');
+      enabledEndpointStatements.set(raw, st);
+    }
+    return st.all(tenantId) as Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[];
   },
 
   async insertEvent(db: DbExecutor, row: WebhookEventRow): Promise<void> {

@@ -473,7 +473,13 @@ export class WebhookService {
   private async enabledEndpoints(trx: DbExecutor, tenantId: string) {
     const memo = this.memoOf(trx);
     let list = memo.endpoints.get(tenantId);
-    if (!list) memo.endpoints.set(tenantId, (list = await webhookRepository.listEnabledEndpoints(trx, tenantId)));
+    if (!list) {
+      // enqueueIn runs inside a write-locked transaction (EventSink), so on SQLite the raw
+      // connection is ours: a prepared statement, as on the rest of the pipeline's commit
+      const { sqlite } = this.deps.database;
+      list = sqlite && trx !== this.deps.database.db ? webhookRepository.listEnabledEndpointsSqlite(sqlite, tenantId) : await webhookRepository.listEnabledEndpoints(trx, tenantId);
+      memo.endpoints.set(tenantId, list);
+    }
     return list;
   }
 
