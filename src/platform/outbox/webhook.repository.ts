@@ -106,6 +106,20 @@ export const webhookRepository = {
     return st.all(tenantId) as Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[];
   },
 
+  /**
+   * An event and its deliveries: on PostgreSQL in one statement (the event inserted in a
+   * data-modifying CTE; the deliveries' foreign key is checked at the end of the statement, when
+   * the event row exists), one round trip per event instead of two; on SQLite two inserts.
+   */
+  async insertEventWithDeliveries(db: DbExecutor, postgres: boolean, event: WebhookEventRow, deliveries: WebhookDeliveryRow[]): Promise<void> {
+    if (!postgres || deliveries.length === 0) {
+      await this.insertEvent(db, event);
+      await this.insertDeliveries(db, deliveries);
+      return;
+    }
+    await db.with('event', (q) => q.insertInto('webhook_events').values(event)).insertInto('webhook_deliveries').values(deliveries).execute();
+  },
+
   async insertEvent(db: DbExecutor, row: WebhookEventRow): Promise<void> {
     await db.insertInto('webhook_events').values(row).execute();
   },

@@ -486,8 +486,7 @@ export class WebhookService {
   private async writeOutbox(trx: DbExecutor, event: WebhookEventInput, eventId: string, now: number, deliveries: WebhookDeliveryRow[]): Promise<void> {
     const { id: _id, event: _event, created_at: _created, ...rest } = event.payload;
     const body = JSON.stringify({ id: eventId, event: event.kind, created_at: toIso(now), ...rest });
-    await webhookRepository.insertEvent(trx, { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) });
-    await webhookRepository.insertDeliveries(trx, deliveries);
+    await webhookRepository.insertEventWithDeliveries(trx, this.deps.database.dialect === 'postgres', { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) }, deliveries);
     // tied to this transaction where the signal can be (PostgreSQL NOTIFY goes out at commit, never
     // on rollback); in process, the worker's claim queues behind it on SQLite's single connection
     const memo = this.memoOf(trx);
