@@ -5,7 +5,7 @@ import { isAnomalous, LOITERING_DWELL_S, type SceneState } from '../scenes/index
 import type { EventSink } from '../../platform/outbox/index.ts';
 import type { AutomationService } from '../automation/index.ts';
 import { buildDetectionAnomalyPayload } from '../detections/index.ts';
-import { incidentRepository, type IncidentRow } from './incident.repository.ts';
+import type { IncidentRow } from './incident.repository.ts';
 import type { IncidentService } from './incident.service.ts';
 
 interface Sighting {
@@ -45,9 +45,10 @@ export class AnomalyWatcher implements PipelineHook {
   }
 
   /**
-   * Writes a commit's anomalies scene by scene: one lookup of the incident to join per scene, one
-   * insert of the detections it gains and one update of its activity time, whatever the number of
-   * sightings (a burst of anomalies must not stall the pipeline's commit).
+   * Writes a commit's anomalies: one lookup of the incidents to join for all its scenes, then per
+   * scene the incidents it opens and the events it announces, and at the end one insert of every
+   * detection the incidents gain and one update of their activity times, whatever the number of
+   * scenes and sightings (a burst of anomalies must not stall the pipeline's commit, issue 16 §1).
    */
   async persist(trx: DbExecutor): Promise<void> {
     if (this.pending.length === 0) return;
@@ -58,26 +59,38 @@ export class AnomalyWatcher implements PipelineHook {
       else byScene.set(s.rec.scene_id, [s]);
     }
     this.pending = [];
-    for (const sightings of byScene.values()) {
+    const since = new Map<string, number>();
+    for (const [sceneId, sightings] of byScene) {
       sightings.sort((a, b) => a.rec.at - b.rec.at);
+      const first = sightings[0].rec;
+      if (!this.deps.automation.incidentsPaused(first.tenant_id)) since.set(sceneId, first.at - this.deps.automation.incidentGapMs(first.tenant_id));
+    }
+    const found = await this.deps.incidents.groupableIn(trx, since);
+    const extensions: Array<{ incident: IncidentRow; recs: DetectionRecord[] }> = [];
+    for (const [sceneId, sightings] of byScene) {
       const tenantId = sightings[0].rec.tenant_id;
-      const incidentIds = this.deps.automation.incidentsPaused(tenantId) ? null : await this.groupIn(trx, sightings);
+      const incidentIds = since.has(sceneId) ? await this.groupIn(trx, sightings, found.get(sceneId) ?? null, extensions) : null;
       for (const [i, s] of sightings.entries()) {
         if (!s.announce) continue;
         await this.deps.events.enqueueIn(trx, { tenantId, kind: 'detection.anomaly', payload: buildDetectionAnomalyPayload(s.rec, incidentIds?.[i] ?? null) });
       }
     }
+    await this.deps.incidents.extendManyIn(trx, extensions);
   }
 
   /**
    * Assigns one scene's sightings (in time order) to automatic incidents: the one open within the
-   * gap, else a new one. Returns the incident id of each sighting.
+   * gap (`found`), else a new one. Returns the incident id of each sighting; what existing or new
+   * incidents gain is added to `extensions` (written by the caller, once for all scenes).
    */
-  private async groupIn(trx: DbExecutor, sightings: Sighting[]): Promise<string[]> {
-    const first = sightings[0].rec;
-    const gapMs = this.deps.automation.incidentGapMs(first.tenant_id);
+  private async groupIn(
+    trx: DbExecutor,
+    sightings: Sighting[],
+    found: IncidentRow | null,
+    extensions: Array<{ incident: IncidentRow; recs: DetectionRecord[] }>,
+  ): Promise<string[]> {
+    const gapMs = this.deps.automation.incidentGapMs(sightings[0].rec.tenant_id);
     let current: { row: IncidentRow; lastAt: number; added: DetectionRecord[] } | null = null;
-    const found = await incidentRepository.findGroupable(trx, first.scene_id, first.at - gapMs);
     if (found) current = { row: found, lastAt: Number(found.last_activity_at), added: [] };
     const ids: string[] = [];
     for (const s of sightings) {
@@ -85,12 +98,12 @@ export class AnomalyWatcher implements PipelineHook {
         current.added.push(s.rec);
         current.lastAt = Math.max(current.lastAt, s.rec.at);
       } else {
-        if (current) await this.deps.incidents.extendIn(trx, current.row, current.added);
+        if (current) extensions.push({ incident: current.row, recs: current.added });
         current = { row: await this.openIn(trx, s), lastAt: s.rec.at, added: [] };
       }
       ids.push(current.row.id);
     }
-    if (current) await this.deps.incidents.extendIn(trx, current.row, current.added);
+    if (current) extensions.push({ incident: current.row, recs: current.added });
     return ids;
   }
 

@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { DbExecutor } from '../../platform/db/index.ts';
 import type { IncidentDetectionTable, IncidentNoteTable, IncidentTable } from '../../platform/db/index.ts';
@@ -9,6 +10,7 @@ export type IncidentNoteRow = IncidentNoteTable;
 
 /** An incident still being worked: anomalies and alerts at its location attach to it. */
 export const ACTIVE_INCIDENT_STATUSES = ['open', 'acknowledged'] as const;
+const hotStatements = new WeakMap<BetterSqlite3.Database, { groupable: BetterSqlite3.Statement; link: BetterSqlite3.Statement; move: BetterSqlite3.Statement }>();
 
 export const incidentRepository = {
   async insert(db: DbExecutor, row: IncidentRow): Promise<void> {
@@ -54,6 +56,78 @@ export const incidentRepository = {
       .orderBy('last_activity_at', 'desc')
       .limit(1)
       .executeTakeFirst();
+  },
+  /**
+   * findGroupable for several scenes in one query: per scene, the automatic incident active there
+   * most recently at or after that scene's `since`.
+   */
+  async findGroupableMany(db: DbExecutor, sinceByScene: Map<string, number>): Promise<Map<string, IncidentRow>> {
+    const out = new Map<string, IncidentRow>();
+    if (sinceByScene.size === 0) return out;
+    const rows = await db
+      .selectFrom('incidents')
+      .selectAll()
+      .where('scene_id', 'in', [...sinceByScene.keys()])
+      .where('status', 'in', [...ACTIVE_INCIDENT_STATUSES])
+      .where('source', '=', 'automatic')
+      .where('last_activity_at', '>=', Math.min(...sinceByScene.values()))
+      .orderBy('last_activity_at', 'desc')
+      .execute();
+    for (const r of rows) {
+      if (!out.has(r.scene_id) && Number(r.last_activity_at) >= sinceByScene.get(r.scene_id)!) out.set(r.scene_id, r);
+    }
+    return out;
+  },
+  /**
+   * findGroupableMany, linkDetections and moveActivity as prepared statements on SQLite's raw
+   * connection, for the pipeline's commit (anomalies ride in it, issue 16 §1), as the detection and
+   * audit inserts do. Only inside the write lock (Kysely's connection mutex is held).
+   */
+  sqliteHotPath(raw: BetterSqlite3.Database) {
+    let st = hotStatements.get(raw);
+    if (!st) {
+      st = {
+        groupable: raw.prepare(
+          `SELECT * FROM incidents WHERE scene_id IN (SELECT value FROM json_each(?)) AND status IN (${ACTIVE_INCIDENT_STATUSES.map((s) => `'${s}'`).join(', ')})
+           AND source = 'automatic' AND last_activity_at >= ? ORDER BY last_activity_at DESC`,
+        ),
+        link: raw.prepare(
+          `INSERT INTO incident_detections (incident_id, detection_id, tenant_id, track_id, at, detection)
+           VALUES (@incident_id, @detection_id, @tenant_id, @track_id, @at, @detection) ON CONFLICT (incident_id, detection_id) DO NOTHING`,
+        ),
+        move: raw.prepare('UPDATE incidents SET last_activity_at = ? WHERE id = ?'),
+      };
+      hotStatements.set(raw, st);
+    }
+    const statements = st;
+    return {
+      findGroupableMany(sinceByScene: Map<string, number>): Map<string, IncidentRow> {
+        const out = new Map<string, IncidentRow>();
+        if (sinceByScene.size === 0) return out;
+        const rows = statements.groupable.all(JSON.stringify([...sinceByScene.keys()]), Math.min(...sinceByScene.values())) as IncidentRow[];
+        for (const r of rows) {
+          if (!out.has(r.scene_id) && Number(r.last_activity_at) >= sinceByScene.get(r.scene_id)!) out.set(r.scene_id, r);
+        }
+        return out;
+      },
+      linkDetections(rows: IncidentDetectionRow[]): void {
+        for (const r of rows) statements.link.run(r);
+      },
+      moveActivity(moves: Array<{ id: string; lastActivityAt: number }>): void {
+        for (const m of moves) statements.move.run(m.lastActivityAt, m.id);
+      },
+    };
+  },
+  /** Moves several incidents' activity times on in one statement. */
+  async moveActivity(db: DbExecutor, moves: Array<{ id: string; lastActivityAt: number }>): Promise<void> {
+    if (moves.length === 0) return;
+    if (moves.length === 1) return this.update(db, moves[0].id, { last_activity_at: moves[0].lastActivityAt });
+    const cases = sql.join(moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`), sql` `);
+    await db
+      .updateTable('incidents')
+      .set({ last_activity_at: sql<number>`CASE id ${cases} END` })
+      .where('id', 'in', moves.map((m) => m.id))
+      .execute();
   },
   /** The most recently active incident being worked at a scene (alerts attach to it). */
   findActiveAtScene(db: DbExecutor, sceneId: string) {

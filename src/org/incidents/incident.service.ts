@@ -156,6 +156,38 @@ export class IncidentService {
     if (last > Number(incident.last_activity_at)) await incidentRepository.update(trx, incident.id, { last_activity_at: last });
   }
 
+  /**
+   * extendIn for several incidents at once, inside the pipeline's commit (its write lock): on
+   * PostgreSQL one insert of every link and one update of the activity times that moved, on SQLite
+   * prepared statements on the raw connection (issue 16 §1).
+   */
+  async extendManyIn(trx: DbExecutor, extensions: Array<{ incident: IncidentRow; recs: DetectionRecord[] }>): Promise<void> {
+    const links = extensions.flatMap((e) => e.recs.map((r) => toLinkRow(e.incident.id, r.tenant_id, r)));
+    const moves = extensions
+      .filter((e) => e.recs.length)
+      .map((e) => ({ id: e.incident.id, lastActivityAt: Math.max(...e.recs.map((r) => r.at)), was: Number(e.incident.last_activity_at) }))
+      .filter((m) => m.lastActivityAt > m.was);
+    const { sqlite } = this.deps.database;
+    if (sqlite) {
+      const hot = incidentRepository.sqliteHotPath(sqlite);
+      hot.linkDetections(links);
+      hot.moveActivity(moves);
+      return;
+    }
+    if (links.length) await incidentRepository.linkDetections(trx, links);
+    await incidentRepository.moveActivity(trx, moves);
+  }
+
+  /**
+   * The automatic incident each scene's anomalies would join (active at or after that scene's
+   * `since`), for the pipeline's commit: prepared statements on SQLite (inside its write lock).
+   */
+  async groupableIn(trx: DbExecutor, sinceByScene: Map<string, number>): Promise<Map<string, IncidentRow>> {
+    const { sqlite } = this.deps.database;
+    if (sqlite) return incidentRepository.sqliteHotPath(sqlite).findGroupableMany(sinceByScene);
+    return incidentRepository.findGroupableMany(trx, sinceByScene);
+  }
+
   async list(principal: Principal, q: IncidentListQueryT) {
     const filter = {
       status: q.status,

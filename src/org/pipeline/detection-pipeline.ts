@@ -236,13 +236,21 @@ export class DetectionPipeline {
         },
       ));
       const { database } = this.deps;
-      await database.withWriteLock(async (trx) => {
+      // one transaction per flush, locking only the tenants it writes (their audit chains), so
+      // nodes writing for other tenants do not queue on it (issue 12 §5)
+      const tenants = [...new Set(rows.map((r) => r.tenant_id))];
+      await database.withTenantWriteLock(tenants, async (trx) => {
         // issue 12 §2: a node whose lease moved on (paused past expiry) writes nothing
         await this.deps.fence?.assertHeld(trx, batch.flatMap((p) => (p.lease ? [p.lease] : [])));
-        // spec "What the service does" 4: every detection is recorded in the audit trail
-        // the repositories take SQLite's hot path (prepared statements on the raw connection) themselves
-        await detectionRepository.insertManyLocked(database, trx, rows);
-        await auditRepository.appendChainedLocked(database, trx, audits);
+        // spec "What the service does" 4: every detection is recorded in the audit trail.
+        // SQLite: prepared statements on the raw connection; PostgreSQL: the detections ride in the
+        // audit append's statement (one round trip for both, issue 16 §1)
+        if (database.sqlite) {
+          detectionRepository.insertManySqlite(database.sqlite, rows);
+          auditRepository.appendChainedSqlite(database.sqlite, audits);
+        } else if (rows.length) {
+          await auditRepository.appendChainedPg(database, trx, audits, detectionRepository.insertStatementPg(rows));
+        }
         for (const h of this.hooks) await h.persist?.(trx);
       });
       for (const p of batch) p.resolve(p.records);

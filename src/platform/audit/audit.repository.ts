@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import { sql, type RawBuilder } from 'kysely';
+import { tenantLockStatements, type DatabaseHandle, type DbExecutor, type Dialect } from '../db/index.ts';
 import type { AuditTable } from '../db/index.ts';
 import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
 
@@ -20,7 +21,26 @@ function statementsFor(raw: BetterSqlite3.Database) {
   return s;
 }
 
-/** Queries only. Appends must run inside DatabaseHandle.withWriteLock so chain heads are not raced. */
+/** the PostgreSQL column types of COLUMNS, for the unnest() insert */
+const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
+  id: 'text', tenant_id: 'text', at: 'text', actor_key_id: 'text', actor_operator: 'text', action: 'text', resource_type: 'text',
+  resource_id: 'text', request_id: 'text', data: 'text', prev_hash: 'text', hash: 'text', format: 'integer', data_hash: 'text',
+  salt: 'text', location: 'text', stream_id: 'text',
+};
+const COLUMN_LIST = sql.raw(COLUMNS.join(', '));
+
+/**
+ * PostgreSQL: the chain head each tenant had after this process's last pipeline append, per database
+ * handle. Only a guess: every insert that uses it checks it against the table in the same statement
+ * (under the tenant's lock), so another writer (an API request, another node) costs one re-read.
+ */
+const pgHeads = new WeakMap<DatabaseHandle, Map<string, string>>();
+
+/**
+ * Queries only. A tenant's chain is appended to only while its head is locked: `withWriteLock`
+ * (every writer), or `withTenantWriteLock` naming the tenant (the pipeline); on PostgreSQL
+ * appendChained takes the tenant's lock itself too, so the head it reads cannot move under it.
+ */
 export const auditRepository = {
   async headHash(db: DbExecutor, tenantId: string): Promise<string> {
     const row = await db
@@ -33,9 +53,21 @@ export const auditRepository = {
     return row?.hash ?? GENESIS_HASH;
   },
 
+  /** Each tenant's head hash (GENESIS_HASH for an empty chain), one statement for all of them. */
+  async headHashes(db: DbExecutor, tenantIds: string[]): Promise<Map<string, string>> {
+    const { rows } = await sql<{ tenant_id: string; hash: string | null }>`
+      SELECT t.tenant_id, (SELECT a.hash FROM audit_log a WHERE a.tenant_id = t.tenant_id ORDER BY a.seq DESC LIMIT 1) AS hash
+      FROM unnest(${tenantIds}::text[]) AS t(tenant_id)`.execute(db);
+    return new Map(rows.map((r) => [r.tenant_id, r.hash ?? GENESIS_HASH]));
+  },
+
   /** Chains and inserts entries in order. Caller holds the write lock. */
-  async appendChained(db: DbExecutor, entries: AuditFields[]): Promise<void> {
+  async appendChained(db: DbExecutor, entries: AuditFields[], dialect: Dialect): Promise<void> {
     if (entries.length === 0) return;
+    // the head is read only under the tenant's own lock (reentrant: the pipeline already holds it);
+    // a separate statement, so the head read's snapshot is taken after the lock is granted
+    const tenants = [...new Set(entries.map((e) => e.tenant_id))];
+    if (dialect === 'postgres') await sql.raw(tenantLockStatements(tenants)).execute(db);
     const heads = new Map<string, string>();
     for (const t of new Set(entries.map((e) => e.tenant_id))) heads.set(t, await this.headHash(db, t));
     const rows: ChainedAuditRow[] = chainEntries(entries, (t) => heads.get(t)!);
@@ -53,11 +85,56 @@ export const auditRepository = {
   },
 
   /**
-   * The append of the detection pipeline's commit, inside `database.withWriteLock` (`trx` is its
-   * transaction): prepared statements on SQLite's raw connection, the Kysely append on PostgreSQL.
+   * The same append on PostgreSQL in one round trip: one INSERT … SELECT FROM unnest(column arrays)
+   * (a fixed statement whatever the batch size), chained from the heads this process last wrote and
+   * inserting only if those are still the heads (checked in the same statement). When another writer
+   * moved a head, the heads are read and the batch re-chained: two more round trips, rarely.
+   * `companion`, a data-modifying statement of the same commit (the pipeline's detection insert),
+   * runs inside the first statement as a CTE, whether or not the entries went in: one round trip
+   * for both. Caller holds the tenants' locks (`withTenantWriteLock` or `withWriteLock`).
    */
-  async appendChainedLocked(database: DatabaseHandle, trx: DbExecutor, entries: AuditFields[]): Promise<void> {
-    if (database.sqlite) this.appendChainedSqlite(database.sqlite, entries);
-    else await this.appendChained(trx, entries);
+  async appendChainedPg(database: DatabaseHandle, trx: DbExecutor, entries: AuditFields[], companion?: RawBuilder<unknown>): Promise<void> {
+    if (entries.length === 0) {
+      if (companion) await companion.execute(trx);
+      return;
+    }
+    let heads = pgHeads.get(database);
+    if (!heads) pgHeads.set(database, (heads = new Map()));
+    const tenants = [...new Set(entries.map((e) => e.tenant_id))];
+    const unknown = tenants.filter((t) => !heads.has(t));
+    if (unknown.length) for (const [t, h] of await this.headHashes(trx, unknown)) heads.set(t, h);
+    let rows = chainEntries(entries, (t) => heads.get(t)!);
+    if (!(await insertPg(trx, rows, tenants, tenants.map((t) => heads.get(t)!), companion))) {
+      const fresh = await this.headHashes(trx, tenants);
+      rows = chainEntries(entries, (t) => fresh.get(t)!);
+      await insertPg(trx, rows, [], []);
+    }
+    // set before commit: a rollback leaves a wrong guess, which the next append's check catches
+    for (const r of rows) heads.set(r.tenant_id, r.hash);
   },
+
 };
+
+
+/**
+ * Inserts chained rows in order (seq follows the array) if every `tenants[i]`'s head is still
+ * `expected[i]`; returns whether it inserted. Empty `tenants`: no check.
+ */
+async function insertPg(trx: DbExecutor, rows: ChainedAuditRow[], tenants: string[], expected: string[], companion?: RawBuilder<unknown>): Promise<boolean> {
+  const arrays = COLUMNS.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(PG_TYPES[c])}[]`);
+  const { rows: out } = await sql<{ ok: boolean }>`
+    WITH ${companion ? sql`companion AS (${companion}), ` : sql``}expected AS (SELECT * FROM unnest(${tenants}::text[], ${expected}::text[]) AS e(tenant_id, hash)),
+    ok AS (
+      SELECT coalesce(bool_and(coalesce((SELECT a.hash FROM audit_log a WHERE a.tenant_id = e.tenant_id ORDER BY a.seq DESC LIMIT 1), ${GENESIS_HASH}) = e.hash), true) AS ok
+      FROM expected e
+    ),
+    ins AS (
+      INSERT INTO audit_log (${COLUMN_LIST})
+      SELECT ${COLUMN_LIST} FROM unnest(${sql.join(arrays)}) WITH ORDINALITY AS u(${COLUMN_LIST}, ord)
+      WHERE (SELECT ok FROM ok)
+      ORDER BY ord
+      RETURNING 1
+    )
+    SELECT (SELECT ok FROM ok) AS ok, (SELECT count(*) FROM ins) AS n`.execute(trx);
+  return out[0].ok;
+}

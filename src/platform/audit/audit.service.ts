@@ -66,6 +66,7 @@ export class AuditService {
     await auditRepository.appendChained(
       trx,
       inputs.map((i) => this.build(actor, i)),
+      this.deps.database.dialect,
     );
   }
 

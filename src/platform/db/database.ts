@@ -24,6 +24,15 @@ export interface DatabaseHandle {
   sqlite: SQLite.Database | null;
   /** Runs fn in a transaction holding the database-wide write lock (SQLite BEGIN IMMEDIATE, PostgreSQL advisory lock). */
   withWriteLock<T>(fn: (trx: DbExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in a transaction that writes rows of these tenants only, their audit chains included
+   * (the detection pipeline's batch commit, issue 12 §5). On PostgreSQL it holds the database-wide
+   * write lock in shared mode (so it still waits for, and excludes, every withWriteLock writer, whose
+   * read-then-write invariants are unchanged) plus an exclusive lock per tenant (`lockTenants`):
+   * two such writers, on one node or several, queue on each other only when they share a tenant.
+   * BEGIN and the locks go in one round trip. On SQLite it is withWriteLock (one writer anyway).
+   */
+  withTenantWriteLock<T>(tenantIds: readonly string[], fn: (trx: DbExecutor) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -33,6 +42,31 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 const WRITE_LOCK_KEY = 727_001; // advisory lock id for serialised writers (audit chain heads)
+/** the first key of the two-key advisory locks held per tenant (the second is tenantLockKey) */
+export const TENANT_LOCK_SPACE = 727_002;
+
+/**
+ * A tenant's advisory lock key: 32-bit FNV-1a of its id as a signed int4. Two tenants whose keys
+ * collide only share a lock (they queue on each other), which is safe.
+ */
+export function tenantLockKey(tenantId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < tenantId.length; i++) {
+    h ^= tenantId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}
+
+/**
+ * The statements taking the tenants' chain locks (PostgreSQL), always in ascending key order so two
+ * writers locking overlapping sets cannot deadlock. The keys are integers we computed, so they are
+ * inlined: the text then runs in the simple protocol, several statements in one round trip.
+ */
+export function tenantLockStatements(tenantIds: readonly string[]): string {
+  const keys = [...new Set(tenantIds.map(tenantLockKey))].sort((a, b) => a - b);
+  return keys.map((k) => `SELECT pg_advisory_xact_lock(${TENANT_LOCK_SPACE}, ${k});`).join(' ');
+}
 
 export function openDatabase(opts: {
   databaseUrl: string | null;
@@ -57,6 +91,21 @@ export function openDatabase(opts: {
           await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(trx);
           return fn(trx);
         }),
+      // A transaction by hand on one pooled connection, so BEGIN and the locks are one round trip
+      // (Kysely's transaction() sends BEGIN on its own); fn gets that connection as its executor.
+      withTenantWriteLock: (tenantIds, fn) =>
+        db.connection().execute(async (conn) => {
+          await sql.raw(`BEGIN; SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY}); ${tenantLockStatements(tenantIds)}`).execute(conn);
+          let result: Awaited<ReturnType<typeof fn>>;
+          try {
+            result = await fn(conn);
+          } catch (err) {
+            await sql.raw('ROLLBACK').execute(conn).catch(() => undefined);
+            throw err;
+          }
+          await sql.raw('COMMIT').execute(conn);
+          return result;
+        }),
       ping: async () => {
         await sql`select 1`.execute(db);
       },
@@ -76,25 +125,27 @@ export function openDatabase(opts: {
   const begin = sqlite.prepare('BEGIN IMMEDIATE');
   const commit = sqlite.prepare('COMMIT');
   const rollback = sqlite.prepare('ROLLBACK');
+  // BEGIN IMMEDIATE takes the write lock up front, so a reader-then-writer transaction cannot
+  // fail with SQLITE_BUSY_SNAPSHOT when another process (the CLI) wrote in between. The
+  // statements run on the raw connection while Kysely's connection mutex is held.
+  const withWriteLock = <T>(fn: (trx: DbExecutor) => Promise<T>): Promise<T> =>
+    db.connection().execute(async (conn) => {
+      begin.run();
+      try {
+        const result = await fn(conn);
+        commit.run();
+        return result;
+      } catch (err) {
+        if (sqlite.inTransaction) rollback.run();
+        throw err;
+      }
+    });
   return {
     db,
     dialect: 'sqlite',
     sqlite,
-    // BEGIN IMMEDIATE takes the write lock up front, so a reader-then-writer transaction cannot
-    // fail with SQLITE_BUSY_SNAPSHOT when another process (the CLI) wrote in between. The
-    // statements run on the raw connection while Kysely's connection mutex is held.
-    withWriteLock: (fn) =>
-      db.connection().execute(async (conn) => {
-        begin.run();
-        try {
-          const result = await fn(conn);
-          commit.run();
-          return result;
-        } catch (err) {
-          if (sqlite.inTransaction) rollback.run();
-          throw err;
-        }
-      }),
+    withWriteLock,
+    withTenantWriteLock: (_tenantIds, fn) => withWriteLock(fn),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -9,7 +9,7 @@ export { type ScheduledJobTable } from './schema.ts';
 import { token } from '../lib/index.ts';
 import type { DatabaseHandle } from './database.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
-export { externalCommitProbe, migrateToLatest, openDatabase, pendingMigrations, type DatabaseHandle, type Db, type DbExecutor } from './database.ts';
+export { externalCommitProbe, migrateToLatest, openDatabase, pendingMigrations, tenantLockStatements, type DatabaseHandle, type Db, type DbExecutor, type Dialect } from './database.ts';
 export { writeAtomically } from './dialect.ts';
 export { notifyIn } from './notify.ts';
 export { mapPage, paginate, paginateRows, type Page, type PageQuery } from './pagination.ts';

@@ -15,7 +15,7 @@ import {
   signWebhookBody,
 } from './webhook-signature.ts';
 import { WebhookSender, type SendResult } from './webhook-sender.ts';
-import { webhookRepository, type DeliveryToSend } from './webhook.repository.ts';
+import { webhookRepository, type DeliveryToSend, type RecordedAttempt } from './webhook.repository.ts';
 import type { WakeSignal } from '../coordination/index.ts';
 
 /** The wake channel on which enqueueIn's transaction announces new deliveries (PostgreSQL: sent at commit). */
@@ -30,6 +30,8 @@ export interface DeliveryWorkerOptions {
   wakeSignal: WakeSignal;
   /** deliveries in flight at once */
   concurrency?: number;
+  /** due deliveries claimed ahead per claim (default 4 × concurrency), so a finished send starts the next without a query */
+  prefetch?: number;
   /** real-time interval to look for work enqueued elsewhere (another node, the CLI) */
   pollMs?: number;
   /** a claimed delivery becomes claimable again after this, should its worker die mid-send */
@@ -47,6 +49,9 @@ export interface DeliveryWorkerOptions {
  */
 export class DeliveryWorker {
   private readonly concurrency: number;
+  private readonly prefetch: number;
+  /** claimed and loaded, waiting for a free slot (their leases run while they wait) */
+  private ready: DeliveryToSend[] = [];
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly sender: WebhookSender;
@@ -62,9 +67,14 @@ export class DeliveryWorker {
   private again = false;
   private wakeQueued = false;
   private unlisten: (() => Promise<void>) | null = null;
+  /** finished sends waiting to be recorded together (one transaction for all, issue 16 §3) */
+  private toRecord: Array<{ item: RecordedAttempt; done: (err?: unknown) => void }> = [];
+  private recording = false;
+  private recordQueued = false;
 
   constructor(private readonly deps: DeliveryWorkerOptions) {
     this.concurrency = deps.concurrency ?? 8;
+    this.prefetch = Math.max(this.concurrency, deps.prefetch ?? this.concurrency * 4);
     this.pollMs = deps.pollMs ?? 5000;
     this.leaseMs = deps.leaseMs ?? 120_000;
     this.sender = new WebhookSender({ timeoutMs: deps.timeoutMs ?? 10_000, allowPrivate: deps.allowPrivate });
@@ -105,6 +115,10 @@ export class DeliveryWorker {
       if (this.pumping) await this.pumping;
       else if (this.inflight.size) await Promise.all(this.inflight.values());
       else if (this.wakeQueued) await new Promise((r) => setImmediate(r));
+      else if (this.ready.length && !this.stopped) {
+        this.wake();
+        await new Promise((r) => setImmediate(r));
+      }
       else return;
     }
   }
@@ -117,6 +131,12 @@ export class DeliveryWorker {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.pumping) await this.pumping;
     await Promise.all(this.inflight.values());
+    // claimed but never started: claimable again at once by this or another node, not after the lease
+    const unsent = this.ready.splice(0);
+    if (unsent.length) {
+      await webhookRepository.releaseLeases(this.deps.database, unsent.map((d) => ({ id: d.id, series: d.series })))
+        .catch((err) => this.deps.log?.warn({ err }, 'webhook worker: releasing unsent claims failed; they are claimable when their lease runs out'));
+    }
     this.stopController.abort();
     this.sender.close();
     if (this.unlisten) await this.unlisten().catch(() => undefined);
@@ -127,17 +147,17 @@ export class DeliveryWorker {
       let recheck = 0;
       for (;;) {
         this.again = false;
-        const free = this.concurrency - this.inflight.size;
         if (this.stopped) return;
-        if (free <= 0) {
-          // a finishing send wakes us
-          return;
-        }
-        const claimed = await this.claim(free);
-        const loaded = await webhookRepository.loadForSending(this.deps.database.db, claimed);
-        for (const d of loaded) this.launch(d);
+        while (this.inflight.size < this.concurrency && this.ready.length) this.launch(this.ready.shift()!);
+        // no free slot: a finishing send wakes us
+        if (this.inflight.size >= this.concurrency) return;
+        // free slots and nothing claimed ahead: claim a batch (more than the free slots, so the
+        // sends finishing next start without a round trip to the database)
+        const want = this.prefetch - this.inflight.size;
+        const claimed = await this.claim(want);
+        this.ready.push(...(await webhookRepository.loadForSending(this.deps.database.db, claimed)));
         // a claimed row that vanished meanwhile keeps its lease until it runs out; nothing to send
-        if (claimed.length === free || this.again) continue;
+        if (this.ready.length || claimed.length === want || this.again) continue;
         const next = await webhookRepository.nextDueAt(this.deps.database.db, [...this.inflight.keys()]);
         const now = this.deps.clock.now();
         // the clock may have moved while we claimed: due rows are claimed now, not after a timer
@@ -158,7 +178,7 @@ export class DeliveryWorker {
       now,
       leaseUntil: now + this.leaseMs,
       limit,
-      exclude: [...this.inflight.keys()],
+      exclude: [...this.inflight.keys(), ...this.ready.map((d) => d.id)],
     });
     return claimed.map((r) => r.id);
   }
@@ -221,27 +241,62 @@ export class DeliveryWorker {
     const nextAt = plan && 'retryAt' in plan ? plan.retryAt : null;
     const outcome = delivered ? 'delivered' : nextAt !== null ? 'retrying' : 'dropped';
     metrics().webhookAttempts.inc({ outcome });
-    const attemptRow = {
-      delivery_id: d.id,
-      series: d.series,
-      attempt,
-      started_at: toIso(startedAt),
-      url,
-      status_code: r.statusCode,
-      duration_ms: r.durationMs,
-      error: r.error,
-      outcome,
-      next_attempt_at: nextAt === null ? null : toIso(nextAt),
-    } as const;
-    await webhookRepository.recordAttempt(this.deps.database, attemptRow, {
-      status: outcome,
-      attempt_count: attempt,
-      first_attempt_at: firstAttemptAt,
-      next_attempt_at: nextAt,
-      last_status_code: r.statusCode,
-      last_error: r.error,
-      delivered_at: delivered ? toIso(now) : null,
-      updated_at: toIso(now),
+    const item: RecordedAttempt = {
+      attempt: {
+        delivery_id: d.id,
+        series: d.series,
+        attempt,
+        started_at: toIso(startedAt),
+        url,
+        status_code: r.statusCode,
+        duration_ms: r.durationMs,
+        error: r.error,
+        outcome,
+        next_attempt_at: nextAt === null ? null : toIso(nextAt),
+      },
+      patch: {
+        status: outcome,
+        attempt_count: attempt,
+        first_attempt_at: firstAttemptAt,
+        next_attempt_at: nextAt,
+        last_status_code: r.statusCode,
+        last_error: r.error,
+        delivered_at: delivered ? toIso(now) : null,
+        updated_at: toIso(now),
+      },
+    };
+    // the send stays in flight (its slot taken, whenIdle waiting) until its record is committed
+    await new Promise<void>((resolve, reject) => {
+      this.toRecord.push({ item, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      this.scheduleRecording();
     });
+  }
+
+  /**
+   * Group commit of finished sends, as the detection pipeline does: everything that finished while
+   * one record transaction ran goes into the next, so under load a commit carries many attempts and
+   * an isolated send is still recorded at once.
+   */
+  private scheduleRecording(): void {
+    if (this.recordQueued || this.recording) return;
+    this.recordQueued = true;
+    setImmediate(() => {
+      this.recordQueued = false;
+      void this.recordBatch();
+    });
+  }
+
+  private async recordBatch(): Promise<void> {
+    this.recording = true;
+    const batch = this.toRecord.splice(0);
+    try {
+      await webhookRepository.recordAttempts(this.deps.database, batch.map((b) => b.item));
+      for (const b of batch) b.done();
+    } catch (err) {
+      for (const b of batch) b.done(err);
+    } finally {
+      this.recording = false;
+      if (this.toRecord.length) this.scheduleRecording();
+    }
   }
 }

@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
 import { writeAtomically } from '../db/index.ts';
@@ -11,6 +12,8 @@ export type WebhookAttemptRow = Omit<WebhookAttemptTable, 'seq'> & { seq: number
 
 /** Ids of events a reader may not see: a subquery selecting `id` (household events about a place left alone). */
 export type HiddenEventIds = SelectQueryBuilder<Database, any, { id: string }>;
+
+const enabledEndpointStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 
 /** Statuses the worker still has to send. */
 export const OPEN_STATUSES = ['pending', 'retrying'] as const;
@@ -34,6 +37,19 @@ export interface DeliveryToSend {
   enabled: number | null;
   deleted_at: string | null;
 }
+
+/** What an attempt moves a delivery on to (the worker's record of one send). */
+export type AttemptPatch = Pick<WebhookDeliveryRow, 'status' | 'attempt_count' | 'first_attempt_at' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'updated_at'>;
+
+export interface RecordedAttempt {
+  attempt: Omit<WebhookAttemptRow, 'seq'>;
+  patch: AttemptPatch;
+}
+
+const ATTEMPT_COLUMNS = ['delivery_id', 'series', 'attempt', 'started_at', 'url', 'status_code', 'duration_ms', 'error', 'outcome', 'next_attempt_at'] as const;
+const ATTEMPT_TYPES = ['text', 'integer', 'integer', 'text', 'text', 'integer', 'integer', 'text', 'text', 'text'];
+const PATCH_COLUMNS = ['status', 'attempt_count', 'first_attempt_at', 'next_attempt_at', 'last_status_code', 'last_error', 'delivered_at', 'updated_at'] as const;
+const PATCH_TYPES = ['text', 'integer', 'bigint', 'bigint', 'integer', 'text', 'text', 'text'];
 
 /** Queries only (DESIGN.md "Code shape"). */
 export const webhookRepository = {
@@ -78,6 +94,30 @@ export const webhookRepository = {
       .where('enabled', '=', 1)
       .where('deleted_at', 'is', null)
       .execute();
+  },
+
+  /** listEnabledEndpoints as a prepared statement on SQLite's raw connection (inside the write lock: the pipeline's commit). */
+  listEnabledEndpointsSqlite(raw: BetterSqlite3.Database, tenantId: string): Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[] {
+    let st = enabledEndpointStatements.get(raw);
+    if (!st) {
+      st = raw.prepare('SELECT id, events, locations FROM webhook_endpoints WHERE tenant_id = ? AND enabled = 1 AND deleted_at IS NULL');
+      enabledEndpointStatements.set(raw, st);
+    }
+    return st.all(tenantId) as Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[];
+  },
+
+  /**
+   * An event and its deliveries: on PostgreSQL in one statement (the event inserted in a
+   * data-modifying CTE; the deliveries' foreign key is checked at the end of the statement, when
+   * the event row exists), one round trip per event instead of two; on SQLite two inserts.
+   */
+  async insertEventWithDeliveries(db: DbExecutor, postgres: boolean, event: WebhookEventRow, deliveries: WebhookDeliveryRow[]): Promise<void> {
+    if (!postgres || deliveries.length === 0) {
+      await this.insertEvent(db, event);
+      await this.insertDeliveries(db, deliveries);
+      return;
+    }
+    await db.with('event', (q) => q.insertInto('webhook_events').values(event)).insertInto('webhook_deliveries').values(deliveries).execute();
   },
 
   async insertEvent(db: DbExecutor, row: WebhookEventRow): Promise<void> {
@@ -261,6 +301,44 @@ export const webhookRepository = {
       }
       await db.insertInto('webhook_attempts').values(attempt).execute();
       await db.updateTable('webhook_deliveries').set(set).where('id', '=', attempt.delivery_id).where('series', '=', attempt.series).execute();
+    });
+  },
+
+  /**
+   * recordAttempt for many sends at once (the worker records the sends that finished together,
+   * issue 16 §3): PostgreSQL one statement (attempts inserted from unnest() in a data-modifying CTE,
+   * deliveries updated FROM unnest()), SQLite one transaction. A delivery restarted meanwhile (series
+   * changed) keeps its state; its attempt is still logged.
+   */
+  async recordAttempts(database: DatabaseHandle, items: RecordedAttempt[]): Promise<void> {
+    if (items.length === 0) return;
+    if (database.dialect === 'postgres') {
+      const attempts = ATTEMPT_COLUMNS.map((c, i) => sql`${items.map((it) => it.attempt[c] ?? null)}::${sql.raw(ATTEMPT_TYPES[i])}[]`);
+      const patches = PATCH_COLUMNS.map((c, i) => sql`${items.map((it) => it.patch[c] ?? null)}::${sql.raw(PATCH_TYPES[i])}[]`);
+      await sql`
+        WITH logged AS (
+          INSERT INTO webhook_attempts (${sql.raw(ATTEMPT_COLUMNS.join(', '))})
+          SELECT * FROM unnest(${sql.join(attempts)})
+        )
+        UPDATE webhook_deliveries AS d
+        SET ${sql.raw(PATCH_COLUMNS.map((c) => `${c} = u.${c}`).join(', '))}, lease_until = NULL
+        FROM unnest(${items.map((it) => it.attempt.delivery_id)}::text[], ${items.map((it) => it.attempt.series)}::integer[], ${sql.join(patches)})
+          AS u(id, series, ${sql.raw(PATCH_COLUMNS.join(', '))})
+        WHERE d.id = u.id AND d.series = u.series`.execute(database.db);
+      return;
+    }
+    await database.withWriteLock(async (db) => {
+      for (const { attempt, patch } of items) {
+        await db.insertInto('webhook_attempts').values(attempt).execute();
+        await db.updateTable('webhook_deliveries').set({ ...patch, lease_until: null }).where('id', '=', attempt.delivery_id).where('series', '=', attempt.series).execute();
+      }
+    });
+  },
+
+  /** Gives claimed deliveries back unsent (the worker stopped before starting them). */
+  async releaseLeases(database: DatabaseHandle, claims: Array<{ id: string; series: number }>): Promise<void> {
+    await writeAtomically(database, async (db) => {
+      for (const c of claims) await db.updateTable('webhook_deliveries').set({ lease_until: null }).where('id', '=', c.id).where('series', '=', c.series).execute();
     });
   },
 

@@ -120,10 +120,24 @@ export interface DeliveryVisibility {
   hiddenEventIds(principal: Principal): Promise<HiddenEventIds | null>;
 }
 
+/** What one write transaction has already read and sent (WebhookService.perTransaction). */
+interface TransactionMemo {
+  endpoints: Map<string, Array<Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>>>;
+  woken: boolean;
+}
+
 export class WebhookService {
   private readonly listeners: Array<() => void> = [];
   private readonly taps: EventTap[] = [];
   private visibility: DeliveryVisibility | null = null;
+  /**
+   * Per write transaction (the executor object lives as long as the transaction): each tenant's
+   * enabled endpoints as first read in it, and whether the delivery workers were woken. A pipeline
+   * commit or a burst enqueues many events in one transaction; reading the endpoints and sending the
+   * wake (a NOTIFY round trip on PostgreSQL) once per transaction is enough (issue 16 §3). Writing an
+   * endpoint in a transaction forgets its entry.
+   */
+  private readonly perTransaction = new WeakMap<DbExecutor, TransactionMemo>();
 
   constructor(
     private readonly deps: {
@@ -235,6 +249,7 @@ export class WebhookService {
     const view = toEndpointView(row, now);
     await this.deps.database.withWriteLock(async (trx) => {
       await webhookRepository.insertEndpoint(trx, row);
+      this.perTransaction.delete(trx);
       await this.deps.audit.appendIn(trx, actor, [
         { tenantId: principal.tenantId, action: 'webhook.created', resourceType: 'webhook_endpoint', resourceId: row.id, data: { after: view }, scope: scopeOfLocations(row.locations) },
       ]);
@@ -274,6 +289,7 @@ export class WebhookService {
     const after = { ...before, ...patch };
     await this.deps.database.withWriteLock(async (trx) => {
       await webhookRepository.updateEndpoint(trx, id, patch);
+      this.perTransaction.delete(trx);
       if (before.enabled === 1 && after.enabled === 0) await webhookRepository.cancelOpenDeliveries(trx, id, toIso(now));
       await this.deps.audit.appendIn(trx, actor, [
         {
@@ -294,6 +310,7 @@ export class WebhookService {
     const now = this.deps.clock.now();
     await this.deps.database.withWriteLock(async (trx) => {
       await webhookRepository.updateEndpoint(trx, id, { deleted_at: toIso(now), enabled: 0, updated_at: toIso(now) });
+      this.perTransaction.delete(trx);
       await webhookRepository.cancelOpenDeliveries(trx, id, toIso(now));
       await this.deps.audit.appendIn(trx, actor, [
         { tenantId: principal.tenantId, action: 'webhook.deleted', resourceType: 'webhook_endpoint', resourceId: id, data: { before: toEndpointView(before, now) }, scope: scopeOfLocations(before.locations) },
@@ -321,6 +338,7 @@ export class WebhookService {
     const after = { ...before, ...patch };
     await this.deps.database.withWriteLock(async (trx) => {
       await webhookRepository.updateEndpoint(trx, id, patch);
+      this.perTransaction.delete(trx);
       await this.deps.audit.appendIn(trx, actor, [
         {
           tenantId: principal.tenantId,
@@ -392,7 +410,7 @@ export class WebhookService {
     const eventId = newId('evt', now);
     const location = locationOfEvent(event);
     for (const tap of this.taps) tap({ tenantId: event.tenantId, kind: event.kind, eventId, at: now, location, payload: event.payload });
-    const endpoints = (await webhookRepository.listEnabledEndpoints(trx, event.tenantId)).filter(
+    const endpoints = (await this.enabledEndpoints(trx, event.tenantId)).filter(
       (e) => (JSON.parse(e.events) as string[]).includes(event.kind) && (e.locations === null || (location !== undefined && (JSON.parse(e.locations) as string[]).includes(location))),
     );
     if (endpoints.length === 0) return { eventId, deliveryIds: [] };
@@ -444,13 +462,36 @@ export class WebhookService {
     };
   }
 
+  private memoOf(trx: DbExecutor): TransactionMemo {
+    // outside a transaction (the pool itself) nothing is remembered: it would outlive every change
+    if (trx === this.deps.database.db) return { endpoints: new Map(), woken: false };
+    let memo = this.perTransaction.get(trx);
+    if (!memo) this.perTransaction.set(trx, (memo = { endpoints: new Map(), woken: false }));
+    return memo;
+  }
+
+  private async enabledEndpoints(trx: DbExecutor, tenantId: string) {
+    const memo = this.memoOf(trx);
+    let list = memo.endpoints.get(tenantId);
+    if (!list) {
+      // enqueueIn runs inside a write-locked transaction (EventSink), so on SQLite the raw
+      // connection is ours: a prepared statement, as on the rest of the pipeline's commit
+      const { sqlite } = this.deps.database;
+      list = sqlite && trx !== this.deps.database.db ? webhookRepository.listEnabledEndpointsSqlite(sqlite, tenantId) : await webhookRepository.listEnabledEndpoints(trx, tenantId);
+      memo.endpoints.set(tenantId, list);
+    }
+    return list;
+  }
+
   private async writeOutbox(trx: DbExecutor, event: WebhookEventInput, eventId: string, now: number, deliveries: WebhookDeliveryRow[]): Promise<void> {
     const { id: _id, event: _event, created_at: _created, ...rest } = event.payload;
     const body = JSON.stringify({ id: eventId, event: event.kind, created_at: toIso(now), ...rest });
-    await webhookRepository.insertEvent(trx, { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) });
-    await webhookRepository.insertDeliveries(trx, deliveries);
+    await webhookRepository.insertEventWithDeliveries(trx, this.deps.database.dialect === 'postgres', { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) }, deliveries);
     // tied to this transaction where the signal can be (PostgreSQL NOTIFY goes out at commit, never
     // on rollback); in process, the worker's claim queues behind it on SQLite's single connection
+    const memo = this.memoOf(trx);
+    if (memo.woken) return;
+    memo.woken = true;
     await this.deps.wakeSignal.wake(DELIVERY_CHANNEL, trx);
   }
 }

@@ -15,6 +15,7 @@ import * as m013 from './013_people.ts'; // known people and faces (issue 14)
 import * as m014 from './014_stream_leases.ts'; // stream ownership by lease, node heartbeats (issue 12)
 import * as m015 from './015_scheduled_jobs.ts'; // durable scheduled jobs, run once cluster-wide (issue 12 §4)
 import * as m016 from './016_detection_person.ts'; // recognized people on detections (issue 14)
+import * as m017 from './017_detections_hot_indexes.ts'; // one index fewer on the hot detections table (issue 16)
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -37,4 +38,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '014_stream_leases': m014,
   '015_scheduled_jobs': m015,
   '016_detection_person': m016,
+  '017_detections_hot_indexes': m017,
 };
