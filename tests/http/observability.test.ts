@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { buildApp } from '../../src/app.ts';
 import { createProcessLogger } from '../../src/platform/lib/index.ts';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
+import { generateKey } from '../../src/platform/identity/key-format.ts';
 
 /** The value of one series in a Prometheus text exposition (0 when absent). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -132,8 +133,10 @@ describe('GET /metrics with VIGIL_METRICS_TOKEN', () => {
 
 describe('GET /readyz when the database is gone (postgres)', () => {
   let t: TestApp;
+  let key: { key: string };
   before(async () => {
     t = await createTestApp({ dialect: 'postgres' });
+    key = await t.orgKey();
   });
   after(() => t.close());
 
@@ -153,6 +156,23 @@ describe('GET /readyz when the database is gone (postgres)', () => {
     assert.match(res.json().detail, /database is not reachable/);
     assert.deepEqual(res.json().checks, { database: 'failed', migrations: 'failed', redis: 'not_configured' });
     assert.equal((await t.app.inject({ url: '/healthz' })).statusCode, 200);
+  });
+
+  test('API requests get 503 with Retry-After, not a 500 that reads as a bug', async () => {
+    // the key was made while the database was there (the previous test dropped it)
+    for (const req of [
+      { method: 'GET' as const, url: '/v1/streams', headers: bearer(key) },
+      { method: 'POST' as const, url: '/v1/streams', headers: bearer(key), payload: { name: 'cam', source_type: 'sandbox', source_url: 'sandbox://lobby' } },
+      // a well-formed key this node has never verified: its lookup needs the database
+      { method: 'GET' as const, url: '/v1/streams', headers: { authorization: `Bearer ${generateKey('test')}` } },
+    ]) {
+      const res = await t.app.inject(req);
+      assert.equal(res.statusCode, 503, `${req.method} ${req.url}: ${res.body}`);
+      assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+      assert.equal(res.json().code, 'service_unavailable');
+      assert.match(res.json().detail, /database cannot be reached/);
+      assert.equal(res.headers['retry-after'], '5');
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import type { DatabaseHandle } from './database.ts';
 export { externalCommitProbe, migrateToLatest, openDatabase, pendingMigrations, tenantLockStatements, type DatabaseHandle, type Db, type DbExecutor, type Dialect } from './database.ts';
 export { writeAtomically } from './dialect.ts';
 export { notifyIn } from './notify.ts';
+export { isDatabaseUnavailable } from './unavailable.ts';
 export { mapPage, paginate, paginateRows, type Page, type PageQuery } from './pagination.ts';
 export { type AlertRuleTable, type AlertTable, type ApiKeyTable, type AuditCheckpointTable, type AuditTable, type AutomationSettingsTable, type ConversationTable, type ConversationTurnTable, type Database, type DetectionSnapshotTable, type DetectionTable, type HouseholdBoundaryTable, type HouseholdEventTable, type HouseholdRoomTable, type HouseholdSensorTable, type IdempotencyTable, type IncidentDetectionTable, type IncidentNoteTable, type IncidentTable, type ProtocolNotificationTable, type ProtocolRunTable, type ProtocolTypeTable, type ResponderTable, type SceneTable, type SnapshotTable, type StreamPublishTokenTable, type StreamTable, type TenantTable, type WatchTable, type WebhookAttemptTable, type WebhookDeliveryTable, type WebhookEndpointTable, type WebhookEventTable } from './schema.ts';
 

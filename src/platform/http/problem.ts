@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOGUE, VigilError, type ErrorCode, type FieldError } from '../lib/index.ts';
 import { PATTERN_MESSAGES } from './common.schemas.ts';
+import { isDatabaseUnavailable } from '../db/index.ts';
 
 export function problemType(baseUrl: string, code: ErrorCode): string {
   return `${baseUrl}/docs/errors#${code}`;
@@ -81,6 +82,12 @@ export function installProblemHandlers(app: FastifyInstance, baseUrl: string): v
       // the client went away mid-upload: nothing is wrong on our side and nobody reads the answer (issue 9 §9)
       request.log.debug({ err: error }, 'client disconnected before the request was complete');
       return sendProblem(reply, baseUrl, new VigilError('malformed_request', 'The request ended before its body was complete.', { param: 'body' }));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // nothing was made durable and a retry may succeed: 503, not a 500 that reads as our bug
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('Retry-After', '5');
+      return sendProblem(reply, baseUrl, new VigilError('service_unavailable', 'The database cannot be reached right now; nothing was changed. Retry in a few seconds.'));
     }
     const mapped = mapFastifyError(error);
     if (mapped) return sendProblem(reply, baseUrl, mapped);
