@@ -22,6 +22,8 @@ export interface LocalCluster {
   dir: string;
   databaseUrl: string;
   redisUrl: string;
+  /** the Redis server the cluster started (a test may stop it and start another on its port) */
+  redis: { url: string; port: number; proc: ChildProcess; stop(): Promise<void> };
   nodes: ClusterNode[];
   keys: { org: string; household: string; liveOrg: string };
   node(id: string): ClusterNode | undefined;

@@ -77,7 +77,8 @@ async function startRedis(dir) {
     });
     c.once('error', () => resolve(false));
   }), 10_000);
-  return { url: `redis://127.0.0.1:${port}`, port, proc, stop: () => stopProc(proc) };
+  // stop() stops whichever process is `proc` then (a test may replace it with a restarted Redis)
+  return { url: `redis://127.0.0.1:${port}`, port, proc, stop() { return stopProc(this.proc); } };
 }
 
 async function stopProc(proc, signal = 'SIGTERM', graceMs = 10_000) {
