@@ -81,6 +81,10 @@ export async function scoreSceneCases(
     const t = await createTestApp({ dialect: 'sqlite', clock });
     try {
       const key = await t.orgKey();
+      // a tenant asking about known people has turned recognition on, as a user would; without it
+      // every answer also said "recognition is off" next to the people it had recognized
+      const optIn = await t.app.inject({ method: 'PATCH', url: '/v1/automation', headers: bearer(key), payload: { face_recognition: true } });
+      if (optIn.statusCode !== 200) throw new Error(`face_recognition: ${optIn.body}`);
       const ids = new Map<string, string>();
       for (const person of sc.people) {
         const name = typeof person === 'string' ? person : person.name;

@@ -112,5 +112,24 @@ for (const dialect of DIALECTS) {
       const n = (await ask('how many unknown people came in today?')).json();
       assert.match(n.answer, /\b1\b/);
     });
+
+    test('"who was it at HH:MM": a name when the face was recognized; a plain refusal when no face was seen', async () => {
+      const known = await ask('who was that at 08:50?');
+      assert.equal(known.statusCode, 200, known.body);
+      assert.match(known.json().answer, /Maria Santos/);
+      const unseen = await ask('who walked in at 10:05 today?');
+      assert.equal(unseen.statusCode, 422, unseen.body);
+      assert.equal(unseen.json().code, 'face_not_seen');
+      assert.equal(unseen.json().param, 'query');
+      assert.match(unseen.json().detail, /never saw their face, so nobody can say who it was/);
+      assert.match((await ask('who was here at 11:30?')).json().answer, /^Nobody was seen/);
+    });
+
+    test('"first", "how many times", and strangers against known people', async () => {
+      assert.match((await ask('when did Maria first come in today?')).json().answer, /first recognized .* at 08:50/);
+      assert.match((await ask('how many times was Maria here today?')).json().answer, /^2 times: /);
+      const versus = (await ask('were there fewer strangers than known people today?')).json();
+      assert.match(versus.answer, /^No, 1 unrecognized person against 1 known person \(Maria Santos\)/);
+    });
   });
 }

@@ -37,6 +37,8 @@ export interface ConversationTurn {
 export interface ContextPerson {
   id: string;
   name: string;
+  /** Free text the household wrote about them ("the nanny", "grandmother"): role words resolve against it. */
+  note?: string | null;
 }
 
 export interface HouseholdContext {

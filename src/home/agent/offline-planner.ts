@@ -16,7 +16,7 @@ import { createNormalizer, type Token } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
 import { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
-import { CONDITION_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
+import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
 const normalizeMessage = createNormalizer(listCorrectableWords());
 import { countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
@@ -352,7 +352,9 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     peopleQuestion = `Who do you mean by "${named.said}": ${named.ambiguous.map((p) => p.name).join(' or ')}?`;
   } else if (named) {
     const known = ctx.people?.length ? ` The people I know are ${ctx.people.map((p) => p.name).join(', ')}.` : " I don't know anyone's face yet.";
-    peopleQuestion = `I don't know anyone called ${named.unknown}.${known} Add them under People with a photo of their face first, or tell me who you mean.`;
+    peopleQuestion = named.relation
+      ? `I don't know who ${named.unknown} is: I only recognize people you enrolled.${known} Add them under People with a photo of their face first, or tell me who you mean.`
+      : `I don't know anyone called ${named.unknown}.${known} Add them under People with a photo of their face first, or tell me who you mean.`;
   }
   if (conditions.has('loitering') || conditions.has('unrecognized_person') || conditions.has('recognized_person')) conditions.delete('person');
   // "is it open?" describes; "tell me if it opens" watches for it
@@ -668,12 +670,57 @@ function askWhich(place: Extract<Place, { type: 'ambiguous' }>): string {
   return `Which ${place.label} do you mean: ${place.options.join(', ')}?`;
 }
 
+function isEntranceCamera(s: ContextSensor): boolean {
+  return `${s.room} ${s.name}`.toLowerCase().split(/[^a-z]+/).some((w) => ENTRANCE_WORDS.has(w));
+}
+
+/**
+ * A face watch on an ambiguous place ("the door": the back door contact or the front porch) keeps
+ * the options that have a camera: when one remains, it is the place meant.
+ */
+function narrowToCameras(place: Place, ctx: HouseholdContext): Place {
+  if (place.type !== 'ambiguous') return place;
+  const withCamera = place.options.filter((o) => ctx.sensors.some((s) => s.kind === 'camera' && (s.room === o || s.name === o)));
+  if (withCamera.length !== 1) return place;
+  const o = withCamera[0];
+  const room = ctx.sensors.some((s) => s.room === o);
+  return room ? { type: 'room', room: o, sensors: ctx.sensors.filter((s) => s.room === o) } : { type: 'sensor', sensor: ctx.sensors.find((s) => s.name === o)! };
+}
+
 function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
   if (r.peopleQuestion) return r.peopleQuestion;
-  // "let me know when Ana arrives": wherever a camera can see her, the whole home's cameras
+  const isWholeHome = (m: Mention) => m.place.type === 'group' && m.place.wholeHome;
+  // "when Maria gets home": "home" is where she arrives, not a place to watch every sensor of
+  if (r.people.length && r.mentions.length && r.mentions.every(isWholeHome) && ARRIVAL_PHRASES.test(r.text)) r = { ...r, mentions: [] };
+  // "let me know when Ana arrives": she arrives at the way in, so the entrance cameras (porch,
+  // driveway, front door); "let me know when Ana is seen": wherever a camera can see her
   if (r.people.length && !r.mentions.length && !r.hasReference) {
     const cameras = state.ctx.sensors.filter((s) => s.kind === 'camera');
-    r = { ...r, mentions: [{ start: r.clause.from, end: r.clause.from, text: '', place: { type: 'group', label: 'whole home', sensors: cameras, wholeHome: true, except: false } }] };
+    const entrances = ARRIVAL_PHRASES.test(r.text) ? cameras.filter(isEntranceCamera) : [];
+    const place: Place = entrances.length
+      ? { type: 'group', label: 'entrances', sensors: entrances, wholeHome: false, except: false }
+      : { type: 'group', label: 'whole home', sensors: cameras, wholeHome: true, except: false };
+    r = { ...r, mentions: [{ start: r.clause.from, end: r.clause.from, text: '', place }] };
+  }
+  const faceWatch = r.people.length > 0 || r.conditions.includes('unrecognized_person');
+  // only a camera sees a face: a door that is a contact and a porch with a camera is the porch
+  if (faceWatch) {
+    r = {
+      ...r,
+      mentions: r.mentions.map((m) => {
+        // "anywhere in the house": for a face, the house's cameras
+        if (isWholeHome(m) && m.place.type === 'group') {
+          const cameras = m.place.sensors.filter((x) => x.kind === 'camera');
+          return cameras.length ? { ...m, place: { ...m.place, sensors: cameras } } : m;
+        }
+        const place = narrowToCameras(m.place, state.ctx);
+        if (place !== m.place && m.place.type === 'ambiguous') {
+          const others = m.place.options.filter((o) => o !== subjectOf(place));
+          plan.notes = [...(plan.notes ?? []), `By "${m.place.label}" I took the ${subjectOf(place)}: only a camera sees faces, and the ${others.join(' and the ')} ${others.length > 1 ? 'have' : 'has'} none.`];
+        }
+        return { ...m, place };
+      }),
+    };
   }
   // "watch the garage yesterday": no watch can run in the past
   if (r.time.past) {
@@ -689,6 +736,14 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (window.passed) {
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;
+  }
+  // "tell me if a stranger comes round the side gate" with no side gate: nothing else was asked
+  // for, so ask which place is meant (a refusal would leave the request hanging)
+  const unknown = r.mentions.map((m) => m.place).filter((p): p is Extract<Place, { type: 'unknown' }> => p.type === 'unknown');
+  if (unknown.length && unknown.length === r.mentions.length) {
+    const cameras = state.ctx.sensors.filter((s) => s.kind === 'camera').map((s) => s.name);
+    const options = faceWatch ? `Which camera should I watch instead: ${cameras.join(', ') || 'you have none yet'}?` : 'Which place should I watch instead?';
+    return `${unknown.map((p) => p.reason ?? `There's no ${p.label} in your home.`).join(' ')} ${options}${faceWatch ? '' : ` ${describeHome(state.ctx)}`}`;
   }
   // one request is one watch: "the porch and the driveway tonight" covers both places
   const subjects: string[] = [];
@@ -728,15 +783,24 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     window: window.window,
   };
   if (r.conditions.length) args.conditions = r.conditions;
-  if (r.people.length) {
-    // only a camera sees a face
+  if (faceWatch) {
+    // only a camera sees a face: a place without one is asked about, never silently dropped
+    const blind = [...new Set(covered.filter((s) => s.kind !== 'camera').map((s) => s.room))].filter((room) => !covered.some((s) => s.kind === 'camera' && s.room === room));
     const cameras = covered.filter((s) => s.kind === 'camera');
-    if (!cameras.length) {
-      plan.refusals.push(`Only a camera can recognize ${r.people.map((p) => p.name).join(' and ')}, and there is none in the ${subject}.`);
-      return undefined;
+    if (blind.length || !cameras.length) {
+      const rooms = blind.length ? blind : [...new Set(covered.map((s) => s.room))];
+      const there = covered.filter((s) => rooms.includes(s.room));
+      const what = r.people.length ? `recognize ${r.people.map((p) => p.name).join(' or ')}` : 'tell a stranger from someone you know';
+      const notCamera = `${there.map((s) => `the ${s.name}`).join(' and ')} ${there.length > 1 ? 'are' : 'is'} ${there.length > 1 ? 'no cameras' : 'no camera'} (the ${rooms.join(' and the ')} ${rooms.length > 1 ? 'have' : 'has'} none)`;
+      const offer = there.map((s) => `the ${s.name} for ${s.kind === 'contact' ? 'the door opening' : 'any movement'}`).join(' and ');
+      if (cameras.length) {
+        return `Only a camera can ${what}, and ${notCamera}. Should I watch the ${[...new Set(cameras.map((s) => s.name))].join(' and the ')} for that and ${offer}, or only the camera?`;
+      }
+      const withCamera = state.ctx.sensors.filter((s) => s.kind === 'camera' && !explainOutOfReach(state, s)).map((s) => s.name);
+      return `Only a camera can ${what}, and ${notCamera}. Should I watch ${offer} instead${withCamera.length ? `, or one of your cameras (${withCamera.join(', ')})` : ''}?`;
     }
     args.sensor_ids = cameras.map((s) => s.id);
-    args.person_ids = r.people.map((p) => p.id);
+    if (r.people.length) args.person_ids = r.people.map((p) => p.id);
   }
   const callIndex = plan.calls.length;
   // a default is never silent (issue 10 §4)
@@ -747,7 +811,9 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   const seeing = (args.sensor_ids as string[]).map((id) => covered.find((s) => s.id === id)?.name);
   const say = r.people.length
     ? `I'll tell you when I recognize ${r.people.map((p) => p.name).join(' or ')} on ${seeing.length > 2 ? `any of your ${seeing.length} cameras` : `the ${seeing.join(' or the ')}`} ${span}.${state.ctx.faceRecognition === false ? ' Face recognition is off, so I recognize nobody yet: say "turn on face recognition" to start.' : ''}`
-    : `I'm watching the ${subject.replace(/ and /g, ' and the ')} ${span}.`;
+    : r.conditions.includes('unrecognized_person')
+      ? `I'll tell you when someone I don't recognize is on the ${seeing.length > 2 ? `${seeing.length} cameras of the ${subject}` : seeing.join(' or the ')} ${span}.${state.ctx.faceRecognition === false ? ' Face recognition is off, so I cannot tell strangers from people you know yet: say "turn on face recognition" to start.' : ''}`
+      : `I'm watching the ${subject.replace(/ and /g, ' and the ')} ${span}.`;
   plan.calls.push({ tool: 'create_watch', args, subject, say });
   state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
   state.lastWatchId = `$ref:${callIndex}`;

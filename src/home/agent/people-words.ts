@@ -1,4 +1,4 @@
-import { getNounSenses } from '../../platform/language/index.ts';
+import { getNounSenses, isPersonWord, isSamePersonWord } from '../../platform/language/index.ts';
 import type { ContextPerson } from './context.ts';
 
 /**
@@ -22,7 +22,27 @@ function words(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? []).map((w) => w.replace(/'s$/, ''));
 }
 
-export type PeopleMention = { people: ContextPerson[] } | { unknown: string } | { ambiguous: ContextPerson[]; said: string };
+export type PeopleMention = { people: ContextPerson[] } | { unknown: string; relation?: boolean } | { ambiguous: ContextPerson[]; said: string };
+
+/** Person words that say nothing of who someone is: never matched against a household's notes. */
+const GENERIC_PERSON_WORDS = new Set([
+  'person', 'people', 'someone', 'somebody', 'anyone', 'anybody', 'individual', 'stranger', 'strangers', 'visitor', 'visitors',
+  'guest', 'guests', 'man', 'men', 'woman', 'women', 'human', 'intruder', 'unknown', 'one', 'who',
+]);
+
+/**
+ * "when the nanny gets here", "when grandma arrives": a role word answered by the free-text note of
+ * exactly one enrolled person ("nanny", "grandmother"), matched through WordNet's person senses.
+ */
+function findByRole(tokens: string[], people: readonly ContextPerson[]): PeopleMention | undefined {
+  const roles = tokens.filter((t) => !GENERIC_PERSON_WORDS.has(t) && isPersonWord(t));
+  for (const role of roles) {
+    const matching = people.filter((p) => words(p.note ?? '').some((n) => !GENERIC_PERSON_WORDS.has(n) && isPersonWord(n) && (isSamePersonWord(role, n) || isSamePersonWord(n, role))));
+    if (matching.length === 1) return { people: matching };
+    if (matching.length > 1) return { ambiguous: matching, said: `the ${role}` };
+  }
+  return undefined;
+}
 
 /**
  * The known people a message names (by full name or one of their names), an unknown name in a
@@ -43,12 +63,19 @@ export function findPeople(message: string, people: readonly ContextPerson[]): P
   }
   if (found.size) {
     const all = [...found.values()];
+    // "Tom's friend", "Maria's husband": someone else, described through a known person — asked, never watched as them
+    for (const f of all) {
+      const rel = new RegExp(`\\b${f.said}'s\\s+([a-z]+)`).exec(message.toLowerCase().replace(/[\u2019]/g, "'"));
+      if (rel && isPersonWord(rel[1])) return { unknown: `${f.person.name}'s ${rel[1]}`, relation: true };
+    }
     // the same word names several people ("Maria" for Maria Santos and Maria Silva): ask which
     const bySaid = new Map<string, typeof all>();
     for (const f of all) bySaid.set(f.said, [...(bySaid.get(f.said) ?? []), f]);
     for (const [said, group] of bySaid) if (group.length > 1 && !group.some((g) => g.full)) return { ambiguous: group.map((g) => g.person), said };
     return { people: all.map((f) => f.person) };
   }
+  const role = findByRole(tokens, people);
+  if (role) return role;
   const m = ARRIVAL.exec(tokens.join(' '));
   if (m && !NOT_NAMES.has(m[1])) {
     const capitalised = new RegExp(`\\b${m[1][0].toUpperCase()}${m[1].slice(1)}\\b`).test(message);

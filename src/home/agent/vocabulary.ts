@@ -111,8 +111,10 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
     cues: [
       'watch', 'keep … eye', 'eye on', 'monitor', 'guard', 'look out for', 'keep watch', 'let me know',
       'tell me if', 'tell me when', 'alert me', 'notify me', 'ping me', 'warn me', 'observe', 'surveil',
+      // "warn me if there's anyone…": the request wins over the question it contains ('be anyone')
+      'alert me if|when', 'notify me if|when', 'ping me if|when', 'warn me if|when',
       'keep tab|tabs', 'set up … watch', 'start watch|watching', 'keep watch|watching', 'keep … safe', 'mind', 'watched',
-      'want to know if', 'want to know when', 'like to know if', 'know if', 'know when',
+      'want to know if', 'want to know when', 'like to know if', 'know if', 'know when', 'text me if|when', 'message me if|when',
     ],
   },
   {
@@ -212,3 +214,15 @@ export function listCorrectableWords(): string[] {
   ]) words.add(w);
   return [...words].filter((w) => w.length >= 3);
 }
+
+/**
+ * Where people arrive at a home: a camera whose room or name holds one of these watches the way
+ * in ("let me know when Maria arrives" → the porch and driveway cameras, not the nursery).
+ */
+export const ENTRANCE_WORDS = new Set([
+  'porch', 'driveway', 'drive', 'door', 'doorway', 'doorstep', 'front', 'gate', 'entrance', 'entry', 'entryway', 'foyer',
+  'hall', 'hallway', 'stoop', 'doorbell', 'carport', 'lobby',
+]);
+
+/** Arriving: "arrives", "gets home", "comes by", "shows up", "pulls in" (the verb, any form). */
+export const ARRIVAL_PHRASES = /\b(arriv\w*|(?:gets?|getting|got|comes?|coming|came) (?:home|back|here|by|over|round|around)|(?:shows?|showing|showed|turns?|turning|turned) up|(?:drops?|dropping|dropped|stops?|stopping|stopped|pops?|popping|popped) (?:by|in|round)|(?:pulls?|pulling|pulled) (?:in|up)|is (?:home|here|back)|returns?|returning|reach\w* (?:home|here))\b/;

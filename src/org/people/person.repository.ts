@@ -42,7 +42,7 @@ export const personRepository = {
   },
   /** Every person of a tenant, id and name (scene questions and the agent resolve names against them). */
   namesForTenant(db: DbExecutor, tenantId: string) {
-    return db.selectFrom('people').select(['id', 'name']).where('tenant_id', '=', tenantId).orderBy('id').limit(10_000).execute();
+    return db.selectFrom('people').select(['id', 'name', 'note']).where('tenant_id', '=', tenantId).orderBy('id').limit(10_000).execute();
   },
   /** Every enrolled descriptor of a tenant made with `model` (what recognition compares against). */
   descriptorsForTenant(db: DbExecutor, tenantId: string, model: string) {

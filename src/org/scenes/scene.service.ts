@@ -13,7 +13,7 @@ import type { Principal } from '../../platform/identity/index.ts';
 import type { PageQuery } from '../../platform/db/index.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
 import { answerQuery, interpretQuery, parseWindow, type InterpretResult } from './query/query.ts';
-import { answerPersonQuestion, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
+import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
 import type { SceneEngine, SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow } from './scene.repository.ts';
 import type { DetectionView, QueryBodyT, QueryResultT, SceneView, UpdateSceneBodyT } from './scene.schemas.ts';
@@ -217,9 +217,18 @@ export class SceneService {
     const baseline: DetectionTable[][] = [];
     for (const span of interp.baseline ?? []) baseline.push(await detectionRepository.inRangeWithState(db, sceneId, span.from, span.to));
     const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
+    // "who was that at 22:40?": the tracks around that moment (one that began up to an hour before may still be there)
+    const atMoment = about?.kind === 'who' && about.moment
+      ? answerWhoAtMoment(interp, people, toRecords(await detectionRepository.inRangeWithState(db, sceneId, interp.to - 60 * 60_000, interp.to + 2 * 60_000)), interp.to)
+      : undefined;
+    if (atMoment && 'cannot' in atMoment) throw new VigilError('face_not_seen', atMoment.cannot, { param: 'query' });
     const answer =
-      about?.kind === 'person'
-        ? answerPersonQuestion(interp, about.person, toRecords(await detectionRepository.personSightings(db, sceneId, about.person.id, interp.from, interp.to)), recognitionOn)
+      atMoment
+        ? atMoment.answer
+        : about?.kind === 'person'
+        ? answerPersonQuestion(interp, about.person, toRecords(await detectionRepository.personSightings(db, sceneId, about.person.id, interp.from, interp.to)), recognitionOn, about.first, about.count)
+        : about?.kind === 'known_vs_unknown'
+          ? answerKnownVsUnknown(interp, people, toRecords(history), body.query)
         : about?.kind === 'who'
           ? answerWhoQuestion(interp, people, toRecords(history), recognitionOn)
           : answerQuery(

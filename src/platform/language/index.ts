@@ -2,6 +2,7 @@
 export { readAnimalWord } from './lexicon/animals.ts';
 
 // The module's public face: what other modules may import (docs/architecture.md).
+export { isPersonWord, isSamePersonWord } from './lexicon/people.ts';
 export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
 export { getNounSenses, loadWordNet } from './lexicon/wordnet.ts';
 export { createNormalizer, type Token } from './normalize.ts';

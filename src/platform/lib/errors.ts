@@ -51,6 +51,7 @@ export const ERROR_CATALOGUE = {
   path_parameter_too_long: { status: 414, title: 'Path parameter too long' }, // http hardening (issue 9 §6)
   unsupported_media_type: { status: 415, title: 'Unsupported Content-Type' },
   query_not_understood: { status: 422, title: 'Query not understood' },
+  face_not_seen: { status: 422, title: 'Nobody can say who it was' }, // "who was that at 22:40?" with no face seen (issue 14)
   no_video_in_offer: { status: 422, title: 'SDP offer has no video' }, // WebRTC ingest (issue 15)
   unsupported_codec: { status: 422, title: 'No video codec Vigil decodes' }, // WebRTC ingest (issue 15)
   ice_restart_not_supported: { status: 422, title: 'ICE restart not supported' }, // WebRTC ingest (issue 15)

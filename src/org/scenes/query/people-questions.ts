@@ -18,9 +18,20 @@ export interface KnownPerson {
 }
 
 export type PeopleQuestion =
-  | { kind: 'person'; person: KnownPerson; rewritten: string }
-  | { kind: 'who'; rewritten: string }
+  /** `first`: "when did Aisha first show up": the earliest sighting is the answer */
+  | { kind: 'person'; person: KnownPerson; rewritten: string; first?: boolean; count?: boolean }
+  /** `moment`: "who was that at 22:40?": one moment, not a span (see answerWhoQuestion) */
+  | { kind: 'who'; rewritten: string; moment?: boolean }
+  /** "were there more unrecognised people than known ones today?" */
+  | { kind: 'known_vs_unknown'; rewritten: string }
   | { kind: 'unknown_name'; reason: string };
+
+/** A clock moment: "at 8:05", "at 22:40", "at 3pm" (a span is said with since/between/after…). */
+const AT_CLOCK = /\bat\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon|midnight)(?=\s|$)/;
+const SPAN_WORDS = /\b(between|since|after|before|from|until|till|around|about|during)\b/;
+
+/** "more unrecognised people than known ones", "fewer strangers than people we know". */
+const KNOWN_VS_UNKNOWN = /\b(more|fewer|less)\b.*\b(unrecogni[sz]ed|unknown|strangers?|unfamiliar|recogni[sz]ed|known)\b.*\bthan\b.*\b(known|recogni[sz]ed|unrecogni[sz]ed|unknown|strangers?)\b(?:\s+(?:ones|people|persons|faces))?/;
 
 /** Words that can sit where a name sits ("was anyone here", "is it busy") and are not names. */
 const NOT_NAMES = new Set([
@@ -91,7 +102,25 @@ export function readPeopleQuestion(query: string, people: readonly KnownPerson[]
   }
   if (matches.size === 1) {
     const { person, span } = [...matches.values()][0];
-    return { kind: 'person', person, rewritten: lower.replace(new RegExp(`\\b${span}(?:'s)?\\b`), 'anyone').replace(/\s+/g, ' ').trim() + '?' };
+    // "when did Aisha first show up": the earliest sighting in the range; the range is read without "first"
+    const first = /\b(first|earliest)\b/.test(lower);
+    const rewritten = lower.replace(new RegExp(`\\b${span}(?:'s)?\\b`), 'anyone').replace(/\b(first|earliest)\b/g, ' ').replace(/\s+/g, ' ').trim() + '?';
+    // "how many times did Anna pass the gate": a number, not a yes
+    const count = /^how\s+(many|often)\b/.test(lower);
+    return { kind: 'person', person, rewritten, ...(first ? { first } : {}), ...(count ? { count } : {}) };
+  }
+  const versus = KNOWN_VS_UNKNOWN.exec(lower);
+  if (versus) {
+    // the range is whatever follows the comparison ("… than known ones today" → today)
+    const tail = lower.slice(versus.index + versus[0].length).trim();
+    return { kind: 'known_vs_unknown', rewritten: `was anyone here${tail ? ` ${tail}` : ''}?` };
+  }
+  const clock = AT_CLOCK.exec(lower);
+  if (WHO.test(lower) && clock && !SPAN_WORDS.test(lower)) {
+    // "who was that at the gate at 22:40 last night?", "who came in at 8:05?": the people there at
+    // that moment; the day words around the clock time ("last night", "yesterday") are kept
+    const dayWords = lower.match(/\b(today|yesterday|last night|this morning|this afternoon|this evening|tonight|on \w+day)\b/g) ?? [];
+    return { kind: 'who', moment: true, rewritten: `was anyone here at ${clock[1]}${dayWords.length ? ` ${dayWords.join(' ')}` : ''}?` };
   }
   if (WHO.test(lower)) {
     // the same question about "anyone", for its time range: "who was here" → "was anyone here"
@@ -143,13 +172,16 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /** The answer to a question about one known person, from the scene's person detections. */
-export function answerPersonQuestion(interp: Interpretation, person: KnownPerson, records: readonly DetectionRecord[], recognitionOn: boolean): QueryAnswer {
+export function answerPersonQuestion(interp: Interpretation, person: KnownPerson, records: readonly DetectionRecord[], recognitionOn: boolean, first = false, count = false): QueryAnswer {
   const place = `the ${describeLocation(interp.location)}`;
   const at = (t: number) => formatMoment(t, interp.time_zone, interp.asked_at);
   const lookback = interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure';
   const visits = visitsOf(records, interp.from, interp.to).filter((v) => v.personId === person.id);
   const supporting = visits.flatMap((v) => (v.first.id === v.last.id ? [v.first] : [v.first, v.last])).sort((a, b) => b.at - a.at);
-  const off = recognitionOn ? '' : ' Face recognition is off for this organization, so nobody is recognized (PATCH /v1/automation face_recognition).';
+  // off now, but whoever was recognized while it was on still counts: say only what is true
+  const off = recognitionOn ? '' : visits.length
+    ? ' Face recognition is off for this organization now, so nobody is recognized any more (PATCH /v1/automation face_recognition).'
+    : ' Face recognition is off for this organization, so nobody is recognized (PATCH /v1/automation face_recognition).';
   const base = { detections: supporting.slice(0, 50), crowd_density: 0, anomaly_flag: false };
   if (!visits.length) {
     const when = lookback ? 'in the last 30 days' : interp.range_label;
@@ -161,9 +193,14 @@ export function answerPersonQuestion(interp: Interpretation, person: KnownPerson
   const latest = visits[visits.length - 1];
   if (interp.aggregate === 'last_departure') return { ...base, answer: `${person.name} was last recognized in ${place} at ${at(latest.last.at)}.` };
   if (lookback) return { ...base, answer: `${person.name} was last recognized in ${place} at ${at(latest.last.at)} (arrived ${at(latest.first.at)}).` };
+  if (first) {
+    const later = visits.length > 1 ? ` (${plural(visits.length - 1, 'more time', 'more times')} after that)` : '';
+    return { ...base, answer: `${person.name} was first recognized in ${place} ${interp.range_label} at ${at(visits[0].first.at)}${later}.${off}` };
+  }
   const times = visits.map((v) => at(v.first.at));
   const visitsText = visits.length === 1 ? `at ${times[0]}` : `${plural(visits.length, 'time', 'times')} (${times.slice(0, 5).join(', ')}${times.length > 5 ? ', …' : ''})`;
-  return { ...base, answer: `Yes, ${person.name} was recognized in ${place} ${interp.range_label}, ${visitsText}.` };
+  if (count) return { ...base, answer: `${plural(visits.length, 'time', 'times')}: ${person.name} was recognized in ${place} ${interp.range_label} at ${times.slice(0, 5).join(', ')}${times.length > 5 ? ', …' : ''}.${off}` };
+  return { ...base, answer: `Yes, ${person.name} was recognized in ${place} ${interp.range_label}, ${visitsText}.${off}` };
 }
 
 /** "Who was here this morning?": the recognized people by name, then strangers and faces unseen. */
@@ -183,6 +220,59 @@ export function answerWhoQuestion(interp: Interpretation, people: readonly Known
   if (known.length) parts.push(`recognized: ${known.join(', ')}`);
   if (strangers) parts.push(plural(strangers, 'unrecognized person', 'unrecognized people'));
   if (unseen) parts.push(`${plural(unseen, 'person', 'people')} whose face was not seen`);
-  const off = recognitionOn ? '' : ' Face recognition is off for this organization, so nobody is recognized.';
+  const off = recognitionOn ? '' : recognized.size || strangers
+    ? ' Face recognition is off for this organization now; those faces were compared while it was on.'
+    : ' Face recognition is off for this organization, so nobody is recognized.';
   return { ...base, answer: `In ${place} ${interp.range_label}: ${parts.join('; ')}.${off}` };
+}
+
+/** How close to a moment a sighting must be to count as "there at 22:40". */
+const MOMENT_SLACK_MS = 2 * 60_000;
+
+/**
+ * "Who was that at the gate at 22:40?": the people there at that moment (a track whose first
+ * sighting to last sighting plus dwell covers it, give or take two minutes). When all of them are
+ * recognized or matched nobody enrolled, that is the answer. When someone's face was not seen,
+ * nobody can say who it was: that is not an answer to "who", so `cannot` says so plainly and the
+ * route refuses (422 face_not_seen) rather than answering a count (docs/decisions.md).
+ */
+export function answerWhoAtMoment(interp: Interpretation, people: readonly KnownPerson[], records: readonly DetectionRecord[], moment: number):
+  { answer: QueryAnswer } | { cannot: string } {
+  const place = `the ${describeLocation(interp.location)}`;
+  const when = formatMoment(moment, interp.time_zone, interp.asked_at);
+  const visits = visitsOf(records, moment - 60 * 60_000, moment + MOMENT_SLACK_MS).filter((v) =>
+    v.first.at <= moment + MOMENT_SLACK_MS && v.last.at + (v.last.dwell_s ?? 0) * 1000 >= moment - MOMENT_SLACK_MS);
+  const base = { detections: visits.map((v) => v.first), crowd_density: 0, anomaly_flag: visits.some((v) => !v.personId && v.unrecognized) };
+  if (!visits.length) return { answer: { ...base, answer: `Nobody was seen in ${place} at ${when}.` } };
+  const unseen = visits.filter((v) => !v.personId && !v.unrecognized);
+  if (unseen.length) {
+    const who = unseen.length === 1 ? 'a person was seen' : `${unseen.length} people were seen`;
+    return { cannot: `At ${when} in ${place} ${who} (from ${formatMoment(unseen[0].first.at, interp.time_zone, interp.asked_at)}), but the camera never saw ${unseen.length === 1 ? 'their face' : 'their faces'}, so nobody can say who it was. Look at the recording of that moment.` };
+  }
+  const names = new Map(people.map((p) => [p.id, p.name]));
+  const parts = visits.map((v) => (v.personId ? `${names.get(v.personId) ?? 'a person since erased'} (recognized)` : 'someone whose face matched nobody enrolled'));
+  return { answer: { ...base, answer: `In ${place} at ${when}: ${parts.join(', ')}.` } };
+}
+
+/** "Were there more unrecognised people than known ones today?": strangers' tracks against the known people seen. */
+export function answerKnownVsUnknown(interp: Interpretation, people: readonly KnownPerson[], records: readonly DetectionRecord[], asked: string): QueryAnswer {
+  const place = `the ${describeLocation(interp.location)}`;
+  const visits = visitsOf(records, interp.from, interp.to);
+  const known = new Set(visits.filter((v) => v.personId).map((v) => v.personId!));
+  const strangers = visits.filter((v) => !v.personId && v.unrecognized).length;
+  const unseen = visits.filter((v) => !v.personId && !v.unrecognized).length;
+  const names = new Map(people.map((p) => [p.id, p.name]));
+  // which side the question puts first: "more unrecognised than known" or "more known than strangers"
+  const m = /\b(more|fewer|less)\b.*?\b(unrecogni[sz]ed|unknown|strangers?|unfamiliar|recogni[sz]ed|known)\b/.exec(asked.toLowerCase());
+  const strangersFirst = !m || !/^(recogni[sz]ed|known)$/.test(m[2]);
+  const [a, b] = strangersFirst ? [strangers, known.size] : [known.size, strangers];
+  const yes = m?.[1] === 'more' ? a > b : a < b;
+  const knownText = known.size ? `${plural(known.size, 'known person', 'known people')} (${[...known].map((id) => names.get(id) ?? 'a person since erased').join(', ')})` : 'no known people';
+  const unseenText = unseen ? `, and ${plural(unseen, 'person', 'people')} whose face was not seen` : '';
+  return {
+    detections: visits.map((v) => v.first).sort((x, y) => y.at - x.at).slice(0, 50),
+    crowd_density: 0,
+    anomaly_flag: strangers > 0,
+    answer: `${yes ? 'Yes' : 'No'}, ${plural(strangers, 'unrecognized person', 'unrecognized people')} against ${knownText} in ${place} ${interp.range_label}${unseenText}.`,
+  };
 }

@@ -108,6 +108,8 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'arrive', 'arrived', 'arrival', 'arrivals', 'enter', 'entered', 'entering', 'entry', 'entries', 'visit',
     'visited', 'total', 'unique', 'distinct', 'different', 'came', 'come', 'walk', 'walked', 'drive', 'drove',
     'pull', 'pulled',
+    // "how many times did Anna pass the gate": going through the place is arriving at it
+    'pass', 'passed', 'passing',
   ],
   presence: [
     'any', 'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'empty', 'occupied', 'vacant', 'present',

@@ -272,8 +272,14 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
   // a point after "and" that follows "between": "between 11pm and 6am"
   const betweenAt = tokens.slice(from, to).findIndex((t) => t.text === 'between');
   if (betweenAt >= 0 && spec.anchors.length === 2 && spec.anchors.every((a) => a.role !== 'end')) {
-    spec.anchors[0].role = 'start';
-    spec.anchors[1].role = 'end';
+    // "between 7 and 10am": the bare 7 after "between" is already the start (chrono's 10am was
+    // found first, so the order of the anchors is not the order of the words)
+    const startAt = spec.anchors.filter((a) => a.role === 'start').length === 1 ? spec.anchors.findIndex((a) => a.role === 'start') : 0;
+    spec.anchors[startAt].role = 'start';
+    spec.anchors[1 - startAt].role = 'end';
+    // "between 7 and 10am tomorrow": chrono dates only the 10am; the 7 that comes before it is the same day
+    const [start, end] = [spec.anchors[startAt], spec.anchors[1 - startAt]];
+    if (start.kind === 'clock' && end.kind === 'clock' && end.date && !start.date && start.hour <= end.hour) start.date = end.date;
   }
   // a point between two anchors reads as the end: "sunset to 6", "from 10pm to 6am"
   const starts = spec.anchors.filter((a) => a.role === 'start');
@@ -555,9 +561,13 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     const label = defaulted && startLabel === 'now' ? 'the next 24 hours'
       : startLabel === 'now' && spec.durationMs !== undefined && !end ? `for the next ${formatDuration(spec.durationMs)}`
         : startLabel === 'now' ? `now until ${endLabel}` : `${startLabel} to ${endLabel}`;
-    // "from 2 to 4" said at 17:00: today's window is over; the next one is tomorrow's, but ask
+    // "from 2 to 4" said at 17:00: today's window is over; the next one is tomorrow's, but ask.
+    // A window in the small hours ("between midnight and 5", "from 1 to 4am") said in the day is
+    // the coming night's: nobody asks to watch last night, so that is taken, not asked about
+    const smallHours = start?.kind === 'clock' && start.hour < 5 && end?.kind === 'clock' && end.hour <= 7 &&
+      toWallClock(ctx.now, ctx.timeZone).hour >= 5;
     const passed = d > Math.max(first, 0) && start !== undefined && end !== undefined && start.kind === 'clock' && end.kind === 'clock' &&
-      !start.date && !spec.date && spec.dayOffset === 0 && recurrence === 'none' && !night;
+      !start.date && !spec.date && spec.dayOffset === 0 && recurrence === 'none' && !night && !smallHours;
     return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed };
   }
   return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours', defaulted: true };
