@@ -56,3 +56,12 @@ test('"the door" for a stranger is the door with a camera, and the reply says wh
   assert.deepEqual(args?.sensor_ids, ['sen_porch_cam']);
   assert.match((plan.notes ?? []).join(' '), /only a camera sees faces/);
 });
+
+test('a determiner before "arrives" is no name: "if any car pulls in" watches, it does not ask who Any is', () => {
+  for (const message of ['let me know if any car pulls into the driveway tonight', 'tell me when some van stops on the driveway']) {
+    const { plan, args } = watch(message);
+    assert.equal(plan.clarification, undefined, message);
+    assert.deepEqual(args?.sensor_ids, ['sen_driveway_cam'], message);
+    assert.equal(args?.person_ids, undefined, message);
+  }
+});

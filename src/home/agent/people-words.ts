@@ -13,6 +13,8 @@ const NOT_NAMES = new Set([
   'his', 'her', 'their', 'he', 'she', 'they', 'we', 'you', 'i', 'it', 'there', 'that', 'this', 'somebody', 'strangers', 'stranger',
   'kids', 'children', 'delivery', 'courier', 'postman', 'mailman', 'parcel', 'package', 'car', 'cars', 'visitors', 'guests', 'guest',
   'visitor', 'cat', 'dog', 'door', 'motion', 'movement', 'anything', 'something', 'sun', 'night', 'dark', 'nanny', 'babysitter',
+  // determiners and quantifiers, a closed class ("if any car pulls in" names nobody)
+  'any', 'some', 'every', 'each', 'no', 'all', 'both', 'either', 'neither', 'another', 'other', 'which', 'what', 'whichever', 'whatever', 'whoever', 'these', 'those',
 ]);
 
 /** "when X arrives / comes home / gets back / shows up / is here". */
