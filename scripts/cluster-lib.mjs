@@ -2,25 +2,15 @@
 // persistence, N Vigil nodes and HAProxy in front. `npm run cluster` and tests/cluster use it.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, openSync, closeSync, readFileSync, existsSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startPostgres } from './pg-server.mjs';
+import { freePort, startPostgres } from './pg-server.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

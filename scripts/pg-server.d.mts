@@ -4,3 +4,4 @@ export interface PostgresServer {
   stop(): void;
 }
 export function startPostgres(): Promise<PostgresServer>;
+export function freePort(): Promise<number>;

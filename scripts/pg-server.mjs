@@ -15,7 +15,7 @@ function findBin() {
   throw new Error('no initdb under /usr/lib/postgresql');
 }
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.unref();

@@ -13,31 +13,38 @@ const UNCLAIMED = { claimed_by: null, claim_token: null, claimed_until: null } a
  * outbox uses: one `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)` on PostgreSQL, the
  * same conditional UPDATE under the database write lock on SQLite.
  */
+type NewJob = { kind: string; key: string; tenantId: string | null; payload: string | null; dueAt: number; createdAt: string };
+
+/** A fresh, unclaimed, never-run row for `job`. */
+function newJobRow(job: NewJob) {
+  return {
+    id: newId('sjob'),
+    kind: job.kind,
+    job_key: job.key,
+    tenant_id: job.tenantId,
+    payload: job.payload,
+    due_at: job.dueAt,
+    ...UNCLAIMED,
+    attempts: 0,
+    last_error: null,
+    done_at: null,
+    run_count: 0,
+    last_done_at: null,
+    last_done_by: null,
+    created_at: job.createdAt,
+  };
+}
+
 export const scheduledJobRepository = {
   /**
    * Puts the job `(kind, key)` at `dueAt`: a new row, or the existing one moved there, unclaimed
    * and open again. A node still running an earlier claim of it loses that claim (its completion
    * finds a different token), so a rescheduled timer fires at the new time only.
    */
-  async schedule(db: DbExecutor, job: { kind: string; key: string; tenantId: string | null; payload: string | null; dueAt: number; createdAt: string }): Promise<void> {
+  async schedule(db: DbExecutor, job: NewJob): Promise<void> {
     await db
       .insertInto('scheduled_jobs')
-      .values({
-        id: newId('sjob'),
-        kind: job.kind,
-        job_key: job.key,
-        tenant_id: job.tenantId,
-        payload: job.payload,
-        due_at: job.dueAt,
-        ...UNCLAIMED,
-        attempts: 0,
-        last_error: null,
-        done_at: null,
-        run_count: 0,
-        last_done_at: null,
-        last_done_by: null,
-        created_at: job.createdAt,
-      })
+      .values(newJobRow(job))
       .onConflict((oc) =>
         oc.columns(['kind', 'job_key']).doUpdateSet({
           tenant_id: job.tenantId,
@@ -53,25 +60,10 @@ export const scheduledJobRepository = {
   },
 
   /** Adds the job only when no row for `(kind, key)` exists (done or not): recurring jobs and upgrades. */
-  async ensure(db: DbExecutor, job: { kind: string; key: string; tenantId: string | null; payload: string | null; dueAt: number; createdAt: string }): Promise<void> {
+  async ensure(db: DbExecutor, job: NewJob): Promise<void> {
     await db
       .insertInto('scheduled_jobs')
-      .values({
-        id: newId('sjob'),
-        kind: job.kind,
-        job_key: job.key,
-        tenant_id: job.tenantId,
-        payload: job.payload,
-        due_at: job.dueAt,
-        ...UNCLAIMED,
-        attempts: 0,
-        last_error: null,
-        done_at: null,
-        run_count: 0,
-        last_done_at: null,
-        last_done_by: null,
-        created_at: job.createdAt,
-      })
+      .values(newJobRow(job))
       .onConflict((oc) => oc.columns(['kind', 'job_key']).doNothing())
       .execute();
   },
