@@ -6,11 +6,10 @@
  * through the offline planner against the Lisbon household with the writers' three people.
  */
 import { readFileSync } from 'node:fs';
-import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 import { HouseholdSimulator } from '../agent/household-simulator.ts';
-import { scoreSceneCases, type FaceResult, type Scenario, type SceneExpect } from './faces-heldout.ts';
+import { localToEpoch, scoreSceneCases, type FaceResult, type Scenario, type SceneExpect } from './faces-heldout.ts';
 import type { Score } from './household-heldout.ts';
 
 interface WatchExpect { sensor_ids: string[]; who: string; starts_at?: string; ends_at?: string }
@@ -25,13 +24,6 @@ export async function scoreBlindScenes(file: string): Promise<FaceResult[]> {
   };
   const cases = data.cases.map((c) => ({ ...c, category: c.category ?? 'scene' }));
   return (await scoreSceneCases(data.scenarios, cases)).sort((a, b) => a.id.localeCompare(b.id));
-}
-
-function localToEpoch(local: string, timeZone: string): number {
-  const [d, t] = local.split('T');
-  const [year, month, day] = d.split('-').map(Number);
-  const [hour, minute] = t.split(':').map(Number);
-  return fromWallClock({ year, month, day, hour, minute }, timeZone);
 }
 
 function judge(expect: HouseholdExpect, acceptAsk: boolean, plan: ReturnType<typeof planOffline>, people: Person[], timeZone: string): { score: Score; why: string } {

@@ -29,7 +29,7 @@ type Case =
 
 export interface FaceResult { id: string; category: string; score: Score; why: string }
 
-function localToEpoch(local: string, timeZone: string): number {
+export function localToEpoch(local: string, timeZone: string): number {
   const [d, t] = local.split('T');
   const [year, month, day] = d.split('-').map(Number);
   const [hour, minute] = t.split(':').map(Number);

@@ -129,16 +129,21 @@ export class Scheduler {
    * that sets it). Scheduling an existing timer moves it. Call {@link wakeAt} after the commit.
    */
   async scheduleIn(trx: DbExecutor, job: { kind: string; key: string; dueAt: number; tenantId?: string | null; payload?: unknown }): Promise<void> {
-    await scheduledJobRepository.schedule(trx, {
+    await scheduledJobRepository.schedule(trx, this.newJob(job));
+    // other nodes look again at commit (NOTIFY is transactional); this node is told by wakeAt
+    await this.deps.wakeSignal?.wake(SCHEDULER_WAKE_CHANNEL, trx).catch((err) => this.deps.log?.warn({ err }, 'scheduler wake failed'));
+  }
+
+  /** The repository's row fields for a timer set now. */
+  private newJob(job: { kind: string; key: string; dueAt: number; tenantId?: string | null; payload?: unknown }) {
+    return {
       kind: job.kind,
       key: job.key,
       tenantId: job.tenantId ?? null,
       payload: job.payload === undefined ? null : JSON.stringify(job.payload),
       dueAt: job.dueAt,
       createdAt: toIso(this.deps.clock.now()),
-    });
-    // other nodes look again at commit (NOTIFY is transactional); this node is told by wakeAt
-    await this.deps.wakeSignal?.wake(SCHEDULER_WAKE_CHANNEL, trx).catch((err) => this.deps.log?.warn({ err }, 'scheduler wake failed'));
+    };
   }
 
   /** Cancels the timer `(kind, key)` inside the caller's transaction: it will not fire. */
@@ -152,14 +157,7 @@ export class Scheduler {
    * for it.
    */
   async ensure(job: { kind: string; key: string; dueAt: number; tenantId?: string | null; payload?: unknown }): Promise<void> {
-    await scheduledJobRepository.ensure(this.deps.database.db, {
-      kind: job.kind,
-      key: job.key,
-      tenantId: job.tenantId ?? null,
-      payload: job.payload === undefined ? null : JSON.stringify(job.payload),
-      dueAt: job.dueAt,
-      createdAt: toIso(this.deps.clock.now()),
-    });
+    await scheduledJobRepository.ensure(this.deps.database.db, this.newJob(job));
     const row = await scheduledJobRepository.find(this.deps.database.db, job.kind, job.key);
     if (row && row.done_at === null) this.wakeAt(Number(row.due_at));
   }
