@@ -109,6 +109,33 @@ for (const dialect of DIALECTS) {
       assert.equal(got[2].box, null);
     });
 
+    test('detections: the pipeline hands its records over unchanged (box still an object); a known person is found through the partial index', async () => {
+      const at = Date.parse('2026-11-22T10:00:00.000Z');
+      const rec = (t: number, personId: string | null, box: DetectionBox | null) => ({
+        id: newId('det', t), tenant_id: tenant, stream_id: 's_person', scene_id: 'scene_person', location: 'gate', type: 'person',
+        subtype: personId ? 'recognized' : 'unrecognized', confidence: 0.9, at: t, track_id: 'trk_p', box, person_id: personId,
+      });
+      const known = rec(at, 'person_01jd00000000000000000000ab', [0.1, 0.2, 0.3, 0.4]);
+      const stranger = rec(at + 1, null, null);
+      const again = rec(at + 2, 'person_01jd00000000000000000000ab', null);
+      await h.withWriteLock((trx) => detectionRepository.insertManyLocked(h, trx, [known, stranger, again]));
+      const seen = await detectionRepository.personSightings(h.db, 'scene_person', 'person_01jd00000000000000000000ab', at, at + 10);
+      assert.deepEqual(seen.map((d) => [d.id, boxOf(d)]), [[known.id, [0.1, 0.2, 0.3, 0.4]], [again.id, null]]);
+      const all = await detectionRepository.inRangeWithState(h.db, 'scene_person', at, at + 10);
+      assert.deepEqual(all.map((d) => [d.subtype, d.value, d.count, d.zone, d.person_id]), [
+        ['recognized', null, null, null, known.person_id], ['unrecognized', null, null, null, null], ['recognized', null, null, null, known.person_id],
+      ]);
+      if (dialect === 'sqlite') {
+        const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT * FROM detections WHERE scene_id = ${'scene_person'} AND person_id = ${'p'} AND at >= ${at} AND at <= ${at + 10} ORDER BY at`.execute(h.db);
+        assert.match(plan.rows.map((r) => r.detail).join('\n'), /detections_scene_person_at/);
+        const def = await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE name = 'detections_scene_person_at'`.execute(h.db);
+        assert.match(def.rows[0].sql, /where "person_id" is not null/i);
+      } else {
+        const def = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE indexname = 'detections_scene_person_at'`.execute(h.db);
+        assert.match(def.rows[0].indexdef, /WHERE \(person_id IS NOT NULL\)/);
+      }
+    });
+
     test('audit: chained appends, and the database refuses UPDATE and DELETE', async () => {
       const audit = new AuditService({ database: h, clock: new ManualClock() });
       await audit.append({ keyId: 'key_1', requestId: 'req_1' }, { tenantId: tenant, action: 'stream.created', resourceType: 'stream', resourceId: 's1' });

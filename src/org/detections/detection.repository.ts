@@ -11,6 +11,14 @@ export function boxToColumn(box: DetectionBox | null | undefined): string | null
   return box ? JSON.stringify(box) : null;
 }
 
+/**
+ * A detection as the batch inserts take it: the stored row, its box either already stored (JSON
+ * text) or still the record's object, so the pipeline hands over its records without copying them.
+ */
+export type DetectionInsert = Omit<DetectionTable, 'box'> & { box?: DetectionBox | string | null };
+
+const boxColumnOf = (box: DetectionBox | string | null | undefined): string | null => (typeof box === 'string' ? box : boxToColumn(box));
+
 /** A row's box, or a record's (already parsed); null when it has none. */
 export function boxOf(d: { box?: string | DetectionBox | null }): DetectionBox | null {
   if (d.box == null) return null;
@@ -32,28 +40,35 @@ export const detectionRepository = {
       await db.insertInto('detections').values(rows.slice(i, i + 1000)).execute();
     }
   },
-  /** The same insert as a prepared statement on the raw SQLite connection (hot path). Caller holds the write lock. */
-  insertManySqlite(raw: BetterSqlite3.Database, rows: DetectionTable[]): void {
+  /**
+   * The same insert as a prepared statement on the raw SQLite connection (hot path), bound by
+   * position straight from the pipeline's records (box still an object): no copy of each row, no
+   * named-parameter lookups (issue 16 §1). Caller holds the write lock.
+   */
+  insertManySqlite(raw: BetterSqlite3.Database, rows: readonly DetectionInsert[]): void {
     let st = insertStatements.get(raw);
     if (!st) {
-      st = raw.prepare(`INSERT INTO detections (${DETECTION_COLUMNS.join(', ')}) VALUES (${DETECTION_COLUMNS.map((c) => '@' + c).join(', ')})`);
+      st = raw.prepare(`INSERT INTO detections (${DETECTION_COLUMNS.join(', ')}) VALUES (${DETECTION_COLUMNS.map(() => '?').join(', ')})`);
       insertStatements.set(raw, st);
     }
-    // a named parameter must be present: rows without recognition (016) store no person
-    for (const r of rows) st.run(r.person_id === undefined ? { ...r, person_id: null } : r);
+    for (const r of rows) {
+      // the order of DETECTION_COLUMNS; a row without recognition (016) stores no person
+      st.run(r.id, r.tenant_id, r.stream_id, r.scene_id, r.location, r.type, r.subtype ?? null, r.value ?? null, r.count ?? null,
+        r.confidence, r.at, r.track_id ?? null, r.dwell_s ?? null, r.zone ?? null, boxColumnOf(r.box), r.person_id ?? null);
+    }
   },
   /**
    * The same insert on PostgreSQL as one INSERT … SELECT FROM unnest(one array per column): a
    * statement of fixed text and one parameter per column whatever the batch size, instead of a VALUES list of
    * one parameter per column and row that Kysely compiles and PostgreSQL parses anew for every batch.
    */
-  async insertManyPg(trx: DbExecutor, rows: DetectionTable[]): Promise<void> {
+  async insertManyPg(trx: DbExecutor, rows: readonly DetectionInsert[]): Promise<void> {
     if (rows.length === 0) return;
     await this.insertStatementPg(rows).execute(trx);
   },
   /** insertManyPg's statement, for running inside another (the pipeline's audit append, one round trip). */
-  insertStatementPg(rows: DetectionTable[]) {
-    const arrays = DETECTION_COLUMNS.map((c) => sql`${rows.map((r) => r[c] ?? null)}::${sql.raw(PG_TYPES[c])}[]`);
+  insertStatementPg(rows: readonly DetectionInsert[]) {
+    const arrays = DETECTION_COLUMNS.map((c) => sql`${rows.map((r) => (c === 'box' ? boxColumnOf(r.box) : r[c] ?? null))}::${sql.raw(PG_TYPES[c])}[]`);
     return sql`INSERT INTO detections (${COLUMN_LIST}) SELECT * FROM unnest(${sql.join(arrays)})`;
   },
   /**
@@ -61,7 +76,7 @@ export const detectionRepository = {
    * transaction): on SQLite prepared statements on the raw connection (the hot path), on
    * PostgreSQL one unnest() statement.
    */
-  async insertManyLocked(database: DatabaseHandle, trx: DbExecutor, rows: DetectionTable[]): Promise<void> {
+  async insertManyLocked(database: DatabaseHandle, trx: DbExecutor, rows: readonly DetectionInsert[]): Promise<void> {
     if (database.sqlite) this.insertManySqlite(database.sqlite, rows);
     else await this.insertManyPg(trx, rows);
   },

@@ -7,7 +7,7 @@ import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import type { SceneEngine, SceneState } from '../scenes/index.ts';
 import { sceneRepository } from '../scenes/index.ts';
-import { boxToColumn, detectionRepository } from '../detections/index.ts';
+import { detectionRepository } from '../detections/index.ts';
 import { auditRepository } from '../../platform/audit/index.ts';
 import type { FenceClaim } from '../../platform/coordination/index.ts';
 
@@ -221,8 +221,9 @@ export class DetectionPipeline {
           for (const h of this.hooks) h.onDetection(rec, scene);
         }
       }
-      const rows: DetectionTable[] = [];
-      for (const p of batch) for (const r of p.records) rows.push({ ...r, box: boxToColumn(r.box) });
+      // the records themselves are the rows: the inserts bind their fields (and store the box as JSON)
+      const rows: StoredDetection[] = [];
+      for (const p of batch) for (const r of p.records) rows.push(r);
       const audits = rows.map((r) => this.deps.audit.build(
         { keyId: null, operator: 'pipeline' },
         {

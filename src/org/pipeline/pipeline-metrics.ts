@@ -11,7 +11,7 @@ export function measurePipeline(pipeline: DetectionPipeline, metrics: VigilMetri
   pipeline.ingest = (stream, inputs) => {
     const started = performance.now();
     return ingest(stream, inputs).then((records) => {
-      if (records.length > 0) metrics.detectionsCommitted(records.map((r) => r.type), (performance.now() - started) / 1000);
+      if (records.length > 0) metrics.detectionsCommitted(records, (performance.now() - started) / 1000);
       return records;
     });
   };

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { takeRandomBytes } from '../lib/index.ts';
+import { takeRandomHex } from '../lib/index.ts';
 
 /**
  * The hash chain of the audit trail (DESIGN.md "Audit", docs/decisions.md "Audit"). Each entry's
@@ -63,7 +63,7 @@ export function computeDataHash(salt: string, resourceId: string | null, locatio
 
 /** 16 random bytes, hex: one per entry, on the detection hot path, so from the CSPRNG pool. */
 export function newSalt(): string {
-  return takeRandomBytes(16).toString('hex');
+  return takeRandomHex(16);
 }
 
 /** The entry hash for either format (format 2 hashes data_hash, so it needs no content). */
@@ -79,13 +79,19 @@ export interface ChainedAuditRow extends AuditFields {
   hash: string;
 }
 
-/** Links entries into their tenants' chains, given each tenant's current head. Pure. */
+/**
+ * Links entries into their tenants' chains, given each tenant's current head: sets prev_hash and
+ * hash on the entries themselves (no copy of every entry on the detection hot path, issue 16 §1)
+ * and returns them. Chaining the same entries again (from fresher heads) overwrites both.
+ */
 export function chainEntries(entries: AuditFields[], headOf: (tenantId: string) => string): ChainedAuditRow[] {
   const heads = new Map<string, string>();
-  return entries.map((e) => {
-    const prev = heads.get(e.tenant_id) ?? headOf(e.tenant_id);
-    const hash = computeAuditHash(prev, e);
-    heads.set(e.tenant_id, hash);
-    return { ...e, prev_hash: prev, hash };
-  });
+  const rows = entries as ChainedAuditRow[];
+  for (const row of rows) {
+    const prev = heads.get(row.tenant_id) ?? headOf(row.tenant_id);
+    row.prev_hash = prev;
+    row.hash = computeAuditHash(prev, row);
+    heads.set(row.tenant_id, row.hash);
+  }
+  return rows;
 }

@@ -14,7 +14,7 @@ function statementsFor(raw: BetterSqlite3.Database) {
   if (!s) {
     s = {
       head: raw.prepare('SELECT hash FROM audit_log WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1').pluck(),
-      insert: raw.prepare(`INSERT INTO audit_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`),
+      insert: raw.prepare(`INSERT INTO audit_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`),
     };
     sqliteStatements.set(raw, s);
   }
@@ -81,7 +81,11 @@ export const auditRepository = {
   appendChainedSqlite(raw: BetterSqlite3.Database, entries: AuditFields[]): void {
     if (entries.length === 0) return;
     const st = statementsFor(raw);
-    for (const row of chainEntries(entries, (t) => (st.head.get(t) as string | undefined) ?? GENESIS_HASH)) st.insert.run(row);
+    for (const r of chainEntries(entries, (t) => (st.head.get(t) as string | undefined) ?? GENESIS_HASH)) {
+      // bound by position, in the order of COLUMNS
+      st.insert.run(r.id, r.tenant_id, r.at, r.actor_key_id, r.actor_operator, r.action, r.resource_type, r.resource_id, r.request_id,
+        r.data, r.prev_hash, r.hash, r.format, r.data_hash, r.salt, r.location, r.stream_id);
+    }
   },
 
   /**

@@ -9,7 +9,7 @@ export { LOG, createProcessLogger, type Log } from './log.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { ERROR_CATALOGUE, ERROR_CODES, VigilError, invalid, notFound, type ErrorCode, type FieldError } from './errors.ts';
 export { newId } from './ids.ts';
-export { takeRandomBytes } from './random-pool.ts';
+export { takeRandomBytes, takeRandomHex } from './random-pool.ts';
 
 
 export { startTsxWorker } from './tsx-worker.ts';

@@ -20,6 +20,17 @@ export function takeRandomBytes(n: number): Buffer {
   return out;
 }
 
+/** `n` random bytes (n ≤ 4096) as hex, read straight out of the pool (no Buffer per call: audit salts, issue 16 §1). */
+export function takeRandomHex(n: number): string {
+  if (at + n > pool.length) {
+    randomFillSync(pool);
+    at = 0;
+  }
+  const out = pool.toString('hex', at, at + n);
+  at += n;
+  return out;
+}
+
 /** One random byte as a fraction in [0, 1), in steps of 1/256. */
 export function takeRandomFraction(): number {
   if (at === pool.length) {

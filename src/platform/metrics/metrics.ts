@@ -16,6 +16,7 @@ export class VigilMetrics {
   readonly nodeId: string;
 
   readonly detections: Counter<'type'>;
+  private readonly detectionsByType = new Map<string, Counter.Internal>();
   readonly pipelineLatency: Histogram;
   readonly detectorFrames: Counter;
   readonly inferenceLatency: Histogram;
@@ -85,8 +86,13 @@ export class VigilMetrics {
   }
 
   /** A batch of detections became durable `seconds` after it entered the pipeline. */
-  detectionsCommitted(types: readonly string[], seconds: number): void {
-    for (const type of types) this.detections.inc({ type });
+  detectionsCommitted(records: readonly { type: string }[], seconds: number): void {
+    for (const { type } of records) {
+      // one labelled child per type, kept: inc({ type }) hashes the labels on every call (issue 16 §1)
+      let child = this.detectionsByType.get(type);
+      if (!child) this.detectionsByType.set(type, (child = this.detections.labels(type)));
+      child.inc();
+    }
     this.pipelineLatency.observe(seconds);
   }
 

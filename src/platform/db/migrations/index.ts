@@ -16,6 +16,7 @@ import * as m014 from './014_stream_leases.ts'; // stream ownership by lease, no
 import * as m015 from './015_scheduled_jobs.ts'; // durable scheduled jobs, run once cluster-wide (issue 12 §4)
 import * as m016 from './016_detection_person.ts'; // recognized people on detections (issue 14)
 import * as m017 from './017_detections_hot_indexes.ts'; // one index fewer on the hot detections table (issue 16)
+import * as m018 from './018_detection_person_partial.ts'; // the person index holds recognized sightings only (issue 16)
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -39,4 +40,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '015_scheduled_jobs': m015,
   '016_detection_person': m016,
   '017_detections_hot_indexes': m017,
+  '018_detection_person_partial': m018,
 };
