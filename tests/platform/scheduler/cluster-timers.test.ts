@@ -177,11 +177,14 @@ describe('timers run once cluster-wide: two nodes on one PostgreSQL', () => {
       await advance(clock, 3 * 3600_000 + 30_000, nodes, 60_000);
       // per-node timers would have made 2 × 4 housekeeping runs and 2 × 181 checkpoint passes
       assert.equal(await runs(HOUSEKEEPING_JOB), 4);
-      // never more than one pass a minute (per-node timers: 362). This clock jumps a minute at a
-      // time while a pass may still be in flight; a minute whose pass is claimed only after the
-      // next one began folds into it, so one pass in the three hours may be folded
+      // never more than one pass a minute (per-node timers: 362): the property under test. This
+      // clock jumps a minute at a time while the other node's wake (a PostgreSQL NOTIFY, real time)
+      // may still be on its way; a minute whose pass is claimed only after the next one began folds
+      // into it, as the scheduler documents for slots that went by. On a loaded machine a few of
+      // the 181 minutes fold that way (178 seen under a parallel suite), so the floor only says the
+      // checkpoint kept running minute after minute.
       const passes = (await runs('audit.checkpoint'))!;
-      assert.ok(passes <= 181 && passes >= 180, `${passes} checkpoint passes in 181 minutes`);
+      assert.ok(passes <= 181 && passes >= 170, `${passes} checkpoint passes in 181 minutes`);
       const ran = await a.database.db.selectFrom('scheduled_jobs').select(['kind', 'last_done_by']).where('job_key', '=', 'all').execute();
       for (const r of ran) assert.ok([a.scheduler.nodeId, b.scheduler.nodeId].includes(r.last_done_by!), `${r.kind} ran on one of the nodes`);
     } finally {
