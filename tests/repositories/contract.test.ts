@@ -113,7 +113,7 @@ for (const dialect of DIALECTS) {
       const at = Date.parse('2026-11-22T10:00:00.000Z');
       const rec = (t: number, personId: string | null, box: DetectionBox | null) => ({
         id: newId('det', t), tenant_id: tenant, stream_id: 's_person', scene_id: 'scene_person', location: 'gate', type: 'person',
-        subtype: personId ? 'recognized' : 'unrecognized', confidence: 0.9, at: t, track_id: 'trk_p', box, person_id: personId,
+        subtype: personId ? 'recognized' : 'unrecognized', value: null, count: null, confidence: 0.9, at: t, track_id: 'trk_p', dwell_s: null, zone: null, box, person_id: personId,
       });
       const known = rec(at, 'person_01jd00000000000000000000ab', [0.1, 0.2, 0.3, 0.4]);
       const stranger = rec(at + 1, null, null);

@@ -1,4 +1,14 @@
-/** ISO 8601 UTC with milliseconds (DESIGN.md "Times"). */
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/**
+ * ISO 8601 UTC with milliseconds (DESIGN.md "Times"). The last result is kept: the detection
+ * pipeline formats the same millisecond for many detections and audit entries in a row (issue 16 §1).
+ */
 export function toIso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString(); // throws RangeError on an invalid time, before the cache changes
+    lastMs = ms;
+  }
+  return lastIso;
 }
