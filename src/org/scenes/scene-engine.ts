@@ -22,6 +22,13 @@ export interface SceneState {
   perStream: Map<string, { people: number; vehicles: number }>;
   /** anomaly key (track or detection id) → held until */
   anomalyUntil: Map<string, number>;
+  /**
+   * No entry of anomalyUntil runs out before this (a lower bound: raising an entry's time leaves
+   * it as it was, which only makes the next look earlier). Until then nothing can expire, so
+   * applying a detection does not walk the held anomalies, which a busy scene holds by the
+   * thousand over the five-minute hold (issue 16 §1).
+   */
+  anomalyNextExpiry: number;
   dirty: boolean;
 }
 
@@ -61,6 +68,7 @@ export class SceneEngine {
       createdAt: row.created_at,
       perStream: new Map(),
       anomalyUntil: new Map(),
+      anomalyNextExpiry: Number.POSITIVE_INFINITY,
       dirty: false,
     };
     this.scenes.set(row.id, state);
@@ -81,7 +89,11 @@ export class SceneEngine {
     }
     if (rec.type === 'person_count' && rec.value != null) per.people = rec.value;
     else if (rec.type === 'vehicle' && rec.count != null) per.vehicles = rec.count;
-    if (isAnomalous(rec)) s.anomalyUntil.set(rec.track_id ?? rec.id, rec.at + ANOMALY_HOLD_MS);
+    if (isAnomalous(rec)) {
+      const until = rec.at + ANOMALY_HOLD_MS;
+      s.anomalyUntil.set(rec.track_id ?? rec.id, until);
+      if (until < s.anomalyNextExpiry) s.anomalyNextExpiry = until;
+    }
     this.recompute(s, rec.at);
     s.lastDetectionAt = Math.max(s.lastDetectionAt ?? 0, rec.at);
     s.dirty = true;
@@ -145,7 +157,15 @@ export class SceneEngine {
   }
 
   private expireAnomalies(s: SceneState, now: number) {
-    for (const [k, until] of s.anomalyUntil) if (until < now) s.anomalyUntil.delete(k);
+    if (now > s.anomalyNextExpiry) {
+      let next = Number.POSITIVE_INFINITY;
+      // forEach, not for…of: no [key, value] array per entry; deleting while iterating is defined for Maps
+      s.anomalyUntil.forEach((until, k) => {
+        if (until < now) s.anomalyUntil.delete(k);
+        else if (until < next) next = until;
+      });
+      s.anomalyNextExpiry = next;
+    }
     s.activeAnomalies = s.anomalyUntil.size;
   }
 }
