@@ -60,6 +60,24 @@ for (const dialect of DIALECTS) {
       assert.equal((await f.outbox('detection.anomaly', key.tenant_id)).length, 3);
     });
 
+    test('an incident stays open while anomalies keep coming within the gap of the last one, however long it runs', async () => {
+      const { key, stream } = await f.newOrg();
+      await f.subscribe(key);
+      const t0 = f.clock.now();
+      // 9 minutes apart: each within the 10-minute gap of the one before, the third 18 minutes after the first
+      await f.ingest(stream, [{ type: 'person', subtype: 'unrecognized', track_id: 'walker-1', at: t0 }]);
+      await f.ingest(stream, [{ type: 'person', subtype: 'unrecognized', track_id: 'walker-2', at: t0 + 9 * 60_000 }]);
+      await f.ingest(stream, [
+        { type: 'person', subtype: 'unrecognized', track_id: 'walker-3', at: t0 + 18 * 60_000 },
+        { type: 'person', subtype: 'unrecognized', track_id: 'walker-4', at: t0 + 18 * 60_000 + 1 },
+      ]);
+      const events = await f.outbox('detection.anomaly', key.tenant_id);
+      assert.equal(events.length, 4);
+      assert.equal(new Set(events.map((e: { incident_id: string }) => e.incident_id)).size, 1, 'one incident: its last activity moved with each anomaly');
+      const incident = (await f.request('GET', `/v1/incidents/${events[0].incident_id}`, undefined, { key })).body;
+      assert.equal(incident.detection_count, 4);
+    });
+
     test('during business hours the automatic incident is medium severity; the grouping gap is the organization’s', async () => {
       const { key, stream } = await f.newOrg();
       const gap = await f.request('PATCH', '/v1/automation', { incident_gap_s: 60 }, { key });

@@ -174,8 +174,7 @@ export class IncidentService {
       hot.moveActivity(moves);
       return;
     }
-    if (links.length) await incidentRepository.linkDetections(trx, links);
-    await incidentRepository.moveActivity(trx, moves);
+    await incidentRepository.linkAndMoveActivity(trx, links, moves);
   }
 
   /**
