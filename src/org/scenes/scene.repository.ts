@@ -13,7 +13,9 @@ export type SceneRow = SceneTable;
 const findWithStreamIds = hotRead((db, tenantId: string, id: string) =>
   db
     .selectFrom('scenes')
-    .leftJoin('streams', 'streams.scene_id', 'scenes.id')
+    // a scene's streams are its tenant's: the tenant condition lets the (tenant_id, id) index narrow
+    // the streams read to one tenant's (streams has no scene_id index)
+    .leftJoin('streams', (join) => join.onRef('streams.scene_id', '=', 'scenes.id').onRef('streams.tenant_id', '=', 'scenes.tenant_id'))
     .selectAll('scenes')
     .select('streams.id as stream_id')
     .where('scenes.tenant_id', '=', tenantId)
