@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { figure, writeResult } from './machine.ts';
 
@@ -46,11 +47,14 @@ try {
   // warm both (JIT, SQLite page cache) before anything is recorded
   await run(app, 2);
   await run(bare, 2);
-  const rounds: { app_rps: number; bare_rps: number; ratio: number; app_p99_ms: number; bare_p99_ms: number }[] = [];
+  // the machine is shared: each round records the 1-minute load average, so a round run beside
+  // someone else's work can be told apart (the ratio holds up better than either figure alone)
+  const rounds: { app_rps: number; bare_rps: number; ratio: number; app_p99_ms: number; bare_p99_ms: number; load_1m: number }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const a = await run(app, ROUND_S);
     const b = await run(bare, ROUND_S);
-    rounds.push({ app_rps: Math.round(a.rps), bare_rps: Math.round(b.rps), ratio: Number((a.rps / b.rps).toFixed(3)), app_p99_ms: a.p99, bare_p99_ms: b.p99 });
+    rounds.push({ app_rps: Math.round(a.rps), bare_rps: Math.round(b.rps), ratio: Number((a.rps / b.rps).toFixed(3)), app_p99_ms: a.p99, bare_p99_ms: b.p99, load_1m: Number(loadavg()[0].toFixed(2)) });
+    console.log(`  round ${i + 1}: app ${Math.round(a.rps)} req/s, bare Fastify ${Math.round(b.rps)} req/s, ratio ${(a.rps / b.rps).toFixed(3)}, load ${loadavg()[0].toFixed(2)}`);
   }
   const appRps = rounds.reduce((s, r) => s + r.app_rps, 0) / ROUNDS;
   const bareRps = rounds.reduce((s, r) => s + r.bare_rps, 0) / ROUNDS;

@@ -1,11 +1,35 @@
 import { sql } from 'kysely';
-import type { DbExecutor } from '../../platform/db/index.ts';
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
 import type { SceneTable } from '../../platform/db/index.ts';
-import { paginate, type PageQuery } from '../../platform/db/index.ts';
+import { hotRead, paginate, type PageQuery } from '../../platform/db/index.ts';
 
 export type SceneRow = SceneTable;
 
+/**
+ * A scene and the ids of its streams in one statement (one row per stream, or one row with a null
+ * stream id): `GET /v1/scenes/:id` is the read path issue 16 §4 measures, and each statement is a
+ * read transaction of its own.
+ */
+const findWithStreamIds = hotRead((db, tenantId: string, id: string) =>
+  db
+    .selectFrom('scenes')
+    // a scene's streams are its tenant's: the tenant condition lets the (tenant_id, id) index narrow
+    // the streams read to one tenant's (streams has no scene_id index)
+    .leftJoin('streams', (join) => join.onRef('streams.scene_id', '=', 'scenes.id').onRef('streams.tenant_id', '=', 'scenes.tenant_id'))
+    .selectAll('scenes')
+    .select('streams.id as stream_id')
+    .where('scenes.tenant_id', '=', tenantId)
+    .where('scenes.id', '=', id),
+);
+
 export const sceneRepository = {
+  /** A scene of the tenant with its stream ids (unordered); undefined when there is none. */
+  async findWithStreamIds(database: DatabaseHandle, tenantId: string, id: string): Promise<{ row: SceneRow; streamIds: string[] } | undefined> {
+    const rows = await findWithStreamIds(database, tenantId, id);
+    if (rows.length === 0) return undefined;
+    const { stream_id: _streamId, ...row } = rows[0];
+    return { row, streamIds: rows.flatMap((r) => (r.stream_id === null ? [] : [r.stream_id])) };
+  },
   findByLocation(db: DbExecutor, tenantId: string, location: string) {
     return db.selectFrom('scenes').selectAll().where('tenant_id', '=', tenantId).where('location', '=', location).executeTakeFirst();
   },

@@ -149,9 +149,9 @@ export class SceneService {
   }
 
   async get(principal: Principal, id: string): Promise<SceneView> {
-    const row = await this.load(principal, id);
-    const streams = await streamRepository.listByScene(this.deps.database.db, id);
-    return this.toView(row, streams.map((s) => s.id));
+    const found = await sceneRepository.findWithStreamIds(this.deps.database, principal.tenantId, id);
+    if (!found || !this.visibleTo(principal, found.row)) throw notFound('scene', id);
+    return this.toView(found.row, found.streamIds);
   }
 
   async update(principal: Principal, actor: Actor, id: string, body: UpdateSceneBodyT): Promise<SceneView> {
@@ -273,8 +273,13 @@ export class SceneService {
 
   async load(principal: Principal, id: string): Promise<SceneRow> {
     const row = await sceneRepository.findForTenant(this.deps.database.db, principal.tenantId, id);
-    if (!row || (principal.locations && !principal.locations.includes(row.location))) throw notFound('scene', id);
+    if (!row || !this.visibleTo(principal, row)) throw notFound('scene', id);
     return row;
+  }
+
+  /** A key limited to locations sees only their scenes; any other is 404 (no existence leaks). */
+  private visibleTo(principal: Principal, row: SceneRow): boolean {
+    return !principal.locations || principal.locations.includes(row.location);
   }
 
   private async streamIdsByScene(tenantId: string): Promise<Map<string, string[]>> {
