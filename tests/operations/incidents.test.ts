@@ -73,7 +73,7 @@ for (const dialect of DIALECTS) {
       ]);
       const events = await f.outbox('detection.anomaly', key.tenant_id);
       assert.equal(events.length, 4);
-      assert.equal(new Set(events.map((e: { incident_id: string }) => e.incident_id)).size, 1, 'one incident: its last activity moved with each anomaly');
+      assert.equal(new Set(events.map((e) => e.incident_id)).size, 1, 'one incident: its last activity moved with each anomaly');
       const incident = (await f.request('GET', `/v1/incidents/${events[0].incident_id}`, undefined, { key })).body;
       assert.equal(incident.detection_count, 4);
     });
