@@ -10,5 +10,6 @@ export { createDetectorPool, type Detector, type DetectorPool, type DetectorPool
 export { VideoInputError } from './video.errors.ts';
 export { MAX_JPEG_BYTES } from './jpeg-codec.ts';
 export { describePolygonProblems } from './geometry.ts';
+export { planRegions, type Region, type RegionOptions, type RegionPlan, type PixelBox } from './regions.ts';
 export { resolveFfmpegPath } from './ffmpeg-path.ts';
 export type * from './video.types.ts';
