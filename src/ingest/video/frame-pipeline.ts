@@ -181,7 +181,9 @@ export class FramePipeline {
     // nothing enters an empty view without moving, so an empty still view needs few runs
     const keepAlive = this.tracker.hasTracks() ? this.keepAliveMs : this.idleKeepAliveMs;
     const keepAliveDue = at - this.lastDetectAt >= keepAlive;
-    const due = !this.gateOn || this.motionPending || keepAliveDue;
+    // an object seen once needs a second look to be counted, even if it stopped moving
+    const tentative = this.tracker.tracks().some((t) => !t.confirmed);
+    const due = !this.gateOn || this.motionPending || keepAliveDue || (tentative && this.framesSinceDetect >= this.detectEvery);
     if (!due) {
       this.counters.frames_skipped_no_motion++;
       return 'no_motion';
@@ -194,7 +196,8 @@ export class FramePipeline {
       return 'no_motion';
     }
     const regions = whole || !this.regionsOn ? null : this.regionsFor(frame, this.pendingBoxes);
-    this.examined = this.pendingBoxes;
+    // a whole-view box (first frame, scene-wide change) examined nothing in particular
+    this.examined = this.pendingBoxes.filter((b) => b[2] < 0.999 || b[3] < 0.999);
     this.motionPending = false;
     this.pendingBoxes = [];
     this.framesSinceDetect = 0;
@@ -224,11 +227,14 @@ export class FramePipeline {
 
   /**
    * Regions to detect, or null for the whole frame: the motion boxes plus the box of every
-   * tracked object that moved (so the object is seen whole, not only the part that moved).
+   * tracked object that moved (so the object is seen whole, not only the part that moved) and of
+   * every object not yet confirmed.
    */
   private regionsFor(frame: RgbFrame, motion: NormalizedBox[]): Region[] | null {
-    if (!motion.length || motion.some((b) => b[2] >= 0.999 && b[3] >= 0.999)) return null;
-    const moving = this.tracker.tracks().filter((t) => motion.some((m) => overlaps(widen(t.box, this.trackMargin), m)));
+    if (motion.some((b) => b[2] >= 0.999 && b[3] >= 0.999)) return null;
+    // objects seen once are looked at again wherever they are, so they get counted
+    const moving = this.tracker.tracks().filter((t) => !t.confirmed || motion.some((m) => overlaps(widen(t.box, this.trackMargin), m)));
+    if (!motion.length && !moving.length) return null;
     const boxes = [...motion, ...moving.map((t) => t.box)].map((b) => toPixels(b, frame.width, frame.height));
     const plan = planRegions(boxes, frame.width, frame.height, this.o.regionOptions);
     return plan.kind === 'regions' ? plan.regions : null;
