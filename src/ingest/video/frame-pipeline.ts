@@ -181,9 +181,7 @@ export class FramePipeline {
     // nothing enters an empty view without moving, so an empty still view needs few runs
     const keepAlive = this.tracker.hasTracks() ? this.keepAliveMs : this.idleKeepAliveMs;
     const keepAliveDue = at - this.lastDetectAt >= keepAlive;
-    // an object seen once needs a second look to be counted, even if it stopped moving
-    const tentative = this.tracker.tracks().some((t) => !t.confirmed);
-    const due = !this.gateOn || this.motionPending || keepAliveDue || (tentative && this.framesSinceDetect >= this.detectEvery);
+    const due = !this.gateOn || this.motionPending || keepAliveDue;
     if (!due) {
       this.counters.frames_skipped_no_motion++;
       return 'no_motion';
@@ -205,9 +203,19 @@ export class FramePipeline {
     if (regions) this.framesOnRegions++;
     const detected = regions ? this.o.detector.detect(frame, regions) : this.o.detector.detect(frame);
     const searched = regions?.map((r) => [r.x / frame.width, r.y / frame.height, r.size / frame.width, r.size / frame.height] as NormalizedBox);
+    // N frames count from the run's result, not its start: frames that arrive while the detector
+    // works are dropped anyway, and counting them would make every result due at once again on a
+    // busy machine (a run slower than N frames would leave nothing to carry)
+    const settled = () => {
+      this.framesSinceDetect = 0;
+    };
     return detected.then(
-      (objects) => this.interpret(frame, at, objects, searched),
+      (objects) => {
+        settled();
+        return this.interpret(frame, at, objects, searched);
+      },
       (err: unknown) => {
+        settled();
         this.error = `detector: ${(err as Error)?.message ?? String(err)}`;
       },
     );
