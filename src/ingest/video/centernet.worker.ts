@@ -2,12 +2,21 @@
  * Detector worker thread: one CenterNet model (from @vladmandic/human, COCO classes) on the
  * tfjs WebAssembly backend. Runs off the main thread so inference (~100–250 ms a frame) never
  * blocks the HTTP server. Started by detector-pool.ts through a tsx bootstrap.
+ *
+ * Issue 16: a frame comes either whole (squeezed to 512×512, as Human runs it) or as motion
+ * regions (regions.ts), each run at its own size. The converted model declares a fixed
+ * 1×512×512×3 input, but it is fully convolutional: only five constants folded in at export
+ * depend on the size (three upsampling sizes, the heat map's width, the gather's row count). The
+ * model is loaded here with a free input size, and those constants are swapped per input size
+ * before each run; decoding (top 100 peaks, boxes in input pixels) stays the model's own.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DetectedObject, ObjectLabel } from './video.types.ts';
+import { computeIou } from './geometry.ts';
+import { cutByRegion, regionBoxToFrame, type Region } from './regions.ts';
+import type { DetectedObject, NormalizedBox, ObjectLabel } from './video.types.ts';
 
 export interface CenterNetWorkerData {
   /** minimum score the model reports */
@@ -16,67 +25,239 @@ export interface CenterNetWorkerData {
   maxDetected: number;
 }
 
-export type DetectRequest = { id: number; width: number; height: number; data: Uint8Array };
+export type DetectRequest = { id: number; width: number; height: number; data: Uint8Array; regions?: Region[] };
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'result'; id: number; objects: DetectedObject[]; ms: number }
   | { type: 'error'; id: number; message: string };
 
-/** The parts of Human's API used here (its own .d.ts is unreachable through the broken exports map). */
-interface HumanLike {
-  load(): Promise<void>;
-  detect(input: unknown): Promise<{ object: Array<{ label: string; score: number; boxRaw: [number, number, number, number] }> }>;
-  tf: {
-    tensor4d(data: Uint8Array, shape: [number, number, number, number], dtype: 'int32'): { dispose(): void };
+interface TensorLike {
+  dispose(): void;
+  array(): Promise<unknown>;
+  data(): Promise<ArrayLike<number>>;
+}
+/** The parts of tfjs used here (Human bundles it; its types are unreachable through the broken exports map). */
+interface Tf {
+  tensor4d(data: Float32Array, shape: [number, number, number, number], dtype: 'float32'): TensorLike;
+  tensor1d(data: number[], dtype: 'int32'): TensorLike;
+  tensor2d(data: Float32Array, shape: [number, number]): TensorLike;
+  tensor1d(data: Float32Array): TensorLike;
+  image: {
+    resizeBilinear(t: TensorLike, size: [number, number]): TensorLike;
+    nonMaxSuppressionAsync(boxes: TensorLike, scores: TensorLike, max: number, iou: number, score: number): Promise<TensorLike>;
   };
+  tidy<T>(fn: () => T): T;
+  loadGraphModel(handler: unknown): Promise<GraphModelLike>;
+  io: { fromMemory(artifacts: object): unknown };
+}
+interface GraphModelLike {
+  execute(input: TensorLike, outputs: string[]): TensorLike;
+}
+interface HumanLike {
+  init(): Promise<void>;
+  tf: Tf;
 }
 
-/** COCO labels folded into Vigil's classes; everything else is ignored. */
-const LABELS: Record<string, ObjectLabel> = {
-  person: 'person',
-  cat: 'cat',
-  dog: 'dog',
-  car: 'vehicle',
-  truck: 'vehicle',
-  bus: 'vehicle',
-  motorcycle: 'vehicle',
+/** COCO labels folded into Vigil's classes, by the model's class index (Human's labels.ts order); everything else is ignored. */
+const COCO_INDEX: Record<number, ObjectLabel> = {
+  0: 'person', // person
+  2: 'vehicle', // car
+  3: 'vehicle', // motorcycle
+  5: 'vehicle', // bus
+  7: 'vehicle', // truck
+  15: 'cat', // cat
+  16: 'dog', // dog
 };
 
 const require = createRequire(import.meta.url);
 
-async function createHuman(opts: CenterNetWorkerData): Promise<HumanLike> {
-  // Human's exports map has no usable subpath for its wasm build: find the package folder
-  // through the entry it does export, then require dist/human.node-wasm.js by path.
-  const humanDir = join(dirname(require.resolve('@vladmandic/human')), '..');
-  const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
-  const modelDir = join(humanDir, 'models');
-  installFileFetch();
-  const { Human } = require(join(humanDir, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanLike };
-  const human = new Human({
-    backend: 'wasm',
-    wasmPath: `file://${wasmDir}/`,
-    modelBasePath: `file://${modelDir}/`,
-    debug: false,
-    async: true,
-    cacheSensitivity: 0, // every frame is new: the pipeline's motion gate decides what to skip
-    filter: { enabled: false },
-    face: { enabled: false },
-    body: { enabled: false },
-    hand: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
-    object: {
-      enabled: true,
-      modelPath: 'centernet.json',
-      minConfidence: opts.minScore,
-      iouThreshold: 0.4,
-      maxDetected: opts.maxDetected,
-      skipFrames: 0,
-      skipTime: 0,
-    },
-  });
-  await human.load();
-  return human;
+/** Model input sizes are multiples of this (five stride-2 stages). */
+const STRIDE = 32;
+const FULL = 512;
+/** the graph's constants that depend on the input size, as [height, width] → value */
+const SIZE_CONSTANTS: Array<[string, (h: number, w: number) => number[]]> = [
+  ['tower_0/CenternetHead/c5_upsample/up_sampling2d/mul', (h, w) => [h / 16, w / 16]],
+  ['tower_0/CenternetHead/c4_upsample/up_sampling2d_1/mul', (h, w) => [h / 8, w / 8]],
+  ['tower_0/CenternetHead/c3_upsample/up_sampling2d_2/mul', (h, w) => [h / 4, w / 4]],
+  ['tower_0/strided_slice_6', (_h, w) => [w / 4]],
+  ['tower_0/BatchGather/concat', (h, w) => [(h / 4) * (w / 4), 4]],
+];
+
+class CenterNet {
+  /** the size constants per input side, made once and kept (issue 16: no tensors made per frame for them) */
+  private readonly constants = new Map<number, TensorLike[]>();
+  /** Float32 staging buffers per element count, reused frame after frame */
+  private readonly buffers = new Map<number, Float32Array>();
+  private current = FULL;
+
+  constructor(
+    private readonly tf: Tf,
+    private readonly model: GraphModelLike,
+    private readonly weightMap: Record<string, TensorLike[]>,
+    private readonly opts: CenterNetWorkerData,
+  ) {}
+
+  static async load(opts: CenterNetWorkerData): Promise<CenterNet> {
+    // Human's exports map has no usable subpath for its wasm build: find the package folder
+    // through the entry it does export, then require dist/human.node-wasm.js by path.
+    const humanDir = join(dirname(require.resolve('@vladmandic/human')), '..');
+    const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
+    const modelDir = join(humanDir, 'models');
+    installFileFetch();
+    const { Human } = require(join(humanDir, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanLike };
+    // Human sets up the wasm backend (SIMD) and its kernels; the model itself is loaded below
+    const human = new Human({ backend: 'wasm', wasmPath: `file://${wasmDir}/`, modelBasePath: `file://${modelDir}/`, debug: false, face: { enabled: false }, body: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false }, gesture: { enabled: false }, filter: { enabled: false } });
+    await human.init();
+    const tf = human.tf;
+    const json = JSON.parse(await readFile(join(modelDir, 'centernet.json'), 'utf8')) as {
+      modelTopology: { node: Array<{ op: string; attr: { shape?: { shape: { dim: Array<{ size: string }> } } } }> };
+      weightsManifest: Array<{ weights: unknown[] }>;
+      signature: { inputs: Record<string, { tensorShape: { dim: Array<{ size: string }> } }> };
+    };
+    const bin = await readFile(join(modelDir, 'centernet.bin'));
+    const free = [{ size: '1' }, { size: '-1' }, { size: '-1' }, { size: '3' }];
+    const input = json.modelTopology.node.find((n) => n.op === 'Placeholder');
+    if (!input?.attr.shape) throw new Error('centernet.json: no input placeholder');
+    input.attr.shape.shape.dim = free;
+    for (const sig of Object.values(json.signature.inputs)) sig.tensorShape.dim = free;
+    const model = await tf.loadGraphModel(
+      tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs: json.weightsManifest[0].weights, weightData: bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength), signature: json.signature }),
+    );
+    const weightMap = (model as unknown as { executor: { weightMap: Record<string, TensorLike[]> } }).executor.weightMap;
+    for (const [name] of SIZE_CONSTANTS) if (!weightMap[name]) throw new Error(`centernet.json: constant ${name} not found`);
+    const net = new CenterNet(tf, model, weightMap, opts);
+    net.constants.set(FULL, SIZE_CONSTANTS.map(([name]) => weightMap[name][0]));
+    return net;
+  }
+
+  /** The frame whole (squeezed to 512×512), or each region at its own input size; boxes in frame coordinates. */
+  async detect(req: DetectRequest): Promise<DetectedObject[]> {
+    if (!req.regions?.length) return this.detectWhole(req);
+    const out: Array<DetectedObject & { cut: boolean }> = [];
+    for (const r of req.regions) {
+      for (const o of await this.detectRegion(req, r)) {
+        out.push({ ...o, box: regionBoxToFrame(o.box, r, req.width, req.height), cut: cutByRegion(o.box, r, req.width, req.height) });
+      }
+    }
+    return mergeOverlaps(out);
+  }
+
+  private async detectWhole(req: DetectRequest): Promise<DetectedObject[]> {
+    const frame = this.tf.tensor4d(this.toFloat(req.data, 0, 0, req.width, req.height, req.width), [1, req.height, req.width, 3], 'float32');
+    try {
+      const resized = this.tf.image.resizeBilinear(frame, [FULL, FULL]);
+      try {
+        return await this.run(resized, FULL);
+      } finally {
+        resized.dispose();
+      }
+    } finally {
+      frame.dispose();
+    }
+  }
+
+  private async detectRegion(req: DetectRequest, r: Region): Promise<DetectedObject[]> {
+    const crop = this.tf.tensor4d(this.toFloat(req.data, r.x, r.y, r.size, r.size, req.width), [1, r.size, r.size, 3], 'float32');
+    try {
+      if (r.input === r.size) return await this.run(crop, r.input);
+      const resized = this.tf.image.resizeBilinear(crop, [r.input, r.input]);
+      try {
+        return await this.run(resized, r.input);
+      } finally {
+        resized.dispose();
+      }
+    } finally {
+      crop.dispose();
+    }
+  }
+
+  /** Copies a w×h window of the packed RGB frame into a reused Float32 buffer (the model takes 0..255 floats). */
+  private toFloat(data: Uint8Array, x0: number, y0: number, w: number, h: number, stride: number): Float32Array {
+    const n = w * h * 3;
+    let buf = this.buffers.get(n);
+    if (!buf) this.buffers.set(n, (buf = new Float32Array(n)));
+    let k = 0;
+    for (let y = y0; y < y0 + h; y++) {
+      let p = (y * stride + x0) * 3;
+      const end = p + w * 3;
+      while (p < end) buf[k++] = data[p++];
+    }
+    return buf;
+  }
+
+  /** Runs the model on a square input of side `size`; boxes normalised to that input. */
+  private async run(input: TensorLike, size: number): Promise<DetectedObject[]> {
+    if (size % STRIDE !== 0) throw new Error(`input size ${size} is not a multiple of ${STRIDE}`);
+    this.useSize(size);
+    const res = this.model.execute(input, ['tower_0/detections']);
+    let rows: number[][];
+    try {
+      rows = ((await res.array()) as number[][][])[0];
+    } finally {
+      res.dispose();
+    }
+    // non-maximum suppression as Human does: across all 80 classes (iou 0.4, score floor), then
+    // Vigil's classes are picked out of what survived
+    const kept = rows.filter((d) => d[4] >= this.opts.minScore);
+    const boxes = new Float32Array(kept.length * 4);
+    const scores = new Float32Array(kept.length);
+    kept.forEach((d, i) => {
+      boxes.set([d[1], d[0], d[3], d[2]], i * 4);
+      scores[i] = d[4];
+    });
+    let picked: ArrayLike<number> = [];
+    if (kept.length) {
+      const b = this.tf.tensor2d(boxes, [kept.length, 4]);
+      const s = this.tf.tensor1d(scores);
+      const nms = await this.tf.image.nonMaxSuppressionAsync(b, s, this.opts.maxDetected, 0.4, this.opts.minScore);
+      picked = await nms.data();
+      for (const t of [b, s, nms]) t.dispose();
+    }
+    const out: DetectedObject[] = [];
+    for (const i of Array.from(picked)) {
+      const d = kept[i];
+      const label = COCO_INDEX[d[5]];
+      if (!label) continue;
+      const [x1, y1, x2, y2] = [d[0], d[1], d[2], d[3]].map((v) => Math.min(1, Math.max(0, v / size)));
+      out.push({ label, score: Math.trunc(100 * d[4]) / 100, box: [x1, y1, x2 - x1, y2 - y1] });
+    }
+    return out;
+  }
+
+  /** Puts the input-size constants for `size` into the graph (made once per size, then swapped in by reference). */
+  private useSize(size: number): void {
+    if (size === this.current) return;
+    let consts = this.constants.get(size);
+    if (!consts) {
+      consts = SIZE_CONSTANTS.map(([, value]) => this.tf.tensor1d(value(size, size), 'int32'));
+      this.constants.set(size, consts);
+    }
+    SIZE_CONSTANTS.forEach(([name], i) => {
+      this.weightMap[name] = [consts[i]];
+    });
+    this.current = size;
+  }
+}
+
+/**
+ * One object seen by two overlapping regions: keep one box, preferring a view where the region's
+ * edge does not cut the object, then the better score.
+ */
+function mergeOverlaps(objects: Array<DetectedObject & { cut: boolean }>): DetectedObject[] {
+  const sorted = [...objects].sort((a, b) => Number(a.cut) - Number(b.cut) || b.score - a.score);
+  const kept: DetectedObject[] = [];
+  for (const { cut: _cut, ...o } of sorted) {
+    const dup = kept.some((k) => k.label === o.label && (computeIou(k.box, o.box) > 0.4 || overlapOfSmaller(k.box, o.box) > 0.7));
+    if (!dup) kept.push(o);
+  }
+  return kept;
+}
+
+function overlapOfSmaller(a: NormalizedBox, b: NormalizedBox): number {
+  const w = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]));
+  const h = Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
+  const smaller = Math.min(a[2] * a[3], b[2] * b[3]);
+  return smaller > 0 ? (w * h) / smaller : 0;
 }
 
 /**
@@ -92,32 +273,15 @@ function installFileFetch(): void {
   };
 }
 
-async function detectObjects(human: HumanLike, req: DetectRequest): Promise<DetectedObject[]> {
-  const input = human.tf.tensor4d(req.data, [1, req.height, req.width, 3], 'int32');
-  try {
-    const result = await human.detect(input);
-    const out: DetectedObject[] = [];
-    for (const o of result.object) {
-      const label = LABELS[o.label];
-      if (!label) continue;
-      const [x, y, w, h] = o.boxRaw.map((v) => Math.min(1, Math.max(0, v)));
-      out.push({ label, score: o.score, box: [x, y, Math.min(w, 1 - x), Math.min(h, 1 - y)] });
-    }
-    return out;
-  } finally {
-    input.dispose();
-  }
-}
-
 async function serve(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('centernet.worker.ts must run in a worker thread');
-  const human = await createHuman(workerData as CenterNetWorkerData);
+  const net = await CenterNet.load(workerData as CenterNetWorkerData);
   // the first inference compiles kernels; do it before declaring readiness
-  await detectObjects(human, { id: 0, width: 64, height: 64, data: new Uint8Array(64 * 64 * 3) });
+  await net.detect({ id: 0, width: 64, height: 64, data: new Uint8Array(64 * 64 * 3) });
   port.on('message', (req: DetectRequest) => {
     const started = performance.now();
-    detectObjects(human, req).then(
+    net.detect(req).then(
       (objects) => port.postMessage({ type: 'result', id: req.id, objects, ms: performance.now() - started } satisfies WorkerReply),
       (err: unknown) => port.postMessage({ type: 'error', id: req.id, message: String((err as Error)?.message ?? err) } satisfies WorkerReply),
     );

@@ -3,11 +3,17 @@ import { startTsxWorker } from '../../platform/lib/index.ts';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CenterNetWorkerData, DetectRequest, WorkerReply } from './centernet.worker.ts';
+import type { Region } from './regions.ts';
 import type { DetectedObject, RgbFrame } from './video.types.ts';
 
 /** Anything that finds people and vehicles in a frame. */
 export interface Detector {
-  detect(frame: RgbFrame): Promise<DetectedObject[]>;
+  /**
+   * Objects in the frame, boxes in frame coordinates. With `regions` (issue 16), only those parts
+   * of the frame are searched, each at its own input size; a detector that cannot crop may ignore
+   * them and search the whole frame.
+   */
+  detect(frame: RgbFrame, regions?: Region[]): Promise<DetectedObject[]>;
 }
 
 export interface DetectorPoolStats {
@@ -17,6 +23,8 @@ export interface DetectorPoolStats {
   frames: number;
   /** mean inference time of the last 100 frames, ms */
   mean_ms: number;
+  /** inference time summed over every frame since the pool started, ms (detector CPU spent) */
+  busy_ms: number;
 }
 
 /** A Detector backed by worker threads; shared by every stream of the process. */
@@ -47,6 +55,7 @@ export class DetectorOverloadedError extends Error {
 interface Job {
   id: number;
   frame: RgbFrame;
+  regions?: Region[];
   resolve(objects: DetectedObject[]): void;
   reject(err: Error): void;
 }
@@ -70,6 +79,7 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
   const queue: Job[] = [];
   const timings: number[] = [];
   let frames = 0;
+  let busyMs = 0;
   let nextId = 1;
   let closed = false;
 
@@ -78,7 +88,7 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
       if (slot.job || !queue.length) continue;
       const job = queue.shift()!;
       slot.job = job;
-      const req: DetectRequest = { id: job.id, width: job.frame.width, height: job.frame.height, data: job.frame.data };
+      const req: DetectRequest = { id: job.id, width: job.frame.width, height: job.frame.height, data: job.frame.data, ...(job.regions?.length ? { regions: job.regions } : {}) };
       slot.worker.postMessage(req);
     }
   };
@@ -91,6 +101,7 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
       slot.job = null;
       if (msg.type === 'result') {
         frames++;
+        busyMs += msg.ms;
         metrics().detectorFrame(msg.ms);
         timings.push(msg.ms);
         if (timings.length > 100) timings.shift();
@@ -128,17 +139,17 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
 
   return {
     size,
-    detect(frame) {
+    detect(frame, regions) {
       if (closed) return Promise.reject(new Error('detector pool is closed'));
       if (queue.length >= maxQueue) return Promise.reject(new DetectorOverloadedError(queue.length));
       return new Promise<DetectedObject[]>((resolve, reject) => {
-        queue.push({ id: nextId++, frame, resolve, reject });
+        queue.push({ id: nextId++, frame, regions, resolve, reject });
         dispatch();
       });
     },
     stats() {
       const mean = timings.length ? timings.reduce((a, b) => a + b, 0) / timings.length : 0;
-      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, frames, mean_ms: Math.round(mean * 10) / 10 };
+      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, frames, mean_ms: Math.round(mean * 10) / 10, busy_ms: Math.round(busyMs) };
     },
     async close() {
       if (closed) return;

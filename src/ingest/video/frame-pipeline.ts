@@ -5,8 +5,9 @@ import { findZone } from './geometry.ts';
 import { encodeJpeg } from './jpeg-codec.ts';
 import { MotionGate } from './motion-gate.ts';
 import { ObjectTracker, type Track, type TrackerOptions } from './object-tracker.ts';
+import { planRegions, toPixels, type Region, type RegionOptions } from './regions.ts';
 import { RateMeter } from './rate-meter.ts';
-import type { DetectedObject, ObjectLabel, Polygon, RgbFrame, TrackFaces, TrackIdentity, VideoDetection, Zone } from './video.types.ts';
+import type { DetectedObject, NormalizedBox, ObjectLabel, Polygon, RgbFrame, TrackFaces, TrackIdentity, VideoDetection, Zone } from './video.types.ts';
 
 export interface FramePipelineOptions {
   detector: Detector;
@@ -26,6 +27,22 @@ export interface FramePipelineOptions {
   /** person_count and vehicle are repeated unchanged this often, so a scene never goes stale; default 60 s */
   heartbeatMs?: number;
   tracker?: TrackerOptions;
+  /**
+   * Run the detector on motion regions (regions.ts: motion boxes clustered into squares, each at
+   * its own input size) instead of the whole frame; the whole frame is still detected on the first
+   * frame, at each keep-alive, on a scene-wide change and when regions would cover most of the
+   * view. Needs a detector that takes regions (the pool does). Default true.
+   */
+  regions?: boolean;
+  regionOptions?: RegionOptions;
+  /**
+   * While motion stays inside objects already tracked (their boxes widened by trackMargin), the
+   * tracker carries them and the detector runs only on every Nth frame; motion anywhere else is
+   * detected at once. 1 detects every frame with motion. Default 3 (docs/decisions.md).
+   */
+  detectEvery?: number;
+  /** how far around a tracked box motion still belongs to that object, as a share of the box's size; default 0.5 */
+  trackMargin?: number;
   /** per-class score an object needs to be tracked; default person 0.45, vehicle 0.33, cat and dog 0.4 */
   minScore?: Partial<Record<ObjectLabel, number>>;
   /**
@@ -63,6 +80,19 @@ export class FramePipeline {
   private readonly minScore: Record<ObjectLabel, number>;
   private inFlight: Promise<void> | null = null;
   private motionPending = false;
+  /** motion boxes (normalised) seen since the last detector run, frames dropped while busy included */
+  private pendingBoxes: NormalizedBox[] = [];
+  /** frames offered since the last detector run */
+  private framesSinceDetect = 0;
+  /** motion boxes the last detector run looked at: motion there again is not new (a swaying tree, a person scoring too low to track) */
+  private examined: NormalizedBox[] = [];
+  private readonly regionsOn: boolean;
+  private readonly detectEvery: number;
+  private readonly trackMargin: number;
+  /** frames not detected because the tracker carried the objects whose motion they showed */
+  framesCarried = 0;
+  /** detector runs on regions rather than the whole frame */
+  framesOnRegions = 0;
   private lastDetectAt = -Infinity;
   private lastPersonCount: number | null = null;
   private lastVehicleCount: number | null = null;
@@ -82,6 +112,9 @@ export class FramePipeline {
     this.gate = new MotionGate({ masks: o.motionMasks });
     this.tracker = new ObjectTracker(o.tracker);
     this.gateOn = o.motionGate ?? true;
+    this.regionsOn = o.regions ?? true;
+    this.detectEvery = Math.max(1, Math.floor(o.detectEvery ?? 3));
+    this.trackMargin = o.trackMargin ?? 0.5;
     this.keepAliveMs = o.keepAliveMs ?? 2000;
     this.idleKeepAliveMs = o.idleKeepAliveMs ?? 30_000;
     this.dwellReportMs = o.dwellReportMs ?? 10_000;
@@ -132,9 +165,14 @@ export class FramePipeline {
     this.counters.frames_in++;
     this.lastFrameAt = at;
     this.fpsIn.mark();
+    this.framesSinceDetect++;
     // the gate sees every frame so its background stays current, even ones we then drop
-    const { motion } = this.gate.check(frame);
-    if (motion) this.motionPending = true;
+    const { motion, boxes } = this.gate.check(frame);
+    if (motion) {
+      this.motionPending = true;
+      // bounded: past a few dozen boxes the regions cover the view anyway
+      if (this.pendingBoxes.length < 64) this.pendingBoxes.push(...boxes);
+    }
     this.emitHeartbeat(at);
     if (this.inFlight || this.stopped) {
       this.counters.frames_dropped_busy++;
@@ -142,29 +180,83 @@ export class FramePipeline {
     }
     // nothing enters an empty view without moving, so an empty still view needs few runs
     const keepAlive = this.tracker.hasTracks() ? this.keepAliveMs : this.idleKeepAliveMs;
-    const due = !this.gateOn || this.motionPending || at - this.lastDetectAt >= keepAlive;
+    const keepAliveDue = at - this.lastDetectAt >= keepAlive;
+    const due = !this.gateOn || this.motionPending || keepAliveDue;
     if (!due) {
       this.counters.frames_skipped_no_motion++;
       return 'no_motion';
     }
+    const whole = !this.gateOn || keepAliveDue;
+    // issue 16: motion only where tracked objects already are → the tracker carries them for up to N−1 frames
+    if (!whole && this.framesSinceDetect < this.detectEvery && this.motionInsideTracks(this.pendingBoxes)) {
+      this.framesCarried++;
+      this.counters.frames_skipped_no_motion++;
+      return 'no_motion';
+    }
+    const regions = whole || !this.regionsOn ? null : this.regionsFor(frame, this.pendingBoxes);
+    // a whole-view box (first frame, scene-wide change) examined nothing in particular
+    this.examined = this.pendingBoxes.filter((b) => b[2] < 0.999 || b[3] < 0.999);
     this.motionPending = false;
+    this.pendingBoxes = [];
+    this.framesSinceDetect = 0;
     this.lastDetectAt = at;
-    return this.o.detector.detect(frame).then(
-      (objects) => this.interpret(frame, at, objects),
+    if (regions) this.framesOnRegions++;
+    const detected = regions ? this.o.detector.detect(frame, regions) : this.o.detector.detect(frame);
+    const searched = regions?.map((r) => [r.x / frame.width, r.y / frame.height, r.size / frame.width, r.size / frame.height] as NormalizedBox);
+    // N frames count from the run's result, not its start: frames that arrive while the detector
+    // works are dropped anyway, and counting them would make every result due at once again on a
+    // busy machine (a run slower than N frames would leave nothing to carry)
+    const settled = () => {
+      this.framesSinceDetect = 0;
+    };
+    return detected.then(
+      (objects) => {
+        settled();
+        return this.interpret(frame, at, objects, searched);
+      },
       (err: unknown) => {
+        settled();
         this.error = `detector: ${(err as Error)?.message ?? String(err)}`;
       },
     );
   }
 
+  /**
+   * true when nothing new moves: every motion box lies within a tracked object's box or within
+   * motion the last run already looked at, each widened by trackMargin (what moves drifts a little
+   * in N frames). Motion anywhere else (someone entering, or stepping out of their box) is new.
+   */
+  private motionInsideTracks(boxes: NormalizedBox[]): boolean {
+    if (!boxes.length || this.detectEvery <= 1) return false;
+    const known = [...this.tracker.tracks().map((t) => t.box), ...this.examined].map((b) => widen(b, this.trackMargin));
+    if (!known.length) return false;
+    return boxes.every((b) => known.some((k) => contains(k, b)));
+  }
+
+  /**
+   * Regions to detect, or null for the whole frame: the motion boxes plus the box of every
+   * tracked object that moved (so the object is seen whole, not only the part that moved) and of
+   * every object not yet confirmed.
+   */
+  private regionsFor(frame: RgbFrame, motion: NormalizedBox[]): Region[] | null {
+    if (motion.some((b) => b[2] >= 0.999 && b[3] >= 0.999)) return null;
+    // objects seen once are looked at again wherever they are, so they get counted
+    const moving = this.tracker.tracks().filter((t) => !t.confirmed || motion.some((m) => overlaps(widen(t.box, this.trackMargin), m)));
+    if (!motion.length && !moving.length) return null;
+    const boxes = [...motion, ...moving.map((t) => t.box)].map((b) => toPixels(b, frame.width, frame.height));
+    const plan = planRegions(boxes, frame.width, frame.height, this.o.regionOptions);
+    return plan.kind === 'regions' ? plan.regions : null;
+  }
+
   /** Tracker update → the detections this frame changed. */
-  private async interpret(frame: RgbFrame, at: number, found: DetectedObject[]): Promise<void> {
+  private async interpret(frame: RgbFrame, at: number, found: DetectedObject[], searched?: NormalizedBox[]): Promise<void> {
     if (this.stopped) return;
     const objects = found.filter((o) => o.score >= this.minScore[o.label]);
     this.counters.frames_detected++;
     this.detectorFps.mark();
     this.error = null;
-    const update = this.tracker.update(objects, at);
+    // after a run on regions, objects outside them were not looked for: the tracker keeps them as they were
+    const update = this.tracker.update(objects, at, searched);
     const entered = new Set(update.entered);
     const identities = await this.identify(frame, update.seen);
     if (this.stopped) return;
@@ -295,6 +387,19 @@ export class FramePipeline {
       this.error = `onDetections: ${(err as Error)?.message ?? String(err)}`;
     }
   }
+}
+
+/** The box grown by `margin` of its own width and height on every side (not clamped: used for containment only). */
+function widen(b: NormalizedBox, margin: number): NormalizedBox {
+  return [b[0] - b[2] * margin, b[1] - b[3] * margin, b[2] * (1 + 2 * margin), b[3] * (1 + 2 * margin)];
+}
+
+function contains(outer: NormalizedBox, inner: NormalizedBox): boolean {
+  return inner[0] >= outer[0] && inner[1] >= outer[1] && inner[0] + inner[2] <= outer[0] + outer[2] && inner[1] + inner[3] <= outer[1] + outer[3];
+}
+
+function overlaps(a: NormalizedBox, b: NormalizedBox): boolean {
+  return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
 }
 
 function identityKey(id: TrackIdentity | undefined): string {

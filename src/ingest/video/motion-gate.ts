@@ -1,5 +1,5 @@
 import { isPointInPolygon } from './geometry.ts';
-import type { Polygon, RgbFrame } from './video.types.ts';
+import type { NormalizedBox, Polygon, RgbFrame } from './video.types.ts';
 
 export interface MotionGateOptions {
   /** width of the grey grid the frame is averaged down to */
@@ -18,6 +18,13 @@ export interface MotionResult {
   motion: boolean;
   /** share of unmasked cells that changed, 0..1 */
   changed: number;
+  /**
+   * Where it moved: boxes (normalised) around groups of touching cells that changed against the
+   * background and since the previous frame (so a walker's trail in the lagging background is left
+   * out), a group of a single cell being noise. The whole view on the first frame and after a
+   * scene-wide change.
+   */
+  boxes: NormalizedBox[];
 }
 
 /**
@@ -33,6 +40,13 @@ export class MotionGate {
   private masks: Polygon[];
   private grid: { width: number; height: number; frameW: number; frameH: number; masked: Uint8Array; open: number } | null = null;
   private background: Float32Array | null = null;
+  // per-frame scratch, reused while the frame size stays (issue 16: no allocation per frame)
+  private grey: Float32Array | null = null;
+  private counts: Uint32Array | null = null;
+  private changedMask: Uint8Array | null = null;
+  private labels: Int32Array | null = null;
+  /** the previous frame's grid: where things moved is located frame to frame (the background lags and leaves trails) */
+  private previous: Float32Array | null = null;
 
   constructor(o: MotionGateOptions = {}) {
     this.gridWidth = o.gridWidth ?? 80;
@@ -46,26 +60,86 @@ export class MotionGate {
     this.masks = masks;
     this.grid = null;
     this.background = null;
+    this.previous = null;
   }
 
   /** Compares the frame with the background; the first frame (and a new size) counts as motion. */
   check(frame: RgbFrame): MotionResult {
     const grid = this.ensureGrid(frame);
-    const grey = averageGrey(frame, grid.width, grid.height);
-    const bg = this.background;
-    if (!bg || bg.length !== grey.length) {
-      this.background = grey;
-      return { motion: true, changed: 1 };
+    const cells = grid.width * grid.height;
+    if (!this.grey || this.grey.length !== cells) {
+      this.grey = new Float32Array(cells);
+      this.counts = new Uint32Array(cells);
+      this.changedMask = new Uint8Array(cells);
+      this.labels = new Int32Array(cells);
     }
+    const grey = averageGrey(frame, grid.width, grid.height, this.grey, this.counts!);
+    const bg = this.background;
+    const prev = this.previous;
+    if (!bg || bg.length !== grey.length || !prev || prev.length !== grey.length) {
+      this.background = grey.slice();
+      this.previous = grey.slice();
+      return { motion: true, changed: 1, boxes: [[0, 0, 1, 1]] };
+    }
+    const mask = this.changedMask!;
     let changedCells = 0;
     for (let i = 0; i < grey.length; i++) {
-      if (!grid.masked[i] && Math.abs(grey[i] - bg[i]) > this.threshold) changedCells++;
+      const hit = !grid.masked[i] && Math.abs(grey[i] - bg[i]) > this.threshold;
+      if (hit) changedCells++;
+      // boxes: cells that changed against the background and since the previous frame
+      mask[i] = hit && Math.abs(grey[i] - prev[i]) > this.threshold / 2 ? 1 : 0;
       bg[i] += (grey[i] - bg[i]) * this.alpha;
     }
+    prev.set(grey);
     const changed = grid.open ? changedCells / grid.open : 0;
     // a scene-wide change (lights, IR switch, camera knocked) re-seeds the background
-    if (changed > 0.6) this.background = grey;
-    return { motion: changedCells >= this.minChangedCells, changed };
+    if (changed > 0.6) {
+      bg.set(grey);
+      return { motion: changedCells >= this.minChangedCells, changed, boxes: [[0, 0, 1, 1]] };
+    }
+    const motion = changedCells >= this.minChangedCells;
+    return { motion, changed, boxes: motion ? this.motionBoxes(grid.width, grid.height) : [] };
+  }
+
+  /** Groups changed cells (8-neighbours) into boxes, dropping lone cells. */
+  private motionBoxes(gw: number, gh: number): NormalizedBox[] {
+    const mask = this.changedMask!;
+    const labels = this.labels!;
+    labels.fill(-1);
+    const boxes: NormalizedBox[] = [];
+    const stack: number[] = [];
+    for (let start = 0; start < mask.length; start++) {
+      if (!mask[start] || labels[start] !== -1) continue;
+      let minX = gw, minY = gh, maxX = -1, maxY = -1, n = 0;
+      labels[start] = boxes.length;
+      stack.push(start);
+      while (stack.length) {
+        const c = stack.pop()!;
+        const cx = c % gw;
+        const cy = (c - cx) / gw;
+        n++;
+        if (cx < minX) minX = cx;
+        if (cx > maxX) maxX = cx;
+        if (cy < minY) minY = cy;
+        if (cy > maxY) maxY = cy;
+        for (let dy = -1; dy <= 1; dy++) {
+          const y = cy + dy;
+          if (y < 0 || y >= gh) continue;
+          for (let dx = -1; dx <= 1; dx++) {
+            const x = cx + dx;
+            if (x < 0 || x >= gw) continue;
+            const k = y * gw + x;
+            if (mask[k] && labels[k] === -1) {
+              labels[k] = boxes.length;
+              stack.push(k);
+            }
+          }
+        }
+      }
+      if (n < 2) continue;
+      boxes.push([minX / gw, minY / gh, (maxX + 1 - minX) / gw, (maxY + 1 - minY) / gh]);
+    }
+    return boxes;
   }
 
   private ensureGrid(frame: RgbFrame) {
@@ -89,11 +163,11 @@ export class MotionGate {
   }
 }
 
-/** Mean luma (BT.601 weights) of each grid cell, sampling every other pixel and row. */
-function averageGrey(frame: RgbFrame, gw: number, gh: number): Float32Array {
+/** Mean luma (BT.601 weights) of each grid cell, sampling every other pixel and row, into `sums`. */
+function averageGrey(frame: RgbFrame, gw: number, gh: number, sums: Float32Array, counts: Uint32Array): Float32Array {
   const { width, height, data } = frame;
-  const sums = new Float32Array(gw * gh);
-  const counts = new Uint32Array(gw * gh);
+  sums.fill(0);
+  counts.fill(0);
   for (let y = 0; y < height; y += 2) {
     const cy = Math.min(gh - 1, Math.floor((y * gh) / height));
     const row = y * width * 3;

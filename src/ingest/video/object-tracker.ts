@@ -40,6 +40,14 @@ export interface TrackUpdate {
 
 const nextUlid = monotonicFactory();
 
+function centre(b: NormalizedBox): [number, number] {
+  return [b[0] + b[2] / 2, b[1] + b[3] / 2];
+}
+
+function isInside([x, y]: [number, number], r: NormalizedBox): boolean {
+  return x >= r[0] && x <= r[0] + r[2] && y >= r[1] && y <= r[1] + r[3];
+}
+
 /**
  * Frame-to-frame association (the "SORT without Kalman" variant): per class, an optimal
  * assignment (Hungarian algorithm, `munkres`) on 1 − IoU, with a centroid-distance fallback for
@@ -52,7 +60,7 @@ export class ObjectTracker {
   private readonly maxMisses: number;
   private readonly minLostMs: number;
   private readonly iouThreshold: number;
-  private tracks: Track[] = [];
+  private list: Track[] = [];
 
   constructor(o: TrackerOptions = {}) {
     this.minHits = o.minHits ?? 2;
@@ -63,21 +71,31 @@ export class ObjectTracker {
 
   /** true while anything is tracked, confirmed or not */
   hasTracks(): boolean {
-    return this.tracks.length > 0;
+    return this.list.length > 0;
   }
 
   present(): Track[] {
-    return this.tracks.filter((t) => t.confirmed);
+    return this.list.filter((t) => t.confirmed);
   }
 
-  /** Folds one detector run's objects into the tracks. */
-  update(objects: DetectedObject[], at: number): TrackUpdate {
+  /** every track, confirmed or not (read-only use) */
+  tracks(): readonly Track[] {
+    return this.list;
+  }
+
+  /**
+   * Folds one detector run's objects into the tracks. `searched` (normalised boxes) says the run
+   * looked only there (motion regions): a track whose centre lies outside all of them was not
+   * looked for, so it neither counts a miss nor ages; it is carried as it was.
+   */
+  update(objects: DetectedObject[], at: number, searched?: readonly NormalizedBox[]): TrackUpdate {
     const entered: Track[] = [];
     const exited: Track[] = [];
     const seen: Track[] = [];
     const matchedTracks = new Set<Track>();
+    const lookedFor = (t: Track) => !searched || searched.some((r) => isInside(centre(t.box), r));
     for (const label of OBJECT_LABELS) {
-      const tracks = this.tracks.filter((t) => t.label === label);
+      const tracks = this.list.filter((t) => t.label === label);
       const dets = objects.filter((o) => o.label === label);
       const pairs = this.assign(tracks, dets);
       const matchedDets = new Set<number>();
@@ -110,7 +128,7 @@ export class ObjectTracker {
           misses: 0,
           confirmed: this.minHits <= 1,
         };
-        this.tracks.push(track);
+        this.list.push(track);
         matchedTracks.add(track);
         if (track.confirmed) {
           entered.push(track);
@@ -118,8 +136,8 @@ export class ObjectTracker {
         }
       });
     }
-    this.tracks = this.tracks.filter((t) => {
-      if (matchedTracks.has(t)) return true;
+    this.list = this.list.filter((t) => {
+      if (matchedTracks.has(t) || !lookedFor(t)) return true;
       t.misses++;
       const gone = t.confirmed ? t.misses >= this.maxMisses && at - t.lastSeen >= this.minLostMs : t.misses >= 2;
       if (gone && t.confirmed) exited.push(t);

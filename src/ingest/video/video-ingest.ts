@@ -28,6 +28,12 @@ export interface IngestHandle {
   stop(): Promise<void>;
 }
 
+/** A camera's ingest, with what the detector was spared (issue 16; not part of the stream resource). */
+export interface CameraIngestHandle extends IngestHandle {
+  /** frames the tracker carried without a detector run; detector runs on motion regions */
+  pipelineStats(): { frames_carried: number; frames_on_regions: number };
+}
+
 export interface MobileIngestHandle extends IngestHandle {
   /**
    * One phone frame (JPEG, ≤ 2 MiB). Resolves once the frame went through the pipeline;
@@ -37,7 +43,7 @@ export interface MobileIngestHandle extends IngestHandle {
 }
 
 /** Starts decoding a camera and interpreting its frames; the source is supervised until stop(). */
-export function startVideoIngest(o: VideoIngestOptions): IngestHandle {
+export function startVideoIngest(o: VideoIngestOptions): CameraIngestHandle {
   const clock = o.clock ?? systemClock;
   const pipeline = createPipeline(o, clock);
   let stopped = false;
@@ -53,6 +59,7 @@ export function startVideoIngest(o: VideoIngestOptions): IngestHandle {
   source.start();
   return {
     stats,
+    pipelineStats: () => ({ frames_carried: pipeline.framesCarried, frames_on_regions: pipeline.framesOnRegions }),
     setZones: (z) => pipeline.setZones(z),
     setMotionMasks: (m) => pipeline.setMotionMasks(m),
     async stop() {
