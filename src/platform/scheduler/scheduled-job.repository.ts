@@ -7,6 +7,8 @@ export type ScheduledJobRow = ScheduledJobTable;
 
 /** Columns that reset a row to "waiting for its due time, claimed by nobody". */
 const UNCLAIMED = { claimed_by: null, claim_token: null, claimed_until: null } as const;
+/** A job open to be claimed again from its first attempt (a fresh row, or a rescheduled one). */
+const REOPENED = { ...UNCLAIMED, attempts: 0, last_error: null, done_at: null } as const;
 
 /**
  * Queries of the durable scheduled jobs (migration 015). The claim is the queue idiom the webhook
@@ -24,10 +26,7 @@ function newJobRow(job: NewJob) {
     tenant_id: job.tenantId,
     payload: job.payload,
     due_at: job.dueAt,
-    ...UNCLAIMED,
-    attempts: 0,
-    last_error: null,
-    done_at: null,
+    ...REOPENED,
     run_count: 0,
     last_done_at: null,
     last_done_by: null,
@@ -50,10 +49,7 @@ export const scheduledJobRepository = {
           tenant_id: job.tenantId,
           payload: job.payload,
           due_at: job.dueAt,
-          ...UNCLAIMED,
-          attempts: 0,
-          last_error: null,
-          done_at: null,
+          ...REOPENED,
         }),
       )
       .execute();

@@ -72,6 +72,16 @@ async function twoNodes(config: Config, clock: ManualClock, setup?: (a: VigilCon
   return [a, b] as const;
 }
 
+/** Two started nodes on a manual clock, and an organization with an incident made through the first. */
+async function twoNodesWithOrg(config: Config) {
+  const clock = new ManualClock(START);
+  let org!: Org;
+  const nodes = await twoNodes(config, clock, async (a) => {
+    org = await orgWithIncident(a);
+  });
+  return { clock, org, nodes };
+}
+
 describe('timers run once cluster-wide: two nodes on one PostgreSQL', () => {
   // a fresh database per test: each test's nodes start the recurring jobs anew
   let dbase: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -113,20 +123,19 @@ describe('timers run once cluster-wide: two nodes on one PostgreSQL', () => {
   });
 
   test('a node that claimed an escalation and died: another node takes it over after the lease, once', async () => {
-    const clock = new ManualClock(START);
-    let org!: Org;
-    const nodes = await twoNodes(config, clock, async (a) => {
-      org = await orgWithIncident(a);
-    });
+    const { clock, org, nodes } = await twoNodesWithOrg(config);
     const [a, b] = nodes;
     try {
       const run = await trigger(a, org);
       await a.close(); // node a is gone; what it scheduled is in the database
-      await clock.advance(60_000);
-      // the moment it fell due a third node claimed it, and died before finishing (kill -9)
+      // the moment it fell due a third node claimed it, and died before finishing (kill -9). The
+      // claim is made as of that moment before b's clock gets there, so b's own timer, which fires
+      // as the clock moves, cannot claim it first
+      const dueAt = clock.now() + 60_000;
       const [claimed] = await scheduledJobRepository.claimDue(b.database, {
-        kinds: [ESCALATION_JOB], nodeId: 'node-killed', now: clock.now(), leaseUntil: clock.now() + DEFAULT_JOB_LEASE_MS, limit: 10, token: 'killed-claim',
+        kinds: [ESCALATION_JOB], nodeId: 'node-killed', now: dueAt, leaseUntil: dueAt + DEFAULT_JOB_LEASE_MS, limit: 10, token: 'killed-claim',
       });
+      await clock.advance(60_000);
       assert.equal(claimed?.job_key, run.id);
       await advance(clock, DEFAULT_JOB_LEASE_MS - 10_000, [b]);
       assert.equal((await b.operations.protocolRuns.get(org.principal, run.id)).escalation_level, 1, 'the claim holds while its lease does');
@@ -143,11 +152,7 @@ describe('timers run once cluster-wide: two nodes on one PostgreSQL', () => {
   });
 
   test('an organization-wide escalation pause made on one node holds the runs on every node', async () => {
-    const clock = new ManualClock(START);
-    let org!: Org;
-    const nodes = await twoNodes(config, clock, async (a) => {
-      org = await orgWithIncident(a);
-    });
+    const { clock, org, nodes } = await twoNodesWithOrg(config);
     const [a, b] = nodes;
     try {
       const run = await trigger(b, org);
