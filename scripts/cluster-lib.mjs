@@ -94,6 +94,11 @@ function haproxyConfig(port, nodes) {
   return [
     'global',
     '  maxconn 4096',
+    // HAProxy binds with SO_REUSEPORT by default: a second cluster (test files run in parallel)
+    // handed the same free port would share it silently, and the kernel would spread one
+    // cluster's requests over the other's nodes (seen as a valid key "not recognised"). Without
+    // it, a taken port fails to bind and startCluster picks another.
+    '  noreuseport',
     'defaults',
     '  mode http',
     '  option forwardfor',
