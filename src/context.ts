@@ -121,6 +121,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     onIdleError: (err) => opts.log?.warn({ err }, 'idle database connection failed'),
+    checkpoint: { onError: (message) => opts.log?.warn({ err: message }, 'SQLite WAL checkpoint failed') },
   });
   await migrateToLatest(database);
   const c = new Container().value(CONFIG, config).value(CLOCK, clock).value(DATABASE, database).value(LOG, opts.log).value(METRICS, metrics());

@@ -6,7 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, 
 import type { Database } from './schema.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { createRequire } from 'node:module';
-import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
+import { startSqliteCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.ts';
 
 import type { Dialect } from './dialect-name.ts';
 export type { Dialect };
@@ -74,6 +74,8 @@ export function openDatabase(opts: {
   poolSize?: number;
   /** errors of idle pooled connections (server restart, admin termination) */
   onIdleError?: (err: Error) => void;
+  /** SQLite: the WAL checkpointer's interval and catch-up threshold (tests make them small) */
+  checkpoint?: Pick<CheckpointerOptions, 'intervalMs' | 'restartFrames' | 'onError'>;
 }): DatabaseHandle {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
@@ -120,8 +122,13 @@ export function openDatabase(opts: {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('wal_autocheckpoint = 0');
-  const checkpointer = startSqliteCheckpointer(file, createRequire(import.meta.url).resolve('better-sqlite3'));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // the catch-up holds Kysely's connection mutex, which every transaction and query on this
+  // connection takes: no write can start while the worker copies the last frames back
+  const checkpointer = startSqliteCheckpointer(file, createRequire(import.meta.url).resolve('better-sqlite3'), {
+    ...opts.checkpoint,
+    quiesce: (catchUp) => db.connection().execute(() => catchUp()),
+  });
   const begin = sqlite.prepare('BEGIN IMMEDIATE');
   const commit = sqlite.prepare('COMMIT');
   const rollback = sqlite.prepare('ROLLBACK');
