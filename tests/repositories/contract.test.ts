@@ -109,6 +109,26 @@ for (const dialect of DIALECTS) {
       assert.equal(got[2].box, null);
     });
 
+    test('detections: quotes, backslashes, the text \\ud800 and surrogates survive the batch insert, stored as a plain parameter stores them (a lone surrogate too)', async () => {
+      const at = Date.parse('2026-11-22T11:00:00.000Z');
+      const odd = ['a"b\\c', 'x\\ud800y', '\\\ud800', '\ud83d\ude00 ok', 'lone \ud800 high', 'lone \udc00 low', "it's", 'é\n\t'];
+      const recs = (scene: string) => odd.map((zone, i) => ({
+        id: newId('det', at + i), tenant_id: tenant, stream_id: 's_odd', scene_id: scene, location: 'yard', type: 'person', subtype: null,
+        value: null, count: null, confidence: 0.9, at: at + i, track_id: zone, dwell_s: null, zone, box: null, person_id: null,
+      }));
+      // the pipeline's batch path, and Kysely's plain parameters for reference
+      await h.withWriteLock((trx) => detectionRepository.insertManyLocked(h, trx, recs('scene_odd')));
+      await detectionRepository.insertMany(h.db, recs('scene_odd_plain'));
+      const got = await detectionRepository.inRangeWithState(h.db, 'scene_odd', at, at + 100);
+      const plain = await detectionRepository.inRangeWithState(h.db, 'scene_odd_plain', at, at + 100);
+      assert.equal(got.length, odd.length, 'the whole batch is stored');
+      assert.deepEqual(got.map((d) => [d.zone, d.track_id]), plain.map((d) => [d.zone, d.track_id]));
+      // everything but the lone surrogates comes back exactly
+      const lone = [2, 4, 5];
+      assert.deepEqual(got.map((d) => d.zone).filter((_, i) => !lone.includes(i)), odd.filter((_, i) => !lone.includes(i)));
+      assert.ok(got[2].zone!.startsWith('\\\ufffd') && got[4].zone!.startsWith('lone \ufffd'), 'a lone surrogate reads back as U+FFFD');
+    });
+
     test('detections: the pipeline hands its records over unchanged (box still an object); a known person is found through the partial index', async () => {
       const at = Date.parse('2026-11-22T10:00:00.000Z');
       const rec = (t: number, personId: string | null, box: DetectionBox | null) => ({

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { DbExecutor, DatabaseHandle } from '../../platform/db/index.ts';
+import { pgJsonText, type DbExecutor, type DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionTable } from '../../platform/db/index.ts';
 import type { DetectionBox } from './detection.ts';
 
@@ -24,13 +24,14 @@ export function boxOf(d: { box?: string | DetectionBox | null }): DetectionBox |
   if (d.box == null) return null;
   return typeof d.box === 'string' ? (JSON.parse(d.box) as DetectionBox) : d.box;
 }
-/** the PostgreSQL column types of DETECTION_COLUMNS, for the unnest() insert */
+/** the PostgreSQL column types of DETECTION_COLUMNS, for the json_to_recordset() insert */
 const PG_TYPES: Record<(typeof DETECTION_COLUMNS)[number], string> = {
   id: 'text', tenant_id: 'text', stream_id: 'text', scene_id: 'text', location: 'text', type: 'text', subtype: 'text',
   value: 'double precision', count: 'integer', confidence: 'double precision', at: 'bigint', track_id: 'text',
   dwell_s: 'double precision', zone: 'text', box: 'text', person_id: 'text',
 };
 const COLUMN_LIST = sql.raw(DETECTION_COLUMNS.join(', '));
+const PG_RECORD = sql.raw(DETECTION_COLUMNS.map((c) => `${c} ${PG_TYPES[c]}`).join(', '));
 const insertStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 
 export const detectionRepository = {
@@ -58,9 +59,12 @@ export const detectionRepository = {
     }
   },
   /**
-   * The same insert on PostgreSQL as one INSERT … SELECT FROM unnest(one array per column): a
-   * statement of fixed text and one parameter per column whatever the batch size, instead of a VALUES list of
-   * one parameter per column and row that Kysely compiles and PostgreSQL parses anew for every batch.
+   * The same insert on PostgreSQL as one INSERT … SELECT FROM json_to_recordset(the rows as one
+   * JSON text): a statement of fixed text and one parameter whatever the batch size, instead of a
+   * VALUES list of one parameter per column and row that Kysely compiles and PostgreSQL parses anew
+   * for every batch. One JSON.stringify of the records replaced one array literal per column, which
+   * `pg` builds by string concatenation and escaping: 43% of everything the PostgreSQL pipeline
+   * allocated (issue 16 §1). A box still an object arrives as its JSON text, as boxToColumn writes it.
    */
   async insertManyPg(trx: DbExecutor, rows: readonly DetectionInsert[]): Promise<void> {
     if (rows.length === 0) return;
@@ -68,13 +72,12 @@ export const detectionRepository = {
   },
   /** insertManyPg's statement, for running inside another (the pipeline's audit append, one round trip). */
   insertStatementPg(rows: readonly DetectionInsert[]) {
-    const arrays = DETECTION_COLUMNS.map((c) => sql`${rows.map((r) => (c === 'box' ? boxColumnOf(r.box) : r[c] ?? null))}::${sql.raw(PG_TYPES[c])}[]`);
-    return sql`INSERT INTO detections (${COLUMN_LIST}) SELECT * FROM unnest(${sql.join(arrays)})`;
+    return sql`INSERT INTO detections (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM json_to_recordset(${pgJsonText(rows)}::json) AS x(${PG_RECORD})`;
   },
   /**
    * The batch insert of the pipeline's commit, inside `database.withTenantWriteLock` (`trx` is its
    * transaction): on SQLite prepared statements on the raw connection (the hot path), on
-   * PostgreSQL one unnest() statement.
+   * PostgreSQL one json_to_recordset() statement.
    */
   async insertManyLocked(database: DatabaseHandle, trx: DbExecutor, rows: readonly DetectionInsert[]): Promise<void> {
     if (database.sqlite) this.insertManySqlite(database.sqlite, rows);

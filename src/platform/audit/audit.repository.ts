@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type RawBuilder } from 'kysely';
-import { tenantLockStatements, type DatabaseHandle, type DbExecutor, type Dialect } from '../db/index.ts';
+import { pgJsonText, tenantLockStatements, type DatabaseHandle, type DbExecutor, type Dialect } from '../db/index.ts';
 import type { AuditTable } from '../db/index.ts';
 import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
 
@@ -21,13 +21,15 @@ function statementsFor(raw: BetterSqlite3.Database) {
   return s;
 }
 
-/** the PostgreSQL column types of COLUMNS, for the unnest() insert */
+/** the PostgreSQL column types of COLUMNS, for the json_to_recordset() insert */
 const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
   id: 'text', tenant_id: 'text', at: 'text', actor_key_id: 'text', actor_operator: 'text', action: 'text', resource_type: 'text',
   resource_id: 'text', request_id: 'text', data: 'text', prev_hash: 'text', hash: 'text', format: 'integer', data_hash: 'text',
   salt: 'text', location: 'text', stream_id: 'text',
 };
 const COLUMN_LIST = sql.raw(COLUMNS.join(', '));
+/** the rows go as one JSON text (json_to_recordset), not one array literal per column: see detectionRepository.insertStatementPg */
+const PG_RECORD = sql.raw(COLUMNS.map((c) => `${c} ${PG_TYPES[c]}`).join(', '));
 
 /**
  * PostgreSQL: the chain head each tenant had after this process's last pipeline append, per database
@@ -89,7 +91,7 @@ export const auditRepository = {
   },
 
   /**
-   * The same append on PostgreSQL in one round trip: one INSERT … SELECT FROM unnest(column arrays)
+   * The same append on PostgreSQL in one round trip: one INSERT … SELECT FROM json_to_recordset(the rows as JSON)
    * (a fixed statement whatever the batch size), chained from the heads this process last wrote and
    * inserting only if those are still the heads (checked in the same statement). When another writer
    * moved a head, the heads are read and the batch re-chained: two more round trips, rarely.
@@ -125,7 +127,6 @@ export const auditRepository = {
  * `expected[i]`; returns whether it inserted. Empty `tenants`: no check.
  */
 async function insertPg(trx: DbExecutor, rows: ChainedAuditRow[], tenants: string[], expected: string[], companion?: RawBuilder<unknown>): Promise<boolean> {
-  const arrays = COLUMNS.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(PG_TYPES[c])}[]`);
   const { rows: out } = await sql<{ ok: boolean }>`
     WITH ${companion ? sql`companion AS (${companion}), ` : sql``}expected AS (SELECT * FROM unnest(${tenants}::text[], ${expected}::text[]) AS e(tenant_id, hash)),
     ok AS (
@@ -134,7 +135,7 @@ async function insertPg(trx: DbExecutor, rows: ChainedAuditRow[], tenants: strin
     ),
     ins AS (
       INSERT INTO audit_log (${COLUMN_LIST})
-      SELECT ${COLUMN_LIST} FROM unnest(${sql.join(arrays)}) WITH ORDINALITY AS u(${COLUMN_LIST}, ord)
+      SELECT ${COLUMN_LIST} FROM ROWS FROM (json_to_recordset(${pgJsonText(rows)}::json) AS (${PG_RECORD})) WITH ORDINALITY AS u(${COLUMN_LIST}, ord)
       WHERE (SELECT ok FROM ok)
       ORDER BY ord
       RETURNING 1

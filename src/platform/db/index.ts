@@ -12,6 +12,7 @@ import type { DatabaseHandle } from './database.ts';
 export { externalCommitProbe, migrateToLatest, openDatabase, pendingMigrations, tenantLockStatements, type DatabaseHandle, type Db, type DbExecutor, type Dialect } from './database.ts';
 export { writeAtomically } from './dialect.ts';
 export { hotRead } from './hot-read.ts';
+export { pgJsonText } from './pg-json.ts';
 export { notifyIn } from './notify.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 export { mapPage, paginate, paginateRows, type Page, type PageQuery } from './pagination.ts';
