@@ -49,6 +49,8 @@ export async function startPostgres() {
   return {
     url: `postgres://vigil@127.0.0.1:${port}/postgres`,
     port,
+    /** the cluster's data directory (its postmaster.pid names the server process) */
+    dataDir: data,
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
