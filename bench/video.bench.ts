@@ -24,6 +24,8 @@ const TRIAL_MS = Number(process.env.BENCH_TRIAL_MS ?? 12_000);
 const WARMUP_MS = 3000;
 const MAX_STREAMS = Number(process.env.BENCH_MAX_STREAMS ?? 32);
 const CORES = availableParallelism();
+// A/B runs on a shared machine: BENCH_VIDEO_QUICK=1 measures the busy clip, gate on, only
+const QUICK = process.env.BENCH_VIDEO_QUICK === '1';
 
 function percentile(values: number[], p: number): number {
   if (!values.length) return NaN;
@@ -84,6 +86,8 @@ interface Trial {
   /** share of detector runs made on motion regions rather than the whole frame, and share of frames the tracker carried */
   on_regions: number;
   carried: number;
+  /** model input pixels per frame of video handled, thousands: the detector's work per frame, independent of machine load (512×512 whole = 262) */
+  input_kpx_per_frame: number;
   sustained?: boolean;
 }
 
@@ -111,12 +115,14 @@ async function runTrial(pool: DetectorPool, clip: string, streams: number, motio
   await sleep(WARMUP_MS);
   const before = handles.map((h) => h.stats());
   const busyBefore = pool.stats().busy_ms;
+  const pixelsBefore = pool.stats().input_pixels;
   const extraBefore = handles.map((h) => h.pipelineStats());
   measuring = true;
   await sleep(TRIAL_MS);
   measuring = false;
   const afterStats = handles.map((h) => h.stats());
   const busyMs = pool.stats().busy_ms - busyBefore;
+  const pixels = pool.stats().input_pixels - pixelsBefore;
   const extra = handles.map((h, i) => {
     const a = h.pipelineStats();
     return { carried: a.frames_carried - extraBefore[i].frames_carried, regions: a.frames_on_regions - extraBefore[i].frames_on_regions };
@@ -141,6 +147,7 @@ async function runTrial(pool: DetectorPool, clip: string, streams: number, motio
     effective_fps_per_core: busyMs > 0 ? round1(handled / (busyMs / 1000)) : 0,
     on_regions: runs ? Math.round((100 * extra.reduce((a, e) => a + e.regions, 0)) / runs) / 100 : 0,
     carried: Math.round((100 * extra.reduce((a, e) => a + e.carried, 0)) / Math.max(1, framesIn)) / 100,
+    input_kpx_per_frame: round1(pixels / 1000 / Math.max(1, handled)),
   };
 }
 
@@ -194,11 +201,17 @@ try {
   const pool = await createDetectorPool({ workers: CORES });
   const streams: Record<string, unknown> = {};
   for (const [name, clip] of [['busy_vtest', VTEST], ['quiet_corner', quiet]] as const) {
+    if (QUICK && name !== 'busy_vtest') continue;
     console.log(`${name}…`);
     streams[name] = {
       gate_on: await findSustained(pool, clip, true),
-      gate_off: await findSustained(pool, clip, false),
+      gate_off: QUICK ? { max_sustained_streams: NaN, effective_fps_per_core: NaN, trials: [] } : await findSustained(pool, clip, false),
     };
+  }
+  if (QUICK) {
+    await pool.close();
+    console.log('quick run: bench/results/video.json not written');
+    process.exit(0);
   }
   await pool.close();
   const busyAlone = (streams.busy_vtest as { gate_on: { trials: Trial[] } }).gate_on.trials[0];

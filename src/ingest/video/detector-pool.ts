@@ -25,6 +25,8 @@ export interface DetectorPoolStats {
   mean_ms: number;
   /** inference time summed over every frame since the pool started, ms (detector CPU spent) */
   busy_ms: number;
+  /** model input pixels summed over every frame since the pool started: the detector's work, independent of machine load */
+  input_pixels: number;
 }
 
 /** A Detector backed by worker threads; shared by every stream of the process. */
@@ -43,6 +45,11 @@ export interface DetectorPoolOptions {
   maxDetected?: number;
   /** requests waiting for a worker before detect() refuses more; default 64 */
   maxQueue?: number;
+  /**
+   * How a whole frame meets the model: 'aspect' (default) keeps its aspect, longer side 512
+   * (a 640×480 camera at 512×384, 3/4 of the cost); 'square' squeezes it to 512×512 as Human does.
+   */
+  wholeFrame?: 'aspect' | 'square';
 }
 
 export class DetectorOverloadedError extends Error {
@@ -73,13 +80,14 @@ const WORKER_URL = new URL('./centernet.worker.ts', import.meta.url).href;
  */
 export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<DetectorPool> {
   const size = Math.max(1, Math.min(o.workers ?? 1, availableParallelism()));
-  const data: CenterNetWorkerData = { minScore: o.minScore ?? 0.3, maxDetected: o.maxDetected ?? 50 };
+  const data: CenterNetWorkerData = { minScore: o.minScore ?? 0.3, maxDetected: o.maxDetected ?? 50, wholeFrame: o.wholeFrame ?? 'aspect' };
   const maxQueue = o.maxQueue ?? 64;
   const slots: Slot[] = [];
   const queue: Job[] = [];
   const timings: number[] = [];
   let frames = 0;
   let busyMs = 0;
+  let inputPixels = 0;
   let nextId = 1;
   let closed = false;
 
@@ -102,6 +110,7 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
       if (msg.type === 'result') {
         frames++;
         busyMs += msg.ms;
+        inputPixels += msg.pixels;
         metrics().detectorFrame(msg.ms);
         timings.push(msg.ms);
         if (timings.length > 100) timings.shift();
@@ -149,7 +158,7 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
     },
     stats() {
       const mean = timings.length ? timings.reduce((a, b) => a + b, 0) / timings.length : 0;
-      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, frames, mean_ms: Math.round(mean * 10) / 10, busy_ms: Math.round(busyMs) };
+      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, frames, mean_ms: Math.round(mean * 10) / 10, busy_ms: Math.round(busyMs), input_pixels: inputPixels };
     },
     async close() {
       if (closed) return;
