@@ -123,3 +123,14 @@ test('a still view keeps its people counted by keep-alive runs on their regions;
   assert.equal(runs[5].regions, undefined, 'the whole frame again 10 s after the last');
   assert.deepEqual(counts, [0, 1], 'the person is counted from the second look on, and stays counted');
 });
+
+test('a fast walker is carried along their path: motion where their velocity takes them is not new', async () => {
+  // 12 px a frame: in two frames a 30 px wide person has left their last box and its margin
+  const runner = (n: number): Person => [60 + 12 * n, 200];
+  const { runs, counts, pipeline } = await play({}, Array.from({ length: 12 }, (_, n) => [runner(n)]));
+  // seen once, they have no velocity yet: their motion at 2 is out of their box (a run on it);
+  // from their second sighting (3) on, every 3rd frame
+  assert.deepEqual(runs.map((r) => r.frame), [0, 2, 3, 6, 9]);
+  assert.equal(pipeline.framesPartial, 1, 'no run for motion the tracked walker made once their velocity is known');
+  assert.deepEqual(counts, [0, 1]);
+});

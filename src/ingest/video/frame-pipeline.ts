@@ -4,7 +4,7 @@ import type { Detector } from './detector-pool.ts';
 import { findZone } from './geometry.ts';
 import { encodeJpeg } from './jpeg-codec.ts';
 import { MotionGate } from './motion-gate.ts';
-import { ObjectTracker, type Track, type TrackerOptions } from './object-tracker.ts';
+import { ObjectTracker, predictBox, type Track, type TrackerOptions } from './object-tracker.ts';
 import { planRegions, toPixels, type Region, type RegionOptions } from './regions.ts';
 import { RateMeter } from './rate-meter.ts';
 import type { DetectedObject, NormalizedBox, ObjectLabel, Polygon, RgbFrame, TrackFaces, TrackIdentity, VideoDetection, Zone } from './video.types.ts';
@@ -200,7 +200,7 @@ export class FramePipeline {
     const whole = !this.gateOn || (keepAliveDue && (!this.regionsOn || !this.tracker.hasTracks() || at - this.lastWholeAt >= this.wholeFrameEveryMs));
     // issue 16: motion only where tracked objects already are → the tracker carries them for up to N−1 frames
     const carrying = !whole && !keepAliveDue && this.framesSinceDetect < this.detectEvery;
-    const fresh = carrying ? this.motionOutsideTracks(this.pendingBoxes) : null;
+    const fresh = carrying ? this.motionOutsideTracks(this.pendingBoxes, at) : null;
     if (fresh?.length === 0) {
       this.framesCarried++;
       this.counters.frames_skipped_no_motion++;
@@ -250,14 +250,17 @@ export class FramePipeline {
 
   /**
    * The motion boxes that are new, or null when the tracker cannot carry anything (no motion boxes,
-   * nothing tracked or examined, detectEvery 1). Motion is not new when the box lies within a
-   * tracked object's box or within motion the last run already looked at, each widened by
-   * trackMargin (what moves drifts a little in N frames); motion anywhere else (someone entering,
-   * or stepping out of their box) is. An empty list: nothing new moves.
+   * nothing tracked or examined, detectEvery 1). Motion is not new when the box lies within the
+   * span of a tracked object's box from where it was last seen to where its velocity puts it now,
+   * or within motion the last run already looked at, each widened by trackMargin; motion anywhere
+   * else (someone entering, or stepping out of their path) is. An empty list: nothing new moves.
+   * (Without the velocity, a walker at 5 fps left their last box's margin within two frames and
+   * most runs on a busy view were for people already tracked.)
    */
-  private motionOutsideTracks(boxes: NormalizedBox[]): NormalizedBox[] | null {
+  private motionOutsideTracks(boxes: NormalizedBox[], at: number): NormalizedBox[] | null {
     if (!boxes.length || this.detectEvery <= 1) return null;
-    const known = [...this.tracker.tracks().map((t) => t.box), ...this.examined].map((b) => widen(b, this.trackMargin));
+    const tracked = this.tracker.tracks().map((t) => union(t.box, predictBox(t, at)));
+    const known = [...tracked, ...this.examined].map((b) => widen(b, this.trackMargin));
     if (!known.length) return null;
     return boxes.filter((b) => !known.some((k) => contains(k, b)));
   }
@@ -425,6 +428,12 @@ function widen(b: NormalizedBox, margin: number): NormalizedBox {
 
 function contains(outer: NormalizedBox, inner: NormalizedBox): boolean {
   return inner[0] >= outer[0] && inner[1] >= outer[1] && inner[0] + inner[2] <= outer[0] + outer[2] && inner[1] + inner[3] <= outer[1] + outer[3];
+}
+
+function union(a: NormalizedBox, b: NormalizedBox): NormalizedBox {
+  const x = Math.min(a[0], b[0]);
+  const y = Math.min(a[1], b[1]);
+  return [x, y, Math.max(a[0] + a[2], b[0] + b[2]) - x, Math.max(a[1] + a[3], b[1] + b[3]) - y];
 }
 
 function overlaps(a: NormalizedBox, b: NormalizedBox): boolean {
