@@ -80,3 +80,12 @@ test('a track knows its velocity and where it would be now (the pipeline carries
   const at = predictBox(t, 800);
   assert.ok(Math.abs(at[0] - 0.18) < 1e-9 && Math.abs(at[1] - 0.3) < 1e-9, JSON.stringify(at));
 });
+
+test('a velocity is trusted one second ahead, not further', () => {
+  const tracker = new ObjectTracker();
+  tracker.update([person([0.1, 0.3, 0.05, 0.15])], 0);
+  tracker.update([person([0.14, 0.3, 0.05, 0.15])], 400);
+  const [t] = tracker.tracks();
+  assert.ok(Math.abs(predictBox(t, 1400)[0] - 0.24) < 1e-9);
+  assert.deepEqual(predictBox(t, 10_000), predictBox(t, 1400));
+});

@@ -47,12 +47,16 @@ function centre(b: NormalizedBox): [number, number] {
   return [b[0] + b[2] / 2, b[1] + b[3] / 2];
 }
 
+/** how far ahead a velocity is trusted: past a second, where someone walks is a guess */
+const PREDICT_MAX_MS = 1000;
+
 /**
  * Where the track's box would be at `at` if it kept its velocity (issue 16: the pipeline judges
- * whether motion between detector runs is the tracked object's own by this, not its last box alone).
+ * whether motion between detector runs is the tracked object's own by this, not its last box
+ * alone), at most PREDICT_MAX_MS ahead of its last sighting.
  */
 export function predictBox(t: Track, at: number): NormalizedBox {
-  const dt = Math.max(0, at - t.lastSeen);
+  const dt = Math.min(PREDICT_MAX_MS, Math.max(0, at - t.lastSeen));
   return [t.box[0] + t.vx * dt, t.box[1] + t.vy * dt, t.box[2], t.box[3]];
 }
 
