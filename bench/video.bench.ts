@@ -182,7 +182,7 @@ async function findSustained(pool: DetectorPool, clip: string, motionGate: boole
   }
   const top = trials.find((t) => t.streams === best);
   // frames of video handled per second of detector CPU at that load (issue 16 §2)
-  return { max_sustained_streams: best, effective_fps_per_core: top?.effective_fps_per_core ?? 0, trials };
+  return { max_sustained_streams: best, effective_fps_per_core: top?.effective_fps_per_core ?? 0, input_kpx_per_frame: top?.input_kpx_per_frame ?? NaN, trials };
 }
 
 /** The lawn at the bottom left of vtest.avi: real footage in which nothing moves. */
@@ -205,7 +205,7 @@ try {
     console.log(`${name}…`);
     streams[name] = {
       gate_on: await findSustained(pool, clip, true),
-      gate_off: QUICK ? { max_sustained_streams: NaN, effective_fps_per_core: NaN, trials: [] } : await findSustained(pool, clip, false),
+      gate_off: QUICK ? { max_sustained_streams: NaN, effective_fps_per_core: NaN, input_kpx_per_frame: NaN, trials: [] } : await findSustained(pool, clip, false),
     };
   }
   if (QUICK) {
@@ -216,7 +216,7 @@ try {
   await pool.close();
   const busyAlone = (streams.busy_vtest as { gate_on: { trials: Trial[] } }).gate_on.trials[0];
   const raw = detector.raw_inference;
-  const busy = streams.busy_vtest as Record<'gate_on' | 'gate_off', { max_sustained_streams: number; effective_fps_per_core: number }>;
+  const busy = streams.busy_vtest as Record<'gate_on' | 'gate_off', { max_sustained_streams: number; effective_fps_per_core: number; input_kpx_per_frame: number }>;
   const RAW = 'raw CenterNet inference on this thread (same model, settings and frames; no worker, transfer or pool)';
   // streams of 5 fps a whole-frame detector could detect every frame of, if every core ran raw inference
   const wholeFrameStreams = (CORES * raw.fps) / 5;
@@ -227,6 +227,7 @@ try {
     figure('busy vtest.avi 5 fps streams sustained, gate on', busy.gate_on.max_sustained_streams, 'streams', 'higher', { name: `${RAW}: streams whose every frame ${CORES} cores could detect whole (${CORES} × fps / 5)`, value: wholeFrameStreams, unit: 'streams' }, { value: 6 }),
     figure('busy vtest.avi 5 fps streams sustained, gate off', busy.gate_off.max_sustained_streams, 'streams', 'higher', { name: `${RAW}: streams whose every frame ${CORES} cores could detect whole (${CORES} × fps / 5)`, value: wholeFrameStreams, unit: 'streams' }),
     figure('busy vtest.avi: effective detector frames/s per core (frames of video handled per second of detector CPU) at the sustained load, gate on (regions + tracker carrying)', busy.gate_on.effective_fps_per_core, 'frames/s', 'higher', { name: `${RAW}: frames/s of one thread`, value: raw.fps, unit: 'frames/s' }),
+    figure('busy vtest.avi: model input per frame of video handled at the sustained load, gate on (the detector\'s work, independent of machine load)', busy.gate_on.input_kpx_per_frame, 'kpx', 'lower', { name: 'every frame whole at 512x512, as Human runs it', value: 262.1, unit: 'kpx' }),
     figure('busy vtest.avi: effective detector frames/s per core at the sustained load, gate off (every frame whole)', busy.gate_off.effective_fps_per_core, 'frames/s', 'higher', { name: `${RAW}: frames/s of one thread`, value: raw.fps, unit: 'frames/s' }),
   ];
   writeResult('video', 'video-pipeline', figures, {
