@@ -27,7 +27,7 @@ export interface CenterNetWorkerData {
   wholeFrame?: 'aspect' | 'square';
 }
 
-export type DetectRequest = { id: number; width: number; height: number; data: Uint8Array; regions?: Region[] };
+export type DetectRequest = { id: number; width: number; height: number; data: Uint8Array; regions?: Region[]; wholeFrame?: 'aspect' | 'square' };
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'result'; id: number; objects: DetectedObject[]; ms: number; pixels: number }
@@ -149,7 +149,7 @@ class CenterNet {
   private async detectWhole(req: DetectRequest): Promise<DetectedObject[]> {
     const frame = this.tf.tensor4d(this.toFloat(req.data, 0, 0, req.width, req.height, req.width), [1, req.height, req.width, 3], 'float32');
     try {
-      const [ww, wh] = this.opts.wholeFrame === 'square' ? [FULL, FULL] : wholeInput(req.width, req.height);
+      const [ww, wh] = (req.wholeFrame ?? this.opts.wholeFrame) === 'square' ? [FULL, FULL] : wholeInput(req.width, req.height);
       const resized = this.tf.image.resizeBilinear(frame, [wh, ww]);
       try {
         return await this.run(resized, wh, ww);

@@ -11,9 +11,14 @@ export interface Detector {
   /**
    * Objects in the frame, boxes in frame coordinates. With `regions` (issue 16), only those parts
    * of the frame are searched, each at its own input size; a detector that cannot crop may ignore
-   * them and search the whole frame.
+   * them and search the whole frame. `options.wholeFrame` overrides the pool's way of meeting a
+   * whole frame (DetectorPoolOptions.wholeFrame) for this call.
    */
-  detect(frame: RgbFrame, regions?: Region[]): Promise<DetectedObject[]>;
+  detect(frame: RgbFrame, regions?: Region[], options?: DetectOptions): Promise<DetectedObject[]>;
+}
+
+export interface DetectOptions {
+  wholeFrame?: 'aspect' | 'square';
 }
 
 export interface DetectorPoolStats {
@@ -63,6 +68,7 @@ interface Job {
   id: number;
   frame: RgbFrame;
   regions?: Region[];
+  wholeFrame?: 'aspect' | 'square';
   resolve(objects: DetectedObject[]): void;
   reject(err: Error): void;
 }
@@ -96,7 +102,7 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
       if (slot.job || !queue.length) continue;
       const job = queue.shift()!;
       slot.job = job;
-      const req: DetectRequest = { id: job.id, width: job.frame.width, height: job.frame.height, data: job.frame.data, ...(job.regions?.length ? { regions: job.regions } : {}) };
+      const req: DetectRequest = { id: job.id, width: job.frame.width, height: job.frame.height, data: job.frame.data, ...(job.regions?.length ? { regions: job.regions } : {}), ...(job.wholeFrame ? { wholeFrame: job.wholeFrame } : {}) };
       slot.worker.postMessage(req);
     }
   };
@@ -148,11 +154,11 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
 
   return {
     size,
-    detect(frame, regions) {
+    detect(frame, regions, options) {
       if (closed) return Promise.reject(new Error('detector pool is closed'));
       if (queue.length >= maxQueue) return Promise.reject(new DetectorOverloadedError(queue.length));
       return new Promise<DetectedObject[]>((resolve, reject) => {
-        queue.push({ id: nextId++, frame, regions, resolve, reject });
+        queue.push({ id: nextId++, frame, regions, wholeFrame: options?.wholeFrame, resolve, reject });
         dispatch();
       });
     },

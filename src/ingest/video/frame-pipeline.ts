@@ -39,6 +39,8 @@ export interface FramePipelineOptions {
    */
   regions?: boolean;
   regionOptions?: RegionOptions;
+  /** how whole frames meet the model (DetectOptions); default the detector's own (the pool: 'aspect') */
+  wholeFrame?: 'aspect' | 'square';
   /**
    * While motion stays inside objects already tracked (their boxes widened by trackMargin), the
    * tracker carries them and the detector runs only on every Nth frame; motion anywhere else is
@@ -228,7 +230,7 @@ export class FramePipeline {
       if (regions) this.framesOnRegions++;
       else this.lastWholeAt = at;
     }
-    const detected = regions ? this.o.detector.detect(frame, regions) : this.o.detector.detect(frame);
+    const detected = regions ? this.o.detector.detect(frame, regions) : this.o.wholeFrame ? this.o.detector.detect(frame, undefined, { wholeFrame: this.o.wholeFrame }) : this.o.detector.detect(frame);
     const searched = regions?.map((r) => [r.x / frame.width, r.y / frame.height, r.size / frame.width, r.size / frame.height] as NormalizedBox);
     // N frames count from the run's result, not its start: frames that arrive while the detector
     // works are dropped anyway, and counting them would make every result due at once again on a
