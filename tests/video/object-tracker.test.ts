@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findZone } from '../../src/ingest/video/geometry.ts';
-import { ObjectTracker } from '../../src/ingest/video/object-tracker.ts';
+import { ObjectTracker, predictBox } from '../../src/ingest/video/object-tracker.ts';
 import type { DetectedObject, NormalizedBox } from '../../src/ingest/video/video.types.ts';
 
 const person = (box: NormalizedBox, score = 0.6): DetectedObject => ({ label: 'person', score, box });
@@ -69,4 +69,23 @@ test('zones place a detection by the bottom-centre of its box', () => {
   assert.equal(findZone([0.1, 0.2, 0.1, 0.4], zones), 'driveway', 'feet at (0.15, 0.6)');
   assert.equal(findZone([0.6, 0.1, 0.1, 0.3], zones), null, 'feet at (0.65, 0.4): above both zones');
   assert.equal(findZone([0.45, 0.6, 0.2, 0.3], zones), 'porch', 'feet at (0.55, 0.9)');
+});
+
+test('a track knows its velocity and where it would be now (the pipeline carries it along that path)', () => {
+  const tracker = new ObjectTracker();
+  tracker.update([person([0.1, 0.3, 0.05, 0.15])], 0);
+  const [t] = tracker.tracks();
+  assert.deepEqual(predictBox(t, 1000), [0.1, 0.3, 0.05, 0.15], 'seen once: no velocity yet');
+  tracker.update([person([0.14, 0.3, 0.05, 0.15])], 400);
+  const at = predictBox(t, 800);
+  assert.ok(Math.abs(at[0] - 0.18) < 1e-9 && Math.abs(at[1] - 0.3) < 1e-9, JSON.stringify(at));
+});
+
+test('a velocity is trusted one second ahead, not further', () => {
+  const tracker = new ObjectTracker();
+  tracker.update([person([0.1, 0.3, 0.05, 0.15])], 0);
+  tracker.update([person([0.14, 0.3, 0.05, 0.15])], 400);
+  const [t] = tracker.tracks();
+  assert.ok(Math.abs(predictBox(t, 1400)[0] - 0.24) < 1e-9);
+  assert.deepEqual(predictBox(t, 10_000), predictBox(t, 1400));
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planRegions, regionBoxToFrame, type PixelBox, type Region } from '../../src/ingest/video/regions.ts';
+import { planRegions, regionBoxToFrame, wholeInput, type PixelBox, type Region } from '../../src/ingest/video/regions.ts';
 
 // Region selection (issue 16): where on a 640×480 frame the detector runs.
 const W = 640;
@@ -63,4 +63,12 @@ test('a box found in a region maps back to frame coordinates', () => {
   const [x, y, w, h] = regionBoxToFrame([0.5, 0.25, 0.1, 0.5], r, W, H);
   assert.ok(Math.abs(x - 420 / 640) < 1e-9 && Math.abs(y - 290 / 480) < 1e-9);
   assert.ok(Math.abs(w - 20 / 640) < 1e-9 && Math.abs(h - 100 / 480) < 1e-9);
+});
+
+test('a whole frame meets the model with its aspect kept, longer side 512, sides on the stride', () => {
+  assert.deepEqual(wholeInput(640, 480), [512, 384]);
+  assert.deepEqual(wholeInput(1280, 720), [512, 288]);
+  assert.deepEqual(wholeInput(480, 640), [384, 512]);
+  assert.deepEqual(wholeInput(512, 512), [512, 512]);
+  assert.deepEqual(wholeInput(4000, 40), [512, 32]);
 });

@@ -91,7 +91,7 @@ export class LiveVideoSources {
   private pool: Promise<DetectorPool> | null = null;
   private closed = false;
   /** every stream shares the pool; it is loaded (~1 s) when the first real stream starts */
-  private readonly detector: Detector = { detect: (frame, regions) => this.loadPool().then((p) => p.detect(frame, regions)) };
+  private readonly detector: Detector = { detect: (frame, regions, options) => this.loadPool().then((p) => p.detect(frame, regions, options)) };
 
   constructor(private readonly deps: LiveVideoDeps) {}
 

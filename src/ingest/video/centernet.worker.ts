@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { computeIou } from './geometry.ts';
-import { cutByRegion, regionBoxToFrame, type Region } from './regions.ts';
+import { cutByRegion, regionBoxToFrame, wholeInput, type Region } from './regions.ts';
 import type { DetectedObject, NormalizedBox, ObjectLabel } from './video.types.ts';
 
 export interface CenterNetWorkerData {
@@ -23,12 +23,14 @@ export interface CenterNetWorkerData {
   minScore: number;
   /** most objects per frame */
   maxDetected: number;
+  /** whole frames: 'aspect' (default) keeps the frame's aspect, longer side 512; 'square' squeezes to 512×512 as Human does */
+  wholeFrame?: 'aspect' | 'square';
 }
 
-export type DetectRequest = { id: number; width: number; height: number; data: Uint8Array; regions?: Region[] };
+export type DetectRequest = { id: number; width: number; height: number; data: Uint8Array; regions?: Region[]; wholeFrame?: 'aspect' | 'square' };
 export type WorkerReply =
   | { type: 'ready' }
-  | { type: 'result'; id: number; objects: DetectedObject[]; ms: number }
+  | { type: 'result'; id: number; objects: DetectedObject[]; ms: number; pixels: number }
   | { type: 'error'; id: number; message: string };
 
 interface TensorLike {
@@ -85,10 +87,12 @@ const SIZE_CONSTANTS: Array<[string, (h: number, w: number) => number[]]> = [
 
 class CenterNet {
   /** the size constants per input side, made once and kept (issue 16: no tensors made per frame for them) */
-  private readonly constants = new Map<number, TensorLike[]>();
+  private readonly constants = new Map<string, TensorLike[]>();
   /** Float32 staging buffers per element count, reused frame after frame */
   private readonly buffers = new Map<number, Float32Array>();
-  private current = FULL;
+  private current = `${FULL}x${FULL}`;
+  /** model input pixels run so far (inference cost follows them) */
+  pixels = 0;
 
   constructor(
     private readonly tf: Tf,
@@ -126,11 +130,11 @@ class CenterNet {
     const weightMap = (model as unknown as { executor: { weightMap: Record<string, TensorLike[]> } }).executor.weightMap;
     for (const [name] of SIZE_CONSTANTS) if (!weightMap[name]) throw new Error(`centernet.json: constant ${name} not found`);
     const net = new CenterNet(tf, model, weightMap, opts);
-    net.constants.set(FULL, SIZE_CONSTANTS.map(([name]) => weightMap[name][0]));
+    net.constants.set(`${FULL}x${FULL}`, SIZE_CONSTANTS.map(([name]) => weightMap[name][0]));
     return net;
   }
 
-  /** The frame whole (squeezed to 512×512), or each region at its own input size; boxes in frame coordinates. */
+  /** The frame whole (at wholeInput's size, or squeezed to 512×512), or each region at its own input size; boxes in frame coordinates. */
   async detect(req: DetectRequest): Promise<DetectedObject[]> {
     if (!req.regions?.length) return this.detectWhole(req);
     const out: Array<DetectedObject & { cut: boolean }> = [];
@@ -145,9 +149,10 @@ class CenterNet {
   private async detectWhole(req: DetectRequest): Promise<DetectedObject[]> {
     const frame = this.tf.tensor4d(this.toFloat(req.data, 0, 0, req.width, req.height, req.width), [1, req.height, req.width, 3], 'float32');
     try {
-      const resized = this.tf.image.resizeBilinear(frame, [FULL, FULL]);
+      const [ww, wh] = (req.wholeFrame ?? this.opts.wholeFrame) === 'square' ? [FULL, FULL] : wholeInput(req.width, req.height);
+      const resized = this.tf.image.resizeBilinear(frame, [wh, ww]);
       try {
-        return await this.run(resized, FULL);
+        return await this.run(resized, wh, ww);
       } finally {
         resized.dispose();
       }
@@ -185,10 +190,11 @@ class CenterNet {
     return buf;
   }
 
-  /** Runs the model on a square input of side `size`; boxes normalised to that input. */
-  private async run(input: TensorLike, size: number): Promise<DetectedObject[]> {
-    if (size % STRIDE !== 0) throw new Error(`input size ${size} is not a multiple of ${STRIDE}`);
-    this.useSize(size);
+  /** Runs the model on an input of height × width; boxes normalised to that input. */
+  private async run(input: TensorLike, height: number, width = height): Promise<DetectedObject[]> {
+    if (height % STRIDE !== 0 || width % STRIDE !== 0) throw new Error(`input size ${width}x${height} is not a multiple of ${STRIDE}`);
+    this.useSize(height, width);
+    this.pixels += height * width;
     const res = this.model.execute(input, ['tower_0/detections']);
     let rows: number[][];
     try {
@@ -218,24 +224,25 @@ class CenterNet {
       const d = kept[i];
       const label = COCO_INDEX[d[5]];
       if (!label) continue;
-      const [x1, y1, x2, y2] = [d[0], d[1], d[2], d[3]].map((v) => Math.min(1, Math.max(0, v / size)));
+      const [x1, y1, x2, y2] = [d[0] / width, d[1] / height, d[2] / width, d[3] / height].map((v) => Math.min(1, Math.max(0, v)));
       out.push({ label, score: Math.trunc(100 * d[4]) / 100, box: [x1, y1, x2 - x1, y2 - y1] });
     }
     return out;
   }
 
-  /** Puts the input-size constants for `size` into the graph (made once per size, then swapped in by reference). */
-  private useSize(size: number): void {
-    if (size === this.current) return;
-    let consts = this.constants.get(size);
+  /** Puts the input-size constants for height × width into the graph (made once per size, then swapped in by reference). */
+  private useSize(height: number, width: number): void {
+    const key = `${height}x${width}`;
+    if (key === this.current) return;
+    let consts = this.constants.get(key);
     if (!consts) {
-      consts = SIZE_CONSTANTS.map(([, value]) => this.tf.tensor1d(value(size, size), 'int32'));
-      this.constants.set(size, consts);
+      consts = SIZE_CONSTANTS.map(([, value]) => this.tf.tensor1d(value(height, width), 'int32'));
+      this.constants.set(key, consts);
     }
     SIZE_CONSTANTS.forEach(([name], i) => {
       this.weightMap[name] = [consts[i]];
     });
-    this.current = size;
+    this.current = key;
   }
 }
 
@@ -281,8 +288,9 @@ async function serve(): Promise<void> {
   await net.detect({ id: 0, width: 64, height: 64, data: new Uint8Array(64 * 64 * 3) });
   port.on('message', (req: DetectRequest) => {
     const started = performance.now();
+    const pixels = net.pixels;
     net.detect(req).then(
-      (objects) => port.postMessage({ type: 'result', id: req.id, objects, ms: performance.now() - started } satisfies WorkerReply),
+      (objects) => port.postMessage({ type: 'result', id: req.id, objects, ms: performance.now() - started, pixels: net.pixels - pixels } satisfies WorkerReply),
       (err: unknown) => port.postMessage({ type: 'error', id: req.id, message: String((err as Error)?.message ?? err) } satisfies WorkerReply),
     );
   });

@@ -11,9 +11,14 @@ export interface Detector {
   /**
    * Objects in the frame, boxes in frame coordinates. With `regions` (issue 16), only those parts
    * of the frame are searched, each at its own input size; a detector that cannot crop may ignore
-   * them and search the whole frame.
+   * them and search the whole frame. `options.wholeFrame` overrides the pool's way of meeting a
+   * whole frame (DetectorPoolOptions.wholeFrame) for this call.
    */
-  detect(frame: RgbFrame, regions?: Region[]): Promise<DetectedObject[]>;
+  detect(frame: RgbFrame, regions?: Region[], options?: DetectOptions): Promise<DetectedObject[]>;
+}
+
+export interface DetectOptions {
+  wholeFrame?: 'aspect' | 'square';
 }
 
 export interface DetectorPoolStats {
@@ -25,6 +30,8 @@ export interface DetectorPoolStats {
   mean_ms: number;
   /** inference time summed over every frame since the pool started, ms (detector CPU spent) */
   busy_ms: number;
+  /** model input pixels summed over every frame since the pool started: the detector's work, independent of machine load */
+  input_pixels: number;
 }
 
 /** A Detector backed by worker threads; shared by every stream of the process. */
@@ -43,6 +50,11 @@ export interface DetectorPoolOptions {
   maxDetected?: number;
   /** requests waiting for a worker before detect() refuses more; default 64 */
   maxQueue?: number;
+  /**
+   * How a whole frame meets the model: 'aspect' (default) keeps its aspect, longer side 512
+   * (a 640×480 camera at 512×384, 3/4 of the cost); 'square' squeezes it to 512×512 as Human does.
+   */
+  wholeFrame?: 'aspect' | 'square';
 }
 
 export class DetectorOverloadedError extends Error {
@@ -56,6 +68,7 @@ interface Job {
   id: number;
   frame: RgbFrame;
   regions?: Region[];
+  wholeFrame?: 'aspect' | 'square';
   resolve(objects: DetectedObject[]): void;
   reject(err: Error): void;
 }
@@ -73,13 +86,14 @@ const WORKER_URL = new URL('./centernet.worker.ts', import.meta.url).href;
  */
 export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<DetectorPool> {
   const size = Math.max(1, Math.min(o.workers ?? 1, availableParallelism()));
-  const data: CenterNetWorkerData = { minScore: o.minScore ?? 0.3, maxDetected: o.maxDetected ?? 50 };
+  const data: CenterNetWorkerData = { minScore: o.minScore ?? 0.3, maxDetected: o.maxDetected ?? 50, wholeFrame: o.wholeFrame ?? 'aspect' };
   const maxQueue = o.maxQueue ?? 64;
   const slots: Slot[] = [];
   const queue: Job[] = [];
   const timings: number[] = [];
   let frames = 0;
   let busyMs = 0;
+  let inputPixels = 0;
   let nextId = 1;
   let closed = false;
 
@@ -88,7 +102,7 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
       if (slot.job || !queue.length) continue;
       const job = queue.shift()!;
       slot.job = job;
-      const req: DetectRequest = { id: job.id, width: job.frame.width, height: job.frame.height, data: job.frame.data, ...(job.regions?.length ? { regions: job.regions } : {}) };
+      const req: DetectRequest = { id: job.id, width: job.frame.width, height: job.frame.height, data: job.frame.data, ...(job.regions?.length ? { regions: job.regions } : {}), ...(job.wholeFrame ? { wholeFrame: job.wholeFrame } : {}) };
       slot.worker.postMessage(req);
     }
   };
@@ -102,6 +116,7 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
       if (msg.type === 'result') {
         frames++;
         busyMs += msg.ms;
+        inputPixels += msg.pixels;
         metrics().detectorFrame(msg.ms);
         timings.push(msg.ms);
         if (timings.length > 100) timings.shift();
@@ -139,17 +154,17 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
 
   return {
     size,
-    detect(frame, regions) {
+    detect(frame, regions, options) {
       if (closed) return Promise.reject(new Error('detector pool is closed'));
       if (queue.length >= maxQueue) return Promise.reject(new DetectorOverloadedError(queue.length));
       return new Promise<DetectedObject[]>((resolve, reject) => {
-        queue.push({ id: nextId++, frame, regions, resolve, reject });
+        queue.push({ id: nextId++, frame, regions, wholeFrame: options?.wholeFrame, resolve, reject });
         dispatch();
       });
     },
     stats() {
       const mean = timings.length ? timings.reduce((a, b) => a + b, 0) / timings.length : 0;
-      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, frames, mean_ms: Math.round(mean * 10) / 10, busy_ms: Math.round(busyMs) };
+      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, frames, mean_ms: Math.round(mean * 10) / 10, busy_ms: Math.round(busyMs), input_pixels: inputPixels };
     },
     async close() {
       if (closed) return;

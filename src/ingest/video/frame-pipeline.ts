@@ -4,7 +4,7 @@ import type { Detector } from './detector-pool.ts';
 import { findZone } from './geometry.ts';
 import { encodeJpeg } from './jpeg-codec.ts';
 import { MotionGate } from './motion-gate.ts';
-import { ObjectTracker, type Track, type TrackerOptions } from './object-tracker.ts';
+import { ObjectTracker, predictBox, type Track, type TrackerOptions } from './object-tracker.ts';
 import { planRegions, toPixels, type Region, type RegionOptions } from './regions.ts';
 import { RateMeter } from './rate-meter.ts';
 import type { DetectedObject, NormalizedBox, ObjectLabel, Polygon, RgbFrame, TrackFaces, TrackIdentity, VideoDetection, Zone } from './video.types.ts';
@@ -17,8 +17,12 @@ export interface FramePipelineOptions {
   /** false sends every frame the detector can take (benchmarks, tests of the gate's value) */
   motionGate?: boolean;
   /** while objects are tracked, the detector runs at least this often without motion, so a
-   * person standing still stays counted; default 2 s */
+   * person standing still stays counted; default 2 s. With regions on, it looks at the tracked
+   * objects' regions (and any motion), not the whole frame (issue 16) */
   keepAliveMs?: number;
+  /** with regions on and objects tracked, the whole frame is still detected at least this often
+   * (a safety net for what neither the gate nor the tracked regions show); default 10 s */
+  wholeFrameEveryMs?: number;
   /** with nothing tracked, the slower pace of runs without motion (a safety net for what the
    * gate misses); default 30 s */
   idleKeepAliveMs?: number;
@@ -35,6 +39,8 @@ export interface FramePipelineOptions {
    */
   regions?: boolean;
   regionOptions?: RegionOptions;
+  /** how whole frames meet the model (DetectOptions); default the detector's own (the pool: 'aspect') */
+  wholeFrame?: 'aspect' | 'square';
   /**
    * While motion stays inside objects already tracked (their boxes widened by trackMargin), the
    * tracker carries them and the detector runs only on every Nth frame; motion anywhere else is
@@ -73,6 +79,7 @@ export class FramePipeline {
   private readonly clock: Clock;
   private readonly gateOn: boolean;
   private readonly keepAliveMs: number;
+  private readonly wholeFrameEveryMs: number;
   private readonly idleKeepAliveMs: number;
   private readonly dwellReportMs: number;
   private readonly heartbeatMs: number;
@@ -93,7 +100,10 @@ export class FramePipeline {
   framesCarried = 0;
   /** detector runs on regions rather than the whole frame */
   framesOnRegions = 0;
+  /** of those, runs on new motion only while the tracked objects were carried */
+  framesPartial = 0;
   private lastDetectAt = -Infinity;
+  private lastWholeAt = -Infinity;
   private lastPersonCount: number | null = null;
   private lastVehicleCount: number | null = null;
   private lastCountAt = -Infinity;
@@ -116,6 +126,7 @@ export class FramePipeline {
     this.detectEvery = Math.max(1, Math.floor(o.detectEvery ?? 3));
     this.trackMargin = o.trackMargin ?? 0.5;
     this.keepAliveMs = o.keepAliveMs ?? 2000;
+    this.wholeFrameEveryMs = o.wholeFrameEveryMs ?? 10_000;
     this.idleKeepAliveMs = o.idleKeepAliveMs ?? 30_000;
     this.dwellReportMs = o.dwellReportMs ?? 10_000;
     this.heartbeatMs = o.heartbeatMs ?? 60_000;
@@ -186,28 +197,46 @@ export class FramePipeline {
       this.counters.frames_skipped_no_motion++;
       return 'no_motion';
     }
-    const whole = !this.gateOn || keepAliveDue;
+    // issue 16: the keep-alive looks at the tracked objects' regions; the whole frame only on the
+    // first frame, with nothing tracked (the idle keep-alive) and every wholeFrameEveryMs
+    const whole = !this.gateOn || (keepAliveDue && (!this.regionsOn || !this.tracker.hasTracks() || at - this.lastWholeAt >= this.wholeFrameEveryMs));
     // issue 16: motion only where tracked objects already are → the tracker carries them for up to N−1 frames
-    if (!whole && this.framesSinceDetect < this.detectEvery && this.motionInsideTracks(this.pendingBoxes)) {
+    const carrying = !whole && !keepAliveDue && this.framesSinceDetect < this.detectEvery;
+    const fresh = carrying ? this.motionOutsideTracks(this.pendingBoxes, at) : null;
+    if (fresh?.length === 0) {
       this.framesCarried++;
       this.counters.frames_skipped_no_motion++;
       return 'no_motion';
     }
-    const regions = whole || !this.regionsOn ? null : this.regionsFor(frame, this.pendingBoxes);
-    // a whole-view box (first frame, scene-wide change) examined nothing in particular
-    this.examined = this.pendingBoxes.filter((b) => b[2] < 0.999 || b[3] < 0.999);
-    this.motionPending = false;
-    this.pendingBoxes = [];
-    this.framesSinceDetect = 0;
-    this.lastDetectAt = at;
-    if (regions) this.framesOnRegions++;
-    const detected = regions ? this.o.detector.detect(frame, regions) : this.o.detector.detect(frame);
+    // new motion while the tracked objects are still carried: only the new motion (and objects
+    // seen once) is looked at now; the tracked objects' own motion stays pending for their run
+    // on the Nth frame (issue 16: on a busy view most runs were for one newcomer, yet looked at everyone)
+    const partialRegions = fresh && this.regionsOn && fresh.length < this.pendingBoxes.length ? this.regionsFor(frame, fresh) : null;
+    const partial = partialRegions !== null;
+    const regions = partialRegions ?? (whole || !this.regionsOn ? null : this.regionsFor(frame, this.pendingBoxes, keepAliveDue));
+    if (partial && fresh) {
+      this.examined = [...this.examined, ...fresh];
+      this.pendingBoxes = this.pendingBoxes.filter((b) => !fresh.includes(b));
+      this.motionPending = this.pendingBoxes.length > 0;
+      this.framesOnRegions++;
+      this.framesPartial++;
+    } else {
+      // a whole-view box (first frame, scene-wide change) examined nothing in particular
+      this.examined = this.pendingBoxes.filter((b) => b[2] < 0.999 || b[3] < 0.999);
+      this.motionPending = false;
+      this.pendingBoxes = [];
+      this.framesSinceDetect = 0;
+      this.lastDetectAt = at;
+      if (regions) this.framesOnRegions++;
+      else this.lastWholeAt = at;
+    }
+    const detected = regions ? this.o.detector.detect(frame, regions) : this.o.wholeFrame ? this.o.detector.detect(frame, undefined, { wholeFrame: this.o.wholeFrame }) : this.o.detector.detect(frame);
     const searched = regions?.map((r) => [r.x / frame.width, r.y / frame.height, r.size / frame.width, r.size / frame.height] as NormalizedBox);
     // N frames count from the run's result, not its start: frames that arrive while the detector
     // works are dropped anyway, and counting them would make every result due at once again on a
     // busy machine (a run slower than N frames would leave nothing to carry)
     const settled = () => {
-      this.framesSinceDetect = 0;
+      if (!partial) this.framesSinceDetect = 0;
     };
     return detected.then(
       (objects) => {
@@ -222,26 +251,31 @@ export class FramePipeline {
   }
 
   /**
-   * true when nothing new moves: every motion box lies within a tracked object's box or within
-   * motion the last run already looked at, each widened by trackMargin (what moves drifts a little
-   * in N frames). Motion anywhere else (someone entering, or stepping out of their box) is new.
+   * The motion boxes that are new, or null when the tracker cannot carry anything (no motion boxes,
+   * nothing tracked or examined, detectEvery 1). Motion is not new when the box lies within the
+   * span of a tracked object's box from where it was last seen to where its velocity puts it now,
+   * or within motion the last run already looked at, each widened by trackMargin; motion anywhere
+   * else (someone entering, or stepping out of their path) is. An empty list: nothing new moves.
+   * (Without the velocity, a walker at 5 fps left their last box's margin within two frames and
+   * most runs on a busy view were for people already tracked.)
    */
-  private motionInsideTracks(boxes: NormalizedBox[]): boolean {
-    if (!boxes.length || this.detectEvery <= 1) return false;
-    const known = [...this.tracker.tracks().map((t) => t.box), ...this.examined].map((b) => widen(b, this.trackMargin));
-    if (!known.length) return false;
-    return boxes.every((b) => known.some((k) => contains(k, b)));
+  private motionOutsideTracks(boxes: NormalizedBox[], at: number): NormalizedBox[] | null {
+    if (!boxes.length || this.detectEvery <= 1) return null;
+    const tracked = this.tracker.tracks().map((t) => union(t.box, predictBox(t, at)));
+    const known = [...tracked, ...this.examined].map((b) => widen(b, this.trackMargin));
+    if (!known.length) return null;
+    return boxes.filter((b) => !known.some((k) => contains(k, b)));
   }
 
   /**
    * Regions to detect, or null for the whole frame: the motion boxes plus the box of every
    * tracked object that moved (so the object is seen whole, not only the part that moved) and of
-   * every object not yet confirmed.
+   * every object not yet confirmed; at a keep-alive, the box of every tracked object.
    */
-  private regionsFor(frame: RgbFrame, motion: NormalizedBox[]): Region[] | null {
+  private regionsFor(frame: RgbFrame, motion: NormalizedBox[], allTracks = false): Region[] | null {
     if (motion.some((b) => b[2] >= 0.999 && b[3] >= 0.999)) return null;
     // objects seen once are looked at again wherever they are, so they get counted
-    const moving = this.tracker.tracks().filter((t) => !t.confirmed || motion.some((m) => overlaps(widen(t.box, this.trackMargin), m)));
+    const moving = this.tracker.tracks().filter((t) => allTracks || !t.confirmed || motion.some((m) => overlaps(widen(t.box, this.trackMargin), m)));
     if (!motion.length && !moving.length) return null;
     const boxes = [...motion, ...moving.map((t) => t.box)].map((b) => toPixels(b, frame.width, frame.height));
     const plan = planRegions(boxes, frame.width, frame.height, this.o.regionOptions);
@@ -396,6 +430,12 @@ function widen(b: NormalizedBox, margin: number): NormalizedBox {
 
 function contains(outer: NormalizedBox, inner: NormalizedBox): boolean {
   return inner[0] >= outer[0] && inner[1] >= outer[1] && inner[0] + inner[2] <= outer[0] + outer[2] && inner[1] + inner[3] <= outer[1] + outer[3];
+}
+
+function union(a: NormalizedBox, b: NormalizedBox): NormalizedBox {
+  const x = Math.min(a[0], b[0]);
+  const y = Math.min(a[1], b[1]);
+  return [x, y, Math.max(a[0] + a[2], b[0] + b[2]) - x, Math.max(a[1] + a[3], b[1] + b[3]) - y];
 }
 
 function overlaps(a: NormalizedBox, b: NormalizedBox): boolean {

@@ -25,6 +25,9 @@ export interface Track {
   hits: number;
   misses: number;
   confirmed: boolean;
+  /** centre velocity in normalised units per ms, from its last two detections (smoothed); 0 until seen twice */
+  vx: number;
+  vy: number;
 }
 
 export interface TrackUpdate {
@@ -42,6 +45,19 @@ const nextUlid = monotonicFactory();
 
 function centre(b: NormalizedBox): [number, number] {
   return [b[0] + b[2] / 2, b[1] + b[3] / 2];
+}
+
+/** how far ahead a velocity is trusted: past a second, where someone walks is a guess */
+const PREDICT_MAX_MS = 1000;
+
+/**
+ * Where the track's box would be at `at` if it kept its velocity (issue 16: the pipeline judges
+ * whether motion between detector runs is the tracked object's own by this, not its last box
+ * alone), at most PREDICT_MAX_MS ahead of its last sighting.
+ */
+export function predictBox(t: Track, at: number): NormalizedBox {
+  const dt = Math.min(PREDICT_MAX_MS, Math.max(0, at - t.lastSeen));
+  return [t.box[0] + t.vx * dt, t.box[1] + t.vy * dt, t.box[2], t.box[3]];
 }
 
 function isInside([x, y]: [number, number], r: NormalizedBox): boolean {
@@ -104,6 +120,15 @@ export class ObjectTracker {
         const det = dets[di];
         matchedDets.add(di);
         matchedTracks.add(track);
+        if (at > track.lastSeen) {
+          const [ox, oy] = centre(track.box);
+          const [nx, ny] = centre(det.box);
+          const dt = at - track.lastSeen;
+          // a first estimate is taken as is; later ones are averaged with the last (detections jitter)
+          const k = track.hits > 1 ? 0.5 : 1;
+          track.vx = (1 - k) * track.vx + (k * (nx - ox)) / dt;
+          track.vy = (1 - k) * track.vy + (k * (ny - oy)) / dt;
+        }
         track.box = det.box;
         track.score = det.score;
         track.lastSeen = at;
@@ -127,6 +152,8 @@ export class ObjectTracker {
           hits: 1,
           misses: 0,
           confirmed: this.minHits <= 1,
+          vx: 0,
+          vy: 0,
         };
         this.list.push(track);
         matchedTracks.add(track);

@@ -38,9 +38,11 @@ export interface RegionOptions {
   /** largest model input; regions larger than this are scaled down to it; default 512 */
   maxInput?: number;
   /**
-   * whole frame when the regions' summed input area exceeds this share of the whole-frame input
-   * (512²); default 0.8, so three regions of 256 (0.75) still run as regions: measured, a 256 input
-   * costs 48 ms where the whole frame costs 227 ms (inference cost follows input area)
+   * whole frame when the regions' summed input area exceeds this share of 512² (Human's whole-frame
+   * input); default 0.8, so three regions of 256 (0.75) still run as regions: measured, a 256 input
+   * costs 48 ms where the whole frame costs 227 ms (inference cost follows input area). Kept against
+   * 512² though whole frames now run at 512×384 (wholeInput): three regions then cost what the
+   * whole frame does, but see their people at 4/3 the scale
    */
   wholeFrameShare?: number;
   /** a box joins a cluster while it stays at least this share of the cluster region's area... default 0.1 (Frigate) */
@@ -51,6 +53,18 @@ export type RegionPlan = { kind: 'whole' } | { kind: 'regions'; regions: Region[
 
 const STRIDE = 32;
 const WHOLE_INPUT = 512;
+
+/**
+ * The model input [width, height] for a whole frame with its aspect kept: the longer side at 512
+ * (the model's own size), the shorter scaled alike and rounded to the stride. Issue 16: a 640×480
+ * camera frame runs at 512×384 — people at the same horizontal scale as the 512×512 squeeze, not
+ * stretched vertically, for 3/4 of its cost (docs/decisions.md).
+ */
+export function wholeInput(width: number, height: number): [number, number] {
+  const scale = WHOLE_INPUT / Math.max(width, height);
+  const side = (v: number) => Math.min(WHOLE_INPUT, Math.max(STRIDE, Math.round((v * scale) / STRIDE) * STRIDE));
+  return [side(width), side(height)];
+}
 
 /** Squared region around a pixel box: its larger side × multiplier, at least minRegion, centred, clamped inside the frame. */
 export function squareRegion(box: PixelBox, frameW: number, frameH: number, o: Required<RegionOptions>): Region {
