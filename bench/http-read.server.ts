@@ -2,17 +2,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import pino from 'pino';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
 import { buildApp } from '../src/app.ts';
+import { createProcessLogger, processLogDestination } from '../src/platform/lib/index.ts';
 
 /**
  * One server of the read benchmark, in its own process so it has a core to itself and autocannon
  * does not share its event loop. `app`: the real Vigil app on SQLite (WAL) with the production
- * logger at info level (writing to /dev/null, so the cost of building and writing each log line
- * is counted but not a terminal's), an organization key and one scene. `bare`: plain Fastify
+ * logger (createProcessLogger, its buffered destination) at info level, writing to /dev/null, so
+ * the cost of building and writing each log line is counted but not a terminal's, an organization key and one scene. `bare`: plain Fastify
  * answering the same JSON (read from stdin), the limit the app is compared against.
  * Prints one JSON line {url, path, authorization} once listening.
  */
@@ -21,7 +21,8 @@ const mode = process.argv[2];
 if (mode === 'app') {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-http-'));
   const config = loadConfig({ dataDir, databaseUrl: null, runSources: false, seedDemo: false }, {});
-  const log = pino({ level: 'info' }, pino.destination('/dev/null'));
+  // the production logger and its buffered destination (main.ts), writing to /dev/null
+  const log = createProcessLogger({ level: 'info', nodeId: 'bench', destination: processLogDestination('/dev/null') });
   const ctx = await createContext(config, { log });
   // a high per-key limit: the bench measures the work of an allowed request, not 429s
   const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Bench', mode: 'live', rateLimitPerMinute: 1_000_000 });

@@ -91,8 +91,11 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   }
   app.setValidatorCompiler(validators.compile);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // a callback hook, not an async one: it runs on every request and has nothing to wait for, so
+  // it goes on to the next hook at once instead of through a promise (issue 16 §4)
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    done();
   });
   // issue 12: a worker node runs streams; it answers only what a load balancer and Prometheus ask
   if (ctx.config.role === 'worker') {

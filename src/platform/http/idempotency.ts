@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { DatabaseHandle } from '../db/index.ts';
 import type { Clock } from '../time/index.ts';
 import { VigilError } from '../lib/index.ts';
@@ -23,7 +23,7 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
   const { db } = deps.database;
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
+  const preHandler: preHandlerAsyncHookHandler = async (request, reply) => {
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined || !request.principal) return;
     if (request.routeOptions.config?.noReplay) return; // the response carries a secret we never store (API keys)
@@ -64,9 +64,9 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
       });
     }
     request.idempotency = { keyId, key: header };
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend: onSendAsyncHookHandler = async (request, reply, payload) => {
     const idem = request.idempotency;
     if (!idem || reply.getHeader('Idempotent-Replayed')) return payload;
     request.idempotency = null;
@@ -77,7 +77,21 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
       await idempotencyRepository.saveResponse(db, idem.keyId, idem.key, reply.statusCode, response);
     }
     return payload;
+  };
+
+  // Only POST routes get the two hooks (issue 16 §4): every other request would run two async
+  // hooks that return at once. They go first in the route's own lists, where app-wide hooks ran
+  // before (every route is registered after this).
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    route.preHandler = [preHandler, ...asList(route.preHandler)];
+    route.onSend = [onSend, ...asList(route.onSend)];
   });
+}
+
+function asList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /**

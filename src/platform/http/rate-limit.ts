@@ -25,6 +25,7 @@ export async function checkRateLimit(
 }
 
 const WINDOW_MS = 60_000;
+const ALLOWED: RateDecision = Object.freeze({ allowed: true, headers: Object.freeze({}) as Record<string, string> });
 
 function rateDecision(count: number, resetAt: number, limit: number, now: number, policy: string): RateDecision {
   const remaining = Math.max(0, limit - count);
@@ -46,10 +47,15 @@ function rateDecision(count: number, resetAt: number, limit: number, now: number
 export class AuthFailureLimiter {
   constructor(private readonly store: RateLimitStore, private readonly limit: number) {}
 
-  /** Before a key is looked at: the decision for an address that may already be over the limit. */
+  /**
+   * Before a key is looked at: whether the address is already over the limit, with the headers of
+   * the 429 when it is. An allowed request carries no failed-auth headers, so none are built for it
+   * (this runs on every authenticated request, issue 16 §4).
+   */
   async check(address: string, now: number): Promise<RateDecision> {
     const { count, resetAt } = await this.store.peek(this.bucket(address), WINDOW_MS, now);
-    return rateDecision(count >= this.limit ? count + 1 : count, resetAt, this.limit, now, 'failed-auth');
+    if (count < this.limit) return ALLOWED;
+    return rateDecision(count + 1, resetAt, this.limit, now, 'failed-auth');
   }
 
   /** Counts one failure; the decision says whether the address is now over the limit. */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -9,6 +9,8 @@ import { crc32 } from 'node:zlib';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LEN = 30;
 const CRC_LEN = 6;
+/** every key's length: `vk_live_` or `vk_test_`, then the random part and the checksum */
+export const KEY_LENGTH = 'vk_live_'.length + RANDOM_LEN + CRC_LEN;
 export type KeyMode = 'live' | 'test';
 
 function toBase62(n: number, width: number): string {
@@ -50,8 +52,9 @@ export function parseKey(key: string): { mode: KeyMode } | null {
   return { mode: m[1] as KeyMode };
 }
 
+/** One-shot `crypto.hash` (Node ≥ 20.12): half the cost of a Hash object, on every authenticated request. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function previewKey(key: string): string {

@@ -10,7 +10,7 @@ import { scopeOfLocations, type AuditService } from '../audit/index.ts';
 import { mapPage, paginateRows, type Page, type PageQuery } from '../db/index.ts';
 import { tenantRepository, type TenantKind } from '../identity/index.ts';
 import { CAPABILITIES, isCapability, type Capability } from '../identity/index.ts';
-import { generateKey, hashKey, parseKey, previewKey, type KeyMode } from '../identity/index.ts';
+import { generateKey, hashKey, KEY_LENGTH, parseKey, previewKey, type KeyMode } from '../identity/index.ts';
 import { keyRepository } from '../identity/index.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
 import { VerifiedKeyCache } from '../identity/index.ts';
@@ -337,14 +337,15 @@ export class KeyService {
    */
   async authenticate(presented: string | undefined): Promise<Principal> {
     if (!presented) throw new VigilError('missing_api_key', 'Send Authorization: Bearer <API key>.');
-    if (!parseKey(presented)) {
-      throw new VigilError('invalid_api_key', 'The API key is malformed (wrong prefix, length or checksum).');
-    }
+    if (presented.length !== KEY_LENGTH) throw malformedKey();
     const hash = hashKey(presented);
     const now = this.deps.clock.now();
     if (this.deps.externalCommits?.()) this.verified.forgetAll();
+    // only keys that parsed and verified are cached, so a hit needs no second look at the shape
+    // and checksum (a regular expression and a CRC32 on every request, issue 16 §4)
     const cached = this.verified.get(hash, now);
     if (cached) return cached;
+    if (!parseKey(presented)) throw malformedKey();
     const generation = this.verified.generation;
     const row = await keyRepository.findByHash(this.deps.database.db, hash);
     if (!row) throw new VigilError('invalid_api_key', 'The API key is not recognised.');
@@ -353,6 +354,10 @@ export class KeyService {
     this.verified.set(hash, principal, now, generation);
     return principal;
   }
+}
+
+function malformedKey(): VigilError {
+  return new VigilError('invalid_api_key', 'The API key is malformed (wrong prefix, length or checksum).');
 }
 
 /** What a key row authorizes; a console session (issue 13) acts with exactly this too. */
