@@ -11,13 +11,14 @@ import { Worker } from 'node:worker_threads';
  * commits arriving back to back, new frames always land while a checkpoint copies the old ones,
  * so the log never catches up and grows without bound (1 GB after 75,000 detections in a probe),
  * and every frame is then appended to new file blocks, which the kernel zeroes first (14% of the
- * pipeline's CPU at 1,000 streams, issue 16). So once the log has grown to
- * `restartFrames` frames since it last started over, the worker runs follow-up passes, each copying what was written
+ * pipeline's CPU at 1,000 streams, issue 16). So once the log has grown to `restartFrames` frames
+ * since it last started over, the worker runs follow-up passes, each copying what was written
  * during the one before, until few frames arrive during a pass; then it asks the owner of the
  * writing connection for a quiet moment (`quiesce`): the owner holds its writers back
- * (asynchronously: the event loop keeps running) while the worker copies those last frames
- * (under a millisecond at 10,000 detections/s; its two fsyncs are the rest). The next write then
- * starts the log over from its beginning.
+ * (asynchronously: the event loop keeps running) while the worker copies those last frames and
+ * runs the checkpoint's two fsyncs (measured on a quiet machine: held 1-5 ms at 2,000
+ * detections/s, 4-9 ms at 10,000, about once a second). The next write then starts the log over
+ * from its beginning.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
