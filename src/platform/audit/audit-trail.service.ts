@@ -92,8 +92,59 @@ function isSelfConsistent(line: AuditExportLine): boolean {
   const format = line.format ?? 1;
   // a redacted format-1 line withholds the data its hash covers: only its links can be checked
   if (format === 1 && line.redacted) return true;
-  if (format !== 1 && !line.redacted && (line.salt === null || computeDataHash(line.salt, line.resource_id, line.location, line.stream_id, line.data) !== line.data_hash)) return false;
+  if (format !== 1 && !line.redacted && !dataHashMatches(line)) return false;
   return computeAuditHash(line.prev_hash, line) === line.hash;
+}
+
+function dataHashMatches(line: AuditExportLine): boolean {
+  return line.salt !== null && computeDataHash(line.salt, line.resource_id, line.location, line.stream_id, line.data) === line.data_hash;
+}
+
+type TextField = 'actor_operator' | 'resource_id' | 'location' | 'stream_id';
+const REPLACEMENT = '\ufffd';
+/** spans of U+FFFD tried per group of fields: each costs up to 2,048 hashes */
+const MAX_LEGACY_POSITIONS = 12;
+
+/**
+ * Whether the line was written before requests were checked for unpaired UTF-16 surrogates, with
+ * one in a text field (docs/decisions.md, "Text integrity"): the entry was hashed over the
+ * surrogate, but the database stored U+FFFD in its place (PostgreSQL one, SQLite three). Such a
+ * line hashes to its stored hash once that span is put back to the surrogate it replaced, so it is recognised by
+ * trying each surrogate (U+D800–U+DFFF) at each U+FFFD. Only that substitution is accepted: any
+ * other change to the entry still fails. One surrogate per group is recognised (the hash covers
+ * actor_operator; data_hash covers resource_id, location and stream_id), which bounds the search.
+ */
+export function isLegacySubstitution(line: AuditExportLine): boolean {
+  const format = line.format ?? 1;
+  if (format === 1) {
+    if (line.redacted) return false;
+    return substituted(line, ['actor_operator', 'resource_id'], (l) => computeAuditHash(l.prev_hash, l) === line.hash);
+  }
+  if (!line.redacted && !dataHashMatches(line)) {
+    if (!substituted(line, ['resource_id', 'location', 'stream_id'], dataHashMatches)) return false;
+  }
+  return computeAuditHash(line.prev_hash, line) === line.hash || substituted(line, ['actor_operator'], (l) => computeAuditHash(l.prev_hash, l) === line.hash);
+}
+
+function substituted(line: AuditExportLine, fields: TextField[], matches: (l: AuditExportLine) => boolean): boolean {
+  // PostgreSQL (through Buffer's UTF-8 encoder) stored one U+FFFD per surrogate; SQLite stored the
+  // surrogate's three WTF-8 bytes, which read back as three U+FFFD: both spans are candidates
+  const spans: Array<[TextField, number, number]> = [];
+  for (const f of fields) {
+    const v = line[f];
+    for (let i = v?.indexOf(REPLACEMENT) ?? -1; i >= 0 && v; i = v.indexOf(REPLACEMENT, i + 1)) {
+      spans.push([f, i, 1]);
+      if (v.startsWith(REPLACEMENT.repeat(3), i)) spans.push([f, i, 3]);
+    }
+  }
+  if (spans.length === 0 || spans.length > MAX_LEGACY_POSITIONS) return false;
+  for (const [f, i, n] of spans) {
+    const v = line[f]!;
+    for (let code = 0xd800; code <= 0xdfff; code++) {
+      if (matches({ ...line, [f]: v.slice(0, i) + String.fromCharCode(code) + v.slice(i + n) })) return true;
+    }
+  }
+  return false;
 }
 
 export interface ChainState {
@@ -118,7 +169,7 @@ export function verifyAuditLines(lines: Iterable<AuditExportLine>, state: ChainS
 
 function stepLine(line: AuditExportLine, state: ChainState): ChainBreak | null {
   state.checked++;
-  if (!isSelfConsistent(line)) {
+  if (!isSelfConsistent(line) && !isLegacySubstitution(line)) {
     return { reason: 'entry_altered', first_broken_id: line.id, detail: `Entry ${line.id} does not hash to its stored hash: it was changed after it was written.` };
   }
   if (line.prev_hash !== state.head) {

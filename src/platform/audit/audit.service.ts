@@ -1,7 +1,7 @@
 import type { Actor } from '../identity/index.ts';
 import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
 import type { Clock } from '../time/index.ts';
-import { newId } from '../lib/index.ts';
+import { isWellFormedText, newId, toWellFormedText } from '../lib/index.ts';
 import { toIso } from '../time/index.ts';
 import { computeDataHash, newSalt, type AuditFields } from './audit-chain.ts';
 import { auditRepository } from './audit.repository.ts';
@@ -33,30 +33,39 @@ export function scopeOfLocations(locations: readonly string[] | string | null | 
   return { location: list?.length === 1 ? list[0] : null };
 }
 
+/** The text as both databases store it: an unpaired UTF-16 surrogate becomes U+FFFD. */
+function wellFormed(s: string | null): string | null {
+  return s === null || isWellFormedText(s) ? s : toWellFormedText(s);
+}
+
 export class AuditService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock }) {}
 
   build(actor: Actor, input: AuditInput): AuditFields {
     const at = input.at ?? this.deps.clock.now();
+    // JSON.stringify writes an unpaired surrogate as the escape \udXXX, so data is stored as hashed;
+    // the plain text columns are made well-formed here, so what is hashed is exactly what either
+    // database stores (docs/decisions.md, "Text integrity"). Requests never get this far with one.
     const data = input.data === undefined ? null : JSON.stringify(input.data);
-    const location = input.scope?.location ?? null;
-    const streamId = input.scope?.streamId ?? null;
+    const location = wellFormed(input.scope?.location ?? null);
+    const streamId = wellFormed(input.scope?.streamId ?? null);
+    const resourceId = wellFormed(input.resourceId);
     const salt = newSalt();
     return {
       id: newId('aud', at),
       tenant_id: input.tenantId,
       at: toIso(at),
       actor_key_id: actor.keyId,
-      actor_operator: actor.operator ?? null,
+      actor_operator: wellFormed(actor.operator ?? null),
       action: input.action,
       resource_type: input.resourceType,
-      resource_id: input.resourceId,
+      resource_id: resourceId,
       request_id: actor.requestId ?? null,
       data,
       location,
       stream_id: streamId,
       salt,
-      data_hash: computeDataHash(salt, input.resourceId, location, streamId, data),
+      data_hash: computeDataHash(salt, resourceId, location, streamId, data),
       format: 2,
     };
   }

@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
+import { isWellFormedText } from '../lib/index.ts';
 
 /** An Ajv-shaped error, so the problem handler names the field the same way for every check. */
 export interface AjvLikeError {
@@ -19,7 +20,10 @@ type Validator = ((data: unknown) => boolean) & { errors?: AjvLikeError[] | null
  * query strings and path parameters coerce, but only from canonical decimal text, so `0x10`,
  * `1e1`, `+5` and ` 16` are refused instead of silently read as numbers. `strictNumbers` makes
  * Ajv refuse Infinity (JSON.parse reads `1e400` as Infinity) for every number and integer, and
- * every string anywhere in a request is checked for U+0000, which PostgreSQL text cannot hold.
+ * every string anywhere in a request (values and field names) is checked for U+0000, which
+ * PostgreSQL text cannot hold, and for unpaired UTF-16 surrogates (`"\ud800"` in JSON): neither
+ * database can store one, so the stored text would differ from what was hashed into the audit
+ * chain (docs/decisions.md, "Text integrity").
  */
 export function createValidatorCompiler() {
   const common = { allErrors: false, strict: false, strictNumbers: true, useDefaults: true, removeAdditional: false as const };
@@ -87,13 +91,23 @@ function nonCanonicalNumber(schema: TSchema, data: unknown): AjvLikeError | null
   return null;
 }
 
-/** The first non-finite number or string holding U+0000 anywhere in the value (free-form objects included). */
+const LONE_SURROGATE = 'must be well-formed Unicode text: it holds an unpaired UTF-16 surrogate';
+
+/** Why a string cannot be stored as given (U+0000, an unpaired surrogate), or null. */
+export function textProblem(s: string): string | null {
+  if (s.includes('\u0000')) return 'must not contain the NUL character';
+  if (!isWellFormedText(s)) return LONE_SURROGATE;
+  return null;
+}
+
+/** The first non-finite number or string holding U+0000 or an unpaired surrogate anywhere in the value (free-form objects included). */
 function nonFiniteOrNul(v: unknown, path: string, depth = 0): AjvLikeError | null {
   if (typeof v === 'number') {
     return Number.isFinite(v) ? null : { keyword: 'type', instancePath: path, message: 'must be a finite number', params: { type: 'number' }, schemaPath: '#' };
   }
   if (typeof v === 'string') {
-    return v.includes('\u0000') ? { keyword: 'pattern', instancePath: path, message: 'must not contain the NUL character', params: {}, schemaPath: '#' } : null;
+    const problem = textProblem(v);
+    return problem ? { keyword: 'pattern', instancePath: path, message: problem, params: {}, schemaPath: '#' } : null;
   }
   if (!v || typeof v !== 'object' || depth > 64 || ArrayBuffer.isView(v)) return null;
   if (Array.isArray(v)) {
@@ -105,6 +119,7 @@ function nonFiniteOrNul(v: unknown, path: string, depth = 0): AjvLikeError | nul
   }
   for (const [k, x] of Object.entries(v)) {
     if (k.includes('\u0000')) return { keyword: 'pattern', instancePath: path, message: 'has a field name containing the NUL character', params: {}, schemaPath: '#' };
+    if (!isWellFormedText(k)) return { keyword: 'pattern', instancePath: path, message: 'has a field name holding an unpaired UTF-16 surrogate', params: {}, schemaPath: '#' };
     const e = nonFiniteOrNul(x, `${path}/${k}`, depth + 1);
     if (e) return e;
   }

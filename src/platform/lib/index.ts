@@ -13,3 +13,4 @@ export { takeRandomBytes, takeRandomHex } from './random-pool.ts';
 
 
 export { startTsxWorker } from './tsx-worker.ts';
+export { isWellFormedText, toWellFormedText } from './text.ts';
