@@ -10,7 +10,7 @@ import { buildProblem } from '../../platform/http/index.ts';
 import type { ConversationService } from './conversation.service.ts';
 import { ConversationBody, ConversationDetailSchema, ConversationIdParams, ConversationList } from './conversation.schemas.ts';
 import { SseStream } from '../../platform/http/index.ts';
-import { keepSlotRenewed, type StreamSlots } from '../../platform/coordination/index.ts';
+import { keepSlotRenewed, type HeldStreams, type StreamSlots } from '../../platform/coordination/index.ts';
 
 const tags = ['Conversations'];
 const security = [{ bearerAuth: [] }];
@@ -22,7 +22,7 @@ function wantsEventStream(req: FastifyRequest): boolean {
 
 export const conversationRoutes = (
   conversations: ConversationService,
-  deps: { slots: StreamSlots; clock: Clock; publicBaseUrl: string; streamLimit?: number },
+  deps: { slots: StreamSlots; clock: Clock; publicBaseUrl: string; streamLimit?: number; held?: HeldStreams },
 ): FastifyPluginAsyncTypebox => async (app) => {
   const limit = deps.streamLimit ?? CONCURRENT_STREAMS_PER_KEY;
 
@@ -35,7 +35,7 @@ export const conversationRoutes = (
         'Pass conversation_id to continue a conversation. With `Accept: text/event-stream` the answer is streamed as server-sent events: ' +
         '`conversation.created` first, `reply.delta` tokens, one `action` frame as each action is taken, then `conversation.completed` ' +
         'with this same JSON body under `conversation` (or `error` with a problem object under `error`); `: ping` every 15 s. ' +
-        `At most ${CONCURRENT_STREAMS_PER_KEY} streams per key are open at once.`,
+        `At most ${CONCURRENT_STREAMS_PER_KEY} streams per key are open at once; revoking or rotating the key ends its open streams within a second.`,
       body: ConversationBody,
       response: withErrors({ 200: Type.Ref('ConversationReply') }),
     },
@@ -64,7 +64,13 @@ export const conversationRoutes = (
     reply.hijack();
     const sse = new SseStream(reply.raw, deps.clock);
     const aborted = new AbortController();
+    // revoking or rotating the key ends the stream and the steps not yet taken (docs/decisions.md, "Revocation ends what the key holds")
+    const unhold = deps.held?.hold(principal.keyId, () => {
+      aborted.abort();
+      sse.end();
+    });
     reply.raw.on('close', () => {
+      unhold?.();
       // a client that goes away frees its slot at once; the steps not yet taken are not taken
       slot.release();
       sse.stopPing();

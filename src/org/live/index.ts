@@ -3,7 +3,7 @@ import { defineApiModule } from '../../platform/http/index.ts';
 import { CLOCK, type Clock as ClockT } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { WEBHOOKS } from '../../platform/outbox/index.ts';
-import type { StreamSlots as StreamSlotsT } from '../../platform/coordination/index.ts';
+import type { Coordination as CoordinationT, StreamSlots as StreamSlotsT } from '../../platform/coordination/index.ts';
 import { SCENES } from '../scenes/index.ts';
 import { PIPELINE } from '../pipeline/index.ts';
 import { OrgEventFeed as OrgEventFeedT } from './org-event-feed.ts';
@@ -37,8 +37,8 @@ export const liveApi = defineApiModule({
   name: 'live',
   tags: [{ name: 'Live', description: 'Organization events as server-sent events (Surface B)' }],
   schemas: [],
-  routes: (c: { liveFeed: OrgEventFeedT; sceneHistory: SceneHistoryServiceT; streamSlots: StreamSlotsT; clock: ClockT }) => async (app) => {
-    await app.register(orgEventStreamRoutesF(c.liveFeed, { slots: c.streamSlots, clock: c.clock }));
+  routes: (c: { liveFeed: OrgEventFeedT; sceneHistory: SceneHistoryServiceT; streamSlots: StreamSlotsT; clock: ClockT; coordination: CoordinationT }) => async (app) => {
+    await app.register(orgEventStreamRoutesF(c.liveFeed, { slots: c.streamSlots, clock: c.clock, held: c.coordination.heldStreams }));
     await app.register(sceneHistoryRoutesF(c.sceneHistory));
   },
 });

@@ -5,7 +5,7 @@ import { VigilError } from '../../platform/lib/index.ts';
 import { principalOf } from '../../platform/http/index.ts';
 import { withErrors, ProblemRef } from '../../platform/http/index.ts';
 import { SseStream } from '../../platform/http/index.ts';
-import { keepSlotRenewed, type StreamSlots } from '../../platform/coordination/index.ts';
+import { keepSlotRenewed, type HeldStreams, type StreamSlots } from '../../platform/coordination/index.ts';
 import { CONCURRENT_STREAMS_PER_KEY } from '../../platform/http/index.ts';
 import { SCENE_UPDATE_PERIOD_MS, visibleKinds, type OrgEventFeed } from './org-event-feed.ts';
 
@@ -14,7 +14,7 @@ import { SCENE_UPDATE_PERIOD_MS, visibleKinds, type OrgEventFeed } from './org-e
  * events, for the console's wall and for integrators. Frames follow DESIGN.md "SSE"; an open feed
  * holds one of the key's concurrent stream slots, like a streamed conversation reply.
  */
-export const orgEventStreamRoutes = (feed: OrgEventFeed, deps: { slots: StreamSlots; clock: Clock; streamLimit?: number }): FastifyPluginAsyncTypebox => async (app) => {
+export const orgEventStreamRoutes = (feed: OrgEventFeed, deps: { slots: StreamSlots; clock: Clock; streamLimit?: number; held?: HeldStreams }): FastifyPluginAsyncTypebox => async (app) => {
   const limit = deps.streamLimit ?? CONCURRENT_STREAMS_PER_KEY;
   app.get('/v1/events/stream', {
     config: { surface: 'organization' },
@@ -25,7 +25,7 @@ export const orgEventStreamRoutes = (feed: OrgEventFeed, deps: { slots: StreamSl
         `\`scene.updated\` (a scene's counts after detections, at most one per scene every ${SCENE_UPDATE_PERIOD_MS} ms, with the latest detection, and with \`frame\` when real video reported objects in the period: the latest frame's snapshot detection id, stream, time and its objects' boxes) and the organization webhook kinds ` +
         '(`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. ' +
         'A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. ' +
-        `An open feed counts toward the key's ${limit} concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.`,
+        `An open feed counts toward the key's ${limit} concurrent streams (429 concurrent_stream_limit_exceeded). Revoking or rotating the key ends the feed within a second, on every node. It is a live view, not a log: after reconnecting, re-read state through the API.`,
       response: {
         ...withErrors({
           200: Type.Unsafe<string>({ description: 'server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } }),
@@ -46,7 +46,13 @@ export const orgEventStreamRoutes = (feed: OrgEventFeed, deps: { slots: StreamSl
     reply.hijack();
     const sse = new SseStream(reply.raw, deps.clock);
     const unsubscribe = feed.subscribe(principal, (e) => sse.send(e.kind, { id: e.id, created_at: e.created_at, location: e.location ?? null, data: e.data }));
+    // revoking or rotating the key ends the feed (docs/decisions.md, "Revocation ends what the key holds")
+    const unhold = deps.held?.hold(principal.keyId, () => {
+      unsubscribe();
+      sse.end();
+    });
     reply.raw.on('close', () => {
+      unhold?.();
       unsubscribe();
       releaseSlot().catch((err) => req.log.warn({ err }, 'stream slot release failed'));
       sse.stopPing();

@@ -4,6 +4,7 @@ import { InProcessLeaseStore, type LeaseStore } from './lease-store.ts';
 import { InProcessRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 import { InProcessStreamSlots, type StreamSlots } from './stream-slots.ts';
 import { createWakeSignal, type WakeSignal } from './wake-signal.ts';
+import { HeldStreams } from './held-streams.ts';
 import { closeQuietly, connectCommands, connectSubscriber, REDIS_COMMAND_TIMEOUT_MS, whenReady } from './redis-connection.ts';
 import { RedisRateLimitStore, type OnFallback } from './redis-rate-limit-store.ts';
 import { RedisStreamSlots } from './redis-stream-slots.ts';
@@ -24,6 +25,8 @@ export interface Coordination {
   wakeSignal: WakeSignal;
   invalidation: CacheInvalidation;
   leases: LeaseStore;
+  /** the streams each key holds open on this node, ended when the key is revoked */
+  heldStreams: HeldStreams;
   /** the shared Redis, when REDIS_URL is configured */
   redis: RedisProbe | null;
   /** Connects to Redis and subscribes to invalidations (waits at most a few seconds: the node starts without Redis too). */
@@ -60,6 +63,7 @@ export function createCoordination(opts: {
       rateLimits: new InProcessRateLimitStore(),
       streamSlots: new InProcessStreamSlots(),
       wakeSignal, invalidation, leases,
+      heldStreams: new HeldStreams(),
       redis: null,
       start: async () => undefined,
       close: async () => undefined,
@@ -74,6 +78,7 @@ export function createCoordination(opts: {
     rateLimits: new RedisRateLimitStore(commands, new InProcessRateLimitStore(), onFallback),
     streamSlots: new RedisStreamSlots(commands, new InProcessStreamSlots(), { onFallback, log: opts.log }),
     wakeSignal, invalidation, leases,
+    heldStreams: new HeldStreams(),
     redis: {
       get up() {
         return commands.status === 'ready';

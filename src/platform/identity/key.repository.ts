@@ -27,6 +27,12 @@ export const keyRepository = {
       .orderBy('api_keys.id', 'desc')
       .execute();
   },
+  /** Which of these keys are revoked (or gone). */
+  async revokedAmong(db: DbExecutor, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const live = new Set((await db.selectFrom('api_keys').select('id').where('id', 'in', ids).where('revoked_at', 'is', null).execute()).map((r) => r.id));
+    return ids.filter((id) => !live.has(id));
+  },
   async revoke(db: DbExecutor, id: string, at: string): Promise<boolean> {
     const res = await db
       .updateTable('api_keys')

@@ -14,7 +14,10 @@ import { generateKey, hashKey, KEY_LENGTH, parseKey, previewKey, type KeyMode } 
 import { keyRepository } from '../identity/index.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
 import { VerifiedKeyCache } from '../identity/index.ts';
-import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../coordination/index.ts';
+import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation, type HeldStreams } from '../coordination/index.ts';
+
+/** How often the keys of open streams are re-checked when no revocation was announced. */
+export const HELD_STREAM_CHECK_MS = 1_000;
 
 export interface CreateKeyInput {
   tenantKind: TenantKind;
@@ -88,10 +91,56 @@ export class KeyService {
       keyCacheTtlMs?: number;
       /** true when another process committed to the database since last asked (it may have revoked a key) */
       externalCommits?: () => boolean;
+      /** the streams keys hold open on this node: a revoked or rotated key's are ended */
+      heldStreams?: HeldStreams;
+      /** how often open streams' keys are re-checked in the database (a revocation nobody announced) */
+      heldStreamCheckMs?: number;
     },
   ) {
     this.verified = new VerifiedKeyCache(deps.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS);
-    deps.invalidation.subscribe(CACHE_TOPICS.apiKey, (keyId) => (keyId === EVERY_KEY ? this.verified.forgetAll() : this.verified.forgetKey(keyId)));
+    deps.invalidation.subscribe(CACHE_TOPICS.apiKey, async (keyId) => {
+      if (keyId === EVERY_KEY) this.verified.forgetAll();
+      else this.verified.forgetKey(keyId);
+      await this.endRevokedStreams(keyId === EVERY_KEY ? undefined : [keyId]);
+    });
+    deps.heldStreams?.onHold(() => this.watchHeldStreams());
+  }
+
+  private streamCheck: ReturnType<typeof setInterval> | null = null;
+
+  /**
+   * Ends the open streams of keys that are revoked now (docs/decisions.md, "Revocation ends what the
+   * key holds"). Told by the revocation's announcement (every node hears it, over Redis in a
+   * cluster); `ids` omitted: every key holding a stream here is checked.
+   */
+  async endRevokedStreams(ids?: string[]): Promise<number> {
+    const held = this.deps.heldStreams;
+    if (!held) return 0;
+    const candidates = ids ? ids.filter((id) => held.keyIds().includes(id)) : held.keyIds();
+    if (candidates.length === 0) return 0;
+    let ended = 0;
+    for (const id of await keyRepository.revokedAmong(this.deps.database.db, candidates)) ended += held.closeKey(id);
+    return ended;
+  }
+
+  /**
+   * While this node holds streams, re-checks their keys every second, so a revocation made where no
+   * announcement reaches (another process on the same SQLite file, Redis down) still ends them
+   * within a second. Called when a stream opens; stops itself when none is left.
+   */
+  watchHeldStreams(): void {
+    if (this.streamCheck || !this.deps.heldStreams) return;
+    const timer = setInterval(() => {
+      if (!this.deps.heldStreams?.size) {
+        clearInterval(timer);
+        this.streamCheck = null;
+        return;
+      }
+      // the database may be closing at shutdown: the streams end with the server anyway
+      this.endRevokedStreams().catch(() => undefined);
+    }, this.deps.heldStreamCheckMs ?? HELD_STREAM_CHECK_MS);
+    timer.unref();
+    this.streamCheck = timer;
   }
 
   /** Bootstrap (admin CLI, demo seed, tests): creates the tenant on first use by name, then a key for it; the key is returned only here. */

@@ -1,0 +1,144 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { bearer, createTestApp, createTestDatabase, type TestApp } from '../helpers/harness.ts';
+import { startRedis, type TestRedis } from '../helpers/redis.ts';
+import { loadConfig } from '../../src/platform/config/index.ts';
+import { createContext, type VigilContext } from '../../src/context.ts';
+import { buildApp } from '../../src/app.ts';
+import type { FastifyInstance } from 'fastify';
+
+/** An open GET /v1/events/stream over real HTTP: resolves `ended` with the time its body ended. */
+async function openFeed(base: string, headers: Record<string, string>) {
+  const ctrl = new AbortController();
+  const res = await fetch(`${base}/v1/events/stream`, { headers: { ...headers, accept: 'text/event-stream' }, signal: ctrl.signal });
+  assert.equal(res.status, 200);
+  let text = '';
+  const ended = (async () => {
+    const reader = res.body!.getReader();
+    const dec = new TextDecoder();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return Date.now();
+        text += dec.decode(value, { stream: true });
+      }
+    } catch {
+      return -1; // aborted by the test
+    }
+  })();
+  // the feed is held once its first frame arrived
+  for (let i = 0; i < 200 && !text.includes('event: ready'); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.match(text, /event: ready/);
+  return { ended, text: () => text, close: () => ctrl.abort() };
+}
+
+/** ms from `from` until the feed ended, or Infinity if it is still open after `ms`. */
+async function endsWithin(feed: { ended: Promise<number> }, from: number, ms: number): Promise<number> {
+  const t = await Promise.race([feed.ended, new Promise<number>((r) => setTimeout(() => r(Infinity), ms))]);
+  return t === Infinity ? Infinity : t - from;
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+}
+
+describe('revoking or rotating a key ends the streams it holds', () => {
+  let t: TestApp;
+  let base: string;
+  before(async () => {
+    t = await createTestApp({ dialect: 'sqlite' });
+    base = await listen(t.app);
+  });
+  after(() => t.close());
+
+  test('an open event feed of a revoked key ends within 1 s; another key\'s feed of the same tenant stays open', async () => {
+    const owner = await t.orgKey({ name: 'Revoke Org' });
+    const created = await t.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(owner), payload: { name: 'wall', capabilities: ['scenes:read', 'incidents:read'] } });
+    assert.equal(created.statusCode, 201, created.body);
+    const wall = created.json();
+    const doomed = await openFeed(base, bearer(wall.key));
+    const kept = await openFeed(base, bearer(owner));
+    const at = Date.now();
+    const res = await t.app.inject({ method: 'DELETE', url: `/v1/keys/${wall.id}`, headers: bearer(owner) });
+    assert.equal(res.statusCode, 200);
+    const took = await endsWithin(doomed, at, 1000);
+    assert.ok(took <= 1000, `the revoked key's feed ended after ${took} ms`);
+    assert.equal(await endsWithin(kept, at, 300), Infinity, 'the other key\'s feed is still open');
+    kept.close();
+    // and the revoked key cannot open another
+    const again = await fetch(`${base}/v1/events/stream`, { headers: { ...bearer(wall.key), accept: 'text/event-stream' } });
+    assert.equal(again.status, 401);
+  });
+
+  test('rotating a key ends its feed; a console wall (session of the key) ends too', async () => {
+    const owner = await t.orgKey({ name: 'Rotate Org' });
+    const wall = (await t.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(owner), payload: { name: 'wall' } })).json();
+    const session = await t.app.inject({ method: 'POST', url: '/v1/console/sessions', headers: bearer(wall.key), payload: { operator: 'Dana' } });
+    assert.equal(session.statusCode, 201, session.body);
+    const cookie = String(session.headers['set-cookie']).split(';')[0];
+    const byKey = await openFeed(base, bearer(wall.key));
+    const console = await openFeed(base, { cookie });
+    const at = Date.now();
+    const rotated = await t.app.inject({ method: 'POST', url: `/v1/keys/${wall.id}/rotate`, headers: bearer(owner) });
+    assert.equal(rotated.statusCode, 201, rotated.body);
+    for (const [name, feed] of [['key', byKey], ['console', console]] as const) {
+      const took = await endsWithin(feed, at, 1000);
+      assert.ok(took <= 1000, `the ${name} feed ended after ${took} ms`);
+    }
+  });
+
+  test('a key revoked by another process on the same database (the admin CLI: nothing announces it here) ends the feed within about a second', async () => {
+    const cli = await createContext(t.config);
+    try {
+      const key = await t.orgKey({ name: 'CLI Org' });
+      const feed = await openFeed(base, bearer(key));
+      const at = Date.now();
+      await cli.keys.revokeKey(key.id);
+      const took = await endsWithin(feed, at, 2500);
+      // the re-check runs every second: at most one period, plus one query, on a busy machine
+      assert.ok(took <= 1500, `ended after ${took} ms`);
+    } finally {
+      await cli.close();
+    }
+  });
+});
+
+describe('on every node: a revocation made on one node ends the key\'s streams on another (PostgreSQL + Redis)', () => {
+  let redis: TestRedis;
+  const nodes: Array<{ ctx: VigilContext; app: FastifyInstance; base: string }> = [];
+  let drop: () => Promise<void>;
+  before(async () => {
+    redis = await startRedis();
+    const dbase = await createTestDatabase('postgres');
+    drop = dbase.drop;
+    for (let i = 0; i < 2; i++) {
+      const config = loadConfig({ runSources: false, seedDemo: false, publicBaseUrl: 'http://vigil.test', ...dbase.overrides, redisUrl: redis.url }, {});
+      const ctx = await createContext(config);
+      await ctx.coordination.start();
+      const app = await buildApp(ctx);
+      nodes.push({ ctx, app, base: await listen(app) });
+    }
+  });
+  after(async () => {
+    for (const n of nodes) {
+      await n.app.close();
+      await n.ctx.close();
+    }
+    await drop();
+    await redis.close();
+  });
+
+  test('a feed open on node B ends within 1 s of the key being revoked on node A', async () => {
+    const [a, b] = nodes;
+    const owner = await a.ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Cluster Org', mode: 'live', capabilities: 'all', locations: null, rateLimitPerMinute: 100_000 });
+    const wall = (await a.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(owner), payload: { name: 'wall' } })).json();
+    const feed = await openFeed(b.base, bearer(wall.key));
+    const at = Date.now();
+    const res = await a.app.inject({ method: 'DELETE', url: `/v1/keys/${wall.id}`, headers: bearer(owner) });
+    assert.equal(res.statusCode, 200);
+    const took = await endsWithin(feed, at, 1000);
+    assert.ok(took <= 1000, `ended on the other node after ${took} ms`);
+    console.log(`# feed on the other node ended ${took} ms after the revocation`);
+  });
+});
