@@ -134,4 +134,24 @@ export const householdRepository = {
       .limit(limit)
       .execute();
   },
+
+  /**
+   * The ids of the incidents and alerts a hidden sensor or place gave rise to, and of those
+   * incidents' protocol runs: the audit trail hides every entry about them like the sensor's own
+   * detections (docs/decisions.md, "Boundaries on every audit row about the sensor").
+   */
+  async resourcesOf(db: DbExecutor, tenantId: string, streams: string[], locations: string[]): Promise<string[]> {
+    if (streams.length === 0 && locations.length === 0) return [];
+    const about = <T extends 'incidents' | 'alerts'>(table: T) =>
+      db.selectFrom(table as 'incidents').select('id').where('tenant_id', '=', tenantId).where((eb) => eb.or([
+        ...(streams.length ? [eb('stream_id', 'in', streams)] : []),
+        ...(locations.length ? [eb('location', 'in', locations)] : []),
+      ]));
+    const [incidents, alerts] = await Promise.all([about('incidents').execute(), about('alerts').execute()]);
+    const incidentIds = incidents.map((r) => r.id);
+    const runs = incidentIds.length
+      ? await db.selectFrom('protocol_runs').select('id').where('tenant_id', '=', tenantId).where('incident_id', 'in', incidentIds).execute()
+      : [];
+    return [...incidentIds, ...alerts.map((r) => r.id), ...runs.map((r) => r.id)];
+  },
 };

@@ -27,9 +27,11 @@ export interface AuditVisibility {
   allowedLocations: readonly string[] | null;
   hiddenLocations: readonly string[];
   hiddenStreams: readonly string[];
+  /** incidents, alerts and protocol runs that a hidden sensor or place gave rise to */
+  hiddenResources: readonly string[];
 }
 
-export const FULL_VISIBILITY: AuditVisibility = { allowedLocations: null, hiddenLocations: [], hiddenStreams: [] };
+export const FULL_VISIBILITY: AuditVisibility = { allowedLocations: null, hiddenLocations: [], hiddenStreams: [], hiddenResources: [] };
 
 export type AuditCheckpointRow = Omit<AuditCheckpointTable, 'head_seq' | 'entry_count'> & { head_seq: number; entry_count: number };
 
@@ -58,6 +60,7 @@ export const auditQueryRepository = {
     if (allowed) qb = allowed.length === 0 ? qb.where(sql<boolean>`false`) : qb.where('location', 'in', [...allowed]);
     if (v.hiddenLocations.length) qb = qb.where((eb) => eb.or([eb('location', 'is', null), eb('location', 'not in', [...v.hiddenLocations])]));
     if (v.hiddenStreams.length) qb = qb.where((eb) => eb.or([eb('stream_id', 'is', null), eb('stream_id', 'not in', [...v.hiddenStreams])]));
+    if (v.hiddenResources.length) qb = qb.where((eb) => eb.or([eb('resource_id', 'is', null), eb('resource_id', 'not in', [...v.hiddenResources])]));
     return qb;
   },
 
@@ -116,7 +119,7 @@ export const auditQueryRepository = {
 
   /** Where an entry belongs (location, stream), for deciding whether a confined key may see its id. */
   placeOf(db: DbExecutor, id: string) {
-    return db.selectFrom('audit_log').select(['location', 'stream_id']).where('id', '=', id).executeTakeFirst();
+    return db.selectFrom('audit_log').select(['location', 'stream_id', 'resource_id']).where('id', '=', id).executeTakeFirst();
   },
 
   async tenantIds(db: DbExecutor): Promise<string[]> {

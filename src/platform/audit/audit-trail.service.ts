@@ -64,10 +64,11 @@ export function toCheckpointView(c: AuditCheckpointRow): AuditCheckpointView {
   };
 }
 
-export function isVisible(v: AuditVisibility, r: Pick<AuditRow, 'location' | 'stream_id'>): boolean {
+export function isVisible(v: AuditVisibility, r: Pick<AuditRow, 'location' | 'stream_id' | 'resource_id'>): boolean {
   if (v.allowedLocations && (r.location === null || !v.allowedLocations.includes(r.location))) return false;
   if (r.location !== null && v.hiddenLocations.includes(r.location)) return false;
   if (r.stream_id !== null && v.hiddenStreams.includes(r.stream_id)) return false;
+  if (r.resource_id !== null && v.hiddenResources.includes(r.resource_id)) return false;
   return true;
 }
 
@@ -210,7 +211,7 @@ export interface VerifyOutcome {
  * only applies it, so the platform never reads household tables.
  */
 export interface HouseholdBoundaries {
-  hiddenFrom(db: DbExecutor, tenantId: string): Promise<{ locations: string[]; streams: string[] }>;
+  hiddenFrom(db: DbExecutor, tenantId: string): Promise<{ locations: string[]; streams: string[]; resources: string[] }>;
 }
 
 /** Listing, verification and export of a tenant's audit trail (issue 3 §6, issue 9 §1, §4, §10). */
@@ -229,6 +230,7 @@ export class AuditTrailService {
       allowedLocations: principal.locations,
       hiddenLocations: hidden.locations,
       hiddenStreams: hidden.streams,
+      hiddenResources: hidden.resources,
     };
   }
 
@@ -327,7 +329,7 @@ export class AuditTrailService {
     if (!out.broken) return view;
     let { first_broken_id: id, detail } = out.broken;
     const visibility = await this.visibilityOf(principal);
-    const confined = visibility.allowedLocations !== null || visibility.hiddenLocations.length > 0 || visibility.hiddenStreams.length > 0;
+    const confined = visibility.allowedLocations !== null || visibility.hiddenLocations.length > 0 || visibility.hiddenStreams.length > 0 || visibility.hiddenResources.length > 0;
     if (confined) {
       // the detailed text names neighbouring entries, which may be out of view: a confined key gets the reason's own words
       detail = CONFINED_DETAIL[out.broken.reason];
