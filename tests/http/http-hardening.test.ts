@@ -110,13 +110,39 @@ describe('HTTP hardening (inject)', () => {
     assert.match(String(last!.headers['ratelimit-policy']), new RegExp(`"failed-auth";q=${limit};w=60`));
     assert.match(String(last!.headers.ratelimit), /"failed-auth";r=0;t=\d+/);
     assert.ok(Number(last!.headers['retry-after']) >= 1);
-    // the blocked address is blocked for good keys too until the window ends (guessing gains nothing)
-    assert.equal((await t.app.inject({ url: '/v1/streams', remoteAddress: '203.0.113.7', headers: bearer(good) })).statusCode, 429);
+    // failures lock out attempts, not the address: a valid key from the same address still works
+    // (behind a proxy, one client's bad guesses must not lock everyone out), while bad keys stay 429
+    assert.equal((await t.app.inject({ url: '/v1/streams', remoteAddress: '203.0.113.7', headers: bearer(good) })).statusCode, 200);
+    assert.equal((await t.app.inject({ url: '/v1/streams', remoteAddress: '203.0.113.7', headers: bearer(generateKey('live')) })).statusCode, 429);
     // good keys from another address work; a missing key elsewhere is still a plain 401
     assert.equal((await t.app.inject({ url: '/v1/streams', remoteAddress: '198.51.100.20', headers: bearer(good) })).statusCode, 200);
     const missing = await t.app.inject({ url: '/v1/streams', remoteAddress: '198.51.100.21' });
     assert.equal(missing.statusCode, 401);
     assert.match(String(missing.headers.ratelimit), new RegExp(`r=${limit - 1};`));
+  });
+
+  test('failed authentications also count per key prefix: guesses at one key from many addresses are 429, the key itself still works', async () => {
+    const limited = await createTestApp({ config: { http: { ...t.config.http, authFailuresPerMinute: 3 } } });
+    try {
+      const good = await limited.orgKey();
+      const prefix = good.key.slice(0, 12);
+      // same prefix, wrong rest: each from its own address, so only the prefix counter sees them all
+      const guesses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const guess = prefix + generateKey('live').slice(12);
+        const res = await limited.app.inject({ url: '/v1/streams', remoteAddress: `192.0.2.${10 + i}`, headers: bearer(guess) });
+        guesses.push(res.statusCode);
+        if (i === 5) assert.match(String(res.headers['ratelimit-policy']), /"failed-auth";q=3;w=60/);
+      }
+      assert.deepEqual(guesses, [401, 401, 401, 429, 429, 429]);
+      // the key whose prefix was guessed at is not refused, from a fresh address or one that failed
+      assert.equal((await limited.app.inject({ url: '/v1/streams', remoteAddress: '198.51.100.50', headers: bearer(good.key) })).statusCode, 200);
+      assert.equal((await limited.app.inject({ url: '/v1/streams', remoteAddress: '192.0.2.15', headers: bearer(good.key) })).statusCode, 200);
+      // another prefix from a fresh address is a plain 401
+      assert.equal((await limited.app.inject({ url: '/v1/streams', remoteAddress: '198.51.100.51', headers: bearer(generateKey('live')) })).statusCode, 401);
+    } finally {
+      await limited.close();
+    }
   });
 
   test('behind a trusted proxy, failed authentications count per X-Forwarded-For client, not per proxy', async () => {

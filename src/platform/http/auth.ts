@@ -43,15 +43,15 @@ export function installAuth(
   app.addHook('onRequest', async (request, reply) => {
     const cfg = request.routeOptions.config;
     if (!cfg?.surface) return;
-    const blocked = await deps.authFailures.check(request.ip, deps.clock.now());
-    if (!blocked.allowed) throw tooManyFailures(blocked.headers);
     let principal: Principal;
     try {
       const fromCookie = request.headers.authorization === undefined && deps.cookieAuth ? await deps.cookieAuth(request) : null;
       principal = fromCookie ?? (await authenticate(deps.keys, request.headers.authorization));
     } catch (err) {
       if (!(err instanceof VigilError) || ERROR_CATALOGUE[err.code].status !== 401) throw err;
-      const failed = await deps.authFailures.fail(request.ip, deps.clock.now());
+      // only failures are counted and only failures are refused: a valid key from an address or
+      // for a prefix that others failed on still works (docs/decisions.md, "Lockout by attempt")
+      const failed = await deps.authFailures.fail(request.ip, bearerToken(request.headers.authorization), deps.clock.now());
       if (!failed.allowed) throw tooManyFailures(failed.headers);
       reply.headers(failed.headers);
       throw err;
@@ -81,6 +81,10 @@ export function installAuth(
   });
 }
 
+function bearerToken(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+}
+
 async function authenticate(keys: KeyAuthenticator, header: string | undefined): Promise<Principal> {
   let token: string | undefined;
   if (header !== undefined) {
@@ -93,7 +97,7 @@ async function authenticate(keys: KeyAuthenticator, header: string | undefined):
 
 function tooManyFailures(headers: Record<string, string>): VigilError {
   metrics().rateLimitRejections.inc({ policy: 'failed-auth' });
-  return new VigilError('rate_limit_exceeded', 'Too many failed authentications from this address; wait for Retry-After.', { headers });
+  return new VigilError('rate_limit_exceeded', 'Too many failed authentications from this address or for this key prefix; wait for Retry-After. A valid key is not refused.', { headers });
 }
 
 /** The authenticated principal (routes with a surface always have one). */

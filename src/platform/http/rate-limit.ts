@@ -25,7 +25,6 @@ export async function checkRateLimit(
 }
 
 const WINDOW_MS = 60_000;
-const ALLOWED: RateDecision = Object.freeze({ allowed: true, headers: Object.freeze({}) as Record<string, string> });
 
 function rateDecision(count: number, resetAt: number, limit: number, now: number, policy: string): RateDecision {
   const remaining = Math.max(0, limit - count);
@@ -39,31 +38,32 @@ function rateDecision(count: number, resetAt: number, limit: number, now: number
 }
 
 /**
- * Failed authentications per client address (issue 9 §9): after `limit` failures in a minute the
- * address gets 429 rate_limit_exceeded, good key or not, until the window ends, with the same
- * RateLimit headers as the per-key limit (policy "failed-auth"). Only failures count, so clients
- * that authenticate never use it up.
+ * Failed authentications (issue 9 §9, reworked so that they lock out attempts, not addresses; see
+ * docs/decisions.md, "Lockout by attempt"): every failure counts once against the client address
+ * and once against the presented key's prefix (`vk_live_` and its first four random characters,
+ * what a key's preview shows). Over `limit` failures in a minute on either, a failing attempt is
+ * answered 429 rate_limit_exceeded instead of 401, with RateLimit headers of policy "failed-auth".
+ * A key that authenticates is never refused by these counters: behind a proxy or a shared NAT one
+ * client's bad guesses cannot lock the others out, and guessing still gains nothing (the answer to
+ * a wrong key is 401 or 429, never a hint; the key space is 178 bits).
  */
 export class AuthFailureLimiter {
   constructor(private readonly store: RateLimitStore, private readonly limit: number) {}
 
-  /**
-   * Before a key is looked at: whether the address is already over the limit, with the headers of
-   * the 429 when it is. An allowed request carries no failed-auth headers, so none are built for it
-   * (this runs on every authenticated request, issue 16 §4).
-   */
-  async check(address: string, now: number): Promise<RateDecision> {
-    const { count, resetAt } = await this.store.peek(this.bucket(address), WINDOW_MS, now);
-    if (count < this.limit) return ALLOWED;
-    return rateDecision(count + 1, resetAt, this.limit, now, 'failed-auth');
+  /** Counts one failure of `presented` (the bearer token, if any) from `address`. */
+  async fail(address: string, presented: string | undefined, now: number): Promise<RateDecision> {
+    const byAddress = await checkRateLimit(this.store, `failed-auth:${address}`, this.limit, now, 'failed-auth');
+    const prefix = keyPrefixOf(presented);
+    if (prefix === null) return byAddress;
+    const byPrefix = await checkRateLimit(this.store, `failed-auth-key:${prefix}`, this.limit, now, 'failed-auth');
+    // the stricter of the two decides, and its headers are the ones the client sees
+    if (!byPrefix.allowed && byAddress.allowed) return byPrefix;
+    return byAddress;
   }
+}
 
-  /** Counts one failure; the decision says whether the address is now over the limit. */
-  async fail(address: string, now: number): Promise<RateDecision> {
-    return checkRateLimit(this.store, this.bucket(address), this.limit, now, 'failed-auth');
-  }
-
-  private bucket(address: string) {
-    return `failed-auth:${address}`;
-  }
+/** The part of a presented key its preview shows (e.g. `vk_live_AbCd`), or null when it is not key-shaped. */
+export function keyPrefixOf(presented: string | undefined): string | null {
+  if (presented === undefined || !/^vk_(live|test)_[0-9A-Za-z]{4}/.test(presented)) return null;
+  return presented.slice(0, 12);
 }
