@@ -31,6 +31,7 @@ import { keysApi } from './platform/keys/index.ts';
 import { sandboxApi } from './org/sandbox/index.ts';
 import { detectionsApi } from './org/detections/index.ts';
 import { webrtcApi } from './ingest/webrtc/index.ts';
+import { LIVE_VIDEO } from './ingest/sources/index.ts';
 import { consoleApi, consoleCookieAuth } from './platform/console/index.ts';
 import { liveApi } from './org/live/index.ts';
 import { peopleApi } from './org/people/index.ts';
@@ -138,7 +139,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   installIdempotency(app, { database: ctx.database, clock: ctx.clock });
 
   await app.register(systemRoutes({
-    readiness: new Readiness({ database: ctx.database, redis: ctx.coordination.redis }),
+    readiness: new Readiness({ database: ctx.database, redis: ctx.coordination.redis, detector: () => ctx.container.get(LIVE_VIDEO).detectorRuntime() }),
     metrics: ctx.container.get(METRICS),
     metricsToken: ctx.config.metricsToken,
     baseUrl: ctx.config.publicBaseUrl,

@@ -16,7 +16,7 @@ import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService
 import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
-import { sourceServices, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './ingest/sources/index.ts';
+import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './ingest/sources/index.ts';
 import { webrtcServices, WHIP, type WhipService } from './ingest/webrtc/index.ts';
 import { directoryServices, HOUSEHOLD_DIRECTORY } from './home/directory/index.ts';
 import { eventServices, EVENTS, type EventService } from './home/events/index.ts';
@@ -217,6 +217,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     scheduler,
     async start() {
       if (config.runSources && config.role !== 'api') {
+        // a detection model that cannot serve stops the start here, naming its setting
+        await c.get(LIVE_VIDEO).checkDetector();
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
         if (!config.cluster) await streams.startAll();
       }

@@ -1,8 +1,6 @@
-import { startTsxWorker } from '../../platform/lib/index.ts';
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { createWorkerPool } from '../inference/worker-pool.ts';
 import { cropRgb, decodeJpeg, encodeCropJpeg, FaceImageError, growBox } from './face-image.ts';
-import type { FaceRequest, FaceWorkerData, FaceWorkerReply, WireFace } from './face.worker.ts';
+import type { FaceRequest, FaceWorkerData, WireFace } from './face.worker.ts';
 import type { DescribedFace, DetectedFace, NormalizedBox, RgbFrame } from './face.types.ts';
 
 /**
@@ -81,19 +79,6 @@ export class FaceEngineOverloadedError extends Error {
   }
 }
 
-interface Job {
-  id: number;
-  image: RgbFrame;
-  describe: boolean;
-  resolve(faces: WireFace[]): void;
-  reject(err: Error): void;
-}
-
-interface Slot {
-  worker: Worker;
-  job: Job | null;
-}
-
 const WORKER_URL = new URL('./face.worker.ts', import.meta.url).href;
 
 const bySizeDesc = <T extends DetectedFace>(faces: T[]) => faces.sort((a, b) => b.size - a.size);
@@ -104,76 +89,21 @@ const bySizeDesc = <T extends DetectedFace>(faces: T[]) => faces.sort((a, b) => 
  * replaced.
  */
 export async function createFaceEngine(o: FaceEngineOptions = {}): Promise<FaceEngine> {
-  const size = Math.max(1, Math.min(o.workers ?? 1, availableParallelism()));
   const data: FaceWorkerData = { minScore: o.minScore ?? 0.5, maxFaces: o.maxFaces ?? 10, mesh: o.mesh ?? true };
-  const maxQueue = o.maxQueue ?? 64;
-  const slots: Slot[] = [];
-  const queue: Job[] = [];
-  const timings: number[] = [];
-  let calls = 0;
-  let nextId = 1;
-  let closed = false;
-
-  const dispatch = () => {
-    for (const slot of slots) {
-      if (slot.job || !queue.length) continue;
-      const job = queue.shift()!;
-      slot.job = job;
-      const req: FaceRequest = { id: job.id, width: job.image.width, height: job.image.height, data: job.image.data, describe: job.describe };
-      slot.worker.postMessage(req);
-    }
-  };
-
-  const attach = (slot: Slot) => {
-    slot.worker.on('message', (msg: FaceWorkerReply) => {
-      if (msg.type === 'ready') return;
-      const job = slot.job;
-      if (!job || job.id !== msg.id) return;
-      slot.job = null;
-      if (msg.type === 'result') {
-        calls++;
-        timings.push(msg.ms);
-        if (timings.length > 100) timings.shift();
-        job.resolve(msg.faces);
-      } else {
-        job.reject(new Error(`face engine failed: ${msg.message}`));
-      }
-      dispatch();
-    });
-    slot.worker.on('exit', () => {
-      if (closed) return;
-      // the models crashed their thread: fail the image it held, start a replacement
-      slot.job?.reject(new Error('face worker exited'));
-      slot.job = null;
-      startWorker(data).then(
-        (w) => {
-          if (closed) return void w.terminate();
-          slot.worker = w;
-          attach(slot);
-          dispatch();
-        },
-        () => {
-          /* leave the slot dead; the other workers carry on */
-        },
-      );
-    });
-  };
-
-  const workers = await Promise.all(Array.from({ length: size }, () => startWorker(data)));
-  for (const worker of workers) {
-    const slot: Slot = { worker, job: null };
-    attach(slot);
-    slots.push(slot);
-  }
+  // the same pool as the object detector's (ingest/inference/worker-pool.ts)
+  const pool = await createWorkerPool<Omit<FaceRequest, 'id'>, { faces: WireFace[] }>({
+    url: WORKER_URL,
+    data,
+    workers: o.workers ?? 1,
+    maxQueue: o.maxQueue ?? 64,
+    name: 'face engine',
+    overloaded: (queued) => new FaceEngineOverloadedError(queued),
+  });
 
   const run = async (input: RgbFrame | Buffer, describe: boolean): Promise<WireFace[]> => {
     const image = Buffer.isBuffer(input) ? await decodeJpeg(input) : input;
-    if (closed) throw new Error('face engine is closed');
-    if (queue.length >= maxQueue) throw new FaceEngineOverloadedError(queue.length);
-    return new Promise<WireFace[]>((resolve, reject) => {
-      queue.push({ id: nextId++, image, describe, resolve, reject });
-      dispatch();
-    });
+    const reply = await pool.run({ width: image.width, height: image.height, data: image.data, describe });
+    return reply.faces;
   };
 
   const describeFaces = async (image: RgbFrame | Buffer): Promise<DescribedFace[]> => {
@@ -182,7 +112,7 @@ export async function createFaceEngine(o: FaceEngineOptions = {}): Promise<FaceE
   };
 
   return {
-    size,
+    size: pool.size,
     async detectFaces(image) {
       const faces = await run(image, false);
       return bySizeDesc(faces.map(({ box, score, size }) => ({ box, score, size })));
@@ -215,19 +145,9 @@ export async function createFaceEngine(o: FaceEngineOptions = {}): Promise<FaceE
       return { descriptor: largest.descriptor, crop, box: largest.box, score: largest.score, size: largest.size };
     },
     stats() {
-      const mean = timings.length ? timings.reduce((a, b) => a + b, 0) / timings.length : 0;
-      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, calls, mean_ms: Math.round(mean * 10) / 10 };
+      const { workers, busy, queued, jobs, mean_ms } = pool.stats();
+      return { workers, busy, queued, calls: jobs, mean_ms };
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error('face engine is closed'));
-      for (const s of slots) s.job?.reject(new Error('face engine is closed'));
-      await Promise.all(slots.map((s) => s.worker.terminate()));
-    },
+    close: () => pool.close(),
   };
-}
-
-function startWorker(data: FaceWorkerData): Promise<Worker> {
-  return startTsxWorker(WORKER_URL, data, 'face worker');
 }

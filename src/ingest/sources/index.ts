@@ -30,7 +30,7 @@ export const sourceServices = defineServiceModule({
     c.provide(SANDBOX_TICK_MS, () => undefined);
     c.provide(LIVE_VIDEO, (c) => new LiveVideoSourcesT({
       database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), snapshots: c.get(SNAPSHOTS),
-      webhooks: c.get(WEBHOOKS), tuning: c.get(VIDEO_TUNING), faces: c.get(LIVE_FACES), log: c.get(LOG),
+      webhooks: c.get(WEBHOOKS), tuning: c.get(VIDEO_TUNING), faces: c.get(LIVE_FACES), log: c.get(LOG), detectorModel: c.get(CONFIG).detector,
     }));
     c.provide(SOURCES, (c) => new SourceManagerT({
       clock: c.get(CLOCK), pipeline: c.get(PIPELINE), tickMs: c.get(SANDBOX_TICK_MS), log: c.get(LOG), video: c.get(LIVE_VIDEO), gate: c.get(INGEST_GATE),

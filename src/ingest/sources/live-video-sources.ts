@@ -1,7 +1,6 @@
 import { metrics } from '../../platform/metrics/index.ts';
 import type { FrameOutcome } from '../../org/streams/index.ts';
 import { SYSTEM_ACTOR } from '../../platform/identity/index.ts';
-import { availableParallelism } from 'node:os';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
 import type { DetectionRecord } from '../../org/detections/index.ts';
 import { type AuditService } from '../../platform/audit/index.ts';
@@ -12,13 +11,16 @@ import { toIso } from '../../platform/time/index.ts';
 import type { DetectionPipeline, StreamRef } from '../../org/pipeline/index.ts';
 import { parseStreamConfig, type StreamVideoConfig } from '../../org/streams/index.ts';
 import { streamRepository, type StreamRow } from '../../org/streams/index.ts';
+import type { DetectorModelConfig } from '../../platform/config/index.ts';
 import {
+  checkDetectorModel,
   createDetectorPool,
   createMobileIngest,
   startVideoIngest,
   VideoInputError,
   type Detector,
   type DetectorPool,
+  type DetectorRuntime,
   type IngestHandle,
   type IngestStats,
   type MobileIngestHandle,
@@ -35,7 +37,7 @@ export interface LiveVideoTuning {
   camera?: Pick<VideoIngestOptions, 'detectFps' | 'detectWidth' | 'backoff' | 'offlineAfterMs' | 'connectTimeoutMs' | 'stallTimeoutMs' | 'rtspTransport'>;
   /** a phone is offline after this long without a frame; default 30 s */
   mobileSilenceMs?: number;
-  /** detector worker threads (one CenterNet model and one core each); default half the cores */
+  /** detector worker threads (one model and one core each); default one per core on ONNX Runtime, one on the tfjs fallback */
   detectorWorkers?: number;
   /** WHIP session health timers (issue 15); tests shorten them */
   whip?: { connectTimeoutMs?: number; mediaTimeoutMs?: number; disconnectedGraceMs?: number };
@@ -52,7 +54,9 @@ export interface LiveVideoDeps {
   tuning?: LiveVideoTuning;
   /** live face recognition of a stream's tracked people (issue 14; a port org/people implements) */
   faces?: LiveFaceRecognition;
-  log?: { warn(obj: unknown, msg?: string): void };
+  log?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+  /** the detection model (VIGIL_DETECTOR_*); default the shipped CenterNet */
+  detectorModel?: DetectorModelConfig;
 }
 
 /** Live face recognition (issue 14): one TrackFaces per running stream, for its tenant. */
@@ -93,7 +97,31 @@ export class LiveVideoSources {
   /** every stream shares the pool; it is loaded (~1 s) when the first real stream starts */
   private readonly detector: Detector = { detect: (frame, regions, options) => this.loadPool().then((p) => p.detect(frame, regions, options)) };
 
+  private runtime: DetectorRuntime | null = null;
+
   constructor(private readonly deps: LiveVideoDeps) {}
+
+  /**
+   * Checks the detection model before anything runs (the server refuses to start on a model that
+   * cannot serve, naming the setting) and settles the runtime: ONNX Runtime, or tfjs-wasm when
+   * its native library cannot load, said in the log and /readyz. See docs/decisions.md,
+   * 'Detection models as plugins'.
+   */
+  async checkDetector(): Promise<DetectorRuntime> {
+    const config = this.deps.detectorModel ?? { file: null, decoder: null, input: null, labels: null };
+    const model = await checkDetectorModel(config);
+    this.runtime = model
+      ? { runtime: 'onnxruntime', model: `${model.decoder} ${model.shipped ? 'models/centernet.onnx' : model.file}`, fallback_reason: null }
+      : { runtime: 'tfjs-wasm', model: 'centernet @vladmandic/human models/centernet.json', fallback_reason: 'ONNX Runtime cannot load on this machine' };
+    if (this.runtime.fallback_reason) this.deps.log?.warn({ detector: this.runtime }, 'object detection falls back to tfjs-wasm: ONNX Runtime cannot load');
+    else this.deps.log?.info?.({ detector: this.runtime }, 'object detection on ONNX Runtime');
+    return this.runtime;
+  }
+
+  /** The detector's runtime as checked at start (null before checkDetector, or on a node that runs no streams). */
+  detectorRuntime(): DetectorRuntime | null {
+    return this.runtime;
+  }
 
   isRunning(streamId: string): boolean {
     return this.entries.has(streamId);
@@ -209,7 +237,14 @@ export class LiveVideoSources {
 
   private loadPool(): Promise<DetectorPool> {
     if (this.closed) return Promise.reject(new Error('video ingest is shut down'));
-    this.pool ??= createDetectorPool({ workers: this.deps.tuning?.detectorWorkers ?? Math.max(1, Math.floor(availableParallelism() / 2)) });
+    this.pool ??= createDetectorPool({
+      workers: this.deps.tuning?.detectorWorkers,
+      model: this.deps.detectorModel,
+      onFallback: (reason) => this.deps.log?.warn({ reason }, 'object detection falls back to tfjs-wasm'),
+    }).then((pool) => {
+      this.runtime = pool.runtime;
+      return pool;
+    });
     return this.pool;
   }
 

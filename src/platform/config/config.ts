@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { resolveNodeId } from './node-id.ts';
 import { readLlmConfig, type LlmConfig } from './llm-config.ts';
 import { parseIceServers, type IceServer } from './ice-servers.ts';
+import { readDetectorConfig, type DetectorModelConfig } from './detector-config.ts';
 
 /**
  * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
@@ -48,6 +49,8 @@ export interface Config {
   readonly iceServers: readonly IceServer[];
   /** bearer token GET /metrics asks for (VIGIL_METRICS_TOKEN, ≥ 16 characters); null = /metrics answers this machine only (docs/decisions.md) */
   readonly metricsToken: string | null;
+  /** the object detection model (VIGIL_DETECTOR_MODEL, _DECODER, _INPUT, _LABELS); all null = the shipped CenterNet */
+  readonly detector: DetectorModelConfig;
 }
 
 export type NodeRole = 'all' | 'api' | 'worker';
@@ -176,6 +179,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     http: readHttpLimits(env),
     iceServers: readIceServers(env),
     metricsToken: readSecret(env, 'VIGIL_METRICS_TOKEN', 16),
+    detector: readDetectorConfig(env),
     ...overrides,
   };
   return Object.freeze(config);

@@ -7,6 +7,14 @@ import { ProblemRef } from './common.schemas.ts';
 import { sendProblem } from './problem.ts';
 
 const Health = Type.Object({ status: Type.String() });
+const Ready = Type.Object({
+  status: Type.String(),
+  detector: Type.Optional(Type.Object({
+    runtime: Type.Union([Type.Literal('onnxruntime'), Type.Literal('tfjs-wasm')], { description: 'onnxruntime normally; tfjs-wasm when the native library cannot load (slower: fewer cameras per node)' }),
+    model: Type.String({ description: 'the decoder and the model file' }),
+    fallback_reason: Type.Union([Type.String(), Type.Null()], { description: 'why the tfjs-wasm fallback runs; null on ONNX Runtime' }),
+  }, { description: 'the object detector on a node that runs streams' })),
+});
 
 /**
  * Health, readiness and metrics (issue 12 §6), outside /v1 and without an API key: a load
@@ -24,12 +32,13 @@ export const systemRoutes = (deps: { readiness: Readiness; metrics: VigilMetrics
       tags: ['System'], security: [], operationId: 'readyz', summary: 'Database and Redis are reachable, migrations current',
       description:
         '200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. ' +
-        'Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`.',
-      response: { 200: Health, 503: ProblemRef },
+        'Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`. ' +
+        'On a node that runs streams, `detector` says which runtime the object detector runs on (`tfjs-wasm` is the fallback when ONNX Runtime cannot load, with the reason).',
+      response: { 200: Ready, 503: ProblemRef },
     },
   }, async (req, reply) => {
     const report = await deps.readiness.check();
-    if (report.ready) return { status: 'ready' };
+    if (report.ready) return { status: 'ready', ...(report.detector ? { detector: report.detector } : {}) };
     req.log.warn({ checks: report.checks }, 'readiness check failed');
     const detail = `Not ready: ${report.reasons.join('; ')}.`;
     return sendProblem(reply, deps.baseUrl, new VigilError('service_unavailable', detail.charAt(0).toUpperCase() + detail.slice(1), { extra: { checks: report.checks } }));

@@ -7,6 +7,14 @@ export interface ReadinessReport {
   checks: { database: CheckState; migrations: CheckState; redis: CheckState };
   /** what is not ready, in words, for the problem's detail */
   reasons: string[];
+  /** the object detector's runtime on a node that runs streams (null elsewhere): a tfjs-wasm fallback still serves, slower, and says why */
+  detector: DetectorStatus | null;
+}
+
+export interface DetectorStatus {
+  runtime: 'onnxruntime' | 'tfjs-wasm';
+  model: string;
+  fallback_reason: string | null;
 }
 
 /** How long one dependency may take to answer a readiness probe before it counts as unreachable. */
@@ -18,7 +26,7 @@ const CHECK_TIMEOUT_MS = 2_000;
  * load balancer takes a node that is not ready out of rotation; /healthz stays 200 meanwhile.
  */
 export class Readiness {
-  constructor(private readonly deps: { database: DatabaseHandle; redis: { ping(): Promise<void> } | null }) {}
+  constructor(private readonly deps: { database: DatabaseHandle; redis: { ping(): Promise<void> } | null; detector?: () => DetectorStatus | null }) {}
 
   async check(): Promise<ReadinessReport> {
     const reasons: string[] = [];
@@ -47,7 +55,7 @@ export class Readiness {
       checks.redis = redis.status === 'fulfilled' ? 'ok' : 'failed';
       if (redis.status === 'rejected') reasons.push('Redis is not reachable');
     }
-    return { ready: reasons.length === 0, checks, reasons };
+    return { ready: reasons.length === 0, checks, reasons, detector: this.deps.detector?.() ?? null };
   }
 }
 
