@@ -12,7 +12,7 @@ import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
-import { createNormalizer, type Token } from '../../platform/language/index.ts';
+import { createNormalizer, findUncovered, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
 import { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
@@ -53,6 +53,10 @@ interface Reading {
   text: string;
   /** The message as typed (coordinates and zone names keep their signs and case). */
   message: string;
+  /** Token indexes the reading used (time, cue, places, conditions, references, names): see docs/decisions.md, "Coverage before action". */
+  used: Set<number>;
+  /** The token ranges the reading covers: its clause, and clauses folded into it (a correction, a time said after). */
+  spans: [number, number][];
 }
 
 type Subject = { kind: 'room'; room: string } | { kind: 'sensor'; sensor: ContextSensor };
@@ -163,6 +167,10 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
       : `I'm not sure what you'd like me to do there. ${HELP_TEXT}`;
     return plan;
   }
+  // coverage before action: a request that changes the household acts only on a reading that
+  // used every word that could change it (see docs/decisions.md, "Coverage before action")
+  const uncovered = findUncoveredRequest(readings);
+  if (uncovered) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: uncovered, confidence: 0.3 });
   for (const r of readings) {
     if (r.outOfScope) {
       plan.refusals.push(r.outOfScope);
@@ -183,6 +191,44 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
   plan.confidence = Math.min(1, ...meaning);
   return tidyPlan(plan);
+}
+
+const STATE_INTENTS = new Set<IntentKind>(['create_watch', 'update_watch', 'stand_down', 'mute', 'unmute', 'set_boundary', 'clear_boundary', 'add_sensor', 'set_location', 'rename_room', 'exclude']);
+
+const INTENT_WORDS: Partial<Record<IntentKind, string>> = {
+  create_watch: 'watch', update_watch: 'change the watch on', stand_down: 'stand down the watch on', mute: 'mute', unmute: 'unmute',
+  set_boundary: 'leave alone', clear_boundary: 'watch again', exclude: 'leave out',
+};
+
+const ROLE_QUESTIONS: Record<WordRole, string> = {
+  time: 'what time or how long did you mean?',
+  number: 'what time or how long did you mean?',
+  negation: 'did you want that done, or not?',
+  question: 'what did you want to know?',
+  place: 'which of your rooms or sensors did you mean?',
+};
+
+/**
+ * The question to ask when a request that changes the household left words over that could
+ * change it ("half ten", "except", "the shed"), or undefined when the reading used them all.
+ * A clause without a request of its own ("we're away from the 3rd") counts too: its words set
+ * the request's time.
+ */
+function findUncoveredRequest(readings: Reading[]): string | undefined {
+  if (!readings.some((r) => r.intent && STATE_INTENTS.has(r.intent))) return undefined;
+  for (const r of readings) {
+    const checked = (r.intent && STATE_INTENTS.has(r.intent)) || (!r.intent && !r.outOfScope && !r.question);
+    if (!checked) continue;
+    const left = r.spans.flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used));
+    if (!left.length) continue;
+    const said = quoteUncovered(r.tokens, left).map((w) => `"${w}"`).join(' and ');
+    const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
+    const places = (action?.mentions ?? []).map((m) => subjectOf(m.place));
+    const verb = action?.intent ? INTENT_WORDS[action.intent] : undefined;
+    const understood = verb ? `I understood that you want me to ${verb}${places.length ? ` the ${places.join(' and the ')}` : ''}, but ` : '';
+    return `${understood}I didn't understand ${said}, so I haven't changed anything — ${ROLE_QUESTIONS[left[0].role]}`.replace(/^I/, 'I');
+  }
+  return undefined;
 }
 
 /**
@@ -251,11 +297,14 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     if (r.clause.correction && prev) {
       if (r.mentions.length) prev.mentions = r.mentions;
       if (r.time.hasTime) prev.time = r.time;
+      foldInto(prev, r);
       continue;
     }
     // "…while we're on holiday, back on the 30th": a time alone completes the clause before
     if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && !r.clause.newSentence) {
       prev.time = getTime(prev.clause.from, r.clause.to);
+      foldInto(prev, r);
+      for (const k of prev.time.consumed) prev.used.add(k);
       continue;
     }
     if (!r.intent && !r.outOfScope && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
@@ -274,6 +323,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     } else if (r.intent === 'create_watch' && !r.mentions.length && r.hasReference && prev?.intent === 'create_watch' && !r.clause.newSentence) {
       // "watch the back door tonight and let me know if it opens": what to look for, on the same watch
       prev.conditions = [...new Set([...prev.conditions, ...r.conditions])];
+      foldInto(prev, r);
       continue;
     } else if (r.intent === 'create_watch' && !r.time.hasTime) {
       // "watch the back door from sunset to sunrise and let me know if anyone's in the backyard": one
@@ -295,6 +345,12 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   // "heading to bed, watch the back door till 7": the bedtime said anywhere sets the reading of "7"
   if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
   return readings;
+}
+
+/** A clause folded into the reading before it: its words count for that reading's coverage. */
+function foldInto(prev: Reading, r: Reading): void {
+  prev.spans.push(...r.spans);
+  for (const k of r.used) prev.used.add(k);
 }
 
 /** A follow-up takes the earlier request's intent, and its time and conditions unless it has its own. */
@@ -325,7 +381,8 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   const consumed = new Set(time.consumed);
   // the cue's own words are not places ("turn … back on"), except names inside it ("watch" is no room)
   if (clause.cue) for (const k of clause.cue.matched) if (!isPlaceToken(tokens[k], ctx) || tokens[k].text === 'back') consumed.add(k);
-  const found = refineMentions(findMentions(tokens, from, to, ctx, consumed), tokens);
+  const rawMentions = findMentions(tokens, from, to, ctx, consumed);
+  const found = refineMentions(rawMentions, tokens);
   // "watch the garage, not the driveway": a place under "not" / "except" is left out of the request
   const excluded = found.filter((m) => m.place.type !== 'group' && isExcludedMention(tokens, m.start, from));
   const mentions = found.filter((m) => !excluded.includes(m));
@@ -379,13 +436,17 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   if (intent === 'describe' && time.sinceMs) intent = 'list_events';
   // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
   if ((!intent || intent === 'describe') && (words.includes('been') || words.includes('happened') || time.past) && isQuestion(words)) intent = 'list_events';
-  const negated = findNegation(tokens, from, to, clause);
+  const negationAt = findNegation(tokens, from, to, clause);
+  const negated = negationAt >= 0;
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
   const hasReference = words.some((w, k) => REFERENCE_WORDS.has(w) && !inMention.has(from + k) && !(w === 'there' && words[k - 1] !== 'in') &&
     // "the porch one": named by its place
     !((w === 'one' || w === 'ones') && inMention.has(from + k - 1)));
+  const used = collectUsed(tokens, clause, time, [...found, ...rawMentions], conditions, named && 'people' in named ? named.people : [], negationAt, question || intent === 'set_location');
   return {
+    used,
+    spans: [[from, to]],
     intent,
     clause,
     tokens,
@@ -406,6 +467,44 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     text,
     message,
   };
+}
+
+/** The words a clause's reading used; what is left over is checked before any action (see docs/decisions.md, "Coverage before action"). */
+function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: Mention[], conditions: Set<Condition>, people: ContextPerson[], negationAt: number, question: boolean): Set<number> {
+  const { from, to } = clause;
+  const used = new Set<number>();
+  for (const k of time.consumed) used.add(k);
+  if (clause.cue) for (let k = clause.cue.start; k < clause.cue.end; k++) used.add(k);
+  if (negationAt >= 0) {
+    used.add(negationAt);
+    if (tokens[negationAt].text === 'no') used.add(negationAt + 1);
+  }
+  for (const m of mentions) {
+    for (let k = m.start; k < m.end; k++) used.add(k);
+    // "not the driveway", "except the nursery": the word that puts it out
+    for (let k = m.start - 1; k >= Math.max(from, m.start - 3); k--) {
+      if (['not', 'except', 'excluding', 'without', 'besides', 'but', 'apart'].includes(tokens[k].text)) used.add(k);
+    }
+  }
+  // "everything except the nursery": the word that takes the places after it out
+  for (let k = from; k < to; k++) {
+    if (['except', 'excluding', 'besides', 'but', 'apart'].includes(tokens[k].text) && [1, 2, 3].some((d) => used.has(k + d))) used.add(k);
+  }
+  // "someone I don't recognise": a stranger, read as a condition
+  for (let k = from; k + 1 < to; k++) {
+    if (['not', 'never'].includes(tokens[k].text) && ['recognise', 'recognize', 'know'].includes(tokens[k + 1].text) && conditions.has('unrecognized_person')) used.add(k).add(k + 1);
+    // "what about the garage?": a follow-up, not a question
+    if (['what', 'how'].includes(tokens[k].text) && tokens[k + 1].text === 'about') used.add(k).add(k + 1);
+  }
+  const nameWords = new Set(people.flatMap((p) => p.name.toLowerCase().split(/\s+/)));
+  for (let k = from; k < to; k++) {
+    const w = tokens[k].text;
+    if ((CONDITION_WORDS[w] && conditions.has(CONDITION_WORDS[w])) || REFERENCE_WORDS.has(w) || w in KIND_WORDS || nameWords.has(w)) used.add(k);
+    if (['all', 'every', 'everything', 'anything'].includes(w)) used.add(k);
+    // a question's own words: it is answered, never acted on
+    if (question) used.add(k);
+  }
+  return used;
 }
 
 /**
@@ -457,17 +556,17 @@ function isExcludedMention(tokens: Token[], start: number, from: number): boolea
   return false;
 }
 
-function findNegation(tokens: Token[], from: number, to: number, clause: Clause): boolean {
+function findNegation(tokens: Token[], from: number, to: number, clause: Clause): number {
   const cueWords = new Set(clause.cue?.matched ?? []);
   for (let k = from; k < to; k++) {
     const w = tokens[k].text;
     const next = tokens[k + 1]?.text;
     if (cueWords.has(k)) continue;
-    if (w === 'no' && (next === 'need' || next === 'longer' || next === 'more')) return true;
+    if (w === 'no' && (next === 'need' || next === 'longer' || next === 'more')) return k;
     // "someone I don't recognise" qualifies a person; it does not negate the request
-    if (NEGATIONS.has(w) && next !== 'sure' && !['recognise', 'recognize', 'know'].includes(next ?? '') && !(clause.cue && k > clause.cue.end)) return true;
+    if (NEGATIONS.has(w) && next !== 'sure' && !['recognise', 'recognize', 'know'].includes(next ?? '') && !(clause.cue && k > clause.cue.end)) return k;
   }
-  return false;
+  return -1;
 }
 
 const QUESTION_STARTERS = new Set([

@@ -10,3 +10,4 @@ export { findTimePhrase } from './time/past-range.ts';
 export { MAX_WINDOW_MS, describeDuration } from './time/query-window.ts';
 export { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from './time/watch-window.ts';
 export { SPELLING_FIXES, STOP_WORDS } from './words.ts';
+export { classifyWord, findUncovered, quoteUncovered, type Uncovered, type WordRole } from './coverage.ts';

@@ -1,0 +1,95 @@
+/**
+ * Coverage of a reading (see docs/decisions.md, "Coverage before action"): which words of a
+ * message the reading used, and which words it left over that could change what an action does.
+ * Times, dates, numbers, durations, negation and cancellation, question words and place nouns
+ * left over mean the reading is incomplete: the surface asks instead of acting. Politeness, hedges
+ * and chit-chat are known filler and may be left over.
+ */
+import type { Token } from './normalize.ts';
+import { isPlaceWord } from './lexicon/places.ts';
+
+export type WordRole = 'time' | 'number' | 'negation' | 'question' | 'place';
+
+/** Words that say when or how long. */
+const TIME_WORDS = new Set([
+  'hour', 'hours', 'hr', 'hrs', 'minute', 'minutes', 'min', 'mins', 'second', 'seconds', 'day', 'days', 'night', 'nights',
+  'week', 'weeks', 'weekend', 'weekends', 'weekday', 'weekdays', 'weeknight', 'weeknights', 'month', 'months', 'fortnight',
+  'morning', 'mornings', 'afternoon', 'afternoons', 'evening', 'evenings', 'tonight', 'tomorrow', 'today', 'yesterday',
+  'noon', 'midday', 'midnight', 'sunset', 'sunrise', 'dusk', 'dawn', 'daybreak', 'sundown', 'nightfall', 'am', 'pm',
+  "o'clock", 'oclock', 'quarter', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue',
+  'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'january', 'february', 'march', 'april', 'june', 'july', 'august',
+  'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct',
+  'nov', 'dec', 'lunchtime', 'bedtime', 'dinnertime', 'teatime', 'overnight', 'nightly',
+  'daily', 'weekly', 'hourly', 'later', 'ish', 'christmas', 'easter', 'holiday', 'holidays', 'vacation', 'trip',
+]);
+
+const NUMBER_WORDS = new Set([
+  'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen',
+  'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'ninety',
+  'hundred', 'half', 'couple', 'few', 'several', 'dozen', 'first', 'second', 'third', 'fourth', 'fifth', 'both',
+]);
+
+/** Words that turn a request around or take one back. */
+const NEGATION_WORDS = new Set([
+  'not', "n't", 'never', 'no', 'none', 'nobody', 'forget', 'scrap', 'cancel', 'undo', 'relax', 'except', 'without',
+  'unless', 'excluding', 'nevermind', 'revert', 'stop',
+]);
+
+const QUESTION_WORDS = new Set(['what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how', 'whether']);
+
+/** Words that never name a place even where the lexicon's first sense is one. */
+const NOT_PLACES = new Set([
+  'home', 'house', 'place', 'way', 'bit', 'lot', 'eye', 'eyes', 'tab', 'tabs', 'side', 'spot', 'end', 'back', 'front',
+  'top', 'bottom', 'inside', 'outside', 'here', 'there', 'somewhere', 'anywhere', 'everywhere', 'world', 'town', 'city',
+  'country', 'work', 'office', 'school', 'abroad', 'away', 'holiday', 'station', 'airport', 'hospital', 'shop', 'shops',
+  'store', 'gym', 'church', 'beach', 'mum', 'mom', 'gran', 'grandma', 'friends', 'neighbour', 'neighbor', 'neighbours',
+  'neighbors', 'camp', 'hotel', 'cottage', 'parents', 'bed', 'area', 'areas', 'zone', 'space', 'stuff', 'thing', 'things',
+]);
+
+/** Meals and the like name a time only after a time word ("until dinner"; not "we're out for dinner"). */
+const TIME_AFTER_PREPOSITION = new Set(['breakfast', 'lunch', 'dinner', 'tea', 'supper', 'brunch', 'work', 'school', 'bed']);
+const TIME_PREPOSITIONS = new Set(['until', 'till', 'til', 'by', 'before', 'after', 'from', 'around', 'past']);
+
+/** The role a left-over word plays, or undefined when leaving it over cannot change an action. */
+export function classifyWord(word: string, prev?: string, noun = true): WordRole | undefined {
+  if (/^url\d+$/.test(word)) return undefined;
+  // "i'm" is read "i am"
+  if (word === 'am' && (prev === 'i' || prev === undefined)) return undefined;
+  if (TIME_AFTER_PREPOSITION.has(word)) return prev && TIME_PREPOSITIONS.has(prev) ? 'time' : undefined;
+  if (/\d/.test(word)) return /^\d+(st|nd|rd|th)$/.test(word) || /^\d{1,2}(:\d\d)?(am|pm)?$/.test(word) ? 'time' : 'number';
+  if (TIME_WORDS.has(word)) return 'time';
+  if (NUMBER_WORDS.has(word)) return 'number';
+  if (NEGATION_WORDS.has(word)) return 'negation';
+  if (QUESTION_WORDS.has(word)) return 'question';
+  if (noun && word.length >= 3 && !NOT_PLACES.has(word) && /^[a-z]+$/.test(word) && isPlaceWord(word)) return 'place';
+  return undefined;
+}
+
+export interface Uncovered {
+  index: number;
+  text: string;
+  role: WordRole;
+}
+
+/** Words of tokens[from, to) the reading did not use and that could change an action. */
+export function findUncovered(tokens: readonly Token[], from: number, to: number, used: ReadonlySet<number>): Uncovered[] {
+  const out: Uncovered[] = [];
+  for (let k = from; k < to; k++) {
+    if (used.has(k)) continue;
+    const role = classifyWord(tokens[k].text, tokens[k - 1]?.text, tokens[k].isNoun && !tokens[k].isVerb);
+    if (role) out.push({ index: k, text: tokens[k].text, role });
+  }
+  return out;
+}
+
+/** The left-over words as the user would recognise them: runs of neighbouring words kept together ("half ten"). */
+export function quoteUncovered(tokens: readonly Token[], uncovered: readonly Uncovered[]): string[] {
+  const runs: number[][] = [];
+  for (const u of uncovered) {
+    const last = runs.at(-1);
+    if (last && u.index - last.at(-1)! <= 2) {
+      for (let k = last.at(-1)! + 1; k <= u.index; k++) last.push(k);
+    } else runs.push([u.index]);
+  }
+  return runs.map((r) => r.map((k) => tokens[k].text).join(' '));
+}
