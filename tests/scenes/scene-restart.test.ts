@@ -18,6 +18,8 @@ for (const dialect of DIALECTS) {
       ctx.streams.create(principal, actor, { name, source_type: 'rtsp', source_url: `rtsp://cam-${name}/1`, location: 'atrium' });
     const a = await mk('a');
     const b = await mk('b');
+    // the two cameras watch different halves of the atrium: their counts add up (docs/decisions.md, "One location, several cameras")
+    await ctx.scenes.update(principal, actor, a.scene_id, { stream_combine: 'sum' });
     const ref = (s: typeof a) => ({ id: s.id, tenant_id: key.tenant_id, scene_id: s.scene_id, location: s.location });
     await ctx.pipeline.ingest(ref(a), [{ type: 'person_count', value: 3, confidence: 0.9, at: clock.now() }]);
     await ctx.pipeline.ingest(ref(b), [

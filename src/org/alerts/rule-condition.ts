@@ -68,7 +68,7 @@ export function compileRule(row: AlertRuleRow, lastFiredAt = new Map<string, num
 /**
  * The value that met the condition, null when the condition matched without a number to report
  * (a person of a subtype, an animal), or undefined when it did not match. Counts are the location's (the
- * scene sums its streams) unless the rule is limited to streams, where the stream's own reading counts.
+ * scene combines its streams, max or sum as it says) unless the rule is limited to streams, where the stream's own reading counts.
  */
 export function observeCondition(rule: CompiledRule, rec: DetectionRecord, scene: SceneState): number | null | undefined {
   const c = rule.condition;

@@ -169,6 +169,15 @@ export const detectionRepository = {
       .where('at', '>=', from).where('at', '<=', to).orderBy('at', 'asc').limit(10_000).execute();
   },
   /** A stream's most recent person_count value and vehicle count. */
+  /** A stream's latest person_count and vehicle readings before `before` (a multi-stream scene's state when a range begins). */
+  async readingsBefore(db: DbExecutor, streamId: string, before: number): Promise<DetectionTable[]> {
+    const latest = (type: string) =>
+      db.selectFrom('detections').selectAll().where('stream_id', '=', streamId).where('type', '=', type).where('at', '<', before)
+        .orderBy('at', 'desc').limit(1).executeTakeFirst();
+    const out: DetectionTable[] = [];
+    for (const r of await Promise.all([latest('person_count'), latest('vehicle')])) if (r) out.push(r);
+    return out;
+  },
   async latestReadings(db: DbExecutor, streamId: string): Promise<{ people: number | null; vehicles: number | null }> {
     const latest = (type: string) =>
       db.selectFrom('detections').select(['value', 'count']).where('stream_id', '=', streamId).where('type', '=', type)

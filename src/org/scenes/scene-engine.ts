@@ -6,6 +6,58 @@ export const ANOMALY_HOLD_MS = 5 * 60_000;
 /** A tracked person present this long counts as loitering. */
 export const LOITERING_DWELL_S = 300;
 
+/**
+ * How a scene's streams combine into its counts (docs/decisions.md, "One location, several
+ * cameras"): `max` of overlapping views (default: a person two cameras see is one person), `sum`
+ * for cameras that watch disjoint areas.
+ */
+export const STREAM_COMBINE_MODES = ['max', 'sum'] as const;
+export type StreamCombine = (typeof STREAM_COMBINE_MODES)[number];
+
+export function streamCombineOf(raw: string | null | undefined): StreamCombine {
+  return raw === 'sum' ? 'sum' : 'max';
+}
+
+/** The scene's count from its streams' latest counts. */
+export function combineCounts(values: Iterable<number>, mode: StreamCombine): number {
+  let out = 0;
+  for (const v of values) out = mode === 'sum' ? out + v : Math.max(out, v);
+  return out;
+}
+
+type CountRecord = { type: string; stream_id: string; at: number; value: number | null; count: number | null };
+
+/**
+ * A scene's history (ascending by time) as the scene counted it: each person_count and vehicle
+ * reading becomes the scene's combined count at that moment (each stream's latest reading,
+ * combined max or sum), so "how many now", peaks and averages over several cameras are the
+ * scene's, not one camera's. `original` maps a combined reading back to the stored one (the
+ * detections an answer cites are stored rows, with their own values). One stream: unchanged.
+ */
+export function combineHistory<T extends CountRecord>(records: readonly T[], mode: StreamCombine): { records: T[]; original: Map<T, T> } {
+  const original = new Map<T, T>();
+  const streams = new Set(records.filter((r) => r.type === 'person_count' || r.type === 'vehicle').map((r) => r.stream_id));
+  if (streams.size < 2) return { records: [...records], original };
+  const people = new Map<string, number>();
+  const vehicles = new Map<string, number>();
+  const out = records.map((r) => {
+    if (r.type === 'person_count' && r.value != null) {
+      people.set(r.stream_id, r.value);
+      const c = { ...r, value: combineCounts(people.values(), mode) };
+      original.set(c, r);
+      return c;
+    }
+    if (r.type === 'vehicle' && r.count != null) {
+      vehicles.set(r.stream_id, r.count);
+      const c = { ...r, count: combineCounts(vehicles.values(), mode) };
+      original.set(c, r);
+      return c;
+    }
+    return r;
+  });
+  return { records: out, original };
+}
+
 export interface SceneState {
   id: string;
   tenantId: string;
@@ -18,7 +70,9 @@ export interface SceneState {
   activeAnomalies: number;
   lastDetectionAt: number | null;
   createdAt: string;
-  /** each stream's latest readings; the scene sums its streams */
+  /** how the streams' readings combine into people and vehicles */
+  combine: StreamCombine;
+  /** each stream's latest readings; the scene combines them (max or sum) */
   perStream: Map<string, { people: number; vehicles: number }>;
   /** anomaly key (track or detection id) → held until */
   anomalyUntil: Map<string, number>;
@@ -51,6 +105,11 @@ export class SceneEngine {
     if (existing) {
       existing.capacity = row.capacity;
       existing.timeZone = row.time_zone;
+      const combine = streamCombineOf(row.stream_combine);
+      if (combine !== existing.combine) {
+        existing.combine = combine;
+        if (existing.perStream.size) this.sumStreams(existing);
+      }
       existing.crowdDensity = density(existing.people, existing.capacity);
       return existing;
     }
@@ -66,6 +125,7 @@ export class SceneEngine {
       activeAnomalies: 0,
       lastDetectionAt: row.last_detection_at ? Date.parse(row.last_detection_at) : null,
       createdAt: row.created_at,
+      combine: streamCombineOf(row.stream_combine),
       perStream: new Map(),
       anomalyUntil: new Map(),
       anomalyNextExpiry: Number.POSITIVE_INFINITY,
@@ -144,12 +204,14 @@ export class SceneEngine {
     this.expireAnomalies(s, now);
   }
 
+  /** The scene's counts from its streams' latest readings, combined as the scene says (max or sum). */
   private sumStreams(s: SceneState) {
     let people = 0;
     let vehicles = 0;
+    const sum = s.combine === 'sum';
     for (const v of s.perStream.values()) {
-      people += v.people;
-      vehicles += v.vehicles;
+      people = sum ? people + v.people : Math.max(people, v.people);
+      vehicles = sum ? vehicles + v.vehicles : Math.max(vehicles, v.vehicles);
     }
     s.people = people;
     s.vehicles = vehicles;

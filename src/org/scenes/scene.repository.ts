@@ -5,6 +5,14 @@ import { hotRead, paginate, type PageQuery } from '../../platform/db/index.ts';
 
 export type SceneRow = SceneTable;
 
+/** What a scene read needs of each of its streams: its id, and its status and last frame for freshness. */
+export interface SceneStreamRef {
+  id: string;
+  status: string;
+  last_frame_at: string | null;
+  source_type: string;
+}
+
 /**
  * A scene and the ids of its streams in one statement (one row per stream, or one row with a null
  * stream id): `GET /v1/scenes/:id` is the read path issue 16 §4 measures, and each statement is a
@@ -17,18 +25,22 @@ const findWithStreamIds = hotRead((db, tenantId: string, id: string) =>
     // the streams read to one tenant's (streams has no scene_id index)
     .leftJoin('streams', (join) => join.onRef('streams.scene_id', '=', 'scenes.id').onRef('streams.tenant_id', '=', 'scenes.tenant_id'))
     .selectAll('scenes')
-    .select('streams.id as stream_id')
+    // each stream's status and last frame: the scene's freshness (src/org/scenes/scene-freshness.ts)
+    .select(['streams.id as stream_id', 'streams.status as stream_status', 'streams.last_frame_at as stream_last_frame_at', 'streams.source_type as stream_source_type'])
     .where('scenes.tenant_id', '=', tenantId)
     .where('scenes.id', '=', id),
 );
 
 export const sceneRepository = {
-  /** A scene of the tenant with its stream ids (unordered); undefined when there is none. */
-  async findWithStreamIds(database: DatabaseHandle, tenantId: string, id: string): Promise<{ row: SceneRow; streamIds: string[] } | undefined> {
+  /** A scene of the tenant with its streams (id, status, last frame, source type; unordered); undefined when there is none. */
+  async findWithStreamIds(database: DatabaseHandle, tenantId: string, id: string): Promise<{ row: SceneRow; streams: SceneStreamRef[] } | undefined> {
     const rows = await findWithStreamIds(database, tenantId, id);
     if (rows.length === 0) return undefined;
-    const { stream_id: _streamId, ...row } = rows[0];
-    return { row, streamIds: rows.flatMap((r) => (r.stream_id === null ? [] : [r.stream_id])) };
+    const { stream_id: _streamId, stream_status: _s, stream_last_frame_at: _l, stream_source_type: _t, ...row } = rows[0];
+    return {
+      row,
+      streams: rows.flatMap((r) => (r.stream_id === null ? [] : [{ id: r.stream_id, status: r.stream_status ?? 'connecting', last_frame_at: r.stream_last_frame_at ?? null, source_type: r.stream_source_type ?? 'rtsp' }])),
+    };
   },
   findByLocation(db: DbExecutor, tenantId: string, location: string) {
     return db.selectFrom('scenes').selectAll().where('tenant_id', '=', tenantId).where('location', '=', location).executeTakeFirst();

@@ -21,7 +21,7 @@ export const sceneRoutes = (scenes: SceneService): FastifyPluginAsyncTypebox => 
 
   app.patch('/v1/scenes/:scene_id', {
     config: { surface: 'organization', capability: 'streams:write' },
-    schema: { tags, security, operationId: 'updateScene', summary: 'Set a scene’s capacity or time zone', params: SceneIdParams, body: UpdateSceneBody, response: withErrors({ 200: Type.Ref('Scene') }) },
+    schema: { tags, security, operationId: 'updateScene', summary: 'Set a scene’s capacity, time zone or how its streams combine', params: SceneIdParams, body: UpdateSceneBody, response: withErrors({ 200: Type.Ref('Scene') }) },
   }, async (req) => scenes.update(principalOf(req), actorOf(req), req.params.scene_id, req.body));
 
   app.post('/v1/scenes/:scene_id/query', {

@@ -2,6 +2,18 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DetectionBoxSchema, DetectionTypeSchema } from '../detections/index.ts';
 import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/index.ts';
 
+/** How a scene's streams combine into its counts (docs/decisions.md, "One location, several cameras"). */
+export const StreamCombineSchema = Type.Union([Type.Literal('max'), Type.Literal('sum')], {
+  description: 'how the streams of the location combine into its counts: max (default) when their views overlap, so a person two cameras see counts once; sum when they watch disjoint areas',
+});
+
+/** When a stated count is from, and whether it is current (docs/decisions.md, "Freshness"). */
+export const FreshnessProperties = {
+  as_of: Type.Union([IsoTime, Type.Null()], { description: 'when the counts are from: the time of reading while a stream of the scene is live, else its last reading (null: no reading yet)' }),
+  sources_live: Type.Boolean({ description: 'at least one stream of the scene is live' }),
+  stale: Type.Boolean({ description: 'no stream has been live for longer than the silence threshold (30 s): the counts are the last reading at as_of, not the present' }),
+};
+
 export const SceneIdParams = Type.Object({ scene_id: Type.String({ description: 'scene_…' }) });
 
 export const SceneSchema = Type.Object(
@@ -9,7 +21,7 @@ export const SceneSchema = Type.Object(
     id: prefixedId('scene'),
     object: Type.Literal('scene'),
     location: Type.String(),
-    people_count: Type.Integer({ description: 'people present now, summed over the location’s streams' }),
+    people_count: Type.Integer({ description: 'people present at as_of, the location’s streams combined as stream_combine says' }),
     vehicle_count: Type.Integer(),
     crowd_density: Type.Number({ description: 'people ÷ capacity, a fraction' }),
     capacity: Type.Integer(),
@@ -17,7 +29,9 @@ export const SceneSchema = Type.Object(
     anomaly_flag: Type.Boolean(),
     active_anomalies: Type.Integer(),
     stream_ids: Type.Array(Type.String()),
+    stream_combine: StreamCombineSchema,
     last_detection_at: Type.Union([IsoTime, Type.Null()]),
+    ...FreshnessProperties,
     created_at: IsoTime,
     updated_at: IsoTime,
   },
@@ -34,6 +48,7 @@ export const UpdateSceneBody = Type.Object(
   {
     capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'people the location holds; crowd_density = people ÷ capacity' })),
     time_zone: Type.Optional(Name({ maxLength: 64, description: 'IANA time zone used to read time phrases in queries', examples: ['Europe/Lisbon'] })),
+    stream_combine: Type.Optional(StreamCombineSchema),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -84,7 +99,8 @@ export const QueryResult = Type.Object({
   detections: Type.Array(Type.Ref('Detection')),
   crowd_density: Type.Number(),
   anomaly_flag: Type.Boolean(),
-  answer: Type.String({ description: 'one plain sentence' }),
+  answer: Type.String({ description: 'one plain sentence; a question about now on a stale scene is answered with the last reading and its time, never "now"' }),
+  ...FreshnessProperties,
   interpretation: Type.Object({
     metric: Type.String(),
     aggregate: Type.String(),

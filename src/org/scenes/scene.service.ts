@@ -14,8 +14,9 @@ import type { PageQuery } from '../../platform/db/index.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
 import { answerQuery, interpretQuery, parseWindow, type InterpretResult } from './query/query.ts';
 import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
-import type { SceneEngine, SceneState } from './scene-engine.ts';
-import { sceneRepository, type SceneRow } from './scene.repository.ts';
+import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
+import { sceneRepository, type SceneRow, type SceneStreamRef } from './scene.repository.ts';
+import { asksAboutNow, freshnessFields, sceneFreshness, staleSentence, type FreshnessSource, type SceneFreshness } from './scene-freshness.ts';
 import type { DetectionView, QueryBodyT, QueryResultT, SceneView, UpdateSceneBodyT } from './scene.schemas.ts';
 
 export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionView {
@@ -60,8 +61,27 @@ export class SceneService {
        * scene row their owners write each second rather than this process's partial copy
        */
       sharedState?: boolean;
+      /** a scene with no live source for this long is stale (default SOURCE_SILENCE_MS, 30 s) */
+      silenceMs?: number;
     },
   ) {}
+
+  /**
+   * How fresh a scene's counts are now (docs/decisions.md, "Freshness"): from its streams' status
+   * and last frame as their ingest wrote them, and its last detection.
+   */
+  async freshness(sceneId: string): Promise<SceneFreshness> {
+    const { db } = this.deps.database;
+    const [row, streams] = await Promise.all([sceneRepository.findById(db, sceneId), streamRepository.listByScene(db, sceneId)]);
+    return this.freshnessOf(row ?? null, streams);
+  }
+
+  private freshnessOf(row: Pick<SceneRow, 'id' | 'last_detection_at'> | null, sources: readonly FreshnessSource[]): SceneFreshness {
+    const now = this.deps.clock.now();
+    const s = row && !this.deps.sharedState ? this.deps.engine.get(row.id) : undefined;
+    const lastDetectionAt = s?.lastDetectionAt ?? (row?.last_detection_at ? Date.parse(row.last_detection_at) : null);
+    return sceneFreshness({ now, lastDetectionAt, sources, silenceMs: this.deps.silenceMs });
+  }
 
   /**
    * Registers a scene this process has not seen (created through another node after this one
@@ -123,6 +143,7 @@ export class SceneService {
         last_detection_at: null,
         created_at: now,
         updated_at: now,
+        stream_combine: 'max',
       };
       await sceneRepository.insert(trx, row);
     }
@@ -144,14 +165,14 @@ export class SceneService {
 
   async list(principal: Principal, q: PageQuery & { location?: string }) {
     const page = await sceneRepository.listPage(this.deps.database.db, principal.tenantId, principal.locations, { location: q.location }, q);
-    const streams = await this.streamIdsByScene(principal.tenantId);
+    const streams = await this.streamsByScene(principal.tenantId);
     return { ...page, data: page.data.map((r) => this.toView(r, streams.get(r.id) ?? [])) };
   }
 
   async get(principal: Principal, id: string): Promise<SceneView> {
     const found = await sceneRepository.findWithStreamIds(this.deps.database, principal.tenantId, id);
     if (!found || !this.visibleTo(principal, found.row)) throw notFound('scene', id);
-    return this.toView(found.row, found.streamIds);
+    return this.toView(found.row, found.streams);
   }
 
   async update(principal: Principal, actor: Actor, id: string, body: UpdateSceneBodyT): Promise<SceneView> {
@@ -162,10 +183,11 @@ export class SceneService {
     const patch: Partial<SceneRow> = { updated_at: toIso(this.deps.clock.now()) };
     if (body.capacity !== undefined) patch.capacity = body.capacity;
     if (body.time_zone !== undefined) patch.time_zone = body.time_zone;
+    if (body.stream_combine !== undefined) patch.stream_combine = body.stream_combine;
     await this.deps.database.withWriteLock(async (trx) => {
       await sceneRepository.update(trx, id, patch);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'scene.updated', resourceType: 'scene', resourceId: id, data: { before: { capacity: before.capacity, time_zone: before.time_zone }, after: body }, scope: { location: before.location } },
+        { tenantId: principal.tenantId, action: 'scene.updated', resourceType: 'scene', resourceId: id, data: { before: { capacity: before.capacity, time_zone: before.time_zone, stream_combine: streamCombineOf(before.stream_combine) }, after: body }, scope: { location: before.location } },
       ]);
     });
     this.deps.engine.register({ ...before, ...patch });
@@ -216,6 +238,11 @@ export class SceneService {
     // "more than usual": the same time of day on earlier days
     const baseline: DetectionTable[][] = [];
     for (const span of interp.baseline ?? []) baseline.push(await detectionRepository.inRangeWithState(db, sceneId, span.from, span.to));
+    // several streams: counts are the scene's, combined as it says (docs/decisions.md, "One location, several cameras")
+    const sceneStreams = await streamRepository.listByScene(db, sceneId);
+    const combined = await this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), history, interp.from);
+    const combinedBaseline = await Promise.all(baseline.map((rows, i) => this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), rows, interp.baseline![i].from)));
+    const freshness = this.freshnessOf(scene, sceneStreams);
     const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
     // "who was that at 22:40?": the tracks around that moment (one that began up to an hour before may still be there)
     const atMoment = about?.kind === 'who' && about.moment
@@ -233,23 +260,38 @@ export class SceneService {
           ? answerWhoQuestion(interp, people, toRecords(history), recognitionOn)
           : answerQuery(
               interp,
-              toRecords(history),
+              toRecords(combined.records),
               {
                 people: state?.people ?? scene.people,
                 vehicles: state?.vehicles ?? scene.vehicles,
                 capacity: scene.capacity,
                 active_anomalies: state?.activeAnomalies ?? (this.deps.sharedState ? scene.active_anomalies : 0),
               },
-              baseline.map(toRecords),
+              combinedBaseline.map((b) => toRecords(b.records)),
             );
+    // the detections an answer cites are the stored readings, not the scene's combined ones
+    const stored = new Map([combined, ...combinedBaseline].flatMap((h) => [...h.original.values()].map((r) => [r.id, r] as const)));
+    const cited = answer.detections.map((d) => {
+      const c = stored.get(d.id);
+      return c ? toRecords([c])[0] : d;
+    });
+    // a stale scene never answers a question about now with "now" (docs/decisions.md, "Freshness")
+    const staleNow = freshness.stale && asksAboutNow(interp) && !about;
+    const stateNow = { people: state?.people ?? scene.people, vehicles: state?.vehicles ?? scene.vehicles };
     const result: QueryResultT = {
       stream_id: body.stream_id,
       query: body.query,
       answered_at: toIso(now),
-      detections: answer.detections.map(toDetectionView),
+      detections: cited.map(toDetectionView),
       crowd_density: answer.crowd_density,
       anomaly_flag: answer.anomaly_flag,
-      answer: answer.answer,
+      answer: staleNow
+        ? staleSentence({
+            freshness, now, timeZone: scene.time_zone, place: `the ${scene.location.replace(/_/g, ' ')}`,
+            counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
+          })
+        : answer.answer,
+      ...freshnessFields(freshness),
       interpretation: {
         metric: interp.metric,
         aggregate: interp.aggregate,
@@ -282,14 +324,29 @@ export class SceneService {
     return !principal.locations || principal.locations.includes(row.location);
   }
 
-  private async streamIdsByScene(tenantId: string): Promise<Map<string, string[]>> {
+  private async streamsByScene(tenantId: string): Promise<Map<string, SceneStreamRef[]>> {
     const rows = await streamRepository.listSceneIds(this.deps.database.db, tenantId);
-    const m = new Map<string, string[]>();
-    for (const r of rows) m.set(r.scene_id, [...(m.get(r.scene_id) ?? []), r.id]);
+    const m = new Map<string, SceneStreamRef[]>();
+    for (const r of rows) {
+      const list = m.get(r.scene_id) ?? [];
+      list.push({ id: r.id, status: r.status, last_frame_at: r.last_frame_at, source_type: r.source_type });
+      m.set(r.scene_id, list);
+    }
     return m;
   }
 
-  private toView(row: SceneRow, streamIds: string[]): SceneView {
+  /** A scene's history with each stream's reading in force at `from` added, combined (one stream: as stored). */
+  private async combinedHistory(streamIds: string[], mode: ReturnType<typeof streamCombineOf>, rows: DetectionTable[], from: number) {
+    if (streamIds.length < 2) return combineHistory(rows, mode);
+    const { db } = this.deps.database;
+    const have = new Set(rows.map((r) => r.id));
+    const before = (await Promise.all(streamIds.map((id) => detectionRepository.readingsBefore(db, id, from)))).flat().filter((r) => !have.has(r.id));
+    const all = [...before, ...rows].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return combineHistory(all, mode);
+  }
+
+  private toView(row: SceneRow, streams: SceneStreamRef[]): SceneView {
+    const streamIds = streams.map((x) => x.id);
     const s: SceneState | undefined = this.deps.sharedState ? undefined : this.deps.engine.snapshot(row.id, this.deps.clock.now());
     const people = s?.people ?? row.people;
     const anomalies = s?.activeAnomalies ?? (this.deps.sharedState ? row.active_anomalies : 0);
@@ -305,7 +362,9 @@ export class SceneService {
       anomaly_flag: anomalies > 0,
       active_anomalies: anomalies,
       stream_ids: streamIds.sort().reverse(),
+      stream_combine: streamCombineOf(row.stream_combine),
       last_detection_at: s?.lastDetectionAt != null ? toIso(s.lastDetectionAt) : row.last_detection_at,
+      ...freshnessFields(this.freshnessOf(row, streams)),
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

@@ -27,9 +27,9 @@ export const streamRepository = {
   listForTenant(db: DbExecutor, tenantId: string) {
     return this.listQuery(db, tenantId, null).execute();
   },
-  /** Each stream's id and scene, for a tenant (a scene view lists its streams). */
+  /** Each stream's id and scene, with its status and last frame (a scene view lists its streams and says how fresh it is). */
   listSceneIds(db: DbExecutor, tenantId: string) {
-    return db.selectFrom('streams').select(['id', 'scene_id']).where('tenant_id', '=', tenantId).execute();
+    return db.selectFrom('streams').select(['id', 'scene_id', 'status', 'last_frame_at', 'source_type']).where('tenant_id', '=', tenantId).execute();
   },
   /** A stream by id whatever its tenant (WHIP: the publish token, not a key, says who may use it). */
   findById(db: DbExecutor, id: string) {

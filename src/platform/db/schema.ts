@@ -61,6 +61,8 @@ export interface SceneTable {
   last_detection_at: string | null;
   created_at: string;
   updated_at: string;
+  /** how the scene's streams combine into its counts: 'max' (overlapping views) or 'sum' (disjoint areas); migration 019 */
+  stream_combine?: string;
 }
 
 export interface DetectionTable {
