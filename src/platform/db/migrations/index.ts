@@ -17,6 +17,7 @@ import * as m015 from './015_scheduled_jobs.ts'; // durable scheduled jobs, run 
 import * as m016 from './016_detection_person.ts'; // recognized people on detections (issue 14)
 import * as m017 from './017_detections_hot_indexes.ts'; // one index fewer on the hot detections table (issue 16)
 import * as m018 from './018_detection_person_partial.ts'; // the person index holds recognized sightings only (issue 16)
+import * as m019 from './019_audit_erasure.ts'; // an erased person's audit entries lose their content, not their place in the chain
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -41,4 +42,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '016_detection_person': m016,
   '017_detections_hot_indexes': m017,
   '018_detection_person_partial': m018,
+  '019_audit_erasure': m019,
 };
