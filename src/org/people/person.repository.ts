@@ -48,4 +48,67 @@ export const personRepository = {
   descriptorsForTenant(db: DbExecutor, tenantId: string, model: string) {
     return db.selectFrom('person_faces').select(['person_id', 'descriptor']).where('tenant_id', '=', tenantId).where('model', '=', model).execute();
   },
+
+  // --- erasure (docs/decisions.md, "Erasure removes the person from every read") ---
+
+  /** Deletes the snapshots (frames) of detections recognized as the person, with every link to them; returns how many. */
+  async deleteSnapshotsOf(db: DbExecutor, tenantId: string, personId: string): Promise<number> {
+    const rows = await db
+      .selectFrom('detection_snapshots as ds')
+      .innerJoin('detections as d', 'd.id', 'ds.detection_id')
+      .select('ds.snapshot_id')
+      .distinct()
+      .where('d.tenant_id', '=', tenantId)
+      .where('d.person_id', '=', personId)
+      .execute();
+    const ids = rows.map((r) => r.snapshot_id);
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await db.deleteFrom('detection_snapshots').where('tenant_id', '=', tenantId).where('snapshot_id', 'in', chunk).execute();
+      await db.deleteFrom('snapshots').where('tenant_id', '=', tenantId).where('id', 'in', chunk).execute();
+    }
+    return ids.length;
+  },
+  /** Detections recognized as the person become a person nobody named; returns how many. */
+  async forgetInDetections(db: DbExecutor, tenantId: string, personId: string): Promise<number> {
+    const res = await db.updateTable('detections').set({ person_id: null, subtype: null }).where('tenant_id', '=', tenantId).where('person_id', '=', personId).executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  },
+  // rows of JSON columns that name the person (a substring match; the caller parses, scrubs and writes back)
+  alertsMentioning(db: DbExecutor, tenantId: string, personId: string) {
+    return db.selectFrom('alerts').select(['id', 'detection']).where('tenant_id', '=', tenantId).where('detection', 'like', `%${personId}%`).execute();
+  },
+  async setAlertDetection(db: DbExecutor, id: string, detection: string): Promise<void> {
+    await db.updateTable('alerts').set({ detection }).where('id', '=', id).execute();
+  },
+  incidentDetectionsMentioning(db: DbExecutor, tenantId: string, personId: string) {
+    return db.selectFrom('incident_detections').select(['incident_id', 'detection_id', 'detection']).where('tenant_id', '=', tenantId).where('detection', 'like', `%${personId}%`).execute();
+  },
+  async setIncidentDetection(db: DbExecutor, incidentId: string, detectionId: string, detection: string): Promise<void> {
+    await db.updateTable('incident_detections').set({ detection }).where('incident_id', '=', incidentId).where('detection_id', '=', detectionId).execute();
+  },
+  householdEventsMentioning(db: DbExecutor, tenantId: string, personId: string) {
+    return db
+      .selectFrom('household_events')
+      .select(['id', 'detection', 'data'])
+      .where('tenant_id', '=', tenantId)
+      .where((eb) => eb.or([eb('detection', 'like', `%${personId}%`), eb('data', 'like', `%${personId}%`)]))
+      .execute();
+  },
+  async setHouseholdEvent(db: DbExecutor, id: string, detection: string | null, data: string | null): Promise<void> {
+    await db.updateTable('household_events').set({ detection, data }).where('id', '=', id).execute();
+  },
+  /** Webhook events naming the person that some endpoint has not been sent yet (pending or retrying). */
+  undeliveredEventsMentioning(db: DbExecutor, tenantId: string, personId: string) {
+    return db
+      .selectFrom('webhook_events as e')
+      .select(['e.id', 'e.body'])
+      .where('e.tenant_id', '=', tenantId)
+      .where('e.body', 'like', `%${personId}%`)
+      .where((eb) => eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id').where('d.status', 'in', ['pending', 'retrying'])))
+      .execute();
+  },
+  async setEventBody(db: DbExecutor, id: string, body: string): Promise<void> {
+    await db.updateTable('webhook_events').set({ body }).where('id', '=', id).execute();
+  },
 };

@@ -16,6 +16,7 @@ import {
   type FaceEngine,
 } from '../../ingest/faces/index.ts';
 import type { FrameFace, FrameFaceRecognizer } from '../streams/index.ts';
+import { erasePersonIn } from './erasure.ts';
 import { personRepository, type PersonRow } from './person.repository.ts';
 import type { LiveRecognition } from './live-recognition.ts';
 import type { CreatePersonBodyT, PersonFaceView, PersonView } from './person.schemas.ts';
@@ -134,13 +135,16 @@ export class PeopleService implements FrameFaceRecognizer {
 
   /** Right to erasure: the person, every descriptor and every kept crop, in one transaction. */
   async remove(principal: Principal, actor: Actor, id: string) {
-    const before = await this.get(principal, id);
+    await this.get(principal, id); // 404 for another tenant's or an unknown id
     assertEveryLocation(principal, 'a known person (recognized at every location)');
     let facesDeleted = 0;
     await this.deps.database.withWriteLock(async (trx) => {
       facesDeleted = await personRepository.deleteWithFaces(trx, principal.tenantId, id);
+      // erasure: every read that named them stops doing so, the audit trail included (its earlier
+      // entries about them lose their content); this entry records that it happened, not who
+      const erased = await erasePersonIn(trx, this.deps.audit, principal.tenantId, id);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'person.deleted', resourceType: 'person', resourceId: id, data: { before, faces_deleted: facesDeleted } },
+        { tenantId: principal.tenantId, action: 'person.deleted', resourceType: 'person', resourceId: id, data: { faces_deleted: facesDeleted, erased } },
       ]);
     });
     // after the commit: live tracks recognized as them start over, every process drops the faces

@@ -72,6 +72,11 @@ export function isVisible(v: AuditVisibility, r: Pick<AuditRow, 'location' | 'st
   return true;
 }
 
+/** A format-2 entry whose content was cleared by an erasure (data and salt gone, data_hash kept). */
+function isErased(r: AuditRow): boolean {
+  return (r.format ?? 1) >= 2 && r.salt === null && r.data === null;
+}
+
 export function toExportLine(r: AuditRow, visible = true): AuditExportLine {
   const base = {
     id: r.id,
@@ -84,7 +89,8 @@ export function toExportLine(r: AuditRow, visible = true): AuditExportLine {
     resource_type: r.resource_type,
     request_id: r.request_id,
   };
-  if (!visible) return { ...base, resource_id: null, location: null, stream_id: null, data: null, salt: null, data_hash: r.data_hash, redacted: true, prev_hash: r.prev_hash, hash: r.hash };
+  // an erased entry reads as redacted to every key: its data_hash still links it into the chain
+  if (!visible || isErased(r)) return { ...base, resource_id: null, location: null, stream_id: null, data: null, salt: null, data_hash: r.data_hash, redacted: true, prev_hash: r.prev_hash, hash: r.hash };
   return { ...base, resource_id: r.resource_id, location: r.location, stream_id: r.stream_id, data: r.data, salt: r.salt, data_hash: r.data_hash, prev_hash: r.prev_hash, hash: r.hash };
 }
 

@@ -119,6 +119,26 @@ export const auditRepository = {
     for (const r of rows) heads.set(r.tenant_id, r.hash);
   },
 
+
+  /**
+   * Erasure (docs/decisions.md, "Erasure removes the person from every read"): clears data and salt
+   * of the tenant's format-2 entries about `subject` (its resource id) or naming it in their data.
+   * Their data_hash stays, so the chain verifies; format-1 entries cannot be cleared (their hash
+   * covers the data). Returns how many entries were cleared. The migration 019 trigger allows
+   * exactly this update.
+   */
+  async eraseContent(db: DbExecutor, tenantId: string, subject: string, dialect: Dialect): Promise<number> {
+    const mentions = dialect === 'postgres' ? sql<boolean>`strpos(data, ${subject}) > 0` : sql<boolean>`instr(data, ${subject}) > 0`;
+    const res = await db
+      .updateTable('audit_log')
+      .set({ data: null, salt: null })
+      .where('tenant_id', '=', tenantId)
+      .where('format', '=', 2)
+      .where('data', 'is not', null)
+      .where((eb) => eb.or([eb('resource_id', '=', subject), mentions]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  },
 };
 
 

@@ -79,6 +79,11 @@ export class AuditService {
     );
   }
 
+  /** Clears the content of the tenant's entries about or naming `subject` (erasure); see auditRepository.eraseContent. */
+  eraseIn(trx: DbExecutor, tenantId: string, subject: string): Promise<number> {
+    return auditRepository.eraseContent(trx, tenantId, subject, this.deps.database.dialect);
+  }
+
   async append(actor: Actor, ...inputs: AuditInput[]): Promise<void> {
     await this.deps.database.withWriteLock((trx) => this.appendIn(trx, actor, inputs));
   }

@@ -18,6 +18,7 @@ import * as m016 from './016_detection_person.ts'; // recognized people on detec
 import * as m017 from './017_detections_hot_indexes.ts'; // one index fewer on the hot detections table (issue 16)
 import * as m018 from './018_detection_person_partial.ts'; // the person index holds recognized sightings only (issue 16)
 import * as m019 from './019_scene_stream_combine.ts'; // how a scene's streams combine: max or sum (docs/decisions.md)
+import * as m020 from './020_audit_erasure.ts'; // an erased person's audit entries lose their content, not their place in the chain
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -43,4 +44,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '017_detections_hot_indexes': m017,
   '018_detection_person_partial': m018,
   '019_scene_stream_combine': m019,
+  '020_audit_erasure': m020,
 };
