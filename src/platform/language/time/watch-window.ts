@@ -152,8 +152,8 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
         let ms = count.value * UNIT_MS[unit];
         let last = k + count.length;
         // "an hour and a half"
-        if (tokens[last + 1]?.text === 'and' && ['a', 'an'].includes(tokens[last + 2]?.text) && tokens[last + 3]?.text === 'half') {
-          ms += UNIT_MS[unit] / 2;
+        if (tokens[last + 1]?.text === 'and' && ['a', 'an'].includes(tokens[last + 2]?.text) && ['half', 'quarter'].includes(tokens[last + 3]?.text)) {
+          ms += tokens[last + 3].text === 'half' ? UNIT_MS[unit] / 2 : UNIT_MS[unit] / 4;
           take(last + 1, last + 2, last + 3);
           last += 3;
         }
@@ -181,6 +181,13 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
         spec.date = addDays(monday, 5);
         spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: addDays(monday, 6), role: 'end', dateOnly: true });
       }
+      take(i, i + 1);
+      i++;
+      continue;
+    }
+    // "watch the basement 90 mins": an amount of time with no preposition is how long
+    if (/^\d+(\.\d+)?$/.test(w) && ['minutes', 'minute', 'mins', 'min', 'hours', 'hour', 'hrs', 'hr'].includes(next ?? '') && !['in', 'last', 'past', 'by', 'after', 'every'].includes(prev ?? '')) {
+      spec.durationMs = Number(w) * UNIT_MS[next!];
       take(i, i + 1);
       i++;
       continue;
@@ -376,7 +383,9 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
     const MINUTE_WORDS: Record<string, number> = { five: 5, ten: 10, twenty: 20, 'twenty-five': 25 };
     const minutesSaid = /^\d{1,2}$/.test(w) && Number(w) < 60 ? Number(w) : MINUTE_WORDS[w];
     // "10 to 6" is a range ("from 10 to 6"); "ten to seven" is 18:50 only after at/till/by…, never after from/between
-    const toReading = tokens[i + 1]?.text === 'to' && !/^\d/.test(w) && ['at', 'by', 'until', 'till', 'before', 'around', 'about', 'after'].includes(tokens[i - 1]?.text ?? '');
+    const toReading = tokens[i + 1]?.text === 'to' && !/^\d/.test(w) && (['at', 'by', 'until', 'till', 'before', 'around', 'about', 'after'].includes(tokens[i - 1]?.text ?? '') ||
+      // "from ten to seven this evening until ten past nine": the range is said with "until"
+      (tokens[i - 1]?.text === 'from' && tokens.slice(i + 3, i + 8).some((t) => ['until', 'till', 'til'].includes(t.text))));
     if (minutesSaid !== undefined && (tokens[i + 1]?.text === 'past' || toReading) && hourAt(i + 2) !== undefined &&
       !['hours', 'hour', 'minutes', 'minute', 'mins', 'min'].includes(tokens[i + 3]?.text ?? '') && !/^\d/.test(tokens[i - 1]?.text ?? '')) {
       const h = hourAt(i + 2)!;
@@ -398,6 +407,14 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
       const past = tokens[i + 1].text === 'past';
       const minutes = w === 'half' ? 30 : past ? 15 : 45;
       const hour = past || w === 'half' ? h : (h + 11) % 12 || 12;
+      // "quarter past eight in the morning", "half past four in the afternoon"
+      const a = tokens[i + 3]?.text, b = tokens[i + 4]?.text, c = tokens[i + 5]?.text;
+      const part = a === 'in' && b === 'the' ? c : undefined;
+      if (part === 'morning' || part === 'afternoon' || part === 'evening') {
+        pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}${part === 'morning' ? 'am' : 'pm'}`, tokens: [i, i + 1, i + 2, i + 3, i + 4, i + 5], night: false });
+        i += 5;
+        continue;
+      }
       pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}`, tokens: [i, i + 1, i + 2], night: false });
       i += 2;
       continue;
@@ -496,6 +513,8 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     if (role === 'point' && START_WORDS.has(firstWord)) role = 'start';
     if (r.end) role = 'start';
     spec.anchors.push({ kind: 'clock', ...readHour(r.start, words), minute: r.start.get('minute') ?? 0, date, role });
+    // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
+    if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
     if (r.end) {
       const endDate = r.end.isCertain('day') ? { year: r.end.get('year')!, month: r.end.get('month')!, day: r.end.get('day')!, hour: 0, minute: 0 } : undefined;
       spec.anchors.push({ kind: 'clock', ...readHour(r.end, words), minute: r.end.get('minute') ?? 0, date: endDate && !date && !dayAfterEnd ? endDate : undefined, role: 'end' });
@@ -516,7 +535,7 @@ function readHour(c: chrono.ParsedComponents, words: string): { hour: number; me
   const hour = c.get('hour')!;
   if (c.isCertain('meridiem') || /\b(noon|midnight|midday)\b/.test(words)) return { hour, meridiemCertain: true };
   // "this evening", "in the afternoon": the part of the day said which half
-  if (/\b(morning|afternoon|evening|night|tonight)\b/.test(words)) return { hour, meridiemCertain: hour > 12 };
+  if (/\b(morning|afternoon|evening)\b/.test(words)) return { hour, meridiemCertain: hour > 12 };
   if (hour > 12 && !new RegExp(`\\b${hour}(:\\d\\d)?\\b`).test(words)) return { hour: hour - 12, meridiemCertain: false };
   return { hour, meridiemCertain: hour > 12 };
 }
@@ -608,8 +627,15 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     const day = spec.date ? addDays(spec.date, d - spec.dayOffset) : addDays(today, d);
     let startsAt: number;
     let startLabel: string;
+    let eveningStart = false;
     if (start) {
       startsAt = resolveStart(start, day, ctx, spec.night);
+      // "from half eleven" said at 18:20: the hour without am/pm that is still to come today
+      if (start.kind === 'clock' && !start.meridiemCertain && !start.date && !spec.date && spec.dayOffset === 0 && d === first && start.hour < 12 &&
+        startsAt < ctx.now - 15 * MINUTE && startsAt + 12 * HOUR > ctx.now) {
+        startsAt += 12 * HOUR;
+        eveningStart = true;
+      }
       startLabel = describeAnchor(start, startsAt, ctx);
     } else if (night) {
       startsAt = hasLocation ? getSunTime('sunset', day, ctx) : fromWallClock({ ...day, hour: 18, minute: 0 }, ctx.timeZone);
@@ -629,7 +655,7 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     let defaulted = false;
     if (end) {
       // "from 9pm until 6" ends in the morning; "from now (17:00) until 8" at 20:00, the nearest 8
-      endsAt = resolveEnd(end, startsAt, ctx, night || spec.sleepContext || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
+      endsAt = resolveEnd(end, startsAt, ctx, night || eveningStart || spec.sleepContext || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
       endLabel = describeAnchor(end, endsAt, ctx);
     } else if (spec.durationMs !== undefined) {
       endsAt = startsAt + spec.durationMs;
