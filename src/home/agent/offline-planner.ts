@@ -47,6 +47,8 @@ interface Reading {
   question: boolean;
   /** Places the clause puts out of its request ("…, not the driveway"). */
   excluded: Mention[];
+  /** Sensors named after "except", "but (not)", "apart from": kept out of an "all" request. */
+  exceptSensorIds: string[];
   outOfScope?: string;
   hesitation: boolean;
   urls: string[];
@@ -555,6 +557,8 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     question,
     outOfScope,
     excluded,
+    exceptSensorIds: rawMentions.filter((m) => tokens.slice(Math.max(from, m.start - 4), m.start).some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'not', 'without'].includes(t.text)))
+      .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)),
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')),
     urls,
     text,
@@ -927,7 +931,16 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in (or your coordinates)?";
   }
-  const window = resolveWatchWindow(r.time, state.ctx);
+  // "watch the garage from 7", "at 7": an hour without am/pm and no end is two guesses — asked
+  const open = r.time.anchors.find((a) => a.role !== 'end');
+  if (open?.kind === 'clock' && !open.meridiemCertain && !open.around && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined &&
+    !r.time.night && !r.time.recurrence && !r.time.sleepContext && !r.time.weekend && !r.time.openEnded) {
+    const h = open.hour % 12 || 12;
+    return `From ${h}${open.minute ? `:${String(open.minute).padStart(2, '0')}` : ''} in the morning or in the evening, and until when? For example "from ${h}pm until 6am".`;
+  }
+  // "tonight and tomorrow night", "the next 3 nights": one watch a night
+  const nights = r.time.nights ?? 1;
+  const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
   if (window.passed) {
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;
@@ -1012,6 +1025,11 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   plan.calls.push({ tool: 'create_watch', args, subject, say });
   state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
   state.lastWatchId = `$ref:${callIndex}`;
+  for (let n = 1; n < nights; n++) {
+    const next = resolveWatchWindow({ ...r.time, nights: 1, dayOffset: r.time.dayOffset + n }, state.ctx);
+    const more = { ...args, starts_at: new Date(next.startsAt).toISOString(), ends_at: new Date(next.endsAt).toISOString(), window: next.window };
+    plan.calls.push({ tool: 'create_watch', args: more, subject, say: `I'm also watching the ${subject.replace(/ and /g, ' and the ')} ${describeSpan(next.startsAt, next.endsAt, next.recurrence, state.ctx)}.` });
+  }
   return undefined;
 }
 
@@ -1030,6 +1048,11 @@ function describeSpan(startsAt: number, endsAt: number, recurrence: string, ctx:
 
 /** Watches a clause points at: by place, "all", "it", or the only one there is. */
 function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { watches: ContextWatch[]; question?: string; refusal?: string } {
+  // "stop everything except the garage", "all watches but the porch": the places after the word are kept
+  const kept = new Set(r.exceptSensorIds);
+  if (kept.size && (r.wantsAll || r.mentions.every((m) => m.place.type === 'group'))) {
+    return { watches: state.watches.filter((w) => !w.sensor_ids.some((id) => kept.has(id))) };
+  }
   if (r.wantsAll && !r.mentions.some((m) => m.place.type !== 'group')) return { watches: [...state.watches] };
   if (usePlaces && r.mentions.length) {
     const found: ContextWatch[] = [];
