@@ -112,9 +112,14 @@ function hasOwnVerb(tokens: Token[], from: number): boolean {
   return false;
 }
 
-/** "stop at 5am", "end at 7": an end time, not a request to stop. */
+/** "stop at 5am", "end at 7": an end time, not a request to stop. "until we're back": an end, not a homecoming. */
 export function findTimeVerbs(tokens: Token[]): Set<number> {
   const skip = new Set<number>();
+  tokens.forEach((t, i) => {
+    if (!['until', 'till', 'til', 'when', 'while', 'before', 'once', 'after'].includes(t.text)) return;
+    const end = tokens.slice(i + 1, i + 6).findIndex((x) => x.text === 'back' || x.text === 'home');
+    if (end >= 0) for (let k = i + 1; k <= i + 1 + end; k++) skip.add(k);
+  });
   tokens.forEach((t, i) => {
     if (['stop', 'end', 'finish'].includes(t.text) && ['at', 'by', 'around'].includes(tokens[i + 1]?.text ?? '') && /\d|noon|midnight|sunrise|dawn/.test(tokens[i + 2]?.text ?? '')) {
       skip.add(i);
@@ -170,7 +175,7 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
     if (piece.from >= piece.to) continue;
     const found = findIntent(tokens, piece.from, piece.to, skip);
     const first = tokens[piece.from]?.text;
-    const correction = (first === 'i' && tokens[piece.from + 1]?.text === 'mean') || first === 'sorry' || first === 'rather' ||
+    const correction = (first === 'i' && ['mean', 'meant'].includes(tokens[piece.from + 1]?.text)) || first === 'sorry' || first === 'rather' || first === 'oops' ||
       (first === 'actually' && clauses.length > 0 && !found.intent);
     const prev = clauses.at(-1);
     const separate = found.intent !== undefined || correction || !prev || piece.newSentence || piece.contrast ||

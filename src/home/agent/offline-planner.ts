@@ -47,6 +47,8 @@ interface Reading {
   question: boolean;
   /** Places the clause puts out of its request ("…, not the driveway"). */
   excluded: Mention[];
+  /** Sensors named after "except", "but (not)", "apart from": kept out of an "all" request. */
+  exceptSensorIds: string[];
   outOfScope?: string;
   hesitation: boolean;
   urls: string[];
@@ -117,6 +119,23 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     plan.confidence = 0;
     return plan;
   }
+  // only the user's own words instruct: quoted, forwarded and pretend-system text is content
+  const quoted = setAsideQuoted(message);
+  if (quoted.found) {
+    if (!/\p{L}/u.test(quoted.own.replace(/\b(sent|forwarded|texted|wrote|says?|said|me|this|my|his|her|our|message|got|just|look|at|what|a|an|the)\b/gi, ''))) {
+      plan.clarification = "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?";
+      plan.confidence = 0;
+      return plan;
+    }
+    const inner = planOffline(quoted.own, ctx);
+    if (!inner.calls.length && inner.clarification && !inner.answers?.length) {
+      return { ...inner, clarification: "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?" };
+    }
+    inner.notes = [...(inner.notes ?? []), "I didn't act on the quoted or forwarded text: only your own request is an instruction."];
+    return inner;
+  }
+  // "undo that", "put it back": the reverse of the conversation's last change
+  if (UNDO.test(message.trim())) return planUndo(ctx);
   const placeWords = listPlaceWords(ctx);
   const language = detectForeignLanguage(message, placeWords);
   if (language) {
@@ -231,6 +250,63 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   return undefined;
 }
 
+const UNDO = /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
+
+/** Quoted or forwarded text and markup pretending to be another speaker, set aside from the user's own words. */
+function setAsideQuoted(message: string): { own: string; found: boolean } {
+  let own = message;
+  // markup: <system>…</system>, [SYSTEM] …, "SYSTEM:" / "assistant:" prefixes, ``` blocks
+  own = own.replace(/<\s*(system|assistant|admin|developer|instructions?|tool|user)[^>]*>[\s\S]*?(<\s*\/\s*\1\s*>|$)/gi, ' ');
+  own = own.replace(/\[\s*(system|admin|assistant|developer|instructions?)\s*\][\s\S]*$/gi, ' ');
+  own = own.replace(/(^|\n)\s*(system|assistant|admin|developer)\s*(message|prompt|override)?\s*:[\s\S]*$/gi, ' ');
+  own = own.replace(/```[\s\S]*?(```|$)/g, ' ');
+  // quoted text of three words or more: "…", “…”, '…' (an apostrophe inside a word is no quote)
+  own = own.replace(/["\u201c\u201d]([^"\u201c\u201d]*\s[^"\u201c\u201d]*\s[^"\u201c\u201d]*)["\u201c\u201d]/g, ' ');
+  own = own.replace(/(^|[\s:(])['\u2018]([^'\u2018\u2019]*\s[^'\u2018\u2019]*\s[^\u2018\u2019]*?)['\u2019](?=$|[\s.,!?;:)])/g, '$1 ');
+  // forwarded: "my son sent me this: …", "Fwd: …", lines starting with ">"
+  own = own.replace(/\b(sent|forwarded|texted|wrote|emailed|messaged|posted)\b[^:\n]{0,40}:\s*[\s\S]*$/i, (m) => m.replace(/:[\s\S]*$/, ' '));
+  own = own.replace(/(^|\n)\s*(fwd?|fw):[\s\S]*$/gi, ' ');
+  own = own.replace(/(^|\n)\s*>[^\n]*/g, ' ');
+  own = own.replace(/\s+/g, ' ').trim();
+  return { own, found: own !== message.replace(/\s+/g, ' ').trim() };
+}
+
+/** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
+function planUndo(ctx: HouseholdContext): Plan {
+  const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
+  const turns = ctx.conversation?.turns ?? [];
+  const last = [...turns].reverse().find((t) => t.actions.some((a) => CHANGE_ACTIONS.has(a.type)));
+  if (!last) {
+    plan.clarification = "I haven't changed anything in this conversation, so there is nothing to undo. What would you like me to do?";
+    return plan;
+  }
+  const sensorOf = (a: { id?: string; subject?: string }) => ctx.sensors.find((s) => s.id === a.id || s.name.toLowerCase() === a.subject?.toLowerCase());
+  const roomOf = (a: { subject?: string }) => ctx.rooms.find((r) => r.name.toLowerCase() === a.subject?.toLowerCase())?.name;
+  for (const a of last.actions.filter((x) => CHANGE_ACTIONS.has(x.type))) {
+    const sensor = sensorOf(a);
+    if (a.type === 'watch.created' && a.id && ctx.watches.some((w) => w.id === a.id)) {
+      plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: a.id }, subject: a.subject, say: `I've undone that: the watch on the ${a.subject} is stood down.` });
+    } else if ((a.type === 'sensor.muted' || a.type === 'sensor.unmuted') && sensor) {
+      const mute = a.type === 'sensor.unmuted';
+      plan.calls.push({ tool: mute ? 'mute_sensor' : 'unmute_sensor', args: { sensor_id: sensor.id }, subject: sensor.name, say: `I've undone that: the ${sensor.name} is ${mute ? 'muted' : 'unmuted'} again.` });
+    } else if (a.type === 'boundary.set' || a.type === 'boundary.cleared') {
+      const room = roomOf(a);
+      const args = room ? { room } : sensor ? { sensor_id: sensor.id } : undefined;
+      if (!args) continue;
+      const set = a.type === 'boundary.cleared';
+      plan.calls.push({ tool: set ? 'set_boundary' : 'clear_boundary', args, subject: a.subject, say: set ? `I've undone that: I'm leaving the ${a.subject} alone again.` : `I've undone that: I can watch the ${a.subject} again.` });
+    } else {
+      plan.calls = [];
+      plan.clarification = `I can't undo that last change (${a.type.replace('.', ' ').replace('_', ' ')}${a.subject ? ` on the ${a.subject}` : ''}) by myself. Tell me how it should be, for example "watch the ${a.subject ?? 'garage'} tonight".`;
+      return plan;
+    }
+  }
+  if (!plan.calls.length) plan.clarification = "That last change can't be undone any more (it has already ended). What would you like me to do?";
+  return tidyPlan(plan);
+}
+
+const CHANGE_ACTIONS = new Set(['watch.created', 'watch.updated', 'watch.stood_down', 'sensor.muted', 'sensor.unmuted', 'boundary.set', 'boundary.cleared', 'sensor.added', 'household.updated']);
+
 /**
  * When the previous turn asked "which X do you mean: A, B?" and this message picks one option by
  * its words ("the back one", "the porch"), plans the previous request again with that option.
@@ -294,7 +370,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   for (const clause of clauses) {
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     const prev = readings.at(-1);
-    if (r.clause.correction && prev) {
+    if (r.clause.correction && prev && (prev.intent || prev.mentions.length || prev.time.hasTime)) {
       if (r.mentions.length) prev.mentions = r.mentions;
       if (r.time.hasTime) prev.time = r.time;
       foldInto(prev, r);
@@ -307,7 +383,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       for (const k of prev.time.consumed) prev.used.add(k);
       continue;
     }
-    if (!r.intent && !r.outOfScope && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
+    if (!r.intent && !r.outOfScope && !r.question && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
       const inMessage = prev?.intent && prev.intent !== 'help';
       const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
       if (source?.intent) {
@@ -318,6 +394,11 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
         if (!inMessage && source.intent === 'create_watch' && !ownPlaces && findLastWatchId(ctx)) {
           r.intent = 'update_watch';
           r.mentions = [];
+        }
+        // "no sorry, I meant the driveway": the watch just made moves to the place named, none is added
+        if (!inMessage && (source.intent === 'create_watch' || source.intent === 'update_watch') && ownPlaces && isCorrection(tokens) && findLastWatchId(ctx)) {
+          r.intent = 'update_watch';
+          r.hasReference = true;
         }
       }
     } else if (r.intent === 'create_watch' && !r.mentions.length && r.hasReference && prev?.intent === 'create_watch' && !r.clause.newSentence) {
@@ -345,6 +426,16 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   // "heading to bed, watch the back door till 7": the bedtime said anywhere sets the reading of "7"
   if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
   return readings;
+}
+
+/** Words that open a correction of what was just done ("no, I meant…", "sorry, …", "actually …"). */
+const CORRECTION_OPENERS = new Set(['no', 'nope', 'sorry', 'oops', 'actually', 'rather', 'correction']);
+
+/** The message corrects the conversation's last request rather than adding one. */
+function isCorrection(tokens: Token[]): boolean {
+  const words = tokens.map((t) => t.text);
+  if (CORRECTION_OPENERS.has(words[0]) && words[1] !== 'need' && words[1] !== 'longer' && words[1] !== 'more') return true;
+  return words.some((w, k) => w === 'i' && (words[k + 1] === 'meant' || words[k + 1] === 'mean'));
 }
 
 /** A clause folded into the reading before it: its words count for that reading's coverage. */
@@ -440,6 +531,8 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   const negated = negationAt >= 0;
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
+  // "is the dog in the yard?": a question about a place, with no other cue, is answered from what the place shows
+  if (question && !intent && mentions.some((m) => m.place.type !== 'group' || !m.place.wholeHome) && !time.past && !time.sinceMs) intent = 'describe';
   const hasReference = words.some((w, k) => REFERENCE_WORDS.has(w) && !inMention.has(from + k) && !(w === 'there' && words[k - 1] !== 'in') &&
     // "the porch one": named by its place
     !((w === 'one' || w === 'ones') && inMention.has(from + k - 1)));
@@ -456,12 +549,16 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     people,
     peopleQuestion,
     hasReference,
-    wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k)),
+    // "we're back, you can relax": every watch stands down
+    wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k)) ||
+      (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
     negated,
     question,
     outOfScope,
     excluded,
+    exceptSensorIds: rawMentions.filter((m) => tokens.slice(Math.max(from, m.start - 4), m.start).some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'not', 'without'].includes(t.text)))
+      .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)),
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')),
     urls,
     text,
@@ -490,6 +587,9 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
   for (let k = from; k < to; k++) {
     if (['except', 'excluding', 'besides', 'but', 'apart'].includes(tokens[k].text) && [1, 2, 3].some((d) => used.has(k + d))) used.add(k);
   }
+  // "no sorry, I meant …": the words that open a correction
+  for (let k = from; k < to && CORRECTION_OPENERS.has(tokens[k].text); k++) used.add(k);
+  for (let k = from; k + 1 < to; k++) if (tokens[k].text === 'i' && ['meant', 'mean'].includes(tokens[k + 1].text)) used.add(k).add(k + 1);
   // "someone I don't recognise": a stranger, read as a condition
   for (let k = from; k + 1 < to; k++) {
     if (['not', 'never'].includes(tokens[k].text) && ['recognise', 'recognize', 'know'].includes(tokens[k + 1].text) && conditions.has('unrecognized_person')) used.add(k).add(k + 1);
@@ -831,7 +931,16 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in (or your coordinates)?";
   }
-  const window = resolveWatchWindow(r.time, state.ctx);
+  // "watch the garage from 7", "at 7": an hour without am/pm and no end is two guesses — asked
+  const open = r.time.anchors.find((a) => a.role !== 'end');
+  if (open?.kind === 'clock' && !open.meridiemCertain && !open.around && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined &&
+    !r.time.night && !r.time.recurrence && !r.time.sleepContext && !r.time.weekend && !r.time.openEnded) {
+    const h = open.hour % 12 || 12;
+    return `From ${h}${open.minute ? `:${String(open.minute).padStart(2, '0')}` : ''} in the morning or in the evening, and until when? For example "from ${h}pm until 6am".`;
+  }
+  // "tonight and tomorrow night", "the next 3 nights": one watch a night
+  const nights = r.time.nights ?? 1;
+  const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
   if (window.passed) {
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;
@@ -916,6 +1025,11 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   plan.calls.push({ tool: 'create_watch', args, subject, say });
   state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
   state.lastWatchId = `$ref:${callIndex}`;
+  for (let n = 1; n < nights; n++) {
+    const next = resolveWatchWindow({ ...r.time, nights: 1, dayOffset: r.time.dayOffset + n }, state.ctx);
+    const more = { ...args, starts_at: new Date(next.startsAt).toISOString(), ends_at: new Date(next.endsAt).toISOString(), window: next.window };
+    plan.calls.push({ tool: 'create_watch', args: more, subject, say: `I'm also watching the ${subject.replace(/ and /g, ' and the ')} ${describeSpan(next.startsAt, next.endsAt, next.recurrence, state.ctx)}.` });
+  }
   return undefined;
 }
 
@@ -934,6 +1048,11 @@ function describeSpan(startsAt: number, endsAt: number, recurrence: string, ctx:
 
 /** Watches a clause points at: by place, "all", "it", or the only one there is. */
 function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { watches: ContextWatch[]; question?: string; refusal?: string } {
+  // "stop everything except the garage", "all watches but the porch": the places after the word are kept
+  const kept = new Set(r.exceptSensorIds);
+  if (kept.size && (r.wantsAll || r.mentions.every((m) => m.place.type === 'group'))) {
+    return { watches: state.watches.filter((w) => !w.sensor_ids.some((id) => kept.has(id))) };
+  }
   if (r.wantsAll && !r.mentions.some((m) => m.place.type !== 'group')) return { watches: [...state.watches] };
   if (usePlaces && r.mentions.length) {
     const found: ContextWatch[] = [];

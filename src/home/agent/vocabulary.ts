@@ -59,6 +59,9 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'switch off … watch', 'end … watch', 'stop … watch', 'kill … watch', 'remove … watch', 'delete … watch',
       'forget about', 'never mind', 'nevermind', 'do not watch … anymore', 'stop … anymore', 'stop', 'drop',
       'quit watch|watching', 'quit',
+      // cancellation and homecoming (see docs/decisions.md, "Coverage before action"): never a watch
+      'forget', 'scrap', 'no need', 'relax', 'can relax', 'we be back', 'we be home', 'i be back', 'i be home', 'abort',
+      'stand … down', 'call it off',
     ],
   },
   {
@@ -100,6 +103,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   {
     intent: 'describe',
     cues: [
+      'be … shut', 'be … locked', 'be … unlocked',
       'what be happen|happening', 'what be go on', 'what be going on', 'what do … see', 'what … show|showing',
       'show me', 'be … ok|okay|alright|fine|safe', 'be anyone', 'be anybody', 'be someone', 'be there', 'anyone in|at|on', 'anybody in|at|on',
       'anything move|moving', 'who be at|in|on', 'check', 'how be', 'how … look|looking', 'what be on',

@@ -6,6 +6,7 @@
 import nlp from 'compromise';
 import { distance } from 'fastest-levenshtein';
 import { SPELLING_FIXES, STOP_WORDS } from './words.ts';
+import { isLexiconNoun } from './lexicon/wordnet.ts';
 
 export interface Token {
   /** Lower-case surface form (contractions expanded). */
@@ -44,7 +45,10 @@ function isKnownWord(word: string, names: Set<string>, correctable: ReadonlySet<
   for (const suffix of ['s', 'es', 'ed', 'ing', 'd']) {
     if (word.endsWith(suffix) && lexicon[word.slice(0, -suffix.length)] !== undefined) return true;
   }
-  return correctable.has(word);
+  if (correctable.has(word)) return true;
+  // a real English word is never corrected into another one ("motor" is no "motion"): see
+  // docs/decisions.md, "Coverage before action"; short ones are left to the corrector ("dor")
+  return word.length >= 5 && isLexiconNoun(word);
 }
 
 /** Levenshtein distance counting one swap of adjacent letters ("wacth") as one edit. */

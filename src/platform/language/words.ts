@@ -23,5 +23,5 @@ export const SPELLING_FIXES: Record<string, string> = {
   tmrw: 'tomorrow', tmr: 'tomorrow', tomoz: 'tomorrow', 'tmrw.': 'tomorrow', whats: "what's", hows: "how's",
   wheres: "where's", whos: "who's", dont: "don't", cant: "can't", im: "i'm", thx: 'thanks', ty: 'thanks',
   livingroom: 'living room', frontdoor: 'front door', backdoor: 'back door', 'b4': 'before', cam: 'cam', cu: 'see you',
-  anyones: "anyone's", someones: "someone's", nite: 'night', mins: 'minutes', hrs: 'hours', hr: 'hour',
+  anyones: "anyone's", someones: "someone's", nite: 'night', midnite: 'midnight', mins: 'minutes', hrs: 'hours', hr: 'hour',
 };

@@ -112,6 +112,12 @@ export function getNounBaseForms(word: string): string[] {
   return forms;
 }
 
+/** True when WordNet has the word as a noun (any inflection): a real English word, never a typo to correct. */
+export function isLexiconNoun(word: string): boolean {
+  const d = getDb();
+  return getNounBaseForms(word).some((form) => d.index.has(form));
+}
+
 /** The noun senses of a word or phrase, most frequent first; empty when WordNet has none. */
 export function getNounSenses(word: string): Synset[] {
   const d = getDb();

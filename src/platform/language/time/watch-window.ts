@@ -36,6 +36,8 @@ export interface TimeSpec {
   recurrence?: Exclude<Recurrence, 'none'>;
   /** "this weekend" as a one-off. */
   weekend: boolean;
+  /** "tonight and tomorrow night", "the next 3 nights": how many nights one watch covers (1 when unsaid). */
+  nights?: number;
   /** "while we're away": no end the agent can know. */
   openEnded: boolean;
   /** Look-back for questions about the past. */
@@ -88,6 +90,8 @@ function getRoleBefore(tokens: Token[], i: number, from: number): Role {
     if (END_WORDS.has(w)) return 'end';
     // "till I'm back at 10": the time of coming back ends the window
     if ((w === 'at' || w === 'by') && ['back', 'home'].includes(tokens[k - 1]?.text ?? '')) return 'end';
+    // "till we get home sunday evening": the time of coming back ends the window
+    if (['back', 'home', 'return', 'returns', 'arrive'].includes(w) && tokens.slice(Math.max(from, k - 4), k).some((t) => ['until', 'till', 'by', 'before'].includes(t.text))) return 'end';
     if (START_WORDS.has(w)) return 'start';
     if (!['the', 'at', 'around', 'about', 'it'].includes(w)) break;
   }
@@ -118,7 +122,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     const next = tokens[i + 1]?.text;
     const prev = tokens[i - 1]?.text;
     // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
-    if (['for', 'next', 'by', 'last', 'past', 'in'].includes(w)) {
+    if (['for', 'next', 'by', 'last', 'past', 'in'].includes(w) && !(w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? ''))) {
       let k = i + 1;
       if (tokens[k]?.text === 'the' && w !== 'in') k++;
       let kind = w === 'by' ? 'extend' : w === 'last' || w === 'past' ? 'past' : w === 'in' ? 'delay' : 'ahead';
@@ -126,10 +130,33 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
         kind = tokens[k].text === 'next' ? kind : 'past';
         k++;
       }
-      const count = parseCount(tokens, k) ?? (tokens[k]?.text in UNIT_MS && kind !== 'extend' ? { value: 1, length: 0 } : undefined);
+      // "for like an hour", "for about 2 hours": a hedge before the amount
+      while (['like', 'about', 'around', 'roughly', 'maybe', 'just', 'approximately', 'another'].includes(tokens[k]?.text ?? '') && k < to) k++;
+      let count = parseCount(tokens, k) ?? (tokens[k]?.text in UNIT_MS && kind !== 'extend' ? { value: 1, length: 0 } : undefined);
+      // "two and a half hours"
+      if (count && tokens[k + count.length]?.text === 'and' && ['a', 'an'].includes(tokens[k + count.length + 1]?.text) && tokens[k + count.length + 2]?.text === 'half') {
+        count = { value: count.value + 0.5, length: count.length + 3 };
+      }
+      // "a couple of hours", "a few minutes"
+      if (count && tokens[k + count.length]?.text === 'of' && count.length > 0) count = { ...count, length: count.length + 1 };
       const unit = count ? tokens[k + count.length]?.text : undefined;
+      if (count && unit && (unit === 'night' || unit === 'nights') && kind === 'ahead') {
+        // "for the next 3 nights", "for two nights"
+        spec.night = true;
+        spec.nights = count.value;
+        for (let j = i; j <= k + count.length; j++) take(j);
+        i = k + count.length;
+        continue;
+      }
       if (count && unit && unit in UNIT_MS) {
-        const ms = count.value * UNIT_MS[unit];
+        let ms = count.value * UNIT_MS[unit];
+        let last = k + count.length;
+        // "an hour and a half"
+        if (tokens[last + 1]?.text === 'and' && ['a', 'an'].includes(tokens[last + 2]?.text) && ['half', 'quarter'].includes(tokens[last + 3]?.text)) {
+          ms += tokens[last + 3].text === 'half' ? UNIT_MS[unit] / 2 : UNIT_MS[unit] / 4;
+          take(last + 1, last + 2, last + 3);
+          last += 3;
+        }
         if (kind === 'extend') spec.extendMs = ms;
         else if (kind === 'delay') spec.delayMs = ms;
         else if (kind === 'past') {
@@ -138,9 +165,41 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
         }
         else spec.durationMs = ms;
         for (let j = i; j <= k + count.length; j++) take(j);
-        i = k + count.length;
+        i = last;
         continue;
       }
+    }
+    // "next week": the calendar week after this one, Monday to Sunday; "for the next week" is a duration (above)
+    if (w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? '')) {
+      const today: WallClock = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
+      const toMonday = ((8 - getWeekday(today)) % 7) || 7;
+      const monday = addDays(today, toMonday);
+      if (next === 'week') {
+        spec.date = monday;
+        spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: addDays(monday, 6), role: 'end', dateOnly: true });
+      } else {
+        spec.date = addDays(monday, 5);
+        spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: addDays(monday, 6), role: 'end', dateOnly: true });
+      }
+      take(i, i + 1);
+      i++;
+      continue;
+    }
+    // "watch the basement 90 mins": an amount of time with no preposition is how long
+    if (/^\d+(\.\d+)?$/.test(w) && ['minutes', 'minute', 'mins', 'min', 'hours', 'hour', 'hrs', 'hr'].includes(next ?? '') && !['in', 'last', 'past', 'by', 'after', 'every'].includes(prev ?? '')) {
+      spec.durationMs = Number(w) * UNIT_MS[next!];
+      take(i, i + 1);
+      i++;
+      continue;
+    }
+    // "3 nights", "two nights": that many nights from tonight
+    if (parseCount(tokens, i) && ['nights'].includes(tokens[i + (parseCount(tokens, i)!.length)]?.text ?? '') && !spec.consumed.has(i + parseCount(tokens, i)!.length)) {
+      const count = parseCount(tokens, i)!;
+      spec.night = true;
+      spec.nights = count.value;
+      for (let j = i; j <= i + count.length; j++) take(j);
+      i += count.length;
+      continue;
     }
     // "while we sleep" is tonight; "while we're away" has no end we can know
     if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => ['sleep', 'asleep', 'sleeping'].includes(t.text))) {
@@ -177,6 +236,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     if ((w === 'every' || w === 'each') && next) {
       if (['night', 'evening', 'nights'].includes(next)) { spec.recurrence = 'daily'; spec.night = true; take(i, i + 1); i++; continue; }
       if (next === 'day') { spec.recurrence = 'daily'; take(i, i + 1); i++; continue; }
+      if (next === 'weeknight' || next === 'weeknights') { spec.recurrence = 'weekdays'; spec.night = true; take(i, i + 1); i++; continue; }
       const recurrence = next === 'weekday' || next === 'weekdays' ? 'weekdays' : next === 'weekend' || next === 'weekends' ? 'weekends' : undefined;
       if (recurrence) {
         spec.recurrence = recurrence;
@@ -217,7 +277,13 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       continue;
     }
     if (w === 'night' || w === 'evening') {
-      if (prev === 'tomorrow') { spec.night = true; spec.dayOffset = 1; take(i - 1, i); continue; }
+      if (prev === 'tomorrow') {
+        // "tonight and tomorrow night": two nights from tonight
+        if (spec.night && spec.dayOffset === 0 && tokens.slice(from, i).some((t) => t.text === 'tonight')) spec.nights = Math.max(spec.nights ?? 1, 2);
+        else { spec.night = true; spec.dayOffset = 1; }
+        take(i - 1, i);
+        continue;
+      }
       if (prev === 'last') { spec.sinceMs = (c) => getNightStart(c, -1); pastWords = true; take(i - 1, i); continue; }
       if (['at', 'all', 'this', 'the', 'tonight'].includes(prev ?? '') || i === from) { spec.night = true; take(i); if (prev === 'at' || prev === 'all' || prev === 'this') take(i - 1); continue; }
     }
@@ -253,7 +319,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       if (prev === 'the') take(i - 1);
       continue;
     }
-    if (w === 'tomorrow') { spec.dayOffset = 1; take(i); continue; }
+    if (w === 'tomorrow' && !(next === 'night' && spec.night)) { spec.dayOffset = 1; take(i); continue; }
     if (w === 'week' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, -((toWallClock(c.now, c.timeZone).weekday + 6) % 7)); take(i - 1, i); continue; }
     // a bare hour after a time preposition: "until 6", "between 10 and 6", "around 4"
     if (/^\d{1,2}$/.test(w) && Number(w) <= 24) {
@@ -313,11 +379,42 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
     const w = tokens[i].text;
     // spoken clock times: "quarter past 8" → 8:15, "half past 7" → 7:30, "quarter to 9" → 8:45
     const hourAt = (k: number) => (/^\d{1,2}$/.test(tokens[k]?.text ?? '') ? Number(tokens[k].text) : NUMBERS[tokens[k]?.text ?? '']);
+    // "ten to seven", "twenty past 6", "25 past 9": minutes past or to an hour
+    const MINUTE_WORDS: Record<string, number> = { five: 5, ten: 10, twenty: 20, 'twenty-five': 25 };
+    const minutesSaid = /^\d{1,2}$/.test(w) && Number(w) < 60 ? Number(w) : MINUTE_WORDS[w];
+    // "10 to 6" is a range ("from 10 to 6"); "ten to seven" is 18:50 only after at/till/by…, never after from/between
+    const toReading = tokens[i + 1]?.text === 'to' && !/^\d/.test(w) && (['at', 'by', 'until', 'till', 'before', 'around', 'about', 'after'].includes(tokens[i - 1]?.text ?? '') ||
+      // "from ten to seven this evening until ten past nine": the range is said with "until"
+      (tokens[i - 1]?.text === 'from' && tokens.slice(i + 3, i + 8).some((t) => ['until', 'till', 'til'].includes(t.text))));
+    if (minutesSaid !== undefined && (tokens[i + 1]?.text === 'past' || toReading) && hourAt(i + 2) !== undefined &&
+      !['hours', 'hour', 'minutes', 'minute', 'mins', 'min'].includes(tokens[i + 3]?.text ?? '') && !/^\d/.test(tokens[i - 1]?.text ?? '')) {
+      const h = hourAt(i + 2)!;
+      const past = tokens[i + 1].text === 'past';
+      const hour = past ? h : (h + 11) % 12 || 12;
+      const minutes = past ? minutesSaid : 60 - minutesSaid;
+      pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}`, tokens: [i, i + 1, i + 2], night: false });
+      i += 2;
+      continue;
+    }
+    // "half ten" (British): half past ten
+    if (w === 'half' && hourAt(i + 1) !== undefined && !['hours', 'hour', 'an', 'a'].includes(tokens[i + 2]?.text ?? '') && Number(hourAt(i + 1)) <= 12) {
+      pieces.push({ text: `${hourAt(i + 1)}:30`, tokens: [i, i + 1], night: false });
+      i += 1;
+      continue;
+    }
     if ((w === 'quarter' || w === 'half') && (tokens[i + 1]?.text === 'past' || tokens[i + 1]?.text === 'to') && hourAt(i + 2) !== undefined) {
       const h = hourAt(i + 2)!;
       const past = tokens[i + 1].text === 'past';
       const minutes = w === 'half' ? 30 : past ? 15 : 45;
       const hour = past || w === 'half' ? h : (h + 11) % 12 || 12;
+      // "quarter past eight in the morning", "half past four in the afternoon"
+      const a = tokens[i + 3]?.text, b = tokens[i + 4]?.text, c = tokens[i + 5]?.text;
+      const part = a === 'in' && b === 'the' ? c : undefined;
+      if (part === 'morning' || part === 'afternoon' || part === 'evening') {
+        pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}${part === 'morning' ? 'am' : 'pm'}`, tokens: [i, i + 1, i + 2, i + 3, i + 4, i + 5], night: false });
+        i += 5;
+        continue;
+      }
       pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}`, tokens: [i, i + 1, i + 2], night: false });
       i += 2;
       continue;
@@ -415,16 +512,32 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     if (role === 'point' && (firstWord === 'at' || firstWord === 'by') && ['back', 'home'].includes(tokens[phrase.first - 1]?.text ?? '')) role = 'end';
     if (role === 'point' && START_WORDS.has(firstWord)) role = 'start';
     if (r.end) role = 'start';
-    spec.anchors.push({ kind: 'clock', hour: r.start.get('hour')!, minute: r.start.get('minute') ?? 0, meridiemCertain: r.start.isCertain('meridiem') || r.start.get('hour')! > 12 || /\b(noon|midnight)\b/.test(words), date, role });
+    spec.anchors.push({ kind: 'clock', ...readHour(r.start, words), minute: r.start.get('minute') ?? 0, date, role });
+    // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
+    if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
     if (r.end) {
       const endDate = r.end.isCertain('day') ? { year: r.end.get('year')!, month: r.end.get('month')!, day: r.end.get('day')!, hour: 0, minute: 0 } : undefined;
-      spec.anchors.push({ kind: 'clock', hour: r.end.get('hour')!, minute: r.end.get('minute') ?? 0, meridiemCertain: r.end.isCertain('meridiem') || r.end.get('hour')! > 12, date: endDate && !date && !dayAfterEnd ? endDate : undefined, role: 'end' });
+      spec.anchors.push({ kind: 'clock', ...readHour(r.end, words), minute: r.end.get('minute') ?? 0, date: endDate && !date && !dayAfterEnd ? endDate : undefined, role: 'end' });
     }
     span.forEach((k) => spec.consumed.add(k));
     // "from 10pm": the preposition belongs to the time
     const before = phrase.first - 1;
     if (before >= from && (START_WORDS.has(tokens[before].text) || END_WORDS.has(tokens[before].text))) spec.consumed.add(before);
   }
+}
+
+/**
+ * The hour chrono read and whether am/pm is certain. Chrono guesses the afternoon for the end of
+ * "11 till 6"; unless the words said so (pm, 18:00, noon), the hour stays open for the window to
+ * choose ("every night from 11 till 6" ends at 06:00).
+ */
+function readHour(c: chrono.ParsedComponents, words: string): { hour: number; meridiemCertain: boolean } {
+  const hour = c.get('hour')!;
+  if (c.isCertain('meridiem') || /\b(noon|midnight|midday)\b/.test(words)) return { hour, meridiemCertain: true };
+  // "this evening", "in the afternoon": the part of the day said which half
+  if (/\b(morning|afternoon|evening)\b/.test(words)) return { hour, meridiemCertain: hour > 12 };
+  if (hour > 12 && !new RegExp(`\\b${hour}(:\\d\\d)?\\b`).test(words)) return { hour: hour - 12, meridiemCertain: false };
+  return { hour, meridiemCertain: hour > 12 };
 }
 
 /** Sunset of a local day (18:00 when the home has no location), for "last night". */
@@ -514,8 +627,15 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     const day = spec.date ? addDays(spec.date, d - spec.dayOffset) : addDays(today, d);
     let startsAt: number;
     let startLabel: string;
+    let eveningStart = false;
     if (start) {
       startsAt = resolveStart(start, day, ctx, spec.night);
+      // "from half eleven" said at 18:20: the hour without am/pm that is still to come today
+      if (start.kind === 'clock' && !start.meridiemCertain && !start.date && !spec.date && spec.dayOffset === 0 && d === first && start.hour < 12 &&
+        startsAt < ctx.now - 15 * MINUTE && startsAt + 12 * HOUR > ctx.now) {
+        startsAt += 12 * HOUR;
+        eveningStart = true;
+      }
       startLabel = describeAnchor(start, startsAt, ctx);
     } else if (night) {
       startsAt = hasLocation ? getSunTime('sunset', day, ctx) : fromWallClock({ ...day, hour: 18, minute: 0 }, ctx.timeZone);
@@ -523,7 +643,7 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     } else if (spec.delayMs !== undefined && d === 0) {
       startsAt = ctx.now + spec.delayMs;
       startLabel = formatClock(startsAt, ctx.timeZone);
-    } else if (d === 0 || (!spec.dayOffset && !spec.date)) {
+    } else if ((d === 0 && !spec.date) || (!spec.dayOffset && !spec.date)) {
       startsAt = d === 0 ? ctx.now : fromWallClock(day, ctx.timeZone);
       startLabel = 'now';
     } else {
@@ -535,14 +655,16 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     let defaulted = false;
     if (end) {
       // "from 9pm until 6" ends in the morning; "from now (17:00) until 8" at 20:00, the nearest 8
-      endsAt = resolveEnd(end, startsAt, ctx, night || spec.sleepContext || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
+      endsAt = resolveEnd(end, startsAt, ctx, night || eveningStart || spec.sleepContext || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
       endLabel = describeAnchor(end, endsAt, ctx);
     } else if (spec.durationMs !== undefined) {
       endsAt = startsAt + spec.durationMs;
       endLabel = formatClock(endsAt, ctx.timeZone);
     } else if (night || (start && (toWallClock(startsAt, ctx.timeZone).hour >= 17 || toWallClock(startsAt, ctx.timeZone).hour < 5))) {
-      endsAt = hasLocation ? getNextSunTime('sunrise', startsAt, ctx) : fromWallClock({ ...addDays(day, 1), hour: 7, minute: 0 }, ctx.timeZone);
-      endLabel = hasLocation ? 'sunrise' : '07:00';
+      // several nights: until the sunrise after the last one
+      const more = Math.max(0, (spec.nights ?? 1) - 1);
+      endsAt = hasLocation ? getNextSunTime('sunrise', startsAt + more * DAY, ctx) : fromWallClock({ ...addDays(day, 1 + more), hour: 7, minute: 0 }, ctx.timeZone);
+      endLabel = hasLocation ? (more ? `sunrise ${formatDay(toLocalDate(endsAt, ctx.timeZone))}` : 'sunrise') : '07:00';
     } else {
       endsAt = startsAt + DAY;
       endLabel = `${formatClock(endsAt, ctx.timeZone)} tomorrow`;
