@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { PERSON_JPG } from '../fixtures-video/rtsp-camera.ts';
+import { streamRepository } from '../../src/org/streams/index.ts';
 import { ARTEFACTS, CHROMIUM, WIDTHS, seriousViolations, startConsoleApp, waitUntil, type ConsoleApp } from './console-app.ts';
 
 // Issue 13 "Tests in a real browser": Debian's chromium against the real server with the demo
@@ -422,6 +423,42 @@ describe('web console in chromium', { skip }, () => {
     const res = await fetch(`${c.base}/v1/console/session`, { headers: { cookie: `vigil_console=${cookie.value}` } });
     assert.equal(res.status, 401);
     assert.equal((await res.json()).code, 'console_session_expired');
+    await context.close();
+  });
+
+  test('freshness on the wall: a scene whose camera went offline 15 minutes ago is greyed out and says since when; "Live" follows the connection', async () => {
+    // a live key: a test key's cameras are simulated and always live
+    const live = (await c.t.orgKey({ name: 'Freshness Org' })).key;
+    const { context, page, errors } = await openAs(live);
+    await page.waitForSelector('#live-state:text-is("Live")');
+    const other = (await c.call(live, 'POST', '/v1/streams', { name: 'West gate cam', source_type: 'rtsp', source_url: 'rtsp://west-gate/1', location: 'west_gate' })).body;
+    await streamRepository.update(c.t.ctx.database.db, other.id, { status: 'live' });
+    const cam = (await c.call(live, 'POST', '/v1/streams', { name: 'East gate cam', source_type: 'rtsp', source_url: 'rtsp://east-gate/1', location: 'east_gate' })).body;
+    const at = Date.now() - 15 * 60_000;
+    const { tenant_id: tenant } = await c.t.ctx.database.db.selectFrom('streams').select('tenant_id').where('id', '=', cam.id).executeTakeFirstOrThrow();
+    await c.t.ctx.pipeline.ingest({ id: cam.id, tenant_id: tenant, scene_id: cam.scene_id, location: 'east_gate' }, [{ type: 'person_count', value: 6, confidence: 0.9, at }]);
+    // what the video ingest writes when the camera is lost (src/ingest/sources/live-video-sources.ts)
+    await streamRepository.update(c.t.ctx.database.db, cam.id, { status: 'offline', last_frame_at: new Date(at).toISOString(), error: 'no frames for 10 s' });
+    const api = (await c.call(live, 'GET', `/v1/scenes/${cam.scene_id}`)).body;
+    assert.deepEqual([api.stale, api.sources_live, api.as_of], [true, false, new Date(at).toISOString()], JSON.stringify(api));
+    await page.reload();
+    await page.waitForSelector('#live-state:text-is("Live")');
+    const card = page.locator(`.scene[data-scene="${cam.scene_id}"]`);
+    await card.waitFor();
+    await page.waitForSelector(`.scene.stale[data-scene="${cam.scene_id}"]`, { timeout: 5_000 });
+    assert.match(await card.locator('.offline-since').innerText(), /^Offline since /);
+    assert.equal(await card.locator('.badge').innerText(), 'Offline', 'no "Normal" badge over a stale count');
+    assert.equal(await card.locator('.people').innerText(), '6', 'the last reading is still shown');
+    // a scene whose camera is live is not greyed out
+    await page.locator(`.scene[data-scene="${other.scene_id}"]`).waitFor();
+    assert.equal(await page.locator(`.scene[data-scene="${other.scene_id}"].stale`).count(), 0);
+
+    // the indicator reflects the connection to the server, not only its first frame
+    // the server drops every connection (a restart, a proxy timeout): the browser retries the event stream after a few seconds
+    c.t.app.server.closeAllConnections();
+    await page.waitForSelector('#live-state:text-is("Reconnecting…")', { timeout: 5_000 });
+    await page.waitForSelector('#live-state:text-is("Live")', { timeout: 15_000 });
+    assert.deepEqual(errors, []);
     await context.close();
   });
 

@@ -1461,8 +1461,10 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
       return undefined;
     }
   }
-  if (!urlToken) return `What's the ${KIND_NAMES[kind]}'s address (for example rtsp://192.168.1.20/stream1)?`;
-  const url = r.urls[Number(urlToken.slice(3))];
+  // the kind as said; src/org/streams/source-kind.ts decides it with the URL. A WHIP publisher needs no address
+  const saidKind = words.some((w) => /^(whip|webrtc|publish|publishes|publisher|browser)$/.test(w)) ? 'webrtc' : words.some((w) => /^(mjpeg|mjpg|hls)$/.test(w)) ? 'http' : undefined;
+  if (!urlToken && saidKind !== 'webrtc') return `What's the ${KIND_NAMES[kind]}'s address (for example rtsp://192.168.1.20/stream1, or an http:// MJPEG or HLS stream)? A phone or browser can also publish to me over WebRTC.`;
+  const url = urlToken ? r.urls[Number(urlToken.slice(3))] : undefined;
   // the name: after "as (the)", "call it (the)", "named"; else "<room> <kind>"
   const nameStart = words.findIndex((w, k) => w === 'as' || w === 'named' || (w === 'it' && words[k - 1] === 'call'));
   let name: string | undefined;
@@ -1482,7 +1484,8 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
   if (!room) return 'Which room is it in, and what should I call it?';
   name ??= `${room} ${KIND_NAMES[kind]}`;
   const index = plan.calls.length;
-  plan.calls.push({ tool: 'add_sensor', args: { name, kind, room, source_url: url }, subject: name, say: `I've added the ${name} in the ${room}.` });
+  const sourceUrl = url ?? `webrtc://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  plan.calls.push({ tool: 'add_sensor', args: { name, kind, room, source_url: sourceUrl, ...(saidKind ? { source_type: saidKind } : {}) }, subject: name, say: `I've added the ${name} in the ${room}.` });
   const sensor: ContextSensor = { id: `$ref:${index}`, name, kind, room, muted: false };
   state.ctx = { ...state.ctx, sensors: [...state.ctx.sensors, sensor] };
   state.lastSubject = { kind: 'sensor', sensor };

@@ -30,6 +30,9 @@ export const ActionSchema = Type.Object(
     starts_at: Type.Optional(IsoTime),
     ends_at: Type.Optional(IsoTime),
     recurrence: Type.Optional(Type.String()),
+    as_of: Type.Optional(Type.Union([IsoTime, Type.Null()], { description: 'scene.described: when the counts are from (the last reading when its cameras are not live)' })),
+    sources_live: Type.Optional(Type.Boolean({ description: 'scene.described: at least one camera described is live' })),
+    stale: Type.Optional(Type.Boolean({ description: 'scene.described: no camera has been live for longer than the silence threshold; the reply gives the last reading and its time' })),
   },
   { $id: 'Action', additionalProperties: true },
 );

@@ -127,13 +127,20 @@ export class HouseholdToolRunner implements ToolRunner {
       case 'describe_scene': {
         const d = await household.describe(principal, actor, raw as ToolArgs<'describe_scene'>);
         for (const id of d.sensorIds) this.revealed.add(id);
-        return { action: { subject: d.subject, people: d.people, vehicles: d.vehicles }, text: d.text };
+        return { action: { subject: d.subject, people: d.people, vehicles: d.vehicles, ...d.freshness }, text: d.text };
       }
       case 'list_events':
         return this.listEvents(raw as ToolArgs<'list_events'>);
       case 'add_sensor': {
         const s = await household.addSensor(principal, actor, raw as ToolArgs<'add_sensor'>);
-        return { action: { id: s.id, subject: s.name, kind: s.kind, room: s.room } };
+        // a WHIP publisher: the reply gives its publish link (shown once, like the organization API's)
+        if (s.publish) {
+          return {
+            action: { id: s.id, subject: s.name, kind: s.kind, room: s.room, status: s.status, publish_url: s.publish.publish_url, whip_url: s.publish.whip_url },
+            text: `I've added the ${s.name} in the ${s.room}. Open ${s.publish.publish_url} on the phone or browser that should publish its camera (the link carries its publish token: share it like a password); WHIP clients publish to ${s.publish.whip_url} with that token.`,
+          };
+        }
+        return { action: { id: s.id, subject: s.name, kind: s.kind, room: s.room, status: s.status } };
       }
       case 'set_household': {
         const h = await household.updateHome(principal, actor, raw as ToolArgs<'set_household'>);

@@ -11,11 +11,11 @@ import { lookupCity } from '../agent/index.ts';
 import type { EventService } from '../events/index.ts';
 import { HOME_SENSORS } from '../../ingest/sandbox/index.ts';
 import type { SceneEngine } from '../../org/scenes/index.ts';
-import { sceneRepository } from '../../org/scenes/index.ts';
+import { freshnessFields, mergeFreshness, sceneRepository, staleSentence, type SceneFreshness } from '../../org/scenes/index.ts';
 import type { SceneService } from '../../org/scenes/index.ts';
 import type { SourceManager } from '../../ingest/sources/index.ts';
 import type { StreamService } from '../../org/streams/index.ts';
-import { streamRepository } from '../../org/streams/index.ts';
+import { decideSourceType, streamRepository, type PublishInfo } from '../../org/streams/index.ts';
 import { tenantRepository } from '../../platform/identity/index.ts';
 import { capitalize, describeSensorName } from '../directory/index.ts';
 import { DEMO_HOME_LOCATION, mergeHomeSettings, parseHomeSettings, toLocationKey, type HomeSettings } from '../directory/index.ts';
@@ -46,6 +46,8 @@ export interface NewSensor {
   kind: SensorKind;
   room: string;
   source_url: string;
+  /** the kind as the user said it (rtsp, http for MJPEG/HLS, webrtc for a WHIP publisher); else taken from the URL */
+  source_type?: string;
 }
 
 /** Everything about a household that the agent's context and the views are built from. */
@@ -340,7 +342,7 @@ export class HouseholdService {
   }
 
   /** What a room or sensor shows now, in plain words; refused when muted or left alone. */
-  async describe(principal: Principal, actor: Actor, place: PlaceRef): Promise<{ subject: string; text: string; people: number; vehicles: number; sensorIds: string[] }> {
+  async describe(principal: Principal, actor: Actor, place: PlaceRef): Promise<{ subject: string; text: string; people: number; vehicles: number; sensorIds: string[]; freshness?: ReturnType<typeof freshnessFields> }> {
     await this.ensureHome(principal);
     const home = await this.snapshot(principal.tenantId);
     const target = resolvePlace(home, place);
@@ -353,12 +355,18 @@ export class HouseholdService {
     const parts: string[] = [];
     let people = 0;
     let vehicles = 0;
+    const fresh: SceneFreshness[] = [];
     for (const scene of new Set(sensors.filter((s) => s.kind === 'camera').map((s) => s.scene_id))) {
       const st = this.deps.engine.snapshot(scene, now);
       people += st?.people ?? 0;
       vehicles += st?.vehicles ?? 0;
+      fresh.push(await this.deps.scenes.freshness(scene));
     }
-    if (sensors.some((s) => s.kind === 'camera')) {
+    // a count is stated with when it is from; stale cameras give their last reading, never "right now" (docs/decisions.md, "Freshness")
+    const freshness = fresh.length ? mergeFreshness(fresh) : undefined;
+    if (freshness?.stale) {
+      parts.push(staleSentence({ freshness, now, timeZone: tz, place: `the ${target.name}`, counts: vehicles ? { people, vehicles } : { people } }));
+    } else if (sensors.some((s) => s.kind === 'camera')) {
       const who = people === 0 ? 'nobody' : people === 1 ? 'one person' : `${people} people`;
       const cars = vehicles ? ` and ${vehicles === 1 ? 'one vehicle' : `${vehicles} vehicles`}` : '';
       const lastPerson = recent.find((d) => d.type === 'person');
@@ -379,16 +387,19 @@ export class HouseholdService {
       data: { people, vehicles },
       scope: target.sensor ? { location: target.sensor.location, streamId: target.sensor.id } : { location: target.room!.location },
     });
-    return { subject: target.name, text: parts.join(' '), people, vehicles, sensorIds: sensors.map((s) => s.id) };
+    return { subject: target.name, text: parts.join(' '), people, vehicles, sensorIds: sensors.map((s) => s.id), ...(freshness ? { freshness: freshnessFields(freshness) } : {}) };
   }
 
   /** "Add the camera at rtsp://… as the garage camera" (issue 4 §1). A test key's sensor is simulated. */
-  async addSensor(principal: Principal, actor: Actor, input: NewSensor): Promise<SensorView> {
+  async addSensor(principal: Principal, actor: Actor, input: NewSensor): Promise<SensorView & { publish?: PublishInfo }> {
     await this.ensureHome(principal);
     const home = await this.snapshot(principal.tenantId);
     const name = input.name.trim().replace(/^\w/, (c) => c.toUpperCase());
     if (home.sensors.some((s) => s.name.toLowerCase() === name.toLowerCase())) throw invalid('name', `a sensor named "${name}" already exists`);
-    const sourceType = sourceTypeOf(input.source_url);
+    // every kind an organization can add, from what was said and the URL; asked when unclear (src/org/streams/source-kind.ts)
+    const decided = decideSourceType({ url: input.source_url, said: input.source_type });
+    if (!decided.ok) throw new VigilError('unsupported_source', `source_url: ${decided.ask}`, { param: 'source_url' });
+    const sourceType = decided.kind;
     const room = await this.ensureRoom(principal.tenantId, input.room, home.settings.time_zone);
     const stream = await this.deps.streams.create(principal, actor, { name, source_type: sourceType, source_url: input.source_url, location: room.location });
     const now = this.deps.clock.now();
@@ -400,7 +411,7 @@ export class HouseholdService {
     });
     await this.refresh(principal.tenantId);
     const row = (await householdRepository.listSensors(this.deps.database.db, principal.tenantId)).find((s) => s.id === stream.id)!;
-    return toSensorView(row, false);
+    return stream.publish ? { ...toSensorView(row, false), publish: stream.publish } : toSensorView(row, false);
   }
 
   /** The home's place and zone, or a room's name. Scenes follow the zone, and sandbox sensors restart in it. */
@@ -549,14 +560,4 @@ function toBoundaryView(b: BoundaryRow, home: HomeSnapshot): BoundaryView {
     set_at: b.set_at,
     cleared_at: b.cleared_at,
   };
-}
-
-/** The stream source type of a sensor address the agent was given. */
-function sourceTypeOf(url: string): 'rtsp' | 'webrtc' | 'mobile' | 'sandbox' {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === 'rtsp' || scheme === 'rtsps') return 'rtsp';
-  if (scheme === 'sandbox') return 'sandbox';
-  if (scheme === 'mobile') return 'mobile';
-  if (scheme === 'http' || scheme === 'https') return 'webrtc';
-  throw new VigilError('unsupported_source', `source_url: ${scheme ?? 'this'}:// addresses are not supported; use rtsp://, https:// or sandbox://`, { param: 'source_url' });
 }

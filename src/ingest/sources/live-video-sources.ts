@@ -37,6 +37,8 @@ export interface LiveVideoTuning {
   camera?: Pick<VideoIngestOptions, 'detectFps' | 'detectWidth' | 'backoff' | 'offlineAfterMs' | 'connectTimeoutMs' | 'stallTimeoutMs' | 'rtspTransport'>;
   /** a phone is offline after this long without a frame; default 30 s */
   mobileSilenceMs?: number;
+  /** a phone or WHIP stream with no first frame (publisher) this long after it starts is offline, saying why; default 60 s */
+  connectDeadlineMs?: number;
   /** detector worker threads (one model and one core each); default one per core on ONNX Runtime, one on the tfjs fallback */
   detectorWorkers?: number;
   /** WHIP session health timers (issue 15); tests shorten them */
@@ -157,11 +159,11 @@ export class LiveVideoSources {
       faces: this.deps.faces?.forStream(entry.ref),
     };
     if (row.source_type === 'mobile') {
-      entry.mobile = createMobileIngest({ ...common, silenceMs: this.deps.tuning?.mobileSilenceMs });
+      entry.mobile = createMobileIngest({ ...common, silenceMs: this.deps.tuning?.mobileSilenceMs, connectDeadlineMs: this.deps.tuning?.connectDeadlineMs });
       entry.handle = entry.mobile;
     } else if (row.source_type === 'webrtc') {
       // waits for a WHIP publisher; after a restart a stream that had one is offline until it publishes again
-      entry.webrtc = createWebRtcIngest({ ...common, initialStatus: row.status === 'connecting' ? 'connecting' : 'offline' });
+      entry.webrtc = createWebRtcIngest({ ...common, initialStatus: row.status === 'connecting' ? 'connecting' : 'offline', connectDeadlineMs: this.deps.tuning?.connectDeadlineMs });
       entry.handle = entry.webrtc;
     } else {
       entry.handle = startVideoIngest({ ...common, ...this.deps.tuning?.camera, sourceUrl: row.source_url });

@@ -70,28 +70,39 @@ export function startVideoIngest(o: VideoIngestOptions): CameraIngestHandle {
   };
 }
 
+/** A phone stream that has sent no frame this long after it started is `offline`, saying why. */
+export const MOBILE_CONNECT_DEADLINE_MS = 60_000;
+
 /**
  * A phone stream: frames are pushed, not pulled. `live` while frames arrive, `offline` after
  * silenceMs without one once the last was handled (default 30 s); `connecting` until the first frame.
  */
-export function createMobileIngest(o: IngestOptions & { silenceMs?: number }): MobileIngestHandle {
+export function createMobileIngest(o: IngestOptions & { silenceMs?: number; connectDeadlineMs?: number }): MobileIngestHandle {
   const clock = o.clock ?? systemClock;
   const silenceMs = o.silenceMs ?? 30_000;
+  const deadlineMs = o.connectDeadlineMs ?? MOBILE_CONNECT_DEADLINE_MS;
   // phones send sparse frames: count an object from its first sighting. Their whole frames are
   // squeezed to 512×512 as Human does (issue 16 keeps the aspect for cameras only): the class
   // thresholds were measured that way on phone photos (a dog at 0.42 there scores 0.39 with the aspect
   // kept), and a phone's sparse frames gain little from the cheaper input
   const pipeline = createPipeline({ wholeFrame: 'square', ...o, tracker: { minHits: 1, ...o.tracker } }, clock);
   let status: StreamStatus = 'connecting';
+  let error: string | null = null;
   let silenceTimer: unknown = null;
   let stopped = false;
-  const stats = (): IngestStats => collectStats({ status, error: null, reconnects: 0, retryAt: null }, pipeline);
-  const setStatus = (next: StreamStatus) => {
+  const stats = (): IngestStats => collectStats({ status, error, reconnects: 0, retryAt: null }, pipeline);
+  const setStatus = (next: StreamStatus, why: string | null = null) => {
     if (next === status || stopped) return;
     status = next;
+    error = why;
     o.onStatus(status, stats());
   };
   o.onStatus(status, stats());
+  // a phone that never sends a frame does not stay `connecting` (docs/decisions.md, "Streams that never connect")
+  let deadline: unknown = clock.setTimeout(() => {
+    deadline = null;
+    if (status === 'connecting') setStatus('offline', `no frame within ${Math.round(deadlineMs / 1000)} s: the phone should POST JPEG frames to /v1/streams/{id}/frames`);
+  }, deadlineMs);
   return {
     stats,
     setZones: (z) => pipeline.setZones(z),
@@ -103,6 +114,8 @@ export function createMobileIngest(o: IngestOptions & { silenceMs?: number }): M
       // detector is still working on the frame it sent (a cold model or a busy machine takes seconds)
       if (silenceTimer !== null) clock.clearTimeout(silenceTimer);
       silenceTimer = null;
+      if (deadline !== null) clock.clearTimeout(deadline);
+      deadline = null;
       setStatus('live');
       try {
         const outcome = await pipeline.process(frame, clock.now());
@@ -112,7 +125,7 @@ export function createMobileIngest(o: IngestOptions & { silenceMs?: number }): M
           if (silenceTimer !== null) clock.clearTimeout(silenceTimer);
           silenceTimer = clock.setTimeout(() => {
             silenceTimer = null;
-            setStatus('offline');
+            setStatus('offline', `no frame for ${Math.round(silenceMs / 1000)} s`);
           }, silenceMs);
         }
       }
@@ -120,6 +133,7 @@ export function createMobileIngest(o: IngestOptions & { silenceMs?: number }): M
     async stop() {
       stopped = true;
       if (silenceTimer !== null) clock.clearTimeout(silenceTimer);
+      if (deadline !== null) clock.clearTimeout(deadline);
       await pipeline.stop();
     },
   };

@@ -22,11 +22,16 @@ export interface WebRtcIngestHandle extends IngestHandle {
   onStop(cb: () => Promise<void> | void): () => void;
 }
 
-export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamStatus }): WebRtcIngestHandle {
+/** A webrtc stream nobody publishes to for this long after it starts is `offline`, saying why (docs/decisions.md, "Streams that never connect"). */
+export const WEBRTC_CONNECT_DEADLINE_MS = 60_000;
+
+export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamStatus; connectDeadlineMs?: number }): WebRtcIngestHandle {
   const clock = o.clock ?? systemClock;
   const pipeline = new FramePipeline({ ...o, clock });
   let status: StreamStatus = o.initialStatus ?? 'connecting';
-  let error: string | null = null;
+  const deadlineMs = o.connectDeadlineMs ?? WEBRTC_CONNECT_DEADLINE_MS;
+  // after a restart a stream that had a publisher waits for it to publish again: say so
+  let error: string | null = status === 'offline' ? 'no publisher since the server restarted: it comes back when the phone or browser publishes again' : null;
   let reconnects = 0;
   let stopped = false;
   const stopHooks = new Set<() => Promise<void> | void>();
@@ -52,6 +57,14 @@ export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamSt
     o.onStatus(status, stats());
   };
   o.onStatus(status, stats());
+  let deadline: unknown = status === 'connecting'
+    ? clock.setTimeout(() => {
+      deadline = null;
+      if (status === 'connecting') {
+        setStatus('offline', `no publisher within ${Math.round(deadlineMs / 1000)} s: open the stream's publish link on the phone or browser, or POST an SDP offer to its WHIP URL with its publish token`);
+      }
+    }, deadlineMs)
+    : null;
   return {
     stats,
     setZones: (z) => pipeline.setZones(z),
@@ -73,6 +86,7 @@ export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamSt
     },
     async stop() {
       stopped = true;
+      if (deadline !== null) clock.clearTimeout(deadline);
       await Promise.allSettled([...stopHooks].map((cb) => cb()));
       await pipeline.stop();
     },

@@ -142,6 +142,10 @@ export class OrgEventFeed implements PipelineHook {
             anomaly_flag: scene.activeAnomalies > 0,
             active_anomalies: scene.activeAnomalies,
             last_detection_at: scene.lastDetectionAt === null ? null : toIso(scene.lastDetectionAt),
+            // a detection just came from one of its sources: the counts are current (docs/decisions.md, "Freshness")
+            as_of: toIso(detection.at),
+            sources_live: true,
+            stale: false,
           },
           detection: toDetectionView(detection),
           ...(frame

@@ -47,6 +47,18 @@ export function sceneFreshness(input: { now: number; lastDetectionAt: number | n
   return { asOf, sourcesLive, stale, sources: [...input.sources] };
 }
 
+/** Several scenes together (a household room's cameras): live if any is, as of the latest reading, stale if every one is. */
+export function mergeFreshness(all: readonly SceneFreshness[]): SceneFreshness {
+  const live = all.filter((f) => f.sourcesLive);
+  const known = all.map((f) => f.asOf).filter((a): a is number => a !== null);
+  return {
+    asOf: live.length ? live[0].asOf : known.length ? Math.max(...known) : null,
+    sourcesLive: live.length > 0,
+    stale: all.every((f) => f.stale),
+    sources: all.flatMap((f) => f.sources),
+  };
+}
+
 /** The fields every scene read, query answer and reply that states a present count carries. */
 export function freshnessFields(f: SceneFreshness): { as_of: string | null; sources_live: boolean; stale: boolean } {
   return { as_of: f.asOf === null ? null : toIso(f.asOf), sources_live: f.sourcesLive, stale: f.stale };

@@ -20,6 +20,7 @@ export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts'
 export { streamRepository, type StreamRow } from './stream.repository.ts';
 export { PublishInfoSchema, StreamIdParams, type FrameFace, type PublishInfo } from './stream.schemas.ts';
 export { StreamService } from './stream.service.ts';
+export { decideSourceType, type SourceKind, type SourceKindDecision } from './source-kind.ts';
 export { DEFAULT_OWNERSHIP_TUNING, StreamOwnership, type OwnershipTuning } from './stream-ownership.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';

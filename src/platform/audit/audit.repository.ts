@@ -124,7 +124,7 @@ export const auditRepository = {
    * Erasure (docs/decisions.md, "Erasure removes the person from every read"): clears data and salt
    * of the tenant's format-2 entries about `subject` (its resource id) or naming it in their data.
    * Their data_hash stays, so the chain verifies; format-1 entries cannot be cleared (their hash
-   * covers the data). Returns how many entries were cleared. The migration 019 trigger allows
+   * covers the data). Returns how many entries were cleared. The migration 020 trigger allows
    * exactly this update.
    */
   async eraseContent(db: DbExecutor, tenantId: string, subject: string, dialect: Dialect): Promise<number> {

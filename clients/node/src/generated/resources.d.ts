@@ -392,7 +392,7 @@ export declare class ScenesResource extends Resource {
    */
   get(sceneId: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'getScene', 200>>>;
   /**
-   * Set a scene’s capacity or time zone
+   * Set a scene’s capacity, time zone or how its streams combine
    * PATCH /v1/scenes/{scene_id}
    */
   update(sceneId: string, params?: Camelize<BodyOf<'updateScene'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'updateScene', 200>>>;

@@ -683,7 +683,7 @@ export class ScenesResource extends Resource {
   }
 
   /**
-   * Set a scene’s capacity or time zone
+   * Set a scene’s capacity, time zone or how its streams combine
    * PATCH /v1/scenes/{scene_id}
    */
   update(sceneId, params, options) {

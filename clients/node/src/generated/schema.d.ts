@@ -153,7 +153,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set a scene’s capacity or time zone */
+        /** Set a scene’s capacity, time zone or how its streams combine */
         patch: operations["updateScene"];
         trace?: never;
     };
@@ -1318,7 +1318,7 @@ export interface components {
             /** @enum {string} */
             object: "scene";
             location: string;
-            /** @description people present now, summed over the location’s streams */
+            /** @description people present at as_of, the location’s streams combined as stream_combine says */
             people_count: number;
             vehicle_count: number;
             /** @description people ÷ capacity, a fraction */
@@ -1328,7 +1328,15 @@ export interface components {
             anomaly_flag: boolean;
             active_anomalies: number;
             stream_ids: string[];
+            /** @description how the streams of the location combine into its counts: max (default) when their views overlap, so a person two cameras see counts once; sum when they watch disjoint areas */
+            stream_combine: "max" | "sum";
             last_detection_at: string | null;
+            /** @description when the counts are from: the time of reading while a stream of the scene is live, else its last reading (null: no reading yet) */
+            as_of: string | null;
+            /** @description at least one stream of the scene is live */
+            sources_live: boolean;
+            /** @description no stream has been live for longer than the silence threshold (30 s): the counts are the last reading at as_of, not the present */
+            stale: boolean;
             /**
              * Format: date-time
              * @example 2026-11-21T20:40:00.000Z
@@ -1688,6 +1696,12 @@ export interface components {
              */
             ends_at?: string;
             recurrence?: string;
+            /** @description scene.described: when the counts are from (the last reading when its cameras are not live) */
+            as_of?: string | null;
+            /** @description scene.described: at least one camera described is live */
+            sources_live?: boolean;
+            /** @description scene.described: no camera has been live for longer than the silence threshold; the reply gives the last reading and its time */
+            stale?: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -3209,6 +3223,8 @@ export interface operations {
                      * @example Europe/Lisbon
                      */
                     time_zone?: string;
+                    /** @description how the streams of the location combine into its counts: max (default) when their views overlap, so a person two cameras see counts once; sum when they watch disjoint areas */
+                    stream_combine?: "max" | "sum";
                 };
             };
         };
@@ -3357,8 +3373,14 @@ export interface operations {
                         detections: components["schemas"]["Detection"][];
                         crowd_density: number;
                         anomaly_flag: boolean;
-                        /** @description one plain sentence */
+                        /** @description one plain sentence; a question about now on a stale scene is answered with the last reading and its time, never "now" */
                         answer: string;
+                        /** @description when the counts are from: the time of reading while a stream of the scene is live, else its last reading (null: no reading yet) */
+                        as_of: string | null;
+                        /** @description at least one stream of the scene is live */
+                        sources_live: boolean;
+                        /** @description no stream has been live for longer than the silence threshold (30 s): the counts are the last reading at as_of, not the present */
+                        stale: boolean;
                         interpretation: {
                             metric: string;
                             aggregate: string;

@@ -128,7 +128,7 @@ __all__ = [
 
 
 _ActionRequired = TypedDict("_ActionRequired", {"type": "str"})
-_ActionOptional = TypedDict("_ActionOptional", {"id": "str", "subject": "str", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "str"}, total=False)
+_ActionOptional = TypedDict("_ActionOptional", {"id": "str", "subject": "str", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "str", "as_of": "Optional[str]", "sources_live": "bool", "stale": "bool"}, total=False)
 
 
 class Action(_ActionRequired, _ActionOptional):
@@ -470,7 +470,7 @@ class PushStreamFrameResponse(_PushStreamFrameResponseRequired, _PushStreamFrame
 PushStreamFrameResponseFacesItem = TypedDict("PushStreamFrameResponseFacesItem", {"status": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "Optional[str]", "similarity": "Optional[float]", "box": "List[float]"})
 
 
-QuerySceneResponse = TypedDict("QuerySceneResponse", {"stream_id": "str", "query": "str", "answered_at": "str", "detections": "List[Detection]", "crowd_density": "float", "anomaly_flag": "bool", "answer": "str", "interpretation": "QuerySceneResponseInterpretation"})
+QuerySceneResponse = TypedDict("QuerySceneResponse", {"stream_id": "str", "query": "str", "answered_at": "str", "detections": "List[Detection]", "crowd_density": "float", "anomaly_flag": "bool", "answer": "str", "as_of": "Optional[str]", "sources_live": "bool", "stale": "bool", "interpretation": "QuerySceneResponseInterpretation"})
 
 
 _QuerySceneResponseInterpretationRequired = TypedDict("_QuerySceneResponseInterpretationRequired", {"metric": "str", "aggregate": "str", "from": "str", "to": "str", "summary": "str"})
@@ -524,7 +524,7 @@ class RotateWebhookSecretResponse(_RotateWebhookSecretResponseRequired, _RotateW
     pass
 
 
-Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "location": "str", "people_count": "int", "vehicle_count": "int", "crowd_density": "float", "capacity": "int", "time_zone": "str", "anomaly_flag": "bool", "active_anomalies": "int", "stream_ids": "List[str]", "last_detection_at": "Optional[str]", "created_at": "str", "updated_at": "str"})
+Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "location": "str", "people_count": "int", "vehicle_count": "int", "crowd_density": "float", "capacity": "int", "time_zone": "str", "anomaly_flag": "bool", "active_anomalies": "int", "stream_ids": "List[str]", "stream_combine": "Literal[\"max\", \"sum\"]", "last_detection_at": "Optional[str]", "as_of": "Optional[str]", "sources_live": "bool", "stale": "bool", "created_at": "str", "updated_at": "str"})
 
 
 Sensor = TypedDict("Sensor", {"id": "str", "object": "Literal[\"sensor\"]", "name": "str", "kind": "Literal[\"camera\", \"contact\", \"motion\"]", "room": "str", "location": "str", "sandbox": "bool", "status": "str", "muted": "bool", "left_alone": "bool", "created_at": "str"})

@@ -720,12 +720,12 @@ class ScenesResource(Resource):
         """
         return self._request(_OPERATIONS["getScene"], (scene_id,), {}, request_options)
 
-    def update(self, scene_id: str, *, capacity: Union[int, NotGiven] = NOT_GIVEN, time_zone: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Scene:
-        """Set a scene’s capacity or time zone
+    def update(self, scene_id: str, *, capacity: Union[int, NotGiven] = NOT_GIVEN, time_zone: Union[str, NotGiven] = NOT_GIVEN, stream_combine: Union[Literal["max", "sum"], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Scene:
+        """Set a scene’s capacity, time zone or how its streams combine
 
         PATCH /v1/scenes/{scene_id}
         """
-        return self._request(_OPERATIONS["updateScene"], (scene_id,), {"capacity": capacity, "time_zone": time_zone}, request_options)
+        return self._request(_OPERATIONS["updateScene"], (scene_id,), {"capacity": capacity, "time_zone": time_zone, "stream_combine": stream_combine}, request_options)
 
     def query(self, scene_id: str, *, stream_id: str, query: str, window: str, request_options: Optional[RequestOptions] = None) -> QuerySceneResponse:
         """Ask a natural-language question about a scene’s history

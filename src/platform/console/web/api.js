@@ -84,12 +84,16 @@ export async function signOut() {
   await api('DELETE', '/v1/console/session');
 }
 
-/** GET /v1/events/stream: the organization's live events (EventSource sends the cookie, same origin). */
-export function openFeed(handlers) {
+/**
+ * GET /v1/events/stream: the organization's live events (EventSource sends the cookie, same origin).
+ * `connection(up)` follows the connection to the server: false when it drops (the browser retries).
+ */
+export function openFeed(handlers, connection = () => {}) {
   const es = new EventSource('/v1/events/stream');
   for (const [kind, fn] of Object.entries(handlers)) {
     es.addEventListener(kind, (ev) => fn(JSON.parse(ev.data)));
   }
+  es.addEventListener('error', () => connection(false));
   return () => es.close();
 }
 

@@ -69,9 +69,12 @@ function SceneCard({ scene, streams, series, latest, frame, range }) {
   // a frame with boxes (real video); else the latest detection's snapshot when it may have one
   const shot = frame ?? (latest && ['person', 'vehicle', 'animal'].includes(latest.type) ? { detection_id: latest.id, objects: [] } : null);
   useEffect(() => setImgFailed(false), [shot?.detection_id]);
-  return html`<article class="card scene" data-scene=${scene.id} aria-labelledby=${`t-${scene.id}`}>
+  // no live source for longer than the silence threshold: the counts are the last reading, greyed out (docs/decisions.md, "Freshness")
+  const stale = scene.stale === true;
+  return html`<article class=${`card scene${stale ? ' stale' : ''}`} data-scene=${scene.id} aria-labelledby=${`t-${scene.id}`}>
     <header><h2 id=${`t-${scene.id}`}>${scene.location.replace(/_/g, ' ')}</h2>
-      ${scene.anomaly_flag ? html`<${Badge} kind="danger">Anomaly</${Badge}>` : html`<${Badge} kind="ok">Normal</${Badge}>`}</header>
+      ${stale ? html`<${Badge} kind="warn">Offline</${Badge}>` : scene.anomaly_flag ? html`<${Badge} kind="danger">Anomaly</${Badge}>` : html`<${Badge} kind="ok">Normal</${Badge}>`}</header>
+    ${stale ? html`<p class="offline-since" role="status">${scene.as_of ? `Offline since ${fmtTime(scene.as_of)}: the counts below are the last reading` : 'No reading yet: its cameras have not connected'}</p>` : ''}
     <dl class="counts">
       <div><dt>People</dt><dd class="people">${scene.people_count}</dd></div>
       <div><dt>Vehicles</dt><dd class="vehicles">${scene.vehicle_count}</dd></div>
@@ -133,6 +136,7 @@ export function Wall({ session }) {
   const [latest, setLatest] = useState({});
   const [frames, setFrames] = useState({});
   const [live, setLive] = useState(false);
+  const [everLive, setEverLive] = useState(false);
   const [range, setRange] = useState('1h');
   const series = useRef({});
   const [, tick] = useState(0);
@@ -145,6 +149,18 @@ export function Wall({ session }) {
     if (s.t.length > MAX_LIVE_POINTS) { s.t.shift(); s.v.shift(); }
   };
 
+  // freshness changes without a detection (a camera goes offline, the silence threshold passes): re-read the scenes
+  const reload = async () => {
+    try {
+      const sc = await get('/v1/scenes?limit=100');
+      setScenes((prev) => prev && sc.data.map((s) => ({ ...(prev.find((x) => x.id === s.id) ?? {}), ...s })));
+    } catch { /* the next reload tries again */ }
+  };
+  useEffect(() => {
+    const every = setInterval(reload, 10_000);
+    return () => clearInterval(every);
+  }, []);
+
   useEffect(() => {
     let closeFeed = () => {};
     (async () => {
@@ -154,7 +170,8 @@ export function Wall({ session }) {
         setScenes(sc.data);
         setStreams(st.data);
         closeFeed = openFeed({
-          ready: () => setLive(true),
+          ready: () => { setLive(true); setEverLive(true); reload(); },
+          'stream.status_changed': () => reload(),
           'scene.updated': (e) => {
             const s = e.data.scene;
             point(s.id, s.people_count);
@@ -163,7 +180,7 @@ export function Wall({ session }) {
             if (e.data.frame) setFrames((prev) => ({ ...prev, [s.id]: e.data.frame }));
             tick((n) => n + 1);
           },
-        });
+        }, (up) => setLive(up));
       } catch (err) {
         setError(err);
       }
@@ -175,7 +192,7 @@ export function Wall({ session }) {
       <span role="group" aria-label="Chart range" class="buttons">
         ${['1h', '24h'].map((r) => html`<button type="button" aria-pressed=${range === r} class=${range === r ? 'primary' : ''} onClick=${() => setRange(r)}>${r === '1h' ? 'Last hour' : 'Last day'}</button>`)}
       </span>
-      <span class=${`live-dot ${live ? 'on' : ''}`} id="live-state" role="status">${live ? 'Live' : 'Connecting…'}</span></span>`}>
+      <span class=${`live-dot ${live ? 'on' : ''}`} id="live-state" role="status">${live ? 'Live' : everLive ? 'Reconnecting…' : 'Connecting…'}</span></span>`}>
     <${ErrorBox} error=${error} />
     ${scenes && canQuery && scenes.length ? html`<${AskForm} scenes=${scenes} streams=${streams} />` : ''}
     ${scenes && !scenes.length ? html`<${Empty}>No scenes yet: add a stream.</${Empty}>` : ''}
