@@ -13,3 +13,4 @@ export { takeRandomBytes, takeRandomHex } from './random-pool.ts';
 
 
 export { startTsxWorker } from './tsx-worker.ts';
+export { BoundedQueue, IMAGE_DECODES } from './bounded-queue.ts';
