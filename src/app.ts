@@ -9,7 +9,7 @@ import { AuthFailureLimiter } from './platform/http/index.ts';
 import { installIdempotency } from './platform/http/index.ts';
 import { installProblemHandlers, sendProblem } from './platform/http/index.ts';
 import { createValidatorCompiler } from './platform/http/index.ts';
-import { capConnectionsPerAddress, serverOptions } from './platform/http/index.ts';
+import { capConnectionsPerAddress, lingerOnUnreadBodies, serverOptions } from './platform/http/index.ts';
 import { OneLineRequestLog, systemRoutes } from './platform/http/index.ts';
 import { METRICS, Readiness } from './platform/metrics/index.ts';
 import { ProblemSchema } from './platform/http/index.ts';
@@ -80,6 +80,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     ...serverOptions(ctx.config.http, ctx.config.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnectionsPerAddress(app, ctx.config.http.maxConnectionsPerAddress, ctx.config.publicBaseUrl);
+  // an answer sent before the body arrived reaches a client still sending (see docs/decisions.md, "Bodies")
+  lingerOnUnreadBodies(app);
   app.decorate('vigil', ctx);
   // JSON only (spec: "All bodies are JSON"); routes that take other media types add their own parser.
   app.removeContentTypeParser('text/plain');

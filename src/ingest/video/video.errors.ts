@@ -4,7 +4,7 @@
  */
 export class VideoInputError extends Error {
   constructor(
-    readonly code: 'invalid_image' | 'payload_too_large',
+    readonly code: 'invalid_image' | 'payload_too_large' | 'image_too_large',
     message: string,
   ) {
     super(message);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { actorOf, principalOf, withErrors } from '../../platform/http/index.ts';
+import { actorOf, principalOf, requireBinaryBody, withErrors } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import { MAX_FACE_JPEG_BYTES } from '../../ingest/faces/index.ts';
 import type { PeopleService } from './person.service.ts';
@@ -79,5 +79,6 @@ const enrolFaceRoute = (people: PeopleService): FastifyPluginAsyncTypebox => asy
       response: withErrors({ 201: PersonFaceSchema }),
     },
     validatorCompiler: (req) => (req.httpPart === 'body' ? acceptDecodedLater : app.validatorCompiler!(req)),
+    preValidation: requireBinaryBody('the photo', 'image/jpeg', 'invalid_image'),
   }, async (req, reply) => reply.code(201).send(await people.enrolFace(principalOf(req), actorOf(req), req.params.id, req.body, req.query.keep_image ?? false)));
 };

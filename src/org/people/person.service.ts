@@ -36,7 +36,7 @@ function toPersonView(r: PersonRow, counts?: { faces: number; kept: number }): P
 
 /** The engine's errors as catalogue errors: image problems named against the body (the JPEG). */
 function toVigilError(err: unknown): unknown {
-  if (err instanceof FaceEngineOverloadedError) return new VigilError('service_unavailable', 'Face recognition is busy; retry shortly.');
+  if (err instanceof FaceEngineOverloadedError) return new VigilError('service_unavailable', 'Face recognition is busy; retry shortly.', { headers: { 'Retry-After': '1' } });
   if (!(err instanceof FaceImageError)) return err;
   return new VigilError(err.code, err.message, { param: 'body' });
 }

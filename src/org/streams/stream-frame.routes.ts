@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../platform/http/index.ts';
-import { withErrors } from '../../platform/http/index.ts';
+import { requireBinaryBody, withErrors } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import { MAX_JPEG_BYTES } from '../../ingest/video/index.ts';
 import type { StreamService } from './stream.service.ts';
@@ -47,5 +47,6 @@ export const streamFrameRoutes = (streams: StreamService): FastifyPluginAsyncTyp
     },
     // the bytes are checked by the JPEG decoder (invalid_image), not by JSON Schema; params as usual
     validatorCompiler: (req) => (req.httpPart === 'body' ? acceptDecodedLater : app.validatorCompiler!(req)),
+    preValidation: requireBinaryBody('the frame', 'image/jpeg', 'invalid_image'),
   }, async (req) => streams.pushFrame(principalOf(req), req.params.id, req.body));
 };

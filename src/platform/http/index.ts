@@ -16,3 +16,4 @@ export { OneLineRequestLog } from './request-log.ts';
 export { createValidatorCompiler } from './validation.ts';
 export { CONCURRENT_STREAMS_PER_KEY, SseStream } from './sse-stream.ts';
 export { systemRoutes } from './system.routes.ts';
+export { lingerOnUnreadBodies, requireBinaryBody } from './bodies.ts';

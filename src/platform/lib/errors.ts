@@ -48,6 +48,7 @@ export const ERROR_CATALOGUE = {
   stream_already_publishing: { status: 409, title: 'Stream already has a publisher' }, // WebRTC ingest (issue 15)
   etag_mismatch: { status: 412, title: 'If-Match does not match the session' }, // WebRTC ingest (issue 15)
   payload_too_large: { status: 413, title: 'Request body too large' },
+  image_too_large: { status: 413, title: 'Image has too many pixels' }, // decompression bombs (see docs/decisions.md, "Bodies")
   path_parameter_too_long: { status: 414, title: 'Path parameter too long' }, // http hardening (issue 9 §6)
   unsupported_media_type: { status: 415, title: 'Unsupported Content-Type' },
   query_not_understood: { status: 422, title: 'Query not understood' },

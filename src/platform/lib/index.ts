@@ -14,3 +14,4 @@ export { takeRandomBytes, takeRandomHex } from './random-pool.ts';
 
 export { startTsxWorker } from './tsx-worker.ts';
 export { isWellFormedText, toWellFormedText } from './text.ts';
+export { BoundedQueue, IMAGE_DECODES } from './bounded-queue.ts';
