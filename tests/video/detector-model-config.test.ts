@@ -80,3 +80,27 @@ test('the server refuses to start on a missing model file, naming VIGIL_DETECTOR
   assert.match(output, /config: VIGIL_DETECTOR_MODEL: file .*absent\.onnx does not exist/);
   assert.doesNotMatch(output, /Vigil web console/);
 });
+
+test('GET /readyz says which runtime the detector runs on: ONNX Runtime, or the tfjs-wasm fallback with its reason', async () => {
+  const { createTestApp } = await import('../helpers/harness.ts');
+  const { LiveVideoSources } = await import('../../src/ingest/sources/index.ts');
+  const { LIVE_VIDEO } = await import('../../src/ingest/sources/index.ts');
+  const t = await createTestApp();
+  try {
+    assert.deepEqual((await t.app.inject({ url: '/readyz' })).json(), { status: 'ready' }, 'a node that has not started streams says nothing of a detector');
+    const sources = t.ctx.container.get(LIVE_VIDEO);
+    assert.ok(sources instanceof LiveVideoSources);
+    await sources.checkDetector();
+    assert.deepEqual((await t.app.inject({ url: '/readyz' })).json(), { status: 'ready', detector: { runtime: 'onnxruntime', model: 'centernet models/centernet.onnx', fallback_reason: null } });
+    // the same check where the native library cannot load
+    const warnings: unknown[] = [];
+    const fallback = new LiveVideoSources({ ...(sources as unknown as { deps: ConstructorParameters<typeof LiveVideoSources>[0] }).deps, ortModule: 'vigil-missing-onnxruntime', log: { warn: (o: unknown, m?: string) => warnings.push(m) } });
+    const runtime = await fallback.checkDetector();
+    assert.equal(runtime.runtime, 'tfjs-wasm');
+    assert.match(runtime.fallback_reason ?? '', /ONNX Runtime cannot load/);
+    assert.ok(warnings.some((m) => /falls back to tfjs-wasm/.test(String(m))), JSON.stringify(warnings));
+    await fallback.close();
+  } finally {
+    await t.close();
+  }
+});
