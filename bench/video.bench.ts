@@ -4,8 +4,10 @@
  * machine sustains with the motion gate on and off — on the busy clip itself and on a quiet
  * clip (a corner of the same footage where nobody walks, so only sensor/codec noise moves).
  * Writes bench/results/video.json.
- * The limit (issue 16 §5), in the same run on the same frames: raw CenterNet inference on this
- * thread (bench/raw-centernet.ts: the same model and settings, no worker, no transfer, no pool).
+ * The limit, in the same run on the same frames: raw ONNX Runtime inference of the same model on
+ * this thread (bench/raw-onnx.ts: one intra-op thread, the same input size; no worker, no
+ * transfer, no box decoding, no pool). The detector runs on ONNX Runtime (docs/decisions.md,
+ * 'CenterNet on ONNX Runtime'); bench/raw-centernet.ts is the tfjs original, kept for comparison.
  *   node --import tsx bench/video.bench.ts      (BENCH_TRIAL_MS=12000 per stream-count trial)
  */
 import { execFileSync } from 'node:child_process';
@@ -18,6 +20,8 @@ import { createDetectorPool, resolveFfmpegPath, startVideoIngest, type Detector,
 import { decodeFrames } from '../tests/fixtures-video/decode-frames.ts';
 import { figure, writeResult } from './machine.ts';
 import { loadRawCenterNet } from './raw-centernet.ts';
+import { loadRawOnnx } from './raw-onnx.ts';
+import type { VideoDetection } from '../src/ingest/video/index.ts';
 
 const VTEST = fileURLToPath(new URL('../../shared/fixtures/vtest.avi', import.meta.url));
 const TRIAL_MS = Number(process.env.BENCH_TRIAL_MS ?? 12_000);
@@ -33,6 +37,8 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 const round1 = (v: number) => Math.round(v * 10) / 10;
+/** people per frame of vtest.avi, [min, max], as whole-frame detection finds them (measureDetector) */
+let PEOPLE_RANGE: [number, number] = [0, Infinity];
 
 /** Sequential inference on one worker, then all cores busy at once. */
 async function measureDetector() {
@@ -40,7 +46,7 @@ async function measureDetector() {
   const single = await createDetectorPool({ workers: 1 });
   // the limit: the same frames through the model on this thread, alternating frame by frame with
   // the one-worker pool (never at the same time) so both see the same machine state
-  const infer = await loadRawCenterNet();
+  const infer = await loadRawOnnx();
   const ms: number[] = [];
   const rawMs: number[] = [];
   for (const f of frames) {
@@ -52,6 +58,23 @@ async function measureDetector() {
     rawMs.push(performance.now() - t);
   }
   await single.close();
+  // the tfjs-wasm original on the same frames, for the record (the fallback's speed)
+  const tfjsMs: number[] = [];
+  if (process.env.BENCH_VIDEO_TFJS !== '0') {
+    const tfjs = await loadRawCenterNet();
+    for (const f of frames.slice(0, 20)) {
+      const t = performance.now();
+      await tfjs(f);
+      tfjsMs.push(performance.now() - t);
+    }
+  }
+  // the labelled range: people the model finds in whole frames of the clip (score ≥ 0.45, the
+  // pipeline's person threshold), 1 frame a second over the whole clip
+  const labelled = await createDetectorPool({ workers: CORES, maxQueue: 256 });
+  const clip = await decodeFrames(VTEST, 79, 1);
+  const people = await Promise.all(clip.map(async (f) => (await labelled.detect(f)).filter((o) => o.label === 'person' && o.score >= 0.45).length));
+  await labelled.close();
+  PEOPLE_RANGE = [Math.min(...people), Math.max(...people)];
   const all = await createDetectorPool({ workers: CORES });
   const t0 = performance.now();
   await Promise.all(frames.map((f) => all.detect(f)));
@@ -66,7 +89,10 @@ async function measureDetector() {
     fps_per_core: round1(1000 / p50),
     fps_all_cores: round1(allFps),
     cores: CORES,
-    raw_inference: { ms_p50: round1(percentile(rawMs, 50)), ms_p95: round1(percentile(rawMs, 95)), fps: round1(1000 / percentile(rawMs, 50)) },
+    runtime: single.runtime.runtime,
+    raw_inference: { runtime: 'onnxruntime-node, one thread', ms_p50: round1(percentile(rawMs, 50)), ms_p95: round1(percentile(rawMs, 95)), fps: round1(1000 / percentile(rawMs, 50)) },
+    raw_tfjs_wasm: { ms_p50: round1(percentile(tfjsMs, 50)), frames: tfjsMs.length, note: 'the tfjs-wasm original (Human, 512x512 squeeze), 20 of the same frames, after the ONNX runs' },
+    people_range: PEOPLE_RANGE,
   };
 }
 
@@ -88,6 +114,8 @@ interface Trial {
   carried: number;
   /** model input pixels per frame of video handled, thousands: the detector's work per frame, independent of machine load (512×512 whole = 262) */
   input_kpx_per_frame: number;
+  /** share of the time each stream's people count (sampled every 250 ms) is inside the labelled range (PEOPLE_RANGE): the worst stream */
+  counts_in_range_min: number;
   sustained?: boolean;
 }
 
@@ -104,10 +132,17 @@ async function runTrial(pool: DetectorPool, clip: string, streams: number, motio
     },
   };
   const handles: CameraIngestHandle[] = [];
+  // each stream's people count as it stands, sampled 4 times a second while measuring (time-weighted)
+  const current: number[] = Array.from({ length: streams }, () => 0);
+  const counts: number[][] = Array.from({ length: streams }, () => []);
+  const sampler = setInterval(() => {
+    if (measuring) current.forEach((v, i) => counts[i].push(v));
+  }, 250);
   for (let i = 0; i < streams; i++) {
-    handles.push(
-      startVideoIngest({ streamId: `stream_bench_${i}`, sourceUrl: `file://${clip}`, detector: timed, motionGate, onDetections: () => {}, onStatus: () => {} }),
-    );
+    const onDetections = (batch: VideoDetection[]) => {
+      for (const d of batch) if (d.type === 'person_count') current[i] = d.value ?? 0;
+    };
+    handles.push(startVideoIngest({ streamId: `stream_bench_${i}`, sourceUrl: `file://${clip}`, detector: timed, motionGate, onDetections, onStatus: () => {} }));
   }
   // every stream's first frame is always detected: let that burst drain before measuring
   const deadline = Date.now() + 60_000;
@@ -120,6 +155,7 @@ async function runTrial(pool: DetectorPool, clip: string, streams: number, motio
   measuring = true;
   await sleep(TRIAL_MS);
   measuring = false;
+  clearInterval(sampler);
   const afterStats = handles.map((h) => h.stats());
   const busyMs = pool.stats().busy_ms - busyBefore;
   const pixels = pool.stats().input_pixels - pixelsBefore;
@@ -148,6 +184,7 @@ async function runTrial(pool: DetectorPool, clip: string, streams: number, motio
     on_regions: runs ? Math.round((100 * extra.reduce((a, e) => a + e.regions, 0)) / runs) / 100 : 0,
     carried: Math.round((100 * extra.reduce((a, e) => a + e.carried, 0)) / Math.max(1, framesIn)) / 100,
     input_kpx_per_frame: round1(pixels / 1000 / Math.max(1, handled)),
+    counts_in_range_min: Math.min(...counts.map((c) => (c.length ? c.filter((v) => v >= PEOPLE_RANGE[0] && v <= PEOPLE_RANGE[1]).length / c.length : 1))),
   };
 }
 
@@ -160,8 +197,9 @@ function streamCounts(max: number): number[] {
 
 /**
  * Doubles the stream count until a stream falls behind: sustained means every stream still gets
- * at least 90 % of the detector runs a lone stream gets, its decoder keeps 5 fps (≥ 4.5), and
- * frame → detection latency p95 stays within 2 s (or twice a lone stream's, if that is more).
+ * at least 80 % of the detector runs a lone stream gets, its decoder keeps 5 fps (≥ 4.5), at
+ * least 90 % of the time its people count is inside the labelled range (the busy clip), and frame →
+ * detection latency p95 stays within 2 s (or twice a lone stream's, if that is more).
  */
 async function findSustained(pool: DetectorPool, clip: string, motionGate: boolean) {
   const trials: Trial[] = [];
@@ -172,8 +210,9 @@ async function findSustained(pool: DetectorPool, clip: string, motionGate: boole
     alone ??= t;
     const latencyBound = Math.max(2000, 2 * (alone.latency_ms_p95 || 0));
     t.sustained =
-      t.detector_fps_min >= 0.9 * alone.detector_fps_mean &&
+      t.detector_fps_min >= 0.8 * alone.detector_fps_mean &&
       t.frames_in_per_s / n >= 4.5 &&
+      (clip !== VTEST || t.counts_in_range_min >= 0.9) &&
       (Number.isNaN(t.latency_ms_p95) || t.latency_ms_p95 <= latencyBound);
     trials.push(t);
     console.log(`  ${motionGate ? 'gate on ' : 'gate off'} ${n} streams: ${JSON.stringify(t)}`);
@@ -217,14 +256,14 @@ try {
   const busyAlone = (streams.busy_vtest as { gate_on: { trials: Trial[] } }).gate_on.trials[0];
   const raw = detector.raw_inference;
   const busy = streams.busy_vtest as Record<'gate_on' | 'gate_off', { max_sustained_streams: number; effective_fps_per_core: number; input_kpx_per_frame: number }>;
-  const RAW = 'raw CenterNet inference on this thread (same model, settings and frames; no worker, transfer or pool)';
+  const RAW = 'raw ONNX Runtime inference of the same model on this thread (same frames and input size, one thread; no worker, transfer, box decoding or pool)';
   // streams of 5 fps a whole-frame detector could detect every frame of, if every core ran raw inference
   const wholeFrameStreams = (CORES * raw.fps) / 5;
   const figures = [
     figure('detector ms/frame (pool round trip, one worker), p50', detector.ms_p50, 'ms', 'lower', { name: `${RAW}, p50`, value: raw.ms_p50, unit: 'ms' }),
     figure('detector ms/frame (pool round trip, one worker), p95', detector.ms_p95, 'ms', 'lower', { name: `${RAW}, p95`, value: raw.ms_p95, unit: 'ms' }),
     figure(`detector frames/s, all ${CORES} cores busy`, detector.fps_all_cores, 'frames/s', 'higher', { name: `${RAW}: ${CORES} × frames/s of one thread`, value: CORES * raw.fps, unit: 'frames/s' }),
-    figure('busy vtest.avi 5 fps streams sustained, gate on', busy.gate_on.max_sustained_streams, 'streams', 'higher', { name: `${RAW}: streams whose every frame ${CORES} cores could detect whole (${CORES} × fps / 5)`, value: wholeFrameStreams, unit: 'streams' }, { value: 6 }),
+    figure('busy vtest.avi 5 fps streams sustained, gate on', busy.gate_on.max_sustained_streams, 'streams', 'higher', { name: `${RAW}: streams whose every frame ${CORES} cores could detect whole (${CORES} × fps / 5)`, value: wholeFrameStreams, unit: 'streams' }, { value: 8 }),
     figure('busy vtest.avi 5 fps streams sustained, gate off', busy.gate_off.max_sustained_streams, 'streams', 'higher', { name: `${RAW}: streams whose every frame ${CORES} cores could detect whole (${CORES} × fps / 5)`, value: wholeFrameStreams, unit: 'streams' }),
     figure('busy vtest.avi: effective detector frames/s per core (frames of video handled per second of detector CPU) at the sustained load, gate on (regions + tracker carrying)', busy.gate_on.effective_fps_per_core, 'frames/s', 'higher', { name: `${RAW}: frames/s of one thread`, value: raw.fps, unit: 'frames/s' }),
     figure('busy vtest.avi: model input per frame of video handled at the sustained load, gate on (the detector\'s work, independent of machine load)', busy.gate_on.input_kpx_per_frame, 'kpx', 'lower', { name: 'every frame whole at 512x512, as Human runs it', value: 262.1, unit: 'kpx' }),
@@ -235,12 +274,13 @@ try {
     frame_to_detection_ms_p95: busyAlone.latency_ms_p95,
     streams,
     notes: [
-      'detector ms are round trips to a worker thread (transfer + CenterNet on tfjs-wasm SIMD, one thread); whole frames run at 512x384 (aspect kept, issue 16)',
-      'raw inference runs the same model on the bench thread as Human runs it (whole frame squeezed to 512x512), alternating frame by frame with the one-worker pool, on the same frames',
+      'detector ms are round trips to a worker thread (transfer + CenterNet on ONNX Runtime, one intra-op thread, + box decoding and NMS); whole frames run at 512x384 (aspect kept, issue 16)',
+      'raw inference runs models/centernet.onnx on the bench thread (session.run only, the same 512x384 input, one thread), alternating frame by frame with the one-worker pool, on the same frames; target: pool ms within 1.2x of it',
+      'people_range: [min, max] people (score >= 0.45) whole-frame detection finds in vtest.avi at 1 frame/s; a stream counts right when its people count (sampled every 250 ms while measuring) is inside >= 90 % of the time',
       'streams limit: whole-frame inference of every frame; the pipeline can beat it (ratio > 1) only by detecting less than every frame (motion gate, tracker) or smaller regions',
       'latency: frame handed to the pipeline → detector result, one busy stream, gate on',
       'each stream keeps one frame in flight, so a lone stream detects at most 1000/ms_p50 frames/s; the rest are dropped, not queued',
-      'sustained: every stream gets ≥ 90 % of the detector runs a lone stream gets, and decodes ≥ 4.5 fps',
+      'sustained: every stream gets ≥ 80 % of the detector runs a lone stream gets, decodes ≥ 4.5 fps, and (busy clip) has its people count in people_range ≥ 90 % of the time; latency p95 within max(2 s, 2x a lone stream)',
       'gate on is the default path (issue 16): CenterNet on motion regions at their own input size, the whole frame on the first frame, with nothing tracked, every 10 s and when regions would cover most of the view; the 2 s keep-alive looks at the tracked objects\' regions; the tracker carries objects along their path (velocity) while motion stays there, detecting them every 3rd frame (detectEvery); new motion meanwhile is detected at once on its own regions',
       'input_kpx_per_frame: model input pixels per frame of video handled (thousands): the detector\'s work per frame independent of machine load (a 512x512 whole frame is 262)',
       'gate off sends every frame whole (the path before issue 16, with nothing skipped)',

@@ -1,4 +1,4 @@
-import { createWorkerPool } from '../inference/worker-pool.ts';
+import { createWorkerPool } from '../inference/index.ts';
 import { cropRgb, decodeJpeg, encodeCropJpeg, FaceImageError, growBox } from './face-image.ts';
 import type { FaceRequest, FaceWorkerData, WireFace } from './face.worker.ts';
 import type { DescribedFace, DetectedFace, NormalizedBox, RgbFrame } from './face.types.ts';

@@ -59,6 +59,8 @@ export interface LiveVideoDeps {
   log?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
   /** the detection model (VIGIL_DETECTOR_*); default the shipped CenterNet */
   detectorModel?: DetectorModelConfig;
+  /** the module loaded as ONNX Runtime; tests name a missing one to see the fallback */
+  ortModule?: string;
 }
 
 /** Live face recognition (issue 14): one TrackFaces per running stream, for its tenant. */
@@ -111,7 +113,7 @@ export class LiveVideoSources {
    */
   async checkDetector(): Promise<DetectorRuntime> {
     const config = this.deps.detectorModel ?? { file: null, decoder: null, input: null, labels: null };
-    const model = await checkDetectorModel(config);
+    const model = await checkDetectorModel(config, this.deps.ortModule);
     this.runtime = model
       ? { runtime: 'onnxruntime', model: `${model.decoder} ${model.shipped ? 'models/centernet.onnx' : model.file}`, fallback_reason: null }
       : { runtime: 'tfjs-wasm', model: 'centernet @vladmandic/human models/centernet.json', fallback_reason: 'ONNX Runtime cannot load on this machine' };
@@ -242,6 +244,7 @@ export class LiveVideoSources {
     this.pool ??= createDetectorPool({
       workers: this.deps.tuning?.detectorWorkers,
       model: this.deps.detectorModel,
+      ortModule: this.deps.ortModule,
       onFallback: (reason) => this.deps.log?.warn({ reason }, 'object detection falls back to tfjs-wasm'),
     }).then((pool) => {
       this.runtime = pool.runtime;

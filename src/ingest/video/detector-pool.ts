@@ -1,6 +1,6 @@
 import { metrics } from '../../platform/metrics/index.ts';
 import { createRequire } from 'node:module';
-import { createWorkerPool, threadsForMachine, type WorkerPool } from '../inference/worker-pool.ts';
+import { createWorkerPool, threadsForMachine, type WorkerPool } from '../inference/index.ts';
 import type { CenterNetWorkerData, DetectRequest } from './centernet.worker.ts';
 import { loadDetectorModel, type DetectorModel, type DetectorModelConfig, type OrtLike } from './models/detector-model.ts';
 import type { OnnxDetectorOptions } from './models/onnx-detector.ts';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/time/index.ts';
-import { normalizeBox } from '../../org/detections/index.ts';
+import { normalizeBox, type FrameObject } from '../../org/detections/index.ts';
 import type { Detector } from './detector-pool.ts';
 import { findZone } from './geometry.ts';
 import { encodeJpeg } from './jpeg-codec.ts';
@@ -345,7 +345,9 @@ export class FramePipeline {
     if (!out.length) return;
     const snapshot = out.some((d) => d.needsSnapshot) ? await encodeJpeg(frame) : undefined;
     if (this.stopped) return;
-    const batch: VideoDetection[] = out.map(({ needsSnapshot, ...d }) => (needsSnapshot ? { ...d, snapshot } : d));
+    // the snapshot's frame with every object tracked in it, not only those this frame reported
+    const frameObjects = snapshot ? this.frameObjects(update.present, identities) : undefined;
+    const batch: VideoDetection[] = out.map(({ needsSnapshot, ...d }) => (needsSnapshot ? { ...d, snapshot, frame_objects: frameObjects } : d));
     this.emit(batch, at);
   }
 
@@ -371,6 +373,20 @@ export class FramePipeline {
       }),
     );
     return out;
+  }
+
+  /** Every present track as the live wall draws it (a person's identity when this frame's recognition gave one). */
+  private frameObjects(present: readonly Track[], identities: Map<string, TrackIdentity>): FrameObject[] {
+    return present.map((t) => {
+      const type = t.label === 'person' ? 'person' : t.label === 'vehicle' ? 'vehicle' : 'animal';
+      const identity = identities.get(t.id);
+      return {
+        type,
+        ...(type === 'animal' ? { subtype: t.label } : identity ? { subtype: identity.subtype, ...(identity.personId ? { person_id: identity.personId } : {}) } : {}),
+        track_id: t.id,
+        box: normalizeBox(t.box),
+      };
+    });
   }
 
   private describeTrack(t: Track, type: 'person' | 'animal', at: number, zone: string | null): VideoDetection {

@@ -66,6 +66,20 @@ export interface DetectionInput {
   box?: DetectionBox | null;
   /** person with subtype 'recognized': the enrolled person whose face matched (issue 14) */
   person_id?: string | null;
+  /**
+   * Real video: every object tracked in the frame this detection came from (not only the ones the
+   * frame reported), for drawing the frame whole on the live wall. Not stored in the history.
+   */
+  frame_objects?: FrameObject[] | null;
+}
+
+/** One tracked object in a frame of real video. */
+export interface FrameObject {
+  type: 'person' | 'animal' | 'vehicle';
+  subtype?: string;
+  person_id?: string;
+  track_id: string;
+  box: DetectionBox;
 }
 
 /** A stored detection (history row). */

@@ -10,7 +10,7 @@ import { SnapshotService as SnapshotServiceT } from './snapshot.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { buildDetectionAnomalyPayload } from './detection-webhook.ts';
 export { boxOf, boxToColumn, detectionRepository } from './detection.repository.ts';
-export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type DetectionType } from './detection.ts';
+export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type DetectionType, type FrameObject } from './detection.ts';
 export { SnapshotService } from './snapshot.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';

@@ -30,6 +30,8 @@ interface LiveFrame {
   stream_id: string;
   at: number;
   objects: Array<{ type: string; subtype?: string; person_id?: string; track_id?: string; box: DetectionBox }>;
+  /** the objects are the frame's whole set of tracked objects (frame_objects), not accumulated from its detections */
+  whole?: boolean;
 }
 
 export const LIVE_EVENT_KINDS = ['scene.updated', ...ORGANIZATION_EVENT_KINDS] as const;
@@ -105,10 +107,15 @@ export class OrgEventFeed implements PipelineHook {
     // the frame outlives the detections after it in the period (a frame's person is followed by
     // its person_count), so the wall can draw the latest snapshot with its boxes
     let frame = this.pendingScenes.get(scene.id)?.frame ?? null;
-    if (rec.box) {
+    if (rec.frame_objects?.length) {
+      // real video says what it tracks in the frame: every object, not only the ones it reported
+      const objects = rec.frame_objects.map((o) => ({ ...o }));
+      if (!(frame && frame.stream_id === rec.stream_id && frame.at === rec.at && frame.whole)) frame = { detection_id: rec.id, stream_id: rec.stream_id, at: rec.at, objects, whole: true };
+    } else if (rec.box) {
       const object = { type: rec.type, ...(rec.subtype ? { subtype: rec.subtype } : {}), ...(rec.person_id ? { person_id: rec.person_id } : {}), ...(rec.track_id ? { track_id: rec.track_id } : {}), box: rec.box };
-      if (frame && frame.stream_id === rec.stream_id && frame.at === rec.at) frame.objects.push(object);
-      else frame = { detection_id: rec.id, stream_id: rec.stream_id, at: rec.at, objects: [object] };
+      if (frame && frame.stream_id === rec.stream_id && frame.at === rec.at) {
+        if (!frame.whole) frame.objects.push(object);
+      } else frame = { detection_id: rec.id, stream_id: rec.stream_id, at: rec.at, objects: [object] };
     }
     this.pendingScenes.set(scene.id, { scene, detection: rec, frame });
     if (this.timer === null) this.timer = this.deps.clock.setTimeout(() => this.flushScenes(), SCENE_UPDATE_PERIOD_MS);

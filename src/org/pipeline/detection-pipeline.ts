@@ -151,6 +151,8 @@ export class DetectionPipeline {
         zone: input.zone ?? null,
         box: input.box ?? null,
         person_id: input.person_id ?? null,
+        // the frame's tracked objects ride along for the live wall; the insert names its columns
+        ...(input.frame_objects?.length ? { frame_objects: input.frame_objects } : {}),
       };
       records.push(rec);
     }

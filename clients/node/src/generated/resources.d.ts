@@ -474,7 +474,7 @@ export declare class SystemResource extends Resource {
   healthz(options?: RequestOptions): Promise<Camelize<JsonResponse<'healthz', 200>>>;
   /**
    * Database and Redis are reachable, migrations current
-   * 200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`.
+   * 200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`. On a node that runs streams, `detector` says which runtime the object detector runs on (`tfjs-wasm` is the fallback when ONNX Runtime cannot load, with the reason).
    * GET /readyz
    */
   readyz(options?: RequestOptions): Promise<Camelize<JsonResponse<'readyz', 200>>>;

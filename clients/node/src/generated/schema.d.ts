@@ -31,7 +31,7 @@ export interface paths {
         };
         /**
          * Database and Redis are reachable, migrations current
-         * @description 200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`.
+         * @description 200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`. On a node that runs streams, `detector` says which runtime the object detector runs on (`tfjs-wasm` is the fallback when ONNX Runtime cannot load, with the reason).
          */
         get: operations["readyz"];
         put?: never;
@@ -2113,6 +2113,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         status: string;
+                        /** @description the object detector on a node that runs streams */
+                        detector?: {
+                            /** @description onnxruntime normally; tfjs-wasm when the native library cannot load (slower: fewer cameras per node) */
+                            runtime: "onnxruntime" | "tfjs-wasm";
+                            /** @description the decoder and the model file */
+                            model: string;
+                            /** @description why the tfjs-wasm fallback runs; null on ONNX Runtime */
+                            fallback_reason: string | null;
+                        };
                     };
                 };
             };

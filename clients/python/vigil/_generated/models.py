@@ -88,6 +88,7 @@ __all__ = [
     "QuerySceneResponse",
     "QuerySceneResponseInterpretation",
     "ReadyzResponse",
+    "ReadyzResponseDetector",
     "Responder",
     "ResponderContact",
     "ResumeAutomationResponse",
@@ -481,7 +482,15 @@ class QuerySceneResponseInterpretation(_QuerySceneResponseInterpretationRequired
     pass
 
 
-ReadyzResponse = TypedDict("ReadyzResponse", {"status": "str"})
+_ReadyzResponseRequired = TypedDict("_ReadyzResponseRequired", {"status": "str"})
+_ReadyzResponseOptional = TypedDict("_ReadyzResponseOptional", {"detector": "ReadyzResponseDetector"}, total=False)
+
+
+class ReadyzResponse(_ReadyzResponseRequired, _ReadyzResponseOptional):
+    pass
+
+
+ReadyzResponseDetector = TypedDict("ReadyzResponseDetector", {"runtime": "Literal[\"onnxruntime\", \"tfjs-wasm\"]", "model": "str", "fallback_reason": "Optional[str]"})
 
 
 Responder = TypedDict("Responder", {"id": "str", "object": "Literal[\"responder\"]", "name": "str", "kind": "Literal[\"person\", \"system\"]", "escalation_level": "int", "contact": "ResponderContact", "created_at": "str", "updated_at": "str"})

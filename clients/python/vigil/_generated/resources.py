@@ -842,7 +842,7 @@ class SystemResource(Resource):
     def readyz(self, *, request_options: Optional[RequestOptions] = None) -> ReadyzResponse:
         """Database and Redis are reachable, migrations current
 
-        200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`.
+        200 when this node can serve: the database answers, no migration is pending, and Redis answers when REDIS_URL is configured. Otherwise 503 `service_unavailable` whose `detail` names what is not ready and whose `checks` gives each dependency as `ok`, `failed` or `not_configured`. On a node that runs streams, `detector` says which runtime the object detector runs on (`tfjs-wasm` is the fallback when ONNX Runtime cannot load, with the reason).
 
         GET /readyz
         """
