@@ -659,6 +659,49 @@ function answerLastSeen(interp: Interpretation, detections: DetectionRecord[], r
   };
 }
 
+/**
+ * "when was the first car seen this morning?": the earliest sighting in the range (a tracked
+ * detection, or a count above zero). Anyone already there when the range began is said so, with
+ * the first arrival after that, so the answer never makes a later arrival the first one seen.
+ */
+function answerFirstSeen(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
+  const vehicles = interp.metric === 'vehicles';
+  const [one, many] = interp.subtype ? [`${interp.subtype} person`, `${interp.subtype} people`] : nouns(interp);
+  const events = detections.filter(
+    (d) =>
+      inRange(d, interp.from, interp.to) &&
+      (interp.subtype ? d.type === 'person' && d.subtype === interp.subtype : vehicles ? d.type === 'vehicle' && d.track_id && (d.count ?? 1) > 0 : d.type === 'person'),
+  );
+  // a tracked object whose stay began before the range was already there
+  const arrivedAt = (d: DetectionRecord) => d.at - dwellOf(d) * 1000;
+  const tracks = firstPerTrack(events);
+  const carriedTrack = tracks.find((d) => arrivedAt(d) < interp.from);
+  const carried = interp.subtype ? undefined : readingAt(readings, interp.from);
+  const carriedCount = carried && carried.at < interp.from && carried.value > 0 ? carried : undefined;
+  const positive = interp.subtype ? [] : readingsOver(readings, interp.from, interp.to).filter((r) => r.at >= interp.from && r.value > 0);
+  const candidates = [
+    ...tracks.filter((d) => arrivedAt(d) >= interp.from).map((d) => ({ at: d.at, record: d })),
+    ...positive.map((r) => ({ at: r.at, record: r.record })),
+  ].sort((a, b) => a.at - b.at);
+  const trackedArrival = tracks.find((d) => arrivedAt(d) >= interp.from);
+  const firstAfter = carriedCount
+    ? (trackedArrival ?? increasesOf(readingsOver(readings, interp.from, interp.to)).records[0])
+    : candidates[0]?.record;
+  if (carriedCount || carriedTrack) {
+    const already = carriedCount
+      ? `${plural(carriedCount.value, one, many)} ${carriedCount.value === 1 ? 'was' : 'were'} already in ${p.place} when that began (counted at ${p.moment(carriedCount.at)})`
+      : `a ${one} was already in ${p.place} when that began (there since ${p.moment(arrivedAt(carriedTrack!))})`;
+    const next = firstAfter ? `; the first to arrive after that came at ${p.moment(firstAfter.at)}` : '';
+    const supporting = [carriedCount?.record ?? carriedTrack!, ...(firstAfter ? [firstAfter] : [])];
+    return { answer: `${capitalise(p.when)}, ${already}${next}.`, supporting };
+  }
+  if (!firstAfter) return { answer: `No ${one} was seen in ${p.place} ${p.when}.`, supporting: [] };
+  return {
+    answer: `The first ${one} ${p.when} was seen in ${p.place} at ${p.moment(firstAfter.at)} (${ago(firstAfter.at, interp.asked_at)}).`,
+    supporting: [firstAfter],
+  };
+}
+
 /** "when did someone last come in": the latest tracked arrival, or the latest rise of the counter. */
 function answerLastArrival(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
   const vehicles = interp.metric === 'vehicles';
@@ -759,28 +802,56 @@ function staysOf(detections: DetectionRecord[], interp: Interpretation): Array<{
 }
 
 
-/** "how long has that guy been hanging around": the stay of whoever has been there longest. */
-function answerDwell(interp: Interpretation, detections: DetectionRecord[], p: Phrasing): CountAnswer {
+/**
+ * "how long has that guy been hanging around": the stay of whoever has been there longest.
+ * Every figure agrees with the scene's own count: a track is still there only when it was seen in
+ * the last two minutes and no count since has fallen to zero, and how many are there now is the
+ * count, never the number of recent tracks. A single sighting without a reported dwell says
+ * nothing about a stay (it is not a stay of 0 seconds).
+ */
+function answerDwell(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], snapshotValue: number, p: Phrasing): CountAnswer {
   const [one, many] = nouns(interp);
   const stays = staysOf(detections, interp);
-  if (stays.length === 0) {
+  const nowReading = readingAt(readings, interp.to);
+  const countNow = nowReading ? nowReading.value : p.isNowRange ? snapshotValue : undefined;
+  const present = stays.filter(
+    (s) => interp.to - s.last <= STILL_PRESENT_MS && !readings.some((r) => r.at > s.last && r.at <= interp.to && r.value === 0),
+  );
+  const presentNow = countNow === 0 ? [] : present;
+  const measured = stays.filter((s) => s.dwell > 0);
+  const longest = (list: typeof stays) => list.reduce((a, b) => (b.dwell > a.dwell ? b : a));
+  const thereNow = (n: number) => `${plural(n, one, many)} ${n === 1 ? 'is' : 'are'} in ${p.place} now`;
+  if (measured.length === 0) {
+    const span = readingsOver(readings, interp.from, interp.to);
+    const peak = peakOf(span, interp.from);
+    const why = stays.length === 0 ? `no ${one} was tracked` : `no stay was tracked long enough to measure`;
+    if (peak && peak.value > 0) {
+      const now = interp.ongoing && countNow !== undefined ? ` ${capitalise(countNow === 0 ? `no ${many === 'people' ? 'one is' : `${many} are`} in ${p.place} now` : thereNow(countNow))}.` : '';
+      return {
+        answer: `The count shows ${many} in ${p.place} ${p.when} (up to ${peak.value} at once), but ${why}, so I cannot say how long anyone stayed.${now}`,
+        supporting: [peak.reading.record],
+      };
+    }
     return { answer: `No tracked ${many} in ${p.place} ${p.when}, so I have no length of stay to report.`, supporting: [] };
   }
-  const present = stays.filter((s) => interp.to - s.last <= STILL_PRESENT_MS);
-  const longest = (list: typeof stays) => list.reduce((a, b) => (b.dwell > a.dwell ? b : a));
-  if (present.length > 0 && interp.ongoing) {
-    const s = longest(present);
-    const others = present.length > 1 ? ` ${plural(present.length, one, many)} are there now.` : '';
+  if (interp.ongoing && presentNow.length > 0) {
+    const s = longest(presentNow);
+    // how many are there is the count when there is one, never more tracks than it shows
+    const others = presentNow.length > 1 ? ` ${capitalise(thereNow(countNow ?? presentNow.length))}.` : '';
     return {
       answer: `The ${one} who has been in ${p.place} longest has been there ${formatDwell(s.dwell)} (since ${p.moment(s.first)}, last seen at ${p.moment(s.last)}).${others}`,
       supporting: [s.record],
     };
   }
-  const s = longest(stays);
-  const average = stays.reduce((sum, x) => sum + x.dwell, 0) / stays.length;
-  const lead = interp.ongoing ? `No tracked ${one} is in ${p.place} now. ` : '';
+  const s = longest(measured);
+  const average = measured.reduce((sum, x) => sum + x.dwell, 0) / measured.length;
+  const lead = !interp.ongoing
+    ? ''
+    : countNow === 0
+      ? `No ${one} is in ${p.place} now. `
+      : `No tracked ${one} is in ${p.place} now. `;
   return {
-    answer: `${lead}${capitalise(plural(stays.length, `tracked ${one}`, `tracked ${many}`))} stayed in ${p.place} ${p.when}: on average ${formatDwell(average)}, the longest ${formatDwell(s.dwell)} (until ${p.moment(s.last)}).`,
+    answer: `${lead}${capitalise(plural(measured.length, `tracked ${one}`, `tracked ${many}`))} stayed in ${p.place} ${p.when}: on average ${formatDwell(average)}, the longest ${formatDwell(s.dwell)} (until ${p.moment(s.last)}).`,
     supporting: [s.record],
   };
 }
@@ -966,7 +1037,12 @@ export function answerQuery(
   let result: CountAnswer;
   switch (interp.metric) {
     case 'anomalies':
-      result = interp.aggregate === 'last_seen' ? answerLastSeen(interp, detections, people, 0, p) : answerAnomalies(interp, detections, p);
+      result =
+        interp.aggregate === 'last_seen'
+          ? answerLastSeen(interp, detections, people, 0, p)
+          : interp.aggregate === 'first_seen'
+            ? answerFirstSeen(interp, detections, people, p)
+            : answerAnomalies(interp, detections, p);
       break;
     case 'animals':
       result = answerAnimals(interp, detections, people, p);
@@ -985,6 +1061,9 @@ export function answerQuery(
         case 'last_seen':
           result = answerLastSeen(interp, detections, counted, snapshotValue, p);
           break;
+        case 'first_seen':
+          result = answerFirstSeen(interp, detections, counted, p);
+          break;
         case 'last_arrival':
           result = answerLastArrival(interp, detections, counted, p);
           break;
@@ -995,7 +1074,7 @@ export function answerQuery(
           result = answerLastDeparture(interp, detections, counted, p);
           break;
         case 'dwell':
-          result = answerDwell(interp, detections, p);
+          result = answerDwell(interp, detections, counted, snapshotValue, p);
           break;
         case 'vs_usual':
           result = answerVsUsual(interp, counted, baseline, snapshotValue, p);

@@ -1,4 +1,5 @@
 import { findTimePhrase } from '../../../platform/language/index.ts';
+import { describeUnderstood, leftoverActionWords, notCoveredReason } from './query-coverage.ts';
 import { readAnimalWord } from '../../../platform/language/index.ts';
 import { normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
@@ -10,7 +11,7 @@ const LEVEL_WORDS = {
   quiet: WORDS_BY_ROLE.level_quiet,
 } as const;
 import { MAX_WINDOW_MS, describeDuration } from '../../../platform/language/index.ts';
-import { addZonedDays, formatClock, formatMoment, isValidTimeZone } from '../../../platform/time/index.ts';
+import { addZonedDays, formatClock, formatMoment, isValidTimeZone, startOfZonedDay } from '../../../platform/time/index.ts';
 import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, QueryContext, Threshold } from './query.types.ts';
 
 /**
@@ -118,7 +119,14 @@ function quote(words: string[]): string {
 
 function collectRoles(tokens: Token[]): Set<WordRole> {
   const roles = new Set<WordRole>();
-  for (const token of tokens) for (const role of token.roles) roles.add(role);
+  // "is the lot empty of cars", "free of vehicles": the state word is about the vehicles named
+  const vehiclesNamed = tokens.some((t) => t.roles.has('vehicles'));
+  for (const token of tokens) {
+    for (const role of token.roles) {
+      if (role === 'people' && vehiclesNamed && PLACE_STATE_WORDS.has(token.word)) continue;
+      roles.add(role);
+    }
+  }
   return roles;
 }
 
@@ -233,6 +241,9 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
     case 'last_seen':
       what = interp.subtype ? `last ${interp.subtype} person seen` : `last ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} seen`;
       if (interp.expect_empty) what = `last time it was empty of ${plural}`;
+      break;
+    case 'first_seen':
+      what = interp.subtype ? `first ${interp.subtype} person seen` : `first ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} seen`;
       break;
     case 'last_arrival':
       what = `latest ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} arrival`;
@@ -371,19 +382,30 @@ interface Range {
   phrase?: string;
 }
 
-function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
-  if (typeof query !== 'string' || query.trim() === '') refuse('The question is empty.');
-  const { now, timeZone, windowMs, location } = ctx;
+/**
+ * The read stage: one straight pass over the question. Normalise it, set aside the user's own
+ * absence ("while I was out"), read comparisons ("more than 5", "than usual"), then the one time
+ * phrase, then classify every remaining word by its roles. Nothing here decides the answer.
+ */
+type TimePhrase = ReturnType<typeof findTimePhrase>['phrase'];
+
+interface Reading {
+  query: string;
+  normalised: string;
+  absence: RegExpExecArray | null;
+  comparisons: Comparisons;
+  phrase: TimePhrase;
+  /** the text left after comparisons and the time phrase were consumed */
+  remainder: string;
+  tokens: Token[];
+  unknown: string[];
+  otherPlaces: string[];
+  roles: Set<WordRole>;
+}
+
+function readQuestion(query: string, ctx: QueryContext): Reading {
+  const { now, timeZone, location } = ctx;
   const normalised = normaliseQuestion(query, location);
-  // two questions in one ("how many came in and when was the last one?"): answering one of them
-  // would look like an answer to both
-  const questions = query.split('?').filter((part) => /[a-z0-9]/i.test(part));
-  if (questions.length > 1 || SECOND_QUESTION.test(normalised)) {
-    refuse('That is more than one question; ask them one at a time.');
-  }
-  if (FOLLOW_UP.test(normalised)) {
-    refuse('I answer each question on its own, without the ones before it; ask it in full, e.g. "how many cars are in the lot now?"');
-  }
   // "while I was out", "since we left": the user's own absence names a time only with a phrase
   // that says when ("while I was out this afternoon"); the clause itself is set aside
   const absence = ABSENCE_PATTERN.exec(normalised);
@@ -395,6 +417,32 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     // "all night" / "through the night": the night just past, or the one in progress
     .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight');
   const { phrase, remainder } = findTimePhrase(prepared, { now, timeZone });
+  const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
+  return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens) };
+}
+
+/** What the reading understood, for a refusal that says so (see query-coverage.ts). */
+function understoodOf(reading: Reading, location: string): string {
+  const { phrase } = reading;
+  const label = phrase.kind === 'range' || phrase.kind === 'point' ? phrase.label : undefined;
+  return describeUnderstood(reading.roles, describeLocation(location), label);
+}
+
+/**
+ * The coverage stage: refuse when the question is not one question about this scene's past or
+ * present, or when any word that could change the answer was left unread.
+ */
+function checkCoverage(reading: Reading, location: string): void {
+  const { query, normalised, absence, phrase, tokens, unknown, otherPlaces, roles } = reading;
+  // two questions in one ("how many came in and when was the last one?"): answering one of them
+  // would look like an answer to both
+  const questions = query.split('?').filter((part) => /[a-z0-9]/i.test(part));
+  if (questions.length > 1 || SECOND_QUESTION.test(normalised)) {
+    refuse('That is more than one question; ask them one at a time.');
+  }
+  if (FOLLOW_UP.test(normalised)) {
+    refuse('I answer each question on its own, without the ones before it; ask it in full, e.g. "how many cars are in the lot now?"');
+  }
   if (phrase.kind === 'future') {
     refuse(`"${phrase.phrase}" is in the future; I can only answer about what the cameras have already seen.`);
   }
@@ -404,12 +452,9 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   if (phrase.kind === 'several') {
     refuse(`The question names more than one time (${quote(phrase.phrases)}); ask about one time span.`);
   }
-
-  const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
   if (tokens.length + unknown.length + otherPlaces.length === 0 && phrase.kind === 'none') {
     refuse('I could not find a question there.');
   }
-  const roles = collectRoles(tokens);
   const first = firstMeaningfulToken(tokens);
   if (first?.roles.has('command')) {
     refuse(`That sounds like an instruction ("${first.word}"); I only answer questions about what the scene saw.`);
@@ -425,9 +470,30 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   if (unknown.includes('afterhours')) {
     refuse('I do not know this site\'s opening hours; name the time instead, e.g. "since 6pm" or "last night".');
   }
-  if (unknown.length > 0) refuse(`I did not understand ${quote(unknown)}.`);
-  const commands = tokens.filter((t) => t.roles.has('command') && t.roles.size === 1);
-  if (commands.length > 0) refuse(`I did not understand ${quote(commands.map((t) => t.word))}.`);
+  const commands = tokens.filter((t) => t.roles.has('command') && t.roles.size === 1).map((t) => t.word);
+  // "busier than before", "than earlier": read as a change (see resolveQuestion)
+  const consumed = new Set<number>();
+  tokens.forEach((t, i) => {
+    if (t.word === 'than' && (tokens[i + 1]?.word === 'before' || tokens[i + 1]?.word === 'earlier')) {
+      consumed.add(i);
+      consumed.add(i + 1);
+    }
+  });
+  const leftover = [...unknown, ...commands, ...leftoverActionWords(tokens, roles, consumed)];
+  if (leftover.length > 0) refuse(notCoveredReason(understoodOf(reading, location), leftover));
+}
+
+function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
+  if (typeof query !== 'string' || query.trim() === '') refuse('The question is empty.');
+  const reading = readQuestion(query, ctx);
+  checkCoverage(reading, ctx.location);
+  return resolveQuestion(reading, ctx);
+}
+
+/** The resolve stage: metric, aggregate and range from a reading that passed the coverage check. */
+function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
+  const { now, timeZone, windowMs, location } = ctx;
+  const { query, comparisons, phrase, remainder, tokens, roles } = reading;
 
   // "getting busier", "busier than before": a change; "was it busier yesterday": than when?
   const becoming = tokens.some((t) => t.roles.has('becoming')) || /\bthan (?:before|earlier)\b/.test(remainder);
@@ -534,6 +600,18 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
     aggregate = 'threshold';
     extra.threshold = { ...t, basis };
     extra.yes_no = true;
+  } else if (roles.has('first')) {
+    // "when was the first car seen this morning?", "first person in today": the earliest sighting
+    if (roles.has('last')) refuse('The question asks for the first and the last at once; ask for one of them.');
+    const other = (['dwell', 'departures', 'peak', 'average', 'minimum', 'trend', 'trend_up', 'trend_down', 'loitering', 'empty', 'crowd'] as const).filter((r) => roles.has(r));
+    if (other.length > 0 || (roles.has('anomaly') && !roles.has('unrecognized'))) {
+      refuse(`I can tell when the first person or vehicle was seen; ask e.g. "when was the first car seen this morning?"`);
+    }
+    metric = roles.has('unrecognized') ? 'anomalies' : metricFor(roles);
+    if (metric === 'anomalies') extra.subtype = 'unrecognized';
+    aggregate = 'first_seen';
+    // with no time named, "the first car" is today's
+    range = phrase.kind === 'none' ? { from: startOfZonedDay(now, timeZone), to: now, label: 'today' } : spanRange('a question about the first sighting');
   } else if (roles.has('dwell')) {
     // "how long has that guy been hanging around": the stay, not the arrivals
     if (roles.has('empty')) refuse('I can tell how long people stayed, not how long the place was empty.');
@@ -615,7 +693,7 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
       // "is the lot empty?": empty of everything, people and vehicles
       metric = 'activity';
     }
-    if ((metric === 'people' || metric === 'activity') && roles.has('empty') && !roles.has('count')) {
+    if ((metric === 'people' || metric === 'activity' || metric === 'vehicles') && roles.has('empty') && !roles.has('count')) {
       aggregate = 'presence';
       extra.expect_empty = true;
       extra.yes_no = true;

@@ -45,6 +45,7 @@ export type WordRole =
   | 'animals'
   | 'other_animal'
   | 'only'
+  | 'first'
   | 'filler';
 
 export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
@@ -87,7 +88,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'unrecognized', 'unrecognised', 'unknown', 'unidentified', 'stranger', 'strangers', 'intruder', 'intruders',
     'trespasser', 'trespassers', 'unfamiliar', 'unauthorized', 'unauthorised',
   ],
-  loitering: ['loiter', 'loitering', 'loiterer', 'loiterers', 'linger', 'lingering', 'lurk', 'lurking', 'lurker'],
+  loitering: ['longstay', 'loiter', 'loitering', 'loiterer', 'loiterers', 'linger', 'lingering', 'lurk', 'lurking', 'lurker'],
   crowd: [
     'percentage', 'percent', 'nearlyfull',
     'crowd', 'crowded', 'busy', 'packed', 'full', 'fullest', 'capacity', 'occupancy', 'density', 'dense',
@@ -177,6 +178,8 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   departures: ['inandout', 'leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
   /** "when was the last car seen?", "latest arrival", "most recent" */
   last: ['last', 'latest', 'mostrecent', 'lasttime'],
+  /** "when was the first car seen this morning?", "earliest arrival" */
+  first: ['first', 'earliest', 'firsttime'],
   /** "how long" something stayed */
   dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt', 'longest', 'spend', 'spent', 'spends', 'spending'],
   /** a general "what happened" question */
@@ -265,6 +268,23 @@ export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
  */
 export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: string]> = [
   ['right now', 'now'],
+  ['as of now', 'now'],
+  ['as of right now', 'now'],
+  ['as it stands', 'now'],
+  ['as things stand', 'now'],
+  ['at this moment', 'now'],
+  ['at this very moment', 'now'],
+  ['this minute', 'now'],
+  // "clear of people", "free of vehicles": empty of them
+  ['clear of', 'empty'],
+  ['free of', 'empty'],
+  ['devoid of', 'empty'],
+  // "no. of people", "nr of cars", "# of vehicles" (the "#" is dropped by the normaliser)
+  ['no of', 'howmany'],
+  ['nr of', 'howmany'],
+  ['num of', 'howmany'],
+  ['the first time', 'firsttime'],
+  ['first time', 'firsttime'],
   ['at the moment', 'now'],
   ['at present', 'now'],
   ['as we speak', 'now'],
@@ -389,6 +409,15 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['at some point', 'anypoint'],
   ['at one point', 'anypoint'],
   ['how long', 'howlong'],
+  // "anyone been hanging around for a long time?": a stay long enough to be loitering
+  ['for a long time', 'longstay'],
+  ['a long time', 'longstay'],
+  ['for ages', 'longstay'],
+  ['for a while', 'longstay'],
+  ['how many minutes', 'howlong'],
+  ['how many hours', 'howlong'],
+  ['for how many minutes', 'howlong'],
+  ['for how many hours', 'howlong'],
   ['most recent', 'mostrecent'],
   ['most recently', 'mostrecent'],
   ['last time', 'lasttime'],

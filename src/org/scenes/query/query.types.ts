@@ -26,6 +26,8 @@ export type Aggregate =
   | 'trend'
   /** when the metric was last seen ("when was the last car seen?") */
   | 'last_seen'
+  /** when the metric was first seen in the range ("when was the first car seen this morning?") */
+  | 'first_seen'
   /** when the latest arrival was ("when did someone last come in") */
   | 'last_arrival'
   /** how many left ("how many people left since 9") */
