@@ -59,8 +59,10 @@ test('coverage: the refusal says what was understood and what was not', () => {
 });
 
 test('coverage: a time or comparison word left unread is never answered as another question', () => {
-  // "more … than an hour ago" is not "how many an hour ago"
-  assert.match(refused('are there more people now than an hour ago'), /but not "more", "than"/);
+  // "more … than an hour ago" is not "how many an hour ago" (it is a comparison of two times,
+  // below); without a first time it is refused
+  assert.notEqual(ask('are there more people now than an hour ago').aggregate, 'current');
+  assert.match(refused('are there more people than an hour ago'), /but not "more", "than"/);
   assert.match(refused('how many people in the lobby since before 9'), /but not "since"/);
   assert.match(refused('how many people came in after lunch'), /"lunch", "after"/);
   assert.match(refused('how many people every hour today'), /"every"/);
@@ -98,7 +100,8 @@ test('dwell never contradicts the count: nobody there now is never "5 people are
   ];
   const said = answer('how long has the person at the dock been here', left, { ...SCENE, people: 0 }, dock);
   assert.doesNotMatch(said, /are there now|are in the dock now/);
-  assert.match(said, /^No person is in the dock now\./);
+  assert.match(said, /^No one is in the dock now, so no stay is going on\./);
+  assert.match(answer('how long has the person at the dock been here', [det('person_count', ny('10:00'), { value: 0, location: 'dock' })], { ...SCENE, people: 0 }, dock), /^No one is in the dock now \(10:14\), so no stay is going on\.$/);
   // two tracks there, the count says 2: the count is what is said
   const there = [count('10:00', 2), person('10:13', { track_id: 'a', dwell_s: 900 }), person('10:13', { track_id: 'b', dwell_s: 300 })];
   assert.match(answer('how long has the person here been here', there, { ...SCENE, people: 2 }), /has been there 15 minutes .* 2 people are in the lobby now\.$/);
@@ -123,4 +126,67 @@ test('paraphrases: clear of, free of, no. of, as of now, than normal for this ti
   assert.match(answer('is the lot free of vehicles', [cars('10:00', 3)], { ...SCENE, vehicles: 3 }, { location: 'parking_lot' }), /^No, 3 vehicles are in the parking lot/);
   assert.equal(ask('no. of people now').aggregate, 'current');
   assert.equal(ask('how many people as of now').aggregate, 'current');
+});
+
+test('spoken clock times: "half seven", "ten to eight", "quarter past nine", "at seven"', () => {
+  assert.equal(ask('how many people were here at ten to eight').to, ny('07:50'));
+  assert.equal(ask('how many people at quarter past nine').to, ny('09:15'));
+  assert.equal(ask('how many people were here at half seven').to, ny('07:30'));
+  assert.equal(ask('was anyone here at seven').to, ny('07:00'));
+  assert.equal(ask('how many people were here at seven thirty').to, ny('07:30'));
+  // a range and a duration stay what they are
+  assert.equal(ask('anyone here for half an hour').min_dwell_s, 1800);
+  refused('how many people from ten to eight');
+});
+
+test('usual for this time of day, compare with usual, heavier traffic, car park words', () => {
+  for (const q of ['is the lobby busier than normal for this time of day?', 'is it busy for this time of day', 'compare the number of people now with usual']) {
+    assert.equal(ask(q).aggregate, 'vs_usual', q);
+  }
+  assert.equal(ask('is it busier than normal for this time of day?').direction, 'up');
+  assert.equal(ask('is traffic heavier than usual').metric, 'vehicles');
+  // "car" in a car park's name: "cars" is what is counted, "car park" the place
+  const park = { location: 'staff_car_park' };
+  assert.equal(ask('how many cars in the car park now', park).metric, 'vehicles');
+  assert.equal(ask('what time did the first car arrive this morning?', park).metric, 'vehicles');
+  assert.equal(ask('is the car park clear of people?', park).expect_empty, true);
+});
+
+test('animals: "what time was the cat seen" gives the latest sighting', () => {
+  const yard = { location: 'back_yard' };
+  const cat = (time: string, id: string) => det('animal', ny(time), { subtype: 'cat', track_id: id, location: 'back_yard' });
+  assert.match(answer('when was the cat last seen?', [cat('03:40', 'c1')], SCENE, yard), /at 03:40/);
+  assert.match(answer('what time was the cat seen', [cat('03:40', 'c1'), cat('01:10', 'c0')], SCENE, yard), /^The latest cat sighting in the back yard in the last day was at 03:40 \(2 cat sightings in all\)\.$/);
+});
+
+test('compare two times: "compare this morning with yesterday morning", "more people now than an hour ago?"', () => {
+  const interp = ask('compare this morning with yesterday morning');
+  assert.equal(interp.aggregate, 'compare');
+  assert.equal(interp.compare_with?.from, ny('05:00', '2026-03-09'));
+  assert.deepEqual(interp.baseline, [{ from: ny('05:00', '2026-03-09'), to: ny('12:00', '2026-03-09') }]);
+  const today = [count('05:00', 10), count('07:00', 20)];
+  const yesterday = [count('05:00', 4, '2026-03-09'), count('09:00', 6, '2026-03-09')];
+  const said = answerQuery(interp, today, SCENE, [yesterday]).answer;
+  assert.match(said, /on average 16\.2 people, at most 20 at once \(at 07:00\).*yesterday morning.*on average 4\.9 people, at most 6 at once.*more people this morning/);
+  const now = ask('are there more people now than an hour ago?');
+  assert.equal(now.aggregate, 'compare');
+  assert.equal(now.from, NOW);
+  assert.equal(now.compare_with?.from, NOW - 60 * MIN);
+  assert.match(answerQuery(now, [count('10:00', 9)], SCENE, [[count('09:00', 3)]]).answer, /^Yes\. .*9 people.*3 people — more people now\.$/);
+  // at a car park with neither named: both counts
+  const lot = ask('compare this morning with yesterday', { location: 'staff_car_park' });
+  assert.equal(lot.metric, 'activity');
+  assert.match(answerQuery(lot, [count('05:00', 1), cars('06:00', 4)], SCENE, [[count('05:00', 2, '2026-03-09')]]).answer, /people.*I cannot compare: there are no vehicle counts/);
+});
+
+test('a clock time without morning or evening, when both have passed, is answered for both', () => {
+  const interp = ask('how many cars were there at 8:30 yesterday?', { location: 'parking_lot' });
+  assert.ok(interp.other_reading);
+  const history = [cars('08:00', 13)].map((d) => ({ ...d, at: d.at - 24 * 60 * MIN }));
+  const evening = [{ ...cars('20:00', 1), at: ny('20:00', '2026-03-09') }];
+  const said = answerQuery(interp, evening, SCENE, [history]).answer;
+  assert.match(said, /1 vehicle .*20:30.*; at .*08:30, the other time of day you may mean, there were 13 vehicles\.$/);
+  // said with morning, or today with only one reading passed: one answer
+  assert.equal(ask('how many people were here at 8:30 this morning').other_reading, undefined);
+  assert.equal(ask('how many people were here at 9').other_reading, undefined);
 });

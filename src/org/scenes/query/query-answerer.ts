@@ -821,6 +821,11 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
   const measured = stays.filter((s) => s.dwell > 0);
   const longest = (list: typeof stays) => list.reduce((a, b) => (b.dwell > a.dwell ? b : a));
   const thereNow = (n: number) => `${plural(n, one, many)} ${n === 1 ? 'is' : 'are'} in ${p.place} now`;
+  if (interp.ongoing && countNow === 0 && measured.length === 0) {
+    // "how long has the person at the gate been there?" with nobody there: say so, never a stay
+    const nobody = interp.metric === 'vehicles' ? `no ${many} are` : 'no one is';
+    return { answer: `${capitalise(nobody)} in ${p.place} now (${p.moment(interp.to)}), so no stay is going on.`, supporting: nowReading ? [nowReading.record] : [] };
+  }
   if (measured.length === 0) {
     const span = readingsOver(readings, interp.from, interp.to);
     const peak = peakOf(span, interp.from);
@@ -848,7 +853,7 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
   const lead = !interp.ongoing
     ? ''
     : countNow === 0
-      ? `No ${one} is in ${p.place} now. `
+      ? `${interp.metric === 'vehicles' ? `No ${many} are` : 'No one is'} in ${p.place} now, so no stay is going on. `
       : `No tracked ${one} is in ${p.place} now. `;
   return {
     answer: `${lead}${capitalise(plural(measured.length, `tracked ${one}`, `tracked ${many}`))} stayed in ${p.place} ${p.when}: on average ${formatDwell(average)}, the longest ${formatDwell(s.dwell)} (until ${p.moment(s.last)}).`,
@@ -1009,11 +1014,67 @@ function answerAnimals(interp: Interpretation, detections: DetectionRecord[], pe
   const most = atOnce(sightings);
   const told = `${describeSightings(sightings, 'animal')} in ${p.place} ${p.when} (at most ${plural(most, one, kind ? `${kind}s` : 'animals')} at once), the latest at ${p.moment(latest(sightings))}`;
   if (interp.yes_no) return { answer: `Yes, there ${sightings.length === 1 ? 'was' : 'were'} ${told}.`, supporting };
+  if (interp.aggregate === 'presence') {
+    // "what time was the cat seen?": the latest sighting first
+    return {
+      answer: `The latest ${one} sighting in ${p.place} ${p.when} was at ${p.moment(latest(sightings))} (${describeSightings(sightings, 'animal')} in all).`,
+      supporting,
+    };
+  }
   // a count: the same animal coming back is a new sighting
   return {
     answer: `There ${sightings.length === 1 ? 'was' : 'were'} ${told}; the cameras do not tell one ${one === 'animal' ? 'animal' : one} from another, so the same one coming back counts again.`,
     supporting,
   };
+}
+
+/**
+ * "how many cars were there at 8:30 yesterday?": the other half of the day too, since the
+ * question did not say which (see the interpreter's otherClockReading).
+ */
+function withOtherReading(interp: Interpretation, answer: string, history: DetectionRecord[], p: Phrasing): string {
+  const other = interp.other_reading!;
+  const type = interp.metric === 'vehicles' ? 'vehicle' : 'person_count';
+  const reading = readingAt(readingsOf(history, type), other.at);
+  const [one, many] = nouns(interp);
+  const value = reading ? plural(reading.value, one, many) : `no ${one} count`;
+  return `${answer.replace(/\.$/, '')}; at ${other.label}, the other time of day you may mean, ${reading ? `there were ${value}` : 'there is no count'}.`;
+}
+
+/**
+ * "compare this morning with yesterday morning": each time's figures side by side, the average
+ * (time-weighted) and the most at once for a span, the count for a moment, and which is higher.
+ */
+function answerCompare(interp: Interpretation, readings: Reading[], otherReadings: Reading[], p: Phrasing): CountAnswer {
+  const [one, many] = nouns(interp);
+  const other = interp.compare_with!;
+  const figures = (rs: Reading[], from: number, to: number, label: string) => {
+    if (from === to) {
+      const r = readingAt(rs, to);
+      return r ? { value: r.value, text: `${label}: ${plural(r.value, one, many)}`, records: [r.record] } : undefined;
+    }
+    const span = readingsOver(rs, from, to);
+    const average = timeWeightedAverage(span, from, to);
+    const peak = peakOf(span, from);
+    if (average === undefined || !peak) return undefined;
+    return {
+      value: average,
+      text: `${label}: on average ${formatNumber(average)} ${many}, at most ${peak.value} at once (at ${formatMoment(peak.at, interp.time_zone, interp.asked_at)})`,
+      records: [peak.reading.record],
+    };
+  };
+  const a = figures(readings, interp.from, interp.to, capitalise(p.when));
+  const b = figures(otherReadings, other.from, other.to, other.label);
+  if (!a || !b) {
+    const missing = !a ? p.when : other.label;
+    return { answer: `I cannot compare: there are no ${one} counts for ${p.place} ${missing}.${a ? ` ${a.text}.` : b ? ` ${capitalise(b.text)}.` : ''}`, supporting: [...(a?.records ?? []), ...(b?.records ?? [])] };
+  }
+  const tolerance = Math.max(0.5, 0.1 * Math.max(a.value, b.value));
+  const direction = a.value - b.value > tolerance ? 'up' : b.value - a.value > tolerance ? 'down' : 'same';
+  const verdict = direction === 'up' ? `more ${many} ${p.when}` : direction === 'down' ? `fewer ${many} ${p.when}` : 'about the same';
+  const sentence = `${a.text}; ${b.text} — ${verdict}`;
+  const answer = interp.yes_no && interp.direction ? `${direction === interp.direction ? 'Yes' : 'No'}. ${sentence}.` : `In ${p.place}: ${sentence}.`;
+  return { answer, supporting: [...a.records, ...b.records] };
 }
 
 function capitalise(s: string): string {
@@ -1035,7 +1096,13 @@ export function answerQuery(
   const snapshotValue = interp.metric === 'vehicles' ? scene.vehicles : scene.people;
 
   let result: CountAnswer;
-  switch (interp.metric) {
+  if (interp.metric === 'activity' && interp.aggregate === 'compare') {
+    // "compare this morning with yesterday" at a car park: people and vehicles both
+    const parts = (['people', 'vehicles'] as const).map((metric) =>
+      answerCompare({ ...interp, metric, yes_no: false }, metric === 'vehicles' ? vehicles : people, readingsOf(baseline[0] ?? [], metric === 'vehicles' ? 'vehicle' : 'person_count'), p),
+    );
+    result = { answer: parts.map((r) => r.answer).join(' '), supporting: parts.flatMap((r) => r.supporting) };
+  } else switch (interp.metric) {
     case 'anomalies':
       result =
         interp.aggregate === 'last_seen'
@@ -1104,11 +1171,18 @@ export function answerQuery(
         case 'arrivals':
           result = answerArrivals(interp, detections, counted, p);
           break;
+        case 'compare':
+          result = answerCompare(interp, counted, readingsOf(baseline[0] ?? [], interp.metric === 'vehicles' ? 'vehicle' : 'person_count'), p);
+          break;
         default: {
           const r = answerCurrent(interp, counted, snapshotValue, p);
           result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
         }
       }
+  }
+
+  if (interp.other_reading && (interp.aggregate === 'current' || interp.aggregate === 'presence')) {
+    result = { ...result, answer: withOtherReading(interp, result.answer, baseline[0] ?? [], p) };
   }
 
   // Density at the moment the answer is about; otherwise at the end of the range.

@@ -1,7 +1,9 @@
 import { findTimePhrase } from '../../../platform/language/index.ts';
+import { rewriteSpokenClock } from './spoken-clock.ts';
+import { readTimeComparison, type ComparisonOfTimes } from './query-compare.ts';
 import { describeUnderstood, leftoverActionWords, notCoveredReason } from './query-coverage.ts';
 import { readAnimalWord } from '../../../platform/language/index.ts';
-import { normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
+import { locationWords, normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
 
 const LEVEL_WORDS = {
@@ -37,6 +39,8 @@ export const USUAL_BASELINE_DAYS = 7;
 export const USUAL_MOMENT_SPAN_MS = 30 * 60_000;
 /** "when was the last car seen" with no time named looks back this far (the longest window). */
 const LAST_SEEN_LOOKBACK_MS = MAX_WINDOW_MS;
+/** "when was the cat seen?" with no time named: the last day's sightings */
+const ANIMAL_WHEN_LOOKBACK_MS = 24 * 3_600_000;
 const WH_WORDS = new Set(['how', 'what', 'whats', 'when', 'who', 'where', 'which', 'why', 'hows', 'howmany', 'howmuch', 'howlong']);
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -63,9 +67,16 @@ const CAPACITY_PATTERNS: Array<[RegExp, Comparison]> = [
 ];
 /** "than usual", "than normal", "than average", "than it usually is": a comparison with earlier days */
 const USUAL_PATTERN =
-  /\b(more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|different)\b((?:\s+\w+){0,3}?)\s+than\s+(?:usual|normal|normally|usually|typical|typically|average|the average|expected|a normal day|on a normal day|it usually is|it normally is|most days|other days|a typical day|on a typical day)\b/;
+  /\b(more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|heavier|lighter|different)\b((?:\s+\w+){0,3}?)\s+than\s+(?:usual|normal|normally|usually|typical|typically|average|the average|expected|a normal day|on a normal day|it usually is|it normally is|most days|other days|a typical day|on a typical day)\b/;
 const USUAL_NEUTRAL_PATTERN =
   /\b(?:compared? (?:to|with)|vs|versus|relative to)\s+(?:usual|normal|average|the average|a normal day|a typical day|typical|other days|most days)\b|\b(?:is|was)\s+(?:this|that|it)\s+(?:normal|usual|typical)\b|\bnormal for\b|\busual for\b/;
+/** "compare the people now with usual", "how does it compare to normal" */
+const COMPARE_WITH_USUAL =
+  /\b(?:compare|compared|comparing)\b(.*?)\b(?:with|to|against|vs|versus)\s+(?:usual|normal|average|the average|typical|a normal day|a typical day|other days|most days|what is usual|what is normal)\b/;
+/** "is it busy for this time of day?": busier than usual at this time of day */
+const LEVEL_FOR_TIME_OF_DAY = /\b(busy|quiet|crowded|packed|calm)\b()\s+for\s+(?:this|the)\s+time\s+of\s+(?:the\s+)?day\b/;
+/** The time of day a comparison with usual already means. */
+const SAME_TIME_OF_DAY = /\b(?:for|at|around)\s+(?:this|the|that)\s+(?:time(?:\s+of\s+(?:the\s+)?day)?|hour)(?:\s+of\s+(?:the\s+)?day)?\b|\bthis time of (?:the )?day\b/g;
 const AUXILIARY_VERBS = new Set(['is', 'are', 'was', 'were', 'did', 'does', 'do', 'has', 'have', 'had']);
 /** "… and when was …", "… and is it …": a second question joined to the first. */
 const SECOND_QUESTION = /\b(?:and|also|plus|then|or|but)\s+(?:also\s+)?(?:how|what|whats|when|whens|who|where|which|why|is|are|was|were|did|does|do|has|have|had|any|can|could)\b/;
@@ -142,7 +153,7 @@ function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string
   // at a car park the noun decides ("peak" alone could be cars)
   const countsOnly = (['peak', 'minimum', 'average'] as const).some((r) => roles.has(r)) && !roles.has('count');
   if (countsOnly && !roles.has('vehicles') && !roles.has('people') && !roles.has('crowd') && !roles.has('anomaly') && !roles.has('unrecognized') && !roles.has('loitering')) {
-    if (VEHICLE_PLACES.some((w) => describeLocation(location).split(' ').includes(w))) {
+    if (VEHICLE_PLACES.some((w) => locationWords(location).includes(w))) {
       refuse(`The peak of people or of vehicles? Ask e.g. "peak number of cars in the ${describeLocation(location)} today".`);
     }
     return 'people';
@@ -242,6 +253,9 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
       what = interp.subtype ? `last ${interp.subtype} person seen` : `last ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} seen`;
       if (interp.expect_empty) what = `last time it was empty of ${plural}`;
       break;
+    case 'compare':
+      what = `${noun} count compared with ${interp.compare_with ? interp.compare_with.label : 'another time'}`;
+      break;
     case 'first_seen':
       what = interp.subtype ? `first ${interp.subtype} person seen` : `first ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} seen`;
       break;
@@ -300,8 +314,8 @@ interface Comparisons {
   minDwellS?: number;
 }
 
-const UP_WORDS = new Set(['more', 'busier', 'fuller', 'higher', 'bigger']);
-const DOWN_WORDS = new Set(['fewer', 'less', 'quieter', 'emptier', 'calmer', 'lower', 'smaller']);
+const UP_WORDS = new Set(['more', 'busier', 'fuller', 'higher', 'bigger', 'heavier', 'busy', 'crowded', 'packed']);
+const DOWN_WORDS = new Set(['fewer', 'less', 'quieter', 'emptier', 'calmer', 'lower', 'smaller', 'lighter', 'quiet', 'calm']);
 const DWELL_UNITS: Record<string, number> = { second: 1, seconds: 1, minute: 60, minutes: 60, hour: 3600, hours: 3600 };
 const DWELL_PATTERN = new RegExp(
   `\\b(?:for\\s+)?(?:longer than|more than|over|at least|upwards of|for)\\s+(${NUMBER.slice(1, -1)}|an?|half an)\\s+(seconds?|minutes?|hours?)\\b`,
@@ -313,17 +327,25 @@ const DWELL_PATTERN = new RegExp(
  */
 function extractComparisons(text: string): Comparisons {
   const out: Comparisons = { text };
-  const usual = USUAL_PATTERN.exec(out.text);
+  const compare = COMPARE_WITH_USUAL.exec(out.text);
+  if (compare) {
+    // "compare the number of people now with usual": the words between are the question
+    out.text = `${out.text.slice(0, compare.index)} ${compare[1]} ${out.text.slice(compare.index + compare[0].length)}`;
+    out.usual = {};
+  }
+  const usual = compare ? null : USUAL_PATTERN.exec(out.text) ?? LEVEL_FOR_TIME_OF_DAY.exec(out.text);
   if (usual) {
     out.usual = { direction: UP_WORDS.has(usual[1]) ? 'up' : DOWN_WORDS.has(usual[1]) ? 'down' : undefined };
     out.text = blank(out.text, usual, usual[2] ?? '');
   } else {
-    const neutral = USUAL_NEUTRAL_PATTERN.exec(out.text);
+    const neutral = compare ? null : USUAL_NEUTRAL_PATTERN.exec(out.text);
     if (neutral) {
       out.usual = {};
       out.text = blank(out.text, neutral);
     }
   }
+  // "busier than normal for this time of day": usual already is the same time of day
+  if (out.usual) out.text = out.text.replace(SAME_TIME_OF_DAY, ' ');
   const dwell = DWELL_PATTERN.exec(out.text);
   if (dwell) {
     const amount = dwell[1] === 'a' || dwell[1] === 'an' ? 1 : dwell[1] === 'half an' ? 0.5 : numberOf(dwell[1]);
@@ -401,6 +423,8 @@ interface Reading {
   unknown: string[];
   otherPlaces: string[];
   roles: Set<WordRole>;
+  /** two times compared; `phrase` is then the first of them */
+  compared?: ComparisonOfTimes;
 }
 
 function readQuestion(query: string, ctx: QueryContext): Reading {
@@ -411,14 +435,19 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
   const absence = ABSENCE_PATTERN.exec(normalised);
   const withoutAbsence = absence ? `${normalised.slice(0, absence.index)} ${normalised.slice(absence.index + absence[0].length)}` : normalised;
   const comparisons = extractComparisons(withoutAbsence);
+  comparisons.text = rewriteSpokenClock(comparisons.text);
   // "has foot traffic picked up?": "picked up" at the end of a question is a rise, not a detection
   const prepared = comparisons.text
     .replace(/\bpicked up(?=\s*$)/, 'pickingup')
     // "all night" / "through the night": the night just past, or the one in progress
     .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight');
-  const { phrase, remainder } = findTimePhrase(prepared, { now, timeZone });
+  // "compare this morning with yesterday morning", "busier today than yesterday?": two times
+  const compared = readTimeComparison(prepared, { now, timeZone });
+  const { phrase, remainder } = compared
+    ? { phrase: { kind: 'range' as const, from: compared.first.from, to: compared.first.to, label: compared.first.label, phrase: compared.first.phrase ?? 'now' }, remainder: compared.rest }
+    : findTimePhrase(prepared, { now, timeZone });
   const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
-  return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens) };
+  return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens), compared };
 }
 
 /** What the reading understood, for a refusal that says so (see query-coverage.ts). */
@@ -519,7 +548,7 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(kinds)} apart from other vehicles; ask about vehicles or cars.`);
   }
   const yesNo = isYesNoQuestion(query, tokens);
-  const atVehiclePlace = VEHICLE_PLACES.some((w) => describeLocation(location).split(' ').includes(w));
+  const atVehiclePlace = VEHICLE_PLACES.some((w) => locationWords(location).includes(w));
   const namesPeople = tokens.some((t) => t.roles.has('people') && !PLACE_STATE_WORDS.has(t.word));
   // at a car park with neither people nor vehicles named, "empty" and "getting quieter" are about
   // both counts; "full" or "busier than usual" could be either and are asked about
@@ -549,10 +578,13 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
     return nowRange();
   };
 
+  if (reading.compared) return resolveComparison(reading, ctx, yesNo, bothCounts);
+
   const animalWords = tokens.filter((t) => t.roles.has('animals') || t.roles.has('other_animal'));
   if (roles.has('only') && animalWords.length === 0) refuse(`I did not understand "only".`);
   if (animalWords.length > 0) {
-    const a = interpretAnimalQuestion(tokens, roles, animalWords, comparisons, phrase.kind, rangeish, spanRange, location);
+    const lookback = { from: now - ANIMAL_WHEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(ANIMAL_WHEN_LOOKBACK_MS)}` };
+    const a = interpretAnimalQuestion(tokens, roles, animalWords, comparisons, phrase.kind, rangeish, spanRange, location, lookback);
     const base: Omit<Interpretation, 'summary'> = {
       ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
     };
@@ -716,7 +748,14 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
     // "was anyone here around 4": presence over the half hour either side, not at 4 sharp
     const around = phrase.kind === 'point' && phrase.around !== undefined;
     const pointAggregate = aggregate === 'current' || (aggregate === 'presence' && !rangeish && !around);
-    if (pointAggregate) range = pointRange();
+    if (pointAggregate) {
+      range = pointRange();
+      const other = (aggregate === 'current' && metric !== 'crowd_density') || aggregate === 'presence' ? otherClockReading(phrase, now, timeZone) : undefined;
+      if (other) {
+        extra.other_reading = other;
+        extra.baseline = [{ from: other.at, to: other.at }];
+      }
+    }
     else range = spanRange(RANGE_AGGREGATES.has(aggregate) ? `a ${aggregate}` : 'a question like this');
     if (comparisons.minDwellS !== undefined) {
       if (metric !== 'anomalies' && metric !== 'people') refuse('I track how long people stay; ask about people.');
@@ -750,6 +789,35 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
   return { ...base, summary: describeQuestion(base, now) };
 }
 
+/** "compare this morning with yesterday morning": the two times' counts side by side. */
+function resolveComparison(reading: Reading, ctx: QueryContext, yesNo: boolean, bothCounts: boolean): Interpretation {
+  const { roles, tokens } = reading;
+  const c = reading.compared!;
+  const { now, timeZone, location } = ctx;
+  const others = (['anomaly', 'unrecognized', 'loitering', 'animals', 'other_animal', 'dwell', 'last', 'first', 'departures', 'trend', 'trend_up', 'trend_down'] as const).filter((r) => roles.has(r));
+  if (others.length > 0 || reading.comparisons.threshold || reading.comparisons.usual) {
+    refuse('I can compare how many people or vehicles there were at two times; ask e.g. "compare the number of people this morning with yesterday morning".');
+  }
+  if (c.first.to > now || c.second.to > now) refuse('One of the two times is in the future; I can only compare what the cameras have already seen.');
+  // at a car park with neither named: both counts, side by side
+  const metric: Metric = bothCounts ? 'activity' : metricFor(roles);
+  const base: Omit<Interpretation, 'summary'> = {
+    metric,
+    aggregate: 'compare',
+    from: c.first.from,
+    to: c.first.to,
+    location,
+    time_zone: timeZone,
+    range_label: c.first.label,
+    asked_at: now,
+    compare_with: { from: c.second.from, to: c.second.to, label: c.second.label },
+    baseline: [{ from: c.second.from, to: c.second.to }],
+    ...(c.direction ? { direction: c.direction, yes_no: yesNo || tokens.length === 0 } : {}),
+  };
+  if (c.first.phrase) base.time_phrase = c.first.phrase;
+  return { ...base, summary: describeQuestion(base, now) };
+}
+
 /** "just" before these reads as "only" ("just the cat"); before a verb it is "recently". */
 const JUST_ONLY_BEFORE = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'that', 'this', 'some']);
 
@@ -774,6 +842,8 @@ function interpretAnimalQuestion(
   rangeish: boolean,
   spanRange: (what: string) => Range,
   location: string,
+  /** "when was the cat seen?" with no time named looks back this far */
+  lookback: Range,
 ): { interpretation: Pick<Interpretation, 'metric' | 'aggregate' | 'yes_no' | 'subtype'>; range: Range } {
   const place = describeLocation(location);
   const examples = `ask e.g. "any animals in the ${place} today?", "how many dogs were seen since 9am?" or "was it just the cat?"`;
@@ -785,7 +855,11 @@ function interpretAnimalQuestion(
   if (tokens.some((t) => t.roles.has('people') || t.roles.has('vehicles'))) {
     refuse(`The question asks about animals and people or vehicles together; ask about one at a time, e.g. "was it just the cat?"`);
   }
-  const unsupported = tokens.filter((t) => NOT_FOR_ANIMALS.some((r) => t.roles.has(r)) && !t.roles.has('filler')).map((t) => t.word);
+  // "what time was the cat seen?", "when was the dog last seen?": the sightings and the latest one
+  const askedWhen = tokens.some((t, i) => t.word === 'when' || (t.word === 'what' && tokens[i + 1]?.word === 'time'));
+  const unsupported = tokens
+    .filter((t) => NOT_FOR_ANIMALS.some((r) => t.roles.has(r)) && !t.roles.has('filler') && !(askedWhen && t.roles.has('last')))
+    .map((t) => t.word);
   if (unsupported.length > 0 || comparisons.threshold || comparisons.usual || comparisons.minDwellS !== undefined) {
     refuse(`For cats and dogs I can tell whether any were seen, how many sightings there were, and whether it was only animals${unsupported.length ? `, not ${quote(unsupported)}` : ''}; ${examples}`);
   }
@@ -798,12 +872,37 @@ function interpretAnimalQuestion(
   // span asked about, or the request window; "is the dog in the yard now" would need to know the
   // animal is still there, which a sighting does not say
   const around = phraseKind === 'point' ? spanRange('a question about animals') : undefined;
+  if (askedWhen && !only && !roles.has('count')) {
+    const range = phraseKind === 'none' ? lookback : (around ?? spanRange('a question about animals'));
+    return { interpretation: { metric: 'animals', aggregate: 'presence', yes_no: false, ...(subtype ? { subtype } : {}) }, range };
+  }
   if (!only && !rangeish && !around && (roles.has('current') || phraseKind === 'none')) {
     refuse(`I can tell whether cats or dogs were seen over a span, not whether one is there this moment; ask e.g. "was the dog in the ${place} in the last 15 minutes?"`);
   }
   const range = around ?? spanRange('a question about animals');
   const aggregate: Aggregate = only ? 'only' : roles.has('count') ? 'arrivals' : 'presence';
   return { interpretation: { metric: 'animals', aggregate, yes_no: aggregate !== 'arrivals', ...(subtype ? { subtype } : {}) }, range };
+}
+
+const HALF_DAY_MS = 12 * 3_600_000;
+/** Words that say which half of the day a clock time is in. */
+const HALF_OF_DAY = /\b(?:am|pm|morning|afternoon|evening|night|tonight|noon|midnight|lunch|lunchtime)\b/;
+
+/**
+ * "at 8:30 yesterday", "at 7:45 on Monday": a clock time from 1 to 12 said without morning or
+ * evening could be either. When the other reading (twelve hours away, the same day) has passed
+ * too, the answer gives both rather than pick one.
+ */
+function otherClockReading(phrase: TimePhrase, now: number, timeZone: string): { at: number; label: string } | undefined {
+  if (phrase.kind !== 'point' || phrase.around || HALF_OF_DAY.test(phrase.phrase)) return undefined;
+  const clock = /\b(\d{1,2})(?::(\d{2}))?\b/.exec(phrase.phrase);
+  if (!clock || /\b(?:ago|minutes?|hours?)\b/.test(phrase.phrase)) return undefined;
+  const hour = Number(clock[1]);
+  if (hour < 1 || hour > 12) return undefined;
+  const local = Number(formatClock(phrase.at, timeZone).slice(0, 2));
+  const at = local < 12 ? phrase.at + HALF_DAY_MS : phrase.at - HALF_DAY_MS;
+  if (at > now) return undefined;
+  return { at, label: formatMoment(at, timeZone, now) };
 }
 
 /** The same local span on each of the previous days ("usual" for this time of day). */

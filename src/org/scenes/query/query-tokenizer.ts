@@ -80,9 +80,18 @@ function isOneSwap(a: string, b: string): boolean {
   return false;
 }
 
-function locationWords(location: string): string[] {
-  return location.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+/**
+ * The words of the scene's location label, and each pair of neighbours joined ("staff_car_park"
+ * → staff, car, park, staffcar, carpark), since the normaliser merges "car park" into "carpark".
+ */
+export function locationWords(location: string): string[] {
+  const words = location.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const joined = words.slice(1).map((w, i) => `${words[i]}${w}`);
+  return [...words, ...joined];
 }
+
+/** Roles that name what is counted: a location word with one ("car" in car_park) is a place only inside the location's name. */
+const SUBJECT_ROLES: WordRole[] = ['people', 'vehicles', 'animals'];
 
 /** Stems that name this scene's location, aliases included. */
 function locationStemsOf(location: string): Set<string> {
@@ -206,8 +215,14 @@ export function tokenizeQuestion(text: string, location: string): TokenizedQuest
       return;
     }
     if (locationStems.has(stem)) {
-      tokens.push({ word, roles: new Set<WordRole>(['place']) });
-      return;
+      // "how many cars in the car park": "cars" is what is counted, "car park" the place
+      const own = ROLES_BY_STEM.get(stem);
+      const subject = own !== undefined && SUBJECT_ROLES.some((r) => own.has(r));
+      const inName = [words[i - 1], words[i + 1]].some((w) => w !== undefined && w !== word && locationStems.has(stemmer(w)));
+      if (!subject || inName) {
+        tokens.push({ word, roles: new Set<WordRole>(['place']) });
+        return;
+      }
     }
     const roles = ROLES_BY_STEM.get(stem);
     // a noun the vocabulary lacks may still name a cat or a dog ("pooch"), or an animal the cameras do not report

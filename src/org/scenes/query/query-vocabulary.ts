@@ -163,8 +163,8 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
    * Comparatives say "more than something": a trend with "getting"/"becoming" ("getting busier"),
    * otherwise the question must say than what ("busier than usual"), or it is refused.
    */
-  comparative_up: ['busier', 'fuller', 'crowdeder', 'packeder'],
-  comparative_down: ['quieter', 'calmer', 'emptier', 'slower'],
+  comparative_up: ['busier', 'fuller', 'crowdeder', 'packeder', 'heavier'],
+  comparative_down: ['quieter', 'calmer', 'emptier', 'slower', 'lighter'],
   /**
    * Kinds of vehicle the detections do not tell apart (a vehicle row has no kind): a question
    * about trucks only must not be answered with every car.

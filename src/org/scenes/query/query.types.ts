@@ -26,6 +26,8 @@ export type Aggregate =
   | 'trend'
   /** when the metric was last seen ("when was the last car seen?") */
   | 'last_seen'
+  /** two times compared ("compare this morning with yesterday morning") */
+  | 'compare'
   /** when the metric was first seen in the range ("when was the first car seen this morning?") */
   | 'first_seen'
   /** when the latest arrival was ("when did someone last come in") */
@@ -88,6 +90,14 @@ export interface Interpretation {
   subtype?: string;
   /** set when the question asks about loitering: persons whose dwell_s reached this */
   min_dwell_s?: number;
+  /**
+   * "how many cars were there at 8:30 yesterday?": a clock time said without morning or evening,
+   * when both readings have passed. The answer gives both; `baseline[0]` is this moment, so its
+   * history is loaded like any other span.
+   */
+  other_reading?: { at: number; label: string };
+  /** compare: the second time of "compare this morning with yesterday" (its history is `baseline[0]`) */
+  compare_with?: { from: number; to: number; label: string };
   /** the phrase of the question that set the range, if any ("since 9am", "last 10 minutes") */
   time_phrase?: string;
   /** e.g. "peak people count in lobby from 09:00 to 10:14" */

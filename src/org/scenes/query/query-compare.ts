@@ -1,0 +1,86 @@
+import { findTimePhrase } from '../../../platform/language/index.ts';
+
+/**
+ * Questions that compare two times (docs/decisions.md, "Scene questions: coverage before an
+ * answer"): "compare this morning with yesterday morning", "how does today compare to
+ * yesterday", "busier today than yesterday?", "more people now than an hour ago?". Each side is
+ * read by the shared time reader on its own; the words that are neither time nor connective are
+ * left for the ordinary reading (what is compared: people or vehicles), so the coverage rule
+ * still sees every one of them.
+ */
+
+type TimePhrase = ReturnType<typeof findTimePhrase>['phrase'];
+
+export interface Side {
+  from: number;
+  to: number;
+  label: string;
+  phrase?: string;
+}
+
+export interface ComparisonOfTimes {
+  first: Side;
+  second: Side;
+  /** the words left for the ordinary reading ("the number of cars") */
+  rest: string;
+  /** "busier … than": the direction a yes/no question asks about */
+  direction?: 'up' | 'down';
+}
+
+const UP = new Set(['more', 'busier', 'fuller', 'higher', 'bigger', 'heavier', 'greater']);
+const DOWN = new Set(['fewer', 'less', 'quieter', 'emptier', 'calmer', 'lower', 'smaller', 'lighter']);
+
+const COMPARE_PATTERNS: RegExp[] = [
+  // "compare this morning with yesterday", "compare cars today and yesterday"
+  /^(?<lead>.*?)\b(?:compare|compared|comparing)\b(?<a>.+?)\b(?:with|to|against|and|vs|versus)\b(?<b>.+)$/,
+  // "how does today compare with yesterday", "how did this morning compare to yesterday morning"
+  /^(?<lead>.*?)\b(?:how|what)\s+(?:does|did|do|is|was)\b(?<a>.+?)\bcompare(?:d)?\s+(?:with|to|against)\b(?<b>.+)$/,
+  // "today vs yesterday", "this morning versus yesterday morning"
+  /^(?<lead>)(?<a>.+?)\b(?:vs|versus|compared to|compared with)\b(?<b>.+)$/,
+];
+/** "busier today than yesterday", "more people now than an hour ago" */
+const THAN_PATTERN = /^(?<lead>.*?)\b(?<word>more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|heavier|lighter|greater)\b(?<a>.*?)\bthan\b(?<b>.+)$/;
+
+function side(phrase: TimePhrase, now: number, nowWord: boolean): Side | undefined {
+  if (phrase.kind === 'range') return { from: phrase.from, to: phrase.to, label: phrase.label, phrase: phrase.phrase };
+  if (phrase.kind === 'point') return { from: phrase.at, to: phrase.at, label: phrase.label, phrase: phrase.phrase };
+  if (phrase.kind === 'none' && nowWord) return { from: now, to: now, label: 'now' };
+  return undefined;
+}
+
+const NOW_WORDS = /\b(?:now|right now|currently|at the moment|at present)\b/;
+
+/**
+ * Two times compared, or undefined when the question is not such a comparison (one time or
+ * none, or a side that is not a time: "busier than usual" is read elsewhere).
+ */
+export function readTimeComparison(text: string, scope: { now: number; timeZone: string }): ComparisonOfTimes | undefined {
+  let match: RegExpExecArray | null = null;
+  let direction: 'up' | 'down' | undefined;
+  let word = '';
+  for (const pattern of COMPARE_PATTERNS) {
+    match = pattern.exec(text);
+    if (match) break;
+  }
+  if (!match) {
+    match = THAN_PATTERN.exec(text);
+    if (!match) return undefined;
+    word = match.groups!.word;
+    direction = UP.has(word) ? 'up' : DOWN.has(word) ? 'down' : undefined;
+  }
+  const { lead, a, b } = match.groups as { lead: string; a: string; b: string };
+  const left = findTimePhrase(a, scope);
+  const right = findTimePhrase(b, scope);
+  // "more than usual", "than before": not two times
+  if (left.phrase.kind === 'several' || right.phrase.kind === 'several' || right.phrase.kind === 'none') return undefined;
+  const leadTime = findTimePhrase(lead, scope);
+  // "busier today than yesterday": the first time may sit before the comparative word
+  const first = side(left.phrase, scope.now, NOW_WORDS.test(a)) ?? side(leadTime.phrase, scope.now, NOW_WORDS.test(lead));
+  const second = side(right.phrase, scope.now, false);
+  if (!first || !second) return undefined;
+  const usedLead = left.phrase.kind === 'none' && leadTime.phrase.kind !== 'none';
+  const strip = (s: string) => s.replace(NOW_WORDS, ' ');
+  // the comparative word and the connectives are consumed here; what is compared is what is left
+  const rest = [usedLead ? leadTime.remainder : lead, strip(left.remainder), strip(right.remainder)].join(' ').replace(/\s+/g, ' ').trim();
+  return { first, second, rest, ...(direction ? { direction } : {}) };
+}
