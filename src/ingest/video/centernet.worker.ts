@@ -1,6 +1,7 @@
 /**
- * Detector worker thread: one CenterNet model (from @vladmandic/human, COCO classes) on the
- * tfjs WebAssembly backend. Runs off the main thread so inference (~100–250 ms a frame) never
+ * The fallback detector worker (docs/decisions.md, 'CenterNet on ONNX Runtime'): used only when
+ * ONNX Runtime's native library cannot load. One CenterNet model (from @vladmandic/human, COCO
+ * classes) on the tfjs WebAssembly backend. Runs off the main thread so inference (~100–250 ms a frame) never
  * blocks the HTTP server. Started by detector-pool.ts through a tsx bootstrap.
  *
  * Issue 16: a frame comes either whole (squeezed to 512×512, as Human runs it) or as motion
@@ -15,8 +16,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { mergeOverlaps } from './models/merge-regions.ts';
+import { COCO_LABELS } from './models/coco-labels.ts';
+import { DETECTOR_LABEL_CLASSES } from './models/detector-model.ts';
 import { cutByRegion, regionBoxToFrame, wholeInput, type Region } from './regions.ts';
-import type { DetectedObject, ObjectLabel } from './video.types.ts';
+import type { DetectedObject } from './video.types.ts';
 
 export interface CenterNetWorkerData {
   /** minimum score the model reports */
@@ -59,17 +62,6 @@ interface HumanLike {
   init(): Promise<void>;
   tf: Tf;
 }
-
-/** COCO labels folded into Vigil's classes, by the model's class index (Human's labels.ts order); everything else is ignored. */
-const COCO_INDEX: Record<number, ObjectLabel> = {
-  0: 'person', // person
-  2: 'vehicle', // car
-  3: 'vehicle', // motorcycle
-  5: 'vehicle', // bus
-  7: 'vehicle', // truck
-  15: 'cat', // cat
-  16: 'dog', // dog
-};
 
 const require = createRequire(import.meta.url);
 
@@ -222,7 +214,7 @@ class CenterNet {
     const out: DetectedObject[] = [];
     for (const i of Array.from(picked)) {
       const d = kept[i];
-      const label = COCO_INDEX[d[5]];
+      const label = DETECTOR_LABEL_CLASSES[COCO_LABELS[d[5]]];
       if (!label) continue;
       const [x1, y1, x2, y2] = [d[0] / width, d[1] / height, d[2] / width, d[3] / height].map((v) => Math.min(1, Math.max(0, v)));
       out.push({ label, score: Math.trunc(100 * d[4]) / 100, box: [x1, y1, x2 - x1, y2 - y1] });
