@@ -109,13 +109,14 @@ export function createMobileIngest(o: IngestOptions & { silenceMs?: number; conn
     setMotionMasks: (m) => pipeline.setMotionMasks(m),
     async pushJpeg(jpeg) {
       if (stopped) throw new Error('mobile ingest is stopped');
+      // a frame arrived: the phone has connected, whatever decoding it makes of it
+      if (deadline !== null) clock.clearTimeout(deadline);
+      deadline = null;
       const frame = await decodeJpegFrame(jpeg, o.detectWidth ?? 640);
       // silence counts from when a frame was last handled: a phone is not offline while the
       // detector is still working on the frame it sent (a cold model or a busy machine takes seconds)
       if (silenceTimer !== null) clock.clearTimeout(silenceTimer);
       silenceTimer = null;
-      if (deadline !== null) clock.clearTimeout(deadline);
-      deadline = null;
       setStatus('live');
       try {
         const outcome = await pipeline.process(frame, clock.now());

@@ -240,7 +240,8 @@ export class SceneService {
     for (const span of interp.baseline ?? []) baseline.push(await detectionRepository.inRangeWithState(db, sceneId, span.from, span.to));
     // several streams: counts are the scene's, combined as it says (docs/decisions.md, "One location, several cameras")
     const sceneStreams = await streamRepository.listByScene(db, sceneId);
-    const combined = await this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), history, interp.from);
+    const sightingsOnly = interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure';
+    const combined = sightingsOnly ? { records: history, original: new Map<DetectionTable, DetectionTable>() } : await this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), history, interp.from);
     const combinedBaseline = await Promise.all(baseline.map((rows, i) => this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), rows, interp.baseline![i].from)));
     const freshness = this.freshnessOf(scene, sceneStreams);
     const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
