@@ -1,4 +1,5 @@
 import { Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { VigilError } from '../lib/index.ts';
 
@@ -30,7 +31,7 @@ export function lingerOnUnreadBodies(app: FastifyInstance, limits = { maxBytes: 
  * Node closes a `Connection: close` response's socket with destroySoon() once the answer is written;
  * this socket's destroySoon drains instead. Node calls it after the answer is handed to the kernel.
  */
-function lingerBeforeClosing(socket: Socket, request: NodeJS.ReadableStream, limits: { maxBytes: number; maxMs: number }): void {
+function lingerBeforeClosing(socket: Socket, request: IncomingMessage, limits: { maxBytes: number; maxMs: number }): void {
   if ((socket as Socket & { vigilLinger?: true }).vigilLinger) return;
   (socket as Socket & { vigilLinger?: true }).vigilLinger = true;
   socket.destroySoon = function lingeringClose(this: Socket) {
@@ -49,6 +50,7 @@ function lingerBeforeClosing(socket: Socket, request: NodeJS.ReadableStream, lim
       clearInterval(watch);
     });
     // the whole body arrived (and was discarded by Node's parser): nothing is left to reset on
+    if (request.complete) return stop();
     request.once('end', stop);
     // Node dumps an unread request once the answer is done; one already flowing keeps flowing
     request.resume();

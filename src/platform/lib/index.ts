@@ -5,7 +5,7 @@
 
 
 export { Container, defineServiceModule, token, type ServiceModule, type Token } from './container.ts';
-export { LOG, createProcessLogger, processLogDestination, type Log } from './log.ts';
+export { LOG, createProcessLogger, droppedLogLines, processLogDestination, type Log } from './log.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { ERROR_CATALOGUE, ERROR_CODES, VigilError, invalid, notFound, type ErrorCode, type FieldError } from './errors.ts';
 export { newId } from './ids.ts';

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { resolveNodeId } from '../config/index.ts';
+import { droppedLogLines } from '../lib/index.ts';
 
 /** Stream statuses as the API names them (org/streams), kept here as plain strings: platform does not import org. */
 type StreamStatus = string;
@@ -74,6 +75,15 @@ export class VigilMetrics {
     this.sseStreamsOpen = new Gauge({ name: 'vigil_sse_streams_open', help: 'Server-sent event streams open on this node', registers });
     this.redisFallbacks = new Counter({
       name: 'vigil_redis_fallbacks_total', help: 'Calls answered by this node alone because Redis was unreachable, by store', labelNames: ['store'], registers,
+    });
+    new Counter({
+      name: 'vigil_log_lines_dropped_total',
+      help: 'Process log lines dropped because standard output did not take them (a stalled reader); requests are never held for them',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(droppedLogLines());
+      },
     });
     const redisSources = this.redisSources;
     new Gauge({
