@@ -120,6 +120,11 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return plan;
   }
   // only the user's own words instruct: quoted, forwarded and pretend-system text is content
+  if (PRETEND_SYSTEM.test(message)) {
+    plan.clarification = "That reads as instructions pretending to come from the system or another speaker, so I haven't acted on them and changed nothing. If you want something done, ask me in your own words.";
+    plan.confidence = 0;
+    return plan;
+  }
   const quoted = setAsideQuoted(message);
   if (quoted.found) {
     if (!/\p{L}/u.test(quoted.own.replace(/\b(sent|forwarded|texted|wrote|says?|said|me|this|my|his|her|our|message|got|just|look|at|what|a|an|the)\b/gi, ''))) {
@@ -238,7 +243,9 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   for (const r of readings) {
     const checked = (r.intent && STATE_INTENTS.has(r.intent)) || (!r.intent && !r.outOfScope && !r.question);
     if (!checked) continue;
-    const left = r.spans.flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used));
+    // "mute the office cam while I'm working": only a watch has a window for "while" to set
+    const left = r.spans.flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used))
+      .filter((u) => u.text !== 'while' || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
     if (!left.length) continue;
     const said = quoteUncovered(r.tokens, left).map((w) => `"${w}"`).join(' and ');
     const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
@@ -252,6 +259,9 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
 
 const UNDO = /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
 
+/** Markup and phrasing of a message that pretends to be the system or overrides the rules: all of it is content. */
+const PRETEND_SYSTEM = /#{2,}\s*(system|admin|override|instruction)|\bsystem (override|prompt|message)\b|\b(ignore|disregard|forget) (all|any|previous|prior|your|the) (previous |prior )?(rules|instructions|guidelines)\b|\bassistant (must|shall|will now)\b|\bdeveloper mode\b/i;
+
 /** Quoted or forwarded text and markup pretending to be another speaker, set aside from the user's own words. */
 function setAsideQuoted(message: string): { own: string; found: boolean } {
   let own = message;
@@ -264,7 +274,7 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
   own = own.replace(/["\u201c\u201d]([^"\u201c\u201d]*\s[^"\u201c\u201d]*\s[^"\u201c\u201d]*)["\u201c\u201d]/g, ' ');
   own = own.replace(/(^|[\s:(])['\u2018]([^'\u2018\u2019]*\s[^'\u2018\u2019]*\s[^\u2018\u2019]*?)['\u2019](?=$|[\s.,!?;:)])/g, '$1 ');
   // forwarded: "my son sent me this: …", "Fwd: …", lines starting with ">"
-  own = own.replace(/\b(sent|forwarded|texted|wrote|emailed|messaged|posted)\b[^:\n]{0,40}:\s*[\s\S]*$/i, (m) => m.replace(/:[\s\S]*$/, ' '));
+  if (own === message) own = own.replace(/\b(sent|forwarded|texted|wrote|emailed|messaged|posted)\b[^:\n]{0,40}:\s*[\s\S]*$/i, (m) => m.replace(/:[\s\S]*$/, ' '));
   own = own.replace(/(^|\n)\s*(fwd?|fw):[\s\S]*$/gi, ' ');
   own = own.replace(/(^|\n)\s*>[^\n]*/g, ' ');
   own = own.replace(/\s+/g, ' ').trim();
@@ -388,7 +398,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
       if (source?.intent) {
         const ownPlaces = r.mentions.length > 0;
-        inheritRequest(r, source);
+        inheritRequest(r, source, !inMessage);
         // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
         // conversation made; only a new place ("same for the back door") asks for a new one
         if (!inMessage && source.intent === 'create_watch' && !ownPlaces && findLastWatchId(ctx)) {
@@ -445,9 +455,16 @@ function foldInto(prev: Reading, r: Reading): void {
 }
 
 /** A follow-up takes the earlier request's intent, and its time and conditions unless it has its own. */
-function inheritRequest(r: Reading, source: Reading): void {
+function inheritRequest(r: Reading, source: Reading, fromConversation = false): void {
   r.intent = source.intent;
   if (!r.time.hasTime) r.time = source.time;
+  else if (fromConversation && source.time.hasTime && !source.time.past) {
+    // "watch the backyard from 7" — "till midnight": the answer adds the end, the start stays
+    const roles = new Set(r.time.anchors.map((a) => a.role));
+    const kept = source.time.anchors.filter((a) => !roles.has(a.role === 'point' ? 'start' : a.role) && !(a.role === 'point' && roles.has('point')))
+      .map((a) => (a.role === 'point' && roles.has('end') ? { ...a, role: 'start' as const } : a));
+    if (kept.length) r.time = { ...r.time, anchors: [...kept, ...r.time.anchors], night: r.time.night || source.time.night, dayOffset: r.time.dayOffset || source.time.dayOffset, date: r.time.date ?? source.time.date };
+  }
   if (!r.conditions.length) r.conditions = source.conditions;
   if (!r.mentions.length) r.mentions = source.mentions;
   r.startRequested ||= source.startRequested;
