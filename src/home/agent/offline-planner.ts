@@ -591,7 +591,11 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
   const { from, to } = clause;
   const used = new Set<number>();
   for (const k of time.consumed) used.add(k);
-  if (clause.cue) for (let k = clause.cue.start; k < clause.cue.end; k++) used.add(k);
+  if (clause.cue) {
+    for (let k = clause.cue.start; k < clause.cue.end; k++) used.add(k);
+    // "let me know when …", "tell me who …": the word that opens what to look for
+    if (['when', 'whenever', 'who', 'where', 'if'].includes(tokens[clause.cue.end]?.text ?? '')) used.add(clause.cue.end);
+  }
   if (negationAt >= 0) {
     used.add(negationAt);
     if (tokens[negationAt].text === 'no') used.add(negationAt + 1);
@@ -958,6 +962,13 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     const h = open.hour % 12 || 12;
     return `From ${h}${open.minute ? `:${String(open.minute).padStart(2, '0')}` : ''} in the morning or in the evening, and until when? For example "from ${h}pm until 6am".`;
   }
+  // "from 9 till 5": 09:00–17:00 or 21:00–05:00, both a usual watch — asked, not guessed
+  const [from, till] = [r.time.anchors.find((a) => a.role === 'start'), r.time.anchors.find((a) => a.role === 'end')];
+  if (from?.kind === 'clock' && till?.kind === 'clock' && !from.meridiemCertain && !till.meridiemCertain && !from.date && !till.date && !r.time.night &&
+    !r.time.sleepContext && !r.time.recurrence && from.hour >= 7 && from.hour <= 11 && till.hour >= 3 && till.hour <= 7 &&
+    toWallClock(state.ctx.now, state.ctx.timeZone).hour < from.hour && !/\b(work|school|office|shift|day)\b/.test(r.text)) {
+    return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
+  }
   // "tonight and tomorrow night", "the next 3 nights": one watch a night
   const nights = r.time.nights ?? 1;
   const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
@@ -1152,7 +1163,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   }
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
-  if (words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) && !r.startRequested) {
+  if (words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) && !r.startRequested && !(r.time.anchors.some((a) => a.role === 'start') && r.time.anchors.some((a) => a.role === 'end'))) {
     r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
   }
   const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
