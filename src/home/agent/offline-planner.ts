@@ -120,6 +120,11 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return plan;
   }
   // only the user's own words instruct: quoted, forwarded and pretend-system text is content
+  if (PRETEND_SYSTEM.test(message)) {
+    plan.clarification = "That reads as instructions pretending to come from the system or another speaker, so I haven't acted on them and changed nothing. If you want something done, ask me in your own words.";
+    plan.confidence = 0;
+    return plan;
+  }
   const quoted = setAsideQuoted(message);
   if (quoted.found) {
     if (!/\p{L}/u.test(quoted.own.replace(/\b(sent|forwarded|texted|wrote|says?|said|me|this|my|his|her|our|message|got|just|look|at|what|a|an|the)\b/gi, ''))) {
@@ -238,7 +243,9 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   for (const r of readings) {
     const checked = (r.intent && STATE_INTENTS.has(r.intent)) || (!r.intent && !r.outOfScope && !r.question);
     if (!checked) continue;
-    const left = r.spans.flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used));
+    // "mute the office cam while I'm working": only a watch has a window for "while" to set
+    const left = r.spans.flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used))
+      .filter((u) => u.text !== 'while' || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
     if (!left.length) continue;
     const said = quoteUncovered(r.tokens, left).map((w) => `"${w}"`).join(' and ');
     const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
@@ -252,6 +259,9 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
 
 const UNDO = /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
 
+/** Markup and phrasing of a message that pretends to be the system or overrides the rules: all of it is content. */
+const PRETEND_SYSTEM = /#{2,}\s*(system|admin|override|instruction)|\bsystem (override|prompt|message)\b|\b(ignore|disregard|forget) (all|any|previous|prior|your|the) (previous |prior )?(rules|instructions|guidelines)\b|\bassistant (must|shall|will now)\b|\bdeveloper mode\b/i;
+
 /** Quoted or forwarded text and markup pretending to be another speaker, set aside from the user's own words. */
 function setAsideQuoted(message: string): { own: string; found: boolean } {
   let own = message;
@@ -264,7 +274,7 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
   own = own.replace(/["\u201c\u201d]([^"\u201c\u201d]*\s[^"\u201c\u201d]*\s[^"\u201c\u201d]*)["\u201c\u201d]/g, ' ');
   own = own.replace(/(^|[\s:(])['\u2018]([^'\u2018\u2019]*\s[^'\u2018\u2019]*\s[^\u2018\u2019]*?)['\u2019](?=$|[\s.,!?;:)])/g, '$1 ');
   // forwarded: "my son sent me this: …", "Fwd: …", lines starting with ">"
-  own = own.replace(/\b(sent|forwarded|texted|wrote|emailed|messaged|posted)\b[^:\n]{0,40}:\s*[\s\S]*$/i, (m) => m.replace(/:[\s\S]*$/, ' '));
+  if (own === message) own = own.replace(/\b(sent|forwarded|texted|wrote|emailed|messaged|posted)\b[^:\n]{0,40}:\s*[\s\S]*$/i, (m) => m.replace(/:[\s\S]*$/, ' '));
   own = own.replace(/(^|\n)\s*(fwd?|fw):[\s\S]*$/gi, ' ');
   own = own.replace(/(^|\n)\s*>[^\n]*/g, ' ');
   own = own.replace(/\s+/g, ' ').trim();
@@ -383,12 +393,15 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       for (const k of prev.time.consumed) prev.used.add(k);
       continue;
     }
-    if (!r.intent && !r.outOfScope && !r.question && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
+    // "…, our granddaughter has gone home", "…, we're all in": "home" and "all" said of people are no place to act on
+    const onlyHome = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome) && !r.time.hasTime && !r.hasReference &&
+      r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
+    if (!r.intent && !r.outOfScope && !r.question && !onlyHome && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
       const inMessage = prev?.intent && prev.intent !== 'help';
       const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
       if (source?.intent) {
         const ownPlaces = r.mentions.length > 0;
-        inheritRequest(r, source);
+        inheritRequest(r, source, !inMessage);
         // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
         // conversation made; only a new place ("same for the back door") asks for a new one
         if (!inMessage && source.intent === 'create_watch' && !ownPlaces && findLastWatchId(ctx)) {
@@ -445,9 +458,16 @@ function foldInto(prev: Reading, r: Reading): void {
 }
 
 /** A follow-up takes the earlier request's intent, and its time and conditions unless it has its own. */
-function inheritRequest(r: Reading, source: Reading): void {
+function inheritRequest(r: Reading, source: Reading, fromConversation = false): void {
   r.intent = source.intent;
   if (!r.time.hasTime) r.time = source.time;
+  else if (fromConversation && source.time.hasTime && !source.time.past) {
+    // "watch the backyard from 7" — "till midnight": the answer adds the end, the start stays
+    const roles = new Set(r.time.anchors.map((a) => a.role));
+    const kept = source.time.anchors.filter((a) => !roles.has(a.role === 'point' ? 'start' : a.role) && !(a.role === 'point' && roles.has('point')))
+      .map((a) => (a.role === 'point' && roles.has('end') ? { ...a, role: 'start' as const } : a));
+    if (kept.length) r.time = { ...r.time, anchors: [...kept, ...r.time.anchors], night: r.time.night || source.time.night, dayOffset: r.time.dayOffset || source.time.dayOffset, date: r.time.date ?? source.time.date };
+  }
   if (!r.conditions.length) r.conditions = source.conditions;
   if (!r.mentions.length) r.mentions = source.mentions;
   r.startRequested ||= source.startRequested;
@@ -571,7 +591,11 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
   const { from, to } = clause;
   const used = new Set<number>();
   for (const k of time.consumed) used.add(k);
-  if (clause.cue) for (let k = clause.cue.start; k < clause.cue.end; k++) used.add(k);
+  if (clause.cue) {
+    for (let k = clause.cue.start; k < clause.cue.end; k++) used.add(k);
+    // "let me know when …", "tell me who …": the word that opens what to look for
+    if (['when', 'whenever', 'who', 'where', 'if'].includes(tokens[clause.cue.end]?.text ?? '')) used.add(clause.cue.end);
+  }
   if (negationAt >= 0) {
     used.add(negationAt);
     if (tokens[negationAt].text === 'no') used.add(negationAt + 1);
@@ -938,6 +962,13 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     const h = open.hour % 12 || 12;
     return `From ${h}${open.minute ? `:${String(open.minute).padStart(2, '0')}` : ''} in the morning or in the evening, and until when? For example "from ${h}pm until 6am".`;
   }
+  // "from 9 till 5": 09:00–17:00 or 21:00–05:00, both a usual watch — asked, not guessed
+  const [from, till] = [r.time.anchors.find((a) => a.role === 'start'), r.time.anchors.find((a) => a.role === 'end')];
+  if (from?.kind === 'clock' && till?.kind === 'clock' && !from.meridiemCertain && !till.meridiemCertain && !from.date && !till.date && !r.time.night &&
+    !r.time.sleepContext && !r.time.recurrence && from.hour >= 7 && from.hour <= 11 && till.hour >= 3 && till.hour <= 7 &&
+    toWallClock(state.ctx.now, state.ctx.timeZone).hour < from.hour && !/\b(work|school|office|shift|day)\b/.test(r.text)) {
+    return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
+  }
   // "tonight and tomorrow night", "the next 3 nights": one watch a night
   const nights = r.time.nights ?? 1;
   const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
@@ -1132,7 +1163,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   }
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
-  if (words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) && !r.startRequested) {
+  if (words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) && !r.startRequested && !(r.time.anchors.some((a) => a.role === 'start') && r.time.anchors.some((a) => a.role === 'end'))) {
     r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
   }
   const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };

@@ -238,12 +238,28 @@ function findSharedHead(tokens: Token[], i: number, to: number, consumed: Set<nu
 }
 
 /** The places mentioned in tokens[from, to), skipping tokens already read as times or conditions. */
+/** "has gone home", "we're home", "got back home": where people go, not every sensor of the house. */
+function isHomeAdverb(tokens: Token[], i: number): boolean {
+  const w = tokens[i].text;
+  const before = tokens[i - 1]?.text ?? '';
+  const after = tokens[i + 1]?.text ?? '';
+  // "we're all in", "they are all asleep": all of the people; "all next week", "all night": a time
+  if (w === 'all' && (['we', 'they', 'you', 'are', 'were', 'is', 'am', 'be'].includes(before) ||
+    ['next', 'week', 'weekend', 'night', 'day', 'morning', 'evening', 'afternoon', 'month', 'year'].includes(after))) return true;
+  // "from next door": the neighbours, not a door of this home
+  if (w === 'next' && after === 'door') return true;
+  if (w === 'door' && before === 'next') return true;
+  if (w !== 'home') return false;
+  const prev = tokens[i - 1]?.text ?? '';
+  return ['gone', 'go', 'goes', 'went', 'going', 'come', 'comes', 'came', 'coming', 'get', 'gets', 'got', 'getting', 'back', 'be', 'is', 'are', 'am', 'was', 'were', 'been', 'arrive', 'arrives', 'arrived', 'head', 'heading', 'headed', 'drive', 'driving', 'walk', 'walking'].includes(prev);
+}
+
 export function findMentions(tokens: Token[], from: number, to: number, ctx: HouseholdContext, consumed: Set<number>): Mention[] {
   const allPlaceWords = listPlaceWords(ctx).filter((w) => !(w in KIND_WORDS));
   const mentions: Mention[] = [];
   let i = from;
   while (i < to) {
-    const cls = consumed.has(i) ? 'other' : classifyToken(tokens[i], allPlaceWords);
+    const cls = consumed.has(i) || isHomeAdverb(tokens, i) ? 'other' : classifyToken(tokens[i], allPlaceWords);
     if (cls === 'other') {
       i++;
       continue;

@@ -20,7 +20,8 @@ const TIME_WORDS = new Set([
   'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'january', 'february', 'march', 'april', 'june', 'july', 'august',
   'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct',
   'nov', 'dec', 'lunchtime', 'bedtime', 'dinnertime', 'teatime', 'overnight', 'nightly',
-  'daily', 'weekly', 'hourly', 'later', 'ish', 'christmas', 'easter', 'holiday', 'holidays', 'vacation', 'trip',
+  'daily', 'weekly', 'hourly', 'later', 'ish', 'christmas', 'easter', 'holiday', 'holidays', 'vacation', 'trip', 'while',
+  'whichever', 'either', 'whenever',
 ]);
 
 const NUMBER_WORDS = new Set([
@@ -40,7 +41,7 @@ const QUESTION_WORDS = new Set(['what', 'when', 'where', 'who', 'whom', 'whose',
 /** Words that never name a place even where the lexicon's first sense is one. */
 const NOT_PLACES = new Set([
   'home', 'house', 'place', 'way', 'bit', 'lot', 'eye', 'eyes', 'tab', 'tabs', 'side', 'spot', 'end', 'back', 'front',
-  'top', 'bottom', 'inside', 'outside', 'here', 'there', 'somewhere', 'anywhere', 'everywhere', 'world', 'town', 'city',
+  'top', 'bottom', 'here', 'there', 'somewhere', 'anywhere', 'everywhere', 'world', 'town', 'city',
   'country', 'work', 'office', 'school', 'abroad', 'away', 'holiday', 'station', 'airport', 'hospital', 'shop', 'shops',
   'store', 'gym', 'church', 'beach', 'mum', 'mom', 'gran', 'grandma', 'friends', 'neighbour', 'neighbor', 'neighbours',
   'neighbors', 'camp', 'hotel', 'cottage', 'parents', 'bed', 'area', 'areas', 'zone', 'space', 'stuff', 'thing', 'things',
@@ -61,6 +62,8 @@ export function classifyWord(word: string, prev?: string, noun = true): WordRole
   if (NUMBER_WORDS.has(word)) return 'number';
   if (NEGATION_WORDS.has(word)) return 'negation';
   if (QUESTION_WORDS.has(word)) return 'question';
+  // "the outside cameras": a kind of place the reading did not narrow to
+  if (['outside', 'inside', 'outdoor', 'outdoors', 'indoor', 'indoors', 'exterior', 'interior', 'upstairs', 'downstairs'].includes(word)) return 'place';
   if (noun && word.length >= 3 && !NOT_PLACES.has(word) && /^[a-z]+$/.test(word) && isPlaceWord(word)) return 'place';
   return undefined;
 }
@@ -76,7 +79,9 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
   const out: Uncovered[] = [];
   for (let k = from; k < to; k++) {
     if (used.has(k)) continue;
-    const role = classifyWord(tokens[k].text, tokens[k - 1]?.text, tokens[k].isNoun && !tokens[k].isVerb);
+    let role = classifyWord(tokens[k].text, tokens[k - 1]?.text, tokens[k].isNoun && !tokens[k].isVerb);
+    // "tonight or tomorrow": a choice of times is no time
+    if (!role && tokens[k].text === 'or' && [tokens[k - 1], tokens[k + 1]].some((t) => t && classifyWord(t.text) === 'time')) role = 'time';
     if (role) out.push({ index: k, text: tokens[k].text, role });
   }
   return out;

@@ -719,7 +719,13 @@ export function resolveWindowChange(
   const hasStart = spec.anchors.some((a) => a.role === 'start');
   const hasEnd = spec.anchors.some((a) => a.role === 'end');
   if (spec.night || (hasStart && hasEnd) || spec.weekend) {
-    const w = resolveWatchWindow(spec, ctx);
+    // a follow-up keeps what it does not change: the watch's day ("tomorrow 8 to 6" → "sorry, 8 to 4")
+    // and its night ("tonight from 10 to 6" → "sorry, 11 to 5")
+    const startWall = toWallClock(startsAt, ctx.timeZone);
+    const nightWatch = startWall.hour >= 17 || startWall.hour < 5;
+    const keepDay = !spec.date && spec.dayOffset === 0 && !spec.anchors.some((a) => a.kind === 'clock' && a.date) && startsAt > ctx.now;
+    const kept: TimeSpec = { ...spec, night: spec.night || (hasStart && hasEnd && nightWatch), date: keepDay ? { ...toLocalDate(startsAt, ctx.timeZone), hour: 0, minute: 0 } : spec.date };
+    const w = resolveWatchWindow(kept, ctx);
     return { ...out, starts_at: new Date(w.startsAt).toISOString(), ends_at: new Date(w.endsAt).toISOString(), window: w.window, recurrence: spec.recurrence ?? out.recurrence };
   }
   const anchor = spec.anchors[0];
