@@ -2,6 +2,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { sql } from 'kysely';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 import { ManualClock } from '../../src/platform/time/clock.ts';
 import { verifyExportOffline } from './offline-verifier.ts';
@@ -63,8 +65,10 @@ for (const dialect of DIALECTS) {
       assert.equal(header.entry_count, 4);
       const listed = (await get('/v1/audit/checkpoints', key)).json().data;
       assert.deepEqual(listed, [header]);
-      // the key was generated once and kept in the database; the MAC is HMAC-SHA256 over the documented message
-      const stored = await t.ctx.database.db.selectFrom('server_secrets').select('value').where('name', '=', 'audit_checkpoint_key').executeTakeFirstOrThrow();
+      // the key was generated once and kept in a 0600 file in the data directory, not in the database
+      // (the old expectation, a key in server_secrets, was itself the defect: whoever writes the
+      // database could re-sign; docs/audit-threat-model.md); the MAC is HMAC-SHA256 over the documented message
+      const stored = { value: readFileSync(join(t.config.dataDir, 'audit-checkpoint.key'), 'utf8').trim() };
       const message = JSON.stringify(['vigil-audit-checkpoint-v1', header.tenant_id, header.head_id, header.head_hash, header.entry_count, header.created_at]);
       assert.equal(header.mac, createHmac('sha256', Buffer.from(stored.value, 'hex')).update(message).digest('hex'));
       // an unchanged head is not checkpointed twice

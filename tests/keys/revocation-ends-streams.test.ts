@@ -6,6 +6,8 @@ import { loadConfig } from '../../src/platform/config/index.ts';
 import { createContext, type VigilContext } from '../../src/context.ts';
 import { buildApp } from '../../src/app.ts';
 import type { FastifyInstance } from 'fastify';
+import { createGatedPlanner, createHouseholdTestApp, type HouseholdTestApp } from '../household/household-harness.ts';
+import { offlinePlanner } from '../../src/home/conversations/conversation.service.ts';
 
 /** An open GET /v1/events/stream over real HTTP: resolves `ended` with the time its body ended. */
 async function openFeed(base: string, headers: Record<string, string>) {
@@ -140,5 +142,41 @@ describe('on every node: a revocation made on one node ends the key\'s streams o
     const took = await endsWithin(feed, at, 1000);
     assert.ok(took <= 1000, `ended on the other node after ${took} ms`);
     console.log(`# feed on the other node ended ${took} ms after the revocation`);
+  });
+});
+
+describe('a streamed conversation reply of a revoked key ends, and its remaining steps are not taken', () => {
+  const gate = createGatedPlanner(offlinePlanner);
+  let h: HouseholdTestApp;
+  let base: string;
+  before(async () => {
+    h = await createHouseholdTestApp({ dialect: 'sqlite', planner: gate });
+    base = await listen(h.app);
+  });
+  after(() => h.close());
+
+  test('the stream ends within 1 s of the revocation; the watch it was about to create is not created', async () => {
+    const owner = await h.householdKey({ name: 'Stream Home' });
+    const member = (await h.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(owner), payload: { name: 'phone', role: 'member' } })).json();
+    assert.ok(member.key, JSON.stringify(member));
+    gate.close();
+    const res = await fetch(`${base}/v1/conversations`, {
+      method: 'POST', headers: { ...bearer(member.key), accept: 'text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify({ message: 'watch the garage tonight' }),
+    });
+    assert.equal(res.status, 200);
+    const ended = (async () => {
+      const reader = res.body!.getReader();
+      for (;;) if ((await reader.read()).done) return Date.now();
+    })();
+    for (let i = 0; i < 200 && gate.waiting() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(gate.waiting(), 1, 'the reply is held open at the planner');
+    const at = Date.now();
+    assert.equal((await h.app.inject({ method: 'DELETE', url: `/v1/keys/${member.id}`, headers: bearer(owner) })).statusCode, 200);
+    const took = await Promise.race([ended.then((t) => t - at), new Promise<number>((r) => setTimeout(() => r(Infinity), 1000))]);
+    assert.ok(took <= 1000, `the streamed reply ended after ${took} ms`);
+    gate.open();
+    await new Promise((r) => setTimeout(r, 200));
+    const watches = (await h.app.inject({ url: '/v1/watches', headers: bearer(owner) })).json();
+    assert.equal(watches.data.length, 0, 'no step was taken after the revocation');
   });
 });

@@ -130,6 +130,10 @@ export const auditQueryRepository = {
     return (await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst())?.value ?? null;
   },
 
+  async deleteServerSecret(db: DbExecutor, name: string): Promise<void> {
+    await db.deleteFrom('server_secrets').where('name', '=', name).execute();
+  },
+
   /** Stores the value unless one exists (first node to start wins); returns the stored one. */
   async ensureServerSecret(db: DbExecutor, name: string, value: string, createdAt: string): Promise<string> {
     await db.insertInto('server_secrets').values({ name, value, created_at: createdAt }).onConflict((oc) => oc.column('name').doNothing()).execute();

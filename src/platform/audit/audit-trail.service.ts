@@ -3,7 +3,7 @@ import type { Principal } from '../identity/index.ts';
 import { invalid } from '../lib/index.ts';
 import { mapPage, type PageQuery } from '../db/index.ts';
 import { computeAuditHash, computeDataHash, GENESIS_HASH, type AuditLineFields } from './audit-chain.ts';
-import type { AuditCheckpointService } from './audit-checkpoint.service.ts';
+import { checkpointPayload, type AuditCheckpointService } from './audit-checkpoint.service.ts';
 import { auditQueryRepository, FULL_VISIBILITY, type AuditCheckpointRow, type AuditFilter, type AuditVisibility } from './audit-query.repository.ts';
 import type { AuditRow } from './audit.repository.ts';
 import type { AuditCheckpointView, AuditEntryView, AuditListQueryT, AuditVerificationView } from './audit.schemas.ts';
@@ -52,16 +52,7 @@ export function toAuditEntryView(r: AuditRow): AuditEntryView {
 }
 
 export function toCheckpointView(c: AuditCheckpointRow): AuditCheckpointView {
-  return {
-    id: c.id,
-    object: 'audit_checkpoint',
-    tenant_id: c.tenant_id,
-    head_id: c.head_id,
-    head_hash: c.head_hash,
-    entry_count: c.entry_count,
-    created_at: c.created_at,
-    mac: c.mac,
-  };
+  return checkpointPayload(c);
 }
 
 export function isVisible(v: AuditVisibility, r: Pick<AuditRow, 'location' | 'stream_id' | 'resource_id'>): boolean {

@@ -4,16 +4,17 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
 
+import { join } from 'node:path';
 import { defineServiceModule, LOG, token } from '../lib/index.ts';
 import { CONFIG } from '../config/index.ts';
 import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
 import { SCHEDULER } from '../scheduler/index.ts';
 import { AuditService as AuditServiceT } from './audit.service.ts';
-import { AuditCheckpointService as AuditCheckpointServiceT } from './audit-checkpoint.service.ts';
+import { AuditCheckpointService as AuditCheckpointServiceT, CHECKPOINT_KEY_FILE } from './audit-checkpoint.service.ts';
 import { AuditTrailService as AuditTrailServiceT, type HouseholdBoundaries as HouseholdBoundariesT } from './audit-trail.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
-export { AuditCheckpointService } from './audit-checkpoint.service.ts';
+export { AuditCheckpointService, CHECKPOINT_EVENT, CHECKPOINT_KEY_FILE, checkpointPayload } from './audit-checkpoint.service.ts';
 export { AuditTrailService, type HouseholdBoundaries } from './audit-trail.service.ts';
 export { auditRepository } from './audit.repository.ts';
 export { AuditService, scopeOfLocations } from './audit.service.ts';
@@ -45,6 +46,8 @@ export const auditServices = defineServiceModule({
       database: c.get(DATABASE),
       clock: c.get(CLOCK),
       configuredKey: c.get(CONFIG).auditCheckpointKey,
+      // outside the database by default; a cluster without a configured key keeps it there so every node signs alike
+      keyFile: c.get(CONFIG).cluster ? null : join(c.get(CONFIG).dataDir, CHECKPOINT_KEY_FILE),
       scheduler: c.get(SCHEDULER),
       onError: (err) => c.get(LOG)?.warn({ err }, 'audit checkpoint failed'),
     }));

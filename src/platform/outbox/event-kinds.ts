@@ -25,10 +25,23 @@ export const HOUSEHOLD_EVENT_KINDS = [
   'sensor.unmuted',
 ] as const;
 
+/**
+ * Kinds of both surfaces that an endpoint receives only when it names them (not in the default
+ * subscription): `audit.checkpoint`, each signed head checkpoint of the tenant's audit trail, for
+ * subscribers to keep outside Vigil's database (docs/audit-threat-model.md).
+ */
+export const OPT_IN_EVENT_KINDS = ['audit.checkpoint'] as const;
+
 export type OrganizationEventKind = (typeof ORGANIZATION_EVENT_KINDS)[number];
 export type HouseholdEventKind = (typeof HOUSEHOLD_EVENT_KINDS)[number];
-export type EventKind = OrganizationEventKind | HouseholdEventKind;
-export const EVENT_KINDS: readonly EventKind[] = [...ORGANIZATION_EVENT_KINDS, ...HOUSEHOLD_EVENT_KINDS];
+export type OptInEventKind = (typeof OPT_IN_EVENT_KINDS)[number];
+export type EventKind = OrganizationEventKind | HouseholdEventKind | OptInEventKind;
+export const EVENT_KINDS: readonly EventKind[] = [...ORGANIZATION_EVENT_KINDS, ...HOUSEHOLD_EVENT_KINDS, ...OPT_IN_EVENT_KINDS];
+
+/** What an endpoint of this surface may subscribe to: its surface's kinds and the opt-in ones. */
+export function subscribableKindsOf(tenantKind: 'organization' | 'household'): readonly EventKind[] {
+  return [...eventKindsOf(tenantKind), ...OPT_IN_EVENT_KINDS];
+}
 
 export function eventKindsOf(tenantKind: 'organization' | 'household'): readonly EventKind[] {
   return tenantKind === 'organization' ? ORGANIZATION_EVENT_KINDS : HOUSEHOLD_EVENT_KINDS;

@@ -5,7 +5,7 @@ import { defineServiceModule, LOG, token } from '../lib/index.ts';
 import { CONFIG } from '../config/index.ts';
 import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
-import { AUDIT } from '../audit/index.ts';
+import { AUDIT, AUDIT_CHECKPOINTS, CHECKPOINT_EVENT, checkpointPayload } from '../audit/index.ts';
 import { COORDINATION } from '../coordination/index.ts';
 import { METRICS } from '../metrics/index.ts';
 import { countOpenDeliveries } from './webhook-queue.repository.ts';
@@ -48,6 +48,10 @@ export const outboxServices = defineServiceModule({
   install(c) {
     const worker = c.get(DELIVERY_WORKER);
     c.get(WEBHOOKS).onEnqueued(() => worker.wake());
+    // every signed checkpoint goes out too, for subscribers to keep (docs/audit-threat-model.md)
+    const webhooks = c.get(WEBHOOKS);
+    c.get(AUDIT_CHECKPOINTS).onCheckpoint((trx, cp) =>
+      webhooks.enqueueIn(trx, { tenantId: cp.tenant_id, kind: CHECKPOINT_EVENT, payload: { checkpoint: checkpointPayload(cp) } }));
     const db = c.get(DATABASE).db;
     c.get(METRICS).watchWebhookQueue(() => countOpenDeliveries(db));
   },

@@ -1,9 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../http/index.ts';
-import { HOUSEHOLD_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
+import { HOUSEHOLD_EVENT_KINDS, OPT_IN_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
 
 const KINDS_DOC =
-  `Organization kinds: ${ORGANIZATION_EVENT_KINDS.join(', ')}. ` + `Household kinds: ${HOUSEHOLD_EVENT_KINDS.join(', ')}.`;
+  `Organization kinds: ${ORGANIZATION_EVENT_KINDS.join(', ')}. ` + `Household kinds: ${HOUSEHOLD_EVENT_KINDS.join(', ')}. ` +
+  `Either surface, only when named: ${OPT_IN_EVENT_KINDS.join(', ')} (each signed checkpoint of the audit trail, to keep outside Vigil).`;
 
 export const WebhookIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }) });
 export const DeliveryIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }), delivery_id: Type.String({ description: 'dlv_…' }) });

@@ -9,7 +9,7 @@ import type { Principal } from '../identity/index.ts';
 import { mapPage, type PageQuery } from '../db/index.ts';
 import { DELIVERY_CHANNEL } from './delivery-worker.ts';
 import type { WakeSignal } from '../coordination/index.ts';
-import { eventKindsOf, isEventKind } from './event-kinds.ts';
+import { eventKindsOf, isEventKind, subscribableKindsOf } from './event-kinds.ts';
 import { deriveHouseholdSecret, generateWebhookSecret } from './webhook-signature.ts';
 import { assertWebhookUrlAllowed } from './webhook-url-guard.ts';
 import { webhookRepository, type HiddenEventIds, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow } from './webhook.repository.ts';
@@ -179,8 +179,9 @@ export class WebhookService {
   }
 
   private checkEvents(principal: Principal, events: string[] | undefined): string[] {
-    const allowed = eventKindsOf(principal.tenantKind);
-    if (events === undefined) return [...allowed];
+    // the default is the surface's kinds; opt-in kinds (audit.checkpoint) only when named
+    if (events === undefined) return [...eventKindsOf(principal.tenantKind)];
+    const allowed = subscribableKindsOf(principal.tenantKind);
     const wrong = events.filter((e) => !(allowed as readonly string[]).includes(e));
     if (wrong.length) {
       const known = wrong.filter(isEventKind);

@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Tell the household agent what you want
-         * @description The agent reads the message, chooses its own tools, acts, and answers with its reply and every action taken, in order. Pass conversation_id to continue a conversation. With `Accept: text/event-stream` the answer is streamed as server-sent events: `conversation.created` first, `reply.delta` tokens, one `action` frame as each action is taken, then `conversation.completed` with this same JSON body under `conversation` (or `error` with a problem object under `error`); `: ping` every 15 s. At most 10 streams per key are open at once.
+         * @description The agent reads the message, chooses its own tools, acts, and answers with its reply and every action taken, in order. Pass conversation_id to continue a conversation. With `Accept: text/event-stream` the answer is streamed as server-sent events: `conversation.created` first, `reply.delta` tokens, one `action` frame as each action is taken, then `conversation.completed` with this same JSON body under `conversation` (or `error` with a problem object under `error`); `: ping` every 15 s. At most 10 streams per key are open at once; revoking or rotating the key ends its open streams within a second.
          */
         post: operations["converse"];
         delete?: never;
@@ -1063,7 +1063,7 @@ export interface paths {
         };
         /**
          * The organization’s events, live, as server-sent events
-         * @description Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection, and with `frame` when real video reported objects in the period: the latest frame's snapshot detection id, stream, time and its objects' boxes) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). It is a live view, not a log: after reconnecting, re-read state through the API.
+         * @description Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection, and with `frame` when real video reported objects in the period: the latest frame's snapshot detection id, stream, time and its objects' boxes) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). Revoking or rotating the key ends the feed within a second, on every node. It is a live view, not a log: after reconnecting, re-read state through the API.
          */
         get: operations["streamOrganizationEvents"];
         put?: never;
@@ -3637,7 +3637,7 @@ export interface operations {
                      * @example https://example.com/hooks/vigil
                      */
                     url: string;
-                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. */
+                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
                     events?: string[];
                     description?: string;
                     /** @description Organization webhooks: receive only events at these locations (null: every location). Default: the key's own locations; a key limited to locations can only register endpoints within them. */
@@ -4020,7 +4020,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. */
+                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
                     events?: string[];
                     /** @description null clears it */
                     description?: string | null;
