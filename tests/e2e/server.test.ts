@@ -51,7 +51,11 @@ test('npm start: first start seeds a demo and prints keys; a curl-style query ge
     assert.equal(consoleUrl, `${base}/console`.replace('127.0.0.1', 'localhost'));
     assert.match(await (await fetch(`${base}/console`)).text(), /<script type="module" src="\/console\/app\/main\.js">/);
     assert.deepEqual(await (await fetch(`${base}/healthz`)).json(), { status: 'ok' });
-    assert.deepEqual(await (await fetch(`${base}/readyz`)).json(), { status: 'ready' });
+    // ready, and the detector runs on ONNX Runtime (the tfjs fallback would say so here with its reason)
+    assert.deepEqual(await (await fetch(`${base}/readyz`)).json(), {
+      status: 'ready',
+      detector: { runtime: 'onnxruntime', model: 'centernet models/centernet.onnx', fallback_reason: null },
+    });
     const auth = { authorization: `Bearer ${orgKey}` };
     const streams = await (await fetch(`${base}/v1/streams`, { headers: auth })).json();
     assert.equal(streams.data.length, 5);

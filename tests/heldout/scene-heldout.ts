@@ -114,6 +114,9 @@ export async function scoreScenes(file: string): Promise<SceneResult[]> {
       }
       if (now > clock.now()) await clock.advance(now - clock.now());
       await t.ctx.pipeline.drain();
+      // the scenario's camera is live at "now" (docs/decisions.md, "Freshness"): its ingest would have
+      // written that status and frame time; without it every answer is about a camera never connected
+      await t.ctx.database.db.updateTable('streams').set({ status: 'live', last_frame_at: new Date(now).toISOString() }).where('id', '=', stream.id).execute();
       for (const c of cases) {
         const res = await t.app.inject({
           method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key),

@@ -15,7 +15,7 @@ export const CHECKPOINT_KEY_FILE = 'audit-checkpoint.key';
  * How often a tenant's moved head is checkpointed: the longest run of newest entries that could be
  * deleted unseen (docs/audit-threat-model.md).
  */
-export const CHECKPOINT_INTERVAL_MS = 10_000;
+export const CHECKPOINT_INTERVAL_MS = 60_000;
 /** The webhook event every checkpoint is sent as (subscribers keep it: docs/audit-threat-model.md). */
 export const CHECKPOINT_EVENT = 'audit.checkpoint';
 
