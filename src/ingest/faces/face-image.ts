@@ -1,16 +1,9 @@
 import sharp from 'sharp';
-import { IMAGE_DECODES } from '../../platform/lib/index.ts';
+import { decodeRequestJpeg } from '../../platform/lib/index.ts';
 import type { NormalizedBox, RgbFrame } from './face.types.ts';
 
 /** Largest enrolment JPEG accepted, like a phone frame. */
 export const MAX_FACE_JPEG_BYTES = 2 * 1024 * 1024;
-/**
- * Largest decoded size accepted (see docs/decisions.md, "Bodies"): a 12 MP phone photo or a 24 MP
- * camera one; a 2 MiB JPEG can claim 8000×8000 (192 MB of RGB) and is refused from its header.
- */
-export const MAX_INPUT_PIXELS = 24_000_000;
-// libvips keeps recent operations (up to 50 MB) for reuse; one-off request images gain nothing from it
-sharp.cache(false);
 
 /**
  * Why an image cannot give a face. The HTTP layer maps `code` onto the error catalogue like
@@ -32,37 +25,11 @@ export class FaceImageError extends Error {
  * (phones store portrait shots rotated). Anything that is not a decodable JPEG is invalid_image.
  */
 export async function decodeJpeg(buf: Buffer, maxSide = 1280): Promise<RgbFrame> {
-  if (buf.length > MAX_FACE_JPEG_BYTES) {
-    throw new FaceImageError('payload_too_large', `image is ${buf.length} bytes; the limit is ${MAX_FACE_JPEG_BYTES}`);
-  }
-  // JPEG files start with SOI (FF D8) followed by a marker (FF xx)
-  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8 || buf[2] !== 0xff) {
-    throw new FaceImageError('invalid_image', 'image is not a JPEG');
-  }
-  // the header says how large the image decodes; a bomb is refused before anything is decoded
-  const meta = await sharp(buf).metadata().catch((err: Error) => {
-    throw new FaceImageError('invalid_image', `image could not be decoded as a JPEG: ${err.message}`);
-  });
-  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
-  if (pixels > MAX_INPUT_PIXELS) {
-    throw new FaceImageError('image_too_large', `image is ${meta.width}×${meta.height} (${(pixels / 1e6).toFixed(1)} MP); the limit is ${MAX_INPUT_PIXELS / 1e6} MP`);
-  }
-  // decodes go through one bounded queue (503 with Retry-After when it is full)
-  return IMAGE_DECODES.run(async () => {
-    try {
-      const { data, info } = await sharp(buf, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-        .rotate()
-        .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-        .removeAlpha()
-        .toColourspace('srgb')
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      if (info.channels !== 3) throw new Error(`unexpected ${info.channels} channels`);
-      return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
-    } catch (err) {
-      throw new FaceImageError('invalid_image', `image could not be decoded as a JPEG: ${(err as Error).message}`);
-    }
-  });
+  return decodeRequestJpeg(
+    buf,
+    { noun: 'image', maxBytes: MAX_FACE_JPEG_BYTES, resize: { width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true } },
+    (code, message) => new FaceImageError(code, message),
+  );
 }
 
 /** Pixel rectangle of a normalised box in an image, clamped to it, at least 1×1. */

@@ -15,3 +15,4 @@ export { takeRandomBytes, takeRandomHex } from './random-pool.ts';
 export { startTsxWorker } from './tsx-worker.ts';
 export { isWellFormedText, toWellFormedText } from './text.ts';
 export { BoundedQueue, IMAGE_DECODES } from './bounded-queue.ts';
+export { decodeRequestJpeg, MAX_INPUT_PIXELS, type DecodedRgb, type JpegInputCode } from './jpeg-input.ts';
