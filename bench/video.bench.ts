@@ -279,7 +279,7 @@ try {
     frame_to_detection_ms_p95: busyAlone.latency_ms_p95,
     streams,
     notes: [
-      'detector ms are round trips to a worker thread (transfer + CenterNet on ONNX Runtime, one intra-op thread, + box decoding and NMS); whole frames run at 512x384 (aspect kept, issue 16)',
+      'detector ms are round trips to a worker thread (transfer + CenterNet on ONNX Runtime, one intra-op thread, + box decoding and NMS); whole frames run at 512x384 (aspect kept; docs/decisions.md, "Detector throughput, second pass")',
       'raw inference runs models/centernet.onnx on the bench thread (session.run only, the same 512x384 input, one thread), alternating frame by frame with the one-worker pool, on the same frames; target: pool ms within 1.2x of it',
       'people_range: [min, max] people (score >= 0.45) whole-frame detection finds in vtest.avi at 1 frame/s; a stream counts right when its people count (sampled every 250 ms while measuring) is inside >= 90 % of the time',
       'streams limit: whole-frame inference of every frame; the pipeline can beat it (ratio > 1) only by detecting less than every frame (motion gate, tracker) or smaller regions',

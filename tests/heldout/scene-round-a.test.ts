@@ -1,5 +1,5 @@
 /**
- * Round A of issue 23's rolling fresh sets, scene questions: written blind by someone who had not
+ * Round A of the rolling fresh sets (docs/decisions.md, "Rolling blind sets"), scene questions: written blind by someone who had not
  * read the query code, copied here unchanged from the blind set before it was used for anything
  * else. Its first run (round-a-scene.first-run.txt, on the code of that moment) is the figure that
  * counts; after that it is a regression set like the others.

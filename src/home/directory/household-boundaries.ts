@@ -4,7 +4,7 @@ import { householdRepository } from './household.repository.ts';
 
 /**
  * The boundaries in force now, as the audit trail needs them: a muted sensor or a sensor left
- * alone hides its stream id; a room left alone hides its location (issue 9 §1); and the incidents,
+ * alone hides its stream id; a room left alone hides its location (docs/decisions.md, privacy sections); and the incidents,
  * alerts and protocol runs either gave rise to are hidden by their ids, entries written before
  * the boundary included.
  */

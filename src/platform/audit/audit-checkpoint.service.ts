@@ -51,7 +51,7 @@ export function checkpointMessage(c: Pick<AuditCheckpointRow, 'tenant_id' | 'hea
  * without VIGIL_AUDIT_CHECKPOINT_KEY keeps it in the database, so every node signs alike
  * (docs/audit-threat-model.md says what that costs). Every new checkpoint is also sent as an
  * `audit.checkpoint` webhook event in the same transaction. The pass is a recurring scheduled job,
- * so with several nodes one of them makes it each interval (issue 12 §4).
+ * so with several nodes one of them makes it each interval (docs/architecture.md, the scheduler).
  */
 export class AuditCheckpointService {
   private key: Buffer | null = null;

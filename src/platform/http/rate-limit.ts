@@ -38,7 +38,7 @@ function rateDecision(count: number, resetAt: number, limit: number, now: number
 }
 
 /**
- * Failed authentications (issue 9 §9, reworked so that they lock out attempts, not addresses; see
+ * Failed authentications (docs/decisions.md "Lockout by attempt": reworked so that they lock out attempts, not addresses; see
  * docs/decisions.md, "Lockout by attempt"): every failure counts once against the client address
  * and once against the presented key's prefix (`vk_live_` and its first four random characters,
  * what a key's preview shows). Over `limit` failures in a minute on either, a failing attempt is

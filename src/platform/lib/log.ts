@@ -22,7 +22,7 @@ export function createProcessLogger(opts: { level: string; nodeId: string; desti
 
 /**
  * Where the process logs (standard output unless told otherwise). Lines are written at once, one
- * write(2) each (issue 16 §4: pino's asynchronous destination cost a thread hand-off per request
+ * write(2) each (docs/decisions.md, "Read path, third pass": pino's asynchronous destination cost a thread hand-off per request
  * line), but **never block** (see docs/decisions.md, "Logging never blocks serving"): when standard
  * output is a pipe or a terminal, it is reopened non-blocking, so a reader that stops draining it
  * (a hung log shipper, a paused terminal) costs log lines, never requests. What the pipe does not
