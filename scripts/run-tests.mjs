@@ -1,12 +1,20 @@
 #!/usr/bin/env node
-// Runs every tests/**/*.test.ts with node's test runner (Node 20 has no glob support in --test).
+// Runs every tests/**/*.test.ts, each file in its own node test-runner process, a few at a time.
 // One throwaway PostgreSQL server is started for the whole run and handed to the test files
 // through VIGIL_TEST_PG_URL; each file creates its own database in it.
-// Usage: npm test [-- path-filter ...]
-import { readdirSync, statSync } from 'node:fs';
+//
+// Files start longest first, by the durations of the last full green run (tests/durations.json,
+// written by this script and committed), so the slow suites (cluster, browser, video, held-out
+// sets) run side by side from the start instead of queueing at the end; files not yet timed
+// start first. Each file's report is printed whole when it ends, so parallel output never
+// interleaves. See README.md, 'Development'.
+// Usage: npm test [-- path-filter ...]     VIGIL_TEST_CONCURRENCY (default: 2)
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { startPostgres } from './pg-server.mjs';
+
+const DURATIONS = 'tests/durations.json';
 
 function walk(dir) {
   const out = [];
@@ -18,6 +26,14 @@ function walk(dir) {
   return out;
 }
 
+function readDurations() {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
 const filters = process.argv.slice(2);
 const files = walk('tests')
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
@@ -26,12 +42,81 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+const known = readDurations();
+const expected = (f) => known[f] ?? Number.POSITIVE_INFINITY;
+const queue = [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
+const concurrency = Math.max(1, Number(process.env.VIGIL_TEST_CONCURRENCY ?? 2) || 2);
+
 const pg = await startPostgres();
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
-  { stdio: 'inherit', env: { ...process.env, VIGIL_TEST_PG_URL: pg.url } },
-);
-const code = await new Promise((resolve) => child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
+const running = new Set();
+let stopping = false;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    stopping = true;
+    for (const c of running) c.kill('SIGTERM');
+    pg.stop();
+    process.exit(130);
+  });
+}
+
+/** Runs one file; resolves with its exit code, duration and the counts its spec report ends with. */
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-timeout=300000', '--test-reporter=spec', file],
+      { env: { ...process.env, VIGIL_TEST_PG_URL: pg.url }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    running.add(child);
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      const output = Buffer.concat(chunks).toString('utf8');
+      const count = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+      resolve({
+        file,
+        code: code ?? (signal ? 1 : 0),
+        seconds: (performance.now() - started) / 1000,
+        output,
+        tests: count('tests'),
+        pass: count('pass'),
+        fail: count('fail'),
+        skipped: count('skipped'),
+        cancelled: count('cancelled'),
+      });
+    });
+  });
+}
+
+const results = [];
+const wallStart = performance.now();
+async function worker() {
+  while (queue.length && !stopping) {
+    const file = queue.shift();
+    const r = await runFile(file);
+    results.push(r);
+    const status = r.code === 0 ? 'ok' : 'FAILED';
+    process.stdout.write(`\n# ${file}: ${status} in ${r.seconds.toFixed(1)} s (${results.length}/${files.length})\n`);
+    process.stdout.write(r.output.endsWith('\n') ? r.output : `${r.output}\n`);
+  }
+}
+await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
 pg.stop();
-process.exit(code);
+
+const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+const failed = results.filter((r) => r.code !== 0);
+const wall = (performance.now() - wallStart) / 1000;
+console.log(`\n# files ${results.length}, failed ${failed.length}`);
+console.log(`# tests ${sum('tests')}, pass ${sum('pass')}, fail ${sum('fail')}, cancelled ${sum('cancelled')}, skipped ${sum('skipped')}`);
+console.log(`# wall ${wall.toFixed(0)} s with ${concurrency} at a time; slowest: ${[...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5).map((r) => `${r.file} ${r.seconds.toFixed(0)} s`).join(', ')}`);
+for (const r of failed) console.log(`# FAILED ${r.file} (exit ${r.code})`);
+
+if (filters.length === 0 && failed.length === 0) {
+  const out = {};
+  for (const r of [...results].sort((a, b) => a.file.localeCompare(b.file))) out[r.file] = Math.round(r.seconds * 10) / 10;
+  writeFileSync(DURATIONS, `${JSON.stringify(out, null, 2)}\n`);
+}
+process.exit(failed.length ? 1 : 0);
