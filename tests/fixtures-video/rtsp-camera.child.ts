@@ -1,7 +1,9 @@
 /**
  * A stand-in IP camera for tests: an RTSP server (npm rtsp-streaming-server, UDP transport) fed
  * by ffmpeg publishing a video file as H.264 in real time, looping. Runs as its own process so
- * a test can "unplug" the camera by killing it. Exits when its stdin closes (parent gone).
+ * a test can "unplug" the camera by killing it. Started by a test (VIGIL_CAMERA_EXIT_WITH_STDIN=1)
+ * it also exits when its stdin closes, so it never outlives the test; started by hand (the README)
+ * it runs until Ctrl-C or SIGTERM, in a terminal or in the background alike.
  * argv: <clientPort> <publishPort> <rtpPortStart> <videoFile>
  */
 import { spawn } from 'node:child_process';
@@ -35,13 +37,16 @@ const shutdown = () => {
   publisher.kill('SIGKILL');
   process.exit(0);
 };
-process.stdin.on('end', shutdown);
-process.stdin.resume();
+if (process.env.VIGIL_CAMERA_EXIT_WITH_STDIN === '1') {
+  process.stdin.on('end', shutdown);
+  process.stdin.resume();
+}
 process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
 // ready once the publisher's stream is announced, so clients find the mount
 const announced = setInterval(() => {
   if (Object.values(server.Mounts.mounts).some(Boolean)) {
     clearInterval(announced);
-    process.stdout.write('ready\n');
+    process.stdout.write(process.env.VIGIL_CAMERA_EXIT_WITH_STDIN === '1' ? 'ready\n' : `ready: rtsp://127.0.0.1:${clientPort}/cam\n`);
   }
 }, 50);

@@ -35,7 +35,7 @@ export class RtspTestCamera {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', CHILD, String(this.clientPort), String(this.publishPort), String(this.rtpPortStart), this.video],
-      { stdio: ['pipe', 'pipe', 'inherit'] },
+      { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, VIGIL_CAMERA_EXIT_WITH_STDIN: '1' } },
     );
     this.child = child;
     await new Promise<void>((resolve, reject) => {

@@ -154,6 +154,8 @@ describe('webhook URL safety with private receivers not allowed', () => {
       assert.equal(res.statusCode, 400, url);
       assert.equal(res.json().code, 'webhook_url_not_allowed', url);
       assert.equal(res.json().param, 'url');
+      // a developer with a receiver on localhost learns the setting that allows it
+      assert.match(res.json().detail, /VIGIL_WEBHOOK_ALLOW_PRIVATE=1/, url);
     }
   });
 

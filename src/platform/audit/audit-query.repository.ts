@@ -9,8 +9,10 @@ export interface AuditFilter {
   resourceId?: string;
   /** a key id or an operator name */
   actor?: string;
-  /** exact action, or a prefix ending in ".*" (e.g. webhook.*) */
-  action?: string;
+  /** any of these actions: each exact, or a family ending in ".*" (e.g. webhook.*) */
+  action?: readonly string[];
+  /** none of these actions (same forms), e.g. detection.* to hide detection entries */
+  excludeAction?: readonly string[];
   /** ISO instants, inclusive */
   since?: string;
   until?: string;
@@ -37,6 +39,17 @@ export type AuditCheckpointRow = Omit<AuditCheckpointTable, 'head_seq' | 'entry_
 
 const toCheckpointRow = (r: AuditCheckpointTable): AuditCheckpointRow => ({ ...r, head_seq: Number(r.head_seq), entry_count: Number(r.entry_count) });
 
+/**
+ * `action` equal to an exact name, or in a family (`incident.*`, `protocol_run.*`). The family's
+ * LIKE pattern escapes `%`, `_` and `\` and says which character escapes: SQLite has no default
+ * escape character (PostgreSQL's is the backslash), so `protocol_run.*` found nothing on SQLite.
+ */
+function actionMatches(pattern: string) {
+  if (!pattern.endsWith('.*')) return sql<boolean>`${sql.ref('action')} = ${pattern}`;
+  const like = `${pattern.slice(0, -2).replace(/[\\%_]/g, '\\$&')}.%`;
+  return sql<boolean>`${sql.ref('action')} like ${like} escape '\\'`;
+}
+
 /** Read queries over the audit trail and its checkpoints (the append side lives in audit.repository.ts). */
 export const auditQueryRepository = {
   listQuery(db: DbExecutor, tenantId: string, f: AuditFilter, v: AuditVisibility = FULL_VISIBILITY) {
@@ -47,10 +60,13 @@ export const auditQueryRepository = {
       const actor = f.actor;
       qb = qb.where((eb) => eb.or([eb('actor_key_id', '=', actor), eb('actor_operator', '=', actor)]));
     }
-    if (f.action) {
-      qb = f.action.endsWith('.*')
-        ? qb.where('action', 'like', `${f.action.slice(0, -2).replace(/[\\%_]/g, '\\$&')}.%`)
-        : qb.where('action', '=', f.action);
+    if (f.action?.length) {
+      const any = f.action;
+      qb = qb.where((eb) => eb.or(any.map((a) => actionMatches(a))));
+    }
+    if (f.excludeAction?.length) {
+      const none = f.excludeAction;
+      qb = qb.where((eb) => eb.not(eb.or(none.map((a) => actionMatches(a)))));
     }
     if (f.since) qb = qb.where('at', '>=', f.since);
     if (f.until) qb = qb.where('at', '<=', f.until);

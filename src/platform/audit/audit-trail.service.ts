@@ -237,7 +237,8 @@ export class AuditTrailService {
       resourceType: q.resource_type,
       resourceId: q.resource_id,
       actor: q.actor,
-      action: q.action,
+      action: q.action?.split(','),
+      excludeAction: q.exclude_action?.split(','),
       since: q.since && new Date(q.since).toISOString(),
       until: q.until && new Date(q.until).toISOString(),
     };

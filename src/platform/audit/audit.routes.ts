@@ -33,7 +33,7 @@ export const auditRoutes = (trail: AuditTrailService): FastifyPluginAsyncTypebox
     config,
     schema: {
       tags, security, operationId: 'listAuditEntries', summary: 'Audit trail, newest first',
-      description: 'Filters: resource_type, resource_id, actor (key id or operator), action (exact or prefix.*), since/until.',
+      description: 'Filters: resource_type, resource_id, actor (key id or operator), action and exclude_action (comma-separated, each exact or a family such as incident.*), since/until.',
       querystring: AuditListQuery,
       response: withErrors({ 200: AuditList }),
     },

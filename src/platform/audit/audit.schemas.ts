@@ -26,6 +26,9 @@ export type AuditEntryView = Static<typeof AuditEntrySchema>;
 
 export const AuditList = ListOf(Type.Ref('AuditEntry'));
 
+/** a comma-separated list of actions, each exact (`webhook.created`) or a family (`incident.*`) */
+const ACTION_LIST = '^[a-z0-9_]+(\\.[a-z0-9_]+)*(\\.\\*)?(,[a-z0-9_]+(\\.[a-z0-9_]+)*(\\.\\*)?)*$';
+
 export const AuditListQuery = Type.Composite(
   [
     ListQuery,
@@ -33,7 +36,8 @@ export const AuditListQuery = Type.Composite(
       resource_type: Type.Optional(Type.String({ maxLength: 100, examples: ['webhook_endpoint'] })),
       resource_id: Type.Optional(Type.String({ maxLength: 200 })),
       actor: Type.Optional(Type.String({ maxLength: 200, description: 'a key id (key_…) or an operator name' })),
-      action: Type.Optional(Type.String({ maxLength: 100, description: 'exact action, or a prefix such as webhook.*' })),
+      action: Type.Optional(Type.String({ maxLength: 500, pattern: ACTION_LIST, description: 'only these actions, comma-separated: each exact (webhook.created) or a family (incident.*)', examples: ['incident.*,protocol_run.*'] })),
+      exclude_action: Type.Optional(Type.String({ maxLength: 500, pattern: ACTION_LIST, description: 'leave these actions out, same forms as action (detection.* hides detection entries)', examples: ['detection.*'] })),
       since: Type.Optional(Type.String({ format: 'date-time', description: 'entries at or after this instant' })),
       until: Type.Optional(Type.String({ format: 'date-time', description: 'entries at or before this instant' })),
     }),

@@ -65,8 +65,12 @@ export function describeBlockedAddress(address: string): string | null {
   return 'not publicly routable';
 }
 
-function refuse(url: string, detail: string): VigilError {
-  return new VigilError('webhook_url_not_allowed', `url: ${detail} (${url}).`, { param: 'url' });
+/** the way out, said where a developer meets the refusal (a receiver on their own machine or LAN) */
+const ALLOW_PRIVATE_HINT =
+  'Webhooks go to public addresses only; to deliver to a receiver on this machine or your own network, start Vigil with VIGIL_WEBHOOK_ALLOW_PRIVATE=1.';
+
+function refuse(url: string, detail: string, hint = true): VigilError {
+  return new VigilError('webhook_url_not_allowed', `url: ${detail} (${url}).${hint ? ` ${ALLOW_PRIVATE_HINT}` : ''}`, { param: 'url' });
 }
 
 /** Parses and checks scheme and host without touching the network. */
@@ -110,9 +114,9 @@ export async function assertWebhookUrlAllowed(raw: string, opts: { allowPrivate:
   try {
     addrs = await (opts.lookup ?? lookupAll)(host);
   } catch {
-    throw refuse(raw, `the host ${host} does not resolve`);
+    throw refuse(raw, `the host ${host} does not resolve`, false);
   }
-  if (addrs.length === 0) throw refuse(raw, `the host ${host} does not resolve`);
+  if (addrs.length === 0) throw refuse(raw, `the host ${host} does not resolve`, false);
   for (const a of addrs) {
     const why = describeBlockedAddress(a.address);
     if (why) throw refuse(raw, `${host} resolves to ${a.address}, which is ${why}`);
