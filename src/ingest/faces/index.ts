@@ -9,6 +9,6 @@ export { cosineSimilarity, match, MATCH_THRESHOLD } from './face-match.ts';
 export { DESCRIPTOR_LENGTH, DESCRIPTOR_MODEL, descriptorFromBytes, descriptorToBytes } from './descriptor-codec.ts';
 export { recognizeImage } from './recognize-image.ts';
 export type { ImageFaceVerdict } from './recognize-image.ts';
-export { faceSearchRegion, TrackRecognizer } from './track-recognizer.ts';
+export { faceSearchRegion, faceWeight, SETTLE_AFTER, TrackRecognizer, VOTE_WINDOW, voteIdentity } from './track-recognizer.ts';
 export type { FaceVerdict, TrackRecognizerOptions } from './track-recognizer.ts';
 export type { DescribedFace, DetectedFace, EnrolledFace, FaceMatch, NormalizedBox, RgbFrame } from './face.types.ts';
