@@ -288,7 +288,9 @@ describe('TrackRecognizer', () => {
     const r = new TrackRecognizer(engine, { everyNFrames: 3 });
     assert.equal((await r.observe('t4', 0, chelsea, FULL, enrolled))?.status, 'unrecognized');
     assert.equal((await r.observe('t4', 1, mia, FULL, enrolled))?.status, 'unrecognized', 'not due yet');
-    const v = await r.observe('t4', 3, mia, FULL, enrolled);
+    // the first frame's stranger still counts in the vote: recognized once the matchable frames outweigh it
+    await r.observe('t4', 3, mia, FULL, enrolled);
+    const v = await r.observe('t4', 6, mia, FULL, enrolled);
     assert.equal(v?.status === 'recognized' && v.personId, 'person_mia');
   });
 

@@ -12,3 +12,7 @@ export type { ImageFaceVerdict } from './recognize-image.ts';
 export { faceSearchRegion, faceWeight, SETTLE_AFTER, TrackRecognizer, VOTE_WINDOW, voteIdentity } from './track-recognizer.ts';
 export type { FaceVerdict, TrackRecognizerOptions } from './track-recognizer.ts';
 export type { DescribedFace, DetectedFace, EnrolledFace, FaceMatch, NormalizedBox, RgbFrame } from './face.types.ts';
+export { pairSimilarities, roc } from './face-roc.ts';
+export type { LabelledDescriptor, Roc, RocPoint } from './face-roc.ts';
+export { embedderInput, FaceEmbedderError, loadFaceModel, shippedFaceModel } from './face-embedder.ts';
+export type { FaceModel, OnnxEmbedderSpec } from './face-embedder.ts';

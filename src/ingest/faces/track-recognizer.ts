@@ -159,7 +159,15 @@ export class TrackRecognizer {
    * `searchBox` (for a body box from the object detector: `faceSearchRegion(box, image)`), describes the
    * largest one and matches it against `enrolled`. Returns the track's verdict after this frame.
    */
-  async observe(trackId: string, frame: number, image: RgbFrame, searchBox: NormalizedBox, enrolled: readonly EnrolledFace[]): Promise<FaceVerdict | undefined> {
+  async observe(
+    trackId: string,
+    frame: number,
+    image: RgbFrame,
+    searchBox: NormalizedBox,
+    enrolled: readonly EnrolledFace[],
+    /** the face model's threshold, when it is known only now (default: the constructor's) */
+    threshold = this.threshold,
+  ): Promise<FaceVerdict | undefined> {
     let t = this.tracks.get(trackId);
     if (!t) {
       t = { lastAttempt: -Infinity, verdict: undefined, busy: false, descriptors: 0, sightings: [] };
@@ -186,7 +194,7 @@ export class TrackRecognizer {
       if (this.tracks.get(trackId) !== t) return undefined;
       t.sightings.push({ descriptor: face.descriptor, weight: faceWeight(face.size) });
       if (t.sightings.length > VOTE_WINDOW) t.sightings.shift();
-      const vote = voteIdentity(t.sightings, enrolled, this.threshold);
+      const vote = voteIdentity(t.sightings, enrolled, threshold);
       t.verdict = vote.personId
         ? { status: 'recognized', personId: vote.personId, similarity: vote.similarity!, frame }
         : { status: 'unrecognized', similarity: vote.similarity, frame };

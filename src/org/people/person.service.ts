@@ -8,7 +8,6 @@ import { newId, notFound, VigilError } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import {
   decodeJpeg,
-  DESCRIPTOR_MODEL,
   descriptorToBytes,
   FaceEngineOverloadedError,
   FaceImageError,
@@ -103,8 +102,8 @@ export class PeopleService implements FrameFaceRecognizer {
       id: newId('face', now),
       tenant_id: principal.tenantId,
       person_id: id,
-      model: DESCRIPTOR_MODEL,
-      descriptor: descriptorToBytes(best.descriptor),
+      model: engine.model.id,
+      descriptor: descriptorToBytes(best.descriptor, engine.model.length),
       crop: keepImage ? best.crop : null,
       size: Math.round(best.size),
       created_at: toIso(now),
@@ -163,7 +162,7 @@ export class PeopleService implements FrameFaceRecognizer {
     const image = await decodeJpeg(jpeg).catch((err) => {
       throw toVigilError(err);
     });
-    const verdicts = await recognizeImage(engine, image, enrolled).catch((err) => {
+    const verdicts = await recognizeImage(engine, image, enrolled, { threshold: engine.model.threshold }).catch((err) => {
       throw toVigilError(err);
     });
     return verdicts.map((v) => ({
