@@ -10,7 +10,7 @@ import { cosineSimilarity } from './face-match.ts';
 export interface LabelledDescriptor {
   /** who this is */
   person: string;
-  /** where it came from (a photo, a variant of one); pairs of one source are skipped */
+  /** where it came from (a photo, a variant of one); two faces of one person from one source are one face, and not paired */
   source: string;
   descriptor: Float32Array;
 }
@@ -44,7 +44,7 @@ export function pairSimilarities(set: readonly LabelledDescriptor[], keep: (a: L
     for (let j = i + 1; j < set.length; j++) {
       const a = set[i];
       const b = set[j];
-      if (a.source === b.source || !keep(a, b)) continue;
+      if ((a.person === b.person && a.source === b.source) || !keep(a, b)) continue;
       (a.person === b.person ? genuine : impostor).push(cosineSimilarity(a.descriptor, b.descriptor));
     }
   }
