@@ -216,6 +216,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     people: c.get(PEOPLE),
     scheduler,
     async start() {
+      // a face embedder that cannot serve (VIGIL_FACE_EMBEDDER) stops the start here, naming its setting
+      await c.get(FACE_ENGINE).model();
       if (config.runSources && config.role !== 'api') {
         // a detection model that cannot serve stops the start here, naming its setting
         await c.get(LIVE_VIDEO).checkDetector();

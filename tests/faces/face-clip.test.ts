@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createFaceEngine, TrackRecognizer, type EnrolledFace, type FaceEngine, type FaceVerdict } from '../../src/ingest/faces/index.ts';
+import { createFaceEngine, SETTLE_AFTER, TrackRecognizer, type EnrolledFace, type FaceEngine, type FaceVerdict } from '../../src/ingest/faces/index.ts';
 import { framesFromSource, makeFaceClip } from './face-clips.ts';
 import { portraitJpeg, samePhotoFixtures } from './face-fixtures.ts';
 
@@ -50,7 +50,8 @@ test('an enrolled face in a clip is recognized as that person; the empty doorway
   assert.equal(last?.status, 'recognized', JSON.stringify(last));
   assert.equal(last.status === 'recognized' && last.personId, 'person_mia');
   assert.ok(verdicts.every((v) => v === undefined || (v.status === 'recognized' && v.personId === 'person_mia')), 'never anyone else');
-  assert.equal(described, 1, 'recognized once, then the track keeps its identity');
+  // identity is a vote over frames: described until it settles (SETTLE_AFTER descriptors), then kept
+  assert.ok(described >= 1 && described <= SETTLE_AFTER, `described ${described}`);
 });
 
 test("a stranger's face in a clip is unrecognized, described at most every N frames", async () => {

@@ -243,16 +243,17 @@ describe('TrackRecognizer', () => {
     enrolled = [{ personId: 'person_mia', descriptor: await describeOne(miaVariant.jpeg) }];
   });
 
-  test('a recognized track is described once and keeps its identity', async () => {
+  test('a recognized track is described until its identity settles, then keeps it', async () => {
     const engineSpy = counting();
-    const r = new TrackRecognizer(engineSpy, { everyNFrames: 10 });
-    for (let frame = 0; frame < 30; frame++) {
-      // after frame 12 the box shows someone else's face: identity stays with the track
-      const verdict = await r.observe('t1', frame, frame < 12 ? mia : chelsea, FULL, enrolled);
+    const r = new TrackRecognizer(engineSpy, { everyNFrames: 10, settleAfter: 3 });
+    for (let frame = 0; frame < 40; frame++) {
+      // after frame 22 the box shows someone else's face: the settled identity stays with the track
+      const verdict = await r.observe('t1', frame, frame < 22 ? mia : chelsea, FULL, enrolled);
       assert.equal(verdict?.status, 'recognized', `frame ${frame}`);
       assert.equal(verdict.status === 'recognized' && verdict.personId, 'person_mia');
     }
-    assert.equal(engineSpy.calls.length, 1);
+    // identity is a vote of several frames (frames 0, 10 and 20), not one frame's best match
+    assert.equal(engineSpy.calls.length, 3);
   });
 
   test('an unrecognized track is described at most every N frames', async () => {
@@ -287,7 +288,9 @@ describe('TrackRecognizer', () => {
     const r = new TrackRecognizer(engine, { everyNFrames: 3 });
     assert.equal((await r.observe('t4', 0, chelsea, FULL, enrolled))?.status, 'unrecognized');
     assert.equal((await r.observe('t4', 1, mia, FULL, enrolled))?.status, 'unrecognized', 'not due yet');
-    const v = await r.observe('t4', 3, mia, FULL, enrolled);
+    // the first frame's stranger still counts in the vote: recognized once the matchable frames outweigh it
+    await r.observe('t4', 3, mia, FULL, enrolled);
+    const v = await r.observe('t4', 6, mia, FULL, enrolled);
     assert.equal(v?.status === 'recognized' && v.personId, 'person_mia');
   });
 

@@ -80,6 +80,33 @@ for (const dialect of DIALECTS) {
       assert.equal((await enrol('person_01jd3k8e7f9g2h4j6k8m0n2p4q', await portraitJpeg('mia'))).statusCode, 404);
     });
 
+    test('several photos enrolled in one request, all or none; a bad photo is named', async () => {
+      const person = (await v.call(key, 'POST', '/v1/people', { name: 'Esma' })).body;
+      const b64 = (b: Buffer) => b.toString('base64');
+      const batch = (photos: string[], extra: object = {}) => v.call(key, 'POST', `/v1/people/${person.id}/faces/batch`, { photos, ...extra });
+      const good = [b64(await portraitJpeg('esma')), b64(await scaledPortrait('esma', 100)), b64(await scaledPortrait('esma', 160))];
+
+      const refused = await batch([good[0], b64(await noFaceJpeg()), good[2]]);
+      assert.equal(refused.status, 422, JSON.stringify(refused.body));
+      assert.deepEqual([refused.body.code, refused.body.param], ['no_face', 'photos[1]']);
+      const notBase64 = await batch(['**not base64**']);
+      assert.deepEqual([notBase64.status, notBase64.body.code, notBase64.body.param], [400, 'invalid_image', 'photos[0]']);
+      const notJpeg = await batch([good[0], b64(Buffer.from('hello, not an image'))]);
+      assert.deepEqual([notJpeg.status, notJpeg.body.code, notJpeg.body.param], [400, 'invalid_image', 'photos[1]']);
+      assert.equal((await batch([])).status, 400, 'at least one photo');
+      assert.equal((await batch(Array(6).fill(good[0]))).status, 400, 'at most five photos');
+      assert.equal((await faceRows(person.id)).length, 0, 'nothing stored from a refused request');
+
+      const res = await batch(good, { keep_image: true });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal(res.body.object, 'list');
+      assert.equal(res.body.data.length, 3);
+      assert.ok(res.body.data.every((f: { person_id: string; image_kept: boolean }) => f.person_id === person.id && f.image_kept));
+      assert.equal(new Set(res.body.data.map((f: { id: string }) => f.id)).size, 3);
+      assert.equal((await faceRows(person.id)).length, 3);
+      assert.equal((await v.call(key, 'GET', `/v1/people/${person.id}`)).body.faces, 3);
+    });
+
     test('a phone frame: nothing face-related while recognition is off; the enrolled person while on; unrecognized after erasure', async () => {
       const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Door phone', source_type: 'mobile', source_url: 'mobile://door', location: 'door' })).body;
       const chelsea = (await v.call(key, 'POST', '/v1/people', { name: 'Chelsea' })).body;

@@ -1,5 +1,5 @@
 /**
- * Stored form of a face descriptor: 1024 float32, little-endian (4096 bytes), for a BLOB
+ * Stored form of a face descriptor: 1024 float32 for FaceRes (a user's embedder: its own length), little-endian (4096 bytes), for a BLOB
  * (SQLite) or BYTEA (PostgreSQL) column. Explicit byte order so a database moved between
  * machines reads the same numbers.
  */
@@ -11,18 +11,19 @@ export const DESCRIPTOR_LENGTH = 1024;
  */
 export const DESCRIPTOR_MODEL = 'human-3.3.6/faceres/equalized';
 
-export function descriptorToBytes(descriptor: Float32Array): Buffer {
-  if (descriptor.length !== DESCRIPTOR_LENGTH) throw new Error(`a descriptor has ${DESCRIPTOR_LENGTH} numbers, not ${descriptor.length}`);
-  const out = Buffer.alloc(DESCRIPTOR_LENGTH * 4);
-  for (let i = 0; i < DESCRIPTOR_LENGTH; i++) out.writeFloatLE(descriptor[i], i * 4);
+/** `length`: the model's descriptor length (FaceRes's by default; a user's embedder has its own). */
+export function descriptorToBytes(descriptor: Float32Array, length = DESCRIPTOR_LENGTH): Buffer {
+  if (descriptor.length !== length) throw new Error(`a descriptor has ${length} numbers, not ${descriptor.length}`);
+  const out = Buffer.alloc(length * 4);
+  for (let i = 0; i < length; i++) out.writeFloatLE(descriptor[i], i * 4);
   return out;
 }
 
-export function descriptorFromBytes(bytes: Uint8Array): Float32Array {
-  if (bytes.length !== DESCRIPTOR_LENGTH * 4) throw new Error(`a stored descriptor is ${DESCRIPTOR_LENGTH * 4} bytes, not ${bytes.length}`);
+export function descriptorFromBytes(bytes: Uint8Array, length = DESCRIPTOR_LENGTH): Float32Array {
+  if (bytes.length !== length * 4) throw new Error(`a stored descriptor is ${length * 4} bytes, not ${bytes.length}`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out = new Float32Array(DESCRIPTOR_LENGTH);
-  for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
+  const out = new Float32Array(length);
+  for (let i = 0; i < length; i++) {
     const v = view.getFloat32(i * 4, true);
     if (!Number.isFinite(v)) throw new Error(`stored descriptor has a non-finite number at ${i}`);
     out[i] = v;

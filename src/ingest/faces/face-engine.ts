@@ -2,6 +2,7 @@ import { createWorkerPool } from '../inference/index.ts';
 import { cropRgb, decodeJpeg, encodeCropJpeg, FaceImageError, growBox } from './face-image.ts';
 import type { FaceRequest, FaceWorkerData, WireFace } from './face.worker.ts';
 import type { DescribedFace, DetectedFace, NormalizedBox, RgbFrame } from './face.types.ts';
+import { shippedFaceModel, type FaceModel } from './face-embedder.ts';
 
 /**
  * Smallest face (side in pixels of the image it was found in) whose descriptor is trusted in
@@ -33,6 +34,8 @@ export interface FaceEngineOptions {
   mesh?: boolean;
   /** requests waiting for a worker before calls are refused; default 64 */
   maxQueue?: number;
+  /** what describes faces (loadFaceModel: FaceRes, or the user's ONNX embedder); default FaceRes */
+  model?: FaceModel;
 }
 
 export interface FaceEngineStats {
@@ -57,6 +60,8 @@ export interface BestFace {
 /** Face detection and description on Human's models, in worker threads. */
 export interface FaceEngine {
   readonly size: number;
+  /** what describes faces: its id (stored with enrolled faces), descriptor length and match threshold */
+  readonly model: FaceModel;
   /** Faces in an image (decoded frame, or JPEG bytes), largest first; boxes only (no descriptor cost). */
   detectFaces(image: RgbFrame | Buffer): Promise<DetectedFace[]>;
   /** Faces in an image (decoded frame, or JPEG bytes) with their descriptors, largest first. */
@@ -89,7 +94,8 @@ const bySizeDesc = <T extends DetectedFace>(faces: T[]) => faces.sort((a, b) => 
  * replaced.
  */
 export async function createFaceEngine(o: FaceEngineOptions = {}): Promise<FaceEngine> {
-  const data: FaceWorkerData = { minScore: o.minScore ?? 0.5, maxFaces: o.maxFaces ?? 10, mesh: o.mesh ?? true };
+  const model = o.model ?? shippedFaceModel();
+  const data: FaceWorkerData = { minScore: o.minScore ?? 0.5, maxFaces: o.maxFaces ?? 10, mesh: o.mesh ?? true, embedder: model.onnx };
   // the same pool as the object detector's (ingest/inference/worker-pool.ts)
   const pool = await createWorkerPool<Omit<FaceRequest, 'id'>, { faces: WireFace[] }>({
     url: WORKER_URL,
@@ -113,6 +119,7 @@ export async function createFaceEngine(o: FaceEngineOptions = {}): Promise<FaceE
 
   return {
     size: pool.size,
+    model,
     async detectFaces(image) {
       const faces = await run(image, false);
       return bySizeDesc(faces.map(({ box, score, size }) => ({ box, score, size })));

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DetectedFace, NormalizedBox } from './face.types.ts';
+import { embedderInput, type EmbedderOrt, type OnnxEmbedderSpec } from './face-embedder.ts';
 
 export interface FaceWorkerData {
   /** faces below this confidence are dropped (BlazeFace box score, then FaceMesh face score) */
@@ -18,6 +19,8 @@ export interface FaceWorkerData {
   maxFaces: number;
   /** run FaceMesh: confirms the face and tightens the box the descriptor is computed on */
   mesh: boolean;
+  /** a face embedder of the user's own (face-embedder.ts) in place of FaceRes; null = FaceRes */
+  embedder: OnnxEmbedderSpec | null;
 }
 
 export type FaceRequest = {
@@ -94,7 +97,7 @@ async function createHuman(o: FaceWorkerData): Promise<HumanLike> {
       emotion: { enabled: false },
       antispoof: { enabled: false },
       liveness: { enabled: false },
-      description: { enabled: true, modelPath: 'faceres.json', skipFrames: 0, skipTime: 0, minConfidence: 0 },
+      description: { enabled: o.embedder === null, modelPath: 'faceres.json', skipFrames: 0, skipTime: 0, minConfidence: 0 },
     },
   });
   await human.load();
@@ -131,13 +134,34 @@ function squared(req: FaceRequest): { data: Uint8Array; side: number } | null {
   return { data, side };
 }
 
-async function analyse(human: HumanLike, req: FaceRequest): Promise<WireFace[]> {
+/** The user's ONNX embedder, loaded in this worker. */
+interface Embedder {
+  spec: OnnxEmbedderSpec;
+  ort: EmbedderOrt;
+  session: Awaited<ReturnType<EmbedderOrt['InferenceSession']['create']>>;
+}
+
+async function createEmbedder(spec: OnnxEmbedderSpec): Promise<Embedder> {
+  const ort = require('onnxruntime-node') as EmbedderOrt;
+  const session = await ort.InferenceSession.create(spec.file, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+  return { spec, ort, session };
+}
+
+async function embed(e: Embedder, req: FaceRequest, box: NormalizedBox): Promise<Float32Array> {
+  const S = e.spec.input;
+  const feeds = { [e.spec.inputName]: new e.ort.Tensor('float32', embedderInput(req, box, S), [1, 3, S, S]) };
+  const out = (await e.session.run(feeds))[e.spec.outputName];
+  if (out.data.length !== e.spec.length) throw new Error(`the face embedder gave ${out.data.length} numbers, not ${e.spec.length}`);
+  return Float32Array.from(out.data);
+}
+
+async function analyse(human: HumanLike, req: FaceRequest, embedder: Embedder | null = null): Promise<WireFace[]> {
   const square = squared(req);
   const [w, h] = square ? [square.side, square.side] : [req.width, req.height];
   const input = human.tf.tensor4d(square ? square.data : req.data, [1, h, w, 3], 'int32');
   try {
     // description is switched per call: boxes alone cost the detector (and mesh) only
-    const result = await human.detect(input, { face: { description: { enabled: req.describe } } });
+    const result = await human.detect(input, { face: { description: { enabled: req.describe && !embedder } } });
     const faces: WireFace[] = [];
     for (const f of result.face) {
       // boxRaw is relative to the (padded) input; make it relative to the image given
@@ -145,7 +169,8 @@ async function analyse(human: HumanLike, req: FaceRequest): Promise<WireFace[]> 
       const y = clamp01((f.boxRaw[1] * h) / req.height);
       const box: NormalizedBox = [x, y, Math.min((f.boxRaw[2] * w) / req.width, 1 - x), Math.min((f.boxRaw[3] * h) / req.height, 1 - y)];
       const face: WireFace = { box, score: f.score, size: Math.round(Math.min(box[2] * req.width, box[3] * req.height)) };
-      if (req.describe && f.embedding?.length) face.descriptor = Float32Array.from(f.embedding);
+      if (req.describe && embedder) face.descriptor = await embed(embedder, req, box);
+      else if (req.describe && f.embedding?.length) face.descriptor = Float32Array.from(f.embedding);
       faces.push(face);
     }
     return faces;
@@ -157,12 +182,14 @@ async function analyse(human: HumanLike, req: FaceRequest): Promise<WireFace[]> 
 async function serve(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('face.worker.ts must run in a worker thread');
-  const human = await createHuman(workerData as FaceWorkerData);
+  const data = workerData as FaceWorkerData;
+  const human = await createHuman(data);
+  const embedder = data.embedder ? await createEmbedder(data.embedder) : null;
   // the first inference compiles kernels; do it before declaring readiness
-  await analyse(human, { id: 0, width: 64, height: 64, data: new Uint8Array(64 * 64 * 3), describe: true });
+  await analyse(human, { id: 0, width: 64, height: 64, data: new Uint8Array(64 * 64 * 3), describe: true }, embedder);
   port.on('message', (req: FaceRequest) => {
     const started = performance.now();
-    analyse(human, req).then(
+    analyse(human, req, embedder).then(
       (faces) => {
         const reply: FaceWorkerReply = { type: 'result', id: req.id, faces, ms: performance.now() - started };
         port.postMessage(reply, faces.flatMap((f) => (f.descriptor ? [f.descriptor.buffer as ArrayBuffer] : [])));

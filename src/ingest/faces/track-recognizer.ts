@@ -1,6 +1,6 @@
 import { FaceEngineOverloadedError, MIN_FACE_PX, type FaceEngine } from './face-engine.ts';
 import { cropRgb } from './face-image.ts';
-import { MATCH_THRESHOLD, match } from './face-match.ts';
+import { cosineSimilarity, MATCH_THRESHOLD } from './face-match.ts';
 import type { EnrolledFace, NormalizedBox, RgbFrame } from './face.types.ts';
 
 /**
@@ -22,6 +22,65 @@ export interface TrackRecognizerOptions {
   minFacePx?: number;
   /** default MATCH_THRESHOLD */
   threshold?: number;
+  /**
+   * Descriptors a recognized track needs before its identity is settled and it is no longer
+   * described; default SETTLE_AFTER. Until then every descriptor joins the vote.
+   */
+  settleAfter?: number;
+}
+
+/** A track's identity is settled on this many descriptors (about 3 s of a face at the live rate). */
+export const SETTLE_AFTER = 3;
+
+/** The vote looks at a track's last this many descriptors. */
+export const VOTE_WINDOW = 8;
+
+/**
+ * How much one descriptor counts in a track's vote: its face's side in pixels, up to the 224 px
+ * FaceRes looks at (a larger face carries no more detail). A face at the 56 px floor counts a
+ * quarter of a close-up: small faces drift towards a generic face (face-engine.ts, MIN_FACE_PX).
+ */
+export function faceWeight(sizePx: number): number {
+  return Math.max(1, Math.min(sizePx, 224));
+}
+
+/** One descriptor of a track, kept for the vote. */
+interface Sighting {
+  descriptor: Float32Array;
+  weight: number;
+}
+
+/**
+ * The identity a track's sightings vote for: for each enrolled person, the face-size weighted mean
+ * of each sighting's similarity to them (their best enrolled face); the person with the highest
+ * mean is recognized when that mean reaches `threshold`. One large clear face outweighs several
+ * small blurred ones, and one frame's lucky (or unlucky) match does not decide alone. See
+ * docs/decisions.md, 'Faces: identity over several frames'.
+ */
+export function voteIdentity(
+  sightings: readonly Sighting[],
+  enrolled: readonly EnrolledFace[],
+  threshold: number,
+): { personId: string | null; similarity: number | null } {
+  if (!sightings.length || !enrolled.length) return { personId: null, similarity: null };
+  const people = new Map<string, number>();
+  let total = 0;
+  for (const s of sightings) {
+    total += s.weight;
+    const best = new Map<string, number>();
+    for (const e of enrolled) {
+      const sim = cosineSimilarity(s.descriptor, e.descriptor);
+      if (sim > (best.get(e.personId) ?? -Infinity)) best.set(e.personId, sim);
+    }
+    for (const [person, sim] of best) people.set(person, (people.get(person) ?? 0) + sim * s.weight);
+  }
+  let top: { personId: string; similarity: number } | null = null;
+  for (const [personId, sum] of people) {
+    const similarity = sum / total;
+    if (!top || similarity > top.similarity) top = { personId, similarity };
+  }
+  if (!top) return { personId: null, similarity: null };
+  return top.similarity >= threshold ? top : { personId: null, similarity: top.similarity };
 }
 
 interface TrackState {
@@ -32,6 +91,8 @@ interface TrackState {
   busy: boolean;
   /** descriptors computed for this track (for stats and tests) */
   descriptors: number;
+  /** the last VOTE_WINDOW descriptors with their weights */
+  sightings: Sighting[];
 }
 
 /**
@@ -58,15 +119,17 @@ export function faceSearchRegion(personBox: NormalizedBox, image: { width: numbe
 
 /**
  * Per-track face recognition cache for one stream (key tracks by stream and track id if shared).
- * Each track gets a descriptor at most every N frames; a recognized track keeps its identity
- * and is never described again; an unrecognized one is retried every N frames (the face may
- * turn or come closer) and may still become recognized.
+ * Each track gets a descriptor at most every N frames, and its identity is the vote of its
+ * recent descriptors weighted by face size (voteIdentity). Once recognized on `settleAfter`
+ * descriptors a track keeps its identity and is never described again; until then, and while
+ * unrecognized, it is described every N frames (the face may turn or come closer).
  */
 export class TrackRecognizer {
   private readonly tracks = new Map<string, TrackState>();
   private readonly every: number;
   private readonly minFacePx: number;
   private readonly threshold: number;
+  private readonly settleAfter: number;
 
   constructor(
     private readonly engine: Pick<FaceEngine, 'describeFaces'>,
@@ -75,6 +138,7 @@ export class TrackRecognizer {
     this.every = Math.max(1, Math.floor(o.everyNFrames ?? 5));
     this.minFacePx = o.minFacePx ?? MIN_FACE_PX;
     this.threshold = o.threshold ?? MATCH_THRESHOLD;
+    this.settleAfter = Math.max(1, Math.floor(o.settleAfter ?? SETTLE_AFTER));
   }
 
   /** The track's verdict so far, without computing anything. */
@@ -86,7 +150,8 @@ export class TrackRecognizer {
   due(trackId: string, frame: number): boolean {
     const t = this.tracks.get(trackId);
     if (!t) return true;
-    return !t.busy && t.verdict?.status !== 'recognized' && frame - t.lastAttempt >= this.every;
+    const settled = t.verdict?.status === 'recognized' && t.descriptors >= this.settleAfter;
+    return !t.busy && !settled && frame - t.lastAttempt >= this.every;
   }
 
   /**
@@ -94,10 +159,18 @@ export class TrackRecognizer {
    * `searchBox` (for a body box from the object detector: `faceSearchRegion(box, image)`), describes the
    * largest one and matches it against `enrolled`. Returns the track's verdict after this frame.
    */
-  async observe(trackId: string, frame: number, image: RgbFrame, searchBox: NormalizedBox, enrolled: readonly EnrolledFace[]): Promise<FaceVerdict | undefined> {
+  async observe(
+    trackId: string,
+    frame: number,
+    image: RgbFrame,
+    searchBox: NormalizedBox,
+    enrolled: readonly EnrolledFace[],
+    /** the face model's threshold, when it is known only now (default: the constructor's) */
+    threshold = this.threshold,
+  ): Promise<FaceVerdict | undefined> {
     let t = this.tracks.get(trackId);
     if (!t) {
-      t = { lastAttempt: -Infinity, verdict: undefined, busy: false, descriptors: 0 };
+      t = { lastAttempt: -Infinity, verdict: undefined, busy: false, descriptors: 0, sightings: [] };
       this.tracks.set(trackId, t);
     }
     if (!this.due(trackId, frame)) return t.verdict;
@@ -119,12 +192,12 @@ export class TrackRecognizer {
       t.descriptors++;
       // the track may have been forgotten (it ended, or its person was erased) while we worked
       if (this.tracks.get(trackId) !== t) return undefined;
-      const found = match(face.descriptor, enrolled, this.threshold);
-      if (found) {
-        t.verdict = { status: 'recognized', personId: found.personId, similarity: found.similarity, frame };
-      } else if (t.verdict?.status !== 'recognized') {
-        t.verdict = { status: 'unrecognized', similarity: bestSimilarity(face.descriptor, enrolled), frame };
-      }
+      t.sightings.push({ descriptor: face.descriptor, weight: faceWeight(face.size) });
+      if (t.sightings.length > VOTE_WINDOW) t.sightings.shift();
+      const vote = voteIdentity(t.sightings, enrolled, threshold);
+      t.verdict = vote.personId
+        ? { status: 'recognized', personId: vote.personId, similarity: vote.similarity!, frame }
+        : { status: 'unrecognized', similarity: vote.similarity, frame };
       return t.verdict;
     } finally {
       t.busy = false;
@@ -154,9 +227,4 @@ export class TrackRecognizer {
   get size(): number {
     return this.tracks.size;
   }
-}
-
-function bestSimilarity(descriptor: Float32Array, enrolled: readonly EnrolledFace[]): number | null {
-  const best = match(descriptor, enrolled, -Infinity);
-  return best ? best.similarity : null;
 }

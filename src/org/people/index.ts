@@ -8,7 +8,8 @@ import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
-import { createFaceEngine, type FaceEngine } from '../../ingest/faces/index.ts';
+import { createFaceEngine, loadFaceModel, type FaceEngine, type FaceModel } from '../../ingest/faces/index.ts';
+import { CONFIG, type FaceEmbedderConfig } from '../../platform/config/index.ts';
 import { FRAME_FACES } from '../streams/index.ts';
 import { SCENE_PEOPLE } from '../scenes/index.ts';
 import { personRepository } from './person.repository.ts';
@@ -21,18 +22,33 @@ import { personRoutes } from './person.routes.ts';
 
 /** The face engine, started on first use and closed with the process (context.close). */
 export interface LazyFaceEngine {
+  /**
+   * What describes faces (VIGIL_FACE_*), checked once: the process start awaits it, so a face
+   * embedder that cannot serve refuses the start with a message naming the setting.
+   */
+  model(): Promise<FaceModel>;
   get(): Promise<FaceEngine>;
   close(): Promise<void>;
 }
 
-export function lazyFaceEngine(make: () => Promise<FaceEngine> = () => createFaceEngine()): LazyFaceEngine {
+const SHIPPED_FACES: FaceEmbedderConfig = { file: null, input: null, threshold: null };
+
+export function lazyFaceEngine(
+  config: FaceEmbedderConfig = SHIPPED_FACES,
+  make: (model: FaceModel) => Promise<FaceEngine> = (model) => createFaceEngine({ model }),
+): LazyFaceEngine {
+  let checked: Promise<FaceModel> | null = null;
   let started: Promise<FaceEngine> | null = null;
+  const model = () => (checked ??= loadFaceModel(config));
   return {
+    model,
     get() {
-      started ??= make().catch((err) => {
-        started = null; // a failed start is retried by the next request
-        throw err;
-      });
+      started ??= model()
+        .then(make)
+        .catch((err) => {
+          started = null; // a failed start is retried by the next request
+          throw err;
+        });
       return started;
     },
     async close() {
@@ -52,13 +68,14 @@ export const FACE_RECOGNITION_ENABLED = token<(tenantId: string) => boolean>('fa
 export const peopleServices = defineServiceModule({
   name: 'people',
   provide: (c) => {
-    c.provide(FACE_ENGINE, () => lazyFaceEngine());
+    c.provide(FACE_ENGINE, (c) => lazyFaceEngine(c.get(CONFIG).faceEmbedder ?? SHIPPED_FACES));
     c.provide(LIVE_RECOGNITION, (c) => {
       const engine = c.get(FACE_ENGINE);
       return new LiveRecognition({
         database: c.get(DATABASE),
         clock: c.get(CLOCK),
         engine: () => engine.get(),
+        faceModel: () => engine.model(),
         recognitionEnabled: c.get(FACE_RECOGNITION_ENABLED),
         invalidation: c.get(COORDINATION).invalidation,
       });

@@ -2,12 +2,13 @@ import type { DatabaseHandle } from '../../platform/db/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import type { CacheInvalidation } from '../../platform/coordination/index.ts';
 import {
-  DESCRIPTOR_MODEL,
   descriptorFromBytes,
   faceSearchRegion,
+  shippedFaceModel,
   TrackRecognizer,
   type EnrolledFace,
   type FaceEngine,
+  type FaceModel,
   type FaceVerdict,
 } from '../../ingest/faces/index.ts';
 import type { LiveFaceRecognition } from '../../ingest/sources/index.ts';
@@ -52,6 +53,8 @@ export class LiveRecognition implements LiveFaceRecognition {
       database: DatabaseHandle;
       clock: Clock;
       engine: () => Promise<FaceEngine>;
+      /** what describes faces (checked at start); default the shipped FaceRes */
+      faceModel?: () => Promise<FaceModel>;
       recognitionEnabled: (tenantId: string) => boolean;
       invalidation?: CacheInvalidation;
       everyNFrames?: number;
@@ -78,7 +81,8 @@ export class LiveRecognition implements LiveFaceRecognition {
         }
         if (!recognizer.due(trackId, frame)) return toIdentity(recognizer.verdict(trackId));
         const enrolled = await this.enrolledFaces(tenantId);
-        return toIdentity(await recognizer.observe(trackId, frame, image, faceSearchRegion(personBox, image), enrolled));
+        const { threshold } = await this.faceModel();
+        return toIdentity(await recognizer.observe(trackId, frame, image, faceSearchRegion(personBox, image), enrolled, threshold));
       },
       forget: (trackId) => recognizer.forget(trackId),
       close: () => {
@@ -87,13 +91,23 @@ export class LiveRecognition implements LiveFaceRecognition {
     };
   }
 
-  /** The tenant's enrolled faces (also for phone frames), cached. */
+  /** What describes faces: the configured embedder, or the shipped FaceRes. */
+  faceModel(): Promise<FaceModel> {
+    return this.deps.faceModel ? this.deps.faceModel() : Promise.resolve(shippedFaceModel());
+  }
+
+  /**
+   * The tenant's enrolled faces (also for phone frames), cached: those described by the current
+   * face model only (another model's descriptors are not comparable; re-enrol after a change).
+   */
   enrolledFaces(tenantId: string): Promise<EnrolledFace[]> {
     const now = this.deps.clock.now();
     const cached = this.enrolled.get(tenantId);
     if (cached && now - cached.loadedAt < ENROLLED_TTL_MS) return cached.faces;
-    const faces = personRepository.descriptorsForTenant(this.deps.database.db, tenantId, DESCRIPTOR_MODEL).then((rows) =>
-      rows.map((r) => ({ personId: r.person_id, descriptor: descriptorFromBytes(r.descriptor) })),
+    const faces = this.faceModel().then((model) =>
+      personRepository
+        .descriptorsForTenant(this.deps.database.db, tenantId, model.id)
+        .then((rows) => rows.map((r) => ({ personId: r.person_id, descriptor: descriptorFromBytes(r.descriptor, model.length) }))),
     );
     const entry: { loadedAt: number; faces: Promise<EnrolledFace[]>; people?: readonly string[] } = { loadedAt: now, faces };
     this.enrolled.set(tenantId, entry);

@@ -4,7 +4,7 @@ import { actorOf, principalOf, requireBinaryBody, withErrors } from '../../platf
 import { VigilError } from '../../platform/lib/index.ts';
 import { MAX_FACE_JPEG_BYTES } from '../../ingest/faces/index.ts';
 import type { PeopleService } from './person.service.ts';
-import { CreatePersonBody, DeletedPerson, EnrolFaceQuery, PersonFaceSchema, PersonIdParams, PersonList, PersonListQuery } from './person.schemas.ts';
+import { CreatePersonBody, DeletedPerson, EnrolFaceQuery, EnrolFacesBody, EnrolledFaces, MAX_ENROL_PHOTOS, PersonFaceSchema, PersonIdParams, PersonList, PersonListQuery } from './person.schemas.ts';
 
 const tags = ['People'];
 const security = [{ bearerAuth: [] }];
@@ -43,6 +43,33 @@ export const personRoutes = (people: PeopleService): FastifyPluginAsyncTypebox =
   }, async (req) => people.remove(principalOf(req), actorOf(req), req.params.id));
 
   await app.register(enrolFaceRoute(people));
+  await app.register(enrolFacesRoute(people));
+};
+
+/** Several photos in one JSON body: base64 makes 2 MiB of JPEG about 2.7 MiB of text. */
+const ENROL_BATCH_BODY_LIMIT = MAX_ENROL_PHOTOS * Math.ceil((MAX_FACE_JPEG_BYTES * 4) / 3) + 64 * 1024;
+
+const enrolFacesRoute = (people: PeopleService): FastifyPluginAsyncTypebox => async (app) => {
+  app.setErrorHandler((err: { code?: string }) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      throw new VigilError('payload_too_large', `Send at most ${MAX_ENROL_PHOTOS} photos of at most ${MAX_FACE_JPEG_BYTES} bytes (2 MiB) each.`, { param: 'body' });
+    }
+    throw err;
+  });
+  app.post('/v1/people/:id/faces/batch', {
+    config: write,
+    bodyLimit: ENROL_BATCH_BODY_LIMIT,
+    schema: {
+      tags, security, operationId: 'enrolPersonFaces', summary: 'Enrol faces of a known person from several photos',
+      description:
+        `1 to ${MAX_ENROL_PHOTOS} JPEG photos (base64, ≤ 2 MiB each) of one person, enrolled together or not at all: each photo\u2019s one face is described and stored as with POST /v1/people/{id}/faces. ` +
+        'A photo that cannot be enrolled refuses the whole request, naming it (param photos[i]): 422 no_face, several_faces or face_too_small, 400 invalid_image. ' +
+        'Photos in different light, angles and cameras make recognition surer: live video decides a person over several frames against the best of their faces. Audited (one entry per face).',
+      params: PersonIdParams,
+      body: EnrolFacesBody,
+      response: withErrors({ 201: EnrolledFaces }),
+    },
+  }, async (req, reply) => reply.code(201).send(await people.enrolFaces(principalOf(req), actorOf(req), req.params.id, req.body.photos, req.body.keep_image ?? false)));
 };
 
 /** Body "validation" for the photo: JSON Schema has nothing to say about JPEG bytes. */

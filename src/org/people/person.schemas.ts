@@ -50,3 +50,23 @@ export const DeletedPerson = Type.Object({
   deleted: Type.Literal(true),
   faces_deleted: Type.Integer({ minimum: 0, description: 'descriptors (and kept crops) erased with the person' }),
 });
+
+/** Photos one enrolment request may carry (each at most 2 MiB of JPEG, sent as base64). */
+export const MAX_ENROL_PHOTOS = 5;
+
+export const EnrolFacesBody = Type.Object(
+  {
+    photos: Type.Array(
+      Type.String({ minLength: 4, maxLength: Math.ceil((2 * 1024 * 1024) / 3) * 4, contentEncoding: 'base64', contentMediaType: 'image/jpeg', description: 'a JPEG photo (≤ 2 MiB), base64' }),
+      { minItems: 1, maxItems: MAX_ENROL_PHOTOS, description: `1 to ${MAX_ENROL_PHOTOS} photos of the person, each with their one face; different photos (light, angle, camera) make recognition surer` },
+    ),
+    keep_image: Type.Optional(Type.Boolean({ default: false, description: 'also keep a JPEG crop of each face (never the photos); default false' })),
+  },
+  { additionalProperties: false },
+);
+export type EnrolFacesBodyT = Static<typeof EnrolFacesBody>;
+
+export const EnrolledFaces = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(PersonFaceSchema, { description: 'one enrolled face per photo, in the order sent' }),
+});

@@ -8,11 +8,11 @@ import { newId, notFound, VigilError } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import {
   decodeJpeg,
-  DESCRIPTOR_MODEL,
   descriptorToBytes,
   FaceEngineOverloadedError,
   FaceImageError,
   recognizeImage,
+  type BestFace,
   type FaceEngine,
 } from '../../ingest/faces/index.ts';
 import type { FrameFace, FrameFaceRecognizer } from '../streams/index.ts';
@@ -92,45 +92,77 @@ export class PeopleService implements FrameFaceRecognizer {
 
   /** Enrols the one face of a JPEG (refused when none, several or too small). */
   async enrolFace(principal: Principal, actor: Actor, id: string, jpeg: Buffer, keepImage: boolean): Promise<PersonFaceView> {
+    const [view] = await this.enrol(principal, actor, id, [jpeg], keepImage, () => 'body');
+    return view;
+  }
+
+  /**
+   * Enrols the one face of each of several JPEGs (base64), all or none: a photo that cannot give
+   * a face refuses the request naming it (photos[i]), and nothing is stored.
+   */
+  async enrolFaces(principal: Principal, actor: Actor, id: string, photos: readonly string[], keepImage: boolean): Promise<{ object: 'list'; data: PersonFaceView[] }> {
+    const jpegs = photos.map((p, i) => {
+      const text = p.replace(/\s+/g, '');
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 !== 0) {
+        throw new VigilError('invalid_image', `photos[${i}] is not base64 text`, { param: `photos[${i}]` });
+      }
+      return Buffer.from(text, 'base64');
+    });
+    return { object: 'list', data: await this.enrol(principal, actor, id, jpegs, keepImage, (i) => `photos[${i}]`) };
+  }
+
+  private async enrol(principal: Principal, actor: Actor, id: string, jpegs: readonly Buffer[], keepImage: boolean, param: (i: number) => string): Promise<PersonFaceView[]> {
     await this.load(principal, id);
     assertEveryLocation(principal, 'a known person (recognized at every location)');
     const engine = await this.deps.engine();
-    const best = await engine.bestFace(jpeg).catch((err) => {
-      throw toVigilError(err);
-    });
+    // every photo is described before anything is stored: one that fails refuses them all
+    const bests: BestFace[] = [];
+    for (const [i, jpeg] of jpegs.entries()) {
+      bests.push(
+        await engine.bestFace(jpeg).catch((err) => {
+          const e = toVigilError(err);
+          if (e instanceof VigilError && err instanceof FaceImageError && param(i) !== 'body') {
+            throw new VigilError(e.code, `photos[${i}]: ${e.message}`, { param: param(i) });
+          }
+          throw e;
+        }),
+      );
+    }
     const now = this.deps.clock.now();
-    const face = {
+    const faces = bests.map((best) => ({
       id: newId('face', now),
       tenant_id: principal.tenantId,
       person_id: id,
-      model: DESCRIPTOR_MODEL,
-      descriptor: descriptorToBytes(best.descriptor),
+      model: engine.model.id,
+      descriptor: descriptorToBytes(best.descriptor, engine.model.length),
       crop: keepImage ? best.crop : null,
       size: Math.round(best.size),
       created_at: toIso(now),
-    };
-    const view: PersonFaceView = {
+    }));
+    const views: PersonFaceView[] = faces.map((face, i) => ({
       id: face.id,
       object: 'person_face',
       person_id: id,
       model: face.model,
       size: face.size,
-      box: best.box.map(round),
+      box: bests[i].box.map(round),
       image_kept: keepImage,
       created_at: face.created_at,
-    };
+    }));
     await this.deps.database.withWriteLock(async (trx) => {
-      // the person may have been erased while the face was described
+      // the person may have been erased while the faces were described
       if (!(await personRepository.findForTenant(trx, principal.tenantId, id))) throw notFound('person', id);
-      await personRepository.insertFace(trx, face);
-      await personRepository.touch(trx, id, face.created_at);
-      await this.deps.audit.appendIn(trx, actor, [
-        // the audit names the face, never its descriptor or image
-        { tenantId: principal.tenantId, action: 'person.face_enrolled', resourceType: 'person', resourceId: id, data: { after: view } },
-      ]);
+      for (const face of faces) await personRepository.insertFace(trx, face);
+      await personRepository.touch(trx, id, faces[0].created_at);
+      await this.deps.audit.appendIn(
+        trx,
+        actor,
+        // the audit names each face, never its descriptor or image
+        views.map((view) => ({ tenantId: principal.tenantId, action: 'person.face_enrolled', resourceType: 'person', resourceId: id, data: { after: view } })),
+      );
     });
     await this.deps.live.personChanged(principal.tenantId, id);
-    return view;
+    return views;
   }
 
   /** Right to erasure: the person, every descriptor and every kept crop, in one transaction. */
@@ -163,7 +195,7 @@ export class PeopleService implements FrameFaceRecognizer {
     const image = await decodeJpeg(jpeg).catch((err) => {
       throw toVigilError(err);
     });
-    const verdicts = await recognizeImage(engine, image, enrolled).catch((err) => {
+    const verdicts = await recognizeImage(engine, image, enrolled, { threshold: engine.model.threshold }).catch((err) => {
       throw toVigilError(err);
     });
     return verdicts.map((v) => ({

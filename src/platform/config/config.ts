@@ -3,6 +3,7 @@ import { resolveNodeId } from './node-id.ts';
 import { readLlmConfig, type LlmConfig } from './llm-config.ts';
 import { parseIceServers, type IceServer } from './ice-servers.ts';
 import { readDetectorConfig, type DetectorModelConfig } from './detector-config.ts';
+import { readFaceConfig, type FaceEmbedderConfig } from './face-config.ts';
 
 /**
  * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
@@ -51,6 +52,8 @@ export interface Config {
   readonly metricsToken: string | null;
   /** the object detection model (VIGIL_DETECTOR_MODEL, _DECODER, _INPUT, _LABELS); all null = the shipped CenterNet */
   readonly detector: DetectorModelConfig;
+  /** the face embedder and match threshold (VIGIL_FACE_EMBEDDER, _EMBEDDER_INPUT, VIGIL_FACE_MATCH_THRESHOLD); all null = the shipped FaceRes */
+  readonly faceEmbedder: FaceEmbedderConfig;
 }
 
 export type NodeRole = 'all' | 'api' | 'worker';
@@ -180,6 +183,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     iceServers: readIceServers(env),
     metricsToken: readSecret(env, 'VIGIL_METRICS_TOKEN', 16),
     detector: readDetectorConfig(env),
+    faceEmbedder: readFaceConfig(env),
     ...overrides,
   };
   return Object.freeze(config);

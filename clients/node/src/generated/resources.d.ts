@@ -295,6 +295,12 @@ export declare class PeopleResource extends Resource {
    * @param jpeg the request body, sent as raw image/jpeg bytes
    */
   enrolPersonFace(id: string, jpeg: Buffer | Uint8Array | ArrayBuffer | Blob, params?: Camelize<QueryOf<'enrolPersonFace'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'enrolPersonFace', 201>>>;
+  /**
+   * Enrol faces of a known person from several photos
+   * 1 to 5 JPEG photos (base64, ≤ 2 MiB each) of one person, enrolled together or not at all: each photo’s one face is described and stored as with POST /v1/people/{id}/faces. A photo that cannot be enrolled refuses the whole request, naming it (param photos[i]): 422 no_face, several_faces or face_too_small, 400 invalid_image. Photos in different light, angles and cameras make recognition surer: live video decides a person over several frames against the best of their faces. Audited (one entry per face).
+   * POST /v1/people/{id}/faces/batch
+   */
+  enrolPersonFaces(id: string, params: Camelize<BodyOf<'enrolPersonFaces'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'enrolPersonFaces', 201>>>;
 }
 
 export declare class ProtocolRunsResource extends Resource {

@@ -48,6 +48,7 @@ const OPERATIONS = {
   getPerson: {"operationId":"getPerson","method":"GET","path":"/v1/people/{id}","pathParams":["id"],"query":[],"body":false},
   deletePerson: {"operationId":"deletePerson","method":"DELETE","path":"/v1/people/{id}","pathParams":["id"],"query":[],"body":false},
   enrolPersonFace: {"operationId":"enrolPersonFace","method":"POST","path":"/v1/people/{id}/faces","pathParams":["id"],"query":["keep_image"],"body":false,"contentType":"image/jpeg"},
+  enrolPersonFaces: {"operationId":"enrolPersonFaces","method":"POST","path":"/v1/people/{id}/faces/batch","pathParams":["id"],"query":[],"body":true},
   getProtocolRun: {"operationId":"getProtocolRun","method":"GET","path":"/v1/protocol-runs/{id}","pathParams":["id"],"query":[],"body":false},
   pauseProtocolRun: {"operationId":"pauseProtocolRun","method":"POST","path":"/v1/protocol-runs/{id}/pause","pathParams":["id"],"query":[],"body":false},
   resumeProtocolRun: {"operationId":"resumeProtocolRun","method":"POST","path":"/v1/protocol-runs/{id}/resume","pathParams":["id"],"query":[],"body":false},
@@ -485,7 +486,7 @@ export class KeysResource extends Resource {
 }
 
 export class PeopleResource extends Resource {
-  static operations = { "list": OPERATIONS.listPeople, "create": OPERATIONS.createPerson, "getPerson": OPERATIONS.getPerson, "deletePerson": OPERATIONS.deletePerson, "enrolPersonFace": OPERATIONS.enrolPersonFace };
+  static operations = { "list": OPERATIONS.listPeople, "create": OPERATIONS.createPerson, "getPerson": OPERATIONS.getPerson, "deletePerson": OPERATIONS.deletePerson, "enrolPersonFace": OPERATIONS.enrolPersonFace, "enrolPersonFaces": OPERATIONS.enrolPersonFaces };
 
   /**
    * List known people, newest first
@@ -529,6 +530,15 @@ export class PeopleResource extends Resource {
    */
   enrolPersonFace(id, jpeg, params, options) {
     return this._request(OPERATIONS.enrolPersonFace, [id], params, options, jpeg);
+  }
+
+  /**
+   * Enrol faces of a known person from several photos
+   * 1 to 5 JPEG photos (base64, ≤ 2 MiB each) of one person, enrolled together or not at all: each photo’s one face is described and stored as with POST /v1/people/{id}/faces. A photo that cannot be enrolled refuses the whole request, naming it (param photos[i]): 422 no_face, several_faces or face_too_small, 400 invalid_image. Photos in different light, angles and cameras make recognition surer: live video decides a person over several frames against the best of their faces. Audited (one entry per face).
+   * POST /v1/people/{id}/faces/batch
+   */
+  enrolPersonFaces(id, params, options) {
+    return this._request(OPERATIONS.enrolPersonFaces, [id], params, options);
   }
 
 }

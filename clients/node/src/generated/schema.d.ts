@@ -1194,6 +1194,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/people/{id}/faces/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrol faces of a known person from several photos
+         * @description 1 to 5 JPEG photos (base64, ≤ 2 MiB each) of one person, enrolled together or not at all: each photo’s one face is described and stored as with POST /v1/people/{id}/faces. A photo that cannot be enrolled refuses the whole request, naming it (param photos[i]): 422 no_face, several_faces or face_too_small, 400 invalid_image. Photos in different light, angles and cameras make recognition surer: live video decides a person over several frames against the best of their faces. Audited (one entry per face).
+         */
+        post: operations["enrolPersonFaces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -12585,6 +12605,156 @@ export interface operations {
                          * @example 2026-11-21T20:40:00.000Z
                          */
                         created_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    enrolPersonFaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description person_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 5 photos of the person, each with their one face; different photos (light, angle, camera) make recognition surer */
+                    photos: string[];
+                    /**
+                     * @description also keep a JPEG crop of each face (never the photos); default false
+                     * @default false
+                     */
+                    keep_image?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        /** @description one enrolled face per photo, in the order sent */
+                        data: {
+                            /** @example face_01jd3k8e7f9g2h4j6k8m0n2p4q */
+                            id: string;
+                            /** @enum {string} */
+                            object: "person_face";
+                            /** @example person_01jd3k8e7f9g2h4j6k8m0n2p4q */
+                            person_id: string;
+                            /** @description the descriptor model the face was described with */
+                            model: string;
+                            /** @description the face’s side in pixels of the photo (at most 1280 px on its longer side) */
+                            size: number;
+                            /** @description where the face was in the photo, normalised: left, top, width, height */
+                            box: number[];
+                            /** @description whether a JPEG crop of the face was stored (keep_image=true); the photo itself never is */
+                            image_kept: boolean;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T20:40:00.000Z
+                             */
+                            created_at: string;
+                        }[];
                     };
                 };
             };

@@ -52,6 +52,8 @@ __all__ = [
     "DeleteWebhookResponse",
     "Detection",
     "EnrolPersonFaceResponse",
+    "EnrolPersonFacesResponse",
+    "EnrolPersonFacesResponseDataItem",
     "Event",
     "EventDetection",
     "GetAutomationResponse",
@@ -330,6 +332,12 @@ class Detection(_DetectionRequired, _DetectionOptional):
 
 
 EnrolPersonFaceResponse = TypedDict("EnrolPersonFaceResponse", {"id": "str", "object": "Literal[\"person_face\"]", "person_id": "str", "model": "str", "size": "int", "box": "List[float]", "image_kept": "bool", "created_at": "str"})
+
+
+EnrolPersonFacesResponse = TypedDict("EnrolPersonFacesResponse", {"object": "Literal[\"list\"]", "data": "List[EnrolPersonFacesResponseDataItem]"})
+
+
+EnrolPersonFacesResponseDataItem = TypedDict("EnrolPersonFacesResponseDataItem", {"id": "str", "object": "Literal[\"person_face\"]", "person_id": "str", "model": "str", "size": "int", "box": "List[float]", "image_kept": "bool", "created_at": "str"})
 
 
 Event = TypedDict("Event", {"id": "str", "object": "Literal[\"event\"]", "kind": "Literal[\"observation\", \"alert\", \"watch.created\", \"watch.updated\", \"watch.stood_down\", \"sensor.muted\", \"sensor.unmuted\", \"boundary.set\", \"boundary.cleared\"]", "type": "str", "watch_id": "Optional[str]", "sensor_id": "Optional[str]", "room": "Optional[str]", "summary": "str", "detection": "Optional[EventDetection]", "data": "Optional[Dict[str, Any]]", "occurred_at": "str", "created_at": "str"})

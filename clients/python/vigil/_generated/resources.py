@@ -36,6 +36,7 @@ from .models import (
     DeleteWebhookResponse,
     Detection,
     EnrolPersonFaceResponse,
+    EnrolPersonFacesResponse,
     Event,
     GetAutomationResponse,
     GetConversationResponse,
@@ -124,6 +125,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getPerson": {"operation_id": "getPerson", "method": "GET", "path": "/v1/people/{id}", "path_params": ["id"], "query": [], "body": False},
     "deletePerson": {"operation_id": "deletePerson", "method": "DELETE", "path": "/v1/people/{id}", "path_params": ["id"], "query": [], "body": False},
     "enrolPersonFace": {"operation_id": "enrolPersonFace", "method": "POST", "path": "/v1/people/{id}/faces", "path_params": ["id"], "query": ["keep_image"], "body": False, "content_type": "image/jpeg"},
+    "enrolPersonFaces": {"operation_id": "enrolPersonFaces", "method": "POST", "path": "/v1/people/{id}/faces/batch", "path_params": ["id"], "query": [], "body": True},
     "getProtocolRun": {"operation_id": "getProtocolRun", "method": "GET", "path": "/v1/protocol-runs/{id}", "path_params": ["id"], "query": [], "body": False},
     "pauseProtocolRun": {"operation_id": "pauseProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/pause", "path_params": ["id"], "query": [], "body": False},
     "resumeProtocolRun": {"operation_id": "resumeProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/resume", "path_params": ["id"], "query": [], "body": False},
@@ -538,7 +540,7 @@ class KeysResource(Resource):
 
 
 class PeopleResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listPeople"], "create": _OPERATIONS["createPerson"], "get_person": _OPERATIONS["getPerson"], "delete_person": _OPERATIONS["deletePerson"], "enrol_person_face": _OPERATIONS["enrolPersonFace"]}
+    OPERATIONS = {"list": _OPERATIONS["listPeople"], "create": _OPERATIONS["createPerson"], "get_person": _OPERATIONS["getPerson"], "delete_person": _OPERATIONS["deletePerson"], "enrol_person_face": _OPERATIONS["enrolPersonFace"], "enrol_person_faces": _OPERATIONS["enrolPersonFaces"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Person]:
         """List known people, newest first
@@ -582,6 +584,15 @@ class PeopleResource(Resource):
         jpeg: the request body, sent as raw image/jpeg bytes.
         """
         return self._request(_OPERATIONS["enrolPersonFace"], (id,), {"keep_image": keep_image}, request_options, content=jpeg)
+
+    def enrol_person_faces(self, id: str, *, photos: List[str], keep_image: Union[bool, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> EnrolPersonFacesResponse:
+        """Enrol faces of a known person from several photos
+
+        1 to 5 JPEG photos (base64, ≤ 2 MiB each) of one person, enrolled together or not at all: each photo’s one face is described and stored as with POST /v1/people/{id}/faces. A photo that cannot be enrolled refuses the whole request, naming it (param photos[i]): 422 no_face, several_faces or face_too_small, 400 invalid_image. Photos in different light, angles and cameras make recognition surer: live video decides a person over several frames against the best of their faces. Audited (one entry per face).
+
+        POST /v1/people/{id}/faces/batch
+        """
+        return self._request(_OPERATIONS["enrolPersonFaces"], (id,), {"photos": photos, "keep_image": keep_image}, request_options)
 
 
 class ProtocolRunsResource(Resource):
