@@ -98,6 +98,19 @@ test('a WHIP publisher that reaches a node other than the owner publishes to the
   } finally {
     await publisher.vanish();
   }
+  // a publisher again; its token revoked through a node other than the owner cuts it off on the owner
+  const again = WhipTestPublisher.create({ whipUrl: `${other.url}/v1/streams/${id}/whip`, token: made.body.publish.token, codec: 'VP8' });
+  try {
+    const res = await again.publish();
+    assert.equal(res.status, 201, await res.text());
+    const revoked = await c.api(c.keys.liveOrg, 'DELETE', `/v1/streams/${id}/publish-token`, undefined, via);
+    assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+    assert.equal(revoked.body.ended_session, true, 'the owner ended the live session');
+    const patch = await fetch(`${via.url}${res.headers.get('location')}`, { method: 'DELETE', headers: { authorization: `Bearer ${made.body.publish.token}` } });
+    assert.equal(patch.status, 401, 'the revoked token is refused');
+  } finally {
+    await again.vanish();
+  }
 });
 
 test('a real camera\'s status written by a node that lost the stream\'s lease is refused', { timeout: 120_000 }, async () => {
@@ -106,31 +119,26 @@ test('a real camera\'s status written by a node that lost the stream\'s lease is
   const id = made.body.id as string;
   const ownerId = await ownerOf(id);
   const owner = c.byId(ownerId);
-  await waitUntil('the camera is live', async () => (await streamRow(id)).status === 'live', 30_000, 250);
+  await waitUntil('the camera is live', async () => (await streamRow(id)).status === 'live', 60_000, 250);
+  const ffmpeg = execFileSync('pgrep', ['-P', String(owner.pid), '-f', 'vtest.avi'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  assert.ok(ffmpeg.length > 0, 'the owner decodes the file with ffmpeg');
 
-  owner.signal('SIGSTOP');
-  try {
-    // the frozen owner's ffmpeg ends meanwhile: when it wakes it reports the camera lost
-    const ffmpeg = execFileSync('pgrep', ['-P', String(owner.pid), '-f', 'vtest.avi'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-    assert.ok(ffmpeg.length > 0, 'the owner decodes the file with ffmpeg');
-    for (const pid of ffmpeg) process.kill(Number(pid), 'SIGKILL');
-    const next = await ownerOf(id, 20_000, ownerId);
-    assert.notEqual(next, ownerId);
-    // the new owner starts the camera (connecting) and reports it live
-    await sleep(2_000);
-    await waitUntil('the new owner has the camera live', async () => (await streamRow(id)).status === 'live', 20_000, 250);
-  } finally {
-    owner.signal('SIGCONT');
-  }
-  // the woken node reports the camera lost ("reconnecting") at once; its next tick sees the lease gone and stops
-  await waitUntil('the woken node saw it lost the lease', async () => /lost the lease/.test(owner.output()), 15_000, 250);
-  await sleep(2_000);
-  // only the stale owner ever had this camera fail: a "reconnecting" written would be its write
-  const written = await c.sql<{ data: string }>(
-    `select data from audit_log where resource_id = $1 and action = 'stream.status_changed' order by seq`, [id]);
+  // The lease moves on while the owner still trusts it (until its next tick, ≤ 2 s): what a takeover
+  // after a pause looks like from the stale owner's side, made here as a takeover writes it (a new
+  // node, the epoch + 1), so that the owner's report comes inside that window every time. The
+  // "new owner" is no live node, so nobody starts the camera again and the row keeps what was written.
+  await c.sql(`update stream_leases set node_id = 'node-new', epoch = epoch + 1, since = $2::bigint, expires_at = $2::bigint + 120000 where stream_id = $1`, [id, Date.now()]);
+  // and the camera drops: the stale owner reports "reconnecting" at once
+  for (const pid of ffmpeg) process.kill(Number(pid), 'SIGKILL');
+  await waitUntil('the stale owner saw it lost the lease', async () => owner.output().includes(`"stream_id":"${id}"`) && /lost the lease/.test(owner.output()), 15_000, 250);
+  await sleep(1_000);
+  const row = await streamRow(id);
+  assert.equal(row.status, 'live', `the stale owner's "reconnecting" was not written: ${JSON.stringify(row)}`);
+  const written = await c.sql<{ data: string }>(`select data from audit_log where resource_id = $1 and action = 'stream.status_changed' order by seq`, [id]);
   const statuses = written.map((r) => JSON.parse(r.data).status as string);
-  assert.ok(!statuses.includes('reconnecting'), `the stale owner's status was not written: ${statuses.join(' → ')}`);
+  assert.ok(!statuses.includes('reconnecting'), `no "reconnecting" in the trail: ${statuses.join(' → ')}`);
   assert.match(owner.output(), /stream status not written: this node no longer holds the stream's lease/);
+  await c.sql('update stream_leases set expires_at = 0 where stream_id = $1', [id]);
 });
 
 test('a phone frame sent to a node other than the owner goes through the owner\'s detector, also after the owner dies', { timeout: 120_000 }, async () => {
@@ -138,9 +146,20 @@ test('a phone frame sent to a node other than the owner goes through the owner\'
   assert.equal(made.status, 201, JSON.stringify(made.body));
   const id = made.body.id as string;
   const jpeg = readFileSync(PERSON_JPG);
-  const push = (node: ClusterNode | null) => fetch(`${node ? node.url : c.url}/v1/streams/${id}/frames`, {
+  const pushOnce = (node: ClusterNode | null) => fetch(`${node ? node.url : c.url}/v1/streams/${id}/frames`, {
     method: 'POST', headers: { authorization: `Bearer ${c.keys.liveOrg}`, 'content-type': 'image/jpeg' }, body: jpeg, signal: AbortSignal.timeout(60_000),
   });
+  /** as a phone does: a 503 with Retry-After (the stream is being started or taken over) is sent again, for up to 15 s */
+  const push = async (node: ClusterNode | null) => {
+    const until = Date.now() + 15_000;
+    for (;;) {
+      const res = await pushOnce(node);
+      const retry = res.status === 503 ? Number(res.headers.get('retry-after')) : 0;
+      if (!retry || Date.now() > until) return res;
+      await res.arrayBuffer();
+      await sleep(retry * 1000);
+    }
+  };
 
   const ownerId = await ownerOf(id);
   const [via] = others(ownerId);

@@ -132,6 +132,12 @@ export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceSe
     fromPeer(req);
     return trickle(req, reply);
   });
+  // the publish token was revoked or rotated through another node: the live publisher here is cut off
+  app.delete<{ Params: { id: string }; Querystring: { reason?: string } }>('/internal/v1/streams/:id/publisher', { schema: { hide: true } }, async (req) => {
+    fromPeer(req);
+    const reason = typeof req.query.reason === 'string' ? req.query.reason.slice(0, 200) : 'the publish token was revoked';
+    return { ended_session: await whip.cutOffHere(req.params.id, reason) };
+  });
   app.delete<{ Params: { id: string; session: string } }>('/internal/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
     fromPeer(req);
     return end(req, reply);

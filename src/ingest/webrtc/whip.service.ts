@@ -255,6 +255,19 @@ export class WhipService {
   }
 
   private async cutOff(streamId: string, reason: string): Promise<boolean> {
+    // cluster mode: the live publisher is on the stream's owner, which may be another node
+    const owner = await this.ownerElsewhere(streamId);
+    if (owner) {
+      const res = await this.forward(owner, { method: 'DELETE', path: `/internal/v1/streams/${encodeURIComponent(streamId)}/publisher?reason=${encodeURIComponent(reason)}` });
+      const body = (await res.json().catch(() => null)) as { ended_session?: boolean } | null;
+      if (!res.ok) this.deps.log?.warn({ stream_id: streamId, node_id: owner.nodeId, status: res.status }, 'the stream\'s owner did not cut its publisher off');
+      return body?.ended_session === true;
+    }
+    return this.cutOffHere(streamId, reason);
+  }
+
+  /** Disconnects the stream's live publisher on this node (the owner), if there is one. */
+  async cutOffHere(streamId: string, reason: string): Promise<boolean> {
     const slot = this.active.get(streamId);
     if (!slot) return false;
     await this.drop(slot);

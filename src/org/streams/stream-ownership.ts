@@ -203,8 +203,9 @@ export class StreamOwnership {
       const claim = await leases.claim(row.id, nodeId, ttlMs);
       if (!claim) continue;
       const claimedAt = this.now();
-      this.held.set(row.id, { epoch: claim.epoch, row, trustedUntil: claimedAt + ttlMs });
+      // held (and so `holds()`, which lets frames and WHIP in) only once the source is started
       await this.deps.scenes.ensureLoaded(row.scene_id);
+      this.held.set(row.id, { epoch: claim.epoch, row, trustedUntil: claimedAt + ttlMs });
       // generation resumes at the claim: whatever the previous owner wrote is not produced again
       runner.start(row, { timeZone: this.deps.scenes.timeZoneOf(row.scene_id), since: claimedAt, lease: { nodeId, epoch: claim.epoch } });
       log?.info?.({ node_id: nodeId, stream_id: row.id, epoch: claim.epoch }, 'claimed a stream');
@@ -320,6 +321,8 @@ export class ClusterStreamRunner implements StreamRunner, StreamAssignments {
     if (owner.nodeId === this.peers!.nodeId) return this.inner.pushFrame(streamId, jpeg);
     const res = await this.peers!.send(owner, {
       method: 'POST', path: `/internal/v1/streams/${encodeURIComponent(streamId)}/frames`, headers: { 'content-type': 'image/jpeg' }, body: jpeg,
+      // the owner's first frame loads its detector; inside the 60 s a request may take (VIGIL_REQUEST_TIMEOUT_MS)
+      timeoutMs: 50_000,
     });
     const body = (await res.json().catch(() => null)) as (FrameOutcome & ProblemLike) | null;
     if (res.ok && body) return body;
