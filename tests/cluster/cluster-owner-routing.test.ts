@@ -185,6 +185,10 @@ test('a phone frame sent to a node other than the owner goes through the owner\'
     method: 'POST', headers: { 'content-type': 'image/jpeg', 'x-vigil-node': via.id, 'x-vigil-node-time': String(Date.now()), 'x-vigil-node-signature': 'forged' }, body: jpeg,
   });
   assert.equal(forged.status, 401);
+  // and the balancer does not pass them at all
+  const outside = await fetch(`${c.url}/internal/v1/streams/${id}/frames`, { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: jpeg });
+  assert.equal(outside.status, 404);
+  assert.equal(((await outside.json()) as any).code, 'route_not_found');
 
   // the owner dies: once another node holds the stream, frames sent anywhere reach it
   await c.byId(ownerId).kill9();
