@@ -112,7 +112,9 @@ export class AlertEngine implements PipelineHook {
     this.pending = [];
     if (this.deps.sharedCooldowns) {
       const kept: Firing[] = [];
-      for (const f of firings) {
+      // in one order on every node: two transactions locking the same rows never wait on each other in a cycle
+      const order = (f: Firing) => `${f.rule.id}/${f.rec.scene_id}`;
+      for (const f of [...firings].sort((x, y) => (order(x) < order(y) ? -1 : order(x) > order(y) ? 1 : 0))) {
         if (await alertRepository.claimCooldown(trx, f.rule.id, f.rec.scene_id, f.rec.at, f.rule.cooldownMs)) kept.push(f);
       }
       firings = kept;

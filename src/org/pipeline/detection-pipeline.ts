@@ -182,6 +182,9 @@ export class DetectionPipeline {
     const nowMs = this.deps.clock.now();
     const now = toIso(nowMs);
     await this.deps.database.withWriteLock(async (trx) => {
+      // cluster mode: scenes (and their anomaly rows) in one order on every node, so two nodes'
+      // transactions never wait on each other's row locks in a cycle
+      if (this.deps.sharedAnomalies) dirty.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       for (const s of dirty) {
         const anomalies = this.deps.sharedAnomalies ? await sceneRepository.shareAnomalies(trx, s.id, this.anomaliesToShare(s, nowMs), nowMs) : s.activeAnomalies;
         await sceneRepository.update(trx, s.id, {
@@ -210,7 +213,7 @@ export class DetectionPipeline {
       out.push([key, until]);
     }
     for (const [key, until] of written) if (until <= now) written.delete(key);
-    return out;
+    return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
   /** Resolves when everything ingested so far is durable. */
