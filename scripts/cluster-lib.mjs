@@ -110,6 +110,9 @@ function haproxyConfig(port, nodes) {
     '  timeout tunnel 1h',
     'frontend vigil',
     `  bind 127.0.0.1:${port}`,
+    // node-to-node routes (a stream's owner takes forwarded frames and WHIP) are not for clients;
+    // they refuse unsigned requests anyway (docs/deployment.md, "Forwarding to a stream's owner")
+    '  http-request return status 404 content-type application/problem+json string "{\\"type\\":\\"about:blank\\",\\"title\\":\\"No such route\\",\\"status\\":404,\\"code\\":\\"route_not_found\\",\\"detail\\":\\"/internal/ routes are for the nodes of the cluster only.\\"}" if { path_beg /internal/ }',
     '  default_backend vigil_nodes',
     'backend vigil_nodes',
     '  balance roundrobin',

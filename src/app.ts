@@ -104,7 +104,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   if (ctx.config.role === 'worker') {
     app.addHook('onRequest', async (req, reply) => {
       const path = req.url.split('?')[0];
-      if (WORKER_PATHS.includes(path)) return;
+      // what other nodes forward to the owner of a stream (signed; docs/deployment.md, "Forwarding to a stream's owner")
+      if (WORKER_PATHS.includes(path) || path.startsWith('/internal/')) return;
       return sendProblem(reply, ctx.config.publicBaseUrl, new VigilError('service_unavailable',
         `This node runs VIGIL_ROLE=worker: it runs streams and answers only ${WORKER_PATHS.join(', ')}. Send API requests to a node with VIGIL_ROLE=api or all.`));
     });

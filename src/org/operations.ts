@@ -1,5 +1,6 @@
 import { defineServiceModule, token } from '../platform/lib/index.ts';
 import { CLOCK } from '../platform/time/index.ts';
+import { CONFIG } from '../platform/config/index.ts';
 import { DATABASE } from '../platform/db/index.ts';
 import { AUDIT } from '../platform/audit/index.ts';
 import { WEBHOOKS } from '../platform/outbox/index.ts';
@@ -53,6 +54,8 @@ function buildOperations(deps: {
   invalidation: CacheInvalidation;
   /** durable timers (protocol escalations) */
   scheduler: Scheduler;
+  /** cluster mode: alert cooldowns are claimed in the shared database */
+  cluster?: boolean;
 }): Operations {
   const { database, clock, audit, events } = deps;
   const automation = new AutomationService({ database, clock, audit, invalidation: deps.invalidation });
@@ -64,6 +67,7 @@ function buildOperations(deps: {
     audit,
     events,
     activeIncidentAt: async (db, sceneId) => (await incidentRepository.findActiveAtScene(db, sceneId))?.id ?? null,
+    sharedCooldowns: deps.cluster ?? false,
   });
   return {
     automation,
@@ -93,6 +97,7 @@ export const operationServices = defineServiceModule({
       const webhooks = c.get(WEBHOOKS);
       return buildOperations({
         database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, scheduler: c.get(SCHEDULER),
+        cluster: c.get(CONFIG).cluster,
       });
     });
     // face recognition's opt-in lives in the automation settings (issue 14 §3); read at call time,

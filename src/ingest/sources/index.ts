@@ -2,6 +2,7 @@ import { defineServiceModule, LOG, token } from '../../platform/lib/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
 import { CONFIG } from '../../platform/config/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
+import { CLUSTER_LEASES } from '../../platform/coordination/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { WEBHOOKS } from '../../platform/outbox/index.ts';
 import { SNAPSHOTS } from '../../org/detections/index.ts';
@@ -31,6 +32,7 @@ export const sourceServices = defineServiceModule({
     c.provide(LIVE_VIDEO, (c) => new LiveVideoSourcesT({
       database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), snapshots: c.get(SNAPSHOTS),
       webhooks: c.get(WEBHOOKS), tuning: c.get(VIDEO_TUNING), faces: c.get(LIVE_FACES), log: c.get(LOG), detectorModel: c.get(CONFIG).detector,
+      fence: c.get(CLUSTER_LEASES),
     }));
     c.provide(SOURCES, (c) => new SourceManagerT({
       clock: c.get(CLOCK), pipeline: c.get(PIPELINE), tickMs: c.get(SANDBOX_TICK_MS), log: c.get(LOG), video: c.get(LIVE_VIDEO), gate: c.get(INGEST_GATE),

@@ -6,6 +6,7 @@ import type { DetectionRecord } from '../../org/detections/index.ts';
 import { type AuditService } from '../../platform/audit/index.ts';
 import type { SnapshotService } from '../../org/detections/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
+import { FencedWriteError, type FenceClaim } from '../../platform/coordination/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import type { DetectionPipeline, StreamRef } from '../../org/pipeline/index.ts';
@@ -57,6 +58,11 @@ export interface LiveVideoDeps {
   /** live face recognition of a stream's tracked people (issue 14; a port org/people implements) */
   faces?: LiveFaceRecognition;
   log?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+  /**
+   * cluster mode: refuses a status write whose stream lease moved on, as for detections
+   * (platform/coordination SqlLeaseStore; docs/deployment.md, "What happens when something fails")
+   */
+  fence?: { assertHeld(trx: DbExecutor, claims: readonly FenceClaim[]): Promise<void> } | null;
   /** the detection model (VIGIL_DETECTOR_*); default the shipped CenterNet */
   detectorModel?: DetectorModelConfig;
   /** the module loaded as ONNX Runtime; tests name a missing one to see the fallback */
@@ -257,7 +263,11 @@ export class LiveVideoSources {
     if (this.entries.get(entry.ref.id) === entry) metrics().streamStatus(entry.ref.id, status);
     entry.writes = entry.writes
       .then(() => this.persistStatus(entry.ref, status, stats))
-      .catch((err) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'stream status write failed'));
+      .catch((err) => {
+        // a node that lost the stream's lease (paused, cut off) leaves the status to the new owner
+        if (err instanceof FencedWriteError) this.deps.log?.warn({ stream_id: entry.ref.id, status }, 'stream status not written: this node no longer holds the stream\'s lease');
+        else this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'stream status write failed');
+      });
   }
 
   /**
@@ -268,6 +278,8 @@ export class LiveVideoSources {
   private async persistStatus(ref: StreamRef, status: StreamStatus, stats: IngestStats): Promise<void> {
     const { database, webhooks, audit } = this.deps;
     await database.withWriteLock(async (trx) => {
+      // cluster mode: written only under the lease the source runs under (throws FencedWriteError)
+      if (ref.lease) await this.deps.fence?.assertHeld(trx, [{ streamId: ref.id, ...ref.lease }]);
       const row = await streamRepository.findForTenant(trx, ref.tenant_id, ref.id);
       if (!row) return; // deleted meanwhile
       const lastFrameAt = stats.last_frame_at === null ? row.last_frame_at : toIso(stats.last_frame_at);

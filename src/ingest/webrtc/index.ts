@@ -3,6 +3,7 @@ import { CONFIG } from '../../platform/config/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
+import { PEER_LINK } from '../../platform/coordination/index.ts';
 import { STREAMS, STREAM_PUBLISHING } from '../../org/streams/index.ts';
 import type { WebRtcIngestLookup as WebRtcIngestLookupT } from './whip.service.ts';
 import { PublishTokens as PublishTokensT, WhipService as WhipServiceT } from './whip.service.ts';
@@ -45,6 +46,7 @@ export const webrtcServices = defineServiceModule({
       return new WhipServiceT({
         database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), streams: c.get(STREAMS), tokens: c.get(PUBLISH_TOKENS), sources: c.get(WHIP_INGEST),
         iceServers: config.iceServers, detectFps: tuning.detectFps, detectWidth: tuning.detectWidth, session: tuning.session, log: c.get(LOG),
+        peers: c.get(PEER_LINK),
       });
     });
   },

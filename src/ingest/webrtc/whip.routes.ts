@@ -1,6 +1,7 @@
 import { PublishInfoSchema } from '../../org/streams/index.ts';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, principalOf } from '../../platform/http/index.ts';
 import { withErrors } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
@@ -71,7 +72,7 @@ export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceSe
     return body;
   };
 
-  app.post<{ Params: { id: string } }>('/v1/streams/:id/whip', { schema: { hide: true } }, async (req, reply) => {
+  const publish = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const out = await whip.publish(req.params.id, req.headers.authorization, asText(req.body));
     if (links.length) reply.header('Link', links);
     return reply
@@ -81,17 +82,65 @@ export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceSe
       .header('Accept-Patch', 'application/trickle-ice-sdpfrag')
       .type('application/sdp')
       .send(Buffer.from(out.answer));
-  });
-
-  app.patch<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
+  };
+  const trickle = async (req: FastifyRequest<{ Params: { id: string; session: string } }>, reply: FastifyReply) => {
     const ifMatch = req.headers['if-match'];
     await whip.trickle(req.params.id, req.params.session, req.headers.authorization, typeof ifMatch === 'string' ? ifMatch : undefined, asText(req.body));
     return reply.code(204).send();
-  });
-
-  app.delete<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
+  };
+  const end = async (req: FastifyRequest<{ Params: { id: string; session: string } }>, reply: FastifyReply) => {
     await whip.end(req.params.id, req.params.session, req.headers.authorization);
     return reply.code(200).send();
+  };
+
+  /**
+   * Cluster mode: a WHIP request for a stream another node runs goes to that node, whose answer
+   * (and ICE candidates) the publisher gets, so its media flows to the owner (docs/deployment.md,
+   * "Forwarding to a stream's owner"). Answers false when this node handles it.
+   */
+  const forwarded = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<boolean> => {
+    const owner = await whip.ownerElsewhere(req.params.id);
+    if (!owner) return false;
+    const headers: Record<string, string> = {};
+    for (const h of ['authorization', 'content-type', 'if-match']) {
+      const v = req.headers[h];
+      if (typeof v === 'string') headers[h] = v;
+    }
+    const res = await whip.forward(owner, { method: req.method as 'POST' | 'PATCH' | 'DELETE', path: `/internal${req.url}`, headers, body: typeof req.body === 'string' ? req.body : undefined });
+    reply.code(res.status);
+    for (const h of ['content-type', 'location', 'etag', 'accept-patch', 'link', 'retry-after']) {
+      const v = res.headers.get(h);
+      if (v) reply.header(h, v);
+    }
+    await reply.send(Buffer.from(await res.arrayBuffer()));
+    return true;
+  };
+
+  app.post<{ Params: { id: string } }>('/v1/streams/:id/whip', { schema: { hide: true } }, async (req, reply) => ((await forwarded(req, reply)) ? reply : publish(req, reply)));
+  app.patch<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) =>
+    ((await forwarded(req, reply)) ? reply : trickle(req, reply)));
+  app.delete<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) =>
+    ((await forwarded(req, reply)) ? reply : end(req, reply)));
+
+  // the same, forwarded by another node of the cluster (signed by it); handled here, never forwarded again
+  const fromPeer = (req: FastifyRequest) => whip.verifyPeer({ method: req.method, url: req.url, headers: req.headers, body: typeof req.body === 'string' ? req.body : undefined });
+  app.post<{ Params: { id: string } }>('/internal/v1/streams/:id/whip', { schema: { hide: true } }, async (req, reply) => {
+    fromPeer(req);
+    return publish(req, reply);
+  });
+  app.patch<{ Params: { id: string; session: string } }>('/internal/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
+    fromPeer(req);
+    return trickle(req, reply);
+  });
+  // the publish token was revoked or rotated through another node: the live publisher here is cut off
+  app.delete<{ Params: { id: string }; Querystring: { reason?: string } }>('/internal/v1/streams/:id/publisher', { schema: { hide: true } }, async (req) => {
+    fromPeer(req);
+    const reason = typeof req.query.reason === 'string' ? req.query.reason.slice(0, 200) : 'the publish token was revoked';
+    return { ended_session: await whip.cutOffHere(req.params.id, reason) };
+  });
+  app.delete<{ Params: { id: string; session: string } }>('/internal/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
+    fromPeer(req);
+    return end(req, reply);
   });
 };
 

@@ -10,6 +10,7 @@ import type { StreamService } from '../../org/streams/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { resolveFfmpegPath } from '../video/index.ts';
 import type { IceServer } from '../../platform/config/index.ts';
+import type { PeerLink, PeerNode, PeerRequest } from '../../platform/coordination/index.ts';
 import {
   generatePublishToken,
   hashPublishToken,
@@ -84,6 +85,8 @@ export interface WhipServiceDeps {
   /** session health timers (tests shorten them) */
   session?: { connectTimeoutMs?: number; mediaTimeoutMs?: number; disconnectedGraceMs?: number };
   log?: { warn(obj: unknown, msg?: string): void };
+  /** cluster mode: the stream's owner and signed requests to it; null on a single node */
+  peers?: PeerLink | null;
 }
 
 interface ActiveSession {
@@ -120,6 +123,11 @@ export class WhipService {
     const stream = await this.authenticate(streamId, authorization);
     checkWhipOffer(offer);
     const ingest = this.deps.sources.webrtcIngest(stream.id);
+    if (!ingest && this.deps.peers) {
+      throw new VigilError('service_unavailable', `No node runs stream ${stream.id} at this moment (it is being taken over by another node); publish again in a few seconds.`, {
+        headers: { 'Retry-After': '2' },
+      });
+    }
     if (!ingest) throw new VigilError('service_unavailable', 'This server does not run video ingest (VIGIL_RUN_SOURCES=0), so it cannot take a WHIP publisher.');
     const current = this.active.get(stream.id);
     if (current) {
@@ -214,6 +222,28 @@ export class WhipService {
     return { object: 'publish_token', stream_id: row.id, revoked: true, ended_session: ended };
   }
 
+  /**
+   * Cluster mode: the node to forward a WHIP request to, when another node runs the stream (its
+   * ingest, where the media must arrive, is there); null when this node handles it.
+   */
+  async ownerElsewhere(streamId: string): Promise<PeerNode | null> {
+    const peers = this.deps.peers;
+    if (!peers || this.deps.sources.webrtcIngest(streamId)) return null;
+    const owner = await peers.ownerOf(streamId);
+    return owner && owner.nodeId !== peers.nodeId ? owner : null;
+  }
+
+  forward(owner: PeerNode, req: PeerRequest): Promise<Response> {
+    if (!this.deps.peers) throw new Error('forward() outside cluster mode');
+    return this.deps.peers.send(owner, req);
+  }
+
+  /** A request on an /internal/ WHIP route must be signed by a node of the cluster (401 otherwise). */
+  verifyPeer(req: Parameters<PeerLink['verify']>[0]): void {
+    if (!this.deps.peers) throw new VigilError('route_not_found', 'Internal routes exist only in cluster mode.');
+    this.deps.peers.verify(req);
+  }
+
   /** Figures of a stream's live session (bench and logs), else null. */
   sessionStats(streamId: string): WhipSessionStats | null {
     return this.active.get(streamId)?.session?.stats() ?? null;
@@ -225,6 +255,19 @@ export class WhipService {
   }
 
   private async cutOff(streamId: string, reason: string): Promise<boolean> {
+    // cluster mode: the live publisher is on the stream's owner, which may be another node
+    const owner = await this.ownerElsewhere(streamId);
+    if (owner) {
+      const res = await this.forward(owner, { method: 'DELETE', path: `/internal/v1/streams/${encodeURIComponent(streamId)}/publisher?reason=${encodeURIComponent(reason)}` });
+      const body = (await res.json().catch(() => null)) as { ended_session?: boolean } | null;
+      if (!res.ok) this.deps.log?.warn({ stream_id: streamId, node_id: owner.nodeId, status: res.status }, 'the stream\'s owner did not cut its publisher off');
+      return body?.ended_session === true;
+    }
+    return this.cutOffHere(streamId, reason);
+  }
+
+  /** Disconnects the stream's live publisher on this node (the owner), if there is one. */
+  async cutOffHere(streamId: string, reason: string): Promise<boolean> {
     const slot = this.active.get(streamId);
     if (!slot) return false;
     await this.drop(slot);

@@ -35,7 +35,15 @@ export class AlertEngine implements PipelineHook {
 
   /** activeIncidentAt: the incidents module's lookup, handed in (incidents group alerts, so they sit above alerts) */
   constructor(
-    private readonly deps: { clock: Clock; audit: AuditService; events: EventSink; activeIncidentAt: (db: DbExecutor, sceneId: string) => Promise<string | null> },
+    private readonly deps: {
+      clock: Clock; audit: AuditService; events: EventSink; activeIncidentAt: (db: DbExecutor, sceneId: string) => Promise<string | null>;
+      /**
+       * cluster mode: each firing also claims its rule's cooldown at the scene in the database, so
+       * a firing another node made within the cooldown drops this one (docs/decisions.md,
+       * "Cluster: the owner takes the frames, shared cooldowns and anomalies")
+       */
+      sharedCooldowns?: boolean;
+    },
   ) {}
 
   /** Loads every rule and restores cooldowns from the last alerts (server start). */
@@ -100,8 +108,18 @@ export class AlertEngine implements PipelineHook {
   /** One insert, one audit append and one event per alert; the incident of each scene is looked up once per commit. */
   async persist(trx: DbExecutor): Promise<void> {
     if (this.pending.length === 0) return;
-    const firings = this.pending;
+    let firings = this.pending;
     this.pending = [];
+    if (this.deps.sharedCooldowns) {
+      const kept: Firing[] = [];
+      // in one order on every node: two transactions locking the same rows never wait on each other in a cycle
+      const order = (f: Firing) => `${f.rule.id}/${f.rec.scene_id}`;
+      for (const f of [...firings].sort((x, y) => (order(x) < order(y) ? -1 : order(x) > order(y) ? 1 : 0))) {
+        if (await alertRepository.claimCooldown(trx, f.rule.id, f.rec.scene_id, f.rec.at, f.rule.cooldownMs)) kept.push(f);
+      }
+      firings = kept;
+      if (firings.length === 0) return;
+    }
     const now = this.deps.clock.now();
     const incidentOf = new Map<string, string | null>();
     const rows: AlertRow[] = [];

@@ -44,6 +44,20 @@ export const alertRepository = {
       .groupBy(['rule_id', 'scene_id'])
       .execute();
   },
+  /**
+   * Cluster mode: claims a rule's firing at a scene for the detection time `at`, unless another
+   * firing (from any node) lies within `cooldownMs` of it either way. One conditional upsert: on
+   * PostgreSQL the row lock of ON CONFLICT DO UPDATE makes a second node's claim wait for the
+   * first's transaction and then re-check against its time, so at most one of them fires.
+   */
+  async claimCooldown(db: DbExecutor, ruleId: string, sceneId: string, at: number, cooldownMs: number): Promise<boolean> {
+    const { rows } = await sql<{ last_at: number }>`
+      insert into alert_cooldowns (rule_id, scene_id, last_at) values (${ruleId}, ${sceneId}, ${at})
+      on conflict (rule_id, scene_id) do update set last_at = case when excluded.last_at > alert_cooldowns.last_at then excluded.last_at else alert_cooldowns.last_at end
+      where abs(excluded.last_at - alert_cooldowns.last_at) >= ${cooldownMs}
+      returning last_at`.execute(db);
+    return rows.length > 0;
+  },
   async update(db: DbExecutor, id: string, patch: Partial<AlertRow>): Promise<void> {
     await db.updateTable('alerts').set(patch).where('id', '=', id).execute();
   },

@@ -82,6 +82,8 @@ export class DetectionPipeline {
   private idle: Array<() => void> = [];
   private gate: IngestGate | null = null;
   private withheldCount = 0;
+  /** cluster mode: per scene, the anomalies this node wrote to the shared table and their times */
+  private readonly sharedAnomalies = new WeakMap<SceneState, Map<string, number>>();
 
   constructor(
     private readonly deps: {
@@ -92,6 +94,12 @@ export class DetectionPipeline {
       onError?: (err: unknown) => void;
       /** cluster mode: refuses a batch whose stream lease moved on (platform/coordination SqlLeaseStore) */
       fence?: { assertHeld(trx: DbExecutor, claims: readonly FenceClaim[]): Promise<void> } | null;
+      /**
+       * cluster mode: a scene's anomalies are shared through the database, so its
+       * active_anomalies counts every node's, not the last writer's (docs/decisions.md,
+       * "Cluster: the owner takes the frames, shared cooldowns and anomalies")
+       */
+      sharedAnomalies?: boolean;
     },
   ) {}
 
@@ -171,19 +179,41 @@ export class DetectionPipeline {
   async persistScenes(): Promise<void> {
     const dirty = this.deps.scenes.takeDirty();
     if (dirty.length === 0) return;
-    const now = toIso(this.deps.clock.now());
+    const nowMs = this.deps.clock.now();
+    const now = toIso(nowMs);
     await this.deps.database.withWriteLock(async (trx) => {
+      // cluster mode: scenes (and their anomaly rows) in one order on every node, so two nodes'
+      // transactions never wait on each other's row locks in a cycle
+      if (this.deps.sharedAnomalies) dirty.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       for (const s of dirty) {
+        const anomalies = this.deps.sharedAnomalies ? await sceneRepository.shareAnomalies(trx, s.id, this.anomaliesToShare(s, nowMs), nowMs) : s.activeAnomalies;
         await sceneRepository.update(trx, s.id, {
           people: s.people,
           vehicles: s.vehicles,
           crowd_density: s.crowdDensity,
-          active_anomalies: s.activeAnomalies,
+          active_anomalies: anomalies,
           last_detection_at: s.lastDetectionAt === null ? null : toIso(s.lastDetectionAt),
           updated_at: now,
         });
       }
     });
+  }
+
+  /** Cluster mode: the held anomalies of a scene not yet written with their current time. */
+  private anomaliesToShare(s: SceneState, now: number): Array<[string, number]> {
+    let written = this.sharedAnomalies.get(s);
+    if (!written) {
+      written = new Map();
+      this.sharedAnomalies.set(s, written);
+    }
+    const out: Array<[string, number]> = [];
+    for (const [key, until] of s.anomalyUntil) {
+      if (until <= now || written.get(key) === until) continue;
+      written.set(key, until);
+      out.push([key, until]);
+    }
+    for (const [key, until] of written) if (until <= now) written.delete(key);
+    return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
   /** Resolves when everything ingested so far is durable. */

@@ -7,6 +7,7 @@
 import { defineServiceModule, LOG, token } from '../../platform/lib/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
+import { CONFIG } from '../../platform/config/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SCENE_ENGINE } from '../scenes/index.ts';
 import { METRICS } from '../../platform/metrics/index.ts';
@@ -29,5 +30,6 @@ export const pipelineServices = defineServiceModule({
     scenes: c.get(SCENE_ENGINE),
     onError: (err) => c.get(LOG)?.error({ err }, 'detection pipeline write failed'),
     fence: c.get(CLUSTER_LEASES),
+    sharedAnomalies: c.get(CONFIG).cluster,
   }), c.get(METRICS))),
 });

@@ -74,4 +74,27 @@ export const sceneRepository = {
   async update(db: DbExecutor, id: string, patch: Partial<SceneRow>): Promise<void> {
     await db.updateTable('scenes').set(patch).where('id', '=', id).execute();
   },
+  /**
+   * Cluster mode: records this node's held anomalies of a scene (key → held until, epoch ms; a
+   * later time wins), drops the scene's expired ones, and answers how many are held now by every
+   * node together (migration 021).
+   */
+  async shareAnomalies(db: DbExecutor, sceneId: string, held: ReadonlyArray<readonly [string, number]>, now: number): Promise<number> {
+    for (let i = 0; i < held.length; i += 500) {
+      await db.insertInto('scene_anomalies')
+        .values(held.slice(i, i + 500).map(([key, until]) => ({ scene_id: sceneId, anomaly_key: key, until_at: until })))
+        .onConflict((oc) => oc.columns(['scene_id', 'anomaly_key']).doUpdateSet({
+          until_at: sql<number>`case when excluded.until_at > scene_anomalies.until_at then excluded.until_at else scene_anomalies.until_at end`,
+        }))
+        .execute();
+    }
+    await db.deleteFrom('scene_anomalies').where('scene_id', '=', sceneId).where('until_at', '<=', now).execute();
+    return this.activeAnomalies(db, sceneId, now);
+  },
+  /** Cluster mode: the scene's anomalies held now by any node. */
+  async activeAnomalies(db: DbExecutor, sceneId: string, now: number): Promise<number> {
+    const r = await db.selectFrom('scene_anomalies').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('scene_id', '=', sceneId).where('until_at', '>', now).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  },
 };

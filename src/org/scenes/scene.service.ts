@@ -166,13 +166,23 @@ export class SceneService {
   async list(principal: Principal, q: PageQuery & { location?: string }) {
     const page = await sceneRepository.listPage(this.deps.database.db, principal.tenantId, principal.locations, { location: q.location }, q);
     const streams = await this.streamsByScene(principal.tenantId);
-    return { ...page, data: page.data.map((r) => this.toView(r, streams.get(r.id) ?? [])) };
+    const rows = await Promise.all(page.data.map((r) => this.withSharedAnomalies(r)));
+    return { ...page, data: rows.map((r) => this.toView(r, streams.get(r.id) ?? [])) };
+  }
+
+  /**
+   * Cluster mode: the anomalies every node holds for the scene now (the row's count is as of the
+   * last node's write, and anomalies run out between writes). A single node reads its engine.
+   */
+  private async withSharedAnomalies(row: SceneRow): Promise<SceneRow> {
+    if (!this.deps.sharedState) return row;
+    return { ...row, active_anomalies: await sceneRepository.activeAnomalies(this.deps.database.db, row.id, this.deps.clock.now()) };
   }
 
   async get(principal: Principal, id: string): Promise<SceneView> {
     const found = await sceneRepository.findWithStreamIds(this.deps.database, principal.tenantId, id);
     if (!found || !this.visibleTo(principal, found.row)) throw notFound('scene', id);
-    return this.toView(found.row, found.streams);
+    return this.toView(await this.withSharedAnomalies(found.row), found.streams);
   }
 
   async update(principal: Principal, actor: Actor, id: string, body: UpdateSceneBodyT): Promise<SceneView> {

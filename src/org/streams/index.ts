@@ -10,7 +10,7 @@ import { AUDIT } from '../../platform/audit/index.ts';
 import { SCENES } from '../scenes/index.ts';
 import { availableParallelism } from 'node:os';
 import { LOG } from '../../platform/lib/index.ts';
-import { CLUSTER_LEASES } from '../../platform/coordination/index.ts';
+import { CLUSTER_LEASES, PEER_LINK } from '../../platform/coordination/index.ts';
 import { ClusterStreamRunner, LocalStreamRunner, StreamOwnership as StreamOwnershipT, type OwnershipTuning } from './stream-ownership.ts';
 import { StreamService as StreamServiceT, type StreamPublishing as StreamPublishingT } from './stream.service.ts';
 import type { FrameFaceRecognizer as FrameFaceRecognizerT, StreamRunner as StreamRunnerT } from './stream-runner.ts';
@@ -71,14 +71,14 @@ export const streamServices = defineServiceModule({
       if (!config.cluster || !leases || config.role === 'api' || !config.runSources) return null;
       return new StreamOwnershipT({
         database: c.get(DATABASE), leases, runner: c.get(STREAM_RUNNER), scenes: c.get(SCENES), nodeId: config.nodeId, role: config.role,
-        capacity: c.get(STREAM_CAPACITY), drain: c.get(STREAM_DRAIN), tuning: c.get(OWNERSHIP_TUNING), log: c.get(LOG),
+        capacity: c.get(STREAM_CAPACITY), drain: c.get(STREAM_DRAIN), tuning: c.get(OWNERSHIP_TUNING), log: c.get(LOG), internalUrl: config.internalUrl,
         onHeld: (n) => c.get(METRICS).setLeasesHeld(n),
       });
     });
     c.provide(OWNED_RUNNER, (c) => {
       const leases = c.get(CLUSTER_LEASES);
       return leases
-        ? new ClusterStreamRunner(c.get(STREAM_RUNNER), leases, c.get(STREAM_OWNERSHIP))
+        ? new ClusterStreamRunner(c.get(STREAM_RUNNER), leases, c.get(STREAM_OWNERSHIP), c.get(PEER_LINK))
         : new LocalStreamRunner(c.get(STREAM_RUNNER), c.get(CONFIG).nodeId, () => c.get(CLOCK).now());
     });
     c.provide(STREAMS, (c) => new StreamServiceT({
@@ -91,6 +91,7 @@ export const streamServices = defineServiceModule({
       publishing: c.get(STREAM_PUBLISHING),
       faces: c.get(FRAME_FACES),
       assignments: c.get(OWNED_RUNNER),
+      peers: c.get(PEER_LINK),
     }));
   },
 });

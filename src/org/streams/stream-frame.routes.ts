@@ -49,4 +49,9 @@ export const streamFrameRoutes = (streams: StreamService): FastifyPluginAsyncTyp
     validatorCompiler: (req) => (req.httpPart === 'body' ? acceptDecodedLater : app.validatorCompiler!(req)),
     preValidation: requireBinaryBody('the frame', 'image/jpeg', 'invalid_image'),
   }, async (req) => streams.pushFrame(principalOf(req), req.params.id, req.body));
+
+  // cluster mode: a frame another node received for a stream this node runs (signed by that node;
+  // docs/deployment.md, "Forwarding to a stream's owner"); not part of the public API
+  app.post<{ Params: { id: string } }>('/internal/v1/streams/:id/frames', { schema: { hide: true, params: StreamIdParams } }, async (req) =>
+    streams.pushForwardedFrame({ method: req.method, url: req.url, headers: req.headers, body: Buffer.isBuffer(req.body) ? req.body : undefined }, req.params.id, req.body));
 };

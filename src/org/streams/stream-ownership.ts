@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
-import type { SqlLeaseStore, StreamAssignment } from '../../platform/coordination/index.ts';
+import type { PeerLink, SqlLeaseStore, StreamAssignment } from '../../platform/coordination/index.ts';
+import { ERROR_CATALOGUE, VigilError, type ErrorCode } from '../../platform/lib/index.ts';
 import type { SceneService } from '../scenes/scene.service.ts';
 import { parseStreamConfig } from './stream-config.ts';
-import type { StreamRunner } from './stream-runner.ts';
+import type { FrameOutcome, StreamRunner } from './stream-runner.ts';
 import { streamRepository, type StreamRow } from './stream.repository.ts';
 
 /**
@@ -37,6 +38,8 @@ export interface StreamOwnershipDeps {
   role: string;
   /** this node's share weight: detector threads */
   capacity: number;
+  /** where the other nodes reach this one (VIGIL_INTERNAL_URL), heartbeated so they can forward frames and WHIP requests here */
+  internalUrl?: string;
   /** resolves when the detections already ingested are durable (the pipeline's drain) */
   drain: () => Promise<void>;
   now?: () => number;
@@ -135,7 +138,7 @@ export class StreamOwnership {
     const { leases, nodeId, runner, log } = this.deps;
     const { ttlMs, tickMs } = this.tuning;
     const started = this.now();
-    await leases.heartbeat({ nodeId, role: this.deps.role, capacity: this.deps.capacity, startedAt: this.startedAt });
+    await leases.heartbeat({ nodeId, role: this.deps.role, capacity: this.deps.capacity, startedAt: this.startedAt, internalUrl: this.deps.internalUrl });
 
     // 1. renew; whatever did not renew under our epoch is someone else's now
     const renewed = await leases.renewAll(nodeId, ttlMs);
@@ -200,8 +203,9 @@ export class StreamOwnership {
       const claim = await leases.claim(row.id, nodeId, ttlMs);
       if (!claim) continue;
       const claimedAt = this.now();
-      this.held.set(row.id, { epoch: claim.epoch, row, trustedUntil: claimedAt + ttlMs });
+      // held (and so `holds()`, which lets frames and WHIP in) only once the source is started
       await this.deps.scenes.ensureLoaded(row.scene_id);
+      this.held.set(row.id, { epoch: claim.epoch, row, trustedUntil: claimedAt + ttlMs });
       // generation resumes at the claim: whatever the previous owner wrote is not produced again
       runner.start(row, { timeZone: this.deps.scenes.timeZoneOf(row.scene_id), since: claimedAt, lease: { nodeId, epoch: claim.epoch } });
       log?.info?.({ node_id: nodeId, stream_id: row.id, epoch: claim.epoch }, 'claimed a stream');
@@ -284,6 +288,8 @@ export class ClusterStreamRunner implements StreamRunner, StreamAssignments {
     private readonly inner: StreamRunner,
     private readonly leases: SqlLeaseStore,
     private readonly ownership: StreamOwnership | null,
+    /** signed requests to the stream's owner (docs/decisions.md, "Cluster: the owner takes the frames, shared cooldowns and anomalies") */
+    private readonly peers: PeerLink | null = null,
   ) {}
 
   start(): void {
@@ -302,11 +308,51 @@ export class ClusterStreamRunner implements StreamRunner, StreamAssignments {
     return this.inner.liveStats(streamId);
   }
 
-  pushFrame(streamId: string, jpeg: Buffer) {
-    return this.inner.pushFrame(streamId, jpeg);
+  /**
+   * A phone frame goes through the detector of the node that runs the stream: here when this node
+   * holds its lease, else forwarded to the owner. A frame forwarded here (`forwarded`) is never
+   * forwarded again: if this node lost the stream meanwhile, the sender is told to retry.
+   */
+  async pushFrame(streamId: string, jpeg: Buffer, opts?: { forwarded?: boolean }): Promise<FrameOutcome> {
+    if (this.ownership?.holds(streamId)) return this.inner.pushFrame(streamId, jpeg);
+    if (opts?.forwarded) throw notRunningHere(streamId);
+    const owner = await this.peers?.ownerOf(streamId);
+    if (!owner) throw notRunningHere(streamId);
+    if (owner.nodeId === this.peers!.nodeId) return this.inner.pushFrame(streamId, jpeg);
+    const res = await this.peers!.send(owner, {
+      method: 'POST', path: `/internal/v1/streams/${encodeURIComponent(streamId)}/frames`, headers: { 'content-type': 'image/jpeg' }, body: jpeg,
+      // the owner's first frame loads its detector; inside the 60 s a request may take (VIGIL_REQUEST_TIMEOUT_MS)
+      timeoutMs: 50_000,
+    });
+    const body = (await res.json().catch(() => null)) as (FrameOutcome & ProblemLike) | null;
+    if (res.ok && body) return body;
+    throw relayedProblem(res, body, owner.nodeId);
   }
 
   assignments(streamIds: readonly string[]): Promise<Map<string, StreamAssignment>> {
     return this.leases.assignments(streamIds);
   }
+}
+
+interface ProblemLike {
+  code?: string;
+  detail?: string;
+  param?: string;
+}
+
+/** No node runs the stream just now: it is being taken over after its owner stopped (within a lease time). */
+function notRunningHere(streamId: string): VigilError {
+  return new VigilError('service_unavailable', `No node runs stream ${streamId} at this moment (it is being taken over by another node); send the frame again in a few seconds.`, {
+    headers: { 'Retry-After': '2' },
+  });
+}
+
+/** The owner's problem answer, as this node's own (same code, detail and field). */
+export function relayedProblem(res: Response, body: ProblemLike | null, nodeId: string): VigilError {
+  const code = body?.code && body.code in ERROR_CATALOGUE ? (body.code as ErrorCode) : 'service_unavailable';
+  const retryAfter = res.headers.get('retry-after');
+  return new VigilError(code, body?.detail ?? `The node running this stream (${nodeId}) answered ${res.status}.`, {
+    param: body?.param,
+    ...(retryAfter ? { headers: { 'Retry-After': retryAfter } } : {}),
+  });
 }

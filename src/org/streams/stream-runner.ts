@@ -26,7 +26,8 @@ export interface StreamRunner {
   stop(streamId: string): void;
   liveStats(streamId: string): IngestStats | null;
   reconfigure(streamId: string, cfg: StreamVideoConfig): void;
-  pushFrame(streamId: string, jpeg: Buffer): Promise<FrameOutcome>;
+  /** `forwarded`: the frame came from another node of the cluster, which found this one the owner */
+  pushFrame(streamId: string, jpeg: Buffer, opts?: { forwarded?: boolean }): Promise<FrameOutcome>;
 }
 
 /**

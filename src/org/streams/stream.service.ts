@@ -9,7 +9,8 @@ import { parseSandboxUrl } from '../../ingest/sandbox/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage, type PageQuery } from '../../platform/db/index.ts';
 import type { SceneService } from '../scenes/scene.service.ts';
-import type { FrameFaceRecognizer, StreamRunner } from './stream-runner.ts';
+import type { FrameFaceRecognizer, FrameOutcome, StreamRunner } from './stream-runner.ts';
+import type { PeerLink } from '../../platform/coordination/index.ts';
 import { assertLocationAllowed } from '../../platform/identity/index.ts';
 import { toDetectionView } from '../scenes/scene.service.ts';
 import type { DetectionView } from '../scenes/scene.schemas.ts';
@@ -142,6 +143,8 @@ export class StreamService {
       faces?: FrameFaceRecognizer;
       /** where each stream runs (issue 12): this process, or the lease table in cluster mode */
       assignments?: StreamAssignments;
+      /** cluster mode: checks that a frame forwarded to this node comes from a node of the cluster */
+      peers?: Pick<PeerLink, 'verify'> | null;
     },
   ) {}
 
@@ -273,6 +276,19 @@ export class StreamService {
       object: 'frame_result', stream_id: id, status: out.status, detected: out.detected, detections: out.detections.map(toDetectionView),
       ...(faces ? { faces } : {}),
     };
+  }
+
+  /**
+   * A phone frame another node of the cluster forwarded to this one, the stream's owner (see
+   * docs/deployment.md, "Forwarding to a stream's owner"): the sender authenticated the key and
+   * checked the stream; here the request's node signature is checked and the frame goes through
+   * this node's detector. Answers the detections as stored; the sender builds the client's answer.
+   */
+  async pushForwardedFrame(request: Parameters<PeerLink['verify']>[0], id: string, jpeg: unknown): Promise<FrameOutcome> {
+    if (!this.deps.peers) throw new VigilError('route_not_found', 'Internal routes exist only in cluster mode.');
+    this.deps.peers.verify(request);
+    if (!Buffer.isBuffer(jpeg)) throw new VigilError('invalid_image', 'The forwarded frame has no JPEG body.', { param: 'body' });
+    return this.deps.sources.pushFrame(id, jpeg, { forwarded: true });
   }
 
   async remove(principal: Principal, actor: Actor, id: string) {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { hostname } from 'node:os';
 import { resolveNodeId } from './node-id.ts';
 import { readLlmConfig, type LlmConfig } from './llm-config.ts';
 import { parseIceServers, type IceServer } from './ice-servers.ts';
@@ -26,6 +27,17 @@ export interface Config {
   readonly role: NodeRole;
   /** VIGIL_NODE_ID: this process in leases, logs and the stream view's assignment; default hostname-pid */
   readonly nodeId: string;
+  /**
+   * VIGIL_INTERNAL_URL: where the other nodes of a cluster reach this one (phone frames and WHIP
+   * requests are forwarded to a stream's owner); default http://<HOST, or the hostname when HOST
+   * is a wildcard>:<PORT>
+   */
+  readonly internalUrl: string;
+  /**
+   * VIGIL_CLUSTER_SECRET (≥ 32 characters, the same on every node): signs the requests nodes
+   * forward to each other; null = generated once and kept in the database
+   */
+  readonly clusterSecret: string | null;
   readonly logLevel: string;
   /** default requests/minute per key (DESIGN.md "Rate limits") */
   readonly rateLimitPerMinute: number;
@@ -128,6 +140,22 @@ function readSecret(env: NodeJS.ProcessEnv, name: string, minLength: number): st
   return raw;
 }
 
+function readInternalUrl(env: NodeJS.ProcessEnv, host: string, port: number): string {
+  const raw = (env.VIGIL_INTERNAL_URL ?? '').trim();
+  if (raw === '') {
+    const name = host === '0.0.0.0' || host === '::' || host === '' ? hostname() : host;
+    return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('config: VIGIL_INTERNAL_URL must be an absolute http(s):// URL (where the other nodes reach this one)');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('config: VIGIL_INTERNAL_URL must be an http(s):// URL');
+  return raw.replace(/\/+$/, '');
+}
+
 function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
   const requestTimeoutMs = readInt(env, 'VIGIL_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
   const headersTimeoutMs = readInt(env, 'VIGIL_HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
@@ -168,6 +196,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     databaseUrl,
     redisUrl,
     ...readCluster(env, databaseUrl, redisUrl),
+    internalUrl: readInternalUrl(env, env.HOST ?? '0.0.0.0', port),
+    clusterSecret: readSecret(env, 'VIGIL_CLUSTER_SECRET', 32),
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimitPerMinute: readInt(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     retentionDays: readInt(env, 'VIGIL_RETENTION_DAYS', 7, 1, 3650),

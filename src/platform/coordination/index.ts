@@ -4,6 +4,7 @@ import { DATABASE } from '../db/index.ts';
 import { METRICS } from '../metrics/index.ts';
 import { createCoordination as makeCoordination, type Coordination as CoordinationT } from './coordination.ts';
 import { SqlLeaseStore as SqlLeaseStoreT } from './sql-lease-store.ts';
+import { PeerLink as PeerLinkT } from './peer-link.ts';
 /**
  * Infrastructure seams for running more than one node (issue 11 §3): each an interface with an
  * in-process implementation; shared implementations (Redis, PostgreSQL) come with issue 12.
@@ -20,15 +21,22 @@ export { RedisStreamSlots } from './redis-stream-slots.ts';
 export { RedisCacheInvalidation } from './redis-cache-invalidation.ts';
 export { REDIS_COMMAND_TIMEOUT_MS, closeQuietly, connectCommands, connectSubscriber, whenReady } from './redis-connection.ts';
 export { FencedWriteError, SqlLeaseStore, type FenceClaim, type StreamAssignment } from './sql-lease-store.ts';
+export { PEER_HEADERS, PeerLink, type PeerNode, type PeerRequest } from './peer-link.ts';
 
 export const COORDINATION = token<CoordinationT>('coordination');
 /** cluster mode (issue 12 §2): the leases in the shared database, with heartbeats and fencing; null on a single node */
 export const CLUSTER_LEASES = token<SqlLeaseStoreT | null>('clusterLeases');
+/** cluster mode: signed requests to the node that runs a stream (frames, WHIP); null on a single node */
+export const PEER_LINK = token<PeerLinkT | null>('peerLink');
 
 export const coordinationServices = defineServiceModule({
   name: 'coordination',
   provide(c) {
     c.provide(CLUSTER_LEASES, (c) => (c.get(CONFIG).cluster ? new SqlLeaseStoreT(c.get(DATABASE)) : null));
+    c.provide(PEER_LINK, (c) => {
+      const config = c.get(CONFIG);
+      return config.cluster ? new PeerLinkT({ database: c.get(DATABASE), nodeId: config.nodeId, secret: config.clusterSecret }) : null;
+    });
     c.provide(COORDINATION, (c) => makeCoordination({
       database: c.get(DATABASE), databaseUrl: c.get(CONFIG).databaseUrl, redisUrl: c.get(CONFIG).redisUrl, log: c.get(LOG),
       leases: c.get(CLUSTER_LEASES) ?? undefined,
@@ -37,5 +45,8 @@ export const coordinationServices = defineServiceModule({
     }));
   },
   // before anything is served: connected to Redis and subscribed to invalidations (or given up waiting)
-  install: (c) => c.get(COORDINATION).start(),
+  install: async (c) => {
+    await c.get(PEER_LINK)?.start();
+    await c.get(COORDINATION).start();
+  },
 });

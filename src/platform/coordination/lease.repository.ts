@@ -16,6 +16,8 @@ export interface NodeRow {
   capacity: number;
   started_at: number;
   heartbeat_at: number;
+  /** where the other nodes reach it (migration 021); null from a node of an older version */
+  internal_url?: string | null;
 }
 
 /**
@@ -88,12 +90,25 @@ export const leaseRepository = {
   },
   async heartbeat(db: DbExecutor, node: NodeRow): Promise<void> {
     await db.insertInto('cluster_nodes').values(node)
-      .onConflict((oc) => oc.column('node_id').doUpdateSet({ heartbeat_at: node.heartbeat_at, capacity: node.capacity, role: node.role }))
+      .onConflict((oc) => oc.column('node_id').doUpdateSet({ heartbeat_at: node.heartbeat_at, capacity: node.capacity, role: node.role, internal_url: node.internal_url ?? null }))
       .execute();
   },
   async liveNodes(db: DbExecutor, since: number): Promise<NodeRow[]> {
     const rows = await db.selectFrom('cluster_nodes').selectAll().where('heartbeat_at', '>', since).orderBy('node_id').execute();
     return rows.map((r) => ({ ...r, capacity: Number(r.capacity), started_at: Number(r.started_at), heartbeat_at: Number(r.heartbeat_at) }));
+  },
+  /** The owner of a stream's unexpired lease and the address it heartbeats (forwarding, migration 021). */
+  async ownerAddress(db: DbExecutor, streamId: string, now: number): Promise<{ node_id: string; internal_url: string | null } | undefined> {
+    return db.selectFrom('stream_leases as l').innerJoin('cluster_nodes as n', 'n.node_id', 'l.node_id')
+      .select(['l.node_id', 'n.internal_url'])
+      .where('l.stream_id', '=', streamId).where('l.expires_at', '>', now)
+      .executeTakeFirst();
+  },
+  /** A secret every node shares: the first node's `value` is kept, later ones read it. */
+  async sharedSecret(db: DbExecutor, name: string, value: string, createdAt: string): Promise<string> {
+    await db.insertInto('server_secrets').values({ name, value, created_at: createdAt }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    return row.value;
   },
   async removeNode(db: DbExecutor, nodeId: string): Promise<void> {
     await db.deleteFrom('cluster_nodes').where('node_id', '=', nodeId).execute();

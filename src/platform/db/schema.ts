@@ -509,6 +509,8 @@ export interface Database {
   scheduled_jobs: ScheduledJobTable; // 015
   stream_leases: StreamLeaseTable; // 014
   cluster_nodes: ClusterNodeTable; // 014
+  alert_cooldowns: AlertCooldownTable; // 021
+  scene_anomalies: SceneAnomalyTable; // 021
 }
 
 // --- durable scheduled jobs (migration 015, src/platform/scheduler/) ---
@@ -548,6 +550,21 @@ export interface ClusterNodeTable {
   capacity: number; // detector threads
   started_at: number;
   heartbeat_at: number;
+  internal_url: string | null; // 021: where the other nodes reach it (frames and WHIP forwarded to a stream's owner)
+}
+
+/** 021: the detection time a rule last fired per scene, shared by the nodes of a cluster. */
+export interface AlertCooldownTable {
+  rule_id: string;
+  scene_id: string;
+  last_at: number;
+}
+
+/** 021: a scene's held anomalies, from every node of a cluster (key: track or detection id). */
+export interface SceneAnomalyTable {
+  scene_id: string;
+  anomaly_key: string;
+  until_at: number;
 }
 
 // --- known people and their faces (migration 013, src/org/people/) ---
