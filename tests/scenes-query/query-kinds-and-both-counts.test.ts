@@ -158,3 +158,11 @@ test('coverage: an unknown word in the time, object, place and comparison slots 
     }
   }
 });
+
+test('"the average stay", "length of stay", "longest visit": how long people stayed, not how many', () => {
+  for (const q of ['what was the average stay today', 'average length of stay since 9', 'longest visit today?', 'how long was the average stay']) {
+    assert.equal(ask(q).aggregate, 'dwell', q);
+  }
+  // the average number of people is still a count
+  assert.equal(ask('what was the average number of people today').aggregate, 'average');
+});

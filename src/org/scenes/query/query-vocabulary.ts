@@ -102,7 +102,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'peak', 'peaked', 'max', 'maximum', 'most', 'highest', 'busiest', 'fullest', 'top', 'greatest', 'biggest',
     'largest', 'high',
   ],
-  average: ['average', 'avg', 'mean', 'typical', 'typically', 'usually', 'normally', 'generally'],
+  average: ['average', 'avg', 'mean', 'typical', 'typically', 'usually', 'normally', 'generally', 'averagedwell'],
   /** "how many people are usually here?": the same time on earlier days when no span is named */
   usual: ['typical', 'typically', 'usually', 'normally', 'generally', 'usual', 'normal', 'ordinarily'],
   /** the lowest count: "quietest it got today", "fewest people since 9" */
@@ -194,7 +194,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   /** "when was the first car seen this morning?", "earliest arrival" */
   first: ['first', 'earliest', 'firsttime'],
   /** "how long" something stayed */
-  dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt', 'longest', 'spend', 'spent', 'spends', 'spending'],
+  dwell: ['averagedwell', 'howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt', 'longest', 'spend', 'spent', 'spends', 'spending'],
   /** a general "what happened" question */
   activity: [
     'summary', 'overview', 'rundown', 'recap', 'sitrep', 'status', 'update', 'report', 'situation', 'goings','activity', 'activities', 'movement', 'movements', 'motion', 'happen', 'happened', 'happening', 'goingon', 'event', 'events'],
@@ -430,6 +430,18 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['a long time', 'longstay'],
   ['for ages', 'longstay'],
   ['for a while', 'longstay'],
+  // "the average stay", "length of stay", "time spent here": how long people stayed, not how many
+  ['average stay', 'averagedwell'],
+  ['average length of stay', 'averagedwell'],
+  ['mean stay', 'averagedwell'],
+  ['typical stay', 'averagedwell'],
+  ['average visit length', 'averagedwell'],
+  ['average visit', 'averagedwell'],
+  ['length of stay', 'dwell'],
+  ['length of the stay', 'dwell'],
+  ['longest stay', 'longest'],
+  ['longest visit', 'longest'],
+  ['time spent', 'dwell'],
   ['how many minutes', 'howlong'],
   ['how many hours', 'howlong'],
   ['for how many minutes', 'howlong'],
