@@ -89,6 +89,13 @@ test('"was it busier at noon than it is now?": two times compared, now the secon
   const history = [count('11:00', 15), count('12:00', 18), count('13:00', 12)];
   assert.match(answer('was it busier at noon than it is now?', history, { ...SCENE, people: 12 }, later), /^Yes\. /);
   assert.match(answer('was it quieter at noon than it is now?', history, { ...SCENE, people: 12 }, later), /^No\. /);
+  // in the present tense with no first time, the first is now; "this time yesterday" is a moment
+  const sameTime = ask('is it busier than this time yesterday?', later);
+  assert.equal(sameTime.aggregate, 'compare');
+  assert.equal(sameTime.from, ny('14:00'));
+  assert.equal(sameTime.compare_with?.from, ny('14:00', '2026-03-09'));
+  assert.equal(sameTime.compare_with?.to, ny('14:00', '2026-03-09'));
+  assert.match(refused('was it busier than yesterday?', later), /but not "than"/);
   // "than usual" is still a comparison with earlier days, not with now
   assert.equal(ask('are there more people than usual right now?').aggregate, 'vs_usual');
 });

@@ -77,7 +77,13 @@ export function readTimeComparison(text: string, scope: { now: number; timeZone:
   if (left.phrase.kind === 'several' || right.phrase.kind === 'several' || (right.phrase.kind === 'none' && !NOW_SIDE.test(b))) return undefined;
   const leadTime = findTimePhrase(lead, scope);
   // "busier today than yesterday": the first time may sit before the comparative word
-  const first = side(left.phrase, scope.now, NOW_WORDS.test(a)) ?? side(leadTime.phrase, scope.now, NOW_WORDS.test(lead));
+  // "is it busier than yesterday?", "are there more people than an hour ago?": asked in the
+  // present tense with no first time, the first time is now (the past tense says no time: refused)
+  const said = `${lead} ${a}`;
+  const presentTense = /\b(?:is|are|am)\b/.test(said) && !/\b(?:was|were|did|had|been)\b/.test(said);
+  const first =
+    side(left.phrase, scope.now, NOW_WORDS.test(a) || (presentTense && leadTime.phrase.kind === 'none')) ??
+    side(leadTime.phrase, scope.now, NOW_WORDS.test(lead));
   // "was it busier at noon than it is now?": now is the second time
   const second = side(right.phrase, scope.now, right.phrase.kind === 'none' && NOW_SIDE.test(b));
   if (!first || !second) return undefined;

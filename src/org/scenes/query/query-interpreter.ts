@@ -447,7 +447,9 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
   const prepared = comparisons.text
     .replace(/\bpicked up(?=\s*$)/, 'pickingup')
     // "all night" / "through the night": the night just past, or the one in progress
-    .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight');
+    .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight')
+    // "this time yesterday", "the same time yesterday": the moment a day ago, not the whole day
+    .replace(/\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b/, `at ${formatClock(now, timeZone)} yesterday`);
   // "compare this morning with yesterday morning", "busier today than yesterday?": two times
   const compared = readTimeComparison(prepared, { now, timeZone });
   const { phrase, remainder } = compared
