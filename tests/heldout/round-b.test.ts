@@ -24,11 +24,14 @@ test('round B household set: correct ≥ 94, wrong ≤ 11', async () => {
   assert.ok(total.correct >= 94, `correct ${total.correct}/${results.length}`);
 });
 
-test('round B scene questions: correct ≥ 60, wrong ≤ 2', { timeout: 900_000 }, async () => {
+// The scene half has since been worked on (docs/decisions.md, "Scene questions: the second round"):
+// 69/69 after fixing general causes. That is a tuned figure, so this gate is a regression floor;
+// the first run above stays the round's measure.
+test('round B scene questions: correct = 69, wrong = 0', { timeout: 900_000 }, async () => {
   const results = await scoreScenes(join(import.meta.dirname, 'round-b-scene.json'));
   assert.equal(results.length, 69);
   console.log(formatSummary('round B scene', results));
   const { total } = summarise(results);
-  assert.ok(total.wrong <= 2, `${total.wrong} wrong answers`);
-  assert.ok(total.correct >= 60, `correct ${total.correct}/${results.length}`);
+  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
+  assert.ok(total.correct >= 69, `correct ${total.correct}/${results.length}`);
 });

@@ -62,7 +62,10 @@ test('coverage: a time or comparison word left unread is never answered as anoth
   // "more … than an hour ago" is not "how many an hour ago" (it is a comparison of two times,
   // below); without a first time it is refused
   assert.notEqual(ask('are there more people now than an hour ago').aggregate, 'current');
-  assert.match(refused('are there more people than an hour ago'), /but not "more", "than"/);
+  // asked in the present tense the first time is now (docs/decisions.md, "Scene questions: the
+  // second round"); in the past tense no first time is said, and it is still refused
+  assert.equal(ask('are there more people than an hour ago').aggregate, 'compare');
+  assert.match(refused('were there more people than an hour ago'), /but not "more", "than"/);
   assert.match(refused('how many people in the lobby since before 9'), /but not "since"/);
   assert.match(refused('how many people came in after lunch'), /"lunch", "after"/);
   assert.match(refused('how many people every hour today'), /"every"/);

@@ -15,7 +15,7 @@ import { detectForeignLanguage } from './language-guard.ts';
 import { createNormalizer, findUncovered, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
-import { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
+import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
 import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
 const normalizeMessage = createNormalizer(listCorrectableWords());
@@ -1427,6 +1427,12 @@ function planListEvents(r: Reading, state: PlanState, plan: Plan): string | unde
   const since = resolveSince(r.time, state.ctx);
   if (since !== undefined) args.since = new Date(since).toISOString();
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  // a period that is over ("last night", "yesterday afternoon") has an end too: the shared past-range reader's (docs/decisions.md, "Household: honest past answers")
+  const period = findTimePhrase(words.join(' '), { now: state.ctx.now, timeZone: state.ctx.timeZone }).phrase;
+  if (period.kind === 'range' && period.to < state.ctx.now - 60_000) {
+    args.since ??= new Date(period.from).toISOString();
+    args.until = new Date(period.to).toISOString();
+  }
   if (words.some((w) => w === 'alert' || w === 'alerts')) args.kind = 'alert';
   else if (r.conditions.length === 1) args.kind = r.conditions[0];
   const limitAt = words.findIndex((w, k) => /^\d+$/.test(w) && ['events', 'event', 'alerts', 'things'].includes(words[k + 1] ?? ''));
@@ -1448,7 +1454,8 @@ function planListEvents(r: Reading, state: PlanState, plan: Plan): string | unde
       plan.refusals.push(explainUnknown(place, state));
       return undefined;
     }
-    const blocked = getPlaceSensors(place).map((s) => explainOutOfReach(state, s));
+    // a place left alone is not looked at, whenever; a muted sensor's past is answered, saying when it was muted (past-answer.ts)
+    const blocked = getPlaceSensors(place).map((s) => (findBoundary(state, s) ? explainOutOfReach(state, s) : undefined));
     if (blocked.length && blocked.every(Boolean)) {
       plan.refusals.push(blocked[0]!);
       return undefined;

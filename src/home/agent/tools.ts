@@ -68,6 +68,7 @@ export const toolSchemas = {
   list_events: Type.Object(
     {
       since: Type.Optional(IsoTime('Only events at or after this time')),
+      until: Type.Optional(IsoTime('Only events at or before this time (a period that is over: "last night")')),
       kind: Type.Optional(
         Type.String({ description: 'alert, observation, or a condition: ' + WATCH_CONDITIONS.join(', ') }),
       ),

@@ -33,6 +33,10 @@ export const ActionSchema = Type.Object(
     as_of: Type.Optional(Type.Union([IsoTime, Type.Null()], { description: 'scene.described: when the counts are from (the last reading when its cameras are not live)' })),
     sources_live: Type.Optional(Type.Boolean({ description: 'scene.described: at least one camera described is live' })),
     stale: Type.Optional(Type.Boolean({ description: 'scene.described: no camera has been live for longer than the silence threshold; the reply gives the last reading and its time' })),
+    sightings: Type.Optional(Type.Integer({ minimum: 0, description: 'events.listed: recorded detections of the place in the period the answer was made from (not only watch events)' })),
+    until: Type.Optional(IsoTime),
+    readings_since: Type.Optional(Type.Union([IsoTime, Type.Null()], { description: 'events.listed: the first reading of the sensors asked about; null when they have none' })),
+    not_looking: Type.Optional(Type.Array(Type.String(), { description: 'events.listed: sensors muted, left alone or offline for part of the period (the reply says which part)' })),
   },
   { $id: 'Action', additionalProperties: true },
 );

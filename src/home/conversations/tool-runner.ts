@@ -1,29 +1,19 @@
 import { AgentToolError, type ToolResult, type ToolRunner } from '../agent/index.ts';
 import type { ToolArgs, ToolName } from '../agent/index.ts';
-import { formatClock, formatMoment } from '../../platform/time/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import type { DatabaseHandle } from '../../platform/db/index.ts';
+import { answerPast } from './past-answer.ts';
 import type { Actor } from '../../platform/identity/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { ERROR_CATALOGUE, VigilError } from '../../platform/lib/index.ts';
 import type { EventService } from '../events/index.ts';
-import { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type EventView } from '../events/index.ts';
 import type { HouseholdService } from '../household/index.ts';
-import { capitalize } from '../directory/index.ts';
 import type { WatchService } from '../watches/index.ts';
 import type { WatchView } from '../watches/index.ts';
 
-/** Event types a watch condition word stands for, when the agent lists events ("any cars today?"). */
-const TYPES_OF_CONDITION: Record<string, readonly string[]> = {
-  person: ['person_detected', 'person_recognized', 'unrecognized_person', 'loitering'],
-  unrecognized_person: ['unrecognized_person'],
-  recognized_person: ['person_recognized'],
-  vehicle: ['vehicle_detected'],
-  door_open: ['door_opened', 'door_opened_while_away'],
-  motion: ['motion', 'motion_at_night', 'motion_while_away'],
-  loitering: ['loitering'],
-  animal: ['animal_detected'],
-};
-
 export interface ToolRunnerDeps {
+  database: DatabaseHandle;
+  clock: Clock;
   household: HouseholdService;
   watches: WatchService;
   events: EventService;
@@ -150,47 +140,12 @@ export class HouseholdToolRunner implements ToolRunner {
     }
   }
 
+  /** "what happened in the backyard last night?": every recorded detection, the watch events and the coverage (past-answer.ts). */
   private async listEvents(a: ToolArgs<'list_events'>): Promise<ToolResult> {
-    const { principal } = this.scope;
-    let kind: string | undefined;
-    let types: string[] | undefined;
-    if (a.kind && TYPES_OF_CONDITION[a.kind]) types = [...TYPES_OF_CONDITION[a.kind]];
-    else if (a.kind && (EVENT_LOG_KINDS as readonly string[]).includes(a.kind)) kind = a.kind;
-    // what happened = observations and alerts; changes (watch set up, sensor muted) are not news
-    else types = [...OBSERVATION_TYPES, ...ALERT_TYPES];
-    let sensorIds: string[] | undefined;
-    if (a.sensor_id) sensorIds = [a.sensor_id];
-    else if (a.room) {
-      const home = await this.deps.household.snapshot(principal.tenantId);
-      sensorIds = home.sensors.filter((s) => s.room.toLowerCase() === a.room!.toLowerCase()).map((s) => s.id);
-    }
-    const page = await this.deps.events.list(principal, { limit: a.limit ?? 20, since: a.since, watch_id: a.watch_id, kind, types, sensor_ids: sensorIds });
-    for (const e of page.data) if (e.sensor_id) this.revealed.add(e.sensor_id);
-    // honest about coverage: "I have readings since 00:31", not "nothing in 24 hours"
-    const coverage = await this.deps.household.getReadingsSince(principal.tenantId, sensorIds);
-    const text = this.summarizeEvents(page.data, a) + this.describeCoverage(coverage, a);
-    return {
-      action: { count: page.data.length, ...(a.since ? { since: a.since } : {}), ...(a.kind ? { kind: a.kind } : {}), readings_since: coverage.since === null ? null : new Date(coverage.since).toISOString() },
-      text,
-    };
-  }
-
-  private describeCoverage(coverage: { since: number | null; now: number }, a: ToolArgs<'list_events'>): string {
-    if (coverage.since === null) return ' I have no readings from there yet.';
-    const asked = a.since ? Date.parse(a.since) : undefined;
-    if (asked !== undefined && asked >= coverage.since) return '';
-    return ` I have readings since ${formatMoment(coverage.since, this.scope.timeZone, coverage.now)}.`;
-  }
-
-  private summarizeEvents(events: EventView[], a: ToolArgs<'list_events'>): string {
-    const tz = this.scope.timeZone;
-    const where = a.room ? ` in the ${a.room}` : '';
-    const when = a.since ? ` since ${formatClock(Date.parse(a.since), tz)}` : '';
-    if (events.length === 0) return `Nothing${a.kind === 'alert' ? ' alarming' : ''} has happened${where}${when}.`;
-    const shown = events.slice(0, 5).map((e) => `${formatClock(Date.parse(e.occurred_at), tz)} ${e.summary}`);
-    const full = events.length >= (a.limit ?? 20);
-    const n = events.length === 1 ? 'one event' : `${events.length}${full ? ' or more' : ''} events`;
-    const rest = events.length > 5 ? ` …and ${events.length - 5} earlier.` : '';
-    return `${capitalize(n)}${where}${when}, newest first: ${shown.join(' ')}${rest}`;
+    const { principal, timeZone } = this.scope;
+    const watchSensors = a.watch_id ? (await this.deps.watches.get(principal, a.watch_id)).sensor_ids : undefined;
+    const answer = await answerPast(this.deps, principal, timeZone, { ...a, ...(watchSensors ? { watch_sensor_ids: watchSensors } : {}) });
+    for (const id of answer.revealed) this.revealed.add(id);
+    return { action: answer.action, text: answer.text };
   }
 }

@@ -1722,6 +1722,17 @@ export interface components {
             sources_live?: boolean;
             /** @description scene.described: no camera has been live for longer than the silence threshold; the reply gives the last reading and its time */
             stale?: boolean;
+            /** @description events.listed: recorded detections of the place in the period the answer was made from (not only watch events) */
+            sightings?: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T20:40:00.000Z
+             */
+            until?: string;
+            /** @description events.listed: the first reading of the sensors asked about; null when they have none */
+            readings_since?: string | null;
+            /** @description events.listed: sensors muted, left alone or offline for part of the period (the reply says which part) */
+            not_looking?: string[];
         } & {
             [key: string]: unknown;
         };

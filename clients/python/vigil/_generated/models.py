@@ -131,7 +131,7 @@ __all__ = [
 
 
 _ActionRequired = TypedDict("_ActionRequired", {"type": "str"})
-_ActionOptional = TypedDict("_ActionOptional", {"id": "str", "subject": "str", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "str", "as_of": "Optional[str]", "sources_live": "bool", "stale": "bool"}, total=False)
+_ActionOptional = TypedDict("_ActionOptional", {"id": "str", "subject": "str", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "str", "as_of": "Optional[str]", "sources_live": "bool", "stale": "bool", "sightings": "int", "until": "str", "readings_since": "Optional[str]", "not_looking": "List[str]"}, total=False)
 
 
 class Action(_ActionRequired, _ActionOptional):

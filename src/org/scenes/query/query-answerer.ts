@@ -562,11 +562,9 @@ function answerBothTrends(interp: Interpretation, people: Reading[], vehicles: R
   if (known.length === 0) return { answer: `I have too few counts for ${p.place} ${p.when} to tell a trend.`, supporting: [] };
   const supporting = [...a.supporting, ...b.supporting];
   const sentences = known.map((t) => t.sentence!).join('; and ');
-  const agreed = known.every((t) => t.direction === known[0].direction) ? known[0].direction : undefined;
-  if (interp.direction && interp.yes_no && agreed) {
-    return { answer: `${agreed === interp.direction ? 'Yes' : 'No'}, ${sentences}.`, supporting };
-  }
-  return { answer: `${capitalise(sentences)}.`, supporting };
+  const verdict = interp.direction && interp.yes_no ? verdictOfBoth(interp.direction, known.map((t) => t.direction!)) : undefined;
+  if (verdict) return { answer: `${verdict}, ${sentences}.`, supporting };
+  return { answer: `${interp.direction && interp.yes_no ? 'Partly: ' : ''}${interp.direction && interp.yes_no ? sentences : capitalise(sentences)}.`, supporting };
 }
 
 /** "is the garage empty?" with neither people nor vehicles named: empty means neither. */
@@ -787,6 +785,7 @@ function staysOf(detections: DetectionRecord[], interp: Interpretation): Array<{
   const byTrack = new Map<string, { first: number; last: number; dwell: number; record: DetectionRecord }>();
   for (const d of detections) {
     if (!inRange(d, interp.from, interp.to) || d.type !== (vehicles ? 'vehicle' : 'person') || !d.track_id) continue;
+    if (interp.subtype && d.subtype !== interp.subtype) continue;
     const stay = byTrack.get(d.track_id);
     const dwell = Math.max(dwellOf(d), stay ? (d.at - stay.first) / 1000 : 0);
     if (!stay) byTrack.set(d.track_id, { first: d.at - dwellOf(d) * 1000, last: d.at, dwell, record: d });
@@ -810,7 +809,7 @@ function staysOf(detections: DetectionRecord[], interp: Interpretation): Array<{
  * nothing about a stay (it is not a stay of 0 seconds).
  */
 function answerDwell(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], snapshotValue: number, p: Phrasing): CountAnswer {
-  const [one, many] = nouns(interp);
+  const [one, many] = interp.subtype ? [`${interp.subtype} person`, `${interp.subtype} people`] : nouns(interp);
   const stays = staysOf(detections, interp);
   const nowReading = readingAt(readings, interp.to);
   const countNow = nowReading ? nowReading.value : p.isNowRange ? snapshotValue : undefined;
@@ -865,7 +864,7 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
  * "are there more people than usual right now?": now (or the range's average) against the
  * time-weighted average of the same time of day on the previous days that have readings.
  */
-function answerVsUsual(interp: Interpretation, readings: Reading[], baseline: DetectionRecord[][], snapshotValue: number, p: Phrasing): CountAnswer {
+function answerVsUsual(interp: Interpretation, readings: Reading[], baseline: DetectionRecord[][], snapshotValue: number, p: Phrasing): CountAnswer & { direction?: 'up' | 'down' | 'flat'; sentence?: string } {
   const [one, many] = nouns(interp);
   const type = interp.metric === 'vehicles' ? 'vehicle' : 'person_count';
   const spans = interp.baseline ?? [];
@@ -905,8 +904,34 @@ function answerVsUsual(interp: Interpretation, readings: Reading[], baseline: De
   const relation = direction === 'up' ? `more than usual` : direction === 'down' ? `fewer than usual` : 'about the usual number';
   const basis = `usual at this time of day is ${formatNumber(usual)} (the time-weighted average ${days} of the last ${USUAL_BASELINE_DAYS})`;
   const sentence = `${figure}, ${relation}: ${basis}`;
-  if (interp.direction && interp.yes_no) return { answer: `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`, supporting };
-  return { answer: `${capitalise(sentence)}.`, supporting };
+  const moved = direction === 'same' ? 'flat' : direction;
+  if (interp.direction && interp.yes_no) return { answer: `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`, supporting, direction: moved, sentence };
+  return { answer: `${capitalise(sentence)}.`, supporting, direction: moved, sentence };
+}
+
+/**
+ * The yes or no of a question about both counts ("has the car park been emptying out?", "is it
+ * busier than normal?" at a car park): yes when at least one count moved the way asked and none
+ * the other way; no when none moved the way asked; otherwise no yes or no, both said plainly.
+ */
+function verdictOfBoth(asked: 'up' | 'down', moved: Array<'up' | 'down' | 'flat'>): 'Yes' | 'No' | undefined {
+  const against = asked === 'up' ? 'down' : 'up';
+  if (moved.includes(asked) && !moved.includes(against)) return 'Yes';
+  if (!moved.includes(asked)) return 'No';
+  return undefined;
+}
+
+/** "is it busier than normal for this time of day?" at a car park with neither named: both counts against usual. */
+function answerBothVsUsual(interp: Interpretation, people: Reading[], vehicles: Reading[], baseline: DetectionRecord[][], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+  const a = answerVsUsual({ ...interp, metric: 'people' }, people, baseline, scene.people, p);
+  const b = answerVsUsual({ ...interp, metric: 'vehicles' }, vehicles, baseline, scene.vehicles, p);
+  const known = [a, b].filter((x) => x.direction !== undefined);
+  const supporting = [...a.supporting, ...b.supporting];
+  if (known.length === 0) return { answer: `${a.answer} ${b.answer}`, supporting };
+  const sentences = known.map((x) => x.sentence!).join('; and ');
+  const verdict = interp.direction && interp.yes_no ? verdictOfBoth(interp.direction, known.map((x) => x.direction!)) : undefined;
+  if (verdict) return { answer: `${verdict}, ${sentences}.`, supporting };
+  return { answer: `${interp.direction && interp.yes_no ? 'Partly: ' : ''}${interp.direction && interp.yes_no ? sentences : capitalise(sentences)}.`, supporting };
 }
 
 /** "what happened this afternoon?": arrivals, the peak, vehicles and anything unusual, in one sentence. */
@@ -1144,7 +1169,7 @@ export function answerQuery(
           result = answerDwell(interp, detections, counted, snapshotValue, p);
           break;
         case 'vs_usual':
-          result = answerVsUsual(interp, counted, baseline, snapshotValue, p);
+          result = interp.metric === 'activity' ? answerBothVsUsual(interp, people, vehicles, baseline, scene, p) : answerVsUsual(interp, counted, baseline, snapshotValue, p);
           break;
         case 'summary':
           result = answerSummary(interp, detections, people, vehicles, scene, p);
@@ -1183,6 +1208,12 @@ export function answerQuery(
 
   if (interp.other_reading && (interp.aggregate === 'current' || interp.aggregate === 'presence')) {
     result = { ...result, answer: withOtherReading(interp, result.answer, baseline[0] ?? [], p) };
+  }
+
+  if (interp.vehicle_kinds?.length) {
+    // "how many trucks": the count is of every vehicle, and the answer says so (docs/decisions.md, "Scene questions: the second round")
+    const kinds = interp.vehicle_kinds.map((k) => `"${k}"`).join(' and ');
+    result = { ...result, answer: `${result.answer} The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, so that figure is every vehicle.` };
   }
 
   // Density at the moment the answer is about; otherwise at the end of the range.

@@ -49,6 +49,8 @@ function side(phrase: TimePhrase, now: number, nowWord: boolean): Side | undefin
 }
 
 const NOW_WORDS = /\b(?:now|right now|currently|at the moment|at present)\b/;
+/** The second side is now only when it says nothing but that: "than it is now", "than now", "than right now". */
+const NOW_SIDE = /^\s*(?:(?:it|there|things|they)\s+(?:is|are)\s+)?(?:right\s+)?(?:now|currently|at the moment|at present)\s*$/;
 
 /**
  * Two times compared, or undefined when the question is not such a comparison (one time or
@@ -72,15 +74,22 @@ export function readTimeComparison(text: string, scope: { now: number; timeZone:
   const left = findTimePhrase(a, scope);
   const right = findTimePhrase(b, scope);
   // "more than usual", "than before": not two times
-  if (left.phrase.kind === 'several' || right.phrase.kind === 'several' || right.phrase.kind === 'none') return undefined;
+  if (left.phrase.kind === 'several' || right.phrase.kind === 'several' || (right.phrase.kind === 'none' && !NOW_SIDE.test(b))) return undefined;
   const leadTime = findTimePhrase(lead, scope);
   // "busier today than yesterday": the first time may sit before the comparative word
-  const first = side(left.phrase, scope.now, NOW_WORDS.test(a)) ?? side(leadTime.phrase, scope.now, NOW_WORDS.test(lead));
-  const second = side(right.phrase, scope.now, false);
+  // "is it busier than yesterday?", "are there more people than an hour ago?": asked in the
+  // present tense with no first time, the first time is now (the past tense says no time: refused)
+  const said = `${lead} ${a}`;
+  const presentTense = /\b(?:is|are|am)\b/.test(said) && !/\b(?:was|were|did|had|been)\b/.test(said);
+  const first =
+    side(left.phrase, scope.now, NOW_WORDS.test(a) || (presentTense && leadTime.phrase.kind === 'none')) ??
+    side(leadTime.phrase, scope.now, NOW_WORDS.test(lead));
+  // "was it busier at noon than it is now?": now is the second time
+  const second = side(right.phrase, scope.now, right.phrase.kind === 'none' && NOW_SIDE.test(b));
   if (!first || !second) return undefined;
   const usedLead = left.phrase.kind === 'none' && leadTime.phrase.kind !== 'none';
   const strip = (s: string) => s.replace(NOW_WORDS, ' ');
   // the comparative word and the connectives are consumed here; what is compared is what is left
-  const rest = [usedLead ? leadTime.remainder : lead, strip(left.remainder), strip(right.remainder)].join(' ').replace(/\s+/g, ' ').trim();
+  const rest = [usedLead ? leadTime.remainder : lead, strip(left.remainder), NOW_SIDE.test(b) ? '' : strip(right.remainder)].join(' ').replace(/\s+/g, ' ').trim();
   return { first, second, rest, ...(direction ? { direction } : {}) };
 }

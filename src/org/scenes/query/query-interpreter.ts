@@ -279,7 +279,7 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
       what = `how long ${plural} stayed (dwell time)`;
       break;
     case 'vs_usual':
-      what = `${noun} count compared with the same time on the previous ${USUAL_BASELINE_DAYS} days`;
+      what = `${interp.metric === 'activity' ? 'people and vehicle counts' : `${noun} count`} compared with the same time on the previous ${USUAL_BASELINE_DAYS} days`;
       break;
     case 'summary':
       what = 'activity overview (arrivals, peak, vehicles, anomalies)';
@@ -425,11 +425,18 @@ interface Reading {
   roles: Set<WordRole>;
   /** two times compared; `phrase` is then the first of them */
   compared?: ComparisonOfTimes;
+  /** "… and when?" after the question: asked of an answer that says when anyway (the peak, the first sighting) */
+  alsoWhen: boolean;
 }
+
+/** "what was the peak today and when?": the time asked along with a figure whose answer gives it. */
+const ALSO_WHEN = /\s+and\s+(?:at\s+)?(?:when|what time)(?:\s+(?:was|is|did)\s+(?:it|that|this))?(?:\s+happen)?\s*$/;
 
 function readQuestion(query: string, ctx: QueryContext): Reading {
   const { now, timeZone, location } = ctx;
-  const normalised = normaliseQuestion(query, location);
+  const said = normaliseQuestion(query, location);
+  const alsoWhen = ALSO_WHEN.exec(said);
+  const normalised = alsoWhen ? said.slice(0, alsoWhen.index) : said;
   // "while I was out", "since we left": the user's own absence names a time only with a phrase
   // that says when ("while I was out this afternoon"); the clause itself is set aside
   const absence = ABSENCE_PATTERN.exec(normalised);
@@ -440,14 +447,16 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
   const prepared = comparisons.text
     .replace(/\bpicked up(?=\s*$)/, 'pickingup')
     // "all night" / "through the night": the night just past, or the one in progress
-    .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight');
+    .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight')
+    // "this time yesterday", "the same time yesterday": the moment a day ago, not the whole day
+    .replace(/\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b/, `at ${formatClock(now, timeZone)} yesterday`);
   // "compare this morning with yesterday morning", "busier today than yesterday?": two times
   const compared = readTimeComparison(prepared, { now, timeZone });
   const { phrase, remainder } = compared
     ? { phrase: { kind: 'range' as const, from: compared.first.from, to: compared.first.to, label: compared.first.label, phrase: compared.first.phrase ?? 'now' }, remainder: compared.rest }
     : findTimePhrase(prepared, { now, timeZone });
   const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
-  return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens), compared };
+  return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens), compared, alsoWhen: alsoWhen !== null };
 }
 
 /** What the reading understood, for a refusal that says so (see query-coverage.ts). */
@@ -519,42 +528,119 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   return resolveQuestion(reading, ctx);
 }
 
-/** The resolve stage: metric, aggregate and range from a reading that passed the coverage check. */
-function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
-  const { now, timeZone, windowMs, location } = ctx;
-  const { query, comparisons, phrase, remainder, tokens, roles } = reading;
+/**
+ * What every step of the resolve stage reads: the reading, the context, and the shape of the
+ * question worked out once (yes/no, a span or a moment, a car park with neither count named).
+ */
+interface Resolving {
+  reading: Reading;
+  ctx: QueryContext;
+  roles: Set<WordRole>;
+  tokens: Token[];
+  comparisons: Comparisons;
+  phrase: TimePhrase;
+  yesNo: boolean;
+  /** the question is about a span (a range named, or the past tense with no time) */
+  rangeish: boolean;
+  atVehiclePlace: boolean;
+  namesPeople: boolean;
+  /** at a car park with neither people nor vehicles named: both counts */
+  bothCounts: boolean;
+  anomalyWords: boolean;
+  /** kinds of vehicle named in a count ("how many trucks"): answered as every vehicle, said so */
+  vehicleKinds: string[];
+  windowRange(): Range;
+  /** a span: the phrase's, "around 4" widened to its hour, or the request window */
+  spanRange(what: string): Range;
+  /** a moment: the phrase's, or now */
+  pointRange(): Range;
+}
 
-  // "getting busier", "busier than before": a change; "was it busier yesterday": than when?
+/** What one resolver decides: the metric, the aggregate, the range and the fields particular to it. */
+interface Resolved {
+  metric: Metric;
+  aggregate: Aggregate;
+  range: Range;
+  extra: Partial<Interpretation>;
+}
+
+/** Aggregates whose answer already says when ("the peak today and when?"). */
+const ANSWERS_WITH_TIME = new Set<Aggregate>(['peak', 'minimum', 'first_seen', 'last_seen', 'last_arrival', 'last_departure']);
+
+/**
+ * The resolve stage: metric, aggregate and range from a reading that passed the coverage check,
+ * as one straight pass: the words that turn a level into a change, what the cameras cannot tell,
+ * the question's shape, then the one resolver its ask words select.
+ */
+function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
+  readChangeWords(reading);
+  refuseWhatCamerasCannotTell(reading, ctx.location);
+  const r = shapeOf(reading, ctx);
+  if (reading.compared) return resolveComparison(r);
+  const animalWords = r.tokens.filter((t) => t.roles.has('animals') || t.roles.has('other_animal'));
+  if (r.roles.has('only') && animalWords.length === 0) refuse(`I did not understand "only".`);
+  if (animalWords.length > 0) return resolveAnimals(r, animalWords);
+  const resolved = resolveByAsk(r);
+  if (r.comparisons.minDwellS !== undefined && resolved.extra.min_dwell_s === undefined) {
+    refuse('The question names a length of stay I could not tie to the rest; ask e.g. "anyone here longer than 10 minutes?"');
+  }
+  if (reading.alsoWhen && !ANSWERS_WITH_TIME.has(resolved.aggregate)) refuse('That is more than one question; ask them one at a time.');
+  if (r.vehicleKinds.length > 0 && (resolved.metric !== 'vehicles' || !COUNTING_AGGREGATES.has(resolved.aggregate))) {
+    refuse(`I count vehicles of every kind together and cannot tell ${quote(r.vehicleKinds)} apart from other vehicles; ask how many vehicles there are.`);
+  }
+  return finish(r, resolved);
+}
+
+/** "getting busier", "busier than before", "getting quiet": a change, read as a rise or a fall. */
+function readChangeWords(reading: Reading): void {
+  const { tokens, roles, remainder } = reading;
   const becoming = tokens.some((t) => t.roles.has('becoming')) || /\bthan (?:before|earlier)\b/.test(remainder);
   if (roles.has('comparative_up') || roles.has('comparative_down')) {
     if (!becoming) refuse('Busier or quieter than when? Ask e.g. "is it getting busier?" or "is it busier than usual?"');
     roles.add(roles.has('comparative_up') ? 'trend_up' : 'trend_down');
   }
-  // "getting busy", "becoming crowded", "getting quiet": a change, read as a rise or a fall
   tokens.forEach((t, i) => {
     const next = tokens[i + 1];
     if (!t.roles.has('becoming') || !next) return;
     if ([...LEVEL_WORDS.busy, ...LEVEL_WORDS.crowded, ...LEVEL_WORDS.full].includes(next.word)) roles.add('trend_up');
     if (LEVEL_WORDS.quiet.includes(next.word)) roles.add('trend_down');
   });
-  // "is the lobby not empty?", "no cars today?", "didn't anyone come?": a yes or a no to a
-  // negative question reads either way round, so it is never answered with one
+}
+
+/** Aggregates that give a count, which may carry "I cannot tell trucks from other vehicles". */
+const COUNTING_AGGREGATES = new Set<Aggregate>(['current', 'peak', 'average', 'minimum', 'arrivals', 'compare']);
+
+/**
+ * What no answer can honestly carry: a negative question (a yes or no reads either way round),
+ * kinds of people the cameras do not tell apart ("kids", "women"), things they do not detect
+ * ("bicycles"), and kinds of vehicle outside a plain count (see docs/decisions.md, "Scene
+ * questions: kinds the cameras cannot tell").
+ */
+function refuseWhatCamerasCannotTell(reading: Reading, location: string): void {
+  const { tokens } = reading;
   const negation = tokens.find((t) => NEGATIONS.has(t.word));
   if (negation) {
     refuse(`The question is asked the negative way ("${negation.word}"), so a yes or no could be read backwards; ask it the plain way, e.g. "is anyone in the ${describeLocation(location)}?"`);
   }
-  const kinds = tokens.filter((t) => t.roles.has('vehicle_kind')).map((t) => t.word);
-  if (kinds.length > 0) {
-    refuse(`I count vehicles of every kind together and cannot tell ${quote(kinds)} apart from other vehicles; ask about vehicles or cars.`);
+  const peopleKinds = tokens.filter((t) => t.roles.has('people_kind')).map((t) => t.word);
+  if (peopleKinds.length > 0) {
+    refuse(`I count people of every age and sex together and cannot tell ${quote(peopleKinds)} apart from other people; ask how many people there are.`);
   }
+  const undetected = tokens.filter((t) => t.roles.has('undetected_kind')).map((t) => t.word);
+  if (undetected.length > 0) {
+    refuse(`The cameras detect people, cars, vans, trucks, buses and motorbikes, cats and dogs; they do not report ${quote(undetected)}.`);
+  }
+}
+
+function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
+  const { now, timeZone, windowMs, location } = ctx;
+  const { query, comparisons, phrase, tokens, roles } = reading;
   const yesNo = isYesNoQuestion(query, tokens);
   const atVehiclePlace = VEHICLE_PLACES.some((w) => locationWords(location).includes(w));
   const namesPeople = tokens.some((t) => t.roles.has('people') && !PLACE_STATE_WORDS.has(t.word));
-  // at a car park with neither people nor vehicles named, "empty" and "getting quieter" are about
-  // both counts; "full" or "busier than usual" could be either and are asked about
   const bothCounts = atVehiclePlace && !namesPeople && !roles.has('vehicles');
   const trendAsked = roles.has('trend_up') || roles.has('trend_down') || roles.has('trend');
-  if (bothCounts && !trendAsked && !roles.has('empty') && (roles.has('crowd') || comparisons.usual)) {
+  if (bothCounts && !trendAsked && !roles.has('empty') && !comparisons.usual && roles.has('crowd')) {
     // "is the parking lot full?": of cars, most likely, and capacity is counted in people
     refuse(`People or vehicles? Ask e.g. "how many cars are in the ${describeLocation(location)}?" or "how crowded with people is it?"`);
   }
@@ -562,7 +648,6 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
   const rangeish = phrase.kind === 'range' || (phrase.kind === 'none' && pastTense);
   const windowRange = (): Range => ({ from: now - windowMs, to: now, label: `in the last ${describeDuration(windowMs)}` });
   const nowRange = (): Range => ({ from: now, to: now, label: `now (${formatClock(now, timeZone)})` });
-  /** A span: the phrase's, "around 4" widened to its hour, or the request window. */
   const spanRange = (what: string): Range => {
     if (phrase.kind === 'range') return { from: phrase.from, to: phrase.to, label: phrase.label, phrase: phrase.phrase };
     if (phrase.kind === 'point') {
@@ -571,205 +656,238 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
     }
     return windowRange();
   };
-  /** A moment: the phrase's, or now. */
   const pointRange = (): Range => {
     if (phrase.kind === 'range') refuse(`The question asks about now and about "${phrase.phrase}"; ask about one of them.`);
     if (phrase.kind === 'point') return { from: phrase.at, to: phrase.at, label: phrase.label, phrase: phrase.phrase };
     return nowRange();
   };
-
-  if (reading.compared) return resolveComparison(reading, ctx, yesNo, bothCounts);
-
-  const animalWords = tokens.filter((t) => t.roles.has('animals') || t.roles.has('other_animal'));
-  if (roles.has('only') && animalWords.length === 0) refuse(`I did not understand "only".`);
-  if (animalWords.length > 0) {
-    const lookback = { from: now - ANIMAL_WHEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(ANIMAL_WHEN_LOOKBACK_MS)}` };
-    const a = interpretAnimalQuestion(tokens, roles, animalWords, comparisons, phrase.kind, rangeish, spanRange, location, lookback);
-    const base: Omit<Interpretation, 'summary'> = {
-      ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
-    };
-    if (a.range.phrase) base.time_phrase = a.range.phrase;
-    return { ...base, summary: describeQuestion(base, now) };
+  const countAsked = roles.has('count') && !yesNo;
+  const vehicleKinds = tokens.filter((t) => t.roles.has('vehicle_kind')).map((t) => t.word);
+  if (vehicleKinds.length > 0 && !countAsked) {
+    refuse(`I count vehicles of every kind together and cannot tell ${quote(vehicleKinds)} apart from other vehicles; ask about vehicles or cars.`);
   }
+  return {
+    reading, ctx, roles, tokens, comparisons, phrase, yesNo, rangeish, atVehiclePlace, namesPeople, bothCounts,
+    anomalyWords: roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering'),
+    vehicleKinds, windowRange, spanRange, pointRange,
+  };
+}
 
-  let metric: Metric;
-  let aggregate: Aggregate;
-  let range: Range;
-  const extra: Partial<Interpretation> = {};
-  const anomalyWords = roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering');
-
+/** The one resolver the question's ask words select, in order of precedence. */
+function resolveByAsk(r: Resolving): Resolved {
+  const { roles, comparisons, phrase } = r;
   // "how many people are usually here?": with no span named, usual is the same time on earlier days
-  const otherAsk = (['dwell', 'last', 'trend', 'trend_up', 'trend_down', 'departures', 'arrivals', 'minimum', 'peak', 'anomaly', 'unrecognized', 'loitering'] as const).some((r) => roles.has(r));
-  if (!comparisons.usual && roles.has('usual') && phrase.kind === 'none' && !otherAsk) {
-    comparisons.usual = {};
-  }
-  if (comparisons.usual) {
-    // "are there more people than usual right now?": now (or the range) against the same time of day before
-    if (anomalyWords) refuse('I can compare counts of people or vehicles with usual, not unusual activity.');
-    if (comparisons.threshold) refuse('The question compares with usual and with a number at once; ask one of them.');
-    metric = metricFor(roles);
-    aggregate = 'vs_usual';
-    range = rangeish ? spanRange('a comparison with usual') : pointRange();
-    if (range.to - range.from > 86_400_000) refuse('I can compare at most one day with usual; ask about a shorter span.');
-    if (comparisons.usual.direction) extra.direction = comparisons.usual.direction;
-    extra.yes_no = yesNo && comparisons.usual.direction !== undefined;
-    extra.baseline = baselineSpans(range, timeZone);
-  } else if (comparisons.threshold) {
-    const t = comparisons.threshold;
-    if (anomalyWords) refuse('I can compare counts of people or vehicles with a number, not unusual activity.');
-    if (!yesNo) refuse(`Ask it as a yes/no question, e.g. "were there ${SYMBOL[t.op]} ${t.capacity ? 'capacity' : t.value} people at any point in the last hour?"`);
-    if (roles.has('peak') || roles.has('average') || roles.has('trend') || roles.has('last') || roles.has('dwell')) {
-      refuse('The question compares with a number and asks for something else too; ask one thing at a time.');
-    }
-    metric = metricFor(roles);
-    if ((t.capacity || t.share) && metric === 'vehicles') refuse('Capacity is set for people, not vehicles.');
-    if (t.share && roles.has('arrivals')) refuse('A share of capacity compares with how many are present, not with arrivals.');
-    let basis: Threshold['basis'];
-    if (roles.has('arrivals')) basis = 'arrivals';
-    else if (rangeish || roles.has('any_point')) basis = t.op === '>' || t.op === '>=' ? 'peak' : 'minimum';
-    else basis = 'current';
-    range = basis === 'current' ? pointRange() : spanRange('a question like this');
-    aggregate = 'threshold';
-    extra.threshold = { ...t, basis };
-    extra.yes_no = true;
-  } else if (roles.has('first')) {
-    // "when was the first car seen this morning?", "first person in today": the earliest sighting
-    if (roles.has('last')) refuse('The question asks for the first and the last at once; ask for one of them.');
-    const other = (['dwell', 'departures', 'peak', 'average', 'minimum', 'trend', 'trend_up', 'trend_down', 'loitering', 'empty', 'crowd'] as const).filter((r) => roles.has(r));
-    if (other.length > 0 || (roles.has('anomaly') && !roles.has('unrecognized'))) {
-      refuse(`I can tell when the first person or vehicle was seen; ask e.g. "when was the first car seen this morning?"`);
-    }
-    metric = roles.has('unrecognized') ? 'anomalies' : metricFor(roles);
-    if (metric === 'anomalies') extra.subtype = 'unrecognized';
-    aggregate = 'first_seen';
-    // with no time named, "the first car" is today's
-    range = phrase.kind === 'none' ? { from: startOfZonedDay(now, timeZone), to: now, label: 'today' } : spanRange('a question about the first sighting');
-  } else if (roles.has('dwell')) {
-    // "how long has that guy been hanging around": the stay, not the arrivals
-    if (roles.has('empty')) refuse('I can tell how long people stayed, not how long the place was empty.');
-    if (roles.has('unrecognized')) refuse('I can tell how long people stayed, but not for unrecognized people only; ask "any unrecognized people?"');
-    metric = metricFor(roles);
-    aggregate = 'dwell';
-    range = rangeish || phrase.kind !== 'none' ? spanRange('a question about how long') : windowRange();
-    const words = new Set(tokens.map((t) => t.word));
-    // "how long has he been here" asks about a stay still going on; "how long did/do people stay",
-    // "average dwell", "the longest stay" ask about the stays of the range
-    extra.ongoing =
-      range.to === now &&
-      ['been', 'still', 'is', 'are', 'has', 'have'].some((w) => words.has(w)) &&
-      !['did', 'was', 'were', 'had', 'do', 'does', 'longest'].some((w) => words.has(w)) &&
-      !roles.has('average') &&
-      !roles.has('usual');
-  } else if (roles.has('departures') && roles.has('arrivals') && !roles.has('dwell')) {
+  const otherAsk = (['dwell', 'last', 'trend', 'trend_up', 'trend_down', 'departures', 'arrivals', 'minimum', 'peak', 'anomaly', 'unrecognized', 'loitering'] as const).some((x) => roles.has(x));
+  if (!comparisons.usual && roles.has('usual') && phrase.kind === 'none' && !otherAsk) comparisons.usual = {};
+  if (comparisons.usual) return resolveVsUsual(r);
+  if (comparisons.threshold) return resolveThreshold(r);
+  if (roles.has('first')) return resolveFirstSeen(r);
+  if (roles.has('dwell')) return resolveDwell(r);
+  if (roles.has('departures') && roles.has('arrivals')) {
     return refuse('The question asks about people coming and going at once; ask how many arrived or how many left.');
-  } else if (roles.has('departures')) {
-    // "how many people left", "has anyone left", "when did the last car leave"
-    if (anomalyWords) refuse('I can count people or vehicles leaving, not unusual activity.');
-    if (roles.has('current') || tokens.some((t) => t.word === 'still')) {
-      refuse('Do you mean who is still there, or who has left? Ask "is anyone still in the lobby?" or "has anyone left?"');
-    }
-    const be = tokens.find((t) => t.roles.has('filler') || t.roles.has('past'))?.word;
-    if (be === 'is' || be === 'are') {
-      refuse('Do you mean who is still there, or who has left? Ask "is anyone still here?" or "has anyone left?"');
-    }
-    metric = metricFor(roles);
-    if (roles.has('last')) {
-      aggregate = 'last_departure';
-      range =
-        phrase.kind === 'none'
-          ? { from: now - LAST_SEEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(LAST_SEEN_LOOKBACK_MS)}` }
-          : spanRange('a question about the last departure');
-    } else {
-      aggregate = 'departures';
-      range = spanRange('a count of departures');
-      if (yesNo) extra.yes_no = true;
-    }
-  } else if (roles.has('last')) {
-    metric = roles.has('unrecognized') ? 'anomalies' : metricFor(roles);
-    if (roles.has('loitering') || (roles.has('anomaly') && !roles.has('unrecognized'))) {
-      refuse('I can tell when a person or vehicle was last seen; for unusual activity ask "anything unusual today?"');
-    }
-    aggregate = roles.has('arrivals') && metric !== 'anomalies' ? 'last_arrival' : 'last_seen';
-    if (metric === 'anomalies') extra.subtype = 'unrecognized';
-    // "when was the lobby last empty?": the latest moment the count was zero
-    if (roles.has('empty') && aggregate === 'last_seen' && metric !== 'anomalies') {
-      if (atVehiclePlace && !namesPeople && !roles.has('vehicles')) {
-        refuse(`Empty of people or of vehicles? Ask "when was the ${describeLocation(location)} last empty of cars?"`);
-      }
-      extra.expect_empty = true;
-    }
-    range =
-      phrase.kind === 'none'
-        ? { from: now - LAST_SEEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(LAST_SEEN_LOOKBACK_MS)}` }
-        : spanRange('a question about the last sighting');
-  } else if (roles.has('trend_up') || roles.has('trend_down') || roles.has('trend')) {
-    if (roles.has('trend_up') && roles.has('trend_down')) refuse('The question asks about rising and falling at once; ask about one.');
-    if (anomalyWords) refuse('I can tell whether counts of people or vehicles rose or fell, not unusual activity.');
-    metric = bothCounts ? 'activity' : metricFor(roles);
-    aggregate = 'trend';
-    range = spanRange('a trend');
-    if (roles.has('trend_up')) extra.direction = 'up';
-    if (roles.has('trend_down')) extra.direction = 'down';
-    extra.yes_no = yesNo && extra.direction !== undefined;
-  } else if (roles.has('activity') && !anomalyWords && !roles.has('people') && !roles.has('vehicles') && !roles.has('crowd')) {
+  }
+  if (roles.has('departures')) return resolveDepartures(r);
+  if (roles.has('last')) return resolveLastSeen(r);
+  if (roles.has('trend_up') || roles.has('trend_down') || roles.has('trend')) return resolveTrend(r);
+  if (roles.has('activity') && !r.anomalyWords && !roles.has('people') && !roles.has('vehicles') && !roles.has('crowd')) {
     // "what happened while I was out this afternoon?", "any activity since 9?"
-    metric = 'activity';
-    aggregate = 'summary';
-    range = rangeish || phrase.kind !== 'none' ? spanRange('an overview') : pointRange();
-  } else {
-    if (roles.has('empty') && (roles.has('level_crowded') || roles.has('level_full') || roles.has('level_busy'))) {
-      refuse('The question asks whether it is empty and crowded at once; ask one of them.');
-    }
-    metric = chooseMetric(roles, location, tokens.filter((t) => t.roles.has('crowd')).map((t) => t.word));
-    if (metric === 'people' && bothCounts && roles.has('empty')) {
-      // "is the lot empty?": empty of everything, people and vehicles
-      metric = 'activity';
-    }
-    if ((metric === 'people' || metric === 'activity' || metric === 'vehicles') && roles.has('empty') && !roles.has('count')) {
-      aggregate = 'presence';
-      extra.expect_empty = true;
-      extra.yes_no = true;
-    } else {
-      aggregate = chooseAggregate(metric, roles, tokens, rangeish);
-    }
-    if (metric === 'crowd_density' && yesNo) {
-      // the adjective itself, not a word sharing its stem ("crowd level?" names no level)
-      const levels = (['busy', 'crowded', 'full', 'quiet'] as const).filter((l) => tokens.some((t) => LEVEL_WORDS[l].includes(t.word)));
-      if (levels.length > 1) refuse(`The question asks whether it is ${levels.join(' and ')} at once; ask one.`);
-      if (levels.length === 1) {
-        extra.level = levels[0];
-        extra.yes_no = true;
-        if (aggregate === 'peak' && levels[0] === 'quiet') aggregate = 'average';
-      }
-    }
-    if (aggregate === 'presence' && metric !== 'anomalies') extra.yes_no = true;
-    if (metric === 'anomalies' && yesNo) extra.yes_no = true; // "any strangers tonight?"
-    if (aggregate === 'arrivals' && yesNo && !roles.has('count')) extra.yes_no = true; // "did a car arrive?"
-    // "was anyone here around 4": presence over the half hour either side, not at 4 sharp
-    const around = phrase.kind === 'point' && phrase.around !== undefined;
-    const pointAggregate = aggregate === 'current' || (aggregate === 'presence' && !rangeish && !around);
-    if (pointAggregate) {
-      range = pointRange();
-      const other = (aggregate === 'current' && metric !== 'crowd_density') || aggregate === 'presence' ? otherClockReading(phrase, now, timeZone) : undefined;
-      if (other) {
-        extra.other_reading = other;
-        extra.baseline = [{ from: other.at, to: other.at }];
-      }
-    }
-    else range = spanRange(RANGE_AGGREGATES.has(aggregate) ? `a ${aggregate}` : 'a question like this');
-    if (comparisons.minDwellS !== undefined) {
-      if (metric !== 'anomalies' && metric !== 'people') refuse('I track how long people stay; ask about people.');
-      metric = 'anomalies';
-      aggregate = 'list';
-      range = spanRange('a question like this');
-      extra.min_dwell_s = comparisons.minDwellS;
-    }
+    const range = r.rangeish || phrase.kind !== 'none' ? r.spanRange('an overview') : r.pointRange();
+    return { metric: 'activity', aggregate: 'summary', range, extra: {} };
   }
-  if (comparisons.minDwellS !== undefined && extra.min_dwell_s === undefined) {
-    refuse('The question names a length of stay I could not tie to the rest; ask e.g. "anyone here longer than 10 minutes?"');
-  }
-  if (range.to - range.from > MAX_WINDOW_MS) refuse('History questions can cover at most 30 days.');
+  return resolveCount(r);
+}
 
+/** "longest window": "when was the last car seen" with no time named looks back this far. */
+function lookbackRange(r: Resolving, what: string): Range {
+  const { now } = r.ctx;
+  return r.phrase.kind === 'none'
+    ? { from: now - LAST_SEEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(LAST_SEEN_LOOKBACK_MS)}` }
+    : r.spanRange(what);
+}
+
+/** "are there more people than usual right now?": now (or the range) against the same time of day before. */
+function resolveVsUsual(r: Resolving): Resolved {
+  const { roles, comparisons } = r;
+  if (r.anomalyWords) refuse('I can compare counts of people or vehicles with usual, not unusual activity.');
+  if (comparisons.threshold) refuse('The question compares with usual and with a number at once; ask one of them.');
+  // at a car park with neither named, "busier than usual" is about both counts
+  const metric: Metric = r.bothCounts ? 'activity' : metricFor(roles);
+  const range = r.rangeish ? r.spanRange('a comparison with usual') : r.pointRange();
+  if (range.to - range.from > 86_400_000) refuse('I can compare at most one day with usual; ask about a shorter span.');
+  const direction = comparisons.usual!.direction;
+  return {
+    metric,
+    aggregate: 'vs_usual',
+    range,
+    extra: { ...(direction ? { direction } : {}), yes_no: r.yesNo && direction !== undefined, baseline: baselineSpans(range, r.ctx.timeZone) },
+  };
+}
+
+/** "more than 5 people at any point?": a yes or no against a number or the capacity. */
+function resolveThreshold(r: Resolving): Resolved {
+  const { roles } = r;
+  const t = r.comparisons.threshold!;
+  if (r.anomalyWords) refuse('I can compare counts of people or vehicles with a number, not unusual activity.');
+  if (!r.yesNo) refuse(`Ask it as a yes/no question, e.g. "were there ${SYMBOL[t.op]} ${t.capacity ? 'capacity' : t.value} people at any point in the last hour?"`);
+  if (roles.has('peak') || roles.has('average') || roles.has('trend') || roles.has('last') || roles.has('dwell')) {
+    refuse('The question compares with a number and asks for something else too; ask one thing at a time.');
+  }
+  const metric = metricFor(roles);
+  if ((t.capacity || t.share) && metric === 'vehicles') refuse('Capacity is set for people, not vehicles.');
+  if (t.share && roles.has('arrivals')) refuse('A share of capacity compares with how many are present, not with arrivals.');
+  let basis: Threshold['basis'];
+  if (roles.has('arrivals')) basis = 'arrivals';
+  else if (r.rangeish || roles.has('any_point')) basis = t.op === '>' || t.op === '>=' ? 'peak' : 'minimum';
+  else basis = 'current';
+  const range = basis === 'current' ? r.pointRange() : r.spanRange('a question like this');
+  return { metric, aggregate: 'threshold', range, extra: { threshold: { ...t, basis }, yes_no: true } };
+}
+
+/** "when was the first car seen this morning?", "first person in today": the earliest sighting. */
+function resolveFirstSeen(r: Resolving): Resolved {
+  const { roles } = r;
+  const { now, timeZone } = r.ctx;
+  if (roles.has('last')) refuse('The question asks for the first and the last at once; ask for one of them.');
+  const other = (['dwell', 'departures', 'peak', 'average', 'minimum', 'trend', 'trend_up', 'trend_down', 'loitering', 'empty', 'crowd'] as const).filter((x) => roles.has(x));
+  if (other.length > 0 || (roles.has('anomaly') && !roles.has('unrecognized'))) {
+    refuse(`I can tell when the first person or vehicle was seen; ask e.g. "when was the first car seen this morning?"`);
+  }
+  const metric: Metric = roles.has('unrecognized') ? 'anomalies' : metricFor(roles);
+  // with no time named, "the first car" is today's
+  const range = r.phrase.kind === 'none' ? { from: startOfZonedDay(now, timeZone), to: now, label: 'today' } : r.spanRange('a question about the first sighting');
+  return { metric, aggregate: 'first_seen', range, extra: metric === 'anomalies' ? { subtype: 'unrecognized' } : {} };
+}
+
+/**
+ * "how long has that guy been hanging around", "longest anyone stayed": the stays of tracks.
+ * "how long did that unrecognised guy stay" keeps to the unrecognized tracks.
+ */
+function resolveDwell(r: Resolving): Resolved {
+  const { roles, tokens } = r;
+  if (roles.has('empty')) refuse('I can tell how long people stayed, not how long the place was empty.');
+  const metric = metricFor(roles);
+  if (roles.has('unrecognized') && metric !== 'people') refuse('Unrecognized is said of people, not vehicles.');
+  const range = r.rangeish || r.phrase.kind !== 'none' ? r.spanRange('a question about how long') : r.windowRange();
+  const words = new Set(tokens.map((t) => t.word));
+  // "how long has he been here" asks about a stay still going on; "how long did/do people stay",
+  // "average dwell", "the longest stay" ask about the stays of the range
+  const ongoing =
+    range.to === r.ctx.now &&
+    ['been', 'still', 'is', 'are', 'has', 'have'].some((w) => words.has(w)) &&
+    !['did', 'was', 'were', 'had', 'do', 'does', 'longest'].some((w) => words.has(w)) &&
+    !roles.has('average') &&
+    !roles.has('usual');
+  return { metric, aggregate: 'dwell', range, extra: { ongoing, ...(roles.has('unrecognized') ? { subtype: 'unrecognized' } : {}) } };
+}
+
+/** "how many people left", "has anyone left", "when did the last car leave". */
+function resolveDepartures(r: Resolving): Resolved {
+  const { roles, tokens } = r;
+  if (r.anomalyWords) refuse('I can count people or vehicles leaving, not unusual activity.');
+  if (roles.has('current') || tokens.some((t) => t.word === 'still')) {
+    refuse('Do you mean who is still there, or who has left? Ask "is anyone still in the lobby?" or "has anyone left?"');
+  }
+  const be = tokens.find((t) => t.roles.has('filler') || t.roles.has('past'))?.word;
+  if (be === 'is' || be === 'are') {
+    refuse('Do you mean who is still there, or who has left? Ask "is anyone still here?" or "has anyone left?"');
+  }
+  const metric = metricFor(roles);
+  if (roles.has('last')) return { metric, aggregate: 'last_departure', range: lookbackRange(r, 'a question about the last departure'), extra: {} };
+  return { metric, aggregate: 'departures', range: r.spanRange('a count of departures'), extra: r.yesNo ? { yes_no: true } : {} };
+}
+
+/** "when was the last car seen?", "when was the lobby last empty?", "latest arrival". */
+function resolveLastSeen(r: Resolving): Resolved {
+  const { roles } = r;
+  const metric: Metric = roles.has('unrecognized') ? 'anomalies' : metricFor(roles);
+  if (roles.has('loitering') || (roles.has('anomaly') && !roles.has('unrecognized'))) {
+    refuse('I can tell when a person or vehicle was last seen; for unusual activity ask "anything unusual today?"');
+  }
+  const aggregate: Aggregate = roles.has('arrivals') && metric !== 'anomalies' ? 'last_arrival' : 'last_seen';
+  const extra: Partial<Interpretation> = metric === 'anomalies' ? { subtype: 'unrecognized' } : {};
+  // "when was the lobby last empty?": the latest moment the count was zero
+  if (roles.has('empty') && aggregate === 'last_seen' && metric !== 'anomalies') {
+    if (r.atVehiclePlace && !r.namesPeople && !roles.has('vehicles')) {
+      refuse(`Empty of people or of vehicles? Ask "when was the ${describeLocation(r.ctx.location)} last empty of cars?"`);
+    }
+    extra.expect_empty = true;
+  }
+  return { metric, aggregate, range: lookbackRange(r, 'a question about the last sighting'), extra };
+}
+
+/** "has the crowd been growing?", "has the car park been emptying out?" (both counts there). */
+function resolveTrend(r: Resolving): Resolved {
+  const { roles } = r;
+  if (roles.has('trend_up') && roles.has('trend_down')) refuse('The question asks about rising and falling at once; ask about one.');
+  if (r.anomalyWords) refuse('I can tell whether counts of people or vehicles rose or fell, not unusual activity.');
+  const direction = roles.has('trend_up') ? 'up' : roles.has('trend_down') ? 'down' : undefined;
+  return {
+    metric: r.bothCounts ? 'activity' : metricFor(roles),
+    aggregate: 'trend',
+    range: r.spanRange('a trend'),
+    extra: { ...(direction ? { direction } : {}), yes_no: r.yesNo && direction !== undefined },
+  };
+}
+
+/** Counts and presence: now, at a moment, or over a span; crowd levels; anomalies; stays longer than a length. */
+function resolveCount(r: Resolving): Resolved {
+  const { roles, tokens, phrase, comparisons } = r;
+  const { now, timeZone, location } = r.ctx;
+  const extra: Partial<Interpretation> = {};
+  if (roles.has('empty') && (roles.has('level_crowded') || roles.has('level_full') || roles.has('level_busy'))) {
+    refuse('The question asks whether it is empty and crowded at once; ask one of them.');
+  }
+  let metric = chooseMetric(roles, location, tokens.filter((t) => t.roles.has('crowd')).map((t) => t.word));
+  // "is the lot empty?": empty of everything, people and vehicles
+  if (metric === 'people' && r.bothCounts && roles.has('empty')) metric = 'activity';
+  let aggregate: Aggregate;
+  if ((metric === 'people' || metric === 'activity' || metric === 'vehicles') && roles.has('empty') && !roles.has('count')) {
+    aggregate = 'presence';
+    extra.expect_empty = true;
+    extra.yes_no = true;
+  } else {
+    aggregate = chooseAggregate(metric, roles, tokens, r.rangeish);
+  }
+  if (metric === 'crowd_density' && r.yesNo) {
+    // the adjective itself, not a word sharing its stem ("crowd level?" names no level)
+    const levels = (['busy', 'crowded', 'full', 'quiet'] as const).filter((l) => tokens.some((t) => LEVEL_WORDS[l].includes(t.word)));
+    if (levels.length > 1) refuse(`The question asks whether it is ${levels.join(' and ')} at once; ask one.`);
+    if (levels.length === 1) {
+      extra.level = levels[0];
+      extra.yes_no = true;
+      if (aggregate === 'peak' && levels[0] === 'quiet') aggregate = 'average';
+    }
+  }
+  if (aggregate === 'presence' && metric !== 'anomalies') extra.yes_no = true;
+  if (metric === 'anomalies' && r.yesNo) extra.yes_no = true; // "any strangers tonight?"
+  if (aggregate === 'arrivals' && r.yesNo && !roles.has('count')) extra.yes_no = true; // "did a car arrive?"
+  // "was anyone here around 4": presence over the half hour either side, not at 4 sharp
+  const around = phrase.kind === 'point' && phrase.around !== undefined;
+  const pointAggregate = aggregate === 'current' || (aggregate === 'presence' && !r.rangeish && !around);
+  let range: Range;
+  if (pointAggregate) {
+    range = r.pointRange();
+    const other = (aggregate === 'current' && metric !== 'crowd_density') || aggregate === 'presence' ? otherClockReading(phrase, now, timeZone) : undefined;
+    if (other) {
+      extra.other_reading = other;
+      extra.baseline = [{ from: other.at, to: other.at }];
+    }
+  } else {
+    range = r.spanRange(RANGE_AGGREGATES.has(aggregate) ? `a ${aggregate}` : 'a question like this');
+  }
+  if (comparisons.minDwellS !== undefined) {
+    // "anyone here longer than 10 minutes?": the people who stayed that long
+    if (metric !== 'anomalies' && metric !== 'people') refuse('I track how long people stay; ask about people.');
+    return { metric: 'anomalies', aggregate: 'list', range: r.spanRange('a question like this'), extra: { ...extra, min_dwell_s: comparisons.minDwellS } };
+  }
+  return { metric, aggregate, range, extra };
+}
+
+/** The interpretation a resolver's decision makes, with its summary. */
+function finish(r: Resolving, resolved: Resolved): Interpretation {
+  const { metric, aggregate, range, extra } = resolved;
+  const { now, timeZone, location } = r.ctx;
+  if (range.to - range.from > MAX_WINDOW_MS) refuse('History questions can cover at most 30 days.');
   const base: Omit<Interpretation, 'summary'> = {
     metric,
     aggregate,
@@ -782,25 +900,38 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
     ...extra,
   };
   if (metric === 'anomalies' && aggregate === 'list') {
-    if (roles.has('unrecognized')) base.subtype = 'unrecognized';
-    if (roles.has('loitering') && base.min_dwell_s === undefined) base.min_dwell_s = LOITERING_DWELL_S;
+    if (r.roles.has('unrecognized')) base.subtype = 'unrecognized';
+    if (r.roles.has('loitering') && base.min_dwell_s === undefined) base.min_dwell_s = LOITERING_DWELL_S;
   }
+  if (r.vehicleKinds.length > 0) base.vehicle_kinds = r.vehicleKinds;
   if (range.phrase) base.time_phrase = range.phrase;
   return { ...base, summary: describeQuestion(base, now) };
 }
 
-/** "compare this morning with yesterday morning": the two times' counts side by side. */
-function resolveComparison(reading: Reading, ctx: QueryContext, yesNo: boolean, bothCounts: boolean): Interpretation {
-  const { roles, tokens } = reading;
+/** Cats and dogs: whether any were seen, how many sightings, whether it was only animals. */
+function resolveAnimals(r: Resolving, animalWords: Token[]): Interpretation {
+  const { now, timeZone, location } = r.ctx;
+  const lookback = { from: now - ANIMAL_WHEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(ANIMAL_WHEN_LOOKBACK_MS)}` };
+  const a = interpretAnimalQuestion(r.tokens, r.roles, animalWords, r.comparisons, r.phrase.kind, r.rangeish, r.spanRange, location, lookback);
+  const base: Omit<Interpretation, 'summary'> = {
+    ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
+  };
+  if (a.range.phrase) base.time_phrase = a.range.phrase;
+  return { ...base, summary: describeQuestion(base, now) };
+}
+
+/** "compare this morning with yesterday morning", "busier at noon than now": the two times' counts side by side. */
+function resolveComparison(r: Resolving): Interpretation {
+  const { roles, tokens, reading } = r;
   const c = reading.compared!;
-  const { now, timeZone, location } = ctx;
-  const others = (['anomaly', 'unrecognized', 'loitering', 'animals', 'other_animal', 'dwell', 'last', 'first', 'departures', 'trend', 'trend_up', 'trend_down'] as const).filter((r) => roles.has(r));
+  const { now, timeZone, location } = r.ctx;
+  const others = (['anomaly', 'unrecognized', 'loitering', 'animals', 'other_animal', 'dwell', 'last', 'first', 'departures', 'trend', 'trend_up', 'trend_down'] as const).filter((x) => roles.has(x));
   if (others.length > 0 || reading.comparisons.threshold || reading.comparisons.usual) {
     refuse('I can compare how many people or vehicles there were at two times; ask e.g. "compare the number of people this morning with yesterday morning".');
   }
   if (c.first.to > now || c.second.to > now) refuse('One of the two times is in the future; I can only compare what the cameras have already seen.');
   // at a car park with neither named: both counts, side by side
-  const metric: Metric = bothCounts ? 'activity' : metricFor(roles);
+  const metric: Metric = r.bothCounts ? 'activity' : metricFor(roles);
   const base: Omit<Interpretation, 'summary'> = {
     metric,
     aggregate: 'compare',
@@ -812,8 +943,9 @@ function resolveComparison(reading: Reading, ctx: QueryContext, yesNo: boolean, 
     asked_at: now,
     compare_with: { from: c.second.from, to: c.second.to, label: c.second.label },
     baseline: [{ from: c.second.from, to: c.second.to }],
-    ...(c.direction ? { direction: c.direction, yes_no: yesNo || tokens.length === 0 } : {}),
+    ...(c.direction ? { direction: c.direction, yes_no: r.yesNo || tokens.length === 0 } : {}),
   };
+  if (r.vehicleKinds.length > 0) base.vehicle_kinds = r.vehicleKinds;
   if (c.first.phrase) base.time_phrase = c.first.phrase;
   return { ...base, summary: describeQuestion(base, now) };
 }

@@ -42,6 +42,8 @@ export type WordRole =
   | 'usual'
   | 'becoming'
   | 'vehicle_kind'
+  | 'undetected_kind'
+  | 'people_kind'
   | 'animals'
   | 'other_animal'
   | 'only'
@@ -53,7 +55,8 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'face', 'faces', 'passerby', 'passersby', 'shopper', 'shoppers', 'tenant', 'tenants', 'resident', 'residents', 'patron', 'patrons', 'client', 'clients', 'crowds',
     'people', 'person', 'persons', 'folk', 'folks', 'human', 'humans', 'visitor', 'visitors', 'guest', 'guests',
     'individual', 'individuals', 'occupant', 'occupants', 'staff', 'employee', 'employees', 'worker', 'workers',
-    'customer', 'customers', 'man', 'men', 'woman', 'women', 'guy', 'guys', 'kid', 'kids', 'child', 'children',
+    'customer', 'customers', 'man', 'woman', 'guy', 'guys', 'bloke', 'blokes', 'chap', 'chaps', 'fella', 'fellas',
+    'fellow', 'dude', 'dudes', 'gent', 'punter', 'punters',
     'who', 'pedestrian', 'pedestrians', 'body', 'bodies', 'headcount', 'busiest',
     // presence words that can only mean people
     'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'everyone', 'everybody', 'empty', 'occupied', 'vacant',
@@ -99,7 +102,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'peak', 'peaked', 'max', 'maximum', 'most', 'highest', 'busiest', 'fullest', 'top', 'greatest', 'biggest',
     'largest', 'high',
   ],
-  average: ['average', 'avg', 'mean', 'typical', 'typically', 'usually', 'normally', 'generally'],
+  average: ['average', 'avg', 'mean', 'typical', 'typically', 'usually', 'normally', 'generally', 'averagedwell'],
   /** "how many people are usually here?": the same time on earlier days when no span is named */
   usual: ['typical', 'typically', 'usually', 'normally', 'generally', 'usual', 'normal', 'ordinarily'],
   /** the lowest count: "quietest it got today", "fewest people since 9" */
@@ -170,9 +173,19 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
    * about trucks only must not be answered with every car.
    */
   vehicle_kind: [
-    'truck', 'trucks', 'van', 'vans', 'bus', 'buses', 'motorcycle', 'motorcycles', 'motorbike', 'motorbikes', 'bike',
-    'bikes', 'bicycle', 'bicycles', 'scooter', 'scooters', 'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis',
-    'cab', 'cabs', 'suv', 'suvs', 'ambulance', 'police', 'delivery',
+    'truck', 'trucks', 'van', 'vans', 'bus', 'buses', 'motorcycle', 'motorcycles', 'motorbike', 'motorbikes',
+    'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis', 'cab', 'cabs', 'suv', 'suvs', 'ambulance', 'police', 'delivery',
+  ],
+  /** things the detector does not report at all (its vehicle classes are car, motorcycle, bus and truck) */
+  undetected_kind: ['bike', 'bikes', 'bicycle', 'bicycles', 'cyclist', 'cyclists', 'scooter', 'scooters', 'skateboard', 'skateboards', 'pram', 'prams', 'stroller', 'strollers', 'wheelchair', 'wheelchairs'],
+  /**
+   * Kinds of people the cameras do not tell apart (no age, no sex): "how many kids" must not be
+   * answered with every person. A singular "that guy", "that bloke" points at a person and is people.
+   */
+  people_kind: [
+    'kid', 'kids', 'kiddie', 'kiddies', 'child', 'children', 'toddler', 'toddlers', 'baby', 'babies', 'infant', 'infants',
+    'teen', 'teens', 'teenager', 'teenagers', 'youth', 'youths', 'adult', 'adults', 'boy', 'boys',
+    'girl', 'girls', 'men', 'women', 'ladies', 'gentlemen', 'elderly', 'pensioner', 'pensioners',
   ],
   /** leaving: "how many people left", "when did the last car leave" */
   departures: ['inandout', 'leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
@@ -181,7 +194,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   /** "when was the first car seen this morning?", "earliest arrival" */
   first: ['first', 'earliest', 'firsttime'],
   /** "how long" something stayed */
-  dwell: ['howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt', 'longest', 'spend', 'spent', 'spends', 'spending'],
+  dwell: ['averagedwell', 'howlong', 'dwell', 'dwelling', 'dwelled', 'dwelt', 'longest', 'spend', 'spent', 'spends', 'spending'],
   /** a general "what happened" question */
   activity: [
     'summary', 'overview', 'rundown', 'recap', 'sitrep', 'status', 'update', 'report', 'situation', 'goings','activity', 'activities', 'movement', 'movements', 'motion', 'happen', 'happened', 'happening', 'goingon', 'event', 'events'],
@@ -227,6 +240,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
 export const PLACE_ALIASES: ReadonlyArray<readonly string[]> = [
   ['lot', 'parking', 'carpark'],
   ['lobby', 'foyer', 'reception'],
+  ['shop', 'store'],
   ['hall', 'hallway', 'corridor'],
   ['entrance', 'entry', 'doorway', 'door', 'doors', 'entryway', 'doorstep'],
   ['yard', 'backyard', 'garden'],
@@ -365,6 +379,8 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['standing around', 'loitering'],
   ['waiting around', 'loitering'],
   ['hanging about', 'loitering'],
+  ['hang about', 'loitering'],
+  ['hung about', 'loitering'],
   ['hang around', 'loitering'],
   ['hung around', 'loitering'],
   ['sticking around', 'loitering'],
@@ -414,6 +430,18 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['a long time', 'longstay'],
   ['for ages', 'longstay'],
   ['for a while', 'longstay'],
+  // "the average stay", "length of stay", "time spent here": how long people stayed, not how many
+  ['average stay', 'averagedwell'],
+  ['average length of stay', 'averagedwell'],
+  ['mean stay', 'averagedwell'],
+  ['typical stay', 'averagedwell'],
+  ['average visit length', 'averagedwell'],
+  ['average visit', 'averagedwell'],
+  ['length of stay', 'dwell'],
+  ['length of the stay', 'dwell'],
+  ['longest stay', 'longest'],
+  ['longest visit', 'longest'],
+  ['time spent', 'dwell'],
   ['how many minutes', 'howlong'],
   ['how many hours', 'howlong'],
   ['for how many minutes', 'howlong'],

@@ -98,6 +98,8 @@ export interface Interpretation {
   other_reading?: { at: number; label: string };
   /** compare: the second time of "compare this morning with yesterday" (its history is `baseline[0]`) */
   compare_with?: { from: number; to: number; label: string };
+  /** kinds of vehicle a count named ("how many trucks"): the cameras count every kind together, and the answer says so */
+  vehicle_kinds?: string[];
   /** the phrase of the question that set the range, if any ("since 9am", "last 10 minutes") */
   time_phrase?: string;
   /** e.g. "peak people count in lobby from 09:00 to 10:14" */

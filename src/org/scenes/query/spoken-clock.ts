@@ -30,9 +30,18 @@ function clock(h: number, m: number): string {
 /** Words after a bare hour that show it is a clock time ("at seven this evening", "at seven?"). */
 const AFTER_HOUR = '(?=\\s+(?:am|pm|oclock|this|today|tonight|yesterday|last|on|in the|and|or|to|till|until)\\b|\\s*$)';
 
+/**
+ * "at lunchtime", "over lunch": the middle of the day, 12:00 to 14:00 (docs/decisions.md, "Scene
+ * questions: the second round"). "since lunch" or "after lunch" are left for the coverage rule,
+ * since where lunch ends is anyone's guess.
+ */
+const LUNCH = /\b(?:(?:at|over|during|around|about)\s+(?:the\s+)?)?(?:lunch\s*time|lunch(?:\s+(?:break|hour))?)\b/;
+const LUNCH_AFTER = /\b(?:since|after|before|until|till|from)\s+lunch/;
+
 export function rewriteSpokenClock(text: string): string {
+  const lunch = LUNCH_AFTER.test(text) ? text : text.replace(LUNCH, 'between 12pm and 2pm');
   return (
-    text
+    lunch
       // "ten to eight", "quarter to nine", "5 minutes to 6" (not "from ten to eight", a range)
       .replace(new RegExp(`(?<!\\b(?:from|between)\\s)\\b${MINUTE}(?: minutes)? (to|till|before) ${HOUR}\\b(?! (?:minutes|hours|people|cars|vehicles))`, 'g'), (m, min: string, _dir: string, hour: string) => {
         const mm = minuteOf(min);
