@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { pgJsonText, type DbExecutor, type DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionTable } from '../../platform/db/index.ts';
-import type { DetectionBox } from './detection.ts';
+import type { DetectionBox } from '../../platform/kinds/index.ts';
 
 const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone', 'box', 'person_id'] as const;
 

@@ -10,7 +10,7 @@ import {
   type FaceEngine,
   type FaceVerdict,
 } from '../../ingest/faces/index.ts';
-import type { LiveFaceRecognition } from '../../ingest/sources/index.ts';
+import type { LiveFaceRecognition } from '../sources/index.ts';
 import type { TrackFaces, TrackIdentity } from '../../ingest/video/index.ts';
 import type { StreamRef } from '../pipeline/index.ts';
 import { personRepository } from './person.repository.ts';
