@@ -8,6 +8,7 @@ import type { EventService } from '../events/index.ts';
 import { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type EventView } from '../events/index.ts';
 import type { HouseholdService } from '../household/index.ts';
 import { capitalize } from '../directory/index.ts';
+import { WATCHED_KINDS } from '../../platform/kinds/index.ts';
 import type { WatchService } from '../watches/index.ts';
 import type { WatchView } from '../watches/index.ts';
 
@@ -16,11 +17,11 @@ const TYPES_OF_CONDITION: Record<string, readonly string[]> = {
   person: ['person_detected', 'person_recognized', 'unrecognized_person', 'loitering'],
   unrecognized_person: ['unrecognized_person'],
   recognized_person: ['person_recognized'],
-  vehicle: ['vehicle_detected'],
   door_open: ['door_opened', 'door_opened_while_away'],
   motion: ['motion', 'motion_at_night', 'motion_while_away'],
   loitering: ['loitering'],
-  animal: ['animal_detected'],
+  // vehicle: ['vehicle_detected'], animal: ['animal_detected'], …: the table of detection kinds' watches
+  ...Object.fromEntries(WATCHED_KINDS.map((k) => [k.watch!.condition, [k.watch!.event]])),
 };
 
 export interface ToolRunnerDeps {

@@ -23,6 +23,7 @@ export {
   TRACK_CLASSES,
   TRACK_MIN_SCORE,
   WATCHED_KINDS,
+  WATCH_CONDITION_WORDS,
   alertConditionOf,
   kindOf,
   kindOfClass,

@@ -114,7 +114,7 @@ const personId = Type.String({
 export const DETECTION_KINDS: readonly DetectionKind[] = [
   {
     type: 'person_count',
-    description: 'the number of people present (value)',
+    description: 'the number of people present, in value',
     requires: 'value',
     alert: [
       {
@@ -142,7 +142,7 @@ export const DETECTION_KINDS: readonly DetectionKind[] = [
   },
   {
     type: 'vehicle',
-    description: 'the number of vehicles present (count)',
+    description: 'the number of vehicles present, in count',
     requires: 'count',
     detector: {
       labels: { car: 'vehicle', motorcycle: 'vehicle', bus: 'vehicle', truck: 'vehicle' },
@@ -161,7 +161,7 @@ export const DETECTION_KINDS: readonly DetectionKind[] = [
   },
   {
     type: 'person',
-    description: 'one tracked person (subtype recognized or unrecognized once a face was seen)',
+    description: 'one tracked person; subtype recognized or unrecognized once a face was seen',
     detector: {
       labels: { person: 'person' },
       // measured on vtest.avi: real people score 0.45–0.75, background clutter up to ~0.35
@@ -205,7 +205,7 @@ export const DETECTION_KINDS: readonly DetectionKind[] = [
   { type: 'motion', description: 'a household motion sensor fired' },
   {
     type: 'animal',
-    description: 'one tracked cat or dog (subtype says which)',
+    description: 'one tracked cat or dog; subtype says which',
     subtypes: ['cat', 'dog'],
     detector: {
       labels: { cat: 'cat', dog: 'dog' },
@@ -261,6 +261,11 @@ const CONDITION_BY_TYPE = new Map(ALERT_CONDITIONS.map((c) => [(c.schema.propert
 
 /** Kinds a household watch reports through the table's watch spec (one event per tracked object, when first seen). */
 export const WATCHED_KINDS: readonly DetectionKind[] = DETECTION_KINDS.filter((k) => k.watch);
+
+/** Noun → the watch condition of the kind it names ("bike" → bicycle), for the household agent. */
+export const WATCH_CONDITION_WORDS: Readonly<Record<string, string>> = Object.fromEntries(
+  WATCHED_KINDS.flatMap((k) => (k.words?.nouns ?? []).map((w) => [w, k.watch!.condition])),
+);
 
 /** Noun → detection type, for every kind the language layer knows by name. */
 export const KIND_WORDS: Readonly<Record<string, string>> = Object.fromEntries(DETECTION_KINDS.flatMap((k) => (k.words?.nouns ?? []).map((w) => [w, k.type])));

@@ -1351,7 +1351,7 @@ export interface components {
         Detection: {
             /** @example det_01jd3k8e7f9g2h4j6k8m0n2p4q */
             id: string;
-            /** @description person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which) */
+            /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) */
             type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
             /**
              * @description person: recognized (the face matched an enrolled person, see person_id) or unrecognized (a face was seen and matched nobody); absent when no face was seen. animal: cat or dog
@@ -1587,7 +1587,7 @@ export interface components {
             ends_at: string;
             recurrence: "none" | "daily" | "weekdays" | "weekends";
             /** @description what raises events; null = everything the sensors report */
-            conditions: ("person" | "unrecognized_person" | "recognized_person" | "vehicle" | "door_open" | "motion" | "loitering" | "animal")[] | null;
+            conditions: ("person" | "unrecognized_person" | "recognized_person" | "door_open" | "motion" | "loitering" | "vehicle" | "animal")[] | null;
             /** @description only these known people (GET /v1/people), recognized by face on cameras; null = anyone */
             person_ids: string[] | null;
             status: "active" | "stood_down";
@@ -1627,7 +1627,7 @@ export interface components {
             /** @description observation, alert, or a change to watches, sensors or boundaries */
             kind: "observation" | "alert" | "watch.created" | "watch.updated" | "watch.stood_down" | "sensor.muted" | "sensor.unmuted" | "boundary.set" | "boundary.cleared";
             /**
-             * @description what happened: person_detected, person_recognized, vehicle_detected, door_opened, motion, animal_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
+             * @description what happened: person_detected, person_recognized, door_opened, motion, vehicle_detected, animal_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
              * @example door_opened
              */
             type: string;
@@ -1743,6 +1743,11 @@ export interface components {
                 at_least: number;
             } | {
                 /** @enum {string} */
+                type: "vehicle";
+                /** @description fires when more than this many vehicles are present */
+                above: number;
+            } | {
+                /** @enum {string} */
                 type: "person";
                 /**
                  * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
@@ -1756,19 +1761,14 @@ export interface components {
                 person_id?: string;
             } | {
                 /** @enum {string} */
-                type: "vehicle";
-                /** @description fires when more than this many vehicles are present */
-                above: number;
+                type: "dwell";
+                /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
+                min_s: number;
             } | {
                 /** @enum {string} */
                 type: "animal";
                 /** @description only this animal; a cat or a dog when absent */
                 subtype?: "cat" | "dog";
-            } | {
-                /** @enum {string} */
-                type: "dwell";
-                /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
-                min_s: number;
             } | {
                 /** @enum {string} */
                 type: "unreadable";
@@ -1837,6 +1837,11 @@ export interface components {
                 at_least: number;
             } | {
                 /** @enum {string} */
+                type: "vehicle";
+                /** @description fires when more than this many vehicles are present */
+                above: number;
+            } | {
+                /** @enum {string} */
                 type: "person";
                 /**
                  * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
@@ -1850,19 +1855,14 @@ export interface components {
                 person_id?: string;
             } | {
                 /** @enum {string} */
-                type: "vehicle";
-                /** @description fires when more than this many vehicles are present */
-                above: number;
+                type: "dwell";
+                /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
+                min_s: number;
             } | {
                 /** @enum {string} */
                 type: "animal";
                 /** @description only this animal; a cat or a dog when absent */
                 subtype?: "cat" | "dog";
-            } | {
-                /** @enum {string} */
-                type: "dwell";
-                /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
-                min_s: number;
             } | {
                 /** @enum {string} */
                 type: "unreadable";
@@ -6162,6 +6162,11 @@ export interface operations {
                         at_least: number;
                     } | {
                         /** @enum {string} */
+                        type: "vehicle";
+                        /** @description fires when more than this many vehicles are present */
+                        above: number;
+                    } | {
+                        /** @enum {string} */
                         type: "person";
                         /**
                          * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
@@ -6175,19 +6180,14 @@ export interface operations {
                         person_id?: string;
                     } | {
                         /** @enum {string} */
-                        type: "vehicle";
-                        /** @description fires when more than this many vehicles are present */
-                        above: number;
+                        type: "dwell";
+                        /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
+                        min_s: number;
                     } | {
                         /** @enum {string} */
                         type: "animal";
                         /** @description only this animal; a cat or a dog when absent */
                         subtype?: "cat" | "dog";
-                    } | {
-                        /** @enum {string} */
-                        type: "dwell";
-                        /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
-                        min_s: number;
                     };
                     /**
                      * @description ignore detections less certain than this
@@ -6584,6 +6584,11 @@ export interface operations {
                         at_least: number;
                     } | {
                         /** @enum {string} */
+                        type: "vehicle";
+                        /** @description fires when more than this many vehicles are present */
+                        above: number;
+                    } | {
+                        /** @enum {string} */
                         type: "person";
                         /**
                          * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
@@ -6597,19 +6602,14 @@ export interface operations {
                         person_id?: string;
                     } | {
                         /** @enum {string} */
-                        type: "vehicle";
-                        /** @description fires when more than this many vehicles are present */
-                        above: number;
+                        type: "dwell";
+                        /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
+                        min_s: number;
                     } | {
                         /** @enum {string} */
                         type: "animal";
                         /** @description only this animal; a cat or a dog when absent */
                         subtype?: "cat" | "dog";
-                    } | {
-                        /** @enum {string} */
-                        type: "dwell";
-                        /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
-                        min_s: number;
                     };
                     min_confidence?: number;
                     locations?: string[] | null;
@@ -10220,7 +10220,7 @@ export interface operations {
                 "application/json": {
                     /** @description a sandbox stream of this tenant */
                     stream_id: string;
-                    /** @description person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which) */
+                    /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) */
                     type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
                     /**
                      * @description person: recognized (with person_id) or unrecognized (a face seen that matched nobody), absent when no face was seen; animal (required): cat or dog
@@ -10231,7 +10231,7 @@ export interface operations {
                     person_id?: string;
                     /** @description person_count: people present */
                     value?: number;
-                    /** @description vehicle: vehicles present */
+                    /** @description vehicle: the number present */
                     count?: number;
                     /** @default 0.9 */
                     confidence?: number;
