@@ -1321,6 +1321,15 @@ export interface components {
             /** @description people present at as_of, the location’s streams combined as stream_combine says */
             people_count: number;
             vehicle_count: number;
+            /**
+             * @description objects present of each counted detection type (vehicle, and any other counted kind a stream has reported), the streams combined
+             * @example {
+             *       "vehicle": 2
+             *     }
+             */
+            object_counts: {
+                [key: string]: number;
+            };
             /** @description people ÷ capacity, a fraction */
             crowd_density: number;
             capacity: number;

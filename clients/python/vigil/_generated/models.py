@@ -533,7 +533,7 @@ class RotateWebhookSecretResponse(_RotateWebhookSecretResponseRequired, _RotateW
     pass
 
 
-Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "location": "str", "people_count": "int", "vehicle_count": "int", "crowd_density": "float", "capacity": "int", "time_zone": "str", "anomaly_flag": "bool", "active_anomalies": "int", "stream_ids": "List[str]", "stream_combine": "Literal[\"max\", \"sum\"]", "last_detection_at": "Optional[str]", "as_of": "Optional[str]", "sources_live": "bool", "stale": "bool", "created_at": "str", "updated_at": "str"})
+Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "location": "str", "people_count": "int", "vehicle_count": "int", "object_counts": "Dict[str, Any]", "crowd_density": "float", "capacity": "int", "time_zone": "str", "anomaly_flag": "bool", "active_anomalies": "int", "stream_ids": "List[str]", "stream_combine": "Literal[\"max\", \"sum\"]", "last_detection_at": "Optional[str]", "as_of": "Optional[str]", "sources_live": "bool", "stale": "bool", "created_at": "str", "updated_at": "str"})
 
 
 Sensor = TypedDict("Sensor", {"id": "str", "object": "Literal[\"sensor\"]", "name": "str", "kind": "Literal[\"camera\", \"contact\", \"motion\"]", "room": "str", "location": "str", "sandbox": "bool", "status": "str", "muted": "bool", "left_alone": "bool", "created_at": "str"})

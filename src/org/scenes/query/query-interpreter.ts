@@ -2,6 +2,7 @@ import { findTimePhrase } from '../../../platform/language/index.ts';
 import { rewriteSpokenClock } from './spoken-clock.ts';
 import { readTimeComparison, type ComparisonOfTimes } from './query-compare.ts';
 import { describeUnderstood, leftoverActionWords, notCoveredReason } from './query-coverage.ts';
+import { describeKindQuestion, interpretKindQuestion } from './query-kinds.ts';
 import { readAnimalWord } from '../../../platform/language/index.ts';
 import { locationWords, normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
@@ -211,6 +212,7 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
   const noun = interp.metric === 'vehicles' ? 'vehicle' : 'people';
   const plural = interp.metric === 'vehicles' ? 'vehicles' : 'people';
   let what: string;
+  if (interp.metric === 'objects') return `${describeKindQuestion(interp)} ${where} ${when}`;
   if (interp.metric === 'animals') {
     const animals = interp.subtype ? `${interp.subtype}s` : 'animals (cats and dogs)';
     if (interp.aggregate === 'only') what = `whether only animals and no people were seen (${interp.subtype ? `a ${interp.subtype}` : 'a cat or a dog'})`;
@@ -589,6 +591,15 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
       ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
     };
     if (a.range.phrase) base.time_phrase = a.range.phrase;
+    return { ...base, summary: describeQuestion(base, now) };
+  }
+
+  // bicycles and the other counted kinds of the table of detection kinds (query-kinds.ts)
+  if (roles.has('objects')) {
+    const k = interpretKindQuestion(tokens, roles, { moment: !rangeish }, refuse);
+    const r = k.aggregate === 'current' ? pointRange() : spanRange(`a question about ${k.kind}s`);
+    const base: Omit<Interpretation, 'summary'> = { ...k, from: r.from, to: r.to, location, time_zone: timeZone, range_label: r.label, asked_at: now };
+    if (r.phrase) base.time_phrase = r.phrase;
     return { ...base, summary: describeQuestion(base, now) };
   }
 

@@ -4,6 +4,7 @@
  * hit "arrive". Every word of a question must land in one of these groups (or be the scene's
  * location) or the question is refused: that is what keeps the interpreter from guessing.
  */
+import { COUNTED_KINDS } from '../../../platform/kinds/index.ts';
 
 export type WordRole =
   | 'people'
@@ -44,6 +45,7 @@ export type WordRole =
   | 'vehicle_kind'
   | 'animals'
   | 'other_animal'
+  | 'objects'
   | 'only'
   | 'first'
   | 'filler';
@@ -74,6 +76,8 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'puppy', 'puppies', 'pup', 'pups', 'doggy', 'doggie', 'critter', 'critters',
   ],
   other_animal: [],
+  /** counted kinds without a role of their own (bicycles, …): the nouns of the table of detection kinds (platform/kinds), answered by query-kinds.ts */
+  objects: COUNTED_KINDS.filter((k) => k.type !== 'vehicle').flatMap((k) => k.words?.nouns ?? []),
   /** "was it only the cat": with animals, whether nothing but animals was seen; otherwise not understood */
   only: ['only'],
   anomaly: [
