@@ -96,7 +96,8 @@ export const detectionRepository = {
       .limit(200_000)
       .execute();
     const before: DetectionTable[] = [];
-    for (const type of ['person_count', 'vehicle'] as const) {
+    // the reading in force at `from` of people and of every counted kind (vehicle, …; platform/kinds)
+    for (const type of ['person_count', ...COUNTED_KINDS.map((k) => k.type)]) {
       const row = await db
         .selectFrom('detections')
         .selectAll()
