@@ -6,6 +6,9 @@
  */
 import { COUNTED_KINDS } from '../../../platform/kinds/index.ts';
 
+/** The nouns of the counted kinds of the table of detection kinds that have no role of their own here (vehicles have). */
+const OBJECT_NOUNS: readonly string[] = COUNTED_KINDS.filter((k) => k.type !== 'vehicle').flatMap((k) => k.words?.nouns ?? []);
+
 export type WordRole =
   | 'people'
   | 'vehicles'
@@ -77,7 +80,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   ],
   other_animal: [],
   /** counted kinds without a role of their own (bicycles, …): the nouns of the table of detection kinds (platform/kinds), answered by query-kinds.ts */
-  objects: COUNTED_KINDS.filter((k) => k.type !== 'vehicle').flatMap((k) => k.words?.nouns ?? []),
+  objects: OBJECT_NOUNS,
   /** "was it only the cat": with animals, whether nothing but animals was seen; otherwise not understood */
   only: ['only'],
   anomaly: [
@@ -177,7 +180,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'truck', 'trucks', 'van', 'vans', 'bus', 'buses', 'motorcycle', 'motorcycles', 'motorbike', 'motorbikes', 'bike',
     'bikes', 'bicycle', 'bicycles', 'scooter', 'scooters', 'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis',
     'cab', 'cabs', 'suv', 'suvs', 'ambulance', 'police', 'delivery',
-  ],
+  ].filter((w) => !OBJECT_NOUNS.includes(w)), // a kind the table counts on its own (bicycle) is not a kind of vehicle
   /** leaving: "how many people left", "when did the last car leave" */
   departures: ['inandout', 'leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
   /** "when was the last car seen?", "latest arrival", "most recent" */
