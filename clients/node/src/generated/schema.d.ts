@@ -1360,8 +1360,8 @@ export interface components {
         Detection: {
             /** @example det_01jd3k8e7f9g2h4j6k8m0n2p4q */
             id: string;
-            /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) */
-            type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
+            /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
+            type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal" | "bicycle";
             /**
              * @description person: recognized (the face matched an enrolled person, see person_id) or unrecognized (a face was seen and matched nobody); absent when no face was seen. animal: cat or dog
              * @example unrecognized
@@ -1596,7 +1596,7 @@ export interface components {
             ends_at: string;
             recurrence: "none" | "daily" | "weekdays" | "weekends";
             /** @description what raises events; null = everything the sensors report */
-            conditions: ("person" | "unrecognized_person" | "recognized_person" | "door_open" | "motion" | "loitering" | "vehicle" | "animal")[] | null;
+            conditions: ("person" | "unrecognized_person" | "recognized_person" | "door_open" | "motion" | "loitering" | "vehicle" | "animal" | "bicycle")[] | null;
             /** @description only these known people (GET /v1/people), recognized by face on cameras; null = anyone */
             person_ids: string[] | null;
             status: "active" | "stood_down";
@@ -1636,7 +1636,7 @@ export interface components {
             /** @description observation, alert, or a change to watches, sensors or boundaries */
             kind: "observation" | "alert" | "watch.created" | "watch.updated" | "watch.stood_down" | "sensor.muted" | "sensor.unmuted" | "boundary.set" | "boundary.cleared";
             /**
-             * @description what happened: person_detected, person_recognized, door_opened, motion, vehicle_detected, animal_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
+             * @description what happened: person_detected, person_recognized, door_opened, motion, vehicle_detected, animal_detected, bicycle_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
              * @example door_opened
              */
             type: string;
@@ -1780,6 +1780,11 @@ export interface components {
                 subtype?: "cat" | "dog";
             } | {
                 /** @enum {string} */
+                type: "bicycle";
+                /** @description fires when more than this many bicycles are present */
+                above: number;
+            } | {
+                /** @enum {string} */
                 type: "unreadable";
                 /** @description why the stored condition cannot be used */
                 detail: string;
@@ -1872,6 +1877,11 @@ export interface components {
                 type: "animal";
                 /** @description only this animal; a cat or a dog when absent */
                 subtype?: "cat" | "dog";
+            } | {
+                /** @enum {string} */
+                type: "bicycle";
+                /** @description fires when more than this many bicycles are present */
+                above: number;
             } | {
                 /** @enum {string} */
                 type: "unreadable";
@@ -6197,6 +6207,11 @@ export interface operations {
                         type: "animal";
                         /** @description only this animal; a cat or a dog when absent */
                         subtype?: "cat" | "dog";
+                    } | {
+                        /** @enum {string} */
+                        type: "bicycle";
+                        /** @description fires when more than this many bicycles are present */
+                        above: number;
                     };
                     /**
                      * @description ignore detections less certain than this
@@ -6619,6 +6634,11 @@ export interface operations {
                         type: "animal";
                         /** @description only this animal; a cat or a dog when absent */
                         subtype?: "cat" | "dog";
+                    } | {
+                        /** @enum {string} */
+                        type: "bicycle";
+                        /** @description fires when more than this many bicycles are present */
+                        above: number;
                     };
                     min_confidence?: number;
                     locations?: string[] | null;
@@ -10229,8 +10249,8 @@ export interface operations {
                 "application/json": {
                     /** @description a sandbox stream of this tenant */
                     stream_id: string;
-                    /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) */
-                    type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
+                    /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
+                    type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal" | "bicycle";
                     /**
                      * @description person: recognized (with person_id) or unrecognized (a face seen that matched nobody), absent when no face was seen; animal (required): cat or dog
                      * @example unrecognized
@@ -10240,7 +10260,7 @@ export interface operations {
                     person_id?: string;
                     /** @description person_count: people present */
                     value?: number;
-                    /** @description vehicle: the number present */
+                    /** @description vehicle, bicycle: the number present */
                     count?: number;
                     /** @default 0.9 */
                     confidence?: number;

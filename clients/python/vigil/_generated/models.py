@@ -14,6 +14,7 @@ __all__ = [
     "AlertCondition4",
     "AlertCondition5",
     "AlertCondition6",
+    "AlertCondition7",
     "AlertRule",
     "AlertRuleCondition",
     "AlertRuleCondition1",
@@ -22,6 +23,7 @@ __all__ = [
     "AlertRuleCondition4",
     "AlertRuleCondition5",
     "AlertRuleCondition6",
+    "AlertRuleCondition7",
     "AlertRuleSchedule",
     "ApiKey",
     "AuditCheckpoint",
@@ -37,6 +39,7 @@ __all__ = [
     "CreateAlertRuleCondition3",
     "CreateAlertRuleCondition4",
     "CreateAlertRuleCondition5",
+    "CreateAlertRuleCondition6",
     "CreateAlertRuleSchedule",
     "CreateKeyResponse",
     "CreateResponderContact",
@@ -111,6 +114,7 @@ __all__ = [
     "UpdateAlertRuleCondition3",
     "UpdateAlertRuleCondition4",
     "UpdateAlertRuleCondition5",
+    "UpdateAlertRuleCondition6",
     "UpdateAlertRuleSchedule",
     "UpdateAutomationBusinessHours",
     "UpdateAutomationResponse",
@@ -136,7 +140,7 @@ class Action(_ActionRequired, _ActionOptional):
     pass
 
 
-Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4, AlertCondition5, AlertCondition6]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
+Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4, AlertCondition5, AlertCondition6, AlertCondition7]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
 
 
 AlertAcknowledgedBy = TypedDict("AlertAcknowledgedBy", {"key_id": "Optional[str]", "operator": "Optional[str]"})
@@ -170,10 +174,13 @@ class AlertCondition5(_AlertCondition5Required, _AlertCondition5Optional):
     pass
 
 
-AlertCondition6 = TypedDict("AlertCondition6", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+AlertCondition6 = TypedDict("AlertCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
 
 
-AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4, AlertRuleCondition5, AlertRuleCondition6]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
+AlertCondition7 = TypedDict("AlertCondition7", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+
+
+AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4, AlertRuleCondition5, AlertRuleCondition6, AlertRuleCondition7]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
 
 
 AlertRuleCondition = TypedDict("AlertRuleCondition", {"type": "Literal[\"person_count\"]", "above": "int"})
@@ -204,7 +211,10 @@ class AlertRuleCondition5(_AlertRuleCondition5Required, _AlertRuleCondition5Opti
     pass
 
 
-AlertRuleCondition6 = TypedDict("AlertRuleCondition6", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+AlertRuleCondition6 = TypedDict("AlertRuleCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
+
+
+AlertRuleCondition7 = TypedDict("AlertRuleCondition7", {"type": "Literal[\"unreadable\"]", "detail": "str"})
 
 
 _AlertRuleScheduleRequired = TypedDict("_AlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -267,6 +277,9 @@ class CreateAlertRuleCondition5(_CreateAlertRuleCondition5Required, _CreateAlert
     pass
 
 
+CreateAlertRuleCondition6 = TypedDict("CreateAlertRuleCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
+
+
 _CreateAlertRuleScheduleRequired = TypedDict("_CreateAlertRuleScheduleRequired", {"start": "str", "end": "str"})
 _CreateAlertRuleScheduleOptional = TypedDict("_CreateAlertRuleScheduleOptional", {"days": "List[Literal[\"sun\", \"mon\", \"tue\", \"wed\", \"thu\", \"fri\", \"sat\"]]", "time_zone": "str"}, total=False)
 
@@ -321,7 +334,7 @@ DeleteStreamResponse = TypedDict("DeleteStreamResponse", {"id": "str", "object":
 DeleteWebhookResponse = TypedDict("DeleteWebhookResponse", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "deleted": "Literal[True]"})
 
 
-_DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"animal\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
+_DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"animal\", \"bicycle\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
 _DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str", "box": "List[float]", "person_id": "str"}, total=False)
 
 
@@ -584,6 +597,9 @@ class UpdateAlertRuleCondition5(_UpdateAlertRuleCondition5Required, _UpdateAlert
     pass
 
 
+UpdateAlertRuleCondition6 = TypedDict("UpdateAlertRuleCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
+
+
 _UpdateAlertRuleScheduleRequired = TypedDict("_UpdateAlertRuleScheduleRequired", {"start": "str", "end": "str"})
 _UpdateAlertRuleScheduleOptional = TypedDict("_UpdateAlertRuleScheduleOptional", {"days": "List[Literal[\"sun\", \"mon\", \"tue\", \"wed\", \"thu\", \"fri\", \"sat\"]]", "time_zone": "str"}, total=False)
 
@@ -631,7 +647,7 @@ class VerifyAuditTrailResponse(_VerifyAuditTrailResponseRequired, _VerifyAuditTr
     pass
 
 
-Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"recognized_person\", \"door_open\", \"motion\", \"loitering\", \"vehicle\", \"animal\"]]]", "person_ids": "Optional[List[str]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
+Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"recognized_person\", \"door_open\", \"motion\", \"loitering\", \"vehicle\", \"animal\", \"bicycle\"]]]", "person_ids": "Optional[List[str]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
 
 
 WatchNextWindow = TypedDict("WatchNextWindow", {"starts_at": "str", "ends_at": "str"})
