@@ -123,3 +123,17 @@ test('the table is the one place a kind is defined: bicycle has its labels, scor
   assert.equal(bike.watch?.event, 'bicycle_detected');
   assert.ok(bike.words?.nouns.includes('bike'));
 });
+
+test('two cameras at one place: bicycle counts combine as the scene says (sum), in its state and in the history questions read', async () => {
+  const { SceneEngine, combineHistory } = await import('../../src/org/scenes/scene-engine.ts');
+  const engine = new SceneEngine();
+  engine.register({ id: 'scene_1', tenant_id: 't', location: 'bike_shed', capacity: 0, time_zone: 'UTC', people: 0, vehicles: 0, crowd_density: 0, last_detection_at: null, created_at: '2026-11-22T00:00:00.000Z', stream_combine: 'sum' } as never);
+  const rec = (stream: string, count: number, at: number) =>
+    ({ id: `det_${stream}_${at}`, tenant_id: 't', stream_id: stream, scene_id: 'scene_1', location: 'bike_shed', type: 'bicycle', count, value: null, confidence: 0.5, at }) as never;
+  engine.apply(rec('a', 1, 1));
+  const s = engine.apply(rec('b', 2, 2));
+  assert.equal(s.counts.bicycle, 3);
+  assert.equal(s.vehicles, 0);
+  const { records } = combineHistory([rec('a', 1, 1), rec('b', 2, 2)] as Array<{ type: string; stream_id: string; at: number; value: number | null; count: number | null }>, 'sum');
+  assert.deepEqual(records.map((r) => r.count), [1, 3]);
+});

@@ -29,18 +29,20 @@ export function combineCounts(values: Iterable<number>, mode: StreamCombine): nu
 type CountRecord = { type: string; stream_id: string; at: number; value: number | null; count: number | null };
 
 /**
- * A scene's history (ascending by time) as the scene counted it: each person_count and vehicle
- * reading becomes the scene's combined count at that moment (each stream's latest reading,
+ * A scene's history (ascending by time) as the scene counted it: each person_count and counted
+ * kind's (vehicle, …) reading becomes the scene's combined count at that moment (each stream's latest reading,
  * combined max or sum), so "how many now", peaks and averages over several cameras are the
  * scene's, not one camera's. `original` maps a combined reading back to the stored one (the
  * detections an answer cites are stored rows, with their own values). One stream: unchanged.
  */
 export function combineHistory<T extends CountRecord>(records: readonly T[], mode: StreamCombine): { records: T[]; original: Map<T, T> } {
   const original = new Map<T, T>();
-  const streams = new Set(records.filter((r) => r.type === 'person_count' || r.type === 'vehicle').map((r) => r.stream_id));
+  // people, and every counted kind of the table of detection kinds (vehicle, …)
+  const counted = (type: string) => kindOf(type)?.detector?.report === 'count';
+  const streams = new Set(records.filter((r) => r.type === 'person_count' || counted(r.type)).map((r) => r.stream_id));
   if (streams.size < 2) return { records: [...records], original };
   const people = new Map<string, number>();
-  const vehicles = new Map<string, number>();
+  const byKind = new Map<string, Map<string, number>>();
   const out = records.map((r) => {
     if (r.type === 'person_count' && r.value != null) {
       people.set(r.stream_id, r.value);
@@ -48,9 +50,11 @@ export function combineHistory<T extends CountRecord>(records: readonly T[], mod
       original.set(c, r);
       return c;
     }
-    if (r.type === 'vehicle' && r.count != null) {
-      vehicles.set(r.stream_id, r.count);
-      const c = { ...r, count: combineCounts(vehicles.values(), mode) };
+    if (r.count != null && counted(r.type)) {
+      const perStream = byKind.get(r.type) ?? new Map<string, number>();
+      byKind.set(r.type, perStream);
+      perStream.set(r.stream_id, r.count);
+      const c = { ...r, count: combineCounts(perStream.values(), mode) };
       original.set(c, r);
       return c;
     }
