@@ -64,6 +64,15 @@ module.exports = {
       to: { path: '^src/(ingest|org|home)/' },
     },
     {
+      name: 'ingest-does-not-import-org',
+      comment:
+        'ingest/ turns cameras, phones and generators into detections and stands below org/: what both share (the detection ' +
+        'type, the table of detection kinds) lives in platform/kinds; what org/ must hand ingest is a port (docs/architecture.md).',
+      severity: 'error',
+      from: { path: '^src/ingest/' },
+      to: { path: '^src/org/' },
+    },
+    {
       name: 'org-does-not-import-home',
       comment: 'The household surface builds on the organization platform (streams, scenes, the pipeline), not the reverse.',
       severity: 'error',

@@ -18,9 +18,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveFfmpegPath, startVideoIngest, type Detector, type IngestHandle } from '../src/ingest/video/index.ts';
-import { createWebRtcIngest, type WebRtcIngestHandle } from '../src/ingest/webrtc/webrtc-ingest.ts';
-import { checkWhipOffer } from '../src/ingest/webrtc/sdp-offer.ts';
-import { WhipSession } from '../src/ingest/webrtc/whip-session.ts';
+import { createWebRtcIngest, type WebRtcIngestHandle } from '../src/org/webrtc/webrtc-ingest.ts';
+import { checkWhipOffer } from '../src/org/webrtc/sdp-offer.ts';
+import { WhipSession } from '../src/org/webrtc/whip-session.ts';
 import { RtspTestCamera } from '../tests/fixtures-video/rtsp-camera.ts';
 import { figure, writeResult, type Figure } from './machine.ts';
 

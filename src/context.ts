@@ -16,8 +16,8 @@ import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService
 import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
-import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './ingest/sources/index.ts';
-import { webrtcServices, WHIP, type WhipService } from './ingest/webrtc/index.ts';
+import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './org/sources/index.ts';
+import { webrtcServices, WHIP, type WhipService } from './org/webrtc/index.ts';
 import { directoryServices, HOUSEHOLD_DIRECTORY } from './home/directory/index.ts';
 import { eventServices, EVENTS, type EventService } from './home/events/index.ts';
 import { householdServices, HOUSEHOLD, type HouseholdService } from './home/household/index.ts';

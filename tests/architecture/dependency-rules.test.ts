@@ -44,6 +44,8 @@ test('the rules catch what they are for: a module cycle, a reach past an index.t
     file('src/org/alerts/alert.service.ts', "import { sql } from 'kysely';\nimport { problem } from '../../platform/http/problem.ts';\nexport const a = [sql, problem];\n");
     file('src/platform/audit/audit.ts', "import { a } from '../../org/alerts/alert.service.ts';\nexport const b = a;\n");
     file('src/app.ts', "import { a } from './org/alerts/alert.service.ts';\nexport const app = a;\n");
+    file('src/ingest/video/index.ts', "import { a } from '../../org/alerts/index.ts';\nexport const v = a;\n");
+    file('src/org/alerts/index.ts', "export const a = 1;\n");
     const found = await cruiseTree(root);
     const rules = new Set(found.summary.violations.map((v) => v.rule.name));
     for (const rule of [
@@ -54,6 +56,7 @@ test('the rules catch what they are for: a module cycle, a reach past an index.t
       'kysely-only-in-repositories',
       'services-do-not-import-http',
       'platform-does-not-import-surfaces',
+      'ingest-does-not-import-org',
     ]) {
       assert.ok(rules.has(rule), `${rule} did not fire (fired: ${[...rules].join(', ')})`);
     }

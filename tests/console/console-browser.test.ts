@@ -113,7 +113,7 @@ describe('web console in chromium', { skip }, () => {
   test('the wall draws a real-video frame: the latest snapshot with its objects\' boxes over it, updated live', async () => {
     const { context, page, errors } = await openAs(org);
     await page.waitForSelector('#live-state:text-is("Live")');
-    // a frame as the video ingest records one (src/ingest/sources/live-video-sources.ts): its
+    // a frame as the video ingest records one (src/org/sources/live-video-sources.ts): its
     // detections, boxes included, through the detection pipeline, then the frame's JPEG for them
     const at = Date.now();
     const box: [number, number, number, number] = [0.2969, 0.2311, 0.1328, 0.6486]; // the walker in person.jpg
@@ -437,7 +437,7 @@ describe('web console in chromium', { skip }, () => {
     const at = Date.now() - 15 * 60_000;
     const { tenant_id: tenant } = await c.t.ctx.database.db.selectFrom('streams').select('tenant_id').where('id', '=', cam.id).executeTakeFirstOrThrow();
     await c.t.ctx.pipeline.ingest({ id: cam.id, tenant_id: tenant, scene_id: cam.scene_id, location: 'east_gate' }, [{ type: 'person_count', value: 6, confidence: 0.9, at }]);
-    // what the video ingest writes when the camera is lost (src/ingest/sources/live-video-sources.ts)
+    // what the video ingest writes when the camera is lost (src/org/sources/live-video-sources.ts)
     await streamRepository.update(c.t.ctx.database.db, cam.id, { status: 'offline', last_frame_at: new Date(at).toISOString(), error: 'no frames for 10 s' });
     const api = (await c.call(live, 'GET', `/v1/scenes/${cam.scene_id}`)).body;
     assert.deepEqual([api.stale, api.sources_live, api.as_of], [true, false, new Date(at).toISOString()], JSON.stringify(api));

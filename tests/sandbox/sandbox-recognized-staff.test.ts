@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createTestApp } from '../helpers/harness.ts';
 import { ManualClock } from '../../src/platform/time/clock.ts';
-import { resolveSandboxPeople } from '../../src/ingest/sources/source-manager.ts';
+import { resolveSandboxPeople } from '../../src/org/sources/source-manager.ts';
 import { DESCRIPTOR_MODEL, descriptorToBytes } from '../../src/ingest/faces/index.ts';
 
 test('resolveSandboxPeople names recognized sightings by track, or drops the subtype with nobody enrolled', () => {

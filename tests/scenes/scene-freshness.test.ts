@@ -19,7 +19,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
 
-    /** what the video ingest writes on a status change (src/ingest/sources/live-video-sources.ts persistStatus) */
+    /** what the video ingest writes on a status change (src/org/sources/live-video-sources.ts persistStatus) */
     const setStatus = (id: string, status: string, lastFrameAt: number | null, error: string | null = null) =>
       streamRepository.update(t.ctx.database.db, id, { status, error, last_frame_at: lastFrameAt === null ? null : new Date(lastFrameAt).toISOString() });
 

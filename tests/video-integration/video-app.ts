@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/platform/config/config.ts';
 import { createContext, type VigilContext } from '../../src/context.ts';
-import type { LiveVideoTuning } from '../../src/ingest/sources/live-video-sources.ts';
+import type { LiveVideoTuning } from '../../src/org/sources/live-video-sources.ts';
 import { bearer, createTestDatabase, type DialectName } from '../helpers/harness.ts';
 
 export interface VideoApp {

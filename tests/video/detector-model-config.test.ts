@@ -83,8 +83,8 @@ test('the server refuses to start on a missing model file, naming VIGIL_DETECTOR
 
 test('GET /readyz says which runtime the detector runs on: ONNX Runtime, or the tfjs-wasm fallback with its reason', async () => {
   const { createTestApp } = await import('../helpers/harness.ts');
-  const { LiveVideoSources } = await import('../../src/ingest/sources/index.ts');
-  const { LIVE_VIDEO } = await import('../../src/ingest/sources/index.ts');
+  const { LiveVideoSources } = await import('../../src/org/sources/index.ts');
+  const { LIVE_VIDEO } = await import('../../src/org/sources/index.ts');
   const t = await createTestApp();
   try {
     assert.deepEqual((await t.app.inject({ url: '/readyz' })).json(), { status: 'ready' }, 'a node that has not started streams says nothing of a detector');

@@ -5,13 +5,15 @@
  */
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { WATCHED_KINDS } from '../../platform/kinds/index.ts';
 
 // TypeBox's compiler knows no formats until registered; ISO 8601 with a time part, as DESIGN.md fixes.
 if (!FormatRegistry.Has('date-time')) {
   FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)));
 }
 
-export const WATCH_CONDITIONS = ['person', 'unrecognized_person', 'recognized_person', 'vehicle', 'door_open', 'motion', 'loitering', 'animal'] as const;
+/** The person and sensor conditions, then one per watched kind of the table of detection kinds (platform/kinds: vehicle, animal, …). */
+export const WATCH_CONDITIONS: readonly string[] = ['person', 'unrecognized_person', 'recognized_person', 'door_open', 'motion', 'loitering', ...WATCHED_KINDS.map((k) => k.watch!.condition)];
 export const RECURRENCES = ['none', 'daily', 'weekdays', 'weekends'] as const;
 export const SENSOR_KINDS = ['camera', 'contact', 'motion'] as const;
 

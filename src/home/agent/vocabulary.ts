@@ -8,6 +8,8 @@
  * Cue syntax: words match a token's surface form or its lemma (compromise); "…" allows up to six
  * other tokens in between; "a|b" is either word.
  */
+import { WATCH_CONDITION_WORDS } from '../../platform/kinds/index.ts';
+
 export type IntentKind =
   | 'create_watch'
   | 'update_watch'
@@ -154,18 +156,15 @@ export const OUT_OF_SCOPE_NOUNS = new Set([
   'fire',
 ]);
 
-export const CONDITION_WORDS: Record<string, 'person' | 'unrecognized_person' | 'vehicle' | 'door_open' | 'motion' | 'loitering' | 'animal'> = {
+export const CONDITION_WORDS: Record<string, string> = {
   person: 'person', people: 'person', who: 'person', someone: 'person', somebody: 'person', anyone: 'person', anybody: 'person',
   visitor: 'person', visitors: 'person', visitor_s: 'person', persons: 'person', delivery: 'person', courier: 'person',
   stranger: 'unrecognized_person', strangers: 'unrecognized_person', intruder: 'unrecognized_person',
   intruders: 'unrecognized_person', unknown: 'unrecognized_person', unfamiliar: 'unrecognized_person',
   unrecognized: 'unrecognized_person', unrecognised: 'unrecognized_person', burglar: 'unrecognized_person',
   burglars: 'unrecognized_person',
-  car: 'vehicle', cars: 'vehicle', vehicle: 'vehicle', vehicles: 'vehicle', truck: 'vehicle', trucks: 'vehicle',
-  van: 'vehicle', vans: 'vehicle', motorbike: 'vehicle',
-  // the cameras tell cats and dogs (`animal` detections); a watch on one watches for both
-  dog: 'animal', dogs: 'animal', puppy: 'animal', puppies: 'animal', pup: 'animal', doggy: 'animal', cat: 'animal', cats: 'animal',
-  kitten: 'animal', kittens: 'animal', kitty: 'animal', pet: 'animal', pets: 'animal', animal: 'animal', animals: 'animal',
+  // what the cameras report (cars, cats and dogs, …): the nouns of the table of detection kinds (platform/kinds)
+  ...WATCH_CONDITION_WORDS,
   open: 'door_open', opens: 'door_open', opened: 'door_open', opening: 'door_open',
   motion: 'motion', movement: 'motion', moves: 'motion', moving: 'motion', move: 'motion',
   loitering: 'loitering', loiter: 'loitering', loiters: 'loitering', lingering: 'loitering', linger: 'loitering',

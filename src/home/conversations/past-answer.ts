@@ -4,6 +4,7 @@ import { formatClock, formatMoment, toIso, type Clock } from '../../platform/tim
 import { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type EventService, type EventView } from '../events/index.ts';
 import type { HouseholdService } from '../household/index.ts';
 import { capitalize, describeSensorName, type SensorRow } from '../directory/index.ts';
+import { WATCHED_KINDS } from '../../platform/kinds/index.ts';
 import { pastAnswerRepository, type SensorDetectionRow } from './past-answer.repository.ts';
 
 /**
@@ -56,10 +57,10 @@ const TYPES_OF_CONDITION: Record<string, { types: readonly string[]; subtype?: s
   unrecognized_person: { types: ['person'], subtype: 'unrecognized' },
   recognized_person: { types: ['person'], subtype: 'recognized' },
   loitering: { types: ['person'] },
-  vehicle: { types: ['vehicle'] },
   door_open: { types: ['door_open'] },
   motion: { types: ['motion'] },
-  animal: { types: ['animal'] },
+  // vehicle, animal, bicycle, …: the table of detection kinds' watches
+  ...Object.fromEntries(WATCHED_KINDS.map((k) => [k.watch!.condition, { types: [k.type] }])),
 };
 
 /** Event types a watch condition word stands for, for the watch events listed with the sightings. */
@@ -67,11 +68,10 @@ const EVENT_TYPES_OF_CONDITION: Record<string, readonly string[]> = {
   person: ['person_detected', 'person_recognized', 'unrecognized_person', 'loitering'],
   unrecognized_person: ['unrecognized_person'],
   recognized_person: ['person_recognized'],
-  vehicle: ['vehicle_detected'],
   door_open: ['door_opened', 'door_opened_while_away'],
   motion: ['motion', 'motion_at_night', 'motion_while_away'],
   loitering: ['loitering'],
-  animal: ['animal_detected'],
+  ...Object.fromEntries(WATCHED_KINDS.map((k) => [k.watch!.condition, [k.watch!.event]])),
 };
 
 type GapReason = 'no_data' | 'muted' | 'left_alone' | 'offline';

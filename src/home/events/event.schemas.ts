@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery } from '../../platform/http/index.ts';
+import { WATCHED_KINDS } from '../../platform/kinds/index.ts';
 
 /** Kinds in the household event log; observations and alerts come from watches (issue 4 §4). */
 export const EVENT_LOG_KINDS = [
@@ -15,9 +16,10 @@ export const EVENT_LOG_KINDS = [
 ] as const;
 export type EventLogKind = (typeof EVENT_LOG_KINDS)[number];
 
-export const OBSERVATION_TYPES = ['person_detected', 'person_recognized', 'vehicle_detected', 'door_opened', 'motion', 'animal_detected'] as const;
+/** Person and sensor observations, then one per watched kind of the table of detection kinds (platform/kinds: vehicle_detected, animal_detected, …). */
+export const OBSERVATION_TYPES: readonly string[] = ['person_detected', 'person_recognized', 'door_opened', 'motion', ...WATCHED_KINDS.map((k) => k.watch!.event)];
 export const ALERT_TYPES = ['unrecognized_person', 'loitering', 'motion_at_night', 'motion_while_away', 'door_opened_while_away'] as const;
-export type ObservationType = (typeof OBSERVATION_TYPES)[number];
+export type ObservationType = string;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 export const EventSchema = Type.Object(

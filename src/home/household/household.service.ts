@@ -13,7 +13,7 @@ import { HOME_SENSORS } from '../../ingest/sandbox/index.ts';
 import type { SceneEngine } from '../../org/scenes/index.ts';
 import { freshnessFields, mergeFreshness, sceneRepository, staleSentence, type SceneFreshness } from '../../org/scenes/index.ts';
 import type { SceneService } from '../../org/scenes/index.ts';
-import type { SourceManager } from '../../ingest/sources/index.ts';
+import type { SourceManager } from '../../org/sources/index.ts';
 import type { StreamService } from '../../org/streams/index.ts';
 import { decideSourceType, streamRepository, type PublishInfo } from '../../org/streams/index.ts';
 import { tenantRepository } from '../../platform/identity/index.ts';

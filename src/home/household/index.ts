@@ -5,7 +5,7 @@ import { AUDIT } from '../../platform/audit/index.ts';
 import { COORDINATION } from '../../platform/coordination/index.ts';
 import { SCENES, SCENE_ENGINE } from '../../org/scenes/index.ts';
 import { STREAMS } from '../../org/streams/index.ts';
-import { SOURCES } from '../../ingest/sources/index.ts';
+import { SOURCES } from '../../org/sources/index.ts';
 import { HOUSEHOLD_DIRECTORY } from '../directory/index.ts';
 import { EVENTS } from '../events/index.ts';
 import { HouseholdService as HouseholdServiceT } from './household.service.ts';

@@ -1,4 +1,5 @@
 import type { DetectionRecord } from '../../org/detections/index.ts';
+import { WATCHED_KINDS, kindOf, type DetectionKind } from '../../platform/kinds/index.ts';
 import type { AlertType, ObservationType } from '../events/index.ts';
 import type { KnownSensor } from '../directory/index.ts';
 import { capitalize, describeSensorName } from '../directory/index.ts';
@@ -36,17 +37,17 @@ const CONDITIONS_OF: Record<WatchFinding['type'], readonly string[]> = {
   person_recognized: ['recognized_person', 'person'],
   unrecognized_person: ['unrecognized_person', 'person'],
   loitering: ['loitering', 'person'],
-  vehicle_detected: ['vehicle'],
   door_opened: ['door_open'],
   door_opened_while_away: ['door_open', 'motion'],
   motion: ['motion'],
   motion_at_night: ['motion'],
   motion_while_away: ['motion'],
-  animal_detected: ['animal'],
+  // vehicle_detected: ['vehicle'], animal_detected: ['animal'], …: the table of detection kinds' watches
+  ...Object.fromEntries(WATCHED_KINDS.map((k) => [k.watch!.event, [k.watch!.condition]])),
 };
 
 export function matchesConditions(type: WatchFinding['type'], conditions: readonly string[] | null): boolean {
-  return !conditions || conditions.length === 0 || CONDITIONS_OF[type].some((c) => conditions.includes(c));
+  return !conditions || conditions.length === 0 || (CONDITIONS_OF[type] ?? []).some((c) => conditions.includes(c));
 }
 
 function nameOf(sensor: KnownSensor): string {
@@ -67,21 +68,6 @@ export class WatchRules {
     switch (rec.type) {
       case 'person':
         return this.evaluatePerson(watchId, rec, sensor);
-      case 'vehicle': {
-        if (!rec.count || !rec.track_id) return [];
-        const mem = this.remember(`${watchId}:${rec.track_id}`, rec.at);
-        if (mem.seen) return [];
-        mem.seen = true;
-        return [{ kind: 'observation', type: 'vehicle_detected', summary: `${capitalize(nameOf(sensor))} saw a vehicle arrive in the ${sensor.room}.` }];
-      }
-      case 'animal': {
-        // like a vehicle: one observation per tracked cat or dog, when first seen
-        const mem = this.remember(`${watchId}:${rec.track_id ?? rec.id}`, rec.at);
-        if (mem.seen) return [];
-        mem.seen = true;
-        const what = rec.subtype === 'cat' || rec.subtype === 'dog' ? `a ${rec.subtype}` : 'an animal';
-        return [{ kind: 'observation', type: 'animal_detected', summary: `${capitalize(nameOf(sensor))} saw ${what} in the ${sensor.room}.` }];
-      }
       case 'door_open':
         if (home.isEmpty()) {
           return [{ kind: 'alert', type: 'door_opened_while_away', summary: `The ${sensor.room} was opened while nobody was seen at home.` }];
@@ -101,9 +87,25 @@ export class WatchRules {
         }
         return [{ kind: 'observation', type: 'motion', summary: `${capitalize(nameOf(sensor))} detected motion in the ${sensor.room}.` }];
       }
-      default:
-        return [];
+      default: {
+        const kind = kindOf(rec.type);
+        return kind?.watch ? this.evaluateKind(watchId, rec, sensor, kind) : [];
+      }
     }
+  }
+
+  /**
+   * A watched kind of the table of detection kinds (vehicle, animal, …): one observation per
+   * tracked object, when first seen. A counted kind's detection names its object only when one
+   * arrived (count above 0, a track id); a tracked kind's each sighting does.
+   */
+  private evaluateKind(watchId: string, rec: DetectionRecord, sensor: KnownSensor, kind: DetectionKind): WatchFinding[] {
+    const counted = kind.detector?.report === 'count';
+    if (counted && (!rec.count || !rec.track_id)) return [];
+    const mem = this.remember(`${watchId}:${rec.track_id ?? rec.id}`, rec.at);
+    if (mem.seen) return [];
+    mem.seen = true;
+    return [{ kind: 'observation', type: kind.watch!.event, summary: `${capitalize(nameOf(sensor))} saw ${kind.watch!.seen(rec)} in the ${sensor.room}.` }];
   }
 
   private evaluatePerson(watchId: string, rec: DetectionRecord, sensor: KnownSensor): WatchFinding[] {

@@ -24,7 +24,7 @@ import {
 } from './scene-engine.ts';
 import type { ScenarioName } from './scenario-types.ts';
 import type { Rng } from './seeded-random.ts';
-import type { DetectionInput } from '../../org/detections/index.ts';
+import type { DetectionInput } from '../../platform/kinds/index.ts';
 
 export interface HomeSensor {
   name: string;

@@ -19,7 +19,7 @@ import {
 } from './scene-engine.ts';
 import { hashKey, type Rng } from './seeded-random.ts';
 import type { LocalDate } from '../../platform/time/index.ts';
-import type { DetectionInput } from '../../org/detections/index.ts';
+import type { DetectionInput } from '../../platform/kinds/index.ts';
 
 // prettier-ignore
 const LOBBY_ARRIVALS: RateCurve = {

@@ -1,4 +1,4 @@
-import type { DetectionInput } from '../../org/detections/index.ts';
+import type { DetectionInput } from '../../platform/kinds/index.ts';
 
 /** Every sandbox scenario a `sandbox://` stream can name (organization scenes, then the simulated home). */
 export const SCENARIO_NAMES = [

@@ -6,7 +6,7 @@
  * for exactly the asked interval, so the answer never depends on how time was sliced or on what was
  * asked before (the small bucket cache only saves work).
  */
-import type { DetectionInput, DetectionType } from '../../org/detections/index.ts';
+import type { DetectionInput, DetectionType } from '../../platform/kinds/index.ts';
 import { addDays, formatDateKey, isWeekend, type LocalDate } from '../../platform/time/index.ts';
 import { LocalSpan, LocalTime } from './local-time.ts';
 import { hashKey, hashUnit, Rng } from './seeded-random.ts';

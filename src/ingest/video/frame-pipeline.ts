@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/time/index.ts';
-import { normalizeBox, type FrameObject } from '../../org/detections/index.ts';
+import { COUNTED_KINDS, TRACK_MIN_SCORE, kindOfClass, normalizeBox, type DetectionKind, type FrameObject } from '../../platform/kinds/index.ts';
 import type { Detector } from './detector-pool.ts';
 import { findZone } from './geometry.ts';
 import { encodeJpeg } from './jpeg-codec.ts';
@@ -28,7 +28,7 @@ export interface FramePipelineOptions {
   idleKeepAliveMs?: number;
   /** a lingering person (or animal) is re-reported with its dwell this often; default 10 s */
   dwellReportMs?: number;
-  /** person_count and vehicle are repeated unchanged this often, so a scene never goes stale; default 60 s */
+  /** person_count and the counted kinds (vehicle, …) are repeated unchanged this often, so a scene never goes stale; default 60 s */
   heartbeatMs?: number;
   tracker?: TrackerOptions;
   /**
@@ -49,7 +49,7 @@ export interface FramePipelineOptions {
   detectEvery?: number;
   /** how far around a tracked box motion still belongs to that object, as a share of the box's size; default 0.5 */
   trackMargin?: number;
-  /** per-class score an object needs to be tracked; default person 0.45, vehicle 0.33, cat and dog 0.4 */
+  /** per-class score an object needs to be tracked; default the table of detection kinds' (platform/kinds: person 0.45, vehicle 0.33, cat and dog 0.4, …) */
   minScore?: Partial<Record<ObjectLabel, number>>;
   /**
    * Live face recognition (issue 14): tracked people get `subtype` recognized (+ person_id) or
@@ -105,7 +105,8 @@ export class FramePipeline {
   private lastDetectAt = -Infinity;
   private lastWholeAt = -Infinity;
   private lastPersonCount: number | null = null;
-  private lastVehicleCount: number | null = null;
+  /** per counted kind (vehicle, …): the count last reported; absent until reported */
+  private lastCounts = new Map<string, number>();
   private lastCountAt = -Infinity;
   /** per track: when it was last reported, in which zone, as whom (identityKey) */
   private reported = new Map<string, { at: number; zone: string | null; identity: string }>();
@@ -131,10 +132,8 @@ export class FramePipeline {
     this.dwellReportMs = o.dwellReportMs ?? 10_000;
     this.heartbeatMs = o.heartbeatMs ?? 60_000;
     this.zones = o.zones ?? [];
-    // measured on vtest.avi: real people score 0.45–0.75, background clutter up to ~0.35; small
-    // parked vehicles score 0.33–0.45. The darknet dog photos (fixtures dog.jpg, person.jpg) score
-    // 0.42–0.43 as dog; 40 frames of vtest.avi give no cat or dog candidate even at 0.1
-    this.minScore = { person: 0.45, vehicle: 0.33, cat: 0.4, dog: 0.4, ...o.minScore };
+    // the table of detection kinds says what each class needs (with the measurements behind it)
+    this.minScore = { ...TRACK_MIN_SCORE, ...o.minScore } as Record<ObjectLabel, number>;
     this.fpsIn = new RateMeter(o.clock);
     this.detectorFps = new RateMeter(o.clock);
   }
@@ -285,7 +284,7 @@ export class FramePipeline {
   /** Tracker update → the detections this frame changed. */
   private async interpret(frame: RgbFrame, at: number, found: DetectedObject[], searched?: NormalizedBox[]): Promise<void> {
     if (this.stopped) return;
-    const objects = found.filter((o) => o.score >= this.minScore[o.label]);
+    const objects = found.filter((o) => o.score >= (this.minScore[o.label] ?? 1));
     this.counters.frames_detected++;
     this.detectorFps.mark();
     this.error = null;
@@ -296,9 +295,11 @@ export class FramePipeline {
     if (this.stopped) return;
     const out: Array<VideoDetection & { needsSnapshot?: boolean }> = [];
 
-    // people and animals are reported one by one (an animal's subtype says cat or dog); vehicles as a count below
+    // tracked kinds (people, animals, …) are reported one by one (an animal's subtype says cat or
+    // dog); counted kinds (vehicles, …) as a count below
     for (const t of update.seen) {
-      if (t.label === 'vehicle') continue;
+      const kind = kindOfClass(t.label);
+      if (kind?.detector?.report !== 'track') continue;
       const zone = findZone(t.box, this.zones);
       const last = this.reported.get(t.id);
       const fresh = entered.has(t);
@@ -312,7 +313,7 @@ export class FramePipeline {
         const who = identity ? { subtype: identity.subtype, ...(identity.personId ? { person_id: identity.personId } : {}) } : { subtype: null };
         out.push({ ...this.describeTrack(t, 'person', at, zone), ...who, needsSnapshot: true });
       } else {
-        out.push({ ...this.describeTrack(t, 'animal', at, zone), subtype: t.label, needsSnapshot: true });
+        out.push({ ...this.describeTrack(t, kind.type, at, zone), subtype: kind.subtypes?.includes(t.label) ? t.label : null, needsSnapshot: true });
       }
     }
     for (const t of update.exited) {
@@ -326,12 +327,14 @@ export class FramePipeline {
       out.push(this.countDetection('person_count', people, at, rejected));
     }
 
-    const vehicles = update.present.filter((t) => t.label === 'vehicle');
-    if (vehicles.length !== this.lastVehicleCount) {
-      const arrived = update.entered.filter((t) => t.label === 'vehicle');
-      const left = update.exited.filter((t) => t.label === 'vehicle');
-      const det = this.countDetection('vehicle', vehicles, at, 0);
-      // like the sandbox: a vehicle detection names the vehicle when exactly one came or went
+    for (const kind of COUNTED_KINDS) {
+      const ofKind = (t: Track) => kindOfClass(t.label) === kind;
+      const present = update.present.filter(ofKind);
+      if (present.length === (this.lastCounts.get(kind.type) ?? (kind.detector?.countFromStart ? null : 0))) continue;
+      const arrived = update.entered.filter(ofKind);
+      const left = update.exited.filter(ofKind);
+      const det = this.countDetection(kind.type, present, at, 0);
+      // like the sandbox: a count detection (vehicle, …) names the object when exactly one came or went
       const changed = arrived.length + left.length === 1 ? (arrived[0] ?? left[0]) : null;
       if (changed) {
         det.track_id = changed.id;
@@ -378,18 +381,18 @@ export class FramePipeline {
   /** Every present track as the live wall draws it (a person's identity when this frame's recognition gave one). */
   private frameObjects(present: readonly Track[], identities: Map<string, TrackIdentity>): FrameObject[] {
     return present.map((t) => {
-      const type = t.label === 'person' ? 'person' : t.label === 'vehicle' ? 'vehicle' : 'animal';
+      const kind = kindOfClass(t.label) as DetectionKind;
       const identity = identities.get(t.id);
       return {
-        type,
-        ...(type === 'animal' ? { subtype: t.label } : identity ? { subtype: identity.subtype, ...(identity.personId ? { person_id: identity.personId } : {}) } : {}),
+        type: kind.type,
+        ...(kind.subtypes?.includes(t.label) ? { subtype: t.label } : identity ? { subtype: identity.subtype, ...(identity.personId ? { person_id: identity.personId } : {}) } : {}),
         track_id: t.id,
         box: normalizeBox(t.box),
       };
     });
   }
 
-  private describeTrack(t: Track, type: 'person' | 'animal', at: number, zone: string | null): VideoDetection {
+  private describeTrack(t: Track, type: string, at: number, zone: string | null): VideoDetection {
     return {
       type,
       confidence: roundScore(t.score),
@@ -406,7 +409,7 @@ export class FramePipeline {
    * of the counted objects; for an empty scene, how far the best uncounted candidate was from
    * being counted.
    */
-  private countDetection(type: 'person_count' | 'vehicle', tracks: Track[], at: number, bestRejected: number): VideoDetection {
+  private countDetection(type: string, tracks: Track[], at: number, bestRejected: number): VideoDetection {
     const confidence = tracks.length ? tracks.reduce((s, t) => s + t.score, 0) / tracks.length : 1 - bestRejected;
     const det: VideoDetection = { type, subtype: null, confidence: roundScore(confidence), at, track_id: null, dwell_s: null, zone: null };
     if (type === 'person_count') det.value = tracks.length;
@@ -419,8 +422,10 @@ export class FramePipeline {
     if (this.lastPersonCount === null || at - this.lastCountAt < this.heartbeatMs) return;
     const present = this.tracker.present();
     const people = present.filter((t) => t.label === 'person');
-    const vehicles = present.filter((t) => t.label === 'vehicle');
-    this.emit([this.countDetection('person_count', people, at, 0), this.countDetection('vehicle', vehicles, at, 0)], at);
+    const counts = COUNTED_KINDS.filter((k) => k.detector?.countFromStart || this.lastCounts.has(k.type)).map((k) =>
+      this.countDetection(k.type, present.filter((t) => kindOfClass(t.label) === k), at, 0),
+    );
+    this.emit([this.countDetection('person_count', people, at, 0), ...counts], at);
   }
 
   private emit(batch: VideoDetection[], at: number): void {
@@ -429,7 +434,7 @@ export class FramePipeline {
         this.lastPersonCount = d.value ?? 0;
         this.lastCountAt = at;
       }
-      if (d.type === 'vehicle') this.lastVehicleCount = d.count ?? 0;
+      else if (d.count != null && COUNTED_KINDS.some((k) => k.type === d.type)) this.lastCounts.set(d.type, d.count);
     }
     try {
       this.o.onDetections(batch);

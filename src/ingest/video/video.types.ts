@@ -1,4 +1,4 @@
-import { ANIMAL_KINDS, type AnimalKind, type DetectionInput } from '../../org/detections/index.ts';
+import { TRACK_CLASSES, type DetectionInput } from '../../platform/kinds/index.ts';
 
 /** A point in normalised image coordinates: x and y in 0..1 from the top-left corner. */
 export type Point = [x: number, y: number];
@@ -21,10 +21,11 @@ export interface RgbFrame {
   data: Uint8Array;
 }
 
-/** The classes Vigil cares about; the detector maps its own labels onto these. Cats and dogs
- * are tracked apart (a cat never continues a dog's track) and become `animal` detections. */
-export const OBJECT_LABELS = ['person', 'vehicle', ...ANIMAL_KINDS] as const;
-export type ObjectLabel = 'person' | 'vehicle' | AnimalKind;
+/** The classes Vigil tracks; the detector maps its own labels onto these through the table of
+ * detection kinds (platform/kinds). Cats and dogs are tracked apart (a cat never continues a dog's
+ * track) and become `animal` detections. */
+export const OBJECT_LABELS: readonly string[] = TRACK_CLASSES;
+export type ObjectLabel = string;
 
 /** One object the detector found in one frame. */
 export interface DetectedObject {

@@ -1,51 +1,19 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral, type TObject, type TSchema } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/index.ts';
-import { ANIMAL_KINDS } from '../detections/index.ts';
+import { ALERT_CONDITIONS } from '../../platform/kinds/index.ts';
 import { ScheduleSchema } from '../automation/index.ts';
 
-/** What a rule watches for (issue 3 §1). Counts compare strictly ("above"); density and dwell are "at least". */
+/**
+ * What a rule watches for: the conditions of the table of detection kinds (platform/kinds), in its
+ * order. Counts compare strictly ("above"); density and dwell are "at least".
+ */
 export const RuleConditionSchema = Type.Union(
-  [
-    Type.Object(
-      { type: Type.Literal('person_count'), above: Type.Integer({ minimum: 0, maximum: 100_000, description: 'fires when more than this many people are present' }) },
-      { additionalProperties: false, title: 'person_count above N' },
-    ),
-    Type.Object(
-      { type: Type.Literal('crowd_density'), at_least: Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'fires when people ÷ capacity reaches this fraction' }) },
-      { additionalProperties: false, title: 'crowd_density at or above x' },
-    ),
-    Type.Object(
-      {
-        type: Type.Literal('person'),
-        subtype: Type.Optional(
-          Type.Union([Type.Literal('recognized'), Type.Literal('unrecognized')], {
-            description: 'recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent',
-            examples: ['unrecognized'],
-          }),
-        ),
-        person_id: Type.Optional(prefixedId('person', 'only this enrolled person (POST /v1/people), recognized by face; implies subtype recognized')),
-      },
-      { additionalProperties: false, title: 'a person (of a subtype)' },
-    ),
-    Type.Object(
-      { type: Type.Literal('vehicle'), above: Type.Integer({ minimum: 0, maximum: 100_000, description: 'fires when more than this many vehicles are present' }) },
-      { additionalProperties: false, title: 'vehicle count above N' },
-    ),
-    Type.Object(
-      {
-        type: Type.Literal('animal'),
-        subtype: Type.Optional(Type.Union(ANIMAL_KINDS.map((k) => Type.Literal(k)), { description: 'only this animal; a cat or a dog when absent' })),
-      },
-      { additionalProperties: false, title: 'an animal (cat or dog)' },
-    ),
-    Type.Object(
-      { type: Type.Literal('dwell'), min_s: Type.Number({ exclusiveMinimum: 0, maximum: 86_400, description: 'fires when a tracked person has stayed at least this many seconds (loitering)' }) },
-      { additionalProperties: false, title: 'dwell (loitering) of at least S seconds' },
-    ),
-  ],
+  // typed by what every condition has, its `type`; each kind's schema checks the rest
+  ALERT_CONDITIONS.map((c) => c.schema as TObject<{ type: TLiteral<string> }>),
   { description: 'the detection condition; `type` selects the kind' },
 );
-export type RuleConditionT = Static<typeof RuleConditionSchema>;
+/** A condition as a request gives it: `type` names it, the rest is its own (the kind's schema checks it). */
+export type RuleConditionT = { type: string; [field: string]: unknown };
 
 /**
  * How a stored condition that no longer reads as one is shown (issue 9 §5: e.g. a threshold an

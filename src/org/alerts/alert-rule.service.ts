@@ -153,7 +153,7 @@ export class AlertRuleService {
     r: { locations?: readonly string[] | null; stream_ids?: readonly string[] | null; schedule?: Schedule | null; condition?: RuleConditionT },
   ): Promise<void> {
     const c = r.condition;
-    if (c?.type === 'person' && c.person_id !== undefined) {
+    if (c?.type === 'person' && typeof c.person_id === 'string') {
       if (c.subtype === 'unrecognized') throw invalid('condition.subtype', 'A person_id names someone recognized: use subtype "recognized" (or leave it out) with person_id.');
       if (!(await personRepository.findForTenant(this.deps.database.db, principal.tenantId, c.person_id))) {
         throw invalid('condition.person_id', `no person ${c.person_id} in this organization (POST /v1/people)`);

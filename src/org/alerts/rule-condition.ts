@@ -1,4 +1,5 @@
 import type { DetectionRecord } from '../detections/index.ts';
+import { alertConditionOf } from '../../platform/kinds/index.ts';
 import type { SceneState } from '../scenes/index.ts';
 import { compileSchedule, isWithinSchedule, type CompiledSchedule, type Schedule } from '../automation/index.ts';
 import type { AlertRuleRow } from './alert-rule.repository.ts';
@@ -19,7 +20,7 @@ export function readStoredCondition(json: string): RuleConditionT | UnreadableCo
   } catch {
     return { type: 'unreadable', detail: 'the stored condition is not valid JSON' };
   }
-  if (conditionCheck.Check(value)) return value;
+  if (conditionCheck.Check(value)) return value as RuleConditionT;
   const first = conditionCheck.Errors(value).First();
   return { type: 'unreadable', detail: `the stored condition does not validate${first ? ` (${first.path || '/'}: ${first.message})` : ''}` };
 }
@@ -73,31 +74,8 @@ export function compileRule(row: AlertRuleRow, lastFiredAt = new Map<string, num
 export function observeCondition(rule: CompiledRule, rec: DetectionRecord, scene: SceneState): number | null | undefined {
   const c = rule.condition;
   if (c === null) return undefined;
-  switch (c.type) {
-    case 'person_count': {
-      if (rec.type !== 'person_count') return undefined;
-      const people = rule.streams ? (rec.value ?? 0) : scene.people;
-      return people > c.above ? people : undefined;
-    }
-    case 'crowd_density':
-      if (rec.type !== 'person_count') return undefined;
-      return scene.crowdDensity >= c.at_least ? scene.crowdDensity : undefined;
-    case 'person':
-      if (rec.type !== 'person' || (c.subtype !== undefined && rec.subtype !== c.subtype)) return undefined;
-      if (c.person_id !== undefined && (rec.subtype !== 'recognized' || rec.person_id !== c.person_id)) return undefined;
-      return null;
-    case 'vehicle': {
-      if (rec.type !== 'vehicle') return undefined;
-      const vehicles = rule.streams ? (rec.count ?? 0) : scene.vehicles;
-      return vehicles > c.above ? vehicles : undefined;
-    }
-    case 'animal':
-      if (rec.type !== 'animal' || (c.subtype !== undefined && rec.subtype !== c.subtype)) return undefined;
-      return null;
-    case 'dwell':
-      if (rec.type !== 'person' || rec.dwell_s == null) return undefined;
-      return rec.dwell_s >= c.min_s ? rec.dwell_s : undefined;
-  }
+  // each condition's evaluator lives with its kind in the table of detection kinds (platform/kinds)
+  return alertConditionOf(c.type)?.observe(c, rec, scene, rule.streams !== null);
 }
 
 /**

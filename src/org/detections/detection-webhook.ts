@@ -1,4 +1,4 @@
-import type { DetectionRecord, DetectionType } from './detection.ts';
+import type { DetectionRecord, DetectionType } from '../../platform/kinds/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 
 /** The detection object of a webhook payload: exactly the fields the spec lists (spec "Resources", Webhook payload). */

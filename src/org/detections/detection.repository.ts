@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { pgJsonText, type DbExecutor, type DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionTable } from '../../platform/db/index.ts';
-import type { DetectionBox } from './detection.ts';
+import { COUNTED_KINDS, type DetectionBox } from '../../platform/kinds/index.ts';
 
 const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone', 'box', 'person_id'] as const;
 
@@ -96,7 +96,8 @@ export const detectionRepository = {
       .limit(200_000)
       .execute();
     const before: DetectionTable[] = [];
-    for (const type of ['person_count', 'vehicle'] as const) {
+    // the reading in force at `from` of people and of every counted kind (vehicle, …; platform/kinds)
+    for (const type of ['person_count', ...COUNTED_KINDS.map((k) => k.type)]) {
       const row = await db
         .selectFrom('detections')
         .selectAll()
@@ -178,12 +179,19 @@ export const detectionRepository = {
     for (const r of await Promise.all([latest('person_count'), latest('vehicle')])) if (r) out.push(r);
     return out;
   },
-  async latestReadings(db: DbExecutor, streamId: string): Promise<{ people: number | null; vehicles: number | null }> {
+  /** ... and the latest count of every other counted kind of the table of detection kinds (platform/kinds) it has one of. */
+  async latestReadings(db: DbExecutor, streamId: string): Promise<{ people: number | null; vehicles: number | null; counts: Record<string, number> }> {
     const latest = (type: string) =>
       db.selectFrom('detections').select(['value', 'count']).where('stream_id', '=', streamId).where('type', '=', type)
         .orderBy('at', 'desc').limit(1).executeTakeFirst();
-    const [p, v] = await Promise.all([latest('person_count'), latest('vehicle')]);
-    return { people: p?.value ?? null, vehicles: v?.count ?? null };
+    const others = COUNTED_KINDS.filter((k) => k.type !== 'vehicle').map((k) => k.type);
+    const [p, v, ...rest] = await Promise.all([latest('person_count'), latest('vehicle'), ...others.map(latest)]);
+    const counts: Record<string, number> = {};
+    others.forEach((type, i) => {
+      const c = rest[i]?.count;
+      if (c != null) counts[type] = c;
+    });
+    return { people: p?.value ?? null, vehicles: v?.count ?? null, counts };
   },
   /**
    * The retention cut. There is no index on `at` alone (migration 017, one b-tree fewer on every

@@ -14,7 +14,7 @@ import { FRAME_FACES } from '../streams/index.ts';
 import { SCENE_PEOPLE } from '../scenes/index.ts';
 import { personRepository } from './person.repository.ts';
 import { COORDINATION } from '../../platform/coordination/index.ts';
-import { LIVE_FACES } from '../../ingest/sources/index.ts';
+import { LIVE_FACES } from '../sources/index.ts';
 import { LiveRecognition } from './live-recognition.ts';
 import { PeopleService } from './person.service.ts';
 import { PersonSchema } from './person.schemas.ts';

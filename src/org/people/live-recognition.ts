@@ -11,7 +11,7 @@ import {
   type FaceModel,
   type FaceVerdict,
 } from '../../ingest/faces/index.ts';
-import type { LiveFaceRecognition } from '../../ingest/sources/index.ts';
+import type { LiveFaceRecognition } from '../sources/index.ts';
 import type { TrackFaces, TrackIdentity } from '../../ingest/video/index.ts';
 import type { StreamRef } from '../pipeline/index.ts';
 import { personRepository } from './person.repository.ts';

@@ -8,7 +8,7 @@ import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/
 import { toDetectionView } from '../scenes/index.ts';
 import type { DetectionView, SceneService } from '../scenes/index.ts';
 import { streamRepository } from '../streams/index.ts';
-import { ANIMAL_KINDS } from '../detections/index.ts';
+import { kindOf } from '../../platform/kinds/index.ts';
 import { personRepository } from '../people/index.ts';
 import type { InjectDetectionBodyT } from './sandbox.schemas.ts';
 
@@ -26,9 +26,10 @@ export class SandboxService {
     if (!stream.sandbox) {
       throw new VigilError('stream_not_sandbox', `Stream ${stream.id} reads a real source; synthetic detections go only into sandbox streams.`, { param: 'stream_id' });
     }
-    if (body.type === 'person_count' && body.value === undefined) throw invalid('value', 'is required for person_count');
-    if (body.type === 'vehicle' && body.count === undefined) throw invalid('count', 'is required for vehicle');
-    if (body.type === 'animal' && !ANIMAL_KINDS.some((k) => k === body.subtype)) throw invalid('subtype', `is required for animal: ${ANIMAL_KINDS.join(' or ')}`);
+    // what each type must carry is the table of detection kinds' (platform/kinds)
+    const kind = kindOf(body.type);
+    if (kind?.requires && body[kind.requires] === undefined) throw invalid(kind.requires, `is required for ${body.type}`);
+    if (kind?.subtypes && !kind.subtypes.some((k) => k === body.subtype)) throw invalid('subtype', `is required for ${body.type}: ${kind.subtypes.join(' or ')}`);
     // a recognized person names someone enrolled; recognized without a person (or a person without recognized) says nothing true
     if (body.type === 'person' && body.subtype === 'recognized' && !body.person_id) throw invalid('person_id', 'is required with subtype recognized');
     if (body.person_id !== undefined) {

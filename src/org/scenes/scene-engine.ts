@@ -1,4 +1,5 @@
 import type { DetectionRecord } from '../detections/index.ts';
+import { kindOf } from '../../platform/kinds/index.ts';
 import type { SceneRow } from './scene.repository.ts';
 
 /** How long an anomaly (unrecognized person, loitering) keeps a scene flagged after it was last seen. */
@@ -28,18 +29,20 @@ export function combineCounts(values: Iterable<number>, mode: StreamCombine): nu
 type CountRecord = { type: string; stream_id: string; at: number; value: number | null; count: number | null };
 
 /**
- * A scene's history (ascending by time) as the scene counted it: each person_count and vehicle
- * reading becomes the scene's combined count at that moment (each stream's latest reading,
+ * A scene's history (ascending by time) as the scene counted it: each person_count and counted
+ * kind's (vehicle, …) reading becomes the scene's combined count at that moment (each stream's latest reading,
  * combined max or sum), so "how many now", peaks and averages over several cameras are the
  * scene's, not one camera's. `original` maps a combined reading back to the stored one (the
  * detections an answer cites are stored rows, with their own values). One stream: unchanged.
  */
 export function combineHistory<T extends CountRecord>(records: readonly T[], mode: StreamCombine): { records: T[]; original: Map<T, T> } {
   const original = new Map<T, T>();
-  const streams = new Set(records.filter((r) => r.type === 'person_count' || r.type === 'vehicle').map((r) => r.stream_id));
+  // people, and every counted kind of the table of detection kinds (vehicle, …)
+  const counted = (type: string) => kindOf(type)?.detector?.report === 'count';
+  const streams = new Set(records.filter((r) => r.type === 'person_count' || counted(r.type)).map((r) => r.stream_id));
   if (streams.size < 2) return { records: [...records], original };
   const people = new Map<string, number>();
-  const vehicles = new Map<string, number>();
+  const byKind = new Map<string, Map<string, number>>();
   const out = records.map((r) => {
     if (r.type === 'person_count' && r.value != null) {
       people.set(r.stream_id, r.value);
@@ -47,15 +50,24 @@ export function combineHistory<T extends CountRecord>(records: readonly T[], mod
       original.set(c, r);
       return c;
     }
-    if (r.type === 'vehicle' && r.count != null) {
-      vehicles.set(r.stream_id, r.count);
-      const c = { ...r, count: combineCounts(vehicles.values(), mode) };
+    if (r.count != null && counted(r.type)) {
+      const perStream = byKind.get(r.type) ?? new Map<string, number>();
+      byKind.set(r.type, perStream);
+      perStream.set(r.stream_id, r.count);
+      const c = { ...r, count: combineCounts(perStream.values(), mode) };
       original.set(c, r);
       return c;
     }
     return r;
   });
   return { records: out, original };
+}
+
+/** One stream's latest readings: people, and objects present of each counted kind. */
+export interface StreamReadings {
+  people: number;
+  vehicles: number;
+  counts: Record<string, number>;
 }
 
 export interface SceneState {
@@ -66,6 +78,12 @@ export interface SceneState {
   timeZone: string;
   people: number;
   vehicles: number;
+  /**
+   * Objects present of each counted kind of the table of detection kinds (vehicle, …; see
+   * docs/decisions.md, 'One table of detection kinds'), the streams combined; `vehicles` is
+   * counts.vehicle, kept as the scene row stores it.
+   */
+  counts: Record<string, number>;
   crowdDensity: number;
   activeAnomalies: number;
   lastDetectionAt: number | null;
@@ -73,7 +91,7 @@ export interface SceneState {
   /** how the streams' readings combine into people and vehicles */
   combine: StreamCombine;
   /** each stream's latest readings; the scene combines them (max or sum) */
-  perStream: Map<string, { people: number; vehicles: number }>;
+  perStream: Map<string, StreamReadings>;
   /** anomaly key (track or detection id) → held until */
   anomalyUntil: Map<string, number>;
   /**
@@ -121,6 +139,7 @@ export class SceneEngine {
       timeZone: row.time_zone,
       people: row.people,
       vehicles: row.vehicles,
+      counts: { vehicle: row.vehicles },
       crowdDensity: row.crowd_density,
       activeAnomalies: 0,
       lastDetectionAt: row.last_detection_at ? Date.parse(row.last_detection_at) : null,
@@ -144,11 +163,14 @@ export class SceneEngine {
     if (!s) throw new Error(`scene ${rec.scene_id} is not registered with the engine`);
     let per = s.perStream.get(rec.stream_id);
     if (!per) {
-      per = { people: 0, vehicles: 0 };
+      per = { people: 0, vehicles: 0, counts: {} };
       s.perStream.set(rec.stream_id, per);
     }
     if (rec.type === 'person_count' && rec.value != null) per.people = rec.value;
-    else if (rec.type === 'vehicle' && rec.count != null) per.vehicles = rec.count;
+    else if (rec.count != null && kindOf(rec.type)?.detector?.report === 'count') {
+      per.counts[rec.type] = rec.count;
+      if (rec.type === 'vehicle') per.vehicles = rec.count;
+    }
     if (isAnomalous(rec)) {
       const until = rec.at + ANOMALY_HOLD_MS;
       s.anomalyUntil.set(rec.track_id ?? rec.id, until);
@@ -161,10 +183,11 @@ export class SceneEngine {
   }
 
   /** Sets a stream's contribution from stored readings (server start). */
-  restoreStream(sceneId: string, streamId: string, readings: { people: number | null; vehicles: number | null }): void {
+  restoreStream(sceneId: string, streamId: string, readings: { people: number | null; vehicles: number | null; counts?: Record<string, number> }): void {
     const s = this.scenes.get(sceneId);
-    if (!s || (readings.people === null && readings.vehicles === null)) return;
-    s.perStream.set(streamId, { people: readings.people ?? 0, vehicles: readings.vehicles ?? 0 });
+    if (!s || (readings.people === null && readings.vehicles === null && !Object.keys(readings.counts ?? {}).length)) return;
+    const counts = { ...readings.counts, ...(readings.vehicles !== null ? { vehicle: readings.vehicles } : {}) };
+    s.perStream.set(streamId, { people: readings.people ?? 0, vehicles: readings.vehicles ?? 0, counts });
     this.sumStreams(s);
   }
 
@@ -208,13 +231,16 @@ export class SceneEngine {
   private sumStreams(s: SceneState) {
     let people = 0;
     let vehicles = 0;
+    const counts: Record<string, number> = {};
     const sum = s.combine === 'sum';
     for (const v of s.perStream.values()) {
       people = sum ? people + v.people : Math.max(people, v.people);
       vehicles = sum ? vehicles + v.vehicles : Math.max(vehicles, v.vehicles);
+      for (const k in v.counts) counts[k] = sum ? (counts[k] ?? 0) + v.counts[k] : Math.max(counts[k] ?? 0, v.counts[k]);
     }
     s.people = people;
     s.vehicles = vehicles;
+    s.counts = { ...counts, vehicle: vehicles };
     s.crowdDensity = density(people, s.capacity);
   }
 

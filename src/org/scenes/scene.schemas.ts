@@ -23,6 +23,11 @@ export const SceneSchema = Type.Object(
     location: Type.String(),
     people_count: Type.Integer({ description: 'people present at as_of, the location’s streams combined as stream_combine says' }),
     vehicle_count: Type.Integer(),
+    object_counts: Type.Object({}, {
+      additionalProperties: Type.Integer({ minimum: 0 }),
+      description: 'objects present of each counted detection type (vehicle, and any other counted kind a stream has reported), the streams combined',
+      examples: [{ vehicle: 2 }],
+    }),
     crowd_density: Type.Number({ description: 'people ÷ capacity, a fraction' }),
     capacity: Type.Integer(),
     time_zone: Type.String(),

@@ -275,6 +275,7 @@ export class SceneService {
               {
                 people: state?.people ?? scene.people,
                 vehicles: state?.vehicles ?? scene.vehicles,
+                counts: state?.counts,
                 capacity: scene.capacity,
                 active_anomalies: state?.activeAnomalies ?? (this.deps.sharedState ? scene.active_anomalies : 0),
               },
@@ -367,6 +368,7 @@ export class SceneService {
       location: row.location,
       people_count: people,
       vehicle_count: s?.vehicles ?? row.vehicles,
+      object_counts: { ...s?.counts, vehicle: s?.vehicles ?? row.vehicles },
       crowd_density: s?.crowdDensity ?? row.crowd_density,
       capacity: row.capacity,
       time_zone: row.time_zone,

@@ -41,9 +41,9 @@ export const streamsApi = defineApiModule({
 });
 
 export const STREAMS = token<StreamServiceT>('streams');
-/** port: runs each stream's source (ingest/sources provides it) */
+/** port: runs each stream's source (org/sources provides it) */
 export const STREAM_RUNNER = token<StreamRunnerT>('streamRunner');
-/** port: WHIP publish tokens of webrtc streams (ingest/webrtc provides it) */
+/** port: WHIP publish tokens of webrtc streams (org/webrtc provides it) */
 export const STREAM_PUBLISHING = token<StreamPublishingT>('streamPublishing');
 /** port: face recognition on phone frames (org/people provides it, issue 14) */
 export const FRAME_FACES = token<FrameFaceRecognizerT>('frameFaces');

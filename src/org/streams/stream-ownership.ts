@@ -31,7 +31,7 @@ interface Held {
 export interface StreamOwnershipDeps {
   database: DatabaseHandle;
   leases: SqlLeaseStore;
-  /** the real source runner (ingest/sources) */
+  /** the real source runner (org/sources) */
   runner: StreamRunner;
   scenes: SceneService;
   nodeId: string;

@@ -14,7 +14,7 @@ export interface FrameOutcome {
 
 /**
  * What runs a stream's source (sandbox generator, camera, WebRTC publisher): the ingest layer
- * implements it (ingest/sources SourceManager) and the composition root hands it to StreamService,
+ * implements it (org/sources SourceManager) and the composition root hands it to StreamService,
  * so streams never import ingest code.
  */
 export interface StreamRunner {

@@ -1341,6 +1341,15 @@ export interface components {
             /** @description people present at as_of, the location’s streams combined as stream_combine says */
             people_count: number;
             vehicle_count: number;
+            /**
+             * @description objects present of each counted detection type (vehicle, and any other counted kind a stream has reported), the streams combined
+             * @example {
+             *       "vehicle": 2
+             *     }
+             */
+            object_counts: {
+                [key: string]: number;
+            };
             /** @description people ÷ capacity, a fraction */
             crowd_density: number;
             capacity: number;
@@ -1371,8 +1380,8 @@ export interface components {
         Detection: {
             /** @example det_01jd3k8e7f9g2h4j6k8m0n2p4q */
             id: string;
-            /** @description person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which) */
-            type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
+            /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
+            type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal" | "bicycle";
             /**
              * @description person: recognized (the face matched an enrolled person, see person_id) or unrecognized (a face was seen and matched nobody); absent when no face was seen. animal: cat or dog
              * @example unrecognized
@@ -1607,7 +1616,7 @@ export interface components {
             ends_at: string;
             recurrence: "none" | "daily" | "weekdays" | "weekends";
             /** @description what raises events; null = everything the sensors report */
-            conditions: ("person" | "unrecognized_person" | "recognized_person" | "vehicle" | "door_open" | "motion" | "loitering" | "animal")[] | null;
+            conditions: ("person" | "unrecognized_person" | "recognized_person" | "door_open" | "motion" | "loitering" | "vehicle" | "animal" | "bicycle")[] | null;
             /** @description only these known people (GET /v1/people), recognized by face on cameras; null = anyone */
             person_ids: string[] | null;
             status: "active" | "stood_down";
@@ -1647,7 +1656,7 @@ export interface components {
             /** @description observation, alert, or a change to watches, sensors or boundaries */
             kind: "observation" | "alert" | "watch.created" | "watch.updated" | "watch.stood_down" | "sensor.muted" | "sensor.unmuted" | "boundary.set" | "boundary.cleared";
             /**
-             * @description what happened: person_detected, person_recognized, vehicle_detected, door_opened, motion, animal_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
+             * @description what happened: person_detected, person_recognized, door_opened, motion, vehicle_detected, animal_detected, bicycle_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
              * @example door_opened
              */
             type: string;
@@ -1774,6 +1783,11 @@ export interface components {
                 at_least: number;
             } | {
                 /** @enum {string} */
+                type: "vehicle";
+                /** @description fires when more than this many vehicles are present */
+                above: number;
+            } | {
+                /** @enum {string} */
                 type: "person";
                 /**
                  * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
@@ -1787,9 +1801,9 @@ export interface components {
                 person_id?: string;
             } | {
                 /** @enum {string} */
-                type: "vehicle";
-                /** @description fires when more than this many vehicles are present */
-                above: number;
+                type: "dwell";
+                /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
+                min_s: number;
             } | {
                 /** @enum {string} */
                 type: "animal";
@@ -1797,9 +1811,9 @@ export interface components {
                 subtype?: "cat" | "dog";
             } | {
                 /** @enum {string} */
-                type: "dwell";
-                /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
-                min_s: number;
+                type: "bicycle";
+                /** @description fires when more than this many bicycles are present */
+                above: number;
             } | {
                 /** @enum {string} */
                 type: "unreadable";
@@ -1868,6 +1882,11 @@ export interface components {
                 at_least: number;
             } | {
                 /** @enum {string} */
+                type: "vehicle";
+                /** @description fires when more than this many vehicles are present */
+                above: number;
+            } | {
+                /** @enum {string} */
                 type: "person";
                 /**
                  * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
@@ -1881,9 +1900,9 @@ export interface components {
                 person_id?: string;
             } | {
                 /** @enum {string} */
-                type: "vehicle";
-                /** @description fires when more than this many vehicles are present */
-                above: number;
+                type: "dwell";
+                /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
+                min_s: number;
             } | {
                 /** @enum {string} */
                 type: "animal";
@@ -1891,9 +1910,9 @@ export interface components {
                 subtype?: "cat" | "dog";
             } | {
                 /** @enum {string} */
-                type: "dwell";
-                /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
-                min_s: number;
+                type: "bicycle";
+                /** @description fires when more than this many bicycles are present */
+                above: number;
             } | {
                 /** @enum {string} */
                 type: "unreadable";
@@ -6193,6 +6212,11 @@ export interface operations {
                         at_least: number;
                     } | {
                         /** @enum {string} */
+                        type: "vehicle";
+                        /** @description fires when more than this many vehicles are present */
+                        above: number;
+                    } | {
+                        /** @enum {string} */
                         type: "person";
                         /**
                          * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
@@ -6206,9 +6230,9 @@ export interface operations {
                         person_id?: string;
                     } | {
                         /** @enum {string} */
-                        type: "vehicle";
-                        /** @description fires when more than this many vehicles are present */
-                        above: number;
+                        type: "dwell";
+                        /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
+                        min_s: number;
                     } | {
                         /** @enum {string} */
                         type: "animal";
@@ -6216,9 +6240,9 @@ export interface operations {
                         subtype?: "cat" | "dog";
                     } | {
                         /** @enum {string} */
-                        type: "dwell";
-                        /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
-                        min_s: number;
+                        type: "bicycle";
+                        /** @description fires when more than this many bicycles are present */
+                        above: number;
                     };
                     /**
                      * @description ignore detections less certain than this
@@ -6615,6 +6639,11 @@ export interface operations {
                         at_least: number;
                     } | {
                         /** @enum {string} */
+                        type: "vehicle";
+                        /** @description fires when more than this many vehicles are present */
+                        above: number;
+                    } | {
+                        /** @enum {string} */
                         type: "person";
                         /**
                          * @description recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent
@@ -6628,9 +6657,9 @@ export interface operations {
                         person_id?: string;
                     } | {
                         /** @enum {string} */
-                        type: "vehicle";
-                        /** @description fires when more than this many vehicles are present */
-                        above: number;
+                        type: "dwell";
+                        /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
+                        min_s: number;
                     } | {
                         /** @enum {string} */
                         type: "animal";
@@ -6638,9 +6667,9 @@ export interface operations {
                         subtype?: "cat" | "dog";
                     } | {
                         /** @enum {string} */
-                        type: "dwell";
-                        /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
-                        min_s: number;
+                        type: "bicycle";
+                        /** @description fires when more than this many bicycles are present */
+                        above: number;
                     };
                     min_confidence?: number;
                     locations?: string[] | null;
@@ -10251,8 +10280,8 @@ export interface operations {
                 "application/json": {
                     /** @description a sandbox stream of this tenant */
                     stream_id: string;
-                    /** @description person_count | vehicle | person | door_open | motion | animal (a cat or dog; subtype says which) */
-                    type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal";
+                    /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
+                    type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal" | "bicycle";
                     /**
                      * @description person: recognized (with person_id) or unrecognized (a face seen that matched nobody), absent when no face was seen; animal (required): cat or dog
                      * @example unrecognized
@@ -10262,7 +10291,7 @@ export interface operations {
                     person_id?: string;
                     /** @description person_count: people present */
                     value?: number;
-                    /** @description vehicle: vehicles present */
+                    /** @description vehicle, bicycle: the number present */
                     count?: number;
                     /** @default 0.9 */
                     confidence?: number;

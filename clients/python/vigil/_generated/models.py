@@ -14,6 +14,7 @@ __all__ = [
     "AlertCondition4",
     "AlertCondition5",
     "AlertCondition6",
+    "AlertCondition7",
     "AlertRule",
     "AlertRuleCondition",
     "AlertRuleCondition1",
@@ -22,6 +23,7 @@ __all__ = [
     "AlertRuleCondition4",
     "AlertRuleCondition5",
     "AlertRuleCondition6",
+    "AlertRuleCondition7",
     "AlertRuleSchedule",
     "ApiKey",
     "AuditCheckpoint",
@@ -37,6 +39,7 @@ __all__ = [
     "CreateAlertRuleCondition3",
     "CreateAlertRuleCondition4",
     "CreateAlertRuleCondition5",
+    "CreateAlertRuleCondition6",
     "CreateAlertRuleSchedule",
     "CreateKeyResponse",
     "CreateResponderContact",
@@ -113,6 +116,7 @@ __all__ = [
     "UpdateAlertRuleCondition3",
     "UpdateAlertRuleCondition4",
     "UpdateAlertRuleCondition5",
+    "UpdateAlertRuleCondition6",
     "UpdateAlertRuleSchedule",
     "UpdateAutomationBusinessHours",
     "UpdateAutomationResponse",
@@ -138,7 +142,7 @@ class Action(_ActionRequired, _ActionOptional):
     pass
 
 
-Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4, AlertCondition5, AlertCondition6]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
+Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4, AlertCondition5, AlertCondition6, AlertCondition7]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
 
 
 AlertAcknowledgedBy = TypedDict("AlertAcknowledgedBy", {"key_id": "Optional[str]", "operator": "Optional[str]"})
@@ -150,32 +154,35 @@ AlertCondition = TypedDict("AlertCondition", {"type": "Literal[\"person_count\"]
 AlertCondition1 = TypedDict("AlertCondition1", {"type": "Literal[\"crowd_density\"]", "at_least": "float"})
 
 
-_AlertCondition2Required = TypedDict("_AlertCondition2Required", {"type": "Literal[\"person\"]"})
-_AlertCondition2Optional = TypedDict("_AlertCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
+AlertCondition2 = TypedDict("AlertCondition2", {"type": "Literal[\"vehicle\"]", "above": "int"})
 
 
-class AlertCondition2(_AlertCondition2Required, _AlertCondition2Optional):
+_AlertCondition3Required = TypedDict("_AlertCondition3Required", {"type": "Literal[\"person\"]"})
+_AlertCondition3Optional = TypedDict("_AlertCondition3Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
+
+
+class AlertCondition3(_AlertCondition3Required, _AlertCondition3Optional):
     pass
 
 
-AlertCondition3 = TypedDict("AlertCondition3", {"type": "Literal[\"vehicle\"]", "above": "int"})
+AlertCondition4 = TypedDict("AlertCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
-_AlertCondition4Required = TypedDict("_AlertCondition4Required", {"type": "Literal[\"animal\"]"})
-_AlertCondition4Optional = TypedDict("_AlertCondition4Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+_AlertCondition5Required = TypedDict("_AlertCondition5Required", {"type": "Literal[\"animal\"]"})
+_AlertCondition5Optional = TypedDict("_AlertCondition5Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
 
 
-class AlertCondition4(_AlertCondition4Required, _AlertCondition4Optional):
+class AlertCondition5(_AlertCondition5Required, _AlertCondition5Optional):
     pass
 
 
-AlertCondition5 = TypedDict("AlertCondition5", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+AlertCondition6 = TypedDict("AlertCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
 
 
-AlertCondition6 = TypedDict("AlertCondition6", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+AlertCondition7 = TypedDict("AlertCondition7", {"type": "Literal[\"unreadable\"]", "detail": "str"})
 
 
-AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4, AlertRuleCondition5, AlertRuleCondition6]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
+AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4, AlertRuleCondition5, AlertRuleCondition6, AlertRuleCondition7]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
 
 
 AlertRuleCondition = TypedDict("AlertRuleCondition", {"type": "Literal[\"person_count\"]", "above": "int"})
@@ -184,29 +191,32 @@ AlertRuleCondition = TypedDict("AlertRuleCondition", {"type": "Literal[\"person_
 AlertRuleCondition1 = TypedDict("AlertRuleCondition1", {"type": "Literal[\"crowd_density\"]", "at_least": "float"})
 
 
-_AlertRuleCondition2Required = TypedDict("_AlertRuleCondition2Required", {"type": "Literal[\"person\"]"})
-_AlertRuleCondition2Optional = TypedDict("_AlertRuleCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
+AlertRuleCondition2 = TypedDict("AlertRuleCondition2", {"type": "Literal[\"vehicle\"]", "above": "int"})
 
 
-class AlertRuleCondition2(_AlertRuleCondition2Required, _AlertRuleCondition2Optional):
+_AlertRuleCondition3Required = TypedDict("_AlertRuleCondition3Required", {"type": "Literal[\"person\"]"})
+_AlertRuleCondition3Optional = TypedDict("_AlertRuleCondition3Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
+
+
+class AlertRuleCondition3(_AlertRuleCondition3Required, _AlertRuleCondition3Optional):
     pass
 
 
-AlertRuleCondition3 = TypedDict("AlertRuleCondition3", {"type": "Literal[\"vehicle\"]", "above": "int"})
+AlertRuleCondition4 = TypedDict("AlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
-_AlertRuleCondition4Required = TypedDict("_AlertRuleCondition4Required", {"type": "Literal[\"animal\"]"})
-_AlertRuleCondition4Optional = TypedDict("_AlertRuleCondition4Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+_AlertRuleCondition5Required = TypedDict("_AlertRuleCondition5Required", {"type": "Literal[\"animal\"]"})
+_AlertRuleCondition5Optional = TypedDict("_AlertRuleCondition5Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
 
 
-class AlertRuleCondition4(_AlertRuleCondition4Required, _AlertRuleCondition4Optional):
+class AlertRuleCondition5(_AlertRuleCondition5Required, _AlertRuleCondition5Optional):
     pass
 
 
-AlertRuleCondition5 = TypedDict("AlertRuleCondition5", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+AlertRuleCondition6 = TypedDict("AlertRuleCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
 
 
-AlertRuleCondition6 = TypedDict("AlertRuleCondition6", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+AlertRuleCondition7 = TypedDict("AlertRuleCondition7", {"type": "Literal[\"unreadable\"]", "detail": "str"})
 
 
 _AlertRuleScheduleRequired = TypedDict("_AlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -247,26 +257,29 @@ CreateAlertRuleCondition = TypedDict("CreateAlertRuleCondition", {"type": "Liter
 CreateAlertRuleCondition1 = TypedDict("CreateAlertRuleCondition1", {"type": "Literal[\"crowd_density\"]", "at_least": "float"})
 
 
-_CreateAlertRuleCondition2Required = TypedDict("_CreateAlertRuleCondition2Required", {"type": "Literal[\"person\"]"})
-_CreateAlertRuleCondition2Optional = TypedDict("_CreateAlertRuleCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
+CreateAlertRuleCondition2 = TypedDict("CreateAlertRuleCondition2", {"type": "Literal[\"vehicle\"]", "above": "int"})
 
 
-class CreateAlertRuleCondition2(_CreateAlertRuleCondition2Required, _CreateAlertRuleCondition2Optional):
+_CreateAlertRuleCondition3Required = TypedDict("_CreateAlertRuleCondition3Required", {"type": "Literal[\"person\"]"})
+_CreateAlertRuleCondition3Optional = TypedDict("_CreateAlertRuleCondition3Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
+
+
+class CreateAlertRuleCondition3(_CreateAlertRuleCondition3Required, _CreateAlertRuleCondition3Optional):
     pass
 
 
-CreateAlertRuleCondition3 = TypedDict("CreateAlertRuleCondition3", {"type": "Literal[\"vehicle\"]", "above": "int"})
+CreateAlertRuleCondition4 = TypedDict("CreateAlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
-_CreateAlertRuleCondition4Required = TypedDict("_CreateAlertRuleCondition4Required", {"type": "Literal[\"animal\"]"})
-_CreateAlertRuleCondition4Optional = TypedDict("_CreateAlertRuleCondition4Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+_CreateAlertRuleCondition5Required = TypedDict("_CreateAlertRuleCondition5Required", {"type": "Literal[\"animal\"]"})
+_CreateAlertRuleCondition5Optional = TypedDict("_CreateAlertRuleCondition5Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
 
 
-class CreateAlertRuleCondition4(_CreateAlertRuleCondition4Required, _CreateAlertRuleCondition4Optional):
+class CreateAlertRuleCondition5(_CreateAlertRuleCondition5Required, _CreateAlertRuleCondition5Optional):
     pass
 
 
-CreateAlertRuleCondition5 = TypedDict("CreateAlertRuleCondition5", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+CreateAlertRuleCondition6 = TypedDict("CreateAlertRuleCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
 
 
 _CreateAlertRuleScheduleRequired = TypedDict("_CreateAlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -323,7 +336,7 @@ DeleteStreamResponse = TypedDict("DeleteStreamResponse", {"id": "str", "object":
 DeleteWebhookResponse = TypedDict("DeleteWebhookResponse", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "deleted": "Literal[True]"})
 
 
-_DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"animal\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
+_DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"animal\", \"bicycle\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
 _DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str", "box": "List[float]", "person_id": "str"}, total=False)
 
 
@@ -541,7 +554,7 @@ class RotateWebhookSecretResponse(_RotateWebhookSecretResponseRequired, _RotateW
     pass
 
 
-Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "location": "str", "people_count": "int", "vehicle_count": "int", "crowd_density": "float", "capacity": "int", "time_zone": "str", "anomaly_flag": "bool", "active_anomalies": "int", "stream_ids": "List[str]", "stream_combine": "Literal[\"max\", \"sum\"]", "last_detection_at": "Optional[str]", "as_of": "Optional[str]", "sources_live": "bool", "stale": "bool", "created_at": "str", "updated_at": "str"})
+Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "location": "str", "people_count": "int", "vehicle_count": "int", "object_counts": "Dict[str, Any]", "crowd_density": "float", "capacity": "int", "time_zone": "str", "anomaly_flag": "bool", "active_anomalies": "int", "stream_ids": "List[str]", "stream_combine": "Literal[\"max\", \"sum\"]", "last_detection_at": "Optional[str]", "as_of": "Optional[str]", "sources_live": "bool", "stale": "bool", "created_at": "str", "updated_at": "str"})
 
 
 Sensor = TypedDict("Sensor", {"id": "str", "object": "Literal[\"sensor\"]", "name": "str", "kind": "Literal[\"camera\", \"contact\", \"motion\"]", "room": "str", "location": "str", "sandbox": "bool", "status": "str", "muted": "bool", "left_alone": "bool", "created_at": "str"})
@@ -570,26 +583,29 @@ UpdateAlertRuleCondition = TypedDict("UpdateAlertRuleCondition", {"type": "Liter
 UpdateAlertRuleCondition1 = TypedDict("UpdateAlertRuleCondition1", {"type": "Literal[\"crowd_density\"]", "at_least": "float"})
 
 
-_UpdateAlertRuleCondition2Required = TypedDict("_UpdateAlertRuleCondition2Required", {"type": "Literal[\"person\"]"})
-_UpdateAlertRuleCondition2Optional = TypedDict("_UpdateAlertRuleCondition2Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
+UpdateAlertRuleCondition2 = TypedDict("UpdateAlertRuleCondition2", {"type": "Literal[\"vehicle\"]", "above": "int"})
 
 
-class UpdateAlertRuleCondition2(_UpdateAlertRuleCondition2Required, _UpdateAlertRuleCondition2Optional):
+_UpdateAlertRuleCondition3Required = TypedDict("_UpdateAlertRuleCondition3Required", {"type": "Literal[\"person\"]"})
+_UpdateAlertRuleCondition3Optional = TypedDict("_UpdateAlertRuleCondition3Optional", {"subtype": "Literal[\"recognized\", \"unrecognized\"]", "person_id": "str"}, total=False)
+
+
+class UpdateAlertRuleCondition3(_UpdateAlertRuleCondition3Required, _UpdateAlertRuleCondition3Optional):
     pass
 
 
-UpdateAlertRuleCondition3 = TypedDict("UpdateAlertRuleCondition3", {"type": "Literal[\"vehicle\"]", "above": "int"})
+UpdateAlertRuleCondition4 = TypedDict("UpdateAlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
-_UpdateAlertRuleCondition4Required = TypedDict("_UpdateAlertRuleCondition4Required", {"type": "Literal[\"animal\"]"})
-_UpdateAlertRuleCondition4Optional = TypedDict("_UpdateAlertRuleCondition4Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+_UpdateAlertRuleCondition5Required = TypedDict("_UpdateAlertRuleCondition5Required", {"type": "Literal[\"animal\"]"})
+_UpdateAlertRuleCondition5Optional = TypedDict("_UpdateAlertRuleCondition5Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
 
 
-class UpdateAlertRuleCondition4(_UpdateAlertRuleCondition4Required, _UpdateAlertRuleCondition4Optional):
+class UpdateAlertRuleCondition5(_UpdateAlertRuleCondition5Required, _UpdateAlertRuleCondition5Optional):
     pass
 
 
-UpdateAlertRuleCondition5 = TypedDict("UpdateAlertRuleCondition5", {"type": "Literal[\"dwell\"]", "min_s": "float"})
+UpdateAlertRuleCondition6 = TypedDict("UpdateAlertRuleCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
 
 
 _UpdateAlertRuleScheduleRequired = TypedDict("_UpdateAlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -639,7 +655,7 @@ class VerifyAuditTrailResponse(_VerifyAuditTrailResponseRequired, _VerifyAuditTr
     pass
 
 
-Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"recognized_person\", \"vehicle\", \"door_open\", \"motion\", \"loitering\", \"animal\"]]]", "person_ids": "Optional[List[str]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
+Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"recognized_person\", \"door_open\", \"motion\", \"loitering\", \"vehicle\", \"animal\", \"bicycle\"]]]", "person_ids": "Optional[List[str]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
 
 
 WatchNextWindow = TypedDict("WatchNextWindow", {"starts_at": "str", "ends_at": "str"})

@@ -22,6 +22,7 @@ from .models import (
     CreateAlertRuleCondition3,
     CreateAlertRuleCondition4,
     CreateAlertRuleCondition5,
+    CreateAlertRuleCondition6,
     CreateAlertRuleSchedule,
     CreateKeyResponse,
     CreateResponderContact,
@@ -69,6 +70,7 @@ from .models import (
     UpdateAlertRuleCondition3,
     UpdateAlertRuleCondition4,
     UpdateAlertRuleCondition5,
+    UpdateAlertRuleCondition6,
     UpdateAlertRuleSchedule,
     UpdateAutomationBusinessHours,
     UpdateAutomationResponse,
@@ -180,7 +182,7 @@ class AlertRulesResource(Resource):
         """
         return self._list(_OPERATIONS["listAlertRules"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
 
-    def create(self, *, name: str, condition: Union[CreateAlertRuleCondition, CreateAlertRuleCondition1, CreateAlertRuleCondition2, CreateAlertRuleCondition3, CreateAlertRuleCondition4, CreateAlertRuleCondition5], min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[CreateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
+    def create(self, *, name: str, condition: Union[CreateAlertRuleCondition, CreateAlertRuleCondition1, CreateAlertRuleCondition2, CreateAlertRuleCondition3, CreateAlertRuleCondition4, CreateAlertRuleCondition5, CreateAlertRuleCondition6], min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[CreateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
         """Create an alert rule
 
         A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, an animal (cat or dog), dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.
@@ -196,7 +198,7 @@ class AlertRulesResource(Resource):
         """
         return self._request(_OPERATIONS["getAlertRule"], (id,), {}, request_options)
 
-    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, condition: Union[Union[UpdateAlertRuleCondition, UpdateAlertRuleCondition1, UpdateAlertRuleCondition2, UpdateAlertRuleCondition3, UpdateAlertRuleCondition4, UpdateAlertRuleCondition5], NotGiven] = NOT_GIVEN, min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[UpdateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
+    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, condition: Union[Union[UpdateAlertRuleCondition, UpdateAlertRuleCondition1, UpdateAlertRuleCondition2, UpdateAlertRuleCondition3, UpdateAlertRuleCondition4, UpdateAlertRuleCondition5, UpdateAlertRuleCondition6], NotGiven] = NOT_GIVEN, min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[UpdateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
         """Change an alert rule
 
         PATCH /v1/alert-rules/{id}
@@ -704,7 +706,7 @@ class RespondersResource(Resource):
 class SandboxResource(Resource):
     OPERATIONS = {"inject_detection": _OPERATIONS["injectSandboxDetection"]}
 
-    def inject_detection(self, *, stream_id: str, type: Literal["person_count", "vehicle", "person", "door_open", "motion", "animal"], subtype: Union[str, NotGiven] = NOT_GIVEN, person_id: Union[str, NotGiven] = NOT_GIVEN, value: Union[int, NotGiven] = NOT_GIVEN, count: Union[int, NotGiven] = NOT_GIVEN, confidence: Union[float, NotGiven] = NOT_GIVEN, dwell_s: Union[float, NotGiven] = NOT_GIVEN, track_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Detection:
+    def inject_detection(self, *, stream_id: str, type: Literal["person_count", "vehicle", "person", "door_open", "motion", "animal", "bicycle"], subtype: Union[str, NotGiven] = NOT_GIVEN, person_id: Union[str, NotGiven] = NOT_GIVEN, value: Union[int, NotGiven] = NOT_GIVEN, count: Union[int, NotGiven] = NOT_GIVEN, confidence: Union[float, NotGiven] = NOT_GIVEN, dwell_s: Union[float, NotGiven] = NOT_GIVEN, track_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Detection:
         """Inject a synthetic detection into a sandbox stream
 
         Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox. A household sensor that is muted answers 409 sensor_muted, and one in a place left alone 409 sensor_left_alone: nothing from it is taken in (the simulated home drops its readings the same way).

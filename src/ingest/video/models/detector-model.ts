@@ -11,6 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { COCO_LABELS } from './coco-labels.ts';
 import type { ObjectLabel } from '../video.types.ts';
+import { DETECTOR_LABEL_CLASSES as KIND_LABEL_CLASSES } from '../../../platform/kinds/index.ts';
 import type { DetectorDecoder, DetectorModelConfig } from '../../../platform/config/index.ts';
 
 export type { DetectorDecoder, DetectorModelConfig };
@@ -34,18 +35,10 @@ export interface DetectorModel {
 export const SHIPPED_CENTERNET = fileURLToPath(new URL('../../../../models/centernet.onnx', import.meta.url));
 
 /**
- * Detector label names → Vigil's object classes. A model's classes not named here are ignored.
- * See docs/decisions.md, 'Detection models as plugins'.
+ * Detector label names → Vigil's object classes: the table of detection kinds (platform/kinds). A
+ * model's classes not named there are ignored. See docs/decisions.md, 'Detection models as plugins'.
  */
-export const DETECTOR_LABEL_CLASSES: Readonly<Record<string, ObjectLabel>> = {
-  person: 'person',
-  car: 'vehicle',
-  motorcycle: 'vehicle',
-  bus: 'vehicle',
-  truck: 'vehicle',
-  cat: 'cat',
-  dog: 'dog',
-};
+export const DETECTOR_LABEL_CLASSES: Readonly<Record<string, ObjectLabel>> = KIND_LABEL_CLASSES;
 
 /** A model setting that cannot serve: names the setting and what is wrong with it. */
 export class DetectorModelError extends Error {

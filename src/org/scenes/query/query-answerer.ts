@@ -1,3 +1,4 @@
+import { answerKindQuestion } from './query-kinds.ts';
 import type { DetectionRecord } from '../../detections/index.ts';
 import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, describeLocation } from './query-interpreter.ts';
 import { describeDuration } from '../../../platform/language/index.ts';
@@ -1138,6 +1139,9 @@ export function answerQuery(
       break;
     case 'animals':
       result = answerAnimals(interp, detections, people, p);
+      break;
+    case 'objects':
+      result = answerKindQuestion(interp, detections, scene, p);
       break;
     case 'crowd_density':
       result = interp.aggregate === 'minimum' ? answerMinimum(interp, people, scene, p) : answerCrowd(interp, people, scene, p);

@@ -2,6 +2,7 @@ import { findTimePhrase } from '../../../platform/language/index.ts';
 import { rewriteSpokenClock } from './spoken-clock.ts';
 import { readTimeComparison, type ComparisonOfTimes } from './query-compare.ts';
 import { describeUnderstood, leftoverActionWords, notCoveredReason } from './query-coverage.ts';
+import { describeKindQuestion, interpretKindQuestion } from './query-kinds.ts';
 import { readAnimalWord } from '../../../platform/language/index.ts';
 import { locationWords, normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
@@ -211,6 +212,7 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
   const noun = interp.metric === 'vehicles' ? 'vehicle' : 'people';
   const plural = interp.metric === 'vehicles' ? 'vehicles' : 'people';
   let what: string;
+  if (interp.metric === 'objects') return `${describeKindQuestion(interp)} ${where} ${when}`;
   if (interp.metric === 'animals') {
     const animals = interp.subtype ? `${interp.subtype}s` : 'animals (cats and dogs)';
     if (interp.aggregate === 'only') what = `whether only animals and no people were seen (${interp.subtype ? `a ${interp.subtype}` : 'a cat or a dog'})`;
@@ -580,6 +582,7 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
   const animalWords = r.tokens.filter((t) => t.roles.has('animals') || t.roles.has('other_animal'));
   if (r.roles.has('only') && animalWords.length === 0) refuse(`I did not understand "only".`);
   if (animalWords.length > 0) return resolveAnimals(r, animalWords);
+  if (r.roles.has('objects')) return resolveObjects(r);
   const resolved = resolveByAsk(r);
   if (r.comparisons.minDwellS !== undefined && resolved.extra.min_dwell_s === undefined) {
     refuse('The question names a length of stay I could not tie to the rest; ask e.g. "anyone here longer than 10 minutes?"');
@@ -917,6 +920,16 @@ function resolveAnimals(r: Resolving, animalWords: Token[]): Interpretation {
     ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
   };
   if (a.range.phrase) base.time_phrase = a.range.phrase;
+  return { ...base, summary: describeQuestion(base, now) };
+}
+
+/** Bicycles and the other counted kinds of the table of detection kinds (query-kinds.ts). */
+function resolveObjects(r: Resolving): Interpretation {
+  const { now, timeZone, location } = r.ctx;
+  const k = interpretKindQuestion(r.tokens, r.roles, { moment: !r.rangeish }, refuse);
+  const range = k.aggregate === 'current' ? r.pointRange() : r.spanRange(`a question about ${k.kind}s`);
+  const base: Omit<Interpretation, 'summary'> = { ...k, from: range.from, to: range.to, location, time_zone: timeZone, range_label: range.label, asked_at: now };
+  if (range.phrase) base.time_phrase = range.phrase;
   return { ...base, summary: describeQuestion(base, now) };
 }
 

@@ -91,7 +91,7 @@ export function locationWords(location: string): string[] {
 }
 
 /** Roles that name what is counted: a location word with one ("car" in car_park) is a place only inside the location's name. */
-const SUBJECT_ROLES: WordRole[] = ['people', 'vehicles', 'animals'];
+const SUBJECT_ROLES: WordRole[] = ['people', 'vehicles', 'animals', 'objects'];
 
 /** Stems that name this scene's location, aliases included. */
 function locationStemsOf(location: string): Set<string> {

@@ -4,6 +4,10 @@
  * hit "arrive". Every word of a question must land in one of these groups (or be the scene's
  * location) or the question is refused: that is what keeps the interpreter from guessing.
  */
+import { COUNTED_KINDS } from '../../../platform/kinds/index.ts';
+
+/** The nouns of the counted kinds of the table of detection kinds that have no role of their own here (vehicles have). */
+const OBJECT_NOUNS: readonly string[] = COUNTED_KINDS.filter((k) => k.type !== 'vehicle').flatMap((k) => k.words?.nouns ?? []);
 
 export type WordRole =
   | 'people'
@@ -46,6 +50,7 @@ export type WordRole =
   | 'people_kind'
   | 'animals'
   | 'other_animal'
+  | 'objects'
   | 'only'
   | 'first'
   | 'filler';
@@ -77,6 +82,8 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'puppy', 'puppies', 'pup', 'pups', 'doggy', 'doggie', 'critter', 'critters',
   ],
   other_animal: [],
+  /** counted kinds without a role of their own (bicycles, …): the nouns of the table of detection kinds (platform/kinds), answered by query-kinds.ts */
+  objects: OBJECT_NOUNS,
   /** "was it only the cat": with animals, whether nothing but animals was seen; otherwise not understood */
   only: ['only'],
   anomaly: [
@@ -175,9 +182,11 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   vehicle_kind: [
     'truck', 'trucks', 'van', 'vans', 'bus', 'buses', 'motorcycle', 'motorcycles', 'motorbike', 'motorbikes',
     'lorry', 'lorries', 'pickup', 'pickups', 'taxi', 'taxis', 'cab', 'cabs', 'suv', 'suvs', 'ambulance', 'police', 'delivery',
-  ],
-  /** things the detector does not report at all (its vehicle classes are car, motorcycle, bus and truck) */
-  undetected_kind: ['bike', 'bikes', 'bicycle', 'bicycles', 'cyclist', 'cyclists', 'scooter', 'scooters', 'skateboard', 'skateboards', 'pram', 'prams', 'stroller', 'strollers', 'wheelchair', 'wheelchairs'],
+  ].filter((w) => !OBJECT_NOUNS.includes(w)), // a kind the table counts on its own is not a kind of vehicle
+  /** things the detector does not report at all; a kind the table of detection kinds counts (bicycle) is left out */
+  undetected_kind: ['bike', 'bikes', 'bicycle', 'bicycles', 'cyclist', 'cyclists', 'scooter', 'scooters', 'skateboard', 'skateboards', 'pram', 'prams', 'stroller', 'strollers', 'wheelchair', 'wheelchairs'].filter(
+    (w) => !OBJECT_NOUNS.includes(w),
+  ),
   /**
    * Kinds of people the cameras do not tell apart (no age, no sex): "how many kids" must not be
    * answered with every person. A singular "that guy", "that bloke" points at a person and is people.

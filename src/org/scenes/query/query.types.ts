@@ -12,7 +12,8 @@ export interface QueryContext {
   location: string;
 }
 
-export type Metric = 'people' | 'vehicles' | 'anomalies' | 'crowd_density' | 'activity' | 'animals';
+/** objects: a counted kind of the table of detection kinds without a metric of its own (bicycles, …; `kind` says which; query-kinds.ts) */
+export type Metric = 'people' | 'vehicles' | 'anomalies' | 'crowd_density' | 'activity' | 'animals' | 'objects';
 export type Aggregate =
   | 'current'
   | 'peak'
@@ -88,6 +89,8 @@ export interface Interpretation {
   baseline?: Array<{ from: number; to: number }>;
   /** 'unrecognized' when the question asks about unrecognized people only; animals: 'cat' or 'dog' when one is named */
   subtype?: string;
+  /** metric objects: the detection type asked about (bicycle, …) */
+  kind?: string;
   /** set when the question asks about loitering: persons whose dwell_s reached this */
   min_dwell_s?: number;
   /**
@@ -120,6 +123,8 @@ export type InterpretResult =
 export interface SceneSnapshot {
   people: number;
   vehicles: number;
+  /** objects present of each counted kind (vehicle, bicycle, …), when the engine holds the scene */
+  counts?: Readonly<Record<string, number>>;
   /** people the location holds; 0 when unknown */
   capacity: number;
   active_anomalies: number;

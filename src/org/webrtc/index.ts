@@ -4,7 +4,7 @@ import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { PEER_LINK } from '../../platform/coordination/index.ts';
-import { STREAMS, STREAM_PUBLISHING } from '../../org/streams/index.ts';
+import { STREAMS, STREAM_PUBLISHING } from '../streams/index.ts';
 import type { WebRtcIngestLookup as WebRtcIngestLookupT } from './whip.service.ts';
 import { PublishTokens as PublishTokensT, WhipService as WhipServiceT } from './whip.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
@@ -29,7 +29,7 @@ export const webrtcApi = defineApiModule({
 });
 
 export const PUBLISH_TOKENS = token<PublishTokensT>('publishTokens');
-/** port: where a publisher's frames go (ingest/sources provides it) */
+/** port: where a publisher's frames go (org/sources provides it) */
 export const WHIP_INGEST = token<WebRtcIngestLookupT>('whipIngest');
 /** detector pacing and session timers of WHIP publishers (tests shorten the timers) */
 export const WHIP_TUNING = token<{ detectFps?: number; detectWidth?: number; session?: { connectTimeoutMs?: number; mediaTimeoutMs?: number; disconnectedGraceMs?: number } }>('whipTuning');

@@ -1,8 +1,8 @@
 import { metrics } from '../../platform/metrics/index.ts';
 import { systemClock } from '../../platform/time/index.ts';
-import { FramePipeline } from '../video/index.ts';
-import type { IngestHandle, IngestOptions } from '../video/index.ts';
-import type { IngestStats, RgbFrame, StreamStatus } from '../video/index.ts';
+import { FramePipeline } from '../../ingest/video/index.ts';
+import type { IngestHandle, IngestOptions } from '../../ingest/video/index.ts';
+import type { IngestStats, RgbFrame, StreamStatus } from '../../ingest/video/index.ts';
 
 /**
  * A webrtc stream's side of the video ingest: the same frame pipeline as an RTSP camera (motion

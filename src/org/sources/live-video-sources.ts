@@ -1,17 +1,17 @@
 import { metrics } from '../../platform/metrics/index.ts';
-import type { FrameOutcome } from '../../org/streams/index.ts';
+import type { FrameOutcome } from '../streams/index.ts';
 import { SYSTEM_ACTOR } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { DetectionRecord } from '../../org/detections/index.ts';
+import type { DetectionRecord } from '../detections/index.ts';
 import { type AuditService } from '../../platform/audit/index.ts';
-import type { SnapshotService } from '../../org/detections/index.ts';
+import type { SnapshotService } from '../detections/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { FencedWriteError, type FenceClaim } from '../../platform/coordination/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
-import type { DetectionPipeline, StreamRef } from '../../org/pipeline/index.ts';
-import { parseStreamConfig, type StreamVideoConfig } from '../../org/streams/index.ts';
-import { streamRepository, type StreamRow } from '../../org/streams/index.ts';
+import type { DetectionPipeline, StreamRef } from '../pipeline/index.ts';
+import { parseStreamConfig, type StreamVideoConfig } from '../streams/index.ts';
+import { streamRepository, type StreamRow } from '../streams/index.ts';
 import type { DetectorModelConfig } from '../../platform/config/index.ts';
 import {
   checkDetectorModel,
@@ -29,7 +29,7 @@ import {
   type TrackFaces,
   type VideoDetection,
   type VideoIngestOptions,
-} from '../video/index.ts';
+} from '../../ingest/video/index.ts';
 import { createWebRtcIngest, type WebRtcIngestHandle } from '../webrtc/index.ts';
 
 /** Knobs of the real-video ingest; the defaults suit real cameras, tests shorten the timers. */

@@ -1,13 +1,13 @@
 import { metrics } from '../../platform/metrics/index.ts';
-import type { FrameOutcome } from '../../org/streams/index.ts';
+import type { FrameOutcome } from '../streams/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
-import type { DetectionPipeline, IngestGate, StreamRef } from '../../org/pipeline/index.ts';
-import type { DetectionInput } from '../../org/detections/index.ts';
-import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioName } from '../sandbox/index.ts';
-import type { StreamVideoConfig } from '../../org/streams/index.ts';
-import type { StreamRow } from '../../org/streams/index.ts';
-import type { IngestStats } from '../video/index.ts';
+import type { DetectionPipeline, IngestGate, StreamRef } from '../pipeline/index.ts';
+import type { DetectionInput } from '../detections/index.ts';
+import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioName } from '../../ingest/sandbox/index.ts';
+import type { StreamVideoConfig } from '../streams/index.ts';
+import type { StreamRow } from '../streams/index.ts';
+import type { IngestStats } from '../../ingest/video/index.ts';
 import type { LiveVideoSources } from './live-video-sources.ts';
 import type { WebRtcIngestHandle } from '../webrtc/index.ts';
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PpmFrameParser } from '../video/index.ts';
-import type { RgbFrame } from '../video/index.ts';
+import { PpmFrameParser } from '../../ingest/video/index.ts';
+import type { RgbFrame } from '../../ingest/video/index.ts';
 import type { EncodedFrame, WebRtcVideoCodec } from './rtp-frame-assembler.ts';
 
 export interface WebRtcDecoderOptions {

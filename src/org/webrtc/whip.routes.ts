@@ -1,11 +1,11 @@
-import { PublishInfoSchema } from '../../org/streams/index.ts';
+import { PublishInfoSchema } from '../streams/index.ts';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, principalOf } from '../../platform/http/index.ts';
 import { withErrors } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
-import { StreamIdParams } from '../../org/streams/index.ts';
+import { StreamIdParams } from '../streams/index.ts';
 import type { IceServer } from '../../platform/config/index.ts';
 import { RevokedPublishToken, WhipSessionParams } from './whip.schemas.ts';
 import type { WhipService } from './whip.service.ts';

@@ -1,5 +1,5 @@
 import { RTCPeerConnection, RTCRtpCodecParameters, type RTCIceServer, type RtpPacket } from 'werift';
-import type { RgbFrame } from '../video/index.ts';
+import type { RgbFrame } from '../../ingest/video/index.ts';
 import { RtpFrameAssembler, type EncodedFrame, type WebRtcVideoCodec } from './rtp-frame-assembler.ts';
 import { WebRtcDecoder, keyframeFormat } from './webrtc-decoder.ts';
 
