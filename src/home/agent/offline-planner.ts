@@ -55,6 +55,8 @@ interface Reading {
   text: string;
   /** The message as typed (coordinates and zone names keep their signs and case). */
   message: string;
+  /** "forget the driveway, do the garage instead": the places whose watch moves to this reading's places. */
+  replaces?: Mention[];
   /** Token indexes the reading used (time, cue, places, conditions, references, names): see docs/decisions.md, "Coverage before action". */
   used: Set<number>;
   /** The token ranges the reading covers: its clause, and clauses folded into it (a correction, a time said after). */
@@ -245,7 +247,8 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
     if (!checked) continue;
     // "mute the office cam while I'm working": only a watch has a window for "while" to set
     const left = r.spans.flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used))
-      .filter((u) => u.text !== 'while' || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
+      // ("mute it for a bit" mutes until unmuted; "watch it for a bit" has no end to take)
+      .filter((u) => (u.text !== 'while' && u.text !== 'bit') || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
     if (!left.length) continue;
     const said = quoteUncovered(r.tokens, left).map((w) => `"${w}"`).join(' and ');
     const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
@@ -438,6 +441,34 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   }
   // "heading to bed, watch the back door till 7": the bedtime said anywhere sets the reading of "7"
   if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
+  // "forget the driveway, do the garage instead": one watch moves to the new place; nothing is
+  // stood down and nothing is added (a correction, see docs/decisions.md, "Corrections move")
+  for (const r of readings) {
+    // said as one clause: "forget the driveway, do the garage instead"
+    const insteadAt = r.tokens.findIndex((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'instead');
+    if (r.intent !== 'stand_down' || insteadAt < 0 || r.mentions.length < 2 || r.question) continue;
+    const cut = r.mentions.findIndex((m, k) => k > 0 && m.start < insteadAt && r.tokens.slice(r.mentions[k - 1].end - 1, m.start).some((t, j, all) =>
+      (t.breakAfter && j < all.length - 1) || ['do', 'watch', 'use', 'try', 'and'].includes(t.text)));
+    if (cut < 0) continue;
+    r.replaces = r.mentions.slice(0, cut);
+    r.mentions = r.mentions.slice(cut);
+    r.intent = 'update_watch';
+    r.hasReference = true;
+  }
+  for (let k = 0; k + 1 < readings.length; k++) {
+    const [off, on] = [readings[k], readings[k + 1]];
+    const instead = on.tokens.slice(on.clause.from, on.clause.to).some((t) => t.text === 'instead');
+    if (off.intent === 'stand_down' && off.mentions.length && on.mentions.length && instead && (!on.intent || on.intent === 'create_watch') && !on.question) {
+      on.intent = 'update_watch';
+      on.hasReference = true;
+      on.replaces = off.mentions;
+      if (!on.time.hasTime) on.time = off.time;
+      foldInto(on, off);
+      readings.splice(k, 1);
+      k--;
+    }
+  }
+  if (process.env.DBG) console.log(readings.map((r) => ({ i: r.intent, m: r.mentions.map((m) => m.text), q: r.question, c: [r.clause.from, r.clause.to] })));
   return readings;
 }
 
@@ -703,7 +734,9 @@ const QUESTION_STARTERS = new Set([
  * not a request put as one ("what about the garage?", "are you able to…", "do you mind…").
  */
 function isQuestion(words: string[]): boolean {
-  const first = words.findIndex((w) => !['so', 'and', 'but', 'ok', 'okay', 'hey', 'oh', 'also', 'then', 'um', 'hmm', 'actually'].includes(w));
+  // openers before the question itself: "wait is the carport being watched?", "sorry, is it on?"
+  const first = words.findIndex((w) => !['so', 'and', 'but', 'ok', 'okay', 'hey', 'oh', 'also', 'then', 'um', 'hmm', 'actually', 'wait', 'sorry',
+    'quick', 'question', 'btw', 'just', 'hi', 'hello', 'right', 'well', 'erm', 'er', 'uh', 'anyway', 'yeah', 'yes', 'cool', 'thanks', 'great'].includes(w));
   if (first < 0 || !QUESTION_STARTERS.has(words[first])) return false;
   const next = words[first + 1];
   if ((words[first] === 'what' || words[first] === 'how') && next === 'about') return false;
@@ -969,6 +1002,13 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     toWallClock(state.ctx.now, state.ctx.timeZone).hour < from.hour && !/\b(work|school|office|shift|day)\b/.test(r.text)) {
     return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
   }
+  // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked
+  if (from?.kind === 'clock' && till?.kind === 'clock' && !from.meridiemCertain && !till.meridiemCertain && !from.date && !till.date && !r.time.night &&
+    !r.time.sleepContext && !r.time.recurrence && from.hour >= 6 && till.hour <= 11 && from.hour < till.hour &&
+    toWallClock(state.ctx.now, state.ctx.timeZone).hour < till.hour &&
+    !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(r.text)) {
+    return `From ${from.hour} until ${till.hour} in the morning, or from ${from.hour} until ${till.hour} in the evening?`;
+  }
   // "tonight and tomorrow night", "the next 3 nights": one watch a night
   const nights = r.time.nights ?? 1;
   const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
@@ -1146,7 +1186,7 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
 function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
   // "change it to the driveway": "it" is the watch, the place is its new subject
   const placesAreNewSubject = r.hasReference && r.mentions.length > 0;
-  const target = findTargetWatches(r, state, !placesAreNewSubject);
+  const target = r.replaces ? findTargetWatches({ ...r, mentions: r.replaces, wantsAll: false, exceptSensorIds: [] }, state, true) : findTargetWatches(r, state, !placesAreNewSubject);
   if (target.question) return target.question;
   if (target.refusal) {
     plan.refusals.push(target.refusal);
