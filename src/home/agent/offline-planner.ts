@@ -12,7 +12,7 @@ import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
-import { createNormalizer, findUncovered, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
+import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
 import { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
@@ -441,6 +441,33 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   }
   // "heading to bed, watch the back door till 7": the bedtime said anywhere sets the reading of "7"
   if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
+  // "what time is sunset? and watch the garden from then until midnight": "then" is the time just named
+  for (let k = 1; k < readings.length; k++) {
+    const r = readings[k];
+    const thenAt = r.tokens.findIndex((t, j) => j > r.clause.from && j < r.clause.to && t.text === 'then' && ['from', 'after', 'since', 'until', 'till', 'til', 'at'].includes(r.tokens[j - 1].text));
+    if (thenAt < 0) continue;
+    const role = ['until', 'till', 'til'].includes(r.tokens[thenAt - 1].text) ? 'end' : 'start';
+    if (r.time.anchors.some((a) => a.role === role)) continue;
+    const named = readings.slice(0, k).reverse().flatMap((x) => x.time.anchors)[0];
+    if (!named) continue;
+    r.time = { ...r.time, anchors: [{ ...named, role }, ...r.time.anchors], hasTime: true };
+    r.used.add(thenAt).add(thenAt - 1);
+  }
+  // "watch my ex's house", "keep an eye on her flat": someone else's home is not this household's
+  // to watch (only the home's own cameras and sensors are); declined, never the whole home
+  for (const r of readings) {
+    const other = r.mentions.find((m) => {
+      const homeAt = r.tokens.findIndex((t, k) => k >= m.start && k < m.end && HOME_WORDS.has(t.text));
+      const owner = r.tokens[homeAt - 1];
+      return m.place.type === 'group' && m.place.wholeHome && homeAt > 0 && owner && (['his', 'her', 'their'].includes(owner.text) ||
+        (isPersonWord(owner.text) && !owner.isVerb && ['my', 'our', 'the', 'a', 'his', 'her', 'their', 'your'].includes(r.tokens[homeAt - 2]?.text ?? '')));
+    });
+    if (!other || r.question) continue;
+    const homeAt = r.tokens.findIndex((t, k) => k >= other.start && k < other.end && HOME_WORDS.has(t.text));
+    const owner = r.tokens[homeAt - 1].text;
+    r.outOfScope = `I can only watch your own home's cameras and sensors, not ${['his', 'her', 'their'].includes(owner) ? owner : `your ${owner}'s`} ${r.tokens[homeAt].text}.`;
+    r.intent = undefined;
+  }
   // "forget the driveway, do the garage instead": one watch moves to the new place; nothing is
   // stood down and nothing is added (a correction, see docs/decisions.md, "Corrections move")
   for (const r of readings) {
@@ -468,9 +495,11 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       k--;
     }
   }
-  if (process.env.DBG) console.log(readings.map((r) => ({ i: r.intent, m: r.mentions.map((m) => m.text), q: r.question, c: [r.clause.from, r.clause.to] })));
   return readings;
 }
+
+/** Words for a whole home, which another person's possessive makes theirs ("my ex's house"). */
+const HOME_WORDS = new Set(['house', 'home', 'place', 'flat', 'apartment', 'property', 'bungalow', 'cottage', 'condo', 'unit']);
 
 /** Words that open a correction of what was just done ("no, I meant…", "sorry, …", "actually …"). */
 const CORRECTION_OPENERS = new Set(['no', 'nope', 'sorry', 'oops', 'actually', 'rather', 'correction']);

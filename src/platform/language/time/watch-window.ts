@@ -789,6 +789,22 @@ export function resolveWindowChange(
   }
   const hasStart = spec.anchors.some((a) => a.role === 'start');
   const hasEnd = spec.anchors.some((a) => a.role === 'end');
+  // "change that to tonight", "make it tomorrow": only the day changes; the watch keeps its hours
+  const dayOnly = spec.anchors.length === 0 && spec.durationMs === undefined && !spec.recurrence && !spec.weekend && !spec.nights &&
+    (spec.night || spec.dayOffset !== 0 || spec.date !== undefined) && endsAt - startsAt < DAY;
+  if (dayOnly) {
+    const wall = toWallClock(startsAt, ctx.timeZone);
+    const today = toLocalDate(ctx.now, ctx.timeZone);
+    const day = spec.date ?? addDays(today, spec.dayOffset);
+    let s = fromWallClock({ ...day, hour: wall.hour, minute: wall.minute }, ctx.timeZone);
+    // "tonight" for a watch that starts in the small hours: the coming night's
+    if (spec.night && spec.dayOffset === 0 && !spec.date && wall.hour < 12 && s < ctx.now) s = fromWallClock({ ...addDays(today, 1), hour: wall.hour, minute: wall.minute }, ctx.timeZone);
+    const e = s + (endsAt - startsAt);
+    if (e > ctx.now) {
+      const from = Math.max(s, ctx.now);
+      return { ...out, starts_at: new Date(from).toISOString(), ends_at: new Date(e).toISOString(), window: `${describeAnchor(undefined, from, ctx)} to ${formatClock(e, ctx.timeZone)}` };
+    }
+  }
   if (spec.night || (hasStart && hasEnd) || spec.weekend) {
     // a follow-up keeps what it does not change: the watch's day ("tomorrow 8 to 6" → "sorry, 8 to 4")
     // and its night ("tonight from 10 to 6" → "sorry, 11 to 5")
