@@ -441,6 +441,18 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   }
   // "heading to bed, watch the back door till 7": the bedtime said anywhere sets the reading of "7"
   if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
+  // "we're back early, stop watching the front yard and the carport": the homecoming stands down
+  // only what the message names, not every watch
+  for (let k = 0; k < readings.length; k++) {
+    const r = readings[k];
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    const named = readings.find((x) => x !== r && x.intent === 'stand_down' && x.mentions.length);
+    if (r.intent === 'stand_down' && r.wantsAll && !r.mentions.length && named && !words.some((w) => ['all', 'every', 'everything'].includes(w))) {
+      foldInto(named, r);
+      readings.splice(k, 1);
+      k--;
+    }
+  }
   // "what time is sunset? and watch the garden from then until midnight": "then" is the time just named
   for (let k = 1; k < readings.length; k++) {
     const r = readings[k];
@@ -800,6 +812,8 @@ function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; ques
   }
   // "…but keep the driveway": keep what is, change nothing
   if (!intent && r.clause.contrast && words.some((w) => w === 'keep' || w === 'leave')) return 'keep';
+  // "keep the gate one going": what runs stays as it is
+  if ((!intent || intent === 'create_watch') && words.includes('keep') && words.some((w) => ['going', 'running', 'active'].includes(w))) return 'keep';
   return intent;
 }
 
