@@ -36,7 +36,7 @@ const lisbon = (local: string) => {
   return new Date(fromWallClock({ year, month, day, hour, minute }, 'Europe/Lisbon')).toISOString();
 };
 
-test('an unknown word planted in any slot of a request gets one question and no change', async () => {
+test('an unknown word planted in any slot of a request (time, date, duration, place, object, verb) gets one question and no change', async () => {
   const templates = [
     'watch the driveway from {x}',
     'watch the driveway until {x}',
@@ -46,6 +46,11 @@ test('an unknown word planted in any slot of a request gets one question and no 
     'mute the nursery camera {x}',
     'stop watching the porch {x} the driveway',
     'watch the backyard tonight {x} the garage',
+    // every slot of a household request: date, object (what to look for), verb
+    'watch the driveway on {x}',
+    'watch the porch tomorrow {x}',
+    'tell me if {x} comes to the porch tonight',
+    '{x} the porch tonight',
   ];
   const planted = ['half zorp', 'blarg oclock', 'two fortnights', 'the shed', 'unless', 'quarter', 'seventeen', 'lunchtime', 'whichever'];
   for (const t of templates) {

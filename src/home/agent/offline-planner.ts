@@ -389,6 +389,17 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       foldInto(prev, r);
       continue;
     }
+    // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
+    // after the request is no request of its own and names no place to act on (docs/decisions.md,
+    // "Reasons are not requests")
+    if (prev && isReasonClause(r, ctx)) {
+      r.mentions = [];
+      r.hasReference = false;
+      r.conditions = [];
+      for (let k = r.clause.from; k < r.clause.to; k++) r.used.add(k);
+      readings.push(r);
+      continue;
+    }
     // "…while we're on holiday, back on the 30th": a time alone completes the clause before
     if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && !r.clause.newSentence) {
       prev.time = getTime(prev.clause.from, r.clause.to);
@@ -480,6 +491,20 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     r.outOfScope = `I can only watch your own home's cameras and sensors, not ${['his', 'her', 'their'].includes(owner) ? owner : `your ${owner}'s`} ${r.tokens[homeAt].text}.`;
     r.intent = undefined;
   }
+  // "call off the bike shed watch, I've moved the bikes into the hall": the reason after the comma
+  // names no place to act on
+  for (const r of readings) {
+    if (!r.intent || r.question) continue;
+    for (let k = r.clause.from; k + 1 < r.clause.to; k++) {
+      if (r.tokens[k].breakAfter !== ',' || (r.clause.cue && r.clause.cue.start > k) || [...r.time.consumed].some((j) => j > k && j < r.clause.to)) continue;
+      if (!isReasonSpan(r.tokens, k + 1, r.clause.to, ctx)) continue;
+      const kept = r.mentions.filter((m) => m.start <= k);
+      if (!kept.length && !r.hasReference) break;
+      r.mentions = kept;
+      for (let j = k + 1; j < r.clause.to; j++) r.used.add(j);
+      break;
+    }
+  }
   // "forget the driveway, do the garage instead": one watch moves to the new place; nothing is
   // stood down and nothing is added (a correction, see docs/decisions.md, "Corrections move")
   for (const r of readings) {
@@ -508,6 +533,32 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     }
   }
   return readings;
+}
+
+const REASON_SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they', 'there', 'someone', 'somebody', 'it', 'its', 'my', 'our', 'his', 'her', 'their']);
+
+/**
+ * A clause after the request that gives a reason: it has no request, no time, is not a question,
+ * and opens with a subject ("I've moved…", "there is a man…", "someone nicked…", "the tenant asked…").
+ */
+function isReasonClause(r: Reading, ctx: HouseholdContext): boolean {
+  if (r.intent || r.question || r.time.hasTime || r.outOfScope) return false;
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  // "it's the garage I meant", "it too": a correction or a follow-up naming a place, not a reason
+  if (words[0] === 'it' && r.mentions.length && !words.some((x) => ['was', 'were', 'been', 'has', 'had', 'keeps', 'is'].includes(x))) return false;
+  return isReasonSpan(r.tokens, r.clause.from, r.clause.to, ctx);
+}
+
+/** The words tokens[from, to) open with a subject and a verb and ask for nothing: a reason. */
+function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdContext): boolean {
+  const words = tokens.slice(from, to).map((t) => t.text);
+  const first = words.findIndex((w) => !['and', 'but', 'because', 'cause', 'cos', 'since', 'as', 'so', 'coz'].includes(w));
+  const w = words[first];
+  if (w === undefined || words.length - first < 3 || words.some((x) => ['meant', 'mean', 'want', 'wanted', 'need', 'like', 'please'].includes(x))) return false;
+  // "the tenant upstairs asked me to", "the pool guy comes early": a person, then what they did
+  const personFirst = (w === 'the' || w === 'my' || w === 'our') && isPersonWord(words[first + 1] ?? '') && !listPlaceWords(ctx).includes(words[first + 1]);
+  if (!REASON_SUBJECTS.has(w) && !personFirst) return false;
+  return words.some((x, k) => k > first && tokens[from + k].isVerb);
 }
 
 /** Words for a whole home, which another person's possessive makes theirs ("my ex's house"). */
@@ -1172,7 +1223,20 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
     const found: ContextWatch[] = [];
     for (const m of r.mentions) {
       if (m.place.type === 'unknown') return { watches: [], refusal: explainUnknown(m.place, state) };
-      if (m.place.type === 'ambiguous') return { watches: [], question: askWhich(m.place) };
+      if (m.place.type === 'ambiguous') {
+        // "no need to watch the hall any more": of the places it could be, only one is watched — that one
+        const watched = m.place.options.flatMap((o) => state.watches.filter((w) => w.subject.toLowerCase() === o.toLowerCase() ||
+          w.sensor_ids.some((id) => state.ctx.sensors.some((s) => s.id === id && (s.room === o || s.name === o)))));
+        const unique = [...new Set(watched)];
+        // only when the word said is one of the home's own names ("hall" of "front hall"), never a guess by meaning
+        const nameWords = listPlaceWords(state.ctx);
+        const literal = m.text.split(/\s+/).filter((w) => w && !['the', 'one', 'watch', 'my', 'our'].includes(w)).every((w) => nameWords.includes(w));
+        if (unique.length === 1 && literal) {
+          if (!found.includes(unique[0])) found.push(unique[0]);
+          continue;
+        }
+        return { watches: [], question: askWhich(m.place) };
+      }
       const ids = new Set(getPlaceSensors(m.place).map((s) => s.id));
       const label = subjectOf(m.place).toLowerCase();
       for (const w of state.watches) {
