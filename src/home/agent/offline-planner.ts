@@ -380,7 +380,10 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     (from, to) => getTime(from, to).hasTime,
   );
   const readings: Reading[] = [];
-  for (const clause of clauses) {
+  for (const said of clauses) {
+    // "call off the bike shed watch, I've moved the bikes into the hall", "…, as the lock is not what
+    // it was": the reason after the comma is no part of the request (docs/decisions.md, "Reasons are not requests")
+    const clause = { ...said, to: findReasonCut(tokens, said, ctx, getTime(said.from, said.to)) };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     const prev = readings.at(-1);
     if (r.clause.correction && prev && (prev.intent || prev.mentions.length || prev.time.hasTime)) {
@@ -491,20 +494,6 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     r.outOfScope = `I can only watch your own home's cameras and sensors, not ${['his', 'her', 'their'].includes(owner) ? owner : `your ${owner}'s`} ${r.tokens[homeAt].text}.`;
     r.intent = undefined;
   }
-  // "call off the bike shed watch, I've moved the bikes into the hall": the reason after the comma
-  // names no place to act on
-  for (const r of readings) {
-    if (!r.intent || r.question) continue;
-    for (let k = r.clause.from; k + 1 < r.clause.to; k++) {
-      if (r.tokens[k].breakAfter !== ',' || (r.clause.cue && r.clause.cue.start > k) || [...r.time.consumed].some((j) => j > k && j < r.clause.to)) continue;
-      if (!isReasonSpan(r.tokens, k + 1, r.clause.to, ctx)) continue;
-      const kept = r.mentions.filter((m) => m.start <= k);
-      if (!kept.length && !r.hasReference) break;
-      r.mentions = kept;
-      for (let j = k + 1; j < r.clause.to; j++) r.used.add(j);
-      break;
-    }
-  }
   // "forget the driveway, do the garage instead": one watch moves to the new place; nothing is
   // stood down and nothing is added (a correction, see docs/decisions.md, "Corrections move")
   for (const r of readings) {
@@ -549,15 +538,27 @@ function isReasonClause(r: Reading, ctx: HouseholdContext): boolean {
   return isReasonSpan(r.tokens, r.clause.from, r.clause.to, ctx);
 }
 
+/** Where a clause's request ends when a reason follows it after a comma (the clause's end when none does). */
+function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, time: TimeSpec): number {
+  if (!clause.cue) return clause.to;
+  for (let k = Math.max(clause.from, clause.cue.end - 1); k + 1 < clause.to; k++) {
+    if (tokens[k].breakAfter !== ',' || [...time.consumed].some((j) => j > k && j < clause.to)) continue;
+    if (isReasonSpan(tokens, k + 1, clause.to, ctx)) return k + 1;
+  }
+  return clause.to;
+}
+
 /** The words tokens[from, to) open with a subject and a verb and ask for nothing: a reason. */
 function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdContext): boolean {
   const words = tokens.slice(from, to).map((t) => t.text);
   const first = words.findIndex((w) => !['and', 'but', 'because', 'cause', 'cos', 'since', 'as', 'so', 'coz'].includes(w));
   const w = words[first];
+  // "…, as the lock is not what it was", "…, because the fence is down": said as a reason
+  const because = first > 0 && ['because', 'cause', 'cos', 'coz', 'as', 'since'].includes(words[first - 1]);
   if (w === undefined || words.length - first < 3 || words.some((x) => ['meant', 'mean', 'want', 'wanted', 'need', 'like', 'please'].includes(x))) return false;
   // "the tenant upstairs asked me to", "the pool guy comes early": a person, then what they did
   const personFirst = (w === 'the' || w === 'my' || w === 'our') && isPersonWord(words[first + 1] ?? '') && !listPlaceWords(ctx).includes(words[first + 1]);
-  if (!REASON_SUBJECTS.has(w) && !personFirst) return false;
+  if (!REASON_SUBJECTS.has(w) && !personFirst && !because) return false;
   return words.some((x, k) => k > first && tokens[from + k].isVerb);
 }
 

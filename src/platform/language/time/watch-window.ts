@@ -428,6 +428,15 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
       i = dated.end - 1;
       continue;
     }
+    if (spoken && spoken.meridiem === undefined && words[spoken.end] === 'tomorrow' && ['morning', 'afternoon', 'evening', 'night'].includes(words[spoken.end + 1] ?? '')) {
+      // "half past seven tomorrow morning": 07:30 tomorrow
+      const part = words[spoken.end + 1];
+      const covered: number[] = [];
+      for (let k = spoken.start; k <= spoken.end + 1; k++) covered.push(k);
+      pieces.push({ text: `${clockText({ hour: spoken.hour, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} tomorrow`, tokens: covered, night: false });
+      i = spoken.end + 1;
+      continue;
+    }
     if (spoken) {
       // "ten o'clock on saturday night": the day part after the day says which half of the day
       const onDay = words[spoken.end] === 'on' && parseWeekday(words[spoken.end + 1] ?? '') !== undefined ? spoken.end + 1 : undefined;
@@ -464,7 +473,7 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
     }
     // sentence ends stop chrono from joining "until 7. then 9pm"; chrono also joins "tonight until
     // 6:15" into one range that loses the clock, so "tonight" (read by extractTimeSpec) ends its phrase
-    const ends = tokens[i].breakAfter === '.' || (w === 'tonight' && END_WORDS.has(tokens[i + 1]?.text ?? ''));
+    const ends = tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
     pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
   }
   let text = '';
