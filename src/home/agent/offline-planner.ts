@@ -1249,6 +1249,15 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
   }
   const last = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
   if (last) return { watches: [last] };
+  // "is there anything in the alley?" — "ok stop watching it": "it" is the place the conversation last named
+  if (r.hasReference && state.lastSubject) {
+    const subject = state.lastSubject;
+    const place: Place = subject.kind === 'room'
+      ? { type: 'room', room: subject.room, sensors: state.ctx.sensors.filter((s) => s.room === subject.room) }
+      : { type: 'sensor', sensor: subject.sensor };
+    const on = watchesOn(place, state);
+    if (on.length === 1) return { watches: on };
+  }
   if (state.watches.length === 1) return { watches: [state.watches[0]] };
   if (state.watches.length === 0) return { watches: [], question: "I'm not watching anything right now, so there is no watch to change. What would you like me to watch?" };
   return { watches: [], question: `Which watch do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };

@@ -582,15 +582,23 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     if (role === 'point' && (firstWord === 'at' || firstWord === 'by') && ['back', 'home'].includes(tokens[phrase.first - 1]?.text ?? '')) role = 'end';
     if (role === 'point' && START_WORDS.has(firstWord)) role = 'start';
     if (r.end) role = 'start';
-    spec.anchors.push({ kind: 'clock', ...readHour(r.start, words), minute: r.start.get('minute') ?? 0, date, role });
+    // chrono puts the earlier hour first: "from 9 until midnight" comes back as 00:00 to 09:00; the
+    // order said is the order meant
+    let [startC, endC] = [r.start, r.end];
+    const firstSaid = /\b(\d{1,2})(?::\d\d)?|\b(midnight|noon|midday)\b/.exec(words);
+    if (r.end && firstSaid) {
+      const said = firstSaid[2] ? (firstSaid[2] === 'midnight' ? 0 : 12) : Number(firstSaid[1]) % 12;
+      if ((r.start.get('hour')! % 12) !== said && (r.end.get('hour')! % 12) === said) [startC, endC] = [r.end, r.start];
+    }
+    spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: startC.get('minute') ?? 0, date, role });
     // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
     if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
     if (r.end) {
       // the end keeps its own date only when the words name one after "until" ("until monday the 14th
       // at 8pm"); chrono otherwise dates "9 to 3" to the next day on its own
       const endNamesDay = /\b(until|till|to|through)\b.*\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b/.test(words);
-      const endDate = r.end.isCertain('day') || r.end.isCertain('weekday') ? { year: r.end.get('year')!, month: r.end.get('month')!, day: r.end.get('day')!, hour: 0, minute: 0 } : undefined;
-      spec.anchors.push({ kind: 'clock', ...readHour(r.end, words), minute: r.end.get('minute') ?? 0, date: endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day) ? endDate : undefined, role: 'end' });
+      const endDate = endC!.isCertain('day') || endC!.isCertain('weekday') ? { year: endC!.get('year')!, month: endC!.get('month')!, day: endC!.get('day')!, hour: 0, minute: 0 } : undefined;
+      spec.anchors.push({ kind: 'clock', ...readHour(endC!, words), minute: endC!.get('minute') ?? 0, date: endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day) ? endDate : undefined, role: 'end' });
     }
     span.forEach((k) => spec.consumed.add(k));
     // "from 10pm": the preposition belongs to the time
@@ -606,7 +614,8 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
  */
 function readHour(c: chrono.ParsedComponents, words: string): { hour: number; meridiemCertain: boolean } {
   const hour = c.get('hour')!;
-  if (c.isCertain('meridiem') || /\b(noon|midnight|midday)\b/.test(words)) return { hour, meridiemCertain: true };
+  // ("9 til midnight": the midnight is certain, the 9 is not)
+  if (c.isCertain('meridiem') || (/\b(noon|midnight|midday)\b/.test(words) && (hour === 0 || hour === 12))) return { hour, meridiemCertain: true };
   // "this evening", "in the afternoon": the part of the day said which half
   if (/\b(morning|afternoon|evening)\b/.test(words)) return { hour, meridiemCertain: hour > 12 };
   if (hour > 12 && !new RegExp(`\\b${hour}(:\\d\\d)?\\b`).test(words)) return { hour: hour - 12, meridiemCertain: false };
