@@ -78,4 +78,7 @@ test('the watch-window reader uses it: whole windows said in words', () => {
   assert.deepEqual(window('watch the lane tonight til quarter past 6'), [at(3, 18), at(4, 6, 15)]);
   assert.deepEqual(window('watch the lane from half ten tonight till seven tomorrow morning'), [at(3, 22, 30), at(4, 7)]);
   assert.deepEqual(window('watch the garden for the next hour and three quarters'), [now, now + 105 * 60_000]);
+  assert.deepEqual(window('watch the garage from 9am on the 10th to 6pm on the 14th'), [at(10, 9), at(14, 18)]);
+  // chrono's range comes back earliest first; the order said is kept ("from 9 until midnight" at 15:10 is tonight's 9)
+  assert.deepEqual(window('watch the gate from 9 til midnight'), [at(3, 21), at(4, 0)]);
 });

@@ -420,6 +420,13 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
     const spoken = /^\d/.test(prevWord) && !tokens[i - 1]?.breakAfter ? undefined : readSpokenClock(words, i, { minutesTo });
     // a day named with its date and maybe a time: "thursday the 10th at 6am", "monday the 14th".
     // Said to chrono time first ("6am on 10 december"), the one order it joins into a range
+    // "9am on the 3rd": the date of the clock said before it, as chrono reads it
+    if (words[i] === 'on' && words[i + 1] === 'the' && /^\d{1,2}(st|nd|rd|th)$/.test(words[i + 2] ?? '') && /^\d{1,2}(:\d\d)?(am|pm)$|^(am|pm)$/.test(prevWord)) {
+      const date = resolveDayOfMonth(parseDayOfMonth(words[i + 2])!, ctx, 'future');
+      pieces.push({ text: `on ${date.day} ${MONTH_NAMES[date.month - 1]} ${date.year}`, tokens: [i, i + 1, i + 2], night: false });
+      i += 2;
+      continue;
+    }
     const dated = readDatedDay(words, i, ctx, minutesTo);
     if (dated) {
       const covered: number[] = [];
