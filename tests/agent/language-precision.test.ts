@@ -36,7 +36,7 @@ const lisbon = (local: string) => {
   return new Date(fromWallClock({ year, month, day, hour, minute }, 'Europe/Lisbon')).toISOString();
 };
 
-test('an unknown word planted in any slot of a request gets one question and no change', async () => {
+test('an unknown word planted in any slot of a request (time, date, duration, place, object, verb) gets one question and no change', async () => {
   const templates = [
     'watch the driveway from {x}',
     'watch the driveway until {x}',
@@ -46,6 +46,11 @@ test('an unknown word planted in any slot of a request gets one question and no 
     'mute the nursery camera {x}',
     'stop watching the porch {x} the driveway',
     'watch the backyard tonight {x} the garage',
+    // every slot of a household request: date, object (what to look for), verb
+    'watch the driveway on {x}',
+    'watch the porch tomorrow {x}',
+    'tell me if {x} comes to the porch tonight',
+    '{x} the porch tonight',
   ];
   const planted = ['half zorp', 'blarg oclock', 'two fortnights', 'the shed', 'unless', 'quarter', 'seventeen', 'lunchtime', 'whichever'];
   for (const t of templates) {
@@ -129,4 +134,31 @@ test('time phrases people say: half ten, fractions, several nights, next week, e
   const nightly = (await one('every night from 11 till 6 watch the driveway'))[0].args;
   assert.equal(nightly.ends_at, lisbon('2026-11-22T06:00'));
   assert.equal((await one('watch the porch from quarter past six till ten to seven'))[0].args.ends_at, lisbon('2026-11-21T18:50'));
+});
+
+test('round B classes: corrections move, questions never change, reasons are not requests, others\' homes are declined', async () => {
+  // "forget X, do Y instead": the watch moves to Y; nothing stood down, nothing added
+  const [, moved] = await converse('lisbon', ['watch the driveway tonight', 'forget the driveway, do the garage instead']);
+  assert.deepEqual(moved.changes.map((c) => c.tool), ['update_watch']);
+  assert.deepEqual(moved.changes[0].args.sensor_ids, ['sen_garage_motion']);
+  // a question after an opener never creates a watch
+  const [, asked] = await converse('lisbon', ['watch the driveway tonight', 'wait is the garage being watched?']);
+  assert.equal(asked.changes.length, 0);
+  assert.equal(asked.plan.clarification, undefined);
+  // a reason after the request names no place to act on or ask about
+  const [reason] = await converse('lisbon', ['watch the garage tonight, someone nicked a bike from the porch']);
+  assert.deepEqual(reason.changes.map((c) => c.args.sensor_ids), [['sen_garage_motion']]);
+  // someone else's home: declined, never the whole home
+  const [ex] = await converse('lisbon', ["can u watch my ex's house"]);
+  assert.equal(ex.changes.length, 0);
+  assert.match(ex.reply, /only watch your own home/);
+  // "change that to tonight" keeps the hours and moves the day
+  const [, tonight] = await converse('lisbon', ['watch the garage tomorrow night from 7 til 7', 'change that to tonight']);
+  assert.equal(tonight.changes[0]?.tool, 'update_watch');
+  assert.equal(tonight.changes[0].args.starts_at, lisbon('2026-11-21T19:00'));
+  assert.equal(tonight.changes[0].args.ends_at, lisbon('2026-11-22T07:00'));
+  // "for a bit" on a watch has no end to take: asked
+  const [bit] = await converse('lisbon', ['watch the garage for a bit']);
+  assert.equal(bit.changes.length, 0);
+  assert.ok(bit.plan.clarification);
 });

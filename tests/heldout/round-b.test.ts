@@ -4,8 +4,9 @@
  * the agent or the query code, sealed while the round's language work was done, and committed as
  * written (round-b-*.json, never edited). Its first run, round-b.first-run.txt, is the round's
  * figure: household correct 94 (73.4%), asked 22, missed 1, wrong 11; scenes correct 60 (87.0%),
- * asked 7, wrong 2. Nothing has been tuned against it yet; the gate holds that level so no later
- * change slides back. The target (0 wrong, ≥ 95% correct) is the next round's work.
+ * asked 7, wrong 2. Its failure classes were then fixed as general causes (docs/decisions.md,
+ * "One spoken-clock reader" and after): household correct 121 (94.5%), asked 6, missed 1,
+ * wrong 0. Those are tuned figures, a regression floor, not a measure; the gate holds them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,15 +14,15 @@ import { join } from 'node:path';
 import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
 import { scoreScenes } from './scene-heldout.ts';
 
-test('round B household set: correct ≥ 94, wrong ≤ 11', async () => {
+test('round B household set: correct ≥ 121, wrong 0', async () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-b-household-contexts.json'));
   const cases = loadHeldoutCases(join(import.meta.dirname, 'round-b-household.json'));
   assert.equal(cases.length, 128);
   const results = await scoreHousehold(cases, contexts);
   console.log(formatSummary('round B household', results));
   const { total } = summarise(results);
-  assert.ok(total.wrong <= 11, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 94, `correct ${total.correct}/${results.length}`);
+  assert.ok(total.wrong <= 0, `${total.wrong} wrong actions`);
+  assert.ok(total.correct >= 121, `correct ${total.correct}/${results.length}`);
 });
 
 // The scene half has since been worked on (docs/decisions.md, "Scene questions: the second round"):

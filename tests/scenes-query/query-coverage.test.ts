@@ -185,10 +185,12 @@ test('compare two times: "compare this morning with yesterday morning", "more pe
 test('a clock time without morning or evening, when both have passed, is answered for both', () => {
   const interp = ask('how many cars were there at 8:30 yesterday?', { location: 'parking_lot' });
   assert.ok(interp.other_reading);
-  const history = [cars('08:00', 13)].map((d) => ({ ...d, at: d.at - 24 * 60 * MIN }));
+  // a past day's bare hour is its daytime hour first (docs/decisions.md, "One spoken-clock reader"):
+  // 08:30 yesterday, with 20:30 as the other reading
+  const morning = [cars('08:00', 13)].map((d) => ({ ...d, at: d.at - 24 * 60 * MIN }));
   const evening = [{ ...cars('20:00', 1), at: ny('20:00', '2026-03-09') }];
-  const said = answerQuery(interp, evening, SCENE, [history]).answer;
-  assert.match(said, /1 vehicle .*20:30.*; at .*08:30, the other time of day you may mean, there were 13 vehicles\.$/);
+  const said = answerQuery(interp, morning, SCENE, [evening]).answer;
+  assert.match(said, /13 vehicles .*08:30.*; at .*20:30, the other time of day you may mean, there (was|were) 1 vehicle\.$/);
   // said with morning, or today with only one reading passed: one answer
   assert.equal(ask('how many people were here at 8:30 this morning').other_reading, undefined);
   assert.equal(ask('how many people were here at 9').other_reading, undefined);

@@ -12,7 +12,7 @@ import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
-import { createNormalizer, findUncovered, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
+import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
 import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
@@ -55,6 +55,8 @@ interface Reading {
   text: string;
   /** The message as typed (coordinates and zone names keep their signs and case). */
   message: string;
+  /** "forget the driveway, do the garage instead": the places whose watch moves to this reading's places. */
+  replaces?: Mention[];
   /** Token indexes the reading used (time, cue, places, conditions, references, names): see docs/decisions.md, "Coverage before action". */
   used: Set<number>;
   /** The token ranges the reading covers: its clause, and clauses folded into it (a correction, a time said after). */
@@ -245,7 +247,8 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
     if (!checked) continue;
     // "mute the office cam while I'm working": only a watch has a window for "while" to set
     const left = r.spans.flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used))
-      .filter((u) => u.text !== 'while' || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
+      // ("mute it for a bit" mutes until unmuted; "watch it for a bit" has no end to take)
+      .filter((u) => (u.text !== 'while' && u.text !== 'bit') || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
     if (!left.length) continue;
     const said = quoteUncovered(r.tokens, left).map((w) => `"${w}"`).join(' and ');
     const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
@@ -377,13 +380,27 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     (from, to) => getTime(from, to).hasTime,
   );
   const readings: Reading[] = [];
-  for (const clause of clauses) {
+  for (const said of clauses) {
+    // "call off the bike shed watch, I've moved the bikes into the hall", "…, as the lock is not what
+    // it was": the reason after the comma is no part of the request (docs/decisions.md, "Reasons are not requests")
+    const clause = { ...said, to: findReasonCut(tokens, said, ctx, getTime(said.from, said.to)) };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     const prev = readings.at(-1);
     if (r.clause.correction && prev && (prev.intent || prev.mentions.length || prev.time.hasTime)) {
       if (r.mentions.length) prev.mentions = r.mentions;
       if (r.time.hasTime) prev.time = r.time;
       foldInto(prev, r);
+      continue;
+    }
+    // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
+    // after the request is no request of its own and names no place to act on (docs/decisions.md,
+    // "Reasons are not requests")
+    if (prev && isReasonClause(r, ctx)) {
+      r.mentions = [];
+      r.hasReference = false;
+      r.conditions = [];
+      for (let k = r.clause.from; k < r.clause.to; k++) r.used.add(k);
+      readings.push(r);
       continue;
     }
     // "…while we're on holiday, back on the 30th": a time alone completes the clause before
@@ -438,8 +455,115 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   }
   // "heading to bed, watch the back door till 7": the bedtime said anywhere sets the reading of "7"
   if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
+  // "we're back early, stop watching the front yard and the carport": the homecoming stands down
+  // only what the message names, not every watch
+  for (let k = 0; k < readings.length; k++) {
+    const r = readings[k];
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    const named = readings.find((x) => x !== r && x.intent === 'stand_down' && x.mentions.length);
+    if (r.intent === 'stand_down' && r.wantsAll && !r.mentions.length && named && !words.some((w) => ['all', 'every', 'everything'].includes(w))) {
+      foldInto(named, r);
+      readings.splice(k, 1);
+      k--;
+    }
+  }
+  // "what time is sunset? and watch the garden from then until midnight": "then" is the time just named
+  for (let k = 1; k < readings.length; k++) {
+    const r = readings[k];
+    const thenAt = r.tokens.findIndex((t, j) => j > r.clause.from && j < r.clause.to && t.text === 'then' && ['from', 'after', 'since', 'until', 'till', 'til', 'at'].includes(r.tokens[j - 1].text));
+    if (thenAt < 0) continue;
+    const role = ['until', 'till', 'til'].includes(r.tokens[thenAt - 1].text) ? 'end' : 'start';
+    if (r.time.anchors.some((a) => a.role === role)) continue;
+    const named = readings.slice(0, k).reverse().flatMap((x) => x.time.anchors)[0];
+    if (!named) continue;
+    r.time = { ...r.time, anchors: [{ ...named, role }, ...r.time.anchors], hasTime: true };
+    r.used.add(thenAt).add(thenAt - 1);
+  }
+  // "watch my ex's house", "keep an eye on her flat": someone else's home is not this household's
+  // to watch (only the home's own cameras and sensors are); declined, never the whole home
+  for (const r of readings) {
+    const other = r.mentions.find((m) => {
+      const homeAt = r.tokens.findIndex((t, k) => k >= m.start && k < m.end && HOME_WORDS.has(t.text));
+      const owner = r.tokens[homeAt - 1];
+      return m.place.type === 'group' && m.place.wholeHome && homeAt > 0 && owner && (['his', 'her', 'their'].includes(owner.text) ||
+        (isPersonWord(owner.text) && !owner.isVerb && ['my', 'our', 'the', 'a', 'his', 'her', 'their', 'your'].includes(r.tokens[homeAt - 2]?.text ?? '')));
+    });
+    if (!other || r.question) continue;
+    const homeAt = r.tokens.findIndex((t, k) => k >= other.start && k < other.end && HOME_WORDS.has(t.text));
+    const owner = r.tokens[homeAt - 1].text;
+    r.outOfScope = `I can only watch your own home's cameras and sensors, not ${['his', 'her', 'their'].includes(owner) ? owner : `your ${owner}'s`} ${r.tokens[homeAt].text}.`;
+    r.intent = undefined;
+  }
+  // "forget the driveway, do the garage instead": one watch moves to the new place; nothing is
+  // stood down and nothing is added (a correction, see docs/decisions.md, "Corrections move")
+  for (const r of readings) {
+    // said as one clause: "forget the driveway, do the garage instead"
+    const insteadAt = r.tokens.findIndex((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'instead');
+    if (r.intent !== 'stand_down' || insteadAt < 0 || r.mentions.length < 2 || r.question) continue;
+    const cut = r.mentions.findIndex((m, k) => k > 0 && m.start < insteadAt && r.tokens.slice(r.mentions[k - 1].end - 1, m.start).some((t, j, all) =>
+      (t.breakAfter && j < all.length - 1) || ['do', 'watch', 'use', 'try', 'and'].includes(t.text)));
+    if (cut < 0) continue;
+    r.replaces = r.mentions.slice(0, cut);
+    r.mentions = r.mentions.slice(cut);
+    r.intent = 'update_watch';
+    r.hasReference = true;
+  }
+  for (let k = 0; k + 1 < readings.length; k++) {
+    const [off, on] = [readings[k], readings[k + 1]];
+    const instead = on.tokens.slice(on.clause.from, on.clause.to).some((t) => t.text === 'instead');
+    if (off.intent === 'stand_down' && off.mentions.length && on.mentions.length && instead && (!on.intent || on.intent === 'create_watch') && !on.question) {
+      on.intent = 'update_watch';
+      on.hasReference = true;
+      on.replaces = off.mentions;
+      if (!on.time.hasTime) on.time = off.time;
+      foldInto(on, off);
+      readings.splice(k, 1);
+      k--;
+    }
+  }
   return readings;
 }
+
+const REASON_SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they', 'there', 'someone', 'somebody', 'it', 'its', 'my', 'our', 'his', 'her', 'their']);
+
+/**
+ * A clause after the request that gives a reason: it has no request, no time, is not a question,
+ * and opens with a subject ("I've moved…", "there is a man…", "someone nicked…", "the tenant asked…").
+ */
+function isReasonClause(r: Reading, ctx: HouseholdContext): boolean {
+  if (r.intent || r.question || r.time.hasTime || r.outOfScope) return false;
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  // "it's the garage I meant", "it too": a correction or a follow-up naming a place, not a reason
+  if (words[0] === 'it' && r.mentions.length && !words.some((x) => ['was', 'were', 'been', 'has', 'had', 'keeps', 'is'].includes(x))) return false;
+  return isReasonSpan(r.tokens, r.clause.from, r.clause.to, ctx);
+}
+
+/** Where a clause's request ends when a reason follows it after a comma (the clause's end when none does). */
+function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, time: TimeSpec): number {
+  if (!clause.cue) return clause.to;
+  for (let k = Math.max(clause.from, clause.cue.end - 1); k + 1 < clause.to; k++) {
+    if (tokens[k].breakAfter !== ',' || [...time.consumed].some((j) => j > k && j < clause.to)) continue;
+    if (isReasonSpan(tokens, k + 1, clause.to, ctx)) return k + 1;
+  }
+  return clause.to;
+}
+
+/** The words tokens[from, to) open with a subject and a verb and ask for nothing: a reason. */
+function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdContext): boolean {
+  const words = tokens.slice(from, to).map((t) => t.text);
+  const first = words.findIndex((w) => !['and', 'but', 'because', 'cause', 'cos', 'since', 'as', 'so', 'coz'].includes(w));
+  const w = words[first];
+  // "…, as the lock is not what it was", "…, because the fence is down": said as a reason
+  const because = first > 0 && ['because', 'cause', 'cos', 'coz', 'as', 'since'].includes(words[first - 1]);
+  if (w === undefined || words.length - first < 3 || words.some((x) => ['meant', 'mean', 'want', 'wanted', 'need', 'like', 'please'].includes(x))) return false;
+  // "the tenant upstairs asked me to", "the pool guy comes early": a person, then what they did
+  const personFirst = (w === 'the' || w === 'my' || w === 'our') && isPersonWord(words[first + 1] ?? '') && !listPlaceWords(ctx).includes(words[first + 1]);
+  if (!REASON_SUBJECTS.has(w) && !personFirst && !because) return false;
+  return words.some((x, k) => k > first && tokens[from + k].isVerb);
+}
+
+/** Words for a whole home, which another person's possessive makes theirs ("my ex's house"). */
+const HOME_WORDS = new Set(['house', 'home', 'place', 'flat', 'apartment', 'property', 'bungalow', 'cottage', 'condo', 'unit']);
 
 /** Words that open a correction of what was just done ("no, I meant…", "sorry, …", "actually …"). */
 const CORRECTION_OPENERS = new Set(['no', 'nope', 'sorry', 'oops', 'actually', 'rather', 'correction']);
@@ -703,7 +827,9 @@ const QUESTION_STARTERS = new Set([
  * not a request put as one ("what about the garage?", "are you able to…", "do you mind…").
  */
 function isQuestion(words: string[]): boolean {
-  const first = words.findIndex((w) => !['so', 'and', 'but', 'ok', 'okay', 'hey', 'oh', 'also', 'then', 'um', 'hmm', 'actually'].includes(w));
+  // openers before the question itself: "wait is the carport being watched?", "sorry, is it on?"
+  const first = words.findIndex((w) => !['so', 'and', 'but', 'ok', 'okay', 'hey', 'oh', 'also', 'then', 'um', 'hmm', 'actually', 'wait', 'sorry',
+    'quick', 'question', 'btw', 'just', 'hi', 'hello', 'right', 'well', 'erm', 'er', 'uh', 'anyway', 'yeah', 'yes', 'cool', 'thanks', 'great'].includes(w));
   if (first < 0 || !QUESTION_STARTERS.has(words[first])) return false;
   const next = words[first + 1];
   if ((words[first] === 'what' || words[first] === 'how') && next === 'about') return false;
@@ -738,6 +864,8 @@ function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; ques
   }
   // "…but keep the driveway": keep what is, change nothing
   if (!intent && r.clause.contrast && words.some((w) => w === 'keep' || w === 'leave')) return 'keep';
+  // "keep the gate one going": what runs stays as it is
+  if ((!intent || intent === 'create_watch') && words.includes('keep') && words.some((w) => ['going', 'running', 'active'].includes(w))) return 'keep';
   return intent;
 }
 
@@ -969,6 +1097,13 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     toWallClock(state.ctx.now, state.ctx.timeZone).hour < from.hour && !/\b(work|school|office|shift|day)\b/.test(r.text)) {
     return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
   }
+  // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked
+  if (from?.kind === 'clock' && till?.kind === 'clock' && !from.meridiemCertain && !till.meridiemCertain && !from.date && !till.date && !r.time.night &&
+    !r.time.sleepContext && !r.time.recurrence && from.hour >= 6 && till.hour <= 11 && from.hour < till.hour &&
+    toWallClock(state.ctx.now, state.ctx.timeZone).hour < till.hour &&
+    !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(r.text)) {
+    return `From ${from.hour} until ${till.hour} in the morning, or from ${from.hour} until ${till.hour} in the evening?`;
+  }
   // "tonight and tomorrow night", "the next 3 nights": one watch a night
   const nights = r.time.nights ?? 1;
   const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
@@ -1089,7 +1224,20 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
     const found: ContextWatch[] = [];
     for (const m of r.mentions) {
       if (m.place.type === 'unknown') return { watches: [], refusal: explainUnknown(m.place, state) };
-      if (m.place.type === 'ambiguous') return { watches: [], question: askWhich(m.place) };
+      if (m.place.type === 'ambiguous') {
+        // "no need to watch the hall any more": of the places it could be, only one is watched — that one
+        const watched = m.place.options.flatMap((o) => state.watches.filter((w) => w.subject.toLowerCase() === o.toLowerCase() ||
+          w.sensor_ids.some((id) => state.ctx.sensors.some((s) => s.id === id && (s.room === o || s.name === o)))));
+        const unique = [...new Set(watched)];
+        // only when the word said is one of the home's own names ("hall" of "front hall"), never a guess by meaning
+        const nameWords = listPlaceWords(state.ctx);
+        const literal = m.text.split(/\s+/).filter((w) => w && !['the', 'one', 'watch', 'my', 'our'].includes(w)).every((w) => nameWords.includes(w));
+        if (unique.length === 1 && literal) {
+          if (!found.includes(unique[0])) found.push(unique[0]);
+          continue;
+        }
+        return { watches: [], question: askWhich(m.place) };
+      }
       const ids = new Set(getPlaceSensors(m.place).map((s) => s.id));
       const label = subjectOf(m.place).toLowerCase();
       for (const w of state.watches) {
@@ -1101,6 +1249,15 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
   }
   const last = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
   if (last) return { watches: [last] };
+  // "is there anything in the alley?" — "ok stop watching it": "it" is the place the conversation last named
+  if (r.hasReference && state.lastSubject) {
+    const subject = state.lastSubject;
+    const place: Place = subject.kind === 'room'
+      ? { type: 'room', room: subject.room, sensors: state.ctx.sensors.filter((s) => s.room === subject.room) }
+      : { type: 'sensor', sensor: subject.sensor };
+    const on = watchesOn(place, state);
+    if (on.length === 1) return { watches: on };
+  }
   if (state.watches.length === 1) return { watches: [state.watches[0]] };
   if (state.watches.length === 0) return { watches: [], question: "I'm not watching anything right now, so there is no watch to change. What would you like me to watch?" };
   return { watches: [], question: `Which watch do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };
@@ -1146,7 +1303,7 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
 function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
   // "change it to the driveway": "it" is the watch, the place is its new subject
   const placesAreNewSubject = r.hasReference && r.mentions.length > 0;
-  const target = findTargetWatches(r, state, !placesAreNewSubject);
+  const target = r.replaces ? findTargetWatches({ ...r, mentions: r.replaces, wantsAll: false, exceptSensorIds: [] }, state, true) : findTargetWatches(r, state, !placesAreNewSubject);
   if (target.question) return target.question;
   if (target.refusal) {
     plan.refusals.push(target.refusal);

@@ -64,6 +64,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       // cancellation and homecoming (see docs/decisions.md, "Coverage before action"): never a watch
       'forget', 'scrap', 'no need', 'relax', 'can relax', 'we be back', 'we be home', 'i be back', 'i be home', 'abort',
       'stand … down', 'call it off',
+      // idioms for stopping: "knock the porch one on the head", "pack it in", "give … a rest"
+      'knock … on the head', 'knock it on the head', 'pack in', 'pack … in', 'give … a rest', 'put … to bed', 'wind … down',
     ],
   },
   {

@@ -81,7 +81,10 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     if (used.has(k)) continue;
     let role = classifyWord(tokens[k].text, tokens[k - 1]?.text, tokens[k].isNoun && !tokens[k].isVerb);
     // "tonight or tomorrow": a choice of times is no time
-    if (!role && tokens[k].text === 'or' && [tokens[k - 1], tokens[k + 1]].some((t) => t && classifyWord(t.text) === 'time')) role = 'time';
+    // ("for the next hour or so" is a hedge: the hour was read)
+    if (!role && tokens[k].text === 'or' && tokens[k + 1]?.text !== 'so' && [tokens[k - 1], tokens[k + 1]].some((t) => t && classifyWord(t.text) === 'time')) role = 'time';
+    // "for a bit", "for a little bit": how long is not said
+    if (!role && tokens[k].text === 'bit' && ['a', 'little'].includes(tokens[k - 1]?.text ?? '') && tokens.slice(Math.max(from, k - 3), k).some((t) => t.text === 'for')) role = 'time';
     if (role) out.push({ index: k, text: tokens[k].text, role });
   }
   return out;

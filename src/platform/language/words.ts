@@ -24,4 +24,6 @@ export const SPELLING_FIXES: Record<string, string> = {
   wheres: "where's", whos: "who's", dont: "don't", cant: "can't", im: "i'm", thx: 'thanks', ty: 'thanks',
   livingroom: 'living room', frontdoor: 'front door', backdoor: 'back door', 'b4': 'before', cam: 'cam', cu: 'see you',
   anyones: "anyone's", someones: "someone's", nite: 'night', midnite: 'midnight', mins: 'minutes', hrs: 'hours', hr: 'hour',
+  // texting shorthand ("wat r u watching rn")
+  wat: 'what', wot: 'what', r: 'are', rn: 'right now', atm: 'at the moment', ya: 'you', yr: 'your', abt: 'about', bc: 'because', cuz: 'because',
 };

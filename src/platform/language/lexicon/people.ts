@@ -14,7 +14,11 @@ function getPersonOffset(): number | undefined {
 }
 
 /** A noun with a sense under person.n.01 ("nanny", "son", "friend", "stranger"); not a name or a place. */
+/** Short words for people that WordNet does not list as such ("my ex's house"). */
+const SHORT_PERSON_WORDS = new Set(['ex', 'bf', 'gf', 'bff']);
+
 export function isPersonWord(word: string): boolean {
+  if (SHORT_PERSON_WORDS.has(word)) return true;
   const person = getPersonOffset();
   if (person === undefined || word.length < 3) return false;
   return getNounSenses(word).some((s) => s.offset === person || getHypernymClosure(s.offset).includes(person));

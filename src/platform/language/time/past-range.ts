@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import * as chrono from 'chrono-node';
 import { DAY_PARTS as SHARED_DAY_PARTS, SUN_WORDS, getPreviousSunTime, type SunEvent, type TimeContext } from './primitives.ts';
 import { describeDuration } from './query-window.ts';
+import { daytimeHour, rewriteSpokenClocks } from './spoken-clock.ts';
 import {
   addZonedDays,
   atZonedTime,
@@ -166,7 +167,10 @@ function fromWallClockOf(components: chrono.ParsedComponents, timeZone: string):
 function resolveClockTime(components: chrono.ParsedComponents, meridiemKnown: boolean, scope: TimeScope): number {
   const wall = wallClockOf(components);
   const dateKnown = components.isCertain('day') || components.isCertain('weekday');
-  const hours = meridiemKnown ? [wall.hour] : [wall.hour % 12, (wall.hour % 12) + 12];
+  // a named past day's bare hour ("at 9 yesterday", "3 on monday") is its daytime hour, never
+  // the evening one by default (docs/decisions.md, "One spoken-clock reader")
+  const pastDay = dateKnown && startOfZonedDay(fromWallClock({ ...wall, hour: 12, minute: 0 }, scope.timeZone), scope.timeZone) < startOfZonedDay(scope.now, scope.timeZone);
+  const hours = meridiemKnown ? [wall.hour] : pastDay ? [daytimeHour(wall.hour % 12 || 12)] : [wall.hour % 12, (wall.hour % 12) + 12];
   const candidates: number[] = [];
   for (const hour of hours) {
     const t = fromWallClock({ ...wall, hour }, scope.timeZone);
@@ -352,35 +356,9 @@ export function findTimePhrase(text: string, scope: TimeScope): TimePhraseScan {
   return findSunPhrase(text, scope) ?? findTimePhraseOnly(text, scope);
 }
 
-/**
- * "half past 7", "quarter past 9", "quarter to 5" → "7:30", "9:15", "4:45", padded to the same
- * length so match indices still point into the caller's text.
- */
-function rewriteSpokenClock(text: string): { text: string; spans: Array<[number, number]> } {
-  const spans: Array<[number, number]> = [];
-  const rewritten = text.replace(
-    /\b(half|quarter|(\d{1,2}) minutes?|(\d{1,2})) (past|after|to|till) (\d{1,2})\b/g,
-    (m: string, amount: string, mins: string | undefined, bare: string | undefined, dir: string, hour: string, offset: number) => {
-      const minutes = amount === 'half' ? 30 : amount === 'quarter' ? 15 : Number(mins ?? bare);
-      if (!(minutes > 0 && minutes < 60) || (amount === 'half' && dir !== 'past' && dir !== 'after')) return m;
-      // a bare number only with "past" ("10 past 9"): "from 9 to 10" is a range, not 9:51
-      if (bare !== undefined && dir !== 'past') return m;
-      let h = Number(hour);
-      if (h > 23) return m;
-      let mm = minutes;
-      if (dir === 'to' || dir === 'till') {
-        h = (h + 23) % 24;
-        mm = 60 - minutes;
-      }
-      spans.push([offset, offset + m.length]);
-      return `${h}:${String(mm).padStart(2, '0')}`.padEnd(m.length, ' ');
-    },
-  );
-  return { text: rewritten, spans };
-}
-
 function findTimePhraseOnly(text: string, scope: TimeScope): TimePhraseScan {
-  const spoken = rewriteSpokenClock(text);
+  // spoken clock times ("half past 7", "quarter to eleven", "seven o'clock"): the shared reader
+  const spoken = rewriteSpokenClocks(text);
   const prepared = rewriteBetweenAnd(spoken.text);
   // chrono only takes a fixed offset: the zone's at `now`
   const reference = { instant: new Date(scope.now), timezone: getOffsetMinutes(scope.now, scope.timeZone) };

@@ -8,9 +8,10 @@
 import * as chrono from 'chrono-node';
 import type { Token } from '../normalize.ts';
 import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../../time/index.ts';
+import { clockText, readHourWord, readSpokenClock } from './spoken-clock.ts';
 import {
   DAY_MS, DAY_PARTS, HOUR_MS, MINUTE_MS, chooseHour, formatDay, getDayStart, getNextSunTime, getSunTime, isDayPart,
-  isNightInProgress, parseDayOfMonth, resolveDayOfMonth, type SunEvent, type TimeContext,
+  isNightInProgress, parseDayOfMonth, parseWeekday, resolveDayOfMonth, type SunEvent, type TimeContext,
 } from './primitives.ts';
 
 type Role = 'start' | 'end' | 'point';
@@ -29,6 +30,8 @@ export interface TimeSpec {
   night: boolean;
   /** "heading to bed": an hour without am/pm means the morning one, though the window starts now. */
   sleepContext: boolean;
+  /** "8 till 3 while I sleep": the start hour without am/pm is the next one to come. */
+  nextStart?: boolean;
   /** Days after today the window is on ("tomorrow" = 1). */
   dayOffset: number;
   /** A named day ("monday"). */
@@ -82,6 +85,20 @@ const NUMBER_WORDS: Record<string, number> = {
   couple: 2, few: 3,
 };
 const CHRONO_WORTHY = /\d|\b(noon|midday|midnight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/;
+/** Words before an hour said as a word that make it a clock time ("until seven"). */
+const TIME_PREPOSITIONS = new Set(['at', 'until', 'till', 'til', 'from', 'to', 'by', 'before', 'after', 'around', 'about', 'between', 'and', 'since']);
+/** Words after a number that make it an amount, not an hour ("for seven hours", "and three quarters"). */
+/** Words that may follow an hour said as a word ("until seven tomorrow", "at seven, please"); any other word ("two fortnights") makes it no hour. */
+const HOUR_WORD_FOLLOWERS = new Set(['am', 'pm', 'tonight', 'tomorrow', 'today', 'this', 'in', 'on', 'at', 'and', 'or', 'to', 'till', 'until', 'til',
+  'then', 'please', 'thanks', 'so', 'if', 'when', 'because', 'as', 'ish', 'sharp', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+function isHourWordAt(tokens: Token[], i: number): boolean {
+  const t = tokens[i];
+  if (!t || /^\d/.test(t.text) || readHourWord(t.text) === undefined) return false;
+  const next = tokens[i + 1];
+  return !next || t.breakAfter !== '' || HOUR_WORD_FOLLOWERS.has(next.text);
+}
+const UNIT_AFTER = new Set(['hours', 'hour', 'hrs', 'hr', 'minutes', 'minute', 'mins', 'min', 'nights', 'night', 'days', 'day', 'weeks', 'quarters', 'quarter', 'people', 'times', 'of']);
+const NIGHT_WORDS = new Set(['tonight', 'night', 'nights', 'overnight', 'nightly', 'evening', 'evenings', 'weeknight', 'weeknights']);
 const AWAY_WORDS = new Set(['away', 'holiday', 'holidays', 'vacation', 'gone', 'out', 'travelling', 'traveling', 'work', 'abroad']);
 
 function getRoleBefore(tokens: Token[], i: number, from: number): Role {
@@ -154,6 +171,11 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
         // "an hour and a half"
         if (tokens[last + 1]?.text === 'and' && ['a', 'an'].includes(tokens[last + 2]?.text) && ['half', 'quarter'].includes(tokens[last + 3]?.text)) {
           ms += tokens[last + 3].text === 'half' ? UNIT_MS[unit] / 2 : UNIT_MS[unit] / 4;
+          take(last + 1, last + 2, last + 3);
+          last += 3;
+        } else if (tokens[last + 1]?.text === 'and' && tokens[last + 2]?.text === 'three' && ['quarters', 'quarter'].includes(tokens[last + 3]?.text ?? '')) {
+          // "an hour and three quarters"
+          ms += (UNIT_MS[unit] * 3) / 4;
           take(last + 1, last + 2, last + 3);
           last += 3;
         }
@@ -276,6 +298,8 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       take(i - 1, i);
       continue;
     }
+    // "off a night shift": a kind of work, not a time
+    if (w === 'night' && (next === 'shift' || next === 'shifts')) { take(i); continue; }
     if (w === 'night' || w === 'evening') {
       if (prev === 'tomorrow') {
         // "tonight and tomorrow night": two nights from tonight
@@ -322,13 +346,14 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     if (w === 'tomorrow' && !(next === 'night' && spec.night)) { spec.dayOffset = 1; take(i); continue; }
     if (w === 'week' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, -((toWallClock(c.now, c.timeZone).weekday + 6) % 7)); take(i - 1, i); continue; }
     // a bare hour after a time preposition: "until 6", "between 10 and 6", "around 4"
-    if (/^\d{1,2}$/.test(w) && Number(w) <= 24) {
+    const wordHour = isHourWordAt(tokens, i) ? readHourWord(w) : undefined;
+    if ((/^\d{1,2}$/.test(w) && Number(w) <= 24) || wordHour !== undefined) {
       const before = prev ?? '';
       const inBetween = before === 'and' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'between');
       const around = ['around', 'about', 'approximately', 'roughly', 'ish'].includes(before);
       if (START_WORDS.has(before) || END_WORDS.has(before) || before === 'between' || inBetween || around) {
         const role: Role = before === 'between' ? 'start' : inBetween ? 'end' : around ? 'point' : getRoleBefore(tokens, i, from);
-        const hour = Number(w) % 24;
+        const hour = (wordHour ?? Number(w)) % 24;
         spec.anchors.push({ kind: 'clock', hour, minute: 0, meridiemCertain: hour === 0 || hour > 12, role, around });
         take(i);
         if (around) take(i - 1);
@@ -350,6 +375,15 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
   // a point between two anchors reads as the end: "sunset to 6", "from 10pm to 6am"
   const starts = spec.anchors.filter((a) => a.role === 'start');
   for (const a of spec.anchors) if (a.role === 'point' && starts.length) a.role = 'end';
+  // "8 till 3 while I sleep" said in the morning after a night shift: sleep is not always at
+  // night. With a start hour said without am/pm and no night word, the start is the next one to
+  // come (resolveWatchWindow); "while I sleep" alone still means tonight
+  const nightWord = tokens.slice(from, to).some((t, k) => NIGHT_WORDS.has(t.text) && tokens[from + k + 1]?.text !== 'shift');
+  const openStart = spec.anchors.find((a) => a.role === 'start' && a.kind === 'clock' && !a.meridiemCertain && !a.date);
+  if (spec.sleepContext && openStart && !nightWord && !spec.date && spec.dayOffset === 0) {
+    spec.night = false;
+    spec.nextStart = true;
+  }
   spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined ||
     spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded || spec.delayMs !== undefined;
   spec.past = pastWords && !spec.hasTime;
@@ -374,51 +408,62 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
   const cached = clockPhraseCache.get(tokens)?.get(key);
   if (cached) return cached;
   const pieces: { text: string; tokens: number[]; night: boolean }[] = [];
-  const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+  const words = tokens.map((t) => t.text);
   for (let i = 0; i < tokens.length; i++) {
-    const w = tokens[i].text;
-    // spoken clock times: "quarter past 8" → 8:15, "half past 7" → 7:30, "quarter to 9" → 8:45
-    const hourAt = (k: number) => (/^\d{1,2}$/.test(tokens[k]?.text ?? '') ? Number(tokens[k].text) : NUMBERS[tokens[k]?.text ?? '']);
-    // "ten to seven", "twenty past 6", "25 past 9": minutes past or to an hour
-    const MINUTE_WORDS: Record<string, number> = { five: 5, ten: 10, twenty: 20, 'twenty-five': 25 };
-    const minutesSaid = /^\d{1,2}$/.test(w) && Number(w) < 60 ? Number(w) : MINUTE_WORDS[w];
-    // "10 to 6" is a range ("from 10 to 6"); "ten to seven" is 18:50 only after at/till/by…, never after from/between
-    const toReading = tokens[i + 1]?.text === 'to' && !/^\d/.test(w) && (['at', 'by', 'until', 'till', 'before', 'around', 'about', 'after'].includes(tokens[i - 1]?.text ?? '') ||
+    const prevWord = tokens[i - 1]?.text ?? '';
+    // spoken clock times, read by the shared reader (./spoken-clock.ts): "quarter past 8",
+    // "half past 7", "half ten", "seven o'clock", "ten past six in the morning". "10 to 6" is a
+    // range ("from 10 to 6"); "ten to seven" is 18:50 only after at/till/by…, never after from/between
+    const minutesTo = ['at', 'by', 'until', 'till', 'til', 'before', 'around', 'about', 'after'].includes(prevWord) ||
       // "from ten to seven this evening until ten past nine": the range is said with "until"
-      (tokens[i - 1]?.text === 'from' && tokens.slice(i + 3, i + 8).some((t) => ['until', 'till', 'til'].includes(t.text))));
-    if (minutesSaid !== undefined && (tokens[i + 1]?.text === 'past' || toReading) && hourAt(i + 2) !== undefined &&
-      !['hours', 'hour', 'minutes', 'minute', 'mins', 'min'].includes(tokens[i + 3]?.text ?? '') && !/^\d/.test(tokens[i - 1]?.text ?? '')) {
-      const h = hourAt(i + 2)!;
-      const past = tokens[i + 1].text === 'past';
-      const hour = past ? h : (h + 11) % 12 || 12;
-      const minutes = past ? minutesSaid : 60 - minutesSaid;
-      pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}`, tokens: [i, i + 1, i + 2], night: false });
+      (prevWord === 'from' && tokens.slice(i + 3, i + 8).some((t) => ['until', 'till', 'til'].includes(t.text)));
+    const spoken = /^\d/.test(prevWord) && !tokens[i - 1]?.breakAfter ? undefined : readSpokenClock(words, i, { minutesTo });
+    // a day named with its date and maybe a time: "thursday the 10th at 6am", "monday the 14th".
+    // Said to chrono time first ("6am on 10 december"), the one order it joins into a range
+    // "9am on the 3rd": the date of the clock said before it, as chrono reads it
+    if (words[i] === 'on' && words[i + 1] === 'the' && /^\d{1,2}(st|nd|rd|th)$/.test(words[i + 2] ?? '') && /^\d{1,2}(:\d\d)?(am|pm)$|^(am|pm)$/.test(prevWord)) {
+      const date = resolveDayOfMonth(parseDayOfMonth(words[i + 2])!, ctx, 'future');
+      pieces.push({ text: `on ${date.day} ${MONTH_NAMES[date.month - 1]} ${date.year}`, tokens: [i, i + 1, i + 2], night: false });
       i += 2;
       continue;
     }
-    // "half ten" (British): half past ten
-    if (w === 'half' && hourAt(i + 1) !== undefined && !['hours', 'hour', 'an', 'a'].includes(tokens[i + 2]?.text ?? '') && Number(hourAt(i + 1)) <= 12) {
-      pieces.push({ text: `${hourAt(i + 1)}:30`, tokens: [i, i + 1], night: false });
-      i += 1;
+    const dated = readDatedDay(words, i, ctx, minutesTo);
+    if (dated) {
+      const covered: number[] = [];
+      for (let k = i; k < dated.end; k++) covered.push(k);
+      pieces.push({ text: dated.text, tokens: covered, night: false });
+      i = dated.end - 1;
       continue;
     }
-    if ((w === 'quarter' || w === 'half') && (tokens[i + 1]?.text === 'past' || tokens[i + 1]?.text === 'to') && hourAt(i + 2) !== undefined) {
-      const h = hourAt(i + 2)!;
-      const past = tokens[i + 1].text === 'past';
-      const minutes = w === 'half' ? 30 : past ? 15 : 45;
-      const hour = past || w === 'half' ? h : (h + 11) % 12 || 12;
-      // "quarter past eight in the morning", "half past four in the afternoon"
-      const a = tokens[i + 3]?.text, b = tokens[i + 4]?.text, c = tokens[i + 5]?.text;
-      const part = a === 'in' && b === 'the' ? c : undefined;
-      if (part === 'morning' || part === 'afternoon' || part === 'evening') {
-        pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}${part === 'morning' ? 'am' : 'pm'}`, tokens: [i, i + 1, i + 2, i + 3, i + 4, i + 5], night: false });
-        i += 5;
+    if (spoken && spoken.meridiem === undefined && words[spoken.end] === 'tomorrow' && ['morning', 'afternoon', 'evening', 'night'].includes(words[spoken.end + 1] ?? '')) {
+      // "half past seven tomorrow morning": 07:30 tomorrow
+      const part = words[spoken.end + 1];
+      const covered: number[] = [];
+      for (let k = spoken.start; k <= spoken.end + 1; k++) covered.push(k);
+      pieces.push({ text: `${clockText({ hour: spoken.hour, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} tomorrow`, tokens: covered, night: false });
+      i = spoken.end + 1;
+      continue;
+    }
+    if (spoken) {
+      // "ten o'clock on saturday night": the day part after the day says which half of the day
+      const onDay = words[spoken.end] === 'on' && parseWeekday(words[spoken.end + 1] ?? '') !== undefined ? spoken.end + 1 : undefined;
+      const part = onDay !== undefined ? words[onDay + 1] : undefined;
+      if (onDay !== undefined && spoken.meridiem === undefined && (part === 'morning' || part === 'afternoon' || part === 'evening' || part === 'night')) {
+        const h = spoken.hour % 12 + (part === 'morning' ? 0 : 12);
+        const covered: number[] = [];
+        for (let k = spoken.start; k <= onDay + 1; k++) covered.push(k);
+        pieces.push({ text: `${clockText({ hour: h, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} on ${words[onDay]}`, tokens: covered, night: false });
+        i = onDay + 1;
         continue;
       }
-      pieces.push({ text: `${hour}:${String(minutes).padStart(2, '0')}`, tokens: [i, i + 1, i + 2], night: false });
-      i += 2;
+      const covered: number[] = [];
+      for (let k = spoken.start; k < spoken.end; k++) covered.push(k);
+      pieces.push({ text: clockText(spoken), tokens: covered, night: false });
+      i = spoken.end - 1;
       continue;
     }
+    // an hour said as a word after a time word ("till seven tomorrow morning"): its digits
+    const w = isHourWordAt(tokens, i) && TIME_PREPOSITIONS.has(prevWord) ? String(readHourWord(tokens[i].text)) : tokens[i].text;
     if (/^\d{1,2}(:\d\d)?$/.test(w)) {
       const a = tokens[i + 1]?.text, b = tokens[i + 2]?.text, c = tokens[i + 3]?.text;
       if (a === 'in' && b === 'the' && c === 'morning') { pieces.push({ text: `${w}am`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; continue; }
@@ -433,8 +478,10 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
         pieces.push({ text: `${w}pm`, tokens: [i, i + 1], night: true }); i += 1; continue;
       }
     }
-    // sentence ends stop chrono from joining "until 7. then 9pm"
-    pieces.push({ text: tokens[i].breakAfter === '.' ? `${w}.` : w, tokens: [i], night: false });
+    // sentence ends stop chrono from joining "until 7. then 9pm"; chrono also joins "tonight until
+    // 6:15" into one range that loses the clock, so "tonight" (read by extractTimeSpec) ends its phrase
+    const ends = tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
+    pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
   }
   let text = '';
   const startOf: number[] = [];
@@ -461,6 +508,36 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
   if (!clockPhraseCache.has(tokens)) clockPhraseCache.set(tokens, new Map());
   clockPhraseCache.get(tokens)!.set(key, phrases);
   return phrases;
+}
+
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/**
+ * "[on] thursday the 10th [at 6am]", "the 10th at 6am": a date said by its day of the month with a
+ * weekday or a time (a bare "the 10th" is read by extractTimeSpec). The text is chrono's, time first.
+ */
+function readDatedDay(words: string[], i: number, ctx: TimeContext, minutesTo: boolean): { end: number; text: string } | undefined {
+  let j = i;
+  const weekday = parseWeekday(words[j] ?? '');
+  if (weekday !== undefined) j++;
+  if (words[j] === 'the') j++;
+  const day = /^\d{1,2}(st|nd|rd|th)$/.test(words[j] ?? '') ? parseDayOfMonth(words[j]) : undefined;
+  if (day === undefined || j === i) return undefined;
+  j++;
+  let clock: string | undefined;
+  if (words[j] === 'at') {
+    const spoken = readSpokenClock(words, j + 1, { minutesTo });
+    if (spoken) { clock = clockText(spoken); j = spoken.end; }
+    else if (/^\d{1,2}(:\d\d)?(am|pm)?$/.test(words[j + 1] ?? '')) {
+      clock = words[j + 1];
+      j += 2;
+      if (['am', 'pm'].includes(words[j] ?? '') && !/[ap]m$/.test(clock)) { clock += words[j]; j++; }
+    }
+  }
+  if (weekday === undefined && clock === undefined) return undefined;
+  const date = resolveDayOfMonth(day, ctx, 'future');
+  const dateText = `${date.day} ${MONTH_NAMES[date.month - 1]} ${date.year}`;
+  return { end: j, text: clock ? `${clock} on ${dateText}` : dateText };
 }
 
 /** Clock and date phrases of tokens[from, to) ("6am", "tomorrow 9 to 5", "7:30 tomorrow", "noon"). */
@@ -512,12 +589,23 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     if (role === 'point' && (firstWord === 'at' || firstWord === 'by') && ['back', 'home'].includes(tokens[phrase.first - 1]?.text ?? '')) role = 'end';
     if (role === 'point' && START_WORDS.has(firstWord)) role = 'start';
     if (r.end) role = 'start';
-    spec.anchors.push({ kind: 'clock', ...readHour(r.start, words), minute: r.start.get('minute') ?? 0, date, role });
+    // chrono puts the earlier hour first: "from 9 until midnight" comes back as 00:00 to 09:00; the
+    // order said is the order meant
+    let [startC, endC] = [r.start, r.end];
+    const firstSaid = /\b(\d{1,2})(?::\d\d)?|\b(midnight|noon|midday)\b/.exec(words);
+    if (r.end && firstSaid) {
+      const said = firstSaid[2] ? (firstSaid[2] === 'midnight' ? 0 : 12) : Number(firstSaid[1]) % 12;
+      if ((r.start.get('hour')! % 12) !== said && (r.end.get('hour')! % 12) === said) [startC, endC] = [r.end, r.start];
+    }
+    spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: startC.get('minute') ?? 0, date, role });
     // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
     if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
     if (r.end) {
-      const endDate = r.end.isCertain('day') ? { year: r.end.get('year')!, month: r.end.get('month')!, day: r.end.get('day')!, hour: 0, minute: 0 } : undefined;
-      spec.anchors.push({ kind: 'clock', ...readHour(r.end, words), minute: r.end.get('minute') ?? 0, date: endDate && !date && !dayAfterEnd ? endDate : undefined, role: 'end' });
+      // the end keeps its own date only when the words name one after "until" ("until monday the 14th
+      // at 8pm"); chrono otherwise dates "9 to 3" to the next day on its own
+      const endNamesDay = /\b(until|till|to|through)\b.*\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b/.test(words);
+      const endDate = endC!.isCertain('day') || endC!.isCertain('weekday') ? { year: endC!.get('year')!, month: endC!.get('month')!, day: endC!.get('day')!, hour: 0, minute: 0 } : undefined;
+      spec.anchors.push({ kind: 'clock', ...readHour(endC!, words), minute: endC!.get('minute') ?? 0, date: endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day) ? endDate : undefined, role: 'end' });
     }
     span.forEach((k) => spec.consumed.add(k));
     // "from 10pm": the preposition belongs to the time
@@ -533,7 +621,8 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
  */
 function readHour(c: chrono.ParsedComponents, words: string): { hour: number; meridiemCertain: boolean } {
   const hour = c.get('hour')!;
-  if (c.isCertain('meridiem') || /\b(noon|midnight|midday)\b/.test(words)) return { hour, meridiemCertain: true };
+  // ("9 til midnight": the midnight is certain, the 9 is not)
+  if (c.isCertain('meridiem') || (/\b(noon|midnight|midday)\b/.test(words) && (hour === 0 || hour === 12))) return { hour, meridiemCertain: true };
   // "this evening", "in the afternoon": the part of the day said which half
   if (/\b(morning|afternoon|evening)\b/.test(words)) return { hour, meridiemCertain: hour > 12 };
   if (hour > 12 && !new RegExp(`\\b${hour}(:\\d\\d)?\\b`).test(words)) return { hour: hour - 12, meridiemCertain: false };
@@ -628,10 +717,17 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     let startsAt: number;
     let startLabel: string;
     let eveningStart = false;
-    if (start) {
+    if (start?.kind === 'clock' && spec.nextStart && d === first) {
+      // the next such hour to come, a quarter of an hour's grace for one just begun
+      const h = start.hour % 12;
+      const options = [0, 1].flatMap((k) => [h, h + 12].map((hh) => fromWallClock({ ...addDays(today, k), hour: hh, minute: start.minute }, ctx.timeZone)));
+      startsAt = Math.min(...options.filter((t) => t >= ctx.now - 15 * MINUTE));
+      startLabel = describeAnchor(start, startsAt, ctx);
+    } else if (start) {
       startsAt = resolveStart(start, day, ctx, spec.night);
       // "from half eleven" said at 18:20: the hour without am/pm that is still to come today
-      if (start.kind === 'clock' && !start.meridiemCertain && !start.date && !spec.date && spec.dayOffset === 0 && d === first && start.hour < 12 &&
+      // ("12 til 6" said at 23:47: midnight, the 12 still to come)
+      if (start.kind === 'clock' && !start.meridiemCertain && !start.date && !spec.date && spec.dayOffset === 0 && d === first && start.hour <= 12 &&
         startsAt < ctx.now - 15 * MINUTE && startsAt + 12 * HOUR > ctx.now) {
         startsAt += 12 * HOUR;
         eveningStart = true;
@@ -655,7 +751,7 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     let defaulted = false;
     if (end) {
       // "from 9pm until 6" ends in the morning; "from now (17:00) until 8" at 20:00, the nearest 8
-      endsAt = resolveEnd(end, startsAt, ctx, night || eveningStart || spec.sleepContext || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
+      endsAt = resolveEnd(end, startsAt, ctx, night || eveningStart || (spec.sleepContext && !spec.nextStart) || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
       endLabel = describeAnchor(end, endsAt, ctx);
     } else if (spec.durationMs !== undefined) {
       endsAt = startsAt + spec.durationMs;
@@ -718,6 +814,22 @@ export function resolveWindowChange(
   }
   const hasStart = spec.anchors.some((a) => a.role === 'start');
   const hasEnd = spec.anchors.some((a) => a.role === 'end');
+  // "change that to tonight", "make it tomorrow": only the day changes; the watch keeps its hours
+  const dayOnly = spec.anchors.length === 0 && spec.durationMs === undefined && !spec.recurrence && !spec.weekend && !spec.nights &&
+    (spec.night || spec.dayOffset !== 0 || spec.date !== undefined) && endsAt - startsAt < DAY;
+  if (dayOnly) {
+    const wall = toWallClock(startsAt, ctx.timeZone);
+    const today = toLocalDate(ctx.now, ctx.timeZone);
+    const day = spec.date ?? addDays(today, spec.dayOffset);
+    let s = fromWallClock({ ...day, hour: wall.hour, minute: wall.minute }, ctx.timeZone);
+    // "tonight" for a watch that starts in the small hours: the coming night's
+    if (spec.night && spec.dayOffset === 0 && !spec.date && wall.hour < 12 && s < ctx.now) s = fromWallClock({ ...addDays(today, 1), hour: wall.hour, minute: wall.minute }, ctx.timeZone);
+    const e = s + (endsAt - startsAt);
+    if (e > ctx.now) {
+      const from = Math.max(s, ctx.now);
+      return { ...out, starts_at: new Date(from).toISOString(), ends_at: new Date(e).toISOString(), window: `${describeAnchor(undefined, from, ctx)} to ${formatClock(e, ctx.timeZone)}` };
+    }
+  }
   if (spec.night || (hasStart && hasEnd) || spec.weekend) {
     // a follow-up keeps what it does not change: the watch's day ("tomorrow 8 to 6" → "sorry, 8 to 4")
     // and its night ("tonight from 10 to 6" → "sorry, 11 to 5")
@@ -744,6 +856,7 @@ export function resolveWindowChange(
     out.starts_at = new Date(s).toISOString();
     out.window = `${describeAnchor(anchor, s, ctx)} to ${formatClock(endsAt, ctx.timeZone)}`;
   } else if (anchor) {
+    // the half of the day follows the watch's own start: a day watch's "till 4" is 16:00, a night's 04:00
     const e = resolveEnd(anchor, Math.max(startsAt, ctx.now), ctx, toWallClock(startsAt, ctx.timeZone).hour >= 17);
     out.ends_at = new Date(e).toISOString();
     out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${describeAnchor(anchor, e, ctx)}`;
