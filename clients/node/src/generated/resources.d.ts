@@ -73,7 +73,7 @@ export declare class AlertsResource extends Resource {
 export declare class AuditResource extends Resource {
   /**
    * Audit trail, newest first
-   * Filters: resource_type, resource_id, actor (key id or operator), action (exact or prefix.*), since/until.
+   * Filters: resource_type, resource_id, actor (key id or operator), action and exclude_action (comma-separated, each exact or a family such as incident.*), since/until.
    * GET /v1/audit
    */
   listEntries(params?: Camelize<QueryOf<'listAuditEntries'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listAuditEntries', 200>>>>;

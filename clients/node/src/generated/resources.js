@@ -14,7 +14,7 @@ const OPERATIONS = {
   listAlerts: {"operationId":"listAlerts","method":"GET","path":"/v1/alerts","pathParams":[],"query":["limit","starting_after","ending_before","rule_id","status","location","since"],"body":false},
   getAlert: {"operationId":"getAlert","method":"GET","path":"/v1/alerts/{id}","pathParams":["id"],"query":[],"body":false},
   acknowledgeAlert: {"operationId":"acknowledgeAlert","method":"POST","path":"/v1/alerts/{id}/acknowledge","pathParams":["id"],"query":[],"body":false},
-  listAuditEntries: {"operationId":"listAuditEntries","method":"GET","path":"/v1/audit","pathParams":[],"query":["limit","starting_after","ending_before","resource_type","resource_id","actor","action","since","until"],"body":false},
+  listAuditEntries: {"operationId":"listAuditEntries","method":"GET","path":"/v1/audit","pathParams":[],"query":["limit","starting_after","ending_before","resource_type","resource_id","actor","action","exclude_action","since","until"],"body":false},
   verifyAuditTrail: {"operationId":"verifyAuditTrail","method":"GET","path":"/v1/audit/verify","pathParams":[],"query":[],"body":false},
   listAuditCheckpoints: {"operationId":"listAuditCheckpoints","method":"GET","path":"/v1/audit/checkpoints","pathParams":[],"query":["limit","starting_after","ending_before"],"body":false},
   exportAuditTrail: {"operationId":"exportAuditTrail","method":"GET","path":"/v1/audit/export","pathParams":[],"query":[],"body":false},
@@ -190,7 +190,7 @@ export class AuditResource extends Resource {
 
   /**
    * Audit trail, newest first
-   * Filters: resource_type, resource_id, actor (key id or operator), action (exact or prefix.*), since/until.
+   * Filters: resource_type, resource_id, actor (key id or operator), action and exclude_action (comma-separated, each exact or a family such as incident.*), since/until.
    * GET /v1/audit
    */
   listEntries(params, options) {

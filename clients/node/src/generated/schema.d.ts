@@ -286,7 +286,7 @@ export interface paths {
         };
         /**
          * Audit trail, newest first
-         * @description Filters: resource_type, resource_id, actor (key id or operator), action (exact or prefix.*), since/until.
+         * @description Filters: resource_type, resource_id, actor (key id or operator), action and exclude_action (comma-separated, each exact or a family such as incident.*), since/until.
          */
         get: operations["listAuditEntries"];
         put?: never;
@@ -4574,8 +4574,16 @@ export interface operations {
                 resource_id?: string;
                 /** @description a key id (key_…) or an operator name */
                 actor?: string;
-                /** @description exact action, or a prefix such as webhook.* */
+                /**
+                 * @description only these actions, comma-separated: each exact (webhook.created) or a family (incident.*)
+                 * @example incident.*,protocol_run.*
+                 */
                 action?: string;
+                /**
+                 * @description leave these actions out, same forms as action (detection.* hides detection entries)
+                 * @example detection.*
+                 */
+                exclude_action?: string;
                 /** @description entries at or after this instant */
                 since?: string;
                 /** @description entries at or before this instant */

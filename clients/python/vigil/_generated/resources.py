@@ -93,7 +93,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "listAlerts": {"operation_id": "listAlerts", "method": "GET", "path": "/v1/alerts", "path_params": [], "query": ["limit","starting_after","ending_before","rule_id","status","location","since"], "body": False},
     "getAlert": {"operation_id": "getAlert", "method": "GET", "path": "/v1/alerts/{id}", "path_params": ["id"], "query": [], "body": False},
     "acknowledgeAlert": {"operation_id": "acknowledgeAlert", "method": "POST", "path": "/v1/alerts/{id}/acknowledge", "path_params": ["id"], "query": [], "body": False},
-    "listAuditEntries": {"operation_id": "listAuditEntries", "method": "GET", "path": "/v1/audit", "path_params": [], "query": ["limit","starting_after","ending_before","resource_type","resource_id","actor","action","since","until"], "body": False},
+    "listAuditEntries": {"operation_id": "listAuditEntries", "method": "GET", "path": "/v1/audit", "path_params": [], "query": ["limit","starting_after","ending_before","resource_type","resource_id","actor","action","exclude_action","since","until"], "body": False},
     "verifyAuditTrail": {"operation_id": "verifyAuditTrail", "method": "GET", "path": "/v1/audit/verify", "path_params": [], "query": [], "body": False},
     "listAuditCheckpoints": {"operation_id": "listAuditCheckpoints", "method": "GET", "path": "/v1/audit/checkpoints", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
     "exportAuditTrail": {"operation_id": "exportAuditTrail", "method": "GET", "path": "/v1/audit/export", "path_params": [], "query": [], "body": False},
@@ -259,14 +259,14 @@ class AlertsResource(Resource):
 class AuditResource(Resource):
     OPERATIONS = {"list_entries": _OPERATIONS["listAuditEntries"], "verify_trail": _OPERATIONS["verifyAuditTrail"], "list_checkpoints": _OPERATIONS["listAuditCheckpoints"], "export_trail": _OPERATIONS["exportAuditTrail"]}
 
-    def list_entries(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, resource_type: Union[str, NotGiven] = NOT_GIVEN, resource_id: Union[str, NotGiven] = NOT_GIVEN, actor: Union[str, NotGiven] = NOT_GIVEN, action: Union[str, NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, until: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[AuditEntry]:
+    def list_entries(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, resource_type: Union[str, NotGiven] = NOT_GIVEN, resource_id: Union[str, NotGiven] = NOT_GIVEN, actor: Union[str, NotGiven] = NOT_GIVEN, action: Union[str, NotGiven] = NOT_GIVEN, exclude_action: Union[str, NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, until: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[AuditEntry]:
         """Audit trail, newest first
 
-        Filters: resource_type, resource_id, actor (key id or operator), action (exact or prefix.*), since/until.
+        Filters: resource_type, resource_id, actor (key id or operator), action and exclude_action (comma-separated, each exact or a family such as incident.*), since/until.
 
         GET /v1/audit
         """
-        return self._list(_OPERATIONS["listAuditEntries"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "resource_type": resource_type, "resource_id": resource_id, "actor": actor, "action": action, "since": since, "until": until}, request_options)
+        return self._list(_OPERATIONS["listAuditEntries"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "resource_type": resource_type, "resource_id": resource_id, "actor": actor, "action": action, "exclude_action": exclude_action, "since": since, "until": until}, request_options)
 
     def verify_trail(self, *, request_options: Optional[RequestOptions] = None) -> VerifyAuditTrailResponse:
         """Recompute the hash chain
