@@ -145,6 +145,7 @@ const PROBES: Record<string, Probe> = {
   getPerson: { surface: 'any', expect: 'item', expectB: 'scan', req: (s) => get(`/v1/people/${s.r.person}`), contains: (s) => s.r.person },
   deletePerson: { surface: 'any', expect: 'item', expectB: 'ref', req: (s) => del(`/v1/people/${s.r.person}`) },
   enrolPersonFace: { surface: 'any', expect: 'item', expectB: 'ref', req: (s) => ({ method: 'POST', url: `/v1/people/${s.r.person}/faces`, payload: JPEG, headers: { 'content-type': 'image/jpeg' } }) },
+  enrolPersonFaces: { surface: 'any', expect: 'item', expectB: 'ref', req: (s) => post(`/v1/people/${s.r.person}/faces/batch`, { photos: [JPEG.toString('base64')] }) },
 };
 
 const AUDIT_READS = new Set(['listAuditEntries', 'exportAuditTrail']);
