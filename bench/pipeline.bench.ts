@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
 import type { StreamRef } from '../src/org/pipeline/detection-pipeline.ts';
-import type { DetectionInput } from '../src/org/detections/detection.ts';
+import type { DetectionInput } from '../src/platform/kinds/index.ts';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { figure, percentile, writeResult, type Figure } from './machine.ts';

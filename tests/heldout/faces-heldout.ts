@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { ManualClock } from '../../src/platform/time/clock.ts';
 import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
-import type { DetectionInput, DetectionType } from '../../src/org/detections/detection.ts';
+import type { DetectionInput, DetectionType } from '../../src/platform/kinds/index.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
 import { runPlan } from '../../src/home/agent/plan-executor.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';

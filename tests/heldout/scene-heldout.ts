@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { ManualClock } from '../../src/platform/time/clock.ts';
 import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
-import type { DetectionInput, DetectionType } from '../../src/org/detections/detection.ts';
+import type { DetectionInput, DetectionType } from '../../src/platform/kinds/index.ts';
 import { bearer, createTestApp } from '../helpers/harness.ts';
 import type { Score } from './household-heldout.ts';
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/harness.ts';
 import { bearer, createHouseholdTestApp } from './household-harness.ts';
 import { streamRepository } from '../../src/org/streams/index.ts';
-import type { DetectionInput } from '../../src/org/detections/detection.ts';
+import type { DetectionInput } from '../../src/platform/kinds/index.ts';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;

@@ -10,7 +10,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
-import type { DetectionRecord } from '../../src/org/detections/detection.ts';
+import type { DetectionRecord } from '../../src/platform/kinds/index.ts';
 
 type Key = { key: string; id: string; tenant_id: string };
 type Surface = 'public' | 'organization' | 'household' | 'any';

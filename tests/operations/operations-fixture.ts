@@ -1,6 +1,6 @@
 import { ManualClock } from '../../src/platform/time/clock.ts';
 import type { StreamRef } from '../../src/org/pipeline/detection-pipeline.ts';
-import type { DetectionInput } from '../../src/org/detections/detection.ts';
+import type { DetectionInput } from '../../src/platform/kinds/index.ts';
 import { bearer, createTestApp, type DialectName, type TestApp } from '../helpers/harness.ts';
 
 /** Friday 2026-11-20 12:00 UTC: business hours by default (Mon–Fri 08:00–18:00 in the scene's zone, UTC). */

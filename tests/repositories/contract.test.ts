@@ -7,7 +7,7 @@ import { auditRepository } from '../../src/platform/audit/audit.repository.ts';
 import { computeAuditHash, GENESIS_HASH } from '../../src/platform/audit/audit-chain.ts';
 import { AuditService } from '../../src/platform/audit/audit.service.ts';
 import { boxOf, boxToColumn, detectionRepository } from '../../src/org/detections/detection.repository.ts';
-import type { DetectionBox } from '../../src/org/detections/detection.ts';
+import type { DetectionBox } from '../../src/platform/kinds/index.ts';
 import { sceneRepository } from '../../src/org/scenes/scene.repository.ts';
 import { streamRepository } from '../../src/org/streams/stream.repository.ts';
 import { tenantRepository } from '../../src/platform/identity/tenant.repository.ts';

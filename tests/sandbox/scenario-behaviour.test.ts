@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DetectionInput } from '../../src/org/detections/detection.ts';
+import type { DetectionInput } from '../../src/platform/kinds/index.ts';
 import { createScenario, HOME_SENSORS, SCENARIO_NAMES, type ScenarioName } from '../../src/ingest/sandbox/scenarios.ts';
 
 const HOUR = 3_600_000;

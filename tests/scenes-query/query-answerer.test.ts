@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DetectionRecord, DetectionType } from '../../src/org/detections/detection.ts';
+import type { DetectionRecord, DetectionType } from '../../src/platform/kinds/index.ts';
 import {
   answerQuery,
   interpretQuery,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DetectionRecord } from '../../src/org/detections/detection.ts';
+import type { DetectionRecord } from '../../src/platform/kinds/index.ts';
 import { answerQuery, interpretQuery, type Interpretation, type QueryContext, type SceneSnapshot } from '../../src/org/scenes/query/query.ts';
 import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
 

@@ -2,7 +2,7 @@
  * The lobby the scene-query unit tests ask about: New York, Tuesday 10 March 2026 at 10:14 (EDT,
  * UTC-4), and detections of one stream there.
  */
-import type { DetectionRecord, DetectionType } from '../../src/org/detections/detection.ts';
+import type { DetectionRecord, DetectionType } from '../../src/platform/kinds/index.ts';
 
 export const TZ = 'America/New_York';
 export const NOW = Date.parse('2026-03-10T10:14:00-04:00');
