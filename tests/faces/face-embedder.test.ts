@@ -4,7 +4,6 @@
  * (embedder-fixture.ts) and faces from the installed @vladmandic/human package.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import {
   type FaceModel,
 } from '../../src/ingest/faces/index.ts';
 import { EMBEDDING_LENGTH, thumbnailEmbedder } from './embedder-fixture.ts';
+import { runServerUntilExit } from '../helpers/server-exit.ts';
 import { portraitJpeg, samePhotoFixtures } from './face-fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-embedders-'));
@@ -77,17 +77,7 @@ describe('VIGIL_FACE_* settings', () => {
   });
 
   test('the server refuses to start on a missing embedder file, naming VIGIL_FACE_EMBEDDER', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: {
-        ...process.env, PORT: '0', HOST: '127.0.0.1', VIGIL_DATA_DIR: mkdtempSync(join(tmpdir(), 'vigil-data-')), VIGIL_SEED_DEMO: '0', DATABASE_URL: '', REDIS_URL: '',
-        VIGIL_FACE_EMBEDDER: join(dir, 'absent.onnx'), VIGIL_FACE_MATCH_THRESHOLD: '0.5',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (b: Buffer) => (output += b));
-    child.stderr.on('data', (b: Buffer) => (output += b));
-    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    const { code, output } = await runServerUntilExit({ VIGIL_FACE_EMBEDDER: join(dir, 'absent.onnx'), VIGIL_FACE_MATCH_THRESHOLD: '0.5' });
     assert.equal(code, 1, output);
     assert.match(output, /config: VIGIL_FACE_EMBEDDER: file .*absent\.onnx does not exist/);
   });

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { readDetectorConfig, type DetectorModelConfig } from '../../src/platform
 import { checkDetectorModel, createDetectorPool } from '../../src/ingest/video/detector-pool.ts';
 import { SHIPPED_CENTERNET } from '../../src/ingest/video/models/detector-model.ts';
 import { yoloModel } from './yolo-fixture.ts';
+import { runServerUntilExit } from '../helpers/server-exit.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-models-'));
 const file = (name: string, content: string | Buffer) => {
@@ -68,14 +68,7 @@ test('a YOLO-layout model of one\'s own detects through the pool: boxes letterbo
 });
 
 test('the server refuses to start on a missing model file, naming VIGIL_DETECTOR_MODEL', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', VIGIL_DATA_DIR: mkdtempSync(join(tmpdir(), 'vigil-data-')), VIGIL_SEED_DEMO: '0', DATABASE_URL: '', REDIS_URL: '', VIGIL_DETECTOR_MODEL: join(dir, 'absent.onnx') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (b: Buffer) => (output += b));
-  child.stderr.on('data', (b: Buffer) => (output += b));
-  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  const { code, output } = await runServerUntilExit({ VIGIL_DETECTOR_MODEL: join(dir, 'absent.onnx') });
   assert.equal(code, 1, output);
   assert.match(output, /config: VIGIL_DETECTOR_MODEL: file .*absent\.onnx does not exist/);
   assert.doesNotMatch(output, /Vigil web console/);
