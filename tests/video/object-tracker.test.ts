@@ -46,6 +46,25 @@ test('a person missed for a frame or two stays counted; one gone for long exits 
   assert.equal(tracker.present().length, 0);
 });
 
+test('someone walking out through the edge of the view stops being counted at the second run that misses them', () => {
+  const tracker = new ObjectTracker({ minHits: 1, maxMisses: 5, minLostMs: 1500 });
+  // walking right, 0.03 of the width per 200 ms, last seen with the box's right side at 0.96
+  for (let i = 0; i < 4; i++) tracker.update([person([0.82 + 0.03 * i, 0.4, 0.05, 0.15])], 200 * i);
+  assert.equal(tracker.update([], 800).present.length, 1, 'one miss: still counted (they may be occluded)');
+  const second = tracker.update([], 1000);
+  assert.equal(second.exited.length, 1, 'gone at the second miss, not the fifth');
+  assert.equal(second.exited[0].lastSeen, 600, 'their exit time is their last sighting');
+});
+
+test('someone standing still at the edge, or walking in from it, keeps the ordinary patience', () => {
+  for (const dx of [0, -0.03]) {
+    const tracker = new ObjectTracker({ minHits: 1, maxMisses: 5, minLostMs: 1500 });
+    for (let i = 0; i < 4; i++) tracker.update([person([0.9 + dx * i, 0.4, 0.05, 0.15])], 200 * i);
+    for (let t = 800; t <= 1400; t += 200) assert.equal(tracker.update([], t).exited.length, 0, `dx ${dx}: not gone at ${t}`);
+    assert.equal(tracker.present().length, 1);
+  }
+});
+
 test('a person and a car in the same place are tracked separately, by class', () => {
   const tracker = new ObjectTracker({ minHits: 1 });
   const u = tracker.update([person([0.4, 0.4, 0.1, 0.2]), car([0.4, 0.4, 0.1, 0.2])], 0);

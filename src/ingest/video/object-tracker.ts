@@ -60,6 +60,17 @@ export function predictBox(t: Track, at: number): NormalizedBox {
   return [t.box[0] + t.vx * dt, t.box[1] + t.vy * dt, t.box[2], t.box[3]];
 }
 
+/**
+ * True when the track is on its way out of the view: its predicted centre is already outside, or
+ * its box is within its own width (height) of an edge and its velocity points out through it.
+ */
+export function leavingView(t: Track, at: number): boolean {
+  const [cx, cy] = centre(predictBox(t, at));
+  if (cx < 0 || cx > 1 || cy < 0 || cy > 1) return true;
+  const [x, y, w, h] = t.box;
+  return (x + 2 * w >= 1 && t.vx > 0) || (x <= w && t.vx < 0) || (y + 2 * h >= 1 && t.vy > 0) || (y <= h && t.vy < 0);
+}
+
 function isInside([x, y]: [number, number], r: NormalizedBox): boolean {
   return x >= r[0] && x <= r[0] + r[2] && y >= r[1] && y <= r[1] + r[3];
 }
@@ -166,7 +177,10 @@ export class ObjectTracker {
     this.list = this.list.filter((t) => {
       if (matchedTracks.has(t) || !lookedFor(t)) return true;
       t.misses++;
-      const gone = t.confirmed ? t.misses >= this.maxMisses && at - t.lastSeen >= this.minLostMs : t.misses >= 2;
+      // someone walking out of the view is gone at the second run that looks and misses them, not
+      // the fifth (docs/decisions.md, 'Tracks that leave the view')
+      const leaving = t.confirmed && leavingView(t, at);
+      const gone = t.confirmed ? (leaving ? t.misses >= 2 : t.misses >= this.maxMisses && at - t.lastSeen >= this.minLostMs) : t.misses >= 2;
       if (gone && t.confirmed) exited.push(t);
       return !gone;
     });
