@@ -123,7 +123,10 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
       },
       servers: [{ url: ctx.config.publicBaseUrl }],
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'vk_live_… or vk_test_… API key' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'vk_live_… or vk_test_… API key' },
+          publishToken: { type: 'http', scheme: 'bearer', description: 'vpt_… publish token of one webrtc stream (WHIP only; made with the stream or by rotating it)' },
+        },
       },
       tags: [...API_MODULES.flatMap((m) => m.tags ?? []), { name: 'System', description: 'Health and description' }],
     },
