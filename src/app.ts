@@ -8,7 +8,7 @@ import { installAuth } from './platform/http/index.ts';
 import { AuthFailureLimiter } from './platform/http/index.ts';
 import { installIdempotency } from './platform/http/index.ts';
 import { installProblemHandlers, sendProblem } from './platform/http/index.ts';
-import { createValidatorCompiler } from './platform/http/index.ts';
+import { cachedSerializerFactory, createValidatorCompiler } from './platform/http/index.ts';
 import { capConnectionsPerAddress, lingerOnUnreadBodies, serverOptions } from './platform/http/index.ts';
 import { OneLineRequestLog, systemRoutes } from './platform/http/index.ts';
 import { METRICS, Readiness } from './platform/metrics/index.ts';
@@ -77,6 +77,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     genReqId: () => newId('req'),
     // log lines name the request id `request_id`, as the problem document does (X-Request-Id)
     logController: new OneLineRequestLog({ requestIdLogLabel: 'request_id' }),
+    // response serializers compiled once per schema for the process (docs/decisions.md, "Schemas compiled once per process")
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     ...serverOptions(ctx.config.http, ctx.config.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnectionsPerAddress(app, ctx.config.http.maxConnectionsPerAddress, ctx.config.publicBaseUrl);
