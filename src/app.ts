@@ -142,6 +142,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     authFailures: new AuthFailureLimiter(ctx.rateLimits, ctx.config.http.authFailuresPerMinute),
     clock: ctx.clock,
     defaultRatePerMinute: ctx.config.rateLimitPerMinute,
+    consoleRatePerMinute: ctx.config.consoleRateLimitPerMinute,
     cookieAuth: consoleCookieAuth(ctx.consoleSessions),
   });
   installIdempotency(app, { database: ctx.database, clock: ctx.clock });
