@@ -325,6 +325,39 @@ describe('web console in chromium', { skip }, () => {
     await context.close();
   });
 
+  test('a double click creates one stream, one webhook and one key; every create carries an Idempotency-Key', async () => {
+    const { context, page } = await openAs(org);
+    const creates: Array<{ url: string; key: string | undefined }> = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/v1\/(streams|webhooks|keys)$/.test(new URL(r.url()).pathname)) creates.push({ url: new URL(r.url()).pathname, key: r.headers()['idempotency-key'] });
+    });
+    await go(page, 'streams', 'Streams');
+    await page.fill('#stream-name', 'Loading bay camera');
+    await page.selectOption('#stream-type', 'sandbox');
+    await page.fill('#stream-location', 'loading_bay');
+    await page.dblclick('form[aria-label="Add a stream"] button[type=submit]');
+    await page.locator('tr', { hasText: 'Loading bay camera' }).waitFor();
+    assert.equal((await c.call(org, 'GET', '/v1/streams?location=loading_bay')).body.data.length, 1, 'one stream for a double click');
+
+    await go(page, 'webhooks', 'Webhooks');
+    const before = (await c.call(org, 'GET', '/v1/webhooks?limit=100')).body.data.length;
+    await page.fill('form[aria-label="Register a webhook"] input', 'https://receiver.example/double');
+    await page.dblclick('form[aria-label="Register a webhook"] button[type=submit]');
+    await page.waitForSelector('.card.secret code');
+    const hooks = (await c.call(org, 'GET', '/v1/webhooks?limit=100')).body.data;
+    assert.equal(hooks.length, before + 1, 'one webhook for a double click, and its secret is the one shown');
+
+    await go(page, 'keys', 'API keys');
+    const keysBefore = (await c.call(org, 'GET', '/v1/keys?limit=100')).body.data.length;
+    await page.dblclick('#create-key');
+    await page.waitForSelector('#new-key-secret');
+    assert.equal((await c.call(org, 'GET', '/v1/keys?limit=100')).body.data.length, keysBefore + 1, 'one key for a double click');
+
+    assert.ok(creates.length >= 3, JSON.stringify(creates));
+    for (const r of creates) assert.match(r.key ?? '', /^[0-9a-f-]{36}$/, `${r.url} carries an Idempotency-Key`);
+    await context.close();
+  });
+
   test('the zone editor draws on the stream\'s latest frame, in the frame\'s proportions', async () => {
     // a real-video frame for the lobby stream: a detection through the pipeline, then its JPEG
     const ref = { id: lobby.id, scene_id: lobby.scene_id, location: lobby.location, tenant_id: c.seed.org.tenant_id };
