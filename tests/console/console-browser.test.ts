@@ -167,8 +167,16 @@ describe('web console in chromium', { skip }, () => {
     assert.equal(run.status, 'active');
     const { context, page } = await openAs(org);
     await go(page, 'incidents', 'Incidents');
-    await page.click(`button.link:text-is("${incident.title}")`);
+    await page.click(`a.link:text-is("${incident.title}")`);
     const runBox = page.locator(`[data-run="${run.id}"]`);
+    await runBox.waitFor();
+    // the incident has its own address: a reload stays on it, back returns to the list
+    assert.equal(new URL(page.url()).hash, `#/incidents/${incident.id}`);
+    await page.reload();
+    await runBox.waitFor();
+    await page.goBack();
+    await page.waitForSelector(`a.link:text-is("${incident.title}")`);
+    await page.goForward();
     await runBox.waitFor();
     await runBox.locator('button:text-is("Pause")').click();
     await page.waitForSelector(`[data-run="${run.id}"] .run-status:text-is("paused")`);
@@ -531,7 +539,7 @@ describe('web console in chromium', { skip }, () => {
         }
         if (prefix === 'org') {
           await go(page, 'incidents', 'Incidents');
-          await page.locator('button.link').first().click();
+          await page.locator('table.list a.link').first().click();
           await page.waitForSelector('#incident-detail');
           await check(page, `org-incident-${width}`);
         }

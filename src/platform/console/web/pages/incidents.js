@@ -80,8 +80,10 @@ function IncidentDetail({ id, session, onBack }) {
   </div>`;
 }
 
-export function Incidents({ session }) {
-  const [selected, setSelected] = useState(null);
+/** `item`: the incident open at `#/incidents/<id>` (links, reload and back work) */
+export function Incidents({ session, item }) {
+  const selected = item ?? null;
+  const setSelected = (id) => { location.hash = id ? `#/incidents/${encodeURIComponent(id)}` : '#/incidents'; };
   const [list, error, reload] = useLoad(() => get('/v1/incidents?limit=50'), []);
   const [streams] = useLoad(() => (session.capabilities.includes('streams:read') ? get('/v1/streams?limit=100') : Promise.resolve({ data: [] })), []);
   const [streamId, setStreamId] = useState('');
@@ -101,7 +103,7 @@ export function Incidents({ session }) {
     ${list?.data.length ? html`<table class="list"><caption class="sr-only">Incidents, newest first</caption>
       <thead><tr><th scope="col">Incident</th><th scope="col">Severity</th><th scope="col">Status</th><th scope="col">Location</th><th scope="col">Last activity</th></tr></thead>
       <tbody>${list.data.map((i) => html`<tr>
-        <td><button type="button" class="link" onClick=${() => setSelected(i.id)}>${i.title}</button></td>
+        <td><a class="link" href=${`#/incidents/${encodeURIComponent(i.id)}`}>${i.title}</a></td>
         <td><${Badge} kind=${SEVERITY_KIND[i.severity]}>${i.severity}</${Badge}></td><td>${i.status}</td><td>${i.location}</td><td>${fmtTime(i.last_activity_at)}</td></tr>`)}</tbody></table>` : ''}
   </${Page}>`;
 }

@@ -5,11 +5,13 @@ import { ZoneEditor } from './zone-editor.js';
 const STATUS_KIND = { live: 'ok', connecting: 'warn', reconnecting: 'warn', offline: 'danger' };
 const EXAMPLES = { sandbox: 'sandbox://lobby?scenario=lobby&seed=7', rtsp: 'rtsp://camera.local:554/stream1', http: 'https://camera.local/video.mjpg' };
 
-export function Streams({ session }) {
+/** `item`: the stream whose zones are open at `#/streams/<id>` */
+export function Streams({ session, item }) {
   const [list, error, reload] = useLoad(() => get('/v1/streams?limit=100'), []);
   const canWrite = session.capabilities.includes('streams:write');
   const [form, setForm] = useState({ name: '', source_type: 'sandbox', source_url: EXAMPLES.sandbox, location: '' });
-  const [editing, setEditing] = useState(null);
+  const editing = item ?? null;
+  const setEditing = (id) => { location.hash = id ? `#/streams/${encodeURIComponent(id)}` : '#/streams'; };
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value, ...(k === 'source_type' ? { source_url: EXAMPLES[e.target.value] } : {}) });
   const [add, adding, formError] = useSubmit(async (idempotencyKey) => {
     await post('/v1/streams', form, { idempotencyKey });
