@@ -8,7 +8,7 @@ import { installAuth } from './platform/http/index.ts';
 import { AuthFailureLimiter } from './platform/http/index.ts';
 import { installIdempotency } from './platform/http/index.ts';
 import { installProblemHandlers, sendProblem } from './platform/http/index.ts';
-import { createValidatorCompiler } from './platform/http/index.ts';
+import { cachedSerializerFactory, createValidatorCompiler } from './platform/http/index.ts';
 import { capConnectionsPerAddress, lingerOnUnreadBodies, serverOptions } from './platform/http/index.ts';
 import { OneLineRequestLog, systemRoutes } from './platform/http/index.ts';
 import { METRICS, Readiness } from './platform/metrics/index.ts';
@@ -77,6 +77,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     genReqId: () => newId('req'),
     // log lines name the request id `request_id`, as the problem document does (X-Request-Id)
     logController: new OneLineRequestLog({ requestIdLogLabel: 'request_id' }),
+    // response serializers compiled once per schema for the process (docs/decisions.md, "Schemas compiled once per process")
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     ...serverOptions(ctx.config.http, ctx.config.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnectionsPerAddress(app, ctx.config.http.maxConnectionsPerAddress, ctx.config.publicBaseUrl);
@@ -123,7 +125,10 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
       },
       servers: [{ url: ctx.config.publicBaseUrl }],
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'vk_live_… or vk_test_… API key' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'vk_live_… or vk_test_… API key' },
+          publishToken: { type: 'http', scheme: 'bearer', description: 'vpt_… publish token of one webrtc stream (WHIP only; made with the stream or by rotating it)' },
+        },
       },
       tags: [...API_MODULES.flatMap((m) => m.tags ?? []), { name: 'System', description: 'Health and description' }],
     },
@@ -137,6 +142,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     authFailures: new AuthFailureLimiter(ctx.rateLimits, ctx.config.http.authFailuresPerMinute),
     clock: ctx.clock,
     defaultRatePerMinute: ctx.config.rateLimitPerMinute,
+    consoleRatePerMinute: ctx.config.consoleRateLimitPerMinute,
     cookieAuth: consoleCookieAuth(ctx.consoleSessions),
   });
   installIdempotency(app, { database: ctx.database, clock: ctx.clock });

@@ -3,7 +3,7 @@
  * path's first segment after /v1, else the first tag) holding one method per operation, named by
  * stripping the resource noun from the operationId (`triggerIncidentProtocol` on
  * /v1/incidents/{incident_id}/protocol → incidents.triggerProtocol). An operation may override the
- * derived name with `x-vigil-method`. Nothing here is specific to one endpoint, so new endpoints
+ * derived name with `x-vigil-method`, or stay out of the clients with `x-vigil-client: false`. Nothing here is specific to one endpoint, so new endpoints
  * reach both clients by `npm run generate` alone.
  */
 
@@ -179,6 +179,8 @@ export function readOperationModel(doc: OpenApiDocument): ResourceModel[] {
     for (const verb of HTTP_METHODS) {
       const op = pathItem[verb];
       if (!op) continue;
+      // described for integrators, spoken by other stacks (WHIP: SDP, not JSON): no client method
+      if (op['x-vigil-client'] === false) continue;
       if (!op.operationId) throw new Error(`${verb.toUpperCase()} ${path} has no operationId`);
       const resourceWords = resourceWordsOf(path, op);
       const resource = toCamel(resourceWords);

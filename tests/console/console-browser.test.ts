@@ -167,8 +167,16 @@ describe('web console in chromium', { skip }, () => {
     assert.equal(run.status, 'active');
     const { context, page } = await openAs(org);
     await go(page, 'incidents', 'Incidents');
-    await page.click(`button.link:text-is("${incident.title}")`);
+    await page.click(`a.link:text-is("${incident.title}")`);
     const runBox = page.locator(`[data-run="${run.id}"]`);
+    await runBox.waitFor();
+    // the incident has its own address: a reload stays on it, back returns to the list
+    assert.equal(new URL(page.url()).hash, `#/incidents/${incident.id}`);
+    await page.reload();
+    await runBox.waitFor();
+    await page.goBack();
+    await page.waitForSelector(`a.link:text-is("${incident.title}")`);
+    await page.goForward();
     await runBox.waitFor();
     await runBox.locator('button:text-is("Pause")').click();
     await page.waitForSelector(`[data-run="${run.id}"] .run-status:text-is("paused")`);
@@ -322,6 +330,39 @@ describe('web console in chromium', { skip }, () => {
     const near = (a: number[][], b: number[][]) => a.length === b.length && a.every(([x, y], i) => Math.abs(x - b[i][0]) < 0.02 && Math.abs(y - b[i][1]) < 0.02);
     assert.ok(near(saved.zones[0].polygon, [[0.1, 0.1], [0.5, 0.1], [0.5, 0.6]]), JSON.stringify(saved.zones[0].polygon));
     assert.deepEqual(saved.motion_masks, [[[0.8, 0], [1, 0], [1, 0.2], [0.8, 0.2]]]);
+    await context.close();
+  });
+
+  test('a double click creates one stream, one webhook and one key; every create carries an Idempotency-Key', async () => {
+    const { context, page } = await openAs(org);
+    const creates: Array<{ url: string; key: string | undefined }> = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/v1\/(streams|webhooks|keys)$/.test(new URL(r.url()).pathname)) creates.push({ url: new URL(r.url()).pathname, key: r.headers()['idempotency-key'] });
+    });
+    await go(page, 'streams', 'Streams');
+    await page.fill('#stream-name', 'Loading bay camera');
+    await page.selectOption('#stream-type', 'sandbox');
+    await page.fill('#stream-location', 'loading_bay');
+    await page.dblclick('form[aria-label="Add a stream"] button[type=submit]');
+    await page.locator('tr', { hasText: 'Loading bay camera' }).waitFor();
+    assert.equal((await c.call(org, 'GET', '/v1/streams?location=loading_bay')).body.data.length, 1, 'one stream for a double click');
+
+    await go(page, 'webhooks', 'Webhooks');
+    const before = (await c.call(org, 'GET', '/v1/webhooks?limit=100')).body.data.length;
+    await page.fill('form[aria-label="Register a webhook"] input', 'https://receiver.example/double');
+    await page.dblclick('form[aria-label="Register a webhook"] button[type=submit]');
+    await page.waitForSelector('.card.secret code');
+    const hooks = (await c.call(org, 'GET', '/v1/webhooks?limit=100')).body.data;
+    assert.equal(hooks.length, before + 1, 'one webhook for a double click, and its secret is the one shown');
+
+    await go(page, 'keys', 'API keys');
+    const keysBefore = (await c.call(org, 'GET', '/v1/keys?limit=100')).body.data.length;
+    await page.dblclick('#create-key');
+    await page.waitForSelector('#new-key-secret');
+    assert.equal((await c.call(org, 'GET', '/v1/keys?limit=100')).body.data.length, keysBefore + 1, 'one key for a double click');
+
+    assert.ok(creates.length >= 3, JSON.stringify(creates));
+    for (const r of creates) assert.match(r.key ?? '', /^[0-9a-f-]{36}$/, `${r.url} carries an Idempotency-Key`);
     await context.close();
   });
 
@@ -498,7 +539,7 @@ describe('web console in chromium', { skip }, () => {
         }
         if (prefix === 'org') {
           await go(page, 'incidents', 'Incidents');
-          await page.locator('button.link').first().click();
+          await page.locator('table.list a.link').first().click();
           await page.waitForSelector('#incident-detail');
           await check(page, `org-incident-${width}`);
         }

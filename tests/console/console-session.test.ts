@@ -50,6 +50,34 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('the console spends a budget of its own: clicking through it never uses up the key\'s integrations, nor they the console', async () => {
+      const app = await createTestApp({ dialect, config: { consoleRateLimitPerMinute: 8 } });
+      try {
+        const key = await app.orgKey({ name: 'Budget Org', rate: 5 });
+        const res = await app.app.inject({ method: 'POST', url: '/v1/console/sessions', headers: bearer(key), payload: {} });
+        assert.equal(res.statusCode, 201, res.body);
+        const cookie = String(res.headers['set-cookie']).split(';')[0];
+        // eight console reads: all answered, counted against the console's 8, not the key's 5
+        for (let i = 0; i < 8; i++) {
+          const r = await app.app.inject({ url: '/v1/streams', headers: { cookie } });
+          assert.equal(r.statusCode, 200, `console read ${i + 1}: ${r.body}`);
+          assert.match(String(r.headers['ratelimit-policy']), /^"per-console";q=8;w=60$/);
+        }
+        const ninth = await app.app.inject({ url: '/v1/streams', headers: { cookie } });
+        assert.equal(ninth.statusCode, 429);
+        assert.equal(ninth.json().code, 'rate_limit_exceeded');
+        assert.match(ninth.json().detail, /console/);
+        // the key's integrations still have their budget: the sign-in spent one of 5
+        const api = await app.app.inject({ url: '/v1/streams', headers: bearer(key) });
+        assert.equal(api.statusCode, 200, api.body);
+        assert.match(String(api.headers.ratelimit), /^"per-key";r=3;/);
+        for (let i = 0; i < 3; i++) assert.equal((await app.app.inject({ url: '/v1/streams', headers: bearer(key) })).statusCode, 200);
+        assert.equal((await app.app.inject({ url: '/v1/streams', headers: bearer(key) })).statusCode, 429, 'the key\'s own limit still holds for integrations');
+      } finally {
+        await app.close();
+      }
+    });
+
     test('the session acts as its key: same capabilities and locations; a narrower key gets 403 on what it lacks', async () => {
       const narrow = await t.orgKey({ name: 'Console Org', capabilities: ['streams:read'], locations: ['north_gate'] });
       const { cookie } = await signIn(narrow);

@@ -14,8 +14,8 @@ import type { DetectionRecord } from '../../src/platform/kinds/index.ts';
 
 type Key = { key: string; id: string; tenant_id: string };
 type Surface = 'public' | 'organization' | 'household' | 'any';
-/** item: answers 404; ref: refuses a body naming the resource (4xx); scan: a list, create or read of one's own (no leak, no 5xx) */
-type Expect = 'item' | 'ref' | 'scan';
+/** item: answers 404; ref: refuses a body naming the resource (4xx); scan: a list, create or read of one's own (no leak, no 5xx); token: 401, the route takes a stream's publish token and never an API key */
+type Expect = 'item' | 'ref' | 'scan' | 'token';
 
 interface Req { method: string; url: string; payload?: unknown; headers?: Record<string, string> }
 
@@ -64,6 +64,11 @@ const PROBES: Record<string, Probe> = {
   injectSandboxDetection: { surface: 'organization', expect: 'item', req: (s) => post('/v1/sandbox/detections', { stream_id: s.r.stream, type: 'person' }) },
   getDetectionSnapshot: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/detections/${s.r.detection}/snapshot`) },
   getStreamSnapshot: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}/snapshot`) },
+  listStreamDetections: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}/detections?limit=100`), contains: (s) => s.r.detection },
+  // WHIP (RFC 9725): publish tokens only; any API key, the owner's included, is refused before the stream is looked at
+  whipPublish: { surface: 'organization', expect: 'token', req: (s) => ({ method: 'POST', url: `/v1/streams/${s.r.webrtc}/whip`, payload: 'v=0\r\n', headers: { 'content-type': 'application/sdp' } }) },
+  whipTrickle: { surface: 'organization', expect: 'token', req: (s) => ({ method: 'PATCH', url: `/v1/streams/${s.r.webrtc}/whip/whip_probe`, payload: 'a=end-of-candidates\r\n', headers: { 'content-type': 'application/trickle-ice-sdpfrag', 'if-match': '*' } }) },
+  whipEnd: { surface: 'organization', expect: 'token', req: (s) => del(`/v1/streams/${s.r.webrtc}/whip/whip_probe`) },
 
   createWebhook: { surface: 'any', expect: 'scan', req: () => post('/v1/webhooks', { url: 'http://127.0.0.1:9/probe' }) },
   listWebhooks: { surface: 'any', expect: 'scan', req: () => get('/v1/webhooks?limit=100'), contains: (s) => s.r.webhook },
@@ -276,6 +281,7 @@ for (const dialect of DIALECTS) {
         if (res.status >= 500) leaks.push(`${label}: ${res.status} ${res.body.slice(0, 200)}`);
         if (res.status >= 400 && !res.type.startsWith('application/problem+json')) leaks.push(`${label}: ${res.status} is not problem+json`);
         if (expect === 'item' && res.status !== 404) leaks.push(`${label}: expected 404, got ${res.status} ${res.body.slice(0, 200)}`);
+        if (expect === 'token' && res.status !== 401) leaks.push(`${label}: expected 401 (API keys are not publish tokens), got ${res.status} ${res.body.slice(0, 200)}`);
         if (expect === 'ref' && ![400, 403, 404].includes(res.status)) leaks.push(`${label}: expected a refusal, got ${res.status} ${res.body.slice(0, 200)}`);
       };
 

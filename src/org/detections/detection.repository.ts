@@ -83,6 +83,41 @@ export const detectionRepository = {
     if (database.sqlite) this.insertManySqlite(database.sqlite, rows);
     else await this.insertManyPg(trx, rows);
   },
+  /**
+   * One page of a stream's detections, newest first (DESIGN "Lists": ids as cursors). Ordered by
+   * time, then id, over the scene's (scene_id, at) index — or (stream_id, type, at) with a type —
+   * so no index of its own is added to the hot table; a cursor's time is read from its row. A
+   * cursor that is not a detection of this stream answers null (the caller says which parameter).
+   */
+  async pageForStream(
+    db: DbExecutor,
+    where: { tenantId: string; sceneId: string; streamId: string; type?: string; from?: number; to?: number },
+    page: { limit?: number; starting_after?: string; ending_before?: string },
+  ): Promise<{ rows: DetectionTable[]; has_more: boolean } | null> {
+    const limit = page.limit ?? 20;
+    const cursorId = page.ending_before ?? page.starting_after;
+    let cursorAt: number | null = null;
+    if (cursorId) {
+      const row = await db.selectFrom('detections').select('at').where('id', '=', cursorId).where('tenant_id', '=', where.tenantId).where('stream_id', '=', where.streamId).executeTakeFirst();
+      if (!row) return null;
+      cursorAt = Number(row.at);
+    }
+    let q = db.selectFrom('detections').selectAll().where('tenant_id', '=', where.tenantId).where('stream_id', '=', where.streamId);
+    q = where.type ? q.where('type', '=', where.type) : q.where('scene_id', '=', where.sceneId);
+    if (where.from !== undefined) q = q.where('at', '>=', where.from);
+    if (where.to !== undefined) q = q.where('at', '<=', where.to);
+    if (cursorId && cursorAt !== null) {
+      const at = cursorAt;
+      const newer = Boolean(page.ending_before);
+      q = q.where((eb) => eb.or([eb('at', newer ? '>' : '<', at), eb.and([eb('at', '=', at), eb('id', newer ? '>' : '<', cursorId)])]));
+      if (newer) {
+        const rows = await q.orderBy('at', 'asc').orderBy('id', 'asc').limit(limit + 1).execute();
+        return { rows: rows.slice(0, limit).reverse(), has_more: rows.length > limit };
+      }
+    }
+    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    return { rows: rows.slice(0, limit), has_more: rows.length > limit };
+  },
   /** Detections of a scene in [from, to], plus the last reading of each type before `from` (state at from). */
   async inRangeWithState(db: DbExecutor, sceneId: string, from: number, to: number): Promise<DetectionTable[]> {
     const inRange = await db

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { actorOf, principalOf } from '../../platform/http/index.ts';
 import { withErrors } from '../../platform/http/index.ts';
 import type { SceneService } from './scene.service.ts';
-import { QueryBody, QueryResult, SceneIdParams, SceneList, SceneListQuery, UpdateSceneBody } from './scene.schemas.ts';
+import { DetectionList, QueryBody, QueryResult, SceneIdParams, SceneList, SceneListQuery, StreamDetectionsQuery, StreamIdParams, UpdateSceneBody } from './scene.schemas.ts';
 
 const tags = ['Scenes'];
 const security = [{ bearerAuth: [] }];
@@ -32,4 +32,13 @@ export const sceneRoutes = (scenes: SceneService): FastifyPluginAsyncTypebox => 
       params: SceneIdParams, body: QueryBody, response: withErrors({ 200: QueryResult }),
     },
   }, async (req) => scenes.query(principalOf(req), actorOf(req), req.params.scene_id, req.body));
+
+  app.get('/v1/streams/:id/detections', {
+    config: { surface: 'organization', capability: 'streams:read' },
+    schema: {
+      tags: ['Streams'], security, operationId: 'listStreamDetections', summary: 'A stream’s detections, newest first',
+      description: 'Every detection the stream recorded (counts, tracked people, animals and vehicles), newest first, for as long as the detection history is kept; optionally one `type` and a time range. Ids are what `GET /v1/detections/{id}/snapshot` takes. Cursors are detection ids of this stream.',
+      params: StreamIdParams, querystring: StreamDetectionsQuery, response: withErrors({ 200: DetectionList }),
+    },
+  }, async (req) => scenes.listStreamDetections(principalOf(req), req.params.id, req.query));
 };

@@ -49,6 +49,22 @@ export const SceneListQuery = Type.Composite([ListQuery, Type.Object({ location:
   additionalProperties: false,
 });
 
+export const StreamIdParams = Type.Object({ id: Type.String({ description: 'stream_…' }) });
+export const StreamDetectionsQuery = Type.Composite(
+  [
+    ListQuery,
+    Type.Object({
+      type: Type.Optional(DetectionTypeSchema),
+      from: Type.Optional(Type.String({ format: 'date-time', description: 'only detections at or after this time (RFC 3339)' })),
+      to: Type.Optional(Type.String({ format: 'date-time', description: 'only detections at or before this time (RFC 3339)' })),
+    }),
+  ],
+  { additionalProperties: false },
+);
+export type StreamDetectionsQueryT = Static<typeof StreamDetectionsQuery>;
+export const DetectionList = ListOf(Type.Ref('Detection'));
+export type DetectionListT = { object: 'list'; data: DetectionView[]; has_more: boolean };
+
 export const UpdateSceneBody = Type.Object(
   {
     capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'people the location holds; crowd_density = people ÷ capacity' })),

@@ -17,7 +17,7 @@ import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWh
 import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow, type SceneStreamRef } from './scene.repository.ts';
 import { asksAboutNow, freshnessFields, sceneFreshness, staleSentence, type FreshnessSource, type SceneFreshness } from './scene-freshness.ts';
-import type { DetectionView, QueryBodyT, QueryResultT, SceneView, UpdateSceneBodyT } from './scene.schemas.ts';
+import type { DetectionListT, DetectionView, QueryBodyT, QueryResultT, SceneView, StreamDetectionsQueryT, UpdateSceneBodyT } from './scene.schemas.ts';
 
 export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionView {
   return {
@@ -177,6 +177,35 @@ export class SceneService {
   private async withSharedAnomalies(row: SceneRow): Promise<SceneRow> {
     if (!this.deps.sharedState) return row;
     return { ...row, active_anomalies: await sceneRepository.activeAnomalies(this.deps.database.db, row.id, this.deps.clock.now()) };
+  }
+
+  /**
+   * A stream's detections, newest first: what a detection snapshot, a webhook or an incident names
+   * by id, listed (optionally one type, between two times).
+   */
+  async listStreamDetections(principal: Principal, streamId: string, q: StreamDetectionsQueryT): Promise<DetectionListT> {
+    const stream = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, streamId);
+    if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', streamId);
+    if (q.starting_after && q.ending_before) throw invalid('ending_before', 'give starting_after or ending_before, not both');
+    const time = (param: 'from' | 'to', v: string | undefined) => {
+      if (v === undefined) return undefined;
+      const ms = Date.parse(v);
+      if (!Number.isFinite(ms)) throw invalid(param, `"${v}" is not a date-time (RFC 3339, e.g. 2026-11-26T21:00:00Z)`);
+      return ms;
+    };
+    const from = time('from', q.from);
+    const to = time('to', q.to);
+    if (from !== undefined && to !== undefined && from > to) throw invalid('from', 'is after to');
+    const page = await detectionRepository.pageForStream(
+      this.deps.database.db,
+      { tenantId: principal.tenantId, sceneId: stream.scene_id, streamId, type: q.type, from, to },
+      q,
+    );
+    if (!page) {
+      const param = q.ending_before ? 'ending_before' : 'starting_after';
+      throw invalid(param, `${q.ending_before ?? q.starting_after} is not a detection of stream ${streamId}`);
+    }
+    return { object: 'list', data: page.rows.map(toDetectionView), has_more: page.has_more };
   }
 
   async get(principal: Principal, id: string): Promise<SceneView> {

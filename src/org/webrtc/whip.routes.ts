@@ -7,7 +7,7 @@ import { withErrors } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import { StreamIdParams } from '../streams/index.ts';
 import type { IceServer } from '../../platform/config/index.ts';
-import { RevokedPublishToken, WhipSessionParams } from './whip.schemas.ts';
+import { NoContent, RevokedPublishToken, SdpAnswer, SdpOffer, SessionEnded, TrickleFragment, WhipDoc, WhipSessionParams, WhipStreamParams } from './whip.schemas.ts';
 import type { WhipService } from './whip.service.ts';
 
 const tags = ['Streams'];
@@ -48,9 +48,10 @@ const MAX_SDP_BYTES = 64 * 1024;
 
 /**
  * The WHIP protocol endpoint (RFC 9725), authenticated by the stream's publish token rather than
- * an API key. Its bodies are SDP, not JSON, so it is its own plugin with its own parsers; it is
- * left out of the OpenAPI document, because WebRTC stacks and WHIP clients (OBS, GStreamer, the
- * publish page), not the generated API clients, speak it. Errors are problem+json as everywhere.
+ * an API key. Its bodies are SDP, not JSON, so it is its own plugin with its own parsers. It is
+ * described in the OpenAPI document but left out of the generated clients (`x-vigil-client: false`),
+ * because WebRTC stacks and WHIP clients (OBS, GStreamer, the publish page) speak it. Errors are
+ * problem+json as everywhere.
  */
 export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceServer[] }): FastifyPluginAsyncTypebox => async (app) => {
   app.removeAllContentTypeParsers();
@@ -116,10 +117,28 @@ export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceSe
     return true;
   };
 
-  app.post<{ Params: { id: string } }>('/v1/streams/:id/whip', { schema: { hide: true } }, async (req, reply) => ((await forwarded(req, reply)) ? reply : publish(req, reply)));
-  app.patch<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) =>
+  app.post<{ Params: { id: string } }>('/v1/streams/:id/whip', {
+    schema: {
+      ...WhipDoc, operationId: 'whipPublish', summary: 'Publish a webrtc stream over WHIP (SDP offer in, SDP answer out)',
+      description: 'The WHIP endpoint (RFC 9725) of a `webrtc` stream: POST the SDP offer with `Authorization: Bearer vpt_…` (the stream\'s publish token, not an API key) and `Content-Type: application/sdp`; 201 answers with the SDP answer and the session URL in `Location`. One publisher at a time: a second gets 409 while the first is live. H.264 or VP8 video. Errors are problem+json.',
+      params: WhipStreamParams, consumes: ['application/sdp'], body: SdpOffer, response: withErrors({ 201: SdpAnswer }),
+    },
+  }, async (req, reply) => ((await forwarded(req, reply)) ? reply : publish(req, reply)));
+  app.patch<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', {
+    schema: {
+      ...WhipDoc, operationId: 'whipTrickle', summary: 'Send ICE candidates to a WHIP session (trickle ICE)',
+      description: 'Trickle ICE (RFC 8840) for the session a WHIP POST made: the publish token, `Content-Type: application/trickle-ice-sdpfrag` and `If-Match` with the session ETag.',
+      params: WhipSessionParams, consumes: ['application/trickle-ice-sdpfrag'], body: TrickleFragment, response: withErrors({ 204: NoContent }),
+    },
+  }, async (req, reply) =>
     ((await forwarded(req, reply)) ? reply : trickle(req, reply)));
-  app.delete<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) =>
+  app.delete<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', {
+    schema: {
+      ...WhipDoc, operationId: 'whipEnd', summary: 'End a WHIP session',
+      description: 'Ends the publishing session (the publish token authenticates); the stream goes offline until the next publisher.',
+      params: WhipSessionParams, response: withErrors({ 200: SessionEnded }),
+    },
+  }, async (req, reply) =>
     ((await forwarded(req, reply)) ? reply : end(req, reply)));
 
   // the same, forwarded by another node of the cluster (signed by it); handled here, never forwarded again

@@ -41,6 +41,8 @@ export interface Config {
   readonly logLevel: string;
   /** default requests/minute per key (DESIGN.md "Rate limits") */
   readonly rateLimitPerMinute: number;
+  /** requests/minute the console may make per key, counted apart from the key's own budget (docs/decisions.md, "The console's own budget") */
+  readonly consoleRateLimitPerMinute: number;
   /** detection history retention */
   readonly retentionDays: number;
   /** default scene capacity (people) used for crowd_density */
@@ -200,6 +202,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     clusterSecret: readSecret(env, 'VIGIL_CLUSTER_SECRET', 32),
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimitPerMinute: readInt(env, 'VIGIL_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    consoleRateLimitPerMinute: readInt(env, 'VIGIL_CONSOLE_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     retentionDays: readInt(env, 'VIGIL_RETENTION_DAYS', 7, 1, 3650),
     defaultSceneCapacity: readInt(env, 'VIGIL_SCENE_CAPACITY', 50, 1, 1_000_000),
     runSources: readBool(env, 'VIGIL_RUN_SOURCES', true),

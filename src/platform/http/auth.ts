@@ -35,6 +35,8 @@ export function installAuth(
   app: FastifyInstance,
   deps: {
     keys: KeyAuthenticator; rateLimits: RateLimitStore; authFailures: AuthFailureLimiter; clock: Clock; defaultRatePerMinute: number;
+    /** the console's budget per key, apart from the key's own (docs/decisions.md, "The console's own budget"); default the key's */
+    consoleRatePerMinute?: number;
     /** the web console's session cookie (issue 13), tried only when there is no Authorization header */
     cookieAuth?: (request: FastifyRequest) => Promise<Principal | null>;
   },
@@ -44,8 +46,9 @@ export function installAuth(
     const cfg = request.routeOptions.config;
     if (!cfg?.surface) return;
     let principal: Principal;
+    let fromCookie: Principal | null = null;
     try {
-      const fromCookie = request.headers.authorization === undefined && deps.cookieAuth ? await deps.cookieAuth(request) : null;
+      fromCookie = request.headers.authorization === undefined && deps.cookieAuth ? await deps.cookieAuth(request) : null;
       principal = fromCookie ?? (await authenticate(deps.keys, request.headers.authorization));
     } catch (err) {
       if (!(err instanceof VigilError) || ERROR_CATALOGUE[err.code].status !== 401) throw err;
@@ -58,12 +61,16 @@ export function installAuth(
     }
     request.principal = principal;
 
-    const limit = principal.rateLimitPerMinute ?? deps.defaultRatePerMinute;
-    const decision = await checkRateLimit(deps.rateLimits, principal.keyId, limit, deps.clock.now());
+    // the console (a session cookie) spends a budget of its own, so an operator clicking through
+    // the wall never uses up what the key's integrations may send, nor the other way round
+    const viaConsole = fromCookie !== null && deps.consoleRatePerMinute !== undefined;
+    const limit = viaConsole ? deps.consoleRatePerMinute! : (principal.rateLimitPerMinute ?? deps.defaultRatePerMinute);
+    const policy = viaConsole ? 'per-console' : 'per-key';
+    const decision = await checkRateLimit(deps.rateLimits, viaConsole ? `console:${principal.keyId}` : principal.keyId, limit, deps.clock.now(), policy);
     reply.headers(decision.headers);
     if (!decision.allowed) {
-      metrics().rateLimitRejections.inc({ policy: 'per-key' });
-      throw new VigilError('rate_limit_exceeded', `This key may make ${limit} requests per minute.`, {
+      metrics().rateLimitRejections.inc({ policy });
+      throw new VigilError('rate_limit_exceeded', viaConsole ? `The console may make ${limit} requests per minute for this key (VIGIL_CONSOLE_RATE_LIMIT_PER_MINUTE).` : `This key may make ${limit} requests per minute.`, {
         headers: decision.headers,
       });
     }

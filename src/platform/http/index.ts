@@ -14,6 +14,7 @@ export { buildProblem, installProblemHandlers, sendProblem } from './problem.ts'
 export { AuthFailureLimiter } from './rate-limit.ts';
 export { OneLineRequestLog } from './request-log.ts';
 export { createValidatorCompiler } from './validation.ts';
+export { cachedSerializerFactory } from './serializer-cache.ts';
 export { CONCURRENT_STREAMS_PER_KEY, SseStream } from './sse-stream.ts';
 export { systemRoutes } from './system.routes.ts';
 export { lingerOnUnreadBodies, requireBinaryBody } from './bodies.ts';

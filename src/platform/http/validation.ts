@@ -26,14 +26,12 @@ type Validator = ((data: unknown) => boolean) & { errors?: AjvLikeError[] | null
  * chain (docs/decisions.md, "Text integrity").
  */
 export function createValidatorCompiler() {
-  const common = { allErrors: false, strict: false, strictNumbers: true, useDefaults: true, removeAdditional: false as const };
-  const body = new Ajv({ ...common, coerceTypes: false });
-  const query = new Ajv({ ...common, coerceTypes: 'array' as const });
-  for (const a of [body, query]) (addFormats as unknown as (a: Ajv) => void)(a);
-
   const compile = ({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }): Validator => {
     const coerces = httpPart !== 'body';
-    const ajvValidate = (coerces ? query : body).compile(schema as object) as ValidateFunction;
+    const cache = coerces ? compiled.query : compiled.body;
+    const known = cache.get(schema as object);
+    if (known) return known;
+    const ajvValidate = (coerces ? ajv.query : ajv.body).compile(schema as object) as ValidateFunction;
     const validate: Validator = (data: unknown) => {
       const early = (coerces ? nonCanonicalNumber(schema as TSchema, data) : null) ?? nonFiniteOrNul(data, '');
       if (early) {
@@ -44,16 +42,28 @@ export function createValidatorCompiler() {
       validate.errors = ajvValidate.errors as AjvLikeError[] | null;
       return ok;
     };
+    cache.set(schema as object, validate);
     return validate;
   };
   return {
     compile,
     addSchema(s: TSchema) {
-      body.addSchema(s);
-      query.addSchema(s);
+      for (const a of [ajv.body, ajv.query]) if (!s.$id || !a.getSchema(s.$id)) a.addSchema(s);
     },
   };
 }
+
+/**
+ * One pair of Ajv instances and one compiled validator per schema object for the whole process:
+ * route schemas are module constants, so every app built in a process (the tests build hundreds)
+ * and every route sharing a schema reuse the same compiled function instead of compiling it
+ * again (docs/decisions.md, "Schemas compiled once per process"). The schemas are our own
+ * TypeBox output, so Ajv does not validate them against the meta-schema on every compile.
+ */
+const COMMON = { allErrors: false, strict: false, strictNumbers: true, useDefaults: true, removeAdditional: false as const, validateSchema: false };
+const ajv = { body: new Ajv({ ...COMMON, coerceTypes: false }), query: new Ajv({ ...COMMON, coerceTypes: 'array' as const }) };
+for (const a of [ajv.body, ajv.query]) (addFormats as unknown as (a: Ajv) => void)(a);
+const compiled = { body: new WeakMap<object, Validator>(), query: new WeakMap<object, Validator>() };
 
 const INTEGER_TEXT = /^-?(0|[1-9][0-9]{0,15})$/;
 const NUMBER_TEXT = /^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,15})?$/;

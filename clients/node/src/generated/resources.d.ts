@@ -451,6 +451,12 @@ export declare class StreamsResource extends Resource {
    */
   pushFrame(id: string, jpeg: Buffer | Uint8Array | ArrayBuffer | Blob, options?: RequestOptions): Promise<Camelize<JsonResponse<'pushStreamFrame', 200>>>;
   /**
+   * A stream’s detections, newest first
+   * Every detection the stream recorded (counts, tracked people, animals and vehicles), newest first, for as long as the detection history is kept; optionally one `type` and a time range. Ids are what `GET /v1/detections/{id}/snapshot` takes. Cursors are detection ids of this stream.
+   * GET /v1/streams/{id}/detections
+   */
+  listDetections(id: string, params?: Camelize<QueryOf<'listStreamDetections'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listStreamDetections', 200>>>>;
+  /**
    * The latest camera frame of a stream
    * JPEG of the stream's most recent frame that produced a person, animal or vehicle detection (real video: RTSP, HTTP, phone frames, WebRTC), e.g. to draw zones and motion masks on. `Last-Modified` is the frame's time. 404 while the stream has none (sandbox streams never do).
    * GET /v1/streams/{id}/snapshot

@@ -152,6 +152,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateStream": {"operation_id": "updateStream", "method": "PATCH", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": True},
     "deleteStream": {"operation_id": "deleteStream", "method": "DELETE", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": False},
     "pushStreamFrame": {"operation_id": "pushStreamFrame", "method": "POST", "path": "/v1/streams/{id}/frames", "path_params": ["id"], "query": [], "body": False, "content_type": "image/jpeg"},
+    "listStreamDetections": {"operation_id": "listStreamDetections", "method": "GET", "path": "/v1/streams/{id}/detections", "path_params": ["id"], "query": ["limit","starting_after","ending_before","type","from","to"], "body": False},
     "getStreamSnapshot": {"operation_id": "getStreamSnapshot", "method": "GET", "path": "/v1/streams/{id}/snapshot", "path_params": ["id"], "query": [], "body": False, "binary_response": "image/jpeg"},
     "rotateStreamPublishToken": {"operation_id": "rotateStreamPublishToken", "method": "POST", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "revokeStreamPublishToken": {"operation_id": "revokeStreamPublishToken", "method": "DELETE", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
@@ -760,7 +761,7 @@ class ScenesResource(Resource):
 
 
 class StreamsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
+    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "list_detections": _OPERATIONS["listStreamDetections"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Stream]:
         """List streams, newest first
@@ -809,6 +810,15 @@ class StreamsResource(Resource):
         jpeg: the request body, sent as raw image/jpeg bytes.
         """
         return self._request(_OPERATIONS["pushStreamFrame"], (id,), {}, request_options, content=jpeg)
+
+    def list_detections(self, id: str, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, type: Union[Literal["person_count", "vehicle", "person", "door_open", "motion", "animal", "bicycle"], NotGiven] = NOT_GIVEN, from_: Union[str, NotGiven] = NOT_GIVEN, to: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Detection]:
+        """A stream’s detections, newest first
+
+        Every detection the stream recorded (counts, tracked people, animals and vehicles), newest first, for as long as the detection history is kept; optionally one `type` and a time range. Ids are what `GET /v1/detections/{id}/snapshot` takes. Cursors are detection ids of this stream.
+
+        GET /v1/streams/{id}/detections
+        """
+        return self._list(_OPERATIONS["listStreamDetections"], (id,), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "type": type, "from": from_, "to": to}, request_options)
 
     def get_snapshot(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
         """The latest camera frame of a stream

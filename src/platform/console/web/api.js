@@ -23,8 +23,9 @@ export class ApiError extends Error {
   }
 }
 
-function headersFor(method, hasBody) {
+function headersFor(method, hasBody, idempotencyKey) {
   const h = { accept: 'application/json' };
+  if (idempotencyKey) h['idempotency-key'] = idempotencyKey;
   // the CSRF header every state-changing request with the cookie must carry (docs/decisions.md)
   if (method !== 'GET') h['x-vigil-console'] = '1';
   if (operator) h['x-operator'] = operator;
@@ -38,10 +39,10 @@ async function parse(res) {
   return type.includes('json') ? res.json() : res.text();
 }
 
-export async function api(method, path, body) {
+export async function api(method, path, body, { idempotencyKey } = {}) {
   const res = await fetch(path, {
     method,
-    headers: headersFor(method, body !== undefined),
+    headers: headersFor(method, body !== undefined, idempotencyKey),
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
   });
@@ -54,7 +55,8 @@ export async function api(method, path, body) {
 }
 
 export const get = (path) => api('GET', path);
-export const post = (path, body = {}) => api('POST', path, body);
+/** `opts.idempotencyKey`: the same key on every attempt of one submission (ui.js, useSubmit) */
+export const post = (path, body = {}, opts = {}) => api('POST', path, body, opts);
 export const patch = (path, body) => api('PATCH', path, body);
 export const del = (path) => api('DELETE', path);
 

@@ -40,8 +40,14 @@ export function pagesFor(session) {
   return ORG_PAGES.filter((p) => session.capabilities.includes(p.cap));
 }
 
+/** `#/incidents/incident_…` → ['incidents', 'incident_…']: a page and the item open on it (docs/decisions.md, "Console routes") */
+function routeParts() {
+  const [page = '', item = ''] = (location.hash.replace(/^#\/?/, '').split('?')[0] || '').trim().split('/');
+  return [page, decodeURIComponent(item) || null];
+}
+
 function routeId() {
-  return (location.hash.replace(/^#\/?/, '').split('?')[0] || '').trim();
+  return routeParts()[0];
 }
 
 function SignIn({ onSignedIn, notice }) {
@@ -83,9 +89,10 @@ function SignIn({ onSignedIn, notice }) {
 function Shell({ session, onSignOut }) {
   const pages = pagesFor(session);
   const [route, setRoute] = useState(routeId());
+  const [item, setItem] = useState(routeParts()[1]);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
-    const on = () => { setRoute(routeId()); setMenuOpen(false); };
+    const on = () => { setRoute(routeId()); setItem(routeParts()[1]); setMenuOpen(false); };
     window.addEventListener('hashchange', on);
     return () => window.removeEventListener('hashchange', on);
   }, []);
@@ -106,7 +113,7 @@ function Shell({ session, onSignOut }) {
       <button type="button" id="sign-out" onClick=${onSignOut}>Sign out</button>
     </header>
     <main id="main" tabindex="-1">
-      ${page ? html`<${page.view} session=${session} key=${page.id} />` : html`<p class="empty">This key has no capability the console can show.</p>`}
+      ${page ? html`<${page.view} session=${session} item=${page.id === route ? item : null} key=${page.id} />` : html`<p class="empty">This key has no capability the console can show.</p>`}
     </main>
   </div>`;
 }

@@ -42,21 +42,51 @@ export function Page({ title, actions, children }) {
   </section>`;
 }
 
-/** A button that runs an async action, shows it is busy and reports the error beside it. */
-export function ActionButton({ label, run, kind, disabled, busyLabel }) {
+/**
+ * A form's submit handler that creates something once: the submit button is disabled while the
+ * request is in flight (a second click or Enter does nothing), and every attempt of one submission
+ * carries the same Idempotency-Key, so a retry after an answer lost on the network replays the first
+ * answer instead of creating a second (docs/decisions.md, "The console creates once"). The key is
+ * new after a success or an answer from the server (a 4xx means the form must change anyway).
+ * `run(idempotencyKey)` does the request; returns [onSubmit, busy, error].
+ */
+export function useSubmit(run) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
-  const click = async () => {
+  const inFlight = useRef(false);
+  const key = useRef(null);
+  const onSubmit = async (e) => {
+    e?.preventDefault();
+    if (inFlight.current) return;
+    inFlight.current = true;
     setBusy(true);
     setError(null);
+    key.current ??= newIdempotencyKey();
     try {
-      await run();
+      await run(key.current);
+      key.current = null;
     } catch (err) {
+      if (err?.status) key.current = null;
       setError(err);
     } finally {
+      inFlight.current = false;
       setBusy(false);
     }
   };
+  return [onSubmit, busy, error];
+}
+
+function newIdempotencyKey() {
+  return globalThis.crypto?.randomUUID ? crypto.randomUUID() : `console-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * A button that runs an async action, shows it is busy and reports the error beside it. A click
+ * while it runs does nothing; `run` gets an Idempotency-Key for a create it makes, the same on a
+ * retry after a network failure (as useSubmit).
+ */
+export function ActionButton({ label, run, kind, disabled, busyLabel }) {
+  const [click, busy, error] = useSubmit(run);
   return html`<span class="action">
     <button type="button" class=${kind ?? ''} disabled=${busy || disabled} onClick=${click}>${busy ? busyLabel ?? label : label}</button>
     ${error ? html`<span class="inline-error" role="alert">${error.message}</span>` : ''}

@@ -1,4 +1,4 @@
-import { html, useState, useLoad, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
+import { html, useState, useLoad, useSubmit, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
 import { get, post, del } from '../api.js';
 
 function describe(c) {
@@ -18,25 +18,18 @@ export function Alerts({ session }) {
   const [rules, rulesError, reloadRules] = useLoad(() => get('/v1/alert-rules?limit=100'), []);
   const [alerts, alertsError, reloadAlerts] = useLoad(() => get('/v1/alerts?limit=50'), []);
   const [form, setForm] = useState({ name: '', above: '5', location: '' });
-  const [formError, setFormError] = useState(null);
-  const create = async (e) => {
-    e.preventDefault();
-    setFormError(null);
-    try {
-      await post('/v1/alert-rules', { name: form.name, condition: { type: 'person_count', above: Number(form.above) }, ...(form.location.trim() ? { locations: [form.location.trim()] } : {}) });
-      setForm({ name: '', above: '5', location: '' });
-      reloadRules();
-    } catch (err) {
-      setFormError(err);
-    }
-  };
+  const [create, creating, formError] = useSubmit(async (idempotencyKey) => {
+    await post('/v1/alert-rules', { name: form.name, condition: { type: 'person_count', above: Number(form.above) }, ...(form.location.trim() ? { locations: [form.location.trim()] } : {}) }, { idempotencyKey });
+    setForm({ name: '', above: '5', location: '' });
+    reloadRules();
+  });
   return html`<${Page} title="Alerts">
     <h2>Rules</h2>
     ${manage ? html`<form class="card row-form" aria-label="Create an alert rule" onSubmit=${create}>
       <${Field} label="Name"><input id="rule-name" required maxlength="200" value=${form.name} onInput=${(e) => setForm({ ...form, name: e.target.value })} /></${Field}>
       <${Field} label="People above"><input id="rule-above" type="number" min="0" max="100000" class="short" value=${form.above} onInput=${(e) => setForm({ ...form, above: e.target.value })} /></${Field}>
       <${Field} label="Location" hint="empty = everywhere"><input id="rule-location" value=${form.location} onInput=${(e) => setForm({ ...form, location: e.target.value })} /></${Field}>
-      <button type="submit" class="primary">Create rule</button><${ErrorBox} error=${formError} />
+      <button type="submit" class="primary" disabled=${creating}>Create rule</button><${ErrorBox} error=${formError} />
     </form>` : ''}
     <${ErrorBox} error=${rulesError} />
     ${rules && !rules.data.length ? html`<${Empty}>No rules.</${Empty}>` : ''}

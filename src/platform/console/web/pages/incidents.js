@@ -69,7 +69,7 @@ function IncidentDetail({ id, session, onBack }) {
       </select></${Field}>
       <${Field} label="Escalation level"><input type="number" min="1" max="5" class="short" value=${level} onInput=${(e) => setLevel(e.target.value)} /></${Field}>
       <label class="check"><input type="checkbox" checked=${notify} onChange=${(e) => setNotify(e.target.checked)} /> Notify responders</label>
-      <${ActionButton} label="Trigger protocol" kind="primary" run=${async () => { await post(`/v1/incidents/${id}/protocol`, { protocol_type: ptype, notify_responders: notify, escalation_level: Number(level) }); reload(); }} />
+      <${ActionButton} label="Trigger protocol" kind="primary" run=${async (idempotencyKey) => { await post(`/v1/incidents/${id}/protocol`, { protocol_type: ptype, notify_responders: notify, escalation_level: Number(level) }, { idempotencyKey }); reload(); }} />
     </form>` : ''}
     <h3>Timeline</h3>
     <ol class="timeline">${incident.timeline.map((item) => html`<${TimelineItem} item=${item} can=${can('operator')} reload=${reload} />`)}</ol>
@@ -80,8 +80,10 @@ function IncidentDetail({ id, session, onBack }) {
   </div>`;
 }
 
-export function Incidents({ session }) {
-  const [selected, setSelected] = useState(null);
+/** `item`: the incident open at `#/incidents/<id>` (links, reload and back work) */
+export function Incidents({ session, item }) {
+  const selected = item ?? null;
+  const setSelected = (id) => { location.hash = id ? `#/incidents/${encodeURIComponent(id)}` : '#/incidents'; };
   const [list, error, reload] = useLoad(() => get('/v1/incidents?limit=50'), []);
   const [streams] = useLoad(() => (session.capabilities.includes('streams:read') ? get('/v1/streams?limit=100') : Promise.resolve({ data: [] })), []);
   const [streamId, setStreamId] = useState('');
@@ -95,13 +97,13 @@ export function Incidents({ session }) {
         <option value="">Choose…</option>${streams.data.map((s) => html`<option value=${s.id}>${s.name} (${s.location})</option>`)}
       </select></${Field}>
       <${Field} label="Title"><input id="incident-title" value=${title} maxlength="200" onInput=${(e) => setTitle(e.target.value)} /></${Field}>
-      <${ActionButton} label="Open incident" kind="primary" disabled=${!streamId} run=${async () => { const i = await post('/v1/incidents', { stream_id: streamId, ...(title.trim() ? { title: title.trim() } : {}) }); setSelected(i.id); }} />
+      <${ActionButton} label="Open incident" kind="primary" disabled=${!streamId} run=${async (idempotencyKey) => { const i = await post('/v1/incidents', { stream_id: streamId, ...(title.trim() ? { title: title.trim() } : {}) }, { idempotencyKey }); setSelected(i.id); }} />
     </form>` : ''}
     ${list && !list.data.length ? html`<${Empty}>No incidents.</${Empty}>` : ''}
     ${list?.data.length ? html`<table class="list"><caption class="sr-only">Incidents, newest first</caption>
       <thead><tr><th scope="col">Incident</th><th scope="col">Severity</th><th scope="col">Status</th><th scope="col">Location</th><th scope="col">Last activity</th></tr></thead>
       <tbody>${list.data.map((i) => html`<tr>
-        <td><button type="button" class="link" onClick=${() => setSelected(i.id)}>${i.title}</button></td>
+        <td><a class="link" href=${`#/incidents/${encodeURIComponent(i.id)}`}>${i.title}</a></td>
         <td><${Badge} kind=${SEVERITY_KIND[i.severity]}>${i.severity}</${Badge}></td><td>${i.status}</td><td>${i.location}</td><td>${fmtTime(i.last_activity_at)}</td></tr>`)}</tbody></table>` : ''}
   </${Page}>`;
 }

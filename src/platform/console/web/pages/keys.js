@@ -1,4 +1,4 @@
-import { html, useState, useLoad, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
+import { html, useState, useLoad, useSubmit, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
 import { get, post, del } from '../api.js';
 
 /** Account settings: keys no wider than the session's own (the API enforces it; the form offers only what this key holds). */
@@ -10,25 +10,18 @@ export function Keys({ session }) {
   const [locations, setLocations] = useState('');
   const [role, setRole] = useState('member');
   const [created, setCreated] = useState(null);
-  const [formError, setFormError] = useState(null);
   const toggle = (c) => setCaps(caps.includes(c) ? caps.filter((x) => x !== c) : [...caps, c]);
-  const create = async (e) => {
-    e.preventDefault();
-    setFormError(null);
+  const [create, creating, formError] = useSubmit(async (idempotencyKey) => {
     const body = { ...(name.trim() ? { name: name.trim() } : {}) };
     if (org) {
       body.capabilities = caps;
       const locs = locations.split(',').map((s) => s.trim()).filter(Boolean);
       if (locs.length) body.locations = locs;
     } else body.role = role;
-    try {
-      setCreated(await post('/v1/keys', body));
-      setName(''); setCaps([]); setLocations('');
-      reload();
-    } catch (err) {
-      setFormError(err);
-    }
-  };
+    setCreated(await post('/v1/keys', body, { idempotencyKey }));
+    setName(''); setCaps([]); setLocations('');
+    reload();
+  });
   return html`<${Page} title="API keys">
     ${created ? html`<div class="card secret" id="new-key" role="alert">
       <p><strong>Copy this key now: it is shown once.</strong> Only its hash is stored.</p>
@@ -43,7 +36,7 @@ export function Keys({ session }) {
         </fieldset>
         <${Field} label="Locations" hint=${session.locations ? `within ${session.locations.join(', ')}` : 'comma-separated; empty = every location'}><input id="key-locations" value=${locations} onInput=${(e) => setLocations(e.target.value)} /></${Field}>`
       : html`<${Field} label="Role"><select id="key-role" value=${role} onChange=${(e) => setRole(e.target.value)}><option value="member">member (adds boundaries, never lifts them)</option><option value="owner">owner</option></select></${Field}>`}
-      <button type="submit" class="primary" id="create-key">Create key</button>
+      <button type="submit" class="primary" id="create-key" disabled=${creating}>Create key</button>
       <${ErrorBox} error=${formError} />
     </form>
     <${ErrorBox} error=${error} />

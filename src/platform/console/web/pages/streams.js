@@ -1,28 +1,23 @@
-import { html, useState, useLoad, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
+import { html, useState, useLoad, useSubmit, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
 import { get, post } from '../api.js';
 import { ZoneEditor } from './zone-editor.js';
 
 const STATUS_KIND = { live: 'ok', connecting: 'warn', reconnecting: 'warn', offline: 'danger' };
 const EXAMPLES = { sandbox: 'sandbox://lobby?scenario=lobby&seed=7', rtsp: 'rtsp://camera.local:554/stream1', http: 'https://camera.local/video.mjpg' };
 
-export function Streams({ session }) {
+/** `item`: the stream whose zones are open at `#/streams/<id>` */
+export function Streams({ session, item }) {
   const [list, error, reload] = useLoad(() => get('/v1/streams?limit=100'), []);
   const canWrite = session.capabilities.includes('streams:write');
   const [form, setForm] = useState({ name: '', source_type: 'sandbox', source_url: EXAMPLES.sandbox, location: '' });
-  const [formError, setFormError] = useState(null);
-  const [editing, setEditing] = useState(null);
+  const editing = item ?? null;
+  const setEditing = (id) => { location.hash = id ? `#/streams/${encodeURIComponent(id)}` : '#/streams'; };
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value, ...(k === 'source_type' ? { source_url: EXAMPLES[e.target.value] } : {}) });
-  const add = async (e) => {
-    e.preventDefault();
-    setFormError(null);
-    try {
-      await post('/v1/streams', form);
-      setForm({ ...form, name: '', location: '' });
-      reload();
-    } catch (err) {
-      setFormError(err);
-    }
-  };
+  const [add, adding, formError] = useSubmit(async (idempotencyKey) => {
+    await post('/v1/streams', form, { idempotencyKey });
+    setForm({ ...form, name: '', location: '' });
+    reload();
+  });
   return html`<${Page} title="Streams" actions=${html`<${ActionButton} label="Refresh" run=${async () => reload()} />`}>
     ${canWrite ? html`<form class="card row-form" aria-label="Add a stream" onSubmit=${add}>
       <${Field} label="Name"><input id="stream-name" required maxlength="200" value=${form.name} onInput=${set('name')} /></${Field}>
@@ -30,7 +25,7 @@ export function Streams({ session }) {
         <option value="sandbox">sandbox scenario</option><option value="rtsp">RTSP camera</option><option value="http">HTTP (MJPEG / JPEG)</option></select></${Field}>
       <${Field} label="Source URL"><input id="stream-url" class="grow" required value=${form.source_url} onInput=${set('source_url')} /></${Field}>
       <${Field} label="Location" hint="snake_case"><input id="stream-location" required pattern="[a-z][a-z0-9_]*" value=${form.location} onInput=${set('location')} /></${Field}>
-      <button type="submit" class="primary">Add stream</button>
+      <button type="submit" class="primary" disabled=${adding}>Add stream</button>
       <${ErrorBox} error=${formError} />
     </form>` : ''}
     <${ErrorBox} error=${error} />

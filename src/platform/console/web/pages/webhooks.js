@@ -1,4 +1,4 @@
-import { html, useState, useLoad, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
+import { html, useState, useLoad, useSubmit, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
 import { get, post, del } from '../api.js';
 
 const DELIVERY_KIND = { delivered: 'ok', pending: 'warn', retrying: 'warn', dropped: 'danger', cancelled: '' };
@@ -23,24 +23,17 @@ export function Webhooks() {
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState(null);
   const [open, setOpen] = useState(null);
-  const [formError, setFormError] = useState(null);
-  const create = async (e) => {
-    e.preventDefault();
-    setFormError(null);
-    try {
-      const w = await post('/v1/webhooks', { url: url.trim() });
-      setSecret(w.secret ?? null);
-      setUrl('');
-      reload();
-    } catch (err) {
-      setFormError(err);
-    }
-  };
+  const [create, creating, formError] = useSubmit(async (idempotencyKey) => {
+    const w = await post('/v1/webhooks', { url: url.trim() }, { idempotencyKey });
+    setSecret(w.secret ?? null);
+    setUrl('');
+    reload();
+  });
   return html`<${Page} title="Webhooks">
     ${secret ? html`<div class="card secret" role="alert"><p><strong>Signing secret, shown once:</strong> <code>${secret}</code></p><button type="button" onClick=${() => setSecret(null)}>I have copied it</button></div>` : ''}
     <form class="card row-form" aria-label="Register a webhook" onSubmit=${create}>
       <${Field} label="Receiver URL"><input id="webhook-url" type="url" class="grow" required value=${url} onInput=${(e) => setUrl(e.target.value)} placeholder="https://example.com/vigil" /></${Field}>
-      <button type="submit" class="primary">Register</button><${ErrorBox} error=${formError} />
+      <button type="submit" class="primary" disabled=${creating}>Register</button><${ErrorBox} error=${formError} />
     </form>
     <${ErrorBox} error=${error} />
     ${list && !list.data.length ? html`<${Empty}>No webhooks.</${Empty}>` : ''}
