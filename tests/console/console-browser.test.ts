@@ -161,6 +161,27 @@ describe('web console in chromium', { skip }, () => {
     await context.close();
   });
 
+  test('Ask a scene offers a question about the chosen scene, and a question it does not understand shows the examples it does', async () => {
+    const { context, page } = await openAs(org);
+    const scenes = (await c.call(org, 'GET', '/v1/scenes?limit=100')).body.data as Array<{ id: string; location: string }>;
+    const other = scenes.find((s) => s.id !== lobby.scene_id)!;
+    await page.selectOption('#ask-scene', other.id);
+    assert.equal(await page.inputValue('#ask-question'), `How many people are in the ${other.location.replace(/_/g, ' ')} right now?`);
+    await page.click('.ask button[type=submit]');
+    await page.waitForSelector('#ask-answer');
+    // a question it cannot read: the 422's examples are offered, and one click asks it
+    await page.fill('#ask-question', 'what colour is the sky over there?');
+    await page.click('.ask button[type=submit]');
+    const example = page.locator('#ask-examples button').first();
+    await example.waitFor();
+    const offered = (await example.textContent())!;
+    await example.click();
+    assert.equal(await page.inputValue('#ask-question'), offered);
+    await page.click('.ask button[type=submit]');
+    await page.waitForSelector('#ask-answer');
+    await context.close();
+  });
+
   test('pausing a protocol run shows it paused; the audit page lists protocol_run.paused with the operator; verify shows valid', async () => {
     const incident = (await c.call(org, 'POST', '/v1/incidents', { stream_id: lobby.id, title: 'Tailgating at the lobby door' })).body;
     const run = (await c.call(org, 'POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 })).body;

@@ -90,9 +90,20 @@ function SceneCard({ scene, streams, series, latest, frame, range }) {
   </article>`;
 }
 
+/** The question first offered for a scene: about that scene's own place, so it is never sent to another one. */
+function defaultQuestion(scene) {
+  return scene ? `How many people are in the ${scene.location.replace(/_/g, ' ')} right now?` : '';
+}
+
 function AskForm({ scenes, streams }) {
-  const [sceneId, setSceneId] = useState(scenes[0]?.id ?? '');
-  const [question, setQuestion] = useState('How many people are in the lobby right now?');
+  const [sceneId, setSceneIdState] = useState(scenes[0]?.id ?? '');
+  const [question, setQuestion] = useState(defaultQuestion(scenes[0]));
+  // choosing another scene changes the offered question too, until the operator writes their own
+  const [edited, setEdited] = useState(false);
+  const setSceneId = (id) => {
+    setSceneIdState(id);
+    if (!edited) setQuestion(defaultQuestion(scenes.find((s) => s.id === id)));
+  };
   const [win, setWin] = useState('15m');
   const [answer, setAnswer] = useState(null);
   const [error, setError] = useState(null);
@@ -115,11 +126,13 @@ function AskForm({ scenes, streams }) {
       <${Field} label="Scene"><select id="ask-scene" value=${sceneId} onChange=${(e) => setSceneId(e.target.value)}>
         ${scenes.map((s) => html`<option value=${s.id}>${s.location}</option>`)}
       </select></${Field}>
-      <${Field} label="Question"><input id="ask-question" class="grow" value=${question} onInput=${(e) => setQuestion(e.target.value)} required maxlength="1000" /></${Field}>
+      <${Field} label="Question"><input id="ask-question" class="grow" value=${question} onInput=${(e) => { setQuestion(e.target.value); setEdited(true); }} required maxlength="1000" /></${Field}>
       <${Field} label="Window"><input id="ask-window" class="short" value=${win} onInput=${(e) => setWin(e.target.value)} required /></${Field}>
       <button type="submit" class="primary" disabled=${busy || !stream}>${busy ? 'Asking…' : 'Ask'}</button>
     </form>
     <${ErrorBox} error=${error} />
+    ${error?.problem?.examples?.length ? html`<div class="examples" id="ask-examples"><p class="muted small">Questions it understands here:</p>
+      <ul>${error.problem.examples.map((q) => html`<li><button type="button" class="link" onClick=${() => { setQuestion(q); setEdited(true); setError(null); }}>${q}</button></li>`)}</ul></div>` : ''}
     ${answer ? html`<div class="answer" id="ask-answer" role="status">
       <p class="answer-text">${answer.answer}</p>
       <p class="muted small">${answer.interpretation.summary} · density ${pct(answer.crowd_density)} · ${answer.anomaly_flag ? 'anomaly present' : 'no anomaly'} · answered ${fmtTime(answer.answered_at)}</p>
