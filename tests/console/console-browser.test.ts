@@ -182,6 +182,18 @@ describe('web console in chromium', { skip }, () => {
     await context.close();
   });
 
+  test('the audit page hides detection entries until asked, and the filter shows them again', async () => {
+    const { context, page } = await openAs(org);
+    // the demo's sandbox streams record detections, each with its audit entry
+    await waitUntil('a detection entry in the trail', async () => (await c.call(org, 'GET', '/v1/audit?action=detection.recorded&limit=1')).body.data.length > 0, 30_000);
+    await go(page, 'audit', 'Audit trail');
+    await page.waitForSelector('tr[data-action]');
+    assert.equal(await page.locator('tr[data-action="detection.recorded"]').count(), 0, 'hidden by default');
+    await page.uncheck('#audit-hide-detections');
+    await page.waitForSelector('tr[data-action="detection.recorded"]');
+    await context.close();
+  });
+
   test('pausing a protocol run shows it paused; the audit page lists protocol_run.paused with the operator; verify shows valid', async () => {
     const incident = (await c.call(org, 'POST', '/v1/incidents', { stream_id: lobby.id, title: 'Tailgating at the lobby door' })).body;
     const run = (await c.call(org, 'POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 })).body;

@@ -2,7 +2,8 @@ import { html, useState, useEffect, Page, ErrorBox, Empty, fmtTime, Field, Actio
 import { get } from '../api.js';
 
 export function Audit() {
-  const [filters, setFilters] = useState({ action: '', resource_type: '', actor: '' });
+  // detections are most of the trail: hidden unless asked for (exclude_action=detection.recorded)
+  const [filters, setFilters] = useState({ action: '', resource_type: '', actor: '', hideDetections: true });
   const [applied, setApplied] = useState(filters);
   const [entries, setEntries] = useState(null);
   const [hasMore, setHasMore] = useState(false);
@@ -11,7 +12,8 @@ export function Audit() {
 
   const query = (extra = {}) => {
     const q = new URLSearchParams({ limit: '50', ...extra });
-    for (const [k, v] of Object.entries(applied)) if (v.trim()) q.set(k, v.trim());
+    for (const [k, v] of Object.entries(applied)) if (typeof v === 'string' && v.trim()) q.set(k, v.trim());
+    if (applied.hideDetections) q.set('exclude_action', 'detection.recorded');
     return `/v1/audit?${q}`;
   };
   useEffect(() => {
@@ -38,6 +40,7 @@ export function Audit() {
       <${Field} label="Action" hint="exact, or a prefix like protocol_run.*"><input id="audit-action" value=${filters.action} onInput=${set('action')} /></${Field}>
       <${Field} label="Resource type"><input id="audit-resource" value=${filters.resource_type} onInput=${set('resource_type')} /></${Field}>
       <${Field} label="Actor" hint="key id or operator name"><input id="audit-actor" value=${filters.actor} onInput=${set('actor')} /></${Field}>
+      <label class="check"><input type="checkbox" id="audit-hide-detections" checked=${filters.hideDetections} onChange=${(e) => { const next = { ...filters, hideDetections: e.target.checked }; setFilters(next); setApplied(next); }} /> Hide detections</label>
       <button type="submit">Filter</button>
     </form>
     <${ErrorBox} error=${error} />
