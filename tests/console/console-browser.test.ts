@@ -399,6 +399,21 @@ describe('web console in chromium', { skip }, () => {
     await context.close();
   });
 
+  test('a stream is deleted from the console after a confirmation; cancelling keeps it', async () => {
+    const made = (await c.call(org, 'POST', '/v1/streams', { name: 'Temporary camera', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=9', location: 'temp_area' })).body;
+    const { context, page } = await openAs(org);
+    await go(page, 'streams', 'Streams');
+    const row = page.locator(`tr[data-stream="${made.id}"]`);
+    await row.locator('button:text-is("Delete…")').click();
+    await row.locator('button:text-is("Cancel")').click();
+    assert.equal((await c.call(org, 'GET', `/v1/streams/${made.id}`)).status, 200, 'cancel keeps it');
+    await row.locator('button:text-is("Delete…")').click();
+    await row.locator('button:text-is("Delete stream")').click();
+    await row.waitFor({ state: 'detached' });
+    assert.equal((await c.call(org, 'GET', `/v1/streams/${made.id}`)).status, 404);
+    await context.close();
+  });
+
   test('the zone editor draws on the stream\'s latest frame, in the frame\'s proportions', async () => {
     // a real-video frame for the lobby stream: a detection through the pipeline, then its JPEG
     const ref = { id: lobby.id, scene_id: lobby.scene_id, location: lobby.location, tenant_id: c.seed.org.tenant_id };

@@ -1,5 +1,5 @@
 import { html, useState, useLoad, useSubmit, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
-import { get, post } from '../api.js';
+import { get, post, del } from '../api.js';
 import { ZoneEditor } from './zone-editor.js';
 
 const STATUS_KIND = { live: 'ok', connecting: 'warn', reconnecting: 'warn', offline: 'danger' };
@@ -11,6 +11,7 @@ export function Streams({ session, item }) {
   const canWrite = session.capabilities.includes('streams:write');
   const [form, setForm] = useState({ name: '', source_type: 'sandbox', source_url: EXAMPLES.sandbox, location: '' });
   const editing = item ?? null;
+  const [deleting, setDeleting] = useState(null);
   const setEditing = (id) => { location.hash = id ? `#/streams/${encodeURIComponent(id)}` : '#/streams'; };
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value, ...(k === 'source_type' ? { source_url: EXAMPLES[e.target.value] } : {}) });
   const [add, adding, formError] = useSubmit(async (idempotencyKey) => {
@@ -33,7 +34,12 @@ export function Streams({ session, item }) {
     ${list?.data.length ? html`<table class="list"><caption class="sr-only">Streams</caption>
       <thead><tr><th scope="col">Stream</th><th scope="col">Status</th><th scope="col">fps in</th><th scope="col">Detector fps</th><th scope="col">Last frame</th><th scope="col">Zones</th></tr></thead>
       <tbody>${list.data.map((s) => html`<tr data-stream=${s.id}>
-        <td>${s.name}<br /><span class="muted small">${s.source_type} · ${s.location}</span></td>
+        <td>${s.name}<br /><span class="muted small">${s.source_type} · ${s.location}</span>
+          ${canWrite ? (deleting === s.id
+            ? html`<div class="confirm" role="group" aria-label=${`Delete ${s.name}?`}><span class="small">Delete ${s.name}? Its ingest stops; its detections and audit entries stay.</span>
+                <${ActionButton} label="Delete stream" kind="danger" run=${async () => { await del(`/v1/streams/${s.id}`); setDeleting(null); if (editing === s.id) setEditing(null); reload(); }} />
+                <button type="button" onClick=${() => setDeleting(null)}>Cancel</button></div>`
+            : html`<br /><button type="button" class="link" onClick=${() => setDeleting(s.id)}>Delete…</button>`) : ''}</td>
         <td><${Badge} kind=${STATUS_KIND[s.status]}>${s.status}</${Badge}>${s.error ? html`<br /><span class="small error-text">${s.error}</span>` : ''}</td>
         <td>${s.fps_in ?? '—'}</td><td>${s.detector_fps ?? '—'}</td><td>${fmtTime(s.last_frame_at)}</td>
         <td>${s.zones.length ? s.zones.map((z) => z.name).join(', ') : '—'}${s.motion_masks.length ? ` · ${s.motion_masks.length} masks` : ''}
