@@ -513,6 +513,13 @@ function checkCoverage(reading: Reading, location: string): void {
   if (absence && phrase.kind === 'none') {
     refuse(`I do not know when "${absence[0].trim()}" was; name the time, e.g. "between 2 and 5pm" or "this afternoon".`);
   }
+  // a word not understood is said before anything read around it is judged ("at half two flurbish
+  // yesterday" is not two times, it is a time with a word in it that was not read)
+  if (phrase.kind === 'several') {
+    const timeWords = new Set(phrase.phrases.flatMap((x) => x.toLowerCase().split(/[^a-z0-9:]+/)));
+    const strange = unknown.filter((w) => w !== 'afterhours' && !timeWords.has(w));
+    if (strange.length > 0) refuse(notCoveredReason(understoodOf(reading, location), strange));
+  }
   if (phrase.kind === 'several') {
     refuse(`The question names more than one time (${quote(phrase.phrases)}); ask about one time span.`);
   }
@@ -527,8 +534,9 @@ function checkCoverage(reading: Reading, location: string): void {
     refuse('That asks about the future; I can only answer about what the cameras have already seen.');
   }
   if (otherPlaces.length > 0) {
+    // what was understood first, as every coverage refusal says it (query-coverage.ts)
     refuse(
-      `This scene covers the ${describeLocation(location)}; I cannot answer about ${quote(otherPlaces)}. Query that location's scene instead.`,
+      `I understood ${understoodOf(reading, location)}, but this scene covers the ${describeLocation(location)}; I cannot answer about ${quote(otherPlaces)}. Query that location's scene instead.`,
     );
   }
   if (unknown.includes('afterhours')) {
