@@ -151,3 +151,13 @@ test('the last of a kind of vehicle: the last vehicle bounds it and the answer s
   assert.match(refused('any trucks today?', LOT), /cannot tell "trucks" apart/);
   assert.match(refused('how long has the van been here?', LOT), /cannot tell "van" apart/);
 });
+
+test('a count too old to hold is not stated as now by a threshold, a crowd level or a comparison with usual either', () => {
+  const stale = [count('18:30', 12, YESTERDAY)];
+  const scene = { ...SCENE, people: 12 };
+  for (const q of ['more than 5 people right now?', 'how crowded is it?', 'is the lobby crowded?', 'are there more people than usual right now?']) {
+    const said = answer(q, stale, {}, scene);
+    assert.match(said, /(^|, )[Nn]o people have been seen in the lobby since Mar 9 18:30 \(16 hours ago\), when 12 people were counted/, `${q} → ${said}`);
+    assert.doesNotMatch(said, /\b(are|is) in the lobby now\b|has \d+ people/, `${q} → ${said}`);
+  }
+});

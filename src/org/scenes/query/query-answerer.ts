@@ -413,6 +413,7 @@ function answerCrowdLevel(interp: Interpretation, readings: Reading[], scene: Sc
 }
 
 function lowerFirst(s: string): string {
+  if (/^No /.test(s)) return `no ${s.slice(3)}`;
   return /^The /.test(s) ? `the ${s.slice(4)}` : s;
 }
 
@@ -444,6 +445,7 @@ function answerCrowd(interp: Interpretation, readings: Reading[], scene: SceneSn
   }
   const current = answerCurrent({ ...interp, metric: 'people' }, readings, scene.people, p);
   if (current.value === undefined) return current;
+  if (current.expired) return { answer: current.answer, supporting: current.supporting, people: 0 };
   const share = scene.capacity > 0 ? `, ${percent(current.value)}` : capacityNote;
   return {
     answer: `${capitalise(p.place)} ${p.isNow ? 'has' : 'had'} ${plural(current.value, 'person', 'people')} ${p.when}${share}.`,
@@ -537,7 +539,8 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
       if (current.value === undefined) return current;
       value = current.value;
       const be = p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were';
-      figure = `${plural(value, one, many)} ${be} in ${p.place} ${p.when}`;
+      // a count too old to hold is said as what it is, never as the present (COUNT_HOLD_MS)
+      figure = current.expired ? lowerFirst(current.answer.replace(/\.$/, '')) : `${plural(value, one, many)} ${be} in ${p.place} ${p.when}`;
       supporting = current.supporting;
       break;
     }
@@ -950,7 +953,7 @@ function answerVsUsual(interp: Interpretation, readings: Reading[], baseline: De
   let figure: string;
   if (interp.from === interp.to) {
     const current = answerCurrent(interp, readings, snapshotValue, p);
-    if (current.value === undefined) return current;
+    if (current.value === undefined || current.expired) return current;
     value = current.value;
     supporting = current.supporting;
     figure = `${plural(value, one, many)} ${p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were'} in ${p.place} ${p.when}`;
