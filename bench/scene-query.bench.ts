@@ -54,6 +54,15 @@ const QUESTIONS = [
   'how many people tomorrow',
   'how many in the lobby',
   'any trucks today',
+  // round C's kinds (docs/decisions.md, "Scene questions: round C")
+  'first car this morning',
+  'was it busier this morning than yesterday morning',
+  'anyone in the lobby overnight?',
+  'how many were there at half two yesterday afternoon',
+  'how long was the person at 2am in the lobby for',
+  'when did the last lorry come in',
+  'is it free of vehicles?',
+  'lobby numbers rn',
 ];
 
 

@@ -25,11 +25,13 @@ test('round C household set: correct ≥ 108, wrong ≤ 20', { timeout: 900_000 
   assert.ok(total.correct >= 108, `correct ${total.correct}/${results.length}`);
 });
 
-test('round C scene questions: correct ≥ 61, wrong ≤ 6', { timeout: 900_000 }, async () => {
+// the scene set has been tuned against since its first run (docs/decisions.md, "Scene questions:
+// round C"): 73/73, 0 wrong, a regression floor now, no longer a measure
+test('round C scene questions: correct ≥ 73, wrong 0', { timeout: 900_000 }, async () => {
   const results = await scoreScenes(join(import.meta.dirname, 'round-c-scene.json'));
   assert.equal(results.length, 73);
   console.log(formatSummary('round C scene', results));
   const { total } = summarise(results);
-  assert.ok(total.wrong <= 6, `${total.wrong} wrong answers`);
-  assert.ok(total.correct >= 61, `correct ${total.correct}/${results.length}`);
+  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
+  assert.ok(total.correct >= 73, `correct ${total.correct}/${results.length}`);
 });

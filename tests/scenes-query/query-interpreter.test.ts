@@ -150,7 +150,6 @@ const REFUSED: string[] = [
   'where is everyone',
   'how many people and cars',
   'peak and average people',
-  'how many in the lobby',
   'what time is it',
   'any unknown cars',
   'what color was the car',

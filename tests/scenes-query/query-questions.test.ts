@@ -210,9 +210,12 @@ test('strangers and suspicious activity, and "tonight" asked after midnight is t
   // asked in the evening, "tonight" is this evening so far; in the morning it has not begun
   assert.equal(ask('any strangers tonight', { now: ny('20:00') }).from, ny('18:00'));
   assert.match(refused('any strangers tonight', { now: ny('10:14') }), /future/);
+  // "overnight" is the night part of the day (21:00 to 05:00), not the evening before it
+  // (docs/decisions.md, "Scene questions: round C"); "last night" keeps the evening
   const overnight = ask('anything happen overnight');
-  assert.equal(overnight.from, ny('18:00', '2026-03-09'));
-  assert.equal(overnight.to, ny('06:00'));
+  assert.equal(overnight.from, ny('21:00', '2026-03-09'));
+  assert.equal(overnight.to, ny('05:00'));
+  assert.equal(ask('anything happen last night').from, ny('18:00', '2026-03-09'));
 });
 
 test('compared with usual: now against the same time of day on the previous 7 days', () => {
@@ -401,11 +404,11 @@ test('a vault at night: intrusions, "all night", "after hours"', () => {
   assert.equal(ask('any break-ins last night', vault).subtype, 'unrecognized');
   const allNight = ask('has the vault been empty all night', vault);
   assert.equal(allNight.expect_empty, true);
-  assert.equal(allNight.from, ny('18:00', '2026-03-09'));
-  assert.equal(allNight.to, ny('06:00'));
+  assert.equal(allNight.from, ny('21:00', '2026-03-09'));
+  assert.equal(allNight.to, ny('05:00'));
   assert.match(
     answerQuery(allNight, [count('17:00', 0, '2026-03-09'), count('23:00', 0, '2026-03-09')], SCENE).answer,
-    /^Yes, the vault was empty overnight \(Mar 9 18:00 to 06:00\): no one was seen\.$/,
+    /^Yes, the vault was empty overnight \(Mar 9 21:00 to 05:00\): no one was seen\.$/,
   );
   assert.match(refused('anyone in the vault after hours?', vault), /opening hours/);
 });
@@ -436,8 +439,11 @@ test('"occupancy" over a span is the count of occupants; now, the share with the
 });
 
 test('ambiguous or unanswerable questions are refused, never guessed', () => {
+  // "how many in the lobby" is a count of people now (a count with nothing named; docs/decisions.md,
+  // "Scene questions: round C"); where cars park it is still asked which
+  assert.equal(ask('how many in the lobby').metric, 'people');
+  assert.match(refused('how many in the garage', { location: 'parking_garage' }), /People or vehicles/);
   for (const q of [
-    'how many in the lobby',
     'is the lobby crowded and empty',
     'has the crowd been growing or shrinking',
     'are there more people than usual and more than 5',

@@ -177,8 +177,11 @@ for (const dialect of DIALECTS) {
       const suspicious = await ask(vault.scene_id, vault.id, 'any suspicious activity?', '12h');
       assert.equal(suspicious.interpretation.metric, 'anomalies');
 
-      const ambiguous = await q(lobby.scene_id, { stream_id: lobby.id, query: 'how many in the lobby', window: '15m' });
+      // a count with nothing named is of people at a lobby; where cars park it could be either
+      // (docs/decisions.md, "Scene questions: round C")
+      const ambiguous = await q(lot.scene_id, { stream_id: lot.id, query: 'how many in the lot', window: '15m' });
       assert.equal(ambiguous.statusCode, 422);
+      assert.match(ambiguous.json().detail, /^People or vehicles\?/);
       assert.equal(ambiguous.json().code, 'query_not_understood');
     });
 

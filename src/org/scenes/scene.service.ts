@@ -12,7 +12,7 @@ import { boxOf, detectionRepository } from '../detections/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { PageQuery } from '../../platform/db/index.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
-import { answerQuery, interpretQuery, parseWindow, type InterpretResult } from './query/query.ts';
+import { answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult } from './query/query.ts';
 import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
 import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow, type SceneStreamRef } from './scene.repository.ts';
@@ -254,6 +254,8 @@ export class SceneService {
     const parsed: InterpretResult =
       about?.kind === 'unknown_name'
         ? { ok: false, reason: about.reason, examples: people.slice(0, 3).map((p) => `Was ${p.name} here today?`) }
+        : about?.kind === 'cannot'
+          ? { ok: false, reason: about.reason, examples: buildExamples(scene.location) }
         : interpretQuery(about ? about.rewritten : body.query, { now, windowMs, timeZone: scene.time_zone, location: scene.location });
     if (!parsed.ok) {
       await this.deps.audit.append(actor, {

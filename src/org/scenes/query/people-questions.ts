@@ -24,7 +24,9 @@ export type PeopleQuestion =
   | { kind: 'who'; rewritten: string; moment?: boolean }
   /** "were there more unrecognised people than known ones today?" */
   | { kind: 'known_vs_unknown'; rewritten: string }
-  | { kind: 'unknown_name'; reason: string };
+  | { kind: 'unknown_name'; reason: string }
+  /** "who was the last person to leave?": one person picked by order, which no sighting names (refused) */
+  | { kind: 'cannot'; reason: string };
 
 /** A clock moment: "at 8:05", "at 22:40", "at 3pm" (a span is said with since/between/after…). */
 const AT_CLOCK = /\bat\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon|midnight)(?=\s|$)/;
@@ -51,6 +53,13 @@ const NAME_SLOTS = [
   /^when\s+(?:did|was|is|has|does)\s+([a-z][a-z'-]*)\s+(?:last\s+|first\s+)?(?:arrive|arrived|come|came|get|got|leave|left|seen|here|in|around|show|turn|stop|drop|visit|been|walk)\b/,
   /^(?:have|did|has)\s+(?:you|we|anyone|the\s+camera)\s+(?:seen|see|spotted|spot|noticed|notice)\s+([a-z][a-z'-]*)\b/,
 ];
+
+/**
+ * "who was the last person to leave", "who came in first": one person picked out by order. A
+ * count or a track says when, never who; the answer would name whoever happens to be recognized
+ * in the span, so it is refused with the questions that can be answered.
+ */
+const WHO_BY_ORDER = /^who\b.*\b(?:(last|first|latest|earliest|final)\s+(?:one|person|people|guy|man|woman|visitor|customer|staff|member|car|vehicle|driver|to|in|out|here)\b|(?:left|leave|arrived|arrive|came|come|got|went|locked|opened|closed)\b.*\b(last|first)\b)/;
 
 const WHO = /^who(?:\s+(?:else|all))?\s+(?:was|were|is|has|had|came|come|comes|visited|showed|stopped|dropped|walked|arrived|got|entered|did\s+you\s+(?:see|recogni[sz]e))\b/;
 
@@ -114,6 +123,15 @@ export function readPeopleQuestion(query: string, people: readonly KnownPerson[]
     // the range is whatever follows the comparison ("… than known ones today" → today)
     const tail = lower.slice(versus.index + versus[0].length).trim();
     return { kind: 'known_vs_unknown', rewritten: `was anyone here${tail ? ` ${tail}` : ''}?` };
+  }
+  const byOrder = WHO_BY_ORDER.exec(lower);
+  if (byOrder) {
+    const which = byOrder[1] ?? byOrder[2];
+    const rest = lower.replace(/^who\s+(?:was|were|is)\s+/, '').replace(/[?!.]+$/, '');
+    return {
+      kind: 'cannot',
+      reason: `I can't tell who "${rest}" was: the cameras count and track people, and tell when the ${which} one came or went, but not who a person is unless face recognition names them. Ask e.g. "when did the ${which} person leave?" or "who was here last night?"`,
+    };
   }
   const clock = AT_CLOCK.exec(lower);
   if (WHO.test(lower) && clock && !SPAN_WORDS.test(lower)) {
@@ -214,7 +232,19 @@ export function answerWhoQuestion(interp: Interpretation, people: readonly Known
   const strangers = visits.filter((v) => !v.personId && v.unrecognized).length;
   const unseen = visits.filter((v) => !v.personId && !v.unrecognized).length;
   const base = { detections: visits.map((v) => v.first).sort((a, b) => b.at - a.at).slice(0, 50), crowd_density: 0, anomaly_flag: strangers > 0 };
-  if (!visits.length) return { ...base, answer: `Nobody was seen in ${place} ${interp.range_label}.` };
+  if (!visits.length) {
+    // no tracked person is not nobody: the count may show people whose faces were never looked at
+    const counted = records.filter((d) => d.type === 'person_count' && (d.value ?? 0) > 0 && d.at >= interp.from && d.at <= interp.to);
+    if (counted.length > 0) {
+      const most = Math.max(...counted.map((d) => d.value ?? 0));
+      return {
+        ...base,
+        detections: [...counted].sort((a, b) => b.at - a.at).slice(0, 50),
+        answer: `The count shows people in ${place} ${interp.range_label} (up to ${plural(most, 'person', 'people')} at once, the latest at ${at(Math.max(...counted.map((d) => d.at)))}), but none of them was tracked, so I cannot say who.`,
+      };
+    }
+    return { ...base, answer: `Nobody was seen in ${place} ${interp.range_label}.` };
+  }
   const parts: string[] = [];
   const known = [...recognized.entries()].map(([id, vs]) => `${names.get(id) ?? `a person since erased (${id})`} (${vs.map((v) => at(v.first.at)).join(', ')})`);
   if (known.length) parts.push(`recognized: ${known.join(', ')}`);

@@ -41,14 +41,45 @@ function readingsOf(detections: DetectionRecord[], type: CountType): Reading[] {
   return readings.sort((a, b) => a.at - b.at);
 }
 
-/** The reading in force at `t`: the most recent one at or before it. */
-function readingAt(readings: Reading[], t: number): Reading | undefined {
+/**
+ * A count holds at a later moment for at most this long without a newer reading of its kind
+ * (docs/decisions.md, "Scene questions: round C"). Live cameras repeat their counts every minute,
+ * so this only matters for sparse sources; a reading from yesterday morning says nothing about
+ * what is there now, or about what was there when this morning began.
+ */
+export const COUNT_HOLD_MS = 12 * 3_600_000;
+
+/** The latest reading at or before `t`, however old. */
+function lastReadingBefore(readings: Reading[], t: number): Reading | undefined {
   let found: Reading | undefined;
   for (const r of readings) {
     if (r.at > t) break;
     found = r;
   }
   return found;
+}
+
+/** The reading in force at `t`: the most recent one at or before it, while it still holds (COUNT_HOLD_MS). */
+function readingAt(readings: Reading[], t: number): Reading | undefined {
+  const found = lastReadingBefore(readings, t);
+  return found && t - found.at <= COUNT_HOLD_MS ? found : undefined;
+}
+
+/** A reading before `t` too old to hold at `t` (see COUNT_HOLD_MS). */
+function expiredAt(readings: Reading[], t: number): Reading | undefined {
+  const found = lastReadingBefore(readings, t);
+  return found && t - found.at > COUNT_HOLD_MS ? found : undefined;
+}
+
+/**
+ * The count at `t`: the reading in force; 0 when the last reading is too old to hold (nothing has
+ * been counted since); the scene's live value only when there is no reading at all.
+ */
+function valueAt(readings: Reading[], t: number, fallback: number | undefined): number | undefined {
+  const r = readingAt(readings, t);
+  if (r) return r.value;
+  if (expiredAt(readings, t)) return 0;
+  return fallback;
 }
 
 /** The reading in force when the range began, then every reading inside it. */
@@ -180,10 +211,21 @@ interface CountAnswer {
 }
 
 /** "There are 4 people in the lobby now (10:14)." / "There were 2 vehicles in the lot at 09:30." */
-function answerCurrent(interp: Interpretation, readings: Reading[], snapshotValue: number, p: Phrasing): CountAnswer & { value?: number } {
+function answerCurrent(interp: Interpretation, readings: Reading[], snapshotValue: number, p: Phrasing): CountAnswer & { value?: number; expired?: Reading } {
   const reading = readingAt(readings, interp.to);
-  const value = reading ? reading.value : p.isNow ? snapshotValue : undefined;
   const [one, many] = interp.metric === 'vehicles' ? ['vehicle', 'vehicles'] : ['person', 'people'];
+  const expired = reading ? undefined : expiredAt(readings, interp.to);
+  if (expired) {
+    // the last count is too old to hold (COUNT_HOLD_MS): nothing has been counted since, said with its time
+    const was = expired.value === 1 ? `1 ${one} was` : `${expired.value} ${many} were`;
+    return {
+      answer: `No ${many} have been seen in ${p.place} since ${p.moment(expired.at)} (${ago(expired.at, interp.to)}), when ${was} counted; ${p.when} there is no newer count.`,
+      supporting: [expired.record],
+      value: 0,
+      expired,
+    };
+  }
+  const value = reading ? reading.value : p.isNow ? snapshotValue : undefined;
   if (value === undefined) {
     return { answer: `There is no ${one} count for ${p.place} ${p.when}: no readings by then.`, supporting: [] };
   }
@@ -276,6 +318,12 @@ function answerPresence(interp: Interpretation, detections: DetectionRecord[], r
   if (interp.from === interp.to) {
     const current = answerCurrent(interp, readings, snapshotValue, p);
     if (current.value === undefined) return current;
+    if (current.expired) {
+      // "is it free of vehicles?" with the last one counted yesterday: none seen since, said so
+      const last = current.expired;
+      const since = `no ${many} have been seen in ${p.place} since ${p.moment(last.at)} (${ago(last.at, interp.to)}), when ${last.value === 1 ? `1 ${one} was` : `${last.value} ${many} were`} counted`;
+      return { answer: `${interp.expect_empty ? 'Yes' : 'No'}, ${since}.`, supporting: current.supporting };
+    }
     const n = current.value;
     const be = p.isNow ? (n === 1 ? 'is' : 'are') : n === 1 ? 'was' : 'were';
     const people = `${plural(n, one, many)} ${be} in ${p.place} ${p.when}`;
@@ -293,7 +341,7 @@ function answerPresence(interp: Interpretation, detections: DetectionRecord[], r
   // A reading from before the range is evidence of presence during it only while fresh: live
   // sources repeat unchanged counts every minute, so an older one that was not repeated says
   // nothing about the range ("any cars in the last 10 minutes?" with a car counted 16 minutes ago).
-  const carried = readingAt(readings, interp.from);
+  const carried = lastReadingBefore(readings, interp.from);
   const staleCarried = carried && carried.at < interp.from && interp.from - carried.at > READING_FRESH_MS ? carried : undefined;
   const span = readingsOver(readings, interp.from, interp.to).filter((r) => r.value > 0 && r !== staleCarried);
   const events = detections.filter(
@@ -365,6 +413,7 @@ function answerCrowdLevel(interp: Interpretation, readings: Reading[], scene: Sc
 }
 
 function lowerFirst(s: string): string {
+  if (/^No /.test(s)) return `no ${s.slice(3)}`;
   return /^The /.test(s) ? `the ${s.slice(4)}` : s;
 }
 
@@ -396,6 +445,7 @@ function answerCrowd(interp: Interpretation, readings: Reading[], scene: SceneSn
   }
   const current = answerCurrent({ ...interp, metric: 'people' }, readings, scene.people, p);
   if (current.value === undefined) return current;
+  if (current.expired) return { answer: current.answer, supporting: current.supporting, people: 0 };
   const share = scene.capacity > 0 ? `, ${percent(current.value)}` : capacityNote;
   return {
     answer: `${capitalise(p.place)} ${p.isNow ? 'has' : 'had'} ${plural(current.value, 'person', 'people')} ${p.when}${share}.`,
@@ -489,7 +539,8 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
       if (current.value === undefined) return current;
       value = current.value;
       const be = p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were';
-      figure = `${plural(value, one, many)} ${be} in ${p.place} ${p.when}`;
+      // a count too old to hold is said as what it is, never as the present (COUNT_HOLD_MS)
+      figure = current.expired ? lowerFirst(current.answer.replace(/\.$/, '')) : `${plural(value, one, many)} ${be} in ${p.place} ${p.when}`;
       supporting = current.supporting;
       break;
     }
@@ -572,8 +623,8 @@ function answerBothTrends(interp: Interpretation, people: Reading[], vehicles: R
 function answerEmptyOfAll(interp: Interpretation, detections: DetectionRecord[], people: Reading[], vehicles: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
   const be = (n: number) => (p.isNow ? (n === 1 ? 'is' : 'are') : n === 1 ? 'was' : 'were');
   if (interp.from === interp.to) {
-    const n = readingAt(people, interp.to)?.value ?? (p.isNow ? scene.people : undefined);
-    const v = readingAt(vehicles, interp.to)?.value ?? (p.isNow ? scene.vehicles : undefined);
+    const n = valueAt(people, interp.to, p.isNow ? scene.people : undefined);
+    const v = valueAt(vehicles, interp.to, p.isNow ? scene.vehicles : undefined);
     if (n === undefined && v === undefined) return { answer: `I have no readings for ${p.place} ${p.when}.`, supporting: [] };
     const present = [n ? plural(n, 'person', 'people') : '', v ? plural(v, 'vehicle', 'vehicles') : ''].filter(Boolean);
     const supporting = [readingAt(people, interp.to)?.record, readingAt(vehicles, interp.to)?.record].filter((d): d is DetectionRecord => Boolean(d));
@@ -615,7 +666,7 @@ function answerLastSeen(interp: Interpretation, detections: DetectionRecord[], r
   const vehicles = interp.metric === 'vehicles';
   const [one, many] = interp.subtype ? [`${interp.subtype} person`, `${interp.subtype} people`] : nouns(interp);
   const current = readingAt(readings, interp.to);
-  const atEnd = p.isNowRange ? current?.value ?? snapshotValue : current?.value ?? 0;
+  const atEnd = valueAt(readings, interp.to, p.isNowRange ? snapshotValue : 0) ?? 0;
   if (interp.expect_empty) {
     if (p.isNowRange && atEnd === 0) {
       return { answer: `${capitalise(p.place)} is empty now (${p.moment(current?.at ?? interp.to)}).`, supporting: current ? [current.record] : [] };
@@ -690,13 +741,25 @@ function answerFirstSeen(interp: Interpretation, detections: DetectionRecord[], 
     const already = carriedCount
       ? `${plural(carriedCount.value, one, many)} ${carriedCount.value === 1 ? 'was' : 'were'} already in ${p.place} when that began (counted at ${p.moment(carriedCount.at)})`
       : `a ${one} was already in ${p.place} when that began (there since ${p.moment(arrivedAt(carriedTrack!))})`;
+    // the first reading inside the range is said too when it comes before the first rise, so the
+    // answer always gives what the range's own readings show first
+    const inside = carriedCount ? positive[0] : undefined;
+    const firstInside = inside && (!firstAfter || inside.at < firstAfter.at)
+      ? `; the first count inside it, at ${p.moment(inside.at)}, showed ${plural(inside.value, one, many)}`
+      : '';
     const next = firstAfter ? `; the first to arrive after that came at ${p.moment(firstAfter.at)}` : '';
-    const supporting = [carriedCount?.record ?? carriedTrack!, ...(firstAfter ? [firstAfter] : [])];
-    return { answer: `${capitalise(p.when)}, ${already}${next}.`, supporting };
+    const supporting = [carriedCount?.record ?? carriedTrack!, ...(inside && firstInside ? [inside.record] : []), ...(firstAfter ? [firstAfter] : [])];
+    return { answer: `${capitalise(p.when)}, ${already}${firstInside}${next}.`, supporting };
   }
-  if (!firstAfter) return { answer: `No ${one} was seen in ${p.place} ${p.when}.`, supporting: [] };
+  // a count from long before the range (COUNT_HOLD_MS) says nothing about what was there when it
+  // began: the first sighting is the first inside it, and the old count is said as what it is
+  const old = interp.subtype ? undefined : expiredAt(readings, interp.from);
+  const before = old && old.value > 0
+    ? `; the last count before that, at ${p.moment(old.at)}, showed ${plural(old.value, one, many)}, too long before to tell what was there when it began`
+    : '';
+  if (!firstAfter) return { answer: `No ${one} was seen in ${p.place} ${p.when}${before}.`, supporting: old && before ? [old.record] : [] };
   return {
-    answer: `The first ${one} ${p.when} was seen in ${p.place} at ${p.moment(firstAfter.at)} (${ago(firstAfter.at, interp.asked_at)}).`,
+    answer: `The first ${one} ${p.when} was seen in ${p.place} at ${p.moment(firstAfter.at)} (${ago(firstAfter.at, interp.asked_at)})${before}.`,
     supporting: [firstAfter],
   };
 }
@@ -715,6 +778,16 @@ function answerLastArrival(interp: Interpretation, detections: DetectionRecord[]
   } else {
     const { records } = increasesOf(readingsOver(readings, interp.from, interp.to));
     arrival = records[records.length - 1];
+    // a counter shows an arrival only as a rise; one that came as another left, or between sparse
+    // readings, does not show: a later sighting is said too, so the answer is never older than one
+    const sighted = readings.filter((r) => r.at >= interp.from && r.at <= interp.to && r.value > 0).pop();
+    if (sighted && (!arrival || sighted.at > arrival.at)) {
+      const rise = arrival ? `; the count last rose, the latest arrival it shows for certain, at ${p.moment(arrival.at)} (${ago(arrival.at, interp.to)})` : '';
+      return {
+        answer: `The latest ${one} sighting in ${p.place} was at ${p.moment(sighted.at)} (${ago(sighted.at, interp.to)})${rise}.`,
+        supporting: [sighted.record, ...(arrival ? [arrival] : [])],
+      };
+    }
   }
   if (!arrival) return { answer: `No ${one} arrived in ${p.place} ${p.when}.`, supporting: [] };
   return {
@@ -813,7 +886,7 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
   const [one, many] = interp.subtype ? [`${interp.subtype} person`, `${interp.subtype} people`] : nouns(interp);
   const stays = staysOf(detections, interp);
   const nowReading = readingAt(readings, interp.to);
-  const countNow = nowReading ? nowReading.value : p.isNowRange ? snapshotValue : undefined;
+  const countNow = valueAt(readings, interp.to, p.isNowRange ? snapshotValue : undefined);
   const present = stays.filter(
     (s) => interp.to - s.last <= STILL_PRESENT_MS && !readings.some((r) => r.at > s.last && r.at <= interp.to && r.value === 0),
   );
@@ -880,7 +953,7 @@ function answerVsUsual(interp: Interpretation, readings: Reading[], baseline: De
   let figure: string;
   if (interp.from === interp.to) {
     const current = answerCurrent(interp, readings, snapshotValue, p);
-    if (current.value === undefined) return current;
+    if (current.value === undefined || current.expired) return current;
     value = current.value;
     supporting = current.supporting;
     figure = `${plural(value, one, many)} ${p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were'} in ${p.place} ${p.when}`;
@@ -940,8 +1013,8 @@ function answerSummary(interp: Interpretation, detections: DetectionRecord[], pe
   const supporting: DetectionRecord[] = [];
   const parts: string[] = [];
   if (interp.from === interp.to) {
-    const n = readingAt(people, interp.to)?.value ?? (p.isNow ? scene.people : undefined);
-    const v = readingAt(vehicles, interp.to)?.value ?? (p.isNow ? scene.vehicles : undefined);
+    const n = valueAt(people, interp.to, p.isNow ? scene.people : undefined);
+    const v = valueAt(vehicles, interp.to, p.isNow ? scene.vehicles : undefined);
     if (n === undefined && v === undefined) return { answer: `I have no readings for ${p.place} ${p.when}.`, supporting: [] };
     if (n !== undefined) parts.push(n === 0 ? 'no people' : plural(n, 'person', 'people'));
     if (v !== undefined && (v > 0 || vehicles.length > 0)) parts.push(v === 0 ? 'no vehicles' : plural(v, 'vehicle', 'vehicles'));
@@ -1070,11 +1143,17 @@ function withOtherReading(interp: Interpretation, answer: string, history: Detec
 /**
  * "compare this morning with yesterday morning": each time's figures side by side, the average
  * (time-weighted) and the most at once for a span, the count for a moment, and which is higher.
+ * The measure that decides is said (docs/decisions.md, "Scene questions: round C"): for a moment,
+ * the counts (any difference is one); for spans, the average and the peak, each against its own
+ * threshold (the average: 10% or half a person or vehicle, the noise of a time-weighted mean; the
+ * peak: 10% and at least one). When one is about the same, the other decides; when they point
+ * opposite ways, there is no yes or no.
  */
-function answerCompare(interp: Interpretation, readings: Reading[], otherReadings: Reading[], p: Phrasing): CountAnswer {
+function answerCompare(interp: Interpretation, readings: Reading[], otherReadings: Reading[], p: Phrasing): CountAnswer & { direction?: 'up' | 'down' | 'flat'; sentence?: string } {
   const [one, many] = nouns(interp);
   const other = interp.compare_with!;
-  const figures = (rs: Reading[], from: number, to: number, label: string) => {
+  type Side = { value: number; peak?: number; text: string; records: DetectionRecord[] };
+  const figures = (rs: Reading[], from: number, to: number, label: string): Side | undefined => {
     if (from === to) {
       const r = readingAt(rs, to);
       return r ? { value: r.value, text: `${label}: ${plural(r.value, one, many)}`, records: [r.record] } : undefined;
@@ -1085,6 +1164,7 @@ function answerCompare(interp: Interpretation, readings: Reading[], otherReading
     if (average === undefined || !peak) return undefined;
     return {
       value: average,
+      peak: peak.value,
       text: `${label}: on average ${formatNumber(average)} ${many}, at most ${peak.value} at once (at ${formatMoment(peak.at, interp.time_zone, interp.asked_at)})`,
       records: [peak.reading.record],
     };
@@ -1095,12 +1175,36 @@ function answerCompare(interp: Interpretation, readings: Reading[], otherReading
     const missing = !a ? p.when : other.label;
     return { answer: `I cannot compare: there are no ${one} counts for ${p.place} ${missing}.${a ? ` ${a.text}.` : b ? ` ${capitalise(b.text)}.` : ''}`, supporting: [...(a?.records ?? []), ...(b?.records ?? [])] };
   }
-  const tolerance = Math.max(0.5, 0.1 * Math.max(a.value, b.value));
-  const direction = a.value - b.value > tolerance ? 'up' : b.value - a.value > tolerance ? 'down' : 'same';
-  const verdict = direction === 'up' ? `more ${many} ${p.when}` : direction === 'down' ? `fewer ${many} ${p.when}` : 'about the same';
+  const dir = (x: number, y: number, tolerance: number): 'up' | 'down' | 'same' => (x - y > tolerance ? 'up' : y - x > tolerance ? 'down' : 'same');
+  let direction: 'up' | 'down' | 'same' | 'mixed';
+  let measure: string;
+  if (a.peak === undefined || b.peak === undefined) {
+    direction = dir(a.value, b.value, 0.5);
+    measure = '';
+  } else {
+    const byAverage = dir(a.value, b.value, Math.max(0.5, 0.1 * Math.max(a.value, b.value)));
+    const byPeak = dir(a.peak, b.peak, Math.max(0.5, 0.1 * Math.max(a.peak, b.peak)));
+    direction = byAverage === byPeak ? byAverage : byAverage === 'same' ? byPeak : byPeak === 'same' ? byAverage : 'mixed';
+    const avg = `on average ${formatNumber(a.value)} against ${formatNumber(b.value)}`;
+    const most = `at most ${a.peak} at once against ${b.peak}`;
+    measure =
+      direction === 'mixed' ? ` (${avg}, but ${most})`
+        : byAverage === byPeak ? ` (${avg}; ${most})`
+          : byAverage === 'same' ? ` by the most at once (${most}; ${avg}, about the same)`
+            : ` on average (${avg}; ${most}, about the same)`;
+  }
+  const verdict =
+    direction === 'up' ? `more ${many} ${p.when}${measure}`
+      : direction === 'down' ? `fewer ${many} ${p.when}${measure}`
+        : direction === 'mixed' ? `neither clearly more nor fewer${measure}`
+          : `about the same${measure}`;
   const sentence = `${a.text}; ${b.text} — ${verdict}`;
-  const answer = interp.yes_no && interp.direction ? `${direction === interp.direction ? 'Yes' : 'No'}. ${sentence}.` : `In ${p.place}: ${sentence}.`;
-  return { answer, supporting: [...a.records, ...b.records] };
+  const moved = direction === 'same' || direction === 'mixed' ? 'flat' : direction;
+  if (interp.yes_no && interp.direction) {
+    if (direction === 'mixed') return { answer: `Partly: ${sentence}.`, supporting: [...a.records, ...b.records], sentence: `in ${p.place}: ${sentence}` };
+    return { answer: `${direction === interp.direction ? 'Yes' : 'No'}. ${sentence}.`, supporting: [...a.records, ...b.records], direction: moved, sentence: `in ${p.place}: ${sentence}` };
+  }
+  return { answer: `In ${p.place}: ${sentence}.`, supporting: [...a.records, ...b.records], ...(direction === 'mixed' ? {} : { direction: moved }), sentence: `in ${p.place}: ${sentence}` };
 }
 
 function capitalise(s: string): string {
@@ -1127,7 +1231,16 @@ export function answerQuery(
     const parts = (['people', 'vehicles'] as const).map((metric) =>
       answerCompare({ ...interp, metric, yes_no: false }, metric === 'vehicles' ? vehicles : people, readingsOf(baseline[0] ?? [], metric === 'vehicles' ? 'vehicle' : 'person_count'), p),
     );
-    result = { answer: parts.map((r) => r.answer).join(' '), supporting: parts.flatMap((r) => r.supporting) };
+    const supporting = parts.flatMap((r) => r.supporting);
+    // "was it busier …?" there: yes or no only when the two counts agree (as for trends)
+    const known = parts.filter((r) => r.sentence !== undefined);
+    const moved = parts.map((r) => r.direction).filter((d): d is 'up' | 'down' | 'flat' => d !== undefined);
+    const verdict = interp.direction && interp.yes_no && known.length > 0 && moved.length === known.length ? verdictOfBoth(interp.direction, moved) : undefined;
+    result = verdict
+      ? { answer: `${verdict}, ${known.map((r) => r.sentence).join('; and ')}.`, supporting }
+      : interp.direction && interp.yes_no && known.length > 0
+        ? { answer: `Partly: ${known.map((r) => r.sentence).join('; and ')}.`, supporting }
+        : { answer: parts.map((r) => r.answer).join(' '), supporting };
   } else switch (interp.metric) {
     case 'anomalies':
       result =
@@ -1217,11 +1330,15 @@ export function answerQuery(
   if (interp.vehicle_kinds?.length) {
     // "how many trucks": the count is of every vehicle, and the answer says so (docs/decisions.md, "Scene questions: the second round")
     const kinds = interp.vehicle_kinds.map((k) => `"${k}"`).join(' and ');
-    result = { ...result, answer: `${result.answer} The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, so that figure is every vehicle.` };
+    const bound =
+      interp.aggregate === 'first_seen' ? `so that is the first vehicle of any kind: the first ${kinds} came then or later`
+        : interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' ? `so that is the last vehicle of any kind: the last ${kinds} came then or earlier`
+          : 'so that figure is every vehicle';
+    result = { ...result, answer: `${result.answer} The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.` };
   }
 
   // Density at the moment the answer is about; otherwise at the end of the range.
-  const peopleAtEnd = readingAt(people, interp.to)?.value ?? (p.isNow ? scene.people : 0);
+  const peopleAtEnd = valueAt(people, interp.to, p.isNow ? scene.people : 0) ?? 0;
   const crowdDensity = roundDensity(result.people ?? peopleAtEnd, scene.capacity);
   const anomalyFlag =
     detections.some((d) => inRange(d, interp.from, interp.to) && isAnomalousPerson(d)) ||

@@ -1,5 +1,6 @@
 import { findTimePhrase } from '../../../platform/language/index.ts';
-import { rewriteSpokenClock } from './spoken-clock.ts';
+import { rewriteClockPhrases } from '../../../platform/language/time/clock-phrases.ts';
+import { overnightSpan } from '../../../platform/language/time/overnight.ts';
 import { readTimeComparison, type ComparisonOfTimes } from './query-compare.ts';
 import { describeUnderstood, leftoverActionWords, notCoveredReason } from './query-coverage.ts';
 import { describeKindQuestion, interpretKindQuestion } from './query-kinds.ts';
@@ -93,6 +94,8 @@ const NEGATIONS = new Set(['not', 'never', 'no', 'nor', 'neither', 'nobody', 'no
 const PLACE_STATE_WORDS = new Set(['empty', 'occupied', 'vacant', 'unoccupied', 'deserted']);
 /** Locations where "empty" or "occupied" may well mean vehicles. */
 const VEHICLE_PLACES = ['lot', 'parking', 'carpark', 'garage', 'driveway', 'dock', 'bay', 'road', 'street', 'loading'];
+/** Places where cars park: a count with nothing named there could be of people or of cars. */
+const PARKING_PLACES = ['lot', 'parking', 'carpark', 'garage', 'driveway'];
 /** Words that open a yes/no question ("is the lobby empty", "any strangers", "someone hanging around?"). */
 const YES_NO_STARTERS = new Set([
   ...AUXILIARY_VERBS, 'am', 'any', 'anyone', 'anybody', 'someone', 'somebody', 'anything', 'something', 'nobody', 'can', 'could',
@@ -178,6 +181,14 @@ function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string
   }
   if (roles.has('crowd')) return 'crowd_density';
   if (roles.has('people')) return 'people';
+  // "how many were there at 2pm?", "reception numbers": a count with nothing named is of people,
+  // the scene's main figure (as "the peak" alone is), except where cars park, where it could be either
+  if (roles.has('count') && !roles.has('animals') && !roles.has('other_animal')) {
+    if (PARKING_PLACES.some((w) => locationWords(location).includes(w))) {
+      refuse(`People or vehicles? Ask e.g. "how many cars are in the ${describeLocation(location)}?" or "how many people are in the ${describeLocation(location)}?"`);
+    }
+    return 'people';
+  }
   return refuse(
     `I could not tell what to count: ask about people, vehicles, how crowded the ${describeLocation(location)} is, or anything unusual.`,
   );
@@ -444,7 +455,7 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
   const absence = ABSENCE_PATTERN.exec(normalised);
   const withoutAbsence = absence ? `${normalised.slice(0, absence.index)} ${normalised.slice(absence.index + absence[0].length)}` : normalised;
   const comparisons = extractComparisons(withoutAbsence);
-  comparisons.text = rewriteSpokenClock(comparisons.text);
+  comparisons.text = rewriteClockPhrases(comparisons.text);
   // "has foot traffic picked up?": "picked up" at the end of a question is a rise, not a detection
   const prepared = comparisons.text
     .replace(/\bpicked up(?=\s*$)/, 'pickingup')
@@ -456,9 +467,22 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
   const compared = readTimeComparison(prepared, { now, timeZone });
   const { phrase, remainder } = compared
     ? { phrase: { kind: 'range' as const, from: compared.first.from, to: compared.first.to, label: compared.first.label, phrase: compared.first.phrase ?? 'now' }, remainder: compared.rest }
-    : findTimePhrase(prepared, { now, timeZone });
+    : readOvernight(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone });
   const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
   return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens), compared, alsoWhen: alsoWhen !== null };
+}
+
+/**
+ * "anyone here overnight?": the night part of the day (overnight.ts), not the evening before it.
+ * Only when it is the question's one time phrase; "at 2am overnight" is left to the shared reader.
+ */
+function readOvernight(text: string, now: number, timeZone: string): ReturnType<typeof findTimePhrase> | undefined {
+  const m = /\bovernight\b/.exec(text);
+  if (!m) return undefined;
+  const rest = `${text.slice(0, m.index)}${' '.repeat(m[0].length)}${text.slice(m.index + m[0].length)}`;
+  if (findTimePhrase(rest, { now, timeZone }).phrase.kind !== 'none') return undefined;
+  const span = overnightSpan(now, timeZone);
+  return { phrase: { kind: 'range', from: span.from, to: span.to, label: span.label, phrase: 'overnight' }, remainder: rest };
 }
 
 /** What the reading understood, for a refusal that says so (see query-coverage.ts). */
@@ -489,6 +513,13 @@ function checkCoverage(reading: Reading, location: string): void {
   if (absence && phrase.kind === 'none') {
     refuse(`I do not know when "${absence[0].trim()}" was; name the time, e.g. "between 2 and 5pm" or "this afternoon".`);
   }
+  // a word not understood is said before anything read around it is judged ("at half two flurbish
+  // yesterday" is not two times, it is a time with a word in it that was not read)
+  if (phrase.kind === 'several') {
+    const timeWords = new Set(phrase.phrases.flatMap((x) => x.toLowerCase().split(/[^a-z0-9:]+/)));
+    const strange = unknown.filter((w) => w !== 'afterhours' && !timeWords.has(w));
+    if (strange.length > 0) refuse(notCoveredReason(understoodOf(reading, location), strange));
+  }
   if (phrase.kind === 'several') {
     refuse(`The question names more than one time (${quote(phrase.phrases)}); ask about one time span.`);
   }
@@ -503,8 +534,9 @@ function checkCoverage(reading: Reading, location: string): void {
     refuse('That asks about the future; I can only answer about what the cameras have already seen.');
   }
   if (otherPlaces.length > 0) {
+    // what was understood first, as every coverage refusal says it (query-coverage.ts)
     refuse(
-      `This scene covers the ${describeLocation(location)}; I cannot answer about ${quote(otherPlaces)}. Query that location's scene instead.`,
+      `I understood ${understoodOf(reading, location)}, but this scene covers the ${describeLocation(location)}; I cannot answer about ${quote(otherPlaces)}. Query that location's scene instead.`,
     );
   }
   if (unknown.includes('afterhours')) {
@@ -588,7 +620,7 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
     refuse('The question names a length of stay I could not tie to the rest; ask e.g. "anyone here longer than 10 minutes?"');
   }
   if (reading.alsoWhen && !ANSWERS_WITH_TIME.has(resolved.aggregate)) refuse('That is more than one question; ask them one at a time.');
-  if (r.vehicleKinds.length > 0 && (resolved.metric !== 'vehicles' || !COUNTING_AGGREGATES.has(resolved.aggregate))) {
+  if (r.vehicleKinds.length > 0 && (resolved.metric !== 'vehicles' || !(COUNTING_AGGREGATES.has(resolved.aggregate) || SIGHTING_AGGREGATES.has(resolved.aggregate)))) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(r.vehicleKinds)} apart from other vehicles; ask how many vehicles there are.`);
   }
   return finish(r, resolved);
@@ -609,6 +641,12 @@ function readChangeWords(reading: Reading): void {
     if (LEVEL_WORDS.quiet.includes(next.word)) roles.add('trend_down');
   });
 }
+
+/**
+ * Aggregates that give the time of a sighting: for a kind of vehicle the cameras do not tell apart
+ * ("the last lorry"), the last (or first) vehicle of any kind is a bound on it, and the answer says so.
+ */
+const SIGHTING_AGGREGATES = new Set<Aggregate>(['last_seen', 'last_arrival', 'first_seen']);
 
 /** Aggregates that give a count, which may carry "I cannot tell trucks from other vehicles". */
 const COUNTING_AGGREGATES = new Set<Aggregate>(['current', 'peak', 'average', 'minimum', 'arrivals', 'compare']);
@@ -666,7 +704,9 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   };
   const countAsked = roles.has('count') && !yesNo;
   const vehicleKinds = tokens.filter((t) => t.roles.has('vehicle_kind')).map((t) => t.word);
-  if (vehicleKinds.length > 0 && !countAsked) {
+  // "when did the last lorry come in": the last vehicle of any kind bounds it (said in the answer)
+  const whenAsked = (roles.has('last') || roles.has('first')) && !yesNo;
+  if (vehicleKinds.length > 0 && !countAsked && !whenAsked) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(vehicleKinds)} apart from other vehicles; ask about vehicles or cars.`);
   }
   return {
@@ -770,7 +810,13 @@ function resolveDwell(r: Resolving): Resolved {
   if (roles.has('empty')) refuse('I can tell how long people stayed, not how long the place was empty.');
   const metric = metricFor(roles);
   if (roles.has('unrecognized') && metric !== 'people') refuse('Unrecognized is said of people, not vehicles.');
-  const range = r.rangeish || r.phrase.kind !== 'none' ? r.spanRange('a question about how long') : r.windowRange();
+  // "how long was the person at 2am here for": the stays around that moment (half an hour either
+  // side, as "around 2" is read), since a stay is a span and the moment only says which
+  const { phrase } = r;
+  const range: Range =
+    phrase.kind === 'point' && !phrase.around
+      ? { from: phrase.at - USUAL_MOMENT_SPAN_MS, to: Math.min(phrase.at + USUAL_MOMENT_SPAN_MS, r.ctx.now), label: phrase.label.replace(/^at\s+/, 'around '), phrase: phrase.phrase }
+      : r.rangeish || phrase.kind !== 'none' ? r.spanRange('a question about how long') : r.windowRange();
   const words = new Set(tokens.map((t) => t.word));
   // "how long has he been here" asks about a stay still going on; "how long did/do people stay",
   // "average dwell", "the longest stay" ask about the stays of the range
@@ -1031,7 +1077,7 @@ function interpretAnimalQuestion(
 
 const HALF_DAY_MS = 12 * 3_600_000;
 /** Words that say which half of the day a clock time is in. */
-const HALF_OF_DAY = /\b(?:am|pm|morning|afternoon|evening|night|tonight|noon|midnight|lunch|lunchtime)\b/;
+const HALF_OF_DAY = /(?:\b|(?<=\d))(?:am|pm)\b|\b(?:morning|afternoon|evening|night|tonight|noon|midnight|lunch|lunchtime)\b/;
 
 /**
  * "at 8:30 yesterday", "at 7:45 on Monday": a clock time from 1 to 12 said without morning or
