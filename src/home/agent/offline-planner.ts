@@ -193,6 +193,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
       : `I'm not sure what you'd like me to do there. ${HELP_TEXT}`;
     return plan;
   }
+  // "kill all the watches but leave the pool one running": what the message keeps is out of its "all"
+  const keptIds = readings.filter((r) => r.intent === 'keep').flatMap((r) => r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+  if (keptIds.length) for (const r of readings) if (r.intent === 'stand_down' && r.wantsAll) r.exceptSensorIds = [...r.exceptSensorIds, ...keptIds];
   // coverage before action: a request that changes the household acts only on a reading that
   // used every word that could change it (see docs/decisions.md, "Coverage before action")
   const uncovered = findUncoveredRequest(readings);
@@ -395,7 +398,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
     // after the request is no request of its own and names no place to act on (docs/decisions.md,
     // "Reasons are not requests")
-    if (prev && isReasonClause(r, ctx)) {
+    if (prev && (isReasonClause(r, ctx) || (readings.some((x) => x.intent && STATE_INTENTS.has(x.intent)) && isStatementSentence(r)))) {
       r.mentions = [];
       r.hasReference = false;
       r.conditions = [];
@@ -443,7 +446,8 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       if (earlier) r.time = earlier.time;
     }
     // "front door contact, 9pm to 7am please": a place and a window, nothing else, is a watch
-    if (!r.intent && !r.outOfScope && !r.question && r.mentions.length && (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset) && !r.time.past) {
+    // ("pool gate, 90 min", "front door cam for the next 2.5 hrs": a place and how long)
+    if (!r.intent && !r.outOfScope && !r.question && r.mentions.length && (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset || r.time.durationMs !== undefined) && !r.time.past) {
       r.intent = 'create_watch';
     }
     // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
@@ -536,6 +540,20 @@ function isReasonClause(r: Reading, ctx: HouseholdContext): boolean {
   // "it's the garage I meant", "it too": a correction or a follow-up naming a place, not a reason
   if (words[0] === 'it' && r.mentions.length && !words.some((x) => ['was', 'were', 'been', 'has', 'had', 'keeps', 'is'].includes(x))) return false;
   return isReasonSpan(r.tokens, r.clause.from, r.clause.to, ctx);
+}
+
+/**
+ * A sentence of its own, after a request, that tells how things are or were rather than asking
+ * for anything: "Black Friday deliveries and porch pirates are a thing around here", "Someone had
+ * the neighbours' shed done over on Tuesday". Its places and times describe the world (no watch on
+ * "porch pirates", no window on Tuesday); a sentence that sets a time ("we leave at 6") is not one.
+ */
+function isStatementSentence(r: Reading): boolean {
+  if (r.intent || r.question || r.outOfScope || !r.clause.newSentence) return false;
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const past = words.some((w) => ['had', 'was', 'were', 'did', 'got', 'went', 'came', 'broke', 'stole', 'nicked', 'tried'].includes(w));
+  const be = words.slice(1).some((w) => ['is', 'are'].includes(w));
+  return past || (be && r.time.anchors.length === 0 && !r.time.night && !r.time.durationMs);
 }
 
 /** Where a clause's request ends when a reason follows it after a comma (the clause's end when none does). */
@@ -694,14 +712,14 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     peopleQuestion,
     hasReference,
     // "we're back, you can relax": every watch stands down
-    wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k)) ||
+    wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k) && !(w === 'all' && words[k - 1] === 'at')) ||
       (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
     negated,
     question,
     outOfScope,
     excluded,
-    exceptSensorIds: rawMentions.filter((m) => tokens.slice(Math.max(from, m.start - 4), m.start).some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'not', 'without'].includes(t.text)))
+    exceptSensorIds: rawMentions.filter((m) => tokens.slice(Math.max(from, m.start - 4), m.start).some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)))
       .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)),
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')),
     urls,
@@ -728,12 +746,12 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
     for (let k = m.start; k < m.end; k++) used.add(k);
     // "not the driveway", "except the nursery": the word that puts it out
     for (let k = m.start - 1; k >= Math.max(from, m.start - 3); k--) {
-      if (['not', 'except', 'excluding', 'without', 'besides', 'but', 'apart'].includes(tokens[k].text)) used.add(k);
+      if (['not', 'except', 'excluding', 'without', 'besides', 'but', 'apart', 'aside', 'other', 'than', 'minus'].includes(tokens[k].text)) used.add(k);
     }
   }
   // "everything except the nursery": the word that takes the places after it out
   for (let k = from; k < to; k++) {
-    if (['except', 'excluding', 'besides', 'but', 'apart'].includes(tokens[k].text) && [1, 2, 3].some((d) => used.has(k + d))) used.add(k);
+    if (['except', 'excluding', 'besides', 'but', 'apart', 'aside', 'minus'].includes(tokens[k].text) && [1, 2, 3].some((d) => used.has(k + d))) used.add(k);
   }
   // "no sorry, I meant …": the words that open a correction
   for (let k = from; k < to && CORRECTION_OPENERS.has(tokens[k].text); k++) used.add(k);
@@ -775,7 +793,9 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
   }
   const group = out.find((m) => m.place.type === 'group' && m.place.wholeHome);
   if (group) {
-    const exceptAt = tokens.findIndex((t, k) => k >= group.end && ['except', 'but', 'besides'].includes(t.text));
+    // "all the cameras except / but / apart from / other than / without the den"
+    const exceptAt = tokens.findIndex((t, k) => k >= group.end && (['except', 'but', 'besides', 'excluding', 'without', 'minus'].includes(t.text) ||
+      (['apart', 'aside', 'other'].includes(t.text) && ['from', 'than'].includes(tokens[k + 1]?.text ?? ''))));
     if (exceptAt >= 0) {
       const excluded = out.filter((m) => m.start > exceptAt);
       const ids = new Set(excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
@@ -798,7 +818,9 @@ const NEGATIONS = new Set(['not', 'never', "n't"]);
 function isExcludedMention(tokens: Token[], start: number, from: number): boolean {
   for (let k = start - 1; k >= Math.max(0, from - 1, start - 3); k--) {
     const w = tokens[k].text;
-    if (['not', 'except', 'excluding', 'without', 'besides'].includes(w)) return true;
+    if (['not', 'except', 'excluding', 'without', 'besides', 'minus'].includes(w)) return true;
+    // "apart from the den", "other than the pool"
+    if (['apart', 'aside', 'other'].includes(w) && ['from', 'than'].includes(tokens[k + 1]?.text ?? '')) return true;
     if (!['the', 'my', 'our', 'but', 'apart', 'from', 'for', ','].includes(w)) return false;
   }
   return false;
@@ -1495,6 +1517,12 @@ function confirmLifting(r: Reading, how: (name: string) => string): string | und
 }
 
 function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {
+  // "turn it all off", "switch everything off": stop every watch, or mute every sensor? Both are
+  // readings of the words and they differ a lot — asked (only "mute" / "silence" says which)
+  const switchWords = (r.clause.cue?.matched ?? []).some((k) => ['turn', 'switch', 'shut'].includes(r.tokens[k].text));
+  if (mute && switchWords && r.mentions.length && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome && m.place.label === 'whole home')) {
+    return 'Do you want me to stand down every watch, or to mute every sensor (nothing watched or looked at until you unmute them)?';
+  }
   if (!mute) {
     const ask = confirmLifting(r, (name) => `unmute the ${name}`);
     if (ask) return ask;

@@ -98,6 +98,8 @@ function isHourWordAt(tokens: Token[], i: number): boolean {
   return !next || t.breakAfter !== '' || HOUR_WORD_FOLLOWERS.has(next.text);
 }
 const UNIT_AFTER = new Set(['hours', 'hour', 'hrs', 'hr', 'minutes', 'minute', 'mins', 'min', 'nights', 'night', 'days', 'day', 'weeks', 'quarters', 'quarter', 'people', 'times', 'of']);
+/** After "until we/they…": the end is when they are back, or gone — a time the agent cannot know. */
+const OPEN_END_WORDS = new Set(['back', 'home', 'return', 'returns', 'arrive', 'arrives', 'gone', 'left', 'leave', 'leaves', 'go', 'goes', 'finished', 'done']);
 const NIGHT_WORDS = new Set(['tonight', 'night', 'nights', 'overnight', 'nightly', 'evening', 'evenings', 'weeknight', 'weeknights']);
 const AWAY_WORDS = new Set(['away', 'holiday', 'holidays', 'vacation', 'gone', 'out', 'travelling', 'traveling', 'work', 'abroad']);
 
@@ -120,6 +122,9 @@ function parseCount(tokens: Token[], i: number): { value: number; length: number
   if (w === undefined) return undefined;
   if (/^\d+(\.\d+)?$/.test(w)) return { value: Number(w), length: 1 };
   if (w === 'half' && ['an', 'a'].includes(tokens[i + 1]?.text)) return { value: 0.5, length: 2 };
+  // "three quarters of an hour", "a quarter of an hour"
+  const quarters = ['three', 'a'].includes(w) && ['quarters', 'quarter'].includes(tokens[i + 1]?.text ?? '') && tokens[i + 2]?.text === 'of' && ['an', 'a'].includes(tokens[i + 3]?.text ?? '');
+  if (quarters) return { value: w === 'three' ? 0.75 : 0.25, length: 4 };
   if (w === 'a' && tokens[i + 1]?.text === 'couple' && tokens[i + 2]?.text === 'of') return { value: 2, length: 3 };
   if (w in NUMBER_WORDS) return { value: NUMBER_WORDS[w], length: 1 };
   return undefined;
@@ -244,10 +249,14 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       continue;
     }
     // "until I get back", "till we're home": an end the agent cannot know
-    if (END_WORDS.has(w) && ['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') &&
-      tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => ['back', 'home', 'return', 'returns', 'arrive', 'arrives'].includes(t.text))) {
+    if (END_WORDS.has(w) && (['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') ||
+      // "until the builders have gone", "till my son's home"
+      (['the', 'my', 'our', 'his', 'her', 'their'].includes(next ?? '') && !tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => /\d/.test(t.text) || t.text in SUN_WORDS))) &&
+      tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => OPEN_END_WORDS.has(t.text))) {
       spec.openEnded = true;
-      for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || ['i', 'we', 'they', 'he', 'she', 'you', 'get', 'come', 'am', 'are', 'be', 'back', 'home', 'return', 'returns', 'arrive', 'arrives'].includes(tokens[j].text)) take(j);
+      // "until they've gone", "till she leaves": an end nobody can tell the time of either
+      const upTo = i + 2 + tokens.slice(i + 2, Math.min(to, i + 5)).findIndex((t) => OPEN_END_WORDS.has(t.text));
+      for (let j = i; j <= upTo; j++) take(j);
       continue;
     }
     if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
@@ -325,6 +334,24 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       if (tokens[i + 1]?.text === 'light' && w === 'first') take(i + 1);
       continue;
     }
+    // "till the sun's up", "until the sun comes up", "from when the sun goes down"
+    if (w === 'sun') {
+      let k = i + 1;
+      if (['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'has', 'coming', 'going'].includes(tokens[k]?.text ?? '')) k++;
+      const t = tokens[k]?.text;
+      const event: SunEvent | undefined = t === 'up' || t === 'rises' || t === 'risen' ? 'sunrise' : t === 'down' || t === 'sets' || t === 'set' ? 'sunset' : undefined;
+      if (event) {
+        let role = getRoleBefore(tokens, prev === 'the' && tokens[i - 2]?.text === 'when' ? i - 1 : i, from);
+        if (role === 'point') role = event === 'sunset' ? 'start' : 'end';
+        spec.anchors.push({ kind: 'sun', event, role });
+        for (let j = i; j <= k; j++) take(j);
+        if (prev === 'the') take(i - 1);
+        if (prev && (END_WORDS.has(prev) || START_WORDS.has(prev))) take(i - 1);
+        if (tokens[i - 2] && (END_WORDS.has(tokens[i - 2].text) || START_WORDS.has(tokens[i - 2].text))) take(i - 2);
+        i = k;
+        continue;
+      }
+    }
     if (w === 'first' && next === 'light') { spec.anchors.push({ kind: 'sun', event: 'dawn', role: 'end' }); take(i, i + 1); i++; continue; }
     if (w === 'now') { take(i); continue; }
     if (w === 'bed' || w === 'sleep' || w === 'sleeping' || w === 'asleep') spec.sleepContext = true;
@@ -375,6 +402,25 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
   // a point between two anchors reads as the end: "sunset to 6", "from 10pm to 6am"
   const starts = spec.anchors.filter((a) => a.role === 'start');
   for (const a of spec.anchors) if (a.role === 'point' && starts.length) a.role = 'end';
+  // "from quarter past 4 to quarter of 9 tonight": an end said in the evening makes an earlier
+  // start without am/pm the same afternoon's (16:15), not the small hours'
+  {
+    const s0 = spec.anchors.find((a) => a.role === 'start');
+    const e0 = spec.anchors.find((a) => a.role === 'end');
+    if (s0?.kind === 'clock' && e0?.kind === 'clock' && !s0.meridiemCertain && e0.meridiemCertain && e0.hour >= 13 && s0.hour >= 1 && s0.hour < 12 && s0.hour + 12 < e0.hour) {
+      Object.assign(s0, { hour: s0.hour + 12, meridiemCertain: true });
+    }
+  }
+  // "between 7 and 9 this evening", "from 6 to 8 in the evening": the evening says pm for the
+  // start, and for an end later on the clock face ("from 10 this evening till 6" still ends at 06:00)
+  if (tokens.slice(from, to).some((t) => t.text === 'evening' || t.text === 'evenings') && !tokens.slice(from, to).some((t) => t.text === 'morning')) {
+    const start = spec.anchors.find((a) => a.role === 'start' || a.role === 'point');
+    if (start?.kind === 'clock' && !start.meridiemCertain && start.hour >= 1 && start.hour <= 11) {
+      const end = spec.anchors.find((a) => a.role === 'end');
+      if (end?.kind === 'clock' && !end.meridiemCertain && end.hour > start.hour && end.hour <= 11) Object.assign(end, { hour: end.hour + 12, meridiemCertain: true });
+      Object.assign(start, { hour: start.hour + 12, meridiemCertain: true });
+    }
+  }
   // "8 till 3 while I sleep" said in the morning after a night shift: sleep is not always at
   // night. With a start hour said without am/pm and no night word, the start is the next one to
   // come (resolveWatchWindow); "while I sleep" alone still means tonight
@@ -480,6 +526,11 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
     }
     // sentence ends stop chrono from joining "until 7. then 9pm"; chrono also joins "tonight until
     // 6:15" into one range that loses the clock, so "tonight" (read by extractTimeSpec) ends its phrase
+    // "till the sun's up": the sun, not Sunday
+    if (w === 'sun' && ['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'up', 'down', 'rises', 'sets', 'has', 'coming', 'going'].includes(tokens[i + 1]?.text ?? '')) {
+      pieces.push({ text: 'sunlight', tokens: [i], night: false });
+      continue;
+    }
     const ends = tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
     pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
   }
@@ -580,7 +631,10 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     }
     // chrono gives "from 7pm till 7am tomorrow" tomorrow's date at both ends; the day named after
     // "till" belongs to the end only, which resolves after the start anyway
-    const dayAfterEnd = r.end && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
+    // ("9 to 5 tomorrow", said with no am/pm and no night, is a day's range: tomorrow's, both ends)
+    const dayRange = !r.start.isCertain('meridiem') && r.end !== null && !r.end.isCertain('meridiem') && !/\b(tonight|night|evening)\b/.test(words) &&
+      r.start.get('hour')! % 12 < r.end.get('hour')! % 12 + 12 && (r.start.get('hour')! % 12) > (r.end.get('hour')! % 12) && r.start.get('hour')! % 12 >= 6;
+    const dayAfterEnd = r.end && !dayRange && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
       !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
     const date = dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
     const firstWord = words.split(/\s+/)[0];
