@@ -632,8 +632,8 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     // chrono gives "from 7pm till 7am tomorrow" tomorrow's date at both ends; the day named after
     // "till" belongs to the end only, which resolves after the start anyway
     // ("9 to 5 tomorrow", said with no am/pm and no night, is a day's range: tomorrow's, both ends)
-    const dayRange = !r.start.isCertain('meridiem') && r.end !== null && !r.end.isCertain('meridiem') && !/\b(tonight|night|evening)\b/.test(words) &&
-      r.start.get('hour')! % 12 < r.end.get('hour')! % 12 + 12 && (r.start.get('hour')! % 12) > (r.end.get('hour')! % 12) && r.start.get('hour')! % 12 >= 6;
+    const dayRange = r.end !== null && r.end !== undefined && !r.start.isCertain('meridiem') && !r.end.isCertain('meridiem') && !/\b(tonight|night|evening)\b/.test(words) &&
+      (r.start.get('hour')! % 12) > (r.end.get('hour')! % 12) && r.start.get('hour')! % 12 >= 6;
     const dayAfterEnd = r.end && !dayRange && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
       !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
     const date = dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
