@@ -2,7 +2,7 @@
  * Splits a normalised message into clauses ("watch the garage tonight and mute the nursery
  * camera" → two) and finds the intent of each from the cue table in vocabulary.ts.
  */
-import type { Token } from '../../platform/language/index.ts';
+import { parseWeekday, type Token } from '../../platform/language/index.ts';
 import { INTENT_CUES, type IntentKind } from './vocabulary.ts';
 
 export interface Clause {
@@ -149,7 +149,9 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
       start = i + 1;
       continue;
     }
-    const betweenTimes = t.text === 'and' && tokens.slice(Math.max(start, i - 3), i).some((x) => x.text === 'between');
+    // "between 7 and 9", "saturday and sunday night": one time, not two clauses
+    const betweenTimes = t.text === 'and' && (tokens.slice(Math.max(start, i - 3), i).some((x) => x.text === 'between') ||
+      (parseWeekday(tokens[i - 1]?.text ?? '') !== undefined && parseWeekday(tokens[i + 1]?.text ?? '') !== undefined));
     if (CONJUNCTIONS.has(t.text) && i > start && !betweenTimes) {
       pieces.push({ from: start, to: i, newSentence, contrast });
       newSentence = false;

@@ -19,7 +19,7 @@ import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWa
 import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
 const normalizeMessage = createNormalizer(listCorrectableWords());
-import { countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
+import { addDays, countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
 import type { WATCH_CONDITIONS } from './tools.ts';
 
 type Condition = (typeof WATCH_CONDITIONS)[number];
@@ -1099,6 +1099,12 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (r.time.past) {
     return "That time is already past, so I can't watch it. Did you mean from now on (for example \"tonight\"), or do you want to know what happened then?";
   }
+  if (r.time.doubtfulDate) return r.time.doubtfulDate;
+  // "tomorrow night" said at 00:40 on Friday: Friday night (the coming one) or Saturday night?
+  const wall = toWallClock(state.ctx.now, state.ctx.timeZone);
+  if (r.time.dayOffset === 1 && !r.time.date && wall.hour < 5 && r.tokens.some((t, k) => t.text === 'tomorrow' && r.time.consumed.has(k))) {
+    return `It's past midnight, so I'm not sure which day "tomorrow" is: do you mean today (${WEEKDAY_LABELS[wall.weekday]}) or ${WEEKDAY_LABELS[(wall.weekday + 1) % 7]}?`;
+  }
   if (r.time.openEnded && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined && !r.time.night && !r.time.weekend) {
     return 'Until when should I keep watching? Give me an end, like "until Sunday 6pm" or "for the next 3 days".';
   }
@@ -1214,12 +1220,16 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
   state.lastWatchId = `$ref:${callIndex}`;
   for (let n = 1; n < nights; n++) {
-    const next = resolveWatchWindow({ ...r.time, nights: 1, dayOffset: r.time.dayOffset + n }, state.ctx);
+    const d = r.time.date;
+    const next = resolveWatchWindow(d ? { ...r.time, nights: 1, date: { ...addDays(d, n), hour: 0, minute: 0 } }
+      : { ...r.time, nights: 1, dayOffset: r.time.dayOffset + n }, state.ctx);
     const more = { ...args, starts_at: new Date(next.startsAt).toISOString(), ends_at: new Date(next.endsAt).toISOString(), window: next.window };
     plan.calls.push({ tool: 'create_watch', args: more, subject, say: `I'm also watching the ${subject.replace(/ and /g, ' and the ')} ${describeSpan(next.startsAt, next.endsAt, next.recurrence, state.ctx)}.` });
   }
   return undefined;
 }
+
+const WEEKDAY_LABELS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** "from 17:21 to 07:27 tomorrow (sunset to sunrise), every night" in the home's time. */
 function describeSpan(startsAt: number, endsAt: number, recurrence: string, ctx: HouseholdContext): string {
@@ -1340,6 +1350,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
   }
+  if (r.time.doubtfulDate) return r.time.doubtfulDate;
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
   if (words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) && !r.startRequested && !(r.time.anchors.some((a) => a.role === 'start') && r.time.anchors.some((a) => a.role === 'end'))) {

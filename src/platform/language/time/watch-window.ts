@@ -11,7 +11,7 @@ import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLo
 import { clockText, readHourWord, readSpokenClock } from './spoken-clock.ts';
 import {
   DAY_MS, DAY_PARTS, HOUR_MS, MINUTE_MS, chooseHour, formatDay, getDayStart, getNextSunTime, getSunTime, isDayPart,
-  isNightInProgress, parseDayOfMonth, parseWeekday, resolveDayOfMonth, type SunEvent, type TimeContext,
+  isNightInProgress, nextWeekday, parseDayOfMonth, parseWeekday, resolveDayOfMonth, type SunEvent, type TimeContext,
 } from './primitives.ts';
 
 type Role = 'start' | 'end' | 'point';
@@ -43,6 +43,8 @@ export interface TimeSpec {
   nights?: number;
   /** "while we're away": no end the agent can know. */
   openEnded: boolean;
+  /** A date said that cannot be the one meant as it stands ("the 31st" in November): asked about, never moved. */
+  doubtfulDate?: string;
   /** Look-back for questions about the past. */
   sinceMs?: (ctx: TimeContext) => number;
   /** "in an hour": the window starts that much later. */
@@ -130,10 +132,55 @@ function parseCount(tokens: Token[], i: number): { value: number; length: number
   return undefined;
 }
 
+/**
+ * "every saturday and sunday night", "every sat & sun", "every monday to friday": the days named
+ * make a weekly pattern the watch knows (weekends, weekdays). Read before chrono, which would take
+ * "sunday night" for one night.
+ */
+function readWeeklyDays(tokens: Token[], from: number, to: number, spec: TimeSpec, ctx: TimeContext): void {
+  for (let i = from; i < to; i++) {
+    const w = tokens[i].text;
+    // "on saturday and sunday (nights)": those days (nights) once, from the first to the last
+    if (parseWeekday(w) !== undefined && tokens[i + 1]?.text === 'and' && parseWeekday(tokens[i + 2]?.text ?? '') !== undefined && !['every', 'each'].includes(tokens[i - 1]?.text ?? '')) {
+      const today = toLocalDate(ctx.now, ctx.timeZone);
+      const first = nextWeekday(parseWeekday(w)!, today, true);
+      const count = ((parseWeekday(tokens[i + 2].text)! - parseWeekday(w)! + 7) % 7) + 1;
+      if (count !== 2) continue;
+      spec.date = { ...first, hour: 0, minute: 0 };
+      const nights = ['night', 'nights', 'evening', 'evenings'].includes(tokens[i + 3]?.text ?? '');
+      if (nights) { spec.night = true; spec.nights = count; spec.consumed.add(i + 3); }
+      else spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: { ...addDays(first, count - 1), hour: 0, minute: 0 }, role: 'end', dateOnly: true });
+      for (let j = i; j <= i + 2; j++) spec.consumed.add(j);
+      if (['on', 'this'].includes(tokens[i - 1]?.text ?? '')) spec.consumed.add(i - 1);
+      return;
+    }
+    if (!['every', 'each'].includes(w) || parseWeekday(tokens[i + 1]?.text ?? '') === undefined) continue;
+    const days: number[] = [];
+    let k = i + 1;
+    let through = false;
+    while (k < to) {
+      const d = parseWeekday(tokens[k].text);
+      if (d !== undefined) { days.push(d); k++; continue; }
+      if (['and', '&', 'or'].includes(tokens[k].text) && parseWeekday(tokens[k + 1]?.text ?? '') !== undefined) { k++; continue; }
+      if (['to', 'through', 'thru', '-'].includes(tokens[k].text) && parseWeekday(tokens[k + 1]?.text ?? '') !== undefined) { through = true; k++; continue; }
+      break;
+    }
+    const set = new Set(days);
+    const weekends = !through && set.size === 2 && set.has(0) && set.has(6);
+    const weekdays = (through && days[0] === 1 && days[1] === 5) || (!through && set.size === 5 && [1, 2, 3, 4, 5].every((d) => set.has(d)));
+    if (!weekends && !weekdays) continue;
+    spec.recurrence = weekends ? 'weekends' : 'weekdays';
+    for (let j = i; j < k; j++) spec.consumed.add(j);
+    if (['night', 'nights', 'evening', 'evenings'].includes(tokens[k]?.text ?? '')) { spec.night = true; spec.consumed.add(k); }
+    return;
+  }
+}
+
 /** Reads the time words of tokens[from, to). */
 export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: TimeContext): TimeSpec {
   const spec: TimeSpec = { anchors: [], past: false, night: false, sleepContext: false, dayOffset: 0, weekend: false, openEnded: false, consumed: new Set(), hasTime: false };
   const take = (...idx: number[]) => idx.forEach((k) => spec.consumed.add(k));
+  readWeeklyDays(tokens, from, to, spec, ctx);
   readClockPhrases(tokens, from, to, ctx, spec);
   // "yesterday", "last night", "in the last hour": said of the past only
   let pastWords = false;
@@ -362,6 +409,12 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     if (dayOfMonth !== undefined) {
       const d = resolveDayOfMonth(dayOfMonth, ctx, 'future');
       const date = { ...d, hour: 0, minute: 0 };
+      // "the 31st" said in November: this month has no such day, and the next month that does is
+      // not what anyone means without saying so
+      const today = toLocalDate(ctx.now, ctx.timeZone);
+      if (dayOfMonth > today.day && (d.month !== today.month || d.year !== today.year)) {
+        spec.doubtfulDate = `There's no ${w} this month — which date do you mean (for example "${MONTH_NAMES[(d.month + 10) % 12].replace(/^./, (c) => c.toUpperCase())} 30th" or "${MONTH_NAMES[d.month - 1].replace(/^./, (c) => c.toUpperCase())} ${dayOfMonth}")?`;
+      }
       let role = getRoleBefore(tokens, i, from);
       if (role !== 'end' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'back' || t.text === 'return' || t.text === 'home')) role = 'end';
       if (role === 'end') spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date, role: 'end', dateOnly: true });
@@ -595,6 +648,8 @@ function readDatedDay(words: string[], i: number, ctx: TimeContext, minutesTo: b
 function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeContext, spec: TimeSpec): void {
   for (const phrase of findClockPhrases(tokens, ctx)) {
     if (phrase.tokens[0] < from || phrase.tokens[phrase.tokens.length - 1] >= to) continue;
+    // (days already read as a weekly pattern: "every saturday and sunday night")
+    if (phrase.tokens.every((k) => spec.consumed.has(k))) continue;
     const r = phrase.result;
     const words = phrase.text;
     const span = phrase.tokens;
@@ -605,6 +660,14 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
       // "till friday evening", "from monday morning": a named day's part, at the hour people mean
       const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
       const role = getRoleBefore(tokens, phrase.first, from);
+      // "on saturday night": that night, sunset to sunrise, as "tonight" is
+      if (part === 'night' && role === 'point' && !spec.date) {
+        spec.date = date;
+        spec.night = true;
+        span.forEach((k) => spec.consumed.add(k));
+        if (phrase.first - 1 >= from && tokens[phrase.first - 1].text === 'on') spec.consumed.add(phrase.first - 1);
+        continue;
+      }
       spec.anchors.push({ kind: 'clock', hour: DAY_PARTS[part].typical, minute: 0, meridiemCertain: true, date, role: role === 'point' ? 'start' : role });
       if (part === 'night' || part === 'evening') spec.night ||= role !== 'end';
       span.forEach((k) => spec.consumed.add(k));
