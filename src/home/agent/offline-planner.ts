@@ -1135,6 +1135,12 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   // "tonight and tomorrow night", "the next 3 nights": one watch a night
   const nights = r.time.nights ?? 1;
   const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
+  // "watch the porch" and nothing about when: tonight, for an hour, or from now on? Asked, never
+  // a silent 24 hours (see docs/decisions.md, "No window without a time")
+  if (window.defaulted && !r.time.hasTime) {
+    const what = r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : '';
+    return `When should I watch${what}: tonight, for a few hours, or until a time you name (for example "until 7am")?`;
+  }
   if (window.passed) {
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;

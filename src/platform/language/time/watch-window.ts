@@ -675,7 +675,9 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
       continue;
     }
     if (/\b(hour|hours|minute|minutes|min|mins|week|weeks|days)\b/.test(words) || /\b(night|tonight|today|yesterday|evening|weekend)\b/.test(words) && !hasClock) continue;
-    if (phrase.night) spec.night = true;
+    // "9 tonight" is 21:00; only a start said that way ("from 10 tonight") makes the window the night's
+    // ("until 11 tonight", "back about 9 tonight" end a window that starts now)
+    if (phrase.night && getRoleBefore(tokens, phrase.first, from) !== 'end') spec.night = true;
     if (!hasClock) {
       if (dayCertain && !/\btomorrow\b/.test(words) && getRoleBefore(tokens, phrase.first, from) === 'end') {
         // "until friday", "until nov 30": through the end of that day
