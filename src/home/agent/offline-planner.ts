@@ -471,6 +471,20 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       k--;
     }
   }
+  // "watch everything tonight but leave the nursery out": the place is out of the watch being made,
+  // not a watch to stand down after it
+  for (let k = 1; k < readings.length; k++) {
+    const [make, out] = [readings[k - 1], readings[k]];
+    if (make.intent !== 'create_watch' || out.intent !== 'stand_down' || !out.clause.contrast || !out.mentions.length || out.question) continue;
+    const ids = new Set(out.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    const label = out.mentions.map((m) => subjectOf(m.place)).join(' and ');
+    make.mentions = make.mentions.map((m) => m.place.type === 'group'
+      ? { ...m, place: { ...m.place, sensors: m.place.sensors.filter((s) => !ids.has(s.id)), label: `${m.place.label} except ${label}` } }
+      : m).filter((m) => getPlaceSensors(m.place).length > 0);
+    foldInto(make, out);
+    readings.splice(k, 1);
+    k--;
+  }
   // "what time is sunset? and watch the garden from then until midnight": "then" is the time just named
   for (let k = 1; k < readings.length; k++) {
     const r = readings[k];
@@ -796,7 +810,7 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
     // "all the cameras except / but / apart from / other than / without the den"
     const exceptAt = tokens.findIndex((t, k) => k >= group.end && (['except', 'but', 'besides', 'excluding', 'without', 'minus'].includes(t.text) ||
       (['apart', 'aside', 'other'].includes(t.text) && ['from', 'than'].includes(tokens[k + 1]?.text ?? ''))));
-    if (exceptAt >= 0) {
+    if (exceptAt >= 0 && out.some((m) => m.start > exceptAt)) {
       const excluded = out.filter((m) => m.start > exceptAt);
       const ids = new Set(excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
       const g = group.place as Extract<Place, { type: 'group' }>;

@@ -180,6 +180,19 @@ function readWeeklyDays(tokens: Token[], from: number, to: number, spec: TimeSpe
 export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: TimeContext): TimeSpec {
   const spec: TimeSpec = { anchors: [], past: false, night: false, sleepContext: false, dayOffset: 0, weekend: false, openEnded: false, consumed: new Set(), hasTime: false };
   const take = (...idx: number[]) => idx.forEach((k) => spec.consumed.add(k));
+  // "at 11 tonight instead of the morning": what follows "instead of" is the time being replaced
+  for (let i = from; i + 1 < to; i++) {
+    if (tokens[i].text !== 'instead' || tokens[i + 1].text !== 'of') continue;
+    // only a time ("instead of the morning"); "instead of the drive" names the place being replaced
+    let last = i + 1;
+    while (last + 1 < to && !tokens[last].breakAfter) last++;
+    const words = tokens.slice(i + 2, last + 1).map((t) => t.text);
+    if (!words.some((w) => /\d/.test(w) || w in SUN_WORDS || NIGHT_WORDS.has(w) || ['tomorrow', 'today', 'noon', 'midnight', 'afternoon'].includes(w) || parseWeekday(w) !== undefined)) continue;
+    for (let k = i; k <= last; k++) {
+      spec.consumed.add(k);
+      if (tokens[k].breakAfter && k > i + 1) break;
+    }
+  }
   readWeeklyDays(tokens, from, to, spec, ctx);
   readClockPhrases(tokens, from, to, ctx, spec);
   // "yesterday", "last night", "in the last hour": said of the past only
