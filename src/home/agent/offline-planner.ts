@@ -57,6 +57,8 @@ interface Reading {
   message: string;
   /** "forget the driveway, do the garage instead": the places whose watch moves to this reading's places. */
   replaces?: Mention[];
+  /** A word the reading could not resolve ("the other one" with no other to take): asked, never guessed. */
+  unresolved?: string;
   /** Token indexes the reading used (time, cue, places, conditions, references, names): see docs/decisions.md, "Coverage before action". */
   used: Set<number>;
   /** The token ranges the reading covers: its clause, and clauses folded into it (a correction, a time said after). */
@@ -203,6 +205,10 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   for (const r of readings) {
     if (r.outOfScope) {
       plan.refusals.push(r.outOfScope);
+      continue;
+    }
+    if (r.unresolved) {
+      clarifications.push(r.unresolved);
       continue;
     }
     if (!r.intent || r.intent === 'help') continue;
@@ -407,7 +413,11 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       continue;
     }
     // "…while we're on holiday, back on the 30th": a time alone completes the clause before
-    if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && !r.clause.newSentence) {
+    // ("…while we're out tonight. we leave at 6 and we'll be back by midnight": said as a sentence of
+    // its own, the times of leaving and coming back set the window of the request before)
+    const settingSentence = r.clause.newSentence && r.time.anchors.length > 0 && prev?.intent === 'create_watch' &&
+      ['we', 'i'].includes(r.tokens[r.clause.from]?.text ?? '');
+    if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && (!r.clause.newSentence || settingSentence)) {
       prev.time = getTime(prev.clause.from, r.clause.to);
       foldInto(prev, r);
       for (const k of prev.time.consumed) prev.used.add(k);
@@ -416,6 +426,18 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // "…, our granddaughter has gone home", "…, we're all in": "home" and "all" said of people are no place to act on
     const onlyHome = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome) && !r.time.hasTime && !r.hasReference &&
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
+    // "and the other one too": of the places the conversation weighed, the one not acted on
+    if (depth === 0 && !r.mentions.length && !r.question && r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))) {
+      const other = findOtherPlace(ctx);
+      if (!other) {
+        r.unresolved = 'Which one do you mean by "the other one"? Tell me the room or the camera.';
+      } else {
+        r.mentions = [{ start: r.clause.from, end: r.clause.from, text: subjectOf(other), place: other }];
+        r.hasReference = false;
+      }
+      const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
+      r.used.add(otherAt);
+    }
     if (!r.intent && !r.outOfScope && !r.question && !onlyHome && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
       const inMessage = prev?.intent && prev.intent !== 'help';
       const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
@@ -444,6 +466,16 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       // window; "I'm going away for the weekend, watch the house": the setting clause gives it
       const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
       if (earlier) r.time = earlier.time;
+    }
+    // "…watch the garage over the weekend? We leave friday at 6pm and we're back monday morning at 8":
+    // coming back at a time, said after a watch is asked for, ends that watch's window; it stands nothing down
+    const homecoming = r.intent === 'stand_down' && !r.mentions.length && !r.hasReference && !r.question && r.time.anchors.length > 0 &&
+      prev?.intent === 'create_watch' && r.tokens.slice(r.clause.from, r.clause.to).some((t) => t.text === 'back' || t.text === 'home');
+    if (homecoming && prev) {
+      const starts = prev.time.anchors.filter((a) => a.role !== 'end').map((a) => ({ ...a, role: 'start' as const }));
+      prev.time = { ...prev.time, anchors: [...starts, ...r.time.anchors.map((a) => ({ ...a, role: 'end' as const }))], hasTime: true };
+      foldInto(prev, r);
+      continue;
     }
     // "front door contact, 9pm to 7am please": a place and a window, nothing else, is a watch
     // ("pool gate, 90 min", "front door cam for the next 2.5 hrs": a place and how long)
@@ -1837,6 +1869,29 @@ function findLastSubject(ctx: HouseholdContext): Subject | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * "the other one": the conversation named two places ("the front door camera or the drive one?")
+ * and acted on one; the other is the one left. Undefined when that is not exactly one place.
+ */
+function findOtherPlace(ctx: HouseholdContext): KnownPlace | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  const last = findLastSubject(ctx);
+  if (!last) return undefined;
+  const lastIds = new Set(last.kind === 'sensor' ? [last.sensor.id] : ctx.sensors.filter((s) => s.room === last.room).map((s) => s.id));
+  const named: KnownPlace[] = [];
+  for (let t = Math.max(0, turns.length - 3); t < turns.length; t++) {
+    for (const r of readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1)) {
+      for (const m of r.mentions) {
+        if (m.place.type !== 'room' && m.place.type !== 'sensor') continue;
+        const ids = getPlaceSensors(m.place).map((x) => x.id);
+        if (!ids.length || ids.some((id) => lastIds.has(id))) continue;
+        if (!named.some((p) => subjectOf(p) === subjectOf(m.place))) named.push(m.place);
+      }
+    }
+  }
+  return named.length === 1 ? named[0] : undefined;
 }
 
 /** The watch the conversation last created or changed, if still active. */

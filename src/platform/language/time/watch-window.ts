@@ -111,9 +111,13 @@ function getRoleBefore(tokens: Token[], i: number, from: number): Role {
     if (END_WORDS.has(w)) return 'end';
     // "till I'm back at 10": the time of coming back ends the window
     if ((w === 'at' || w === 'by') && ['back', 'home'].includes(tokens[k - 1]?.text ?? '')) return 'end';
+    // "we leave at 6", "heading out at 7": the time of leaving starts the window
+    if ((w === 'at' || w === 'around' || w === 'about') && ['leave', 'leaving', 'go', 'going', 'out', 'off', 'head', 'heading', 'set'].includes(tokens[k - 1]?.text ?? '')) return 'start';
     // "till we get home sunday evening": the time of coming back ends the window
     if (['back', 'home', 'return', 'returns', 'arrive'].includes(w) && tokens.slice(Math.max(from, k - 4), k).some((t) => ['until', 'till', 'by', 'before'].includes(t.text))) return 'end';
     if (START_WORDS.has(w)) return 'start';
+    // "we leave friday at 6pm", "leaving about noon": the time of leaving starts the window
+    if (['leave', 'leaving'].includes(w)) return 'start';
     if (!['the', 'at', 'around', 'about', 'it'].includes(w)) break;
   }
   return 'point';
