@@ -1187,6 +1187,11 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     const what = r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : '';
     return `When should I watch${what}: tonight, for a few hours, or until a time you name (for example "until 7am")?`;
   }
+  // "watch the drive over the weekend": all of it from Saturday 00:00, from Friday evening, only the
+  // nights? Nothing said picks one — asked (a window said with it, or "while we're away", does)
+  if (r.time.weekend && !r.time.anchors.length && !r.time.openEnded && !r.time.night && !r.time.recurrence && r.time.durationMs === undefined) {
+    return `Should I watch${r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : ''} all weekend (${window.window === 'this weekend' ? 'from Saturday 00:00 until Monday 00:00' : window.window}), or from when to when — for example "from Friday 6pm until Sunday 8pm"?`;
+  }
   if (window.passed) {
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;
