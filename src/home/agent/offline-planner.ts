@@ -164,6 +164,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     });
     return tidyPlan(plan);
   }
+  // "cheers, you're a star", "happy thanksgiving!": chit-chat gets a friendly reply, nothing else
+  const chat = answerChitChat(message);
+  if (chat) return { planner: 'offline', calls: [], refusals: [], answers: [chat], confidence: 1 };
   const readings = readMessage(message, ctx);
   const state: PlanState = {
     ctx: { ...ctx },
@@ -226,6 +229,22 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
   plan.confidence = Math.min(1, ...meaning);
   return tidyPlan(plan);
+}
+
+/**
+ * Thanks, greetings, compliments and wishes: the whole message is one of these, or several. A bare
+ * "ok", "great" or "morning" is not here: it may answer the question just asked.
+ */
+const CHITCHAT = /^(?:(?:thanks(?: a lot| so much| very much)?|thank you(?: so much| very much)?|thx|ty|cheers|ta|nice one|you'?re a (?:star|legend|gem)|you are a (?:star|legend|gem)|you rock|legend|good (?:morning|night|evening|afternoon)|night night|hi|hello|hey|hiya|yo|happy (?:thanksgiving|christmas|new year|holidays|easter|hanukkah|diwali|eid|halloween|birthday|friday)|merry christmas|have a (?:good|nice|great) (?:one|day|night|evening|weekend)|good (?:job|work|bot)|well done|much appreciated|appreciate it|love you|you(?:'?re| are) (?:great|amazing|brilliant|the best))(?:\s*(?:to you|too|mate|buddy|pal|lol|haha|x+|!+|\.+|,|[\p{Extended_Pictographic}\u200d\ufe0f]+))*[\s,!.]*)+$/iu;
+
+/** The reply to a message that is only chit-chat ("cheers, you're a star", "happy thanksgiving!!"), or undefined. */
+function answerChitChat(message: string): string | undefined {
+  const text = message.trim().toLowerCase().replace(/[’]/g, "'");
+  if (!text || !CHITCHAT.test(text)) return undefined;
+  const wish = /happy (\w+(?: year)?)|merry (christmas)/.exec(text);
+  if (wish) return `${wish[1] ? `Happy ${wish[1].replace(/^./, (c) => c.toUpperCase())}` : 'Merry Christmas'} to you too! I'm here if you'd like anything watched.`;
+  if (/thank|thx|\bty\b|cheers|\bta\b|appreciat|star|legend|gem|rock|nice one|well done|good (job|work|bot)|great|brilliant|amazing|best/.test(text)) return "You're welcome! Just ask if you'd like anything else watched.";
+  return "Hello! What would you like me to do? I can watch rooms and sensors, mute them, or tell you what's happening.";
 }
 
 const STATE_INTENTS = new Set<IntentKind>(['create_watch', 'update_watch', 'stand_down', 'mute', 'unmute', 'set_boundary', 'clear_boundary', 'add_sensor', 'set_location', 'rename_room', 'exclude']);
@@ -1535,6 +1554,17 @@ function answerWatchQuestion(r: Reading, state: PlanState, plan: Plan): string |
 
 /** "is the nursery camera muted?" */
 function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "what's muted?", "which cameras are muted?": every muted sensor (of the kind asked about)
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const wh = words.find((w) => ['what', 'which', 'anything', 'any'].includes(w));
+  if (wh && !r.hasReference && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome)) {
+    const inScope = r.mentions.length ? r.mentions.flatMap((m) => getPlaceSensors(m.place)) : state.ctx.sensors;
+    const muted = inScope.filter((s) => state.muted.has(s.id));
+    addAnswer(plan, muted.length
+      ? `${muted.map((s) => `The ${s.name}`).join(', ').replace(/, ([^,]*)$/, ' and $1').replace(/(?!^)The /g, 'the ')} ${muted.length === 1 ? 'is' : 'are'} muted.`
+      : 'Nothing is muted: every sensor is on.');
+    return undefined;
+  }
   return visitPlaces(r, state, plan, 'Which sensor do you mean?', (place) => {
     const sensors = getPlaceSensors(place);
     if (!sensors.length) plan.refusals.push(`There are no sensors in the ${subjectOf(place)}.`);

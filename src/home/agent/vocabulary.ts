@@ -89,7 +89,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   },
   {
     intent: 'mute',
-    cues: ['mute', 'muted', 'silence', 'turn off', 'switch off', 'turn … off', 'switch … off', 'disable', 'shut off', 'deactivate', 'stop record|recording'],
+    cues: ['mute', 'muted', 'silence', 'shh', 'shush', 'hush', 'sshh', 'turn off', 'switch off', 'turn … off', 'switch … off', 'disable', 'shut off', 'deactivate', 'stop record|recording'],
   },
   {
     intent: 'list_watches',
@@ -97,6 +97,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what … you watch|watching', 'what be you monitor|monitoring', 'list … watch|watches', 'which watch|watches',
       'show … watch|watches', 'what watch|watches', 'active watch|watches', 'how many watch|watches', 'what be … watch|watched', 'what be be watch|watched',
       'you watch|watching anything',
+      // "what have you got on tonight?", "what's on tonight?"
+      'what … you got on', 'what … you got going', 'what be on tonight', 'what be run|running',
     ],
   },
   {
