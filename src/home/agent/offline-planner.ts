@@ -136,7 +136,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
       plan.confidence = 0;
       return plan;
     }
-    const inner = planOffline(quoted.own, ctx);
+    const inner = planOffline(dropQuoteTalk(quoted.own), ctx);
     if (!inner.calls.length && inner.clarification && !inner.answers?.length) {
       return { ...inner, clarification: "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?" };
     }
@@ -310,6 +310,26 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
   own = own.replace(/(^|\n)\s*>[^\n]*/g, ' ');
   own = own.replace(/\s+/g, ' ').trim();
   return { own, found: own !== message.replace(/\s+/g, ' ').trim() };
+}
+
+/**
+ * The user's own words about the text they quoted, which are no request: where it came from ("fwd
+ * from the HOA newsletter:", "my brother sent me:") and what they make of it ("ignore him", "we are
+ * NOT doing that lol"). What is left is the user's own request ("just watch the backyard tonight").
+ */
+function dropQuoteTalk(own: string): string {
+  const sentences = own.split(/(?<=[.!?;])\s+|(?<=:)\s*/);
+  const kept = sentences.filter((x, k) => {
+    const t = x.toLowerCase().trim();
+    if (!/\p{L}/u.test(t)) return true;
+    // the source, said first, before the quote: "my brother sent me:", "fwd from …:"
+    if (k === 0 && /:\s*$/.test(t)) return false;
+    // rejecting it: "ignore him", "don't listen to her", "we are not doing that", "as if lol"
+    if (/^(?:\w+\s+){0,2}(?:ignore|disregard|don'?t listen to|do not listen to)\s+(?:him|her|them|that|this|it|the (?:message|text|newsletter|post))\b[^,]*[.!?;]?$/.test(t)) return false;
+    if (/\b(?:not|n'?t|never)\s+(?:doing|do|going to do|gonna do|happening)\s+(?:that|this|it)\b/.test(t) && !/\b(watch|mute|unmute|stop|keep|monitor)\b/.test(t)) return false;
+    return true;
+  });
+  return kept.length ? kept.join(' ') : own;
 }
 
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
