@@ -121,7 +121,9 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
     if (end >= 0) for (let k = i + 1; k <= i + 1 + end; k++) skip.add(k);
   });
   tokens.forEach((t, i) => {
-    if (['stop', 'end', 'finish'].includes(t.text) && ['at', 'by', 'around'].includes(tokens[i + 1]?.text ?? '') && /\d|noon|midnight|sunrise|dawn/.test(tokens[i + 2]?.text ?? '')) {
+    // ("the porch one should stop at 4": said of a watch, a request to change it, read from the cue)
+    if (['stop', 'end', 'finish'].includes(t.text) && ['at', 'by', 'around'].includes(tokens[i + 1]?.text ?? '') && /\d|noon|midnight|sunrise|dawn/.test(tokens[i + 2]?.text ?? '') &&
+      !['can', 'could', 'should', 'will', 'must'].includes(tokens[i - 1]?.text ?? '')) {
       skip.add(i);
     }
   });

@@ -1577,8 +1577,11 @@ function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | 
   // "what's muted?", "which cameras are muted?": every muted sensor (of the kind asked about)
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
   const wh = words.find((w) => ['what', 'which', 'anything', 'any'].includes(w));
-  if (wh && !r.hasReference && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome)) {
-    const inScope = r.mentions.length ? r.mentions.flatMap((m) => getPlaceSensors(m.place)) : state.ctx.sensors;
+  const kindOnly = (m: Mention) => m.text.split(' ').every((w) => w in KIND_WORDS);
+  if (wh && !r.hasReference && r.mentions.every((m) => (m.place.type === 'group' && m.place.wholeHome) || kindOnly(m))) {
+    const kinds = r.mentions.filter(kindOnly).flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w]));
+    const inScope = r.mentions.some((m) => !kindOnly(m)) ? r.mentions.flatMap((m) => getPlaceSensors(m.place))
+      : state.ctx.sensors.filter((s) => !kinds.length || kinds.includes('any') || kinds.includes(s.kind as 'camera'));
     const muted = inScope.filter((s) => state.muted.has(s.id));
     addAnswer(plan, muted.length
       ? `${muted.map((s) => `The ${s.name}`).join(', ').replace(/, ([^,]*)$/, ' and $1').replace(/(?!^)The /g, 'the ')} ${muted.length === 1 ? 'is' : 'are'} muted.`

@@ -992,8 +992,9 @@ export function resolveWindowChange(
     out.starts_at = new Date(s).toISOString();
     out.window = `${describeAnchor(anchor, s, ctx)} to ${formatClock(endsAt, ctx.timeZone)}`;
   } else if (anchor) {
-    // the half of the day follows the watch's own start: a day watch's "till 4" is 16:00, a night's 04:00
-    const e = resolveEnd(anchor, Math.max(startsAt, ctx.now), ctx, toWallClock(startsAt, ctx.timeZone).hour >= 17);
+    // the half of the day follows the watch's own span: a day watch's "till 4" is 16:00, a night's
+    // (one that ends in the morning) 04:00; an evening watch's (17:00 to 22:00) "at 9" is 21:00
+    const e = resolveEnd(anchor, Math.max(startsAt, ctx.now), ctx, toWallClock(startsAt, ctx.timeZone).hour >= 17 && toWallClock(endsAt, ctx.timeZone).hour < 12);
     out.ends_at = new Date(e).toISOString();
     out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${describeAnchor(anchor, e, ctx)}`;
   } else if (spec.durationMs !== undefined) {
