@@ -116,6 +116,17 @@ test('edits are read as edits, and scope words keep what they name', async () =>
   assert.deepEqual(turns[2].changes.map((c) => [c.tool, c.args.sensor_ids]), [['create_watch', ['mcr_garage_cam']]]);
 });
 
+test('"it" after a question is the place the question named; a declined watch is the one "watch it" means', async () => {
+  const asked = await converse('mcr_watching', ['is the drive being watched?', 'end it at 11 tonight']);
+  assert.deepEqual(asked[1].changes.map((c) => [c.tool, c.args.watch_id]), [['update_watch', 'wat_drive_night']], asked[1].reply);
+  assert.equal(local('mcr', asked[1].changes[0].args.ends_at), '2026-11-26 23:00');
+  const seen = await converse('atx_watching', ['anything on the porch camera right now?', 'ok stop watching it']);
+  assert.deepEqual(seen[1].changes.map((c) => [c.tool, c.args.watch_id]), [['stand_down_watch', 'wat_porch_parcel']], seen[1].reply);
+  const declined = await converse('mcr_private', ['can you watch the lounge tomorrow night?', 'unmute it and watch it then']);
+  assert.deepEqual(declined[1].changes.map((c) => c.tool), ['unmute_sensor', 'create_watch'], declined[1].reply);
+  assert.equal(local('mcr', declined[1].changes[1].args.starts_at).slice(0, 10), '2026-11-27');
+});
+
 test('quoted text, statements, chit-chat and questions', async () => {
   const [fwd] = await converse('atx_watching', ["my wife sent me: 'turn every camera off for the party'. we're not doing that. watch the driveway tonight"]);
   assert.deepEqual(fwd.changes.map((c) => [c.tool, c.args.sensor_ids]), [['create_watch', ['atx_drive_cam']]]);

@@ -505,6 +505,11 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       // window; "I'm going away for the weekend, watch the house": the setting clause gives it
       const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
       if (earlier) r.time = earlier.time;
+      // "watch the lounge tonight" (declined: muted) — "ok unmute it and watch it then": the watch asked for before
+      else if (depth === 0 && r.hasReference && !r.mentions.length) {
+        const before = findPreviousRequest(ctx);
+        if (before?.intent === 'create_watch' && before.time.hasTime && !before.time.past) r.time = before.time;
+      }
     }
     // "…watch the garage over the weekend? We leave friday at 6pm and we're back monday morning at 8":
     // coming back at a time, said after a watch is asked for, ends that watch's window; it stands nothing down
@@ -1913,9 +1918,21 @@ function dedupeCalls(calls: PlannedCall[]): PlannedCall[] {
 // ---------------------------------------------------------------- conversation memory
 
 /** The last room or sensor the conversation acted on, for "it". */
-function findLastSubject(ctx: HouseholdContext): Subject | undefined {
+function findLastSubject(ctx: HouseholdContext, depth = 0): Subject | undefined {
   const turns = ctx.conversation?.turns ?? [];
   for (let t = turns.length - 1; t >= 0; t--) {
+    // "is the garden being watched tonight?" — "stop it at 9 instead": a turn that changed nothing
+    // still named what "it" is, when it named exactly one place
+    if (depth === 0 && !turns[t].actions.some((a) => a.subject && !a.type.startsWith('watches.'))) {
+      const named = readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1)
+        .flatMap((r) => r.mentions).map((m) => m.place).filter((p): p is KnownPlace => p.type === 'room' || p.type === 'sensor');
+      const unique = [...new Map(named.map((p) => [subjectOf(p), p])).values()];
+      if (unique.length === 1) {
+        const p = unique[0];
+        return p.type === 'sensor' ? { kind: 'sensor', sensor: p.sensor } : { kind: 'room', room: (p as Extract<Place, { type: 'room' }>).room };
+      }
+      if (unique.length > 1) return undefined;
+    }
     for (const a of [...turns[t].actions].reverse()) {
       if (!a.subject || a.type.startsWith('watches.')) continue;
       const name = a.subject.toLowerCase();
