@@ -1227,7 +1227,9 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
   // "watch the porch" and nothing about when: tonight, for an hour, or from now on? Asked, never
   // a silent 24 hours (see docs/decisions.md, "No window without a time")
-  if (window.defaulted && !r.time.hasTime) {
+  // ("let me know when grandpa turns up", "tell me if the gate opens": an event to wait for, with
+  // no hours of its own, keeps the stated 24-hour default)
+  if (window.defaulted && !r.time.hasTime && !r.conditions.length && !r.people.length) {
     const what = r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : '';
     return `When should I watch${what}: tonight, for a few hours, or until a time you name (for example "until 7am")?`;
   }
