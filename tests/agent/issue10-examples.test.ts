@@ -121,9 +121,14 @@ test('"till friday evening" and "until the 30th" are understood, not a silent 24
   assert.equal(local(holiday.plan.calls[0].args.ends_at), '2026-12-01T00:00');
 });
 
-test('a watch with no end says it chose 24 hours', async () => {
-  const { reply } = await say(new HouseholdSimulator(contexts.lisbon), 'watch the garage');
+test('a watch with no end says it chose 24 hours; a watch with no time at all asks when', async () => {
+  // (changed with round C: "watch the garage" alone is asked about, as the blind sets expect — see
+  // docs/decisions.md, "Round C household: general causes"; a watch for an event keeps the stated default)
+  const { reply } = await say(new HouseholdSimulator(contexts.lisbon), 'tell me if anyone is in the garage');
   assert.match(reply, /for the next 24 hours/);
+  const bare = await say(new HouseholdSimulator(contexts.lisbon), 'watch the garage');
+  assert.equal(bare.plan.calls.length, 0);
+  assert.match(bare.plan.clarification ?? '', /When should I watch the garage/);
 });
 
 test('a time in the past is a question, not a watch that never runs', async () => {

@@ -4,9 +4,12 @@
  * someone who had not read the agent or the query code, sealed while the round's language work
  * was done, and committed as written (round-c-*.json, never edited). Its first run,
  * round-c.first-run.txt, is the round's figure: household correct 108 (69.2%), asked 26, missed 2,
- * wrong 20; scenes correct 61 (83.6%), asked 6, wrong 6. Nothing has been tuned against it yet;
- * the gate holds that level so no later change slides back. The target (0 wrong, ≥ 90% correct on
- * the first run of a fresh set) is the next round's work.
+ * wrong 20; scenes correct 61 (83.6%), asked 6, wrong 6. The household side has since been tuned
+ * against it (general causes only, each shown on sentences outside the set in
+ * tests/agent/language-generality.test.ts; docs/decisions.md, "Round C household: general
+ * causes"): correct 143 (91.7%), asked 11, missed 2, wrong 0. It is no longer blind; the household
+ * gate holds that level as a regression test. The target (0 wrong, ≥ 90% correct on the first run of
+ * a fresh set) is judged on the next fresh set.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,15 +17,15 @@ import { join } from 'node:path';
 import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
 import { scoreScenes } from './scene-heldout.ts';
 
-test('round C household set: correct ≥ 108, wrong ≤ 20', { timeout: 900_000 }, async () => {
+test('round C household set: correct ≥ 143, wrong 0', { timeout: 900_000 }, async () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-c-household-contexts.json'));
   const cases = loadHeldoutCases(join(import.meta.dirname, 'round-c-household.json'));
   assert.equal(cases.length, 156);
   const results = await scoreHousehold(cases, contexts);
   console.log(formatSummary('round C household', results));
   const { total } = summarise(results);
-  assert.ok(total.wrong <= 20, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 108, `correct ${total.correct}/${results.length}`);
+  assert.equal(total.wrong, 0, `${total.wrong} wrong actions`);
+  assert.ok(total.correct >= 143, `correct ${total.correct}/${results.length}`);
 });
 
 // the scene set has been tuned against since its first run (docs/decisions.md, "Scene questions:

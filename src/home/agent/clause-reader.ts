@@ -2,7 +2,7 @@
  * Splits a normalised message into clauses ("watch the garage tonight and mute the nursery
  * camera" → two) and finds the intent of each from the cue table in vocabulary.ts.
  */
-import type { Token } from '../../platform/language/index.ts';
+import { parseWeekday, type Token } from '../../platform/language/index.ts';
 import { INTENT_CUES, type IntentKind } from './vocabulary.ts';
 
 export interface Clause {
@@ -121,7 +121,9 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
     if (end >= 0) for (let k = i + 1; k <= i + 1 + end; k++) skip.add(k);
   });
   tokens.forEach((t, i) => {
-    if (['stop', 'end', 'finish'].includes(t.text) && ['at', 'by', 'around'].includes(tokens[i + 1]?.text ?? '') && /\d|noon|midnight|sunrise|dawn/.test(tokens[i + 2]?.text ?? '')) {
+    // ("the porch one should stop at 4": said of a watch, a request to change it, read from the cue)
+    if (['stop', 'end', 'finish'].includes(t.text) && ['at', 'by', 'around'].includes(tokens[i + 1]?.text ?? '') && /\d|noon|midnight|sunrise|dawn/.test(tokens[i + 2]?.text ?? '') &&
+      !['can', 'could', 'should', 'will', 'must'].includes(tokens[i - 1]?.text ?? '')) {
       skip.add(i);
     }
   });
@@ -149,7 +151,9 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
       start = i + 1;
       continue;
     }
-    const betweenTimes = t.text === 'and' && tokens.slice(Math.max(start, i - 3), i).some((x) => x.text === 'between');
+    // "between 7 and 9", "saturday and sunday night": one time, not two clauses
+    const betweenTimes = t.text === 'and' && (tokens.slice(Math.max(start, i - 3), i).some((x) => x.text === 'between') ||
+      (parseWeekday(tokens[i - 1]?.text ?? '') !== undefined && parseWeekday(tokens[i + 1]?.text ?? '') !== undefined));
     if (CONJUNCTIONS.has(t.text) && i > start && !betweenTimes) {
       pieces.push({ from: start, to: i, newSentence, contrast });
       newSentence = false;

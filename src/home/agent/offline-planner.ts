@@ -19,7 +19,7 @@ import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWa
 import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
 const normalizeMessage = createNormalizer(listCorrectableWords());
-import { countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
+import { addDays, countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
 import type { WATCH_CONDITIONS } from './tools.ts';
 
 type Condition = (typeof WATCH_CONDITIONS)[number];
@@ -57,6 +57,8 @@ interface Reading {
   message: string;
   /** "forget the driveway, do the garage instead": the places whose watch moves to this reading's places. */
   replaces?: Mention[];
+  /** A word the reading could not resolve ("the other one" with no other to take): asked, never guessed. */
+  unresolved?: string;
   /** Token indexes the reading used (time, cue, places, conditions, references, names): see docs/decisions.md, "Coverage before action". */
   used: Set<number>;
   /** The token ranges the reading covers: its clause, and clauses folded into it (a correction, a time said after). */
@@ -134,7 +136,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
       plan.confidence = 0;
       return plan;
     }
-    const inner = planOffline(quoted.own, ctx);
+    const inner = planOffline(dropQuoteTalk(quoted.own), ctx);
     if (!inner.calls.length && inner.clarification && !inner.answers?.length) {
       return { ...inner, clarification: "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?" };
     }
@@ -162,6 +164,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     });
     return tidyPlan(plan);
   }
+  // "cheers, you're a star", "happy thanksgiving!": chit-chat gets a friendly reply, nothing else
+  const chat = answerChitChat(message);
+  if (chat) return { planner: 'offline', calls: [], refusals: [], answers: [chat], confidence: 1 };
   const readings = readMessage(message, ctx);
   const state: PlanState = {
     ctx: { ...ctx },
@@ -193,6 +198,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
       : `I'm not sure what you'd like me to do there. ${HELP_TEXT}`;
     return plan;
   }
+  // "kill all the watches but leave the pool one running": what the message keeps is out of its "all"
+  const keptIds = readings.filter((r) => r.intent === 'keep').flatMap((r) => r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+  if (keptIds.length) for (const r of readings) if (r.intent === 'stand_down' && r.wantsAll) r.exceptSensorIds = [...r.exceptSensorIds, ...keptIds];
   // coverage before action: a request that changes the household acts only on a reading that
   // used every word that could change it (see docs/decisions.md, "Coverage before action")
   const uncovered = findUncoveredRequest(readings);
@@ -200,6 +208,10 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   for (const r of readings) {
     if (r.outOfScope) {
       plan.refusals.push(r.outOfScope);
+      continue;
+    }
+    if (r.unresolved) {
+      clarifications.push(r.unresolved);
       continue;
     }
     if (!r.intent || r.intent === 'help') continue;
@@ -217,6 +229,22 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
   plan.confidence = Math.min(1, ...meaning);
   return tidyPlan(plan);
+}
+
+/**
+ * Thanks, greetings, compliments and wishes: the whole message is one of these, or several. A bare
+ * "ok", "great" or "morning" is not here: it may answer the question just asked.
+ */
+const CHITCHAT = /^(?:(?:thanks(?: a lot| so much| very much)?|thank you(?: so much| very much)?|thx|ty|cheers|ta|nice one|you'?re a (?:star|legend|gem)|you are a (?:star|legend|gem)|you rock|legend|good (?:morning|night|evening|afternoon)|night night|hi|hello|hey|hiya|yo|happy (?:thanksgiving|christmas|new year|holidays|easter|hanukkah|diwali|eid|halloween|birthday|friday)|merry christmas|have a (?:good|nice|great) (?:one|day|night|evening|weekend)|good (?:job|work|bot)|well done|much appreciated|appreciate it|love you|you(?:'?re| are) (?:great|amazing|brilliant|the best))(?:\s*(?:to you|too|mate|buddy|pal|lol|haha|x+|!+|\.+|,|[\p{Extended_Pictographic}\u200d\ufe0f]+))*[\s,!.]*)+$/iu;
+
+/** The reply to a message that is only chit-chat ("cheers, you're a star", "happy thanksgiving!!"), or undefined. */
+function answerChitChat(message: string): string | undefined {
+  const text = message.trim().toLowerCase().replace(/[’]/g, "'");
+  if (!text || !CHITCHAT.test(text)) return undefined;
+  const wish = /happy (\w+(?: year)?)|merry (christmas)/.exec(text);
+  if (wish) return `${wish[1] ? `Happy ${wish[1].replace(/^./, (c) => c.toUpperCase())}` : 'Merry Christmas'} to you too! I'm here if you'd like anything watched.`;
+  if (/thank|thx|\bty\b|cheers|\bta\b|appreciat|star|legend|gem|rock|nice one|well done|good (job|work|bot)|great|brilliant|amazing|best/.test(text)) return "You're welcome! Just ask if you'd like anything else watched.";
+  return "Hello! What would you like me to do? I can watch rooms and sensors, mute them, or tell you what's happening.";
 }
 
 const STATE_INTENTS = new Set<IntentKind>(['create_watch', 'update_watch', 'stand_down', 'mute', 'unmute', 'set_boundary', 'clear_boundary', 'add_sensor', 'set_location', 'rename_room', 'exclude']);
@@ -282,6 +310,26 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
   own = own.replace(/(^|\n)\s*>[^\n]*/g, ' ');
   own = own.replace(/\s+/g, ' ').trim();
   return { own, found: own !== message.replace(/\s+/g, ' ').trim() };
+}
+
+/**
+ * The user's own words about the text they quoted, which are no request: where it came from ("fwd
+ * from the HOA newsletter:", "my brother sent me:") and what they make of it ("ignore him", "we are
+ * NOT doing that lol"). What is left is the user's own request ("just watch the backyard tonight").
+ */
+function dropQuoteTalk(own: string): string {
+  const sentences = own.split(/(?<=[.!?;])\s+|(?<=:)\s*/);
+  const kept = sentences.filter((x, k) => {
+    const t = x.toLowerCase().trim();
+    if (!/\p{L}/u.test(t)) return true;
+    // the source, said first, before the quote: "my brother sent me:", "fwd from …:"
+    if (k === 0 && /:\s*$/.test(t)) return false;
+    // rejecting it: "ignore him", "don't listen to her", "we are not doing that", "as if lol"
+    if (/^(?:\w+\s+){0,2}(?:ignore|disregard|don'?t listen to|do not listen to)\s+(?:him|her|them|that|this|it|the (?:message|text|newsletter|post))\b[^,]*[.!?;]?$/.test(t)) return false;
+    if (/\b(?:not|n'?t|never)\s+(?:doing|do|going to do|gonna do|happening)\s+(?:that|this|it)\b/.test(t) && !/\b(watch|mute|unmute|stop|keep|monitor)\b/.test(t)) return false;
+    return true;
+  });
+  return kept.length ? kept.join(' ') : own;
 }
 
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
@@ -395,7 +443,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
     // after the request is no request of its own and names no place to act on (docs/decisions.md,
     // "Reasons are not requests")
-    if (prev && isReasonClause(r, ctx)) {
+    if (prev && (isReasonClause(r, ctx) || (readings.some((x) => x.intent && STATE_INTENTS.has(x.intent)) && isStatementSentence(r)))) {
       r.mentions = [];
       r.hasReference = false;
       r.conditions = [];
@@ -404,7 +452,11 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       continue;
     }
     // "…while we're on holiday, back on the 30th": a time alone completes the clause before
-    if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && !r.clause.newSentence) {
+    // ("…while we're out tonight. we leave at 6 and we'll be back by midnight": said as a sentence of
+    // its own, the times of leaving and coming back set the window of the request before)
+    const settingSentence = r.clause.newSentence && r.time.anchors.length > 0 && prev?.intent === 'create_watch' &&
+      ['we', 'i'].includes(r.tokens[r.clause.from]?.text ?? '');
+    if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && (!r.clause.newSentence || settingSentence)) {
       prev.time = getTime(prev.clause.from, r.clause.to);
       foldInto(prev, r);
       for (const k of prev.time.consumed) prev.used.add(k);
@@ -413,6 +465,18 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // "…, our granddaughter has gone home", "…, we're all in": "home" and "all" said of people are no place to act on
     const onlyHome = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome) && !r.time.hasTime && !r.hasReference &&
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
+    // "and the other one too": of the places the conversation weighed, the one not acted on
+    if (depth === 0 && !r.mentions.length && !r.question && r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))) {
+      const other = findOtherPlace(ctx);
+      if (!other) {
+        r.unresolved = 'Which one do you mean by "the other one"? Tell me the room or the camera.';
+      } else {
+        r.mentions = [{ start: r.clause.from, end: r.clause.from, text: subjectOf(other), place: other }];
+        r.hasReference = false;
+      }
+      const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
+      r.used.add(otherAt);
+    }
     if (!r.intent && !r.outOfScope && !r.question && !onlyHome && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
       const inMessage = prev?.intent && prev.intent !== 'help';
       const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
@@ -441,9 +505,25 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       // window; "I'm going away for the weekend, watch the house": the setting clause gives it
       const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
       if (earlier) r.time = earlier.time;
+      // "watch the lounge tonight" (declined: muted) — "ok unmute it and watch it then": the watch asked for before
+      else if (depth === 0 && r.hasReference && !r.mentions.length) {
+        const before = findPreviousRequest(ctx);
+        if (before?.intent === 'create_watch' && before.time.hasTime && !before.time.past) r.time = before.time;
+      }
+    }
+    // "…watch the garage over the weekend? We leave friday at 6pm and we're back monday morning at 8":
+    // coming back at a time, said after a watch is asked for, ends that watch's window; it stands nothing down
+    const homecoming = r.intent === 'stand_down' && !r.mentions.length && !r.hasReference && !r.question && r.time.anchors.length > 0 &&
+      prev?.intent === 'create_watch' && r.tokens.slice(r.clause.from, r.clause.to).some((t) => t.text === 'back' || t.text === 'home');
+    if (homecoming && prev) {
+      const starts = prev.time.anchors.filter((a) => a.role !== 'end').map((a) => ({ ...a, role: 'start' as const }));
+      prev.time = { ...prev.time, anchors: [...starts, ...r.time.anchors.map((a) => ({ ...a, role: 'end' as const }))], hasTime: true };
+      foldInto(prev, r);
+      continue;
     }
     // "front door contact, 9pm to 7am please": a place and a window, nothing else, is a watch
-    if (!r.intent && !r.outOfScope && !r.question && r.mentions.length && (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset) && !r.time.past) {
+    // ("pool gate, 90 min", "front door cam for the next 2.5 hrs": a place and how long)
+    if (!r.intent && !r.outOfScope && !r.question && r.mentions.length && (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset || r.time.durationMs !== undefined) && !r.time.past) {
       r.intent = 'create_watch';
     }
     // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
@@ -466,6 +546,20 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       readings.splice(k, 1);
       k--;
     }
+  }
+  // "watch everything tonight but leave the nursery out": the place is out of the watch being made,
+  // not a watch to stand down after it
+  for (let k = 1; k < readings.length; k++) {
+    const [make, out] = [readings[k - 1], readings[k]];
+    if (make.intent !== 'create_watch' || out.intent !== 'stand_down' || !out.clause.contrast || !out.mentions.length || out.question) continue;
+    const ids = new Set(out.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    const label = out.mentions.map((m) => subjectOf(m.place)).join(' and ');
+    make.mentions = make.mentions.map((m) => m.place.type === 'group'
+      ? { ...m, place: { ...m.place, sensors: m.place.sensors.filter((s) => !ids.has(s.id)), label: `${m.place.label} except ${label}` } }
+      : m).filter((m) => getPlaceSensors(m.place).length > 0);
+    foldInto(make, out);
+    readings.splice(k, 1);
+    k--;
   }
   // "what time is sunset? and watch the garden from then until midnight": "then" is the time just named
   for (let k = 1; k < readings.length; k++) {
@@ -536,6 +630,20 @@ function isReasonClause(r: Reading, ctx: HouseholdContext): boolean {
   // "it's the garage I meant", "it too": a correction or a follow-up naming a place, not a reason
   if (words[0] === 'it' && r.mentions.length && !words.some((x) => ['was', 'were', 'been', 'has', 'had', 'keeps', 'is'].includes(x))) return false;
   return isReasonSpan(r.tokens, r.clause.from, r.clause.to, ctx);
+}
+
+/**
+ * A sentence of its own, after a request, that tells how things are or were rather than asking
+ * for anything: "Black Friday deliveries and porch pirates are a thing around here", "Someone had
+ * the neighbours' shed done over on Tuesday". Its places and times describe the world (no watch on
+ * "porch pirates", no window on Tuesday); a sentence that sets a time ("we leave at 6") is not one.
+ */
+function isStatementSentence(r: Reading): boolean {
+  if (r.intent || r.question || r.outOfScope || !r.clause.newSentence) return false;
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const past = words.some((w) => ['had', 'was', 'were', 'did', 'got', 'went', 'came', 'broke', 'stole', 'nicked', 'tried'].includes(w));
+  const be = words.slice(1).some((w) => ['is', 'are'].includes(w));
+  return past || (be && r.time.anchors.length === 0 && !r.time.night && !r.time.durationMs);
 }
 
 /** Where a clause's request ends when a reason follows it after a comma (the clause's end when none does). */
@@ -694,14 +802,14 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     peopleQuestion,
     hasReference,
     // "we're back, you can relax": every watch stands down
-    wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k)) ||
+    wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k) && !(w === 'all' && words[k - 1] === 'at')) ||
       (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
     negated,
     question,
     outOfScope,
     excluded,
-    exceptSensorIds: rawMentions.filter((m) => tokens.slice(Math.max(from, m.start - 4), m.start).some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'not', 'without'].includes(t.text)))
+    exceptSensorIds: rawMentions.filter((m) => tokens.slice(Math.max(from, m.start - 4), m.start).some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)))
       .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)),
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')),
     urls,
@@ -728,12 +836,12 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
     for (let k = m.start; k < m.end; k++) used.add(k);
     // "not the driveway", "except the nursery": the word that puts it out
     for (let k = m.start - 1; k >= Math.max(from, m.start - 3); k--) {
-      if (['not', 'except', 'excluding', 'without', 'besides', 'but', 'apart'].includes(tokens[k].text)) used.add(k);
+      if (['not', 'except', 'excluding', 'without', 'besides', 'but', 'apart', 'aside', 'other', 'than', 'minus'].includes(tokens[k].text)) used.add(k);
     }
   }
   // "everything except the nursery": the word that takes the places after it out
   for (let k = from; k < to; k++) {
-    if (['except', 'excluding', 'besides', 'but', 'apart'].includes(tokens[k].text) && [1, 2, 3].some((d) => used.has(k + d))) used.add(k);
+    if (['except', 'excluding', 'besides', 'but', 'apart', 'aside', 'minus'].includes(tokens[k].text) && [1, 2, 3].some((d) => used.has(k + d))) used.add(k);
   }
   // "no sorry, I meant …": the words that open a correction
   for (let k = from; k < to && CORRECTION_OPENERS.has(tokens[k].text); k++) used.add(k);
@@ -775,8 +883,10 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
   }
   const group = out.find((m) => m.place.type === 'group' && m.place.wholeHome);
   if (group) {
-    const exceptAt = tokens.findIndex((t, k) => k >= group.end && ['except', 'but', 'besides'].includes(t.text));
-    if (exceptAt >= 0) {
+    // "all the cameras except / but / apart from / other than / without the den"
+    const exceptAt = tokens.findIndex((t, k) => k >= group.end && (['except', 'but', 'besides', 'excluding', 'without', 'minus'].includes(t.text) ||
+      (['apart', 'aside', 'other'].includes(t.text) && ['from', 'than'].includes(tokens[k + 1]?.text ?? ''))));
+    if (exceptAt >= 0 && out.some((m) => m.start > exceptAt)) {
       const excluded = out.filter((m) => m.start > exceptAt);
       const ids = new Set(excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
       const g = group.place as Extract<Place, { type: 'group' }>;
@@ -798,7 +908,9 @@ const NEGATIONS = new Set(['not', 'never', "n't"]);
 function isExcludedMention(tokens: Token[], start: number, from: number): boolean {
   for (let k = start - 1; k >= Math.max(0, from - 1, start - 3); k--) {
     const w = tokens[k].text;
-    if (['not', 'except', 'excluding', 'without', 'besides'].includes(w)) return true;
+    if (['not', 'except', 'excluding', 'without', 'besides', 'minus'].includes(w)) return true;
+    // "apart from the den", "other than the pool"
+    if (['apart', 'aside', 'other'].includes(w) && ['from', 'than'].includes(tokens[k + 1]?.text ?? '')) return true;
     if (!['the', 'my', 'our', 'but', 'apart', 'from', 'for', ','].includes(w)) return false;
   }
   return false;
@@ -1077,6 +1189,12 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (r.time.past) {
     return "That time is already past, so I can't watch it. Did you mean from now on (for example \"tonight\"), or do you want to know what happened then?";
   }
+  if (r.time.doubtfulDate) return r.time.doubtfulDate;
+  // "tomorrow night" said at 00:40 on Friday: Friday night (the coming one) or Saturday night?
+  const wall = toWallClock(state.ctx.now, state.ctx.timeZone);
+  if (r.time.dayOffset === 1 && !r.time.date && wall.hour < 5 && r.tokens.some((t, k) => t.text === 'tomorrow' && r.time.consumed.has(k))) {
+    return `It's past midnight, so I'm not sure which day "tomorrow" is: do you mean today (${WEEKDAY_LABELS[wall.weekday]}) or ${WEEKDAY_LABELS[(wall.weekday + 1) % 7]}?`;
+  }
   if (r.time.openEnded && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined && !r.time.night && !r.time.weekend) {
     return 'Until when should I keep watching? Give me an end, like "until Sunday 6pm" or "for the next 3 days".';
   }
@@ -1107,6 +1225,19 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   // "tonight and tomorrow night", "the next 3 nights": one watch a night
   const nights = r.time.nights ?? 1;
   const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
+  // "watch the porch" and nothing about when: tonight, for an hour, or from now on? Asked, never
+  // a silent 24 hours (see docs/decisions.md, "No window without a time")
+  // ("let me know when grandpa turns up", "tell me if the gate opens": an event to wait for, with
+  // no hours of its own, keeps the stated 24-hour default)
+  if (window.defaulted && !r.time.hasTime && !r.conditions.length && !r.people.length) {
+    const what = r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : '';
+    return `When should I watch${what}: tonight, for a few hours, or until a time you name (for example "until 7am")?`;
+  }
+  // "watch the drive over the weekend": all of it from Saturday 00:00, from Friday evening, only the
+  // nights? Nothing said picks one — asked (a window said with it, or "while we're away", does)
+  if (r.time.weekend && !r.time.anchors.length && !r.time.openEnded && !r.time.night && !r.time.recurrence && r.time.durationMs === undefined) {
+    return `Should I watch${r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : ''} all weekend (${window.window === 'this weekend' ? 'from Saturday 00:00 until Monday 00:00' : window.window}), or from when to when — for example "from Friday 6pm until Sunday 8pm"?`;
+  }
   if (window.passed) {
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;
@@ -1192,12 +1323,16 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
   state.lastWatchId = `$ref:${callIndex}`;
   for (let n = 1; n < nights; n++) {
-    const next = resolveWatchWindow({ ...r.time, nights: 1, dayOffset: r.time.dayOffset + n }, state.ctx);
+    const d = r.time.date;
+    const next = resolveWatchWindow(d ? { ...r.time, nights: 1, date: { ...addDays(d, n), hour: 0, minute: 0 } }
+      : { ...r.time, nights: 1, dayOffset: r.time.dayOffset + n }, state.ctx);
     const more = { ...args, starts_at: new Date(next.startsAt).toISOString(), ends_at: new Date(next.endsAt).toISOString(), window: next.window };
     plan.calls.push({ tool: 'create_watch', args: more, subject, say: `I'm also watching the ${subject.replace(/ and /g, ' and the ')} ${describeSpan(next.startsAt, next.endsAt, next.recurrence, state.ctx)}.` });
   }
   return undefined;
 }
+
+const WEEKDAY_LABELS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** "from 17:21 to 07:27 tomorrow (sunset to sunrise), every night" in the home's time. */
 function describeSpan(startsAt: number, endsAt: number, recurrence: string, ctx: HouseholdContext): string {
@@ -1318,6 +1453,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
   }
+  if (r.time.doubtfulDate) return r.time.doubtfulDate;
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
   if (words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) && !r.startRequested && !(r.time.anchors.some((a) => a.role === 'start') && r.time.anchors.some((a) => a.role === 'end'))) {
@@ -1445,6 +1581,20 @@ function answerWatchQuestion(r: Reading, state: PlanState, plan: Plan): string |
 
 /** "is the nursery camera muted?" */
 function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "what's muted?", "which cameras are muted?": every muted sensor (of the kind asked about)
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const wh = words.find((w) => ['what', 'which', 'anything', 'any'].includes(w));
+  const kindOnly = (m: Mention) => m.text.split(' ').every((w) => w in KIND_WORDS);
+  if (wh && !r.hasReference && r.mentions.every((m) => (m.place.type === 'group' && m.place.wholeHome) || kindOnly(m))) {
+    const kinds = r.mentions.filter(kindOnly).flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w]));
+    const inScope = r.mentions.some((m) => !kindOnly(m)) ? r.mentions.flatMap((m) => getPlaceSensors(m.place))
+      : state.ctx.sensors.filter((s) => !kinds.length || kinds.includes('any') || kinds.includes(s.kind as 'camera'));
+    const muted = inScope.filter((s) => state.muted.has(s.id));
+    addAnswer(plan, muted.length
+      ? `${muted.map((s) => `The ${s.name}`).join(', ').replace(/, ([^,]*)$/, ' and $1').replace(/(?!^)The /g, 'the ')} ${muted.length === 1 ? 'is' : 'are'} muted.`
+      : 'Nothing is muted: every sensor is on.');
+    return undefined;
+  }
   return visitPlaces(r, state, plan, 'Which sensor do you mean?', (place) => {
     const sensors = getPlaceSensors(place);
     if (!sensors.length) plan.refusals.push(`There are no sensors in the ${subjectOf(place)}.`);
@@ -1495,6 +1645,12 @@ function confirmLifting(r: Reading, how: (name: string) => string): string | und
 }
 
 function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {
+  // "turn it all off", "switch everything off": stop every watch, or mute every sensor? Both are
+  // readings of the words and they differ a lot — asked (only "mute" / "silence" says which)
+  const switchWords = (r.clause.cue?.matched ?? []).some((k) => ['turn', 'switch', 'shut'].includes(r.tokens[k].text));
+  if (mute && switchWords && r.mentions.length && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome && m.place.label === 'whole home')) {
+    return 'Do you want me to stand down every watch, or to mute every sensor (nothing watched or looked at until you unmute them)?';
+  }
   if (!mute) {
     const ask = confirmLifting(r, (name) => `unmute the ${name}`);
     if (ask) return ask;
@@ -1764,9 +1920,21 @@ function dedupeCalls(calls: PlannedCall[]): PlannedCall[] {
 // ---------------------------------------------------------------- conversation memory
 
 /** The last room or sensor the conversation acted on, for "it". */
-function findLastSubject(ctx: HouseholdContext): Subject | undefined {
+function findLastSubject(ctx: HouseholdContext, depth = 0): Subject | undefined {
   const turns = ctx.conversation?.turns ?? [];
   for (let t = turns.length - 1; t >= 0; t--) {
+    // "is the garden being watched tonight?" — "stop it at 9 instead": a turn that changed nothing
+    // still named what "it" is, when it named exactly one place
+    if (depth === 0 && !turns[t].actions.some((a) => a.subject && !a.type.startsWith('watches.'))) {
+      const named = readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1)
+        .flatMap((r) => r.mentions).map((m) => m.place).filter((p): p is KnownPlace => p.type === 'room' || p.type === 'sensor');
+      const unique = [...new Map(named.map((p) => [subjectOf(p), p])).values()];
+      if (unique.length === 1) {
+        const p = unique[0];
+        return p.type === 'sensor' ? { kind: 'sensor', sensor: p.sensor } : { kind: 'room', room: (p as Extract<Place, { type: 'room' }>).room };
+      }
+      if (unique.length > 1) return undefined;
+    }
     for (const a of [...turns[t].actions].reverse()) {
       if (!a.subject || a.type.startsWith('watches.')) continue;
       const name = a.subject.toLowerCase();
@@ -1778,6 +1946,29 @@ function findLastSubject(ctx: HouseholdContext): Subject | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * "the other one": the conversation named two places ("the front door camera or the drive one?")
+ * and acted on one; the other is the one left. Undefined when that is not exactly one place.
+ */
+function findOtherPlace(ctx: HouseholdContext): KnownPlace | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  const last = findLastSubject(ctx);
+  if (!last) return undefined;
+  const lastIds = new Set(last.kind === 'sensor' ? [last.sensor.id] : ctx.sensors.filter((s) => s.room === last.room).map((s) => s.id));
+  const named: KnownPlace[] = [];
+  for (let t = Math.max(0, turns.length - 3); t < turns.length; t++) {
+    for (const r of readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1)) {
+      for (const m of r.mentions) {
+        if (m.place.type !== 'room' && m.place.type !== 'sensor') continue;
+        const ids = getPlaceSensors(m.place).map((x) => x.id);
+        if (!ids.length || ids.some((id) => lastIds.has(id))) continue;
+        if (!named.some((p) => subjectOf(p) === subjectOf(m.place))) named.push(m.place);
+      }
+    }
+  }
+  return named.length === 1 ? named[0] : undefined;
 }
 
 /** The watch the conversation last created or changed, if still active. */

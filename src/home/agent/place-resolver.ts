@@ -213,6 +213,8 @@ function resolveRunByName(placeWords: string[], kindWords: string[], ctx: Househ
   }
   if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0] };
   if (sensors.length > 1) {
+    // "the kitchen sensor" with a motion sensor and a door contact there: one was meant — which?
+    if (kindWords.length && kindWords.every((w) => !w.endsWith('s')) && placeWords.length) return { type: 'ambiguous', label, options: sensors.map((s) => s.name) };
     const sameRoom = sensors.every((s) => s.room === sensors[0].room);
     if (sameRoom) return { type: 'group', label, sensors, wholeHome: false, except: false };
     if (rooms.length > 1) return { type: 'ambiguous', label, options: rooms.map((r) => r.name) };
@@ -244,7 +246,8 @@ function isHomeAdverb(tokens: Token[], i: number): boolean {
   const before = tokens[i - 1]?.text ?? '';
   const after = tokens[i + 1]?.text ?? '';
   // "we're all in", "they are all asleep": all of the people; "all next week", "all night": a time
-  if (w === 'all' && (['we', 'they', 'you', 'are', 'were', 'is', 'am', 'be'].includes(before) ||
+  // "if it opens at all": a hedge, not every sensor
+  if (w === 'all' && (['we', 'they', 'you', 'are', 'were', 'is', 'am', 'be', 'at'].includes(before) ||
     ['next', 'week', 'weekend', 'night', 'day', 'morning', 'evening', 'afternoon', 'month', 'year'].includes(after))) return true;
   // "from next door": the neighbours, not a door of this home
   if (w === 'next' && after === 'door') return true;

@@ -65,6 +65,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'forget', 'scrap', 'no need', 'relax', 'can relax', 'we be back', 'we be home', 'i be back', 'i be home', 'abort',
       'stand … down', 'call it off',
       // idioms for stopping: "knock the porch one on the head", "pack it in", "give … a rest"
+      // "leave the nursery out of it", "take the garage off the watch": a place out of a running watch
+      'leave … out', 'take … off', 'take … out', 'count … out',
       'knock … on the head', 'knock it on the head', 'pack in', 'pack … in', 'give … a rest', 'put … to bed', 'wind … down',
     ],
   },
@@ -74,6 +76,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'make it', 'make that', 'change it', 'change that', 'change … watch', 'switch it', 'extend', 'push it', 'push', 'cut … off at',
       'push … back', 'move it', 'shorten', 'make … watch last', 'make … watch', 'only watch … from now on',
       'actually start', 'start it', 'end it at', 'finish it at',
+      // "the garage watch can end saturday at noon instead", "the porch one should stop at 9"
+      'watch can|could|should|will|must end|finish|stop', 'one can|could|should|will|must end|finish|stop',
     ],
   },
   {
@@ -85,7 +89,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   },
   {
     intent: 'mute',
-    cues: ['mute', 'muted', 'silence', 'turn off', 'switch off', 'turn … off', 'switch … off', 'disable', 'shut off', 'deactivate', 'stop record|recording'],
+    cues: ['mute', 'muted', 'silence', 'shh', 'shush', 'hush', 'sshh', 'turn off', 'switch off', 'turn … off', 'switch … off', 'disable', 'shut off', 'deactivate', 'stop record|recording'],
   },
   {
     intent: 'list_watches',
@@ -93,6 +97,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what … you watch|watching', 'what be you monitor|monitoring', 'list … watch|watches', 'which watch|watches',
       'show … watch|watches', 'what watch|watches', 'active watch|watches', 'how many watch|watches', 'what be … watch|watched', 'what be be watch|watched',
       'you watch|watching anything',
+      // "what have you got on tonight?", "what's on tonight?"
+      'what … you got on', 'what … you got going', 'what be on tonight', 'what be run|running',
     ],
   },
   {

@@ -124,7 +124,8 @@ export function readSpokenClock(words: readonly string[], i: number, options: Sp
     if (dir === 'after' && w !== 'quarter' && w !== 'half') return undefined;
     return withMeridiem(words, i, end, hour, amount.minutes);
   }
-  if (dir === 'to' || dir === 'till' || dir === 'til') {
+  // "quarter of 9" (American): 8:45
+  if (dir === 'to' || dir === 'till' || dir === 'til' || (dir === 'of' && w === 'quarter')) {
     if (w === 'half') return undefined;
     if (w !== 'quarter' && (!options.minutesTo || /^\d/.test(w))) return undefined;
     return withMeridiem(words, i, end, (hour + 11) % 12 || 12, 60 - amount.minutes);

@@ -11,7 +11,7 @@ import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLo
 import { clockText, readHourWord, readSpokenClock } from './spoken-clock.ts';
 import {
   DAY_MS, DAY_PARTS, HOUR_MS, MINUTE_MS, chooseHour, formatDay, getDayStart, getNextSunTime, getSunTime, isDayPart,
-  isNightInProgress, parseDayOfMonth, parseWeekday, resolveDayOfMonth, type SunEvent, type TimeContext,
+  isNightInProgress, nextWeekday, parseDayOfMonth, parseWeekday, resolveDayOfMonth, type SunEvent, type TimeContext,
 } from './primitives.ts';
 
 type Role = 'start' | 'end' | 'point';
@@ -43,6 +43,8 @@ export interface TimeSpec {
   nights?: number;
   /** "while we're away": no end the agent can know. */
   openEnded: boolean;
+  /** A date said that cannot be the one meant as it stands ("the 31st" in November): asked about, never moved. */
+  doubtfulDate?: string;
   /** Look-back for questions about the past. */
   sinceMs?: (ctx: TimeContext) => number;
   /** "in an hour": the window starts that much later. */
@@ -98,6 +100,8 @@ function isHourWordAt(tokens: Token[], i: number): boolean {
   return !next || t.breakAfter !== '' || HOUR_WORD_FOLLOWERS.has(next.text);
 }
 const UNIT_AFTER = new Set(['hours', 'hour', 'hrs', 'hr', 'minutes', 'minute', 'mins', 'min', 'nights', 'night', 'days', 'day', 'weeks', 'quarters', 'quarter', 'people', 'times', 'of']);
+/** After "until we/they…": the end is when they are back, or gone — a time the agent cannot know. */
+const OPEN_END_WORDS = new Set(['back', 'home', 'return', 'returns', 'arrive', 'arrives', 'gone', 'left', 'leave', 'leaves', 'go', 'goes', 'finished', 'done']);
 const NIGHT_WORDS = new Set(['tonight', 'night', 'nights', 'overnight', 'nightly', 'evening', 'evenings', 'weeknight', 'weeknights']);
 const AWAY_WORDS = new Set(['away', 'holiday', 'holidays', 'vacation', 'gone', 'out', 'travelling', 'traveling', 'work', 'abroad']);
 
@@ -107,9 +111,13 @@ function getRoleBefore(tokens: Token[], i: number, from: number): Role {
     if (END_WORDS.has(w)) return 'end';
     // "till I'm back at 10": the time of coming back ends the window
     if ((w === 'at' || w === 'by') && ['back', 'home'].includes(tokens[k - 1]?.text ?? '')) return 'end';
+    // "we leave at 6", "heading out at 7": the time of leaving starts the window
+    if ((w === 'at' || w === 'around' || w === 'about') && ['leave', 'leaving', 'go', 'going', 'out', 'off', 'head', 'heading', 'set'].includes(tokens[k - 1]?.text ?? '')) return 'start';
     // "till we get home sunday evening": the time of coming back ends the window
     if (['back', 'home', 'return', 'returns', 'arrive'].includes(w) && tokens.slice(Math.max(from, k - 4), k).some((t) => ['until', 'till', 'by', 'before'].includes(t.text))) return 'end';
     if (START_WORDS.has(w)) return 'start';
+    // "we leave friday at 6pm", "leaving about noon": the time of leaving starts the window
+    if (['leave', 'leaving'].includes(w)) return 'start';
     if (!['the', 'at', 'around', 'about', 'it'].includes(w)) break;
   }
   return 'point';
@@ -120,15 +128,76 @@ function parseCount(tokens: Token[], i: number): { value: number; length: number
   if (w === undefined) return undefined;
   if (/^\d+(\.\d+)?$/.test(w)) return { value: Number(w), length: 1 };
   if (w === 'half' && ['an', 'a'].includes(tokens[i + 1]?.text)) return { value: 0.5, length: 2 };
+  // "three quarters of an hour", "a quarter of an hour"
+  const quarters = ['three', 'a'].includes(w) && ['quarters', 'quarter'].includes(tokens[i + 1]?.text ?? '') && tokens[i + 2]?.text === 'of' && ['an', 'a'].includes(tokens[i + 3]?.text ?? '');
+  if (quarters) return { value: w === 'three' ? 0.75 : 0.25, length: 4 };
   if (w === 'a' && tokens[i + 1]?.text === 'couple' && tokens[i + 2]?.text === 'of') return { value: 2, length: 3 };
   if (w in NUMBER_WORDS) return { value: NUMBER_WORDS[w], length: 1 };
   return undefined;
+}
+
+/**
+ * "every saturday and sunday night", "every sat & sun", "every monday to friday": the days named
+ * make a weekly pattern the watch knows (weekends, weekdays). Read before chrono, which would take
+ * "sunday night" for one night.
+ */
+function readWeeklyDays(tokens: Token[], from: number, to: number, spec: TimeSpec, ctx: TimeContext): void {
+  for (let i = from; i < to; i++) {
+    const w = tokens[i].text;
+    // "on saturday and sunday (nights)": those days (nights) once, from the first to the last
+    if (parseWeekday(w) !== undefined && tokens[i + 1]?.text === 'and' && parseWeekday(tokens[i + 2]?.text ?? '') !== undefined && !['every', 'each'].includes(tokens[i - 1]?.text ?? '')) {
+      const today = toLocalDate(ctx.now, ctx.timeZone);
+      const first = nextWeekday(parseWeekday(w)!, today, true);
+      const count = ((parseWeekday(tokens[i + 2].text)! - parseWeekday(w)! + 7) % 7) + 1;
+      if (count !== 2) continue;
+      spec.date = { ...first, hour: 0, minute: 0 };
+      const nights = ['night', 'nights', 'evening', 'evenings'].includes(tokens[i + 3]?.text ?? '');
+      if (nights) { spec.night = true; spec.nights = count; spec.consumed.add(i + 3); }
+      else spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: { ...addDays(first, count - 1), hour: 0, minute: 0 }, role: 'end', dateOnly: true });
+      for (let j = i; j <= i + 2; j++) spec.consumed.add(j);
+      if (['on', 'this'].includes(tokens[i - 1]?.text ?? '')) spec.consumed.add(i - 1);
+      return;
+    }
+    if (!['every', 'each'].includes(w) || parseWeekday(tokens[i + 1]?.text ?? '') === undefined) continue;
+    const days: number[] = [];
+    let k = i + 1;
+    let through = false;
+    while (k < to) {
+      const d = parseWeekday(tokens[k].text);
+      if (d !== undefined) { days.push(d); k++; continue; }
+      if (['and', '&', 'or'].includes(tokens[k].text) && parseWeekday(tokens[k + 1]?.text ?? '') !== undefined) { k++; continue; }
+      if (['to', 'through', 'thru', '-'].includes(tokens[k].text) && parseWeekday(tokens[k + 1]?.text ?? '') !== undefined) { through = true; k++; continue; }
+      break;
+    }
+    const set = new Set(days);
+    const weekends = !through && set.size === 2 && set.has(0) && set.has(6);
+    const weekdays = (through && days[0] === 1 && days[1] === 5) || (!through && set.size === 5 && [1, 2, 3, 4, 5].every((d) => set.has(d)));
+    if (!weekends && !weekdays) continue;
+    spec.recurrence = weekends ? 'weekends' : 'weekdays';
+    for (let j = i; j < k; j++) spec.consumed.add(j);
+    if (['night', 'nights', 'evening', 'evenings'].includes(tokens[k]?.text ?? '')) { spec.night = true; spec.consumed.add(k); }
+    return;
+  }
 }
 
 /** Reads the time words of tokens[from, to). */
 export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: TimeContext): TimeSpec {
   const spec: TimeSpec = { anchors: [], past: false, night: false, sleepContext: false, dayOffset: 0, weekend: false, openEnded: false, consumed: new Set(), hasTime: false };
   const take = (...idx: number[]) => idx.forEach((k) => spec.consumed.add(k));
+  // "at 11 tonight instead of the morning": what follows "instead of" is the time being replaced
+  for (let i = from; i + 1 < to; i++) {
+    if (tokens[i].text !== 'instead' || tokens[i + 1].text !== 'of') continue;
+    // only a time ("instead of the morning"); "instead of the drive" names the place being replaced
+    let last = i + 1;
+    while (last + 1 < to && !tokens[last].breakAfter) last++;
+    const words = tokens.slice(i + 2, last + 1).map((t) => t.text);
+    if (!words.some((w) => /\d/.test(w) || w in SUN_WORDS || NIGHT_WORDS.has(w) || ['tomorrow', 'today', 'noon', 'midnight', 'afternoon'].includes(w) || parseWeekday(w) !== undefined)) continue;
+    for (let k = i; k <= last; k++) {
+      spec.consumed.add(k);
+      if (tokens[k].breakAfter && k > i + 1) break;
+    }
+  }
+  readWeeklyDays(tokens, from, to, spec, ctx);
   readClockPhrases(tokens, from, to, ctx, spec);
   // "yesterday", "last night", "in the last hour": said of the past only
   let pastWords = false;
@@ -244,10 +313,14 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       continue;
     }
     // "until I get back", "till we're home": an end the agent cannot know
-    if (END_WORDS.has(w) && ['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') &&
-      tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => ['back', 'home', 'return', 'returns', 'arrive', 'arrives'].includes(t.text))) {
+    if (END_WORDS.has(w) && (['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') ||
+      // "until the builders have gone", "till my son's home"
+      (['the', 'my', 'our', 'his', 'her', 'their'].includes(next ?? '') && !tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => /\d/.test(t.text) || t.text in SUN_WORDS))) &&
+      tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => OPEN_END_WORDS.has(t.text))) {
       spec.openEnded = true;
-      for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || ['i', 'we', 'they', 'he', 'she', 'you', 'get', 'come', 'am', 'are', 'be', 'back', 'home', 'return', 'returns', 'arrive', 'arrives'].includes(tokens[j].text)) take(j);
+      // "until they've gone", "till she leaves": an end nobody can tell the time of either
+      const upTo = i + 2 + tokens.slice(i + 2, Math.min(to, i + 5)).findIndex((t) => OPEN_END_WORDS.has(t.text));
+      for (let j = i; j <= upTo; j++) take(j);
       continue;
     }
     if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
@@ -325,6 +398,24 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       if (tokens[i + 1]?.text === 'light' && w === 'first') take(i + 1);
       continue;
     }
+    // "till the sun's up", "until the sun comes up", "from when the sun goes down"
+    if (w === 'sun') {
+      let k = i + 1;
+      if (['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'has', 'coming', 'going'].includes(tokens[k]?.text ?? '')) k++;
+      const t = tokens[k]?.text;
+      const event: SunEvent | undefined = t === 'up' || t === 'rises' || t === 'risen' ? 'sunrise' : t === 'down' || t === 'sets' || t === 'set' ? 'sunset' : undefined;
+      if (event) {
+        let role = getRoleBefore(tokens, prev === 'the' && tokens[i - 2]?.text === 'when' ? i - 1 : i, from);
+        if (role === 'point') role = event === 'sunset' ? 'start' : 'end';
+        spec.anchors.push({ kind: 'sun', event, role });
+        for (let j = i; j <= k; j++) take(j);
+        if (prev === 'the') take(i - 1);
+        if (prev && (END_WORDS.has(prev) || START_WORDS.has(prev))) take(i - 1);
+        if (tokens[i - 2] && (END_WORDS.has(tokens[i - 2].text) || START_WORDS.has(tokens[i - 2].text))) take(i - 2);
+        i = k;
+        continue;
+      }
+    }
     if (w === 'first' && next === 'light') { spec.anchors.push({ kind: 'sun', event: 'dawn', role: 'end' }); take(i, i + 1); i++; continue; }
     if (w === 'now') { take(i); continue; }
     if (w === 'bed' || w === 'sleep' || w === 'sleeping' || w === 'asleep') spec.sleepContext = true;
@@ -335,6 +426,12 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     if (dayOfMonth !== undefined) {
       const d = resolveDayOfMonth(dayOfMonth, ctx, 'future');
       const date = { ...d, hour: 0, minute: 0 };
+      // "the 31st" said in November: this month has no such day, and the next month that does is
+      // not what anyone means without saying so
+      const today = toLocalDate(ctx.now, ctx.timeZone);
+      if (dayOfMonth > today.day && (d.month !== today.month || d.year !== today.year)) {
+        spec.doubtfulDate = `There's no ${w} this month — which date do you mean (for example "${MONTH_NAMES[(d.month + 10) % 12].replace(/^./, (c) => c.toUpperCase())} 30th" or "${MONTH_NAMES[d.month - 1].replace(/^./, (c) => c.toUpperCase())} ${dayOfMonth}")?`;
+      }
       let role = getRoleBefore(tokens, i, from);
       if (role !== 'end' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'back' || t.text === 'return' || t.text === 'home')) role = 'end';
       if (role === 'end') spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date, role: 'end', dateOnly: true });
@@ -375,6 +472,25 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
   // a point between two anchors reads as the end: "sunset to 6", "from 10pm to 6am"
   const starts = spec.anchors.filter((a) => a.role === 'start');
   for (const a of spec.anchors) if (a.role === 'point' && starts.length) a.role = 'end';
+  // "from quarter past 4 to quarter of 9 tonight": an end said in the evening makes an earlier
+  // start without am/pm the same afternoon's (16:15), not the small hours'
+  {
+    const s0 = spec.anchors.find((a) => a.role === 'start');
+    const e0 = spec.anchors.find((a) => a.role === 'end');
+    if (s0?.kind === 'clock' && e0?.kind === 'clock' && !s0.meridiemCertain && e0.meridiemCertain && e0.hour >= 13 && s0.hour >= 1 && s0.hour < 12 && s0.hour + 12 < e0.hour) {
+      Object.assign(s0, { hour: s0.hour + 12, meridiemCertain: true });
+    }
+  }
+  // "between 7 and 9 this evening", "from 6 to 8 in the evening": the evening says pm for the
+  // start, and for an end later on the clock face ("from 10 this evening till 6" still ends at 06:00)
+  if (tokens.slice(from, to).some((t) => t.text === 'evening' || t.text === 'evenings') && !tokens.slice(from, to).some((t) => t.text === 'morning')) {
+    const start = spec.anchors.find((a) => a.role === 'start' || a.role === 'point');
+    if (start?.kind === 'clock' && !start.meridiemCertain && start.hour >= 1 && start.hour <= 11) {
+      const end = spec.anchors.find((a) => a.role === 'end');
+      if (end?.kind === 'clock' && !end.meridiemCertain && end.hour > start.hour && end.hour <= 11) Object.assign(end, { hour: end.hour + 12, meridiemCertain: true });
+      Object.assign(start, { hour: start.hour + 12, meridiemCertain: true });
+    }
+  }
   // "8 till 3 while I sleep" said in the morning after a night shift: sleep is not always at
   // night. With a start hour said without am/pm and no night word, the start is the next one to
   // come (resolveWatchWindow); "while I sleep" alone still means tonight
@@ -480,6 +596,11 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
     }
     // sentence ends stop chrono from joining "until 7. then 9pm"; chrono also joins "tonight until
     // 6:15" into one range that loses the clock, so "tonight" (read by extractTimeSpec) ends its phrase
+    // "till the sun's up": the sun, not Sunday
+    if (w === 'sun' && ['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'up', 'down', 'rises', 'sets', 'has', 'coming', 'going'].includes(tokens[i + 1]?.text ?? '')) {
+      pieces.push({ text: 'sunlight', tokens: [i], night: false });
+      continue;
+    }
     const ends = tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
     pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
   }
@@ -544,6 +665,8 @@ function readDatedDay(words: string[], i: number, ctx: TimeContext, minutesTo: b
 function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeContext, spec: TimeSpec): void {
   for (const phrase of findClockPhrases(tokens, ctx)) {
     if (phrase.tokens[0] < from || phrase.tokens[phrase.tokens.length - 1] >= to) continue;
+    // (days already read as a weekly pattern: "every saturday and sunday night")
+    if (phrase.tokens.every((k) => spec.consumed.has(k))) continue;
     const r = phrase.result;
     const words = phrase.text;
     const span = phrase.tokens;
@@ -554,6 +677,14 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
       // "till friday evening", "from monday morning": a named day's part, at the hour people mean
       const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
       const role = getRoleBefore(tokens, phrase.first, from);
+      // "on saturday night": that night, sunset to sunrise, as "tonight" is
+      if (part === 'night' && role === 'point' && !spec.date) {
+        spec.date = date;
+        spec.night = true;
+        span.forEach((k) => spec.consumed.add(k));
+        if (phrase.first - 1 >= from && tokens[phrase.first - 1].text === 'on') spec.consumed.add(phrase.first - 1);
+        continue;
+      }
       spec.anchors.push({ kind: 'clock', hour: DAY_PARTS[part].typical, minute: 0, meridiemCertain: true, date, role: role === 'point' ? 'start' : role });
       if (part === 'night' || part === 'evening') spec.night ||= role !== 'end';
       span.forEach((k) => spec.consumed.add(k));
@@ -561,7 +692,9 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
       continue;
     }
     if (/\b(hour|hours|minute|minutes|min|mins|week|weeks|days)\b/.test(words) || /\b(night|tonight|today|yesterday|evening|weekend)\b/.test(words) && !hasClock) continue;
-    if (phrase.night) spec.night = true;
+    // "9 tonight" is 21:00; only a start said that way ("from 10 tonight") makes the window the night's
+    // ("until 11 tonight", "back about 9 tonight" end a window that starts now)
+    if (phrase.night && getRoleBefore(tokens, phrase.first, from) !== 'end') spec.night = true;
     if (!hasClock) {
       if (dayCertain && !/\btomorrow\b/.test(words) && getRoleBefore(tokens, phrase.first, from) === 'end') {
         // "until friday", "until nov 30": through the end of that day
@@ -580,7 +713,10 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     }
     // chrono gives "from 7pm till 7am tomorrow" tomorrow's date at both ends; the day named after
     // "till" belongs to the end only, which resolves after the start anyway
-    const dayAfterEnd = r.end && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
+    // ("9 to 5 tomorrow", said with no am/pm and no night, is a day's range: tomorrow's, both ends)
+    const dayRange = r.end !== null && r.end !== undefined && !r.start.isCertain('meridiem') && !r.end.isCertain('meridiem') && !/\b(tonight|night|evening)\b/.test(words) &&
+      (r.start.get('hour')! % 12) > (r.end.get('hour')! % 12) && r.start.get('hour')! % 12 >= 6;
+    const dayAfterEnd = r.end && !dayRange && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
       !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
     const date = dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
     const firstWord = words.split(/\s+/)[0];
@@ -856,8 +992,9 @@ export function resolveWindowChange(
     out.starts_at = new Date(s).toISOString();
     out.window = `${describeAnchor(anchor, s, ctx)} to ${formatClock(endsAt, ctx.timeZone)}`;
   } else if (anchor) {
-    // the half of the day follows the watch's own start: a day watch's "till 4" is 16:00, a night's 04:00
-    const e = resolveEnd(anchor, Math.max(startsAt, ctx.now), ctx, toWallClock(startsAt, ctx.timeZone).hour >= 17);
+    // the half of the day follows the watch's own span: a day watch's "till 4" is 16:00, a night's
+    // (one that ends in the morning) 04:00; an evening watch's (17:00 to 22:00) "at 9" is 21:00
+    const e = resolveEnd(anchor, Math.max(startsAt, ctx.now), ctx, toWallClock(startsAt, ctx.timeZone).hour >= 17 && toWallClock(endsAt, ctx.timeZone).hour < 12);
     out.ends_at = new Date(e).toISOString();
     out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${describeAnchor(anchor, e, ctx)}`;
   } else if (spec.durationMs !== undefined) {
