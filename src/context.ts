@@ -16,7 +16,8 @@ import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService
 import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
-import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './org/sources/index.ts';
+import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, MQTT_BACKOFF, type SourceManager, type LiveVideoTuning } from './org/sources/index.ts';
+import type { BrokerBackoff } from './ingest/mqtt/index.ts';
 import { webrtcServices, WHIP, type WhipService } from './org/webrtc/index.ts';
 import { directoryServices, HOUSEHOLD_DIRECTORY } from './home/directory/index.ts';
 import { eventServices, EVENTS, type EventService } from './home/events/index.ts';
@@ -39,6 +40,8 @@ export interface ContextOptions {
   video?: LiveVideoTuning;
   /** cluster mode: stream lease ttl and tick (tests shorten them) */
   ownership?: OwnershipTuning;
+  /** MQTT broker reconnection backoff (tests shorten it) */
+  mqttBackoff?: BrokerBackoff;
 }
 
 /**
@@ -135,6 +138,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   if (opts.planner) c.override(PLANNER, () => opts.planner!);
   if (opts.video) c.override(VIDEO_TUNING, () => opts.video);
   if (opts.sandboxTickMs !== undefined) c.override(SANDBOX_TICK_MS, () => opts.sandboxTickMs);
+  if (opts.mqttBackoff) c.override(MQTT_BACKOFF, () => opts.mqttBackoff);
   if (opts.ownership) c.override(OWNERSHIP_TUNING, () => opts.ownership);
   // a stream given up (rebalancing, shutdown) has its last detections written under its lease first
   c.override(STREAM_DRAIN, (c) => () => c.get(PIPELINE).drain());
