@@ -2,7 +2,9 @@
  * Sensors over MQTT, end to end (docs/decisions.md, "Sensors over MQTT"): a Zigbee2MQTT-shaped
  * contact sensor published to a real Mosquitto opens and closes the household's back door in
  * Vigil; a watch on it raises an event and a signed webhook; "is the back door open?" answers
- * from the real state with its time.
+ * from the real state with its time; the same sensor shows in Home Assistant discovery messages,
+ * and the detection, its state and the watch's event go out under Vigil's topic tree, as a real
+ * `mqtt` subscriber on the same broker sees them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,10 +29,18 @@ for (const dialect of DIALECTS) {
     const broker = await startMosquitto();
     const receiver = new TestReceiver();
     const hookUrl = await receiver.start();
-    const t = await createHouseholdTestApp({ dialect, config: { mqtt: { allowPrivate: true, publish: null } } });
+    const t = await createHouseholdTestApp({
+      dialect,
+      config: { mqtt: { allowPrivate: true, publish: { url: `${broker.url}/vigil`, prefix: 'vigil', discoveryPrefix: 'homeassistant' } } },
+    });
     const device = await mqtt.connectAsync(broker.url);
+    const homeAssistant = await mqtt.connectAsync(broker.url);
+    const seen: Array<{ topic: string; body: string; retain: boolean }> = [];
+    homeAssistant.on('message', (topic, payload, packet) => seen.push({ topic, body: payload.toString(), retain: packet.retain }));
+    await homeAssistant.subscribeAsync(['homeassistant/#', 'vigil/#']);
     try {
       t.ctx.sources.startLive(); // as the serving process does
+      t.ctx.mqttPublisher!.start();
       await t.ctx.deliveryWorker.start();
       const key = await t.householdKey({ name: 'Sensor Home', mode: 'live' });
       const say = async (message: string) => (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
@@ -86,8 +96,32 @@ for (const dialect of DIALECTS) {
       const live = t.ctx.sources.sensorState(id);
       assert.equal(live?.state, 'inactive');
       assert.equal(live?.battery, 90);
+
+      // Home Assistant: the sensor's discovery config (retained), then its state ON and OFF
+      const tenant = key.tenant_id;
+      const config = await until('the discovery config', async () => seen.find((m) => m.topic === `homeassistant/binary_sensor/vigil_${id}/state/config`));
+      const disc = JSON.parse(config.body);
+      assert.equal(disc.device_class, 'door');
+      assert.equal(disc.state_topic, `vigil/${tenant}/sensors/${id}/state`);
+      assert.equal(disc.name, 'Back door contact sensor');
+      const states = () => seen.filter((m) => m.topic === disc.state_topic).map((m) => JSON.parse(m.body).state);
+      await until('the OFF state', async () => states().includes('OFF'));
+      assert.deepEqual(states(), ['ON', 'OFF']);
+      assert.ok(seen.some((m) => m.topic === `vigil/${tenant}/detections/back_door/door_open`), 'the detection went out');
+      const obs = seen.find((m) => m.topic === `vigil/${tenant}/events/watch.observation`);
+      assert.ok(obs, 'the watch observation went out');
+      assert.equal(JSON.parse(obs.body).event, 'watch.observation');
+      assert.ok(seen.some((m) => m.topic.startsWith('homeassistant/sensor/vigil_scene_') && m.topic.endsWith('/people/config')), 'scenes\' counts are announced');
+      // a late subscriber (Home Assistant restarting) gets the discovery and the state from the broker
+      const late = await mqtt.connectAsync(broker.url);
+      const retained: string[] = [];
+      late.on('message', (topic) => retained.push(topic));
+      await late.subscribeAsync(['homeassistant/binary_sensor/#', disc.state_topic]);
+      await until('the retained discovery and state', async () => retained.includes(disc.state_topic) && retained.includes(config.topic));
+      await late.endAsync();
     } finally {
       await device.endAsync();
+      await homeAssistant.endAsync();
       await t.ctx.deliveryWorker.stop();
       await t.close();
       await receiver.stop();

@@ -16,7 +16,7 @@ import { MqttBrokerPool, type BrokerBackoff } from '../../ingest/mqtt/index.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { LiveVideoSources, type LiveFaceRecognition, type LiveVideoTuning } from './live-video-sources.ts';
 export { SourceManager } from './source-manager.ts';
-export { MqttSources } from './mqtt-sources.ts';
+export { MqttSources, type SensorStateListener } from './mqtt-sources.ts';
 export { writeStreamStatus } from './stream-status.ts';
 
 export const LIVE_VIDEO = token<LiveVideoSourcesT>('liveVideo');

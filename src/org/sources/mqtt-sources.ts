@@ -66,11 +66,20 @@ interface SensorEntry {
  * than expected; each change is written with a stream.status_changed event (stream-status.ts).
  * A message that cannot be read is dropped and counted on the stream.
  */
+/** A sensor's state as it changed (the broker's retained copy included), for Vigil's events out (org/mqtt). */
+export type SensorStateListener = (e: { streamId: string; tenantId: string; location: string; type: string; active: boolean; at: number }) => void;
+
 export class MqttSources {
   private entries = new Map<string, SensorEntry>();
   private closed = false;
+  private readonly stateListeners: SensorStateListener[] = [];
 
   constructor(private readonly deps: MqttSourcesDeps) {}
+
+  /** Hears every change of a running sensor's state (org/mqtt publishes it for Home Assistant). */
+  onStateChange(fn: SensorStateListener): void {
+    this.stateListeners.push(fn);
+  }
 
   isRunning(streamId: string): boolean {
     return this.entries.has(streamId);
@@ -225,6 +234,7 @@ export class MqttSources {
     if (before === active) return;
     entry.state = active;
     entry.stateAt = at;
+    for (const fn of this.stateListeners) fn({ streamId: entry.ref.id, tenantId: entry.ref.tenant_id, location: entry.ref.location, type: mapping.type!, active, at });
     if (retained && (before === null || mapping.type !== 'door_open')) return;
     const det = detectionForChange(mapping.type!, active, at);
     if (!det) return;
