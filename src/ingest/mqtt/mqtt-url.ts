@@ -35,7 +35,8 @@ export function parseMqttUrl(raw: string): MqttUrlCheck {
     return { ok: false, reason: 'the topic is not valid percent-encoding' };
   }
   if (!topic) return { ok: false, reason: 'must name the device\'s topic after the broker, such as mqtt://broker:1883/zigbee2mqtt/back_door' };
-  if (/[+#]/.test(topic) || url.hash) return { ok: false, reason: `the topic ${JSON.stringify(topic + url.hash)} has an MQTT wildcard (+ or #); one stream is one device, so give its own topic` };
+  // `#` starts a URL fragment, so it is looked for in the raw text (an empty fragment leaves no hash)
+  if (/[+#]/.test(topic) || raw.includes('#')) return { ok: false, reason: `the topic ${JSON.stringify(topic + (raw.includes('#') ? raw.slice(raw.indexOf('#')) : ''))} has an MQTT wildcard (+ or #); one stream is one device, so give its own topic` };
   if (url.search) return { ok: false, reason: 'takes no query string; the payload mapping goes in the stream\'s sensor field' };
   if (topic.length > 1024) return { ok: false, reason: 'the topic is longer than 1024 characters' };
   const port = url.port ? Number(url.port) : DEFAULT_PORT[protocol];
