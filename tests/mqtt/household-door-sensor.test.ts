@@ -119,6 +119,14 @@ for (const dialect of DIALECTS) {
       await late.subscribeAsync(['homeassistant/binary_sensor/#', disc.state_topic]);
       await until('the retained discovery and state', async () => retained.includes(disc.state_topic) && retained.includes(config.topic));
       await late.endAsync();
+
+      // muted: not even subscribed; what the device says meanwhile is not taken in
+      const muted = await say('mute the back door contact sensor');
+      assert.equal(muted.actions[0]?.type, 'sensor.muted', muted.reply);
+      assert.equal(t.ctx.sources.isLive(id), false, 'a muted sensor is unsubscribed');
+      await device.publishAsync('zigbee2mqtt/back_door', JSON.stringify({ battery: 90, contact: false }));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal((await t.ctx.database.db.selectFrom('detections').select(['id']).where('stream_id', '=', id).execute()).length, 2);
     } finally {
       await device.endAsync();
       await homeAssistant.endAsync();

@@ -154,7 +154,8 @@ export class MqttSources {
     if (!e) return null;
     return {
       status: e.status, last_frame_at: e.lastMessageAt, fps_in: 0, detector_fps: 0, error: e.error, frames_in: e.messages, frames_detected: 0,
-    } as IngestStats;
+      frames_skipped_no_motion: 0, frames_dropped_busy: 0, reconnects: 0, retry_at: null,
+    };
   }
 
   sensorState(streamId: string): SensorLiveView | null {

@@ -127,7 +127,7 @@ export const StreamSchema = Type.Object(
     error: Type.Union([Type.String(), Type.Null()], { description: 'why the source is not live (credentials removed), null while healthy' }),
     last_frame_at: Type.Union([IsoTime, Type.Null()]),
     fps_in: Type.Union([Type.Number(), Type.Null()], { description: 'frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, or a server not running sources)' }),
-    detector_fps: Type.Union([Type.Number(), Type.Null()], { description: 'frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs' }),
+    detector_fps: Type.Union([Type.Number(), Type.Null()], { description: 'frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs (and for mqtt sensors)' }),
     zones: ZonesSchema,
     motion_masks: MotionMasksSchema,
     created_at: IsoTime,

@@ -54,8 +54,9 @@ export function toStreamView(r: StreamRow, live: IngestStats | null = null, assi
     sandbox: r.sandbox === 1,
     error: live ? live.error : r.error,
     last_frame_at: live?.last_frame_at != null ? toIso(live.last_frame_at) : r.last_frame_at,
-    fps_in: live ? roundRate(live.fps_in) : null,
-    detector_fps: live ? roundRate(live.detector_fps) : null,
+    // a sensor has messages, not frames (its figures are in `sensor`)
+    fps_in: live && r.source_type !== 'mqtt' ? roundRate(live.fps_in) : null,
+    detector_fps: live && r.source_type !== 'mqtt' ? roundRate(live.detector_fps) : null,
     zones: cfg.zones,
     motion_masks: cfg.motion_masks,
     sensor: r.source_type === 'mqtt' ? { ...(cfg.sensor ?? {}), live: sensor } : null,

@@ -1259,7 +1259,7 @@ export interface components {
             last_frame_at: string | null;
             /** @description frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, or a server not running sources) */
             fps_in: number | null;
-            /** @description frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs */
+            /** @description frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs (and for mqtt sensors) */
             detector_fps: number | null;
             /** @description named areas inside the view; a detection is placed in the first zone containing the bottom-centre of its box (where a person stands) */
             zones: {
