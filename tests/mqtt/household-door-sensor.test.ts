@@ -14,12 +14,12 @@ import { startMosquitto } from '../helpers/mosquitto.ts';
 import { bearer, createHouseholdTestApp } from '../household/household-harness.ts';
 import { TestReceiver, householdSecretOf, signatureMatches } from '../webhooks/receiver.ts';
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+async function until<T>(what: string | (() => string), fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -62,6 +62,8 @@ for (const dialect of DIALECTS) {
       const watched = await say('keep an eye on the back door until 11pm');
       assert.equal(watched.actions[0]?.type, 'watch.created', watched.reply);
 
+      // events out: while the publisher is connected, Home Assistant sees every change (before that, only the last state)
+      await until('the events-out publisher connected', async () => t.ctx.mqttPublisher!.stats().connected);
       // Zigbee2MQTT publishes the whole device state; contact false is an open door
       await device.publishAsync('zigbee2mqtt/back_door', JSON.stringify({ battery: 91, contact: false, linkquality: 120, voltage: 3000 }));
       const opened = await until('the door_open detection', async () => {
@@ -105,7 +107,7 @@ for (const dialect of DIALECTS) {
       assert.equal(disc.state_topic, `vigil/${tenant}/sensors/${id}/state`);
       assert.equal(disc.name, 'Back door contact sensor');
       const states = () => seen.filter((m) => m.topic === disc.state_topic).map((m) => JSON.parse(m.body).state);
-      await until('the OFF state', async () => states().includes('OFF'));
+      await until(() => `the OFF state (publisher ${JSON.stringify(t.ctx.mqttPublisher!.stats())}, states ${JSON.stringify(states())}, topics ${JSON.stringify(seen.map((m) => m.topic))})`, async () => states().includes('OFF'));
       assert.deepEqual(states(), ['ON', 'OFF']);
       assert.ok(seen.some((m) => m.topic === `vigil/${tenant}/detections/back_door/door_open`), 'the detection went out');
       const obs = seen.find((m) => m.topic === `vigil/${tenant}/events/watch.observation`);

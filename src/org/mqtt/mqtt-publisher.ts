@@ -47,6 +47,11 @@ export class MqttEventPublisher {
   private sceneTimer: unknown = null;
   private published = 0;
   private dropped = 0;
+  /**
+   * Retained messages (discovery configs, scene counts, sensor states) not yet sent because the
+   * broker was away: the last one per topic, sent on (re)connecting. One per topic, so bounded.
+   */
+  private pendingRetained = new Map<string, string>();
 
   constructor(private readonly deps: MqttPublisherDeps) {}
 
@@ -70,6 +75,9 @@ export class MqttEventPublisher {
     this.client.on('connect', () => {
       this.deps.log?.info?.({ topic_prefix: this.deps.prefix }, 'publishing events to MQTT');
       this.raw(this.statusTopic, 'online', { retain: true, qos: 1 });
+      const pending = [...this.pendingRetained];
+      this.pendingRetained.clear();
+      for (const [topic, payload] of pending) this.raw(topic, payload, { retain: true, qos: 0 });
       // a broker that restarted lost its retained discovery: announce everything again
       this.announcedScenes.clear();
       this.announcedSensors.clear();
@@ -78,8 +86,8 @@ export class MqttEventPublisher {
     this.client.on('error', (err) => this.deps.log?.warn({ err: err.message }, 'mqtt events out: broker error'));
   }
 
-  stats(): { connected: boolean; published: number; dropped: number } {
-    return { connected: this.client?.connected ?? false, published: this.published, dropped: this.dropped };
+  stats(): { connected: boolean; published: number; dropped: number; pending_retained: number } {
+    return { connected: this.client?.connected ?? false, published: this.published, dropped: this.dropped, pending_retained: this.pendingRetained.size };
   }
 
   async close(): Promise<void> {
@@ -206,7 +214,9 @@ export class MqttEventPublisher {
   private raw(topic: string, payload: string, opts: { retain: boolean; qos: 0 | 1 }): void {
     const c = this.client;
     if (!c?.connected) {
-      this.dropped++;
+      // a state or a config is kept for the connection (the last per topic); an event is dropped
+      if (opts.retain) this.pendingRetained.set(topic, payload);
+      else this.dropped++;
       return;
     }
     this.published++;
