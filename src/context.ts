@@ -16,7 +16,9 @@ import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService
 import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
-import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './org/sources/index.ts';
+import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, MQTT_BACKOFF, type SourceManager, type LiveVideoTuning } from './org/sources/index.ts';
+import type { BrokerBackoff } from './ingest/mqtt/index.ts';
+import { mqttServices, MQTT_PUBLISHER, type MqttEventPublisher } from './org/mqtt/index.ts';
 import { webrtcServices, WHIP, type WhipService } from './org/webrtc/index.ts';
 import { directoryServices, HOUSEHOLD_DIRECTORY } from './home/directory/index.ts';
 import { eventServices, EVENTS, type EventService } from './home/events/index.ts';
@@ -39,6 +41,8 @@ export interface ContextOptions {
   video?: LiveVideoTuning;
   /** cluster mode: stream lease ttl and tick (tests shorten them) */
   ownership?: OwnershipTuning;
+  /** MQTT broker reconnection backoff (tests shorten it) */
+  mqttBackoff?: BrokerBackoff;
 }
 
 /**
@@ -86,6 +90,8 @@ export interface VigilContext {
   consoleSessions: ConsoleSessionService;
   /** organization events fanned out to GET /v1/events/stream (issue 13) */
   liveFeed: OrgEventFeed;
+  /** events out to MQTT, when VIGIL_MQTT_PUBLISH_URL is set */
+  mqttPublisher: MqttEventPublisher | null;
   /** people over time per scene, for the wall's charts (issue 13) */
   sceneHistory: SceneHistoryService;
   /** known people and their enrolled faces; face recognition on phone frames (issue 14) */
@@ -109,6 +115,8 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   consoleServices, liveServices,
   // known people and face recognition (issue 14)
   peopleServices,
+  // Vigil's events out to MQTT with Home Assistant discovery (docs/decisions.md, "Sensors over MQTT")
+  mqttServices,
 ];
 
 /** The recurring scheduled job that applies retention and prunes expired rows, once an hour cluster-wide. */
@@ -135,6 +143,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   if (opts.planner) c.override(PLANNER, () => opts.planner!);
   if (opts.video) c.override(VIDEO_TUNING, () => opts.video);
   if (opts.sandboxTickMs !== undefined) c.override(SANDBOX_TICK_MS, () => opts.sandboxTickMs);
+  if (opts.mqttBackoff) c.override(MQTT_BACKOFF, () => opts.mqttBackoff);
   if (opts.ownership) c.override(OWNERSHIP_TUNING, () => opts.ownership);
   // a stream given up (rebalancing, shutdown) has its last detections written under its lease first
   c.override(STREAM_DRAIN, (c) => () => c.get(PIPELINE).drain());
@@ -156,6 +165,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const sceneService = c.get(SCENES);
 
   const liveFeed = c.get(LIVE_FEED);
+  const mqttPublisher = c.get(MQTT_PUBLISHER);
 
   let stopHousekeeping: (() => void) | null = null;
   let sceneTimer: unknown = null;
@@ -215,7 +225,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     sceneHistory: c.get(SCENE_HISTORY),
     people: c.get(PEOPLE),
     scheduler,
+    mqttPublisher,
     async start() {
+      // events out to MQTT: a broker that is down is retried in the background, never stops the start
+      mqttPublisher?.start();
       // a face embedder that cannot serve (VIGIL_FACE_EMBEDDER) stops the start here, naming its setting
       await c.get(FACE_ENGINE).model();
       if (config.runSources && config.role !== 'api') {
@@ -246,6 +259,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
       await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
       await pipeline.drain();
+      await mqttPublisher?.close();
       await writeScenes();
       await scheduler.stop(); // jobs in progress finish; a claim left unfinished is taken over after its lease
       await operations.close();

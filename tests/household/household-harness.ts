@@ -4,8 +4,10 @@
  * a gate) so streamed replies can be held open honestly.
  */
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../src/platform/config/config.ts';
+import { loadConfig, type Config } from '../../src/platform/config/config.ts';
 import { createContext, type VigilContext } from '../../src/context.ts';
+
+type ContextOverrides = Parameters<typeof createContext>[1];
 import { buildApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/platform/time/clock.ts';
 import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
@@ -25,12 +27,12 @@ export interface HouseholdTestApp {
 
 let n = 0;
 
-export async function createHouseholdTestApp(opts: { dialect: DialectName; planner?: Planner; start?: string }): Promise<HouseholdTestApp> {
+export async function createHouseholdTestApp(opts: { dialect: DialectName; planner?: Planner; start?: string; config?: Partial<Config>; overrides?: ContextOverrides }): Promise<HouseholdTestApp> {
   const dbase = await createTestDatabase(opts.dialect);
-  const config = loadConfig({ runSources: false, seedDemo: false, publicBaseUrl: 'http://vigil.test', webhookAllowPrivate: true, ...dbase.overrides }, {});
+  const config = loadConfig({ runSources: false, seedDemo: false, publicBaseUrl: 'http://vigil.test', webhookAllowPrivate: true, ...dbase.overrides, ...opts.config }, {});
   // 2026-11-21 12:00 UTC is 12:00 in Lisbon (UTC+0 in November); sunset there is about 17:18
   const clock = new ManualClock(opts.start ?? '2026-11-21T12:00:00.000Z');
-  const ctx = await createContext(config, { clock, sandboxTickMs: 300_000, planner: opts.planner });
+  const ctx = await createContext(config, { clock, sandboxTickMs: 300_000, planner: opts.planner, ...opts.overrides });
   const app = await buildApp(ctx);
   return {
     ctx,

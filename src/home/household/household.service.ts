@@ -16,6 +16,7 @@ import type { SceneService } from '../../org/scenes/index.ts';
 import type { SourceManager } from '../../org/sources/index.ts';
 import type { StreamService } from '../../org/streams/index.ts';
 import { decideSourceType, streamRepository, type PublishInfo } from '../../org/streams/index.ts';
+import { detectionRepository } from '../../org/detections/index.ts';
 import { tenantRepository } from '../../platform/identity/index.ts';
 import { capitalize, describeSensorName } from '../directory/index.ts';
 import { DEMO_HOME_LOCATION, mergeHomeSettings, parseHomeSettings, toLocationKey, type HomeSettings } from '../directory/index.ts';
@@ -374,6 +375,11 @@ export class HouseholdService {
       parts.push(`The ${target.name} shows ${who}${cars} right now${seen}.`);
     }
     for (const s of sensors.filter((x) => x.kind !== 'camera')) {
+      // a contact over MQTT reports both ways: its state now, with when it changed (docs/decisions.md, "Sensors over MQTT")
+      if (s.kind === 'contact' && s.source_type === 'mqtt' && s.sandbox !== 1) {
+        parts.push(await this.contactState(s, tz));
+        continue;
+      }
       const type = s.kind === 'contact' ? 'door_open' : 'motion';
       const last = recent.find((d) => d.stream_id === s.id && d.type === type);
       const what = s.kind === 'contact' ? `${capitalize(sensorLabel(s))} last opened` : `${capitalize(sensorLabel(s))} last saw motion`;
@@ -390,6 +396,22 @@ export class HouseholdService {
     return { subject: target.name, text: parts.join(' '), people, vehicles, sensorIds: sensors.map((s) => s.id), ...(freshness ? { freshness: freshnessFields(freshness) } : {}) };
   }
 
+  /**
+   * "Is the back door open?": the contact's last state change as stored (door_open or door_closed,
+   * however long ago), and why the sensor may not be telling now (offline: battery, silence, broker).
+   */
+  private async contactState(s: SensorRow, tz: string): Promise<string> {
+    const label = capitalize(sensorLabel(s));
+    const last = await detectionRepository.latestOfTypes(this.deps.database.db, s.id, ['door_open', 'door_closed']);
+    const row = await streamRepository.findForTenant(this.deps.database.db, s.tenant_id, s.id);
+    const caveat = row && row.status !== 'live' ? ` The sensor is ${row.status}${row.error ? ` (${row.error})` : ''}, so that is its last report.` : '';
+    if (!last) return `${label} has not reported whether it is open or closed yet.${caveat}`;
+    const when = formatClock(last.at, tz);
+    const day = formatDay(last.at, this.deps.clock.now(), tz);
+    const it = /door|window|gate/i.test(s.room) ? `The ${s.room}` : label;
+    return `${it} is ${last.type === 'door_open' ? 'open' : 'closed'} (since ${when}${day}, reported by ${sensorLabel(s)}).${caveat}`;
+  }
+
   /** "Add the camera at rtsp://… as the garage camera" (issue 4 §1). A test key's sensor is simulated. */
   async addSensor(principal: Principal, actor: Actor, input: NewSensor): Promise<SensorView & { publish?: PublishInfo }> {
     await this.ensureHome(principal);
@@ -399,9 +421,14 @@ export class HouseholdService {
     // every kind an organization can add, from what was said and the URL; asked when unclear (src/org/streams/source-kind.ts)
     const decided = decideSourceType({ url: input.source_url, said: input.source_type });
     if (!decided.ok) throw new VigilError('unsupported_source', `source_url: ${decided.ask}`, { param: 'source_url' });
+    if (decided.kind === 'mqtt' && input.kind === 'camera') {
+      throw new VigilError('unsupported_source', 'source_url: an mqtt:// address is a sensor (a door contact or a motion sensor), not a camera; say which it is.', { param: 'kind' });
+    }
     const sourceType = decided.kind;
+    // a sensor on an MQTT broker reads as its kind's Zigbee2MQTT preset (docs/decisions.md, "Sensors over MQTT")
+    const sensor = sourceType === 'mqtt' ? { preset: mqttPresetOf(input.kind) } : undefined;
     const room = await this.ensureRoom(principal.tenantId, input.room, home.settings.time_zone);
-    const stream = await this.deps.streams.create(principal, actor, { name, source_type: sourceType, source_url: input.source_url, location: room.location });
+    const stream = await this.deps.streams.create(principal, actor, { name, source_type: sourceType, source_url: input.source_url, location: room.location, ...(sensor ? { sensor } : {}) });
     const now = this.deps.clock.now();
     await this.deps.database.withWriteLock(async (trx) => {
       await householdRepository.insertSensor(trx, { stream_id: stream.id, tenant_id: principal.tenantId, room_id: room.id, kind: input.kind, muted: 0, muted_at: null, created_at: toIso(now) });
@@ -515,6 +542,19 @@ export class HouseholdService {
     this.deps.directory.withhold(tenantId, what);
     for (const s of sensors) this.deps.engine.removeStream(s.scene_id, s.id, this.deps.clock.now());
   }
+}
+
+/** The Zigbee2MQTT preset a household sensor of this kind reads its device by. */
+function mqttPresetOf(kind: SensorKind): string {
+  return kind === 'contact' ? 'contact' : 'occupancy';
+}
+
+/** " yesterday" or " on 12 March" when `at` is not today in the home's zone, else "". */
+function formatDay(at: number, now: number, tz: string): string {
+  const day = (t: number) => new Intl.DateTimeFormat('en-GB', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(t);
+  if (day(at) === day(now)) return '';
+  if (day(at) === day(now - 86_400_000)) return ' yesterday';
+  return ` on ${new Intl.DateTimeFormat('en-GB', { timeZone: tz, day: 'numeric', month: 'long' }).format(at)}`;
 }
 
 function isBounded(home: HomeSnapshot, s: SensorRow): boolean {

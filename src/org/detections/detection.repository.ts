@@ -204,7 +204,11 @@ export const detectionRepository = {
     return db.selectFrom('detections').selectAll().where('scene_id', '=', sceneId).where('person_id', '=', personId)
       .where('at', '>=', from).where('at', '<=', to).orderBy('at', 'asc').limit(10_000).execute();
   },
-  /** A stream's most recent person_count value and vehicle count. */
+  /** A stream's latest detection of these types (a contact's last door_open or door_closed: its state), or undefined. */
+  latestOfTypes(db: DbExecutor, streamId: string, types: readonly string[]): Promise<Pick<DetectionTable, 'type' | 'at'> | undefined> {
+    return db.selectFrom('detections').select(['type', 'at']).where('stream_id', '=', streamId).where('type', 'in', [...types])
+      .orderBy('at', 'desc').limit(1).executeTakeFirst();
+  },
   /** A stream's latest person_count and vehicle readings before `before` (a multi-stream scene's state when a range begins). */
   async readingsBefore(db: DbExecutor, streamId: string, before: number): Promise<DetectionTable[]> {
     const latest = (type: string) =>

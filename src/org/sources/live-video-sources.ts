@@ -1,6 +1,5 @@
 import { metrics } from '../../platform/metrics/index.ts';
 import type { FrameOutcome } from '../streams/index.ts';
-import { SYSTEM_ACTOR } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
 import type { DetectionRecord } from '../detections/index.ts';
 import { type AuditService } from '../../platform/audit/index.ts';
@@ -8,10 +7,9 @@ import type { SnapshotService } from '../detections/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { FencedWriteError, type FenceClaim } from '../../platform/coordination/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
 import type { DetectionPipeline, StreamRef } from '../pipeline/index.ts';
 import { parseStreamConfig, type StreamVideoConfig } from '../streams/index.ts';
-import { streamRepository, type StreamRow } from '../streams/index.ts';
+import type { StreamRow } from '../streams/index.ts';
 import type { DetectorModelConfig } from '../../platform/config/index.ts';
 import {
   checkDetectorModel,
@@ -31,6 +29,7 @@ import {
   type VideoIngestOptions,
 } from '../../ingest/video/index.ts';
 import { createWebRtcIngest, type WebRtcIngestHandle } from '../webrtc/index.ts';
+import { writeStreamStatus } from './stream-status.ts';
 
 /** Knobs of the real-video ingest; the defaults suit real cameras, tests shorten the timers. */
 export interface LiveVideoTuning {
@@ -270,27 +269,9 @@ export class LiveVideoSources {
       });
   }
 
-  /**
-   * The row, the stream.status_changed event and the audit entry in one transaction, so a
-   * webhook exists exactly when the change does. A report of the status the row already has
-   * (a restart's `connecting`) refreshes the row without an event.
-   */
+  /** The status row, event and audit entry in one transaction (see stream-status.ts). */
   private async persistStatus(ref: StreamRef, status: StreamStatus, stats: IngestStats): Promise<void> {
-    const { database, webhooks, audit } = this.deps;
-    await database.withWriteLock(async (trx) => {
-      // cluster mode: written only under the lease the source runs under (throws FencedWriteError)
-      if (ref.lease) await this.deps.fence?.assertHeld(trx, [{ streamId: ref.id, ...ref.lease }]);
-      const row = await streamRepository.findForTenant(trx, ref.tenant_id, ref.id);
-      if (!row) return; // deleted meanwhile
-      const lastFrameAt = stats.last_frame_at === null ? row.last_frame_at : toIso(stats.last_frame_at);
-      await streamRepository.update(trx, ref.id, { status, error: stats.error, last_frame_at: lastFrameAt });
-      if (row.status === status) return;
-      const change = { stream_id: ref.id, location: ref.location, status, previous_status: row.status, error: stats.error, last_frame_at: lastFrameAt };
-      await webhooks.enqueueIn(trx, { tenantId: ref.tenant_id, kind: 'stream.status_changed', payload: change });
-      await audit.appendIn(trx, SYSTEM_ACTOR, [
-        { tenantId: ref.tenant_id, action: 'stream.status_changed', resourceType: 'stream', resourceId: ref.id, data: change, scope: { location: ref.location, streamId: ref.id } },
-      ]);
-    });
+    await writeStreamStatus(this.deps, ref, status, { error: stats.error, lastAt: stats.last_frame_at });
   }
 
   /** Detections with their boxes (the snapshot stays here), then the frame's JPEG for the new det_ ids. */

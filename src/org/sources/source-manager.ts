@@ -10,6 +10,9 @@ import type { StreamRow } from '../streams/index.ts';
 import type { IngestStats } from '../../ingest/video/index.ts';
 import type { LiveVideoSources } from './live-video-sources.ts';
 import type { WebRtcIngestHandle } from '../webrtc/index.ts';
+import type { MqttSources } from './mqtt-sources.ts';
+import type { SensorLiveView } from '../streams/index.ts';
+import { parseStreamConfig } from '../streams/index.ts';
 
 /** Source types that real video ingest interprets (issue 6; webrtc: WHIP publishers, issue 15). */
 export const VIDEO_SOURCE_TYPES: readonly string[] = ['rtsp', 'http', 'mobile', 'webrtc'];
@@ -32,6 +35,8 @@ export interface SourceManagerDeps {
   log?: { warn(obj: unknown, msg?: string): void };
   /** real video: ffmpeg cameras and phone frames through the detector (issue 6) */
   video?: LiveVideoSources;
+  /** real sensors over MQTT (docs/decisions.md, "Sensors over MQTT") */
+  mqtt?: MqttSources;
   /** household sensors that are muted or left alone (issue 9 §1): a real one is not even decoded */
   gate?: IngestGate;
   /** cluster mode (issue 12): only the ownership scheduler starts sources, each under its lease */
@@ -63,10 +68,15 @@ function hashTrack(id: string): number {
 }
 
 /** Which scenario simulates a stream that a test key registered with a real-looking source. */
-export function scenarioForStream(row: Pick<StreamRow, 'source_type' | 'source_url' | 'location'>): { scenario: ScenarioName; seed: number } {
+export function scenarioForStream(row: Pick<StreamRow, 'source_type' | 'source_url' | 'location'> & Partial<Pick<StreamRow, 'config'>>): { scenario: ScenarioName; seed: number } {
   if (row.source_type === 'sandbox') {
     const parsed = parseSandboxUrl(row.source_url);
     if (parsed.ok) return { scenario: parsed.scenario, seed: parsed.seed };
+  }
+  if (row.source_type === 'mqtt') {
+    // a test key's MQTT sensor is simulated as the household's sensor of its kind
+    const preset = parseStreamConfig(row.config ?? '{}').sensor?.preset;
+    return { scenario: preset === 'contact' ? 'home_back_door' : 'home_garage_motion', seed: 1 };
   }
   const loc = row.location;
   const scenario: ScenarioName = /park|garage|lot|drive/.test(loc) ? 'parking_lot' : /plaza|hall|stadium|concourse|arena/.test(loc) ? 'crowd_surge' : 'lobby';
@@ -99,18 +109,22 @@ export class SourceManager {
       // a simulated sensor keeps generating (the pipeline's gate drops it); a real camera that was
       // told to stop looking is not decoded or run through the detector at all
       this.deps.video?.start(row, opts.lease);
+    } else if (this.live && row.source_type === 'mqtt' && !this.deps.gate?.withheldReason(row.id)) {
+      // a muted sensor or one left alone is not even subscribed to
+      this.deps.mqtt?.start(row, opts.lease);
     }
   }
 
   /** From now on real streams are ingested (call before starting the existing streams). */
   startLive(): void {
-    this.live = Boolean(this.deps.video) && !this.stopped;
+    this.live = Boolean(this.deps.video ?? this.deps.mqtt) && !this.stopped;
   }
 
   stop(streamId: string): void {
     this.runners.get(streamId)?.stop();
     if (this.runners.delete(streamId)) metrics().streamStatus(streamId, null);
     this.deps.video?.stop(streamId);
+    this.deps.mqtt?.stop(streamId);
   }
 
   stopAll(): void {
@@ -126,17 +140,22 @@ export class SourceManager {
   /** Stops every source, waits for the video ingest to wind down and closes the detector pool. */
   async close(): Promise<void> {
     this.stopAll();
-    await this.deps.video?.close();
+    await Promise.all([this.deps.video?.close(), this.deps.mqtt?.close()]);
   }
 
   /** Whether a real stream's ingest runs in this process. */
   isLive(streamId: string): boolean {
-    return this.deps.video?.isRunning(streamId) ?? false;
+    return (this.deps.video?.isRunning(streamId) ?? false) || (this.deps.mqtt?.isRunning(streamId) ?? false);
   }
 
   /** Live ingest figures of a real stream running in this process, else null. */
   liveStats(streamId: string): IngestStats | null {
-    return this.deps.video?.stats(streamId) ?? null;
+    return this.deps.video?.stats(streamId) ?? this.deps.mqtt?.stats(streamId) ?? null;
+  }
+
+  /** An MQTT sensor running in this process: its last state and dropped messages, else null. */
+  sensorState(streamId: string): SensorLiveView | null {
+    return this.deps.mqtt?.sensorState(streamId) ?? null;
   }
 
   /** Zones and motion masks changed: applied to the running ingest without reconnecting. */

@@ -18,7 +18,7 @@ import type { FrameFaceRecognizer as FrameFaceRecognizerT, StreamRunner as Strea
 export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts';
 export { streamRepository, type StreamRow } from './stream.repository.ts';
-export { PublishInfoSchema, StreamIdParams, type FrameFace, type PublishInfo } from './stream.schemas.ts';
+export { PublishInfoSchema, StreamIdParams, type FrameFace, type PublishInfo, type SensorLiveView } from './stream.schemas.ts';
 export { StreamService } from './stream.service.ts';
 export { decideSourceType, type SourceKind, type SourceKindDecision } from './source-kind.ts';
 export { DEFAULT_OWNERSHIP_TUNING, StreamOwnership, type OwnershipTuning } from './stream-ownership.ts';
@@ -92,6 +92,7 @@ export const streamServices = defineServiceModule({
       faces: c.get(FRAME_FACES),
       assignments: c.get(OWNED_RUNNER),
       peers: c.get(PEER_LINK),
+      mqttAllowPrivate: c.get(CONFIG).mqtt.allowPrivate,
     }));
   },
 });

@@ -4,7 +4,7 @@
  * taking the kind from what the user said and the URL, and asking when neither tells.
  */
 
-export type SourceKind = 'rtsp' | 'http' | 'webrtc' | 'mobile' | 'sandbox';
+export type SourceKind = 'rtsp' | 'http' | 'webrtc' | 'mobile' | 'sandbox' | 'mqtt';
 
 export type SourceKindDecision =
   | { ok: true; kind: SourceKind }
@@ -18,6 +18,7 @@ const SAID: Array<[RegExp, SourceKind]> = [
   [/\b(rtsps?)\b/i, 'rtsp'],
   [/\b(mobile|frames?)\b/i, 'mobile'],
   [/\b(sandbox|simulated)\b/i, 'sandbox'],
+  [/\b(mqtts?|zigbee2mqtt|zigbee)\b/i, 'mqtt'],
 ];
 
 /** http(s) paths that are a camera's video: MJPEG (cam.mjpg, video.cgi, ?action=stream) or HLS (.m3u8) */
@@ -46,6 +47,10 @@ export function decideSourceType(input: { url?: string; said?: string }): Source
       return { ok: true, kind: 'mobile' };
     case 'webrtc':
       return { ok: true, kind: 'webrtc' };
+    case 'mqtt':
+    case 'mqtts':
+      // a door contact, motion, leak or smoke sensor on an MQTT broker (docs/decisions.md, "Sensors over MQTT")
+      return { ok: true, kind: 'mqtt' };
     case 'http':
     case 'https': {
       if (said === 'webrtc' || said === 'http') return { ok: true, kind: said };
@@ -63,6 +68,6 @@ export function decideSourceType(input: { url?: string; said?: string }): Source
       };
     }
     default:
-      return { ok: false, ask: `${scheme ?? 'this'}:// addresses are not supported; use rtsp://, http(s):// (MJPEG or HLS), or say the camera publishes over WebRTC.` };
+      return { ok: false, ask: `${scheme ?? 'this'}:// addresses are not supported; use rtsp://, http(s):// (MJPEG or HLS), mqtt:// for a sensor on an MQTT broker, or say the camera publishes over WebRTC.` };
   }
 }

@@ -1,4 +1,5 @@
 import type { Polygon, Zone } from '../../ingest/video/index.ts';
+import type { SensorMapping } from '../../ingest/mqtt/index.ts';
 
 /**
  * What the stream row's `config` JSON holds (issue 6 "Zones"): named zones inside the camera
@@ -8,6 +9,8 @@ import type { Polygon, Zone } from '../../ingest/video/index.ts';
 export interface StreamVideoConfig {
   zones: Zone[];
   motion_masks: Polygon[];
+  /** mqtt streams: how the device's payload reads (docs/decisions.md, "Sensors over MQTT"); absent otherwise */
+  sensor?: SensorMapping;
 }
 
 export function parseStreamConfig(raw: string): StreamVideoConfig {
@@ -17,5 +20,7 @@ export function parseStreamConfig(raw: string): StreamVideoConfig {
   } catch {
     // a config written by hand that does not parse: treat as empty rather than fail the stream
   }
-  return { zones: Array.isArray(parsed.zones) ? parsed.zones : [], motion_masks: Array.isArray(parsed.motion_masks) ? parsed.motion_masks : [] };
+  const out: StreamVideoConfig = { zones: Array.isArray(parsed.zones) ? parsed.zones : [], motion_masks: Array.isArray(parsed.motion_masks) ? parsed.motion_masks : [] };
+  if (parsed.sensor && typeof parsed.sensor === 'object') out.sensor = parsed.sensor;
+  return out;
 }

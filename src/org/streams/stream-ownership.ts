@@ -264,6 +264,10 @@ export class LocalStreamRunner implements StreamRunner, StreamAssignments {
     return this.inner.liveStats(streamId);
   }
 
+  sensorState(streamId: string) {
+    return this.inner.sensorState?.(streamId) ?? null;
+  }
+
   reconfigure(streamId: string, cfg: Parameters<StreamRunner['reconfigure']>[1]): void {
     this.inner.reconfigure(streamId, cfg);
   }
@@ -306,6 +310,10 @@ export class ClusterStreamRunner implements StreamRunner, StreamAssignments {
 
   liveStats(streamId: string) {
     return this.inner.liveStats(streamId);
+  }
+
+  sensorState(streamId: string) {
+    return this.inner.sensorState?.(streamId) ?? null;
   }
 
   /**

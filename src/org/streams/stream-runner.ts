@@ -2,7 +2,7 @@ import type { DetectionRecord } from '../detections/index.ts';
 import type { IngestStats, StreamStatus } from '../../ingest/video/index.ts';
 import type { StreamVideoConfig } from './stream-config.ts';
 import type { StreamRow } from './stream.repository.ts';
-import type { FrameFace } from './stream.schemas.ts';
+import type { FrameFace, SensorLiveView } from './stream.schemas.ts';
 
 /** What a phone frame (POST /v1/streams/{id}/frames) came to. */
 export interface FrameOutcome {
@@ -25,6 +25,8 @@ export interface StreamRunner {
   start(row: StreamRow, opts?: { timeZone?: string; since?: number; lease?: { nodeId: string; epoch: number } }): void;
   stop(streamId: string): void;
   liveStats(streamId: string): IngestStats | null;
+  /** an mqtt stream running in this process: the device's last state and the messages dropped, else null */
+  sensorState?(streamId: string): SensorLiveView | null;
   reconfigure(streamId: string, cfg: StreamVideoConfig): void;
   /** `forwarded`: the frame came from another node of the cluster, which found this one the owner */
   pushFrame(streamId: string, jpeg: Buffer, opts?: { forwarded?: boolean }): Promise<FrameOutcome>;

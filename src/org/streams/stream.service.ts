@@ -6,6 +6,10 @@ import { newId } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import { parseSandboxUrl } from '../../ingest/sandbox/index.ts';
+import { parseMqttUrl, resolveMapping, type SensorMapping } from '../../ingest/mqtt/index.ts';
+import { describeBlockedAddress } from '../../platform/outbox/index.ts';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage, type PageQuery } from '../../platform/db/index.ts';
 import type { SceneService } from '../scenes/scene.service.ts';
@@ -18,7 +22,7 @@ import { describePolygonProblems, validateSourceUrl, type IngestStats, type Stre
 import { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 import type { CreateStreamBodyT, StreamView, UpdateStreamBodyT } from './stream.schemas.ts';
 import { streamRepository, type StreamRow } from './stream.repository.ts';
-import type { FrameFace, PublishInfo } from './stream.schemas.ts';
+import type { FrameFace, PublishInfo, SensorLiveView } from './stream.schemas.ts';
 import { toAssignmentView, type AssignmentView, type StreamAssignments } from './stream-ownership.ts';
 
 /** WebRTC ingest (issue 15): a webrtc stream's publish token lives and dies with the stream. */
@@ -36,7 +40,7 @@ export function maskSourceUrl(url: string): string {
  * The stream as stored, with the live figures of its ingest when it runs in this process (the
  * row's status is written on each change; frame rates exist only in memory).
  */
-export function toStreamView(r: StreamRow, live: IngestStats | null = null, assignment: AssignmentView = null): StreamView {
+export function toStreamView(r: StreamRow, live: IngestStats | null = null, assignment: AssignmentView = null, sensor: SensorLiveView | null = null): StreamView {
   const cfg = parseStreamConfig(r.config);
   return {
     id: r.id,
@@ -50,10 +54,12 @@ export function toStreamView(r: StreamRow, live: IngestStats | null = null, assi
     sandbox: r.sandbox === 1,
     error: live ? live.error : r.error,
     last_frame_at: live?.last_frame_at != null ? toIso(live.last_frame_at) : r.last_frame_at,
-    fps_in: live ? roundRate(live.fps_in) : null,
-    detector_fps: live ? roundRate(live.detector_fps) : null,
+    // a sensor has messages, not frames (its figures are in `sensor`)
+    fps_in: live && r.source_type !== 'mqtt' ? roundRate(live.fps_in) : null,
+    detector_fps: live && r.source_type !== 'mqtt' ? roundRate(live.detector_fps) : null,
     zones: cfg.zones,
     motion_masks: cfg.motion_masks,
+    sensor: r.source_type === 'mqtt' ? { ...(cfg.sensor ?? {}), live: sensor } : null,
     created_at: r.created_at,
     updated_at: r.updated_at,
     assignment,
@@ -83,6 +89,11 @@ export function validateSource(sourceType: string, url: string, opts: { allowFil
     if (!p.ok) throw unsupportedSource(p.reason);
     return;
   }
+  if (sourceType === 'mqtt') {
+    const p = parseMqttUrl(url);
+    if (!p.ok) throw unsupportedSource(p.reason);
+    return;
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -103,6 +114,51 @@ export function validateSource(sourceType: string, url: string, opts: { allowFil
     return;
   }
   if (scheme !== 'mobile' && !parsed.hostname) throw invalid('source_url', 'must name a host');
+}
+
+/** A DNS lookup of every address of a host (tests hand in their own). */
+export type HostLookup = (host: string) => Promise<Array<{ address: string }>>;
+const lookupAll: HostLookup = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+/**
+ * An mqtt source's broker must be a public address unless the operator allowed private ones
+ * (VIGIL_MQTT_ALLOW_PRIVATE=1), as webhook receivers (docs/decisions.md, "Sensors over MQTT"): a
+ * tenant must not make the server connect into its own network. Checked when the URL is set.
+ */
+export async function assertBrokerAllowed(url: string, opts: { allowPrivate: boolean; lookup?: HostLookup }): Promise<void> {
+  const p = parseMqttUrl(url);
+  if (!p.ok) throw unsupportedSource(p.reason);
+  if (opts.allowPrivate) return;
+  const host = p.broker.host;
+  const hint = 'Brokers on this machine or your own network need a server started with VIGIL_MQTT_ALLOW_PRIVATE=1.';
+  const refuse = (detail: string) => new VigilError('unsupported_source', `source_url: ${detail}. ${hint}`, { param: 'source_url' });
+  if (isIP(host)) {
+    const why = describeBlockedAddress(host);
+    if (why) throw refuse(`the broker ${host} is ${why}`);
+    return;
+  }
+  let addrs: Array<{ address: string }>;
+  try {
+    addrs = await (opts.lookup ?? lookupAll)(host);
+  } catch {
+    throw new VigilError('unsupported_source', `source_url: the broker's host ${host} does not resolve`, { param: 'source_url' });
+  }
+  for (const a of addrs) {
+    const why = describeBlockedAddress(a.address);
+    if (why) throw refuse(`the broker ${host} resolves to ${a.address}, which is ${why}`);
+  }
+}
+
+/** The sensor mapping of a request, checked against the source type (only mqtt streams take one). */
+function checkSensorMapping(sourceType: string, sensor: SensorMapping | undefined, required: boolean): SensorMapping | undefined {
+  if (sourceType !== 'mqtt') {
+    if (sensor !== undefined) throw invalid('sensor', `only mqtt streams take a sensor mapping; this one is ${sourceType}`);
+    return undefined;
+  }
+  if (sensor === undefined && !required) return undefined;
+  const check = resolveMapping(sensor);
+  if (!check.ok) throw new VigilError('validation_failed', `${check.param}: ${check.reason}`, { param: check.param });
+  return sensor;
 }
 
 /**
@@ -145,8 +201,16 @@ export class StreamService {
       assignments?: StreamAssignments;
       /** cluster mode: checks that a frame forwarded to this node comes from a node of the cluster */
       peers?: Pick<PeerLink, 'verify'> | null;
+      /** VIGIL_MQTT_ALLOW_PRIVATE: mqtt sources may name a loopback or private broker */
+      mqttAllowPrivate?: boolean;
+      /** how broker host names are resolved for that check (tests hand in their own) */
+      lookup?: HostLookup;
     },
   ) {}
+
+  private get brokerOpts() {
+    return { allowPrivate: this.deps.mqttAllowPrivate ?? false, lookup: this.deps.lookup };
+  }
 
   private get sourceOpts() {
     return { allowFileSources: this.deps.allowFileSources ?? false };
@@ -159,16 +223,18 @@ export class StreamService {
 
   private async views(rows: readonly StreamRow[]): Promise<StreamView[]> {
     const where = (await this.deps.assignments?.assignments(rows.map((r) => r.id))) ?? new Map();
-    return rows.map((r) => toStreamView(r, this.deps.sources.liveStats(r.id), toAssignmentView(where.get(r.id))));
+    return rows.map((r) => toStreamView(r, this.deps.sources.liveStats(r.id), toAssignmentView(where.get(r.id)), this.deps.sources.sensorState?.(r.id) ?? null));
   }
 
   async create(principal: Principal, actor: Actor, body: CreateStreamBodyT): Promise<StreamView> {
     assertLocationAllowed(principal, body.location);
     validateSource(body.source_type, body.source_url, this.sourceOpts);
     const video = checkVideoConfig(body);
-    const now = this.deps.clock.now();
+    const sensor = checkSensorMapping(body.source_type, body.sensor, true);
     // DESIGN.md "Sandbox": everything a test key creates is simulated and never touches a real source
     const sandbox = body.source_type === 'sandbox' || principal.mode === 'test';
+    if (body.source_type === 'mqtt' && !sandbox) await assertBrokerAllowed(body.source_url, this.brokerOpts);
+    const now = this.deps.clock.now();
     let publish: PublishInfo | null = null;
     const row = await this.deps.database.withWriteLock(async (trx) => {
       const scene = await this.deps.scenes.ensureScene(trx, principal.tenantId, body.location);
@@ -182,7 +248,7 @@ export class StreamService {
         scene_id: scene.id,
         status: sandbox ? 'live' : 'connecting',
         sandbox: sandbox ? 1 : 0,
-        config: JSON.stringify({ zones: video.zones ?? [], motion_masks: video.motion_masks ?? [] } satisfies StreamVideoConfig),
+        config: JSON.stringify({ zones: video.zones ?? [], motion_masks: video.motion_masks ?? [], ...(sensor ? { sensor } : {}) } satisfies StreamVideoConfig),
         error: null,
         last_frame_at: null,
         created_at: toIso(now),
@@ -223,13 +289,15 @@ export class StreamService {
     if (body.location) assertLocationAllowed(principal, body.location);
     if (body.source_url) validateSource(before.source_type, body.source_url, this.sourceOpts);
     const video = checkVideoConfig(body);
+    const sensor = checkSensorMapping(before.source_type, body.sensor, false);
+    if (body.source_url && before.source_type === 'mqtt' && before.sandbox !== 1) await assertBrokerAllowed(body.source_url, this.brokerOpts);
     const now = this.deps.clock.now();
     const after = await this.deps.database.withWriteLock(async (trx) => {
       const patch: Partial<StreamRow> = { updated_at: toIso(now) };
       if (body.name !== undefined) patch.name = body.name;
       if (body.source_url !== undefined) patch.source_url = body.source_url;
-      if (video.zones || video.motion_masks) {
-        patch.config = JSON.stringify({ ...parseStreamConfig(before.config), ...video } satisfies StreamVideoConfig);
+      if (video.zones || video.motion_masks || sensor) {
+        patch.config = JSON.stringify({ ...parseStreamConfig(before.config), ...video, ...(sensor ? { sensor } : {}) } satisfies StreamVideoConfig);
       }
       if (body.location !== undefined && body.location !== before.location) {
         patch.location = body.location;
@@ -249,7 +317,8 @@ export class StreamService {
       ]);
       return r;
     });
-    if (after.scene_id !== before.scene_id || after.source_url !== before.source_url) {
+    // a new payload mapping restarts the device's subscription (it reads its last state anew)
+    if (after.scene_id !== before.scene_id || after.source_url !== before.source_url || (sensor && after.config !== before.config)) {
       this.deps.scenes.registerLoaded(after.scene_id);
       this.deps.scenes.detachStream(before.scene_id, id);
       this.deps.sources.start(after, { timeZone: this.deps.scenes.timeZoneOf(after.scene_id) });

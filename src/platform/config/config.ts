@@ -5,6 +5,7 @@ import { readLlmConfig, type LlmConfig } from './llm-config.ts';
 import { parseIceServers, type IceServer } from './ice-servers.ts';
 import { readDetectorConfig, type DetectorModelConfig } from './detector-config.ts';
 import { readFaceConfig, type FaceEmbedderConfig } from './face-config.ts';
+import { readMqttConfig, type MqttConfig } from './mqtt-config.ts';
 
 /**
  * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
@@ -54,6 +55,8 @@ export interface Config {
   readonly publicBaseUrl: string;
   readonly allowFileSources: boolean;
   readonly webhookAllowPrivate: boolean;
+  /** sensors over MQTT and events out to MQTT (VIGIL_MQTT_*; docs/decisions.md, "Sensors over MQTT") */
+  readonly mqtt: MqttConfig;
   /** HTTP time-outs and per-client limits (issue 9 §8, §9; docs/decisions.md "HTTP hardening") */
   readonly http: HttpLimits;
   /** OpenAI-compatible endpoint for the household agent's optional LLM planner (VIGIL_LLM_*); null = offline planner only */
@@ -210,6 +213,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     publicBaseUrl: env.VIGIL_PUBLIC_URL ?? `http://localhost:${port}`,
     allowFileSources: readBool(env, 'VIGIL_ALLOW_FILE_SOURCES', false),
     webhookAllowPrivate: readBool(env, 'VIGIL_WEBHOOK_ALLOW_PRIVATE', false),
+    mqtt: readMqttConfig(env, readBool),
     llm: readLlmConfig(env),
     auditCheckpointKey: readSecret(env, 'VIGIL_AUDIT_CHECKPOINT_KEY', 32),
     http: readHttpLimits(env),

@@ -201,8 +201,37 @@ export const DETECTION_KINDS: readonly DetectionKind[] = [
       },
     ],
   },
-  { type: 'door_open', description: 'a household contact sensor opened' },
-  { type: 'motion', description: 'a household motion sensor fired' },
+  {
+    type: 'door_open',
+    description: 'a household contact sensor opened',
+    alert: [seen('door_open', 'a door or window opened (a contact sensor)')],
+  },
+  {
+    type: 'motion',
+    description: 'a household motion sensor fired',
+    alert: [seen('motion', 'motion (a motion sensor)')],
+  },
+  // sensors over MQTT (docs/decisions.md, 'Sensors over MQTT'): a contact reports both ways, so the
+  // door's state is known; the other sensor kinds report when they turn active
+  { type: 'door_closed', description: 'a contact sensor closed (sensors over MQTT report both ways)' },
+  {
+    type: 'vibration',
+    description: 'a vibration sensor fired',
+    alert: [seen('vibration', 'vibration (a vibration sensor)')],
+    watch: { condition: 'vibration', event: 'vibration_detected', seen: () => 'vibration' },
+  },
+  {
+    type: 'water_leak',
+    description: 'a water leak sensor got wet',
+    alert: [seen('water_leak', 'a water leak (a leak sensor)')],
+    watch: { condition: 'water_leak', event: 'water_leak_detected', seen: () => 'a water leak' },
+  },
+  {
+    type: 'smoke',
+    description: 'a smoke detector went off',
+    alert: [seen('smoke', 'smoke (a smoke detector)')],
+    watch: { condition: 'smoke', event: 'smoke_detected', seen: () => 'smoke' },
+  },
   {
     type: 'animal',
     description: 'one tracked cat or dog; subtype says which',

@@ -16,6 +16,7 @@ export { DeliveryWorker } from './delivery-worker.ts';
 export { HOUSEHOLD_EVENT_KINDS } from './event-kinds.ts';
 export { type EventSink, type UrlGuard } from './event-sink.ts';
 export { generateWebhookSecret } from './webhook-signature.ts';
+export { describeBlockedAddress } from './webhook-url-guard.ts';
 export { webhookRepository, type HiddenEventIds } from './webhook.repository.ts';
 export { WebhookService } from './webhook.service.ts';
 

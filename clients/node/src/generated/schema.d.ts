@@ -1323,7 +1323,7 @@ export interface components {
             last_frame_at: string | null;
             /** @description frames decoded per second over the last seconds; null when no video ingest runs for the stream (sandbox, or a server not running sources) */
             fps_in: number | null;
-            /** @description frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs */
+            /** @description frames per second that went through the object detector (the motion gate skips still frames); null when no video ingest runs (and for mqtt sensors) */
             detector_fps: number | null;
             /** @description named areas inside the view; a detection is placed in the first zone containing the bottom-centre of its box (where a person stands) */
             zones: {
@@ -1375,6 +1375,55 @@ export interface components {
                  * @example 2026-11-21T20:40:00.000Z
                  */
                 since: string;
+            } | null;
+            /** @description mqtt streams: the payload mapping and what the device said last; null for video streams */
+            sensor: {
+                /**
+                 * @description a Zigbee2MQTT device: contact, occupancy, vibration, water_leak, smoke, battery (contact: `contact: false` is an open door; occupancy is motion; battery only reports the battery)
+                 * @example contact
+                 */
+                preset?: string;
+                /**
+                 * @description anything else: the path of the state in the JSON payload, such as state.door or $.sensors[0].open; with type and active
+                 * @example state.door
+                 */
+                json_path?: string;
+                /**
+                 * @description with json_path: what the active state is, one of door_open, motion, vibration, water_leak, smoke (door_open also records door_closed when it turns inactive)
+                 * @example door_open
+                 */
+                type?: string;
+                /**
+                 * @description with json_path: the value that means active (default true); a value of another JSON type is dropped as wrong_type
+                 * @example OPEN
+                 */
+                active?: boolean | number | string;
+                /** @description where the battery percentage is (default battery, as Zigbee2MQTT publishes it) */
+                battery_path?: string;
+                /** @description at or below this battery percentage the stream is offline, saying so (default 10) */
+                battery_low_pct?: number;
+                /** @description the stream is offline when the device sent nothing for this long (default 7200: Zigbee2MQTT devices check in at least hourly) */
+                expected_interval_s?: number;
+                /** @description null when the source does not run on the server that answered */
+                live: {
+                    /** @description the device's last state (a contact: active = open); null before its first message or for a battery-only preset */
+                    state: "active" | "inactive" | null;
+                    /** @description when the device last changed to that state, as Vigil received it */
+                    state_at: string | null;
+                    /** @description the last battery percentage the device reported */
+                    battery: number | null;
+                    last_message_at: string | null;
+                    /** @description messages received since the source started on this server */
+                    messages: number;
+                    /** @description messages dropped since the source started, by reason: not_json (not a JSON object), missing_field (the mapped field is absent), wrong_type (the value is of another JSON type than the mapping expects), unknown_preset (a stored mapping this server does not know), too_large (over 64 KiB) */
+                    dropped: {
+                        not_json: number;
+                        missing_field: number;
+                        wrong_type: number;
+                        unknown_preset: number;
+                        too_large: number;
+                    };
+                } | null;
             } | null;
             /** @description webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page (issue 15) */
             publish?: {
@@ -1444,8 +1493,8 @@ export interface components {
         Detection: {
             /** @example det_01jd3k8e7f9g2h4j6k8m0n2p4q */
             id: string;
-            /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
-            type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal" | "bicycle";
+            /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | door_closed (a contact sensor closed (sensors over MQTT report both ways)) | vibration (a vibration sensor fired) | water_leak (a water leak sensor got wet) | smoke (a smoke detector went off) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
+            type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "door_closed" | "vibration" | "water_leak" | "smoke" | "animal" | "bicycle";
             /**
              * @description person: recognized (the face matched an enrolled person, see person_id) or unrecognized (a face was seen and matched nobody); absent when no face was seen. animal: cat or dog
              * @example unrecognized
@@ -1680,7 +1729,7 @@ export interface components {
             ends_at: string;
             recurrence: "none" | "daily" | "weekdays" | "weekends";
             /** @description what raises events; null = everything the sensors report */
-            conditions: ("person" | "unrecognized_person" | "recognized_person" | "door_open" | "motion" | "loitering" | "vehicle" | "animal" | "bicycle")[] | null;
+            conditions: ("person" | "unrecognized_person" | "recognized_person" | "door_open" | "motion" | "loitering" | "vehicle" | "vibration" | "water_leak" | "smoke" | "animal" | "bicycle")[] | null;
             /** @description only these known people (GET /v1/people), recognized by face on cameras; null = anyone */
             person_ids: string[] | null;
             status: "active" | "stood_down";
@@ -1720,7 +1769,7 @@ export interface components {
             /** @description observation, alert, or a change to watches, sensors or boundaries */
             kind: "observation" | "alert" | "watch.created" | "watch.updated" | "watch.stood_down" | "sensor.muted" | "sensor.unmuted" | "boundary.set" | "boundary.cleared";
             /**
-             * @description what happened: person_detected, person_recognized, door_opened, motion, vehicle_detected, animal_detected, bicycle_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
+             * @description what happened: person_detected, person_recognized, door_opened, motion, vehicle_detected, vibration_detected, water_leak_detected, smoke_detected, animal_detected, bicycle_detected, unrecognized_person, loitering, motion_at_night, motion_while_away, door_opened_while_away (observations and alerts); the kind again for changes
              * @example door_opened
              */
             type: string;
@@ -1870,6 +1919,21 @@ export interface components {
                 min_s: number;
             } | {
                 /** @enum {string} */
+                type: "door_open";
+            } | {
+                /** @enum {string} */
+                type: "motion";
+            } | {
+                /** @enum {string} */
+                type: "vibration";
+            } | {
+                /** @enum {string} */
+                type: "water_leak";
+            } | {
+                /** @enum {string} */
+                type: "smoke";
+            } | {
+                /** @enum {string} */
                 type: "animal";
                 /** @description only this animal; a cat or a dog when absent */
                 subtype?: "cat" | "dog";
@@ -1967,6 +2031,21 @@ export interface components {
                 type: "dwell";
                 /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
                 min_s: number;
+            } | {
+                /** @enum {string} */
+                type: "door_open";
+            } | {
+                /** @enum {string} */
+                type: "motion";
+            } | {
+                /** @enum {string} */
+                type: "vibration";
+            } | {
+                /** @enum {string} */
+                type: "water_leak";
+            } | {
+                /** @enum {string} */
+                type: "smoke";
             } | {
                 /** @enum {string} */
                 type: "animal";
@@ -2417,10 +2496,10 @@ export interface operations {
                 "application/json": {
                     /** @example North lobby camera */
                     name: string;
-                    /** @description rtsp camera, http (MJPEG/HLS) camera, webrtc (WHIP) publisher, mobile phone pushing frames, or sandbox synthetic scene */
-                    source_type: "rtsp" | "http" | "webrtc" | "mobile" | "sandbox";
+                    /** @description rtsp camera, http (MJPEG/HLS) camera, webrtc (WHIP) publisher, mobile phone pushing frames, sandbox synthetic scene, or mqtt sensor (a door contact, motion, leak, smoke or vibration sensor on an MQTT broker) */
+                    source_type: "rtsp" | "http" | "webrtc" | "mobile" | "sandbox" | "mqtt";
                     /**
-                     * @description rtsp: rtsp:// or rtsps:// camera; http: MJPEG or HLS over http(s)://; mobile: any label such as mobile://front-desk-phone (the phone pushes frames); webrtc: any label for the publisher, such as webrtc://guard-phone (it publishes to the stream's WHIP URL, returned with its publish token when the stream is created); sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. file:// (rtsp and http) only on servers started with VIGIL_ALLOW_FILE_SOURCES=1.
+                     * @description rtsp: rtsp:// or rtsps:// camera; http: MJPEG or HLS over http(s)://; mobile: any label such as mobile://front-desk-phone (the phone pushes frames); webrtc: any label for the publisher, such as webrtc://guard-phone (it publishes to the stream's WHIP URL, returned with its publish token when the stream is created); sandbox: sandbox://<name>?scenario=<scenario>&seed=<int>. mqtt: mqtt://[user:password@]broker:1883/<device topic> or mqtts:// (one device, no + or # wildcards; a private or loopback broker only on servers started with VIGIL_MQTT_ALLOW_PRIVATE=1), with the payload mapping in sensor. file:// (rtsp and http) only on servers started with VIGIL_ALLOW_FILE_SOURCES=1.
                      * @example sandbox://lobby?scenario=lobby&seed=7
                      */
                     source_url: string;
@@ -2458,6 +2537,35 @@ export interface operations {
                     }[];
                     /** @description areas whose movement does not wake the detector (trees, screens, a busy road) */
                     motion_masks?: number[][][];
+                    /** @description mqtt streams only: how the device's JSON payload becomes a state (a preset, or json_path + type + active) */
+                    sensor?: {
+                        /**
+                         * @description a Zigbee2MQTT device: contact, occupancy, vibration, water_leak, smoke, battery (contact: `contact: false` is an open door; occupancy is motion; battery only reports the battery)
+                         * @example contact
+                         */
+                        preset?: string;
+                        /**
+                         * @description anything else: the path of the state in the JSON payload, such as state.door or $.sensors[0].open; with type and active
+                         * @example state.door
+                         */
+                        json_path?: string;
+                        /**
+                         * @description with json_path: what the active state is, one of door_open, motion, vibration, water_leak, smoke (door_open also records door_closed when it turns inactive)
+                         * @example door_open
+                         */
+                        type?: string;
+                        /**
+                         * @description with json_path: the value that means active (default true); a value of another JSON type is dropped as wrong_type
+                         * @example OPEN
+                         */
+                        active?: boolean | number | string;
+                        /** @description where the battery percentage is (default battery, as Zigbee2MQTT publishes it) */
+                        battery_path?: string;
+                        /** @description at or below this battery percentage the stream is offline, saying so (default 10) */
+                        battery_low_pct?: number;
+                        /** @description the stream is offline when the device sent nothing for this long (default 7200: Zigbee2MQTT devices check in at least hourly) */
+                        expected_interval_s?: number;
+                    };
                 };
             };
         };
@@ -2844,6 +2952,35 @@ export interface operations {
                     }[];
                     /** @description areas whose movement does not wake the detector (trees, screens, a busy road) */
                     motion_masks?: number[][][];
+                    /** @description mqtt streams only: how the device's JSON payload becomes a state (a preset, or json_path + type + active) */
+                    sensor?: {
+                        /**
+                         * @description a Zigbee2MQTT device: contact, occupancy, vibration, water_leak, smoke, battery (contact: `contact: false` is an open door; occupancy is motion; battery only reports the battery)
+                         * @example contact
+                         */
+                        preset?: string;
+                        /**
+                         * @description anything else: the path of the state in the JSON payload, such as state.door or $.sensors[0].open; with type and active
+                         * @example state.door
+                         */
+                        json_path?: string;
+                        /**
+                         * @description with json_path: what the active state is, one of door_open, motion, vibration, water_leak, smoke (door_open also records door_closed when it turns inactive)
+                         * @example door_open
+                         */
+                        type?: string;
+                        /**
+                         * @description with json_path: the value that means active (default true); a value of another JSON type is dropped as wrong_type
+                         * @example OPEN
+                         */
+                        active?: boolean | number | string;
+                        /** @description where the battery percentage is (default battery, as Zigbee2MQTT publishes it) */
+                        battery_path?: string;
+                        /** @description at or below this battery percentage the stream is offline, saying so (default 10) */
+                        battery_low_pct?: number;
+                        /** @description the stream is offline when the device sent nothing for this long (default 7200: Zigbee2MQTT devices check in at least hourly) */
+                        expected_interval_s?: number;
+                    };
                 };
             };
         };
@@ -6437,6 +6574,21 @@ export interface operations {
                         min_s: number;
                     } | {
                         /** @enum {string} */
+                        type: "door_open";
+                    } | {
+                        /** @enum {string} */
+                        type: "motion";
+                    } | {
+                        /** @enum {string} */
+                        type: "vibration";
+                    } | {
+                        /** @enum {string} */
+                        type: "water_leak";
+                    } | {
+                        /** @enum {string} */
+                        type: "smoke";
+                    } | {
+                        /** @enum {string} */
                         type: "animal";
                         /** @description only this animal; a cat or a dog when absent */
                         subtype?: "cat" | "dog";
@@ -6862,6 +7014,21 @@ export interface operations {
                         type: "dwell";
                         /** @description fires when a tracked person has stayed at least this many seconds (loitering) */
                         min_s: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "door_open";
+                    } | {
+                        /** @enum {string} */
+                        type: "motion";
+                    } | {
+                        /** @enum {string} */
+                        type: "vibration";
+                    } | {
+                        /** @enum {string} */
+                        type: "water_leak";
+                    } | {
+                        /** @enum {string} */
+                        type: "smoke";
                     } | {
                         /** @enum {string} */
                         type: "animal";
@@ -10482,8 +10649,8 @@ export interface operations {
                 "application/json": {
                     /** @description a sandbox stream of this tenant */
                     stream_id: string;
-                    /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
-                    type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal" | "bicycle";
+                    /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | door_closed (a contact sensor closed (sensors over MQTT report both ways)) | vibration (a vibration sensor fired) | water_leak (a water leak sensor got wet) | smoke (a smoke detector went off) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
+                    type: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "door_closed" | "vibration" | "water_leak" | "smoke" | "animal" | "bicycle";
                     /**
                      * @description person: recognized (with person_id) or unrecognized (a face seen that matched nobody), absent when no face was seen; animal (required): cat or dog
                      * @example unrecognized

@@ -18,15 +18,21 @@ from .models import (
     ConversationReply,
     CreateAlertRuleCondition,
     CreateAlertRuleCondition1,
+    CreateAlertRuleCondition10,
+    CreateAlertRuleCondition11,
     CreateAlertRuleCondition2,
     CreateAlertRuleCondition3,
     CreateAlertRuleCondition4,
     CreateAlertRuleCondition5,
     CreateAlertRuleCondition6,
+    CreateAlertRuleCondition7,
+    CreateAlertRuleCondition8,
+    CreateAlertRuleCondition9,
     CreateAlertRuleSchedule,
     CreateKeyResponse,
     CreateResponderContact,
     CreateResponderResponse,
+    CreateStreamSensor,
     CreateStreamZonesItem,
     CreateWebhookResponse,
     DeleteAlertRuleResponse,
@@ -66,15 +72,21 @@ from .models import (
     Stream,
     UpdateAlertRuleCondition,
     UpdateAlertRuleCondition1,
+    UpdateAlertRuleCondition10,
+    UpdateAlertRuleCondition11,
     UpdateAlertRuleCondition2,
     UpdateAlertRuleCondition3,
     UpdateAlertRuleCondition4,
     UpdateAlertRuleCondition5,
     UpdateAlertRuleCondition6,
+    UpdateAlertRuleCondition7,
+    UpdateAlertRuleCondition8,
+    UpdateAlertRuleCondition9,
     UpdateAlertRuleSchedule,
     UpdateAutomationBusinessHours,
     UpdateAutomationResponse,
     UpdateResponderContact,
+    UpdateStreamSensor,
     UpdateStreamZonesItem,
     VerifyAuditTrailResponse,
     Watch,
@@ -183,7 +195,7 @@ class AlertRulesResource(Resource):
         """
         return self._list(_OPERATIONS["listAlertRules"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
 
-    def create(self, *, name: str, condition: Union[CreateAlertRuleCondition, CreateAlertRuleCondition1, CreateAlertRuleCondition2, CreateAlertRuleCondition3, CreateAlertRuleCondition4, CreateAlertRuleCondition5, CreateAlertRuleCondition6], min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[CreateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
+    def create(self, *, name: str, condition: Union[CreateAlertRuleCondition, CreateAlertRuleCondition1, CreateAlertRuleCondition2, CreateAlertRuleCondition3, CreateAlertRuleCondition4, CreateAlertRuleCondition5, CreateAlertRuleCondition6, CreateAlertRuleCondition7, CreateAlertRuleCondition8, CreateAlertRuleCondition9, CreateAlertRuleCondition10, CreateAlertRuleCondition11], min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[CreateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
         """Create an alert rule
 
         A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, an animal (cat or dog), dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.
@@ -199,7 +211,7 @@ class AlertRulesResource(Resource):
         """
         return self._request(_OPERATIONS["getAlertRule"], (id,), {}, request_options)
 
-    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, condition: Union[Union[UpdateAlertRuleCondition, UpdateAlertRuleCondition1, UpdateAlertRuleCondition2, UpdateAlertRuleCondition3, UpdateAlertRuleCondition4, UpdateAlertRuleCondition5, UpdateAlertRuleCondition6], NotGiven] = NOT_GIVEN, min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[UpdateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
+    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, condition: Union[Union[UpdateAlertRuleCondition, UpdateAlertRuleCondition1, UpdateAlertRuleCondition2, UpdateAlertRuleCondition3, UpdateAlertRuleCondition4, UpdateAlertRuleCondition5, UpdateAlertRuleCondition6, UpdateAlertRuleCondition7, UpdateAlertRuleCondition8, UpdateAlertRuleCondition9, UpdateAlertRuleCondition10, UpdateAlertRuleCondition11], NotGiven] = NOT_GIVEN, min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[UpdateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
         """Change an alert rule
 
         PATCH /v1/alert-rules/{id}
@@ -707,7 +719,7 @@ class RespondersResource(Resource):
 class SandboxResource(Resource):
     OPERATIONS = {"inject_detection": _OPERATIONS["injectSandboxDetection"]}
 
-    def inject_detection(self, *, stream_id: str, type: Literal["person_count", "vehicle", "person", "door_open", "motion", "animal", "bicycle"], subtype: Union[str, NotGiven] = NOT_GIVEN, person_id: Union[str, NotGiven] = NOT_GIVEN, value: Union[int, NotGiven] = NOT_GIVEN, count: Union[int, NotGiven] = NOT_GIVEN, confidence: Union[float, NotGiven] = NOT_GIVEN, dwell_s: Union[float, NotGiven] = NOT_GIVEN, track_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Detection:
+    def inject_detection(self, *, stream_id: str, type: Literal["person_count", "vehicle", "person", "door_open", "motion", "door_closed", "vibration", "water_leak", "smoke", "animal", "bicycle"], subtype: Union[str, NotGiven] = NOT_GIVEN, person_id: Union[str, NotGiven] = NOT_GIVEN, value: Union[int, NotGiven] = NOT_GIVEN, count: Union[int, NotGiven] = NOT_GIVEN, confidence: Union[float, NotGiven] = NOT_GIVEN, dwell_s: Union[float, NotGiven] = NOT_GIVEN, track_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Detection:
         """Inject a synthetic detection into a sandbox stream
 
         Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox. A household sensor that is muted answers 409 sensor_muted, and one in a place left alone 409 sensor_left_alone: nothing from it is taken in (the simulated home drops its readings the same way).
@@ -770,14 +782,14 @@ class StreamsResource(Resource):
         """
         return self._list(_OPERATIONS["listStreams"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "location": location}, request_options)
 
-    def create(self, *, name: str, source_type: Literal["rtsp", "http", "webrtc", "mobile", "sandbox"], source_url: str, location: str, zones: Union[List[CreateStreamZonesItem], NotGiven] = NOT_GIVEN, motion_masks: Union[List[List[List[float]]], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Stream:
+    def create(self, *, name: str, source_type: Literal["rtsp", "http", "webrtc", "mobile", "sandbox", "mqtt"], source_url: str, location: str, zones: Union[List[CreateStreamZonesItem], NotGiven] = NOT_GIVEN, motion_masks: Union[List[List[List[float]]], NotGiven] = NOT_GIVEN, sensor: Union[CreateStreamSensor, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Stream:
         """Register a stream
 
         Registers a camera, WebRTC publisher, phone or sandbox source; its scene is the one of its location.
 
         POST /v1/streams
         """
-        return self._request(_OPERATIONS["createStream"], (), {"name": name, "source_type": source_type, "source_url": source_url, "location": location, "zones": zones, "motion_masks": motion_masks}, request_options)
+        return self._request(_OPERATIONS["createStream"], (), {"name": name, "source_type": source_type, "source_url": source_url, "location": location, "zones": zones, "motion_masks": motion_masks, "sensor": sensor}, request_options)
 
     def get(self, id: str, *, request_options: Optional[RequestOptions] = None) -> Stream:
         """Fetch a stream
@@ -786,12 +798,12 @@ class StreamsResource(Resource):
         """
         return self._request(_OPERATIONS["getStream"], (id,), {}, request_options)
 
-    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, source_url: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, zones: Union[List[UpdateStreamZonesItem], NotGiven] = NOT_GIVEN, motion_masks: Union[List[List[List[float]]], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Stream:
+    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, source_url: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, zones: Union[List[UpdateStreamZonesItem], NotGiven] = NOT_GIVEN, motion_masks: Union[List[List[List[float]]], NotGiven] = NOT_GIVEN, sensor: Union[UpdateStreamSensor, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Stream:
         """Rename, move or re-point a stream
 
         PATCH /v1/streams/{id}
         """
-        return self._request(_OPERATIONS["updateStream"], (id,), {"name": name, "source_url": source_url, "location": location, "zones": zones, "motion_masks": motion_masks}, request_options)
+        return self._request(_OPERATIONS["updateStream"], (id,), {"name": name, "source_url": source_url, "location": location, "zones": zones, "motion_masks": motion_masks, "sensor": sensor}, request_options)
 
     def delete(self, id: str, *, request_options: Optional[RequestOptions] = None) -> DeleteStreamResponse:
         """Delete a stream and stop its ingest
