@@ -16,6 +16,7 @@ import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService
 import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
+import { recordingServices, RECORDINGS, EVIDENCE, INCIDENT_TIMELINE, type RecordingService, type EvidenceBundles } from './org/recordings/index.ts';
 import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, type SourceManager, type LiveVideoTuning } from './org/sources/index.ts';
 import { webrtcServices, WHIP, type WhipService } from './org/webrtc/index.ts';
 import { directoryServices, HOUSEHOLD_DIRECTORY } from './home/directory/index.ts';
@@ -92,6 +93,10 @@ export interface VigilContext {
   people: PeopleService;
   /** durable timers that fire once cluster-wide: escalations, housekeeping, audit checkpoints (issue 12 §4) */
   scheduler: Scheduler;
+  /** recorded segments, clips, legal holds, retention (docs/decisions.md, "Recordings") */
+  recordings: RecordingService;
+  /** incident evidence bundles (docs/decisions.md, "Evidence bundles") */
+  evidence: EvidenceBundles;
   /** starts sources and housekeeping timers (the server does; the CLI does not) */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -109,6 +114,8 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   consoleServices, liveServices,
   // known people and face recognition (issue 14)
   peopleServices,
+  // recordings, clips and evidence bundles
+  recordingServices,
 ];
 
 /** The recurring scheduled job that applies retention and prunes expired rows, once an hour cluster-wide. */
@@ -132,6 +139,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     const directory = c.get(HOUSEHOLD_DIRECTORY);
     return (tenantId: string) => directory.home(tenantId)?.settings.face_recognition ?? c.get(OPERATIONS).automation.faceRecognition(tenantId);
   });
+  // the evidence bundle's timeline is the incident as the API shows it
+  c.override(INCIDENT_TIMELINE, (c) => (principal, id) => c.get(OPERATIONS).incidents.get(principal, id));
   if (opts.planner) c.override(PLANNER, () => opts.planner!);
   if (opts.video) c.override(VIDEO_TUNING, () => opts.video);
   if (opts.sandboxTickMs !== undefined) c.override(SANDBOX_TICK_MS, () => opts.sandboxTickMs);
@@ -156,6 +165,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const sceneService = c.get(SCENES);
 
   const liveFeed = c.get(LIVE_FEED);
+  const recordings = c.get(RECORDINGS);
 
   let stopHousekeeping: (() => void) | null = null;
   let sceneTimer: unknown = null;
@@ -177,6 +187,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await snapshots.pruneOlderThan(now - config.retentionDays * 86_400_000); // issue 6: snapshots live as long as their detections
       await pruneIdempotency(database, now);
       await scheduledJobRepository.pruneDone(database.db, now - config.retentionDays * 86_400_000);
+      await recordings.applyRetention(); // VIGIL_RECORDINGS_DAYS and the quota, except held segments
     } catch (err) {
       // reported; the next hour's run tries again
       opts.log?.warn({ err }, 'housekeeping failed');
@@ -215,12 +226,16 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     sceneHistory: c.get(SCENE_HISTORY),
     people: c.get(PEOPLE),
     scheduler,
+    recordings,
+    evidence: c.get(EVIDENCE),
     async start() {
       // a face embedder that cannot serve (VIGIL_FACE_EMBEDDER) stops the start here, naming its setting
       await c.get(FACE_ENGINE).model();
       if (config.runSources && config.role !== 'api') {
         // a detection model that cannot serve stops the start here, naming its setting
         await c.get(LIVE_VIDEO).checkDetector();
+        // an unwritable recordings directory is a clear log line, never a refusal to start
+        await recordings.start();
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
         if (!config.cluster) await streams.startAll();
       }
@@ -244,6 +259,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
       await ownership?.stop(); // cluster mode: stop, write what was produced, release the leases
       await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
+      await recordings.close(); // the segments the stopped ffmpegs closed are sealed
       await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
       await pipeline.drain();
       await writeScenes();

@@ -9,10 +9,10 @@ import { SNAPSHOTS } from '../detections/index.ts';
 import { INGEST_GATE, PIPELINE } from '../pipeline/index.ts';
 import { STREAM_RUNNER } from '../streams/index.ts';
 import { WHIP_INGEST, WHIP_TUNING } from '../webrtc/index.ts';
-import { LiveVideoSources as LiveVideoSourcesT, type LiveFaceRecognition as LiveFaceRecognitionT, type LiveVideoTuning as LiveVideoTuningT } from './live-video-sources.ts';
+import { LiveVideoSources as LiveVideoSourcesT, type LiveFaceRecognition as LiveFaceRecognitionT, type LiveVideoTuning as LiveVideoTuningT, type StreamRecording as StreamRecordingT } from './live-video-sources.ts';
 import { SourceManager as SourceManagerT } from './source-manager.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
-export { LiveVideoSources, type LiveFaceRecognition, type LiveVideoTuning } from './live-video-sources.ts';
+export { LiveVideoSources, type LiveFaceRecognition, type LiveVideoTuning, type StreamRecording } from './live-video-sources.ts';
 export { SourceManager } from './source-manager.ts';
 
 export const LIVE_VIDEO = token<LiveVideoSourcesT>('liveVideo');
@@ -23,6 +23,8 @@ export const VIDEO_TUNING = token<LiveVideoTuningT | undefined>('videoTuning');
 /** port: live face recognition of tracked people (issue 14), provided by org/people */
 export const LIVE_FACES = token<LiveFaceRecognitionT>('liveFaces');
 export const SANDBOX_TICK_MS = token<number | undefined>('sandboxTickMs');
+/** port: recording of real streams, provided by org/recordings (null: not recorded) */
+export const STREAM_RECORDING = token<StreamRecordingT | null>('streamRecording');
 
 export const sourceServices = defineServiceModule({
   name: 'sources',
@@ -32,7 +34,7 @@ export const sourceServices = defineServiceModule({
     c.provide(LIVE_VIDEO, (c) => new LiveVideoSourcesT({
       database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), snapshots: c.get(SNAPSHOTS),
       webhooks: c.get(WEBHOOKS), tuning: c.get(VIDEO_TUNING), faces: c.get(LIVE_FACES), log: c.get(LOG), detectorModel: c.get(CONFIG).detector,
-      fence: c.get(CLUSTER_LEASES),
+      fence: c.get(CLUSTER_LEASES), recording: c.get(STREAM_RECORDING),
     }));
     c.provide(SOURCES, (c) => new SourceManagerT({
       clock: c.get(CLOCK), pipeline: c.get(PIPELINE), tickMs: c.get(SANDBOX_TICK_MS), log: c.get(LOG), video: c.get(LIVE_VIDEO), gate: c.get(INGEST_GATE),
