@@ -5,6 +5,8 @@ import { EVIDENCE_FORMAT, type EvidenceManifest } from './evidence-bundle.ts';
 
 export interface EvidenceCheck {
   ok: boolean;
+  /** a limit of what is proven (not a failure): the signature not checked, what the clip is */
+  note?: true;
   /** what this line proves, or names what failed (a file or an audit entry) */
   text: string;
 }
@@ -38,6 +40,7 @@ export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: string | 
   const checks: EvidenceCheck[] = [];
   const pass = (text: string) => checks.push({ ok: true, text });
   const fail = (text: string) => checks.push({ ok: false, text });
+  const note = (text: string) => checks.push({ ok: true, note: true, text });
   const done = (): EvidenceReport => ({ valid: checks.length > 0 && checks.every((c) => c.ok), checks });
 
   let zip: AdmZip;
@@ -140,7 +143,7 @@ export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: string | 
       fail(`audit/checkpoint.json: the signature does not match the given key: the checkpoint was forged or changed, or the key is not this server's`);
     }
   } else {
-    pass(`checkpoint signature NOT checked (no key given: --key or VIGIL_AUDIT_CHECKPOINT_KEY); compare head ${cp.head_hash} with a kept audit.checkpoint event instead`);
+    note(`checkpoint signature not checked (no key given: --key or VIGIL_AUDIT_CHECKPOINT_KEY); compare head ${cp.head_hash} with a kept audit.checkpoint event instead`);
   }
 
   const byId = new Map(lines.map((l) => [l.id, l]));
@@ -185,6 +188,6 @@ export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: string | 
     const lastSeg = manifest.segments[manifest.segments.length - 1];
     pass(`${manifest.segments.length} segments of stream ${manifest.stream_id} (${first.start} to ${lastSeg.end}) are byte for byte those sealed in the audit trail when they were recorded`);
   }
-  if (manifest.clip) pass(`${manifest.clip} was made by Vigil by copying those segments (no re-encoding); its bytes are proven through the manifest, its content only as far as the segments are`);
+  if (manifest.clip) note(`${manifest.clip} was made by Vigil by copying those segments (no re-encoding); its bytes are proven through the manifest, its content only as far as the segments are`);
   return done();
 }

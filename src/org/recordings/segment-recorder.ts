@@ -215,12 +215,18 @@ export class SegmentRecorder {
       }
       const duration = existsSync(repaired) ? await probeDuration(ffprobeOf(this.deps.ffmpegPath()), repaired) : null;
       if (duration !== null && duration >= 0.2) {
-        this.deps.log?.info?.({ stream_id: state.key.streamId, file: name, seconds: duration }, 'recording: an unfinished segment was repaired');
-        await this.finish(state, repaired, duration, name).catch((err) => this.deps.log?.warn({ err, stream_id: state.key.streamId }, 'recording: sealing a repaired segment failed'));
+        try {
+          await this.finish(state, repaired, duration, name);
+          this.deps.log?.info?.({ stream_id: state.key.streamId, file: name, seconds: duration }, 'recording: an unfinished segment was repaired');
+          rmSync(file, { force: true });
+        } catch (err) {
+          // not sealed: the (repaired) file stays under its name for the next recovery
+          this.deps.log?.warn({ err, stream_id: state.key.streamId }, 'recording: sealing a repaired segment failed; it is kept for the next start');
+        }
       } else {
         this.deps.log?.warn({ stream_id: state.key.streamId, file: name }, 'recording: an unfinished segment held no playable video and was dropped');
+        rmSync(file, { force: true });
       }
-      rmSync(file, { force: true });
       rmSync(repaired, { force: true });
     }
     // sealed or dropped: the launch's directory goes, unless a seal failed (left for the next start)
