@@ -36,7 +36,7 @@ interface CheckpointFile {
  * checkpoint's head, and the checkpoint's signature when the key is given. Each check says what it
  * proves or names the file or entry that fails; nothing here needs the server or its database.
  */
-export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: string | null } = {}): EvidenceReport {
+export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: Buffer | null } = {}): EvidenceReport {
   const checks: EvidenceCheck[] = [];
   const pass = (text: string) => checks.push({ ok: true, text });
   const fail = (text: string) => checks.push({ ok: false, text });
@@ -143,7 +143,7 @@ export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: string | 
       fail(`audit/checkpoint.json: the signature does not match the given key: the checkpoint was forged or changed, or the key is not this server's`);
     }
   } else {
-    note(`checkpoint signature not checked (no key given: --key or VIGIL_AUDIT_CHECKPOINT_KEY); compare head ${cp.head_hash} with a kept audit.checkpoint event instead`);
+    note(`checkpoint signature not checked (no key given: --key, VIGIL_AUDIT_CHECKPOINT_KEY or --key-file); compare head ${cp.head_hash} with a kept audit.checkpoint event instead`);
   }
 
   const byId = new Map(lines.map((l) => [l.id, l]));
