@@ -79,6 +79,8 @@ __all__ = [
     "IncidentNoteAuthor",
     "ListConversationsItem",
     "ListProtocolTypesResponse",
+    "ListRecordingsResponse",
+    "ListRecordingsResponseGapsItem",
     "PauseAutomationResponse",
     "PauseAutomationResponseBusinessHours",
     "PauseAutomationResponseEscalation",
@@ -94,6 +96,8 @@ __all__ = [
     "QuerySceneResponseInterpretation",
     "ReadyzResponse",
     "ReadyzResponseDetector",
+    "RecordingSegment",
+    "ReleaseIncidentLegalHoldResponse",
     "Responder",
     "ResponderContact",
     "ResumeAutomationResponse",
@@ -106,6 +110,7 @@ __all__ = [
     "RotateWebhookSecretResponse",
     "Scene",
     "Sensor",
+    "SetIncidentLegalHoldResponse",
     "Stream",
     "StreamAssignment",
     "StreamPublish",
@@ -444,6 +449,12 @@ ListConversationsItem = TypedDict("ListConversationsItem", {"id": "str", "object
 ListProtocolTypesResponse = TypedDict("ListProtocolTypesResponse", {"object": "Literal[\"list\"]", "data": "List[ProtocolType]", "has_more": "bool"})
 
 
+ListRecordingsResponse = TypedDict("ListRecordingsResponse", {"stream_id": "str", "from": "str", "to": "str", "recorded_ms": "int", "segments": "List[RecordingSegment]", "gaps": "List[ListRecordingsResponseGapsItem]"})
+
+
+ListRecordingsResponseGapsItem = TypedDict("ListRecordingsResponseGapsItem", {"from": "str", "to": "str"})
+
+
 PauseAutomationResponse = TypedDict("PauseAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "PauseAutomationResponseIncidents", "escalation": "PauseAutomationResponseEscalation", "business_hours": "PauseAutomationResponseBusinessHours", "face_recognition": "bool", "updated_at": "Optional[str]"})
 
 
@@ -464,7 +475,7 @@ PauseAutomationResponseIncidents = TypedDict("PauseAutomationResponseIncidents",
 Person = TypedDict("Person", {"id": "str", "object": "Literal[\"person\"]", "name": "str", "note": "Optional[str]", "faces": "int", "kept_images": "int", "created_at": "str", "updated_at": "str"})
 
 
-_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"console_session_expired\", \"invalid_publish_token\", \"invalid_metrics_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"csrf_check_failed\", \"not_found\", \"route_not_found\", \"not_acceptable\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"image_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"face_not_seen\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"no_face\", \"several_faces\", \"face_too_small\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
+_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"console_session_expired\", \"invalid_publish_token\", \"invalid_metrics_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"csrf_check_failed\", \"not_found\", \"route_not_found\", \"stream_has_no_video\", \"no_recording\", \"not_acceptable\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"image_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"range_not_satisfiable\", \"query_not_understood\", \"face_not_seen\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"no_face\", \"several_faces\", \"face_too_small\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
 _ProblemOptional = TypedDict("_ProblemOptional", {"param": "str", "errors": "List[ProblemErrorsItem]"}, total=False)
 
 
@@ -514,6 +525,12 @@ class ReadyzResponse(_ReadyzResponseRequired, _ReadyzResponseOptional):
 ReadyzResponseDetector = TypedDict("ReadyzResponseDetector", {"runtime": "Literal[\"onnxruntime\", \"tfjs-wasm\"]", "model": "str", "fallback_reason": "Optional[str]"})
 
 
+RecordingSegment = TypedDict("RecordingSegment", {"id": "str", "kind": "Literal[\"video\", \"still\"]", "start": "str", "end": "str", "duration_ms": "int", "bytes": "int", "sha256": "str", "audit_id": "str"})
+
+
+ReleaseIncidentLegalHoldResponse = TypedDict("ReleaseIncidentLegalHoldResponse", {"incident_id": "str", "held": "bool", "reason": "Optional[str]", "set_at": "str"})
+
+
 Responder = TypedDict("Responder", {"id": "str", "object": "Literal[\"responder\"]", "name": "str", "kind": "Literal[\"person\", \"system\"]", "escalation_level": "int", "contact": "ResponderContact", "created_at": "str", "updated_at": "str"})
 
 
@@ -558,6 +575,9 @@ Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "locati
 
 
 Sensor = TypedDict("Sensor", {"id": "str", "object": "Literal[\"sensor\"]", "name": "str", "kind": "Literal[\"camera\", \"contact\", \"motion\"]", "room": "str", "location": "str", "sandbox": "bool", "status": "str", "muted": "bool", "left_alone": "bool", "created_at": "str"})
+
+
+SetIncidentLegalHoldResponse = TypedDict("SetIncidentLegalHoldResponse", {"incident_id": "str", "held": "bool", "reason": "Optional[str]", "set_at": "str"})
 
 
 _StreamRequired = TypedDict("_StreamRequired", {"id": "str", "object": "Literal[\"stream\"]", "name": "str", "source_type": "str", "source_url": "str", "location": "str", "scene_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "sandbox": "bool", "error": "Optional[str]", "last_frame_at": "Optional[str]", "fps_in": "Optional[float]", "detector_fps": "Optional[float]", "zones": "List[StreamZonesItem]", "motion_masks": "List[List[List[float]]]", "created_at": "str", "updated_at": "str", "assignment": "Optional[StreamAssignment]"})

@@ -49,6 +49,7 @@ from .models import (
     IncidentNote,
     ListConversationsItem,
     ListProtocolTypesResponse,
+    ListRecordingsResponse,
     PauseAutomationResponse,
     Person,
     ProtocolRun,
@@ -56,6 +57,7 @@ from .models import (
     PushStreamFrameResponse,
     QuerySceneResponse,
     ReadyzResponse,
+    ReleaseIncidentLegalHoldResponse,
     Responder,
     ResumeAutomationResponse,
     RevokeStreamPublishTokenResponse,
@@ -63,6 +65,7 @@ from .models import (
     RotateStreamPublishTokenResponse,
     RotateWebhookSecretResponse,
     Scene,
+    SetIncidentLegalHoldResponse,
     Stream,
     UpdateAlertRuleCondition,
     UpdateAlertRuleCondition1,
@@ -93,6 +96,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "listAlerts": {"operation_id": "listAlerts", "method": "GET", "path": "/v1/alerts", "path_params": [], "query": ["limit","starting_after","ending_before","rule_id","status","location","since"], "body": False},
     "getAlert": {"operation_id": "getAlert", "method": "GET", "path": "/v1/alerts/{id}", "path_params": ["id"], "query": [], "body": False},
     "acknowledgeAlert": {"operation_id": "acknowledgeAlert", "method": "POST", "path": "/v1/alerts/{id}/acknowledge", "path_params": ["id"], "query": [], "body": False},
+    "getAlertClip": {"operation_id": "getAlertClip", "method": "GET", "path": "/v1/alerts/{id}/clip", "path_params": ["id"], "query": [], "body": False, "binary_response": "video/mp4"},
     "listAuditEntries": {"operation_id": "listAuditEntries", "method": "GET", "path": "/v1/audit", "path_params": [], "query": ["limit","starting_after","ending_before","resource_type","resource_id","actor","action","exclude_action","since","until"], "body": False},
     "verifyAuditTrail": {"operation_id": "verifyAuditTrail", "method": "GET", "path": "/v1/audit/verify", "path_params": [], "query": [], "body": False},
     "listAuditCheckpoints": {"operation_id": "listAuditCheckpoints", "method": "GET", "path": "/v1/audit/checkpoints", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
@@ -117,6 +121,10 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateIncident": {"operation_id": "updateIncident", "method": "PATCH", "path": "/v1/incidents/{id}", "path_params": ["id"], "query": [], "body": True},
     "addIncidentNote": {"operation_id": "addIncidentNote", "method": "POST", "path": "/v1/incidents/{id}/notes", "path_params": ["id"], "query": [], "body": True},
     "triggerProtocol": {"operation_id": "triggerProtocol", "method": "POST", "path": "/v1/incidents/{incident_id}/protocol", "path_params": ["incident_id"], "query": [], "body": True},
+    "getIncidentClip": {"operation_id": "getIncidentClip", "method": "GET", "path": "/v1/incidents/{id}/clip", "path_params": ["id"], "query": [], "body": False, "binary_response": "video/mp4"},
+    "getIncidentEvidence": {"operation_id": "getIncidentEvidence", "method": "GET", "path": "/v1/incidents/{id}/evidence", "path_params": ["id"], "query": [], "body": False, "binary_response": "application/zip"},
+    "setIncidentLegalHold": {"operation_id": "setIncidentLegalHold", "method": "PUT", "path": "/v1/incidents/{id}/legal-hold", "path_params": ["id"], "query": [], "body": True},
+    "releaseIncidentLegalHold": {"operation_id": "releaseIncidentLegalHold", "method": "DELETE", "path": "/v1/incidents/{id}/legal-hold", "path_params": ["id"], "query": [], "body": False},
     "listKeys": {"operation_id": "listKeys", "method": "GET", "path": "/v1/keys", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
     "createKey": {"operation_id": "createKey", "method": "POST", "path": "/v1/keys", "path_params": [], "query": [], "body": True},
     "getKey": {"operation_id": "getKey", "method": "GET", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
@@ -155,6 +163,8 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getStreamSnapshot": {"operation_id": "getStreamSnapshot", "method": "GET", "path": "/v1/streams/{id}/snapshot", "path_params": ["id"], "query": [], "body": False, "binary_response": "image/jpeg"},
     "rotateStreamPublishToken": {"operation_id": "rotateStreamPublishToken", "method": "POST", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "revokeStreamPublishToken": {"operation_id": "revokeStreamPublishToken", "method": "DELETE", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
+    "listRecordings": {"operation_id": "listRecordings", "method": "GET", "path": "/v1/streams/{id}/recordings", "path_params": ["id"], "query": ["from","to"], "body": False},
+    "getStreamClip": {"operation_id": "getStreamClip", "method": "GET", "path": "/v1/streams/{id}/clip", "path_params": ["id"], "query": ["from","to"], "body": False, "binary_response": "video/mp4"},
     "healthz": {"operation_id": "healthz", "method": "GET", "path": "/healthz", "path_params": [], "query": [], "body": False},
     "readyz": {"operation_id": "readyz", "method": "GET", "path": "/readyz", "path_params": [], "query": [], "body": False},
     "metrics": {"operation_id": "metrics", "method": "GET", "path": "/metrics", "path_params": [], "query": [], "body": False},
@@ -232,7 +242,7 @@ class AlertRulesResource(Resource):
 
 
 class AlertsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listAlerts"], "get": _OPERATIONS["getAlert"], "acknowledge": _OPERATIONS["acknowledgeAlert"]}
+    OPERATIONS = {"list": _OPERATIONS["listAlerts"], "get": _OPERATIONS["getAlert"], "acknowledge": _OPERATIONS["acknowledgeAlert"], "get_clip": _OPERATIONS["getAlertClip"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, rule_id: Union[str, NotGiven] = NOT_GIVEN, status: Union[Literal["open", "acknowledged"], NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Alert]:
         """List fired alerts, newest first
@@ -254,6 +264,17 @@ class AlertsResource(Resource):
         POST /v1/alerts/{id}/acknowledge
         """
         return self._request(_OPERATIONS["acknowledgeAlert"], (id,), {}, request_options)
+
+    def get_clip(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
+        """The clip around an alert
+
+        From the alert's detection less the pre-roll to it plus the post-roll. Honours Range.
+
+        GET /v1/alerts/{id}/clip
+
+        Returns the video/mp4 bytes.
+        """
+        return self._request(_OPERATIONS["getAlertClip"], (id,), {}, request_options)
 
 
 class AuditResource(Resource):
@@ -439,7 +460,7 @@ class HouseholdResource(Resource):
 
 
 class IncidentsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listIncidents"], "create": _OPERATIONS["createIncident"], "get": _OPERATIONS["getIncident"], "update": _OPERATIONS["updateIncident"], "add_note": _OPERATIONS["addIncidentNote"], "trigger_protocol": _OPERATIONS["triggerProtocol"]}
+    OPERATIONS = {"list": _OPERATIONS["listIncidents"], "create": _OPERATIONS["createIncident"], "get": _OPERATIONS["getIncident"], "update": _OPERATIONS["updateIncident"], "add_note": _OPERATIONS["addIncidentNote"], "trigger_protocol": _OPERATIONS["triggerProtocol"], "get_clip": _OPERATIONS["getIncidentClip"], "get_evidence": _OPERATIONS["getIncidentEvidence"], "set_legal_hold": _OPERATIONS["setIncidentLegalHold"], "release_legal_hold": _OPERATIONS["releaseIncidentLegalHold"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, status: Union[Literal["open", "acknowledged", "resolved", "dismissed"], NotGiven] = NOT_GIVEN, severity: Union[Literal["low", "medium", "high", "critical"], NotGiven] = NOT_GIVEN, source: Union[Literal["manual", "automatic"], NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, stream_id: Union[str, NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Incident]:
         """List incidents, newest first
@@ -490,6 +511,46 @@ class IncidentsResource(Resource):
         POST /v1/incidents/{incident_id}/protocol
         """
         return self._request(_OPERATIONS["triggerProtocol"], (incident_id,), {"protocol_type": protocol_type, "notify_responders": notify_responders, "escalation_level": escalation_level}, request_options)
+
+    def get_clip(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
+        """The clip of an incident
+
+        From the incident's start less the pre-roll (VIGIL_CLIP_PRE_ROLL_SECONDS, default 10) to its last activity plus the post-roll (VIGIL_CLIP_POST_ROLL_SECONDS, default 20), from its stream's recording. Honours Range.
+
+        GET /v1/incidents/{id}/clip
+
+        Returns the video/mp4 bytes.
+        """
+        return self._request(_OPERATIONS["getIncidentClip"], (id,), {}, request_options)
+
+    def get_evidence(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
+        """The incident's evidence bundle
+
+        One zip: the recorded segments of the incident's window and the clip copied from them, its snapshots, incident.json (the timeline), manifest.json (SHA-256 of every file), and audit/chain.ndjson with audit/checkpoint.json: the audit entries that sealed each segment and recorded this export, chained to a signed checkpoint. `npx vigil verify-evidence <file>` checks it offline. The export is audited (incident.evidence_exported).
+
+        GET /v1/incidents/{id}/evidence
+
+        Returns the application/zip bytes.
+        """
+        return self._request(_OPERATIONS["getIncidentEvidence"], (id,), {}, request_options)
+
+    def set_legal_hold(self, id: str, *, reason: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> SetIncidentLegalHoldResponse:
+        """Keep an incident's recordings past retention
+
+        Segments in the incident's clip window are kept until the hold is released, plus VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+
+        PUT /v1/incidents/{id}/legal-hold
+        """
+        return self._request(_OPERATIONS["setIncidentLegalHold"], (id,), {"reason": reason}, request_options)
+
+    def release_legal_hold(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ReleaseIncidentLegalHoldResponse:
+        """Release an incident's legal hold
+
+        Its segments follow retention again after VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+
+        DELETE /v1/incidents/{id}/legal-hold
+        """
+        return self._request(_OPERATIONS["releaseIncidentLegalHold"], (id,), {}, request_options)
 
 
 class KeysResource(Resource):
@@ -760,7 +821,7 @@ class ScenesResource(Resource):
 
 
 class StreamsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
+    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"], "list_recordings": _OPERATIONS["listRecordings"], "get_clip": _OPERATIONS["getStreamClip"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Stream]:
         """List streams, newest first
@@ -838,6 +899,26 @@ class StreamsResource(Resource):
         DELETE /v1/streams/{id}/publish-token
         """
         return self._request(_OPERATIONS["revokeStreamPublishToken"], (id,), {}, request_options)
+
+    def list_recordings(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> ListRecordingsResponse:
+        """What was recorded of a stream in a range, with its gaps
+
+        Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.
+
+        GET /v1/streams/{id}/recordings
+        """
+        return self._request(_OPERATIONS["listRecordings"], (id,), {"from": from_, "to": to}, request_options)
+
+    def get_clip(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> bytes:
+        """A clip of any range of a stream
+
+        An MP4 with its index first, made by copying the range's segments (no re-encoding; cut at keyframes); WebM for a VP8 WHIP publisher; phone stills become an H.264 MP4. Honours Range. 404 no_recording (with nearest_before, nearest_after) when nothing was recorded in the range.
+
+        GET /v1/streams/{id}/clip
+
+        Returns the video/mp4 bytes.
+        """
+        return self._request(_OPERATIONS["getStreamClip"], (id,), {"from": from_, "to": to}, request_options)
 
 
 class SystemResource(Resource):
