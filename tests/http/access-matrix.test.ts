@@ -110,6 +110,7 @@ const PROBES: Record<string, Probe> = {
   getIncident: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/incidents/${s.r.incident}`), contains: (s) => s.r.incident },
   // recordings, clips and evidence: another tenant's or location's stream, incident or alert is 404
   listRecordings: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}/recordings?from=2026-01-01T00:00:00Z&to=2026-01-01T00:10:00Z`) },
+  deleteRecordings: { surface: 'organization', expect: 'item', req: (s) => del(`/v1/streams/${s.r.stream}/recordings?from=2026-01-01T00:00:00Z&to=2026-01-01T00:10:00Z`) },
   getStreamClip: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}/clip?from=2026-01-01T00:00:00Z&to=2026-01-01T00:10:00Z`) },
   getIncidentClip: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/incidents/${s.r.incident}/clip`) },
   getAlertClip: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/alerts/${s.r.alert}/clip`) },

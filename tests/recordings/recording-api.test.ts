@@ -189,3 +189,20 @@ test('an incident has a clip and an evidence bundle that verifies offline and fa
   assert.equal(segReport.valid, false);
   assert.ok(segReport.checks.some((c) => !c.ok && c.text.startsWith(segName) && /sealed by audit entry aud_/.test(c.text)));
 });
+
+test('an operator deletes a range of the recording, audited; segments an open incident holds are kept', async () => {
+  const list = await listing(createdAt - 60_000, Date.now());
+  const first = list.segments[0];
+  const del = await v.call(key, 'DELETE', `/v1/streams/${streamId}/recordings?from=${first.start}&to=${first.end}`);
+  assert.equal(del.status, 200, JSON.stringify(del.body));
+  assert.deepEqual([del.body.deleted, del.body.kept_held], [1, 0]);
+  assert.equal((await listing(createdAt - 60_000, Date.now())).segments.some((s: any) => s.id === first.id), false);
+  const audited = (await v.call(key, 'GET', '/v1/audit?action=recording.range_deleted')).body.data[0];
+  assert.deepEqual(audited.data.segments, [first.id]);
+  // the incident opened in the previous test is open: its window stays
+  const incident = (await v.call(key, 'GET', '/v1/incidents?limit=1')).body.data[0];
+  const at = Date.parse(incident.created_at);
+  const kept = await v.call(key, 'DELETE', `/v1/streams/${streamId}/recordings?from=${iso(at - 1000)}&to=${iso(at + 1000)}`);
+  assert.equal(kept.status, 200);
+  assert.ok(kept.body.kept_held >= 1 && kept.body.deleted === 0, JSON.stringify(kept.body));
+});

@@ -7,7 +7,7 @@ import { VigilError } from '../../platform/lib/index.ts';
 import type { Clip } from './clip-maker.ts';
 import type { EvidenceBundles } from './evidence-bundle.ts';
 import type { RecordingService } from './recording.service.ts';
-import { HoldBody, HoldView, IdParams, RangeQuery, RecordingList, Video, Zip } from './recording.schemas.ts';
+import { DeletedRange, HoldBody, HoldView, IdParams, RangeQuery, RecordingList, Video, Zip } from './recording.schemas.ts';
 
 const security = [{ bearerAuth: [] }];
 
@@ -45,6 +45,15 @@ export const recordingRoutes = (recordings: RecordingService, evidence: Evidence
       params: IdParams, querystring: RangeQuery, response: withErrors({ 200: RecordingList }),
     },
   }, async (req) => recordings.list(principalOf(req), req.params.id, req.query));
+
+  app.delete('/v1/streams/:id/recordings', {
+    config: { surface: 'organization', capability: 'streams:write' },
+    schema: {
+      tags: ['Recordings'], security, operationId: 'deleteRecordings', summary: 'Delete a range of a stream\'s recording',
+      description: 'The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).',
+      params: IdParams, querystring: RangeQuery, response: withErrors({ 200: DeletedRange }),
+    },
+  }, async (req) => recordings.deleteRange(principalOf(req), actorOf(req), req.params.id, req.query));
 
   app.get('/v1/streams/:id/clip', {
     config: { surface: 'organization', capability: 'streams:read' },

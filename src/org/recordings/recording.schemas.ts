@@ -40,3 +40,11 @@ export const Zip = Type.Unsafe<Buffer>({
   description: 'the evidence bundle (zip): segments, clip, snapshots, incident.json, manifest.json, audit/chain.ndjson, audit/checkpoint.json',
   content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
 });
+
+export const DeletedRange = Type.Object({
+  stream_id: Type.String(),
+  from: IsoTime,
+  to: IsoTime,
+  deleted: Type.Integer({ description: 'segments deleted' }),
+  kept_held: Type.Integer({ description: 'segments kept because an open incident or a legal hold holds them' }),
+});

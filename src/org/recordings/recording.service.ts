@@ -285,6 +285,28 @@ export class RecordingService {
     return this.clips.make(await this.segmentsOf(principal.tenantId, alert.stream_id, from, to), from, to);
   }
 
+  /**
+   * An operator deletes a range of a stream's recording (e.g. a person asked to be forgotten):
+   * the segments overlapping it, except those an incident or legal hold keeps. Audited.
+   */
+  async deleteRange(principal: Principal, actor: Actor, streamId: string, q: { from: string; to: string }): Promise<{ stream_id: string; from: string; to: string; deleted: number; kept_held: number }> {
+    const { from, to } = this.range(q.from, q.to);
+    const stream = await this.videoStream(principal, streamId);
+    const rows = await recordingRepository.overlapping(this.deps.database.db, principal.tenantId, streamId, from, to);
+    const held = await this.heldIds(rows, toIso(this.deps.clock.now() - this.deps.config.holdDays * 86_400_000));
+    const gone = rows.filter((r) => !held.has(r.id));
+    await this.deps.database.withWriteLock(async (trx) => {
+      await recordingRepository.deleteIds(trx, gone.map((r) => r.id));
+      await this.deps.audit.appendIn(trx, actor, [{
+        tenantId: principal.tenantId, action: 'recording.range_deleted', resourceType: 'stream', resourceId: streamId,
+        data: { from: toIso(from), to: toIso(to), deleted: gone.length, kept_held: held.size, segments: gone.map((r) => r.id) },
+        scope: { location: stream.location, streamId },
+      }]);
+    });
+    for (const r of gone) rmSync(join(this.root, r.path), { force: true });
+    return { stream_id: streamId, from: toIso(from), to: toIso(to), deleted: gone.length, kept_held: held.size };
+  }
+
   /** A legal hold keeps the incident's segments past retention until released (plus VIGIL_RECORDINGS_HOLD_DAYS); audited. */
   async setHold(principal: Principal, actor: Actor, incidentId: string, body: { reason?: string }): Promise<{ incident_id: string; held: boolean; reason: string | null; set_at: string }> {
     const incident = await this.loadIncident(principal, incidentId);

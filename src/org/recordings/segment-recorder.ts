@@ -163,7 +163,7 @@ export class SegmentRecorder {
       args,
       ended: () => {
         clearInterval(timer);
-        const done = this.drain(state).then(() => this.recoverLaunch(state));
+        const done = this.drain(state, true).then(() => this.recoverLaunch(state));
         this.sessions.add(done);
         void done.finally(() => this.sessions.delete(done));
       },
@@ -175,8 +175,13 @@ export class SegmentRecorder {
     while (this.sessions.size) await Promise.allSettled([...this.sessions]);
   }
 
-  /** Seals the segments ffmpeg listed as closed since the last look. */
-  private drain(state: LaunchState): Promise<void> {
+  /**
+   * Seals the segments ffmpeg listed as closed since the last look. The segment muxer lists a
+   * segment before it has closed the file (its last buffered bytes follow), so while ffmpeg runs
+   * a listed segment is taken only once the next one exists: the muxer opens the next file after
+   * closing this one. Once ffmpeg has ended (`final`), every listed segment is complete.
+   */
+  private drain(state: LaunchState, final = false): Promise<void> {
     state.chain = state.chain.then(async () => {
       let text: string;
       try {
@@ -189,6 +194,7 @@ export class SegmentRecorder {
       for (; state.listed < lines.length; state.listed++) {
         const [name, start, end] = lines[state.listed].split(',');
         if (end === undefined || !/^\d+(\.\d+)?$/.test(end.trim())) break;
+        if (!final && !nextSegmentExists(state.dir, name)) break;
         const duration = Number(end) - Number(start);
         await this.finish(state, join(state.dir, name), duration);
       }
@@ -296,7 +302,7 @@ export class SegmentRecorder {
           const files = safeList(dir);
           const ext = files.some((f) => f.endsWith('.webm')) ? 'webm' : 'mp4';
           const state = new LaunchState(k, dir, ext === 'webm' ? 'vp8' : 'h264', ext);
-          await this.drain(state);
+          await this.drain(state, true);
           await this.recoverLaunch(state);
           recovered++;
         }
@@ -322,6 +328,12 @@ class LaunchState {
   readonly done = new Set<string>();
   chain: Promise<void> = Promise.resolve();
   constructor(readonly key: StreamKey, readonly dir: string, readonly codec: 'h264' | 'vp8', readonly ext: 'mp4' | 'webm') {}
+}
+
+/** Whether ffmpeg has opened the segment after `name` (named by a later second). */
+function nextSegmentExists(dir: string, name: string): boolean {
+  const n = Number(/^(\d+)\./.exec(name)?.[1] ?? NaN);
+  return safeList(dir).some((f) => f !== LIST && Number(/^(\d+)\./.exec(f)?.[1] ?? NaN) > n);
 }
 
 /** The entries of a directory without dot names (the open segments and the clip cache), or none. */

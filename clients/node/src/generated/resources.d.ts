@@ -509,6 +509,12 @@ export declare class StreamsResource extends Resource {
    */
   listRecordings(id: string, params: Camelize<QueryOf<'listRecordings'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'listRecordings', 200>>>;
   /**
+   * Delete a range of a stream's recording
+   * The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).
+   * DELETE /v1/streams/{id}/recordings
+   */
+  deleteRecordings(id: string, params: Camelize<QueryOf<'deleteRecordings'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'deleteRecordings', 200>>>;
+  /**
    * A clip of any range of a stream
    * An MP4 with its index first, made by copying the range's segments (no re-encoding; cut at keyframes); WebM for a VP8 WHIP publisher; phone stills become an H.264 MP4. Honours Range. 404 no_recording (with nearest_before, nearest_after) when nothing was recorded in the range.
    * GET /v1/streams/{id}/clip

@@ -82,6 +82,7 @@ const OPERATIONS = {
   rotateStreamPublishToken: {"operationId":"rotateStreamPublishToken","method":"POST","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   revokeStreamPublishToken: {"operationId":"revokeStreamPublishToken","method":"DELETE","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   listRecordings: {"operationId":"listRecordings","method":"GET","path":"/v1/streams/{id}/recordings","pathParams":["id"],"query":["from","to"],"body":false},
+  deleteRecordings: {"operationId":"deleteRecordings","method":"DELETE","path":"/v1/streams/{id}/recordings","pathParams":["id"],"query":["from","to"],"body":false},
   getStreamClip: {"operationId":"getStreamClip","method":"GET","path":"/v1/streams/{id}/clip","pathParams":["id"],"query":["from","to"],"body":false,"binaryResponse":"video/mp4"},
   healthz: {"operationId":"healthz","method":"GET","path":"/healthz","pathParams":[],"query":[],"body":false},
   readyz: {"operationId":"readyz","method":"GET","path":"/readyz","pathParams":[],"query":[],"body":false},
@@ -776,7 +777,7 @@ export class ScenesResource extends Resource {
 }
 
 export class StreamsResource extends Resource {
-  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "getSnapshot": OPERATIONS.getStreamSnapshot, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken, "listRecordings": OPERATIONS.listRecordings, "getClip": OPERATIONS.getStreamClip };
+  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "getSnapshot": OPERATIONS.getStreamSnapshot, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken, "listRecordings": OPERATIONS.listRecordings, "deleteRecordings": OPERATIONS.deleteRecordings, "getClip": OPERATIONS.getStreamClip };
 
   /**
    * List streams, newest first
@@ -864,6 +865,15 @@ export class StreamsResource extends Resource {
    */
   listRecordings(id, params, options) {
     return this._request(OPERATIONS.listRecordings, [id], params, options);
+  }
+
+  /**
+   * Delete a range of a stream's recording
+   * The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).
+   * DELETE /v1/streams/{id}/recordings
+   */
+  deleteRecordings(id, params, options) {
+    return this._request(OPERATIONS.deleteRecordings, [id], params, options);
   }
 
   /**

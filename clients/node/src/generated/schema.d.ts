@@ -1228,7 +1228,11 @@ export interface paths {
         get: operations["listRecordings"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a range of a stream's recording
+         * @description The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).
+         */
+        delete: operations["deleteRecordings"];
         options?: never;
         head?: never;
         patch?: never;
@@ -12659,6 +12663,11 @@ export interface operations {
                         deleted: true;
                         /** @description descriptors (and kept crops) erased with the person */
                         faces_deleted: number;
+                        /**
+                         * @description camera recordings are not erased with a person: they show places, not a person's record, and may be evidence; an operator deletes a range of a stream's recording, audited (README, "Recordings")
+                         * @enum {string}
+                         */
+                        recordings: "kept";
                     };
                 };
             };
@@ -13094,6 +13103,139 @@ export interface operations {
                              */
                             to: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteRecordings: {
+        parameters: {
+            query: {
+                /** @description start of the range (RFC 3339) */
+                from: string;
+                /** @description end of the range (RFC 3339); after from, at most VIGIL_CLIP_MAX_SECONDS (default 3600 s) later */
+                to: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        stream_id: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        from: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        to: string;
+                        /** @description segments deleted */
+                        deleted: number;
+                        /** @description segments kept because an open incident or a legal hold holds them */
+                        kept_held: number;
                     };
                 };
             };

@@ -50,6 +50,7 @@ __all__ = [
     "DeleteAlertRuleResponse",
     "DeleteConsoleSessionResponse",
     "DeletePersonResponse",
+    "DeleteRecordingsResponse",
     "DeleteResponderResponse",
     "DeleteStreamResponse",
     "DeleteWebhookResponse",
@@ -329,7 +330,10 @@ DeleteAlertRuleResponse = TypedDict("DeleteAlertRuleResponse", {"id": "str", "ob
 DeleteConsoleSessionResponse = TypedDict("DeleteConsoleSessionResponse", {"object": "Literal[\"console_sign_out\"]", "revoked_sessions": "int"})
 
 
-DeletePersonResponse = TypedDict("DeletePersonResponse", {"id": "str", "object": "Literal[\"person\"]", "deleted": "Literal[True]", "faces_deleted": "int"})
+DeletePersonResponse = TypedDict("DeletePersonResponse", {"id": "str", "object": "Literal[\"person\"]", "deleted": "Literal[True]", "faces_deleted": "int", "recordings": "Literal[\"kept\"]"})
+
+
+DeleteRecordingsResponse = TypedDict("DeleteRecordingsResponse", {"stream_id": "str", "from": "str", "to": "str", "deleted": "int", "kept_held": "int"})
 
 
 DeleteResponderResponse = TypedDict("DeleteResponderResponse", {"id": "str", "object": "Literal[\"responder\"]", "deleted": "Literal[True]"})

@@ -32,6 +32,7 @@ from .models import (
     DeleteAlertRuleResponse,
     DeleteConsoleSessionResponse,
     DeletePersonResponse,
+    DeleteRecordingsResponse,
     DeleteResponderResponse,
     DeleteStreamResponse,
     DeleteWebhookResponse,
@@ -164,6 +165,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "rotateStreamPublishToken": {"operation_id": "rotateStreamPublishToken", "method": "POST", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "revokeStreamPublishToken": {"operation_id": "revokeStreamPublishToken", "method": "DELETE", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "listRecordings": {"operation_id": "listRecordings", "method": "GET", "path": "/v1/streams/{id}/recordings", "path_params": ["id"], "query": ["from","to"], "body": False},
+    "deleteRecordings": {"operation_id": "deleteRecordings", "method": "DELETE", "path": "/v1/streams/{id}/recordings", "path_params": ["id"], "query": ["from","to"], "body": False},
     "getStreamClip": {"operation_id": "getStreamClip", "method": "GET", "path": "/v1/streams/{id}/clip", "path_params": ["id"], "query": ["from","to"], "body": False, "binary_response": "video/mp4"},
     "healthz": {"operation_id": "healthz", "method": "GET", "path": "/healthz", "path_params": [], "query": [], "body": False},
     "readyz": {"operation_id": "readyz", "method": "GET", "path": "/readyz", "path_params": [], "query": [], "body": False},
@@ -821,7 +823,7 @@ class ScenesResource(Resource):
 
 
 class StreamsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"], "list_recordings": _OPERATIONS["listRecordings"], "get_clip": _OPERATIONS["getStreamClip"]}
+    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"], "list_recordings": _OPERATIONS["listRecordings"], "delete_recordings": _OPERATIONS["deleteRecordings"], "get_clip": _OPERATIONS["getStreamClip"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Stream]:
         """List streams, newest first
@@ -908,6 +910,15 @@ class StreamsResource(Resource):
         GET /v1/streams/{id}/recordings
         """
         return self._request(_OPERATIONS["listRecordings"], (id,), {"from": from_, "to": to}, request_options)
+
+    def delete_recordings(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> DeleteRecordingsResponse:
+        """Delete a range of a stream's recording
+
+        The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).
+
+        DELETE /v1/streams/{id}/recordings
+        """
+        return self._request(_OPERATIONS["deleteRecordings"], (id,), {"from": from_, "to": to}, request_options)
 
     def get_clip(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> bytes:
         """A clip of any range of a stream
