@@ -35,6 +35,7 @@ import { LIVE_VIDEO } from './org/sources/index.ts';
 import { consoleApi, consoleCookieAuth } from './platform/console/index.ts';
 import { liveApi } from './org/live/index.ts';
 import { peopleApi } from './org/people/index.ts';
+import { recordingsApi } from './org/recordings/index.ts';
 
 /**
  * The modules of the API. Each registers its own routes and brings its tags and shared schemas, in
@@ -52,6 +53,8 @@ const API_MODULES: ReadonlyArray<ApiModule<VigilContext>> = [
   liveApi, consoleApi,
   // known people and face enrolment (issue 14)
   peopleApi,
+  // recordings, clips and evidence bundles
+  recordingsApi,
 ];
 
 declare module 'fastify' {

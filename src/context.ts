@@ -19,6 +19,7 @@ import { operationServices, OPERATIONS, type Operations } from './org/operations
 import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, MQTT_BACKOFF, type SourceManager, type LiveVideoTuning } from './org/sources/index.ts';
 import type { BrokerBackoff } from './ingest/mqtt/index.ts';
 import { mqttServices, MQTT_PUBLISHER, type MqttEventPublisher } from './org/mqtt/index.ts';
+import { recordingServices, RECORDINGS, EVIDENCE, INCIDENT_TIMELINE, type RecordingService, type EvidenceBundles } from './org/recordings/index.ts';
 import { webrtcServices, WHIP, type WhipService } from './org/webrtc/index.ts';
 import { directoryServices, HOUSEHOLD_DIRECTORY } from './home/directory/index.ts';
 import { eventServices, EVENTS, type EventService } from './home/events/index.ts';
@@ -98,6 +99,10 @@ export interface VigilContext {
   people: PeopleService;
   /** durable timers that fire once cluster-wide: escalations, housekeeping, audit checkpoints (issue 12 §4) */
   scheduler: Scheduler;
+  /** recorded segments, clips, legal holds, retention (docs/decisions.md, "Recordings") */
+  recordings: RecordingService;
+  /** incident evidence bundles (docs/decisions.md, "Evidence bundles") */
+  evidence: EvidenceBundles;
   /** starts sources and housekeeping timers (the server does; the CLI does not) */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -117,6 +122,8 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   peopleServices,
   // Vigil's events out to MQTT with Home Assistant discovery (docs/decisions.md, "Sensors over MQTT")
   mqttServices,
+  // recordings, clips and evidence bundles
+  recordingServices,
 ];
 
 /** The recurring scheduled job that applies retention and prunes expired rows, once an hour cluster-wide. */
@@ -140,6 +147,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     const directory = c.get(HOUSEHOLD_DIRECTORY);
     return (tenantId: string) => directory.home(tenantId)?.settings.face_recognition ?? c.get(OPERATIONS).automation.faceRecognition(tenantId);
   });
+  // the evidence bundle's timeline is the incident as the API shows it
+  c.override(INCIDENT_TIMELINE, (c) => (principal, id) => c.get(OPERATIONS).incidents.get(principal, id));
   if (opts.planner) c.override(PLANNER, () => opts.planner!);
   if (opts.video) c.override(VIDEO_TUNING, () => opts.video);
   if (opts.sandboxTickMs !== undefined) c.override(SANDBOX_TICK_MS, () => opts.sandboxTickMs);
@@ -166,6 +175,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
 
   const liveFeed = c.get(LIVE_FEED);
   const mqttPublisher = c.get(MQTT_PUBLISHER);
+  const recordings = c.get(RECORDINGS);
 
   let stopHousekeeping: (() => void) | null = null;
   let sceneTimer: unknown = null;
@@ -187,6 +197,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await snapshots.pruneOlderThan(now - config.retentionDays * 86_400_000); // issue 6: snapshots live as long as their detections
       await pruneIdempotency(database, now);
       await scheduledJobRepository.pruneDone(database.db, now - config.retentionDays * 86_400_000);
+      await recordings.applyRetention(); // VIGIL_RECORDINGS_DAYS and the quota, except held segments
     } catch (err) {
       // reported; the next hour's run tries again
       opts.log?.warn({ err }, 'housekeeping failed');
@@ -226,6 +237,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     people: c.get(PEOPLE),
     scheduler,
     mqttPublisher,
+    recordings,
+    evidence: c.get(EVIDENCE),
     async start() {
       // events out to MQTT: a broker that is down is retried in the background, never stops the start
       mqttPublisher?.start();
@@ -234,6 +247,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       if (config.runSources && config.role !== 'api') {
         // a detection model that cannot serve stops the start here, naming its setting
         await c.get(LIVE_VIDEO).checkDetector();
+        // an unwritable recordings directory is a clear log line, never a refusal to start
+        await recordings.start();
         sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
         if (!config.cluster) await streams.startAll();
       }
@@ -257,6 +272,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
       await ownership?.stop(); // cluster mode: stop, write what was produced, release the leases
       await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
+      await recordings.close(); // the segments the stopped ffmpegs closed are sealed
       await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
       await pipeline.drain();
       await mqttPublisher?.close();

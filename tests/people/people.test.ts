@@ -134,6 +134,8 @@ for (const dialect of DIALECTS) {
       const erased = await v.call(key, 'DELETE', `/v1/people/${chelsea.id}`);
       assert.equal(erased.status, 200);
       assert.deepEqual([erased.body.deleted, erased.body.faces_deleted], [true, 1]);
+      // the deletion answer says the camera recordings are not erased with the person
+      assert.equal(erased.body.recordings, 'kept');
       assert.equal((await faceRows(chelsea.id)).length, 0, 'no descriptor row remains');
       assert.equal((await v.call(key, 'GET', `/v1/people/${chelsea.id}`)).status, 404);
       const audit = await v.call(key, 'GET', '/v1/audit?limit=100');

@@ -6,6 +6,7 @@ import { resolveFfmpegPath } from './ffmpeg-path.ts';
 import { PpmFrameParser } from './ppm-frame-parser.ts';
 import { redactCredentials } from './source-url.ts';
 import type { RgbFrame, StreamStatus } from './video.types.ts';
+import type { CameraRecorder, RecordingSession } from './recording-output.ts';
 
 export interface BackoffOptions {
   initialMs?: number;
@@ -32,6 +33,8 @@ export interface FfmpegFrameSourceOptions {
   stallTimeoutMs?: number;
   onFrame(frame: RgbFrame, at: number): void;
   onStatus(status: StreamStatus, error: string | null): void;
+  /** records the source as a second output of the same ffmpeg (org/recordings); absent: decode only */
+  recorder?: CameraRecorder;
 }
 
 /**
@@ -121,11 +124,30 @@ export class FfmpegFrameSource {
   private launch(): void {
     if (this.stopping) return;
     if (!this.ffmpegPath) return this.fail(this.error ?? 'ffmpeg not found');
+    const recorder = this.o.recorder;
+    if (!recorder) return this.spawnDecoder(this.ffmpegPath, null);
+    // the recorder may probe the source's codec first; a recorder that fails never stops decoding
+    const path = this.ffmpegPath;
+    // stop() while the recorder opens waits for it; the decoder is then not started
+    this.childExited = recorder.open(this.o.sourceUrl).then(
+      (session) => {
+        if (this.stopping) return session?.ended();
+        this.spawnDecoder(path, session);
+      },
+      () => {
+        if (!this.stopping) this.spawnDecoder(path, null);
+      },
+    );
+  }
+
+  private spawnDecoder(ffmpegPath: string, recording: RecordingSession | null): void {
     const args = FfmpegFrameSource.buildArgs(this.o.sourceUrl, this.o.detectFps ?? 5, this.o.detectWidth ?? 640, this.o.rtspTransport);
+    if (recording) args.push(...recording.args);
     let child: ChildProcess;
     try {
-      child = spawn(this.ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (err) {
+      recording?.ended();
       return this.fail(`could not start ffmpeg: ${(err as Error).message}`);
     }
     this.child = child;
@@ -152,6 +174,7 @@ export class FfmpegFrameSource {
         if (this.child === child) this.child = null;
         if (this.stallTimer !== null) this.o.clock.clearTimeout(this.stallTimer);
         this.stallTimer = null;
+        recording?.ended();
         resolve();
         const lastLine = stderrTail.trim().split('\n').filter(Boolean).at(-1);
         this.fail(this.endReason ?? (lastLine ? redactCredentials(lastLine.trim()) : reason));

@@ -13,4 +13,5 @@ export { MAX_JPEG_BYTES } from './jpeg-codec.ts';
 export { describePolygonProblems } from './geometry.ts';
 export { planRegions, type Region, type RegionOptions, type RegionPlan, type PixelBox } from './regions.ts';
 export { resolveFfmpegPath } from './ffmpeg-path.ts';
+export type { CameraRecorder, RecordingSession } from './recording-output.ts';
 export type * from './video.types.ts';

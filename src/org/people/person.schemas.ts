@@ -49,6 +49,7 @@ export const DeletedPerson = Type.Object({
   object: Type.Literal('person'),
   deleted: Type.Literal(true),
   faces_deleted: Type.Integer({ minimum: 0, description: 'descriptors (and kept crops) erased with the person' }),
+  recordings: Type.Literal('kept', { description: 'camera recordings are not erased with a person: they show places, not a person\'s record, and may be evidence; an operator deletes a range of a stream\'s recording, audited (README, "Recordings")' }),
 });
 
 /** Photos one enrolment request may carry (each at most 2 MiB of JPEG, sent as base64). */

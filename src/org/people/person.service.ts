@@ -181,7 +181,8 @@ export class PeopleService implements FrameFaceRecognizer {
     });
     // after the commit: live tracks recognized as them start over, every process drops the faces
     await this.deps.live.personChanged(principal.tenantId, id);
-    return { id, object: 'person' as const, deleted: true as const, faces_deleted: facesDeleted };
+    // recordings of a place are not erased with a person who appears in them (README, "Recordings")
+    return { id, object: 'person' as const, deleted: true as const, faces_deleted: facesDeleted, recordings: 'kept' as const };
   }
 
   /**

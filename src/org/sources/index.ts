@@ -9,12 +9,12 @@ import { SNAPSHOTS } from '../detections/index.ts';
 import { INGEST_GATE, PIPELINE } from '../pipeline/index.ts';
 import { STREAM_RUNNER } from '../streams/index.ts';
 import { WHIP_INGEST, WHIP_TUNING } from '../webrtc/index.ts';
-import { LiveVideoSources as LiveVideoSourcesT, type LiveFaceRecognition as LiveFaceRecognitionT, type LiveVideoTuning as LiveVideoTuningT } from './live-video-sources.ts';
+import { LiveVideoSources as LiveVideoSourcesT, type LiveFaceRecognition as LiveFaceRecognitionT, type LiveVideoTuning as LiveVideoTuningT, type StreamRecording as StreamRecordingT } from './live-video-sources.ts';
 import { SourceManager as SourceManagerT } from './source-manager.ts';
 import { MqttSources as MqttSourcesT } from './mqtt-sources.ts';
 import { MqttBrokerPool, type BrokerBackoff } from '../../ingest/mqtt/index.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
-export { LiveVideoSources, type LiveFaceRecognition, type LiveVideoTuning } from './live-video-sources.ts';
+export { LiveVideoSources, type LiveFaceRecognition, type LiveVideoTuning, type StreamRecording } from './live-video-sources.ts';
 export { SourceManager } from './source-manager.ts';
 export { MqttSources, type SensorStateListener } from './mqtt-sources.ts';
 export { writeStreamStatus } from './stream-status.ts';
@@ -30,6 +30,8 @@ export const SANDBOX_TICK_MS = token<number | undefined>('sandboxTickMs');
 export const MQTT_SOURCES = token<MqttSourcesT>('mqttSources');
 /** MQTT broker reconnection backoff (tests shorten it); undefined = the defaults (1 s doubling to 30 s) */
 export const MQTT_BACKOFF = token<BrokerBackoff | undefined>('mqttBackoff');
+/** port: recording of real streams, provided by org/recordings (null: not recorded) */
+export const STREAM_RECORDING = token<StreamRecordingT | null>('streamRecording');
 
 export const sourceServices = defineServiceModule({
   name: 'sources',
@@ -39,7 +41,7 @@ export const sourceServices = defineServiceModule({
     c.provide(LIVE_VIDEO, (c) => new LiveVideoSourcesT({
       database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), snapshots: c.get(SNAPSHOTS),
       webhooks: c.get(WEBHOOKS), tuning: c.get(VIDEO_TUNING), faces: c.get(LIVE_FACES), log: c.get(LOG), detectorModel: c.get(CONFIG).detector,
-      fence: c.get(CLUSTER_LEASES),
+      fence: c.get(CLUSTER_LEASES), recording: c.get(STREAM_RECORDING),
     }));
     c.provide(MQTT_BACKOFF, () => undefined);
     c.provide(MQTT_SOURCES, (c) => new MqttSourcesT({

@@ -27,6 +27,8 @@ import {
   type TrackFaces,
   type VideoDetection,
   type VideoIngestOptions,
+  type CameraRecorder,
+  type RecordingSession,
 } from '../../ingest/video/index.ts';
 import { createWebRtcIngest, type WebRtcIngestHandle } from '../webrtc/index.ts';
 import { writeStreamStatus } from './stream-status.ts';
@@ -66,6 +68,19 @@ export interface LiveVideoDeps {
   detectorModel?: DetectorModelConfig;
   /** the module loaded as ONNX Runtime; tests name a missing one to see the fallback */
   ortModule?: string;
+  /** records real streams (org/recordings); absent: decode only */
+  recording?: StreamRecording | null;
+}
+
+/**
+ * Recording of real streams (a port org/recordings implements; docs/decisions.md, "Recordings: a
+ * second output of the decoding ffmpeg"): a camera's and a WHIP publisher's recorder add a second
+ * output to the ffmpeg that decodes; a phone's frames are kept as stills. Undefined: not recorded.
+ */
+export interface StreamRecording {
+  camera(ref: StreamRef, opts: { rtspTransport?: 'tcp' | 'udp' }): CameraRecorder | undefined;
+  whip(ref: StreamRef): { openSync(codec: 'VP8' | 'H264'): RecordingSession | null } | undefined;
+  still(ref: StreamRef, jpeg: Buffer, at: number): Promise<void>;
 }
 
 /** Live face recognition (issue 14): one TrackFaces per running stream, for its tenant. */
@@ -170,10 +185,11 @@ export class LiveVideoSources {
       entry.handle = entry.mobile;
     } else if (row.source_type === 'webrtc') {
       // waits for a WHIP publisher; after a restart a stream that had one is offline until it publishes again
-      entry.webrtc = createWebRtcIngest({ ...common, initialStatus: row.status === 'connecting' ? 'connecting' : 'offline', connectDeadlineMs: this.deps.tuning?.connectDeadlineMs });
+      entry.webrtc = createWebRtcIngest({ ...common, initialStatus: row.status === 'connecting' ? 'connecting' : 'offline', connectDeadlineMs: this.deps.tuning?.connectDeadlineMs, recorder: this.deps.recording?.whip(entry.ref) });
       entry.handle = entry.webrtc;
     } else {
-      entry.handle = startVideoIngest({ ...common, ...this.deps.tuning?.camera, sourceUrl: row.source_url });
+      const recorder = this.deps.recording?.camera(entry.ref, { rtspTransport: this.deps.tuning?.camera?.rtspTransport });
+      entry.handle = startVideoIngest({ ...common, ...this.deps.tuning?.camera, sourceUrl: row.source_url, ...(recorder ? { recorder } : {}) });
     }
   }
 
@@ -229,6 +245,12 @@ export class LiveVideoSources {
         entry.collecting = null;
       }
       const detections = (await Promise.all(writes)).flat();
+      // a decodable frame is kept as a still of the phone's recording; never fails the frame
+      const kept = this.deps.recording?.still(entry.ref, jpeg, this.deps.clock.now()).catch((err) => this.deps.log?.warn({ err, stream_id: streamId }, 'phone still not recorded'));
+      if (kept) {
+        entry.inFlight.add(kept);
+        void kept.finally(() => entry.inFlight.delete(kept));
+      }
       return { status: mobile.stats().status, detected, detections };
     });
     entry.pushes = run.catch(() => undefined);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PpmFrameParser } from '../../ingest/video/index.ts';
-import type { RgbFrame } from '../../ingest/video/index.ts';
+import type { RecordingSession, RgbFrame } from '../../ingest/video/index.ts';
 import type { EncodedFrame, WebRtcVideoCodec } from './rtp-frame-assembler.ts';
 
 export interface WebRtcDecoderOptions {
@@ -13,6 +13,8 @@ export interface WebRtcDecoderOptions {
   onFrame(frame: RgbFrame): void;
   /** ffmpeg ended without being asked to (crash, garbage it could not get past) */
   onExit(reason: string): void;
+  /** records the published video as a second output of this ffmpeg (org/recordings); absent: decode only */
+  recording?: RecordingSession | null;
 }
 
 /** Encoded bytes queued for ffmpeg beyond which frames are dropped until the next keyframe. */
@@ -51,6 +53,7 @@ export class WebRtcDecoder {
       '-an', '-sn', '-dn',
       '-vf', `fps=${fps},scale=w=min(${width}\\,iw):h=-2`,
       '-f', 'image2pipe', '-c:v', 'ppm', '-',
+      ...(o.recording?.args ?? []),
     ];
     this.child = spawn(o.ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const parser = new PpmFrameParser((frame) => {
@@ -76,6 +79,7 @@ export class WebRtcDecoder {
       const gone = (reason: string) => {
         if (done) return;
         done = true;
+        o.recording?.ended();
         resolve();
         if (!this.closing) {
           const last = stderrTail.trim().split('\n').filter(Boolean).at(-1);

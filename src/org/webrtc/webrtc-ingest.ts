@@ -2,7 +2,8 @@ import { metrics } from '../../platform/metrics/index.ts';
 import { systemClock } from '../../platform/time/index.ts';
 import { FramePipeline } from '../../ingest/video/index.ts';
 import type { IngestHandle, IngestOptions } from '../../ingest/video/index.ts';
-import type { IngestStats, RgbFrame, StreamStatus } from '../../ingest/video/index.ts';
+import type { IngestStats, RecordingSession, RgbFrame, StreamStatus } from '../../ingest/video/index.ts';
+import type { WebRtcVideoCodec } from './rtp-frame-assembler.ts';
 
 /**
  * A webrtc stream's side of the video ingest: the same frame pipeline as an RTSP camera (motion
@@ -18,6 +19,8 @@ export interface WebRtcIngestHandle extends IngestHandle {
   interrupted(reason: string): void;
   /** the publisher is gone (DELETE, ICE failed, no media); a new publish brings the stream back */
   publisherLeft(reason: string): void;
+  /** a recording for the publisher's decoder (org/recordings), or null when not recorded */
+  openRecording(codec: WebRtcVideoCodec): RecordingSession | null;
   /** called when the ingest stops (stream deleted or restarted): its publisher is disconnected; returns the unsubscribe */
   onStop(cb: () => Promise<void> | void): () => void;
 }
@@ -25,7 +28,7 @@ export interface WebRtcIngestHandle extends IngestHandle {
 /** A webrtc stream nobody publishes to for this long after it starts is `offline`, saying why (docs/decisions.md, "Streams that never connect"). */
 export const WEBRTC_CONNECT_DEADLINE_MS = 60_000;
 
-export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamStatus; connectDeadlineMs?: number }): WebRtcIngestHandle {
+export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamStatus; connectDeadlineMs?: number; recorder?: { openSync(codec: WebRtcVideoCodec): RecordingSession | null } }): WebRtcIngestHandle {
   const clock = o.clock ?? systemClock;
   const pipeline = new FramePipeline({ ...o, clock });
   let status: StreamStatus = o.initialStatus ?? 'connecting';
@@ -73,6 +76,9 @@ export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamSt
       if (stopped) return;
       if (status !== 'live') setStatus('live', null);
       pipeline.offer(frame, clock.now());
+    },
+    openRecording(codec) {
+      return stopped ? null : o.recorder?.openSync(codec) ?? null;
     },
     interrupted(reason) {
       if (status === 'live') setStatus('reconnecting', reason);

@@ -1,5 +1,5 @@
 import { RTCPeerConnection, RTCRtpCodecParameters, type RTCIceServer, type RtpPacket } from 'werift';
-import type { RgbFrame } from '../../ingest/video/index.ts';
+import type { RecordingSession, RgbFrame } from '../../ingest/video/index.ts';
 import { RtpFrameAssembler, type EncodedFrame, type WebRtcVideoCodec } from './rtp-frame-assembler.ts';
 import { WebRtcDecoder, keyframeFormat } from './webrtc-decoder.ts';
 
@@ -7,6 +7,8 @@ import { WebRtcDecoder, keyframeFormat } from './webrtc-decoder.ts';
 export interface WhipSessionSink {
   pushFrame(frame: RgbFrame): void;
   interrupted(reason: string): void;
+  /** a recording of the published track as a second output of its decoder, or null (org/recordings) */
+  openRecording?(codec: WebRtcVideoCodec): RecordingSession | null;
 }
 
 export interface WhipSessionOptions {
@@ -245,6 +247,7 @@ export class WhipSession {
       ffmpegPath: this.o.ffmpegPath,
       detectFps: this.o.detectFps,
       detectWidth: this.o.detectWidth,
+      recording: this.o.sink.openRecording?.(codec) ?? null,
       onFrame: (frame) => {
         this.firstFrameMs ??= Date.now() - this.startedAt;
         this.lastFrameSize = `${frame.width}x${frame.height}`;

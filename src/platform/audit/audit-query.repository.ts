@@ -88,6 +88,13 @@ export const auditQueryRepository = {
     return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
   },
 
+  /** The chain positions (seq) of entries of a tenant, by id. */
+  async seqsOf(db: DbExecutor, tenantId: string, ids: readonly string[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await db.selectFrom('audit_log').select('seq').where('tenant_id', '=', tenantId).where('id', 'in', [...ids]).execute();
+    return rows.map((r) => Number(r.seq));
+  },
+
   async head(db: DbExecutor, tenantId: string): Promise<{ seq: number; id: string; hash: string } | null> {
     const row = await db.selectFrom('audit_log').select(['seq', 'id', 'hash']).where('tenant_id', '=', tenantId).orderBy('seq', 'desc').limit(1).executeTakeFirst();
     return row ? { ...row, seq: Number(row.seq) } : null;

@@ -347,6 +347,33 @@ export class AuditTrailService {
   }
 
   /**
+   * A proof that these entries are in the tenant's chain under a signed checkpoint (the evidence
+   * bundle, docs/decisions.md "Evidence bundles"): the run of entries from the earliest of them to
+   * the head of the first checkpoint that covers the latest (made now when none does yet), entries
+   * the key may not read redacted (their data_hash still links them), and the checkpoint. The first
+   * line is the `first_position`-th entry of the chain; the last is the checkpoint's head.
+   */
+  async proofFor(principal: Principal, entryIds: readonly string[]): Promise<{ checkpoint: AuditCheckpointView; first_position: number; lines: AuditExportLine[] } | null> {
+    const { db } = this.deps.database;
+    const seqs = await auditQueryRepository.seqsOf(db, principal.tenantId, entryIds);
+    if (seqs.length === 0) return null;
+    const minSeq = Math.min(...seqs);
+    const maxSeq = Math.max(...seqs);
+    let cp: AuditCheckpointRow | null = (await auditQueryRepository.checkpointsInRange(db, principal.tenantId, maxSeq - 1))[0] ?? null;
+    cp ??= await this.deps.checkpoints.checkpoint(principal.tenantId);
+    if (!cp || cp.head_seq < maxSeq) return null;
+    const visibility = await this.visibilityOf(principal);
+    const lines: AuditExportLine[] = [];
+    for (let after = minSeq - 1; ;) {
+      const rows = await auditQueryRepository.chainChunk(db, principal.tenantId, after, CHUNK, cp.head_seq);
+      if (rows.length === 0) break;
+      for (const r of rows) lines.push(toExportLine(r, isVisible(visibility, r)));
+      after = rows[rows.length - 1].seq;
+    }
+    return { checkpoint: toCheckpointView(cp), first_position: cp.entry_count - lines.length + 1, lines };
+  }
+
+  /**
    * The chain as NDJSON: first the tenant's checkpoint of its current head (made now if the head
    * moved), then every entry up to that head, oldest first; entries the key may not read redacted.
    */

@@ -71,12 +71,10 @@ export class AuditService {
   }
 
   /** Appends inside an existing write-locked transaction (same transaction as the change it records). */
-  async appendIn(trx: DbExecutor, actor: Actor, inputs: AuditInput[]): Promise<void> {
-    await auditRepository.appendChained(
-      trx,
-      inputs.map((i) => this.build(actor, i)),
-      this.deps.database.dialect,
-    );
+  async appendIn(trx: DbExecutor, actor: Actor, inputs: AuditInput[]): Promise<string[]> {
+    const entries = inputs.map((i) => this.build(actor, i));
+    await auditRepository.appendChained(trx, entries, this.deps.database.dialect);
+    return entries.map((e) => e.id);
   }
 
   /** Clears the content of the tenant's entries about or naming `subject` (erasure); see auditRepository.eraseContent. */

@@ -14,8 +14,8 @@ import { AuditService as AuditServiceT } from './audit.service.ts';
 import { AuditCheckpointService as AuditCheckpointServiceT, CHECKPOINT_KEY_FILE } from './audit-checkpoint.service.ts';
 import { AuditTrailService as AuditTrailServiceT, type HouseholdBoundaries as HouseholdBoundariesT } from './audit-trail.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
-export { AuditCheckpointService, CHECKPOINT_EVENT, CHECKPOINT_KEY_FILE, checkpointPayload } from './audit-checkpoint.service.ts';
-export { AuditTrailService, type HouseholdBoundaries } from './audit-trail.service.ts';
+export { AuditCheckpointService, CHECKPOINT_EVENT, CHECKPOINT_KEY_FILE, checkpointMessage, checkpointPayload } from './audit-checkpoint.service.ts';
+export { AuditTrailService, verifyAuditLines, type AuditExportLine, type ChainState, type HouseholdBoundaries } from './audit-trail.service.ts';
 export { auditRepository } from './audit.repository.ts';
 export { AuditService, scopeOfLocations } from './audit.service.ts';
 

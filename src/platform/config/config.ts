@@ -6,6 +6,7 @@ import { parseIceServers, type IceServer } from './ice-servers.ts';
 import { readDetectorConfig, type DetectorModelConfig } from './detector-config.ts';
 import { readFaceConfig, type FaceEmbedderConfig } from './face-config.ts';
 import { readMqttConfig, type MqttConfig } from './mqtt-config.ts';
+import { readRecordingConfig, type RecordingConfig } from './recording-config.ts';
 
 /**
  * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
@@ -71,6 +72,8 @@ export interface Config {
   readonly detector: DetectorModelConfig;
   /** the face embedder and match threshold (VIGIL_FACE_EMBEDDER, _EMBEDDER_INPUT, VIGIL_FACE_MATCH_THRESHOLD); all null = the shipped FaceRes */
   readonly faceEmbedder: FaceEmbedderConfig;
+  /** recordings, retention and clips (VIGIL_RECORDINGS*, VIGIL_CLIP_*) */
+  readonly recordings: RecordingConfig;
 }
 
 export type NodeRole = 'all' | 'api' | 'worker';
@@ -221,6 +224,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     metricsToken: readSecret(env, 'VIGIL_METRICS_TOKEN', 16),
     detector: readDetectorConfig(env),
     faceEmbedder: readFaceConfig(env),
+    recordings: readRecordingConfig(env, readInt, readBool),
     ...overrides,
   };
   return Object.freeze(config);

@@ -5,6 +5,7 @@
 export { type ConsoleSessionTable } from './schema.ts';
 export { type PersonFaceTable, type PersonTable } from './schema.ts';
 export { type ScheduledJobTable } from './schema.ts';
+export { type RecordingHoldTable, type RecordingSegmentTable } from './schema.ts';
 
 import { token } from '../lib/index.ts';
 import type { DatabaseHandle } from './database.ts';

@@ -511,6 +511,34 @@ export interface Database {
   cluster_nodes: ClusterNodeTable; // 014
   alert_cooldowns: AlertCooldownTable; // 021
   scene_anomalies: SceneAnomalyTable; // 021
+  recording_segments: RecordingSegmentTable; // 023
+  recording_holds: RecordingHoldTable; // 023
+}
+
+// --- recordings (migration 023, src/org/recordings/) ---
+export interface RecordingSegmentTable {
+  id: string; // rseg_…
+  tenant_id: string;
+  stream_id: string;
+  kind: 'video' | 'still';
+  start_at: number; // epoch ms
+  end_at: number; // epoch ms
+  /** relative to the recordings directory */
+  path: string;
+  sha256: string;
+  bytes: number;
+  /** 'h264' (MP4), 'vp8' (WebM) or 'jpeg' (a phone still) */
+  codec: string;
+  audit_id: string;
+  created_at: string;
+}
+
+export interface RecordingHoldTable {
+  incident_id: string;
+  tenant_id: string;
+  reason: string | null;
+  set_at: string;
+  released_at: string | null;
 }
 
 // --- durable scheduled jobs (migration 015, src/platform/scheduler/) ---

@@ -31,6 +31,8 @@ export const ERROR_CATALOGUE = {
   csrf_check_failed: { status: 403, title: 'Console request failed the cross-site check' }, // web console (issue 13)
   not_found: { status: 404, title: 'Resource not found' },
   route_not_found: { status: 404, title: 'No such route' },
+  stream_has_no_video: { status: 404, title: 'Stream has no video' }, // recordings: sandbox streams (docs/decisions.md, "Recordings")
+  no_recording: { status: 404, title: 'Nothing was recorded in this range' }, // recordings: nearest_before / nearest_after say what exists
   not_acceptable: { status: 406, title: 'Response media type not acceptable' }, // organization live feed (issue 13)
   request_timeout: { status: 408, title: 'Request not received in time' }, // http hardening (issue 9 §6, §8)
   stream_not_sandbox: { status: 409, title: 'Stream is not a sandbox stream' },
@@ -51,6 +53,7 @@ export const ERROR_CATALOGUE = {
   image_too_large: { status: 413, title: 'Image has too many pixels' }, // decompression bombs (see docs/decisions.md, "Bodies")
   path_parameter_too_long: { status: 414, title: 'Path parameter too long' }, // http hardening (issue 9 §6)
   unsupported_media_type: { status: 415, title: 'Unsupported Content-Type' },
+  range_not_satisfiable: { status: 416, title: 'Range outside the file' }, // clips served with Range (docs/decisions.md, "Recordings")
   query_not_understood: { status: 422, title: 'Query not understood' },
   face_not_seen: { status: 422, title: 'Nobody can say who it was' }, // "who was that at 22:40?" with no face seen (issue 14)
   no_video_in_offer: { status: 422, title: 'SDP offer has no video' }, // WebRTC ingest (issue 15)

@@ -10,6 +10,7 @@ export const ID_PREFIXES = [
   'csn', // web console sessions (issue 13)
   'person', 'face', // known people and their enrolled faces (issue 14)
   'sjob', // durable scheduled jobs (issue 12 §4)
+  'rseg', // recorded segments (docs/decisions.md, "Recordings")
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

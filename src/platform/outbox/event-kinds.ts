@@ -12,6 +12,7 @@ export const ORGANIZATION_EVENT_KINDS = [
   'protocol.triggered',
   'protocol.state_changed',
   'stream.status_changed',
+  'recording.storage_low', // the recordings directory is low on space or unwritable (docs/decisions.md, "Recordings")
 ] as const;
 
 export const HOUSEHOLD_EVENT_KINDS = [

@@ -19,6 +19,7 @@ export type Person = Camelize<components['schemas']['Person']>;
 export type Problem = Camelize<components['schemas']['Problem']>;
 export type ProtocolRun = Camelize<components['schemas']['ProtocolRun']>;
 export type ProtocolType = Camelize<components['schemas']['ProtocolType']>;
+export type RecordingSegment = Camelize<components['schemas']['RecordingSegment']>;
 export type Responder = Camelize<components['schemas']['Responder']>;
 export type Scene = Camelize<components['schemas']['Scene']>;
 export type Sensor = Camelize<components['schemas']['Sensor']>;

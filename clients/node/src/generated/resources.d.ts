@@ -68,6 +68,13 @@ export declare class AlertsResource extends Resource {
    * POST /v1/alerts/{id}/acknowledge
    */
   acknowledge(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'acknowledgeAlert', 200>>>;
+  /**
+   * The clip around an alert
+   * From the alert's detection less the pre-roll to it plus the post-roll. Honours Range.
+   * GET /v1/alerts/{id}/clip
+   * @returns the video/mp4 bytes
+   */
+  getClip(id: string, options?: RequestOptions): Promise<Buffer>;
 }
 
 export declare class AuditResource extends Resource {
@@ -230,6 +237,32 @@ export declare class IncidentsResource extends Resource {
    * POST /v1/incidents/{incident_id}/protocol
    */
   triggerProtocol(incidentId: string, params: Camelize<BodyOf<'triggerProtocol'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'triggerProtocol', 201>>>;
+  /**
+   * The clip of an incident
+   * From the incident's start less the pre-roll (VIGIL_CLIP_PRE_ROLL_SECONDS, default 10) to its last activity plus the post-roll (VIGIL_CLIP_POST_ROLL_SECONDS, default 20), from its stream's recording. Honours Range.
+   * GET /v1/incidents/{id}/clip
+   * @returns the video/mp4 bytes
+   */
+  getClip(id: string, options?: RequestOptions): Promise<Buffer>;
+  /**
+   * The incident's evidence bundle
+   * One zip: the recorded segments of the incident's window and the clip copied from them, its snapshots, incident.json (the timeline), manifest.json (SHA-256 of every file), and audit/chain.ndjson with audit/checkpoint.json: the audit entries that sealed each segment and recorded this export, chained to a signed checkpoint. `npx vigil verify-evidence <file>` checks it offline. The export is audited (incident.evidence_exported).
+   * GET /v1/incidents/{id}/evidence
+   * @returns the application/zip bytes
+   */
+  getEvidence(id: string, options?: RequestOptions): Promise<Buffer>;
+  /**
+   * Keep an incident's recordings past retention
+   * Segments in the incident's clip window are kept until the hold is released, plus VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+   * PUT /v1/incidents/{id}/legal-hold
+   */
+  setLegalHold(id: string, params?: Camelize<BodyOf<'setIncidentLegalHold'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'setIncidentLegalHold', 200>>>;
+  /**
+   * Release an incident's legal hold
+   * Its segments follow retention again after VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+   * DELETE /v1/incidents/{id}/legal-hold
+   */
+  releaseLegalHold(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'releaseIncidentLegalHold', 200>>>;
 }
 
 export declare class KeysResource extends Resource {
@@ -475,6 +508,25 @@ export declare class StreamsResource extends Resource {
    * DELETE /v1/streams/{id}/publish-token
    */
   revokePublishToken(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'revokeStreamPublishToken', 200>>>;
+  /**
+   * What was recorded of a stream in a range, with its gaps
+   * Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.
+   * GET /v1/streams/{id}/recordings
+   */
+  listRecordings(id: string, params: Camelize<QueryOf<'listRecordings'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'listRecordings', 200>>>;
+  /**
+   * Delete a range of a stream's recording
+   * The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).
+   * DELETE /v1/streams/{id}/recordings
+   */
+  deleteRecordings(id: string, params: Camelize<QueryOf<'deleteRecordings'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'deleteRecordings', 200>>>;
+  /**
+   * A clip of any range of a stream
+   * An MP4 with its index first, made by copying the range's segments (no re-encoding; cut at keyframes); WebM for a VP8 WHIP publisher; phone stills become an H.264 MP4. Honours Range. 404 no_recording (with nearest_before, nearest_after) when nothing was recorded in the range.
+   * GET /v1/streams/{id}/clip
+   * @returns the video/mp4 bytes
+   */
+  getClip(id: string, params: Camelize<QueryOf<'getStreamClip'>>, options?: RequestOptions): Promise<Buffer>;
 }
 
 export declare class SystemResource extends Resource {

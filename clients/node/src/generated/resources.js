@@ -14,6 +14,7 @@ const OPERATIONS = {
   listAlerts: {"operationId":"listAlerts","method":"GET","path":"/v1/alerts","pathParams":[],"query":["limit","starting_after","ending_before","rule_id","status","location","since"],"body":false},
   getAlert: {"operationId":"getAlert","method":"GET","path":"/v1/alerts/{id}","pathParams":["id"],"query":[],"body":false},
   acknowledgeAlert: {"operationId":"acknowledgeAlert","method":"POST","path":"/v1/alerts/{id}/acknowledge","pathParams":["id"],"query":[],"body":false},
+  getAlertClip: {"operationId":"getAlertClip","method":"GET","path":"/v1/alerts/{id}/clip","pathParams":["id"],"query":[],"body":false,"binaryResponse":"video/mp4"},
   listAuditEntries: {"operationId":"listAuditEntries","method":"GET","path":"/v1/audit","pathParams":[],"query":["limit","starting_after","ending_before","resource_type","resource_id","actor","action","exclude_action","since","until"],"body":false},
   verifyAuditTrail: {"operationId":"verifyAuditTrail","method":"GET","path":"/v1/audit/verify","pathParams":[],"query":[],"body":false},
   listAuditCheckpoints: {"operationId":"listAuditCheckpoints","method":"GET","path":"/v1/audit/checkpoints","pathParams":[],"query":["limit","starting_after","ending_before"],"body":false},
@@ -38,6 +39,10 @@ const OPERATIONS = {
   updateIncident: {"operationId":"updateIncident","method":"PATCH","path":"/v1/incidents/{id}","pathParams":["id"],"query":[],"body":true},
   addIncidentNote: {"operationId":"addIncidentNote","method":"POST","path":"/v1/incidents/{id}/notes","pathParams":["id"],"query":[],"body":true},
   triggerProtocol: {"operationId":"triggerProtocol","method":"POST","path":"/v1/incidents/{incident_id}/protocol","pathParams":["incident_id"],"query":[],"body":true},
+  getIncidentClip: {"operationId":"getIncidentClip","method":"GET","path":"/v1/incidents/{id}/clip","pathParams":["id"],"query":[],"body":false,"binaryResponse":"video/mp4"},
+  getIncidentEvidence: {"operationId":"getIncidentEvidence","method":"GET","path":"/v1/incidents/{id}/evidence","pathParams":["id"],"query":[],"body":false,"binaryResponse":"application/zip"},
+  setIncidentLegalHold: {"operationId":"setIncidentLegalHold","method":"PUT","path":"/v1/incidents/{id}/legal-hold","pathParams":["id"],"query":[],"body":true},
+  releaseIncidentLegalHold: {"operationId":"releaseIncidentLegalHold","method":"DELETE","path":"/v1/incidents/{id}/legal-hold","pathParams":["id"],"query":[],"body":false},
   listKeys: {"operationId":"listKeys","method":"GET","path":"/v1/keys","pathParams":[],"query":["limit","starting_after","ending_before"],"body":false},
   createKey: {"operationId":"createKey","method":"POST","path":"/v1/keys","pathParams":[],"query":[],"body":true},
   getKey: {"operationId":"getKey","method":"GET","path":"/v1/keys/{id}","pathParams":["id"],"query":[],"body":false},
@@ -73,10 +78,12 @@ const OPERATIONS = {
   updateStream: {"operationId":"updateStream","method":"PATCH","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":true},
   deleteStream: {"operationId":"deleteStream","method":"DELETE","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":false},
   pushStreamFrame: {"operationId":"pushStreamFrame","method":"POST","path":"/v1/streams/{id}/frames","pathParams":["id"],"query":[],"body":false,"contentType":"image/jpeg"},
-  listStreamDetections: {"operationId":"listStreamDetections","method":"GET","path":"/v1/streams/{id}/detections","pathParams":["id"],"query":["limit","starting_after","ending_before","type","from","to"],"body":false},
   getStreamSnapshot: {"operationId":"getStreamSnapshot","method":"GET","path":"/v1/streams/{id}/snapshot","pathParams":["id"],"query":[],"body":false,"binaryResponse":"image/jpeg"},
   rotateStreamPublishToken: {"operationId":"rotateStreamPublishToken","method":"POST","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   revokeStreamPublishToken: {"operationId":"revokeStreamPublishToken","method":"DELETE","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
+  listRecordings: {"operationId":"listRecordings","method":"GET","path":"/v1/streams/{id}/recordings","pathParams":["id"],"query":["from","to"],"body":false},
+  deleteRecordings: {"operationId":"deleteRecordings","method":"DELETE","path":"/v1/streams/{id}/recordings","pathParams":["id"],"query":["from","to"],"body":false},
+  getStreamClip: {"operationId":"getStreamClip","method":"GET","path":"/v1/streams/{id}/clip","pathParams":["id"],"query":["from","to"],"body":false,"binaryResponse":"video/mp4"},
   healthz: {"operationId":"healthz","method":"GET","path":"/healthz","pathParams":[],"query":[],"body":false},
   readyz: {"operationId":"readyz","method":"GET","path":"/readyz","pathParams":[],"query":[],"body":false},
   metrics: {"operationId":"metrics","method":"GET","path":"/metrics","pathParams":[],"query":[],"body":false},
@@ -158,7 +165,7 @@ export class AlertRulesResource extends Resource {
 }
 
 export class AlertsResource extends Resource {
-  static operations = { "list": OPERATIONS.listAlerts, "get": OPERATIONS.getAlert, "acknowledge": OPERATIONS.acknowledgeAlert };
+  static operations = { "list": OPERATIONS.listAlerts, "get": OPERATIONS.getAlert, "acknowledge": OPERATIONS.acknowledgeAlert, "getClip": OPERATIONS.getAlertClip };
 
   /**
    * List fired alerts, newest first
@@ -182,6 +189,16 @@ export class AlertsResource extends Resource {
    */
   acknowledge(id, options) {
     return this._request(OPERATIONS.acknowledgeAlert, [id], undefined, options);
+  }
+
+  /**
+   * The clip around an alert
+   * From the alert's detection less the pre-roll to it plus the post-roll. Honours Range.
+   * GET /v1/alerts/{id}/clip
+   * @returns the video/mp4 bytes
+   */
+  getClip(id, options) {
+    return this._request(OPERATIONS.getAlertClip, [id], undefined, options);
   }
 
 }
@@ -380,7 +397,7 @@ export class HouseholdResource extends Resource {
 }
 
 export class IncidentsResource extends Resource {
-  static operations = { "list": OPERATIONS.listIncidents, "create": OPERATIONS.createIncident, "get": OPERATIONS.getIncident, "update": OPERATIONS.updateIncident, "addNote": OPERATIONS.addIncidentNote, "triggerProtocol": OPERATIONS.triggerProtocol };
+  static operations = { "list": OPERATIONS.listIncidents, "create": OPERATIONS.createIncident, "get": OPERATIONS.getIncident, "update": OPERATIONS.updateIncident, "addNote": OPERATIONS.addIncidentNote, "triggerProtocol": OPERATIONS.triggerProtocol, "getClip": OPERATIONS.getIncidentClip, "getEvidence": OPERATIONS.getIncidentEvidence, "setLegalHold": OPERATIONS.setIncidentLegalHold, "releaseLegalHold": OPERATIONS.releaseIncidentLegalHold };
 
   /**
    * List incidents, newest first
@@ -432,6 +449,44 @@ export class IncidentsResource extends Resource {
    */
   triggerProtocol(incidentId, params, options) {
     return this._request(OPERATIONS.triggerProtocol, [incidentId], params, options);
+  }
+
+  /**
+   * The clip of an incident
+   * From the incident's start less the pre-roll (VIGIL_CLIP_PRE_ROLL_SECONDS, default 10) to its last activity plus the post-roll (VIGIL_CLIP_POST_ROLL_SECONDS, default 20), from its stream's recording. Honours Range.
+   * GET /v1/incidents/{id}/clip
+   * @returns the video/mp4 bytes
+   */
+  getClip(id, options) {
+    return this._request(OPERATIONS.getIncidentClip, [id], undefined, options);
+  }
+
+  /**
+   * The incident's evidence bundle
+   * One zip: the recorded segments of the incident's window and the clip copied from them, its snapshots, incident.json (the timeline), manifest.json (SHA-256 of every file), and audit/chain.ndjson with audit/checkpoint.json: the audit entries that sealed each segment and recorded this export, chained to a signed checkpoint. `npx vigil verify-evidence <file>` checks it offline. The export is audited (incident.evidence_exported).
+   * GET /v1/incidents/{id}/evidence
+   * @returns the application/zip bytes
+   */
+  getEvidence(id, options) {
+    return this._request(OPERATIONS.getIncidentEvidence, [id], undefined, options);
+  }
+
+  /**
+   * Keep an incident's recordings past retention
+   * Segments in the incident's clip window are kept until the hold is released, plus VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+   * PUT /v1/incidents/{id}/legal-hold
+   */
+  setLegalHold(id, params, options) {
+    return this._request(OPERATIONS.setIncidentLegalHold, [id], params, options);
+  }
+
+  /**
+   * Release an incident's legal hold
+   * Its segments follow retention again after VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+   * DELETE /v1/incidents/{id}/legal-hold
+   */
+  releaseLegalHold(id, options) {
+    return this._request(OPERATIONS.releaseIncidentLegalHold, [id], undefined, options);
   }
 
 }
@@ -722,7 +777,7 @@ export class ScenesResource extends Resource {
 }
 
 export class StreamsResource extends Resource {
-  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "listDetections": OPERATIONS.listStreamDetections, "getSnapshot": OPERATIONS.getStreamSnapshot, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken };
+  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "getSnapshot": OPERATIONS.getStreamSnapshot, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken, "listRecordings": OPERATIONS.listRecordings, "deleteRecordings": OPERATIONS.deleteRecordings, "getClip": OPERATIONS.getStreamClip };
 
   /**
    * List streams, newest first
@@ -776,15 +831,6 @@ export class StreamsResource extends Resource {
   }
 
   /**
-   * A stream’s detections, newest first
-   * Every detection the stream recorded (counts, tracked people, animals and vehicles), newest first, for as long as the detection history is kept; optionally one `type` and a time range. Ids are what `GET /v1/detections/{id}/snapshot` takes. Cursors are detection ids of this stream.
-   * GET /v1/streams/{id}/detections
-   */
-  listDetections(id, params, options) {
-    return this._list(OPERATIONS.listStreamDetections, [id], params, options);
-  }
-
-  /**
    * The latest camera frame of a stream
    * JPEG of the stream's most recent frame that produced a person, animal or vehicle detection (real video: RTSP, HTTP, phone frames, WebRTC), e.g. to draw zones and motion masks on. `Last-Modified` is the frame's time. 404 while the stream has none (sandbox streams never do).
    * GET /v1/streams/{id}/snapshot
@@ -810,6 +856,34 @@ export class StreamsResource extends Resource {
    */
   revokePublishToken(id, options) {
     return this._request(OPERATIONS.revokeStreamPublishToken, [id], undefined, options);
+  }
+
+  /**
+   * What was recorded of a stream in a range, with its gaps
+   * Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.
+   * GET /v1/streams/{id}/recordings
+   */
+  listRecordings(id, params, options) {
+    return this._request(OPERATIONS.listRecordings, [id], params, options);
+  }
+
+  /**
+   * Delete a range of a stream's recording
+   * The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).
+   * DELETE /v1/streams/{id}/recordings
+   */
+  deleteRecordings(id, params, options) {
+    return this._request(OPERATIONS.deleteRecordings, [id], params, options);
+  }
+
+  /**
+   * A clip of any range of a stream
+   * An MP4 with its index first, made by copying the range's segments (no re-encoding; cut at keyframes); WebM for a VP8 WHIP publisher; phone stills become an H.264 MP4. Honours Range. 404 no_recording (with nearest_before, nearest_after) when nothing was recorded in the range.
+   * GET /v1/streams/{id}/clip
+   * @returns the video/mp4 bytes
+   */
+  getClip(id, params, options) {
+    return this._request(OPERATIONS.getStreamClip, [id], params, options);
   }
 
 }

@@ -1278,6 +1278,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/streams/{id}/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What was recorded of a stream in a range, with its gaps
+         * @description Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.
+         */
+        get: operations["listRecordings"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a range of a stream's recording
+         * @description The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).
+         */
+        delete: operations["deleteRecordings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/streams/{id}/clip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A clip of any range of a stream
+         * @description An MP4 with its index first, made by copying the range's segments (no re-encoding; cut at keyframes); WebM for a VP8 WHIP publisher; phone stills become an H.264 MP4. Honours Range. 404 no_recording (with nearest_before, nearest_after) when nothing was recorded in the range.
+         */
+        get: operations["getStreamClip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{id}/clip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The clip of an incident
+         * @description From the incident's start less the pre-roll (VIGIL_CLIP_PRE_ROLL_SECONDS, default 10) to its last activity plus the post-roll (VIGIL_CLIP_POST_ROLL_SECONDS, default 20), from its stream's recording. Honours Range.
+         */
+        get: operations["getIncidentClip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alerts/{id}/clip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The clip around an alert
+         * @description From the alert's detection less the pre-roll to it plus the post-roll. Honours Range.
+         */
+        get: operations["getAlertClip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The incident's evidence bundle
+         * @description One zip: the recorded segments of the incident's window and the clip copied from them, its snapshots, incident.json (the timeline), manifest.json (SHA-256 of every file), and audit/chain.ndjson with audit/checkpoint.json: the audit entries that sealed each segment and recorded this export, chained to a signed checkpoint. `npx vigil verify-evidence <file>` checks it offline. The export is audited (incident.evidence_exported).
+         */
+        get: operations["getIncidentEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{id}/legal-hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Keep an incident's recordings past retention
+         * @description Segments in the incident's clip window are kept until the hold is released, plus VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+         */
+        put: operations["setIncidentLegalHold"];
+        post?: never;
+        /**
+         * Release an incident's legal hold
+         * @description Its segments follow retention again after VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+         */
+        delete: operations["releaseIncidentLegalHold"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1292,7 +1420,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "invalid_url" | "malformed_request" | "invalid_sdp" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "console_session_expired" | "invalid_publish_token" | "invalid_metrics_token" | "publish_token_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "csrf_check_failed" | "not_found" | "route_not_found" | "not_acceptable" | "request_timeout" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "stream_not_webrtc" | "stream_already_publishing" | "etag_mismatch" | "payload_too_large" | "image_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "query_not_understood" | "face_not_seen" | "no_video_in_offer" | "unsupported_codec" | "ice_restart_not_supported" | "no_face" | "several_faces" | "face_too_small" | "precondition_required" | "rate_limit_exceeded" | "too_many_connections" | "concurrent_stream_limit_exceeded" | "request_header_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_field" | "stream_not_in_scene" | "unsupported_source" | "webhook_url_not_allowed" | "unknown_protocol_type" | "invalid_image" | "invalid_url" | "malformed_request" | "invalid_sdp" | "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "console_session_expired" | "invalid_publish_token" | "invalid_metrics_token" | "publish_token_revoked" | "wrong_surface" | "insufficient_capability" | "location_not_allowed" | "owner_role_required" | "key_scope_exceeded" | "csrf_check_failed" | "not_found" | "route_not_found" | "stream_has_no_video" | "no_recording" | "not_acceptable" | "request_timeout" | "stream_not_sandbox" | "idempotency_key_reused" | "idempotency_request_in_progress" | "webhook_endpoint_disabled" | "invalid_state_transition" | "protocol_run_terminated" | "protocol_type_exists" | "boundary_in_effect" | "stream_not_mobile" | "sensor_muted" | "sensor_left_alone" | "stream_not_webrtc" | "stream_already_publishing" | "etag_mismatch" | "payload_too_large" | "image_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "query_not_understood" | "face_not_seen" | "no_video_in_offer" | "unsupported_codec" | "ice_restart_not_supported" | "no_face" | "several_faces" | "face_too_small" | "precondition_required" | "rate_limit_exceeded" | "too_many_connections" | "concurrent_stream_limit_exceeded" | "request_header_too_large" | "internal_error" | "service_unavailable";
             request_id: string;
             /** @description The request field the error is about */
             param?: string;
@@ -2257,6 +2385,28 @@ export interface components {
              * @example 2026-11-21T20:40:00.000Z
              */
             updated_at: string;
+        };
+        RecordingSegment: {
+            /** @description rseg_… */
+            id: string;
+            /** @description about 10 s of video, or one phone still */
+            kind: "video" | "still";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T20:40:00.000Z
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T20:40:00.000Z
+             */
+            end: string;
+            duration_ms: number;
+            bytes: number;
+            /** @description SHA-256 of the segment file, as sealed in its audit entry */
+            sha256: string;
+            /** @description the recording.segment_closed audit entry that sealed it */
+            audit_id: string;
         };
     };
     responses: never;
@@ -4018,7 +4168,7 @@ export interface operations {
                      * @example https://example.com/hooks/vigil
                      */
                     url: string;
-                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
+                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
                     events?: string[];
                     description?: string;
                     /** @description Organization webhooks: receive only events at these locations (null: every location). Default: the key's own locations; a key limited to locations can only register endpoints within them. */
@@ -4401,7 +4551,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
+                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
                     events?: string[];
                     /** @description null clears it */
                     description?: string | null;
@@ -13227,6 +13377,11 @@ export interface operations {
                         deleted: true;
                         /** @description descriptors (and kept crops) erased with the person */
                         faces_deleted: number;
+                        /**
+                         * @description camera recordings are not erased with a person: they show places, not a person's record, and may be evidence; an operator deletes a range of a stream's recording, audited (README, "Recordings")
+                         * @enum {string}
+                         */
+                        recordings: "kept";
                     };
                 };
             };
@@ -13517,6 +13672,1045 @@ export interface operations {
                              */
                             created_at: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRecordings: {
+        parameters: {
+            query: {
+                /** @description start of the range (RFC 3339) */
+                from: string;
+                /** @description end of the range (RFC 3339); after from, at most VIGIL_CLIP_MAX_SECONDS (default 3600 s) later */
+                to: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        stream_id: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        from: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        to: string;
+                        /** @description how much of the range is recorded */
+                        recorded_ms: number;
+                        segments: components["schemas"]["RecordingSegment"][];
+                        /** @description parts of the range with no recording (longer than 1.5 s) */
+                        gaps: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T20:40:00.000Z
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T20:40:00.000Z
+                             */
+                            to: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteRecordings: {
+        parameters: {
+            query: {
+                /** @description start of the range (RFC 3339) */
+                from: string;
+                /** @description end of the range (RFC 3339); after from, at most VIGIL_CLIP_MAX_SECONDS (default 3600 s) later */
+                to: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        stream_id: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        from: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        to: string;
+                        /** @description segments deleted */
+                        deleted: number;
+                        /** @description segments kept because an open incident or a legal hold holds them */
+                        kept_held: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStreamClip: {
+        parameters: {
+            query: {
+                /** @description start of the range (RFC 3339) */
+                from: string;
+                /** @description end of the range (RFC 3339); after from, at most VIGIL_CLIP_MAX_SECONDS (default 3600 s) later */
+                to: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the clip: MP4 (H.264, index first) or WebM (VP8 from a WHIP publisher); honours Range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                };
+            };
+            /** @description the clip: MP4 (H.264, index first) or WebM (VP8 from a WHIP publisher); honours Range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getIncidentClip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the clip: MP4 (H.264, index first) or WebM (VP8 from a WHIP publisher); honours Range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                };
+            };
+            /** @description the clip: MP4 (H.264, index first) or WebM (VP8 from a WHIP publisher); honours Range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAlertClip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the clip: MP4 (H.264, index first) or WebM (VP8 from a WHIP publisher); honours Range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                };
+            };
+            /** @description the clip: MP4 (H.264, index first) or WebM (VP8 from a WHIP publisher); honours Range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getIncidentEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the evidence bundle (zip): segments, clip, snapshots, incident.json, manifest.json, audit/chain.ndjson, audit/checkpoint.json */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setIncidentLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        incident_id: string;
+                        held: boolean;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        set_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    releaseIncidentLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        incident_id: string;
+                        held: boolean;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T20:40:00.000Z
+                         */
+                        set_at: string;
                     };
                 };
             };

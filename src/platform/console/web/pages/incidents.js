@@ -46,6 +46,22 @@ function TimelineItem({ item, can, reload }) {
   }
 }
 
+/**
+ * The incident's clip (its stream's recording around its time) and its evidence bundle. Both are
+ * same-origin GETs with the session cookie; a stream with no recording (a sandbox stream) says so.
+ */
+function Evidence({ id }) {
+  const [missing, setMissing] = useState(false);
+  return html`<section class="card" aria-labelledby="evidence-title">
+    <h3 id="evidence-title">Recording</h3>
+    ${missing
+      ? html`<p id="incident-clip-missing">No recording covers this incident (sandbox streams have no video).</p>`
+      : html`<video id="incident-clip" controls preload="metadata" playsinline src=${`/v1/incidents/${id}/clip`} onError=${() => setMissing(true)} aria-label="Clip of the incident"></video>`}
+    <p><a id="evidence-download" href=${`/v1/incidents/${id}/evidence`} download=${`evidence-${id}.zip`}>Download the evidence bundle</a>
+      <span class="hint"> (clips, snapshots, timeline and audit proof; check it offline with <code>npx vigil verify-evidence</code>)</span></p>
+  </section>`;
+}
+
 function IncidentDetail({ id, session, onBack }) {
   const [incident, error, reload] = useLoad(() => get(`/v1/incidents/${id}`), [id]);
   const [protocols] = useLoad(() => (session.capabilities.includes('protocols:trigger') ? get('/v1/protocols') : Promise.resolve({ data: [] })), []);
@@ -71,6 +87,7 @@ function IncidentDetail({ id, session, onBack }) {
       <label class="check"><input type="checkbox" checked=${notify} onChange=${(e) => setNotify(e.target.checked)} /> Notify responders</label>
       <${ActionButton} label="Trigger protocol" kind="primary" run=${async (idempotencyKey) => { await post(`/v1/incidents/${id}/protocol`, { protocol_type: ptype, notify_responders: notify, escalation_level: Number(level) }, { idempotencyKey }); reload(); }} />
     </form>` : ''}
+    <${Evidence} id=${id} />
     <h3>Timeline</h3>
     <ol class="timeline">${incident.timeline.map((item) => html`<${TimelineItem} item=${item} can=${can('operator')} reload=${reload} />`)}</ol>
     ${can('incidents:write') ? html`<form class="row-form" onSubmit=${async (e) => { e.preventDefault(); if (!note.trim()) return; await post(`/v1/incidents/${id}/notes`, { body: note.trim() }); setNote(''); reload(); }}>

@@ -1,0 +1,193 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import AdmZip from 'adm-zip';
+import { checkpointMessage, verifyAuditLines, type AuditExportLine } from '../../platform/audit/index.ts';
+import { EVIDENCE_FORMAT, type EvidenceManifest } from './evidence-bundle.ts';
+
+export interface EvidenceCheck {
+  ok: boolean;
+  /** a limit of what is proven (not a failure): the signature not checked, what the clip is */
+  note?: true;
+  /** what this line proves, or names what failed (a file or an audit entry) */
+  text: string;
+}
+
+export interface EvidenceReport {
+  valid: boolean;
+  checks: EvidenceCheck[];
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+interface CheckpointFile {
+  tenant_id: string;
+  head_id: string;
+  head_hash: string;
+  entry_count: number;
+  created_at: string;
+  mac: string;
+  first_position: number;
+  export_entry_id: string;
+}
+
+/**
+ * Checks an evidence bundle offline (`vigil verify-evidence`, docs/decisions.md "Evidence
+ * bundles"): every file against the manifest, the manifest against the export's audit entry, each
+ * segment against the audit entry that sealed it, the chain run link by link up to the
+ * checkpoint's head, and the checkpoint's signature when the key is given. Each check says what it
+ * proves or names the file or entry that fails; nothing here needs the server or its database.
+ */
+export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: Buffer | null } = {}): EvidenceReport {
+  const checks: EvidenceCheck[] = [];
+  const pass = (text: string) => checks.push({ ok: true, text });
+  const fail = (text: string) => checks.push({ ok: false, text });
+  const note = (text: string) => checks.push({ ok: true, note: true, text });
+  const done = (): EvidenceReport => ({ valid: checks.length > 0 && checks.every((c) => c.ok), checks });
+
+  let zip: AdmZip;
+  try {
+    zip = new AdmZip(bundle);
+  } catch (err) {
+    fail(`the file is not a zip archive: ${(err as Error).message}`);
+    return done();
+  }
+  const files = new Map<string, Buffer>();
+  for (const e of zip.getEntries()) {
+    if (e.isDirectory) continue;
+    try {
+      files.set(e.entryName, e.getData());
+    } catch (err) {
+      fail(`${e.entryName}: cannot be read from the archive (${(err as Error).message}): it was changed`);
+    }
+  }
+  const manifestBytes = files.get('manifest.json');
+  if (!manifestBytes) {
+    fail('manifest.json is missing');
+    return done();
+  }
+  let manifest: EvidenceManifest;
+  try {
+    manifest = JSON.parse(manifestBytes.toString('utf8')) as EvidenceManifest;
+  } catch {
+    fail('manifest.json is not valid JSON: it was changed');
+    return done();
+  }
+  if (manifest.format !== EVIDENCE_FORMAT) {
+    fail(`manifest.json: format ${JSON.stringify(manifest.format)} is not ${EVIDENCE_FORMAT}`);
+    return done();
+  }
+
+  // 1. every file as the manifest lists it, and nothing else
+  let filesOk = true;
+  const listed = new Set<string>();
+  for (const f of manifest.files) {
+    listed.add(f.path);
+    const data = files.get(f.path);
+    if (!data) {
+      fail(`${f.path}: listed in the manifest but missing from the bundle`);
+      filesOk = false;
+    } else if (sha256(data) !== f.sha256) {
+      fail(`${f.path}: SHA-256 ${sha256(data)} differs from the manifest's ${f.sha256}: the file was changed`);
+      filesOk = false;
+    }
+  }
+  for (const name of files.keys()) {
+    if (!listed.has(name) && name !== 'manifest.json' && !name.startsWith('audit/')) {
+      fail(`${name}: in the bundle but not in the manifest: it was added`);
+      filesOk = false;
+    }
+  }
+  if (filesOk) pass(`all ${manifest.files.length} files match the SHA-256 the manifest lists`);
+
+  // 2. the audit run, link by link, up to the checkpoint's head
+  const chainText = files.get('audit/chain.ndjson');
+  const cpText = files.get('audit/checkpoint.json');
+  if (!chainText || !cpText) {
+    fail('audit/chain.ndjson or audit/checkpoint.json is missing: nothing ties the manifest to the audit trail');
+    return done();
+  }
+  let lines: AuditExportLine[];
+  let cp: CheckpointFile;
+  try {
+    lines = chainText.toString('utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as AuditExportLine);
+    cp = JSON.parse(cpText.toString('utf8')) as CheckpointFile;
+  } catch {
+    fail('audit/chain.ndjson or audit/checkpoint.json is not valid JSON: it was changed');
+    return done();
+  }
+  if (lines.length === 0) {
+    fail('audit/chain.ndjson holds no entries');
+    return done();
+  }
+  const broken = verifyAuditLines(lines, { head: lines[0].prev_hash, headId: null, checked: 0 });
+  let chainOk = !broken;
+  if (broken) fail(`audit entry ${broken.first_broken_id ?? '?'}: ${broken.reason}: ${broken.detail}`);
+  const last = lines[lines.length - 1];
+  if (last.id !== cp.head_id || last.hash !== cp.head_hash) {
+    fail(`audit/chain.ndjson ends with entry ${last.id} (${last.hash}), not with the checkpoint's head ${cp.head_id} (${cp.head_hash})`);
+    chainOk = false;
+  } else if (cp.first_position + lines.length - 1 !== cp.entry_count) {
+    fail(`audit/chain.ndjson holds ${lines.length} entries from position ${cp.first_position}; the checkpoint's head is the ${cp.entry_count}th: entries were removed or added`);
+    chainOk = false;
+  }
+  if (chainOk) {
+    pass(`the ${lines.length} audit entries link hash to hash into entries ${cp.first_position}–${cp.entry_count} of tenant ${cp.tenant_id}'s chain, ending at checkpoint head ${cp.head_id}`);
+  }
+
+  // 3. the checkpoint's signature, when the key is at hand
+  if (opts.checkpointKey) {
+    const expected = createHmac('sha256', opts.checkpointKey).update(checkpointMessage(cp)).digest();
+    const given = Buffer.from(cp.mac ?? '', 'hex');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) {
+      pass(`checkpoint ${cp.head_id} (${cp.created_at}) carries the server's signature: the chain up to it existed at that time and has not changed`);
+    } else {
+      fail(`audit/checkpoint.json: the signature does not match the given key: the checkpoint was forged or changed, or the key is not this server's`);
+    }
+  } else {
+    note(`checkpoint signature not checked (no key given: --key, VIGIL_AUDIT_CHECKPOINT_KEY or --key-file); compare head ${cp.head_hash} with a kept audit.checkpoint event instead`);
+  }
+
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  const dataOf = (l: AuditExportLine | undefined): Record<string, unknown> | null => {
+    if (!l || l.redacted || l.data === null) return null;
+    try {
+      return JSON.parse(l.data) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  };
+
+  // 4. the manifest is the one the export recorded
+  const exported = dataOf(byId.get(cp.export_entry_id));
+  if (!exported || byId.get(cp.export_entry_id)?.action !== 'incident.evidence_exported') {
+    fail(`audit entry ${cp.export_entry_id}: the export's entry is missing from the chain run or unreadable`);
+  } else if (exported.manifest_sha256 !== sha256(manifestBytes)) {
+    fail(`manifest.json: SHA-256 ${sha256(manifestBytes)} differs from ${String(exported.manifest_sha256)} recorded by audit entry ${cp.export_entry_id}: the manifest was changed`);
+  } else {
+    pass(`manifest.json is the one recorded by audit entry ${cp.export_entry_id} (incident.evidence_exported, ${byId.get(cp.export_entry_id)!.at})`);
+  }
+
+  // 5. each segment was sealed, with these bytes, when it was recorded
+  let segmentsOk = true;
+  for (const s of manifest.segments) {
+    const entry = byId.get(s.audit_id);
+    const d = dataOf(entry);
+    const data = files.get(s.path);
+    if (!entry || !d || entry.action !== 'recording.segment_closed') {
+      fail(`${s.path}: its audit entry ${s.audit_id} is missing from the chain run or unreadable`);
+      segmentsOk = false;
+    } else if (!data || sha256(data) !== d.sha256) {
+      fail(`${s.path}: SHA-256 ${data ? sha256(data) : '(missing)'} differs from ${String(d.sha256)} sealed by audit entry ${s.audit_id}: the segment was changed`);
+      segmentsOk = false;
+    } else if (d.start !== s.start || d.end !== s.end || entry.stream_id !== manifest.stream_id) {
+      fail(`${s.path}: the manifest's stream or times differ from those sealed by audit entry ${s.audit_id}`);
+      segmentsOk = false;
+    }
+  }
+  if (segmentsOk && manifest.segments.length) {
+    const first = manifest.segments[0];
+    const lastSeg = manifest.segments[manifest.segments.length - 1];
+    pass(`${manifest.segments.length} segments of stream ${manifest.stream_id} (${first.start} to ${lastSeg.end}) are byte for byte those sealed in the audit trail when they were recorded`);
+  }
+  if (manifest.clip) note(`${manifest.clip} was made by Vigil by copying those segments (no re-encoding); its bytes are proven through the manifest, its content only as far as the segments are`);
+  return done();
+}

@@ -1,0 +1,346 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import type { CameraRecorder, RecordingSession } from '../../ingest/video/index.ts';
+
+const run = promisify(execFile);
+
+/** A closed segment, renamed into place, hashed, waiting to be sealed (row + audit entry). */
+export interface ClosedSegment {
+  tenantId: string;
+  streamId: string;
+  kind: 'video' | 'still';
+  startAt: number;
+  endAt: number;
+  /** relative to the recordings directory */
+  path: string;
+  sha256: string;
+  bytes: number;
+  codec: 'h264' | 'vp8' | 'jpeg';
+}
+
+export interface SegmentRecorderDeps {
+  /** the recordings directory (may be shared storage; each node writes its open segments under its own name) */
+  root: string;
+  nodeId: string;
+  ffmpegPath(): string;
+  segmentSeconds: number;
+  transcode: { width: number; fps: number };
+  /** writes the segment's row and its audit entry in one transaction; a throw leaves the file to the next recovery */
+  seal(segment: ClosedSegment): Promise<void>;
+  /** why recording cannot go on now (storage low, directory unwritable), else null */
+  blocked(): string | null;
+  log?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+}
+
+export interface StreamKey {
+  tenantId: string;
+  streamId: string;
+}
+
+const OPEN_DIR = '.open';
+const LIST = 'segments.csv';
+/** fragmented MP4: a segment cut short by kill -9 still holds every whole fragment (recovered at the next start) */
+const FRAGMENTED = 'movflags=+frag_keyframe+empty_moov+default_base_moof';
+
+/** SHA-256 (hex) and size of a file, streamed. */
+export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const h = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path)) {
+    h.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { sha256: h.digest('hex'), bytes };
+}
+
+/** The duration in seconds of a media file, or null when ffprobe finds no playable video in it. */
+export async function probeDuration(ffprobe: string, file: string): Promise<number | null> {
+  try {
+    const { stdout } = await run(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', file], { timeout: 15_000 });
+    const d = Number(stdout.trim());
+    return Number.isFinite(d) && d > 0 ? d : null;
+  } catch {
+    return null;
+  }
+}
+
+export function ffprobeOf(ffmpeg: string): string {
+  return ffmpeg.replace(/ffmpeg(\.exe)?$/, (_m, ext: string | undefined) => `ffprobe${ext ?? ''}`);
+}
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * Writes a stream's video as ~10 s segments, as a second output of the ffmpeg that decodes it
+ * (docs/decisions.md, "Recordings: a second output of the decoding ffmpeg"). ffmpeg's segment
+ * muxer writes each segment under `<root>/<tenant>/<stream>/.open/<node>/<launch>/` and lists it
+ * in `segments.csv` once it is closed; closed segments are renamed to
+ * `<root>/<tenant>/<stream>/<day>/<start>-<end>.<ext>`, hashed and sealed (a row and an audit
+ * entry). When that ffmpeg ends, and at the next start after a crash, what is left open is
+ * remuxed (a fragmented MP4 keeps every whole fragment) or dropped when nothing plays.
+ */
+export class SegmentRecorder {
+  private readonly probed = new Map<string, string>();
+  private readonly sessions = new Set<Promise<void>>();
+
+  constructor(private readonly deps: SegmentRecorderDeps) {}
+
+  private streamDir(k: StreamKey): string {
+    return join(this.deps.root, k.tenantId, k.streamId);
+  }
+
+  private openRoot(k: StreamKey): string {
+    return join(this.streamDir(k), OPEN_DIR, this.deps.nodeId);
+  }
+
+  /** A camera's recorder: probes the codec once per source (H.264 is copied, anything else transcoded). */
+  camera(k: StreamKey, opts: { rtspTransport?: 'tcp' | 'udp'; isWithheld?: () => boolean } = {}): CameraRecorder {
+    return {
+      open: async (sourceUrl) => {
+        if (opts.isWithheld?.()) return null;
+        const codec = await this.probeCodec(sourceUrl, opts.rtspTransport);
+        return this.open(k, codec === 'h264' ? 'copy-h264' : 'transcode');
+      },
+    };
+  }
+
+  /** A WHIP publisher's recorder: VP8 copied into WebM, H.264 into MP4. */
+  whip(k: StreamKey, isWithheld?: () => boolean): { openSync(codec: 'VP8' | 'H264'): RecordingSession | null } {
+    return { openSync: (codec) => (isWithheld?.() ? null : this.open(k, codec === 'VP8' ? 'copy-vp8' : 'copy-h264')) };
+  }
+
+  private async probeCodec(sourceUrl: string, rtspTransport?: 'tcp' | 'udp'): Promise<string> {
+    const known = this.probed.get(sourceUrl);
+    if (known) return known;
+    const url = new URL(sourceUrl);
+    const target = url.protocol === 'file:' ? decodeURIComponent(url.pathname) : sourceUrl;
+    const args = ['-v', 'error', ...(rtspTransport && url.protocol.startsWith('rtsp') ? ['-rtsp_transport', rtspTransport] : []), '-select_streams', 'v:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', target];
+    try {
+      const { stdout } = await run(ffprobeOf(this.deps.ffmpegPath()), args, { timeout: 10_000 });
+      const codec = stdout.trim().split('\n')[0]?.trim() || 'unknown';
+      this.probed.set(sourceUrl, codec);
+      return codec;
+    } catch {
+      return 'unknown'; // transcoding records whatever it is; the probe is tried again next start
+    }
+  }
+
+  /** ffmpeg output arguments for one recording session, and the session that seals its segments. */
+  open(k: StreamKey, mode: 'copy-h264' | 'copy-vp8' | 'transcode'): RecordingSession | null {
+    const why = this.deps.blocked();
+    if (why) return null;
+    const ext = mode === 'copy-vp8' ? 'webm' : 'mp4';
+    const dir = join(this.openRoot(k), `${Date.now()}-${randomBytes(3).toString('hex')}`);
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording: cannot create the segment directory; this stream is decoded without recording');
+      return null;
+    }
+    const seg = this.deps.segmentSeconds;
+    const { width, fps } = this.deps.transcode;
+    const codecArgs = mode === 'transcode'
+      ? ['-vf', `fps=${fps},scale=w=min(${width}\\,iw):h=-2`, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-g', String(fps * 2), '-force_key_frames', `expr:gte(t,n_forced*${seg})`]
+      : ['-c:v', 'copy'];
+    const args = [
+      '-map', '0:v:0', ...codecArgs,
+      '-f', 'segment', '-segment_time', String(seg), '-reset_timestamps', '1',
+      '-segment_format', ext === 'webm' ? 'webm' : 'mp4',
+      ...(ext === 'mp4' ? ['-segment_format_options', FRAGMENTED] : []),
+      '-segment_list', join(dir, LIST), '-segment_list_type', 'csv',
+      '-strftime', '1', join(dir, `%s.${ext}`),
+    ];
+    const codec = mode === 'copy-vp8' ? 'vp8' : 'h264';
+    const state = new LaunchState(k, dir, codec, ext);
+    const timer = setInterval(() => void this.drain(state), 1000);
+    timer.unref();
+    return {
+      args,
+      ended: () => {
+        clearInterval(timer);
+        const done = this.drain(state, true).then(() => this.recoverLaunch(state));
+        this.sessions.add(done);
+        void done.finally(() => this.sessions.delete(done));
+      },
+    };
+  }
+
+  /** Waits for every ended session's last segments to be sealed (shutdown, tests). */
+  async settle(): Promise<void> {
+    while (this.sessions.size) await Promise.allSettled([...this.sessions]);
+  }
+
+  /**
+   * Seals the segments ffmpeg listed as closed since the last look. The segment muxer lists a
+   * segment before it has closed the file (its last buffered bytes follow), so while ffmpeg runs
+   * a listed segment is taken only once the next one exists: the muxer opens the next file after
+   * closing this one. Once ffmpeg has ended (`final`), every listed segment is complete.
+   */
+  private drain(state: LaunchState, final = false): Promise<void> {
+    state.chain = state.chain.then(async () => {
+      let text: string;
+      try {
+        text = readFileSync(join(state.dir, LIST), 'utf8');
+      } catch {
+        return; // no segment closed yet
+      }
+      const lines = text.split('\n').filter((l) => l.trim() !== '');
+      // the last line may still be being written: a line counts once its three fields are there
+      for (; state.listed < lines.length; state.listed++) {
+        const [name, start, end] = lines[state.listed].split(',');
+        if (end === undefined || !/^\d+(\.\d+)?$/.test(end.trim())) break;
+        if (!final && !nextSegmentExists(state.dir, name)) break;
+        const duration = Number(end) - Number(start);
+        await this.finish(state, join(state.dir, name), duration);
+      }
+    }).catch((err) => this.deps.log?.warn({ err, stream_id: state.key.streamId }, 'recording: sealing a segment failed'));
+    return state.chain;
+  }
+
+  /** What ffmpeg left open (ended, crashed, killed): remuxed when it holds video, else dropped. */
+  private async recoverLaunch(state: LaunchState): Promise<void> {
+    let names: string[] = [];
+    try {
+      names = readdirSync(state.dir);
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      if (name === LIST || state.done.has(name) || name.startsWith('repaired-')) continue;
+      const file = join(state.dir, name);
+      const repaired = join(state.dir, `repaired-${name}`);
+      try {
+        await run(this.deps.ffmpegPath(), ['-v', 'error', '-y', '-i', file, '-map', '0:v:0', '-c', 'copy', ...(state.ext === 'mp4' ? ['-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4'] : ['-f', 'webm']), repaired], { timeout: 60_000 });
+      } catch {
+        // nothing readable in it
+      }
+      const duration = existsSync(repaired) ? await probeDuration(ffprobeOf(this.deps.ffmpegPath()), repaired) : null;
+      if (duration !== null && duration >= 0.2) {
+        try {
+          await this.finish(state, repaired, duration, name);
+          this.deps.log?.info?.({ stream_id: state.key.streamId, file: name, seconds: duration }, 'recording: an unfinished segment was repaired');
+          rmSync(file, { force: true });
+        } catch (err) {
+          // not sealed: the (repaired) file stays under its name for the next recovery
+          this.deps.log?.warn({ err, stream_id: state.key.streamId }, 'recording: sealing a repaired segment failed; it is kept for the next start');
+        }
+      } else {
+        this.deps.log?.warn({ stream_id: state.key.streamId, file: name }, 'recording: an unfinished segment held no playable video and was dropped');
+        rmSync(file, { force: true });
+      }
+      rmSync(repaired, { force: true });
+    }
+    // sealed or dropped: the launch's directory goes, unless a seal failed (left for the next start)
+    if (safeList(state.dir).every((n) => n === LIST)) rmSync(state.dir, { recursive: true, force: true });
+  }
+
+  /** Renames a closed segment into place, hashes it and seals it; undone when sealing fails. */
+  private async finish(state: LaunchState, file: string, durationSec: number, originalName = basename(file)): Promise<void> {
+    if (!existsSync(file)) return;
+    const named = Number(/^(\d+)\./.exec(originalName)?.[1] ?? NaN) * 1000;
+    const fallback = Number.isFinite(named) ? named : statSync(file).mtimeMs - durationSec * 1000;
+    // consecutive segments of one ffmpeg follow each other; the file name's second is the anchor otherwise
+    const startAt = Math.round(state.prevEnd !== null && Math.abs(fallback - state.prevEnd) < 2000 ? state.prevEnd : fallback);
+    const endAt = startAt + Math.max(1, Math.round(durationSec * 1000));
+    const finalDir = join(this.streamDir(state.key), day(startAt));
+    mkdirSync(finalDir, { recursive: true });
+    const finalPath = join(finalDir, `${startAt}-${endAt}.${state.ext}`);
+    renameSync(file, finalPath);
+    try {
+      const { sha256, bytes } = await hashFile(finalPath);
+      await this.deps.seal({ ...state.key, kind: 'video', startAt, endAt, path: relative(this.deps.root, finalPath), sha256, bytes, codec: state.codec });
+    } catch (err) {
+      renameSync(finalPath, join(state.dir, `${originalName.replace(/^repaired-/, '')}`));
+      throw err;
+    }
+    state.done.add(originalName);
+    state.prevEnd = endAt;
+  }
+
+  /** A phone frame kept as a still of the stream's sequence (written, renamed, hashed, sealed). */
+  async still(k: StreamKey, jpeg: Buffer, at: number): Promise<void> {
+    if (this.deps.blocked()) return;
+    const open = this.openRoot(k);
+    mkdirSync(open, { recursive: true });
+    const tmp = join(open, `still-${at}-${randomBytes(3).toString('hex')}.jpg`);
+    writeFileSync(tmp, jpeg);
+    const finalDir = join(this.streamDir(k), day(at));
+    mkdirSync(finalDir, { recursive: true });
+    const finalPath = join(finalDir, `${at}-${randomBytes(2).toString('hex')}.jpg`);
+    renameSync(tmp, finalPath);
+    const sha256 = createHash('sha256').update(jpeg).digest('hex');
+    try {
+      await this.deps.seal({ ...k, kind: 'still', startAt: at, endAt: at + 1000, path: relative(this.deps.root, finalPath), sha256, bytes: jpeg.length, codec: 'jpeg' });
+    } catch (err) {
+      rmSync(finalPath, { force: true });
+      throw err;
+    }
+  }
+
+  /**
+   * At start: every launch directory this node left open (a crash, kill -9, a power cut) is
+   * recovered: listed segments sealed, the open one repaired or dropped.
+   */
+  async recoverAll(): Promise<number> {
+    let recovered = 0;
+    const root = this.deps.root;
+    for (const tenantId of safeList(root)) {
+      for (const streamId of safeList(join(root, tenantId))) {
+        const k = { tenantId, streamId };
+        const nodeDir = this.openRoot(k);
+        for (const launch of safeList(nodeDir)) {
+          const dir = join(nodeDir, launch);
+          if (launch.startsWith('still-')) {
+            rmSync(dir, { force: true }); // a still not yet renamed: the phone's frame was answered without it
+            continue;
+          }
+          const files = safeList(dir);
+          const ext = files.some((f) => f.endsWith('.webm')) ? 'webm' : 'mp4';
+          const state = new LaunchState(k, dir, ext === 'webm' ? 'vp8' : 'h264', ext);
+          await this.drain(state, true);
+          await this.recoverLaunch(state);
+          recovered++;
+        }
+      }
+    }
+    return recovered;
+  }
+
+  /** Free bytes on the recordings directory's file system, or null when it cannot be read. */
+  static freeBytes(dir: string): number | null {
+    try {
+      const s = statfsSync(dir);
+      return Number(s.bavail) * Number(s.bsize);
+    } catch {
+      return null;
+    }
+  }
+}
+
+class LaunchState {
+  listed = 0;
+  prevEnd: number | null = null;
+  readonly done = new Set<string>();
+  chain: Promise<void> = Promise.resolve();
+  constructor(readonly key: StreamKey, readonly dir: string, readonly codec: 'h264' | 'vp8', readonly ext: 'mp4' | 'webm') {}
+}
+
+/** Whether ffmpeg has opened the segment after `name` (named by a later second). */
+function nextSegmentExists(dir: string, name: string): boolean {
+  const n = Number(/^(\d+)\./.exec(name)?.[1] ?? NaN);
+  return safeList(dir).some((f) => f !== LIST && Number(/^(\d+)\./.exec(f)?.[1] ?? NaN) > n);
+}
+
+/** The entries of a directory without dot names (the open segments and the clip cache), or none. */
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => !n.startsWith('.'));
+  } catch {
+    return [];
+  }
+}
