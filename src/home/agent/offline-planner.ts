@@ -1229,7 +1229,9 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   // a silent 24 hours (see docs/decisions.md, "No window without a time")
   // ("let me know when grandpa turns up", "tell me if the gate opens": an event to wait for, with
   // no hours of its own, keeps the stated 24-hour default)
-  if (window.defaulted && !r.time.hasTime && !r.conditions.length && !r.people.length) {
+  // (a place left alone or muted is refused as such first: no question about when to do what cannot be done)
+  const reachable = r.mentions.flatMap((m) => (m.place.type === 'unknown' || m.place.type === 'ambiguous' || m.place.type === 'vague' ? [] : getPlaceSensors(m.place))).filter((x) => !explainOutOfReach(state, x));
+  if (window.defaulted && !r.time.hasTime && !r.conditions.length && !r.people.length && (reachable.length || !r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor' || m.place.type === 'group'))) {
     const what = r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : '';
     return `When should I watch${what}: tonight, for a few hours, or until a time you name (for example "until 7am")?`;
   }
