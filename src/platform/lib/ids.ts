@@ -10,6 +10,7 @@ export const ID_PREFIXES = [
   'csn', // web console sessions (issue 13)
   'person', 'face', // known people and their enrolled faces (issue 14)
   'sjob', // durable scheduled jobs (issue 12 §4)
+  'nsub', // notification subscriptions: a key's or a responder's devices and addresses
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

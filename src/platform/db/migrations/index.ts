@@ -20,6 +20,7 @@ import * as m018 from './018_detection_person_partial.ts'; // the person index h
 import * as m019 from './019_scene_stream_combine.ts'; // how a scene's streams combine: max or sum (docs/decisions.md)
 import * as m020 from './020_audit_erasure.ts'; // an erased person's audit entries lose their content, not their place in the chain
 import * as m021 from './021_cluster_shared_state.ts'; // node addresses for forwarding, cluster-wide alert cooldowns and scene anomalies
+import * as m024 from './024_notifications.ts'; // push and email through the outbox, a key's devices, quiet hours, grouping
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -47,4 +48,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '019_scene_stream_combine': m019,
   '020_audit_erasure': m020,
   '021_cluster_shared_state': m021,
+  '024_notifications': m024,
 };
