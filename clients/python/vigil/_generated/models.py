@@ -42,6 +42,7 @@ __all__ = [
     "CreateAlertRuleCondition6",
     "CreateAlertRuleSchedule",
     "CreateKeyResponse",
+    "CreateNotificationSubscriptionKeys",
     "CreateResponderContact",
     "CreateResponderResponse",
     "CreateResponderResponseContact",
@@ -73,12 +74,22 @@ __all__ = [
     "GetIncidentResponseTimelineItemActionActor",
     "GetSceneHistoryResponse",
     "GetSceneHistoryResponsePointsItem",
+    "GetVapidPublicKeyResponse",
     "HealthzResponse",
     "Incident",
     "IncidentNote",
     "IncidentNoteAuthor",
     "ListConversationsItem",
+    "ListProtocolRunNotificationsResponse",
+    "ListProtocolRunNotificationsResponseDataItem",
+    "ListProtocolRunNotificationsResponseDataItemChannelsItem",
     "ListProtocolTypesResponse",
+    "NotificationDelivery",
+    "NotificationDeliveryAttemptsItem",
+    "NotificationPreferences",
+    "NotificationPreferencesExclude",
+    "NotificationPreferencesQuietHours",
+    "NotificationSubscription",
     "PauseAutomationResponse",
     "PauseAutomationResponseBusinessHours",
     "PauseAutomationResponseEscalation",
@@ -100,12 +111,15 @@ __all__ = [
     "ResumeAutomationResponseBusinessHours",
     "ResumeAutomationResponseEscalation",
     "ResumeAutomationResponseIncidents",
+    "RevokeNotificationSubscriptionResponse",
     "RevokeStreamPublishTokenResponse",
     "RotateKeyResponse",
     "RotateStreamPublishTokenResponse",
     "RotateWebhookSecretResponse",
     "Scene",
     "Sensor",
+    "SetNotificationPreferencesExclude",
+    "SetNotificationPreferencesQuietHours",
     "Stream",
     "StreamAssignment",
     "StreamPublish",
@@ -293,18 +307,16 @@ class CreateAlertRuleSchedule(_CreateAlertRuleScheduleRequired, _CreateAlertRule
 CreateKeyResponse = TypedDict("CreateKeyResponse", {"id": "str", "object": "Literal[\"api_key\"]", "name": "Optional[str]", "preview": "str", "mode": "Literal[\"live\", \"test\"]", "role": "Optional[Literal[\"owner\", \"member\"]]", "capabilities": "List[str]", "locations": "Optional[List[str]]", "rate_limit_per_minute": "Optional[int]", "created_at": "str", "revoked_at": "Optional[str]", "key": "str"})
 
 
-_CreateResponderContactRequired = TypedDict("_CreateResponderContactRequired", {"webhook_url": "str"})
-_CreateResponderContactOptional = TypedDict("_CreateResponderContactOptional", {"email": "str", "sms": "str"}, total=False)
+CreateNotificationSubscriptionKeys = TypedDict("CreateNotificationSubscriptionKeys", {"p256dh": "str", "auth": "str"})
 
 
-class CreateResponderContact(_CreateResponderContactRequired, _CreateResponderContactOptional):
-    pass
+CreateResponderContact = TypedDict("CreateResponderContact", {"webhook_url": "str", "email": "str", "sms": "str"}, total=False)
 
 
 CreateResponderResponse = TypedDict("CreateResponderResponse", {"id": "str", "object": "Literal[\"responder\"]", "name": "str", "kind": "Literal[\"person\", \"system\"]", "escalation_level": "int", "contact": "CreateResponderResponseContact", "created_at": "str", "updated_at": "str", "signing_secret": "str"})
 
 
-CreateResponderResponseContact = TypedDict("CreateResponderResponseContact", {"webhook_url": "str", "email": "Optional[str]", "sms": "Optional[str]"})
+CreateResponderResponseContact = TypedDict("CreateResponderResponseContact", {"webhook_url": "Optional[str]", "email": "Optional[str]", "sms": "Optional[str]"})
 
 
 CreateStreamZonesItem = TypedDict("CreateStreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})
@@ -426,6 +438,9 @@ GetSceneHistoryResponse = TypedDict("GetSceneHistoryResponse", {"object": "Liter
 GetSceneHistoryResponsePointsItem = TypedDict("GetSceneHistoryResponsePointsItem", {"at": "str", "people": "int"})
 
 
+GetVapidPublicKeyResponse = TypedDict("GetVapidPublicKeyResponse", {"public_key": "str"})
+
+
 HealthzResponse = TypedDict("HealthzResponse", {"status": "str"})
 
 
@@ -441,7 +456,34 @@ IncidentNoteAuthor = TypedDict("IncidentNoteAuthor", {"key_id": "Optional[str]",
 ListConversationsItem = TypedDict("ListConversationsItem", {"id": "str", "object": "Literal[\"conversation\"]", "title": "str", "message_count": "int", "created_at": "str", "updated_at": "str"})
 
 
+ListProtocolRunNotificationsResponse = TypedDict("ListProtocolRunNotificationsResponse", {"object": "Literal[\"list\"]", "data": "List[ListProtocolRunNotificationsResponseDataItem]", "has_more": "bool"})
+
+
+ListProtocolRunNotificationsResponseDataItem = TypedDict("ListProtocolRunNotificationsResponseDataItem", {"responder_id": "str", "name": "Optional[str]", "escalation_level": "int", "notified_at": "str", "reached": "bool", "pending": "bool", "channels": "List[ListProtocolRunNotificationsResponseDataItemChannelsItem]"})
+
+
+ListProtocolRunNotificationsResponseDataItemChannelsItem = TypedDict("ListProtocolRunNotificationsResponseDataItemChannelsItem", {"channel": "str", "delivery_id": "str", "status": "str", "error": "Optional[str]"})
+
+
 ListProtocolTypesResponse = TypedDict("ListProtocolTypesResponse", {"object": "Literal[\"list\"]", "data": "List[ProtocolType]", "has_more": "bool"})
+
+
+NotificationDelivery = TypedDict("NotificationDelivery", {"id": "str", "object": "Literal[\"notification_delivery\"]", "subscription_id": "str", "channel": "Literal[\"push\", \"email\"]", "event_id": "str", "event": "str", "status": "Literal[\"pending\", \"retrying\", \"delivered\", \"dropped\", \"cancelled\"]", "series": "int", "attempt_count": "int", "next_attempt_at": "Optional[str]", "delivered_at": "Optional[str]", "last_status_code": "Optional[int]", "last_error": "Optional[str]", "message": "Any", "attempts": "List[NotificationDeliveryAttemptsItem]", "created_at": "str"})
+
+
+NotificationDeliveryAttemptsItem = TypedDict("NotificationDeliveryAttemptsItem", {"series": "int", "attempt": "int", "started_at": "str", "status_code": "Optional[int]", "duration_ms": "int", "error": "Optional[str]", "outcome": "str"})
+
+
+NotificationPreferences = TypedDict("NotificationPreferences", {"object": "Literal[\"notification_preferences\"]", "scope": "Literal[\"me\", \"household\"]", "quiet_hours": "Optional[NotificationPreferencesQuietHours]", "exclude": "NotificationPreferencesExclude", "time_zone": "str", "updated_at": "Optional[str]"})
+
+
+NotificationPreferencesExclude = TypedDict("NotificationPreferencesExclude", {"rooms": "List[str]", "sensors": "List[str]", "watches": "List[str]"})
+
+
+NotificationPreferencesQuietHours = TypedDict("NotificationPreferencesQuietHours", {"from": "str", "to": "str"})
+
+
+NotificationSubscription = TypedDict("NotificationSubscription", {"id": "str", "object": "Literal[\"notification_subscription\"]", "channel": "Literal[\"push\", \"email\"]", "endpoint_origin": "Optional[str]", "address": "Optional[str]", "label": "Optional[str]", "events": "List[str]", "key_id": "Optional[str]", "responder_id": "Optional[str]", "status": "Literal[\"active\", \"revoked\", \"gone\"]", "created_at": "str", "revoked_at": "Optional[str]"})
 
 
 PauseAutomationResponse = TypedDict("PauseAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "PauseAutomationResponseIncidents", "escalation": "PauseAutomationResponseEscalation", "business_hours": "PauseAutomationResponseBusinessHours", "face_recognition": "bool", "updated_at": "Optional[str]"})
@@ -475,7 +517,7 @@ class Problem(_ProblemRequired, _ProblemOptional):
 ProblemErrorsItem = TypedDict("ProblemErrorsItem", {"param": "str", "message": "str"})
 
 
-ProtocolRun = TypedDict("ProtocolRun", {"id": "str", "object": "Literal[\"protocol_run\"]", "incident_id": "str", "protocol_type": "str", "status": "Literal[\"active\", \"paused\", \"completed\", \"dismissed\", \"terminated\"]", "escalation_level": "int", "responders_notified": "int", "notify_responders": "bool", "steps": "List[str]", "acknowledged_at": "Optional[str]", "next_escalation_at": "Optional[str]", "created_at": "str", "updated_at": "str", "ended_at": "Optional[str]"})
+ProtocolRun = TypedDict("ProtocolRun", {"id": "str", "object": "Literal[\"protocol_run\"]", "incident_id": "str", "protocol_type": "str", "status": "Literal[\"active\", \"paused\", \"completed\", \"dismissed\", \"terminated\"]", "escalation_level": "int", "responders_notified": "int", "responders_unreached": "int", "notify_responders": "bool", "steps": "List[str]", "acknowledged_at": "Optional[str]", "next_escalation_at": "Optional[str]", "created_at": "str", "updated_at": "str", "ended_at": "Optional[str]"})
 
 
 ProtocolType = TypedDict("ProtocolType", {"id": "Optional[str]", "object": "Literal[\"protocol_type\"]", "name": "str", "description": "Optional[str]", "steps": "List[str]", "builtin": "bool", "created_at": "Optional[str]"})
@@ -517,7 +559,7 @@ ReadyzResponseDetector = TypedDict("ReadyzResponseDetector", {"runtime": "Litera
 Responder = TypedDict("Responder", {"id": "str", "object": "Literal[\"responder\"]", "name": "str", "kind": "Literal[\"person\", \"system\"]", "escalation_level": "int", "contact": "ResponderContact", "created_at": "str", "updated_at": "str"})
 
 
-ResponderContact = TypedDict("ResponderContact", {"webhook_url": "str", "email": "Optional[str]", "sms": "Optional[str]"})
+ResponderContact = TypedDict("ResponderContact", {"webhook_url": "Optional[str]", "email": "Optional[str]", "sms": "Optional[str]"})
 
 
 ResumeAutomationResponse = TypedDict("ResumeAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "ResumeAutomationResponseIncidents", "escalation": "ResumeAutomationResponseEscalation", "business_hours": "ResumeAutomationResponseBusinessHours", "face_recognition": "bool", "updated_at": "Optional[str]"})
@@ -535,6 +577,9 @@ ResumeAutomationResponseEscalation = TypedDict("ResumeAutomationResponseEscalati
 
 
 ResumeAutomationResponseIncidents = TypedDict("ResumeAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
+
+
+RevokeNotificationSubscriptionResponse = TypedDict("RevokeNotificationSubscriptionResponse", {"id": "str", "object": "Literal[\"notification_subscription\"]", "revoked": "Literal[True]"})
 
 
 RevokeStreamPublishTokenResponse = TypedDict("RevokeStreamPublishTokenResponse", {"object": "Literal[\"publish_token\"]", "stream_id": "str", "revoked": "Literal[True]", "ended_session": "bool"})
@@ -558,6 +603,12 @@ Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "locati
 
 
 Sensor = TypedDict("Sensor", {"id": "str", "object": "Literal[\"sensor\"]", "name": "str", "kind": "Literal[\"camera\", \"contact\", \"motion\"]", "room": "str", "location": "str", "sandbox": "bool", "status": "str", "muted": "bool", "left_alone": "bool", "created_at": "str"})
+
+
+SetNotificationPreferencesExclude = TypedDict("SetNotificationPreferencesExclude", {"rooms": "List[str]", "sensors": "List[str]", "watches": "List[str]"}, total=False)
+
+
+SetNotificationPreferencesQuietHours = TypedDict("SetNotificationPreferencesQuietHours", {"from": "str", "to": "str"})
 
 
 _StreamRequired = TypedDict("_StreamRequired", {"id": "str", "object": "Literal[\"stream\"]", "name": "str", "source_type": "str", "source_url": "str", "location": "str", "scene_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "sandbox": "bool", "error": "Optional[str]", "last_frame_at": "Optional[str]", "fps_in": "Optional[float]", "detector_fps": "Optional[float]", "zones": "List[StreamZonesItem]", "motion_masks": "List[List[List[float]]]", "created_at": "str", "updated_at": "str", "assignment": "Optional[StreamAssignment]"})
@@ -641,7 +692,7 @@ UpdateAutomationResponseEscalation = TypedDict("UpdateAutomationResponseEscalati
 UpdateAutomationResponseIncidents = TypedDict("UpdateAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
-UpdateResponderContact = TypedDict("UpdateResponderContact", {"webhook_url": "str", "email": "Optional[str]", "sms": "Optional[str]"}, total=False)
+UpdateResponderContact = TypedDict("UpdateResponderContact", {"webhook_url": "Optional[str]", "email": "Optional[str]", "sms": "Optional[str]"}, total=False)
 
 
 UpdateStreamZonesItem = TypedDict("UpdateStreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})

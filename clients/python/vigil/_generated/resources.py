@@ -25,6 +25,7 @@ from .models import (
     CreateAlertRuleCondition6,
     CreateAlertRuleSchedule,
     CreateKeyResponse,
+    CreateNotificationSubscriptionKeys,
     CreateResponderContact,
     CreateResponderResponse,
     CreateStreamZonesItem,
@@ -44,11 +45,16 @@ from .models import (
     GetHouseholdResponse,
     GetIncidentResponse,
     GetSceneHistoryResponse,
+    GetVapidPublicKeyResponse,
     HealthzResponse,
     Incident,
     IncidentNote,
     ListConversationsItem,
+    ListProtocolRunNotificationsResponse,
     ListProtocolTypesResponse,
+    NotificationDelivery,
+    NotificationPreferences,
+    NotificationSubscription,
     PauseAutomationResponse,
     Person,
     ProtocolRun,
@@ -58,11 +64,14 @@ from .models import (
     ReadyzResponse,
     Responder,
     ResumeAutomationResponse,
+    RevokeNotificationSubscriptionResponse,
     RevokeStreamPublishTokenResponse,
     RotateKeyResponse,
     RotateStreamPublishTokenResponse,
     RotateWebhookSecretResponse,
     Scene,
+    SetNotificationPreferencesExclude,
+    SetNotificationPreferencesQuietHours,
     Stream,
     UpdateAlertRuleCondition,
     UpdateAlertRuleCondition1,
@@ -122,6 +131,14 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getKey": {"operation_id": "getKey", "method": "GET", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
     "revokeKey": {"operation_id": "revokeKey", "method": "DELETE", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
     "rotateKey": {"operation_id": "rotateKey", "method": "POST", "path": "/v1/keys/{id}/rotate", "path_params": ["id"], "query": [], "body": False},
+    "getNotificationPreferences": {"operation_id": "getNotificationPreferences", "method": "GET", "path": "/v1/notification-preferences", "path_params": [], "query": ["scope"], "body": False},
+    "setNotificationPreferences": {"operation_id": "setNotificationPreferences", "method": "PUT", "path": "/v1/notification-preferences", "path_params": [], "query": [], "body": True},
+    "getVapidPublicKey": {"operation_id": "getVapidPublicKey", "method": "GET", "path": "/v1/notifications/vapid-public-key", "path_params": [], "query": [], "body": False},
+    "listNotificationSubscriptions": {"operation_id": "listNotificationSubscriptions", "method": "GET", "path": "/v1/notification-subscriptions", "path_params": [], "query": ["limit","starting_after","ending_before","responder_id"], "body": False},
+    "createNotificationSubscription": {"operation_id": "createNotificationSubscription", "method": "POST", "path": "/v1/notification-subscriptions", "path_params": [], "query": [], "body": True},
+    "revokeNotificationSubscription": {"operation_id": "revokeNotificationSubscription", "method": "DELETE", "path": "/v1/notification-subscriptions/{id}", "path_params": ["id"], "query": [], "body": False},
+    "listNotificationDeliveries": {"operation_id": "listNotificationDeliveries", "method": "GET", "path": "/v1/notification-subscriptions/{id}/deliveries", "path_params": ["id"], "query": ["limit","starting_after","ending_before"], "body": False},
+    "redeliverNotification": {"operation_id": "redeliverNotification", "method": "POST", "path": "/v1/notification-subscriptions/{id}/deliveries/{delivery_id}/redeliver", "path_params": ["id","delivery_id"], "query": [], "body": False},
     "listPeople": {"operation_id": "listPeople", "method": "GET", "path": "/v1/people", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
     "createPerson": {"operation_id": "createPerson", "method": "POST", "path": "/v1/people", "path_params": [], "query": [], "body": True},
     "getPerson": {"operation_id": "getPerson", "method": "GET", "path": "/v1/people/{id}", "path_params": ["id"], "query": [], "body": False},
@@ -129,6 +146,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "enrolPersonFace": {"operation_id": "enrolPersonFace", "method": "POST", "path": "/v1/people/{id}/faces", "path_params": ["id"], "query": ["keep_image"], "body": False, "content_type": "image/jpeg"},
     "enrolPersonFaces": {"operation_id": "enrolPersonFaces", "method": "POST", "path": "/v1/people/{id}/faces/batch", "path_params": ["id"], "query": [], "body": True},
     "getProtocolRun": {"operation_id": "getProtocolRun", "method": "GET", "path": "/v1/protocol-runs/{id}", "path_params": ["id"], "query": [], "body": False},
+    "listProtocolRunNotifications": {"operation_id": "listProtocolRunNotifications", "method": "GET", "path": "/v1/protocol-runs/{id}/notifications", "path_params": ["id"], "query": [], "body": False},
     "pauseProtocolRun": {"operation_id": "pauseProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/pause", "path_params": ["id"], "query": [], "body": False},
     "resumeProtocolRun": {"operation_id": "resumeProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/resume", "path_params": ["id"], "query": [], "body": False},
     "terminateProtocolRun": {"operation_id": "terminateProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/terminate", "path_params": ["id"], "query": [], "body": False},
@@ -541,6 +559,76 @@ class KeysResource(Resource):
         return self._request(_OPERATIONS["rotateKey"], (id,), {}, request_options)
 
 
+class NotificationPreferencesResource(Resource):
+    OPERATIONS = {"get": _OPERATIONS["getNotificationPreferences"], "set": _OPERATIONS["setNotificationPreferences"]}
+
+    def get(self, *, scope: Union[Literal["me", "household"], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> NotificationPreferences:
+        """Quiet hours and exclusions: this key’s own, or the household’s default
+
+        GET /v1/notification-preferences
+        """
+        return self._request(_OPERATIONS["getNotificationPreferences"], (), {"scope": scope}, request_options)
+
+    def set(self, *, scope: Union[Literal["me", "household"], NotGiven] = NOT_GIVEN, quiet_hours: Union[Optional[SetNotificationPreferencesQuietHours], NotGiven] = NOT_GIVEN, exclude: Union[SetNotificationPreferencesExclude, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> NotificationPreferences:
+        """Set quiet hours and exclusions (scope me: this key; household: every key without its own, owners only)
+
+        PUT /v1/notification-preferences
+        """
+        return self._request(_OPERATIONS["setNotificationPreferences"], (), {"scope": scope, "quiet_hours": quiet_hours, "exclude": exclude}, request_options)
+
+
+class NotificationsResource(Resource):
+    OPERATIONS = {"get_vapid_public_key": _OPERATIONS["getVapidPublicKey"]}
+
+    def get_vapid_public_key(self, *, request_options: Optional[RequestOptions] = None) -> GetVapidPublicKeyResponse:
+        """The server’s VAPID public key (applicationServerKey for PushManager.subscribe)
+
+        GET /v1/notifications/vapid-public-key
+        """
+        return self._request(_OPERATIONS["getVapidPublicKey"], (), {}, request_options)
+
+
+class NotificationSubscriptionsResource(Resource):
+    OPERATIONS = {"list": _OPERATIONS["listNotificationSubscriptions"], "create": _OPERATIONS["createNotificationSubscription"], "revoke": _OPERATIONS["revokeNotificationSubscription"], "list_notification_deliveries": _OPERATIONS["listNotificationDeliveries"], "redeliver_notification": _OPERATIONS["redeliverNotification"]}
+
+    def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, responder_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[NotificationSubscription]:
+        """This key’s devices and addresses (or a responder’s), newest first
+
+        GET /v1/notification-subscriptions
+        """
+        return self._list(_OPERATIONS["listNotificationSubscriptions"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "responder_id": responder_id}, request_options)
+
+    def create(self, *, channel: Literal["push", "email"], endpoint: Union[str, NotGiven] = NOT_GIVEN, keys: Union[CreateNotificationSubscriptionKeys, NotGiven] = NOT_GIVEN, address: Union[str, NotGiven] = NOT_GIVEN, label: Union[str, NotGiven] = NOT_GIVEN, events: Union[List[Literal["watch.observation", "watch.alert", "incident.created", "alert.fired", "protocol.triggered"]], NotGiven] = NOT_GIVEN, responder_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> NotificationSubscription:
+        """Add a device (Web Push) or an email address to be notified
+
+        A push subscription (from PushManager.subscribe with the VAPID public key) or an email address of this key, or of a responder (responder_id, responders:manage). Endpoints must be https and public (private ones only with VIGIL_WEBHOOK_ALLOW_PRIVATE=1); keys must be a P-256 point and a 16-byte secret. Notifications go through the outbox with retries and a delivery log; a push service answering 404/410 removes the subscription. Subscribing the same endpoint again returns the existing subscription.
+
+        POST /v1/notification-subscriptions
+        """
+        return self._request(_OPERATIONS["createNotificationSubscription"], (), {"channel": channel, "endpoint": endpoint, "keys": keys, "address": address, "label": label, "events": events, "responder_id": responder_id}, request_options)
+
+    def revoke(self, id: str, *, request_options: Optional[RequestOptions] = None) -> RevokeNotificationSubscriptionResponse:
+        """Revoke a device or address: nothing more is sent to it, including what was queued
+
+        DELETE /v1/notification-subscriptions/{id}
+        """
+        return self._request(_OPERATIONS["revokeNotificationSubscription"], (id,), {}, request_options)
+
+    def list_notification_deliveries(self, id: str, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[NotificationDelivery]:
+        """Delivery log of a device or address, newest first, with every attempt
+
+        GET /v1/notification-subscriptions/{id}/deliveries
+        """
+        return self._list(_OPERATIONS["listNotificationDeliveries"], (id,), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
+
+    def redeliver_notification(self, id: str, delivery_id: str, *, request_options: Optional[RequestOptions] = None) -> NotificationDelivery:
+        """Send a notification again as a new attempt series
+
+        POST /v1/notification-subscriptions/{id}/deliveries/{delivery_id}/redeliver
+        """
+        return self._request(_OPERATIONS["redeliverNotification"], (id, delivery_id), {}, request_options)
+
+
 class PeopleResource(Resource):
     OPERATIONS = {"list": _OPERATIONS["listPeople"], "create": _OPERATIONS["createPerson"], "get_person": _OPERATIONS["getPerson"], "delete_person": _OPERATIONS["deletePerson"], "enrol_person_face": _OPERATIONS["enrolPersonFace"], "enrol_person_faces": _OPERATIONS["enrolPersonFaces"]}
 
@@ -598,7 +686,7 @@ class PeopleResource(Resource):
 
 
 class ProtocolRunsResource(Resource):
-    OPERATIONS = {"get": _OPERATIONS["getProtocolRun"], "pause": _OPERATIONS["pauseProtocolRun"], "resume": _OPERATIONS["resumeProtocolRun"], "terminate": _OPERATIONS["terminateProtocolRun"], "override": _OPERATIONS["overrideProtocolRun"]}
+    OPERATIONS = {"get": _OPERATIONS["getProtocolRun"], "list_notifications": _OPERATIONS["listProtocolRunNotifications"], "pause": _OPERATIONS["pauseProtocolRun"], "resume": _OPERATIONS["resumeProtocolRun"], "terminate": _OPERATIONS["terminateProtocolRun"], "override": _OPERATIONS["overrideProtocolRun"]}
 
     def get(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ProtocolRun:
         """Fetch a protocol run
@@ -606,6 +694,13 @@ class ProtocolRunsResource(Resource):
         GET /v1/protocol-runs/{id}
         """
         return self._request(_OPERATIONS["getProtocolRun"], (id,), {}, request_options)
+
+    def list_notifications(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ListProtocolRunNotificationsResponse:
+        """Who a run notified, on which channels, and who was not reached
+
+        GET /v1/protocol-runs/{id}/notifications
+        """
+        return self._request(_OPERATIONS["listProtocolRunNotifications"], (id,), {}, request_options)
 
     def pause(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ProtocolRun:
         """Pause a protocol run: it takes no automated step (escalation) until resumed
@@ -980,6 +1075,9 @@ class VigilResources:
     household: HouseholdResource
     incidents: IncidentsResource
     keys: KeysResource
+    notification_preferences: NotificationPreferencesResource
+    notifications: NotificationsResource
+    notification_subscriptions: NotificationSubscriptionsResource
     people: PeopleResource
     protocol_runs: ProtocolRunsResource
     protocols: ProtocolsResource
@@ -1003,6 +1101,9 @@ class VigilResources:
         self.household = HouseholdResource(http)
         self.incidents = IncidentsResource(http)
         self.keys = KeysResource(http)
+        self.notification_preferences = NotificationPreferencesResource(http)
+        self.notifications = NotificationsResource(http)
+        self.notification_subscriptions = NotificationSubscriptionsResource(http)
         self.people = PeopleResource(http)
         self.protocol_runs = ProtocolRunsResource(http)
         self.protocols = ProtocolsResource(http)
