@@ -215,7 +215,7 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
     assert.equal(first.payload.room, 'front porch');
     assert.equal(first.payload.watch_id, 'wat_porch');
     assert.equal(first.payload.severity, 'info');
-    assert.match(first.payload.url, new RegExp(`^${BASE}/console/#/home-events\\?event=evt_`));
+    assert.match(first.payload.url, new RegExp(`^${BASE}/console/#/events\\?event=evt_`));
     assert.equal(first.headers.urgency, 'normal');
 
     await clock.advance(20_000);
@@ -287,7 +287,7 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
     assert.equal(p.payload.truncated, true);
     assert.ok(p.plaintextBytes <= MAX_PUSH_PLAINTEXT, `${p.plaintextBytes} bytes`);
     assert.ok(p.bodyBytes <= 4096, `${p.bodyBytes} bytes on the wire`);
-    assert.match(p.payload.url, /home-events\?event=evt_/);
+    assert.match(p.payload.url, /events\?event=evt_/);
     assert.ok(p.payload.body.endsWith('…'));
   });
 

@@ -154,7 +154,7 @@ export class NotificationRouterService implements NotificationRouter {
         event: e.kind,
         title: alert ? `Alert: ${summary}` : summary,
         body: summary,
-        url: `${base}/console/#/home-events?event=${encodeURIComponent(e.eventId)}`,
+        url: `${base}/console/#/events?event=${encodeURIComponent(e.eventId)}`,
         tag: `watch:${watchId ?? e.eventId}`,
         severity: alert ? 'critical' : 'info',
         occurred_at: at,
