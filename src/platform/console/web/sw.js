@@ -33,9 +33,13 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil((async () => {
     const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
     for (const c of open) {
-      if (new URL(c.url).pathname.startsWith('/console')) {
-        await c.focus();
-        return c.navigate(url);
+      if (!new URL(c.url).pathname.startsWith('/console')) continue;
+      try {
+        // navigate() works only on a page this worker controls (/console/…, not /console itself)
+        const moved = await c.navigate(url);
+        if (moved) return moved.focus();
+      } catch {
+        // not controlled: open the page instead
       }
     }
     return self.clients.openWindow(url);
