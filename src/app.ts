@@ -17,6 +17,7 @@ import type { ApiModule } from './platform/http/index.ts';
 import { streamsApi } from './org/streams/index.ts';
 import { scenesApi } from './org/scenes/index.ts';
 import { webhooksApi } from './platform/outbox/index.ts';
+import { notificationsApi } from './platform/notify/index.ts';
 import { auditApi } from './platform/audit/index.ts';
 import { conversationsApi } from './home/conversations/index.ts';
 import { watchesApi } from './home/watches/index.ts';
@@ -43,7 +44,7 @@ import { recordingsApi } from './org/recordings/index.ts';
  * context gives each module the services it asks for.
  */
 const API_MODULES: ReadonlyArray<ApiModule<VigilContext>> = [
-  streamsApi, scenesApi, webhooksApi, auditApi,
+  streamsApi, scenesApi, webhooksApi, notificationsApi, auditApi,
   // household agent (Surface A)
   householdApi, watchesApi, eventsApi, conversationsApi,
   // operations (Surface B)

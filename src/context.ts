@@ -10,6 +10,7 @@ import { auditServices, AUDIT, AUDIT_CHECKPOINTS, AUDIT_TRAIL, type AuditService
 import { keyServices, KEYS, type KeyService } from './platform/keys/index.ts';
 import { schedulerServices, SCHEDULER, scheduledJobRepository, type Scheduler } from './platform/scheduler/index.ts';
 import { outboxServices, WEBHOOKS, DELIVERY_WORKER, type WebhookService, type DeliveryWorker } from './platform/outbox/index.ts';
+import { notifyServices, NOTIFICATIONS, type NotificationService } from './platform/notify/index.ts';
 import { sceneServices, SCENES, SCENE_ENGINE, type SceneEngine, type SceneService } from './org/scenes/index.ts';
 import { pipelineServices, PIPELINE, type DetectionPipeline } from './org/pipeline/index.ts';
 import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService } from './org/detections/index.ts';
@@ -67,6 +68,8 @@ export interface VigilContext {
   rateLimits: RateLimitStore;
   /** webhook endpoints + transactional outbox (enqueueIn) */
   webhooks: WebhookService;
+  /** a key's devices (Web Push) and addresses (email), quiet hours and exclusions (docs/decisions.md, "Notifications through the outbox") */
+  notifications: NotificationService;
   /** sends outbox deliveries; started by start() */
   deliveryWorker: DeliveryWorker;
   /** audit listing, verification, export */
@@ -113,7 +116,7 @@ export interface VigilContext {
  * Providing order does not matter: each service is made on first request.
  */
 export const SERVICE_MODULES: readonly ServiceModule[] = [
-  coordinationServices, schedulerServices, auditServices, keyServices, outboxServices,
+  coordinationServices, schedulerServices, auditServices, keyServices, outboxServices, notifyServices,
   sceneServices, pipelineServices, detectionServices, streamServices, sourceServices, webrtcServices, sandboxServices, operationServices,
   directoryServices, eventServices, householdServices, watchServices, agentServices, conversationServices,
   // web console sessions and the organization live feed (issue 13)
@@ -219,6 +222,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     sandbox: c.get(SANDBOX),
     rateLimits: coordination.rateLimits,
     webhooks: c.get(WEBHOOKS),
+    notifications: c.get(NOTIFICATIONS),
     deliveryWorker,
     auditTrail: c.get(AUDIT_TRAIL),
     auditCheckpoints,

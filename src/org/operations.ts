@@ -3,7 +3,9 @@ import { CLOCK } from '../platform/time/index.ts';
 import { CONFIG } from '../platform/config/index.ts';
 import { DATABASE } from '../platform/db/index.ts';
 import { AUDIT } from '../platform/audit/index.ts';
-import { WEBHOOKS } from '../platform/outbox/index.ts';
+import { DELIVERY_WORKER, WEBHOOKS } from '../platform/outbox/index.ts';
+import { NOTIFICATIONS } from '../platform/notify/index.ts';
+import { responderRepository } from './responders/index.ts';
 import { COORDINATION } from '../platform/coordination/index.ts';
 import { SCHEDULER, type Scheduler } from '../platform/scheduler/index.ts';
 import { PIPELINE } from './pipeline/index.ts';
@@ -56,11 +58,18 @@ function buildOperations(deps: {
   scheduler: Scheduler;
   /** cluster mode: alert cooldowns are claimed in the shared database */
   cluster?: boolean;
+  /** links in responders' notifications */
+  publicBaseUrl?: string;
+  /** whether this node's delivery worker is sending (a trigger then waits briefly for its responders' first attempts) */
+  deliveriesRunning?: () => boolean;
 }): Operations {
   const { database, clock, audit, events } = deps;
   const automation = new AutomationService({ database, clock, audit, invalidation: deps.invalidation });
   const protocolTypes = new ProtocolTypeService({ database, clock, audit });
-  const protocolRuns = new ProtocolRunService({ database, clock, audit, events, automation, types: protocolTypes, scheduler: deps.scheduler });
+  const protocolRuns = new ProtocolRunService({
+    database, clock, audit, events, automation, types: protocolTypes, scheduler: deps.scheduler,
+    publicBaseUrl: deps.publicBaseUrl, notifyWaitMs: 3000, deliveriesRunning: deps.deliveriesRunning,
+  });
   const incidents = new IncidentService({ database, clock, audit, events, runs: protocolRuns });
   const alertEngine = new AlertEngine({
     clock,
@@ -97,7 +106,7 @@ export const operationServices = defineServiceModule({
       const webhooks = c.get(WEBHOOKS);
       return buildOperations({
         database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, scheduler: c.get(SCHEDULER),
-        cluster: c.get(CONFIG).cluster,
+        cluster: c.get(CONFIG).cluster, publicBaseUrl: c.get(CONFIG).publicBaseUrl, deliveriesRunning: () => c.get(DELIVERY_WORKER).running,
       });
     });
     // face recognition's opt-in lives in the automation settings (issue 14 §3); read at call time,
@@ -114,5 +123,9 @@ export const operationServices = defineServiceModule({
     const pipeline = c.get(PIPELINE);
     pipeline.addHook(ops.anomalies, { name: 'incidents.anomalies', order: 200 });
     pipeline.addHook(ops.alertEngine, { name: 'alerts.rules', order: 300 });
+    // responders_notified counts responders reached: each recorded delivery outcome recounts its run
+    c.get(DELIVERY_WORKER).onOutcome((outcomes) => ops.protocolRuns.onDeliveryOutcomes(outcomes));
+    // a responder's devices are subscribed by responder id (platform/notify does not import org)
+    c.get(NOTIFICATIONS).setResponderCheck(async (tenantId, id) => (await responderRepository.findForTenant(database.db, tenantId, id)) !== undefined);
   },
 });

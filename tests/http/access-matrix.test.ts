@@ -79,6 +79,15 @@ const PROBES: Record<string, Probe> = {
   listWebhookDeliveries: { surface: 'any', expect: 'item', req: (s) => get(`/v1/webhooks/${s.r.webhook}/deliveries`), contains: (s) => s.r.delivery },
   redeliverWebhook: { surface: 'any', expect: 'item', req: (s) => post(`/v1/webhooks/${s.r.webhook}/deliveries/${s.r.delivery}/redeliver`) },
 
+  getVapidPublicKey: { surface: 'any', expect: 'scan', req: () => get('/v1/notifications/vapid-public-key') },
+  createNotificationSubscription: { surface: 'any', expect: 'scan', req: () => post('/v1/notification-subscriptions', { channel: 'email', address: 'probe@example.com' }) },
+  listNotificationSubscriptions: { surface: 'any', expect: 'scan', req: () => get('/v1/notification-subscriptions?limit=100'), contains: (s) => s.r.subscription },
+  revokeNotificationSubscription: { surface: 'any', expect: 'item', req: (s) => del(`/v1/notification-subscriptions/${s.r.subscription}`) },
+  listNotificationDeliveries: { surface: 'any', expect: 'item', req: (s) => get(`/v1/notification-subscriptions/${s.r.subscription}/deliveries`) },
+  redeliverNotification: { surface: 'any', expect: 'item', req: (s) => post(`/v1/notification-subscriptions/${s.r.subscription}/deliveries/${s.r.delivery}/redeliver`) },
+  getNotificationPreferences: { surface: 'any', expect: 'scan', req: () => get('/v1/notification-preferences') },
+  setNotificationPreferences: { surface: 'any', expect: 'scan', req: () => ({ method: 'PUT', url: '/v1/notification-preferences', payload: { quiet_hours: null } }) },
+
   listAuditEntries: { surface: 'any', expect: 'scan', req: () => get('/v1/audit?limit=100') },
   verifyAuditTrail: { surface: 'any', expect: 'scan', req: () => get('/v1/audit/verify') },
   exportAuditTrail: { surface: 'any', expect: 'scan', req: () => get('/v1/audit/export') },
@@ -129,6 +138,7 @@ const PROBES: Record<string, Probe> = {
   listProtocolTypes: { surface: 'organization', expect: 'scan', req: () => get('/v1/protocols'), contains: (s) => s.r.protocolType },
   createProtocolType: { surface: 'organization', expect: 'scan', req: () => post('/v1/protocols', { name: 'probe_drill', steps: ['call the desk'] }) },
   getProtocolRun: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/protocol-runs/${s.r.run}`), contains: (s) => s.r.run },
+  listProtocolRunNotifications: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/protocol-runs/${s.r.run}/notifications`) },
   pauseProtocolRun: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/protocol-runs/${s.r.run}/pause`) },
   resumeProtocolRun: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/protocol-runs/${s.r.run}/resume`) },
   terminateProtocolRun: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/protocol-runs/${s.r.run}/terminate`) },
@@ -223,13 +233,14 @@ for (const dialect of DIALECTS) {
       assert.ok(deliveries.data.length >= 2, 'alert, incident and protocol events reached the gate webhook');
       const gateKey = await must(A, post('/v1/keys', { name: 'gate kiosk', capabilities: ['streams:read'], locations: ['north_gate'] }));
       const person = await must(A, post('/v1/people', { name: 'Maria the cleaner', note: 'nights' }));
+      const subscription = await must(A, post('/v1/notification-subscriptions', { channel: 'email', address: 'gate-desk@example.com' }));
       org = {
         kind: 'organization',
         owner: A,
         r: {
           stream: stream.id, scene: stream.scene_id, webhook: webhook.id, delivery: deliveries.data[0].id, rule: rule.id, alert: alerts.data[0].id,
           detection: detection.id, incident: incident.id, run: run.id, protocolType: protocolType.id, responder: responder.id, key: gateKey.id, webrtc: webrtc.id,
-          person: person.id,
+          person: person.id, subscription: subscription.id,
         },
       };
 
@@ -243,11 +254,12 @@ for (const dialect of DIALECTS) {
       const homeDeliveries = await must(H1, get(`/v1/webhooks/${hook.id}/deliveries`), 200);
       const member = await must(H1, post('/v1/keys', { role: 'member', name: 'nanny' }));
       const nanny = await must(H1, post('/v1/people', { name: 'Ana the nanny' }));
+      const homeSubscription = await must(H1, post('/v1/notification-subscriptions', { channel: 'email', address: 'home@example.com' }));
       await must(homeB, post('/v1/conversations', { message: 'watch the driveway tonight' }), 200);
       home = {
         kind: 'household',
         owner: H1,
-        r: { webhook: hook.id, delivery: homeDeliveries.data[0].id, conversation: said.id, watch: said.actions[0].id, event: events.data[0].id, key: member.id, person: nanny.id },
+        r: { webhook: hook.id, delivery: homeDeliveries.data[0].id, conversation: said.id, watch: said.actions[0].id, event: events.data[0].id, key: member.id, person: nanny.id, subscription: homeSubscription.id },
       };
 
       ofOrgA = [...Object.values(org.r), A.id, A.tenant_id];

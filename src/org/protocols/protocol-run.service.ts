@@ -9,7 +9,8 @@ import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import type { JobRun, Scheduler } from '../../platform/scheduler/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
-import type { EventSink } from '../../platform/outbox/index.ts';
+import type { ChannelTarget, DeliveryOutcome, EventSink, NotificationMessage } from '../../platform/outbox/index.ts';
+import { notificationRepository } from '../../platform/notify/index.ts';
 import { AUTOMATION_ACTOR } from '../../platform/identity/index.ts';
 import type { AutomationService, AutomationTarget } from '../automation/index.ts';
 import { incidentRepository, type IncidentRow } from '../incidents/index.ts';
@@ -28,6 +29,7 @@ export function toProtocolRunView(r: ProtocolRunRow): ProtocolRunView {
     status: r.status,
     escalation_level: r.escalation_level,
     responders_notified: r.responders_notified,
+    responders_unreached: r.responders_unreached,
     notify_responders: r.notify_responders === 1,
     steps: JSON.parse(r.steps) as string[],
     acknowledged_at: r.acknowledged_at,
@@ -75,6 +77,15 @@ export class ProtocolRunService implements IncidentProtocols {
       types: ProtocolTypeService;
       /** durable timers: escalation steps run once cluster-wide; failures are logged and retried there */
       scheduler: Scheduler;
+      /** links in responders' push and email (VIGIL_PUBLIC_URL) */
+      publicBaseUrl?: string;
+      /**
+       * How long a trigger or an override waits for its responders' first attempts before it
+       * answers, so its `responders_notified` counts people reached (0: does not wait); only while
+       * `deliveriesRunning()` says a delivery worker is sending
+       */
+      notifyWaitMs?: number;
+      deliveriesRunning?: () => boolean;
     },
   ) {
     deps.automation.onPauseChange((tenantId, target, paused) => this.applyAutomationPause(tenantId, target, paused));
@@ -125,6 +136,7 @@ export class ProtocolRunService implements IncidentProtocols {
         escalation_level: body.escalation_level,
         notify_responders: body.notify_responders ? 1 : 0,
         responders_notified: 0,
+        responders_unreached: 0,
         acknowledged_at: null,
         next_escalation_at: this.nextEscalation(principal.tenantId, body.escalation_level, now),
         created_by_key_id: actor.keyId,
@@ -135,10 +147,7 @@ export class ProtocolRunService implements IncidentProtocols {
       };
       await protocolRepository.insertRun(trx, row);
       await this.scheduleIn(trx, row);
-      if (body.notify_responders) {
-        row.responders_notified = await this.notifyIn(trx, row, incident, 'triggered');
-        await protocolRepository.updateRun(trx, row.id, { responders_notified: row.responders_notified });
-      }
+      if (body.notify_responders) await this.notifyIn(trx, row, incident, 'triggered');
       const view = toProtocolRunView(row);
       await this.deps.audit.appendIn(trx, actor, [
         { tenantId: principal.tenantId, action: 'protocol.triggered', resourceType: 'protocol_run', resourceId: row.id, data: { incident_id: incident.id, after: view }, scope: { location: incident.location } },
@@ -151,7 +160,63 @@ export class ProtocolRunService implements IncidentProtocols {
       return row;
     });
     this.arm(run);
-    return toProtocolRunView(run);
+    return toProtocolRunView(run.notify_responders === 1 ? await this.awaitReach(run.id) : run);
+  }
+
+  /**
+   * Waits (bounded by notifyWaitMs) until every delivery of the run's responders has had its
+   * outcome or a retry is planned, then records and returns the run with its counts of responders
+   * reached and unreached (docs/decisions.md, "Notifications through the outbox").
+   */
+  private async awaitReach(runId: string): Promise<ProtocolRunRow> {
+    const wait = this.deps.notifyWaitMs ?? 0;
+    const deadline = Date.now() + wait;
+    const db = this.deps.database.db;
+    if (wait > 0 && this.deps.deliveriesRunning?.()) {
+      for (;;) {
+        const reach = await protocolRepository.reach(db, runId);
+        const settled = reach.every((r) => r.delivered > 0 || r.open === 0 || r.total === 0);
+        if (settled || Date.now() >= deadline) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    await this.recount([runId]);
+    return (await protocolRepository.findRun(db, runId))!;
+  }
+
+  /** The outcome of deliveries (from the delivery worker): the runs they notify recount who was reached. */
+  async onDeliveryOutcomes(outcomes: DeliveryOutcome[]): Promise<void> {
+    const runs = await protocolRepository.runsOfEvents(this.deps.database.db, [...new Set(outcomes.map((o) => o.eventId))]);
+    if (runs.length) await this.recount(runs);
+  }
+
+  /** responders_notified: responders with a delivered notification; responders_unreached: those with none delivered and none still trying. */
+  private async recount(runIds: string[]): Promise<void> {
+    const counts: Array<{ id: string; reached: number; unreached: number }> = [];
+    for (const id of runIds) {
+      const reach = await protocolRepository.reach(this.deps.database.db, id);
+      counts.push({ id, reached: reach.filter((r) => r.delivered > 0).length, unreached: reach.filter((r) => r.delivered === 0 && r.open === 0).length });
+    }
+    await this.deps.database.withWriteLock(async (trx) => {
+      for (const c of counts) await protocolRepository.updateRun(trx, c.id, { responders_notified: c.reached, responders_unreached: c.unreached });
+    });
+  }
+
+  /** Each responder notified for a run, with the outcome of each channel: who was reached, who was not and why. */
+  async notifications(principal: Principal, id: string) {
+    const run = await this.loadRun(this.deps.database.db, principal, id);
+    const rows = await protocolRepository.notificationsOf(this.deps.database.db, run.id);
+    const byResponder = new Map<string, { responder_id: string; name: string | null; escalation_level: number; notified_at: string; reached: boolean; pending: boolean; channels: Array<{ channel: string; delivery_id: string; status: string; error: string | null }> }>();
+    for (const r of rows) {
+      let entry = byResponder.get(r.responder_id);
+      if (!entry) byResponder.set(r.responder_id, (entry = { responder_id: r.responder_id, name: r.name, escalation_level: r.escalation_level, notified_at: r.notified_at, reached: false, pending: false, channels: [] }));
+      if (!r.delivery_id) continue;
+      entry.channels.push({ channel: r.channel ?? 'webhook', delivery_id: r.delivery_id, status: r.status!, error: r.last_error });
+      if (r.status === 'delivered') entry.reached = true;
+      if (r.status === 'pending' || r.status === 'retrying') entry.pending = true;
+    }
+    const data = [...byResponder.values()].map((e) => ({ ...e, pending: !e.reached && e.pending }));
+    return { object: 'list' as const, data, has_more: false };
   }
 
   async get(principal: Principal, id: string): Promise<ProtocolRunView> {
@@ -199,7 +264,7 @@ export class ProtocolRunService implements IncidentProtocols {
       return this.applyIn(trx, actor, run, incident, { ...patch, updated_at: toIso(now) }, auditAction, body.reason);
     });
     this.arm(after);
-    return toProtocolRunView(after);
+    return toProtocolRunView(action === 'override' && after.notify_responders === 1 ? await this.awaitReach(after.id) : after);
   }
 
   /**
@@ -229,14 +294,12 @@ export class ProtocolRunService implements IncidentProtocols {
   private async overridePatch(trx: DbExecutor, run: ProtocolRunRow, incident: IncidentRow, body: OverrideRunBodyT, now: number): Promise<RunPatch> {
     const level = body.escalation_level ?? run.escalation_level;
     if (body.dismiss) return { status: 'dismissed', escalation_level: level, next_escalation_at: null, ended_at: toIso(now) };
-    let notified = run.responders_notified;
     if (run.notify_responders === 1 && level > run.escalation_level) {
-      notified += await this.notifyIn(trx, { ...run, escalation_level: level }, incident, 'override');
+      await this.notifyIn(trx, { ...run, escalation_level: level }, incident, 'override');
     }
     const escalates = run.status === 'active' && run.acknowledged_at === null;
     return {
       escalation_level: level,
-      responders_notified: notified,
       next_escalation_at: escalates ? this.nextEscalation(run.tenant_id, level, now) : null,
     };
   }
@@ -275,28 +338,48 @@ export class ProtocolRunService implements IncidentProtocols {
 
   /**
    * Notifies responders at or below the run's level who have not been notified for this run yet,
-   * each by a signed delivery to its own contact URL. Returns how many were notified now.
+   * each on every channel it has: a signed webhook to its contact URL, an email to its contact
+   * address, a push to each of its devices, all under one outbox event per responder so the run
+   * can tell who was reached (docs/decisions.md, "Notifications through the outbox"). Returns how
+   * many responders were sent to now.
    */
   private async notifyIn(trx: DbExecutor, run: ProtocolRunRow, incident: IncidentRow, reason: 'triggered' | 'escalated' | 'override'): Promise<number> {
     const responders = await responderRepository.listAtOrBelow(trx, run.tenant_id, run.escalation_level);
     const already = new Set((await protocolRepository.listNotifiedResponderIds(trx, run.id)).map((r) => r.responder_id));
     const fresh = responders.filter((r) => !already.has(r.id));
     const now = toIso(this.deps.clock.now());
-    const runView = toProtocolRunView({ ...run, responders_notified: already.size + fresh.length });
+    const runView = toProtocolRunView(run);
+    const base = (this.deps.publicBaseUrl ?? '').replace(/\/+$/, '');
+    const message: NotificationMessage = {
+      event: reason === 'triggered' ? 'protocol.triggered' : 'protocol.state_changed',
+      title: `${reason === 'triggered' ? 'Protocol' : 'Escalated'}: ${run.protocol_type} — ${incident.title ?? 'incident'}`,
+      body: `Level ${run.escalation_level} at ${incident.location}. Open the incident to acknowledge.`,
+      url: `${base}/console/#/incidents?id=${encodeURIComponent(incident.id)}`,
+      tag: `incident:${incident.id}`,
+      severity: 'critical',
+      count: 1,
+      occurred_at: now,
+      location: incident.location,
+      incident_id: incident.id,
+    };
     const rows = [];
     for (const r of fresh) {
-      const { eventId } = await this.deps.events.enqueueToUrlIn(trx, {
+      const targets: ChannelTarget[] = r.webhook_url ? [{ channel: 'webhook', url: r.webhook_url, secret: r.signing_secret }] : [];
+      if (r.email) targets.push({ channel: 'email', address: r.email, message });
+      for (const d of await notificationRepository.responderDevices(trx, r.id)) {
+        targets.push(d.channel === 'push' ? { channel: 'push', subscriptionId: d.id, message } : { channel: 'email', address: d.address!, subscriptionId: d.id, message });
+      }
+      const { eventId } = await this.deps.events.enqueueToTargetsIn(trx, {
         tenantId: run.tenant_id,
         kind: reason === 'triggered' ? 'protocol.triggered' : 'protocol.state_changed',
-        url: r.webhook_url,
-        secret: r.signing_secret,
+        location: incident.location,
         payload: {
           reason,
           responder: { id: r.id, name: r.name, kind: r.kind, escalation_level: r.escalation_level },
           protocol_run: runView,
           incident: toIncidentView(incident),
         },
-      });
+      }, targets);
       rows.push({ run_id: run.id, responder_id: r.id, tenant_id: run.tenant_id, escalation_level: run.escalation_level, delivery_event_id: eventId, notified_at: now });
     }
     await protocolRepository.insertNotifications(trx, rows);
@@ -342,7 +425,7 @@ export class ProtocolRunService implements IncidentProtocols {
       const incident = (await incidentRepository.findById(trx, run.incident_id))!;
       const level = Math.min(MAX_ESCALATION_LEVEL, run.escalation_level + 1);
       const raised = { ...run, escalation_level: level };
-      const notified = run.notify_responders === 1 ? await this.notifyIn(trx, raised, incident, 'escalated') : 0;
+      if (run.notify_responders === 1) await this.notifyIn(trx, raised, incident, 'escalated');
       return this.applyIn(
         trx,
         AUTOMATION_ACTOR,
@@ -350,7 +433,6 @@ export class ProtocolRunService implements IncidentProtocols {
         incident,
         {
           escalation_level: level,
-          responders_notified: run.responders_notified + notified,
           next_escalation_at: this.nextEscalation(run.tenant_id, level, now),
           updated_at: toIso(now),
         },

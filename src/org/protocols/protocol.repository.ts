@@ -59,4 +59,41 @@ export const protocolRepository = {
   async insertNotifications(db: DbExecutor, rows: ProtocolNotificationRow[]): Promise<void> {
     if (rows.length) await db.insertInto('protocol_notifications').values(rows).execute();
   },
+  /**
+   * Per responder of a run: whether any of its deliveries (webhook, push, email) was delivered,
+   * and whether any is still open. A responder with no delivery at all (no channel) is unreached.
+   */
+  async reach(db: DbExecutor, runId: string): Promise<Array<{ responder_id: string; delivered: number; open: number; total: number }>> {
+    const rows = await db
+      .selectFrom('protocol_notifications as n')
+      .leftJoin('webhook_deliveries as d', 'd.event_id', 'n.delivery_event_id')
+      .select((eb) => [
+        'n.responder_id',
+        eb.fn.sum<number>(eb.case().when('d.status', '=', 'delivered').then(1).else(0).end()).as('delivered'),
+        eb.fn.sum<number>(eb.case().when('d.status', 'in', ['pending', 'retrying']).then(1).else(0).end()).as('open'),
+        eb.fn.count<number>('d.id').as('total'),
+      ])
+      .where('n.run_id', '=', runId)
+      .groupBy('n.responder_id')
+      .execute();
+    return rows.map((r) => ({ responder_id: r.responder_id, delivered: Number(r.delivered ?? 0), open: Number(r.open ?? 0), total: Number(r.total) }));
+  },
+  /** The runs whose responder notifications are these outbox events. */
+  async runsOfEvents(db: DbExecutor, eventIds: string[]): Promise<string[]> {
+    if (eventIds.length === 0) return [];
+    const rows = await db.selectFrom('protocol_notifications').select('run_id').distinct().where('delivery_event_id', 'in', eventIds).execute();
+    return rows.map((r) => r.run_id);
+  },
+  /** Each notified responder of a run with the outcome of each of its deliveries. */
+  notificationsOf(db: DbExecutor, runId: string) {
+    return db
+      .selectFrom('protocol_notifications as n')
+      .leftJoin('responders as r', 'r.id', 'n.responder_id')
+      .leftJoin('webhook_deliveries as d', 'd.event_id', 'n.delivery_event_id')
+      .select(['n.responder_id', 'r.name', 'n.escalation_level', 'n.notified_at', 'd.id as delivery_id', 'd.channel', 'd.status', 'd.last_error', 'd.last_status_code'])
+      .where('n.run_id', '=', runId)
+      .orderBy('n.notified_at')
+      .orderBy('n.responder_id')
+      .execute();
+  },
 };

@@ -4,7 +4,7 @@ import { actorOf, principalOf } from '../../platform/http/index.ts';
 import { withErrors } from '../../platform/http/index.ts';
 import type { ProtocolRunService } from './protocol-run.service.ts';
 import type { ProtocolTypeService } from './protocol-type.service.ts';
-import { CreateProtocolTypeBody, IncidentProtocolParams, OverrideRunBody, ProtocolTypeList, RunIdParams, TriggerProtocolBody } from './protocol.schemas.ts';
+import { CreateProtocolTypeBody, IncidentProtocolParams, OverrideRunBody, ProtocolTypeList, RunIdParams, TriggerProtocolBody, RunNotificationList } from './protocol.schemas.ts';
 
 const tags = ['Protocols'];
 const security = [{ bearerAuth: [] }];
@@ -34,6 +34,14 @@ export const protocolRoutes = (types: ProtocolTypeService, runs: ProtocolRunServ
     config: { surface: 'organization', capability: 'incidents:read' },
     schema: { tags, security, operationId: 'getProtocolRun', summary: 'Fetch a protocol run', params: RunIdParams, response: withErrors({ 200: Type.Ref('ProtocolRun') }) },
   }, async (req) => runs.get(principalOf(req), req.params.id));
+
+  app.get('/v1/protocol-runs/:id/notifications', {
+    config: { surface: 'organization', capability: 'incidents:read' },
+    schema: {
+      tags, security, operationId: 'listProtocolRunNotifications', summary: 'Who a run notified, on which channels, and who was not reached',
+      params: RunIdParams, response: withErrors({ 200: RunNotificationList }),
+    },
+  }, async (req) => runs.notifications(principalOf(req), req.params.id));
 
   const summaries = {
     pause: 'Pause a protocol run: it takes no automated step (escalation) until resumed',

@@ -9,7 +9,7 @@ const ProtocolName = Type.String({ pattern: '^[a-z][a-z0-9_]*$', minLength: 1, m
 export const TriggerProtocolBody = Type.Object(
   {
     protocol_type: Name({ maxLength: 64, description: 'a built-in type (unauthorized_access, intrusion, fire, medical, crowd_control, suspicious_vehicle) or one of the organization’s (GET /v1/protocols)', examples: ['unauthorized_access'] }),
-    notify_responders: Type.Boolean({ description: 'notify every responder at or below escalation_level (signed webhook to each responder’s contact URL)' }),
+    notify_responders: Type.Boolean({ description: 'notify every responder at or below escalation_level on each of its channels: signed webhook to its contact URL, email to its contact address, Web Push to its devices' }),
     escalation_level: EscalationLevel,
   },
   { additionalProperties: false },
@@ -26,7 +26,10 @@ export const ProtocolRunSchema = Type.Object(
       description: 'active → paused ⇄ active; active|paused → completed (incident closed), dismissed (override) or terminated (final)',
     }),
     escalation_level: Type.Integer(),
-    responders_notified: Type.Integer({ description: 'responders notified so far (at trigger: every responder at or below the level)' }),
+    responders_notified: Type.Integer({
+      description: 'responders reached so far: at least one of their channels (webhook, email, push) delivered. The trigger and an override wait briefly for the first attempts before answering; later outcomes update it',
+    }),
+    responders_unreached: Type.Integer({ description: 'responders notified whose every channel failed (a push subscription gone, mail refused, webhook dropped) or who have no channel; GET /v1/protocol-runs/{id}/notifications says which and why' }),
     notify_responders: Type.Boolean(),
     steps: Type.Array(Type.String()),
     acknowledged_at: Type.Union([IsoTime, Type.Null()], { description: 'set when the incident is acknowledged; an acknowledged run no longer escalates' }),
@@ -81,3 +84,26 @@ export const ProtocolTypeList = Type.Object({
 
 export const IncidentProtocolParams = Type.Object({ incident_id: Type.String({ description: 'incident_…' }) });
 export const RunIdParams = Type.Object({ id: Type.String({ description: 'prot_…' }) });
+
+export const RunNotificationList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({
+      responder_id: Type.String(),
+      name: Type.Union([Type.String(), Type.Null()], { description: 'null once the responder was removed' }),
+      escalation_level: Type.Integer({ description: 'the run’s level when this responder was notified' }),
+      notified_at: IsoTime,
+      reached: Type.Boolean({ description: 'at least one channel delivered' }),
+      pending: Type.Boolean({ description: 'not reached yet and a channel is still being tried' }),
+      channels: Type.Array(
+        Type.Object({
+          channel: Type.String({ description: 'webhook, email or push' }),
+          delivery_id: Type.String(),
+          status: Type.String({ description: 'pending, retrying, delivered, dropped or cancelled' }),
+          error: Type.Union([Type.String(), Type.Null()], { description: 'why the last attempt failed (e.g. a push subscription gone)' }),
+        }),
+      ),
+    }),
+  ),
+  has_more: Type.Boolean(),
+});

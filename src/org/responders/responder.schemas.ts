@@ -12,7 +12,7 @@ export const EscalationLevel = Type.Integer({
 
 const Kind = Type.Union([Type.Literal('person'), Type.Literal('system')], { description: 'a human or a downstream system' });
 const WebhookUrl = Name({ maxLength: 2048, description: 'receives signed protocol notifications (X-Service-Signature), like any webhook', examples: ['https://pager.example.com/hooks/vigil'] });
-const Email = Type.String({ format: 'email', maxLength: 320, description: 'stored for downstream systems; Vigil itself does not send email' });
+const Email = Type.String({ format: 'email', maxLength: 320, description: 'protocol triggers and escalations are emailed here (when the server has VIGIL_SMTP_URL)' });
 const Sms = Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164 number, stored for downstream systems', examples: ['+351912345678'] });
 
 export const CreateResponderBody = Type.Object(
@@ -21,7 +21,7 @@ export const CreateResponderBody = Type.Object(
     kind: Kind,
     escalation_level: EscalationLevel,
     contact: Type.Object(
-      { webhook_url: WebhookUrl, email: Type.Optional(Email), sms: Type.Optional(Sms) },
+      { webhook_url: Type.Optional(WebhookUrl), email: Type.Optional(Email), sms: Type.Optional(Sms) },
       { additionalProperties: false },
     ),
   },
@@ -36,7 +36,7 @@ export const UpdateResponderBody = Type.Object(
     escalation_level: Type.Optional(EscalationLevel),
     contact: Type.Optional(
       Type.Object(
-        { webhook_url: Type.Optional(WebhookUrl), email: Type.Optional(Type.Union([Email, Type.Null()])), sms: Type.Optional(Type.Union([Sms, Type.Null()])) },
+        { webhook_url: Type.Optional(Type.Union([WebhookUrl, Type.Null()])), email: Type.Optional(Type.Union([Email, Type.Null()])), sms: Type.Optional(Type.Union([Sms, Type.Null()])) },
         { additionalProperties: false, minProperties: 1 },
       ),
     ),
@@ -52,7 +52,7 @@ const responderFields = {
   kind: Kind,
   escalation_level: Type.Integer(),
   contact: Type.Object({
-    webhook_url: Type.String(),
+    webhook_url: Type.Union([Type.String(), Type.Null()], { description: 'null: no webhook; the responder is reached by email and its devices (POST /v1/notification-subscriptions with responder_id)' }),
     email: Type.Union([Type.String(), Type.Null()]),
     sms: Type.Union([Type.String(), Type.Null()]),
   }),

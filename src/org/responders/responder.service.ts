@@ -20,22 +20,23 @@ export function toResponderView(r: ResponderRow): ResponderView {
     name: r.name,
     kind: r.kind,
     escalation_level: r.escalation_level,
-    contact: { webhook_url: r.webhook_url, email: r.email, sms: r.sms },
+    contact: { webhook_url: r.webhook_url === '' ? null : r.webhook_url, email: r.email, sms: r.sms },
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
 }
 
 /**
- * Responders (issue 3 §4): people or systems that protocol runs notify. The contact is a webhook
- * URL, signed like any delivery with a secret of the responder's own, shown once at creation.
+ * Responders (issue 3 §4): people or systems that protocol runs notify on each of their channels:
+ * a webhook URL (signed like any delivery with a secret of the responder's own, shown once at
+ * creation), an email address, and push devices subscribed for the responder (platform/notify).
  */
 export class ResponderService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; urlGuard: UrlGuard }) {}
 
   async create(principal: Principal, actor: Actor, body: CreateResponderBodyT): Promise<ResponderView & { signing_secret: string }> {
     assertEveryLocation(principal, 'a responder (notified for every location)');
-    await this.checkUrl(body.contact.webhook_url);
+    if (body.contact.webhook_url !== undefined) await this.checkUrl(body.contact.webhook_url);
     const now = this.deps.clock.now();
     const row: ResponderRow = {
       id: newId('rsp', now),
@@ -43,7 +44,8 @@ export class ResponderService {
       name: body.name,
       kind: body.kind,
       escalation_level: body.escalation_level,
-      webhook_url: body.contact.webhook_url,
+      // '' = no webhook (the column predates responders reached by email and push only)
+      webhook_url: body.contact.webhook_url ?? '',
       email: body.contact.email ?? null,
       sms: body.contact.sms ?? null,
       signing_secret: generateWebhookSecret(),
@@ -71,12 +73,12 @@ export class ResponderService {
   async update(principal: Principal, actor: Actor, id: string, body: UpdateResponderBodyT): Promise<ResponderView> {
     const before = await this.load(principal, id);
     assertEveryLocation(principal, 'a responder (notified for every location)');
-    if (body.contact?.webhook_url !== undefined) await this.checkUrl(body.contact.webhook_url);
+    if (typeof body.contact?.webhook_url === 'string') await this.checkUrl(body.contact.webhook_url);
     const patch: Partial<ResponderRow> = { updated_at: toIso(this.deps.clock.now()) };
     if (body.name !== undefined) patch.name = body.name;
     if (body.kind !== undefined) patch.kind = body.kind;
     if (body.escalation_level !== undefined) patch.escalation_level = body.escalation_level;
-    if (body.contact?.webhook_url !== undefined) patch.webhook_url = body.contact.webhook_url;
+    if (body.contact?.webhook_url !== undefined) patch.webhook_url = body.contact.webhook_url ?? '';
     if (body.contact?.email !== undefined) patch.email = body.contact.email;
     if (body.contact?.sms !== undefined) patch.sms = body.contact.sms;
     const after = { ...before, ...patch };

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolveNodeId } from './node-id.ts';
 import { readLlmConfig, type LlmConfig } from './llm-config.ts';
@@ -74,6 +75,22 @@ export interface Config {
   readonly faceEmbedder: FaceEmbedderConfig;
   /** recordings, retention and clips (VIGIL_RECORDINGS*, VIGIL_CLIP_*) */
   readonly recordings: RecordingConfig;
+  /**
+   * VIGIL_SMTP_URL: where email notifications go, one URL (smtp://user:pass@host:587 or smtps://…;
+   * `?from=vigil@example.com` sets the sender); null = no email is sent (docs/decisions.md,
+   * "Notifications through the outbox")
+   */
+  readonly smtpUrl: string | null;
+  /**
+   * The VAPID key pair that signs Web Push requests (VIGIL_VAPID_PUBLIC_KEY and
+   * VIGIL_VAPID_PRIVATE_KEY, base64url, the same on every node of a cluster); null = made on first
+   * start and kept with the server secrets
+   */
+  readonly vapidKeys: { readonly publicKey: string; readonly privateKey: string } | null;
+  /** VIGIL_VAPID_SUBJECT: a mailto: or https: contact the push services may use; default from VIGIL_PUBLIC_URL */
+  readonly vapidSubject: string;
+  /** VIGIL_OUTBOUND_CA_FILE: a PEM certificate (file) trusted besides the system's for push services and webhook receivers; null = the system's only */
+  readonly outboundCa: string | null;
 }
 
 export type NodeRole = 'all' | 'api' | 'worker';
@@ -146,6 +163,37 @@ function readSecret(env: NodeJS.ProcessEnv, name: string, minLength: number): st
   if (raw === undefined || raw === '') return null;
   if (raw.length < minLength) throw new Error(`config: ${name} must be at least ${minLength} characters`);
   return raw;
+}
+
+function readSmtpUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = (env.VIGIL_SMTP_URL ?? '').trim();
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('config: VIGIL_SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('config: VIGIL_SMTP_URL must be an smtp:// or smtps:// URL');
+  return raw;
+}
+
+function readVapid(env: NodeJS.ProcessEnv, publicBaseUrl: string): { vapidKeys: Config['vapidKeys']; vapidSubject: string } {
+  const publicKey = (env.VIGIL_VAPID_PUBLIC_KEY ?? '').trim();
+  const privateKey = (env.VIGIL_VAPID_PRIVATE_KEY ?? '').trim();
+  if (Boolean(publicKey) !== Boolean(privateKey)) throw new Error('config: set both VIGIL_VAPID_PUBLIC_KEY and VIGIL_VAPID_PRIVATE_KEY, or neither');
+  if (publicKey && (!/^[A-Za-z0-9_-]{87}$/.test(publicKey) || !/^[A-Za-z0-9_-]{43}$/.test(privateKey))) {
+    throw new Error('config: VIGIL_VAPID_PUBLIC_KEY must be a base64url P-256 public key (87 characters) and VIGIL_VAPID_PRIVATE_KEY its private key (43 characters)');
+  }
+  const rawSubject = (env.VIGIL_VAPID_SUBJECT ?? '').trim();
+  let vapidSubject = rawSubject;
+  if (rawSubject) {
+    if (!/^(mailto:|https:\/\/)/.test(rawSubject)) throw new Error('config: VIGIL_VAPID_SUBJECT must be a mailto: or https:// URL');
+  } else {
+    const base = new URL(publicBaseUrl);
+    vapidSubject = base.protocol === 'https:' ? base.origin : `mailto:vigil@${base.hostname.includes('.') ? base.hostname : 'localhost.localdomain'}`;
+  }
+  return { vapidKeys: publicKey ? { publicKey, privateKey } : null, vapidSubject };
 }
 
 function readInternalUrl(env: NodeJS.ProcessEnv, host: string, port: number): string {
@@ -225,6 +273,9 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     detector: readDetectorConfig(env),
     faceEmbedder: readFaceConfig(env),
     recordings: readRecordingConfig(env, readInt, readBool),
+    smtpUrl: readSmtpUrl(env),
+    outboundCa: env.VIGIL_OUTBOUND_CA_FILE ? readFileSync(env.VIGIL_OUTBOUND_CA_FILE, 'utf8') : null,
+    ...readVapid(env, env.VIGIL_PUBLIC_URL ?? `http://localhost:${port}`),
     ...overrides,
   };
   return Object.freeze(config);

@@ -12,6 +12,8 @@ const TYPES: Record<string, string> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
 };
 
 interface Asset {
@@ -104,6 +106,13 @@ export const consoleStaticRoutes: FastifyPluginAsync = async (app) => {
   };
   app.get('/console', { schema: { hide: true } }, send(index));
   app.get('/console/', { schema: { hide: true } }, send(index));
+  // the installable console (docs/decisions.md, "Notifications through the outbox"): the manifest,
+  // and the service worker served from /console/ so its scope is the whole console
+  app.get('/console/manifest.webmanifest', { schema: { hide: true } }, send(files.get('manifest.webmanifest')));
+  app.get('/console/sw.js', { schema: { hide: true } }, async (req, reply) => {
+    reply.header('service-worker-allowed', '/console/');
+    return send(files.get('sw.js'))(req, reply);
+  });
   app.get<{ Params: { '*': string } }>('/console/app/*', { schema: { hide: true } }, (req, reply) => send(files.get(req.params['*']))(req, reply));
   app.get<{ Params: { '*': string } }>('/console/vendor/*', { schema: { hide: true } }, (req, reply) => send(vendor.get(req.params['*']))(req, reply));
 };

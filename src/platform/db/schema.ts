@@ -185,6 +185,12 @@ export interface WebhookDeliveryTable {
   delivered_at: string | null;
   created_at: string;
   updated_at: string;
+  /** webhook | push | email (migration 024) */
+  channel: 'webhook' | 'push' | 'email';
+  /** push: the subscription sent to, read when sending (migration 024) */
+  subscription_id: string | null;
+  /** push and email: the rendered notification, JSON (migration 024) */
+  message: string | null;
 }
 
 export interface WebhookAttemptTable {
@@ -318,6 +324,8 @@ export interface ProtocolRunTable {
   escalation_level: number;
   notify_responders: number; // 0/1
   responders_notified: number;
+  /** responders whose every channel failed (migration 024) */
+  responders_unreached: number;
   acknowledged_at: string | null;
   next_escalation_at: number | null; // epoch ms
   created_by_key_id: string | null;
@@ -513,6 +521,9 @@ export interface Database {
   scene_anomalies: SceneAnomalyTable; // 021
   recording_segments: RecordingSegmentTable; // 023
   recording_holds: RecordingHoldTable; // 023
+  notification_subscriptions: NotificationSubscriptionTable; // 024
+  notification_preferences: NotificationPreferenceTable; // 024
+  notification_throttle: NotificationThrottleTable; // 024
 }
 
 // --- recordings (migration 023, src/org/recordings/) ---
@@ -539,6 +550,43 @@ export interface RecordingHoldTable {
   reason: string | null;
   set_at: string;
   released_at: string | null;
+}
+
+// --- notifications (migration 024, src/platform/notify/) ---
+export interface NotificationSubscriptionTable {
+  id: string; // nsub_…
+  tenant_id: string;
+  /** the key whose device or address this is (null: a responder's) */
+  key_id: string | null;
+  responder_id: string | null;
+  channel: 'push' | 'email';
+  endpoint: string | null;
+  p256dh: string | null;
+  auth: string | null;
+  address: string | null;
+  label: string | null;
+  events: string; // JSON string[]
+  created_at: string;
+  revoked_at: string | null;
+  revoked_reason: 'revoked' | 'gone' | null;
+}
+
+export interface NotificationPreferenceTable {
+  tenant_id: string;
+  key_id: string; // '*' = the whole tenant
+  quiet_hours: string | null; // JSON {from: "HH:MM", to: "HH:MM"}
+  exclude: string; // JSON {rooms: string[], sensors: string[], watches: string[]}
+  updated_at: string;
+}
+
+export interface NotificationThrottleTable {
+  tenant_id: string;
+  tag: string;
+  visit_started_at: number;
+  last_event_at: number;
+  last_sent_at: number;
+  count: number;
+  severity: number;
 }
 
 // --- durable scheduled jobs (migration 015, src/platform/scheduler/) ---

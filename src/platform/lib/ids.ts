@@ -11,6 +11,7 @@ export const ID_PREFIXES = [
   'person', 'face', // known people and their enrolled faces (issue 14)
   'sjob', // durable scheduled jobs (issue 12 §4)
   'rseg', // recorded segments (docs/decisions.md, "Recordings")
+  'nsub', // notification subscriptions: a key's or a responder's devices and addresses
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

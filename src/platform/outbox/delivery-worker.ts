@@ -17,6 +17,10 @@ import {
 import { WebhookSender, type SendResult } from './webhook-sender.ts';
 import { webhookRepository, type DeliveryToSend, type RecordedAttempt } from './webhook.repository.ts';
 import type { WakeSignal } from '../coordination/index.ts';
+import type { DeliveryOutcome, NotificationMessage } from './channels.ts';
+import { buildPushRequest, pushPayload, topicOf, type VapidKeys } from './push-sender.ts';
+import type { MailSender } from './mail-sender.ts';
+import { vapidRepository } from './vapid.repository.ts';
 
 /** The wake channel on which enqueueIn's transaction announces new deliveries (PostgreSQL: sent at commit). */
 export const DELIVERY_CHANNEL = 'vigil_webhook_deliveries';
@@ -40,6 +44,12 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
   random?: () => number;
   log?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
+  /** Web Push: the VAPID key pair (read at start) and subject; absent = push deliveries are dropped as unconfigured */
+  push?: { keys: () => Promise<VapidKeys>; subject: string };
+  /** email: the SMTP sender (VIGIL_SMTP_URL); absent = email deliveries are dropped as unconfigured */
+  mail?: MailSender | null;
+  /** a PEM certificate trusted besides the system's for outbound HTTPS (VIGIL_OUTBOUND_CA_FILE) */
+  ca?: string | null;
 }
 
 /**
@@ -68,7 +78,9 @@ export class DeliveryWorker {
   private wakeQueued = false;
   private unlisten: (() => Promise<void>) | null = null;
   /** finished sends waiting to be recorded together (one transaction for all, issue 16 §3) */
-  private toRecord: Array<{ item: RecordedAttempt; done: (err?: unknown) => void }> = [];
+  private toRecord: Array<{ item: RecordedAttempt; outcome: DeliveryOutcome; done: (err?: unknown) => void }> = [];
+  private readonly outcomeListeners: Array<(outcomes: DeliveryOutcome[]) => void | Promise<void>> = [];
+  private vapid: VapidKeys | null = null;
   private recording = false;
   private recordQueued = false;
 
@@ -77,7 +89,20 @@ export class DeliveryWorker {
     this.prefetch = Math.max(this.concurrency, deps.prefetch ?? this.concurrency * 4);
     this.pollMs = deps.pollMs ?? 5000;
     this.leaseMs = deps.leaseMs ?? 120_000;
-    this.sender = new WebhookSender({ timeoutMs: deps.timeoutMs ?? 10_000, allowPrivate: deps.allowPrivate });
+    this.sender = new WebhookSender({ timeoutMs: deps.timeoutMs ?? 10_000, allowPrivate: deps.allowPrivate, ca: deps.ca, maxSockets: 64 });
+  }
+
+  /**
+   * Called with each batch of recorded outcomes, after their commit (a protocol run counts the
+   * responders reached). A listener's failure is logged, never the worker's.
+   */
+  onOutcome(fn: (outcomes: DeliveryOutcome[]) => void | Promise<void>): void {
+    this.outcomeListeners.push(fn);
+  }
+
+  /** Whether this worker is sending (started and not stopped). */
+  get running(): boolean {
+    return this.started && !this.stopped;
   }
 
   async start(): Promise<void> {
@@ -139,6 +164,7 @@ export class DeliveryWorker {
     }
     this.stopController.abort();
     this.sender.close();
+    this.deps.mail?.close();
     if (this.unlisten) await this.unlisten().catch(() => undefined);
   }
 
@@ -203,6 +229,8 @@ export class DeliveryWorker {
   }
 
   private async deliver(d: DeliveryToSend): Promise<void> {
+    if (d.channel === 'push') return this.deliverPush(d);
+    if (d.channel === 'email') return this.deliverEmail(d);
     const now = this.deps.clock.now();
     if (d.endpoint_id && (d.deleted_at !== null || d.enabled !== 1 || d.url === null)) {
       // the endpoint went away or was disabled after this was queued: nothing to send
@@ -213,6 +241,60 @@ export class DeliveryWorker {
     const body = deliveryBody(d.body, d.id, toIso(now));
     const result = await this.sender.send({ url, body, headers: this.headersFor(d, body, now) }, this.stopController.signal);
     await this.record(d, url, now, result);
+  }
+
+  /**
+   * One Web Push: encrypted for the subscription (aes128gcm), signed with the VAPID key. The
+   * subscription is read as it is now: revoked (or its key revoked) means nothing is sent. A push
+   * service's 404/410 means the subscription is gone: it is removed and the delivery dropped.
+   */
+  private async deliverPush(d: DeliveryToSend): Promise<void> {
+    const now = this.deps.clock.now();
+    if (!d.push_endpoint || d.subscription_revoked_at !== null || d.key_revoked_at !== null || !d.p256dh || !d.auth) {
+      await webhookRepository.cancelDelivery(this.deps.database, d.id, d.series, toIso(now));
+      return;
+    }
+    const origin = new URL(d.push_endpoint).origin;
+    if (!this.deps.push) return this.record(d, origin, now, { statusCode: null, error: 'push is not configured', durationMs: 0 }, { final: true });
+    const message = JSON.parse(d.message!) as NotificationMessage;
+    this.vapid ??= await this.deps.push.keys();
+    let req;
+    try {
+      req = buildPushRequest({ endpoint: d.push_endpoint, p256dh: d.p256dh, auth: d.auth }, pushPayload(message, { event_id: d.event_id, delivery_id: d.id }), {
+        vapid: this.vapid,
+        subject: this.deps.push.subject,
+        ttlSeconds: 24 * 3600,
+        urgency: message.severity === 'info' ? 'normal' : 'high',
+        topic: topicOf(message.tag),
+      });
+    } catch (err) {
+      return this.record(d, origin, now, { statusCode: null, error: `cannot encrypt for this subscription: ${(err as Error).message}`, durationMs: 0 }, { final: true });
+    }
+    const result = await this.sender.send({ url: req.endpoint, body: req.body, headers: req.headers }, this.stopController.signal);
+    const gone = result.statusCode === 404 || result.statusCode === 410;
+    if (gone) await webhookRepository.markSubscriptionGone(this.deps.database, d.subscription_id!, toIso(this.deps.clock.now()));
+    // 4xx other than 408/429: the request itself is wrong for this service; retrying repeats it
+    const refused = result.statusCode !== null && result.statusCode >= 400 && result.statusCode < 500 && result.statusCode !== 408 && result.statusCode !== 429;
+    await this.record(d, origin, now, gone ? { ...result, error: `subscription gone (HTTP ${result.statusCode}); removed` } : result, { final: refused });
+  }
+
+  /** One email over SMTP; a refusal or a server that is down is retried like any delivery. */
+  private async deliverEmail(d: DeliveryToSend): Promise<void> {
+    const now = this.deps.clock.now();
+    if (d.subscription_id && (d.subscription_revoked_at !== null || d.key_revoked_at !== null)) {
+      await webhookRepository.cancelDelivery(this.deps.database, d.id, d.series, toIso(now));
+      return;
+    }
+    const to = d.target_url!.replace(/^mailto:/, '');
+    if (!this.deps.mail) return this.record(d, d.target_url!, now, { statusCode: null, error: 'email is not configured (VIGIL_SMTP_URL)', durationMs: 0 }, { final: true });
+    const message = JSON.parse(d.message!) as NotificationMessage;
+    const snapshot = message.detection_id
+      ? await vapidRepository.snapshotOfDetection(this.deps.database.db, d.tenant_id, message.detection_id).catch(() => null)
+      : null;
+    const result = await this.deps.mail.send(to, message, snapshot);
+    // SMTP 5xx is a permanent refusal; 4xx and no answer are retried
+    const permanent = result.statusCode !== null && result.statusCode >= 500;
+    await this.record(d, d.target_url!, now, result.error === null ? { ...result, statusCode: 250 } : result, { final: permanent, ok: result.error === null });
   }
 
   private headersFor(d: DeliveryToSend, body: string, now: number): Record<string, string> {
@@ -232,12 +314,12 @@ export class DeliveryWorker {
     return headers;
   }
 
-  private async record(d: DeliveryToSend, url: string, startedAt: number, r: SendResult): Promise<void> {
+  private async record(d: DeliveryToSend, url: string, startedAt: number, r: SendResult, opts: { final?: boolean; ok?: boolean } = {}): Promise<void> {
     const now = this.deps.clock.now();
     const attempt = d.attempt_count + 1;
     const firstAttemptAt = d.first_attempt_at ?? startedAt;
-    const delivered = r.error === null && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
-    const plan = delivered ? null : planRetry(now, firstAttemptAt, attempt, this.deps.random);
+    const delivered = opts.ok ?? (r.error === null && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300);
+    const plan = delivered ? null : opts.final ? { drop: true as const } : planRetry(now, firstAttemptAt, attempt, this.deps.random);
     const nextAt = plan && 'retryAt' in plan ? plan.retryAt : null;
     const outcome = delivered ? 'delivered' : nextAt !== null ? 'retrying' : 'dropped';
     metrics().webhookAttempts.inc({ outcome });
@@ -267,7 +349,11 @@ export class DeliveryWorker {
     };
     // the send stays in flight (its slot taken, whenIdle waiting) until its record is committed
     await new Promise<void>((resolve, reject) => {
-      this.toRecord.push({ item, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      this.toRecord.push({
+        item,
+        outcome: { deliveryId: d.id, eventId: d.event_id, channel: d.channel, status: outcome },
+        done: (err) => (err === undefined ? resolve() : reject(err)),
+      });
       this.scheduleRecording();
     });
   }
@@ -291,6 +377,14 @@ export class DeliveryWorker {
     const batch = this.toRecord.splice(0);
     try {
       await webhookRepository.recordAttempts(this.deps.database, batch.map((b) => b.item));
+      const outcomes = batch.map((b) => b.outcome);
+      for (const fn of this.outcomeListeners) {
+        try {
+          await fn(outcomes);
+        } catch (err) {
+          this.deps.log?.error({ err }, 'webhook worker: an outcome listener failed');
+        }
+      }
       for (const b of batch) b.done();
     } catch (err) {
       for (const b of batch) b.done(err);

@@ -1,6 +1,7 @@
 import type { DbExecutor } from '../db/index.ts';
 import type { Clock } from '../time/index.ts';
 import { newId } from '../lib/index.ts';
+import type { ChannelTarget } from './channels.ts';
 
 /** An event for the webhook outbox, from an organization or a household (DESIGN.md "Webhooks"; kinds in src/platform/outbox/event-kinds.ts). */
 export interface OutboxEvent {
@@ -22,6 +23,8 @@ export interface EventSink {
   enqueueIn(trx: DbExecutor, event: OutboxEvent): Promise<{ eventId: string }>;
   /** to one receiver that is not a registered endpoint (a responder's contact URL), signed with its secret; same retries and log */
   enqueueToUrlIn(trx: DbExecutor, event: OutboxEvent & { url: string; secret: string | null }): Promise<{ eventId: string }>;
+  /** to chosen receivers (webhook URLs, push subscriptions, email addresses), all under one event id; same retries and log */
+  enqueueToTargetsIn(trx: DbExecutor, event: OutboxEvent, targets: ChannelTarget[]): Promise<{ eventId: string; deliveryIds: string[] }>;
 }
 
 /** The receiver-URL safety check of webhook registrations (loopback/private/metadata refused). */
@@ -32,5 +35,5 @@ export interface UrlGuard {
 /** Used until a webhook service is wired (tests, tools): nothing is pushed; the event still gets its evt_ id. */
 export function createLogOnlySink(clock: Clock): EventSink {
   const record = async () => ({ eventId: newId('evt', clock.now()) });
-  return { enqueueIn: record, enqueueToUrlIn: record };
+  return { enqueueIn: record, enqueueToUrlIn: record, enqueueToTargetsIn: async () => ({ ...(await record()), deliveryIds: [] }) };
 }

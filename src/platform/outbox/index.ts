@@ -11,6 +11,9 @@ import { METRICS } from '../metrics/index.ts';
 import { countOpenDeliveries } from './webhook-queue.repository.ts';
 import { WebhookService as WebhookServiceT } from './webhook.service.ts';
 import { DeliveryWorker as DeliveryWorkerT } from './delivery-worker.ts';
+import { loadVapidKeys, type VapidKeys } from './push-sender.ts';
+import { MailSender } from './mail-sender.ts';
+import { toIso } from '../time/index.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { DeliveryWorker } from './delivery-worker.ts';
 export { HOUSEHOLD_EVENT_KINDS } from './event-kinds.ts';
@@ -19,6 +22,9 @@ export { generateWebhookSecret } from './webhook-signature.ts';
 export { describeBlockedAddress } from './webhook-url-guard.ts';
 export { webhookRepository, type HiddenEventIds } from './webhook.repository.ts';
 export { WebhookService } from './webhook.service.ts';
+export { type ChannelTarget, type DeliveryOutcome, type NotificationMessage, type NotificationRouter, type RoutedEvent } from './channels.ts';
+export { checkSubscriptionKeys, MAX_PUSH_PLAINTEXT, type VapidKeys } from './push-sender.ts';
+export { assertWebhookUrlAllowed, parseWebhookUrl } from './webhook-url-guard.ts';
 
 import { defineApiModule } from '../http/index.ts';
 import type { WebhookService } from './webhook.service.ts';
@@ -35,6 +41,8 @@ export const webhooksApi = defineApiModule({
 
 export const WEBHOOKS = token<WebhookServiceT>('webhooks');
 export const DELIVERY_WORKER = token<DeliveryWorkerT>('deliveryWorker');
+/** The server's VAPID key pair (from the environment, else made once and kept with the server secrets); read once per process. */
+export const VAPID_KEYS = token<() => Promise<VapidKeys>>('vapidKeys');
 
 export const outboxServices = defineServiceModule({
   name: 'outbox',
@@ -42,9 +50,25 @@ export const outboxServices = defineServiceModule({
     c.provide(WEBHOOKS, (c) => new WebhookServiceT({
       database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), allowPrivate: c.get(CONFIG).webhookAllowPrivate, wakeSignal: c.get(COORDINATION).wakeSignal,
     }));
-    c.provide(DELIVERY_WORKER, (c) => new DeliveryWorkerT({
-      database: c.get(DATABASE), clock: c.get(CLOCK), allowPrivate: c.get(CONFIG).webhookAllowPrivate, wakeSignal: c.get(COORDINATION).wakeSignal, log: c.get(LOG),
-    }));
+    c.provide(VAPID_KEYS, (c) => {
+      let loaded: Promise<VapidKeys> | null = null;
+      const database = c.get(DATABASE);
+      const config = c.get(CONFIG);
+      const clock = c.get(CLOCK);
+      return () => (loaded ??= loadVapidKeys(database, config.vapidKeys, toIso(clock.now())).catch((err) => {
+        loaded = null;
+        throw err;
+      }));
+    });
+    c.provide(DELIVERY_WORKER, (c) => {
+      const config = c.get(CONFIG);
+      return new DeliveryWorkerT({
+        database: c.get(DATABASE), clock: c.get(CLOCK), allowPrivate: config.webhookAllowPrivate, wakeSignal: c.get(COORDINATION).wakeSignal, log: c.get(LOG),
+        push: { keys: c.get(VAPID_KEYS), subject: config.vapidSubject },
+        mail: config.smtpUrl ? new MailSender(config.smtpUrl, { timeoutMs: 10_000 }) : null,
+        ca: config.outboundCa,
+      });
+    });
   },
   install(c) {
     const worker = c.get(DELIVERY_WORKER);

@@ -1,11 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { isIP } from 'node:net';
 import { describeBlockedAddress, guardedLookup, hostOf } from './webhook-url-guard.ts';
 
 export interface SendRequest {
   url: string;
-  body: string;
+  body: string | Buffer;
   headers: Record<string, string>;
 }
 
@@ -33,9 +34,12 @@ function describeError(err: NodeJS.ErrnoException, timeoutMs: number, aborted: A
  */
 export class WebhookSender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
+  private readonly httpsAgent: https.Agent;
 
-  constructor(private readonly opts: { timeoutMs: number; allowPrivate: boolean }) {}
+  /** `ca`: a PEM certificate trusted besides the system's (VIGIL_OUTBOUND_CA_FILE: a private push service, tests) */
+  constructor(private readonly opts: { timeoutMs: number; allowPrivate: boolean; ca?: string | null; maxSockets?: number }) {
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 16, ...(opts.ca ? { ca: [...rootCertificates, opts.ca] } : {}) });
+  }
 
   send(req: SendRequest, stop?: AbortSignal): Promise<SendResult> {
     const started = performance.now();

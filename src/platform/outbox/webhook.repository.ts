@@ -36,6 +36,17 @@ export interface DeliveryToSend {
   previous_secret_expires_at: number | null;
   enabled: number | null;
   deleted_at: string | null;
+  tenant_id: string;
+  channel: 'webhook' | 'push' | 'email';
+  subscription_id: string | null;
+  message: string | null;
+  /** push: the subscription's endpoint and keys, read now (a revoked one is not sent to) */
+  push_endpoint: string | null;
+  p256dh: string | null;
+  auth: string | null;
+  subscription_revoked_at: string | null;
+  /** the key that owns the subscription was revoked: its devices stop at once */
+  key_revoked_at: string | null;
 }
 
 /** What an attempt moves a delivery on to (the worker's record of one send). */
@@ -254,10 +265,13 @@ export const webhookRepository = {
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
       .leftJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+      .leftJoin('notification_subscriptions as s', 's.id', 'd.subscription_id')
+      .leftJoin('api_keys as k', 'k.id', 's.key_id')
       .select([
         'd.id', 'd.series', 'd.attempt_count', 'd.first_attempt_at', 'd.event_id', 'd.event_kind', 'e.body',
         'd.endpoint_id', 'd.target_url', 'd.target_secret', 'w.url', 'w.secret', 'w.previous_secret',
-        'w.previous_secret_expires_at', 'w.enabled', 'w.deleted_at',
+        'w.previous_secret_expires_at', 'w.enabled', 'w.deleted_at', 'd.tenant_id', 'd.channel', 'd.subscription_id', 'd.message',
+        's.endpoint as push_endpoint', 's.p256dh', 's.auth', 's.revoked_at as subscription_revoked_at', 'k.revoked_at as key_revoked_at',
       ])
       .where('d.id', 'in', ids)
       .execute();
@@ -333,6 +347,13 @@ export const webhookRepository = {
         await db.updateTable('webhook_deliveries').set({ ...patch, lease_until: null }).where('id', '=', attempt.delivery_id).where('series', '=', attempt.series).execute();
       }
     });
+  },
+
+  /** A push service answered 404/410: the subscription is gone; it is never sent to again. */
+  async markSubscriptionGone(database: DatabaseHandle, subscriptionId: string, at: string): Promise<void> {
+    await writeAtomically(database, (db) =>
+      db.updateTable('notification_subscriptions').set({ revoked_at: at, revoked_reason: 'gone' }).where('id', '=', subscriptionId).where('revoked_at', 'is', null).execute(),
+    );
   },
 
   /** Gives claimed deliveries back unsent (the worker stopped before starting them). */

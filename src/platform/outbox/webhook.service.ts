@@ -10,6 +10,7 @@ import { mapPage, type PageQuery } from '../db/index.ts';
 import { DELIVERY_CHANNEL } from './delivery-worker.ts';
 import type { WakeSignal } from '../coordination/index.ts';
 import { eventKindsOf, isEventKind, subscribableKindsOf } from './event-kinds.ts';
+import type { ChannelTarget, NotificationRouter } from './channels.ts';
 import { deriveHouseholdSecret, generateWebhookSecret } from './webhook-signature.ts';
 import { assertWebhookUrlAllowed } from './webhook-url-guard.ts';
 import { webhookRepository, type HiddenEventIds, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow } from './webhook.repository.ts';
@@ -130,6 +131,7 @@ export class WebhookService {
   private readonly listeners: Array<() => void> = [];
   private readonly taps: EventTap[] = [];
   private visibility: DeliveryVisibility | null = null;
+  private router: NotificationRouter | null = null;
   /**
    * Per write transaction (the executor object lives as long as the transaction): each tenant's
    * enabled endpoints as first read in it, and whether the delivery workers were woken. A pipeline
@@ -166,6 +168,11 @@ export class WebhookService {
   /** Set once at wiring: the household event log says which deliveries are about a place left alone. */
   setVisibility(v: DeliveryVisibility): void {
     this.visibility = v;
+  }
+
+  /** Set once at wiring: the devices and addresses each event also goes to (platform/notify). */
+  setRouter(r: NotificationRouter): void {
+    this.router = r;
   }
 
   /** Wakes the delivery worker (call after committing outbox rows written outside enqueueIn). */
@@ -414,8 +421,12 @@ export class WebhookService {
     const endpoints = (await this.enabledEndpoints(trx, event.tenantId)).filter(
       (e) => (JSON.parse(e.events) as string[]).includes(event.kind) && (e.locations === null || (location !== undefined && (JSON.parse(e.locations) as string[]).includes(location))),
     );
-    if (endpoints.length === 0) return { eventId, deliveryIds: [] };
-    const deliveries = endpoints.map((e) => this.deliveryRow(event, eventId, now, { endpointId: e.id }));
+    const routed = this.router ? await this.router.routeIn(trx, { tenantId: event.tenantId, kind: event.kind, eventId, location, payload: event.payload, at: now }) : [];
+    if (endpoints.length === 0 && routed.length === 0) return { eventId, deliveryIds: [] };
+    const deliveries = [
+      ...endpoints.map((e) => this.deliveryRow(event, eventId, now, { endpointId: e.id })),
+      ...routed.map((t) => this.targetRow(event, eventId, now, t)),
+    ];
     await this.writeOutbox(trx, event, eventId, now, deliveries);
     return { eventId, deliveryIds: deliveries.map((d) => d.id) };
   }
@@ -435,13 +446,36 @@ export class WebhookService {
     return { eventId, deliveryId: delivery.id };
   }
 
+  /**
+   * One event to chosen receivers (a responder's webhook URL, push subscriptions, email address),
+   * with the same retries, attempt log and redelivery as webhooks. Every delivery shares the
+   * event id, so whoever asked can follow them all (a protocol run counts responders reached).
+   */
+  async enqueueToTargetsIn(trx: DbExecutor, event: WebhookEventInput, targets: ChannelTarget[]): Promise<{ eventId: string; deliveryIds: string[] }> {
+    const now = this.deps.clock.now();
+    const eventId = newId('evt', now);
+    if (targets.length === 0) return { eventId, deliveryIds: [] };
+    const deliveries = targets.map((t) => this.targetRow(event, eventId, now, t));
+    await this.writeOutbox(trx, event, eventId, now, deliveries);
+    return { eventId, deliveryIds: deliveries.map((d) => d.id) };
+  }
+
+  private targetRow(event: WebhookEventInput, eventId: string, now: number, t: ChannelTarget): WebhookDeliveryRow {
+    if (t.channel === 'webhook') return this.deliveryRow(event, eventId, now, { targetUrl: t.url, targetSecret: t.secret });
+    if (t.channel === 'push') return this.deliveryRow(event, eventId, now, { channel: 'push', subscriptionId: t.subscriptionId, message: JSON.stringify(t.message) });
+    return this.deliveryRow(event, eventId, now, { channel: 'email', targetUrl: `mailto:${t.address}`, subscriptionId: t.subscriptionId ?? null, message: JSON.stringify(t.message) });
+  }
+
   private deliveryRow(
     event: WebhookEventInput,
     eventId: string,
     now: number,
-    to: { endpointId?: string; targetUrl?: string; targetSecret?: string | null },
+    to: { endpointId?: string; targetUrl?: string; targetSecret?: string | null; channel?: 'push' | 'email'; subscriptionId?: string | null; message?: string },
   ): WebhookDeliveryRow {
     return {
+      channel: to.channel ?? 'webhook',
+      subscription_id: to.subscriptionId ?? null,
+      message: to.message ?? null,
       id: newId('dlv', now),
       tenant_id: event.tenantId,
       endpoint_id: to.endpointId ?? null,

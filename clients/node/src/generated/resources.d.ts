@@ -298,6 +298,56 @@ export declare class KeysResource extends Resource {
   rotate(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'rotateKey', 201>>>;
 }
 
+export declare class NotificationPreferencesResource extends Resource {
+  /**
+   * Quiet hours and exclusions: this key’s own, or the household’s default
+   * GET /v1/notification-preferences
+   */
+  get(params?: Camelize<QueryOf<'getNotificationPreferences'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'getNotificationPreferences', 200>>>;
+  /**
+   * Set quiet hours and exclusions (scope me: this key; household: every key without its own, owners only)
+   * PUT /v1/notification-preferences
+   */
+  set(params?: Camelize<BodyOf<'setNotificationPreferences'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'setNotificationPreferences', 200>>>;
+}
+
+export declare class NotificationsResource extends Resource {
+  /**
+   * The server’s VAPID public key (applicationServerKey for PushManager.subscribe)
+   * GET /v1/notifications/vapid-public-key
+   */
+  getVapidPublicKey(options?: RequestOptions): Promise<Camelize<JsonResponse<'getVapidPublicKey', 200>>>;
+}
+
+export declare class NotificationSubscriptionsResource extends Resource {
+  /**
+   * This key’s devices and addresses (or a responder’s), newest first
+   * GET /v1/notification-subscriptions
+   */
+  list(params?: Camelize<QueryOf<'listNotificationSubscriptions'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listNotificationSubscriptions', 200>>>>;
+  /**
+   * Add a device (Web Push) or an email address to be notified
+   * A push subscription (from PushManager.subscribe with the VAPID public key) or an email address of this key, or of a responder (responder_id, responders:manage). Endpoints must be https and public (private ones only with VIGIL_WEBHOOK_ALLOW_PRIVATE=1); keys must be a P-256 point and a 16-byte secret. Notifications go through the outbox with retries and a delivery log; a push service answering 404/410 removes the subscription. Subscribing the same endpoint again returns the existing subscription.
+   * POST /v1/notification-subscriptions
+   */
+  create(params: Camelize<BodyOf<'createNotificationSubscription'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'createNotificationSubscription', 201>>>;
+  /**
+   * Revoke a device or address: nothing more is sent to it, including what was queued
+   * DELETE /v1/notification-subscriptions/{id}
+   */
+  revoke(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'revokeNotificationSubscription', 200>>>;
+  /**
+   * Delivery log of a device or address, newest first, with every attempt
+   * GET /v1/notification-subscriptions/{id}/deliveries
+   */
+  listNotificationDeliveries(id: string, params?: Camelize<QueryOf<'listNotificationDeliveries'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listNotificationDeliveries', 200>>>>;
+  /**
+   * Send a notification again as a new attempt series
+   * POST /v1/notification-subscriptions/{id}/deliveries/{delivery_id}/redeliver
+   */
+  redeliverNotification(id: string, deliveryId: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'redeliverNotification', 200>>>;
+}
+
 export declare class PeopleResource extends Resource {
   /**
    * List known people, newest first
@@ -342,6 +392,11 @@ export declare class ProtocolRunsResource extends Resource {
    * GET /v1/protocol-runs/{id}
    */
   get(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'getProtocolRun', 200>>>;
+  /**
+   * Who a run notified, on which channels, and who was not reached
+   * GET /v1/protocol-runs/{id}/notifications
+   */
+  listNotifications(id: string, options?: RequestOptions): Promise<Camelize<JsonResponse<'listProtocolRunNotifications', 200>>>;
   /**
    * Pause a protocol run: it takes no automated step (escalation) until resumed
    * Needs the `operator` capability; the operator is named by `X-Operator` (else the key). Audited with before/after and shown in the incident timeline; a terminated run answers 409 protocol_run_terminated.
@@ -629,6 +684,9 @@ export interface VigilResources {
   household: HouseholdResource;
   incidents: IncidentsResource;
   keys: KeysResource;
+  notificationPreferences: NotificationPreferencesResource;
+  notifications: NotificationsResource;
+  notificationSubscriptions: NotificationSubscriptionsResource;
   people: PeopleResource;
   protocolRuns: ProtocolRunsResource;
   protocols: ProtocolsResource;

@@ -48,6 +48,14 @@ const OPERATIONS = {
   getKey: {"operationId":"getKey","method":"GET","path":"/v1/keys/{id}","pathParams":["id"],"query":[],"body":false},
   revokeKey: {"operationId":"revokeKey","method":"DELETE","path":"/v1/keys/{id}","pathParams":["id"],"query":[],"body":false},
   rotateKey: {"operationId":"rotateKey","method":"POST","path":"/v1/keys/{id}/rotate","pathParams":["id"],"query":[],"body":false},
+  getNotificationPreferences: {"operationId":"getNotificationPreferences","method":"GET","path":"/v1/notification-preferences","pathParams":[],"query":["scope"],"body":false},
+  setNotificationPreferences: {"operationId":"setNotificationPreferences","method":"PUT","path":"/v1/notification-preferences","pathParams":[],"query":[],"body":true},
+  getVapidPublicKey: {"operationId":"getVapidPublicKey","method":"GET","path":"/v1/notifications/vapid-public-key","pathParams":[],"query":[],"body":false},
+  listNotificationSubscriptions: {"operationId":"listNotificationSubscriptions","method":"GET","path":"/v1/notification-subscriptions","pathParams":[],"query":["limit","starting_after","ending_before","responder_id"],"body":false},
+  createNotificationSubscription: {"operationId":"createNotificationSubscription","method":"POST","path":"/v1/notification-subscriptions","pathParams":[],"query":[],"body":true},
+  revokeNotificationSubscription: {"operationId":"revokeNotificationSubscription","method":"DELETE","path":"/v1/notification-subscriptions/{id}","pathParams":["id"],"query":[],"body":false},
+  listNotificationDeliveries: {"operationId":"listNotificationDeliveries","method":"GET","path":"/v1/notification-subscriptions/{id}/deliveries","pathParams":["id"],"query":["limit","starting_after","ending_before"],"body":false},
+  redeliverNotification: {"operationId":"redeliverNotification","method":"POST","path":"/v1/notification-subscriptions/{id}/deliveries/{delivery_id}/redeliver","pathParams":["id","delivery_id"],"query":[],"body":false},
   listPeople: {"operationId":"listPeople","method":"GET","path":"/v1/people","pathParams":[],"query":["limit","starting_after","ending_before"],"body":false},
   createPerson: {"operationId":"createPerson","method":"POST","path":"/v1/people","pathParams":[],"query":[],"body":true},
   getPerson: {"operationId":"getPerson","method":"GET","path":"/v1/people/{id}","pathParams":["id"],"query":[],"body":false},
@@ -55,6 +63,7 @@ const OPERATIONS = {
   enrolPersonFace: {"operationId":"enrolPersonFace","method":"POST","path":"/v1/people/{id}/faces","pathParams":["id"],"query":["keep_image"],"body":false,"contentType":"image/jpeg"},
   enrolPersonFaces: {"operationId":"enrolPersonFaces","method":"POST","path":"/v1/people/{id}/faces/batch","pathParams":["id"],"query":[],"body":true},
   getProtocolRun: {"operationId":"getProtocolRun","method":"GET","path":"/v1/protocol-runs/{id}","pathParams":["id"],"query":[],"body":false},
+  listProtocolRunNotifications: {"operationId":"listProtocolRunNotifications","method":"GET","path":"/v1/protocol-runs/{id}/notifications","pathParams":["id"],"query":[],"body":false},
   pauseProtocolRun: {"operationId":"pauseProtocolRun","method":"POST","path":"/v1/protocol-runs/{id}/pause","pathParams":["id"],"query":[],"body":false},
   resumeProtocolRun: {"operationId":"resumeProtocolRun","method":"POST","path":"/v1/protocol-runs/{id}/resume","pathParams":["id"],"query":[],"body":false},
   terminateProtocolRun: {"operationId":"terminateProtocolRun","method":"POST","path":"/v1/protocol-runs/{id}/terminate","pathParams":["id"],"query":[],"body":false},
@@ -541,6 +550,86 @@ export class KeysResource extends Resource {
 
 }
 
+export class NotificationPreferencesResource extends Resource {
+  static operations = { "get": OPERATIONS.getNotificationPreferences, "set": OPERATIONS.setNotificationPreferences };
+
+  /**
+   * Quiet hours and exclusions: this key’s own, or the household’s default
+   * GET /v1/notification-preferences
+   */
+  get(params, options) {
+    return this._request(OPERATIONS.getNotificationPreferences, [], params, options);
+  }
+
+  /**
+   * Set quiet hours and exclusions (scope me: this key; household: every key without its own, owners only)
+   * PUT /v1/notification-preferences
+   */
+  set(params, options) {
+    return this._request(OPERATIONS.setNotificationPreferences, [], params, options);
+  }
+
+}
+
+export class NotificationsResource extends Resource {
+  static operations = { "getVapidPublicKey": OPERATIONS.getVapidPublicKey };
+
+  /**
+   * The server’s VAPID public key (applicationServerKey for PushManager.subscribe)
+   * GET /v1/notifications/vapid-public-key
+   */
+  getVapidPublicKey(options) {
+    return this._request(OPERATIONS.getVapidPublicKey, [], undefined, options);
+  }
+
+}
+
+export class NotificationSubscriptionsResource extends Resource {
+  static operations = { "list": OPERATIONS.listNotificationSubscriptions, "create": OPERATIONS.createNotificationSubscription, "revoke": OPERATIONS.revokeNotificationSubscription, "listNotificationDeliveries": OPERATIONS.listNotificationDeliveries, "redeliverNotification": OPERATIONS.redeliverNotification };
+
+  /**
+   * This key’s devices and addresses (or a responder’s), newest first
+   * GET /v1/notification-subscriptions
+   */
+  list(params, options) {
+    return this._list(OPERATIONS.listNotificationSubscriptions, [], params, options);
+  }
+
+  /**
+   * Add a device (Web Push) or an email address to be notified
+   * A push subscription (from PushManager.subscribe with the VAPID public key) or an email address of this key, or of a responder (responder_id, responders:manage). Endpoints must be https and public (private ones only with VIGIL_WEBHOOK_ALLOW_PRIVATE=1); keys must be a P-256 point and a 16-byte secret. Notifications go through the outbox with retries and a delivery log; a push service answering 404/410 removes the subscription. Subscribing the same endpoint again returns the existing subscription.
+   * POST /v1/notification-subscriptions
+   */
+  create(params, options) {
+    return this._request(OPERATIONS.createNotificationSubscription, [], params, options);
+  }
+
+  /**
+   * Revoke a device or address: nothing more is sent to it, including what was queued
+   * DELETE /v1/notification-subscriptions/{id}
+   */
+  revoke(id, options) {
+    return this._request(OPERATIONS.revokeNotificationSubscription, [id], undefined, options);
+  }
+
+  /**
+   * Delivery log of a device or address, newest first, with every attempt
+   * GET /v1/notification-subscriptions/{id}/deliveries
+   */
+  listNotificationDeliveries(id, params, options) {
+    return this._list(OPERATIONS.listNotificationDeliveries, [id], params, options);
+  }
+
+  /**
+   * Send a notification again as a new attempt series
+   * POST /v1/notification-subscriptions/{id}/deliveries/{delivery_id}/redeliver
+   */
+  redeliverNotification(id, deliveryId, options) {
+    return this._request(OPERATIONS.redeliverNotification, [id, deliveryId], undefined, options);
+  }
+
+}
+
 export class PeopleResource extends Resource {
   static operations = { "list": OPERATIONS.listPeople, "create": OPERATIONS.createPerson, "getPerson": OPERATIONS.getPerson, "deletePerson": OPERATIONS.deletePerson, "enrolPersonFace": OPERATIONS.enrolPersonFace, "enrolPersonFaces": OPERATIONS.enrolPersonFaces };
 
@@ -600,7 +689,7 @@ export class PeopleResource extends Resource {
 }
 
 export class ProtocolRunsResource extends Resource {
-  static operations = { "get": OPERATIONS.getProtocolRun, "pause": OPERATIONS.pauseProtocolRun, "resume": OPERATIONS.resumeProtocolRun, "terminate": OPERATIONS.terminateProtocolRun, "override": OPERATIONS.overrideProtocolRun };
+  static operations = { "get": OPERATIONS.getProtocolRun, "listNotifications": OPERATIONS.listProtocolRunNotifications, "pause": OPERATIONS.pauseProtocolRun, "resume": OPERATIONS.resumeProtocolRun, "terminate": OPERATIONS.terminateProtocolRun, "override": OPERATIONS.overrideProtocolRun };
 
   /**
    * Fetch a protocol run
@@ -608,6 +697,14 @@ export class ProtocolRunsResource extends Resource {
    */
   get(id, options) {
     return this._request(OPERATIONS.getProtocolRun, [id], undefined, options);
+  }
+
+  /**
+   * Who a run notified, on which channels, and who was not reached
+   * GET /v1/protocol-runs/{id}/notifications
+   */
+  listNotifications(id, options) {
+    return this._request(OPERATIONS.listProtocolRunNotifications, [id], undefined, options);
   }
 
   /**
@@ -1036,6 +1133,9 @@ export const RESOURCES = {
   household: HouseholdResource,
   incidents: IncidentsResource,
   keys: KeysResource,
+  notificationPreferences: NotificationPreferencesResource,
+  notifications: NotificationsResource,
+  notificationSubscriptions: NotificationSubscriptionsResource,
   people: PeopleResource,
   protocolRuns: ProtocolRunsResource,
   protocols: ProtocolsResource,

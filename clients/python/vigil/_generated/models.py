@@ -42,6 +42,7 @@ __all__ = [
     "CreateAlertRuleCondition6",
     "CreateAlertRuleSchedule",
     "CreateKeyResponse",
+    "CreateNotificationSubscriptionKeys",
     "CreateResponderContact",
     "CreateResponderResponse",
     "CreateResponderResponseContact",
@@ -50,7 +51,6 @@ __all__ = [
     "DeleteAlertRuleResponse",
     "DeleteConsoleSessionResponse",
     "DeletePersonResponse",
-    "DeleteRecordingsResponse",
     "DeleteResponderResponse",
     "DeleteStreamResponse",
     "DeleteWebhookResponse",
@@ -74,14 +74,22 @@ __all__ = [
     "GetIncidentResponseTimelineItemActionActor",
     "GetSceneHistoryResponse",
     "GetSceneHistoryResponsePointsItem",
+    "GetVapidPublicKeyResponse",
     "HealthzResponse",
     "Incident",
     "IncidentNote",
     "IncidentNoteAuthor",
     "ListConversationsItem",
+    "ListProtocolRunNotificationsResponse",
+    "ListProtocolRunNotificationsResponseDataItem",
+    "ListProtocolRunNotificationsResponseDataItemChannelsItem",
     "ListProtocolTypesResponse",
-    "ListRecordingsResponse",
-    "ListRecordingsResponseGapsItem",
+    "NotificationDelivery",
+    "NotificationDeliveryAttemptsItem",
+    "NotificationPreferences",
+    "NotificationPreferencesExclude",
+    "NotificationPreferencesQuietHours",
+    "NotificationSubscription",
     "PauseAutomationResponse",
     "PauseAutomationResponseBusinessHours",
     "PauseAutomationResponseEscalation",
@@ -97,21 +105,21 @@ __all__ = [
     "QuerySceneResponseInterpretation",
     "ReadyzResponse",
     "ReadyzResponseDetector",
-    "RecordingSegment",
-    "ReleaseIncidentLegalHoldResponse",
     "Responder",
     "ResponderContact",
     "ResumeAutomationResponse",
     "ResumeAutomationResponseBusinessHours",
     "ResumeAutomationResponseEscalation",
     "ResumeAutomationResponseIncidents",
+    "RevokeNotificationSubscriptionResponse",
     "RevokeStreamPublishTokenResponse",
     "RotateKeyResponse",
     "RotateStreamPublishTokenResponse",
     "RotateWebhookSecretResponse",
     "Scene",
     "Sensor",
-    "SetIncidentLegalHoldResponse",
+    "SetNotificationPreferencesExclude",
+    "SetNotificationPreferencesQuietHours",
     "Stream",
     "StreamAssignment",
     "StreamPublish",
@@ -299,18 +307,16 @@ class CreateAlertRuleSchedule(_CreateAlertRuleScheduleRequired, _CreateAlertRule
 CreateKeyResponse = TypedDict("CreateKeyResponse", {"id": "str", "object": "Literal[\"api_key\"]", "name": "Optional[str]", "preview": "str", "mode": "Literal[\"live\", \"test\"]", "role": "Optional[Literal[\"owner\", \"member\"]]", "capabilities": "List[str]", "locations": "Optional[List[str]]", "rate_limit_per_minute": "Optional[int]", "created_at": "str", "revoked_at": "Optional[str]", "key": "str"})
 
 
-_CreateResponderContactRequired = TypedDict("_CreateResponderContactRequired", {"webhook_url": "str"})
-_CreateResponderContactOptional = TypedDict("_CreateResponderContactOptional", {"email": "str", "sms": "str"}, total=False)
+CreateNotificationSubscriptionKeys = TypedDict("CreateNotificationSubscriptionKeys", {"p256dh": "str", "auth": "str"})
 
 
-class CreateResponderContact(_CreateResponderContactRequired, _CreateResponderContactOptional):
-    pass
+CreateResponderContact = TypedDict("CreateResponderContact", {"webhook_url": "str", "email": "str", "sms": "str"}, total=False)
 
 
 CreateResponderResponse = TypedDict("CreateResponderResponse", {"id": "str", "object": "Literal[\"responder\"]", "name": "str", "kind": "Literal[\"person\", \"system\"]", "escalation_level": "int", "contact": "CreateResponderResponseContact", "created_at": "str", "updated_at": "str", "signing_secret": "str"})
 
 
-CreateResponderResponseContact = TypedDict("CreateResponderResponseContact", {"webhook_url": "str", "email": "Optional[str]", "sms": "Optional[str]"})
+CreateResponderResponseContact = TypedDict("CreateResponderResponseContact", {"webhook_url": "Optional[str]", "email": "Optional[str]", "sms": "Optional[str]"})
 
 
 CreateStreamZonesItem = TypedDict("CreateStreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})
@@ -330,10 +336,7 @@ DeleteAlertRuleResponse = TypedDict("DeleteAlertRuleResponse", {"id": "str", "ob
 DeleteConsoleSessionResponse = TypedDict("DeleteConsoleSessionResponse", {"object": "Literal[\"console_sign_out\"]", "revoked_sessions": "int"})
 
 
-DeletePersonResponse = TypedDict("DeletePersonResponse", {"id": "str", "object": "Literal[\"person\"]", "deleted": "Literal[True]", "faces_deleted": "int", "recordings": "Literal[\"kept\"]"})
-
-
-DeleteRecordingsResponse = TypedDict("DeleteRecordingsResponse", {"stream_id": "str", "from": "str", "to": "str", "deleted": "int", "kept_held": "int"})
+DeletePersonResponse = TypedDict("DeletePersonResponse", {"id": "str", "object": "Literal[\"person\"]", "deleted": "Literal[True]", "faces_deleted": "int"})
 
 
 DeleteResponderResponse = TypedDict("DeleteResponderResponse", {"id": "str", "object": "Literal[\"responder\"]", "deleted": "Literal[True]"})
@@ -435,6 +438,9 @@ GetSceneHistoryResponse = TypedDict("GetSceneHistoryResponse", {"object": "Liter
 GetSceneHistoryResponsePointsItem = TypedDict("GetSceneHistoryResponsePointsItem", {"at": "str", "people": "int"})
 
 
+GetVapidPublicKeyResponse = TypedDict("GetVapidPublicKeyResponse", {"public_key": "str"})
+
+
 HealthzResponse = TypedDict("HealthzResponse", {"status": "str"})
 
 
@@ -450,13 +456,34 @@ IncidentNoteAuthor = TypedDict("IncidentNoteAuthor", {"key_id": "Optional[str]",
 ListConversationsItem = TypedDict("ListConversationsItem", {"id": "str", "object": "Literal[\"conversation\"]", "title": "str", "message_count": "int", "created_at": "str", "updated_at": "str"})
 
 
+ListProtocolRunNotificationsResponse = TypedDict("ListProtocolRunNotificationsResponse", {"object": "Literal[\"list\"]", "data": "List[ListProtocolRunNotificationsResponseDataItem]", "has_more": "bool"})
+
+
+ListProtocolRunNotificationsResponseDataItem = TypedDict("ListProtocolRunNotificationsResponseDataItem", {"responder_id": "str", "name": "Optional[str]", "escalation_level": "int", "notified_at": "str", "reached": "bool", "pending": "bool", "channels": "List[ListProtocolRunNotificationsResponseDataItemChannelsItem]"})
+
+
+ListProtocolRunNotificationsResponseDataItemChannelsItem = TypedDict("ListProtocolRunNotificationsResponseDataItemChannelsItem", {"channel": "str", "delivery_id": "str", "status": "str", "error": "Optional[str]"})
+
+
 ListProtocolTypesResponse = TypedDict("ListProtocolTypesResponse", {"object": "Literal[\"list\"]", "data": "List[ProtocolType]", "has_more": "bool"})
 
 
-ListRecordingsResponse = TypedDict("ListRecordingsResponse", {"stream_id": "str", "from": "str", "to": "str", "recorded_ms": "int", "segments": "List[RecordingSegment]", "gaps": "List[ListRecordingsResponseGapsItem]"})
+NotificationDelivery = TypedDict("NotificationDelivery", {"id": "str", "object": "Literal[\"notification_delivery\"]", "subscription_id": "str", "channel": "Literal[\"push\", \"email\"]", "event_id": "str", "event": "str", "status": "Literal[\"pending\", \"retrying\", \"delivered\", \"dropped\", \"cancelled\"]", "series": "int", "attempt_count": "int", "next_attempt_at": "Optional[str]", "delivered_at": "Optional[str]", "last_status_code": "Optional[int]", "last_error": "Optional[str]", "message": "Any", "attempts": "List[NotificationDeliveryAttemptsItem]", "created_at": "str"})
 
 
-ListRecordingsResponseGapsItem = TypedDict("ListRecordingsResponseGapsItem", {"from": "str", "to": "str"})
+NotificationDeliveryAttemptsItem = TypedDict("NotificationDeliveryAttemptsItem", {"series": "int", "attempt": "int", "started_at": "str", "status_code": "Optional[int]", "duration_ms": "int", "error": "Optional[str]", "outcome": "str"})
+
+
+NotificationPreferences = TypedDict("NotificationPreferences", {"object": "Literal[\"notification_preferences\"]", "scope": "Literal[\"me\", \"household\"]", "quiet_hours": "Optional[NotificationPreferencesQuietHours]", "exclude": "NotificationPreferencesExclude", "time_zone": "str", "updated_at": "Optional[str]"})
+
+
+NotificationPreferencesExclude = TypedDict("NotificationPreferencesExclude", {"rooms": "List[str]", "sensors": "List[str]", "watches": "List[str]"})
+
+
+NotificationPreferencesQuietHours = TypedDict("NotificationPreferencesQuietHours", {"from": "str", "to": "str"})
+
+
+NotificationSubscription = TypedDict("NotificationSubscription", {"id": "str", "object": "Literal[\"notification_subscription\"]", "channel": "Literal[\"push\", \"email\"]", "endpoint_origin": "Optional[str]", "address": "Optional[str]", "label": "Optional[str]", "events": "List[str]", "key_id": "Optional[str]", "responder_id": "Optional[str]", "status": "Literal[\"active\", \"revoked\", \"gone\"]", "created_at": "str", "revoked_at": "Optional[str]"})
 
 
 PauseAutomationResponse = TypedDict("PauseAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "PauseAutomationResponseIncidents", "escalation": "PauseAutomationResponseEscalation", "business_hours": "PauseAutomationResponseBusinessHours", "face_recognition": "bool", "updated_at": "Optional[str]"})
@@ -479,7 +506,7 @@ PauseAutomationResponseIncidents = TypedDict("PauseAutomationResponseIncidents",
 Person = TypedDict("Person", {"id": "str", "object": "Literal[\"person\"]", "name": "str", "note": "Optional[str]", "faces": "int", "kept_images": "int", "created_at": "str", "updated_at": "str"})
 
 
-_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"console_session_expired\", \"invalid_publish_token\", \"invalid_metrics_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"csrf_check_failed\", \"not_found\", \"route_not_found\", \"stream_has_no_video\", \"no_recording\", \"not_acceptable\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"image_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"range_not_satisfiable\", \"query_not_understood\", \"face_not_seen\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"no_face\", \"several_faces\", \"face_too_small\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
+_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"console_session_expired\", \"invalid_publish_token\", \"invalid_metrics_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"csrf_check_failed\", \"not_found\", \"route_not_found\", \"not_acceptable\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"image_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"face_not_seen\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"no_face\", \"several_faces\", \"face_too_small\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
 _ProblemOptional = TypedDict("_ProblemOptional", {"param": "str", "errors": "List[ProblemErrorsItem]"}, total=False)
 
 
@@ -490,7 +517,7 @@ class Problem(_ProblemRequired, _ProblemOptional):
 ProblemErrorsItem = TypedDict("ProblemErrorsItem", {"param": "str", "message": "str"})
 
 
-ProtocolRun = TypedDict("ProtocolRun", {"id": "str", "object": "Literal[\"protocol_run\"]", "incident_id": "str", "protocol_type": "str", "status": "Literal[\"active\", \"paused\", \"completed\", \"dismissed\", \"terminated\"]", "escalation_level": "int", "responders_notified": "int", "notify_responders": "bool", "steps": "List[str]", "acknowledged_at": "Optional[str]", "next_escalation_at": "Optional[str]", "created_at": "str", "updated_at": "str", "ended_at": "Optional[str]"})
+ProtocolRun = TypedDict("ProtocolRun", {"id": "str", "object": "Literal[\"protocol_run\"]", "incident_id": "str", "protocol_type": "str", "status": "Literal[\"active\", \"paused\", \"completed\", \"dismissed\", \"terminated\"]", "escalation_level": "int", "responders_notified": "int", "responders_unreached": "int", "notify_responders": "bool", "steps": "List[str]", "acknowledged_at": "Optional[str]", "next_escalation_at": "Optional[str]", "created_at": "str", "updated_at": "str", "ended_at": "Optional[str]"})
 
 
 ProtocolType = TypedDict("ProtocolType", {"id": "Optional[str]", "object": "Literal[\"protocol_type\"]", "name": "str", "description": "Optional[str]", "steps": "List[str]", "builtin": "bool", "created_at": "Optional[str]"})
@@ -529,16 +556,10 @@ class ReadyzResponse(_ReadyzResponseRequired, _ReadyzResponseOptional):
 ReadyzResponseDetector = TypedDict("ReadyzResponseDetector", {"runtime": "Literal[\"onnxruntime\", \"tfjs-wasm\"]", "model": "str", "fallback_reason": "Optional[str]"})
 
 
-RecordingSegment = TypedDict("RecordingSegment", {"id": "str", "kind": "Literal[\"video\", \"still\"]", "start": "str", "end": "str", "duration_ms": "int", "bytes": "int", "sha256": "str", "audit_id": "str"})
-
-
-ReleaseIncidentLegalHoldResponse = TypedDict("ReleaseIncidentLegalHoldResponse", {"incident_id": "str", "held": "bool", "reason": "Optional[str]", "set_at": "str"})
-
-
 Responder = TypedDict("Responder", {"id": "str", "object": "Literal[\"responder\"]", "name": "str", "kind": "Literal[\"person\", \"system\"]", "escalation_level": "int", "contact": "ResponderContact", "created_at": "str", "updated_at": "str"})
 
 
-ResponderContact = TypedDict("ResponderContact", {"webhook_url": "str", "email": "Optional[str]", "sms": "Optional[str]"})
+ResponderContact = TypedDict("ResponderContact", {"webhook_url": "Optional[str]", "email": "Optional[str]", "sms": "Optional[str]"})
 
 
 ResumeAutomationResponse = TypedDict("ResumeAutomationResponse", {"object": "Literal[\"automation\"]", "incidents": "ResumeAutomationResponseIncidents", "escalation": "ResumeAutomationResponseEscalation", "business_hours": "ResumeAutomationResponseBusinessHours", "face_recognition": "bool", "updated_at": "Optional[str]"})
@@ -556,6 +577,9 @@ ResumeAutomationResponseEscalation = TypedDict("ResumeAutomationResponseEscalati
 
 
 ResumeAutomationResponseIncidents = TypedDict("ResumeAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
+
+
+RevokeNotificationSubscriptionResponse = TypedDict("RevokeNotificationSubscriptionResponse", {"id": "str", "object": "Literal[\"notification_subscription\"]", "revoked": "Literal[True]"})
 
 
 RevokeStreamPublishTokenResponse = TypedDict("RevokeStreamPublishTokenResponse", {"object": "Literal[\"publish_token\"]", "stream_id": "str", "revoked": "Literal[True]", "ended_session": "bool"})
@@ -581,7 +605,10 @@ Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "locati
 Sensor = TypedDict("Sensor", {"id": "str", "object": "Literal[\"sensor\"]", "name": "str", "kind": "Literal[\"camera\", \"contact\", \"motion\"]", "room": "str", "location": "str", "sandbox": "bool", "status": "str", "muted": "bool", "left_alone": "bool", "created_at": "str"})
 
 
-SetIncidentLegalHoldResponse = TypedDict("SetIncidentLegalHoldResponse", {"incident_id": "str", "held": "bool", "reason": "Optional[str]", "set_at": "str"})
+SetNotificationPreferencesExclude = TypedDict("SetNotificationPreferencesExclude", {"rooms": "List[str]", "sensors": "List[str]", "watches": "List[str]"}, total=False)
+
+
+SetNotificationPreferencesQuietHours = TypedDict("SetNotificationPreferencesQuietHours", {"from": "str", "to": "str"})
 
 
 _StreamRequired = TypedDict("_StreamRequired", {"id": "str", "object": "Literal[\"stream\"]", "name": "str", "source_type": "str", "source_url": "str", "location": "str", "scene_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "sandbox": "bool", "error": "Optional[str]", "last_frame_at": "Optional[str]", "fps_in": "Optional[float]", "detector_fps": "Optional[float]", "zones": "List[StreamZonesItem]", "motion_masks": "List[List[List[float]]]", "created_at": "str", "updated_at": "str", "assignment": "Optional[StreamAssignment]"})
@@ -665,7 +692,7 @@ UpdateAutomationResponseEscalation = TypedDict("UpdateAutomationResponseEscalati
 UpdateAutomationResponseIncidents = TypedDict("UpdateAutomationResponseIncidents", {"paused": "bool", "gap_s": "int"})
 
 
-UpdateResponderContact = TypedDict("UpdateResponderContact", {"webhook_url": "str", "email": "Optional[str]", "sms": "Optional[str]"}, total=False)
+UpdateResponderContact = TypedDict("UpdateResponderContact", {"webhook_url": "Optional[str]", "email": "Optional[str]", "sms": "Optional[str]"}, total=False)
 
 
 UpdateStreamZonesItem = TypedDict("UpdateStreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})

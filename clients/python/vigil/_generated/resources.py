@@ -25,6 +25,7 @@ from .models import (
     CreateAlertRuleCondition6,
     CreateAlertRuleSchedule,
     CreateKeyResponse,
+    CreateNotificationSubscriptionKeys,
     CreateResponderContact,
     CreateResponderResponse,
     CreateStreamZonesItem,
@@ -32,7 +33,6 @@ from .models import (
     DeleteAlertRuleResponse,
     DeleteConsoleSessionResponse,
     DeletePersonResponse,
-    DeleteRecordingsResponse,
     DeleteResponderResponse,
     DeleteStreamResponse,
     DeleteWebhookResponse,
@@ -45,12 +45,16 @@ from .models import (
     GetHouseholdResponse,
     GetIncidentResponse,
     GetSceneHistoryResponse,
+    GetVapidPublicKeyResponse,
     HealthzResponse,
     Incident,
     IncidentNote,
     ListConversationsItem,
+    ListProtocolRunNotificationsResponse,
     ListProtocolTypesResponse,
-    ListRecordingsResponse,
+    NotificationDelivery,
+    NotificationPreferences,
+    NotificationSubscription,
     PauseAutomationResponse,
     Person,
     ProtocolRun,
@@ -58,15 +62,16 @@ from .models import (
     PushStreamFrameResponse,
     QuerySceneResponse,
     ReadyzResponse,
-    ReleaseIncidentLegalHoldResponse,
     Responder,
     ResumeAutomationResponse,
+    RevokeNotificationSubscriptionResponse,
     RevokeStreamPublishTokenResponse,
     RotateKeyResponse,
     RotateStreamPublishTokenResponse,
     RotateWebhookSecretResponse,
     Scene,
-    SetIncidentLegalHoldResponse,
+    SetNotificationPreferencesExclude,
+    SetNotificationPreferencesQuietHours,
     Stream,
     UpdateAlertRuleCondition,
     UpdateAlertRuleCondition1,
@@ -97,7 +102,6 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "listAlerts": {"operation_id": "listAlerts", "method": "GET", "path": "/v1/alerts", "path_params": [], "query": ["limit","starting_after","ending_before","rule_id","status","location","since"], "body": False},
     "getAlert": {"operation_id": "getAlert", "method": "GET", "path": "/v1/alerts/{id}", "path_params": ["id"], "query": [], "body": False},
     "acknowledgeAlert": {"operation_id": "acknowledgeAlert", "method": "POST", "path": "/v1/alerts/{id}/acknowledge", "path_params": ["id"], "query": [], "body": False},
-    "getAlertClip": {"operation_id": "getAlertClip", "method": "GET", "path": "/v1/alerts/{id}/clip", "path_params": ["id"], "query": [], "body": False, "binary_response": "video/mp4"},
     "listAuditEntries": {"operation_id": "listAuditEntries", "method": "GET", "path": "/v1/audit", "path_params": [], "query": ["limit","starting_after","ending_before","resource_type","resource_id","actor","action","exclude_action","since","until"], "body": False},
     "verifyAuditTrail": {"operation_id": "verifyAuditTrail", "method": "GET", "path": "/v1/audit/verify", "path_params": [], "query": [], "body": False},
     "listAuditCheckpoints": {"operation_id": "listAuditCheckpoints", "method": "GET", "path": "/v1/audit/checkpoints", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
@@ -122,15 +126,19 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateIncident": {"operation_id": "updateIncident", "method": "PATCH", "path": "/v1/incidents/{id}", "path_params": ["id"], "query": [], "body": True},
     "addIncidentNote": {"operation_id": "addIncidentNote", "method": "POST", "path": "/v1/incidents/{id}/notes", "path_params": ["id"], "query": [], "body": True},
     "triggerProtocol": {"operation_id": "triggerProtocol", "method": "POST", "path": "/v1/incidents/{incident_id}/protocol", "path_params": ["incident_id"], "query": [], "body": True},
-    "getIncidentClip": {"operation_id": "getIncidentClip", "method": "GET", "path": "/v1/incidents/{id}/clip", "path_params": ["id"], "query": [], "body": False, "binary_response": "video/mp4"},
-    "getIncidentEvidence": {"operation_id": "getIncidentEvidence", "method": "GET", "path": "/v1/incidents/{id}/evidence", "path_params": ["id"], "query": [], "body": False, "binary_response": "application/zip"},
-    "setIncidentLegalHold": {"operation_id": "setIncidentLegalHold", "method": "PUT", "path": "/v1/incidents/{id}/legal-hold", "path_params": ["id"], "query": [], "body": True},
-    "releaseIncidentLegalHold": {"operation_id": "releaseIncidentLegalHold", "method": "DELETE", "path": "/v1/incidents/{id}/legal-hold", "path_params": ["id"], "query": [], "body": False},
     "listKeys": {"operation_id": "listKeys", "method": "GET", "path": "/v1/keys", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
     "createKey": {"operation_id": "createKey", "method": "POST", "path": "/v1/keys", "path_params": [], "query": [], "body": True},
     "getKey": {"operation_id": "getKey", "method": "GET", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
     "revokeKey": {"operation_id": "revokeKey", "method": "DELETE", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
     "rotateKey": {"operation_id": "rotateKey", "method": "POST", "path": "/v1/keys/{id}/rotate", "path_params": ["id"], "query": [], "body": False},
+    "getNotificationPreferences": {"operation_id": "getNotificationPreferences", "method": "GET", "path": "/v1/notification-preferences", "path_params": [], "query": ["scope"], "body": False},
+    "setNotificationPreferences": {"operation_id": "setNotificationPreferences", "method": "PUT", "path": "/v1/notification-preferences", "path_params": [], "query": [], "body": True},
+    "getVapidPublicKey": {"operation_id": "getVapidPublicKey", "method": "GET", "path": "/v1/notifications/vapid-public-key", "path_params": [], "query": [], "body": False},
+    "listNotificationSubscriptions": {"operation_id": "listNotificationSubscriptions", "method": "GET", "path": "/v1/notification-subscriptions", "path_params": [], "query": ["limit","starting_after","ending_before","responder_id"], "body": False},
+    "createNotificationSubscription": {"operation_id": "createNotificationSubscription", "method": "POST", "path": "/v1/notification-subscriptions", "path_params": [], "query": [], "body": True},
+    "revokeNotificationSubscription": {"operation_id": "revokeNotificationSubscription", "method": "DELETE", "path": "/v1/notification-subscriptions/{id}", "path_params": ["id"], "query": [], "body": False},
+    "listNotificationDeliveries": {"operation_id": "listNotificationDeliveries", "method": "GET", "path": "/v1/notification-subscriptions/{id}/deliveries", "path_params": ["id"], "query": ["limit","starting_after","ending_before"], "body": False},
+    "redeliverNotification": {"operation_id": "redeliverNotification", "method": "POST", "path": "/v1/notification-subscriptions/{id}/deliveries/{delivery_id}/redeliver", "path_params": ["id","delivery_id"], "query": [], "body": False},
     "listPeople": {"operation_id": "listPeople", "method": "GET", "path": "/v1/people", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
     "createPerson": {"operation_id": "createPerson", "method": "POST", "path": "/v1/people", "path_params": [], "query": [], "body": True},
     "getPerson": {"operation_id": "getPerson", "method": "GET", "path": "/v1/people/{id}", "path_params": ["id"], "query": [], "body": False},
@@ -138,6 +146,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "enrolPersonFace": {"operation_id": "enrolPersonFace", "method": "POST", "path": "/v1/people/{id}/faces", "path_params": ["id"], "query": ["keep_image"], "body": False, "content_type": "image/jpeg"},
     "enrolPersonFaces": {"operation_id": "enrolPersonFaces", "method": "POST", "path": "/v1/people/{id}/faces/batch", "path_params": ["id"], "query": [], "body": True},
     "getProtocolRun": {"operation_id": "getProtocolRun", "method": "GET", "path": "/v1/protocol-runs/{id}", "path_params": ["id"], "query": [], "body": False},
+    "listProtocolRunNotifications": {"operation_id": "listProtocolRunNotifications", "method": "GET", "path": "/v1/protocol-runs/{id}/notifications", "path_params": ["id"], "query": [], "body": False},
     "pauseProtocolRun": {"operation_id": "pauseProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/pause", "path_params": ["id"], "query": [], "body": False},
     "resumeProtocolRun": {"operation_id": "resumeProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/resume", "path_params": ["id"], "query": [], "body": False},
     "terminateProtocolRun": {"operation_id": "terminateProtocolRun", "method": "POST", "path": "/v1/protocol-runs/{id}/terminate", "path_params": ["id"], "query": [], "body": False},
@@ -164,9 +173,6 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getStreamSnapshot": {"operation_id": "getStreamSnapshot", "method": "GET", "path": "/v1/streams/{id}/snapshot", "path_params": ["id"], "query": [], "body": False, "binary_response": "image/jpeg"},
     "rotateStreamPublishToken": {"operation_id": "rotateStreamPublishToken", "method": "POST", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "revokeStreamPublishToken": {"operation_id": "revokeStreamPublishToken", "method": "DELETE", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
-    "listRecordings": {"operation_id": "listRecordings", "method": "GET", "path": "/v1/streams/{id}/recordings", "path_params": ["id"], "query": ["from","to"], "body": False},
-    "deleteRecordings": {"operation_id": "deleteRecordings", "method": "DELETE", "path": "/v1/streams/{id}/recordings", "path_params": ["id"], "query": ["from","to"], "body": False},
-    "getStreamClip": {"operation_id": "getStreamClip", "method": "GET", "path": "/v1/streams/{id}/clip", "path_params": ["id"], "query": ["from","to"], "body": False, "binary_response": "video/mp4"},
     "healthz": {"operation_id": "healthz", "method": "GET", "path": "/healthz", "path_params": [], "query": [], "body": False},
     "readyz": {"operation_id": "readyz", "method": "GET", "path": "/readyz", "path_params": [], "query": [], "body": False},
     "metrics": {"operation_id": "metrics", "method": "GET", "path": "/metrics", "path_params": [], "query": [], "body": False},
@@ -244,7 +250,7 @@ class AlertRulesResource(Resource):
 
 
 class AlertsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listAlerts"], "get": _OPERATIONS["getAlert"], "acknowledge": _OPERATIONS["acknowledgeAlert"], "get_clip": _OPERATIONS["getAlertClip"]}
+    OPERATIONS = {"list": _OPERATIONS["listAlerts"], "get": _OPERATIONS["getAlert"], "acknowledge": _OPERATIONS["acknowledgeAlert"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, rule_id: Union[str, NotGiven] = NOT_GIVEN, status: Union[Literal["open", "acknowledged"], NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Alert]:
         """List fired alerts, newest first
@@ -266,17 +272,6 @@ class AlertsResource(Resource):
         POST /v1/alerts/{id}/acknowledge
         """
         return self._request(_OPERATIONS["acknowledgeAlert"], (id,), {}, request_options)
-
-    def get_clip(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
-        """The clip around an alert
-
-        From the alert's detection less the pre-roll to it plus the post-roll. Honours Range.
-
-        GET /v1/alerts/{id}/clip
-
-        Returns the video/mp4 bytes.
-        """
-        return self._request(_OPERATIONS["getAlertClip"], (id,), {}, request_options)
 
 
 class AuditResource(Resource):
@@ -462,7 +457,7 @@ class HouseholdResource(Resource):
 
 
 class IncidentsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listIncidents"], "create": _OPERATIONS["createIncident"], "get": _OPERATIONS["getIncident"], "update": _OPERATIONS["updateIncident"], "add_note": _OPERATIONS["addIncidentNote"], "trigger_protocol": _OPERATIONS["triggerProtocol"], "get_clip": _OPERATIONS["getIncidentClip"], "get_evidence": _OPERATIONS["getIncidentEvidence"], "set_legal_hold": _OPERATIONS["setIncidentLegalHold"], "release_legal_hold": _OPERATIONS["releaseIncidentLegalHold"]}
+    OPERATIONS = {"list": _OPERATIONS["listIncidents"], "create": _OPERATIONS["createIncident"], "get": _OPERATIONS["getIncident"], "update": _OPERATIONS["updateIncident"], "add_note": _OPERATIONS["addIncidentNote"], "trigger_protocol": _OPERATIONS["triggerProtocol"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, status: Union[Literal["open", "acknowledged", "resolved", "dismissed"], NotGiven] = NOT_GIVEN, severity: Union[Literal["low", "medium", "high", "critical"], NotGiven] = NOT_GIVEN, source: Union[Literal["manual", "automatic"], NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, stream_id: Union[str, NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Incident]:
         """List incidents, newest first
@@ -514,46 +509,6 @@ class IncidentsResource(Resource):
         """
         return self._request(_OPERATIONS["triggerProtocol"], (incident_id,), {"protocol_type": protocol_type, "notify_responders": notify_responders, "escalation_level": escalation_level}, request_options)
 
-    def get_clip(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
-        """The clip of an incident
-
-        From the incident's start less the pre-roll (VIGIL_CLIP_PRE_ROLL_SECONDS, default 10) to its last activity plus the post-roll (VIGIL_CLIP_POST_ROLL_SECONDS, default 20), from its stream's recording. Honours Range.
-
-        GET /v1/incidents/{id}/clip
-
-        Returns the video/mp4 bytes.
-        """
-        return self._request(_OPERATIONS["getIncidentClip"], (id,), {}, request_options)
-
-    def get_evidence(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
-        """The incident's evidence bundle
-
-        One zip: the recorded segments of the incident's window and the clip copied from them, its snapshots, incident.json (the timeline), manifest.json (SHA-256 of every file), and audit/chain.ndjson with audit/checkpoint.json: the audit entries that sealed each segment and recorded this export, chained to a signed checkpoint. `npx vigil verify-evidence <file>` checks it offline. The export is audited (incident.evidence_exported).
-
-        GET /v1/incidents/{id}/evidence
-
-        Returns the application/zip bytes.
-        """
-        return self._request(_OPERATIONS["getIncidentEvidence"], (id,), {}, request_options)
-
-    def set_legal_hold(self, id: str, *, reason: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> SetIncidentLegalHoldResponse:
-        """Keep an incident's recordings past retention
-
-        Segments in the incident's clip window are kept until the hold is released, plus VIGIL_RECORDINGS_HOLD_DAYS. Audited.
-
-        PUT /v1/incidents/{id}/legal-hold
-        """
-        return self._request(_OPERATIONS["setIncidentLegalHold"], (id,), {"reason": reason}, request_options)
-
-    def release_legal_hold(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ReleaseIncidentLegalHoldResponse:
-        """Release an incident's legal hold
-
-        Its segments follow retention again after VIGIL_RECORDINGS_HOLD_DAYS. Audited.
-
-        DELETE /v1/incidents/{id}/legal-hold
-        """
-        return self._request(_OPERATIONS["releaseIncidentLegalHold"], (id,), {}, request_options)
-
 
 class KeysResource(Resource):
     OPERATIONS = {"list": _OPERATIONS["listKeys"], "create": _OPERATIONS["createKey"], "get": _OPERATIONS["getKey"], "revoke": _OPERATIONS["revokeKey"], "rotate": _OPERATIONS["rotateKey"]}
@@ -602,6 +557,76 @@ class KeysResource(Resource):
         POST /v1/keys/{id}/rotate
         """
         return self._request(_OPERATIONS["rotateKey"], (id,), {}, request_options)
+
+
+class NotificationPreferencesResource(Resource):
+    OPERATIONS = {"get": _OPERATIONS["getNotificationPreferences"], "set": _OPERATIONS["setNotificationPreferences"]}
+
+    def get(self, *, scope: Union[Literal["me", "household"], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> NotificationPreferences:
+        """Quiet hours and exclusions: this key’s own, or the household’s default
+
+        GET /v1/notification-preferences
+        """
+        return self._request(_OPERATIONS["getNotificationPreferences"], (), {"scope": scope}, request_options)
+
+    def set(self, *, scope: Union[Literal["me", "household"], NotGiven] = NOT_GIVEN, quiet_hours: Union[Optional[SetNotificationPreferencesQuietHours], NotGiven] = NOT_GIVEN, exclude: Union[SetNotificationPreferencesExclude, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> NotificationPreferences:
+        """Set quiet hours and exclusions (scope me: this key; household: every key without its own, owners only)
+
+        PUT /v1/notification-preferences
+        """
+        return self._request(_OPERATIONS["setNotificationPreferences"], (), {"scope": scope, "quiet_hours": quiet_hours, "exclude": exclude}, request_options)
+
+
+class NotificationsResource(Resource):
+    OPERATIONS = {"get_vapid_public_key": _OPERATIONS["getVapidPublicKey"]}
+
+    def get_vapid_public_key(self, *, request_options: Optional[RequestOptions] = None) -> GetVapidPublicKeyResponse:
+        """The server’s VAPID public key (applicationServerKey for PushManager.subscribe)
+
+        GET /v1/notifications/vapid-public-key
+        """
+        return self._request(_OPERATIONS["getVapidPublicKey"], (), {}, request_options)
+
+
+class NotificationSubscriptionsResource(Resource):
+    OPERATIONS = {"list": _OPERATIONS["listNotificationSubscriptions"], "create": _OPERATIONS["createNotificationSubscription"], "revoke": _OPERATIONS["revokeNotificationSubscription"], "list_notification_deliveries": _OPERATIONS["listNotificationDeliveries"], "redeliver_notification": _OPERATIONS["redeliverNotification"]}
+
+    def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, responder_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[NotificationSubscription]:
+        """This key’s devices and addresses (or a responder’s), newest first
+
+        GET /v1/notification-subscriptions
+        """
+        return self._list(_OPERATIONS["listNotificationSubscriptions"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "responder_id": responder_id}, request_options)
+
+    def create(self, *, channel: Literal["push", "email"], endpoint: Union[str, NotGiven] = NOT_GIVEN, keys: Union[CreateNotificationSubscriptionKeys, NotGiven] = NOT_GIVEN, address: Union[str, NotGiven] = NOT_GIVEN, label: Union[str, NotGiven] = NOT_GIVEN, events: Union[List[Literal["watch.observation", "watch.alert", "incident.created", "alert.fired", "protocol.triggered"]], NotGiven] = NOT_GIVEN, responder_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> NotificationSubscription:
+        """Add a device (Web Push) or an email address to be notified
+
+        A push subscription (from PushManager.subscribe with the VAPID public key) or an email address of this key, or of a responder (responder_id, responders:manage). Endpoints must be https and public (private ones only with VIGIL_WEBHOOK_ALLOW_PRIVATE=1); keys must be a P-256 point and a 16-byte secret. Notifications go through the outbox with retries and a delivery log; a push service answering 404/410 removes the subscription. Subscribing the same endpoint again returns the existing subscription.
+
+        POST /v1/notification-subscriptions
+        """
+        return self._request(_OPERATIONS["createNotificationSubscription"], (), {"channel": channel, "endpoint": endpoint, "keys": keys, "address": address, "label": label, "events": events, "responder_id": responder_id}, request_options)
+
+    def revoke(self, id: str, *, request_options: Optional[RequestOptions] = None) -> RevokeNotificationSubscriptionResponse:
+        """Revoke a device or address: nothing more is sent to it, including what was queued
+
+        DELETE /v1/notification-subscriptions/{id}
+        """
+        return self._request(_OPERATIONS["revokeNotificationSubscription"], (id,), {}, request_options)
+
+    def list_notification_deliveries(self, id: str, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[NotificationDelivery]:
+        """Delivery log of a device or address, newest first, with every attempt
+
+        GET /v1/notification-subscriptions/{id}/deliveries
+        """
+        return self._list(_OPERATIONS["listNotificationDeliveries"], (id,), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
+
+    def redeliver_notification(self, id: str, delivery_id: str, *, request_options: Optional[RequestOptions] = None) -> NotificationDelivery:
+        """Send a notification again as a new attempt series
+
+        POST /v1/notification-subscriptions/{id}/deliveries/{delivery_id}/redeliver
+        """
+        return self._request(_OPERATIONS["redeliverNotification"], (id, delivery_id), {}, request_options)
 
 
 class PeopleResource(Resource):
@@ -661,7 +686,7 @@ class PeopleResource(Resource):
 
 
 class ProtocolRunsResource(Resource):
-    OPERATIONS = {"get": _OPERATIONS["getProtocolRun"], "pause": _OPERATIONS["pauseProtocolRun"], "resume": _OPERATIONS["resumeProtocolRun"], "terminate": _OPERATIONS["terminateProtocolRun"], "override": _OPERATIONS["overrideProtocolRun"]}
+    OPERATIONS = {"get": _OPERATIONS["getProtocolRun"], "list_notifications": _OPERATIONS["listProtocolRunNotifications"], "pause": _OPERATIONS["pauseProtocolRun"], "resume": _OPERATIONS["resumeProtocolRun"], "terminate": _OPERATIONS["terminateProtocolRun"], "override": _OPERATIONS["overrideProtocolRun"]}
 
     def get(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ProtocolRun:
         """Fetch a protocol run
@@ -669,6 +694,13 @@ class ProtocolRunsResource(Resource):
         GET /v1/protocol-runs/{id}
         """
         return self._request(_OPERATIONS["getProtocolRun"], (id,), {}, request_options)
+
+    def list_notifications(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ListProtocolRunNotificationsResponse:
+        """Who a run notified, on which channels, and who was not reached
+
+        GET /v1/protocol-runs/{id}/notifications
+        """
+        return self._request(_OPERATIONS["listProtocolRunNotifications"], (id,), {}, request_options)
 
     def pause(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ProtocolRun:
         """Pause a protocol run: it takes no automated step (escalation) until resumed
@@ -823,7 +855,7 @@ class ScenesResource(Resource):
 
 
 class StreamsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"], "list_recordings": _OPERATIONS["listRecordings"], "delete_recordings": _OPERATIONS["deleteRecordings"], "get_clip": _OPERATIONS["getStreamClip"]}
+    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Stream]:
         """List streams, newest first
@@ -901,35 +933,6 @@ class StreamsResource(Resource):
         DELETE /v1/streams/{id}/publish-token
         """
         return self._request(_OPERATIONS["revokeStreamPublishToken"], (id,), {}, request_options)
-
-    def list_recordings(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> ListRecordingsResponse:
-        """What was recorded of a stream in a range, with its gaps
-
-        Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.
-
-        GET /v1/streams/{id}/recordings
-        """
-        return self._request(_OPERATIONS["listRecordings"], (id,), {"from": from_, "to": to}, request_options)
-
-    def delete_recordings(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> DeleteRecordingsResponse:
-        """Delete a range of a stream's recording
-
-        The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).
-
-        DELETE /v1/streams/{id}/recordings
-        """
-        return self._request(_OPERATIONS["deleteRecordings"], (id,), {"from": from_, "to": to}, request_options)
-
-    def get_clip(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> bytes:
-        """A clip of any range of a stream
-
-        An MP4 with its index first, made by copying the range's segments (no re-encoding; cut at keyframes); WebM for a VP8 WHIP publisher; phone stills become an H.264 MP4. Honours Range. 404 no_recording (with nearest_before, nearest_after) when nothing was recorded in the range.
-
-        GET /v1/streams/{id}/clip
-
-        Returns the video/mp4 bytes.
-        """
-        return self._request(_OPERATIONS["getStreamClip"], (id,), {"from": from_, "to": to}, request_options)
 
 
 class SystemResource(Resource):
@@ -1072,6 +1075,9 @@ class VigilResources:
     household: HouseholdResource
     incidents: IncidentsResource
     keys: KeysResource
+    notification_preferences: NotificationPreferencesResource
+    notifications: NotificationsResource
+    notification_subscriptions: NotificationSubscriptionsResource
     people: PeopleResource
     protocol_runs: ProtocolRunsResource
     protocols: ProtocolsResource
@@ -1095,6 +1101,9 @@ class VigilResources:
         self.household = HouseholdResource(http)
         self.incidents = IncidentsResource(http)
         self.keys = KeysResource(http)
+        self.notification_preferences = NotificationPreferencesResource(http)
+        self.notifications = NotificationsResource(http)
+        self.notification_subscriptions = NotificationSubscriptionsResource(http)
         self.people = PeopleResource(http)
         self.protocol_runs = ProtocolRunsResource(http)
         self.protocols = ProtocolsResource(http)

@@ -12,6 +12,7 @@ import { Chat } from './pages/chat.js';
 import { Watches } from './pages/watches.js';
 import { HomeEvents } from './pages/home-events.js';
 import { Sensors } from './pages/sensors.js';
+import { Notifications } from './pages/notify.js';
 
 /**
  * Pages by tenant kind; an organization page is listed only when the key holds its capability,
@@ -26,12 +27,14 @@ const ORG_PAGES = [
   { id: 'responders', label: 'Responders', cap: 'responders:manage', view: Responders },
   { id: 'audit', label: 'Audit', cap: 'audit:read', view: Audit },
   { id: 'keys', label: 'Keys', cap: 'keys:manage', view: Keys },
+  { id: 'notifications', label: 'Notifications', cap: 'incidents:read', view: Notifications },
 ];
 const HOME_PAGES = [
   { id: 'chat', label: 'Chat', view: Chat },
   { id: 'watches', label: 'Watches', view: Watches },
   { id: 'events', label: 'Events', view: HomeEvents },
   { id: 'home', label: 'Sensors & rooms', view: Sensors },
+  { id: 'notifications', label: 'Notifications', view: Notifications },
   { id: 'keys', label: 'Keys', owner: true, view: Keys },
 ];
 

@@ -21,6 +21,7 @@ import * as m019 from './019_scene_stream_combine.ts'; // how a scene's streams 
 import * as m020 from './020_audit_erasure.ts'; // an erased person's audit entries lose their content, not their place in the chain
 import * as m021 from './021_cluster_shared_state.ts'; // node addresses for forwarding, cluster-wide alert cooldowns and scene anomalies
 import * as m023 from './023_recordings.ts'; // recorded segments and legal holds (docs/decisions.md, "Recordings")
+import * as m024 from './024_notifications.ts'; // push and email through the outbox, a key's devices, quiet hours, grouping
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -49,4 +50,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '020_audit_erasure': m020,
   '021_cluster_shared_state': m021,
   '023_recordings': m023,
+  '024_notifications': m024,
 };

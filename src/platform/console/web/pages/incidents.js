@@ -12,7 +12,7 @@ function RunControls({ run, can, onChanged }) {
   const act = (what, body) => async () => onChanged(await post(`/v1/protocol-runs/${run.id}/${what}`, body));
   const ended = ['completed', 'dismissed', 'terminated'].includes(run.status);
   return html`<div class="run" data-run=${run.id}>
-    <p><strong>${run.protocol_type.replace(/_/g, ' ')}</strong> · <span class="run-status">${run.status}</span> · level ${run.escalation_level} · ${run.responders_notified} responders notified</p>
+    <p><strong>${run.protocol_type.replace(/_/g, ' ')}</strong> · <span class="run-status">${run.status}</span> · level ${run.escalation_level} · ${run.responders_notified} responders reached${run.responders_unreached ? ` · ${run.responders_unreached} not reached` : ""}</p>
     ${run.steps?.length ? html`<ol class="steps">${run.steps.map((s) => html`<li>${s}</li>`)}</ol>` : ''}
     ${can && !ended ? html`<div class="buttons">
       ${run.status === 'active' ? html`<${ActionButton} label="Pause" run=${act('pause')} />` : ''}
@@ -97,9 +97,15 @@ function IncidentDetail({ id, session, onBack }) {
   </div>`;
 }
 
+/** #/incidents?id=incident_… (the address a tapped notification opens) opens that incident too. */
+function incidentFromHash() {
+  const q = location.hash.split('?')[1];
+  return q ? new URLSearchParams(q).get('id') : null;
+}
+
 /** `item`: the incident open at `#/incidents/<id>` (links, reload and back work) */
 export function Incidents({ session, item }) {
-  const selected = item ?? null;
+  const selected = item ?? incidentFromHash();
   const setSelected = (id) => { location.hash = id ? `#/incidents/${encodeURIComponent(id)}` : '#/incidents'; };
   const [list, error, reload] = useLoad(() => get('/v1/incidents?limit=50'), []);
   const [streams] = useLoad(() => (session.capabilities.includes('streams:read') ? get('/v1/streams?limit=100') : Promise.resolve({ data: [] })), []);
