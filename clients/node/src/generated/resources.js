@@ -87,6 +87,7 @@ const OPERATIONS = {
   updateStream: {"operationId":"updateStream","method":"PATCH","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":true},
   deleteStream: {"operationId":"deleteStream","method":"DELETE","path":"/v1/streams/{id}","pathParams":["id"],"query":[],"body":false},
   pushStreamFrame: {"operationId":"pushStreamFrame","method":"POST","path":"/v1/streams/{id}/frames","pathParams":["id"],"query":[],"body":false,"contentType":"image/jpeg"},
+  listStreamDetections: {"operationId":"listStreamDetections","method":"GET","path":"/v1/streams/{id}/detections","pathParams":["id"],"query":["limit","starting_after","ending_before","type","from","to"],"body":false},
   getStreamSnapshot: {"operationId":"getStreamSnapshot","method":"GET","path":"/v1/streams/{id}/snapshot","pathParams":["id"],"query":[],"body":false,"binaryResponse":"image/jpeg"},
   rotateStreamPublishToken: {"operationId":"rotateStreamPublishToken","method":"POST","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
   revokeStreamPublishToken: {"operationId":"revokeStreamPublishToken","method":"DELETE","path":"/v1/streams/{id}/publish-token","pathParams":["id"],"query":[],"body":false},
@@ -874,7 +875,7 @@ export class ScenesResource extends Resource {
 }
 
 export class StreamsResource extends Resource {
-  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "getSnapshot": OPERATIONS.getStreamSnapshot, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken, "listRecordings": OPERATIONS.listRecordings, "deleteRecordings": OPERATIONS.deleteRecordings, "getClip": OPERATIONS.getStreamClip };
+  static operations = { "list": OPERATIONS.listStreams, "create": OPERATIONS.createStream, "get": OPERATIONS.getStream, "update": OPERATIONS.updateStream, "delete": OPERATIONS.deleteStream, "pushFrame": OPERATIONS.pushStreamFrame, "listDetections": OPERATIONS.listStreamDetections, "getSnapshot": OPERATIONS.getStreamSnapshot, "rotatePublishToken": OPERATIONS.rotateStreamPublishToken, "revokePublishToken": OPERATIONS.revokeStreamPublishToken, "listRecordings": OPERATIONS.listRecordings, "deleteRecordings": OPERATIONS.deleteRecordings, "getClip": OPERATIONS.getStreamClip };
 
   /**
    * List streams, newest first
@@ -925,6 +926,15 @@ export class StreamsResource extends Resource {
    */
   pushFrame(id, jpeg, options) {
     return this._request(OPERATIONS.pushStreamFrame, [id], undefined, options, jpeg);
+  }
+
+  /**
+   * A stream’s detections, newest first
+   * Every detection the stream recorded (counts, tracked people, animals and vehicles), newest first, for as long as the detection history is kept; optionally one `type` and a time range. Ids are what `GET /v1/detections/{id}/snapshot` takes. Cursors are detection ids of this stream.
+   * GET /v1/streams/{id}/detections
+   */
+  listDetections(id, params, options) {
+    return this._list(OPERATIONS.listStreamDetections, [id], params, options);
   }
 
   /**

@@ -4122,8 +4122,8 @@ export interface operations {
                 starting_after?: string;
                 /** @description Cursor: return items newer than this id */
                 ending_before?: string;
-                /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
-                type?: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "animal" | "bicycle";
+                /** @description person_count (the number of people present, in value) | vehicle (the number of vehicles present, in count) | person (one tracked person; subtype recognized or unrecognized once a face was seen) | door_open (a household contact sensor opened) | motion (a household motion sensor fired) | door_closed (a contact sensor closed (sensors over MQTT report both ways)) | vibration (a vibration sensor fired) | water_leak (a water leak sensor got wet) | smoke (a smoke detector went off) | animal (one tracked cat or dog; subtype says which) | bicycle (the number of bicycles present, in count) */
+                type?: "person_count" | "vehicle" | "person" | "door_open" | "motion" | "door_closed" | "vibration" | "water_leak" | "smoke" | "animal" | "bicycle";
                 /** @description only detections at or after this time (RFC 3339) */
                 from?: string;
                 /** @description only detections at or before this time (RFC 3339) */

@@ -9,21 +9,31 @@ __all__ = [
     "AlertAcknowledgedBy",
     "AlertCondition",
     "AlertCondition1",
+    "AlertCondition10",
+    "AlertCondition11",
+    "AlertCondition12",
     "AlertCondition2",
     "AlertCondition3",
     "AlertCondition4",
     "AlertCondition5",
     "AlertCondition6",
     "AlertCondition7",
+    "AlertCondition8",
+    "AlertCondition9",
     "AlertRule",
     "AlertRuleCondition",
     "AlertRuleCondition1",
+    "AlertRuleCondition10",
+    "AlertRuleCondition11",
+    "AlertRuleCondition12",
     "AlertRuleCondition2",
     "AlertRuleCondition3",
     "AlertRuleCondition4",
     "AlertRuleCondition5",
     "AlertRuleCondition6",
     "AlertRuleCondition7",
+    "AlertRuleCondition8",
+    "AlertRuleCondition9",
     "AlertRuleSchedule",
     "ApiKey",
     "AuditCheckpoint",
@@ -35,22 +45,29 @@ __all__ = [
     "ConversationReply",
     "CreateAlertRuleCondition",
     "CreateAlertRuleCondition1",
+    "CreateAlertRuleCondition10",
+    "CreateAlertRuleCondition11",
     "CreateAlertRuleCondition2",
     "CreateAlertRuleCondition3",
     "CreateAlertRuleCondition4",
     "CreateAlertRuleCondition5",
     "CreateAlertRuleCondition6",
+    "CreateAlertRuleCondition7",
+    "CreateAlertRuleCondition8",
+    "CreateAlertRuleCondition9",
     "CreateAlertRuleSchedule",
     "CreateKeyResponse",
     "CreateNotificationSubscriptionKeys",
     "CreateResponderContact",
     "CreateResponderResponse",
     "CreateResponderResponseContact",
+    "CreateStreamSensor",
     "CreateStreamZonesItem",
     "CreateWebhookResponse",
     "DeleteAlertRuleResponse",
     "DeleteConsoleSessionResponse",
     "DeletePersonResponse",
+    "DeleteRecordingsResponse",
     "DeleteResponderResponse",
     "DeleteStreamResponse",
     "DeleteWebhookResponse",
@@ -84,6 +101,8 @@ __all__ = [
     "ListProtocolRunNotificationsResponseDataItem",
     "ListProtocolRunNotificationsResponseDataItemChannelsItem",
     "ListProtocolTypesResponse",
+    "ListRecordingsResponse",
+    "ListRecordingsResponseGapsItem",
     "NotificationDelivery",
     "NotificationDeliveryAttemptsItem",
     "NotificationPreferences",
@@ -105,6 +124,8 @@ __all__ = [
     "QuerySceneResponseInterpretation",
     "ReadyzResponse",
     "ReadyzResponseDetector",
+    "RecordingSegment",
+    "ReleaseIncidentLegalHoldResponse",
     "Responder",
     "ResponderContact",
     "ResumeAutomationResponse",
@@ -118,19 +139,28 @@ __all__ = [
     "RotateWebhookSecretResponse",
     "Scene",
     "Sensor",
+    "SetIncidentLegalHoldResponse",
     "SetNotificationPreferencesExclude",
     "SetNotificationPreferencesQuietHours",
     "Stream",
     "StreamAssignment",
     "StreamPublish",
+    "StreamSensor",
+    "StreamSensorLive",
+    "StreamSensorLiveDropped",
     "StreamZonesItem",
     "UpdateAlertRuleCondition",
     "UpdateAlertRuleCondition1",
+    "UpdateAlertRuleCondition10",
+    "UpdateAlertRuleCondition11",
     "UpdateAlertRuleCondition2",
     "UpdateAlertRuleCondition3",
     "UpdateAlertRuleCondition4",
     "UpdateAlertRuleCondition5",
     "UpdateAlertRuleCondition6",
+    "UpdateAlertRuleCondition7",
+    "UpdateAlertRuleCondition8",
+    "UpdateAlertRuleCondition9",
     "UpdateAlertRuleSchedule",
     "UpdateAutomationBusinessHours",
     "UpdateAutomationResponse",
@@ -138,6 +168,7 @@ __all__ = [
     "UpdateAutomationResponseEscalation",
     "UpdateAutomationResponseIncidents",
     "UpdateResponderContact",
+    "UpdateStreamSensor",
     "UpdateStreamZonesItem",
     "VerifyAuditTrailResponse",
     "Watch",
@@ -156,7 +187,7 @@ class Action(_ActionRequired, _ActionOptional):
     pass
 
 
-Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4, AlertCondition5, AlertCondition6, AlertCondition7]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
+Alert = TypedDict("Alert", {"id": "str", "object": "Literal[\"alert\"]", "rule_id": "str", "rule_name": "str", "status": "Literal[\"open\", \"acknowledged\"]", "stream_id": "str", "scene_id": "str", "location": "str", "incident_id": "Optional[str]", "condition": "Union[AlertCondition, AlertCondition1, AlertCondition2, AlertCondition3, AlertCondition4, AlertCondition5, AlertCondition6, AlertCondition7, AlertCondition8, AlertCondition9, AlertCondition10, AlertCondition11, AlertCondition12]", "observed": "Optional[float]", "detection": "Detection", "fired_at": "str", "acknowledged_at": "Optional[str]", "acknowledged_by": "Optional[AlertAcknowledgedBy]"})
 
 
 AlertAcknowledgedBy = TypedDict("AlertAcknowledgedBy", {"key_id": "Optional[str]", "operator": "Optional[str]"})
@@ -166,6 +197,20 @@ AlertCondition = TypedDict("AlertCondition", {"type": "Literal[\"person_count\"]
 
 
 AlertCondition1 = TypedDict("AlertCondition1", {"type": "Literal[\"crowd_density\"]", "at_least": "float"})
+
+
+_AlertCondition10Required = TypedDict("_AlertCondition10Required", {"type": "Literal[\"animal\"]"})
+_AlertCondition10Optional = TypedDict("_AlertCondition10Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+
+
+class AlertCondition10(_AlertCondition10Required, _AlertCondition10Optional):
+    pass
+
+
+AlertCondition11 = TypedDict("AlertCondition11", {"type": "Literal[\"bicycle\"]", "above": "int"})
+
+
+AlertCondition12 = TypedDict("AlertCondition12", {"type": "Literal[\"unreadable\"]", "detail": "str"})
 
 
 AlertCondition2 = TypedDict("AlertCondition2", {"type": "Literal[\"vehicle\"]", "above": "int"})
@@ -182,27 +227,42 @@ class AlertCondition3(_AlertCondition3Required, _AlertCondition3Optional):
 AlertCondition4 = TypedDict("AlertCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
-_AlertCondition5Required = TypedDict("_AlertCondition5Required", {"type": "Literal[\"animal\"]"})
-_AlertCondition5Optional = TypedDict("_AlertCondition5Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+AlertCondition5 = TypedDict("AlertCondition5", {"type": "Literal[\"door_open\"]"})
 
 
-class AlertCondition5(_AlertCondition5Required, _AlertCondition5Optional):
-    pass
+AlertCondition6 = TypedDict("AlertCondition6", {"type": "Literal[\"motion\"]"})
 
 
-AlertCondition6 = TypedDict("AlertCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
+AlertCondition7 = TypedDict("AlertCondition7", {"type": "Literal[\"vibration\"]"})
 
 
-AlertCondition7 = TypedDict("AlertCondition7", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+AlertCondition8 = TypedDict("AlertCondition8", {"type": "Literal[\"water_leak\"]"})
 
 
-AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4, AlertRuleCondition5, AlertRuleCondition6, AlertRuleCondition7]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
+AlertCondition9 = TypedDict("AlertCondition9", {"type": "Literal[\"smoke\"]"})
+
+
+AlertRule = TypedDict("AlertRule", {"id": "str", "object": "Literal[\"alert_rule\"]", "name": "str", "condition": "Union[AlertRuleCondition, AlertRuleCondition1, AlertRuleCondition2, AlertRuleCondition3, AlertRuleCondition4, AlertRuleCondition5, AlertRuleCondition6, AlertRuleCondition7, AlertRuleCondition8, AlertRuleCondition9, AlertRuleCondition10, AlertRuleCondition11, AlertRuleCondition12]", "min_confidence": "float", "locations": "Optional[List[str]]", "stream_ids": "Optional[List[str]]", "schedule": "Optional[AlertRuleSchedule]", "cooldown_s": "int", "status": "Literal[\"active\", \"paused\"]", "created_at": "str", "updated_at": "str"})
 
 
 AlertRuleCondition = TypedDict("AlertRuleCondition", {"type": "Literal[\"person_count\"]", "above": "int"})
 
 
 AlertRuleCondition1 = TypedDict("AlertRuleCondition1", {"type": "Literal[\"crowd_density\"]", "at_least": "float"})
+
+
+_AlertRuleCondition10Required = TypedDict("_AlertRuleCondition10Required", {"type": "Literal[\"animal\"]"})
+_AlertRuleCondition10Optional = TypedDict("_AlertRuleCondition10Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+
+
+class AlertRuleCondition10(_AlertRuleCondition10Required, _AlertRuleCondition10Optional):
+    pass
+
+
+AlertRuleCondition11 = TypedDict("AlertRuleCondition11", {"type": "Literal[\"bicycle\"]", "above": "int"})
+
+
+AlertRuleCondition12 = TypedDict("AlertRuleCondition12", {"type": "Literal[\"unreadable\"]", "detail": "str"})
 
 
 AlertRuleCondition2 = TypedDict("AlertRuleCondition2", {"type": "Literal[\"vehicle\"]", "above": "int"})
@@ -219,18 +279,19 @@ class AlertRuleCondition3(_AlertRuleCondition3Required, _AlertRuleCondition3Opti
 AlertRuleCondition4 = TypedDict("AlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
-_AlertRuleCondition5Required = TypedDict("_AlertRuleCondition5Required", {"type": "Literal[\"animal\"]"})
-_AlertRuleCondition5Optional = TypedDict("_AlertRuleCondition5Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+AlertRuleCondition5 = TypedDict("AlertRuleCondition5", {"type": "Literal[\"door_open\"]"})
 
 
-class AlertRuleCondition5(_AlertRuleCondition5Required, _AlertRuleCondition5Optional):
-    pass
+AlertRuleCondition6 = TypedDict("AlertRuleCondition6", {"type": "Literal[\"motion\"]"})
 
 
-AlertRuleCondition6 = TypedDict("AlertRuleCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
+AlertRuleCondition7 = TypedDict("AlertRuleCondition7", {"type": "Literal[\"vibration\"]"})
 
 
-AlertRuleCondition7 = TypedDict("AlertRuleCondition7", {"type": "Literal[\"unreadable\"]", "detail": "str"})
+AlertRuleCondition8 = TypedDict("AlertRuleCondition8", {"type": "Literal[\"water_leak\"]"})
+
+
+AlertRuleCondition9 = TypedDict("AlertRuleCondition9", {"type": "Literal[\"smoke\"]"})
 
 
 _AlertRuleScheduleRequired = TypedDict("_AlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -271,6 +332,17 @@ CreateAlertRuleCondition = TypedDict("CreateAlertRuleCondition", {"type": "Liter
 CreateAlertRuleCondition1 = TypedDict("CreateAlertRuleCondition1", {"type": "Literal[\"crowd_density\"]", "at_least": "float"})
 
 
+_CreateAlertRuleCondition10Required = TypedDict("_CreateAlertRuleCondition10Required", {"type": "Literal[\"animal\"]"})
+_CreateAlertRuleCondition10Optional = TypedDict("_CreateAlertRuleCondition10Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+
+
+class CreateAlertRuleCondition10(_CreateAlertRuleCondition10Required, _CreateAlertRuleCondition10Optional):
+    pass
+
+
+CreateAlertRuleCondition11 = TypedDict("CreateAlertRuleCondition11", {"type": "Literal[\"bicycle\"]", "above": "int"})
+
+
 CreateAlertRuleCondition2 = TypedDict("CreateAlertRuleCondition2", {"type": "Literal[\"vehicle\"]", "above": "int"})
 
 
@@ -285,15 +357,19 @@ class CreateAlertRuleCondition3(_CreateAlertRuleCondition3Required, _CreateAlert
 CreateAlertRuleCondition4 = TypedDict("CreateAlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
-_CreateAlertRuleCondition5Required = TypedDict("_CreateAlertRuleCondition5Required", {"type": "Literal[\"animal\"]"})
-_CreateAlertRuleCondition5Optional = TypedDict("_CreateAlertRuleCondition5Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+CreateAlertRuleCondition5 = TypedDict("CreateAlertRuleCondition5", {"type": "Literal[\"door_open\"]"})
 
 
-class CreateAlertRuleCondition5(_CreateAlertRuleCondition5Required, _CreateAlertRuleCondition5Optional):
-    pass
+CreateAlertRuleCondition6 = TypedDict("CreateAlertRuleCondition6", {"type": "Literal[\"motion\"]"})
 
 
-CreateAlertRuleCondition6 = TypedDict("CreateAlertRuleCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
+CreateAlertRuleCondition7 = TypedDict("CreateAlertRuleCondition7", {"type": "Literal[\"vibration\"]"})
+
+
+CreateAlertRuleCondition8 = TypedDict("CreateAlertRuleCondition8", {"type": "Literal[\"water_leak\"]"})
+
+
+CreateAlertRuleCondition9 = TypedDict("CreateAlertRuleCondition9", {"type": "Literal[\"smoke\"]"})
 
 
 _CreateAlertRuleScheduleRequired = TypedDict("_CreateAlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -319,6 +395,9 @@ CreateResponderResponse = TypedDict("CreateResponderResponse", {"id": "str", "ob
 CreateResponderResponseContact = TypedDict("CreateResponderResponseContact", {"webhook_url": "Optional[str]", "email": "Optional[str]", "sms": "Optional[str]"})
 
 
+CreateStreamSensor = TypedDict("CreateStreamSensor", {"preset": "str", "json_path": "str", "type": "str", "active": "Union[bool, float, str]", "battery_path": "str", "battery_low_pct": "float", "expected_interval_s": "int"}, total=False)
+
+
 CreateStreamZonesItem = TypedDict("CreateStreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})
 
 
@@ -336,7 +415,10 @@ DeleteAlertRuleResponse = TypedDict("DeleteAlertRuleResponse", {"id": "str", "ob
 DeleteConsoleSessionResponse = TypedDict("DeleteConsoleSessionResponse", {"object": "Literal[\"console_sign_out\"]", "revoked_sessions": "int"})
 
 
-DeletePersonResponse = TypedDict("DeletePersonResponse", {"id": "str", "object": "Literal[\"person\"]", "deleted": "Literal[True]", "faces_deleted": "int"})
+DeletePersonResponse = TypedDict("DeletePersonResponse", {"id": "str", "object": "Literal[\"person\"]", "deleted": "Literal[True]", "faces_deleted": "int", "recordings": "Literal[\"kept\"]"})
+
+
+DeleteRecordingsResponse = TypedDict("DeleteRecordingsResponse", {"stream_id": "str", "from": "str", "to": "str", "deleted": "int", "kept_held": "int"})
 
 
 DeleteResponderResponse = TypedDict("DeleteResponderResponse", {"id": "str", "object": "Literal[\"responder\"]", "deleted": "Literal[True]"})
@@ -348,7 +430,7 @@ DeleteStreamResponse = TypedDict("DeleteStreamResponse", {"id": "str", "object":
 DeleteWebhookResponse = TypedDict("DeleteWebhookResponse", {"id": "str", "object": "Literal[\"webhook_endpoint\"]", "deleted": "Literal[True]"})
 
 
-_DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"animal\", \"bicycle\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
+_DetectionRequired = TypedDict("_DetectionRequired", {"id": "str", "type": "Literal[\"person_count\", \"vehicle\", \"person\", \"door_open\", \"motion\", \"door_closed\", \"vibration\", \"water_leak\", \"smoke\", \"animal\", \"bicycle\"]", "location": "str", "confidence": "float", "timestamp": "str", "stream_id": "str"})
 _DetectionOptional = TypedDict("_DetectionOptional", {"subtype": "str", "value": "float", "count": "float", "track_id": "str", "dwell_s": "float", "zone": "str", "box": "List[float]", "person_id": "str"}, total=False)
 
 
@@ -468,6 +550,12 @@ ListProtocolRunNotificationsResponseDataItemChannelsItem = TypedDict("ListProtoc
 ListProtocolTypesResponse = TypedDict("ListProtocolTypesResponse", {"object": "Literal[\"list\"]", "data": "List[ProtocolType]", "has_more": "bool"})
 
 
+ListRecordingsResponse = TypedDict("ListRecordingsResponse", {"stream_id": "str", "from": "str", "to": "str", "recorded_ms": "int", "segments": "List[RecordingSegment]", "gaps": "List[ListRecordingsResponseGapsItem]"})
+
+
+ListRecordingsResponseGapsItem = TypedDict("ListRecordingsResponseGapsItem", {"from": "str", "to": "str"})
+
+
 NotificationDelivery = TypedDict("NotificationDelivery", {"id": "str", "object": "Literal[\"notification_delivery\"]", "subscription_id": "str", "channel": "Literal[\"push\", \"email\"]", "event_id": "str", "event": "str", "status": "Literal[\"pending\", \"retrying\", \"delivered\", \"dropped\", \"cancelled\"]", "series": "int", "attempt_count": "int", "next_attempt_at": "Optional[str]", "delivered_at": "Optional[str]", "last_status_code": "Optional[int]", "last_error": "Optional[str]", "message": "Any", "attempts": "List[NotificationDeliveryAttemptsItem]", "created_at": "str"})
 
 
@@ -506,7 +594,7 @@ PauseAutomationResponseIncidents = TypedDict("PauseAutomationResponseIncidents",
 Person = TypedDict("Person", {"id": "str", "object": "Literal[\"person\"]", "name": "str", "note": "Optional[str]", "faces": "int", "kept_images": "int", "created_at": "str", "updated_at": "str"})
 
 
-_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"console_session_expired\", \"invalid_publish_token\", \"invalid_metrics_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"csrf_check_failed\", \"not_found\", \"route_not_found\", \"not_acceptable\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"image_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"query_not_understood\", \"face_not_seen\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"no_face\", \"several_faces\", \"face_too_small\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
+_ProblemRequired = TypedDict("_ProblemRequired", {"type": "str", "title": "str", "status": "int", "detail": "str", "code": "Literal[\"invalid_json\", \"validation_failed\", \"unknown_field\", \"stream_not_in_scene\", \"unsupported_source\", \"webhook_url_not_allowed\", \"unknown_protocol_type\", \"invalid_image\", \"invalid_url\", \"malformed_request\", \"invalid_sdp\", \"missing_api_key\", \"invalid_api_key\", \"api_key_revoked\", \"console_session_expired\", \"invalid_publish_token\", \"invalid_metrics_token\", \"publish_token_revoked\", \"wrong_surface\", \"insufficient_capability\", \"location_not_allowed\", \"owner_role_required\", \"key_scope_exceeded\", \"csrf_check_failed\", \"not_found\", \"route_not_found\", \"stream_has_no_video\", \"no_recording\", \"not_acceptable\", \"request_timeout\", \"stream_not_sandbox\", \"idempotency_key_reused\", \"idempotency_request_in_progress\", \"webhook_endpoint_disabled\", \"invalid_state_transition\", \"protocol_run_terminated\", \"protocol_type_exists\", \"boundary_in_effect\", \"stream_not_mobile\", \"sensor_muted\", \"sensor_left_alone\", \"stream_not_webrtc\", \"stream_already_publishing\", \"etag_mismatch\", \"payload_too_large\", \"image_too_large\", \"path_parameter_too_long\", \"unsupported_media_type\", \"range_not_satisfiable\", \"query_not_understood\", \"face_not_seen\", \"no_video_in_offer\", \"unsupported_codec\", \"ice_restart_not_supported\", \"no_face\", \"several_faces\", \"face_too_small\", \"precondition_required\", \"rate_limit_exceeded\", \"too_many_connections\", \"concurrent_stream_limit_exceeded\", \"request_header_too_large\", \"internal_error\", \"service_unavailable\"]", "request_id": "str"})
 _ProblemOptional = TypedDict("_ProblemOptional", {"param": "str", "errors": "List[ProblemErrorsItem]"}, total=False)
 
 
@@ -554,6 +642,12 @@ class ReadyzResponse(_ReadyzResponseRequired, _ReadyzResponseOptional):
 
 
 ReadyzResponseDetector = TypedDict("ReadyzResponseDetector", {"runtime": "Literal[\"onnxruntime\", \"tfjs-wasm\"]", "model": "str", "fallback_reason": "Optional[str]"})
+
+
+RecordingSegment = TypedDict("RecordingSegment", {"id": "str", "kind": "Literal[\"video\", \"still\"]", "start": "str", "end": "str", "duration_ms": "int", "bytes": "int", "sha256": "str", "audit_id": "str"})
+
+
+ReleaseIncidentLegalHoldResponse = TypedDict("ReleaseIncidentLegalHoldResponse", {"incident_id": "str", "held": "bool", "reason": "Optional[str]", "set_at": "str"})
 
 
 Responder = TypedDict("Responder", {"id": "str", "object": "Literal[\"responder\"]", "name": "str", "kind": "Literal[\"person\", \"system\"]", "escalation_level": "int", "contact": "ResponderContact", "created_at": "str", "updated_at": "str"})
@@ -605,13 +699,16 @@ Scene = TypedDict("Scene", {"id": "str", "object": "Literal[\"scene\"]", "locati
 Sensor = TypedDict("Sensor", {"id": "str", "object": "Literal[\"sensor\"]", "name": "str", "kind": "Literal[\"camera\", \"contact\", \"motion\"]", "room": "str", "location": "str", "sandbox": "bool", "status": "str", "muted": "bool", "left_alone": "bool", "created_at": "str"})
 
 
+SetIncidentLegalHoldResponse = TypedDict("SetIncidentLegalHoldResponse", {"incident_id": "str", "held": "bool", "reason": "Optional[str]", "set_at": "str"})
+
+
 SetNotificationPreferencesExclude = TypedDict("SetNotificationPreferencesExclude", {"rooms": "List[str]", "sensors": "List[str]", "watches": "List[str]"}, total=False)
 
 
 SetNotificationPreferencesQuietHours = TypedDict("SetNotificationPreferencesQuietHours", {"from": "str", "to": "str"})
 
 
-_StreamRequired = TypedDict("_StreamRequired", {"id": "str", "object": "Literal[\"stream\"]", "name": "str", "source_type": "str", "source_url": "str", "location": "str", "scene_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "sandbox": "bool", "error": "Optional[str]", "last_frame_at": "Optional[str]", "fps_in": "Optional[float]", "detector_fps": "Optional[float]", "zones": "List[StreamZonesItem]", "motion_masks": "List[List[List[float]]]", "created_at": "str", "updated_at": "str", "assignment": "Optional[StreamAssignment]"})
+_StreamRequired = TypedDict("_StreamRequired", {"id": "str", "object": "Literal[\"stream\"]", "name": "str", "source_type": "str", "source_url": "str", "location": "str", "scene_id": "str", "status": "Literal[\"connecting\", \"live\", \"reconnecting\", \"offline\"]", "sandbox": "bool", "error": "Optional[str]", "last_frame_at": "Optional[str]", "fps_in": "Optional[float]", "detector_fps": "Optional[float]", "zones": "List[StreamZonesItem]", "motion_masks": "List[List[List[float]]]", "created_at": "str", "updated_at": "str", "assignment": "Optional[StreamAssignment]", "sensor": "Optional[StreamSensor]"})
 _StreamOptional = TypedDict("_StreamOptional", {"publish": "StreamPublish"}, total=False)
 
 
@@ -625,6 +722,20 @@ StreamAssignment = TypedDict("StreamAssignment", {"node_id": "str", "epoch": "in
 StreamPublish = TypedDict("StreamPublish", {"object": "Literal[\"publish_token\"]", "stream_id": "str", "token": "str", "token_preview": "str", "whip_url": "str", "publish_url": "str", "created_at": "str"})
 
 
+_StreamSensorRequired = TypedDict("_StreamSensorRequired", {"live": "Optional[StreamSensorLive]"})
+_StreamSensorOptional = TypedDict("_StreamSensorOptional", {"preset": "str", "json_path": "str", "type": "str", "active": "Union[bool, float, str]", "battery_path": "str", "battery_low_pct": "float", "expected_interval_s": "int"}, total=False)
+
+
+class StreamSensor(_StreamSensorRequired, _StreamSensorOptional):
+    pass
+
+
+StreamSensorLive = TypedDict("StreamSensorLive", {"state": "Optional[Literal[\"active\", \"inactive\"]]", "state_at": "Optional[str]", "battery": "Optional[float]", "last_message_at": "Optional[str]", "messages": "int", "dropped": "StreamSensorLiveDropped"})
+
+
+StreamSensorLiveDropped = TypedDict("StreamSensorLiveDropped", {"not_json": "int", "missing_field": "int", "wrong_type": "int", "unknown_preset": "int", "too_large": "int"})
+
+
 StreamZonesItem = TypedDict("StreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})
 
 
@@ -632,6 +743,17 @@ UpdateAlertRuleCondition = TypedDict("UpdateAlertRuleCondition", {"type": "Liter
 
 
 UpdateAlertRuleCondition1 = TypedDict("UpdateAlertRuleCondition1", {"type": "Literal[\"crowd_density\"]", "at_least": "float"})
+
+
+_UpdateAlertRuleCondition10Required = TypedDict("_UpdateAlertRuleCondition10Required", {"type": "Literal[\"animal\"]"})
+_UpdateAlertRuleCondition10Optional = TypedDict("_UpdateAlertRuleCondition10Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+
+
+class UpdateAlertRuleCondition10(_UpdateAlertRuleCondition10Required, _UpdateAlertRuleCondition10Optional):
+    pass
+
+
+UpdateAlertRuleCondition11 = TypedDict("UpdateAlertRuleCondition11", {"type": "Literal[\"bicycle\"]", "above": "int"})
 
 
 UpdateAlertRuleCondition2 = TypedDict("UpdateAlertRuleCondition2", {"type": "Literal[\"vehicle\"]", "above": "int"})
@@ -648,15 +770,19 @@ class UpdateAlertRuleCondition3(_UpdateAlertRuleCondition3Required, _UpdateAlert
 UpdateAlertRuleCondition4 = TypedDict("UpdateAlertRuleCondition4", {"type": "Literal[\"dwell\"]", "min_s": "float"})
 
 
-_UpdateAlertRuleCondition5Required = TypedDict("_UpdateAlertRuleCondition5Required", {"type": "Literal[\"animal\"]"})
-_UpdateAlertRuleCondition5Optional = TypedDict("_UpdateAlertRuleCondition5Optional", {"subtype": "Literal[\"cat\", \"dog\"]"}, total=False)
+UpdateAlertRuleCondition5 = TypedDict("UpdateAlertRuleCondition5", {"type": "Literal[\"door_open\"]"})
 
 
-class UpdateAlertRuleCondition5(_UpdateAlertRuleCondition5Required, _UpdateAlertRuleCondition5Optional):
-    pass
+UpdateAlertRuleCondition6 = TypedDict("UpdateAlertRuleCondition6", {"type": "Literal[\"motion\"]"})
 
 
-UpdateAlertRuleCondition6 = TypedDict("UpdateAlertRuleCondition6", {"type": "Literal[\"bicycle\"]", "above": "int"})
+UpdateAlertRuleCondition7 = TypedDict("UpdateAlertRuleCondition7", {"type": "Literal[\"vibration\"]"})
+
+
+UpdateAlertRuleCondition8 = TypedDict("UpdateAlertRuleCondition8", {"type": "Literal[\"water_leak\"]"})
+
+
+UpdateAlertRuleCondition9 = TypedDict("UpdateAlertRuleCondition9", {"type": "Literal[\"smoke\"]"})
 
 
 _UpdateAlertRuleScheduleRequired = TypedDict("_UpdateAlertRuleScheduleRequired", {"start": "str", "end": "str"})
@@ -695,6 +821,9 @@ UpdateAutomationResponseIncidents = TypedDict("UpdateAutomationResponseIncidents
 UpdateResponderContact = TypedDict("UpdateResponderContact", {"webhook_url": "Optional[str]", "email": "Optional[str]", "sms": "Optional[str]"}, total=False)
 
 
+UpdateStreamSensor = TypedDict("UpdateStreamSensor", {"preset": "str", "json_path": "str", "type": "str", "active": "Union[bool, float, str]", "battery_path": "str", "battery_low_pct": "float", "expected_interval_s": "int"}, total=False)
+
+
 UpdateStreamZonesItem = TypedDict("UpdateStreamZonesItem", {"name": "str", "polygon": "List[List[float]]"})
 
 
@@ -706,7 +835,7 @@ class VerifyAuditTrailResponse(_VerifyAuditTrailResponseRequired, _VerifyAuditTr
     pass
 
 
-Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"recognized_person\", \"door_open\", \"motion\", \"loitering\", \"vehicle\", \"animal\", \"bicycle\"]]]", "person_ids": "Optional[List[str]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
+Watch = TypedDict("Watch", {"id": "str", "object": "Literal[\"watch\"]", "subject": "str", "sensor_ids": "List[str]", "window": "str", "starts_at": "str", "ends_at": "str", "recurrence": "Literal[\"none\", \"daily\", \"weekdays\", \"weekends\"]", "conditions": "Optional[List[Literal[\"person\", \"unrecognized_person\", \"recognized_person\", \"door_open\", \"motion\", \"loitering\", \"vehicle\", \"vibration\", \"water_leak\", \"smoke\", \"animal\", \"bicycle\"]]]", "person_ids": "Optional[List[str]]", "status": "Literal[\"active\", \"stood_down\"]", "observing": "bool", "next_window": "Optional[WatchNextWindow]", "conversation_id": "Optional[str]", "created_at": "str", "updated_at": "str", "stood_down_at": "Optional[str]"})
 
 
 WatchNextWindow = TypedDict("WatchNextWindow", {"starts_at": "str", "ends_at": "str"})

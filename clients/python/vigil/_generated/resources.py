@@ -18,21 +18,28 @@ from .models import (
     ConversationReply,
     CreateAlertRuleCondition,
     CreateAlertRuleCondition1,
+    CreateAlertRuleCondition10,
+    CreateAlertRuleCondition11,
     CreateAlertRuleCondition2,
     CreateAlertRuleCondition3,
     CreateAlertRuleCondition4,
     CreateAlertRuleCondition5,
     CreateAlertRuleCondition6,
+    CreateAlertRuleCondition7,
+    CreateAlertRuleCondition8,
+    CreateAlertRuleCondition9,
     CreateAlertRuleSchedule,
     CreateKeyResponse,
     CreateNotificationSubscriptionKeys,
     CreateResponderContact,
     CreateResponderResponse,
+    CreateStreamSensor,
     CreateStreamZonesItem,
     CreateWebhookResponse,
     DeleteAlertRuleResponse,
     DeleteConsoleSessionResponse,
     DeletePersonResponse,
+    DeleteRecordingsResponse,
     DeleteResponderResponse,
     DeleteStreamResponse,
     DeleteWebhookResponse,
@@ -52,6 +59,7 @@ from .models import (
     ListConversationsItem,
     ListProtocolRunNotificationsResponse,
     ListProtocolTypesResponse,
+    ListRecordingsResponse,
     NotificationDelivery,
     NotificationPreferences,
     NotificationSubscription,
@@ -62,6 +70,7 @@ from .models import (
     PushStreamFrameResponse,
     QuerySceneResponse,
     ReadyzResponse,
+    ReleaseIncidentLegalHoldResponse,
     Responder,
     ResumeAutomationResponse,
     RevokeNotificationSubscriptionResponse,
@@ -70,20 +79,27 @@ from .models import (
     RotateStreamPublishTokenResponse,
     RotateWebhookSecretResponse,
     Scene,
+    SetIncidentLegalHoldResponse,
     SetNotificationPreferencesExclude,
     SetNotificationPreferencesQuietHours,
     Stream,
     UpdateAlertRuleCondition,
     UpdateAlertRuleCondition1,
+    UpdateAlertRuleCondition10,
+    UpdateAlertRuleCondition11,
     UpdateAlertRuleCondition2,
     UpdateAlertRuleCondition3,
     UpdateAlertRuleCondition4,
     UpdateAlertRuleCondition5,
     UpdateAlertRuleCondition6,
+    UpdateAlertRuleCondition7,
+    UpdateAlertRuleCondition8,
+    UpdateAlertRuleCondition9,
     UpdateAlertRuleSchedule,
     UpdateAutomationBusinessHours,
     UpdateAutomationResponse,
     UpdateResponderContact,
+    UpdateStreamSensor,
     UpdateStreamZonesItem,
     VerifyAuditTrailResponse,
     Watch,
@@ -102,6 +118,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "listAlerts": {"operation_id": "listAlerts", "method": "GET", "path": "/v1/alerts", "path_params": [], "query": ["limit","starting_after","ending_before","rule_id","status","location","since"], "body": False},
     "getAlert": {"operation_id": "getAlert", "method": "GET", "path": "/v1/alerts/{id}", "path_params": ["id"], "query": [], "body": False},
     "acknowledgeAlert": {"operation_id": "acknowledgeAlert", "method": "POST", "path": "/v1/alerts/{id}/acknowledge", "path_params": ["id"], "query": [], "body": False},
+    "getAlertClip": {"operation_id": "getAlertClip", "method": "GET", "path": "/v1/alerts/{id}/clip", "path_params": ["id"], "query": [], "body": False, "binary_response": "video/mp4"},
     "listAuditEntries": {"operation_id": "listAuditEntries", "method": "GET", "path": "/v1/audit", "path_params": [], "query": ["limit","starting_after","ending_before","resource_type","resource_id","actor","action","exclude_action","since","until"], "body": False},
     "verifyAuditTrail": {"operation_id": "verifyAuditTrail", "method": "GET", "path": "/v1/audit/verify", "path_params": [], "query": [], "body": False},
     "listAuditCheckpoints": {"operation_id": "listAuditCheckpoints", "method": "GET", "path": "/v1/audit/checkpoints", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
@@ -126,6 +143,10 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateIncident": {"operation_id": "updateIncident", "method": "PATCH", "path": "/v1/incidents/{id}", "path_params": ["id"], "query": [], "body": True},
     "addIncidentNote": {"operation_id": "addIncidentNote", "method": "POST", "path": "/v1/incidents/{id}/notes", "path_params": ["id"], "query": [], "body": True},
     "triggerProtocol": {"operation_id": "triggerProtocol", "method": "POST", "path": "/v1/incidents/{incident_id}/protocol", "path_params": ["incident_id"], "query": [], "body": True},
+    "getIncidentClip": {"operation_id": "getIncidentClip", "method": "GET", "path": "/v1/incidents/{id}/clip", "path_params": ["id"], "query": [], "body": False, "binary_response": "video/mp4"},
+    "getIncidentEvidence": {"operation_id": "getIncidentEvidence", "method": "GET", "path": "/v1/incidents/{id}/evidence", "path_params": ["id"], "query": [], "body": False, "binary_response": "application/zip"},
+    "setIncidentLegalHold": {"operation_id": "setIncidentLegalHold", "method": "PUT", "path": "/v1/incidents/{id}/legal-hold", "path_params": ["id"], "query": [], "body": True},
+    "releaseIncidentLegalHold": {"operation_id": "releaseIncidentLegalHold", "method": "DELETE", "path": "/v1/incidents/{id}/legal-hold", "path_params": ["id"], "query": [], "body": False},
     "listKeys": {"operation_id": "listKeys", "method": "GET", "path": "/v1/keys", "path_params": [], "query": ["limit","starting_after","ending_before"], "body": False},
     "createKey": {"operation_id": "createKey", "method": "POST", "path": "/v1/keys", "path_params": [], "query": [], "body": True},
     "getKey": {"operation_id": "getKey", "method": "GET", "path": "/v1/keys/{id}", "path_params": ["id"], "query": [], "body": False},
@@ -170,9 +191,13 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "updateStream": {"operation_id": "updateStream", "method": "PATCH", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": True},
     "deleteStream": {"operation_id": "deleteStream", "method": "DELETE", "path": "/v1/streams/{id}", "path_params": ["id"], "query": [], "body": False},
     "pushStreamFrame": {"operation_id": "pushStreamFrame", "method": "POST", "path": "/v1/streams/{id}/frames", "path_params": ["id"], "query": [], "body": False, "content_type": "image/jpeg"},
+    "listStreamDetections": {"operation_id": "listStreamDetections", "method": "GET", "path": "/v1/streams/{id}/detections", "path_params": ["id"], "query": ["limit","starting_after","ending_before","type","from","to"], "body": False},
     "getStreamSnapshot": {"operation_id": "getStreamSnapshot", "method": "GET", "path": "/v1/streams/{id}/snapshot", "path_params": ["id"], "query": [], "body": False, "binary_response": "image/jpeg"},
     "rotateStreamPublishToken": {"operation_id": "rotateStreamPublishToken", "method": "POST", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
     "revokeStreamPublishToken": {"operation_id": "revokeStreamPublishToken", "method": "DELETE", "path": "/v1/streams/{id}/publish-token", "path_params": ["id"], "query": [], "body": False},
+    "listRecordings": {"operation_id": "listRecordings", "method": "GET", "path": "/v1/streams/{id}/recordings", "path_params": ["id"], "query": ["from","to"], "body": False},
+    "deleteRecordings": {"operation_id": "deleteRecordings", "method": "DELETE", "path": "/v1/streams/{id}/recordings", "path_params": ["id"], "query": ["from","to"], "body": False},
+    "getStreamClip": {"operation_id": "getStreamClip", "method": "GET", "path": "/v1/streams/{id}/clip", "path_params": ["id"], "query": ["from","to"], "body": False, "binary_response": "video/mp4"},
     "healthz": {"operation_id": "healthz", "method": "GET", "path": "/healthz", "path_params": [], "query": [], "body": False},
     "readyz": {"operation_id": "readyz", "method": "GET", "path": "/readyz", "path_params": [], "query": [], "body": False},
     "metrics": {"operation_id": "metrics", "method": "GET", "path": "/metrics", "path_params": [], "query": [], "body": False},
@@ -200,7 +225,7 @@ class AlertRulesResource(Resource):
         """
         return self._list(_OPERATIONS["listAlertRules"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
 
-    def create(self, *, name: str, condition: Union[CreateAlertRuleCondition, CreateAlertRuleCondition1, CreateAlertRuleCondition2, CreateAlertRuleCondition3, CreateAlertRuleCondition4, CreateAlertRuleCondition5, CreateAlertRuleCondition6], min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[CreateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
+    def create(self, *, name: str, condition: Union[CreateAlertRuleCondition, CreateAlertRuleCondition1, CreateAlertRuleCondition2, CreateAlertRuleCondition3, CreateAlertRuleCondition4, CreateAlertRuleCondition5, CreateAlertRuleCondition6, CreateAlertRuleCondition7, CreateAlertRuleCondition8, CreateAlertRuleCondition9, CreateAlertRuleCondition10, CreateAlertRuleCondition11], min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[CreateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
         """Create an alert rule
 
         A condition on detections (person_count above N, crowd_density at or above x, a person of a subtype, vehicle count above N, an animal (cat or dog), dwell of at least S seconds), optionally limited to locations or streams, with a weekly schedule and a cooldown. Fires `alert.fired`.
@@ -216,7 +241,7 @@ class AlertRulesResource(Resource):
         """
         return self._request(_OPERATIONS["getAlertRule"], (id,), {}, request_options)
 
-    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, condition: Union[Union[UpdateAlertRuleCondition, UpdateAlertRuleCondition1, UpdateAlertRuleCondition2, UpdateAlertRuleCondition3, UpdateAlertRuleCondition4, UpdateAlertRuleCondition5, UpdateAlertRuleCondition6], NotGiven] = NOT_GIVEN, min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[UpdateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
+    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, condition: Union[Union[UpdateAlertRuleCondition, UpdateAlertRuleCondition1, UpdateAlertRuleCondition2, UpdateAlertRuleCondition3, UpdateAlertRuleCondition4, UpdateAlertRuleCondition5, UpdateAlertRuleCondition6, UpdateAlertRuleCondition7, UpdateAlertRuleCondition8, UpdateAlertRuleCondition9, UpdateAlertRuleCondition10, UpdateAlertRuleCondition11], NotGiven] = NOT_GIVEN, min_confidence: Union[float, NotGiven] = NOT_GIVEN, locations: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, stream_ids: Union[Optional[List[str]], NotGiven] = NOT_GIVEN, schedule: Union[Optional[UpdateAlertRuleSchedule], NotGiven] = NOT_GIVEN, cooldown_s: Union[int, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> AlertRule:
         """Change an alert rule
 
         PATCH /v1/alert-rules/{id}
@@ -250,7 +275,7 @@ class AlertRulesResource(Resource):
 
 
 class AlertsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listAlerts"], "get": _OPERATIONS["getAlert"], "acknowledge": _OPERATIONS["acknowledgeAlert"]}
+    OPERATIONS = {"list": _OPERATIONS["listAlerts"], "get": _OPERATIONS["getAlert"], "acknowledge": _OPERATIONS["acknowledgeAlert"], "get_clip": _OPERATIONS["getAlertClip"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, rule_id: Union[str, NotGiven] = NOT_GIVEN, status: Union[Literal["open", "acknowledged"], NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Alert]:
         """List fired alerts, newest first
@@ -272,6 +297,17 @@ class AlertsResource(Resource):
         POST /v1/alerts/{id}/acknowledge
         """
         return self._request(_OPERATIONS["acknowledgeAlert"], (id,), {}, request_options)
+
+    def get_clip(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
+        """The clip around an alert
+
+        From the alert's detection less the pre-roll to it plus the post-roll. Honours Range.
+
+        GET /v1/alerts/{id}/clip
+
+        Returns the video/mp4 bytes.
+        """
+        return self._request(_OPERATIONS["getAlertClip"], (id,), {}, request_options)
 
 
 class AuditResource(Resource):
@@ -457,7 +493,7 @@ class HouseholdResource(Resource):
 
 
 class IncidentsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listIncidents"], "create": _OPERATIONS["createIncident"], "get": _OPERATIONS["getIncident"], "update": _OPERATIONS["updateIncident"], "add_note": _OPERATIONS["addIncidentNote"], "trigger_protocol": _OPERATIONS["triggerProtocol"]}
+    OPERATIONS = {"list": _OPERATIONS["listIncidents"], "create": _OPERATIONS["createIncident"], "get": _OPERATIONS["getIncident"], "update": _OPERATIONS["updateIncident"], "add_note": _OPERATIONS["addIncidentNote"], "trigger_protocol": _OPERATIONS["triggerProtocol"], "get_clip": _OPERATIONS["getIncidentClip"], "get_evidence": _OPERATIONS["getIncidentEvidence"], "set_legal_hold": _OPERATIONS["setIncidentLegalHold"], "release_legal_hold": _OPERATIONS["releaseIncidentLegalHold"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, status: Union[Literal["open", "acknowledged", "resolved", "dismissed"], NotGiven] = NOT_GIVEN, severity: Union[Literal["low", "medium", "high", "critical"], NotGiven] = NOT_GIVEN, source: Union[Literal["manual", "automatic"], NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, stream_id: Union[str, NotGiven] = NOT_GIVEN, since: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Incident]:
         """List incidents, newest first
@@ -508,6 +544,46 @@ class IncidentsResource(Resource):
         POST /v1/incidents/{incident_id}/protocol
         """
         return self._request(_OPERATIONS["triggerProtocol"], (incident_id,), {"protocol_type": protocol_type, "notify_responders": notify_responders, "escalation_level": escalation_level}, request_options)
+
+    def get_clip(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
+        """The clip of an incident
+
+        From the incident's start less the pre-roll (VIGIL_CLIP_PRE_ROLL_SECONDS, default 10) to its last activity plus the post-roll (VIGIL_CLIP_POST_ROLL_SECONDS, default 20), from its stream's recording. Honours Range.
+
+        GET /v1/incidents/{id}/clip
+
+        Returns the video/mp4 bytes.
+        """
+        return self._request(_OPERATIONS["getIncidentClip"], (id,), {}, request_options)
+
+    def get_evidence(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
+        """The incident's evidence bundle
+
+        One zip: the recorded segments of the incident's window and the clip copied from them, its snapshots, incident.json (the timeline), manifest.json (SHA-256 of every file), and audit/chain.ndjson with audit/checkpoint.json: the audit entries that sealed each segment and recorded this export, chained to a signed checkpoint. `npx vigil verify-evidence <file>` checks it offline. The export is audited (incident.evidence_exported).
+
+        GET /v1/incidents/{id}/evidence
+
+        Returns the application/zip bytes.
+        """
+        return self._request(_OPERATIONS["getIncidentEvidence"], (id,), {}, request_options)
+
+    def set_legal_hold(self, id: str, *, reason: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> SetIncidentLegalHoldResponse:
+        """Keep an incident's recordings past retention
+
+        Segments in the incident's clip window are kept until the hold is released, plus VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+
+        PUT /v1/incidents/{id}/legal-hold
+        """
+        return self._request(_OPERATIONS["setIncidentLegalHold"], (id,), {"reason": reason}, request_options)
+
+    def release_legal_hold(self, id: str, *, request_options: Optional[RequestOptions] = None) -> ReleaseIncidentLegalHoldResponse:
+        """Release an incident's legal hold
+
+        Its segments follow retention again after VIGIL_RECORDINGS_HOLD_DAYS. Audited.
+
+        DELETE /v1/incidents/{id}/legal-hold
+        """
+        return self._request(_OPERATIONS["releaseIncidentLegalHold"], (id,), {}, request_options)
 
 
 class KeysResource(Resource):
@@ -801,7 +877,7 @@ class RespondersResource(Resource):
 class SandboxResource(Resource):
     OPERATIONS = {"inject_detection": _OPERATIONS["injectSandboxDetection"]}
 
-    def inject_detection(self, *, stream_id: str, type: Literal["person_count", "vehicle", "person", "door_open", "motion", "animal", "bicycle"], subtype: Union[str, NotGiven] = NOT_GIVEN, person_id: Union[str, NotGiven] = NOT_GIVEN, value: Union[int, NotGiven] = NOT_GIVEN, count: Union[int, NotGiven] = NOT_GIVEN, confidence: Union[float, NotGiven] = NOT_GIVEN, dwell_s: Union[float, NotGiven] = NOT_GIVEN, track_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Detection:
+    def inject_detection(self, *, stream_id: str, type: Literal["person_count", "vehicle", "person", "door_open", "motion", "door_closed", "vibration", "water_leak", "smoke", "animal", "bicycle"], subtype: Union[str, NotGiven] = NOT_GIVEN, person_id: Union[str, NotGiven] = NOT_GIVEN, value: Union[int, NotGiven] = NOT_GIVEN, count: Union[int, NotGiven] = NOT_GIVEN, confidence: Union[float, NotGiven] = NOT_GIVEN, dwell_s: Union[float, NotGiven] = NOT_GIVEN, track_id: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Detection:
         """Inject a synthetic detection into a sandbox stream
 
         Runs one detection, timestamped now, through the real pipeline of a sandbox stream (source_type sandbox, or any stream of a test key): the scene updates, alert rules and watches evaluate it, and an unrecognized person or a dwell of 300 s or more raises detection.anomaly. Streams reading a real source answer 409 stream_not_sandbox. A household sensor that is muted answers 409 sensor_muted, and one in a place left alone 409 sensor_left_alone: nothing from it is taken in (the simulated home drops its readings the same way).
@@ -855,7 +931,7 @@ class ScenesResource(Resource):
 
 
 class StreamsResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"]}
+    OPERATIONS = {"list": _OPERATIONS["listStreams"], "create": _OPERATIONS["createStream"], "get": _OPERATIONS["getStream"], "update": _OPERATIONS["updateStream"], "delete": _OPERATIONS["deleteStream"], "push_frame": _OPERATIONS["pushStreamFrame"], "list_detections": _OPERATIONS["listStreamDetections"], "get_snapshot": _OPERATIONS["getStreamSnapshot"], "rotate_publish_token": _OPERATIONS["rotateStreamPublishToken"], "revoke_publish_token": _OPERATIONS["revokeStreamPublishToken"], "list_recordings": _OPERATIONS["listRecordings"], "delete_recordings": _OPERATIONS["deleteRecordings"], "get_clip": _OPERATIONS["getStreamClip"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Stream]:
         """List streams, newest first
@@ -864,14 +940,14 @@ class StreamsResource(Resource):
         """
         return self._list(_OPERATIONS["listStreams"], (), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "location": location}, request_options)
 
-    def create(self, *, name: str, source_type: Literal["rtsp", "http", "webrtc", "mobile", "sandbox"], source_url: str, location: str, zones: Union[List[CreateStreamZonesItem], NotGiven] = NOT_GIVEN, motion_masks: Union[List[List[List[float]]], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Stream:
+    def create(self, *, name: str, source_type: Literal["rtsp", "http", "webrtc", "mobile", "sandbox", "mqtt"], source_url: str, location: str, zones: Union[List[CreateStreamZonesItem], NotGiven] = NOT_GIVEN, motion_masks: Union[List[List[List[float]]], NotGiven] = NOT_GIVEN, sensor: Union[CreateStreamSensor, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Stream:
         """Register a stream
 
         Registers a camera, WebRTC publisher, phone or sandbox source; its scene is the one of its location.
 
         POST /v1/streams
         """
-        return self._request(_OPERATIONS["createStream"], (), {"name": name, "source_type": source_type, "source_url": source_url, "location": location, "zones": zones, "motion_masks": motion_masks}, request_options)
+        return self._request(_OPERATIONS["createStream"], (), {"name": name, "source_type": source_type, "source_url": source_url, "location": location, "zones": zones, "motion_masks": motion_masks, "sensor": sensor}, request_options)
 
     def get(self, id: str, *, request_options: Optional[RequestOptions] = None) -> Stream:
         """Fetch a stream
@@ -880,12 +956,12 @@ class StreamsResource(Resource):
         """
         return self._request(_OPERATIONS["getStream"], (id,), {}, request_options)
 
-    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, source_url: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, zones: Union[List[UpdateStreamZonesItem], NotGiven] = NOT_GIVEN, motion_masks: Union[List[List[List[float]]], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Stream:
+    def update(self, id: str, *, name: Union[str, NotGiven] = NOT_GIVEN, source_url: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, zones: Union[List[UpdateStreamZonesItem], NotGiven] = NOT_GIVEN, motion_masks: Union[List[List[List[float]]], NotGiven] = NOT_GIVEN, sensor: Union[UpdateStreamSensor, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Stream:
         """Rename, move or re-point a stream
 
         PATCH /v1/streams/{id}
         """
-        return self._request(_OPERATIONS["updateStream"], (id,), {"name": name, "source_url": source_url, "location": location, "zones": zones, "motion_masks": motion_masks}, request_options)
+        return self._request(_OPERATIONS["updateStream"], (id,), {"name": name, "source_url": source_url, "location": location, "zones": zones, "motion_masks": motion_masks, "sensor": sensor}, request_options)
 
     def delete(self, id: str, *, request_options: Optional[RequestOptions] = None) -> DeleteStreamResponse:
         """Delete a stream and stop its ingest
@@ -904,6 +980,15 @@ class StreamsResource(Resource):
         jpeg: the request body, sent as raw image/jpeg bytes.
         """
         return self._request(_OPERATIONS["pushStreamFrame"], (id,), {}, request_options, content=jpeg)
+
+    def list_detections(self, id: str, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, type: Union[Literal["person_count", "vehicle", "person", "door_open", "motion", "door_closed", "vibration", "water_leak", "smoke", "animal", "bicycle"], NotGiven] = NOT_GIVEN, from_: Union[str, NotGiven] = NOT_GIVEN, to: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Detection]:
+        """A stream’s detections, newest first
+
+        Every detection the stream recorded (counts, tracked people, animals and vehicles), newest first, for as long as the detection history is kept; optionally one `type` and a time range. Ids are what `GET /v1/detections/{id}/snapshot` takes. Cursors are detection ids of this stream.
+
+        GET /v1/streams/{id}/detections
+        """
+        return self._list(_OPERATIONS["listStreamDetections"], (id,), {"limit": limit, "starting_after": starting_after, "ending_before": ending_before, "type": type, "from": from_, "to": to}, request_options)
 
     def get_snapshot(self, id: str, *, request_options: Optional[RequestOptions] = None) -> bytes:
         """The latest camera frame of a stream
@@ -933,6 +1018,35 @@ class StreamsResource(Resource):
         DELETE /v1/streams/{id}/publish-token
         """
         return self._request(_OPERATIONS["revokeStreamPublishToken"], (id,), {}, request_options)
+
+    def list_recordings(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> ListRecordingsResponse:
+        """What was recorded of a stream in a range, with its gaps
+
+        Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.
+
+        GET /v1/streams/{id}/recordings
+        """
+        return self._request(_OPERATIONS["listRecordings"], (id,), {"from": from_, "to": to}, request_options)
+
+    def delete_recordings(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> DeleteRecordingsResponse:
+        """Delete a range of a stream's recording
+
+        The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).
+
+        DELETE /v1/streams/{id}/recordings
+        """
+        return self._request(_OPERATIONS["deleteRecordings"], (id,), {"from": from_, "to": to}, request_options)
+
+    def get_clip(self, id: str, *, from_: str, to: str, request_options: Optional[RequestOptions] = None) -> bytes:
+        """A clip of any range of a stream
+
+        An MP4 with its index first, made by copying the range's segments (no re-encoding; cut at keyframes); WebM for a VP8 WHIP publisher; phone stills become an H.264 MP4. Honours Range. 404 no_recording (with nearest_before, nearest_after) when nothing was recorded in the range.
+
+        GET /v1/streams/{id}/clip
+
+        Returns the video/mp4 bytes.
+        """
+        return self._request(_OPERATIONS["getStreamClip"], (id,), {"from": from_, "to": to}, request_options)
 
 
 class SystemResource(Resource):
