@@ -63,7 +63,7 @@ describe('incident clip in chromium', { skip }, () => {
     const { page, context, errors } = await c.newPage('desktop');
     await c.signIn(page, org, 'Dana Reyes');
     await page.evaluate(() => { location.hash = '#/incidents'; });
-    await page.click('button.link:text-is("Door forced at the dock")');
+    await page.click('a.link:text-is("Door forced at the dock")');
     await page.waitForSelector('#incident-clip');
     assert.equal(await page.evaluate(() => (document.querySelector('#incident-clip') as HTMLVideoElement).canPlayType('video/mp4; codecs="avc1.64001e"') !== ''), true, 'chromium plays H.264 MP4');
     // the clip window is 10 s before the incident to 20 s after its last activity: all 12 s recorded are in it
