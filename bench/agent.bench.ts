@@ -10,12 +10,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { summarizeLatency } from './latency-summary.ts';
+import { LIBRARIES_LIMIT, measureLibraries } from './language-libraries.ts';
 import { clearNormalizerCache } from '../src/platform/language/normalize.ts';
 import { loadWordNet } from '../src/platform/language/lexicon/wordnet.ts';
 import { planOffline } from '../src/home/agent/offline-planner.ts';
 import { runPlan } from '../src/home/agent/plan-executor.ts';
-import nlp from 'compromise';
-import * as chrono from 'chrono-node';
 import { figure, writeResult } from './machine.ts';
 import { loadCases, loadContexts } from '../tests/agent/corpus-cases.ts';
 import { HouseholdSimulator } from '../tests/agent/household-simulator.ts';
@@ -55,29 +54,10 @@ for (let round = 0; round < ROUNDS; round++) {
     }
   }
 }
-// the libraries alone, on the same messages, the same number of rounds (one warm-up call first,
-// as the planner's first call is left out above)
-const libSamples: number[] = [];
-const libCpu: number[] = [];
-const instant = new Date();
-const libraries = (message: string) => {
-  nlp(message.toLowerCase()).compute('root');
-  chrono.parse(message, { instant }, { forwardDate: true });
-};
-libraries(messages[0]);
-for (let round = 0; round < ROUNDS; round++) {
-  for (const message of messages) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    libraries(message);
-    libSamples.push(performance.now() - t0);
-    const cpu = process.cpuUsage(c0);
-    libCpu.push((cpu.user + cpu.system) / 1000);
-  }
-}
+const { samples: libSamples, cpu: libCpu } = measureLibraries(messages, ROUNDS);
 const plan = summarizeLatency(samples, cpuSamples, BUDGET_MS);
 const libs = summarizeLatency(libSamples, libCpu, BUDGET_MS);
-const LIMIT = 'compromise nlp(message).compute("root") + chrono-node parse(message), alone, same messages';
+const LIMIT = LIBRARIES_LIMIT;
 writeResult('agent', 'agent.offline_plan_time', [
   figure('offline plan time per message, p95 (wall)', plan.p95_ms, 'ms', 'lower', { name: `${LIMIT}, p95 (wall)`, value: libs.p95_ms, unit: 'ms' }, { value: BUDGET_MS }),
   figure('offline plan time per message, p50 (wall)', plan.p50_ms, 'ms', 'lower', { name: `${LIMIT}, p50 (wall)`, value: libs.p50_ms, unit: 'ms' }),

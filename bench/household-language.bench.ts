@@ -11,9 +11,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
-import nlp from 'compromise';
-import * as chrono from 'chrono-node';
 import { summarizeLatency } from './latency-summary.ts';
+import { LIBRARIES_LIMIT, measureLibraries } from './language-libraries.ts';
 import { figure, writeResult } from './machine.ts';
 import { clearNormalizerCache } from '../src/platform/language/normalize.ts';
 import { loadWordNet } from '../src/platform/language/lexicon/wordnet.ts';
@@ -63,27 +62,10 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const libSamples: number[] = [];
-const libCpu: number[] = [];
-const instant = new Date();
-const libraries = (message: string) => {
-  nlp(message.toLowerCase()).compute('root');
-  chrono.parse(message, { instant }, { forwardDate: true });
-};
-libraries(messages[0]);
-for (let round = 0; round < ROUNDS; round++) {
-  for (const message of messages) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    libraries(message);
-    libSamples.push(performance.now() - t0);
-    const cpu = process.cpuUsage(c0);
-    libCpu.push((cpu.user + cpu.system) / 1000);
-  }
-}
+const { samples: libSamples, cpu: libCpu } = measureLibraries(messages, ROUNDS);
 const plan = summarizeLatency(samples, cpuSamples, BUDGET_MS);
 const libs = summarizeLatency(libSamples, libCpu, BUDGET_MS);
-const LIMIT = 'compromise nlp(message).compute("root") + chrono-node parse(message), alone, same messages';
+const LIMIT = LIBRARIES_LIMIT;
 writeResult('household-language', 'household_language.plan_time_blind_sets', [
   figure('household interpretation + plan per blind-set message, p95 (wall)', plan.p95_ms, 'ms', 'lower', { name: `${LIMIT}, p95 (wall)`, value: libs.p95_ms, unit: 'ms' }, { value: BUDGET_MS }),
   figure('household interpretation + plan per blind-set message, CPU p95', plan.cpu_p95_ms, 'ms', 'lower', { name: `${LIMIT}, CPU p95`, value: libs.cpu_p95_ms, unit: 'ms' }, { value: BUDGET_MS }),
