@@ -87,7 +87,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('someone the household knows is not "lingering" at the door; a stranger is', async () => {
-      const res = await say('keep an eye on the front porch');
+      const res = await say('keep an eye on the front porch for the next hour');
       const [a] = res.json().actions;
       assert.equal(a?.type, 'watch.created', res.body);
       await inject({ track_id: 'ana-3', subtype: 'recognized', person_id: ana.id });

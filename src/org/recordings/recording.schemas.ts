@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime } from '../../platform/http/index.ts';
+import { IsoTime, Text } from '../../platform/http/index.ts';
 
 export const RangeQuery = Type.Object({
   from: Type.String({ format: 'date-time', description: 'start of the range (RFC 3339)' }),
@@ -29,7 +29,7 @@ export const RecordingList = Type.Object({
   gaps: Type.Array(Type.Object({ from: IsoTime, to: IsoTime }), { description: 'parts of the range with no recording (longer than 1.5 s)' }),
 });
 
-export const HoldBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false });
+export const HoldBody = Type.Object({ reason: Type.Optional(Text({ maxLength: 500, description: 'why the recordings are held (a claim, a police request)' })) }, { additionalProperties: false });
 export const HoldView = Type.Object({ incident_id: Type.String(), held: Type.Boolean(), reason: Type.Union([Type.String(), Type.Null()]), set_at: IsoTime });
 
 export const Video = Type.Unsafe<Buffer>({

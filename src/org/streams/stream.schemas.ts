@@ -53,7 +53,7 @@ const SensorMappingSchema = Type.Object(
     })),
     json_path: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'anything else: the path of the state in the JSON payload, such as state.door or $.sensors[0].open; with type and active', examples: ['state.door'] })),
     type: Type.Optional(Type.String({ description: `with json_path: what the active state is, one of ${SENSOR_DETECTION_TYPES.join(', ')} (door_open also records door_closed when it turns inactive)`, examples: ['door_open'] })),
-    active: Type.Optional(Type.Union([Type.Boolean(), Type.Number(), Type.String({ maxLength: 100 })], { description: 'with json_path: the value that means active (default true); a value of another JSON type is dropped as wrong_type', examples: ['OPEN'] })),
+    active: Type.Optional(Type.Union([Type.Boolean(), Type.Number({ minimum: -1e15, maximum: 1e15 }), Type.String({ maxLength: 100 })], { description: 'with json_path: the value that means active (default true); a value of another JSON type is dropped as wrong_type', examples: ['OPEN'] })),
     battery_path: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'where the battery percentage is (default battery, as Zigbee2MQTT publishes it)' })),
     battery_low_pct: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'at or below this battery percentage the stream is offline, saying so (default 10)' })),
     expected_interval_s: Type.Optional(Type.Integer({ minimum: 10, maximum: 7 * 86_400, description: 'the stream is offline when the device sent nothing for this long (default 7200: Zigbee2MQTT devices check in at least hourly)' })),

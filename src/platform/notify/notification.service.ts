@@ -82,8 +82,9 @@ export class NotificationService {
     if (body.channel === 'push') {
       if (body.address !== undefined) throw invalid('address', 'a push subscription has an endpoint and keys, not an address');
       if (!body.endpoint) throw invalid('endpoint', 'a push subscription needs its endpoint');
-      if (!body.keys) throw invalid('keys', 'a push subscription needs keys.p256dh and keys.auth');
+      // the endpoint is judged first, so a bad one is named whatever else is missing
       endpoint = await this.checkEndpoint(body.endpoint);
+      if (!body.keys) throw invalid('keys', 'a push subscription needs keys.p256dh and keys.auth');
       const bad = checkSubscriptionKeys(body.keys.p256dh, body.keys.auth);
       if (bad) throw invalid(bad.param, bad.message);
     } else {

@@ -15903,6 +15903,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description why the recordings are held (a claim, a police request) */
                     reason?: string;
                 };
             };
