@@ -27,7 +27,7 @@ export function toResponderView(r: ResponderRow): ResponderView {
 }
 
 /**
- * Responders (issue 3 §4): people or systems that protocol runs notify on each of their channels:
+ * Responders (docs/decisions.md, "Notifications through the outbox"): people or systems that protocol runs notify on each of their channels:
  * a webhook URL (signed like any delivery with a secret of the responder's own, shown once at
  * creation), an email address, and push devices subscribed for the responder (platform/notify).
  */

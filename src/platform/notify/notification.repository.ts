@@ -17,7 +17,7 @@ export interface RoutableSubscription {
   locations: string | null;
 }
 
-/** Queries only (DESIGN.md "Code shape"). */
+/** Queries only (docs/architecture.md, "Rules that keep it so"). */
 export const notificationRepository = {
   async insertSubscription(db: DbExecutor, row: SubscriptionRow): Promise<void> {
     await db.insertInto('notification_subscriptions').values(row).execute();

@@ -1,6 +1,6 @@
 import type { DbExecutor } from '../db/index.ts';
 
-/** Queries only (DESIGN.md "Code shape"). */
+/** Queries only (docs/architecture.md, "Rules that keep it so"). */
 export const vapidRepository = {
   /** A secret every node shares: the first node's `value` is kept, later ones read it. */
   async sharedSecret(db: DbExecutor, name: string, value: string, createdAt: string): Promise<string> {

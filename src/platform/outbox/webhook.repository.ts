@@ -62,7 +62,7 @@ const ATTEMPT_TYPES = ['text', 'integer', 'integer', 'text', 'text', 'integer', 
 const PATCH_COLUMNS = ['status', 'attempt_count', 'first_attempt_at', 'next_attempt_at', 'last_status_code', 'last_error', 'delivered_at', 'updated_at'] as const;
 const PATCH_TYPES = ['text', 'integer', 'bigint', 'bigint', 'integer', 'text', 'text', 'text'];
 
-/** Queries only (DESIGN.md "Code shape"). */
+/** Queries only (docs/architecture.md, "Rules that keep it so"). */
 export const webhookRepository = {
   async insertEndpoint(db: DbExecutor, row: WebhookEndpointRow): Promise<void> {
     await db.insertInto('webhook_endpoints').values(row).execute();
