@@ -10,15 +10,26 @@ import { atSecondOfMinute, duplicateDetections, sleep, startTestCluster, waitUnt
 let c: TestCluster;
 before(async () => {
   c = await startTestCluster();
-  // busy streams (a lobby reports every few seconds) beside the demo's, so every node runs some
+  // busy streams beside the demo's, so every node runs some: plazas, in a time zone where it is
+  // early afternoon now (a sandbox follows its scene's local day; at 3 a.m. a plaza is nearly
+  // empty and CI runs at any hour), so each reports every half minute or so
+  const timeZone = afternoonZone(new Date().getUTCHours());
   for (let i = 0; i < 6; i++) {
-    const r = await c.api(c.keys.org, 'POST', '/v1/streams', { name: `Busy ${i}`, source_type: 'sandbox', source_url: `sandbox://lobby?seed=${i + 20}`, location: `busy_${i}` });
+    const r = await c.api(c.keys.org, 'POST', '/v1/streams', { name: `Busy ${i}`, source_type: 'sandbox', source_url: `sandbox://crowd_surge?seed=${i + 20}`, location: `busy_${i}` });
     assert.equal(r.status, 201, JSON.stringify(r.body));
+    const z = await c.api(c.keys.org, 'PATCH', `/v1/scenes/${r.body.scene_id}`, { time_zone: timeZone });
+    assert.equal(z.status, 200, JSON.stringify(z.body));
   }
 }, { timeout: 180_000 });
 after(async () => {
   await c?.close();
 });
+
+/** an IANA zone (Etc/GMT±N, whose sign is inverted) where the local clock reads about 13:00 */
+function afternoonZone(utcHour: number): string {
+  const offset = 13 - utcHour; // from +13 to -10, all inside the Etc zones' range
+  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+}
 
 async function allClaimed(): Promise<Map<string, string>> {
   const ids = (await c.sql<{ id: string }>('select id from streams')).map((r) => r.id);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { openDatabase, migrateToLatest } from '../../src/platform/db/database.ts';
 import { SqlLeaseStore } from '../../src/platform/coordination/index.ts';
 import { StreamOwnership, streamRepository, type StreamRow } from '../../src/org/streams/index.ts';
-import type { SceneService } from '../../src/org/scenes/index.ts';
+import { sceneRepository, type SceneService } from '../../src/org/scenes/index.ts';
 import { createTestDatabase } from '../helpers/harness.ts';
 import { sleep, waitUntil } from './cluster-harness.ts';
 
@@ -24,8 +24,14 @@ after(async () => {
   await dbase.drop();
 });
 
-const scenes = { ensureLoaded: async () => undefined, timeZoneOf: () => 'UTC', detachStream: () => undefined } as unknown as SceneService;
+const scenes = {
+  ensureLoaded: async () => undefined,
+  storedTimeZones: (ids: string[]) => sceneRepository.timeZones(database.db, ids),
+  detachStream: () => undefined,
+} as unknown as SceneService;
 const running = new Map<string, Set<string>>(); // node → streams its runner runs
+/** stream → the time zone its source was last started with */
+const startedIn = new Map<string, string | undefined>();
 /** every sample: a stream runs on at most one node */
 const overlaps: string[] = [];
 
@@ -33,7 +39,8 @@ function node(id: string, capacity = 1): StreamOwnership {
   const mine = new Set<string>();
   running.set(id, mine);
   const runner = {
-    start(row: StreamRow, opts?: { lease?: { nodeId: string; epoch: number } }) {
+    start(row: StreamRow, opts?: { timeZone?: string; lease?: { nodeId: string; epoch: number } }) {
+      startedIn.set(row.id, opts?.timeZone);
       assert.equal(opts?.lease?.nodeId, id, 'a source is started under its lease');
       for (const [other, set] of running) if (other !== id && set.has(row.id)) overlaps.push(`${row.id} on ${other} and ${id}`);
       mine.add(row.id);
@@ -104,5 +111,15 @@ test('streams are shared by capacity, follow joins, creates and deletes, and are
   await sleep(300);
   assert.equal(total(), 7);
   assert.deepEqual(counts().slice(0, 2).sort(), [3, 4]);
+  assert.deepEqual(overlaps, [], 'no stream ever ran on two nodes');
+});
+
+test('a scene time zone changed through any node restarts its streams in that zone on their owner', { timeout: 30_000 }, async () => {
+  const id = await addStream();
+  await waitUntil('the new stream claimed', async () => [...running.values()].some((set) => set.has(id)), 2_000, 20);
+  assert.equal(startedIn.get(id), 'UTC');
+  const sceneId = `scene_${n}`;
+  await database.db.updateTable('scenes').set({ time_zone: 'Pacific/Auckland' }).where('id', '=', sceneId).execute();
+  await waitUntil('restarted in the scene\'s new time zone', async () => startedIn.get(id) === 'Pacific/Auckland', 2_000, 20);
   assert.deepEqual(overlaps, [], 'no stream ever ran on two nodes');
 });

@@ -42,6 +42,12 @@ export const sceneRepository = {
       streams: rows.flatMap((r) => (r.stream_id === null ? [] : [{ id: r.stream_id, status: r.stream_status ?? 'connecting', last_frame_at: r.stream_last_frame_at ?? null, source_type: r.stream_source_type ?? 'rtsp' }])),
     };
   },
+  /** scene id → its time zone, for the given scenes */
+  async timeZones(db: DbExecutor, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.selectFrom('scenes').select(['id', 'time_zone']).where('id', 'in', [...ids]).execute();
+    return new Map(rows.map((r) => [r.id, r.time_zone]));
+  },
   findByLocation(db: DbExecutor, tenantId: string, location: string) {
     return db.selectFrom('scenes').selectAll().where('tenant_id', '=', tenantId).where('location', '=', location).executeTakeFirst();
   },

@@ -66,6 +66,13 @@ export class SceneService {
     },
   ) {}
 
+  private readonly timeZoneListeners: Array<(sceneId: string, timeZone: string) => void> = [];
+
+  /** Told after a scene's time zone changed through this process (the streams module restarts its sandboxes). */
+  onTimeZoneChange(listener: (sceneId: string, timeZone: string) => void): void {
+    this.timeZoneListeners.push(listener);
+  }
+
   /**
    * How fresh a scene's counts are now (docs/decisions.md, "Freshness"): from its streams' status
    * and last frame as their ingest wrote them, and its last detection.
@@ -155,6 +162,14 @@ export class SceneService {
     if (!this.deps.engine.get(sceneId)) throw new Error(`scene ${sceneId} not loaded`);
   }
 
+  /**
+   * The scenes' time zones as stored: in a cluster a change made through another node is not in
+   * this node's engine, and the sandbox's local day must follow it (docs/decisions.md, "Cluster").
+   */
+  async storedTimeZones(sceneIds: readonly string[]): Promise<Map<string, string>> {
+    return sceneRepository.timeZones(this.deps.database.db, [...new Set(sceneIds)]);
+  }
+
   timeZoneOf(sceneId: string): string {
     return this.deps.engine.get(sceneId)?.timeZone ?? 'UTC';
   }
@@ -230,6 +245,9 @@ export class SceneService {
       ]);
     });
     this.deps.engine.register({ ...before, ...patch });
+    if (patch.time_zone !== undefined && patch.time_zone !== before.time_zone) {
+      for (const listener of this.timeZoneListeners) listener(id, patch.time_zone);
+    }
     return this.get(principal, id);
   }
 

@@ -81,7 +81,8 @@ export const streamServices = defineServiceModule({
         ? new ClusterStreamRunner(c.get(STREAM_RUNNER), leases, c.get(STREAM_OWNERSHIP), c.get(PEER_LINK))
         : new LocalStreamRunner(c.get(STREAM_RUNNER), c.get(CONFIG).nodeId, () => c.get(CLOCK).now());
     });
-    c.provide(STREAMS, (c) => new StreamServiceT({
+    c.provide(STREAMS, (c) => {
+      const streams = new StreamServiceT({
       database: c.get(DATABASE),
       clock: c.get(CLOCK),
       audit: c.get(AUDIT),
@@ -93,6 +94,12 @@ export const streamServices = defineServiceModule({
       assignments: c.get(OWNED_RUNNER),
       peers: c.get(PEER_LINK),
       mqttAllowPrivate: c.get(CONFIG).mqtt.allowPrivate,
-    }));
+      });
+      // a sandbox follows its scene's local day: a new time zone restarts it there
+      c.get(SCENES).onTimeZoneChange((sceneId, timeZone) => {
+        streams.restartSandboxes(sceneId, timeZone).catch((err) => c.get(LOG)?.warn({ err, scene_id: sceneId }, 'restarting sandbox streams in a new time zone failed'));
+      });
+      return streams;
+    });
   },
 });

@@ -24,6 +24,8 @@ interface Held {
   epoch: number;
   /** the row as the source was started from, to notice edits made on any node */
   row: StreamRow;
+  /** the scene's time zone the source was started with (a sandbox's local day follows it) */
+  timeZone: string;
   /** by this node's clock: past it, this node no longer trusts its lease (it may have been paused) */
   trustedUntil: number;
 }
@@ -157,6 +159,7 @@ export class StreamOwnership {
     // 2. follow edits and deletions made through any node
     const rows = await streamRepository.listRunnable(this.deps.database.db);
     const byId = new Map(rows.map((r) => [r.id, r]));
+    const zones = await this.deps.scenes.storedTimeZones([...this.held].flatMap(([id]) => byId.get(id)?.scene_id ?? []));
     for (const [id, h] of [...this.held]) {
       const row = byId.get(id);
       if (!row) {
@@ -165,15 +168,17 @@ export class StreamOwnership {
         await leases.forget(id);
         continue;
       }
-      if (row.updated_at === h.row.updated_at) continue;
-      if (row.source_url !== h.row.source_url || row.scene_id !== h.row.scene_id || row.location !== h.row.location) {
+      const timeZone = zones.get(row.scene_id) ?? 'UTC';
+      if (row.updated_at === h.row.updated_at && timeZone === h.timeZone) continue;
+      if (row.source_url !== h.row.source_url || row.scene_id !== h.row.scene_id || row.location !== h.row.location || timeZone !== h.timeZone) {
         await this.deps.scenes.ensureLoaded(row.scene_id);
         if (row.scene_id !== h.row.scene_id) this.deps.scenes.detachStream(h.row.scene_id, id);
-        runner.start(row, { timeZone: this.deps.scenes.timeZoneOf(row.scene_id), lease: { nodeId, epoch: h.epoch } });
+        runner.start(row, { timeZone, lease: { nodeId, epoch: h.epoch } });
       } else if (row.config !== h.row.config) {
         runner.reconfigure(id, parseStreamConfig(row.config));
       }
       h.row = row;
+      h.timeZone = timeZone;
     }
 
     // 3. my share of the streams, by capacity among the live workers
@@ -205,9 +210,10 @@ export class StreamOwnership {
       const claimedAt = this.now();
       // held (and so `holds()`, which lets frames and WHIP in) only once the source is started
       await this.deps.scenes.ensureLoaded(row.scene_id);
-      this.held.set(row.id, { epoch: claim.epoch, row, trustedUntil: claimedAt + ttlMs });
+      const timeZone = (await this.deps.scenes.storedTimeZones([row.scene_id])).get(row.scene_id) ?? 'UTC';
+      this.held.set(row.id, { epoch: claim.epoch, row, timeZone, trustedUntil: claimedAt + ttlMs });
       // generation resumes at the claim: whatever the previous owner wrote is not produced again
-      runner.start(row, { timeZone: this.deps.scenes.timeZoneOf(row.scene_id), since: claimedAt, lease: { nodeId, epoch: claim.epoch } });
+      runner.start(row, { timeZone, since: claimedAt, lease: { nodeId, epoch: claim.epoch } });
       log?.info?.({ node_id: nodeId, stream_id: row.id, epoch: claim.epoch }, 'claimed a stream');
     }
   }

@@ -374,6 +374,16 @@ export class StreamService {
     return { id, object: 'stream' as const, deleted: true as const };
   }
 
+  /**
+   * A scene's time zone changed: its sandbox streams restart in it, from now (a sandbox's activity
+   * follows the local day). In a cluster the owner's scheduler does this itself on its next tick.
+   */
+  async restartSandboxes(sceneId: string, timeZone: string): Promise<void> {
+    for (const row of await streamRepository.listByScene(this.deps.database.db, sceneId)) {
+      if (row.sandbox) this.deps.sources.start(row, { timeZone });
+    }
+  }
+
   /** Starts the sources of every stream (server start). */
   async startAll(): Promise<void> {
     for (const row of await streamRepository.listRunnable(this.deps.database.db)) {
