@@ -43,6 +43,8 @@ export const USUAL_MOMENT_SPAN_MS = 30 * 60_000;
 const LAST_SEEN_LOOKBACK_MS = MAX_WINDOW_MS;
 /** "when was the cat seen?" with no time named: the last day's sightings */
 const ANIMAL_WHEN_LOOKBACK_MS = 24 * 3_600_000;
+/** "how long did the intruder stay?" with no time named: the latest stay of the last day */
+const LATEST_STAY_LOOKBACK_MS = 24 * 3_600_000;
 const WH_WORDS = new Set(['how', 'what', 'whats', 'when', 'who', 'where', 'which', 'why', 'hows', 'howmany', 'howmuch', 'howlong']);
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -157,7 +159,9 @@ function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string
   // at a car park the noun decides ("peak" alone could be cars)
   const countsOnly = (['peak', 'minimum', 'average'] as const).some((r) => roles.has(r)) && !roles.has('count');
   if (countsOnly && !roles.has('vehicles') && !roles.has('people') && !roles.has('crowd') && !roles.has('anomaly') && !roles.has('unrecognized') && !roles.has('loitering')) {
-    if (VEHICLE_PLACES.some((w) => locationWords(location).includes(w))) {
+    // the same places as a count with nothing named (below): where cars park, the vehicle count
+    // is as much the scene's figure as the people count; at a dock or a road, vehicles pass
+    if (PARKING_PLACES.some((w) => locationWords(location).includes(w))) {
       refuse(`The peak of people or of vehicles? Ask e.g. "peak number of cars in the ${describeLocation(location)} today".`);
     }
     return 'people';
@@ -289,7 +293,9 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
       break;
     }
     case 'dwell':
-      what = `how long ${plural} stayed (dwell time)`;
+      what = interp.latest
+        ? `how long the last ${interp.subtype ? `${interp.subtype} person` : noun === 'people' ? 'person' : noun} seen stayed (dwell time of the latest stay)`
+        : `how long ${plural} stayed (dwell time)`;
       break;
     case 'vs_usual':
       what = `${interp.metric === 'activity' ? 'people and vehicle counts' : `${noun} count`} compared with the same time on the previous ${USUAL_BASELINE_DAYS} days`;
@@ -462,7 +468,9 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
     // "all night" / "through the night": the night just past, or the one in progress
     .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight')
     // "this time yesterday", "the same time yesterday": the moment a day ago, not the whole day
-    .replace(/\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b/, `at ${formatClock(now, timeZone)} yesterday`);
+    .replace(/\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b/, `at ${formatClock(now, timeZone)} yesterday`)
+    // said the other way round: "yesterday at the same time", "yesterday around this time"
+    .replace(/\byesterday\s+(?:at|around)\s+(?:this|the same|same)\s+time\b/, `at ${formatClock(now, timeZone)} yesterday`);
   // "compare this morning with yesterday morning", "busier today than yesterday?": two times
   const compared = readTimeComparison(prepared, { now, timeZone });
   const { phrase, remainder } = compared
@@ -667,6 +675,16 @@ function refuseWhatCamerasCannotTell(reading: Reading, location: string): void {
   if (peopleKinds.length > 0) {
     refuse(`I count people of every age and sex together and cannot tell ${quote(peopleKinds)} apart from other people; ask how many people there are.`);
   }
+  // what someone looked like or wore, and devices the cameras are not (an alarm, a sensor): no
+  // answer from the counts and tracks is about them (docs/decisions.md, "Scene questions: round D's causes")
+  const appearance = tokens.filter((t) => t.roles.has('appearance')).map((t) => (t.word === 'lookslike' ? 'look like' : t.word));
+  if (appearance.length > 0) {
+    refuse(`The cameras count and track people and vehicles; they keep no description of anyone (${quote(appearance)}). Ask e.g. "when was an unrecognized person last seen?" or look at the recording.`);
+  }
+  const devices = tokens.filter((t) => t.roles.has('device')).map((t) => (t.word === 'alarmsystem' ? 'alarm' : t.word));
+  if (devices.length > 0) {
+    refuse(`I answer from what the camera in the ${describeLocation(location)} saw, and it has no record of ${quote(devices)}; ask e.g. "anything unusual tonight?" or "was anyone here since midnight?"`);
+  }
   const undetected = tokens.filter((t) => t.roles.has('undetected_kind')).map((t) => t.word);
   if (undetected.length > 0) {
     refuse(`The cameras detect people, cars, vans, trucks, buses and motorbikes, cats and dogs; they do not report ${quote(undetected)}.`);
@@ -826,7 +844,33 @@ function resolveDwell(r: Resolving): Resolved {
     !['did', 'was', 'were', 'had', 'do', 'does', 'longest'].some((w) => words.has(w)) &&
     !roles.has('average') &&
     !roles.has('usual');
-  return { metric, aggregate: 'dwell', range, extra: { ongoing, ...(roles.has('unrecognized') ? { subtype: 'unrecognized' } : {}) } };
+  const subtype = roles.has('unrecognized') ? { subtype: 'unrecognized' } : {};
+  // "how long did the intruder stay?", "how long was that car here?": one person or vehicle the
+  // question takes as known, in the past tense, with no time named. The request window may have
+  // begun after that stay ended ("none in the last 15 minutes" would deny what the question
+  // presumes), so it is the latest such stay of the last day, and the answer says when it was
+  const past = roles.has('past') && !roles.has('current');
+  if (!ongoing && past && phrase.kind === 'none' && namesOneKnown(tokens) && !roles.has('average') && !roles.has('usual') && !words.has('longest')) {
+    const { now } = r.ctx;
+    const lookback: Range = { from: now - LATEST_STAY_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(LATEST_STAY_LOOKBACK_MS)}` };
+    return { metric, aggregate: 'dwell', range: lookback, extra: { ongoing: false, latest: true, ...subtype } };
+  }
+  return { metric, aggregate: 'dwell', range, extra: { ongoing, ...subtype } };
+}
+
+const DEFINITE = new Set(['the', 'that', 'this']);
+const SINGULAR_PRONOUNS = new Set(['he', 'she', 'him', 'her']);
+
+/** "the intruder", "that guy", "this car", "he": one person or vehicle, named as already known. */
+function namesOneKnown(tokens: Token[]): boolean {
+  return tokens.some((t, i) => {
+    if (SINGULAR_PRONOUNS.has(t.word)) return true;
+    const next = tokens[i + 1];
+    if (!DEFINITE.has(t.word) || !next) return false;
+    const noun = next.roles.has('people') || next.roles.has('unrecognized') || next.roles.has('vehicles');
+    // a singular noun: "the intruder", not "the intruders" or "the people"
+    return noun && !/s$/.test(next.word) && !['people', 'folk', 'staff', 'traffic'].includes(next.word);
+  });
 }
 
 /** "how many people left", "has anyone left", "when did the last car leave". */
@@ -989,8 +1033,9 @@ function resolveComparison(r: Resolving): Interpretation {
     refuse('I can compare how many people or vehicles there were at two times; ask e.g. "compare the number of people this morning with yesterday morning".');
   }
   if (c.first.to > now || c.second.to > now) refuse('One of the two times is in the future; I can only compare what the cameras have already seen.');
-  // at a car park with neither named: both counts, side by side
-  const metric: Metric = r.bothCounts ? 'activity' : metricFor(roles);
+  // a count at two times: with neither named, both counts side by side where cars park, people
+  // elsewhere, as for a count at one time (chooseMetric)
+  const metric: Metric = r.bothCounts && PARKING_PLACES.some((w) => locationWords(location).includes(w)) ? 'activity' : metricFor(roles);
   const base: Omit<Interpretation, 'summary'> = {
     metric,
     aggregate: 'compare',

@@ -83,6 +83,12 @@ export interface Interpretation {
   direction?: 'up' | 'down';
   /** dwell: asked about a stay still going on ("how long has he been here") rather than past stays ("how long did people stay") */
   ongoing?: boolean;
+  /**
+   * dwell: the stay of the one most recently seen ("how long did the intruder stay?": a definite
+   * person in the past tense with no time named), looked for over the last day rather than the
+   * request window, which may well have begun after that stay ended
+   */
+  latest?: boolean;
   /** threshold questions */
   threshold?: Threshold;
   /** vs_usual: the earlier same-time-of-day spans the range is compared with */
