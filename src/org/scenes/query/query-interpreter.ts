@@ -421,6 +421,27 @@ interface Range {
   to: number;
   label: string;
   phrase?: string;
+  /** the window looked back from now (the request's, or the default): reported in the interpretation */
+  fromWindow?: boolean;
+}
+
+/**
+ * The window a question with no time of its own is answered over when the request gives no
+ * `window` (docs/decisions.md, "Scene questions: an optional window"); the interpretation says so.
+ */
+export const DEFAULT_QUERY_WINDOW_MS = 15 * 60_000;
+
+/** 900_000 → "15m", 7_200_000 → "2h": the request notation of a window. */
+export function formatWindow(ms: number): string {
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000]] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${Math.round(ms / 1000)}s`;
+}
+
+/** The interpretation's report of the window, when its range is the window. */
+function windowReport(range: Range, ctx: QueryContext): Pick<Interpretation, 'window'> {
+  return range.fromWindow ? { window: { duration: formatWindow(ctx.windowMs), source: ctx.windowSource ?? 'request' } } : {};
 }
 
 /**
@@ -705,7 +726,7 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   }
   const pastTense = roles.has('past') && !roles.has('current');
   const rangeish = phrase.kind === 'range' || (phrase.kind === 'none' && pastTense);
-  const windowRange = (): Range => ({ from: now - windowMs, to: now, label: `in the last ${describeDuration(windowMs)}` });
+  const windowRange = (): Range => ({ from: now - windowMs, to: now, label: `in the last ${describeDuration(windowMs)}`, fromWindow: true });
   const nowRange = (): Range => ({ from: now, to: now, label: `now (${formatClock(now, timeZone)})` });
   const spanRange = (what: string): Range => {
     if (phrase.kind === 'range') return { from: phrase.from, to: phrase.to, label: phrase.label, phrase: phrase.phrase };
@@ -998,7 +1019,17 @@ function finish(r: Resolving, resolved: Resolved): Interpretation {
   }
   if (r.vehicleKinds.length > 0) base.vehicle_kinds = r.vehicleKinds;
   if (range.phrase) base.time_phrase = range.phrase;
-  return { ...base, summary: describeQuestion(base, now) };
+  return withWindow({ ...base, summary: describeQuestion(base, now) }, range, r.ctx);
+}
+
+/** The window, when it set the range, in the interpretation and its summary; a default is said to be one. */
+function withWindow(interp: Interpretation, range: Range, ctx: QueryContext): Interpretation {
+  const report = windowReport(range, ctx);
+  if (!report.window) return interp;
+  const said = report.window.source === 'default'
+    ? ` (the question named no time and the request no window: the default window, ${report.window.duration})`
+    : ` (the request's window, ${report.window.duration})`;
+  return { ...interp, ...report, summary: `${interp.summary}${said}` };
 }
 
 /** Cats and dogs: whether any were seen, how many sightings, whether it was only animals. */
@@ -1010,7 +1041,7 @@ function resolveAnimals(r: Resolving, animalWords: Token[]): Interpretation {
     ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
   };
   if (a.range.phrase) base.time_phrase = a.range.phrase;
-  return { ...base, summary: describeQuestion(base, now) };
+  return withWindow({ ...base, summary: describeQuestion(base, now) }, a.range, r.ctx);
 }
 
 /** Bicycles and the other counted kinds of the table of detection kinds (query-kinds.ts). */
@@ -1020,7 +1051,7 @@ function resolveObjects(r: Resolving): Interpretation {
   const range = k.aggregate === 'current' ? r.pointRange() : r.spanRange(`a question about ${k.kind}s`);
   const base: Omit<Interpretation, 'summary'> = { ...k, from: range.from, to: range.to, location, time_zone: timeZone, range_label: range.label, asked_at: now };
   if (range.phrase) base.time_phrase = range.phrase;
-  return { ...base, summary: describeQuestion(base, now) };
+  return withWindow({ ...base, summary: describeQuestion(base, now) }, range, r.ctx);
 }
 
 /** "compare this morning with yesterday morning", "busier at noon than now": the two times' counts side by side. */

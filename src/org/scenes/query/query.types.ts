@@ -4,8 +4,10 @@ import type { DetectionRecord } from '../../detections/index.ts';
 export interface QueryContext {
   /** epoch ms the question is answered at */
   now: number;
-  /** the request's `window`, already parsed with parseWindow */
+  /** the request's `window`, already parsed with parseWindow; DEFAULT_QUERY_WINDOW_MS when the request has none */
   windowMs: number;
+  /** 'default' when the request gave no `window` (the interpretation then says the default was used); 'request' otherwise */
+  windowSource?: 'request' | 'default';
   /** IANA zone of the scene, e.g. 'America/New_York' */
   timeZone: string;
   /** the scene's location label, snake_case, e.g. 'lobby' or 'parking_lot' */
@@ -111,6 +113,11 @@ export interface Interpretation {
   vehicle_kinds?: string[];
   /** the phrase of the question that set the range, if any ("since 9am", "last 10 minutes") */
   time_phrase?: string;
+  /**
+   * set when the range is the window looked back from now (the question named no time): the
+   * request's `window`, or the default when the request gave none, which is never silent
+   */
+  window?: { duration: string; source: 'request' | 'default' };
   /** e.g. "peak people count in lobby from 09:00 to 10:14" */
   summary: string;
   /** the scene location the answer talks about */
