@@ -97,3 +97,35 @@ test('a real English noun is never "corrected" into a vocabulary word: "carts" i
   assert.equal(ask('how many vehicels are in the parking lot', { location: 'parking_lot' }).metric, 'vehicles');
   assert.equal(ask('how many poeple are here').metric, 'people');
 });
+
+test('what someone did, how, which one, or whether a person fell: asked back, never answered with a count of the nouns', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['what was the intruder doing?', /not what they did/],
+    ['what did the dog do in the lobby', /not what they did/],
+    ['what happened to the guy at 9am', /not what they did/],
+    ['how did the intruder get in?', /not how something happened/],
+    ['how did the stranger get in last night', /not how something happened/],
+    ['was it a man or a woman?', /cannot tell men from women/],
+    ['any females in the lobby today', /"females"/],
+    ['what kind of car was it', /no description/],
+    ['what colour was the van', /no description/],
+    ['what car did he drive?', /do not tell one from another \("what car"\)/],
+    ['what person came in first', /do not tell one from another/],
+    ['did anyone fall?', /what a person did/],
+  ];
+  for (const [q, reason] of cases) assert.match(refused(q), reason, q);
+  // the same words in questions the data answers
+  assert.equal(ask('what time was the last car seen').aggregate, 'last_seen');
+  assert.equal(ask('how did this morning compare with yesterday morning').aggregate, 'compare');
+  assert.equal(ask('what is the people count now').aggregate, 'current');
+  assert.equal(ask('has the crowd been falling since 9am').aggregate, 'trend');
+  assert.equal(ask('what happened this morning').aggregate, 'summary');
+});
+
+test('"this time yesterday" before noon is the morning: 03:20 is not read as 15:20', () => {
+  const early = Date.parse('2026-03-10T03:20:00-04:00');
+  const interp = ask('how many people were here this time yesterday', { now: early });
+  assert.equal(interp.to, Date.parse('2026-03-09T03:20:00-04:00'));
+  const compare = ask('how does it compare with yesterday at the same time?', { now: early });
+  assert.equal(compare.compare_with?.from, Date.parse('2026-03-09T03:20:00-04:00'));
+});

@@ -489,9 +489,9 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
     // "all night" / "through the night": the night just past, or the one in progress
     .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight')
     // "this time yesterday", "the same time yesterday": the moment a day ago, not the whole day
-    .replace(/\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b/, `at ${formatClock(now, timeZone)} yesterday`)
+    .replace(/\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b/, `at ${unambiguousClock(now, timeZone)} yesterday`)
     // said the other way round: "yesterday at the same time", "yesterday around this time"
-    .replace(/\byesterday\s+(?:at|around)\s+(?:this|the same|same)\s+time\b/, `at ${formatClock(now, timeZone)} yesterday`);
+    .replace(/\byesterday\s+(?:at|around)\s+(?:this|the same|same)\s+time\b/, `at ${unambiguousClock(now, timeZone)} yesterday`);
   // "compare this morning with yesterday morning", "busier today than yesterday?": two times
   const compared = readTimeComparison(prepared, { now, timeZone });
   const { phrase, remainder } = compared
@@ -499,6 +499,17 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
     : readOvernight(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone });
   const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
   return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens), compared, alsoWhen: alsoWhen !== null };
+}
+
+/**
+ * Now's clock time written so the time reader cannot take it for the other half of the day: "03:20"
+ * alone is read as an afternoon time by the daytime preference for 1–12 ("3:20 yesterday"), so a
+ * morning time carries "am" ("this time yesterday" at 03:20 is 03:20, not 15:20).
+ */
+function unambiguousClock(now: number, timeZone: string): string {
+  const clock = formatClock(now, timeZone);
+  const hour = Number(clock.slice(0, 2));
+  return hour < 12 ? `${hour === 0 ? 12 : hour}${clock.slice(2)}am` : clock;
 }
 
 /**
@@ -706,10 +717,54 @@ function refuseWhatCamerasCannotTell(reading: Reading, location: string): void {
   if (devices.length > 0) {
     refuse(`I answer from what the camera in the ${describeLocation(location)} saw, and it has no record of ${quote(devices)}; ask e.g. "anything unusual tonight?" or "was anyone here since midnight?"`);
   }
+  refuseWhatNoCountTells(reading);
   const undetected = tokens.filter((t) => t.roles.has('undetected_kind')).map((t) => t.word);
   if (undetected.length > 0) {
     refuse(`The cameras detect people, cars, vans, trucks, buses and motorbikes, cats and dogs; they do not report ${quote(undetected)}.`);
   }
+}
+
+/** "what was the intruder doing?", "what did the cat do?", "what happened to him?": what someone did */
+const WHAT_DONE = /\bwhat\s+(?:did|was|were|is|are|has|have|had)\b.*\b(?:doing|do|done)\b|\bhappen(?:ed|s|ing)?\s+to\b/;
+/** "how did the intruder get in?": the way something happened */
+const HOW_MANNER = /^\s*how\s+(?:did|does|do|could|would|can|was|were)\b.*\b(?:get|got|break|broke|broken|enter|entered|come|came|leave|left|escape|escaped|go|went|manage|managed|open|opened|access|accessed|sneak|snuck)\b/;
+/** "was it a man or a woman?", "male or female": the cameras do not tell */
+const EITHER_SEX = /\b(?:man|woman|men|women|male|female|boy|girl|guy|lady|gentleman)\s+or\s+(?:a\s+|an\s+)?(?:man|woman|men|women|male|female|boy|girl|guy|lady|gentleman)\b/;
+/** "what kind of car", "what colour was the van": a description */
+const WHAT_KIND = /\b(?:what|which)\s+(?:kind|type|sort|make|model|colou?r|brand)\b/;
+const PERSON_FALL = new Set(['fall', 'fell', 'fallen', 'falling', 'falls']);
+const PERSON_PRONOUNS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'nobody', 'everyone', 'everybody', 'he', 'she', 'they']);
+
+/**
+ * Questions whose answer is not a count, a time or a stay, though every word is known: what
+ * someone did or how, which one it was, or whether a person (not the count) fell or rose. Read
+ * as the nouns around them they would be answered with a count of those nouns (docs/decisions.md,
+ * "Scene questions: round D's causes").
+ */
+function refuseWhatNoCountTells(reading: Reading): void {
+  const { normalised, tokens } = reading;
+  if (WHAT_DONE.test(normalised)) {
+    refuse('The cameras record where and when people, vehicles and animals were seen and how long they stayed, not what they did; ask e.g. "when was the intruder last seen?" or "how long did the intruder stay?"');
+  }
+  if (HOW_MANNER.test(normalised) && !reading.compared) {
+    refuse('The cameras record when and how many, not how something happened; ask e.g. "when was an unrecognized person first seen tonight?"');
+  }
+  if (EITHER_SEX.test(normalised)) {
+    refuse('I count people of every age and sex together and cannot tell men from women; ask how many people there were.');
+  }
+  if (WHAT_KIND.test(normalised)) {
+    refuse('The cameras count and track people and vehicles; they keep no description of anyone or anything (a kind, a make, a colour). Ask e.g. "when was the last car seen?"');
+  }
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1];
+    if ((t.word === 'what' || t.word === 'which') && next && ['people', 'vehicles', 'vehicle_kind', 'unrecognized', 'animals'].some((r) => next.roles.has(r as WordRole)) && !next.roles.has('count')) {
+      refuse(`The cameras count people and vehicles but do not tell one from another ("${t.word} ${next.word}"); ask e.g. "how many ${next.roles.has('people') || next.roles.has('unrecognized') ? 'people' : 'vehicles'} came in today?"`);
+    }
+    // "did anyone fall?": a person falling, not the count ("did Sam drop by" is a visit)
+    if (PERSON_PRONOUNS.has(t.word) && next && PERSON_FALL.has(next.word)) {
+      refuse(`That asks what a person did ("${t.word} ${next.word}"); the cameras record where people were, not what they did. To ask about the count, say e.g. "has the number of people fallen since 9?"`);
+    }
+  });
 }
 
 function shapeOf(reading: Reading, ctx: QueryContext): Resolving {

@@ -196,7 +196,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   people_kind: [
     'kid', 'kids', 'kiddie', 'kiddies', 'child', 'children', 'toddler', 'toddlers', 'baby', 'babies', 'infant', 'infants',
     'teen', 'teens', 'teenager', 'teenagers', 'youth', 'youths', 'adult', 'adults', 'boy', 'boys',
-    'girl', 'girls', 'men', 'women', 'ladies', 'gentlemen', 'elderly', 'pensioner', 'pensioners',
+    'girl', 'girls', 'men', 'women', 'ladies', 'gentlemen', 'elderly', 'pensioner', 'pensioners', 'male', 'males', 'female', 'females',
   ],
   /** leaving: "how many people left", "when did the last car leave" */
   departures: ['inandout', 'leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
