@@ -60,6 +60,7 @@ test('"how long did the intruder stay?": the latest stay of the last day, not "n
   // "he", "that guy", "the car": one named as known; the last of any person here is the recognized one
   assert.match(answer('how long did that guy stay', history), /^The last person tracked in the lobby in the last day stayed 5 minutes \(from 08:55 to 09:00\)\.$/);
   assert.equal(ask('how long was that car here', { location: 'parking_lot' }).latest, true);
+  assert.match(answer('how long did the last person stay?', history), /^The last person tracked in the lobby in the last day stayed 5 minutes/);
   // plural, a time named, or a stay going on: as before
   assert.notEqual(ask('how long did people stay').latest, true);
   assert.equal(ask('how long did people stay').to - ask('how long did people stay').from, 15 * MIN);

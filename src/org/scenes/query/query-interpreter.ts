@@ -941,7 +941,8 @@ const SINGULAR_PRONOUNS = new Set(['he', 'she', 'him', 'her']);
 function namesOneKnown(tokens: Token[]): boolean {
   return tokens.some((t, i) => {
     if (SINGULAR_PRONOUNS.has(t.word)) return true;
-    const next = tokens[i + 1];
+    // "the last person", "that latest car": the word between says the same
+    const next = tokens[i + 1]?.roles.has('last') ? tokens[i + 2] : tokens[i + 1];
     if (!DEFINITE.has(t.word) || !next) return false;
     const noun = next.roles.has('people') || next.roles.has('unrecognized') || next.roles.has('vehicles');
     // a singular noun: "the intruder", not "the intruders" or "the people"
