@@ -113,6 +113,7 @@ test('what someone did, how, which one, or whether a person fell: asked back, ne
     ['what car did he drive?', /do not tell one from another \("what car"\)/],
     ['what person came in first', /do not tell one from another/],
     ['did anyone fall?', /what a person did/],
+    ['how long has the intruder been gone?', /how long ago someone left/],
   ];
   for (const [q, reason] of cases) assert.match(refused(q), reason, q);
   // the same words in questions the data answers

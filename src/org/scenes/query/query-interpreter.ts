@@ -902,6 +902,8 @@ function resolveFirstSeen(r: Resolving): Resolved {
 function resolveDwell(r: Resolving): Resolved {
   const { roles, tokens } = r;
   if (roles.has('empty')) refuse('I can tell how long people stayed, not how long the place was empty.');
+  // "how long has the intruder been gone?": the time since a stay ended, not the stay
+  if (tokens.some((t) => t.word === 'gone')) refuse('That asks how long ago someone left, not how long they stayed; ask e.g. "when did the last person leave?"');
   const metric = metricFor(roles);
   if (roles.has('unrecognized') && metric !== 'people') refuse('Unrecognized is said of people, not vehicles.');
   // "how long was the person at 2am here for": the stays around that moment (half an hour either
