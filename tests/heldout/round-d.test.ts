@@ -25,11 +25,12 @@ test('round D household set: correct ≥ 133, wrong ≤ 12 (its first run)', { t
   assert.ok(total.correct >= 133, `correct ${total.correct}/${results.length}`);
 });
 
-test('round D scene questions: correct ≥ 76, wrong ≤ 4 (its first run)', { timeout: 900_000 }, async () => {
+// scenes tuned against since that first run (docs/decisions.md, "Scene questions: round D's causes"): 82/83, 1 asked, 0 wrong
+test('round D scene questions: correct ≥ 82, wrong = 0 (tuned)', { timeout: 900_000 }, async () => {
   const results = await scoreScenes(join(import.meta.dirname, 'round-d-scene.json'));
   assert.equal(results.length, 83);
   console.log(formatSummary('round D scene', results));
   const { total } = summarise(results);
-  assert.ok(total.wrong <= 4, `${total.wrong} wrong answers`);
-  assert.ok(total.correct >= 76, `correct ${total.correct}/${results.length}`);
+  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
+  assert.ok(total.correct >= 82, `correct ${total.correct}/${results.length}`);
 });

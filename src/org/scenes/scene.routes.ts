@@ -28,7 +28,7 @@ export const sceneRoutes = (scenes: SceneService): FastifyPluginAsyncTypebox => 
     config: { surface: 'organization', capability: 'scenes:query' },
     schema: {
       tags, security, operationId: 'queryScene', summary: 'Ask a natural-language question about a scene’s history',
-      description: 'Answers counts now, peak, average and arrivals over the window (or a time phrase in the question), presence and anomalies. Questions it cannot answer get 422 query_not_understood with examples.',
+      description: 'Answers counts now, peak, average and arrivals over a time phrase in the question, else over `window` (optional: without it, the last 15m, which `interpretation.window` reports), presence and anomalies. Questions it cannot answer get 422 query_not_understood with examples.',
       params: SceneIdParams, body: QueryBody, response: withErrors({ 200: QueryResult }),
     },
   }, async (req) => scenes.query(principalOf(req), actorOf(req), req.params.scene_id, req.body));

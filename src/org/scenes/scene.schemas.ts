@@ -103,11 +103,12 @@ export const QueryBody = Type.Object(
   {
     stream_id: Type.String({ minLength: 1, description: 'a stream of this scene' }),
     query: Text({ maxLength: 1000, examples: ['How many people are in the lobby right now?'] }),
-    window: Name({
+    window: Type.Optional(Name({
       maxLength: 16,
-      description: 'duration looked back from now: an integer followed by s, m, h or d (e.g. 15m)',
+      description:
+        'duration looked back from now: an integer followed by s, m, h or d (e.g. 15m), up to 30d. Optional: a time in the question ("since 9am") sets the span itself; a question with no time and a request with no window is answered over the last 15m, and `interpretation.window` says that default was used',
       examples: ['15m'],
-    }),
+    })),
   },
   { additionalProperties: false },
 );
@@ -129,6 +130,10 @@ export const QueryResult = Type.Object({
     to: IsoTime,
     summary: Type.String(),
     time_phrase: Type.Optional(Type.String()),
+    window: Type.Optional(Type.Object({
+      duration: Type.String({ description: 'the window in the request notation, e.g. 15m', examples: ['15m'] }),
+      source: Type.Union([Type.Literal('request'), Type.Literal('default')], { description: 'request: the request\'s `window`; default: the request gave none and the question named no time' }),
+    }, { description: 'present when the answer\'s span is the window looked back from now (the question named no time of its own)' })),
   }),
 });
 export type QueryResultT = Static<typeof QueryResult>;

@@ -12,7 +12,7 @@ import { boxOf, detectionRepository } from '../detections/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { PageQuery } from '../../platform/db/index.ts';
 import { streamRepository } from '../streams/stream.repository.ts';
-import { answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult } from './query/query.ts';
+import { DEFAULT_QUERY_WINDOW_MS, answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult } from './query/query.ts';
 import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
 import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow, type SceneStreamRef } from './scene.repository.ts';
@@ -254,7 +254,9 @@ export class SceneService {
   async query(principal: Principal, actor: Actor, sceneId: string, body: QueryBodyT): Promise<QueryResultT> {
     const scene = await this.load(principal, sceneId);
     if (!body.query.trim()) throw invalid('query', 'must not be empty');
-    const windowMs = parseWindow(body.window.trim());
+    // no window: the question's own time, else the default the interpretation reports (docs/decisions.md, "Scene questions: an optional window")
+    const windowSource = body.window === undefined ? 'default' : 'request';
+    const windowMs = body.window === undefined ? DEFAULT_QUERY_WINDOW_MS : parseWindow(body.window.trim());
     if (windowMs === null) {
       throw invalid('window', `"${body.window}" is not a duration: use an integer followed by s, m, h or d (e.g. 15m), up to 30d`);
     }
@@ -274,7 +276,7 @@ export class SceneService {
         ? { ok: false, reason: about.reason, examples: people.slice(0, 3).map((p) => `Was ${p.name} here today?`) }
         : about?.kind === 'cannot'
           ? { ok: false, reason: about.reason, examples: buildExamples(scene.location) }
-        : interpretQuery(about ? about.rewritten : body.query, { now, windowMs, timeZone: scene.time_zone, location: scene.location });
+        : interpretQuery(about ? about.rewritten : body.query, { now, windowMs, windowSource, timeZone: scene.time_zone, location: scene.location });
     if (!parsed.ok) {
       await this.deps.audit.append(actor, {
         tenantId: principal.tenantId,
@@ -360,6 +362,7 @@ export class SceneService {
         to: toIso(interp.to),
         summary: interp.summary,
         ...(interp.time_phrase ? { time_phrase: interp.time_phrase } : {}),
+        ...(interp.window ? { window: interp.window } : {}),
       },
     };
     // spec "What the service does" 4: every query is recorded in the audit trail

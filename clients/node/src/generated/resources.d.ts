@@ -492,7 +492,7 @@ export declare class ScenesResource extends Resource {
   update(sceneId: string, params?: Camelize<BodyOf<'updateScene'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'updateScene', 200>>>;
   /**
    * Ask a natural-language question about a scene’s history
-   * Answers counts now, peak, average and arrivals over the window (or a time phrase in the question), presence and anomalies. Questions it cannot answer get 422 query_not_understood with examples.
+   * Answers counts now, peak, average and arrivals over a time phrase in the question, else over `window` (optional: without it, the last 15m, which `interpretation.window` reports), presence and anomalies. Questions it cannot answer get 422 query_not_understood with examples.
    * POST /v1/scenes/{scene_id}/query
    */
   query(sceneId: string, params: Camelize<BodyOf<'queryScene'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'queryScene', 200>>>;

@@ -168,7 +168,7 @@ export interface paths {
         put?: never;
         /**
          * Ask a natural-language question about a scene’s history
-         * @description Answers counts now, peak, average and arrivals over the window (or a time phrase in the question), presence and anomalies. Questions it cannot answer get 422 query_not_understood with examples.
+         * @description Answers counts now, peak, average and arrivals over a time phrase in the question, else over `window` (optional: without it, the last 15m, which `interpretation.window` reports), presence and anomalies. Questions it cannot answer get 422 query_not_understood with examples.
          */
         post: operations["queryScene"];
         delete?: never;
@@ -3970,10 +3970,10 @@ export interface operations {
                     /** @example How many people are in the lobby right now? */
                     query: string;
                     /**
-                     * @description duration looked back from now: an integer followed by s, m, h or d (e.g. 15m)
+                     * @description duration looked back from now: an integer followed by s, m, h or d (e.g. 15m), up to 30d. Optional: a time in the question ("since 9am") sets the span itself; a question with no time and a request with no window is answered over the last 15m, and `interpretation.window` says that default was used
                      * @example 15m
                      */
-                    window: string;
+                    window?: string;
                 };
             };
         };
@@ -4018,6 +4018,16 @@ export interface operations {
                             to: string;
                             summary: string;
                             time_phrase?: string;
+                            /** @description present when the answer's span is the window looked back from now (the question named no time of its own) */
+                            window?: {
+                                /**
+                                 * @description the window in the request notation, e.g. 15m
+                                 * @example 15m
+                                 */
+                                duration: string;
+                                /** @description request: the request's `window`; default: the request gave none and the question named no time */
+                                source: "request" | "default";
+                            };
                         };
                     };
                 };

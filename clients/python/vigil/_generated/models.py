@@ -122,6 +122,7 @@ __all__ = [
     "PushStreamFrameResponseFacesItem",
     "QuerySceneResponse",
     "QuerySceneResponseInterpretation",
+    "QuerySceneResponseInterpretationWindow",
     "ReadyzResponse",
     "ReadyzResponseDetector",
     "RecordingSegment",
@@ -626,11 +627,14 @@ QuerySceneResponse = TypedDict("QuerySceneResponse", {"stream_id": "str", "query
 
 
 _QuerySceneResponseInterpretationRequired = TypedDict("_QuerySceneResponseInterpretationRequired", {"metric": "str", "aggregate": "str", "from": "str", "to": "str", "summary": "str"})
-_QuerySceneResponseInterpretationOptional = TypedDict("_QuerySceneResponseInterpretationOptional", {"time_phrase": "str"}, total=False)
+_QuerySceneResponseInterpretationOptional = TypedDict("_QuerySceneResponseInterpretationOptional", {"time_phrase": "str", "window": "QuerySceneResponseInterpretationWindow"}, total=False)
 
 
 class QuerySceneResponseInterpretation(_QuerySceneResponseInterpretationRequired, _QuerySceneResponseInterpretationOptional):
     pass
+
+
+QuerySceneResponseInterpretationWindow = TypedDict("QuerySceneResponseInterpretationWindow", {"duration": "str", "source": "Literal[\"request\", \"default\"]"})
 
 
 _ReadyzResponseRequired = TypedDict("_ReadyzResponseRequired", {"status": "str"})

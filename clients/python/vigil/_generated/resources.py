@@ -911,10 +911,10 @@ class ScenesResource(Resource):
         """
         return self._request(_OPERATIONS["updateScene"], (scene_id,), {"capacity": capacity, "time_zone": time_zone, "stream_combine": stream_combine}, request_options)
 
-    def query(self, scene_id: str, *, stream_id: str, query: str, window: str, request_options: Optional[RequestOptions] = None) -> QuerySceneResponse:
+    def query(self, scene_id: str, *, stream_id: str, query: str, window: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> QuerySceneResponse:
         """Ask a natural-language question about a scene’s history
 
-        Answers counts now, peak, average and arrivals over the window (or a time phrase in the question), presence and anomalies. Questions it cannot answer get 422 query_not_understood with examples.
+        Answers counts now, peak, average and arrivals over a time phrase in the question, else over `window` (optional: without it, the last 15m, which `interpretation.window` reports), presence and anomalies. Questions it cannot answer get 422 query_not_understood with examples.
 
         POST /v1/scenes/{scene_id}/query
         """

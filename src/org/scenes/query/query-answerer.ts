@@ -912,6 +912,18 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
     }
     return { answer: `No tracked ${many} in ${p.place} ${p.when}, so I have no length of stay to report.`, supporting: [] };
   }
+  if (interp.latest && measured.length > 0) {
+    // "how long did the intruder stay?": the stay of the one seen last; still going on if the
+    // track was seen in the last two minutes and the count has not fallen to zero since
+    const s = measured.reduce((a, b) => (b.last > a.last ? b : a));
+    const going = presentNow.includes(s);
+    return {
+      answer: going
+        ? `The last ${one} tracked in ${p.place} ${p.when} has been there ${formatDwell(s.dwell)} so far (since ${p.moment(s.first)}, last seen at ${p.moment(s.last)}).`
+        : `The last ${one} tracked in ${p.place} ${p.when} stayed ${formatDwell(s.dwell)} (from ${p.moment(s.first)} to ${p.moment(s.last)}).`,
+      supporting: [s.record],
+    };
+  }
   if (interp.ongoing && presentNow.length > 0) {
     const s = longest(presentNow);
     // how many are there is the count when there is one, never more tracks than it shows

@@ -80,7 +80,8 @@ export function readTimeComparison(text: string, scope: { now: number; timeZone:
   // "is it busier than yesterday?", "are there more people than an hour ago?": asked in the
   // present tense with no first time, the first time is now (the past tense says no time: refused)
   const said = `${lead} ${a}`;
-  const presentTense = /\b(?:is|are|am)\b/.test(said) && !/\b(?:was|were|did|had|been)\b/.test(said);
+  // ("how does it compare with yesterday at the same time?": "does" is the present tense too)
+  const presentTense = /\b(?:is|are|am|does|do)\b/.test(said) && !/\b(?:was|were|did|had|been)\b/.test(said);
   const first =
     side(left.phrase, scope.now, NOW_WORDS.test(a) || (presentTense && leadTime.phrase.kind === 'none')) ??
     side(leadTime.phrase, scope.now, NOW_WORDS.test(lead));

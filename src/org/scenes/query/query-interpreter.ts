@@ -43,6 +43,8 @@ export const USUAL_MOMENT_SPAN_MS = 30 * 60_000;
 const LAST_SEEN_LOOKBACK_MS = MAX_WINDOW_MS;
 /** "when was the cat seen?" with no time named: the last day's sightings */
 const ANIMAL_WHEN_LOOKBACK_MS = 24 * 3_600_000;
+/** "how long did the intruder stay?" with no time named: the latest stay of the last day */
+const LATEST_STAY_LOOKBACK_MS = 24 * 3_600_000;
 const WH_WORDS = new Set(['how', 'what', 'whats', 'when', 'who', 'where', 'which', 'why', 'hows', 'howmany', 'howmuch', 'howlong']);
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -157,7 +159,9 @@ function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string
   // at a car park the noun decides ("peak" alone could be cars)
   const countsOnly = (['peak', 'minimum', 'average'] as const).some((r) => roles.has(r)) && !roles.has('count');
   if (countsOnly && !roles.has('vehicles') && !roles.has('people') && !roles.has('crowd') && !roles.has('anomaly') && !roles.has('unrecognized') && !roles.has('loitering')) {
-    if (VEHICLE_PLACES.some((w) => locationWords(location).includes(w))) {
+    // the same places as a count with nothing named (below): where cars park, the vehicle count
+    // is as much the scene's figure as the people count; at a dock or a road, vehicles pass
+    if (PARKING_PLACES.some((w) => locationWords(location).includes(w))) {
       refuse(`The peak of people or of vehicles? Ask e.g. "peak number of cars in the ${describeLocation(location)} today".`);
     }
     return 'people';
@@ -289,7 +293,9 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
       break;
     }
     case 'dwell':
-      what = `how long ${plural} stayed (dwell time)`;
+      what = interp.latest
+        ? `how long the last ${interp.subtype ? `${interp.subtype} person` : noun === 'people' ? 'person' : noun} seen stayed (dwell time of the latest stay)`
+        : `how long ${plural} stayed (dwell time)`;
       break;
     case 'vs_usual':
       what = `${interp.metric === 'activity' ? 'people and vehicle counts' : `${noun} count`} compared with the same time on the previous ${USUAL_BASELINE_DAYS} days`;
@@ -415,6 +421,27 @@ interface Range {
   to: number;
   label: string;
   phrase?: string;
+  /** the window looked back from now (the request's, or the default): reported in the interpretation */
+  fromWindow?: boolean;
+}
+
+/**
+ * The window a question with no time of its own is answered over when the request gives no
+ * `window` (docs/decisions.md, "Scene questions: an optional window"); the interpretation says so.
+ */
+export const DEFAULT_QUERY_WINDOW_MS = 15 * 60_000;
+
+/** 900_000 → "15m", 7_200_000 → "2h": the request notation of a window. */
+export function formatWindow(ms: number): string {
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000]] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${Math.round(ms / 1000)}s`;
+}
+
+/** The interpretation's report of the window, when its range is the window. */
+function windowReport(range: Range, ctx: QueryContext): Pick<Interpretation, 'window'> {
+  return range.fromWindow ? { window: { duration: formatWindow(ctx.windowMs), source: ctx.windowSource ?? 'request' } } : {};
 }
 
 /**
@@ -462,7 +489,9 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
     // "all night" / "through the night": the night just past, or the one in progress
     .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight')
     // "this time yesterday", "the same time yesterday": the moment a day ago, not the whole day
-    .replace(/\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b/, `at ${formatClock(now, timeZone)} yesterday`);
+    .replace(/\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b/, `at ${unambiguousClock(now, timeZone)} yesterday`)
+    // said the other way round: "yesterday at the same time", "yesterday around this time"
+    .replace(/\byesterday\s+(?:at|around)\s+(?:this|the same|same)\s+time\b/, `at ${unambiguousClock(now, timeZone)} yesterday`);
   // "compare this morning with yesterday morning", "busier today than yesterday?": two times
   const compared = readTimeComparison(prepared, { now, timeZone });
   const { phrase, remainder } = compared
@@ -470,6 +499,17 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
     : readOvernight(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone });
   const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
   return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens), compared, alsoWhen: alsoWhen !== null };
+}
+
+/**
+ * Now's clock time written so the time reader cannot take it for the other half of the day: "03:20"
+ * alone is read as an afternoon time by the daytime preference for 1–12 ("3:20 yesterday"), so a
+ * morning time carries "am" ("this time yesterday" at 03:20 is 03:20, not 15:20).
+ */
+function unambiguousClock(now: number, timeZone: string): string {
+  const clock = formatClock(now, timeZone);
+  const hour = Number(clock.slice(0, 2));
+  return hour < 12 ? `${hour === 0 ? 12 : hour}${clock.slice(2)}am` : clock;
 }
 
 /**
@@ -667,10 +707,64 @@ function refuseWhatCamerasCannotTell(reading: Reading, location: string): void {
   if (peopleKinds.length > 0) {
     refuse(`I count people of every age and sex together and cannot tell ${quote(peopleKinds)} apart from other people; ask how many people there are.`);
   }
+  // what someone looked like or wore, and devices the cameras are not (an alarm, a sensor): no
+  // answer from the counts and tracks is about them (docs/decisions.md, "Scene questions: round D's causes")
+  const appearance = tokens.filter((t) => t.roles.has('appearance')).map((t) => (t.word === 'lookslike' ? 'look like' : t.word));
+  if (appearance.length > 0) {
+    refuse(`The cameras count and track people and vehicles; they keep no description of anyone (${quote(appearance)}). Ask e.g. "when was an unrecognized person last seen?" or look at the recording.`);
+  }
+  const devices = tokens.filter((t) => t.roles.has('device')).map((t) => (t.word === 'alarmsystem' ? 'alarm' : t.word));
+  if (devices.length > 0) {
+    refuse(`I answer from what the camera in the ${describeLocation(location)} saw, and it has no record of ${quote(devices)}; ask e.g. "anything unusual tonight?" or "was anyone here since midnight?"`);
+  }
+  refuseWhatNoCountTells(reading);
   const undetected = tokens.filter((t) => t.roles.has('undetected_kind')).map((t) => t.word);
   if (undetected.length > 0) {
     refuse(`The cameras detect people, cars, vans, trucks, buses and motorbikes, cats and dogs; they do not report ${quote(undetected)}.`);
   }
+}
+
+/** "what was the intruder doing?", "what did the cat do?", "what happened to him?": what someone did */
+const WHAT_DONE = /\bwhat\s+(?:did|was|were|is|are|has|have|had)\b.*\b(?:doing|do|done)\b|\bhappen(?:ed|s|ing)?\s+to\b/;
+/** "how did the intruder get in?": the way something happened */
+const HOW_MANNER = /^\s*how\s+(?:did|does|do|could|would|can|was|were)\b.*\b(?:get|got|break|broke|broken|enter|entered|come|came|leave|left|escape|escaped|go|went|manage|managed|open|opened|access|accessed|sneak|snuck)\b/;
+/** "was it a man or a woman?", "male or female": the cameras do not tell */
+const EITHER_SEX = /\b(?:man|woman|men|women|male|female|boy|girl|guy|lady|gentleman)\s+or\s+(?:a\s+|an\s+)?(?:man|woman|men|women|male|female|boy|girl|guy|lady|gentleman)\b/;
+/** "what kind of car", "what colour was the van": a description */
+const WHAT_KIND = /\b(?:what|which)\s+(?:kind|type|sort|make|model|colou?r|brand)\b/;
+const PERSON_FALL = new Set(['fall', 'fell', 'fallen', 'falling', 'falls']);
+const PERSON_PRONOUNS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'nobody', 'everyone', 'everybody', 'he', 'she', 'they']);
+
+/**
+ * Questions whose answer is not a count, a time or a stay, though every word is known: what
+ * someone did or how, which one it was, or whether a person (not the count) fell or rose. Read
+ * as the nouns around them they would be answered with a count of those nouns (docs/decisions.md,
+ * "Scene questions: round D's causes").
+ */
+function refuseWhatNoCountTells(reading: Reading): void {
+  const { normalised, tokens } = reading;
+  if (WHAT_DONE.test(normalised)) {
+    refuse('The cameras record where and when people, vehicles and animals were seen and how long they stayed, not what they did; ask e.g. "when was the intruder last seen?" or "how long did the intruder stay?"');
+  }
+  if (HOW_MANNER.test(normalised) && !reading.compared) {
+    refuse('The cameras record when and how many, not how something happened; ask e.g. "when was an unrecognized person first seen tonight?"');
+  }
+  if (EITHER_SEX.test(normalised)) {
+    refuse('I count people of every age and sex together and cannot tell men from women; ask how many people there were.');
+  }
+  if (WHAT_KIND.test(normalised)) {
+    refuse('The cameras count and track people and vehicles; they keep no description of anyone or anything (a kind, a make, a colour). Ask e.g. "when was the last car seen?"');
+  }
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1];
+    if ((t.word === 'what' || t.word === 'which') && next && ['people', 'vehicles', 'vehicle_kind', 'unrecognized', 'animals'].some((r) => next.roles.has(r as WordRole)) && !next.roles.has('count')) {
+      refuse(`The cameras count people and vehicles but do not tell one from another ("${t.word} ${next.word}"); ask e.g. "how many ${next.roles.has('people') || next.roles.has('unrecognized') ? 'people' : 'vehicles'} came in today?"`);
+    }
+    // "did anyone fall?": a person falling, not the count ("did Sam drop by" is a visit)
+    if (PERSON_PRONOUNS.has(t.word) && next && PERSON_FALL.has(next.word)) {
+      refuse(`That asks what a person did ("${t.word} ${next.word}"); the cameras record where people were, not what they did. To ask about the count, say e.g. "has the number of people fallen since 9?"`);
+    }
+  });
 }
 
 function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
@@ -687,7 +781,7 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   }
   const pastTense = roles.has('past') && !roles.has('current');
   const rangeish = phrase.kind === 'range' || (phrase.kind === 'none' && pastTense);
-  const windowRange = (): Range => ({ from: now - windowMs, to: now, label: `in the last ${describeDuration(windowMs)}` });
+  const windowRange = (): Range => ({ from: now - windowMs, to: now, label: `in the last ${describeDuration(windowMs)}`, fromWindow: true });
   const nowRange = (): Range => ({ from: now, to: now, label: `now (${formatClock(now, timeZone)})` });
   const spanRange = (what: string): Range => {
     if (phrase.kind === 'range') return { from: phrase.from, to: phrase.to, label: phrase.label, phrase: phrase.phrase };
@@ -808,6 +902,8 @@ function resolveFirstSeen(r: Resolving): Resolved {
 function resolveDwell(r: Resolving): Resolved {
   const { roles, tokens } = r;
   if (roles.has('empty')) refuse('I can tell how long people stayed, not how long the place was empty.');
+  // "how long has the intruder been gone?": the time since a stay ended, not the stay
+  if (tokens.some((t) => t.word === 'gone')) refuse('That asks how long ago someone left, not how long they stayed; ask e.g. "when did the last person leave?"');
   const metric = metricFor(roles);
   if (roles.has('unrecognized') && metric !== 'people') refuse('Unrecognized is said of people, not vehicles.');
   // "how long was the person at 2am here for": the stays around that moment (half an hour either
@@ -826,7 +922,34 @@ function resolveDwell(r: Resolving): Resolved {
     !['did', 'was', 'were', 'had', 'do', 'does', 'longest'].some((w) => words.has(w)) &&
     !roles.has('average') &&
     !roles.has('usual');
-  return { metric, aggregate: 'dwell', range, extra: { ongoing, ...(roles.has('unrecognized') ? { subtype: 'unrecognized' } : {}) } };
+  const subtype = roles.has('unrecognized') ? { subtype: 'unrecognized' } : {};
+  // "how long did the intruder stay?", "how long was that car here?": one person or vehicle the
+  // question takes as known, in the past tense, with no time named. The request window may have
+  // begun after that stay ended ("none in the last 15 minutes" would deny what the question
+  // presumes), so it is the latest such stay of the last day, and the answer says when it was
+  const past = roles.has('past') && !roles.has('current');
+  if (!ongoing && past && phrase.kind === 'none' && namesOneKnown(tokens) && !roles.has('average') && !roles.has('usual') && !words.has('longest')) {
+    const { now } = r.ctx;
+    const lookback: Range = { from: now - LATEST_STAY_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(LATEST_STAY_LOOKBACK_MS)}` };
+    return { metric, aggregate: 'dwell', range: lookback, extra: { ongoing: false, latest: true, ...subtype } };
+  }
+  return { metric, aggregate: 'dwell', range, extra: { ongoing, ...subtype } };
+}
+
+const DEFINITE = new Set(['the', 'that', 'this']);
+const SINGULAR_PRONOUNS = new Set(['he', 'she', 'him', 'her']);
+
+/** "the intruder", "that guy", "this car", "he": one person or vehicle, named as already known. */
+function namesOneKnown(tokens: Token[]): boolean {
+  return tokens.some((t, i) => {
+    if (SINGULAR_PRONOUNS.has(t.word)) return true;
+    // "the last person", "that latest car": the word between says the same
+    const next = tokens[i + 1]?.roles.has('last') ? tokens[i + 2] : tokens[i + 1];
+    if (!DEFINITE.has(t.word) || !next) return false;
+    const noun = next.roles.has('people') || next.roles.has('unrecognized') || next.roles.has('vehicles');
+    // a singular noun: "the intruder", not "the intruders" or "the people"
+    return noun && !/s$/.test(next.word) && !['people', 'folk', 'staff', 'traffic'].includes(next.word);
+  });
 }
 
 /** "how many people left", "has anyone left", "when did the last car leave". */
@@ -954,7 +1077,17 @@ function finish(r: Resolving, resolved: Resolved): Interpretation {
   }
   if (r.vehicleKinds.length > 0) base.vehicle_kinds = r.vehicleKinds;
   if (range.phrase) base.time_phrase = range.phrase;
-  return { ...base, summary: describeQuestion(base, now) };
+  return withWindow({ ...base, summary: describeQuestion(base, now) }, range, r.ctx);
+}
+
+/** The window, when it set the range, in the interpretation and its summary; a default is said to be one. */
+function withWindow(interp: Interpretation, range: Range, ctx: QueryContext): Interpretation {
+  const report = windowReport(range, ctx);
+  if (!report.window) return interp;
+  const said = report.window.source === 'default'
+    ? ` (the question named no time and the request no window: the default window, ${report.window.duration})`
+    : ` (the request's window, ${report.window.duration})`;
+  return { ...interp, ...report, summary: `${interp.summary}${said}` };
 }
 
 /** Cats and dogs: whether any were seen, how many sightings, whether it was only animals. */
@@ -966,7 +1099,7 @@ function resolveAnimals(r: Resolving, animalWords: Token[]): Interpretation {
     ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
   };
   if (a.range.phrase) base.time_phrase = a.range.phrase;
-  return { ...base, summary: describeQuestion(base, now) };
+  return withWindow({ ...base, summary: describeQuestion(base, now) }, a.range, r.ctx);
 }
 
 /** Bicycles and the other counted kinds of the table of detection kinds (query-kinds.ts). */
@@ -976,7 +1109,7 @@ function resolveObjects(r: Resolving): Interpretation {
   const range = k.aggregate === 'current' ? r.pointRange() : r.spanRange(`a question about ${k.kind}s`);
   const base: Omit<Interpretation, 'summary'> = { ...k, from: range.from, to: range.to, location, time_zone: timeZone, range_label: range.label, asked_at: now };
   if (range.phrase) base.time_phrase = range.phrase;
-  return { ...base, summary: describeQuestion(base, now) };
+  return withWindow({ ...base, summary: describeQuestion(base, now) }, range, r.ctx);
 }
 
 /** "compare this morning with yesterday morning", "busier at noon than now": the two times' counts side by side. */
@@ -989,8 +1122,9 @@ function resolveComparison(r: Resolving): Interpretation {
     refuse('I can compare how many people or vehicles there were at two times; ask e.g. "compare the number of people this morning with yesterday morning".');
   }
   if (c.first.to > now || c.second.to > now) refuse('One of the two times is in the future; I can only compare what the cameras have already seen.');
-  // at a car park with neither named: both counts, side by side
-  const metric: Metric = r.bothCounts ? 'activity' : metricFor(roles);
+  // a count at two times: with neither named, both counts side by side where cars park, people
+  // elsewhere, as for a count at one time (chooseMetric)
+  const metric: Metric = r.bothCounts && PARKING_PLACES.some((w) => locationWords(location).includes(w)) ? 'activity' : metricFor(roles);
   const base: Omit<Interpretation, 'summary'> = {
     metric,
     aggregate: 'compare',

@@ -2,7 +2,7 @@ import nlp from 'compromise';
 import { closest, distance } from 'fastest-levenshtein';
 import { stemmer } from 'stemmer';
 import { SPELLING_FIXES } from '../../../platform/language/index.ts';
-import { readAnimalWord } from '../../../platform/language/index.ts';
+import { getNounSenses, readAnimalWord } from '../../../platform/language/index.ts';
 import { PHRASE_REPLACEMENTS, PLACE_ALIASES, WORDS_BY_ROLE, WORD_REPLACEMENTS, type WordRole } from './query-vocabulary.ts';
 
 /**
@@ -107,8 +107,10 @@ function isKnownWord(word: string, locationStems: ReadonlySet<string>): boolean 
 
 function correctTypo(word: string, locationStems: ReadonlySet<string>, location: string): string {
   if (isKnownWord(word, locationStems) || /\d/.test(word) || word.length < 3) return word;
-  // a real English word is what it says ("least" is not "last", "where" is not "were")
-  if (ENGLISH[word] !== undefined) return word;
+  // a real English word is what it says ("least" is not "last", "where" is not "were"), and so
+  // is a noun WordNet knows in any inflection ("carts" is not "cars"): compromise's lexicon holds
+  // only the words it cannot infer, so it lacks most plain nouns
+  if (ENGLISH[word] !== undefined || getNounSenses(word).length > 0) return word;
   const swapped = [...SWAP_TARGETS, ...FUZZY_TARGETS, ...locationWords(location)].find((w) => isOneSwap(word, w));
   if (swapped) return swapped;
   // one edit, same first letter, one best candidate: 4-letter words only towards longer

@@ -53,6 +53,8 @@ export type WordRole =
   | 'objects'
   | 'only'
   | 'first'
+  | 'appearance'
+  | 'device'
   | 'filler';
 
 export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
@@ -194,7 +196,7 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   people_kind: [
     'kid', 'kids', 'kiddie', 'kiddies', 'child', 'children', 'toddler', 'toddlers', 'baby', 'babies', 'infant', 'infants',
     'teen', 'teens', 'teenager', 'teenagers', 'youth', 'youths', 'adult', 'adults', 'boy', 'boys',
-    'girl', 'girls', 'men', 'women', 'ladies', 'gentlemen', 'elderly', 'pensioner', 'pensioners',
+    'girl', 'girls', 'men', 'women', 'ladies', 'gentlemen', 'elderly', 'pensioner', 'pensioners', 'male', 'males', 'female', 'females',
   ],
   /** leaving: "how many people left", "when did the last car leave" */
   departures: ['inandout', 'leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
@@ -219,6 +221,20 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
   becoming: ['getting', 'becoming', 'gotten', 'turning', 'growing', 'grown'],
   /** "ever", "at any point": the question is about any moment of the range */
   any_point: ['ever', 'anypoint'],
+  /**
+   * What someone looked like or wore: the cameras count and track people, they keep no
+   * description of them (docs/decisions.md, "Scene questions: round D's causes").
+   */
+  appearance: [
+    'lookslike', 'describe', 'described', 'description', 'wearing', 'wore', 'worn', 'dressed', 'clothes', 'clothing',
+    'outfit', 'colour', 'color', 'height', 'tall', 'hair', 'jacket', 'hoodie', 'hat', 'carrying', 'carried',
+  ],
+  /**
+   * Devices and systems outside the camera's data ("did the alarm go off?"): an alarm is not an
+   * unusual sighting. "alarm" is rewritten to 'alarmsystem' before stemming, since its stem is
+   * the stem of "alarming" (an anomaly word).
+   */
+  device: ['alarmsystem', 'siren', 'sirens', 'sensor', 'sensors', 'sprinkler', 'sprinklers', 'doorbell', 'buzzer', 'intercom'],
   filler: [
     'acting', 'behaving', 'act', 'should', 'have', 'been', 'seem', 'seems', 'seemed', 'appear', 'appears', 'currently',
     'a', 'an', 'the', 'is', 'are', 'am', 'be', 'being', 'do', 'does', 'has', 'have', 'having', 'it', 'its',
@@ -277,6 +293,8 @@ export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
   smth: 'something', sth: 'something', lotta: 'plenty', gonna: 'will', wanna: 'want', unrecognised: 'unrecognized',
   // "emptying" shares its stem with "empty": read it as the fall it is, before stemming
   emptying: 'clearingout', emptied: 'clearingout',
+  // the device, not "alarming" (which shares its stem): see the 'device' role
+  alarm: 'alarmsystem', alarms: 'alarmsystem',
   thru: 'through',
   // apostrophes people skip: read as the contraction would be
   dont: 'do not', doesnt: 'does not', didnt: 'did not', isnt: 'is not', wasnt: 'was not', arent: 'are not',
@@ -291,6 +309,10 @@ export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
  */
 export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: string]> = [
   ['right now', 'now'],
+  // "what did the intruder look like?": a description the cameras do not keep
+  ['look like', 'lookslike'],
+  ['looks like', 'lookslike'],
+  ['looked like', 'lookslike'],
   ['as of now', 'now'],
   ['as of right now', 'now'],
   ['as it stands', 'now'],

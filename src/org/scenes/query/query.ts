@@ -4,7 +4,7 @@
  * (see answerQuery for the lookback it needs) and calls answerQuery.
  */
 export { parseWindow, MAX_WINDOW_MS } from '../../../platform/language/time/query-window.ts';
-export { interpretQuery, buildExamples, LOITERING_DWELL_S } from './query-interpreter.ts';
+export { interpretQuery, buildExamples, LOITERING_DWELL_S, DEFAULT_QUERY_WINDOW_MS, formatWindow } from './query-interpreter.ts';
 export { answerQuery, MAX_ANSWER_DETECTIONS } from './query-answerer.ts';
 /** Kept under its query-facing name; the check is lib/zoned-time's isValidTimeZone. */
 export { isValidTimeZone as isKnownTimeZone } from '../../../platform/time/zoned-time.ts';

@@ -4,8 +4,10 @@ import type { DetectionRecord } from '../../detections/index.ts';
 export interface QueryContext {
   /** epoch ms the question is answered at */
   now: number;
-  /** the request's `window`, already parsed with parseWindow */
+  /** the request's `window`, already parsed with parseWindow; DEFAULT_QUERY_WINDOW_MS when the request has none */
   windowMs: number;
+  /** 'default' when the request gave no `window` (the interpretation then says the default was used); 'request' otherwise */
+  windowSource?: 'request' | 'default';
   /** IANA zone of the scene, e.g. 'America/New_York' */
   timeZone: string;
   /** the scene's location label, snake_case, e.g. 'lobby' or 'parking_lot' */
@@ -83,6 +85,12 @@ export interface Interpretation {
   direction?: 'up' | 'down';
   /** dwell: asked about a stay still going on ("how long has he been here") rather than past stays ("how long did people stay") */
   ongoing?: boolean;
+  /**
+   * dwell: the stay of the one most recently seen ("how long did the intruder stay?": a definite
+   * person in the past tense with no time named), looked for over the last day rather than the
+   * request window, which may well have begun after that stay ended
+   */
+  latest?: boolean;
   /** threshold questions */
   threshold?: Threshold;
   /** vs_usual: the earlier same-time-of-day spans the range is compared with */
@@ -105,6 +113,11 @@ export interface Interpretation {
   vehicle_kinds?: string[];
   /** the phrase of the question that set the range, if any ("since 9am", "last 10 minutes") */
   time_phrase?: string;
+  /**
+   * set when the range is the window looked back from now (the question named no time): the
+   * request's `window`, or the default when the request gave none, which is never silent
+   */
+  window?: { duration: string; source: 'request' | 'default' };
   /** e.g. "peak people count in lobby from 09:00 to 10:14" */
   summary: string;
   /** the scene location the answer talks about */
