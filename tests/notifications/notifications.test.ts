@@ -159,6 +159,94 @@ for (const dialect of DIALECTS) {
       assert.equal(push.received[3].path, '/push/ana');
     });
   });
+
+  describe(`deleting a responder revokes its devices; nothing queued for it is sent afterwards (${dialect})`, () => {
+    let push: PushService;
+    let smtp: SmtpSink;
+    let t: TestApp;
+    const clock = new ManualClock(FRIDAY_LATE);
+    before(async () => {
+      push = await startPushService();
+      smtp = await startSmtpSink();
+      // the delivery worker is started by the test, after the responder is deleted
+      t = await createTestApp({ dialect, clock, config: { webhookAllowPrivate: true, smtpUrl: smtp.url, outboundCa: push.ca, publicBaseUrl: BASE } });
+    });
+    after(async () => {
+      await t.close();
+      await push.close();
+      await smtp.close();
+    });
+
+    test('the deleted responder’s push, email device and contact email are stopped and audited; the kept responder is reached', async () => {
+      const key = await t.orgKey();
+      const stream = (await call(t, key, 'POST', '/v1/streams', { name: 'Lobby cam', source_type: 'sandbox', source_url: 'sandbox://north_lobby?scenario=lobby&seed=1', location: 'north_lobby' })).body;
+      const mk = async (name: string, email: string) => (await call(t, key, 'POST', '/v1/responders', { name, kind: 'person', escalation_level: 1, contact: { email } })).body.id as string;
+      const ana = await mk('Ana', 'ana@example.com');
+      const dee = await mk('Dee', 'dee@example.com');
+      const sub = async (responder: string, body: object) => {
+        const s = await call(t, key, 'POST', '/v1/notification-subscriptions', { ...body, responder_id: responder });
+        assert.equal(s.status, 201, JSON.stringify(s.body));
+        return s.body.id as string;
+      };
+      const anaPhone = push.device('ana');
+      await sub(ana, { channel: 'push', endpoint: anaPhone.endpoint, keys: anaPhone.keys });
+      const deePhone = push.device('dee');
+      const deePush = await sub(dee, { channel: 'push', endpoint: deePhone.endpoint, keys: deePhone.keys, label: 'phone' });
+      const deeMail = await sub(dee, { channel: 'email', address: 'dee.pager@example.com' });
+
+      await t.ctx.pipeline.ingest(
+        { id: stream.id, tenant_id: key.tenant_id, scene_id: stream.scene_id, location: 'north_lobby' },
+        [{ type: 'person', subtype: 'unrecognized', confidence: 0.9, track_id: 'intruder-1', at: clock.now() } as DetectionInput],
+      );
+      const incidentId = await until('the incident', async () => (await call(t, key, 'GET', '/v1/incidents')).body.data[0]?.id as string | undefined);
+      const run = await call(t, key, 'POST', `/v1/incidents/${incidentId}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 });
+      assert.equal(run.status, 201, JSON.stringify(run.body));
+      // queued, not yet sent (the worker is not running): Dee's push, device email and contact email
+      const deeQueued = (await call(t, key, 'GET', `/v1/notification-subscriptions/${deePush}/deliveries`)).body.data;
+      assert.equal(deeQueued.length, 1);
+      assert.equal(deeQueued[0].status, 'pending');
+
+      const del = await call(t, key, 'DELETE', `/v1/responders/${dee}`);
+      assert.equal(del.status, 200, JSON.stringify(del.body));
+      await t.ctx.deliveryWorker.start();
+
+      // Ana is reached on both channels; Dee on none
+      const [anaPush] = await push.waitFor(1);
+      assert.equal(anaPush.path, '/push/ana');
+      const [mail] = await smtp.waitFor(1);
+      assert.deepEqual(mail.envelopeTo, ['ana@example.com']);
+      // the worker has had every chance to send Dee's: a further round of deliveries to Ana arrives after them
+      const report = await until('the run’s deliveries settled', async () => {
+        const rows = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}/notifications`)).body.data as Array<any>;
+        return rows.every((r) => !r.pending) && rows;
+      });
+      const deeRow = report.find((r) => r.responder_id === dee)!;
+      assert.equal(deeRow.reached, false);
+      assert.deepEqual(deeRow.channels.map((c: any) => c.status).sort(), ['cancelled', 'cancelled', 'cancelled']);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.deepEqual(push.received.map((p) => p.path), ['/push/ana']);
+      assert.deepEqual(smtp.mails.map((m) => m.envelopeTo[0]), ['ana@example.com']);
+
+      // the devices show as revoked (the listing by responder still answers for the record)
+      for (const id of [deePush, deeMail]) {
+        const got = await call(t, key, 'GET', `/v1/notification-subscriptions?responder_id=${dee}`);
+        assert.equal(got.body.data.find((d: any) => d.id === id).status, 'revoked');
+      }
+      // a device cannot be added to the deleted responder
+      const late = await call(t, key, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: deePhone.endpoint, keys: deePhone.keys, responder_id: dee });
+      assert.equal(late.status, 404);
+      assert.equal(late.body.param, 'responder_id');
+      // audited: the deletion names what it revoked and stopped, and each device is revoked in the trail
+      const deleted = (await call(t, key, 'GET', '/v1/audit?action=responder.deleted')).body.data[0];
+      assert.equal(deleted.resource.id, dee);
+      assert.deepEqual([...deleted.data.revoked_devices].sort(), [deePush, deeMail].sort());
+      assert.equal(deleted.data.cancelled_deliveries, 3);
+      const revoked = (await call(t, key, 'GET', '/v1/audit?action=notification_subscription.revoked')).body.data;
+      assert.deepEqual(revoked.map((e: any) => e.resource.id).sort(), [deePush, deeMail].sort());
+      for (const e of revoked) assert.equal(e.data.reason, 'responder deleted');
+      assert.equal((await call(t, key, 'GET', '/v1/audit/verify')).body.valid, true);
+    });
+  });
 }
 
 describe('household devices and addresses: grouping, quiet hours, exclusions, privacy, bad input (sqlite)', () => {

@@ -29,4 +29,27 @@ export const responderRepository = {
   async delete(db: DbExecutor, id: string): Promise<void> {
     await db.deleteFrom('responders').where('id', '=', id).execute();
   },
+  /** The responder's devices and addresses not yet revoked (push subscriptions and email targets). */
+  liveDevices(db: DbExecutor, responderId: string) {
+    return db.selectFrom('notification_subscriptions').selectAll().where('responder_id', '=', responderId).where('revoked_at', 'is', null).orderBy('id').execute();
+  },
+  async revokeDevices(db: DbExecutor, responderId: string, at: string): Promise<void> {
+    await db.updateTable('notification_subscriptions').set({ revoked_at: at, revoked_reason: 'revoked' })
+      .where('responder_id', '=', responderId).where('revoked_at', 'is', null).execute();
+  },
+  /**
+   * Stops what is queued and not yet sent to the responder: on its devices, and every channel of
+   * the outbox events that paged it (its webhook, its contact email). Returns how many were stopped.
+   */
+  async cancelOpenDeliveries(db: DbExecutor, responderId: string, at: string): Promise<number> {
+    const result = await db.updateTable('webhook_deliveries')
+      .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: at })
+      .where('status', 'in', ['pending', 'retrying'])
+      .where((eb) => eb.or([
+        eb('subscription_id', 'in', eb.selectFrom('notification_subscriptions').select('id').where('responder_id', '=', responderId)),
+        eb('event_id', 'in', eb.selectFrom('protocol_notifications').select('delivery_event_id').where('responder_id', '=', responderId)),
+      ]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
 };

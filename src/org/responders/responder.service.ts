@@ -94,10 +94,23 @@ export class ResponderService {
   async remove(principal: Principal, actor: Actor, id: string) {
     const before = await this.load(principal, id);
     assertEveryLocation(principal, 'a responder (notified for every location)');
+    const at = toIso(this.deps.clock.now());
+    // its devices are revoked with it and nothing queued for it is sent afterwards (docs/decisions.md,
+    // "Deleting a responder revokes its devices"), in the transaction that deletes it
     await this.deps.database.withWriteLock(async (trx) => {
+      const devices = await responderRepository.liveDevices(trx, id);
+      await responderRepository.revokeDevices(trx, id, at);
+      const cancelled = await responderRepository.cancelOpenDeliveries(trx, id, at);
       await responderRepository.delete(trx, id);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'responder.deleted', resourceType: 'responder', resourceId: id, data: { before: toResponderView(before) } },
+        {
+          tenantId: principal.tenantId, action: 'responder.deleted', resourceType: 'responder', resourceId: id,
+          data: { before: toResponderView(before), revoked_devices: devices.map((d) => d.id), cancelled_deliveries: cancelled },
+        },
+        ...devices.map((d) => ({
+          tenantId: principal.tenantId, action: 'notification_subscription.revoked', resourceType: 'notification_subscription', resourceId: d.id,
+          data: { reason: 'responder deleted', responder_id: id, before: { id: d.id, channel: d.channel, label: d.label, responder_id: d.responder_id, created_at: d.created_at } },
+        })),
       ]);
     });
     return { id, object: 'responder' as const, deleted: true as const };

@@ -104,7 +104,13 @@ export const consoleStaticRoutes: FastifyPluginAsync = async (app) => {
     if (!asset) return reply.callNotFound();
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   };
-  app.get('/console', { schema: { hide: true } }, send(index));
+  // /console redirects to /console/, so the console is inside its service worker's scope (a worker
+  // whose scope is /console/ controls neither /console nor a notification's tap on it); docs/decisions.md,
+  // "The console lives at /console/"
+  app.get('/console', { schema: { hide: true } }, async (req, reply) => {
+    const q = req.url.indexOf('?');
+    return reply.redirect(`/console/${q === -1 ? '' : req.url.slice(q)}`, 308);
+  });
   app.get('/console/', { schema: { hide: true } }, send(index));
   // the installable console (docs/decisions.md, "Notifications through the outbox"): the manifest,
   // and the service worker served from /console/ so its scope is the whole console

@@ -68,6 +68,29 @@ export interface PushRequest {
   body: Buffer;
 }
 
+/** How long a VAPID token is made valid for (web-push's default, RFC 8292 §2: at most 24 h) */
+const VAPID_TOKEN_SECONDS = 12 * 3600;
+/** a cached token is used while it has at least this long left */
+const VAPID_TOKEN_MIN_LEFT_SECONDS = 3600;
+const vapidTokens = new Map<string, { authorization: string; exp: number }>();
+
+/**
+ * The VAPID `Authorization` for a push service (audience = its origin), signed once and reused
+ * until an hour before it expires (RFC 8292 §2 lets a token be reused for its lifetime): signing an
+ * ES256 JWT per push was the largest CPU cost of a fan-out (docs/decisions.md, "Fan-out on SQLite:
+ * where the time went").
+ */
+export function vapidAuthorization(audience: string, subject: string, vapid: VapidKeys, nowSeconds = Math.floor(Date.now() / 1000)): string {
+  const key = `${audience} ${subject} ${vapid.publicKey}`;
+  const hit = vapidTokens.get(key);
+  if (hit && hit.exp - nowSeconds >= VAPID_TOKEN_MIN_LEFT_SECONDS) return hit.authorization;
+  const exp = nowSeconds + VAPID_TOKEN_SECONDS;
+  const authorization = webpush.getVapidHeaders(audience, subject, vapid.publicKey, vapid.privateKey, 'aes128gcm', exp).Authorization;
+  if (vapidTokens.size >= 1000) vapidTokens.clear();
+  vapidTokens.set(key, { authorization, exp });
+  return authorization;
+}
+
 /** Encrypts the payload for one subscription and signs the request with the VAPID key. */
 export function buildPushRequest(
   sub: { endpoint: string; p256dh: string; auth: string },
@@ -75,7 +98,8 @@ export function buildPushRequest(
   opts: { vapid: VapidKeys; subject: string; ttlSeconds: number; urgency: 'normal' | 'high'; topic: string },
 ): PushRequest {
   const details = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payload, {
-    vapidDetails: { subject: opts.subject, publicKey: opts.vapid.publicKey, privateKey: opts.vapid.privateKey },
+    // signed here (cached), not by web-push for every request
+    vapidDetails: null as never,
     contentEncoding: 'aes128gcm',
     TTL: opts.ttlSeconds,
     urgency: opts.urgency,
@@ -83,6 +107,7 @@ export function buildPushRequest(
   });
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
+  headers.Authorization = vapidAuthorization(new URL(sub.endpoint).origin, opts.subject, opts.vapid);
   return { endpoint: details.endpoint, headers, body: details.body as Buffer };
 }
 

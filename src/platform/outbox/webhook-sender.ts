@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { isIP } from 'node:net';
 import { describeBlockedAddress, guardedLookup, hostOf } from './webhook-url-guard.ts';
 
@@ -38,7 +38,11 @@ export class WebhookSender {
 
   /** `ca`: a PEM certificate trusted besides the system's (VIGIL_OUTBOUND_CA_FILE: a private push service, tests) */
   constructor(private readonly opts: { timeoutMs: number; allowPrivate: boolean; ca?: string | null; maxSockets?: number }) {
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 16, ...(opts.ca ? { ca: [...rootCertificates, opts.ca] } : {}) });
+    // the extra CA goes in one secure context made here, not as `ca` on the agent: an agent folds its
+    // `ca` (the system's ~140 roots plus this one) into the pool key of every request and parses it
+    // into a new context for every connection, which made each push cost milliseconds of CPU
+    // (docs/decisions.md, "Fan-out on SQLite: where the time went")
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 16, ...(opts.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, opts.ca] }) } : {}) });
   }
 
   send(req: SendRequest, stop?: AbortSignal): Promise<SendResult> {

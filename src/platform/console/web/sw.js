@@ -25,23 +25,50 @@ self.addEventListener('push', (event) => {
   }));
 });
 
+/** The console page a notification opens: its `data.url` when it is a page of this console, else the console's start. */
+function targetOf(data) {
+  const start = new URL('/console/', self.location.origin).href;
+  let target;
+  try {
+    target = new URL((data && data.url) || '/console/', self.location.origin);
+  } catch {
+    return start;
+  }
+  // only this console's pages open from a notification
+  return target.origin === self.location.origin && (target.pathname === '/console' || target.pathname.startsWith('/console/')) ? target.href : start;
+}
+
+/**
+ * Shows `url` in a console window that is open (navigated there and focused), else opens one. The
+ * console is served at /console/ (/console redirects there), inside this worker's scope, so its
+ * windows are controlled and can be navigated. A window that navigated but cannot take focus is
+ * still the answer: a second window is never opened for one tap.
+ */
+async function showPage(url) {
+  const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const c of open) {
+    if (!new URL(c.url).pathname.startsWith('/console/')) continue;
+    let moved = null;
+    try {
+      moved = await c.navigate(url);
+    } catch {
+      // not controlled by this worker (or gone): try the next one
+    }
+    if (!moved) continue;
+    try {
+      return await moved.focus();
+    } catch {
+      return moved;
+    }
+  }
+  return self.clients.openWindow(url);
+}
+
+// reachable from the DevTools protocol, which is how the console's browser tests tap a notification
+// (headless chromium shows none to click)
+self.vigil = { targetOf, showPage };
+
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const target = new URL((event.notification.data && event.notification.data.url) || '/console/', self.location.origin);
-  // only this console's pages open from a notification
-  const url = target.origin === self.location.origin && target.pathname.startsWith('/console') ? target.href : new URL('/console/', self.location.origin).href;
-  event.waitUntil((async () => {
-    const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-    for (const c of open) {
-      if (!new URL(c.url).pathname.startsWith('/console')) continue;
-      try {
-        // navigate() works only on a page this worker controls (/console/…, not /console itself)
-        const moved = await c.navigate(url);
-        if (moved) return moved.focus();
-      } catch {
-        // not controlled: open the page instead
-      }
-    }
-    return self.clients.openWindow(url);
-  })());
+  event.waitUntil(showPage(targetOf(event.notification.data)));
 });

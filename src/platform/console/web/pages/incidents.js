@@ -105,7 +105,8 @@ function incidentFromHash() {
 
 /** `item`: the incident open at `#/incidents/<id>` (links, reload and back work) */
 export function Incidents({ session, item }) {
-  const selected = item ?? incidentFromHash();
+  // `item` is '' when the address has no /<id> (as in #/incidents?id=…): the query names it then
+  const selected = item || incidentFromHash();
   const setSelected = (id) => { location.hash = id ? `#/incidents/${encodeURIComponent(id)}` : '#/incidents'; };
   const [list, error, reload] = useLoad(() => get('/v1/incidents?limit=50'), []);
   const [streams] = useLoad(() => (session.capabilities.includes('streams:read') ? get('/v1/streams?limit=100') : Promise.resolve({ data: [] })), []);
