@@ -22,6 +22,11 @@ const USAGE = `vigil — Vigil admin CLI (honours VIGIL_DATA_DIR and DATABASE_UR
       that sealed it, the audit chain up to its checkpoint, and the checkpoint's signature when
       the key is given (--key or VIGIL_AUDIT_CHECKPOINT_KEY as configured; --key-file for the
       server's <VIGIL_DATA_DIR>/audit-checkpoint.key). Exits 1 naming what fails.
+  vigil verify-audit FILE [--key CHECKPOINT_KEY | --key-file PATH]
+      checks an audit export (GET /v1/audit/export > FILE) offline, with no server or database:
+      every entry's hash, each link from the first entry to the export's signed checkpoint, and
+      the checkpoint's signature when the key is given (as for verify-evidence). Exits 1 naming
+      the first entry that fails.
 `;
 
 async function run(argv: string[]): Promise<number> {
@@ -45,6 +50,7 @@ async function run(argv: string[]): Promise<number> {
   });
   const [group, verb, arg] = positionals;
   if (group === 'verify-evidence') return verifyEvidenceFile(verb, values.key ?? process.env.VIGIL_AUDIT_CHECKPOINT_KEY ?? null, values['key-file'] ?? null);
+  if (group === 'verify-audit') return verifyAuditFile(verb, values.key ?? process.env.VIGIL_AUDIT_CHECKPOINT_KEY ?? null, values['key-file'] ?? null);
   if (values.help || group !== 'keys' || !verb) {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
@@ -118,29 +124,49 @@ async function run(argv: string[]): Promise<number> {
 
 class UsageError extends Error {}
 
-/** `vigil verify-evidence FILE`: offline; prints what is proven, or what fails, line by line. */
-async function verifyEvidenceFile(file: string | undefined, key: string | null, keyFile: string | null): Promise<number> {
-  if (!file) throw new UsageError('vigil verify-evidence FILE [--key CHECKPOINT_KEY | --key-file PATH]');
+/** The checkpoint key as given: a configured key signs as its text; the generated key file holds hex (platform/audit, checkpoint key). */
+async function checkpointKeyOf(key: string | null, keyFile: string | null): Promise<Buffer | null> {
+  if (!keyFile) return key ? Buffer.from(key, 'utf8') : null;
   const { readFileSync } = await import('node:fs');
-  const { verifyEvidence } = await import('./org/recordings/index.ts');
-  // a configured key signs as its text; the generated key file holds hex (platform/audit, checkpoint key)
-  let checkpointKey: Buffer | null = key ? Buffer.from(key, 'utf8') : null;
-  if (keyFile) {
-    try {
-      checkpointKey = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'hex');
-    } catch (err) {
-      throw new UsageError(`cannot read ${keyFile}: ${(err as Error).message}`);
-    }
-  }
-  let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    return Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'hex');
+  } catch (err) {
+    throw new UsageError(`cannot read ${keyFile}: ${(err as Error).message}`);
+  }
+}
+
+async function readInput(file: string): Promise<Buffer> {
+  const { readFileSync } = await import('node:fs');
+  try {
+    return readFileSync(file);
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
   }
-  const report = verifyEvidence(bytes, { checkpointKey });
-  for (const c of report.checks) process.stdout.write(`${c.ok ? (c.note ? 'NOTE  ' : 'PROVEN') : 'FAILED'}  ${c.text}\n`);
+}
+
+function printChecks(checks: Array<{ ok: boolean; note?: true; text: string }>): void {
+  for (const c of checks) process.stdout.write(`${c.ok ? (c.note ? 'NOTE  ' : 'PROVEN') : 'FAILED'}  ${c.text}\n`);
+}
+
+/** `vigil verify-evidence FILE`: offline; prints what is proven, or what fails, line by line. */
+async function verifyEvidenceFile(file: string | undefined, key: string | null, keyFile: string | null): Promise<number> {
+  if (!file) throw new UsageError('vigil verify-evidence FILE [--key CHECKPOINT_KEY | --key-file PATH]');
+  const { verifyEvidence } = await import('./org/recordings/index.ts');
+  const checkpointKey = await checkpointKeyOf(key, keyFile);
+  const report = verifyEvidence(await readInput(file), { checkpointKey });
+  printChecks(report.checks);
   process.stdout.write(report.valid ? `${file}: the bundle verifies.\n` : `${file}: the bundle does NOT verify.\n`);
+  return report.valid ? 0 : 1;
+}
+
+/** `vigil verify-audit FILE`: an NDJSON audit export offline, with the same audit checks as verify-evidence. */
+async function verifyAuditFile(file: string | undefined, key: string | null, keyFile: string | null): Promise<number> {
+  if (!file) throw new UsageError('vigil verify-audit FILE [--key CHECKPOINT_KEY | --key-file PATH]');
+  const { verifyAuditExport } = await import('./platform/audit/index.ts');
+  const checkpointKey = await checkpointKeyOf(key, keyFile);
+  const report = verifyAuditExport((await readInput(file)).toString('utf8'), { checkpointKey });
+  printChecks(report.checks);
+  process.stdout.write(report.valid ? `${file}: the audit trail verifies.\n` : `${file}: the audit trail does NOT verify.\n`);
   return report.valid ? 0 : 1;
 }
 

@@ -62,5 +62,33 @@ for (const dialect of DIALECTS) {
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.json().param, 'range');
     });
+
+    test('GET /v1/scenes/history: every scene of a page with its chart in one request, equal to each scene\'s own history', async () => {
+      await call('POST', '/v1/streams', { name: 'Gate', source_type: 'sandbox', source_url: 'sandbox://g?scenario=lobby&seed=4', location: 'north_gate' });
+      await t.ctx.pipeline.drain(); // the new sandbox stream's recent past is written
+      const scenes = (await call('GET', '/v1/scenes?limit=100')).json().data as Array<{ id: string; location: string }>;
+      assert.ok(scenes.length >= 2);
+      for (const range of ['1h', '24h']) {
+        const res = await call('GET', `/v1/scenes/history?limit=100&range=${range}`);
+        assert.equal(res.statusCode, 200, res.body);
+        const all = res.json();
+        assert.equal(all.object, 'list');
+        assert.deepEqual(all.data.map((h: { scene_id: string }) => h.scene_id), scenes.map((s) => s.id), 'the scenes of GET /v1/scenes, in its order');
+        for (const h of all.data) assert.deepEqual(h, (await call('GET', `/v1/scenes/${h.scene_id}/history?range=${range}`)).json(), `${h.scene_id} ${range}`);
+      }
+      // paged as the scene list is
+      const first = (await call('GET', '/v1/scenes/history?limit=1')).json();
+      assert.deepEqual([first.data.length, first.has_more, first.data[0].scene_id], [1, true, scenes[0].id]);
+      const next = (await call('GET', `/v1/scenes/history?limit=1&starting_after=${scenes[0].id}`)).json();
+      assert.equal(next.data[0].scene_id, scenes[1].id);
+      // a key limited to a location sees only that location's charts
+      const gate = await t.orgKey({ name: 'Org 1', locations: ['north_gate'] });
+      assert.equal(gate.tenant_id, org.tenant_id, 'the same organization');
+      const limited = (await t.app.inject({ url: '/v1/scenes/history?limit=100', headers: bearer(gate) })).json();
+      assert.deepEqual(limited.data.map((h: { location: string }) => h.location), ['north_gate']);
+      const bad = await call('GET', '/v1/scenes/history?range=7d');
+      assert.equal(bad.statusCode, 400);
+      assert.equal(bad.json().param, 'range');
+    });
   });
 }

@@ -157,6 +157,7 @@ const PROBES: Record<string, Probe> = {
   deleteConsoleSession: { surface: 'any', expect: 'scan', req: () => del('/v1/console/session') },
   // the organization live feed (issue 13): a feed of one's own tenant; its filtering is tested in tests/console/live-feed.test.ts
   getSceneHistory: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/scenes/${s.r.scene}/history?range=24h`), contains: (s) => s.r.scene },
+  listSceneHistories: { surface: 'organization', expect: 'scan', req: () => get('/v1/scenes/history?limit=100'), contains: (s) => s.r.scene },
   streamOrganizationEvents: { surface: 'organization', expect: 'scan', req: () => get('/v1/events/stream') },
   getAutomation: { surface: 'organization', expect: 'scan', req: () => get('/v1/automation') },
   updateAutomation: { surface: 'organization', expect: 'scan', req: () => patch('/v1/automation', { incident_gap_s: 60 }) },

@@ -10,9 +10,9 @@ export interface WhipApp extends VideoApp {
 }
 
 /** A serving Vigil with real video ingest listening on loopback, and an organization key. */
-export async function startWhipApp(): Promise<WhipApp> {
+export async function startWhipApp(timers: { mediaTimeoutMs?: number; disconnectedGraceMs?: number } = {}): Promise<WhipApp> {
   // short health timers: a publisher that vanishes is noticed in seconds
-  const v = await startVideoApp({ video: { whip: { mediaTimeoutMs: 3000, disconnectedGraceMs: 3000, connectTimeoutMs: 15_000 } } });
+  const v = await startVideoApp({ video: { whip: { mediaTimeoutMs: 3000, disconnectedGraceMs: 3000, connectTimeoutMs: 15_000, ...timers } } });
   await v.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(v.app.server.address() as AddressInfo).port}`;
   const key = await v.orgKey('Drone Patrol');

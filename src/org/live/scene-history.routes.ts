@@ -1,10 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../platform/http/index.ts';
 import { withErrors } from '../../platform/http/index.ts';
-import { SceneHistoryParams, SceneHistoryQuery, SceneHistorySchema } from './scene-history.schemas.ts';
+import { SceneHistoryList, SceneHistoryListQuery, SceneHistoryParams, SceneHistoryQuery, SceneHistorySchema } from './scene-history.schemas.ts';
 import type { SceneHistoryService } from './scene-history.service.ts';
 
 export const sceneHistoryRoutes = (history: SceneHistoryService): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/v1/scenes/history', {
+    config: { surface: 'organization', capability: 'scenes:read' },
+    schema: {
+      tags: ['Scenes'], security: [{ bearerAuth: [] }], operationId: 'listSceneHistories', summary: 'People over time in every scene at once: a page of scenes, each with its chart',
+      description: 'The scenes of `GET /v1/scenes` (same order, cursors and location limits), each with what `GET /v1/scenes/{id}/history` answers for it: one request for a wall of charts instead of one per scene.',
+      querystring: SceneHistoryListQuery, response: withErrors({ 200: SceneHistoryList }),
+    },
+  }, async (req) => {
+    const { range, ...page } = req.query;
+    return history.historyPage(principalOf(req), { limit: page.limit ?? 20, ...page }, range);
+  });
+
   app.get('/v1/scenes/:scene_id/history', {
     config: { surface: 'organization', capability: 'scenes:read' },
     schema: {

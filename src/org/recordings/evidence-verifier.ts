@@ -1,6 +1,6 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import AdmZip from 'adm-zip';
-import { checkpointMessage, verifyAuditLines, type AuditExportLine } from '../../platform/audit/index.ts';
+import { verifyAuditRun, type AuditCheckpointFile, type AuditExportLine } from '../../platform/audit/index.ts';
 import { EVIDENCE_FORMAT, type EvidenceManifest } from './evidence-bundle.ts';
 
 export interface EvidenceCheck {
@@ -18,13 +18,7 @@ export interface EvidenceReport {
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-interface CheckpointFile {
-  tenant_id: string;
-  head_id: string;
-  head_hash: string;
-  entry_count: number;
-  created_at: string;
-  mac: string;
+interface CheckpointFile extends AuditCheckpointFile {
   first_position: number;
   export_entry_id: string;
 }
@@ -114,37 +108,10 @@ export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: Buffer | 
     fail('audit/chain.ndjson or audit/checkpoint.json is not valid JSON: it was changed');
     return done();
   }
-  if (lines.length === 0) {
-    fail('audit/chain.ndjson holds no entries');
-    return done();
-  }
-  const broken = verifyAuditLines(lines, { head: lines[0].prev_hash, headId: null, checked: 0 });
-  let chainOk = !broken;
-  if (broken) fail(`audit entry ${broken.first_broken_id ?? '?'}: ${broken.reason}: ${broken.detail}`);
-  const last = lines[lines.length - 1];
-  if (last.id !== cp.head_id || last.hash !== cp.head_hash) {
-    fail(`audit/chain.ndjson ends with entry ${last.id} (${last.hash}), not with the checkpoint's head ${cp.head_id} (${cp.head_hash})`);
-    chainOk = false;
-  } else if (cp.first_position + lines.length - 1 !== cp.entry_count) {
-    fail(`audit/chain.ndjson holds ${lines.length} entries from position ${cp.first_position}; the checkpoint's head is the ${cp.entry_count}th: entries were removed or added`);
-    chainOk = false;
-  }
-  if (chainOk) {
-    pass(`the ${lines.length} audit entries link hash to hash into entries ${cp.first_position}–${cp.entry_count} of tenant ${cp.tenant_id}'s chain, ending at checkpoint head ${cp.head_id}`);
-  }
-
-  // 3. the checkpoint's signature, when the key is at hand
-  if (opts.checkpointKey) {
-    const expected = createHmac('sha256', opts.checkpointKey).update(checkpointMessage(cp)).digest();
-    const given = Buffer.from(cp.mac ?? '', 'hex');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) {
-      pass(`checkpoint ${cp.head_id} (${cp.created_at}) carries the server's signature: the chain up to it existed at that time and has not changed`);
-    } else {
-      fail(`audit/checkpoint.json: the signature does not match the given key: the checkpoint was forged or changed, or the key is not this server's`);
-    }
-  } else {
-    note(`checkpoint signature not checked (no key given: --key, VIGIL_AUDIT_CHECKPOINT_KEY or --key-file); compare head ${cp.head_hash} with a kept audit.checkpoint event instead`);
-  }
+  // 2–3. the audit run up to the checkpoint's head, and its signature (shared with `vigil verify-audit`)
+  const auditChecks = verifyAuditRun(lines, cp, { firstPosition: cp.first_position, checkpointKey: opts.checkpointKey, source: 'audit/chain.ndjson' });
+  checks.push(...auditChecks);
+  if (lines.length === 0) return done();
 
   const byId = new Map(lines.map((l) => [l.id, l]));
   const dataOf = (l: AuditExportLine | undefined): Record<string, unknown> | null => {

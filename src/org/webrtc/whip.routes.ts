@@ -7,7 +7,7 @@ import { withErrors } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import { StreamIdParams } from '../streams/index.ts';
 import type { IceServer } from '../../platform/config/index.ts';
-import { NoContent, RevokedPublishToken, SdpAnswer, SdpOffer, SessionEnded, TrickleFragment, WhipDoc, WhipSessionParams, WhipStreamParams } from './whip.schemas.ts';
+import { NoContent, RevokedPublishToken, WhipPublishQuery, SdpAnswer, SdpOffer, SessionEnded, TrickleFragment, WhipDoc, WhipSessionParams, WhipStreamParams } from './whip.schemas.ts';
 import type { WhipService } from './whip.service.ts';
 
 const tags = ['Streams'];
@@ -74,7 +74,8 @@ export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceSe
   };
 
   const publish = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const out = await whip.publish(req.params.id, req.headers.authorization, asText(req.body));
+    const takeover = (req.query as { takeover?: unknown } | undefined)?.takeover === 'true';
+    const out = await whip.publish(req.params.id, req.headers.authorization, asText(req.body), { takeover });
     if (links.length) reply.header('Link', links);
     return reply
       .code(201)
@@ -120,8 +121,8 @@ export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceSe
   app.post<{ Params: { id: string } }>('/v1/streams/:id/whip', {
     schema: {
       ...WhipDoc, operationId: 'whipPublish', summary: 'Publish a webrtc stream over WHIP (SDP offer in, SDP answer out)',
-      description: 'The WHIP endpoint (RFC 9725) of a `webrtc` stream: POST the SDP offer with `Authorization: Bearer vpt_…` (the stream\'s publish token, not an API key) and `Content-Type: application/sdp`; 201 answers with the SDP answer and the session URL in `Location`. One publisher at a time: a second gets 409 while the first is live. H.264 or VP8 video. Errors are problem+json.',
-      params: WhipStreamParams, consumes: ['application/sdp'], body: SdpOffer, response: withErrors({ 201: SdpAnswer }),
+      description: 'The WHIP endpoint (RFC 9725) of a `webrtc` stream: POST the SDP offer with `Authorization: Bearer vpt_…` (the stream\'s publish token, not an API key) and `Content-Type: application/sdp`; 201 answers with the SDP answer and the session URL in `Location`. One publisher at a time: a second gets 409 (stream_already_publishing, naming the session and since when) while the first is live, unless it asks `?takeover=true`, which disconnects the first and takes its place. H.264 or VP8 video. Errors are problem+json.',
+      params: WhipStreamParams, querystring: WhipPublishQuery, consumes: ['application/sdp'], body: SdpOffer, response: withErrors({ 201: SdpAnswer }),
     },
   }, async (req, reply) => ((await forwarded(req, reply)) ? reply : publish(req, reply)));
   app.patch<{ Params: { id: string; session: string } }>('/v1/streams/:id/whip/:session', {

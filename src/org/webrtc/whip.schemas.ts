@@ -22,6 +22,10 @@ export const WhipDoc = {
   security: [{ publishToken: [] }],
   'x-vigil-client': false,
 } as const;
+export const WhipPublishQuery = Type.Object(
+  { takeover: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: disconnect the stream\'s live publisher, if any, and take its place (the publish page\'s "Take over")' })) },
+  { additionalProperties: false },
+);
 export const WhipStreamParams = Type.Object({ id: Type.String({ description: 'stream_… (a webrtc stream)' }) });
 /** Any body: the route's own parser takes it as text, and a wrong content type is answered 415 by the route, not by validation. */
 export const SdpOffer = Type.Unsafe<string>({ description: 'the SDP offer (RFC 8866) as text, at most 64 KiB, with ICE credentials; Content-Type: application/sdp' });

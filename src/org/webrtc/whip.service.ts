@@ -92,6 +92,8 @@ export interface WhipServiceDeps {
 interface ActiveSession {
   id: string;
   streamId: string;
+  /** when the publisher's POST was taken (epoch ms) */
+  startedAt: number;
   /** null while the offer is being negotiated (the stream's slot is taken already) */
   session: WhipSession | null;
   remoteUfrag: string | null;
@@ -119,7 +121,7 @@ export class WhipService {
   constructor(private readonly deps: WhipServiceDeps) {}
 
   /** Starts a publish; every check runs before any WebRTC state exists, so a refusal leaves nothing behind. */
-  async publish(streamId: string, authorization: string | undefined, offer: string): Promise<WhipAnswer> {
+  async publish(streamId: string, authorization: string | undefined, offer: string, opts: { takeover?: boolean } = {}): Promise<WhipAnswer> {
     const stream = await this.authenticate(streamId, authorization);
     checkWhipOffer(offer);
     const ingest = this.deps.sources.webrtcIngest(stream.id);
@@ -130,14 +132,17 @@ export class WhipService {
     }
     if (!ingest) throw new VigilError('service_unavailable', 'This server does not run video ingest (VIGIL_RUN_SOURCES=0), so it cannot take a WHIP publisher.');
     const current = this.active.get(stream.id);
-    if (current) {
-      throw new VigilError('stream_already_publishing', `Stream ${stream.id} already has a live publisher (session ${current.id}). End it with DELETE on its session URL, or revoke the publish token to cut it off.`, {
-        extra: { session_id: current.id },
+    if (current && !opts.takeover) {
+      throw new VigilError('stream_already_publishing', `Stream ${stream.id} already has a live publisher (session ${current.id}, since ${toIso(current.startedAt)}). Publish with ?takeover=true to end it and take its place, end it with DELETE on its session URL, or revoke the publish token to cut it off.`, {
+        extra: { session_id: current.id, since: toIso(current.startedAt) },
       });
     }
+    // the holder of the publish token takes the stream over: the earlier publisher is disconnected
+    // (docs/decisions.md, "Reopening the publish page")
+    if (current) await this.drop(current);
     const ffmpegPath = this.resolveFfmpeg();
     const id = newId('whip');
-    const slot: ActiveSession = { id, streamId: stream.id, session: null, remoteUfrag: /^a=ice-ufrag:(\S+)/m.exec(offer)?.[1] ?? null, unhook: () => undefined };
+    const slot: ActiveSession = { id, streamId: stream.id, startedAt: this.deps.clock.now(), session: null, remoteUfrag: /^a=ice-ufrag:(\S+)/m.exec(offer)?.[1] ?? null, unhook: () => undefined };
     this.active.set(stream.id, slot);
     let opened: { session: WhipSession; answer: string };
     try {

@@ -17,6 +17,7 @@ import { AuditTrailService as AuditTrailServiceT, type HouseholdBoundaries as Ho
 export { AuditCheckpointService, CHECKPOINT_EVENT, CHECKPOINT_KEY_FILE, checkpointMessage, checkpointPayload } from './audit-checkpoint.service.ts';
 export { AuditTrailService, verifyAuditLines, type AuditExportLine, type ChainState, type HouseholdBoundaries } from './audit-trail.service.ts';
 export { auditRepository } from './audit.repository.ts';
+export { verifyAuditExport, verifyAuditRun, type AuditCheck, type AuditCheckpointFile } from './audit-export-verifier.ts';
 export { AuditService, scopeOfLocations } from './audit.service.ts';
 
 import { defineApiModule } from '../http/index.ts';

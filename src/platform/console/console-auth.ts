@@ -39,6 +39,18 @@ export function consoleCookieAuth(service: ConsoleSessionService) {
   };
 }
 
+/** Whether a Cookie header holds a live console session (for the page itself; never throws). */
+export async function sessionStateOf(service: ConsoleSessionService, header: string | undefined): Promise<'active' | 'ended' | 'none'> {
+  const token = header ? parseCookie(header)[CONSOLE_COOKIE] : undefined;
+  if (!token) return 'none';
+  try {
+    await service.authenticate(token);
+    return 'active';
+  } catch {
+    return 'ended';
+  }
+}
+
 function assertSameOrigin(request: FastifyRequest): void {
   if (request.headers[CONSOLE_CSRF_HEADER] !== '1') {
     throw new VigilError('csrf_check_failed', `A request that changes state with the console cookie must carry the header ${CONSOLE_CSRF_HEADER}: 1.`, { param: CONSOLE_CSRF_HEADER });

@@ -16,6 +16,9 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** What the page's cookie holds: a live session, one that ended (expired, signed out, key revoked), or none. */
+export type SessionState = 'active' | 'ended' | 'none';
+
 interface Asset {
   type: string;
   body: Buffer;
@@ -91,7 +94,7 @@ export const CONSOLE_CSP_DIRECTIVES = {
  * under src/console/web and the vendored modules), never a path taken from the request, with
  * helmet's security headers on every one of them.
  */
-export const consoleStaticRoutes: FastifyPluginAsync = async (app) => {
+export const consoleStaticRoutes = (opts: { sessionState: (cookieHeader: string | undefined) => Promise<SessionState> }): FastifyPluginAsync => async (app) => {
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,
@@ -111,7 +114,17 @@ export const consoleStaticRoutes: FastifyPluginAsync = async (app) => {
     const q = req.url.indexOf('?');
     return reply.redirect(`/console/${q === -1 ? '' : req.url.slice(q)}`, 308);
   });
-  app.get('/console/', { schema: { hide: true } }, send(index));
+  // the page says whether its cookie holds a live session, so a signed-out load asks nothing it
+  // knows will be refused (docs/decisions.md, "A console load without errors")
+  const page = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const state = await opts.sessionState(req.headers.cookie);
+    const body = index.body.toString('utf8').replace('<meta name="vigil-session" content="none">', `<meta name="vigil-session" content="${state}">`);
+    return reply.type(index.type).header('cache-control', 'no-store').send(body);
+  };
+  app.get('/console/', { schema: { hide: true } }, page);
+  // browsers ask for /favicon.ico on pages that name no icon (the API's own pages, a JSON answer opened in a tab)
+  const icon = files.get('icons/icon-192.png');
+  app.get('/favicon.ico', { schema: { hide: true } }, send(icon));
   // the installable console (docs/decisions.md, "Notifications through the outbox"): the manifest,
   // and the service worker served from /console/ so its scope is the whole console
   app.get('/console/manifest.webmanifest', { schema: { hide: true } }, send(files.get('manifest.webmanifest')));

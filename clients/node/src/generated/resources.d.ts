@@ -497,6 +497,12 @@ export declare class ScenesResource extends Resource {
    */
   query(sceneId: string, params: Camelize<BodyOf<'queryScene'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'queryScene', 200>>>;
   /**
+   * People over time in every scene at once: a page of scenes, each with its chart
+   * The scenes of `GET /v1/scenes` (same order, cursors and location limits), each with what `GET /v1/scenes/{id}/history` answers for it: one request for a wall of charts instead of one per scene.
+   * GET /v1/scenes/history
+   */
+  listHistories(params?: Camelize<QueryOf<'listSceneHistories'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listSceneHistories', 200>>>>;
+  /**
    * People over time in a scene: the last hour or day
    * One point per minute (range=1h) or per 15 minutes (range=24h): the sum of each stream’s peak person count in that interval; a stream’s count holds until its next reading.
    * GET /v1/scenes/{scene_id}/history

@@ -80,6 +80,7 @@ const OPERATIONS = {
   getScene: {"operationId":"getScene","method":"GET","path":"/v1/scenes/{scene_id}","pathParams":["scene_id"],"query":[],"body":false},
   updateScene: {"operationId":"updateScene","method":"PATCH","path":"/v1/scenes/{scene_id}","pathParams":["scene_id"],"query":[],"body":true},
   queryScene: {"operationId":"queryScene","method":"POST","path":"/v1/scenes/{scene_id}/query","pathParams":["scene_id"],"query":[],"body":true},
+  listSceneHistories: {"operationId":"listSceneHistories","method":"GET","path":"/v1/scenes/history","pathParams":[],"query":["range","limit","starting_after","ending_before"],"body":false},
   getSceneHistory: {"operationId":"getSceneHistory","method":"GET","path":"/v1/scenes/{scene_id}/history","pathParams":["scene_id"],"query":["range"],"body":false},
   listStreams: {"operationId":"listStreams","method":"GET","path":"/v1/streams","pathParams":[],"query":["limit","starting_after","ending_before","location"],"body":false},
   createStream: {"operationId":"createStream","method":"POST","path":"/v1/streams","pathParams":[],"query":[],"body":true},
@@ -828,7 +829,7 @@ export class SandboxResource extends Resource {
 }
 
 export class ScenesResource extends Resource {
-  static operations = { "list": OPERATIONS.listScenes, "get": OPERATIONS.getScene, "update": OPERATIONS.updateScene, "query": OPERATIONS.queryScene, "getHistory": OPERATIONS.getSceneHistory };
+  static operations = { "list": OPERATIONS.listScenes, "get": OPERATIONS.getScene, "update": OPERATIONS.updateScene, "query": OPERATIONS.queryScene, "listHistories": OPERATIONS.listSceneHistories, "getHistory": OPERATIONS.getSceneHistory };
 
   /**
    * List scenes (one per location), newest first
@@ -861,6 +862,15 @@ export class ScenesResource extends Resource {
    */
   query(sceneId, params, options) {
     return this._request(OPERATIONS.queryScene, [sceneId], params, options);
+  }
+
+  /**
+   * People over time in every scene at once: a page of scenes, each with its chart
+   * The scenes of `GET /v1/scenes` (same order, cursors and location limits), each with what `GET /v1/scenes/{id}/history` answers for it: one request for a wall of charts instead of one per scene.
+   * GET /v1/scenes/history
+   */
+  listHistories(params, options) {
+    return this._list(OPERATIONS.listSceneHistories, [], params, options);
   }
 
   /**

@@ -1209,7 +1209,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a webrtc stream over WHIP (SDP offer in, SDP answer out)
-         * @description The WHIP endpoint (RFC 9725) of a `webrtc` stream: POST the SDP offer with `Authorization: Bearer vpt_…` (the stream's publish token, not an API key) and `Content-Type: application/sdp`; 201 answers with the SDP answer and the session URL in `Location`. One publisher at a time: a second gets 409 while the first is live. H.264 or VP8 video. Errors are problem+json.
+         * @description The WHIP endpoint (RFC 9725) of a `webrtc` stream: POST the SDP offer with `Authorization: Bearer vpt_…` (the stream's publish token, not an API key) and `Content-Type: application/sdp`; 201 answers with the SDP answer and the session URL in `Location`. One publisher at a time: a second gets 409 (stream_already_publishing, naming the session and since when) while the first is live, unless it asks `?takeover=true`, which disconnects the first and takes its place. H.264 or VP8 video. Errors are problem+json.
          */
         post: operations["whipPublish"];
         delete?: never;
@@ -1254,6 +1254,26 @@ export interface paths {
          * @description Send `Accept: text/event-stream` (as EventSource does; anything else gets 406 not_acceptable). The first frame is `ready`; then one frame per event, named by its kind: `scene.updated` (a scene's counts after detections, at most one per scene every 250 ms, with the latest detection, and with `frame` when real video reported objects in the period: the latest frame's snapshot detection id, stream, time and its objects' boxes) and the organization webhook kinds (`alert.fired`, `incident.created`, `incident.updated`, `protocol.triggered`, `protocol.state_changed`, `stream.status_changed`, `detection.anomaly`) with the same payload as the webhook under `data`. A key sees the kinds its read capabilities cover (scenes:read, alerts:read, incidents:read, streams:read) at its locations only. `: ping` every 15 s. An open feed counts toward the key's 10 concurrent streams (429 concurrent_stream_limit_exceeded). Revoking or rotating the key ends the feed within a second, on every node. It is a live view, not a log: after reconnecting, re-read state through the API.
          */
         get: operations["streamOrganizationEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scenes/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People over time in every scene at once: a page of scenes, each with its chart
+         * @description The scenes of `GET /v1/scenes` (same order, cursors and location limits), each with what `GET /v1/scenes/{id}/history` answers for it: one request for a wall of charts instead of one per scene.
+         */
+        get: operations["listSceneHistories"];
         put?: never;
         post?: never;
         delete?: never;
@@ -13378,7 +13398,10 @@ export interface operations {
     };
     whipPublish: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: disconnect the stream's live publisher, if any, and take its place (the publish page's "Take over") */
+                takeover?: "true" | "false";
+            };
             header?: never;
             path: {
                 /** @description stream_… (a webrtc stream) */
@@ -13785,6 +13808,155 @@ export interface operations {
             };
             /** @description Default Response */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSceneHistories: {
+        parameters: {
+            query?: {
+                /** @description the last hour (1-minute points) or the last day (15-minute points) */
+                range?: "1h" | "24h";
+                limit?: number;
+                /** @description Cursor: scenes after this scene id, as GET /v1/scenes pages them */
+                starting_after?: string;
+                /** @description Cursor: scenes before this scene id */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "scene_history";
+                            scene_id: string;
+                            location: string;
+                            range: "1h" | "24h";
+                            bucket_s: number;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T20:40:00.000Z
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T20:40:00.000Z
+                             */
+                            to: string;
+                            points: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T20:40:00.000Z
+                                 */
+                                at: string;
+                                /** @description people in the interval starting at `at`: the sum of each stream’s peak count in it (a count holds until the stream’s next reading) */
+                                people: number;
+                            }[];
+                        }[];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -103,6 +103,8 @@ __all__ = [
     "ListProtocolTypesResponse",
     "ListRecordingsResponse",
     "ListRecordingsResponseGapsItem",
+    "ListSceneHistoriesItem",
+    "ListSceneHistoriesItemPointsItem",
     "NotificationDelivery",
     "NotificationDeliveryAttemptsItem",
     "NotificationPreferences",
@@ -555,6 +557,12 @@ ListRecordingsResponse = TypedDict("ListRecordingsResponse", {"stream_id": "str"
 
 
 ListRecordingsResponseGapsItem = TypedDict("ListRecordingsResponseGapsItem", {"from": "str", "to": "str"})
+
+
+ListSceneHistoriesItem = TypedDict("ListSceneHistoriesItem", {"object": "Literal[\"scene_history\"]", "scene_id": "str", "location": "str", "range": "Literal[\"1h\", \"24h\"]", "bucket_s": "int", "from": "str", "to": "str", "points": "List[ListSceneHistoriesItemPointsItem]"})
+
+
+ListSceneHistoriesItemPointsItem = TypedDict("ListSceneHistoriesItemPointsItem", {"at": "str", "people": "int"})
 
 
 NotificationDelivery = TypedDict("NotificationDelivery", {"id": "str", "object": "Literal[\"notification_delivery\"]", "subscription_id": "str", "channel": "Literal[\"push\", \"email\"]", "event_id": "str", "event": "str", "status": "Literal[\"pending\", \"retrying\", \"delivered\", \"dropped\", \"cancelled\"]", "series": "int", "attempt_count": "int", "next_attempt_at": "Optional[str]", "delivered_at": "Optional[str]", "last_status_code": "Optional[int]", "last_error": "Optional[str]", "message": "Any", "attempts": "List[NotificationDeliveryAttemptsItem]", "created_at": "str"})

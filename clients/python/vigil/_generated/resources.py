@@ -60,6 +60,7 @@ from .models import (
     ListProtocolRunNotificationsResponse,
     ListProtocolTypesResponse,
     ListRecordingsResponse,
+    ListSceneHistoriesItem,
     NotificationDelivery,
     NotificationPreferences,
     NotificationSubscription,
@@ -184,6 +185,7 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getScene": {"operation_id": "getScene", "method": "GET", "path": "/v1/scenes/{scene_id}", "path_params": ["scene_id"], "query": [], "body": False},
     "updateScene": {"operation_id": "updateScene", "method": "PATCH", "path": "/v1/scenes/{scene_id}", "path_params": ["scene_id"], "query": [], "body": True},
     "queryScene": {"operation_id": "queryScene", "method": "POST", "path": "/v1/scenes/{scene_id}/query", "path_params": ["scene_id"], "query": [], "body": True},
+    "listSceneHistories": {"operation_id": "listSceneHistories", "method": "GET", "path": "/v1/scenes/history", "path_params": [], "query": ["range","limit","starting_after","ending_before"], "body": False},
     "getSceneHistory": {"operation_id": "getSceneHistory", "method": "GET", "path": "/v1/scenes/{scene_id}/history", "path_params": ["scene_id"], "query": ["range"], "body": False},
     "listStreams": {"operation_id": "listStreams", "method": "GET", "path": "/v1/streams", "path_params": [], "query": ["limit","starting_after","ending_before","location"], "body": False},
     "createStream": {"operation_id": "createStream", "method": "POST", "path": "/v1/streams", "path_params": [], "query": [], "body": True},
@@ -888,7 +890,7 @@ class SandboxResource(Resource):
 
 
 class ScenesResource(Resource):
-    OPERATIONS = {"list": _OPERATIONS["listScenes"], "get": _OPERATIONS["getScene"], "update": _OPERATIONS["updateScene"], "query": _OPERATIONS["queryScene"], "get_history": _OPERATIONS["getSceneHistory"]}
+    OPERATIONS = {"list": _OPERATIONS["listScenes"], "get": _OPERATIONS["getScene"], "update": _OPERATIONS["updateScene"], "query": _OPERATIONS["queryScene"], "list_histories": _OPERATIONS["listSceneHistories"], "get_history": _OPERATIONS["getSceneHistory"]}
 
     def list(self, *, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, location: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[Scene]:
         """List scenes (one per location), newest first
@@ -919,6 +921,15 @@ class ScenesResource(Resource):
         POST /v1/scenes/{scene_id}/query
         """
         return self._request(_OPERATIONS["queryScene"], (scene_id,), {"stream_id": stream_id, "query": query, "window": window}, request_options)
+
+    def list_histories(self, *, range: Union[Literal["1h", "24h"], NotGiven] = NOT_GIVEN, limit: Union[int, NotGiven] = NOT_GIVEN, starting_after: Union[str, NotGiven] = NOT_GIVEN, ending_before: Union[str, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Page[ListSceneHistoriesItem]:
+        """People over time in every scene at once: a page of scenes, each with its chart
+
+        The scenes of `GET /v1/scenes` (same order, cursors and location limits), each with what `GET /v1/scenes/{id}/history` answers for it: one request for a wall of charts instead of one per scene.
+
+        GET /v1/scenes/history
+        """
+        return self._list(_OPERATIONS["listSceneHistories"], (), {"range": range, "limit": limit, "starting_after": starting_after, "ending_before": ending_before}, request_options)
 
     def get_history(self, scene_id: str, *, range: Union[Literal["1h", "24h"], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> GetSceneHistoryResponse:
         """People over time in a scene: the last hour or day

@@ -73,7 +73,15 @@ export async function signIn(apiKey, operatorName) {
   return data;
 }
 
-/** The current session, or null when there is none. */
+/**
+ * The current session, or null when there is none. The page says whether its cookie held a live
+ * session when it was served (console-static.ts): with none, nothing is asked that would be refused.
+ */
+export function sessionOnLoad() {
+  const meta = document.querySelector('meta[name="vigil-session"]');
+  return meta ? meta.content : 'active';
+}
+
 export async function currentSession() {
   const res = await fetch('/v1/console/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
   if (res.status === 401) return null;

@@ -1,5 +1,5 @@
 import { html, render, useState, useEffect, ErrorBox } from './ui.js';
-import { currentSession, onSessionLost, setOperator, signIn, signOut } from './api.js';
+import { currentSession, onSessionLost, sessionOnLoad, setOperator, signIn, signOut } from './api.js';
 import { Wall } from './pages/wall.js';
 import { Streams } from './pages/streams.js';
 import { Incidents } from './pages/incidents.js';
@@ -129,6 +129,13 @@ function App() {
       setSession(null);
       setNotice(problem?.detail ?? 'Your session ended; sign in again.');
     });
+    const onLoad = sessionOnLoad();
+    if (onLoad !== 'active') {
+      // no session cookie, or one that has ended: straight to sign-in, without a request refused with 401
+      if (onLoad === 'ended') setNotice('Your session has ended (expired, signed out or its key revoked); sign in again.');
+      setSession(null);
+      return;
+    }
     currentSession().then((s) => { setOperator(s?.operator); setSession(s); }, () => setSession(null));
   }, []);
   if (session === undefined) return html`<p class="boot">Loading…</p>`;

@@ -3,6 +3,8 @@ import { get, post, del } from '../api.js';
 import { ZoneEditor } from './zone-editor.js';
 
 const STATUS_KIND = { live: 'ok', connecting: 'warn', reconnecting: 'warn', offline: 'danger' };
+/** an empty cell says so in words (a bare "—" reads as nothing, and on a phone its column header is hidden) */
+const NONE = html`<span class="muted">none</span>`;
 const EXAMPLES = { sandbox: 'sandbox://lobby?scenario=lobby&seed=7', rtsp: 'rtsp://camera.local:554/stream1', http: 'https://camera.local/video.mjpg' };
 
 /** `item`: the stream whose zones are open at `#/streams/<id>` */
@@ -40,9 +42,9 @@ export function Streams({ session, item }) {
                 <${ActionButton} label="Delete stream" kind="danger" run=${async () => { await del(`/v1/streams/${s.id}`); setDeleting(null); if (editing === s.id) setEditing(null); reload(); }} />
                 <button type="button" onClick=${() => setDeleting(null)}>Cancel</button></div>`
             : html`<br /><button type="button" class="link" onClick=${() => setDeleting(s.id)}>Delete…</button>`) : ''}</td>
-        <td><${Badge} kind=${STATUS_KIND[s.status]}>${s.status}</${Badge}>${s.error ? html`<br /><span class="small error-text">${s.error}</span>` : ''}</td>
-        <td>${s.fps_in ?? '—'}</td><td>${s.detector_fps ?? '—'}</td><td>${fmtTime(s.last_frame_at)}</td>
-        <td>${s.zones.length ? s.zones.map((z) => z.name).join(', ') : '—'}${s.motion_masks.length ? ` · ${s.motion_masks.length} masks` : ''}
+        <td data-label="Status"><${Badge} kind=${STATUS_KIND[s.status]}>${s.status}</${Badge}>${s.error ? html`<br /><span class="small error-text">${s.error}</span>` : ''}</td>
+        <td data-label="fps in">${s.fps_in ?? NONE}</td><td data-label="Detector fps">${s.detector_fps ?? NONE}</td><td data-label="Last frame">${s.last_frame_at ? fmtTime(s.last_frame_at) : NONE}</td>
+        <td data-label="Zones">${s.zones.length ? s.zones.map((z) => z.name).join(', ') : NONE}${s.motion_masks.length ? ` · ${s.motion_masks.length} masks` : ''}
           ${canWrite ? html`<br /><button type="button" class="link" aria-expanded=${editing === s.id} onClick=${() => setEditing(editing === s.id ? null : s.id)}>Edit zones</button>` : ''}</td></tr>`)}</tbody></table>` : ''}
     ${editing && list?.data.find((s) => s.id === editing) ? html`<section class="card" aria-labelledby="zones-title">
       <h2 id="zones-title">Zones and motion masks: ${list.data.find((s) => s.id === editing).name}</h2>

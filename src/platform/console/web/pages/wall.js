@@ -3,30 +3,41 @@ import { get, post, openFeed } from '../api.js';
 import uPlot from '/console/vendor/uPlot.esm.js';
 
 const MAX_LIVE_POINTS = 2000;
+const NO_HISTORY = { t: [], v: [] };
 
 /**
- * People over time for one scene: GET /v1/scenes/{id}/history (last hour or day), extended with
- * the live feed's readings since it was loaded.
+ * The count axis as wide as its longest label (uPlot's axis-autosize recipe), so "100" is not
+ * clipped to "00": the tick, the gap and the label measured in the axis's own font.
  */
-function PeopleChart({ sceneId, range, live, label }) {
+function axisWidth(u, values, axisIdx, cycleNum) {
+  const axis = u.axes[axisIdx];
+  if (cycleNum > 1) return axis._size;
+  let size = axis.ticks.size + axis.gap;
+  const longest = (values ?? []).reduce((acc, v) => (String(v).length > acc.length ? String(v) : acc), '');
+  if (longest) {
+    u.ctx.font = axis.font[0];
+    size += u.ctx.measureText(longest).width / devicePixelRatio;
+  }
+  return Math.ceil(size) + 2;
+}
+
+/**
+ * People over time for one scene: its part of GET /v1/scenes/history (last hour or day, read once
+ * for every scene by the wall), extended with the live feed's readings since it was loaded.
+ */
+function PeopleChart({ history, range, live, label }) {
   const box = useRef(null);
   const plot = useRef(null);
-  const [hist, setHist] = useState({ t: [], v: [] });
-  useEffect(() => {
-    let on = true;
-    get(`/v1/scenes/${sceneId}/history?range=${range}`).then((h) => {
-      if (on) setHist({ t: h.points.map((p) => Date.parse(p.at) / 1000), v: h.points.map((p) => p.people) });
-    }, () => {});
-    return () => { on = false; };
-  }, [sceneId, range]);
+  const hist = history ?? NO_HISTORY;
   useEffect(() => {
     const width = Math.max(200, box.current.clientWidth);
     plot.current = new uPlot({
       width, height: 110, legend: { show: false }, cursor: { show: false },
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max + 1)] } },
-      axes: [{ size: 28, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }, { size: 32, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }],
+      axes: [{ size: 28, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }, { size: axisWidth, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }],
       series: [{}, { label: 'people', stroke: '#5eb8ff', width: 2, fill: 'rgba(94,184,255,0.15)' }],
     }, [[], []], box.current);
+    box.current.plot = plot.current; // for tests: the drawn axis is measurable
     return () => plot.current.destroy();
   }, []);
   const lastHist = hist.t.length ? hist.t[hist.t.length - 1] : 0;
@@ -64,10 +75,12 @@ function FrameWithBoxes({ frame, location, onMissing }) {
   </figure>`;
 }
 
-function SceneCard({ scene, streams, series, latest, frame, range }) {
+function SceneCard({ scene, streams, series, latest, frame, range, history }) {
   const [imgFailed, setImgFailed] = useState(false);
-  // a frame with boxes (real video); else the latest detection's snapshot when it may have one
-  const shot = frame ?? (latest && ['person', 'vehicle', 'animal'].includes(latest.type) ? { detection_id: latest.id, objects: [] } : null);
+  // a frame with boxes (real video); else the latest detection's snapshot when it may have one:
+  // only real video keeps snapshots, and its detections carry a box (a sandbox's never have one,
+  // so asking for theirs would only be refused with 404)
+  const shot = frame ?? (latest && latest.box && ['person', 'vehicle', 'animal'].includes(latest.type) ? { detection_id: latest.id, objects: [] } : null);
   useEffect(() => setImgFailed(false), [shot?.detection_id]);
   // no live source for longer than the silence threshold: the counts are the last reading, greyed out (docs/decisions.md, "Freshness")
   const stale = scene.stale === true;
@@ -85,7 +98,7 @@ function SceneCard({ scene, streams, series, latest, frame, range }) {
         ? html`<${FrameWithBoxes} key=${shot.detection_id} frame=${shot} location=${scene.location} onMissing=${() => setImgFailed(true)} />`
         : html`<p class="muted">${latest ? `Latest: ${latest.type}${latest.subtype ? ` (${latest.subtype})` : ''}${latest.value != null ? ` = ${latest.value}` : ''}, ${Math.round(latest.confidence * 100)}% · ${fmtTime(latest.timestamp)}` : `Last detection ${fmtTime(scene.last_detection_at)}`}</p>`}
     </div>
-    <${PeopleChart} sceneId=${scene.id} range=${range} live=${series} label=${scene.location} />
+    <${PeopleChart} history=${history} range=${range} live=${series} label=${scene.location} />
     <p class="muted small">${streams.map((s) => s.name).join(', ') || 'no streams'}</p>
   </article>`;
 }
@@ -151,6 +164,18 @@ export function Wall({ session }) {
   const [live, setLive] = useState(false);
   const [everLive, setEverLive] = useState(false);
   const [range, setRange] = useState('1h');
+  // every scene's chart in one request per range (docs/decisions.md, "The wall in one request per view")
+  const [histories, setHistories] = useState({});
+  useEffect(() => {
+    let on = true;
+    get(`/v1/scenes/history?limit=100&range=${range}`).then((page) => {
+      if (!on) return;
+      const by = {};
+      for (const h of page.data) by[h.scene_id] = { t: h.points.map((p) => Date.parse(p.at) / 1000), v: h.points.map((p) => p.people) };
+      setHistories(by);
+    }, () => {});
+    return () => { on = false; };
+  }, [range]);
   const series = useRef({});
   const [, tick] = useState(0);
   const canQuery = session.capabilities.includes('scenes:query');
@@ -210,7 +235,7 @@ export function Wall({ session }) {
     ${scenes && canQuery && scenes.length ? html`<${AskForm} scenes=${scenes} streams=${streams} />` : ''}
     ${scenes && !scenes.length ? html`<${Empty}>No scenes yet: add a stream.</${Empty}>` : ''}
     <div class="grid">
-      ${(scenes ?? []).map((s) => html`<${SceneCard} key=${s.id} scene=${s} streams=${streams.filter((x) => x.scene_id === s.id)} series=${series.current[s.id] ?? { t: [], v: [] }} latest=${latest[s.id]} frame=${frames[s.id]} range=${range} />`)}
+      ${(scenes ?? []).map((s) => html`<${SceneCard} key=${s.id} scene=${s} streams=${streams.filter((x) => x.scene_id === s.id)} series=${series.current[s.id] ?? { t: [], v: [] }} latest=${latest[s.id]} frame=${frames[s.id]} range=${range} history=${histories[s.id]} />`)}
     </div>
   </${Page}>`;
 }
