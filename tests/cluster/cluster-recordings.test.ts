@@ -10,7 +10,7 @@ import { VTEST_AVI } from '../fixtures-video/rtsp-camera.ts';
 import { sleep, startTestCluster, waitUntil, type TestCluster } from './cluster-harness.ts';
 
 /**
- * Recording through a failover, real processes (docs/deployment.md, "Recordings"): three nodes share
+ * Recording through a failover, real processes (docs/deployment.md, "Recordings on shared storage"): three nodes share
  * one recordings directory; a camera (an H.264 file played in real time, looping) is recorded in 2 s
  * segments by the node that owns it. That node is killed with SIGKILL one second into a segment:
  * another node takes the stream and records on; the gap is the failover time plus what the kill
