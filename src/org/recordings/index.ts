@@ -55,10 +55,16 @@ export const recordingServices = defineServiceModule({
             },
           };
         },
-        // WHIP publishers are not recorded yet: with the decoder's low-latency probing (probesize 32)
-        // the second output failed and took the decoder down with it, so the session ended; the
-        // decode path stays as it was until that is solved (docs/decisions.md, "Recordings")
-        whip: () => undefined,
+        whip: (ref) => {
+          const inner = recordings.recorder.whip(key(ref), withheld(ref.id));
+          return {
+            openSync: (codec) => {
+              const session = inner.openSync(codec);
+              if (!session && recordings.records(ref.id)) void recordings.reportBlocked(ref.tenant_id, ref.id);
+              return session;
+            },
+          };
+        },
         still: (ref, jpeg, at) => recordings.keepStill(key(ref), jpeg, at),
       };
     });

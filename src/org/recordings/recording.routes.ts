@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { actorOf, principalOf, withErrors } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import type { Clip } from './clip-maker.ts';
@@ -55,32 +55,40 @@ export const recordingRoutes = (recordings: RecordingService, evidence: Evidence
     },
   }, async (req) => recordings.deleteRange(principalOf(req), actorOf(req), req.params.id, req.query));
 
-  app.get('/v1/streams/:id/clip', {
-    config: { surface: 'organization', capability: 'streams:read' },
+  // the three clip routes: one shape (a video with Range support), three ways of choosing the range
+  const clipRoute = <Q extends TSchema | undefined>(path: string, o: {
+    capability: 'streams:read' | 'incidents:read' | 'alerts:read';
+    operationId: string;
+    summary: string;
+    description: string;
+    querystring?: Q;
+    clip(req: FastifyRequest<{ Params: Static<typeof IdParams>; Querystring: Q extends TSchema ? Static<Q> : unknown }>): Promise<Clip>;
+  }) => app.get(path, {
+    config: { surface: 'organization', capability: o.capability },
     schema: {
-      tags: ['Recordings'], security, operationId: 'getStreamClip', summary: 'A clip of any range of a stream',
-      description: 'An MP4 with its index first, made by copying the range\'s segments (no re-encoding; cut at keyframes); WebM for a VP8 WHIP publisher; phone stills become an H.264 MP4. Honours Range. 404 no_recording (with nearest_before, nearest_after) when nothing was recorded in the range.',
-      params: IdParams, querystring: RangeQuery, response: withErrors({ 200: Video, 206: Video, 416: Type.Ref('Problem') }),
+      tags: ['Recordings'], security, operationId: o.operationId, summary: o.summary, description: o.description,
+      params: IdParams, ...(o.querystring ? { querystring: o.querystring } : {}), response: withErrors({ 200: Video, 206: Video, 416: Type.Ref('Problem') }),
     },
-  }, async (req, reply) => sendClip(req, reply, await recordings.clip(principalOf(req), req.params.id, req.query)));
+  }, async (req, reply) => sendClip(req, reply, await o.clip(req as never)));
 
-  app.get('/v1/incidents/:id/clip', {
-    config: { surface: 'organization', capability: 'incidents:read' },
-    schema: {
-      tags: ['Recordings'], security, operationId: 'getIncidentClip', summary: 'The clip of an incident',
-      description: 'From the incident\'s start less the pre-roll (VIGIL_CLIP_PRE_ROLL_SECONDS, default 10) to its last activity plus the post-roll (VIGIL_CLIP_POST_ROLL_SECONDS, default 20), from its stream\'s recording. Honours Range.',
-      params: IdParams, response: withErrors({ 200: Video, 206: Video, 416: Type.Ref('Problem') }),
-    },
-  }, async (req, reply) => sendClip(req, reply, await recordings.incidentClip(principalOf(req), req.params.id)));
+  clipRoute('/v1/streams/:id/clip', {
+    capability: 'streams:read', operationId: 'getStreamClip', summary: 'A clip of any range of a stream',
+    description: 'An MP4 with its index first, made by copying the range\'s segments (no re-encoding; cut at keyframes); WebM for a VP8 WHIP publisher; phone stills become an H.264 MP4. Honours Range. 404 no_recording (with nearest_before, nearest_after) when nothing was recorded in the range.',
+    querystring: RangeQuery,
+    clip: (req) => recordings.clip(principalOf(req), req.params.id, req.query),
+  });
 
-  app.get('/v1/alerts/:id/clip', {
-    config: { surface: 'organization', capability: 'alerts:read' },
-    schema: {
-      tags: ['Recordings'], security, operationId: 'getAlertClip', summary: 'The clip around an alert',
-      description: 'From the alert\'s detection less the pre-roll to it plus the post-roll. Honours Range.',
-      params: IdParams, response: withErrors({ 200: Video, 206: Video, 416: Type.Ref('Problem') }),
-    },
-  }, async (req, reply) => sendClip(req, reply, await recordings.alertClip(principalOf(req), req.params.id)));
+  clipRoute('/v1/incidents/:id/clip', {
+    capability: 'incidents:read', operationId: 'getIncidentClip', summary: 'The clip of an incident',
+    description: 'From the incident\'s start less the pre-roll (VIGIL_CLIP_PRE_ROLL_SECONDS, default 10) to its last activity plus the post-roll (VIGIL_CLIP_POST_ROLL_SECONDS, default 20), from its stream\'s recording. Honours Range.',
+    clip: (req) => recordings.incidentClip(principalOf(req), req.params.id),
+  });
+
+  clipRoute('/v1/alerts/:id/clip', {
+    capability: 'alerts:read', operationId: 'getAlertClip', summary: 'The clip around an alert',
+    description: 'From the alert\'s detection less the pre-roll to it plus the post-roll. Honours Range.',
+    clip: (req) => recordings.alertClip(principalOf(req), req.params.id),
+  });
 
   app.get('/v1/incidents/:id/evidence', {
     config: { surface: 'organization', capability: 'incidents:read' },

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { CameraRecorder, RecordingSession } from '../../ingest/video/index.ts';
@@ -249,8 +249,7 @@ export class SegmentRecorder {
     const endAt = startAt + Math.max(1, Math.round(durationSec * 1000));
     const finalDir = join(this.streamDir(state.key), day(startAt));
     mkdirSync(finalDir, { recursive: true });
-    const finalPath = join(finalDir, `${startAt}-${endAt}.${state.ext}`);
-    renameSync(file, finalPath);
+    const finalPath = placeExclusively(file, finalDir, `${startAt}-${endAt}`, state.ext, this.deps.nodeId);
     try {
       const { sha256, bytes } = await hashFile(finalPath);
       await this.deps.seal({ ...state.key, kind: 'video', startAt, endAt, path: relative(this.deps.root, finalPath), sha256, bytes, codec: state.codec });
@@ -328,6 +327,26 @@ class LaunchState {
   readonly done = new Set<string>();
   chain: Promise<void> = Promise.resolve();
   constructor(readonly key: StreamKey, readonly dir: string, readonly codec: 'h264' | 'vp8', readonly ext: 'mp4' | 'webm') {}
+}
+
+/**
+ * Moves a closed segment to `<dir>/<name>.<ext>` without ever replacing a file already there: two
+ * nodes can record the same stream for a moment during a lease handover, and their segments, named
+ * by the same second, would otherwise overwrite each other after one was sealed (its hash then no
+ * longer matching). A hard link fails when the name is taken, and the segment gets a suffix instead.
+ */
+function placeExclusively(file: string, dir: string, name: string, ext: string, nodeId: string): string {
+  for (let attempt = 0; ; attempt++) {
+    const target = join(dir, attempt === 0 ? `${name}.${ext}` : `${name}-${nodeId.replace(/[^\w-]/g, '_')}-${randomBytes(3).toString('hex')}.${ext}`);
+    try {
+      linkSync(file, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 5) continue;
+      throw err;
+    }
+    rmSync(file, { force: true });
+    return target;
+  }
 }
 
 /** Whether ffmpeg has opened the segment after `name` (named by a later second). */

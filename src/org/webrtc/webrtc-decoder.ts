@@ -38,9 +38,12 @@ export class WebRtcDecoder {
   /** after a dropped frame nothing is written until the next keyframe */
   private skipping = false;
   framesWritten = 0;
+  /** whether this ffmpeg also records (a second output) */
+  readonly recording: boolean;
   framesDecoded = 0;
 
   constructor(private readonly o: WebRtcDecoderOptions) {
+    this.recording = !!o.recording;
     const fps = o.detectFps ?? 5;
     const width = o.detectWidth ?? 640;
     const args = [

@@ -104,6 +104,8 @@ export class WhipSession {
   private lastPliAt = 0;
   private keyframeRequests = 0;
   private decoderRestarts = 0;
+  /** decoders that ended on their own while recording */
+  private recordingExits = 0;
   private decodedBefore = 0;
   private firstFrameMs: number | null = null;
   private lastFrameSize: string | null = null;
@@ -247,7 +249,9 @@ export class WhipSession {
       ffmpegPath: this.o.ffmpegPath,
       detectFps: this.o.detectFps,
       detectWidth: this.o.detectWidth,
-      recording: this.o.sink.openRecording?.(codec) ?? null,
+      // a decoder that ended twice while recording decodes on without it: the publisher's session
+      // matters more than its recording (docs/decisions.md, "Recordings: WHIP publishers")
+      recording: this.recordingExits < 2 ? this.o.sink.openRecording?.(codec) ?? null : null,
       onFrame: (frame) => {
         this.firstFrameMs ??= Date.now() - this.startedAt;
         this.lastFrameSize = `${frame.width}x${frame.height}`;
@@ -259,6 +263,7 @@ export class WhipSession {
         this.decodedBefore += decoder.framesDecoded;
         this.decoder = null;
         this.decoderRestarts++;
+        if (decoder.recording) this.recordingExits++;
         if (this.decoderRestarts > 5) return this.end(reason);
         this.requestKeyframe();
       },

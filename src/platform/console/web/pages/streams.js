@@ -1,10 +1,13 @@
 import { html, useState, useLoad, useSubmit, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
 import { get, post, del } from '../api.js';
 import { ZoneEditor } from './zone-editor.js';
+import { RecordingsTimeline } from './recordings-timeline.js';
 
 const STATUS_KIND = { live: 'ok', connecting: 'warn', reconnecting: 'warn', offline: 'danger' };
 /** an empty cell says so in words (a bare "—" reads as nothing, and on a phone its column header is hidden) */
 const NONE = html`<span class="muted">none</span>`;
+/** sources with video to record (sandbox streams and sensors have none) */
+const RECORDED = new Set(['rtsp', 'http', 'mobile', 'webrtc']);
 const EXAMPLES = { sandbox: 'sandbox://lobby?scenario=lobby&seed=7', rtsp: 'rtsp://camera.local:554/stream1', http: 'https://camera.local/video.mjpg' };
 
 /** `item`: the stream whose zones are open at `#/streams/<id>` */
@@ -45,7 +48,12 @@ export function Streams({ session, item }) {
         <td data-label="Status"><${Badge} kind=${STATUS_KIND[s.status]}>${s.status}</${Badge}>${s.error ? html`<br /><span class="small error-text">${s.error}</span>` : ''}</td>
         <td data-label="fps in">${s.fps_in ?? NONE}</td><td data-label="Detector fps">${s.detector_fps ?? NONE}</td><td data-label="Last frame">${s.last_frame_at ? fmtTime(s.last_frame_at) : NONE}</td>
         <td data-label="Zones">${s.zones.length ? s.zones.map((z) => z.name).join(', ') : NONE}${s.motion_masks.length ? ` · ${s.motion_masks.length} masks` : ''}
-          ${canWrite ? html`<br /><button type="button" class="link" aria-expanded=${editing === s.id} onClick=${() => setEditing(editing === s.id ? null : s.id)}>Edit zones</button>` : ''}</td></tr>`)}</tbody></table>` : ''}
+          ${canWrite ? html`<br /><button type="button" class="link" aria-expanded=${editing === s.id} onClick=${() => setEditing(editing === s.id ? null : s.id)}>Edit zones</button>` : ''}
+          ${RECORDED.has(s.source_type) ? html`<br /><a class="recordings-link" href=${`#/streams/${encodeURIComponent(s.id)}`}>Recordings</a>` : ''}</td></tr>`)}</tbody></table>` : ''}
+    ${editing && RECORDED.has(list?.data.find((s) => s.id === editing)?.source_type) ? html`<section class="card" aria-labelledby="recordings-title">
+      <h2 id="recordings-title">Recordings: ${list.data.find((s) => s.id === editing).name}</h2>
+      <${RecordingsTimeline} key=${editing} stream=${list.data.find((s) => s.id === editing)} play=${new URLSearchParams(location.hash.split('?')[1] ?? '').get('play')} />
+    </section>` : ''}
     ${editing && list?.data.find((s) => s.id === editing) ? html`<section class="card" aria-labelledby="zones-title">
       <h2 id="zones-title">Zones and motion masks: ${list.data.find((s) => s.id === editing).name}</h2>
       <${ZoneEditor} key=${editing} stream=${list.data.find((s) => s.id === editing)} onSaved=${() => { setEditing(null); reload(); }} />

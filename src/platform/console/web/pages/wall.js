@@ -100,6 +100,7 @@ function SceneCard({ scene, streams, series, latest, frame, range, history }) {
     </div>
     <${PeopleChart} history=${history} range=${range} live=${series} label=${scene.location} />
     <p class="muted small">${streams.map((s) => s.name).join(', ') || 'no streams'}</p>
+    ${streams.filter((s) => ['rtsp', 'http', 'mobile', 'webrtc'].includes(s.source_type)).map((s) => html`<a class="last-minute small" href=${`#/streams/${encodeURIComponent(s.id)}?play=last`}>Last minute of ${s.name}</a> `)}
   </article>`;
 }
 
