@@ -85,6 +85,22 @@ const HELP_TEXT =
 
 const HESITATION_WORDS = new Set(['sure', 'wait', 'hold']);
 
+/**
+ * The user has not made up their mind: "I can't decide", "not decided yet", "undecided", "I don't
+ * know which", "…, or the garage?" said as a second thought. Nothing is done; the agent asks.
+ */
+function isUndecided(words: string[]): boolean {
+  const at = (w: string) => words.indexOf(w);
+  const negated = (k: number) => k > 0 && words.slice(Math.max(0, k - 3), k).some((w) => ['not', "n't", 'never', 'yet'].includes(w));
+  if (words.some((w) => ['undecided', 'unsure', 'indecisive'].includes(w))) return true;
+  for (const w of ['decide', 'decided', 'make']) if (at(w) >= 0 && negated(at(w)) && (w !== 'make' || words.includes('mind'))) return true;
+  // "I don't know which / whether / if"
+  const know = at('know');
+  if (know > 0 && negated(know) && ['which', 'whether', 'if'].includes(words[know + 1] ?? '')) return true;
+  // "wait, or the garage": a second thought that offers another choice
+  return words[0] === 'or' || words.some((w, k) => w === 'or' && ['wait', 'hmm', 'maybe', 'actually'].includes(words[k - 1] ?? ''));
+}
+
 /** Longest message read (a pasted document is not a request). */
 const MAX_MESSAGE_CHARS = 1000;
 
@@ -397,7 +413,9 @@ function answerClarification(message: string, ctx: HouseholdContext): Plan | und
 
 /** Replies read naturally: no doubled articles ("the the whole home", "the all cameras"). */
 function tidy(text: string): string {
-  return text.replace(/\b(the|a) (the|all|every) /gi, (_, article: string, next: string) => `${next === 'the' ? article : next} `);
+  return text.replace(/\b(the|a) (the|all|every) /gi, (_, article: string, next: string) => `${next === 'the' ? article : next} `)
+    // a name with a possessive takes no article: "Aoife's room", not "the Aoife's room"
+    .replace(/\bthe (\p{Lu}\p{L}*['\u2019]s )/gu, '$1');
 }
 
 function tidyPlan(plan: Plan): Plan {
@@ -433,6 +451,8 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // it was": the reason after the comma is no part of the request (docs/decisions.md, "Reasons are not requests")
     const clause = { ...said, to: findReasonCut(tokens, said, ctx, getTime(said.from, said.to)) };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
+    // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
+    if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
     const prev = readings.at(-1);
     if (r.clause.correction && prev && (prev.intent || prev.mentions.length || prev.time.hasTime)) {
       if (r.mentions.length) prev.mentions = r.mentions;
@@ -477,17 +497,43 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
       r.used.add(otherAt);
     }
+    // "just the front one": a name's modifier with "one" picks among the places the conversation's
+    // last request named (the front door of "the front door and the back door"); none or several → asked
+    const oneAt = r.tokens.findIndex((t, k) => k > r.clause.from && k < r.clause.to && ['one', 'ones'].includes(t.text) && isPlaceToken(r.tokens[k - 1], ctx));
+    if (depth === 0 && !r.mentions.length && !r.question && oneAt > 0 && !prev) {
+      const before = findPreviousRequest(ctx);
+      const word = r.tokens[oneAt - 1].text;
+      const sensors = [...new Map((before?.mentions ?? []).flatMap((m) => getPlaceSensors(m.place)).map((x) => [x.id, x])).values()]
+        .filter((x) => x.name.toLowerCase().split(/\s+/).includes(word));
+      if (sensors.length === 1) {
+        r.mentions = [{ start: oneAt - 1, end: oneAt + 1, text: `${word} one`, place: { type: 'sensor', sensor: sensors[0] } }];
+        r.used.add(oneAt - 1).add(oneAt);
+      } else {
+        r.unresolved = `Which one do you mean by "the ${word} one"? Tell me the room or the sensor.`;
+      }
+    }
     if (!r.intent && !r.outOfScope && !r.question && !onlyHome && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
       const inMessage = prev?.intent && prev.intent !== 'help';
       const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
       if (source?.intent) {
         const ownPlaces = r.mentions.length > 0;
+        const sourceIds = new Set(source.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
         inheritRequest(r, source, !inMessage);
+        const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+        // "and tomorrow night too", "saturday as well": another watch besides the one made
+        const additive = words.includes('too') || words.includes('also') || (words.includes('as') && words.includes('well')) || words.includes('another');
         // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
         // conversation made; only a new place ("same for the back door") asks for a new one
-        if (!inMessage && source.intent === 'create_watch' && !ownPlaces && findLastWatchId(ctx)) {
+        if (!inMessage && source.intent === 'create_watch' && !ownPlaces && !additive && findLastWatchId(ctx)) {
           r.intent = 'update_watch';
           r.mentions = [];
+        }
+        // "just the front one", "only the back door": the watch just made narrows to part of its places
+        const narrows = ownPlaces && (words.includes('just') || words.includes('only')) && !additive &&
+          r.mentions.every((m) => m.place.type !== 'group' && getPlaceSensors(m.place).length > 0 && getPlaceSensors(m.place).every((x) => sourceIds.has(x.id)));
+        if (!inMessage && source.intent === 'create_watch' && narrows && findLastWatchId(ctx)) {
+          r.intent = 'update_watch';
+          r.hasReference = true;
         }
         // "no sorry, I meant the driveway": the watch just made moves to the place named, none is added
         if (!inMessage && (source.intent === 'create_watch' || source.intent === 'update_watch') && ownPlaces && isCorrection(tokens) && findLastWatchId(ctx)) {
@@ -811,7 +857,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     excluded,
     exceptSensorIds: rawMentions.filter((m) => tokens.slice(Math.max(from, m.start - 4), m.start).some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)))
       .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)),
-    hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')),
+    hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')) || isUndecided(words),
     urls,
     text,
     message,
@@ -971,6 +1017,8 @@ function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; ques
   }
   if (r.negated) {
     if (intent === 'create_watch') return 'stand_down';
+    // "don't stop watching the alley", "do not cancel it": what runs stays as it is
+    if (intent === 'stand_down') return 'keep';
     if (!intent || intent === 'describe' || intent === 'list_events') return 'exclude';
     if (intent === 'mute' || intent === 'unmute' || intent === 'add_sensor' || intent === 'update_watch') return 'exclude';
   }
@@ -986,7 +1034,7 @@ function isPlaceToken(token: Token, ctx: HouseholdContext): boolean {
 }
 
 function describeOutOfScope(text: string, word: string): string {
-  if (['police', 'ambulance', 'fire', 'call', 'phone', 'dial'].includes(word) && /police|ambulance|fire|emergency/.test(text)) {
+  if (['police', 'ambulance', 'fire', 'call', 'phone', 'ring', 'dial', 'guards', 'garda', 'gardai', 'cops'].includes(word) && /police|ambulance|fire|emergency|guards|garda|cops/.test(text)) {
     return "I can't call anyone for you — if this is an emergency, call your local emergency number now.";
   }
   return `I can't do that ("${text}"): I watch your home's cameras and sensors, but I can't control locks, lights, doors or other devices, or do things outside your home's security.`;

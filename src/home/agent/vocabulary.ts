@@ -151,7 +151,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
 
 /** Verbs that start requests the agent cannot do (issue 4 §2: say so, take no action). */
 export const OUT_OF_SCOPE_VERBS = new Set([
-  'lock', 'unlock', 'open', 'close', 'shut', 'order', 'buy', 'call', 'phone', 'dial', 'play', 'delete', 'erase',
+  'lock', 'unlock', 'open', 'close', 'shut', 'order', 'buy', 'call', 'phone', 'ring', 'dial', 'play', 'delete', 'erase',
   'send', 'email', 'text', 'share', 'arm', 'disarm', 'book', 'cook', 'vacuum', 'water', 'feed', 'dim', 'brighten',
   'record', 'download', 'save', 'upload', 'zoom', 'pan', 'tilt',
 ]);
@@ -161,7 +161,7 @@ export const OUT_OF_SCOPE_NOUNS = new Set([
   'light', 'lights', 'lamp', 'lamps', 'thermostat', 'heating', 'heater', 'temperature', 'degrees', 'weather',
   'pizza', 'food', 'music', 'song', 'songs', 'playlist', 'police', 'ambulance', 'alarm', 'footage', 'video',
   'videos', 'recording', 'recordings', 'clip', 'clips', 'lock', 'locks', 'blinds', 'curtains', 'tv', 'television',
-  'fire',
+  'fire', 'guards', 'garda', 'gardai', 'cops',
 ]);
 
 export const CONDITION_WORDS: Record<string, string> = {
