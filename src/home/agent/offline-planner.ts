@@ -336,12 +336,12 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
 function dropQuoteTalk(own: string): string {
   const sentences = own.split(/(?<=[.!?;])\s+|(?<=:)\s*/);
   const kept = sentences.filter((x, k) => {
-    const t = x.toLowerCase().trim();
+    const t = x.toLowerCase().trim().replace(/^[-\u2013\u2014\s]+/, '');
     if (!/\p{L}/u.test(t)) return true;
-    // the source, said first, before the quote: "my brother sent me:", "fwd from …:"
-    if (k === 0 && /:\s*$/.test(t)) return false;
-    // rejecting it: "ignore him", "don't listen to her", "we are not doing that", "as if lol"
-    if (/^(?:\w+\s+){0,2}(?:ignore|disregard|don'?t listen to|do not listen to)\s+(?:him|her|them|that|this|it|the (?:message|text|newsletter|post))\b[^,]*[.!?;]?$/.test(t)) return false;
+    // the source, said before the quote: "my brother sent me:", "fwd from …:", "PS my lad left this in the notes app:"
+    if ((k === 0 || /\b(this|these|that)\b/.test(t)) && /:\s*$/.test(t) && !/\b(watch|mute|unmute|stop|keep|monitor)\b/.test(t)) return false;
+    // rejecting it: "ignore him", "don't listen to her", "pay no heed to that", "we are not doing that", "as if lol"
+    if (/^(?:\w+\s+){0,2}(?:ignore|disregard|don'?t listen to|do not listen to|pay no (?:heed|attention|mind) to)\s+(?:him|her|them|that|this|it|the (?:message|text|newsletter|post))\b[^,]*[.!?;]?$/.test(t)) return false;
     if (/\b(?:not|n'?t|never)\s+(?:doing|do|going to do|gonna do|happening)\s+(?:that|this|it)\b/.test(t) && !/\b(watch|mute|unmute|stop|keep|monitor)\b/.test(t)) return false;
     return true;
   });
@@ -497,6 +497,12 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
       r.used.add(otherAt);
     }
+    // "the home office is private, never watch it": "it" is the place the sentence before named
+    if (r.intent && STATE_INTENTS.has(r.intent) && r.hasReference && !r.mentions.length && !r.question && prev && !prev.intent && !prev.question &&
+      !prev.outOfScope && prev.mentions.length && prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) {
+      r.mentions = prev.mentions.map((m) => ({ ...m }));
+      for (const m of r.mentions) for (let k = m.start; k < m.end; k++) r.used.add(k);
+    }
     // "just the front one": a name's modifier with "one" picks among the places the conversation's
     // last request named (the front door of "the front door and the back door"); none or several → asked
     const oneAt = r.tokens.findIndex((t, k) => k > r.clause.from && k < r.clause.to && ['one', 'ones'].includes(t.text) && isPlaceToken(r.tokens[k - 1], ctx));
@@ -521,7 +527,10 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
         inheritRequest(r, source, !inMessage);
         const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
         // "and tomorrow night too", "saturday as well": another watch besides the one made
-        const additive = words.includes('too') || words.includes('also') || (words.includes('as') && words.includes('well')) || words.includes('another');
+        // ("and the same tomorrow", "same again on friday": the same hours on another day)
+        const dayOnly = r.time.hasTime && (r.time.dayOffset !== 0 || r.time.date !== undefined) && r.tokens.slice(r.clause.from, r.clause.to).every((t, k) => !r.time.consumed.has(r.clause.from + k) || !/\d/.test(t.text));
+        const additive = words.includes('too') || words.includes('also') || (words.includes('as') && words.includes('well')) || words.includes('another') ||
+          (words.includes('same') && dayOnly);
         // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
         // conversation made; only a new place ("same for the back door") asks for a new one
         if (!inMessage && source.intent === 'create_watch' && !ownPlaces && !additive && findLastWatchId(ctx)) {
@@ -969,6 +978,8 @@ function findNegation(tokens: Token[], from: number, to: number, clause: Clause)
     const next = tokens[k + 1]?.text;
     if (cueWords.has(k)) continue;
     if (w === 'no' && (next === 'need' || next === 'longer' || next === 'more')) return k;
+    // "the cellar watch is not needed anymore", "isn't necessary now": said of the request, after its cue
+    if (NEGATIONS.has(w) && ['needed', 'necessary', 'required', 'wanted'].includes(next ?? '')) return k;
     // "someone I don't recognise" qualifies a person; it does not negate the request
     if (NEGATIONS.has(w) && next !== 'sure' && !['recognise', 'recognize', 'know'].includes(next ?? '') && !(clause.cue && k > clause.cue.end)) return k;
   }
@@ -1053,6 +1064,11 @@ function planReading(r: Reading, state: PlanState, plan: Plan): string | undefin
       return planStandDown(r, state, plan);
     case 'list_watches':
       plan.calls.push({ tool: 'list_watches', args: {} });
+      // "how many watches are running?": the count, said first
+      if (r.tokens.slice(r.clause.from, r.clause.to).some((t, k, all) => t.text === 'how' && all[k + 1]?.text === 'many')) {
+        const n = state.watches.length;
+        addAnswer(plan, n === 0 ? 'No watches are running.' : `${n === 1 ? 'One watch is' : `${n} watches are`} running.`);
+      }
       return undefined;
     case 'keep':
       return planKeep(r, state, plan);

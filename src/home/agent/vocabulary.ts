@@ -60,7 +60,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'cancel', 'no need to watch', 'no longer need … watch', 'do not need … watch', 'turn off … watch',
       'switch off … watch', 'end … watch', 'stop … watch', 'kill … watch', 'remove … watch', 'delete … watch',
       'forget about', 'never mind', 'nevermind', 'do not watch … anymore', 'stop … anymore', 'stop', 'drop',
-      'quit watch|watching', 'quit',
+      'quit watch|watching', 'quit', 'knock off watch|watching', 'knock … off',
       // cancellation and homecoming (see docs/decisions.md, "Coverage before action"): never a watch
       'forget', 'scrap', 'no need', 'relax', 'can relax', 'we be back', 'we be home', 'i be back', 'i be home', 'abort',
       'stand … down', 'call it off',
@@ -99,6 +99,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'you watch|watching anything',
       // "what have you got on tonight?", "what's on tonight?"
       'what … you got on', 'what … you got going', 'what be on tonight', 'what be run|running',
+      // "what's still on?", "what have you got set up for tonight?"
+      'what be still on', 'what be still run|running|going', 'what … you got set up', 'what … you set up', 'what be set up',
     ],
   },
   {

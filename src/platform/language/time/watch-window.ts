@@ -532,6 +532,10 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     spec.night = false;
     spec.nextStart = true;
   }
+  // "from 17 until 23 o'clock": the word after an hour already read belongs to it
+  for (let i = from + 1; i < to; i++) {
+    if ((tokens[i].text === "o'clock" || tokens[i].text === 'oclock') && spec.consumed.has(i - 1) && /^\d{1,2}$/.test(tokens[i - 1].text)) take(i);
+  }
   spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined ||
     spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded || spec.delayMs !== undefined;
   spec.past = pastWords && !spec.hasTime;
