@@ -276,6 +276,7 @@ const ROLE_QUESTIONS: Record<WordRole, string> = {
   negation: 'did you want that done, or not?',
   question: 'what did you want to know?',
   place: 'which of your rooms or sensors did you mean?',
+  unknown: 'could you say it another way?',
 };
 
 /**
