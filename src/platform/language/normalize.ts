@@ -148,9 +148,11 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     .toLowerCase();
   const nameSet = new Set(names);
   const candidates = [...new Set([...correctableList, ...names])];
-  // words written with a capital after a sentence's first word: names of people and places
+  // words written with a capital after a sentence's first word (names of people and places), and
+  // words with two capitals anywhere (acronyms and brands: "MJPEG", "WebRTC")
   const capitalised = new Set<string>();
-  for (const m of message.matchAll(/(?<![.!?:"]\s*)(?<=\s)\p{Lu}[\p{Ll}']+/gu)) capitalised.add(m[0].toLowerCase().replace(/'s$/, ''));
+  for (const m of message.matchAll(/(?<![.!?:"]\s*)(?<=\s)\p{Lu}[\p{L}']+/gu)) capitalised.add(m[0].toLowerCase().replace(/'s$/, ''));
+  for (const m of message.matchAll(/[\p{L}']*\p{Lu}[\p{L}']*\p{Lu}[\p{L}']*/gu)) capitalised.add(m[0].toLowerCase().replace(/'s$/, ''));
   const unknown = new Set<string>();
   text = text.replace(/[a-z0-9']+/g, (word) => {
     const fixed = SPELLING_FIXES[word];
