@@ -268,6 +268,12 @@ test('round D follow-ups: "too" adds a watch, "just the back one" narrows it, "t
   assert.match(count.reply, /3 watches are running/);
   const [, still] = await converse('lisbon_watching', ['stop watching the garage', "what's still on?"]);
   assert.match(still.reply, /driveway/);
+  // "and the other one" right after a stand-down, with two watches running: the second
+  const twoWatches = structuredClone(contexts.lisbon_watching);
+  twoWatches.watches = twoWatches.watches.filter((w) => w.id !== 'wat_garage_evening');
+  const pair = new HouseholdSimulator(twoWatches);
+  await say(pair, 'stop watching the porch');
+  assert.deepEqual((await say(pair, 'and the other one')).changes.map((c) => [c.tool, c.args.watch_id]), [['stand_down_watch', 'wat_driveway_tonight']]);
   const [gone] = await converse('lisbon_watching', ['the garage watch is not needed any more']);
   assert.deepEqual(gone.changes.map((c) => [c.tool, c.args.watch_id]), [['stand_down_watch', 'wat_garage_evening']]);
 });

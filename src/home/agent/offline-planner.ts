@@ -488,7 +488,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
     // "and the other one too": of the places the conversation weighed, the one not acted on
     if (depth === 0 && !r.mentions.length && !r.question && r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))) {
-      const other = findOtherPlace(ctx);
+      const other = findOtherPlace(ctx) ?? findOtherWatchPlace(ctx);
       if (!other) {
         r.unresolved = 'Which one do you mean by "the other one"? Tell me the room or the camera.';
       } else {
@@ -2019,6 +2019,18 @@ function findLastSubject(ctx: HouseholdContext, depth = 0): Subject | undefined 
  * "the other one": the conversation named two places ("the front door camera or the drive one?")
  * and acted on one; the other is the one left. Undefined when that is not exactly one place.
  */
+/**
+ * "stop watching the carport" — "and the other one": right after a watch was stood down, the one
+ * watch still running, when exactly one is (two watches, one just named: the other is the second).
+ */
+function findOtherWatchPlace(ctx: HouseholdContext): KnownPlace | undefined {
+  const last = ctx.conversation?.turns.at(-1);
+  if (!last?.actions.some((a) => a.type === 'watch.stood_down') || ctx.watches.length !== 1) return undefined;
+  const sensors = ctx.sensors.filter((s) => ctx.watches[0].sensor_ids.includes(s.id));
+  if (!sensors.length) return undefined;
+  return sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: ctx.watches[0].subject, sensors, wholeHome: false, except: false };
+}
+
 function findOtherPlace(ctx: HouseholdContext): KnownPlace | undefined {
   const turns = ctx.conversation?.turns ?? [];
   const last = findLastSubject(ctx);
