@@ -274,6 +274,14 @@ test('round D follow-ups: "too" adds a watch, "just the back one" narrows it, "t
   const pair = new HouseholdSimulator(twoWatches);
   await say(pair, 'stop watching the porch');
   assert.deepEqual((await say(pair, 'and the other one')).changes.map((c) => [c.tool, c.args.watch_id]), [['stand_down_watch', 'wat_driveway_tonight']]);
+  // "an hour later" moves the start (or, said of the end, the end) of a watch that runs; a new watch asks
+  const [later] = await converse('lisbon_watching', ['start the garage watch an hour later']);
+  assert.deepEqual(later.changes.map((c) => [c.tool, c.args.watch_id, c.args.starts_at]), [['update_watch', 'wat_garage_evening', lisbon('2026-11-21T20:00')]]);
+  const [earlier] = await converse('lisbon_watching', ['end the garage watch half an hour earlier']);
+  assert.deepEqual(earlier.changes.map((c) => [c.tool, c.args.ends_at]), [['update_watch', lisbon('2026-11-21T22:30')]]);
+  const [fresh] = await converse('lisbon', ['watch the porch an hour later']);
+  assert.equal(fresh.changes.length, 0);
+  assert.ok(fresh.plan.clarification);
   const [gone] = await converse('lisbon_watching', ['the garage watch is not needed any more']);
   assert.deepEqual(gone.changes.map((c) => [c.tool, c.args.watch_id]), [['stand_down_watch', 'wat_garage_evening']]);
 });

@@ -1056,6 +1056,12 @@ function describeOutOfScope(text: string, word: string): string {
 
 /** Adds the reading's calls or refusals to the plan; returns a clarification question when ambiguous. */
 function planReading(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "start the garden watch an hour later", "end the porch watch half an hour earlier": a shift of a
+  // watch that runs is an edit of it, never a new watch or a stand-down
+  if (r.time.shiftMs !== undefined && (r.intent === 'create_watch' || r.intent === 'stand_down')) {
+    if (!r.mentions.length || !r.mentions.some((m) => watchesOn(m.place, state).length)) return planCreateWatch(r, state, plan);
+    r = { ...r, intent: 'update_watch' };
+  }
   switch (r.intent) {
     case 'create_watch':
       return planCreateWatch(r, state, plan);
@@ -1217,6 +1223,8 @@ function narrowToCameras(place: Place, ctx: HouseholdContext): Place {
 
 function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
   if (r.peopleQuestion) return r.peopleQuestion;
+  // "an hour later" moves a watch that exists; a new one has nothing to be later than
+  if (r.time.shiftMs !== undefined) return `Later or earlier than what? Tell me when the watch on the ${r.mentions.map((m) => subjectOf(m.place)).join(' and ') || 'home'} should start and end, for example "from 8pm to 6am".`;
   const isWholeHome = (m: Mention) => m.place.type === 'group' && m.place.wholeHome;
   // "when Maria gets home": "home" is where she arrives, not a place to watch every sensor of
   if (r.people.length && r.mentions.length && r.mentions.every(isWholeHome) && ARRIVAL_PHRASES.test(r.text)) r = { ...r, mentions: [] };

@@ -26,6 +26,8 @@ export interface TimeSpec {
   anchors: Anchor[];
   durationMs?: number;
   extendMs?: number;
+  /** "an hour later", "30 minutes earlier": how far an existing watch's start (or end) moves. */
+  shiftMs?: number;
   /** "tonight", "overnight", "every night": the night window. */
   night: boolean;
   /** "heading to bed": an hour without am/pm means the morning one, though the window starts now. */
@@ -225,6 +227,18 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     const w = tokens[i].text;
     const next = tokens[i + 1]?.text;
     const prev = tokens[i - 1]?.text;
+    // "start it an hour later", "end it 30 minutes earlier": a shift of the watch's own time
+    {
+      const count = parseCount(tokens, i);
+      const unit = count ? tokens[i + count.length]?.text : undefined;
+      const dir = count ? tokens[i + count.length + 1]?.text : undefined;
+      if (count && count.length > 0 && unit && unit in UNIT_MS && (dir === 'later' || dir === 'earlier') && i + count.length + 1 < to) {
+        spec.shiftMs = (dir === 'later' ? 1 : -1) * count.value * UNIT_MS[unit];
+        for (let j = i; j <= i + count.length + 1; j++) take(j);
+        i += count.length + 1;
+        continue;
+      }
+    }
     // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
     if (['for', 'next', 'by', 'last', 'past', 'in'].includes(w) && !(w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? ''))) {
       let k = i + 1;
@@ -536,7 +550,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
   for (let i = from + 1; i < to; i++) {
     if ((tokens[i].text === "o'clock" || tokens[i].text === 'oclock') && spec.consumed.has(i - 1) && /^\d{1,2}$/.test(tokens[i - 1].text)) take(i);
   }
-  spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined ||
+  spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined || spec.shiftMs !== undefined ||
     spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded || spec.delayMs !== undefined;
   spec.past = pastWords && !spec.hasTime;
   return spec;
@@ -1023,6 +1037,17 @@ export function resolveWindowChange(
   const endsAt = Date.parse(watch.ends_at);
   const out: { starts_at?: string; ends_at?: string; recurrence?: Recurrence; window?: string } = {};
   if (spec.recurrence) out.recurrence = spec.recurrence;
+  if (spec.shiftMs !== undefined) {
+    // "start it an hour later" moves the start; "finish it half an hour earlier" the end
+    const s = startRequested ? startsAt + spec.shiftMs : startsAt;
+    const e = startRequested ? endsAt : endsAt + spec.shiftMs;
+    // (a shift that leaves no window, or ends it in the past, changes nothing: the planner asks)
+    if (s >= e || e <= ctx.now) return out;
+    if (startRequested) out.starts_at = new Date(s).toISOString();
+    else out.ends_at = new Date(e).toISOString();
+    out.window = `${formatClock(Math.max(s, ctx.now), ctx.timeZone)} to ${formatClock(e, ctx.timeZone)}`;
+    return out;
+  }
   if (spec.extendMs !== undefined) {
     out.ends_at = new Date(endsAt + spec.extendMs).toISOString();
     out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${formatClock(endsAt + spec.extendMs, ctx.timeZone)}`;
