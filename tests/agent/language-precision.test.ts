@@ -162,3 +162,126 @@ test('round B classes: corrections move, questions never change, reasons are not
   assert.equal(bit.changes.length, 0);
   assert.ok(bit.plan.clarification);
 });
+
+test('a word no lexicon knows, planted in any slot of any kind of household request, gets one question and no change', async () => {
+  const templates = [
+    // watch: start, end, both ends, duration and its unit, modifier, place, recurrence, date, clock, minutes, nights, object, verb, list
+    'watch the driveway from {x}', 'watch the driveway until {x}', 'watch the driveway from 10pm until {x}', 'watch the driveway from {x} until 6am',
+    'watch the porch for {x}', 'watch the porch for 2 {x}', 'watch the porch for {x} hours', 'watch the porch {x} tonight', 'watch the {x} porch tonight',
+    'watch the {x} tonight', 'watch the porch every {x}', 'watch the porch on {x}', 'watch the porch tomorrow {x}', 'watch the porch at {x}',
+    'watch the porch until half {x}', 'watch the porch until {x} past six', 'watch the porch tonight and {x} night', 'watch the driveway for the next {x} nights',
+    'tell me if {x} comes to the porch tonight', 'tell me if the back door {x} tonight', '{x} the porch tonight', 'watch the porch tonight {x} the garage',
+    'watch everything tonight except the {x}',
+    // mute, boundaries, stand-down, edits
+    'mute the {x} camera', 'mute the nursery camera {x}', 'mute the nursery camera for {x}', 'unmute the {x}',
+    'leave the {x} alone', 'leave the nursery alone {x}', 'stop watching the {x}', 'stop watching the porch {x}', 'stop watching the porch {x} the driveway',
+    'make the porch watch end at {x}', 'move the garage watch to {x}', 'extend the porch watch by {x}',
+  ];
+  const planted = ['zorp', 'blargle', 'the snerk', 'half zorp'];
+  for (const t of templates) {
+    for (const x of planted) {
+      const message = t.replace('{x}', x);
+      const [turn] = await converse('lisbon_watching', [message]);
+      assert.equal(turn.changes.length, 0, `acted on "${message}" without reading all of it: ${JSON.stringify(turn.changes)}`);
+      assert.ok(turn.plan.clarification || turn.plan.refusals.length, `"${message}": ${turn.reply}`);
+    }
+  }
+  // real words the reading did not need are no reason to ask: inflections, adverbs, compounds, texting words
+  for (const message of ['Kids are finally asleep. Watch the porch til 6am', 'watch the garage tonight, my son practises drums in there lol', 'watch the driveway tonight, the whiteboard says we are out']) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.equal(turn.changes.length, 1, `"${message}": ${turn.reply}`);
+  }
+});
+
+/** Lisbon with a room named with a possessive and a room whose name is also a verb. */
+function lisbonWith(): HouseholdSimulator {
+  const ctx = structuredClone(contexts.lisbon);
+  ctx.rooms = [...ctx.rooms.filter((r) => r.name !== 'nursery'), { name: "Maya's room" }, { name: 'study' }];
+  ctx.sensors = ctx.sensors.map((s) => (s.id === 'sen_nursery_cam' ? { ...s, name: "Maya's room camera", room: "Maya's room" } : s))
+    .concat([{ id: 'sen_study_cam', name: 'study camera', kind: 'camera', room: 'study', muted: false }]);
+  return new HouseholdSimulator(ctx);
+}
+
+async function say(household: HouseholdSimulator, message: string) {
+  const before = household.calls.length;
+  const plan = planOffline(message, household.ctx);
+  const run = await runPlan(plan, household);
+  household.recordTurn(message, run.actions);
+  return { plan, reply: run.reply, changes: household.calls.slice(before).filter((c) => STATE_TOOLS.has(c.tool)) };
+}
+
+test('round D classes: compound and dated times, possessive room names, what the agent cannot do, negated stand-downs, questions and doubts inside requests', async () => {
+  const one = async (message: string) => (await converse('lisbon', [message]))[0];
+  const span = (args: Record<string, unknown>) => [args.starts_at, args.ends_at];
+  // "noon" and "midnight" in a range keep :00; a smaller unit adds on to a duration
+  assert.deepEqual(span((await one('watch the driveway from midnight till quarter to six')).changes[0].args), [lisbon('2026-11-22T00:00'), lisbon('2026-11-22T05:45')]);
+  const long = (await one('watch the garage for 1 hour and 45 minutes')).changes[0].args;
+  assert.equal(Date.parse(long.ends_at as string) - Date.parse(long.starts_at as string), 105 * 60_000);
+  const short = (await one('watch the porch 2 hours 10 mins')).changes[0].args;
+  assert.equal(Date.parse(short.ends_at as string) - Date.parse(short.starts_at as string), 130 * 60_000);
+  // dated days with a clock and a part of the day; leaving starts the window, coming back ends it
+  const trip = await one('We leave on the 24th at 7 in the morning and get back on the 26th about 9 in the evening, watch the house please');
+  assert.deepEqual(span(trip.changes[0].args), [lisbon('2026-11-24T07:00'), lisbon('2026-11-26T21:00')]);
+  const monday = await one("watch the garage till we're home monday morning at half 8");
+  assert.equal(monday.changes[0].args.ends_at, lisbon('2026-11-23T08:30'));
+
+  // a room named with a possessive is that room
+  const maya = lisbonWith();
+  assert.deepEqual((await say(maya, "leave Maya's room alone")).changes.map((c) => c.args.room), ["Maya's room"]);
+  const except = (await say(lisbonWith(), "watch everything tonight except Maya's room and the study")).changes[0].args.sensor_ids as string[];
+  assert.ok(!except.includes('sen_nursery_cam') && !except.includes('sen_study_cam') && except.includes('sen_porch_cam'), JSON.stringify(except));
+  // a room's name said as a verb ("have to study") names no place; keeping noise down is nothing to watch
+  const study = await say(lisbonWith(), 'I have to study tonight so keep the noise down');
+  assert.equal(study.changes.length, 0, study.reply);
+
+  // calling anyone is not something the agent can do: declined, nothing watched in its place
+  for (const message of ['ring the cops if anyone goes near the garage tonight', 'phone the police if someone is in the backyard']) {
+    const turn = await one(message);
+    assert.equal(turn.changes.length, 0, `"${message}": ${turn.reply}`);
+    assert.match(turn.reply, /can't call anyone/);
+  }
+  // "don't stop watching X" keeps X
+  const [kept] = await converse('lisbon_watching', ["please don't stop watching the porch"]);
+  assert.equal(kept.changes.length, 0);
+  assert.match(kept.reply, /still watching the front porch/);
+  // a question after a request is answered, not added to the request
+  const mixed = await one('watch the garage tonight, and was anyone in the backyard today?');
+  assert.deepEqual(mixed.changes.map((c) => c.args.sensor_ids), [['sen_garage_motion']]);
+  assert.ok(mixed.plan.calls.some((c) => c.tool === 'list_events' && c.args.room === 'backyard'), JSON.stringify(mixed.plan.calls));
+  // a request the user has not decided on is asked about
+  for (const message of ["watch the porch tonight, or maybe the driveway, I haven't decided", 'watch the garage from 8 - hmm, or the porch?']) {
+    const turn = await one(message);
+    assert.equal(turn.changes.length, 0, `"${message}": ${turn.reply}`);
+    assert.ok(turn.plan.clarification, message);
+  }
+});
+
+test('round D follow-ups: "too" adds a watch, "just the back one" narrows it, "the same tomorrow" repeats it; watch questions say what runs', async () => {
+  const [, more] = await converse('lisbon', ['watch the porch tonight', 'tomorrow night as well']);
+  assert.deepEqual(more.changes.map((c) => c.tool), ['create_watch']);
+  assert.equal(more.changes[0].args.starts_at, lisbon('2026-11-22T17:20'));
+  const [, narrow] = await converse('lisbon', ['watch the front porch and the back door tonight', 'just the back one actually']);
+  assert.deepEqual(narrow.changes.map((c) => [c.tool, c.args.sensor_ids]), [['update_watch', ['sen_back_door']]]);
+  const [, same] = await converse('lisbon', ['watch the garage from 19 until 22 o\'clock', 'and the same tomorrow']);
+  assert.deepEqual(same.changes.map((c) => [c.tool, c.args.starts_at, c.args.ends_at]), [['create_watch', lisbon('2026-11-22T19:00'), lisbon('2026-11-22T22:00')]]);
+  const [count] = await converse('lisbon_watching', ['how many watches have you got running?']);
+  assert.match(count.reply, /3 watches are running/);
+  const [, still] = await converse('lisbon_watching', ['stop watching the garage', "what's still on?"]);
+  assert.match(still.reply, /driveway/);
+  // "and the other one" right after a stand-down, with two watches running: the second
+  const twoWatches = structuredClone(contexts.lisbon_watching);
+  twoWatches.watches = twoWatches.watches.filter((w) => w.id !== 'wat_garage_evening');
+  const pair = new HouseholdSimulator(twoWatches);
+  await say(pair, 'stop watching the porch');
+  assert.deepEqual((await say(pair, 'and the other one')).changes.map((c) => [c.tool, c.args.watch_id]), [['stand_down_watch', 'wat_driveway_tonight']]);
+  // "an hour later" moves the start (or, said of the end, the end) of a watch that runs; a new watch asks
+  const [later] = await converse('lisbon_watching', ['start the garage watch an hour later']);
+  assert.deepEqual(later.changes.map((c) => [c.tool, c.args.watch_id, c.args.starts_at]), [['update_watch', 'wat_garage_evening', lisbon('2026-11-21T20:00')]]);
+  const [earlier] = await converse('lisbon_watching', ['end the garage watch half an hour earlier']);
+  assert.deepEqual(earlier.changes.map((c) => [c.tool, c.args.ends_at]), [['update_watch', lisbon('2026-11-21T22:30')]]);
+  const [fresh] = await converse('lisbon', ['watch the porch an hour later']);
+  assert.equal(fresh.changes.length, 0);
+  assert.ok(fresh.plan.clarification);
+  const [gone] = await converse('lisbon_watching', ['the garage watch is not needed any more']);
+  assert.deepEqual(gone.changes.map((c) => [c.tool, c.args.watch_id]), [['stand_down_watch', 'wat_garage_evening']]);
+});

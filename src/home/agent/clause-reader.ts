@@ -130,6 +130,9 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
   return skip;
 }
 
+/** Words that open a question of its own after a comma or "and" ("…, and did anything trip the sensor?"). */
+const QUESTION_OPENERS = new Set(['did', 'was', 'were', 'has', 'have', 'does', 'is', 'are', 'what', 'when', 'where', 'who', 'which', 'why', 'how']);
+
 /**
  * Splits at sentence ends, commas and conjunctions, then glues back pieces that carry no request
  * of their own ("mute the backyard and living room cameras", "…, sunset to sunrise, every night").
@@ -182,7 +185,10 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
     const correction = (first === 'i' && ['mean', 'meant'].includes(tokens[piece.from + 1]?.text)) || first === 'sorry' || first === 'rather' || first === 'oops' ||
       (first === 'actually' && clauses.length > 0 && !found.intent);
     const prev = clauses.at(-1);
-    const separate = found.intent !== undefined || correction || !prev || piece.newSentence || piece.contrast ||
+    // "watch the deck tonight, and did anything set off the workshop sensor today?": a question of its own
+    const question = piece.from > 0 && QUESTION_OPENERS.has(first ?? '') && !(['what', 'how'].includes(first ?? '') && tokens[piece.from + 1]?.text === 'about') &&
+      (tokens[piece.from - 1].breakAfter !== '' || CONJUNCTIONS.has(tokens[piece.from - 1].text));
+    const separate = found.intent !== undefined || correction || !prev || piece.newSentence || piece.contrast || question ||
       (hasPlace(piece.from, piece.to) && hasTime(piece.from, piece.to) && hasTime(prev.from, prev.to));
     if (separate) {
       clauses.push({ from: piece.from, to: piece.to, ...found, correction, newSentence: piece.newSentence, contrast: piece.contrast });

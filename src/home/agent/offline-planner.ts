@@ -85,6 +85,22 @@ const HELP_TEXT =
 
 const HESITATION_WORDS = new Set(['sure', 'wait', 'hold']);
 
+/**
+ * The user has not made up their mind: "I can't decide", "not decided yet", "undecided", "I don't
+ * know which", "…, or the garage?" said as a second thought. Nothing is done; the agent asks.
+ */
+function isUndecided(words: string[]): boolean {
+  const at = (w: string) => words.indexOf(w);
+  const negated = (k: number) => k > 0 && words.slice(Math.max(0, k - 3), k).some((w) => ['not', "n't", 'never', 'yet'].includes(w));
+  if (words.some((w) => ['undecided', 'unsure', 'indecisive'].includes(w))) return true;
+  for (const w of ['decide', 'decided', 'make']) if (at(w) >= 0 && negated(at(w)) && (w !== 'make' || words.includes('mind'))) return true;
+  // "I don't know which / whether / if"
+  const know = at('know');
+  if (know > 0 && negated(know) && ['which', 'whether', 'if'].includes(words[know + 1] ?? '')) return true;
+  // "wait, or the garage": a second thought that offers another choice
+  return words[0] === 'or' || words.some((w, k) => w === 'or' && ['wait', 'hmm', 'maybe', 'actually'].includes(words[k - 1] ?? ''));
+}
+
 /** Longest message read (a pasted document is not a request). */
 const MAX_MESSAGE_CHARS = 1000;
 
@@ -260,6 +276,7 @@ const ROLE_QUESTIONS: Record<WordRole, string> = {
   negation: 'did you want that done, or not?',
   question: 'what did you want to know?',
   place: 'which of your rooms or sensors did you mean?',
+  unknown: 'could you say it another way?',
 };
 
 /**
@@ -320,12 +337,12 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
 function dropQuoteTalk(own: string): string {
   const sentences = own.split(/(?<=[.!?;])\s+|(?<=:)\s*/);
   const kept = sentences.filter((x, k) => {
-    const t = x.toLowerCase().trim();
+    const t = x.toLowerCase().trim().replace(/^[-\u2013\u2014\s]+/, '');
     if (!/\p{L}/u.test(t)) return true;
-    // the source, said first, before the quote: "my brother sent me:", "fwd from …:"
-    if (k === 0 && /:\s*$/.test(t)) return false;
-    // rejecting it: "ignore him", "don't listen to her", "we are not doing that", "as if lol"
-    if (/^(?:\w+\s+){0,2}(?:ignore|disregard|don'?t listen to|do not listen to)\s+(?:him|her|them|that|this|it|the (?:message|text|newsletter|post))\b[^,]*[.!?;]?$/.test(t)) return false;
+    // the source, said before the quote: "my brother sent me:", "fwd from …:", "PS my lad left this in the notes app:"
+    if ((k === 0 || /\b(this|these|that)\b/.test(t)) && /:\s*$/.test(t) && !/\b(watch|mute|unmute|stop|keep|monitor)\b/.test(t)) return false;
+    // rejecting it: "ignore him", "don't listen to her", "pay no heed to that", "we are not doing that", "as if lol"
+    if (/^(?:\w+\s+){0,2}(?:ignore|disregard|don'?t listen to|do not listen to|pay no (?:heed|attention|mind) to)\s+(?:him|her|them|that|this|it|the (?:message|text|newsletter|post))\b[^,]*[.!?;]?$/.test(t)) return false;
     if (/\b(?:not|n'?t|never)\s+(?:doing|do|going to do|gonna do|happening)\s+(?:that|this|it)\b/.test(t) && !/\b(watch|mute|unmute|stop|keep|monitor)\b/.test(t)) return false;
     return true;
   });
@@ -397,7 +414,9 @@ function answerClarification(message: string, ctx: HouseholdContext): Plan | und
 
 /** Replies read naturally: no doubled articles ("the the whole home", "the all cameras"). */
 function tidy(text: string): string {
-  return text.replace(/\b(the|a) (the|all|every) /gi, (_, article: string, next: string) => `${next === 'the' ? article : next} `);
+  return text.replace(/\b(the|a) (the|all|every) /gi, (_, article: string, next: string) => `${next === 'the' ? article : next} `)
+    // a name with a possessive takes no article: "Aoife's room", not "the Aoife's room"
+    .replace(/\bthe (\p{Lu}\p{L}*['\u2019]s )/gu, '$1');
 }
 
 function tidyPlan(plan: Plan): Plan {
@@ -433,6 +452,8 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // it was": the reason after the comma is no part of the request (docs/decisions.md, "Reasons are not requests")
     const clause = { ...said, to: findReasonCut(tokens, said, ctx, getTime(said.from, said.to)) };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
+    // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
+    if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
     const prev = readings.at(-1);
     if (r.clause.correction && prev && (prev.intent || prev.mentions.length || prev.time.hasTime)) {
       if (r.mentions.length) prev.mentions = r.mentions;
@@ -467,7 +488,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
     // "and the other one too": of the places the conversation weighed, the one not acted on
     if (depth === 0 && !r.mentions.length && !r.question && r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))) {
-      const other = findOtherPlace(ctx);
+      const other = findOtherPlace(ctx) ?? findOtherWatchPlace(ctx);
       if (!other) {
         r.unresolved = 'Which one do you mean by "the other one"? Tell me the room or the camera.';
       } else {
@@ -477,17 +498,52 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
       r.used.add(otherAt);
     }
+    // "the home office is private, never watch it": "it" is the place the sentence before named
+    if (r.intent && STATE_INTENTS.has(r.intent) && r.hasReference && !r.mentions.length && !r.question && prev && !prev.intent && !prev.question &&
+      !prev.outOfScope && prev.mentions.length && prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) {
+      r.mentions = prev.mentions.map((m) => ({ ...m }));
+      for (const m of r.mentions) for (let k = m.start; k < m.end; k++) r.used.add(k);
+    }
+    // "just the front one": a name's modifier with "one" picks among the places the conversation's
+    // last request named (the front door of "the front door and the back door"); none or several → asked
+    const oneAt = r.tokens.findIndex((t, k) => k > r.clause.from && k < r.clause.to && ['one', 'ones'].includes(t.text) && isPlaceToken(r.tokens[k - 1], ctx));
+    if (depth === 0 && !r.mentions.length && !r.question && oneAt > 0 && !prev) {
+      const before = findPreviousRequest(ctx);
+      const word = r.tokens[oneAt - 1].text;
+      const sensors = [...new Map((before?.mentions ?? []).flatMap((m) => getPlaceSensors(m.place)).map((x) => [x.id, x])).values()]
+        .filter((x) => x.name.toLowerCase().split(/\s+/).includes(word));
+      if (sensors.length === 1) {
+        r.mentions = [{ start: oneAt - 1, end: oneAt + 1, text: `${word} one`, place: { type: 'sensor', sensor: sensors[0] } }];
+        r.used.add(oneAt - 1).add(oneAt);
+      } else {
+        r.unresolved = `Which one do you mean by "the ${word} one"? Tell me the room or the sensor.`;
+      }
+    }
     if (!r.intent && !r.outOfScope && !r.question && !onlyHome && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
       const inMessage = prev?.intent && prev.intent !== 'help';
       const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
       if (source?.intent) {
         const ownPlaces = r.mentions.length > 0;
+        const sourceIds = new Set(source.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
         inheritRequest(r, source, !inMessage);
+        const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+        // "and tomorrow night too", "saturday as well": another watch besides the one made
+        // ("and the same tomorrow", "same again on friday": the same hours on another day)
+        const dayOnly = r.time.hasTime && (r.time.dayOffset !== 0 || r.time.date !== undefined) && r.tokens.slice(r.clause.from, r.clause.to).every((t, k) => !r.time.consumed.has(r.clause.from + k) || !/\d/.test(t.text));
+        const additive = words.includes('too') || words.includes('also') || (words.includes('as') && words.includes('well')) || words.includes('another') ||
+          (words.includes('same') && dayOnly);
         // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
         // conversation made; only a new place ("same for the back door") asks for a new one
-        if (!inMessage && source.intent === 'create_watch' && !ownPlaces && findLastWatchId(ctx)) {
+        if (!inMessage && source.intent === 'create_watch' && !ownPlaces && !additive && findLastWatchId(ctx)) {
           r.intent = 'update_watch';
           r.mentions = [];
+        }
+        // "just the front one", "only the back door": the watch just made narrows to part of its places
+        const narrows = ownPlaces && (words.includes('just') || words.includes('only')) && !additive &&
+          r.mentions.every((m) => m.place.type !== 'group' && getPlaceSensors(m.place).length > 0 && getPlaceSensors(m.place).every((x) => sourceIds.has(x.id)));
+        if (!inMessage && source.intent === 'create_watch' && narrows && findLastWatchId(ctx)) {
+          r.intent = 'update_watch';
+          r.hasReference = true;
         }
         // "no sorry, I meant the driveway": the watch just made moves to the place named, none is added
         if (!inMessage && (source.intent === 'create_watch' || source.intent === 'update_watch') && ownPlaces && isCorrection(tokens) && findLastWatchId(ctx)) {
@@ -811,7 +867,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     excluded,
     exceptSensorIds: rawMentions.filter((m) => tokens.slice(Math.max(from, m.start - 4), m.start).some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)))
       .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)),
-    hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')),
+    hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')) || isUndecided(words),
     urls,
     text,
     message,
@@ -923,6 +979,8 @@ function findNegation(tokens: Token[], from: number, to: number, clause: Clause)
     const next = tokens[k + 1]?.text;
     if (cueWords.has(k)) continue;
     if (w === 'no' && (next === 'need' || next === 'longer' || next === 'more')) return k;
+    // "the cellar watch is not needed anymore", "isn't necessary now": said of the request, after its cue
+    if (NEGATIONS.has(w) && ['needed', 'necessary', 'required', 'wanted'].includes(next ?? '')) return k;
     // "someone I don't recognise" qualifies a person; it does not negate the request
     if (NEGATIONS.has(w) && next !== 'sure' && !['recognise', 'recognize', 'know'].includes(next ?? '') && !(clause.cue && k > clause.cue.end)) return k;
   }
@@ -971,6 +1029,8 @@ function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; ques
   }
   if (r.negated) {
     if (intent === 'create_watch') return 'stand_down';
+    // "don't stop watching the alley", "do not cancel it": what runs stays as it is
+    if (intent === 'stand_down') return 'keep';
     if (!intent || intent === 'describe' || intent === 'list_events') return 'exclude';
     if (intent === 'mute' || intent === 'unmute' || intent === 'add_sensor' || intent === 'update_watch') return 'exclude';
   }
@@ -986,7 +1046,7 @@ function isPlaceToken(token: Token, ctx: HouseholdContext): boolean {
 }
 
 function describeOutOfScope(text: string, word: string): string {
-  if (['police', 'ambulance', 'fire', 'call', 'phone', 'dial'].includes(word) && /police|ambulance|fire|emergency/.test(text)) {
+  if (['police', 'ambulance', 'fire', 'call', 'phone', 'ring', 'dial', 'guards', 'garda', 'gardai', 'cops'].includes(word) && /police|ambulance|fire|emergency|guards|garda|cops/.test(text)) {
     return "I can't call anyone for you — if this is an emergency, call your local emergency number now.";
   }
   return `I can't do that ("${text}"): I watch your home's cameras and sensors, but I can't control locks, lights, doors or other devices, or do things outside your home's security.`;
@@ -996,6 +1056,12 @@ function describeOutOfScope(text: string, word: string): string {
 
 /** Adds the reading's calls or refusals to the plan; returns a clarification question when ambiguous. */
 function planReading(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "start the garden watch an hour later", "end the porch watch half an hour earlier": a shift of a
+  // watch that runs is an edit of it, never a new watch or a stand-down
+  if (r.time.shiftMs !== undefined && (r.intent === 'create_watch' || r.intent === 'stand_down')) {
+    if (!r.mentions.length || !r.mentions.some((m) => watchesOn(m.place, state).length)) return planCreateWatch(r, state, plan);
+    r = { ...r, intent: 'update_watch' };
+  }
   switch (r.intent) {
     case 'create_watch':
       return planCreateWatch(r, state, plan);
@@ -1005,6 +1071,11 @@ function planReading(r: Reading, state: PlanState, plan: Plan): string | undefin
       return planStandDown(r, state, plan);
     case 'list_watches':
       plan.calls.push({ tool: 'list_watches', args: {} });
+      // "how many watches are running?": the count, said first
+      if (r.tokens.slice(r.clause.from, r.clause.to).some((t, k, all) => t.text === 'how' && all[k + 1]?.text === 'many')) {
+        const n = state.watches.length;
+        addAnswer(plan, n === 0 ? 'No watches are running.' : `${n === 1 ? 'One watch is' : `${n} watches are`} running.`);
+      }
       return undefined;
     case 'keep':
       return planKeep(r, state, plan);
@@ -1152,6 +1223,8 @@ function narrowToCameras(place: Place, ctx: HouseholdContext): Place {
 
 function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
   if (r.peopleQuestion) return r.peopleQuestion;
+  // "an hour later" moves a watch that exists; a new one has nothing to be later than
+  if (r.time.shiftMs !== undefined) return `Later or earlier than what? Tell me when the watch on the ${r.mentions.map((m) => subjectOf(m.place)).join(' and ') || 'home'} should start and end, for example "from 8pm to 6am".`;
   const isWholeHome = (m: Mention) => m.place.type === 'group' && m.place.wholeHome;
   // "when Maria gets home": "home" is where she arrives, not a place to watch every sensor of
   if (r.people.length && r.mentions.length && r.mentions.every(isWholeHome) && ARRIVAL_PHRASES.test(r.text)) r = { ...r, mentions: [] };
@@ -1954,6 +2027,18 @@ function findLastSubject(ctx: HouseholdContext, depth = 0): Subject | undefined 
  * "the other one": the conversation named two places ("the front door camera or the drive one?")
  * and acted on one; the other is the one left. Undefined when that is not exactly one place.
  */
+/**
+ * "stop watching the carport" — "and the other one": right after a watch was stood down, the one
+ * watch still running, when exactly one is (two watches, one just named: the other is the second).
+ */
+function findOtherWatchPlace(ctx: HouseholdContext): KnownPlace | undefined {
+  const last = ctx.conversation?.turns.at(-1);
+  if (!last?.actions.some((a) => a.type === 'watch.stood_down') || ctx.watches.length !== 1) return undefined;
+  const sensors = ctx.sensors.filter((s) => ctx.watches[0].sensor_ids.includes(s.id));
+  if (!sensors.length) return undefined;
+  return sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: ctx.watches[0].subject, sensors, wholeHome: false, except: false };
+}
+
 function findOtherPlace(ctx: HouseholdContext): KnownPlace | undefined {
   const turns = ctx.conversation?.turns ?? [];
   const last = findLastSubject(ctx);

@@ -43,8 +43,8 @@ export function listPlaceWords(ctx: HouseholdContext): string[] {
 
 function collectPlaceWords(ctx: HouseholdContext): string[] {
   const words = new Set<string>();
-  for (const r of ctx.rooms) for (const w of r.name.toLowerCase().split(/\s+/)) words.add(w);
-  for (const s of ctx.sensors) for (const w of s.name.toLowerCase().split(/\s+/)) words.add(w);
+  for (const r of ctx.rooms) for (const w of splitName(r.name)) words.add(w);
+  for (const s of ctx.sensors) for (const w of splitName(s.name)) words.add(w);
   return [...words];
 }
 
@@ -73,8 +73,9 @@ function matchWord(word: string, nameWord: string): boolean {
   return word.length >= 4 && nameWord.length > word.length && nameWord.endsWith(word);
 }
 
+/** A name's words as the normaliser reads a message: lower case, a possessive "'s" dropped ("Aoife's room" → aoife, room). */
 function splitName(name: string): string[] {
-  return name.toLowerCase().split(/\s+/).filter(Boolean);
+  return name.toLowerCase().replace(/['\u2019\u02bc]s\b/g, '').split(/\s+/).filter(Boolean);
 }
 
 /** Words of a sensor that say where it is (its name without kind words, plus its room's name). */
@@ -241,6 +242,9 @@ function findSharedHead(tokens: Token[], i: number, to: number, consumed: Set<nu
 
 /** The places mentioned in tokens[from, to), skipping tokens already read as times or conditions. */
 /** "has gone home", "we're home", "got back home": where people go, not every sensor of the house. */
+/** Words after which "to" opens a verb ("need to study"), not a place ("go to the study"). */
+const INFINITIVE_LEADS = new Set(['need', 'needs', 'want', 'wants', 'have', 'has', 'got', 'going', 'trying', 'try', 'tries', 'plan', 'plans', 'planning', 'like', 'love', 'able', 'used']);
+
 function isHomeAdverb(tokens: Token[], i: number): boolean {
   const w = tokens[i].text;
   const before = tokens[i - 1]?.text ?? '';
@@ -252,6 +256,8 @@ function isHomeAdverb(tokens: Token[], i: number): boolean {
   // "from next door": the neighbours, not a door of this home
   if (w === 'next' && after === 'door') return true;
   if (w === 'door' && before === 'next') return true;
+  // "I need to study", "she has to shower first": a room's name said as the verb of "need to…"
+  if (before === 'to' && tokens[i].isVerb && INFINITIVE_LEADS.has(tokens[i - 2]?.text ?? '')) return true;
   if (w !== 'home') return false;
   const prev = tokens[i - 1]?.text ?? '';
   return ['gone', 'go', 'goes', 'went', 'going', 'come', 'comes', 'came', 'coming', 'get', 'gets', 'got', 'getting', 'back', 'be', 'is', 'are', 'am', 'was', 'were', 'been', 'arrive', 'arrives', 'arrived', 'head', 'heading', 'headed', 'drive', 'driving', 'walk', 'walking'].includes(prev);

@@ -60,7 +60,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'cancel', 'no need to watch', 'no longer need … watch', 'do not need … watch', 'turn off … watch',
       'switch off … watch', 'end … watch', 'stop … watch', 'kill … watch', 'remove … watch', 'delete … watch',
       'forget about', 'never mind', 'nevermind', 'do not watch … anymore', 'stop … anymore', 'stop', 'drop',
-      'quit watch|watching', 'quit',
+      'quit watch|watching', 'quit', 'knock off watch|watching', 'knock … off',
       // cancellation and homecoming (see docs/decisions.md, "Coverage before action"): never a watch
       'forget', 'scrap', 'no need', 'relax', 'can relax', 'we be back', 'we be home', 'i be back', 'i be home', 'abort',
       'stand … down', 'call it off',
@@ -99,6 +99,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'you watch|watching anything',
       // "what have you got on tonight?", "what's on tonight?"
       'what … you got on', 'what … you got going', 'what be on tonight', 'what be run|running',
+      // "what's still on?", "what have you got set up for tonight?"
+      'what be still on', 'what be still run|running|going', 'what … you got set up', 'what … you set up', 'what be set up',
     ],
   },
   {
@@ -151,7 +153,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
 
 /** Verbs that start requests the agent cannot do (issue 4 §2: say so, take no action). */
 export const OUT_OF_SCOPE_VERBS = new Set([
-  'lock', 'unlock', 'open', 'close', 'shut', 'order', 'buy', 'call', 'phone', 'dial', 'play', 'delete', 'erase',
+  'lock', 'unlock', 'open', 'close', 'shut', 'order', 'buy', 'call', 'phone', 'ring', 'dial', 'play', 'delete', 'erase',
   'send', 'email', 'text', 'share', 'arm', 'disarm', 'book', 'cook', 'vacuum', 'water', 'feed', 'dim', 'brighten',
   'record', 'download', 'save', 'upload', 'zoom', 'pan', 'tilt',
 ]);
@@ -161,7 +163,7 @@ export const OUT_OF_SCOPE_NOUNS = new Set([
   'light', 'lights', 'lamp', 'lamps', 'thermostat', 'heating', 'heater', 'temperature', 'degrees', 'weather',
   'pizza', 'food', 'music', 'song', 'songs', 'playlist', 'police', 'ambulance', 'alarm', 'footage', 'video',
   'videos', 'recording', 'recordings', 'clip', 'clips', 'lock', 'locks', 'blinds', 'curtains', 'tv', 'television',
-  'fire',
+  'fire', 'guards', 'garda', 'gardai', 'cops',
 ]);
 
 export const CONDITION_WORDS: Record<string, string> = {

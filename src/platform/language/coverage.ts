@@ -8,7 +8,7 @@
 import type { Token } from './normalize.ts';
 import { isPlaceWord } from './lexicon/places.ts';
 
-export type WordRole = 'time' | 'number' | 'negation' | 'question' | 'place';
+export type WordRole = 'time' | 'number' | 'negation' | 'question' | 'place' | 'unknown';
 
 /** Words that say when or how long. */
 const TIME_WORDS = new Set([
@@ -85,6 +85,8 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     if (!role && tokens[k].text === 'or' && tokens[k + 1]?.text !== 'so' && [tokens[k - 1], tokens[k + 1]].some((t) => t && classifyWord(t.text) === 'time')) role = 'time';
     // "for a bit", "for a little bit": how long is not said
     if (!role && tokens[k].text === 'bit' && ['a', 'little'].includes(tokens[k - 1]?.text ?? '') && tokens.slice(Math.max(from, k - 3), k).some((t) => t.text === 'for')) role = 'time';
+    // a word no lexicon knows may say anything ("watch the porch until zorp")
+    if (!role && tokens[k].unknown) role = 'unknown';
     if (role) out.push({ index: k, text: tokens[k].text, role });
   }
   return out;

@@ -6,7 +6,7 @@
 import nlp from 'compromise';
 import { distance } from 'fastest-levenshtein';
 import { SPELLING_FIXES, STOP_WORDS } from './words.ts';
-import { isLexiconNoun } from './lexicon/wordnet.ts';
+import { isEnglishWord, isLexiconNoun } from './lexicon/wordnet.ts';
 
 export interface Token {
   /** Lower-case surface form (contractions expanded). */
@@ -17,6 +17,12 @@ export interface Token {
   breakAfter: '' | ',' | '.';
   isNoun: boolean;
   isVerb: boolean;
+  /**
+   * A word no lexicon knows and no correction reached ("zorp"): it may say anything, so a reading
+   * that leaves it over is incomplete (docs/decisions.md, "Coverage before action"). Names written
+   * with a capital inside a sentence ("Liam", "Porto") are not counted.
+   */
+  unknown?: boolean;
 }
 
 export interface NormalizedMessage {
@@ -34,6 +40,9 @@ interface CompromiseTerm {
   post?: string;
   tags: Set<string>;
 }
+
+/** Texting words and fillers that carry no request ("lol", "yall", "tbh"): known, though no dictionary has them. */
+const CHAT_WORDS = new Set(['lol', 'lmao', 'haha', 'hahaha', 'hehe', 'yall', 'tbh', 'imo', 'imho', 'btw', 'fyi', 'omg', 'ugh', 'hmm', 'hmmm', 'umm', 'erm', 'pls', 'plz', 'thx', 'cya', 'gonna', 'wanna', 'gotta', 'kinda', 'sorta', 'dunno', 'aye', 'yeah', 'yep', 'nope', 'yup', 'nah', 'okey', 'xoxo', 'thanx', 'ish', 'cuz', 'coz', 'cos', 'innit', 'reckon', 'cheers', 'mate', 'folks', 'mum', 'mom']);
 
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s,;]+/gi;
 
@@ -139,12 +148,20 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     .toLowerCase();
   const nameSet = new Set(names);
   const candidates = [...new Set([...correctableList, ...names])];
+  // words written with a capital after a sentence's first word (names of people and places), and
+  // words with two capitals anywhere (acronyms and brands: "MJPEG", "WebRTC")
+  const capitalised = new Set<string>();
+  for (const m of message.matchAll(/(?<![.!?:"]\s*)(?<=\s)\p{Lu}[\p{L}']+/gu)) capitalised.add(m[0].toLowerCase().replace(/'s$/, ''));
+  for (const m of message.matchAll(/[\p{L}']*\p{Lu}[\p{L}']*\p{Lu}[\p{L}']*/gu)) capitalised.add(m[0].toLowerCase().replace(/'s$/, ''));
+  const unknown = new Set<string>();
   text = text.replace(/[a-z0-9']+/g, (word) => {
     const fixed = SPELLING_FIXES[word];
     if (fixed) return fixed;
     if (isKnownWord(word, nameSet, correctable) || word.includes("'")) return word;
     // a home's own names are few and long: two slips are still clear ("garaj" → "garage")
-    return splitCompound(word, names) ?? correctWord(word, candidates) ?? (word.length >= 5 ? correctWord(word, names, 2) : undefined) ?? word;
+    const corrected = splitCompound(word, names) ?? correctWord(word, candidates) ?? (word.length >= 5 ? correctWord(word, names, 2) : undefined);
+    if (corrected === undefined && /^[a-z]{3,}$/.test(word) && !capitalised.has(word) && !CHAT_WORDS.has(word) && !isEnglishWord(word)) unknown.add(word);
+    return corrected ?? word;
   });
 
   const doc = nlp(text);
@@ -162,6 +179,7 @@ function computeNormalized(message: string, names: string[], correctable: Readon
         breakAfter: /[.!?]/.test(post) ? '.' : /[,;:]/.test(post) ? ',' : '',
         isNoun: term.tags.has('Noun'),
         isVerb: term.tags.has('Verb'),
+        ...(unknown.has(surface) ? { unknown: true } : {}),
       });
     }
     if (tokens.length) tokens[tokens.length - 1].breakAfter = '.';

@@ -151,3 +151,50 @@ export function getHypernymClosure(offset: number, depth = 12): number[] {
 export function findSense(lemma: string, glossPart: string): Synset | undefined {
   return getNounSenses(lemma).find((s) => s.gloss.includes(glossPart));
 }
+
+let otherLemmas: Set<string> | undefined;
+
+/** The verb, adjective and adverb lemmas of WordNet (first column of their index files), read once. */
+function getOtherLemmas(): Set<string> {
+  if (otherLemmas) return otherLemmas;
+  const dir = locateDictionary();
+  const set = new Set<string>();
+  for (const pos of ['verb', 'adj', 'adv']) {
+    const text = readFileSync(join(dir, `index.${pos}`), 'latin1');
+    for (const line of text.split('\n')) {
+      if (!line || line.charCodeAt(0) === 32) continue;
+      set.add(line.slice(0, line.indexOf(' ')));
+    }
+  }
+  otherLemmas = set;
+  return set;
+}
+
+/** The forms a word may be an inflection of: "practises" → practise, "stopped" → stop, "finally" → final. */
+function getBaseForms(word: string): string[] {
+  const forms = [word];
+  const add = (f: string) => { if (f.length >= 2) forms.push(f); };
+  if (word.endsWith('ies')) add(`${word.slice(0, -3)}y`);
+  if (word.endsWith('ied')) add(`${word.slice(0, -3)}y`);
+  if (word.endsWith('es')) add(word.slice(0, -2));
+  if (word.endsWith('s')) add(word.slice(0, -1));
+  if (word.endsWith('ed')) { add(word.slice(0, -2)); add(word.slice(0, -1)); if (word.at(-3) === word.at(-4)) add(word.slice(0, -3)); }
+  if (word.endsWith('ing')) { add(word.slice(0, -3)); add(`${word.slice(0, -3)}e`); if (word.at(-4) === word.at(-5)) add(word.slice(0, -4)); }
+  if (word.endsWith('ly')) { add(word.slice(0, -2)); if (word.endsWith('ily')) add(`${word.slice(0, -3)}y`); }
+  if (word.endsWith('er') || word.endsWith('est')) { const stem = word.replace(/(er|est)$/, ''); add(stem); add(`${stem}e`); }
+  return forms;
+}
+
+/**
+ * Whether WordNet knows the word in any part of speech, as it stands or as an inflection
+ * ("practises", "finally", "laws"), or as two known words run together ("whiteboard").
+ * Coverage uses it to tell a word nobody can read ("zorp") from a real one it merely did not need.
+ */
+export function isEnglishWord(word: string): boolean {
+  const d = getDb();
+  const other = getOtherLemmas();
+  const known = (w: string) => getBaseForms(w).some((f) => d.index.has(f) || other.has(f));
+  if (known(word)) return true;
+  for (let k = 3; k <= word.length - 3; k++) if (d.index.has(word.slice(0, k)) && known(word.slice(k))) return true;
+  return false;
+}

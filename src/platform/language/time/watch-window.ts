@@ -26,6 +26,8 @@ export interface TimeSpec {
   anchors: Anchor[];
   durationMs?: number;
   extendMs?: number;
+  /** "an hour later", "30 minutes earlier": how far an existing watch's start (or end) moves. */
+  shiftMs?: number;
   /** "tonight", "overnight", "every night": the night window. */
   night: boolean;
   /** "heading to bed": an hour without am/pm means the morning one, though the window starts now. */
@@ -105,6 +107,9 @@ const OPEN_END_WORDS = new Set(['back', 'home', 'return', 'returns', 'arrive', '
 const NIGHT_WORDS = new Set(['tonight', 'night', 'nights', 'overnight', 'nightly', 'evening', 'evenings', 'weeknight', 'weeknights']);
 const AWAY_WORDS = new Set(['away', 'holiday', 'holidays', 'vacation', 'gone', 'out', 'travelling', 'traveling', 'work', 'abroad']);
 
+const ARRIVE_WORDS = new Set(['back', 'home', 'return', 'returning', 'land', 'landing', 'arrive', 'arriving']);
+const DEPART_WORDS = new Set(['out', 'off', 'away', 'leave', 'leaving', 'fly', 'flying', 'depart', 'departing', 'go', 'going']);
+
 function getRoleBefore(tokens: Token[], i: number, from: number): Role {
   for (let k = i - 1; k >= from && k >= i - 3; k--) {
     const w = tokens[k].text;
@@ -116,9 +121,12 @@ function getRoleBefore(tokens: Token[], i: number, from: number): Role {
     // "till we get home sunday evening": the time of coming back ends the window
     if (['back', 'home', 'return', 'returns', 'arrive'].includes(w) && tokens.slice(Math.max(from, k - 4), k).some((t) => ['until', 'till', 'by', 'before'].includes(t.text))) return 'end';
     if (START_WORDS.has(w)) return 'start';
+    // "land back on the 13th", "fly out on the 9th": the day of coming back ends, of leaving starts
+    if (w === 'on' && ARRIVE_WORDS.has(tokens[k - 1]?.text ?? '')) return 'end';
+    if (w === 'on' && DEPART_WORDS.has(tokens[k - 1]?.text ?? '')) return 'start';
     // "we leave friday at 6pm", "leaving about noon": the time of leaving starts the window
     if (['leave', 'leaving'].includes(w)) return 'start';
-    if (!['the', 'at', 'around', 'about', 'it'].includes(w)) break;
+    if (!['the', 'at', 'around', 'about', 'it', 'on'].includes(w)) break;
   }
   return 'point';
 }
@@ -134,6 +142,18 @@ function parseCount(tokens: Token[], i: number): { value: number; length: number
   if (w === 'a' && tokens[i + 1]?.text === 'couple' && tokens[i + 2]?.text === 'of') return { value: 2, length: 3 };
   if (w in NUMBER_WORDS) return { value: NUMBER_WORDS[w], length: 1 };
   return undefined;
+}
+
+/**
+ * The amount of a smaller unit said right after an amount ("[and] 15 minutes" after "2 hours"):
+ * its length and the last token it covers, or undefined.
+ */
+function readSmallerAmount(tokens: Token[], i: number, to: number, unitMs: number): { ms: number; last: number } | undefined {
+  const k = tokens[i]?.text === 'and' ? i + 1 : i;
+  const count = k < to ? parseCount(tokens, k) : undefined;
+  const unit = count ? tokens[k + count.length]?.text : undefined;
+  if (!count || !unit || !(unit in UNIT_MS) || UNIT_MS[unit] >= unitMs || k + count.length >= to) return undefined;
+  return { ms: count.value * UNIT_MS[unit], last: k + count.length };
 }
 
 /**
@@ -207,6 +227,18 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     const w = tokens[i].text;
     const next = tokens[i + 1]?.text;
     const prev = tokens[i - 1]?.text;
+    // "start it an hour later", "end it 30 minutes earlier": a shift of the watch's own time
+    {
+      const count = parseCount(tokens, i);
+      const unit = count ? tokens[i + count.length]?.text : undefined;
+      const dir = count ? tokens[i + count.length + 1]?.text : undefined;
+      if (count && count.length > 0 && unit && unit in UNIT_MS && (dir === 'later' || dir === 'earlier') && i + count.length + 1 < to) {
+        spec.shiftMs = (dir === 'later' ? 1 : -1) * count.value * UNIT_MS[unit];
+        for (let j = i; j <= i + count.length + 1; j++) take(j);
+        i += count.length + 1;
+        continue;
+      }
+    }
     // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
     if (['for', 'next', 'by', 'last', 'past', 'in'].includes(w) && !(w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? ''))) {
       let k = i + 1;
@@ -247,6 +279,14 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
           ms += (UNIT_MS[unit] * 3) / 4;
           take(last + 1, last + 2, last + 3);
           last += 3;
+        } else {
+          // "2 hours and 15 minutes", "a day and 6 hours", "1 hour 30 mins": a smaller unit adds on
+          const more = readSmallerAmount(tokens, last + 1, to, UNIT_MS[unit]);
+          if (more) {
+            ms += more.ms;
+            for (let j = last + 1; j <= more.last; j++) take(j);
+            last = more.last;
+          }
         }
         if (kind === 'extend') spec.extendMs = ms;
         else if (kind === 'delay') spec.delayMs = ms;
@@ -281,6 +321,12 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       spec.durationMs = Number(w) * UNIT_MS[next!];
       take(i, i + 1);
       i++;
+      const more = readSmallerAmount(tokens, i + 1, to, UNIT_MS[next!]);
+      if (more) {
+        spec.durationMs += more.ms;
+        for (let j = i + 1; j <= more.last; j++) take(j);
+        i = more.last;
+      }
       continue;
     }
     // "3 nights", "two nights": that many nights from tonight
@@ -500,7 +546,11 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     spec.night = false;
     spec.nextStart = true;
   }
-  spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined ||
+  // "from 17 until 23 o'clock": the word after an hour already read belongs to it
+  for (let i = from + 1; i < to; i++) {
+    if ((tokens[i].text === "o'clock" || tokens[i].text === 'oclock') && spec.consumed.has(i - 1) && /^\d{1,2}$/.test(tokens[i - 1].text)) take(i);
+  }
+  spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined || spec.shiftMs !== undefined ||
     spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded || spec.delayMs !== undefined;
   spec.past = pastWords && !spec.hasTime;
   return spec;
@@ -542,6 +592,27 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
       pieces.push({ text: `on ${date.day} ${MONTH_NAMES[date.month - 1]} ${date.year}`, tokens: [i, i + 1, i + 2], night: false });
       i += 2;
       continue;
+    }
+    // "sunday evening about 7", "friday morning at half 8": the day's part says am or pm of the clock after it
+    if (parseWeekday(words[i]) !== undefined && ['morning', 'afternoon', 'evening', 'night'].includes(words[i + 1] ?? '')) {
+      const at = ['at', 'about', 'around', 'by'].includes(words[i + 2] ?? '') ? i + 3 : i + 2;
+      const said = readSpokenClock(words, at, { minutesTo: true });
+      const digits = /^\d{1,2}(:\d\d)?$/.test(words[at] ?? '') ? words[at] : undefined;
+      const hour = said ? said.hour : digits ? Number(digits.split(':')[0]) : undefined;
+      const minute = said ? said.minute : digits?.includes(':') ? Number(digits.split(':')[1]) : 0;
+      const meridiemSaid = said?.meridiem !== undefined || ['am', 'pm'].includes(words[at + 1] ?? '');
+      // ("saturday night 11 till 7 sunday morning" is a range, read below as the night's)
+      const ranged = END_WORDS.has(words[said ? said.end : at + 1] ?? '');
+      if (hour !== undefined && hour >= 1 && hour <= 12 && !meridiemSaid && !ranged) {
+        const part = words[i + 1];
+        const pm = part !== 'morning' && !(part === 'night' && hour <= 4);
+        const end = said ? said.end : at + 1;
+        const covered: number[] = [];
+        for (let k = i; k < end; k++) covered.push(k);
+        pieces.push({ text: `${clockText({ hour, minute, meridiem: pm ? 'pm' : 'am' })} on ${words[i]}`, tokens: covered, night: false });
+        i = end - 1;
+        continue;
+      }
     }
     const dated = readDatedDay(words, i, ctx, minutesTo);
     if (dated) {
@@ -646,13 +717,24 @@ function readDatedDay(words: string[], i: number, ctx: TimeContext, minutesTo: b
   if (day === undefined || j === i) return undefined;
   j++;
   let clock: string | undefined;
-  if (words[j] === 'at') {
+  // "the 13th at 8", "the 13th around 8 in the evening"
+  if (['at', 'around', 'about', 'by'].includes(words[j] ?? '')) {
     const spoken = readSpokenClock(words, j + 1, { minutesTo });
     if (spoken) { clock = clockText(spoken); j = spoken.end; }
     else if (/^\d{1,2}(:\d\d)?(am|pm)?$/.test(words[j + 1] ?? '')) {
       clock = words[j + 1];
       j += 2;
       if (['am', 'pm'].includes(words[j] ?? '') && !/[ap]m$/.test(clock)) { clock += words[j]; j++; }
+    }
+    // "at 6 in the morning", "around 8 in the evening", "at 11 at night": the part of the day says am or pm
+    if (clock && !/[ap]m$/.test(clock)) {
+      const part = words[j] === 'in' && words[j + 1] === 'the' ? words[j + 2] : words[j] === 'at' && words[j + 1] === 'night' ? 'night' : undefined;
+      const hour = Number(clock.split(':')[0]);
+      if (part && ['morning', 'afternoon', 'evening', 'night'].includes(part) && hour >= 1 && hour <= 12) {
+        clock += part === 'morning' ? (hour === 12 ? 'pm' : 'am') : (hour === 12 ? 'am' : 'pm');
+        if (part === 'night' && hour >= 1 && hour <= 4) clock = clock.replace(/pm$/, 'am');
+        j += part === 'night' ? 2 : 3;
+      }
     }
   }
   if (weekday === undefined && clock === undefined) return undefined;
@@ -730,10 +812,11 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     let [startC, endC] = [r.start, r.end];
     const firstSaid = /\b(\d{1,2})(?::\d\d)?|\b(midnight|noon|midday)\b/.exec(words);
     if (r.end && firstSaid) {
-      const said = firstSaid[2] ? (firstSaid[2] === 'midnight' ? 0 : 12) : Number(firstSaid[1]) % 12;
+      // (on the clock face noon and midnight are both 12: 0 here, as the hours compared are)
+      const said = firstSaid[2] ? 0 : Number(firstSaid[1]) % 12;
       if ((r.start.get('hour')! % 12) !== said && (r.end.get('hour')! % 12) === said) [startC, endC] = [r.end, r.start];
     }
-    spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: startC.get('minute') ?? 0, date, role });
+    spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: readMinute(startC), date, role });
     // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
     if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
     if (r.end) {
@@ -741,7 +824,7 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
       // at 8pm"); chrono otherwise dates "9 to 3" to the next day on its own
       const endNamesDay = /\b(until|till|to|through)\b.*\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b/.test(words);
       const endDate = endC!.isCertain('day') || endC!.isCertain('weekday') ? { year: endC!.get('year')!, month: endC!.get('month')!, day: endC!.get('day')!, hour: 0, minute: 0 } : undefined;
-      spec.anchors.push({ kind: 'clock', ...readHour(endC!, words), minute: endC!.get('minute') ?? 0, date: endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day) ? endDate : undefined, role: 'end' });
+      spec.anchors.push({ kind: 'clock', ...readHour(endC!, words), minute: readMinute(endC!), date: endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day) ? endDate : undefined, role: 'end' });
     }
     span.forEach((k) => spec.consumed.add(k));
     // "from 10pm": the preposition belongs to the time
@@ -763,6 +846,14 @@ function readHour(c: chrono.ParsedComponents, words: string): { hour: number; me
   if (/\b(morning|afternoon|evening)\b/.test(words)) return { hour, meridiemCertain: hour > 12 };
   if (hour > 12 && !new RegExp(`\\b${hour}(:\\d\\d)?\\b`).test(words)) return { hour: hour - 12, meridiemCertain: false };
   return { hour, meridiemCertain: hour > 12 };
+}
+
+/**
+ * The minute chrono read, when the words said it. Chrono gives "midnight" and "noon" in a range the
+ * other end's minutes ("from midnight till half five" → 00:30); a minute it only implied is :00.
+ */
+function readMinute(c: chrono.ParsedComponents): number {
+  return c.isCertain('minute') ? c.get('minute') ?? 0 : 0;
 }
 
 /** Sunset of a local day (18:00 when the home has no location), for "last night". */
@@ -929,6 +1020,9 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
 
 function formatDuration(ms: number): string {
   if (ms % HOUR === 0) return ms === HOUR ? 'hour' : `${ms / HOUR} hours`;
+  const hours = Math.floor(ms / HOUR);
+  const minutes = Math.round((ms % HOUR) / MINUTE);
+  if (hours >= 1 && minutes !== 30) return `${hours} ${hours === 1 ? 'hour' : 'hours'} ${minutes} minutes`;
   return `${Math.round(ms / MINUTE)} minutes`;
 }
 
@@ -943,6 +1037,17 @@ export function resolveWindowChange(
   const endsAt = Date.parse(watch.ends_at);
   const out: { starts_at?: string; ends_at?: string; recurrence?: Recurrence; window?: string } = {};
   if (spec.recurrence) out.recurrence = spec.recurrence;
+  if (spec.shiftMs !== undefined) {
+    // "start it an hour later" moves the start; "finish it half an hour earlier" the end
+    const s = startRequested ? startsAt + spec.shiftMs : startsAt;
+    const e = startRequested ? endsAt : endsAt + spec.shiftMs;
+    // (a shift that leaves no window, or ends it in the past, changes nothing: the planner asks)
+    if (s >= e || e <= ctx.now) return out;
+    if (startRequested) out.starts_at = new Date(s).toISOString();
+    else out.ends_at = new Date(e).toISOString();
+    out.window = `${formatClock(Math.max(s, ctx.now), ctx.timeZone)} to ${formatClock(e, ctx.timeZone)}`;
+    return out;
+  }
   if (spec.extendMs !== undefined) {
     out.ends_at = new Date(endsAt + spec.extendMs).toISOString();
     out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${formatClock(endsAt + spec.extendMs, ctx.timeZone)}`;
