@@ -308,7 +308,7 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
 const UNDO = /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
 
 /** Markup and phrasing of a message that pretends to be the system or overrides the rules: all of it is content. */
-const PRETEND_SYSTEM = /#{2,}\s*(system|admin|override|instruction)|\bsystem (override|prompt|message)\b|\b(ignore|disregard|forget) (all|any|previous|prior|your|the) (previous |prior )?(rules|instructions|guidelines)\b|\bassistant (must|shall|will now)\b|\bdeveloper mode\b/i;
+const PRETEND_SYSTEM = /<\|\s*[a-z_]+\s*\|>|\[\/?\s*(INST|SYS)\s*\]|<<\s*\/?\s*SYS\s*>>|(^|\n)\s*#+\s*(system|admin|override|instructions?)\b|\b(as|i am|i'm) (the|an|your) (system )?(administrator|admin|developer|operator)\b|\b(the )?user (is|has been) (now )?(an? |the )?(verified )?(administrator|admin|developer|operator)\b|\bnew (rules|instructions)\s*:|\byou are now (in|an?|the)\b|#{2,}\s*(system|admin|override|instruction)|\bsystem (override|prompt|message)\b|\b(ignore|disregard|forget) (all|any|previous|prior|your|the) (previous |prior )?(rules|instructions|guidelines)\b|\bassistant (must|shall|will now)\b|\bdeveloper mode\b/i;
 
 /** Quoted or forwarded text and markup pretending to be another speaker, set aside from the user's own words. */
 function setAsideQuoted(message: string): { own: string; found: boolean } {
@@ -937,6 +937,15 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
       return sensors.length ? { ...m, place: { type: 'group' as const, label: m.place.room, sensors, wholeHome: false, except: false } } : m;
     });
   }
+  // "all the outside bits, so the driveway, garden and shed": a list after "so", "namely", "i.e."
+  // spells out what the vague group meant, and the named places win over it
+  const vague = out.find((m) => m.place.type === 'group' && m.place.wholeHome);
+  if (vague) {
+    const listAt = tokens.findIndex((t, k) => k >= vague.end && LIST_MARKERS.has(t.text));
+    const listed = out.filter((m) => m !== vague && m.start > listAt && m.place.type !== 'group' && !isExcludedMention(tokens, m.start, listAt + 1));
+    const between = tokens.slice(listAt + 1, listed[0]?.start ?? listAt + 1).every((t) => ['the', 'my', 'our'].includes(t.text));
+    if (listAt >= 0 && listed.length && between && listAt - vague.end <= 6) out = out.filter((m) => m !== vague);
+  }
   const group = out.find((m) => m.place.type === 'group' && m.place.wholeHome);
   if (group) {
     // "all the cameras except / but / apart from / other than / without the den"
@@ -952,6 +961,8 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
   }
   return out;
 }
+
+const LIST_MARKERS = new Set(['so', 'namely', 'ie', 'specifically', 'meaning']);
 
 const NEGATIONS = new Set(['not', 'never', "n't"]);
 

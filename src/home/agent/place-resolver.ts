@@ -309,12 +309,16 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
   return mentions;
 }
 
+const WHOLE_TIME_NOUNS = new Set(['time', 'night', 'nights', 'day', 'days', 'evening', 'morning', 'afternoon', 'weekend', 'week', 'while', 'trip', 'holiday', 'holidays', 'vacation', 'stay']);
+
 const GENERIC_PLACE_WORDS = new Set(['room', 'rooms', 'area', 'areas', 'place', 'places', 'space', 'spaces', 'spot', 'spots']);
 
 function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdContext, label: string, tokens: Token[], end: number): Place | undefined {
   const placeWords = words.filter((_, k) => classes[k] === 'place' || classes[k] === 'unknown');
   const kindWords = words.filter((_, k) => classes[k] === 'kind');
   if (classes.includes('whole')) {
+    // "the whole time", "all night", "the entire weekend": a span of time, not the whole home
+    if (!placeWords.length && !kindWords.length && WHOLE_TIME_NOUNS.has(tokens[end]?.text ?? '') && words.every((w) => ['whole', 'entire', 'all', 'every', 'the'].includes(w))) return undefined;
     const except = tokens[end]?.text === 'else' || words.includes('else');
     // "every room", "all the rooms": a category word, not one room
     if (placeWords.length && placeWords.every((w) => GENERIC_PLACE_WORDS.has(w))) {

@@ -753,7 +753,10 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     const words = phrase.text;
     const span = phrase.tokens;
     const hasClock = r.start.isCertain('hour') || /\b(noon|midnight)\b/.test(words);
-    const dayCertain = r.start.isCertain('day') || r.start.isCertain('weekday');
+    // "every saturday and sunday night, 9pm to 7am": the days are the weekly pattern already read,
+    // not a date for the first window
+    const weeklyDays = spec.recurrence !== undefined && span.some((k) => spec.consumed.has(k) && parseWeekday(tokens[k].text) !== undefined);
+    const dayCertain = (r.start.isCertain('day') || r.start.isCertain('weekday')) && !weeklyDays;
     const part = words.split(/\s+/).find(isDayPart);
     if (!hasClock && dayCertain && part && !/\b(tomorrow|tonight|today|yesterday|last)\b/.test(words)) {
       // "till friday evening", "from monday morning": a named day's part, at the hour people mean
