@@ -304,3 +304,10 @@ test('round E causes: chat-template markup never instructs; a named list wins ov
   const [weekly] = await converse('lisbon', ['guard the driveway every sat and sun night from 11pm to 6am']);
   assert.deepEqual(weekly.changes.map((c) => [c.args.recurrence, c.args.starts_at, c.args.ends_at]), [['weekends', lisbon('2026-11-21T23:00'), lisbon('2026-11-22T06:00')]]);
 });
+
+test('round E clock causes: "ten to nine" after "between … and" is one time; "I meant quarter past ten" replaces the start and keeps the end', async () => {
+  const [between] = await converse('lisbon', ['keep an eye on the garage between half seven and twenty to ten tonight']);
+  assert.deepEqual(between.changes.map((c) => [c.args.starts_at, c.args.ends_at]), [[lisbon('2026-11-21T19:30'), lisbon('2026-11-21T21:40')]]);
+  const [, fixed] = await converse('lisbon', ['watch the porch tonight from 9 until 5', 'oops, I meant quarter past ten']);
+  assert.deepEqual(fixed.changes.map((c) => [c.tool, c.args.starts_at, c.args.ends_at]), [['update_watch', lisbon('2026-11-21T22:15'), lisbon('2026-11-22T05:00')]]);
+});

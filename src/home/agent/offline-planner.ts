@@ -752,9 +752,11 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false): 
   else if (fromConversation && source.time.hasTime && !source.time.past) {
     // "watch the backyard from 7" — "till midnight": the answer adds the end, the start stays
     const roles = new Set(r.time.anchors.map((a) => a.role));
-    const kept = source.time.anchors.filter((a) => !roles.has(a.role === 'point' ? 'start' : a.role) && !(a.role === 'point' && roles.has('point')))
+    // "from half nine till six" — "sorry, I meant half ten": one time said alone replaces the start
+    const kept = source.time.anchors.filter((a) => !roles.has(a.role === 'point' ? 'start' : a.role) && !(roles.has('point') && (a.role === 'point' || a.role === 'start')))
       .map((a) => (a.role === 'point' && roles.has('end') ? { ...a, role: 'start' as const } : a));
-    if (kept.length) r.time = { ...r.time, anchors: [...kept, ...r.time.anchors], night: r.time.night || source.time.night, dayOffset: r.time.dayOffset || source.time.dayOffset, date: r.time.date ?? source.time.date };
+    const own = r.time.anchors.map((a) => (a.role === 'point' && kept.some((k) => k.role === 'end') ? { ...a, role: 'start' as const } : a));
+    if (kept.length) r.time = { ...r.time, anchors: [...kept, ...own], night: r.time.night || source.time.night, dayOffset: r.time.dayOffset || source.time.dayOffset, date: r.time.date ?? source.time.date };
   }
   if (!r.conditions.length) r.conditions = source.conditions;
   if (!r.mentions.length) r.mentions = source.mentions;

@@ -141,7 +141,10 @@ export function readSpokenClock(words: readonly string[], i: number, options: Sp
 export function findSpokenClocks(words: readonly string[], options: SpokenClockOptions = {}): SpokenClock[] {
   const out: SpokenClock[] = [];
   for (let i = 0; i < words.length; i++) {
-    const c = readSpokenClock(words, i, { minutesTo: options.minutesTo ?? SINGLE_TIME_BEFORE.has(words[i - 1] ?? '') });
+    // "between quarter past six and ten to nine": the range has its own connector already, so the
+    // time after it is one time
+    const afterConnector = words[i - 1] === 'and' && words.slice(Math.max(0, i - 8), i - 1).includes('between');
+    const c = readSpokenClock(words, i, { minutesTo: options.minutesTo ?? (SINGLE_TIME_BEFORE.has(words[i - 1] ?? '') || afterConnector) });
     if (c) {
       out.push(c);
       i = c.end - 1;

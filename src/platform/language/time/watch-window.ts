@@ -582,7 +582,10 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
     // range ("from 10 to 6"); "ten to seven" is 18:50 only after at/till/by…, never after from/between
     const minutesTo = ['at', 'by', 'until', 'till', 'til', 'before', 'around', 'about', 'after'].includes(prevWord) ||
       // "from ten to seven this evening until ten past nine": the range is said with "until"
-      (prevWord === 'from' && tokens.slice(i + 3, i + 8).some((t) => ['until', 'till', 'til'].includes(t.text)));
+      (prevWord === 'from' && tokens.slice(i + 3, i + 8).some((t) => ['until', 'till', 'til'].includes(t.text))) ||
+      // "between quarter past six and ten to nine": the range's own connector comes first, so what
+      // follows it is one time
+      (prevWord === 'and' && words.slice(Math.max(0, i - 8), i - 1).includes('between'));
     const spoken = /^\d/.test(prevWord) && !tokens[i - 1]?.breakAfter ? undefined : readSpokenClock(words, i, { minutesTo });
     // a day named with its date and maybe a time: "thursday the 10th at 6am", "monday the 14th".
     // Said to chrono time first ("6am on 10 december"), the one order it joins into a range
