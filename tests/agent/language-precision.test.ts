@@ -311,3 +311,8 @@ test('round E clock causes: "ten to nine" after "between … and" is one time; "
   const [, fixed] = await converse('lisbon', ['watch the porch tonight from 9 until 5', 'oops, I meant quarter past ten']);
   assert.deepEqual(fixed.changes.map((c) => [c.tool, c.args.starts_at, c.args.ends_at]), [['update_watch', lisbon('2026-11-21T22:15'), lisbon('2026-11-22T05:00')]]);
 });
+
+test('round E follow-up: "the same on <day>" repeats the hours on the day it names, not the earlier one', async () => {
+  const [, again] = await converse('lisbon', ['watch the garage on monday from 10 to 4', 'and the same on wednesday']);
+  assert.deepEqual(again.changes.map((c) => [c.tool, c.args.starts_at, c.args.ends_at]), [['create_watch', lisbon('2026-11-25T10:00'), lisbon('2026-11-25T16:00')]]);
+});

@@ -4,21 +4,21 @@
  * household correct 126/150 (84.0%), asked 11, missed 1, wrong 12. The set is a regression set now.
  * The target (0 wrong) is not met on it yet: this gate holds the level reached after round E's first
  * general causes were fixed (chat-template markup, named lists over vague groups, weekly days,
- * "ten to nine" in a between-range, a corrected lone time) and may only be tightened.
+ * "ten to nine" in a between-range, a corrected lone time, "the same on friday") and may only be tightened.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
 
-// household after the first fixes: correct 133 (88.7%), asked 11, missed 1, wrong 5 — from 126 / 11 / 1 / 12
-test('round E household set: correct ≥ 133, wrong ≤ 5 (target 0)', { timeout: 900_000 }, async () => {
+// household after the first fixes: correct 134 (89.3%), asked 11, missed 1, wrong 4 — from 126 / 11 / 1 / 12
+test('round E household set: correct ≥ 134, wrong ≤ 4 (target 0)', { timeout: 900_000 }, async () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-e-household-contexts.json'));
   const cases = loadHeldoutCases(join(import.meta.dirname, 'round-e-household.json'));
   assert.equal(cases.length, 150);
   const results = await scoreHousehold(cases, contexts);
   console.log(formatSummary('round E household', results));
   const { total } = summarise(results);
-  assert.ok(total.wrong <= 5, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 133, `correct ${total.correct}/${results.length}`);
+  assert.ok(total.wrong <= 4, `${total.wrong} wrong actions`);
+  assert.ok(total.correct >= 134, `correct ${total.correct}/${results.length}`);
 });

@@ -755,6 +755,9 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false): 
     // "from half nine till six" — "sorry, I meant half ten": one time said alone replaces the start
     const kept = source.time.anchors.filter((a) => !roles.has(a.role === 'point' ? 'start' : a.role) && !(roles.has('point') && (a.role === 'point' || a.role === 'start')))
       .map((a) => (a.role === 'point' && roles.has('end') ? { ...a, role: 'start' as const } : a));
+    // "same on friday": a day the follow-up names moves the kept times to it
+    const newDay = r.time.date !== undefined || r.time.dayOffset !== 0;
+    if (newDay) kept.forEach((a, k) => { if (a.kind === 'clock' && a.date && !a.dateOnly) kept[k] = { ...a, date: undefined }; });
     const own = r.time.anchors.map((a) => (a.role === 'point' && kept.some((k) => k.role === 'end') ? { ...a, role: 'start' as const } : a));
     if (kept.length) r.time = { ...r.time, anchors: [...kept, ...own], night: r.time.night || source.time.night, dayOffset: r.time.dayOffset || source.time.dayOffset, date: r.time.date ?? source.time.date };
   }
