@@ -60,3 +60,36 @@ test('"busier/quieter than usual" with nothing named: people at a dock or a road
   // a kind named is that kind anywhere
   assert.equal(ask('are there more vehicles than usual?', { location: 'dock' }).metric, 'vehicles');
 });
+
+test('a clock time written with a dot is a clock time after a time word or before am/pm; other decimals are not', () => {
+  const at = ask('how many people were here at 8.45 this morning?');
+  assert.equal(at.from, ny('08:45'));
+  assert.equal(at.to, ny('08:45'));
+  const range = ask('was anybody around between 6.15 and 7.40am?');
+  assert.equal(range.from, ny('06:15'));
+  assert.equal(range.to, ny('07:40'));
+  assert.equal(ask('any cars since 9.05am?').from, ny('09:05'));
+  // a decimal that is not after a time word stays unread, so the question is asked about
+  refused('were there more than 3.5 people in the last hour?');
+});
+
+test('midnight inside a range is 00:00: "from midnight till 5" is the small hours, never from 05:00', () => {
+  for (const q of ['was anyone here from midnight till 5?', 'any people between midnight and 5am?', 'was anybody here from midnight until 5']) {
+    const i = ask(q);
+    assert.equal(i.from, ny('00:00'), q);
+    assert.equal(i.to, ny('05:00'), q);
+  }
+  // midnight at the end, with the start's half of the day said
+  const evening = ask('was anyone here between 9pm and midnight yesterday?');
+  assert.equal(evening.from, ny('21:00', '2026-03-09'));
+  assert.equal(evening.to, ny('00:00'));
+});
+
+test('phrasal trend verbs in their British spellings and other inflections read as a fall or a rise', () => {
+  for (const q of ['has the lobby quietened down since 9?', 'has it been easing off this morning?', 'are things winding down in here?', 'has it settled down since 8am?']) {
+    const i = ask(q);
+    assert.equal(i.aggregate, 'trend', q);
+    assert.equal(i.direction, 'down', q);
+  }
+  assert.equal(ask('has it been filling up since 8?').direction, 'up');
+});
