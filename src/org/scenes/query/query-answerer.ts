@@ -1125,6 +1125,14 @@ function answerAnimals(interp: Interpretation, detections: DetectionRecord[], pe
   const most = atOnce(sightings);
   const told = `${describeSightings(sightings, 'animal')} in ${p.place} ${p.when} (at most ${plural(most, one, kind ? `${kind}s` : 'animals')} at once), the latest at ${p.moment(latest(sightings))}`;
   if (interp.yes_no) return { answer: `Yes, there ${sightings.length === 1 ? 'was' : 'were'} ${told}.`, supporting };
+  if (interp.aggregate === 'first_seen') {
+    // "when was the cat first seen?": the earliest sighting, never the latest
+    const earliest = Math.min(...sightings.map((t) => t.first.at));
+    return {
+      answer: `The first ${one} sighting in ${p.place} ${p.when} was at ${p.moment(earliest)} (${describeSightings(sightings, 'animal')} in all, the latest at ${p.moment(latest(sightings))}).`,
+      supporting,
+    };
+  }
   if (interp.aggregate === 'presence') {
     // "what time was the cat seen?": the latest sighting first
     return {

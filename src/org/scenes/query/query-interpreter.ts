@@ -232,6 +232,7 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
     const animals = interp.subtype ? `${interp.subtype}s` : 'animals (cats and dogs)';
     if (interp.aggregate === 'only') what = `whether only animals and no people were seen (${interp.subtype ? `a ${interp.subtype}` : 'a cat or a dog'})`;
     else if (interp.aggregate === 'arrivals') what = `sightings of ${animals}`;
+    else if (interp.aggregate === 'first_seen') what = `the first sighting of ${animals}`;
     else what = `whether any ${animals} were seen`;
     return `${what} ${where} ${when}`;
   }
@@ -842,13 +843,23 @@ function lookbackRange(r: Resolving, what: string): Range {
     : r.spanRange(what);
 }
 
+/**
+ * A count with neither people nor vehicles named ("how many now", "busier than usual", "compare
+ * this morning with yesterday"): both counts side by side where cars park, people elsewhere —
+ * the same place list as chooseMetric's count with nothing named.
+ */
+function unnamedCountIsBoth(r: Resolving): boolean {
+  return r.bothCounts && PARKING_PLACES.some((w) => locationWords(r.ctx.location).includes(w));
+}
+
 /** "are there more people than usual right now?": now (or the range) against the same time of day before. */
 function resolveVsUsual(r: Resolving): Resolved {
   const { roles, comparisons } = r;
   if (r.anomalyWords) refuse('I can compare counts of people or vehicles with usual, not unusual activity.');
   if (comparisons.threshold) refuse('The question compares with usual and with a number at once; ask one of them.');
-  // at a car park with neither named, "busier than usual" is about both counts
-  const metric: Metric = r.bothCounts ? 'activity' : metricFor(roles);
+  // with neither named, "busier than usual" is about both counts where cars park and about
+  // people elsewhere (a dock, a road), as for a count with nothing named (unnamedCountIsBoth)
+  const metric: Metric = unnamedCountIsBoth(r) ? 'activity' : metricFor(roles);
   const range = r.rangeish ? r.spanRange('a comparison with usual') : r.pointRange();
   if (range.to - range.from > 86_400_000) refuse('I can compare at most one day with usual; ask about a shorter span.');
   const direction = comparisons.usual!.direction;
@@ -1094,7 +1105,8 @@ function withWindow(interp: Interpretation, range: Range, ctx: QueryContext): In
 function resolveAnimals(r: Resolving, animalWords: Token[]): Interpretation {
   const { now, timeZone, location } = r.ctx;
   const lookback = { from: now - ANIMAL_WHEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(ANIMAL_WHEN_LOOKBACK_MS)}` };
-  const a = interpretAnimalQuestion(r.tokens, r.roles, animalWords, r.comparisons, r.phrase.kind, r.rangeish, r.spanRange, location, lookback);
+  const a = interpretAnimalQuestion(r.tokens, r.roles, animalWords, r.comparisons, r.phrase.kind, r.rangeish, r.spanRange, location, lookback,
+    { from: startOfZonedDay(now, timeZone), to: now, label: 'today' });
   const base: Omit<Interpretation, 'summary'> = {
     ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
   };
@@ -1124,7 +1136,7 @@ function resolveComparison(r: Resolving): Interpretation {
   if (c.first.to > now || c.second.to > now) refuse('One of the two times is in the future; I can only compare what the cameras have already seen.');
   // a count at two times: with neither named, both counts side by side where cars park, people
   // elsewhere, as for a count at one time (chooseMetric)
-  const metric: Metric = r.bothCounts && PARKING_PLACES.some((w) => locationWords(location).includes(w)) ? 'activity' : metricFor(roles);
+  const metric: Metric = unnamedCountIsBoth(r) ? 'activity' : metricFor(roles);
   const base: Omit<Interpretation, 'summary'> = {
     metric,
     aggregate: 'compare',
@@ -1149,7 +1161,7 @@ const JUST_ONLY_BEFORE = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'that',
 /** Ask-words an animal question cannot carry: the cameras report sightings of cats and dogs, not counts over time. */
 const NOT_FOR_ANIMALS: WordRole[] = [
   'peak', 'average', 'minimum', 'trend', 'trend_up', 'trend_down', 'comparative_up', 'comparative_down', 'dwell', 'departures',
-  'last', 'crowd', 'usual', 'empty', 'level_busy', 'level_crowded', 'level_full', 'level_quiet', 'activity',
+  'last', 'first', 'crowd', 'usual', 'empty', 'level_busy', 'level_crowded', 'level_full', 'level_quiet', 'activity',
 ];
 
 /**
@@ -1169,6 +1181,8 @@ function interpretAnimalQuestion(
   location: string,
   /** "when was the cat seen?" with no time named looks back this far */
   lookback: Range,
+  /** "when was the cat first seen?" with no time named: today */
+  firstLookback: Range,
 ): { interpretation: Pick<Interpretation, 'metric' | 'aggregate' | 'yes_no' | 'subtype'>; range: Range } {
   const place = describeLocation(location);
   const examples = `ask e.g. "any animals in the ${place} today?", "how many dogs were seen since 9am?" or "was it just the cat?"`;
@@ -1183,7 +1197,7 @@ function interpretAnimalQuestion(
   // "what time was the cat seen?", "when was the dog last seen?": the sightings and the latest one
   const askedWhen = tokens.some((t, i) => t.word === 'when' || (t.word === 'what' && tokens[i + 1]?.word === 'time'));
   const unsupported = tokens
-    .filter((t) => NOT_FOR_ANIMALS.some((r) => t.roles.has(r)) && !t.roles.has('filler') && !(askedWhen && t.roles.has('last')))
+    .filter((t) => NOT_FOR_ANIMALS.some((r) => t.roles.has(r)) && !t.roles.has('filler') && !(askedWhen && (t.roles.has('last') || t.roles.has('first'))))
     .map((t) => t.word);
   if (unsupported.length > 0 || comparisons.threshold || comparisons.usual || comparisons.minDwellS !== undefined) {
     refuse(`For cats and dogs I can tell whether any were seen, how many sightings there were, and whether it was only animals${unsupported.length ? `, not ${quote(unsupported)}` : ''}; ${examples}`);
@@ -1198,8 +1212,12 @@ function interpretAnimalQuestion(
   // animal is still there, which a sighting does not say
   const around = phraseKind === 'point' ? spanRange('a question about animals') : undefined;
   if (askedWhen && !only && !roles.has('count')) {
-    const range = phraseKind === 'none' ? lookback : (around ?? spanRange('a question about animals'));
-    return { interpretation: { metric: 'animals', aggregate: 'presence', yes_no: false, ...(subtype ? { subtype } : {}) }, range };
+    // "when was the cat first seen?": the earliest sighting, never the latest; with no time
+    // named, "first" is today's (as for people and vehicles)
+    if (roles.has('first') && roles.has('last')) refuse('The question asks for the first and the last at once; ask for one of them.');
+    const first = roles.has('first');
+    const range = phraseKind === 'none' ? (first ? firstLookback : lookback) : (around ?? spanRange('a question about animals'));
+    return { interpretation: { metric: 'animals', aggregate: first ? 'first_seen' : 'presence', yes_no: false, ...(subtype ? { subtype } : {}) }, range };
   }
   if (!only && !rangeish && !around && (roles.has('current') || phraseKind === 'none')) {
     refuse(`I can tell whether cats or dogs were seen over a span, not whether one is there this moment; ask e.g. "was the dog in the ${place} in the last 15 minutes?"`);

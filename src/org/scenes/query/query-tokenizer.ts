@@ -1,3 +1,4 @@
+import { rewriteDottedClocks } from '../../../platform/language/time/clock-phrases.ts';
 import nlp from 'compromise';
 import { closest, distance } from 'fastest-levenshtein';
 import { stemmer } from 'stemmer';
@@ -137,6 +138,7 @@ export function normaliseQuestion(question: string, location: string): string {
     .toLowerCase()
     .replace(/[\u2018\u2019`´]/g, "'")
     .replace(/(\d\s*)([ap])\.m\.?/g, '$1$2m')
+    .replace(/[\s\S]*/, rewriteDottedClocks) // "at 7.30": a clock time, before the dot is stripped
     .replace(/\bo'clock\b/g, 'oclock')
     .replace(/\bwon't\b/g, 'will not')
     .replace(/\bcan't\b/g, 'can not')

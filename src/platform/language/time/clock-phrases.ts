@@ -62,9 +62,32 @@ function withDayPart(hour: number, minute: number, part: string): string | undef
   return `${hour}:${mm}pm`;
 }
 
+/**
+ * "at 7.30", "between 6.45 and 8.15pm": a clock time written with a dot (the British way) after a
+ * time preposition or before am/pm; a decimal anywhere else ("2.5 hours", "above 7.5") is left.
+ */
+const DOTTED_CLOCK = /\b(at|since|after|before|until|till|around|about|by|between|and|from|to)\s+(\d{1,2})\.([0-5]\d)\b(?!\s*(?:%|percent|hours?|hrs?|minutes?|mins?|people|persons|cars|vehicles)\b)|\b(\d{1,2})\.([0-5]\d)\s*(am|pm)\b/g;
+/** Dotted clock times as colon ones (see DOTTED_CLOCK); run before punctuation is stripped. */
+export function rewriteDottedClocks(text: string): string {
+  return text.replace(DOTTED_CLOCK, (m, prep: string | undefined, h1: string | undefined, m1: string | undefined, h2: string | undefined, m2: string | undefined, ap: string | undefined) => {
+    const hour = Number(h1 ?? h2);
+    if (hour > 23 || (ap && (hour < 1 || hour > 12))) return m;
+    return prep ? `${prep} ${hour}:${m1}` : `${hour}:${m2}${ap}`;
+  });
+}
+/** "between midnight and 6", "from 9pm to midnight": inside a range midnight is the clock time 12am */
+const RANGE_WITH_NOON_OR_MIDNIGHT = /\b(between|from)\s+(\S+(?:\s+(?:am|pm))?)\s+(and|to|till|until)\s+(\S+)/g;
+const CLOCK_WORD: Record<string, string> = { midnight: '12am' };
+
 /** The question's clock times in digits (see above). Lower-case text in, lower-case text out. */
 export function rewriteClockPhrases(text: string): string {
-  const spoken = rewriteSpokenClocks(text).text;
+  const ranged = text.replace(RANGE_WITH_NOON_OR_MIDNIGHT, (m, open: string, from: string, join: string, to: string) => {
+    if (!CLOCK_WORD[from] && !CLOCK_WORD[to]) return m;
+    // "between 10 and midnight": 10am or 10pm is not said, so the range is left as it was
+    if (CLOCK_WORD[to] && !CLOCK_WORD[from] && !/(?:am|pm)$/.test(from)) return m;
+    return `${open} ${CLOCK_WORD[from] ?? from} ${join} ${CLOCK_WORD[to] ?? to}`;
+  });
+  const spoken = rewriteSpokenClocks(ranged).text;
   const lunch = LUNCH_AFTER.test(spoken) ? spoken : spoken.replace(LUNCH, 'between 12pm and 2pm');
   return (
     lunch
