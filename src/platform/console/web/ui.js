@@ -27,6 +27,20 @@ export function useLoad(fn, deps = []) {
   return [state.data, state.error, () => setN((x) => x + 1)];
 }
 
+/**
+ * The item open at `#/<page>/<id>` (docs/decisions.md, "Console routes"): its row in the loaded list
+ * when it is there (marked and scrolled to), else fetched on its own, so a link to an item past the
+ * first page still opens it. `missing` is the error when it cannot be read (gone, or not this key's).
+ */
+export function useOpenItem(item, rows, fetchOne) {
+  const inList = item && rows ? rows.find((r) => r.id === item) ?? null : null;
+  const [fetched, missing] = useLoad(() => (item && rows && !inList ? fetchOne(item) : Promise.resolve(null)), [item, Boolean(rows), Boolean(inList)]);
+  useEffect(() => {
+    if (item) document.querySelector('[data-open="true"]')?.scrollIntoView({ block: 'center' });
+  }, [item, Boolean(inList), Boolean(fetched)]);
+  return { open: inList ?? (fetched && fetched.id === item ? fetched : null), inList: Boolean(inList), missing: item ? missing : null };
+}
+
 export function ErrorBox({ error }) {
   if (!error) return null;
   const p = error.problem;

@@ -1,4 +1,4 @@
-import { html, useState, useLoad, useSubmit, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
+import { html, useState, useLoad, useSubmit, useOpenItem, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
 import { get, post, del } from '../api.js';
 
 function describe(c) {
@@ -12,11 +12,14 @@ function describe(c) {
   }
 }
 
-export function Alerts({ session }) {
+/** `item`: the alert open at `#/alerts/<id>` (links, reload and back work) */
+export function Alerts({ session, item }) {
   const manage = session.capabilities.includes('alerts:manage');
   const operator = session.capabilities.includes('operator');
   const [rules, rulesError, reloadRules] = useLoad(() => get('/v1/alert-rules?limit=100'), []);
   const [alerts, alertsError, reloadAlerts] = useLoad(() => get('/v1/alerts?limit=50'), []);
+  const { open, inList, missing } = useOpenItem(item ?? null, alerts?.data, (id) => get(`/v1/alerts/${encodeURIComponent(id)}`));
+  const status = (a) => (a.status === 'open' && operator ? html`<${ActionButton} label="Acknowledge" run=${async () => { await post(`/v1/alerts/${a.id}/acknowledge`); reloadAlerts(); }} />` : a.status);
   const [form, setForm] = useState({ name: '', above: '5', location: '' });
   const [create, creating, formError] = useSubmit(async (idempotencyKey) => {
     await post('/v1/alert-rules', { name: form.name, condition: { type: 'person_count', above: Number(form.above) }, ...(form.location.trim() ? { locations: [form.location.trim()] } : {}) }, { idempotencyKey });
@@ -41,10 +44,16 @@ export function Alerts({ session }) {
           <${ActionButton} label="Delete" kind="danger" run=${async () => { await del(`/v1/alert-rules/${r.id}`); reloadRules(); }} />` : ''}</td></tr>`)}</tbody></table>` : ''}
     <h2>Fired alerts</h2>
     <${ErrorBox} error=${alertsError} />
+    <${ErrorBox} error=${missing} />
+    ${open && !inList ? html`<div class="card" id="open-alert" data-open="true" aria-label="Alert">
+      <p><strong>${open.rule_name}</strong> at ${open.location}, fired ${fmtTime(open.fired_at)}: ${status(open)}</p>
+      <p class="small muted">Older than the 50 newest alerts listed below.</p>
+    </div>` : ''}
     ${alerts && !alerts.data.length ? html`<${Empty}>No alerts.</${Empty}>` : ''}
     ${alerts?.data.length ? html`<table class="list"><caption class="sr-only">Alerts, newest first</caption>
       <thead><tr><th scope="col">Fired</th><th scope="col">Rule</th><th scope="col">Location</th><th scope="col">Status</th></tr></thead>
-      <tbody>${alerts.data.map((a) => html`<tr data-alert=${a.id}><td>${fmtTime(a.fired_at)}</td><td>${a.rule_name}</td><td>${a.location}</td>
-        <td>${a.status === 'open' && operator ? html`<${ActionButton} label="Acknowledge" run=${async () => { await post(`/v1/alerts/${a.id}/acknowledge`); reloadAlerts(); }} />` : a.status}</td></tr>`)}</tbody></table>` : ''}
+      <tbody>${alerts.data.map((a) => html`<tr data-alert=${a.id} data-open=${String(a.id === item)} class=${a.id === item ? 'open-item' : ''} aria-current=${a.id === item ? 'true' : undefined}>
+        <td><a class="link" href=${`#/alerts/${encodeURIComponent(a.id)}`}>${fmtTime(a.fired_at)}</a></td><td>${a.rule_name}</td><td>${a.location}</td>
+        <td>${status(a)}</td></tr>`)}</tbody></table>` : ''}
   </${Page}>`;
 }

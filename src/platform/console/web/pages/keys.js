@@ -1,10 +1,14 @@
-import { html, useState, useLoad, useSubmit, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
+import { html, useState, useLoad, useSubmit, useOpenItem, Page, ErrorBox, Empty, fmtTime, Field, ActionButton, Badge } from '../ui.js';
 import { get, post, del } from '../api.js';
 
-/** Account settings: keys no wider than the session's own (the API enforces it; the form offers only what this key holds). */
-export function Keys({ session }) {
+/**
+ * Account settings: keys no wider than the session's own (the API enforces it; the form offers only
+ * what this key holds). `item`: the key open at `#/keys/<id>`.
+ */
+export function Keys({ session, item }) {
   const org = session.tenant_kind === 'organization';
   const [list, error, reload] = useLoad(() => get('/v1/keys?limit=100'), []);
+  const { open, inList, missing } = useOpenItem(item ?? null, list?.data, (id) => get(`/v1/keys/${encodeURIComponent(id)}`));
   const [name, setName] = useState('');
   const [caps, setCaps] = useState([]);
   const [locations, setLocations] = useState('');
@@ -40,11 +44,15 @@ export function Keys({ session }) {
       <${ErrorBox} error=${formError} />
     </form>
     <${ErrorBox} error=${error} />
+    <${ErrorBox} error=${missing} />
+    ${open && !inList ? html`<div class="card" id="open-key" data-open="true" aria-label="Key">
+      <p><strong>${open.name ?? 'unnamed'}</strong> <code class="id">${open.preview}</code>, created ${fmtTime(open.created_at)}${open.revoked_at ? ', revoked' : ''}</p>
+    </div>` : ''}
     ${list && !list.data.length ? html`<${Empty}>No keys.</${Empty}>` : ''}
     ${list?.data.length ? html`<table class="list keys"><caption class="sr-only">Keys of this ${org ? 'organization' : 'household'}</caption>
       <thead><tr><th scope="col">Key</th><th scope="col">${org ? 'Capabilities' : 'Role'}</th><th scope="col">Created</th><th scope="col">State</th></tr></thead>
-      <tbody>${list.data.map((k) => html`<tr data-key=${k.id}>
-        <td>${k.name ?? html`<span class="muted">unnamed</span>`}<br /><code class="id">${k.preview}</code>${k.id === session.key_id ? html` <${Badge}>this session</${Badge}>` : ''}</td>
+      <tbody>${list.data.map((k) => html`<tr data-key=${k.id} data-open=${String(k.id === item)} class=${k.id === item ? 'open-item' : ''} aria-current=${k.id === item ? 'true' : undefined}>
+        <td><a class="link" href=${`#/keys/${encodeURIComponent(k.id)}`}>${k.name ?? html`<span class="muted">unnamed</span>`}</a><br /><code class="id">${k.preview}</code>${k.id === session.key_id ? html` <${Badge}>this session</${Badge}>` : ''}</td>
         <td class="small">${org ? `${k.capabilities.join(', ')}${k.locations ? ` @ ${k.locations.join(', ')}` : ''}` : k.role}</td>
         <td>${fmtTime(k.created_at)}</td>
         <td>${k.revoked_at ? html`<${Badge} kind="danger">revoked</${Badge}>` : k.id === session.key_id ? html`<${Badge} kind="ok">active</${Badge}>` : html`<${ActionButton} label="Revoke" kind="danger" run=${async () => { await del(`/v1/keys/${k.id}`); reload(); }} />`}</td></tr>`)}</tbody></table>` : ''}
