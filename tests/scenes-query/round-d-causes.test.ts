@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DetectionRecord } from '../../src/platform/kinds/index.ts';
-import { answerQuery, interpretQuery, type Interpretation, type QueryContext, type SceneSnapshot } from '../../src/org/scenes/query/query.ts';
-import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
+import type { QueryContext } from '../../src/org/scenes/query/query.ts';
+import { MIN, NOW, TZ, answer, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
 
 /**
  * The general causes behind round D's wrong and refused scene answers (docs/decisions.md, "Scene
@@ -10,25 +10,7 @@ import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
  */
 
 const det = makeDetection;
-const SCENE: SceneSnapshot = { people: 0, vehicles: 0, capacity: 40, active_anomalies: 0 };
 
-function ctx(overrides: Partial<QueryContext> = {}): QueryContext {
-  return { now: NOW, windowMs: 15 * MIN, timeZone: TZ, location: 'lobby', ...overrides };
-}
-function ask(query: string, overrides: Partial<QueryContext> = {}): Interpretation {
-  const result = interpretQuery(query, ctx(overrides));
-  assert.ok(result.ok, `${query}: refused (${result.ok ? '' : result.reason})`);
-  return result.interpretation;
-}
-function refused(query: string, overrides: Partial<QueryContext> = {}): string {
-  const result = interpretQuery(query, ctx(overrides));
-  assert.equal(result.ok, false, `${query} was understood as ${result.ok ? result.interpretation.summary : ''}`);
-  return result.ok ? '' : result.reason;
-}
-function answer(query: string, history: DetectionRecord[], overrides: Partial<QueryContext> = {}): string {
-  const interp = ask(query, overrides);
-  return answerQuery(interp, history, SCENE, (interp.baseline ?? []).map(() => [])).answer;
-}
 
 test('a description of someone is not in the data: "look like", "wearing" are asked about, never answered with a count', () => {
   for (const q of ['what did the intruder look like?', 'what was the guy at 9am wearing', 'can you describe the stranger', 'what did the person in the lobby look like', 'how tall was the intruder']) {

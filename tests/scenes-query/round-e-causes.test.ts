@@ -1,33 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DetectionRecord } from '../../src/platform/kinds/index.ts';
-import { answerQuery, interpretQuery, type Interpretation, type QueryContext, type SceneSnapshot } from '../../src/org/scenes/query/query.ts';
-import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
+import type { QueryContext } from '../../src/org/scenes/query/query.ts';
+import { MIN, NOW, TZ, answer, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
 
 /**
  * The general causes behind round E's wrong scene answers (docs/decisions.md, "Scene questions:
  * round E's causes"), each tested on questions other than the set's own.
  */
 
-const SCENE: SceneSnapshot = { people: 0, vehicles: 0, capacity: 40, active_anomalies: 0 };
 
-function ctx(overrides: Partial<QueryContext> = {}): QueryContext {
-  return { now: NOW, windowMs: 15 * MIN, timeZone: TZ, location: 'lobby', ...overrides };
-}
-function ask(query: string, overrides: Partial<QueryContext> = {}): Interpretation {
-  const result = interpretQuery(query, ctx(overrides));
-  assert.ok(result.ok, `${query}: refused (${result.ok ? '' : result.reason})`);
-  return result.interpretation;
-}
-function refused(query: string, overrides: Partial<QueryContext> = {}): string {
-  const result = interpretQuery(query, ctx(overrides));
-  assert.equal(result.ok, false, `${query} was understood as ${result.ok ? result.interpretation.summary : ''}`);
-  return result.ok ? '' : result.reason;
-}
-function answer(query: string, history: DetectionRecord[], overrides: Partial<QueryContext> = {}): string {
-  const interp = ask(query, overrides);
-  return answerQuery(interp, history, SCENE, (interp.baseline ?? []).map(() => [])).answer;
-}
 
 const YARD: Partial<QueryContext> = { location: 'garden' };
 const animal = (time: string, subtype: 'cat' | 'dog', track: string) =>

@@ -2,7 +2,9 @@
  * The lobby the scene-query unit tests ask about: New York, Tuesday 10 March 2026 at 10:14 (EDT,
  * UTC-4), and detections of one stream there.
  */
+import assert from 'node:assert/strict';
 import type { DetectionRecord, DetectionType } from '../../src/platform/kinds/index.ts';
+import { answerQuery, interpretQuery, type Interpretation, type QueryContext, type SceneSnapshot } from '../../src/org/scenes/query/query.ts';
 
 export const TZ = 'America/New_York';
 export const NOW = Date.parse('2026-03-10T10:14:00-04:00');
@@ -28,4 +30,28 @@ export function makeDetection(type: DetectionType, at: number, fields: Partial<D
     at,
     ...fields,
   };
+}
+
+/**
+ * A question read at NOW in New York at the lobby (or `overrides`): `ask` expects it understood,
+ * `refused` expects a question back and returns its reason, `answer` answers it from `history`
+ * with an empty scene of capacity 40.
+ */
+export const QUESTION_SCENE: SceneSnapshot = { people: 0, vehicles: 0, capacity: 40, active_anomalies: 0 };
+export function questionContext(overrides: Partial<QueryContext> = {}): QueryContext {
+  return { now: NOW, windowMs: 15 * MIN, timeZone: TZ, location: 'lobby', ...overrides };
+}
+export function ask(query: string, overrides: Partial<QueryContext> = {}): Interpretation {
+  const result = interpretQuery(query, questionContext(overrides));
+  assert.ok(result.ok, `${query}: refused (${result.ok ? '' : result.reason})`);
+  return result.interpretation;
+}
+export function refused(query: string, overrides: Partial<QueryContext> = {}): string {
+  const result = interpretQuery(query, questionContext(overrides));
+  assert.equal(result.ok, false, `${query} was understood as ${result.ok ? result.interpretation.summary : ''}`);
+  return result.ok ? '' : result.reason;
+}
+export function answer(query: string, history: DetectionRecord[], overrides: Partial<QueryContext> = {}): string {
+  const interp = ask(query, overrides);
+  return answerQuery(interp, history, QUESTION_SCENE, (interp.baseline ?? []).map(() => [])).answer;
 }
