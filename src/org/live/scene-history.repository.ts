@@ -10,7 +10,7 @@ export interface BucketPeak {
 }
 
 /**
- * Queries behind the people-over-time chart (issue 13); person_count readings only, grouped in
+ * Queries behind the people-over-time chart; person_count readings only, grouped in
  * SQL. Each takes several scenes at once, so the wall's charts are one request and two queries
  * whatever the number of scenes (docs/decisions.md, "The wall in one request per view").
  */
