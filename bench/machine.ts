@@ -15,6 +15,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem, freemem, platform, arch, release } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { startPostgres } from '../scripts/pg-server.mjs';
 
 export interface Limit {
   name: string;
@@ -139,4 +141,26 @@ export function writeResult(name: string, bench: string, figures: Figure[], deta
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * Runs a bench on embedded SQLite, then on a fresh database `name` of a throwaway PostgreSQL 15
+ * (scripts/pg-server.mjs); when PostgreSQL cannot start, its run is skipped with a warning.
+ */
+export async function onSqliteThenPostgres<T>(name: string, run: (storage: 'sqlite' | 'postgres', databaseUrl: string | null) => Promise<T>): Promise<T[]> {
+  const results = [await run('sqlite', null)];
+  let server: { url: string; stop(): void } | null = null;
+  try {
+    server = await startPostgres();
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    results.push(await run('postgres', server.url.replace(/\/[^/]*$/, `/${name}`)));
+  } catch (err) {
+    console.warn(`postgres run skipped: ${(err as Error).message}`);
+  } finally {
+    server?.stop();
+  }
+  return results;
 }

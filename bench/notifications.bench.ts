@@ -1,14 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext, type VigilContext } from '../src/context.ts';
 import type { DetectionInput } from '../src/platform/kinds/index.ts';
 import { ManualClock } from '../src/platform/time/clock.ts';
-import { startPostgres } from '../scripts/pg-server.mjs';
 import { startPushService, type PushService } from '../tests/helpers/push-service.ts';
-import { figure, percentile, writeResult, type Figure } from './machine.ts';
+import { figure, onSqliteThenPostgres, percentile, writeResult, type Figure } from './machine.ts';
 
 /**
  * Notifications (docs/decisions.md, "Notifications through the outbox"), with the tests' loopback
@@ -101,21 +99,7 @@ async function runOnce(storage: 'sqlite' | 'postgres', databaseUrl: string | nul
   }
 }
 
-const results = [];
-results.push(await runOnce('sqlite', null));
-let pgServer: { url: string; stop(): void } | null = null;
-try {
-  pgServer = await startPostgres();
-  const admin = new pg.Client({ connectionString: pgServer.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE bench_notify');
-  await admin.end();
-  results.push(await runOnce('postgres', pgServer.url.replace(/\/[^/]*$/, '/bench_notify')));
-} catch (err) {
-  console.warn(`postgres run skipped: ${(err as Error).message}`);
-} finally {
-  pgServer?.stop();
-}
+const results = await onSqliteThenPostgres('bench_notify', runOnce);
 const figures: Figure[] = [];
 for (const r of results) {
   const label = r.storage === 'sqlite' ? 'SQLite' : 'PostgreSQL';

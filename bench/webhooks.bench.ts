@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, request, Agent, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext, type VigilContext } from '../src/context.ts';
-import { startPostgres } from '../scripts/pg-server.mjs';
-import { figure, percentile, writeResult, type Figure } from './machine.ts';
+import { figure, onSqliteThenPostgres, percentile, writeResult, type Figure } from './machine.ts';
 
 /**
  * Webhook delivery (issue 3 §7): deliveries/s to a loopback receiver, and the latency from
@@ -166,21 +164,7 @@ async function runOnce(storage: 'sqlite' | 'postgres', databaseUrl: string | nul
   };
 }
 
-const results = [];
-results.push(await runOnce('sqlite', null));
-let pgServer: { url: string; stop(): void } | null = null;
-try {
-  pgServer = await startPostgres();
-  const admin = new pg.Client({ connectionString: pgServer.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE bench_webhooks');
-  await admin.end();
-  results.push(await runOnce('postgres', pgServer.url.replace(/\/[^/]*$/, '/bench_webhooks')));
-} catch (err) {
-  console.warn(`postgres run skipped: ${(err as Error).message}`);
-} finally {
-  pgServer?.stop();
-}
+const results = await onSqliteThenPostgres('bench_webhooks', runOnce);
 const figures: Figure[] = [];
 const TARGET_PER_S = { sqlite: 2000, postgres: 1000 };
 for (const r of results) {
