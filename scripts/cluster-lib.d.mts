@@ -37,4 +37,6 @@ export function startCluster(opts?: {
   env?: Record<string, string>;
   pgUrl?: string;
   keepDir?: boolean;
+  /** VIGIL_DRAIN_DELAY_MS of every node; default 2500 (beyond HAProxy's two failed checks) */
+  drainDelayMs?: number;
 }): Promise<LocalCluster>;

@@ -102,8 +102,12 @@ function haproxyConfig(port, nodes) {
     'defaults',
     '  mode http',
     '  option forwardfor',
-    '  option redispatch',
+    // a retry goes to another node; a GET or HEAD whose node died under it (connection reset, no
+    // answer) is retried too, since reading twice changes nothing; a write is never replayed
+    // (docs/deployment.md, "Rolling restarts")
+    '  option redispatch 1',
     '  retries 2',
+    '  retry-on conn-failure empty-response response-timeout',
     '  timeout connect 2s',
     '  timeout client 300s',
     '  timeout server 300s',
@@ -116,7 +120,9 @@ function haproxyConfig(port, nodes) {
     '  default_backend vigil_nodes',
     'backend vigil_nodes',
     '  balance roundrobin',
-    // a node is taken out after two failed checks one second apart, and back after one good one
+    '  http-request disable-l7-retry if !METH_GET !METH_HEAD',
+    // a node is taken out after two failed checks one second apart (a stopping node's /healthz is
+    // 503 for VIGIL_DRAIN_DELAY_MS before it closes its port), and back after one good one
     '  option httpchk GET /healthz',
     '  http-check expect status 200',
     '  default-server inter 1s fall 2 rise 1',
@@ -206,6 +212,7 @@ class VigilNode {
  * a live organization key (for real sources) and handles to every process.
  *
  * opts.env: extra environment for every node; opts.roles: a role per node (default all);
+ * opts.drainDelayMs: VIGIL_DRAIN_DELAY_MS of every node (default 2500, beyond HAProxy's checks);
  * opts.pgUrl: an existing PostgreSQL server to create the database in (tests reuse npm test's).
  */
 export async function startCluster(opts = {}) {
@@ -253,6 +260,9 @@ export async function startCluster(opts = {}) {
           // every client reaches a node through HAProxy on loopback: per-address caps would count them all as one
           VIGIL_MAX_CONNECTIONS_PER_ADDRESS: '0',
           VIGIL_TRUST_PROXY: '127.0.0.1',
+          // longer than HAProxy's two failed checks one second apart, so a stopping node is out of
+          // rotation before it refuses anything
+          VIGIL_DRAIN_DELAY_MS: String(opts.drainDelayMs ?? 2_500),
           LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
           ...(opts.env ?? {}),
         },

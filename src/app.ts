@@ -11,7 +11,7 @@ import { installProblemHandlers, sendProblem } from './platform/http/index.ts';
 import { cachedSerializerFactory, createValidatorCompiler } from './platform/http/index.ts';
 import { capConnectionsPerAddress, lingerOnUnreadBodies, serverOptions } from './platform/http/index.ts';
 import { OneLineRequestLog, systemRoutes } from './platform/http/index.ts';
-import { METRICS, Readiness } from './platform/metrics/index.ts';
+import { METRICS, Readiness, type DrainState } from './platform/metrics/index.ts';
 import { ProblemSchema } from './platform/http/index.ts';
 import type { ApiModule } from './platform/http/index.ts';
 import { streamsApi } from './org/streams/index.ts';
@@ -68,6 +68,8 @@ export interface BuildAppOptions {
   logger?: boolean | { level: string };
   /** a pino logger to use instead (main.ts shares its own; tests capture what is logged) */
   loggerInstance?: FastifyBaseLogger;
+  /** set by main.ts when a graceful stop begins: /readyz then answers 503 (docs/deployment.md, "Rolling restarts") */
+  drain?: DrainState;
 }
 
 /** Builds the HTTP app around a context; never listens (tests use app.inject()). */
@@ -152,7 +154,8 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   installIdempotency(app, { database: ctx.database, clock: ctx.clock });
 
   await app.register(systemRoutes({
-    readiness: new Readiness({ database: ctx.database, redis: ctx.coordination.redis, detector: () => ctx.container.get(LIVE_VIDEO).detectorRuntime() }),
+    readiness: new Readiness({ database: ctx.database, redis: ctx.coordination.redis, detector: () => ctx.container.get(LIVE_VIDEO).detectorRuntime(), drain: opts.drain }),
+    drain: opts.drain,
     metrics: ctx.container.get(METRICS),
     metricsToken: ctx.config.metricsToken,
     baseUrl: ctx.config.publicBaseUrl,

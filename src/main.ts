@@ -3,6 +3,7 @@ import { loadConfig } from './platform/config/index.ts';
 import { createProcessLogger } from './platform/lib/index.ts';
 import type { FastifyInstance } from 'fastify';
 import { createContext, type VigilContext } from './context.ts';
+import { DrainState } from './platform/metrics/index.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './demo/seed.ts';
 
@@ -12,9 +13,10 @@ async function main() {
   const log = createProcessLogger({ level: config.logLevel, nodeId: config.nodeId });
   const ctx = await createContext(config, { log });
   const seeded = config.seedDemo ? await seedDemo(ctx) : null;
-  const app = await buildApp(ctx, { loggerInstance: log });
+  const drain = new DrainState();
+  const app = await buildApp(ctx, { loggerInstance: log, drain });
   // before listening: a signal that arrives as soon as the port is open must drain, not kill
-  installGracefulShutdown(app, ctx, log, config.http.shutdownGraceMs);
+  installGracefulShutdown(app, ctx, log, drain, config.http);
   await ctx.start();
   await app.listen({ port: config.port, host: config.host });
   const base = `http://localhost:${(app.server.address() as { port: number }).port}`;
@@ -41,17 +43,27 @@ async function main() {
 
 /**
  * SIGTERM (service managers, `npm start` — its script execs node so npm's forwarded signal
- * reaches us) and SIGINT (Ctrl-C) drain the service (issue 9 §12): stop accepting connections,
- * let in-flight requests finish for up to the grace period, then cut what is left, stop sources
- * and workers, close the database and exit 0. A repeated signal (a terminal sends SIGINT to npm
- * and node alike) does not start a second shutdown.
+ * reaches us) and SIGINT (Ctrl-C) drain the service (docs/deployment.md, "Rolling restarts"):
+ * /readyz turns 503 at once and the node keeps serving for the drain delay, so a load balancer
+ * takes it out of rotation before anything is refused; then it stops accepting connections, lets
+ * in-flight requests finish for up to the grace period, cuts what is left, stops sources and
+ * workers, closes the database and exits 0. A repeated signal (a terminal sends SIGINT to npm and
+ * node alike) does not start a second shutdown.
  */
-function installGracefulShutdown(app: FastifyInstance, ctx: VigilContext, log: pino.Logger, graceMs: number) {
+function installGracefulShutdown(
+  app: FastifyInstance,
+  ctx: VigilContext,
+  log: pino.Logger,
+  drain: DrainState,
+  { shutdownGraceMs: graceMs, drainDelayMs }: { shutdownGraceMs: number; drainDelayMs: number },
+) {
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal, graceMs }, 'shutting down: draining in-flight requests');
+    drain.start();
+    log.info({ signal, graceMs, drainDelayMs }, 'shutting down: draining in-flight requests');
+    if (drainDelayMs > 0) await new Promise((r) => setTimeout(r, drainDelayMs));
     const cut = setTimeout(() => {
       log.warn('grace period over: closing the connections still open');
       app.server.closeAllConnections();

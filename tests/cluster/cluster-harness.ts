@@ -26,6 +26,8 @@ export async function startTestCluster(opts: { env?: Record<string, string> } = 
   const cluster = await startCluster({
     nodes: 3,
     pgUrl: process.env.VIGIL_TEST_PG_URL,
+    // the tests stop nodes to test takeover, not the balancer: no drain delay (bench/availability.bench.ts measures that)
+    drainDelayMs: 0,
     env: { VIGIL_ALLOW_FILE_SOURCES: '1', VIGIL_WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'warn', ...opts.env },
   });
   const pool = new pg.Pool({ connectionString: cluster.databaseUrl, max: 2 });

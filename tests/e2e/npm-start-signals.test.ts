@@ -139,3 +139,43 @@ test('node src/main.ts started directly stops cleanly on SIGINT (Ctrl-C) with ex
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('with VIGIL_DRAIN_DELAY_MS, a stopping node answers /healthz 503 and keeps serving for the delay, then stops', { timeout: 180_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-drain-'));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info', VIGIL_RUN_SOURCES: '0', VIGIL_DRAIN_DELAY_MS: '3000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
+      proc.stdout!.on('data', () => {
+        const m = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+        if (m && /organization key/.test(out)) {
+          clearTimeout(timer);
+          resolve(Number(m[1]));
+        }
+      });
+    });
+    const orgKey = /organization key \(Surface B, sandbox\): (vk_test_\w+)/.exec(out)![1];
+    const base = `http://127.0.0.1:${port}`;
+    assert.equal((await fetch(`${base}/healthz`)).status, 200);
+    const signalled = Date.now();
+    proc.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    const health = await fetch(`${base}/healthz`);
+    assert.equal(health.status, 503, 'a balancer checking /healthz sees the node stopping');
+    const streams = await fetch(`${base}/v1/streams`, { headers: { authorization: `Bearer ${orgKey}` } });
+    assert.equal(streams.status, 200, 'while the balancer takes it out, the node still answers');
+    assert.equal(await exited, 0, out);
+    assert.ok(Date.now() - signalled >= 3000, 'the port stayed open for the drain delay');
+    assert.equal(await refused(port), true);
+  } finally {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

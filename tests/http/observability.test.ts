@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { Writable } from 'node:stream';
 import { buildApp } from '../../src/app.ts';
 import { createProcessLogger } from '../../src/platform/lib/index.ts';
+import { DrainState } from '../../src/platform/metrics/index.ts';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 import { generateKey } from '../../src/platform/identity/key-format.ts';
 
@@ -109,6 +110,36 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('a node that has begun a graceful stop', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  test('answers /healthz and /readyz 503 naming the stop, and still serves the API meanwhile', async () => {
+    const drain = new DrainState();
+    const app = await buildApp(t.ctx, { drain });
+    try {
+      assert.equal((await app.inject({ url: '/healthz' })).statusCode, 200);
+      drain.start();
+      const health = await app.inject({ url: '/healthz' });
+      assert.equal(health.statusCode, 503);
+      assert.match(String(health.headers['content-type']), /application\/problem\+json/);
+      assert.equal(health.json().code, 'service_unavailable');
+      assert.match(health.json().detail, /stopping/);
+      const ready = await app.inject({ url: '/readyz' });
+      assert.equal(ready.statusCode, 503);
+      assert.match(ready.json().detail, /stopping/);
+      // until the drain delay ends the node answers what it is sent
+      const scenes = await app.inject({ url: '/v1/scenes', headers: bearer(await t.orgKey()) });
+      assert.equal(scenes.statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
+});
 
 describe('GET /metrics with VIGIL_METRICS_TOKEN', () => {
   let t: TestApp;

@@ -138,6 +138,11 @@ export interface HttpLimits {
   readonly authFailuresPerMinute: number;
   /** on SIGTERM/SIGINT, in-flight requests get this long before connections are cut (VIGIL_SHUTDOWN_GRACE_MS) */
   readonly shutdownGraceMs: number;
+  /**
+   * on SIGTERM/SIGINT, how long the node keeps serving with /readyz at 503 before it stops accepting
+   * connections, so a load balancer's health checks take it out first (VIGIL_DRAIN_DELAY_MS; 0 = at once)
+   */
+  readonly drainDelayMs: number;
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -227,6 +232,7 @@ function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
     trustProxy: (env.VIGIL_TRUST_PROXY ?? '').split(',').map((x) => x.trim()).filter(Boolean),
     authFailuresPerMinute: readInt(env, 'VIGIL_AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     shutdownGraceMs: readInt(env, 'VIGIL_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    drainDelayMs: readInt(env, 'VIGIL_DRAIN_DELAY_MS', 0, 0, 120_000),
   };
 }
 

@@ -2,7 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { VigilError } from '../lib/index.ts';
-import type { Readiness, VigilMetrics } from '../metrics/index.ts';
+import type { DrainState, Readiness, VigilMetrics } from '../metrics/index.ts';
 import { ProblemRef } from './common.schemas.ts';
 import { sendProblem } from './problem.ts';
 
@@ -22,10 +22,19 @@ const Ready = Type.Object({
  * configured it answers only this machine (docs/decisions.md "GET /metrics"), because activity
  * counts are themselves a reading of the premises.
  */
-export const systemRoutes = (deps: { readiness: Readiness; metrics: VigilMetrics; metricsToken: string | null; baseUrl: string }): FastifyPluginAsyncTypebox => async (app) => {
+export const systemRoutes = (deps: { readiness: Readiness; drain?: DrainState; metrics: VigilMetrics; metricsToken: string | null; baseUrl: string }): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/healthz', {
-    schema: { tags: ['System'], security: [], operationId: 'healthz', summary: 'Process is up', description: 'Always 200 while the process serves requests.', response: { 200: Health } },
-  }, async () => ({ status: 'ok' }));
+    schema: {
+      tags: ['System'], security: [], operationId: 'healthz', summary: 'Process is up',
+      description:
+        '200 while the process serves requests. From the moment a graceful stop begins (SIGTERM or SIGINT) it is 503 `service_unavailable`, ' +
+        'while the node still serves for `VIGIL_DRAIN_DELAY_MS`, so a load balancer checking it takes the node out before it stops accepting connections.',
+      response: { 200: Health, 503: ProblemRef },
+    },
+  }, async (_req, reply) => {
+    if (deps.drain?.draining) return sendProblem(reply, deps.baseUrl, new VigilError('service_unavailable', 'This node is stopping: it finishes the requests it has and takes no new ones.'));
+    return { status: 'ok' };
+  });
 
   app.get('/readyz', {
     schema: {

@@ -5,4 +5,4 @@ export { VigilMetrics, metrics } from './metrics.ts';
 
 /** The process's metrics (issue 12 §6); the same object metrics() returns. */
 export const METRICS = token<VigilMetricsT>('metrics');
-export { Readiness, type CheckState, type ReadinessReport } from './readiness.ts';
+export { DrainState, Readiness, type CheckState, type ReadinessReport } from './readiness.ts';

@@ -17,6 +17,23 @@ export interface DetectorStatus {
   fallback_reason: string | null;
 }
 
+/**
+ * Set when the process begins a graceful stop. From then on /readyz answers 503 so a load balancer
+ * takes the node out of rotation while it still serves; the listener closes only after the drain
+ * delay (docs/deployment.md, "Rolling restarts").
+ */
+export class DrainState {
+  private startedAt: number | null = null;
+
+  start(now = Date.now()): void {
+    this.startedAt ??= now;
+  }
+
+  get draining(): boolean {
+    return this.startedAt !== null;
+  }
+}
+
 /** How long one dependency may take to answer a readiness probe before it counts as unreachable. */
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -26,11 +43,13 @@ const CHECK_TIMEOUT_MS = 2_000;
  * load balancer takes a node that is not ready out of rotation; /healthz stays 200 meanwhile.
  */
 export class Readiness {
-  constructor(private readonly deps: { database: DatabaseHandle; redis: { ping(): Promise<void> } | null; detector?: () => DetectorStatus | null }) {}
+  constructor(private readonly deps: { database: DatabaseHandle; redis: { ping(): Promise<void> } | null; detector?: () => DetectorStatus | null; drain?: DrainState }) {}
 
   async check(): Promise<ReadinessReport> {
     const reasons: string[] = [];
     const checks: ReadinessReport['checks'] = { database: 'ok', migrations: 'ok', redis: 'not_configured' };
+    // a stopping node says so first, whatever its dependencies say: the balancer must stop sending
+    if (this.deps.drain?.draining) reasons.push('this node is stopping (draining in-flight requests)');
     const [db, redis] = await Promise.allSettled([
       within(this.deps.database.ping(), 'database'),
       this.deps.redis ? within(this.deps.redis.ping(), 'Redis') : Promise.resolve(),
