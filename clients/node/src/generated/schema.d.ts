@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Process is up
-         * @description Always 200 while the process serves requests.
+         * @description 200 while the process serves requests. From the moment a graceful stop begins (SIGTERM or SIGINT) it is 503 `service_unavailable`, while the node still serves for `VIGIL_DRAIN_DELAY_MS`, so a load balancer checking it takes the node out before it stops accepting connections.
          */
         get: operations["healthz"];
         put?: never;
@@ -2667,6 +2667,15 @@ export interface operations {
                     "application/json": {
                         status: string;
                     };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };

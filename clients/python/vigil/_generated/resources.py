@@ -1066,7 +1066,7 @@ class SystemResource(Resource):
     def healthz(self, *, request_options: Optional[RequestOptions] = None) -> HealthzResponse:
         """Process is up
 
-        Always 200 while the process serves requests.
+        200 while the process serves requests. From the moment a graceful stop begins (SIGTERM or SIGINT) it is 503 `service_unavailable`, while the node still serves for `VIGIL_DRAIN_DELAY_MS`, so a load balancer checking it takes the node out before it stops accepting connections.
 
         GET /healthz
         """
