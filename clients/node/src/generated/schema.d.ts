@@ -2171,6 +2171,15 @@ export interface components {
              * @example 2026-11-21T20:40:00.000Z
              */
             created_at: string;
+            /**
+             * @description observations this event stands for: the observations (or alerts) of one watch with less than 5 minutes between them, of one type, sensor and person, are one event per visit that counts them; 1 for changes
+             * @example 14
+             */
+            count: number;
+            /** @description the first observation of the visit (= occurred_at); null for changes */
+            first_seen_at: string | null;
+            /** @description the latest observation of the visit so far; null for changes */
+            last_seen_at: string | null;
         };
         Action: {
             /**
