@@ -170,5 +170,24 @@ for (const dialect of DIALECTS) {
       assert.equal(got[before].id, observations[0].id);
       assert.equal(got[before].update_of, null);
     });
+
+    test('leaving the porch alone hides its visits from the delivery log, updates included, and withdraws what is queued', async () => {
+      const hooks = (await t.app.inject({ url: '/v1/webhooks', headers: bearer(key) })).json().data as Array<{ id: string }>;
+      const log = async () => ((await t.app.inject({ url: `/v1/webhooks/${hooks[0].id}/deliveries?limit=100`, headers: bearer(key) })).json().data as Array<{ id: string; status: string; payload: Record<string, any> }>);
+      const before = await log();
+      assert.ok(before.some((d) => d.payload.update_of), 'updates are in the log before the boundary');
+      // an update queued but not yet sent when the boundary is set: the worker is stopped for it
+      await t.ctx.deliveryWorker.stop();
+      await t.clock.advance(61_000);
+      await see('later-3');
+      const queued = await t.ctx.database.db.selectFrom('webhook_deliveries').select(['id', 'status']).where('endpoint_id', '=', hooks[0].id).where('status', '=', 'pending').execute();
+      assert.equal(queued.length, 1, 'the update is queued');
+      const set = await say('leave the front porch alone');
+      assert.equal(set.actions[0]?.type, 'boundary.set', set.reply);
+      const after = await log();
+      assert.deepEqual(after.filter((d) => d.payload.sensor_id === porch.id), [], 'nothing about the porch is readable, updates included');
+      const withdrawn = await t.ctx.database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', queued[0].id).executeTakeFirstOrThrow();
+      assert.equal(withdrawn.status, 'cancelled');
+    });
   });
 }
