@@ -208,6 +208,12 @@ for (const dialect of DIALECTS) {
 
       const del = await call(t, key, 'DELETE', `/v1/responders/${dee}`);
       assert.equal(del.status, 200, JSON.stringify(del.body));
+      // the run's counts agree with its report at once: Dee, all cancelled, is not reached; Ana still pending
+      const recounted = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}`)).body;
+      assert.equal(recounted.responders_unreached, 1, 'the deleted responder is counted as not reached');
+      assert.equal(recounted.responders_notified, 0);
+      const early = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}/notifications`)).body.data as Array<any>;
+      assert.deepEqual(early.filter((r) => !r.reached && !r.pending).map((r) => r.responder_id), [dee]);
       await t.ctx.deliveryWorker.start();
 
       // Ana is reached on both channels; Dee on none
@@ -245,6 +251,35 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(revoked.map((e: any) => e.resource.id).sort(), [deePush, deeMail].sort());
       for (const e of revoked) assert.equal(e.data.reason, 'responder deleted');
       assert.equal((await call(t, key, 'GET', '/v1/audit/verify')).body.valid, true);
+      const settled = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}`)).body;
+      assert.equal(settled.responders_notified, report.filter((r) => r.reached).length);
+      assert.equal(settled.responders_unreached, report.filter((r) => !r.reached && !r.pending).length);
+      assert.deepEqual([settled.responders_notified, settled.responders_unreached], [1, 1]);
+    });
+
+    test('revoking a responder’s only device before it is sent: the run counts the responder as not reached, as its report says', async () => {
+      const key = await t.orgKey();
+      await t.ctx.deliveryWorker.stop();
+      const stream = (await call(t, key, 'POST', '/v1/streams', { name: 'Dock cam', source_type: 'sandbox', source_url: 'sandbox://dock?scenario=lobby&seed=2', location: 'dock' })).body;
+      const eve = (await call(t, key, 'POST', '/v1/responders', { name: 'Eve', kind: 'person', escalation_level: 1, contact: {} })).body.id as string;
+      const evePhone = push.device('eve');
+      const device = await call(t, key, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: evePhone.endpoint, keys: evePhone.keys, responder_id: eve });
+      assert.equal(device.status, 201, JSON.stringify(device.body));
+      await t.ctx.pipeline.ingest(
+        { id: stream.id, tenant_id: key.tenant_id, scene_id: stream.scene_id, location: 'dock' },
+        [{ type: 'person', subtype: 'unrecognized', confidence: 0.9, track_id: 'intruder-2', at: clock.now() } as DetectionInput],
+      );
+      const incidentId = await until('the incident', async () => (await call(t, key, 'GET', '/v1/incidents')).body.data[0]?.id as string | undefined);
+      const run = await call(t, key, 'POST', `/v1/incidents/${incidentId}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 });
+      assert.equal(run.status, 201, JSON.stringify(run.body));
+      assert.equal(run.body.responders_unreached, 0, 'queued: not yet known');
+      assert.equal((await call(t, key, 'DELETE', `/v1/notification-subscriptions/${device.body.id}`)).status, 200);
+      const after = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}`)).body;
+      const report = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}/notifications`)).body.data as Array<any>;
+      assert.deepEqual(report.map((r) => [r.responder_id, r.reached, r.pending, r.channels.map((c: any) => c.status)]), [[eve, false, false, ['cancelled']]]);
+      assert.equal(after.responders_unreached, 1);
+      assert.equal(after.responders_notified, 0);
+      await t.ctx.deliveryWorker.start();
     });
   });
 }
