@@ -4419,7 +4419,7 @@ export interface operations {
                      * @example https://example.com/hooks/vigil
                      */
                     url: string;
-                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
+                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). watch.observation and watch.alert come one per visit of a watch (update_of: null, count: 1), then at most one update a minute as the visit goes on: its own id, update_of naming the visit's event (GET /v1/events), count, first_seen_at, last_seen_at. */
                     events?: string[];
                     description?: string;
                     /** @description Organization webhooks: receive only events at these locations (null: every location). Default: the key's own locations; a key limited to locations can only register endpoints within them. */
@@ -4802,7 +4802,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
+                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). watch.observation and watch.alert come one per visit of a watch (update_of: null, count: 1), then at most one update a minute as the visit goes on: its own id, update_of naming the visit's event (GET /v1/events), count, first_seen_at, last_seen_at. */
                     events?: string[];
                     /** @description null clears it */
                     description?: string | null;
