@@ -85,7 +85,7 @@ function buildOperations(deps: {
     alerts: new AlertService({ database, clock, audit }),
     anomalies: new AnomalyWatcher({ automation, incidents, events }),
     incidents,
-    responders: new ResponderService({ database, clock, audit, urlGuard: deps.urlGuard }),
+    responders: new ResponderService({ database, clock, audit, urlGuard: deps.urlGuard, onDeliveriesCancelled: (eventIds) => protocolRuns.onDeliveriesCancelled(eventIds) }),
     protocolTypes,
     protocolRuns,
     start: () => protocolRuns.start(),
@@ -125,6 +125,8 @@ export const operationServices = defineServiceModule({
     pipeline.addHook(ops.alertEngine, { name: 'alerts.rules', order: 300 });
     // responders_notified counts responders reached: each recorded delivery outcome recounts its run
     c.get(DELIVERY_WORKER).onOutcome((outcomes) => ops.protocolRuns.onDeliveryOutcomes(outcomes));
+    // and so does a revoked device's queued delivery, cancelled before it was sent
+    c.get(NOTIFICATIONS).onDeliveriesCancelled((eventIds) => ops.protocolRuns.onDeliveriesCancelled(eventIds));
     // a responder's devices are subscribed by responder id (platform/notify does not import org)
     c.get(NOTIFICATIONS).setResponderCheck(async (tenantId, id) => (await responderRepository.findForTenant(database.db, tenantId, id)) !== undefined);
   },

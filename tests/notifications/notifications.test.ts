@@ -208,6 +208,12 @@ for (const dialect of DIALECTS) {
 
       const del = await call(t, key, 'DELETE', `/v1/responders/${dee}`);
       assert.equal(del.status, 200, JSON.stringify(del.body));
+      // the run's counts agree with its report at once: Dee, all cancelled, is not reached; Ana still pending
+      const recounted = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}`)).body;
+      assert.equal(recounted.responders_unreached, 1, 'the deleted responder is counted as not reached');
+      assert.equal(recounted.responders_notified, 0);
+      const early = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}/notifications`)).body.data as Array<any>;
+      assert.deepEqual(early.filter((r) => !r.reached && !r.pending).map((r) => r.responder_id), [dee]);
       await t.ctx.deliveryWorker.start();
 
       // Ana is reached on both channels; Dee on none
@@ -245,6 +251,34 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(revoked.map((e: any) => e.resource.id).sort(), [deePush, deeMail].sort());
       for (const e of revoked) assert.equal(e.data.reason, 'responder deleted');
       assert.equal((await call(t, key, 'GET', '/v1/audit/verify')).body.valid, true);
+      const settled = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}`)).body;
+      assert.equal(settled.responders_notified, report.filter((r) => r.reached).length);
+      assert.equal(settled.responders_unreached, report.filter((r) => !r.reached && !r.pending).length);
+      assert.deepEqual([settled.responders_notified, settled.responders_unreached], [1, 1]);
+    });
+
+    test('revoking a responder’s only device before it is sent: the run counts the responder as not reached, as its report says', async () => {
+      const key = await t.orgKey();
+      await t.ctx.deliveryWorker.stop();
+      const stream = (await call(t, key, 'POST', '/v1/streams', { name: 'Dock cam', source_type: 'sandbox', source_url: 'sandbox://dock?scenario=lobby&seed=2', location: 'dock' })).body;
+      const eve = (await call(t, key, 'POST', '/v1/responders', { name: 'Eve', kind: 'person', escalation_level: 1, contact: {} })).body.id as string;
+      const evePhone = push.device('eve');
+      const device = await call(t, key, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: evePhone.endpoint, keys: evePhone.keys, responder_id: eve });
+      assert.equal(device.status, 201, JSON.stringify(device.body));
+      await t.ctx.pipeline.ingest(
+        { id: stream.id, tenant_id: key.tenant_id, scene_id: stream.scene_id, location: 'dock' },
+        [{ type: 'person', subtype: 'unrecognized', confidence: 0.9, track_id: 'intruder-2', at: clock.now() } as DetectionInput],
+      );
+      const incidentId = await until('the incident', async () => (await call(t, key, 'GET', '/v1/incidents')).body.data[0]?.id as string | undefined);
+      const run = await call(t, key, 'POST', `/v1/incidents/${incidentId}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 });
+      assert.equal(run.status, 201, JSON.stringify(run.body));
+      assert.equal(run.body.responders_unreached, 0, 'queued: not yet known');
+      assert.equal((await call(t, key, 'DELETE', `/v1/notification-subscriptions/${device.body.id}`)).status, 200);
+      const after = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}`)).body;
+      const report = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}/notifications`)).body.data as Array<any>;
+      assert.deepEqual(report.map((r) => [r.responder_id, r.reached, r.pending, r.channels.map((c: any) => c.status)]), [[eve, false, false, ['cancelled']]]);
+      assert.equal(after.responders_unreached, 1);
+      assert.equal(after.responders_notified, 0);
     });
   });
 }
@@ -364,6 +398,91 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
   const deliveriesOf = async (subId: string) =>
     (await t.ctx.database.db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', subId).execute()).length;
 
+  /** Pushes to one device so far, once the worker has had every chance to send what is queued. */
+  const pushesTo = async (device: string) => {
+    await t.ctx.deliveryWorker.whenIdle();
+    await new Promise((r) => setTimeout(r, 300));
+    await t.ctx.deliveryWorker.whenIdle();
+    return push.received.filter((p) => p.path === `/push/${device}`);
+  };
+  const waitForPushTo = (device: string, n: number) => until(`${n} pushes to ${device}`, async () => push.received.filter((p) => p.path === `/push/${device}`).length >= n);
+
+  test('quiet hours are per person: one member’s quiet hours do not silence another’s phone', async () => {
+    const owner = await t.householdKey();
+    const member = await call(t, owner, 'POST', '/v1/keys', { role: 'member', name: 'João' });
+    assert.equal(member.status, 201, JSON.stringify(member.body));
+    const maria = push.device('pp-maria');
+    const joao = push.device('pp-joao');
+    assert.equal((await call(t, owner, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: maria.endpoint, keys: maria.keys })).status, 201);
+    assert.equal((await call(t, member.body, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: joao.endpoint, keys: joao.keys })).status, 201);
+    // Maria (the owner's key): "only between 11pm and 7am"; it is 21:0x
+    assert.equal((await call(t, owner, 'PUT', '/v1/notification-preferences', { quiet_hours: { from: '07:00', to: '23:00' } })).status, 200);
+    await observe(owner.tenant_id, { watch: 'wat_per_person' });
+    await waitForPushTo('pp-joao', 1);
+    assert.equal((await pushesTo('pp-maria')).length, 0, 'Maria’s quiet hours hold for her phone only');
+    assert.equal((await pushesTo('pp-joao')).length, 1);
+  });
+
+  test('an incident is one notification a minute on an operator’s device unless severity rises, under one tag', async () => {
+    const org = await t.orgKey();
+    const desk = push.device('inc-desk');
+    const s = await call(t, org, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: desk.endpoint, keys: desk.keys, events: ['incident.created', 'alert.fired', 'protocol.triggered'] });
+    assert.equal(s.status, 201, JSON.stringify(s.body));
+    const enqueue = (kind: string, payload: Record<string, unknown>) => t.ctx.database.withWriteLock((trx) => t.ctx.webhooks.enqueueIn(trx, { tenantId: org.tenant_id, kind, payload }));
+    const incident = { id: 'incident_thr1', title: 'Door forced', location: 'north_lobby' };
+    const alert = { incident_id: incident.id, rule_name: 'Door forced', location: 'north_lobby' };
+
+    await enqueue('incident.created', { incident });
+    await waitForPushTo('inc-desk', 1);
+    await clock.advance(10_000);
+    await enqueue('alert.fired', { alert });
+    let got = await pushesTo('inc-desk');
+    assert.equal(got.length, 1, 'an alert of the same incident within the minute, no higher: held');
+    assert.deepEqual([got[0].payload.tag, got[0].payload.severity, got[0].payload.count], [`incident:${incident.id}`, 'warning', 1]);
+
+    await clock.advance(5000);
+    await enqueue('protocol.triggered', { incident, protocol_run: { protocol_type: 'intrusion', escalation_level: 1 } });
+    await waitForPushTo('inc-desk', 2);
+    got = await pushesTo('inc-desk');
+    assert.equal(got.length, 2);
+    assert.deepEqual([got[1].payload.tag, got[1].payload.severity, got[1].payload.count], [`incident:${incident.id}`, 'critical', 3], 'severity rose: sent within the minute');
+
+    await clock.advance(20_000);
+    await enqueue('alert.fired', { alert });
+    assert.equal((await pushesTo('inc-desk')).length, 2, 'held: within the minute of the last');
+    await clock.advance(45_000);
+    await enqueue('alert.fired', { alert });
+    await waitForPushTo('inc-desk', 3);
+    got = await pushesTo('inc-desk');
+    assert.equal(got.length, 3);
+    assert.deepEqual([got[2].payload.tag, got[2].payload.count], [`incident:${incident.id}`, 5], 'a minute on: the update, counting what was held');
+  });
+
+  test('privacy: a key confined to a location is never told of another; a key without incidents:read cannot subscribe to them', async () => {
+    const lobby = await t.orgKey({ locations: ['north_lobby'] });
+    const phone = push.device('loc-phone');
+    const s = await call(t, lobby, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: phone.endpoint, keys: phone.keys, events: ['incident.created'] });
+    assert.equal(s.status, 201, JSON.stringify(s.body));
+    const enqueue = (kind: string, payload: Record<string, unknown>) => t.ctx.database.withWriteLock((trx) => t.ctx.webhooks.enqueueIn(trx, { tenantId: lobby.tenant_id, kind, payload }));
+    await enqueue('incident.created', { incident: { id: 'incident_dock1', title: 'Forklift collision', location: 'dock' } });
+    await enqueue('incident.created', { incident: { id: 'incident_lobby1', title: 'Tailgating', location: 'north_lobby' } });
+    await waitForPushTo('loc-phone', 1);
+    const got = await pushesTo('loc-phone');
+    assert.deepEqual(got.map((p) => [p.payload.incident_id, p.payload.location]), [['incident_lobby1', 'north_lobby']]);
+    assert.ok(!JSON.stringify(got.map((p) => p.payload)).includes('dock'), 'nothing of the other location');
+    const queued = await t.ctx.database.db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', s.body.id).execute();
+    assert.equal(queued.length, 1, 'the other location was never queued for it');
+
+    // a key that may not read incidents cannot be told of them
+    const alertsOnly = await t.orgKey({ capabilities: ['alerts:read'] });
+    const device = push.device('alerts-only');
+    const refused = await call(t, alertsOnly, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: device.endpoint, keys: device.keys, events: ['incident.created'] });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.param, 'events');
+    const allowed = await call(t, alertsOnly, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: device.endpoint, keys: device.keys });
+    assert.deepEqual(allowed.body.events, ['alert.fired']);
+  });
+
   test('a payload over 4 KB is trimmed to fit, keeping the link', async () => {
     const home = await t.householdKey();
     const phone = push.device('long-phone');
@@ -449,5 +568,44 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
     assert.equal((await call(t, home, 'DELETE', `/v1/notification-subscriptions/${ok.body.id}`)).body.revoked, true);
     const listed = (await call(t, home, 'GET', '/v1/notification-subscriptions')).body.data;
     assert.equal(listed[0].status, 'revoked');
+  });
+});
+
+describe('a revoked key’s devices stop at once: what was already queued for them is not sent (sqlite)', () => {
+  let push: PushService;
+  let t: TestApp;
+  const clock = new ManualClock(Date.parse('2026-11-20T21:00:00.000Z'));
+  before(async () => {
+    push = await startPushService();
+    // the delivery worker is started by the test, after the key is revoked
+    t = await createTestApp({ clock, config: { webhookAllowPrivate: true, outboundCa: push.ca, publicBaseUrl: BASE } });
+  });
+  after(async () => {
+    await t.close();
+    await push.close();
+  });
+
+  test('queued before the revocation, never sent after it', async () => {
+    const home = await t.householdKey();
+    const kept = await call(t, home, 'POST', '/v1/keys', { role: 'member', name: 'João' });
+    assert.equal(kept.status, 201, JSON.stringify(kept.body));
+    const phone = push.device('rv-phone');
+    const other = push.device('rv-other');
+    const sub = (await call(t, home, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: phone.endpoint, keys: phone.keys })).body;
+    assert.equal((await call(t, kept.body, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: other.endpoint, keys: other.keys })).status, 201);
+    await t.ctx.database.withWriteLock((trx) =>
+      t.ctx.events.recordIn(trx, { tenantId: home.tenant_id, kind: 'observation', type: 'person', watchId: 'wat_revoked', sensorId: 'sen_porch', room: 'front porch', summary: 'The front porch camera saw a person', occurredAt: clock.now() }),
+    );
+    const queued = await t.ctx.database.db.selectFrom('webhook_deliveries').select('status').where('subscription_id', '=', sub.id).execute();
+    assert.deepEqual(queued.map((d) => d.status), ['pending'], 'queued before the revocation');
+    await t.ctx.keys.revokeKey(home.id);
+    await t.ctx.deliveryWorker.start();
+    // the other person's phone is reached: the worker has sent what it would
+    await until('the kept key’s push', async () => push.received.some((p) => p.path === '/push/rv-other'));
+    await t.ctx.deliveryWorker.whenIdle();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(push.received.map((p) => p.path), ['/push/rv-other'], 'nothing reached the revoked key’s phone');
+    const rows = await t.ctx.database.db.selectFrom('webhook_deliveries').select('status').where('subscription_id', '=', sub.id).execute();
+    assert.deepEqual(rows.map((d) => d.status), ['cancelled']);
   });
 });

@@ -45,8 +45,42 @@ export const eventRepository = {
   listPage(db: DbExecutor, tenantId: string, f: EventFilter, page: PageQuery) {
     return paginate(this.listQuery(db, tenantId, f), 'id', page);
   },
-  /** Ids of a household's events from these sensors (their webhook events share the id). */
+  /**
+   * Ids of the outbox events about a household's events from these sensors: each event's own
+   * (its webhook event shares the id) and those of its visit's updates.
+   */
   idsFromSensors(db: DbExecutor, tenantId: string, sensorIds: string[]) {
-    return db.selectFrom('household_events').select('id').where('tenant_id', '=', tenantId).where('sensor_id', 'in', sensorIds);
+    return db
+      .selectFrom('household_events')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('sensor_id', 'in', sensorIds)
+      .unionAll(
+        db
+          .selectFrom('household_event_updates as u')
+          .innerJoin('household_events as e', 'e.id', 'u.event_id')
+          .select('u.id')
+          .where('e.tenant_id', '=', tenantId)
+          .where('e.sensor_id', 'in', sensorIds),
+      );
+  },
+  /** The latest event of one visit key of a watch (the visit that may still be open). */
+  async latestOfVisit(db: DbExecutor, tenantId: string, watchId: string, visitKey: string): Promise<EventRow | undefined> {
+    const row = await db
+      .selectFrom('household_events')
+      .selectAll()
+      .where('watch_id', '=', watchId)
+      .where('visit_key', '=', visitKey)
+      .where('tenant_id', '=', tenantId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { ...row, pushed_at: row.pushed_at === null ? null : Number(row.pushed_at) } : undefined;
+  },
+  async updateVisit(db: DbExecutor, id: string, patch: Pick<EventRow, 'visit_count' | 'last_seen_at'> & Partial<Pick<EventRow, 'pushed_at' | 'pushed_count'>>): Promise<void> {
+    await db.updateTable('household_events').set(patch).where('id', '=', id).execute();
+  },
+  async insertUpdate(db: DbExecutor, row: { id: string; tenant_id: string; event_id: string; created_at: string }): Promise<void> {
+    await db.insertInto('household_event_updates').values(row).execute();
   },
 };

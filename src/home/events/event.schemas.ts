@@ -55,6 +55,13 @@ export const EventSchema = Type.Object(
     data: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'details of a change (e.g. the watch or boundary)' }),
     occurred_at: IsoTime,
     created_at: IsoTime,
+    count: Type.Integer({
+      minimum: 1,
+      description: 'observations this event stands for: the observations (or alerts) of one watch with less than 5 minutes between them, of one type, sensor and person, are one event per visit that counts them; 1 for changes',
+      examples: [14],
+    }),
+    first_seen_at: Type.Union([IsoTime, Type.Null()], { description: 'the first observation of the visit (= occurred_at); null for changes' }),
+    last_seen_at: Type.Union([IsoTime, Type.Null()], { description: 'the latest observation of the visit so far; null for changes' }),
   },
   { $id: 'Event' },
 );

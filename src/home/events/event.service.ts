@@ -10,6 +10,7 @@ import { householdRepository } from '../directory/index.ts';
 import type { EventSink } from '../../platform/outbox/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage, type Page, type PageQuery } from '../../platform/db/index.ts';
+import { MIN_INTERVAL_MS, VISIT_GAP_MS } from '../../platform/notify/index.ts';
 import { eventRepository, type EventRow, type HiddenSource } from './event.repository.ts';
 import type { EventLogKind, EventView } from './event.schemas.ts';
 
@@ -56,6 +57,26 @@ function toDetectionJson(d: DetectionRecord): Record<string, unknown> {
   };
 }
 
+/** Observations and alerts of a watch are grouped per visit; changes are not. */
+function isVisitKind(kind: EventLogKind): kind is 'observation' | 'alert' {
+  return kind === 'observation' || kind === 'alert';
+}
+
+/**
+ * What the events of one visit of a watch share (docs/decisions.md, "Watch events: one per
+ * visit"): kind, type and sensor, and the person a recognition names, so the summary and the
+ * sensor of the one event stay true of every observation it stands for.
+ */
+function visitKeyOf(input: EventInput): string {
+  return JSON.stringify([input.kind, input.type, input.sensorId ?? null, input.detection?.person_id ?? null]);
+}
+
+/** The visit fields of an event (null for changes: they are not grouped). */
+function visitFields(r: Pick<EventRow, 'visit_key' | 'visit_count' | 'occurred_at' | 'last_seen_at'>) {
+  const grouped = r.visit_key !== null;
+  return { count: r.visit_count, first_seen_at: grouped ? r.occurred_at : null, last_seen_at: grouped ? (r.last_seen_at ?? r.occurred_at) : null };
+}
+
 export function toEventView(r: EventRow): EventView {
   return {
     id: r.id,
@@ -70,6 +91,7 @@ export function toEventView(r: EventRow): EventView {
     data: r.data ? (JSON.parse(r.data) as EventView['data']) : null,
     occurred_at: r.occurred_at,
     created_at: r.created_at,
+    ...visitFields(r),
   };
 }
 
@@ -77,9 +99,24 @@ export function toEventView(r: EventRow): EventView {
 export class EventService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; sink: EventSink }) {}
 
-  /** Stores an event and enqueues its webhook deliveries in the caller's write-locked transaction. */
+  /**
+   * Stores an event and enqueues its webhook deliveries in the caller's write-locked transaction.
+   * An observation or alert of a watch joins its visit when one is open (the same kind, type,
+   * sensor and person, the last seen less than VISIT_GAP_MS before): the one event counts it, and
+   * an update goes to webhooks at most once a minute (docs/decisions.md, "Watch events: one per
+   * visit").
+   */
   async recordIn(trx: DbExecutor, input: EventInput): Promise<EventView> {
+    const visitKey = isVisitKind(input.kind) && input.watchId ? visitKeyOf(input) : null;
+    if (visitKey) {
+      const open = await eventRepository.latestOfVisit(trx, input.tenantId, input.watchId!, visitKey);
+      if (open && input.occurredAt >= Date.parse(open.occurred_at) && input.occurredAt - Date.parse(open.last_seen_at ?? open.occurred_at) <= VISIT_GAP_MS) {
+        return this.extendVisitIn(trx, open, input);
+      }
+    }
     const detection = input.detection ? toDetectionJson(input.detection) : null;
+    const occurredAt = toIso(input.occurredAt);
+    const visit = { visit_key: visitKey, visit_count: 1, occurred_at: occurredAt, last_seen_at: visitKey ? occurredAt : null };
     const body = {
       household_id: input.tenantId,
       type: input.type,
@@ -89,7 +126,9 @@ export class EventService {
       summary: input.summary,
       detection,
       data: input.data ?? null,
-      occurred_at: toIso(input.occurredAt),
+      occurred_at: occurredAt,
+      ...visitFields(visit),
+      ...(visitKey ? { update_of: null } : {}),
     };
     const webhookKind = toWebhookKind(input.kind);
     // kinds outside the webhook catalogue (watch.updated) are logged but not pushed
@@ -107,11 +146,54 @@ export class EventService {
       summary: input.summary,
       detection: detection ? JSON.stringify(detection) : null,
       data: input.data ? JSON.stringify(input.data) : null,
-      occurred_at: body.occurred_at,
+      occurred_at: occurredAt,
       created_at: toIso(this.deps.clock.now()),
+      visit_key: visitKey,
+      visit_count: 1,
+      last_seen_at: visit.last_seen_at,
+      pushed_at: visitKey ? input.occurredAt : null,
+      pushed_count: 1,
     };
     await eventRepository.insert(trx, row);
     return toEventView(row);
+  }
+
+  /**
+   * One more observation of an open visit: the event counts it and its last sighting moves on;
+   * when a minute has passed since the last webhook event about it, an update goes out (a new
+   * outbox event of the same kind, `update_of` naming this one, standing for the observations
+   * since the last).
+   */
+  private async extendVisitIn(trx: DbExecutor, open: EventRow, input: EventInput): Promise<EventView> {
+    const lastSeen = Math.max(input.occurredAt, Date.parse(open.last_seen_at ?? open.occurred_at));
+    const next: EventRow = { ...open, visit_count: open.visit_count + 1, last_seen_at: toIso(lastSeen) };
+    const webhookKind = toWebhookKind(input.kind);
+    const due = open.pushed_at === null || input.occurredAt - open.pushed_at >= MIN_INTERVAL_MS;
+    if (webhookKind && due) {
+      const view = toEventView(next);
+      const payload = {
+        household_id: next.tenant_id,
+        type: view.type,
+        watch_id: view.watch_id,
+        sensor_id: view.sensor_id,
+        room: view.room,
+        summary: view.summary,
+        detection: view.detection,
+        data: view.data,
+        occurred_at: view.occurred_at,
+        count: view.count,
+        first_seen_at: view.first_seen_at,
+        last_seen_at: view.last_seen_at,
+        update_of: open.id,
+      };
+      const weight = next.visit_count - open.pushed_count;
+      const { eventId } = await this.deps.sink.enqueueIn(trx, { tenantId: next.tenant_id, kind: webhookKind, payload, weight });
+      await eventRepository.insertUpdate(trx, { id: eventId, tenant_id: next.tenant_id, event_id: open.id, created_at: toIso(this.deps.clock.now()) });
+      next.pushed_at = input.occurredAt;
+      next.pushed_count = next.visit_count;
+    }
+    await eventRepository.updateVisit(trx, open.id, { visit_count: next.visit_count, last_seen_at: next.last_seen_at, pushed_at: next.pushed_at, pushed_count: next.pushed_count });
+    return toEventView(next);
   }
 
   /**

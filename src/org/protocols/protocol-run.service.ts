@@ -190,6 +190,16 @@ export class ProtocolRunService implements IncidentProtocols {
     if (runs.length) await this.recount(runs);
   }
 
+  /**
+   * Deliveries were cancelled before they were sent (a responder deleted, a device revoked): the
+   * runs they notify recount, so a responder left with nothing delivered nor still trying counts
+   * as unreached, as the run's notification report says.
+   */
+  async onDeliveriesCancelled(eventIds: string[]): Promise<void> {
+    const runs = await protocolRepository.runsOfEvents(this.deps.database.db, [...new Set(eventIds)]);
+    if (runs.length) await this.recount(runs);
+  }
+
   /** responders_notified: responders with a delivered notification; responders_unreached: those with none delivered and none still trying. */
   private async recount(runIds: string[]): Promise<void> {
     const counts: Array<{ id: string; reached: number; unreached: number }> = [];

@@ -39,17 +39,24 @@ export const responderRepository = {
   },
   /**
    * Stops what is queued and not yet sent to the responder: on its devices, and every channel of
-   * the outbox events that paged it (its webhook, its contact email). Returns how many were stopped.
+   * the outbox events that paged it (its webhook, its contact email). Returns how many were stopped
+   * and the outbox events they belonged to (the protocol runs that paged it recount who was reached).
    */
-  async cancelOpenDeliveries(db: DbExecutor, responderId: string, at: string): Promise<number> {
-    const result = await db.updateTable('webhook_deliveries')
-      .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: at })
+  async cancelOpenDeliveries(db: DbExecutor, responderId: string, at: string): Promise<{ count: number; eventIds: string[] }> {
+    const open = await db.selectFrom('webhook_deliveries')
+      .select(['id', 'event_id'])
       .where('status', 'in', ['pending', 'retrying'])
       .where((eb) => eb.or([
         eb('subscription_id', 'in', eb.selectFrom('notification_subscriptions').select('id').where('responder_id', '=', responderId)),
         eb('event_id', 'in', eb.selectFrom('protocol_notifications').select('delivery_event_id').where('responder_id', '=', responderId)),
       ]))
+      .execute();
+    if (open.length === 0) return { count: 0, eventIds: [] };
+    const result = await db.updateTable('webhook_deliveries')
+      .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: at })
+      .where('id', 'in', open.map((d) => d.id))
+      .where('status', 'in', ['pending', 'retrying'])
       .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return { count: Number(result.numUpdatedRows), eventIds: [...new Set(open.map((d) => d.event_id))] };
   },
 };

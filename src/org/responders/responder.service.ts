@@ -32,7 +32,16 @@ export function toResponderView(r: ResponderRow): ResponderView {
  * creation), an email address, and push devices subscribed for the responder (platform/notify).
  */
 export class ResponderService {
-  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; urlGuard: UrlGuard }) {}
+  constructor(
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      urlGuard: UrlGuard;
+      /** after a deletion commits: the outbox events whose queued deliveries it cancelled (the runs that paged the responder recount) */
+      onDeliveriesCancelled?: (eventIds: string[]) => Promise<void>;
+    },
+  ) {}
 
   async create(principal: Principal, actor: Actor, body: CreateResponderBodyT): Promise<ResponderView & { signing_secret: string }> {
     assertEveryLocation(principal, 'a responder (notified for every location)');
@@ -97,7 +106,7 @@ export class ResponderService {
     const at = toIso(this.deps.clock.now());
     // its devices are revoked with it and nothing queued for it is sent afterwards (docs/decisions.md,
     // "Deleting a responder revokes its devices"), in the transaction that deletes it
-    await this.deps.database.withWriteLock(async (trx) => {
+    const cancelled = await this.deps.database.withWriteLock(async (trx) => {
       const devices = await responderRepository.liveDevices(trx, id);
       await responderRepository.revokeDevices(trx, id, at);
       const cancelled = await responderRepository.cancelOpenDeliveries(trx, id, at);
@@ -105,14 +114,17 @@ export class ResponderService {
       await this.deps.audit.appendIn(trx, actor, [
         {
           tenantId: principal.tenantId, action: 'responder.deleted', resourceType: 'responder', resourceId: id,
-          data: { before: toResponderView(before), revoked_devices: devices.map((d) => d.id), cancelled_deliveries: cancelled },
+          data: { before: toResponderView(before), revoked_devices: devices.map((d) => d.id), cancelled_deliveries: cancelled.count },
         },
         ...devices.map((d) => ({
           tenantId: principal.tenantId, action: 'notification_subscription.revoked', resourceType: 'notification_subscription', resourceId: d.id,
           data: { reason: 'responder deleted', responder_id: id, before: { id: d.id, channel: d.channel, label: d.label, responder_id: d.responder_id, created_at: d.created_at } },
         })),
       ]);
+      return cancelled;
     });
+    // a protocol run's counts agree with its notification report: the cancelled are not reached
+    if (cancelled.eventIds.length) await this.deps.onDeliveriesCancelled?.(cancelled.eventIds);
     return { id, object: 'responder' as const, deleted: true as const };
   }
 

@@ -409,6 +409,23 @@ export interface HouseholdEventTable {
   data: string | null; // JSON
   occurred_at: string;
   created_at: string;
+  /** observations and alerts: what one visit shares (kind, type, sensor, person); null for changes (migration 025) */
+  visit_key: string | null;
+  /** observations this event stands for, in its visit (migration 025) */
+  visit_count: number;
+  /** the visit's last observation; occurred_at is its first (migration 025) */
+  last_seen_at: string | null;
+  /** epoch ms (detection time) of the last webhook event about this one, and the count it carried (migration 025) */
+  pushed_at: number | null;
+  pushed_count: number;
+}
+
+/** An update of a household event's visit, sent as its own outbox event (migration 025). */
+export interface HouseholdEventUpdateTable {
+  id: string; // evt_… of the update's outbox event
+  tenant_id: string;
+  event_id: string; // the household event updated
+  created_at: string;
 }
 
 export interface ConversationTable {
@@ -504,6 +521,7 @@ export interface Database {
   household_boundaries: HouseholdBoundaryTable; // 004
   watches: WatchTable; // 004
   household_events: HouseholdEventTable; // 004
+  household_event_updates: HouseholdEventUpdateTable; // 025
   conversations: ConversationTable; // 004
   conversation_turns: ConversationTurnTable; // 004
   snapshots: SnapshotTable; // 005

@@ -125,11 +125,12 @@ export class NotificationRouterService implements NotificationRouter {
   private async groupIn(trx: DbExecutor, e: RoutedEvent, m: Omit<NotificationMessage, 'count'>): Promise<number | null> {
     const severity = SEVERITY_RANK[m.severity];
     const row = await notificationRepository.lockThrottle(trx, this.deps.database.dialect === 'postgres', e.tenantId, m.tag);
+    const weight = Math.max(1, e.weight ?? 1);
     if (!row || e.at - row.last_event_at > VISIT_GAP_MS) {
-      await notificationRepository.saveThrottle(trx, { tenant_id: e.tenantId, tag: m.tag, visit_started_at: e.at, last_event_at: e.at, last_sent_at: e.at, count: 1, severity });
-      return 1;
+      await notificationRepository.saveThrottle(trx, { tenant_id: e.tenantId, tag: m.tag, visit_started_at: e.at, last_event_at: e.at, last_sent_at: e.at, count: weight, severity });
+      return weight;
     }
-    const count = row.count + 1;
+    const count = row.count + weight;
     const send = severity > row.severity || e.at - row.last_sent_at >= MIN_INTERVAL_MS;
     await notificationRepository.saveThrottle(trx, {
       ...row,
@@ -154,7 +155,8 @@ export class NotificationRouterService implements NotificationRouter {
         event: e.kind,
         title: alert ? `Alert: ${summary}` : summary,
         body: summary,
-        url: `${base}/console/#/events?event=${encodeURIComponent(e.eventId)}`,
+        // a visit's update opens the visit's event (docs/decisions.md, "Watch events: one per visit")
+        url: `${base}/console/#/events?event=${encodeURIComponent(str(p.update_of) ?? e.eventId)}`,
         tag: `watch:${watchId ?? e.eventId}`,
         severity: alert ? 'critical' : 'info',
         occurred_at: at,

@@ -42,10 +42,15 @@ export const notificationRepository = {
     await db.updateTable('notification_subscriptions').set({ revoked_at: at, revoked_reason: 'revoked' }).where('id', '=', id).where('revoked_at', 'is', null).execute();
   },
   /** Stops what was queued for a subscription and not yet sent (revoked: nothing more reaches the device). */
-  async cancelOpenDeliveries(db: DbExecutor, subscriptionId: string, at: string): Promise<void> {
+  /** Cancels what is queued for the subscription; returns the outbox events those deliveries belonged to. */
+  async cancelOpenDeliveries(db: DbExecutor, subscriptionId: string, at: string): Promise<string[]> {
+    const open = await db.selectFrom('webhook_deliveries').select('event_id')
+      .where('subscription_id', '=', subscriptionId).where('status', 'in', ['pending', 'retrying']).execute();
+    if (open.length === 0) return [];
     await db.updateTable('webhook_deliveries')
       .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: at })
       .where('subscription_id', '=', subscriptionId).where('status', 'in', ['pending', 'retrying']).execute();
+    return [...new Set(open.map((d) => d.event_id))];
   },
   /** The live subscriptions of keys (not responders) of a tenant whose key is not revoked, with what the key may read. */
   routable(db: DbExecutor, tenantId: string): Promise<RoutableSubscription[]> {

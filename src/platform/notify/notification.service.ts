@@ -53,6 +53,13 @@ export class NotificationService {
     this.responderExists = fn;
   }
 
+  private cancelledListeners: Array<(eventIds: string[]) => Promise<void>> = [];
+
+  /** Called after a revocation commits with the outbox events whose queued deliveries it cancelled (protocol runs recount). */
+  onDeliveriesCancelled(fn: (eventIds: string[]) => Promise<void>): void {
+    this.cancelledListeners.push(fn);
+  }
+
   async vapidPublicKey(): Promise<{ public_key: string }> {
     return { public_key: (await this.deps.vapidKeys()).publicKey };
   }
@@ -163,13 +170,15 @@ export class NotificationService {
   async revoke(principal: Principal, actor: Actor, id: string) {
     const row = await this.load(principal, id);
     const now = toIso(this.deps.clock.now());
-    await this.deps.database.withWriteLock(async (trx) => {
+    const cancelled = await this.deps.database.withWriteLock(async (trx) => {
       await notificationRepository.revoke(trx, id, now);
-      await notificationRepository.cancelOpenDeliveries(trx, id, now);
+      const events = await notificationRepository.cancelOpenDeliveries(trx, id, now);
       await this.deps.audit.appendIn(trx, actor, [
         { tenantId: principal.tenantId, action: 'notification_subscription.revoked', resourceType: 'notification_subscription', resourceId: id, data: { before: toSubscriptionView(row) } },
       ]);
+      return events;
     });
+    if (cancelled.length) for (const fn of this.cancelledListeners) await fn(cancelled);
     return { id, object: 'notification_subscription' as const, revoked: true as const };
   }
 

@@ -40,6 +40,8 @@ export interface RoutedEvent {
   payload: Record<string, unknown>;
   /** epoch ms, when the event was written */
   at: number;
+  /** how many occurrences it stands for (a visit's update: those since the last one); default 1 */
+  weight?: number;
 }
 
 /**

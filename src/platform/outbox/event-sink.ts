@@ -11,6 +11,8 @@ export interface OutboxEvent {
   payload: Record<string, unknown>;
   /** the location the event is about, when the payload does not carry it (location-confined endpoints, issue 9 §4) */
   location?: string;
+  /** how many occurrences this event stands for (a visit's update counts those since the last; default 1): notifications count them */
+  weight?: number;
 }
 
 /**

@@ -4,7 +4,9 @@ import { HOUSEHOLD_EVENT_KINDS, OPT_IN_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } f
 
 const KINDS_DOC =
   `Organization kinds: ${ORGANIZATION_EVENT_KINDS.join(', ')}. ` + `Household kinds: ${HOUSEHOLD_EVENT_KINDS.join(', ')}. ` +
-  `Either surface, only when named: ${OPT_IN_EVENT_KINDS.join(', ')} (each signed checkpoint of the audit trail, to keep outside Vigil).`;
+  `Either surface, only when named: ${OPT_IN_EVENT_KINDS.join(', ')} (each signed checkpoint of the audit trail, to keep outside Vigil). ` +
+  'watch.observation and watch.alert come one per visit of a watch (update_of: null, count: 1), then at most one update a minute as the visit goes on: ' +
+  'its own id, update_of naming the visit\'s event (GET /v1/events), count, first_seen_at, last_seen_at.';
 
 export const WebhookIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }) });
 export const DeliveryIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }), delivery_id: Type.String({ description: 'dlv_…' }) });

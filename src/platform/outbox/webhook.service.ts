@@ -34,6 +34,8 @@ export interface WebhookEventInput {
   payload: Record<string, unknown>;
   /** the location the event is about; default: read from the payload (see locationOfEvent) */
   location?: string;
+  /** how many occurrences this event stands for (default 1; see OutboxEvent) */
+  weight?: number;
 }
 
 /** What a tap of the outbox sees of each event (see WebhookService.onEvent). */
@@ -421,7 +423,7 @@ export class WebhookService {
     const endpoints = (await this.enabledEndpoints(trx, event.tenantId)).filter(
       (e) => (JSON.parse(e.events) as string[]).includes(event.kind) && (e.locations === null || (location !== undefined && (JSON.parse(e.locations) as string[]).includes(location))),
     );
-    const routed = this.router ? await this.router.routeIn(trx, { tenantId: event.tenantId, kind: event.kind, eventId, location, payload: event.payload, at: now }) : [];
+    const routed = this.router ? await this.router.routeIn(trx, { tenantId: event.tenantId, kind: event.kind, eventId, location, payload: event.payload, at: now, weight: event.weight ?? 1 }) : [];
     if (endpoints.length === 0 && routed.length === 0) return { eventId, deliveryIds: [] };
     const deliveries = [
       ...endpoints.map((e) => this.deliveryRow(event, eventId, now, { endpointId: e.id })),

@@ -2171,6 +2171,15 @@ export interface components {
              * @example 2026-11-21T20:40:00.000Z
              */
             created_at: string;
+            /**
+             * @description observations this event stands for: the observations (or alerts) of one watch with less than 5 minutes between them, of one type, sensor and person, are one event per visit that counts them; 1 for changes
+             * @example 14
+             */
+            count: number;
+            /** @description the first observation of the visit (= occurred_at); null for changes */
+            first_seen_at: string | null;
+            /** @description the latest observation of the visit so far; null for changes */
+            last_seen_at: string | null;
         };
         Action: {
             /**
@@ -4419,7 +4428,7 @@ export interface operations {
                      * @example https://example.com/hooks/vigil
                      */
                     url: string;
-                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
+                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). watch.observation and watch.alert come one per visit of a watch (update_of: null, count: 1), then at most one update a minute as the visit goes on: its own id, update_of naming the visit's event (GET /v1/events), count, first_seen_at, last_seen_at. */
                     events?: string[];
                     description?: string;
                     /** @description Organization webhooks: receive only events at these locations (null: every location). Default: the key's own locations; a key limited to locations can only register endpoints within them. */
@@ -4802,7 +4811,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). */
+                    /** @description Event kinds to receive; default: every kind of the key's surface. Organization kinds: detection.anomaly, alert.fired, incident.created, incident.updated, protocol.triggered, protocol.state_changed, stream.status_changed, recording.storage_low. Household kinds: watch.observation, watch.alert, watch.created, watch.stood_down, boundary.set, boundary.cleared, sensor.muted, sensor.unmuted. Either surface, only when named: audit.checkpoint (each signed checkpoint of the audit trail, to keep outside Vigil). watch.observation and watch.alert come one per visit of a watch (update_of: null, count: 1), then at most one update a minute as the visit goes on: its own id, update_of naming the visit's event (GET /v1/events), count, first_seen_at, last_seen_at. */
                     events?: string[];
                     /** @description null clears it */
                     description?: string | null;

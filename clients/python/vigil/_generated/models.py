@@ -450,7 +450,7 @@ EnrolPersonFacesResponse = TypedDict("EnrolPersonFacesResponse", {"object": "Lit
 EnrolPersonFacesResponseDataItem = TypedDict("EnrolPersonFacesResponseDataItem", {"id": "str", "object": "Literal[\"person_face\"]", "person_id": "str", "model": "str", "size": "int", "box": "List[float]", "image_kept": "bool", "created_at": "str"})
 
 
-Event = TypedDict("Event", {"id": "str", "object": "Literal[\"event\"]", "kind": "Literal[\"observation\", \"alert\", \"watch.created\", \"watch.updated\", \"watch.stood_down\", \"sensor.muted\", \"sensor.unmuted\", \"boundary.set\", \"boundary.cleared\"]", "type": "str", "watch_id": "Optional[str]", "sensor_id": "Optional[str]", "room": "Optional[str]", "summary": "str", "detection": "Optional[EventDetection]", "data": "Optional[Dict[str, Any]]", "occurred_at": "str", "created_at": "str"})
+Event = TypedDict("Event", {"id": "str", "object": "Literal[\"event\"]", "kind": "Literal[\"observation\", \"alert\", \"watch.created\", \"watch.updated\", \"watch.stood_down\", \"sensor.muted\", \"sensor.unmuted\", \"boundary.set\", \"boundary.cleared\"]", "type": "str", "watch_id": "Optional[str]", "sensor_id": "Optional[str]", "room": "Optional[str]", "summary": "str", "detection": "Optional[EventDetection]", "data": "Optional[Dict[str, Any]]", "occurred_at": "str", "created_at": "str", "count": "int", "first_seen_at": "Optional[str]", "last_seen_at": "Optional[str]"})
 
 
 _EventDetectionRequired = TypedDict("_EventDetectionRequired", {"id": "str", "type": "str", "subtype": "Optional[str]", "confidence": "float", "location": "str", "timestamp": "str"})
