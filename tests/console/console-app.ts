@@ -22,31 +22,22 @@ export interface ConsoleApp {
   close(): Promise<void>;
 }
 
-/**
- * The real server on a real port with the `npm start` demo seeded (sandbox sources not ticking, so
- * counts change only when a test injects a detection), and Debian's chromium.
- */
-export async function startConsoleApp(dialect: DialectName = 'sqlite'): Promise<ConsoleApp> {
-  const t = await createTestApp({ dialect, config: { rateLimitPerMinute: 100_000, webhookAllowPrivate: true } });
-  const seed = (await seedDemo(t.ctx))!;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+/** Debian's chromium on a serving Vigil at `base`: fresh contexts at a viewport width, and the console's sign-in. */
+export interface ConsoleBrowser {
+  browser: Browser;
+  /** a fresh browser context (its own cookies) at a viewport width */
+  newPage(width?: keyof typeof WIDTHS): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  signIn(page: Page, key: string, operator?: string): Promise<void>;
+}
+
+export async function launchConsoleBrowser(base: string): Promise<ConsoleBrowser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   mkdirSync(ARTEFACTS, { recursive: true });
   return {
-    t, base, seed, browser,
-    async call(key, method, path, body) {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text };
-    },
+    browser,
     async newPage(width = 'desktop') {
       const context = await browser.newContext({ viewport: WIDTHS[width], baseURL: base });
       const page = await context.newPage();
@@ -62,8 +53,32 @@ export async function startConsoleApp(dialect: DialectName = 'sqlite'): Promise<
       await page.click('button[type=submit]');
       await page.waitForSelector('#sign-out');
     },
+  };
+}
+
+/**
+ * The real server on a real port with the `npm start` demo seeded (sandbox sources not ticking, so
+ * counts change only when a test injects a detection), and Debian's chromium.
+ */
+export async function startConsoleApp(dialect: DialectName = 'sqlite'): Promise<ConsoleApp> {
+  const t = await createTestApp({ dialect, config: { rateLimitPerMinute: 100_000, webhookAllowPrivate: true } });
+  const seed = (await seedDemo(t.ctx))!;
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  const b = await launchConsoleBrowser(base);
+  return {
+    t, base, seed, browser: b.browser, newPage: b.newPage, signIn: b.signIn,
+    async call(key, method, path, body) {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text };
+    },
     async close() {
-      await browser.close();
+      await b.browser.close();
       await t.close();
     },
   };

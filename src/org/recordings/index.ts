@@ -63,6 +63,7 @@ export const recordingServices = defineServiceModule({
               if (!session && recordings.records(ref.id)) void recordings.reportBlocked(ref.tenant_id, ref.id);
               return session;
             },
+            stopped: (reason: string) => void recordings.sessionStoppedRecording(key(ref), reason),
           };
         },
         still: (ref, jpeg, at) => recordings.keepStill(key(ref), jpeg, at),

@@ -189,6 +189,24 @@ export class RecordingService {
     });
   }
 
+  /**
+   * A WHIP publisher's session gave up recording (its decoders ended twice while recording; see
+   * docs/decisions.md, "Recordings: WHIP publishers") and decodes on without it: a warning in the
+   * log and a `recording.stopped` entry in the audit trail, so the gap that follows in the
+   * stream's recording says why. Never fails the session.
+   */
+  async sessionStoppedRecording(k: StreamKey, reason: string): Promise<void> {
+    this.deps.log?.warn({ stream_id: k.streamId, reason }, `recording stopped for stream ${k.streamId}: ${reason}`);
+    await this.deps.database.withWriteLock(async (trx) => {
+      const stream = await streamRepository.findForTenant(trx, k.tenantId, k.streamId);
+      await this.deps.audit.appendIn(trx, SYSTEM_ACTOR, [{
+        tenantId: k.tenantId, action: 'recording.stopped', resourceType: 'stream', resourceId: k.streamId, at: this.deps.clock.now(),
+        data: { reason, at: toIso(this.deps.clock.now()) },
+        scope: { location: stream?.location ?? null, streamId: k.streamId },
+      }]);
+    }).catch((err) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording.stopped audit entry not written'));
+  }
+
   /** A phone frame kept as a still (not for a muted or left-alone phone; never fails the frame). */
   async keepStill(k: StreamKey, jpeg: Buffer, at: number): Promise<void> {
     if (!this.records(k.streamId)) return;

@@ -109,9 +109,13 @@ export class SegmentRecorder {
     };
   }
 
-  /** A WHIP publisher's recorder: VP8 copied into WebM, H.264 into MP4. */
+  /**
+   * A WHIP publisher's recorder: VP8 copied into WebM, H.264 into MP4. Its decoder stamps frames
+   * with their arrival time (`-use_wallclock_as_timestamps`), so its segments follow each other
+   * without a gap whatever the file names say (see finish()).
+   */
   whip(k: StreamKey, isWithheld?: () => boolean): { openSync(codec: 'VP8' | 'H264'): RecordingSession | null } {
-    return { openSync: (codec) => (isWithheld?.() ? null : this.open(k, codec === 'VP8' ? 'copy-vp8' : 'copy-h264')) };
+    return { openSync: (codec) => (isWithheld?.() ? null : this.open(k, codec === 'VP8' ? 'copy-vp8' : 'copy-h264', { wallclock: true })) };
   }
 
   private async probeCodec(sourceUrl: string, rtspTransport?: 'tcp' | 'udp'): Promise<string> {
@@ -131,7 +135,7 @@ export class SegmentRecorder {
   }
 
   /** ffmpeg output arguments for one recording session, and the session that seals its segments. */
-  open(k: StreamKey, mode: 'copy-h264' | 'copy-vp8' | 'transcode'): RecordingSession | null {
+  open(k: StreamKey, mode: 'copy-h264' | 'copy-vp8' | 'transcode', opts: { wallclock?: boolean } = {}): RecordingSession | null {
     const why = this.deps.blocked();
     if (why) return null;
     const ext = mode === 'copy-vp8' ? 'webm' : 'mp4';
@@ -156,7 +160,7 @@ export class SegmentRecorder {
       '-strftime', '1', join(dir, `%s.${ext}`),
     ];
     const codec = mode === 'copy-vp8' ? 'vp8' : 'h264';
-    const state = new LaunchState(k, dir, codec, ext);
+    const state = new LaunchState(k, dir, codec, ext, opts.wallclock ?? false);
     const timer = setInterval(() => void this.drain(state), 1000);
     timer.unref();
     return {
@@ -244,8 +248,13 @@ export class SegmentRecorder {
     if (!existsSync(file)) return;
     const named = Number(/^(\d+)\./.exec(originalName)?.[1] ?? NaN) * 1000;
     const fallback = Number.isFinite(named) ? named : statSync(file).mtimeMs - durationSec * 1000;
-    // consecutive segments of one ffmpeg follow each other; the file name's second is the anchor otherwise
-    const startAt = Math.round(state.prevEnd !== null && Math.abs(fallback - state.prevEnd) < 2000 ? state.prevEnd : fallback);
+    // consecutive segments of one ffmpeg follow each other; the file name's second is the anchor
+    // otherwise. With arrival-time stamps (WHIP) a stall is inside the durations, so the next
+    // segment always starts where the last ended: its file name is the second ffmpeg opened it,
+    // seconds late on a loaded machine, which would show a gap that is not there
+    // (docs/decisions.md, "Recordings: WHIP segments follow each other").
+    const chained = state.prevEnd !== null && (state.wallclock || Math.abs(fallback - state.prevEnd) < 2000);
+    const startAt = Math.round(chained ? state.prevEnd! : fallback);
     const endAt = startAt + Math.max(1, Math.round(durationSec * 1000));
     const finalDir = join(this.streamDir(state.key), day(startAt));
     mkdirSync(finalDir, { recursive: true });
@@ -326,7 +335,8 @@ class LaunchState {
   prevEnd: number | null = null;
   readonly done = new Set<string>();
   chain: Promise<void> = Promise.resolve();
-  constructor(readonly key: StreamKey, readonly dir: string, readonly codec: 'h264' | 'vp8', readonly ext: 'mp4' | 'webm') {}
+  /** `wallclock`: the decoder stamps frames with their arrival time (WHIP), so segments are contiguous */
+  constructor(readonly key: StreamKey, readonly dir: string, readonly codec: 'h264' | 'vp8', readonly ext: 'mp4' | 'webm', readonly wallclock = false) {}
 }
 
 /**

@@ -79,8 +79,15 @@ export interface LiveVideoDeps {
  */
 export interface StreamRecording {
   camera(ref: StreamRef, opts: { rtspTransport?: 'tcp' | 'udp' }): CameraRecorder | undefined;
-  whip(ref: StreamRef): { openSync(codec: 'VP8' | 'H264'): RecordingSession | null } | undefined;
+  whip(ref: StreamRef): WhipRecorder | undefined;
   still(ref: StreamRef, jpeg: Buffer, at: number): Promise<void>;
+}
+
+/** A WHIP publisher's recorder: a second output for each decoder, and the word that its session stopped recording. */
+export interface WhipRecorder {
+  openSync(codec: 'VP8' | 'H264'): RecordingSession | null;
+  /** the session decodes on without recording (its decoders kept ending while recording); made visible to operators */
+  stopped?(reason: string): void;
 }
 
 /** Live face recognition (issue 14): one TrackFaces per running stream, for its tenant. */

@@ -42,6 +42,11 @@ export class WebRtcDecoder {
   readonly recording: boolean;
   framesDecoded = 0;
 
+  /** the ffmpeg's process id (undefined if it could not start) */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   constructor(private readonly o: WebRtcDecoderOptions) {
     this.recording = !!o.recording;
     const fps = o.detectFps ?? 5;

@@ -21,6 +21,8 @@ export interface WebRtcIngestHandle extends IngestHandle {
   publisherLeft(reason: string): void;
   /** a recording for the publisher's decoder (org/recordings), or null when not recorded */
   openRecording(codec: WebRtcVideoCodec): RecordingSession | null;
+  /** the current publisher's session gave up recording and decodes on without it */
+  recordingStopped(reason: string): void;
   /** called when the ingest stops (stream deleted or restarted): its publisher is disconnected; returns the unsubscribe */
   onStop(cb: () => Promise<void> | void): () => void;
 }
@@ -28,7 +30,7 @@ export interface WebRtcIngestHandle extends IngestHandle {
 /** A webrtc stream nobody publishes to for this long after it starts is `offline`, saying why (docs/decisions.md, "Streams that never connect"). */
 export const WEBRTC_CONNECT_DEADLINE_MS = 60_000;
 
-export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamStatus; connectDeadlineMs?: number; recorder?: { openSync(codec: WebRtcVideoCodec): RecordingSession | null } }): WebRtcIngestHandle {
+export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamStatus; connectDeadlineMs?: number; recorder?: { openSync(codec: WebRtcVideoCodec): RecordingSession | null; stopped?(reason: string): void } }): WebRtcIngestHandle {
   const clock = o.clock ?? systemClock;
   const pipeline = new FramePipeline({ ...o, clock });
   let status: StreamStatus = o.initialStatus ?? 'connecting';
@@ -79,6 +81,9 @@ export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamSt
     },
     openRecording(codec) {
       return stopped ? null : o.recorder?.openSync(codec) ?? null;
+    },
+    recordingStopped(reason) {
+      if (!stopped) o.recorder?.stopped?.(reason);
     },
     interrupted(reason) {
       if (status === 'live') setStatus('reconnecting', reason);

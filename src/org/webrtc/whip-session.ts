@@ -9,6 +9,8 @@ export interface WhipSessionSink {
   interrupted(reason: string): void;
   /** a recording of the published track as a second output of its decoder, or null (org/recordings) */
   openRecording?(codec: WebRtcVideoCodec): RecordingSession | null;
+  /** the session decodes on without recording from now on (docs/decisions.md, "Recordings: WHIP publishers") */
+  recordingStopped?(reason: string): void;
 }
 
 export interface WhipSessionOptions {
@@ -47,6 +49,12 @@ export interface WhipSessionStats {
   last_frame_size: string | null;
   /** times the publisher changed picture size */
   format_changes: number;
+  /** whether the running decoder also records */
+  recording: boolean;
+  /** why the session stopped recording (its decoders ended twice while recording), else null */
+  recording_stopped: string | null;
+  /** process id of the running decoder's ffmpeg, else null */
+  decoder_pid: number | null;
 }
 
 const RTCP_FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'goog-remb' }];
@@ -106,6 +114,7 @@ export class WhipSession {
   private decoderRestarts = 0;
   /** decoders that ended on their own while recording */
   private recordingExits = 0;
+  private recordingStopped: string | null = null;
   private decodedBefore = 0;
   private firstFrameMs: number | null = null;
   private lastFrameSize: string | null = null;
@@ -194,6 +203,9 @@ export class WhipSession {
       first_frame_ms: this.firstFrameMs,
       last_frame_size: this.lastFrameSize,
       format_changes: this.formatChanges,
+      recording: this.decoder?.recording ?? false,
+      recording_stopped: this.recordingStopped,
+      decoder_pid: this.decoder?.pid ?? null,
     };
   }
 
@@ -251,7 +263,7 @@ export class WhipSession {
       detectWidth: this.o.detectWidth,
       // a decoder that ended twice while recording decodes on without it: the publisher's session
       // matters more than its recording (docs/decisions.md, "Recordings: WHIP publishers")
-      recording: this.recordingExits < 2 ? this.o.sink.openRecording?.(codec) ?? null : null,
+      recording: this.recordingStopped === null ? this.o.sink.openRecording?.(codec) ?? null : null,
       onFrame: (frame) => {
         this.firstFrameMs ??= Date.now() - this.startedAt;
         this.lastFrameSize = `${frame.width}x${frame.height}`;
@@ -263,7 +275,10 @@ export class WhipSession {
         this.decodedBefore += decoder.framesDecoded;
         this.decoder = null;
         this.decoderRestarts++;
-        if (decoder.recording) this.recordingExits++;
+        if (decoder.recording && ++this.recordingExits === 2) {
+          this.recordingStopped = `the decoder ended twice while recording (last: ${reason}); the publisher is decoded and detected without recording until it publishes again`;
+          this.o.sink.recordingStopped?.(this.recordingStopped);
+        }
         if (this.decoderRestarts > 5) return this.end(reason);
         this.requestKeyframe();
       },
