@@ -15,6 +15,14 @@ interface Sighting {
   announce: boolean;
 }
 
+/** What one commit's anomalies read before they write: the incident each scene would join. */
+interface PendingReads {
+  trx: DbExecutor;
+  byScene: Map<string, Sighting[]>;
+  since: Map<string, number>;
+  found: Promise<Map<string, IncidentRow>>;
+}
+
 /** Tracks remembered for announcing; older entries are forgotten past this many. */
 const MAX_REMEMBERED_TRACKS = 20_000;
 
@@ -28,6 +36,8 @@ const MAX_REMEMBERED_TRACKS = 20_000;
  */
 export class AnomalyWatcher implements PipelineHook {
   private pending: Sighting[] = [];
+  /** the reads of the commit under way, started by prefetch() */
+  private prefetched: PendingReads | null = null;
   /** `${scene}:${track}` → detection time of its last anomalous sighting */
   private readonly lastSeen = new Map<string, number>();
 
@@ -52,30 +62,49 @@ export class AnomalyWatcher implements PipelineHook {
    */
   async persist(trx: DbExecutor): Promise<void> {
     if (this.pending.length === 0) return;
-    const byScene = new Map<string, Sighting[]>();
-    for (const s of this.pending) {
-      const list = byScene.get(s.rec.scene_id);
-      if (list) list.push(s);
-      else byScene.set(s.rec.scene_id, [s]);
-    }
+    const reads = this.prefetched?.trx === trx ? this.prefetched : this.read(trx);
+    this.prefetched = null;
     this.pending = [];
-    const since = new Map<string, number>();
-    for (const [sceneId, sightings] of byScene) {
-      sightings.sort((a, b) => a.rec.at - b.rec.at);
-      const first = sightings[0].rec;
-      if (!this.deps.automation.incidentsPaused(first.tenant_id)) since.set(sceneId, first.at - this.deps.automation.incidentGapMs(first.tenant_id));
-    }
-    const found = await this.deps.incidents.groupableIn(trx, since);
+    const { byScene } = reads;
+    const found = await reads.found;
     const extensions: Array<{ incident: IncidentRow; recs: DetectionRecord[] }> = [];
     for (const [sceneId, sightings] of byScene) {
       const tenantId = sightings[0].rec.tenant_id;
-      const incidentIds = since.has(sceneId) ? await this.groupIn(trx, sightings, found.get(sceneId) ?? null, extensions) : null;
+      const incidentIds = reads.since.has(sceneId) ? await this.groupIn(trx, sightings, found.get(sceneId) ?? null, extensions) : null;
       for (const [i, s] of sightings.entries()) {
         if (!s.announce) continue;
         await this.deps.events.enqueueIn(trx, { tenantId, kind: 'detection.anomaly', payload: buildDetectionAnomalyPayload(s.rec, incidentIds?.[i] ?? null) });
       }
     }
     await this.deps.incidents.extendManyIn(trx, extensions);
+  }
+
+  /**
+   * The reads persist() needs, started at the beginning of the commit so they share its first
+   * round trip on PostgreSQL (docs/decisions.md, "PostgreSQL commit in two round trips"):
+   * the incidents to join and the webhook endpoints of the tenants it will announce to.
+   */
+  prefetch(trx: DbExecutor): Promise<unknown> {
+    if (this.pending.length === 0) return Promise.resolve();
+    this.prefetched = this.read(trx);
+    const announcing = [...new Set(this.pending.filter((s) => s.announce).map((s) => s.rec.tenant_id))];
+    return Promise.all([this.prefetched.found, this.deps.events.prefetchIn?.(trx, announcing)]);
+  }
+
+  private read(trx: DbExecutor): PendingReads {
+    const byScene = new Map<string, Sighting[]>();
+    for (const s of this.pending) {
+      const list = byScene.get(s.rec.scene_id);
+      if (list) list.push(s);
+      else byScene.set(s.rec.scene_id, [s]);
+    }
+    const since = new Map<string, number>();
+    for (const [sceneId, sightings] of byScene) {
+      sightings.sort((a, b) => a.rec.at - b.rec.at);
+      const first = sightings[0].rec;
+      if (!this.deps.automation.incidentsPaused(first.tenant_id)) since.set(sceneId, first.at - this.deps.automation.incidentGapMs(first.tenant_id));
+    }
+    return { trx, byScene, since, found: this.deps.incidents.groupableIn(trx, since) };
   }
 
   /**

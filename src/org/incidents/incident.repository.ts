@@ -1,10 +1,17 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql } from 'kysely';
-import type { DbExecutor } from '../../platform/db/index.ts';
+import { sql, type CompiledQuery } from 'kysely';
+import { writeBeforeCommit, type DbExecutor } from '../../platform/db/index.ts';
 import type { IncidentDetectionTable, IncidentNoteTable, IncidentTable } from '../../platform/db/index.ts';
 import { paginate, type PageQuery } from '../../platform/db/index.ts';
 
 export type IncidentRow = IncidentTable;
+
+function moveActivityStatement(db: DbExecutor, moves: Array<{ id: string; lastActivityAt: number }>): CompiledQuery | null {
+  if (moves.length === 0) return null;
+  if (moves.length === 1) return db.updateTable('incidents').set({ last_activity_at: moves[0].lastActivityAt }).where('id', '=', moves[0].id).compile();
+  const cases = sql.join(moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`), sql` `);
+  return db.updateTable('incidents').set({ last_activity_at: sql<number>`CASE id ${cases} END` }).where('id', 'in', moves.map((m) => m.id)).compile();
+}
 export type IncidentDetectionRow = IncidentDetectionTable;
 export type IncidentNoteRow = IncidentNoteTable;
 
@@ -13,8 +20,9 @@ export const ACTIVE_INCIDENT_STATUSES = ['open', 'acknowledged'] as const;
 const hotStatements = new WeakMap<BetterSqlite3.Database, { groupable: BetterSqlite3.Statement; link: BetterSqlite3.Statement; move: BetterSqlite3.Statement }>();
 
 export const incidentRepository = {
+  /** inside the pipeline's commit on PostgreSQL it is sent with the next statement (writeBeforeCommit) */
   async insert(db: DbExecutor, row: IncidentRow): Promise<void> {
-    await db.insertInto('incidents').values(row).execute();
+    await writeBeforeCommit(db, [db.insertInto('incidents').values(row).compile()]);
   },
   findForTenant(db: DbExecutor, tenantId: string, id: string) {
     return db.selectFrom('incidents').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
@@ -133,21 +141,31 @@ export const incidentRepository = {
    * linkDetections and moveActivity in one statement on PostgreSQL (the insert as a data-modifying
    * CTE of the update): one round trip fewer in every pipeline commit that extends incidents
    * (issue 16 §1). Falls back to the two statements when either side is empty or the links are
-   * more than one statement carries.
+   * more than one statement carries. Inside the pipeline's commit they go with COMMIT, in its
+   * round trip (docs/decisions.md, "PostgreSQL commit in two round trips").
    */
   async linkAndMoveActivity(db: DbExecutor, links: IncidentDetectionRow[], moves: Array<{ id: string; lastActivityAt: number }>): Promise<void> {
+    await writeBeforeCommit(db, this.linkAndMoveActivityStatements(db, links, moves));
+  },
+  /** linkAndMoveActivity's statements, compiled (one when the batch allows). */
+  linkAndMoveActivityStatements(db: DbExecutor, links: IncidentDetectionRow[], moves: Array<{ id: string; lastActivityAt: number }>): CompiledQuery[] {
     if (links.length === 0 || moves.length === 0 || links.length > 1000) {
-      if (links.length) await this.linkDetections(db, links);
-      await this.moveActivity(db, moves);
-      return;
+      const out: CompiledQuery[] = [];
+      for (let i = 0; i < links.length; i += 1000) {
+        out.push(db.insertInto('incident_detections').values(links.slice(i, i + 1000)).onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing()).compile());
+      }
+      const move = moveActivityStatement(db, moves);
+      return move ? [...out, move] : out;
     }
     const cases = sql.join(moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`), sql` `);
-    await db
-      .with('linked', (w) => w.insertInto('incident_detections').values(links).onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing()).returning('incident_id'))
-      .updateTable('incidents')
-      .set({ last_activity_at: sql<number>`CASE id ${cases} END` })
-      .where('id', 'in', moves.map((m) => m.id))
-      .execute();
+    return [
+      db
+        .with('linked', (w) => w.insertInto('incident_detections').values(links).onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing()).returning('incident_id'))
+        .updateTable('incidents')
+        .set({ last_activity_at: sql<number>`CASE id ${cases} END` })
+        .where('id', 'in', moves.map((m) => m.id))
+        .compile(),
+    ];
   },
   /** The most recently active incident being worked at a scene (alerts attach to it). */
   findActiveAtScene(db: DbExecutor, sceneId: string) {
@@ -163,14 +181,13 @@ export const incidentRepository = {
   async update(db: DbExecutor, id: string, patch: Partial<IncidentRow>): Promise<void> {
     await db.updateTable('incidents').set(patch).where('id', '=', id).execute();
   },
+  /** inside the pipeline's commit on PostgreSQL they are sent with the next statement (writeBeforeCommit) */
   async linkDetections(db: DbExecutor, rows: IncidentDetectionRow[]): Promise<void> {
+    const statements: CompiledQuery[] = [];
     for (let i = 0; i < rows.length; i += 1000) {
-      await db
-        .insertInto('incident_detections')
-        .values(rows.slice(i, i + 1000))
-        .onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing())
-        .execute();
+      statements.push(db.insertInto('incident_detections').values(rows.slice(i, i + 1000)).onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing()).compile());
     }
+    await writeBeforeCommit(db, statements);
   },
   listDetections(db: DbExecutor, incidentId: string, limit: number) {
     return db

@@ -29,6 +29,13 @@ export interface StreamRef {
  */
 export interface PipelineHook {
   onDetection(rec: DetectionRecord, scene: SceneState): void;
+  /**
+   * Starts the reads persist() will need (optional). It runs at the start of the commit, beside the
+   * detections' own insert, so on PostgreSQL its queries share that round trip; persist() runs
+   * after it settled, in the same transaction (docs/decisions.md, "PostgreSQL commit in two
+   * round trips").
+   */
+  prefetch?(trx: DbExecutor): Promise<unknown>;
   persist?(trx: DbExecutor): Promise<void>;
 }
 
@@ -281,9 +288,13 @@ export class DetectionPipeline {
         if (database.sqlite) {
           detectionRepository.insertManySqlite(database.sqlite, rows);
           auditRepository.appendChainedSqlite(database.sqlite, audits);
-        } else if (rows.length) {
-          await auditRepository.appendChainedPg(database, trx, audits, detectionRepository.insertStatementPg(rows));
         }
+        // PostgreSQL: the insert and the hooks' reads are sent together, behind BEGIN and the
+        // locks, in one round trip (a pipelined connection, see database.withTenantWriteLock)
+        await Promise.all([
+          database.sqlite || !rows.length ? null : auditRepository.appendChainedPg(trx, audits, detectionRepository.insertStatementPg(rows)),
+          ...this.hooks.map((h) => h.prefetch?.(trx)),
+        ]);
         for (const h of this.hooks) await h.persist?.(trx);
       });
       for (const p of batch) p.resolve(p.records);

@@ -21,8 +21,8 @@ export interface SceneStreamRef {
 const findWithStreamIds = hotRead((db, tenantId: string, id: string) =>
   db
     .selectFrom('scenes')
-    // a scene's streams are its tenant's: the tenant condition lets the (tenant_id, id) index narrow
-    // the streams read to one tenant's (streams has no scene_id index)
+    // a scene's streams, found through streams(scene_id) (migration 028); the tenant condition
+    // stays, so a stream of another tenant could never join
     .leftJoin('streams', (join) => join.onRef('streams.scene_id', '=', 'scenes.id').onRef('streams.tenant_id', '=', 'scenes.tenant_id'))
     .selectAll('scenes')
     // each stream's status and last frame: the scene's freshness (src/org/scenes/scene-freshness.ts)

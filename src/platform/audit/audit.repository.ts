@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type RawBuilder } from 'kysely';
-import { pgJsonText, tenantLockStatements, type DatabaseHandle, type DbExecutor, type Dialect } from '../db/index.ts';
+import { holdsTenantLocks, pgJsonText, tenantLockStatements, type DbExecutor, type Dialect } from '../db/index.ts';
 import type { AuditTable } from '../db/index.ts';
 import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
 
@@ -32,11 +32,20 @@ const COLUMN_LIST = sql.raw(COLUMNS.join(', '));
 const PG_RECORD = sql.raw(COLUMNS.map((c) => `${c} ${PG_TYPES[c]}`).join(', '));
 
 /**
- * PostgreSQL: the chain head each tenant had after this process's last pipeline append, per database
- * handle. Only a guess: every insert that uses it checks it against the table in the same statement
- * (under the tenant's lock), so another writer (an API request, another node) costs one re-read.
+ * PostgreSQL: the chain head each tenant had after this process's last append to it (any append on
+ * PostgreSQL: the pipeline's, an incident's, an API request's). Only a guess: every insert that
+ * uses it checks it against the table in the same statement (under the tenant's lock), so another
+ * writer (another node, the CLI) or another database holding the same tenant id costs one re-read.
+ * Bounded: past MAX_HEAD_GUESSES tenants it starts over.
  */
-const pgHeads = new WeakMap<DatabaseHandle, Map<string, string>>();
+const pgHeads = new Map<string, string>();
+const MAX_HEAD_GUESSES = 10_000;
+
+function rememberHeads(rows: readonly ChainedAuditRow[]): void {
+  if (pgHeads.size > MAX_HEAD_GUESSES) pgHeads.clear();
+  // set before commit: a rollback leaves a wrong guess, which the next append's check catches
+  for (const r of rows) pgHeads.set(r.tenant_id, r.hash);
+}
 
 /**
  * Queries only. A tenant's chain is appended to only while its head is locked: `withWriteLock`
@@ -66,17 +75,21 @@ export const auditRepository = {
   /** Chains and inserts entries in order. Caller holds the write lock. */
   async appendChained(db: DbExecutor, entries: AuditFields[], dialect: Dialect): Promise<void> {
     if (entries.length === 0) return;
+    const tenants = [...new Set(entries.map((e) => e.tenant_id))];
+    // inside the pipeline's commit the tenants' locks are held already: the guessed heads, checked
+    // in the insert's own statement, make it one round trip instead of three
+    if (dialect === 'postgres' && holdsTenantLocks(db, tenants)) return this.appendChainedPg(db, entries);
     // the head is read only under the tenant's own lock (reentrant: the pipeline already holds it);
     // a separate statement, so the head read's snapshot is taken after the lock is granted
-    const tenants = [...new Set(entries.map((e) => e.tenant_id))];
     if (dialect === 'postgres') await sql.raw(tenantLockStatements(tenants)).execute(db);
     const heads = new Map<string, string>();
-    for (const t of new Set(entries.map((e) => e.tenant_id))) heads.set(t, await this.headHash(db, t));
+    for (const t of tenants) heads.set(t, await this.headHash(db, t));
     const rows: ChainedAuditRow[] = chainEntries(entries, (t) => heads.get(t)!);
     // chunk to stay under SQLite's bound-parameter limit
     for (let i = 0; i < rows.length; i += 500) {
       await db.insertInto('audit_log').values(rows.slice(i, i + 500)).execute();
     }
+    if (dialect === 'postgres') rememberHeads(rows);
   },
 
   /** The same append as prepared statements on the raw SQLite connection (detection hot path). Caller holds the write lock. */
@@ -99,26 +112,23 @@ export const auditRepository = {
    * runs inside the first statement as a CTE, whether or not the entries went in: one round trip
    * for both. Caller holds the tenants' locks (`withTenantWriteLock` or `withWriteLock`).
    */
-  async appendChainedPg(database: DatabaseHandle, trx: DbExecutor, entries: AuditFields[], companion?: RawBuilder<unknown>): Promise<void> {
+  async appendChainedPg(trx: DbExecutor, entries: AuditFields[], companion?: RawBuilder<unknown>): Promise<void> {
     if (entries.length === 0) {
       if (companion) await companion.execute(trx);
       return;
     }
-    let heads = pgHeads.get(database);
-    if (!heads) pgHeads.set(database, (heads = new Map()));
     const tenants = [...new Set(entries.map((e) => e.tenant_id))];
-    const unknown = tenants.filter((t) => !heads.has(t));
-    if (unknown.length) for (const [t, h] of await this.headHashes(trx, unknown)) heads.set(t, h);
-    let rows = chainEntries(entries, (t) => heads.get(t)!);
-    if (!(await insertPg(trx, rows, tenants, tenants.map((t) => heads.get(t)!), companion))) {
+    const unknown = tenants.filter((t) => !pgHeads.has(t));
+    if (unknown.length) for (const [t, h] of await this.headHashes(trx, unknown)) pgHeads.set(t, h);
+    const guessed = tenants.map((t) => pgHeads.get(t) ?? GENESIS_HASH);
+    let rows = chainEntries(entries, (t) => guessed[tenants.indexOf(t)]);
+    if (!(await insertPg(trx, rows, tenants, guessed, companion))) {
       const fresh = await this.headHashes(trx, tenants);
       rows = chainEntries(entries, (t) => fresh.get(t)!);
       await insertPg(trx, rows, [], []);
     }
-    // set before commit: a rollback leaves a wrong guess, which the next append's check catches
-    for (const r of rows) heads.set(r.tenant_id, r.hash);
+    rememberHeads(rows);
   },
-
 
   /**
    * Erasure (docs/decisions.md, "Erasure removes the person from every read"): clears data and salt

@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Migration, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { createRequire } from 'node:module';
+import { pipelinedTransaction, type PipelinedTransaction } from './pg-pipelined.ts';
 import { startSqliteCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.ts';
 
 import type { Dialect } from './dialect-name.ts';
@@ -63,6 +64,33 @@ export function tenantLockKey(tenantId: string): number {
  * writers locking overlapping sets cannot deadlock. The keys are integers we computed, so they are
  * inlined: the text then runs in the simple protocol, several statements in one round trip.
  */
+/**
+ * The tenants whose chain locks an executor of `withTenantWriteLock` holds (PostgreSQL): a chained
+ * append inside it need not take them again.
+ */
+const tenantLocksHeld = new WeakMap<DbExecutor, ReadonlySet<string>>();
+
+/** Whether `db` is a `withTenantWriteLock` transaction holding every one of these tenants' chain locks. */
+export function holdsTenantLocks(db: DbExecutor, tenantIds: readonly string[]): boolean {
+  const held = tenantLocksHeld.get(db);
+  return held !== undefined && tenantIds.every((t) => held.has(t));
+}
+
+const deferrable = new WeakMap<DbExecutor, PipelinedTransaction>();
+
+/**
+ * Writes whose results the caller does not need, as the last of what it writes: inside the
+ * pipeline's commit on PostgreSQL (`withTenantWriteLock`) they are sent with the transaction's next
+ * statement, or with COMMIT, in the same round trip, and a failure fails the commit; anywhere else
+ * they run now, in order. Either way they run after every statement made before and before every
+ * statement made after (docs/decisions.md, "PostgreSQL commit in two round trips").
+ */
+export async function writeBeforeCommit(db: DbExecutor, statements: readonly CompiledQuery[]): Promise<void> {
+  const trx = deferrable.get(db);
+  if (trx) return trx.defer(statements);
+  for (const q of statements) await db.executeQuery(q);
+}
+
 export function tenantLockStatements(tenantIds: readonly string[]): string {
   const keys = [...new Set(tenantIds.map(tenantLockKey))].sort((a, b) => a - b);
   return keys.map((k) => `SELECT pg_advisory_xact_lock(${TENANT_LOCK_SPACE}, ${k});`).join(' ');
@@ -84,6 +112,10 @@ export function openDatabase(opts: {
     // discards that client and opens a new one on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // the pipeline's commits: one at a time per node, so two connections cover a commit and the
+    // one a shutdown or a test may start beside it
+    const pipelinePool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, pipeline: true });
+    pipelinePool.on('error', (err) => opts.onIdleError?.(err));
     return {
       db,
       dialect: 'postgres',
@@ -93,25 +125,41 @@ export function openDatabase(opts: {
           await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(trx);
           return fn(trx);
         }),
-      // A transaction by hand on one pooled connection, so BEGIN and the locks are one round trip
-      // (Kysely's transaction() sends BEGIN on its own); fn gets that connection as its executor.
-      withTenantWriteLock: (tenantIds, fn) =>
-        db.connection().execute(async (conn) => {
-          await sql.raw(`BEGIN; SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY}); ${tenantLockStatements(tenantIds)}`).execute(conn);
-          let result: Awaited<ReturnType<typeof fn>>;
-          try {
-            result = await fn(conn);
-          } catch (err) {
-            await sql.raw('ROLLBACK').execute(conn).catch(() => undefined);
-            throw err;
-          }
-          await sql.raw('COMMIT').execute(conn);
-          return result;
-        }),
+      // A transaction by hand on a connection of its own pool, in node-postgres' pipeline mode:
+      // BEGIN and the locks are sent without waiting, and fn's first statements (and whatever it
+      // makes together) follow on the wire, so they share one round trip (docs/decisions.md,
+      // "PostgreSQL commit in two round trips"). Statements sent behind the locks run
+      // once the locks are granted, each with a snapshot taken then.
+      withTenantWriteLock: async (tenantIds, fn) => {
+        const client = await pipelinePool.connect();
+        const locked = client.query(`BEGIN; SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY}); ${tenantLockStatements(tenantIds)}`);
+        const trx = pipelinedTransaction(client);
+        tenantLocksHeld.set(trx.db, new Set(tenantIds));
+        deferrable.set(trx.db, trx);
+        let broken: Error | undefined;
+        try {
+          // fn's statements fail too when the locks could not be taken (the transaction is aborted);
+          // both are waited for, so nothing of fn is still running when the connection goes back
+          const [lock, run] = await Promise.allSettled([locked, fn(trx.db)]);
+          if (lock.status === 'rejected') throw lock.reason;
+          if (run.status === 'rejected') throw run.reason;
+          await trx.commit();
+          return run.value;
+        } catch (err) {
+          await client.query('ROLLBACK').catch((e: Error) => void (broken = e));
+          throw err;
+        } finally {
+          // a connection that could not even roll back is dropped, not reused
+          client.release(broken);
+        }
+      },
       ping: async () => {
         await sql`select 1`.execute(db);
       },
-      close: () => db.destroy(),
+      close: async () => {
+        await db.destroy();
+        await pipelinePool.end();
+      },
     };
   }
   mkdirSync(opts.dataDir, { recursive: true });

@@ -10,7 +10,7 @@ export { type RecordingHoldTable, type RecordingSegmentTable } from './schema.ts
 import { token } from '../lib/index.ts';
 import type { DatabaseHandle } from './database.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
-export { externalCommitProbe, migrateToLatest, openDatabase, pendingMigrations, tenantLockStatements, type DatabaseHandle, type Db, type DbExecutor, type Dialect } from './database.ts';
+export { externalCommitProbe, holdsTenantLocks, migrateToLatest, openDatabase, pendingMigrations, tenantLockStatements, writeBeforeCommit, type DatabaseHandle, type Db, type DbExecutor, type Dialect } from './database.ts';
 export { writeAtomically } from './dialect.ts';
 export { hotRead } from './hot-read.ts';
 export { pgJsonText } from './pg-json.ts';

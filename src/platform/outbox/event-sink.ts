@@ -23,6 +23,11 @@ export interface OutboxEvent {
 export interface EventSink {
   /** to every endpoint of the tenant subscribed to the kind */
   enqueueIn(trx: DbExecutor, event: OutboxEvent): Promise<{ eventId: string }>;
+  /**
+   * Optional: starts reading, in `trx`, what enqueueIn will need for these tenants (their
+   * endpoints), so a caller can send those reads beside its own statements (the pipeline's commit).
+   */
+  prefetchIn?(trx: DbExecutor, tenantIds: readonly string[]): Promise<unknown>;
   /** to one receiver that is not a registered endpoint (a responder's contact URL), signed with its secret; same retries and log */
   enqueueToUrlIn(trx: DbExecutor, event: OutboxEvent & { url: string; secret: string | null }): Promise<{ eventId: string }>;
   /** to chosen receivers (webhook URLs, push subscriptions, email addresses), all under one event id; same retries and log */

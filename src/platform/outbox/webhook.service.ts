@@ -124,8 +124,11 @@ export interface DeliveryVisibility {
 }
 
 /** What one write transaction has already read and sent (WebhookService.perTransaction). */
+type EnabledEndpoints = Array<Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>>;
+
 interface TransactionMemo {
-  endpoints: Map<string, Array<Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>>>;
+  /** per tenant, its enabled endpoints, or the read of them under way (prefetchIn) */
+  endpoints: Map<string, EnabledEndpoints | Promise<EnabledEndpoints>>;
   woken: boolean;
 }
 
@@ -507,7 +510,7 @@ export class WebhookService {
     return memo;
   }
 
-  private async enabledEndpoints(trx: DbExecutor, tenantId: string) {
+  private async enabledEndpoints(trx: DbExecutor, tenantId: string): Promise<EnabledEndpoints> {
     const memo = this.memoOf(trx);
     let list = memo.endpoints.get(tenantId);
     if (!list) {
@@ -518,6 +521,24 @@ export class WebhookService {
       memo.endpoints.set(tenantId, list);
     }
     return list;
+  }
+
+  /**
+   * EventSink.prefetchIn: starts reading these tenants' enabled endpoints in `trx` without waiting
+   * (on PostgreSQL the pipeline's commit sends them beside its insert); enqueueIn in the same
+   * transaction then uses what was read.
+   */
+  prefetchIn(trx: DbExecutor, tenantIds: readonly string[]): Promise<unknown> {
+    if (this.deps.database.sqlite || trx === this.deps.database.db) return Promise.resolve();
+    const memo = this.memoOf(trx);
+    const reads: Array<Promise<EnabledEndpoints>> = [];
+    for (const t of tenantIds) {
+      if (memo.endpoints.has(t)) continue;
+      const read = webhookRepository.listEnabledEndpoints(trx, t);
+      memo.endpoints.set(t, read);
+      reads.push(read);
+    }
+    return Promise.all(reads);
   }
 
   private async writeOutbox(trx: DbExecutor, event: WebhookEventInput, eventId: string, now: number, deliveries: WebhookDeliveryRow[]): Promise<void> {
