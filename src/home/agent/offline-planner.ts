@@ -15,6 +15,7 @@ import { detectForeignLanguage } from './language-guard.ts';
 import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
+import { checkPlanAgainstMessage } from './plan-check.ts';
 import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
 import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
@@ -241,6 +242,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: clarifications.join(' '), confidence: 0.4 });
   }
   plan.calls = dedupeCalls(plan.calls);
+  // the plan must account for every time, day and date the message says, or it asks
+  const mismatch = checkPlanAgainstMessage(message, plan, ctx);
+  if (mismatch) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: mismatch, confidence: 0.4 });
   // read by meaning rather than by the home's own names: as sure as the lexicon was
   const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
   plan.confidence = Math.min(1, ...meaning);
