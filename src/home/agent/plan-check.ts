@@ -194,6 +194,9 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
   const date = findSaidDates(w).find((d) => !walls.some((at) => at.day === d.day));
   if (date) return `${head}, but you said "${date.text}", so I haven't changed anything. Which day and hours did you mean?`;
 
+  const widened = checkScope(present, calls, ctx, head);
+  if (widened) return widened;
+
   // a day named without hours ("watch the shed on the 31st"): the hours are the user's to say
   const created = calls.filter((c) => c.tool === 'create_watch' && typeof c.args.starts_at === 'string' && typeof c.args.ends_at === 'string');
   if (!clocks.length && !weekly && created.length && !/\b(all day|whole day|entire day|full day|all weekend|whole weekend|24 ?h(ou)?rs?|day and night|for \S+ (days?|nights?|hours?|hrs?|weeks?))\b/.test(w.join(' '))) {
@@ -207,6 +210,54 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
     if (dayOnly && (findSaidDates(w).length || findSaidWeekdays(w).length)) {
       return `${head.replace(/, 24 hours.*$/, '')} — but you didn't say the hours, so I haven't changed anything. From what time until what time should I watch?`;
     }
+  }
+  return undefined;
+}
+
+/** Words that say a group on purpose: then a plan may cover places the message does not name. */
+const GROUP_WORDS = /\b(all(?! (?:night|day|evening|morning|afternoon|weekend|week|the time))|every(?!\s*(?:night|day|evening|morning|weeknight|weekday|weekend|week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)|everything|everywhere|whole (?:house|home|place|flat|apartment|property)|entire (?:house|home|place|flat|apartment|property)|the (?:house|home|place|flat|apartment|property)|cameras|sensors|doors|windows|entrances|except|but not|apart from|other than|both|each)\b/;
+/** A part of the home said by where it is ("the outside cameras"): the plan must keep to it. */
+const AREA_QUALIFIERS = /\b(outside|outdoors?|exterior|external|inside|indoors?|interior|internal|upstairs|downstairs)\b/;
+/** Words of a room or sensor name that do not tell it apart. */
+const GENERIC_NAME_WORDS = new Set(['camera', 'cam', 'sensor', 'contact', 'motion', 'door', 'room', 'the', 'front', 'back', 'side', 'rear', 'main', 'of', 'and', 'detector', 'doorbell']);
+
+function nameWords(text: string): string[] {
+  return text.toLowerCase().replace(/['’]s\b/g, '').split(/[^a-z0-9]+/).filter((x) => x.length > 2 && !GENERIC_NAME_WORDS.has(x));
+}
+
+/**
+ * Named places never widen: when the message names places of the home, a watch that also covers
+ * sensors of places it does not name needs a word that asks for a group ("all", "everything", "the
+ * cameras"), and a group said with where it is ("the outside cameras") must not reach places the
+ * message does not name.
+ */
+function checkScope(present: string, calls: PlannedCall[], ctx: HouseholdContext, head: string): string | undefined {
+  const text = ` ${present.toLowerCase().replace(/['’]s\b/g, '').replace(/[^a-z0-9]+/g, ' ')} `;
+  const said = (words: string[]) => words.some((x) => text.includes(` ${x} `) || text.includes(` ${x}s `));
+  // a name made only of common words ("back door", "front door camera") is matched whole
+  const saidName = (name: string) => {
+    const words = nameWords(name);
+    if (words.length) return said(words);
+    const whole = name.toLowerCase().replace(/['’]s\b/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+    const parts = whole.split(' ');
+    return [whole, parts.slice(0, 2).join(' ')].some((x) => x.includes(' ') && text.includes(` ${x} `));
+  };
+  const group = GROUP_WORDS.test(text);
+  const area = AREA_QUALIFIERS.exec(text)?.[1];
+  for (const c of calls) {
+    const ids = Array.isArray(c.args.sensor_ids) ? (c.args.sensor_ids as string[]) : [];
+    if (ids.length < 2) continue;
+    const sensors = ids.map((id) => ctx.sensors.find((s) => s.id === id)).filter((s): s is HouseholdContext['sensors'][number] => Boolean(s));
+    // an edit keeps the places of the watch it changes
+    const kept = new Set(c.tool === 'update_watch' ? ctx.watches.find((x) => x.id === c.args.watch_id)?.sensor_ids ?? [] : []);
+    const named = sensors.filter((s) => kept.has(s.id) || saidName(s.room) || saidName(s.name));
+    const unnamed = sensors.filter((s) => !named.includes(s));
+    if (!unnamed.length || (!named.length && !area)) continue;
+    if (group && !area) continue;
+    const list = unnamed.map((s) => s.name).join(', ');
+    return area
+      ? `${head}, which includes the ${list} — I'm not sure those count as "${area}", so I haven't changed anything. Which places exactly should I watch?`
+      : `${head}, which also covers the ${list} that you didn't name, so I haven't changed anything. Which places exactly should I watch?`;
   }
   return undefined;
 }
