@@ -28,7 +28,7 @@ const HOUR_WORDS: Record<string, number> = {
 /** Words after which a bare number is a time of day ("till 7", "between 3 and 6", "about 9"). */
 const CLOCK_BEFORE = new Set(['at', 'from', 'till', 'til', 'until', 'untill', 'to', 'between', 'and', 'by', 'around', 'about', 'after', 'before', 'since', 'starting', 'start', 'end', 'ending', 'thru', 'through']);
 /** Words after a number that make it something other than a time of day. */
-const NOT_A_CLOCK_AFTER = /^(?:hours?|hrs?|h|mins?|minutes?|secs?|seconds?|days?|nights?|weeks?|months?|years?|people|persons?|cars?|vehicles?|sensors?|cameras?|times?|%|percent|more|less|of|or|and|x|kids?|dogs?|cats?|st|nd|rd|th|degrees?|km|miles?|metres?|meters?|m|ft)$/;
+const NOT_A_CLOCK_AFTER = /^(?:hours?|hrs?|h|mins?|minutes?|secs?|seconds?|days?|nights?|weeks?|months?|years?|people|persons?|cars?|vehicles?|sensors?|cameras?|times?|%|percent|more|less|of|or|x|kids?|dogs?|cats?|st|nd|rd|th|degrees?|km|miles?|metres?|meters?|m|ft)$/;
 const MERIDIEM = /^(am|pm|a\.m\.?|p\.m\.?)$/;
 /** A part of the day after a time fixes its half: "7 in the evening", "6 tomorrow morning". */
 const PART_AFTER = /^(?:(?:in|on) )?(?:the )?(?:tomorrow |tonight |this |that |)(morning|afternoon|evening|night|tonight)\b/;
@@ -45,7 +45,7 @@ function words(message: string): string[] {
   return message
     .toLowerCase()
     .replace(/[’‘]/g, "'")
-    .replace(/(\d)\.(\d\d)\b/g, '$1:$2')
+    .replace(/(\d)\.(\d\d)(?!\d)/g, '$1:$2')
     .replace(/(\d)\s*-\s*(\d)/g, '$1 to $2')
     .replace(/(\d)(am|pm|a\.m\.|p\.m\.)/g, '$1 $2')
     .replace(/(\d)(st|nd|rd|th)\b/g, '$1 $2')
