@@ -162,6 +162,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   }
   // "undo that", "put it back": the reverse of the conversation's last change
   if (UNDO.test(message.trim())) return planUndo(ctx);
+  // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
+  const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
+  if (corrected) return corrected;
   const placeWords = listPlaceWords(ctx);
   const language = detectForeignLanguage(message, placeWords);
   if (language) {
@@ -385,6 +388,34 @@ function planUndo(ctx: HouseholdContext): Plan {
   }
   if (!plan.calls.length) plan.clarification = "That last change can't be undone any more (it has already ended). What would you like me to do?";
   return tidyPlan(plan);
+}
+
+/** "never mind", "forget that", optionally "…, you can watch it (again)": the last change was not wanted. */
+const NEVER_MIND = /^(?:(?:ok(?:ay)?|oh|actually|sorry|no|wait|ah)[,!.]?\s+)*(?:never\s?mind|forget (?:it|that)|scrap that|cancel that)(?:[,.!;]?\s*(?:you can|go ahead and|feel free to|it's fine to|it is fine to)?\s*(?:watch|look at|keep an eye on|monitor|use)\s+(?:it|that|them|there|that one)(?:\s+again)?)?(?:\s+please)?[.!]*$/i;
+/** "no wait, I meant the hall camera": the object of the last change was the wrong one. */
+const MEANT_OTHER = /^(?:(?:no|nope|sorry|oops|actually|wait|ah)[,!.]?\s+)*(?:i meant|i mean|i wanted|make that)\s+(.+?)[.!]*$/i;
+const SENSOR_CHANGES: Record<string, string> = { 'sensor.muted': 'mute', 'sensor.unmuted': 'unmute', 'boundary.set': 'leave alone', 'boundary.cleared': 'stop leaving alone' };
+
+/**
+ * A correction of the conversation's last turn when that turn muted, unmuted or set a boundary
+ * (watches have their own corrections): "never mind" reverses it, "I meant X" reverses it and does
+ * the same to X. Undefined when the message is not such a correction or the last turn was not such a change.
+ */
+function planCorrectionOfSensorChange(message: string, ctx: HouseholdContext): Plan | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  const last = turns[turns.length - 1];
+  const changes = last?.actions.filter((a) => CHANGE_ACTIONS.has(a.type)) ?? [];
+  if (changes.length !== 1 || !(changes[0].type in SENSOR_CHANGES)) return undefined;
+  if (NEVER_MIND.test(message)) return planUndo(ctx);
+  const meant = MEANT_OTHER.exec(message)?.[1];
+  if (!meant) return undefined;
+  const verb = changes[0].type;
+  const redo = planOffline(verb === 'boundary.set' ? `leave ${meant} alone` : verb === 'boundary.cleared' ? `you can watch ${meant} again` : `${SENSOR_CHANGES[verb]} ${meant}`, { ...ctx, conversation: { turns: [] } });
+  const undo = planUndo(ctx);
+  if (redo.clarification || undo.clarification || redo.calls.length !== 1 || undo.calls.length !== 1) return undefined;
+  // the same target again is no correction
+  if (JSON.stringify(redo.calls[0].args) === JSON.stringify({ ...undo.calls[0].args })) return undefined;
+  return tidyPlan({ planner: 'offline', calls: [undo.calls[0], redo.calls[0]], refusals: [...redo.refusals], notes: redo.notes, confidence: redo.confidence });
 }
 
 const CHANGE_ACTIONS = new Set(['watch.created', 'watch.updated', 'watch.stood_down', 'sensor.muted', 'sensor.unmuted', 'boundary.set', 'boundary.cleared', 'sensor.added', 'household.updated']);
@@ -733,6 +764,11 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
 /** Words for a whole home, which another person's possessive makes theirs ("my ex's house"). */
 const HOME_WORDS = new Set(['house', 'home', 'place', 'flat', 'apartment', 'property', 'bungalow', 'cottage', 'condo', 'unit']);
 
+/** "both watches", "both of them", "both the watches": every watch the clause is about. */
+function isBothWatches(words: string[], k: number): boolean {
+  return words[k] === 'both' && ['watches', 'of', 'the'].includes(words[k + 1] ?? '');
+}
+
 /** Words that open a correction of what was just done ("no, I meant…", "sorry, …", "actually …"). */
 const CORRECTION_OPENERS = new Set(['no', 'nope', 'sorry', 'oops', 'actually', 'rather', 'correction']);
 
@@ -867,7 +903,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     peopleQuestion,
     hasReference,
     // "we're back, you can relax": every watch stands down
-    wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k) && !(w === 'all' && words[k - 1] === 'at')) ||
+    wantsAll: words.some((w, k) => (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !(w === 'all' && words[k - 1] === 'at')) ||
       (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
     negated,
@@ -922,6 +958,7 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
     const w = tokens[k].text;
     if ((CONDITION_WORDS[w] && conditions.has(CONDITION_WORDS[w])) || REFERENCE_WORDS.has(w) || w in KIND_WORDS || nameWords.has(w)) used.add(k);
     if (['all', 'every', 'everything', 'anything'].includes(w)) used.add(k);
+    if (isBothWatches(tokens.map((t) => t.text), k)) used.add(k);
     // a question's own words: it is answered, never acted on
     if (question) used.add(k);
   }
@@ -1537,6 +1574,15 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (target.question) return target.question;
   if (target.refusal) {
     plan.refusals.push(target.refusal);
+    return undefined;
+  }
+  // "push both watches out to monday 7pm", "all the watches end at 6 now": one edit, each watch
+  if (target.watches.length > 1 && r.wantsAll && !placesAreNewSubject && !r.conditions.length) {
+    if (needsLocation(r.time) && !state.ctx.location) return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
+    if (r.time.doubtfulDate) return r.time.doubtfulDate;
+    const changes = target.watches.map((w) => ({ w, change: { ...resolveWindowChange(r.time, w, state.ctx, r.startRequested) } as Record<string, unknown> }));
+    if (changes.some((c) => Object.keys(c.change).length === 0)) return 'What should I change about those watches?';
+    for (const { w, change } of changes) plan.calls.push({ tool: 'update_watch', args: { watch_id: w.id, ...change }, subject: w.subject, say: describeUpdate(w, change, state.ctx) });
     return undefined;
   }
   const watch = target.watches[0];
