@@ -85,3 +85,10 @@ test('named places never widen; "the upstairs cameras" never reaches places the 
   const upstairs = planOffline('watch every upstairs camera tonight', lisbon);
   assert.equal(upstairs.calls.length, 0, JSON.stringify(upstairs.calls));
 });
+
+test('a window that ends at midnight ends the day before it: "until the 30th", "till sunday"', () => {
+  const garage = ['sen_garage_motion'];
+  assert.equal(checkPlanAgainstMessage('watch the garage until the 30th', watchPlan(garage, '2026-11-21T15:00', '2026-12-01T00:00'), lisbon), undefined);
+  assert.equal(checkPlanAgainstMessage('watch the garage till monday', watchPlan(garage, '2026-11-21T15:00', '2026-11-24T00:00'), lisbon), undefined);
+  assert.ok(checkPlanAgainstMessage('watch the garage till monday', watchPlan(garage, '2026-11-21T15:00', '2026-11-25T00:00'), lisbon));
+});

@@ -53,3 +53,25 @@ test('"I meant X" right after a mute or a boundary moves it to X; the same targe
   const [, unknown] = await converse('lisbon', ['mute the driveway camera', 'no wait, I meant the attic camera']);
   assert.deepEqual(unknown.changes, []);
 });
+
+test('"X, not Y" names X: the "not" takes Y out and never turns the request around', async () => {
+  // a correction of a watch of one place: the watch moves
+  const [, moved] = await converse('lisbon', ['watch the driveway tonight', 'sorry, the porch, not the driveway']);
+  assert.deepEqual(moved.changes.map((c) => [c.tool, c.args.sensor_ids]), [['update_watch', ['sen_porch_cam']]]);
+  assert.equal(moved.changes[0].args.conditions, undefined);
+  // of a watch of two places: the place taken out is swapped, the other stays
+  const [, swapped] = await converse('lisbon', ['watch the porch and the backyard tonight', 'no, the nursery not the backyard']);
+  assert.deepEqual(swapped.changes.map((c) => [c.tool, c.args.sensor_ids]), [['update_watch', ['sen_porch_cam', 'sen_nursery_cam']]]);
+});
+
+test('"same times" copies the hours of the watch the conversation is about', async () => {
+  const [, copied] = await converse('lisbon_watching', ['is the garage being watched?', 'watch the nursery as well, same hours']);
+  assert.deepEqual(copied.changes.map((c) => [c.tool, c.args.sensor_ids]), [['create_watch', ['sen_nursery_cam']]]);
+  const garage = contexts.lisbon_watching.watches.find((w) => w.id === 'wat_garage_evening')!;
+  assert.equal(copied.changes[0].args.starts_at, new Date(Date.parse(garage.starts_at)).toISOString());
+  assert.equal(copied.changes[0].args.ends_at, new Date(Date.parse(garage.ends_at)).toISOString());
+  // nothing to copy from among several watches: asked
+  const [several] = await converse('lisbon_watching', ['watch the nursery too, same times']);
+  assert.deepEqual(several.changes, []);
+  assert.ok(several.asked);
+});

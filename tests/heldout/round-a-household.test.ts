@@ -9,7 +9,7 @@
  * (83.1%), asked 15, missed 6, wrong 9. After round C's general causes (docs/decisions.md,
  * "Round C household: general causes"): correct 152 (85.9%), asked 13, missed 6, wrong 6. After round F's safeguards before acting
  * (docs/decisions.md, "Round F household: safeguards before acting"): correct 154 (87.0%), asked
- * 13, missed 6, wrong 4. The gate
+ * 13, missed 6, wrong 4; with round F's follow-ups 155 / 13 / 5 / 4. The gate
  * holds that level so no later change slides back; the target (0 wrong, ≥ 95% correct) is not
  * reached yet.
  */
@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
 
-const CORRECT_MIN = 154;
+const CORRECT_MIN = 155;
 const WRONG_MAX = 4;
 
 test(`round A household set: correct ≥ ${CORRECT_MIN}, wrong ≤ ${WRONG_MAX}`, async () => {

@@ -834,8 +834,10 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   for (const m of mentions) for (let k = m.start; k < m.end; k++) inMention.add(k);
   const words = tokens.slice(from, to).map((t) => t.text);
   const conditions = new Set<Condition>();
+  // a place left out ("not the bike room") names no object to look for either
+  const inExcluded = new Set(excluded.flatMap((m) => Array.from({ length: m.end - m.start }, (_, j) => m.start + j)));
   for (let k = from; k < to; k++) {
-    if (inMention.has(k)) continue;
+    if (inMention.has(k) || inExcluded.has(k)) continue;
     const c = CONDITION_WORDS[tokens[k].text];
     if (c) conditions.add(c);
   }
@@ -881,7 +883,11 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
   if ((!intent || intent === 'describe') && (words.includes('been') || words.includes('happened') || time.past) && isQuestion(words)) intent = 'list_events';
   const negationAt = findNegation(tokens, from, to, clause);
-  const negated = negationAt >= 0;
+  // "the cellar door, not the bike room": the "not" takes the place after it out of the request; it
+  // does not turn the request around (the places before it are still what was asked for)
+  const onlyExcludes = negationAt >= 0 && mentions.length > 0 && tokens[negationAt].text === 'not' &&
+    excluded.some((m) => m.start > negationAt && tokens.slice(negationAt + 1, m.start).every((t) => ['the', 'my', 'our'].includes(t.text)));
+  const negated = negationAt >= 0 && !onlyExcludes;
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
   // "is the dog in the yard?": a question about a place, with no other cue, is answered from what the place shows
@@ -959,6 +965,8 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
     if ((CONDITION_WORDS[w] && conditions.has(CONDITION_WORDS[w])) || REFERENCE_WORDS.has(w) || w in KIND_WORDS || nameWords.has(w)) used.add(k);
     if (['all', 'every', 'everything', 'anything'].includes(w)) used.add(k);
     if (isBothWatches(tokens.map((t) => t.text), k)) used.add(k);
+    // "same times", "same hours": the hours of another watch (planCreateWatch)
+    if (w === 'same' && ['times', 'time', 'hours', 'window'].includes(tokens[k + 1]?.text ?? '')) used.add(k).add(k + 1);
     // a question's own words: it is answered, never acted on
     if (question) used.add(k);
   }
@@ -1354,7 +1362,16 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   }
   // "tonight and tomorrow night", "the next 3 nights": one watch a night
   const nights = r.time.nights ?? 1;
-  const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
+  let window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
+  // "watch the balcony too, same times": the hours of the watch the conversation is about
+  if (window.defaulted && !r.time.hasTime && /\bsame (?:times?|hours?|window)\b/.test(r.text)) {
+    const last = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
+    const subject = state.lastSubject;
+    const onSubject = subject ? state.watches.filter((w) => w.sensor_ids.some((id) => subject.kind === 'sensor' ? id === subject.sensor.id : state.ctx.sensors.some((x) => x.id === id && x.room === subject.room))) : [];
+    const source = last ?? (onSubject.length === 1 ? onSubject[0] : state.watches.length === 1 ? state.watches[0] : undefined);
+    if (!source) return 'Which watch should I copy the times from?';
+    window = { startsAt: Date.parse(source.starts_at), endsAt: Date.parse(source.ends_at), recurrence: source.recurrence as typeof window.recurrence, window: source.window, defaulted: false };
+  }
   // "watch the porch" and nothing about when: tonight, for an hour, or from now on? Asked, never
   // a silent 24 hours (see docs/decisions.md, "No window without a time")
   // ("let me know when grandpa turns up", "tell me if the gate opens": an event to wait for, with
@@ -1616,6 +1633,15 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     }
     change.subject = subjectOf(place);
     change.sensor_ids = sensors.map((s) => s.id);
+    // "no sorry, the backyard not the garage" on a watch of the garage and the driveway: the garage
+    // is swapped for the backyard, the driveway stays
+    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    const kept = watch.sensor_ids.filter((id) => !out.has(id) && !sensors.some((s) => s.id === id));
+    if (out.size && kept.length && watch.sensor_ids.some((id) => out.has(id))) {
+      const ids = [...kept, ...sensors.map((s) => s.id)];
+      change.sensor_ids = ids;
+      change.subject = [...new Set(ids.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room).filter(Boolean))].join(' and ');
+    }
   }
   if (r.conditions.length) change.conditions = r.conditions;
   if (Object.keys(change).length === 0) return `What should I change about the watch on the ${watch.subject}?`;

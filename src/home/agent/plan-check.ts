@@ -166,6 +166,8 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
   }
   const walls = bounds.filter((b) => Number.isFinite(b)).map((b) => toWallClock(b, ctx.timeZone));
   if (!walls.length) return undefined;
+  // the days a window touches: a boundary at midnight is also the end of the day before ("until the 30th")
+  const days = walls.flatMap((at) => (at.hour === 0 && at.minute === 0 ? [at, toWallClock(Date.UTC(at.year, at.month - 1, at.day, 12) - 86_400_000, 'UTC')] : [at]));
   const head = understood(calls);
 
   // "next saturday" said on a tuesday: this coming one, or the one after?
@@ -188,10 +190,10 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
     return `${head}, but that doesn't match "${missing.text}" in your message, so I haven't changed anything. From what time until what time should I watch?`;
   }
   if (!weekly) {
-    const day = findSaidWeekdays(w).find((d) => !walls.some((at) => at.weekday === d.weekday));
+    const day = findSaidWeekdays(w).find((d) => !days.some((at) => at.weekday === d.weekday));
     if (day) return `${head}, but you said "${day.text}", so I haven't changed anything. Which day and hours did you mean?`;
   }
-  const date = findSaidDates(w).find((d) => !walls.some((at) => at.day === d.day));
+  const date = findSaidDates(w).find((d) => !days.some((at) => at.day === d.day));
   if (date) return `${head}, but you said "${date.text}", so I haven't changed anything. Which day and hours did you mean?`;
 
   const widened = checkScope(present, calls, ctx, head);
