@@ -15,8 +15,9 @@ import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, s
 import { scoreScenes } from './scene-heldout.ts';
 
 // household, after round D's general causes were fixed (docs/decisions.md, "Round D household: general causes"):
-// correct 159 (96.4%), asked 5, missed 1, wrong 0 — from the first run's 133 / 14 / 6 / 12
-test('round D household set: correct ≥ 159, wrong 0', { timeout: 900_000 }, async () => {
+// correct 159 (96.4%), asked 5, missed 1, wrong 0 — from the first run's 133 / 14 / 6 / 12;
+// after round F's follow-ups (docs/decisions.md, "Round F household: safeguards before acting"): 164 / 1 / 0 / 0
+test('round D household set: correct ≥ 164, wrong 0', { timeout: 900_000 }, async () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-d-household-contexts.json'));
   const cases = loadHeldoutCases(join(import.meta.dirname, 'round-d-household.json'));
   assert.equal(cases.length, 165);
@@ -24,7 +25,7 @@ test('round D household set: correct ≥ 159, wrong 0', { timeout: 900_000 }, as
   console.log(formatSummary('round D household', results));
   const { total } = summarise(results);
   assert.equal(total.wrong, 0, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 159, `correct ${total.correct}/${results.length}`);
+  assert.ok(total.correct >= 164, `correct ${total.correct}/${results.length}`);
 });
 
 // scenes tuned against since that first run (docs/decisions.md, "Scene questions: round D's causes"): 82/83, 1 asked, 0 wrong

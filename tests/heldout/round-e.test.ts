@@ -11,14 +11,16 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
 
-// household after the first fixes: correct 134 (89.3%), asked 11, missed 1, wrong 4 — from 126 / 11 / 1 / 12
-test('round E household set: correct ≥ 134, wrong ≤ 4 (target 0)', { timeout: 900_000 }, async () => {
+// household after the first fixes: correct 134 (89.3%), asked 11, missed 1, wrong 4 — from 126 / 11 / 1 / 12;
+// after round F's safeguards before acting (docs/decisions.md, "Round F household: safeguards before acting"):
+// correct 137 (91.3%), asked 11, missed 1, wrong 1
+test('round E household set: correct ≥ 137, wrong ≤ 1 (target 0)', { timeout: 900_000 }, async () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-e-household-contexts.json'));
   const cases = loadHeldoutCases(join(import.meta.dirname, 'round-e-household.json'));
   assert.equal(cases.length, 150);
   const results = await scoreHousehold(cases, contexts);
   console.log(formatSummary('round E household', results));
   const { total } = summarise(results);
-  assert.ok(total.wrong <= 4, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 134, `correct ${total.correct}/${results.length}`);
+  assert.ok(total.wrong <= 1, `${total.wrong} wrong actions`);
+  assert.ok(total.correct >= 137, `correct ${total.correct}/${results.length}`);
 });

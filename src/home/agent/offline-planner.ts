@@ -15,6 +15,7 @@ import { detectForeignLanguage } from './language-guard.ts';
 import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
+import { checkPlanAgainstMessage } from './plan-check.ts';
 import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
 import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
@@ -161,6 +162,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   }
   // "undo that", "put it back": the reverse of the conversation's last change
   if (UNDO.test(message.trim())) return planUndo(ctx);
+  // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
+  const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
+  if (corrected) return corrected;
   const placeWords = listPlaceWords(ctx);
   const language = detectForeignLanguage(message, placeWords);
   if (language) {
@@ -241,6 +245,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: clarifications.join(' '), confidence: 0.4 });
   }
   plan.calls = dedupeCalls(plan.calls);
+  // the plan must account for every time, day and date the message says, or it asks
+  const mismatch = checkPlanAgainstMessage(message, plan, ctx);
+  if (mismatch) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: mismatch, confidence: 0.4 });
   // read by meaning rather than by the home's own names: as sure as the lexicon was
   const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
   plan.confidence = Math.min(1, ...meaning);
@@ -381,6 +388,34 @@ function planUndo(ctx: HouseholdContext): Plan {
   }
   if (!plan.calls.length) plan.clarification = "That last change can't be undone any more (it has already ended). What would you like me to do?";
   return tidyPlan(plan);
+}
+
+/** "never mind", "forget that", optionally "…, you can watch it (again)": the last change was not wanted. */
+const NEVER_MIND = /^(?:(?:ok(?:ay)?|oh|actually|sorry|no|wait|ah)[,!.]?\s+)*(?:never\s?mind|forget (?:it|that)|scrap that|cancel that)(?:[,.!;]?\s*(?:you can|go ahead and|feel free to|it's fine to|it is fine to)?\s*(?:watch|look at|keep an eye on|monitor|use)\s+(?:it|that|them|there|that one)(?:\s+again)?)?(?:\s+please)?[.!]*$/i;
+/** "no wait, I meant the hall camera": the object of the last change was the wrong one. */
+const MEANT_OTHER = /^(?:(?:no|nope|sorry|oops|actually|wait|ah)[,!.]?\s+)*(?:i meant|i mean|i wanted|make that)\s+(.+?)[.!]*$/i;
+const SENSOR_CHANGES: Record<string, string> = { 'sensor.muted': 'mute', 'sensor.unmuted': 'unmute', 'boundary.set': 'leave alone', 'boundary.cleared': 'stop leaving alone' };
+
+/**
+ * A correction of the conversation's last turn when that turn muted, unmuted or set a boundary
+ * (watches have their own corrections): "never mind" reverses it, "I meant X" reverses it and does
+ * the same to X. Undefined when the message is not such a correction or the last turn was not such a change.
+ */
+function planCorrectionOfSensorChange(message: string, ctx: HouseholdContext): Plan | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  const last = turns[turns.length - 1];
+  const changes = last?.actions.filter((a) => CHANGE_ACTIONS.has(a.type)) ?? [];
+  if (changes.length !== 1 || !(changes[0].type in SENSOR_CHANGES)) return undefined;
+  if (NEVER_MIND.test(message)) return planUndo(ctx);
+  const meant = MEANT_OTHER.exec(message)?.[1];
+  if (!meant) return undefined;
+  const verb = changes[0].type;
+  const redo = planOffline(verb === 'boundary.set' ? `leave ${meant} alone` : verb === 'boundary.cleared' ? `you can watch ${meant} again` : `${SENSOR_CHANGES[verb]} ${meant}`, { ...ctx, conversation: { turns: [] } });
+  const undo = planUndo(ctx);
+  if (redo.clarification || undo.clarification || redo.calls.length !== 1 || undo.calls.length !== 1) return undefined;
+  // the same target again is no correction
+  if (JSON.stringify(redo.calls[0].args) === JSON.stringify({ ...undo.calls[0].args })) return undefined;
+  return tidyPlan({ planner: 'offline', calls: [undo.calls[0], redo.calls[0]], refusals: [...redo.refusals], notes: redo.notes, confidence: redo.confidence });
 }
 
 const CHANGE_ACTIONS = new Set(['watch.created', 'watch.updated', 'watch.stood_down', 'sensor.muted', 'sensor.unmuted', 'boundary.set', 'boundary.cleared', 'sensor.added', 'household.updated']);
@@ -729,6 +764,11 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
 /** Words for a whole home, which another person's possessive makes theirs ("my ex's house"). */
 const HOME_WORDS = new Set(['house', 'home', 'place', 'flat', 'apartment', 'property', 'bungalow', 'cottage', 'condo', 'unit']);
 
+/** "both watches", "both of them", "both the watches": every watch the clause is about. */
+function isBothWatches(words: string[], k: number): boolean {
+  return words[k] === 'both' && ['watches', 'of', 'the'].includes(words[k + 1] ?? '');
+}
+
 /** Words that open a correction of what was just done ("no, I meant…", "sorry, …", "actually …"). */
 const CORRECTION_OPENERS = new Set(['no', 'nope', 'sorry', 'oops', 'actually', 'rather', 'correction']);
 
@@ -794,8 +834,10 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   for (const m of mentions) for (let k = m.start; k < m.end; k++) inMention.add(k);
   const words = tokens.slice(from, to).map((t) => t.text);
   const conditions = new Set<Condition>();
+  // a place left out ("not the bike room") names no object to look for either
+  const inExcluded = new Set(excluded.flatMap((m) => Array.from({ length: m.end - m.start }, (_, j) => m.start + j)));
   for (let k = from; k < to; k++) {
-    if (inMention.has(k)) continue;
+    if (inMention.has(k) || inExcluded.has(k)) continue;
     const c = CONDITION_WORDS[tokens[k].text];
     if (c) conditions.add(c);
   }
@@ -841,7 +883,11 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
   if ((!intent || intent === 'describe') && (words.includes('been') || words.includes('happened') || time.past) && isQuestion(words)) intent = 'list_events';
   const negationAt = findNegation(tokens, from, to, clause);
-  const negated = negationAt >= 0;
+  // "the cellar door, not the bike room": the "not" takes the place after it out of the request; it
+  // does not turn the request around (the places before it are still what was asked for)
+  const onlyExcludes = negationAt >= 0 && mentions.length > 0 && tokens[negationAt].text === 'not' &&
+    excluded.some((m) => m.start > negationAt && tokens.slice(negationAt + 1, m.start).every((t) => ['the', 'my', 'our'].includes(t.text)));
+  const negated = negationAt >= 0 && !onlyExcludes;
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
   // "is the dog in the yard?": a question about a place, with no other cue, is answered from what the place shows
@@ -863,7 +909,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     peopleQuestion,
     hasReference,
     // "we're back, you can relax": every watch stands down
-    wantsAll: words.some((w, k) => ['all', 'every', 'everything'].includes(w) && !time.consumed.has(from + k) && !(w === 'all' && words[k - 1] === 'at')) ||
+    wantsAll: words.some((w, k) => (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !(w === 'all' && words[k - 1] === 'at')) ||
       (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
     negated,
@@ -918,6 +964,9 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
     const w = tokens[k].text;
     if ((CONDITION_WORDS[w] && conditions.has(CONDITION_WORDS[w])) || REFERENCE_WORDS.has(w) || w in KIND_WORDS || nameWords.has(w)) used.add(k);
     if (['all', 'every', 'everything', 'anything'].includes(w)) used.add(k);
+    if (isBothWatches(tokens.map((t) => t.text), k)) used.add(k);
+    // "same times", "same hours": the hours of another watch (planCreateWatch)
+    if (w === 'same' && ['times', 'time', 'hours', 'window'].includes(tokens[k + 1]?.text ?? '')) used.add(k).add(k + 1);
     // a question's own words: it is answered, never acted on
     if (question) used.add(k);
   }
@@ -1313,7 +1362,16 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   }
   // "tonight and tomorrow night", "the next 3 nights": one watch a night
   const nights = r.time.nights ?? 1;
-  const window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
+  let window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
+  // "watch the balcony too, same times": the hours of the watch the conversation is about
+  if (window.defaulted && !r.time.hasTime && /\bsame (?:times?|hours?|window)\b/.test(r.text)) {
+    const last = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
+    const subject = state.lastSubject;
+    const onSubject = subject ? state.watches.filter((w) => w.sensor_ids.some((id) => subject.kind === 'sensor' ? id === subject.sensor.id : state.ctx.sensors.some((x) => x.id === id && x.room === subject.room))) : [];
+    const source = last ?? (onSubject.length === 1 ? onSubject[0] : state.watches.length === 1 ? state.watches[0] : undefined);
+    if (!source) return 'Which watch should I copy the times from?';
+    window = { startsAt: Date.parse(source.starts_at), endsAt: Date.parse(source.ends_at), recurrence: source.recurrence as typeof window.recurrence, window: source.window, defaulted: false };
+  }
   // "watch the porch" and nothing about when: tonight, for an hour, or from now on? Asked, never
   // a silent 24 hours (see docs/decisions.md, "No window without a time")
   // ("let me know when grandpa turns up", "tell me if the gate opens": an event to wait for, with
@@ -1535,6 +1593,15 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     plan.refusals.push(target.refusal);
     return undefined;
   }
+  // "push both watches out to monday 7pm", "all the watches end at 6 now": one edit, each watch
+  if (target.watches.length > 1 && r.wantsAll && !placesAreNewSubject && !r.conditions.length) {
+    if (needsLocation(r.time) && !state.ctx.location) return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
+    if (r.time.doubtfulDate) return r.time.doubtfulDate;
+    const changes = target.watches.map((w) => ({ w, change: { ...resolveWindowChange(r.time, w, state.ctx, r.startRequested) } as Record<string, unknown> }));
+    if (changes.some((c) => Object.keys(c.change).length === 0)) return 'What should I change about those watches?';
+    for (const { w, change } of changes) plan.calls.push({ tool: 'update_watch', args: { watch_id: w.id, ...change }, subject: w.subject, say: describeUpdate(w, change, state.ctx) });
+    return undefined;
+  }
   const watch = target.watches[0];
   if (!watch || target.watches.length > 1) {
     return state.watches.length
@@ -1566,6 +1633,15 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     }
     change.subject = subjectOf(place);
     change.sensor_ids = sensors.map((s) => s.id);
+    // "no sorry, the backyard not the garage" on a watch of the garage and the driveway: the garage
+    // is swapped for the backyard, the driveway stays
+    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    const kept = watch.sensor_ids.filter((id) => !out.has(id) && !sensors.some((s) => s.id === id));
+    if (out.size && kept.length && watch.sensor_ids.some((id) => out.has(id))) {
+      const ids = [...kept, ...sensors.map((s) => s.id)];
+      change.sensor_ids = ids;
+      change.subject = [...new Set(ids.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room).filter(Boolean))].join(' and ');
+    }
   }
   if (r.conditions.length) change.conditions = r.conditions;
   if (Object.keys(change).length === 0) return `What should I change about the watch on the ${watch.subject}?`;
