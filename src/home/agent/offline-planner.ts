@@ -15,6 +15,7 @@ import { detectForeignLanguage } from './language-guard.ts';
 import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
+import { planDirectIntents } from './direct-intents.ts';
 import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
 import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
@@ -161,6 +162,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   }
   // "undo that", "put it back": the reverse of the conversation's last change
   if (UNDO.test(message.trim())) return planUndo(ctx);
+  // a sensor by its MQTT topic, notification routing: read before the general reader (direct-intents.ts)
+  const direct = planDirectIntents(message, ctx);
+  if (direct) return tidyPlan(direct);
   const placeWords = listPlaceWords(ctx);
   const language = detectForeignLanguage(message, placeWords);
   if (language) {

@@ -22,6 +22,7 @@ import * as m020 from './020_audit_erasure.ts'; // an erased person's audit entr
 import * as m021 from './021_cluster_shared_state.ts'; // node addresses for forwarding, cluster-wide alert cooldowns and scene anomalies
 import * as m023 from './023_recordings.ts'; // recorded segments and legal holds (docs/decisions.md, "Recordings")
 import * as m024 from './024_notifications.ts'; // push and email through the outbox, a key's devices, quiet hours, grouping
+import * as m026 from './026_notification_pause.ts'; // "stop the notifications": a paused flag beside quiet hours and exclusions
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -51,4 +52,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '021_cluster_shared_state': m021,
   '023_recordings': m023,
   '024_notifications': m024,
+  '026_notification_pause': m026,
 };
