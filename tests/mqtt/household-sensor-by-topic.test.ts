@@ -110,6 +110,11 @@ test("the install's default broker (VIGIL_MQTT_DEFAULT_BROKER) applies when the 
     const row = await t.ctx.database.db.selectFrom('streams').select(['source_url', 'config']).where('id', '=', reply.actions[0].id).executeTakeFirstOrThrow();
     assert.equal(JSON.parse(row.config).sensor.preset, 'occupancy');
     assert.match(row.source_url, /127\.0\.0\.1:1\/zigbee2mqtt\/hall_pir$/);
+    // a member key may read the broker but not set it
+    const member = await t.ctx.keys.createKey({ tenantKind: 'household', tenantName: 'Member Home', mode: 'live', role: 'member', rateLimitPerMinute: 100_000 });
+    const refused = await t.app.inject({ method: 'PUT', url: '/v1/household/mqtt-broker', headers: bearer(member), payload: { url: 'mqtt://127.0.0.1:1883' } });
+    assert.equal(refused.statusCode, 403, refused.body);
+    assert.match(refused.headers['content-type'] as string, /application\/problem\+json/);
   } finally {
     await t.close();
   }
