@@ -95,6 +95,14 @@ test('by topic: a name the home already has is asked about', () => {
   assert.match(plan.clarification!, /already a sensor called the Back door sensor/);
 });
 
+for (const message of ['add the garage to the watch, 24/7', 'add the driveway and/or the garage to the watch']) {
+  test(`"${message}" has no topic: not a sensor by topic`, () => {
+    const plan = planOffline(message, withBroker());
+    assert.ok(!plan.calls.some((c) => c.tool === 'add_sensor_by_topic'));
+    assert.doesNotMatch(plan.clarification ?? '', /topic|broker/);
+  });
+}
+
 test('a whole mqtt:// address still goes the general way (add_sensor with the URL)', () => {
   const plan = planOffline('add the back door contact sensor at mqtt://192.168.1.10:1883/zigbee2mqtt/back_door in the back door', withBroker());
   assert.deepEqual(plan.calls.map((c) => c.tool), ['add_sensor']);

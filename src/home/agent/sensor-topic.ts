@@ -73,7 +73,9 @@ export function readTopicRequest(message: string): Reading {
   tokens.forEach((raw, k) => {
     const t = cleanToken(raw);
     const afterTopicWord = /^topic:?$/i.test(tokens[k - 1] ?? '');
-    if ((t.includes('/') && /^[\w$.\-+#/]+$/.test(t) && /[\w+#]/.test(t)) || (afterTopicWord && /^[\w$.\-+#]+$/.test(t))) {
+    // a slash between words ("and/or", "on/off") or numbers ("24/7", "11/27") is not a topic
+    const slashWords = /^(and\/or|either\/or|on\/off|open\/closed?|yes\/no|in\/out|he\/she|his\/her|w\/o|n\/a)$/i.test(t) || !/[a-z_]/i.test(t);
+    if ((t.includes('/') && !slashWords && /^[\w$.\-+#/]+$/.test(t) && /[\w+#]/.test(t)) || (afterTopicWord && /^[\w$.\-+#]+$/.test(t))) {
       candidates.push(t);
       if (topicAt < 0) topicAt = k;
     }
