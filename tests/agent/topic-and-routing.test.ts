@@ -171,3 +171,16 @@ for (const message of ['notify me if someone comes to the garage tonight', 'noti
     assert.doesNotMatch(plan.clarification ?? '', /notifications/);
   });
 }
+
+test('"undo that" right after a routing change asks; it never undoes an older change instead', () => {
+  const ctx = home({
+    watches: [{ id: 'wat_1', subject: 'garage', sensor_ids: ['sen_garage'], starts_at: '2026-11-20T17:00:00Z', ends_at: '2026-11-21T07:00:00Z', recurrence: 'none', window: 'tonight' }],
+    conversation: { turns: [
+      { message: 'watch the garage tonight', actions: [{ type: 'watch.created', id: 'wat_1', subject: 'garage' }] },
+      { message: 'stop the notifications', actions: [{ type: 'notification_preferences.set' }] },
+    ] },
+  });
+  const plan = planOffline('undo that', ctx);
+  assert.deepEqual(plan.calls, []);
+  assert.match(plan.clarification ?? '', /can't undo that last change/);
+});

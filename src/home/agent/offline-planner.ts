@@ -387,7 +387,7 @@ function planUndo(ctx: HouseholdContext): Plan {
   return tidyPlan(plan);
 }
 
-const CHANGE_ACTIONS = new Set(['watch.created', 'watch.updated', 'watch.stood_down', 'sensor.muted', 'sensor.unmuted', 'boundary.set', 'boundary.cleared', 'sensor.added', 'household.updated']);
+const CHANGE_ACTIONS = new Set(['watch.created', 'watch.updated', 'watch.stood_down', 'sensor.muted', 'sensor.unmuted', 'boundary.set', 'boundary.cleared', 'sensor.added', 'household.updated', 'notification_preferences.set']);
 
 /**
  * When the previous turn asked "which X do you mean: A, B?" and this message picks one option by
