@@ -12,6 +12,8 @@ export class HouseholdSimulator implements ToolRunner {
   private watchSeq = 0;
   private sensorSeq = 0;
   readonly calls: { tool: ToolName; args: Record<string, unknown> }[] = [];
+  /** notification routing as the simulated person has it (set_notification_routing) */
+  routing = { quiet_hours: null as { from: string; to: string } | null, paused: false, exclude: { rooms: [] as string[], sensors: [] as string[] } };
 
   constructor(ctx: HouseholdContext) {
     this.ctx = structuredClone(ctx);
@@ -75,6 +77,23 @@ export class HouseholdSimulator implements ToolRunner {
         ctx.sensors.push(s);
         if (!ctx.rooms.some((r) => r.name === s.room)) ctx.rooms.push({ name: s.room });
         return { action: { id, subject: s.name } };
+      }
+      case 'add_sensor_by_topic': {
+        const id = `sen_new_${++this.sensorSeq}`;
+        const s = { id, name: args.name as string, kind: args.kind as 'contact', room: args.room as string, muted: false };
+        ctx.sensors.push(s);
+        if (!ctx.rooms.some((r) => r.name === s.room)) ctx.rooms.push({ name: s.room });
+        return { action: { id, subject: s.name, topic: args.topic } };
+      }
+      case 'set_notification_routing': {
+        const r = this.routing;
+        if (args.quiet_hours !== undefined) r.quiet_hours = args.quiet_hours as typeof r.quiet_hours;
+        if (args.paused !== undefined) r.paused = args.paused as boolean;
+        const add = (args.exclude_add ?? {}) as { rooms?: string[]; sensors?: string[] };
+        const remove = (args.exclude_remove ?? {}) as { rooms?: string[]; sensors?: string[] };
+        r.exclude.rooms = [...new Set([...r.exclude.rooms, ...(add.rooms ?? [])])].filter((x) => !(remove.rooms ?? []).includes(x));
+        r.exclude.sensors = [...new Set([...r.exclude.sensors, ...(add.sensors ?? [])])].filter((x) => !(remove.sensors ?? []).includes(x));
+        return { action: { scope: args.scope ?? 'me', ...structuredClone(r) }, text: `Routing now: ${JSON.stringify(r)}.` };
       }
       case 'set_household': {
         if (args.lat !== undefined) ctx.location = { lat: args.lat as number, lon: args.lon as number, city: args.city as string | undefined };

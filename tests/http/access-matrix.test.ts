@@ -100,6 +100,8 @@ const PROBES: Record<string, Probe> = {
   rotateKey: { surface: 'any', expect: 'item', req: (s) => post(`/v1/keys/${s.r.key}/rotate`) },
 
   getHousehold: { surface: 'household', expect: 'scan', req: () => get('/v1/household'), contains: (s) => s.owner.tenant_id },
+  getHouseholdMqttBroker: { surface: 'household', expect: 'scan', req: () => get('/v1/household/mqtt-broker') },
+  setHouseholdMqttBroker: { surface: 'household', expect: 'scan', req: () => ({ method: 'PUT', url: '/v1/household/mqtt-broker', payload: { url: null } }) },
   listWatches: { surface: 'household', expect: 'scan', req: () => get('/v1/watches?limit=100'), contains: (s) => s.r.watch },
   getWatch: { surface: 'household', expect: 'item', req: (s) => get(`/v1/watches/${s.r.watch}`), contains: (s) => s.r.watch },
   standDownWatch: { surface: 'household', expect: 'item', req: (s) => del(`/v1/watches/${s.r.watch}`) },

@@ -57,4 +57,9 @@ export interface HouseholdContext {
   people?: ContextPerson[];
   /** The household's face recognition opt-in (home settings); undefined when not known. */
   faceRecognition?: boolean;
+  /**
+   * The default MQTT broker sensors added by topic alone are on ("mqtt://192.168.1.10:1883", no
+   * credentials): the household's own, else the install's; null or absent when there is none.
+   */
+  mqttBroker?: string | null;
 }

@@ -148,6 +148,7 @@ export function buildSystemPrompt(ctx: HouseholdContext): string {
     ...(watches.length ? watches : ['- (none)']),
     `Known people (recognized by face on cameras; face recognition is ${ctx.faceRecognition === false ? 'OFF' : 'on'}):`,
     ...(ctx.people?.length ? ctx.people.map((p) => `- id ${p.id}: ${p.name}`) : ['- (none)']),
+    `Default MQTT broker for sensors added by topic: ${ctx.mqttBroker ?? '(none)'}`,
     '',
     '# Rules',
     '1. Use only the rooms, sensor ids and watch ids listed above. Never invent a room, sensor or watch. If the user names one that is not listed, do not call a tool: answer in text that this home has no such thing and list what it has.',
@@ -159,6 +160,8 @@ export function buildSystemPrompt(ctx: HouseholdContext): string {
     '7. create_watch: `subject` is the room or sensor name as listed; `sensor_ids` are the ids of that room\'s (or that) sensor(s), excluding muted or bounded ones.',
     '8. Follow-ups ("make it until 6am instead", "stop watching it", "what about the garage?") refer to the conversation so far and to the active watches above; use their ids.',
     '9. "Let me know when Maria arrives": create_watch on cameras with conditions ["recognized_person"] and person_ids of that known person; "anyone we don\'t know": conditions ["unrecognized_person"]. A name that is not among the known people: do not call a tool, say you do not know them and list who you know.',
+    '10. "Add the back door sensor, it\'s zigbee2mqtt/back_door": add_sensor_by_topic with the kind the words say (contact or motion; ask when they do not), only when a default MQTT broker is listed above; with none, do not call a tool: ask for the broker\'s address. A topic with + or #, or a space, is a question.',
+    '11. "Notify me only between 11pm and 7am" (quiet_hours from 07:00 to 23:00), "don\'t send me the garage ones" (exclude_add rooms), "stop the notifications" (paused true), "send them again" (paused false): set_notification_routing. Unsure (which hours, which place) or a question: no tool, ask.',
   ].join('\n');
 }
 

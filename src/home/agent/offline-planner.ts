@@ -16,6 +16,7 @@ import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Tok
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import type { Plan, PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
+import { planDirectIntents } from './direct-intents.ts';
 import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
 import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
@@ -165,6 +166,9 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
   if (corrected) return corrected;
+  // a sensor by its MQTT topic, notification routing: read before the general reader (direct-intents.ts)
+  const direct = planDirectIntents(message, ctx);
+  if (direct) return tidyPlan(direct);
   const placeWords = listPlaceWords(ctx);
   const language = detectForeignLanguage(message, placeWords);
   if (language) {
@@ -418,7 +422,7 @@ function planCorrectionOfSensorChange(message: string, ctx: HouseholdContext): P
   return tidyPlan({ planner: 'offline', calls: [undo.calls[0], redo.calls[0]], refusals: [...redo.refusals], notes: redo.notes, confidence: redo.confidence });
 }
 
-const CHANGE_ACTIONS = new Set(['watch.created', 'watch.updated', 'watch.stood_down', 'sensor.muted', 'sensor.unmuted', 'boundary.set', 'boundary.cleared', 'sensor.added', 'household.updated']);
+const CHANGE_ACTIONS = new Set(['watch.created', 'watch.updated', 'watch.stood_down', 'sensor.muted', 'sensor.unmuted', 'boundary.set', 'boundary.cleared', 'sensor.added', 'household.updated', 'notification_preferences.set']);
 
 /**
  * When the previous turn asked "which X do you mean: A, B?" and this message picks one option by

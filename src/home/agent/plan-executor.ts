@@ -89,7 +89,9 @@ function describeDefault(call: PlannedCall, action: AgentAction): string {
     case 'unmute_sensor': return `I've unmuted ${the}.`;
     case 'set_boundary': return `I'll leave ${the} alone.`;
     case 'clear_boundary': return `I can watch ${the} again.`;
-    case 'add_sensor': return `I've added ${the}.`;
+    case 'add_sensor':
+    case 'add_sensor_by_topic': return `I've added ${the}.`;
+    case 'set_notification_routing': return "I've changed your notifications.";
     case 'set_household': return "I've updated your home's settings.";
     case 'describe_scene': return `I looked at ${the}.`;
     case 'list_events': return 'Here are the recent events.';
@@ -104,6 +106,7 @@ const OWNER_ONLY_WORDS: Partial<Record<ToolName, string>> = {
   set_boundary: 'change boundaries',
   mute_sensor: 'mute sensors',
   add_sensor: 'add sensors',
+  add_sensor_by_topic: 'add sensors',
   set_household: "change the home's settings",
 };
 

@@ -92,6 +92,30 @@ export const toolSchemas = {
     },
     { additionalProperties: false },
   ),
+  add_sensor_by_topic: Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 100 }),
+      kind: Type.Union([Type.Literal('contact'), Type.Literal('motion')], { description: 'contact: a door or window contact; motion: a motion or occupancy sensor' }),
+      room: Type.String({ minLength: 1, maxLength: 100 }),
+      topic: Type.String({ minLength: 1, maxLength: 1024, pattern: '^[^+#\\s]+$', description: "the device's own MQTT topic, e.g. zigbee2mqtt/back_door: no wildcards, no spaces" }),
+    },
+    { additionalProperties: false, description: "A Zigbee2MQTT sensor on the household's default MQTT broker, by its topic alone" },
+  ),
+  set_notification_routing: Type.Object(
+    {
+      scope: Type.Optional(Type.Union([Type.Literal('me'), Type.Literal('household')], { description: "me (default): the speaker's own; household: everyone's default (owners only)" })),
+      quiet_hours: Type.Optional(
+        Type.Union([
+          Type.Object({ from: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }), to: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }) }, { additionalProperties: false }),
+          Type.Null(),
+        ], { description: 'local HH:MM: nothing is sent from `from` until `to`; null: no quiet hours. "Only between 11pm and 7am" is from 07:00 to 23:00' }),
+      ),
+      paused: Type.Optional(Type.Boolean({ description: 'true: "stop the notifications"; false: "send them again"' })),
+      exclude_add: Type.Optional(Type.Object({ rooms: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })), sensors: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })) }, { additionalProperties: false, description: 'rooms (names) and sensors (ids) no longer notified' })),
+      exclude_remove: Type.Optional(Type.Object({ rooms: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })), sensors: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })) }, { additionalProperties: false, description: 'rooms and sensors notified again' })),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
   set_household: Type.Object(
     {
       city: Type.Optional(Type.String({ minLength: 1 })),
@@ -125,6 +149,8 @@ const descriptions: Record<ToolName, string> = {
   describe_scene: 'Describe what a room or sensor shows now.',
   list_events: 'List or search recent observations and alerts, newest first.',
   add_sensor: 'Add a real sensor at an address ("add the camera at rtsp://… as the garage camera").',
+  add_sensor_by_topic: 'Add a door contact or motion sensor by its MQTT topic alone, on the household\'s default broker ("add the back door sensor, it\'s zigbee2mqtt/back_door").',
+  set_notification_routing: 'Set when and for what the household is notified on its phones and addresses: quiet hours, rooms or sensors left out, paused or resumed.',
   set_household: "Set the home's city, coordinates or time zone, rename a room, or turn face recognition on or off.",
 };
 
@@ -183,5 +209,7 @@ export const ACTION_TYPES: Record<ToolName, string> = {
   describe_scene: 'scene.described',
   list_events: 'events.listed',
   add_sensor: 'sensor.added',
+  add_sensor_by_topic: 'sensor.added',
+  set_notification_routing: 'notification_preferences.set',
   set_household: 'household.updated',
 };

@@ -21,7 +21,7 @@ export const ActionSchema = Type.Object(
     type: Type.String({
       description:
         'watch.created, watch.updated, watch.stood_down, watches.listed, sensor.muted, sensor.unmuted, boundary.set, boundary.cleared, ' +
-        'sensor.added, household.updated, scene.described, events.listed',
+        'sensor.added, household.updated, notification_preferences.set, scene.described, events.listed',
       examples: ['watch.created'],
     }),
     id: Type.Optional(Type.String({ description: 'id of what the action made or changed (wat_… for watches)' })),

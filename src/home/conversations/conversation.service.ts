@@ -21,6 +21,7 @@ import { findPlacesLeftAlone, redactTurn } from './conversation-privacy.ts';
 import { buildHouseholdContext } from './household-context.ts';
 import { personRepository } from '../../org/people/index.ts';
 import { HouseholdToolRunner } from './tool-runner.ts';
+import type { NotificationService } from '../../platform/notify/index.ts';
 
 /** Earlier turns handed to the planner so follow-ups resolve. */
 const MEMORY_TURNS = 8;
@@ -74,6 +75,8 @@ export class ConversationService {
       watches: WatchService;
       events: EventService;
       planner: Planner;
+      /** routing said to the agent (set_notification_routing) */
+      notifications?: NotificationService;
     },
   ) {}
 
@@ -163,7 +166,7 @@ export class ConversationService {
     // the planner's memory is history too: what a place left alone showed is not handed back to it
     const left = findPlacesLeftAlone(home);
     const memory = earlier.filter((t) => t.id !== turn.id && t.status !== 'in_progress').map((t) => redactTurn(t, left));
-    const ctx = { ...buildHouseholdContext(home, active, memory, clock.now()), people, faceRecognition: home.settings.face_recognition };
+    const ctx = { ...buildHouseholdContext(home, active, memory, clock.now()), people, faceRecognition: home.settings.face_recognition, mqttBroker: household.defaultBrokerOf(home.settings) };
     const taken: AgentAction[] = [];
     let plannerName: string = 'offline';
     let result: Awaited<ReturnType<typeof runPlan>>;

@@ -6,6 +6,7 @@ import { PLANNER } from '../agent/index.ts';
 import { EVENTS } from '../events/index.ts';
 import { HOUSEHOLD } from '../household/index.ts';
 import { WATCHES } from '../watches/index.ts';
+import { NOTIFICATIONS } from '../../platform/notify/index.ts';
 import { ConversationService as ConversationServiceT } from './conversation.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { ConversationService } from './conversation.service.ts';
@@ -31,6 +32,6 @@ export const CONVERSATIONS = token<ConversationServiceT>('conversations');
 export const conversationServices = defineServiceModule({
   name: 'conversations',
   provide: (c) => c.provide(CONVERSATIONS, (c) => new ConversationServiceT({
-    database: c.get(DATABASE), clock: c.get(CLOCK_T), audit: c.get(AUDIT), household: c.get(HOUSEHOLD), watches: c.get(WATCHES), events: c.get(EVENTS), planner: c.get(PLANNER),
+    database: c.get(DATABASE), clock: c.get(CLOCK_T), audit: c.get(AUDIT), household: c.get(HOUSEHOLD), watches: c.get(WATCHES), events: c.get(EVENTS), planner: c.get(PLANNER), notifications: c.get(NOTIFICATIONS),
   })),
 });

@@ -10,6 +10,8 @@ import type { EventService } from '../events/index.ts';
 import type { HouseholdService } from '../household/index.ts';
 import type { WatchService } from '../watches/index.ts';
 import type { WatchView } from '../watches/index.ts';
+import type { NotificationService } from '../../platform/notify/index.ts';
+import { describeRouting } from './routing-words.ts';
 
 export interface ToolRunnerDeps {
   database: DatabaseHandle;
@@ -17,6 +19,8 @@ export interface ToolRunnerDeps {
   household: HouseholdService;
   watches: WatchService;
   events: EventService;
+  /** routing said to the agent ("notify me only between 11pm and 7am"); absent: the tool is unavailable */
+  notifications?: NotificationService;
 }
 
 export interface ToolRunnerScope {
@@ -132,12 +136,51 @@ export class HouseholdToolRunner implements ToolRunner {
         }
         return { action: { id: s.id, subject: s.name, kind: s.kind, room: s.room, status: s.status } };
       }
+      case 'add_sensor_by_topic': {
+        const a = raw as ToolArgs<'add_sensor_by_topic'>;
+        const s = await household.addSensorByTopic(principal, actor, a);
+        const kind = s.kind === 'contact' ? 'a door or window contact' : 'a motion sensor';
+        return {
+          action: { id: s.id, subject: s.name, kind: s.kind, room: s.room, status: s.status, topic: s.topic, broker: s.broker },
+          text: `I've added the ${s.name} in the ${s.room}: ${kind} reading the Zigbee2MQTT topic ${s.topic} on ${s.broker}.`,
+        };
+      }
+      case 'set_notification_routing':
+        return this.setRouting(raw as ToolArgs<'set_notification_routing'>);
       case 'set_household': {
         const h = await household.updateHome(principal, actor, raw as ToolArgs<'set_household'>);
         const rename = (raw as ToolArgs<'set_household'>).rename_room;
         return { action: { city: h.city, lat: h.lat, lon: h.lon, time_zone: h.time_zone, ...(rename ? { rename_room: rename } : {}) } };
       }
     }
+  }
+
+  /**
+   * "Notify me only between 11pm and 7am", "don't send me the garage ones", "stop the
+   * notifications": the change applied to the routing in force, through the same service (and
+   * checks, and audit) as PUT /v1/notification-preferences; the reply says the whole routing now.
+   */
+  private async setRouting(a: ToolArgs<'set_notification_routing'>): Promise<ToolResult> {
+    const { principal, actor } = this.scope;
+    const notifications = this.deps.notifications;
+    if (!notifications) throw new AgentToolError('unavailable', 'notifications are not set up on this server');
+    const scope = a.scope ?? 'me';
+    const before = await notifications.getPreferences(principal, scope);
+    const add = a.exclude_add ?? {};
+    const remove = a.exclude_remove ?? {};
+    const merge = (now: string[], plus: string[] = [], minus: string[] = []) => {
+      const out = [...now];
+      for (const x of plus) if (!out.some((y) => y.toLowerCase() === x.toLowerCase())) out.push(x);
+      return out.filter((x) => !minus.some((y) => y.toLowerCase() === x.toLowerCase()));
+    };
+    const after = await notifications.setRouting(principal, actor, scope, {
+      quietHours: a.quiet_hours === undefined ? before.quiet_hours : a.quiet_hours,
+      paused: a.paused === undefined ? before.paused : a.paused,
+      exclude: { rooms: merge(before.exclude.rooms, add.rooms, remove.rooms), sensors: merge(before.exclude.sensors, add.sensors, remove.sensors), watches: before.exclude.watches },
+    });
+    const home = await this.deps.household.snapshot(principal.tenantId);
+    const text = describeRouting(after, (id) => home.sensors.find((s) => s.id === id)?.name);
+    return { action: { scope, paused: after.paused, quiet_hours: after.quiet_hours, exclude: after.exclude }, text };
   }
 
   /** "what happened in the backyard last night?": every recorded detection, the watch events and the coverage (past-answer.ts). */

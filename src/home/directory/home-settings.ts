@@ -11,6 +11,8 @@ export interface HomeSettings {
   provisioned_at: string | null;
   /** the household's opt-in to face recognition (issue 14 §3); off until turned on */
   face_recognition: boolean;
+  /** the household's own default MQTT broker (mqtt://[user:password@]host[:port]) for sensors added by topic; null: the install's, if any */
+  mqtt_broker: string | null;
 }
 
 /** Where a test-key household lives until told otherwise (issue 4 brief: the demo home is in Lisbon). */
@@ -32,6 +34,7 @@ export function parseHomeSettings(json: string): HomeSettings {
     time_zone: typeof raw.time_zone === 'string' && raw.time_zone ? raw.time_zone : 'UTC',
     provisioned_at: typeof raw.provisioned_at === 'string' ? raw.provisioned_at : null,
     face_recognition: raw.face_recognition === true,
+    mqtt_broker: typeof raw.mqtt_broker === 'string' && raw.mqtt_broker ? raw.mqtt_broker : null,
   };
 }
 

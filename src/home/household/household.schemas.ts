@@ -46,3 +46,23 @@ export const HouseholdSchema = Type.Object({
   boundaries: Type.Array(Type.Ref('Boundary'), { description: 'boundaries in effect' }),
 });
 export type HouseholdView = Static<typeof HouseholdSchema>;
+
+export const MqttBrokerSchema = Type.Object(
+  {
+    object: Type.Literal('mqtt_broker'),
+    url: Type.Union([Type.String(), Type.Null()], { description: 'scheme, host and port of the broker sensors added by topic are on (never its credentials); null: none set', examples: ['mqtt://192.168.1.10:1883'] }),
+    source: Type.Union([Type.Literal('household'), Type.Literal('install'), Type.Null()], { description: "household: this household's own; install: the server's VIGIL_MQTT_DEFAULT_BROKER; null: none" }),
+    has_credentials: Type.Boolean({ description: 'whether the broker address carries a user name and password' }),
+  },
+  { $id: 'MqttBroker' },
+);
+export type MqttBrokerView = Static<typeof MqttBrokerSchema>;
+
+export const PutMqttBrokerBody = Type.Object(
+  {
+    url: Type.Union([Type.String({ minLength: 1, maxLength: 2048, description: 'mqtt://[user:password@]host[:port] or mqtts://…, without a topic' }), Type.Null()], {
+      description: "the household's default broker; null clears it (the install's, if any, applies again)",
+    }),
+  },
+  { additionalProperties: false },
+);

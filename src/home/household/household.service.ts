@@ -15,7 +15,9 @@ import { freshnessFields, mergeFreshness, sceneRepository, staleSentence, type S
 import type { SceneService } from '../../org/scenes/index.ts';
 import type { SourceManager } from '../../org/sources/index.ts';
 import type { StreamService } from '../../org/streams/index.ts';
-import { decideSourceType, streamRepository, type PublishInfo } from '../../org/streams/index.ts';
+import { assertBrokerAllowed, decideSourceType, streamRepository, type PublishInfo } from '../../org/streams/index.ts';
+import { checkBrokerAddress } from '../../platform/config/index.ts';
+import { checkDeviceTopic, effectiveBroker, maskBroker, sourceUrlOf } from './household-broker.ts';
 import { detectionRepository } from '../../org/detections/index.ts';
 import { tenantRepository } from '../../platform/identity/index.ts';
 import { capitalize, describeSensorName } from '../directory/index.ts';
@@ -23,7 +25,7 @@ import { DEMO_HOME_LOCATION, mergeHomeSettings, parseHomeSettings, toLocationKey
 import type { HouseholdDirectory } from '../directory/index.ts';
 import { householdRepository, type BoundaryRow, type RoomRow, type SensorRow } from '../directory/index.ts';
 import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../../platform/coordination/index.ts';
-import type { BoundaryView, HouseholdView, SensorView } from './household.schemas.ts';
+import type { BoundaryView, HouseholdView, MqttBrokerView, SensorView } from './household.schemas.ts';
 
 export type SensorKind = SensorRow['kind'];
 
@@ -105,6 +107,8 @@ export class HouseholdService {
       events: EventService;
       /** the directory on every node re-reads a household announced here after a change commits */
       invalidation: CacheInvalidation;
+      /** the install's default broker for sensors added by topic, and whether brokers may be private (VIGIL_MQTT_*) */
+      mqtt?: { defaultBroker?: string | null; allowPrivate: boolean };
     },
   ) {}
 
@@ -439,6 +443,68 @@ export class HouseholdService {
     await this.refresh(principal.tenantId);
     const row = (await householdRepository.listSensors(this.deps.database.db, principal.tenantId)).find((s) => s.id === stream.id)!;
     return stream.publish ? { ...toSensorView(row, false), publish: stream.publish } : toSensorView(row, false);
+  }
+
+  /** The broker sensors added by topic are on: the household's own, else the install's (docs/decisions.md, "A household's default broker"). */
+  async mqttBroker(principal: Principal): Promise<MqttBrokerView> {
+    await this.ensureHome(principal);
+    const { settings } = await this.snapshot(principal.tenantId);
+    const b = effectiveBroker(settings.mqtt_broker, this.deps.mqtt?.defaultBroker);
+    return { object: 'mqtt_broker', url: b ? maskBroker(b.url) : null, source: b?.source ?? null, has_credentials: b ? /^[a-z]+:\/\/[^/]*@/i.test(b.url) : false };
+  }
+
+  /** The broker sensors added by topic would be on, as said in replies (no credentials); null when none. */
+  defaultBrokerOf(settings: HomeSettings): string | null {
+    const b = effectiveBroker(settings.mqtt_broker, this.deps.mqtt?.defaultBroker);
+    return b ? maskBroker(b.url) : null;
+  }
+
+  /** Sets (or, with null, clears) the household's own default broker; owners only, audited without credentials. */
+  async setMqttBroker(principal: Principal, actor: Actor, url: string | null): Promise<MqttBrokerView> {
+    assertOwner(principal, "set the household's MQTT broker");
+    await this.ensureHome(principal);
+    let value: string | null = null;
+    if (url !== null) {
+      const trimmed = url.trim();
+      const problem = checkBrokerAddress(trimmed);
+      if (problem) throw invalid('url', problem);
+      value = trimmed.replace(/\/+$/, '');
+      try {
+        await assertBrokerAllowed(sourceUrlOf(value, 'probe'), { allowPrivate: this.deps.mqtt?.allowPrivate ?? false });
+      } catch (err) {
+        if (!(err instanceof VigilError)) throw err;
+        const detail = err.message.replace(/^source_url:\s*/, '');
+        throw new VigilError(err.code, `url: ${detail}`, { param: 'url', errors: [{ param: 'url', message: detail }] });
+      }
+    }
+    await this.deps.database.withWriteLock(async (trx) => {
+      const tenant = await tenantRepository.findById(trx, principal.tenantId);
+      const before = parseHomeSettings(tenant!.settings).mqtt_broker;
+      await tenantRepository.updateSettings(trx, principal.tenantId, mergeHomeSettings(tenant!.settings, { mqtt_broker: value }));
+      await this.deps.audit.appendIn(trx, actor, [
+        {
+          tenantId: principal.tenantId, action: 'household.mqtt_broker_set', resourceType: 'household', resourceId: principal.tenantId,
+          data: { before: before ? maskBroker(before) : null, after: value ? maskBroker(value) : null },
+        },
+      ]);
+    });
+    await this.refresh(principal.tenantId);
+    return this.mqttBroker(principal);
+  }
+
+  /**
+   * "Add the back door sensor, it's zigbee2mqtt/back_door": a contact or motion sensor on the
+   * household's default broker, read with its kind's Zigbee2MQTT preset. Without a default broker
+   * nothing is added and the error says so.
+   */
+  async addSensorByTopic(principal: Principal, actor: Actor, input: { name: string; kind: 'contact' | 'motion'; room: string; topic: string }): Promise<SensorView & { topic: string; broker: string }> {
+    const problem = checkDeviceTopic(input.topic);
+    if (problem) throw invalid('topic', problem);
+    const { settings } = await this.snapshot(principal.tenantId);
+    const broker = effectiveBroker(settings.mqtt_broker, this.deps.mqtt?.defaultBroker);
+    if (!broker) throw invalid('topic', 'this household has no default MQTT broker yet; give the whole address (mqtt://broker:1883/<topic>) or set the broker first');
+    const sensor = await this.addSensor(principal, actor, { name: input.name, kind: input.kind, room: input.room, source_url: sourceUrlOf(broker.url, input.topic), source_type: 'mqtt' });
+    return { ...sensor, topic: input.topic, broker: maskBroker(broker.url) };
   }
 
   /** The home's place and zone, or a room's name. Scenes follow the zone, and sandbox sensors restart in it. */

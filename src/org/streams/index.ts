@@ -19,7 +19,7 @@ export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts';
 export { streamRepository, type StreamRow } from './stream.repository.ts';
 export { PublishInfoSchema, StreamIdParams, type FrameFace, type PublishInfo, type SensorLiveView } from './stream.schemas.ts';
-export { StreamService } from './stream.service.ts';
+export { StreamService, assertBrokerAllowed } from './stream.service.ts';
 export { decideSourceType, type SourceKind, type SourceKindDecision } from './source-kind.ts';
 export { DEFAULT_OWNERSHIP_TUNING, StreamOwnership, type OwnershipTuning } from './stream-ownership.ts';
 

@@ -595,6 +595,7 @@ export interface NotificationPreferenceTable {
   quiet_hours: string | null; // JSON {from: "HH:MM", to: "HH:MM"}
   exclude: string; // JSON {rooms: string[], sensors: string[], watches: string[]}
   updated_at: string;
+  paused: number; // 026: 1 = nothing is sent until resumed
 }
 
 export interface NotificationThrottleTable {

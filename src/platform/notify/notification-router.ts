@@ -22,12 +22,14 @@ export interface Exclusions {
 export interface Routing {
   quietHours: { from: string; to: string } | null;
   exclude: Exclusions;
+  /** "stop the notifications": nothing is sent until resumed; absent = false */
+  paused?: boolean;
 }
 
 export function parsePreferences(row: PreferenceRow | undefined): Routing | null {
   if (!row) return null;
   const ex = JSON.parse(row.exclude) as Partial<Exclusions>;
-  return { quietHours: row.quiet_hours ? (JSON.parse(row.quiet_hours) as Routing['quietHours']) : null, exclude: { rooms: ex.rooms ?? [], sensors: ex.sensors ?? [], watches: ex.watches ?? [] } };
+  return { quietHours: row.quiet_hours ? (JSON.parse(row.quiet_hours) as Routing['quietHours']) : null, exclude: { rooms: ex.rooms ?? [], sensors: ex.sensors ?? [], watches: ex.watches ?? [] }, paused: row.paused === 1 };
 }
 
 /** Minutes since local midnight of an instant in a time zone. */
@@ -78,6 +80,7 @@ export class NotificationRouterService implements NotificationRouter {
       recipients = subs.filter((s) => {
         const r = byKey.get(s.key_id ?? '') ?? byKey.get('*');
         if (!r) return true;
+        if (r.paused) return false;
         if (r.quietHours && inQuietHours(e.at, r.quietHours, timeZone)) return false;
         const room = draft.room?.toLowerCase();
         if (room && r.exclude.rooms.some((x) => x.toLowerCase() === room)) return false;

@@ -71,7 +71,7 @@ export const notificationRepository = {
   },
   async upsertPreferences(db: DbExecutor, row: PreferenceRow): Promise<void> {
     await db.insertInto('notification_preferences').values(row)
-      .onConflict((oc) => oc.columns(['tenant_id', 'key_id']).doUpdateSet({ quiet_hours: row.quiet_hours, exclude: row.exclude, updated_at: row.updated_at }))
+      .onConflict((oc) => oc.columns(['tenant_id', 'key_id']).doUpdateSet({ quiet_hours: row.quiet_hours, exclude: row.exclude, paused: row.paused, updated_at: row.updated_at }))
       .execute();
   },
   async tenantSettings(db: DbExecutor, tenantId: string): Promise<string | null> {

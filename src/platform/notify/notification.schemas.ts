@@ -110,7 +110,12 @@ export const PreferencesQuery = Type.Object(
   { additionalProperties: false },
 );
 export const PutPreferencesBody = Type.Object(
-  { scope: Type.Optional(Type.Union([Type.Literal('me'), Type.Literal('household')])), quiet_hours: Type.Optional(QuietHours), exclude: Type.Optional(Exclude) },
+  {
+    scope: Type.Optional(Type.Union([Type.Literal('me'), Type.Literal('household')])),
+    quiet_hours: Type.Optional(QuietHours),
+    exclude: Type.Optional(Exclude),
+    paused: Type.Optional(Type.Boolean({ description: 'true: nothing is sent until set false again ("stop the notifications"); quiet hours and exclusions are kept' })),
+  },
   { additionalProperties: false, minProperties: 1 },
 );
 export type PutPreferencesBodyT = Static<typeof PutPreferencesBody>;
@@ -118,6 +123,7 @@ export const NotificationPreferencesSchema = Type.Object(
   {
     object: Type.Literal('notification_preferences'),
     scope: Type.Union([Type.Literal('me'), Type.Literal('household')]),
+    paused: Type.Boolean({ description: 'true: nothing is sent (quiet hours and exclusions apply again once resumed)' }),
     quiet_hours: QuietHours,
     exclude: Type.Object({ rooms: Type.Array(Type.String()), sensors: Type.Array(Type.String()), watches: Type.Array(Type.String()) }),
     time_zone: Type.String(),

@@ -215,10 +215,11 @@ export class NotificationService {
     const keyId = scope === 'household' ? '*' : principal.keyId;
     const rows = await notificationRepository.preferences(this.deps.database.db, principal.tenantId);
     const row = rows.find((r) => r.key_id === keyId);
-    const r = parsePreferences(row) ?? { quietHours: null, exclude: { rooms: [], sensors: [], watches: [] } };
+    const r = parsePreferences(row) ?? { quietHours: null, exclude: { rooms: [], sensors: [], watches: [] }, paused: false };
     return {
       object: 'notification_preferences',
       scope,
+      paused: r.paused === true,
       quiet_hours: r.quietHours,
       exclude: r.exclude,
       time_zone: await this.timeZone(principal.tenantId),
@@ -232,13 +233,15 @@ export class NotificationService {
     return this.setRouting(principal, actor, scope, {
       quietHours: body.quiet_hours === undefined ? before.quiet_hours : body.quiet_hours,
       exclude: body.exclude === undefined ? before.exclude : { rooms: body.exclude.rooms ?? [], sensors: body.exclude.sensors ?? [], watches: body.exclude.watches ?? [] },
+      paused: body.paused === undefined ? before.paused : body.paused,
     });
   }
 
   /**
    * Sets a person's (scope `me`: the key's) or the household's routing: quiet hours and what is not
    * sent. The household agent is to call this for "notify me only between 11pm and 7am" (quiet
-   * 07:00–23:00) and "don't send me the garage ones" (exclude the room), after its precision rules.
+   * 07:00–23:00) and "don't send me the garage ones" (exclude the room), after its precision rules;
+   * "stop the notifications" pauses them (`paused`), keeping quiet hours and exclusions.
    */
   async setRouting(principal: Principal, actor: Actor, scope: 'me' | 'household', routing: Routing): Promise<NotificationPreferencesView> {
     if (scope === 'household' && principal.tenantKind === 'household' && principal.role !== 'owner') {
@@ -250,12 +253,13 @@ export class NotificationService {
       key_id: scope === 'household' ? '*' : principal.keyId,
       quiet_hours: routing.quietHours ? JSON.stringify(routing.quietHours) : null,
       exclude: JSON.stringify(routing.exclude),
+      paused: routing.paused ? 1 : 0,
       updated_at: now,
     };
     await this.deps.database.withWriteLock(async (trx) => {
       await notificationRepository.upsertPreferences(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'notification_preferences.set', resourceType: 'notification_preferences', resourceId: row.key_id, data: { after: { scope, quiet_hours: routing.quietHours, exclude: routing.exclude } } },
+        { tenantId: principal.tenantId, action: 'notification_preferences.set', resourceType: 'notification_preferences', resourceId: row.key_id, data: { after: { scope, quiet_hours: routing.quietHours, exclude: routing.exclude, paused: routing.paused === true } } },
       ]);
     });
     return this.getPreferences(principal, scope);

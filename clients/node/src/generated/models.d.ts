@@ -15,6 +15,7 @@ export type Detection = Camelize<components['schemas']['Detection']>;
 export type Event = Camelize<components['schemas']['Event']>;
 export type Incident = Camelize<components['schemas']['Incident']>;
 export type IncidentNote = Camelize<components['schemas']['IncidentNote']>;
+export type MqttBroker = Camelize<components['schemas']['MqttBroker']>;
 export type NotificationDelivery = Camelize<components['schemas']['NotificationDelivery']>;
 export type NotificationPreferences = Camelize<components['schemas']['NotificationPreferences']>;
 export type NotificationSubscription = Camelize<components['schemas']['NotificationSubscription']>;

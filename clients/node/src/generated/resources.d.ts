@@ -200,6 +200,18 @@ export declare class HouseholdResource extends Resource {
    * GET /v1/household
    */
   get(options?: RequestOptions): Promise<Camelize<JsonResponse<'getHousehold', 200>>>;
+  /**
+   * The MQTT broker sensors added by topic are on
+   * The household's own default broker, else the install's (VIGIL_MQTT_DEFAULT_BROKER), else none; its credentials are never shown.
+   * GET /v1/household/mqtt-broker
+   */
+  getMqttBroker(options?: RequestOptions): Promise<Camelize<JsonResponse<'getHouseholdMqttBroker', 200>>>;
+  /**
+   * Set or clear the household's default MQTT broker
+   * With a default broker the agent adds a sensor by its topic alone ("add the back door sensor, it's zigbee2mqtt/back_door"). Owners only. A private or loopback broker needs a server started with VIGIL_MQTT_ALLOW_PRIVATE=1.
+   * PUT /v1/household/mqtt-broker
+   */
+  setMqttBroker(params: Camelize<BodyOf<'setHouseholdMqttBroker'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'setHouseholdMqttBroker', 200>>>;
 }
 
 export declare class IncidentsResource extends Resource {

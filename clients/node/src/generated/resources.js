@@ -33,6 +33,8 @@ const OPERATIONS = {
   listEvents: {"operationId":"listEvents","method":"GET","path":"/v1/events","pathParams":[],"query":["limit","starting_after","ending_before","watch_id","kind","since"],"body":false},
   streamOrganizationEvents: {"operationId":"streamOrganizationEvents","method":"GET","path":"/v1/events/stream","pathParams":[],"query":[],"body":false},
   getHousehold: {"operationId":"getHousehold","method":"GET","path":"/v1/household","pathParams":[],"query":[],"body":false},
+  getHouseholdMqttBroker: {"operationId":"getHouseholdMqttBroker","method":"GET","path":"/v1/household/mqtt-broker","pathParams":[],"query":[],"body":false},
+  setHouseholdMqttBroker: {"operationId":"setHouseholdMqttBroker","method":"PUT","path":"/v1/household/mqtt-broker","pathParams":[],"query":[],"body":true},
   listIncidents: {"operationId":"listIncidents","method":"GET","path":"/v1/incidents","pathParams":[],"query":["limit","starting_after","ending_before","status","severity","source","location","stream_id","since"],"body":false},
   createIncident: {"operationId":"createIncident","method":"POST","path":"/v1/incidents","pathParams":[],"query":[],"body":true},
   getIncident: {"operationId":"getIncident","method":"GET","path":"/v1/incidents/{id}","pathParams":["id"],"query":[],"body":false},
@@ -394,7 +396,7 @@ export class EventsResource extends Resource {
 }
 
 export class HouseholdResource extends Resource {
-  static operations = { "get": OPERATIONS.getHousehold };
+  static operations = { "get": OPERATIONS.getHousehold, "getMqttBroker": OPERATIONS.getHouseholdMqttBroker, "setMqttBroker": OPERATIONS.setHouseholdMqttBroker };
 
   /**
    * The home: place, rooms, sensors and boundaries in effect
@@ -403,6 +405,24 @@ export class HouseholdResource extends Resource {
    */
   get(options) {
     return this._request(OPERATIONS.getHousehold, [], undefined, options);
+  }
+
+  /**
+   * The MQTT broker sensors added by topic are on
+   * The household's own default broker, else the install's (VIGIL_MQTT_DEFAULT_BROKER), else none; its credentials are never shown.
+   * GET /v1/household/mqtt-broker
+   */
+  getMqttBroker(options) {
+    return this._request(OPERATIONS.getHouseholdMqttBroker, [], undefined, options);
+  }
+
+  /**
+   * Set or clear the household's default MQTT broker
+   * With a default broker the agent adds a sensor by its topic alone ("add the back door sensor, it's zigbee2mqtt/back_door"). Owners only. A private or loopback broker needs a server started with VIGIL_MQTT_ALLOW_PRIVATE=1.
+   * PUT /v1/household/mqtt-broker
+   */
+  setMqttBroker(params, options) {
+    return this._request(OPERATIONS.setHouseholdMqttBroker, [], params, options);
   }
 
 }

@@ -504,6 +504,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/household/mqtt-broker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MQTT broker sensors added by topic are on
+         * @description The household's own default broker, else the install's (VIGIL_MQTT_DEFAULT_BROKER), else none; its credentials are never shown.
+         */
+        get: operations["getHouseholdMqttBroker"];
+        /**
+         * Set or clear the household's default MQTT broker
+         * @description With a default broker the agent adds a sensor by its topic alone ("add the back door sensor, it's zigbee2mqtt/back_door"). Owners only. A private or loopback broker needs a server started with VIGIL_MQTT_ALLOW_PRIVATE=1.
+         */
+        put: operations["setHouseholdMqttBroker"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/watches": {
         parameters: {
             query?: never;
@@ -1944,6 +1968,8 @@ export interface components {
             /** @enum {string} */
             object: "notification_preferences";
             scope: "me" | "household";
+            /** @description true: nothing is sent (quiet hours and exclusions apply again once resumed) */
+            paused: boolean;
             quiet_hours: {
                 /**
                  * @description HH:MM local time (the household’s time zone; UTC for organizations)
@@ -2056,6 +2082,19 @@ export interface components {
              */
             set_at: string;
             cleared_at: string | null;
+        };
+        MqttBroker: {
+            /** @enum {string} */
+            object: "mqtt_broker";
+            /**
+             * @description scheme, host and port of the broker sensors added by topic are on (never its credentials); null: none set
+             * @example mqtt://192.168.1.10:1883
+             */
+            url: string | null;
+            /** @description household: this household's own; install: the server's VIGIL_MQTT_DEFAULT_BROKER; null: none */
+            source: "household" | "install" | null;
+            /** @description whether the broker address carries a user name and password */
+            has_credentials: boolean;
         };
         Watch: {
             /** @description wat_… */
@@ -2183,7 +2222,7 @@ export interface components {
         };
         Action: {
             /**
-             * @description watch.created, watch.updated, watch.stood_down, watches.listed, sensor.muted, sensor.unmuted, boundary.set, boundary.cleared, sensor.added, household.updated, scene.described, events.listed
+             * @description watch.created, watch.updated, watch.stood_down, watches.listed, sensor.muted, sensor.unmuted, boundary.set, boundary.cleared, sensor.added, household.updated, notification_preferences.set, scene.described, events.listed
              * @example watch.created
              */
             type: string;
@@ -6179,6 +6218,8 @@ export interface operations {
                         /** @description watch ids whose events are not sent */
                         watches?: string[];
                     };
+                    /** @description true: nothing is sent until set false again ("stop the notifications"); quiet hours and exclusions are kept */
+                    paused?: boolean;
                 };
             };
         };
@@ -6817,6 +6858,233 @@ export interface operations {
                         /** @description boundaries in effect */
                         boundaries: components["schemas"]["Boundary"][];
                     };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHouseholdMqttBroker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MqttBroker"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setHouseholdMqttBroker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the household's default broker; null clears it (the install's, if any, applies again) */
+                    url: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MqttBroker"];
                 };
             };
             /** @description Default Response */

@@ -105,6 +105,7 @@ __all__ = [
     "ListRecordingsResponseGapsItem",
     "ListSceneHistoriesItem",
     "ListSceneHistoriesItemPointsItem",
+    "MqttBroker",
     "NotificationDelivery",
     "NotificationDeliveryAttemptsItem",
     "NotificationPreferences",
@@ -565,13 +566,16 @@ ListSceneHistoriesItem = TypedDict("ListSceneHistoriesItem", {"object": "Literal
 ListSceneHistoriesItemPointsItem = TypedDict("ListSceneHistoriesItemPointsItem", {"at": "str", "people": "int"})
 
 
+MqttBroker = TypedDict("MqttBroker", {"object": "Literal[\"mqtt_broker\"]", "url": "Optional[str]", "source": "Optional[Literal[\"household\", \"install\"]]", "has_credentials": "bool"})
+
+
 NotificationDelivery = TypedDict("NotificationDelivery", {"id": "str", "object": "Literal[\"notification_delivery\"]", "subscription_id": "str", "channel": "Literal[\"push\", \"email\"]", "event_id": "str", "event": "str", "status": "Literal[\"pending\", \"retrying\", \"delivered\", \"dropped\", \"cancelled\"]", "series": "int", "attempt_count": "int", "next_attempt_at": "Optional[str]", "delivered_at": "Optional[str]", "last_status_code": "Optional[int]", "last_error": "Optional[str]", "message": "Any", "attempts": "List[NotificationDeliveryAttemptsItem]", "created_at": "str"})
 
 
 NotificationDeliveryAttemptsItem = TypedDict("NotificationDeliveryAttemptsItem", {"series": "int", "attempt": "int", "started_at": "str", "status_code": "Optional[int]", "duration_ms": "int", "error": "Optional[str]", "outcome": "str"})
 
 
-NotificationPreferences = TypedDict("NotificationPreferences", {"object": "Literal[\"notification_preferences\"]", "scope": "Literal[\"me\", \"household\"]", "quiet_hours": "Optional[NotificationPreferencesQuietHours]", "exclude": "NotificationPreferencesExclude", "time_zone": "str", "updated_at": "Optional[str]"})
+NotificationPreferences = TypedDict("NotificationPreferences", {"object": "Literal[\"notification_preferences\"]", "scope": "Literal[\"me\", \"household\"]", "paused": "bool", "quiet_hours": "Optional[NotificationPreferencesQuietHours]", "exclude": "NotificationPreferencesExclude", "time_zone": "str", "updated_at": "Optional[str]"})
 
 
 NotificationPreferencesExclude = TypedDict("NotificationPreferencesExclude", {"rooms": "List[str]", "sensors": "List[str]", "watches": "List[str]"})

@@ -61,6 +61,7 @@ from .models import (
     ListProtocolTypesResponse,
     ListRecordingsResponse,
     ListSceneHistoriesItem,
+    MqttBroker,
     NotificationDelivery,
     NotificationPreferences,
     NotificationSubscription,
@@ -138,6 +139,8 @@ _OPERATIONS: Dict[str, Dict[str, Any]] = {
     "listEvents": {"operation_id": "listEvents", "method": "GET", "path": "/v1/events", "path_params": [], "query": ["limit","starting_after","ending_before","watch_id","kind","since"], "body": False},
     "streamOrganizationEvents": {"operation_id": "streamOrganizationEvents", "method": "GET", "path": "/v1/events/stream", "path_params": [], "query": [], "body": False},
     "getHousehold": {"operation_id": "getHousehold", "method": "GET", "path": "/v1/household", "path_params": [], "query": [], "body": False},
+    "getHouseholdMqttBroker": {"operation_id": "getHouseholdMqttBroker", "method": "GET", "path": "/v1/household/mqtt-broker", "path_params": [], "query": [], "body": False},
+    "setHouseholdMqttBroker": {"operation_id": "setHouseholdMqttBroker", "method": "PUT", "path": "/v1/household/mqtt-broker", "path_params": [], "query": [], "body": True},
     "listIncidents": {"operation_id": "listIncidents", "method": "GET", "path": "/v1/incidents", "path_params": [], "query": ["limit","starting_after","ending_before","status","severity","source","location","stream_id","since"], "body": False},
     "createIncident": {"operation_id": "createIncident", "method": "POST", "path": "/v1/incidents", "path_params": [], "query": [], "body": True},
     "getIncident": {"operation_id": "getIncident", "method": "GET", "path": "/v1/incidents/{id}", "path_params": ["id"], "query": [], "body": False},
@@ -482,7 +485,7 @@ class EventsResource(Resource):
 
 
 class HouseholdResource(Resource):
-    OPERATIONS = {"get": _OPERATIONS["getHousehold"]}
+    OPERATIONS = {"get": _OPERATIONS["getHousehold"], "get_mqtt_broker": _OPERATIONS["getHouseholdMqttBroker"], "set_mqtt_broker": _OPERATIONS["setHouseholdMqttBroker"]}
 
     def get(self, *, request_options: Optional[RequestOptions] = None) -> GetHouseholdResponse:
         """The home: place, rooms, sensors and boundaries in effect
@@ -492,6 +495,24 @@ class HouseholdResource(Resource):
         GET /v1/household
         """
         return self._request(_OPERATIONS["getHousehold"], (), {}, request_options)
+
+    def get_mqtt_broker(self, *, request_options: Optional[RequestOptions] = None) -> MqttBroker:
+        """The MQTT broker sensors added by topic are on
+
+        The household's own default broker, else the install's (VIGIL_MQTT_DEFAULT_BROKER), else none; its credentials are never shown.
+
+        GET /v1/household/mqtt-broker
+        """
+        return self._request(_OPERATIONS["getHouseholdMqttBroker"], (), {}, request_options)
+
+    def set_mqtt_broker(self, *, url: Optional[str], request_options: Optional[RequestOptions] = None) -> MqttBroker:
+        """Set or clear the household's default MQTT broker
+
+        With a default broker the agent adds a sensor by its topic alone ("add the back door sensor, it's zigbee2mqtt/back_door"). Owners only. A private or loopback broker needs a server started with VIGIL_MQTT_ALLOW_PRIVATE=1.
+
+        PUT /v1/household/mqtt-broker
+        """
+        return self._request(_OPERATIONS["setHouseholdMqttBroker"], (), {"url": url}, request_options)
 
 
 class IncidentsResource(Resource):
@@ -647,12 +668,12 @@ class NotificationPreferencesResource(Resource):
         """
         return self._request(_OPERATIONS["getNotificationPreferences"], (), {"scope": scope}, request_options)
 
-    def set(self, *, scope: Union[Literal["me", "household"], NotGiven] = NOT_GIVEN, quiet_hours: Union[Optional[SetNotificationPreferencesQuietHours], NotGiven] = NOT_GIVEN, exclude: Union[SetNotificationPreferencesExclude, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> NotificationPreferences:
+    def set(self, *, scope: Union[Literal["me", "household"], NotGiven] = NOT_GIVEN, quiet_hours: Union[Optional[SetNotificationPreferencesQuietHours], NotGiven] = NOT_GIVEN, exclude: Union[SetNotificationPreferencesExclude, NotGiven] = NOT_GIVEN, paused: Union[bool, NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> NotificationPreferences:
         """Set quiet hours and exclusions (scope me: this key; household: every key without its own, owners only)
 
         PUT /v1/notification-preferences
         """
-        return self._request(_OPERATIONS["setNotificationPreferences"], (), {"scope": scope, "quiet_hours": quiet_hours, "exclude": exclude}, request_options)
+        return self._request(_OPERATIONS["setNotificationPreferences"], (), {"scope": scope, "quiet_hours": quiet_hours, "exclude": exclude, "paused": paused}, request_options)
 
 
 class NotificationsResource(Resource):

@@ -23,6 +23,7 @@ import * as m021 from './021_cluster_shared_state.ts'; // node addresses for for
 import * as m023 from './023_recordings.ts'; // recorded segments and legal holds (docs/decisions.md, "Recordings")
 import * as m024 from './024_notifications.ts'; // push and email through the outbox, a key's devices, quiet hours, grouping
 import * as m025 from './025_event_visits.ts'; // watch events grouped per visit (docs/decisions.md)
+import * as m026 from './026_notification_pause.ts'; // "stop the notifications": a paused flag beside quiet hours and exclusions
 import * as m028 from './028_streams_scene_index.ts'; // a scene's streams by index (docs/decisions.md)
 
 export interface DialectMigration {
@@ -54,5 +55,6 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '023_recordings': m023,
   '024_notifications': m024,
   '025_event_visits': m025,
+  '026_notification_pause': m026,
   '028_streams_scene_index': m028,
 };
