@@ -83,6 +83,12 @@ test('rates: arrivals (or departures) per hour over the span, said with the span
     assert.match(answer(q, MORNING), /^27 people arrived in the lobby since 08:00 \(from the rises of the person count; 2 of them were tracked\), about 12\.1 people per hour over those 2 h 14 min\.$/, q);
   }
   assert.match(answer('how many people left per hour since 9:30?', MORNING), /^24 people left the lobby since 09:30, about 32\.7 people per hour over those 44 min\.$/);
+  // "an hour ago" after a count noun is a time, never a rate
+  for (const q of ['how many people an hour ago?', 'were there people an hour ago?']) {
+    const i = ask(q);
+    assert.equal(i.per_hour, undefined, q);
+    assert.equal(i.from, ny('09:14'), q);
+  }
   // other units, or a rate of something that is not arrivals, are asked about
   refused('how many people per minute?');
   refused('what was the peak per hour this morning?');

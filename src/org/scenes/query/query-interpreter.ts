@@ -491,7 +491,7 @@ const ALSO_WHEN = /\s+and\s+(?:at\s+)?(?:when|what time)(?:\s+(?:was|is|did)\s+(
 /** "when was it busiest today and how many?": the count asked along with a time whose answer gives it. */
 const ALSO_HOW_MANY = /\s+and\s+how\s+many(?:\s+(?:people|persons|vehicles|cars|were\s+there|was\s+that|then))*\s*$/;
 /** "how many cars per hour", "the hourly rate of arrivals": a rate over the span (docs/decisions.md, "Scene questions: round F") */
-const PER_HOUR = /\b(?:per|each)\s+hour\b|(?<=\b(?:people|persons|cars|vehicles|visitors|customers|arrivals)\s)an?\s+hour\b|\bhourly(?:\s+rate)?\b|\b(?:arrival\s+)?rate\s+of\b/g;
+const PER_HOUR = /\b(?:per|each)\s+hour\b|(?<=\b(?:people|persons|cars|vehicles|visitors|customers|arrivals)\s)an?\s+hour\b(?!\s+(?:ago|before|after|earlier|later|back|or))|\bhourly(?:\s+rate)?\b|\b(?:arrival\s+)?rate\s+of\b/g;
 /** "per minute", "per day": rates over other units are not given */
 const OTHER_RATE = /\b(?:per|each)\s+(?:minute|min|second|day|week)\b|\brate\b/;
 /**
