@@ -122,3 +122,16 @@ test('what a new operator asks and cannot be answered truthfully is refused, say
   // someone the question takes as known, with nothing to count
   refused('is he still there?');
 });
+
+test('other phrasings a new operator uses are read as the questions they are', () => {
+  // when it last became empty: the latest reading of zero, with when it stopped being so
+  assert.match(answer('when did the lobby last become empty?', MORNING), /^The lobby was last empty of people at 07:50 \(2 hours ago\), until 08:00\.$/);
+  // "at any point today": presence over today with the most at once
+  assert.match(answer('was anybody in at any point today?', MORNING), /^Yes, people were in the lobby today, up to 31 at once, last seen at 10:10\.$/);
+  // a kind of vehicle the cameras do not tell apart: the count of every vehicle, said so
+  assert.match(answer('how many lorries came through since 8?', MORNING), /cannot tell "lorries" from other vehicles, so that figure is every vehicle\.$/);
+  // "still … around" is now
+  assert.equal(ask('still anyone around?').from, ask('still anyone around?').to);
+  // a spoken clock in "since"
+  assert.equal(ask('how many people have come in since quarter to nine?').from, ny('08:45'));
+});
