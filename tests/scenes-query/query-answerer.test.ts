@@ -90,7 +90,9 @@ test('arrivals: distinct tracked people in range, each counted once', () => {
     person('09:45', { track_id: 't3', subtype: 'unrecognized' }),
     person('09:55'), // untracked sighting
   ];
-  const result = answerQuery(ask('how many people came in since 9am'), history, SCENE);
+  // the tracks alone (no count in the history that says more came): each tracked person once
+  const tracksOnly = history.filter((d) => d.type === 'person');
+  const result = answerQuery(ask('how many people came in since 9am'), tracksOnly, SCENE);
   assert.equal(result.answer, '4 people arrived in the lobby since 09:00.');
   assert.equal(result.detections.length, 4);
   assert.deepEqual(
@@ -99,6 +101,12 @@ test('arrivals: distinct tracked people in range, each counted once', () => {
   );
   assert.equal(result.detections[3].at, ny('09:05'), 'the first sighting stands for the arrival');
   assert.equal(result.anomaly_flag, true, 'an unrecognized person arrived in range');
+  // with LOBBY_COUNTS, which rose from 2 to 14 since 09:00, "4 arrived" would contradict the count
+  // (docs/decisions.md, "Scene questions: round F"): the count's rises are the figure, said so
+  assert.equal(
+    answerQuery(ask('how many people came in since 9am'), history, SCENE).answer,
+    '12 people arrived in the lobby since 09:00 (from the rises of the person count; 4 of them were tracked).',
+  );
 });
 
 test('arrivals: a bare vehicle counter implies arrivals by its rises', () => {

@@ -297,18 +297,61 @@ function answerArrivals(interp: Interpretation, detections: DetectionRecord[], r
   );
   let total: number;
   let supporting: DetectionRecord[];
-  if (events.length > 0) {
-    supporting = firstPerTrack(events);
-    total = supporting.length;
+  // the tracks are the figure unless the count itself shows more arrived than were tracked (it
+  // rose from where it began by more than that: a camera that tracks only some of what it counts);
+  // then the count's rises are, and the answer says so — never a figure the counts contradict
+  // (docs/decisions.md, "Scene questions: round F")
+  const span = readingsOver(readings, interp.from, interp.to);
+  const rises = increasesOf(span);
+  const tracked = events.length > 0 ? firstPerTrack(events) : [];
+  const fromTracks = tracked.length > 0 && tracked.length >= netRiseOf(span);
+  let note = '';
+  if (fromTracks) {
+    supporting = tracked;
+    total = tracked.length;
   } else {
-    ({ total, records: supporting } = increasesOf(readingsOver(readings, interp.from, interp.to)));
+    ({ total, records: supporting } = rises);
+    if (tracked.length > 0) note = ` (from the rises of the ${one} count; ${tracked.length} of them ${tracked.length === 1 ? 'was' : 'were'} tracked)`;
   }
   let answer =
     total === 0
       ? `No ${many} arrived in ${p.place} ${p.when}.`
-      : `${plural(total, one, many)} arrived in ${p.place} ${p.when}.`;
+      : `${plural(total, one, many)} arrived in ${p.place} ${p.when}${note}.`;
   if (interp.yes_no) answer = total === 0 ? `No, no ${many} arrived in ${p.place} ${p.when}.` : `Yes, ${answer}`;
+  if (interp.per_hour) answer = `${answer.replace(/\.$/, '')}${ratePerHour(total, interp, many)}.`;
+  if (interp.distinct) {
+    answer += fromTracks
+      ? ` That counts tracks, not identities: the cameras do not recognise people, so someone who left and came back is counted again.`
+      : ` That counts rises of the ${one} count, not identities: someone who left and came back is counted again.`;
+  }
   return { answer: capitalise(answer), supporting, total };
+}
+
+/** How far the count rose above where the span began: at least that many arrived. */
+function netRiseOf(span: Reading[]): number {
+  if (span.length === 0) return 0;
+  return Math.max(0, Math.max(...span.map((r) => r.value)) - span[0].value);
+}
+
+/** The largest fall of the count from an earlier reading of the span: at least that many left. */
+function netFallOf(span: Reading[]): number {
+  let high = -Infinity;
+  let fall = 0;
+  for (const r of span) {
+    high = Math.max(high, r.value);
+    fall = Math.max(fall, high - r.value);
+  }
+  return fall;
+}
+
+/** ", about 4.2 per hour over those 3 h 20 min": a total over the range as an hourly rate. */
+function ratePerHour(total: number, interp: Interpretation, many: string): string {
+  const ms = interp.to - interp.from;
+  if (!(ms > 0)) return '';
+  const perHour = total / (ms / 3_600_000);
+  const minutes = Math.round(ms / 60_000);
+  const span = minutes >= 60 ? `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}` : `${minutes} min`;
+  return `, about ${formatNumber(perHour)} ${many} per hour over those ${span}`;
 }
 
 function answerPresence(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], snapshotValue: number, p: Phrasing): CountAnswer {
@@ -557,6 +600,30 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
           : `the fewest at once ${p.when} was ${value} (at ${at})`;
       supporting = [pick.record];
       break;
+    }
+    case 'first': {
+      // the reading in force when the span began, then each reading in it: the first that meets the number
+      const span = readingsOver(readings, interp.from, interp.to);
+      if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot say.`, supporting: [] };
+      const hit = span.find((r) => COMPARE[t.op](r.value, limit));
+      const be = (n: number) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
+      if (!hit) {
+        const pick = span.reduce((best, r) => ((t.op === '>' || t.op === '>=' ? r.value > best.value : r.value < best.value) ? r : best));
+        const extreme = t.op === '>' || t.op === '>=' ? 'the most at once was' : 'the fewest at once was';
+        return {
+          answer: `${capitalise(p.place)} never had ${t.capacity || t.share ? asked : `${asked} ${many}`} ${p.when}: ${extreme} ${pick.value} (at ${p.moment(Math.max(pick.at, interp.from))}).`,
+          supporting: [pick.record],
+        };
+      }
+      const askedOf = t.capacity || t.share ? asked : `${asked} ${many}`;
+      if (hit.at <= interp.from) {
+        return { answer: `${capitalise(p.place)} already had ${askedOf} when ${p.when} began: ${be(hit.value)} at ${p.moment(interp.from)}.`, supporting: [hit.record] };
+      }
+      if (hit === span[0]) {
+        // the first count of the span already met it: when it began to is before what was recorded
+        return { answer: `${capitalise(p.place)}'s first ${one} count ${p.when}, at ${p.moment(hit.at)}, already had ${askedOf}: ${be(hit.value)}; nothing was counted before it.`, supporting: [hit.record] };
+      }
+      return { answer: `${capitalise(p.place)} first had ${askedOf} at ${p.moment(hit.at)} ${p.when}: ${be(hit.value)}.`, supporting: [hit.record] };
     }
     case 'arrivals': {
       const arrivals = answerArrivals({ ...interp, yes_no: false }, detections, readings, p);
@@ -824,17 +891,19 @@ function trackedDepartures(interp: Interpretation, detections: DetectionRecord[]
 function answerDepartures(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
   const [one, many] = nouns(interp);
   const tracked = trackedDepartures(interp, detections);
+  const span = readingsOver(readings, interp.from, interp.to);
+  // as for arrivals: the count's falls are departures too, so fewer tracks than falls is not the figure
+  const falls = decreasesOf(span);
   let total: number;
   let supporting: DetectionRecord[];
-  if (tracked) {
+  if (tracked && tracked.length >= netFallOf(span)) {
     total = tracked.length;
     supporting = tracked;
   } else {
-    const span = readingsOver(readings, interp.from, interp.to);
     if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot say who left.`, supporting: [] };
-    ({ total, records: supporting } = decreasesOf(span));
+    ({ total, records: supporting } = falls);
   }
-  const sentence = total === 0 ? `no ${many} left ${p.place} ${p.when}` : `${plural(total, one, many)} left ${p.place} ${p.when}`;
+  const sentence = (total === 0 ? `no ${many} left ${p.place} ${p.when}` : `${plural(total, one, many)} left ${p.place} ${p.when}`) + (interp.per_hour ? ratePerHour(total, interp, many) : '');
   const answer = interp.yes_no ? `${total > 0 ? 'Yes' : 'No'}, ${sentence}.` : `${capitalise(sentence)}.`;
   return { answer, supporting };
 }

@@ -55,12 +55,18 @@ const NUMBER_WORDS: Record<string, number> = {
 const NUMBER = `(\\d+|${Object.keys(NUMBER_WORDS).join('|')})`;
 const MORE_WORDS = 'more|greater|higher|bigger|over|above|exceeding|exceeded|exceed|exceeds|beyond|upwards of|in excess of';
 const FEWER_WORDS = 'fewer|less|lower|smaller|under|below|beneath';
+/** after a number: not a count when a unit of time or a clock follows ("reach 5pm", "hit 10 minutes") */
+const NOT_A_TIME = '(?!\\s*(?::|\\.\\d|am\\b|pm\\b|oclock|o clock|seconds?\\b|secs?\\b|minutes?\\b|mins?\\b|hours?\\b|hrs?\\b|days?\\b|weeks?\\b))';
 /** "more than 5", "over 10", "at least 3", "fewer than 2", "5 or more", "10+" */
 const COMPARISON_PATTERNS: Array<[RegExp, (n: number) => { op: Comparison; value: number }]> = [
   [new RegExp(`\\b(?:at least|no fewer than|no less than|not less than|a minimum of|minimum of)\\s+${NUMBER}\\b`), (n) => ({ op: '>=', value: n })],
   [new RegExp(`\\b(?:at most|no more than|not more than|a maximum of|maximum of|up to)\\s+${NUMBER}\\b`), (n) => ({ op: '<=', value: n })],
   [new RegExp(`\\b(?:${MORE_WORDS})(?:\\s+than)?\\s+${NUMBER}\\b`), (n) => ({ op: '>', value: n })],
   [new RegExp(`\\b(?:${FEWER_WORDS})(?:\\s+than)?\\s+${NUMBER}\\b`), (n) => ({ op: '<', value: n })],
+  // "when did it first pass 20?", "did it hit 50 people?": a count crossing a number (never "in the
+  // past 5 minutes" or "half past 5", so "past" is not one of them, and a unit after the number is not a count)
+  [new RegExp(`\\b(?:passed|passes|passing|pass|topped|tops|top|went over|gone over|go over|goes over)\\s+${NUMBER}\\b${NOT_A_TIME}`), (n) => ({ op: '>', value: n })],
+  [new RegExp(`\\b(?:reached|reaches|reaching|reach|hit|hits|hitting|got to|get to|gets to|touched|touch)\\s+${NUMBER}\\b${NOT_A_TIME}`), (n) => ({ op: '>=', value: n })],
   [new RegExp(`\\b${NUMBER}\\s*(?:\\+|or more|or over|or above|plus)(?=\\s|$)`), (n) => ({ op: '>=', value: n })],
   [new RegExp(`\\b${NUMBER}\\s+or (?:fewer|less|under|below)\\b`), (n) => ({ op: '<=', value: n })],
 ];
@@ -289,6 +295,10 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
     case 'threshold': {
       const t = interp.threshold!;
       const n = t.capacity ? 'capacity' : t.share ? `${t.value}% of capacity` : `${t.value}`;
+      if (t.basis === 'first') {
+        what = `when the ${noun} count first was ${SYMBOL[t.op]} ${n}`;
+        break;
+      }
       const basis = { current: `${noun} count`, peak: `peak ${noun} count`, minimum: `lowest ${noun} count`, arrivals: `number of ${noun} arrivals` }[t.basis];
       what = `whether the ${basis} ${interp.from === interp.to && interp.to === interp.asked_at ? 'is' : 'was'} ${SYMBOL[t.op]} ${n}`;
       break;
@@ -468,49 +478,63 @@ interface Reading {
   compared?: ComparisonOfTimes;
   /** "… and when?" after the question: asked of an answer that says when anyway (the peak, the first sighting) */
   alsoWhen: boolean;
+  /** "… and how many?" after a "when": asked of an answer that gives the count anyway (the peak, the lowest, a first crossing) */
+  alsoCount: boolean;
+  /** "per hour", "hourly", "rate": arrivals (or departures) as a rate over the span */
+  perHour: boolean;
+  /** "this time yesterday": the time phrase is now's clock a day ago, written by the reader, not the user */
+  nowClock: boolean;
 }
 
 /** "what was the peak today and when?": the time asked along with a figure whose answer gives it. */
 const ALSO_WHEN = /\s+and\s+(?:at\s+)?(?:when|what time)(?:\s+(?:was|is|did)\s+(?:it|that|this))?(?:\s+happen)?\s*$/;
+/** "when was it busiest today and how many?": the count asked along with a time whose answer gives it. */
+const ALSO_HOW_MANY = /\s+and\s+how\s+many(?:\s+(?:people|persons|vehicles|cars|were\s+there|was\s+that|then))*\s*$/;
+/** "how many cars per hour", "the hourly rate of arrivals": a rate over the span (docs/decisions.md, "Scene questions: round F") */
+const PER_HOUR = /\b(?:per|each)\s+hour\b|(?<=\b(?:people|persons|cars|vehicles|visitors|customers|arrivals)\s)an?\s+hour\b(?!\s+(?:ago|before|after|earlier|later|back|or))|\bhourly(?:\s+rate)?\b|\b(?:arrival\s+)?rate\s+of\b/g;
+/** "per minute", "per day": rates over other units are not given */
+const OTHER_RATE = /\b(?:per|each)\s+(?:minute|min|second|day|week)\b|\brate\b/;
+/**
+ * "the morning drop-off", "the afternoon pick-up", "the evening rush": a busy period named by
+ * what happens in it; the day part says when, and the event adds nothing a count can tell apart.
+ * Without a day part ("the school run") it is left unread and asked about.
+ */
+const DAY_PART_EVENT = /\b(morning|afternoon|evening|lunchtime)\s+(?:school\s+)?(?:drop\s+offs?|dropoffs?|pick\s+ups?|rush(?:\s+hour)?|school\s+run|commute)\b/g;
+/** "how full compared to capacity", "relative to its capacity": the crowd level, which is given against capacity */
+const AGAINST_CAPACITY = /\b(?:compared\s+(?:to|with)|relative\s+to|against|versus|vs)\s+(?:the\s+|its\s+)?(?:max(?:imum)?\s+)?capacity\b/g;
 
 function readQuestion(query: string, ctx: QueryContext): Reading {
   const { now, timeZone, location } = ctx;
-  const said = normaliseQuestion(query, location);
+  const said0 = normaliseQuestion(query, location).replace(DAY_PART_EVENT, '$1').replace(AGAINST_CAPACITY, 'capacity');
+  const perHour = !OTHER_RATE.test(said0.replace(PER_HOUR, ' ')) && PER_HOUR.test(said0);
+  PER_HOUR.lastIndex = 0;
+  const said = perHour ? said0.replace(PER_HOUR, ' ').replace(/\s+/g, ' ').trim() : said0;
   const alsoWhen = ALSO_WHEN.exec(said);
-  const normalised = alsoWhen ? said.slice(0, alsoWhen.index) : said;
+  const alsoCount = alsoWhen ? null : ALSO_HOW_MANY.exec(said);
+  const normalised = alsoWhen ? said.slice(0, alsoWhen.index) : alsoCount ? said.slice(0, alsoCount.index) : said;
   // "while I was out", "since we left": the user's own absence names a time only with a phrase
   // that says when ("while I was out this afternoon"); the clause itself is set aside
   const absence = ABSENCE_PATTERN.exec(normalised);
   const withoutAbsence = absence ? `${normalised.slice(0, absence.index)} ${normalised.slice(absence.index + absence[0].length)}` : normalised;
   const comparisons = extractComparisons(withoutAbsence);
   comparisons.text = rewriteClockPhrases(comparisons.text);
+  // "this time yesterday", "the same time yesterday": the moment a day ago, not the whole day
+  const THIS_TIME_YESTERDAY = /\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b|\byesterday\s+(?:at|around)\s+(?:this|the same|same)\s+time\b/;
+  const nowClock = THIS_TIME_YESTERDAY.test(comparisons.text);
   // "has foot traffic picked up?": "picked up" at the end of a question is a rise, not a detection
   const prepared = comparisons.text
     .replace(/\bpicked up(?=\s*$)/, 'pickingup')
     // "all night" / "through the night": the night just past, or the one in progress
     .replace(/\b(?:all night(?: long)?|through the night|during the night)\b/, 'overnight')
-    // "this time yesterday", "the same time yesterday": the moment a day ago, not the whole day
-    .replace(/\b(?:at\s+)?(?:this|the same|same)\s+time\s+yesterday\b/, `at ${unambiguousClock(now, timeZone)} yesterday`)
-    // said the other way round: "yesterday at the same time", "yesterday around this time"
-    .replace(/\byesterday\s+(?:at|around)\s+(?:this|the same|same)\s+time\b/, `at ${unambiguousClock(now, timeZone)} yesterday`);
+    // now's clock in the 24-hour form, which the shared reader never moves to the other half of the day
+    .replace(THIS_TIME_YESTERDAY, `at ${formatClock(now, timeZone)} yesterday`);
   // "compare this morning with yesterday morning", "busier today than yesterday?": two times
   const compared = readTimeComparison(prepared, { now, timeZone });
   const { phrase, remainder } = compared
     ? { phrase: { kind: 'range' as const, from: compared.first.from, to: compared.first.to, label: compared.first.label, phrase: compared.first.phrase ?? 'now' }, remainder: compared.rest }
     : readOvernight(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone });
   const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
-  return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens), compared, alsoWhen: alsoWhen !== null };
-}
-
-/**
- * Now's clock time written so the time reader cannot take it for the other half of the day: "03:20"
- * alone is read as an afternoon time by the daytime preference for 1–12 ("3:20 yesterday"), so a
- * morning time carries "am" ("this time yesterday" at 03:20 is 03:20, not 15:20).
- */
-function unambiguousClock(now: number, timeZone: string): string {
-  const clock = formatClock(now, timeZone);
-  const hour = Number(clock.slice(0, 2));
-  return hour < 12 ? `${hour === 0 ? 12 : hour}${clock.slice(2)}am` : clock;
+  return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens), compared, alsoWhen: alsoWhen !== null, alsoCount: alsoCount !== null, perHour, nowClock };
 }
 
 /**
@@ -639,6 +663,27 @@ interface Resolved {
   extra: Partial<Interpretation>;
 }
 
+/** "different", "unique", "distinct" people: the answer says it counts tracks, not identities. */
+const DISTINCT_WORDS = new Set(['different', 'unique', 'distinct', 'separate', 'individual']);
+
+/** Aggregates whose answer gives the count with its time ("when was it busiest and how many?"). */
+const ANSWERS_WITH_COUNT = new Set<Aggregate>(['peak', 'minimum']);
+
+/**
+ * "how many cars per hour this morning?", "the hourly rate of arrivals since 8": arrivals (or
+ * departures) over the span, given as a total and per hour. A count of now has no rate, so a
+ * rate with no span named is over the window, which the answer names.
+ */
+function perHourOf(r: Resolving, resolved: Resolved): Resolved {
+  const { aggregate, metric } = resolved;
+  if (metric !== 'people' && metric !== 'vehicles') refuse('I can give a rate for people or vehicles arriving or leaving; ask e.g. "how many cars per hour since 8am?"');
+  if (aggregate === 'arrivals' || aggregate === 'departures') return { ...resolved, extra: { ...resolved.extra, yes_no: false, per_hour: true } };
+  if (aggregate === 'current' && r.phrase.kind !== 'point') {
+    return { metric, aggregate: 'arrivals', range: r.spanRange('a rate'), extra: { per_hour: true } };
+  }
+  return refuse('A rate per hour is given for arrivals or departures; ask e.g. "how many people arrived per hour this morning?"');
+}
+
 /** Aggregates whose answer already says when ("the peak today and when?"). */
 const ANSWERS_WITH_TIME = new Set<Aggregate>(['peak', 'minimum', 'first_seen', 'last_seen', 'last_arrival', 'last_departure']);
 
@@ -661,6 +706,12 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
     refuse('The question names a length of stay I could not tie to the rest; ask e.g. "anyone here longer than 10 minutes?"');
   }
   if (reading.alsoWhen && !ANSWERS_WITH_TIME.has(resolved.aggregate)) refuse('That is more than one question; ask them one at a time.');
+  if (reading.alsoCount && !(ANSWERS_WITH_COUNT.has(resolved.aggregate) || resolved.extra.threshold?.basis === 'first')) {
+    refuse('That is more than one question; ask them one at a time.');
+  }
+  if (reading.perHour) return finish(r, perHourOf(r, resolved));
+  // "how many different people today?": arrivals count tracks, and the answer says so
+  if (resolved.aggregate === 'arrivals' && r.tokens.some((t) => DISTINCT_WORDS.has(t.word))) resolved.extra.distinct = true;
   if (r.vehicleKinds.length > 0 && (resolved.metric !== 'vehicles' || !(COUNTING_AGGREGATES.has(resolved.aggregate) || SIGHTING_AGGREGATES.has(resolved.aggregate)))) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(r.vehicleKinds)} apart from other vehicles; ask how many vehicles there are.`);
   }
@@ -876,11 +927,22 @@ function resolveThreshold(r: Resolving): Resolved {
   const { roles } = r;
   const t = r.comparisons.threshold!;
   if (r.anomalyWords) refuse('I can compare counts of people or vehicles with a number, not unusual activity.');
-  if (!r.yesNo) refuse(`Ask it as a yes/no question, e.g. "were there ${SYMBOL[t.op]} ${t.capacity ? 'capacity' : t.value} people at any point in the last hour?"`);
-  if (roles.has('peak') || roles.has('average') || roles.has('trend') || roles.has('last') || roles.has('dwell')) {
+  // "when did it first go above 30?", "what time did it first reach capacity?": the first reading
+  // of the span (today when none is named) that meets the number
+  const askedWhen = r.tokens.some((tok, i) => tok.word === 'when' || (tok.word === 'what' && r.tokens[i + 1]?.word === 'time'));
+  const firstCrossing = roles.has('first') && askedWhen && !r.yesNo;
+  if (!r.yesNo && !firstCrossing) refuse(`Ask it as a yes/no question, e.g. "were there ${SYMBOL[t.op]} ${t.capacity ? 'capacity' : t.value} people at any point in the last hour?"`);
+  if (roles.has('peak') || roles.has('average') || roles.has('trend') || roles.has('last') || roles.has('dwell') || (roles.has('first') && !firstCrossing)) {
     refuse('The question compares with a number and asks for something else too; ask one thing at a time.');
   }
   const metric = metricFor(roles);
+  if (firstCrossing) {
+    if (roles.has('arrivals') || roles.has('departures')) refuse('I can tell when the count first went past a number, not when arrivals did; ask e.g. "when did it first go above 30 people today?"');
+    if ((t.capacity || t.share) && metric === 'vehicles') refuse('Capacity is set for people, not vehicles.');
+    const { now, timeZone } = r.ctx;
+    const range = r.phrase.kind === 'none' ? { from: startOfZonedDay(now, timeZone), to: now, label: 'today' } : r.spanRange('a question about when a count first went past a number');
+    return { metric, aggregate: 'threshold', range, extra: { threshold: { ...t, basis: 'first' }, yes_no: false } };
+  }
   if ((t.capacity || t.share) && metric === 'vehicles') refuse('Capacity is set for people, not vehicles.');
   if (t.share && roles.has('arrivals')) refuse('A share of capacity compares with how many are present, not with arrivals.');
   let basis: Threshold['basis'];
@@ -1050,7 +1112,7 @@ function resolveCount(r: Resolving): Resolved {
   let range: Range;
   if (pointAggregate) {
     range = r.pointRange();
-    const other = (aggregate === 'current' && metric !== 'crowd_density') || aggregate === 'presence' ? otherClockReading(phrase, now, timeZone) : undefined;
+    const other = (aggregate === 'current' && metric !== 'crowd_density') || aggregate === 'presence' ? otherClockReading(phrase, now, timeZone, r.reading.nowClock) : undefined;
     if (other) {
       extra.other_reading = other;
       extra.baseline = [{ from: other.at, to: other.at }];
@@ -1236,10 +1298,14 @@ const HALF_OF_DAY = /(?:\b|(?<=\d))(?:am|pm)\b|\b(?:morning|afternoon|evening|ni
  * evening could be either. When the other reading (twelve hours away, the same day) has passed
  * too, the answer gives both rather than pick one.
  */
-function otherClockReading(phrase: TimePhrase, now: number, timeZone: string): { at: number; label: string } | undefined {
+function otherClockReading(phrase: TimePhrase, now: number, timeZone: string, nowClock: boolean): { at: number; label: string } | undefined {
   if (phrase.kind !== 'point' || phrase.around || HALF_OF_DAY.test(phrase.phrase)) return undefined;
   const clock = /\b(\d{1,2})(?::(\d{2}))?\b/.exec(phrase.phrase);
   if (!clock || /\b(?:ago|minutes?|hours?)\b/.test(phrase.phrase)) return undefined;
+  // "03:20", "00:30": a leading zero says the half of the day (the 24-hour form), so there is no other reading
+  if (clock[1].length === 2 && clock[1].startsWith('0')) return undefined;
+  // "this time yesterday" is now's clock a day ago: there is no other reading
+  if (nowClock) return undefined;
   const hour = Number(clock[1]);
   if (hour < 1 || hour > 12) return undefined;
   const local = Number(formatClock(phrase.at, timeZone).slice(0, 2));

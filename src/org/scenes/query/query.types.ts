@@ -60,8 +60,11 @@ export interface Threshold {
   capacity?: boolean;
   /** "over 50%": `value` is a percentage of the scene's capacity */
   share?: boolean;
-  /** which reading is compared: the one now/at the moment, the highest, the lowest, or the arrivals */
-  basis: 'current' | 'peak' | 'minimum' | 'arrivals';
+  /**
+   * which reading is compared: the one now/at the moment, the highest, the lowest, the arrivals,
+   * or the first reading of the range that meets it ("when did it first go above 30?")
+   */
+  basis: 'current' | 'peak' | 'minimum' | 'arrivals' | 'first';
 }
 
 /**
@@ -111,6 +114,10 @@ export interface Interpretation {
   compare_with?: { from: number; to: number; label: string };
   /** kinds of vehicle a count named ("how many trucks"): the cameras count every kind together, and the answer says so */
   vehicle_kinds?: string[];
+  /** arrivals/departures: also as a rate per hour over the range ("how many cars per hour") */
+  per_hour?: boolean;
+  /** arrivals: "how many different people": the answer says a track is counted, not an identity */
+  distinct?: boolean;
   /** the phrase of the question that set the range, if any ("since 9am", "last 10 minutes") */
   time_phrase?: string;
   /**

@@ -83,8 +83,7 @@ const CLOCK_WORD: Record<string, string> = { midnight: '12am' };
 export function rewriteClockPhrases(text: string): string {
   const ranged = text.replace(RANGE_WITH_NOON_OR_MIDNIGHT, (m, open: string, from: string, join: string, to: string) => {
     if (!CLOCK_WORD[from] && !CLOCK_WORD[to]) return m;
-    // "between 10 and midnight": 10am or 10pm is not said, so the range is left as it was
-    if (CLOCK_WORD[to] && !CLOCK_WORD[from] && !/(?:am|pm)$/.test(from)) return m;
+    // "between 10 and midnight": the past-range reader reads the start as the nearer hour (22:00)
     return `${open} ${CLOCK_WORD[from] ?? from} ${join} ${CLOCK_WORD[to] ?? to}`;
   });
   const spoken = rewriteSpokenClocks(ranged).text;

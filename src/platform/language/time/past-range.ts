@@ -110,7 +110,12 @@ parser.parsers.push(bareHourParser, overnightParser);
  * padded to the same length, so match indices still point into the caller's text.
  */
 function rewriteBetweenAnd(text: string): string {
-  return text.replace(/\bbetween(\s+\S+(?:\s+(?:am|pm))?\s+)and\b/g, (_m, middle: string) => `from   ${middle}to `);
+  return text
+    .replace(/\bbetween(\s+\S+(?:\s+(?:am|pm))?\s+)and\b/g, (_m, middle: string) => `from   ${middle}to `)
+    // a range bound said as "midnight" or "noon" is a clock time with its half of the day
+    // ("between 10 and midnight", "from noon to 3"), same length so indices hold
+    .replace(/\b(from|to|till|until)(\s+)(midnight|noon)\b/g, (_m, word: string, space: string, bound: string) =>
+      `${word}${space}${(bound === 'midnight' ? '12am' : '12pm').padEnd(bound.length, ' ')}`);
 }
 
 function findPreposition(text: string, result: chrono.ParsedResult): { word: string | null; start: number } {
@@ -159,18 +164,36 @@ function fromWallClockOf(components: chrono.ParsedComponents, timeZone: string):
 }
 
 /**
+ * The clock times as written in a matched phrase, left to right ("from 02:00 to 4pm" → "02:00",
+ * "4pm"): a leading zero or a 24-hour hour ("03:20", "00:30", "15:20") says the half of the day as
+ * surely as am/pm does, so such a time is never moved to the afternoon or evening
+ * (docs/decisions.md, "Scene questions: round F — the shared time reader").
+ */
+const WRITTEN_CLOCK = /(?<![\d:.])(\d{1,2})(?::(\d{2}))?(?![\d:])\s*(am|pm)?/g;
+function writtenClocks(text: string): Array<{ hour: number; fixed: boolean }> {
+  const clocks: Array<{ hour: number; fixed: boolean }> = [];
+  for (const m of text.toLowerCase().matchAll(WRITTEN_CLOCK)) {
+    const hour = Number(m[1]);
+    const fixed = m[3] !== undefined || (m[2] !== undefined && (m[1].length === 2 && m[1].startsWith('0'))) || hour === 0 || hour > 12;
+    clocks.push({ hour, fixed });
+  }
+  return clocks;
+}
+
+/**
  * The instant of a parsed clock time. chrono computes in a fixed offset; we rebuild the instant
  * from its wall-clock fields in the IANA zone. A bare 1-12 hour ("since 9") is the latest such
  * time that has passed, and a time of day without a date is today's, or yesterday's if today's
- * is still ahead (people say "since 9pm" in the morning meaning last night).
+ * is still ahead (people say "since 9pm" in the morning meaning last night). `hours`, when given,
+ * are the only readings of the hour to consider.
  */
-function resolveClockTime(components: chrono.ParsedComponents, meridiemKnown: boolean, scope: TimeScope): number {
+function resolveClockTime(components: chrono.ParsedComponents, meridiemKnown: boolean, scope: TimeScope, hoursGiven?: number[]): number {
   const wall = wallClockOf(components);
   const dateKnown = components.isCertain('day') || components.isCertain('weekday');
   // a named past day's bare hour ("at 9 yesterday", "3 on monday") is its daytime hour, never
   // the evening one by default (docs/decisions.md, "One spoken-clock reader")
   const pastDay = dateKnown && startOfZonedDay(fromWallClock({ ...wall, hour: 12, minute: 0 }, scope.timeZone), scope.timeZone) < startOfZonedDay(scope.now, scope.timeZone);
-  const hours = meridiemKnown ? [wall.hour] : pastDay ? [daytimeHour(wall.hour % 12 || 12)] : [wall.hour % 12, (wall.hour % 12) + 12];
+  const hours = hoursGiven ?? (meridiemKnown ? [wall.hour] : pastDay ? [daytimeHour(wall.hour % 12 || 12)] : [wall.hour % 12, (wall.hour % 12) + 12]);
   const candidates: number[] = [];
   for (const hour of hours) {
     const t = fromWallClock({ ...wall, hour }, scope.timeZone);
@@ -180,6 +203,25 @@ function resolveClockTime(components: chrono.ParsedComponents, meridiemKnown: bo
   const past = candidates.filter((t) => t <= scope.now);
   if (past.length > 0) return Math.max(...past);
   return Math.min(...candidates); // all ahead of now: the caller reports a future phrase
+}
+
+/**
+ * The start hour of a range whose own half of the day was not said ("between 10 and midnight",
+ * "from 10 to 2pm"): when the end's is known, the reading that makes the shorter span up to that
+ * end (22:00 to midnight, 10:00 to 14:00), as people name a range by its nearer bound.
+ */
+function startHourBefore(startHour12: number, endHour: number, endMinute: number, startMinute: number): number {
+  const end = endHour * 60 + endMinute;
+  const spans = [startHour12, startHour12 + 12].map((h) => ({ h, span: (end - (h * 60 + startMinute) + 24 * 60) % (24 * 60) || 24 * 60 }));
+  return spans.sort((a, b) => a.span - b.span)[0].h;
+}
+
+/** The end of a range: the first time at the end's clock reading after `from` (within a day). */
+function rangeEnd(from: number, end: chrono.ParsedComponents, endHours: number[], timeZone: string): number {
+  const day = startOfZonedDay(from, timeZone);
+  const minute = end.get('minute') ?? 0;
+  const candidates = endHours.flatMap((h) => [0, 1].map((d) => atZonedTime(addZonedDays(day, d, timeZone), h, minute, timeZone))).filter((t) => t > from);
+  return Math.min(...candidates);
 }
 
 /** `text` is what chrono read; `originalText` the same-length caller's text the phrase is quoted from. */
@@ -206,14 +248,39 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
     return { kind: 'range', from: at, to: now, phrase, label: `in the last ${describeDuration(now - at)}` };
   }
 
-  // "between 2 and 3pm", "from 9 to 10 yesterday"
+  // "between 2 and 3pm", "from 9 to 10 yesterday", "between 10 and midnight", "between 8 and 10 last night"
   if (result.end) {
-    const meridiemKnown =
-      start.isCertain('meridiem') || result.end.isCertain('meridiem') || fixesMeridiem(result);
-    const from = resolveClockTime(start, meridiemKnown, scope);
-    const shift = from - fromWallClockOf(start, timeZone);
-    let to = fromWallClockOf(result.end, timeZone) + shift;
-    if (to <= from) to = addZonedDays(to, 1, timeZone); // "from 10pm to 2am"
+    const written = writtenClocks(result.text);
+    const startWritten = written[0];
+    const endWritten = written.length > 1 ? written[written.length - 1] : undefined;
+    const dayPartKnown = fixesMeridiem(result);
+    const startKnown = start.isCertain('meridiem') || startWritten?.fixed === true || dayPartKnown;
+    const endKnown = result.end.isCertain('meridiem') || endWritten?.fixed === true || dayPartKnown;
+    const startHour = startWritten?.fixed && !start.isCertain('meridiem') ? startWritten.hour : (start.get('hour') ?? 0);
+    const endHour = endWritten?.fixed && !result.end.isCertain('meridiem') ? endWritten.hour : (result.end.get('hour') ?? 0);
+    const night = /\b(?:last night|overnight)\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
+    let from: number;
+    if (night !== null && !startKnown) {
+      // "between 8 and 10 last night": the reading of the start inside that night (18:00 to 06:00)
+      const inNight = toWallClock(now, timeZone).hour < NIGHT_SPAN[1] - 24;
+      const base = night === -1 || inNight ? addZonedDays(startOfZonedDay(now, timeZone), -1, timeZone) : startOfZonedDay(now, timeZone);
+      const nightFrom = atZonedTime(base, NIGHT_SPAN[0], 0, timeZone);
+      const nightTo = atZonedTime(addZonedDays(base, 1, timeZone), NIGHT_SPAN[1] - 24, 0, timeZone);
+      const minute = start.get('minute') ?? 0;
+      const candidates = [startHour % 12, (startHour % 12) + 12]
+        .flatMap((h) => [atZonedTime(base, h, minute, timeZone), atZonedTime(addZonedDays(base, 1, timeZone), h, minute, timeZone)])
+        .filter((t) => t >= nightFrom && t < nightTo);
+      if (candidates.length === 0) return { kind: 'several', phrases: [phraseOnly(phrase)] };
+      from = Math.min(...candidates);
+    } else if (startKnown) {
+      from = resolveClockTime(start, true, scope, [startHour]);
+    } else if (endKnown) {
+      from = resolveClockTime(start, true, scope, [startHourBefore(startHour % 12, endHour, result.end.get('minute') ?? 0, start.get('minute') ?? 0)]);
+    } else {
+      from = resolveClockTime(start, false, scope);
+    }
+    const endHours = endKnown ? [endHour] : [endHour % 12, (endHour % 12) + 12];
+    let to = rangeEnd(from, result.end, endHours, timeZone);
     if (from > now) return future;
     to = Math.min(to, now);
     return { kind: 'range', from, to, phrase, label: rangeLabel(from, to, scope) };
@@ -221,8 +288,9 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
 
   // a clock time: "since 9am", "at 9:30", "9 this morning", "before noon"
   if (start.isCertain('hour')) {
-    const meridiemKnown = start.isCertain('meridiem') || fixesMeridiem(result);
-    let at = resolveClockTime(start, meridiemKnown, scope);
+    const written = writtenClocks(result.text)[0];
+    const meridiemKnown = start.isCertain('meridiem') || fixesMeridiem(result) || written?.fixed === true;
+    let at = written?.fixed && !start.isCertain('meridiem') ? resolveClockTime(start, true, scope, [written.hour]) : resolveClockTime(start, meridiemKnown, scope);
     // "at 11:30 last night", "2am last night": the time inside that night (18:00 to 06:00)
     const night = /\b(?:last night|overnight)\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
     if (night !== null) {

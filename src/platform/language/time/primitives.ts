@@ -50,7 +50,10 @@ export function parseClockTime(text: string): ClockTime | undefined {
   if (meridiem && (hour === 0 || hour > 12)) return undefined;
   if (meridiem === 'p' && hour < 12) hour += 12;
   if (meridiem === 'a' && hour === 12) hour = 0;
-  return { hour: hour % 24, minute, meridiemCertain: Boolean(meridiem) || hour === 0 || hour > 12 };
+  // a leading zero ("03:20", "0700") is the 24-hour form: the hour is what it says, never moved to
+  // the afternoon (docs/decisions.md, "Scene questions: round F — the shared time reader")
+  const leadingZero = m[1].length === 2 && m[1].startsWith('0');
+  return { hour: hour % 24, minute, meridiemCertain: Boolean(meridiem) || hour === 0 || hour > 12 || leadingZero };
 }
 
 /**

@@ -848,6 +848,9 @@ function readHour(c: chrono.ParsedComponents, words: string): { hour: number; me
   const hour = c.get('hour')!;
   // ("9 til midnight": the midnight is certain, the 9 is not)
   if (c.isCertain('meridiem') || (/\b(noon|midnight|midday)\b/.test(words) && (hour === 0 || hour === 12))) return { hour, meridiemCertain: true };
+  // "02:00", "0700": a leading zero is the 24-hour form, the hour is what it says (docs/decisions.md,
+  // "Scene questions: round F — the shared time reader")
+  if (hour < 10 && new RegExp(`(?<![\\d:.])0${hour}:?\\d\\d(?!\\d)`).test(words)) return { hour, meridiemCertain: true };
   // "this evening", "in the afternoon": the part of the day said which half
   if (/\b(morning|afternoon|evening)\b/.test(words)) return { hour, meridiemCertain: hour > 12 };
   if (hour > 12 && !new RegExp(`\\b${hour}(:\\d\\d)?\\b`).test(words)) return { hour: hour - 12, meridiemCertain: false };
