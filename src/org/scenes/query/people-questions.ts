@@ -63,6 +63,14 @@ const WHO_BY_ORDER = /^who\b.*\b(?:(last|first|latest|earliest|final)\s+(?:one|p
 
 const WHO = /^who(?:\s+(?:else|all))?\s+(?:was|were|is|has|had|came|come|comes|visited|showed|stopped|dropped|walked|arrived|got|entered|did\s+you\s+(?:see|recogni[sz]e))\b/;
 
+/**
+ * "who is the unrecognised visitor?", "who was that man?", "who's this guy": who a person
+ * described is, their identity, not who was somewhere ("who is in the lobby", "who was here" are
+ * lists, and "who was that at 22:40?" one moment, read above). A description is a determiner and
+ * a word that is no place or time word ("that at the gate" is not one).
+ */
+const WHO_IS_DESCRIBED = /^who(?:'s|\s+(?:is|was|were|are))\s+((?:the|a|an|this|that|these|those)\s+(?!(?:at|in|on|by|near|outside|inside|around|here|there|just|now|today|yesterday|tonight|last|earlier)\b)[a-z].*)$/;
+
 function words(text: string): string[] {
   // "Maria's" is Maria
   return (text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? []).map((w) => w.replace(/'s$/, ''));
@@ -139,6 +147,17 @@ export function readPeopleQuestion(query: string, people: readonly KnownPerson[]
     // that moment; the day words around the clock time ("last night", "yesterday") are kept
     const dayWords = lower.match(/\b(today|yesterday|last night|this morning|this afternoon|this evening|tonight|on \w+day)\b/g) ?? [];
     return { kind: 'who', moment: true, rewritten: `was anyone here at ${clock[1]}${dayWords.length ? ` ${dayWords.join(' ')}` : ''}?` };
+  }
+  const identity = WHO_IS_DESCRIBED.exec(lower);
+  if (identity) {
+    const described = identity[1].trim();
+    const unrecognized = /\b(?:unrecogni[sz]ed|unknown|unidentified|unfamiliar|strangers?)\b/.test(described);
+    return {
+      kind: 'cannot',
+      reason: unrecognized
+        ? `I can't say who "${described}" is: an unrecognized person is one face recognition could not match to anyone enrolled, and the cameras keep no other record of who someone is. I can tell when unrecognized people were seen and how many, e.g. "when was an unrecognized person last seen?" or "how many unrecognized people today?", or look at the recording.`
+        : `I can't say who "${described}" is: the cameras count and track people, and name only those face recognition matches to someone enrolled, without telling which of them a description means. Ask e.g. "who is here now?" or "who was here this morning?" for the people recognized, or look at the recording.`,
+    };
   }
   if (WHO.test(lower)) {
     // the same question about "anyone", for its time range: "who was here" → "was anyone here"

@@ -720,8 +720,13 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
 
 /** "getting busier", "busier than before", "getting quiet": a change, read as a rise or a fall. */
 function readChangeWords(reading: Reading): void {
-  const { tokens, roles, remainder } = reading;
-  const becoming = tokens.some((t) => t.roles.has('becoming')) || /\bthan (?:before|earlier)\b/.test(remainder);
+  const { tokens, roles, remainder, normalised, phrase } = reading;
+  // "has it got quieter", "it became busier": the past of getting; "quieter since 5pm": than at
+  // 5pm, a change over the span (docs/decisions.md, "Scene questions: round F's causes")
+  const comparative = [...WORDS_BY_ROLE.comparative_up, ...WORDS_BY_ROLE.comparative_down].join('|');
+  const gotComparative = new RegExp(`\\b(?:got|gotten|get|gets|become|became|grew|grown)\\s+(?:(?:a\\s+)?(?:lot|bit|little|much|any|even|way)\\s+)*(?:${comparative})\\b`);
+  const sinceSpan = phrase.kind === 'range' && /\bsince\b/.test(normalised);
+  const becoming = tokens.some((t) => t.roles.has('becoming')) || /\bthan (?:before|earlier)\b/.test(remainder) || gotComparative.test(remainder) || sinceSpan;
   if (roles.has('comparative_up') || roles.has('comparative_down')) {
     if (!becoming) refuse('Busier or quieter than when? Ask e.g. "is it getting busier?" or "is it busier than usual?"');
     roles.add(roles.has('comparative_up') ? 'trend_up' : 'trend_down');
@@ -848,7 +853,8 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
     if (phrase.kind === 'point') return { from: phrase.at, to: phrase.at, label: phrase.label, phrase: phrase.phrase };
     return nowRange();
   };
-  const countAsked = roles.has('count') && !yesNo;
+  // "the most trucks at once", "the fewest vans": a count too (peak, minimum, average)
+  const countAsked = (roles.has('count') || roles.has('peak') || roles.has('minimum') || roles.has('average')) && !yesNo;
   const vehicleKinds = tokens.filter((t) => t.roles.has('vehicle_kind')).map((t) => t.word);
   // "when did the last lorry come in": the last vehicle of any kind bounds it (said in the answer)
   const whenAsked = (roles.has('last') || roles.has('first')) && !yesNo;

@@ -106,6 +106,18 @@ function isKnownWord(word: string, locationStems: ReadonlySet<string>): boolean 
   return /^\d/.test(word) || ROLES_BY_STEM.has(stem) || locationStems.has(stem) || TIME_WORDS.includes(word);
 }
 
+/**
+ * A three-letter word that is no English word and is a word of this scene's place name with one
+ * letter left out ("gte" at the main gate, "dck" at the dock) is that word; only towards the
+ * place's own words, and only when one of them fits (docs/decisions.md, "Scene questions: round F's causes").
+ */
+function missingLetterOfPlace(word: string, location: string): string {
+  const fits = [...new Set(locationWords(location))].filter(
+    (w) => w.length === 4 && w[0] === word[0] && [...w].some((_, i) => i > 0 && w.slice(0, i) + w.slice(i + 1) === word),
+  );
+  return fits.length === 1 ? fits[0] : word;
+}
+
 function correctTypo(word: string, locationStems: ReadonlySet<string>, location: string): string {
   if (isKnownWord(word, locationStems) || /\d/.test(word) || word.length < 3) return word;
   // a real English word is what it says ("least" is not "last", "where" is not "were"), and so
@@ -120,6 +132,7 @@ function correctTypo(word: string, locationStems: ReadonlySet<string>, location:
   const targets = [...new Set([...FUZZY_TARGETS, ...locationWords(location), ...shortTargets])].filter(
     (w) => w[0] === word[0] && (w.length >= MIN_FUZZY_LENGTH || shortTargets.includes(w)) && (word.length >= MIN_FUZZY_LENGTH || w.length > word.length),
   );
+  if (word.length === 3) return missingLetterOfPlace(word, location);
   if (word.length < 4 || targets.length === 0) return word;
   const best = closest(word, targets);
   if (distance(word, best) > 1) return word;
