@@ -99,3 +99,14 @@ test("quoted words with apostrophes are content, never instructions", async () =
   assert.deepEqual(turn.changes.map((c) => c.tool), ['create_watch'], turn.reply);
   assert.deepEqual(turn.changes[0].args.sensor_ids, ['sen_garage_motion']);
 });
+
+test('a question about the sun at home is answered from its location, and changes nothing', async () => {
+  const [dark] = await converse('lisbon', ['when does it get dark tonight?']);
+  assert.deepEqual(dark.changes, []);
+  assert.match(dark.reply, /17:21/);
+  const [rise] = await converse('lisbon', ["what time's sunrise tomorrow"]);
+  assert.match(rise.reply, /07:27/);
+  // a place elsewhere is not the home's sun
+  const [away] = await converse('lisbon', ['what time does it get dark in Paris?']);
+  assert.doesNotMatch(away.reply, /17:21/);
+});

@@ -3,7 +3,7 @@
  * as written (round-f-household*.json, never edited). Its first run is the round's figure:
  * household correct 142/169 (84.0%), asked 15, missed 1, wrong 11 (round-f.first-run.txt). The set
  * is a regression set now. The target (0 wrong) is not met on its first run: this gate holds the
- * level reached after tuning against it (153 correct, 0 wrong: docs/decisions.md, "Round F household:
+ * level reached after tuning against it (154 correct, 0 wrong: docs/decisions.md, "Round F household:
  * relative days and starts") and may only be tightened.
  */
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
 
-test('round F household set: correct ≥ 153, wrong 0 (tuned)', { timeout: 900_000 }, async () => {
+test('round F household set: correct ≥ 154, wrong 0 (tuned)', { timeout: 900_000 }, async () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-f-household-contexts.json'));
   const cases = loadHeldoutCases(join(import.meta.dirname, 'round-f-household.json'));
   assert.equal(cases.length, 169);
@@ -19,5 +19,5 @@ test('round F household set: correct ≥ 153, wrong 0 (tuned)', { timeout: 900_0
   console.log(formatSummary('round F household', results));
   const { total } = summarise(results);
   assert.equal(total.wrong, 0, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 153, `correct ${total.correct}/${results.length}`);
+  assert.ok(total.correct >= 154, `correct ${total.correct}/${results.length}`);
 });
