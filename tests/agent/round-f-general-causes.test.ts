@@ -1,6 +1,6 @@
 /**
  * General causes behind round F's wrong actions (docs/decisions.md, "Round F household: relative days
- * and starts", "references by place", "replies after a question"): relative days and starts, group
+ * and starts"): relative days and starts, group
  * words over times, watches named by place, edit verbs, replies that change nothing, quoted words.
  * Phrasings are our own, not those of the blind sets.
  */

@@ -162,7 +162,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return inner;
   }
   // after a turn that asked or answered and changed nothing, "ok leave it then", "fine, forget it",
-  // "no, leave it": no new object, so nothing changes (see docs/decisions.md, "Round F household: replies after a question")
+  // "no, leave it": no new object, so nothing changes (see docs/decisions.md, "Round F household: relative days and starts")
   if (LEAVE_IT.test(message.trim()) && ctx.conversation?.turns.length && !ctx.conversation.turns.at(-1)!.actions.length) {
     return { planner: 'offline', calls: [], refusals: [], answers: ["OK, I've left everything as it is."], confidence: 1 };
   }
@@ -562,7 +562,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     }
     // "stop watching the garden and the other one": beside a named place, "the other one" is the one
     // watch not on it, when exactly one is; otherwise it is asked, never dropped
-    // (see docs/decisions.md, "Round F household: references by place")
+    // (see docs/decisions.md, "Round F household: relative days and starts")
     const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''));
     if (depth === 0 && r.mentions.length && r.mentions.every((m) => m.end > m.start) && !r.question && otherAt >= 0 && !r.unresolved) {
       const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
