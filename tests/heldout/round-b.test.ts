@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
 import { scoreScenes } from './scene-heldout.ts';
 
-test('round B household set: correct ≥ 121, wrong 0', async () => {
+test('round B household set: correct ≥ 122, wrong 0', async () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-b-household-contexts.json'));
   const cases = loadHeldoutCases(join(import.meta.dirname, 'round-b-household.json'));
   assert.equal(cases.length, 128);
@@ -22,7 +22,7 @@ test('round B household set: correct ≥ 121, wrong 0', async () => {
   console.log(formatSummary('round B household', results));
   const { total } = summarise(results);
   assert.ok(total.wrong <= 0, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 121, `correct ${total.correct}/${results.length}`);
+  assert.ok(total.correct >= 122, `correct ${total.correct}/${results.length}`);
 });
 
 // The scene half has since been worked on (docs/decisions.md, "Scene questions: the second round"):

@@ -14,7 +14,8 @@ import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, s
 // household after the first fixes: correct 134 (89.3%), asked 11, missed 1, wrong 4 — from 126 / 11 / 1 / 12;
 // after round F's safeguards before acting (docs/decisions.md, "Round F household: safeguards before acting"):
 // correct 137 (91.3%), asked 11, missed 1, wrong 1
-test('round E household set: correct ≥ 137, wrong ≤ 1 (target 0)', { timeout: 900_000 }, async () => {
+// round F work (relative days and starts, references by place): correct 138 (92.0%), asked 10, missed 1, wrong 1
+test('round E household set: correct ≥ 138, wrong ≤ 1 (target 0)', { timeout: 900_000 }, async () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-e-household-contexts.json'));
   const cases = loadHeldoutCases(join(import.meta.dirname, 'round-e-household.json'));
   assert.equal(cases.length, 150);
@@ -22,5 +23,5 @@ test('round E household set: correct ≥ 137, wrong ≤ 1 (target 0)', { timeout
   console.log(formatSummary('round E household', results));
   const { total } = summarise(results);
   assert.ok(total.wrong <= 1, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 137, `correct ${total.correct}/${results.length}`);
+  assert.ok(total.correct >= 138, `correct ${total.correct}/${results.length}`);
 });

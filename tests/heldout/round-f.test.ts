@@ -2,21 +2,22 @@
  * Round F of the rolling fresh sets for language precision: household cases written blind, committed
  * as written (round-f-household*.json, never edited). Its first run is the round's figure:
  * household correct 142/169 (84.0%), asked 15, missed 1, wrong 11 (round-f.first-run.txt). The set
- * is a regression set now. The target (0 wrong) is not met on it: this gate holds the level
- * measured and may only be tightened.
+ * is a regression set now. The target (0 wrong) is not met on its first run: this gate holds the
+ * level reached after tuning against it (154 correct, 0 wrong: docs/decisions.md, "Round F household:
+ * relative days and starts") and may only be tightened.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
 
-test('round F household set: correct ≥ 142, wrong ≤ 11 (target 0)', { timeout: 900_000 }, async () => {
+test('round F household set: correct ≥ 154, wrong 0 (tuned)', { timeout: 900_000 }, async () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-f-household-contexts.json'));
   const cases = loadHeldoutCases(join(import.meta.dirname, 'round-f-household.json'));
   assert.equal(cases.length, 169);
   const results = await scoreHousehold(cases, contexts);
   console.log(formatSummary('round F household', results));
   const { total } = summarise(results);
-  assert.ok(total.wrong <= 11, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 142, `correct ${total.correct}/${results.length}`);
+  assert.equal(total.wrong, 0, `${total.wrong} wrong actions`);
+  assert.ok(total.correct >= 154, `correct ${total.correct}/${results.length}`);
 });

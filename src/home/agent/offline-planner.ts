@@ -161,6 +161,11 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     inner.notes = [...(inner.notes ?? []), "I didn't act on the quoted or forwarded text: only your own request is an instruction."];
     return inner;
   }
+  // after a turn that asked or answered and changed nothing, "ok leave it then", "fine, forget it",
+  // "no, leave it": no new object, so nothing changes (see docs/decisions.md, "Round F household: relative days and starts")
+  if (LEAVE_IT.test(message.trim()) && ctx.conversation?.turns.length && !ctx.conversation.turns.at(-1)!.actions.length) {
+    return { planner: 'offline', calls: [], refusals: [], answers: ["OK, I've left everything as it is."], confidence: 1 };
+  }
   // "undo that", "put it back": the reverse of the conversation's last change
   if (UNDO.test(message.trim())) return planUndo(ctx);
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
@@ -239,6 +244,10 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
       continue;
     }
     if (!r.intent || r.intent === 'help') continue;
+    // "we're home now. stop the granny flat watch": the homecoming is the reason for the stand-down
+    // that names its watch, not a second stand-down of whatever ran last
+    if (r.intent === 'stand_down' && !r.hasReference && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome && /^(?:at )?home$/.test(m.text)) &&
+      readings.some((x) => x !== r && x.intent === 'stand_down' && x.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor'))) continue;
     // "is the baby ok? check the nursery camera": a question about nothing we know, next to a complete request
     if (r.intent === 'describe' && !r.mentions.length && !r.hasReference && actionable.some((x) => x !== r && x.mentions.length)) continue;
     const outcome = planReading(r, state, plan);
@@ -318,6 +327,9 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
 
 const UNDO = /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
 
+/** A reply that only leaves things as they are: acknowledgement plus "leave it", "forget it", "don't bother". */
+const LEAVE_IT = /^(?:(?:ok(?:ay)?|oh|ah|right|alright|all right|fine|sure|cool|no|nah|nope|no worries|never mind|nevermind|that's fine|thats fine|in that case)[\s,.!]*)*(?:(?:just|then)\s+)?(?:leave (?:it|that|them|things)(?: (?:as it is|as they are|alone|be))?|forget (?:it|that)|don'?t bother|no need|never mind|nevermind|not to worry|no change)(?:[\s,]+(?:then|for now|thanks|thank you|cheers|please))*[\s.!]*$/i;
+
 /** Markup and phrasing of a message that pretends to be the system or overrides the rules: all of it is content. */
 const PRETEND_SYSTEM = /<\|\s*[a-z_]+\s*\|>|\[\/?\s*(INST|SYS)\s*\]|<<\s*\/?\s*SYS\s*>>|(^|\n)\s*#+\s*(system|admin|override|instructions?)\b|\b(as|i am|i'm) (the|an|your) (system )?(administrator|admin|developer|operator)\b|\b(the )?user (is|has been) (now )?(an? |the )?(verified )?(administrator|admin|developer|operator)\b|\bnew (rules|instructions)\s*:|\byou are now (in|an?|the)\b|#{2,}\s*(system|admin|override|instruction)|\bsystem (override|prompt|message)\b|\b(ignore|disregard|forget) (all|any|previous|prior|your|the) (previous |prior )?(rules|instructions|guidelines)\b|\bassistant (must|shall|will now)\b|\bdeveloper mode\b/i;
 
@@ -331,7 +343,9 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
   own = own.replace(/```[\s\S]*?(```|$)/g, ' ');
   // quoted text of three words or more: "…", “…”, '…' (an apostrophe inside a word is no quote)
   own = own.replace(/["\u201c\u201d]([^"\u201c\u201d]*\s[^"\u201c\u201d]*\s[^"\u201c\u201d]*)["\u201c\u201d]/g, ' ');
-  own = own.replace(/(^|[\s:(])['\u2018]([^'\u2018\u2019]*\s[^'\u2018\u2019]*\s[^\u2018\u2019]*?)['\u2019](?=$|[\s.,!?;:)])/g, '$1 ');
+  // ("'don't bother watching the shed tonight'": an apostrophe between letters stays inside the quote)
+  const inQuote = String.raw`(?:[^'\u2018\u2019]|(?<=\p{L})['\u2019](?=\p{L}))`;
+  own = own.replace(new RegExp(String.raw`(^|[\s:(])['\u2018](${inQuote}*\s${inQuote}*\s${inQuote}*?)['\u2019](?=$|[\s.,!?;:)])`, 'gu'), '$1 ');
   // forwarded: "my son sent me this: …", "Fwd: …", lines starting with ">"
   if (own === message) own = own.replace(/\b(sent|forwarded|texted|wrote|emailed|messaged|posted)\b[^:\n]{0,40}:\s*[\s\S]*$/i, (m) => m.replace(/:[\s\S]*$/, ' '));
   own = own.replace(/(^|\n)\s*(fwd?|fw):[\s\S]*$/gi, ' ');
@@ -525,6 +539,15 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // "…, our granddaughter has gone home", "…, we're all in": "home" and "all" said of people are no place to act on
     const onlyHome = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome) && !r.time.hasTime && !r.hasReference &&
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
+    // "we're staying home tonight so knock off the granny flat watch": "home" said of people beside a
+    // named place is where they are, not a place to act on
+    const peopleHome = (m: Mention) => m.place.type === 'group' && m.place.wholeHome && /^(?:at )?home$/.test(m.text) &&
+      ['stay', 'staying', 'stayed', 'be', 'are', 'am', "we're", "i'm", 'get', 'got', 'getting', 'come', 'coming', 'back'].includes(r.tokens[m.start - 1]?.text ?? '');
+    const stayHome = (m: Mention) => peopleHome(m) && ['stay', 'staying', 'stayed'].includes(r.tokens[m.start - 1]?.text ?? '');
+    if (r.mentions.some(peopleHome) && (r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor') || r.mentions.every(stayHome))) {
+      for (const m of r.mentions.filter(peopleHome)) for (let k = m.start; k < m.end; k++) r.used.add(k);
+      r.mentions = r.mentions.filter((m) => !peopleHome(m));
+    }
     // "and the other one too": of the places the conversation weighed, the one not acted on
     if (depth === 0 && !r.mentions.length && !r.question && r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))) {
       const other = findOtherPlace(ctx) ?? findOtherWatchPlace(ctx);
@@ -536,6 +559,24 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       }
       const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
       r.used.add(otherAt);
+    }
+    // "stop watching the garden and the other one": beside a named place, "the other one" is the one
+    // watch not on it, when exactly one is; otherwise it is asked, never dropped
+    // (see docs/decisions.md, "Round F household: relative days and starts")
+    const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''));
+    if (depth === 0 && r.mentions.length && r.mentions.every((m) => m.end > m.start) && !r.question && otherAt >= 0 && !r.unresolved) {
+      const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
+      const rest = ctx.watches.filter((w) => !w.sensor_ids.some((id) => named.has(id)));
+      const sensors = rest.length === 1 ? ctx.sensors.filter((x) => rest[0].sensor_ids.includes(x.id)) : [];
+      if ((r.intent === 'stand_down' || r.intent === 'update_watch') && sensors.length) {
+        const place: KnownPlace = sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: rest[0].subject, sensors, wholeHome: false, except: false };
+        r.mentions = [...r.mentions, { start: otherAt, end: otherAt + 2, text: 'other one', place }];
+      } else {
+        r.unresolved = rest.length > 1
+          ? `Which one do you mean by "the other one": ${rest.map((w) => `the ${w.subject} (${w.window})`).join(', ')}? I haven't changed anything yet.`
+          : 'Which one do you mean by "the other one"? Tell me the room or the camera. I haven\'t changed anything yet.';
+      }
+      r.used.add(otherAt).add(otherAt + 1);
     }
     // "the home office is private, never watch it": "it" is the place the sentence before named
     if (r.intent && STATE_INTENTS.has(r.intent) && r.hasReference && !r.mentions.length && !r.question && prev && !prev.intent && !prev.question &&
@@ -622,9 +663,12 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       r.intent = 'create_watch';
     }
     // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
-    if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date) {
-      const setting = readings.find((x) => !x.intent && (x.time.dayOffset !== 0 || x.time.date));
-      if (setting) r.time = { ...r.time, dayOffset: setting.time.dayOffset, date: setting.time.date };
+    // ("starting in 20 minutes, watch the front yard for an hour": so does a delayed start)
+    if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date && r.time.delayMs === undefined) {
+      const setting = readings.find((x) => !x.intent && (x.time.dayOffset !== 0 || x.time.date || x.time.delayMs !== undefined));
+      if (setting) {
+        r.time = { ...r.time, dayOffset: setting.time.dayOffset, date: setting.time.date, ...(setting.time.delayMs !== undefined && !r.time.anchors.some((a) => a.role !== 'end') ? { delayMs: setting.time.delayMs } : {}) };
+      }
     }
     readings.push(r);
   }

@@ -196,6 +196,11 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
   const date = findSaidDates(w).find((d) => !days.some((at) => at.day === d.day));
   if (date) return `${head}, but you said "${date.text}", so I haven't changed anything. Which day and hours did you mean?`;
 
+  const relative = checkRelativeDays(w, walls, calls, ctx, head);
+  if (relative) return relative;
+  const twoWay = checkTwoWayRange(w, clocks, head);
+  if (twoWay) return twoWay;
+
   const widened = checkScope(present, calls, ctx, head);
   if (widened) return widened;
 
@@ -216,8 +221,11 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
   return undefined;
 }
 
-/** Words that say a group on purpose: then a plan may cover places the message does not name. */
-const GROUP_WORDS = /\b(all(?! (?:night|day|evening|morning|afternoon|weekend|week|the time))|every(?!\s*(?:night|day|evening|morning|weeknight|weekday|weekend|week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)|everything|everywhere|whole (?:house|home|place|flat|apartment|property)|entire (?:house|home|place|flat|apartment|property)|the (?:house|home|place|flat|apartment|property)|cameras|sensors|doors|windows|entrances|except|but not|apart from|other than|both|each)\b/;
+/**
+ * Words that say a group on purpose: then a plan may cover places the message does not name. A group
+ * word over times is no group of places ("all of next week", "all night long", "every night").
+ */
+const GROUP_WORDS = /\b(all(?! (?:(?:of )?(?:the )?(?:next |this |that |coming )?(?:night|day|evening|morning|afternoon|weekend|week|month|time|holidays?|trip|hours?)s?\b|long\b))|every(?!\s*(?:night|day|evening|morning|weeknight|weekday|weekend|week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)|everything|everywhere|whole (?:house|home|place|flat|apartment|property)|entire (?:house|home|place|flat|apartment|property)|the (?:house|home|place|flat|apartment|property)|cameras|sensors|doors|windows|entrances|except|but not|apart from|other than|both|each)\b/;
 /** A part of the home said by where it is ("the outside cameras"): the plan must keep to it. */
 const AREA_QUALIFIERS = /\b(outside|outdoors?|exterior|external|inside|indoors?|interior|internal|upstairs|downstairs)\b/;
 /** Words of a room or sensor name that do not tell it apart. */
@@ -260,6 +268,64 @@ function checkScope(present: string, calls: PlannedCall[], ctx: HouseholdContext
     return area
       ? `${head}, which includes the ${list} — I'm not sure those count as "${area}", so I haven't changed anything. Which places exactly should I watch?`
       : `${head}, which also covers the ${list} that you didn't name, so I haven't changed anything. Which places exactly should I watch?`;
+  }
+  return undefined;
+}
+
+const DAY_PART_WORDS = /\b(am|pm|a\.m|p\.m|morning|afternoon|evening|night|tonight|overnight|noon|midday|midnight|sunset|sunrise|dusk|dawn|dark|bed|bedtime|lunch|breakfast|dinner|work|school|day|daytime)\b/;
+
+/**
+ * "from 8 to 8": morning to evening, or the night through? "between 3 and 6" with nothing saying
+ * which half of the day: both readings are windows people ask for. Either way it is asked.
+ * See docs/decisions.md, "Round F household: relative days and starts".
+ */
+function checkTwoWayRange(w: string[], clocks: SaidClock[], head: string): string | undefined {
+  if (clocks.length !== 2 || clocks.some((c) => c.certain) || DAY_PART_WORDS.test(w.join(' '))) return undefined;
+  const [a, b] = clocks;
+  const same = a.hour % 12 === b.hour % 12 && a.minute === b.minute;
+  const smallHours = a.hour >= 1 && a.hour <= 5 && b.hour > a.hour && b.hour <= 6;
+  if (!same && !smallHours) return undefined;
+  const what = same
+    ? `"${a.text} to ${b.text}" can be ${a.hour % 12 || 12} in the morning to ${b.hour % 12 || 12} in the evening, or the night through`
+    : `"${a.text}" to "${b.text}" can be in the morning or in the afternoon`;
+  return `${head}, but ${what}, so I haven't changed anything. Which did you mean (say am or pm)?`;
+}
+
+/**
+ * The days and starts said relative to now: "tomorrow" needs a window that touches tomorrow;
+ * "tonight" and "this evening" one that starts by the end of today; "in 20 minutes" and "from now"
+ * a start that far from now. A plan that dropped one of them asks instead of acting.
+ */
+function checkRelativeDays(w: string[], walls: ReturnType<typeof toWallClock>[], calls: PlannedCall[], ctx: HouseholdContext, head: string): string | undefined {
+  const text = w.join(' ');
+  const dayOf = (ms: number) => { const x = toWallClock(ms, ctx.timeZone); return `${x.year}-${x.month}-${x.day}`; };
+  const today = dayOf(ctx.now);
+  const tomorrow = dayOf(ctx.now + 86_400_000);
+  const created = calls.filter((c) => c.tool === 'create_watch' && typeof c.args.starts_at === 'string');
+  const starts = created.map((c) => Date.parse(c.args.starts_at as string)).filter(Number.isFinite);
+  const wallDays = walls.map((x) => `${x.year}-${x.month}-${x.day}`);
+  // "tomorrow" (not "the day after tomorrow"): some boundary of the window falls on tomorrow
+  if (/\btomorrow\b/.test(text) && !/\bday after tomorrow\b/.test(text) && !wallDays.includes(tomorrow)) {
+    return `${head}, but you said "tomorrow", so I haven't changed anything. Which day and hours did you mean?`;
+  }
+  if (!starts.length) return undefined;
+  // "tonight", "this evening": a new watch starts by the end of today (or is the night in progress)
+  if (/\b(tonight|this evening)\b/.test(text) && !/\btomorrow\b/.test(text) && !/\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|every)\b/.test(text) &&
+    starts.some((s) => dayOf(s) !== today && s > ctx.now + 86_400_000 / 2 && dayOf(s) !== tomorrow) ) {
+    const said = /\btonight\b/.test(text) ? 'tonight' : 'this evening';
+    return `${head}, but you said "${said}", so I haven't changed anything. Which day and hours did you mean?`;
+  }
+  // "in 20 minutes", "in an hour": a delayed start; "from now", "starting now": a start now
+  const delay = /\b(?:starting|start|from|beginning|begin) in (\d+|an?|half an) (minutes?|mins?|hours?|hrs?)\b/.exec(text);
+  if (delay) {
+    const n = delay[1] === 'half an' ? 0.5 : /^an?$/.test(delay[1]) ? 1 : Number(delay[1]);
+    const ms = n * (/^h/.test(delay[2]) ? 3_600_000 : 60_000);
+    if (!starts.some((s) => Math.abs(s - (ctx.now + ms)) <= 120_000)) {
+      return `${head}, but you said the watch should start "${delay[0].replace(/^(starting|start|from|beginning|begin) /, '')}", so I haven't changed anything. When should it start?`;
+    }
+  }
+  if (/\b(?:from|starting|as of|beginning) (?:right )?now\b/.test(text) && !starts.some((s) => Math.abs(s - ctx.now) <= 120_000)) {
+    return `${head}, but you said "from now", so I haven't changed anything. From what time until what time should I watch?`;
   }
   return undefined;
 }

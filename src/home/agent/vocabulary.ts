@@ -78,6 +78,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'actually start', 'start it', 'end it at', 'finish it at',
       // "the garage watch can end saturday at noon instead", "the porch one should stop at 9"
       'watch can|could|should|will|must end|finish|stop', 'one can|could|should|will|must end|finish|stop',
+      // "make the driveway one finish at 7", "change the porch one to end at 6": an edit of the watch named by its place
+      'make the … one', 'make … watch end|finish|start|stop|run', 'change the … one', 'move the … one',
     ],
   },
   {

@@ -9,7 +9,7 @@ export { createNormalizer, type Token } from './normalize.ts';
 export { findTimePhrase } from './time/past-range.ts';
 export { clockText, daytimeHour, findSpokenClocks, readSpokenClock, rewriteSpokenClocks, type SpokenClock, type SpokenClockOptions } from './time/spoken-clock.ts';
 export { MAX_WINDOW_MS, describeDuration } from './time/query-window.ts';
-export { parseWeekday } from './time/primitives.ts';
+export { getSunTime, parseWeekday, type SunEvent } from './time/primitives.ts';
 export { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from './time/watch-window.ts';
 export { SPELLING_FIXES, STOP_WORDS } from './words.ts';
 export { classifyWord, findUncovered, quoteUncovered, type Uncovered, type WordRole } from './coverage.ts';

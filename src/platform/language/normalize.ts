@@ -145,7 +145,10 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\.{2,}|\u2026/g, '. ')
     .replace(/&/g, ' and ')
-    .toLowerCase();
+    .toLowerCase()
+    // "from now till half six", "starting now until 8": the start is now, the time after is the end
+    // (see docs/decisions.md, "Round F household: relative days and starts")
+    .replace(/\b(?:from|starting|beginning|as of) (?:right )?now\b(?=[\s,]*(?:until|till|til|to|through)\b)/g, 'now');
   const nameSet = new Set(names);
   const candidates = [...new Set([...correctableList, ...names])];
   // words written with a capital after a sentence's first word (names of people and places), and

@@ -675,6 +675,12 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
       pieces.push({ text: 'sunlight', tokens: [i], night: false });
       continue;
     }
+    // "now until 8pm": chrono reads "now" as the range's start and swaps the ends; now is read by
+    // extractTimeSpec, so chrono sees a stop there
+    if (w === 'now') {
+      pieces.push({ text: '.', tokens: [i], night: false });
+      continue;
+    }
     const ends = tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
     pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
   }
@@ -807,6 +813,9 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     const dayAfterEnd = r.end && !dayRange && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
       !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
     const date = dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
+    // "tomorrow from 8 pm until midnight": chrono dates the midnight end and leaves the start's day
+    // open; the day said before the range is the start's (see docs/decisions.md, "Round F household: relative days and starts")
+    if (!date && r.end && !dayAfterEnd && /^(?:\S+ )?tomorrow\b/.test(words) && spec.dayOffset === 0 && !spec.date) spec.dayOffset = 1;
     const firstWord = words.split(/\s+/)[0];
     // "stop at 5am": the word before the phrase outranks chrono's own "at"
     let role: Role = getRoleBefore(tokens, phrase.first, from);
