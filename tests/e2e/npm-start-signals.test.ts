@@ -108,74 +108,70 @@ test('npm start: SIGTERM to npm drains an in-flight request, stops the node chil
   }
 });
 
-test('node src/main.ts started directly stops cleanly on SIGINT (Ctrl-C) with exit code 0', { timeout: 180_000 }, async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-sigint-'));
+/** `node src/main.ts` with `env` on a free port; resolves once it listens (and, with the demo seeded, has printed its keys). */
+async function startMain(prefix: string, env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info', VIGIL_RUN_SOURCES: '0', VIGIL_SEED_DEMO: '0' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info', VIGIL_RUN_SOURCES: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  const run = { proc, dataDir, out: '', port: 0, exited: new Promise<number | null>((r) => proc.on('exit', (code) => r(code))) };
+  proc.stdout!.on('data', (d) => (run.out += d));
+  proc.stderr!.on('data', (d) => (run.out += d));
+  const seeded = env.VIGIL_SEED_DEMO !== '0';
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
+    run.port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${run.out}`)), 120_000);
       proc.stdout!.on('data', () => {
-        const m = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-        if (m) {
+        const m = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(run.out);
+        if (m && (!seeded || /organization key/.test(run.out))) {
           clearTimeout(timer);
           resolve(Number(m[1]));
         }
       });
     });
-    proc.kill('SIGINT');
-    proc.kill('SIGINT'); // a terminal's Ctrl-C reaches npm and node alike: the repeat must not break the drain
-    assert.equal(await exited, 0, out);
-    assert.equal(await refused(port), true);
-    assert.equal((out.match(/shutting down/g) ?? []).length, 1, out);
+  } catch (err) {
+    stopMain(run);
+    throw err;
+  }
+  return run;
+}
+
+function stopMain(run: { proc: ReturnType<typeof spawn>; dataDir: string }) {
+  if (run.proc.exitCode === null) run.proc.kill('SIGKILL');
+  rmSync(run.dataDir, { recursive: true, force: true });
+}
+
+test('node src/main.ts started directly stops cleanly on SIGINT (Ctrl-C) with exit code 0', { timeout: 180_000 }, async () => {
+  const run = await startMain('vigil-sigint-', { VIGIL_SEED_DEMO: '0' });
+  try {
+    run.proc.kill('SIGINT');
+    run.proc.kill('SIGINT'); // a terminal's Ctrl-C reaches npm and node alike: the repeat must not break the drain
+    assert.equal(await run.exited, 0, run.out);
+    assert.equal(await refused(run.port), true);
+    assert.equal((run.out.match(/shutting down/g) ?? []).length, 1, run.out);
   } finally {
-    if (proc.exitCode === null) proc.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    stopMain(run);
   }
 });
 
 test('with VIGIL_DRAIN_DELAY_MS, a stopping node answers /healthz 503 and keeps serving for the delay, then stops', { timeout: 180_000 }, async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-drain-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info', VIGIL_RUN_SOURCES: '0', VIGIL_DRAIN_DELAY_MS: '3000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  const run = await startMain('vigil-drain-', { VIGIL_DRAIN_DELAY_MS: '3000' });
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
-      proc.stdout!.on('data', () => {
-        const m = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-        if (m && /organization key/.test(out)) {
-          clearTimeout(timer);
-          resolve(Number(m[1]));
-        }
-      });
-    });
-    const orgKey = /organization key \(Surface B, sandbox\): (vk_test_\w+)/.exec(out)![1];
-    const base = `http://127.0.0.1:${port}`;
+    const orgKey = /organization key \(Surface B, sandbox\): (vk_test_\w+)/.exec(run.out)![1];
+    const base = `http://127.0.0.1:${run.port}`;
     assert.equal((await fetch(`${base}/healthz`)).status, 200);
     const signalled = Date.now();
-    proc.kill('SIGTERM');
+    run.proc.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     const health = await fetch(`${base}/healthz`);
     assert.equal(health.status, 503, 'a balancer checking /healthz sees the node stopping');
     const streams = await fetch(`${base}/v1/streams`, { headers: { authorization: `Bearer ${orgKey}` } });
     assert.equal(streams.status, 200, 'while the balancer takes it out, the node still answers');
-    assert.equal(await exited, 0, out);
+    assert.equal(await run.exited, 0, run.out);
     assert.ok(Date.now() - signalled >= 3000, 'the port stayed open for the drain delay');
-    assert.equal(await refused(port), true);
+    assert.equal(await refused(run.port), true);
   } finally {
-    if (proc.exitCode === null) proc.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    stopMain(run);
   }
 });
