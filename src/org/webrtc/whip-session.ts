@@ -125,6 +125,8 @@ export class WhipSession {
   private watchdog: NodeJS.Timeout | null = null;
   private disconnectedSince: number | null = null;
   private connected = false;
+  /** when ICE and DTLS first completed: "no video for N s" counts from here, not from the offer */
+  private connectedAt = 0;
 
   private constructor(private readonly o: WhipSessionOptions) {
     this.id = o.id;
@@ -298,6 +300,7 @@ export class WhipSession {
     if (this.closed) return;
     if (state === 'connected') {
       this.connected = true;
+      this.connectedAt ||= Date.now();
       this.disconnectedSince = null;
       this.requestKeyframe();
     } else if (state === 'disconnected') {
@@ -318,7 +321,9 @@ export class WhipSession {
       const now = Date.now();
       if (!this.connected && now - armedAt > connectTimeout) return this.end('the publisher never connected (ICE did not complete)');
       if (this.disconnectedSince !== null && now - this.disconnectedSince > grace) return this.end('the publisher\'s connection was lost');
-      const since = this.lastPacketAt || armedAt;
+      // a connection that took longer than the media timeout to set up (a loaded machine) has not
+      // been silent for that long: the silence starts when it connected
+      const since = this.lastPacketAt || this.connectedAt || armedAt;
       if (this.connected && now - since > mediaTimeout) return this.end(`no video from the publisher for ${Math.round(mediaTimeout / 1000)} s`);
       // still waiting for a decodable picture: keep asking (a PLI can be lost like any packet)
       if (this.connected && this.firstFrameMs === null) this.requestKeyframe();
