@@ -6,6 +6,26 @@
 import { AgentToolError, type AgentAction, type ToolResult, type ToolRunner } from '../../src/home/agent/plan-executor.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 import type { ToolName } from '../../src/home/agent/tools.ts';
+import { planOffline } from '../../src/home/agent/offline-planner.ts';
+import { runPlan } from '../../src/home/agent/plan-executor.ts';
+
+/**
+ * A conversation with the offline planner in a fresh copy of `ctx`: each message planned, run
+ * against the simulator and recorded as a turn. Per turn: the plan, the calls among `stateTools`
+ * it made, the reply, and whether it asked.
+ */
+export async function converseOffline(ctx: HouseholdContext, messages: string[], stateTools: ReadonlySet<string>) {
+  const household = new HouseholdSimulator(structuredClone(ctx));
+  const turns: { plan: ReturnType<typeof planOffline>; changes: { tool: string; args: Record<string, unknown> }[]; reply: string; asked: boolean }[] = [];
+  for (const message of messages) {
+    const before = household.calls.length;
+    const plan = planOffline(message, household.ctx);
+    const run = await runPlan(plan, household);
+    turns.push({ plan, changes: household.calls.slice(before).filter((c) => stateTools.has(c.tool)), reply: run.reply, asked: Boolean(plan.clarification) });
+    household.recordTurn(message, run.actions);
+  }
+  return turns;
+}
 
 export class HouseholdSimulator implements ToolRunner {
   ctx: HouseholdContext;

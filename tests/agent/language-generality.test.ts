@@ -7,10 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { planOffline } from '../../src/home/agent/offline-planner.ts';
-import { runPlan } from '../../src/home/agent/plan-executor.ts';
 import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { HouseholdSimulator } from './household-simulator.ts';
+import { converseOffline } from './household-simulator.ts';
 import { toWallClock } from '../../src/platform/time/zoned-time.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-c-household-contexts.json'));
@@ -18,18 +16,7 @@ const STATE_TOOLS = new Set(['create_watch', 'update_watch', 'stand_down_watch',
 
 type Change = { tool: string; args: Record<string, unknown> };
 
-async function converse(context: string, messages: string[]) {
-  const household = new HouseholdSimulator(structuredClone(contexts[context]));
-  const turns: { plan: ReturnType<typeof planOffline>; changes: Change[]; reply: string }[] = [];
-  for (const message of messages) {
-    const before = household.calls.length;
-    const plan = planOffline(message, household.ctx);
-    const run = await runPlan(plan, household);
-    turns.push({ plan, changes: household.calls.slice(before).filter((c) => STATE_TOOLS.has(c.tool)), reply: run.reply });
-    household.recordTurn(message, run.actions);
-  }
-  return turns;
-}
+const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
 
 /** "2026-11-26 19:00" in the household's zone. */
 function local(ctxName: string, iso: unknown): string {

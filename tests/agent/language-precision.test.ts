@@ -10,24 +10,13 @@ import { join } from 'node:path';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
 import { runPlan } from '../../src/home/agent/plan-executor.ts';
 import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { HouseholdSimulator } from './household-simulator.ts';
+import { HouseholdSimulator, converseOffline } from './household-simulator.ts';
 import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 const STATE_TOOLS = new Set(['create_watch', 'update_watch', 'stand_down_watch', 'mute_sensor', 'unmute_sensor', 'set_boundary', 'clear_boundary', 'add_sensor', 'set_household']);
 
-async function converse(context: string, messages: string[]) {
-  const household = new HouseholdSimulator(structuredClone(contexts[context]));
-  const turns: { plan: ReturnType<typeof planOffline>; changes: { tool: string; args: Record<string, unknown> }[]; reply: string }[] = [];
-  for (const message of messages) {
-    const before = household.calls.length;
-    const plan = planOffline(message, household.ctx);
-    const run = await runPlan(plan, household);
-    turns.push({ plan, changes: household.calls.slice(before).filter((c) => STATE_TOOLS.has(c.tool)), reply: run.reply });
-    household.recordTurn(message, run.actions);
-  }
-  return turns;
-}
+const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
 
 const lisbon = (local: string) => {
   const [d, t] = local.split('T');

@@ -7,26 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { planOffline } from '../../src/home/agent/offline-planner.ts';
-import { runPlan } from '../../src/home/agent/plan-executor.ts';
 import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { HouseholdSimulator } from './household-simulator.ts';
+import { converseOffline } from './household-simulator.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 const STATE_TOOLS = new Set(['create_watch', 'update_watch', 'stand_down_watch', 'mute_sensor', 'unmute_sensor', 'set_boundary', 'clear_boundary']);
 
-async function converse(context: string, messages: string[]) {
-  const household = new HouseholdSimulator(structuredClone(contexts[context]));
-  const turns: { changes: { tool: string; args: Record<string, unknown> }[]; reply: string; asked: boolean }[] = [];
-  for (const message of messages) {
-    const before = household.calls.length;
-    const plan = planOffline(message, household.ctx);
-    const run = await runPlan(plan, household);
-    turns.push({ changes: household.calls.slice(before).filter((c) => STATE_TOOLS.has(c.tool)), reply: run.reply, asked: Boolean(plan.clarification) });
-    household.recordTurn(message, run.actions);
-  }
-  return turns;
-}
+const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
 
 // lisbon: 2026-11-21 17:00 (UTC+0); lisbon_watching: 19:10 with porch, driveway and garage watches
 
