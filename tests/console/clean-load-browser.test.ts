@@ -99,6 +99,9 @@ describe('console pages load with no console error and no failed request', { ski
   test('a session that ended (signed out elsewhere) loads the sign-in page saying so, without a 401', async () => {
     const { context, page, problems } = await fresh();
     await c.signIn(page, org);
+    // the wall is up and has nothing in flight: what follows is the load of a page whose session ended
+    await page.waitForSelector('#live-state:text-is("Live")');
+    await page.waitForLoadState('networkidle').catch(() => undefined);
     // the same key signs every console session of it out (DELETE with the key itself)
     assert.equal((await c.call(org, 'DELETE', '/v1/console/session')).status, 200);
     await page.reload();
