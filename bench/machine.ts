@@ -12,7 +12,7 @@
  * a measurable limit has limit null, ratio null and `no_limit` saying why.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem, freemem, platform, arch, release } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -100,6 +100,68 @@ export function machineRecord() {
     load_average_at_end: loads(),
     // 1, 5 and 15 minute load averages; above `cores`, other processes competed for the CPU
     note: 'load averages are [1 min, 5 min, 15 min]; on a shared machine a load near or above cores means other work competed with the bench',
+  };
+}
+
+/** CPU seconds of every descendant process of this one, now (from /proc; exited ones are gone). */
+function descendantsCpuSeconds(hz: number): number {
+  const parent = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const f = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ');
+      parent.set(Number(name), Number(f[1]));
+      cpu.set(Number(name), (Number(f[11]) + Number(f[12])) / hz);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  for (const [pid, seconds] of cpu) {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === process.pid) { total += seconds; break; }
+    }
+  }
+  return total;
+}
+
+/** Busy CPU seconds of the whole machine, all cores, from /proc/stat. */
+function machineBusySeconds(hz: number): number {
+  const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = f.map(Number);
+  return (user + nice + system + irq + softirq + (steal || 0)) / hz;
+}
+
+export interface CpuShare {
+  /** cores the whole machine kept busy, on average over the window */
+  machine_cores: number;
+  /** cores this process (all its threads) and its children kept busy */
+  bench_cores: number;
+  /** cores everything else kept busy: the competition the bench had (a child that exited mid-window counts here) */
+  other_cores: number;
+}
+
+/**
+ * The machine's CPU over a window, split into this bench (its threads and child processes) and
+ * everything else. A bench that keeps every core busy raises the load average itself, so "quiet"
+ * is judged by `other_cores`, not by the load. Linux only; elsewhere `stop()` returns null.
+ */
+export function watchCpu(): { stop(): CpuShare | null } {
+  if (!existsSync('/proc/stat')) return { stop: () => null };
+  const hz = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+  const t0 = performance.now();
+  const machine0 = machineBusySeconds(hz);
+  const self0 = process.cpuUsage();
+  const kids0 = descendantsCpuSeconds(hz);
+  return {
+    stop() {
+      const wall = (performance.now() - t0) / 1000;
+      const machine = machineBusySeconds(hz) - machine0;
+      const self = process.cpuUsage(self0);
+      const bench = (self.user + self.system) / 1e6 + Math.max(0, descendantsCpuSeconds(hz) - kids0);
+      return { machine_cores: round(machine / wall, 2), bench_cores: round(bench / wall, 2), other_cores: round(Math.max(0, machine - bench) / wall, 2) };
+    },
   };
 }
 
