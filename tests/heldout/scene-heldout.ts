@@ -17,7 +17,8 @@ import { bearer, createTestApp } from '../helpers/harness.ts';
 import type { Score } from './household-heldout.ts';
 
 interface ScenarioDetection { type: DetectionType; at: string; value?: number; count?: number; subtype?: string; dwell_s?: number; track_id?: string; confidence?: number }
-interface Scenario { timeZone: string; now: string; location: string; capacity?: number; window?: string; detections: ScenarioDetection[] }
+/** `stream`: the camera's state at "now" when it is not live (e.g. offline since `last_frame_at`, local wall-clock) */
+interface Scenario { timeZone: string; now: string; location: string; capacity?: number; window?: string; stream?: { status: string; last_frame_at: string }; detections: ScenarioDetection[] }
 interface Expect { outcome: 'answer' | 'ask'; yes_no?: 'yes' | 'no'; number?: number; time?: string; metric?: string }
 interface SceneCase { id: string; scenario: string; category: string; query: string; window?: string; expect: Expect }
 
@@ -114,9 +115,11 @@ export async function scoreScenes(file: string): Promise<SceneResult[]> {
       }
       if (now > clock.now()) await clock.advance(now - clock.now());
       await t.ctx.pipeline.drain();
-      // the scenario's camera is live at "now" (docs/decisions.md, "Freshness"): its ingest would have
-      // written that status and frame time; without it every answer is about a camera never connected
-      await t.ctx.database.db.updateTable('streams').set({ status: 'live', last_frame_at: new Date(now).toISOString() }).where('id', '=', stream.id).execute();
+      // the scenario's camera is live at "now" (docs/decisions.md, "Freshness"), or in the state the
+      // scenario gives (offline since its last frame): its ingest would have written that status and
+      // frame time; without it every answer is about a camera never connected
+      const state = sc.stream ? { status: sc.stream.status, last_frame_at: new Date(localToEpoch(sc.stream.last_frame_at, sc.timeZone)).toISOString() } : { status: 'live', last_frame_at: new Date(now).toISOString() };
+      await t.ctx.database.db.updateTable('streams').set(state).where('id', '=', stream.id).execute();
       for (const c of cases) {
         const res = await t.app.inject({
           method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key),
