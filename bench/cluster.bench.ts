@@ -3,7 +3,7 @@ import pg from 'pg';
 import { figure, percentile, writeResult, type Figure } from './machine.ts';
 
 /**
- * Scale-out (issue 12 "Bench"), real processes as `npm run cluster` starts them (PostgreSQL +
+ * Scale-out, real processes as `npm run cluster` starts them (PostgreSQL +
  * Redis + Vigil nodes + HAProxy):
  *
  * - failover: `kill -9` of the node running the most streams → every one of its streams claimed by

@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import { figure, writeResult } from './machine.ts';
 
 /**
- * Authenticated read (issue 16 §4): `GET /v1/scenes/:id` with an organization key against the real
+ * Authenticated read: `GET /v1/scenes/:id` with an organization key against the real
  * app listening on loopback, autocannon -c 50, alternating round by round with bare Fastify
  * answering the same JSON, so both see the same machine state. Writes req/s of both and the ratio
  * (target ≥ 0.30) to bench/results/http-read.json. Each server runs in its own process;

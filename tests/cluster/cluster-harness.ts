@@ -2,7 +2,7 @@ import pg from 'pg';
 import { startCluster, type ClusterNode, type LocalCluster } from '../../scripts/cluster-lib.mjs';
 
 /**
- * Real-process cluster tests (issue 12 §7): PostgreSQL + Redis + three Vigil nodes + HAProxy,
+ * Real-process cluster tests: PostgreSQL + Redis + three Vigil nodes + HAProxy,
  * started the way `npm run cluster` starts them (scripts/cluster-lib.mjs). A test file calls
  * `startTestCluster()` once, talks to the cluster through `api` (HAProxy, or one node with `via`),
  * reads the shared database through `sql`, and stops everything in `after`.

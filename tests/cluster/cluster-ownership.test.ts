@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { duplicateDetections, sleep, startTestCluster, waitUntil, type TestCluster } from './cluster-harness.ts';
 
 /**
- * Issue 12 §2, real processes: PostgreSQL + Redis + three nodes + HAProxy. Every stream — the
+ * Stream ownership by lease, real processes: PostgreSQL + Redis + three nodes + HAProxy. Every stream — the
  * demo's sandbox streams and household sensors, six more created through different nodes, and a
  * real file camera (vtest.avi through ffmpeg and the detector) — runs on exactly one node.
  *

@@ -52,7 +52,7 @@ export interface StreamOwnershipDeps {
 }
 
 /**
- * Cluster mode (issue 12 §2): which streams this worker node runs. Every tick it heartbeats,
+ * Cluster mode: which streams this worker node runs. Every tick it heartbeats,
  * renews its leases (a lease it lost — it was paused past expiry, or the database was unreachable
  * — stops that stream's source at once), follows edits and deletions made on any node, and takes
  * its capacity share of the runnable streams: ceil(streams × capacity / total live capacity),
