@@ -5,16 +5,18 @@ import { extname, join } from 'node:path';
 
 /**
  * The repository explains itself (docs/architecture.md, 'Why the good parts exist'): a comment,
- * a test name or a doc under src/, tests/, bench/ or scripts/ points at a file or a docs/ section
- * of this repository, never at the team's design file outside it, at the folder beside the
- * repository, or at an issue number, which mean nothing to someone who clones the repository.
- * History stays in commit messages and docs/decisions.md.
+ * a test name or a doc under src/, tests/, bench/ or scripts/, README.md and docs/ points at a file
+ * or a docs/ section of this repository, never at the team's design file outside it, at the folder
+ * beside the repository, or at an issue number, which mean nothing to someone who clones the
+ * repository. History stays in commit messages and docs/decisions.md, which this check skips.
  *
  * The only paths into the sibling folder that are allowed are the ones tests and benches read
  * files from: its fixtures (sample video and images) and its API spec.
  */
 
 const ROOTS = ['src', 'tests', 'bench', 'scripts'];
+/** Docs outside those folders; docs/decisions.md keeps the history and is not checked. */
+const DOCS = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md') && f !== 'decisions.md').map((f) => join('docs', f))];
 const BINARY = new Set(['.png', '.jpg', '.jpeg', '.gif', '.ico', '.webp', '.avi', '.mp4', '.onnx', '.bin', '.wasm', '.gz', '.zip', '.woff', '.woff2']);
 /** Stylesheets and markup hold colours (`#000`), not issue numbers. */
 const NO_HASH_CHECK = new Set(['.css', '.html', '.svg']);
@@ -68,8 +70,8 @@ function walk(dir: string): string[] {
   return out;
 }
 
-test('no file under src/, tests/, bench/ or scripts/ cites the outside design file, the sibling folder (but its fixtures and spec) or an issue number', () => {
-  const files = ROOTS.flatMap((r) => walk(r));
+test('no file under src/, tests/, bench/, scripts/, README.md or docs/ (but decisions.md) cites the outside design file, the sibling folder (but its fixtures and spec) or an issue number', () => {
+  const files = [...ROOTS.flatMap((r) => walk(r)), ...DOCS];
   assert.ok(files.length > 500, `read only ${files.length} files`);
   const found: Citation[] = [];
   for (const file of files) {
