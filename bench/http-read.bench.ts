@@ -62,7 +62,7 @@ try {
   writeResult('http-read', 'GET /v1/scenes/:id with an organization key, autocannon -c 50, alternating with bare Fastify', [
     figure('authenticated GET /v1/scenes/:id, req/s (mean of rounds)', appRps, 'req/s', 'higher',
       { name: 'bare Fastify answering the same JSON on loopback, same autocannon settings, alternating rounds', value: bareRps, unit: 'req/s' },
-      // the target is a ratio: at least 30% of bare Fastify
+      // the target is a ratio: at least 30% of bare Fastify
       { value: TARGET_RATIO * bareRps, unit: 'req/s (30% of bare Fastify in this run)' }),
   ], {
     connections: CONNECTIONS,

@@ -34,7 +34,7 @@ export interface Figure {
   better: 'lower' | 'higher';
   /** why no limit applies, when limit is null */
   no_limit?: string;
-  /** the figure's target, when the issue or spec sets one */
+  /** the figure's target, when one is set */
   target?: { value: number; unit: string; met: boolean };
 }
 

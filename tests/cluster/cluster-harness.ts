@@ -8,7 +8,7 @@ import { startCluster, type ClusterNode, type LocalCluster } from '../../scripts
  * reads the shared database through `sql`, and stops everything in `after`.
  *
  * Each file starts its own cluster (~20 s on two cores), so files run in parallel with the other
- * slow suites; keep a file's own waits short (the failover waits are the issue's 15 s).
+ * slow suites; keep a file's own waits short (the failover waits are the 15 s failover target).
  */
 export interface TestCluster extends LocalCluster {
   /** an HTTP call through HAProxy (or straight to one node): status and parsed JSON body */

@@ -10,7 +10,7 @@ import { duplicateDetections, sleep, startTestCluster, waitUntil, type TestClust
  * demo's sandbox streams and household sensors, six more created through different nodes, and a
  * real file camera (vtest.avi through ffmpeg and the detector) — runs on exactly one node.
  *
- * The duplicate window is 30 s rather than the issue's 60 s: every sandbox stream produces a
+ * The duplicate window is 30 s rather than the 60 s first asked for: every sandbox stream produces a
  * reading every few seconds, so two nodes running one stream would write the same detection many
  * times over in 30 s, and the file stays under the 2–3 minute budget of a cluster test file.
  */

@@ -10,7 +10,7 @@ import { streamRepository, type StreamRow } from './stream.repository.ts';
 /**
  * Lease timing (docs/decisions.md "Stream ownership"): a lease lives 8 s and is renewed every
  * 2 s, so three renewals can fail before it lapses; a node that stops (kill -9) has its streams
- * claimed by another node at most ttl + one scan (~10 s) later, inside the 15 s the issue allows.
+ * claimed by another node at most ttl + one scan (~10 s) later, inside the 15 s failover target.
  */
 export interface OwnershipTuning {
   ttlMs: number;
