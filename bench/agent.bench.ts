@@ -1,9 +1,9 @@
 /**
- * Offline planner speed (issue 4 §3, issue 10: plan time ≤ 5 ms p95 per message after the
+ * Offline planner speed (plan time ≤ 5 ms p95 per message after the
  * lexicon is loaded; the load is reported on its own). Plans every corpus message
  * (multi-turn cases with the state earlier turns left) several times and reports p50/p95/max;
  * writes bench/results/agent.json.
- * The limit (issue 16 §5): the language libraries the planner calls, alone, on the same messages:
+ * The limit: the language libraries the planner calls, alone, on the same messages:
  * compromise's parse with roots (what the normalizer runs) and chrono-node's parse (what the
  * time phrases run). Planning cannot cost less than these; the ratio is the planner's own share.
  *   node --import tsx bench/agent.bench.ts

@@ -3,12 +3,12 @@ import pg from 'pg';
 import { figure, percentile, writeResult, type Figure } from './machine.ts';
 
 /**
- * Scale-out (issue 12 "Bench"), real processes as `npm run cluster` starts them (PostgreSQL +
+ * Scale-out, real processes as `npm run cluster` starts them (PostgreSQL +
  * Redis + Vigil nodes + HAProxy):
  *
  * - failover: `kill -9` of the node running the most streams → every one of its streams claimed by
  *   a live node, p50/p95 over BENCH_CLUSTER_KILLS kills (default 10); the killed node is restarted
- *   and rejoins between kills. Target 15 s (the issue).
+ *   and rejoins between kills. Target 15 s.
  * - ingest through the cluster: sandbox detections/s accepted through HAProxy (POST
  *   /v1/sandbox/detections, 16 in flight, each a real pipeline write with its audit entry) with 1
  *   node and with 3 nodes on one PostgreSQL.

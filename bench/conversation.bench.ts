@@ -1,9 +1,9 @@
 /**
- * Streamed conversation replies (issue 4 §5: first frame within 50 ms of the request). A real
+ * Streamed conversation replies (first frame within 50 ms of the request). A real
  * server on loopback with the demo-style simulated home; each request is a fresh streamed
  * conversation; we time the first SSE frame (conversation.created) and the completion frame.
  * Writes bench/results/conversation.json.
- * The limit (issue 16 §5), in the same process and run: bare Fastify on loopback answering the same
+ * The limit, in the same process and run: bare Fastify on loopback answering the same
  * POST with an SSE stream of two small frames (created, completed) and nothing else, timed by the
  * same client loop: the first-frame time no streamed reply can beat on this machine.
  */

@@ -1,12 +1,12 @@
 /**
- * Face recognition (issue 14 "Bench"): face detector and descriptor ms per face, recognition cost
+ * Face recognition: face detector and descriptor ms per face, recognition cost
  * per tracked person per second at the cache's N, true-match and false-match rates over all
  * pairs of the fixtures at MATCH_THRESHOLD (plus the cross-photo figures, and the minimum face
  * size sweep behind MIN_FACE_PX), what the street clip vtest.avi gives (faces far too small: no
  * subtype for anyone), and — in this same run, so under the same machine load — raw
  * Human inference on one whole 640×480 frame: CenterNet (what the pipeline already spends per
  * frame) and the face models on the whole frame (what recognition would cost without tracks).
- * And the live pipeline (issue 14 §2): the same door clips through FramePipeline with and without
+ * And the live pipeline: the same door clips through FramePipeline with and without
  * per-track recognition, so the cost is what the pipeline pays, snapshot and tracker included.
  * Writes bench/results/faces.json (BENCH_FACE_ONLY=live_pipeline runs that part alone and merges it
  * into the existing file).

@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import { figure, writeResult } from './machine.ts';
 
 /**
- * Authenticated read (issue 16 §4): `GET /v1/scenes/:id` with an organization key against the real
+ * Authenticated read: `GET /v1/scenes/:id` with an organization key against the real
  * app listening on loopback, autocannon -c 50, alternating round by round with bare Fastify
  * answering the same JSON, so both see the same machine state. Writes req/s of both and the ratio
  * (target ≥ 0.30) to bench/results/http-read.json. Each server runs in its own process;
@@ -62,7 +62,7 @@ try {
   writeResult('http-read', 'GET /v1/scenes/:id with an organization key, autocannon -c 50, alternating with bare Fastify', [
     figure('authenticated GET /v1/scenes/:id, req/s (mean of rounds)', appRps, 'req/s', 'higher',
       { name: 'bare Fastify answering the same JSON on loopback, same autocannon settings, alternating rounds', value: bareRps, unit: 'req/s' },
-      // the issue's target is a ratio: at least 30% of bare Fastify
+      // the target is a ratio: at least 30% of bare Fastify
       { value: TARGET_RATIO * bareRps, unit: 'req/s (30% of bare Fastify in this run)' }),
   ], {
     connections: CONNECTIONS,

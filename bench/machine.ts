@@ -1,5 +1,5 @@
 /**
- * What every bench records beside its figures (issue 16 §5), so results compare across machines:
+ * What every bench records beside its figures, so results compare across machines:
  * the machine (cores, CPU model, memory, load average at start and at end, Node, platform, git
  * commit) and, for each figure, the limit it is compared against measured in the same run on the
  * same machine, with the ratio between them.
@@ -34,7 +34,7 @@ export interface Figure {
   better: 'lower' | 'higher';
   /** why no limit applies, when limit is null */
   no_limit?: string;
-  /** the figure's target, when the issue or spec sets one */
+  /** the figure's target, when one is set */
   target?: { value: number; unit: string; met: boolean };
 }
 

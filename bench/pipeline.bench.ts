@@ -13,12 +13,12 @@ import { figure, percentile, writeResult, type Figure } from './machine.ts';
 import { startPostgres } from '../scripts/pg-server.mjs';
 
 /**
- * Detection pipeline latency (issue 2 §6, issue 16): N streams each producing 10 detections/s;
+ * Detection pipeline latency: N streams each producing 10 detections/s;
  * latency is from "detection produced" (pipeline.ingest called) to "scene updated and history row
  * + audit entry durable" (the ingest promise resolves after commit). Real SQLite (WAL) in a temp
  * dir and real PostgreSQL 15 (a throwaway server from scripts/pg-server.mjs).
  *
- * Every figure is measured beside its limit in the same run (issue 16 §5), on the same storage:
+ * Every figure is measured beside its limit in the same run, on the same storage:
  * - the open-loop latency against a raw group commit driven by the very same load generator: each
  *   detection becomes the rows it costs (one detection row, one audit-sized row), queued and
  *   committed in one transaction per turn of the event loop, with raw better-sqlite3 prepared

@@ -1,5 +1,5 @@
 /**
- * The detector's limit for bench/video.bench.ts (issue 16 §5): the same CenterNet model from
+ * The detector's limit for bench/video.bench.ts: the same CenterNet model from
  * @vladmandic/human, loaded the way src/video/centernet.worker.ts loads it (wasm backend, same
  * object settings), run directly on this thread: a tensor from the frame, human.detect, dispose.
  * No worker thread, no transfer, no label mapping, no pool: what one frame of inference costs on

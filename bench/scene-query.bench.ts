@@ -1,9 +1,9 @@
 /**
- * Scene-question interpretation speed (issue 10 "Bench": interpretation time p50/p95 ≤ 5 ms).
+ * Scene-question interpretation speed (interpretation time p50/p95 ≤ 5 ms).
  * Interprets a mix of questions people ask (understood and refused) over several rounds, each at
  * a different "now" so no answer is cached, and reports p50/p95/max; writes
  * bench/results/scene-query.json.
- * The limit (issue 16 §5): the language libraries the interpreter calls, alone, on the same
+ * The limit: the language libraries the interpreter calls, alone, on the same
  * questions: chrono-node's casual parse (time phrases) and the Porter stemmer on every word (the
  * tokenizer's vocabulary match). Interpretation cannot cost less; the ratio is its own share.
  *   node --import tsx bench/scene-query.bench.ts

@@ -1,5 +1,5 @@
 /**
- * Real-video pipeline speed (issue 6 "Benchmark"): CenterNet ms/frame (p50/p95), detector
+ * Real-video pipeline speed: CenterNet ms/frame (p50/p95), detector
  * frames/s per core, frame → detection latency p95, and how many 5 fps streams of vtest.avi one
  * machine sustains with the motion gate on and off — on the busy clip itself and on a quiet
  * clip (a corner of the same footage where nobody walks, so only sensor/codec noise moves).
@@ -262,7 +262,7 @@ async function findSustained(pool: DetectorPool, clip: string, motionGate: boole
     best = n;
   }
   const top = trials.find((t) => t.streams === best);
-  // frames of video handled per second of detector CPU at that load (issue 16 §2)
+  // frames of video handled per second of detector CPU at that load
   return { max_sustained_streams: best, effective_fps_per_core: top?.effective_fps_per_core ?? 0, input_kpx_per_frame: top?.input_kpx_per_frame ?? NaN, trials };
 }
 
@@ -330,9 +330,9 @@ try {
       'latency: frame handed to the pipeline → detector result, one busy stream, gate on',
       'each stream keeps one frame in flight, so a lone stream detects at most 1000/ms_p50 frames/s; the rest are dropped, not queued',
       'sustained: every stream gets ≥ 80 % of the detector runs a lone stream gets, decodes ≥ 4.5 fps, and (busy clip) has its people count in people_range ≥ 90 % of the time; latency p95 within max(2 s, 2x a lone stream)',
-      'gate on is the default path (issue 16): CenterNet on motion regions at their own input size, the whole frame on the first frame, with nothing tracked, every 10 s and when regions would cover most of the view; the 2 s keep-alive looks at the tracked objects\' regions; the tracker carries objects along their path (velocity) while motion stays there, detecting them every 3rd frame (detectEvery); new motion meanwhile is detected at once on its own regions',
+      'gate on is the default path: CenterNet on motion regions at their own input size, the whole frame on the first frame, with nothing tracked, every 10 s and when regions would cover most of the view; the 2 s keep-alive looks at the tracked objects\' regions; the tracker carries objects along their path (velocity) while motion stays there, detecting them every 3rd frame (detectEvery); new motion meanwhile is detected at once on its own regions',
       'input_kpx_per_frame: model input pixels per frame of video handled (thousands): the detector\'s work per frame independent of machine load (a 512x512 whole frame is 262)',
-      'gate off sends every frame whole (the path before issue 16, with nothing skipped)',
+      'gate off sends every frame whole (the path before the motion gate, with nothing skipped)',
       'effective frames/s per core: frames of video the pipeline handled (not dropped) divided by the seconds of inference the pool spent on them (busy_ms); the limit is whole-frame raw inference, so ratio > 1 means fewer detector-seconds per frame than detecting every frame whole',
     ],
   });

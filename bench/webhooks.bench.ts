@@ -8,12 +8,12 @@ import { createContext, type VigilContext } from '../src/context.ts';
 import { figure, onSqliteThenPostgres, percentile, writeResult, type Figure } from './machine.ts';
 
 /**
- * Webhook delivery (issue 3 §7): deliveries/s to a loopback receiver, and the latency from
+ * Webhook delivery: deliveries/s to a loopback receiver, and the latency from
  * "event enqueued" (the write transaction that creates the outbox row starts) to "receiver has the
  * body", p50/p95. Real SQLite (WAL) and PostgreSQL, the real worker (8 in flight), a real HTTP
  * receiver on 127.0.0.1 that answers 200 at once.
  *
- * The limit (issue 16 §5), measured in the same run against the same receiver: a bare loop of
+ * The limit, measured in the same run against the same receiver: a bare loop of
  * node:http POSTs through a keep-alive Agent, as many in flight as the worker (8), sending the
  * exact bytes and headers of a real delivery (captured from the first one). Its POSTs/s, measured
  * right after the worker's burst, bound deliveries/s; its one-at-a-time POST → "receiver has the

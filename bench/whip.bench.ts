@@ -1,5 +1,5 @@
 /**
- * WebRTC ingest speed (issue 15 "Bench"): WHIP offer → first decoded frame latency, decoded
+ * WebRTC ingest speed: WHIP offer → first decoded frame latency, decoded
  * frames/s sustained per published stream, and CPU per published 720p stream (server side:
  * werift's ICE/DTLS/SRTP and depacketizing in this process, plus the stream's ffmpeg decoder),
  * measured in the same run as the RTSP path (ffmpeg pulling a loopback RTSP camera), which is the

@@ -1,4 +1,4 @@
-// A local Vigil cluster as real processes (issue 12 §7): a throwaway PostgreSQL, a Redis without
+// A local Vigil cluster as real processes: a throwaway PostgreSQL, a Redis without
 // persistence, N Vigil nodes and HAProxy in front. `npm run cluster` and tests/cluster use it.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, openSync, closeSync, readFileSync, existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run cluster`: PostgreSQL + Redis + three Vigil nodes + HAProxy on this machine (issue 12 §7).
+// `npm run cluster`: PostgreSQL + Redis + three Vigil nodes + HAProxy on this machine.
 // Prints the URL and working keys; Ctrl-C stops everything. VIGIL_CLUSTER_NODES changes the count.
 import { startCluster } from './cluster-lib.mjs';
 

@@ -50,9 +50,9 @@ const API_MODULES: ReadonlyArray<ApiModule<VigilContext>> = [
   // operations (Surface B)
   alertsApi, incidentsApi, protocolsApi, respondersApi, automationApi,
   sandboxApi, detectionsApi, keysApi, webrtcApi,
-  // the organization live feed and the web console (issue 13)
+  // the organization live feed and the web console
   liveApi, consoleApi,
-  // known people and face enrolment (issue 14)
+  // known people and face enrolment
   peopleApi,
   // recordings, clips and evidence bundles
   recordingsApi,
@@ -103,12 +103,12 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   app.setValidatorCompiler(validators.compile);
 
   // a callback hook, not an async one: it runs on every request and has nothing to wait for, so
-  // it goes on to the next hook at once instead of through a promise (issue 16 §4)
+  // it goes on to the next hook at once instead of through a promise
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
     done();
   });
-  // issue 12: a worker node runs streams; it answers only what a load balancer and Prometheus ask
+  // a worker node runs streams; it answers only what a load balancer and Prometheus ask
   if (ctx.config.role === 'worker') {
     app.addHook('onRequest', async (req, reply) => {
       const path = req.url.split('?')[0];

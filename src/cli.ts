@@ -58,7 +58,7 @@ async function run(argv: string[]): Promise<number> {
   const config = loadConfig();
   // The CLI opens the same database as the server; SQLite WAL lets both run at once.
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
-  // with REDIS_URL a revocation here reaches every node's verified-key cache at once (issue 12)
+  // with REDIS_URL a revocation here reaches every node's verified-key cache at once
   const coordination = createCoordination({ database, databaseUrl: config.databaseUrl, redisUrl: config.redisUrl });
   try {
     await migrateToLatest(database);

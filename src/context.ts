@@ -74,33 +74,33 @@ export interface VigilContext {
   deliveryWorker: DeliveryWorker;
   /** audit listing, verification, export */
   auditTrail: AuditTrailService;
-  /** signed head checkpoints (issue 9 §10); made each minute by start() and on every export */
+  /** signed head checkpoints; made each minute by start() and on every export */
   auditCheckpoints: AuditCheckpointService;
-  /** household agent (issue 4): the home, watches, the event log, conversations, stream slots */
+  /** household agent: the home, watches, the event log, conversations, stream slots */
   household: HouseholdService;
   watches: WatchService;
   events: EventService;
   conversations: ConversationService;
   streamSlots: StreamSlots;
-  /** rate-limit counters, stream slots, wake signals, cache invalidation, stream leases (issue 11 §3) */
+  /** rate-limit counters, stream slots, wake signals, cache invalidation, stream leases */
   coordination: Coordination;
-  /** alert rules and alerts, incidents, responders, protocol runs, automation switches (issue 3) */
+  /** alert rules and alerts, incidents, responders, protocol runs, automation switches */
   operations: Operations;
-  /** JPEG snapshots of real-video detections (issue 6) */
+  /** JPEG snapshots of real-video detections */
   snapshots: SnapshotService;
-  /** WHIP publishers of webrtc streams and their publish tokens (issue 15) */
+  /** WHIP publishers of webrtc streams and their publish tokens */
   whip: WhipService;
-  /** web console sign-in sessions (issue 13) */
+  /** web console sign-in sessions */
   consoleSessions: ConsoleSessionService;
-  /** organization events fanned out to GET /v1/events/stream (issue 13) */
+  /** organization events fanned out to GET /v1/events/stream */
   liveFeed: OrgEventFeed;
   /** events out to MQTT, when VIGIL_MQTT_PUBLISH_URL is set */
   mqttPublisher: MqttEventPublisher | null;
-  /** people over time per scene, for the wall's charts (issue 13) */
+  /** people over time per scene, for the wall's charts */
   sceneHistory: SceneHistoryService;
-  /** known people and their enrolled faces; face recognition on phone frames (issue 14) */
+  /** known people and their enrolled faces; face recognition on phone frames */
   people: PeopleService;
-  /** durable timers that fire once cluster-wide: escalations, housekeeping, audit checkpoints (issue 12 §4) */
+  /** durable timers that fire once cluster-wide: escalations, housekeeping, audit checkpoints */
   scheduler: Scheduler;
   /** recorded segments, clips, legal holds, retention (docs/decisions.md, "Recordings") */
   recordings: RecordingService;
@@ -119,9 +119,9 @@ export const SERVICE_MODULES: readonly ServiceModule[] = [
   coordinationServices, schedulerServices, auditServices, keyServices, outboxServices, notifyServices,
   sceneServices, pipelineServices, detectionServices, streamServices, sourceServices, webrtcServices, sandboxServices, operationServices,
   directoryServices, eventServices, householdServices, watchServices, agentServices, conversationServices,
-  // web console sessions and the organization live feed (issue 13)
+  // web console sessions and the organization live feed
   consoleServices, liveServices,
-  // known people and face recognition (issue 14)
+  // known people and face recognition
   peopleServices,
   // Vigil's events out to MQTT with Home Assistant discovery (docs/decisions.md, "Sensors over MQTT")
   mqttServices,
@@ -144,7 +144,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   await migrateToLatest(database);
   const c = new Container().value(CONFIG, config).value(CLOCK, clock).value(DATABASE, database).value(LOG, opts.log).value(METRICS, metrics());
   for (const m of SERVICE_MODULES) m.provide(c);
-  // face recognition's opt-in (issue 14 §3): a household's lives in its home settings, an
+  // face recognition's opt-in: a household's lives in its home settings, an
   // organization's in its automation settings; the root is where both surfaces meet
   c.override(FACE_RECOGNITION_ENABLED, (c) => {
     const directory = c.get(HOUSEHOLD_DIRECTORY);
@@ -172,7 +172,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const whip = c.get(WHIP);
   const coordination = c.get(COORDINATION);
   const scheduler = c.get(SCHEDULER);
-  // cluster mode on a node that runs streams (issue 12 §2); null on a single node and on api nodes
+  // cluster mode on a node that runs streams; null on a single node and on api nodes
   const ownership = c.get(STREAM_OWNERSHIP);
   const sceneService = c.get(SCENES);
 
@@ -192,12 +192,12 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     writeScenes().catch((err) => opts.log?.warn({ err }, 'scene snapshot write failed'));
     sceneTimer = clock.setTimeout(persistScenes, 1000);
   };
-  // retention and pruning: a recurring scheduled job, so with several nodes one of them runs it each hour (issue 12 §4)
+  // retention and pruning: a recurring scheduled job, so with several nodes one of them runs it each hour
   const runHousekeeping = async () => {
     const now = clock.now();
     try {
       await detectionRepository.deleteOlderThan(database.db, now - config.retentionDays * 86_400_000);
-      await snapshots.pruneOlderThan(now - config.retentionDays * 86_400_000); // issue 6: snapshots live as long as their detections
+      await snapshots.pruneOlderThan(now - config.retentionDays * 86_400_000); // snapshots live as long as their detections
       await pruneIdempotency(database, now);
       await scheduledJobRepository.pruneDone(database.db, now - config.retentionDays * 86_400_000);
       await recordings.applyRetention(); // VIGIL_RECORDINGS_DAYS and the quota, except held segments
@@ -253,7 +253,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
         await c.get(LIVE_VIDEO).checkDetector();
         // an unwritable recordings directory is a clear log line, never a refusal to start
         await recordings.start();
-        sources.startLive(); // issue 6: real cameras and phones are ingested by the serving process only
+        sources.startLive(); // real cameras and phones are ingested by the serving process only
         if (!config.cluster) await streams.startAll();
       }
       persistScenes();
@@ -273,9 +273,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       stopHousekeeping?.();
       clock.clearTimeout(sceneTimer);
       liveFeed.close();
-      await whip.close(); // issue 15: WHIP publishers are disconnected before their ingest stops
+      await whip.close(); // WHIP publishers are disconnected before their ingest stops
       await ownership?.stop(); // cluster mode: stop, write what was produced, release the leases
-      await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool (issue 6)
+      await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool
       await recordings.close(); // the segments the stopped ffmpegs closed are sealed
       await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
       await pipeline.drain();

@@ -26,7 +26,7 @@ export interface DemoSeed {
 export async function seedDemo(ctx: VigilContext): Promise<DemoSeed | null> {
   if (await tenantRepository.any(ctx.database.db)) return null;
   const org = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: DEMO_ORG, mode: 'test', capabilities: 'all' });
-  // an owner key (issue 9 §2): the demo household can lift its own boundaries and manage its keys
+  // an owner key: the demo household can lift its own boundaries and manage its keys
   const household = await ctx.keys.createKey({ tenantKind: 'household', tenantName: DEMO_HOUSEHOLD, mode: 'test', role: 'owner', name: 'demo owner' });
   const principal = await ctx.keys.authenticate(org.key);
   const actor = { keyId: org.id, operator: 'demo-seed' };
@@ -35,7 +35,7 @@ export async function seedDemo(ctx: VigilContext): Promise<DemoSeed | null> {
     const v = await ctx.streams.create(principal, actor, { ...s, source_type: 'sandbox' });
     streams.push({ id: v.id, scene_id: v.scene_id, location: v.location });
   }
-  // the demo household's simulated home (issue 4 §1): seven sandbox sensors in Lisbon
+  // the demo household's simulated home: seven sandbox sensors in Lisbon
   await ctx.household.ensureHome(await ctx.keys.authenticate(household.key));
   return { org, household, streams };
 }

@@ -27,7 +27,7 @@ import { FACE_RECOGNITION_ENABLED } from './people/index.ts';
 import type { EventSink, UrlGuard } from '../platform/outbox/index.ts';
 import type { CacheInvalidation } from '../platform/coordination/index.ts';
 
-/** Surface B operations (issue 3 §1, §3–§5): alerts, incidents, responders, protocols, operator control. */
+/** Surface B operations: alerts, incidents, responders, protocols, operator control. */
 export interface Operations {
   automation: AutomationService;
   alertEngine: AlertEngine;
@@ -109,7 +109,7 @@ export const operationServices = defineServiceModule({
         cluster: c.get(CONFIG).cluster, publicBaseUrl: c.get(CONFIG).publicBaseUrl, deliveriesRunning: () => c.get(DELIVERY_WORKER).running,
       });
     });
-    // face recognition's opt-in lives in the automation settings (issue 14 §3); read at call time,
+    // face recognition's opt-in lives in the automation settings; read at call time,
     // so the people module does not make the operations when it is made
     c.provide(FACE_RECOGNITION_ENABLED, () => (tenantId: string) => c.get(OPERATIONS).automation.faceRecognition(tenantId));
   },

@@ -1,5 +1,5 @@
 /**
- * The offline planner's quality gate (issue 4 §3): every corpus case is planned, executed against
+ * The offline planner's quality gate: every corpus case is planned, executed against
  * a simulated household, and judged; the share answered exactly right must be at least 95%.
  */
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Face-watch language beyond the blind cases (issue 14 §7): the same rules on other wordings and
+ * Face-watch language beyond the blind cases: the same rules on other wordings and
  * other people, so the behaviour is not tied to the held-out sentences.
  */
 import { test } from 'node:test';

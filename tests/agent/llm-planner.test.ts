@@ -1,6 +1,6 @@
 /**
- * The LLM planner against a real local HTTP server speaking the chat-completions protocol
- * (issue 4 §3): request shape, tool calls → validated plan, text → clarification, and the
+ * The LLM planner against a real local HTTP server speaking the chat-completions protocol:
+ * request shape, tool calls → validated plan, text → clarification, and the
  * offline planner answering when the endpoint fails, hangs or talks nonsense.
  */
 import { readLlmConfig } from '../../src/platform/config/llm-config.ts';

@@ -1,5 +1,5 @@
 /**
- * Questions about the past say how far back the household's readings reach (issue 10 §7: "I have
+ * Questions about the past say how far back the household's readings reach ("I have
  * readings since 00:31", not "nothing in 24 hours"), never counting a muted sensor.
  */
 import { describe, test, before, after } from 'node:test';

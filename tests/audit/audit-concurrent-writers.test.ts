@@ -7,14 +7,14 @@ import type { DetectionInput } from '../../src/org/detections/index.ts';
 import { createTestDatabase } from '../helpers/harness.ts';
 
 /**
- * Issue 12 §5: several nodes append to the audit chains of one PostgreSQL database at once. Each
+ * Several nodes append to the audit chains of one PostgreSQL database at once. Each
  * context here has its own connection pool (as a separate node would), its own pipeline and its own
  * guess of the chain heads; they write detections (the pipeline's per-tenant locked batches) and
  * API-style entries (the global write lock) for the same and for different tenants concurrently.
  * Afterwards every chain verifies and holds every entry, and a batch of one tenant does not wait
  * for a transaction holding another tenant's chain.
  */
-describe('audit chains with concurrent writers on one PostgreSQL (issue 12 §5)', () => {
+describe('audit chains with concurrent writers on one PostgreSQL', () => {
   let nodes: VigilContext[] = [];
   let drop: () => Promise<void>;
   const tenants: Array<{ tenant_id: string; ref: StreamRef }> = [];

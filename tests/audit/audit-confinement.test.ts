@@ -32,7 +32,7 @@ async function exportLines(app: { inject: TestApp['app']['inject'] }, key: { key
 }
 
 for (const dialect of DIALECTS) {
-  // issue 9 §1: the probe — "leave the nursery alone", then any key (one made later too) reads the audit trail
+  // the probe — "leave the nursery alone", then any key (one made later too) reads the audit trail
   describe(`household audit reads keep left-alone rooms and muted sensors out of view (${dialect})`, () => {
     let h: HouseholdTestApp;
     let owner: { key: string; id: string; tenant_id: string };
@@ -134,7 +134,7 @@ for (const dialect of DIALECTS) {
     });
   });
 
-  // issue 9 §4: a key limited to north_gate reads only north_gate entries; organization-wide ones
+  // a key limited to north_gate reads only north_gate entries; organization-wide ones
   // (an unrestricted key's creation, say) are for unrestricted keys
   describe(`organization audit reads are confined to the key's locations (${dialect})`, () => {
     let t: TestApp;

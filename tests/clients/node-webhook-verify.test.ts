@@ -6,7 +6,7 @@ import { parseEventStream } from '../../clients/node/src/core/sse.js';
 import { camelizeKeys, snakeizeKeys } from '../../clients/node/src/core/casing.js';
 
 // A detection.anomaly body as the spec shows it, signed by this test with node:crypto — not by the client.
-// Like every delivery it carries delivery_id and sent_at inside the signed body (issue 9 §11); sent now.
+// Like every delivery it carries delivery_id and sent_at inside the signed body; sent now.
 const secret = 'whsec_test_secret_for_clients';
 const deliveryOf = (sentAt: string, deliveryId = 'dlv_01jd3k8e7f9g2h4j6k8m0n2p4q') => JSON.stringify({
   id: 'evt_01jd3k8e7f9g2h4j6k8m0n2p4q',
@@ -59,7 +59,7 @@ test('bad deliveries are typed errors with a code, never a crash', () => {
   assert.equal(codeOf(() => vigil.webhooks.verify(body, good, secret, { timestamp: 'yesterday', now })), 'timestamp_malformed');
 });
 
-test('replays: a body sent outside the tolerance is refused by its signed sent_at, whatever the headers say (issue 9 §11)', () => {
+test('replays: a body sent outside the tolerance is refused by its signed sent_at, whatever the headers say', () => {
   const sentAt = '2026-11-21T20:40:00.000Z';
   const raw = deliveryOf(sentAt);
   const sig = sign(secret, raw);
@@ -112,7 +112,7 @@ test('replays: with a seen-store a repeated delivery_id is refused; only verifie
   assert.equal(codeOf(() => verifyWebhook(noId, sign(secret, noId), secret, { now: clock, seen: set })), 'delivery_id_missing');
 });
 
-test('the household webhook secret is hex HMAC-SHA256(api key, "vigil-webhook-v1") (DESIGN.md "Webhooks")', () => {
+test('the household webhook secret is hex HMAC-SHA256(api key, "vigil-webhook-v1") (docs/design.md "Webhooks")', () => {
   const key = 'vk_live_abcdefghijklmnopqrstuvwxyz0123456789';
   assert.equal(Vigil.householdWebhookSecret(key), createHmac('sha256', key).update('vigil-webhook-v1').digest('hex'));
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { atSecondOfMinute, duplicateDetections, sleep, startTestCluster, waitUntil, type TestCluster } from './cluster-harness.ts';
 
 /**
- * Issue 12 §2, real processes: a node killed with SIGKILL has its streams live on the others within
+ * Failover of stream ownership, real processes: a node killed with SIGKILL has its streams live on the others within
  * 15 s, losing nothing it acknowledged; a node frozen with SIGSTOP past its leases' expiry and
  * then resumed writes nothing (its batches are fenced by epoch) and stops its sources.
  */

@@ -2,13 +2,13 @@ import pg from 'pg';
 import { startCluster, type ClusterNode, type LocalCluster } from '../../scripts/cluster-lib.mjs';
 
 /**
- * Real-process cluster tests (issue 12 §7): PostgreSQL + Redis + three Vigil nodes + HAProxy,
+ * Real-process cluster tests: PostgreSQL + Redis + three Vigil nodes + HAProxy,
  * started the way `npm run cluster` starts them (scripts/cluster-lib.mjs). A test file calls
  * `startTestCluster()` once, talks to the cluster through `api` (HAProxy, or one node with `via`),
  * reads the shared database through `sql`, and stops everything in `after`.
  *
  * Each file starts its own cluster (~20 s on two cores), so files run in parallel with the other
- * slow suites; keep a file's own waits short (the failover waits are the issue's 15 s).
+ * slow suites; keep a file's own waits short (the failover waits are the 15 s failover target).
  */
 export interface TestCluster extends LocalCluster {
   /** an HTTP call through HAProxy (or straight to one node): status and parsed JSON body */

@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { duplicateDetections, sleep, startTestCluster, waitUntil, type TestCluster } from './cluster-harness.ts';
 
 /**
- * Issue 12 §2, real processes: PostgreSQL + Redis + three nodes + HAProxy. Every stream — the
+ * Stream ownership by lease, real processes: PostgreSQL + Redis + three nodes + HAProxy. Every stream — the
  * demo's sandbox streams and household sensors, six more created through different nodes, and a
  * real file camera (vtest.avi through ffmpeg and the detector) — runs on exactly one node.
  *
- * The duplicate window is 30 s rather than the issue's 60 s: every sandbox stream produces a
+ * The duplicate window is 30 s rather than the 60 s first asked for: every sandbox stream produces a
  * reading every few seconds, so two nodes running one stream would write the same detection many
  * times over in 30 s, and the file stays under the 2–3 minute budget of a cluster test file.
  */

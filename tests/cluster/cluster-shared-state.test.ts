@@ -1,5 +1,5 @@
 /**
- * Shared state across real nodes (issue 12 §3 tests): PostgreSQL + Redis + three Vigil processes
+ * Shared state across real nodes: PostgreSQL + Redis + three Vigil processes
  * behind HAProxy, started by the test. One key's requests through any mix of nodes are counted
  * together, concurrent streams are counted together, an alert rule made through one node fires for
  * a detection processed on another within a second, and with Redis down the API keeps answering

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createTestApp } from '../helpers/harness.ts';
 
-/** Issue 12 §1 and the stream view's `assignment`, in process (the real-process files cover the cluster). */
+/** Node roles and the stream view's `assignment`, in process (the real-process files cover the cluster). */
 
 test('single node: a stream started here shows this node as its assignment; one not running shows null', async () => {
   const t = await createTestApp({ config: { nodeId: 'solo-1' } });

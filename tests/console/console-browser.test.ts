@@ -9,7 +9,7 @@ import { PERSON_JPG } from '../fixtures-video/rtsp-camera.ts';
 import { streamRepository } from '../../src/org/streams/index.ts';
 import { ARTEFACTS, CHROMIUM, WIDTHS, seriousViolations, startConsoleApp, waitUntil, type ConsoleApp } from './console-app.ts';
 
-// Issue 13 "Tests in a real browser": Debian's chromium against the real server with the demo
+// In a real browser: Debian's chromium against the real server with the demo
 // organization and household of `npm start`. Every click goes through the console's own pages
 // and the public API with the session cookie.
 const skip = !existsSync(CHROMIUM) && 'Debian chromium is not installed';

@@ -4,7 +4,7 @@ import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harnes
 import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
 
 /**
- * Console sign-in (issue 13 "Sign-in"): a key is exchanged for an HttpOnly, SameSite=Strict
+ * Console sign-in: a key is exchanged for an HttpOnly, SameSite=Strict
  * session cookie (Secure over HTTPS) with exactly the key's rights; requests with the cookie that
  * change state need the console header and the server's own origin; sign-out and key revocation
  * end the session.

@@ -4,7 +4,7 @@ import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harnes
 import { ManualClock } from '../../src/platform/time/clock.ts';
 import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
 
-/** GET /v1/scenes/{id}/history: the wall's people-over-time chart (issue 13), from stored detections. */
+/** GET /v1/scenes/{id}/history: the wall's people-over-time chart, from stored detections. */
 for (const dialect of DIALECTS) {
   describe(`scene history (${dialect})`, () => {
     let t: TestApp;

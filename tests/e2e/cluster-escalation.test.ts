@@ -8,7 +8,7 @@ import pg from 'pg';
 import { createTestDatabase } from '../helpers/harness.ts';
 
 /**
- * Issue 12 §4 with real processes: two Vigil servers on one PostgreSQL, real clocks. An escalation
+ * Timers that run once cluster-wide, with real processes: two Vigil servers on one PostgreSQL, real clocks. An escalation
  * step falls due on both nodes at once and happens once; after `kill -9` of the node that triggered
  * the run, the other node takes the next step on time, once.
  */
@@ -75,7 +75,7 @@ test('two server processes on one PostgreSQL: each escalation step once; after k
       return json;
     };
     // the escalation delay a node schedules with comes from its automation cache; without Redis
-    // a change does not reach a running node (issue 12 §3), so node b starts after it
+    // a change does not reach a running node, so node b starts after it
     await call(a, 'PATCH', '/v1/automation', { escalation_after_s: 10 });
     const b = await startNode(nodes, url, false);
     const streams = await call(a, 'GET', '/v1/streams');

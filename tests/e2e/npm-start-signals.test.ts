@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Issue 9 §12: `npm start` stopped with SIGTERM sent to the npm process (as a service manager
+ * `npm start` stopped with SIGTERM sent to the npm process (as a service manager
  * does) left the node child running — npm ran the script through `sh -c`, and the shell neither
  * passed the signal on nor exec'd node. The script now execs node, so npm's forwarded signal
  * reaches the server, which drains in-flight requests and exits.

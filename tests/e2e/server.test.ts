@@ -46,7 +46,7 @@ test('npm start: first start seeds a demo and prints keys; a curl-style query ge
     const homeKey = /household key {4}\(Surface A, sandbox\): (vk_test_\w+)/.exec(out())?.[1];
     assert.ok(orgKey, out());
     assert.ok(homeKey);
-    // issue 13: the printed console address serves the console
+    // the printed console address serves the console
     const consoleUrl = /Vigil web console: (http:\/\/\S+\/console)/.exec(out())?.[1];
     assert.equal(consoleUrl, `${base}/console`.replace('127.0.0.1', 'localhost'));
     assert.match(await (await fetch(`${base}/console`)).text(), /<script type="module" src="\/console\/app\/main\.js">/);
@@ -76,7 +76,7 @@ test('npm start: first start seeds a demo and prints keys; a curl-style query ge
     assert.ok(res.headers.get('x-request-id'));
     const spec = await (await fetch(`${base}/openapi.json`)).json();
     assert.equal(spec.openapi, '3.1.0');
-    // the demo household's key is an owner key (issue 9 §2): it manages keys
+    // the demo household's key is an owner key: it manages keys
     const keys = await (await fetch(`${base}/v1/keys`, { headers: { authorization: `Bearer ${homeKey}` } })).json();
     assert.deepEqual(keys.data.map((k: { role: string }) => k.role), ['owner']);
   } finally {

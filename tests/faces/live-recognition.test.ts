@@ -1,5 +1,5 @@
 /**
- * Live face recognition end to end (issue 14 §2, "Tests"): clips made with ffmpeg (in a temporary
+ * Live face recognition end to end: clips made with ffmpeg (in a temporary
  * directory) from an enrolled person's face and from a stranger's, played as file:// cameras by the
  * serving app (ffmpeg, motion gate, CenterNet, tracker, face engine, pipeline, incidents):
  *   enrolled face → person detections `recognized` with the person's id, no incident;

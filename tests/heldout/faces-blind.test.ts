@@ -1,5 +1,5 @@
 /**
- * The second, independent set of face cases (issue 14 §7), written blind by a session that read no
+ * The second, independent set of face cases, written blind by a session that read no
  * Vigil code: 30 scene questions (faces-blind-scene.json) and 20 household requests
  * (faces-blind-household.json), committed as written and never edited.
  *

@@ -1,5 +1,5 @@
 /**
- * Scores the second, independent set of face-recognition cases (issue 14 §7): 30 scene questions
+ * Scores the second, independent set of face-recognition cases: 30 scene questions
  * and 20 household requests written by a separate session that read no Vigil code or tests, only
  * the format of two earlier held-out files (faces-blind-scene.json, faces-blind-household.json,
  * committed exactly as written). Scene questions go through the real route; household requests

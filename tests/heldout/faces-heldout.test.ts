@@ -1,5 +1,5 @@
 /**
- * Face recognition phrasings held out (issue 14 §4, §7): 10 cases written blind before the query and
+ * Face recognition phrasings held out: 10 cases written blind before the query and
  * agent language code was read. First run, before any tuning: see FIRST_RUN. Gate: no wrong answer
  * (a guessed name or a watch on the wrong person is the failure that matters), and ≥ 80% correct.
  */

@@ -1,6 +1,6 @@
 /**
- * Issue 10's gate for the household agent: the held-out requests written blind must be at least
- * 90% correct with no wrong action at all. The first-run and final scores are in the issue's note.
+ * The gate for the household agent: the held-out requests written blind must be at least
+ * 90% correct with no wrong action at all. The first-run and final scores are in docs/decisions.md, 'Household language understanding'.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Scores the household agent on held-out requests written blind (issue 10 "How it is judged"):
+ * Scores the household agent on held-out requests written blind:
  * by someone who had not read src/agent, before any tuning against them. Each turn is planned,
  * run against the simulated household and scored as
  *   correct – what was expected (or a clarifying question where the case accepts one),

@@ -1,5 +1,5 @@
 /**
- * The animal detection type's gate for scene questions (issue 11 §5): questions about cats, dogs
+ * The animal detection type's gate for scene questions: questions about cats, dogs
  * and pets written blind by someone who had not read the query code, asked through the real route
  * over their scenarios' detections, must be at least 90% correct with no wrong answer.
  * First run, before any tuning: 29/33 correct, 3 asked, 1 judged wrong (a right "No cats were

@@ -1,5 +1,5 @@
 /**
- * Issue 10's gate for scene questions: the held-out questions written blind, asked through the
+ * The gate for scene questions: the held-out questions written blind, asked through the
  * real route over their scenarios' detections, must be at least 90% correct with no wrong answer.
  */
 import { test } from 'node:test';

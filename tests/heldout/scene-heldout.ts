@@ -1,5 +1,5 @@
 /**
- * Scores scene questions on held-out cases written blind (issue 10 "How it is judged"), through
+ * Scores scene questions on held-out cases written blind, through
  * the real route: each scenario's detections go through the real pipeline into a real database at
  * their own times, the clock is set to the scenario's "now", and POST /v1/scenes/:id/query answers.
  *   correct – answered, and every fact the case names holds (yes/no first, number, time, metric);

@@ -105,7 +105,7 @@ for (const dialect of DIALECTS) {
       await t.advance(3 * HOUR);
       const porch = home.sensors.find((s: { name: string }) => s.name === 'Front porch camera').id;
       const seen = await t.ctx.database.db.selectFrom('detections').select('id').where('stream_id', '=', porch).where('at', '>', Date.parse(setAt)).execute();
-      // issue 9 §1 changed this: a place left alone is not looked at, so nothing of it is recorded
+      // boundaries on every read path changed this: a place left alone is not looked at, so nothing of it is recorded
       // (before, its detections were stored and only hidden from reads)
       assert.equal(seen.length, 0, 'nothing from the porch camera is recorded while it is left alone');
       assert.ok(t.ctx.pipeline.withheld > withheld, 'the simulated porch kept producing readings, which were dropped');

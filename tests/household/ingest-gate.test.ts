@@ -1,5 +1,5 @@
 /**
- * The pipeline's ingest gate (issue 9 §1): a detection already queued when its sensor is muted
+ * The pipeline's ingest gate: a detection already queued when its sensor is muted
  * or left alone is dropped too, before the scene, the rules or the database see it.
  */
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Known people in the household (issue 14 §3, §4): the opt-in is turned on through the agent
+ * Known people in the household: the opt-in is turned on through the agent
  * (home settings, off by default), "let me know when Ana arrives" is a watch on Ana recognized by
  * face on the cameras, "tell me if anyone we don't know comes to the door" a watch on strangers at
  * the door, and a name nobody answers to is asked about. Detections arrive through the sandbox

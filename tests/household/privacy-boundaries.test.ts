@@ -1,5 +1,5 @@
 /**
- * Issue 9 §1: a place left alone is out of reach on every household read path, for every key of
+ * A place left alone is out of reach on every household read path, for every key of
  * the household (one created later included), and a muted sensor is not taken in at all while
  * muted. Reproduces the probe: "leave the nursery alone", then a synthetic detection into the
  * nursery, then a key created afterwards reads everything it can.
@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
       assert.equal(hook.statusCode, 201, hook.body);
       hookId = hook.json().id;
       const watch = (await say(owner, 'watch the nursery and the driveway until 8pm')).json();
-      // one request is one watch over both places (issue 10)
+      // one request is one watch over both places
       assert.deepEqual(watch.actions.map((a: { type: string }) => a.type), ['watch.created'], watch.reply);
       assert.equal((await inject(owner, nurseryId)).statusCode, 201);
       assert.equal((await inject(owner, drivewayId)).statusCode, 201);

@@ -1,5 +1,5 @@
 /**
- * Issue 9 §1 for real sources: a real household camera that is muted or left alone is stopped,
+ * Boundaries (docs/design.md "Privacy") for real sources: a real household camera that is muted or left alone is stopped,
  * so its frames are not even decoded or run through the detector; looking again starts it.
  * A phone (mobile) source runs without ffmpeg, so the test needs no camera.
  */

@@ -1,5 +1,5 @@
 /**
- * The cross-tenant and cross-location matrix (issue 9 "Done when"): every operation in
+ * The cross-tenant and cross-location matrix: every operation in
  * openapi.json is called (a) with a key of another organization or household, against real
  * resources of the first, and (b) with an organization key limited to another location, against
  * resources at north_gate. A leak is a status other than the expected one, or a response that
@@ -153,11 +153,11 @@ const PROBES: Record<string, Probe> = {
   getResponder: { surface: 'organization', expect: 'item', expectB: 'scan', req: (s) => get(`/v1/responders/${s.r.responder}`), contains: (s) => s.r.responder },
   updateResponder: { surface: 'organization', expect: 'item', expectB: 'ref', req: (s) => patch(`/v1/responders/${s.r.responder}`, { contact: { webhook_url: 'http://127.0.0.1:9/stolen' } }) },
   deleteResponder: { surface: 'organization', expect: 'item', expectB: 'ref', req: (s) => del(`/v1/responders/${s.r.responder}`) },
-  // web console sign-in (issue 13): each key only ever makes, reads or ends its own sessions
+  // web console sign-in: each key only ever makes, reads or ends its own sessions
   createConsoleSession: { surface: 'any', expect: 'scan', req: () => post('/v1/console/sessions', { operator: 'Probe' }) },
   getConsoleSession: { surface: 'any', expect: 'scan', req: () => get('/v1/console/session'), contains: (s) => s.owner.id },
   deleteConsoleSession: { surface: 'any', expect: 'scan', req: () => del('/v1/console/session') },
-  // the organization live feed (issue 13): a feed of one's own tenant; its filtering is tested in tests/console/live-feed.test.ts
+  // the organization live feed: a feed of one's own tenant; its filtering is tested in tests/console/live-feed.test.ts
   getSceneHistory: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/scenes/${s.r.scene}/history?range=24h`), contains: (s) => s.r.scene },
   listSceneHistories: { surface: 'organization', expect: 'scan', req: () => get('/v1/scenes/history?limit=100'), contains: (s) => s.r.scene },
   streamOrganizationEvents: { surface: 'organization', expect: 'scan', req: () => get('/v1/events/stream') },
@@ -165,7 +165,7 @@ const PROBES: Record<string, Probe> = {
   updateAutomation: { surface: 'organization', expect: 'scan', req: () => patch('/v1/automation', { incident_gap_s: 60 }) },
   pauseAutomation: { surface: 'organization', expect: 'scan', req: () => post('/v1/automation/incidents/pause') },
   resumeAutomation: { surface: 'organization', expect: 'scan', req: () => post('/v1/automation/incidents/resume') },
-  // known people (issue 14) belong to the whole tenant, like responders: a key limited to
+  // known people belong to the whole tenant, like responders: a key limited to
   // front_desk may read them but not change them or enrol their faces
   createPerson: { surface: 'any', expect: 'scan', req: () => post('/v1/people', { name: 'Probe person' }) },
   listPeople: { surface: 'any', expect: 'scan', req: () => get('/v1/people?limit=100'), contains: (s) => s.r.person },

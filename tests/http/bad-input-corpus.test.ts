@@ -5,7 +5,7 @@ import { bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
 
 /**
- * The bad-input corpus (issue 9 "Done when"): for EVERY operation in openapi.json, requests are
+ * The bad-input corpus: for EVERY operation in openapi.json, requests are
  * generated from the operation's own schemas — wrong types, missing required fields, unknown
  * fields, huge and blank strings, non-finite and out-of-range numbers (sent as raw JSON text),
  * malformed ids, bad query parameters, wrong content types, malformed, empty and non-object
@@ -36,7 +36,7 @@ interface Probe {
 const spec = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const HOUSEHOLD_TAGS = new Set(['Conversations', 'Watches', 'Events', 'Household']);
-/** collection segment before an `{id}` → id prefix (DESIGN.md "IDs") */
+/** collection segment before an `{id}` → id prefix (docs/design.md "IDs") */
 const ID_PREFIX: Record<string, string> = {
   streams: 'stream', scenes: 'scene', webhooks: 'whk', deliveries: 'dlv', watches: 'wat', conversations: 'conv',
   'alert-rules': 'rule', alerts: 'alert', incidents: 'incident', 'protocol-runs': 'prot', responders: 'rsp', detections: 'det', people: 'person',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 import { generateKey } from '../../src/platform/identity/key-format.ts';
 
-/** Issue 9 §7 and §9 through app.inject(); the protocol-level probes that need a real socket are in http-sockets.test.ts. */
+/** HTTP hardening (docs/decisions.md, 'HTTP hardening') through app.inject(); the protocol-level probes that need a real socket are in http-sockets.test.ts. */
 describe('HTTP hardening (inject)', () => {
   let t: TestApp;
   before(async () => {

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/platform/config/config.ts';
 import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
 
 /**
- * Issue 9 §6, §8, §9 over REAL sockets to a listening server: errors raised by Node's HTTP parser
+ * HTTP hardening (docs/decisions.md, 'HTTP hardening') over REAL sockets to a listening server: errors raised by Node's HTTP parser
  * and by Fastify's router before any route runs (app.inject() cannot produce most of them), the
  * header and body time-outs, the per-address connection cap and the log level of clients that
  * disconnect mid-upload. Time-outs are short here so the test is quick.

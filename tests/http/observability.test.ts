@@ -1,5 +1,5 @@
 /**
- * GET /metrics, /healthz and /readyz (issue 12 §6): what an operator's Prometheus and load
+ * GET /metrics, /healthz and /readyz: what an operator's Prometheus and load
  * balancer see. The Redis side of readiness is in tests/platform/coordination/multi-node.test.ts.
  */
 import { after, before, describe, test } from 'node:test';

@@ -8,7 +8,7 @@ import { VerifiedKeyCache } from '../../src/platform/identity/verified-key-cache
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 
 /**
- * Verified keys are cached for a few seconds (issue 16 §4); revocation must still take effect on
+ * Verified keys are cached for a few seconds; revocation must still take effect on
  * the very next request, with no clock movement between the last good request and the revoke.
  */
 for (const dialect of DIALECTS) {
@@ -62,7 +62,7 @@ for (const dialect of DIALECTS) {
       const k = await t.orgKey();
       assert.equal((await get(k)).statusCode, 200);
       await t.ctx.database.db.updateTable('api_keys').set({ revoked_at: new Date(clock.now()).toISOString() }).where('id', '=', k.id).execute();
-      // within the TTL this node still trusts its verified copy: the bounded staleness issue 12 removes
+      // within the TTL this node still trusts its verified copy: the bounded staleness that cache invalidation across nodes removes
       assert.equal((await get(k)).statusCode, 200);
       await clock.advance(DEFAULT_KEY_CACHE_TTL_MS);
       assert.equal((await get(k)).json().code, 'api_key_revoked');

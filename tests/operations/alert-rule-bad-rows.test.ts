@@ -5,7 +5,7 @@ import { bearer } from '../helpers/harness.ts';
 import { createOperationsFixture, type OperationsFixture } from './operations-fixture.ts';
 
 /**
- * Issue 9 §5: `1e400` (Infinity to JSON.parse) as a threshold was stored as null, answered 500,
+ * `1e400` (Infinity to JSON.parse) as a threshold was stored as null, answered 500,
  * broke `GET /v1/alert-rules` and `GET /v1/alerts` for the whole organization, and the rule fired
  * on any person. Non-finite and out-of-range numbers are refused; a row that is stored broken
  * anyway (written by an older version, or by hand) is listed as unreadable and never fires.

@@ -1,5 +1,5 @@
 /**
- * Recognized and unrecognized people in Surface B (issue 14 §2, §4): alert rules on
+ * Recognized and unrecognized people in Surface B: alert rules on
  * `subtype: recognized|unrecognized` and `person_id` (validated), detection.anomaly only for an
  * unrecognized person (never a recognized one, never a person whose face was not seen) with
  * `person_id` carried where there is one, on both databases.

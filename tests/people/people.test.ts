@@ -1,5 +1,5 @@
 /**
- * Known people and face recognition over HTTP (issue 14 §1, §3, §5), on both databases, with the
+ * Known people and face recognition over HTTP, on both databases, with the
  * real face engine and faces made from the installed @vladmandic/human package
  * (tests/faces/face-fixtures.ts): enrolment from a JPEG, refusals, erasure, the opt-in, and a
  * phone frame recognized as the enrolled person through the real serving app (detector included).

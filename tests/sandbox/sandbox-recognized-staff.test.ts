@@ -1,5 +1,5 @@
 /**
- * Sandbox staff and visitors (issue 14 §4): the after-hours scenario's staff are recognized as the
+ * Sandbox staff and visitors: the after-hours scenario's staff are recognized as the
  * tenant's people with an enrolled face (a track keeps its person), strangers at night stay
  * unrecognized, and a tenant with nobody enrolled gets staff without a subtype (nobody to
  * recognize them as). Through the running sandbox source and the pipeline, on SQLite.

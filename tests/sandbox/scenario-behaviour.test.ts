@@ -88,7 +88,7 @@ test('after_hours_intrusion: every night 22:00–05:00 local an unrecognized per
     // one per night: group by the local date the night started on (shift back 12 h)
     const nights = new Set(strangers.map((s) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(s.at - 12 * HOUR)));
     assert.ok(nights.size >= 6, `strangers on only ${nights.size} nights (seed ${seed}, ${timeZone})`);
-    // the daytime is staffed by recognized people (issue 14: the generator says 'recognized'; the
+    // the daytime is staffed by recognized people (the generator says 'recognized'; the
     // stream names them as the tenant's enrolled people, or drops the subtype when it has none)
     assert.ok(ofType(week, 'person').some((p) => p.subtype === 'recognized' && localHour(p.at, timeZone) === 10));
   }

@@ -142,7 +142,7 @@ test('presence over a range: vehicles seen or not', () => {
 
   // A lookback reading still fresh when the window opened at 09:59 (live sources repeat counts
   // every minute) counts; one from 09:50 that was never repeated is no sighting in the window
-  // (issue 10: "any cars in the last 10 minutes?" is not answered yes from an old reading).
+  // ("any cars in the last 10 minutes?" is not answered yes from an old reading).
   const carried = answerQuery(ask('were any vehicles in the lot?', lot), [vehicles('09:58', 3)], SCENE);
   assert.match(carried.answer, /^Yes, vehicles were in the parking lot in the last 15 minutes, up to 3 at once/);
   const stale = answerQuery(ask('were any vehicles in the lot?', lot), [vehicles('09:50', 3)], SCENE);

@@ -11,7 +11,7 @@ import {
 import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
 
 /**
- * The scene questions people ask (issue 10 item 8): crowding and fullness against capacity,
+ * The scene questions people ask: crowding and fullness against capacity,
  * empty, trend, last seen, thresholds, loitering and dwell, strangers at night, comparison with
  * usual, vehicles; and refusals where a question is ambiguous. Each answer must say yes or no
  * the right way round.

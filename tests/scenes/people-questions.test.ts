@@ -1,5 +1,5 @@
 /**
- * Scene questions about known people (issue 14 §4), through the real route on both databases:
+ * Scene questions about known people, through the real route on both databases:
  * names are resolved against the organization's people; an unknown or ambiguous name is asked
  * about (422 query_not_understood naming `query`), never guessed; "who" lists recognized people by
  * name, then strangers and people whose face was not seen. These phrasings are the tuning set,

@@ -134,7 +134,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await q(lobby.scene_id, base, noCap)).json().code, 'insufficient_capability');
     });
 
-    test('issue 10 questions through the route: empty, crowded, threshold, last seen, usual, refusal', async () => {
+    test('scene questions through the route: empty, crowded, threshold, last seen, usual, refusal', async () => {
       const scene = (await t.app.inject({ url: `/v1/scenes/${lobby.scene_id}`, headers: bearer(key) })).json();
       const ask = async (sceneId: string, streamId: string, query: string, window = '1h') => {
         const res = await q(sceneId, { stream_id: streamId, query, window });

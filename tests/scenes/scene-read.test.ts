@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 
 /**
- * GET /v1/scenes/:id reads the scene and its stream ids in one statement (issue 16 §4); what the
+ * GET /v1/scenes/:id reads the scene and its stream ids in one statement; what the
  * caller sees must not change: every stream of the scene, newest first, the location scoping and
  * tenancy of the key (404, no existence leaks), and a change visible on the next read.
  */

@@ -38,7 +38,7 @@ for (const dialect of DIALECTS) {
       assert.equal(out.detected, true);
       const person = out.detections.find((d: { type: string }) => d.type === 'person');
       assert.ok(person, JSON.stringify(out.detections));
-      // issue 14: no face recognition on this tenant, so nobody can say whether this is someone known: no subtype
+      // no face recognition on this tenant, so nobody can say whether this is someone known: no subtype
       assert.equal(person.subtype, undefined);
       assert.equal(person.location, 'front_desk');
       assert.match(person.id, /^det_/);
@@ -214,7 +214,7 @@ describe('camera sources at creation', () => {
     const bad = await files.call(key, 'PATCH', `/v1/streams/${s.id}`, { zones: [{ name: 'sky', polygon: [[0, 0], [1.5, 0], [1, 1]] }] });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'validation_failed');
-    // the schema bounds each coordinate to 0..1 (issue 9 §5), so the error names the point itself
+    // the schema bounds each coordinate to 0..1, so the error names the point itself
     assert.equal(bad.body.param, 'zones.0.polygon.1.0');
     assert.deepEqual((await files.call(key, 'GET', `/v1/streams/${s.id}`)).body.zones, zones, 'unchanged by the refused patch');
   });

@@ -69,7 +69,7 @@ test('an RTSP camera added with one request goes live and its scene counts the p
   // every person and vehicle detection keeps the frame it was made on
   const { db } = v.ctx.database;
   const person = await db.selectFrom('detections').selectAll().where('stream_id', '=', stream.id).where('type', '=', 'person').orderBy('at').executeTakeFirstOrThrow();
-  // issue 14: recognition is off for this tenant: a person whose face nobody looked at has no subtype
+  // recognition is off for this tenant: a person whose face nobody looked at has no subtype
   assert.equal(person.subtype, null);
   const snap = await v.app.inject({ url: `/v1/detections/${person.id}/snapshot`, headers: bearer(key) });
   assert.equal(snap.statusCode, 200);

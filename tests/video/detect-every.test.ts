@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/platform/time/clock.ts';
 import { FramePipeline } from '../../src/ingest/video/frame-pipeline.ts';
 import type { Detector, Region, RgbFrame, NormalizedBox, VideoDetection } from '../../src/ingest/video/index.ts';
 
-// The tracker carries objects between detector runs (issue 16): while motion stays where tracked
+// The tracker carries objects between detector runs: while motion stays where tracked
 // objects are, the detector runs on every Nth frame; motion anywhere else is detected at once.
 // Synthetic 640×480 frames: bright 30×70 "people" on a grey view; the stand-in detector finds the
 // people it was told were drawn, within the regions it is asked to search (the real CenterNet

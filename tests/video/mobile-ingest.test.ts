@@ -23,7 +23,7 @@ test('a phone frame showing a person produces a person detection (no subtype wit
     assert.deepEqual(result, { detected: true });
     const person = rec.detections.find((d) => d.type === 'person');
     assert.ok(person, `detections: ${JSON.stringify(rec.detections.map((d) => d.type))}`);
-    // issue 14: without face recognition nobody can say whether the person is known: no subtype
+    // without face recognition nobody can say whether the person is known: no subtype
     assert.equal(person.subtype, null);
     assert.equal(person.dwell_s, 0);
     assert.ok(person.confidence >= 0.45);

@@ -57,7 +57,7 @@ test('an empty view where nothing moves costs two detector runs in 32 s', async 
 
 test('people walking make every frame go to the detector', async () => {
   const clock = new ManualClock();
-  // the gate alone: the tracker's carrying between runs (issue 16, detectEvery) is off here and
+  // the gate alone: the tracker's carrying between runs (detectEvery) is off here and
   // covered in tests/video/detect-every.test.ts
   const pipeline = new FramePipeline({ detector: counting, clock, detectEvery: 1, onDetections: () => {} });
   const detected = await feed(pipeline, clock, frames.slice(20, 30));

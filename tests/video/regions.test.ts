@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planRegions, regionBoxToFrame, wholeInput, type PixelBox, type Region } from '../../src/ingest/video/regions.ts';
 
-// Region selection (issue 16): where on a 640×480 frame the detector runs.
+// Region selection: where on a 640×480 frame the detector runs.
 const W = 640;
 const H = 480;
 const person = (x: number, y: number): PixelBox => [x, y, 30, 70];

@@ -52,7 +52,7 @@ test('an RTSP camera goes live and its people, vehicles and snapshots come out o
   const people = rec.detections.filter((d) => d.type === 'person');
   assert.ok(people.length >= 3);
   for (const p of people) {
-    // issue 14: no face recognition here: no subtype (it was 'unrecognized' for every person)
+    // no face recognition here: no subtype (it was 'unrecognized' for every person)
     assert.equal(p.subtype, null);
     assert.match(p.track_id ?? '', /^trk_/);
     assert.ok(p.confidence >= 0.45 && p.confidence <= 1);

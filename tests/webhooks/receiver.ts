@@ -64,7 +64,7 @@ export function signatureMatches(secret: string, raw: string, header: string | s
   return got.length === expected.length && timingSafeEqual(got, expected);
 }
 
-/** What a household client derives from its key (DESIGN.md "Webhooks"). */
+/** What a household client derives from its key (docs/design.md "Webhooks"). */
 export function householdSecretOf(apiKey: string): string {
   return createHmac('sha256', apiKey).update('vigil-webhook-v1').digest('hex');
 }

@@ -89,7 +89,7 @@ for (const dialect of DIALECTS) {
       assert.equal(got.headers['x-service-delivery'], deliveryIds[0]);
       assert.equal(got.headers['x-service-timestamp'], new Date(clock.now()).toISOString());
       assert.equal(got.headers['x-service-signature-previous'], undefined);
-      // issue 9 §11: delivery_id and sent_at travel inside the signed body
+      // delivery_id and sent_at travel inside the signed body
       assert.deepEqual(got.body, {
         id: eventId, event: 'detection.anomaly', created_at: new Date(clock.now()).toISOString(), ...anomaly,
         delivery_id: deliveryIds[0], sent_at: got.headers['x-service-timestamp'],
@@ -143,7 +143,7 @@ for (const dialect of DIALECTS) {
       for (const x of r.received) {
         assert.ok(signatureMatches(w.secret!, x.raw, x.headers['x-service-signature']));
         assert.equal(x.headers['x-service-delivery'], id, 'retries keep the delivery id');
-        // issue 9 §11: a retry is the same delivery (same delivery_id, same event) sent at its own time
+        // a retry is the same delivery (same delivery_id, same event) sent at its own time
         const { sent_at: sentAt, ...rest } = x.body;
         const { sent_at: firstSentAt, ...firstRest } = r.received[0].body;
         assert.deepEqual(rest, firstRest, 'retries send the same event and delivery id');
@@ -205,7 +205,7 @@ for (const dialect of DIALECTS) {
       assert.equal(after.attempts.at(-1).series, 2);
       assert.equal(after.attempts.at(-1).attempt, 1);
       assert.equal(after.attempts.at(-1).status_code, 204);
-      // issue 9 §11: a redelivery by hand is the same delivery (a receiver that processed it drops it) sent now
+      // a redelivery by hand is the same delivery (a receiver that processed it drops it) sent now
       const redelivered = r.received.at(-1)!.body;
       assert.equal(redelivered.delivery_id, id);
       assert.equal(redelivered.sent_at, after.attempts.at(-1).started_at);

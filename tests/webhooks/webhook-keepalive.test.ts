@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { WebhookSender } from '../../src/platform/outbox/webhook-sender.ts';
 
 /**
- * Issue 16 §3: deliveries to one receiver reuse keep-alive connections (the sender's Agent keeps a
+ * Deliveries to one receiver reuse keep-alive connections (the sender's Agent keeps a
  * pool per receiver) instead of a TCP handshake per delivery; two receivers get separate pools.
  */
 test('deliveries reuse a pool of keep-alive connections per receiver', async () => {

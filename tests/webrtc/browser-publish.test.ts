@@ -10,7 +10,7 @@ import { VTEST_AVI } from '../fixtures-video/rtsp-camera.ts';
 import { waitUntil } from '../video-integration/video-app.ts';
 import { startWhipApp, type WhipApp } from './whip-app.ts';
 
-// Issue 15 "Done when": a real browser (Debian's chromium, its camera faked from vtest.avi)
+// A real browser (Debian's chromium, its camera faked from vtest.avi)
 // opens the printed publish URL, the page asks for the camera and publishes over WHIP, and the
 // scene counts the people. The browser is the system one, never a downloaded build.
 const CHROMIUM = '/usr/bin/chromium';

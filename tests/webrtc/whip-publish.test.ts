@@ -5,7 +5,7 @@ import { WhipTestPublisher } from '../fixtures-video/whip-publisher.ts';
 import { waitUntil } from '../video-integration/video-app.ts';
 import { startWhipApp, type WhipApp } from './whip-app.ts';
 
-// Issue 15 end to end over real sockets: a werift WHIP publisher sends vtest.avi (pedestrians, a
+// WHIP ingest end to end over real sockets: a werift WHIP publisher sends vtest.avi (pedestrians, a
 // parked car and a van) encoded by ffmpeg, Vigil receives it with werift, depacketizes, decodes
 // with ffmpeg and runs the same frame pipeline as an RTSP camera; the scene counts the people.
 let v: WhipApp;

@@ -1,5 +1,5 @@
 /**
- * What the planner knows about the household when it reads a message (issue 4 §2–§3).
+ * What the planner knows about the household when it reads a message.
  * The conversation service builds it from the household's rooms, sensors, boundaries and
  * active watches plus the earlier turns of the conversation, so follow-ups can resolve.
  */
@@ -33,7 +33,7 @@ export interface ConversationTurn {
   actions: { type: string; id?: string; subject?: string }[];
 }
 
-/** A person the household enrolled (issue 14): recognized by face on its cameras when face_recognition is on. */
+/** A person the household enrolled: recognized by face on its cameras when face_recognition is on. */
 export interface ContextPerson {
   id: string;
   name: string;

@@ -1,6 +1,6 @@
 /**
  * Tells apart a message in another language from English with typos, so the agent answers
- * "I understand English" instead of guessing (issue 4, bad input). tinyld guesses the language;
+ * "I understand English" instead of guessing (bad input). tinyld guesses the language;
  * because short English commands with typos fool it, we also require that few of the words are
  * English words the planner or compromise's lexicon knows.
  */

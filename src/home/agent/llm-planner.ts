@@ -1,5 +1,5 @@
 /**
- * The optional LLM planner (issue 4 §3): the same tool catalogue and the same argument validation
+ * The optional LLM planner: the same tool catalogue and the same argument validation
  * as the offline planner, chosen by a model behind any OpenAI-compatible chat-completions
  * endpoint with tool calling (`POST {base}/chat/completions`, `tools`, `tool_choice: "auto"`).
  *
@@ -9,7 +9,7 @@
  * an `LlmPlannerError` with a stable reason, so the facade (planner.ts) can let the offline planner
  * answer and say so.
  *
- * Invalid tool calls (decision, documented in DESIGN.md terms "one behaviour, two doors"):
+ * Invalid tool calls (decision, in the terms of docs/design.md "One behaviour, two doors"):
  * a call whose name is not in the catalogue, whose arguments are not JSON or fail the tool's
  * schema, or that names a sensor, room or watch this home does not have, is dropped and the
  * reply says a step was left out. When every call the model proposed is dropped, the model's

@@ -1,5 +1,5 @@
 /**
- * The offline planner (issue 4 §3): deterministic language understanding, no language model.
+ * The offline planner: deterministic language understanding, no language model.
  * message + household context in, plan out; pure, so it can be tested and benchmarked alone.
  *
  * Pipeline: language guard → normalise (typos, lemmas) → clauses and their intents → per clause
@@ -181,7 +181,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     plan.clarification = `I only understand English for now. ${HELP_TEXT} Could you ask me in English?`;
     return plan;
   }
-  // the face recognition opt-in (issue 14 §3): said in so many words, never inferred
+  // the face recognition opt-in: said in so many words, never inferred
   const optIn = readFaceRecognitionSwitch(message);
   if (optIn !== undefined) {
     plan.calls.push({
@@ -891,7 +891,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   }
   // "someone I don't recognise", "anyone we don't know": a stranger
   if (/\b(not|never) (recogni[sz]e|know)\b/.test(words.join(' '))) conditions.add('unrecognized_person');
-  // "when Maria arrives": a known person, recognized by face (issue 14); a name nobody answers to is asked about
+  // "when Maria arrives": a known person, recognized by face; a name nobody answers to is asked about
   // read on the message as typed: names are not corrected like words, and a capital marks one
   const named = findPeople(message, ctx.people ?? []);
   let people: ContextPerson[] = [];
@@ -1505,7 +1505,7 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     if (r.people.length) args.person_ids = r.people.map((p) => p.id);
   }
   const callIndex = plan.calls.length;
-  // a default is never silent (issue 10 §4)
+  // a default is never silent
   const later = window.startsAt > state.ctx.now + 60_000;
   const span = window.defaulted
     ? `${later ? `${describeSpan(window.startsAt, window.endsAt, window.recurrence, state.ctx)}, 24 hours` : `for the next 24 hours (until ${formatClock(window.endsAt, state.ctx.timeZone)} tomorrow)`} — tell me if you want a different end`

@@ -2,7 +2,7 @@ import { getNounSenses, isPersonWord, isSamePersonWord } from '../../platform/la
 import type { ContextPerson } from './context.ts';
 
 /**
- * Known people in a household request (issue 14 §4): "let me know when Maria arrives" names an
+ * Known people in a household request: "let me know when Maria arrives" names an
  * enrolled person; "ping me when Joana arrives" names someone who is not, and the agent asks
  * rather than watching for a stranger or for anyone at all.
  */

@@ -1,7 +1,7 @@
 /**
  * Finds the rooms and sensors a clause talks about, and only those the household has: a place
  * the home does not have comes back as `unknown` so the planner can say so instead of inventing
- * it (issue 4 §2). Typos were already corrected towards these names by the normaliser.
+ * it. Typos were already corrected towards these names by the normaliser.
  */
 import type { ContextSensor, HouseholdContext } from './context.ts';
 import type { Token } from '../../platform/language/index.ts';

@@ -1,6 +1,6 @@
 /**
- * Runs a plan's tool calls in order through an injected runner and composes the reply
- * (issue 4 §2, §5). Each action is handed to `onAction` as soon as its tool returns, and the
+ * Runs a plan's tool calls in order through an injected runner and composes the reply.
+ * Each action is handed to `onAction` as soon as its tool returns, and the
  * reply text that follows it to `onText` in word-sized deltas, so a streamed response shows the
  * action before the words about it. A tool's typed error becomes part of the reply, not a crash;
  * the actions already taken stay taken.

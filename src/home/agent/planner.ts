@@ -1,5 +1,5 @@
 /**
- * Which planner reads a message (issue 4 §3): the offline planner by default; the LLM planner
+ * Which planner reads a message: the offline planner by default; the LLM planner
  * when an endpoint is configured, with the offline planner answering whenever the endpoint fails,
  * and the plan saying which one acted (`planner`, and `fallback_reason` when it fell back).
  */

@@ -1,5 +1,5 @@
 /**
- * The household agent's tool catalogue (issue 4 §2). One TypeBox schema per tool: the offline
+ * The household agent's tool catalogue. One TypeBox schema per tool: the offline
  * planner's calls and an LLM planner's calls are validated by the same schemas, and the same
  * schemas are sent to an OpenAI-compatible endpoint as function definitions.
  */
@@ -7,7 +7,7 @@ import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typeb
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { WATCHED_KINDS } from '../../platform/kinds/index.ts';
 
-// TypeBox's compiler knows no formats until registered; ISO 8601 with a time part, as DESIGN.md fixes.
+// TypeBox's compiler knows no formats until registered; ISO 8601 with a time part, as docs/design.md "Times" fixes.
 if (!FormatRegistry.Has('date-time')) {
   FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)));
 }
@@ -196,7 +196,7 @@ export function toOpenAiTools(): { type: 'function'; function: { name: string; d
   }));
 }
 
-/** Action type each tool logs (issue 4 §2); read-only tools log what they looked at. */
+/** Action type each tool logs; read-only tools log what they looked at. */
 export const ACTION_TYPES: Record<ToolName, string> = {
   create_watch: 'watch.created',
   update_watch: 'watch.updated',

@@ -153,7 +153,7 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
   },
 ];
 
-/** Verbs that start requests the agent cannot do (issue 4 §2: say so, take no action). */
+/** Verbs that start requests the agent cannot do (say so, take no action). */
 export const OUT_OF_SCOPE_VERBS = new Set([
   'lock', 'unlock', 'open', 'close', 'shut', 'order', 'buy', 'call', 'phone', 'ring', 'dial', 'play', 'delete', 'erase',
   'send', 'email', 'text', 'share', 'arm', 'disarm', 'book', 'cook', 'vacuum', 'water', 'feed', 'dim', 'brighten',

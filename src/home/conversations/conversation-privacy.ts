@@ -29,7 +29,7 @@ export function findPlacesLeftAlone(home: HomeSnapshot): PlacesLeftAlone {
 }
 
 /**
- * Whether a stored turn showed content from a place left alone (issue 9 §1). Turns since
+ * Whether a stored turn showed content from a place left alone. Turns since
  * migration 008 record the sensors their reply showed; older ones are judged by their words: a
  * content action whose subject or reply names the place.
  */

@@ -44,7 +44,7 @@ export const conversationRoutes = (
     const actor = actorOf(req);
     if (!wantsEventStream(req)) return conversations.converse(principal, actor, req.body);
 
-    // everything that can be refused is refused before the first stream byte (DESIGN.md "Rate limits")
+    // everything that can be refused is refused before the first stream byte (docs/design.md "Rate limits")
     conversations.validateMessage(req.body.message);
     const acquired = await deps.slots.tryAcquire(principal.keyId, limit);
     if (!acquired) {

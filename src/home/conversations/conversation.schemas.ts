@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, Text } from '../../platform/http/index.ts';
 
-/** Longest message the agent reads (issue 4 "Bad input": 4,000 characters). */
+/** Longest message the agent reads (4,000 characters). */
 export const MAX_MESSAGE_CHARS = 4000;
 
 export const ConversationIdParams = Type.Object({ id: Type.String({ description: 'conv_…' }) });

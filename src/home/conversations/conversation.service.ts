@@ -60,7 +60,7 @@ function toSummary(c: ConversationRow): ConversationSummary {
 }
 
 /**
- * Conversations with the household agent (issue 4 §2, §5). A turn is stored before the agent
+ * Conversations with the household agent. A turn is stored before the agent
  * acts, each action is added to it the moment its tool returns, and the reply when it is done,
  * so a client that goes away mid-stream leaves a truthful record: the actions taken stay taken
  * and logged, and nothing is half-written.
@@ -160,7 +160,7 @@ export class ConversationService {
       household.snapshot(principal.tenantId),
       watches.listActive(principal.tenantId),
       conversationRepository.listRecentTurns(database.db, conversation.id, MEMORY_TURNS + 1),
-      // known people, so "let me know when Maria arrives" resolves (issue 14)
+      // known people, so "let me know when Maria arrives" resolves
       personRepository.namesForTenant(database.db, principal.tenantId),
     ]);
     // the planner's memory is history too: what a place left alone showed is not handed back to it

@@ -32,7 +32,7 @@ export interface ToolRunnerScope {
   signal?: AbortSignal;
 }
 
-/** Maps a service's domain error to the agent's: the planner's reply says it in words (issue 4 §2). */
+/** Maps a service's domain error to the agent's: the planner's reply says it in words. */
 function toAgentError(err: unknown): unknown {
   if (!(err instanceof VigilError)) return err;
   switch (err.code) {
@@ -41,7 +41,7 @@ function toAgentError(err: unknown): unknown {
     case 'not_found':
       return new AgentToolError('not_found', err.message);
     case 'owner_role_required':
-      // issue 9 §2: a member key asked to lift a boundary or unmute; the reply says only an owner can
+      // a member key asked to lift a boundary or unmute; the reply says only an owner can
       return new AgentToolError('conflict', err.message);
     case 'validation_failed':
     case 'unknown_field':
@@ -59,13 +59,13 @@ function describeWatch(w: WatchView): Record<string, unknown> {
 
 /**
  * The agent's tools as adapters over the services the HTTP routes call ("one behaviour, two
- * doors", DESIGN.md guideline 5): every change goes through the same access checks, boundary
+ * doors", docs/design.md "One behaviour, two doors"): every change goes through the same access checks, boundary
  * checks, audit entries and event-log rows as its HTTP twin.
  */
 export class HouseholdToolRunner implements ToolRunner {
   /**
    * Sensors whose content this turn's reply shows (a scene described, events listed): stored with
-   * the turn so its history is hidden once the place is left alone (issue 9 §1).
+   * the turn so its history is hidden once the place is left alone.
    */
   readonly revealed = new Set<string>();
 

@@ -9,13 +9,13 @@ export interface HomeSettings {
   time_zone: string;
   /** set once the simulated home of a test key exists */
   provisioned_at: string | null;
-  /** the household's opt-in to face recognition (issue 14 §3); off until turned on */
+  /** the household's opt-in to face recognition; off until turned on */
   face_recognition: boolean;
   /** the household's own default MQTT broker (mqtt://[user:password@]host[:port]) for sensors added by topic; null: the install's, if any */
   mqtt_broker: string | null;
 }
 
-/** Where a test-key household lives until told otherwise (issue 4 brief: the demo home is in Lisbon). */
+/** Where a test-key household lives until told otherwise (the demo home is in Lisbon). */
 export const DEMO_HOME_LOCATION = { city: 'Lisbon', lat: 38.7223, lon: -9.1393, time_zone: 'Europe/Lisbon' } as const;
 
 export function parseHomeSettings(json: string): HomeSettings {

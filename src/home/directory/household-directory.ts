@@ -27,7 +27,7 @@ export interface KnownWatch {
   recurrence: WatchTable['recurrence'];
   windowText: string;
   conditions: string[] | null;
-  /** only these known people (issue 14); null = anyone */
+  /** only these known people; null = anyone */
   personIds: string[] | null;
 }
 
@@ -116,13 +116,13 @@ export class HouseholdDirectory implements IngestGate {
     return this.watchesBySensor.get(streamId);
   }
 
-  /** Muted, or under a boundary of its own or of its room (issue 4 §6). */
+  /** Muted, or under a boundary of its own or of its room. */
   isOutOfReach(sensor: KnownSensor): boolean {
     return this.reasonOf(sensor) !== null;
   }
 
   /**
-   * The ingest gate (issue 9 §1): a household sensor that is left alone or muted is not looked
+   * The ingest gate: a household sensor that is left alone or muted is not looked
    * at. One map lookup for every detection; streams that are not household sensors pass.
    */
   withheldReason(streamId: string): WithheldReason | null {

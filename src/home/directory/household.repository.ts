@@ -91,7 +91,7 @@ export const householdRepository = {
     return out;
   },
   /**
-   * Sensors under an active boundary, their own or their room's (issue 9 §1): nothing about them
+   * Sensors under an active boundary, their own or their room's: nothing about them
    * is readable by any key of the household while it holds.
    */
   async listLeftAloneSensorIds(db: DbExecutor, tenantId: string): Promise<string[]> {

@@ -21,7 +21,7 @@ export const directoryServices = defineServiceModule({
   name: 'directory',
   provide(c) {
     c.provide(HOUSEHOLD_DIRECTORY, (c) => new HouseholdDirectoryT({ activeWatches: c.get(ACTIVE_WATCHES) }));
-    // issue 9 §1: muted sensors and places left alone are not ingested, and the audit trail hides them
+    // muted sensors and places left alone are not ingested, and the audit trail hides them
     c.provide(INGEST_GATE, (c) => c.get(HOUSEHOLD_DIRECTORY));
     c.provide(HOUSEHOLD_BOUNDARIES, () => householdBoundariesV);
   },

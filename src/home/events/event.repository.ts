@@ -7,7 +7,7 @@ export type EventRow = HouseholdEventTable;
 
 /**
  * A source hidden from event listings: from `since` on (a muted sensor: what it saw before stays),
- * or entirely when `since` is null (a place left alone: nothing about it is readable, issue 9 §1).
+ * or entirely when `since` is null (a place left alone: nothing about it is readable).
  */
 export interface HiddenSource {
   sensorId: string;
@@ -41,7 +41,7 @@ export const eventRepository = {
     }
     return q;
   },
-  /** A page of a household's events matching the filter (DESIGN.md "Lists"). */
+  /** A page of a household's events matching the filter (docs/design.md "Lists"). */
   listPage(db: DbExecutor, tenantId: string, f: EventFilter, page: PageQuery) {
     return paginate(this.listQuery(db, tenantId, f), 'id', page);
   },

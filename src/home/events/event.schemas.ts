@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery } from '../../platform/http/index.ts';
 import { WATCHED_KINDS } from '../../platform/kinds/index.ts';
 
-/** Kinds in the household event log; observations and alerts come from watches (issue 4 §4). */
+/** Kinds in the household event log; observations and alerts come from watches. */
 export const EVENT_LOG_KINDS = [
   'observation',
   'alert',

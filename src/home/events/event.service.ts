@@ -95,7 +95,7 @@ export function toEventView(r: EventRow): EventView {
   };
 }
 
-/** The household event log (issue 4 §4): observations, alerts and changes, each pushed to webhooks as it is stored. */
+/** The household event log: observations, alerts and changes, each pushed to webhooks as it is stored. */
 export class EventService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; sink: EventSink }) {}
 
@@ -198,7 +198,7 @@ export class EventService {
 
   /**
    * Newest first. Nothing from a place left alone is shown, whenever it was recorded (the user
-   * asked not to look there, issue 9 §1); from a muted sensor, nothing after it was muted (what it
+   * asked not to look there); from a muted sensor, nothing after it was muted (what it
    * saw before stays: muting is "stop looking", not "hide what you saw"). Changes (boundary set,
    * sensor muted) carry no sensor_id and stay. Asking only about places left alone is refused, so
    * the agent says so instead of "nothing happened there".

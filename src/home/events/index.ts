@@ -25,6 +25,6 @@ export const EVENTS = token<EventServiceT>('events');
 export const eventServices = defineServiceModule({
   name: 'events',
   provide: (c) => c.provide(EVENTS, (c) => new EventServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), sink: c.get(WEBHOOKS) })),
-  // issue 9 §1: deliveries about what a boundary hides are not readable
+  // deliveries about what a boundary hides are not readable
   install: (c) => c.get(WEBHOOKS).setVisibility(c.get(EVENTS)),
 });

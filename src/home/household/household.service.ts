@@ -40,7 +40,7 @@ export interface HomeUpdate {
   lon?: number;
   time_zone?: string;
   rename_room?: { from: string; to: string };
-  /** the face recognition opt-in (issue 14 §3) */
+  /** the face recognition opt-in */
   face_recognition?: boolean;
 }
 
@@ -85,7 +85,7 @@ export function toSensorView(s: SensorRow, bounded: boolean): SensorView {
 }
 
 /**
- * The household model (issue 4 §1, §6): rooms and sensors (each sensor is a stream of the
+ * The household model: rooms and sensors (each sensor is a stream of the
  * household tenant, so it flows through the same scene engine and pipeline as Surface B), the
  * home's place and zone, muted sensors and boundaries. Every change is audited in its own
  * transaction together with its event-log row (and so its webhook deliveries).
@@ -113,7 +113,7 @@ export class HouseholdService {
   ) {}
 
   /**
-   * A test-key household gets the simulated home on first use (issue 4 §1): the HOME_SENSORS as
+   * A test-key household gets the simulated home on first use: the HOME_SENSORS as
    * sandbox streams in their rooms, in Lisbon unless the home already has a place. Safe to call
    * on every request: after the first time it is a set lookup.
    */
@@ -250,7 +250,7 @@ export class HouseholdService {
   }
 
   async muteSensor(principal: Principal, actor: Actor, sensorId: string, muted: boolean): Promise<SensorView> {
-    if (!muted) assertOwner(principal, 'unmute a sensor'); // issue 9 §2: members add mutes, never lift them
+    if (!muted) assertOwner(principal, 'unmute a sensor'); // members add mutes, never lift them
     const now = this.deps.clock.now();
     const view = await this.deps.database.withWriteLock(async (trx) => {
       const home = await this.snapshot(principal.tenantId, trx);
@@ -277,7 +277,7 @@ export class HouseholdService {
     return view;
   }
 
-  /** "Leave the nursery alone" (issue 4 §6): binds every key of the household, present and future. */
+  /** "Leave the nursery alone": binds every key of the household, present and future. */
   async setBoundary(principal: Principal, actor: Actor, place: PlaceRef): Promise<BoundaryView> {
     const now = this.deps.clock.now();
     const view = await this.deps.database.withWriteLock(async (trx) => {
@@ -320,7 +320,7 @@ export class HouseholdService {
 
   /** Lifting a boundary takes an explicit request naming the room or sensor it is on. */
   async clearBoundary(principal: Principal, actor: Actor, place: PlaceRef): Promise<BoundaryView> {
-    assertOwner(principal, 'lift a boundary'); // issue 9 §2: members add boundaries, never lift them
+    assertOwner(principal, 'lift a boundary'); // members add boundaries, never lift them
     const now = this.deps.clock.now();
     const view = await this.deps.database.withWriteLock(async (trx) => {
       const home = await this.snapshot(principal.tenantId, trx);
@@ -416,7 +416,7 @@ export class HouseholdService {
     return `${it} is ${last.type === 'door_open' ? 'open' : 'closed'} (since ${when}${day}, reported by ${sensorLabel(s)}).${caveat}`;
   }
 
-  /** "Add the camera at rtsp://… as the garage camera" (issue 4 §1). A test key's sensor is simulated. */
+  /** "Add the camera at rtsp://… as the garage camera". A test key's sensor is simulated. */
   async addSensor(principal: Principal, actor: Actor, input: NewSensor): Promise<SensorView & { publish?: PublishInfo }> {
     await this.ensureHome(principal);
     const home = await this.snapshot(principal.tenantId);
@@ -565,7 +565,7 @@ export class HouseholdService {
   }
 
   /**
-   * Real cameras follow the gate (issue 9 §1): one that is muted or left alone is stopped, so its
+   * Real cameras follow the gate: one that is muted or left alone is stopped, so its
    * frames are not even decoded; one looked at again is started. Simulated sensors keep running
    * (their readings are dropped by the pipeline's gate), so resuming needs nothing here.
    */
@@ -581,7 +581,7 @@ export class HouseholdService {
   }
 
   /**
-   * A mute or boundary written on another node (issue 12 §3) is applied here too once the
+   * A mute or boundary written on another node is applied here too once the
    * directory has re-read the household (it subscribes first): the sensor's scene forgets it and a
    * real camera decoded on this node stops. Starting a camera again is left to the node that runs
    * it (the writer's followGate here; stream ownership in a cluster), so a resume never starts a
@@ -600,7 +600,7 @@ export class HouseholdService {
   }
 
   /**
-   * "Stop looking" takes effect inside the transaction that records it (issue 9 §1): the ingest
+   * "Stop looking" takes effect inside the transaction that records it: the ingest
    * gate drops these sensors' detections from now on, and their scenes forget what they showed,
    * so nothing from before reads as "right now" once looking resumes.
    */
@@ -627,7 +627,7 @@ function isBounded(home: HomeSnapshot, s: SensorRow): boolean {
   return home.boundaries.some((b) => b.sensor_id === s.id || (!b.sensor_id && b.room_id === s.room_id));
 }
 
-/** Refuses a muted sensor or one under a boundary (issue 4 §6), saying which and how to lift it. */
+/** Refuses a muted sensor or one under a boundary, saying which and how to lift it. */
 function assertReachable(home: HomeSnapshot, s: SensorRow): void {
   const b = home.boundaries.find((x) => x.sensor_id === s.id || (!x.sensor_id && x.room_id === s.room_id));
   if (b) {

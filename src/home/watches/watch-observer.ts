@@ -19,7 +19,7 @@ interface PendingEvent {
 }
 
 /**
- * The pipeline hook that keeps watches under observation (issue 4 §4): for each detection of a
+ * The pipeline hook that keeps watches under observation: for each detection of a
  * watched sensor inside its watch's window it decides, synchronously and cheaply, which
  * observations and alerts to raise; persist() then stores them with their webhook rows in the
  * detections' transaction. persist() re-reads, inside that transaction, whether each watch is

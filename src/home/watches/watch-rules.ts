@@ -4,7 +4,7 @@ import type { AlertType, ObservationType } from '../events/index.ts';
 import type { KnownSensor } from '../directory/index.ts';
 import { capitalize, describeSensorName } from '../directory/index.ts';
 
-/** Seconds a person may stand in view before it counts as lingering (issue 4 brief: dwell ≥ 120 s). */
+/** Seconds a person may stand in view before it counts as lingering (dwell ≥ 120 s). */
 export const LINGERING_DWELL_S = 120;
 /** Motion reports closer together than this are one burst: one event, not one per PIR ping. */
 export const MOTION_BURST_GAP_MS = 120_000;
@@ -55,7 +55,7 @@ function nameOf(sensor: KnownSensor): string {
 }
 
 /**
- * Turns the detections of one watch's sensors into observations and alerts (issue 4 §4). A
+ * Turns the detections of one watch's sensors into observations and alerts. A
  * tracked person, vehicle or animal is reported once, when first seen, not at every sighting; a person
  * still in view after LINGERING_DWELL_S raises one lingering alert; motion is reported per burst.
  * State is per watch, so two watches on one sensor each get their own events.
@@ -111,7 +111,7 @@ export class WatchRules {
   private evaluatePerson(watchId: string, rec: DetectionRecord, sensor: KnownSensor): WatchFinding[] {
     const mem = this.remember(`${watchId}:${rec.track_id ?? rec.id}`, rec.at);
     const out: WatchFinding[] = [];
-    // face recognition speaks after the track was first seen (issue 14): a face seen later, or a
+    // face recognition speaks after the track was first seen: a face seen later, or a
     // stranger later recognized, is reported then; a recognized track keeps its identity
     const identity = rec.subtype === 'recognized' && rec.person_id ? rec.person_id : rec.subtype === 'unrecognized' ? 'unrecognized' : '';
     const newIdentity = identity !== '' && identity !== mem.identity && !(mem.identity !== '' && mem.identity !== 'unrecognized');

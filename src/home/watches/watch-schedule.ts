@@ -29,7 +29,7 @@ function localDate(ms: number, timeZone: string): WallClock {
 }
 
 /**
- * When a watch is under observation (issue 4 §4). A one-off watch: [starts_at, ends_at). A
+ * When a watch is under observation. A one-off watch: [starts_at, ends_at). A
  * recurring one repeats its first window every day (or weekday, or weekend day) at the same local
  * clock times, except that a window whose words name sunset/sunrise/dusk/dawn follows the sun of
  * each day at the home's coordinates, as people mean "every night from sunset to sunrise".

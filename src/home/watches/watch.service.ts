@@ -37,7 +37,7 @@ export interface NewWatch {
   recurrence: WatchRow['recurrence'];
   window: string;
   conditions?: string[];
-  /** only these known people (issue 14), recognized by face; needs recognized_person among the conditions or none */
+  /** only these known people, recognized by face; needs recognized_person among the conditions or none */
   person_ids?: string[];
   conversation_id?: string | null;
 }
@@ -45,7 +45,7 @@ export interface NewWatch {
 export type WatchChange = Partial<Omit<NewWatch, 'conversation_id'>>;
 
 /**
- * Watches (issue 4 §4): created and changed by the agent, listed and stood down over HTTP, both
+ * Watches: created and changed by the agent, listed and stood down over HTTP, both
  * through these methods. Each change is audited and written to the event log in its transaction;
  * the change is announced after the commit, so the household directory (the detection hook's
  * picture) re-reads it at once.

@@ -1,5 +1,5 @@
 /**
- * Face recognition engine (issue 14): detection (BlazeFace), descriptors (FaceRes) in worker
+ * Face recognition engine: detection (BlazeFace), descriptors (FaceRes) in worker
  * threads, matching against enrolled faces, and a per-track cache for live video.
  */
 export { createFaceEngine, FaceEngineOverloadedError, MIN_ENROL_FACE_PX, MIN_FACE_PX, SEVERAL_FACES_RATIO } from './face-engine.ts';

@@ -144,7 +144,7 @@ export const afterHoursIntrusionScene: SceneSpec = {
         curve: STAFF_ARRIVALS,
         stayMs: [30 * SECOND_MS, 6 * MINUTE_MS],
         confidence: [0.75, 0.98],
-        // staff faces are known (issue 14): the stream names them as the tenant's enrolled people,
+        // staff faces are known: the stream names them as the tenant's enrolled people,
         // or says nothing when it has none (SourceManager, resolveSandboxPeople)
         subtype: 'recognized',
       }),

@@ -4,7 +4,7 @@
  * classes) on the tfjs WebAssembly backend. Runs off the main thread so inference (~100–250 ms a frame) never
  * blocks the HTTP server. Started by detector-pool.ts through a tsx bootstrap.
  *
- * Issue 16: a frame comes either whole (squeezed to 512×512, as Human runs it) or as motion
+ * A frame comes either whole (squeezed to 512×512, as Human runs it) or as motion
  * regions (regions.ts), each run at its own size. The converted model declares a fixed
  * 1×512×512×3 input, but it is fully convolutional: only five constants folded in at export
  * depend on the size (three upsampling sizes, the heat map's width, the gather's row count). The
@@ -78,7 +78,7 @@ const SIZE_CONSTANTS: Array<[string, (h: number, w: number) => number[]]> = [
 ];
 
 class CenterNet {
-  /** the size constants per input side, made once and kept (issue 16: no tensors made per frame for them) */
+  /** the size constants per input side, made once and kept (no tensors made per frame for them) */
   private readonly constants = new Map<string, TensorLike[]>();
   /** Float32 staging buffers per element count, reused frame after frame */
   private readonly buffers = new Map<number, Float32Array>();

@@ -10,7 +10,7 @@ import type { DetectedObject, RgbFrame } from './video.types.ts';
 /** Anything that finds people and vehicles in a frame. */
 export interface Detector {
   /**
-   * Objects in the frame, boxes in frame coordinates. With `regions` (issue 16), only those parts
+   * Objects in the frame, boxes in frame coordinates. With `regions`, only those parts
    * of the frame are searched, each at its own input size; a detector that cannot crop may ignore
    * them and search the whole frame. `options.wholeFrame` overrides the pool's way of meeting a
    * whole frame (DetectorPoolOptions.wholeFrame) for this call.

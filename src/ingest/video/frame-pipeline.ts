@@ -18,7 +18,7 @@ export interface FramePipelineOptions {
   motionGate?: boolean;
   /** while objects are tracked, the detector runs at least this often without motion, so a
    * person standing still stays counted; default 2 s. With regions on, it looks at the tracked
-   * objects' regions (and any motion), not the whole frame (issue 16) */
+   * objects' regions (and any motion), not the whole frame */
   keepAliveMs?: number;
   /** with regions on and objects tracked, the whole frame is still detected at least this often
    * (a safety net for what neither the gate nor the tracked regions show); default 10 s */
@@ -52,7 +52,7 @@ export interface FramePipelineOptions {
   /** per-class score an object needs to be tracked; default the table of detection kinds' (platform/kinds: person 0.45, vehicle 0.33, cat and dog 0.4, …) */
   minScore?: Partial<Record<ObjectLabel, number>>;
   /**
-   * Live face recognition (issue 14): tracked people get `subtype` recognized (+ person_id) or
+   * Live face recognition: tracked people get `subtype` recognized (+ person_id) or
    * unrecognized once their face was seen; without it (or with no face seen) a person has no subtype.
    */
   faces?: TrackFaces;
@@ -196,10 +196,10 @@ export class FramePipeline {
       this.counters.frames_skipped_no_motion++;
       return 'no_motion';
     }
-    // issue 16: the keep-alive looks at the tracked objects' regions; the whole frame only on the
+    // the keep-alive looks at the tracked objects' regions; the whole frame only on the
     // first frame, with nothing tracked (the idle keep-alive) and every wholeFrameEveryMs
     const whole = !this.gateOn || (keepAliveDue && (!this.regionsOn || !this.tracker.hasTracks() || at - this.lastWholeAt >= this.wholeFrameEveryMs));
-    // issue 16: motion only where tracked objects already are → the tracker carries them for up to N−1 frames
+    // motion only where tracked objects already are → the tracker carries them for up to N−1 frames
     const carrying = !whole && !keepAliveDue && this.framesSinceDetect < this.detectEvery;
     const fresh = carrying ? this.motionOutsideTracks(this.pendingBoxes, at) : null;
     if (fresh?.length === 0) {
@@ -209,7 +209,7 @@ export class FramePipeline {
     }
     // new motion while the tracked objects are still carried: only the new motion (and objects
     // seen once) is looked at now; the tracked objects' own motion stays pending for their run
-    // on the Nth frame (issue 16: on a busy view most runs were for one newcomer, yet looked at everyone)
+    // on the Nth frame (on a busy view most runs were for one newcomer, yet looked at everyone)
     const partialRegions = fresh && this.regionsOn && fresh.length < this.pendingBoxes.length ? this.regionsFor(frame, fresh) : null;
     const partial = partialRegions !== null;
     const regions = partialRegions ?? (whole || !this.regionsOn ? null : this.regionsFor(frame, this.pendingBoxes, keepAliveDue));

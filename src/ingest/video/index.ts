@@ -3,7 +3,7 @@ export { FramePipeline } from './frame-pipeline.ts';
 export { PpmFrameParser } from './ppm-frame-parser.ts';
 export { type IngestStats, type RgbFrame, type StreamStatus } from './video.types.ts';
 
-/** The real-video ingest pipeline (issue 6): what the stream service uses. */
+/** The real-video ingest pipeline: what the stream service uses. */
 export { validateSourceUrl, redactCredentials, type SourceUrlCheck } from './source-url.ts';
 export { startVideoIngest, createMobileIngest, type IngestOptions, type VideoIngestOptions, type IngestHandle, type CameraIngestHandle, type MobileIngestHandle } from './video-ingest.ts';
 export { checkDetectorModel, createDetectorPool, type Detector, type DetectorPool, type DetectorPoolOptions, type DetectorPoolStats, type DetectorRuntime, type DetectOptions, DetectorOverloadedError } from './detector-pool.ts';

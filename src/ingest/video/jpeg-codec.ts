@@ -3,7 +3,7 @@ import { decodeRequestJpeg } from '../../platform/lib/index.ts';
 import { VideoInputError } from './video.errors.ts';
 import type { RgbFrame } from './video.types.ts';
 
-/** Largest phone frame accepted (issue 6 "Phones": ≤ 2 MiB). */
+/** Largest phone frame accepted (≤ 2 MiB). */
 export const MAX_JPEG_BYTES = 2 * 1024 * 1024;
 
 /** Encodes a frame as the JPEG snapshot kept with a detection. */

@@ -40,7 +40,7 @@ export class MotionGate {
   private masks: Polygon[];
   private grid: { width: number; height: number; frameW: number; frameH: number; masked: Uint8Array; open: number } | null = null;
   private background: Float32Array | null = null;
-  // per-frame scratch, reused while the frame size stays (issue 16: no allocation per frame)
+  // per-frame scratch, reused while the frame size stays (no allocation per frame)
   private grey: Float32Array | null = null;
   private counts: Uint32Array | null = null;
   private changedMask: Uint8Array | null = null;

@@ -51,7 +51,7 @@ function centre(b: NormalizedBox): [number, number] {
 const PREDICT_MAX_MS = 1000;
 
 /**
- * Where the track's box would be at `at` if it kept its velocity (issue 16: the pipeline judges
+ * Where the track's box would be at `at` if it kept its velocity (the pipeline judges
  * whether motion between detector runs is the tracked object's own by this, not its last box
  * alone), at most PREDICT_MAX_MS ahead of its last sighting.
  */

@@ -1,5 +1,5 @@
 /**
- * Where to run the detector on a frame (issue 16 §2), in the manner of Frigate: motion boxes (and
+ * Where to run the detector on a frame, in the manner of Frigate: motion boxes (and
  * the boxes of moving tracked objects) are clustered, each cluster becomes one square region of
  * the frame, sized to the boxes with some context around them but never below the smallest input
  * the model sees well, clamped inside the frame. The detector runs on each region at (about) its
@@ -56,7 +56,7 @@ const WHOLE_INPUT = 512;
 
 /**
  * The model input [width, height] for a whole frame with its aspect kept: the longer side at 512
- * (the model's own size), the shorter scaled alike and rounded to the stride. Issue 16: a 640×480
+ * (the model's own size), the shorter scaled alike and rounded to the stride. A 640×480
  * camera frame runs at 512×384 — people at the same horizontal scale as the 512×512 squeeze, not
  * stretched vertically, for 3/4 of its cost (docs/decisions.md).
  */

@@ -1,5 +1,5 @@
 /**
- * Which camera addresses the ffmpeg decoder accepts (issue 6 "Decode"). file:// reads the
+ * Which camera addresses the ffmpeg decoder accepts. file:// reads the
  * server's own disk, so it is refused unless the operator opted in (VIGIL_ALLOW_FILE_SOURCES=1).
  */
 export type SourceUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };

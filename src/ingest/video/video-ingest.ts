@@ -28,7 +28,7 @@ export interface IngestHandle {
   stop(): Promise<void>;
 }
 
-/** A camera's ingest, with what the detector was spared (issue 16; not part of the stream resource). */
+/** A camera's ingest, with what the detector was spared (not part of the stream resource). */
 export interface CameraIngestHandle extends IngestHandle {
   /** frames the tracker carried without a detector run; detector runs on motion regions */
   pipelineStats(): { frames_carried: number; frames_on_regions: number };
@@ -82,7 +82,7 @@ export function createMobileIngest(o: IngestOptions & { silenceMs?: number; conn
   const silenceMs = o.silenceMs ?? 30_000;
   const deadlineMs = o.connectDeadlineMs ?? MOBILE_CONNECT_DEADLINE_MS;
   // phones send sparse frames: count an object from its first sighting. Their whole frames are
-  // squeezed to 512×512 as Human does (issue 16 keeps the aspect for cameras only): the class
+  // squeezed to 512×512 as Human does (only cameras keep the aspect, src/ingest/video/regions.ts): the class
   // thresholds were measured that way on phone photos (a dog at 0.42 there scores 0.39 with the aspect
   // kept), and a phone's sparse frames gain little from the cheaper input
   const pipeline = createPipeline({ wholeFrame: 'square', ...o, tracker: { minHits: 1, ...o.tracker } }, clock);

@@ -36,7 +36,7 @@ export interface DetectedObject {
 }
 
 /**
- * Stream states (issue 6): `connecting` until the first frame, `live` while frames arrive,
+ * Stream states: `connecting` until the first frame, `live` while frames arrive,
  * `reconnecting` after a loss while retrying with backoff, `offline` once the loss has lasted
  * longer than the offline threshold (retries continue at the slowest backoff).
  */
@@ -74,7 +74,7 @@ export interface VideoDetection extends DetectionInput {
 }
 
 /**
- * What face recognition says about one tracked person (issue 14): their face matched an enrolled
+ * What face recognition says about one tracked person: their face matched an enrolled
  * person, or a face was seen and matched nobody. No identity (undefined) means no usable face
  * has been seen on the track: nothing can be said, so the detection carries no subtype.
  */

@@ -24,7 +24,7 @@ interface Firing {
 }
 
 /**
- * Evaluates alert rules inside the detection pipeline (issue 3 §1). onDetection is synchronous
+ * Evaluates alert rules inside the detection pipeline. onDetection is synchronous
  * and touches only memory: the tenant's compiled rules, most rejected by detection type on the
  * first comparison. Firings are written by persist() in the transaction that makes the detection
  * durable, with their audit entry and `alert.fired` outbox row.

@@ -16,7 +16,7 @@ export const RuleConditionSchema = Type.Union(
 export type RuleConditionT = { type: string; [field: string]: unknown };
 
 /**
- * How a stored condition that no longer reads as one is shown (issue 9 §5: e.g. a threshold an
+ * How a stored condition that no longer reads as one is shown (e.g. a threshold an
  * older version stored as null). The rule never fires; PATCH a condition to repair it.
  */
 export const UnreadableConditionSchema = Type.Object(

@@ -34,7 +34,7 @@ export function toAlertRuleView(r: AlertRuleRow): AlertRuleView {
   };
 }
 
-/** Alert rules CRUD and operator pause/resume (issue 3 §1, §5); the engine's in-memory index follows every commit. */
+/** Alert rules CRUD and operator pause/resume; the engine's in-memory index follows every commit. */
 export class AlertRuleService {
   constructor(
     private readonly deps: {
@@ -103,7 +103,7 @@ export class AlertRuleService {
     return this.write(principal, actor, before, patch, 'alert_rule.updated');
   }
 
-  /** Operator control (issue 3 §5): a paused rule takes no automated step until resumed. */
+  /** Operator control: a paused rule takes no automated step until resumed. */
   async setPaused(principal: Principal, actor: Actor, id: string, paused: boolean): Promise<AlertRuleView> {
     const before = await this.load(principal, id);
     const status = paused ? 'paused' : 'active';

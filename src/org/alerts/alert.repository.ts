@@ -18,7 +18,7 @@ export const alertRepository = {
     if (locations) q = locations.length ? q.where('location', 'in', [...locations]) : q.where(sql<boolean>`1 = 0`);
     return q;
   },
-  /** A page of the alerts a key may see, filtered (DESIGN.md "Lists"); `since` is an ISO time. */
+  /** A page of the alerts a key may see, filtered (docs/design.md "Lists"); `since` is an ISO time. */
   listPage(
     db: DbExecutor,
     tenantId: string,

@@ -32,7 +32,7 @@ export function toAlertView(r: AlertRow): AlertView {
   };
 }
 
-/** Fired alerts: listing, fetching, acknowledging (issue 3 §1). Firing is AlertEngine's job. */
+/** Fired alerts: listing, fetching, acknowledging. Firing is AlertEngine's job. */
 export class AlertService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService }) {}
 

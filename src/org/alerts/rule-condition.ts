@@ -9,7 +9,7 @@ import { RuleConditionSchema, type RuleConditionT, type UnreadableConditionT } f
 const conditionCheck = TypeCompiler.Compile(RuleConditionSchema);
 
 /**
- * A stored condition, checked against the request schema on the way out (issue 9 §5): a row
+ * A stored condition, checked against the request schema on the way out: a row
  * written by an older version (a 1e400 threshold stored as null) or by hand reads as
  * `unreadable`, so it can neither break a list nor fire on every detection.
  */

@@ -32,7 +32,7 @@ interface TenantAutomation {
 }
 
 /**
- * Per-organization automation switches and timings (issue 3 §5: "paused automation takes no
+ * Per-organization automation switches and timings ("paused automation takes no
  * automated step until resumed"). Read on the detection hot path, so every tenant's settings
  * live in memory; writes go to the database first, then announce the change (CacheInvalidation),
  * and every node's copy re-reads that tenant's row.
@@ -98,7 +98,7 @@ export class AutomationService {
     return this.settings(tenantId).row.escalation_after_s * 1000;
   }
 
-  /** The organization's opt-in to face recognition (issue 14 §3); off until turned on. */
+  /** The organization's opt-in to face recognition; off until turned on. */
   faceRecognition(tenantId: string): boolean {
     return this.settings(tenantId).row.face_recognition === 1;
   }

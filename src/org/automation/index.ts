@@ -1,7 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-
-// The module's public face: what other modules may import (docs/architecture.md).
 export { ScheduleSchema } from './automation.schemas.ts';
 export { AutomationService, type AutomationDefaults, type AutomationTarget } from './automation.service.ts';
 export { compileSchedule, findScheduleProblem, isWithinSchedule, type CompiledSchedule, type Schedule } from './local-schedule.ts';

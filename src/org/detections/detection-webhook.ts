@@ -8,7 +8,7 @@ export interface WebhookDetection {
   confidence: number;
   location: string;
   timestamp: string;
-  /** issue 14: only on a recognized person (subtype 'recognized'): the enrolled person */
+  /** only on a recognized person (subtype 'recognized'): the enrolled person */
   person_id?: string;
 }
 

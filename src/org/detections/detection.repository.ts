@@ -44,7 +44,7 @@ export const detectionRepository = {
   /**
    * The same insert as a prepared statement on the raw SQLite connection (hot path), bound by
    * position straight from the pipeline's records (box still an object): no copy of each row, no
-   * named-parameter lookups (issue 16 §1). Caller holds the write lock.
+   * named-parameter lookups. Caller holds the write lock.
    */
   insertManySqlite(raw: BetterSqlite3.Database, rows: readonly DetectionInsert[]): void {
     let st = insertStatements.get(raw);
@@ -64,7 +64,7 @@ export const detectionRepository = {
    * VALUES list of one parameter per column and row that Kysely compiles and PostgreSQL parses anew
    * for every batch. One JSON.stringify of the records replaced one array literal per column, which
    * `pg` builds by string concatenation and escaping: 43% of everything the PostgreSQL pipeline
-   * allocated (issue 16 §1). A box still an object arrives as its JSON text, as boxToColumn writes it.
+   * allocated. A box still an object arrives as its JSON text, as boxToColumn writes it.
    */
   async insertManyPg(trx: DbExecutor, rows: readonly DetectionInsert[]): Promise<void> {
     if (rows.length === 0) return;
@@ -199,7 +199,7 @@ export const detectionRepository = {
     const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
     return unique.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
   },
-  /** The person detections in [from, to] recognized as one known person (issue 14; index of migration 016). */
+  /** The person detections in [from, to] recognized as one known person (index of migration 016). */
   personSightings(db: DbExecutor, sceneId: string, personId: string, from: number, to: number): Promise<DetectionTable[]> {
     return db.selectFrom('detections').selectAll().where('scene_id', '=', sceneId).where('person_id', '=', personId)
       .where('at', '>=', from).where('at', '<=', to).orderBy('at', 'asc').limit(10_000).execute();

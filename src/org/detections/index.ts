@@ -2,13 +2,9 @@
 // the detection type itself lives in the kernel (platform/kinds), below ingest and org; re-exported here for org's modules
 export { ANIMAL_KINDS, DetectionBoxSchema, DetectionTypeSchema, normalizeBox, type AnimalKind, type DetectionBox } from '../../platform/kinds/index.ts';
 
-// The module's public face: what other modules may import (docs/architecture.md).
-
-
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { SnapshotService as SnapshotServiceT } from './snapshot.service.ts';
-// The module's public face: what other modules may import (docs/architecture.md).
 export { buildDetectionAnomalyPayload } from './detection-webhook.ts';
 export { boxOf, boxToColumn, detectionRepository } from './detection.repository.ts';
 export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type DetectionType, type FrameObject } from '../../platform/kinds/index.ts';

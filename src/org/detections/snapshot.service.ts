@@ -7,7 +7,7 @@ import type { Principal } from '../../platform/identity/index.ts';
 import { snapshotRepository } from './snapshot.repository.ts';
 
 /**
- * The JPEG kept with person and vehicle detections of real video (issue 6 "Output"). The video
+ * The JPEG kept with person and vehicle detections of real video. The video
  * pipeline encodes one JPEG per frame and hands the same Buffer to every detection of that frame,
  * so a batch stores each distinct image once.
  */

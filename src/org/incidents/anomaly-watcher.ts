@@ -27,7 +27,7 @@ interface PendingReads {
 const MAX_REMEMBERED_TRACKS = 20_000;
 
 /**
- * Anomalies without any rule (issue 3 §1): an unrecognized person, or a person loitering
+ * Anomalies without any rule: an unrecognized person, or a person loitering
  * (dwell ≥ 300 s), fires `detection.anomaly` once per tracked person and opens an automatic
  * incident, or extends the one open at that location when the last anomaly there is within the
  * organization's grouping gap. Anomalies outside business hours open high-severity incidents.
@@ -58,7 +58,7 @@ export class AnomalyWatcher implements PipelineHook {
    * Writes a commit's anomalies: one lookup of the incidents to join for all its scenes, then per
    * scene the incidents it opens and the events it announces, and at the end one insert of every
    * detection the incidents gain and one update of their activity times, whatever the number of
-   * scenes and sightings (a burst of anomalies must not stall the pipeline's commit, issue 16 §1).
+   * scenes and sightings (a burst of anomalies must not stall the pipeline's commit).
    */
   async persist(trx: DbExecutor): Promise<void> {
     if (this.pending.length === 0) return;

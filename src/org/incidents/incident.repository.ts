@@ -35,7 +35,7 @@ export const incidentRepository = {
     if (locations) q = locations.length ? q.where('location', 'in', [...locations]) : q.where(sql<boolean>`1 = 0`);
     return q;
   },
-  /** A page of the incidents a key may see, filtered (DESIGN.md "Lists"); `since` is an ISO time. */
+  /** A page of the incidents a key may see, filtered (docs/design.md "Lists"); `since` is an ISO time. */
   listPage(
     db: DbExecutor,
     tenantId: string,
@@ -88,7 +88,7 @@ export const incidentRepository = {
   },
   /**
    * findGroupableMany, linkDetections and moveActivity as prepared statements on SQLite's raw
-   * connection, for the pipeline's commit (anomalies ride in it, issue 16 §1), as the detection and
+   * connection, for the pipeline's commit (anomalies ride in it), as the detection and
    * audit inserts do. Only inside the write lock (Kysely's connection mutex is held).
    */
   sqliteHotPath(raw: BetterSqlite3.Database) {
@@ -139,8 +139,8 @@ export const incidentRepository = {
   },
   /**
    * linkDetections and moveActivity in one statement on PostgreSQL (the insert as a data-modifying
-   * CTE of the update): one round trip fewer in every pipeline commit that extends incidents
-   * (issue 16 §1). Falls back to the two statements when either side is empty or the links are
+   * CTE of the update): one round trip fewer in every pipeline commit that extends incidents.
+   * Falls back to the two statements when either side is empty or the links are
    * more than one statement carries. Inside the pipeline's commit they go with COMMIT, in its
    * round trip (docs/decisions.md, "PostgreSQL commit in two round trips").
    */

@@ -29,7 +29,7 @@ import type {
 
 type IncidentStatus = IncidentRow['status'];
 
-/** Allowed status changes (issue 3 §3): open → acknowledged → resolved | dismissed; anything else is 409. */
+/** Allowed status changes: open → acknowledged → resolved | dismissed; anything else is 409. */
 const TRANSITIONS: Record<IncidentStatus, readonly IncidentStatus[]> = {
   open: ['acknowledged'],
   acknowledged: ['resolved', 'dismissed'],
@@ -75,7 +75,7 @@ export interface IncidentProtocols {
 }
 
 /**
- * Incidents (issue 3 §3): created by hand from a stream or automatically from anomalies, worked
+ * Incidents: created by hand from a stream or automatically from anomalies, worked
  * through open → acknowledged → resolved | dismissed, with a timeline of everything that happened.
  */
 export class IncidentService {
@@ -159,7 +159,7 @@ export class IncidentService {
   /**
    * extendIn for several incidents at once, inside the pipeline's commit (its write lock): on
    * PostgreSQL one insert of every link and one update of the activity times that moved, on SQLite
-   * prepared statements on the raw connection (issue 16 §1).
+   * prepared statements on the raw connection.
    */
   async extendManyIn(trx: DbExecutor, extensions: Array<{ incident: IncidentRow; recs: DetectionRecord[] }>): Promise<void> {
     const links = extensions.flatMap((e) => e.recs.map((r) => toLinkRow(e.incident.id, r.tenant_id, r)));

@@ -59,7 +59,7 @@ export const SCENE_UPDATE_PERIOD_MS = 250;
 type Listener = (e: LiveEvent) => void;
 
 /**
- * The organization event feed (issue 13 "Live wall"): fans organization events out to open
+ * The organization event feed: fans organization events out to open
  * `GET /v1/events/stream` connections of the tenant, in this process. Two sources: every
  * organization event the webhook outbox writes (alerts, incidents, protocol runs, stream status,
  * anomalies) and the scene engine (counts after each detection, coalesced per scene). It is a

@@ -10,8 +10,8 @@ import { CONCURRENT_STREAMS_PER_KEY } from '../../platform/http/index.ts';
 import { SCENE_UPDATE_PERIOD_MS, visibleKinds, type OrgEventFeed } from './org-event-feed.ts';
 
 /**
- * `GET /v1/events/stream` (issue 13 "Live wall"): the organization's events as server-sent
- * events, for the console's wall and for integrators. Frames follow DESIGN.md "SSE"; an open feed
+ * `GET /v1/events/stream`: the organization's events as server-sent
+ * events, for the console's wall and for integrators. Frames follow docs/design.md "SSE"; an open feed
  * holds one of the key's concurrent stream slots, like a streamed conversation reply.
  */
 export const orgEventStreamRoutes = (feed: OrgEventFeed, deps: { slots: StreamSlots; clock: Clock; streamLimit?: number; held?: HeldStreams }): FastifyPluginAsyncTypebox => async (app) => {

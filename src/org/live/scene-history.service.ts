@@ -8,7 +8,7 @@ import type { PageQuery } from '../../platform/db/index.ts';
 import { SCENE_HISTORY_RANGES, type SceneHistoryRange, type SceneHistoryView } from './scene-history.schemas.ts';
 
 /**
- * People over time for a scene (issue 13 "a people-over-time chart per scene (last hour / day)"):
+ * People over time for a scene (the console's people-over-time chart, last hour / day):
  * the peak person count per interval, each stream's count holding until its next reading.
  */
 export class SceneHistoryService {

@@ -104,7 +104,7 @@ export const peopleServices = defineServiceModule({
 /** The people module's HTTP face: its tags, shared schemas and routes (docs/architecture.md). */
 export const peopleApi = defineApiModule({
   name: 'people',
-  tags: [{ name: 'People', description: 'Known people and their enrolled faces, for face recognition (issue 14; both surfaces)' }],
+  tags: [{ name: 'People', description: 'Known people and their enrolled faces, for face recognition (both surfaces)' }],
   schemas: [PersonSchema],
   routes: ({ people }: { people: PeopleService }) => personRoutes(people),
 });

@@ -39,7 +39,7 @@ function toIdentity(v: FaceVerdict | undefined): TrackIdentity | undefined {
 }
 
 /**
- * Live face recognition of tracked people (issue 14 §2), the LIVE_FACES port: one TrackRecognizer
+ * Live face recognition of tracked people, the LIVE_FACES port: one TrackRecognizer
  * per running stream, fed the tenant's enrolled faces (cached per tenant, dropped on enrolment
  * and erasure). While the tenant has recognition off, nothing is computed: no face is looked for,
  * no descriptor made, and tracks forget what they were.

@@ -8,7 +8,7 @@ import { CreatePersonBody, DeletedPerson, EnrolFaceQuery, EnrolFacesBody, Enroll
 
 const tags = ['People'];
 const security = [{ bearerAuth: [] }];
-// both surfaces (issue 14 §1): organization keys read with scenes:read and change with operator
+// both surfaces: organization keys read with scenes:read and change with operator
 // (the capability that also switches face recognition on); household keys reach their household
 const read = { surface: 'any' as const, capability: 'scenes:read' as const };
 const write = { surface: 'any' as const, capability: 'operator' as const };

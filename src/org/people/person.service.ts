@@ -44,7 +44,7 @@ function toVigilError(err: unknown): unknown {
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /**
- * Known people (issue 14 §1): staff, contractors, family. A face is enrolled from a JPEG by
+ * Known people: staff, contractors, family. A face is enrolled from a JPEG by
  * explicit request (the consent), stored as a descriptor, never as the photo; a JPEG crop of the
  * face only with keep_image. Deleting a person erases every descriptor and crop (audited).
  * Recognition of phone frames (FrameFaceRecognizer) runs only for tenants that turned it on.
@@ -186,7 +186,7 @@ export class PeopleService implements FrameFaceRecognizer {
   }
 
   /**
-   * Faces of a phone frame against the tenant's enrolled people (issue 14 §5); null when the
+   * Faces of a phone frame against the tenant's enrolled people; null when the
    * tenant has not turned recognition on, and then no descriptor is computed.
    */
   async recognizeFrame(tenantId: string, jpeg: Buffer): Promise<FrameFace[] | null> {

@@ -16,7 +16,7 @@ export interface StreamRef {
   tenant_id: string;
   scene_id: string;
   location: string;
-  /** cluster mode: the lease the stream's source runs under; its batches are fenced by it (issue 12 §2) */
+  /** cluster mode: the lease the stream's source runs under; its batches are fenced by it */
   lease?: { nodeId: string; epoch: number };
 }
 
@@ -52,8 +52,8 @@ export interface HookPlacement {
 }
 
 /**
- * Decides, per stream, whether its detections may be taken in at all (DESIGN.md "Agent and
- * privacy": a muted sensor or a place left alone is not looked at). A refused detection is
+ * Decides, per stream, whether its detections may be taken in at all (docs/design.md
+ * "Privacy": a muted sensor or a place left alone is not looked at). A refused detection is
  * dropped before anything records it: no scene update, no rule, no history row, no audit entry,
  * no event, no snapshot, no delivery. The household directory implements it.
  */
@@ -277,14 +277,14 @@ export class DetectionPipeline {
       ));
       const { database } = this.deps;
       // one transaction per flush, locking only the tenants it writes (their audit chains), so
-      // nodes writing for other tenants do not queue on it (issue 12 §5)
+      // nodes writing for other tenants do not queue on it
       const tenants = [...new Set(rows.map((r) => r.tenant_id))];
       await database.withTenantWriteLock(tenants, async (trx) => {
-        // issue 12 §2: a node whose lease moved on (paused past expiry) writes nothing
+        // a node whose lease moved on (paused past expiry) writes nothing
         await this.deps.fence?.assertHeld(trx, batch.flatMap((p) => (p.lease ? [p.lease] : [])));
         // spec "What the service does" 4: every detection is recorded in the audit trail.
         // SQLite: prepared statements on the raw connection; PostgreSQL: the detections ride in the
-        // audit append's statement (one round trip for both, issue 16 §1)
+        // audit append's statement (one round trip for both)
         if (database.sqlite) {
           detectionRepository.insertManySqlite(database.sqlite, rows);
           auditRepository.appendChainedSqlite(database.sqlite, audits);

@@ -1,9 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-
-// The module's public face: what other modules may import (docs/architecture.md).
-
-
 import { defineServiceModule, LOG, token } from '../../platform/lib/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
@@ -14,7 +10,6 @@ import { METRICS } from '../../platform/metrics/index.ts';
 import { measurePipeline } from './pipeline-metrics.ts';
 import { CLUSTER_LEASES } from '../../platform/coordination/index.ts';
 import { DetectionPipeline as DetectionPipelineT, type IngestGate as IngestGateT } from './detection-pipeline.ts';
-// The module's public face: what other modules may import (docs/architecture.md).
 export { DetectionPipeline, type IngestGate, type PipelineHook, type StreamRef, type WithheldReason } from './detection-pipeline.ts';
 
 export const PIPELINE = token<DetectionPipelineT>('pipeline');

@@ -1,5 +1,5 @@
 /**
- * Built-in response protocols (issue 3 §4; the spec shows `unauthorized_access` and leaves the
+ * Built-in response protocols (the spec shows `unauthorized_access` and leaves the
  * enumeration open). Steps are the checklist responders receive; organizations add their own
  * types with POST /v1/protocols.
  */

@@ -54,12 +54,12 @@ function escalates(run: ProtocolRunRow): boolean {
 }
 
 /**
- * Protocol runs (issue 3 §4–§5): triggering on an incident, notifying responders through the
+ * Protocol runs: triggering on an incident, notifying responders through the
  * signed delivery outbox, automatic escalation, and operator control: pause, resume, terminate
  * (final) and override (change the level, dismiss). Every change is audited with before/after and
  * published as protocol.state_changed.
  *
- * The escalation timer is a durable scheduled job (issue 12 §4), set or cancelled in the same
+ * The escalation timer is a durable scheduled job, set or cancelled in the same
  * transaction as the run change that moves `next_escalation_at`: it survives a restart, and with
  * several nodes exactly one runs each step (the step and "done" commit together; a node whose
  * claim was taken over rolls back).
@@ -233,7 +233,7 @@ export class ProtocolRunService implements IncidentProtocols {
     return toProtocolRunView(await this.loadRun(this.deps.database.db, principal, id));
   }
 
-  /** Operator control (issue 3 §5). Terminated runs refuse everything with 409 protocol_run_terminated. */
+  /** Operator control. Terminated runs refuse everything with 409 protocol_run_terminated. */
   async operate(principal: Principal, actor: Actor, id: string, action: OperatorAction, body: OverrideRunBodyT = {}): Promise<ProtocolRunView> {
     const now = this.deps.clock.now();
     const after = await this.deps.database.withWriteLock(async (trx) => {

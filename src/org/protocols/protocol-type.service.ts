@@ -15,7 +15,7 @@ function toTypeView(r: ProtocolTypeRow): ProtocolTypeView {
   return { id: r.id, object: 'protocol_type', name: r.name, description: r.description, steps: JSON.parse(r.steps) as string[], builtin: false, created_at: r.created_at };
 }
 
-/** The protocol catalogue an organization triggers from: built-ins plus its own types (issue 3 §4). */
+/** The protocol catalogue an organization triggers from: built-ins plus its own types. */
 export class ProtocolTypeService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService }) {}
 

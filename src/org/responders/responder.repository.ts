@@ -19,7 +19,7 @@ export const responderRepository = {
     if (f.escalationLevel !== undefined) q = q.where('escalation_level', '=', f.escalationLevel);
     return paginate(q, 'id', page);
   },
-  /** Everyone a protocol at this level reaches (issue 3 §4: "every responder at or below the level"). */
+  /** Everyone a protocol at this level reaches ("every responder at or below the level"). */
   listAtOrBelow(db: DbExecutor, tenantId: string, level: number) {
     return db.selectFrom('responders').selectAll().where('tenant_id', '=', tenantId).where('escalation_level', '<=', level).orderBy('id', 'asc').execute();
   },

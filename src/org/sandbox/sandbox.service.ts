@@ -37,7 +37,7 @@ export class SandboxService {
       if (!(await personRepository.findForTenant(this.deps.database.db, principal.tenantId, body.person_id))) throw invalid('person_id', `no person ${body.person_id} here (POST /v1/people)`);
     }
     assertLooking(this.deps.gate?.withheldReason(stream.id) ?? null, stream.id);
-    // the stream may have been created through another node after this one started (issue 12)
+    // the stream may have been created through another node after this one started
     await this.deps.scenes?.ensureLoaded(stream.scene_id);
     const [rec] = await this.deps.pipeline.ingest(
       { id: stream.id, tenant_id: stream.tenant_id, scene_id: stream.scene_id, location: stream.location },
@@ -70,7 +70,7 @@ export class SandboxService {
 }
 
 /**
- * A household sensor that is muted or left alone is not looked at (issue 9 §1): a synthetic
+ * A household sensor that is muted or left alone is not looked at: a synthetic
  * detection into it is refused like any other input, so nothing about it is recorded.
  */
 function assertLooking(reason: WithheldReason | null, streamId: string): void {

@@ -1,9 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-
-// The module's public face: what other modules may import (docs/architecture.md).
-
-
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { CONFIG } from '../../platform/config/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
@@ -11,7 +7,6 @@ import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SceneEngine as SceneEngineT } from './scene-engine.ts';
 import { SceneService as SceneServiceT, type ScenePeople as ScenePeopleT } from './scene.service.ts';
-// The module's public face: what other modules may import (docs/architecture.md).
 export { LOITERING_DWELL_S, SceneEngine, isAnomalous, type SceneState } from './scene-engine.ts';
 export { sceneRepository } from './scene.repository.ts';
 export { SOURCE_SILENCE_MS, freshnessFields, mergeFreshness, sceneFreshness, staleSentence, type SceneFreshness } from './scene-freshness.ts';

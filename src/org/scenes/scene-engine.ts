@@ -98,20 +98,20 @@ export interface SceneState {
    * No entry of anomalyUntil runs out before this (a lower bound: raising an entry's time leaves
    * it as it was, which only makes the next look earlier). Until then nothing can expire, so
    * applying a detection does not walk the held anomalies, which a busy scene holds by the
-   * thousand over the five-minute hold (issue 16 §1).
+   * thousand over the five-minute hold.
    */
   anomalyNextExpiry: number;
   dirty: boolean;
 }
 
 export function isAnomalous(d: Pick<DetectionRecord, 'type' | 'subtype' | 'dwell_s'>): boolean {
-  // a recognized person (issue 14: staff at the reception desk all day) is never an anomaly; a
+  // a recognized person (staff at the reception desk all day) is never an anomaly; a
   // person whose face was not seen can still be loitering
   return d.type === 'person' && d.subtype !== 'recognized' && (d.subtype === 'unrecognized' || (d.dwell_s ?? 0) >= LOITERING_DWELL_S);
 }
 
 /**
- * The in-memory scene state of every location (DESIGN.md data flow: "scene state, in memory +
+ * The in-memory scene state of every location (docs/design.md "Data flow": "scene state, in memory +
  * persisted"). Applying a detection is synchronous and allocation-light: it is on the hot path
  * whose p95 the spec bounds.
  */

@@ -15,7 +15,7 @@ export interface SceneStreamRef {
 
 /**
  * A scene and the ids of its streams in one statement (one row per stream, or one row with a null
- * stream id): `GET /v1/scenes/:id` is the read path issue 16 §4 measures, and each statement is a
+ * stream id): `GET /v1/scenes/:id` is the read path the read bench measures (docs/decisions.md, 'Read path, third pass'), and each statement is a
  * read transaction of its own.
  */
 const findWithStreamIds = hotRead((db, tenantId: string, id: string) =>
@@ -59,7 +59,7 @@ export const sceneRepository = {
     if (locations) q = locations.length ? q.where('location', 'in', [...locations]) : q.where(sql<boolean>`1 = 0`);
     return q;
   },
-  /** A page of the scenes a key may see, optionally at one location (DESIGN.md "Lists"). */
+  /** A page of the scenes a key may see, optionally at one location (docs/design.md "Lists"). */
   listPage(db: DbExecutor, tenantId: string, locations: readonly string[] | null, f: { location?: string }, page: PageQuery) {
     let q = this.listQuery(db, tenantId, locations);
     if (f.location) q = q.where('location', '=', f.location);

@@ -57,7 +57,7 @@ export class SceneService {
       /** questions about known people ("was Maria here today?"); without it they are not understood */
       people?: ScenePeople;
       /**
-       * cluster mode (issue 12): a scene's streams may run on other nodes, so views read the
+       * cluster mode: a scene's streams may run on other nodes, so views read the
        * scene row their owners write each second rather than this process's partial copy
        */
       sharedState?: boolean;

@@ -23,9 +23,9 @@ export const LIVE_VIDEO = token<LiveVideoSourcesT>('liveVideo');
 export const SOURCES = token<SourceManagerT>('sources');
 /** real-video timers and detector threads (tests shorten them); undefined = the defaults */
 export const VIDEO_TUNING = token<LiveVideoTuningT | undefined>('videoTuning');
-/** sandbox tick period (tests with a manual clock use coarse ticks); undefined = the default */
-/** port: live face recognition of tracked people (issue 14), provided by org/people */
+/** port: live face recognition of tracked people, provided by org/people */
 export const LIVE_FACES = token<LiveFaceRecognitionT>('liveFaces');
+/** sandbox tick period (tests with a manual clock use coarse ticks); undefined = the default */
 export const SANDBOX_TICK_MS = token<number | undefined>('sandboxTickMs');
 export const MQTT_SOURCES = token<MqttSourcesT>('mqttSources');
 /** MQTT broker reconnection backoff (tests shorten it); undefined = the defaults (1 s doubling to 30 s) */

@@ -43,7 +43,7 @@ export interface LiveVideoTuning {
   connectDeadlineMs?: number;
   /** detector worker threads (one model and one core each); default one per core on ONNX Runtime, one on the tfjs fallback */
   detectorWorkers?: number;
-  /** WHIP session health timers (issue 15); tests shorten them */
+  /** WHIP session health timers; tests shorten them */
   whip?: { connectTimeoutMs?: number; mediaTimeoutMs?: number; disconnectedGraceMs?: number };
 }
 
@@ -56,7 +56,7 @@ export interface LiveVideoDeps {
   /** the transactional outbox (src/platform/outbox): stream.status_changed events */
   webhooks: { enqueueIn(trx: DbExecutor, event: { tenantId: string; kind: string; payload: Record<string, unknown> }): Promise<unknown> };
   tuning?: LiveVideoTuning;
-  /** live face recognition of a stream's tracked people (issue 14; a port org/people implements) */
+  /** live face recognition of a stream's tracked people (a port org/people implements) */
   faces?: LiveFaceRecognition;
   log?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
   /**
@@ -90,7 +90,7 @@ export interface WhipRecorder {
   stopped?(reason: string): void;
 }
 
-/** Live face recognition (issue 14): one TrackFaces per running stream, for its tenant. */
+/** Live face recognition: one TrackFaces per running stream, for its tenant. */
 export interface LiveFaceRecognition {
   forStream(stream: StreamRef): TrackFaces;
   /** ids of the tenant's people with an enrolled face, from a cache (null while it loads) */
@@ -101,7 +101,7 @@ interface LiveEntry {
   ref: StreamRef;
   handle: IngestHandle | null;
   mobile: MobileIngestHandle | null;
-  /** a webrtc stream: frames come from its WHIP publisher (issue 15) */
+  /** a webrtc stream: frames come from its WHIP publisher */
   webrtc: WebRtcIngestHandle | null;
   /** status writes of this stream, in the order the ingest reported them */
   writes: Promise<void>;
@@ -114,7 +114,7 @@ interface LiveEntry {
 }
 
 /**
- * The real sources of issue 6: rtsp/http cameras decoded by a supervised ffmpeg, and phones
+ * The real sources: rtsp/http cameras decoded by a supervised ffmpeg, and phones
  * pushing JPEG frames, both interpreted by one process-wide detector pool. Each stream's status
  * changes are written to its row with a `stream.status_changed` webhook event and an audit entry
  * in the same transaction; its detections go through the same DetectionPipeline as the sandbox's,
@@ -158,7 +158,7 @@ export class LiveVideoSources {
     return this.entries.has(streamId);
   }
 
-  /** `lease`: cluster mode, the claim its detections are fenced by (issue 12 §2) */
+  /** `lease`: cluster mode, the claim its detections are fenced by */
   start(row: StreamRow, lease?: StreamRef['lease']): void {
     if (this.closed) return;
     this.stop(row.id);
@@ -214,7 +214,7 @@ export class LiveVideoSources {
     void done.finally(() => this.stopping.delete(done));
   }
 
-  /** The ingest of a running webrtc stream, which its WHIP publisher feeds (issue 15). */
+  /** The ingest of a running webrtc stream, which its WHIP publisher feeds. */
   webrtcIngest(streamId: string): WebRtcIngestHandle | null {
     return this.entries.get(streamId)?.webrtc ?? null;
   }

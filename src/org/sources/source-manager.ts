@@ -14,12 +14,12 @@ import type { MqttSources } from './mqtt-sources.ts';
 import type { SensorLiveView } from '../streams/index.ts';
 import { parseStreamConfig } from '../streams/index.ts';
 
-/** Source types that real video ingest interprets (issue 6; webrtc: WHIP publishers, issue 15). */
+/** Source types that real video ingest interprets (webrtc: WHIP publishers). */
 export const VIDEO_SOURCE_TYPES: readonly string[] = ['rtsp', 'http', 'mobile', 'webrtc'];
 
 /**
  * Runs every stream's source and feeds the pipeline. Sandbox streams (source_type sandbox, or any
- * stream created with a test key — DESIGN.md "Sandbox") tick a deterministic scenario generator
+ * stream created with a test key — docs/design.md "Sandbox") tick a deterministic scenario generator
  * on the injected clock. Real cameras and phones (rtsp, http, mobile) go to the live video ingest,
  * but only in a process that serves them (startLive(), called by the server's start); the CLI and
  * route-only tests leave them `connecting`.
@@ -33,17 +33,17 @@ export interface SourceManagerDeps {
   pipeline: DetectionPipeline;
   tickMs?: number;
   log?: { warn(obj: unknown, msg?: string): void };
-  /** real video: ffmpeg cameras and phone frames through the detector (issue 6) */
+  /** real video: ffmpeg cameras and phone frames through the detector */
   video?: LiveVideoSources;
   /** real sensors over MQTT (docs/decisions.md, "Sensors over MQTT") */
   mqtt?: MqttSources;
-  /** household sensors that are muted or left alone (issue 9 §1): a real one is not even decoded */
+  /** household sensors that are muted or left alone: a real one is not even decoded */
   gate?: IngestGate;
-  /** cluster mode (issue 12): only the ownership scheduler starts sources, each under its lease */
+  /** cluster mode: only the ownership scheduler starts sources, each under its lease */
   clustered?: boolean;
   /**
    * the tenant's people with an enrolled face, as known now (a cache; null while it loads): a
-   * sandbox person the scenario recognizes is named as one of them (issue 14)
+   * sandbox person the scenario recognizes is named as one of them
    */
   knownPeople?: (tenantId: string) => readonly string[] | null;
 }
@@ -169,7 +169,7 @@ export class SourceManager {
     return this.deps.video.pushFrame(streamId, jpeg);
   }
 
-  /** The ingest a WHIP publisher of a running webrtc stream feeds (issue 15), else null. */
+  /** The ingest a WHIP publisher of a running webrtc stream feeds, else null. */
   webrtcIngest(streamId: string): WebRtcIngestHandle | null {
     return this.deps.video?.webrtcIngest(streamId) ?? null;
   }

@@ -1,6 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { METRICS } from '../../platform/metrics/index.ts';
 import { CONFIG } from '../../platform/config/index.ts';
@@ -14,7 +13,6 @@ import { CLUSTER_LEASES, PEER_LINK } from '../../platform/coordination/index.ts'
 import { ClusterStreamRunner, LocalStreamRunner, StreamOwnership as StreamOwnershipT, type OwnershipTuning } from './stream-ownership.ts';
 import { StreamService as StreamServiceT, type StreamPublishing as StreamPublishingT } from './stream.service.ts';
 import type { FrameFaceRecognizer as FrameFaceRecognizerT, StreamRunner as StreamRunnerT } from './stream-runner.ts';
-// The module's public face: what other modules may import (docs/architecture.md).
 export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts';
 export { streamRepository, type StreamRow } from './stream.repository.ts';
@@ -45,7 +43,7 @@ export const STREAMS = token<StreamServiceT>('streams');
 export const STREAM_RUNNER = token<StreamRunnerT>('streamRunner');
 /** port: WHIP publish tokens of webrtc streams (org/webrtc provides it) */
 export const STREAM_PUBLISHING = token<StreamPublishingT>('streamPublishing');
-/** port: face recognition on phone frames (org/people provides it, issue 14) */
+/** port: face recognition on phone frames (org/people provides it) */
 export const FRAME_FACES = token<FrameFaceRecognizerT>('frameFaces');
 
 /** resolves when ingested detections are durable (the composition root hands in the pipeline's drain) */
@@ -54,7 +52,7 @@ export const STREAM_DRAIN = token<() => Promise<void>>('streamDrain');
 export const STREAM_CAPACITY = token<number>('streamCapacity');
 /** lease ttl and tick (tests shorten them); undefined = the defaults */
 export const OWNERSHIP_TUNING = token<OwnershipTuning | undefined>('ownershipTuning');
-/** cluster mode on a node that runs streams (issue 12 §2): which streams this node runs; null otherwise */
+/** cluster mode on a node that runs streams: which streams this node runs; null otherwise */
 export const STREAM_OWNERSHIP = token<StreamOwnershipT | null>('streamOwnership');
 /** the runner the streams service starts and stops sources through, and asks where streams run */
 const OWNED_RUNNER = token<LocalStreamRunner | ClusterStreamRunner>('ownedStreamRunner');

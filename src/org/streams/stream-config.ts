@@ -2,7 +2,7 @@ import type { Polygon, Zone } from '../../ingest/video/index.ts';
 import type { SensorMapping } from '../../ingest/mqtt/index.ts';
 
 /**
- * What the stream row's `config` JSON holds (issue 6 "Zones"): named zones inside the camera
+ * What the stream row's `config` JSON holds: named zones inside the camera
  * view and motion masks (areas whose movement the motion gate ignores: trees, a TV, a road).
  * Polygons are in normalised image coordinates, 0..1 from the top-left corner.
  */

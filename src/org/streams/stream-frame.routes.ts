@@ -8,7 +8,7 @@ import type { StreamService } from './stream.service.ts';
 import { FrameResult, StreamIdParams } from './stream.schemas.ts';
 
 /**
- * Phones push JPEG frames (issue 6 "Phones"). Its own plugin, because it is the one route whose
+ * Phones push JPEG frames. Its own plugin, because it is the one route whose
  * body is not JSON: the image/jpeg parser and the 2 MiB limit stay inside it, and every other
  * Content-Type is 415 here.
  */

@@ -10,7 +10,7 @@ import { streamRepository, type StreamRow } from './stream.repository.ts';
 /**
  * Lease timing (docs/decisions.md "Stream ownership"): a lease lives 8 s and is renewed every
  * 2 s, so three renewals can fail before it lapses; a node that stops (kill -9) has its streams
- * claimed by another node at most ttl + one scan (~10 s) later, inside the 15 s the issue allows.
+ * claimed by another node at most ttl + one scan (~10 s) later, inside the 15 s failover target.
  */
 export interface OwnershipTuning {
   ttlMs: number;
@@ -52,7 +52,7 @@ export interface StreamOwnershipDeps {
 }
 
 /**
- * Cluster mode (issue 12 §2): which streams this worker node runs. Every tick it heartbeats,
+ * Cluster mode: which streams this worker node runs. Every tick it heartbeats,
  * renews its leases (a lease it lost — it was paused past expiry, or the database was unreachable
  * — stops that stream's source at once), follows edits and deletions made on any node, and takes
  * its capacity share of the runnable streams: ceil(streams × capacity / total live capacity),

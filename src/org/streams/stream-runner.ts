@@ -20,7 +20,7 @@ export interface FrameOutcome {
 export interface StreamRunner {
   /**
    * `lease`: in cluster mode, the claim the stream runs under; its detections are written only
-   * while that lease is current (fencing, issue 12 §2).
+   * while that lease is current (fencing).
    */
   start(row: StreamRow, opts?: { timeZone?: string; since?: number; lease?: { nodeId: string; epoch: number } }): void;
   stop(streamId: string): void;
@@ -33,7 +33,7 @@ export interface StreamRunner {
 }
 
 /**
- * Face recognition on a phone frame (issue 14 §5): the people module implements it. Answers null
+ * Face recognition on a phone frame: the people module implements it. Answers null
  * when the organization has not turned face recognition on: nothing is computed then.
  */
 export interface FrameFaceRecognizer {

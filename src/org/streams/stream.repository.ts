@@ -18,7 +18,7 @@ export const streamRepository = {
     if (locations) q = locations.length ? q.where('location', 'in', [...locations]) : q.where(sql<boolean>`1 = 0`);
     return q;
   },
-  /** A page of the streams a key may see, optionally at one location (DESIGN.md "Lists"). */
+  /** A page of the streams a key may see, optionally at one location (docs/design.md "Lists"). */
   listPage(db: DbExecutor, tenantId: string, locations: readonly string[] | null, f: { location?: string }, page: PageQuery) {
     let q = this.listQuery(db, tenantId, locations);
     if (f.location) q = q.where('location', '=', f.location);

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/index.ts';
 import { DROP_REASONS, SENSOR_DETECTION_TYPES, SENSOR_PRESET_NAMES } from '../../ingest/mqtt/index.ts';
 
-/** A webrtc stream's publish credentials, shown once: at creation and at each rotation (issue 15). */
+/** A webrtc stream's publish credentials, shown once: at creation and at each rotation. */
 export const PublishInfoSchema = Type.Object({
   object: Type.Literal('publish_token'),
   stream_id: Type.String(),
@@ -141,13 +141,13 @@ export const StreamSchema = Type.Object(
         }, { additionalProperties: false }),
         Type.Null(),
       ],
-      { description: 'where the stream runs now (issue 12): null when no node runs it (a cluster between owners, or a server not running sources)' },
+      { description: 'where the stream runs now: null when no node runs it (a cluster between owners, or a server not running sources)' },
     ),
     sensor: Type.Union([
       Type.Composite([SensorMappingSchema, Type.Object({ live: Type.Union([SensorStateSchema, Type.Null()], { description: 'null when the source does not run on the server that answered' }) })]),
       Type.Null(),
     ], { description: 'mqtt streams: the payload mapping and what the device said last; null for video streams' }),
-    publish: Type.Optional({ ...PublishInfoSchema, description: 'webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page (issue 15)' }),
+    publish: Type.Optional({ ...PublishInfoSchema, description: 'webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page' }),
   },
   { $id: 'Stream' },
 );
@@ -165,7 +165,7 @@ export const DeletedStream = Type.Object({
   deleted: Type.Literal(true),
 });
 
-/** One face a phone frame showed, when the organization has face recognition on (issue 14 §5). */
+/** One face a phone frame showed, when the organization has face recognition on. */
 export const FrameFaceSchema = Type.Object({
   status: Type.Union([Type.Literal('recognized'), Type.Literal('unrecognized')], { description: 'recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody' }),
   person_id: Type.Union([prefixedId('person'), Type.Null()], { description: 'the enrolled person, when recognized' }),

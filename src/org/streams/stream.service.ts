@@ -25,7 +25,7 @@ import { streamRepository, type StreamRow } from './stream.repository.ts';
 import type { FrameFace, PublishInfo, SensorLiveView } from './stream.schemas.ts';
 import { toAssignmentView, type AssignmentView, type StreamAssignments } from './stream-ownership.ts';
 
-/** WebRTC ingest (issue 15): a webrtc stream's publish token lives and dies with the stream. */
+/** WebRTC ingest: a webrtc stream's publish token lives and dies with the stream. */
 export interface StreamPublishing {
   issueIn(trx: DbExecutor, row: StreamRow): Promise<PublishInfo>;
   removeIn(trx: DbExecutor, streamId: string): Promise<void>;
@@ -70,7 +70,7 @@ function roundRate(v: number): number {
   return Math.round(v * 10) / 10;
 }
 
-/** Schemes per source type; rtsp and http are decoded by ffmpeg (issue 6 "Decode"). */
+/** Schemes per source type; rtsp and http are decoded by ffmpeg. */
 const SOURCE_SCHEMES: Record<string, string[]> = {
   rtsp: ['rtsp', 'rtsps'],
   http: ['http', 'https'],
@@ -193,11 +193,11 @@ export class StreamService {
       sources: StreamRunner;
       /** VIGIL_ALLOW_FILE_SOURCES: file:// sources read the server's disk */
       allowFileSources?: boolean;
-      /** WHIP publish tokens of webrtc streams (issue 15) */
+      /** WHIP publish tokens of webrtc streams */
       publishing?: StreamPublishing;
-      /** face recognition on phone frames (issue 14 §5; the people module) */
+      /** face recognition on phone frames (the people module) */
       faces?: FrameFaceRecognizer;
-      /** where each stream runs (issue 12): this process, or the lease table in cluster mode */
+      /** where each stream runs: this process, or the lease table in cluster mode */
       assignments?: StreamAssignments;
       /** cluster mode: checks that a frame forwarded to this node comes from a node of the cluster */
       peers?: Pick<PeerLink, 'verify'> | null;
@@ -231,7 +231,7 @@ export class StreamService {
     validateSource(body.source_type, body.source_url, this.sourceOpts);
     const video = checkVideoConfig(body);
     const sensor = checkSensorMapping(body.source_type, body.sensor, true);
-    // DESIGN.md "Sandbox": everything a test key creates is simulated and never touches a real source
+    // docs/design.md "Sandbox": everything a test key creates is simulated and never touches a real source
     const sandbox = body.source_type === 'sandbox' || principal.mode === 'test';
     if (body.source_type === 'mqtt' && !sandbox) await assertBrokerAllowed(body.source_url, this.brokerOpts);
     const now = this.deps.clock.now();
@@ -255,7 +255,7 @@ export class StreamService {
         updated_at: toIso(now),
       };
       await streamRepository.insert(trx, r);
-      // issue 15: a live webrtc stream gets its publish token with it, shown in this answer only
+      // a live webrtc stream gets its publish token with it, shown in this answer only
       if (r.source_type === 'webrtc' && !sandbox && this.deps.publishing) publish = await this.deps.publishing.issueIn(trx, r);
       await this.deps.audit.appendIn(trx, actor, [
         { tenantId: principal.tenantId, action: 'stream.created', resourceType: 'stream', resourceId: r.id, data: { after: toStreamView(r) }, scope: { location: r.location, streamId: r.id } },
@@ -329,7 +329,7 @@ export class StreamService {
   }
 
   /**
-   * A phone's frame (issue 6 "Phones") through the detector; answers what it changed in the scene.
+   * A phone's frame through the detector; answers what it changed in the scene.
    * Only live mobile streams take frames: a sandbox stream simulates its source.
    */
   async pushFrame(principal: Principal, id: string, jpeg: Buffer): Promise<{ object: 'frame_result'; stream_id: string; status: StreamStatus; detected: boolean; detections: DetectionView[]; faces?: FrameFace[] }> {

@@ -3,7 +3,7 @@ import type { DbExecutor } from '../../platform/db/index.ts';
 import type { StreamPublishTokenTable } from '../../platform/db/index.ts';
 
 /**
- * A webrtc stream's publish token (issue 15): what a phone or drone presents to the stream's
+ * A webrtc stream's publish token: what a phone or drone presents to the stream's
  * WHIP endpoint instead of an API key. vpt_ + 32 random bytes (base64url): too long to guess,
  * so the hash needs no salt; only the SHA-256 is stored and the token is shown once.
  */

@@ -183,7 +183,7 @@ const PAGE_HEADERS = {
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The phone publish page (issue 15): /console/publish?stream=…&token=… asks for the camera and publishes over WHIP. */
+/** The phone publish page: /console/publish?stream=…&token=… asks for the camera and publishes over WHIP. */
 export const publishPageRoutes = (opts: { iceServers: readonly IceServer[] }): FastifyPluginAsyncTypebox => async (app) => {
   const html = PAGE.html.replace('{{ICE_SERVERS}}', escapeAttr(JSON.stringify(opts.iceServers)));
   app.get('/console/publish', { schema: { hide: true } }, async (_req, reply) => reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(html));

@@ -109,7 +109,7 @@ export interface WhipAnswer {
 }
 
 /**
- * WHIP (RFC 9725) for webrtc streams (issue 15): a publisher authenticated by the stream's
+ * WHIP (RFC 9725) for webrtc streams: a publisher authenticated by the stream's
  * publish token POSTs an SDP offer and gets an answer and a session URL; its video runs through
  * the stream's ingest until it DELETEs the session, vanishes, or its token is revoked. One
  * publisher per stream: a second is refused with 409 while the first is live.

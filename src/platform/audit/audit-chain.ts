@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { takeRandomHex } from '../lib/index.ts';
 
 /**
- * The hash chain of the audit trail (DESIGN.md "Audit", docs/decisions.md "Audit"). Each entry's
+ * The hash chain of the audit trail (docs/design.md "Audit", docs/decisions.md "Audit"). Each entry's
  * hash covers the previous entry's hash of the same tenant plus the entry's own fields, in a fixed
  * order, so any change to a stored row, a deletion or a reordering breaks the chain from that row on.
  *
@@ -15,7 +15,7 @@ import { takeRandomHex } from '../lib/index.ts';
  *   resource_type, request_id, data_hash]).
  *   A reader who may not see the content gets the entry with resource_id, data, salt, location and
  *   stream_id withheld and can still check the chain through data_hash (the resource id is content:
- *   another location's stream id must not leak its existence, DESIGN.md "Auth"). The random per-entry salt keeps a
+ *   another location's stream id must not leak its existence, docs/design.md "Auth"). The random per-entry salt keeps a
  *   withheld small value (a detection's type and confidence, a room name) from being guessed by
  *   hashing candidates.
  * Exported entries (NDJSON) carry exactly these fields, so a client can re-verify offline.
@@ -54,7 +54,7 @@ export interface AuditLineFields extends AuditEntryCore {
 }
 
 // one-shot crypto.hash (Node ≥ 20.12): about half the cost of createHash().update().digest() for
-// inputs this small, and the pipeline hashes twice per detection (issue 16 §1)
+// inputs this small, and the pipeline hashes twice per detection
 const sha256 = (s: string) => hash('sha256', s, 'hex');
 
 export function computeDataHash(salt: string, resourceId: string | null, location: string | null, streamId: string | null, data: string | null): string {
@@ -81,7 +81,7 @@ export interface ChainedAuditRow extends AuditFields {
 
 /**
  * Links entries into their tenants' chains, given each tenant's current head: sets prev_hash and
- * hash on the entries themselves (no copy of every entry on the detection hot path, issue 16 §1)
+ * hash on the entries themselves (no copy of every entry on the detection hot path)
  * and returns them. Chaining the same entries again (from fresher heads) overwrites both.
  */
 export function chainEntries(entries: AuditFields[], headOf: (tenantId: string) => string): ChainedAuditRow[] {

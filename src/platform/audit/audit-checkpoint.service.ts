@@ -41,7 +41,7 @@ export function checkpointMessage(c: Pick<AuditCheckpointRow, 'tenant_id' | 'hea
 }
 
 /**
- * Signed head checkpoints (issue 9 §10, DESIGN.md "Audit"). A checkpoint says "entry head_id is the
+ * Signed head checkpoints (docs/design.md "Audit"). A checkpoint says "entry head_id is the
  * entry_count-th of this tenant's chain and hashes to head_hash", signed with HMAC-SHA256 under a
  * server key. Verification checks the chain against every checkpoint, so removing the newest
  * entries (which leaves a chain that links perfectly) or re-hashing a run of entries is reported.

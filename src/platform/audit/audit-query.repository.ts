@@ -19,7 +19,7 @@ export interface AuditFilter {
 }
 
 /**
- * What of a tenant's trail a key may read (issue 9 §1, §4): an organization key limited to
+ * What of a tenant's trail a key may read: an organization key limited to
  * locations sees only entries of those locations — organization-wide entries (no location: keys,
  * webhooks and rules over several places, automation, responders) are for unrestricted keys; in a
  * household no key sees entries about a muted sensor or a room or sensor left alone.
@@ -127,7 +127,7 @@ export const auditQueryRepository = {
     return db.selectFrom('audit_checkpoints').selectAll().where('tenant_id', '=', tenantId);
   },
 
-  /** A page of entries matching the filter that the reader may see (DESIGN.md "Lists"). */
+  /** A page of entries matching the filter that the reader may see (docs/design.md "Lists"). */
   listPage(db: DbExecutor, tenantId: string, f: AuditFilter, v: AuditVisibility, page: PageQuery) {
     return paginate(this.listQuery(db, tenantId, f, v), 'id', page);
   },

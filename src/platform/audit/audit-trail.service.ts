@@ -11,7 +11,7 @@ import type { AuditCheckpointView, AuditEntryView, AuditListQueryT, AuditVerific
 const CHUNK = 1000;
 
 /**
- * One exported line (DESIGN.md "Audit", docs/decisions.md "Audit"): the hashed fields, the
+ * One exported line (docs/design.md "Audit", docs/decisions.md "Audit"): the hashed fields, the
  * content fields, then prev_hash and hash. A line the caller may not read has `redacted: true` and
  * resource_id, data, salt, location and stream_id null; its data_hash still lets the chain be checked.
  */
@@ -211,7 +211,7 @@ export interface HouseholdBoundaries {
   hiddenFrom(db: DbExecutor, tenantId: string): Promise<{ locations: string[]; streams: string[]; resources: string[] }>;
 }
 
-/** Listing, verification and export of a tenant's audit trail (issue 3 §6, issue 9 §1, §4, §10). */
+/** Listing, verification and export of a tenant's audit trail. */
 export class AuditTrailService {
   constructor(private readonly deps: { database: DatabaseHandle; checkpoints: AuditCheckpointService; householdBoundaries: HouseholdBoundaries }) {}
 

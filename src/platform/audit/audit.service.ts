@@ -26,7 +26,7 @@ export interface AuditInput {
 /**
  * The scope of an entry about a resource confined to locations (a key, webhook or alert rule):
  * its one location, so a key limited to it reads the entry; none when organization-wide or
- * spanning several, so only unrestricted keys read it (issue 9 §4).
+ * spanning several, so only unrestricted keys read it.
  */
 export function scopeOfLocations(locations: readonly string[] | string | null | undefined): NonNullable<AuditInput['scope']> {
   const list = typeof locations === 'string' ? (JSON.parse(locations) as string[]) : locations;

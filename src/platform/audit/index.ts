@@ -1,9 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-
-// The module's public face: what other modules may import (docs/architecture.md).
-
-
 import { join } from 'node:path';
 import { defineServiceModule, LOG, token } from '../lib/index.ts';
 import { CONFIG } from '../config/index.ts';
@@ -13,7 +9,6 @@ import { SCHEDULER } from '../scheduler/index.ts';
 import { AuditService as AuditServiceT } from './audit.service.ts';
 import { AuditCheckpointService as AuditCheckpointServiceT, CHECKPOINT_KEY_FILE } from './audit-checkpoint.service.ts';
 import { AuditTrailService as AuditTrailServiceT, type HouseholdBoundaries as HouseholdBoundariesT } from './audit-trail.service.ts';
-// The module's public face: what other modules may import (docs/architecture.md).
 export { AuditCheckpointService, CHECKPOINT_EVENT, CHECKPOINT_KEY_FILE, checkpointMessage, checkpointPayload } from './audit-checkpoint.service.ts';
 export { AuditTrailService, verifyAuditLines, type AuditExportLine, type ChainState, type HouseholdBoundaries } from './audit-trail.service.ts';
 export { auditRepository } from './audit.repository.ts';

@@ -10,7 +10,7 @@ import { readMqttConfig, type MqttConfig } from './mqtt-config.ts';
 import { readRecordingConfig, type RecordingConfig } from './recording-config.ts';
 
 /**
- * Configuration is read once from the environment, validated and frozen (DESIGN.md "Config").
+ * Configuration is read once from the environment, validated and frozen (docs/design.md "Config").
  * Tests build a Config directly with loadConfig({...overrides}).
  */
 export interface Config {
@@ -21,7 +21,7 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly redisUrl: string | null;
   /**
-   * Cluster mode (issue 12): DATABASE_URL=postgres://… and REDIS_URL both set. Streams are then
+   * Cluster mode: DATABASE_URL=postgres://… and REDIS_URL both set. Streams are then
    * owned by leases in PostgreSQL and run by one worker each; otherwise this is the single-node
    * embedded default and every stream runs here.
    */
@@ -42,7 +42,7 @@ export interface Config {
    */
   readonly clusterSecret: string | null;
   readonly logLevel: string;
-  /** default requests/minute per key (DESIGN.md "Rate limits") */
+  /** default requests/minute per key (docs/design.md "Rate limits") */
   readonly rateLimitPerMinute: number;
   /** requests/minute the console may make per key, counted apart from the key's own budget (docs/decisions.md, "The console's own budget") */
   readonly consoleRateLimitPerMinute: number;
@@ -59,13 +59,13 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   /** sensors over MQTT and events out to MQTT (VIGIL_MQTT_*; docs/decisions.md, "Sensors over MQTT") */
   readonly mqtt: MqttConfig;
-  /** HTTP time-outs and per-client limits (issue 9 §8, §9; docs/decisions.md "HTTP hardening") */
+  /** HTTP time-outs and per-client limits (docs/decisions.md "HTTP hardening") */
   readonly http: HttpLimits;
   /** OpenAI-compatible endpoint for the household agent's optional LLM planner (VIGIL_LLM_*); null = offline planner only */
   readonly llm: LlmConfig | null;
   /** HMAC key for signed audit checkpoints (VIGIL_AUDIT_CHECKPOINT_KEY, ≥ 32 characters); null = generated once and kept in the database */
   readonly auditCheckpointKey: string | null;
-  /** STUN/TURN servers for WHIP publishers and the publish page (VIGIL_ICE_SERVERS); none by default, which suits a LAN (issue 15) */
+  /** STUN/TURN servers for WHIP publishers and the publish page (VIGIL_ICE_SERVERS); none by default, which suits a LAN */
   readonly iceServers: readonly IceServer[];
   /** bearer token GET /metrics asks for (VIGIL_METRICS_TOKEN, ≥ 16 characters); null = /metrics answers this machine only (docs/decisions.md) */
   readonly metricsToken: string | null;

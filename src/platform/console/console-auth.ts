@@ -4,7 +4,7 @@ import { VigilError } from '../lib/index.ts';
 import type { Principal } from '../identity/index.ts';
 import type { ConsoleSessionInfo, ConsoleSessionService } from './console-session.service.ts';
 
-/** The console's session cookie (issue 13 "Sign-in"). */
+/** The console's session cookie. */
 export const CONSOLE_COOKIE = 'vigil_console';
 /**
  * The header the console sends on every request that changes state. A cross-site page can make

@@ -1,7 +1,7 @@
 import type { DbExecutor } from '../db/index.ts';
 import type { ConsoleSessionTable } from '../db/index.ts';
 
-/** Queries of console sessions (issue 13); the service holds the rules. */
+/** Queries of console sessions; the service holds the rules. */
 export const consoleSessionRepository = {
   async insert(db: DbExecutor, row: ConsoleSessionTable): Promise<void> {
     await db.insertInto('console_sessions').values(row).execute();

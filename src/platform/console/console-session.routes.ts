@@ -10,7 +10,7 @@ import { toSessionView, type ConsoleSessionService } from './console-session.ser
 const tags = ['Console'];
 const security = [{ bearerAuth: [] }];
 
-/** Sign-in, who-am-I and sign-out of the web console (issue 13 "Sign-in"); any integrator may use them too. */
+/** Sign-in, who-am-I and sign-out of the web console; any integrator may use them too. */
 export const consoleSessionRoutes = (sessions: ConsoleSessionService, publicBaseUrl: string): FastifyPluginAsyncTypebox => async (app) => {
   app.post('/v1/console/sessions', {
     // noReplay: a replayed answer would not set the cookie, and the token is never stored

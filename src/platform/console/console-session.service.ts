@@ -11,7 +11,7 @@ import { toPrincipal } from '../keys/index.ts';
 import { consoleSessionRepository } from './console-session.repository.ts';
 import type { ConsoleSessionView } from './console-session.schemas.ts';
 
-/** Console sessions are short-lived (issue 13 "Sign-in"): eight hours, a working shift; then sign in again. */
+/** Console sessions are short-lived: eight hours, a working shift; then sign in again. */
 export const CONSOLE_SESSION_TTL_MS = 8 * 3600_000;
 
 /** The session part of a request made with a console cookie. */
@@ -27,7 +27,7 @@ function hashToken(token: string): string {
 }
 
 /**
- * Console sign-in (issue 13): an API key is exchanged for a random session token kept in an
+ * Console sign-in: an API key is exchanged for a random session token kept in an
  * HttpOnly cookie, stored only as its SHA-256 (docs/decisions.md "Web console"). The session is
  * not a second credential with its own rights: every request re-reads its key, so it has exactly
  * the key's capabilities and locations, and revoking the key ends it at once.

@@ -38,7 +38,7 @@ function packageDir(name: string): string {
 }
 
 /**
- * The browser modules the console imports, straight from node_modules (issue 13: no CDN, no
+ * The browser modules the console imports, straight from node_modules (no CDN, no
  * build step). Preact's hooks import the bare specifier "preact", which a browser cannot resolve
  * without an import map (an inline script the CSP forbids), so it is pointed at our copy.
  */
@@ -73,7 +73,7 @@ function appAssets(): Map<string, Asset> {
 }
 
 /**
- * The console's strict Content-Security-Policy (issue 13): scripts, styles, images and
+ * The console's strict Content-Security-Policy: scripts, styles, images and
  * connections from this server only; no inline script or style, no framing, no plugins.
  */
 export const CONSOLE_CSP_DIRECTIVES = {
@@ -90,7 +90,7 @@ export const CONSOLE_CSP_DIRECTIVES = {
 };
 
 /**
- * Serves the console at /console (issue 13): a fixed set of files read once at start (the app
+ * Serves the console at /console: a fixed set of files read once at start (the app
  * under src/console/web and the vendored modules), never a path taken from the request, with
  * helmet's security headers on every one of them.
  */

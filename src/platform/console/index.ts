@@ -16,7 +16,7 @@ export { ConsoleSessionSchema } from './console-session.schemas.ts';
 export { consoleCookieAuth } from './console-auth.ts';
 import { sessionStateOf } from './console-auth.ts';
 
-/** The web console (issue 13): its sign-in API under /v1/console and the app under /console. */
+/** The web console: its sign-in API under /v1/console and the app under /console. */
 export async function registerConsole(app: FastifyInstance, deps: { sessions: ConsoleSessionService; publicBaseUrl: string }): Promise<void> {
   await app.register(consoleSessionRoutes(deps.sessions, deps.publicBaseUrl));
   await app.register(consoleStaticRoutes({ sessionState: (cookie) => sessionStateOf(deps.sessions, cookie) }));

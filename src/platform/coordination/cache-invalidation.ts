@@ -2,7 +2,7 @@
  * Tells the holders of in-memory copies (alert rules, automation settings, household boundaries
  * and mutes, verified keys) that the database row behind a key changed, so each re-reads or drops
  * it. Writers publish after their transaction commits; every node subscribes (with REDIS_URL the
- * changes travel over Redis pub/sub, issue 12). The writer's own process is told too, so there is
+ * changes travel over Redis pub/sub). The writer's own process is told too, so there is
  * one way a cache learns of a change. A subscriber may also be handed EVERY_KEY.
  */
 export interface CacheInvalidation {

@@ -18,7 +18,7 @@ export interface RedisProbe {
   ping(): Promise<void>;
 }
 
-/** The infrastructure one node shares with the others (DESIGN.md "multi-node"), chosen in one place. */
+/** The infrastructure one node shares with the others (docs/design.md "Multi-node"), chosen in one place. */
 export interface Coordination {
   rateLimits: RateLimitStore;
   streamSlots: StreamSlots;
@@ -40,8 +40,8 @@ type Log = { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: s
  * Without Redis, what a single node needs: everything in process, except wakes, which ride
  * PostgreSQL NOTIFY when the database is PostgreSQL (the CLI and other processes on it enqueue
  * webhooks too). With REDIS_URL, rate-limit counters, stream slots and cache invalidation are
- * shared through Redis (issue 12 §3), each falling back to this node's own store while Redis is
- * unreachable (docs/decisions.md "Redis down"). Stream leases live in PostgreSQL (issue 12 §2).
+ * shared through Redis, each falling back to this node's own store while Redis is
+ * unreachable (docs/decisions.md "Redis down"). Stream leases live in PostgreSQL.
  */
 export function createCoordination(opts: {
   database: DatabaseHandle;
@@ -52,7 +52,7 @@ export function createCoordination(opts: {
   onFallback?: OnFallback;
   /** reports whether Redis is up (the vigil_redis_up metric); returns its removal */
   watchRedis?: (up: () => boolean) => () => void;
-  /** cluster mode (issue 12): the stream leases every node shares in the database */
+  /** cluster mode: the stream leases every node shares in the database */
   leases?: LeaseStore;
 }): Coordination {
   const wakeSignal = createWakeSignal(opts.database, opts.databaseUrl, opts.log);

@@ -6,8 +6,8 @@ import { createCoordination as makeCoordination, type Coordination as Coordinati
 import { SqlLeaseStore as SqlLeaseStoreT } from './sql-lease-store.ts';
 import { PeerLink as PeerLinkT } from './peer-link.ts';
 /**
- * Infrastructure seams for running more than one node (issue 11 §3): each an interface with an
- * in-process implementation; shared implementations (Redis, PostgreSQL) come with issue 12.
+ * Infrastructure seams for running more than one node: each an interface with an
+ * in-process implementation; shared implementations (Redis, PostgreSQL) for a cluster.
  */
 export { InProcessRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 export { DEFAULT_SLOT_TTL_MS, InProcessStreamSlots, keepSlotRenewed, type StreamSlot, type StreamSlots } from './stream-slots.ts';
@@ -24,7 +24,7 @@ export { FencedWriteError, SqlLeaseStore, type FenceClaim, type StreamAssignment
 export { PEER_HEADERS, PeerLink, type PeerNode, type PeerRequest } from './peer-link.ts';
 
 export const COORDINATION = token<CoordinationT>('coordination');
-/** cluster mode (issue 12 §2): the leases in the shared database, with heartbeats and fencing; null on a single node */
+/** cluster mode: the leases in the shared database, with heartbeats and fencing; null on a single node */
 export const CLUSTER_LEASES = token<SqlLeaseStoreT | null>('clusterLeases');
 /** cluster mode: signed requests to the node that runs a stream (frames, WHIP); null on a single node */
 export const PEER_LINK = token<PeerLinkT | null>('peerLink');

@@ -1,5 +1,5 @@
 /**
- * Stream ownership across nodes (DESIGN.md "multi-node": leases with fencing epochs). A node claims
+ * Stream ownership across nodes (docs/design.md "Multi-node": leases with fencing epochs). A node claims
  * a stream for a ttl and renews it while it ingests; when it stops renewing, another node may
  * claim it. Every claim that takes a stream over gets a higher epoch than any before it, so writes
  * stamped with an older epoch (a paused node waking up) can be refused.

@@ -1,6 +1,6 @@
 /**
- * Request counters for rate limits (DESIGN.md "Rate limits"): fixed windows keyed by a bucket (a
- * key id, a client address). One interface so a store shared by several nodes (Redis, issue 12)
+ * Request counters for rate limits (docs/design.md "Rate limits"): fixed windows keyed by a bucket (a
+ * key id, a client address). One interface so a store shared by several nodes (Redis)
  * can replace the in-process one without the limiter changing.
  */
 export interface RateLimitStore {

@@ -12,7 +12,7 @@ interface Message {
 
 /**
  * Invalidations over Redis pub/sub: a change published on one node reaches every node's
- * subscribers (typically within milliseconds; the issue asks for 1 s). `publish` tells this
+ * subscribers (typically within milliseconds; the target is 1 s). `publish` tells this
  * process's subscribers directly and resolves once they have handled it, as the in-process bus
  * does, and once Redis has taken the message (or failed to: then it is kept and published again
  * when Redis is back, so other nodes learn of the change late rather than never). A node whose

@@ -14,7 +14,7 @@ if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
 /**
- * Fixed-window counters in Redis, exact across every node sharing it (DESIGN.md "Rate limits"):
+ * Fixed-window counters in Redis, exact across every node sharing it (docs/design.md "Rate limits"):
  * the same windows (aligned to multiples of windowMs of the caller's clock) and so the same
  * headers as the in-process store. When Redis cannot answer (down, or slower than the command
  * time-out) the node counts in its own `fallback` store instead (docs/decisions.md "Redis down:

@@ -2,7 +2,7 @@ import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
 import type { LeaseStore, StreamLease } from './lease-store.ts';
 import { leaseRepository, type NodeRow } from './lease.repository.ts';
 
-/** Where a stream runs, as the stream view shows it (issue 12 §2). */
+/** Where a stream runs, as the stream view shows it. */
 export interface StreamAssignment {
   nodeId: string;
   epoch: number;

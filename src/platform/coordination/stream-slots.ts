@@ -1,7 +1,7 @@
 /**
- * Concurrent streamed replies per key (DESIGN.md "Rate limits": at most 10; the 11th gets 429
+ * Concurrent streamed replies per key (docs/design.md "Rate limits": at most 10; the 11th gets 429
  * concurrent_stream_limit_exceeded before any stream bytes). Async throughout so a store shared by
- * several nodes (Redis, issue 12) can implement it. A slot is a lease: its holder renews it while
+ * several nodes (Redis) can implement it. A slot is a lease: its holder renews it while
  * the stream is open, and a slot that is not renewed within its ttl stops counting, so the slots
  * of a node that died free themselves instead of blocking the key for good.
  */

@@ -27,7 +27,7 @@ export interface DatabaseHandle {
   withWriteLock<T>(fn: (trx: DbExecutor) => Promise<T>): Promise<T>;
   /**
    * Runs fn in a transaction that writes rows of these tenants only, their audit chains included
-   * (the detection pipeline's batch commit, issue 12 §5). On PostgreSQL it holds the database-wide
+   * (the detection pipeline's batch commit). On PostgreSQL it holds the database-wide
    * write lock in shared mode (so it still waits for, and excludes, every withWriteLock writer, whose
    * read-then-write invariants are unchanged) plus an exclusive lock per tenant (`lockTenants`):
    * two such writers, on one node or several, queue on each other only when they share a tenant.
@@ -267,14 +267,14 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
 /**
  * Whether another process committed to the database since the last call (SQLite's per-connection
  * `data_version`, which changes only when another connection commits: the admin CLI on the same file).
- * Always false on PostgreSQL, where other processes announce changes through coordination (issue 12).
+ * Always false on PostgreSQL, where other processes announce changes through coordination.
  * Cheap enough for every request: no I/O beyond the shared WAL index, on a statement prepared once.
  */
 export function externalCommitProbe(database: DatabaseHandle): () => boolean {
   const sqlite = database.sqlite;
   if (!sqlite) return () => false;
   // one prepared statement, run on every authenticated request: better-sqlite3's pragma() prepares
-  // its statement anew on each call, which was about 4% of an authenticated read (issue 16 §4)
+  // its statement anew on each call, which was about 4% of an authenticated read
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   let seen = dataVersion.get() as number;
   return () => {

@@ -1,7 +1,7 @@
 import type { DatabaseHandle, DbExecutor } from './database.ts';
 
 /**
- * The SQLite/PostgreSQL differences that repositories share (issue 11 §3: dialect differences stay
+ * The SQLite/PostgreSQL differences that repositories share (dialect differences stay
  * in repositories and here, never in services).
  */
 

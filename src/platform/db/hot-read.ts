@@ -3,7 +3,7 @@ import type { Compilable } from 'kysely';
 import type { DatabaseHandle, Db } from './database.ts';
 
 /**
- * A hot read (issue 16 §4): a select defined once with Kysely, run on SQLite as one prepared
+ * A hot read: a select defined once with Kysely, run on SQLite as one prepared
  * statement called synchronously on the raw connection, and through Kysely otherwise.
  *
  * Why: on an authenticated read, Kysely's per-query path (building and compiling the query,

@@ -1,7 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-
-// The module's public face: what other modules may import (docs/architecture.md).
 export { type ConsoleSessionTable } from './schema.ts';
 export { type PersonFaceTable, type PersonTable } from './schema.ts';
 export { type ScheduledJobTable } from './schema.ts';
@@ -9,7 +7,6 @@ export { type RecordingHoldTable, type RecordingSegmentTable } from './schema.ts
 
 import { token } from '../lib/index.ts';
 import type { DatabaseHandle } from './database.ts';
-// The module's public face: what other modules may import (docs/architecture.md).
 export { externalCommitProbe, holdsTenantLocks, migrateToLatest, openDatabase, pendingMigrations, tenantLockStatements, writeBeforeCommit, type DatabaseHandle, type Db, type DbExecutor, type Dialect } from './database.ts';
 export { writeAtomically } from './dialect.ts';
 export { hotRead } from './hot-read.ts';

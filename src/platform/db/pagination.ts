@@ -1,7 +1,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 
 /**
- * Cursor paging for repositories (DESIGN.md "Lists"): newest first over time-sortable ids. A list
+ * Cursor paging for repositories (docs/design.md "Lists"): newest first over time-sortable ids. A list
  * query's paging part is plain data, so services pass it through without knowing HTTP or Kysely.
  */
 export interface PageQuery {

@@ -1,6 +1,6 @@
 /**
- * Rows as one JSON text for PostgreSQL's json_to_recordset() (the pipeline's batch inserts,
- * issue 16 §1). JSON.stringify writes a lone UTF-16 surrogate as a `\udXXX` escape, which
+ * Rows as one JSON text for PostgreSQL's json_to_recordset() (the pipeline's batch inserts;
+ * docs/decisions.md, 'PostgreSQL batch inserts as one JSON parameter'). JSON.stringify writes a lone UTF-16 surrogate as a `\udXXX` escape, which
  * PostgreSQL refuses in text ("Unicode low surrogate must follow a high surrogate"), failing the
  * whole batch; sent as a plain parameter the same string is encoded as U+FFFD. The escapes are
  * replaced by U+FFFD here, so both paths store the same text. Well-formed pairs are written as

@@ -25,7 +25,7 @@ export interface ApiKeyTable {
   rate_limit_per_minute: number | null;
   created_at: string;
   revoked_at: string | null;
-  /** household keys: owner lifts boundaries and manages keys, member only adds (issue 9 §2) */
+  /** household keys: owner lifts boundaries and manages keys, member only adds */
   role: 'owner' | 'member';
   /** a label from account settings, never secret */
   name: string | null;
@@ -155,7 +155,7 @@ export interface WebhookEndpointTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
-  locations: string | null; // JSON string[] | null = every location (organization endpoints, issue 9 §4)
+  locations: string | null; // JSON string[] | null = every location (organization endpoints)
 }
 
 export interface WebhookEventTable {
@@ -345,7 +345,7 @@ export interface ProtocolNotificationTable {
 }
 // --- end operations ---
 
-// ---- 004 household agent (issue 4) ----
+// ---- 004 household agent ----
 export interface HouseholdRoomTable {
   id: string; // room_…
   tenant_id: string;
@@ -451,11 +451,11 @@ export interface ConversationTurnTable {
   status: 'in_progress' | 'completed' | 'interrupted';
   created_at: string;
   completed_at: string | null;
-  /** 008: JSON stream ids whose content the reply showed (issue 9 §1); null before 008 */
+  /** 008: JSON stream ids whose content the reply showed; null before 008 */
   revealed_sensor_ids: string | null;
 }
 
-// ---- 005 real video (issue 6) ----
+// ---- 005 real video ----
 /** One frame's JPEG, shared by the detections that frame produced. */
 export interface SnapshotTable {
   id: string; // snap_…
@@ -472,7 +472,7 @@ export interface DetectionSnapshotTable {
   at: number; // epoch ms, as the detection
 }
 
-/** WebRTC ingest (issue 15): a webrtc stream's WHIP publish token, hashed. */
+/** WebRTC ingest: a webrtc stream's WHIP publish token, hashed. */
 export interface StreamPublishTokenTable {
   stream_id: string;
   tenant_id: string;
@@ -482,7 +482,7 @@ export interface StreamPublishTokenTable {
   revoked_at: string | null;
 }
 
-/** Web console sessions (issue 13): a cookie token exchanged for an API key, hashed. */
+/** Web console sessions: a cookie token exchanged for an API key, hashed. */
 export interface ConsoleSessionTable {
   id: string; // csn_…
   token_hash: string; // SHA-256 hex of the cookie token
@@ -629,7 +629,7 @@ export interface ScheduledJobTable {
 }
 
 // --- scale-out (migration 014, src/platform/coordination/) ---
-/** Which node runs a stream (issue 12 §2); times are epoch ms. */
+/** Which node runs a stream; times are epoch ms. */
 export interface StreamLeaseTable {
   stream_id: string;
   node_id: string;

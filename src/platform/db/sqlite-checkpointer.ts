@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
  * commits arriving back to back, new frames always land while a checkpoint copies the old ones,
  * so the log never catches up and grows without bound (1 GB after 75,000 detections in a probe),
  * and every frame is then appended to new file blocks, which the kernel zeroes first (14% of the
- * pipeline's CPU at 1,000 streams, issue 16). So once the log has grown to `restartFrames` frames
+ * pipeline's CPU at 1,000 streams). So once the log has grown to `restartFrames` frames
  * since it last started over, the worker runs follow-up passes, each copying what was written
  * during the one before, until few frames arrive during a pass; then it asks the owner of the
  * writing connection for a quiet moment (`quiesce`): the owner holds its writers back

@@ -18,7 +18,7 @@ declare module 'fastify' {
     capability?: Capability;
     /**
      * true: Idempotency-Key is not stored or replayed, because the response holds a secret that must
-     * never be written down (API keys are stored only as SHA-256; issue 9 §3).
+     * never be written down (API keys are stored only as SHA-256).
      */
     noReplay?: boolean;
   }
@@ -29,7 +29,7 @@ declare module 'fastify' {
 
 /**
  * Authentication, surface and capability checks, then the per-key rate limit, all in onRequest so
- * a bad key is answered before the body is even parsed (spec "Authentication"; DESIGN.md "Auth").
+ * a bad key is answered before the body is even parsed (spec "Authentication"; docs/design.md "Auth").
  */
 export function installAuth(
   app: FastifyInstance,
@@ -37,7 +37,7 @@ export function installAuth(
     keys: KeyAuthenticator; rateLimits: RateLimitStore; authFailures: AuthFailureLimiter; clock: Clock; defaultRatePerMinute: number;
     /** the console's budget per key, apart from the key's own (docs/decisions.md, "The console's own budget"); default the key's */
     consoleRatePerMinute?: number;
-    /** the web console's session cookie (issue 13), tried only when there is no Authorization header */
+    /** the web console's session cookie, tried only when there is no Authorization header */
     cookieAuth?: (request: FastifyRequest) => Promise<Principal | null>;
   },
 ): void {

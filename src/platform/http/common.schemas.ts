@@ -1,7 +1,7 @@
 import { Type, type TSchema, type Static, type StringOptions } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../lib/index.ts';
 
-/** RFC 9457 problem details as DESIGN.md "Errors" fixes them. */
+/** RFC 9457 problem details as docs/design.md "Errors" fixes them. */
 export const ProblemSchema = Type.Object(
   {
     type: Type.String({ description: 'Documentation URL of the error code' }),
@@ -19,7 +19,7 @@ export const ProblemSchema = Type.Object(
 export const ProblemRef = Type.Ref('Problem');
 
 /**
- * Strings people read back (issue 9 §9): a name or label is one line with at least one visible
+ * Strings people read back: a name or label is one line with at least one visible
  * character and no control characters; free text (notes, messages) may also hold line breaks and
  * tabs. The lookahead keeps both patterns linear on long input.
  */
@@ -63,7 +63,7 @@ export const ListQuery = Type.Object(
 );
 export type ListQueryT = Static<typeof ListQuery>;
 
-/** `{object: "list", data, has_more}` (DESIGN.md "Lists"). */
+/** `{object: "list", data, has_more}` (docs/design.md "Lists"). */
 export function ListOf<T extends TSchema>(item: T) {
   return Type.Object({
     object: Type.Literal('list'),

@@ -8,7 +8,7 @@ import { VigilError } from '../lib/index.ts';
 import { buildProblem, sendProblem } from './problem.ts';
 
 /**
- * Protocol-level hardening (issue 9 §6, §8): errors raised before a route runs — by Fastify's
+ * Protocol-level hardening: errors raised before a route runs — by Fastify's
  * router or by Node's HTTP parser — are problem+json with a `code` and an X-Request-Id like every
  * other error, requests must arrive within time-outs, and one client address cannot hold more than
  * a set number of connections.

@@ -3,7 +3,7 @@ import type { IdempotencyTable } from '../db/index.ts';
 
 export type IdempotencyRow = IdempotencyTable;
 
-/** Stored Idempotency-Key requests and their responses (DESIGN.md "Idempotency"); queries only. */
+/** Stored Idempotency-Key requests and their responses (docs/design.md "Idempotency"); queries only. */
 export const idempotencyRepository = {
   find(db: DbExecutor, keyId: string, key: string) {
     return db.selectFrom('idempotency_keys').selectAll().where('key_id', '=', keyId).where('idempotency_key', '=', key).executeTakeFirst();

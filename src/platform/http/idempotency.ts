@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 /**
- * Idempotency-Key on POST (DESIGN.md "Idempotency"): scoped to the API key, kept 24 h. A repeat
+ * Idempotency-Key on POST (docs/design.md "Idempotency"): scoped to the API key, kept 24 h. A repeat
  * with the same body replays the stored response; with another body it is 409; while the first is
  * still running it is 409 too. Server errors are not stored, so the client can retry them.
  */
@@ -79,7 +79,7 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
     return payload;
   };
 
-  // Only POST routes get the two hooks (issue 16 §4): every other request would run two async
+  // Only POST routes get the two hooks: every other request would run two async
   // hooks that return at once. They go first in the route's own lists, where app-wide hooks ran
   // before (every route is registered after this).
   app.addHook('onRoute', (route) => {
@@ -96,7 +96,7 @@ function asList<T>(hooks: T | T[] | undefined): T[] {
 
 /**
  * The stored answer keeps its Content-Type on a first line before the body, so a replay is the
- * original byte for byte (a 4xx is application/problem+json, not application/json: issue 9 §7).
+ * original byte for byte (a 4xx is application/problem+json, not application/json).
  * Rows written before that hold only a JSON body, which starts with `{` or `[`.
  */
 function storedResponse(contentType: string, body: string): string {

@@ -1,10 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-
-// The module's public face: what other modules may import (docs/architecture.md).
 export { ProblemRef } from './common.schemas.ts';
 
-// The module's public face: what other modules may import (docs/architecture.md).
 export { defineApiModule, type ApiModule } from './api-module.ts';
 export { actorOf, installAuth, principalOf } from './auth.ts';
 export { IsoTime, ListOf, ListQuery, Location, Name, ProblemSchema, Text, prefixedId, withErrors } from './common.schemas.ts';

@@ -79,7 +79,7 @@ export function installProblemHandlers(app: FastifyInstance, baseUrl: string): v
       );
     }
     if (request.raw.aborted || error.code === 'ECONNRESET' || error.message === 'aborted') {
-      // the client went away mid-upload: nothing is wrong on our side and nobody reads the answer (issue 9 §9)
+      // the client went away mid-upload: nothing is wrong on our side and nobody reads the answer
       request.log.debug({ err: error }, 'client disconnected before the request was complete');
       return sendProblem(reply, baseUrl, new VigilError('malformed_request', 'The request ended before its body was complete.', { param: 'body' }));
     }

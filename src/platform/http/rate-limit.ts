@@ -1,7 +1,7 @@
 import type { RateLimitStore } from '../coordination/index.ts';
 
 /**
- * Per-key request rate limiting (DESIGN.md "Rate limits"): a fixed one-minute window per key,
+ * Per-key request rate limiting (docs/design.md "Rate limits"): a fixed one-minute window per key,
  * shared by every route the key calls. The counters live in a RateLimitStore
  * (platform/coordination: in-process now; a shared store counts across nodes).
  */

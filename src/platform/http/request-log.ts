@@ -1,7 +1,7 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /**
- * One info line per request instead of Fastify's two (issue 16 §4): building and writing a pino
+ * One info line per request instead of Fastify's two: building and writing a pino
  * line was about 3% of an authenticated read's CPU each. The "request completed" line carries the
  * request (method, url, address) as well as the status and time, so nothing is lost at info; the
  * "incoming request" line is still there at debug, for a request that never completes.

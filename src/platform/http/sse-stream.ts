@@ -2,11 +2,11 @@ import { metrics } from '../metrics/index.ts';
 import type { ServerResponse } from 'node:http';
 import type { Clock } from '../../platform/time/index.ts';
 
-/** Comment frame interval that keeps proxies from closing a quiet stream (DESIGN.md "SSE"). */
+/** Comment frame interval that keeps proxies from closing a quiet stream (docs/design.md "SSE"). */
 export const PING_INTERVAL_MS = 15_000;
 
 /**
- * Server-sent events as DESIGN.md "SSE" fixes them: every frame is `id: <seq>`, `event: <name>`
+ * Server-sent events as docs/design.md "SSE" fixes them: every frame is `id: <seq>`, `event: <name>`
  * and one `data:` line of JSON carrying `type` (the event name) and `sequence_number` (the same
  * seq), per the WHATWG event-stream format; `: ping` comments every 15 s.
  */

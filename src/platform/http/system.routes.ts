@@ -17,7 +17,7 @@ const Ready = Type.Object({
 });
 
 /**
- * Health, readiness and metrics (issue 12 §6), outside /v1 and without an API key: a load
+ * Health, readiness and metrics, outside /v1 and without an API key: a load
  * balancer and Prometheus call them. /metrics wants VIGIL_METRICS_TOKEN as a bearer; without one
  * configured it answers only this machine (docs/decisions.md "GET /metrics"), because activity
  * counts are themselves a reading of the premises.

@@ -16,7 +16,7 @@ export interface AjvLikeError {
 type Validator = ((data: unknown) => boolean) & { errors?: AjvLikeError[] | null };
 
 /**
- * Request validation (issue 9 §5, §9). Bodies are strict (no coercion: a string is not a number);
+ * Request validation. Bodies are strict (no coercion: a string is not a number);
  * query strings and path parameters coerce, but only from canonical decimal text, so `0x10`,
  * `1e1`, `+5` and ` 16` are refused instead of silently read as numbers. `strictNumbers` makes
  * Ajv refuse Infinity (JSON.parse reads `1e400` as Infinity) for every number and integer, and

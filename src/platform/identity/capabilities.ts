@@ -18,7 +18,7 @@ export const CAPABILITIES = [
   'webhooks:manage',
   'audit:read',
   'operator',
-  // account settings over HTTP (issue 9 §3): create, list, revoke and rotate keys no wider than this one
+  // account settings over HTTP: create, list, revoke and rotate keys no wider than this one
   'keys:manage',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];

@@ -1,10 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-
-// The module's public face: what other modules may import (docs/architecture.md).
-
-
-// The module's public face: what other modules may import (docs/architecture.md).
 export { AUTOMATION_ACTOR, SYSTEM_ACTOR, type Actor } from './actor.ts';
 export { CAPABILITIES, isCapability, type Capability } from './capabilities.ts';
 export { generateKey, hashKey, KEY_LENGTH, parseKey, previewKey, type KeyMode } from './key-format.ts';

@@ -2,7 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
- * API key format (DESIGN.md "Auth"): vk_live_<30 base62 random><6 base62 CRC32 of the prefix+random>.
+ * API key format (docs/design.md "Auth"): vk_live_<30 base62 random><6 base62 CRC32 of the prefix+random>.
  * The checksum lets us reject a mistyped or truncated key without a database lookup and lets
  * secret scanners recognise our keys. Only the SHA-256 is stored.
  */

@@ -12,7 +12,7 @@ export function assertLocationAllowed(principal: Principal, location: string): v
 
 /**
  * Organization-wide settings (automation switches, responders, protocol types) act on every
- * location: a key limited to some locations may read them but not change them (issue 9 §4), or it
+ * location: a key limited to some locations may read them but not change them, or it
  * could, say, point a responder's webhook at itself and receive every location's protocol runs.
  */
 export function assertEveryLocation(principal: Principal, what: string): void {

@@ -3,7 +3,7 @@ import type { Capability } from './capabilities.ts';
 import type { KeyMode } from './key-format.ts';
 import type { TenantKind } from './tenant.repository.ts';
 
-/** A household key's role (issue 9 §2); organization keys are governed by capabilities instead. */
+/** A household key's role; organization keys are governed by capabilities instead. */
 export type KeyRole = 'owner' | 'member';
 
 /** The authenticated principal of a request. */

@@ -1,7 +1,7 @@
 import type { Principal } from './principal.ts';
 
 /**
- * Verified keys for a few seconds (issue 16 §4), so an authenticated read does not look its key up
+ * Verified keys for a few seconds, so an authenticated read does not look its key up
  * in the database every time. Keyed by the key's SHA-256 (what the database stores), never the key
  * itself. Only keys that verified are cached: unknown and revoked keys always reach the database.
  *
@@ -11,7 +11,7 @@ import type { Principal } from './principal.ts';
  * Another process that revokes on the same SQLite file (the admin CLI) is seen at the next request:
  * the key service asks the database whether another connection committed since (`forgetAll`). On
  * PostgreSQL another process's revocation is seen within `ttlMs` at most, until a cross-node signal
- * (issue 12) calls `forgetKey` on every node.
+ * calls `forgetKey` on every node.
  */
 export class VerifiedKeyCache {
   private readonly byHash = new Map<string, { principal: Principal; expiresAt: number }>();

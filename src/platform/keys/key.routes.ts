@@ -8,7 +8,7 @@ import { ApiKeyList, ApiKeyWithSecret, CreateKeyBody, KeyIdParams, KeyListQuery 
 const tags = ['Keys'];
 const security = [{ bearerAuth: [] }];
 /**
- * Account settings for both surfaces (issue 9 §3): organization keys need `keys:manage`;
+ * Account settings for both surfaces: organization keys need `keys:manage`;
  * household keys must be `owner` (checked by the service, so every door obeys it).
  */
 const config = { surface: 'any', capability: 'keys:manage' } as const;

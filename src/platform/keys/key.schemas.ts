@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../http/index.ts';
 import { CAPABILITIES } from '../identity/index.ts';
 
-/** Keys in account settings (issue 9 §3; DESIGN.md "Auth"). */
+/** Keys in account settings (docs/design.md "Auth"). */
 export const KeyIdParams = Type.Object({ id: Type.String({ description: 'key_…', maxLength: 100 }) });
 
 const Role = Type.Union([Type.Literal('owner'), Type.Literal('member')], {

@@ -73,9 +73,9 @@ export function toKeyView(r: ApiKeyTable): ApiKeyView {
   };
 }
 
-/** Refuses a household member what only an owner may do (issue 9 §2); the agent repeats the message as its reply. */
+/** Refuses a household member what only an owner may do; the agent repeats the message as its reply. */
 
-/** How long a verified key is trusted without a database lookup (issue 16 §4); 0 turns the cache off. */
+/** How long a verified key is trusted without a database lookup; 0 turns the cache off. */
 export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
 
 export class KeyService {
@@ -203,7 +203,7 @@ export class KeyService {
   }
 
   /**
-   * Account settings (issue 9 §3): a key creates a key no wider than itself. Household: only an
+   * Account settings: a key creates a key no wider than itself. Household: only an
    * owner, and the new key is owner or member (default member: least privilege). Organization:
    * `keys:manage`, capabilities ⊆ its own, locations ⊆ its own (a restricted key cannot mint an
    * unrestricted one), and a test key mints only test keys. The new key inherits the creator's
@@ -318,7 +318,7 @@ export class KeyService {
     }
   }
 
-  /** A key of the caller's tenant within its scope; anything else is 404 (DESIGN.md "Auth": no existence leaks). */
+  /** A key of the caller's tenant within its scope; anything else is 404 (docs/design.md "Auth": no existence leaks). */
   private async load(db: DbExecutor, principal: Principal, id: string): Promise<ApiKeyTable> {
     const row = await keyRepository.findForTenant(db, principal.tenantId, id);
     if (!row || !withinScope(principal, row)) throw notFound('API key', id);
@@ -391,7 +391,7 @@ export class KeyService {
     const now = this.deps.clock.now();
     if (this.deps.externalCommits?.()) this.verified.forgetAll();
     // only keys that parsed and verified are cached, so a hit needs no second look at the shape
-    // and checksum (a regular expression and a CRC32 on every request, issue 16 §4)
+    // and checksum (a regular expression and a CRC32 on every request)
     const cached = this.verified.get(hash, now);
     if (cached) return cached;
     if (!parseKey(presented)) throw malformedKey();
@@ -409,7 +409,7 @@ function malformedKey(): VigilError {
   return new VigilError('invalid_api_key', 'The API key is malformed (wrong prefix, length or checksum).');
 }
 
-/** What a key row authorizes; a console session (issue 13) acts with exactly this too. */
+/** What a key row authorizes; a console session acts with exactly this too. */
 export function toPrincipal(row: ApiKeyTable): Principal {
   return Object.freeze({
     keyId: row.id,

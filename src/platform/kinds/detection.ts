@@ -67,7 +67,7 @@ export interface DetectionInput {
   zone?: string | null;
   /** where the object is in its frame (video pipeline); sandbox detections have none */
   box?: DetectionBox | null;
-  /** person with subtype 'recognized': the enrolled person whose face matched (issue 14) */
+  /** person with subtype 'recognized': the enrolled person whose face matched */
   person_id?: string | null;
   /**
    * Real video: every object tracked in the frame this detection came from (not only the ones the

@@ -1,7 +1,6 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 export { readAnimalWord } from './lexicon/animals.ts';
 
-// The module's public face: what other modules may import (docs/architecture.md).
 export { isPersonWord, isSamePersonWord } from './lexicon/people.ts';
 export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
 export { getNounSenses, loadWordNet } from './lexicon/wordnet.ts';

@@ -1,5 +1,5 @@
 /**
- * The composition root's small typed container (issue 11 §2). A token names one service and
+ * The composition root's small typed container. A token names one service and
  * carries its type; a module provides the tokens it owns, and asks the container for the ones it
  * needs. Services are made once, on first request, so modules can be provided in any order; a
  * dependency cycle or a token nobody provides fails at start with the chain that led to it.

@@ -1,15 +1,15 @@
 import { takeRandomFraction } from './random-pool.ts';
 
-/** Prefixed, time-sortable ids (DESIGN.md "IDs"): `<prefix>_<ULID>`. */
+/** Prefixed, time-sortable ids (docs/design.md "IDs"): `<prefix>_<ULID>`. */
 export const ID_PREFIXES = [
   'conv', 'msg', 'wat', 'evt', 'stream', 'scene', 'det', 'incident', 'alert', 'rule', 'rsp', 'prot', 'ptype',
   'whk', 'dlv', 'aud', 'org', 'hh', 'key', 'room', 'bnd', 'note', 'req',
-  'snap', // detection snapshots (issue 6)
-  'ackp', // signed audit checkpoints (issue 9)
-  'whip', // WHIP publish sessions (issue 15)
-  'csn', // web console sessions (issue 13)
-  'person', 'face', // known people and their enrolled faces (issue 14)
-  'sjob', // durable scheduled jobs (issue 12 §4)
+  'snap', // detection snapshots
+  'ackp', // signed audit checkpoints
+  'whip', // WHIP publish sessions
+  'csn', // web console sessions
+  'person', 'face', // known people and their enrolled faces
+  'sjob', // durable scheduled jobs
   'rseg', // recorded segments (docs/decisions.md, "Recordings")
   'nsub', // notification subscriptions: a key's or a responder's devices and addresses
 ] as const;
@@ -22,8 +22,8 @@ const B32 = '0123456789abcdefghjkmnpqrstvwxyz';
  * A monotonic ULID (the `ulid` package's monotonicFactory semantics: a time at or before the last
  * one reuses the last time and increments the last random part by one) built without the per-
  * character string concatenation and the per-character OS random call of that package, which cost
- * about 1 KB of garbage and 0.7 µs per id; the detection pipeline makes two ids per detection
- * (issue 16 §1). The random part comes from the CSPRNG pool: a byte / 256 maps uniformly onto the
+ * about 1 KB of garbage and 0.7 µs per id; the detection pipeline makes two ids per detection.
+ * The random part comes from the CSPRNG pool: a byte / 256 maps uniformly onto the
  * 32 characters. The time part is encoded once per millisecond.
  */
 let lastTime = -1;

@@ -1,12 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-
-// The module's public face: what other modules may import (docs/architecture.md).
-
-
 export { Container, defineServiceModule, token, type ServiceModule, type Token } from './container.ts';
 export { LOG, createProcessLogger, droppedLogLines, processLogDestination, type Log } from './log.ts';
-// The module's public face: what other modules may import (docs/architecture.md).
 export { ERROR_CATALOGUE, ERROR_CODES, VigilError, invalid, notFound, type ErrorCode, type FieldError } from './errors.ts';
 export { newId } from './ids.ts';
 export { takeRandomBytes, takeRandomHex } from './random-pool.ts';

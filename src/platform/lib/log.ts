@@ -12,7 +12,7 @@ export interface Log {
 export const LOG = token<Log | undefined>('log');
 
 /**
- * The process's logger (issue 12 §6): JSON lines, each carrying `node_id` so the lines of many
+ * The process's logger: JSON lines, each carrying `node_id` so the lines of many
  * nodes can be told apart once collected; request lines also carry `request_id` (the
  * X-Request-Id the client saw). The HTTP app and the services log through this one logger.
  */

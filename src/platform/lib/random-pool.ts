@@ -3,7 +3,7 @@ import { randomFillSync } from 'node:crypto';
 /**
  * CSPRNG bytes drawn from a pool refilled 4 KiB at a time (as node's randomUUID caches them): one
  * randomBytes call costs about 5 µs, and ids and audit salts are made on every request and every
- * detection (issue 16 §4). Not for secrets that must never share a buffer with anything else
+ * detection. Not for secrets that must never share a buffer with anything else
  * (API keys and webhook secrets call randomBytes themselves).
  */
 const pool = Buffer.allocUnsafe(4096);
@@ -20,7 +20,7 @@ export function takeRandomBytes(n: number): Buffer {
   return out;
 }
 
-/** `n` random bytes (n ≤ 4096) as hex, read straight out of the pool (no Buffer per call: audit salts, issue 16 §1). */
+/** `n` random bytes (n ≤ 4096) as hex, read straight out of the pool (no Buffer per call: audit salts). */
 export function takeRandomHex(n: number): string {
   if (at + n > pool.length) {
     randomFillSync(pool);

@@ -6,7 +6,7 @@ import { droppedLogLines } from '../lib/index.ts';
 type StreamStatus = string;
 
 /**
- * The process's Prometheus metrics (issue 12 §6), served by GET /metrics. One set per process,
+ * The process's Prometheus metrics, served by GET /metrics. One set per process,
  * because a process is one scrape target: code anywhere records with a one-line call
  * (`metrics().detectorFrame(ms)`) without a dependency being threaded through it. Every series
  * carries `node_id`. Figures that live elsewhere (the webhook queue in the database, the streams
@@ -98,7 +98,7 @@ export class VigilMetrics {
   /** A batch of detections became durable `seconds` after it entered the pipeline. */
   detectionsCommitted(records: readonly { type: string }[], seconds: number): void {
     for (const { type } of records) {
-      // one labelled child per type, kept: inc({ type }) hashes the labels on every call (issue 16 §1)
+      // one labelled child per type, kept: inc({ type }) hashes the labels on every call
       let child = this.detectionsByType.get(type);
       if (!child) this.detectionsByType.set(type, (child = this.detections.labels(type)));
       child.inc();

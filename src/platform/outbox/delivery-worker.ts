@@ -40,7 +40,7 @@ export interface DeliveryWorkerOptions {
   pollMs?: number;
   /** a claimed delivery becomes claimable again after this, should its worker die mid-send */
   leaseMs?: number;
-  /** per-attempt HTTP timeout (issue 3 §2: 10 s) */
+  /** per-attempt HTTP timeout (10 s) */
   timeoutMs?: number;
   random?: () => number;
   log?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
@@ -53,7 +53,7 @@ export interface DeliveryWorkerOptions {
 }
 
 /**
- * Sends outbox deliveries (DESIGN.md "Webhooks"). State lives only in the database, so a restart
+ * Sends outbox deliveries (docs/design.md "Webhooks"). State lives only in the database, so a restart
  * loses nothing: open rows are found again by their next_attempt_at. Scheduling uses the injected
  * Clock (ManualClock in tests covers 24 h of retries in seconds); the HTTP timeout is real time.
  */
@@ -77,7 +77,7 @@ export class DeliveryWorker {
   private again = false;
   private wakeQueued = false;
   private unlisten: (() => Promise<void>) | null = null;
-  /** finished sends waiting to be recorded together (one transaction for all, issue 16 §3) */
+  /** finished sends waiting to be recorded together (one transaction for all) */
   private toRecord: Array<{ item: RecordedAttempt; outcome: DeliveryOutcome; done: (err?: unknown) => void }> = [];
   private readonly outcomeListeners: Array<(outcomes: DeliveryOutcome[]) => void | Promise<void>> = [];
   private vapid: VapidKeys | null = null;
@@ -307,7 +307,7 @@ export class DeliveryWorker {
       [EVENT_HEADER]: d.event_kind,
     };
     if (secret) headers[SIGNATURE_HEADER] = signWebhookBody(secret, body);
-    // during a rotation's overlap the old secret keeps signing alongside (issue 3 §2)
+    // during a rotation's overlap the old secret keeps signing alongside
     if (d.previous_secret && d.previous_secret_expires_at !== null && d.previous_secret_expires_at > now) {
       headers[PREVIOUS_SIGNATURE_HEADER] = signWebhookBody(d.previous_secret, body);
     }

@@ -1,7 +1,7 @@
 
 /**
  * The catalogue of webhook event kinds. The spec names only `detection.anomaly` (spec "Events" 2);
- * the rest are ours (issue 3 §2, DESIGN.md "Webhooks"). A subscription names kinds from its own
+ * the rest are ours (docs/design.md "Webhooks"). A subscription names kinds from its own
  * surface: organization endpoints take organization kinds, household endpoints household kinds.
  */
 export const ORGANIZATION_EVENT_KINDS = [

@@ -3,13 +3,13 @@ import type { Clock } from '../time/index.ts';
 import { newId } from '../lib/index.ts';
 import type { ChannelTarget } from './channels.ts';
 
-/** An event for the webhook outbox, from an organization or a household (DESIGN.md "Webhooks"; kinds in src/platform/outbox/event-kinds.ts). */
+/** An event for the webhook outbox, from an organization or a household (docs/design.md "Webhooks"; kinds in src/platform/outbox/event-kinds.ts). */
 export interface OutboxEvent {
   tenantId: string;
   kind: string;
   /** event fields; `id`, `event` and `created_at` are stamped on by the outbox */
   payload: Record<string, unknown>;
-  /** the location the event is about, when the payload does not carry it (location-confined endpoints, issue 9 §4) */
+  /** the location the event is about, when the payload does not carry it (location-confined endpoints) */
   location?: string;
   /** how many occurrences this event stands for (a visit's update counts those since the last; default 1): notifications count them */
   weight?: number;

@@ -14,7 +14,6 @@ import { DeliveryWorker as DeliveryWorkerT } from './delivery-worker.ts';
 import { loadVapidKeys, type VapidKeys } from './push-sender.ts';
 import { MailSender } from './mail-sender.ts';
 import { toIso } from '../time/index.ts';
-// The module's public face: what other modules may import (docs/architecture.md).
 export { DeliveryWorker } from './delivery-worker.ts';
 export { HOUSEHOLD_EVENT_KINDS } from './event-kinds.ts';
 export { type EventSink, type UrlGuard } from './event-sink.ts';

@@ -1,5 +1,5 @@
 /**
- * Retry policy of webhook deliveries (DESIGN.md "Webhooks"; spec "Events" 3: "retried with
+ * Retry policy of webhook deliveries (docs/design.md "Webhooks"; spec "Events" 3: "retried with
  * backoff for 24 hours, after which they are dropped"). Exponential backoff from 10 s, doubling,
  * capped at 1 h, with full jitter (each delay uniform in [1 s, cap]) so receivers coming back from
  * an outage are not hit by every sender at once. The window runs from the series' FIRST attempt;

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Webhook signing (spec "Authentication" 4; DESIGN.md "Webhooks"):
+ * Webhook signing (spec "Authentication" 4; docs/design.md "Webhooks"):
  * `X-Service-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`. The HMAC key is the secret
  * string exactly as the client holds it (UTF-8 bytes of `whsec_…`, or of the 64 hex characters a
  * household derives from its API key).
@@ -37,7 +37,7 @@ export function signWebhookBody(secret: string, rawBody: string): string {
 }
 
 /**
- * The bytes sent for one attempt (issue 9 §11, DESIGN.md "Webhooks"): the event's stored JSON with
+ * The bytes sent for one attempt (docs/design.md "Webhooks"): the event's stored JSON with
  * `delivery_id` and `sent_at` added inside the body, so the signature covers them and a receiver
  * can refuse an old body (sent_at outside its tolerance) or one it has already processed
  * (delivery_id seen). Every attempt — retries and redeliveries by hand too — keeps the delivery id

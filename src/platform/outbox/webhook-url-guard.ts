@@ -3,7 +3,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { VigilError, invalid } from '../lib/index.ts';
 
 /**
- * Server-side request forgery guard for webhook URLs (issue 3 §2 "URL safety"): only http(s), and
+ * Server-side request forgery guard for webhook URLs: only http(s), and
  * no host that resolves to loopback, private (RFC 1918, RFC 4193 ULA), link-local, CGNAT
  * (RFC 6598), unspecified, multicast/reserved or cloud metadata addresses. Checked at registration
  * and again on every delivery's own connection (see guardedLookup), so a DNS answer that changes

@@ -151,7 +151,7 @@ export const webhookRepository = {
 
   /**
    * Stops the open deliveries of some events (a household boundary withdraws what was queued
-   * about the place, issue 9 §1). `eventIds` is a subquery or a list.
+   * about the place). `eventIds` is a subquery or a list.
    */
   async cancelOpenDeliveriesOfEvents(db: DbExecutor, tenantId: string, eventIds: HiddenEventIds, updatedAt: string): Promise<void> {
     await db
@@ -319,8 +319,8 @@ export const webhookRepository = {
   },
 
   /**
-   * recordAttempt for many sends at once (the worker records the sends that finished together,
-   * issue 16 §3): PostgreSQL one statement (attempts inserted from unnest() in a data-modifying CTE,
+   * recordAttempt for many sends at once (the worker records the sends that finished together):
+   * PostgreSQL one statement (attempts inserted from unnest() in a data-modifying CTE,
    * deliveries updated FROM unnest()), SQLite one transaction. A delivery restarted meanwhile (series
    * changed) keeps its state; its attempt is still logged.
    */

@@ -18,7 +18,7 @@ import {
 
 const tags = ['Webhooks'];
 const security = [{ bearerAuth: [] }];
-/** Both surfaces register webhooks (spec: Surface A `POST /v1/webhooks`; issue 3 §2 for Surface B). */
+/** Both surfaces register webhooks (spec: Surface A `POST /v1/webhooks`; Surface B takes the same routes). */
 const config = { surface: 'any', capability: 'webhooks:manage' } as const;
 
 /** The presented API key: household endpoints derive their signing secret from it (never stored). */

@@ -23,7 +23,7 @@ import type {
   WebhookEndpointWithSecretView,
 } from './webhook.schemas.ts';
 
-/** How long a rotated-out secret keeps signing alongside the new one (issue 3 §2). */
+/** How long a rotated-out secret keeps signing alongside the new one. */
 export const SECRET_OVERLAP_MS = 24 * 3600_000;
 
 export interface WebhookEventInput {
@@ -42,7 +42,7 @@ export interface WebhookEventInput {
 export type EventTap = (e: { tenantId: string; kind: string; eventId: string; at: number; location: string | undefined; payload: Record<string, unknown> }) => void;
 
 /**
- * The location an organization event is about, for endpoints confined to locations (issue 9 §4).
+ * The location an organization event is about, for endpoints confined to locations.
  * Undefined when neither the input nor the payload names one: a confined endpoint then receives
  * nothing (fail closed).
  */
@@ -114,11 +114,11 @@ function toDeliveryView(d: WebhookDeliveryRow & { body: string }, attempts: Webh
 }
 
 /**
- * Webhook endpoints and the transactional outbox (DESIGN.md "Webhooks"). Organization endpoints
+ * Webhook endpoints and the transactional outbox (docs/design.md "Webhooks"). Organization endpoints
  * sign with a generated whsec_ secret; household endpoints with a secret derived from the API key
  * that registered them (spec "Authentication" 4: "Surface A deliveries are signed with the key").
  */
-/** What a principal may not read of its deliveries (household boundaries, issue 9 §1); null: everything is readable. */
+/** What a principal may not read of its deliveries (household boundaries); null: everything is readable. */
 export interface DeliveryVisibility {
   hiddenEventIds(principal: Principal): Promise<HiddenEventIds | null>;
 }
@@ -141,7 +141,7 @@ export class WebhookService {
    * Per write transaction (the executor object lives as long as the transaction): each tenant's
    * enabled endpoints as first read in it, and whether the delivery workers were woken. A pipeline
    * commit or a burst enqueues many events in one transaction; reading the endpoints and sending the
-   * wake (a NOTIFY round trip on PostgreSQL) once per transaction is enough (issue 16 §3). Writing an
+   * wake (a NOTIFY round trip on PostgreSQL) once per transaction is enough. Writing an
    * endpoint in a transaction forgets its entry.
    */
   private readonly perTransaction = new WeakMap<DbExecutor, TransactionMemo>();
@@ -164,7 +164,7 @@ export class WebhookService {
 
   /**
    * Registers a tap that sees every event enqueueIn is asked to write, subscribed or not (the
-   * organization live feed, issue 13). It runs inside the writer's transaction, before commit.
+   * organization live feed). It runs inside the writer's transaction, before commit.
    */
   onEvent(fn: EventTap): void {
     this.taps.push(fn);
@@ -218,7 +218,7 @@ export class WebhookService {
   }
 
   /**
-   * The locations an organization endpoint is confined to (issue 9 §4): default the key's own; a
+   * The locations an organization endpoint is confined to: default the key's own; a
    * restricted key cannot register an endpoint reaching beyond them.
    */
   private checkLocations(principal: Principal, wanted: string[] | null | undefined): string[] | null {
@@ -282,7 +282,7 @@ export class WebhookService {
     return toEndpointView(await this.load(principal, id), this.deps.clock.now());
   }
 
-  /** An endpoint of the key's tenant; anything else is 404 (DESIGN.md "Auth": no existence leaks). */
+  /** An endpoint of the key's tenant; anything else is 404 (docs/design.md "Auth": no existence leaks). */
   private async load(principal: Principal, id: string): Promise<WebhookEndpointRow> {
     const row = await webhookRepository.findEndpoint(this.deps.database.db, principal.tenantId, id);
     if (!row || !endpointVisible(principal, row)) throw notFound('webhook endpoint', id);
@@ -377,7 +377,7 @@ export class WebhookService {
     return mapPage(page, (d) => toDeliveryView(d, byDelivery.get(d.id) ?? []));
   }
 
-  /** Sends a delivery again as a new attempt series with a fresh 24 h window (DESIGN.md "Webhooks"). */
+  /** Sends a delivery again as a new attempt series with a fresh 24 h window (docs/design.md "Webhooks"). */
   async redeliver(principal: Principal, actor: Actor, id: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const endpoint = await this.load(principal, id);
     const found = await webhookRepository.findDelivery(this.deps.database.db, id, deliveryId);
@@ -412,7 +412,7 @@ export class WebhookService {
   }
 
   /**
-   * The transactional outbox (DESIGN.md "Webhooks"): inside the caller's write-locked transaction,
+   * The transactional outbox (docs/design.md "Webhooks"): inside the caller's write-locked transaction,
    * writes the event and one delivery per enabled endpoint of the tenant subscribed to the kind, so
    * the deliveries exist exactly when the change does. Body: `{id, event, created_at, ...payload}`.
    * The event row is written only when someone subscribed.

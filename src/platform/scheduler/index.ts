@@ -11,7 +11,7 @@ export {
 } from './scheduler.service.ts';
 export { scheduledJobRepository, type ScheduledJobRow } from './scheduled-job.repository.ts';
 
-/** Durable timers that fire once cluster-wide (issue 12 §4). */
+/** Durable timers that fire once cluster-wide. */
 export const SCHEDULER = token<SchedulerT>('scheduler');
 /** This process's node id in job claims; tests and the cluster roles may name it. */
 export const NODE_ID = token<string>('nodeId');

@@ -77,7 +77,7 @@ export function defaultNodeId(): string {
 }
 
 /**
- * Durable timers that fire once cluster-wide (issue 12 §4, docs/decisions.md "Scheduled jobs").
+ * Durable timers that fire once cluster-wide (docs/decisions.md "Scheduled jobs").
  * A timer is a row in `scheduled_jobs`, written in the transaction of the change that sets it.
  * Each node keeps one clock timer at the next due time it knows of; when it fires, the node claims
  * the due rows of the kinds it has handlers for (SKIP LOCKED on PostgreSQL, so two nodes never

@@ -2,8 +2,8 @@ let lastMs = Number.NaN;
 let lastIso = '';
 
 /**
- * ISO 8601 UTC with milliseconds (DESIGN.md "Times"). The last result is kept: the detection
- * pipeline formats the same millisecond for many detections and audit entries in a row (issue 16 §1).
+ * ISO 8601 UTC with milliseconds (docs/design.md "Times"). The last result is kept: the detection
+ * pipeline formats the same millisecond for many detections and audit entries in a row.
  */
 export function toIso(ms: number): string {
   if (ms !== lastMs) {

@@ -79,7 +79,7 @@ def iso(seconds: float) -> str:
 
 
 def delivery(sent_at: str, delivery_id: str = "dlv_1") -> bytes:
-    """A delivery body as the service sends it: delivery_id and sent_at inside the signed JSON (issue 9 §11)."""
+    """A delivery body as the service sends it: delivery_id and sent_at inside the signed JSON."""
     return json.dumps(
         {
             "id": "evt_1",

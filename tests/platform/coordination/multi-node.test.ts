@@ -1,5 +1,5 @@
 /**
- * Several nodes sharing one PostgreSQL and one Redis (issue 12 §3): in-process contexts and apps,
+ * Several nodes sharing one PostgreSQL and one Redis: in-process contexts and apps,
  * each with its own caches, counters and connections, exactly as separate processes would hold
  * them. Rate limits and stream slots count across nodes, a change written through one node is
  * applied on the others within 1 s, and with Redis killed the API keeps serving and each node

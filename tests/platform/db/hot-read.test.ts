@@ -5,7 +5,7 @@ import { tenantRepository } from '../../../src/platform/identity/index.ts';
 import { DIALECTS, createTestApp, type TestApp } from '../../helpers/harness.ts';
 
 /**
- * hotRead (issue 16 §4): one Kysely query, compiled once, run as a prepared statement on SQLite
+ * hotRead: one Kysely query, compiled once, run as a prepared statement on SQLite
  * with each call's own values, and through Kysely on PostgreSQL or while a transaction is open.
  */
 // the parameters are used in the opposite order to the one they are passed in, so a wrong binding shows

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../../src/platform/db/index.ts';
 
 /**
- * The SQLite WAL under sustained writes (issue 16): a passive checkpoint alone never lets the log
+ * The SQLite WAL under sustained writes: a passive checkpoint alone never lets the log
  * start over while commits keep arriving, so the -wal file grew by every page ever written (a disk
  * filling up under a busy pipeline). The checkpointer now holds writers back for a moment to catch
  * up, and the log starts over from its beginning.

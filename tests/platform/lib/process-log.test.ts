@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createProcessLogger, processLogDestination } from '../../../src/platform/lib/index.ts';
 
-// The process logger writes its lines synchronously (issue 16 §4); what an operator relies on is
+// The process logger writes its lines synchronously; what an operator relies on is
 // that a line is out of the process as soon as it is logged, on a quiet server too, and that
 // nothing is lost when the process exits.
 

@@ -8,7 +8,7 @@ import { scheduledJobRepository, DEFAULT_JOB_LEASE_MS } from '../../../src/platf
 import type { Principal } from '../../../src/platform/identity/index.ts';
 
 /**
- * Timers run once cluster-wide (issue 12 §4): protocol escalations, housekeeping and audit
+ * Timers run once cluster-wide: protocol escalations, housekeeping and audit
  * checkpoints are durable scheduled jobs. Two contexts on one PostgreSQL database are two nodes
  * (each claims with FOR UPDATE SKIP LOCKED); they share one ManualClock, so both nodes' timers fall
  * due at the same instant, the worst case for "exactly once". SQLite serves one node (cluster mode

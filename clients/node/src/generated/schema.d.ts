@@ -1660,7 +1660,7 @@ export interface components {
              * @example 2026-11-21T20:40:00.000Z
              */
             updated_at: string;
-            /** @description where the stream runs now (issue 12): null when no node runs it (a cluster between owners, or a server not running sources) */
+            /** @description where the stream runs now: null when no node runs it (a cluster between owners, or a server not running sources) */
             assignment: {
                 /** @description the node running the stream (VIGIL_NODE_ID) */
                 node_id: string;
@@ -1721,7 +1721,7 @@ export interface components {
                     };
                 } | null;
             } | null;
-            /** @description webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page (issue 15) */
+            /** @description webrtc streams, in the creating answer only: the WHIP publish token (shown once), the WHIP URL and the phone publish page */
             publish?: {
                 /** @enum {string} */
                 object: "publish_token";

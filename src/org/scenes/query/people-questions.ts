@@ -5,7 +5,7 @@ import { describeLocation } from './query-interpreter.ts';
 import type { Interpretation, QueryAnswer } from './query.types.ts';
 
 /**
- * Scene questions about known people (issue 14 §4): "was Maria here today?", "when did Tom
+ * Scene questions about known people: "was Maria here today?", "when did Tom
  * arrive?", "who was here this morning?". Names are resolved against the tenant's enrolled people;
  * a name that matches nobody (or several people) is asked about, never guessed. The question's
  * time range is read by the ordinary interpreter on the question with the name replaced by

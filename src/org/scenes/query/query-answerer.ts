@@ -6,7 +6,7 @@ import { formatMoment } from '../../../platform/time/index.ts';
 import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
 
 /**
- * Answers an interpreted scene question from detection history (issue 2 §5 "Query").
+ * Answers an interpreted scene question from detection history.
  *
  * History the caller must load: every row of the scene's location with `at` in [from, to], plus,
  * for each count type (person_count and vehicle), the latest row with `at` < from — the state at a
@@ -154,7 +154,7 @@ function dwellOf(d: DetectionRecord): number {
 }
 
 function isAnomalousPerson(d: DetectionRecord): boolean {
-  // as the scene engine counts anomalies: a recognized person never is one (issue 14)
+  // as the scene engine counts anomalies: a recognized person never is one
   return d.type === 'person' && d.subtype !== 'recognized' && (isUnrecognized(d) || dwellOf(d) >= LOITERING_DWELL_S);
 }
 

@@ -19,14 +19,14 @@ import { addZonedDays, formatClock, formatMoment, isValidTimeZone, startOfZonedD
 import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, QueryContext, Threshold } from './query.types.ts';
 
 /**
- * Understands a scene question (issue 2 §5 "Query"): which metric (people, vehicles, crowd
+ * Understands a scene question: which metric (people, vehicles, crowd
  * density, anomalies), which aggregate (now, peak, average, arrivals, presence, list) and which
  * time range. Words vote for intents by role; anything the vocabulary does not cover, any
  * contradiction (people *and* vehicles, peak *and* average) and any future time makes the
  * question "not understood" with examples, never a best guess.
  */
 
-/** Loitering: a tracked person present this long (issue 2 §5 anomalies). */
+/** Loitering: a tracked person present this long (an anomaly). */
 export const LOITERING_DWELL_S = 300;
 
 const RANGE_AGGREGATES = new Set<Aggregate>(['peak', 'average', 'arrivals', 'list', 'trend', 'summary', 'minimum']);

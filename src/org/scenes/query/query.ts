@@ -1,5 +1,5 @@
 /**
- * Natural-language scene queries (POST /v1/scenes/:scene_id/query; issue 2 §5 "Query").
+ * Natural-language scene queries (POST /v1/scenes/:scene_id/query).
  * The route/service parses `window`, calls interpretQuery, loads history for the interpreted range
  * (see answerQuery for the lookback it needs) and calls answerQuery.
  */

@@ -1,4 +1,4 @@
-// Vigil phone publish page (issue 15): camera → WebRTC → the stream's WHIP endpoint (RFC 9725).
+// Vigil phone publish page: camera → WebRTC → the stream's WHIP endpoint (RFC 9725).
 // Served by Vigil itself; no CDN, no inline script. The link carries the stream id and its
 // publish token (never an API key).
 const params = new URLSearchParams(location.search);

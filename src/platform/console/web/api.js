@@ -1,4 +1,4 @@
-// The console talks to the public /v1 API only, with the session cookie (issue 13). The generated
+// The console talks to the public /v1 API only, with the session cookie. The generated
 // Node client needs node:crypto and an API key, neither of which a page with an HttpOnly session
 // has, so this is a thin fetch wrapper with the same conventions (problem+json errors).
 

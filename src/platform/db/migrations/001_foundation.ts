@@ -109,7 +109,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('audit_tenant_seq').on('audit_log').columns(['tenant_id', 'seq']).execute();
 
-  // DESIGN.md "Audit": the database itself refuses UPDATE and DELETE on audit rows.
+  // docs/design.md "Audit": the database itself refuses UPDATE and DELETE on audit rows.
   if (dialect === 'postgres') {
     await sql`CREATE FUNCTION audit_log_refuse_change() RETURNS trigger AS $$
       BEGIN RAISE EXCEPTION 'audit_log is append-only'; END; $$ LANGUAGE plpgsql`.execute(db);

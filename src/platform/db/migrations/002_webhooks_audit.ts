@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Webhook endpoints and the transactional outbox (DESIGN.md "Webhooks"): an event row and one
+ * Webhook endpoints and the transactional outbox (docs/design.md "Webhooks"): an event row and one
  * delivery row per subscribed endpoint are written in the transaction that makes the change, the
  * delivery worker sends them, and every attempt is a row of its own (the delivery log is the table).
  * Instants the worker schedules by are epoch-ms bigints; display times are ISO text.

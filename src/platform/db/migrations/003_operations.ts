@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Surface B operations (issue 3 §1, §3–§5): alert rules and fired alerts, incidents with their
+ * Surface B operations: alert rules and fired alerts, incidents with their
  * linked detections and notes, responders, organization-defined protocol types, protocol runs and
  * the responders each run notified, and per-organization automation settings. Instants the
  * service schedules or compares by are epoch-ms bigints; display times are ISO text.

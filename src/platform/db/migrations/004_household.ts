@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Surface A, the household agent (issue 4): rooms and sensor metadata over the household's
+ * Surface A, the household agent: rooms and sensor metadata over the household's
  * streams, boundaries, watches, the household event log and conversations. Timestamps are ISO
  * text and booleans 0/1 integers on both dialects; `window` is a reserved word in PostgreSQL, so
  * the watch's window in words is `window_text`.

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Real video (issue 6): the JPEG snapshot kept with person and vehicle detections. One frame's
+ * Real video: the JPEG snapshot kept with person and vehicle detections. One frame's
  * JPEG serves every detection the frame produced, so the image lives once in `snapshots` and
  * `detection_snapshots` maps detection ids onto it. Both carry the frame instant (epoch ms) so
  * the history retention prunes them with the detections.

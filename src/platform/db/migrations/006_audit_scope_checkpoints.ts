@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Audit format 2 and checkpoints (issue 9 §1, §4, §10; DESIGN.md "Audit"; docs/decisions.md "Audit").
+ * Audit format 2 and checkpoints (docs/design.md "Audit"; docs/decisions.md "Audit").
  *
  * - `format` 2 entries commit to their content through `data_hash` (salted SHA-256 of location,
  *   stream_id and data), so a read or export can redact content and the chain still verifies.

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Keys and authorization (issue 9 §2–§4):
+ * Keys and authorization (docs/decisions.md, 'Keys and authorization'):
  * - `api_keys.role`: a household key is `owner` (sets and lifts boundaries, mutes and unmutes,
  *   manages keys) or `member` (adds boundaries and mutes, never lifts them). Every key that
  *   existed before roles becomes `owner`, so no household loses what it could do; organization

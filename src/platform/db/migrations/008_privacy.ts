@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Privacy on every read path (issue 9 §1): a conversation turn remembers which sensors' content
+ * Privacy on every read path: a conversation turn remembers which sensors' content
  * its reply showed (a scene description, a list of events), so the history can hide that reply
  * once the place is left alone. JSON array of stream ids; null for turns from before this
  * migration (read conservatively, see conversation-privacy.ts).

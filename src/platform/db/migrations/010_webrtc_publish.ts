@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * WebRTC ingest (issue 15): the publish token of a webrtc stream. One row per stream: rotating
+ * WebRTC ingest: the publish token of a webrtc stream. One row per stream: rotating
  * replaces the hash, revoking stamps revoked_at (kept so a revoked token is told apart from a
  * wrong one). Only the SHA-256 of the token is stored, as for API keys.
  */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Web console sessions (issue 13 "Sign-in"): an API key pasted into the console is exchanged for
+ * Web console sessions: an API key pasted into the console is exchanged for
  * a short-lived session held in an HttpOnly cookie. Only the SHA-256 of the cookie token is
  * stored (as for API keys); the session acts as its key, so revoking the key ends its sessions.
  */

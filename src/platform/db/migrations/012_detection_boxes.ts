@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Detection boxes (issue 13, "the latest snapshot with boxes"): where a tracked object is in the
+ * Detection boxes ("the latest snapshot with boxes"): where a tracked object is in the
  * frame its snapshot shows, as JSON [x, y, w, h] in 0..1 of the frame. Nullable: sandbox and
  * sensor detections have no frame, and rows written before this migration keep none. And an
  * index for a stream's latest snapshot.

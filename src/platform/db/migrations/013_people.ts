@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Known people and their enrolled faces (issue 14 §1, §3). A face is stored as its descriptor
+ * Known people and their enrolled faces. A face is stored as its descriptor
  * (FaceRes, 1024 float32 little-endian) with the model tag it was made with, so a later model
  * change can tell which descriptors it cannot compare; the JPEG crop only when the enrolment asked
  * to keep it. Deleting a person deletes their rows here (right to erasure). `face_recognition` is

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Scale-out (issue 12 §2): which node runs each stream, and which nodes are alive to run them.
+ * Scale-out: which node runs each stream, and which nodes are alive to run them.
  *
  * `stream_leases` holds one row per stream ever claimed. A node owns a stream while `expires_at`
  * (epoch ms) is ahead; `epoch` only grows (a takeover or a claim after a release adds one), and

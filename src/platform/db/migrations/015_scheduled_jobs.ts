@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Durable scheduled jobs (issue 12 §4: timers run once cluster-wide). One row per timer:
+ * Durable scheduled jobs (timers run once cluster-wide). One row per timer:
  * `(kind, job_key)` is unique, so the same timer scheduled from two nodes is one row, and
  * rescheduling it moves the row. A node claims a due row by setting `claimed_by`, a fresh
  * `claim_token` and `claimed_until` (its lease); a claim whose node died is claimable again once

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * Live face recognition (issue 14 §2): a `person` detection whose face matched an enrolled person
+ * Live face recognition: a `person` detection whose face matched an enrolled person
  * names them (`subtype` 'recognized', `person_id`). Nullable text without a foreign key: erasing
  * a person deletes their descriptors, while past detections keep the id they were recognized as
  * (the history stays what it was; the id then resolves to nobody). Indexed for "was Maria here".

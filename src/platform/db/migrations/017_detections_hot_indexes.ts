@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * The detection history is the hot table (issue 16 §1): every index is one more b-tree page written
+ * The detection history is the hot table: every index is one more b-tree page written
  * by every pipeline commit. `detections_at` served one query only, the retention cut by age across
  * scenes, which the (scene_id, at) index now serves scene by scene (detectionRepository.deleteOlderThan).
  * The other indexes each serve reads: (scene_id, at) the scene history, questions and the retention

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect-name.ts';
 
 /**
- * (scene_id, person_id, at) serves one read, a known person's sightings in a scene (issue 14), and
+ * (scene_id, person_id, at) serves one read, a known person's sightings in a scene, and
  * only rows with a person have one: most detections (counts, vehicles, unrecognized people) carry
- * none, yet every pipeline commit wrote each of them into this b-tree (issue 16 §1). A partial index
+ * none, yet every pipeline commit wrote each of them into this b-tree. A partial index
  * holds only recognized sightings; `person_id = ?` implies `person_id IS NOT NULL`, so both SQLite
  * and PostgreSQL still use it for that query.
  */

@@ -4,19 +4,19 @@ import * as m001 from './001_foundation.ts';
 import * as m002 from './002_webhooks_audit.ts';
 import * as m003 from './003_operations.ts';
 import * as m004 from './004_household.ts';
-import * as m005 from './005_video.ts'; // real video (issue 6)
-import * as m006 from './006_audit_scope_checkpoints.ts'; // audit confinement and checkpoints (issue 9)
-import * as m007 from './007_keys.ts'; // keys and authorization (issue 9 §2–§4)
-import * as m008 from './008_privacy.ts'; // boundaries on every read path (issue 9 §1)
-import * as m010 from './010_webrtc_publish.ts'; // WebRTC ingest (issue 15)
-import * as m011 from './011_console_sessions.ts'; // web console sessions (issue 13)
-import * as m012 from './012_detection_boxes.ts'; // detection boxes on snapshots (issue 13)
-import * as m013 from './013_people.ts'; // known people and faces (issue 14)
-import * as m014 from './014_stream_leases.ts'; // stream ownership by lease, node heartbeats (issue 12)
-import * as m015 from './015_scheduled_jobs.ts'; // durable scheduled jobs, run once cluster-wide (issue 12 §4)
-import * as m016 from './016_detection_person.ts'; // recognized people on detections (issue 14)
-import * as m017 from './017_detections_hot_indexes.ts'; // one index fewer on the hot detections table (issue 16)
-import * as m018 from './018_detection_person_partial.ts'; // the person index holds recognized sightings only (issue 16)
+import * as m005 from './005_video.ts'; // real video
+import * as m006 from './006_audit_scope_checkpoints.ts'; // audit confinement and checkpoints
+import * as m007 from './007_keys.ts'; // keys and authorization
+import * as m008 from './008_privacy.ts'; // boundaries on every read path
+import * as m010 from './010_webrtc_publish.ts'; // WebRTC ingest
+import * as m011 from './011_console_sessions.ts'; // web console sessions
+import * as m012 from './012_detection_boxes.ts'; // detection boxes on snapshots
+import * as m013 from './013_people.ts'; // known people and faces
+import * as m014 from './014_stream_leases.ts'; // stream ownership by lease, node heartbeats
+import * as m015 from './015_scheduled_jobs.ts'; // durable scheduled jobs, run once cluster-wide
+import * as m016 from './016_detection_person.ts'; // recognized people on detections
+import * as m017 from './017_detections_hot_indexes.ts'; // one index fewer on the hot detections table
+import * as m018 from './018_detection_person_partial.ts'; // the person index holds recognized sightings only
 import * as m019 from './019_scene_stream_combine.ts'; // how a scene's streams combine: max or sum (docs/decisions.md)
 import * as m020 from './020_audit_erasure.ts'; // an erased person's audit entries lose their content, not their place in the chain
 import * as m021 from './021_cluster_shared_state.ts'; // node addresses for forwarding, cluster-wide alert cooldowns and scene anomalies

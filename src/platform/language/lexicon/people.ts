@@ -1,5 +1,5 @@
 /**
- * People words from WordNet (issue 14): whether a word names a kind of person ("nanny", "son",
+ * People words from WordNet: whether a word names a kind of person ("nanny", "son",
  * "friend", "grandma"), and whether two words name the same kind ("grandma" and "grandmother",
  * "nanny" and "nursemaid"), so a household's free-text note about someone ("grandmother") answers
  * to the word a message uses ("when grandma gets here").

@@ -1,6 +1,6 @@
 /**
  * Which words name places at all, and how close a phrase's meaning is to a place's name, from
- * WordNet (issue 10 §1, §3): a nursery is a baby's room, a drive is a driveway, a garden is "a
+ * WordNet: a nursery is a baby's room, a drive is a driveway, a garden is "a
  * yard or lawn adjoining a house", a sitting room or front room is a living room. What WordNet
  * lacks for homes is in the small household vocabulary below, as WordNet lemmas to read a phrase
  * as — not phrase rules.

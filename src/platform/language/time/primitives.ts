@@ -1,5 +1,5 @@
 /**
- * The shared time primitives of the understanding layer (issue 10 §4): clock times, day parts,
+ * The shared time primitives of the understanding layer: clock times, day parts,
  * sunset/sunrise/dusk/dawn, weekday and date resolution, all in a home's or a site's IANA zone.
  * Both readers build on these: the watch-window reader (future windows, the household agent) and
  * the past-range reader (questions about what already happened, scene queries). Exported

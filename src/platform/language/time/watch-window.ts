@@ -3,7 +3,7 @@
  * ("tonight", "until 6am", "tomorrow 9 to 5", "for the next 2 hours", "every weekday night",
  * "till friday evening", "until the 30th", "around 4", "since 2pm") and turns them into the
  * instants of a future window in the home's zone. Clock and date phrases are parsed by
- * chrono-node; days, day parts and the sun come from ./primitives.ts (issue 10 §4).
+ * chrono-node; days, day parts and the sun come from ./primitives.ts.
  */
 import * as chrono from 'chrono-node';
 import type { Token } from '../normalize.ts';

@@ -1,6 +1,6 @@
 /**
- * Every household example of issue 10's "What was measured" list, and the behaviours its "What to
- * build" asks for, as a conversation with the offline planner over a simulated household. Times
+ * Every household example the agent was measured on, and the behaviours asked of it (docs/decisions.md,
+ * 'Household language understanding'), as a conversation with the offline planner over a simulated household. Times
  * are read as the home's wall clock (Lisbon).
  */
 import { test } from 'node:test';
