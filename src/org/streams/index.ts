@@ -17,7 +17,8 @@ import type { FrameFaceRecognizer as FrameFaceRecognizerT, StreamRunner as Strea
 // The module's public face: what other modules may import (docs/architecture.md).
 export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts';
-export { streamRepository, type StreamRow } from './stream.repository.ts';
+export { type StreamRow } from './stream.repository.ts';
+export { findStream, findStreamById, listStreamsOfTenant, listStreamSceneIds, listStreamsOfScene, listRunnableStreams, updateStream } from './stream-queries.ts';
 export { PublishInfoSchema, StreamIdParams, type FrameFace, type PublishInfo, type SensorLiveView } from './stream.schemas.ts';
 export { StreamService, assertBrokerAllowed } from './stream.service.ts';
 export { decideSourceType, type SourceKind, type SourceKindDecision } from './source-kind.ts';
