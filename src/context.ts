@@ -8,12 +8,12 @@ import { METRICS, metrics } from './platform/metrics/index.ts';
 import { coordinationServices, COORDINATION, type Coordination, type RateLimitStore, type StreamSlots } from './platform/coordination/index.ts';
 import { auditServices, AUDIT, AUDIT_CHECKPOINTS, AUDIT_TRAIL, type AuditService, type AuditTrailService, type AuditCheckpointService } from './platform/audit/index.ts';
 import { keyServices, KEYS, type KeyService } from './platform/keys/index.ts';
-import { schedulerServices, SCHEDULER, scheduledJobRepository, type Scheduler } from './platform/scheduler/index.ts';
+import { pruneDoneJobs, SCHEDULER, type Scheduler, schedulerServices } from './platform/scheduler/index.ts';
 import { outboxServices, WEBHOOKS, DELIVERY_WORKER, type WebhookService, type DeliveryWorker } from './platform/outbox/index.ts';
 import { notifyServices, NOTIFICATIONS, type NotificationService } from './platform/notify/index.ts';
 import { sceneServices, SCENES, SCENE_ENGINE, type SceneEngine, type SceneService } from './org/scenes/index.ts';
 import { pipelineServices, PIPELINE, type DetectionPipeline } from './org/pipeline/index.ts';
-import { detectionServices, SNAPSHOTS, detectionRepository, type SnapshotService } from './org/detections/index.ts';
+import { deleteDetectionsOlderThan, detectionServices, SNAPSHOTS, type SnapshotService } from './org/detections/index.ts';
 import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
@@ -145,8 +145,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const c = new Container().value(CONFIG, config).value(CLOCK, clock).value(DATABASE, database).value(LOG, opts.log).value(METRICS, metrics());
   for (const m of SERVICE_MODULES) m.provide(c);
   // face recognition's opt-in: a household's lives in its home settings, an
-  // organization's in its automation settings; the root is where both surfaces meet
-  c.override(FACE_RECOGNITION_ENABLED, (c) => {
+  // organization's in its automation settings; the root is where both surfaces meet. The
+  // organization's is read at call time, so the people module does not make the operations when it is made
+  c.provide(FACE_RECOGNITION_ENABLED, (c) => {
     const directory = c.get(HOUSEHOLD_DIRECTORY);
     return (tenantId: string) => directory.home(tenantId)?.settings.face_recognition ?? c.get(OPERATIONS).automation.faceRecognition(tenantId);
   });
@@ -196,10 +197,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const runHousekeeping = async () => {
     const now = clock.now();
     try {
-      await detectionRepository.deleteOlderThan(database.db, now - config.retentionDays * 86_400_000);
+      await deleteDetectionsOlderThan(database.db, now - config.retentionDays * 86_400_000);
       await snapshots.pruneOlderThan(now - config.retentionDays * 86_400_000); // snapshots live as long as their detections
       await pruneIdempotency(database, now);
-      await scheduledJobRepository.pruneDone(database.db, now - config.retentionDays * 86_400_000);
+      await pruneDoneJobs(database.db, now - config.retentionDays * 86_400_000);
       await recordings.applyRetention(); // VIGIL_RECORDINGS_DAYS and the quota, except held segments
     } catch (err) {
       // reported; the next hour's run tries again

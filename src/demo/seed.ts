@@ -1,6 +1,6 @@
 import type { VigilContext } from '../context.ts';
 import type { CreatedKey } from '../platform/keys/index.ts';
-import { tenantRepository } from '../platform/identity/index.ts';
+import { anyTenant } from '../platform/identity/index.ts';
 
 export const DEMO_ORG = 'Demo Organization';
 export const DEMO_HOUSEHOLD = 'Demo Household';
@@ -24,7 +24,7 @@ export interface DemoSeed {
  * with a test key (sandbox). Returns null when the database already has tenants.
  */
 export async function seedDemo(ctx: VigilContext): Promise<DemoSeed | null> {
-  if (await tenantRepository.any(ctx.database.db)) return null;
+  if (await anyTenant(ctx.database.db)) return null;
   const org = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: DEMO_ORG, mode: 'test', capabilities: 'all' });
   // an owner key: the demo household can lift its own boundaries and manage its keys
   const household = await ctx.keys.createKey({ tenantKind: 'household', tenantName: DEMO_HOUSEHOLD, mode: 'test', role: 'owner', name: 'demo owner' });

@@ -5,15 +5,14 @@ import { DATABASE } from '../platform/db/index.ts';
 import { AUDIT } from '../platform/audit/index.ts';
 import { DELIVERY_WORKER, WEBHOOKS } from '../platform/outbox/index.ts';
 import { NOTIFICATIONS } from '../platform/notify/index.ts';
-import { responderRepository } from './responders/index.ts';
+import { findResponder } from './responders/index.ts';
 import { COORDINATION } from '../platform/coordination/index.ts';
 import { SCHEDULER, type Scheduler } from '../platform/scheduler/index.ts';
 import { PIPELINE } from './pipeline/index.ts';
-import { incidentRepository } from './incidents/index.ts';
+import { findActiveIncidentAtScene } from './incidents/index.ts';
 import type { DatabaseHandle } from '../platform/db/index.ts';
 import type { Clock } from '../platform/time/index.ts';
 import type { AuditService } from '../platform/audit/index.ts';
-import type { DetectionPipeline } from './pipeline/index.ts';
 import { AlertEngine } from './alerts/index.ts';
 import { AlertRuleService } from './alerts/index.ts';
 import { AlertService } from './alerts/index.ts';
@@ -23,7 +22,6 @@ import { ProtocolRunService } from './protocols/index.ts';
 import { ProtocolTypeService } from './protocols/index.ts';
 import { ResponderService } from './responders/index.ts';
 import { AutomationService } from './automation/index.ts';
-import { FACE_RECOGNITION_ENABLED } from './people/index.ts';
 import type { EventSink, UrlGuard } from '../platform/outbox/index.ts';
 import type { CacheInvalidation } from '../platform/coordination/index.ts';
 
@@ -75,7 +73,7 @@ function buildOperations(deps: {
     clock,
     audit,
     events,
-    activeIncidentAt: async (db, sceneId) => (await incidentRepository.findActiveAtScene(db, sceneId))?.id ?? null,
+    activeIncidentAt: async (db, sceneId) => (await findActiveIncidentAtScene(db, sceneId))?.id ?? null,
     sharedCooldowns: deps.cluster ?? false,
   });
   return {
@@ -109,9 +107,6 @@ export const operationServices = defineServiceModule({
         cluster: c.get(CONFIG).cluster, publicBaseUrl: c.get(CONFIG).publicBaseUrl, deliveriesRunning: () => c.get(DELIVERY_WORKER).running,
       });
     });
-    // face recognition's opt-in lives in the automation settings; read at call time,
-    // so the people module does not make the operations when it is made
-    c.provide(FACE_RECOGNITION_ENABLED, () => (tenantId: string) => c.get(OPERATIONS).automation.faceRecognition(tenantId));
   },
   async install(c) {
     const ops = c.get(OPERATIONS);
@@ -128,6 +123,6 @@ export const operationServices = defineServiceModule({
     // and so does a revoked device's queued delivery, cancelled before it was sent
     c.get(NOTIFICATIONS).onDeliveriesCancelled((eventIds) => ops.protocolRuns.onDeliveriesCancelled(eventIds));
     // a responder's devices are subscribed by responder id (platform/notify does not import org)
-    c.get(NOTIFICATIONS).setResponderCheck(async (tenantId, id) => (await responderRepository.findForTenant(database.db, tenantId, id)) !== undefined);
+    c.get(NOTIFICATIONS).setResponderCheck(async (tenantId, id) => (await findResponder(database.db, tenantId, id)) !== undefined);
   },
 });

@@ -29,7 +29,7 @@ test('the source tree keeps every module rule: no module cycles but streams <-> 
   assert.deepEqual(describeViolations(result), []);
 });
 
-test('the rules catch what they are for: a module cycle, a reach past an index.ts, a query in a service, a service importing HTTP, platform importing a surface', { timeout: 120_000 }, async () => {
+test('the rules catch what they are for: a module cycle, a reach past an index.ts, a query in a service, a service importing HTTP, platform importing a surface, another module\'s repository', { timeout: 120_000 }, async () => {
   const root = mkdtempSync(join(tmpdir(), 'vigil-rules-'));
   try {
     writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true } }));
@@ -46,6 +46,8 @@ test('the rules catch what they are for: a module cycle, a reach past an index.t
     file('src/app.ts', "import { a } from './org/alerts/alert.service.ts';\nexport const app = a;\n");
     file('src/ingest/video/index.ts', "import { a } from '../../org/alerts/index.ts';\nexport const v = a;\n");
     file('src/org/alerts/index.ts', "export const a = 1;\n");
+    file('src/org/alerts/alert.repository.ts', "export const alertRepository = {};\n");
+    file('src/org/incidents/incident.service.ts', "import { alertRepository } from '../alerts/alert.repository.ts';\nexport const i = alertRepository;\n");
     const found = await cruiseTree(root);
     const rules = new Set(found.summary.violations.map((v) => v.rule.name));
     for (const rule of [
@@ -57,6 +59,7 @@ test('the rules catch what they are for: a module cycle, a reach past an index.t
       'services-do-not-import-http',
       'platform-does-not-import-surfaces',
       'ingest-does-not-import-org',
+      'repositories-stay-in-their-module',
     ]) {
       assert.ok(rules.has(rule), `${rule} did not fire (fired: ${[...rules].join(', ')})`);
     }

@@ -2,7 +2,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
-import { auditRepository } from '../../src/platform/audit/index.ts';
+import { auditRepository } from '../../src/platform/audit/audit.repository.ts';
 import { computeDataHash, newSalt, type AuditFields } from '../../src/platform/audit/audit-chain.ts';
 import { newId } from '../../src/platform/lib/index.ts';
 import { verifyAuditLines } from '../../src/platform/audit/audit-trail.service.ts';

@@ -2,8 +2,10 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase, migrateToLatest } from '../../src/platform/db/database.ts';
 import { SqlLeaseStore } from '../../src/platform/coordination/index.ts';
-import { StreamOwnership, streamRepository, type StreamRow } from '../../src/org/streams/index.ts';
-import { sceneRepository, type SceneService } from '../../src/org/scenes/index.ts';
+import { StreamOwnership, type StreamRow } from '../../src/org/streams/index.ts';
+import { streamRepository } from '../../src/org/streams/stream.repository.ts';
+import { type SceneService } from '../../src/org/scenes/index.ts';
+import { sceneRepository } from '../../src/org/scenes/scene.repository.ts';
 import { createTestDatabase } from '../helpers/harness.ts';
 import { sleep, waitUntil } from './cluster-harness.ts';
 

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { PERSON_JPG } from '../fixtures-video/rtsp-camera.ts';
-import { streamRepository } from '../../src/org/streams/index.ts';
+import { streamRepository } from '../../src/org/streams/stream.repository.ts';
 import { ARTEFACTS, CHROMIUM, WIDTHS, seriousViolations, startConsoleApp, waitUntil, type ConsoleApp } from './console-app.ts';
 
 // In a real browser: Debian's chromium against the real server with the demo

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/harness.ts';
 import { bearer, createHouseholdTestApp } from './household-harness.ts';
-import { streamRepository } from '../../src/org/streams/index.ts';
+import { streamRepository } from '../../src/org/streams/stream.repository.ts';
 
 for (const dialect of DIALECTS) {
   test(`household cameras: http, WebRTC with its publish link, asked when unclear; stale replies give the last reading (${dialect})`, async () => {

@@ -6,12 +6,13 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/pl
 import { auditRepository } from '../../src/platform/audit/audit.repository.ts';
 import { computeAuditHash, GENESIS_HASH } from '../../src/platform/audit/audit-chain.ts';
 import { AuditService } from '../../src/platform/audit/audit.service.ts';
-import { boxOf, boxToColumn, detectionRepository } from '../../src/org/detections/detection.repository.ts';
+import { detectionRepository } from '../../src/org/detections/detection.repository.ts';
+import { boxOf, boxToColumn } from '../../src/org/detections/detection-box.ts';
 import type { DetectionBox } from '../../src/platform/kinds/index.ts';
 import { sceneRepository } from '../../src/org/scenes/scene.repository.ts';
 import { streamRepository } from '../../src/org/streams/stream.repository.ts';
 import { tenantRepository } from '../../src/platform/identity/tenant.repository.ts';
-import { keyRepository } from '../../src/platform/identity/key.repository.ts';
+import { keyRepository } from '../../src/platform/keys/key.repository.ts';
 import { ManualClock } from '../../src/platform/time/clock.ts';
 import { newId } from '../../src/platform/lib/ids.ts';
 

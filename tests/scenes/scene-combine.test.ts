@@ -2,7 +2,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 import { ManualClock } from '../../src/platform/time/clock.ts';
-import { streamRepository } from '../../src/org/streams/index.ts';
+import { streamRepository } from '../../src/org/streams/stream.repository.ts';
 
 /**
  * One location, several cameras (docs/decisions.md, "One location, several cameras"): three

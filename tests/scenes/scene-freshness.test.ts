@@ -2,7 +2,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 import { ManualClock } from '../../src/platform/time/clock.ts';
-import { streamRepository } from '../../src/org/streams/index.ts';
+import { streamRepository } from '../../src/org/streams/stream.repository.ts';
 
 /**
  * Freshness (docs/decisions.md, "Freshness"): a scene whose only camera went offline 15 minutes

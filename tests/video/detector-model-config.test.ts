@@ -87,7 +87,7 @@ test('GET /readyz says which runtime the detector runs on: ONNX Runtime, or the 
     assert.deepEqual((await t.app.inject({ url: '/readyz' })).json(), { status: 'ready', detector: { runtime: 'onnxruntime', model: 'centernet models/centernet.onnx', fallback_reason: null } });
     // the same check where the native library cannot load
     const warnings: unknown[] = [];
-    const fallback = new LiveVideoSources({ ...(sources as unknown as { deps: ConstructorParameters<typeof LiveVideoSources>[0] }).deps, ortModule: 'vigil-missing-onnxruntime', log: { warn: (o: unknown, m?: string) => warnings.push(m) } });
+    const fallback = new LiveVideoSources({ ...(sources as unknown as { deps: ConstructorParameters<typeof LiveVideoSources>[0] }).deps, ortModule: 'vigil-missing-onnxruntime', log: { warn: (_o: unknown, m?: string) => warnings.push(m) } });
     const runtime = await fallback.checkDetector();
     assert.equal(runtime.runtime, 'tfjs-wasm');
     assert.match(runtime.fallback_reason ?? '', /ONNX Runtime cannot load/);

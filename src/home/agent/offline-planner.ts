@@ -806,7 +806,7 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
   // "the tenant upstairs asked me to", "the pool guy comes early": a person, then what they did
   const personFirst = (w === 'the' || w === 'my' || w === 'our') && isPersonWord(words[first + 1] ?? '') && !listPlaceWords(ctx).includes(words[first + 1]);
   if (!REASON_SUBJECTS.has(w) && !personFirst && !because) return false;
-  return words.some((x, k) => k > first && tokens[from + k].isVerb);
+  return words.some((_x, k) => k > first && tokens[from + k].isVerb);
 }
 
 /** Words for a whole home, which another person's possessive makes theirs ("my ex's house"). */

@@ -10,7 +10,6 @@ import { mapPage, type Page, type PageQuery } from '../../platform/db/index.ts';
 import type { HouseholdContext } from '../agent/index.ts';
 import { planOffline } from '../agent/index.ts';
 import type { Planner } from '../agent/index.ts';
-import type { Plan } from '../agent/index.ts';
 import { runPlan, type AgentAction } from '../agent/index.ts';
 import type { EventService } from '../events/index.ts';
 import type { HouseholdService } from '../household/index.ts';
@@ -19,7 +18,7 @@ import { conversationRepository, type ConversationRow, type TurnRow } from './co
 import { MAX_MESSAGE_CHARS, type ConversationDetail, type ConversationReply, type ConversationSummary, type MessageView } from './conversation.schemas.ts';
 import { findPlacesLeftAlone, redactTurn } from './conversation-privacy.ts';
 import { buildHouseholdContext } from './household-context.ts';
-import { personRepository } from '../../org/people/index.ts';
+import { personNamesOfTenant } from '../../org/people/index.ts';
 import { HouseholdToolRunner } from './tool-runner.ts';
 import type { NotificationService } from '../../platform/notify/index.ts';
 
@@ -161,7 +160,7 @@ export class ConversationService {
       watches.listActive(principal.tenantId),
       conversationRepository.listRecentTurns(database.db, conversation.id, MEMORY_TURNS + 1),
       // known people, so "let me know when Maria arrives" resolves
-      personRepository.namesForTenant(database.db, principal.tenantId),
+      personNamesOfTenant(database.db, principal.tenantId),
     ]);
     // the planner's memory is history too: what a place left alone showed is not handed back to it
     const left = findPlacesLeftAlone(home);

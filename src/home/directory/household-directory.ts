@@ -3,7 +3,7 @@ import type { IngestGate, WithheldReason } from '../../org/pipeline/index.ts';
 import type { WatchTable } from '../../platform/db/index.ts';
 import { parseHomeSettings, type HomeSettings } from './home-settings.ts';
 import { householdRepository, type SensorRow } from './household.repository.ts';
-import { tenantRepository } from '../../platform/identity/index.ts';
+import { findTenant } from '../../platform/identity/index.ts';
 import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../../platform/coordination/index.ts';
 
 export interface KnownSensor {
@@ -69,7 +69,7 @@ export class HouseholdDirectory implements IngestGate {
   /** Re-reads one household from the database (after a change committed). */
   async refresh(db: DbExecutor, tenantId: string, settingsJson?: string): Promise<KnownHome> {
     const settingsText =
-      settingsJson ?? (await tenantRepository.findById(db, tenantId))?.settings ?? '{}';
+      settingsJson ?? (await findTenant(db, tenantId))?.settings ?? '{}';
     const [sensorRows, boundaries, watches] = await Promise.all([
       householdRepository.listSensors(db, tenantId),
       householdRepository.listActiveBoundaries(db, tenantId),

@@ -5,8 +5,8 @@ import { newId } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import { HOUSEHOLD_EVENT_KINDS } from '../../platform/outbox/index.ts';
-import { webhookRepository, type HiddenEventIds } from '../../platform/outbox/index.ts';
-import { householdRepository } from '../directory/index.ts';
+import { cancelOpenDeliveriesOfEvents, type HiddenEventIds } from '../../platform/outbox/index.ts';
+import { listLeftAloneSensorIds, listSensors } from '../directory/index.ts';
 import type { EventSink } from '../../platform/outbox/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage, type Page, type PageQuery } from '../../platform/db/index.ts';
@@ -228,21 +228,21 @@ export class EventService {
    */
   async hiddenEventIds(principal: Principal): Promise<HiddenEventIds | null> {
     if (principal.tenantKind !== 'household') return null;
-    const leftAlone = await householdRepository.listLeftAloneSensorIds(this.deps.database.db, principal.tenantId);
+    const leftAlone = await listLeftAloneSensorIds(this.deps.database.db, principal.tenantId);
     return leftAlone.length ? eventRepository.idsFromSensors(this.deps.database.db, principal.tenantId, leftAlone) : null;
   }
 
   /** A boundary was just set: deliveries still queued about those sensors are not sent (in the caller's transaction). */
   async withdrawDeliveriesIn(trx: DbExecutor, tenantId: string, sensorIds: string[]): Promise<void> {
     if (sensorIds.length === 0) return;
-    await webhookRepository.cancelOpenDeliveriesOfEvents(trx, tenantId, eventRepository.idsFromSensors(trx, tenantId, sensorIds), toIso(this.deps.clock.now()));
+    await cancelOpenDeliveriesOfEvents(trx, tenantId, eventRepository.idsFromSensors(trx, tenantId, sensorIds), toIso(this.deps.clock.now()));
   }
 
   private async listHiddenSources(tenantId: string): Promise<HiddenSource[]> {
     const db = this.deps.database.db;
     const [sensors, leftAlone] = await Promise.all([
-      householdRepository.listSensors(db, tenantId),
-      householdRepository.listLeftAloneSensorIds(db, tenantId),
+      listSensors(db, tenantId),
+      listLeftAloneSensorIds(db, tenantId),
     ]);
     const hidden: HiddenSource[] = leftAlone.map((sensorId) => ({ sensorId, since: null }));
     for (const s of sensors) {

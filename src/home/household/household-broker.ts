@@ -4,7 +4,7 @@
  * household's own (set through PUT /v1/household/mqtt-broker, kept in its settings) wins over the
  * install's (VIGIL_MQTT_DEFAULT_BROKER); credentials are never shown, only scheme, host and port.
  */
-import { describeBroker, parseMqttUrl } from '../../ingest/mqtt/index.ts';
+import { describeBroker, MAX_TOPIC_CHARS, parseMqttUrl } from '../../ingest/mqtt/index.ts';
 
 export type BrokerSource = 'household' | 'install';
 
@@ -37,7 +37,7 @@ export function checkDeviceTopic(topic: string): string | null {
   if (/\s/.test(topic)) return `"${topic}" has a space; give the device's topic exactly, such as zigbee2mqtt/back_door`;
   if (topic.startsWith('/') || topic.endsWith('/') || topic.includes('//')) return `"${topic}" has an empty level; give it as zigbee2mqtt/back_door`;
   if (topic.startsWith('$')) return `"${topic}" is a broker's own topic, not a device's`;
-  if (topic.length > 1024) return 'is longer than 1024 characters';
+  if (topic.length > MAX_TOPIC_CHARS) return `is longer than ${MAX_TOPIC_CHARS} characters`;
   return null;
 }
 

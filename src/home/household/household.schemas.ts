@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime } from '../../platform/http/index.ts';
+import { IsoTime, MAX_URL_CHARS } from '../../platform/http/index.ts';
 
 export const SensorSchema = Type.Object(
   {
@@ -60,7 +60,7 @@ export type MqttBrokerView = Static<typeof MqttBrokerSchema>;
 
 export const PutMqttBrokerBody = Type.Object(
   {
-    url: Type.Union([Type.String({ minLength: 1, maxLength: 2048, description: 'mqtt://[user:password@]host[:port] or mqtts://…, without a topic' }), Type.Null()], {
+    url: Type.Union([Type.String({ minLength: 1, maxLength: MAX_URL_CHARS, description: 'mqtt://[user:password@]host[:port] or mqtts://…, without a topic' }), Type.Null()], {
       description: "the household's default broker; null clears it (the install's, if any, applies again)",
     }),
   },

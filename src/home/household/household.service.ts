@@ -11,19 +11,19 @@ import { lookupCity } from '../agent/index.ts';
 import type { EventService } from '../events/index.ts';
 import { HOME_SENSORS } from '../../ingest/sandbox/index.ts';
 import type { SceneEngine } from '../../org/scenes/index.ts';
-import { freshnessFields, mergeFreshness, sceneRepository, staleSentence, type SceneFreshness } from '../../org/scenes/index.ts';
+import { freshnessFields, listScenesOfTenant, mergeFreshness, type SceneFreshness, staleSentence, updateScene } from '../../org/scenes/index.ts';
 import type { SceneService } from '../../org/scenes/index.ts';
 import type { SourceManager } from '../../org/sources/index.ts';
 import type { StreamService } from '../../org/streams/index.ts';
-import { assertBrokerAllowed, decideSourceType, streamRepository, type PublishInfo } from '../../org/streams/index.ts';
+import { assertBrokerAllowed, decideSourceType, findStream, listStreamsOfTenant, type PublishInfo } from '../../org/streams/index.ts';
 import { checkBrokerAddress } from '../../platform/config/index.ts';
 import { checkDeviceTopic, effectiveBroker, maskBroker, sourceUrlOf } from './household-broker.ts';
-import { detectionRepository } from '../../org/detections/index.ts';
-import { tenantRepository } from '../../platform/identity/index.ts';
+import { latestDetectionOfTypes } from '../../org/detections/index.ts';
+import { findTenant, updateTenantSettings } from '../../platform/identity/index.ts';
 import { capitalize, describeSensorName } from '../directory/index.ts';
 import { DEMO_HOME_LOCATION, mergeHomeSettings, parseHomeSettings, toLocationKey, type HomeSettings } from '../directory/index.ts';
 import type { HouseholdDirectory } from '../directory/index.ts';
-import { householdRepository, type BoundaryRow, type RoomRow, type SensorRow } from '../directory/index.ts';
+import { type BoundaryRow, clearBoundary, earliestDetectionAt, hasSensor, insertBoundary, insertRoom, insertSensor, latestDetections, listActiveBoundaries, listRooms, listSensors, renameRoom, type RoomRow, type SensorRow, setSensorMuted } from '../directory/index.ts';
 import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../../platform/coordination/index.ts';
 import type { BoundaryView, HouseholdView, MqttBrokerView, SensorView } from './household.schemas.ts';
 
@@ -131,18 +131,18 @@ export class HouseholdService {
   private async provisionSandboxHome(principal: Principal): Promise<void> {
     const { database, clock } = this.deps;
     const tenantId = principal.tenantId;
-    const tenant = await tenantRepository.findById(database.db, tenantId);
+    const tenant = await findTenant(database.db, tenantId);
     if (!tenant) throw notFound('household', tenantId);
     if (parseHomeSettings(tenant.settings).provisioned_at) return;
     let settings = parseHomeSettings(tenant.settings);
     if (settings.lat === null) {
       await database.withWriteLock(async (trx) => {
-        const fresh = await tenantRepository.findById(trx, tenantId);
-        await tenantRepository.updateSettings(trx, tenantId, mergeHomeSettings(fresh!.settings, { ...DEMO_HOME_LOCATION }));
+        const fresh = await findTenant(trx, tenantId);
+        await updateTenantSettings(trx, tenantId, mergeHomeSettings(fresh!.settings, { ...DEMO_HOME_LOCATION }));
       });
       settings = { ...settings, ...DEMO_HOME_LOCATION };
     }
-    const existing = await streamRepository.listForTenant(database.db, tenantId);
+    const existing = await listStreamsOfTenant(database.db, tenantId);
     for (const [i, spec] of HOME_SENSORS.entries()) {
       const room = await this.ensureRoom(tenantId, spec.room, settings.time_zone);
       let stream = existing.find((s) => s.location === room.location && s.name === spec.name);
@@ -153,13 +153,13 @@ export class HouseholdService {
           source_url: `sandbox://${room.location}?scenario=${spec.scenario}&seed=${(i + 1) * 7}`,
           location: room.location,
         });
-        stream = (await streamRepository.findForTenant(database.db, tenantId, view.id))!;
+        stream = (await findStream(database.db, tenantId, view.id))!;
       }
       await this.attachSensor(tenantId, stream.id, room.id, spec.kind);
     }
     await database.withWriteLock(async (trx) => {
-      const fresh = await tenantRepository.findById(trx, tenantId);
-      await tenantRepository.updateSettings(trx, tenantId, mergeHomeSettings(fresh!.settings, { provisioned_at: toIso(clock.now()) }));
+      const fresh = await findTenant(trx, tenantId);
+      await updateTenantSettings(trx, tenantId, mergeHomeSettings(fresh!.settings, { provisioned_at: toIso(clock.now()) }));
       await this.deps.audit.appendIn(trx, SYSTEM, [
         { tenantId, action: 'household.provisioned', resourceType: 'household', resourceId: tenantId, data: { sensors: HOME_SENSORS.map((s) => s.name), location: DEMO_HOME_LOCATION } },
       ]);
@@ -171,17 +171,17 @@ export class HouseholdService {
   private async ensureRoom(tenantId: string, name: string, timeZone: string): Promise<RoomRow> {
     const now = this.deps.clock.now();
     return this.deps.database.withWriteLock(async (trx) => {
-      const rooms = await householdRepository.listRooms(trx, tenantId);
+      const rooms = await listRooms(trx, tenantId);
       const found = rooms.find((r) => r.name.toLowerCase() === name.toLowerCase().trim());
       if (found) return found;
       let location = toLocationKey(name);
       for (let n = 2; rooms.some((r) => r.location === location); n++) location = `${toLocationKey(name)}_${n}`;
       const row: RoomRow = { id: newId('room', now), tenant_id: tenantId, name: name.toLowerCase().trim(), location, created_at: toIso(now), updated_at: toIso(now) };
-      await householdRepository.insertRoom(trx, row);
+      await insertRoom(trx, row);
       // the scene exists before the stream so the sandbox starts in the home's zone, not UTC
       const scene = await this.deps.scenes.ensureScene(trx, tenantId, location);
       if (scene.time_zone !== timeZone) {
-        await sceneRepository.update(trx, scene.id, { time_zone: timeZone });
+        await updateScene(trx, scene.id, { time_zone: timeZone });
         this.deps.engine.register({ ...scene, time_zone: timeZone });
       }
       return row;
@@ -191,7 +191,7 @@ export class HouseholdService {
   private async attachSensor(tenantId: string, streamId: string, roomId: string, kind: SensorKind): Promise<void> {
     const now = toIso(this.deps.clock.now());
     await this.deps.database.withWriteLock(async (trx) => {
-      if (!(await householdRepository.hasSensor(trx, streamId))) await householdRepository.insertSensor(trx, { stream_id: streamId, tenant_id: tenantId, room_id: roomId, kind, muted: 0, muted_at: null, created_at: now });
+      if (!(await hasSensor(trx, streamId))) await insertSensor(trx, { stream_id: streamId, tenant_id: tenantId, room_id: roomId, kind, muted: 0, muted_at: null, created_at: now });
     });
   }
 
@@ -200,18 +200,18 @@ export class HouseholdService {
   }
 
   async snapshot(tenantId: string, db: DbExecutor = this.deps.database.db): Promise<HomeSnapshot> {
-    const tenant = await tenantRepository.findById(db, tenantId);
+    const tenant = await findTenant(db, tenantId);
     const [rooms, sensors, boundaries] = await Promise.all([
-      householdRepository.listRooms(db, tenantId),
-      householdRepository.listSensors(db, tenantId),
-      householdRepository.listActiveBoundaries(db, tenantId),
+      listRooms(db, tenantId),
+      listSensors(db, tenantId),
+      listActiveBoundaries(db, tenantId),
     ]);
     return { tenantId, settings: parseHomeSettings(tenant?.settings ?? '{}'), rooms, sensors, boundaries };
   }
 
   async view(principal: Principal): Promise<HouseholdView> {
     await this.ensureHome(principal);
-    const tenant = await tenantRepository.findById(this.deps.database.db, principal.tenantId);
+    const tenant = await findTenant(this.deps.database.db, principal.tenantId);
     const home = await this.snapshot(principal.tenantId);
     return {
       id: principal.tenantId,
@@ -235,7 +235,7 @@ export class HouseholdService {
   async getReadingsSince(tenantId: string, sensorIds?: string[]): Promise<{ since: number | null; now: number }> {
     const home = await this.snapshot(tenantId);
     const reachable = home.sensors.filter((s) => (!sensorIds || sensorIds.includes(s.id)) && s.muted !== 1 && !isBounded(home, s));
-    return { since: await householdRepository.earliestDetectionAt(this.deps.database.db, reachable.map((s) => s.id)), now: this.deps.clock.now() };
+    return { since: await earliestDetectionAt(this.deps.database.db, reachable.map((s) => s.id)), now: this.deps.clock.now() };
   }
 
   /** The sensors behind ids, all of this household; muted or left-alone ones refused (watches, descriptions). */
@@ -257,7 +257,7 @@ export class HouseholdService {
       const s = home.sensors.find((x) => x.id === sensorId);
       if (!s) throw notFound('sensor', sensorId, 'sensor_id');
       if ((s.muted === 1) === muted) throw new VigilError('validation_failed', `${s.name} is ${muted ? 'already muted' : 'not muted'}.`, { param: 'sensor_id' });
-      await householdRepository.setMuted(trx, sensorId, muted, toIso(now));
+      await setSensorMuted(trx, sensorId, muted, toIso(now));
       if (muted) this.stopLooking(principal.tenantId, [s], { sensorId, muted: true });
       const after: SensorRow = { ...s, muted: muted ? 1 : 0, muted_at: muted ? toIso(now) : null };
       const action = muted ? 'sensor.muted' : 'sensor.unmuted';
@@ -297,7 +297,7 @@ export class HouseholdService {
         cleared_at: null,
         cleared_by_key_id: null,
       };
-      await householdRepository.insertBoundary(trx, row);
+      await insertBoundary(trx, row);
       const covered = target.sensor ? [target.sensor] : home.sensors.filter((x) => x.room_id === target.room!.id);
       this.stopLooking(principal.tenantId, covered, target.sensor ? { sensorId: target.sensor.id } : { roomId: target.room!.id });
       await this.deps.events.withdrawDeliveriesIn(trx, principal.tenantId, covered.map((x) => x.id));
@@ -327,7 +327,7 @@ export class HouseholdService {
       const target = resolvePlace(home, place);
       const row = home.boundaries.find((b) => (target.sensor ? b.sensor_id === target.sensor.id : !b.sensor_id && b.room_id === target.room!.id));
       if (!row) throw notFound('boundary on', target.label, place.sensor_id ? 'sensor_id' : 'room');
-      await householdRepository.clearBoundary(trx, row.id, toIso(now), actor.keyId);
+      await clearBoundary(trx, row.id, toIso(now), actor.keyId);
       const v = { ...toBoundaryView(row, home), cleared_at: toIso(now) };
       await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action: 'boundary.cleared', resourceType: 'boundary', resourceId: row.id, data: v }]);
       await this.deps.events.recordIn(trx, {
@@ -356,7 +356,7 @@ export class HouseholdService {
     for (const s of sensors) assertReachable(home, s);
     const now = this.deps.clock.now();
     const tz = home.settings.time_zone;
-    const recent = await householdRepository.latestDetections(this.deps.database.db, sensors.map((s) => s.id), now - 24 * 3600_000, 500);
+    const recent = await latestDetections(this.deps.database.db, sensors.map((s) => s.id), now - 24 * 3600_000, 500);
     const parts: string[] = [];
     let people = 0;
     let vehicles = 0;
@@ -406,8 +406,8 @@ export class HouseholdService {
    */
   private async contactState(s: SensorRow, tz: string): Promise<string> {
     const label = capitalize(sensorLabel(s));
-    const last = await detectionRepository.latestOfTypes(this.deps.database.db, s.id, ['door_open', 'door_closed']);
-    const row = await streamRepository.findForTenant(this.deps.database.db, s.tenant_id, s.id);
+    const last = await latestDetectionOfTypes(this.deps.database.db, s.id, ['door_open', 'door_closed']);
+    const row = await findStream(this.deps.database.db, s.tenant_id, s.id);
     const caveat = row && row.status !== 'live' ? ` The sensor is ${row.status}${row.error ? ` (${row.error})` : ''}, so that is its last report.` : '';
     if (!last) return `${label} has not reported whether it is open or closed yet.${caveat}`;
     const when = formatClock(last.at, tz);
@@ -435,13 +435,13 @@ export class HouseholdService {
     const stream = await this.deps.streams.create(principal, actor, { name, source_type: sourceType, source_url: input.source_url, location: room.location, ...(sensor ? { sensor } : {}) });
     const now = this.deps.clock.now();
     await this.deps.database.withWriteLock(async (trx) => {
-      await householdRepository.insertSensor(trx, { stream_id: stream.id, tenant_id: principal.tenantId, room_id: room.id, kind: input.kind, muted: 0, muted_at: null, created_at: toIso(now) });
+      await insertSensor(trx, { stream_id: stream.id, tenant_id: principal.tenantId, room_id: room.id, kind: input.kind, muted: 0, muted_at: null, created_at: toIso(now) });
       await this.deps.audit.appendIn(trx, actor, [
         { tenantId: principal.tenantId, action: 'sensor.added', resourceType: 'sensor', resourceId: stream.id, data: { name, kind: input.kind, room: room.name }, scope: { location: room.location, streamId: stream.id } },
       ]);
     });
     await this.refresh(principal.tenantId);
-    const row = (await householdRepository.listSensors(this.deps.database.db, principal.tenantId)).find((s) => s.id === stream.id)!;
+    const row = (await listSensors(this.deps.database.db, principal.tenantId)).find((s) => s.id === stream.id)!;
     return stream.publish ? { ...toSensorView(row, false), publish: stream.publish } : toSensorView(row, false);
   }
 
@@ -478,9 +478,9 @@ export class HouseholdService {
       }
     }
     await this.deps.database.withWriteLock(async (trx) => {
-      const tenant = await tenantRepository.findById(trx, principal.tenantId);
+      const tenant = await findTenant(trx, principal.tenantId);
       const before = parseHomeSettings(tenant!.settings).mqtt_broker;
-      await tenantRepository.updateSettings(trx, principal.tenantId, mergeHomeSettings(tenant!.settings, { mqtt_broker: value }));
+      await updateTenantSettings(trx, principal.tenantId, mergeHomeSettings(tenant!.settings, { mqtt_broker: value }));
       await this.deps.audit.appendIn(trx, actor, [
         {
           tenantId: principal.tenantId, action: 'household.mqtt_broker_set', resourceType: 'household', resourceId: principal.tenantId,
@@ -529,25 +529,25 @@ export class HouseholdService {
     }
     const now = this.deps.clock.now();
     const zoneChanged = await this.deps.database.withWriteLock(async (trx) => {
-      const tenant = await tenantRepository.findById(trx, principal.tenantId);
+      const tenant = await findTenant(trx, principal.tenantId);
       const before = parseHomeSettings(tenant!.settings);
       if (input.rename_room) {
-        const rooms = await householdRepository.listRooms(trx, principal.tenantId);
+        const rooms = await listRooms(trx, principal.tenantId);
         const from = rooms.find((r) => r.name.toLowerCase() === input.rename_room!.from.toLowerCase().trim());
         if (!from) throw notFound('room', input.rename_room.from, 'rename_room.from');
         const to = input.rename_room.to.toLowerCase().trim();
         if (!to) throw invalid('rename_room.to', 'must not be empty');
         if (rooms.some((r) => r !== from && r.name === to)) throw invalid('rename_room.to', `there is already a room called ${to}`);
-        await householdRepository.renameRoom(trx, from.id, to, toIso(now));
+        await renameRoom(trx, from.id, to, toIso(now));
       }
-      if (Object.keys(patch).length) await tenantRepository.updateSettings(trx, principal.tenantId, mergeHomeSettings(tenant!.settings, patch));
+      if (Object.keys(patch).length) await updateTenantSettings(trx, principal.tenantId, mergeHomeSettings(tenant!.settings, patch));
       await this.deps.audit.appendIn(trx, actor, [
         { tenantId: principal.tenantId, action: 'household.updated', resourceType: 'household', resourceId: principal.tenantId, data: { before, change: input } },
       ]);
       if (patch.time_zone && patch.time_zone !== before.time_zone) {
-        const scenes = await sceneRepository.listForTenant(trx, principal.tenantId);
+        const scenes = await listScenesOfTenant(trx, principal.tenantId);
         for (const s of scenes) {
-          await sceneRepository.update(trx, s.id, { time_zone: patch.time_zone, updated_at: toIso(now) });
+          await updateScene(trx, s.id, { time_zone: patch.time_zone, updated_at: toIso(now) });
           this.deps.engine.register({ ...s, time_zone: patch.time_zone });
         }
         return true;
@@ -556,7 +556,7 @@ export class HouseholdService {
     });
     if (zoneChanged) {
       // sandbox activity follows the home's local day, so the generators restart in the new zone
-      for (const row of await streamRepository.listForTenant(this.deps.database.db, principal.tenantId)) {
+      for (const row of await listStreamsOfTenant(this.deps.database.db, principal.tenantId)) {
         if (row.sandbox) this.deps.sources.start(row, { timeZone: patch.time_zone });
       }
     }
@@ -573,7 +573,7 @@ export class HouseholdService {
     const home = this.deps.directory.home(tenantId);
     for (const s of home?.sensors ?? []) {
       if (sensorIds && !sensorIds.includes(s.id)) continue;
-      const row = await streamRepository.findForTenant(this.deps.database.db, tenantId, s.id);
+      const row = await findStream(this.deps.database.db, tenantId, s.id);
       if (!row || row.sandbox) continue;
       if (this.deps.directory.withheldReason(s.id)) this.deps.sources.stop(s.id);
       else if (!this.deps.sources.isLive(s.id)) this.deps.sources.start(row);

@@ -15,7 +15,6 @@ import { toKnownWatch as toKnownWatchV } from './known-watch.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { toKnownWatch } from './known-watch.ts';
 export { WatchObserver } from './watch-observer.ts';
-export { watchRepository } from './watch.repository.ts';
 export { type WatchView } from './watch.schemas.ts';
 export { WatchService } from './watch.service.ts';
 

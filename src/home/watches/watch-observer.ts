@@ -3,7 +3,7 @@ import type { DetectionRecord } from '../../org/detections/index.ts';
 import { toWallClock } from '../../platform/time/index.ts';
 import type { EventService } from '../events/index.ts';
 import type { HouseholdDirectory, KnownHome, KnownSensor, KnownWatch } from '../directory/index.ts';
-import { householdRepository } from '../directory/index.ts';
+import { listOutOfReach } from '../directory/index.ts';
 import type { PipelineHook } from '../../org/pipeline/index.ts';
 import type { SceneEngine } from '../../org/scenes/index.ts';
 import { watchRepository } from './watch.repository.ts';
@@ -54,7 +54,7 @@ export class WatchObserver implements PipelineHook {
     if (this.pending.length === 0) return;
     const batch = this.pending.splice(0);
     const active = await watchRepository.filterActive(trx, [...new Set(batch.map((e) => e.watchId))]);
-    const outOfReach = await householdRepository.listOutOfReach(trx, [...new Set(batch.map((e) => e.sensor.id))]);
+    const outOfReach = await listOutOfReach(trx, [...new Set(batch.map((e) => e.sensor.id))]);
     for (const e of batch) {
       if (!active.has(e.watchId) || outOfReach.has(e.sensor.id)) continue;
       await this.deps.events.recordIn(trx, {

@@ -8,23 +8,22 @@ import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import type { EventService } from '../events/index.ts';
 import { parseHomeSettings, type HomeSettings } from '../directory/index.ts';
-import { type HouseholdDirectory } from '../directory/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage, type Page } from '../../platform/db/index.ts';
 import { CACHE_TOPICS, type CacheInvalidation } from '../../platform/coordination/index.ts';
 import type { HouseholdService } from '../household/index.ts';
-import { tenantRepository } from '../../platform/identity/index.ts';
+import { findTenant } from '../../platform/identity/index.ts';
 import { watchRepository, type WatchRow } from './watch.repository.ts';
 import type { WatchListQueryT, WatchView } from './watch.schemas.ts';
 import { WatchSchedule } from './watch-schedule.ts';
-import { personRepository } from '../../org/people/index.ts';
+import { findPerson } from '../../org/people/index.ts';
 
 /** The household's people a watch is for, each checked to exist (an unknown id names the field). */
 async function requireKnownPeople(db: DbExecutor, tenantId: string, ids: readonly string[] | undefined): Promise<string[] | null> {
   if (!ids?.length) return null;
   const unique = [...new Set(ids)];
   for (const id of unique) {
-    if (!(await personRepository.findForTenant(db, tenantId, id))) throw invalid('person_ids', `no person ${id} in this household (POST /v1/people)`);
+    if (!(await findPerson(db, tenantId, id))) throw invalid('person_ids', `no person ${id} in this household (POST /v1/people)`);
   }
   return unique;
 }
@@ -200,7 +199,7 @@ export class WatchService {
   }
 
   private async settingsOf(tenantId: string, db: DbExecutor = this.deps.database.db): Promise<HomeSettings> {
-    return parseHomeSettings((await tenantRepository.findById(db, tenantId))?.settings ?? '{}');
+    return parseHomeSettings((await findTenant(db, tenantId))?.settings ?? '{}');
   }
 
   private toView(r: WatchRow, settings: HomeSettings): WatchView {

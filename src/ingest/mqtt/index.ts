@@ -1,7 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 // Sensors over MQTT (docs/decisions.md, "Sensors over MQTT"): source addresses, payload mappings
 // (Zigbee2MQTT presets and JSON paths) and the shared broker connections.
-export { brokerKey, describeBroker, parseMqttUrl, type BrokerAddress, type MqttUrlCheck } from './mqtt-url.ts';
+export { brokerKey, describeBroker, MAX_TOPIC_CHARS, parseMqttUrl, type BrokerAddress, type MqttUrlCheck } from './mqtt-url.ts';
 export {
   DEFAULT_BATTERY_LOW_PCT,
   DEFAULT_EXPECTED_INTERVAL_S,

@@ -4,6 +4,9 @@
  * `+` and `#` are refused: one stream is one device (docs/decisions.md, "Sensors over MQTT").
  */
 
+/** The longest device topic a source or a sensor may name. */
+export const MAX_TOPIC_CHARS = 1024;
+
 export interface BrokerAddress {
   /** mqtt: or mqtts: */
   protocol: 'mqtt' | 'mqtts';
@@ -38,7 +41,7 @@ export function parseMqttUrl(raw: string): MqttUrlCheck {
   // `#` starts a URL fragment, so it is looked for in the raw text (an empty fragment leaves no hash)
   if (/[+#]/.test(topic) || raw.includes('#')) return { ok: false, reason: `the topic ${JSON.stringify(topic + (raw.includes('#') ? raw.slice(raw.indexOf('#')) : ''))} has an MQTT wildcard (+ or #); one stream is one device, so give its own topic` };
   if (url.search) return { ok: false, reason: 'takes no query string; the payload mapping goes in the stream\'s sensor field' };
-  if (topic.length > 1024) return { ok: false, reason: 'the topic is longer than 1024 characters' };
+  if (topic.length > MAX_TOPIC_CHARS) return { ok: false, reason: `the topic is longer than ${MAX_TOPIC_CHARS} characters` };
   const port = url.port ? Number(url.port) : DEFAULT_PORT[protocol];
   return {
     ok: true,

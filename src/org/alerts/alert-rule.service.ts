@@ -8,8 +8,8 @@ import { scopeOfLocations, type AuditService } from '../../platform/audit/index.
 import { assertLocationAllowed } from '../../platform/identity/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage, type PageQuery } from '../../platform/db/index.ts';
-import { streamRepository } from '../streams/index.ts';
-import { personRepository } from '../people/index.ts';
+import { findStream } from '../streams/index.ts';
+import { findPerson } from '../people/index.ts';
 import { findScheduleProblem, type Schedule } from '../automation/index.ts';
 import type { AlertEngine } from './alert-engine.ts';
 import { readStoredCondition } from './rule-condition.ts';
@@ -155,7 +155,7 @@ export class AlertRuleService {
     const c = r.condition;
     if (c?.type === 'person' && typeof c.person_id === 'string') {
       if (c.subtype === 'unrecognized') throw invalid('condition.subtype', 'A person_id names someone recognized: use subtype "recognized" (or leave it out) with person_id.');
-      if (!(await personRepository.findForTenant(this.deps.database.db, principal.tenantId, c.person_id))) {
+      if (!(await findPerson(this.deps.database.db, principal.tenantId, c.person_id))) {
         throw invalid('condition.person_id', `no person ${c.person_id} in this organization (POST /v1/people)`);
       }
     }
@@ -166,7 +166,7 @@ export class AlertRuleService {
     }
     if (r.stream_ids?.length) {
       for (const sid of r.stream_ids) {
-        const stream = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, sid);
+        const stream = await findStream(this.deps.database.db, principal.tenantId, sid);
         if (!stream || (principal.locations && !principal.locations.includes(stream.location))) {
           throw invalid('stream_ids', `no stream ${sid} in this organization`);
         }

@@ -10,7 +10,6 @@ import type { DetectionView } from '../scenes/index.ts';
 import { readStoredCondition } from './rule-condition.ts';
 import { alertRepository, type AlertRow } from './alert.repository.ts';
 import type { AlertListQueryT, AlertView } from './alert.schemas.ts';
-import type { RuleConditionT } from './alert-rule.schemas.ts';
 
 export function toAlertView(r: AlertRow): AlertView {
   return {

@@ -1,7 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 export { AlertEngine } from './alert-engine.ts';
 export { AlertRuleService } from './alert-rule.service.ts';
-export { alertRepository } from './alert.repository.ts';
+export { findAlert, listAlertsOfIncident } from './alert-queries.ts';
 export { AlertService, toAlertView } from './alert.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';

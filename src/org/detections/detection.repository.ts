@@ -1,15 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { pgJsonText, type DbExecutor, type DatabaseHandle } from '../../platform/db/index.ts';
+import { DEFAULT_PAGE_LIMIT, pgJsonText, type DbExecutor, type DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionTable } from '../../platform/db/index.ts';
 import { COUNTED_KINDS, type DetectionBox } from '../../platform/kinds/index.ts';
+import { boxToColumn } from './detection-box.ts';
 
 const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone', 'box', 'person_id'] as const;
-
-/** The stored form of a box (migration 012): JSON text, null when the detection has none. */
-export function boxToColumn(box: DetectionBox | null | undefined): string | null {
-  return box ? JSON.stringify(box) : null;
-}
 
 /**
  * A detection as the batch inserts take it: the stored row, its box either already stored (JSON
@@ -19,11 +15,6 @@ export type DetectionInsert = Omit<DetectionTable, 'box'> & { box?: DetectionBox
 
 const boxColumnOf = (box: DetectionBox | string | null | undefined): string | null => (typeof box === 'string' ? box : boxToColumn(box));
 
-/** A row's box, or a record's (already parsed); null when it has none. */
-export function boxOf(d: { box?: string | DetectionBox | null }): DetectionBox | null {
-  if (d.box == null) return null;
-  return typeof d.box === 'string' ? (JSON.parse(d.box) as DetectionBox) : d.box;
-}
 /** the PostgreSQL column types of DETECTION_COLUMNS, for the json_to_recordset() insert */
 const PG_TYPES: Record<(typeof DETECTION_COLUMNS)[number], string> = {
   id: 'text', tenant_id: 'text', stream_id: 'text', scene_id: 'text', location: 'text', type: 'text', subtype: 'text',
@@ -94,7 +85,7 @@ export const detectionRepository = {
     where: { tenantId: string; sceneId: string; streamId: string; type?: string; from?: number; to?: number },
     page: { limit?: number; starting_after?: string; ending_before?: string },
   ): Promise<{ rows: DetectionTable[]; has_more: boolean } | null> {
-    const limit = page.limit ?? 20;
+    const limit = page.limit ?? DEFAULT_PAGE_LIMIT;
     const cursorId = page.ending_before ?? page.starting_after;
     let cursorAt: number | null = null;
     if (cursorId) {

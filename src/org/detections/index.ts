@@ -6,7 +6,8 @@ import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { SnapshotService as SnapshotServiceT } from './snapshot.service.ts';
 export { buildDetectionAnomalyPayload } from './detection-webhook.ts';
-export { boxOf, boxToColumn, detectionRepository } from './detection.repository.ts';
+export { boxOf, boxToColumn } from './detection-box.ts';
+export { detectionInsert, deleteDetectionsOlderThan, latestReadings, detectionPageForStream, detectionsInRangeWithState, lastSighting, personSightings, readingsBefore, latestDetectionOfTypes } from './detection-queries.ts';
 export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type DetectionType, type FrameObject } from '../../platform/kinds/index.ts';
 export { SnapshotService } from './snapshot.service.ts';
 

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type CompiledQuery } from 'kysely';
-import { writeBeforeCommit, type DbExecutor } from '../../platform/db/index.ts';
+import { writeBeforeCommit, type DatabaseHandle, type DbExecutor } from '../../platform/db/index.ts';
 import type { IncidentDetectionTable, IncidentNoteTable, IncidentTable } from '../../platform/db/index.ts';
 import { paginate, type PageQuery } from '../../platform/db/index.ts';
 
@@ -91,6 +91,24 @@ export const incidentRepository = {
    * connection, for the pipeline's commit (anomalies ride in it), as the detection and
    * audit inserts do. Only inside the write lock (Kysely's connection mutex is held).
    */
+  /**
+   * Inside the pipeline's commit (its write lock, `trx`): links the detections and moves the
+   * activity times, as prepared statements on SQLite's raw connection or linkAndMoveActivity.
+   */
+  async linkAndMoveActivityIn(database: DatabaseHandle, trx: DbExecutor, links: IncidentDetectionRow[], moves: Array<{ id: string; lastActivityAt: number }>): Promise<void> {
+    if (database.sqlite) {
+      const hot = this.sqliteHotPath(database.sqlite);
+      hot.linkDetections(links);
+      hot.moveActivity(moves);
+      return;
+    }
+    await this.linkAndMoveActivity(trx, links, moves);
+  },
+  /** findGroupableMany inside the pipeline's commit: prepared statements on SQLite (inside its write lock). */
+  findGroupableManyIn(database: DatabaseHandle, trx: DbExecutor, sinceByScene: Map<string, number>): Map<string, IncidentRow> | Promise<Map<string, IncidentRow>> {
+    if (database.sqlite) return this.sqliteHotPath(database.sqlite).findGroupableMany(sinceByScene);
+    return this.findGroupableMany(trx, sinceByScene);
+  },
   sqliteHotPath(raw: BetterSqlite3.Database) {
     let st = hotStatements.get(raw);
     if (!st) {

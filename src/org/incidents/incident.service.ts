@@ -11,10 +11,10 @@ import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage } from '../../platform/db/index.ts';
 import { toDetectionView } from '../scenes/index.ts';
 import type { DetectionView } from '../scenes/index.ts';
-import { streamRepository } from '../streams/index.ts';
+import { findStream } from '../streams/index.ts';
 import type { EventSink } from '../../platform/outbox/index.ts';
 import { AUTOMATION_ACTOR } from '../../platform/identity/index.ts';
-import { alertRepository } from '../alerts/index.ts';
+import { listAlertsOfIncident } from '../alerts/index.ts';
 import { toAlertView } from '../alerts/index.ts';
 import { incidentRepository, type IncidentDetectionRow, type IncidentRow } from './incident.repository.ts';
 import { toIncidentView, toNoteView } from './incident-view.ts';
@@ -90,7 +90,7 @@ export class IncidentService {
   ) {}
 
   async create(principal: Principal, actor: Actor, body: CreateIncidentBodyT): Promise<IncidentView> {
-    const stream = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, body.stream_id);
+    const stream = await findStream(this.deps.database.db, principal.tenantId, body.stream_id);
     if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', body.stream_id, 'stream_id');
     const now = this.deps.clock.now();
     const row = await this.deps.database.withWriteLock(async (trx) => {
@@ -167,14 +167,7 @@ export class IncidentService {
       .filter((e) => e.recs.length)
       .map((e) => ({ id: e.incident.id, lastActivityAt: Math.max(...e.recs.map((r) => r.at)), was: Number(e.incident.last_activity_at) }))
       .filter((m) => m.lastActivityAt > m.was);
-    const { sqlite } = this.deps.database;
-    if (sqlite) {
-      const hot = incidentRepository.sqliteHotPath(sqlite);
-      hot.linkDetections(links);
-      hot.moveActivity(moves);
-      return;
-    }
-    await incidentRepository.linkAndMoveActivity(trx, links, moves);
+    await incidentRepository.linkAndMoveActivityIn(this.deps.database, trx, links, moves);
   }
 
   /**
@@ -182,9 +175,7 @@ export class IncidentService {
    * `since`), for the pipeline's commit: prepared statements on SQLite (inside its write lock).
    */
   async groupableIn(trx: DbExecutor, sinceByScene: Map<string, number>): Promise<Map<string, IncidentRow>> {
-    const { sqlite } = this.deps.database;
-    if (sqlite) return incidentRepository.sqliteHotPath(sqlite).findGroupableMany(sinceByScene);
-    return incidentRepository.findGroupableMany(trx, sinceByScene);
+    return incidentRepository.findGroupableManyIn(this.deps.database, trx, sinceByScene);
   }
 
   async list(principal: Principal, q: IncidentListQueryT) {
@@ -206,7 +197,7 @@ export class IncidentService {
     const [detections, count, alerts, notes, runs] = await Promise.all([
       incidentRepository.listDetections(db, id, TIMELINE_DETECTIONS),
       incidentRepository.countDetections(db, id),
-      alertRepository.listByIncident(db, id),
+      listAlertsOfIncident(db, id),
       incidentRepository.listNotes(db, id),
       this.deps.runs.runsOf(db, id),
     ]);

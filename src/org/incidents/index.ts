@@ -1,7 +1,8 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 export { AnomalyWatcher } from './anomaly-watcher.ts';
 export { toIncidentView } from './incident-view.ts';
-export { incidentRepository, type IncidentRow } from './incident.repository.ts';
+export { type IncidentRow } from './incident.repository.ts';
+export { findIncident, findIncidentById, findActiveIncidentAtScene } from './incident-queries.ts';
 export { IncidentService, type IncidentProtocols } from './incident.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../platform/http/index.ts';
 import { withErrors } from '../../platform/http/index.ts';
+import { DEFAULT_PAGE_LIMIT } from '../../platform/db/index.ts';
 import { SceneHistoryList, SceneHistoryListQuery, SceneHistoryParams, SceneHistoryQuery, SceneHistorySchema } from './scene-history.schemas.ts';
 import type { SceneHistoryService } from './scene-history.service.ts';
 
@@ -14,7 +15,7 @@ export const sceneHistoryRoutes = (history: SceneHistoryService): FastifyPluginA
     },
   }, async (req) => {
     const { range, ...page } = req.query;
-    return history.historyPage(principalOf(req), { limit: page.limit ?? 20, ...page }, range);
+    return history.historyPage(principalOf(req), { limit: page.limit ?? DEFAULT_PAGE_LIMIT, ...page }, range);
   });
 
   app.get('/v1/scenes/:scene_id/history', {

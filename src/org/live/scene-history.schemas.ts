@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf } from '../../platform/http/index.ts';
+import { IsoTime, ListOf, ListQuery } from '../../platform/http/index.ts';
 
 export const SCENE_HISTORY_RANGES = { '1h': { ms: 3600_000, bucketMs: 60_000 }, '24h': { ms: 86_400_000, bucketMs: 15 * 60_000 } } as const;
 export type SceneHistoryRange = keyof typeof SCENE_HISTORY_RANGES;
@@ -34,7 +34,7 @@ export type SceneHistoryView = Static<typeof SceneHistorySchema>;
 export const SceneHistoryListQuery = Type.Object(
   {
     range: SceneHistoryQuery.properties.range,
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    limit: ListQuery.properties.limit,
     starting_after: Type.Optional(Type.String({ description: 'Cursor: scenes after this scene id, as GET /v1/scenes pages them' })),
     ending_before: Type.Optional(Type.String({ description: 'Cursor: scenes before this scene id' })),
   },

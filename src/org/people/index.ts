@@ -1,5 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
-export { personRepository } from './person.repository.ts';
+export { findPerson, personNamesOfTenant } from './person-queries.ts';
 export { PeopleService } from './person.service.ts';
 export { LiveRecognition, LIVE_EVERY_N_FRAMES } from './live-recognition.ts';
 

@@ -6,9 +6,8 @@ import { newId } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import type { SceneEngine, SceneState } from '../scenes/index.ts';
-import { sceneRepository } from '../scenes/index.ts';
-import { detectionRepository } from '../detections/index.ts';
-import { auditRepository } from '../../platform/audit/index.ts';
+import { shareSceneAnomalies, updateScene } from '../scenes/index.ts';
+import { detectionInsert } from '../detections/index.ts';
 import type { FenceClaim } from '../../platform/coordination/index.ts';
 
 export interface StreamRef {
@@ -193,8 +192,8 @@ export class DetectionPipeline {
       // transactions never wait on each other's row locks in a cycle
       if (this.deps.sharedAnomalies) dirty.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       for (const s of dirty) {
-        const anomalies = this.deps.sharedAnomalies ? await sceneRepository.shareAnomalies(trx, s.id, this.anomaliesToShare(s, nowMs), nowMs) : s.activeAnomalies;
-        await sceneRepository.update(trx, s.id, {
+        const anomalies = this.deps.sharedAnomalies ? await shareSceneAnomalies(trx, s.id, this.anomaliesToShare(s, nowMs), nowMs) : s.activeAnomalies;
+        await updateScene(trx, s.id, {
           people: s.people,
           vehicles: s.vehicles,
           crowd_density: s.crowdDensity,
@@ -285,14 +284,10 @@ export class DetectionPipeline {
         // spec "What the service does" 4: every detection is recorded in the audit trail.
         // SQLite: prepared statements on the raw connection; PostgreSQL: the detections ride in the
         // audit append's statement (one round trip for both)
-        if (database.sqlite) {
-          detectionRepository.insertManySqlite(database.sqlite, rows);
-          auditRepository.appendChainedSqlite(database.sqlite, audits);
-        }
         // PostgreSQL: the insert and the hooks' reads are sent together, behind BEGIN and the
         // locks, in one round trip (a pipelined connection, see database.withTenantWriteLock)
         await Promise.all([
-          database.sqlite || !rows.length ? null : auditRepository.appendChainedPg(trx, audits, detectionRepository.insertStatementPg(rows)),
+          rows.length ? this.deps.audit.appendBuiltWith(trx, audits, detectionInsert(rows)) : null,
           ...this.hooks.map((h) => h.prefetch?.(trx)),
         ]);
         for (const h of this.hooks) await h.persist?.(trx);

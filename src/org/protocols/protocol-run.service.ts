@@ -10,12 +10,12 @@ import type { AuditService } from '../../platform/audit/index.ts';
 import type { JobRun, Scheduler } from '../../platform/scheduler/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { ChannelTarget, DeliveryOutcome, EventSink, NotificationMessage } from '../../platform/outbox/index.ts';
-import { notificationRepository } from '../../platform/notify/index.ts';
+import { responderDevices } from '../../platform/notify/index.ts';
 import { AUTOMATION_ACTOR } from '../../platform/identity/index.ts';
 import type { AutomationService, AutomationTarget } from '../automation/index.ts';
-import { incidentRepository, type IncidentRow } from '../incidents/index.ts';
+import { findIncident, findIncidentById, type IncidentRow } from '../incidents/index.ts';
 import { toIncidentView } from '../incidents/index.ts';
-import { responderRepository } from '../responders/index.ts';
+import { listRespondersAtOrBelow } from '../responders/index.ts';
 import type { ProtocolTypeService } from './protocol-type.service.ts';
 import { protocolRepository, type ProtocolRunRow } from './protocol.repository.ts';
 import { type OverrideRunBodyT, type ProtocolRunView, type TriggerProtocolBodyT } from './protocol.schemas.ts';
@@ -241,7 +241,7 @@ export class ProtocolRunService implements IncidentProtocols {
       if (run.status === 'terminated') {
         throw new VigilError('protocol_run_terminated', `Protocol run ${id} was terminated; a terminated run is final.`, { param: 'id' });
       }
-      const incident = (await incidentRepository.findById(trx, run.incident_id))!;
+      const incident = (await findIncidentById(trx, run.incident_id))!;
       const refuse = (allowed: string) =>
         new VigilError('invalid_state_transition', `Cannot ${action} protocol run ${id}: it is ${run.status} (${action} needs ${allowed}).`, {
           param: 'id',
@@ -354,7 +354,7 @@ export class ProtocolRunService implements IncidentProtocols {
    * many responders were sent to now.
    */
   private async notifyIn(trx: DbExecutor, run: ProtocolRunRow, incident: IncidentRow, reason: 'triggered' | 'escalated' | 'override'): Promise<number> {
-    const responders = await responderRepository.listAtOrBelow(trx, run.tenant_id, run.escalation_level);
+    const responders = await listRespondersAtOrBelow(trx, run.tenant_id, run.escalation_level);
     const already = new Set((await protocolRepository.listNotifiedResponderIds(trx, run.id)).map((r) => r.responder_id));
     const fresh = responders.filter((r) => !already.has(r.id));
     const now = toIso(this.deps.clock.now());
@@ -376,7 +376,7 @@ export class ProtocolRunService implements IncidentProtocols {
     for (const r of fresh) {
       const targets: ChannelTarget[] = r.webhook_url ? [{ channel: 'webhook', url: r.webhook_url, secret: r.signing_secret }] : [];
       if (r.email) targets.push({ channel: 'email', address: r.email, message });
-      for (const d of await notificationRepository.responderDevices(trx, r.id)) {
+      for (const d of await responderDevices(trx, r.id)) {
         targets.push(d.channel === 'push' ? { channel: 'push', subscriptionId: d.id, message } : { channel: 'email', address: d.address!, subscriptionId: d.id, message });
       }
       const { eventId } = await this.deps.events.enqueueToTargetsIn(trx, {
@@ -432,7 +432,7 @@ export class ProtocolRunService implements IncidentProtocols {
         await this.scheduleIn(trx, run);
         return run;
       }
-      const incident = (await incidentRepository.findById(trx, run.incident_id))!;
+      const incident = (await findIncidentById(trx, run.incident_id))!;
       const level = Math.min(MAX_ESCALATION_LEVEL, run.escalation_level + 1);
       const raised = { ...run, escalation_level: level };
       if (run.notify_responders === 1) await this.notifyIn(trx, raised, incident, 'escalated');
@@ -476,7 +476,7 @@ export class ProtocolRunService implements IncidentProtocols {
   }
 
   private async loadIncident(db: DbExecutor, principal: Principal, id: string): Promise<IncidentRow> {
-    const row = await incidentRepository.findForTenant(db, principal.tenantId, id);
+    const row = await findIncident(db, principal.tenantId, id);
     if (!row || (principal.locations && !principal.locations.includes(row.location))) throw notFound('incident', id, 'incident_id');
     return row;
   }
@@ -484,7 +484,7 @@ export class ProtocolRunService implements IncidentProtocols {
   private async loadRun(db: DbExecutor, principal: Principal, id: string): Promise<ProtocolRunRow> {
     const run = await protocolRepository.findRunForTenant(db, principal.tenantId, id);
     if (run && principal.locations) {
-      const incident = await incidentRepository.findById(db, run.incident_id);
+      const incident = await findIncidentById(db, run.incident_id);
       if (!incident || !principal.locations.includes(incident.location)) throw notFound('protocol run', id);
     }
     if (!run) throw notFound('protocol run', id);

@@ -17,7 +17,6 @@ import { SegmentSchema } from './recording.schemas.ts';
 export { RecordingService } from './recording.service.ts';
 export { EvidenceBundles, EVIDENCE_FORMAT, type EvidenceManifest } from './evidence-bundle.ts';
 export { verifyEvidence, type EvidenceReport } from './evidence-verifier.ts';
-export { recordingRepository } from './recording.repository.ts';
 
 export const RECORDINGS = token<RecordingServiceT>('recordings');
 export const EVIDENCE = token<EvidenceBundlesT>('evidence');

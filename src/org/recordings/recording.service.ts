@@ -6,9 +6,9 @@ import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
 import { SYSTEM_ACTOR, type Actor, type Principal } from '../../platform/identity/index.ts';
 import { invalid, newId, notFound, VigilError } from '../../platform/lib/index.ts';
 import { toIso, type Clock } from '../../platform/time/index.ts';
-import { streamRepository, type StreamRow } from '../streams/index.ts';
-import { alertRepository } from '../alerts/index.ts';
-import { incidentRepository, type IncidentRow } from '../incidents/index.ts';
+import { findStream, type StreamRow } from '../streams/index.ts';
+import { findAlert } from '../alerts/index.ts';
+import { findIncident, type IncidentRow } from '../incidents/index.ts';
 import type { IngestGate } from '../pipeline/index.ts';
 import { ClipMaker, type Clip } from './clip-maker.ts';
 import { recordingRepository, type SegmentRow } from './recording.repository.ts';
@@ -172,7 +172,7 @@ export class RecordingService {
   async seal(s: ClosedSegment): Promise<void> {
     const id = newId('rseg', s.startAt);
     await this.deps.database.withWriteLock(async (trx) => {
-      const stream = await streamRepository.findForTenant(trx, s.tenantId, s.streamId);
+      const stream = await findStream(trx, s.tenantId, s.streamId);
       const [auditId] = await this.deps.audit.appendIn(trx, SYSTEM_ACTOR, [{
         tenantId: s.tenantId,
         action: 'recording.segment_closed',
@@ -198,7 +198,7 @@ export class RecordingService {
   async sessionStoppedRecording(k: StreamKey, reason: string): Promise<void> {
     this.deps.log?.warn({ stream_id: k.streamId, reason }, `recording stopped for stream ${k.streamId}: ${reason}`);
     await this.deps.database.withWriteLock(async (trx) => {
-      const stream = await streamRepository.findForTenant(trx, k.tenantId, k.streamId);
+      const stream = await findStream(trx, k.tenantId, k.streamId);
       await this.deps.audit.appendIn(trx, SYSTEM_ACTOR, [{
         tenantId: k.tenantId, action: 'recording.stopped', resourceType: 'stream', resourceId: k.streamId, at: this.deps.clock.now(),
         data: { reason, at: toIso(this.deps.clock.now()) },
@@ -216,7 +216,7 @@ export class RecordingService {
 
   /** The stream the key may read, with video; sandbox streams answer 404 stream_has_no_video. */
   async videoStream(principal: Principal, streamId: string, db: DbExecutor = this.deps.database.db): Promise<StreamRow> {
-    const stream = await streamRepository.findForTenant(db, principal.tenantId, streamId);
+    const stream = await findStream(db, principal.tenantId, streamId);
     if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', streamId, 'id');
     if (stream.sandbox || !VIDEO_TYPES.has(stream.source_type)) {
       throw new VigilError('stream_has_no_video', `Stream ${streamId} is a sandbox stream: it generates detections from a scenario and has no video to record or clip.`, { param: 'id' });
@@ -281,7 +281,7 @@ export class RecordingService {
   }
 
   async loadIncident(principal: Principal, incidentId: string): Promise<IncidentRow> {
-    const row = await incidentRepository.findForTenant(this.deps.database.db, principal.tenantId, incidentId);
+    const row = await findIncident(this.deps.database.db, principal.tenantId, incidentId);
     if (!row || (principal.locations && !principal.locations.includes(row.location))) throw notFound('incident', incidentId, 'id');
     return row;
   }
@@ -294,7 +294,7 @@ export class RecordingService {
   }
 
   async alertClip(principal: Principal, alertId: string): Promise<Clip> {
-    const alert = await alertRepository.findForTenant(this.deps.database.db, principal.tenantId, alertId);
+    const alert = await findAlert(this.deps.database.db, principal.tenantId, alertId);
     if (!alert || (principal.locations && !principal.locations.includes(alert.location))) throw notFound('alert', alertId, 'id');
     await this.videoStream(principal, alert.stream_id);
     const at = Number(alert.detected_at);

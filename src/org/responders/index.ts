@@ -1,5 +1,5 @@
 // The module's public face: what other modules may import (docs/architecture.md).
-export { responderRepository } from './responder.repository.ts';
+export { findResponder, listRespondersAtOrBelow } from './responder-queries.ts';
 export { EscalationLevel, MAX_ESCALATION_LEVEL } from './responder.schemas.ts';
 export { ResponderService } from './responder.service.ts';
 

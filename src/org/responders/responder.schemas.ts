@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Name, prefixedId } from '../../platform/http/index.ts';
+import { IsoTime, ListOf, ListQuery, Name, prefixedId, MAX_URL_CHARS, MAX_EMAIL_CHARS } from '../../platform/http/index.ts';
 
 export const MIN_ESCALATION_LEVEL = 1;
 export const MAX_ESCALATION_LEVEL = 5;
@@ -11,8 +11,8 @@ export const EscalationLevel = Type.Integer({
 });
 
 const Kind = Type.Union([Type.Literal('person'), Type.Literal('system')], { description: 'a human or a downstream system' });
-const WebhookUrl = Name({ maxLength: 2048, description: 'receives signed protocol notifications (X-Service-Signature), like any webhook', examples: ['https://pager.example.com/hooks/vigil'] });
-const Email = Type.String({ format: 'email', maxLength: 320, description: 'protocol triggers and escalations are emailed here (when the server has VIGIL_SMTP_URL)' });
+const WebhookUrl = Name({ maxLength: MAX_URL_CHARS, description: 'receives signed protocol notifications (X-Service-Signature), like any webhook', examples: ['https://pager.example.com/hooks/vigil'] });
+const Email = Type.String({ format: 'email', maxLength: MAX_EMAIL_CHARS, description: 'protocol triggers and escalations are emailed here (when the server has VIGIL_SMTP_URL)' });
 const Sms = Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164 number, stored for downstream systems', examples: ['+351912345678'] });
 
 export const CreateResponderBody = Type.Object(

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DetectionTypeSchema } from '../detections/index.ts';
 import { COUNTED_KINDS, DETECTION_KINDS } from '../../platform/kinds/index.ts';
 import { Name } from '../../platform/http/index.ts';
+import { LOITERING_DWELL_S } from '../scenes/index.ts';
 
 export const InjectDetectionBody = Type.Object(
   {
@@ -12,7 +13,7 @@ export const InjectDetectionBody = Type.Object(
     value: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'person_count: people present' })),
     count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: `${COUNTED_KINDS.map((k) => k.type).join(', ')}: the number present` })),
     confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.9 })),
-    dwell_s: Type.Optional(Type.Number({ minimum: 0, maximum: 86_400, description: 'person: seconds present (300 or more is loitering)' })),
+    dwell_s: Type.Optional(Type.Number({ minimum: 0, maximum: 86_400, description: `person: seconds present (${LOITERING_DWELL_S} or more is loitering)` })),
     track_id: Type.Optional(Name({ maxLength: 100 })),
   },
   { additionalProperties: false },

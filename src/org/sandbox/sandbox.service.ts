@@ -7,9 +7,9 @@ import type { Principal } from '../../platform/identity/index.ts';
 import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/index.ts';
 import { toDetectionView } from '../scenes/index.ts';
 import type { DetectionView, SceneService } from '../scenes/index.ts';
-import { streamRepository } from '../streams/index.ts';
+import { findStream } from '../streams/index.ts';
 import { kindOf } from '../../platform/kinds/index.ts';
-import { personRepository } from '../people/index.ts';
+import { findPerson } from '../people/index.ts';
 import type { InjectDetectionBodyT } from './sandbox.schemas.ts';
 
 /**
@@ -21,7 +21,7 @@ export class SandboxService {
   constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; pipeline: DetectionPipeline; gate?: IngestGate; scenes?: Pick<SceneService, 'ensureLoaded'> }) {}
 
   async injectDetection(principal: Principal, actor: Actor, body: InjectDetectionBodyT): Promise<DetectionView> {
-    const stream = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, body.stream_id);
+    const stream = await findStream(this.deps.database.db, principal.tenantId, body.stream_id);
     if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', body.stream_id, 'stream_id');
     if (!stream.sandbox) {
       throw new VigilError('stream_not_sandbox', `Stream ${stream.id} reads a real source; synthetic detections go only into sandbox streams.`, { param: 'stream_id' });
@@ -34,7 +34,7 @@ export class SandboxService {
     if (body.type === 'person' && body.subtype === 'recognized' && !body.person_id) throw invalid('person_id', 'is required with subtype recognized');
     if (body.person_id !== undefined) {
       if (body.type !== 'person' || (body.subtype ?? 'recognized') !== 'recognized') throw invalid('person_id', 'goes only with a person of subtype recognized');
-      if (!(await personRepository.findForTenant(this.deps.database.db, principal.tenantId, body.person_id))) throw invalid('person_id', `no person ${body.person_id} here (POST /v1/people)`);
+      if (!(await findPerson(this.deps.database.db, principal.tenantId, body.person_id))) throw invalid('person_id', `no person ${body.person_id} here (POST /v1/people)`);
     }
     assertLooking(this.deps.gate?.withheldReason(stream.id) ?? null, stream.id);
     // the stream may have been created through another node after this one started

@@ -8,7 +8,7 @@ import { AUDIT } from '../../platform/audit/index.ts';
 import { SceneEngine as SceneEngineT } from './scene-engine.ts';
 import { SceneService as SceneServiceT, type ScenePeople as ScenePeopleT } from './scene.service.ts';
 export { LOITERING_DWELL_S, SceneEngine, isAnomalous, type SceneState } from './scene-engine.ts';
-export { sceneRepository } from './scene.repository.ts';
+export { listScenesOfTenant, updateScene, shareSceneAnomalies } from './scene-queries.ts';
 export { SOURCE_SILENCE_MS, freshnessFields, mergeFreshness, sceneFreshness, staleSentence, type SceneFreshness } from './scene-freshness.ts';
 export { type DetectionView } from './scene.schemas.ts';
 export { SceneService, toDetectionView, type ScenePeople } from './scene.service.ts';

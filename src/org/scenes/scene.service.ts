@@ -8,10 +8,10 @@ import { newId } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import { isValidTimeZone } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import { boxOf, detectionRepository } from '../detections/index.ts';
+import { boxOf, detectionPageForStream, detectionsInRangeWithState, lastSighting, latestReadings, personSightings, readingsBefore } from '../detections/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { PageQuery } from '../../platform/db/index.ts';
-import { streamRepository } from '../streams/stream.repository.ts';
+import { findStream, listRunnableStreams, listStreamSceneIds, listStreamsOfScene } from '../streams/stream-queries.ts';
 import { DEFAULT_QUERY_WINDOW_MS, answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult } from './query/query.ts';
 import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
 import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
@@ -79,7 +79,7 @@ export class SceneService {
    */
   async freshness(sceneId: string): Promise<SceneFreshness> {
     const { db } = this.deps.database;
-    const [row, streams] = await Promise.all([sceneRepository.findById(db, sceneId), streamRepository.listByScene(db, sceneId)]);
+    const [row, streams] = await Promise.all([sceneRepository.findById(db, sceneId), listStreamsOfScene(db, sceneId)]);
     return this.freshnessOf(row ?? null, streams);
   }
 
@@ -100,8 +100,8 @@ export class SceneService {
     const row = await sceneRepository.findById(db, sceneId);
     if (!row || this.deps.engine.get(sceneId)) return;
     this.deps.engine.register(row);
-    for (const stream of await streamRepository.listByScene(db, sceneId)) {
-      this.deps.engine.restoreStream(sceneId, stream.id, await detectionRepository.latestReadings(db, stream.id));
+    for (const stream of await listStreamsOfScene(db, sceneId)) {
+      this.deps.engine.restoreStream(sceneId, stream.id, await latestReadings(db, stream.id));
     }
   }
 
@@ -113,9 +113,9 @@ export class SceneService {
   async refreshForeignReadings(runsHere: (streamId: string) => boolean): Promise<void> {
     const { db } = this.deps.database;
     for (const scene of this.deps.engine.dirtyScenes()) {
-      for (const stream of await streamRepository.listByScene(db, scene.id)) {
+      for (const stream of await listStreamsOfScene(db, scene.id)) {
         if (runsHere(stream.id)) continue;
-        this.deps.engine.restoreStream(scene.id, stream.id, await detectionRepository.latestReadings(db, stream.id));
+        this.deps.engine.restoreStream(scene.id, stream.id, await latestReadings(db, stream.id));
       }
     }
   }
@@ -126,8 +126,8 @@ export class SceneService {
     for (const row of await sceneRepository.listAll(db)) this.deps.engine.register(row);
     // Restore each stream's last readings so a scene with several streams adds up after a
     // restart instead of showing only the first stream that reports again.
-    for (const stream of await streamRepository.listRunnable(db)) {
-      const latest = await detectionRepository.latestReadings(db, stream.id);
+    for (const stream of await listRunnableStreams(db)) {
+      const latest = await latestReadings(db, stream.id);
       this.deps.engine.restoreStream(stream.scene_id, stream.id, latest);
     }
   }
@@ -199,7 +199,7 @@ export class SceneService {
    * by id, listed (optionally one type, between two times).
    */
   async listStreamDetections(principal: Principal, streamId: string, q: StreamDetectionsQueryT): Promise<DetectionListT> {
-    const stream = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, streamId);
+    const stream = await findStream(this.deps.database.db, principal.tenantId, streamId);
     if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', streamId);
     if (q.starting_after && q.ending_before) throw invalid('ending_before', 'give starting_after or ending_before, not both');
     const time = (param: 'from' | 'to', v: string | undefined) => {
@@ -211,7 +211,7 @@ export class SceneService {
     const from = time('from', q.from);
     const to = time('to', q.to);
     if (from !== undefined && to !== undefined && from > to) throw invalid('from', 'is after to');
-    const page = await detectionRepository.pageForStream(
+    const page = await detectionPageForStream(
       this.deps.database.db,
       { tenantId: principal.tenantId, sceneId: stream.scene_id, streamId, type: q.type, from, to },
       q,
@@ -260,7 +260,7 @@ export class SceneService {
     if (windowMs === null) {
       throw invalid('window', `"${body.window}" is not a duration: use an integer followed by s, m, h or d (e.g. 15m), up to 30d`);
     }
-    const stream = await streamRepository.findForTenant(this.deps.database.db, principal.tenantId, body.stream_id);
+    const stream = await findStream(this.deps.database.db, principal.tenantId, body.stream_id);
     if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', body.stream_id, 'stream_id');
     if (stream.scene_id !== sceneId) {
       throw new VigilError('stream_not_in_scene', `Stream ${stream.id} is at ${stream.location}, not in scene ${sceneId} (${scene.location}).`, {
@@ -294,13 +294,13 @@ export class SceneService {
     // "last seen" looks back up to 30 days: fetch the few rows it needs, not the whole range
     const history =
       interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure'
-        ? await detectionRepository.lastSighting(db, sceneId, interp.subtype === 'unrecognized' ? 'unrecognized' : interp.metric === 'vehicles' ? 'vehicles' : 'people', interp.from, interp.to)
-        : await detectionRepository.inRangeWithState(db, sceneId, interp.from, interp.to);
+        ? await lastSighting(db, sceneId, interp.subtype === 'unrecognized' ? 'unrecognized' : interp.metric === 'vehicles' ? 'vehicles' : 'people', interp.from, interp.to)
+        : await detectionsInRangeWithState(db, sceneId, interp.from, interp.to);
     // "more than usual": the same time of day on earlier days
     const baseline: DetectionTable[][] = [];
-    for (const span of interp.baseline ?? []) baseline.push(await detectionRepository.inRangeWithState(db, sceneId, span.from, span.to));
+    for (const span of interp.baseline ?? []) baseline.push(await detectionsInRangeWithState(db, sceneId, span.from, span.to));
     // several streams: counts are the scene's, combined as it says (docs/decisions.md, "One location, several cameras")
-    const sceneStreams = await streamRepository.listByScene(db, sceneId);
+    const sceneStreams = await listStreamsOfScene(db, sceneId);
     const sightingsOnly = interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure';
     const combined = sightingsOnly ? { records: history, original: new Map<DetectionTable, DetectionTable>() } : await this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), history, interp.from);
     const combinedBaseline = await Promise.all(baseline.map((rows, i) => this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), rows, interp.baseline![i].from)));
@@ -308,14 +308,14 @@ export class SceneService {
     const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
     // "who was that at 22:40?": the tracks around that moment (one that began up to an hour before may still be there)
     const atMoment = about?.kind === 'who' && about.moment
-      ? answerWhoAtMoment(interp, people, toRecords(await detectionRepository.inRangeWithState(db, sceneId, interp.to - 60 * 60_000, interp.to + 2 * 60_000)), interp.to)
+      ? answerWhoAtMoment(interp, people, toRecords(await detectionsInRangeWithState(db, sceneId, interp.to - 60 * 60_000, interp.to + 2 * 60_000)), interp.to)
       : undefined;
     if (atMoment && 'cannot' in atMoment) throw new VigilError('face_not_seen', atMoment.cannot, { param: 'query' });
     const answer =
       atMoment
         ? atMoment.answer
         : about?.kind === 'person'
-        ? answerPersonQuestion(interp, about.person, toRecords(await detectionRepository.personSightings(db, sceneId, about.person.id, interp.from, interp.to)), recognitionOn, about.first, about.count)
+        ? answerPersonQuestion(interp, about.person, toRecords(await personSightings(db, sceneId, about.person.id, interp.from, interp.to)), recognitionOn, about.first, about.count)
         : about?.kind === 'known_vs_unknown'
           ? answerKnownVsUnknown(interp, people, toRecords(history), body.query)
         : about?.kind === 'who'
@@ -389,7 +389,7 @@ export class SceneService {
   }
 
   private async streamsByScene(tenantId: string): Promise<Map<string, SceneStreamRef[]>> {
-    const rows = await streamRepository.listSceneIds(this.deps.database.db, tenantId);
+    const rows = await listStreamSceneIds(this.deps.database.db, tenantId);
     const m = new Map<string, SceneStreamRef[]>();
     for (const r of rows) {
       const list = m.get(r.scene_id) ?? [];
@@ -404,7 +404,7 @@ export class SceneService {
     if (streamIds.length < 2) return combineHistory(rows, mode);
     const { db } = this.deps.database;
     const have = new Set(rows.map((r) => r.id));
-    const before = (await Promise.all(streamIds.map((id) => detectionRepository.readingsBefore(db, id, from)))).flat().filter((r) => !have.has(r.id));
+    const before = (await Promise.all(streamIds.map((id) => readingsBefore(db, id, from)))).flat().filter((r) => !have.has(r.id));
     const all = [...before, ...rows].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return combineHistory(all, mode);
   }

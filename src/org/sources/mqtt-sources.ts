@@ -4,7 +4,7 @@ import { toIso } from '../../platform/time/index.ts';
 import { FencedWriteError } from '../../platform/coordination/index.ts';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionPipeline, StreamRef } from '../pipeline/index.ts';
-import { detectionRepository } from '../detections/index.ts';
+import { latestDetectionOfTypes } from '../detections/index.ts';
 import { parseStreamConfig, type StreamRow } from '../streams/index.ts';
 import type { SensorLiveView } from '../streams/index.ts';
 import type { IngestStats, StreamStatus } from '../../ingest/video/index.ts';
@@ -183,7 +183,7 @@ export class MqttSources {
   /** A contact's state as last stored (door_open or door_closed), so a restart does not report the door anew. */
   private async loadState(entry: SensorEntry, mapping: ResolvedMapping): Promise<void> {
     try {
-      const last = await detectionRepository.latestOfTypes(this.deps.database.db, entry.ref.id, stateTypesOf(mapping.type!));
+      const last = await latestDetectionOfTypes(this.deps.database.db, entry.ref.id, stateTypesOf(mapping.type!));
       if (last && entry.state === null) {
         entry.state = last.type === mapping.type;
         entry.stateAt = last.at;

@@ -4,7 +4,7 @@ import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
 import type { FenceClaim } from '../../platform/coordination/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import type { StreamRef } from '../pipeline/index.ts';
-import { streamRepository } from '../streams/index.ts';
+import { findStream, updateStream } from '../streams/index.ts';
 import type { StreamStatus } from '../../ingest/video/index.ts';
 
 export interface StreamStatusDeps {
@@ -28,10 +28,10 @@ export async function writeStreamStatus(deps: StreamStatusDeps, ref: StreamRef, 
   await database.withWriteLock(async (trx) => {
     // cluster mode: written only under the lease the source runs under (throws FencedWriteError)
     if (ref.lease) await deps.fence?.assertHeld(trx, [{ streamId: ref.id, ...ref.lease }]);
-    const row = await streamRepository.findForTenant(trx, ref.tenant_id, ref.id);
+    const row = await findStream(trx, ref.tenant_id, ref.id);
     if (!row) return; // deleted meanwhile
     const lastFrameAt = report.lastAt === null ? row.last_frame_at : toIso(report.lastAt);
-    await streamRepository.update(trx, ref.id, { status, error: report.error, last_frame_at: lastFrameAt });
+    await updateStream(trx, ref.id, { status, error: report.error, last_frame_at: lastFrameAt });
     if (row.status === status) return;
     const change = { stream_id: ref.id, location: ref.location, status, previous_status: row.status, error: report.error, last_frame_at: lastFrameAt };
     await webhooks.enqueueIn(trx, { tenantId: ref.tenant_id, kind: 'stream.status_changed', payload: change });

@@ -15,7 +15,8 @@ import { StreamService as StreamServiceT, type StreamPublishing as StreamPublish
 import type { FrameFaceRecognizer as FrameFaceRecognizerT, StreamRunner as StreamRunnerT } from './stream-runner.ts';
 export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts';
-export { streamRepository, type StreamRow } from './stream.repository.ts';
+export { type StreamRow } from './stream.repository.ts';
+export { findStream, findStreamById, listStreamsOfTenant, listStreamSceneIds, listStreamsOfScene, listRunnableStreams, updateStream } from './stream-queries.ts';
 export { PublishInfoSchema, StreamIdParams, type FrameFace, type PublishInfo, type SensorLiveView } from './stream.schemas.ts';
 export { StreamService, assertBrokerAllowed } from './stream.service.ts';
 export { decideSourceType, type SourceKind, type SourceKindDecision } from './source-kind.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/index.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId, MAX_URL_CHARS } from '../../platform/http/index.ts';
 import { DROP_REASONS, SENSOR_DETECTION_TYPES, SENSOR_PRESET_NAMES } from '../../ingest/mqtt/index.ts';
 
 /** A webrtc stream's publish credentials, shown once: at creation and at each rotation. */
@@ -87,7 +87,7 @@ export const CreateStreamBody = Type.Object(
       { description: 'rtsp camera, http (MJPEG/HLS) camera, webrtc (WHIP) publisher, mobile phone pushing frames, sandbox synthetic scene, or mqtt sensor (a door contact, motion, leak, smoke or vibration sensor on an MQTT broker)' },
     ),
     source_url: Name({
-      maxLength: 2048,
+      maxLength: MAX_URL_CHARS,
       description: SOURCE_URL_DOC,
       examples: ['sandbox://lobby?scenario=lobby&seed=7'],
     }),
@@ -103,7 +103,7 @@ export type CreateStreamBodyT = Static<typeof CreateStreamBody>;
 export const UpdateStreamBody = Type.Object(
   {
     name: Type.Optional(Name({ maxLength: 200 })),
-    source_url: Type.Optional(Name({ maxLength: 2048 })),
+    source_url: Type.Optional(Name({ maxLength: MAX_URL_CHARS })),
     location: Type.Optional(Location),
     zones: Type.Optional(ZonesSchema),
     motion_masks: Type.Optional(MotionMasksSchema),

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/time/index.ts';
 import { VigilError, notFound } from '../../platform/lib/index.ts';
 import { newId } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
-import { type StreamRow, streamRepository } from '../streams/index.ts';
+import { findStreamById, type StreamRow } from '../streams/index.ts';
 import type { StreamService } from '../streams/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { resolveFfmpegPath } from '../../ingest/video/index.ts';
@@ -301,7 +301,7 @@ export class WhipService {
     if (token.startsWith('vk_')) {
       throw new VigilError('invalid_publish_token', 'WHIP takes the stream\'s publish token (vpt_…), never an API key: an API key must not be put on a phone.', { param: 'Authorization' });
     }
-    const row = await streamRepository.findById(this.deps.database.db, streamId);
+    const row = await findStreamById(this.deps.database.db, streamId);
     const stored = row ? await publishTokenRepository.find(this.deps.database.db, streamId) : undefined;
     if (!row || !stored || !token || !publishTokenMatches(token, stored.token_hash)) {
       throw new VigilError('invalid_publish_token', 'The publish token is not the one of this stream.', { param: 'Authorization' });

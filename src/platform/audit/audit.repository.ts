@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type RawBuilder } from 'kysely';
-import { holdsTenantLocks, pgJsonText, tenantLockStatements, type DbExecutor, type Dialect } from '../db/index.ts';
+import { holdsTenantLocks, pgJsonText, tenantLockStatements, type CompanionWrite, type DatabaseHandle, type DbExecutor, type Dialect } from '../db/index.ts';
 import type { AuditTable } from '../db/index.ts';
 import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
 
@@ -90,6 +90,22 @@ export const auditRepository = {
       await db.insertInto('audit_log').values(rows.slice(i, i + 500)).execute();
     }
     if (dialect === 'postgres') rememberHeads(rows);
+  },
+
+  /**
+   * The append with a companion write of the same commit (the pipeline's detection insert), inside
+   * `database.withTenantWriteLock` (`trx` is its transaction). SQLite: both as prepared statements
+   * on the raw connection, at once (a failure throws here); PostgreSQL: the companion rides in the
+   * append's statement, one round trip, whose promise is returned so the caller can send other
+   * reads beside it.
+   */
+  appendChainedWith(database: DatabaseHandle, trx: DbExecutor, entries: AuditFields[], companion: CompanionWrite): Promise<void> | undefined {
+    if (database.sqlite) {
+      companion.sqlite(database.sqlite);
+      this.appendChainedSqlite(database.sqlite, entries);
+      return undefined;
+    }
+    return this.appendChainedPg(trx, entries, companion.postgres());
   },
 
   /** The same append as prepared statements on the raw SQLite connection (detection hot path). Caller holds the write lock. */

@@ -1,5 +1,5 @@
 import type { Actor } from '../identity/index.ts';
-import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import type { CompanionWrite, DatabaseHandle, DbExecutor } from '../db/index.ts';
 import type { Clock } from '../time/index.ts';
 import { isWellFormedText, newId, toWellFormedText } from '../lib/index.ts';
 import { toIso } from '../time/index.ts';
@@ -75,6 +75,14 @@ export class AuditService {
     const entries = inputs.map((i) => this.build(actor, i));
     await auditRepository.appendChained(trx, entries, this.deps.database.dialect);
     return entries.map((e) => e.id);
+  }
+
+  /**
+   * Appends entries made with `build` beside a companion write, in the caller's tenant-locked
+   * transaction (the pipeline's commit): see auditRepository.appendChainedWith.
+   */
+  appendBuiltWith(trx: DbExecutor, entries: AuditFields[], companion: CompanionWrite): Promise<void> | undefined {
+    return auditRepository.appendChainedWith(this.deps.database, trx, entries, companion);
   }
 
   /** Clears the content of the tenant's entries about or naming `subject` (erasure); see auditRepository.eraseContent. */

@@ -11,7 +11,6 @@ import { AuditCheckpointService as AuditCheckpointServiceT, CHECKPOINT_KEY_FILE 
 import { AuditTrailService as AuditTrailServiceT, type HouseholdBoundaries as HouseholdBoundariesT } from './audit-trail.service.ts';
 export { AuditCheckpointService, CHECKPOINT_EVENT, CHECKPOINT_KEY_FILE, checkpointMessage, checkpointPayload } from './audit-checkpoint.service.ts';
 export { AuditTrailService, verifyAuditLines, type AuditExportLine, type ChainState, type HouseholdBoundaries } from './audit-trail.service.ts';
-export { auditRepository } from './audit.repository.ts';
 export { verifyAuditExport, verifyAuditRun, type AuditCheck, type AuditCheckpointFile } from './audit-export-verifier.ts';
 export { AuditService, scopeOfLocations } from './audit.service.ts';
 

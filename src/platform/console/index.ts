@@ -1,6 +1,5 @@
 import { defineServiceModule, token } from '../lib/index.ts';
 import { defineApiModule } from '../http/index.ts';
-import { CONFIG } from '../config/index.ts';
 import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
 import { AUDIT } from '../audit/index.ts';

@@ -31,7 +31,7 @@ export class RedisCacheInvalidation implements CacheInvalidation {
 
   constructor(
     private readonly pub: Redis,
-    private readonly sub: Redis,
+    sub: Redis,
     private readonly opts: { channel?: string; onFallback?: OnFallback; log?: { warn(obj: unknown, msg?: string): void } } = {},
   ) {
     this.channel = opts.channel ?? 'vigil:invalidate';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { DatabaseHandle, Db, DbExecutor } from '../db/index.ts';
-import { notifyIn } from '../db/index.ts';
+import { carriesNotify, notifyIn } from '../db/index.ts';
 
 /**
  * Wakes workers waiting for work (the webhook delivery worker when deliveries are enqueued). A
@@ -98,7 +98,7 @@ export function createWakeSignal(
   databaseUrl: string | null,
   log?: { warn(obj: unknown, msg?: string): void },
 ): WakeSignal {
-  return database.dialect === 'postgres' && databaseUrl
+  return carriesNotify(database) && databaseUrl
     ? new PostgresWakeSignal({ db: database.db, connectionString: databaseUrl, log })
     : new InProcessWakeSignal();
 }

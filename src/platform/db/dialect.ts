@@ -1,3 +1,5 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { RawBuilder } from 'kysely';
 import type { DatabaseHandle, DbExecutor } from './database.ts';
 
 /**
@@ -15,3 +17,28 @@ import type { DatabaseHandle, DbExecutor } from './database.ts';
 export function writeAtomically<T>(database: DatabaseHandle, fn: (db: DbExecutor, postgres: boolean) => Promise<T>): Promise<T> {
   return database.dialect === 'postgres' ? fn(database.db, true) : database.withWriteLock((trx) => fn(trx, false));
 }
+
+/**
+ * A write that rides with another in one transaction (the pipeline's detection insert beside its
+ * audit append): on SQLite it runs on the raw connection, on PostgreSQL it is a statement the other
+ * sends inside its own (one round trip). The repository that runs both picks the side.
+ */
+export interface CompanionWrite {
+  sqlite(raw: BetterSqlite3.Database): void;
+  postgres(): RawBuilder<unknown>;
+}
+
+/**
+ * Whether reads started ahead inside a transaction ride with its commit (PostgreSQL's pipelined
+ * transaction, see database.withTenantWriteLock). SQLite's reads run at once when asked, so there
+ * is nothing to start early.
+ */
+export function sendsReadsAhead(database: DatabaseHandle): boolean {
+  return database.dialect === 'postgres';
+}
+
+/** Whether the database carries LISTEN/NOTIFY between nodes (PostgreSQL); SQLite serves one node. */
+export function carriesNotify(database: DatabaseHandle): boolean {
+  return database.dialect === 'postgres';
+}
+

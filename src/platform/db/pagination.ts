@@ -20,6 +20,8 @@ export interface Page<T> {
 }
 
 export const DEFAULT_PAGE_LIMIT = 20;
+/** The largest page a list answers (its schema's `limit` maximum). */
+export const MAX_PAGE_LIMIT = 100;
 
 /**
  * Cursor paging over time-sortable ids, newest first: starting_after moves to older items,

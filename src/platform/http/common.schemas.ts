@@ -1,5 +1,11 @@
 import { Type, type TSchema, type Static, type StringOptions } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../lib/index.ts';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../db/index.ts';
+
+/** The longest URL a body may carry (webhook and responder receivers, stream sources, push endpoints, brokers). */
+export const MAX_URL_CHARS = 2048;
+/** The longest email address (RFC 5321's 64 + 1 + 255). */
+export const MAX_EMAIL_CHARS = 320;
 
 /** RFC 9457 problem details as docs/design.md "Errors" fixes them. */
 export const ProblemSchema = Type.Object(
@@ -55,7 +61,7 @@ export function prefixedId(prefix: string, description?: string) {
 
 export const ListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
     starting_after: Type.Optional(Type.String({ description: 'Cursor: return items older than this id' })),
     ending_before: Type.Optional(Type.String({ description: 'Cursor: return items newer than this id' })),
   },

@@ -8,10 +8,10 @@ import { newId } from '../lib/index.ts';
 import { toIso } from '../time/index.ts';
 import { scopeOfLocations, type AuditService } from '../audit/index.ts';
 import { mapPage, paginateRows, type Page, type PageQuery } from '../db/index.ts';
-import { tenantRepository, type TenantKind } from '../identity/index.ts';
+import { findTenantByName, insertTenant, type TenantKind } from '../identity/index.ts';
 import { CAPABILITIES, isCapability, type Capability } from '../identity/index.ts';
 import { generateKey, hashKey, KEY_LENGTH, parseKey, previewKey, type KeyMode } from '../identity/index.ts';
-import { keyRepository } from '../identity/index.ts';
+import { keyRepository } from './key.repository.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
 import { VerifiedKeyCache } from '../identity/index.ts';
 import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation, type HeldStreams } from '../coordination/index.ts';
@@ -326,7 +326,7 @@ export class KeyService {
   }
 
   async ensureTenant(db: DbExecutor, kind: TenantKind, name: string, now: number) {
-    const existing = await tenantRepository.findByName(db, kind, name);
+    const existing = await findTenantByName(db, kind, name);
     if (existing) return existing;
     const row = {
       id: newId(kind === 'organization' ? 'org' : 'hh', now),
@@ -335,7 +335,7 @@ export class KeyService {
       settings: '{}',
       created_at: toIso(now),
     };
-    await tenantRepository.insert(db, row);
+    await insertTenant(db, row);
     return row;
   }
 

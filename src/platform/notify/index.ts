@@ -1,7 +1,7 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 export { NotificationService, type ResponderExists } from './notification.service.ts';
 export { NotificationRouterService, inQuietHours, MIN_INTERVAL_MS, VISIT_GAP_MS, type Routing } from './notification-router.ts';
-export { notificationRepository } from './notification.repository.ts';
+export { responderDevices } from './notification-queries.ts';
 
 import { defineServiceModule, token } from '../lib/index.ts';
 import { CONFIG } from '../config/index.ts';

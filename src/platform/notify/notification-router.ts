@@ -127,7 +127,7 @@ export class NotificationRouterService implements NotificationRouter {
    */
   private async groupIn(trx: DbExecutor, e: RoutedEvent, m: Omit<NotificationMessage, 'count'>): Promise<number | null> {
     const severity = SEVERITY_RANK[m.severity];
-    const row = await notificationRepository.lockThrottle(trx, this.deps.database.dialect === 'postgres', e.tenantId, m.tag);
+    const row = await notificationRepository.lockThrottle(trx, this.deps.database.dialect, e.tenantId, m.tag);
     const weight = Math.max(1, e.weight ?? 1);
     if (!row || e.at - row.last_event_at > VISIT_GAP_MS) {
       await notificationRepository.saveThrottle(trx, { tenant_id: e.tenantId, tag: m.tag, visit_started_at: e.at, last_event_at: e.at, last_sent_at: e.at, count: weight, severity });

@@ -1,4 +1,4 @@
-import type { DbExecutor } from '../db/index.ts';
+import type { DbExecutor, Dialect } from '../db/index.ts';
 import type { NotificationPreferenceTable, NotificationSubscriptionTable, NotificationThrottleTable } from '../db/index.ts';
 import { paginate, type PageQuery } from '../db/index.ts';
 
@@ -78,9 +78,9 @@ export const notificationRepository = {
     return (await db.selectFrom('tenants').select('settings').where('id', '=', tenantId).executeTakeFirst())?.settings ?? null;
   },
   /** The tag's grouping row, locked for this transaction on PostgreSQL (two nodes see one visit). */
-  async lockThrottle(db: DbExecutor, postgres: boolean, tenantId: string, tag: string): Promise<ThrottleRow | undefined> {
+  async lockThrottle(db: DbExecutor, dialect: Dialect, tenantId: string, tag: string): Promise<ThrottleRow | undefined> {
     const q = db.selectFrom('notification_throttle').selectAll().where('tenant_id', '=', tenantId).where('tag', '=', tag);
-    const row = await (postgres ? q.forUpdate() : q).executeTakeFirst();
+    const row = await (dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
     return row ? { ...row, visit_started_at: Number(row.visit_started_at), last_event_at: Number(row.last_event_at), last_sent_at: Number(row.last_sent_at) } : undefined;
   },
   async saveThrottle(db: DbExecutor, row: ThrottleRow): Promise<void> {

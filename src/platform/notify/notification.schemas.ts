@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Name, prefixedId } from '../http/index.ts';
+import { IsoTime, ListOf, ListQuery, Name, prefixedId, MAX_URL_CHARS, MAX_EMAIL_CHARS } from '../http/index.ts';
 
 /** The event kinds a device or address can be told about, per surface (docs/decisions.md, "Notifications through the outbox"). */
 export const HOUSEHOLD_NOTIFY_KINDS = ['watch.observation', 'watch.alert'] as const;
@@ -11,7 +11,7 @@ const Channel = Type.Union([Type.Literal('push'), Type.Literal('email')], { desc
 export const CreateSubscriptionBody = Type.Object(
   {
     channel: Channel,
-    endpoint: Type.Optional(Type.String({ maxLength: 2048, description: 'push: the PushSubscription endpoint (https)', examples: ['https://fcm.googleapis.com/fcm/send/…'] })),
+    endpoint: Type.Optional(Type.String({ maxLength: MAX_URL_CHARS, description: 'push: the PushSubscription endpoint (https)', examples: ['https://fcm.googleapis.com/fcm/send/…'] })),
     keys: Type.Optional(
       Type.Object(
         {
@@ -21,7 +21,7 @@ export const CreateSubscriptionBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    address: Type.Optional(Type.String({ format: 'email', maxLength: 320, description: 'email: where to send' })),
+    address: Type.Optional(Type.String({ format: 'email', maxLength: MAX_EMAIL_CHARS, description: 'email: where to send' })),
     label: Type.Optional(Name({ maxLength: 100, description: 'how the device is listed (“Maria’s phone”)' })),
     events: Type.Optional(Type.Array(Type.Union(NOTIFY_KINDS.map((k) => Type.Literal(k))), { minItems: 1, uniqueItems: true, description: 'default: every kind of the key’s surface it may read' })),
     responder_id: Type.Optional(Type.String({ description: 'organization keys with responders:manage: this device or address is a responder’s (rsp_…), told of protocol triggers and escalations' })),

@@ -1,6 +1,5 @@
 import { metrics } from '../metrics/index.ts';
-import pg from 'pg';
-import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import type { DatabaseHandle } from '../db/index.ts';
 import type { Clock } from '../time/index.ts';
 import { toIso } from '../time/index.ts';
 import { planRetry } from './retry-schedule.ts';

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import type { DatabaseHandle, DbExecutor, Dialect } from '../db/index.ts';
 import { writeAtomically } from '../db/index.ts';
 import { paginate, paginateRows, type PageQuery } from '../db/index.ts';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/index.ts';
@@ -108,6 +108,14 @@ export const webhookRepository = {
   },
 
   /** listEnabledEndpoints as a prepared statement on SQLite's raw connection (inside the write lock: the pipeline's commit). */
+  /**
+   * listEnabledEndpoints in `trx`: inside a write-locked transaction on SQLite the raw connection is
+   * ours, so a prepared statement answers at once (as on the rest of the pipeline's commit);
+   * otherwise the query.
+   */
+  enabledEndpointsIn(database: DatabaseHandle, trx: DbExecutor, tenantId: string): Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[] | Promise<Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[]> {
+    return database.sqlite && trx !== database.db ? this.listEnabledEndpointsSqlite(database.sqlite, tenantId) : this.listEnabledEndpoints(trx, tenantId);
+  },
   listEnabledEndpointsSqlite(raw: BetterSqlite3.Database, tenantId: string): Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[] {
     let st = enabledEndpointStatements.get(raw);
     if (!st) {
@@ -122,8 +130,8 @@ export const webhookRepository = {
    * data-modifying CTE; the deliveries' foreign key is checked at the end of the statement, when
    * the event row exists), one round trip per event instead of two; on SQLite two inserts.
    */
-  async insertEventWithDeliveries(db: DbExecutor, postgres: boolean, event: WebhookEventRow, deliveries: WebhookDeliveryRow[]): Promise<void> {
-    if (!postgres || deliveries.length === 0) {
+  async insertEventWithDeliveries(db: DbExecutor, dialect: Dialect, event: WebhookEventRow, deliveries: WebhookDeliveryRow[]): Promise<void> {
+    if (dialect !== 'postgres' || deliveries.length === 0) {
       await this.insertEvent(db, event);
       await this.insertDeliveries(db, deliveries);
       return;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../http/index.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId, MAX_URL_CHARS } from '../http/index.ts';
 import { HOUSEHOLD_EVENT_KINDS, OPT_IN_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
 
 const KINDS_DOC =
@@ -20,7 +20,7 @@ const Events = Type.Array(Name({ maxLength: 64, examples: ['detection.anomaly'] 
 
 export const CreateWebhookBody = Type.Object(
   {
-    url: Name({ maxLength: 2048, description: 'http:// or https:// receiver', examples: ['https://example.com/hooks/vigil'] }),
+    url: Name({ maxLength: MAX_URL_CHARS, description: 'http:// or https:// receiver', examples: ['https://example.com/hooks/vigil'] }),
     events: Type.Optional(Events),
     description: Type.Optional(Text({ maxLength: 500 })),
     locations: Type.Optional(
@@ -37,7 +37,7 @@ export type CreateWebhookBodyT = Static<typeof CreateWebhookBody>;
 
 export const UpdateWebhookBody = Type.Object(
   {
-    url: Type.Optional(Name({ maxLength: 2048 })),
+    url: Type.Optional(Name({ maxLength: MAX_URL_CHARS })),
     events: Type.Optional(Events),
     description: Type.Optional(Type.Union([Text({ maxLength: 500 }), Type.Null()], { description: 'null clears it' })),
     enabled: Type.Optional(Type.Boolean({ description: 'false pauses the endpoint; its pending deliveries are cancelled' })),

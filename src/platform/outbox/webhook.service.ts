@@ -6,7 +6,7 @@ import { newId } from '../lib/index.ts';
 import { toIso } from '../time/index.ts';
 import { scopeOfLocations, type AuditService } from '../audit/index.ts';
 import type { Principal } from '../identity/index.ts';
-import { mapPage, type PageQuery } from '../db/index.ts';
+import { mapPage, sendsReadsAhead, type PageQuery } from '../db/index.ts';
 import { DELIVERY_CHANNEL } from './delivery-worker.ts';
 import type { WakeSignal } from '../coordination/index.ts';
 import { eventKindsOf, isEventKind, subscribableKindsOf } from './event-kinds.ts';
@@ -516,8 +516,8 @@ export class WebhookService {
     if (!list) {
       // enqueueIn runs inside a write-locked transaction (EventSink), so on SQLite the raw
       // connection is ours: a prepared statement, as on the rest of the pipeline's commit
-      const { sqlite } = this.deps.database;
-      list = sqlite && trx !== this.deps.database.db ? webhookRepository.listEnabledEndpointsSqlite(sqlite, tenantId) : await webhookRepository.listEnabledEndpoints(trx, tenantId);
+      const read = webhookRepository.enabledEndpointsIn(this.deps.database, trx, tenantId);
+      list = read instanceof Promise ? await read : read;
       memo.endpoints.set(tenantId, list);
     }
     return list;
@@ -529,7 +529,7 @@ export class WebhookService {
    * transaction then uses what was read.
    */
   prefetchIn(trx: DbExecutor, tenantIds: readonly string[]): Promise<unknown> {
-    if (this.deps.database.sqlite || trx === this.deps.database.db) return Promise.resolve();
+    if (!sendsReadsAhead(this.deps.database) || trx === this.deps.database.db) return Promise.resolve();
     const memo = this.memoOf(trx);
     const reads: Array<Promise<EnabledEndpoints>> = [];
     for (const t of tenantIds) {
@@ -544,7 +544,7 @@ export class WebhookService {
   private async writeOutbox(trx: DbExecutor, event: WebhookEventInput, eventId: string, now: number, deliveries: WebhookDeliveryRow[]): Promise<void> {
     const { id: _id, event: _event, created_at: _created, ...rest } = event.payload;
     const body = JSON.stringify({ id: eventId, event: event.kind, created_at: toIso(now), ...rest });
-    await webhookRepository.insertEventWithDeliveries(trx, this.deps.database.dialect === 'postgres', { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) }, deliveries);
+    await webhookRepository.insertEventWithDeliveries(trx, this.deps.database.dialect, { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) }, deliveries);
     // tied to this transaction where the signal can be (PostgreSQL NOTIFY goes out at commit, never
     // on rollback); in process, the worker's claim queues behind it on SQLite's single connection
     const memo = this.memoOf(trx);

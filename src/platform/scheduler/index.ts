@@ -9,7 +9,8 @@ export {
   DEFAULT_JOB_LEASE_MS, DEFAULT_SCHEDULER_POLL_MS, JobClaimLost, SCHEDULER_WAKE_CHANNEL, Scheduler, defaultNodeId,
   type JobHandler, type JobRun, type ScheduledJob, type SchedulerOptions,
 } from './scheduler.service.ts';
-export { scheduledJobRepository, type ScheduledJobRow } from './scheduled-job.repository.ts';
+export { type ScheduledJobRow } from './scheduled-job.repository.ts';
+export { pruneDoneJobs } from './job-queries.ts';
 
 /** Durable timers that fire once cluster-wide. */
 export const SCHEDULER = token<SchedulerT>('scheduler');

@@ -1,7 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { hotRead } from '../../../src/platform/db/index.ts';
-import { tenantRepository } from '../../../src/platform/identity/index.ts';
+import { tenantRepository } from '../../../src/platform/identity/tenant.repository.ts';
 import { DIALECTS, createTestApp, type TestApp } from '../../helpers/harness.ts';
 
 /**

@@ -4,7 +4,8 @@ import { DIALECTS, createTestDatabase } from '../../helpers/harness.ts';
 import { loadConfig, type Config } from '../../../src/platform/config/config.ts';
 import { createContext, HOUSEKEEPING_JOB, type VigilContext } from '../../../src/context.ts';
 import { ManualClock } from '../../../src/platform/time/clock.ts';
-import { scheduledJobRepository, DEFAULT_JOB_LEASE_MS } from '../../../src/platform/scheduler/index.ts';
+import { DEFAULT_JOB_LEASE_MS } from '../../../src/platform/scheduler/index.ts';
+import { scheduledJobRepository } from '../../../src/platform/scheduler/scheduled-job.repository.ts';
 import type { Principal } from '../../../src/platform/identity/index.ts';
 
 /**

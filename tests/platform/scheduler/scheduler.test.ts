@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { DIALECTS, createTestDatabase } from '../../helpers/harness.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../../src/platform/db/database.ts';
 import { ManualClock } from '../../../src/platform/time/clock.ts';
-import { Scheduler, scheduledJobRepository, type JobHandler } from '../../../src/platform/scheduler/index.ts';
+import { Scheduler, type JobHandler } from '../../../src/platform/scheduler/index.ts';
+import { scheduledJobRepository } from '../../../src/platform/scheduler/scheduled-job.repository.ts';
 
 /**
  * The scheduler on a real database (both dialects): two Scheduler instances are two nodes sharing

@@ -17,6 +17,7 @@ const LEVEL_WORDS = {
 import { MAX_WINDOW_MS, describeDuration } from '../../../platform/language/index.ts';
 import { addZonedDays, formatClock, formatMoment, isValidTimeZone, startOfZonedDay } from '../../../platform/time/index.ts';
 import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, QueryContext, Threshold } from './query.types.ts';
+import { LOITERING_DWELL_S } from '../scene-engine.ts';
 
 /**
  * Understands a scene question: which metric (people, vehicles, crowd
@@ -26,8 +27,8 @@ import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, Qu
  * question "not understood" with examples, never a best guess.
  */
 
-/** Loitering: a tracked person present this long (an anomaly). */
-export const LOITERING_DWELL_S = 300;
+/** Loitering: a tracked person present this long (an anomaly); the scene engine's threshold. */
+export { LOITERING_DWELL_S };
 
 const RANGE_AGGREGATES = new Set<Aggregate>(['peak', 'average', 'arrivals', 'list', 'trend', 'summary', 'minimum']);
 /** Crowd levels as a share of capacity: "busy" from 50 %, "crowded" from 75 %, "full" from 100 %, "quiet" up to 25 %. */
