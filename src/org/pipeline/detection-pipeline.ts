@@ -281,11 +281,11 @@ export class DetectionPipeline {
       await database.withTenantWriteLock(tenants, async (trx) => {
         // a node whose lease moved on (paused past expiry) writes nothing
         await this.deps.fence?.assertHeld(trx, batch.flatMap((p) => (p.lease ? [p.lease] : [])));
-        // spec "What the service does" 4: every detection is recorded in the audit trail.
-        // SQLite: prepared statements on the raw connection; PostgreSQL: the detections ride in the
-        // audit append's statement (one round trip for both)
-        // PostgreSQL: the insert and the hooks' reads are sent together, behind BEGIN and the
-        // locks, in one round trip (a pipelined connection, see database.withTenantWriteLock)
+        // spec "What the service does" 4: every detection is recorded in the audit trail. The audit
+        // repository writes both (SQLite: prepared statements on the raw connection; PostgreSQL: the
+        // detections ride in the audit append's statement). On PostgreSQL the insert and the hooks'
+        // reads are sent together, behind BEGIN and the locks, in one round trip (a pipelined
+        // connection, see database.withTenantWriteLock)
         await Promise.all([
           rows.length ? this.deps.audit.appendBuiltWith(trx, audits, detectionInsert(rows)) : null,
           ...this.hooks.map((h) => h.prefetch?.(trx)),
