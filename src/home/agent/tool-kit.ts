@@ -107,6 +107,8 @@ export interface ToolScope {
   actor: Actor;
   conversationId: string;
   timeZone: string;
+  /** the server's clock (ms), so a tool's "from now" is the household's now */
+  now(): number;
 }
 
 export interface ToolContext {
