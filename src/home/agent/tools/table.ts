@@ -18,6 +18,7 @@ import { addSensor } from './add-sensor.ts';
 import { addSensorByTopic } from './add-sensor-by-topic.ts';
 import { setNotificationRouting } from './set-notification-routing.ts';
 import { setHousehold } from './set-household.ts';
+import { armHouse } from './arm-house.ts';
 
 export const TOOL_TABLE = [
   createWatch,
@@ -34,6 +35,7 @@ export const TOOL_TABLE = [
   addSensorByTopic,
   setNotificationRouting,
   setHousehold,
+  armHouse,
 ] as const;
 
 export { RECURRENCES, SENSOR_KINDS, WATCH_CONDITIONS } from './fields.ts';
