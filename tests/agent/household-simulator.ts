@@ -115,6 +115,20 @@ export class HouseholdSimulator implements ToolRunner {
         r.exclude.sensors = [...new Set([...r.exclude.sensors, ...(add.sensors ?? [])])].filter((x) => !(remove.sensors ?? []).includes(x));
         return { action: { scope: args.scope ?? 'me', ...structuredClone(r) }, text: `Routing now: ${JSON.stringify(r)}.` };
       }
+      case 'arm_house': {
+        // as the tool (src/home/agent/tools/arm-house.ts): one watch over every camera and door contact, until disarmed
+        const armed = ctx.watches.filter((w) => w.window === 'armed until disarmed');
+        if (!args.arm) {
+          if (!armed.length) throw new AgentToolError('conflict', "the house isn't armed, so nothing changed");
+          ctx.watches = ctx.watches.filter((w) => !armed.includes(w));
+          return { action: { ids: armed.map((w) => w.id), subject: 'house' } };
+        }
+        if (armed.length) throw new AgentToolError('conflict', 'the house is already armed');
+        const id = `wat_${++this.watchSeq}`;
+        const sensorIds = ctx.sensors.filter((s) => (s.kind === 'camera' || s.kind === 'contact') && !s.muted).map((s) => s.id);
+        ctx.watches.push({ id, subject: 'house', sensor_ids: sensorIds, starts_at: new Date(ctx.now).toISOString(), ends_at: '9999-12-31T23:59:59.000Z', recurrence: 'none', window: 'armed until disarmed' });
+        return { action: { id, subject: 'house', sensor_ids: sensorIds } };
+      }
       case 'set_household': {
         if (args.lat !== undefined) ctx.location = { lat: args.lat as number, lon: args.lon as number, city: args.city as string | undefined };
         if (args.time_zone) ctx.timeZone = args.time_zone as string;

@@ -7,9 +7,10 @@ export { lookupCity } from './city-directory.ts';
 export { type HouseholdContext } from './context.ts';
 export { planOffline } from './offline-planner.ts';
 export { AgentToolError, runPlan, type AgentAction, type ToolResult, type ToolRunner } from './plan-executor.ts';
-export { type Plan } from './plan.ts';
+export { MAX_MESSAGE_CHARS, type Plan } from './plan.ts';
 export { createPlanner, type Planner } from './planner.ts';
-export { RECURRENCES, WATCH_CONDITIONS, type ToolArgs, type ToolName } from './tools.ts';
+export { getTool, listActionTypes, RECURRENCES, WATCH_CONDITIONS, type ToolArgs, type ToolName } from './tools.ts';
+export { type ToolPorts } from './tool-kit.ts';
 
 export const PLANNER = token<PlannerT>('planner');
 

@@ -19,7 +19,7 @@ import type { LlmConfig } from '../../platform/config/index.ts';
 import SunCalc from 'suncalc';
 import type { ContextSensor, HouseholdContext } from './context.ts';
 import type { Plan, PlannedCall } from './plan.ts';
-import { isToolName, toOpenAiTools, validateToolArgs, type ToolName } from './tools.ts';
+import { getTool, isToolName, toOpenAiTools, TOOL_LLM_RULES, validateToolArgs, type ToolName } from './tools.ts';
 import { formatLocal, getOffsetMinutes, toWallClock } from '../../platform/time/index.ts';
 
 export const DEFAULT_LLM_TIMEOUT_MS = 8_000;
@@ -160,8 +160,8 @@ export function buildSystemPrompt(ctx: HouseholdContext): string {
     '7. create_watch: `subject` is the room or sensor name as listed; `sensor_ids` are the ids of that room\'s (or that) sensor(s), excluding muted or bounded ones.',
     '8. Follow-ups ("make it until 6am instead", "stop watching it", "what about the garage?") refer to the conversation so far and to the active watches above; use their ids.',
     '9. "Let me know when Maria arrives": create_watch on cameras with conditions ["recognized_person"] and person_ids of that known person; "anyone we don\'t know": conditions ["unrecognized_person"]. A name that is not among the known people: do not call a tool, say you do not know them and list who you know.',
-    '10. "Add the back door sensor, it\'s zigbee2mqtt/back_door": add_sensor_by_topic with the kind the words say (contact or motion; ask when they do not), only when a default MQTT broker is listed above; with none, do not call a tool: ask for the broker\'s address. A topic with + or #, or a space, is a question.',
-    '11. "Notify me only between 11pm and 7am" (quiet_hours from 07:00 to 23:00), "don\'t send me the garage ones" (exclude_add rooms), "stop the notifications" (paused true), "send them again" (paused false): set_notification_routing. Unsure (which hours, which place) or a question: no tool, ask.',
+    // the tools' own rules (tools/*.ts, llmRule), numbered on from the general ones
+    ...TOOL_LLM_RULES.map((rule, k) => `${10 + k}. ${rule}`),
   ].join('\n');
 }
 
@@ -219,12 +219,12 @@ function checkAgainstHome(tool: ToolName, args: Record<string, unknown>, ctx: Ho
   const unknownSensor = ids.find((id) => !sensorIds.has(id));
   if (unknownSensor) return `there is no sensor "${unknownSensor}" in this home`;
   // add_sensor may name a new room; every other room must exist
-  if (tool !== 'add_sensor' && typeof args.room === 'string') {
+  if (!getTool(tool).namesNewRoom && typeof args.room === 'string') {
     const room = findRoom(args.room);
     if (!room) return `there is no room "${args.room}" in this home`;
     args.room = room;
   }
-  if ((tool === 'update_watch' || tool === 'stand_down_watch') && !ctx.watches.some((w) => w.id === args.watch_id)) {
+  if (getTool(tool).needsActiveWatch && !ctx.watches.some((w) => w.id === args.watch_id)) {
     return `there is no active watch "${String(args.watch_id)}"`;
   }
   const rename = args.rename_room as { from?: string } | undefined;
@@ -239,10 +239,10 @@ function checkAgainstHome(tool: ToolName, args: Record<string, unknown>, ctx: Ho
 /** What the call is about in the household's words, for the action log and the reply. */
 function findSubject(tool: ToolName, args: Record<string, unknown>, ctx: HouseholdContext): string | undefined {
   if (typeof args.subject === 'string') return args.subject;
-  if (typeof args.room === 'string' && tool !== 'add_sensor') return args.room;
+  if (typeof args.room === 'string' && !getTool(tool).namesNewRoom) return args.room;
   if (typeof args.sensor_id === 'string') return ctx.sensors.find((s) => s.id === args.sensor_id)?.name;
   if (typeof args.watch_id === 'string') return ctx.watches.find((w) => w.id === args.watch_id)?.subject;
-  if (tool === 'add_sensor' && typeof args.name === 'string') return args.name;
+  if (getTool(tool).namesNewRoom && typeof args.name === 'string') return args.name;
   return undefined;
 }
 

@@ -14,7 +14,7 @@ import { splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
 import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
-import type { Plan, PlannedCall } from './plan.ts';
+import { MAX_MESSAGE_CHARS, type Plan, type PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
 import { planDirectIntents } from './direct-intents.ts';
 import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
@@ -102,9 +102,6 @@ function isUndecided(words: string[]): boolean {
   // "wait, or the garage": a second thought that offers another choice
   return words[0] === 'or' || words.some((w, k) => w === 'or' && ['wait', 'hmm', 'maybe', 'actually'].includes(words[k - 1] ?? ''));
 }
-
-/** Longest message read (a pasted document is not a request). */
-const MAX_MESSAGE_CHARS = 1000;
 
 /** Why a message is not something to act on (empty, emoji only, too long, a pasted log), or undefined. */
 function findBadInput(message: string): string | undefined {

@@ -6,37 +6,13 @@
  * the actions already taken stay taken.
  */
 import type { Plan, PlannedCall } from './plan.ts';
-import { ACTION_TYPES, validateToolArgs, type ToolName } from './tools.ts';
+import { actionTypeOf, getTool, validateToolArgs, type ToolName } from './tools.ts';
+import { AgentToolError, type AgentAction, type ToolErrorCode, type ToolResult } from './tool-kit.ts';
 
-export interface AgentAction {
-  type: string;
-  id?: string;
-  subject?: string;
-  [field: string]: unknown;
-}
-
-/** What a runner returns for one call: the logged action's fields, and optional words for the reply. */
-export interface ToolResult {
-  /** Fields of the action (e.g. the new watch's id, resolved starts_at/ends_at). `type` defaults from the tool. */
-  action?: Partial<AgentAction>;
-  /** A sentence for the reply; read-only tools (describe_scene, list_events, list_watches) should give one. */
-  text?: string;
-}
+export { AgentToolError, type AgentAction, type ToolErrorCode, type ToolResult } from './tool-kit.ts';
 
 export interface ToolRunner {
   call(tool: ToolName, args: Record<string, unknown>): Promise<ToolResult>;
-}
-
-export type ToolErrorCode = 'boundary' | 'muted' | 'not_found' | 'invalid' | 'conflict' | 'unavailable' | 'forbidden';
-
-/** A refusal or failure the runner wants the user to hear ("the nursery is under a boundary"). */
-export class AgentToolError extends Error {
-  readonly code: ToolErrorCode;
-  constructor(code: ToolErrorCode, message: string) {
-    super(message);
-    this.name = 'AgentToolError';
-    this.code = code;
-  }
 }
 
 export interface ExecutionHooks {
@@ -81,38 +57,12 @@ function resolveRefs(value: unknown, ids: (string | undefined)[]): { value: unkn
 function describeDefault(call: PlannedCall, action: AgentAction): string {
   const subject = call.subject ?? action.subject;
   const the = subject ? `the ${subject}` : 'it';
-  switch (call.tool) {
-    case 'create_watch': return `I'm watching ${the}${action.window ? ` (${action.window})` : ''}.`;
-    case 'update_watch': return `I've updated the watch on ${the}.`;
-    case 'stand_down_watch': return `I've stood down the watch on ${the}.`;
-    case 'mute_sensor': return `I've muted ${the}.`;
-    case 'unmute_sensor': return `I've unmuted ${the}.`;
-    case 'set_boundary': return `I'll leave ${the} alone.`;
-    case 'clear_boundary': return `I can watch ${the} again.`;
-    case 'add_sensor':
-    case 'add_sensor_by_topic': return `I've added ${the}.`;
-    case 'set_notification_routing': return "I've changed your notifications.";
-    case 'set_household': return "I've updated your home's settings.";
-    case 'describe_scene': return `I looked at ${the}.`;
-    case 'list_events': return 'Here are the recent events.';
-    case 'list_watches': return "Here's what I'm watching.";
-  }
+  return getTool(call.tool).says(the, action);
 }
-
-/** What an owner-only step is called in a refusal ("Only an owner of the household can lift that."). */
-const OWNER_ONLY_WORDS: Partial<Record<ToolName, string>> = {
-  clear_boundary: 'lift that',
-  unmute_sensor: 'unmute that',
-  set_boundary: 'change boundaries',
-  mute_sensor: 'mute sensors',
-  add_sensor: 'add sensors',
-  add_sensor_by_topic: 'add sensors',
-  set_household: "change the home's settings",
-};
 
 function describeFailure(call: PlannedCall, error: ExecutionError): string {
   const what = call.subject ? ` for the ${call.subject}` : '';
-  if (error.code === 'forbidden') return `Only an owner of the household can ${OWNER_ONLY_WORDS[call.tool] ?? 'do that'}.`;
+  if (error.code === 'forbidden') return `Only an owner of the household can ${getTool(call.tool).ownerOnly ?? 'do that'}.`;
   if (error.code === 'internal') return `Something went wrong while running ${call.tool.replace(/_/g, ' ')}${what}; nothing more was changed.`;
   return `I couldn't ${call.tool.replace(/_/g, ' ')}${what}: ${error.message}`;
 }
@@ -166,7 +116,7 @@ export async function runPlan(plan: Plan, runner: ToolRunner, hooks?: ExecutionH
       await emitText(describeFailure(call, error), hooks, parts);
       continue;
     }
-    const action: AgentAction = { type: ACTION_TYPES[call.tool], ...(call.subject ? { subject: call.subject } : {}), ...result.action } as AgentAction;
+    const action: AgentAction = { type: actionTypeOf(call.tool, args as Record<string, unknown>), ...(call.subject ? { subject: call.subject } : {}), ...result.action } as AgentAction;
     ids.push(typeof action.id === 'string' ? action.id : undefined);
     actions.push(action);
     if (hooks?.onAction) await hooks.onAction(action);

@@ -4,6 +4,13 @@
  */
 import type { ToolName } from './tools.ts';
 
+/**
+ * Longest message the agent reads (a pasted document is not a request): the planners read up to
+ * this many characters and the API refuses a longer message with a 400 naming `message`, so no
+ * message is accepted that the planner would refuse (docs/decisions.md, "One message limit").
+ */
+export const MAX_MESSAGE_CHARS = 1000;
+
 export interface PlannedCall {
   tool: ToolName;
   /** Validated against tools.ts before running. A string "$ref:N" stands for the id returned by call N. */

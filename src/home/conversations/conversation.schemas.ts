@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { listActionTypes, MAX_MESSAGE_CHARS } from '../agent/index.ts';
 import { IsoTime, ListOf, Text } from '../../platform/http/index.ts';
 
-/** Longest message the agent reads (4,000 characters). */
-export const MAX_MESSAGE_CHARS = 4000;
+/** Longest message the agent reads: the planner's own limit (agent/plan.ts). */
+export { MAX_MESSAGE_CHARS };
 
 export const ConversationIdParams = Type.Object({ id: Type.String({ description: 'conv_…' }) });
 
@@ -19,9 +20,8 @@ export type ConversationBodyT = Static<typeof ConversationBody>;
 export const ActionSchema = Type.Object(
   {
     type: Type.String({
-      description:
-        'watch.created, watch.updated, watch.stood_down, watches.listed, sensor.muted, sensor.unmuted, boundary.set, boundary.cleared, ' +
-        'sensor.added, household.updated, notification_preferences.set, scene.described, events.listed',
+      // every action type of the table of agent tools (agent/tools/table.ts)
+      description: listActionTypes().join(', '),
       examples: ['watch.created'],
     }),
     id: Type.Optional(Type.String({ description: 'id of what the action made or changed (wat_… for watches)' })),

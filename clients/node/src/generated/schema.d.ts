@@ -2222,7 +2222,7 @@ export interface components {
         };
         Action: {
             /**
-             * @description watch.created, watch.updated, watch.stood_down, watches.listed, sensor.muted, sensor.unmuted, boundary.set, boundary.cleared, sensor.added, household.updated, notification_preferences.set, scene.described, events.listed
+             * @description watch.created, watch.updated, watch.stood_down, watches.listed, sensor.muted, sensor.unmuted, boundary.set, boundary.cleared, scene.described, events.listed, sensor.added, notification_preferences.set, household.updated, house.armed, house.disarmed
              * @example watch.created
              */
             type: string;

@@ -1,0 +1,101 @@
+/**
+ * Arming the house (docs/decisions.md, "Arming the house"): "arm the house" keeps every door or
+ * contact sensor and camera of the household under one watch until "disarm" stands it down.
+ * Owners only: a member key is refused the way it is refused lifting a boundary. The armed watch is
+ * an ordinary watch (listed, audited, in the event log, stood down by "stop watching everything"
+ * too), told apart by its window, `ARMED_WINDOW`.
+ */
+import { Type } from '@sinclair/typebox';
+import { assertOwner } from '../../../platform/identity/index.ts';
+import type { HouseholdContext } from '../context.ts';
+import type { Plan } from '../plan.ts';
+import { OUT_OF_SCOPE_NOUNS } from '../vocabulary.ts';
+import { AgentToolError, defineTool } from '../tool-kit.ts';
+import { describeWatch } from './fields.ts';
+
+/** The armed watch's window in words: how "disarm" and "is the house armed?" find it. */
+export const ARMED_WINDOW = 'armed until disarmed';
+/** "Until disarmed": a one-off window with no end in sight. */
+const ARMED_UNTIL = '9999-12-31T23:59:59.000Z';
+const ARMED_KINDS = new Set(['camera', 'contact']);
+
+/** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
+const LEAD = /^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|(?:i'?m|i am|we'?re|we are) (?:home|back)(?: now)?)[\s,.!;:-]+)*/;
+/** What may follow "arm" / "disarm" and still mean the whole house. */
+const WHOLE_HOUSE = new Set(['the', 'whole', 'entire', 'house', 'home', 'place', 'flat', 'apartment', 'everything', 'all', 'it', 'of', 'up', 'please', 'now', 'for', 'me', 'us', 'thanks', 'thank', 'you', 'again']);
+const STATE_QUESTION = /^(?:is|are)\b.*\barmed\b/;
+
+function isArmed(ctx: HouseholdContext): boolean {
+  return ctx.watches.some((w) => w.window === ARMED_WINDOW);
+}
+
+/** "arm the house", "arm everything", "disarm", "I'm home, disarm"; "is the house armed?" answered; anything else not read here. */
+export function readArmRequest(message: string, ctx: HouseholdContext): Plan | undefined {
+  const text = message.trim().toLowerCase().replace(/[\u2018\u2019]/g, "'");
+  if (!/\b(?:dis)?arm(?:ed)?\b/.test(text)) return undefined;
+  const plan: Plan = { planner: 'offline', calls: [], refusals: [], confidence: 1 };
+  if (STATE_QUESTION.test(text)) {
+    plan.answers = [isArmed(ctx) ? 'Yes, the house is armed: every door sensor and camera is watched until you disarm it.' : "No, the house isn't armed."];
+    return plan;
+  }
+  const m = /^(arm|disarm)\b(.*)$/.exec(text.replace(LEAD, ''));
+  if (!m) return undefined;
+  const rest = m[2].split(/[^a-z']+/).filter(Boolean);
+  const unknown = rest.filter((w) => !WHOLE_HOUSE.has(w));
+  // "arm the alarm system", "disarm the lights": not ours to arm; the general reader says so
+  if (unknown.some((w) => OUT_OF_SCOPE_NOUNS.has(w) || w === 'system')) return undefined;
+  const arm = m[1] === 'arm';
+  if (unknown.length) {
+    plan.clarification = `I can ${m[1]} only the whole house at once: ${arm ? 'watch every door sensor and camera until you disarm it' : 'stop the watch arming it started'}, from now. Say "${m[1]} the house" if that is what you want.`;
+    plan.confidence = 0.3;
+    return plan;
+  }
+  if (arm && isArmed(ctx)) plan.answers = ['The house is already armed: every door sensor and camera is watched until you disarm it.'];
+  else if (!arm && !isArmed(ctx)) plan.answers = ["The house isn't armed, so there was nothing to disarm; I changed nothing."];
+  else plan.calls.push({ tool: 'arm_house', args: { arm }, subject: 'house' });
+  return plan;
+}
+
+export const armHouse = defineTool({
+  name: 'arm_house',
+  schema: Type.Object(
+    { arm: Type.Boolean({ description: 'true: arm ("arm the house"); false: disarm ("disarm", "I\'m home, disarm")' }) },
+    { additionalProperties: false },
+  ),
+  description: 'Arm the whole house: watch every door or contact sensor and camera from now until disarmed; or disarm it, ending that watch. Owners only.',
+  actionType: (a) => (a.arm ? 'house.armed' : 'house.disarmed'),
+  actionTypes: ['house.armed', 'house.disarmed'],
+  ownerOnly: 'arm or disarm the house',
+  says: (_the, action) => (action.type === 'house.armed' ? "I've armed the house." : "I've disarmed the house."),
+  read: readArmRequest,
+  llmRule: '"Arm the house", "arm everything": arm_house with arm true; "disarm", "I\'m home, disarm": arm_house with arm false. Arming is the whole house from now until disarmed, never one room or a schedule: for those, ask. "Is the house armed?" is answered from the active watches (window "armed until disarmed"), with no tool.',
+  async run({ ports, scope }, a) {
+    const { principal, actor } = scope;
+    assertOwner(principal, a.arm ? 'arm the house' : 'disarm the house');
+    const armed = (await ports.watches.listActive(principal.tenantId)).filter((w) => w.window === ARMED_WINDOW);
+    if (!a.arm) {
+      if (!armed.length) throw new AgentToolError('conflict', "the house isn't armed, so nothing changed");
+      for (const w of armed) await ports.watches.standDown(principal, actor, w.id);
+      return { action: { ids: armed.map((w) => w.id), subject: 'house' }, text: "I've disarmed the house: the doors and cameras are no longer watched for it." };
+    }
+    if (armed.length) throw new AgentToolError('conflict', 'the house is already armed');
+    const home = await ports.household.snapshot(principal.tenantId);
+    const bounded = (s: { id: string; room_id: string }) => home.boundaries.some((b) => b.sensor_id === s.id || (!b.sensor_id && b.room_id === s.room_id));
+    const sensors = home.sensors.filter((s) => ARMED_KINDS.has(s.kind) && !s.muted && !bounded(s));
+    if (!sensors.length) throw new AgentToolError('not_found', 'this home has no door sensor or camera I may watch');
+    const w = await ports.watches.create(principal, actor, {
+      subject: 'house',
+      sensor_ids: sensors.map((s) => s.id),
+      starts_at: new Date(scope.now()).toISOString(),
+      ends_at: ARMED_UNTIL,
+      recurrence: 'none',
+      window: ARMED_WINDOW,
+      conversation_id: scope.conversationId,
+    });
+    const left = home.sensors.filter((s) => ARMED_KINDS.has(s.kind) && !sensors.includes(s)).map((s) => s.name);
+    return {
+      action: { ...describeWatch(w), sensor_ids: w.sensor_ids },
+      text: `I've armed the house: I'm watching ${sensors.map((s) => s.name).join(', ')} until you disarm it.${left.length ? ` I left out ${left.join(', ')}: muted or left alone.` : ''}`,
+    };
+  },
+});

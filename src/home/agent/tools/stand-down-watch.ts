@@ -1,0 +1,15 @@
+import { Type } from '@sinclair/typebox';
+import { defineTool } from '../tool-kit.ts';
+
+export const standDownWatch = defineTool({
+  name: 'stand_down_watch',
+  schema: Type.Object({ watch_id: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  description: 'Stand a watch down at once.',
+  actionType: 'watch.stood_down',
+  needsActiveWatch: true,
+  says: (the) => `I've stood down the watch on ${the}.`,
+  async run({ ports, scope }, a) {
+    const w = await ports.watches.standDown(scope.principal, scope.actor, a.watch_id);
+    return { action: { id: w.id, subject: w.subject } };
+  },
+});
