@@ -8,7 +8,7 @@ import { FormatRegistry, Type } from '@sinclair/typebox';
 import { WATCHED_KINDS } from '../../../platform/kinds/index.ts';
 import type { WatchLike } from '../tool-kit.ts';
 
-// TypeBox's compiler knows no formats until registered; ISO 8601 with a time part, as DESIGN.md fixes.
+// TypeBox's compiler knows no formats until registered; ISO 8601 with a time part, as docs/design.md "Times" fixes.
 if (!FormatRegistry.Has('date-time')) {
   FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)));
 }
