@@ -49,7 +49,7 @@ test('every stream runs on exactly one node, shared by capacity; no detection is
 
   const all = (await c.sql<{ id: string }>('select id from streams')).map((r) => r.id);
   const createdAt = Date.now();
-  const owners = await waitUntil('every stream claimed by a node', async () => {
+  await waitUntil('every stream claimed by a node', async () => {
     const o = await c.owners();
     return all.every((id) => o.has(id)) ? o : null;
   }, 15_000);

@@ -10,7 +10,6 @@ import { ManualClock } from '../../src/platform/time/clock.ts';
 import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
 import type { DetectionInput, DetectionType } from '../../src/platform/kinds/index.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
-import { runPlan } from '../../src/home/agent/plan-executor.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 import { HouseholdSimulator } from '../agent/household-simulator.ts';
 import { bearer, createTestApp } from '../helpers/harness.ts';

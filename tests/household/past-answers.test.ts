@@ -12,8 +12,6 @@ import { bearer, createHouseholdTestApp } from './household-harness.ts';
 import { streamRepository } from '../../src/org/streams/index.ts';
 import type { DetectionInput } from '../../src/platform/kinds/index.ts';
 
-const HOUR = 3_600_000;
-const MIN = 60_000;
 /** Lisbon is UTC+0 in November: local wall clock = UTC */
 const at = (day: string, time: string) => Date.parse(`2026-11-${day}T${time}:00.000Z`);
 

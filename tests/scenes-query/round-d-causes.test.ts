@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DetectionRecord } from '../../src/platform/kinds/index.ts';
-import type { QueryContext } from '../../src/org/scenes/query/query.ts';
-import { MIN, NOW, TZ, answer, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
+import { MIN, NOW, answer, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
 
 /**
  * The general causes behind round D's wrong and refused scene answers (docs/decisions.md, "Scene

@@ -48,7 +48,6 @@ for (const dialect of DIALECTS) {
     let clock: ManualClock;
     let stream: { id: string; scene_id: string };
     let maria: { id: string };
-    let tom: { id: string };
     const ask = (query: string) =>
       t.app.inject({ method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key), payload: { stream_id: stream.id, query, window: '15m' } });
 
@@ -58,7 +57,7 @@ for (const dialect of DIALECTS) {
       key = await t.orgKey();
       stream = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Lobby', source_type: 'rtsp', source_url: 'rtsp://cam.example/lobby', location: 'lobby' } })).json();
       maria = (await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name: 'Maria Santos' } })).json();
-      tom = (await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name: 'Tom Baker' } })).json();
+      (await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name: 'Tom Baker' } })).json();
       await t.app.inject({ method: 'PATCH', url: '/v1/automation', headers: bearer(key), payload: { face_recognition: true } });
       const ref = await t.ctx.database.db.selectFrom('streams').select(['id', 'tenant_id', 'scene_id', 'location']).where('id', '=', stream.id).executeTakeFirstOrThrow();
       const at = (hhmm: string) => Date.parse(`2026-11-23T${hhmm}:00.000Z`);

@@ -5,7 +5,7 @@
  */
 import type { LlmConfig } from '../../platform/config/index.ts';
 import type { HouseholdContext } from './context.ts';
-import { LlmPlanner, LlmPlannerError, type LlmPlannerOptions } from './llm-planner.ts';
+import { LlmPlanner, LlmPlannerError } from './llm-planner.ts';
 import { planOffline } from './offline-planner.ts';
 import { loadWordNet } from '../../platform/language/index.ts';
 import type { Plan } from './plan.ts';

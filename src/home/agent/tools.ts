@@ -192,7 +192,7 @@ export function validateToolArgs(tool: string, args: unknown): string[] {
 export function toOpenAiTools(): { type: 'function'; function: { name: string; description: string; parameters: unknown } }[] {
   return TOOL_NAMES.map((name) => ({
     type: 'function' as const,
-    function: { name, description: descriptions[name], parameters: JSON.parse(JSON.stringify(toolSchemas[name])) },
+    function: { name, description: descriptions[name], parameters: JSON.parse(JSON.stringify(toolSchemas[name])) as unknown },
   }));
 }
 

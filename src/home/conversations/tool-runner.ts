@@ -1,15 +1,12 @@
-import { AgentToolError, type ToolResult, type ToolRunner } from '../agent/index.ts';
-import type { ToolArgs, ToolName } from '../agent/index.ts';
+import { AgentToolError, type ToolArgs, type ToolName, type ToolResult, type ToolRunner } from '../agent/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
 import { answerPast } from './past-answer.ts';
-import type { Actor } from '../../platform/identity/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
+import type { Actor, Principal } from '../../platform/identity/index.ts';
 import { ERROR_CATALOGUE, VigilError } from '../../platform/lib/index.ts';
 import type { EventService } from '../events/index.ts';
 import type { HouseholdService } from '../household/index.ts';
-import type { WatchService } from '../watches/index.ts';
-import type { WatchView } from '../watches/index.ts';
+import type { WatchService, WatchView } from '../watches/index.ts';
 import type { NotificationService } from '../../platform/notify/index.ts';
 import { describeRouting } from './routing-words.ts';
 

@@ -1,7 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { pgJsonText, type DbExecutor, type DatabaseHandle } from '../../platform/db/index.ts';
-import type { DetectionTable } from '../../platform/db/index.ts';
+import { pgJsonText, type DetectionTable, type DbExecutor, type DatabaseHandle } from '../../platform/db/index.ts';
 import { COUNTED_KINDS, type DetectionBox } from '../../platform/kinds/index.ts';
 
 const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone', 'box', 'person_id'] as const;

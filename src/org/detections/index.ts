@@ -7,7 +7,7 @@ export { ANIMAL_KINDS, DetectionBoxSchema, DetectionTypeSchema, normalizeBox, ty
 
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
-import { SnapshotService as SnapshotServiceT } from './snapshot.service.ts';
+import { SnapshotService as SnapshotServiceT, type SnapshotService } from './snapshot.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { buildDetectionAnomalyPayload } from './detection-webhook.ts';
 export { boxOf, boxToColumn, detectionRepository } from './detection.repository.ts';
@@ -15,7 +15,6 @@ export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type Detect
 export { SnapshotService } from './snapshot.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { SnapshotService } from './snapshot.service.ts';
 import { snapshotRoutes } from './snapshot.routes.ts';
 
 /** The detections module's HTTP face: its tags, shared schemas and routes (docs/architecture.md). */

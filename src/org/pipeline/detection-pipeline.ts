@@ -1,14 +1,9 @@
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { DetectionTable } from '../../platform/db/index.ts';
-import type { DetectionBox, DetectionInput, DetectionRecord } from '../detections/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
+import type { DatabaseHandle, DbExecutor, DetectionTable } from '../../platform/db/index.ts';
+import { type DetectionBox, type DetectionInput, type DetectionRecord, detectionRepository } from '../detections/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
-import type { AuditService } from '../../platform/audit/index.ts';
-import type { SceneEngine, SceneState } from '../scenes/index.ts';
-import { sceneRepository } from '../scenes/index.ts';
-import { detectionRepository } from '../detections/index.ts';
-import { auditRepository } from '../../platform/audit/index.ts';
+import { type AuditService, auditRepository } from '../../platform/audit/index.ts';
+import { type SceneEngine, type SceneState, sceneRepository } from '../scenes/index.ts';
 import type { FenceClaim } from '../../platform/coordination/index.ts';
 
 export interface StreamRef {

@@ -10,7 +10,7 @@ import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SceneEngine as SceneEngineT } from './scene-engine.ts';
-import { SceneService as SceneServiceT, type ScenePeople as ScenePeopleT } from './scene.service.ts';
+import { SceneService as SceneServiceT, type SceneService, type ScenePeople as ScenePeopleT } from './scene.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { LOITERING_DWELL_S, SceneEngine, isAnomalous, type SceneState } from './scene-engine.ts';
 export { sceneRepository } from './scene.repository.ts';
@@ -19,7 +19,6 @@ export { type DetectionView } from './scene.schemas.ts';
 export { SceneService, toDetectionView, type ScenePeople } from './scene.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { SceneService } from './scene.service.ts';
 import { DetectionSchema, SceneSchema } from './scene.schemas.ts';
 import { sceneRoutes } from './scene.routes.ts';
 

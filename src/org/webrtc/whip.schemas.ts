@@ -1,5 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime } from '../../platform/http/index.ts';
+import { Type } from '@sinclair/typebox';
 
 
 export const RevokedPublishToken = Type.Object({

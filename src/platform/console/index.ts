@@ -1,13 +1,11 @@
 import { defineServiceModule, token } from '../lib/index.ts';
 import { defineApiModule } from '../http/index.ts';
-import { CONFIG } from '../config/index.ts';
 import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
 import { AUDIT } from '../audit/index.ts';
 import { ConsoleSessionSchema as ConsoleSessionSchemaV } from './console-session.schemas.ts';
-import { ConsoleSessionService as ConsoleSessionServiceT } from './console-session.service.ts';
+import { ConsoleSessionService as ConsoleSessionServiceT, type ConsoleSessionService } from './console-session.service.ts';
 import type { FastifyInstance } from 'fastify';
-import type { ConsoleSessionService } from './console-session.service.ts';
 import { consoleSessionRoutes } from './console-session.routes.ts';
 import { consoleStaticRoutes } from './console-static.ts';
 

@@ -36,7 +36,7 @@ interface AjvError {
 }
 
 /** Turns Ajv validation errors into field errors named the way the client sent them. */
-function fieldErrors(validation: AjvError[], context: string | undefined): { code: ErrorCode; errors: FieldError[] } {
+function fieldErrors(validation: AjvError[], _context: string | undefined): { code: ErrorCode; errors: FieldError[] } {
   const prefix = '';
   let unknownOnly = true;
   const errors = validation.map((v) => {

@@ -1,6 +1,4 @@
-import type { DbExecutor } from '../db/index.ts';
-import type { NotificationPreferenceTable, NotificationSubscriptionTable, NotificationThrottleTable } from '../db/index.ts';
-import { paginate, type PageQuery } from '../db/index.ts';
+import { type DbExecutor, type NotificationPreferenceTable, type NotificationSubscriptionTable, type NotificationThrottleTable, type PageQuery, paginate } from '../db/index.ts';
 
 export type SubscriptionRow = NotificationSubscriptionTable;
 export type PreferenceRow = NotificationPreferenceTable;

@@ -1,8 +1,6 @@
 import { metrics } from '../metrics/index.ts';
-import pg from 'pg';
-import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
-import { toIso } from '../time/index.ts';
+import type { DatabaseHandle } from '../db/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
 import { planRetry } from './retry-schedule.ts';
 import {
   DELIVERY_HEADER,
@@ -160,7 +158,7 @@ export class DeliveryWorker {
     const unsent = this.ready.splice(0);
     if (unsent.length) {
       await webhookRepository.releaseLeases(this.deps.database, unsent.map((d) => ({ id: d.id, series: d.series })))
-        .catch((err) => this.deps.log?.warn({ err }, 'webhook worker: releasing unsent claims failed; they are claimable when their lease runs out'));
+        .catch((err: unknown) => this.deps.log?.warn({ err }, 'webhook worker: releasing unsent claims failed; they are claimable when their lease runs out'));
     }
     this.stopController.abort();
     this.sender.close();
@@ -212,7 +210,7 @@ export class DeliveryWorker {
   private launch(d: DeliveryToSend): void {
     const id = d.id;
     const p = this.deliver(d)
-      .catch((err) => this.deps.log?.error({ err, delivery_id: id }, 'webhook worker: delivery failed unexpectedly'))
+      .catch((err: unknown) => this.deps.log?.error({ err, delivery_id: id }, 'webhook worker: delivery failed unexpectedly'))
       .finally(() => {
         this.inflight.delete(id);
         this.wake();

@@ -1,9 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
-import { writeAtomically } from '../db/index.ts';
-import { paginate, paginateRows, type PageQuery } from '../db/index.ts';
-import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/index.ts';
+import { type DatabaseHandle, type DbExecutor, type PageQuery, type Database, type WebhookAttemptTable, type WebhookDeliveryTable, type WebhookEndpointTable, type WebhookEventTable, writeAtomically, paginate, paginateRows } from '../db/index.ts';
 
 export type WebhookEndpointRow = WebhookEndpointTable;
 export type WebhookEventRow = WebhookEventTable;
@@ -11,7 +8,7 @@ export type WebhookDeliveryRow = WebhookDeliveryTable;
 export type WebhookAttemptRow = Omit<WebhookAttemptTable, 'seq'> & { seq: number };
 
 /** Ids of events a reader may not see: a subquery selecting `id` (household events about a place left alone). */
-export type HiddenEventIds = SelectQueryBuilder<Database, any, { id: string }>;
+export type HiddenEventIds = SelectQueryBuilder<Database, 'household_events', { id: string }>;
 
 const enabledEndpointStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 

@@ -1,7 +1,6 @@
 import { answerKindQuestion } from './query-kinds.ts';
 import type { DetectionRecord } from '../../detections/index.ts';
 import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, describeLocation } from './query-interpreter.ts';
-import { describeDuration } from '../../../platform/language/index.ts';
 import { formatMoment } from '../../../platform/time/index.ts';
 import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
 
@@ -1220,7 +1219,7 @@ function answerAnimals(interp: Interpretation, detections: DetectionRecord[], pe
  * "how many cars were there at 8:30 yesterday?": the other half of the day too, since the
  * question did not say which (see the interpreter's otherClockReading).
  */
-function withOtherReading(interp: Interpretation, answer: string, history: DetectionRecord[], p: Phrasing): string {
+function withOtherReading(interp: Interpretation, answer: string, history: DetectionRecord[], _p: Phrasing): string {
   const other = interp.other_reading!;
   const type = interp.metric === 'vehicles' ? 'vehicle' : 'person_count';
   const reading = readingAt(readingsOf(history, type), other.at);

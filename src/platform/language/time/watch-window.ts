@@ -101,7 +101,6 @@ function isHourWordAt(tokens: Token[], i: number): boolean {
   const next = tokens[i + 1];
   return !next || t.breakAfter !== '' || HOUR_WORD_FOLLOWERS.has(next.text);
 }
-const UNIT_AFTER = new Set(['hours', 'hour', 'hrs', 'hr', 'minutes', 'minute', 'mins', 'min', 'nights', 'night', 'days', 'day', 'weeks', 'quarters', 'quarter', 'people', 'times', 'of']);
 /** After "until we/they…": the end is when they are back, or gone — a time the agent cannot know. */
 const OPEN_END_WORDS = new Set(['back', 'home', 'return', 'returns', 'arrive', 'arrives', 'gone', 'left', 'leave', 'leaves', 'go', 'goes', 'finished', 'done']);
 const NIGHT_WORDS = new Set(['tonight', 'night', 'nights', 'overnight', 'nightly', 'evening', 'evenings', 'weeknight', 'weeknights']);
