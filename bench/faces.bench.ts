@@ -13,7 +13,7 @@
  * Core shares are CPU time (the machine is shared; wall times are recorded beside them).
  *   node --import tsx bench/faces.bench.ts      (BENCH_FACE_REPEAT=15 timing rounds)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,6 @@ import {
 import { fileURLToPath } from 'node:url';
 import { createDetectorPool, type DetectorPool } from '../src/ingest/video/detector-pool.ts';
 import { decodeFrames } from '../tests/fixtures-video/decode-frames.ts';
-import { readFileSync } from 'node:fs';
 import { FramePipeline } from '../src/ingest/video/frame-pipeline.ts';
 import type { TrackFaces, TrackIdentity } from '../src/ingest/video/video.types.ts';
 import { systemClock } from '../src/platform/time/clock.ts';

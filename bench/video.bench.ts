@@ -17,12 +17,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FramePipeline } from '../src/ingest/video/frame-pipeline.ts';
-import { createDetectorPool, resolveFfmpegPath, startVideoIngest, type Detector, type DetectorPool, type CameraIngestHandle } from '../src/ingest/video/index.ts';
+import { createDetectorPool, resolveFfmpegPath, startVideoIngest, type VideoDetection, type Detector, type DetectorPool, type CameraIngestHandle } from '../src/ingest/video/index.ts';
 import { decodeFrames } from '../tests/fixtures-video/decode-frames.ts';
 import { figure, writeResult } from './machine.ts';
 import { loadRawCenterNet } from './raw-centernet.ts';
 import { loadRawOnnx } from './raw-onnx.ts';
-import type { VideoDetection } from '../src/ingest/video/index.ts';
 
 const VTEST = fileURLToPath(new URL('../../shared/fixtures/vtest.avi', import.meta.url));
 const TRIAL_MS = Number(process.env.BENCH_TRIAL_MS ?? 12_000);

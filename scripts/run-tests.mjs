@@ -8,7 +8,9 @@
 // sets) run side by side from the start instead of queueing at the end; files not yet timed
 // start first. Each file's report is printed whole when it ends, so parallel output never
 // interleaves. See README.md, 'Development'.
-// Usage: npm test [-- path-filter ...]     VIGIL_TEST_CONCURRENCY (default: 2)
+// The linter (`npm run lint`, eslint.config.js) runs beside the test files in a full run, as one
+// more process, and fails the run on any finding; `npm test -- lint` runs it alone.
+// Usage: npm test [-- path-filter ... | lint]     VIGIL_TEST_CONCURRENCY (default: 2)
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -35,10 +37,12 @@ function readDurations() {
 }
 
 const filters = process.argv.slice(2);
+const lint = filters.length === 0 || filters.includes('lint');
+const pathFilters = filters.filter((x) => x !== 'lint');
 const files = walk('tests')
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .filter((f) => filters.length === 0 || pathFilters.some((x) => f.includes(x)))
   .sort();
-if (files.length === 0) {
+if (files.length === 0 && !lint) {
   console.error('no test files matched');
   process.exit(1);
 }
@@ -91,8 +95,33 @@ function runFile(file) {
   });
 }
 
+/** Runs the linter over the whole tree; resolves like runFile, its findings as its output. */
+function runLint() {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['node_modules/eslint/bin/eslint.js', '--max-warnings', '0', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      const seconds = (performance.now() - started) / 1000;
+      const output = Buffer.concat(chunks).toString('utf8') || 'no lint finding\n';
+      resolve({ file: 'lint (eslint .)', code: code ?? (signal ? 1 : 0), seconds, output, tests: 0, pass: 0, fail: 0, skipped: 0, cancelled: 0 });
+    });
+  });
+}
+
 const results = [];
 const wallStart = performance.now();
+const linted = lint
+  ? runLint().then((r) => {
+      process.stdout.write(`\n# ${r.file}: ${r.code === 0 ? 'ok' : 'FAILED'} in ${r.seconds.toFixed(1)} s\n`);
+      process.stdout.write(r.output.endsWith('\n') ? r.output : `${r.output}\n`);
+      return r;
+    })
+  : Promise.resolve(null);
 async function worker() {
   while (queue.length && !stopping) {
     const file = queue.shift();
@@ -104,14 +133,16 @@ async function worker() {
   }
 }
 await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+const lintResult = await linted;
 pg.stop();
 
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
-const failed = results.filter((r) => r.code !== 0);
+const failed = [...results, ...(lintResult ? [lintResult] : [])].filter((r) => r.code !== 0);
 const wall = (performance.now() - wallStart) / 1000;
 console.log(`\n# files ${results.length}, failed ${failed.length}`);
 console.log(`# tests ${sum('tests')}, pass ${sum('pass')}, fail ${sum('fail')}, cancelled ${sum('cancelled')}, skipped ${sum('skipped')}`);
 console.log(`# wall ${wall.toFixed(0)} s with ${concurrency} at a time; slowest: ${[...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5).map((r) => `${r.file} ${r.seconds.toFixed(0)} s`).join(', ')}`);
+if (lintResult) console.log(`# lint ${lintResult.code === 0 ? 'clean' : 'FAILED'} in ${lintResult.seconds.toFixed(0)} s, beside the test files`);
 for (const r of failed) console.log(`# FAILED ${r.file} (exit ${r.code})`);
 
 if (filters.length === 0 && failed.length === 0) {

@@ -1,5 +1,4 @@
-import type { Config } from './platform/config/index.ts';
-import { CONFIG } from './platform/config/index.ts';
+import { type Config, CONFIG } from './platform/config/index.ts';
 import { Container, LOG, type ServiceModule } from './platform/lib/index.ts';
 import { migrateToLatest, openDatabase, DATABASE, type DatabaseHandle } from './platform/db/index.ts';
 import { systemClock, CLOCK, type Clock } from './platform/time/index.ts';
@@ -190,7 +189,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     await pipeline.persistScenes();
   };
   const persistScenes = () => {
-    writeScenes().catch((err) => opts.log?.warn({ err }, 'scene snapshot write failed'));
+    writeScenes().catch((err: unknown) => opts.log?.warn({ err }, 'scene snapshot write failed'));
     sceneTimer = clock.setTimeout(persistScenes, 1000);
   };
   // retention and pruning: a recurring scheduled job, so with several nodes one of them runs it each hour
@@ -265,7 +264,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await auditCheckpoints.start();
       await scheduler.start();
       // household agent: build the planner's language tables now, not on the first request
-      await conversations.warmUp().catch((err) => opts.log?.warn({ err }, 'planner warm-up failed'));
+      await conversations.warmUp().catch((err: unknown) => opts.log?.warn({ err }, 'planner warm-up failed'));
       // cluster mode: this node takes its share of the streams by lease, last, so the warm-up
       // above (seconds of CPU) cannot hold up the renewal of leases it just claimed
       await ownership?.start();

@@ -3,11 +3,10 @@
  * services do (ids wat_1, wat_2…; muting; boundaries; renames) and keeps the conversation, so
  * multi-turn corpus cases see the state earlier turns left behind.
  */
-import { AgentToolError, type AgentAction, type ToolResult, type ToolRunner } from '../../src/home/agent/plan-executor.ts';
+import { AgentToolError, runPlan, type AgentAction, type ToolResult, type ToolRunner } from '../../src/home/agent/plan-executor.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 import type { ToolName } from '../../src/home/agent/tools.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
-import { runPlan } from '../../src/home/agent/plan-executor.ts';
 
 /**
  * A conversation with the offline planner in a fresh copy of `ctx`: each message planned, run

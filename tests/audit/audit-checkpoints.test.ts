@@ -81,7 +81,7 @@ for (const dialect of DIALECTS) {
 
     test('a checkpoint is made at least every minute while the trail grows', async () => {
       const key = await tenantWith(1);
-      t.ctx.auditCheckpoints.start();
+      await t.ctx.auditCheckpoints.start();
       try {
         const count = async () => (await get('/v1/audit/checkpoints', key)).json().data.length;
         const waitFor = async (n: number) => {

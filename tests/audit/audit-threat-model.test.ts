@@ -88,7 +88,7 @@ for (const dialect of DIALECTS) {
       const key = await t.orgKey();
       await addEntries(key, 2);
       await get('/v1/audit/export', key);
-      t.ctx.auditCheckpoints.start();
+      await t.ctx.auditCheckpoints.start();
       try {
         await addEntries(key, 3);
         const before = (await sentCheckpoints(key.tenant_id)).length;

@@ -1,7 +1,6 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIALECTS } from '../helpers/harness.ts';
-import { bearer } from '../helpers/harness.ts';
+import { DIALECTS, bearer } from '../helpers/harness.ts';
 import { createOperationsFixture, type OperationsFixture } from './operations-fixture.ts';
 
 /**

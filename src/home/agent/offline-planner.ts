@@ -12,12 +12,11 @@ import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
-import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Token, type WordRole } from '../../platform/language/index.ts';
+import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Token, type WordRole, extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import { MAX_MESSAGE_CHARS, type Plan, type PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
 import { planDirectIntents } from './direct-intents.ts';
-import { extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
 import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
 
 const normalizeMessage = createNormalizer(listCorrectableWords());

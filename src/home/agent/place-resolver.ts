@@ -4,13 +4,11 @@
  * it. Typos were already corrected towards these names by the normaliser.
  */
 import type { ContextSensor, HouseholdContext } from './context.ts';
-import type { Token } from '../../platform/language/index.ts';
+import { type Token, STOP_WORDS, isPlaceWord, scorePlaceMeaning } from '../../platform/language/index.ts';
 import {
   CONDITION_WORDS, KIND_WORDS, NON_PLACE_WORDS, OUT_OF_SCOPE_NOUNS, REFERENCE_WORDS, VAGUE_SUBJECTS,
   WHOLE_HOME_WORDS,
 } from './vocabulary.ts';
-import { STOP_WORDS } from '../../platform/language/index.ts';
-import { isPlaceWord, scorePlaceMeaning } from '../../platform/language/index.ts';
 
 /** `byMeaning`: resolved through the lexicon, not the home's own names (its score, under 1 when not a synonym). */
 export type Place =

@@ -65,7 +65,7 @@ export function validateToolArgs(tool: string, args: unknown): string[] {
 export function toOpenAiTools(): { type: 'function'; function: { name: string; description: string; parameters: unknown } }[] {
   return TOOL_NAMES.map((name) => ({
     type: 'function' as const,
-    function: { name, description: getTool(name).description, parameters: JSON.parse(JSON.stringify(getTool(name).schema)) },
+    function: { name, description: getTool(name).description, parameters: JSON.parse(JSON.stringify(getTool(name).schema)) as unknown },
   }));
 }
 

@@ -1,6 +1,4 @@
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { ConversationTable, ConversationTurnTable } from '../../platform/db/index.ts';
-import { paginate, type PageQuery } from '../../platform/db/index.ts';
+import { type DbExecutor, type ConversationTable, type ConversationTurnTable, type PageQuery, paginate } from '../../platform/db/index.ts';
 
 export type ConversationRow = ConversationTable;
 export type TurnRow = ConversationTurnTable;

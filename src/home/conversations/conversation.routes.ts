@@ -1,15 +1,11 @@
-import { CONCURRENT_STREAMS_PER_KEY } from '../../platform/http/index.ts';
+import { CONCURRENT_STREAMS_PER_KEY, actorOf, principalOf, ListQuery, withErrors, buildProblem, SseStream } from '../../platform/http/index.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Clock } from '../../platform/time/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
-import { actorOf, principalOf } from '../../platform/http/index.ts';
-import { ListQuery, withErrors } from '../../platform/http/index.ts';
-import { buildProblem } from '../../platform/http/index.ts';
 import type { ConversationService } from './conversation.service.ts';
 import { ConversationBody, ConversationDetailSchema, ConversationIdParams, ConversationList } from './conversation.schemas.ts';
-import { SseStream } from '../../platform/http/index.ts';
 import { keepSlotRenewed, type HeldStreams, type StreamSlots } from '../../platform/coordination/index.ts';
 
 const tags = ['Conversations'];

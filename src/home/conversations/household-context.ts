@@ -1,5 +1,4 @@
-import type { HouseholdContext } from '../agent/index.ts';
-import type { AgentAction } from '../agent/index.ts';
+import type { HouseholdContext, AgentAction } from '../agent/index.ts';
 import type { HomeSnapshot } from '../household/index.ts';
 import type { WatchView } from '../watches/index.ts';
 import type { TurnRow } from './conversation.repository.ts';

@@ -1,5 +1,5 @@
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
-import { CLOCK as CLOCK_T } from '../../platform/time/index.ts';
+import { CLOCK as CLOCK_T, type Clock } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { PLANNER } from '../agent/index.ts';
@@ -7,14 +7,12 @@ import { EVENTS } from '../events/index.ts';
 import { HOUSEHOLD } from '../household/index.ts';
 import { WATCHES } from '../watches/index.ts';
 import { NOTIFICATIONS } from '../../platform/notify/index.ts';
-import { ConversationService as ConversationServiceT } from './conversation.service.ts';
+import { ConversationService as ConversationServiceT, type ConversationService } from './conversation.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { ConversationService } from './conversation.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
 import type { Coordination, StreamSlots } from '../../platform/coordination/index.ts';
-import type { ConversationService } from './conversation.service.ts';
 import { ActionSchema, ConversationReplySchema } from './conversation.schemas.ts';
 import { conversationRoutes } from './conversation.routes.ts';
 

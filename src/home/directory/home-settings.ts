@@ -21,7 +21,7 @@ export const DEMO_HOME_LOCATION = { city: 'Lisbon', lat: 38.7223, lon: -9.1393, 
 export function parseHomeSettings(json: string): HomeSettings {
   let raw: Record<string, unknown> = {};
   try {
-    const v = JSON.parse(json);
+    const v: unknown = JSON.parse(json);
     if (v && typeof v === 'object') raw = v as Record<string, unknown>;
   } catch {
     // a malformed settings blob reads as empty settings rather than breaking the household
@@ -42,7 +42,7 @@ export function parseHomeSettings(json: string): HomeSettings {
 export function mergeHomeSettings(json: string, patch: Partial<HomeSettings>): string {
   let raw: Record<string, unknown> = {};
   try {
-    const v = JSON.parse(json);
+    const v: unknown = JSON.parse(json);
     if (v && typeof v === 'object') raw = v as Record<string, unknown>;
   } catch {
     raw = {};

@@ -1,6 +1,5 @@
-import type { DbExecutor } from '../../platform/db/index.ts';
+import type { DbExecutor, WatchTable } from '../../platform/db/index.ts';
 import type { IngestGate, WithheldReason } from '../../org/pipeline/index.ts';
-import type { WatchTable } from '../../platform/db/index.ts';
 import { parseHomeSettings, type HomeSettings } from './home-settings.ts';
 import { householdRepository, type SensorRow } from './household.repository.ts';
 import { findTenant } from '../../platform/identity/index.ts';

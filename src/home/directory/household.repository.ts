@@ -1,5 +1,4 @@
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { HouseholdBoundaryTable, HouseholdRoomTable, HouseholdSensorTable } from '../../platform/db/index.ts';
+import type { DbExecutor, HouseholdBoundaryTable, HouseholdRoomTable, HouseholdSensorTable } from '../../platform/db/index.ts';
 
 export type RoomRow = HouseholdRoomTable;
 export type SensorMetaRow = HouseholdSensorTable;

@@ -1,9 +1,8 @@
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
-import { DATABASE } from '../../platform/db/index.ts';
+import { DATABASE, type DbExecutor as DbExecutorT } from '../../platform/db/index.ts';
 import { COORDINATION } from '../../platform/coordination/index.ts';
 import { HOUSEHOLD_BOUNDARIES } from '../../platform/audit/index.ts';
 import { INGEST_GATE, PIPELINE } from '../../org/pipeline/index.ts';
-import type { DbExecutor as DbExecutorT } from '../../platform/db/index.ts';
 import { HouseholdDirectory as HouseholdDirectoryT, type KnownWatch as KnownWatchT } from './household-directory.ts';
 import { householdBoundaries as householdBoundariesV } from './household-boundaries.ts';
 // The module's public face: what other modules may import (docs/architecture.md).

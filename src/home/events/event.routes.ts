@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../platform/http/index.ts';
-import { withErrors } from '../../platform/http/index.ts';
+import { principalOf, withErrors } from '../../platform/http/index.ts';
 import type { EventService } from './event.service.ts';
 import { EventList, EventListQuery } from './event.schemas.ts';
 

@@ -2,13 +2,12 @@ import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { WEBHOOKS } from '../../platform/outbox/index.ts';
-import { EventService as EventServiceT } from './event.service.ts';
+import { EventService as EventServiceT, type EventService } from './event.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { ALERT_TYPES, EVENT_LOG_KINDS, OBSERVATION_TYPES, type AlertType, type EventView, type ObservationType } from './event.schemas.ts';
 export { EventService } from './event.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { EventService } from './event.service.ts';
 import { EventSchema } from './event.schemas.ts';
 import { eventRoutes } from './event.routes.ts';
 

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { actorOf, principalOf } from '../../platform/http/index.ts';
-import { withErrors } from '../../platform/http/index.ts';
+import { actorOf, principalOf, withErrors } from '../../platform/http/index.ts';
 import type { HouseholdService } from './household.service.ts';
 import { Type } from '@sinclair/typebox';
 import { HouseholdSchema, PutMqttBrokerBody } from './household.schemas.ts';

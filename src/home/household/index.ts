@@ -9,12 +9,11 @@ import { STREAMS } from '../../org/streams/index.ts';
 import { SOURCES } from '../../org/sources/index.ts';
 import { HOUSEHOLD_DIRECTORY } from '../directory/index.ts';
 import { EVENTS } from '../events/index.ts';
-import { HouseholdService as HouseholdServiceT } from './household.service.ts';
+import { HouseholdService as HouseholdServiceT, type HouseholdService } from './household.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { HouseholdService, type HomeSnapshot } from './household.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { HouseholdService } from './household.service.ts';
 import { BoundarySchema, MqttBrokerSchema, SensorSchema } from './household.schemas.ts';
 import { householdRoutes } from './household.routes.ts';
 

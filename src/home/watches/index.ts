@@ -8,7 +8,7 @@ import { PIPELINE } from '../../org/pipeline/index.ts';
 import { ACTIVE_WATCHES, HOUSEHOLD_DIRECTORY } from '../directory/index.ts';
 import { EVENTS } from '../events/index.ts';
 import { HOUSEHOLD } from '../household/index.ts';
-import { WatchService as WatchServiceT } from './watch.service.ts';
+import { WatchService as WatchServiceT, type WatchService } from './watch.service.ts';
 import { WatchObserver as WatchObserverT } from './watch-observer.ts';
 import { watchRepository as watchRepositoryV } from './watch.repository.ts';
 import { toKnownWatch as toKnownWatchV } from './known-watch.ts';
@@ -19,7 +19,6 @@ export { type WatchView } from './watch.schemas.ts';
 export { WatchService } from './watch.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { WatchService } from './watch.service.ts';
 import { WatchSchema } from './watch.schemas.ts';
 import { watchRoutes } from './watch.routes.ts';
 

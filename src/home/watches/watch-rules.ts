@@ -1,8 +1,7 @@
 import type { DetectionRecord } from '../../org/detections/index.ts';
 import { WATCHED_KINDS, kindOf, type DetectionKind } from '../../platform/kinds/index.ts';
 import type { AlertType, ObservationType } from '../events/index.ts';
-import type { KnownSensor } from '../directory/index.ts';
-import { capitalize, describeSensorName } from '../directory/index.ts';
+import { type KnownSensor, capitalize, describeSensorName } from '../directory/index.ts';
 
 /** Seconds a person may stand in view before it counts as lingering (dwell ≥ 120 s). */
 export const LINGERING_DWELL_S = 120;

@@ -1,6 +1,4 @@
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { WatchTable } from '../../platform/db/index.ts';
-import { paginate, type PageQuery } from '../../platform/db/index.ts';
+import { type DbExecutor, type WatchTable, type PageQuery, paginate } from '../../platform/db/index.ts';
 
 export type WatchRow = WatchTable;
 

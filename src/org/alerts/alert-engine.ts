@@ -1,13 +1,11 @@
 import type { Actor } from '../../platform/identity/index.ts';
 import type { DbExecutor } from '../../platform/db/index.ts';
 import type { DetectionRecord } from '../detections/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import type { PipelineHook } from '../pipeline/index.ts';
-import type { SceneState } from '../scenes/index.ts';
-import { toDetectionView } from '../scenes/index.ts';
+import { type SceneState, toDetectionView } from '../scenes/index.ts';
 import type { EventSink } from '../../platform/outbox/index.ts';
 import { alertRepository, type AlertRow } from './alert.repository.ts';
 import { alertRuleRepository, type AlertRuleRow } from './alert-rule.repository.ts';

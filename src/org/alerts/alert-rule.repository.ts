@@ -1,7 +1,5 @@
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { AlertRuleTable } from '../../platform/db/index.ts';
+import { type DbExecutor, type AlertRuleTable, type PageQuery, paginate } from '../../platform/db/index.ts';
 import { sql } from 'kysely';
-import { paginate, type PageQuery } from '../../platform/db/index.ts';
 
 export type AlertRuleRow = AlertRuleTable;
 

@@ -1,11 +1,8 @@
-import type { Actor } from '../../platform/identity/index.ts';
-import type { DatabaseHandle } from '../../platform/db/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
+import type { Actor, Principal } from '../../platform/identity/index.ts';
+import { type DatabaseHandle, mapPage } from '../../platform/db/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import { VigilError, notFound } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
-import { mapPage } from '../../platform/db/index.ts';
 import type { DetectionView } from '../scenes/index.ts';
 import { readStoredCondition } from './rule-condition.ts';
 import { alertRepository, type AlertRow } from './alert.repository.ts';

@@ -1,5 +1,4 @@
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { AutomationSettingsTable } from '../../platform/db/index.ts';
+import type { DbExecutor, AutomationSettingsTable } from '../../platform/db/index.ts';
 
 export type AutomationSettingsRow = AutomationSettingsTable;
 

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { actorOf, principalOf } from '../../platform/http/index.ts';
-import { withErrors } from '../../platform/http/index.ts';
+import { actorOf, principalOf, withErrors } from '../../platform/http/index.ts';
 import type { AutomationService } from './automation.service.ts';
 import { AutomationSchema, AutomationTarget, UpdateAutomationBody } from './automation.schemas.ts';
 

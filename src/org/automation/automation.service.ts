@@ -1,11 +1,8 @@
-import type { Actor } from '../../platform/identity/index.ts';
+import { type Actor, type Principal, assertEveryLocation } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import { invalid } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
-import { assertEveryLocation } from '../../platform/identity/index.ts';
 import { automationRepository, type AutomationSettingsRow } from './automation.repository.ts';
 import type { AutomationView, UpdateAutomationBodyT } from './automation.schemas.ts';
 import { compileSchedule, findScheduleProblem, isWithinSchedule, type CompiledSchedule, type Schedule } from './local-schedule.ts';

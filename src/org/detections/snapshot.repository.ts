@@ -1,5 +1,4 @@
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { DetectionSnapshotTable, SnapshotTable } from '../../platform/db/index.ts';
+import type { DbExecutor, DetectionSnapshotTable, SnapshotTable } from '../../platform/db/index.ts';
 
 export const snapshotRepository = {
   /** One JPEG and the detections it illustrates. */

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../platform/http/index.ts';
-import { withErrors } from '../../platform/http/index.ts';
+import { principalOf, withErrors } from '../../platform/http/index.ts';
 import type { SnapshotService } from './snapshot.service.ts';
 
 const DetectionIdParams = Type.Object({ id: Type.String({ description: 'det_…' }) });

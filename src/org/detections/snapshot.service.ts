@@ -1,8 +1,6 @@
-import type { DatabaseHandle } from '../../platform/db/index.ts';
-import type { DetectionSnapshotTable } from '../../platform/db/index.ts';
+import type { DatabaseHandle, DetectionSnapshotTable } from '../../platform/db/index.ts';
 import type { DetectionRecord } from '../../platform/kinds/index.ts';
-import { notFound } from '../../platform/lib/index.ts';
-import { newId } from '../../platform/lib/index.ts';
+import { notFound, newId } from '../../platform/lib/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { snapshotRepository } from './snapshot.repository.ts';
 

@@ -1,10 +1,9 @@
 import type { DbExecutor } from '../../platform/db/index.ts';
-import type { DetectionRecord } from '../detections/index.ts';
+import { type DetectionRecord, buildDetectionAnomalyPayload } from '../detections/index.ts';
 import type { PipelineHook } from '../pipeline/index.ts';
 import { isAnomalous, LOITERING_DWELL_S, type SceneState } from '../scenes/index.ts';
 import type { EventSink } from '../../platform/outbox/index.ts';
 import type { AutomationService } from '../automation/index.ts';
-import { buildDetectionAnomalyPayload } from '../detections/index.ts';
 import type { IncidentRow } from './incident.repository.ts';
 import type { IncidentService } from './incident.service.ts';
 

@@ -1,11 +1,8 @@
-import type { Capability } from '../../platform/identity/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import type { Capability, Principal } from '../../platform/identity/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import type { DetectionBox, DetectionRecord } from '../detections/index.ts';
 import type { PipelineHook } from '../pipeline/index.ts';
-import type { SceneState } from '../scenes/index.ts';
-import { toDetectionView } from '../scenes/index.ts';
+import { type SceneState, toDetectionView } from '../scenes/index.ts';
 import { ORGANIZATION_EVENT_KINDS } from '../../platform/outbox/index.ts';
 
 /** One frame of the organization feed. */

@@ -2,11 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Clock } from '../../platform/time/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
-import { principalOf } from '../../platform/http/index.ts';
-import { withErrors, ProblemRef } from '../../platform/http/index.ts';
-import { SseStream } from '../../platform/http/index.ts';
+import { principalOf, withErrors, ProblemRef, SseStream, CONCURRENT_STREAMS_PER_KEY } from '../../platform/http/index.ts';
 import { keepSlotRenewed, type HeldStreams, type StreamSlots } from '../../platform/coordination/index.ts';
-import { CONCURRENT_STREAMS_PER_KEY } from '../../platform/http/index.ts';
 import { SCENE_UPDATE_PERIOD_MS, visibleKinds, type OrgEventFeed } from './org-event-feed.ts';
 
 /**

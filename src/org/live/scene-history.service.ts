@@ -1,10 +1,8 @@
-import type { DatabaseHandle } from '../../platform/db/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import type { DatabaseHandle, PageQuery } from '../../platform/db/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import type { SceneService } from '../scenes/index.ts';
 import { sceneHistoryRepository, type BucketPeak } from './scene-history.repository.ts';
-import type { PageQuery } from '../../platform/db/index.ts';
 import { SCENE_HISTORY_RANGES, type SceneHistoryRange, type SceneHistoryView } from './scene-history.schemas.ts';
 
 /**
@@ -57,7 +55,7 @@ function pointsOf(peaks: BucketPeak[], before: Array<{ stream_id: string; people
     byStream.set(p.stream_id, row);
   }
   const carried = new Map(before.map((b) => [b.stream_id, b.people]));
-  for (const id of carried.keys()) if (!byStream.has(id)) byStream.set(id, new Array(n));
+  for (const id of carried.keys()) if (!byStream.has(id)) byStream.set(id, new Array<{ people: number; last: number } | undefined>(n));
   const points = [];
   for (let b = 0; b < n; b++) {
     let people = 0;

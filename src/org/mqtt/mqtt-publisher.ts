@@ -9,8 +9,7 @@
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import type { DetectionRecord } from '../detections/index.ts';
 import type { SceneState } from '../scenes/index.ts';
 import { parseStreamConfig } from '../streams/index.ts';
@@ -81,7 +80,7 @@ export class MqttEventPublisher {
       // a broker that restarted lost its retained discovery: announce everything again
       this.announcedScenes.clear();
       this.announcedSensors.clear();
-      void this.announceAll().catch((err) => this.deps.log?.warn({ err }, 'mqtt discovery failed'));
+      void this.announceAll().catch((err: unknown) => this.deps.log?.warn({ err }, 'mqtt discovery failed'));
     });
     this.client.on('error', (err) => this.deps.log?.warn({ err: err.message }, 'mqtt events out: broker error'));
   }
@@ -124,7 +123,7 @@ export class MqttEventPublisher {
     if (!this.client) return;
     const publish = () => this.publishJson(this.sensorStateTopic(e.tenantId, e.streamId), { state: e.active ? 'ON' : 'OFF', type: e.type, at: toIso(e.at) }, { retain: true });
     if (this.announcedSensors.has(e.streamId) || !this.deps.discoveryPrefix) return publish();
-    void this.announceSensorById(e.streamId).then(publish, (err) => {
+    void this.announceSensorById(e.streamId).then(publish, (err: unknown) => {
       this.deps.log?.warn({ err, stream_id: e.streamId }, 'mqtt discovery failed');
       publish();
     });

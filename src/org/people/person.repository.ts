@@ -1,5 +1,4 @@
-import type { DbExecutor, PersonFaceTable, PersonTable } from '../../platform/db/index.ts';
-import { paginate, type PageQuery } from '../../platform/db/index.ts';
+import { type DbExecutor, type PersonFaceTable, type PersonTable, type PageQuery, paginate } from '../../platform/db/index.ts';
 
 export type PersonRow = PersonTable;
 export type PersonFaceRow = PersonFaceTable;

@@ -1,9 +1,6 @@
-import type { Actor, Principal } from '../../platform/identity/index.ts';
-import { assertEveryLocation } from '../../platform/identity/index.ts';
-import type { DatabaseHandle } from '../../platform/db/index.ts';
-import { mapPage, type PageQuery } from '../../platform/db/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import { type Actor, type Principal, assertEveryLocation } from '../../platform/identity/index.ts';
+import { type DatabaseHandle, type PageQuery, mapPage } from '../../platform/db/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import { newId, notFound, VigilError } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import {

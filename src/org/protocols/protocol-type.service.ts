@@ -1,12 +1,8 @@
-import type { Actor } from '../../platform/identity/index.ts';
+import { type Actor, type Principal, assertEveryLocation } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { VigilError } from '../../platform/lib/index.ts';
-import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
+import { VigilError, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
-import { assertEveryLocation } from '../../platform/identity/index.ts';
 import { BUILTIN_PROTOCOLS, findBuiltinProtocol } from './protocol-catalogue.ts';
 import { protocolRepository, type ProtocolTypeRow } from './protocol.repository.ts';
 import type { CreateProtocolTypeBodyT, ProtocolTypeView } from './protocol.schemas.ts';

@@ -1,5 +1,4 @@
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { ProtocolNotificationTable, ProtocolRunTable, ProtocolTypeTable } from '../../platform/db/index.ts';
+import type { DbExecutor, ProtocolNotificationTable, ProtocolRunTable, ProtocolTypeTable } from '../../platform/db/index.ts';
 
 export type ProtocolRunRow = ProtocolRunTable;
 export type ProtocolTypeRow = ProtocolTypeTable;

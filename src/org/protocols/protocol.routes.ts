@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { actorOf, principalOf } from '../../platform/http/index.ts';
-import { withErrors } from '../../platform/http/index.ts';
+import { actorOf, principalOf, withErrors } from '../../platform/http/index.ts';
 import type { ProtocolRunService } from './protocol-run.service.ts';
 import type { ProtocolTypeService } from './protocol-type.service.ts';
 import { CreateProtocolTypeBody, IncidentProtocolParams, OverrideRunBody, ProtocolTypeList, RunIdParams, TriggerProtocolBody, RunNotificationList } from './protocol.schemas.ts';

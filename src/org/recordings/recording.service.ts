@@ -149,7 +149,7 @@ export class RecordingService {
     }
     const free = SegmentRecorder.freeBytes(this.root);
     if (free !== null && free < this.deps.config.minFreeBytes) {
-      this.retention = this.retention.then(() => this.applyRetention()).catch((err) => this.deps.log?.warn({ err }, 'recordings retention failed'));
+      this.retention = this.retention.then(() => this.applyRetention()).catch((err: unknown) => this.deps.log?.warn({ err }, 'recordings retention failed'));
       return `storage low: ${Math.round(free / 1048576)} MiB free under ${this.root}, below VIGIL_RECORDINGS_MIN_FREE_MB (${Math.round(this.deps.config.minFreeBytes / 1048576)})`;
     }
     return null;
@@ -165,7 +165,7 @@ export class RecordingService {
     const free = SegmentRecorder.freeBytes(this.root);
     await this.deps.database.withWriteLock((trx) => this.deps.webhooks.enqueueIn(trx, {
       tenantId, kind: 'recording.storage_low', payload: { stream_id: streamId, reason, free_bytes: free, at: toIso(now) },
-    })).catch((err) => this.deps.log?.warn({ err }, 'recording.storage_low event not written'));
+    })).catch((err: unknown) => this.deps.log?.warn({ err }, 'recording.storage_low event not written'));
   }
 
   /** A closed segment's row and its audit entry (SHA-256, stream, start, end), in one transaction. */
@@ -204,14 +204,14 @@ export class RecordingService {
         data: { reason, at: toIso(this.deps.clock.now()) },
         scope: { location: stream?.location ?? null, streamId: k.streamId },
       }]);
-    }).catch((err) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording.stopped audit entry not written'));
+    }).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording.stopped audit entry not written'));
   }
 
   /** A phone frame kept as a still (not for a muted or left-alone phone; never fails the frame). */
   async keepStill(k: StreamKey, jpeg: Buffer, at: number): Promise<void> {
     if (!this.records(k.streamId)) return;
     if (this.blocked()) return void this.reportBlocked(k.tenantId, k.streamId);
-    await this.recorder.still(k, jpeg, at).catch((err) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording: a phone still was not kept'));
+    await this.recorder.still(k, jpeg, at).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording: a phone still was not kept'));
   }
 
   /** The stream the key may read, with video; sandbox streams answer 404 stream_has_no_video. */

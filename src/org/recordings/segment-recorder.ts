@@ -202,7 +202,7 @@ export class SegmentRecorder {
         const duration = Number(end) - Number(start);
         await this.finish(state, join(state.dir, name), duration);
       }
-    }).catch((err) => this.deps.log?.warn({ err, stream_id: state.key.streamId }, 'recording: sealing a segment failed'));
+    }).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: state.key.streamId }, 'recording: sealing a segment failed'));
     return state.chain;
   }
 

@@ -1,6 +1,4 @@
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { ResponderTable } from '../../platform/db/index.ts';
-import { paginate, type PageQuery } from '../../platform/db/index.ts';
+import { type DbExecutor, type ResponderTable, type PageQuery, paginate } from '../../platform/db/index.ts';
 
 export type ResponderRow = ResponderTable;
 

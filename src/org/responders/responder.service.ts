@@ -1,15 +1,9 @@
-import type { Actor } from '../../platform/identity/index.ts';
-import type { DatabaseHandle } from '../../platform/db/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { VigilError, notFound } from '../../platform/lib/index.ts';
-import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import { type Actor, type Principal, assertEveryLocation } from '../../platform/identity/index.ts';
+import { type DatabaseHandle, type PageQuery, mapPage } from '../../platform/db/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
+import { VigilError, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import { assertEveryLocation } from '../../platform/identity/index.ts';
-import type { UrlGuard } from '../../platform/outbox/index.ts';
-import { generateWebhookSecret } from '../../platform/outbox/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
-import { mapPage, type PageQuery } from '../../platform/db/index.ts';
+import { type UrlGuard, generateWebhookSecret } from '../../platform/outbox/index.ts';
 import { responderRepository, type ResponderRow } from './responder.repository.ts';
 import type { CreateResponderBodyT, ResponderView, UpdateResponderBodyT } from './responder.schemas.ts';
 

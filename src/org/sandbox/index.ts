@@ -4,12 +4,11 @@ import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { INGEST_GATE, PIPELINE } from '../pipeline/index.ts';
 import { SCENES } from '../scenes/index.ts';
-import { SandboxService as SandboxServiceT } from './sandbox.service.ts';
+import { SandboxService as SandboxServiceT, type SandboxService } from './sandbox.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { SandboxService } from './sandbox.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { SandboxService } from './sandbox.service.ts';
 import { sandboxRoutes } from './sandbox.routes.ts';
 
 /** The sandbox module's HTTP face: its tags, shared schemas and routes (docs/architecture.md). */

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { actorOf, principalOf } from '../../platform/http/index.ts';
-import { withErrors } from '../../platform/http/index.ts';
+import { actorOf, principalOf, withErrors } from '../../platform/http/index.ts';
 import { InjectDetectionBody } from './sandbox.schemas.ts';
 import type { SandboxService } from './sandbox.service.ts';
 

@@ -1,7 +1,5 @@
 import { sql } from 'kysely';
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { SceneTable } from '../../platform/db/index.ts';
-import { hotRead, paginate, type PageQuery } from '../../platform/db/index.ts';
+import { type DatabaseHandle, type DbExecutor, type SceneTable, type PageQuery, hotRead, paginate } from '../../platform/db/index.ts';
 
 export type SceneRow = SceneTable;
 

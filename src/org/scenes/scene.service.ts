@@ -1,12 +1,8 @@
-import type { Actor } from '../../platform/identity/index.ts';
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { DetectionTable } from '../../platform/db/index.ts';
-import type { DetectionRecord, DetectionType } from '../detections/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { VigilError, invalid, notFound } from '../../platform/lib/index.ts';
-import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
-import { isValidTimeZone } from '../../platform/time/index.ts';
+import type { Actor, Principal } from '../../platform/identity/index.ts';
+import type { DatabaseHandle, DbExecutor, DetectionTable, PageQuery } from '../../platform/db/index.ts';
+import { type DetectionRecord, type DetectionType, boxOf, detectionRepository } from '../detections/index.ts';
+import { type Clock, toIso, isValidTimeZone } from '../../platform/time/index.ts';
+import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import { boxOf, detectionPageForStream, detectionsInRangeWithState, lastSighting, latestReadings, personSightings, readingsBefore } from '../detections/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';

@@ -1,15 +1,12 @@
 import { metrics } from '../../platform/metrics/index.ts';
-import type { FrameOutcome } from '../streams/index.ts';
+import { type FrameOutcome, type StreamVideoConfig, type StreamRow, parseStreamConfig } from '../streams/index.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { DetectionRecord } from '../detections/index.ts';
+import type { DetectionRecord, SnapshotService } from '../detections/index.ts';
 import { type AuditService } from '../../platform/audit/index.ts';
-import type { SnapshotService } from '../detections/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { FencedWriteError, type FenceClaim } from '../../platform/coordination/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import type { DetectionPipeline, StreamRef } from '../pipeline/index.ts';
-import { parseStreamConfig, type StreamVideoConfig } from '../streams/index.ts';
-import type { StreamRow } from '../streams/index.ts';
 import type { DetectorModelConfig } from '../../platform/config/index.ts';
 import {
   checkDetectorModel,
@@ -209,7 +206,7 @@ export class LiveVideoSources {
     const done: Promise<void> = (async () => {
       await entry.handle?.stop();
       await Promise.allSettled([entry.writes, ...entry.inFlight]);
-    })().catch((err) => this.deps.log?.warn({ err, stream_id: streamId }, 'stopping video ingest failed'));
+    })().catch((err: unknown) => this.deps.log?.warn({ err, stream_id: streamId }, 'stopping video ingest failed'));
     this.stopping.add(done);
     void done.finally(() => this.stopping.delete(done));
   }
@@ -253,7 +250,7 @@ export class LiveVideoSources {
       }
       const detections = (await Promise.all(writes)).flat();
       // a decodable frame is kept as a still of the phone's recording; never fails the frame
-      const kept = this.deps.recording?.still(entry.ref, jpeg, this.deps.clock.now()).catch((err) => this.deps.log?.warn({ err, stream_id: streamId }, 'phone still not recorded'));
+      const kept = this.deps.recording?.still(entry.ref, jpeg, this.deps.clock.now()).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: streamId }, 'phone still not recorded'));
       if (kept) {
         entry.inFlight.add(kept);
         void kept.finally(() => entry.inFlight.delete(kept));
@@ -291,7 +288,7 @@ export class LiveVideoSources {
     if (this.entries.get(entry.ref.id) === entry) metrics().streamStatus(entry.ref.id, status);
     entry.writes = entry.writes
       .then(() => this.persistStatus(entry.ref, status, stats))
-      .catch((err) => {
+      .catch((err: unknown) => {
         // a node that lost the stream's lease (paused, cut off) leaves the status to the new owner
         if (err instanceof FencedWriteError) this.deps.log?.warn({ stream_id: entry.ref.id, status }, 'stream status not written: this node no longer holds the stream\'s lease');
         else this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'stream status write failed');
@@ -312,7 +309,7 @@ export class LiveVideoSources {
       return records;
     });
     entry.collecting?.push(written);
-    const settled = written.catch((err) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'video detections write failed'));
+    const settled = written.catch((err: unknown) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'video detections write failed'));
     entry.inFlight.add(settled);
     void settled.finally(() => entry.inFlight.delete(settled));
   }

@@ -1,6 +1,5 @@
 import { metrics } from '../../platform/metrics/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import { FencedWriteError } from '../../platform/coordination/index.ts';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionPipeline, StreamRef } from '../pipeline/index.ts';
@@ -239,7 +238,7 @@ export class MqttSources {
     if (retained && (before === null || mapping.type !== 'door_open')) return;
     const det = detectionForChange(mapping.type!, active, at);
     if (!det) return;
-    const written = this.deps.pipeline.ingest(entry.ref, [det]).catch((err) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'sensor detection write failed'));
+    const written = this.deps.pipeline.ingest(entry.ref, [det]).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'sensor detection write failed'));
     entry.inFlight.add(written);
     void written.finally(() => entry.inFlight.delete(written));
   }
@@ -290,7 +289,7 @@ export class MqttSources {
     const lastAt = entry.lastMessageAt;
     entry.writes = entry.writes
       .then(() => writeStreamStatus(this.deps, entry.ref, status, { error, lastAt }))
-      .catch((err) => {
+      .catch((err: unknown) => {
         if (err instanceof FencedWriteError) this.deps.log?.warn({ stream_id: entry.ref.id, status }, 'stream status not written: this node no longer holds the stream\'s lease');
         else this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'stream status write failed');
       });

@@ -1,18 +1,14 @@
 import { metrics } from '../../platform/metrics/index.ts';
-import type { FrameOutcome } from '../streams/index.ts';
+import { type FrameOutcome, type StreamVideoConfig, type StreamRow, type SensorLiveView, parseStreamConfig } from '../streams/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import type { DetectionPipeline, IngestGate, StreamRef } from '../pipeline/index.ts';
 import type { DetectionInput } from '../detections/index.ts';
 import { createScenario, parseSandboxUrl, type ScenarioGenerator, type ScenarioName } from '../../ingest/sandbox/index.ts';
-import type { StreamVideoConfig } from '../streams/index.ts';
-import type { StreamRow } from '../streams/index.ts';
 import type { IngestStats } from '../../ingest/video/index.ts';
 import type { LiveVideoSources } from './live-video-sources.ts';
 import type { WebRtcIngestHandle } from '../webrtc/index.ts';
 import type { MqttSources } from './mqtt-sources.ts';
-import type { SensorLiveView } from '../streams/index.ts';
-import { parseStreamConfig } from '../streams/index.ts';
 
 /** Source types that real video ingest interprets (webrtc: WHIP publishers). */
 export const VIDEO_SOURCE_TYPES: readonly string[] = ['rtsp', 'http', 'mobile', 'webrtc'];
@@ -191,7 +187,7 @@ export class SourceManager {
       const batch = resolveSandboxPeople(gen.detectionsBetween(last, now), this.deps.knownPeople?.(row.tenant_id) ?? null);
       last = now;
       if (batch.length) {
-        pipeline.ingest(ref, batch).catch((err) => this.deps.log?.warn({ err, stream_id: row.id }, 'sandbox ingest failed'));
+        pipeline.ingest(ref, batch).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: row.id }, 'sandbox ingest failed'));
       }
       handle = clock.setTimeout(tick, tickMs);
     };

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../platform/http/index.ts';
-import { requireBinaryBody, withErrors } from '../../platform/http/index.ts';
+import { principalOf, requireBinaryBody, withErrors } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import { MAX_JPEG_BYTES } from '../../ingest/video/index.ts';
 import type { StreamService } from './stream.service.ts';

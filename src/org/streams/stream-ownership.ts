@@ -98,7 +98,7 @@ export class StreamOwnership {
       return;
     }
     this.running = this.tick()
-      .catch((err) => this.deps.log?.warn({ err, node_id: this.deps.nodeId }, 'stream ownership tick failed'))
+      .catch((err: unknown) => this.deps.log?.warn({ err, node_id: this.deps.nodeId }, 'stream ownership tick failed'))
       .finally(() => {
         this.running = null;
         this.deps.onHeld?.(this.held.size);

@@ -1,7 +1,5 @@
 import { sql } from 'kysely';
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { StreamTable } from '../../platform/db/index.ts';
-import { paginate, type PageQuery } from '../../platform/db/index.ts';
+import { type DbExecutor, type StreamTable, type PageQuery, paginate } from '../../platform/db/index.ts';
 
 export type StreamRow = StreamTable;
 

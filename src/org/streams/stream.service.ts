@@ -1,28 +1,21 @@
-import type { Actor } from '../../platform/identity/index.ts';
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { VigilError, invalid, notFound } from '../../platform/lib/index.ts';
-import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import { type Actor, type Principal, assertLocationAllowed } from '../../platform/identity/index.ts';
+import { type DatabaseHandle, type DbExecutor, type PageQuery, mapPage } from '../../platform/db/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
+import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import { parseSandboxUrl } from '../../ingest/sandbox/index.ts';
 import { parseMqttUrl, resolveMapping, type SensorMapping } from '../../ingest/mqtt/index.ts';
 import { describeBlockedAddress } from '../../platform/outbox/index.ts';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { Principal } from '../../platform/identity/index.ts';
-import { mapPage, type PageQuery } from '../../platform/db/index.ts';
-import type { SceneService } from '../scenes/scene.service.ts';
+import { type SceneService, toDetectionView } from '../scenes/scene.service.ts';
 import type { FrameFaceRecognizer, FrameOutcome, StreamRunner } from './stream-runner.ts';
 import type { PeerLink } from '../../platform/coordination/index.ts';
-import { assertLocationAllowed } from '../../platform/identity/index.ts';
-import { toDetectionView } from '../scenes/scene.service.ts';
 import type { DetectionView } from '../scenes/scene.schemas.ts';
 import { describePolygonProblems, validateSourceUrl, type IngestStats, type StreamStatus } from '../../ingest/video/index.ts';
 import { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
-import type { CreateStreamBodyT, StreamView, UpdateStreamBodyT } from './stream.schemas.ts';
+import type { CreateStreamBodyT, StreamView, UpdateStreamBodyT, FrameFace, PublishInfo, SensorLiveView } from './stream.schemas.ts';
 import { streamRepository, type StreamRow } from './stream.repository.ts';
-import type { FrameFace, PublishInfo, SensorLiveView } from './stream.schemas.ts';
 import { toAssignmentView, type AssignmentView, type StreamAssignments } from './stream-ownership.ts';
 
 /** WebRTC ingest: a webrtc stream's publish token lives and dies with the stream. */
@@ -222,7 +215,7 @@ export class StreamService {
   }
 
   private async views(rows: readonly StreamRow[]): Promise<StreamView[]> {
-    const where = (await this.deps.assignments?.assignments(rows.map((r) => r.id))) ?? new Map();
+    const where = (await this.deps.assignments?.assignments(rows.map((r) => r.id))) ?? new Map<string, never>();
     return rows.map((r) => toStreamView(r, this.deps.sources.liveStats(r.id), toAssignmentView(where.get(r.id)), this.deps.sources.sensorState?.(r.id) ?? null));
   }
 

@@ -1,19 +1,16 @@
 import { defineServiceModule, LOG, token } from '../../platform/lib/index.ts';
-import { CONFIG } from '../../platform/config/index.ts';
+import { CONFIG, type IceServer } from '../../platform/config/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { PEER_LINK } from '../../platform/coordination/index.ts';
 import { STREAMS, STREAM_PUBLISHING } from '../streams/index.ts';
-import type { WebRtcIngestLookup as WebRtcIngestLookupT } from './whip.service.ts';
-import { PublishTokens as PublishTokensT, WhipService as WhipServiceT } from './whip.service.ts';
+import { type WebRtcIngestLookup as WebRtcIngestLookupT, type WhipService, PublishTokens as PublishTokensT, WhipService as WhipServiceT } from './whip.service.ts';
 // The module's public face: what other modules may import (docs/architecture.md).
 export { createWebRtcIngest, type WebRtcIngestHandle } from './webrtc-ingest.ts';
 export { PublishTokens, WhipService } from './whip.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { IceServer } from '../../platform/config/index.ts';
-import type { WhipService } from './whip.service.ts';
 import { publishPageRoutes, publishTokenRoutes, whipRoutes } from './whip.routes.ts';
 
 /** The webrtc module's HTTP face: its tags, shared schemas and routes (docs/architecture.md). */

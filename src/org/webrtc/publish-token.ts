@@ -1,6 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DbExecutor } from '../../platform/db/index.ts';
-import type { StreamPublishTokenTable } from '../../platform/db/index.ts';
+import type { DbExecutor, StreamPublishTokenTable } from '../../platform/db/index.ts';
 
 /**
  * A webrtc stream's publish token: what a phone or drone presents to the stream's

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PpmFrameParser } from '../../ingest/video/index.ts';
-import type { RecordingSession, RgbFrame } from '../../ingest/video/index.ts';
+import { PpmFrameParser, type RecordingSession, type RgbFrame } from '../../ingest/video/index.ts';
 import type { EncodedFrame, WebRtcVideoCodec } from './rtp-frame-assembler.ts';
 
 export interface WebRtcDecoderOptions {

@@ -1,8 +1,6 @@
 import { metrics } from '../../platform/metrics/index.ts';
 import { systemClock } from '../../platform/time/index.ts';
-import { FramePipeline } from '../../ingest/video/index.ts';
-import type { IngestHandle, IngestOptions } from '../../ingest/video/index.ts';
-import type { IngestStats, RecordingSession, RgbFrame, StreamStatus } from '../../ingest/video/index.ts';
+import { FramePipeline, type IngestHandle, type IngestOptions, type IngestStats, type RecordingSession, type RgbFrame, type StreamStatus } from '../../ingest/video/index.ts';
 import type { WebRtcVideoCodec } from './rtp-frame-assembler.ts';
 
 /**

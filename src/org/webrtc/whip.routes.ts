@@ -1,11 +1,9 @@
-import { PublishInfoSchema } from '../streams/index.ts';
+import { PublishInfoSchema, StreamIdParams } from '../streams/index.ts';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, principalOf } from '../../platform/http/index.ts';
-import { withErrors } from '../../platform/http/index.ts';
+import { actorOf, principalOf, withErrors } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
-import { StreamIdParams } from '../streams/index.ts';
 import type { IceServer } from '../../platform/config/index.ts';
 import { NoContent, RevokedPublishToken, WhipPublishQuery, SdpAnswer, SdpOffer, SessionEnded, TrickleFragment, WhipDoc, WhipSessionParams, WhipStreamParams } from './whip.schemas.ts';
 import type { WhipService } from './whip.service.ts';

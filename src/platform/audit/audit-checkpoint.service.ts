@@ -2,10 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
 import type { Scheduler } from '../scheduler/index.ts';
 import { newId } from '../lib/index.ts';
-import { toIso } from '../time/index.ts';
 import { auditQueryRepository, type AuditCheckpointRow } from './audit-query.repository.ts';
 
 const KEY_NAME = 'audit_checkpoint_key';

@@ -1,7 +1,5 @@
 import { sql } from 'kysely';
-import type { DbExecutor } from '../db/index.ts';
-import { paginate, type PageQuery } from '../db/index.ts';
-import type { AuditCheckpointTable } from '../db/index.ts';
+import { type DbExecutor, type PageQuery, type AuditCheckpointTable, paginate } from '../db/index.ts';
 import type { AuditRow } from './audit.repository.ts';
 
 export interface AuditFilter {

@@ -1,7 +1,6 @@
-import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import { type DatabaseHandle, type DbExecutor, type PageQuery, mapPage } from '../db/index.ts';
 import type { Principal } from '../identity/index.ts';
 import { invalid } from '../lib/index.ts';
-import { mapPage, type PageQuery } from '../db/index.ts';
 import { computeAuditHash, computeDataHash, GENESIS_HASH, type AuditLineFields } from './audit-chain.ts';
 import { checkpointPayload, type AuditCheckpointService } from './audit-checkpoint.service.ts';
 import { auditQueryRepository, FULL_VISIBILITY, type AuditCheckpointRow, type AuditFilter, type AuditVisibility } from './audit-query.repository.ts';

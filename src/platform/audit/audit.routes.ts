@@ -1,11 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../http/index.ts';
-import { withErrors } from '../http/index.ts';
+import { principalOf, withErrors, ListQuery } from '../http/index.ts';
 import type { AuditTrailService } from './audit-trail.service.ts';
 import { AuditCheckpointList, AuditList, AuditListQuery, AuditVerification } from './audit.schemas.ts';
-import { ListQuery } from '../http/index.ts';
 
 const tags = ['Audit'];
 const security = [{ bearerAuth: [] }];

@@ -1,5 +1,4 @@
-import type { DbExecutor } from '../db/index.ts';
-import type { ConsoleSessionTable } from '../db/index.ts';
+import type { DbExecutor, ConsoleSessionTable } from '../db/index.ts';
 
 /** Queries of console sessions; the service holds the rules. */
 export const consoleSessionRepository = {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { actorOf, principalOf } from '../http/index.ts';
-import { withErrors } from '../http/index.ts';
+import { actorOf, principalOf, withErrors } from '../http/index.ts';
 import { VigilError } from '../lib/index.ts';
 import { cameOverHttps, clearedSessionCookie, consoleSessionOf, sessionCookie } from './console-auth.ts';
 import { CreateConsoleSessionBody, ConsoleSignOutSchema } from './console-session.schemas.ts';

@@ -1,11 +1,8 @@
-import type { Actor } from '../identity/index.ts';
-import type { Principal } from '../identity/index.ts';
+import type { Actor, Principal } from '../identity/index.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import type { DatabaseHandle } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
-import { VigilError } from '../lib/index.ts';
-import { newId } from '../lib/index.ts';
-import { toIso } from '../time/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
+import { VigilError, newId } from '../lib/index.ts';
 import { scopeOfLocations, type AuditService } from '../audit/index.ts';
 import { toPrincipal } from '../keys/index.ts';
 import { consoleSessionRepository } from './console-session.repository.ts';

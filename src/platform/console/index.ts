@@ -4,9 +4,8 @@ import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
 import { AUDIT } from '../audit/index.ts';
 import { ConsoleSessionSchema as ConsoleSessionSchemaV } from './console-session.schemas.ts';
-import { ConsoleSessionService as ConsoleSessionServiceT } from './console-session.service.ts';
+import { ConsoleSessionService as ConsoleSessionServiceT, type ConsoleSessionService } from './console-session.service.ts';
 import type { FastifyInstance } from 'fastify';
-import type { ConsoleSessionService } from './console-session.service.ts';
 import { consoleSessionRoutes } from './console-session.routes.ts';
 import { consoleStaticRoutes } from './console-static.ts';
 

@@ -74,7 +74,7 @@ export class RedisCacheInvalidation implements CacheInvalidation {
     const id = `${topic}\u0000${key}`;
     const run = (this.applying.get(id) ?? Promise.resolve())
       .then(() => this.local.publish(topic, key))
-      .catch((err) => this.opts.log?.warn({ err, topic, key }, 'cache invalidation from another node failed'))
+      .catch((err: unknown) => this.opts.log?.warn({ err, topic, key }, 'cache invalidation from another node failed'))
       .finally(() => {
         if (this.applying.get(id) === run) this.applying.delete(id);
       });
@@ -83,7 +83,7 @@ export class RedisCacheInvalidation implements CacheInvalidation {
 
   private async resync(): Promise<void> {
     for (const topic of this.local.topics()) {
-      await this.local.publish(topic, EVERY_KEY).catch((err) => this.opts.log?.warn({ err, topic }, 'cache resync after a Redis reconnect failed'));
+      await this.local.publish(topic, EVERY_KEY).catch((err: unknown) => this.opts.log?.warn({ err, topic }, 'cache resync after a Redis reconnect failed'));
     }
   }
 

@@ -71,7 +71,7 @@ export class RedisStreamSlots implements StreamSlots {
         if (released) return;
         released = true;
         // never rejects: a slot Redis did not hear released still frees itself when its lease runs out
-        await this.redis.zrem(key, id).catch((err) => this.opts.log?.warn({ err }, 'stream slot release failed; it expires with its lease'));
+        await this.redis.zrem(key, id).catch((err: unknown) => this.opts.log?.warn({ err }, 'stream slot release failed; it expires with its lease'));
       },
       renew: async () => {
         if (released) return false;

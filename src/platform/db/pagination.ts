@@ -34,6 +34,8 @@ export async function paginate<DB, TB extends keyof DB, O extends { id: string }
   q: PageQuery,
 ): Promise<Page<O>> {
   const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
+  // a column named at run time: Kysely cannot type it against a generic table
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment
   const col = idColumn as any;
   if (q.ending_before) {
     const rows = await qb.where(col, '>', q.ending_before).orderBy(col, 'asc').limit(limit + 1).execute();

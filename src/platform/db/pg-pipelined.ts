@@ -41,7 +41,6 @@ export function pipelinedTransaction(client: pg.PoolClient): PipelinedTransactio
       const counted = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
       return { numAffectedRows: counted ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
     },
-    // eslint-disable-next-line require-yield
     async *streamQuery(): AsyncIterableIterator<QueryResult<never>> {
       throw new Error('streaming is not available inside a pipelined commit');
     },

@@ -1,11 +1,9 @@
 import { metrics } from '../metrics/index.ts';
-import type { KeyAuthenticator, Principal } from '../identity/index.ts';
+import type { KeyAuthenticator, Principal, Capability, Actor } from '../identity/index.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../time/index.ts';
 import { ERROR_CATALOGUE, VigilError } from '../lib/index.ts';
-import type { Capability } from '../identity/index.ts';
 import { AuthFailureLimiter, checkRateLimit, type RateLimitStore } from './rate-limit.ts';
-import type { Actor } from '../identity/index.ts';
 
 /** 'any': both tenant kinds (e.g. /v1/webhooks, /v1/audit); the service scopes by tenant. */
 export type Surface = 'organization' | 'household' | 'any';

@@ -1,10 +1,8 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Server } from 'node:http';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpLimits } from '../config/index.ts';
-import { newId } from '../lib/index.ts';
-import { VigilError } from '../lib/index.ts';
+import { newId, VigilError } from '../lib/index.ts';
 import { buildProblem, sendProblem } from './problem.ts';
 
 /**
@@ -32,7 +30,7 @@ export function serverOptions(limits: HttpLimits, baseUrl: string): FastifyHttpO
     routerOptions: { maxParamLength: 100 },
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       reply.header('X-Request-Id', request.id);
-      return sendProblem(reply, baseUrl, frameworkProblem(error));
+      void sendProblem(reply, baseUrl, frameworkProblem(error));
     },
     clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => answerClientError(err, socket, baseUrl),
   };

@@ -1,5 +1,4 @@
-import type { DbExecutor } from '../db/index.ts';
-import type { IdempotencyTable } from '../db/index.ts';
+import type { DbExecutor, IdempotencyTable } from '../db/index.ts';
 
 export type IdempotencyRow = IdempotencyTable;
 

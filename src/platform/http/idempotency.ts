@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { DatabaseHandle } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
 import { VigilError } from '../lib/index.ts';
-import { toIso } from '../time/index.ts';
 import { idempotencyRepository } from './idempotency.repository.ts';
 
 const KEPT_MS = 24 * 3600_000;

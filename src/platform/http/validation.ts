@@ -70,7 +70,8 @@ const NUMBER_TEXT = /^-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,15})?$/;
 
 function numericKind(s: TSchema | undefined): 'integer' | 'number' | null {
   if (!s) return null;
-  if (s.type === 'integer' || s.type === 'number') return s.type;
+  const type: unknown = s.type;
+  if (type === 'integer' || type === 'number') return type;
   for (const branch of (s.anyOf ?? s.oneOf ?? []) as TSchema[]) {
     const k = numericKind(branch);
     if (k) return k;

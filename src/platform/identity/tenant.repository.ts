@@ -1,5 +1,4 @@
-import type { DbExecutor } from '../db/index.ts';
-import type { TenantTable } from '../db/index.ts';
+import type { DbExecutor, TenantTable } from '../db/index.ts';
 
 export type TenantKind = TenantTable['kind'];
 

@@ -1,5 +1,4 @@
-import type { DbExecutor } from '../db/index.ts';
-import type { ApiKeyTable } from '../db/index.ts';
+import type { DbExecutor, ApiKeyTable } from '../db/index.ts';
 
 export const keyRepository = {
   async insert(db: DbExecutor, row: ApiKeyTable): Promise<void> {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { actorOf, principalOf } from '../http/index.ts';
-import { withErrors } from '../http/index.ts';
+import { actorOf, principalOf, withErrors } from '../http/index.ts';
 import type { KeyService } from './key.service.ts';
 import { ApiKeyList, ApiKeyWithSecret, CreateKeyBody, KeyIdParams, KeyListQuery } from './key.schemas.ts';
 

@@ -147,7 +147,7 @@ export class NotificationRouterService implements NotificationRouter {
 
   /** The words and link of an event, from its payload (what every recipient of this tenant may read). */
   private render(e: RoutedEvent): Omit<NotificationMessage, 'count'> | null {
-    const p = e.payload as Record<string, any>;
+    const p = e.payload as Record<string, unknown>;
     const base = this.deps.publicBaseUrl.replace(/\/+$/, '');
     const at = str(p.occurred_at) ?? toIso(e.at);
     if (e.kind === 'watch.observation' || e.kind === 'watch.alert') {
@@ -165,10 +165,10 @@ export class NotificationRouterService implements NotificationRouter {
         occurred_at: at,
         room: str(p.room),
         watch_id: watchId,
-        detection_id: str(p.detection?.id),
+        detection_id: str((p.detection as Record<string, unknown> | undefined)?.id),
       };
     }
-    const incident = (p.incident ?? null) as Record<string, any> | null;
+    const incident = (p.incident ?? null) as Record<string, unknown> | null;
     if (e.kind === 'incident.created' && incident) {
       const title = str(incident.title) ?? 'New incident';
       return {
@@ -184,7 +184,7 @@ export class NotificationRouterService implements NotificationRouter {
       };
     }
     if (e.kind === 'protocol.triggered' && incident) {
-      const run = (p.protocol_run ?? {}) as Record<string, any>;
+      const run = (p.protocol_run ?? {}) as Record<string, unknown>;
       return {
         event: e.kind,
         title: `Protocol ${str(run.protocol_type) ?? ''}: ${str(incident.title) ?? 'incident'}`.replace(/\s+:/, ':'),
@@ -198,7 +198,7 @@ export class NotificationRouterService implements NotificationRouter {
       };
     }
     if (e.kind === 'alert.fired') {
-      const a = (p.alert ?? {}) as Record<string, any>;
+      const a = (p.alert ?? {}) as Record<string, unknown>;
       const incidentId = str(a.incident_id);
       const name = str(a.rule_name) ?? str(a.name) ?? str(a.condition) ?? 'Alert';
       return {
@@ -211,7 +211,7 @@ export class NotificationRouterService implements NotificationRouter {
         occurred_at: at,
         location: str(a.location) ?? e.location ?? null,
         incident_id: incidentId,
-        detection_id: str(a.detection?.id),
+        detection_id: str((a.detection as Record<string, unknown> | undefined)?.id),
       };
     }
     return null;

@@ -1,8 +1,6 @@
 import { isIP } from 'node:net';
-import type { DatabaseHandle } from '../db/index.ts';
-import { mapPage, type PageQuery } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
-import { toIso } from '../time/index.ts';
+import { type DatabaseHandle, type PageQuery, mapPage } from '../db/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
 import { VigilError, invalid, newId, notFound } from '../lib/index.ts';
 import type { Actor, Principal } from '../identity/index.ts';
 import type { AuditService } from '../audit/index.ts';

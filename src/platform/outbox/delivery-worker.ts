@@ -159,7 +159,7 @@ export class DeliveryWorker {
     const unsent = this.ready.splice(0);
     if (unsent.length) {
       await webhookRepository.releaseLeases(this.deps.database, unsent.map((d) => ({ id: d.id, series: d.series })))
-        .catch((err) => this.deps.log?.warn({ err }, 'webhook worker: releasing unsent claims failed; they are claimable when their lease runs out'));
+        .catch((err: unknown) => this.deps.log?.warn({ err }, 'webhook worker: releasing unsent claims failed; they are claimable when their lease runs out'));
     }
     this.stopController.abort();
     this.sender.close();
@@ -211,7 +211,7 @@ export class DeliveryWorker {
   private launch(d: DeliveryToSend): void {
     const id = d.id;
     const p = this.deliver(d)
-      .catch((err) => this.deps.log?.error({ err, delivery_id: id }, 'webhook worker: delivery failed unexpectedly'))
+      .catch((err: unknown) => this.deps.log?.error({ err, delivery_id: id }, 'webhook worker: delivery failed unexpectedly'))
       .finally(() => {
         this.inflight.delete(id);
         this.wake();

@@ -11,7 +11,7 @@ export type WebhookDeliveryRow = WebhookDeliveryTable;
 export type WebhookAttemptRow = Omit<WebhookAttemptTable, 'seq'> & { seq: number };
 
 /** Ids of events a reader may not see: a subquery selecting `id` (household events about a place left alone). */
-export type HiddenEventIds = SelectQueryBuilder<Database, any, { id: string }>;
+export type HiddenEventIds = SelectQueryBuilder<Database, 'household_events', { id: string }>;
 
 const enabledEndpointStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 

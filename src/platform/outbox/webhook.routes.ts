@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { actorOf, principalOf } from '../http/index.ts';
-import { ListQuery, withErrors } from '../http/index.ts';
+import { actorOf, principalOf, ListQuery, withErrors } from '../http/index.ts';
 import type { WebhookService } from './webhook.service.ts';
 import {
   CreateWebhookBody,

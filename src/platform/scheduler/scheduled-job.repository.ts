@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { DatabaseHandle, DbExecutor, ScheduledJobTable } from '../db/index.ts';
-import { writeAtomically } from '../db/index.ts';
+import { type DatabaseHandle, type DbExecutor, type ScheduledJobTable, writeAtomically } from '../db/index.ts';
 import { newId } from '../lib/index.ts';
 
 export type ScheduledJobRow = ScheduledJobTable;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
-import { toIso } from '../time/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
 import type { WakeSignal } from '../coordination/index.ts';
 import { scheduledJobRepository, type ScheduledJobRow } from './scheduled-job.repository.ts';
 
@@ -131,7 +130,7 @@ export class Scheduler {
   async scheduleIn(trx: DbExecutor, job: { kind: string; key: string; dueAt: number; tenantId?: string | null; payload?: unknown }): Promise<void> {
     await scheduledJobRepository.schedule(trx, this.newJob(job));
     // other nodes look again at commit (NOTIFY is transactional); this node is told by wakeAt
-    await this.deps.wakeSignal?.wake(SCHEDULER_WAKE_CHANNEL, trx).catch((err) => this.deps.log?.warn({ err }, 'scheduler wake failed'));
+    await this.deps.wakeSignal?.wake(SCHEDULER_WAKE_CHANNEL, trx).catch((err: unknown) => this.deps.log?.warn({ err }, 'scheduler wake failed'));
   }
 
   /** The repository's row fields for a timer set now. */
@@ -176,7 +175,7 @@ export class Scheduler {
     if (this.deps.wakeSignal) {
       this.unlisten = await this.deps.wakeSignal
         .listen(SCHEDULER_WAKE_CHANNEL, () => this.kick())
-        .catch((err) => {
+        .catch((err: unknown) => {
           this.deps.log?.warn({ err }, 'scheduler cannot listen for wakes; polling only');
           return null;
         });
@@ -303,7 +302,7 @@ export class Scheduler {
       const retryAt = this.deps.clock.now() + RETRY_MS[Math.min(job.attempt, RETRY_MS.length) - 1]!;
       await scheduledJobRepository
         .fail(this.deps.database.db, { id: row.id, token, retryAt, error: err instanceof Error ? err.message : String(err) })
-        .catch((e) => this.deps.log?.warn({ err: e }, 'could not record a failed scheduled job'));
+        .catch((e: unknown) => this.deps.log?.warn({ err: e }, 'could not record a failed scheduled job'));
     }
   }
 }

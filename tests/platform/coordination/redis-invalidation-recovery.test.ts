@@ -7,8 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { EVERY_KEY, RedisCacheInvalidation } from '../../../src/platform/coordination/index.ts';
-import { connectCommands, connectSubscriber, whenReady } from '../../../src/platform/coordination/index.ts';
+import { EVERY_KEY, RedisCacheInvalidation, connectCommands, connectSubscriber, whenReady } from '../../../src/platform/coordination/index.ts';
 import { startRedis, type TestRedis } from '../../helpers/redis.ts';
 
 let redis: TestRedis;

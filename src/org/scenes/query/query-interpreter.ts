@@ -1,10 +1,9 @@
-import { findTimePhrase } from '../../../platform/language/index.ts';
+import { findTimePhrase, readAnimalWord, MAX_WINDOW_MS, describeDuration } from '../../../platform/language/index.ts';
 import { rewriteClockPhrases } from '../../../platform/language/time/clock-phrases.ts';
 import { overnightSpan } from '../../../platform/language/time/overnight.ts';
 import { readTimeComparison, type ComparisonOfTimes } from './query-compare.ts';
 import { describeUnderstood, leftoverActionWords, notCoveredReason } from './query-coverage.ts';
 import { describeKindQuestion, interpretKindQuestion } from './query-kinds.ts';
-import { readAnimalWord } from '../../../platform/language/index.ts';
 import { locationWords, normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
 
@@ -14,7 +13,6 @@ const LEVEL_WORDS = {
   full: WORDS_BY_ROLE.level_full,
   quiet: WORDS_BY_ROLE.level_quiet,
 } as const;
-import { MAX_WINDOW_MS, describeDuration } from '../../../platform/language/index.ts';
 import { addZonedDays, formatClock, formatMoment, isValidTimeZone, startOfZonedDay } from '../../../platform/time/index.ts';
 import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, QueryContext, Threshold } from './query.types.ts';
 import { LOITERING_DWELL_S } from '../scene-engine.ts';

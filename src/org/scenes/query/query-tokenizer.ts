@@ -2,8 +2,7 @@ import { rewriteDottedClocks } from '../../../platform/language/time/clock-phras
 import nlp from 'compromise';
 import { closest, distance } from 'fastest-levenshtein';
 import { stemmer } from 'stemmer';
-import { SPELLING_FIXES } from '../../../platform/language/index.ts';
-import { getNounSenses, readAnimalWord } from '../../../platform/language/index.ts';
+import { SPELLING_FIXES, getNounSenses, readAnimalWord } from '../../../platform/language/index.ts';
 import { PHRASE_REPLACEMENTS, PLACE_ALIASES, WORDS_BY_ROLE, WORD_REPLACEMENTS, type WordRole } from './query-vocabulary.ts';
 
 /**
