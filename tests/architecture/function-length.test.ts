@@ -54,10 +54,6 @@ const OUTSTANDING = new Set<string>([
   'src/platform/db/migrations/003_operations.ts :: up',
   'src/platform/db/migrations/004_household.ts :: up',
   'src/platform/language/time/past-range.ts :: resolveResult',
-  'src/platform/language/time/watch-window.ts :: extractTimeSpec',
-  'src/platform/language/time/watch-window.ts :: findClockPhrases',
-  'src/platform/language/time/watch-window.ts :: readClockPhrases',
-  'src/platform/language/time/watch-window.ts :: resolveWatchWindow',
 ]);
 
 interface LongFunction { file: string; name: string; line: number; lines: number }
