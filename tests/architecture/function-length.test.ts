@@ -30,30 +30,25 @@ const EXCEPTIONS = new Set<string>([
 ]);
 const EXCEPTION_FOLDERS = ['src/home/agent/', 'src/home/conversations/'];
 
-// OUTSTANDING: functions outside those folders that are still over the limit and not yet split.
-// They are work left to do, not permitted exceptions; each is removed as it is split.
+// OUTSTANDING: functions outside those folders that are still over the limit because their split
+// is not done yet (body lines when listed). They are work left to do, not permitted exceptions:
+// each is removed from this list when it is split, and the check then keeps it short.
 const OUTSTANDING = new Set<string>([
-  'src/app.ts :: buildApp',
-  'src/cli.ts :: run',
-  'src/context.ts :: createContext',
-  'src/ingest/inference/worker-pool.ts :: createWorkerPool',
-  'src/org/recordings/evidence-verifier.ts :: verifyEvidence',
-  'src/org/recordings/recording.routes.ts :: recordingRoutes',
-  'src/org/recordings/recording.routes.ts :: recordingRoutes.<anonymous>',
-  'src/org/scenes/query/people-questions.ts :: readPeopleQuestion',
-  'src/org/scenes/query/query-answerer.ts :: answerAnimals',
-  'src/org/scenes/query/query-answerer.ts :: answerQuery',
-  'src/org/scenes/query/query-interpreter.ts :: describeQuestion',
-  'src/org/scenes/scene.service.ts :: query',
-  'src/org/streams/stream-ownership.ts :: tick',
-  'src/org/webrtc/whip.routes.ts :: whipRoutes',
-  'src/org/webrtc/whip.routes.ts :: whipRoutes.<anonymous>',
-  'src/platform/console/web/pages/wall.js :: Wall',
-  'src/platform/db/database.ts :: openDatabase',
-  'src/platform/db/migrations/001_foundation.ts :: up',
-  'src/platform/db/migrations/003_operations.ts :: up',
-  'src/platform/db/migrations/004_household.ts :: up',
-  'src/platform/language/time/past-range.ts :: resolveResult',
+  'src/platform/db/migrations/003_operations.ts :: up', // 160 lines, outstanding
+  'src/context.ts :: createContext', // 157 lines, outstanding
+  'src/platform/db/migrations/001_foundation.ts :: up', // 135 lines, outstanding
+  'src/platform/db/database.ts :: openDatabase', // 106 lines, outstanding
+  'src/platform/db/migrations/004_household.ts :: up', // 104 lines, outstanding
+  'src/cli.ts :: run', // 92 lines, outstanding
+  'src/app.ts :: buildApp', // 91 lines, outstanding
+  'src/ingest/inference/worker-pool.ts :: createWorkerPool', // 91 lines, outstanding
+  'src/org/recordings/evidence-verifier.ts :: verifyEvidence', // 128 lines, outstanding
+  'src/org/webrtc/whip.routes.ts :: whipRoutes', // 110 lines, outstanding
+  'src/org/webrtc/whip.routes.ts :: whipRoutes.<anonymous>', // 110 lines, outstanding
+  'src/org/recordings/recording.routes.ts :: recordingRoutes', // 88 lines, outstanding
+  'src/org/recordings/recording.routes.ts :: recordingRoutes.<anonymous>', // 88 lines, outstanding
+  'src/platform/console/web/pages/wall.js :: Wall', // 84 lines, outstanding
+  'src/org/streams/stream-ownership.ts :: tick', // 82 lines, outstanding
 ]);
 
 interface LongFunction { file: string; name: string; line: number; lines: number }
