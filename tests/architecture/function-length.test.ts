@@ -42,13 +42,6 @@ const OUTSTANDING = new Set<string>([
   'src/cli.ts :: run', // 92 lines, outstanding
   'src/app.ts :: buildApp', // 91 lines, outstanding
   'src/ingest/inference/worker-pool.ts :: createWorkerPool', // 91 lines, outstanding
-  'src/org/recordings/evidence-verifier.ts :: verifyEvidence', // 128 lines, outstanding
-  'src/org/webrtc/whip.routes.ts :: whipRoutes', // 110 lines, outstanding
-  'src/org/webrtc/whip.routes.ts :: whipRoutes.<anonymous>', // 110 lines, outstanding
-  'src/org/recordings/recording.routes.ts :: recordingRoutes', // 88 lines, outstanding
-  'src/org/recordings/recording.routes.ts :: recordingRoutes.<anonymous>', // 88 lines, outstanding
-  'src/platform/console/web/pages/wall.js :: Wall', // 84 lines, outstanding
-  'src/org/streams/stream-ownership.ts :: tick', // 82 lines, outstanding
 ]);
 
 interface LongFunction { file: string; name: string; line: number; lines: number }
