@@ -39,7 +39,6 @@ const OUTSTANDING = new Set<string>([
   'src/platform/db/migrations/001_foundation.ts :: up', // 135 lines, outstanding
   'src/platform/db/database.ts :: openDatabase', // 106 lines, outstanding
   'src/platform/db/migrations/004_household.ts :: up', // 104 lines, outstanding
-  'src/cli.ts :: run', // 92 lines, outstanding
   'src/app.ts :: buildApp', // 91 lines, outstanding
   'src/ingest/inference/worker-pool.ts :: createWorkerPool', // 91 lines, outstanding
 ]);
