@@ -29,8 +29,8 @@ const USAGE = `vigil — Vigil admin CLI (honours VIGIL_DATA_DIR and DATABASE_UR
       the first entry that fails.
 `;
 
-async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+function parseCliArgs(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -48,6 +48,44 @@ async function run(argv: string[]): Promise<number> {
       'key-file': { type: 'string' },
     },
   });
+}
+
+/** `vigil keys create`: a key for an organization or a household, its secret shown once. */
+async function createKey(keys: KeyService, values: ReturnType<typeof parseCliArgs>['values']): Promise<number> {
+  if (!values.org === !values.household) throw new UsageError('give exactly one of --org NAME or --household NAME');
+  if (values.household && (values.capabilities || values.locations)) {
+    throw new UsageError('--capabilities and --locations apply to organization keys only');
+  }
+  if (values.role !== undefined && values.role !== 'owner' && values.role !== 'member') throw new UsageError('--role must be owner or member');
+  if (values.role !== undefined && values.org) throw new UsageError('--role applies to household keys only');
+  let rate: number | null = null;
+  if (values['rate-limit'] !== undefined) {
+    rate = Number(values['rate-limit']);
+    if (!Number.isInteger(rate) || rate < 1) throw new UsageError('--rate-limit must be a positive integer (requests per minute)');
+  }
+  const caps = values.capabilities;
+  const created = await keys.createKey({
+    tenantKind: values.org ? 'organization' : 'household',
+    tenantName: (values.org ?? values.household) as string,
+    mode: values.test ? 'test' : 'live',
+    capabilities: caps === undefined || caps === 'all' ? 'all' : caps.split(',').map((c) => c.trim()).filter(Boolean),
+    locations: values.locations ? values.locations.split(',').map((l) => l.trim()).filter(Boolean) : null,
+    rateLimitPerMinute: rate,
+    role: values.role as 'owner' | 'member' | undefined,
+    name: values.name ?? null,
+  });
+  // role means something for household keys only (organization keys have capabilities)
+  const { role, ...rest } = created;
+  if (values.json) process.stdout.write(JSON.stringify(values.household ? { ...rest, role } : rest) + '\n');
+  else {
+    process.stdout.write(`Created ${created.mode} ${values.household ? `${created.role} ` : ''}key ${created.id} for ${created.tenant_id}.\n`);
+    process.stdout.write(`Key (shown once, store it now): ${created.key}\n`);
+  }
+  return 0;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCliArgs(argv);
   const [group, verb, arg] = positionals;
   if (group === 'verify-evidence') return verifyEvidenceFile(verb, values.key ?? process.env.VIGIL_AUDIT_CHECKPOINT_KEY ?? null, values['key-file'] ?? null);
   if (group === 'verify-audit') return verifyAuditFile(verb, values.key ?? process.env.VIGIL_AUDIT_CHECKPOINT_KEY ?? null, values['key-file'] ?? null);
@@ -64,38 +102,7 @@ async function run(argv: string[]): Promise<number> {
     await migrateToLatest(database);
     await coordination.start();
     const keys = new KeyService({ database, clock: systemClock, audit: new AuditService({ database, clock: systemClock }), invalidation: coordination.invalidation });
-    if (verb === 'create') {
-      if (!values.org === !values.household) throw new UsageError('give exactly one of --org NAME or --household NAME');
-      if (values.household && (values.capabilities || values.locations)) {
-        throw new UsageError('--capabilities and --locations apply to organization keys only');
-      }
-      if (values.role !== undefined && values.role !== 'owner' && values.role !== 'member') throw new UsageError('--role must be owner or member');
-      if (values.role !== undefined && values.org) throw new UsageError('--role applies to household keys only');
-      let rate: number | null = null;
-      if (values['rate-limit'] !== undefined) {
-        rate = Number(values['rate-limit']);
-        if (!Number.isInteger(rate) || rate < 1) throw new UsageError('--rate-limit must be a positive integer (requests per minute)');
-      }
-      const caps = values.capabilities;
-      const created = await keys.createKey({
-        tenantKind: values.org ? 'organization' : 'household',
-        tenantName: (values.org ?? values.household) as string,
-        mode: values.test ? 'test' : 'live',
-        capabilities: caps === undefined || caps === 'all' ? 'all' : caps.split(',').map((c) => c.trim()).filter(Boolean),
-        locations: values.locations ? values.locations.split(',').map((l) => l.trim()).filter(Boolean) : null,
-        rateLimitPerMinute: rate,
-        role: values.role as 'owner' | 'member' | undefined,
-        name: values.name ?? null,
-      });
-      // role means something for household keys only (organization keys have capabilities)
-      const { role, ...rest } = created;
-      if (values.json) process.stdout.write(JSON.stringify(values.household ? { ...rest, role } : rest) + '\n');
-      else {
-        process.stdout.write(`Created ${created.mode} ${values.household ? `${created.role} ` : ''}key ${created.id} for ${created.tenant_id}.\n`);
-        process.stdout.write(`Key (shown once, store it now): ${created.key}\n`);
-      }
-      return 0;
-    }
+    if (verb === 'create') return await createKey(keys, values);
     if (verb === 'list') {
       const list = await keys.listKeys();
       if (values.json) process.stdout.write(JSON.stringify(list) + '\n');

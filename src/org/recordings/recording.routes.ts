@@ -36,25 +36,10 @@ function sendClip(req: FastifyRequest, reply: FastifyReply, clip: Clip) {
     .send(createReadStream(clip.file, { start: range.start, end: range.end }));
 }
 
-export const recordingRoutes = (recordings: RecordingService, evidence: EvidenceBundles): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/v1/streams/:id/recordings', {
-    config: { surface: 'organization', capability: 'streams:read' },
-    schema: {
-      tags: ['Recordings'], security, operationId: 'listRecordings', summary: 'What was recorded of a stream in a range, with its gaps',
-      description: 'Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.',
-      params: IdParams, querystring: RangeQuery, response: withErrors({ 200: RecordingList }),
-    },
-  }, async (req) => recordings.list(principalOf(req), req.params.id, req.query));
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
-  app.delete('/v1/streams/:id/recordings', {
-    config: { surface: 'organization', capability: 'streams:write' },
-    schema: {
-      tags: ['Recordings'], security, operationId: 'deleteRecordings', summary: 'Delete a range of a stream\'s recording',
-      description: 'The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).',
-      params: IdParams, querystring: RangeQuery, response: withErrors({ 200: DeletedRange }),
-    },
-  }, async (req) => recordings.deleteRange(principalOf(req), actorOf(req), req.params.id, req.query));
-
+/** GET /v1/streams/:id/clip, /v1/incidents/:id/clip and /v1/alerts/:id/clip. */
+function registerClipRoutes(app: App, recordings: RecordingService): void {
   // the three clip routes: one shape (a video with Range support), three ways of choosing the range
   const clipRoute = <Q extends TSchema | undefined>(path: string, o: {
     capability: 'streams:read' | 'incidents:read' | 'alerts:read';
@@ -89,6 +74,28 @@ export const recordingRoutes = (recordings: RecordingService, evidence: Evidence
     description: 'From the alert\'s detection less the pre-roll to it plus the post-roll. Honours Range.',
     clip: (req) => recordings.alertClip(principalOf(req), req.params.id),
   });
+}
+
+export const recordingRoutes = (recordings: RecordingService, evidence: EvidenceBundles): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/v1/streams/:id/recordings', {
+    config: { surface: 'organization', capability: 'streams:read' },
+    schema: {
+      tags: ['Recordings'], security, operationId: 'listRecordings', summary: 'What was recorded of a stream in a range, with its gaps',
+      description: 'Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.',
+      params: IdParams, querystring: RangeQuery, response: withErrors({ 200: RecordingList }),
+    },
+  }, async (req) => recordings.list(principalOf(req), req.params.id, req.query));
+
+  app.delete('/v1/streams/:id/recordings', {
+    config: { surface: 'organization', capability: 'streams:write' },
+    schema: {
+      tags: ['Recordings'], security, operationId: 'deleteRecordings', summary: 'Delete a range of a stream\'s recording',
+      description: 'The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).',
+      params: IdParams, querystring: RangeQuery, response: withErrors({ 200: DeletedRange }),
+    },
+  }, async (req) => recordings.deleteRange(principalOf(req), actorOf(req), req.params.id, req.query));
+
+  registerClipRoutes(app, recordings);
 
   app.get('/v1/incidents/:id/evidence', {
     config: { surface: 'organization', capability: 'incidents:read' },

@@ -1,6 +1,6 @@
 import type { Actor, Principal } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor, DetectionTable, PageQuery } from '../../platform/db/index.ts';
-import { type DetectionRecord, type DetectionType, boxOf, detectionRepository } from '../detections/index.ts';
+import type { DetectionRecord, DetectionType } from '../detections/index.ts';
 import { type Clock, toIso, isValidTimeZone } from '../../platform/time/index.ts';
 import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
@@ -8,7 +8,7 @@ import { boxOf, detectionPageForStream, detectionsInRangeWithState, lastSighting
 import type { Principal } from '../../platform/identity/index.ts';
 import type { PageQuery } from '../../platform/db/index.ts';
 import { findStream, listRunnableStreams, listStreamSceneIds, listStreamsOfScene } from '../streams/stream-queries.ts';
-import { DEFAULT_QUERY_WINDOW_MS, answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult } from './query/query.ts';
+import { DEFAULT_QUERY_WINDOW_MS, answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult, type Interpretation } from './query/query.ts';
 import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
 import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow, type SceneStreamRef } from './scene.repository.ts';
@@ -39,6 +39,10 @@ export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionV
 export interface ScenePeople {
   list(tenantId: string): Promise<KnownPerson[]>;
   recognitionEnabled(tenantId: string): boolean;
+}
+
+function toRecords(rows: DetectionTable[]): DetectionRecord[] {
+  return rows.map((d) => ({ ...d, type: d.type as DetectionType, box: boxOf(d) }));
 }
 
 /** One scene per (tenant, location), kept current by the engine; queries answer from its history. */
@@ -249,43 +253,12 @@ export class SceneService {
 
   async query(principal: Principal, actor: Actor, sceneId: string, body: QueryBodyT): Promise<QueryResultT> {
     const scene = await this.load(principal, sceneId);
-    if (!body.query.trim()) throw invalid('query', 'must not be empty');
-    // no window: the question's own time, else the default the interpretation reports (docs/decisions.md, "Scene questions: an optional window")
-    const windowSource = body.window === undefined ? 'default' : 'request';
-    const windowMs = body.window === undefined ? DEFAULT_QUERY_WINDOW_MS : parseWindow(body.window.trim());
-    if (windowMs === null) {
-      throw invalid('window', `"${body.window}" is not a duration: use an integer followed by s, m, h or d (e.g. 15m), up to 30d`);
-    }
-    const stream = await findStream(this.deps.database.db, principal.tenantId, body.stream_id);
-    if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', body.stream_id, 'stream_id');
-    if (stream.scene_id !== sceneId) {
-      throw new VigilError('stream_not_in_scene', `Stream ${stream.id} is at ${stream.location}, not in scene ${sceneId} (${scene.location}).`, {
-        param: 'stream_id',
-      });
-    }
+    const { windowMs, windowSource, streamId } = await this.checkSceneQuery(principal, sceneId, scene, body);
     const now = this.deps.clock.now();
     const state = this.deps.sharedState ? undefined : this.deps.engine.snapshot(sceneId, now);
-    const people = this.deps.people ? await this.deps.people.list(principal.tenantId) : [];
-    const about = readPeopleQuestion(body.query, people);
-    const parsed: InterpretResult =
-      about?.kind === 'unknown_name'
-        ? { ok: false, reason: about.reason, examples: people.slice(0, 3).map((p) => `Was ${p.name} here today?`) }
-        : about?.kind === 'cannot'
-          ? { ok: false, reason: about.reason, examples: buildExamples(scene.location) }
-        : interpretQuery(about ? about.rewritten : body.query, { now, windowMs, windowSource, timeZone: scene.time_zone, location: scene.location });
-    if (!parsed.ok) {
-      await this.deps.audit.append(actor, {
-        tenantId: principal.tenantId,
-        action: 'scene.query_not_understood',
-        resourceType: 'scene',
-        resourceId: sceneId,
-        data: { query: body.query, window: body.window, reason: parsed.reason },
-        scope: { location: scene.location, streamId: stream.id },
-      });
-      throw new VigilError('query_not_understood', parsed.reason, { param: 'query', extra: { examples: parsed.examples } });
-    }
-    const interp = parsed.interpretation;
+    const { people, about, interp } = await this.interpretSceneQuery(principal, actor, sceneId, scene, streamId, body, now, windowMs, windowSource);
     const { db } = this.deps.database;
+<<<<<<< HEAD
     const toRecords = (rows: DetectionTable[]): DetectionRecord[] => rows.map((d) => ({ ...d, type: d.type as DetectionType, box: boxOf(d) }));
     // "last seen" looks back up to 30 days: fetch the few rows it needs, not the whole range
     const history =
@@ -300,6 +273,9 @@ export class SceneService {
     const sightingsOnly = interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure';
     const combined = sightingsOnly ? { records: history, original: new Map<DetectionTable, DetectionTable>() } : await this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), history, interp.from);
     const combinedBaseline = await Promise.all(baseline.map((rows, i) => this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), rows, interp.baseline![i].from)));
+=======
+    const { history, sceneStreams, combined, combinedBaseline } = await this.sceneQueryHistory(sceneId, scene, interp);
+>>>>>>> health-functions
     const freshness = this.freshnessOf(scene, sceneStreams);
     const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
     // "who was that at 22:40?": the tracks around that moment (one that began up to an hour before may still be there)
@@ -368,9 +344,74 @@ export class SceneService {
       resourceType: 'scene',
       resourceId: sceneId,
       data: { stream_id: body.stream_id, query: body.query, window: body.window, interpretation: result.interpretation, answer: result.answer },
-      scope: { location: scene.location, streamId: stream.id },
+      scope: { location: scene.location, streamId },
     });
     return result;
+  }
+
+  /** The window and the stream of a scene question, checked. */
+  private async checkSceneQuery(principal: Principal, sceneId: string, scene: SceneRow, body: QueryBodyT): Promise<{ windowMs: number; windowSource: 'default' | 'request'; streamId: string }> {
+    if (!body.query.trim()) throw invalid('query', 'must not be empty');
+    // no window: the question's own time, else the default the interpretation reports (docs/decisions.md, "Scene questions: an optional window")
+    const windowSource = body.window === undefined ? 'default' : 'request';
+    const windowMs = body.window === undefined ? DEFAULT_QUERY_WINDOW_MS : parseWindow(body.window.trim());
+    if (windowMs === null) {
+      throw invalid('window', `"${body.window}" is not a duration: use an integer followed by s, m, h or d (e.g. 15m), up to 30d`);
+    }
+    const stream = await findStream(this.deps.database.db, principal.tenantId, body.stream_id);
+    if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', body.stream_id, 'stream_id');
+    if (stream.scene_id !== sceneId) {
+      throw new VigilError('stream_not_in_scene', `Stream ${stream.id} is at ${stream.location}, not in scene ${sceneId} (${scene.location}).`, {
+        param: 'stream_id',
+      });
+    }
+    return { windowMs, windowSource, streamId: stream.id };
+  }
+
+  /** What a scene question asks, or query_not_understood (recorded in the audit trail). */
+  private async interpretSceneQuery(
+    principal: Principal, actor: Actor, sceneId: string, scene: SceneRow, streamId: string, body: QueryBodyT, now: number, windowMs: number, windowSource: 'default' | 'request',
+  ): Promise<{ people: KnownPerson[]; about: ReturnType<typeof readPeopleQuestion>; interp: Interpretation }> {
+    const people = this.deps.people ? await this.deps.people.list(principal.tenantId) : [];
+    const about = readPeopleQuestion(body.query, people);
+    const parsed: InterpretResult =
+      about?.kind === 'unknown_name'
+        ? { ok: false, reason: about.reason, examples: people.slice(0, 3).map((p) => `Was ${p.name} here today?`) }
+        : about?.kind === 'cannot'
+          ? { ok: false, reason: about.reason, examples: buildExamples(scene.location) }
+        : interpretQuery(about ? about.rewritten : body.query, { now, windowMs, windowSource, timeZone: scene.time_zone, location: scene.location });
+    if (!parsed.ok) {
+      await this.deps.audit.append(actor, {
+        tenantId: principal.tenantId,
+        action: 'scene.query_not_understood',
+        resourceType: 'scene',
+        resourceId: sceneId,
+        data: { query: body.query, window: body.window, reason: parsed.reason },
+        scope: { location: scene.location, streamId },
+      });
+      throw new VigilError('query_not_understood', parsed.reason, { param: 'query', extra: { examples: parsed.examples } });
+    }
+    const interp = parsed.interpretation;
+    return { people, about, interp };
+  }
+
+  /** The detections a scene question is answered from: its span, the baseline's, combined over the scene's streams. */
+  private async sceneQueryHistory(sceneId: string, scene: SceneRow, interp: Interpretation) {
+    const { db } = this.deps.database;
+    // "last seen" looks back up to 30 days: fetch the few rows it needs, not the whole range
+    const history =
+      interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure'
+        ? await lastSighting(db, sceneId, interp.subtype === 'unrecognized' ? 'unrecognized' : interp.metric === 'vehicles' ? 'vehicles' : 'people', interp.from, interp.to)
+        : await detectionsInRangeWithState(db, sceneId, interp.from, interp.to);
+    // "more than usual": the same time of day on earlier days
+    const baseline: DetectionTable[][] = [];
+    for (const span of interp.baseline ?? []) baseline.push(await detectionsInRangeWithState(db, sceneId, span.from, span.to));
+    // several streams: counts are the scene's, combined as it says (docs/decisions.md, "One location, several cameras")
+    const sceneStreams = await listStreamsOfScene(db, sceneId);
+    const sightingsOnly = interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure';
+    const combined = sightingsOnly ? { records: history, original: new Map<DetectionTable, DetectionTable>() } : await this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), history, interp.from);
+    const combinedBaseline = await Promise.all(baseline.map((rows, i) => this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), rows, interp.baseline![i].from)));
+    return { history, sceneStreams, combined, combinedBaseline };
   }
 
   async load(principal: Principal, id: string): Promise<SceneRow> {

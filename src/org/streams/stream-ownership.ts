@@ -135,13 +135,10 @@ export class StreamOwnership {
     await this.deps.leases.leaveCluster(this.deps.nodeId).catch(() => undefined);
   }
 
-  private async tick(): Promise<void> {
-    if (this.stopped) return;
+  /** Step 1 of a tick: renew; whatever did not renew under our epoch is someone else's now. */
+  private async renewLeases(started: number): Promise<void> {
     const { leases, nodeId, runner, log } = this.deps;
-    const { ttlMs, tickMs } = this.tuning;
-    const started = this.now();
-    await leases.heartbeat({ nodeId, role: this.deps.role, capacity: this.deps.capacity, startedAt: this.startedAt, internalUrl: this.deps.internalUrl });
-
+    const { ttlMs } = this.tuning;
     // 1. renew; whatever did not renew under our epoch is someone else's now
     const renewed = await leases.renewAll(nodeId, ttlMs);
     for (const [id, h] of [...this.held]) {
@@ -154,11 +151,11 @@ export class StreamOwnership {
       log?.warn({ stream_id: id, epoch: h.epoch, node_id: nodeId }, 'lost the lease of a stream (paused or cut off past its expiry): its source is stopped here');
     }
     for (const [id, epoch] of renewed) if (!this.held.has(id)) await leases.release(id, nodeId, epoch);
-    if (this.stopped) return;
+  }
 
-    // 2. follow edits and deletions made through any node
-    const rows = await streamRepository.listRunnable(this.deps.database.db);
-    const byId = new Map(rows.map((r) => [r.id, r]));
+  /** Step 2 of a tick: follow edits and deletions made through any node (byId: the runnable streams). */
+  private async followStreamEdits(byId: Map<string, StreamRow>): Promise<void> {
+    const { leases, nodeId, runner } = this.deps;
     const zones = await this.deps.scenes.storedTimeZones([...this.held].flatMap(([id]) => byId.get(id)?.scene_id ?? []));
     for (const [id, h] of [...this.held]) {
       const row = byId.get(id);
@@ -180,6 +177,22 @@ export class StreamOwnership {
       h.row = row;
       h.timeZone = timeZone;
     }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    const { leases, nodeId, runner, log } = this.deps;
+    const { ttlMs, tickMs } = this.tuning;
+    const started = this.now();
+    await leases.heartbeat({ nodeId, role: this.deps.role, capacity: this.deps.capacity, startedAt: this.startedAt, internalUrl: this.deps.internalUrl });
+
+    await this.renewLeases(started);
+    if (this.stopped) return;
+
+    // 2. follow edits and deletions made through any node
+    const rows = await streamRepository.listRunnable(this.deps.database.db);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    await this.followStreamEdits(byId);
 
     // 3. my share of the streams, by capacity among the live workers
     const nodes = (await leases.liveNodes(Math.max(ttlMs - tickMs, tickMs))).filter((n) => n.role !== 'api');

@@ -44,28 +44,8 @@ function iceLinks(servers: readonly IceServer[]): string[] {
 
 const MAX_SDP_BYTES = 64 * 1024;
 
-/**
- * The WHIP protocol endpoint (RFC 9725), authenticated by the stream's publish token rather than
- * an API key. Its bodies are SDP, not JSON, so it is its own plugin with its own parsers. It is
- * described in the OpenAPI document but left out of the generated clients (`x-vigil-client: false`),
- * because WebRTC stacks and WHIP clients (OBS, GStreamer, the publish page) speak it. Errors are
- * problem+json as everywhere.
- */
-export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceServer[] }): FastifyPluginAsyncTypebox => async (app) => {
-  app.removeAllContentTypeParsers();
-  for (const type of ['application/sdp', 'application/trickle-ice-sdpfrag']) {
-    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: MAX_SDP_BYTES }, (_req, body, done) => done(null, body));
-  }
-  app.setErrorHandler((err: { code?: string }) => {
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      throw new VigilError('invalid_sdp', `The body is not a usable SDP offer: it is over ${MAX_SDP_BYTES / 1024} KiB.`, { param: 'body' });
-    }
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || err.code === 'FST_ERR_CTP_EMPTY_TYPE') {
-      throw new VigilError('unsupported_media_type', 'Send the SDP offer as Content-Type: application/sdp (a trickle PATCH as application/trickle-ice-sdpfrag).', { param: 'Content-Type' });
-    }
-    throw err;
-  });
-  const links = iceLinks(opts.iceServers);
+/** The WHIP handlers: publish, trickle and end a session here, or forward the request to the stream's owner. */
+function whipHandlers(whip: WhipService, links: string[]) {
   const asText = (body: unknown): string => {
     if (typeof body !== 'string') throw new VigilError('unsupported_media_type', 'Send the SDP offer as Content-Type: application/sdp.', { param: 'Content-Type' });
     return body;
@@ -115,6 +95,59 @@ export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceSe
     await reply.send(Buffer.from(await res.arrayBuffer()));
     return true;
   };
+  return { publish, trickle, end, forwarded };
+}
+
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
+/** The /internal routes by which another node of the cluster hands this one a WHIP request. */
+function registerPeerRoutes(app: App, whip: WhipService, handlers: Pick<ReturnType<typeof whipHandlers>, 'publish' | 'trickle' | 'end'>): void {
+  const { publish, trickle, end } = handlers;
+  // the same, forwarded by another node of the cluster (signed by it); handled here, never forwarded again
+  const fromPeer = (req: FastifyRequest) => whip.verifyPeer({ method: req.method, url: req.url, headers: req.headers, body: typeof req.body === 'string' ? req.body : undefined });
+  app.post<{ Params: { id: string } }>('/internal/v1/streams/:id/whip', { schema: { hide: true } }, async (req, reply) => {
+    fromPeer(req);
+    return publish(req, reply);
+  });
+  app.patch<{ Params: { id: string; session: string } }>('/internal/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
+    fromPeer(req);
+    return trickle(req, reply);
+  });
+  // the publish token was revoked or rotated through another node: the live publisher here is cut off
+  app.delete<{ Params: { id: string }; Querystring: { reason?: string } }>('/internal/v1/streams/:id/publisher', { schema: { hide: true } }, async (req) => {
+    fromPeer(req);
+    const reason = typeof req.query.reason === 'string' ? req.query.reason.slice(0, 200) : 'the publish token was revoked';
+    return { ended_session: await whip.cutOffHere(req.params.id, reason) };
+  });
+  app.delete<{ Params: { id: string; session: string } }>('/internal/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
+    fromPeer(req);
+    return end(req, reply);
+  });
+}
+
+/**
+ * The WHIP protocol endpoint (RFC 9725), authenticated by the stream's publish token rather than
+ * an API key. Its bodies are SDP, not JSON, so it is its own plugin with its own parsers. It is
+ * described in the OpenAPI document but left out of the generated clients (`x-vigil-client: false`),
+ * because WebRTC stacks and WHIP clients (OBS, GStreamer, the publish page) speak it. Errors are
+ * problem+json as everywhere.
+ */
+export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceServer[] }): FastifyPluginAsyncTypebox => async (app) => {
+  app.removeAllContentTypeParsers();
+  for (const type of ['application/sdp', 'application/trickle-ice-sdpfrag']) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: MAX_SDP_BYTES }, (_req, body, done) => done(null, body));
+  }
+  app.setErrorHandler((err: { code?: string }) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      throw new VigilError('invalid_sdp', `The body is not a usable SDP offer: it is over ${MAX_SDP_BYTES / 1024} KiB.`, { param: 'body' });
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || err.code === 'FST_ERR_CTP_EMPTY_TYPE') {
+      throw new VigilError('unsupported_media_type', 'Send the SDP offer as Content-Type: application/sdp (a trickle PATCH as application/trickle-ice-sdpfrag).', { param: 'Content-Type' });
+    }
+    throw err;
+  });
+  const links = iceLinks(opts.iceServers);
+  const { publish, trickle, end, forwarded } = whipHandlers(whip, links);
 
   app.post<{ Params: { id: string } }>('/v1/streams/:id/whip', {
     schema: {
@@ -140,26 +173,7 @@ export const whipRoutes = (whip: WhipService, opts: { iceServers: readonly IceSe
   }, async (req, reply) =>
     ((await forwarded(req, reply)) ? reply : end(req, reply)));
 
-  // the same, forwarded by another node of the cluster (signed by it); handled here, never forwarded again
-  const fromPeer = (req: FastifyRequest) => whip.verifyPeer({ method: req.method, url: req.url, headers: req.headers, body: typeof req.body === 'string' ? req.body : undefined });
-  app.post<{ Params: { id: string } }>('/internal/v1/streams/:id/whip', { schema: { hide: true } }, async (req, reply) => {
-    fromPeer(req);
-    return publish(req, reply);
-  });
-  app.patch<{ Params: { id: string; session: string } }>('/internal/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
-    fromPeer(req);
-    return trickle(req, reply);
-  });
-  // the publish token was revoked or rotated through another node: the live publisher here is cut off
-  app.delete<{ Params: { id: string }; Querystring: { reason?: string } }>('/internal/v1/streams/:id/publisher', { schema: { hide: true } }, async (req) => {
-    fromPeer(req);
-    const reason = typeof req.query.reason === 'string' ? req.query.reason.slice(0, 200) : 'the publish token was revoked';
-    return { ended_session: await whip.cutOffHere(req.params.id, reason) };
-  });
-  app.delete<{ Params: { id: string; session: string } }>('/internal/v1/streams/:id/whip/:session', { schema: { hide: true, params: WhipSessionParams } }, async (req, reply) => {
-    fromPeer(req);
-    return end(req, reply);
-  });
+  registerPeerRoutes(app, whip, { publish, trickle, end });
 };
 
 const PAGE_DIR = new URL('./publish-page/', import.meta.url);

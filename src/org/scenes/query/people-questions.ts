@@ -85,14 +85,8 @@ function looksLikeName(word: string, original: string): boolean {
   return getNounSenses(word).length === 0;
 }
 
-/**
- * What a question asks about known people, or null when it names nobody and is not a "who"
- * question (the ordinary interpreter answers it). People are matched by full name or by any one
- * of their names (first name, surname), case-insensitively.
- */
-export function readPeopleQuestion(query: string, people: readonly KnownPerson[]): PeopleQuestion | null {
-  const text = query.trim().replace(/\s+/g, ' ');
-  const lower = text.toLowerCase().replace(/[?!.]+$/, '');
+/** A question naming one enrolled person (or several it could be): undefined when it names none. */
+function readNamedPerson(lower: string, people: readonly KnownPerson[]): PeopleQuestion | undefined {
   const tokens = words(lower);
   const matches = new Map<string, { person: KnownPerson; span: string }>();
   for (const person of people) {
@@ -126,6 +120,11 @@ export function readPeopleQuestion(query: string, people: readonly KnownPerson[]
     const count = /^how\s+(many|often)\b/.test(lower);
     return { kind: 'person', person, rewritten, ...(first ? { first } : {}), ...(count ? { count } : {}) };
   }
+  return undefined;
+}
+
+/** "who was here?", "who left first?", "who is the man in the red coat?": undefined when not a who-question. */
+function readWhoQuestion(lower: string): PeopleQuestion | undefined {
   const versus = KNOWN_VS_UNKNOWN.exec(lower);
   if (versus) {
     // the range is whatever follows the comparison ("… than known ones today" → today)
@@ -169,6 +168,11 @@ export function readPeopleQuestion(query: string, people: readonly KnownPerson[]
         : `did anyone ${rest}`;
     return { kind: 'who', rewritten: rewritten.replace(/\s+/g, ' ').trim() + '?' };
   }
+  return undefined;
+}
+
+/** A name nobody enrolled has ("was Bob here?"), or null. */
+function readUnknownName(lower: string, text: string, people: readonly KnownPerson[]): PeopleQuestion | null {
   for (const slot of NAME_SLOTS) {
     const m = slot.exec(lower);
     if (m && looksLikeName(m[1], text)) {
@@ -178,6 +182,17 @@ export function readPeopleQuestion(query: string, people: readonly KnownPerson[]
     }
   }
   return null;
+}
+
+/**
+ * What a question asks about known people, or null when it names nobody and is not a "who"
+ * question (the ordinary interpreter answers it). People are matched by full name or by any one
+ * of their names (first name, surname), case-insensitively.
+ */
+export function readPeopleQuestion(query: string, people: readonly KnownPerson[]): PeopleQuestion | null {
+  const text = query.trim().replace(/\s+/g, ' ');
+  const lower = text.toLowerCase().replace(/[?!.]+$/, '');
+  return readNamedPerson(lower, people) ?? readWhoQuestion(lower) ?? readUnknownName(lower, text, people);
 }
 
 interface Visit {

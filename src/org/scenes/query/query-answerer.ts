@@ -1121,6 +1121,41 @@ function answerSummary(interp: Interpretation, detections: DetectionRecord[], pe
   return { answer: `${capitalise(p.when)} in ${p.place}: ${parts.join(', ')}; ${anomalyText}.`, supporting };
 }
 
+/** A tracked animal (or person): its first and last detection; an untracked detection is its own. */
+interface Sighting { first: DetectionRecord; last: DetectionRecord }
+
+function tracksOf(records: DetectionRecord[]): Sighting[] {
+  const tracks = new Map<string, { first: DetectionRecord; last: DetectionRecord }>();
+  for (const d of [...records].sort((a, b) => a.at - b.at)) {
+    const key = d.track_id ? `track:${d.track_id}` : `det:${d.id}`;
+    const t = tracks.get(key);
+    if (t) t.last = d;
+    else tracks.set(key, { first: d, last: d });
+  }
+  return [...tracks.values()];
+}
+
+/** "3 dog sightings", "4 animal sightings (3 dog, 1 cat)" */
+function describeSightings(tracks: Sighting[], noun: string): string {
+  const byKind = new Map<string, number>();
+  for (const t of tracks) byKind.set(t.first.subtype ?? 'animal', (byKind.get(t.first.subtype ?? 'animal') ?? 0) + 1);
+  const split = byKind.size > 1 ? ` (${[...byKind].map(([k, n]) => `${n} ${k}`).join(', ')})` : '';
+  const only = byKind.size === 1 ? [...byKind.keys()][0] : noun;
+  return `${plural(tracks.length, `${only} sighting`, `${only} sightings`)}${split}`;
+}
+
+function atOnce(tracks: Sighting[]): number {
+  const edges = tracks.flatMap((t) => [[t.first.at, 1], [t.last.at, -1]] as const).sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, delta] of edges) most = Math.max(most, (now += delta));
+  return most;
+}
+
+function latest(tracks: Sighting[]): number {
+  return Math.max(...tracks.map((t) => t.last.at));
+}
+
 /**
  * Cats and dogs (metric animals). Each tracked animal is one sighting; the cameras do not tell
  * one dog from another, so "how many" is answered in sightings, with the most seen at once as
@@ -1130,36 +1165,10 @@ function answerSummary(interp: Interpretation, detections: DetectionRecord[], pe
 function answerAnimals(interp: Interpretation, detections: DetectionRecord[], people: Reading[], p: Phrasing): CountAnswer {
   const inSpan = detections.filter((d) => inRange(d, interp.from, interp.to));
   const kind = interp.subtype;
-  const tracksOf = (records: DetectionRecord[]) => {
-    const tracks = new Map<string, { first: DetectionRecord; last: DetectionRecord }>();
-    for (const d of [...records].sort((a, b) => a.at - b.at)) {
-      const key = d.track_id ? `track:${d.track_id}` : `det:${d.id}`;
-      const t = tracks.get(key);
-      if (t) t.last = d;
-      else tracks.set(key, { first: d, last: d });
-    }
-    return [...tracks.values()];
-  };
   const allAnimals = inSpan.filter((d) => d.type === 'animal');
   const asked = allAnimals.filter((d) => !kind || d.subtype === kind);
   const sightings = tracksOf(asked);
   const one = kind ?? 'animal';
-  /** "3 dog sightings", "4 animal sightings (3 dog, 1 cat)" */
-  const describeSightings = (tracks: typeof sightings, noun: string) => {
-    const byKind = new Map<string, number>();
-    for (const t of tracks) byKind.set(t.first.subtype ?? 'animal', (byKind.get(t.first.subtype ?? 'animal') ?? 0) + 1);
-    const split = byKind.size > 1 ? ` (${[...byKind].map(([k, n]) => `${n} ${k}`).join(', ')})` : '';
-    const only = byKind.size === 1 ? [...byKind.keys()][0] : noun;
-    return `${plural(tracks.length, `${only} sighting`, `${only} sightings`)}${split}`;
-  };
-  const atOnce = (tracks: typeof sightings) => {
-    const edges = tracks.flatMap((t) => [[t.first.at, 1], [t.last.at, -1]] as const).sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-    let now = 0;
-    let most = 0;
-    for (const [, delta] of edges) most = Math.max(most, (now += delta));
-    return most;
-  };
-  const latest = (tracks: typeof sightings) => Math.max(...tracks.map((t) => t.last.at));
   const supporting = asked;
 
   if (interp.aggregate === 'only') {
@@ -1299,6 +1308,106 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** "compare this morning with yesterday" asked of people and vehicles both. */
+function answerBothCompare(interp: Interpretation, people: Reading[], vehicles: Reading[], baseline: DetectionRecord[][], p: Phrasing): CountAnswer {
+  // "compare this morning with yesterday" at a car park: people and vehicles both
+  const parts = (['people', 'vehicles'] as const).map((metric) =>
+    answerCompare({ ...interp, metric, yes_no: false }, metric === 'vehicles' ? vehicles : people, readingsOf(baseline[0] ?? [], metric === 'vehicles' ? 'vehicle' : 'person_count'), p),
+  );
+  const supporting = parts.flatMap((r) => r.supporting);
+  // "was it busier …?" there: yes or no only when the two counts agree (as for trends)
+  const known = parts.filter((r) => r.sentence !== undefined);
+  const moved = parts.map((r) => r.direction).filter((d): d is 'up' | 'down' | 'flat' => d !== undefined);
+  const verdict = interp.direction && interp.yes_no && known.length > 0 && moved.length === known.length ? verdictOfBoth(interp.direction, moved) : undefined;
+  return verdict
+    ? { answer: `${verdict}, ${known.map((r) => r.sentence).join('; and ')}.`, supporting }
+    : interp.direction && interp.yes_no && known.length > 0
+      ? { answer: `Partly: ${known.map((r) => r.sentence).join('; and ')}.`, supporting }
+      : { answer: parts.map((r) => r.answer).join(' '), supporting };
+}
+
+/** A question about one count (people or vehicles, or both for "activity"), by its aggregate. */
+function answerCountAggregate(
+  interp: Interpretation, detections: DetectionRecord[], counted: Reading[], people: Reading[], vehicles: Reading[],
+  baseline: DetectionRecord[][], scene: SceneSnapshot, snapshotValue: number, p: Phrasing,
+): CountAnswer {
+  let result: CountAnswer;
+  switch (interp.aggregate) {
+    case 'minimum':
+      result = answerMinimum(interp, counted, scene, p);
+      break;
+    case 'threshold':
+      result = answerThreshold(interp, detections, counted, scene, snapshotValue, p);
+      break;
+    case 'last_seen':
+      result = answerLastSeen(interp, detections, counted, snapshotValue, p);
+      break;
+    case 'first_seen':
+      result = answerFirstSeen(interp, detections, counted, p);
+      break;
+    case 'last_arrival':
+      result = answerLastArrival(interp, detections, counted, p);
+      break;
+    case 'departures':
+      result = answerDepartures(interp, detections, counted, p);
+      break;
+    case 'last_departure':
+      result = answerLastDeparture(interp, detections, counted, p);
+      break;
+    case 'dwell':
+      result = answerDwell(interp, detections, counted, snapshotValue, p);
+      break;
+    case 'vs_usual':
+      result = interp.metric === 'activity' ? answerBothVsUsual(interp, people, vehicles, baseline, scene, p) : answerVsUsual(interp, counted, baseline, snapshotValue, p);
+      break;
+    case 'summary':
+      result = answerSummary(interp, detections, people, vehicles, scene, p);
+      break;
+    case 'presence':
+      result =
+        interp.metric === 'activity'
+          ? answerEmptyOfAll(interp, detections, people, vehicles, scene, p)
+          : answerPresence(interp, detections, counted, snapshotValue, p);
+      break;
+    case 'trend':
+      result = interp.metric === 'activity' ? answerBothTrends(interp, people, vehicles, p) : answerTrend(interp, counted, p);
+      break;
+    case 'peak': {
+      const r = answerPeak(interp, counted, p);
+      result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
+      break;
+    }
+    case 'average': {
+      const r = answerAverage(interp, counted, p);
+      result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
+      break;
+    }
+    case 'arrivals':
+      result = answerArrivals(interp, detections, counted, p);
+      break;
+    case 'compare':
+      result = answerCompare(interp, counted, readingsOf(baseline[0] ?? [], interp.metric === 'vehicles' ? 'vehicle' : 'person_count'), p);
+      break;
+    default: {
+      const r = answerCurrent(interp, counted, snapshotValue, p);
+      result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
+    }
+  }
+  return result;
+}
+
+/** "how many trucks": what the answer says of the vehicle kinds the cameras cannot tell apart. */
+function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAnswer {
+  // "how many trucks": the count is of every vehicle, and the answer says so (docs/decisions.md, "Scene questions: the second round")
+  const kinds = interp.vehicle_kinds!.map((k) => `"${k}"`).join(' and ');
+  const bound =
+    interp.aggregate === 'first_seen' ? `so that is the first vehicle of any kind: the first ${kinds} came then or later`
+      : interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' ? `so that is the last vehicle of any kind: the last ${kinds} came then or earlier`
+        : 'so that figure is every vehicle';
+  result = { ...result, answer: `${result.answer} The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.` };
+  return result;
+}
+
 /** detections = the history rows of the scene's location in [from - lookback, to] as the service loads them (ascending by at). Pure function. */
 export function answerQuery(
   interp: Interpretation,
@@ -1315,20 +1424,7 @@ export function answerQuery(
 
   let result: CountAnswer;
   if (interp.metric === 'activity' && interp.aggregate === 'compare') {
-    // "compare this morning with yesterday" at a car park: people and vehicles both
-    const parts = (['people', 'vehicles'] as const).map((metric) =>
-      answerCompare({ ...interp, metric, yes_no: false }, metric === 'vehicles' ? vehicles : people, readingsOf(baseline[0] ?? [], metric === 'vehicles' ? 'vehicle' : 'person_count'), p),
-    );
-    const supporting = parts.flatMap((r) => r.supporting);
-    // "was it busier …?" there: yes or no only when the two counts agree (as for trends)
-    const known = parts.filter((r) => r.sentence !== undefined);
-    const moved = parts.map((r) => r.direction).filter((d): d is 'up' | 'down' | 'flat' => d !== undefined);
-    const verdict = interp.direction && interp.yes_no && known.length > 0 && moved.length === known.length ? verdictOfBoth(interp.direction, moved) : undefined;
-    result = verdict
-      ? { answer: `${verdict}, ${known.map((r) => r.sentence).join('; and ')}.`, supporting }
-      : interp.direction && interp.yes_no && known.length > 0
-        ? { answer: `Partly: ${known.map((r) => r.sentence).join('; and ')}.`, supporting }
-        : { answer: parts.map((r) => r.answer).join(' '), supporting };
+    result = answerBothCompare(interp, people, vehicles, baseline, p);
   } else switch (interp.metric) {
     case 'anomalies':
       result =
@@ -1348,82 +1444,14 @@ export function answerQuery(
       result = interp.aggregate === 'minimum' ? answerMinimum(interp, people, scene, p) : answerCrowd(interp, people, scene, p);
       break;
     default:
-      switch (interp.aggregate) {
-        case 'minimum':
-          result = answerMinimum(interp, counted, scene, p);
-          break;
-        case 'threshold':
-          result = answerThreshold(interp, detections, counted, scene, snapshotValue, p);
-          break;
-        case 'last_seen':
-          result = answerLastSeen(interp, detections, counted, snapshotValue, p);
-          break;
-        case 'first_seen':
-          result = answerFirstSeen(interp, detections, counted, p);
-          break;
-        case 'last_arrival':
-          result = answerLastArrival(interp, detections, counted, p);
-          break;
-        case 'departures':
-          result = answerDepartures(interp, detections, counted, p);
-          break;
-        case 'last_departure':
-          result = answerLastDeparture(interp, detections, counted, p);
-          break;
-        case 'dwell':
-          result = answerDwell(interp, detections, counted, snapshotValue, p);
-          break;
-        case 'vs_usual':
-          result = interp.metric === 'activity' ? answerBothVsUsual(interp, people, vehicles, baseline, scene, p) : answerVsUsual(interp, counted, baseline, snapshotValue, p);
-          break;
-        case 'summary':
-          result = answerSummary(interp, detections, people, vehicles, scene, p);
-          break;
-        case 'presence':
-          result =
-            interp.metric === 'activity'
-              ? answerEmptyOfAll(interp, detections, people, vehicles, scene, p)
-              : answerPresence(interp, detections, counted, snapshotValue, p);
-          break;
-        case 'trend':
-          result = interp.metric === 'activity' ? answerBothTrends(interp, people, vehicles, p) : answerTrend(interp, counted, p);
-          break;
-        case 'peak': {
-          const r = answerPeak(interp, counted, p);
-          result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
-          break;
-        }
-        case 'average': {
-          const r = answerAverage(interp, counted, p);
-          result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
-          break;
-        }
-        case 'arrivals':
-          result = answerArrivals(interp, detections, counted, p);
-          break;
-        case 'compare':
-          result = answerCompare(interp, counted, readingsOf(baseline[0] ?? [], interp.metric === 'vehicles' ? 'vehicle' : 'person_count'), p);
-          break;
-        default: {
-          const r = answerCurrent(interp, counted, snapshotValue, p);
-          result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
-        }
-      }
+      result = answerCountAggregate(interp, detections, counted, people, vehicles, baseline, scene, snapshotValue, p);
   }
 
   if (interp.other_reading && (interp.aggregate === 'current' || interp.aggregate === 'presence')) {
     result = { ...result, answer: withOtherReading(interp, result.answer, baseline[0] ?? [], p) };
   }
 
-  if (interp.vehicle_kinds?.length) {
-    // "how many trucks": the count is of every vehicle, and the answer says so (docs/decisions.md, "Scene questions: the second round")
-    const kinds = interp.vehicle_kinds.map((k) => `"${k}"`).join(' and ');
-    const bound =
-      interp.aggregate === 'first_seen' ? `so that is the first vehicle of any kind: the first ${kinds} came then or later`
-        : interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' ? `so that is the last vehicle of any kind: the last ${kinds} came then or earlier`
-          : 'so that figure is every vehicle';
-    result = { ...result, answer: `${result.answer} The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.` };
-  }
+  if (interp.vehicle_kinds?.length) result = withVehicleKinds(interp, result);
 
   // Density at the moment the answer is about; otherwise at the end of the range.
   const peopleAtEnd = valueAt(people, interp.to, p.isNow ? scene.people : 0) ?? 0;

@@ -223,24 +223,9 @@ function chooseAggregate(metric: Metric, roles: Set<WordRole>, tokens: Token[], 
 
 const SYMBOL: Record<Comparison, string> = { '>': 'more than', '>=': 'at least', '<': 'fewer than', '<=': 'at most' };
 
-function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number): string {
-  const where = `in ${describeLocation(interp.location)}`;
-  const when =
-    interp.from === interp.to
-      ? `at ${formatMoment(interp.to, interp.time_zone, now)}`
-      : `from ${formatMoment(interp.from, interp.time_zone, now)} to ${formatMoment(interp.to, interp.time_zone, now)}`;
-  const noun = interp.metric === 'vehicles' ? 'vehicle' : 'people';
-  const plural = interp.metric === 'vehicles' ? 'vehicles' : 'people';
+/** What a count question asks: the count, its peak or average, presence, trend, the last one seen. */
+function describeCountAggregate(interp: Omit<Interpretation, 'summary'>, noun: string, plural: string): string | undefined {
   let what: string;
-  if (interp.metric === 'objects') return `${describeKindQuestion(interp)} ${where} ${when}`;
-  if (interp.metric === 'animals') {
-    const animals = interp.subtype ? `${interp.subtype}s` : 'animals (cats and dogs)';
-    if (interp.aggregate === 'only') what = `whether only animals and no people were seen (${interp.subtype ? `a ${interp.subtype}` : 'a cat or a dog'})`;
-    else if (interp.aggregate === 'arrivals') what = `sightings of ${animals}`;
-    else if (interp.aggregate === 'first_seen') what = `the first sighting of ${animals}`;
-    else what = `whether any ${animals} were seen`;
-    return `${what} ${where} ${when}`;
-  }
   switch (interp.aggregate) {
     case 'current':
       what = interp.metric === 'crowd_density' ? 'crowd density' : `${noun} count`;
@@ -276,6 +261,16 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
       what = interp.subtype ? `last ${interp.subtype} person seen` : `last ${interp.metric === 'vehicles' ? 'vehicle' : 'person'} seen`;
       if (interp.expect_empty) what = `last time it was empty of ${plural}`;
       break;
+    default:
+      return undefined;
+  }
+  return what;
+}
+
+/** What an event question asks: a comparison, first and latest arrivals, a threshold, dwell, a list. */
+function describeEventAggregate(interp: Omit<Interpretation, 'summary'>, noun: string, plural: string): string | undefined {
+  let what: string;
+  switch (interp.aggregate) {
     case 'compare':
       what = `${noun} count compared with ${interp.compare_with ? interp.compare_with.label : 'another time'}`;
       break;
@@ -324,7 +319,31 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
       else what = `anomalies (unrecognized people or people loitering ${LOITERING_DWELL_S} s or more)`;
       break;
     }
+    default:
+      return undefined;
   }
+  return what;
+}
+
+function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number): string {
+  const where = `in ${describeLocation(interp.location)}`;
+  const when =
+    interp.from === interp.to
+      ? `at ${formatMoment(interp.to, interp.time_zone, now)}`
+      : `from ${formatMoment(interp.from, interp.time_zone, now)} to ${formatMoment(interp.to, interp.time_zone, now)}`;
+  const noun = interp.metric === 'vehicles' ? 'vehicle' : 'people';
+  const plural = interp.metric === 'vehicles' ? 'vehicles' : 'people';
+  let what: string;
+  if (interp.metric === 'objects') return `${describeKindQuestion(interp)} ${where} ${when}`;
+  if (interp.metric === 'animals') {
+    const animals = interp.subtype ? `${interp.subtype}s` : 'animals (cats and dogs)';
+    if (interp.aggregate === 'only') what = `whether only animals and no people were seen (${interp.subtype ? `a ${interp.subtype}` : 'a cat or a dog'})`;
+    else if (interp.aggregate === 'arrivals') what = `sightings of ${animals}`;
+    else if (interp.aggregate === 'first_seen') what = `the first sighting of ${animals}`;
+    else what = `whether any ${animals} were seen`;
+    return `${what} ${where} ${when}`;
+  }
+  what = describeCountAggregate(interp, noun, plural) ?? describeEventAggregate(interp, noun, plural)!;
   return `${what} ${where} ${when}`;
 }
 

@@ -224,15 +224,11 @@ function rangeEnd(from: number, end: chrono.ParsedComponents, endHours: number[]
   return Math.min(...candidates);
 }
 
-/** `text` is what chrono read; `originalText` the same-length caller's text the phrase is quoted from. */
-function resolveResult(text: string, originalText: string, result: chrono.ParsedResult, scope: TimeScope): TimePhrase {
+/** A relative time: "last 10 minutes", "10 minutes ago". */
+function resolveRelative(result: chrono.ParsedResult, scope: TimeScope, prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase | undefined {
   const { now, timeZone } = scope;
-  const prep = findPreposition(text, result);
-  const phrase = originalText.slice(prep.start, result.index + result.text.length).trim();
   const future: TimePhrase = { kind: 'future', phrase };
   const start = result.start;
-  const lower = result.text.toLowerCase();
-
   // "last 10 minutes", "past hour", "10 minutes ago", "in 10 minutes", "last 3 days"
   if (hasTag(result, 'result/relativeDate')) {
     const at = start.date().getTime();
@@ -247,7 +243,14 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
     }
     return { kind: 'range', from: at, to: now, phrase, label: `in the last ${describeDuration(now - at)}` };
   }
+  return undefined;
+}
 
+/** A range of clock times: "between 2 and 3pm", "from 9 to 10 yesterday". */
+function resolveClockRange(result: chrono.ParsedResult, scope: TimeScope, prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase | undefined {
+  const { now, timeZone } = scope;
+  const future: TimePhrase = { kind: 'future', phrase };
+  const start = result.start;
   // "between 2 and 3pm", "from 9 to 10 yesterday", "between 10 and midnight", "between 8 and 10 last night"
   if (result.end) {
     const written = writtenClocks(result.text);
@@ -285,7 +288,14 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
     to = Math.min(to, now);
     return { kind: 'range', from, to, phrase, label: rangeLabel(from, to, scope) };
   }
+  return undefined;
+}
 
+/** A clock time: "since 9am", "at 9:30", "before noon". */
+function resolveClockPoint(result: chrono.ParsedResult, scope: TimeScope, prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase | undefined {
+  const { now, timeZone } = scope;
+  const future: TimePhrase = { kind: 'future', phrase };
+  const start = result.start;
   // a clock time: "since 9am", "at 9:30", "9 this morning", "before noon"
   if (start.isCertain('hour')) {
     const written = writtenClocks(result.text)[0];
@@ -323,7 +333,14 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
     }
     return { kind: 'point', at, phrase, label: `at ${formatMoment(at, timeZone, now)}` };
   }
+  return undefined;
+}
 
+/** A day or a part of one: "last night", "this morning", "yesterday", "this week". */
+function resolveDay(result: chrono.ParsedResult, scope: TimeScope, prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase {
+  const { now, timeZone } = scope;
+  const future: TimePhrase = { kind: 'future', phrase };
+  const start = result.start;
   let day = startOfZonedDay(fromWallClockOf(start, timeZone), timeZone);
   // A bare weekday ("on friday") in a question about history is the latest one, not the coming one.
   if (day > now && start.isCertain('weekday') && !start.isCertain('day') && !/\b(this|next)\b/.test(lower)) {
@@ -367,6 +384,14 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
   const label =
     isToday && to === now ? 'today' : since ? `since ${named}` : weekdayOnly ? `on ${named.replace(/^(?:on|last)\s+/, '')}` : named;
   return { kind: 'range', from: day, to, phrase, label };
+}
+
+/** `text` is what chrono read; `originalText` the same-length caller's text the phrase is quoted from. */
+function resolveResult(text: string, originalText: string, result: chrono.ParsedResult, scope: TimeScope): TimePhrase {
+  const prep = findPreposition(text, result);
+  const phrase = originalText.slice(prep.start, result.index + result.text.length).trim();
+  const lower = result.text.toLowerCase();
+  return resolveRelative(result, scope, prep, phrase, lower) ?? resolveClockRange(result, scope, prep, phrase, lower) ?? resolveClockPoint(result, scope, prep, phrase, lower) ?? resolveDay(result, scope, prep, phrase, lower);
 }
 
 function phraseOnly(phrase: string): string {

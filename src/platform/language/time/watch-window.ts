@@ -8,9 +8,9 @@
 import * as chrono from 'chrono-node';
 import type { Token } from '../normalize.ts';
 import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../../time/index.ts';
-import { clockText, readHourWord, readSpokenClock } from './spoken-clock.ts';
+import { clockText, readHourWord, readSpokenClock, type SpokenClock } from './spoken-clock.ts';
 import {
-  DAY_MS, DAY_PARTS, HOUR_MS, MINUTE_MS, chooseHour, formatDay, getDayStart, getNextSunTime, getSunTime, isDayPart,
+  DAY_MS, DAY_PARTS, HOUR_MS, MINUTE_MS, chooseHour, type DayPart, formatDay, getDayStart, getNextSunTime, getSunTime, isDayPart,
   isNightInProgress, nextWeekday, parseDayOfMonth, parseWeekday, resolveDayOfMonth, type SunEvent, type TimeContext,
 } from './primitives.ts';
 
@@ -199,10 +199,24 @@ function readWeeklyDays(tokens: Token[], from: number, to: number, spec: TimeSpe
   }
 }
 
-/** Reads the time words of tokens[from, to). */
-export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: TimeContext): TimeSpec {
-  const spec: TimeSpec = { anchors: [], past: false, night: false, sleepContext: false, dayOffset: 0, weekend: false, openEnded: false, consumed: new Set(), hasTime: false };
-  const take = (...idx: number[]) => idx.forEach((k) => spec.consumed.add(k));
+/** The tokens of one clause being read, and the spec read from them so far. */
+interface SpecScan {
+  tokens: Token[];
+  from: number;
+  to: number;
+  ctx: TimeContext;
+  spec: TimeSpec;
+  /** "yesterday", "last night", "in the last hour": said of the past only */
+  pastWords: boolean;
+}
+
+/** Marks tokens as read into the spec. */
+function take(spec: TimeSpec, ...idx: number[]): void {
+  idx.forEach((k) => spec.consumed.add(k));
+}
+
+/** Marks the time after "instead of" as read: it is the time being replaced. */
+function takeReplacedTime(tokens: Token[], from: number, to: number, spec: TimeSpec): void {
   // "at 11 tonight instead of the morning": what follows "instead of" is the time being replaced
   for (let i = from; i + 1 < to; i++) {
     if (tokens[i].text !== 'instead' || tokens[i + 1].text !== 'of') continue;
@@ -216,292 +230,10 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       if (tokens[k].breakAfter && k > i + 1) break;
     }
   }
-  readWeeklyDays(tokens, from, to, spec, ctx);
-  readClockPhrases(tokens, from, to, ctx, spec);
-  // "yesterday", "last night", "in the last hour": said of the past only
-  let pastWords = false;
+}
 
-  for (let i = from; i < to; i++) {
-    if (spec.consumed.has(i)) continue;
-    const w = tokens[i].text;
-    const next = tokens[i + 1]?.text;
-    const prev = tokens[i - 1]?.text;
-    // "start it an hour later", "end it 30 minutes earlier": a shift of the watch's own time
-    {
-      const count = parseCount(tokens, i);
-      const unit = count ? tokens[i + count.length]?.text : undefined;
-      const dir = count ? tokens[i + count.length + 1]?.text : undefined;
-      if (count && count.length > 0 && unit && unit in UNIT_MS && (dir === 'later' || dir === 'earlier') && i + count.length + 1 < to) {
-        spec.shiftMs = (dir === 'later' ? 1 : -1) * count.value * UNIT_MS[unit];
-        for (let j = i; j <= i + count.length + 1; j++) take(j);
-        i += count.length + 1;
-        continue;
-      }
-    }
-    // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
-    if (['for', 'next', 'by', 'last', 'past', 'in'].includes(w) && !(w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? ''))) {
-      let k = i + 1;
-      if (tokens[k]?.text === 'the' && w !== 'in') k++;
-      let kind = w === 'by' ? 'extend' : w === 'last' || w === 'past' ? 'past' : w === 'in' ? 'delay' : 'ahead';
-      if (['next', 'last', 'past'].includes(tokens[k]?.text ?? '')) {
-        kind = tokens[k].text === 'next' ? kind : 'past';
-        k++;
-      }
-      // "for like an hour", "for about 2 hours": a hedge before the amount
-      while (['like', 'about', 'around', 'roughly', 'maybe', 'just', 'approximately', 'another'].includes(tokens[k]?.text ?? '') && k < to) k++;
-      let count = parseCount(tokens, k) ?? (tokens[k]?.text in UNIT_MS && kind !== 'extend' ? { value: 1, length: 0 } : undefined);
-      // "two and a half hours"
-      if (count && tokens[k + count.length]?.text === 'and' && ['a', 'an'].includes(tokens[k + count.length + 1]?.text) && tokens[k + count.length + 2]?.text === 'half') {
-        count = { value: count.value + 0.5, length: count.length + 3 };
-      }
-      // "a couple of hours", "a few minutes"
-      if (count && tokens[k + count.length]?.text === 'of' && count.length > 0) count = { ...count, length: count.length + 1 };
-      const unit = count ? tokens[k + count.length]?.text : undefined;
-      if (count && unit && (unit === 'night' || unit === 'nights') && kind === 'ahead') {
-        // "for the next 3 nights", "for two nights"
-        spec.night = true;
-        spec.nights = count.value;
-        for (let j = i; j <= k + count.length; j++) take(j);
-        i = k + count.length;
-        continue;
-      }
-      if (count && unit && unit in UNIT_MS) {
-        let ms = count.value * UNIT_MS[unit];
-        let last = k + count.length;
-        // "an hour and a half"
-        if (tokens[last + 1]?.text === 'and' && ['a', 'an'].includes(tokens[last + 2]?.text) && ['half', 'quarter'].includes(tokens[last + 3]?.text)) {
-          ms += tokens[last + 3].text === 'half' ? UNIT_MS[unit] / 2 : UNIT_MS[unit] / 4;
-          take(last + 1, last + 2, last + 3);
-          last += 3;
-        } else if (tokens[last + 1]?.text === 'and' && tokens[last + 2]?.text === 'three' && ['quarters', 'quarter'].includes(tokens[last + 3]?.text ?? '')) {
-          // "an hour and three quarters"
-          ms += (UNIT_MS[unit] * 3) / 4;
-          take(last + 1, last + 2, last + 3);
-          last += 3;
-        } else {
-          // "2 hours and 15 minutes", "a day and 6 hours", "1 hour 30 mins": a smaller unit adds on
-          const more = readSmallerAmount(tokens, last + 1, to, UNIT_MS[unit]);
-          if (more) {
-            ms += more.ms;
-            for (let j = last + 1; j <= more.last; j++) take(j);
-            last = more.last;
-          }
-        }
-        if (kind === 'extend') spec.extendMs = ms;
-        else if (kind === 'delay') spec.delayMs = ms;
-        else if (kind === 'past') {
-          spec.sinceMs = (c) => c.now - ms;
-          pastWords = true;
-        }
-        else spec.durationMs = ms;
-        for (let j = i; j <= k + count.length; j++) take(j);
-        i = last;
-        continue;
-      }
-    }
-    // "next week": the calendar week after this one, Monday to Sunday; "for the next week" is a duration (above)
-    if (w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? '')) {
-      const today: WallClock = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
-      const toMonday = ((8 - getWeekday(today)) % 7) || 7;
-      const monday = addDays(today, toMonday);
-      if (next === 'week') {
-        spec.date = monday;
-        spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: addDays(monday, 6), role: 'end', dateOnly: true });
-      } else {
-        spec.date = addDays(monday, 5);
-        spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: addDays(monday, 6), role: 'end', dateOnly: true });
-      }
-      take(i, i + 1);
-      i++;
-      continue;
-    }
-    // "watch the basement 90 mins": an amount of time with no preposition is how long
-    if (/^\d+(\.\d+)?$/.test(w) && ['minutes', 'minute', 'mins', 'min', 'hours', 'hour', 'hrs', 'hr'].includes(next ?? '') && !['in', 'last', 'past', 'by', 'after', 'every'].includes(prev ?? '')) {
-      spec.durationMs = Number(w) * UNIT_MS[next!];
-      take(i, i + 1);
-      i++;
-      const more = readSmallerAmount(tokens, i + 1, to, UNIT_MS[next!]);
-      if (more) {
-        spec.durationMs += more.ms;
-        for (let j = i + 1; j <= more.last; j++) take(j);
-        i = more.last;
-      }
-      continue;
-    }
-    // "3 nights", "two nights": that many nights from tonight
-    if (parseCount(tokens, i) && ['nights'].includes(tokens[i + (parseCount(tokens, i)!.length)]?.text ?? '') && !spec.consumed.has(i + parseCount(tokens, i)!.length)) {
-      const count = parseCount(tokens, i)!;
-      spec.night = true;
-      spec.nights = count.value;
-      for (let j = i; j <= i + count.length; j++) take(j);
-      i += count.length;
-      continue;
-    }
-    // "while we sleep" is tonight; "while we're away" has no end we can know
-    if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => ['sleep', 'asleep', 'sleeping'].includes(t.text))) {
-      spec.night = true;
-      spec.sleepContext = true;
-      for (let j = i; j < Math.min(to, i + 5); j++) if (['while', 'we', 'i', 'are', 'am', 'sleep', 'asleep', 'sleeping'].includes(tokens[j].text)) take(j);
-      continue;
-    }
-    // "while I was at work / out": a past stretch of today, for questions about what happened
-    if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'was' || t.text === 'were') &&
-      tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => AWAY_WORDS.has(t.text))) {
-      const atWork = tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'work' || t.text === 'office');
-      spec.sinceMs = (c) => {
-        // a working day: from 09:00 today, or yesterday's when asked before 09:00; else the day so far
-        const today9 = getDayStart(c, 0) + 9 * HOUR;
-        return atWork ? (c.now >= today9 ? today9 : today9 - DAY) : getDayStart(c, 0);
-      };
-      pastWords = true;
-      for (let j = i; j < Math.min(to, i + 6); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'was', 'were', 'i', 'at', 'out'].includes(tokens[j].text)) take(j);
-      continue;
-    }
-    // "until I get back", "till we're home": an end the agent cannot know
-    if (END_WORDS.has(w) && (['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') ||
-      // "until the builders have gone", "till my son's home"
-      (['the', 'my', 'our', 'his', 'her', 'their'].includes(next ?? '') && !tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => /\d/.test(t.text) || t.text in SUN_WORDS))) &&
-      tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => OPEN_END_WORDS.has(t.text))) {
-      spec.openEnded = true;
-      // "until they've gone", "till she leaves": an end nobody can tell the time of either
-      const upTo = i + 2 + tokens.slice(i + 2, Math.min(to, i + 5)).findIndex((t) => OPEN_END_WORDS.has(t.text));
-      for (let j = i; j <= upTo; j++) take(j);
-      continue;
-    }
-    if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
-      spec.openEnded = true;
-      for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'are', 'i', 'am', 'on', 'at', 'be'].includes(tokens[j].text)) take(j);
-      continue;
-    }
-    if ((w === 'every' || w === 'each') && next) {
-      if (['night', 'evening', 'nights'].includes(next)) { spec.recurrence = 'daily'; spec.night = true; take(i, i + 1); i++; continue; }
-      if (next === 'day') { spec.recurrence = 'daily'; take(i, i + 1); i++; continue; }
-      if (next === 'weeknight' || next === 'weeknights') { spec.recurrence = 'weekdays'; spec.night = true; take(i, i + 1); i++; continue; }
-      const recurrence = next === 'weekday' || next === 'weekdays' ? 'weekdays' : next === 'weekend' || next === 'weekends' ? 'weekends' : undefined;
-      if (recurrence) {
-        spec.recurrence = recurrence;
-        take(i, i + 1);
-        i++;
-        // "every weekday night", "every weekend evening"
-        if (['night', 'nights', 'evening', 'evenings'].includes(tokens[i + 1]?.text ?? '')) { spec.night = true; take(i + 1); i++; }
-        continue;
-      }
-    }
-    if (w === 'nightly') { spec.recurrence = 'daily'; spec.night = true; take(i); continue; }
-    if (w === 'daily') { spec.recurrence = 'daily'; take(i); continue; }
-    if (w === 'weekdays' || w === 'weeknights' || (w === 'weekday' && prev === 'on')) {
-      spec.recurrence = 'weekdays';
-      if (w === 'weeknights') spec.night = true;
-      take(i); if (prev === 'on') take(i - 1);
-      continue;
-    }
-    if (w === 'weekends' || w === 'weekend') {
-      if (prev === 'this' || (prev === 'the' && tokens[i - 2]?.text !== 'every')) { spec.weekend = true; take(i - 1, i); }
-      else { spec.recurrence = 'weekends'; take(i); if (prev === 'on') take(i - 1); }
-      continue;
-    }
-    if (w === 'tonight' || w === 'overnight') {
-      spec.night = true; take(i);
-      if (w === 'overnight') spec.sinceMs ??= (c) => getNightStart(c, -1);
-      continue;
-    }
-    // "this afternoon", "this evening": since the part began (questions); the part itself (watches)
-    if ((w === 'afternoon' || w === 'evening') && prev === 'this') {
-      const part = DAY_PARTS[w];
-      spec.sinceMs = (c) => getDayStart(c, 0) + part.start * HOUR;
-      if (w === 'afternoon') {
-        spec.anchors.push({ kind: 'clock', hour: part.start, minute: 0, meridiemCertain: true, role: 'start' });
-        spec.anchors.push({ kind: 'clock', hour: part.end, minute: 0, meridiemCertain: true, role: 'end' });
-      } else spec.night = true;
-      take(i - 1, i);
-      continue;
-    }
-    // "off a night shift": a kind of work, not a time
-    if (w === 'night' && (next === 'shift' || next === 'shifts')) { take(i); continue; }
-    if (w === 'night' || w === 'evening') {
-      if (prev === 'tomorrow') {
-        // "tonight and tomorrow night": two nights from tonight
-        if (spec.night && spec.dayOffset === 0 && tokens.slice(from, i).some((t) => t.text === 'tonight')) spec.nights = Math.max(spec.nights ?? 1, 2);
-        else { spec.night = true; spec.dayOffset = 1; }
-        take(i - 1, i);
-        continue;
-      }
-      if (prev === 'last') { spec.sinceMs = (c) => getNightStart(c, -1); pastWords = true; take(i - 1, i); continue; }
-      if (['at', 'all', 'this', 'the', 'tonight'].includes(prev ?? '') || i === from) { spec.night = true; take(i); if (prev === 'at' || prev === 'all' || prev === 'this') take(i - 1); continue; }
-    }
-    if (w === 'dark' && (prev === 'after' || prev === 'gets' || prev === 'get')) {
-      spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' }); spec.night = true; take(i - 1, i); continue;
-    }
-    if (w in SUN_WORDS && w !== 'dark') {
-      if (w === 'morning' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, 0); take(i - 1, i); continue; }
-      const event = SUN_WORDS[w];
-      let role = getRoleBefore(tokens, i, from);
-      if (role === 'point') role = event === 'sunset' || event === 'dusk' ? 'start' : 'end';
-      if (w === 'morning' && role === 'start') continue;
-      spec.anchors.push({ kind: 'sun', event, role });
-      take(i);
-      if (tokens[i + 1]?.text === 'light' && w === 'first') take(i + 1);
-      continue;
-    }
-    // "till the sun's up", "until the sun comes up", "from when the sun goes down"
-    if (w === 'sun') {
-      let k = i + 1;
-      if (['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'has', 'coming', 'going'].includes(tokens[k]?.text ?? '')) k++;
-      const t = tokens[k]?.text;
-      const event: SunEvent | undefined = t === 'up' || t === 'rises' || t === 'risen' ? 'sunrise' : t === 'down' || t === 'sets' || t === 'set' ? 'sunset' : undefined;
-      if (event) {
-        let role = getRoleBefore(tokens, prev === 'the' && tokens[i - 2]?.text === 'when' ? i - 1 : i, from);
-        if (role === 'point') role = event === 'sunset' ? 'start' : 'end';
-        spec.anchors.push({ kind: 'sun', event, role });
-        for (let j = i; j <= k; j++) take(j);
-        if (prev === 'the') take(i - 1);
-        if (prev && (END_WORDS.has(prev) || START_WORDS.has(prev))) take(i - 1);
-        if (tokens[i - 2] && (END_WORDS.has(tokens[i - 2].text) || START_WORDS.has(tokens[i - 2].text))) take(i - 2);
-        i = k;
-        continue;
-      }
-    }
-    if (w === 'first' && next === 'light') { spec.anchors.push({ kind: 'sun', event: 'dawn', role: 'end' }); take(i, i + 1); i++; continue; }
-    if (w === 'now') { take(i); continue; }
-    if (w === 'bed' || w === 'sleep' || w === 'sleeping' || w === 'asleep') spec.sleepContext = true;
-    if (w === 'today') { spec.sinceMs ??= (c) => getDayStart(c, 0); take(i); continue; }
-    if (w === 'yesterday') { spec.sinceMs = (c) => getDayStart(c, -1); pastWords = true; take(i); continue; }
-    // "until the 30th", "back on the 2nd": a day of the month without a month
-    const dayOfMonth = /^\d{1,2}(st|nd|rd|th)$/.test(w) ? parseDayOfMonth(w) : undefined;
-    if (dayOfMonth !== undefined) {
-      const d = resolveDayOfMonth(dayOfMonth, ctx, 'future');
-      const date = { ...d, hour: 0, minute: 0 };
-      // "the 31st" said in November: this month has no such day, and the next month that does is
-      // not what anyone means without saying so
-      const today = toLocalDate(ctx.now, ctx.timeZone);
-      if (dayOfMonth > today.day && (d.month !== today.month || d.year !== today.year)) {
-        spec.doubtfulDate = `There's no ${w} this month — which date do you mean (for example "${MONTH_NAMES[(d.month + 10) % 12].replace(/^./, (c) => c.toUpperCase())} 30th" or "${MONTH_NAMES[d.month - 1].replace(/^./, (c) => c.toUpperCase())} ${dayOfMonth}")?`;
-      }
-      let role = getRoleBefore(tokens, i, from);
-      if (role !== 'end' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'back' || t.text === 'return' || t.text === 'home')) role = 'end';
-      if (role === 'end') spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date, role: 'end', dateOnly: true });
-      else spec.date = date;
-      take(i);
-      if (prev === 'the') take(i - 1);
-      continue;
-    }
-    if (w === 'tomorrow' && !(next === 'night' && spec.night)) { spec.dayOffset = 1; take(i); continue; }
-    if (w === 'week' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, -((toWallClock(c.now, c.timeZone).weekday + 6) % 7)); take(i - 1, i); continue; }
-    // a bare hour after a time preposition: "until 6", "between 10 and 6", "around 4"
-    const wordHour = isHourWordAt(tokens, i) ? readHourWord(w) : undefined;
-    if ((/^\d{1,2}$/.test(w) && Number(w) <= 24) || wordHour !== undefined) {
-      const before = prev ?? '';
-      const inBetween = before === 'and' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'between');
-      const around = ['around', 'about', 'approximately', 'roughly', 'ish'].includes(before);
-      if (START_WORDS.has(before) || END_WORDS.has(before) || before === 'between' || inBetween || around) {
-        const role: Role = before === 'between' ? 'start' : inBetween ? 'end' : around ? 'point' : getRoleBefore(tokens, i, from);
-        const hour = (wordHour ?? Number(w)) % 24;
-        spec.anchors.push({ kind: 'clock', hour, minute: 0, meridiemCertain: hour === 0 || hour > 12, role, around });
-        take(i);
-        if (around) take(i - 1);
-      }
-    }
-  }
+/** Settles which anchor starts and which ends the window once all are read. */
+function settleAnchorRoles(tokens: Token[], from: number, to: number, spec: TimeSpec): void {
   // a point after "and" that follows "between": "between 11pm and 6am"
   const betweenAt = tokens.slice(from, to).findIndex((t) => t.text === 'between');
   if (betweenAt >= 0 && spec.anchors.length === 2 && spec.anchors.every((a) => a.role !== 'end')) {
@@ -526,6 +258,10 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       Object.assign(s0, { hour: s0.hour + 12, meridiemCertain: true });
     }
   }
+}
+
+/** Applies "this evening" to bare hours, and "while I sleep" said with a start hour. */
+function readEveningAndSleep(tokens: Token[], from: number, to: number, spec: TimeSpec): void {
   // "between 7 and 9 this evening", "from 6 to 8 in the evening": the evening says pm for the
   // start, and for an end later on the clock face ("from 10 this evening till 6" still ends at 06:00)
   if (tokens.slice(from, to).some((t) => t.text === 'evening' || t.text === 'evenings') && !tokens.slice(from, to).some((t) => t.text === 'morning')) {
@@ -545,13 +281,391 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     spec.night = false;
     spec.nextStart = true;
   }
+}
+
+/** Reads a shift of the watch's own time: "start it an hour later" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readShift(scan: SpecScan, i: number): number | undefined {
+  const { tokens, to, spec } = scan;
+  // "start it an hour later", "end it 30 minutes earlier": a shift of the watch's own time
+  {
+    const count = parseCount(tokens, i);
+    const unit = count ? tokens[i + count.length]?.text : undefined;
+    const dir = count ? tokens[i + count.length + 1]?.text : undefined;
+    if (count && count.length > 0 && unit && unit in UNIT_MS && (dir === 'later' || dir === 'earlier') && i + count.length + 1 < to) {
+      spec.shiftMs = (dir === 'later' ? 1 : -1) * count.value * UNIT_MS[unit];
+      for (let j = i; j <= i + count.length + 1; j++) take(spec, j);
+      i += count.length + 1;
+      return i;
+    }
+  }
+  return undefined;
+}
+
+/** Reads a duration: "for the next 2 hours", "by an hour", "in the last hour" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readDuration(scan: SpecScan, i: number): number | undefined {
+  const { tokens, to, spec } = scan;
+  const w = tokens[i].text;
+  const next = tokens[i + 1]?.text;
+  const prev = tokens[i - 1]?.text;
+  // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
+  if (['for', 'next', 'by', 'last', 'past', 'in'].includes(w) && !(w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? ''))) {
+    let k = i + 1;
+    if (tokens[k]?.text === 'the' && w !== 'in') k++;
+    let kind = w === 'by' ? 'extend' : w === 'last' || w === 'past' ? 'past' : w === 'in' ? 'delay' : 'ahead';
+    if (['next', 'last', 'past'].includes(tokens[k]?.text ?? '')) {
+      kind = tokens[k].text === 'next' ? kind : 'past';
+      k++;
+    }
+    // "for like an hour", "for about 2 hours": a hedge before the amount
+    while (['like', 'about', 'around', 'roughly', 'maybe', 'just', 'approximately', 'another'].includes(tokens[k]?.text ?? '') && k < to) k++;
+    let count = parseCount(tokens, k) ?? (tokens[k]?.text in UNIT_MS && kind !== 'extend' ? { value: 1, length: 0 } : undefined);
+    // "two and a half hours"
+    if (count && tokens[k + count.length]?.text === 'and' && ['a', 'an'].includes(tokens[k + count.length + 1]?.text) && tokens[k + count.length + 2]?.text === 'half') {
+      count = { value: count.value + 0.5, length: count.length + 3 };
+    }
+    // "a couple of hours", "a few minutes"
+    if (count && tokens[k + count.length]?.text === 'of' && count.length > 0) count = { ...count, length: count.length + 1 };
+    const unit = count ? tokens[k + count.length]?.text : undefined;
+    if (count && unit && (unit === 'night' || unit === 'nights') && kind === 'ahead') {
+      // "for the next 3 nights", "for two nights"
+      spec.night = true;
+      spec.nights = count.value;
+      for (let j = i; j <= k + count.length; j++) take(spec, j);
+      i = k + count.length;
+      return i;
+    }
+    if (count && unit && unit in UNIT_MS) {
+      let ms = count.value * UNIT_MS[unit];
+      let last = k + count.length;
+      // "an hour and a half"
+      if (tokens[last + 1]?.text === 'and' && ['a', 'an'].includes(tokens[last + 2]?.text) && ['half', 'quarter'].includes(tokens[last + 3]?.text)) {
+        ms += tokens[last + 3].text === 'half' ? UNIT_MS[unit] / 2 : UNIT_MS[unit] / 4;
+        take(spec, last + 1, last + 2, last + 3);
+        last += 3;
+      } else if (tokens[last + 1]?.text === 'and' && tokens[last + 2]?.text === 'three' && ['quarters', 'quarter'].includes(tokens[last + 3]?.text ?? '')) {
+        // "an hour and three quarters"
+        ms += (UNIT_MS[unit] * 3) / 4;
+        take(spec, last + 1, last + 2, last + 3);
+        last += 3;
+      } else {
+        // "2 hours and 15 minutes", "a day and 6 hours", "1 hour 30 mins": a smaller unit adds on
+        const more = readSmallerAmount(tokens, last + 1, to, UNIT_MS[unit]);
+        if (more) {
+          ms += more.ms;
+          for (let j = last + 1; j <= more.last; j++) take(spec, j);
+          last = more.last;
+        }
+      }
+      if (kind === 'extend') spec.extendMs = ms;
+      else if (kind === 'delay') spec.delayMs = ms;
+      else if (kind === 'past') {
+        spec.sinceMs = (c) => c.now - ms;
+        scan.pastWords = true;
+      }
+      else spec.durationMs = ms;
+      for (let j = i; j <= k + count.length; j++) take(spec, j);
+      i = last;
+      return i;
+    }
+  }
+  return undefined;
+}
+
+/** Reads "next week", "next weekend" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readNextWeek(scan: SpecScan, i: number): number | undefined {
+  const { tokens, ctx, spec } = scan;
+  const w = tokens[i].text;
+  const next = tokens[i + 1]?.text;
+  const prev = tokens[i - 1]?.text;
+  // "next week": the calendar week after this one, Monday to Sunday; "for the next week" is a duration (above)
+  if (w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? '')) {
+    const today: WallClock = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
+    const toMonday = ((8 - getWeekday(today)) % 7) || 7;
+    const monday = addDays(today, toMonday);
+    if (next === 'week') {
+      spec.date = monday;
+      spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: addDays(monday, 6), role: 'end', dateOnly: true });
+    } else {
+      spec.date = addDays(monday, 5);
+      spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: addDays(monday, 6), role: 'end', dateOnly: true });
+    }
+    take(spec, i, i + 1);
+    i++;
+    return i;
+  }
+  return undefined;
+}
+
+/** Reads an amount with no preposition ("90 mins"), or a count of nights ("3 nights") at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readBareAmount(scan: SpecScan, i: number): number | undefined {
+  const { tokens, to, spec } = scan;
+  const w = tokens[i].text;
+  const next = tokens[i + 1]?.text;
+  const prev = tokens[i - 1]?.text;
+  // "watch the basement 90 mins": an amount of time with no preposition is how long
+  if (/^\d+(\.\d+)?$/.test(w) && ['minutes', 'minute', 'mins', 'min', 'hours', 'hour', 'hrs', 'hr'].includes(next ?? '') && !['in', 'last', 'past', 'by', 'after', 'every'].includes(prev ?? '')) {
+    spec.durationMs = Number(w) * UNIT_MS[next!];
+    take(spec, i, i + 1);
+    i++;
+    const more = readSmallerAmount(tokens, i + 1, to, UNIT_MS[next!]);
+    if (more) {
+      spec.durationMs += more.ms;
+      for (let j = i + 1; j <= more.last; j++) take(spec, j);
+      i = more.last;
+    }
+    return i;
+  }
+  // "3 nights", "two nights": that many nights from tonight
+  if (parseCount(tokens, i) && ['nights'].includes(tokens[i + (parseCount(tokens, i)!.length)]?.text ?? '') && !spec.consumed.has(i + parseCount(tokens, i)!.length)) {
+    const count = parseCount(tokens, i)!;
+    spec.night = true;
+    spec.nights = count.value;
+    for (let j = i; j <= i + count.length; j++) take(spec, j);
+    i += count.length;
+    return i;
+  }
+  return undefined;
+}
+
+/** Reads "while we sleep", "while I was at work", "until I get back", "while we're away" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readWhileUntil(scan: SpecScan, i: number): number | undefined {
+  const { tokens, to, spec } = scan;
+  const w = tokens[i].text;
+  const next = tokens[i + 1]?.text;
+  // "while we sleep" is tonight; "while we're away" has no end we can know
+  if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => ['sleep', 'asleep', 'sleeping'].includes(t.text))) {
+    spec.night = true;
+    spec.sleepContext = true;
+    for (let j = i; j < Math.min(to, i + 5); j++) if (['while', 'we', 'i', 'are', 'am', 'sleep', 'asleep', 'sleeping'].includes(tokens[j].text)) take(spec, j);
+    return i;
+  }
+  // "while I was at work / out": a past stretch of today, for questions about what happened
+  if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'was' || t.text === 'were') &&
+    tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => AWAY_WORDS.has(t.text))) {
+    const atWork = tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'work' || t.text === 'office');
+    spec.sinceMs = (c) => {
+      // a working day: from 09:00 today, or yesterday's when asked before 09:00; else the day so far
+      const today9 = getDayStart(c, 0) + 9 * HOUR;
+      return atWork ? (c.now >= today9 ? today9 : today9 - DAY) : getDayStart(c, 0);
+    };
+    scan.pastWords = true;
+    for (let j = i; j < Math.min(to, i + 6); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'was', 'were', 'i', 'at', 'out'].includes(tokens[j].text)) take(spec, j);
+    return i;
+  }
+  // "until I get back", "till we're home": an end the agent cannot know
+  if (END_WORDS.has(w) && (['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') ||
+    // "until the builders have gone", "till my son's home"
+    (['the', 'my', 'our', 'his', 'her', 'their'].includes(next ?? '') && !tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => /\d/.test(t.text) || t.text in SUN_WORDS))) &&
+    tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => OPEN_END_WORDS.has(t.text))) {
+    spec.openEnded = true;
+    // "until they've gone", "till she leaves": an end nobody can tell the time of either
+    const upTo = i + 2 + tokens.slice(i + 2, Math.min(to, i + 5)).findIndex((t) => OPEN_END_WORDS.has(t.text));
+    for (let j = i; j <= upTo; j++) take(spec, j);
+    return i;
+  }
+  if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
+    spec.openEnded = true;
+    for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'are', 'i', 'am', 'on', 'at', 'be'].includes(tokens[j].text)) take(spec, j);
+    return i;
+  }
+  return undefined;
+}
+
+/** Reads "every night", "every weekday", "nightly", "weekdays", "weekends" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readRecurrence(scan: SpecScan, i: number): number | undefined {
+  const { tokens, spec } = scan;
+  const w = tokens[i].text;
+  const next = tokens[i + 1]?.text;
+  const prev = tokens[i - 1]?.text;
+  if ((w === 'every' || w === 'each') && next) {
+    if (['night', 'evening', 'nights'].includes(next)) { spec.recurrence = 'daily'; spec.night = true; take(spec, i, i + 1); i++; return i; }
+    if (next === 'day') { spec.recurrence = 'daily'; take(spec, i, i + 1); i++; return i; }
+    if (next === 'weeknight' || next === 'weeknights') { spec.recurrence = 'weekdays'; spec.night = true; take(spec, i, i + 1); i++; return i; }
+    const recurrence = next === 'weekday' || next === 'weekdays' ? 'weekdays' : next === 'weekend' || next === 'weekends' ? 'weekends' : undefined;
+    if (recurrence) {
+      spec.recurrence = recurrence;
+      take(spec, i, i + 1);
+      i++;
+      // "every weekday night", "every weekend evening"
+      if (['night', 'nights', 'evening', 'evenings'].includes(tokens[i + 1]?.text ?? '')) { spec.night = true; take(spec, i + 1); i++; }
+      return i;
+    }
+  }
+  if (w === 'nightly') { spec.recurrence = 'daily'; spec.night = true; take(spec, i); return i; }
+  if (w === 'daily') { spec.recurrence = 'daily'; take(spec, i); return i; }
+  if (w === 'weekdays' || w === 'weeknights' || (w === 'weekday' && prev === 'on')) {
+    spec.recurrence = 'weekdays';
+    if (w === 'weeknights') spec.night = true;
+    take(spec, i); if (prev === 'on') take(spec, i - 1);
+    return i;
+  }
+  if (w === 'weekends' || w === 'weekend') {
+    if (prev === 'this' || (prev === 'the' && tokens[i - 2]?.text !== 'every')) { spec.weekend = true; take(spec, i - 1, i); }
+    else { spec.recurrence = 'weekends'; take(spec, i); if (prev === 'on') take(spec, i - 1); }
+    return i;
+  }
+  return undefined;
+}
+
+/** Reads "tonight", "this afternoon", "tomorrow night", "after dark" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readNightWords(scan: SpecScan, i: number): number | undefined {
+  const { tokens, from, spec } = scan;
+  const w = tokens[i].text;
+  const next = tokens[i + 1]?.text;
+  const prev = tokens[i - 1]?.text;
+  if (w === 'tonight' || w === 'overnight') {
+    spec.night = true; take(spec, i);
+    if (w === 'overnight') spec.sinceMs ??= (c) => getNightStart(c, -1);
+    return i;
+  }
+  // "this afternoon", "this evening": since the part began (questions); the part itself (watches)
+  if ((w === 'afternoon' || w === 'evening') && prev === 'this') {
+    const part = DAY_PARTS[w];
+    spec.sinceMs = (c) => getDayStart(c, 0) + part.start * HOUR;
+    if (w === 'afternoon') {
+      spec.anchors.push({ kind: 'clock', hour: part.start, minute: 0, meridiemCertain: true, role: 'start' });
+      spec.anchors.push({ kind: 'clock', hour: part.end, minute: 0, meridiemCertain: true, role: 'end' });
+    } else spec.night = true;
+    take(spec, i - 1, i);
+    return i;
+  }
+  // "off a night shift": a kind of work, not a time
+  if (w === 'night' && (next === 'shift' || next === 'shifts')) { take(spec, i); return i; }
+  if (w === 'night' || w === 'evening') {
+    if (prev === 'tomorrow') {
+      // "tonight and tomorrow night": two nights from tonight
+      if (spec.night && spec.dayOffset === 0 && tokens.slice(from, i).some((t) => t.text === 'tonight')) spec.nights = Math.max(spec.nights ?? 1, 2);
+      else { spec.night = true; spec.dayOffset = 1; }
+      take(spec, i - 1, i);
+      return i;
+    }
+    if (prev === 'last') { spec.sinceMs = (c) => getNightStart(c, -1); scan.pastWords = true; take(spec, i - 1, i); return i; }
+    if (['at', 'all', 'this', 'the', 'tonight'].includes(prev ?? '') || i === from) { spec.night = true; take(spec, i); if (prev === 'at' || prev === 'all' || prev === 'this') take(spec, i - 1); return i; }
+  }
+  if (w === 'dark' && (prev === 'after' || prev === 'gets' || prev === 'get')) {
+    spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' }); spec.night = true; take(spec, i - 1, i); return i;
+  }
+  return undefined;
+}
+
+/** Reads "sunrise", "till the sun's up", "first light" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readSunWords(scan: SpecScan, i: number): number | undefined {
+  const { tokens, from, spec } = scan;
+  const w = tokens[i].text;
+  const next = tokens[i + 1]?.text;
+  const prev = tokens[i - 1]?.text;
+  if (w in SUN_WORDS && w !== 'dark') {
+    if (w === 'morning' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, 0); take(spec, i - 1, i); return i; }
+    const event = SUN_WORDS[w];
+    let role = getRoleBefore(tokens, i, from);
+    if (role === 'point') role = event === 'sunset' || event === 'dusk' ? 'start' : 'end';
+    if (w === 'morning' && role === 'start') return i;
+    spec.anchors.push({ kind: 'sun', event, role });
+    take(spec, i);
+    if (tokens[i + 1]?.text === 'light' && w === 'first') take(spec, i + 1);
+    return i;
+  }
+  // "till the sun's up", "until the sun comes up", "from when the sun goes down"
+  if (w === 'sun') {
+    let k = i + 1;
+    if (['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'has', 'coming', 'going'].includes(tokens[k]?.text ?? '')) k++;
+    const t = tokens[k]?.text;
+    const event: SunEvent | undefined = t === 'up' || t === 'rises' || t === 'risen' ? 'sunrise' : t === 'down' || t === 'sets' || t === 'set' ? 'sunset' : undefined;
+    if (event) {
+      let role = getRoleBefore(tokens, prev === 'the' && tokens[i - 2]?.text === 'when' ? i - 1 : i, from);
+      if (role === 'point') role = event === 'sunset' ? 'start' : 'end';
+      spec.anchors.push({ kind: 'sun', event, role });
+      for (let j = i; j <= k; j++) take(spec, j);
+      if (prev === 'the') take(spec, i - 1);
+      if (prev && (END_WORDS.has(prev) || START_WORDS.has(prev))) take(spec, i - 1);
+      if (tokens[i - 2] && (END_WORDS.has(tokens[i - 2].text) || START_WORDS.has(tokens[i - 2].text))) take(spec, i - 2);
+      i = k;
+      return i;
+    }
+  }
+  if (w === 'first' && next === 'light') { spec.anchors.push({ kind: 'sun', event: 'dawn', role: 'end' }); take(spec, i, i + 1); i++; return i; }
+  return undefined;
+}
+
+/** Reads "now", "today", "yesterday", "the 30th", "tomorrow", "this week" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readDayWords(scan: SpecScan, i: number): number | undefined {
+  const { tokens, from, ctx, spec } = scan;
+  const w = tokens[i].text;
+  const next = tokens[i + 1]?.text;
+  const prev = tokens[i - 1]?.text;
+  if (w === 'now') { take(spec, i); return i; }
+  if (w === 'bed' || w === 'sleep' || w === 'sleeping' || w === 'asleep') spec.sleepContext = true;
+  if (w === 'today') { spec.sinceMs ??= (c) => getDayStart(c, 0); take(spec, i); return i; }
+  if (w === 'yesterday') { spec.sinceMs = (c) => getDayStart(c, -1); scan.pastWords = true; take(spec, i); return i; }
+  // "until the 30th", "back on the 2nd": a day of the month without a month
+  const dayOfMonth = /^\d{1,2}(st|nd|rd|th)$/.test(w) ? parseDayOfMonth(w) : undefined;
+  if (dayOfMonth !== undefined) {
+    const d = resolveDayOfMonth(dayOfMonth, ctx, 'future');
+    const date = { ...d, hour: 0, minute: 0 };
+    // "the 31st" said in November: this month has no such day, and the next month that does is
+    // not what anyone means without saying so
+    const today = toLocalDate(ctx.now, ctx.timeZone);
+    if (dayOfMonth > today.day && (d.month !== today.month || d.year !== today.year)) {
+      spec.doubtfulDate = `There's no ${w} this month — which date do you mean (for example "${MONTH_NAMES[(d.month + 10) % 12].replace(/^./, (c) => c.toUpperCase())} 30th" or "${MONTH_NAMES[d.month - 1].replace(/^./, (c) => c.toUpperCase())} ${dayOfMonth}")?`;
+    }
+    let role = getRoleBefore(tokens, i, from);
+    if (role !== 'end' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'back' || t.text === 'return' || t.text === 'home')) role = 'end';
+    if (role === 'end') spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date, role: 'end', dateOnly: true });
+    else spec.date = date;
+    take(spec, i);
+    if (prev === 'the') take(spec, i - 1);
+    return i;
+  }
+  if (w === 'tomorrow' && !(next === 'night' && spec.night)) { spec.dayOffset = 1; take(spec, i); return i; }
+  if (w === 'week' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, -((toWallClock(c.now, c.timeZone).weekday + 6) % 7)); take(spec, i - 1, i); return i; }
+  return undefined;
+}
+
+/** Reads a bare hour after a time preposition at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readBareHour(scan: SpecScan, i: number): number | undefined {
+  const { tokens, from, spec } = scan;
+  const w = tokens[i].text;
+  const prev = tokens[i - 1]?.text;
+  // a bare hour after a time preposition: "until 6", "between 10 and 6", "around 4"
+  const wordHour = isHourWordAt(tokens, i) ? readHourWord(w) : undefined;
+  if ((/^\d{1,2}$/.test(w) && Number(w) <= 24) || wordHour !== undefined) {
+    const before = prev ?? '';
+    const inBetween = before === 'and' && tokens.slice(Math.max(from, i - 4), i).some((t) => t.text === 'between');
+    const around = ['around', 'about', 'approximately', 'roughly', 'ish'].includes(before);
+    if (START_WORDS.has(before) || END_WORDS.has(before) || before === 'between' || inBetween || around) {
+      const role: Role = before === 'between' ? 'start' : inBetween ? 'end' : around ? 'point' : getRoleBefore(tokens, i, from);
+      const hour = (wordHour ?? Number(w)) % 24;
+      spec.anchors.push({ kind: 'clock', hour, minute: 0, meridiemCertain: hour === 0 || hour > 12, role, around });
+      take(spec, i);
+      if (around) take(spec, i - 1);
+    }
+  }
+  return undefined;
+}
+
+/** Reads the time words of tokens[from, to). */
+export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: TimeContext): TimeSpec {
+  const spec: TimeSpec = { anchors: [], past: false, night: false, sleepContext: false, dayOffset: 0, weekend: false, openEnded: false, consumed: new Set(), hasTime: false };
+  takeReplacedTime(tokens, from, to, spec);
+  readWeeklyDays(tokens, from, to, spec, ctx);
+  readClockPhrases(tokens, from, to, ctx, spec);
+  // "yesterday", "last night", "in the last hour": said of the past only
+  const scan: SpecScan = { tokens, from, to, ctx, spec, pastWords: false };
+
+  for (let i = from; i < to; i++) {
+    if (spec.consumed.has(i)) continue;
+    const read = readShift(scan, i) ?? readDuration(scan, i) ?? readNextWeek(scan, i) ?? readBareAmount(scan, i) ?? readWhileUntil(scan, i) ?? readRecurrence(scan, i) ?? readNightWords(scan, i) ?? readSunWords(scan, i) ?? readDayWords(scan, i) ?? readBareHour(scan, i);
+    if (read !== undefined) i = read;
+  }
+  settleAnchorRoles(tokens, from, to, spec);
+  readEveningAndSleep(tokens, from, to, spec);
   // "from 17 until 23 o'clock": the word after an hour already read belongs to it
   for (let i = from + 1; i < to; i++) {
-    if ((tokens[i].text === "o'clock" || tokens[i].text === 'oclock') && spec.consumed.has(i - 1) && /^\d{1,2}$/.test(tokens[i - 1].text)) take(i);
+    if ((tokens[i].text === "o'clock" || tokens[i].text === 'oclock') && spec.consumed.has(i - 1) && /^\d{1,2}$/.test(tokens[i - 1].text)) take(spec, i);
   }
   spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined || spec.shiftMs !== undefined ||
     spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded || spec.delayMs !== undefined;
-  spec.past = pastWords && !spec.hasTime;
+  spec.past = scan.pastWords && !spec.hasTime;
   return spec;
 }
 
@@ -566,13 +680,123 @@ interface ClockPhrase {
 
 // one chrono pass per message and moment (clauses are read several times while splitting)
 const clockPhraseCache = new WeakMap<Token[], Map<string, ClockPhrase[]>>();
+/** A piece of the text given to chrono: a word, or a phrase rewritten so that chrono reads it right. */
+interface ClockPiece { text: string; tokens: number[]; night: boolean }
 
-/** Runs chrono once over the whole message; "8 tonight" and "6 in the morning" are said plainly first. */
-function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
-  const key = `${ctx.now}|${ctx.timeZone}`;
-  const cached = clockPhraseCache.get(tokens)?.get(key);
-  if (cached) return cached;
-  const pieces: { text: string; tokens: number[]; night: boolean }[] = [];
+/** Reads a day with its date, or a day part with a clock, at words[i] into pieces; returns the index of the last word read, or undefined when there is none. */
+function readDatedPiece(words: string[], i: number, prevWord: string, minutesTo: boolean, ctx: TimeContext, pieces: ClockPiece[]): number | undefined {
+  // a day named with its date and maybe a time: "thursday the 10th at 6am", "monday the 14th".
+  // Said to chrono time first ("6am on 10 december"), the one order it joins into a range
+  // "9am on the 3rd": the date of the clock said before it, as chrono reads it
+  if (words[i] === 'on' && words[i + 1] === 'the' && /^\d{1,2}(st|nd|rd|th)$/.test(words[i + 2] ?? '') && /^\d{1,2}(:\d\d)?(am|pm)$|^(am|pm)$/.test(prevWord)) {
+    const date = resolveDayOfMonth(parseDayOfMonth(words[i + 2])!, ctx, 'future');
+    pieces.push({ text: `on ${date.day} ${MONTH_NAMES[date.month - 1]} ${date.year}`, tokens: [i, i + 1, i + 2], night: false });
+    i += 2;
+    return i;
+  }
+  // "sunday evening about 7", "friday morning at half 8": the day's part says am or pm of the clock after it
+  if (parseWeekday(words[i]) !== undefined && ['morning', 'afternoon', 'evening', 'night'].includes(words[i + 1] ?? '')) {
+    const at = ['at', 'about', 'around', 'by'].includes(words[i + 2] ?? '') ? i + 3 : i + 2;
+    const said = readSpokenClock(words, at, { minutesTo: true });
+    const digits = /^\d{1,2}(:\d\d)?$/.test(words[at] ?? '') ? words[at] : undefined;
+    const hour = said ? said.hour : digits ? Number(digits.split(':')[0]) : undefined;
+    const minute = said ? said.minute : digits?.includes(':') ? Number(digits.split(':')[1]) : 0;
+    const meridiemSaid = said?.meridiem !== undefined || ['am', 'pm'].includes(words[at + 1] ?? '');
+    // ("saturday night 11 till 7 sunday morning" is a range, read below as the night's)
+    const ranged = END_WORDS.has(words[said ? said.end : at + 1] ?? '');
+    if (hour !== undefined && hour >= 1 && hour <= 12 && !meridiemSaid && !ranged) {
+      const part = words[i + 1];
+      const pm = part !== 'morning' && !(part === 'night' && hour <= 4);
+      const end = said ? said.end : at + 1;
+      const covered: number[] = [];
+      for (let k = i; k < end; k++) covered.push(k);
+      pieces.push({ text: `${clockText({ hour, minute, meridiem: pm ? 'pm' : 'am' })} on ${words[i]}`, tokens: covered, night: false });
+      i = end - 1;
+      return i;
+    }
+  }
+  const dated = readDatedDay(words, i, ctx, minutesTo);
+  if (dated) {
+    const covered: number[] = [];
+    for (let k = i; k < dated.end; k++) covered.push(k);
+    pieces.push({ text: dated.text, tokens: covered, night: false });
+    i = dated.end - 1;
+    return i;
+  }
+  return undefined;
+}
+
+/** Reads a spoken clock time ("quarter past 8", "half past seven tomorrow morning") at words[i] into pieces; returns the index of the last word read, or undefined when there is none. */
+function readSpokenPiece(words: string[], i: number, spoken: SpokenClock | undefined, pieces: ClockPiece[]): number | undefined {
+  if (spoken && spoken.meridiem === undefined && words[spoken.end] === 'tomorrow' && ['morning', 'afternoon', 'evening', 'night'].includes(words[spoken.end + 1] ?? '')) {
+    // "half past seven tomorrow morning": 07:30 tomorrow
+    const part = words[spoken.end + 1];
+    const covered: number[] = [];
+    for (let k = spoken.start; k <= spoken.end + 1; k++) covered.push(k);
+    pieces.push({ text: `${clockText({ hour: spoken.hour, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} tomorrow`, tokens: covered, night: false });
+    i = spoken.end + 1;
+    return i;
+  }
+  if (spoken) {
+    // "ten o'clock on saturday night": the day part after the day says which half of the day
+    const onDay = words[spoken.end] === 'on' && parseWeekday(words[spoken.end + 1] ?? '') !== undefined ? spoken.end + 1 : undefined;
+    const part = onDay !== undefined ? words[onDay + 1] : undefined;
+    if (onDay !== undefined && spoken.meridiem === undefined && (part === 'morning' || part === 'afternoon' || part === 'evening' || part === 'night')) {
+      const h = spoken.hour % 12 + (part === 'morning' ? 0 : 12);
+      const covered: number[] = [];
+      for (let k = spoken.start; k <= onDay + 1; k++) covered.push(k);
+      pieces.push({ text: `${clockText({ hour: h, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} on ${words[onDay]}`, tokens: covered, night: false });
+      i = onDay + 1;
+      return i;
+    }
+    const covered: number[] = [];
+    for (let k = spoken.start; k < spoken.end; k++) covered.push(k);
+    pieces.push({ text: clockText(spoken), tokens: covered, night: false });
+    i = spoken.end - 1;
+    return i;
+  }
+  return undefined;
+}
+
+/** Reads the word at tokens[i] into pieces, rewritten where chrono would misread it; returns the index of the last word read. */
+function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: ClockPiece[]): number {
+  // an hour said as a word after a time word ("till seven tomorrow morning"): its digits
+  const w = isHourWordAt(tokens, i) && TIME_PREPOSITIONS.has(prevWord) ? String(readHourWord(tokens[i].text)) : tokens[i].text;
+  if (/^\d{1,2}(:\d\d)?$/.test(w)) {
+    const a = tokens[i + 1]?.text, b = tokens[i + 2]?.text, c = tokens[i + 3]?.text;
+    if (a === 'in' && b === 'the' && c === 'morning') { pieces.push({ text: `${w}am`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; return i; }
+    if (a === 'in' && b === 'the' && (c === 'evening' || c === 'afternoon')) { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; return i; }
+    if (a === 'at' && b === 'night') { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2], night: false }); i += 2; return i; }
+    // "7 tomorrow morning" is 07:00 tomorrow; chrono would read the 7 as the evening's
+    if (a === 'tomorrow' && (b === 'morning' || b === 'evening' || b === 'night' || b === 'afternoon')) {
+      pieces.push({ text: `${w}${b === 'morning' ? 'am' : 'pm'} tomorrow`, tokens: [i, i + 1, i + 2], night: false }); i += 2; return i;
+    }
+    // "11 tonight" is 23:00; "6 tonight" after "between 10 and" is the morning: leave it to the night rules
+    if (a === 'tonight' && Number(w.split(':')[0]) >= 7 && Number(w.split(':')[0]) <= 11) {
+      pieces.push({ text: `${w}pm`, tokens: [i, i + 1], night: true }); i += 1; return i;
+    }
+  }
+  // sentence ends stop chrono from joining "until 7. then 9pm"; chrono also joins "tonight until
+  // 6:15" into one range that loses the clock, so "tonight" (read by extractTimeSpec) ends its phrase
+  // "till the sun's up": the sun, not Sunday
+  if (w === 'sun' && ['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'up', 'down', 'rises', 'sets', 'has', 'coming', 'going'].includes(tokens[i + 1]?.text ?? '')) {
+    pieces.push({ text: 'sunlight', tokens: [i], night: false });
+    return i;
+  }
+  // "now until 8pm": chrono reads "now" as the range's start and swaps the ends; now is read by
+  // extractTimeSpec, so chrono sees a stop there
+  if (w === 'now') {
+    pieces.push({ text: '.', tokens: [i], night: false });
+    return i;
+  }
+  const ends = tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
+  pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
+  return i;
+}
+
+/** The pieces of the text given to chrono, one for each word or rewritten phrase of tokens. */
+function clockPieces(tokens: Token[], ctx: TimeContext): ClockPiece[] {
+  const pieces: ClockPiece[] = [];
   const words = tokens.map((t) => t.text);
   for (let i = 0; i < tokens.length; i++) {
     const prevWord = tokens[i - 1]?.text ?? '';
@@ -586,103 +810,13 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
       // follows it is one time
       (prevWord === 'and' && words.slice(Math.max(0, i - 8), i - 1).includes('between'));
     const spoken = /^\d/.test(prevWord) && !tokens[i - 1]?.breakAfter ? undefined : readSpokenClock(words, i, { minutesTo });
-    // a day named with its date and maybe a time: "thursday the 10th at 6am", "monday the 14th".
-    // Said to chrono time first ("6am on 10 december"), the one order it joins into a range
-    // "9am on the 3rd": the date of the clock said before it, as chrono reads it
-    if (words[i] === 'on' && words[i + 1] === 'the' && /^\d{1,2}(st|nd|rd|th)$/.test(words[i + 2] ?? '') && /^\d{1,2}(:\d\d)?(am|pm)$|^(am|pm)$/.test(prevWord)) {
-      const date = resolveDayOfMonth(parseDayOfMonth(words[i + 2])!, ctx, 'future');
-      pieces.push({ text: `on ${date.day} ${MONTH_NAMES[date.month - 1]} ${date.year}`, tokens: [i, i + 1, i + 2], night: false });
-      i += 2;
-      continue;
-    }
-    // "sunday evening about 7", "friday morning at half 8": the day's part says am or pm of the clock after it
-    if (parseWeekday(words[i]) !== undefined && ['morning', 'afternoon', 'evening', 'night'].includes(words[i + 1] ?? '')) {
-      const at = ['at', 'about', 'around', 'by'].includes(words[i + 2] ?? '') ? i + 3 : i + 2;
-      const said = readSpokenClock(words, at, { minutesTo: true });
-      const digits = /^\d{1,2}(:\d\d)?$/.test(words[at] ?? '') ? words[at] : undefined;
-      const hour = said ? said.hour : digits ? Number(digits.split(':')[0]) : undefined;
-      const minute = said ? said.minute : digits?.includes(':') ? Number(digits.split(':')[1]) : 0;
-      const meridiemSaid = said?.meridiem !== undefined || ['am', 'pm'].includes(words[at + 1] ?? '');
-      // ("saturday night 11 till 7 sunday morning" is a range, read below as the night's)
-      const ranged = END_WORDS.has(words[said ? said.end : at + 1] ?? '');
-      if (hour !== undefined && hour >= 1 && hour <= 12 && !meridiemSaid && !ranged) {
-        const part = words[i + 1];
-        const pm = part !== 'morning' && !(part === 'night' && hour <= 4);
-        const end = said ? said.end : at + 1;
-        const covered: number[] = [];
-        for (let k = i; k < end; k++) covered.push(k);
-        pieces.push({ text: `${clockText({ hour, minute, meridiem: pm ? 'pm' : 'am' })} on ${words[i]}`, tokens: covered, night: false });
-        i = end - 1;
-        continue;
-      }
-    }
-    const dated = readDatedDay(words, i, ctx, minutesTo);
-    if (dated) {
-      const covered: number[] = [];
-      for (let k = i; k < dated.end; k++) covered.push(k);
-      pieces.push({ text: dated.text, tokens: covered, night: false });
-      i = dated.end - 1;
-      continue;
-    }
-    if (spoken && spoken.meridiem === undefined && words[spoken.end] === 'tomorrow' && ['morning', 'afternoon', 'evening', 'night'].includes(words[spoken.end + 1] ?? '')) {
-      // "half past seven tomorrow morning": 07:30 tomorrow
-      const part = words[spoken.end + 1];
-      const covered: number[] = [];
-      for (let k = spoken.start; k <= spoken.end + 1; k++) covered.push(k);
-      pieces.push({ text: `${clockText({ hour: spoken.hour, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} tomorrow`, tokens: covered, night: false });
-      i = spoken.end + 1;
-      continue;
-    }
-    if (spoken) {
-      // "ten o'clock on saturday night": the day part after the day says which half of the day
-      const onDay = words[spoken.end] === 'on' && parseWeekday(words[spoken.end + 1] ?? '') !== undefined ? spoken.end + 1 : undefined;
-      const part = onDay !== undefined ? words[onDay + 1] : undefined;
-      if (onDay !== undefined && spoken.meridiem === undefined && (part === 'morning' || part === 'afternoon' || part === 'evening' || part === 'night')) {
-        const h = spoken.hour % 12 + (part === 'morning' ? 0 : 12);
-        const covered: number[] = [];
-        for (let k = spoken.start; k <= onDay + 1; k++) covered.push(k);
-        pieces.push({ text: `${clockText({ hour: h, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} on ${words[onDay]}`, tokens: covered, night: false });
-        i = onDay + 1;
-        continue;
-      }
-      const covered: number[] = [];
-      for (let k = spoken.start; k < spoken.end; k++) covered.push(k);
-      pieces.push({ text: clockText(spoken), tokens: covered, night: false });
-      i = spoken.end - 1;
-      continue;
-    }
-    // an hour said as a word after a time word ("till seven tomorrow morning"): its digits
-    const w = isHourWordAt(tokens, i) && TIME_PREPOSITIONS.has(prevWord) ? String(readHourWord(tokens[i].text)) : tokens[i].text;
-    if (/^\d{1,2}(:\d\d)?$/.test(w)) {
-      const a = tokens[i + 1]?.text, b = tokens[i + 2]?.text, c = tokens[i + 3]?.text;
-      if (a === 'in' && b === 'the' && c === 'morning') { pieces.push({ text: `${w}am`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; continue; }
-      if (a === 'in' && b === 'the' && (c === 'evening' || c === 'afternoon')) { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; continue; }
-      if (a === 'at' && b === 'night') { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2], night: false }); i += 2; continue; }
-      // "7 tomorrow morning" is 07:00 tomorrow; chrono would read the 7 as the evening's
-      if (a === 'tomorrow' && (b === 'morning' || b === 'evening' || b === 'night' || b === 'afternoon')) {
-        pieces.push({ text: `${w}${b === 'morning' ? 'am' : 'pm'} tomorrow`, tokens: [i, i + 1, i + 2], night: false }); i += 2; continue;
-      }
-      // "11 tonight" is 23:00; "6 tonight" after "between 10 and" is the morning: leave it to the night rules
-      if (a === 'tonight' && Number(w.split(':')[0]) >= 7 && Number(w.split(':')[0]) <= 11) {
-        pieces.push({ text: `${w}pm`, tokens: [i, i + 1], night: true }); i += 1; continue;
-      }
-    }
-    // sentence ends stop chrono from joining "until 7. then 9pm"; chrono also joins "tonight until
-    // 6:15" into one range that loses the clock, so "tonight" (read by extractTimeSpec) ends its phrase
-    // "till the sun's up": the sun, not Sunday
-    if (w === 'sun' && ['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'up', 'down', 'rises', 'sets', 'has', 'coming', 'going'].includes(tokens[i + 1]?.text ?? '')) {
-      pieces.push({ text: 'sunlight', tokens: [i], night: false });
-      continue;
-    }
-    // "now until 8pm": chrono reads "now" as the range's start and swaps the ends; now is read by
-    // extractTimeSpec, so chrono sees a stop there
-    if (w === 'now') {
-      pieces.push({ text: '.', tokens: [i], night: false });
-      continue;
-    }
-    const ends = tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
-    pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
+    i = readDatedPiece(words, i, prevWord, minutesTo, ctx, pieces) ?? readSpokenPiece(words, i, spoken, pieces) ?? readWordPiece(tokens, i, prevWord, pieces);
   }
+  return pieces;
+}
+
+/** Runs chrono over the text of the pieces: the clock phrases it finds, with the tokens each covers. */
+function parseClockPieces(pieces: ClockPiece[], ctx: TimeContext): ClockPhrase[] {
   let text = '';
   const startOf: number[] = [];
   for (const p of pieces) {
@@ -705,6 +839,17 @@ function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
       phrases.push({ tokens: span.flatMap((p) => p.tokens), first: pieces[first].tokens[0], text: r.text.toLowerCase(), result: r, night: span.some((p) => p.night) });
     }
   }
+  return phrases;
+}
+
+
+/** Runs chrono once over the whole message; "8 tonight" and "6 in the morning" are said plainly first. */
+function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
+  const key = `${ctx.now}|${ctx.timeZone}`;
+  const cached = clockPhraseCache.get(tokens)?.get(key);
+  if (cached) return cached;
+  const pieces = clockPieces(tokens, ctx);
+  const phrases = parseClockPieces(pieces, ctx);
   if (!clockPhraseCache.has(tokens)) clockPhraseCache.set(tokens, new Map());
   clockPhraseCache.get(tokens)!.set(key, phrases);
   return phrases;
@@ -757,94 +902,122 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     if (phrase.tokens[0] < from || phrase.tokens[phrase.tokens.length - 1] >= to) continue;
     // (days already read as a weekly pattern: "every saturday and sunday night")
     if (phrase.tokens.every((k) => spec.consumed.has(k))) continue;
-    const r = phrase.result;
-    const words = phrase.text;
-    const span = phrase.tokens;
-    const hasClock = r.start.isCertain('hour') || /\b(noon|midnight)\b/.test(words);
-    // "every saturday and sunday night, 9pm to 7am": the days are the weekly pattern already read,
-    // not a date for the first window
-    const weeklyDays = spec.recurrence !== undefined && span.some((k) => spec.consumed.has(k) && parseWeekday(tokens[k].text) !== undefined);
-    const dayCertain = (r.start.isCertain('day') || r.start.isCertain('weekday')) && !weeklyDays;
-    const part = words.split(/\s+/).find(isDayPart);
-    if (!hasClock && dayCertain && part && !/\b(tomorrow|tonight|today|yesterday|last)\b/.test(words)) {
-      // "till friday evening", "from monday morning": a named day's part, at the hour people mean
-      const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
-      const role = getRoleBefore(tokens, phrase.first, from);
-      // "on saturday night": that night, sunset to sunrise, as "tonight" is
-      if (part === 'night' && role === 'point' && !spec.date) {
-        spec.date = date;
-        spec.night = true;
-        span.forEach((k) => spec.consumed.add(k));
-        if (phrase.first - 1 >= from && tokens[phrase.first - 1].text === 'on') spec.consumed.add(phrase.first - 1);
-        continue;
-      }
-      spec.anchors.push({ kind: 'clock', hour: DAY_PARTS[part].typical, minute: 0, meridiemCertain: true, date, role: role === 'point' ? 'start' : role });
-      if (part === 'night' || part === 'evening') spec.night ||= role !== 'end';
-      span.forEach((k) => spec.consumed.add(k));
-      if (phrase.first - 1 >= from && (START_WORDS.has(tokens[phrase.first - 1].text) || END_WORDS.has(tokens[phrase.first - 1].text))) spec.consumed.add(phrase.first - 1);
-      continue;
-    }
-    if (/\b(hour|hours|minute|minutes|min|mins|week|weeks|days)\b/.test(words) || /\b(night|tonight|today|yesterday|evening|weekend)\b/.test(words) && !hasClock) continue;
-    // "9 tonight" is 21:00; only a start said that way ("from 10 tonight") makes the window the night's
-    // ("until 11 tonight", "back about 9 tonight" end a window that starts now)
-    if (phrase.night && getRoleBefore(tokens, phrase.first, from) !== 'end') spec.night = true;
-    if (!hasClock) {
-      if (dayCertain && !/\btomorrow\b/.test(words) && getRoleBefore(tokens, phrase.first, from) === 'end') {
-        // "until friday", "until nov 30": through the end of that day
-        const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
-        spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date, role: 'end', dateOnly: true });
-        span.forEach((k) => spec.consumed.add(k));
-        spec.consumed.add(phrase.first - 1);
-        continue;
-      }
-      if (dayCertain) {
-        if (/\btomorrow\b/.test(words)) spec.dayOffset = 1;
-        else spec.date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
-        span.forEach((k) => spec.consumed.add(k));
-      }
-      continue;
-    }
-    // chrono gives "from 7pm till 7am tomorrow" tomorrow's date at both ends; the day named after
-    // "till" belongs to the end only, which resolves after the start anyway
-    // ("9 to 5 tomorrow", said with no am/pm and no night, is a day's range: tomorrow's, both ends)
-    const dayRange = r.end !== null && r.end !== undefined && !r.start.isCertain('meridiem') && !r.end.isCertain('meridiem') && !/\b(tonight|night|evening)\b/.test(words) &&
-      (r.start.get('hour')! % 12) > (r.end.get('hour')! % 12) && r.start.get('hour')! % 12 >= 6;
-    const dayAfterEnd = r.end && !dayRange && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
-      !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
-    const date = dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
-    // "tomorrow from 8 pm until midnight": chrono dates the midnight end and leaves the start's day
-    // open; the day said before the range is the start's (see docs/decisions.md, "Round F household: relative days and starts")
-    if (!date && r.end && !dayAfterEnd && /^(?:\S+ )?tomorrow\b/.test(words) && spec.dayOffset === 0 && !spec.date) spec.dayOffset = 1;
-    const firstWord = words.split(/\s+/)[0];
-    // "stop at 5am": the word before the phrase outranks chrono's own "at"
-    let role: Role = getRoleBefore(tokens, phrase.first, from);
-    if (role === 'point' && (firstWord === 'at' || firstWord === 'by') && ['back', 'home'].includes(tokens[phrase.first - 1]?.text ?? '')) role = 'end';
-    if (role === 'point' && START_WORDS.has(firstWord)) role = 'start';
-    if (r.end) role = 'start';
-    // chrono puts the earlier hour first: "from 9 until midnight" comes back as 00:00 to 09:00; the
-    // order said is the order meant
-    let [startC, endC] = [r.start, r.end];
-    const firstSaid = /\b(\d{1,2})(?::\d\d)?|\b(midnight|noon|midday)\b/.exec(words);
-    if (r.end && firstSaid) {
-      // (on the clock face noon and midnight are both 12: 0 here, as the hours compared are)
-      const said = firstSaid[2] ? 0 : Number(firstSaid[1]) % 12;
-      if ((r.start.get('hour')! % 12) !== said && (r.end.get('hour')! % 12) === said) [startC, endC] = [r.end, r.start];
-    }
-    spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: readMinute(startC), date, role });
-    // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
-    if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
-    if (r.end) {
-      // the end keeps its own date only when the words name one after "until" ("until monday the 14th
-      // at 8pm"); chrono otherwise dates "9 to 3" to the next day on its own
-      const endNamesDay = /\b(until|till|to|through)\b.*\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b/.test(words);
-      const endDate = endC!.isCertain('day') || endC!.isCertain('weekday') ? { year: endC!.get('year')!, month: endC!.get('month')!, day: endC!.get('day')!, hour: 0, minute: 0 } : undefined;
-      spec.anchors.push({ kind: 'clock', ...readHour(endC!, words), minute: readMinute(endC!), date: endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day) ? endDate : undefined, role: 'end' });
-    }
-    span.forEach((k) => spec.consumed.add(k));
-    // "from 10pm": the preposition belongs to the time
-    const before = phrase.first - 1;
-    if (before >= from && (START_WORDS.has(tokens[before].text) || END_WORDS.has(tokens[before].text))) spec.consumed.add(before);
+    readClockPhrase(tokens, from, phrase, spec);
   }
+}
+
+/** One clock or date phrase of the clause, read into the spec. */
+function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec): void {
+  const r = phrase.result;
+  const words = phrase.text;
+  const span = phrase.tokens;
+  const hasClock = r.start.isCertain('hour') || /\b(noon|midnight)\b/.test(words);
+  // "every saturday and sunday night, 9pm to 7am": the days are the weekly pattern already read,
+  // not a date for the first window
+  const weeklyDays = spec.recurrence !== undefined && span.some((k) => spec.consumed.has(k) && parseWeekday(tokens[k].text) !== undefined);
+  const dayCertain = (r.start.isCertain('day') || r.start.isCertain('weekday')) && !weeklyDays;
+  const part = words.split(/\s+/).find(isDayPart);
+  if (!hasClock && dayCertain && part && !/\b(tomorrow|tonight|today|yesterday|last)\b/.test(words)) {
+    readDayPartPhrase(tokens, from, phrase, spec, part);
+    return;
+  }
+  if (/\b(hour|hours|minute|minutes|min|mins|week|weeks|days)\b/.test(words) || /\b(night|tonight|today|yesterday|evening|weekend)\b/.test(words) && !hasClock) return;
+  // "9 tonight" is 21:00; only a start said that way ("from 10 tonight") makes the window the night's
+  // ("until 11 tonight", "back about 9 tonight" end a window that starts now)
+  if (phrase.night && getRoleBefore(tokens, phrase.first, from) !== 'end') spec.night = true;
+  if (!hasClock) {
+    readDatePhrase(tokens, from, phrase, spec, dayCertain);
+    return;
+  }
+  readClockTimes(tokens, from, phrase, spec, dayCertain);
+}
+
+/** A named day's part with no clock: "till friday evening", "on saturday night". */
+function readDayPartPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, part: DayPart): void {
+  const r = phrase.result;
+  const span = phrase.tokens;
+  // "till friday evening", "from monday morning": a named day's part, at the hour people mean
+  const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
+  const role = getRoleBefore(tokens, phrase.first, from);
+  // "on saturday night": that night, sunset to sunrise, as "tonight" is
+  if (part === 'night' && role === 'point' && !spec.date) {
+    spec.date = date;
+    spec.night = true;
+    span.forEach((k) => spec.consumed.add(k));
+    if (phrase.first - 1 >= from && tokens[phrase.first - 1].text === 'on') spec.consumed.add(phrase.first - 1);
+    return;
+  }
+  spec.anchors.push({ kind: 'clock', hour: DAY_PARTS[part].typical, minute: 0, meridiemCertain: true, date, role: role === 'point' ? 'start' : role });
+  if (part === 'night' || part === 'evening') spec.night ||= role !== 'end';
+  span.forEach((k) => spec.consumed.add(k));
+  if (phrase.first - 1 >= from && (START_WORDS.has(tokens[phrase.first - 1].text) || END_WORDS.has(tokens[phrase.first - 1].text))) spec.consumed.add(phrase.first - 1);
+}
+
+/** A date with no clock: "until friday", "tomorrow", "on the 3rd". */
+function readDatePhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, dayCertain: boolean): void {
+  const r = phrase.result;
+  const words = phrase.text;
+  const span = phrase.tokens;
+  if (dayCertain && !/\btomorrow\b/.test(words) && getRoleBefore(tokens, phrase.first, from) === 'end') {
+    // "until friday", "until nov 30": through the end of that day
+    const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
+    spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date, role: 'end', dateOnly: true });
+    span.forEach((k) => spec.consumed.add(k));
+    spec.consumed.add(phrase.first - 1);
+    return;
+  }
+  if (dayCertain) {
+    if (/\btomorrow\b/.test(words)) spec.dayOffset = 1;
+    else spec.date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
+    span.forEach((k) => spec.consumed.add(k));
+  }
+}
+
+/** A clock time or a range of them: "6am", "from 10pm to 6am", "tomorrow 9 to 5". */
+function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, dayCertain: boolean): void {
+  const r = phrase.result;
+  const words = phrase.text;
+  const span = phrase.tokens;
+  // chrono gives "from 7pm till 7am tomorrow" tomorrow's date at both ends; the day named after
+  // "till" belongs to the end only, which resolves after the start anyway
+  // ("9 to 5 tomorrow", said with no am/pm and no night, is a day's range: tomorrow's, both ends)
+  const dayRange = r.end !== null && r.end !== undefined && !r.start.isCertain('meridiem') && !r.end.isCertain('meridiem') && !/\b(tonight|night|evening)\b/.test(words) &&
+    (r.start.get('hour')! % 12) > (r.end.get('hour')! % 12) && r.start.get('hour')! % 12 >= 6;
+  const dayAfterEnd = r.end && !dayRange && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
+    !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
+  const date = dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
+  // "tomorrow from 8 pm until midnight": chrono dates the midnight end and leaves the start's day
+  // open; the day said before the range is the start's (see docs/decisions.md, "Round F household: relative days and starts")
+  if (!date && r.end && !dayAfterEnd && /^(?:\S+ )?tomorrow\b/.test(words) && spec.dayOffset === 0 && !spec.date) spec.dayOffset = 1;
+  const firstWord = words.split(/\s+/)[0];
+  // "stop at 5am": the word before the phrase outranks chrono's own "at"
+  let role: Role = getRoleBefore(tokens, phrase.first, from);
+  if (role === 'point' && (firstWord === 'at' || firstWord === 'by') && ['back', 'home'].includes(tokens[phrase.first - 1]?.text ?? '')) role = 'end';
+  if (role === 'point' && START_WORDS.has(firstWord)) role = 'start';
+  if (r.end) role = 'start';
+  // chrono puts the earlier hour first: "from 9 until midnight" comes back as 00:00 to 09:00; the
+  // order said is the order meant
+  let [startC, endC] = [r.start, r.end];
+  const firstSaid = /\b(\d{1,2})(?::\d\d)?|\b(midnight|noon|midday)\b/.exec(words);
+  if (r.end && firstSaid) {
+    // (on the clock face noon and midnight are both 12: 0 here, as the hours compared are)
+    const said = firstSaid[2] ? 0 : Number(firstSaid[1]) % 12;
+    if ((r.start.get('hour')! % 12) !== said && (r.end.get('hour')! % 12) === said) [startC, endC] = [r.end, r.start];
+  }
+  spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: readMinute(startC), date, role });
+  // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
+  if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
+  if (r.end) {
+    // the end keeps its own date only when the words name one after "until" ("until monday the 14th
+    // at 8pm"); chrono otherwise dates "9 to 3" to the next day on its own
+    const endNamesDay = /\b(until|till|to|through)\b.*\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b/.test(words);
+    const endDate = endC!.isCertain('day') || endC!.isCertain('weekday') ? { year: endC!.get('year')!, month: endC!.get('month')!, day: endC!.get('day')!, hour: 0, minute: 0 } : undefined;
+    spec.anchors.push({ kind: 'clock', ...readHour(endC!, words), minute: readMinute(endC!), date: endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day) ? endDate : undefined, role: 'end' });
+  }
+  span.forEach((k) => spec.consumed.add(k));
+  // "from 10pm": the preposition belongs to the time
+  const before = phrase.first - 1;
+  if (before >= from && (START_WORDS.has(tokens[before].text) || END_WORDS.has(tokens[before].text))) spec.consumed.add(before);
 }
 
 /**
@@ -922,17 +1095,8 @@ function describeAnchor(a: Anchor | undefined, ms: number, ctx: TimeContext): st
   return formatClock(ms, ctx.timeZone);
 }
 
-/**
- * The (first) window of a watch. Windows are never in the past: one whose start has passed
- * starts now, one that is over moves to the next day that fits.
- */
-export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWindow {
-  const recurrence: Recurrence = spec.recurrence ?? 'none';
-  const today = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
-  const start = spec.anchors.find((a) => a.role === 'start') ?? (spec.anchors.some((a) => a.role === 'end') ? undefined : spec.anchors.find((a) => a.role === 'point'));
-  const end = spec.anchors.find((a) => a.role === 'end');
-  const night = spec.night;
-  const hasLocation = ctx.location !== null;
+/** "around 4": the hour's window, half an hour either side (undefined when not said so). */
+function resolveAroundWindow(spec: TimeSpec, start: Anchor | undefined, end: Anchor | undefined, today: WallClock, recurrence: Recurrence, ctx: TimeContext): ResolvedWindow | undefined {
   // "around 4": half an hour either side
   if (start?.kind === 'clock' && start.around && !end && spec.durationMs === undefined) {
     for (let d = spec.dayOffset; d < spec.dayOffset + 2; d++) {
@@ -944,7 +1108,11 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
       return { startsAt, endsAt: at + 30 * MINUTE, recurrence, window: `around ${formatClock(at, ctx.timeZone)}`, defaulted: false, passed };
     }
   }
+  return undefined;
+}
 
+/** "this weekend", "every weekend": Saturday to Monday (undefined when not said so). */
+function resolveWeekendWindow(spec: TimeSpec, start: Anchor | undefined, end: Anchor | undefined, today: WallClock, recurrence: Recurrence, ctx: TimeContext): ResolvedWindow | undefined {
   if ((spec.weekend || (recurrence === 'weekends' && !start && !end && !spec.night)) && !start && !end) {
     const wd = getWeekday(today);
     const toSaturday = (6 - wd + 7) % 7;
@@ -953,63 +1121,97 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     const endsAt = fromWallClock(addDays(saturday, 2), ctx.timeZone);
     return { startsAt, endsAt, recurrence, window: recurrence === 'weekends' ? 'every weekend' : 'this weekend', defaulted: false };
   }
+  return undefined;
+}
+
+/** The start of the window on day d (first: the first day tried), and how it is said. */
+function resolveDayStart(spec: TimeSpec, start: Anchor | undefined, day: WallClock, d: number, first: number, today: WallClock, ctx: TimeContext): { startsAt: number; startLabel: string; eveningStart: boolean } {
+  const night = spec.night;
+  const hasLocation = ctx.location !== null;
+  let startsAt: number;
+  let startLabel: string;
+  let eveningStart = false;
+  if (start?.kind === 'clock' && spec.nextStart && d === first) {
+    // the next such hour to come, a quarter of an hour's grace for one just begun
+    const h = start.hour % 12;
+    const options = [0, 1].flatMap((k) => [h, h + 12].map((hh) => fromWallClock({ ...addDays(today, k), hour: hh, minute: start.minute }, ctx.timeZone)));
+    startsAt = Math.min(...options.filter((t) => t >= ctx.now - 15 * MINUTE));
+    startLabel = describeAnchor(start, startsAt, ctx);
+  } else if (start) {
+    startsAt = resolveStart(start, day, ctx, spec.night);
+    // "from half eleven" said at 18:20: the hour without am/pm that is still to come today
+    // ("12 til 6" said at 23:47: midnight, the 12 still to come)
+    if (start.kind === 'clock' && !start.meridiemCertain && !start.date && !spec.date && spec.dayOffset === 0 && d === first && start.hour <= 12 &&
+      startsAt < ctx.now - 15 * MINUTE && startsAt + 12 * HOUR > ctx.now) {
+      startsAt += 12 * HOUR;
+      eveningStart = true;
+    }
+    startLabel = describeAnchor(start, startsAt, ctx);
+  } else if (night) {
+    startsAt = hasLocation ? getSunTime('sunset', day, ctx) : fromWallClock({ ...day, hour: 18, minute: 0 }, ctx.timeZone);
+    startLabel = hasLocation ? 'sunset' : '18:00';
+  } else if (spec.delayMs !== undefined && d === 0) {
+    startsAt = ctx.now + spec.delayMs;
+    startLabel = formatClock(startsAt, ctx.timeZone);
+  } else if ((d === 0 && !spec.date) || (!spec.dayOffset && !spec.date)) {
+    startsAt = d === 0 ? ctx.now : fromWallClock(day, ctx.timeZone);
+    startLabel = 'now';
+  } else {
+    startsAt = fromWallClock(day, ctx.timeZone);
+    startLabel = formatClock(startsAt, ctx.timeZone);
+  }
+  return { startsAt, startLabel, eveningStart };
+}
+
+/** The end of a window starting at startsAt on day, and how it is said. */
+function resolveDayEnd(spec: TimeSpec, start: Anchor | undefined, end: Anchor | undefined, startsAt: number, eveningStart: boolean, day: WallClock, ctx: TimeContext): { endsAt: number; endLabel: string; defaulted: boolean } {
+  const night = spec.night;
+  const hasLocation = ctx.location !== null;
+  let endsAt: number;
+  let endLabel: string;
+  let defaulted = false;
+  if (end) {
+    // "from 9pm until 6" ends in the morning; "from now (17:00) until 8" at 20:00, the nearest 8
+    endsAt = resolveEnd(end, startsAt, ctx, night || eveningStart || (spec.sleepContext && !spec.nextStart) || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
+    endLabel = describeAnchor(end, endsAt, ctx);
+  } else if (spec.durationMs !== undefined) {
+    endsAt = startsAt + spec.durationMs;
+    endLabel = formatClock(endsAt, ctx.timeZone);
+  } else if (night || (start && (toWallClock(startsAt, ctx.timeZone).hour >= 17 || toWallClock(startsAt, ctx.timeZone).hour < 5))) {
+    // several nights: until the sunrise after the last one
+    const more = Math.max(0, (spec.nights ?? 1) - 1);
+    endsAt = hasLocation ? getNextSunTime('sunrise', startsAt + more * DAY, ctx) : fromWallClock({ ...addDays(day, 1 + more), hour: 7, minute: 0 }, ctx.timeZone);
+    endLabel = hasLocation ? (more ? `sunrise ${formatDay(toLocalDate(endsAt, ctx.timeZone))}` : 'sunrise') : '07:00';
+  } else {
+    endsAt = startsAt + DAY;
+    endLabel = `${formatClock(endsAt, ctx.timeZone)} tomorrow`;
+    defaulted = true;
+  }
+  return { endsAt, endLabel, defaulted };
+}
+
+/**
+ * The (first) window of a watch. Windows are never in the past: one whose start has passed
+ * starts now, one that is over moves to the next day that fits.
+ */
+export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWindow {
+  const recurrence: Recurrence = spec.recurrence ?? 'none';
+  const today = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
+  const start = spec.anchors.find((a) => a.role === 'start') ?? (spec.anchors.some((a) => a.role === 'end') ? undefined : spec.anchors.find((a) => a.role === 'point'));
+  const end = spec.anchors.find((a) => a.role === 'end');
+  const night = spec.night;
+  const around = resolveAroundWindow(spec, start, end, today, recurrence, ctx);
+  if (around) return around;
+  const weekend = resolveWeekendWindow(spec, start, end, today, recurrence, ctx);
+  if (weekend) return weekend;
 
   // "tonight" asked between midnight and sunrise: the night in progress, which began yesterday
   const first = night && !start && spec.dayOffset === 0 && !spec.date && isNightInProgress(ctx) ? -1 : spec.dayOffset;
   for (let d = first; d < spec.dayOffset + 8; d++) {
     const day = spec.date ? addDays(spec.date, d - spec.dayOffset) : addDays(today, d);
-    let startsAt: number;
-    let startLabel: string;
-    let eveningStart = false;
-    if (start?.kind === 'clock' && spec.nextStart && d === first) {
-      // the next such hour to come, a quarter of an hour's grace for one just begun
-      const h = start.hour % 12;
-      const options = [0, 1].flatMap((k) => [h, h + 12].map((hh) => fromWallClock({ ...addDays(today, k), hour: hh, minute: start.minute }, ctx.timeZone)));
-      startsAt = Math.min(...options.filter((t) => t >= ctx.now - 15 * MINUTE));
-      startLabel = describeAnchor(start, startsAt, ctx);
-    } else if (start) {
-      startsAt = resolveStart(start, day, ctx, spec.night);
-      // "from half eleven" said at 18:20: the hour without am/pm that is still to come today
-      // ("12 til 6" said at 23:47: midnight, the 12 still to come)
-      if (start.kind === 'clock' && !start.meridiemCertain && !start.date && !spec.date && spec.dayOffset === 0 && d === first && start.hour <= 12 &&
-        startsAt < ctx.now - 15 * MINUTE && startsAt + 12 * HOUR > ctx.now) {
-        startsAt += 12 * HOUR;
-        eveningStart = true;
-      }
-      startLabel = describeAnchor(start, startsAt, ctx);
-    } else if (night) {
-      startsAt = hasLocation ? getSunTime('sunset', day, ctx) : fromWallClock({ ...day, hour: 18, minute: 0 }, ctx.timeZone);
-      startLabel = hasLocation ? 'sunset' : '18:00';
-    } else if (spec.delayMs !== undefined && d === 0) {
-      startsAt = ctx.now + spec.delayMs;
-      startLabel = formatClock(startsAt, ctx.timeZone);
-    } else if ((d === 0 && !spec.date) || (!spec.dayOffset && !spec.date)) {
-      startsAt = d === 0 ? ctx.now : fromWallClock(day, ctx.timeZone);
-      startLabel = 'now';
-    } else {
-      startsAt = fromWallClock(day, ctx.timeZone);
-      startLabel = formatClock(startsAt, ctx.timeZone);
-    }
-    let endsAt: number;
-    let endLabel: string;
-    let defaulted = false;
-    if (end) {
-      // "from 9pm until 6" ends in the morning; "from now (17:00) until 8" at 20:00, the nearest 8
-      endsAt = resolveEnd(end, startsAt, ctx, night || eveningStart || (spec.sleepContext && !spec.nextStart) || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
-      endLabel = describeAnchor(end, endsAt, ctx);
-    } else if (spec.durationMs !== undefined) {
-      endsAt = startsAt + spec.durationMs;
-      endLabel = formatClock(endsAt, ctx.timeZone);
-    } else if (night || (start && (toWallClock(startsAt, ctx.timeZone).hour >= 17 || toWallClock(startsAt, ctx.timeZone).hour < 5))) {
-      // several nights: until the sunrise after the last one
-      const more = Math.max(0, (spec.nights ?? 1) - 1);
-      endsAt = hasLocation ? getNextSunTime('sunrise', startsAt + more * DAY, ctx) : fromWallClock({ ...addDays(day, 1 + more), hour: 7, minute: 0 }, ctx.timeZone);
-      endLabel = hasLocation ? (more ? `sunrise ${formatDay(toLocalDate(endsAt, ctx.timeZone))}` : 'sunrise') : '07:00';
-    } else {
-      endsAt = startsAt + DAY;
-      endLabel = `${formatClock(endsAt, ctx.timeZone)} tomorrow`;
-      defaulted = true;
-    }
+    const { startsAt: dayStart, startLabel, eveningStart } = resolveDayStart(spec, start, day, d, first, today, ctx);
+    let startsAt = dayStart;
+    const { endsAt, endLabel, defaulted } = resolveDayEnd(spec, start, end, startsAt, eveningStart, day, ctx);
     // "start at 8am" said at 17:00: the next 08:00, not a window already running
     if (start && !end && spec.durationMs === undefined && !night && startsAt < ctx.now - 15 * MINUTE) continue;
     if (endsAt <= ctx.now || !isAllowedDay(Math.max(startsAt, ctx.now), recurrence, ctx) && !(recurrence !== 'none' && startsAt < ctx.now && isAllowedDay(startsAt, recurrence, ctx))) {

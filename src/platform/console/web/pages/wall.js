@@ -156,15 +156,8 @@ function AskForm({ scenes, streams }) {
   </section>`;
 }
 
-export function Wall({ session }) {
-  const [scenes, setScenes] = useState(null);
-  const [streams, setStreams] = useState([]);
-  const [error, setError] = useState(null);
-  const [latest, setLatest] = useState({});
-  const [frames, setFrames] = useState({});
-  const [live, setLive] = useState(false);
-  const [everLive, setEverLive] = useState(false);
-  const [range, setRange] = useState('1h');
+/** Every scene's chart for the range, by scene id. */
+function useSceneHistories(range) {
   // every scene's chart in one request per range (docs/decisions.md, "The wall in one request per view")
   const [histories, setHistories] = useState({});
   useEffect(() => {
@@ -177,6 +170,19 @@ export function Wall({ session }) {
     }, () => {});
     return () => { on = false; };
   }, [range]);
+  return histories;
+}
+
+export function Wall({ session }) {
+  const [scenes, setScenes] = useState(null);
+  const [streams, setStreams] = useState([]);
+  const [error, setError] = useState(null);
+  const [latest, setLatest] = useState({});
+  const [frames, setFrames] = useState({});
+  const [live, setLive] = useState(false);
+  const [everLive, setEverLive] = useState(false);
+  const [range, setRange] = useState('1h');
+  const histories = useSceneHistories(range);
   const series = useRef({});
   const [, tick] = useState(0);
   const canQuery = session.capabilities.includes('scenes:query');
