@@ -129,8 +129,8 @@ function readFaceRecognitionSwitch(message: string): boolean | undefined {
   return undefined;
 }
 
-export function planOffline(message: string, ctx: HouseholdContext): Plan {
-  const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
+/** What is answered before the general reader reads the message: bad input, pretend-system and quoted text, "undo", corrections, the tools' own readers, another language, the face recognition switch, chit-chat. */
+function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): Plan | undefined {
   const bad = findBadInput(message);
   if (bad) {
     plan.clarification = `${bad} ${HELP_TEXT} What would you like me to do?`;
@@ -192,6 +192,13 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   // "cheers, you're a star", "happy thanksgiving!": chit-chat gets a friendly reply, nothing else
   const chat = answerChitChat(message);
   if (chat) return { planner: 'offline', calls: [], refusals: [], answers: [chat], confidence: 1 };
+  return undefined;
+}
+
+export function planOffline(message: string, ctx: HouseholdContext): Plan {
+  const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
+  const early = planBeforeReading(message, ctx, plan);
+  if (early) return early;
   const readings = readMessage(message, ctx);
   const state: PlanState = {
     ctx: { ...ctx },
@@ -504,172 +511,205 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
     if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
     const prev = readings.at(-1);
-    if (r.clause.correction && prev && (prev.intent || prev.mentions.length || prev.time.hasTime)) {
-      if (r.mentions.length) prev.mentions = r.mentions;
-      if (r.time.hasTime) prev.time = r.time;
-      foldInto(prev, r);
-      continue;
-    }
-    // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
-    // after the request is no request of its own and names no place to act on (docs/decisions.md,
-    // "Reasons are not requests")
-    if (prev && (isReasonClause(r, ctx) || (readings.some((x) => x.intent && STATE_INTENTS.has(x.intent)) && isStatementSentence(r)))) {
-      r.mentions = [];
-      r.hasReference = false;
-      r.conditions = [];
-      for (let k = r.clause.from; k < r.clause.to; k++) r.used.add(k);
-      readings.push(r);
-      continue;
-    }
-    // "…while we're on holiday, back on the 30th": a time alone completes the clause before
-    // ("…while we're out tonight. we leave at 6 and we'll be back by midnight": said as a sentence of
-    // its own, the times of leaving and coming back set the window of the request before)
-    const settingSentence = r.clause.newSentence && r.time.anchors.length > 0 && prev?.intent === 'create_watch' &&
-      ['we', 'i'].includes(r.tokens[r.clause.from]?.text ?? '');
-    if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && (!r.clause.newSentence || settingSentence)) {
-      prev.time = getTime(prev.clause.from, r.clause.to);
-      foldInto(prev, r);
-      for (const k of prev.time.consumed) prev.used.add(k);
-      continue;
-    }
+    if (foldIntoPrevious(r, prev, readings, ctx, getTime)) continue;
     // "…, our granddaughter has gone home", "…, we're all in": "home" and "all" said of people are no place to act on
     const onlyHome = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome) && !r.time.hasTime && !r.hasReference &&
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
-    // "we're staying home tonight so knock off the granny flat watch": "home" said of people beside a
-    // named place is where they are, not a place to act on
-    const peopleHome = (m: Mention) => m.place.type === 'group' && m.place.wholeHome && /^(?:at )?home$/.test(m.text) &&
-      ['stay', 'staying', 'stayed', 'be', 'are', 'am', "we're", "i'm", 'get', 'got', 'getting', 'come', 'coming', 'back'].includes(r.tokens[m.start - 1]?.text ?? '');
-    const stayHome = (m: Mention) => peopleHome(m) && ['stay', 'staying', 'stayed'].includes(r.tokens[m.start - 1]?.text ?? '');
-    if (r.mentions.some(peopleHome) && (r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor') || r.mentions.every(stayHome))) {
-      for (const m of r.mentions.filter(peopleHome)) for (let k = m.start; k < m.end; k++) r.used.add(k);
-      r.mentions = r.mentions.filter((m) => !peopleHome(m));
-    }
-    // "and the other one too": of the places the conversation weighed, the one not acted on
-    if (depth === 0 && !r.mentions.length && !r.question && r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))) {
-      const other = findOtherPlace(ctx) ?? findOtherWatchPlace(ctx);
-      if (!other) {
-        r.unresolved = 'Which one do you mean by "the other one"? Tell me the room or the camera.';
-      } else {
-        r.mentions = [{ start: r.clause.from, end: r.clause.from, text: subjectOf(other), place: other }];
-        r.hasReference = false;
-      }
-      const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
-      r.used.add(otherAt);
-    }
-    // "stop watching the garden and the other one": beside a named place, "the other one" is the one
-    // watch not on it, when exactly one is; otherwise it is asked, never dropped
-    // (see docs/decisions.md, "Round F household: relative days and starts")
-    const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''));
-    if (depth === 0 && r.mentions.length && r.mentions.every((m) => m.end > m.start) && !r.question && otherAt >= 0 && !r.unresolved) {
-      const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
-      const rest = ctx.watches.filter((w) => !w.sensor_ids.some((id) => named.has(id)));
-      const sensors = rest.length === 1 ? ctx.sensors.filter((x) => rest[0].sensor_ids.includes(x.id)) : [];
-      if ((r.intent === 'stand_down' || r.intent === 'update_watch') && sensors.length) {
-        const place: KnownPlace = sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: rest[0].subject, sensors, wholeHome: false, except: false };
-        r.mentions = [...r.mentions, { start: otherAt, end: otherAt + 2, text: 'other one', place }];
-      } else {
-        r.unresolved = rest.length > 1
-          ? `Which one do you mean by "the other one": ${rest.map((w) => `the ${w.subject} (${w.window})`).join(', ')}? I haven't changed anything yet.`
-          : 'Which one do you mean by "the other one"? Tell me the room or the camera. I haven\'t changed anything yet.';
-      }
-      r.used.add(otherAt).add(otherAt + 1);
-    }
-    // "the home office is private, never watch it": "it" is the place the sentence before named
-    if (r.intent && STATE_INTENTS.has(r.intent) && r.hasReference && !r.mentions.length && !r.question && prev && !prev.intent && !prev.question &&
-      !prev.outOfScope && prev.mentions.length && prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) {
-      r.mentions = prev.mentions.map((m) => ({ ...m }));
-      for (const m of r.mentions) for (let k = m.start; k < m.end; k++) r.used.add(k);
-    }
-    // "just the front one": a name's modifier with "one" picks among the places the conversation's
-    // last request named (the front door of "the front door and the back door"); none or several → asked
-    const oneAt = r.tokens.findIndex((t, k) => k > r.clause.from && k < r.clause.to && ['one', 'ones'].includes(t.text) && isPlaceToken(r.tokens[k - 1], ctx));
-    if (depth === 0 && !r.mentions.length && !r.question && oneAt > 0 && !prev) {
-      const before = findPreviousRequest(ctx);
-      const word = r.tokens[oneAt - 1].text;
-      const sensors = [...new Map((before?.mentions ?? []).flatMap((m) => getPlaceSensors(m.place)).map((x) => [x.id, x])).values()]
-        .filter((x) => x.name.toLowerCase().split(/\s+/).includes(word));
-      if (sensors.length === 1) {
-        r.mentions = [{ start: oneAt - 1, end: oneAt + 1, text: `${word} one`, place: { type: 'sensor', sensor: sensors[0] } }];
-        r.used.add(oneAt - 1).add(oneAt);
-      } else {
-        r.unresolved = `Which one do you mean by "the ${word} one"? Tell me the room or the sensor.`;
-      }
-    }
-    if (!r.intent && !r.outOfScope && !r.question && !onlyHome && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
-      const inMessage = prev?.intent && prev.intent !== 'help';
-      const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
-      if (source?.intent) {
-        const ownPlaces = r.mentions.length > 0;
-        const sourceIds = new Set(source.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
-        inheritRequest(r, source, !inMessage);
-        const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
-        // "and tomorrow night too", "saturday as well": another watch besides the one made
-        // ("and the same tomorrow", "same again on friday": the same hours on another day)
-        const dayOnly = r.time.hasTime && (r.time.dayOffset !== 0 || r.time.date !== undefined) && r.tokens.slice(r.clause.from, r.clause.to).every((t, k) => !r.time.consumed.has(r.clause.from + k) || !/\d/.test(t.text));
-        const additive = words.includes('too') || words.includes('also') || (words.includes('as') && words.includes('well')) || words.includes('another') ||
-          (words.includes('same') && dayOnly);
-        // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
-        // conversation made; only a new place ("same for the back door") asks for a new one
-        if (!inMessage && source.intent === 'create_watch' && !ownPlaces && !additive && findLastWatchId(ctx)) {
-          r.intent = 'update_watch';
-          r.mentions = [];
-        }
-        // "just the front one", "only the back door": the watch just made narrows to part of its places
-        const narrows = ownPlaces && (words.includes('just') || words.includes('only')) && !additive &&
-          r.mentions.every((m) => m.place.type !== 'group' && getPlaceSensors(m.place).length > 0 && getPlaceSensors(m.place).every((x) => sourceIds.has(x.id)));
-        if (!inMessage && source.intent === 'create_watch' && narrows && findLastWatchId(ctx)) {
-          r.intent = 'update_watch';
-          r.hasReference = true;
-        }
-        // "no sorry, I meant the driveway": the watch just made moves to the place named, none is added
-        if (!inMessage && (source.intent === 'create_watch' || source.intent === 'update_watch') && ownPlaces && isCorrection(tokens) && findLastWatchId(ctx)) {
-          r.intent = 'update_watch';
-          r.hasReference = true;
-        }
-      }
-    } else if (r.intent === 'create_watch' && !r.mentions.length && r.hasReference && prev?.intent === 'create_watch' && !r.clause.newSentence) {
-      // "watch the back door tonight and let me know if it opens": what to look for, on the same watch
-      prev.conditions = [...new Set([...prev.conditions, ...r.conditions])];
-      foldInto(prev, r);
-      continue;
-    } else if (r.intent === 'create_watch' && !r.time.hasTime) {
-      // "watch the back door from sunset to sunrise and let me know if anyone's in the backyard": one
-      // window; "I'm going away for the weekend, watch the house": the setting clause gives it
-      const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
-      if (earlier) r.time = earlier.time;
-      // "watch the lounge tonight" (declined: muted) — "ok unmute it and watch it then": the watch asked for before
-      else if (depth === 0 && r.hasReference && !r.mentions.length) {
-        const before = findPreviousRequest(ctx);
-        if (before?.intent === 'create_watch' && before.time.hasTime && !before.time.past) r.time = before.time;
-      }
-    }
-    // "…watch the garage over the weekend? We leave friday at 6pm and we're back monday morning at 8":
-    // coming back at a time, said after a watch is asked for, ends that watch's window; it stands nothing down
-    const homecoming = r.intent === 'stand_down' && !r.mentions.length && !r.hasReference && !r.question && r.time.anchors.length > 0 &&
-      prev?.intent === 'create_watch' && r.tokens.slice(r.clause.from, r.clause.to).some((t) => t.text === 'back' || t.text === 'home');
-    if (homecoming && prev) {
-      const starts = prev.time.anchors.filter((a) => a.role !== 'end').map((a) => ({ ...a, role: 'start' as const }));
-      prev.time = { ...prev.time, anchors: [...starts, ...r.time.anchors.map((a) => ({ ...a, role: 'end' as const }))], hasTime: true };
-      foldInto(prev, r);
-      continue;
-    }
-    // "front door contact, 9pm to 7am please": a place and a window, nothing else, is a watch
-    // ("pool gate, 90 min", "front door cam for the next 2.5 hrs": a place and how long)
-    if (!r.intent && !r.outOfScope && !r.question && r.mentions.length && (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset || r.time.durationMs !== undefined) && !r.time.past) {
-      r.intent = 'create_watch';
-    }
-    // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
-    // ("starting in 20 minutes, watch the front yard for an hour": so does a delayed start)
-    if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date && r.time.delayMs === undefined) {
-      const setting = readings.find((x) => !x.intent && (x.time.dayOffset !== 0 || x.time.date || x.time.delayMs !== undefined));
-      if (setting) {
-        r.time = { ...r.time, dayOffset: setting.time.dayOffset, date: setting.time.date, ...(setting.time.delayMs !== undefined && !r.time.anchors.some((a) => a.role !== 'end') ? { delayMs: setting.time.delayMs } : {}) };
-      }
-    }
+    resolvePlaceWords(r, prev, ctx, depth);
+    if (inheritFromBefore(r, prev, readings, ctx, tokens, depth, onlyHome)) continue;
+    if (completeWatchWindow(r, prev, readings)) continue;
     readings.push(r);
   }
   // "heading to bed, watch the back door till 7": the bedtime said anywhere sets the reading of "7"
   if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
+  foldUnnamedStandDowns(readings);
+  foldExclusions(readings);
+  resolveThen(readings);
+  declineOtherHomes(readings);
+  moveCorrectedWatches(readings);
+  return readings;
+}
+
+/** A clause that only completes the one before (a correction, a reason, a time said after): folded into it; true when it was. */
+function foldIntoPrevious(r: Reading, prev: Reading | undefined, readings: Reading[], ctx: HouseholdContext, getTime: (from: number, to: number) => TimeSpec): boolean {
+  if (r.clause.correction && prev && (prev.intent || prev.mentions.length || prev.time.hasTime)) {
+    if (r.mentions.length) prev.mentions = r.mentions;
+    if (r.time.hasTime) prev.time = r.time;
+    foldInto(prev, r);
+    return true;
+  }
+  // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
+  // after the request is no request of its own and names no place to act on (docs/decisions.md,
+  // "Reasons are not requests")
+  if (prev && (isReasonClause(r, ctx) || (readings.some((x) => x.intent && STATE_INTENTS.has(x.intent)) && isStatementSentence(r)))) {
+    r.mentions = [];
+    r.hasReference = false;
+    r.conditions = [];
+    for (let k = r.clause.from; k < r.clause.to; k++) r.used.add(k);
+    readings.push(r);
+    return true;
+  }
+  // "…while we're on holiday, back on the 30th": a time alone completes the clause before
+  // ("…while we're out tonight. we leave at 6 and we'll be back by midnight": said as a sentence of
+  // its own, the times of leaving and coming back set the window of the request before)
+  const settingSentence = r.clause.newSentence && r.time.anchors.length > 0 && prev?.intent === 'create_watch' &&
+    ['we', 'i'].includes(r.tokens[r.clause.from]?.text ?? '');
+  if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && (!r.clause.newSentence || settingSentence)) {
+    prev.time = getTime(prev.clause.from, r.clause.to);
+    foldInto(prev, r);
+    for (const k of prev.time.consumed) prev.used.add(k);
+    return true;
+  }
+  return false;
+}
+
+/** Place words that need the clause or conversation around them: "home" said of people, "the other one", "it", "the front one". */
+function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: HouseholdContext, depth: number): void {
+  // "we're staying home tonight so knock off the granny flat watch": "home" said of people beside a
+  // named place is where they are, not a place to act on
+  const peopleHome = (m: Mention) => m.place.type === 'group' && m.place.wholeHome && /^(?:at )?home$/.test(m.text) &&
+    ['stay', 'staying', 'stayed', 'be', 'are', 'am', "we're", "i'm", 'get', 'got', 'getting', 'come', 'coming', 'back'].includes(r.tokens[m.start - 1]?.text ?? '');
+  const stayHome = (m: Mention) => peopleHome(m) && ['stay', 'staying', 'stayed'].includes(r.tokens[m.start - 1]?.text ?? '');
+  if (r.mentions.some(peopleHome) && (r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor') || r.mentions.every(stayHome))) {
+    for (const m of r.mentions.filter(peopleHome)) for (let k = m.start; k < m.end; k++) r.used.add(k);
+    r.mentions = r.mentions.filter((m) => !peopleHome(m));
+  }
+  // "and the other one too": of the places the conversation weighed, the one not acted on
+  if (depth === 0 && !r.mentions.length && !r.question && r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))) {
+    const other = findOtherPlace(ctx) ?? findOtherWatchPlace(ctx);
+    if (!other) {
+      r.unresolved = 'Which one do you mean by "the other one"? Tell me the room or the camera.';
+    } else {
+      r.mentions = [{ start: r.clause.from, end: r.clause.from, text: subjectOf(other), place: other }];
+      r.hasReference = false;
+    }
+    const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
+    r.used.add(otherAt);
+  }
+  // "stop watching the garden and the other one": beside a named place, "the other one" is the one
+  // watch not on it, when exactly one is; otherwise it is asked, never dropped
+  // (see docs/decisions.md, "Round F household: relative days and starts")
+  const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''));
+  if (depth === 0 && r.mentions.length && r.mentions.every((m) => m.end > m.start) && !r.question && otherAt >= 0 && !r.unresolved) {
+    const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
+    const rest = ctx.watches.filter((w) => !w.sensor_ids.some((id) => named.has(id)));
+    const sensors = rest.length === 1 ? ctx.sensors.filter((x) => rest[0].sensor_ids.includes(x.id)) : [];
+    if ((r.intent === 'stand_down' || r.intent === 'update_watch') && sensors.length) {
+      const place: KnownPlace = sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: rest[0].subject, sensors, wholeHome: false, except: false };
+      r.mentions = [...r.mentions, { start: otherAt, end: otherAt + 2, text: 'other one', place }];
+    } else {
+      r.unresolved = rest.length > 1
+        ? `Which one do you mean by "the other one": ${rest.map((w) => `the ${w.subject} (${w.window})`).join(', ')}? I haven't changed anything yet.`
+        : 'Which one do you mean by "the other one"? Tell me the room or the camera. I haven\'t changed anything yet.';
+    }
+    r.used.add(otherAt).add(otherAt + 1);
+  }
+  // "the home office is private, never watch it": "it" is the place the sentence before named
+  if (r.intent && STATE_INTENTS.has(r.intent) && r.hasReference && !r.mentions.length && !r.question && prev && !prev.intent && !prev.question &&
+    !prev.outOfScope && prev.mentions.length && prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) {
+    r.mentions = prev.mentions.map((m) => ({ ...m }));
+    for (const m of r.mentions) for (let k = m.start; k < m.end; k++) r.used.add(k);
+  }
+  // "just the front one": a name's modifier with "one" picks among the places the conversation's
+  // last request named (the front door of "the front door and the back door"); none or several → asked
+  const oneAt = r.tokens.findIndex((t, k) => k > r.clause.from && k < r.clause.to && ['one', 'ones'].includes(t.text) && isPlaceToken(r.tokens[k - 1], ctx));
+  if (depth === 0 && !r.mentions.length && !r.question && oneAt > 0 && !prev) {
+    const before = findPreviousRequest(ctx);
+    const word = r.tokens[oneAt - 1].text;
+    const sensors = [...new Map((before?.mentions ?? []).flatMap((m) => getPlaceSensors(m.place)).map((x) => [x.id, x])).values()]
+      .filter((x) => x.name.toLowerCase().split(/\s+/).includes(word));
+    if (sensors.length === 1) {
+      r.mentions = [{ start: oneAt - 1, end: oneAt + 1, text: `${word} one`, place: { type: 'sensor', sensor: sensors[0] } }];
+      r.used.add(oneAt - 1).add(oneAt);
+    } else {
+      r.unresolved = `Which one do you mean by "the ${word} one"? Tell me the room or the sensor.`;
+    }
+  }
+}
+
+/** A clause without a request of its own takes the one before or the conversation's; true when it was folded into the one before. */
+function inheritFromBefore(r: Reading, prev: Reading | undefined, readings: Reading[], ctx: HouseholdContext, tokens: Token[], depth: number, onlyHome: boolean): boolean {
+  if (!r.intent && !r.outOfScope && !r.question && !onlyHome && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
+    const inMessage = prev?.intent && prev.intent !== 'help';
+    const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
+    if (source?.intent) {
+      const ownPlaces = r.mentions.length > 0;
+      const sourceIds = new Set(source.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
+      inheritRequest(r, source, !inMessage);
+      const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+      // "and tomorrow night too", "saturday as well": another watch besides the one made
+      // ("and the same tomorrow", "same again on friday": the same hours on another day)
+      const dayOnly = r.time.hasTime && (r.time.dayOffset !== 0 || r.time.date !== undefined) && r.tokens.slice(r.clause.from, r.clause.to).every((t, k) => !r.time.consumed.has(r.clause.from + k) || !/\d/.test(t.text));
+      const additive = words.includes('too') || words.includes('also') || (words.includes('as') && words.includes('well')) || words.includes('another') ||
+        (words.includes('same') && dayOnly);
+      // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
+      // conversation made; only a new place ("same for the back door") asks for a new one
+      if (!inMessage && source.intent === 'create_watch' && !ownPlaces && !additive && findLastWatchId(ctx)) {
+        r.intent = 'update_watch';
+        r.mentions = [];
+      }
+      // "just the front one", "only the back door": the watch just made narrows to part of its places
+      const narrows = ownPlaces && (words.includes('just') || words.includes('only')) && !additive &&
+        r.mentions.every((m) => m.place.type !== 'group' && getPlaceSensors(m.place).length > 0 && getPlaceSensors(m.place).every((x) => sourceIds.has(x.id)));
+      if (!inMessage && source.intent === 'create_watch' && narrows && findLastWatchId(ctx)) {
+        r.intent = 'update_watch';
+        r.hasReference = true;
+      }
+      // "no sorry, I meant the driveway": the watch just made moves to the place named, none is added
+      if (!inMessage && (source.intent === 'create_watch' || source.intent === 'update_watch') && ownPlaces && isCorrection(tokens) && findLastWatchId(ctx)) {
+        r.intent = 'update_watch';
+        r.hasReference = true;
+      }
+    }
+  } else if (r.intent === 'create_watch' && !r.mentions.length && r.hasReference && prev?.intent === 'create_watch' && !r.clause.newSentence) {
+    // "watch the back door tonight and let me know if it opens": what to look for, on the same watch
+    prev.conditions = [...new Set([...prev.conditions, ...r.conditions])];
+    foldInto(prev, r);
+    return true;
+  } else if (r.intent === 'create_watch' && !r.time.hasTime) {
+    // "watch the back door from sunset to sunrise and let me know if anyone's in the backyard": one
+    // window; "I'm going away for the weekend, watch the house": the setting clause gives it
+    const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
+    if (earlier) r.time = earlier.time;
+    // "watch the lounge tonight" (declined: muted) — "ok unmute it and watch it then": the watch asked for before
+    else if (depth === 0 && r.hasReference && !r.mentions.length) {
+      const before = findPreviousRequest(ctx);
+      if (before?.intent === 'create_watch' && before.time.hasTime && !before.time.past) r.time = before.time;
+    }
+  }
+  return false;
+}
+
+/** A watch's window from the clauses around it (coming back at a time, a place and a window, a day said before); true when folded. */
+function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Reading[]): boolean {
+  // "…watch the garage over the weekend? We leave friday at 6pm and we're back monday morning at 8":
+  // coming back at a time, said after a watch is asked for, ends that watch's window; it stands nothing down
+  const homecoming = r.intent === 'stand_down' && !r.mentions.length && !r.hasReference && !r.question && r.time.anchors.length > 0 &&
+    prev?.intent === 'create_watch' && r.tokens.slice(r.clause.from, r.clause.to).some((t) => t.text === 'back' || t.text === 'home');
+  if (homecoming && prev) {
+    const starts = prev.time.anchors.filter((a) => a.role !== 'end').map((a) => ({ ...a, role: 'start' as const }));
+    prev.time = { ...prev.time, anchors: [...starts, ...r.time.anchors.map((a) => ({ ...a, role: 'end' as const }))], hasTime: true };
+    foldInto(prev, r);
+    return true;
+  }
+  // "front door contact, 9pm to 7am please": a place and a window, nothing else, is a watch
+  // ("pool gate, 90 min", "front door cam for the next 2.5 hrs": a place and how long)
+  if (!r.intent && !r.outOfScope && !r.question && r.mentions.length && (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset || r.time.durationMs !== undefined) && !r.time.past) {
+    r.intent = 'create_watch';
+  }
+  // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
+  // ("starting in 20 minutes, watch the front yard for an hour": so does a delayed start)
+  if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date && r.time.delayMs === undefined) {
+    const setting = readings.find((x) => !x.intent && (x.time.dayOffset !== 0 || x.time.date || x.time.delayMs !== undefined));
+    if (setting) {
+      r.time = { ...r.time, dayOffset: setting.time.dayOffset, date: setting.time.date, ...(setting.time.delayMs !== undefined && !r.time.anchors.some((a) => a.role !== 'end') ? { delayMs: setting.time.delayMs } : {}) };
+    }
+  }
+  return false;
+}
+
+/** A homecoming beside a named stand-down stands down only what is named. */
+function foldUnnamedStandDowns(readings: Reading[]): void {
   // "we're back early, stop watching the front yard and the carport": the homecoming stands down
   // only what the message names, not every watch
   for (let k = 0; k < readings.length; k++) {
@@ -682,6 +722,10 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       k--;
     }
   }
+}
+
+/** A place left out of a watch being made is out of that watch. */
+function foldExclusions(readings: Reading[]): void {
   // "watch everything tonight but leave the nursery out": the place is out of the watch being made,
   // not a watch to stand down after it
   for (let k = 1; k < readings.length; k++) {
@@ -696,6 +740,10 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     readings.splice(k, 1);
     k--;
   }
+}
+
+/** "then" is the time just named. */
+function resolveThen(readings: Reading[]): void {
   // "what time is sunset? and watch the garden from then until midnight": "then" is the time just named
   for (let k = 1; k < readings.length; k++) {
     const r = readings[k];
@@ -708,6 +756,10 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     r.time = { ...r.time, anchors: [{ ...named, role }, ...r.time.anchors], hasTime: true };
     r.used.add(thenAt).add(thenAt - 1);
   }
+}
+
+/** Someone else's home is not this household's to watch. */
+function declineOtherHomes(readings: Reading[]): void {
   // "watch my ex's house", "keep an eye on her flat": someone else's home is not this household's
   // to watch (only the home's own cameras and sensors are); declined, never the whole home
   for (const r of readings) {
@@ -723,6 +775,10 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     r.outOfScope = `I can only watch your own home's cameras and sensors, not ${['his', 'her', 'their'].includes(owner) ? owner : `your ${owner}'s`} ${r.tokens[homeAt].text}.`;
     r.intent = undefined;
   }
+}
+
+/** "forget the driveway, do the garage instead": the watch moves. */
+function moveCorrectedWatches(readings: Reading[]): void {
   // "forget the driveway, do the garage instead": one watch moves to the new place; nothing is
   // stood down and nothing is added (a correction, see docs/decisions.md, "Corrections move")
   for (const r of readings) {
@@ -750,8 +806,8 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       k--;
     }
   }
-  return readings;
 }
+
 
 const REASON_SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they', 'there', 'someone', 'somebody', 'it', 'its', 'my', 'our', 'his', 'her', 'their']);
 
@@ -887,45 +943,13 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   }
   // "someone I don't recognise", "anyone we don't know": a stranger
   if (/\b(not|never) (recogni[sz]e|know)\b/.test(words.join(' '))) conditions.add('unrecognized_person');
-  // "when Maria arrives": a known person, recognized by face; a name nobody answers to is asked about
-  // read on the message as typed: names are not corrected like words, and a capital marks one
-  const named = findPeople(message, ctx.people ?? []);
-  let people: ContextPerson[] = [];
-  let peopleQuestion: string | undefined;
-  if (named && 'people' in named) {
-    people = named.people;
-    conditions.add('recognized_person');
-  } else if (named && 'ambiguous' in named) {
-    peopleQuestion = `Who do you mean by "${named.said}": ${named.ambiguous.map((p) => p.name).join(' or ')}?`;
-  } else if (named) {
-    const known = ctx.people?.length ? ` The people I know are ${ctx.people.map((p) => p.name).join(', ')}.` : " I don't know anyone's face yet.";
-    peopleQuestion = named.relation
-      ? `I don't know who ${named.unknown} is: I only recognize people you enrolled.${known} Add them under People with a photo of their face first, or tell me who you mean.`
-      : `I don't know anyone called ${named.unknown}.${known} Add them under People with a photo of their face first, or tell me who you mean.`;
-  }
+  const { named, people, peopleQuestion } = readNamedPeople(message, ctx, conditions);
   if (conditions.has('loitering') || conditions.has('unrecognized_person') || conditions.has('recognized_person')) conditions.delete('person');
   // "is it open?" describes; "tell me if it opens" watches for it
   const text = words.join(' ');
-  let intent = clause.intent;
-  const first = words.find((w) => !['please', 'can', 'could', 'would', 'you', 'just', 'ok', 'okay', 'now', 'then', 'also'].includes(w));
-  let outOfScope: string | undefined;
-  const oosNoun = words.find((w) => OUT_OF_SCOPE_NOUNS.has(w));
-  const strongCue = clause.cue && clause.cue.words >= 2;
-  const cueOwnsFirst = clause.cue !== undefined && clause.cue.matched.some((k) => tokens[k].text === first);
-  if (first && OUT_OF_SCOPE_VERBS.has(first) && !cueOwnsFirst && intent !== 'rename_room' && !(first === 'open' && intent === 'describe')) {
-    outOfScope = describeOutOfScope(text, first);
-  } else if (oosNoun && ['recording', 'record', 'filming'].includes(oosNoun) && isQuestion(words)) {
-    intent = 'ask_watch';
-  } else if (oosNoun && (!strongCue || ['mute', 'unmute', 'create_watch'].includes(intent ?? ''))) {
-    outOfScope = describeOutOfScope(text, oosNoun);
-  }
-  // questions without a cue: "any cars in the driveway today?"
-  const since = words.includes('since') && time.anchors.length > 0;
-  if (!intent && first && ['any', 'anyone', 'anybody', 'anything', 'did', 'were', 'was'].includes(first)) intent = time.sinceMs || time.night || since ? 'list_events' : 'describe';
-  if (intent === 'describe' && since) intent = 'list_events';
-  if (intent === 'describe' && time.sinceMs) intent = 'list_events';
-  // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
-  if ((!intent || intent === 'describe') && (words.includes('been') || words.includes('happened') || time.past) && isQuestion(words)) intent = 'list_events';
+  const read = readIntent(tokens, clause, words, text, time);
+  let intent = read.intent;
+  const outOfScope = read.outOfScope;
   const negationAt = findNegation(tokens, from, to, clause);
   // "the cellar door, not the bike room": the "not" takes the place after it out of the request; it
   // does not turn the request around (the places before it are still what was asked for)
@@ -968,6 +992,53 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     message,
   };
 }
+
+/** The known people a clause names, the condition they bring, or the question an unknown or ambiguous name asks. */
+function readNamedPeople(message: string, ctx: HouseholdContext, conditions: Set<Condition>): { named: ReturnType<typeof findPeople>; people: ContextPerson[]; peopleQuestion?: string } {
+  // "when Maria arrives": a known person, recognized by face (issue 14); a name nobody answers to is asked about
+  // read on the message as typed: names are not corrected like words, and a capital marks one
+  const named = findPeople(message, ctx.people ?? []);
+  let people: ContextPerson[] = [];
+  let peopleQuestion: string | undefined;
+  if (named && 'people' in named) {
+    people = named.people;
+    conditions.add('recognized_person');
+  } else if (named && 'ambiguous' in named) {
+    peopleQuestion = `Who do you mean by "${named.said}": ${named.ambiguous.map((p) => p.name).join(' or ')}?`;
+  } else if (named) {
+    const known = ctx.people?.length ? ` The people I know are ${ctx.people.map((p) => p.name).join(', ')}.` : " I don't know anyone's face yet.";
+    peopleQuestion = named.relation
+      ? `I don't know who ${named.unknown} is: I only recognize people you enrolled.${known} Add them under People with a photo of their face first, or tell me who you mean.`
+      : `I don't know anyone called ${named.unknown}.${known} Add them under People with a photo of their face first, or tell me who you mean.`;
+  }
+  return { named, people, peopleQuestion };
+}
+
+/** The clause's intent from its cue and first word, or why it is out of scope. */
+function readIntent(tokens: Token[], clause: Clause, words: string[], text: string, time: TimeSpec): { intent: IntentKind | undefined; outOfScope?: string } {
+  let intent = clause.intent;
+  const first = words.find((w) => !['please', 'can', 'could', 'would', 'you', 'just', 'ok', 'okay', 'now', 'then', 'also'].includes(w));
+  let outOfScope: string | undefined;
+  const oosNoun = words.find((w) => OUT_OF_SCOPE_NOUNS.has(w));
+  const strongCue = clause.cue && clause.cue.words >= 2;
+  const cueOwnsFirst = clause.cue !== undefined && clause.cue.matched.some((k) => tokens[k].text === first);
+  if (first && OUT_OF_SCOPE_VERBS.has(first) && !cueOwnsFirst && intent !== 'rename_room' && !(first === 'open' && intent === 'describe')) {
+    outOfScope = describeOutOfScope(text, first);
+  } else if (oosNoun && ['recording', 'record', 'filming'].includes(oosNoun) && isQuestion(words)) {
+    intent = 'ask_watch';
+  } else if (oosNoun && (!strongCue || ['mute', 'unmute', 'create_watch'].includes(intent ?? ''))) {
+    outOfScope = describeOutOfScope(text, oosNoun);
+  }
+  // questions without a cue: "any cars in the driveway today?"
+  const since = words.includes('since') && time.anchors.length > 0;
+  if (!intent && first && ['any', 'anyone', 'anybody', 'anything', 'did', 'were', 'was'].includes(first)) intent = time.sinceMs || time.night || since ? 'list_events' : 'describe';
+  if (intent === 'describe' && since) intent = 'list_events';
+  if (intent === 'describe' && time.sinceMs) intent = 'list_events';
+  // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
+  if ((!intent || intent === 'describe') && (words.includes('been') || words.includes('happened') || time.past) && isQuestion(words)) intent = 'list_events';
+  return { intent, outOfScope };
+}
+
 
 /** The words a clause's reading used; what is left over is checked before any action (see docs/decisions.md, "Coverage before action"). */
 function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: Mention[], conditions: Set<Condition>, people: ContextPerson[], negationAt: number, question: boolean): Set<number> {
@@ -1334,6 +1405,49 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (r.peopleQuestion) return r.peopleQuestion;
   // "an hour later" moves a watch that exists; a new one has nothing to be later than
   if (r.time.shiftMs !== undefined) return `Later or earlier than what? Tell me when the watch on the ${r.mentions.map((m) => subjectOf(m.place)).join(' and ') || 'home'} should start and end, for example "from 8pm to 6am".`;
+  r = focusFaceWatch(r, state, plan);
+  const faceWatch = r.people.length > 0 || r.conditions.includes('unrecognized_person');
+  const timeQuestion = askAboutTime(r, state);
+  if (timeQuestion) return timeQuestion;
+  // "tonight and tomorrow night", "the next 3 nights": one watch a night
+  const nights = r.time.nights ?? 1;
+  const window = resolveFirstWindow(r, state, nights);
+  if (typeof window === 'string') return window;
+  const windowQuestion = askAboutWindow(r, state, window) ?? askAboutUnknownPlaces(r, state, faceWatch);
+  if (windowQuestion) return windowQuestion;
+  const { question, subjects, covered } = collectWatchPlaces(r, state, plan);
+  if (question || !covered.length) return question;
+  const subject = subjects.join(' and ');
+  const args: Record<string, unknown> = {
+    subject,
+    sensor_ids: covered.map((s) => s.id),
+    starts_at: new Date(window.startsAt).toISOString(),
+    ends_at: new Date(window.endsAt).toISOString(),
+    recurrence: window.recurrence,
+    window: window.window,
+  };
+  if (r.conditions.length) args.conditions = r.conditions;
+  if (faceWatch) {
+    const cameraQuestion = focusOnCameras(r, state, covered, args);
+    if (cameraQuestion) return cameraQuestion;
+  }
+  const callIndex = plan.calls.length;
+  const say = describeNewWatch(r, state, window, subject, covered, args);
+  plan.calls.push({ tool: 'create_watch', args, subject, say });
+  state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
+  state.lastWatchId = `$ref:${callIndex}`;
+  for (let n = 1; n < nights; n++) {
+    const d = r.time.date;
+    const next = resolveWatchWindow(d ? { ...r.time, nights: 1, date: { ...addDays(d, n), hour: 0, minute: 0 } }
+      : { ...r.time, nights: 1, dayOffset: r.time.dayOffset + n }, state.ctx);
+    const more = { ...args, starts_at: new Date(next.startsAt).toISOString(), ends_at: new Date(next.endsAt).toISOString(), window: next.window };
+    plan.calls.push({ tool: 'create_watch', args: more, subject, say: `I'm also watching the ${subject.replace(/ and /g, ' and the ')} ${describeSpan(next.startsAt, next.endsAt, next.recurrence, state.ctx)}.` });
+  }
+  return undefined;
+}
+
+/** Who or what is watched for by face: known people at the way in or anywhere a camera sees, faces only on cameras. */
+function focusFaceWatch(r: Reading, state: PlanState, plan: Plan): Reading {
   const isWholeHome = (m: Mention) => m.place.type === 'group' && m.place.wholeHome;
   // "when Maria gets home": "home" is where she arrives, not a place to watch every sensor of
   if (r.people.length && r.mentions.length && r.mentions.every(isWholeHome) && ARRIVAL_PHRASES.test(r.text)) r = { ...r, mentions: [] };
@@ -1367,6 +1481,11 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
       }),
     };
   }
+  return r;
+}
+
+/** Questions the time said raises before any window is worked out (past, unsure day, no end, no location, am or pm). */
+function askAboutTime(r: Reading, state: PlanState): string | undefined {
   // "watch the garage yesterday": no watch can run in the past
   if (r.time.past) {
     return "That time is already past, so I can't watch it. Did you mean from now on (for example \"tonight\"), or do you want to know what happened then?";
@@ -1404,8 +1523,11 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(r.text)) {
     return `From ${from.hour} until ${till.hour} in the morning, or from ${from.hour} until ${till.hour} in the evening?`;
   }
-  // "tonight and tomorrow night", "the next 3 nights": one watch a night
-  const nights = r.time.nights ?? 1;
+  return undefined;
+}
+
+/** The first window ("tonight and tomorrow night": one a night), or the times of the watch the conversation is about ("same times"); a string asks. */
+function resolveFirstWindow(r: Reading, state: PlanState, nights: number): ReturnType<typeof resolveWatchWindow> | string {
   let window = resolveWatchWindow(nights > 1 ? { ...r.time, nights: 1 } : r.time, state.ctx);
   // "watch the balcony too, same times": the hours of the watch the conversation is about
   if (window.defaulted && !r.time.hasTime && /\bsame (?:times?|hours?|window)\b/.test(r.text)) {
@@ -1416,6 +1538,11 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     if (!source) return 'Which watch should I copy the times from?';
     window = { startsAt: Date.parse(source.starts_at), endsAt: Date.parse(source.ends_at), recurrence: source.recurrence as typeof window.recurrence, window: source.window, defaulted: false };
   }
+  return window;
+}
+
+/** Questions the window raises: no time at all, a weekend without hours, a window already over today. */
+function askAboutWindow(r: Reading, state: PlanState, window: ReturnType<typeof resolveWatchWindow>): string | undefined {
   // "watch the porch" and nothing about when: tonight, for an hour, or from now on? Asked, never
   // a silent 24 hours (see docs/decisions.md, "No window without a time")
   // ("let me know when grandpa turns up", "tell me if the gate opens": an event to wait for, with
@@ -1435,6 +1562,11 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;
   }
+  return undefined;
+}
+
+/** Every place the request names with no such place in the home: which place is meant instead. */
+function askAboutUnknownPlaces(r: Reading, state: PlanState, faceWatch: boolean): string | undefined {
   // "tell me if a stranger comes round the side gate" with no side gate: nothing else was asked
   // for, so ask which place is meant (a refusal would leave the request hanging)
   const unknown = r.mentions.map((m) => m.place).filter((p): p is Extract<Place, { type: 'unknown' }> => p.type === 'unknown');
@@ -1443,6 +1575,11 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     const options = faceWatch ? `Which camera should I watch instead: ${cameras.join(', ') || 'you have none yet'}?` : 'Which place should I watch instead?';
     return `${unknown.map((p) => p.reason ?? `There's no ${p.label} in your home.`).join(' ')} ${options}${faceWatch ? '' : ` ${describeHome(state.ctx)}`}`;
   }
+  return undefined;
+}
+
+/** The places of the one watch, what it says of each, and the sensors it covers; a string asks. */
+function collectWatchPlaces(r: Reading, state: PlanState, plan: Plan): { question?: string; subjects: string[]; covered: ContextSensor[] } {
   // one request is one watch: "the porch and the driveway tonight" covers both places
   const subjects: string[] = [];
   const covered: ContextSensor[] = [];
@@ -1470,37 +1607,33 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     for (const s of reachable) if (!covered.includes(s)) covered.push(s);
     rememberSubject(state, place);
   });
-  if (question || !covered.length) return question;
-  const subject = subjects.join(' and ');
-  const args: Record<string, unknown> = {
-    subject,
-    sensor_ids: covered.map((s) => s.id),
-    starts_at: new Date(window.startsAt).toISOString(),
-    ends_at: new Date(window.endsAt).toISOString(),
-    recurrence: window.recurrence,
-    window: window.window,
-  };
-  if (r.conditions.length) args.conditions = r.conditions;
-  if (faceWatch) {
-    // only a camera sees a face: a place without one is asked about, never silently dropped
-    const blind = [...new Set(covered.filter((s) => s.kind !== 'camera').map((s) => s.room))].filter((room) => !covered.some((s) => s.kind === 'camera' && s.room === room));
-    const cameras = covered.filter((s) => s.kind === 'camera');
-    if (blind.length || !cameras.length) {
-      const rooms = blind.length ? blind : [...new Set(covered.map((s) => s.room))];
-      const there = covered.filter((s) => rooms.includes(s.room));
-      const what = r.people.length ? `recognize ${r.people.map((p) => p.name).join(' or ')}` : 'tell a stranger from someone you know';
-      const notCamera = `${there.map((s) => `the ${s.name}`).join(' and ')} ${there.length > 1 ? 'are' : 'is'} ${there.length > 1 ? 'no cameras' : 'no camera'} (the ${rooms.join(' and the ')} ${rooms.length > 1 ? 'have' : 'has'} none)`;
-      const offer = there.map((s) => `the ${s.name} for ${s.kind === 'contact' ? 'the door opening' : 'any movement'}`).join(' and ');
-      if (cameras.length) {
-        return `Only a camera can ${what}, and ${notCamera}. Should I watch the ${[...new Set(cameras.map((s) => s.name))].join(' and the ')} for that and ${offer}, or only the camera?`;
-      }
-      const withCamera = state.ctx.sensors.filter((s) => s.kind === 'camera' && !explainOutOfReach(state, s)).map((s) => s.name);
-      return `Only a camera can ${what}, and ${notCamera}. Should I watch ${offer} instead${withCamera.length ? `, or one of your cameras (${withCamera.join(', ')})` : ''}?`;
+  return { question, subjects, covered };
+}
+
+/** A face is seen by a camera only: the watch narrows to cameras, or a place without one is asked about. */
+function focusOnCameras(r: Reading, state: PlanState, covered: ContextSensor[], args: Record<string, unknown>): string | undefined {
+  // only a camera sees a face: a place without one is asked about, never silently dropped
+  const blind = [...new Set(covered.filter((s) => s.kind !== 'camera').map((s) => s.room))].filter((room) => !covered.some((s) => s.kind === 'camera' && s.room === room));
+  const cameras = covered.filter((s) => s.kind === 'camera');
+  if (blind.length || !cameras.length) {
+    const rooms = blind.length ? blind : [...new Set(covered.map((s) => s.room))];
+    const there = covered.filter((s) => rooms.includes(s.room));
+    const what = r.people.length ? `recognize ${r.people.map((p) => p.name).join(' or ')}` : 'tell a stranger from someone you know';
+    const notCamera = `${there.map((s) => `the ${s.name}`).join(' and ')} ${there.length > 1 ? 'are' : 'is'} ${there.length > 1 ? 'no cameras' : 'no camera'} (the ${rooms.join(' and the ')} ${rooms.length > 1 ? 'have' : 'has'} none)`;
+    const offer = there.map((s) => `the ${s.name} for ${s.kind === 'contact' ? 'the door opening' : 'any movement'}`).join(' and ');
+    if (cameras.length) {
+      return `Only a camera can ${what}, and ${notCamera}. Should I watch the ${[...new Set(cameras.map((s) => s.name))].join(' and the ')} for that and ${offer}, or only the camera?`;
     }
-    args.sensor_ids = cameras.map((s) => s.id);
-    if (r.people.length) args.person_ids = r.people.map((p) => p.id);
+    const withCamera = state.ctx.sensors.filter((s) => s.kind === 'camera' && !explainOutOfReach(state, s)).map((s) => s.name);
+    return `Only a camera can ${what}, and ${notCamera}. Should I watch ${offer} instead${withCamera.length ? `, or one of your cameras (${withCamera.join(', ')})` : ''}?`;
   }
-  const callIndex = plan.calls.length;
+  args.sensor_ids = cameras.map((s) => s.id);
+  if (r.people.length) args.person_ids = r.people.map((p) => p.id);
+  return undefined;
+}
+
+/** What the reply says of the new watch: who or what it looks for, where, and when (a default is said). */
+function describeNewWatch(r: Reading, state: PlanState, window: ReturnType<typeof resolveWatchWindow>, subject: string, covered: ContextSensor[], args: Record<string, unknown>): string {
   // a default is never silent
   const later = window.startsAt > state.ctx.now + 60_000;
   const span = window.defaulted
@@ -1512,18 +1645,9 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     : r.conditions.includes('unrecognized_person')
       ? `I'll tell you when someone I don't recognize is on the ${seeing.length > 2 ? `${seeing.length} cameras of the ${subject}` : seeing.join(' or the ')} ${span}.${state.ctx.faceRecognition === false ? ' Face recognition is off, so I cannot tell strangers from people you know yet: say "turn on face recognition" to start.' : ''}`
       : `I'm watching the ${subject.replace(/ and /g, ' and the ')} ${span}.`;
-  plan.calls.push({ tool: 'create_watch', args, subject, say });
-  state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
-  state.lastWatchId = `$ref:${callIndex}`;
-  for (let n = 1; n < nights; n++) {
-    const d = r.time.date;
-    const next = resolveWatchWindow(d ? { ...r.time, nights: 1, date: { ...addDays(d, n), hour: 0, minute: 0 } }
-      : { ...r.time, nights: 1, dayOffset: r.time.dayOffset + n }, state.ctx);
-    const more = { ...args, starts_at: new Date(next.startsAt).toISOString(), ends_at: new Date(next.endsAt).toISOString(), window: next.window };
-    plan.calls.push({ tool: 'create_watch', args: more, subject, say: `I'm also watching the ${subject.replace(/ and /g, ' and the ')} ${describeSpan(next.startsAt, next.endsAt, next.recurrence, state.ctx)}.` });
-  }
-  return undefined;
+  return say;
 }
+
 
 const WEEKDAY_LABELS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 

@@ -60,14 +60,8 @@ function phraseAfter(words: string[], at: number): string[] {
   return out;
 }
 
-/** Reads a request to add a sensor by topic; undefined when the message is not one (a URL, no topic). */
-export function readTopicRequest(message: string): Reading {
-  const text = message.replace(/[’‘]/g, "'");
-  if (text.includes('://')) return undefined; // a whole address: the general add_sensor reading
-  const lower = text.toLowerCase();
-  // a quoted topic with a space in it: asked, never guessed
-  const quoted = /["“'`]([^"”'`]*\/[^"”'`]*)["”'`]/.exec(text);
-  const tokens = text.split(/\s+/).filter(Boolean);
+/** The words that look like an MQTT topic (a slash inside, or after "topic"), and where the first is. */
+function findTopicCandidates(tokens: string[]): { candidates: string[]; topicAt: number } {
   const candidates: string[] = [];
   let topicAt = -1;
   tokens.forEach((raw, k) => {
@@ -80,6 +74,18 @@ export function readTopicRequest(message: string): Reading {
       if (topicAt < 0) topicAt = k;
     }
   });
+  return { candidates, topicAt };
+}
+
+/** Reads a request to add a sensor by topic; undefined when the message is not one (a URL, no topic). */
+export function readTopicRequest(message: string): Reading {
+  const text = message.replace(/[’‘]/g, "'");
+  if (text.includes('://')) return undefined; // a whole address: the general add_sensor reading
+  const lower = text.toLowerCase();
+  // a quoted topic with a space in it: asked, never guessed
+  const quoted = /["“'`]([^"”'`]*\/[^"”'`]*)["”'`]/.exec(text);
+  const tokens = text.split(/\s+/).filter(Boolean);
+  const { candidates, topicAt } = findTopicCandidates(tokens);
   if (!candidates.length) return undefined;
   const hasAdd = ADD_VERB.test(lower);
   if (!hasAdd) {

@@ -280,13 +280,7 @@ export async function answerPast(deps: PastAnswerDeps, principal: Principal, tim
   const to = q.until ? Math.min(Date.parse(q.until), now) : now;
   const from = q.since ? Date.parse(q.since) : to - DEFAULT_PAST_SPAN_MS;
   const period: Span = { from: Math.min(from, to), to };
-  const sensors = q.sensor_id
-    ? home.sensors.filter((s) => s.id === q.sensor_id)
-    : q.watch_sensor_ids
-      ? home.sensors.filter((s) => q.watch_sensor_ids!.includes(s.id))
-      : q.room
-      ? home.sensors.filter((s) => s.room.toLowerCase() === q.room!.toLowerCase())
-      : home.sensors;
+  const sensors = pickSensors(home.sensors, q);
   const sensorIds = q.sensor_id || q.room ? sensors.map((s) => s.id) : undefined;
 
   // the watch events of the period (the event log hides a place left alone, and refuses a question only about one)
@@ -310,18 +304,7 @@ export async function answerPast(deps: PastAnswerDeps, principal: Principal, tim
   const wanted = condition ? TYPES_OF_CONDITION[condition] : undefined;
   const moment = (t: number) => formatMoment(t, timeZone, now);
 
-  const sightings: string[] = [];
-  let total = 0;
-  for (const c of looking) {
-    const mine = rows.filter((r) =>
-      r.stream_id === c.sensor.id &&
-      c.covered.some((s) => r.at >= s.from && r.at <= s.to) &&
-      (!wanted || (wanted.types.includes(r.type) && (!wanted.subtype || r.subtype === wanted.subtype))),
-    );
-    total += mine.length;
-    const said = describeSightings(c.sensor, mine, moment);
-    if (said) sightings.push(said);
-  }
+  const { sightings, total } = collectSightings(looking, rows, wanted, moment);
 
   const place = q.room ? `in the ${q.room}` : q.sensor_id && sensors[0] ? `at the ${label(sensors[0]).replace(/^the /, '')}` : 'at home';
   const span = q.since && q.until ? `from ${moment(period.from)} to ${moment(period.to)}` : q.since ? `since ${moment(period.from)}` : 'in the last 24 hours';
@@ -364,6 +347,39 @@ export async function answerPast(deps: PastAnswerDeps, principal: Principal, tim
     },
     revealed: [...new Set([...looking.map((c) => c.sensor.id), ...events.map((e: EventView) => e.sensor_id).filter((x): x is string => Boolean(x))])],
   };
+}
+
+/** The sensors a question is about: one sensor, a watch's, a room's, or every one. */
+function pickSensors<S extends { id: string; room: string }>(all: S[], q: PastQuestion): S[] {
+  return q.sensor_id
+    ? all.filter((s) => s.id === q.sensor_id)
+    : q.watch_sensor_ids
+      ? all.filter((s) => q.watch_sensor_ids!.includes(s.id))
+      : q.room
+      ? all.filter((s) => s.room.toLowerCase() === q.room!.toLowerCase())
+      : all;
+}
+
+/** What each looking sensor recorded in the parts of the period it was looking, in words, and how many. */
+function collectSightings(
+  looking: ReturnType<typeof coverageOf>[],
+  rows: Awaited<ReturnType<typeof pastAnswerRepository.detectionsBetween>>,
+  wanted: (typeof TYPES_OF_CONDITION)[string] | undefined,
+  moment: (t: number) => string,
+): { sightings: string[]; total: number } {
+  const sightings: string[] = [];
+  let total = 0;
+  for (const c of looking) {
+    const mine = rows.filter((r) =>
+      r.stream_id === c.sensor.id &&
+      c.covered.some((s) => r.at >= s.from && r.at <= s.to) &&
+      (!wanted || (wanted.types.includes(r.type) && (!wanted.subtype || r.subtype === wanted.subtype))),
+    );
+    total += mine.length;
+    const said = describeSightings(c.sensor, mine, moment);
+    if (said) sightings.push(said);
+  }
+  return { sightings, total };
 }
 
 function describeCondition(condition: string): string {
