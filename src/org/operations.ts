@@ -1,9 +1,9 @@
 import { defineServiceModule, token } from '../platform/lib/index.ts';
-import { CLOCK, type Clock } from '../platform/time/index.ts';
+import { CLOCK } from '../platform/time/index.ts';
 import { CONFIG } from '../platform/config/index.ts';
-import { DATABASE, type DatabaseHandle } from '../platform/db/index.ts';
-import { AUDIT, type AuditService } from '../platform/audit/index.ts';
-import { DELIVERY_WORKER, WEBHOOKS, type EventSink, type UrlGuard } from '../platform/outbox/index.ts';
+import { DATABASE } from '../platform/db/index.ts';
+import { AUDIT } from '../platform/audit/index.ts';
+import { DELIVERY_WORKER, WEBHOOKS } from '../platform/outbox/index.ts';
 import { NOTIFICATIONS } from '../platform/notify/index.ts';
 import { findResponder } from './responders/index.ts';
 import { COORDINATION } from '../platform/coordination/index.ts';

@@ -995,7 +995,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
 
 /** The known people a clause names, the condition they bring, or the question an unknown or ambiguous name asks. */
 function readNamedPeople(message: string, ctx: HouseholdContext, conditions: Set<Condition>): { named: ReturnType<typeof findPeople>; people: ContextPerson[]; peopleQuestion?: string } {
-  // "when Maria arrives": a known person, recognized by face (issue 14); a name nobody answers to is asked about
+  // "when Maria arrives": a known person, recognized by face; a name nobody answers to is asked about
   // read on the message as typed: names are not corrected like words, and a capital marks one
   const named = findPeople(message, ctx.people ?? []);
   let people: ContextPerson[] = [];

@@ -22,7 +22,7 @@ type ConversationDeps = { slots: StreamSlots; clock: Clock; publicBaseUrl: strin
 async function streamConversation(conversations: ConversationService, deps: ConversationDeps, limit: number, req: FastifyRequest, reply: FastifyReply, body: ConversationBodyT): Promise<FastifyReply> {
   const principal = principalOf(req);
   const actor = actorOf(req);
-  // everything that can be refused is refused before the first stream byte (DESIGN.md "Rate limits")
+  // everything that can be refused is refused before the first stream byte (docs/design.md "Rate limits")
   conversations.validateMessage(body.message);
   const acquired = await deps.slots.tryAcquire(principal.keyId, limit);
   if (!acquired) {

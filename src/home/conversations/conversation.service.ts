@@ -1,7 +1,9 @@
-import type { Actor, Principal } from '../../platform/identity/index.ts';
-import { type DatabaseHandle, type Page, type PageQuery, mapPage } from '../../platform/db/index.ts';
-import { type Clock, toIso } from '../../platform/time/index.ts';
-import { invalid, notFound, newId } from '../../platform/lib/index.ts';
+import type { Actor } from '../../platform/identity/index.ts';
+import type { DatabaseHandle } from '../../platform/db/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { invalid, notFound } from '../../platform/lib/index.ts';
+import { newId } from '../../platform/lib/index.ts';
+import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
 import { mapPage, type Page, type PageQuery } from '../../platform/db/index.ts';

@@ -1,4 +1,4 @@
-import { type DatabaseHandle, type DbExecutor, type Page, type PageQuery, mapPage } from '../../platform/db/index.ts';
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
 import type { DetectionRecord } from '../../org/detections/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { newId } from '../../platform/lib/index.ts';
@@ -9,6 +9,7 @@ import { cancelOpenDeliveriesOfEvents, type HiddenEventIds } from '../../platfor
 import { listLeftAloneSensorIds, listSensors } from '../directory/index.ts';
 import type { EventSink } from '../../platform/outbox/index.ts';
 import type { Principal } from '../../platform/identity/index.ts';
+import { mapPage, type Page, type PageQuery } from '../../platform/db/index.ts';
 import { MIN_INTERVAL_MS, VISIT_GAP_MS } from '../../platform/notify/index.ts';
 import { eventRepository, type EventRow, type HiddenSource } from './event.repository.ts';
 import type { EventLogKind, EventView } from './event.schemas.ts';

@@ -1,8 +1,12 @@
-import { type Actor, type Principal, assertOwner, tenantRepository } from '../../platform/identity/index.ts';
+import type { Actor } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import { type Clock, toIso, formatClock, isValidTimeZone } from '../../platform/time/index.ts';
-import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { VigilError, invalid, notFound } from '../../platform/lib/index.ts';
+import { newId } from '../../platform/lib/index.ts';
+import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
+import { assertOwner, type Principal } from '../../platform/identity/index.ts';
+import { formatClock, isValidTimeZone } from '../../platform/time/index.ts';
 import { lookupCity } from '../agent/index.ts';
 import type { EventService } from '../events/index.ts';
 import { HOME_SENSORS } from '../../ingest/sandbox/index.ts';

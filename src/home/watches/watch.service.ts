@@ -1,8 +1,10 @@
 import { toKnownWatch } from './known-watch.ts';
-import { type Actor, type Principal, tenantRepository } from '../../platform/identity/index.ts';
-import { type DatabaseHandle, type DbExecutor, type Page, mapPage } from '../../platform/db/index.ts';
-import { type Clock, toIso } from '../../platform/time/index.ts';
-import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
+import type { Actor } from '../../platform/identity/index.ts';
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { VigilError, invalid, notFound } from '../../platform/lib/index.ts';
+import { newId } from '../../platform/lib/index.ts';
+import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import type { EventService } from '../events/index.ts';
 import { parseHomeSettings, type HomeSettings } from '../directory/index.ts';

@@ -12,6 +12,7 @@ export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type Detect
 export { SnapshotService } from './snapshot.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
+import type { SnapshotService } from './snapshot.service.ts';
 import { snapshotRoutes } from './snapshot.routes.ts';
 
 /** The detections module's HTTP face: its tags, shared schemas and routes (docs/architecture.md). */

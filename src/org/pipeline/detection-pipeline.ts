@@ -1,6 +1,7 @@
-import type { DatabaseHandle, DbExecutor, DetectionTable } from '../../platform/db/index.ts';
-import { type DetectionBox, type DetectionInput, type DetectionRecord, detectionRepository } from '../detections/index.ts';
-import { type Clock, toIso } from '../../platform/time/index.ts';
+import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
+import type { DetectionTable } from '../../platform/db/index.ts';
+import type { DetectionBox, DetectionInput, DetectionRecord } from '../detections/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
 import { newId } from '../../platform/lib/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';

@@ -1,8 +1,9 @@
-import type { Actor, Principal } from '../../platform/identity/index.ts';
+import type { Actor } from '../../platform/identity/index.ts';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { VigilError, invalid, notFound } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
+import type { Principal } from '../../platform/identity/index.ts';
 import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/index.ts';
 import { toDetectionView } from '../scenes/index.ts';
 import type { DetectionView, SceneService } from '../scenes/index.ts';

@@ -14,6 +14,7 @@ export { type DetectionView } from './scene.schemas.ts';
 export { SceneService, toDetectionView, type ScenePeople } from './scene.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
+import type { SceneService } from './scene.service.ts';
 import { DetectionSchema, SceneSchema } from './scene.schemas.ts';
 import { sceneRoutes } from './scene.routes.ts';
 

@@ -5,8 +5,6 @@ import { type Clock, toIso, isValidTimeZone } from '../../platform/time/index.ts
 import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import { boxOf, detectionPageForStream, detectionsInRangeWithState, lastSighting, latestReadings, personSightings, readingsBefore } from '../detections/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
-import type { PageQuery } from '../../platform/db/index.ts';
 import { findStream, listRunnableStreams, listStreamSceneIds, listStreamsOfScene } from '../streams/stream-queries.ts';
 import { DEFAULT_QUERY_WINDOW_MS, answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult, type Interpretation } from './query/query.ts';
 import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
@@ -258,24 +256,7 @@ export class SceneService {
     const state = this.deps.sharedState ? undefined : this.deps.engine.snapshot(sceneId, now);
     const { people, about, interp } = await this.interpretSceneQuery(principal, actor, sceneId, scene, streamId, body, now, windowMs, windowSource);
     const { db } = this.deps.database;
-<<<<<<< HEAD
-    const toRecords = (rows: DetectionTable[]): DetectionRecord[] => rows.map((d) => ({ ...d, type: d.type as DetectionType, box: boxOf(d) }));
-    // "last seen" looks back up to 30 days: fetch the few rows it needs, not the whole range
-    const history =
-      interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure'
-        ? await lastSighting(db, sceneId, interp.subtype === 'unrecognized' ? 'unrecognized' : interp.metric === 'vehicles' ? 'vehicles' : 'people', interp.from, interp.to)
-        : await detectionsInRangeWithState(db, sceneId, interp.from, interp.to);
-    // "more than usual": the same time of day on earlier days
-    const baseline: DetectionTable[][] = [];
-    for (const span of interp.baseline ?? []) baseline.push(await detectionsInRangeWithState(db, sceneId, span.from, span.to));
-    // several streams: counts are the scene's, combined as it says (docs/decisions.md, "One location, several cameras")
-    const sceneStreams = await listStreamsOfScene(db, sceneId);
-    const sightingsOnly = interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure';
-    const combined = sightingsOnly ? { records: history, original: new Map<DetectionTable, DetectionTable>() } : await this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), history, interp.from);
-    const combinedBaseline = await Promise.all(baseline.map((rows, i) => this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), rows, interp.baseline![i].from)));
-=======
     const { history, sceneStreams, combined, combinedBaseline } = await this.sceneQueryHistory(sceneId, scene, interp);
->>>>>>> health-functions
     const freshness = this.freshnessOf(scene, sceneStreams);
     const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
     // "who was that at 22:40?": the tracks around that moment (one that began up to an hour before may still be there)

@@ -1,5 +1,6 @@
 import { metrics } from '../../platform/metrics/index.ts';
-import { type Clock, toIso } from '../../platform/time/index.ts';
+import type { Clock } from '../../platform/time/index.ts';
+import { toIso } from '../../platform/time/index.ts';
 import { FencedWriteError } from '../../platform/coordination/index.ts';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionPipeline, StreamRef } from '../pipeline/index.ts';

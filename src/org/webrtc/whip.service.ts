@@ -1,4 +1,4 @@
-import type { Actor, Principal } from '../../platform/identity/index.ts';
+import type { Actor } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
@@ -20,6 +20,7 @@ import {
 } from './publish-token.ts';
 import { checkWhipOffer, parseTrickleFragment } from './sdp-offer.ts';
 import type { WebRtcIngestHandle } from './webrtc-ingest.ts';
+import type { PublishInfo } from '../streams/index.ts';
 import { WhipSession, type WhipSessionStats } from './whip-session.ts';
 
 /** URLs of a stream's WHIP endpoint and publish page under the server's public address. */

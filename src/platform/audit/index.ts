@@ -15,6 +15,7 @@ export { verifyAuditExport, verifyAuditRun, type AuditCheck, type AuditCheckpoin
 export { AuditService, scopeOfLocations } from './audit.service.ts';
 
 import { defineApiModule } from '../http/index.ts';
+import type { AuditTrailService } from './audit-trail.service.ts';
 import { AuditCheckpointSchema, AuditEntrySchema } from './audit.schemas.ts';
 import { auditRoutes } from './audit.routes.ts';
 

@@ -10,6 +10,7 @@ import { KeyService as KeyServiceT } from './key.service.ts';
 export { KeyService, type CreatedKey } from './key.service.ts';
 
 import { defineApiModule } from '../http/index.ts';
+import type { KeyService } from './key.service.ts';
 import { ApiKeySchema } from './key.schemas.ts';
 import { keyRoutes } from './key.routes.ts';
 

@@ -1,7 +1,11 @@
-import { assertOwner, tenantRepository, CAPABILITIES, isCapability, generateKey, hashKey, KEY_LENGTH, parseKey, previewKey, keyRepository, VerifiedKeyCache, type Actor, type KeyRole, type Principal, type TenantKind, type Capability, type KeyMode } from '../identity/index.ts';
-import { type DatabaseHandle, type DbExecutor, type ApiKeyTable, type Page, type PageQuery, mapPage, paginateRows } from '../db/index.ts';
-import { type Clock, toIso } from '../time/index.ts';
-import { VigilError, invalid, notFound, newId } from '../lib/index.ts';
+import { assertOwner, type KeyRole, type Principal } from '../identity/index.ts';
+import type { Actor } from '../identity/index.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import type { ApiKeyTable } from '../db/index.ts';
+import type { Clock } from '../time/index.ts';
+import { VigilError, invalid, notFound } from '../lib/index.ts';
+import { newId } from '../lib/index.ts';
+import { toIso } from '../time/index.ts';
 import { scopeOfLocations, type AuditService } from '../audit/index.ts';
 import { mapPage, paginateRows, type Page, type PageQuery } from '../db/index.ts';
 import { findTenantByName, insertTenant, type TenantKind } from '../identity/index.ts';
@@ -9,6 +13,7 @@ import { CAPABILITIES, isCapability, type Capability } from '../identity/index.t
 import { generateKey, hashKey, KEY_LENGTH, parseKey, previewKey, type KeyMode } from '../identity/index.ts';
 import { keyRepository } from './key.repository.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
+import { VerifiedKeyCache } from '../identity/index.ts';
 import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation, type HeldStreams } from '../coordination/index.ts';
 
 /** How often the keys of open streams are re-checked when no revocation was announced. */

@@ -1,7 +1,9 @@
-import type { Actor, Principal } from '../identity/index.ts';
-import { type DatabaseHandle, type DbExecutor, type PageQuery, mapPage } from '../db/index.ts';
-import { type Clock, toIso } from '../time/index.ts';
-import { VigilError, invalid, notFound, newId } from '../lib/index.ts';
+import type { Actor } from '../identity/index.ts';
+import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
+import type { Clock } from '../time/index.ts';
+import { VigilError, invalid, notFound } from '../lib/index.ts';
+import { newId } from '../lib/index.ts';
+import { toIso } from '../time/index.ts';
 import { scopeOfLocations, type AuditService } from '../audit/index.ts';
 import type { Principal } from '../identity/index.ts';
 import { mapPage, sendsReadsAhead, type PageQuery } from '../db/index.ts';

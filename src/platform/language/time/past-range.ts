@@ -247,7 +247,7 @@ function resolveRelative(result: chrono.ParsedResult, scope: TimeScope, prep: { 
 }
 
 /** A range of clock times: "between 2 and 3pm", "from 9 to 10 yesterday". */
-function resolveClockRange(result: chrono.ParsedResult, scope: TimeScope, prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase | undefined {
+function resolveClockRange(result: chrono.ParsedResult, scope: TimeScope, _prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase | undefined {
   const { now, timeZone } = scope;
   const future: TimePhrase = { kind: 'future', phrase };
   const start = result.start;
