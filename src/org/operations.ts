@@ -1,29 +1,18 @@
 import { defineServiceModule, token } from '../platform/lib/index.ts';
-import { CLOCK } from '../platform/time/index.ts';
+import { CLOCK, type Clock } from '../platform/time/index.ts';
 import { CONFIG } from '../platform/config/index.ts';
-import { DATABASE } from '../platform/db/index.ts';
-import { AUDIT } from '../platform/audit/index.ts';
-import { DELIVERY_WORKER, WEBHOOKS } from '../platform/outbox/index.ts';
+import { DATABASE, type DatabaseHandle } from '../platform/db/index.ts';
+import { AUDIT, type AuditService } from '../platform/audit/index.ts';
+import { DELIVERY_WORKER, WEBHOOKS, type EventSink, type UrlGuard } from '../platform/outbox/index.ts';
 import { NOTIFICATIONS } from '../platform/notify/index.ts';
-import { findResponder } from './responders/index.ts';
-import { COORDINATION } from '../platform/coordination/index.ts';
+import { findResponder, ResponderService } from './responders/index.ts';
+import { COORDINATION, type CacheInvalidation } from '../platform/coordination/index.ts';
 import { SCHEDULER, type Scheduler } from '../platform/scheduler/index.ts';
 import { PIPELINE } from './pipeline/index.ts';
-import { findActiveIncidentAtScene } from './incidents/index.ts';
-import type { DatabaseHandle } from '../platform/db/index.ts';
-import type { Clock } from '../platform/time/index.ts';
-import type { AuditService } from '../platform/audit/index.ts';
-import { AlertEngine } from './alerts/index.ts';
-import { AlertRuleService } from './alerts/index.ts';
-import { AlertService } from './alerts/index.ts';
-import { AnomalyWatcher } from './incidents/index.ts';
-import { IncidentService } from './incidents/index.ts';
-import { ProtocolRunService } from './protocols/index.ts';
-import { ProtocolTypeService } from './protocols/index.ts';
-import { ResponderService } from './responders/index.ts';
+import { findActiveIncidentAtScene, AnomalyWatcher, IncidentService } from './incidents/index.ts';
+import { AlertEngine, AlertRuleService, AlertService } from './alerts/index.ts';
+import { ProtocolRunService, ProtocolTypeService } from './protocols/index.ts';
 import { AutomationService } from './automation/index.ts';
-import type { EventSink, UrlGuard } from '../platform/outbox/index.ts';
-import type { CacheInvalidation } from '../platform/coordination/index.ts';
 
 /** Surface B operations: alerts, incidents, responders, protocols, operator control. */
 export interface Operations {

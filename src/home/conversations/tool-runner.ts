@@ -1,10 +1,8 @@
-import { AgentToolError, type ToolResult, type ToolRunner } from '../agent/index.ts';
-import { getTool, type ToolName, type ToolPorts } from '../agent/index.ts';
+import { AgentToolError, type ToolResult, type ToolRunner, getTool, type ToolName, type ToolPorts } from '../agent/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
 import { answerPast, type PastQuestion } from './past-answer.ts';
-import type { Actor } from '../../platform/identity/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
+import { type Actor, type Principal } from '../../platform/identity/index.ts';
 import { ERROR_CATALOGUE, VigilError } from '../../platform/lib/index.ts';
 import type { EventService } from '../events/index.ts';
 import type { HouseholdService } from '../household/index.ts';

@@ -1,13 +1,8 @@
-import type { Actor } from '../../platform/identity/index.ts';
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { VigilError, invalid, notFound } from '../../platform/lib/index.ts';
-import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import { type Actor, assertLocationAllowed, type Principal } from '../../platform/identity/index.ts';
+import { type DatabaseHandle, type DbExecutor, mapPage, type PageQuery } from '../../platform/db/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
+import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import { scopeOfLocations, type AuditService } from '../../platform/audit/index.ts';
-import { assertLocationAllowed } from '../../platform/identity/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
-import { mapPage, type PageQuery } from '../../platform/db/index.ts';
 import { findStream } from '../streams/index.ts';
 import { findPerson } from '../people/index.ts';
 import { findScheduleProblem, type Schedule } from '../automation/index.ts';

@@ -1,7 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { DEFAULT_PAGE_LIMIT, pgJsonText, type DbExecutor, type DatabaseHandle } from '../../platform/db/index.ts';
-import type { DetectionTable } from '../../platform/db/index.ts';
+import { DEFAULT_PAGE_LIMIT, pgJsonText, type DbExecutor, type DatabaseHandle, type DetectionTable } from '../../platform/db/index.ts';
 import { COUNTED_KINDS, type DetectionBox } from '../../platform/kinds/index.ts';
 import { boxToColumn } from './detection-box.ts';
 

@@ -4,7 +4,7 @@ export { ANIMAL_KINDS, DetectionBoxSchema, DetectionTypeSchema, normalizeBox, ty
 
 import { defineServiceModule, token } from '../../platform/lib/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
-import { SnapshotService as SnapshotServiceT } from './snapshot.service.ts';
+import { SnapshotService as SnapshotServiceT, type SnapshotService } from './snapshot.service.ts';
 export { buildDetectionAnomalyPayload } from './detection-webhook.ts';
 export { boxOf, boxToColumn } from './detection-box.ts';
 export { detectionInsert, deleteDetectionsOlderThan, latestReadings, detectionPageForStream, detectionsInRangeWithState, lastSighting, personSightings, readingsBefore, latestDetectionOfTypes } from './detection-queries.ts';
@@ -12,7 +12,6 @@ export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type Detect
 export { SnapshotService } from './snapshot.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { SnapshotService } from './snapshot.service.ts';
 import { snapshotRoutes } from './snapshot.routes.ts';
 
 /** The detections module's HTTP face: its tags, shared schemas and routes (docs/architecture.md). */

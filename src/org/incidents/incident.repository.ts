@@ -1,8 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type CompiledQuery } from 'kysely';
-import { writeBeforeCommit, type DatabaseHandle, type DbExecutor } from '../../platform/db/index.ts';
-import type { IncidentDetectionTable, IncidentNoteTable, IncidentTable } from '../../platform/db/index.ts';
-import { paginate, type PageQuery } from '../../platform/db/index.ts';
+import { writeBeforeCommit, type DatabaseHandle, type DbExecutor, type IncidentDetectionTable, type IncidentNoteTable, type IncidentTable, paginate, type PageQuery } from '../../platform/db/index.ts';
 
 export type IncidentRow = IncidentTable;
 

@@ -1,21 +1,13 @@
-import type { Actor } from '../../platform/identity/index.ts';
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { DetectionTable } from '../../platform/db/index.ts';
+import { type Actor, type Principal, AUTOMATION_ACTOR } from '../../platform/identity/index.ts';
+import { type DatabaseHandle, type DbExecutor, type DetectionTable, mapPage } from '../../platform/db/index.ts';
 import type { DetectionRecord } from '../detections/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { VigilError, invalid, notFound } from '../../platform/lib/index.ts';
-import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
+import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
-import { mapPage } from '../../platform/db/index.ts';
-import { toDetectionView } from '../scenes/index.ts';
-import type { DetectionView } from '../scenes/index.ts';
+import { toDetectionView, type DetectionView } from '../scenes/index.ts';
 import { findStream } from '../streams/index.ts';
 import type { EventSink } from '../../platform/outbox/index.ts';
-import { AUTOMATION_ACTOR } from '../../platform/identity/index.ts';
-import { listAlertsOfIncident } from '../alerts/index.ts';
-import { toAlertView } from '../alerts/index.ts';
+import { listAlertsOfIncident, toAlertView } from '../alerts/index.ts';
 import { incidentRepository, type IncidentDetectionRow, type IncidentRow } from './incident.repository.ts';
 import { toIncidentView, toNoteView } from './incident-view.ts';
 import type {

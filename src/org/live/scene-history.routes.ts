@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../platform/http/index.ts';
-import { withErrors } from '../../platform/http/index.ts';
+import { principalOf, withErrors } from '../../platform/http/index.ts';
 import { DEFAULT_PAGE_LIMIT } from '../../platform/db/index.ts';
 import { SceneHistoryList, SceneHistoryListQuery, SceneHistoryParams, SceneHistoryQuery, SceneHistorySchema } from './scene-history.schemas.ts';
 import type { SceneHistoryService } from './scene-history.service.ts';

@@ -1,13 +1,9 @@
-import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
-import type { DetectionTable } from '../../platform/db/index.ts';
-import type { DetectionBox, DetectionInput, DetectionRecord } from '../detections/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
+import { type DatabaseHandle, type DbExecutor, type DetectionTable } from '../../platform/db/index.ts';
+import { type DetectionBox, type DetectionInput, type DetectionRecord, detectionInsert } from '../detections/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import type { SceneEngine, SceneState } from '../scenes/index.ts';
-import { shareSceneAnomalies, updateScene } from '../scenes/index.ts';
-import { detectionInsert } from '../detections/index.ts';
+import { type SceneEngine, type SceneState, shareSceneAnomalies, updateScene } from '../scenes/index.ts';
 import type { FenceClaim } from '../../platform/coordination/index.ts';
 
 export interface StreamRef {

@@ -1,12 +1,10 @@
-import type { Actor } from '../../platform/identity/index.ts';
+import { type Actor, type Principal } from '../../platform/identity/index.ts';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
 import type { Clock } from '../../platform/time/index.ts';
 import { VigilError, invalid, notFound } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
 import type { DetectionPipeline, IngestGate, WithheldReason } from '../pipeline/index.ts';
-import { toDetectionView } from '../scenes/index.ts';
-import type { DetectionView, SceneService } from '../scenes/index.ts';
+import { toDetectionView, type DetectionView, type SceneService } from '../scenes/index.ts';
 import { findStream } from '../streams/index.ts';
 import { kindOf } from '../../platform/kinds/index.ts';
 import { findPerson } from '../people/index.ts';

@@ -6,7 +6,7 @@ import { CLOCK } from '../../platform/time/index.ts';
 import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SceneEngine as SceneEngineT } from './scene-engine.ts';
-import { SceneService as SceneServiceT, type ScenePeople as ScenePeopleT } from './scene.service.ts';
+import { SceneService as SceneServiceT, type ScenePeople as ScenePeopleT, type SceneService } from './scene.service.ts';
 export { LOITERING_DWELL_S, SceneEngine, isAnomalous, type SceneState } from './scene-engine.ts';
 export { listScenesOfTenant, updateScene, shareSceneAnomalies } from './scene-queries.ts';
 export { SOURCE_SILENCE_MS, freshnessFields, mergeFreshness, sceneFreshness, staleSentence, type SceneFreshness } from './scene-freshness.ts';
@@ -14,7 +14,6 @@ export { type DetectionView } from './scene.schemas.ts';
 export { SceneService, toDetectionView, type ScenePeople } from './scene.service.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { SceneService } from './scene.service.ts';
 import { DetectionSchema, SceneSchema } from './scene.schemas.ts';
 import { sceneRoutes } from './scene.routes.ts';
 

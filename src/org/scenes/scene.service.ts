@@ -1,10 +1,9 @@
 import type { Actor, Principal } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor, DetectionTable, PageQuery } from '../../platform/db/index.ts';
-import type { DetectionRecord, DetectionType } from '../detections/index.ts';
+import { type DetectionRecord, type DetectionType, boxOf, detectionPageForStream, detectionsInRangeWithState, lastSighting, latestReadings, personSightings, readingsBefore } from '../detections/index.ts';
 import { type Clock, toIso, isValidTimeZone } from '../../platform/time/index.ts';
 import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import { boxOf, detectionPageForStream, detectionsInRangeWithState, lastSighting, latestReadings, personSightings, readingsBefore } from '../detections/index.ts';
 import { findStream, listRunnableStreams, listStreamSceneIds, listStreamsOfScene } from '../streams/stream-queries.ts';
 import { DEFAULT_QUERY_WINDOW_MS, answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult, type Interpretation } from './query/query.ts';
 import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';

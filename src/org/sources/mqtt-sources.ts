@@ -1,12 +1,10 @@
 import { metrics } from '../../platform/metrics/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { toIso } from '../../platform/time/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
 import { FencedWriteError } from '../../platform/coordination/index.ts';
 import type { DatabaseHandle } from '../../platform/db/index.ts';
 import type { DetectionPipeline, StreamRef } from '../pipeline/index.ts';
 import { latestDetectionOfTypes } from '../detections/index.ts';
-import { parseStreamConfig, type StreamRow } from '../streams/index.ts';
-import type { SensorLiveView } from '../streams/index.ts';
+import { parseStreamConfig, type StreamRow, type SensorLiveView } from '../streams/index.ts';
 import type { IngestStats, StreamStatus } from '../../ingest/video/index.ts';
 import {
   DROP_REASONS,

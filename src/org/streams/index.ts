@@ -1,6 +1,6 @@
 // The module's public face: what other modules may import (docs/architecture.md).
 
-import { defineServiceModule, token } from '../../platform/lib/index.ts';
+import { defineServiceModule, token, LOG } from '../../platform/lib/index.ts';
 import { METRICS } from '../../platform/metrics/index.ts';
 import { CONFIG } from '../../platform/config/index.ts';
 import { CLOCK } from '../../platform/time/index.ts';
@@ -8,10 +8,9 @@ import { DATABASE } from '../../platform/db/index.ts';
 import { AUDIT } from '../../platform/audit/index.ts';
 import { SCENES } from '../scenes/index.ts';
 import { availableParallelism } from 'node:os';
-import { LOG } from '../../platform/lib/index.ts';
 import { CLUSTER_LEASES, PEER_LINK } from '../../platform/coordination/index.ts';
 import { ClusterStreamRunner, LocalStreamRunner, StreamOwnership as StreamOwnershipT, type OwnershipTuning } from './stream-ownership.ts';
-import { StreamService as StreamServiceT, type StreamPublishing as StreamPublishingT } from './stream.service.ts';
+import { StreamService as StreamServiceT, type StreamPublishing as StreamPublishingT, type StreamService } from './stream.service.ts';
 import type { FrameFaceRecognizer as FrameFaceRecognizerT, StreamRunner as StreamRunnerT } from './stream-runner.ts';
 export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts';
@@ -23,7 +22,6 @@ export { decideSourceType, type SourceKind, type SourceKindDecision } from './so
 export { DEFAULT_OWNERSHIP_TUNING, StreamOwnership, type OwnershipTuning } from './stream-ownership.ts';
 
 import { defineApiModule } from '../../platform/http/index.ts';
-import type { StreamService } from './stream.service.ts';
 import { StreamSchema } from './stream.schemas.ts';
 import { streamRoutes } from './stream.routes.ts';
 import { streamFrameRoutes } from './stream-frame.routes.ts';

@@ -1,13 +1,9 @@
-import type { Actor } from '../../platform/identity/index.ts';
+import { type Actor, type Principal } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor } from '../../platform/db/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
-import type { Clock } from '../../platform/time/index.ts';
-import { VigilError, notFound } from '../../platform/lib/index.ts';
-import { newId } from '../../platform/lib/index.ts';
-import { toIso } from '../../platform/time/index.ts';
-import { findStreamById, type StreamRow } from '../streams/index.ts';
-import type { StreamService } from '../streams/index.ts';
-import type { Principal } from '../../platform/identity/index.ts';
+import { type Clock, toIso } from '../../platform/time/index.ts';
+import { VigilError, notFound, newId } from '../../platform/lib/index.ts';
+import { findStreamById, type StreamRow, type StreamService, type PublishInfo } from '../streams/index.ts';
 import { resolveFfmpegPath } from '../../ingest/video/index.ts';
 import type { IceServer } from '../../platform/config/index.ts';
 import type { PeerLink, PeerNode, PeerRequest } from '../../platform/coordination/index.ts';
@@ -20,7 +16,6 @@ import {
 } from './publish-token.ts';
 import { checkWhipOffer, parseTrickleFragment } from './sdp-offer.ts';
 import type { WebRtcIngestHandle } from './webrtc-ingest.ts';
-import type { PublishInfo } from '../streams/index.ts';
 import { WhipSession, type WhipSessionStats } from './whip-session.ts';
 
 /** URLs of a stream's WHIP endpoint and publish page under the server's public address. */

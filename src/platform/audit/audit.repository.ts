@@ -1,7 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type RawBuilder } from 'kysely';
-import { holdsTenantLocks, pgJsonText, tenantLockStatements, type CompanionWrite, type DatabaseHandle, type DbExecutor, type Dialect } from '../db/index.ts';
-import type { AuditTable } from '../db/index.ts';
+import { holdsTenantLocks, pgJsonText, tenantLockStatements, type CompanionWrite, type DatabaseHandle, type DbExecutor, type Dialect, type AuditTable } from '../db/index.ts';
 import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
 
 export type AuditRow = Omit<AuditTable, 'seq'> & { seq: number };

@@ -1,8 +1,7 @@
 import type { Actor } from '../identity/index.ts';
 import type { CompanionWrite, DatabaseHandle, DbExecutor } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
 import { isWellFormedText, newId, toWellFormedText } from '../lib/index.ts';
-import { toIso } from '../time/index.ts';
 import { computeDataHash, newSalt, type AuditFields } from './audit-chain.ts';
 import { auditRepository } from './audit.repository.ts';
 

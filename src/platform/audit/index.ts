@@ -8,14 +8,13 @@ import { DATABASE } from '../db/index.ts';
 import { SCHEDULER } from '../scheduler/index.ts';
 import { AuditService as AuditServiceT } from './audit.service.ts';
 import { AuditCheckpointService as AuditCheckpointServiceT, CHECKPOINT_KEY_FILE } from './audit-checkpoint.service.ts';
-import { AuditTrailService as AuditTrailServiceT, type HouseholdBoundaries as HouseholdBoundariesT } from './audit-trail.service.ts';
+import { AuditTrailService as AuditTrailServiceT, type HouseholdBoundaries as HouseholdBoundariesT, type AuditTrailService } from './audit-trail.service.ts';
 export { AuditCheckpointService, CHECKPOINT_EVENT, CHECKPOINT_KEY_FILE, checkpointMessage, checkpointPayload } from './audit-checkpoint.service.ts';
 export { AuditTrailService, verifyAuditLines, type AuditExportLine, type ChainState, type HouseholdBoundaries } from './audit-trail.service.ts';
 export { verifyAuditExport, verifyAuditRun, type AuditCheck, type AuditCheckpointFile } from './audit-export-verifier.ts';
 export { AuditService, scopeOfLocations } from './audit.service.ts';
 
 import { defineApiModule } from '../http/index.ts';
-import type { AuditTrailService } from './audit-trail.service.ts';
 import { AuditCheckpointSchema, AuditEntrySchema } from './audit.schemas.ts';
 import { auditRoutes } from './audit.routes.ts';
 

@@ -1,6 +1,5 @@
 import pg from 'pg';
-import type { DatabaseHandle, Db, DbExecutor } from '../db/index.ts';
-import { carriesNotify, notifyIn } from '../db/index.ts';
+import { type DatabaseHandle, type Db, type DbExecutor, carriesNotify, notifyIn } from '../db/index.ts';
 
 /**
  * Wakes workers waiting for work (the webhook delivery worker when deliveries are enqueued). A

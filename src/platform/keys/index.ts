@@ -6,11 +6,10 @@ import { CLOCK } from '../time/index.ts';
 import { DATABASE, externalCommitProbe } from '../db/index.ts';
 import { AUDIT } from '../audit/index.ts';
 import { COORDINATION } from '../coordination/index.ts';
-import { KeyService as KeyServiceT } from './key.service.ts';
+import { KeyService as KeyServiceT, type KeyService } from './key.service.ts';
 export { KeyService, type CreatedKey } from './key.service.ts';
 
 import { defineApiModule } from '../http/index.ts';
-import type { KeyService } from './key.service.ts';
 import { ApiKeySchema } from './key.schemas.ts';
 import { keyRoutes } from './key.routes.ts';
 

@@ -1,19 +1,10 @@
-import { assertOwner, type KeyRole, type Principal } from '../identity/index.ts';
-import type { Actor } from '../identity/index.ts';
-import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
-import type { ApiKeyTable } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
-import { VigilError, invalid, notFound } from '../lib/index.ts';
-import { newId } from '../lib/index.ts';
-import { toIso } from '../time/index.ts';
+import { assertOwner, type KeyRole, type Principal, type Actor, findTenantByName, insertTenant, type TenantKind, CAPABILITIES, isCapability, type Capability, generateKey, hashKey, KEY_LENGTH, parseKey, previewKey, type KeyMode, VerifiedKeyCache } from '../identity/index.ts';
+import { type DatabaseHandle, type DbExecutor, type ApiKeyTable, mapPage, paginateRows, type Page, type PageQuery } from '../db/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
+import { VigilError, invalid, notFound, newId } from '../lib/index.ts';
 import { scopeOfLocations, type AuditService } from '../audit/index.ts';
-import { mapPage, paginateRows, type Page, type PageQuery } from '../db/index.ts';
-import { findTenantByName, insertTenant, type TenantKind } from '../identity/index.ts';
-import { CAPABILITIES, isCapability, type Capability } from '../identity/index.ts';
-import { generateKey, hashKey, KEY_LENGTH, parseKey, previewKey, type KeyMode } from '../identity/index.ts';
 import { keyRepository } from './key.repository.ts';
 import type { ApiKeyView, ApiKeyWithSecretView, CreateKeyBodyT } from './key.schemas.ts';
-import { VerifiedKeyCache } from '../identity/index.ts';
 import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation, type HeldStreams } from '../coordination/index.ts';
 
 /** How often the keys of open streams are re-checked when no revocation was announced. */

@@ -1,6 +1,4 @@
-import type { DbExecutor, Dialect } from '../db/index.ts';
-import type { NotificationPreferenceTable, NotificationSubscriptionTable, NotificationThrottleTable } from '../db/index.ts';
-import { paginate, type PageQuery } from '../db/index.ts';
+import { type DbExecutor, type Dialect, type NotificationPreferenceTable, type NotificationSubscriptionTable, type NotificationThrottleTable, paginate, type PageQuery } from '../db/index.ts';
 
 export type SubscriptionRow = NotificationSubscriptionTable;
 export type PreferenceRow = NotificationPreferenceTable;

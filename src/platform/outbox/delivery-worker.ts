@@ -1,7 +1,6 @@
 import { metrics } from '../metrics/index.ts';
 import type { DatabaseHandle } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
-import { toIso } from '../time/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
 import { planRetry } from './retry-schedule.ts';
 import {
   DELIVERY_HEADER,

@@ -3,17 +3,16 @@ export { ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
 
 import { defineServiceModule, LOG, token } from '../lib/index.ts';
 import { CONFIG } from '../config/index.ts';
-import { CLOCK } from '../time/index.ts';
+import { CLOCK, toIso } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
 import { AUDIT, AUDIT_CHECKPOINTS, CHECKPOINT_EVENT, checkpointPayload } from '../audit/index.ts';
 import { COORDINATION } from '../coordination/index.ts';
 import { METRICS } from '../metrics/index.ts';
 import { countOpenDeliveries } from './webhook-queue.repository.ts';
-import { WebhookService as WebhookServiceT } from './webhook.service.ts';
+import { WebhookService as WebhookServiceT, type WebhookService } from './webhook.service.ts';
 import { DeliveryWorker as DeliveryWorkerT } from './delivery-worker.ts';
 import { loadVapidKeys, type VapidKeys } from './push-sender.ts';
 import { MailSender } from './mail-sender.ts';
-import { toIso } from '../time/index.ts';
 export { DeliveryWorker } from './delivery-worker.ts';
 export { HOUSEHOLD_EVENT_KINDS } from './event-kinds.ts';
 export { type EventSink, type UrlGuard } from './event-sink.ts';
@@ -27,7 +26,6 @@ export { checkSubscriptionKeys, MAX_PUSH_PLAINTEXT, type VapidKeys } from './pus
 export { assertWebhookUrlAllowed, parseWebhookUrl } from './webhook-url-guard.ts';
 
 import { defineApiModule } from '../http/index.ts';
-import type { WebhookService } from './webhook.service.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema } from './webhook.schemas.ts';
 import { webhookRoutes } from './webhook.routes.ts';
 

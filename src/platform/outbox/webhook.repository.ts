@@ -1,9 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { DatabaseHandle, DbExecutor, Dialect } from '../db/index.ts';
-import { writeAtomically } from '../db/index.ts';
-import { paginate, paginateRows, type PageQuery } from '../db/index.ts';
-import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from '../db/index.ts';
+import { type DatabaseHandle, type DbExecutor, type Dialect, writeAtomically, paginate, paginateRows, type PageQuery, type Database, type WebhookAttemptTable, type WebhookDeliveryTable, type WebhookEndpointTable, type WebhookEventTable } from '../db/index.ts';
 
 export type WebhookEndpointRow = WebhookEndpointTable;
 export type WebhookEventRow = WebhookEventTable;

@@ -1,12 +1,8 @@
-import type { Actor } from '../identity/index.ts';
-import type { DatabaseHandle, DbExecutor } from '../db/index.ts';
-import type { Clock } from '../time/index.ts';
-import { VigilError, invalid, notFound } from '../lib/index.ts';
-import { newId } from '../lib/index.ts';
-import { toIso } from '../time/index.ts';
+import { type Actor, type Principal } from '../identity/index.ts';
+import { type DatabaseHandle, type DbExecutor, mapPage, sendsReadsAhead, type PageQuery } from '../db/index.ts';
+import { type Clock, toIso } from '../time/index.ts';
+import { VigilError, invalid, notFound, newId } from '../lib/index.ts';
 import { scopeOfLocations, type AuditService } from '../audit/index.ts';
-import type { Principal } from '../identity/index.ts';
-import { mapPage, sendsReadsAhead, type PageQuery } from '../db/index.ts';
 import { DELIVERY_CHANNEL } from './delivery-worker.ts';
 import type { WakeSignal } from '../coordination/index.ts';
 import { eventKindsOf, isEventKind, subscribableKindsOf } from './event-kinds.ts';
