@@ -47,7 +47,7 @@ module.exports = {
       comment:
         "A module's tables are its own: its *.repository.ts is imported only by that module's files. Another module " +
         "calls the functions the owner's index.ts exports for it (a write in the caller's transaction takes that transaction); " +
-        "that no index.ts re-exports a repository is checked by tests/architecture/module-tables.test.ts.",
+        'that no index.ts re-exports a repository is checked by tests/architecture/module-tables.test.ts.',
       severity: 'error',
       from: { path: '^src/(platform|ingest|org|home)/([^/]+)/' },
       to: { path: '[.]repository[.]ts$', pathNot: '^src/$1/$2/' },

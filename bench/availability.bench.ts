@@ -38,7 +38,11 @@ class Load {
   private loops: Promise<void>[] = [];
   inFlight = 0;
 
-  constructor(private readonly c: LocalCluster, private readonly sceneId: string, private readonly streamId: string) {}
+  constructor(
+    private readonly c: LocalCluster,
+    private readonly sceneId: string,
+    private readonly streamId: string,
+  ) {}
 
   start(): void {
     for (let i = 0; i < READERS; i++) this.loops.push(this.loop(() => this.read()));
@@ -80,7 +84,10 @@ class Load {
   }
 
   private async read(): Promise<string | null> {
-    const res = await fetch(`${this.c.url}/v1/scenes/${this.sceneId}`, { headers: { authorization: `Bearer ${this.c.keys.org}` }, signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${this.c.url}/v1/scenes/${this.sceneId}`, {
+      headers: { authorization: `Bearer ${this.c.keys.org}` },
+      signal: AbortSignal.timeout(30_000),
+    });
     await res.arrayBuffer();
     return res.status === 200 ? null : String(res.status);
   }
@@ -155,10 +162,22 @@ try {
 
 const rate = (t: Tally) => (t.ok + t.failed === 0 ? 1 : t.ok / (t.ok + t.failed));
 const figures: Figure[] = [
-  figure('failed requests during a rolling restart of 3 nodes through HAProxy', rolling!.failed, 'requests', 'lower',
-    { none: `a target of 0: ${rolling!.ok} requests answered during the restart (${rollingSeconds!.toFixed(0)} s)` }, { value: 0 }),
-  figure('failed requests after kill -9 of one node', killed!.failed, 'requests', 'lower',
-    { name: 'requests in flight on the whole cluster at the kill', value: inFlightAtKill!, unit: 'requests' }, { value: inFlightAtKill! }),
+  figure(
+    'failed requests during a rolling restart of 3 nodes through HAProxy',
+    rolling!.failed,
+    'requests',
+    'lower',
+    { none: `a target of 0: ${rolling!.ok} requests answered during the restart (${rollingSeconds!.toFixed(0)} s)` },
+    { value: 0 },
+  ),
+  figure(
+    'failed requests after kill -9 of one node',
+    killed!.failed,
+    'requests',
+    'lower',
+    { name: 'requests in flight on the whole cluster at the kill', value: inFlightAtKill!, unit: 'requests' },
+    { value: inFlightAtKill! },
+  ),
   figure('requests answered during steady load (no restart)', steady!.ok, 'requests', 'higher', { none: `${steady!.failed} failed in ${STEADY_S} s` }),
 ];
 writeResult('availability', 'availability-rolling-restart', figures, {

@@ -23,7 +23,11 @@ const IN_FLIGHT = 16;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function post(url: string, key: string, path: string, body: unknown) {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { id: string };
   return { status: res.status, body: json };
 }
@@ -31,7 +35,12 @@ async function post(url: string, key: string, path: string, body: unknown) {
 async function createStreams(c: LocalCluster, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const r = await post(c.url, c.keys.org, '/v1/streams', { name: `Bench ${i}`, source_type: 'sandbox', source_url: `sandbox://lobby?seed=${i + 1}`, location: `bench_${i}` });
+    const r = await post(c.url, c.keys.org, '/v1/streams', {
+      name: `Bench ${i}`,
+      source_type: 'sandbox',
+      source_url: `sandbox://lobby?seed=${i + 1}`,
+      location: `bench_${i}`,
+    });
     if (r.status !== 201) throw new Error(`stream create: ${r.status} ${JSON.stringify(r.body)}`);
     ids.push(r.body.id);
   }
@@ -62,10 +71,14 @@ async function failover(): Promise<{ samples_ms: number[]; streams_per_kill: num
     await createStreams(c, 6);
     const all = (await pool.query<{ id: string }>('select id from streams')).rows.map((r) => r.id);
     for (let k = 0; k < KILLS; k++) {
-      await until(async () => {
-        const o = await owners(pool);
-        return all.every((id) => o.has(id)) && new Set(o.values()).size === 3 ? o : null;
-      }, 60_000, 250);
+      await until(
+        async () => {
+          const o = await owners(pool);
+          return all.every((id) => o.has(id)) && new Set(o.values()).size === 3 ? o : null;
+        },
+        60_000,
+        250,
+      );
       await sleep(2_500); // past the join-time rebalancing
       const o = await owners(pool);
       const load = new Map<string, number>();
@@ -75,10 +88,14 @@ async function failover(): Promise<{ samples_ms: number[]; streams_per_kill: num
       const orphaned = [...o].filter(([, n]) => n === victimId).map(([id]) => id);
       const t0 = Date.now();
       await victim.kill9();
-      await until(async () => {
-        const now = await owners(pool);
-        return orphaned.every((id) => now.has(id) && now.get(id) !== victimId);
-      }, 60_000, 50);
+      await until(
+        async () => {
+          const now = await owners(pool);
+          return orphaned.every((id) => now.has(id) && now.get(id) !== victimId);
+        },
+        60_000,
+        50,
+      );
       samples.push(Date.now() - t0);
       streamsPerKill.push(orphaned.length);
       console.log(`kill ${k + 1}/${KILLS}: ${victimId} with ${orphaned.length} streams → taken over in ${Date.now() - t0} ms`);
@@ -100,14 +117,16 @@ async function ingest(nodes: number): Promise<{ nodes: number; accepted: number;
     let errors = 0;
     const end = Date.now() + INGEST_SECONDS * 1000;
     const started = Date.now();
-    await Promise.all(Array.from({ length: IN_FLIGHT }, async (_, w) => {
-      let i = w;
-      while (Date.now() < end) {
-        const r = await post(c.url, c.keys.org, '/v1/sandbox/detections', { stream_id: streams[i++ % streams.length], type: 'person_count', value: i % 30 });
-        if (r.status === 201) accepted++;
-        else errors++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async (_, w) => {
+        let i = w;
+        while (Date.now() < end) {
+          const r = await post(c.url, c.keys.org, '/v1/sandbox/detections', { stream_id: streams[i++ % streams.length], type: 'person_count', value: i % 30 });
+          if (r.status === 201) accepted++;
+          else errors++;
+        }
+      }),
+    );
     const seconds = (Date.now() - started) / 1000;
     return { nodes, accepted, seconds: Number(seconds.toFixed(1)), per_s: Number((accepted / seconds).toFixed(1)), errors };
   } finally {
@@ -120,16 +139,32 @@ const sorted = [...fo.samples_ms].sort((a, b) => a - b);
 const one = await ingest(1);
 const three = await ingest(3);
 console.log(`ingest through HAProxy: 1 node ${one.per_s}/s, 3 nodes ${three.per_s}/s`);
-const FLOOR = 'by design between 6 and 10 s: the lease lapses 6–8 s after the kill (ttl 8 s, renewed every 2 s), then the next scheduler tick (≤ 2 s) claims it';
-const OVERHEAD = 'all nodes, PostgreSQL, Redis and HAProxy share this machine\'s cores: the figure shows the cluster\'s overhead, not scaling';
+const FLOOR =
+  'by design between 6 and 10 s: the lease lapses 6–8 s after the kill (ttl 8 s, renewed every 2 s), then the next scheduler tick (≤ 2 s) claims it';
+const OVERHEAD = "all nodes, PostgreSQL, Redis and HAProxy share this machine's cores: the figure shows the cluster's overhead, not scaling";
 const figures: Figure[] = [
-  figure(`failover kill -9 → streams claimed elsewhere, p50 over ${sorted.length} kills`, percentile(sorted, 50), 'ms', 'lower',
-    { none: FLOOR }, { value: 15_000, unit: 'ms' }),
-  figure(`failover kill -9 → streams claimed elsewhere, p95 over ${sorted.length} kills`, percentile(sorted, 95), 'ms', 'lower',
-    { none: FLOOR }, { value: 15_000, unit: 'ms' }),
+  figure(
+    `failover kill -9 → streams claimed elsewhere, p50 over ${sorted.length} kills`,
+    percentile(sorted, 50),
+    'ms',
+    'lower',
+    { none: FLOOR },
+    { value: 15_000, unit: 'ms' },
+  ),
+  figure(
+    `failover kill -9 → streams claimed elsewhere, p95 over ${sorted.length} kills`,
+    percentile(sorted, 95),
+    'ms',
+    'lower',
+    { none: FLOOR },
+    { value: 15_000, unit: 'ms' },
+  ),
   figure('sandbox detections/s through HAProxy, 1 node on PostgreSQL', one.per_s, 'detections/s', 'higher', { none: OVERHEAD }),
-  figure('sandbox detections/s through HAProxy, 3 nodes on PostgreSQL', three.per_s, 'detections/s', 'higher',
-    { name: 'the same with 1 node, same run', value: one.per_s, unit: 'detections/s' }),
+  figure('sandbox detections/s through HAProxy, 3 nodes on PostgreSQL', three.per_s, 'detections/s', 'higher', {
+    name: 'the same with 1 node, same run',
+    value: one.per_s,
+    unit: 'detections/s',
+  }),
 ];
 writeResult('cluster', 'cluster-scale-out', figures, {
   failover: { ...fo, lease_ttl_ms: 8_000, tick_ms: 2_000 },

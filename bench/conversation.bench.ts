@@ -90,24 +90,54 @@ const bare1 = await measure(bareBase);
 const app2 = await measure(base);
 const bare2 = await measure(bareBase);
 const merge = (a: typeof app1, b: typeof app1) => ({
-  first_frame_ms: { p50: +((a.first_frame_ms.p50 + b.first_frame_ms.p50) / 2).toFixed(2), p95: Math.max(a.first_frame_ms.p95, b.first_frame_ms.p95), max: Math.max(a.first_frame_ms.max, b.first_frame_ms.max) },
-  completed_ms: { p50: +((a.completed_ms.p50 + b.completed_ms.p50) / 2).toFixed(2), p95: Math.max(a.completed_ms.p95, b.completed_ms.p95), max: Math.max(a.completed_ms.max, b.completed_ms.max) },
+  first_frame_ms: {
+    p50: +((a.first_frame_ms.p50 + b.first_frame_ms.p50) / 2).toFixed(2),
+    p95: Math.max(a.first_frame_ms.p95, b.first_frame_ms.p95),
+    max: Math.max(a.first_frame_ms.max, b.first_frame_ms.max),
+  },
+  completed_ms: {
+    p50: +((a.completed_ms.p50 + b.completed_ms.p50) / 2).toFixed(2),
+    p95: Math.max(a.completed_ms.p95, b.completed_ms.p95),
+    max: Math.max(a.completed_ms.max, b.completed_ms.max),
+  },
 });
 const appR = merge(app1, app2);
 const bareR = merge(bare1, bare2);
-console.log(`conversation stream: first frame p50 ${appR.first_frame_ms.p50} ms p95 ${appR.first_frame_ms.p95} ms; completed p50 ${appR.completed_ms.p50} ms p95 ${appR.completed_ms.p95} ms; bare SSE first frame p95 ${bareR.first_frame_ms.p95} ms`);
+console.log(
+  `conversation stream: first frame p50 ${appR.first_frame_ms.p50} ms p95 ${appR.first_frame_ms.p95} ms; completed p50 ${appR.completed_ms.p50} ms p95 ${appR.completed_ms.p95} ms; bare SSE first frame p95 ${bareR.first_frame_ms.p95} ms`,
+);
 const LIMIT = 'bare Fastify SSE stream of two small frames and nothing else, same client loop';
-writeResult('conversation', 'conversation-stream', [
-  figure('streamed conversation: first SSE frame, p95', appR.first_frame_ms.p95, 'ms', 'lower', { name: `${LIMIT}: first frame, p95`, value: bareR.first_frame_ms.p95, unit: 'ms' }, { value: 50 }),
-  figure('streamed conversation: first SSE frame, p50', appR.first_frame_ms.p50, 'ms', 'lower', { name: `${LIMIT}: first frame, p50`, value: bareR.first_frame_ms.p50, unit: 'ms' }),
-  figure('streamed conversation: completed, p95', appR.completed_ms.p95, 'ms', 'lower', { name: `${LIMIT}: completed, p95`, value: bareR.completed_ms.p95, unit: 'ms' }),
-], {
-  requests: 2 * N,
-  app: appR,
-  bare_sse: bareR,
-  target_first_frame_ms: 50,
-  notes: ['p50 is the mean of two alternating halves\' p50, p95 and max the larger of the two'],
-});
+writeResult(
+  'conversation',
+  'conversation-stream',
+  [
+    figure(
+      'streamed conversation: first SSE frame, p95',
+      appR.first_frame_ms.p95,
+      'ms',
+      'lower',
+      { name: `${LIMIT}: first frame, p95`, value: bareR.first_frame_ms.p95, unit: 'ms' },
+      { value: 50 },
+    ),
+    figure('streamed conversation: first SSE frame, p50', appR.first_frame_ms.p50, 'ms', 'lower', {
+      name: `${LIMIT}: first frame, p50`,
+      value: bareR.first_frame_ms.p50,
+      unit: 'ms',
+    }),
+    figure('streamed conversation: completed, p95', appR.completed_ms.p95, 'ms', 'lower', {
+      name: `${LIMIT}: completed, p95`,
+      value: bareR.completed_ms.p95,
+      unit: 'ms',
+    }),
+  ],
+  {
+    requests: 2 * N,
+    app: appR,
+    bare_sse: bareR,
+    target_first_frame_ms: 50,
+    notes: ["p50 is the mean of two alternating halves' p50, p95 and max the larger of the two"],
+  },
+);
 await bare.close();
 await app.close();
 await ctx.close();

@@ -4,7 +4,12 @@ import { readFileSync } from 'node:fs';
  * Top self-time functions and files of a V8 .cpuprofile (from `node --cpu-prof`), so a bench's
  * profile can be read without DevTools: `node --import tsx bench/cpu-profile-top.ts FILE [N]`.
  */
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
 const [file, nArg] = process.argv.slice(2);
 const prof = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 const self = new Map<number, number>();
@@ -14,7 +19,10 @@ const byFn = new Map<string, number>();
 const byFile = new Map<string, number>();
 for (const n of prof.nodes) {
   const t = self.get(n.id) ?? 0;
-  const url = n.callFrame.url.replace(/^file:\/\//, '').replace(/.*node_modules\//, 'nm:').replace(/.*\/wt-[^/]+\//, '');
+  const url = n.callFrame.url
+    .replace(/^file:\/\//, '')
+    .replace(/.*node_modules\//, 'nm:')
+    .replace(/.*\/wt-[^/]+\//, '');
   const fn = `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
   byFn.set(fn, (byFn.get(fn) ?? 0) + t);
   const f = url || n.callFrame.functionName;

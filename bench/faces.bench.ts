@@ -36,14 +36,7 @@ import { FramePipeline } from '../src/ingest/video/frame-pipeline.ts';
 import type { TrackFaces, TrackIdentity } from '../src/ingest/video/video.types.ts';
 import { systemClock } from '../src/platform/time/clock.ts';
 import { framesFromSource, makeFaceClip } from '../tests/faces/face-clips.ts';
-import {
-  crossPhotoFixture,
-  packageFaceDatabase,
-  PEOPLE,
-  portraitJpeg,
-  samePhotoFixtures,
-  scaledPortrait,
-} from '../tests/faces/face-fixtures.ts';
+import { crossPhotoFixture, packageFaceDatabase, PEOPLE, portraitJpeg, samePhotoFixtures, scaledPortrait } from '../tests/faces/face-fixtures.ts';
 
 const REPEAT = Number(process.env.BENCH_FACE_REPEAT ?? 15);
 /** the cache's N and the pipeline's detect rate */
@@ -89,7 +82,8 @@ function rates(pairs: Pair[], threshold: number) {
 function allPairs<T extends { person: string; descriptor: Float32Array }>(items: T[]): Pair[] {
   const out: Pair[] = [];
   for (let i = 0; i < items.length; i++) {
-    for (let j = i + 1; j < items.length; j++) out.push({ same: items[i].person === items[j].person, similarity: cosineSimilarity(items[i].descriptor, items[j].descriptor) });
+    for (let j = i + 1; j < items.length; j++)
+      out.push({ same: items[i].person === items[j].person, similarity: cosineSimilarity(items[i].descriptor, items[j].descriptor) });
   }
   return out;
 }
@@ -137,7 +131,7 @@ async function measureMatching(engine: FaceEngine) {
       different_person_similarity_max: round3(Math.max(...strangerSims)),
     },
     package_face_database: {
-      note: "@vladmandic/human demo/facematch/faces.json: FaceRes descriptors of 36 named people in 40 photos; its same-person pairs are all different photos",
+      note: '@vladmandic/human demo/facematch/faces.json: FaceRes descriptors of 36 named people in 40 photos; its same-person pairs are all different photos',
       same_person_pairs: dbPairs.filter((p) => p.same).length,
       different_person_pairs: dbPairs.filter((p) => !p.same).length,
       ...rates(dbPairs, MATCH_THRESHOLD),
@@ -166,7 +160,13 @@ async function measureMinFaceSize(engine: FaceEngine, described: Array<{ person:
         else diffMax = Math.max(diffMax, s);
       }
     }
-    rows.push({ target_px: px, measured_px: sizes, faces_found: `${found}/${PEOPLE.length}`, same_person_similarity_min: round3(sameMin), different_person_similarity_max: round3(diffMax) });
+    rows.push({
+      target_px: px,
+      measured_px: sizes,
+      faces_found: `${found}/${PEOPLE.length}`,
+      same_person_similarity_min: round3(sameMin),
+      different_person_similarity_max: round3(diffMax),
+    });
   }
   return rows;
 }
@@ -221,7 +221,10 @@ async function measureTrackCost(engine: FaceEngine, pool: DetectorPool) {
   try {
     const enrolled = [{ personId: 'person_mia', descriptor: (await engine.bestFace(await portraitJpeg('mia'))).descriptor }];
     const out: Record<string, unknown> = {};
-    for (const [name, person] of [['stranger', 'chelsea'], ['enrolled', 'mia']] as const) {
+    for (const [name, person] of [
+      ['stranger', 'chelsea'],
+      ['enrolled', 'mia'],
+    ] as const) {
       const seconds = 6;
       const clip = await makeFaceClip(dir, name, await portraitJpeg(person), seconds + 1);
       const frames = await framesFromSource(clip, seconds * FPS + FPS);
@@ -339,7 +342,10 @@ async function measureLivePipeline(engine: FaceEngine, pool: DetectorPool) {
   try {
     const enrolled = [{ personId: 'person_mia', descriptor: (await engine.bestFace(await portraitJpeg('mia'))).descriptor }];
     const out: Record<string, unknown> = {};
-    for (const [name, person] of [['stranger', 'chelsea'], ['enrolled', 'mia']] as const) {
+    for (const [name, person] of [
+      ['stranger', 'chelsea'],
+      ['enrolled', 'mia'],
+    ] as const) {
       const seconds = 6;
       const clip = await makeFaceClip(dir, name, await portraitJpeg(person), seconds + 1);
       const frames = await framesFromSource(clip, (seconds + 1) * FPS);
@@ -358,8 +364,13 @@ async function measureLivePipeline(engine: FaceEngine, pool: DetectorPool) {
         };
         const subtypes: Array<string | null> = [];
         const pipeline = new FramePipeline({
-          detector: pool, clock: systemClock, motionGate: false, ...(withFaces ? { faces } : {}),
-          onDetections: (batch) => { for (const d of batch) if (d.type === 'person') subtypes.push(d.subtype ?? null); },
+          detector: pool,
+          clock: systemClock,
+          motionGate: false,
+          ...(withFaces ? { faces } : {}),
+          onDetections: (batch) => {
+            for (const d of batch) if (d.type === 'person') subtypes.push(d.subtype ?? null);
+          },
         });
         const t0 = Date.now();
         const [, wall, cpu] = await timed(async () => {
@@ -383,7 +394,12 @@ async function measureLivePipeline(engine: FaceEngine, pool: DetectorPool) {
         with_recognition_wall_ms_per_frame: round1(withRec.wall / frames.length),
       };
     }
-    return { every_n_frames: EVERY_N, detect_fps: FPS, note: 'CPU of this process (the face engine and detector workers are threads of it), one tracked person', ...out };
+    return {
+      every_n_frames: EVERY_N,
+      detect_fps: FPS,
+      note: 'CPU of this process (the face engine and detector workers are threads of it), one tracked person',
+      ...out,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -427,7 +443,8 @@ try {
       load_average_before: round1(loadBefore),
       load_average_after: round1(loadavg()[0]),
     },
-    models: 'BlazeFace (detector) + FaceMesh (confirms the face) + FaceRes (1024-d descriptor), @vladmandic/human 3.3.6 on tfjs-backend-wasm, one worker thread',
+    models:
+      'BlazeFace (detector) + FaceMesh (confirms the face) + FaceRes (1024-d descriptor), @vladmandic/human 3.3.6 on tfjs-backend-wasm, one worker thread',
     engine_start_ms: Math.round(startMs),
     match_threshold: MATCH_THRESHOLD,
     min_face_px: MIN_FACE_PX,

@@ -16,7 +16,13 @@ const ROUND_S = Number(process.env.BENCH_HTTP_ROUND_S ?? 5);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const TARGET_RATIO = 0.3;
 
-interface Server { child: ChildProcess; url: string; path: string; authorization: string | null; body?: unknown }
+interface Server {
+  child: ChildProcess;
+  url: string;
+  path: string;
+  authorization: string | null;
+  body?: unknown;
+}
 
 async function startServer(mode: 'app' | 'bare', stdin?: string): Promise<Server> {
   const prof = mode === 'app' && process.env.VIGIL_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : [];
@@ -53,27 +59,46 @@ try {
   for (let i = 0; i < ROUNDS; i++) {
     const a = await run(app, ROUND_S);
     const b = await run(bare, ROUND_S);
-    rounds.push({ app_rps: Math.round(a.rps), bare_rps: Math.round(b.rps), ratio: Number((a.rps / b.rps).toFixed(3)), app_p99_ms: a.p99, bare_p99_ms: b.p99, load_1m: Number(loadavg()[0].toFixed(2)) });
-    console.log(`  round ${i + 1}: app ${Math.round(a.rps)} req/s, bare Fastify ${Math.round(b.rps)} req/s, ratio ${(a.rps / b.rps).toFixed(3)}, load ${loadavg()[0].toFixed(2)}`);
+    rounds.push({
+      app_rps: Math.round(a.rps),
+      bare_rps: Math.round(b.rps),
+      ratio: Number((a.rps / b.rps).toFixed(3)),
+      app_p99_ms: a.p99,
+      bare_p99_ms: b.p99,
+      load_1m: Number(loadavg()[0].toFixed(2)),
+    });
+    console.log(
+      `  round ${i + 1}: app ${Math.round(a.rps)} req/s, bare Fastify ${Math.round(b.rps)} req/s, ratio ${(a.rps / b.rps).toFixed(3)}, load ${loadavg()[0].toFixed(2)}`,
+    );
   }
   const appRps = rounds.reduce((s, r) => s + r.app_rps, 0) / ROUNDS;
   const bareRps = rounds.reduce((s, r) => s + r.bare_rps, 0) / ROUNDS;
   const ratio = Number((appRps / bareRps).toFixed(3));
-  writeResult('http-read', 'GET /v1/scenes/:id with an organization key, autocannon -c 50, alternating with bare Fastify', [
-    figure('authenticated GET /v1/scenes/:id, req/s (mean of rounds)', appRps, 'req/s', 'higher',
-      { name: 'bare Fastify answering the same JSON on loopback, same autocannon settings, alternating rounds', value: bareRps, unit: 'req/s' },
-      // the target is a ratio: at least 30% of bare Fastify
-      { value: TARGET_RATIO * bareRps, unit: 'req/s (30% of bare Fastify in this run)' }),
-  ], {
-    connections: CONNECTIONS,
-    round_seconds: ROUND_S,
-    rounds,
-    app_rps: Math.round(appRps),
-    bare_fastify_rps: Math.round(bareRps),
-    ratio_to_bare_fastify: ratio,
-    target_ratio: TARGET_RATIO,
-    within_target: ratio >= TARGET_RATIO,
-  });
+  writeResult(
+    'http-read',
+    'GET /v1/scenes/:id with an organization key, autocannon -c 50, alternating with bare Fastify',
+    [
+      figure(
+        'authenticated GET /v1/scenes/:id, req/s (mean of rounds)',
+        appRps,
+        'req/s',
+        'higher',
+        { name: 'bare Fastify answering the same JSON on loopback, same autocannon settings, alternating rounds', value: bareRps, unit: 'req/s' },
+        // the target is a ratio: at least 30% of bare Fastify
+        { value: TARGET_RATIO * bareRps, unit: 'req/s (30% of bare Fastify in this run)' },
+      ),
+    ],
+    {
+      connections: CONNECTIONS,
+      round_seconds: ROUND_S,
+      rounds,
+      app_rps: Math.round(appRps),
+      bare_fastify_rps: Math.round(bareRps),
+      ratio_to_bare_fastify: ratio,
+      target_ratio: TARGET_RATIO,
+      within_target: ratio >= TARGET_RATIO,
+    },
+  );
 } finally {
   app.child.kill('SIGTERM');
   bare.child.kill('SIGTERM');

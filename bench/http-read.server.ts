@@ -28,7 +28,12 @@ if (mode === 'app') {
   const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Bench', mode: 'live', rateLimitPerMinute: 1_000_000 });
   const app = await buildApp(ctx, { loggerInstance: log });
   const authorization = `Bearer ${key.key}`;
-  const created = await app.inject({ method: 'POST', url: '/v1/streams', headers: { authorization }, payload: { name: 'Lobby cam', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/streams',
+    headers: { authorization },
+    payload: { name: 'Lobby cam', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' },
+  });
   if (created.statusCode !== 201) throw new Error(`stream create: ${created.statusCode} ${created.body}`);
   const path = `/v1/scenes/${(created.json() as { scene_id: string }).scene_id}`;
   const check = await app.inject({ url: path, headers: { authorization } });
@@ -36,7 +41,14 @@ if (mode === 'app') {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   process.stdout.write(`${JSON.stringify({ url, path, authorization, body: check.json() })}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => ctx.close()).finally(() => process.exit(0)));
+  process.on(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => ctx.close())
+        .finally(() => process.exit(0)),
+  );
 } else if (mode === 'bare') {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);

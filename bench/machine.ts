@@ -44,9 +44,16 @@ const loads = () => loadavg().map((v) => round(v, 2));
 function gitCommit(): { commit: string | null; dirty: boolean | null } {
   try {
     const cwd = join(import.meta.dirname, '..');
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
     // bench/results/ changes with every run: only changes to the code count as dirty
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results'], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .toString()
+      .trim();
     return { commit, dirty: status.length > 0 };
   } catch {
     return { commit: null, dirty: null };
@@ -120,7 +127,10 @@ function descendantsCpuSeconds(hz: number): number {
   let total = 0;
   for (const [pid, seconds] of cpu) {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
-      if (p === process.pid) { total += seconds; break; }
+      if (p === process.pid) {
+        total += seconds;
+        break;
+      }
     }
   }
   return total;
@@ -195,7 +205,9 @@ export function writeResult(name: string, bench: string, figures: Figure[], deta
     const lim = f.limit ? `limit ${f.limit.value} ${f.limit.unit} (${f.limit.name}) → ratio ${f.ratio}` : `no limit: ${f.no_limit}`;
     console.log(`  ${f.figure}: ${f.value} ${f.unit}; ${lim}`);
   }
-  console.log(`  machine: ${full.machine.cores} cores, load ${full.machine.load_average_at_start.join('/')} → ${full.machine.load_average_at_end.join('/')}, node ${full.machine.node}`);
+  console.log(
+    `  machine: ${full.machine.cores} cores, load ${full.machine.load_average_at_start.join('/')} → ${full.machine.load_average_at_end.join('/')}, node ${full.machine.node}`,
+  );
   console.log(`wrote bench/results/${name}.json`);
 }
 

@@ -60,12 +60,16 @@ function tick(): void {
 setTimeout(tick, 50);
 
 // void: an event listener's promise has nobody to return to (a failure is an unhandled rejection)
-parentPort!.on('message', (m: string) => void (async () => {
-  if (m !== 'stop') return;
-  stopped = true;
-  await device.endAsync();
-  const sorted = lateMs.sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-  parentPort!.postMessage({ sent, late_ms: { p50: at(50), p95: at(95), p99: at(99), max: sorted[sorted.length - 1] ?? 0 } });
-})());
+parentPort!.on(
+  'message',
+  (m: string) =>
+    void (async () => {
+      if (m !== 'stop') return;
+      stopped = true;
+      await device.endAsync();
+      const sorted = lateMs.sort((a, b) => a - b);
+      const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+      parentPort!.postMessage({ sent, late_ms: { p50: at(50), p95: at(95), p99: at(99), max: sorted[sorted.length - 1] ?? 0 } });
+    })(),
+);
 parentPort!.postMessage({ type: 'ready' });

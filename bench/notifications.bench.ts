@@ -29,7 +29,10 @@ const FRIDAY_LATE = Date.parse('2026-11-20T23:00:00.000Z');
 async function withApp<T>(databaseUrl: string | null, push: PushService, fn: (ctx: VigilContext) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-notify-'));
   const ctx = await createContext(
-    loadConfig({ dataDir, databaseUrl, runSources: false, seedDemo: false, webhookAllowPrivate: true, outboundCa: push.ca, publicBaseUrl: 'https://vigil.example.com' }, {}),
+    loadConfig(
+      { dataDir, databaseUrl, runSources: false, seedDemo: false, webhookAllowPrivate: true, outboundCa: push.ca, publicBaseUrl: 'https://vigil.example.com' },
+      {},
+    ),
     { clock: new ManualClock(FRIDAY_LATE) },
   );
   await ctx.deliveryWorker.start();
@@ -43,7 +46,11 @@ async function withApp<T>(databaseUrl: string | null, push: PushService, fn: (ct
 
 /** A sandbox stream at its own location (its own scene), for a detection there to open its own incident. */
 async function streamAt(ctx: VigilContext, principal: Awaited<ReturnType<VigilContext['keys']['authenticate']>>, location: string) {
-  const s = await ctx.streams.create(principal, { keyId: principal.keyId }, { name: `${location} cam`, source_type: 'sandbox', source_url: `sandbox://${location}?scenario=lobby&seed=1`, location });
+  const s = await ctx.streams.create(
+    principal,
+    { keyId: principal.keyId },
+    { name: `${location} cam`, source_type: 'sandbox', source_url: `sandbox://${location}?scenario=lobby&seed=1`, location },
+  );
   return { id: s.id, scene_id: s.scene_id };
 }
 
@@ -103,15 +110,32 @@ const results = await onSqliteThenPostgres('bench_notify', runOnce);
 const figures: Figure[] = [];
 for (const r of results) {
   const label = r.storage === 'sqlite' ? 'SQLite' : 'PostgreSQL';
-  console.log(`notifications ${r.storage.padEnd(8)}: detection→push p50 ${r.detection_to_push_ms.p50} ms p95 ${r.detection_to_push_ms.p95} ms; ${r.devices} devices in ${r.fan_out_seconds} s`);
+  console.log(
+    `notifications ${r.storage.padEnd(8)}: detection→push p50 ${r.detection_to_push_ms.p50} ms p95 ${r.detection_to_push_ms.p95} ms; ${r.devices} devices in ${r.fan_out_seconds} s`,
+  );
   figures.push(
-    figure(`detection → push received p95 (${r.detections} detections), ${label}`, r.detection_to_push_ms.p95, 'ms', 'lower',
-      { none: 'no raw limit measured; the target is 1 s' }, { value: 1000 }),
-    figure(`${r.devices} devices notified of one incident, ${label}`, r.fan_out_seconds, 's', 'lower',
-      { none: 'no raw limit measured; the target is 10 s' }, { value: 10 }),
+    figure(
+      `detection → push received p95 (${r.detections} detections), ${label}`,
+      r.detection_to_push_ms.p95,
+      'ms',
+      'lower',
+      { none: 'no raw limit measured; the target is 1 s' },
+      { value: 1000 },
+    ),
+    figure(
+      `${r.devices} devices notified of one incident, ${label}`,
+      r.fan_out_seconds,
+      's',
+      'lower',
+      { none: 'no raw limit measured; the target is 10 s' },
+      { value: 10 },
+    ),
   );
 }
 writeResult('notifications', 'notifications', figures, {
   results,
-  notes: ['the loopback push service verifies VAPID and decrypts aes128gcm in the bench process: its CPU is counted', 'PostgreSQL is the throwaway test server (fsync=off, synchronous_commit=off)'],
+  notes: [
+    'the loopback push service verifies VAPID and decrypts aes128gcm in the bench process: its CPU is counted',
+    'PostgreSQL is the throwaway test server (fsync=off, synchronous_commit=off)',
+  ],
 });

@@ -22,7 +22,13 @@ const STREAMS = Number(process.env.BENCH_RT_STREAMS ?? 200);
 const ROUNDS = Number(process.env.BENCH_RT_ROUNDS ?? 40);
 const ANOMALY_EVERY = Number(process.env.BENCH_ANOMALY_EVERY ?? 10);
 
-interface Counted { inflight: number; inFlush: boolean; rt: number; statements: number; texts: string[] }
+interface Counted {
+  inflight: number;
+  inFlush: boolean;
+  rt: number;
+  statements: number;
+  texts: string[];
+}
 const TRACE = Boolean(process.env.BENCH_RT_TRACE);
 const state = new WeakMap<pg.Client, Counted>();
 const flushes: Array<{ rt: number; statements: number; texts: string[] }> = [];
@@ -33,7 +39,7 @@ const original = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
   let s = state.get(this);
   if (!s) state.set(this, (s = { inflight: 0, inFlush: false, rt: 0, statements: 0, texts: [] }));
-  const text = typeof config === 'string' ? config : (config as { text?: string })?.text ?? '';
+  const text = typeof config === 'string' ? config : ((config as { text?: string })?.text ?? '');
   // the pipeline's commit starts with BEGIN and its shared write lock, and ends with COMMIT
   if (/^BEGIN; SELECT pg_advisory_xact_lock_shared/.test(text)) Object.assign(s, { inFlush: true, rt: 0, statements: 0, texts: [] });
   if (s.inFlush) {
@@ -56,7 +62,13 @@ pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest:
 function detectionFor(i: number, n: number): DetectionInput {
   const k = n + i;
   return k % 3 === 0
-    ? { type: 'person', subtype: ANOMALY_EVERY > 0 && k % (3 * ANOMALY_EVERY) === 0 ? 'unrecognized' : null, confidence: 0.9, at: Date.now(), track_id: `t${i}_${n}` }
+    ? {
+        type: 'person',
+        subtype: ANOMALY_EVERY > 0 && k % (3 * ANOMALY_EVERY) === 0 ? 'unrecognized' : null,
+        confidence: 0.9,
+        at: Date.now(),
+        track_id: `t${i}_${n}`,
+      }
     : { type: 'person_count', value: k % 17, confidence: 0.9, at: Date.now() };
 }
 
@@ -83,13 +95,22 @@ try {
     counting = false;
     const hist = (xs: number[]) => Object.fromEntries([...new Set(xs)].sort((a, b) => a - b).map((v) => [v, xs.filter((x) => x === v).length]));
     const mean = (xs: number[]) => Number((xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)).toFixed(2));
-    console.log(JSON.stringify({
-      streams: STREAMS, rounds: ROUNDS, anomaly_every: ANOMALY_EVERY, flushes: flushes.length,
-      round_trips_per_flush: { mean: mean(flushes.map((f) => f.rt)), histogram: hist(flushes.map((f) => f.rt)) },
-      statements_per_flush: { mean: mean(flushes.map((f) => f.statements)), histogram: hist(flushes.map((f) => f.statements)) },
-      ...(TRACE ? { examples: [...new Map(flushes.map((f) => [f.rt, f.texts])).values()] } : {}),
-      node_cpu_us_per_detection: Math.round((cpu.user + cpu.system) / (STREAMS * ROUNDS)),
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          streams: STREAMS,
+          rounds: ROUNDS,
+          anomaly_every: ANOMALY_EVERY,
+          flushes: flushes.length,
+          round_trips_per_flush: { mean: mean(flushes.map((f) => f.rt)), histogram: hist(flushes.map((f) => f.rt)) },
+          statements_per_flush: { mean: mean(flushes.map((f) => f.statements)), histogram: hist(flushes.map((f) => f.statements)) },
+          ...(TRACE ? { examples: [...new Map(flushes.map((f) => [f.rt, f.texts])).values()] } : {}),
+          node_cpu_us_per_detection: Math.round((cpu.user + cpu.system) / (STREAMS * ROUNDS)),
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await ctx.close();
   }

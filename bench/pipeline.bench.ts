@@ -131,23 +131,28 @@ async function openLoop(streams: number, ingest: (i: number, n: number) => Promi
       produced++;
       const measured = t0 >= measureFrom;
       if (measured) outstanding++;
-      void ingest(i, n).then(
-        () => {
-          const t1 = performance.now();
-          if (measured) {
-            latencies.push(t1 - t0);
-            if (t1 <= end) completedInRun++;
-          }
-        },
-        (err: unknown) => void (failure ??= err),
-      ).finally(() => {
-        if (measured && --outstanding === 0) allDone?.();
-      });
+      void ingest(i, n)
+        .then(
+          () => {
+            const t1 = performance.now();
+            if (measured) {
+              latencies.push(t1 - t0);
+              if (t1 <= end) completedInRun++;
+            }
+          },
+          (err: unknown) => void (failure ??= err),
+        )
+        .finally(() => {
+          if (measured && --outstanding === 0) allDone?.();
+        });
     };
-    setTimeout(() => {
-      fire();
-      timers.push(setInterval(fire, periodMs));
-    }, (i * periodMs) / streams);
+    setTimeout(
+      () => {
+        fire();
+        timers.push(setInterval(fire, periodMs));
+      },
+      (i * periodMs) / streams,
+    );
   }
   await new Promise((r) => setTimeout(r, WARMUP_MS + durationMs));
   for (const t of timers) clearInterval(t);
@@ -166,15 +171,54 @@ function detectionFor(i: number, n: number): DetectionInput {
   // in time rather than arriving from all streams in the same millisecond
   const k = n + i;
   return k % 3 === 0
-    ? { type: 'person', subtype: ANOMALY_EVERY > 0 && k % (3 * ANOMALY_EVERY) === 0 ? 'unrecognized' : null, confidence: 0.9, at: Date.now(), track_id: `t${i}_${n}` }
+    ? {
+        type: 'person',
+        subtype: ANOMALY_EVERY > 0 && k % (3 * ANOMALY_EVERY) === 0 ? 'unrecognized' : null,
+        confidence: 0.9,
+        at: Date.now(),
+        track_id: `t${i}_${n}`,
+      }
     : { type: 'person_count', value: k % 17, confidence: 0.9, at: Date.now() };
 }
 
 // ---------------------------------------------------------------------------------------------
 // The raw limit: the same rows, written with nothing but the driver.
 
-const DET_COLS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone'] as const;
-const AUD_COLS = ['id', 'tenant_id', 'at', 'actor_key_id', 'actor_operator', 'action', 'resource_type', 'resource_id', 'request_id', 'data', 'prev_hash', 'hash', 'format', 'data_hash', 'salt', 'location', 'stream_id'] as const;
+const DET_COLS = [
+  'id',
+  'tenant_id',
+  'stream_id',
+  'scene_id',
+  'location',
+  'type',
+  'subtype',
+  'value',
+  'count',
+  'confidence',
+  'at',
+  'track_id',
+  'dwell_s',
+  'zone',
+] as const;
+const AUD_COLS = [
+  'id',
+  'tenant_id',
+  'at',
+  'actor_key_id',
+  'actor_operator',
+  'action',
+  'resource_type',
+  'resource_id',
+  'request_id',
+  'data',
+  'prev_hash',
+  'hash',
+  'format',
+  'data_hash',
+  'salt',
+  'location',
+  'stream_id',
+] as const;
 type Row = Record<string, string | number | null>;
 const HEX64 = 'a'.repeat(64);
 let rawSeq = 0;
@@ -187,14 +231,39 @@ function rawRows(i: number, n: number): [Row, Row] {
   const tenant = 'ten_01KAQZ7Q5B8M3X2N4P6R8T0V2W';
   const streamId = `stream_bench_${i}`;
   const d: Row = {
-    id: detId, tenant_id: tenant, stream_id: streamId, scene_id: `scn_01KAQZ7Q5B8M3X2N4P6R${String(i).padStart(6, '0')}`, location: `zone_${i % 100}`,
-    type: det.type, subtype: det.subtype ?? null, value: det.value ?? null, count: null, confidence: det.confidence, at: det.at, track_id: det.track_id ?? null, dwell_s: null, zone: null,
+    id: detId,
+    tenant_id: tenant,
+    stream_id: streamId,
+    scene_id: `scn_01KAQZ7Q5B8M3X2N4P6R${String(i).padStart(6, '0')}`,
+    location: `zone_${i % 100}`,
+    type: det.type,
+    subtype: det.subtype ?? null,
+    value: det.value ?? null,
+    count: null,
+    confidence: det.confidence,
+    at: det.at,
+    track_id: det.track_id ?? null,
+    dwell_s: null,
+    zone: null,
   };
   const a: Row = {
-    id: `aud_${seq}`, tenant_id: tenant, at: new Date(det.at).toISOString(), actor_key_id: null, actor_operator: 'pipeline', action: 'detection.recorded',
-    resource_type: 'detection', resource_id: detId, request_id: null,
+    id: `aud_${seq}`,
+    tenant_id: tenant,
+    at: new Date(det.at).toISOString(),
+    actor_key_id: null,
+    actor_operator: 'pipeline',
+    action: 'detection.recorded',
+    resource_type: 'detection',
+    resource_id: detId,
+    request_id: null,
     data: JSON.stringify({ stream_id: streamId, type: d.type, subtype: d.subtype, value: d.value, count: null, confidence: d.confidence }),
-    prev_hash: HEX64, hash: HEX64, format: 2, data_hash: HEX64, salt: 'b'.repeat(32), location: d.location, stream_id: streamId,
+    prev_hash: HEX64,
+    hash: HEX64,
+    format: 2,
+    data_hash: HEX64,
+    salt: 'b'.repeat(32),
+    location: d.location,
+    stream_id: streamId,
   };
   return [d, a];
 }
@@ -214,7 +283,9 @@ function openRawSqlite(dir: string): RawStore {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('wal_autocheckpoint = 0');
-  db.exec(`CREATE TABLE raw_detections (id text PRIMARY KEY, tenant_id text NOT NULL, stream_id text NOT NULL, scene_id text NOT NULL, location text NOT NULL, type text NOT NULL, subtype text, value real, count integer, confidence real NOT NULL, at integer NOT NULL, track_id text, dwell_s real, zone text)`);
+  db.exec(
+    `CREATE TABLE raw_detections (id text PRIMARY KEY, tenant_id text NOT NULL, stream_id text NOT NULL, scene_id text NOT NULL, location text NOT NULL, type text NOT NULL, subtype text, value real, count integer, confidence real NOT NULL, at integer NOT NULL, track_id text, dwell_s real, zone text)`,
+  );
   db.exec(`CREATE TABLE raw_audit (seq integer PRIMARY KEY AUTOINCREMENT, ${AUD_COLS.map((c) => `${c} ${c === 'format' ? 'integer' : 'text'}`).join(', ')})`);
   const insDet = db.prepare(`INSERT INTO raw_detections (${DET_COLS.join(', ')}) VALUES (${DET_COLS.map((c) => '@' + c).join(', ')})`);
   const insAud = db.prepare(`INSERT INTO raw_audit (${AUD_COLS.join(', ')}) VALUES (${AUD_COLS.map((c) => '@' + c).join(', ')})`);
@@ -235,17 +306,40 @@ function openRawSqlite(dir: string): RawStore {
 async function openRawPg(url: string): Promise<RawStore> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query(`CREATE TABLE raw_detections (id text PRIMARY KEY, tenant_id text NOT NULL, stream_id text NOT NULL, scene_id text NOT NULL, location text NOT NULL, type text NOT NULL, subtype text, value double precision, count integer, confidence double precision NOT NULL, at bigint NOT NULL, track_id text, dwell_s double precision, zone text)`);
+  await client.query(
+    `CREATE TABLE raw_detections (id text PRIMARY KEY, tenant_id text NOT NULL, stream_id text NOT NULL, scene_id text NOT NULL, location text NOT NULL, type text NOT NULL, subtype text, value double precision, count integer, confidence double precision NOT NULL, at bigint NOT NULL, track_id text, dwell_s double precision, zone text)`,
+  );
   await client.query(`CREATE TABLE raw_audit (seq bigserial PRIMARY KEY, ${AUD_COLS.map((c) => `${c} ${c === 'format' ? 'integer' : 'text'}`).join(', ')})`);
   const values = (rows: Row[], cols: readonly string[], params: unknown[]) =>
-    rows.map((r) => `(${cols.map((c) => { params.push(r[c]); return `$${params.length}`; }).join(', ')})`).join(', ');
+    rows
+      .map(
+        (r) =>
+          `(${cols
+            .map((c) => {
+              params.push(r[c]);
+              return `$${params.length}`;
+            })
+            .join(', ')})`,
+      )
+      .join(', ');
   // 31 parameters a detection: 1,000 detections a statement stays under PostgreSQL's 65,535
   const commitChunk = async (rows: Array<[Row, Row]>) => {
     const params: unknown[] = [];
-    const d = values(rows.map((r) => r[0]), DET_COLS, params);
-    const a = values(rows.map((r) => r[1]), AUD_COLS, params);
+    const d = values(
+      rows.map((r) => r[0]),
+      DET_COLS,
+      params,
+    );
+    const a = values(
+      rows.map((r) => r[1]),
+      AUD_COLS,
+      params,
+    );
     // one statement (so one round trip and its own transaction) writing both tables
-    await client.query(`WITH d AS (INSERT INTO raw_detections (${DET_COLS.join(', ')}) VALUES ${d} RETURNING 1) INSERT INTO raw_audit (${AUD_COLS.join(', ')}) VALUES ${a}`, params);
+    await client.query(
+      `WITH d AS (INSERT INTO raw_detections (${DET_COLS.join(', ')}) VALUES ${d} RETURNING 1) INSERT INTO raw_audit (${AUD_COLS.join(', ')}) VALUES ${a}`,
+      params,
+    );
   };
   return {
     name: 'raw pg (one multi-row INSERT statement writing both tables, same database, primary keys only)',
@@ -256,7 +350,10 @@ async function openRawPg(url: string): Promise<RawStore> {
       await client.query('COMMIT');
     },
     insertOne: async (row) => {
-      await client.query(`INSERT INTO raw_detections (${DET_COLS.join(', ')}) VALUES (${DET_COLS.map((_, k) => `$${k + 1}`).join(', ')})`, DET_COLS.map((c) => row[c]));
+      await client.query(
+        `INSERT INTO raw_detections (${DET_COLS.join(', ')}) VALUES (${DET_COLS.map((_, k) => `$${k + 1}`).join(', ')})`,
+        DET_COLS.map((c) => row[c]),
+      );
     },
     close: () => client.end(),
   };
@@ -378,11 +475,19 @@ async function staticPair(databaseUrl: string | null, store: RawStore) {
     let pipeMs = 0;
     let rawMs = 0;
     for (let round = 0; round < BURST_ROUNDS; round++) {
-      pipeMs += await timed(() => Promise.all(Array.from({ length: BURST }, (_, k) => ctx.pipeline.ingest(refs[k % refs.length], [detectionFor(k, round + 3)]))));
+      pipeMs += await timed(() =>
+        Promise.all(Array.from({ length: BURST }, (_, k) => ctx.pipeline.ingest(refs[k % refs.length], [detectionFor(k, round + 3)]))),
+      );
       const rows = Array.from({ length: BURST }, (_, k) => rawRows(k, round + 3));
       rawMs += await timed(() => store.commit(rows));
     }
-    const p95 = (v: number[]) => r3(percentile(v.sort((a, b) => a - b), 95));
+    const p95 = (v: number[]) =>
+      r3(
+        percentile(
+          v.sort((a, b) => a - b),
+          95,
+        ),
+      );
     const perS = (ms: number) => Math.round((BURST * BURST_ROUNDS) / (ms / 1000));
     return {
       pipeline: { isolated_p95_ms: p95(iso), burst_detections_per_s: perS(pipeMs) },
@@ -403,21 +508,36 @@ async function runStorage(storage: Storage, sizes: number[], freshDatabase: () =
     storeName = store.name;
     const { pipeline: pipe, raw_group_commit: raw } = await openLoopPair(storage, url, n, store);
     await store.close();
-    console.log(`pipeline ${storage.padEnd(8)} ${String(n).padStart(4)} streams: p50 ${pipe.latency_ms.p50} ms  p95 ${pipe.latency_ms.p95} ms  p99 ${pipe.latency_ms.p99} ms  sustained ${pipe.sustained_detections_per_s}/s (target ${n * RATE_PER_STREAM}/s); raw p95 ${raw.latency_ms.p95} ms`);
+    console.log(
+      `pipeline ${storage.padEnd(8)} ${String(n).padStart(4)} streams: p50 ${pipe.latency_ms.p50} ms  p95 ${pipe.latency_ms.p95} ms  p99 ${pipe.latency_ms.p99} ms  sustained ${pipe.sustained_detections_per_s}/s (target ${n * RATE_PER_STREAM}/s); raw p95 ${raw.latency_ms.p95} ms`,
+    );
     runs.push({ streams: n, target_detections_per_s: n * RATE_PER_STREAM, pipeline: pipe, raw_group_commit: raw });
     const target = TARGET_P95_MS[n];
     figures.push(
-      figure(`pipeline p95 latency, ${n} streams × 10/s, ${label}`, pipe.latency_ms.p95, 'ms', 'lower',
+      figure(
+        `pipeline p95 latency, ${n} streams × 10/s, ${label}`,
+        pipe.latency_ms.p95,
+        'ms',
+        'lower',
         { name: `${store.name}: group commit of the same detections' rows under the same ${n} × 10/s load, p95`, value: raw.latency_ms.p95, unit: 'ms' },
-        target ? { value: target } : undefined),
+        target ? { value: target } : undefined,
+      ),
       // CPU time does not count the time spent waiting for a core, so it moves less with the machine's load
-      figure(`Node CPU per detection, ${n} streams × 10/s, ${label}`, pipe.cpu_us_per_detection, 'µs', 'lower',
-        { name: `${store.name}: same load, Node CPU per detection${storage === 'postgres' ? ' (the PostgreSQL server\'s CPU is not counted, in either: see the next figure)' : ''}`, value: raw.cpu_us_per_detection, unit: 'µs' }),
+      figure(`Node CPU per detection, ${n} streams × 10/s, ${label}`, pipe.cpu_us_per_detection, 'µs', 'lower', {
+        name: `${store.name}: same load, Node CPU per detection${storage === 'postgres' ? " (the PostgreSQL server's CPU is not counted, in either: see the next figure)" : ''}`,
+        value: raw.cpu_us_per_detection,
+        unit: 'µs',
+      }),
     );
     if (pipe.server_cpu_us_per_detection !== undefined && raw.server_cpu_us_per_detection !== undefined) {
       // the server shares the machine's cores with Node: where the rest of a commit's time goes
-      figures.push(figure(`PostgreSQL server CPU per detection, ${n} streams × 10/s (every process of the server)`, pipe.server_cpu_us_per_detection, 'µs', 'lower',
-        { name: `${store.name}: same load, the server's CPU per detection`, value: raw.server_cpu_us_per_detection, unit: 'µs' }));
+      figures.push(
+        figure(`PostgreSQL server CPU per detection, ${n} streams × 10/s (every process of the server)`, pipe.server_cpu_us_per_detection, 'µs', 'lower', {
+          name: `${store.name}: same load, the server's CPU per detection`,
+          value: raw.server_cpu_us_per_detection,
+          unit: 'µs',
+        }),
+      );
     }
   }
   const url = await freshDatabase();
@@ -425,14 +545,27 @@ async function runStorage(storage: Storage, sizes: number[], freshDatabase: () =
   storeName ||= store.name;
   const st = await staticPair(url, store);
   await store.close();
-  console.log(`pipeline ${storage.padEnd(8)} isolated p95 ${st.pipeline.isolated_p95_ms} ms (raw txn ${st.raw.isolated_txn_p95_ms} ms, raw single-row autocommit ${st.raw.single_row_autocommit_p95_ms} ms); burst ${st.pipeline.burst_detections_per_s}/s (raw ${st.raw.burst_detections_per_s}/s)`);
+  console.log(
+    `pipeline ${storage.padEnd(8)} isolated p95 ${st.pipeline.isolated_p95_ms} ms (raw txn ${st.raw.isolated_txn_p95_ms} ms, raw single-row autocommit ${st.raw.single_row_autocommit_p95_ms} ms); burst ${st.pipeline.burst_detections_per_s}/s (raw ${st.raw.burst_detections_per_s}/s)`,
+  );
   figures.push(
-    figure(`one isolated detection, ingest → durable, p95, ${label}`, st.pipeline.isolated_p95_ms, 'ms', 'lower',
-      { name: `${storeName}: one transaction with the detection's two rows, p95`, value: st.raw.isolated_txn_p95_ms, unit: 'ms' }),
-    figure(`one isolated detection vs a single-row autocommit insert, ${label}`, st.pipeline.isolated_p95_ms, 'ms', 'lower',
-      { name: `${storeName}: one single-row autocommit INSERT, p95`, value: st.raw.single_row_autocommit_p95_ms, unit: 'ms' }),
-    figure(`pipeline burst throughput (${BURST_ROUNDS} bursts of ${BURST} detections), ${label}`, st.pipeline.burst_detections_per_s, 'detections/s', 'higher',
-      { name: `${storeName}: ${BURST} detection-equivalents (2 rows each) per transaction`, value: st.raw.burst_detections_per_s, unit: 'detections/s' }),
+    figure(`one isolated detection, ingest → durable, p95, ${label}`, st.pipeline.isolated_p95_ms, 'ms', 'lower', {
+      name: `${storeName}: one transaction with the detection's two rows, p95`,
+      value: st.raw.isolated_txn_p95_ms,
+      unit: 'ms',
+    }),
+    figure(`one isolated detection vs a single-row autocommit insert, ${label}`, st.pipeline.isolated_p95_ms, 'ms', 'lower', {
+      name: `${storeName}: one single-row autocommit INSERT, p95`,
+      value: st.raw.single_row_autocommit_p95_ms,
+      unit: 'ms',
+    }),
+    figure(
+      `pipeline burst throughput (${BURST_ROUNDS} bursts of ${BURST} detections), ${label}`,
+      st.pipeline.burst_detections_per_s,
+      'detections/s',
+      'higher',
+      { name: `${storeName}: ${BURST} detection-equivalents (2 rows each) per transaction`, value: st.raw.burst_detections_per_s, unit: 'detections/s' },
+    ),
   );
   return { figures, runs: { storage, open_loop: runs, isolated_and_burst: st } };
 }
@@ -445,7 +578,12 @@ if (sizes.length) {
   const rawDir = mkdtempSync(join(tmpdir(), 'vigil-bench-raw-'));
   let k = 0;
   try {
-    const s = await runStorage('sqlite', sizes, async () => null, async () => openRawSqlite(mkdtempSync(join(rawDir, `r${k++}-`))));
+    const s = await runStorage(
+      'sqlite',
+      sizes,
+      async () => null,
+      async () => openRawSqlite(mkdtempSync(join(rawDir, `r${k++}-`))),
+    );
     figures.push(...s.figures);
     storages.push(s.runs);
   } finally {
@@ -469,7 +607,10 @@ if (pgSizes.length) {
     };
     const s = await runStorage('postgres', pgSizes, fresh, (url) => openRawPg(url!));
     figures.push(...s.figures);
-    storages.push({ ...s.runs, server: 'throwaway PostgreSQL 15 (scripts/pg-server.mjs) on this machine: fsync=off, synchronous_commit=off, full_page_writes=off' });
+    storages.push({
+      ...s.runs,
+      server: 'throwaway PostgreSQL 15 (scripts/pg-server.mjs) on this machine: fsync=off, synchronous_commit=off, full_page_writes=off',
+    });
   } catch (err) {
     console.warn(`postgres run failed: ${(err as Error).stack}`);
     process.exitCode = 1;

@@ -15,7 +15,12 @@ const require = createRequire(import.meta.url);
 
 export async function loadRawOnnx(): Promise<(frame: RgbFrame) => Promise<number>> {
   const ort = require('onnxruntime-node') as OrtModule;
-  const session = await ort.InferenceSession.create(SHIPPED_CENTERNET, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' });
+  const session = await ort.InferenceSession.create(SHIPPED_CENTERNET, {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
   /** Inference on one frame; resolves with the number of peaks over 0.3. */
   const infer = async (frame: RgbFrame) => {
     const [w, h] = wholeInput(frame.width, frame.height);

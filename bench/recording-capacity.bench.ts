@@ -26,7 +26,15 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createDetectorPool, resolveFfmpegPath, startVideoIngest, type CameraIngestHandle, type CameraRecorder, type Detector, type DetectorPool } from '../src/ingest/video/index.ts';
+import {
+  createDetectorPool,
+  resolveFfmpegPath,
+  startVideoIngest,
+  type CameraIngestHandle,
+  type CameraRecorder,
+  type Detector,
+  type DetectorPool,
+} from '../src/ingest/video/index.ts';
 import { SegmentRecorder } from '../src/org/recordings/segment-recorder.ts';
 import { figure, machineAtStart, watchCpu, writeResult, type Figure } from './machine.ts';
 
@@ -126,7 +134,11 @@ async function trial(pool: DetectorPool, source: string, clip: string, streams: 
   };
   let sealed = 0;
   const rec = new SegmentRecorder({
-    root, nodeId: 'bench', ffmpegPath: () => ffmpeg, segmentSeconds: 10, transcode: { width: 1280, fps: 15 },
+    root,
+    nodeId: 'bench',
+    ffmpegPath: () => ffmpeg,
+    segmentSeconds: 10,
+    transcode: { width: 1280, fps: 15 },
     seal: async () => {
       sealed++;
     },
@@ -137,7 +149,17 @@ async function trial(pool: DetectorPool, source: string, clip: string, streams: 
     const recorder: CameraRecorder | undefined = recording
       ? { open: async () => rec.open({ tenantId: 'org_bench', streamId: `stream_${source}_${i}` }, source === 'copy' ? 'copy-h264' : 'transcode') }
       : undefined;
-    handles.push(startVideoIngest({ streamId: `stream_bench_${i}`, sourceUrl: `file://${clip}`, detector: timed, motionGate: true, onDetections: () => {}, onStatus: () => {}, ...(recorder ? { recorder } : {}) }));
+    handles.push(
+      startVideoIngest({
+        streamId: `stream_bench_${i}`,
+        sourceUrl: `file://${clip}`,
+        detector: timed,
+        motionGate: true,
+        onDetections: () => {},
+        onStatus: () => {},
+        ...(recorder ? { recorder } : {}),
+      }),
+    );
   }
   const deadline = Date.now() + 60_000;
   while (handles.some((h) => h.stats().frames_detected === 0) && Date.now() < deadline) await sleep(200);
@@ -205,11 +227,25 @@ try {
         const off = byRec.get(false)!;
         const r = (k: 'detector_fps_mean' | 'detector_fps_min' | 'frames_in_per_stream_s' | 'latency_ms_p95') => round3(on[k] / off[k]);
         const pair: Pair = {
-          source, streams: n, pair: p + 1, order, load_start: loadStart, load_end: loads(), off, on,
-          ratio: { detector_fps_mean: r('detector_fps_mean'), detector_fps_min: r('detector_fps_min'), frames_in_per_stream_s: r('frames_in_per_stream_s'), latency_ms_p95: r('latency_ms_p95') },
+          source,
+          streams: n,
+          pair: p + 1,
+          order,
+          load_start: loadStart,
+          load_end: loads(),
+          off,
+          on,
+          ratio: {
+            detector_fps_mean: r('detector_fps_mean'),
+            detector_fps_min: r('detector_fps_min'),
+            frames_in_per_stream_s: r('frames_in_per_stream_s'),
+            latency_ms_p95: r('latency_ms_p95'),
+          },
         };
         pairs.push(pair);
-        console.log(`pair ${source} ${n} streams #${pair.pair} (${order}): detector rate on/off ${pair.ratio.detector_fps_mean}; load ${pair.load_start[0]} → ${pair.load_end[0]}`);
+        console.log(
+          `pair ${source} ${n} streams #${pair.pair} (${order}): detector rate on/off ${pair.ratio.detector_fps_mean}; load ${pair.load_start[0]} → ${pair.load_end[0]}`,
+        );
       }
     }
   }
@@ -230,21 +266,38 @@ try {
       const quiet = maxOther === null ? maxLoad < cores : maxOther < QUIET_OTHER_CORES;
       const trustworthy = quiet && ratios.n >= 3 && ratios.max - ratios.min <= TARGET_SHARE;
       const meanOf = (ts: Trial[], k: 'detector_fps_mean') => ts.reduce((a, t) => a + t[k], 0) / ts.length;
-      const on = meanOf(ps.map((p) => p.on), 'detector_fps_mean');
-      const off = meanOf(ps.map((p) => p.off), 'detector_fps_mean');
+      const on = meanOf(
+        ps.map((p) => p.on),
+        'detector_fps_mean',
+      );
+      const off = meanOf(
+        ps.map((p) => p.off),
+        'detector_fps_mean',
+      );
       const what = source === 'copy' ? 'H.264 cameras recorded by copy' : 'MPEG-4 part 2 cameras recorded by transcoding';
       const f = figure(`detector runs per stream, ${n} busy ${what} (mean of ${ps.length} pairs)`, on, 'detections/s per stream', 'higher', {
-        name: 'the same cameras without recording, in the same pairs', value: off, unit: 'detections/s per stream',
+        name: 'the same cameras without recording, in the same pairs',
+        value: off,
+        unit: 'detections/s per stream',
       });
       figures.push(f);
-      const paired = figure(`capacity with recording / without, ${n} busy ${what}: mean of the paired ratios`, ratios.mean, 'ratio', 'higher', {
-        none: `ratio of paired runs (spread ${ratios.min}–${ratios.max}, stdev ${Number.isFinite(ratios.stdev) ? ratios.stdev : 'n/a'}, ${ratios.n} pairs); ${quiet ? `other processes used at most ${maxOther ?? '?'} cores in any trial` : `NOT a quiet run: other processes used up to ${maxOther ?? '?'} cores (load ${maxLoad} on ${cores} cores), so the spread, not the mean, is what this run shows`}`,
-      }, { value: 1 - TARGET_SHARE });
+      const paired = figure(
+        `capacity with recording / without, ${n} busy ${what}: mean of the paired ratios`,
+        ratios.mean,
+        'ratio',
+        'higher',
+        {
+          none: `ratio of paired runs (spread ${ratios.min}–${ratios.max}, stdev ${Number.isFinite(ratios.stdev) ? ratios.stdev : 'n/a'}, ${ratios.n} pairs); ${quiet ? `other processes used at most ${maxOther ?? '?'} cores in any trial` : `NOT a quiet run: other processes used up to ${maxOther ?? '?'} cores (load ${maxLoad} on ${cores} cores), so the spread, not the mean, is what this run shows`}`,
+        },
+        { value: 1 - TARGET_SHARE },
+      );
       // the target is met only by a figure that can be trusted: quiet, 3 pairs or more, a narrow spread, the worst pair within it
       paired.target!.met = trustworthy && ratios.min >= 1 - TARGET_SHARE;
       figures.push(paired);
       summary.push({
-        source, streams: n, pairs: ps.length,
+        source,
+        streams: n,
+        pairs: ps.length,
         detector_fps_ratio: ratios,
         detector_fps_min_ratio: spread(ps.map((p) => p.ratio.detector_fps_min)),
         frames_in_ratio: spread(ps.map((p) => p.ratio.frames_in_per_stream_s)),
@@ -259,11 +312,18 @@ try {
     }
   }
   console.log('\npaired ratios (recording on / off):');
-  for (const s of summary) console.log(`${s.source} ${s.streams} streams: detector rate ${s.detector_fps_ratio.mean} (${s.detector_fps_ratio.min}–${s.detector_fps_ratio.max}, stdev ${s.detector_fps_ratio.stdev}, ${s.pairs} pairs); latency p95 ${s.latency_p95_ratio.mean}; max load ${s.max_load1}, others up to ${s.max_other_cores} cores${s.quiet ? '' : ' (not quiet)'}; trustworthy ${s.trustworthy}`);
+  for (const s of summary)
+    console.log(
+      `${s.source} ${s.streams} streams: detector rate ${s.detector_fps_ratio.mean} (${s.detector_fps_ratio.min}–${s.detector_fps_ratio.max}, stdev ${s.detector_fps_ratio.stdev}, ${s.pairs} pairs); latency p95 ${s.latency_p95_ratio.mean}; max load ${s.max_load1}, others up to ${s.max_other_cores} cores${s.quiet ? '' : ' (not quiet)'}; trustworthy ${s.trustworthy}`,
+    );
   writeResult(RESULT, 'recording-capacity', figures, {
-    trial_ms: TRIAL_MS, warmup_ms: WARMUP_MS, cores,
-    method: 'pairs of back-to-back runs without and with recording (order alternating); ratio = on / off within a pair; a figure is trustworthy when other processes used under ${QUIET_OTHER_CORES} cores in every trial (the bench\'s own load does not count), at least 3 pairs, and the ratios spread by at most the target (10 points)',
-    summary, pairs,
+    trial_ms: TRIAL_MS,
+    warmup_ms: WARMUP_MS,
+    cores,
+    method:
+      "pairs of back-to-back runs without and with recording (order alternating); ratio = on / off within a pair; a figure is trustworthy when other processes used under ${QUIET_OTHER_CORES} cores in every trial (the bench's own load does not count), at least 3 pairs, and the ratios spread by at most the target (10 points)",
+    summary,
+    pairs,
   });
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,17 @@ try {
   const authorization = `Bearer ${key.key}`;
   let sceneId = '';
   for (let i = 0; i < STREAMS; i++) {
-    const r = await app.inject({ method: 'POST', url: '/v1/streams', headers: { authorization }, payload: { name: `cam ${i}`, source_type: 'sandbox', source_url: `sandbox://lobby?scenario=lobby&seed=${i}`, location: `zone_${i % Math.max(1, STREAMS / 10)}` } });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/v1/streams',
+      headers: { authorization },
+      payload: {
+        name: `cam ${i}`,
+        source_type: 'sandbox',
+        source_url: `sandbox://lobby?scenario=lobby&seed=${i}`,
+        location: `zone_${i % Math.max(1, STREAMS / 10)}`,
+      },
+    });
     if (r.statusCode !== 201) throw new Error(`stream create: ${r.statusCode} ${r.body}`);
     if (i === 0) sceneId = (r.json() as { scene_id: string }).scene_id;
   }
@@ -39,7 +49,13 @@ try {
     const c = process.cpuUsage(cpu0);
     return (c.user + c.system) / REQUESTS;
   };
-  const plan = () => ctx.database.sqlite!.prepare(`EXPLAIN QUERY PLAN SELECT scenes.*, streams.id FROM scenes LEFT JOIN streams ON streams.scene_id = scenes.id AND streams.tenant_id = scenes.tenant_id WHERE scenes.tenant_id = ? AND scenes.id = ?`).all(key.tenant_id, sceneId).map((r) => (r as { detail: string }).detail);
+  const plan = () =>
+    ctx.database
+      .sqlite!.prepare(
+        `EXPLAIN QUERY PLAN SELECT scenes.*, streams.id FROM scenes LEFT JOIN streams ON streams.scene_id = scenes.id AND streams.tenant_id = scenes.tenant_id WHERE scenes.tenant_id = ? AND scenes.id = ?`,
+      )
+      .all(key.tenant_id, sceneId)
+      .map((r) => (r as { detail: string }).detail);
   const withIndex: number[] = [];
   const without: number[] = [];
   const plans: Record<string, string[]> = { with_index: plan() };
@@ -52,11 +68,20 @@ try {
     await sql`CREATE INDEX streams_scene ON streams (scene_id)`.execute(ctx.database.db);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(JSON.stringify({
-    streams: STREAMS, requests_per_part: REQUESTS, parts: PARTS, plans,
-    cpu_us_per_request: { with_index: Math.round(median(withIndex)), without_index: Math.round(median(without)) },
-    ratio_with_to_without: Number((median(withIndex) / median(without)).toFixed(3)),
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        streams: STREAMS,
+        requests_per_part: REQUESTS,
+        parts: PARTS,
+        plans,
+        cpu_us_per_request: { with_index: Math.round(median(withIndex)), without_index: Math.round(median(without)) },
+        ratio_with_to_without: Number((median(withIndex) / median(without)).toFixed(3)),
+      },
+      null,
+      2,
+    ),
+  );
   await app.close();
 } finally {
   await ctx.close();

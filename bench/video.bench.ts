@@ -17,7 +17,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FramePipeline } from '../src/ingest/video/frame-pipeline.ts';
-import { createDetectorPool, resolveFfmpegPath, startVideoIngest, type VideoDetection, type Detector, type DetectorPool, type CameraIngestHandle } from '../src/ingest/video/index.ts';
+import {
+  createDetectorPool,
+  resolveFfmpegPath,
+  startVideoIngest,
+  type VideoDetection,
+  type Detector,
+  type DetectorPool,
+  type CameraIngestHandle,
+} from '../src/ingest/video/index.ts';
 import { decodeFrames } from '../tests/fixtures-video/decode-frames.ts';
 import { figure, writeResult } from './machine.ts';
 import { loadRawCenterNet } from './raw-centernet.ts';
@@ -39,7 +47,9 @@ function percentile(values: number[], p: number): number {
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const round2 = (v: number) => Math.round(v * 100) / 100;
 /** people in vtest.avi counted by eye every 2 s (tests/fixtures-video/vtest-people.json) */
-const LABELS = JSON.parse(readFileSync(new URL('../tests/fixtures-video/vtest-people.json', import.meta.url), 'utf8')) as { frames: Array<{ t: number; people: number; partial?: number }> };
+const LABELS = JSON.parse(readFileSync(new URL('../tests/fixtures-video/vtest-people.json', import.meta.url), 'utf8')) as {
+  frames: Array<{ t: number; people: number; partial?: number }>;
+};
 /** people per frame of vtest.avi, [min, max], from the labels (someone only partly in view counts towards max) */
 const PEOPLE_RANGE: [number, number] = [Math.min(...LABELS.frames.map((f) => f.people)), Math.max(...LABELS.frames.map((f) => f.people + (f.partial ?? 0)))];
 
@@ -97,8 +107,17 @@ async function measureDetector() {
     runtime: single.runtime.runtime,
     worker_ms_mean: round1(inside.busy_ms / Math.max(1, inside.frames)),
     worker_session_run_ms_mean: round1(inside.infer_ms / Math.max(1, inside.frames)),
-    raw_inference: { runtime: 'onnxruntime-node, one thread', ms_p50: round1(percentile(rawMs, 50)), ms_p95: round1(percentile(rawMs, 95)), fps: round1(1000 / percentile(rawMs, 50)) },
-    raw_tfjs_wasm: { ms_p50: round1(percentile(tfjsMs, 50)), frames: tfjsMs.length, note: 'the tfjs-wasm original (Human, 512x512 squeeze), 20 of the same frames, after the ONNX runs' },
+    raw_inference: {
+      runtime: 'onnxruntime-node, one thread',
+      ms_p50: round1(percentile(rawMs, 50)),
+      ms_p95: round1(percentile(rawMs, 95)),
+      fps: round1(1000 / percentile(rawMs, 50)),
+    },
+    raw_tfjs_wasm: {
+      ms_p50: round1(percentile(tfjsMs, 50)),
+      frames: tfjsMs.length,
+      note: 'the tfjs-wasm original (Human, 512x512 squeeze), 20 of the same frames, after the ONNX runs',
+    },
     people_range: PEOPLE_RANGE,
     model_people_range: modelRange,
   };
@@ -115,7 +134,11 @@ async function measureCountAccuracy() {
   const pool = await createDetectorPool({ workers: CORES, maxQueue: 512 });
   let now = 0;
   let count = 0;
-  const pipeline = new FramePipeline({ detector: pool, clock: { now: () => now } as never, onDetections: (b) => b.forEach((d) => d.type === 'person_count' && (count = d.value ?? 0)) });
+  const pipeline = new FramePipeline({
+    detector: pool,
+    clock: { now: () => now } as never,
+    onDetections: (b) => b.forEach((d) => d.type === 'person_count' && (count = d.value ?? 0)),
+  });
   const byFrame: number[] = [];
   for (let i = 0; i < frames.length; i++) {
     now = i * 200;
@@ -124,7 +147,9 @@ async function measureCountAccuracy() {
   }
   await pipeline.stop();
   const labelled = LABELS.frames.filter((f) => f.t > 0 && f.t * 5 < frames.length);
-  const whole = await Promise.all(labelled.map(async (f) => (await pool.detect(frames[f.t * 5])).filter((o) => o.label === 'person' && o.score >= 0.45).length));
+  const whole = await Promise.all(
+    labelled.map(async (f) => (await pool.detect(frames[f.t * 5])).filter((o) => o.label === 'person' && o.score >= 0.45).length),
+  );
   await pool.close();
   const mae = (v: number[]) => round2(v.reduce((a, c, i) => a + Math.abs(c - labelled[i].people), 0) / v.length);
   const pipelineCounts = labelled.map((f) => byFrame[f.t * 5]);
@@ -183,7 +208,9 @@ async function runTrial(pool: DetectorPool, clip: string, streams: number, motio
     const onDetections = (batch: VideoDetection[]) => {
       for (const d of batch) if (d.type === 'person_count') current[i] = d.value ?? 0;
     };
-    handles.push(startVideoIngest({ streamId: `stream_bench_${i}`, sourceUrl: `file://${clip}`, detector: timed, motionGate, onDetections, onStatus: () => {} }));
+    handles.push(
+      startVideoIngest({ streamId: `stream_bench_${i}`, sourceUrl: `file://${clip}`, detector: timed, motionGate, onDetections, onStatus: () => {} }),
+    );
   }
   // every stream's first frame is always detected: let that burst drain before measuring
   const deadline = Date.now() + 60_000;
@@ -206,8 +233,7 @@ async function runTrial(pool: DetectorPool, clip: string, streams: number, motio
   });
   await Promise.all(handles.map((h) => h.stop()));
   const secs = TRIAL_MS / 1000;
-  const delta = (k: 'frames_in' | 'frames_detected' | 'frames_skipped_no_motion' | 'frames_dropped_busy') =>
-    afterStats.map((a, i) => a[k] - before[i][k]);
+  const delta = (k: 'frames_in' | 'frames_detected' | 'frames_skipped_no_motion' | 'frames_dropped_busy') => afterStats.map((a, i) => a[k] - before[i][k]);
   const detected = delta('frames_detected').map((n) => n / secs);
   const framesIn = delta('frames_in').reduce((a, b) => a + b, 0);
   const handled = framesIn - delta('frames_dropped_busy').reduce((a, b) => a + b, 0);
@@ -262,13 +288,34 @@ async function findSustained(pool: DetectorPool, clip: string, motionGate: boole
   }
   const top = trials.find((t) => t.streams === best);
   // frames of video handled per second of detector CPU at that load
-  return { max_sustained_streams: best, effective_fps_per_core: top?.effective_fps_per_core ?? 0, input_kpx_per_frame: top?.input_kpx_per_frame ?? NaN, trials };
+  return {
+    max_sustained_streams: best,
+    effective_fps_per_core: top?.effective_fps_per_core ?? 0,
+    input_kpx_per_frame: top?.input_kpx_per_frame ?? NaN,
+    trials,
+  };
 }
 
 /** The lawn at the bottom left of vtest.avi: real footage in which nothing moves. */
 function makeQuietClip(dir: string): string {
   const out = join(dir, 'quiet.mp4');
-  execFileSync(resolveFfmpegPath(), ['-v', 'error', '-y', '-i', VTEST, '-an', '-vf', 'crop=iw*0.45:ih*0.4:0:ih*0.6', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', out]);
+  execFileSync(resolveFfmpegPath(), [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    VTEST,
+    '-an',
+    '-vf',
+    'crop=iw*0.45:ih*0.4:0:ih*0.6',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '23',
+    out,
+  ]);
   return out;
 }
 
@@ -283,12 +330,17 @@ try {
   const quiet = makeQuietClip(dir);
   const pool = await createDetectorPool({ workers: CORES });
   const streams: Record<string, unknown> = {};
-  for (const [name, clip] of [['busy_vtest', VTEST], ['quiet_corner', quiet]] as const) {
+  for (const [name, clip] of [
+    ['busy_vtest', VTEST],
+    ['quiet_corner', quiet],
+  ] as const) {
     if (QUICK && name !== 'busy_vtest') continue;
     console.log(`${name}…`);
     streams[name] = {
       gate_on: await findSustained(pool, clip, true),
-      gate_off: QUICK ? { max_sustained_streams: NaN, effective_fps_per_core: NaN, input_kpx_per_frame: NaN, trials: [] } : await findSustained(pool, clip, false),
+      gate_off: QUICK
+        ? { max_sustained_streams: NaN, effective_fps_per_core: NaN, input_kpx_per_frame: NaN, trials: [] }
+        : await findSustained(pool, clip, false),
     };
   }
   if (QUICK) {
@@ -299,21 +351,65 @@ try {
   await pool.close();
   const busyAlone = (streams.busy_vtest as { gate_on: { trials: Trial[] } }).gate_on.trials[0];
   const raw = detector.raw_inference;
-  const busy = streams.busy_vtest as Record<'gate_on' | 'gate_off', { max_sustained_streams: number; effective_fps_per_core: number; input_kpx_per_frame: number }>;
+  const busy = streams.busy_vtest as Record<
+    'gate_on' | 'gate_off',
+    { max_sustained_streams: number; effective_fps_per_core: number; input_kpx_per_frame: number }
+  >;
   const RAW = 'raw ONNX Runtime inference of the same model on this thread (same frames and input size, one thread; no worker, transfer, box decoding or pool)';
   // streams of 5 fps a whole-frame detector could detect every frame of, if every core ran raw inference
   const wholeFrameStreams = (CORES * raw.fps) / 5;
   const figures = [
     figure('detector ms/frame (pool round trip, one worker), p50', detector.ms_p50, 'ms', 'lower', { name: `${RAW}, p50`, value: raw.ms_p50, unit: 'ms' }),
     figure('detector ms/frame (pool round trip, one worker), p95', detector.ms_p95, 'ms', 'lower', { name: `${RAW}, p95`, value: raw.ms_p95, unit: 'ms' }),
-    figure('detector ms/frame inside its worker (frame in, boxes out), mean', detector.worker_ms_mean, 'ms', 'lower', { name: 'ONNX Runtime session.run inside the same worker on the same frames, mean', value: detector.worker_session_run_ms_mean, unit: 'ms' }),
-    figure(`detector frames/s, all ${CORES} cores busy`, detector.fps_all_cores, 'frames/s', 'higher', { name: `${RAW}: ${CORES} × frames/s of one thread`, value: CORES * raw.fps, unit: 'frames/s' }),
-    figure('busy vtest.avi 5 fps streams sustained, gate on', busy.gate_on.max_sustained_streams, 'streams', 'higher', { name: `${RAW}: streams whose every frame ${CORES} cores could detect whole (${CORES} × fps / 5)`, value: wholeFrameStreams, unit: 'streams' }, { value: 8 }),
-    figure('people count of one vtest.avi stream against counts by eye every 2 s, mean absolute error (no load)', accuracy.pipeline_mae, 'people', 'lower', { name: 'the model\'s own count on the whole frame at the same seconds (score ≥ 0.45)', value: accuracy.whole_frame_mae, unit: 'people' }),
-    figure('busy vtest.avi 5 fps streams sustained, gate off', busy.gate_off.max_sustained_streams, 'streams', 'higher', { name: `${RAW}: streams whose every frame ${CORES} cores could detect whole (${CORES} × fps / 5)`, value: wholeFrameStreams, unit: 'streams' }),
-    figure('busy vtest.avi: effective detector frames/s per core (frames of video handled per second of detector CPU) at the sustained load, gate on (regions + tracker carrying)', busy.gate_on.effective_fps_per_core, 'frames/s', 'higher', { name: `${RAW}: frames/s of one thread`, value: raw.fps, unit: 'frames/s' }),
-    figure('busy vtest.avi: model input per frame of video handled at the sustained load, gate on (the detector\'s work, independent of machine load)', busy.gate_on.input_kpx_per_frame, 'kpx', 'lower', { name: 'every frame whole at 512x512, as Human runs it', value: 262.1, unit: 'kpx' }),
-    figure('busy vtest.avi: effective detector frames/s per core at the sustained load, gate off (every frame whole)', busy.gate_off.effective_fps_per_core, 'frames/s', 'higher', { name: `${RAW}: frames/s of one thread`, value: raw.fps, unit: 'frames/s' }),
+    figure('detector ms/frame inside its worker (frame in, boxes out), mean', detector.worker_ms_mean, 'ms', 'lower', {
+      name: 'ONNX Runtime session.run inside the same worker on the same frames, mean',
+      value: detector.worker_session_run_ms_mean,
+      unit: 'ms',
+    }),
+    figure(`detector frames/s, all ${CORES} cores busy`, detector.fps_all_cores, 'frames/s', 'higher', {
+      name: `${RAW}: ${CORES} × frames/s of one thread`,
+      value: CORES * raw.fps,
+      unit: 'frames/s',
+    }),
+    figure(
+      'busy vtest.avi 5 fps streams sustained, gate on',
+      busy.gate_on.max_sustained_streams,
+      'streams',
+      'higher',
+      { name: `${RAW}: streams whose every frame ${CORES} cores could detect whole (${CORES} × fps / 5)`, value: wholeFrameStreams, unit: 'streams' },
+      { value: 8 },
+    ),
+    figure('people count of one vtest.avi stream against counts by eye every 2 s, mean absolute error (no load)', accuracy.pipeline_mae, 'people', 'lower', {
+      name: "the model's own count on the whole frame at the same seconds (score ≥ 0.45)",
+      value: accuracy.whole_frame_mae,
+      unit: 'people',
+    }),
+    figure('busy vtest.avi 5 fps streams sustained, gate off', busy.gate_off.max_sustained_streams, 'streams', 'higher', {
+      name: `${RAW}: streams whose every frame ${CORES} cores could detect whole (${CORES} × fps / 5)`,
+      value: wholeFrameStreams,
+      unit: 'streams',
+    }),
+    figure(
+      'busy vtest.avi: effective detector frames/s per core (frames of video handled per second of detector CPU) at the sustained load, gate on (regions + tracker carrying)',
+      busy.gate_on.effective_fps_per_core,
+      'frames/s',
+      'higher',
+      { name: `${RAW}: frames/s of one thread`, value: raw.fps, unit: 'frames/s' },
+    ),
+    figure(
+      "busy vtest.avi: model input per frame of video handled at the sustained load, gate on (the detector's work, independent of machine load)",
+      busy.gate_on.input_kpx_per_frame,
+      'kpx',
+      'lower',
+      { name: 'every frame whole at 512x512, as Human runs it', value: 262.1, unit: 'kpx' },
+    ),
+    figure(
+      'busy vtest.avi: effective detector frames/s per core at the sustained load, gate off (every frame whole)',
+      busy.gate_off.effective_fps_per_core,
+      'frames/s',
+      'higher',
+      { name: `${RAW}: frames/s of one thread`, value: raw.fps, unit: 'frames/s' },
+    ),
   ];
   writeResult('video', 'video-pipeline', figures, {
     detector,
@@ -324,13 +420,13 @@ try {
       'detector ms are round trips to a worker thread (transfer + CenterNet on ONNX Runtime, one intra-op thread, + box decoding and NMS); whole frames run at 512x384 (aspect kept; docs/decisions.md, "Detector throughput, second pass")',
       'raw inference runs models/centernet.onnx on the bench thread (session.run only, the same 512x384 input, one thread), alternating frame by frame with the one-worker pool, on the same frames; target: pool ms within 1.2x of it',
       'people_range: [min, max] people in vtest.avi counted by eye every 2 s (tests/fixtures-video/vtest-people.json; someone only partly in view counts towards max); model_people_range: what whole-frame detection (score >= 0.45) finds at 1 frame/s, which misses people (it was the range before the labels). A stream counts right when its people count (sampled every 250 ms while measuring) is inside >= 90 % of the time',
-      'count_accuracy: one stream, every 5 fps frame of the clip waited for (no drops, no load), its people count at each labelled second against the label (mean absolute error, and bias: + overcounts); whole_frame_mae is the model\'s own per-frame count at the same seconds',
+      "count_accuracy: one stream, every 5 fps frame of the clip waited for (no drops, no load), its people count at each labelled second against the label (mean absolute error, and bias: + overcounts); whole_frame_mae is the model's own per-frame count at the same seconds",
       'streams limit: whole-frame inference of every frame; the pipeline can beat it (ratio > 1) only by detecting less than every frame (motion gate, tracker) or smaller regions',
       'latency: frame handed to the pipeline → detector result, one busy stream, gate on',
       'each stream keeps one frame in flight, so a lone stream detects at most 1000/ms_p50 frames/s; the rest are dropped, not queued',
       'sustained: every stream gets ≥ 80 % of the detector runs a lone stream gets, decodes ≥ 4.5 fps, and (busy clip) has its people count in people_range ≥ 90 % of the time; latency p95 within max(2 s, 2x a lone stream)',
-      'gate on is the default path: CenterNet on motion regions at their own input size, the whole frame on the first frame, with nothing tracked, every 10 s and when regions would cover most of the view; the 2 s keep-alive looks at the tracked objects\' regions; the tracker carries objects along their path (velocity) while motion stays there, detecting them every 3rd frame (detectEvery); new motion meanwhile is detected at once on its own regions',
-      'input_kpx_per_frame: model input pixels per frame of video handled (thousands): the detector\'s work per frame independent of machine load (a 512x512 whole frame is 262)',
+      "gate on is the default path: CenterNet on motion regions at their own input size, the whole frame on the first frame, with nothing tracked, every 10 s and when regions would cover most of the view; the 2 s keep-alive looks at the tracked objects' regions; the tracker carries objects along their path (velocity) while motion stays there, detecting them every 3rd frame (detectEvery); new motion meanwhile is detected at once on its own regions",
+      "input_kpx_per_frame: model input pixels per frame of video handled (thousands): the detector's work per frame independent of machine load (a 512x512 whole frame is 262)",
       'gate off sends every frame whole (the path before the motion gate, with nothing skipped)',
       'effective frames/s per core: frames of video the pipeline handled (not dropped) divided by the seconds of inference the pool spent on them (busy_ms); the limit is whole-frame raw inference, so ratio > 1 means fewer detector-seconds per frame than detecting every frame whole',
     ],

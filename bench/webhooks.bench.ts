@@ -40,7 +40,13 @@ async function startReceiver(onBody: (id: string, rawId: string | undefined) => 
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => { server.closeAllConnections(); server.close(); } };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 function pickHeaders(h: IncomingHttpHeaders): Record<string, string> {
@@ -67,9 +73,11 @@ async function rawBurst(url: URL, agent: Agent, count: number): Promise<number> 
   for (let i = 0; i < 200; i++) await rawPost(url, agent, `warm_${i}`);
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < count) await rawPost(url, agent, `burst_${next++}`);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) await rawPost(url, agent, `burst_${next++}`);
+    }),
+  );
   return Math.round(count / ((performance.now() - t0) / 1000));
 }
 
@@ -89,9 +97,7 @@ async function rawLatency(url: URL, agent: Agent, rawReceived: Map<string, numbe
 
 async function runOnce(storage: 'sqlite' | 'postgres', databaseUrl: string | null) {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-wh-'));
-  const ctx: VigilContext = await createContext(
-    loadConfig({ dataDir, databaseUrl, runSources: false, seedDemo: false, webhookAllowPrivate: true }, {}),
-  );
+  const ctx: VigilContext = await createContext(loadConfig({ dataDir, databaseUrl, runSources: false, seedDemo: false, webhookAllowPrivate: true }, {}));
   const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Bench', mode: 'live' });
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -173,11 +179,23 @@ for (const r of results) {
   );
   const label = r.storage === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   figures.push(
-    figure(`webhook deliveries/s, burst of ${r.burst_deliveries}, ${label}`, r.deliveries_per_s, 'deliveries/s', 'higher',
-      { name: `raw node:http POST loop, keep-alive Agent, ${CONCURRENCY} in flight, same receiver and bytes`, value: r.raw_keepalive_post_loop.posts_per_s, unit: 'POSTs/s' },
-      { value: TARGET_PER_S[r.storage] }),
-    figure(`webhook enqueue → received p95 at ${LATENCY_RATE_PER_S}/s, ${label}`, r.enqueue_to_received_ms.p95, 'ms', 'lower',
-      { name: `raw node:http POST → received, one at a time at ${LATENCY_RATE_PER_S}/s, same receiver, p95`, value: r.raw_keepalive_post_loop.post_to_received_ms.p95, unit: 'ms' }),
+    figure(
+      `webhook deliveries/s, burst of ${r.burst_deliveries}, ${label}`,
+      r.deliveries_per_s,
+      'deliveries/s',
+      'higher',
+      {
+        name: `raw node:http POST loop, keep-alive Agent, ${CONCURRENCY} in flight, same receiver and bytes`,
+        value: r.raw_keepalive_post_loop.posts_per_s,
+        unit: 'POSTs/s',
+      },
+      { value: TARGET_PER_S[r.storage] },
+    ),
+    figure(`webhook enqueue → received p95 at ${LATENCY_RATE_PER_S}/s, ${label}`, r.enqueue_to_received_ms.p95, 'ms', 'lower', {
+      name: `raw node:http POST → received, one at a time at ${LATENCY_RATE_PER_S}/s, same receiver, p95`,
+      value: r.raw_keepalive_post_loop.post_to_received_ms.p95,
+      unit: 'ms',
+    }),
   );
 }
 writeResult('webhooks', 'webhook-delivery', figures, {

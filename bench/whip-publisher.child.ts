@@ -6,7 +6,14 @@
 import { WhipTestPublisher } from '../tests/fixtures-video/whip-publisher.ts';
 
 const [whipUrl, token, codec, width, height, clip, copy] = process.argv.slice(2);
-const p = WhipTestPublisher.create({ whipUrl, token, codec: codec as 'VP8' | 'H264', size: { width: Number(width), height: Number(height) }, video: clip, copy: copy === 'copy' });
+const p = WhipTestPublisher.create({
+  whipUrl,
+  token,
+  codec: codec as 'VP8' | 'H264',
+  size: { width: Number(width), height: Number(height) },
+  video: clip,
+  copy: copy === 'copy',
+});
 const res = await p.publish();
 if (res.status !== 201) {
   console.error(`publish failed: ${res.status} ${await res.text()}`);

@@ -61,25 +61,35 @@ class BenchWhipServer {
   private server: Server;
   constructor() {
     // void: a request listener's promise has nobody to return to (a failure is an unhandled rejection)
-    this.server = createServer((req, res) => void (async () => {
-      let body = '';
-      for await (const c of req) body += c;
-      checkWhipOffer(body);
-      const i = this.ingests.length;
-      this.firstFrameAt[i] = NaN;
-      const ingest = createWebRtcIngest({ streamId: `stream_bench_${i}`, detector: nothing, onDetections: () => {}, onStatus: () => {} });
-      const sink = {
-        pushFrame: (f: Parameters<WebRtcIngestHandle['pushFrame']>[0]) => {
-          if (Number.isNaN(this.firstFrameAt[i])) this.firstFrameAt[i] = performance.now();
-          ingest.pushFrame(f);
-        },
-        interrupted: (r: string) => ingest.interrupted(r),
-      };
-      const { session, answer } = await WhipSession.open({ id: `whip_bench_${i}`, offer: body, iceServers: [], ffmpegPath: ffmpeg, sink, onEnded: () => {} });
-      this.ingests.push(ingest);
-      this.sessions.push(session);
-      res.writeHead(201, { 'content-type': 'application/sdp', location: `/whip/${i}` }).end(answer);
-    })());
+    this.server = createServer(
+      (req, res) =>
+        void (async () => {
+          let body = '';
+          for await (const c of req) body += c;
+          checkWhipOffer(body);
+          const i = this.ingests.length;
+          this.firstFrameAt[i] = NaN;
+          const ingest = createWebRtcIngest({ streamId: `stream_bench_${i}`, detector: nothing, onDetections: () => {}, onStatus: () => {} });
+          const sink = {
+            pushFrame: (f: Parameters<WebRtcIngestHandle['pushFrame']>[0]) => {
+              if (Number.isNaN(this.firstFrameAt[i])) this.firstFrameAt[i] = performance.now();
+              ingest.pushFrame(f);
+            },
+            interrupted: (r: string) => ingest.interrupted(r),
+          };
+          const { session, answer } = await WhipSession.open({
+            id: `whip_bench_${i}`,
+            offer: body,
+            iceServers: [],
+            ffmpegPath: ffmpeg,
+            sink,
+            onEnded: () => {},
+          });
+          this.ingests.push(ingest);
+          this.sessions.push(session);
+          res.writeHead(201, { 'content-type': 'application/sdp', location: `/whip/${i}` }).end(answer);
+        })(),
+    );
   }
   async start(): Promise<string> {
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
@@ -98,7 +108,9 @@ class BenchWhipServer {
 }
 
 function startPublisher(url: string, codec: string, width: number, height: number, clip: string): Promise<{ child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url, 'bench', codec, String(width), String(height), clip, 'copy'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url, 'bench', codec, String(width), String(height), clip, 'copy'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     // the latency clock is the server's (from the POST it received), not the child's start-up
     child.stdout!.on('data', (b: Buffer) => {
@@ -149,7 +161,12 @@ async function measureWhipLoad(server: BenchWhipServer, url: string, n: number, 
   const deadline = Date.now() + 30_000;
   while (server.ingests.some((i) => i.stats().frames_in === 0) && Date.now() < deadline) await sleep(200);
   await sleep(3000);
-  const before = { stats: server.ingests.map((i) => i.stats().frames_in), frames: server.sessions.map((s) => s.stats().frames), cpu: process.cpuUsage(), ff: childFfmpegCpuSeconds() };
+  const before = {
+    stats: server.ingests.map((i) => i.stats().frames_in),
+    frames: server.sessions.map((s) => s.stats().frames),
+    cpu: process.cpuUsage(),
+    ff: childFfmpegCpuSeconds(),
+  };
   await sleep(TRIAL_MS);
   const cpu = process.cpuUsage(before.cpu);
   const ff = childFfmpegCpuSeconds() - before.ff;
@@ -208,8 +225,52 @@ async function main() {
   const vf = ['-vf', 'scale=1280:720,fps=15'];
   // (containers that loop: MPEG-TS keeps H.264's SPS/PPS in band, WebM holds VP8)
   const clips = { H264: join(dir, 'clip.ts'), VP8: join(dir, 'clip.webm'), mp4: join(dir, 'clip.mp4') };
-  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', VTEST, '-t', '40', '-an', ...vf, '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'baseline', '-b:v', '2500k', '-g', '30', '-x264-params', 'repeat-headers=1', clips.H264]);
-  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', VTEST, '-t', '40', '-an', ...vf, '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '2500k', '-g', '30', clips.VP8]);
+  execFileSync(ffmpeg, [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    VTEST,
+    '-t',
+    '40',
+    '-an',
+    ...vf,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-profile:v',
+    'baseline',
+    '-b:v',
+    '2500k',
+    '-g',
+    '30',
+    '-x264-params',
+    'repeat-headers=1',
+    clips.H264,
+  ]);
+  execFileSync(ffmpeg, [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    VTEST,
+    '-t',
+    '40',
+    '-an',
+    ...vf,
+    '-c:v',
+    'libvpx',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+    '-b:v',
+    '2500k',
+    '-g',
+    '30',
+    clips.VP8,
+  ]);
   execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', VTEST, '-t', '40', '-an', ...vf, '-c:v', 'libx264', '-preset', 'veryfast', '-g', '30', clips.mp4]);
   const clipFor = (codec: string) => (codec === 'VP8' ? clips.VP8 : clips.H264);
   const server = new BenchWhipServer();
@@ -236,7 +297,13 @@ async function main() {
     const figures: Figure[] = [];
     const rtsp1 = rtsp[0];
     for (const codec of ['H264', 'VP8'] as const) {
-      figures.push(figure(`WHIP ${codec} offer → first decoded frame, p50`, latency[codec].ms_p50, 'ms', 'lower', { name: `${RTSP}: start → first decoded frame (connect + probe), 1 stream`, value: rtsp1.first_frame_ms, unit: 'ms' }));
+      figures.push(
+        figure(`WHIP ${codec} offer → first decoded frame, p50`, latency[codec].ms_p50, 'ms', 'lower', {
+          name: `${RTSP}: start → first decoded frame (connect + probe), 1 stream`,
+          value: rtsp1.first_frame_ms,
+          unit: 'ms',
+        }),
+      );
     }
     rtsp.forEach((r, k) => {
       for (const codec of ['H264', 'VP8'] as const) {
@@ -245,20 +312,32 @@ async function main() {
         const live = w.streams - (w.streams_without_video ?? 0);
         const perLive = live > 0 ? (w.cpu_total_pct_per_stream * w.streams) / live : NaN;
         const dead = live < w.streams ? ` (${w.streams - live} of them never delivered video)` : '';
-        figures.push(figure(`WHIP ${codec} CPU per 720p stream delivering video, ${w.streams} stream(s) published${dead}`, perLive, '% of a core', 'lower', { name: `${RTSP}: CPU per stream, ${r.streams} stream(s)`, value: r.cpu_total_pct_per_stream, unit: '% of a core' }));
-        figures.push(figure(`WHIP ${codec} decoded frames/s of the slowest stream, ${w.streams} stream(s)`, w.decoded_fps_min, 'frames/s', 'higher', { name: `${RTSP}: slowest stream, ${r.streams} stream(s)`, value: r.decoded_fps_min, unit: 'frames/s' }));
+        figures.push(
+          figure(`WHIP ${codec} CPU per 720p stream delivering video, ${w.streams} stream(s) published${dead}`, perLive, '% of a core', 'lower', {
+            name: `${RTSP}: CPU per stream, ${r.streams} stream(s)`,
+            value: r.cpu_total_pct_per_stream,
+            unit: '% of a core',
+          }),
+        );
+        figures.push(
+          figure(`WHIP ${codec} decoded frames/s of the slowest stream, ${w.streams} stream(s)`, w.decoded_fps_min, 'frames/s', 'higher', {
+            name: `${RTSP}: slowest stream, ${r.streams} stream(s)`,
+            value: r.decoded_fps_min,
+            unit: 'frames/s',
+          }),
+        );
       }
     });
     writeResult('whip', 'webrtc-ingest', figures, {
-      source: '1280x720, 15 fps, 2.5 Mbit/s (vtest.avi scaled), decoded at the pipeline\'s 5 fps and 640 px width',
+      source: "1280x720, 15 fps, 2.5 Mbit/s (vtest.avi scaled), decoded at the pipeline's 5 fps and 640 px width",
       offer_to_first_frame_ms: latency,
       whip,
       rtsp,
       notes: [
-        'CPU is % of one core per stream over the trial: node = this process (WHIP: werift ICE/DTLS/SRTP, jitter buffer, depacketizer; RTSP: ffmpeg supervision only), ffmpeg = the stream\'s decoder.',
+        "CPU is % of one core per stream over the trial: node = this process (WHIP: werift ICE/DTLS/SRTP, jitter buffer, depacketizer; RTSP: ffmpeg supervision only), ffmpeg = the stream's decoder.",
         'Publishers (their encoders and werift senders) run in child processes and are not counted; on a small machine they compete for the same cores, which lowers received fps.',
         'The detector finds nothing here: its cost per frame is the same for every source and is in bench/results/video.json.',
-        'offer_to_first_frame_ms is ICE + DTLS + the first keyframe + decode, on loopback; RTSP first_frame_ms is ffmpeg\'s connect + probe.',
+        "offer_to_first_frame_ms is ICE + DTLS + the first keyframe + decode, on loopback; RTSP first_frame_ms is ffmpeg's connect + probe.",
       ],
     });
   } finally {

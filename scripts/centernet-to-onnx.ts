@@ -99,7 +99,12 @@ const attrInt = (name: string, i: number): IAttr => ({ name, type: onnx.Attribut
 const attrStr = (name: string, s: string): IAttr => ({ name, type: onnx.AttributeProto.AttributeType.STRING, s: Buffer.from(s) });
 
 function floatTensor(name: string, dims: number[], data: Float32Array): ITensor {
-  return { name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)) };
+  return {
+    name,
+    dims,
+    dataType: onnx.TensorProto.DataType.FLOAT,
+    rawData: new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)),
+  };
 }
 function int64Tensor(name: string, values: number[]): ITensor {
   const data = new BigInt64Array(values.map((v) => BigInt(v)));
@@ -110,14 +115,18 @@ function int64Tensor(name: string, values: number[]): ITensor {
 function convFilter(w: { shape: number[]; data: Float32Array }): { dims: number[]; data: Float32Array } {
   const [H, W, I, O] = w.shape;
   const out = new Float32Array(w.data.length);
-  for (let h = 0; h < H; h++) for (let x = 0; x < W; x++) for (let i = 0; i < I; i++) for (let o = 0; o < O; o++) out[((o * I + i) * H + h) * W + x] = w.data[((h * W + x) * I + i) * O + o];
+  for (let h = 0; h < H; h++)
+    for (let x = 0; x < W; x++)
+      for (let i = 0; i < I; i++) for (let o = 0; o < O; o++) out[((o * I + i) * H + h) * W + x] = w.data[((h * W + x) * I + i) * O + o];
   return { dims: [O, I, H, W], data: out };
 }
 /** tf depthwise [H, W, C, M] → onnx grouped [C·M, 1, H, W] */
 function depthwiseFilter(w: { shape: number[]; data: Float32Array }): { dims: number[]; data: Float32Array } {
   const [H, W, C, M] = w.shape;
   const out = new Float32Array(w.data.length);
-  for (let h = 0; h < H; h++) for (let x = 0; x < W; x++) for (let c = 0; c < C; c++) for (let m = 0; m < M; m++) out[((c * M + m) * H + h) * W + x] = w.data[((h * W + x) * C + c) * M + m];
+  for (let h = 0; h < H; h++)
+    for (let x = 0; x < W; x++)
+      for (let c = 0; c < C; c++) for (let m = 0; m < M; m++) out[((c * M + m) * H + h) * W + x] = w.data[((h * W + x) * C + c) * M + m];
   return { dims: [C * M, 1, H, W], data: out };
 }
 
@@ -223,7 +232,13 @@ export function convertCenterNet(modelDir = humanModelDir()): Buffer {
           nodes.push({ opType: 'Conv', input: convInputs, output: [`${n.name}/conv`], name: `${n.name}/conv`, attribute: attributes });
           if (rest.length !== 1) throw new Error(`${n.name}: fused ops ${fused.join(',')} not supported`);
           if (rest[0] === 'Relu') nodes.push({ opType: 'Relu', input: [`${n.name}/conv`], output: out, name: n.name });
-          else if (rest[0] === 'Relu6') nodes.push({ opType: 'Clip', input: [`${n.name}/conv`, init(floatTensor('relu6/min', [], Float32Array.of(0))), init(floatTensor('relu6/max', [], Float32Array.of(6)))], output: out, name: n.name });
+          else if (rest[0] === 'Relu6')
+            nodes.push({
+              opType: 'Clip',
+              input: [`${n.name}/conv`, init(floatTensor('relu6/min', [], Float32Array.of(0))), init(floatTensor('relu6/max', [], Float32Array.of(6)))],
+              output: out,
+              name: n.name,
+            });
           else throw new Error(`${n.name}: fused op ${rest[0]} not supported`);
         }
         break;
@@ -241,7 +256,12 @@ export function convertCenterNet(modelDir = humanModelDir()): Buffer {
         nodes.push({ opType: n.op, input: [inputs[0]], output: out, name: n.name });
         break;
       case 'Relu6':
-        nodes.push({ opType: 'Clip', input: [inputs[0], init(floatTensor('relu6/min', [], Float32Array.of(0))), init(floatTensor('relu6/max', [], Float32Array.of(6)))], output: out, name: n.name });
+        nodes.push({
+          opType: 'Clip',
+          input: [inputs[0], init(floatTensor('relu6/min', [], Float32Array.of(0))), init(floatTensor('relu6/max', [], Float32Array.of(6)))],
+          output: out,
+          name: n.name,
+        });
         break;
       case 'Mean': {
         if (!attr(n, 'keep_dims')?.b) throw new Error(`${n.name}: Mean without keep_dims not supported`);
@@ -259,7 +279,13 @@ export function convertCenterNet(modelDir = humanModelDir()): Buffer {
         // the graph folded the output size for a 512×512 input; every upsampling in it doubles,
         // so it is written as a scale and serves any input size
         init(floatTensor('upsample/x2', [4], Float32Array.of(1, 1, 2, 2)));
-        nodes.push({ opType: 'Resize', input: [inputs[0], '', 'upsample/x2'], output: out, name: n.name, attribute: [attrStr('mode', 'linear'), attrStr('coordinate_transformation_mode', 'asymmetric')] });
+        nodes.push({
+          opType: 'Resize',
+          input: [inputs[0], '', 'upsample/x2'],
+          output: out,
+          name: n.name,
+          attribute: [attrStr('mode', 'linear'), attrStr('coordinate_transformation_mode', 'asymmetric')],
+        });
         break;
       }
       default:
@@ -268,15 +294,33 @@ export function convertCenterNet(modelDir = humanModelDir()): Buffer {
   }
 
   // the model's own decoding, without its size constants: peaks of the class heat map, top 100
-  nodes.push({ opType: 'MaxPool', input: ['tower_0/keypoints'], output: ['decode/pooled'], name: 'decode/pool', attribute: [attrInts('kernel_shape', [3, 3]), attrInts('strides', [1, 1]), attrInts('pads', [1, 1, 1, 1])] });
+  nodes.push({
+    opType: 'MaxPool',
+    input: ['tower_0/keypoints'],
+    output: ['decode/pooled'],
+    name: 'decode/pool',
+    attribute: [attrInts('kernel_shape', [3, 3]), attrInts('strides', [1, 1]), attrInts('pads', [1, 1, 1, 1])],
+  });
   nodes.push({ opType: 'Equal', input: ['tower_0/keypoints', 'decode/pooled'], output: ['decode/is_peak'], name: 'decode/is_peak' });
-  nodes.push({ opType: 'Cast', input: ['decode/is_peak'], output: ['decode/peak'], name: 'decode/peak', attribute: [attrInt('to', onnx.TensorProto.DataType.FLOAT)] });
+  nodes.push({
+    opType: 'Cast',
+    input: ['decode/is_peak'],
+    output: ['decode/peak'],
+    name: 'decode/peak',
+    attribute: [attrInt('to', onnx.TensorProto.DataType.FLOAT)],
+  });
   nodes.push({ opType: 'Mul', input: ['tower_0/keypoints', 'decode/peak'], output: ['decode/peaks'], name: 'decode/peaks' });
   nodes.push({ opType: 'Transpose', input: ['decode/peaks'], output: ['decode/peaks_nhwc'], name: 'decode/nhwc', attribute: [attrInts('perm', [0, 2, 3, 1])] });
   init(int64Tensor('decode/flat_shape', [1, -1]));
   nodes.push({ opType: 'Reshape', input: ['decode/peaks_nhwc', 'decode/flat_shape'], output: ['decode/flat'], name: 'decode/flat' });
   init(int64Tensor('decode/k', [CENTERNET_TOP_K]));
-  nodes.push({ opType: 'TopK', input: ['decode/flat', 'decode/k'], output: ['scores', 'indices'], name: 'decode/topk', attribute: [attrInt('axis', -1), attrInt('largest', 1), attrInt('sorted', 1)] });
+  nodes.push({
+    opType: 'TopK',
+    input: ['decode/flat', 'decode/k'],
+    output: ['scores', 'indices'],
+    name: 'decode/topk',
+    attribute: [attrInt('axis', -1), attrInt('largest', 1), attrInt('sorted', 1)],
+  });
   nodes.push({ opType: 'Identity', input: ['tower_0/wh'], output: ['wh'], name: 'decode/wh' });
 
   const dim = (v: number | string) => (typeof v === 'number' ? { dimValue: v } : { dimParam: v });

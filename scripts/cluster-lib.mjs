@@ -57,18 +57,30 @@ async function startRedis(dir) {
     stdio: ['ignore', out, out],
   });
   closeSync(out);
-  await waitFor('redis-server', () => new Promise((resolve, reject) => {
-    if (exited(proc)) return reject(new Error(readFileSync(log, 'utf8')));
-    const c = connect({ port, host: '127.0.0.1' });
-    c.once('connect', () => c.write('PING\r\n'));
-    c.once('data', (d) => {
-      c.destroy();
-      resolve(String(d).startsWith('+PONG'));
-    });
-    c.once('error', () => resolve(false));
-  }), 10_000);
+  await waitFor(
+    'redis-server',
+    () =>
+      new Promise((resolve, reject) => {
+        if (exited(proc)) return reject(new Error(readFileSync(log, 'utf8')));
+        const c = connect({ port, host: '127.0.0.1' });
+        c.once('connect', () => c.write('PING\r\n'));
+        c.once('data', (d) => {
+          c.destroy();
+          resolve(String(d).startsWith('+PONG'));
+        });
+        c.once('error', () => resolve(false));
+      }),
+    10_000,
+  );
   // stop() stops whichever process is `proc` then (a test may replace it with a restarted Redis)
-  return { url: `redis://127.0.0.1:${port}`, port, proc, stop() { return stopProc(this.proc); } };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    proc,
+    stop() {
+      return stopProc(this.proc);
+    },
+  };
 }
 
 async function stopProc(proc, signal = 'SIGTERM', graceMs = 10_000) {
@@ -141,10 +153,14 @@ async function startHaproxy(dir, nodes) {
   const proc = spawn(bin, ['-f', cfg, '-db'], { stdio: ['ignore', out, out] });
   closeSync(out);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor('haproxy', async () => {
-    if (exited(proc)) throw new Error(readFileSync(log, 'utf8'));
-    return httpOk(`${url}/healthz`);
-  }, 15_000);
+  await waitFor(
+    'haproxy',
+    async () => {
+      if (exited(proc)) throw new Error(readFileSync(log, 'utf8'));
+      return httpOk(`${url}/healthz`);
+    },
+    15_000,
+  );
   return { url, port, proc, config: cfg, stop: () => stopProc(proc) };
 }
 
@@ -184,10 +200,15 @@ class VigilNode {
   }
 
   async ready(timeoutMs = 120_000) {
-    await waitFor(`node ${this.id}`, async () => {
-      if (exited(this.proc)) throw new Error(`node ${this.id} exited:\n${this.output().slice(-3000)}`);
-      return httpOk(`${this.url}/healthz`);
-    }, timeoutMs, () => `\n${this.output().slice(-2000)}`);
+    await waitFor(
+      `node ${this.id}`,
+      async () => {
+        if (exited(this.proc)) throw new Error(`node ${this.id} exited:\n${this.output().slice(-3000)}`);
+        return httpOk(`${this.url}/healthz`);
+      },
+      timeoutMs,
+      () => `\n${this.output().slice(-2000)}`,
+    );
   }
 
   /** A signal, as an operator or the kernel would send it (SIGKILL, SIGSTOP, SIGCONT, SIGTERM). */
@@ -227,7 +248,15 @@ export async function startCluster(opts = {}) {
     let databaseUrl;
     if (opts.pgUrl) {
       const name = `cluster_${Date.now().toString(36)}_${process.pid}`;
-      execFileSync(process.execPath, ['-e', `const pg=require('pg');const c=new pg.Client({connectionString:process.argv[1]});c.connect().then(()=>c.query('CREATE DATABASE ${name}')).then(()=>c.end())`, opts.pgUrl], { cwd: ROOT });
+      execFileSync(
+        process.execPath,
+        [
+          '-e',
+          `const pg=require('pg');const c=new pg.Client({connectionString:process.argv[1]});c.connect().then(()=>c.query('CREATE DATABASE ${name}')).then(()=>c.end())`,
+          opts.pgUrl,
+        ],
+        { cwd: ROOT },
+      );
       databaseUrl = opts.pgUrl.replace(/\/[^/]*$/, `/${name}`);
     } else {
       const pg = await startPostgres();
@@ -244,29 +273,34 @@ export async function startCluster(opts = {}) {
       const nodeDir = join(dir, id);
       mkdirSync(nodeDir, { recursive: true });
       const role = opts.roles?.[i] ?? 'all';
-      nodes.push(new VigilNode({
-        id, port, dir, role,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATABASE_URL: databaseUrl,
-          REDIS_URL: redis.url,
-          VIGIL_NODE_ID: id,
-          VIGIL_ROLE: role,
-          VIGIL_DATA_DIR: nodeDir,
-          VIGIL_SEED_DEMO: i === 0 ? '1' : '0',
-          VIGIL_PUBLIC_URL: 'http://127.0.0.1', // replaced below by the proxy's URL
-          // every client reaches a node through HAProxy on loopback: per-address caps would count them all as one
-          VIGIL_MAX_CONNECTIONS_PER_ADDRESS: '0',
-          VIGIL_TRUST_PROXY: '127.0.0.1',
-          // longer than HAProxy's two failed checks one second apart, so a stopping node is out of
-          // rotation before it refuses anything
-          VIGIL_DRAIN_DELAY_MS: String(opts.drainDelayMs ?? 2_500),
-          LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-          ...(opts.env ?? {}),
-        },
-      }));
+      nodes.push(
+        new VigilNode({
+          id,
+          port,
+          dir,
+          role,
+          env: {
+            ...process.env,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            DATABASE_URL: databaseUrl,
+            REDIS_URL: redis.url,
+            VIGIL_NODE_ID: id,
+            VIGIL_ROLE: role,
+            VIGIL_DATA_DIR: nodeDir,
+            VIGIL_SEED_DEMO: i === 0 ? '1' : '0',
+            VIGIL_PUBLIC_URL: 'http://127.0.0.1', // replaced below by the proxy's URL
+            // every client reaches a node through HAProxy on loopback: per-address caps would count them all as one
+            VIGIL_MAX_CONNECTIONS_PER_ADDRESS: '0',
+            VIGIL_TRUST_PROXY: '127.0.0.1',
+            // longer than HAProxy's two failed checks one second apart, so a stopping node is out of
+            // rotation before it refuses anything
+            VIGIL_DRAIN_DELAY_MS: String(opts.drainDelayMs ?? 2_500),
+            LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+            ...(opts.env ?? {}),
+          },
+        }),
+      );
     }
     started.push(async () => {
       await Promise.all(nodes.map((n) => n.stop()));
@@ -286,9 +320,15 @@ export async function startCluster(opts = {}) {
     const orgKey = /organization key \(Surface B, sandbox\): (\S+)/.exec(seeded)?.[1] ?? null;
     const householdKey = /household key\s+\(Surface A, sandbox\): (\S+)/.exec(seeded)?.[1] ?? null;
     // a live key of the demo organization: streams it creates read real sources (a test key's are simulated)
-    const cli = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', '--org', 'Demo Organization', '--name', 'cluster live key', '--json'], {
-      cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, VIGIL_DATA_DIR: dir }, encoding: 'utf8',
-    });
+    const cli = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', '--org', 'Demo Organization', '--name', 'cluster live key', '--json'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: databaseUrl, VIGIL_DATA_DIR: dir },
+        encoding: 'utf8',
+      },
+    );
     const liveOrgKey = JSON.parse(cli.trim().split('\n').pop()).key;
     return {
       url: haproxy.url,

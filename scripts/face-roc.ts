@@ -31,7 +31,9 @@ try {
   for (const person of readdirSync(root).sort()) {
     const dir = join(root, person);
     if (!statSync(dir).isDirectory()) continue;
-    for (const photo of readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort()) {
+    for (const photo of readdirSync(dir)
+      .filter((f) => /\.jpe?g$/i.test(f))
+      .sort()) {
       try {
         const best = await engine.bestFace(readFileSync(join(dir, photo)));
         set.push({ person, source: `${person}/${photo}`, descriptor: best.descriptor });

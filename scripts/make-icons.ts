@@ -34,6 +34,8 @@ const icons: Array<[string, number, Parameters<typeof svg>[1]]> = [
   ['badge-96.png', 96, { padding: 4, background: null, fg: '#ffffff' }],
 ];
 for (const [name, size, opts] of icons) {
-  await sharp(Buffer.from(svg(size, opts))).png({ compressionLevel: 9 }).toFile(join(OUT, name));
+  await sharp(Buffer.from(svg(size, opts)))
+    .png({ compressionLevel: 9 })
+    .toFile(join(OUT, name));
   console.log(`wrote ${name}`);
 }

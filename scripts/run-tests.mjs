@@ -67,11 +67,10 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 function runFile(file) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--test', '--test-timeout=300000', '--test-reporter=spec', file],
-      { env: { ...process.env, VIGIL_TEST_PG_URL: pg.url }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=300000', '--test-reporter=spec', file], {
+      env: { ...process.env, VIGIL_TEST_PG_URL: pg.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     running.add(child);
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
@@ -141,7 +140,13 @@ const failed = [...results, ...(lintResult ? [lintResult] : [])].filter((r) => r
 const wall = (performance.now() - wallStart) / 1000;
 console.log(`\n# files ${results.length}, failed ${failed.length}`);
 console.log(`# tests ${sum('tests')}, pass ${sum('pass')}, fail ${sum('fail')}, cancelled ${sum('cancelled')}, skipped ${sum('skipped')}`);
-console.log(`# wall ${wall.toFixed(0)} s with ${concurrency} at a time; slowest: ${[...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5).map((r) => `${r.file} ${r.seconds.toFixed(0)} s`).join(', ')}`);
+console.log(
+  `# wall ${wall.toFixed(0)} s with ${concurrency} at a time; slowest: ${[...results]
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 5)
+    .map((r) => `${r.file} ${r.seconds.toFixed(0)} s`)
+    .join(', ')}`,
+);
 if (lintResult) console.log(`# lint ${lintResult.code === 0 ? 'clean' : 'FAILED'} in ${lintResult.seconds.toFixed(0)} s, beside the test files`);
 for (const r of failed) console.log(`# FAILED ${r.file} (exit ${r.code})`);
 

@@ -4,7 +4,22 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { readFileSync } from 'node:fs';
 import type { VigilContext } from './context.ts';
 import { newId, VigilError } from './platform/lib/index.ts';
-import { installAuth, AuthFailureLimiter, installIdempotency, installProblemHandlers, sendProblem, cachedSerializerFactory, createValidatorCompiler, capConnectionsPerAddress, lingerOnUnreadBodies, serverOptions, OneLineRequestLog, systemRoutes, ProblemSchema, type ApiModule } from './platform/http/index.ts';
+import {
+  installAuth,
+  AuthFailureLimiter,
+  installIdempotency,
+  installProblemHandlers,
+  sendProblem,
+  cachedSerializerFactory,
+  createValidatorCompiler,
+  capConnectionsPerAddress,
+  lingerOnUnreadBodies,
+  serverOptions,
+  OneLineRequestLog,
+  systemRoutes,
+  ProblemSchema,
+  type ApiModule,
+} from './platform/http/index.ts';
 import { METRICS, Readiness, type DrainState } from './platform/metrics/index.ts';
 import { streamsApi } from './org/streams/index.ts';
 import { scenesApi } from './org/scenes/index.ts';
@@ -36,14 +51,29 @@ import { recordingsApi } from './org/recordings/index.ts';
  * context gives each module the services it asks for.
  */
 const API_MODULES: ReadonlyArray<ApiModule<VigilContext>> = [
-  streamsApi, scenesApi, webhooksApi, notificationsApi, auditApi,
+  streamsApi,
+  scenesApi,
+  webhooksApi,
+  notificationsApi,
+  auditApi,
   // household agent (Surface A)
-  householdApi, watchesApi, eventsApi, conversationsApi,
+  householdApi,
+  watchesApi,
+  eventsApi,
+  conversationsApi,
   // operations (Surface B)
-  alertsApi, incidentsApi, protocolsApi, respondersApi, automationApi,
-  sandboxApi, detectionsApi, keysApi, webrtcApi,
+  alertsApi,
+  incidentsApi,
+  protocolsApi,
+  respondersApi,
+  automationApi,
+  sandboxApi,
+  detectionsApi,
+  keysApi,
+  webrtcApi,
   // the organization live feed and the web console
-  liveApi, consoleApi,
+  liveApi,
+  consoleApi,
   // known people and face enrolment
   peopleApi,
   // recordings, clips and evidence bundles
@@ -106,8 +136,14 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
       const path = req.url.split('?')[0];
       // what other nodes forward to the owner of a stream (signed; docs/deployment.md, "Forwarding to a stream's owner")
       if (WORKER_PATHS.includes(path) || path.startsWith('/internal/')) return;
-      return sendProblem(reply, ctx.config.publicBaseUrl, new VigilError('service_unavailable',
-        `This node runs VIGIL_ROLE=worker: it runs streams and answers only ${WORKER_PATHS.join(', ')}. Send API requests to a node with VIGIL_ROLE=api or all.`));
+      return sendProblem(
+        reply,
+        ctx.config.publicBaseUrl,
+        new VigilError(
+          'service_unavailable',
+          `This node runs VIGIL_ROLE=worker: it runs streams and answers only ${WORKER_PATHS.join(', ')}. Send API requests to a node with VIGIL_ROLE=api or all.`,
+        ),
+      );
     });
   }
 
@@ -125,7 +161,11 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'vk_live_… or vk_test_… API key' },
-          publishToken: { type: 'http', scheme: 'bearer', description: 'vpt_… publish token of one webrtc stream (WHIP only; made with the stream or by rotating it)' },
+          publishToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'vpt_… publish token of one webrtc stream (WHIP only; made with the stream or by rotating it)',
+          },
         },
       },
       tags: [...API_MODULES.flatMap((m) => m.tags ?? []), { name: 'System', description: 'Health and description' }],
@@ -145,13 +185,20 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   });
   installIdempotency(app, { database: ctx.database, clock: ctx.clock });
 
-  await app.register(systemRoutes({
-    readiness: new Readiness({ database: ctx.database, redis: ctx.coordination.redis, detector: () => ctx.container.get(LIVE_VIDEO).detectorRuntime(), drain: opts.drain }),
-    drain: opts.drain,
-    metrics: ctx.container.get(METRICS),
-    metricsToken: ctx.config.metricsToken,
-    baseUrl: ctx.config.publicBaseUrl,
-  }));
+  await app.register(
+    systemRoutes({
+      readiness: new Readiness({
+        database: ctx.database,
+        redis: ctx.coordination.redis,
+        detector: () => ctx.container.get(LIVE_VIDEO).detectorRuntime(),
+        drain: opts.drain,
+      }),
+      drain: opts.drain,
+      metrics: ctx.container.get(METRICS),
+      metricsToken: ctx.config.metricsToken,
+      baseUrl: ctx.config.publicBaseUrl,
+    }),
+  );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const errorsDoc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
   app.get('/docs/errors', { schema: { hide: true } }, async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(errorsDoc));

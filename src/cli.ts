@@ -68,8 +68,19 @@ async function createKey(keys: KeyService, values: ReturnType<typeof parseCliArg
     tenantKind: values.org ? 'organization' : 'household',
     tenantName: (values.org ?? values.household) as string,
     mode: values.test ? 'test' : 'live',
-    capabilities: caps === undefined || caps === 'all' ? 'all' : caps.split(',').map((c) => c.trim()).filter(Boolean),
-    locations: values.locations ? values.locations.split(',').map((l) => l.trim()).filter(Boolean) : null,
+    capabilities:
+      caps === undefined || caps === 'all'
+        ? 'all'
+        : caps
+            .split(',')
+            .map((c) => c.trim())
+            .filter(Boolean),
+    locations: values.locations
+      ? values.locations
+          .split(',')
+          .map((l) => l.trim())
+          .filter(Boolean)
+      : null,
     rateLimitPerMinute: rate,
     role: values.role as 'owner' | 'member' | undefined,
     name: values.name ?? null,
@@ -101,7 +112,12 @@ async function run(argv: string[]): Promise<number> {
   try {
     await migrateToLatest(database);
     await coordination.start();
-    const keys = new KeyService({ database, clock: systemClock, audit: new AuditService({ database, clock: systemClock }), invalidation: coordination.invalidation });
+    const keys = new KeyService({
+      database,
+      clock: systemClock,
+      audit: new AuditService({ database, clock: systemClock }),
+      invalidation: coordination.invalidation,
+    });
     if (verb === 'create') return await createKey(keys, values);
     if (verb === 'list') {
       const list = await keys.listKeys();

@@ -5,7 +5,15 @@ import { systemClock, CLOCK, type Clock } from './platform/time/index.ts';
 import { pruneIdempotency } from './platform/http/index.ts';
 import { METRICS, metrics } from './platform/metrics/index.ts';
 import { coordinationServices, COORDINATION, type Coordination, type RateLimitStore, type StreamSlots } from './platform/coordination/index.ts';
-import { auditServices, AUDIT, AUDIT_CHECKPOINTS, AUDIT_TRAIL, type AuditService, type AuditTrailService, type AuditCheckpointService } from './platform/audit/index.ts';
+import {
+  auditServices,
+  AUDIT,
+  AUDIT_CHECKPOINTS,
+  AUDIT_TRAIL,
+  type AuditService,
+  type AuditTrailService,
+  type AuditCheckpointService,
+} from './platform/audit/index.ts';
 import { keyServices, KEYS, type KeyService } from './platform/keys/index.ts';
 import { pruneDoneJobs, SCHEDULER, type Scheduler, schedulerServices } from './platform/scheduler/index.ts';
 import { outboxServices, WEBHOOKS, DELIVERY_WORKER, type WebhookService, type DeliveryWorker } from './platform/outbox/index.ts';
@@ -16,7 +24,16 @@ import { deleteDetectionsOlderThan, detectionServices, SNAPSHOTS, type SnapshotS
 import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
-import { sourceServices, LIVE_VIDEO, SOURCES, VIDEO_TUNING, SANDBOX_TICK_MS, MQTT_BACKOFF, type SourceManager, type LiveVideoTuning } from './org/sources/index.ts';
+import {
+  sourceServices,
+  LIVE_VIDEO,
+  SOURCES,
+  VIDEO_TUNING,
+  SANDBOX_TICK_MS,
+  MQTT_BACKOFF,
+  type SourceManager,
+  type LiveVideoTuning,
+} from './org/sources/index.ts';
 import type { BrokerBackoff } from './ingest/mqtt/index.ts';
 import { mqttServices, MQTT_PUBLISHER, type MqttEventPublisher } from './org/mqtt/index.ts';
 import { recordingServices, RECORDINGS, EVIDENCE, INCIDENT_TIMELINE, type RecordingService, type EvidenceBundles } from './org/recordings/index.ts';
@@ -115,11 +132,29 @@ export interface VigilContext {
  * Providing order does not matter: each service is made on first request.
  */
 export const SERVICE_MODULES: readonly ServiceModule[] = [
-  coordinationServices, schedulerServices, auditServices, keyServices, outboxServices, notifyServices,
-  sceneServices, pipelineServices, detectionServices, streamServices, sourceServices, webrtcServices, sandboxServices, operationServices,
-  directoryServices, eventServices, householdServices, watchServices, agentServices, conversationServices,
+  coordinationServices,
+  schedulerServices,
+  auditServices,
+  keyServices,
+  outboxServices,
+  notifyServices,
+  sceneServices,
+  pipelineServices,
+  detectionServices,
+  streamServices,
+  sourceServices,
+  webrtcServices,
+  sandboxServices,
+  operationServices,
+  directoryServices,
+  eventServices,
+  householdServices,
+  watchServices,
+  agentServices,
+  conversationServices,
   // web console sessions and the organization live feed
-  consoleServices, liveServices,
+  consoleServices,
+  liveServices,
   // known people and face recognition
   peopleServices,
   // Vigil's events out to MQTT with Home Assistant discovery (docs/decisions.md, "Sensors over MQTT")

@@ -54,8 +54,16 @@ function buildOperations(deps: {
   const automation = new AutomationService({ database, clock, audit, invalidation: deps.invalidation });
   const protocolTypes = new ProtocolTypeService({ database, clock, audit });
   const protocolRuns = new ProtocolRunService({
-    database, clock, audit, events, automation, types: protocolTypes, scheduler: deps.scheduler,
-    publicBaseUrl: deps.publicBaseUrl, notifyWaitMs: 3000, deliveriesRunning: deps.deliveriesRunning,
+    database,
+    clock,
+    audit,
+    events,
+    automation,
+    types: protocolTypes,
+    scheduler: deps.scheduler,
+    publicBaseUrl: deps.publicBaseUrl,
+    notifyWaitMs: 3000,
+    deliveriesRunning: deps.deliveriesRunning,
   });
   const incidents = new IncidentService({ database, clock, audit, events, runs: protocolRuns });
   const alertEngine = new AlertEngine({
@@ -72,7 +80,13 @@ function buildOperations(deps: {
     alerts: new AlertService({ database, clock, audit }),
     anomalies: new AnomalyWatcher({ automation, incidents, events }),
     incidents,
-    responders: new ResponderService({ database, clock, audit, urlGuard: deps.urlGuard, onDeliveriesCancelled: (eventIds) => protocolRuns.onDeliveriesCancelled(eventIds) }),
+    responders: new ResponderService({
+      database,
+      clock,
+      audit,
+      urlGuard: deps.urlGuard,
+      onDeliveriesCancelled: (eventIds) => protocolRuns.onDeliveriesCancelled(eventIds),
+    }),
     protocolTypes,
     protocolRuns,
     start: () => protocolRuns.start(),
@@ -92,8 +106,16 @@ export const operationServices = defineServiceModule({
     c.provide(OPERATIONS, (c) => {
       const webhooks = c.get(WEBHOOKS);
       return buildOperations({
-        database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: webhooks, urlGuard: webhooks, invalidation: c.get(COORDINATION).invalidation, scheduler: c.get(SCHEDULER),
-        cluster: c.get(CONFIG).cluster, publicBaseUrl: c.get(CONFIG).publicBaseUrl, deliveriesRunning: () => c.get(DELIVERY_WORKER).running,
+        database: c.get(DATABASE),
+        clock: c.get(CLOCK),
+        audit: c.get(AUDIT),
+        events: webhooks,
+        urlGuard: webhooks,
+        invalidation: c.get(COORDINATION).invalidation,
+        scheduler: c.get(SCHEDULER),
+        cluster: c.get(CONFIG).cluster,
+        publicBaseUrl: c.get(CONFIG).publicBaseUrl,
+        deliveriesRunning: () => c.get(DELIVERY_WORKER).running,
       });
     });
   },

@@ -16,8 +16,26 @@ test('tool arguments are validated the same way for every planner', () => {
   assert.deepEqual(validateToolArgs('mute_sensor', { sensor_id: 'sen_1' }), []);
   assert.ok(validateToolArgs('mute_sensor', {}).length > 0);
   assert.ok(validateToolArgs('set_boundary', {}).length > 0, 'a boundary needs a room or a sensor');
-  assert.ok(validateToolArgs('create_watch', { subject: 'garage', sensor_ids: ['s'], starts_at: 'now', ends_at: '2026-11-22T07:27:00.000Z', recurrence: 'none', window: 'w' }).length > 0);
-  assert.ok(validateToolArgs('create_watch', { subject: 'garage', sensor_ids: ['s'], starts_at: '2026-11-21T17:00:00.000Z', ends_at: '2026-11-22T07:27:00.000Z', recurrence: 'hourly', window: 'w' }).length > 0);
+  assert.ok(
+    validateToolArgs('create_watch', {
+      subject: 'garage',
+      sensor_ids: ['s'],
+      starts_at: 'now',
+      ends_at: '2026-11-22T07:27:00.000Z',
+      recurrence: 'none',
+      window: 'w',
+    }).length > 0,
+  );
+  assert.ok(
+    validateToolArgs('create_watch', {
+      subject: 'garage',
+      sensor_ids: ['s'],
+      starts_at: '2026-11-21T17:00:00.000Z',
+      ends_at: '2026-11-22T07:27:00.000Z',
+      recurrence: 'hourly',
+      window: 'w',
+    }).length > 0,
+  );
   assert.deepEqual(validateToolArgs('drop_tables', {}), ['unknown tool "drop_tables"']);
 });
 

@@ -24,13 +24,19 @@ test('"arm the house", "arm everything", "please arm the whole house" arm; nothi
 test('"disarm" and "I\'m home, disarm" disarm an armed house; with nothing armed they say so, with no call', async () => {
   const sim = new HouseholdSimulator(home);
   const armed = await runPlan(planOffline('arm the house', sim.ctx), sim);
-  assert.deepEqual(armed.actions.map((a) => a.type), ['house.armed']);
+  assert.deepEqual(
+    armed.actions.map((a) => a.type),
+    ['house.armed'],
+  );
   sim.recordTurn('arm the house', armed.actions);
   for (const message of ['disarm', "I'm home, disarm", 'we are back, disarm everything', 'disarm the house please']) {
     assert.deepEqual(calls(message, sim.ctx), ['arm_house:{"arm":false}'], message);
   }
   const disarmed = await runPlan(planOffline("I'm home, disarm", sim.ctx), sim);
-  assert.deepEqual(disarmed.actions.map((a) => a.type), ['house.disarmed']);
+  assert.deepEqual(
+    disarmed.actions.map((a) => a.type),
+    ['house.disarmed'],
+  );
   const again = planOffline('disarm', sim.ctx);
   assert.deepEqual(again.calls, []);
   assert.match(again.answers?.join(' ') ?? '', /isn't armed/);
@@ -48,16 +54,23 @@ test('a question never arms; "arm" with words it does not follow asks; "arm the 
   assert.equal(alarm.refusals.length, 1);
 });
 
-test('the LLM planner is offered arm_house with its rule, and reads a model\'s arm_house call', () => {
+test("the LLM planner is offered arm_house with its rule, and reads a model's arm_house call", () => {
   const request = buildChatRequest('arm the house', home, 'test-model');
   const tool = request.tools.find((x) => x.function.name === 'arm_house');
   assert.ok(tool, 'arm_house is offered');
   assert.match(tool.function.description, /until disarmed/);
   assert.match(buildSystemPrompt(home), /\n12\. "Arm the house"/);
-  const body = { choices: [{ message: { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'arm_house', arguments: '{"arm":true}' } }] } }] };
+  const body = {
+    choices: [{ message: { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'arm_house', arguments: '{"arm":true}' } }] } }],
+  };
   const plan = readPlanFromCompletion(body, home);
-  assert.deepEqual(plan.calls.map((c) => [c.tool, c.args]), [['arm_house', { arm: true }]]);
+  assert.deepEqual(
+    plan.calls.map((c) => [c.tool, c.args]),
+    [['arm_house', { arm: true }]],
+  );
   // arguments the schema refuses are dropped like any tool's
-  const bad = { choices: [{ message: { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'arm_house', arguments: '{"arm":"yes"}' } }] } }] };
+  const bad = {
+    choices: [{ message: { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'arm_house', arguments: '{"arm":"yes"}' } }] } }],
+  };
   assert.throws(() => readPlanFromCompletion(bad, home), /invalid/);
 });

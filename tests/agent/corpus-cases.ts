@@ -58,8 +58,12 @@ export function loadContexts(): Record<string, HouseholdContext> {
 
 export function loadCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
-  for (const file of readdirSync(corpusDir).filter((f) => f.endsWith('.json') && f !== 'contexts.json').sort()) {
-    const data = JSON.parse(readFileSync(join(corpusDir, file), 'utf8')) as { cases: (Partial<CorpusTurn> & { id: string; context: string; turns?: CorpusTurn[] })[] };
+  for (const file of readdirSync(corpusDir)
+    .filter((f) => f.endsWith('.json') && f !== 'contexts.json')
+    .sort()) {
+    const data = JSON.parse(readFileSync(join(corpusDir, file), 'utf8')) as {
+      cases: (Partial<CorpusTurn> & { id: string; context: string; turns?: CorpusTurn[] })[];
+    };
     for (const c of data.cases) {
       cases.push({ id: c.id, file, context: c.context, turns: c.turns ?? [{ message: c.message!, expect: c.expect! }] });
     }

@@ -31,7 +31,7 @@ test('a role word finds the one person whose note says it, through WordNet synon
   assert.equal(watch('tell me when the plumber arrives').args?.person_ids, undefined);
 });
 
-test("someone described through a known person (\"Lia's boyfriend\") is asked about, not watched as them", () => {
+test('someone described through a known person ("Lia\'s boyfriend") is asked about, not watched as them', () => {
   const { plan, args } = watch("ping me if Lia's boyfriend comes round");
   assert.equal(args, undefined);
   assert.match(plan.clarification ?? '', /Lia's boyfriend/);

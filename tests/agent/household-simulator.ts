@@ -53,7 +53,15 @@ export class HouseholdSimulator implements ToolRunner {
     switch (tool) {
       case 'create_watch': {
         const id = `wat_${++this.watchSeq}`;
-        const w = { id, subject: args.subject as string, sensor_ids: args.sensor_ids as string[], starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: args.recurrence as string, window: args.window as string };
+        const w = {
+          id,
+          subject: args.subject as string,
+          sensor_ids: args.sensor_ids as string[],
+          starts_at: args.starts_at as string,
+          ends_at: args.ends_at as string,
+          recurrence: args.recurrence as string,
+          window: args.window as string,
+        };
         ctx.watches.push(w);
         return { action: { id, subject: w.subject, window: w.window, starts_at: w.starts_at, ends_at: w.ends_at, recurrence: w.recurrence } };
       }
@@ -70,7 +78,12 @@ export class HouseholdSimulator implements ToolRunner {
         return { action: { id: w.id, subject: w.subject } };
       }
       case 'list_watches':
-        return { action: { count: ctx.watches.length }, text: ctx.watches.length ? `I'm watching: ${ctx.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}.` : "I'm not watching anything right now." };
+        return {
+          action: { count: ctx.watches.length },
+          text: ctx.watches.length
+            ? `I'm watching: ${ctx.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}.`
+            : "I'm not watching anything right now.",
+        };
       case 'mute_sensor':
       case 'unmute_sensor': {
         const s = sensorOf(args.sensor_id);
@@ -125,7 +138,15 @@ export class HouseholdSimulator implements ToolRunner {
         if (armed.length) throw new AgentToolError('conflict', 'the house is already armed');
         const id = `wat_${++this.watchSeq}`;
         const sensorIds = ctx.sensors.filter((s) => (s.kind === 'camera' || s.kind === 'contact') && !s.muted).map((s) => s.id);
-        ctx.watches.push({ id, subject: 'house', sensor_ids: sensorIds, starts_at: new Date(ctx.now).toISOString(), ends_at: '9999-12-31T23:59:59.000Z', recurrence: 'none', window: 'armed until disarmed' });
+        ctx.watches.push({
+          id,
+          subject: 'house',
+          sensor_ids: sensorIds,
+          starts_at: new Date(ctx.now).toISOString(),
+          ends_at: '9999-12-31T23:59:59.000Z',
+          recurrence: 'none',
+          window: 'armed until disarmed',
+        });
         return { action: { id, subject: 'house', sensor_ids: sensorIds } };
       }
       case 'set_household': {

@@ -53,7 +53,12 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function completion(message: Record<string, unknown>) {
-  return { id: 'chatcmpl-1', object: 'chat.completion', model: 'test-model', choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', ...message } }] };
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    model: 'test-model',
+    choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', ...message } }],
+  };
 }
 
 function toolCall(name: string, args: unknown, id = `call_${name}`) {
@@ -112,7 +117,10 @@ test('sends the household and the tool catalogue, and plans from the tool calls 
   const sim = new HouseholdSimulator(home);
   const result = await runPlan(plan, sim);
   assert.equal(result.planner, 'llm');
-  assert.deepEqual(result.actions.map((a) => [a.type, a.subject]), [['watch.created', 'back door contact']]);
+  assert.deepEqual(
+    result.actions.map((a) => [a.type, a.subject]),
+    [['watch.created', 'back door contact']],
+  );
 });
 
 test('after dark the prompt says it is night, so "tonight" starts now (New York, UTC-4 in July)', () => {
@@ -129,7 +137,10 @@ test('earlier turns of the conversation are sent so follow-ups resolve', async (
   handler = (_body, _req, res) => answer(res, 200, completion({ content: '', tool_calls: [toolCall('stand_down_watch', { watch_id: 'wat_porch_evening' })] }));
   const plan = await createPlanner({ llm: llm() }).plan('actually stop watching it', ctx);
   const messages = received[0].body.messages as { role: string; content: string }[];
-  assert.deepEqual(messages.slice(1).map((m) => m.role), ['user', 'assistant', 'user']);
+  assert.deepEqual(
+    messages.slice(1).map((m) => m.role),
+    ['user', 'assistant', 'user'],
+  );
   assert.equal(messages[1].content, 'watch the porch till 11');
   assert.match(messages[2].content, /watch\.created wat_porch_evening \(front porch\)/);
   assert.deepEqual(plan.calls, [{ tool: 'stand_down_watch', args: { watch_id: 'wat_porch_evening' }, subject: 'front porch' }]);
@@ -179,8 +190,14 @@ test('tool calls with an unknown name, bad types or invented sensors are dropped
 
   const sim = new HouseholdSimulator(home);
   const result = await runPlan(plan, sim);
-  assert.deepEqual(sim.calls.map((c) => c.tool), ['mute_sensor', 'describe_scene']);
-  assert.deepEqual(result.actions.map((a) => a.type), ['sensor.muted', 'scene.described']);
+  assert.deepEqual(
+    sim.calls.map((c) => c.tool),
+    ['mute_sensor', 'describe_scene'],
+  );
+  assert.deepEqual(
+    result.actions.map((a) => a.type),
+    ['sensor.muted', 'scene.described'],
+  );
   assert.equal(sim.ctx.sensors.find((s) => s.id === 'sen_back_door')!.muted, false);
 });
 
@@ -189,7 +206,10 @@ test('when every tool call is invalid the offline planner answers instead', asyn
   const plan = await createPlanner({ llm: llm() }).plan('watch the back door tonight', home);
   assert.equal(plan.planner, 'offline');
   assert.equal(plan.fallback_reason, 'invalid_tool_calls');
-  assert.deepEqual(plan.calls.map((c) => [c.tool, c.args.sensor_ids]), [['create_watch', ['sen_back_door']]]);
+  assert.deepEqual(
+    plan.calls.map((c) => [c.tool, c.args.sensor_ids]),
+    [['create_watch', ['sen_back_door']]],
+  );
 });
 
 test('a server answering 500 → the offline planner answers and says why', async () => {
@@ -198,7 +218,10 @@ test('a server answering 500 → the offline planner answers and says why', asyn
   const plan = await createPlanner({ llm: llm(), log: { warn: (obj) => warnings.push(obj) } }).plan('watch the back door tonight', home);
   assert.equal(plan.planner, 'offline');
   assert.equal(plan.fallback_reason, 'http_error');
-  assert.deepEqual(plan.calls.map((c) => c.tool), ['create_watch']);
+  assert.deepEqual(
+    plan.calls.map((c) => c.tool),
+    ['create_watch'],
+  );
   assert.deepEqual(plan.calls[0].args.sensor_ids, ['sen_back_door']);
   assert.equal(warnings.length, 1);
 });
@@ -213,7 +236,10 @@ test('a server that hangs → the request times out and the offline planner answ
   assert.equal(plan.fallback_reason, 'timeout');
   // exactly what the offline planner says on its own
   assert.deepEqual(plan.calls, planOffline('mute the nursery camera', home).calls);
-  assert.deepEqual(plan.calls.map((c) => c.args), [{ sensor_id: 'sen_nursery_cam' }]);
+  assert.deepEqual(
+    plan.calls.map((c) => c.args),
+    [{ sensor_id: 'sen_nursery_cam' }],
+  );
 });
 
 test('a server that sends headers and then stalls the body also times out', async () => {
@@ -221,7 +247,10 @@ test('a server that sends headers and then stalls the body also times out', asyn
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"choices": [');
   };
-  await assert.rejects(new LlmPlanner({ ...llm(), timeoutMs: 200 }).plan('watch the garage', home), (err: unknown) => err instanceof LlmPlannerError && err.reason === 'timeout');
+  await assert.rejects(
+    new LlmPlanner({ ...llm(), timeoutMs: 200 }).plan('watch the garage', home),
+    (err: unknown) => err instanceof LlmPlannerError && err.reason === 'timeout',
+  );
 });
 
 test('malformed bodies, empty choices and unreachable endpoints fall back with their reason', async () => {
@@ -235,7 +264,10 @@ test('malformed bodies, empty choices and unreachable endpoints fall back with t
     const plan = await createPlanner({ llm: llm() }).plan('watch the garage until 6am', home);
     assert.equal(plan.planner, 'offline');
     assert.equal(plan.fallback_reason, reason);
-    assert.deepEqual(plan.calls.map((c) => c.tool), ['create_watch']);
+    assert.deepEqual(
+      plan.calls.map((c) => c.tool),
+      ['create_watch'],
+    );
   }
   // a port nobody listens on: grab one, then close it
   const probe = createServer();
@@ -260,14 +292,21 @@ test('readLlmConfig reads the environment, and is null unless base URL and model
   assert.equal(readLlmConfig({ VIGIL_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }), null);
   assert.equal(readLlmConfig({ VIGIL_LLM_MODEL: 'llama3.1' }), null);
   assert.equal(readLlmConfig({ VIGIL_LLM_BASE_URL: ' ', VIGIL_LLM_MODEL: 'llama3.1' }), null);
-  assert.deepEqual(readLlmConfig({ VIGIL_LLM_BASE_URL: 'https://api.example.com/v1/', VIGIL_LLM_MODEL: 'gpt-4o-mini', VIGIL_LLM_API_KEY: 'sk-1', VIGIL_LLM_TIMEOUT_MS: '5000' }), {
-    baseUrl: 'https://api.example.com/v1',
-    model: 'gpt-4o-mini',
-    apiKey: 'sk-1',
-    timeoutMs: 5000,
-  });
+  assert.deepEqual(
+    readLlmConfig({
+      VIGIL_LLM_BASE_URL: 'https://api.example.com/v1/',
+      VIGIL_LLM_MODEL: 'gpt-4o-mini',
+      VIGIL_LLM_API_KEY: 'sk-1',
+      VIGIL_LLM_TIMEOUT_MS: '5000',
+    }),
+    {
+      baseUrl: 'https://api.example.com/v1',
+      model: 'gpt-4o-mini',
+      apiKey: 'sk-1',
+      timeoutMs: 5000,
+    },
+  );
   assert.throws(() => readLlmConfig({ VIGIL_LLM_BASE_URL: 'not a url', VIGIL_LLM_MODEL: 'm' }), /VIGIL_LLM_BASE_URL/);
   assert.throws(() => readLlmConfig({ VIGIL_LLM_BASE_URL: 'ftp://x/v1', VIGIL_LLM_MODEL: 'm' }), /http/);
   assert.throws(() => readLlmConfig({ VIGIL_LLM_BASE_URL: 'http://x/v1', VIGIL_LLM_MODEL: 'm', VIGIL_LLM_TIMEOUT_MS: 'soon' }), /VIGIL_LLM_TIMEOUT_MS/);
 });
-

@@ -42,7 +42,10 @@ test('"stop watching the garage but keep the driveway" stands down the garage on
   const { plan, reply } = await say(home, 'stop watching the garage but keep the driveway');
   assert.deepEqual(tools(plan), ['stand_down_watch']);
   assert.equal(plan.calls[0].args.watch_id, 'wat_garage');
-  assert.ok(home.ctx.watches.some((w) => w.id === 'wat_driveway'), 'the driveway watch stays');
+  assert.ok(
+    home.ctx.watches.some((w) => w.id === 'wat_driveway'),
+    'the driveway watch stays',
+  );
   assert.match(reply, /still watching the driveway/);
 });
 
@@ -60,7 +63,10 @@ test('"leave the nursery alone but watch everything else tonight": a nursery bou
 
 test('"don\'t look in the kids\' room" sets the boundary on the nursery, not the living room', async () => {
   const { plan } = await say(new HouseholdSimulator(contexts.lisbon), "don't look in the kids' room");
-  assert.deepEqual(plan.calls.map((c) => c.args), [{ room: 'nursery' }]);
+  assert.deepEqual(
+    plan.calls.map((c) => c.args),
+    [{ room: 'nursery' }],
+  );
 });
 
 test('"watch the baby\'s room overnight" watches the nursery', async () => {
@@ -107,7 +113,10 @@ test('follow-ups answer or edit the watch, never duplicate it', async () => {
 
   const drop = await say(home, 'drop the garage');
   assert.deepEqual(tools(drop.plan), ['stand_down_watch']);
-  assert.deepEqual(home.ctx.watches.map((w) => w.subject), ['back door contact']);
+  assert.deepEqual(
+    home.ctx.watches.map((w) => w.subject),
+    ['back door contact'],
+  );
 });
 
 test('"till friday evening" and "until the 30th" are understood, not a silent 24 h watch', async () => {
@@ -169,7 +178,11 @@ test('rooms by meaning: drive, garden, lounge, sitting room, front room, front d
   ];
   for (const [message, sensor] of cases) {
     const { plan } = await say(new HouseholdSimulator(contexts.lisbon), message);
-    assert.deepEqual(plan.calls.map((c) => c.args.sensor_ids), [[sensor]], message);
+    assert.deepEqual(
+      plan.calls.map((c) => c.args.sensor_ids),
+      [[sensor]],
+      message,
+    );
   }
 });
 
@@ -190,7 +203,10 @@ test('state questions are answered and change nothing', async () => {
   const watching = await say(home, 'what are you watching?');
   assert.deepEqual(tools(watching.plan), ['list_watches']);
   const open = await say(home, 'is the back door open?');
-  assert.deepEqual(open.plan.calls.map((c) => [c.tool, c.args]), [['describe_scene', { sensor_id: 'sen_back_door' }]]);
+  assert.deepEqual(
+    open.plan.calls.map((c) => [c.tool, c.args]),
+    [['describe_scene', { sensor_id: 'sen_back_door' }]],
+  );
   const watched = await say(home, 'are you watching the garage?');
   assert.deepEqual(tools(watched.plan), []);
   assert.match(watched.reply, /^Yes/);
@@ -199,7 +215,10 @@ test('state questions are answered and change nothing', async () => {
 
 test('questions about the past list recorded events with a sensible start', async () => {
   const backyard = await say(new HouseholdSimulator(contexts.lisbon), "who's been in the backyard in the last hour?");
-  assert.deepEqual(backyard.plan.calls.map((c) => c.tool), ['list_events']);
+  assert.deepEqual(
+    backyard.plan.calls.map((c) => c.tool),
+    ['list_events'],
+  );
   assert.equal(backyard.plan.calls[0].args.room, 'backyard');
   assert.equal(local(backyard.plan.calls[0].args.since), '2026-11-21T16:00');
   const work = await say(new HouseholdSimulator(contexts.lisbon), 'did anyone come by while I was at work?');
@@ -215,7 +234,8 @@ test('lifting a boundary needs an unambiguous request', async () => {
 });
 
 test('bad input gets a reply saying what the agent can do, and no action', async () => {
-  const log = '2026-11-21T10:00:01Z ERROR [pipeline] stream timeout\n    at Object.<anonymous> (/app/src/x.js:10:5)\n    at run (/app/src/y.js:3:1)\nwatch garage';
+  const log =
+    '2026-11-21T10:00:01Z ERROR [pipeline] stream timeout\n    at Object.<anonymous> (/app/src/x.js:10:5)\n    at run (/app/src/y.js:3:1)\nwatch garage';
   for (const message of ['', '   ', '😀😀😀', '🔥 🚪 ❓', 'watch the garage '.repeat(80), log, 'vigila la cochera esta noche por favor']) {
     const { plan, reply } = await say(new HouseholdSimulator(contexts.lisbon), message);
     assert.deepEqual(tools(plan), [], JSON.stringify(message.slice(0, 30)));
@@ -242,14 +262,20 @@ test('the answer to a clarifying question completes the request it was about', a
   const asked = await say(home, 'watch the door tonight');
   assert.ok(asked.plan.clarification);
   const answered = await say(home, 'the back one');
-  assert.deepEqual(answered.plan.calls.map((c) => c.args.sensor_ids), [['sen_back_door']]);
+  assert.deepEqual(
+    answered.plan.calls.map((c) => c.args.sensor_ids),
+    [['sen_back_door']],
+  );
 
   const shed = new HouseholdSimulator(contexts.lisbon);
   assert.match((await say(shed, 'watch the shed tonight')).reply, /do you mean the garage/);
-  assert.deepEqual((await say(shed, 'yes')).plan.calls.map((c) => c.args.sensor_ids), [['sen_garage_motion']]);
+  assert.deepEqual(
+    (await say(shed, 'yes')).plan.calls.map((c) => c.args.sensor_ids),
+    [['sen_garage_motion']],
+  );
 });
 
-test('a clock window already over today is a question, not tomorrow\'s watch taken silently', async () => {
+test("a clock window already over today is a question, not tomorrow's watch taken silently", async () => {
   const { plan } = await say(new HouseholdSimulator(contexts.lisbon), 'watch the porch from 2 to 4 this afternoon');
   assert.deepEqual(tools(plan), []);
   assert.match(plan.clarification ?? '', /already over today/);
@@ -257,6 +283,9 @@ test('a clock window already over today is a question, not tomorrow\'s watch tak
 
 test('"its camera" is the camera of what was just named', async () => {
   const { plan } = await say(new HouseholdSimulator(contexts.lisbon), 'rename the living room to lounge, then mute its camera');
-  assert.deepEqual(plan.calls.map((c) => c.tool), ['set_household', 'mute_sensor']);
+  assert.deepEqual(
+    plan.calls.map((c) => c.tool),
+    ['set_household', 'mute_sensor'],
+  );
   assert.equal(plan.calls[1].args.sensor_id, 'sen_living_cam');
 });

@@ -42,14 +42,25 @@ test('runs every call in order and streams each action before the words about it
   const events: string[] = [];
   let streamed = '';
   const result = await runPlan(plan, runner, {
-    onAction: (a) => { events.push(`action:${a.type}`); },
-    onText: (d) => { events.push('text'); streamed += d; },
+    onAction: (a) => {
+      events.push(`action:${a.type}`);
+    },
+    onText: (d) => {
+      events.push('text');
+      streamed += d;
+    },
   });
-  assert.deepEqual(runner.calls.map((c) => c.tool), ['create_watch', 'mute_sensor']);
-  assert.deepEqual(result.actions.map((a) => [a.type, a.id, a.subject]), [
-    ['watch.created', 'wat_1', 'garage'],
-    ['sensor.muted', 'sen_nursery', 'nursery camera'],
-  ]);
+  assert.deepEqual(
+    runner.calls.map((c) => c.tool),
+    ['create_watch', 'mute_sensor'],
+  );
+  assert.deepEqual(
+    result.actions.map((a) => [a.type, a.id, a.subject]),
+    [
+      ['watch.created', 'wat_1', 'garage'],
+      ['sensor.muted', 'sen_nursery', 'nursery camera'],
+    ],
+  );
   // the first action comes before any text, the second before the text about it
   assert.equal(events[0], 'action:watch.created');
   const second = events.indexOf('action:sensor.muted');
@@ -69,12 +80,20 @@ test('a typed tool error becomes part of the reply and later calls still run', a
     ],
   };
   const runner = createRunner({
-    describe_scene: () => { throw new AgentToolError('boundary', 'you asked me to leave the nursery alone.'); },
+    describe_scene: () => {
+      throw new AgentToolError('boundary', 'you asked me to leave the nursery alone.');
+    },
     list_watches: () => ({ text: "I'm watching the garage." }),
   });
   const result = await runPlan(plan, runner);
-  assert.deepEqual(result.actions.map((a) => a.type), ['watches.listed']);
-  assert.deepEqual(result.errors.map((e) => [e.tool, e.code]), [['describe_scene', 'boundary']]);
+  assert.deepEqual(
+    result.actions.map((a) => a.type),
+    ['watches.listed'],
+  );
+  assert.deepEqual(
+    result.errors.map((e) => [e.tool, e.code]),
+    [['describe_scene', 'boundary']],
+  );
   assert.match(result.reply, /couldn't describe scene for the nursery: you asked me to leave the nursery alone\./);
   assert.match(result.reply, /I'm watching the garage\./);
   assert.match(result.reply, /There is no pool in your home\.$/);
@@ -82,7 +101,11 @@ test('a typed tool error becomes part of the reply and later calls still run', a
 
 test('an unexpected runner failure is reported without internals and does not throw', async () => {
   const plan: Plan = { planner: 'offline', refusals: [], calls: [{ tool: 'mute_sensor', args: { sensor_id: 's1' }, subject: 'porch camera' }] };
-  const runner = createRunner({ mute_sensor: () => { throw new Error('SQLITE_BUSY: database is locked'); } });
+  const runner = createRunner({
+    mute_sensor: () => {
+      throw new Error('SQLITE_BUSY: database is locked');
+    },
+  });
   const result = await runPlan(plan, runner);
   assert.equal(result.actions.length, 0);
   assert.equal(result.errors[0].code, 'internal');
@@ -116,7 +139,11 @@ test('a later call can use the id an earlier call returned, and is skipped when 
   await runPlan(plan, ok);
   assert.deepEqual(ok.calls[1].args.sensor_ids, ['sen_77']);
 
-  const failing = createRunner({ add_sensor: () => { throw new AgentToolError('invalid', 'that address does not answer.'); } });
+  const failing = createRunner({
+    add_sensor: () => {
+      throw new AgentToolError('invalid', 'that address does not answer.');
+    },
+  });
   const result = await runPlan(plan, failing);
   assert.equal(failing.calls.length, 1);
   assert.equal(result.actions.length, 0);
@@ -127,7 +154,11 @@ test('a clarification takes no action and is the whole reply', async () => {
   const plan: Plan = { planner: 'offline', refusals: [], calls: [], clarification: 'Which camera do you mean: driveway camera, backyard camera?' };
   const runner = createRunner({});
   const deltas: string[] = [];
-  const result = await runPlan(plan, runner, { onText: (d) => { deltas.push(d); } });
+  const result = await runPlan(plan, runner, {
+    onText: (d) => {
+      deltas.push(d);
+    },
+  });
   assert.equal(runner.calls.length, 0);
   assert.equal(result.reply, plan.clarification);
   assert.equal(deltas.join(''), plan.clarification);
@@ -136,7 +167,11 @@ test('a clarification takes no action and is the whole reply', async () => {
 
 test('a step the key may not take (a member lifting a boundary) is refused in plain words', async () => {
   const plan: Plan = { planner: 'offline', refusals: [], calls: [{ tool: 'clear_boundary', args: { room: 'nursery' }, subject: 'nursery' }] };
-  const runner = createRunner({ clear_boundary: () => { throw new AgentToolError('forbidden', 'this key is a member key'); } });
+  const runner = createRunner({
+    clear_boundary: () => {
+      throw new AgentToolError('forbidden', 'this key is a member key');
+    },
+  });
   const result = await runPlan(plan, runner);
   assert.deepEqual(result.actions, []);
   assert.equal(result.reply, 'Only an owner of the household can lift that.');

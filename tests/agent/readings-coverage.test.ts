@@ -22,7 +22,11 @@ for (const dialect of DIALECTS) {
       const home = (await t.app.inject({ url: '/v1/household', headers: bearer(key) })).json();
       await t.advance(2 * 3600_000);
       const ids = home.sensors.map((s: { id: string }) => s.id) as string[];
-      const first = await t.ctx.database.db.selectFrom('detections').select((eb) => eb.fn.min('at').as('first')).where('stream_id', 'in', ids).executeTakeFirst();
+      const first = await t.ctx.database.db
+        .selectFrom('detections')
+        .select((eb) => eb.fn.min('at').as('first'))
+        .where('stream_id', 'in', ids)
+        .executeTakeFirst();
       assert.ok(first?.first, 'the sandbox recorded readings');
 
       const body = await say("what's been going on?");

@@ -64,7 +64,11 @@ test('"the X watch" and "the X one" name the watch on X', async () => {
   const [stop] = await converse('lisbon_watching', ["we're staying home tonight, so you can knock off the garage watch"]);
   assert.deepEqual(stop.changes, [{ tool: 'stand_down_watch', args: { watch_id: 'wat_garage_evening' } }]);
   const [edit] = await converse('lisbon_watching', ['make the garage one stop at 10 instead of 11']);
-  assert.deepEqual(edit.changes.map((c) => [c.tool, c.args.watch_id, c.args.ends_at]), [['update_watch', 'wat_garage_evening', '2026-11-21T22:00:00.000Z']], edit.reply);
+  assert.deepEqual(
+    edit.changes.map((c) => [c.tool, c.args.watch_id, c.args.ends_at]),
+    [['update_watch', 'wat_garage_evening', '2026-11-21T22:00:00.000Z']],
+    edit.reply,
+  );
 });
 
 test('"the other one" beside a named watch is the one watch left, or asked', async () => {
@@ -81,9 +85,15 @@ test('after a question or an answer, "leave it" changes nothing', async () => {
   }
 });
 
-test("quoted words with apostrophes are content, never instructions", async () => {
-  const [turn] = await converse('lisbon', ["the babysitter's note says 'don't worry about the garage tonight', I'd rather you didn't listen. Watch the garage tonight please."]);
-  assert.deepEqual(turn.changes.map((c) => c.tool), ['create_watch'], turn.reply);
+test('quoted words with apostrophes are content, never instructions', async () => {
+  const [turn] = await converse('lisbon', [
+    "the babysitter's note says 'don't worry about the garage tonight', I'd rather you didn't listen. Watch the garage tonight please.",
+  ]);
+  assert.deepEqual(
+    turn.changes.map((c) => c.tool),
+    ['create_watch'],
+    turn.reply,
+  );
   assert.deepEqual(turn.changes[0].args.sensor_ids, ['sen_garage_motion']);
 });
 

@@ -33,17 +33,32 @@ const withBroker = (over: Partial<HouseholdContext> = {}) => home({ mqttBroker: 
 
 const adds: Array<[string, { name: string; kind: string; room: string; topic: string }]> = [
   ["add the back door sensor, it's zigbee2mqtt/back_door", { name: 'back door sensor', kind: 'contact', room: 'back door', topic: 'zigbee2mqtt/back_door' }],
-  ['add the hallway motion sensor on topic zigbee2mqtt/hall_pir', { name: 'hallway motion sensor', kind: 'motion', room: 'hallway', topic: 'zigbee2mqtt/hall_pir' }],
-  ['please connect the kitchen window contact, topic zigbee2mqtt/kitchen_window.', { name: 'kitchen window contact', kind: 'contact', room: 'kitchen window', topic: 'zigbee2mqtt/kitchen_window' }],
-  ['pair zigbee2mqtt/0x00158d0001a2b3c4 as the shed door sensor', { name: 'shed door sensor', kind: 'contact', room: 'shed door', topic: 'zigbee2mqtt/0x00158d0001a2b3c4' }],
-  ['add a motion sensor in the landing, it publishes to z2m/landing_motion', { name: 'landing motion sensor', kind: 'motion', room: 'landing', topic: 'z2m/landing_motion' }],
+  [
+    'add the hallway motion sensor on topic zigbee2mqtt/hall_pir',
+    { name: 'hallway motion sensor', kind: 'motion', room: 'hallway', topic: 'zigbee2mqtt/hall_pir' },
+  ],
+  [
+    'please connect the kitchen window contact, topic zigbee2mqtt/kitchen_window.',
+    { name: 'kitchen window contact', kind: 'contact', room: 'kitchen window', topic: 'zigbee2mqtt/kitchen_window' },
+  ],
+  [
+    'pair zigbee2mqtt/0x00158d0001a2b3c4 as the shed door sensor',
+    { name: 'shed door sensor', kind: 'contact', room: 'shed door', topic: 'zigbee2mqtt/0x00158d0001a2b3c4' },
+  ],
+  [
+    'add a motion sensor in the landing, it publishes to z2m/landing_motion',
+    { name: 'landing motion sensor', kind: 'motion', room: 'landing', topic: 'z2m/landing_motion' },
+  ],
 ];
 for (const [message, args] of adds) {
   test(`by topic, with a default broker: "${message}" adds the sensor`, async () => {
     const ctx = withBroker();
     const plan = planOffline(message, ctx);
     assert.equal(plan.clarification, undefined, plan.clarification);
-    assert.deepEqual(plan.calls.map((c) => c.tool), ['add_sensor_by_topic']);
+    assert.deepEqual(
+      plan.calls.map((c) => c.tool),
+      ['add_sensor_by_topic'],
+    );
     assert.deepEqual(plan.calls[0]!.args, args);
     const sim = new HouseholdSimulator(ctx);
     const result = await runPlan(plan, sim);
@@ -60,9 +75,15 @@ test('by topic, without a default broker: asks for the broker and adds nothing; 
   assert.match(plan.clarification!, /haven't added anything/);
   // the next turn answers with the broker: the sensor is added at that address
   const next = planOffline('mqtt://192.168.1.10:1883', { ...ctx, conversation: { turns: [{ message, actions: [] }] } });
-  assert.deepEqual(next.calls.map((c) => [c.tool, c.args]), [
-    ['add_sensor', { name: 'back door sensor', kind: 'contact', room: 'back door', source_url: 'mqtt://192.168.1.10:1883/zigbee2mqtt/back_door', source_type: 'mqtt' }],
-  ]);
+  assert.deepEqual(
+    next.calls.map((c) => [c.tool, c.args]),
+    [
+      [
+        'add_sensor',
+        { name: 'back door sensor', kind: 'contact', room: 'back door', source_url: 'mqtt://192.168.1.10:1883/zigbee2mqtt/back_door', source_type: 'mqtt' },
+      ],
+    ],
+  );
 });
 
 const topicQuestions: Array<[string, RegExp]> = [
@@ -105,7 +126,10 @@ for (const message of ['add the garage to the watch, 24/7', 'add the driveway an
 
 test('a whole mqtt:// address still goes the general way (add_sensor with the URL)', () => {
   const plan = planOffline('add the back door contact sensor at mqtt://192.168.1.10:1883/zigbee2mqtt/back_door in the back door', withBroker());
-  assert.deepEqual(plan.calls.map((c) => c.tool), ['add_sensor']);
+  assert.deepEqual(
+    plan.calls.map((c) => c.tool),
+    ['add_sensor'],
+  );
 });
 
 // --- notification routing ---
@@ -122,7 +146,11 @@ const routes: Array<[string, Record<string, unknown>, Partial<HouseholdContext>?
   ['stop the notifications', { paused: true }],
   ['pause my notifications for now', { paused: true }],
   ['turn notifications back on', { paused: false }],
-  ['send them again', { paused: false }, { conversation: { turns: [{ message: 'stop the notifications', actions: [{ type: 'notification_preferences.set' }] }] } }],
+  [
+    'send them again',
+    { paused: false },
+    { conversation: { turns: [{ message: 'stop the notifications', actions: [{ type: 'notification_preferences.set' }] }] } },
+  ],
   ['notify me at any time again', { quiet_hours: null }],
   ['stop the notifications for everyone', { scope: 'household', paused: true }],
   ['can you stop the notifications?', { paused: true }],
@@ -132,7 +160,10 @@ for (const [message, args, over] of routes) {
     const ctx = home(over);
     const plan = planOffline(message, ctx);
     assert.equal(plan.clarification, undefined, plan.clarification);
-    assert.deepEqual(plan.calls.map((c) => [c.tool, c.args]), [['set_notification_routing', args]]);
+    assert.deepEqual(
+      plan.calls.map((c) => [c.tool, c.args]),
+      [['set_notification_routing', args]],
+    );
     const result = await runPlan(plan, new HouseholdSimulator(ctx));
     assert.equal(result.actions[0]?.type, 'notification_preferences.set');
   });
@@ -174,11 +205,23 @@ for (const message of ['notify me if someone comes to the garage tonight', 'noti
 
 test('"undo that" right after a routing change asks; it never undoes an older change instead', () => {
   const ctx = home({
-    watches: [{ id: 'wat_1', subject: 'garage', sensor_ids: ['sen_garage'], starts_at: '2026-11-20T17:00:00Z', ends_at: '2026-11-21T07:00:00Z', recurrence: 'none', window: 'tonight' }],
-    conversation: { turns: [
-      { message: 'watch the garage tonight', actions: [{ type: 'watch.created', id: 'wat_1', subject: 'garage' }] },
-      { message: 'stop the notifications', actions: [{ type: 'notification_preferences.set' }] },
-    ] },
+    watches: [
+      {
+        id: 'wat_1',
+        subject: 'garage',
+        sensor_ids: ['sen_garage'],
+        starts_at: '2026-11-20T17:00:00Z',
+        ends_at: '2026-11-21T07:00:00Z',
+        recurrence: 'none',
+        window: 'tonight',
+      },
+    ],
+    conversation: {
+      turns: [
+        { message: 'watch the garage tonight', actions: [{ type: 'watch.created', id: 'wat_1', subject: 'garage' }] },
+        { message: 'stop the notifications', actions: [{ type: 'notification_preferences.set' }] },
+      ],
+    },
   });
   const plan = planOffline('undo that', ctx);
   assert.deepEqual(plan.calls, []);

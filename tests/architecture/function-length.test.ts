@@ -33,7 +33,12 @@ const OUTSTANDING = new Set<string>([
   'src/ingest/inference/worker-pool.ts :: createWorkerPool', // 91 lines, outstanding
 ]);
 
-interface LongFunction { file: string; name: string; line: number; lines: number }
+interface LongFunction {
+  file: string;
+  name: string;
+  line: number;
+  lines: number;
+}
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -91,7 +96,10 @@ test(`no function in src/ has a body over ${MAX_BODY_LINES} lines (but the liste
 
 test('the exception lists name only functions of src/home/agent and src/home/conversations that are still long', () => {
   for (const entry of EXCEPTIONS) {
-    assert.ok(EXCEPTION_FOLDERS.some((folder) => entry.startsWith(folder)), `exception outside the allowed folders: ${entry}`);
+    assert.ok(
+      EXCEPTION_FOLDERS.some((folder) => entry.startsWith(folder)),
+      `exception outside the allowed folders: ${entry}`,
+    );
   }
   const present = new Set(longFunctionsInSource().map((f) => `${f.file} :: ${f.name}`));
   const stale = [...EXCEPTIONS, ...OUTSTANDING].filter((entry) => !present.has(entry));

@@ -21,23 +21,25 @@ function sourceFiles(dir: string): string[] {
 /** The file's lines without comments (line comments and block-comment lines), numbered from 1. */
 function codeLines(path: string): Array<[number, string]> {
   let inBlock = false;
-  return readFileSync(path, 'utf8').split('\n').flatMap((line, i): Array<[number, string]> => {
-    let code = line;
-    if (inBlock) {
-      const end = code.indexOf('*/');
-      if (end < 0) return [];
-      inBlock = false;
-      code = code.slice(end + 2);
-    }
-    code = code.replace(/\/\*.*?\*\//g, '');
-    const start = code.indexOf('/*');
-    if (start >= 0) {
-      inBlock = true;
-      code = code.slice(0, start);
-    }
-    code = code.replace(/(^|[^:'"`\\])\/\/.*$/, '$1');
-    return code.trim() ? [[i + 1, code]] : [];
-  });
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .flatMap((line, i): Array<[number, string]> => {
+      let code = line;
+      if (inBlock) {
+        const end = code.indexOf('*/');
+        if (end < 0) return [];
+        inBlock = false;
+        code = code.slice(end + 2);
+      }
+      code = code.replace(/\/\*.*?\*\//g, '');
+      const start = code.indexOf('/*');
+      if (start >= 0) {
+        inBlock = true;
+        code = code.slice(0, start);
+      }
+      code = code.replace(/(^|[^:'"`\\])\/\/.*$/, '$1');
+      return code.trim() ? [[i + 1, code]] : [];
+    });
 }
 
 const SRC = join(process.cwd(), 'src');
@@ -49,17 +51,30 @@ const DIALECT_TEST = /\bdialect\s*[!=]==?|[!=]==?\s*'(postgres|sqlite)'|'(postgr
 const REPOSITORY_REEXPORT = /^export\s*\{([^}]*)\}\s*from\s*'\.\/[^']+\.repository\.ts'/;
 
 function dialectBranches(files: string[]): string[] {
-  return files.filter((f) => !STORAGE_HOME(f)).flatMap((f) => codeLines(f).filter(([, code]) => DIALECT_TEST.test(code)).map(([n, code]) => `${f.slice(SRC.length + 1)}:${n}: ${code.trim()}`));
+  return files
+    .filter((f) => !STORAGE_HOME(f))
+    .flatMap((f) =>
+      codeLines(f)
+        .filter(([, code]) => DIALECT_TEST.test(code))
+        .map(([n, code]) => `${f.slice(SRC.length + 1)}:${n}: ${code.trim()}`),
+    );
 }
 
 function repositoryReexports(files: string[]): string[] {
   return files
     .filter((f) => f.endsWith('/index.ts'))
-    .flatMap((f) => codeLines(f).flatMap(([n, code]) => {
-      const m = REPOSITORY_REEXPORT.exec(code.trim());
-      const values = m ? m[1].split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type ')) : [];
-      return values.length ? [`${f.slice(SRC.length + 1)}:${n}: ${values.join(', ')}`] : [];
-    }));
+    .flatMap((f) =>
+      codeLines(f).flatMap(([n, code]) => {
+        const m = REPOSITORY_REEXPORT.exec(code.trim());
+        const values = m
+          ? m[1]
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s && !s.startsWith('type '))
+          : [];
+        return values.length ? [`${f.slice(SRC.length + 1)}:${n}: ${values.join(', ')}`] : [];
+      }),
+    );
 }
 
 test('SQLite/PostgreSQL branches live only in repositories and src/platform/db', () => {
@@ -71,10 +86,15 @@ test("no module's index.ts hands out a repository (row types aside)", () => {
 });
 
 test('the checks catch what they are for: a dialect test in a service, a repository re-exported by an index', () => {
-  for (const line of ["if (this.deps.database.dialect === 'postgres') {", 'const { sqlite } = this.deps.database;', 'if (database.sqlite) run();', "const pg = dialect !== 'sqlite';"]) {
+  for (const line of [
+    "if (this.deps.database.dialect === 'postgres') {",
+    'const { sqlite } = this.deps.database;',
+    'if (database.sqlite) run();',
+    "const pg = dialect !== 'sqlite';",
+  ]) {
     assert.ok(DIALECT_TEST.test(line), line);
   }
-  for (const line of ['await repo.lockThrottle(trx, this.deps.database.dialect, id);', "// on SQLite the raw connection is ours"]) {
+  for (const line of ['await repo.lockThrottle(trx, this.deps.database.dialect, id);', '// on SQLite the raw connection is ours']) {
     assert.ok(!DIALECT_TEST.test(line), line);
   }
   assert.match("export { streamRepository, type StreamRow } from './stream.repository.ts';", REPOSITORY_REEXPORT);

@@ -16,7 +16,12 @@ import { extname, join } from 'node:path';
 
 const ROOTS = ['src', 'tests', 'bench', 'scripts'];
 /** Docs outside those folders; docs/decisions.md keeps the history and is not checked. */
-const DOCS = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md') && f !== 'decisions.md').map((f) => join('docs', f))];
+const DOCS = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md') && f !== 'decisions.md')
+    .map((f) => join('docs', f)),
+];
 const BINARY = new Set(['.png', '.jpg', '.jpeg', '.gif', '.ico', '.webp', '.avi', '.mp4', '.onnx', '.bin', '.wasm', '.gz', '.zip', '.woff', '.woff2']);
 /** Stylesheets and markup hold colours (`#000`), not issue numbers. */
 const NO_HASH_CHECK = new Set(['.css', '.html', '.svg']);

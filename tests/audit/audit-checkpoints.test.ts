@@ -138,7 +138,7 @@ for (const dialect of DIALECTS) {
       assert.equal(after.first_broken_id, oneIds.at(-1));
     });
 
-    test('an entry whose data and hash were both recomputed is named: by the next entry\'s link, or by the checkpoint when it is the head', async () => {
+    test("an entry whose data and hash were both recomputed is named: by the next entry's link, or by the checkpoint when it is the head", async () => {
       await dropTriggers(t, dialect);
       const middle = await tenantWith(5);
       await get('/v1/audit/export', middle);
@@ -162,14 +162,23 @@ for (const dialect of DIALECTS) {
       assert.equal(vh.first_broken_id, headIds.at(-1));
     });
 
-    test('a checkpoint without the server\'s signature is refused', async () => {
+    test("a checkpoint without the server's signature is refused", async () => {
       const key = await tenantWith(2);
       const ids = await entryIds(key.tenant_id);
       const head = await t.ctx.database.db.selectFrom('audit_log').select(['seq', 'hash']).where('id', '=', ids.at(-1)!).executeTakeFirstOrThrow();
-      await t.ctx.database.db.insertInto('audit_checkpoints').values({
-        id: 'ackp_01jd3k8e7f9g2h4j6k8m0n2p4q', tenant_id: key.tenant_id, head_seq: Number(head.seq), head_id: ids.at(-1)!, head_hash: head.hash,
-        entry_count: 3, created_at: '2026-11-22T10:00:00.000Z', mac: '0'.repeat(64),
-      }).execute();
+      await t.ctx.database.db
+        .insertInto('audit_checkpoints')
+        .values({
+          id: 'ackp_01jd3k8e7f9g2h4j6k8m0n2p4q',
+          tenant_id: key.tenant_id,
+          head_seq: Number(head.seq),
+          head_id: ids.at(-1)!,
+          head_hash: head.hash,
+          entry_count: 3,
+          created_at: '2026-11-22T10:00:00.000Z',
+          mac: '0'.repeat(64),
+        })
+        .execute();
       const v = (await get('/v1/audit/verify', key)).json();
       assert.equal(v.valid, false);
       assert.equal(v.reason, 'checkpoint_invalid');

@@ -30,7 +30,10 @@ describe('audit chains with concurrent writers on one PostgreSQL', () => {
       const scene = await nodes[0].database.withWriteLock((trx) => nodes[0].scenes.ensureScene(trx, key.tenant_id, 'gate'));
       // every node's scene engine knows the scene (as a node running one of its streams would)
       for (const node of nodes.slice(1)) await node.database.withWriteLock((trx) => node.scenes.ensureScene(trx, key.tenant_id, 'gate'));
-      tenants.push({ tenant_id: key.tenant_id, ref: { id: `stream_${name.toLowerCase()}`, tenant_id: key.tenant_id, scene_id: scene.id, location: scene.location } });
+      tenants.push({
+        tenant_id: key.tenant_id,
+        ref: { id: `stream_${name.toLowerCase()}`, tenant_id: key.tenant_id, scene_id: scene.id, location: scene.location },
+      });
     }
   });
   after(async () => {
@@ -40,39 +43,63 @@ describe('audit chains with concurrent writers on one PostgreSQL', () => {
   });
 
   const detection = (k: number): DetectionInput =>
-    k % 4 === 0 ? { type: 'person', subtype: null, confidence: 0.9, at: Date.now(), track_id: `t${k}` } : { type: 'person_count', value: k % 5, confidence: 0.8, at: Date.now() };
+    k % 4 === 0
+      ? { type: 'person', subtype: null, confidence: 0.9, at: Date.now(), track_id: `t${k}` }
+      : { type: 'person_count', value: k % 5, confidence: 0.8, at: Date.now() };
 
   test('three nodes writing detections and entries for two tenants at once: both chains verify, nothing lost', async () => {
     let detections = 0;
     const apiEntries = new Map<string, number>();
     // each node runs its own loop of commits (so each writes many batches, and its guess of a head
     // is regularly stale because another node wrote since); the loops run at the same time
-    await Promise.all(nodes.map(async (node, n) => {
-      for (let round = 0; round < 25; round++) {
-        const work: Promise<unknown>[] = [];
-        for (const t of tenants) {
-          const inputs = Array.from({ length: 1 + ((round + n) % 4) }, (_, k) => detection(round * 10 + k));
-          detections += inputs.length;
-          work.push(node.pipeline.ingest(t.ref, inputs));
-          if ((round + n) % 3 === 0) {
-            apiEntries.set(t.tenant_id, (apiEntries.get(t.tenant_id) ?? 0) + 1);
-            work.push(node.audit.append({ keyId: null, operator: `node${n}` }, { tenantId: t.tenant_id, action: 'scene.queried', resourceType: 'scene', resourceId: t.ref.scene_id, data: { round } }));
+    await Promise.all(
+      nodes.map(async (node, n) => {
+        for (let round = 0; round < 25; round++) {
+          const work: Promise<unknown>[] = [];
+          for (const t of tenants) {
+            const inputs = Array.from({ length: 1 + ((round + n) % 4) }, (_, k) => detection(round * 10 + k));
+            detections += inputs.length;
+            work.push(node.pipeline.ingest(t.ref, inputs));
+            if ((round + n) % 3 === 0) {
+              apiEntries.set(t.tenant_id, (apiEntries.get(t.tenant_id) ?? 0) + 1);
+              work.push(
+                node.audit.append(
+                  { keyId: null, operator: `node${n}` },
+                  { tenantId: t.tenant_id, action: 'scene.queried', resourceType: 'scene', resourceId: t.ref.scene_id, data: { round } },
+                ),
+              );
+            }
           }
+          await Promise.all(work);
         }
-        await Promise.all(work);
-      }
-    }));
+      }),
+    );
     for (const node of nodes) await node.pipeline.drain();
 
     const { db } = nodes[0].database;
-    const stored = await db.selectFrom('detections').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('detections')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(stored.n), detections, 'every detection is stored');
     for (const t of tenants) {
-      const recorded = await db.selectFrom('audit_log').select(({ fn }) => fn.countAll<number>().as('n'))
-        .where('tenant_id', '=', t.tenant_id).where('action', '=', 'detection.recorded').executeTakeFirstOrThrow();
-      const own = await db.selectFrom('detections').select(({ fn }) => fn.countAll<number>().as('n')).where('tenant_id', '=', t.tenant_id).executeTakeFirstOrThrow();
+      const recorded = await db
+        .selectFrom('audit_log')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .where('tenant_id', '=', t.tenant_id)
+        .where('action', '=', 'detection.recorded')
+        .executeTakeFirstOrThrow();
+      const own = await db
+        .selectFrom('detections')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .where('tenant_id', '=', t.tenant_id)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(recorded.n), Number(own.n), 'one audit entry per detection');
-      const all = await db.selectFrom('audit_log').select(({ fn }) => fn.countAll<number>().as('n')).where('tenant_id', '=', t.tenant_id).executeTakeFirstOrThrow();
+      const all = await db
+        .selectFrom('audit_log')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .where('tenant_id', '=', t.tenant_id)
+        .executeTakeFirstOrThrow();
       // verified from each node: the chain is one chain, whichever node wrote which entry
       for (const node of nodes) {
         const out = await node.auditTrail.verifyChain(t.tenant_id);
@@ -84,13 +111,15 @@ describe('audit chains with concurrent writers on one PostgreSQL', () => {
     }
   });
 
-  test('a batch for one tenant commits while another node holds a different tenant\'s chain; the same tenant waits', async () => {
+  test("a batch for one tenant commits while another node holds a different tenant's chain; the same tenant waits", async () => {
     const [north, south] = tenants;
     let release!: () => void;
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => (locked = r));
     const holding = nodes[0].database.withTenantWriteLock([north.tenant_id], async (trx) => {
-      await nodes[0].audit.appendIn(trx, { keyId: null, operator: 'node0' }, [{ tenantId: north.tenant_id, action: 'scene.queried', resourceType: 'scene', resourceId: north.ref.scene_id }]);
+      await nodes[0].audit.appendIn(trx, { keyId: null, operator: 'node0' }, [
+        { tenantId: north.tenant_id, action: 'scene.queried', resourceType: 'scene', resourceId: north.ref.scene_id },
+      ]);
       locked();
       await new Promise<void>((r) => (release = r));
     });

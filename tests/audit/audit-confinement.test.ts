@@ -28,7 +28,14 @@ async function listAll(app: { inject: TestApp['app']['inject'] }, key: { key: st
 async function exportLines(app: { inject: TestApp['app']['inject'] }, key: { key: string }) {
   const res = await app.inject({ url: '/v1/audit/export', headers: bearer(key) });
   assert.equal(res.statusCode, 200);
-  return { body: res.body, lines: res.body.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.object !== 'audit_checkpoint') };
+  return {
+    body: res.body,
+    lines: res.body
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.object !== 'audit_checkpoint'),
+  };
 }
 
 for (const dialect of DIALECTS) {
@@ -46,13 +53,20 @@ for (const dialect of DIALECTS) {
       nurseryCam = home.sensors.find((s: { room: string }) => s.room === 'nursery').id;
       drivewayCam = home.sensors.find((s: { name: string }) => s.name === 'Driveway camera').id;
       // before the boundary: one injected detection and two hours of the simulated home
-      const injected = await h.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(owner), payload: { stream_id: nurseryCam, type: 'person', confidence: 0.87 } });
+      const injected = await h.app.inject({
+        method: 'POST',
+        url: '/v1/sandbox/detections',
+        headers: bearer(owner),
+        payload: { stream_id: nurseryCam, type: 'person', confidence: 0.87 },
+      });
       assert.equal(injected.statusCode, 201);
       await h.advance(2 * 3600_000);
-      const said = (await h.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(owner), payload: { message: 'leave the nursery alone' } })).json();
+      const said = (
+        await h.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(owner), payload: { message: 'leave the nursery alone' } })
+      ).json();
       assert.equal(said.actions[0].type, 'boundary.set');
       // after it: whatever still reaches the pipeline from the nursery (a source that was not stopped)
-      const stream = (await h.ctx.database.db.selectFrom('streams').selectAll().where('id', '=', nurseryCam).executeTakeFirstOrThrow());
+      const stream = await h.ctx.database.db.selectFrom('streams').selectAll().where('id', '=', nurseryCam).executeTakeFirstOrThrow();
       await h.ctx.pipeline.ingest(stream, [{ type: 'person', confidence: 0.8, at: h.clock.now() }]);
       await h.advance(3600_000);
       const rows = await h.ctx.database.db.selectFrom('detections').select('id').where('stream_id', '=', nurseryCam).execute();
@@ -72,7 +86,10 @@ for (const dialect of DIALECTS) {
         assert.ok(!text.includes(nurseryCam), 'no entry names the nursery camera');
         for (const e of entries) assert.ok(!nurseryDetections.has(e.resource.id ?? ''), `${e.action} ${e.resource.id} is a nursery detection`);
         // what is not about the nursery is all there
-        assert.ok(entries.some((e) => e.action === 'detection.recorded' && e.data.stream_id === drivewayCam), 'other rooms\' detections are listed');
+        assert.ok(
+          entries.some((e) => e.action === 'detection.recorded' && e.data.stream_id === drivewayCam),
+          "other rooms' detections are listed",
+        );
         const set = entries.find((e) => e.action === 'boundary.set');
         assert.ok(set, 'that the boundary was set stays visible');
         assert.equal(set.actor.key_id, owner.id, 'and by which key');
@@ -81,10 +98,16 @@ for (const dialect of DIALECTS) {
         for (const id of [...nurseryDetections].slice(0, 3)) {
           assert.deepEqual((await h.app.inject({ url: `/v1/audit?resource_id=${id}`, headers: bearer(key) })).json().data, []);
         }
-        assert.ok((await h.app.inject({ url: '/v1/audit?action=sandbox.*', headers: bearer(key) })).json().data.every((e: Entry) => e.data?.stream_id !== nurseryCam));
+        assert.ok(
+          (await h.app.inject({ url: '/v1/audit?action=sandbox.*', headers: bearer(key) })).json().data.every((e: Entry) => e.data?.stream_id !== nurseryCam),
+        );
 
         const { body, lines } = await exportLines(h.app, key);
-        assert.deepEqual(body.split('\n').filter((l) => l.includes(nurseryCam)), [], 'the export does not name the nursery camera');
+        assert.deepEqual(
+          body.split('\n').filter((l) => l.includes(nurseryCam)),
+          [],
+          'the export does not name the nursery camera',
+        );
         const redacted = lines.filter((l) => l.redacted);
         assert.ok(redacted.length >= nurseryDetections.size, 'nursery entries are in the export, redacted');
         for (const l of lines) {
@@ -97,15 +120,21 @@ for (const dialect of DIALECTS) {
           }
         }
         assert.ok(lines.some((l) => l.action === 'boundary.set' && !l.redacted && JSON.parse(l.data).room === 'nursery'));
-        assert.deepEqual(verifyExportOffline(body), { valid: true, checked: lines.length, checkpointMatches: true }, 'the redacted export still verifies offline');
+        assert.deepEqual(
+          verifyExportOffline(body),
+          { valid: true, checked: lines.length, checkpointMatches: true },
+          'the redacted export still verifies offline',
+        );
         assert.equal((await h.app.inject({ url: '/v1/audit/verify', headers: bearer(key) })).json().valid, true);
       }
     });
 
-    test('a muted sensor\'s entries go out of view with the mute; that it was muted, and by whom, stays', async () => {
+    test("a muted sensor's entries go out of view with the mute; that it was muted, and by whom, stays", async () => {
       const before = await listAll(h.app, owner);
       assert.ok(before.some((e) => e.data?.stream_id === drivewayCam));
-      const said = (await h.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(owner), payload: { message: 'mute the driveway camera' } })).json();
+      const said = (
+        await h.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(owner), payload: { message: 'mute the driveway camera' } })
+      ).json();
       assert.equal(said.actions[0].type, 'sensor.muted');
       const later = await h.householdKey({ name: 'Probe Home' });
       const entries = await listAll(h.app, later);
@@ -148,13 +177,20 @@ for (const dialect of DIALECTS) {
       admin = await t.orgKey({ name: 'Confined Org' });
       for (const location of ['north_gate', 'front_desk']) {
         const res = await t.app.inject({
-          method: 'POST', url: '/v1/streams', headers: bearer(admin),
+          method: 'POST',
+          url: '/v1/streams',
+          headers: bearer(admin),
           payload: { name: `${location} cam`, source_type: 'sandbox', source_url: `sandbox://lobby?scenario=lobby&seed=${location.length}`, location },
         });
         assert.equal(res.statusCode, 201, res.body);
         streams[location] = res.json().id;
         for (const type of ['person', 'vehicle']) {
-          const d = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(admin), payload: { stream_id: streams[location], type, ...(type === 'vehicle' ? { count: 1 } : {}) } });
+          const d = await t.app.inject({
+            method: 'POST',
+            url: '/v1/sandbox/detections',
+            headers: bearer(admin),
+            payload: { stream_id: streams[location], type, ...(type === 'vehicle' ? { count: 1 } : {}) },
+          });
           assert.equal(d.statusCode, 201, d.body);
         }
       }
@@ -163,9 +199,25 @@ for (const dialect of DIALECTS) {
     });
     after(() => t.close());
     const frontDeskEntries = async () =>
-      Number((await t.ctx.database.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('location', '=', 'front_desk').executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await t.ctx.database.db
+            .selectFrom('audit_log')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('location', '=', 'front_desk')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const organizationWideEntries = async () =>
-      Number((await t.ctx.database.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('location', 'is', null).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await t.ctx.database.db
+            .selectFrom('audit_log')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('location', 'is', null)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     test('GET /v1/audit lists north_gate entries only: nothing of front_desk, nothing organization-wide', async () => {
       const mine = await listAll(t.app, gateKey);
@@ -174,9 +226,15 @@ for (const dialect of DIALECTS) {
       assert.ok(!JSON.stringify(mine).includes('front_desk'));
       assert.ok(mine.some((e) => e.action === 'detection.recorded' && e.data.stream_id === streams.north_gate));
       assert.ok(mine.some((e) => e.action === 'stream.created' && e.resource.id === streams.north_gate));
-      assert.ok(mine.some((e) => e.action === 'api_key.created' && e.resource.id === gateKey.id), 'the creation of a key limited to north_gate is a north_gate entry');
+      assert.ok(
+        mine.some((e) => e.action === 'api_key.created' && e.resource.id === gateKey.id),
+        'the creation of a key limited to north_gate is a north_gate entry',
+      );
       assert.ok(!mine.some((e) => e.resource.id === admin.id), 'an unrestricted key is organization-wide: not for a confined key');
-      assert.ok(all.some((e) => e.data?.stream_id === streams.front_desk), 'an unrestricted key sees front_desk');
+      assert.ok(
+        all.some((e) => e.data?.stream_id === streams.front_desk),
+        'an unrestricted key sees front_desk',
+      );
       const front = await frontDeskEntries();
       assert.ok(front >= 1 + 2 * 2, 'stream.created + 2 × (detection.recorded + sandbox.detection_injected) at least');
       assert.equal(all.length - mine.length, front + (await organizationWideEntries()), 'exactly the front_desk and organization-wide entries are left out');

@@ -36,7 +36,12 @@ for (const dialect of DIALECTS) {
     });
 
     test('a malformed action list is a 400 naming the field', async () => {
-      for (const [field, value] of [['action', 'webhook.%'], ['exclude_action', "x' or 1=1"], ['action', 'webhook.*,'], ['exclude_action', '*']]) {
+      for (const [field, value] of [
+        ['action', 'webhook.%'],
+        ['exclude_action', "x' or 1=1"],
+        ['action', 'webhook.*,'],
+        ['exclude_action', '*'],
+      ]) {
         const res = await t.app.inject({ url: `/v1/audit?${field}=${encodeURIComponent(value)}`, headers: bearer(key) });
         assert.equal(res.statusCode, 400, `${field}=${value}`);
         assert.match(res.headers['content-type'] as string, /application\/problem\+json/);

@@ -29,7 +29,11 @@ async function dropTriggers(t: TestApp, dialect: string) {
 
 /** What a subscriber does with a kept checkpoint: the export must hold its head as the entry_count-th entry, with its hash. */
 function exportKeepsCheckpoint(ndjson: string, kept: { head_id: string; head_hash: string; entry_count: number }): boolean {
-  const entries = ndjson.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.object !== 'audit_checkpoint');
+  const entries = ndjson
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.object !== 'audit_checkpoint');
   const e = entries[kept.entry_count - 1];
   return !!e && e.id === kept.head_id && e.hash === kept.head_hash;
 }
@@ -46,7 +50,12 @@ for (const dialect of DIALECTS) {
     const get = (url: string, k: { key: string }) => t.app.inject({ url, headers: bearer(k) });
     async function addEntries(key: { key: string }, n: number) {
       for (let i = 0; i < n; i++) {
-        const res = await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: bearer(key), payload: { url: `http://127.0.0.1:9/${i}`, events: ['audit.checkpoint'] } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v1/webhooks',
+          headers: bearer(key),
+          payload: { url: `http://127.0.0.1:9/${i}`, events: ['audit.checkpoint'] },
+        });
         assert.equal(res.statusCode, 201, res.body);
       }
     }
@@ -54,8 +63,15 @@ for (const dialect of DIALECTS) {
       (await t.ctx.database.db.selectFrom('audit_log').select('id').where('tenant_id', '=', tenantId).orderBy('seq', 'asc').execute()).map((r) => r.id);
     /** the audit.checkpoint events sent to the tenant's subscribers: what they keep */
     const sentCheckpoints = async (tenantId: string) =>
-      (await t.ctx.database.db.selectFrom('webhook_events').select('body').where('tenant_id', '=', tenantId).where('kind', '=', 'audit.checkpoint').orderBy('id', 'asc').execute())
-        .map((r) => JSON.parse(r.body).checkpoint);
+      (
+        await t.ctx.database.db
+          .selectFrom('webhook_events')
+          .select('body')
+          .where('tenant_id', '=', tenantId)
+          .where('kind', '=', 'audit.checkpoint')
+          .orderBy('id', 'asc')
+          .execute()
+      ).map((r) => JSON.parse(r.body).checkpoint);
 
     test('the checkpoint key is a 0600 file in the data directory, not a database row', async () => {
       const key = await t.orgKey();
@@ -75,12 +91,22 @@ for (const dialect of DIALECTS) {
       const header = JSON.parse((await get('/v1/audit/export', key)).body.split('\n')[0]);
       const sent = await sentCheckpoints(key.tenant_id);
       assert.deepEqual(sent, [header]);
-      const deliveries = await t.ctx.database.db.selectFrom('webhook_deliveries').select(['endpoint_id', 'event_kind']).where('tenant_id', '=', key.tenant_id).where('event_kind', '=', 'audit.checkpoint').execute();
+      const deliveries = await t.ctx.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['endpoint_id', 'event_kind'])
+        .where('tenant_id', '=', key.tenant_id)
+        .where('event_kind', '=', 'audit.checkpoint')
+        .execute();
       assert.equal(deliveries.length, 1);
       assert.notEqual(deliveries[0].endpoint_id, plain.id);
       // a household endpoint may name it too
       const home = await t.householdKey();
-      const h = await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: bearer(home), payload: { url: 'http://127.0.0.1:9/home', events: ['audit.checkpoint', 'sensor.muted'] } });
+      const h = await t.app.inject({
+        method: 'POST',
+        url: '/v1/webhooks',
+        headers: bearer(home),
+        payload: { url: 'http://127.0.0.1:9/home', events: ['audit.checkpoint', 'sensor.muted'] },
+      });
       assert.equal(h.statusCode, 201, h.body);
     });
 
@@ -152,7 +178,11 @@ for (const dialect of DIALECTS) {
       const guess = randomBytes(32);
       for (const cp of await db.selectFrom('audit_checkpoints').selectAll().where('tenant_id', '=', key.tenant_id).execute()) {
         const fixed = { ...cp, entry_count: Number(cp.entry_count), head_hash: cp.head_id === ids.at(-1) ? prev : cp.head_hash };
-        await db.updateTable('audit_checkpoints').set({ head_hash: fixed.head_hash, mac: createHmac('sha256', guess).update(message(fixed)).digest('hex') }).where('id', '=', cp.id).execute();
+        await db
+          .updateTable('audit_checkpoints')
+          .set({ head_hash: fixed.head_hash, mac: createHmac('sha256', guess).update(message(fixed)).digest('hex') })
+          .where('id', '=', cp.id)
+          .execute();
       }
       const v = (await get('/v1/audit/verify', key)).json();
       assert.equal(v.valid, false);
@@ -168,7 +198,10 @@ for (const dialect of DIALECTS) {
     try {
       const file = join(t.config.dataDir, 'audit-checkpoint.key');
       assert.equal(existsSync(file), false);
-      await t.ctx.database.db.insertInto('server_secrets').values({ name: 'audit_checkpoint_key', value: legacy, created_at: '2026-01-01T00:00:00.000Z' }).execute();
+      await t.ctx.database.db
+        .insertInto('server_secrets')
+        .values({ name: 'audit_checkpoint_key', value: legacy, created_at: '2026-01-01T00:00:00.000Z' })
+        .execute();
       const key = await t.orgKey();
       const header = JSON.parse((await t.app.inject({ url: '/v1/audit/export', headers: bearer(key) })).body.split('\n')[0]);
       assert.equal(readFileSync(file, 'utf8').trim(), legacy, 'the file holds the earlier key, so earlier checkpoints still verify');

@@ -14,11 +14,19 @@ for (const dialect of DIALECTS) {
       key = await t.orgKey();
       for (const [i, op] of ['ana', 'ben', 'ana'].entries()) {
         const res = await t.app.inject({
-          method: 'POST', url: '/v1/webhooks', headers: { ...bearer(key), 'x-operator': op }, payload: { url: `http://127.0.0.1:9/${i}` },
+          method: 'POST',
+          url: '/v1/webhooks',
+          headers: { ...bearer(key), 'x-operator': op },
+          payload: { url: `http://127.0.0.1:9/${i}` },
         });
         hooks.push(res.json().id);
       }
-      await t.app.inject({ method: 'PATCH', url: `/v1/webhooks/${hooks[0]}`, headers: { ...bearer(key), 'x-operator': 'ben' }, payload: { description: 'front desk' } });
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/v1/webhooks/${hooks[0]}`,
+        headers: { ...bearer(key), 'x-operator': 'ben' },
+        payload: { description: 'front desk' },
+      });
       await t.app.inject({ method: 'POST', url: `/v1/webhooks/${hooks[1]}/rotate-secret`, headers: bearer(key) });
     });
     after(() => t.close());
@@ -44,7 +52,10 @@ for (const dialect of DIALECTS) {
 
     test('filters by resource, actor, action and time range, and pages by id', async () => {
       const byResource = (await get(`/v1/audit?resource_type=webhook_endpoint&resource_id=${hooks[0]}`)).json();
-      assert.deepEqual(byResource.data.map((e: { action: string }) => e.action), ['webhook.updated', 'webhook.created']);
+      assert.deepEqual(
+        byResource.data.map((e: { action: string }) => e.action),
+        ['webhook.updated', 'webhook.created'],
+      );
       const byOperator = (await get('/v1/audit?actor=ana')).json();
       assert.equal(byOperator.data.length, 2);
       assert.ok(byOperator.data.every((e: { actor: { operator: string } }) => e.actor.operator === 'ana'));
@@ -59,7 +70,10 @@ for (const dialect of DIALECTS) {
       const p1 = (await get('/v1/audit?limit=2')).json();
       assert.equal(p1.has_more, true);
       const p2 = (await get(`/v1/audit?limit=2&starting_after=${p1.data[1].id}`)).json();
-      assert.deepEqual(p2.data.map((e: { id: string }) => e.id), all.slice(2, 4).map((e: { id: string }) => e.id));
+      assert.deepEqual(
+        p2.data.map((e: { id: string }) => e.id),
+        all.slice(2, 4).map((e: { id: string }) => e.id),
+      );
       const bad = await get('/v1/audit?since=yesterday');
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.json().param, 'since');
@@ -72,18 +86,28 @@ for (const dialect of DIALECTS) {
       assert.equal(res.json().param, 'audit:read');
       const other = await t.orgKey();
       const theirs = (await get('/v1/audit', other)).json().data;
-      assert.deepEqual(theirs.map((e: { action: string }) => e.action), ['api_key.created']);
+      assert.deepEqual(
+        theirs.map((e: { action: string }) => e.action),
+        ['api_key.created'],
+      );
       assert.equal((await get(`/v1/audit?resource_id=${hooks[0]}`, other)).json().data.length, 0);
       const home = await t.householdKey();
       const mine = (await get('/v1/audit', home)).json().data;
-      assert.deepEqual(mine.map((e: { action: string }) => e.action), ['api_key.created']);
+      assert.deepEqual(
+        mine.map((e: { action: string }) => e.action),
+        ['api_key.created'],
+      );
       assert.equal((await get('/v1/audit/verify', home)).json().valid, true);
     });
 
     test('verify and export stream long chains in chunks', async () => {
       const big = await t.orgKey();
       const entries = Array.from({ length: 2100 }, (_, i) => ({
-        tenantId: big.tenant_id, action: 'scene.queried', resourceType: 'scene', resourceId: `scene_${i}`, data: { n: i },
+        tenantId: big.tenant_id,
+        action: 'scene.queried',
+        resourceType: 'scene',
+        resourceId: `scene_${i}`,
+        data: { n: i },
       }));
       await t.ctx.audit.append({ keyId: big.id, operator: null }, ...entries);
       assert.deepEqual((await get('/v1/audit/verify', big)).json().entries_checked, 2101);
@@ -97,14 +121,32 @@ for (const dialect of DIALECTS) {
       const exp = await get('/v1/audit/export');
       assert.equal(exp.statusCode, 200);
       assert.match(String(exp.headers['content-type']), /^application\/x-ndjson/);
-      const [header, ...lines] = exp.body.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const [header, ...lines] = exp.body
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       assert.equal(header.object, 'audit_checkpoint');
       assert.equal(header.head_id, lines.at(-1).id);
       assert.equal(header.entry_count, 6);
       assert.equal(lines.length, 6);
       assert.deepEqual(Object.keys(lines[0]).sort(), [
-        'action', 'actor_key_id', 'actor_operator', 'at', 'data', 'data_hash', 'format', 'hash', 'id', 'location', 'prev_hash', 'request_id',
-        'resource_id', 'resource_type', 'salt', 'stream_id', 'tenant_id',
+        'action',
+        'actor_key_id',
+        'actor_operator',
+        'at',
+        'data',
+        'data_hash',
+        'format',
+        'hash',
+        'id',
+        'location',
+        'prev_hash',
+        'request_id',
+        'resource_id',
+        'resource_type',
+        'salt',
+        'stream_id',
+        'tenant_id',
       ]);
       assert.deepEqual(verifyExportOffline(exp.body), { valid: true, checked: 6, checkpointMatches: true });
       assert.equal(lines.at(-1).hash, ok.head_hash);
@@ -112,10 +154,7 @@ for (const dialect of DIALECTS) {
       // the database refuses the change while the trigger is in place
       const { db } = t.ctx.database;
       const victim = lines[3];
-      await assert.rejects(
-        sql`UPDATE audit_log SET data = ${'{"after":{"url":"http://evil.example"}}'} WHERE id = ${victim.id}`.execute(db),
-        /append-only/,
-      );
+      await assert.rejects(sql`UPDATE audit_log SET data = ${'{"after":{"url":"http://evil.example"}}'} WHERE id = ${victim.id}`.execute(db), /append-only/);
       // someone with database access drops the trigger and edits a row
       if (dialect === 'postgres') await sql`DROP TRIGGER audit_log_no_update ON audit_log`.execute(db);
       else await sql`DROP TRIGGER audit_log_no_update`.execute(db);

@@ -20,10 +20,14 @@ export function verifyExportOffline(ndjson: string): { valid: boolean; checked: 
     checked++;
     let ok: boolean;
     if (e.format === 1) {
-      ok = e.redacted || e.hash === sha([e.prev_hash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data]);
+      ok =
+        e.redacted ||
+        e.hash ===
+          sha([e.prev_hash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data]);
     } else {
-      ok = (e.redacted || e.data_hash === sha([e.salt, e.resource_id, e.location, e.stream_id, e.data]))
-        && e.hash === sha(['v2', e.prev_hash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.request_id, e.data_hash]);
+      ok =
+        (e.redacted || e.data_hash === sha([e.salt, e.resource_id, e.location, e.stream_id, e.data])) &&
+        e.hash === sha(['v2', e.prev_hash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.request_id, e.data_hash]);
     }
     if (!ok) return { valid: false, checked, firstBroken: e.id };
     if (e.prev_hash !== head) return { valid: false, checked, firstBroken: lastId ?? e.id };

@@ -61,9 +61,16 @@ for (const dialect of DIALECTS) {
 
     test('what is hashed is what is stored, even when a caller inside the server passes a lone surrogate', async () => {
       const key = await t.orgKey();
-      await t.ctx.audit.append({ keyId: key.id, operator: '\ud800op', requestId: null }, {
-        tenantId: key.tenant_id, action: 'test.text', resourceType: 'test', resourceId: 'r\udfff', scope: { location: 'lobby\ud800' },
-      });
+      await t.ctx.audit.append(
+        { keyId: key.id, operator: '\ud800op', requestId: null },
+        {
+          tenantId: key.tenant_id,
+          action: 'test.text',
+          resourceType: 'test',
+          resourceId: 'r\udfff',
+          scope: { location: 'lobby\ud800' },
+        },
+      );
       const row = await t.ctx.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'test.text').executeTakeFirstOrThrow();
       assert.equal(row.actor_operator, '\ufffdop');
       assert.equal(row.resource_id, 'r\ufffd');
@@ -78,13 +85,32 @@ for (const dialect of DIALECTS) {
       const legacy = (operator: string, resourceId: string): AuditFields => {
         const salt = newSalt();
         return {
-          id: newId('aud', at), tenant_id: key.tenant_id, at: new Date(at).toISOString(), actor_key_id: key.id, actor_operator: operator,
-          action: 'console_session.created', resource_type: 'console_session', resource_id: resourceId, request_id: null, data: '{"operator":"\\ud800x"}',
-          location: null, stream_id: null, salt, data_hash: computeDataHash(salt, resourceId, null, null, '{"operator":"\\ud800x"}'), format: 2,
+          id: newId('aud', at),
+          tenant_id: key.tenant_id,
+          at: new Date(at).toISOString(),
+          actor_key_id: key.id,
+          actor_operator: operator,
+          action: 'console_session.created',
+          resource_type: 'console_session',
+          resource_id: resourceId,
+          request_id: null,
+          data: '{"operator":"\\ud800x"}',
+          location: null,
+          stream_id: null,
+          salt,
+          data_hash: computeDataHash(salt, resourceId, null, null, '{"operator":"\\ud800x"}'),
+          format: 2,
         };
       };
-      await t.ctx.database.withWriteLock((trx) => auditRepository.appendChained(trx, [legacy('\ud800x', 'csn_1'), legacy('ok \ufffd', 'csn_\udc01\ufffd')], t.ctx.database.dialect));
-      const stored = await t.ctx.database.db.selectFrom('audit_log').select(['id', 'actor_operator']).where('tenant_id', '=', key.tenant_id).orderBy('seq', 'asc').execute();
+      await t.ctx.database.withWriteLock((trx) =>
+        auditRepository.appendChained(trx, [legacy('\ud800x', 'csn_1'), legacy('ok \ufffd', 'csn_\udc01\ufffd')], t.ctx.database.dialect),
+      );
+      const stored = await t.ctx.database.db
+        .selectFrom('audit_log')
+        .select(['id', 'actor_operator'])
+        .where('tenant_id', '=', key.tenant_id)
+        .orderBy('seq', 'asc')
+        .execute();
       // PostgreSQL stores one U+FFFD; SQLite stores the surrogate's three bytes, read back as three
       assert.equal(stored[1].actor_operator, dialect === 'postgres' ? '\ufffdx' : '\ufffd\ufffd\ufffdx', 'the database did not store the surrogate');
       const verify = async () => (await t.app.inject({ url: '/v1/audit/verify', headers: bearer(key) })).json();
@@ -93,7 +119,11 @@ for (const dialect of DIALECTS) {
       assert.equal(before.entries_checked, 3);
       // the export verifies with the same recognition (verifyAuditLines checks exports as well)
       const exported = (await t.app.inject({ url: '/v1/audit/export', headers: bearer(key) })).body;
-      const lines = exported.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.object !== 'audit_checkpoint');
+      const lines = exported
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.object !== 'audit_checkpoint');
       assert.equal(lines.length, 3);
       assert.equal(verifyAuditLines(lines), null);
 
@@ -102,7 +132,9 @@ for (const dialect of DIALECTS) {
         const res = await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: bearer(key), payload: { url: `http://127.0.0.1:9/${i}` } });
         assert.equal(res.statusCode, 201);
       }
-      const ids = (await t.ctx.database.db.selectFrom('audit_log').select('id').where('tenant_id', '=', key.tenant_id).orderBy('seq', 'asc').execute()).map((r) => r.id);
+      const ids = (await t.ctx.database.db.selectFrom('audit_log').select('id').where('tenant_id', '=', key.tenant_id).orderBy('seq', 'asc').execute()).map(
+        (r) => r.id,
+      );
       await dropTriggers(t, dialect);
       await t.ctx.database.db.updateTable('audit_log').set({ data: '{"url":"http://evil.example/"}' }).where('id', '=', ids[4]).execute();
       const after1 = await verify();
@@ -111,7 +143,11 @@ for (const dialect of DIALECTS) {
       assert.equal(after1.first_broken_id, ids[4], 'the tampered entry after the legacy one is named');
 
       // the recognition accepts only the substitution: any other change to the legacy entry is named
-      await t.ctx.database.db.updateTable('audit_log').set({ actor_operator: dialect === 'postgres' ? '\ufffdy' : '\ufffd\ufffd\ufffdy' }).where('id', '=', ids[1]).execute();
+      await t.ctx.database.db
+        .updateTable('audit_log')
+        .set({ actor_operator: dialect === 'postgres' ? '\ufffdy' : '\ufffd\ufffd\ufffdy' })
+        .where('id', '=', ids[1])
+        .execute();
       const after2 = await verify();
       assert.equal(after2.reason, 'entry_altered');
       assert.equal(after2.first_broken_id, ids[1]);

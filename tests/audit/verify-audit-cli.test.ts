@@ -19,7 +19,12 @@ before(async () => {
   t = await createTestApp({ config: { webhookAllowPrivate: true, auditCheckpointKey: KEY } });
   const key = await t.orgKey();
   for (const i of [1, 2, 3]) {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: { ...bearer(key), 'x-operator': 'ana' }, payload: { url: `http://127.0.0.1:9/${i}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: { ...bearer(key), 'x-operator': 'ana' },
+      payload: { url: `http://127.0.0.1:9/${i}` },
+    });
     assert.equal(res.statusCode, 201);
   }
   const exp = await t.app.inject({ url: '/v1/audit/export', headers: bearer(key) });

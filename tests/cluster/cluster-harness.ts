@@ -52,9 +52,7 @@ export async function startTestCluster(opts: { env?: Record<string, string> } = 
       return (await pool.query(text, params)).rows;
     },
     async owners() {
-      const rows = await pool.query<{ stream_id: string; node_id: string }>(
-        'select stream_id, node_id from stream_leases where expires_at > $1', [Date.now()],
-      );
+      const rows = await pool.query<{ stream_id: string; node_id: string }>('select stream_id, node_id from stream_leases where expires_at > $1', [Date.now()]);
       return new Map(rows.rows.map((r) => [r.stream_id, r.node_id]));
     },
     byId(id: string) {

@@ -13,10 +13,13 @@ import { sleep, startTestCluster, waitUntil, type TestCluster } from './cluster-
  */
 let c: TestCluster;
 let broker: Mosquitto;
-before(async () => {
-  broker = await startMosquitto();
-  c = await startTestCluster({ env: { VIGIL_MQTT_ALLOW_PRIVATE: '1', VIGIL_MQTT_PUBLISH_URL: broker.url } });
-}, { timeout: 240_000 });
+before(
+  async () => {
+    broker = await startMosquitto();
+    c = await startTestCluster({ env: { VIGIL_MQTT_ALLOW_PRIVATE: '1', VIGIL_MQTT_PUBLISH_URL: broker.url } });
+  },
+  { timeout: 240_000 },
+);
 after(async () => {
   await c?.close();
   await broker?.close();
@@ -27,16 +30,26 @@ const step = (what: string) => process.stdout.write(`# ${new Date().toISOString(
 test('an MQTT sensor is run by its owner alone: one detection per change, published once; after kill -9, by the new owner', { timeout: 150_000 }, async () => {
   step('start');
   const made = await c.api(c.keys.liveOrg, 'POST', '/v1/streams', {
-    name: 'Gate contact', source_type: 'mqtt', source_url: `${broker.url}/zigbee2mqtt/yard_gate`, location: 'yard_gate', sensor: { preset: 'contact' },
+    name: 'Gate contact',
+    source_type: 'mqtt',
+    source_url: `${broker.url}/zigbee2mqtt/yard_gate`,
+    location: 'yard_gate',
+    sensor: { preset: 'contact' },
   });
   assert.equal(made.status, 201, JSON.stringify(made.body));
   const id = made.body.id as string;
   step('created');
   const types = async () => (await c.sql<{ type: string }>('select type from detections where stream_id = $1 order by at', [id])).map((r) => r.type);
-  const owner = async (not?: string) => (await waitUntil('an owner of the sensor', async () => {
-    const o = (await c.owners()).get(id);
-    return o && o !== not ? o : null;
-  }, 20_000, 200))!;
+  const owner = async (not?: string) =>
+    (await waitUntil(
+      'an owner of the sensor',
+      async () => {
+        const o = (await c.owners()).get(id);
+        return o && o !== not ? o : null;
+      },
+      20_000,
+      200,
+    ))!;
   // Home Assistant's side of the broker: what Vigil publishes about the gate
   const watcher = await mqtt.connectAsync(broker.url, { connectTimeout: 5_000, reconnectPeriod: 0 });
   const out: string[] = [];
@@ -49,7 +62,11 @@ test('an MQTT sensor is run by its owner alone: one detection per change, publis
   try {
     const ownerId = await owner();
     step(`owned by ${ownerId}`);
-    await waitUntil('the sensor live on its owner', async () => (await c.sql<{ status: string }>('select status from streams where id = $1', [id]))[0].status === 'live', 20_000);
+    await waitUntil(
+      'the sensor live on its owner',
+      async () => (await c.sql<{ status: string }>('select status from streams where id = $1', [id]))[0].status === 'live',
+      20_000,
+    );
     step('live');
     // retained, as Zigbee2MQTT sends with `retain: true`: a node subscribing later reads the last state
     await device.publishAsync('zigbee2mqtt/yard_gate', JSON.stringify({ contact: false, battery: 88 }), { retain: true });

@@ -18,41 +18,61 @@ const VTEST_AVI = fileURLToPath(new URL('../../../shared/fixtures/vtest.avi', im
 const WINDOW_MS = 30_000;
 
 let c: TestCluster;
-before(async () => {
-  c = await startTestCluster();
-}, { timeout: 180_000 });
+before(
+  async () => {
+    c = await startTestCluster();
+  },
+  { timeout: 180_000 },
+);
 after(async () => {
   await c?.close();
 });
 
 /** pids of the node processes that have an ffmpeg child reading vtest.avi */
 function nodesDecodingVtest(): string[] {
-  return c.nodes.filter((n) => {
-    try {
-      return execFileSync('pgrep', ['-P', String(n.pid), '-f', 'vtest.avi'], { encoding: 'utf8' }).trim() !== '';
-    } catch {
-      return false;
-    }
-  }).map((n) => n.id);
+  return c.nodes
+    .filter((n) => {
+      try {
+        return execFileSync('pgrep', ['-P', String(n.pid), '-f', 'vtest.avi'], { encoding: 'utf8' }).trim() !== '';
+      } catch {
+        return false;
+      }
+    })
+    .map((n) => n.id);
 }
 
 test('every stream runs on exactly one node, shared by capacity; no detection is written twice', { timeout: 180_000 }, async () => {
   const created: string[] = [];
   for (let i = 0; i < 6; i++) {
     const via = c.nodes[i % 3];
-    const res = await c.api(c.keys.org, 'POST', '/v1/streams', { name: `Cam ${i}`, source_type: 'sandbox', source_url: `sandbox://lobby?seed=${i + 10}`, location: `cluster_${i}` }, via);
+    const res = await c.api(
+      c.keys.org,
+      'POST',
+      '/v1/streams',
+      { name: `Cam ${i}`, source_type: 'sandbox', source_url: `sandbox://lobby?seed=${i + 10}`, location: `cluster_${i}` },
+      via,
+    );
     assert.equal(res.status, 201, JSON.stringify(res.body));
     created.push(res.body.id);
   }
-  const file = await c.api(c.keys.liveOrg, 'POST', '/v1/streams', { name: 'File camera', source_type: 'http', source_url: `file://${VTEST_AVI}`, location: 'file_camera' });
+  const file = await c.api(c.keys.liveOrg, 'POST', '/v1/streams', {
+    name: 'File camera',
+    source_type: 'http',
+    source_url: `file://${VTEST_AVI}`,
+    location: 'file_camera',
+  });
   assert.equal(file.status, 201, JSON.stringify(file.body));
 
   const all = (await c.sql<{ id: string }>('select id from streams')).map((r) => r.id);
   const createdAt = Date.now();
-  await waitUntil('every stream claimed by a node', async () => {
-    const o = await c.owners();
-    return all.every((id) => o.has(id)) ? o : null;
-  }, 15_000);
+  await waitUntil(
+    'every stream claimed by a node',
+    async () => {
+      const o = await c.owners();
+      return all.every((id) => o.has(id)) ? o : null;
+    },
+    15_000,
+  );
   process.stdout.write(`# all ${all.length} streams claimed ${Date.now() - createdAt} ms after the last was created\n`);
 
   // balanced by capacity (equal here): nobody runs more than its share, rounded up
@@ -77,7 +97,10 @@ test('every stream runs on exactly one node, shared by capacity; no detection is
   while (Date.now() - start < WINDOW_MS) {
     await sleep(3_000);
     const o = await c.owners();
-    assert.ok(load(o).every((k) => k <= share), `loads ${load(o)} within ${share}`);
+    assert.ok(
+      load(o).every((k) => k <= share),
+      `loads ${load(o)} within ${share}`,
+    );
     const decoding = nodesDecodingVtest();
     assert.ok(decoding.length <= 1, `vtest.avi is decoded by ${decoding.join(', ')}`);
     for (const d of decoding) decoders.add(d);
@@ -85,11 +108,17 @@ test('every stream runs on exactly one node, shared by capacity; no detection is
   assert.equal(decoders.size, 1, 'the file camera was decoded by exactly one node throughout');
   assert.deepEqual(await duplicateDetections(c, start - 60_000), [], 'no detection written twice');
   // sandbox scenarios report on minute boundaries: by the next one, every created stream has
-  const produced = async () => new Set((await c.sql<{ stream_id: string }>('select distinct stream_id from detections where at >= $1', [createdAt])).map((r) => r.stream_id));
-  await waitUntil('every created stream produced detections', async () => {
-    const p = await produced();
-    return created.every((id) => p.has(id));
-  }, 65_000, 1_000);
+  const produced = async () =>
+    new Set((await c.sql<{ stream_id: string }>('select distinct stream_id from detections where at >= $1', [createdAt])).map((r) => r.stream_id));
+  await waitUntil(
+    'every created stream produced detections',
+    async () => {
+      const p = await produced();
+      return created.every((id) => p.has(id));
+    },
+    65_000,
+    1_000,
+  );
   assert.ok((await produced()).has(file.body.id), 'the file camera produced detections (pedestrians in vtest.avi)');
   assert.deepEqual(await duplicateDetections(c, start - 60_000), [], 'no detection written twice');
   // and the chain of every detection's audit entry still verifies
@@ -98,22 +127,32 @@ test('every stream runs on exactly one node, shared by capacity; no detection is
   assert.equal(verify.body.valid, true, JSON.stringify(verify.body));
 });
 
-test('a stream created through node-0 takes a detection injected through node-2 (was 500); a delete through node-1 stops it wherever it ran', { timeout: 60_000 }, async () => {
-  const made = await c.api(c.keys.org, 'POST', '/v1/streams', { name: 'Late camera', source_type: 'sandbox', source_url: 'sandbox://lobby?seed=77', location: 'late_hall' }, c.byId('node-0'));
-  assert.equal(made.status, 201);
-  const injected = await c.api(c.keys.org, 'POST', '/v1/sandbox/detections', { stream_id: made.body.id, type: 'person_count', value: 41 }, c.byId('node-2'));
-  assert.equal(injected.status, 201, JSON.stringify(injected.body));
-  assert.equal(injected.body.value, 41);
-  const [row] = await c.sql('select value from detections where id = $1', [injected.body.id]);
-  assert.equal(row.value, 41);
-  // a deleted stream stops on whichever node ran it, and its lease goes with it
-  const del = await c.api(c.keys.org, 'DELETE', `/v1/streams/${made.body.id}`, undefined, c.byId('node-1'));
-  assert.equal(del.status, 200);
-  await waitUntil('the deleted stream is released', async () => !(await c.owners()).has(made.body.id), 6_000);
-  await sleep(2_500);
-  const after = await c.sql<{ n: number }>('select count(*)::int as n from detections where stream_id = $1 and at > $2', [made.body.id, Date.now() - 1_000]);
-  assert.equal(after[0].n, 0, 'nothing is recorded for a deleted stream');
-});
+test(
+  'a stream created through node-0 takes a detection injected through node-2 (was 500); a delete through node-1 stops it wherever it ran',
+  { timeout: 60_000 },
+  async () => {
+    const made = await c.api(
+      c.keys.org,
+      'POST',
+      '/v1/streams',
+      { name: 'Late camera', source_type: 'sandbox', source_url: 'sandbox://lobby?seed=77', location: 'late_hall' },
+      c.byId('node-0'),
+    );
+    assert.equal(made.status, 201);
+    const injected = await c.api(c.keys.org, 'POST', '/v1/sandbox/detections', { stream_id: made.body.id, type: 'person_count', value: 41 }, c.byId('node-2'));
+    assert.equal(injected.status, 201, JSON.stringify(injected.body));
+    assert.equal(injected.body.value, 41);
+    const [row] = await c.sql('select value from detections where id = $1', [injected.body.id]);
+    assert.equal(row.value, 41);
+    // a deleted stream stops on whichever node ran it, and its lease goes with it
+    const del = await c.api(c.keys.org, 'DELETE', `/v1/streams/${made.body.id}`, undefined, c.byId('node-1'));
+    assert.equal(del.status, 200);
+    await waitUntil('the deleted stream is released', async () => !(await c.owners()).has(made.body.id), 6_000);
+    await sleep(2_500);
+    const after = await c.sql<{ n: number }>('select count(*)::int as n from detections where stream_id = $1 and at > $2', [made.body.id, Date.now() - 1_000]);
+    assert.equal(after[0].n, 0, 'nothing is recorded for a deleted stream');
+  },
+);
 
 test('each webhook delivery happens exactly once across the three delivery workers', { timeout: 90_000 }, async () => {
   const received: Array<{ delivery_id: string; id: string }> = [];
@@ -135,16 +174,24 @@ test('each webhook delivery happens exactly once across the three delivery worke
     const injected: string[] = [];
     for (let i = 0; i < 12; i++) {
       // HAProxy spreads these over the nodes; each is an anomaly (an unrecognized person)
-      const r = await c.api(c.keys.org, 'POST', '/v1/sandbox/detections', { stream_id: streams[i % streams.length].id, type: 'person', subtype: 'unrecognized' });
+      const r = await c.api(c.keys.org, 'POST', '/v1/sandbox/detections', {
+        stream_id: streams[i % streams.length].id,
+        type: 'person',
+        subtype: 'unrecognized',
+      });
       assert.equal(r.status, 201, JSON.stringify(r.body));
       injected.push(r.body.id);
     }
-    const expected = await waitUntil('the injected anomalies delivered', async () => {
-      const [{ n }] = await c.sql<{ n: number }>(
-        `select count(*)::int as n from webhook_deliveries where endpoint_id = $1 and status = 'delivered'`, [hook.body.id],
-      );
-      return n >= 12 && received.length >= n ? n : 0;
-    }, 45_000);
+    const expected = await waitUntil(
+      'the injected anomalies delivered',
+      async () => {
+        const [{ n }] = await c.sql<{ n: number }>(`select count(*)::int as n from webhook_deliveries where endpoint_id = $1 and status = 'delivered'`, [
+          hook.body.id,
+        ]);
+        return n >= 12 && received.length >= n ? n : 0;
+      },
+      45_000,
+    );
     await sleep(3_000); // a second delivery of anything would arrive by now
     const perDelivery = new Map<string, number>();
     for (const r of received) perDelivery.set(r.delivery_id, (perDelivery.get(r.delivery_id) ?? 0) + 1);
@@ -152,7 +199,11 @@ test('each webhook delivery happens exactly once across the three delivery worke
     assert.deepEqual(twice, [], 'no delivery was sent twice');
     const perEvent = new Map<string, number>();
     for (const r of received) perEvent.set(r.id, (perEvent.get(r.id) ?? 0) + 1);
-    assert.deepEqual([...perEvent].filter(([, n]) => n > 1), [], 'no event was sent twice');
+    assert.deepEqual(
+      [...perEvent].filter(([, n]) => n > 1),
+      [],
+      'no event was sent twice',
+    );
     assert.equal(received.length, expected, 'every delivered row reached the receiver once');
   } finally {
     server.close();

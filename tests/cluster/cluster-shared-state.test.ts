@@ -14,11 +14,15 @@ import { atSecondOfMinute, sleep, startTestCluster, type TestCluster } from './c
 /** Opens GET /v1/events/stream on `base`; resolves with the status once the head arrives (the stream stays open until `close`). */
 function openFeed(base: string, key: string): Promise<{ status: number; close: () => void }> {
   return new Promise((resolve, reject) => {
-    const req: ClientRequest = request(`${base}/v1/events/stream`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } }, (res: IncomingMessage) => {
-      res.on('data', () => undefined);
-      res.on('error', () => undefined);
-      resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
-    });
+    const req: ClientRequest = request(
+      `${base}/v1/events/stream`,
+      { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } },
+      (res: IncomingMessage) => {
+        res.on('data', () => undefined);
+        res.on('error', () => undefined);
+        resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
+      },
+    );
     req.on('error', (err) => reject(err));
     req.end();
   });
@@ -62,7 +66,10 @@ describe('shared state across three real nodes (PostgreSQL + Redis + HAProxy)', 
     const open: Array<{ status: number; close: () => void }> = [];
     try {
       for (let i = 0; i < 10; i++) open.push(await openFeed(c.nodes[i % c.nodes.length].url, key));
-      assert.deepEqual(open.map((o) => o.status), Array(10).fill(200));
+      assert.deepEqual(
+        open.map((o) => o.status),
+        Array(10).fill(200),
+      );
       const eleventh = await openFeed(c.nodes[1].url, key);
       open.push(eleventh);
       assert.equal(eleventh.status, 429, 'the 11th stream, on a node holding only 3 of the 10');
@@ -82,9 +89,21 @@ describe('shared state across three real nodes (PostgreSQL + Redis + HAProxy)', 
   test('an alert rule created through node A fires for a detection processed on node B within 1 s', async () => {
     const key = c.keys.org;
     const [a, b, reader] = c.nodes;
-    const stream = await c.api(key, 'POST', '/v1/streams', { name: 'Dock cam', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=9', location: 'loading_dock' }, b);
+    const stream = await c.api(
+      key,
+      'POST',
+      '/v1/streams',
+      { name: 'Dock cam', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=9', location: 'loading_dock' },
+      b,
+    );
     assert.equal(stream.status, 201, JSON.stringify(stream.body));
-    const rule = await c.api(key, 'POST', '/v1/alert-rules', { name: 'Dock crowded', condition: { type: 'person_count', above: 400 }, locations: ['loading_dock'] }, a);
+    const rule = await c.api(
+      key,
+      'POST',
+      '/v1/alert-rules',
+      { name: 'Dock crowded', condition: { type: 'person_count', above: 400 }, locations: ['loading_dock'] },
+      a,
+    );
     assert.equal(rule.status, 201, JSON.stringify(rule.body));
     await sleep(1_000);
     // sandbox detections posted to a node are processed by that node
@@ -110,7 +129,11 @@ describe('shared state across three real nodes (PostgreSQL + Redis + HAProxy)', 
       assert.equal((await c.api(key, 'GET', '/v1/streams?limit=1')).status, 200, 'HAProxy keeps every node (it checks /healthz)');
     } finally {
       // Redis comes back on the same port, empty (it keeps nothing durable)
-      const proc = spawn('redis-server', ['--port', String(c.redis.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: 'ignore' });
+      const proc = spawn(
+        'redis-server',
+        ['--port', String(c.redis.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
+        { stdio: 'ignore' },
+      );
       c.redis.proc = proc;
     }
     let ready = 0;

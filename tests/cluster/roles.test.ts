@@ -8,7 +8,12 @@ test('single node: a stream started here shows this node as its assignment; one 
   const t = await createTestApp({ config: { nodeId: 'solo-1' } });
   try {
     const key = await t.orgKey({ mode: 'test' });
-    const made = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Lobby', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' } });
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(key),
+      payload: { name: 'Lobby', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' },
+    });
     assert.equal(made.statusCode, 201, made.body);
     const view = made.json();
     assert.equal(view.assignment.node_id, 'solo-1');
@@ -22,7 +27,12 @@ test('single node: a stream started here shows this node as its assignment; one 
   // a real camera in a process that does not run sources (runSources off): nothing runs it
   const quiet = await createTestApp({ config: { runSources: false } });
   try {
-    const made = await quiet.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(await quiet.orgKey()), payload: { name: 'Dock', source_type: 'rtsp', source_url: 'rtsp://cam.example/dock', location: 'dock' } });
+    const made = await quiet.app.inject({
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(await quiet.orgKey()),
+      payload: { name: 'Dock', source_type: 'rtsp', source_url: 'rtsp://cam.example/dock', location: 'dock' },
+    });
     assert.equal(made.statusCode, 201, made.body);
     assert.equal(made.json().assignment, null);
   } finally {
@@ -52,7 +62,12 @@ test('cluster mode, api node: a created stream is not started here and shows no 
   const t = await createTestApp({ dialect: 'postgres', config: { cluster: true, role: 'api', nodeId: 'api-1' }, start: true });
   try {
     const key = await t.orgKey({ mode: 'test' });
-    const made = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Lobby', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' } });
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(key),
+      payload: { name: 'Lobby', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' },
+    });
     assert.equal(made.statusCode, 201, made.body);
     assert.equal(made.json().assignment, null);
     assert.equal(t.ctx.sources.running, 0, 'an api node runs no source');

@@ -52,10 +52,20 @@ function node(id: string, capacity = 1): StreamOwnership {
     },
     liveStats: () => null,
     reconfigure: () => undefined,
-    pushFrame: async () => { throw new Error('not here'); },
+    pushFrame: async () => {
+      throw new Error('not here');
+    },
   };
   const s = new StreamOwnership({
-    database, leases: new SqlLeaseStore(database), runner, scenes, nodeId: id, role: 'all', capacity, drain: async () => undefined, tuning: TUNING,
+    database,
+    leases: new SqlLeaseStore(database),
+    runner,
+    scenes,
+    nodeId: id,
+    role: 'all',
+    capacity,
+    drain: async () => undefined,
+    tuning: TUNING,
   });
   schedulers.push(s);
   return s;
@@ -66,13 +76,38 @@ async function addStream(): Promise<string> {
   const id = `stream_${String(++n).padStart(3, '0')}`;
   const at = new Date().toISOString();
   if (n === 1) await database.db.insertInto('tenants').values({ id: 'tenant_1', kind: 'organization', name: 'T', settings: '{}', created_at: at }).execute();
-  await database.db.insertInto('scenes').values({
-    id: `scene_${n}`, tenant_id: 'tenant_1', location: `loc_${n}`, capacity: 50, time_zone: 'UTC', people: 0, vehicles: 0, crowd_density: 0,
-    active_anomalies: 0, last_detection_at: null, created_at: at, updated_at: at,
-  }).execute();
+  await database.db
+    .insertInto('scenes')
+    .values({
+      id: `scene_${n}`,
+      tenant_id: 'tenant_1',
+      location: `loc_${n}`,
+      capacity: 50,
+      time_zone: 'UTC',
+      people: 0,
+      vehicles: 0,
+      crowd_density: 0,
+      active_anomalies: 0,
+      last_detection_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
   await streamRepository.insert(database.db, {
-    id, tenant_id: 'tenant_1', name: id, source_type: 'sandbox', source_url: 'sandbox://lobby', location: `loc_${n}`, scene_id: `scene_${n}`,
-    status: 'live', sandbox: 1, config: '{"zones":[],"motion_masks":[]}', error: null, last_frame_at: null, created_at: at, updated_at: at,
+    id,
+    tenant_id: 'tenant_1',
+    name: id,
+    source_type: 'sandbox',
+    source_url: 'sandbox://lobby',
+    location: `loc_${n}`,
+    scene_id: `scene_${n}`,
+    status: 'live',
+    sandbox: 1,
+    config: '{"zones":[],"motion_masks":[]}',
+    error: null,
+    last_frame_at: null,
+    created_at: at,
+    updated_at: at,
   });
   return id;
 }
@@ -100,14 +135,23 @@ test('streams are shared by capacity, follow joins, creates and deletes, and are
   // a deleted stream stops where it ran and its lease goes
   const gone = [...running.get('node-c')!][0];
   await streamRepository.delete(database.db, gone);
-  await waitUntil('the deleted stream stopped and its lease gone', async () =>
-    ![...running.values()].some((s) => s.has(gone)) && !(await new SqlLeaseStore(database).assignments()).has(gone), 2_000, 20);
+  await waitUntil(
+    'the deleted stream stopped and its lease gone',
+    async () => ![...running.values()].some((s) => s.has(gone)) && !(await new SqlLeaseStore(database).assignments()).has(gone),
+    2_000,
+    20,
+  );
 
   // graceful stop: the leases are released, so the others take over well before a ttl
   const held = [...running.get('node-c')!];
   const stoppedAt = Date.now();
   await c.stop();
-  await waitUntil('the stopped node\'s streams taken over', async () => held.every((id) => running.get('node-a')!.has(id) || running.get('node-b')!.has(id)), 2_000, 10);
+  await waitUntil(
+    "the stopped node's streams taken over",
+    async () => held.every((id) => running.get('node-a')!.has(id) || running.get('node-b')!.has(id)),
+    2_000,
+    10,
+  );
   const handover = Date.now() - stoppedAt;
   assert.ok(handover < TUNING.ttlMs, `taken over in ${handover} ms, before any lease could expire`);
   await sleep(300);
@@ -122,6 +166,6 @@ test('a scene time zone changed through any node restarts its streams in that zo
   assert.equal(startedIn.get(id), 'UTC');
   const sceneId = `scene_${n}`;
   await database.db.updateTable('scenes').set({ time_zone: 'Pacific/Auckland' }).where('id', '=', sceneId).execute();
-  await waitUntil('restarted in the scene\'s new time zone', async () => startedIn.get(id) === 'Pacific/Auckland', 2_000, 20);
+  await waitUntil("restarted in the scene's new time zone", async () => startedIn.get(id) === 'Pacific/Auckland', 2_000, 20);
   assert.deepEqual(overlaps, [], 'no stream ever ran on two nodes');
 });

@@ -44,7 +44,9 @@ describe('console pages load with no console error and no failed request', { ski
     return { context, page, problems: watch(page) };
   };
   const visit = async (page: Page, id: string) => {
-    await page.evaluate((h) => { location.hash = h; }, `#/${id}`);
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, `#/${id}`);
     await page.waitForFunction((h) => document.querySelector('nav a[aria-current="page"]')?.getAttribute('href') === h, `#/${id}`);
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
     await page.waitForLoadState('networkidle').catch(() => undefined);
@@ -73,28 +75,35 @@ describe('console pages load with no console error and no failed request', { ski
     assert.equal(icon.headers.get('content-type'), 'image/png');
   });
 
-  test('signed in, every organization and household page, reloaded, then signed out and reloaded: no console error, no failed request', { timeout: 240_000 }, async () => {
-    const ORG = ['wall', 'streams', 'incidents', 'alerts', 'webhooks', 'responders', 'audit', 'keys', 'notifications'];
-    const HOME = ['chat', 'watches', 'events', 'home', 'notifications', 'keys'];
-    for (const [key, pages] of [[org, ORG], [home, HOME]] as const) {
-      const { context, page, problems } = await fresh();
-      await c.signIn(page, key, 'Dana Reyes');
-      for (const id of pages) await visit(page, id);
-      // a signed-in load: the session is asked for once and answered 200
-      const session = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/console/session');
-      await page.reload();
-      assert.equal((await session).status(), 200);
-      await page.waitForSelector('#sign-out');
-      await visit(page, pages[0]);
-      await page.click('#sign-out');
-      await page.waitForSelector('#api-key');
-      await page.reload();
-      await page.waitForSelector('#api-key');
-      await page.waitForTimeout(300);
-      assert.deepEqual(problems, [], `${key === org ? 'organization' : 'household'} pages`);
-      await context.close();
-    }
-  });
+  test(
+    'signed in, every organization and household page, reloaded, then signed out and reloaded: no console error, no failed request',
+    { timeout: 240_000 },
+    async () => {
+      const ORG = ['wall', 'streams', 'incidents', 'alerts', 'webhooks', 'responders', 'audit', 'keys', 'notifications'];
+      const HOME = ['chat', 'watches', 'events', 'home', 'notifications', 'keys'];
+      for (const [key, pages] of [
+        [org, ORG],
+        [home, HOME],
+      ] as const) {
+        const { context, page, problems } = await fresh();
+        await c.signIn(page, key, 'Dana Reyes');
+        for (const id of pages) await visit(page, id);
+        // a signed-in load: the session is asked for once and answered 200
+        const session = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/console/session');
+        await page.reload();
+        assert.equal((await session).status(), 200);
+        await page.waitForSelector('#sign-out');
+        await visit(page, pages[0]);
+        await page.click('#sign-out');
+        await page.waitForSelector('#api-key');
+        await page.reload();
+        await page.waitForSelector('#api-key');
+        await page.waitForTimeout(300);
+        assert.deepEqual(problems, [], `${key === org ? 'organization' : 'household'} pages`);
+        await context.close();
+      }
+    },
+  );
 
   test('a session that ended (signed out elsewhere) loads the sign-in page saying so, without a 401', async () => {
     const { context, page, problems } = await fresh();
@@ -120,14 +129,23 @@ describe('console pages load with no console error and no failed request', { ski
     await page.waitForFunction(() => document.querySelectorAll('.scene .chart canvas').length === 5);
     const lobby = c.seed.streams.find((s) => s.location === 'north_lobby')!;
     for (const type of ['person', 'vehicle', 'animal']) {
-      const res = await c.call(org, 'POST', '/v1/sandbox/detections', { stream_id: lobby.id, type, confidence: 0.9, ...(type === 'animal' ? { subtype: 'dog' } : type === 'vehicle' ? { count: 1 } : {}) });
+      const res = await c.call(org, 'POST', '/v1/sandbox/detections', {
+        stream_id: lobby.id,
+        type,
+        confidence: 0.9,
+        ...(type === 'animal' ? { subtype: 'dog' } : type === 'vehicle' ? { count: 1 } : {}),
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
     }
     await page.waitForFunction((sel) => /Latest: animal/.test(document.querySelector(sel)?.textContent ?? ''), `[data-scene="${lobby.scene_id}"] .snapshot`);
     await page.click('button:text-is("Last day")');
     await page.waitForFunction(() => [...document.querySelectorAll('.chart figcaption')].every((f) => f.textContent === 'People, last day'));
     await page.waitForLoadState('networkidle').catch(() => undefined);
-    assert.deepEqual(asked.filter((p) => p.includes('/snapshot')), [], 'no snapshot asked for a sandbox detection');
+    assert.deepEqual(
+      asked.filter((p) => p.includes('/snapshot')),
+      [],
+      'no snapshot asked for a sandbox detection',
+    );
     const charts = asked.filter((p) => p.includes('/history'));
     assert.deepEqual(charts, ['/v1/scenes/history?limit=100&range=1h', '/v1/scenes/history?limit=100&range=24h'], 'one request per range for all five charts');
     assert.deepEqual(problems, []);
@@ -137,30 +155,42 @@ describe('console pages load with no console error and no failed request', { ski
 
 describe('console layout at 390 px and the chart axis', { skip }, () => {
   let c: ConsoleApp;
-  before(async () => { c = await startConsoleApp(); });
+  before(async () => {
+    c = await startConsoleApp();
+  });
   after(() => c?.close());
 
   /** Elements whose right edge passes the viewport (what makes a phone scroll sideways). */
-  const overflowing = (page: Page) => page.evaluate(() => {
-    const w = document.documentElement.clientWidth;
-    const out: string[] = [];
-    for (const el of document.querySelectorAll('body *')) {
-      const r = el.getBoundingClientRect();
-      // what is clipped away for screen readers only (.sr-only, a phone's table header) is not seen
-      let hidden = false;
-      for (let a: Element | null = el; a && !hidden; a = a.parentElement) hidden = getComputedStyle(a).clip !== 'auto';
-      if (r.width && r.right > w + 0.5 && !hidden) out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''} right=${Math.round(r.right)}`);
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, width: w, out: out.slice(0, 8) };
-  });
+  const overflowing = (page: Page) =>
+    page.evaluate(() => {
+      const w = document.documentElement.clientWidth;
+      const out: string[] = [];
+      for (const el of document.querySelectorAll('body *')) {
+        const r = el.getBoundingClientRect();
+        // what is clipped away for screen readers only (.sr-only, a phone's table header) is not seen
+        let hidden = false;
+        for (let a: Element | null = el; a && !hidden; a = a.parentElement) hidden = getComputedStyle(a).clip !== 'auto';
+        if (r.width && r.right > w + 0.5 && !hidden)
+          out.push(
+            `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''} right=${Math.round(r.right)}`,
+          );
+      }
+      return { scrollWidth: document.documentElement.scrollWidth, width: w, out: out.slice(0, 8) };
+    });
 
   test('household and organization keys, and streams, fit 390 px; every empty cell is labelled', async () => {
     // keys with long names and every capability, as a real account has
     await c.call(c.seed.household.key, 'POST', '/v1/keys', { name: 'Grandma’s tablet in the kitchen (member)', role: 'member' });
-    for (const [key, page_] of [[c.seed.household.key, 'keys'], [c.seed.org.key, 'keys'], [c.seed.org.key, 'streams']] as const) {
+    for (const [key, page_] of [
+      [c.seed.household.key, 'keys'],
+      [c.seed.org.key, 'keys'],
+      [c.seed.org.key, 'streams'],
+    ] as const) {
       const { context, page } = await c.newPage('phone');
       await c.signIn(page, key);
-      await page.evaluate((h) => { location.hash = h; }, `#/${page_}`);
+      await page.evaluate((h) => {
+        location.hash = h;
+      }, `#/${page_}`);
       await page.waitForSelector('table.list tbody tr');
       await page.waitForTimeout(200);
       const o = await overflowing(page);
@@ -169,7 +199,11 @@ describe('console layout at 390 px and the chart axis', { skip }, () => {
       // a cell's column header is hidden on a phone: every cell of the streams table says what it is
       if (page_ === 'streams') {
         // (the first cell, the stream's name, needs no label)
-        const cells = await page.$$eval('table.list tbody tr', (trs) => trs.flatMap((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => ({ text: td.textContent!.trim(), label: getComputedStyle(td, '::before').content }))));
+        const cells = await page.$$eval('table.list tbody tr', (trs) =>
+          trs.flatMap((tr) =>
+            [...tr.querySelectorAll('td')].slice(1).map((td) => ({ text: td.textContent!.trim(), label: getComputedStyle(td, '::before').content })),
+          ),
+        );
         assert.ok(cells.length > 0);
         for (const cell of cells) assert.notEqual(cell.label, 'none', `a labelled cell: ${JSON.stringify(cell)}`);
         assert.equal(cells.filter((x) => x.text === '—').length, 0, 'no bare "—"');
@@ -185,10 +219,12 @@ describe('console layout at 390 px and the chart axis', { skip }, () => {
       const { context, page } = await c.newPage(width);
       await c.signIn(page, c.seed.org.key);
       const chart = `[data-scene="${lobby.scene_id}"] .chart [role=img]`;
-      await waitUntil('the chart to draw 100', () => page.evaluate((sel) => {
-        const u = (document.querySelector(sel) as any)?.plot;
-        return Boolean(u && u.axes[1]._values?.some((v: string) => String(v).length >= 3));
-      }, chart));
+      await waitUntil('the chart to draw 100', () =>
+        page.evaluate((sel) => {
+          const u = (document.querySelector(sel) as any)?.plot;
+          return Boolean(u && u.axes[1]._values?.some((v: string) => String(v).length >= 3));
+        }, chart),
+      );
       const fit = await page.evaluate((sel) => {
         const u = (document.querySelector(sel) as any).plot;
         const axis = u.axes[1];

@@ -46,13 +46,20 @@ export async function startClipApp(org: string): Promise<ClipApp> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-console-pub-clips-'));
   const recordings = { ...loadConfig({}, {}).recordings, segmentSeconds: 2 };
   // the session's media timer at its default (10 s): a loaded machine can hold packets back for seconds
-  const v = await startVideoApp({ config: { recordings, rateLimitPerMinute: 100_000 }, video: { whip: { connectTimeoutMs: 30_000 }, camera: { detectFps: 1 } } });
+  const v = await startVideoApp({
+    config: { recordings, rateLimitPerMinute: 100_000 },
+    video: { whip: { connectTimeoutMs: 30_000 }, camera: { detectFps: 1 } },
+  });
   await v.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(v.app.server.address() as AddressInfo).port}`;
   const key = await v.orgKey(org);
   const b = await launchConsoleBrowser(base);
   return {
-    v, b, base, key, dir,
+    v,
+    b,
+    base,
+    key,
+    dir,
     async close() {
       await b.browser.close();
       await v.close();
@@ -93,7 +100,6 @@ const PLAY_TO_END_AND_SEEK = `(async () => {
   return { ...result, seekedTo: el.currentTime };
 })()`;
 
-
 /** The stream's recorded segments, and its last run (consecutive segments, as the timeline merges them). */
 export async function lastRun(c: ClipApp, id: string, since: number): Promise<Run> {
   const l = (await c.v.call(c.key, 'GET', `/v1/streams/${id}/recordings?from=${iso(since - 5000)}&to=${iso(Date.now() + 1000)}`)).body;
@@ -118,12 +124,20 @@ export async function playsInConsole(c: ClipApp, id: string, expectType: string)
   const { page, context, errors } = await c.b.newPage('desktop');
   try {
     await c.b.signIn(page, c.key.key, 'Ola Berg');
-    await page.evaluate((sid) => { location.hash = `#/streams/${sid}?play=last`; }, id);
+    await page.evaluate((sid) => {
+      location.hash = `#/streams/${sid}?play=last`;
+    }, id);
     await page.waitForSelector('#recordings-title', { timeout: 60_000 });
-    const duration = await page.waitForFunction(() => {
-      const el = document.querySelector('#stream-clip') as HTMLVideoElement | null;
-      return el && el.readyState >= 1 && Number.isFinite(el.duration) && el.duration > 0 ? el.duration : false;
-    }, undefined, { timeout: 90_000 }).then((h) => h.jsonValue() as Promise<number>);
+    const duration = await page
+      .waitForFunction(
+        () => {
+          const el = document.querySelector('#stream-clip') as HTMLVideoElement | null;
+          return el && el.readyState >= 1 && Number.isFinite(el.duration) && el.duration > 0 ? el.duration : false;
+        },
+        undefined,
+        { timeout: 90_000 },
+      )
+      .then((h) => h.jsonValue() as Promise<number>);
     const src = (await page.getAttribute('#stream-clip', 'src'))!;
     // the clip's type as the server sends it (the player got it by the same URL)
     const head = await page.evaluate(async (u) => {
@@ -132,7 +146,13 @@ export async function playsInConsole(c: ClipApp, id: string, expectType: string)
     }, src);
     assert.equal(head, `${expectType} 206`);
     // a string, so the test runner's transform adds nothing the page lacks
-    const played = await page.evaluate(PLAY_TO_END_AND_SEEK) as { presented: number[]; decoded: number; currentTime: number; ended: boolean; seekedTo: number };
+    const played = (await page.evaluate(PLAY_TO_END_AND_SEEK)) as {
+      presented: number[];
+      decoded: number;
+      currentTime: number;
+      ended: boolean;
+      seekedTo: number;
+    };
     assert.deepEqual(errors, []);
     return { src, duration, ...played };
   } finally {
@@ -143,7 +163,10 @@ export async function playsInConsole(c: ClipApp, id: string, expectType: string)
 export function checkPlayback(p: Playback, expectedSeconds: number, minFps: number): void {
   const what = JSON.stringify({ ...p, presented: `${p.presented.length} frames, ${p.presented.slice(0, 3).join(',')} … ${p.presented.slice(-3).join(',')}` });
   // the clip copies whole segments: its length is the run's, give or take a keyframe interval
-  assert.ok(Math.abs(p.duration - expectedSeconds) <= Math.max(1.5, expectedSeconds * 0.2), `duration ${p.duration} s for a run of ${expectedSeconds} s: ${what}`);
+  assert.ok(
+    Math.abs(p.duration - expectedSeconds) <= Math.max(1.5, expectedSeconds * 0.2),
+    `duration ${p.duration} s for a run of ${expectedSeconds} s: ${what}`,
+  );
   assert.ok(p.ended, `played to its end: ${what}`);
   assert.ok(p.currentTime >= p.duration - 0.5, `played up to ${p.currentTime} of ${p.duration} s`);
   // frames presented at rising media times, spread over the clip

@@ -43,7 +43,9 @@ export async function launchConsoleBrowser(base: string): Promise<ConsoleBrowser
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(err.message));
-      page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) errors.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) errors.push(m.text());
+      });
       return { context, page, errors };
     },
     async signIn(page, key, operator) {
@@ -67,7 +69,12 @@ export async function startConsoleApp(dialect: DialectName = 'sqlite'): Promise<
   const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   const b = await launchConsoleBrowser(base);
   return {
-    t, base, seed, browser: b.browser, newPage: b.newPage, signIn: b.signIn,
+    t,
+    base,
+    seed,
+    browser: b.browser,
+    newPage: b.newPage,
+    signIn: b.signIn,
     async call(key, method, path, body) {
       const res = await fetch(`${base}${path}`, {
         method,
@@ -95,7 +102,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')) }));
   });
-  return result.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.join(' | ')}`);
+  return result
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.join(' | ')}`);
 }
 
 export async function waitUntil<T>(what: string, fn: () => Promise<T | false | null | undefined>, timeoutMs = 10_000): Promise<T> {

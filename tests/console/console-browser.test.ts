@@ -34,7 +34,9 @@ describe('web console in chromium', { skip }, () => {
     return p;
   };
   const go = async (page: Page, id: string, title: string) => {
-    await page.evaluate((h) => { location.hash = h; }, `#/${id}`);
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, `#/${id}`);
     await page.waitForSelector(`h1#page-title:text-is("${title}")`);
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
   };
@@ -43,14 +45,21 @@ describe('web console in chromium', { skip }, () => {
     const res = await fetch(`${c.base}/console`);
     assert.equal(res.status, 200);
     const csp = res.headers.get('content-security-policy')!;
-    for (const d of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"]) assert.ok(csp.includes(d), `${d} in ${csp}`);
+    for (const d of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"])
+      assert.ok(csp.includes(d), `${d} in ${csp}`);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
     const page = await res.text();
     assert.doesNotMatch(page, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
     assert.doesNotMatch(page, /https?:\/\//, 'nothing from another origin (no CDN)');
-    for (const path of ['/console/vendor/preact.mjs', '/console/vendor/hooks.mjs', '/console/vendor/htm.mjs', '/console/vendor/uPlot.esm.js', '/console/app/main.js']) {
+    for (const path of [
+      '/console/vendor/preact.mjs',
+      '/console/vendor/hooks.mjs',
+      '/console/vendor/htm.mjs',
+      '/console/vendor/uPlot.esm.js',
+      '/console/app/main.js',
+    ]) {
       const r = await fetch(`${c.base}${path}`);
       assert.equal(r.status, 200, path);
       assert.match(r.headers.get('content-type')!, /^text\/javascript/);
@@ -75,7 +84,12 @@ describe('web console in chromium', { skip }, () => {
   test('the wall shows the demo scenes with the numbers of GET /v1/scenes, and an injected detection appears within 2 s without reloading', async () => {
     const { context, page, errors } = await openAs(org);
     await page.waitForSelector('#live-state:text-is("Live")');
-    const scenes = (await c.call(org, 'GET', '/v1/scenes?limit=100')).body.data as Array<{ id: string; people_count: number; vehicle_count: number; anomaly_flag: boolean }>;
+    const scenes = (await c.call(org, 'GET', '/v1/scenes?limit=100')).body.data as Array<{
+      id: string;
+      people_count: number;
+      vehicle_count: number;
+      anomaly_flag: boolean;
+    }>;
     assert.equal(scenes.length, 5);
     assert.equal(await page.locator('.scene').count(), 5);
     // the demo's sandbox streams keep generating: a card and the API agree once the wall has had
@@ -87,7 +101,11 @@ describe('web console in chromium', { skip }, () => {
     for (const first of scenes) {
       let s = first;
       let onWall = await shown(s.id);
-      for (let i = 0; i < 30 && JSON.stringify(onWall) !== JSON.stringify([String(s.people_count), String(s.vehicle_count), s.anomaly_flag ? 'Anomaly' : 'Normal']); i++) {
+      for (
+        let i = 0;
+        i < 30 && JSON.stringify(onWall) !== JSON.stringify([String(s.people_count), String(s.vehicle_count), s.anomaly_flag ? 'Anomaly' : 'Normal']);
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 100));
         s = (await c.call(org, 'GET', `/v1/scenes/${s.id}`)).body;
         onWall = await shown(s.id);
@@ -101,7 +119,11 @@ describe('web console in chromium', { skip }, () => {
     const started = Date.now();
     const inj = await c.call(org, 'POST', '/v1/sandbox/detections', { stream_id: lobby.id, type: 'person_count', value: target });
     assert.equal(inj.status, 201);
-    await page.waitForFunction(([sel, n]) => document.querySelector(sel)?.textContent === n, [`[data-scene="${lobby.scene_id}"] .people`, String(target)] as const, { timeout: 2000 });
+    await page.waitForFunction(
+      ([sel, n]) => document.querySelector(sel)?.textContent === n,
+      [`[data-scene="${lobby.scene_id}"] .people`, String(target)] as const,
+      { timeout: 2000 },
+    );
     const took = Date.now() - started;
     console.log(`wall: injected detection shown after ${took} ms`);
     assert.ok(took < 2000);
@@ -110,7 +132,7 @@ describe('web console in chromium', { skip }, () => {
     await context.close();
   });
 
-  test('the wall draws a real-video frame: the latest snapshot with its objects\' boxes over it, updated live', async () => {
+  test("the wall draws a real-video frame: the latest snapshot with its objects' boxes over it, updated live", async () => {
     const { context, page, errors } = await openAs(org);
     await page.waitForSelector('#live-state:text-is("Live")');
     // a frame as the video ingest records one (src/org/sources/live-video-sources.ts): its
@@ -129,13 +151,20 @@ describe('web console in chromium', { skip }, () => {
     await c.t.ctx.snapshots.storeFor(records, [jpeg, jpeg, undefined]);
 
     const card = page.locator(`[data-scene="${lobby.scene_id}"]`);
-    await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLImageElement | null)?.naturalWidth === 640, `[data-scene="${lobby.scene_id}"] .frame img`, { timeout: 5000 });
+    await page.waitForFunction(
+      (sel) => (document.querySelector(sel) as HTMLImageElement | null)?.naturalWidth === 640,
+      `[data-scene="${lobby.scene_id}"] .frame img`,
+      { timeout: 5000 },
+    );
     assert.equal(await card.locator('.frame').getAttribute('data-detection'), records[0].id);
     assert.equal(await card.locator('.box').count(), 2);
     assert.match((await card.locator('.frame img').getAttribute('alt'))!, /2 objects boxed \(person, dog\)/);
     // each rectangle sits where its box says on the picture as drawn (within a pixel)
     const img = (await card.locator('.frame img').boundingBox())!;
-    for (const [kind, b] of [['person', box], ['animal', dog]] as const) {
+    for (const [kind, b] of [
+      ['person', box],
+      ['animal', dog],
+    ] as const) {
       const r = (await card.locator(`.box-${kind} rect`).boundingBox())!;
       const expected = [img.x + b[0] * img.width, img.y + b[1] * img.height, b[2] * img.width, b[3] * img.height];
       // the 2 px stroke widens the rectangle's drawn box by half of it on each side
@@ -185,7 +214,11 @@ describe('web console in chromium', { skip }, () => {
   test('the audit page hides detection entries until asked, and the filter shows them again', async () => {
     const { context, page } = await openAs(org);
     // the demo's sandbox streams record detections, each with its audit entry
-    await waitUntil('a detection entry in the trail', async () => (await c.call(org, 'GET', '/v1/audit?action=detection.recorded&limit=1')).body.data.length > 0, 30_000);
+    await waitUntil(
+      'a detection entry in the trail',
+      async () => (await c.call(org, 'GET', '/v1/audit?action=detection.recorded&limit=1')).body.data.length > 0,
+      30_000,
+    );
     await go(page, 'audit', 'Audit trail');
     await page.waitForSelector('tr[data-action]');
     assert.equal(await page.locator('tr[data-action="detection.recorded"]').count(), 0, 'hidden by default');
@@ -196,7 +229,13 @@ describe('web console in chromium', { skip }, () => {
 
   test('pausing a protocol run shows it paused; the audit page lists protocol_run.paused with the operator; verify shows valid', async () => {
     const incident = (await c.call(org, 'POST', '/v1/incidents', { stream_id: lobby.id, title: 'Tailgating at the lobby door' })).body;
-    const run = (await c.call(org, 'POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 })).body;
+    const run = (
+      await c.call(org, 'POST', `/v1/incidents/${incident.id}/protocol`, {
+        protocol_type: 'unauthorized_access',
+        notify_responders: false,
+        escalation_level: 1,
+      })
+    ).body;
     assert.equal(run.status, 'active');
     const { context, page } = await openAs(org);
     await go(page, 'incidents', 'Incidents');
@@ -280,7 +319,9 @@ describe('web console in chromium', { skip }, () => {
     assert.ok(seen[0].reply.length < finalReply.length, `reply so far ${JSON.stringify(seen[0].reply)} vs ${JSON.stringify(finalReply)}`);
     assert.match((await page.locator('.chat-action').textContent())!, /watch created.*back door/i);
 
-    const watch = (await c.call(home, 'GET', '/v1/watches')).body.data.find((w: { subject: string; status: string }) => /back door/.test(w.subject) && w.status === 'active');
+    const watch = (await c.call(home, 'GET', '/v1/watches')).body.data.find(
+      (w: { subject: string; status: string }) => /back door/.test(w.subject) && w.status === 'active',
+    );
     assert.ok(watch);
     await go(page, 'watches', 'Watches');
     const card = page.locator(`[data-watch="${watch.id}"]`);
@@ -314,18 +355,30 @@ describe('web console in chromium', { skip }, () => {
   test('a key with streams:read only sees no operator control, and forging the request with its session gets 403', async () => {
     const narrow = (await c.call(org, 'POST', '/v1/keys', { name: 'viewer', capabilities: ['streams:read'] })).body.key;
     const incident = (await c.call(org, 'POST', '/v1/incidents', { stream_id: lobby.id, title: 'Forgery target' })).body;
-    const run = (await c.call(org, 'POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 })).body;
+    const run = (
+      await c.call(org, 'POST', `/v1/incidents/${incident.id}/protocol`, {
+        protocol_type: 'unauthorized_access',
+        notify_responders: false,
+        escalation_level: 1,
+      })
+    ).body;
     const { context, page } = await openAs(narrow);
     await page.waitForSelector('h1#page-title:text-is("Streams")');
     assert.deepEqual(await page.locator('nav a').allTextContents(), ['Streams']);
-    await page.evaluate(() => { location.hash = '#/incidents'; });
+    await page.evaluate(() => {
+      location.hash = '#/incidents';
+    });
     await page.waitForTimeout(200);
     assert.equal(await page.locator('h1#page-title').textContent(), 'Streams', 'a page the key cannot use is not shown');
     for (const label of ['Pause', 'Terminate', 'Override', 'Add stream', 'Create key', 'Trigger protocol']) {
       assert.equal(await page.locator(`button:text-is("${label}")`).count(), 0, label);
     }
     const forged = await page.evaluate(async (id) => {
-      const r = await fetch(`/v1/protocol-runs/${id}/pause`, { method: 'POST', headers: { 'x-vigil-console': '1', 'content-type': 'application/json' }, body: '{}' });
+      const r = await fetch(`/v1/protocol-runs/${id}/pause`, {
+        method: 'POST',
+        headers: { 'x-vigil-console': '1', 'content-type': 'application/json' },
+        body: '{}',
+      });
       return { status: r.status, body: await r.json() };
     }, run.id);
     assert.equal(forged.status, 403);
@@ -349,7 +402,12 @@ describe('web console in chromium', { skip }, () => {
     const svg = page.locator('svg.zone-canvas');
     await svg.scrollIntoViewIfNeeded();
     const box = (await svg.boundingBox())!;
-    for (const [x, y] of [[0.1, 0.1], [0.5, 0.1], [0.5, 0.6]]) await page.mouse.click(box.x + x * box.width, box.y + y * box.height);
+    for (const [x, y] of [
+      [0.1, 0.1],
+      [0.5, 0.1],
+      [0.5, 0.6],
+    ])
+      await page.mouse.click(box.x + x * box.width, box.y + y * box.height);
     await page.locator('.zone-editor input').first().fill('doorway');
     await page.click('button:has-text("Finish shape (3 corners)")');
     await page.selectOption('.zone-editor select', 'mask');
@@ -360,9 +418,24 @@ describe('web console in chromium', { skip }, () => {
     const saved = (await c.call(org, 'GET', `/v1/streams/${stream.id}`)).body;
     assert.equal(saved.zones.length, 1);
     assert.equal(saved.zones[0].name, 'doorway');
-    const near = (a: number[][], b: number[][]) => a.length === b.length && a.every(([x, y], i) => Math.abs(x - b[i][0]) < 0.02 && Math.abs(y - b[i][1]) < 0.02);
-    assert.ok(near(saved.zones[0].polygon, [[0.1, 0.1], [0.5, 0.1], [0.5, 0.6]]), JSON.stringify(saved.zones[0].polygon));
-    assert.deepEqual(saved.motion_masks, [[[0.8, 0], [1, 0], [1, 0.2], [0.8, 0.2]]]);
+    const near = (a: number[][], b: number[][]) =>
+      a.length === b.length && a.every(([x, y], i) => Math.abs(x - b[i][0]) < 0.02 && Math.abs(y - b[i][1]) < 0.02);
+    assert.ok(
+      near(saved.zones[0].polygon, [
+        [0.1, 0.1],
+        [0.5, 0.1],
+        [0.5, 0.6],
+      ]),
+      JSON.stringify(saved.zones[0].polygon),
+    );
+    assert.deepEqual(saved.motion_masks, [
+      [
+        [0.8, 0],
+        [1, 0],
+        [1, 0.2],
+        [0.8, 0.2],
+      ],
+    ]);
     await context.close();
   });
 
@@ -370,7 +443,8 @@ describe('web console in chromium', { skip }, () => {
     const { context, page } = await openAs(org);
     const creates: Array<{ url: string; key: string | undefined }> = [];
     page.on('request', (r) => {
-      if (r.method() === 'POST' && /\/v1\/(streams|webhooks|keys)$/.test(new URL(r.url()).pathname)) creates.push({ url: new URL(r.url()).pathname, key: r.headers()['idempotency-key'] });
+      if (r.method() === 'POST' && /\/v1\/(streams|webhooks|keys)$/.test(new URL(r.url()).pathname))
+        creates.push({ url: new URL(r.url()).pathname, key: r.headers()['idempotency-key'] });
     });
     await go(page, 'streams', 'Streams');
     await page.fill('#stream-name', 'Loading bay camera');
@@ -400,7 +474,14 @@ describe('web console in chromium', { skip }, () => {
   });
 
   test('a stream is deleted from the console after a confirmation; cancelling keeps it', async () => {
-    const made = (await c.call(org, 'POST', '/v1/streams', { name: 'Temporary camera', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=9', location: 'temp_area' })).body;
+    const made = (
+      await c.call(org, 'POST', '/v1/streams', {
+        name: 'Temporary camera',
+        source_type: 'sandbox',
+        source_url: 'sandbox://lobby?scenario=lobby&seed=9',
+        location: 'temp_area',
+      })
+    ).body;
     const { context, page } = await openAs(org);
     await go(page, 'streams', 'Streams');
     const row = page.locator(`tr[data-stream="${made.id}"]`);
@@ -414,10 +495,12 @@ describe('web console in chromium', { skip }, () => {
     await context.close();
   });
 
-  test('the zone editor draws on the stream\'s latest frame, in the frame\'s proportions', async () => {
+  test("the zone editor draws on the stream's latest frame, in the frame's proportions", async () => {
     // a real-video frame for the lobby stream: a detection through the pipeline, then its JPEG
     const ref = { id: lobby.id, scene_id: lobby.scene_id, location: lobby.location, tenant_id: c.seed.org.tenant_id };
-    const records = await c.t.ctx.pipeline.ingest(ref, [{ type: 'person', subtype: 'unrecognized', confidence: 0.7, at: Date.now(), track_id: 'trk_zone_1', dwell_s: 0, box: [0.3, 0.23, 0.13, 0.65] }]);
+    const records = await c.t.ctx.pipeline.ingest(ref, [
+      { type: 'person', subtype: 'unrecognized', confidence: 0.7, at: Date.now(), track_id: 'trk_zone_1', dwell_s: 0, box: [0.3, 0.23, 0.13, 0.65] },
+    ]);
     await c.t.ctx.snapshots.storeFor(records, [await readFile(PERSON_JPG)]);
     const name = (await c.call(org, 'GET', `/v1/streams/${lobby.id}`)).body.name as string;
 
@@ -432,9 +515,15 @@ describe('web console in chromium', { skip }, () => {
     const box = (await svg.boundingBox())!;
     assert.ok(Math.abs(box.width / box.height - 640 / 424) < 0.02, `drawn at the frame's proportions: ${box.width}×${box.height}`);
     // corners land where they were clicked on the picture
-    const clicks = [[0.25, 0.2], [0.5, 0.2], [0.5, 0.9]];
+    const clicks = [
+      [0.25, 0.2],
+      [0.5, 0.2],
+      [0.5, 0.9],
+    ];
     for (const [x, y] of clicks) await page.mouse.click(box.x + x * box.width, box.y + y * box.height);
-    const corners = await svg.locator('circle.corner').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('cx')) / 640, Number(e.getAttribute('cy')) / 424]));
+    const corners = await svg
+      .locator('circle.corner')
+      .evaluateAll((els) => els.map((e) => [Number(e.getAttribute('cx')) / 640, Number(e.getAttribute('cy')) / 424]));
     assert.equal(corners.length, 3);
     corners.forEach(([x, y], i) => assert.ok(Math.abs(x - clicks[i][0]) < 0.01 && Math.abs(y - clicks[i][1]) < 0.01, JSON.stringify(corners)));
     await page.locator('.zone-editor').screenshot({ path: new URL('zone-editor-snapshot-desktop.png', ARTEFACTS).pathname });
@@ -478,7 +567,9 @@ describe('web console in chromium', { skip }, () => {
       await page.waitForSelector('td:text-is("Crowd in the lobby")');
       await c.call(org, 'POST', '/v1/sandbox/detections', { stream_id: lobby.id, type: 'person_count', value: 0 });
       await c.call(org, 'POST', '/v1/sandbox/detections', { stream_id: lobby.id, type: 'person_count', value: 5 });
-      const alert = await waitUntil('the alert to fire', async () => (await c.call(org, 'GET', '/v1/alerts')).body.data.find((a: { rule_name: string }) => a.rule_name === 'Crowd in the lobby'));
+      const alert = await waitUntil('the alert to fire', async () =>
+        (await c.call(org, 'GET', '/v1/alerts')).body.data.find((a: { rule_name: string }) => a.rule_name === 'Crowd in the lobby'),
+      );
       await go(page, 'streams', 'Streams');
       await go(page, 'alerts', 'Alerts');
       await page.locator(`tr[data-alert="${alert.id}"] button:text-is("Acknowledge")`).click();
@@ -488,11 +579,15 @@ describe('web console in chromium', { skip }, () => {
       await go(page, 'webhooks', 'Webhooks');
       await page.locator('li.card', { hasText: hookUrl }).locator('button:text-is("Delivery log")').click();
       const row = page.locator('tr[data-event="alert.fired"]').first();
-      await waitUntil('the alert delivery to be delivered', async () => {
-        await page.click('button:text-is("Refresh log")');
-        await page.waitForTimeout(200);
-        return (await row.count()) > 0 && (await row.locator('.badge').textContent()) === 'delivered';
-      }, 15_000);
+      await waitUntil(
+        'the alert delivery to be delivered',
+        async () => {
+          await page.click('button:text-is("Refresh log")');
+          await page.waitForTimeout(200);
+          return (await row.count()) > 0 && (await row.locator('.badge').textContent()) === 'delivered';
+        },
+        15_000,
+      );
       const before = received.filter((b) => b.event === 'alert.fired').length;
       assert.equal(before, 1);
       await row.locator('button:text-is("Redeliver")').click();
@@ -520,12 +615,18 @@ describe('web console in chromium', { skip }, () => {
     const live = (await c.t.orgKey({ name: 'Freshness Org' })).key;
     const { context, page, errors } = await openAs(live);
     await page.waitForSelector('#live-state:text-is("Live")');
-    const other = (await c.call(live, 'POST', '/v1/streams', { name: 'West gate cam', source_type: 'rtsp', source_url: 'rtsp://west-gate/1', location: 'west_gate' })).body;
+    const other = (
+      await c.call(live, 'POST', '/v1/streams', { name: 'West gate cam', source_type: 'rtsp', source_url: 'rtsp://west-gate/1', location: 'west_gate' })
+    ).body;
     await streamRepository.update(c.t.ctx.database.db, other.id, { status: 'live' });
-    const cam = (await c.call(live, 'POST', '/v1/streams', { name: 'East gate cam', source_type: 'rtsp', source_url: 'rtsp://east-gate/1', location: 'east_gate' })).body;
+    const cam = (
+      await c.call(live, 'POST', '/v1/streams', { name: 'East gate cam', source_type: 'rtsp', source_url: 'rtsp://east-gate/1', location: 'east_gate' })
+    ).body;
     const at = Date.now() - 15 * 60_000;
     const { tenant_id: tenant } = await c.t.ctx.database.db.selectFrom('streams').select('tenant_id').where('id', '=', cam.id).executeTakeFirstOrThrow();
-    await c.t.ctx.pipeline.ingest({ id: cam.id, tenant_id: tenant, scene_id: cam.scene_id, location: 'east_gate' }, [{ type: 'person_count', value: 6, confidence: 0.9, at }]);
+    await c.t.ctx.pipeline.ingest({ id: cam.id, tenant_id: tenant, scene_id: cam.scene_id, location: 'east_gate' }, [
+      { type: 'person_count', value: 6, confidence: 0.9, at },
+    ]);
     // what the video ingest writes when the camera is lost (src/org/sources/live-video-sources.ts)
     await streamRepository.update(c.t.ctx.database.db, cam.id, { status: 'offline', last_frame_at: new Date(at).toISOString(), error: 'no frames for 10 s' });
     const api = (await c.call(live, 'GET', `/v1/scenes/${cam.scene_id}`)).body;
@@ -561,15 +662,33 @@ describe('web console in chromium', { skip }, () => {
       await page.screenshot({ path: file, fullPage: true });
       shots.push(file);
     };
-    const ORG = [['wall', 'Live wall'], ['streams', 'Streams'], ['incidents', 'Incidents'], ['alerts', 'Alerts'], ['webhooks', 'Webhooks'], ['responders', 'Responders'], ['audit', 'Audit trail'], ['keys', 'API keys']];
-    const HOME = [['chat', 'Chat with your home'], ['watches', 'Watches'], ['events', 'Events'], ['home', 'Sensors & rooms'], ['keys', 'API keys']];
+    const ORG = [
+      ['wall', 'Live wall'],
+      ['streams', 'Streams'],
+      ['incidents', 'Incidents'],
+      ['alerts', 'Alerts'],
+      ['webhooks', 'Webhooks'],
+      ['responders', 'Responders'],
+      ['audit', 'Audit trail'],
+      ['keys', 'API keys'],
+    ];
+    const HOME = [
+      ['chat', 'Chat with your home'],
+      ['watches', 'Watches'],
+      ['events', 'Events'],
+      ['home', 'Sensors & rooms'],
+      ['keys', 'API keys'],
+    ];
     for (const width of ['desktop', 'phone'] as const) {
       const signin = await c.newPage(width);
       await signin.page.goto('/console');
       await signin.page.waitForSelector('#api-key');
       await check(signin.page, `signin-${width}`);
       await signin.context.close();
-      for (const [key, pages, prefix] of [[org, ORG, 'org'], [home, HOME, 'home']] as const) {
+      for (const [key, pages, prefix] of [
+        [org, ORG, 'org'],
+        [home, HOME, 'home'],
+      ] as const) {
         const { context, page, errors } = await openAs(key, width);
         for (const [id, title] of pages) {
           await go(page, id, title);

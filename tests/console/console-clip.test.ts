@@ -28,7 +28,12 @@ describe('incident clip in chromium', { skip }, () => {
     const live = await c.t.orgKey({ name: 'Dock Operations', mode: 'live' });
     org = live.key;
     const tenantId = live.tenant_id;
-    const stream = await c.call(org, 'POST', '/v1/streams', { name: 'Dock camera', source_type: 'rtsp', source_url: 'rtsp://127.0.0.1:9/dock', location: 'north_lobby' });
+    const stream = await c.call(org, 'POST', '/v1/streams', {
+      name: 'Dock camera',
+      source_type: 'rtsp',
+      source_url: 'rtsp://127.0.0.1:9/dock',
+      location: 'north_lobby',
+    });
     assert.equal(stream.status, 201, JSON.stringify(stream.body));
     const incident = await c.call(org, 'POST', '/v1/incidents', { stream_id: stream.body.id, title: 'Door forced at the dock' });
     assert.equal(incident.status, 201, JSON.stringify(incident.body));
@@ -38,18 +43,56 @@ describe('incident clip in chromium', { skip }, () => {
     const ffmpeg = resolveFfmpegPath();
     const out = join(dir, 'segments');
     mkdirSync(out);
-    execFileSync(ffmpeg, ['-v', 'error', '-i', VTEST_AVI, '-t', '12', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p',
-      '-f', 'segment', '-segment_time', '2', '-reset_timestamps', '1', '-segment_format', 'mp4', '-segment_format_options', 'movflags=+frag_keyframe+empty_moov+default_base_moof', join(out, '%03d.mp4')]);
+    execFileSync(ffmpeg, [
+      '-v',
+      'error',
+      '-i',
+      VTEST_AVI,
+      '-t',
+      '12',
+      '-an',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '10',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'segment',
+      '-segment_time',
+      '2',
+      '-reset_timestamps',
+      '1',
+      '-segment_format',
+      'mp4',
+      '-segment_format_options',
+      'movflags=+frag_keyframe+empty_moov+default_base_moof',
+      join(out, '%03d.mp4'),
+    ]);
     const recordings = c.t.ctx.recordings;
     let start = at - 6000;
     for (const name of readdirSync(out).sort()) {
-      const seconds = Number(execFileSync(ffmpeg.replace(/ffmpeg$/, 'ffprobe'), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', join(out, name)]).toString());
+      const seconds = Number(
+        execFileSync(ffmpeg.replace(/ffmpeg$/, 'ffprobe'), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', join(out, name)]).toString(),
+      );
       const end = start + Math.round(seconds * 1000);
       const dest = join(recordings.root, tenantId, stream.body.id, 'day');
       mkdirSync(dest, { recursive: true });
       renameSync(join(out, name), join(dest, `${start}-${end}.mp4`));
       const bytes = readFileSync(join(dest, `${start}-${end}.mp4`));
-      await recordings.seal({ tenantId, streamId: stream.body.id, kind: 'video', startAt: start, endAt: end, path: relative(recordings.root, join(dest, `${start}-${end}.mp4`)), sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, codec: 'h264' });
+      await recordings.seal({
+        tenantId,
+        streamId: stream.body.id,
+        kind: 'video',
+        startAt: start,
+        endAt: end,
+        path: relative(recordings.root, join(dest, `${start}-${end}.mp4`)),
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        bytes: bytes.length,
+        codec: 'h264',
+      });
       recorded += end - start;
       start = end;
     }
@@ -62,15 +105,27 @@ describe('incident clip in chromium', { skip }, () => {
   test('the incident page plays its clip: the browser reads its duration and decodes frames; the bundle downloads', async () => {
     const { page, context, errors } = await c.newPage('desktop');
     await c.signIn(page, org, 'Dana Reyes');
-    await page.evaluate(() => { location.hash = '#/incidents'; });
+    await page.evaluate(() => {
+      location.hash = '#/incidents';
+    });
     await page.click('a.link:text-is("Door forced at the dock")');
     await page.waitForSelector('#incident-clip');
-    assert.equal(await page.evaluate(() => (document.querySelector('#incident-clip') as HTMLVideoElement).canPlayType('video/mp4; codecs="avc1.64001e"') !== ''), true, 'chromium plays H.264 MP4');
+    assert.equal(
+      await page.evaluate(() => (document.querySelector('#incident-clip') as HTMLVideoElement).canPlayType('video/mp4; codecs="avc1.64001e"') !== ''),
+      true,
+      'chromium plays H.264 MP4',
+    );
     // the clip window is 10 s before the incident to 20 s after its last activity: all 12 s recorded are in it
-    const duration = await page.waitForFunction(() => {
-      const v = document.querySelector('#incident-clip') as HTMLVideoElement;
-      return v.readyState >= 1 && Number.isFinite(v.duration) ? v.duration : false;
-    }, undefined, { timeout: 30_000 }).then((h) => h.jsonValue() as Promise<number>);
+    const duration = await page
+      .waitForFunction(
+        () => {
+          const v = document.querySelector('#incident-clip') as HTMLVideoElement;
+          return v.readyState >= 1 && Number.isFinite(v.duration) ? v.duration : false;
+        },
+        undefined,
+        { timeout: 30_000 },
+      )
+      .then((h) => h.jsonValue() as Promise<number>);
     assert.ok(Math.abs(duration - recorded / 1000) <= 1, `the clip lasts ${duration} s for ${recorded / 1000} s recorded`);
     const played = await page.evaluate(async () => {
       const v = document.querySelector('#incident-clip') as HTMLVideoElement;
@@ -83,14 +138,17 @@ describe('incident clip in chromium', { skip }, () => {
       return { time: v.currentTime, frames: q.totalVideoFrames, width: v.videoWidth };
     });
     assert.ok(played.time >= 1.5 && played.frames > 0, JSON.stringify(played));
-    assert.equal(played.width, 768, 'vtest.avi\'s width: the clip is a copy, not a re-encode');
+    assert.equal(played.width, 768, "vtest.avi's width: the clip is a copy, not a re-encode");
     // seek near the end: the server answers Range requests
-    const seeked = await page.evaluate(async (to) => {
-      const v = document.querySelector('#incident-clip') as HTMLVideoElement;
-      v.currentTime = to;
-      await new Promise((r) => v.addEventListener('seeked', r, { once: true }));
-      return v.currentTime;
-    }, Math.max(0, duration - 2));
+    const seeked = await page.evaluate(
+      async (to) => {
+        const v = document.querySelector('#incident-clip') as HTMLVideoElement;
+        v.currentTime = to;
+        await new Promise((r) => v.addEventListener('seeked', r, { once: true }));
+        return v.currentTime;
+      },
+      Math.max(0, duration - 2),
+    );
     assert.ok(seeked >= duration - 3);
     // the bundle link: a zip, with the session cookie
     const href = await page.getAttribute('#evidence-download', 'href');

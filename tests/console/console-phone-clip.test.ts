@@ -26,20 +26,37 @@ describe('phone clip in chromium', { skip, timeout: 240_000 }, () => {
     await c?.close();
   });
 
-  test('a phone\'s stills play in the console as an H.264 MP4', async () => {
-    const created = await c.v.call(c.key, 'POST', '/v1/streams', { name: 'Guard phone', source_type: 'mobile', source_url: 'mobile://guard', location: 'car_park' });
+  test("a phone's stills play in the console as an H.264 MP4", async () => {
+    const created = await c.v.call(c.key, 'POST', '/v1/streams', {
+      name: 'Guard phone',
+      source_type: 'mobile',
+      source_url: 'mobile://guard',
+      location: 'car_park',
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const id: string = created.body.id;
     execFileSync(resolveFfmpegPath(), ['-v', 'error', '-i', VTEST_AVI, '-vf', 'fps=2', '-frames:v', '8', '-q:v', '4', join(c.dir, 'still-%02d.jpg')]);
-    const stills = readdirSync(c.dir).filter((n) => n.startsWith('still-')).sort();
+    const stills = readdirSync(c.dir)
+      .filter((n) => n.startsWith('still-'))
+      .sort();
     assert.equal(stills.length, 8);
     const startedAt = Date.now();
     for (const name of stills) {
-      const r = await c.v.app.inject({ method: 'POST', url: `/v1/streams/${id}/frames`, headers: { ...bearer(c.key), 'content-type': 'image/jpeg' }, payload: readFileSync(join(c.dir, name)) });
+      const r = await c.v.app.inject({
+        method: 'POST',
+        url: `/v1/streams/${id}/frames`,
+        headers: { ...bearer(c.key), 'content-type': 'image/jpeg' },
+        payload: readFileSync(join(c.dir, name)),
+      });
       assert.equal(r.statusCode, 200, r.body);
       await new Promise((r) => setTimeout(r, 500));
     }
-    await waitUntil('eight stills kept', async () => (await c.v.call(c.key, 'GET', `/v1/streams/${id}/recordings?from=${iso(startedAt - 5000)}&to=${iso(Date.now() + 1000)}`)).body.segments?.length >= 8, 60_000);
+    await waitUntil(
+      'eight stills kept',
+      async () =>
+        (await c.v.call(c.key, 'GET', `/v1/streams/${id}/recordings?from=${iso(startedAt - 5000)}&to=${iso(Date.now() + 1000)}`)).body.segments?.length >= 8,
+      60_000,
+    );
     const run = await lastRun(c, id, startedAt);
     assert.equal(run.segments, 8);
     // each still is shown until the next one, the last for a second

@@ -29,7 +29,12 @@ describe('installable console in chromium', { skip }, () => {
   /** a step in the browser that cannot hang the suite */
   const bounded = <T>(what: string, p: Promise<T>, ms = 20_000): Promise<T> => {
     let timer: NodeJS.Timeout;
-    return Promise.race([p, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms); })]).finally(() => clearTimeout(timer));
+    return Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+      }),
+    ]).finally(() => clearTimeout(timer));
   };
 
   test('the manifest is valid for installing: name, start_url and scope under /console/, standalone, 192 and 512 px PNG icons', async () => {
@@ -64,7 +69,9 @@ describe('installable console in chromium', { skip }, () => {
     page.setDefaultTimeout(30_000);
     await context.grantPermissions(['notifications'], { origin: c.base });
     await c.signIn(page, c.seed.household.key);
-    await page.evaluate(() => { location.hash = '#/notifications'; });
+    await page.evaluate(() => {
+      location.hash = '#/notifications';
+    });
     await page.waitForSelector('h1#page-title:text-is("Notifications")');
     assert.ok(await page.isVisible('button:text-is("Enable notifications on this device")'));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -78,7 +85,12 @@ describe('installable console in chromium', { skip }, () => {
     });
     assert.equal(scope, `${c.base}/console/`);
     // the worker shows a notification the way a push makes it, with the page to open when tapped
-    const message = { title: 'The front porch camera saw a person (3)', body: 'The front porch camera saw a person', url: `${c.base}/console/#/events?event=evt_x`, tag: 'watch:wat_x' };
+    const message = {
+      title: 'The front porch camera saw a person (3)',
+      body: 'The front porch camera saw a person',
+      url: `${c.base}/console/#/events?event=evt_x`,
+      tag: 'watch:wat_x',
+    };
     const shown = await page.evaluate(async (m) => {
       const reg = (await navigator.serviceWorker.getRegistration('/console/'))!;
       await reg.showNotification(m.title, { body: m.body, tag: m.tag, data: { url: m.url } });
@@ -90,89 +102,121 @@ describe('installable console in chromium', { skip }, () => {
     await context.close();
   });
 
-  test('/console redirects to /console/, inside the worker’s scope; tapping an incident’s notification shows the incident in the open console, in no new window', { timeout: 120_000 }, async () => {
-    const redirect = await fetch(`${c.base}/console?from=home`, { redirect: 'manual' });
-    assert.equal(redirect.status, 308);
-    assert.equal(redirect.headers.get('location'), '/console/?from=home');
+  test(
+    '/console redirects to /console/, inside the worker’s scope; tapping an incident’s notification shows the incident in the open console, in no new window',
+    { timeout: 120_000 },
+    async () => {
+      const redirect = await fetch(`${c.base}/console?from=home`, { redirect: 'manual' });
+      assert.equal(redirect.status, 308);
+      assert.equal(redirect.headers.get('location'), '/console/?from=home');
 
-    // a device subscribed through the API (the browser's own push service is unreachable offline)
-    // and an incident: the notification's address is the one the server queued for that device
-    const org = c.seed.org.key;
-    const ecdh = createECDH('prime256v1');
-    ecdh.generateKeys();
-    const sub = await c.call(org, 'POST', '/v1/notification-subscriptions', {
-      channel: 'push', endpoint: 'https://127.0.0.1:9/push/phone', keys: { p256dh: ecdh.getPublicKey('base64url'), auth: randomBytes(16).toString('base64url') }, events: ['incident.created'],
-    });
-    assert.equal(sub.status, 201, JSON.stringify(sub.body));
-    const lobby = c.seed.streams.find((s) => s.location === 'north_lobby')!;
-    const incident = (await c.call(org, 'POST', '/v1/incidents', { stream_id: lobby.id, title: 'Door forced at the lobby' })).body;
-    const message = await waitUntil('the queued notification', async () => (await c.call(org, 'GET', `/v1/notification-subscriptions/${sub.body.id}/deliveries`)).body.data?.[0]?.message);
-    assert.equal(message.incident_id, incident.id);
-    assert.match(message.url, new RegExp(`/console/#/incidents(\\?id=|/)${incident.id}$`));
-    // the server's links are at its public URL (VIGIL_PUBLIC_URL; here http://vigil.test), which is
-    // the console's origin in a deployment: the same address at this test server's origin
-    const link = new URL(message.url);
-    const url = new URL(link.pathname + link.search + link.hash, c.base).href;
-
-    const { context, page, errors } = await c.newPage('phone');
-    page.setDefaultTimeout(20_000);
-    try {
-      await context.grantPermissions(['notifications'], { origin: c.base });
-      await bounded('sign in', c.signIn(page, org));
-      assert.equal(new URL(page.url()).pathname, '/console/', 'the console is at /console/');
-      const workerSeen = context.waitForEvent('serviceworker', { timeout: 20_000 });
-      await bounded('register the worker', page.evaluate(async () => {
-        await navigator.serviceWorker.register('/console/sw.js', { scope: '/console/' });
-        await navigator.serviceWorker.ready;
-      }));
-      // the worker claims the open console: the page is controlled (a tap can navigate it)
-      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-      const worker = context.serviceWorkers()[0] ?? (await workerSeen);
-      assert.equal(new URL(worker.url()).pathname, '/console/sw.js');
-      // chromium's own verdict: the manifest parses without errors and the console is installable
-      const cdp = await context.newCDPSession(page);
-      const manifest = await bounded('the manifest', cdp.send('Page.getAppManifest'));
-      assert.deepEqual(manifest.errors, []);
-      assert.match(manifest.url, /\/console\/manifest\.webmanifest$/);
-      const installable = await bounded('installability', cdp.send('Page.getInstallabilityErrors'));
-      // (a test context is incognito, where chromium installs nothing; every other reason would be the console's)
-      assert.deepEqual(installable.installabilityErrors.filter((e) => e.errorId !== 'in-incognito'), []);
-
-      // the console is on another page when the notification comes
-      await page.evaluate(() => { location.hash = '#/streams'; });
-      await page.waitForSelector('h1#page-title:text-is("Streams")');
-      await bounded('show the notification', page.evaluate(async (m) => {
-        const reg = (await navigator.serviceWorker.getRegistration('/console/'))!;
-        await reg.showNotification(m.title, { body: m.body, tag: m.tag, data: { url: m.url } });
-      }, { ...message, url }));
-      // the tap, in the worker, on the notification the browser holds
-      const shown = await bounded('tap the notification', worker.evaluate(async (tag) => {
-        const sw = self as any;
-        const [n] = await sw.registration.getNotifications({ tag });
-        if (!n) return null;
-        n.close();
-        const client = await sw.vigil.showPage(sw.vigil.targetOf(n.data));
-        return client ? client.url : null;
-      }, message.tag));
-      assert.ok(shown, 'a window shows the notification’s page');
-      // (a window client's url leaves the fragment out)
-      assert.equal(new URL(shown).pathname, '/console/');
-      const hash = new URL(url).hash;
-      await page.waitForFunction((h) => location.hash === h, hash).catch(async (err) => {
-        throw new Error(`the console stayed at ${page.url()} (${await page.evaluate(() => document.querySelector('h1')?.textContent)}): ${err.message}`);
+      // a device subscribed through the API (the browser's own push service is unreachable offline)
+      // and an incident: the notification's address is the one the server queued for that device
+      const org = c.seed.org.key;
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      const sub = await c.call(org, 'POST', '/v1/notification-subscriptions', {
+        channel: 'push',
+        endpoint: 'https://127.0.0.1:9/push/phone',
+        keys: { p256dh: ecdh.getPublicKey('base64url'), auth: randomBytes(16).toString('base64url') },
+        events: ['incident.created'],
       });
-      await page.waitForSelector('#incident-detail');
-      assert.equal(context.pages().length, 1, 'the open console window shows it; no new window');
+      assert.equal(sub.status, 201, JSON.stringify(sub.body));
+      const lobby = c.seed.streams.find((s) => s.location === 'north_lobby')!;
+      const incident = (await c.call(org, 'POST', '/v1/incidents', { stream_id: lobby.id, title: 'Door forced at the lobby' })).body;
+      const message = await waitUntil(
+        'the queued notification',
+        async () => (await c.call(org, 'GET', `/v1/notification-subscriptions/${sub.body.id}/deliveries`)).body.data?.[0]?.message,
+      );
+      assert.equal(message.incident_id, incident.id);
+      assert.match(message.url, new RegExp(`/console/#/incidents(\\?id=|/)${incident.id}$`));
+      // the server's links are at its public URL (VIGIL_PUBLIC_URL; here http://vigil.test), which is
+      // the console's origin in a deployment: the same address at this test server's origin
+      const link = new URL(message.url);
+      const url = new URL(link.pathname + link.search + link.hash, c.base).href;
 
-      // an address outside the console opens the console's start instead
-      const outside = await bounded('a foreign address', worker.evaluate(() => {
-        const sw = self as any;
-        return [sw.vigil.targetOf({ url: 'https://elsewhere.example/console/#/x' }), sw.vigil.targetOf({ url: '/v1/keys' }), sw.vigil.targetOf(undefined)];
-      }));
-      assert.deepEqual(outside, [`${c.base}/console/`, `${c.base}/console/`, `${c.base}/console/`]);
-      assert.deepEqual(errors, []);
-    } finally {
-      await context.close();
-    }
-  });
+      const { context, page, errors } = await c.newPage('phone');
+      page.setDefaultTimeout(20_000);
+      try {
+        await context.grantPermissions(['notifications'], { origin: c.base });
+        await bounded('sign in', c.signIn(page, org));
+        assert.equal(new URL(page.url()).pathname, '/console/', 'the console is at /console/');
+        const workerSeen = context.waitForEvent('serviceworker', { timeout: 20_000 });
+        await bounded(
+          'register the worker',
+          page.evaluate(async () => {
+            await navigator.serviceWorker.register('/console/sw.js', { scope: '/console/' });
+            await navigator.serviceWorker.ready;
+          }),
+        );
+        // the worker claims the open console: the page is controlled (a tap can navigate it)
+        await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+        const worker = context.serviceWorkers()[0] ?? (await workerSeen);
+        assert.equal(new URL(worker.url()).pathname, '/console/sw.js');
+        // chromium's own verdict: the manifest parses without errors and the console is installable
+        const cdp = await context.newCDPSession(page);
+        const manifest = await bounded('the manifest', cdp.send('Page.getAppManifest'));
+        assert.deepEqual(manifest.errors, []);
+        assert.match(manifest.url, /\/console\/manifest\.webmanifest$/);
+        const installable = await bounded('installability', cdp.send('Page.getInstallabilityErrors'));
+        // (a test context is incognito, where chromium installs nothing; every other reason would be the console's)
+        assert.deepEqual(
+          installable.installabilityErrors.filter((e) => e.errorId !== 'in-incognito'),
+          [],
+        );
+
+        // the console is on another page when the notification comes
+        await page.evaluate(() => {
+          location.hash = '#/streams';
+        });
+        await page.waitForSelector('h1#page-title:text-is("Streams")');
+        await bounded(
+          'show the notification',
+          page.evaluate(
+            async (m) => {
+              const reg = (await navigator.serviceWorker.getRegistration('/console/'))!;
+              await reg.showNotification(m.title, { body: m.body, tag: m.tag, data: { url: m.url } });
+            },
+            { ...message, url },
+          ),
+        );
+        // the tap, in the worker, on the notification the browser holds
+        const shown = await bounded(
+          'tap the notification',
+          worker.evaluate(async (tag) => {
+            const sw = self as any;
+            const [n] = await sw.registration.getNotifications({ tag });
+            if (!n) return null;
+            n.close();
+            const client = await sw.vigil.showPage(sw.vigil.targetOf(n.data));
+            return client ? client.url : null;
+          }, message.tag),
+        );
+        assert.ok(shown, 'a window shows the notification’s page');
+        // (a window client's url leaves the fragment out)
+        assert.equal(new URL(shown).pathname, '/console/');
+        const hash = new URL(url).hash;
+        await page
+          .waitForFunction((h) => location.hash === h, hash)
+          .catch(async (err) => {
+            throw new Error(`the console stayed at ${page.url()} (${await page.evaluate(() => document.querySelector('h1')?.textContent)}): ${err.message}`);
+          });
+        await page.waitForSelector('#incident-detail');
+        assert.equal(context.pages().length, 1, 'the open console window shows it; no new window');
+
+        // an address outside the console opens the console's start instead
+        const outside = await bounded(
+          'a foreign address',
+          worker.evaluate(() => {
+            const sw = self as any;
+            return [sw.vigil.targetOf({ url: 'https://elsewhere.example/console/#/x' }), sw.vigil.targetOf({ url: '/v1/keys' }), sw.vigil.targetOf(undefined)];
+          }),
+        );
+        assert.deepEqual(outside, [`${c.base}/console/`, `${c.base}/console/`, `${c.base}/console/`]);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

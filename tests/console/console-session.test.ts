@@ -20,7 +20,12 @@ for (const dialect of DIALECTS) {
     after(() => t.close());
 
     const signIn = async (key: CreatedKey, operator?: string, headers: Record<string, string> = {}) => {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/console/sessions', headers: { ...bearer(key), ...headers }, payload: operator ? { operator } : {} });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/console/sessions',
+        headers: { ...bearer(key), ...headers },
+        payload: operator ? { operator } : {},
+      });
       assert.equal(res.statusCode, 201, res.body);
       const setCookie = String(res.headers['set-cookie']);
       return { res, setCookie, cookie: setCookie.split(';')[0] };
@@ -50,7 +55,7 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test('the console spends a budget of its own: clicking through it never uses up the key\'s integrations, nor they the console', async () => {
+    test("the console spends a budget of its own: clicking through it never uses up the key's integrations, nor they the console", async () => {
       const app = await createTestApp({ dialect, config: { consoleRateLimitPerMinute: 8 } });
       try {
         const key = await app.orgKey({ name: 'Budget Org', rate: 5 });
@@ -72,7 +77,7 @@ for (const dialect of DIALECTS) {
         assert.equal(api.statusCode, 200, api.body);
         assert.match(String(api.headers.ratelimit), /^"per-key";r=3;/);
         for (let i = 0; i < 3; i++) assert.equal((await app.app.inject({ url: '/v1/streams', headers: bearer(key) })).statusCode, 200);
-        assert.equal((await app.app.inject({ url: '/v1/streams', headers: bearer(key) })).statusCode, 429, 'the key\'s own limit still holds for integrations');
+        assert.equal((await app.app.inject({ url: '/v1/streams', headers: bearer(key) })).statusCode, 429, "the key's own limit still holds for integrations");
       } finally {
         await app.close();
       }
@@ -85,21 +90,36 @@ for (const dialect of DIALECTS) {
       assert.equal(me.statusCode, 200);
       assert.deepEqual([me.json().capabilities, me.json().locations], [['streams:read'], ['north_gate']]);
       assert.equal((await t.app.inject({ url: '/v1/streams', headers: { cookie } })).statusCode, 200);
-      const forged = await t.app.inject({ method: 'POST', url: '/v1/incidents', headers: { cookie, 'x-vigil-console': '1' }, payload: { stream_id: 'stream_01jd3k8e7f9g2h4j6k8m0n2p4q' } });
+      const forged = await t.app.inject({
+        method: 'POST',
+        url: '/v1/incidents',
+        headers: { cookie, 'x-vigil-console': '1' },
+        payload: { stream_id: 'stream_01jd3k8e7f9g2h4j6k8m0n2p4q' },
+      });
       assert.equal(forged.statusCode, 403);
       assert.equal(forged.json().code, 'insufficient_capability');
     });
 
-    test('CSRF: a state change with the cookie needs X-Vigil-Console: 1 and the server\'s own Origin; reads need neither', async () => {
+    test("CSRF: a state change with the cookie needs X-Vigil-Console: 1 and the server's own Origin; reads need neither", async () => {
       const { cookie } = await signIn(org);
       const stream = { name: 'Desk', source_type: 'sandbox', source_url: 'sandbox://desk?scenario=lobby&seed=1', location: 'front_desk' };
       const noHeader = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: { cookie }, payload: stream });
       assert.equal(noHeader.statusCode, 403);
       assert.deepEqual([noHeader.json().code, noHeader.json().param], ['csrf_check_failed', 'x-vigil-console']);
-      const otherOrigin = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: { cookie, 'x-vigil-console': '1', origin: 'https://evil.example', host: 'vigil.test' }, payload: stream });
+      const otherOrigin = await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: { cookie, 'x-vigil-console': '1', origin: 'https://evil.example', host: 'vigil.test' },
+        payload: stream,
+      });
       assert.equal(otherOrigin.statusCode, 403);
       assert.equal(otherOrigin.json().param, 'Origin');
-      const ok = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: { cookie, 'x-vigil-console': '1', origin: 'http://vigil.test', host: 'vigil.test' }, payload: stream });
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: { cookie, 'x-vigil-console': '1', origin: 'http://vigil.test', host: 'vigil.test' },
+        payload: stream,
+      });
       assert.equal(ok.statusCode, 201, ok.body);
       assert.equal((await t.app.inject({ url: '/v1/streams', headers: { cookie } })).statusCode, 200);
       // nothing was written by the refused requests
@@ -143,7 +163,11 @@ for (const dialect of DIALECTS) {
       const created = await t.ctx.consoleSessions.create(await t.ctx.keys.authenticate(k.key), { keyId: k.id, operator: null }, null);
       const row = await t.ctx.database.db.selectFrom('console_sessions').selectAll().where('id', '=', created.view.id!).executeTakeFirstOrThrow();
       assert.equal(Date.parse(row.expires_at) - Date.parse(row.created_at), 8 * 3600_000);
-      await t.ctx.database.db.updateTable('console_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', row.id).execute();
+      await t.ctx.database.db
+        .updateTable('console_sessions')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', row.id)
+        .execute();
       const r = await t.app.inject({ url: '/v1/console/session', headers: { cookie: `vigil_console=${created.token}` } });
       assert.equal(r.json().code, 'console_session_expired');
     });

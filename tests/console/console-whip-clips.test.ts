@@ -35,10 +35,16 @@ describe('WHIP publisher clips in chromium', { skip, timeout: 290_000 }, () => {
     publishers.push(p);
     assert.equal((await p.publish()).status, 201);
     // three sealed 2 s segments while it publishes, then the publisher leaves and the last one is sealed
-    await waitUntil('three sealed segments', async () => {
-      const l = (await c.v.call(c.key, 'GET', `/v1/streams/${id}/recordings?from=${iso(startedAt - 5000)}&to=${iso(Date.now() + 1000)}`)).body;
-      return l.segments?.length >= 3;
-    }, 90_000).catch((err) => { throw new Error(`${(err as Error).message}; session ${JSON.stringify(c.v.ctx.whip.sessionStats(id))}; sent ${p.packetsSent} packets`); });
+    await waitUntil(
+      'three sealed segments',
+      async () => {
+        const l = (await c.v.call(c.key, 'GET', `/v1/streams/${id}/recordings?from=${iso(startedAt - 5000)}&to=${iso(Date.now() + 1000)}`)).body;
+        return l.segments?.length >= 3;
+      },
+      90_000,
+    ).catch((err) => {
+      throw new Error(`${(err as Error).message}; session ${JSON.stringify(c.v.ctx.whip.sessionStats(id))}; sent ${p.packetsSent} packets`);
+    });
     assert.equal((await p.stop())!.status, 200);
     await c.v.ctx.recordings.recorder.settle();
     // one run: a publisher's segments follow each other (docs/decisions.md, "Recordings: WHIP segments follow each other")
@@ -54,11 +60,11 @@ describe('WHIP publisher clips in chromium', { skip, timeout: 290_000 }, () => {
     checkPlayback(played, expected, 1);
   }
 
-  test('a VP8 WHIP publisher\'s recording plays in the console (WebM)', async () => {
+  test("a VP8 WHIP publisher's recording plays in the console (WebM)", async () => {
     await whipClipPlays('VP8', 'north_gate');
   });
 
-  test('an H.264 WHIP publisher\'s recording plays in the console (MP4, copied)', async () => {
+  test("an H.264 WHIP publisher's recording plays in the console (MP4, copied)", async () => {
     await whipClipPlays('H264', 'south_gate');
   });
 });

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
 
-interface Frame { event: string; data: any }
+interface Frame {
+  event: string;
+  data: any;
+}
 
 /** An open GET /v1/events/stream over real HTTP, its frames collected as they arrive. */
 async function openFeed(base: string, key: string) {
@@ -33,7 +36,8 @@ async function openFeed(base: string, key: string) {
     }
   })();
   return {
-    res, frames,
+    res,
+    frames,
     async waitFor(pred: (f: Frame) => boolean, ms = 3000): Promise<Frame> {
       const until = Date.now() + ms;
       for (;;) {
@@ -61,18 +65,29 @@ for (const dialect of DIALECTS) {
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
       org = await t.orgKey({ name: 'Feed Org' });
-      const r = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(org), payload: { name: 'Lobby', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=7', location: 'north_lobby' } });
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(org),
+        payload: { name: 'Lobby', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=7', location: 'north_lobby' },
+      });
       lobby = r.json();
     });
     after(() => t.close());
 
-    const inject = (key: CreatedKey, body: object) => t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: lobby.id, ...body } });
+    const inject = (key: CreatedKey, body: object) =>
+      t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: lobby.id, ...body } });
 
-    test('scene counts and organization events reach the tenant\'s feed, filtered by capability and location, and no other tenant\'s', async () => {
+    test("scene counts and organization events reach the tenant's feed, filtered by capability and location, and no other tenant's", async () => {
       const other = await t.orgKey({ name: 'Other Org' });
       const elsewhere = await t.orgKey({ name: 'Feed Org', locations: ['front_desk'] });
       const noIncidents = await t.orgKey({ name: 'Feed Org', capabilities: ['scenes:read'] });
-      const feeds = { all: await openFeed(base, org.key), other: await openFeed(base, other.key), elsewhere: await openFeed(base, elsewhere.key), noIncidents: await openFeed(base, noIncidents.key) };
+      const feeds = {
+        all: await openFeed(base, org.key),
+        other: await openFeed(base, other.key),
+        elsewhere: await openFeed(base, elsewhere.key),
+        noIncidents: await openFeed(base, noIncidents.key),
+      };
       try {
         assert.equal(feeds.all.res.status, 200);
         assert.match(feeds.all.res.headers.get('content-type')!, /^text\/event-stream/);
@@ -98,8 +113,16 @@ for (const dialect of DIALECTS) {
         await feeds.noIncidents.waitFor((f) => f.event === 'scene.updated');
 
         await new Promise((r) => setTimeout(r, 400));
-        assert.deepEqual(feeds.other.frames.map((f) => f.event), ['ready'], 'another organization sees nothing');
-        assert.deepEqual(feeds.elsewhere.frames.map((f) => f.event), ['ready'], 'a key limited to front_desk sees nothing of north_lobby');
+        assert.deepEqual(
+          feeds.other.frames.map((f) => f.event),
+          ['ready'],
+          'another organization sees nothing',
+        );
+        assert.deepEqual(
+          feeds.elsewhere.frames.map((f) => f.event),
+          ['ready'],
+          'a key limited to front_desk sees nothing of north_lobby',
+        );
         assert.ok(!feeds.noIncidents.frames.some((f) => f.event.startsWith('incident.')), 'incidents need incidents:read');
         for (const f of feeds.all.frames) assert.equal(typeof f.data.sequence_number, 'number');
       } finally {

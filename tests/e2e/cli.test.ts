@@ -62,18 +62,33 @@ test('vigil keys create --household takes --role: owner by default; a member key
   const app = await buildApp(ctx);
   try {
     const listed = await app.inject({ url: '/v1/keys', headers: bearer(owner.key) });
-    assert.deepEqual(listed.json().data.map((k: { role: string; name: string | null }) => [k.role, k.name]), [['member', 'nanny'], ['owner', null]]);
+    assert.deepEqual(
+      listed.json().data.map((k: { role: string; name: string | null }) => [k.role, k.name]),
+      [
+        ['member', 'nanny'],
+        ['owner', null],
+      ],
+    );
     assert.equal((await app.inject({ url: '/v1/keys', headers: bearer(member.key) })).json().code, 'owner_role_required');
   } finally {
     await app.close();
     await ctx.close();
   }
-  await assert.rejects(vigil('keys', 'create', '--household', 'The Roles', '--role', 'admin'), (e: { code: number; stderr: string }) => e.code === 2 && /--role must be owner or member/.test(e.stderr));
-  await assert.rejects(vigil('keys', 'create', '--org', 'X', '--role', 'member'), (e: { code: number; stderr: string }) => e.code === 2 && /household keys only/.test(e.stderr));
+  await assert.rejects(
+    vigil('keys', 'create', '--household', 'The Roles', '--role', 'admin'),
+    (e: { code: number; stderr: string }) => e.code === 2 && /--role must be owner or member/.test(e.stderr),
+  );
+  await assert.rejects(
+    vigil('keys', 'create', '--org', 'X', '--role', 'member'),
+    (e: { code: number; stderr: string }) => e.code === 2 && /household keys only/.test(e.stderr),
+  );
 });
 
 test('the CLI explains bad usage instead of crashing', async () => {
   await assert.rejects(vigil('keys', 'create'), (e: { code: number; stderr: string }) => e.code === 2 && /exactly one of --org/.test(e.stderr));
-  await assert.rejects(vigil('keys', 'create', '--org', 'X', '--capabilities', 'fly'), (e: { code: number; stderr: string }) => e.code === 2 && /unknown capability fly/.test(e.stderr));
+  await assert.rejects(
+    vigil('keys', 'create', '--org', 'X', '--capabilities', 'fly'),
+    (e: { code: number; stderr: string }) => e.code === 2 && /unknown capability fly/.test(e.stderr),
+  );
   await assert.rejects(vigil('keys', 'revoke', 'key_nope'), (e: { code: number; stderr: string }) => e.code === 2 && /No API key/.test(e.stderr));
 });

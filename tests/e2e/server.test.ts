@@ -78,7 +78,10 @@ test('npm start: first start seeds a demo and prints keys; a curl-style query ge
     assert.equal(spec.openapi, '3.1.0');
     // the demo household's key is an owner key: it manages keys
     const keys = await (await fetch(`${base}/v1/keys`, { headers: { authorization: `Bearer ${homeKey}` } })).json();
-    assert.deepEqual(keys.data.map((k: { role: string }) => k.role), ['owner']);
+    assert.deepEqual(
+      keys.data.map((k: { role: string }) => k.role),
+      ['owner'],
+    );
   } finally {
     assert.equal(await stop(proc), 0);
   }

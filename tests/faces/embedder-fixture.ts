@@ -15,7 +15,12 @@ export const EMBEDDING_LENGTH = 3 * THUMB * THUMB;
 export function thumbnailEmbedder(o: { size: number; inputShape?: number[]; spatial?: boolean } = { size: 112 }): Buffer {
   const k = o.size / THUMB;
   if (!Number.isInteger(k)) throw new Error(`size ${o.size} is not a multiple of ${THUMB}`);
-  const i64 = (name: string, data: number[]) => ({ name, dims: [data.length], dataType: onnx.TensorProto.DataType.INT64, rawData: new Uint8Array(new BigInt64Array(data.map(BigInt)).buffer) });
+  const i64 = (name: string, data: number[]) => ({
+    name,
+    dims: [data.length],
+    dataType: onnx.TensorProto.DataType.INT64,
+    rawData: new Uint8Array(new BigInt64Array(data.map(BigInt)).buffer),
+  });
   const ints = (name: string, v: number[]) => ({ name, type: onnx.AttributeProto.AttributeType.INTS, ints: v });
   const dims = (d: Array<number | string>) => ({ dim: d.map((v) => (typeof v === 'number' ? { dimValue: v } : { dimParam: v })) });
   const model = onnx.ModelProto.create({
@@ -34,7 +39,12 @@ export function thumbnailEmbedder(o: { size: number; inputShape?: number[]; spat
           ],
       initializer: [i64('flat_shape', [1, EMBEDDING_LENGTH])],
       input: [{ name: 'face', type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: dims(o.inputShape ?? [1, 3, o.size, o.size]) } } }],
-      output: [{ name: 'embedding', type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: dims(o.spatial ? [1, 3, THUMB, THUMB] : [1, EMBEDDING_LENGTH]) } } }],
+      output: [
+        {
+          name: 'embedding',
+          type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: dims(o.spatial ? [1, 3, THUMB, THUMB] : [1, EMBEDDING_LENGTH]) } },
+        },
+      ],
     },
   });
   return Buffer.from(onnx.ModelProto.encode(model).finish());

@@ -49,7 +49,10 @@ test('an enrolled face in a clip is recognized as that person; the empty doorway
   const last = verdicts.at(-1);
   assert.equal(last?.status, 'recognized', JSON.stringify(last));
   assert.equal(last.status === 'recognized' && last.personId, 'person_mia');
-  assert.ok(verdicts.every((v) => v === undefined || (v.status === 'recognized' && v.personId === 'person_mia')), 'never anyone else');
+  assert.ok(
+    verdicts.every((v) => v === undefined || (v.status === 'recognized' && v.personId === 'person_mia')),
+    'never anyone else',
+  );
   // identity is a vote over frames: described until it settles (SETTLE_AFTER descriptors), then kept
   assert.ok(described >= 1 && described <= SETTLE_AFTER, `described ${described}`);
 });
@@ -64,7 +67,7 @@ test("a stranger's face in a clip is unrecognized, described at most every N fra
   assert.ok(described >= 2 && described <= Math.ceil(14 / N), `described ${described}`);
 });
 
-test('a clip with nobody\'s face gives no verdict at all', async () => {
+test("a clip with nobody's face gives no verdict at all", async () => {
   const { verdicts, described } = await watch(await makeFaceClip(dir, 'empty', null));
   assert.ok(verdicts.every((v) => v === undefined));
   assert.equal(described, 0);

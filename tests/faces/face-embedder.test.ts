@@ -49,18 +49,33 @@ describe('VIGIL_FACE_* settings', () => {
     assert.throws(() => readFaceConfig({ VIGIL_FACE_EMBEDDER: EMBEDDER }), /VIGIL_FACE_MATCH_THRESHOLD is required with VIGIL_FACE_EMBEDDER/);
     assert.throws(() => readFaceConfig({ VIGIL_FACE_MATCH_THRESHOLD: '1.5' }), /VIGIL_FACE_MATCH_THRESHOLD must be a cosine similarity/);
     assert.throws(() => readFaceConfig({ VIGIL_FACE_MATCH_THRESHOLD: 'high' }), /VIGIL_FACE_MATCH_THRESHOLD must be/);
-    assert.throws(() => readFaceConfig({ VIGIL_FACE_EMBEDDER: EMBEDDER, VIGIL_FACE_MATCH_THRESHOLD: '0.4', VIGIL_FACE_EMBEDDER_INPUT: '12' }), /VIGIL_FACE_EMBEDDER_INPUT must be/);
+    assert.throws(
+      () => readFaceConfig({ VIGIL_FACE_EMBEDDER: EMBEDDER, VIGIL_FACE_MATCH_THRESHOLD: '0.4', VIGIL_FACE_EMBEDDER_INPUT: '12' }),
+      /VIGIL_FACE_EMBEDDER_INPUT must be/,
+    );
     assert.throws(() => readFaceConfig({ VIGIL_FACE_EMBEDDER_INPUT: '112' }), /set VIGIL_FACE_EMBEDDER/);
-    assert.deepEqual({ ...readFaceConfig({ VIGIL_FACE_EMBEDDER: EMBEDDER, VIGIL_FACE_MATCH_THRESHOLD: '0.4' }) }, { file: EMBEDDER, input: null, threshold: 0.4 });
+    assert.deepEqual(
+      { ...readFaceConfig({ VIGIL_FACE_EMBEDDER: EMBEDDER, VIGIL_FACE_MATCH_THRESHOLD: '0.4' }) },
+      { file: EMBEDDER, input: null, threshold: 0.4 },
+    );
   });
 
   test('a model that cannot serve is refused naming the setting and the problem: missing, corrupt, wrong shape, wrong input size', async () => {
     await assert.rejects(loadFaceModel(own({ file: join(dir, 'absent.onnx') })), /config: VIGIL_FACE_EMBEDDER: file .*absent\.onnx does not exist/);
-    await assert.rejects(loadFaceModel(own({ file: file('corrupt.onnx', Buffer.from('not a model at all')) })), /config: VIGIL_FACE_EMBEDDER: .*corrupt\.onnx is not a model ONNX Runtime can load/);
+    await assert.rejects(
+      loadFaceModel(own({ file: file('corrupt.onnx', Buffer.from('not a model at all')) })),
+      /config: VIGIL_FACE_EMBEDDER: .*corrupt\.onnx is not a model ONNX Runtime can load/,
+    );
     const grey = file('grey.onnx', thumbnailEmbedder({ size: 112, inputShape: [1, 1, 112, 112] }));
-    await assert.rejects(loadFaceModel(own({ file: grey })), /config: VIGIL_FACE_EMBEDDER: input face has shape \[1, 1, 112, 112\]; a face embedder takes \[1, 3, size, size\]/);
+    await assert.rejects(
+      loadFaceModel(own({ file: grey })),
+      /config: VIGIL_FACE_EMBEDDER: input face has shape \[1, 1, 112, 112\]; a face embedder takes \[1, 3, size, size\]/,
+    );
     const map = file('map.onnx', thumbnailEmbedder({ size: 112, spatial: true }));
-    await assert.rejects(loadFaceModel(own({ file: map })), /config: VIGIL_FACE_EMBEDDER: output embedding has shape \[1, 3, 8, 8\]; a face embedder gives one vector/);
+    await assert.rejects(
+      loadFaceModel(own({ file: map })),
+      /config: VIGIL_FACE_EMBEDDER: output embedding has shape \[1, 3, 8, 8\]; a face embedder gives one vector/,
+    );
     await assert.rejects(loadFaceModel(own({ input: 96 })), /config: VIGIL_FACE_EMBEDDER_INPUT: is 96 but the model's input is 112×112/);
   });
 
@@ -68,7 +83,11 @@ describe('VIGIL_FACE_* settings', () => {
     const m = await loadFaceModel(own());
     assert.equal(m.length, EMBEDDING_LENGTH);
     assert.equal(m.threshold, 0.5);
-    assert.deepEqual(m.onnx && { input: m.onnx.input, inputName: m.onnx.inputName, outputName: m.onnx.outputName }, { input: 112, inputName: 'face', outputName: 'embedding' });
+    assert.deepEqual(m.onnx && { input: m.onnx.input, inputName: m.onnx.inputName, outputName: m.onnx.outputName }, {
+      input: 112,
+      inputName: 'face',
+      outputName: 'embedding',
+    });
     assert.match(m.id, /^onnx\/thumb\.onnx\/[0-9a-f]{16}\/112$/);
     // a descriptor of the model's length survives storage; FaceRes's length is refused for it
     const d = Float32Array.from({ length: m.length }, (_, i) => Math.sin(i));
@@ -97,7 +116,7 @@ describe('embedderInput', () => {
   });
 });
 
-describe('the face engine with an embedder of one\'s own', () => {
+describe("the face engine with an embedder of one's own", () => {
   let engine: FaceEngine;
   let model: FaceModel;
   before(async () => {

@@ -115,7 +115,13 @@ describe('recognizeImage (a phone frame)', () => {
     assert.equal(left.personId, null);
     assert.ok(left.similarity! < MATCH_THRESHOLD);
     const nobody = await recognizeImage(engine, image, []);
-    assert.deepEqual(nobody.map((v) => [v.status, v.similarity]), [['unrecognized', null], ['unrecognized', null]]);
+    assert.deepEqual(
+      nobody.map((v) => [v.status, v.similarity]),
+      [
+        ['unrecognized', null],
+        ['unrecognized', null],
+      ],
+    );
     assert.deepEqual(await recognizeImage(engine, await decodeJpeg(await noFaceJpeg()), enrolled), []);
     assert.deepEqual(await recognizeImage(engine, await decodeJpeg(await scaledPortrait('esma', 40)), enrolled), [], 'too small: no verdict');
   });
@@ -157,7 +163,11 @@ describe('a person seen from behind', () => {
 
 describe('faceSearchRegion', () => {
   const frame = { width: 640, height: 480 };
-  const close = (a: number[], b: number[]) => assert.ok(a.every((v, i) => Math.abs(v - b[i]) < 1e-9), `${a} vs ${b}`);
+  const close = (a: number[], b: number[]) =>
+    assert.ok(
+      a.every((v, i) => Math.abs(v - b[i]) < 1e-9),
+      `${a} vs ${b}`,
+    );
 
   test('a standing person: the top half of the box, widened', () => {
     // 64×288 px: a full-body box

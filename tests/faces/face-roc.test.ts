@@ -76,18 +76,29 @@ describe('the shipped threshold against the measured ROC', () => {
     const { genuine, impostor } = pairSimilarities(set);
     const all = roc(genuine, impostor);
     const cross = pairSimilarities(set, (a, b) => a.source.endsWith('webcam-photo') || b.source.endsWith('webcam-photo'));
-    t.diagnostic(`fixtures: ${all.genuine} same-person pairs, ${all.impostor} different-person pairs; lowest same ${r3(all.genuineMin)}, highest different ${r3(all.impostorMax)}`);
-    t.diagnostic(`at FAR 0 ${show(all.atFar0)}; at FAR 1% ${show(all.atFar1)}; at MATCH_THRESHOLD ${show(all.at(MATCH_THRESHOLD))}; at 0.75 ${show(all.at(0.75))}; at 0.65 ${show(all.at(0.65))}; at 0.62 ${show(all.at(0.62))}`);
+    t.diagnostic(
+      `fixtures: ${all.genuine} same-person pairs, ${all.impostor} different-person pairs; lowest same ${r3(all.genuineMin)}, highest different ${r3(all.impostorMax)}`,
+    );
+    t.diagnostic(
+      `at FAR 0 ${show(all.atFar0)}; at FAR 1% ${show(all.atFar1)}; at MATCH_THRESHOLD ${show(all.at(MATCH_THRESHOLD))}; at 0.75 ${show(all.at(0.75))}; at 0.65 ${show(all.at(0.65))}; at 0.62 ${show(all.at(0.62))}`,
+    );
     t.diagnostic(`across photos (vlado's webcam photo vs his 11 group variants): similarities ${cross.genuine.map(r3).sort().join(', ')}`);
     t.diagnostic(`  TAR across photos at MATCH_THRESHOLD ${r3(cross.genuine.filter((s) => s >= MATCH_THRESHOLD).length / cross.genuine.length)}`);
     // the shipped threshold accepts no stranger of the set ...
     assert.equal(all.at(MATCH_THRESHOLD).far, 0, 'a different-person pair reaches MATCH_THRESHOLD');
     // ... and is not a loose guess above the measured point (0.75 was 0.04 above it)
-    assert.ok(MATCH_THRESHOLD <= Math.ceil(all.atFar0.threshold * 100) / 100 + 1e-9, `MATCH_THRESHOLD ${MATCH_THRESHOLD} is above the FAR-0 point ${all.atFar0.threshold} rounded up`);
+    assert.ok(
+      MATCH_THRESHOLD <= Math.ceil(all.atFar0.threshold * 100) / 100 + 1e-9,
+      `MATCH_THRESHOLD ${MATCH_THRESHOLD} is above the FAR-0 point ${all.atFar0.threshold} rounded up`,
+    );
     const webcam = (a: LabelledDescriptor) => a.source.endsWith('webcam-photo');
     const samePhoto = pairSimilarities(set, (a, b) => !webcam(a) && !webcam(b)).genuine;
     assert.equal(samePhoto.length, 275);
-    assert.deepEqual(samePhoto.filter((s) => s < MATCH_THRESHOLD), [], 'every same-photo pair of variants matches');
+    assert.deepEqual(
+      samePhoto.filter((s) => s < MATCH_THRESHOLD),
+      [],
+      'every same-photo pair of variants matches',
+    );
     assert.equal(cross.genuine.length, 11);
   });
 
@@ -95,7 +106,9 @@ describe('the shipped threshold against the measured ROC', () => {
     const db = await packageFaceDatabase();
     const { genuine, impostor } = pairSimilarities(db.map((d) => ({ person: d.name, source: d.source, descriptor: d.descriptor })));
     const r = roc(genuine, impostor);
-    t.diagnostic(`package database: ${r.genuine} same-person pairs across photos, ${r.impostor} different-person pairs; same ${genuine.map(r3).sort().join(', ')}; highest different ${r3(r.impostorMax)}`);
+    t.diagnostic(
+      `package database: ${r.genuine} same-person pairs across photos, ${r.impostor} different-person pairs; same ${genuine.map(r3).sort().join(', ')}; highest different ${r3(r.impostorMax)}`,
+    );
     t.diagnostic(`at FAR 0 ${show(r.atFar0)}; at FAR 1% ${show(r.atFar1)}; at MATCH_THRESHOLD ${show(r.at(MATCH_THRESHOLD))}`);
     assert.equal(r.genuine, 5);
     assert.equal(r.impostor, 775);

@@ -19,7 +19,11 @@ import { startVideoApp, waitUntil, type VideoApp } from '../video-integration/vi
 import { makeFaceClip } from './face-clips.ts';
 import { portraitJpeg, samePhotoFixtures } from './face-fixtures.ts';
 
-interface PersonRow { subtype: string | null; person_id?: string | null; track_id: string | null }
+interface PersonRow {
+  subtype: string | null;
+  person_id?: string | null;
+  track_id: string | null;
+}
 
 for (const dialect of DIALECTS) {
   describe(`live face recognition on a camera (${dialect})`, () => {
@@ -40,7 +44,10 @@ for (const dialect of DIALECTS) {
       const miaBrighter = (await samePhotoFixtures()).find((f) => f.person === 'mia' && f.variant === 'brighter')!;
       mia = (await v.call(key, 'POST', '/v1/people', { name: 'Mia Santos' })).body;
       const enrolled = await v.app.inject({
-        method: 'POST', url: `/v1/people/${mia.id}/faces`, headers: { authorization: `Bearer ${key.key}`, 'content-type': 'image/jpeg' }, payload: miaBrighter.jpeg,
+        method: 'POST',
+        url: `/v1/people/${mia.id}/faces`,
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'image/jpeg' },
+        payload: miaBrighter.jpeg,
       });
       assert.equal(enrolled.statusCode, 201, enrolled.body);
     });
@@ -54,7 +61,12 @@ for (const dialect of DIALECTS) {
       assert.equal(r.status, 200, JSON.stringify(r.body));
     };
     const people = (streamId: string) =>
-      v.ctx.database.db.selectFrom('detections').select(['subtype', 'person_id', 'track_id']).where('stream_id', '=', streamId).where('type', '=', 'person').execute() as Promise<PersonRow[]>;
+      v.ctx.database.db
+        .selectFrom('detections')
+        .select(['subtype', 'person_id', 'track_id'])
+        .where('stream_id', '=', streamId)
+        .where('type', '=', 'person')
+        .execute() as Promise<PersonRow[]>;
     const camera = async (name: string, clip: string, location: string) => {
       const r = await v.call(key, 'POST', '/v1/streams', { name, source_type: 'rtsp', source_url: `file://${clip}`, location });
       assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -64,10 +76,14 @@ for (const dialect of DIALECTS) {
     const play = async (name: string, clip: string, location: string, until: (rows: PersonRow[]) => boolean, lingerMs = 0): Promise<PersonRow[]> => {
       const stream = await camera(name, clip, location);
       try {
-        const rows = await waitUntil(`${name}: person detections`, async () => {
-          const rows = await people(stream.id);
-          return until(rows) ? rows : null;
-        }, 60_000);
+        const rows = await waitUntil(
+          `${name}: person detections`,
+          async () => {
+            const rows = await people(stream.id);
+            return until(rows) ? rows : null;
+          },
+          60_000,
+        );
         if (!lingerMs) return rows;
         await new Promise((r) => setTimeout(r, lingerMs));
         return await people(stream.id);
@@ -80,16 +96,23 @@ for (const dialect of DIALECTS) {
 
     test('a phone frame with the enrolled face: the person detection is recognized as her, and so is the face', async () => {
       await setRecognition(true);
-      const phone = (await v.call(key, 'POST', '/v1/streams', { name: 'Desk phone', source_type: 'mobile', source_url: 'mobile://desk', location: 'desk' })).body;
+      const phone = (await v.call(key, 'POST', '/v1/streams', { name: 'Desk phone', source_type: 'mobile', source_url: 'mobile://desk', location: 'desk' }))
+        .body;
       const res = await v.app.inject({
-        method: 'POST', url: `/v1/streams/${phone.id}/frames`, headers: { authorization: `Bearer ${key.key}`, 'content-type': 'image/jpeg' }, payload: await portraitJpeg('mia'),
+        method: 'POST',
+        url: `/v1/streams/${phone.id}/frames`,
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'image/jpeg' },
+        payload: await portraitJpeg('mia'),
       });
       assert.equal(res.statusCode, 200, res.body);
       const out = res.json();
       const person = out.detections.find((d: { type: string }) => d.type === 'person');
       assert.ok(person, JSON.stringify(out.detections));
       assert.deepEqual([person.subtype, person.person_id], ['recognized', mia.id]);
-      assert.deepEqual(out.faces.map((f: { status: string; person_id: string }) => [f.status, f.person_id]), [['recognized', mia.id]]);
+      assert.deepEqual(
+        out.faces.map((f: { status: string; person_id: string }) => [f.status, f.person_id]),
+        [['recognized', mia.id]],
+      );
       assert.equal((await v.call(key, 'DELETE', `/v1/streams/${phone.id}`)).status, 200);
     });
 
@@ -97,19 +120,35 @@ for (const dialect of DIALECTS) {
       await setRecognition(true);
       const rows = await play('Door (Mia)', miaClip, 'front_door', (r) => r.some((d) => d.subtype === 'recognized'));
       const recognized = rows.filter((d) => d.subtype === 'recognized');
-      assert.ok(recognized.every((d) => d.person_id === mia.id), JSON.stringify(rows));
-      assert.ok(rows.every((d) => d.subtype !== 'unrecognized'), `never unrecognized: ${JSON.stringify(rows)}`);
-      assert.ok(rows.every((d) => d.subtype === 'recognized' || (d.subtype === null && !d.person_id)), 'no face yet: no subtype and no person');
+      assert.ok(
+        recognized.every((d) => d.person_id === mia.id),
+        JSON.stringify(rows),
+      );
+      assert.ok(
+        rows.every((d) => d.subtype !== 'unrecognized'),
+        `never unrecognized: ${JSON.stringify(rows)}`,
+      );
+      assert.ok(
+        rows.every((d) => d.subtype === 'recognized' || (d.subtype === null && !d.person_id)),
+        'no face yet: no subtype and no person',
+      );
       assert.deepEqual(await incidentsAt('front_door'), []);
     });
 
     test("a stranger's face is unrecognized and opens an 'Unrecognized person' incident", async () => {
       const rows = await play('Door (stranger)', chelseaClip, 'back_door', (r) => r.some((d) => d.subtype === 'unrecognized'));
-      assert.ok(rows.every((d) => d.subtype !== 'recognized' && !d.person_id), JSON.stringify(rows));
-      const incidents = await waitUntil('an incident at the back door', async () => {
-        const found = await incidentsAt('back_door');
-        return found.length ? found : null;
-      }, 10_000);
+      assert.ok(
+        rows.every((d) => d.subtype !== 'recognized' && !d.person_id),
+        JSON.stringify(rows),
+      );
+      const incidents = await waitUntil(
+        'an incident at the back door',
+        async () => {
+          const found = await incidentsAt('back_door');
+          return found.length ? found : null;
+        },
+        10_000,
+      );
       assert.match(incidents[0].title, /^Unrecognized person at back_door/);
     });
 
@@ -123,7 +162,10 @@ for (const dialect of DIALECTS) {
       const facesBefore = await v.ctx.database.db.selectFrom('person_faces').select('id').execute();
       // the face is in view from second 1 to the end of the clip: 2.5 s more after the person entered
       const rows = await play('Door (off)', miaClip, 'side_door', (r) => r.length >= 1, 2500);
-      assert.ok(rows.every((d) => d.subtype === null && !d.person_id), JSON.stringify(rows));
+      assert.ok(
+        rows.every((d) => d.subtype === null && !d.person_id),
+        JSON.stringify(rows),
+      );
       assert.equal(engine.stats().calls, callsBefore, 'the face engine was not asked for anything');
       assert.deepEqual(await v.ctx.database.db.selectFrom('person_faces').select('id').execute(), facesBefore);
       assert.deepEqual(await incidentsAt('side_door'), []);
@@ -134,7 +176,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await v.call(key, 'DELETE', `/v1/people/${mia.id}`)).status, 200);
       assert.equal((await v.ctx.database.db.selectFrom('person_faces').select('id').where('person_id', '=', mia.id).execute()).length, 0);
       const rows = await play('Door (Mia, erased)', miaClip, 'garage_door', (r) => r.some((d) => d.subtype === 'unrecognized'));
-      assert.ok(rows.every((d) => d.subtype !== 'recognized' && !d.person_id), JSON.stringify(rows));
+      assert.ok(
+        rows.every((d) => d.subtype !== 'recognized' && !d.person_id),
+        JSON.stringify(rows),
+      );
     });
   });
 }

@@ -41,7 +41,15 @@ describe('voteIdentity', () => {
     const v = voteIdentity([big, small, small], enrolled, 0.6);
     assert.equal(v.personId, 'person_ann');
     // with equal weights the same three sightings vote Bob
-    const equal = voteIdentity([{ ...big, weight: 1 }, { ...small, weight: 1 }, { ...small, weight: 1 }], enrolled, 0.6);
+    const equal = voteIdentity(
+      [
+        { ...big, weight: 1 },
+        { ...small, weight: 1 },
+        { ...small, weight: 1 },
+      ],
+      enrolled,
+      0.6,
+    );
     assert.equal(equal.personId, 'person_bob');
   });
 

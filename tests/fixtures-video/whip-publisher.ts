@@ -35,7 +35,11 @@ export class WhipTestPublisher {
   private ffmpeg: ChildProcess | null = null;
   private encoderGeneration = 0;
   private continuity: { generation: number; seqOffset: number; tsOffset: number; lastSeq: number | null; lastTs: number | null } = {
-    generation: 0, seqOffset: 0, tsOffset: 0, lastSeq: null, lastTs: null,
+    generation: 0,
+    seqOffset: 0,
+    tsOffset: 0,
+    lastSeq: null,
+    lastTs: null,
   };
   private udp: Socket | null = null;
   private constructor(
@@ -49,7 +53,12 @@ export class WhipTestPublisher {
     const codec =
       o.codec === 'VP8'
         ? new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90000, rtcpFeedback: fb })
-        : new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: fb, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' });
+        : new RTCRtpCodecParameters({
+            mimeType: 'video/H264',
+            clockRate: 90000,
+            rtcpFeedback: fb,
+            parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+          });
     const audio = o.withAudio ? [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })] : [];
     const pc = new RTCPeerConnection({ iceServers: [], codecs: { video: [codec], audio }, iceAdditionalHostAddresses: ['127.0.0.1'] });
     if (o.withAudio) pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' });
@@ -135,11 +144,45 @@ export class WhipTestPublisher {
       ? ['-c:v', 'copy']
       : this.o.codec === 'VP8'
         ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1500k', '-g', '10', '-error-resilient', '1']
-        : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p', '-b:v', '1500k', '-g', '10', '-bsf:v', 'dump_extra=freq=keyframe'];
+        : [
+            '-c:v',
+            'libx264',
+            '-preset',
+            'ultrafast',
+            '-tune',
+            'zerolatency',
+            '-profile:v',
+            'baseline',
+            '-pix_fmt',
+            'yuv420p',
+            '-b:v',
+            '1500k',
+            '-g',
+            '10',
+            '-bsf:v',
+            'dump_extra=freq=keyframe',
+          ];
     this.ffmpeg = spawn(
       'ffmpeg',
-      ['-hide_banner', '-nostdin', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', video, '-an', ...scale, ...enc,
-        '-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${port}?pkt_size=1200`],
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-loglevel',
+        'error',
+        '-re',
+        '-stream_loop',
+        '-1',
+        '-i',
+        video,
+        '-an',
+        ...scale,
+        ...enc,
+        '-f',
+        'rtp',
+        '-payload_type',
+        '96',
+        `rtp://127.0.0.1:${port}?pkt_size=1200`,
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
   }

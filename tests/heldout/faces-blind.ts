@@ -12,10 +12,29 @@ import { HouseholdSimulator } from '../agent/household-simulator.ts';
 import { localToEpoch, scoreSceneCases, type FaceResult, type Scenario, type SceneExpect } from './faces-heldout.ts';
 import type { Score } from './household-heldout.ts';
 
-interface WatchExpect { sensor_ids: string[]; who: string; starts_at?: string; ends_at?: string }
-interface HouseholdExpect { outcome: 'act' | 'ask'; watch?: WatchExpect; accept_ask?: boolean }
-interface HouseholdCase { id: string; context: string; category?: string; accept_ask?: boolean; turns: Array<{ message: string; expect: HouseholdExpect }> }
-interface Person { id: string; name: string; role?: string }
+interface WatchExpect {
+  sensor_ids: string[];
+  who: string;
+  starts_at?: string;
+  ends_at?: string;
+}
+interface HouseholdExpect {
+  outcome: 'act' | 'ask';
+  watch?: WatchExpect;
+  accept_ask?: boolean;
+}
+interface HouseholdCase {
+  id: string;
+  context: string;
+  category?: string;
+  accept_ask?: boolean;
+  turns: Array<{ message: string; expect: HouseholdExpect }>;
+}
+interface Person {
+  id: string;
+  name: string;
+  role?: string;
+}
 
 export async function scoreBlindScenes(file: string): Promise<FaceResult[]> {
   const data = JSON.parse(readFileSync(file, 'utf8')) as {
@@ -26,7 +45,13 @@ export async function scoreBlindScenes(file: string): Promise<FaceResult[]> {
   return (await scoreSceneCases(data.scenarios, cases)).sort((a, b) => a.id.localeCompare(b.id));
 }
 
-function judge(expect: HouseholdExpect, acceptAsk: boolean, plan: ReturnType<typeof planOffline>, people: Person[], timeZone: string): { score: Score; why: string } {
+function judge(
+  expect: HouseholdExpect,
+  acceptAsk: boolean,
+  plan: ReturnType<typeof planOffline>,
+  people: Person[],
+  timeZone: string,
+): { score: Score; why: string } {
   const calls = (plan.calls ?? []) as Array<{ tool: string; args: Record<string, any> }>;
   const watches = calls.filter((x) => x.tool === 'create_watch');
   const changes = calls.filter((x) => !x.tool.startsWith('list_') && !x.tool.startsWith('get_'));
@@ -50,12 +75,14 @@ function judge(expect: HouseholdExpect, acceptAsk: boolean, plan: ReturnType<typ
     if (!conditions.includes('unrecognized_person')) return { score: 'wrong', why: `condition: ${summary}` };
   } else {
     const person = people.find((p) => p.id === want.who);
-    if (!person || !conditions.includes('recognized_person') || !(args.person_ids ?? []).includes(person.id)) return { score: 'wrong', why: `person ${want.who}: ${summary}` };
+    if (!person || !conditions.includes('recognized_person') || !(args.person_ids ?? []).includes(person.id))
+      return { score: 'wrong', why: `person ${want.who}: ${summary}` };
   }
   for (const key of ['starts_at', 'ends_at'] as const) {
     const w = want[key];
     if (!w) continue;
-    if (typeof args[key] !== 'string' || Math.abs(Date.parse(args[key]) - localToEpoch(w, timeZone)) > 60_000) return { score: 'wrong', why: `${key} (want ${w}): ${summary}` };
+    if (typeof args[key] !== 'string' || Math.abs(Date.parse(args[key]) - localToEpoch(w, timeZone)) > 60_000)
+      return { score: 'wrong', why: `${key} (want ${w}): ${summary}` };
   }
   return { score: 'correct', why: summary };
 }
@@ -64,7 +91,11 @@ export function scoreBlindHousehold(file: string, contexts: Record<string, House
   const data = JSON.parse(readFileSync(file, 'utf8')) as { contexts: Record<string, { people: Person[]; now: string }>; cases: HouseholdCase[] };
   return data.cases.map((c) => {
     const written = data.contexts[c.context];
-    const ctx = { ...structuredClone(contexts[base]), now: Date.parse(written.now), people: written.people.map((p) => ({ id: p.id, name: p.name, ...(p.role ? { note: p.role } : {}) })) } as HouseholdContext;
+    const ctx = {
+      ...structuredClone(contexts[base]),
+      now: Date.parse(written.now),
+      people: written.people.map((p) => ({ id: p.id, name: p.name, ...(p.role ? { note: p.role } : {}) })),
+    } as HouseholdContext;
     const household = new HouseholdSimulator(ctx);
     const turn = c.turns[0];
     const plan = planOffline(turn.message, household.ctx);

@@ -16,17 +16,47 @@ import { bearer, createTestApp } from '../helpers/harness.ts';
 import type { Score } from './household-heldout.ts';
 
 /** A detection names its person by name (`person`) or by the scenario's person id (`person_id`). */
-interface Det { type: DetectionType; at: string; subtype?: string; person?: string; person_id?: string; track_id?: string; dwell_s?: number }
+interface Det {
+  type: DetectionType;
+  at: string;
+  subtype?: string;
+  person?: string;
+  person_id?: string;
+  track_id?: string;
+  dwell_s?: number;
+}
 /** Enrolled people: names, or `{id, name}` where detections refer to them by id. */
-export interface Scenario { timeZone: string; now: string; location: string; people: Array<string | { id: string; name: string }>; detections: Det[] }
+export interface Scenario {
+  timeZone: string;
+  now: string;
+  location: string;
+  people: Array<string | { id: string; name: string }>;
+  detections: Det[];
+}
 /** `time` is a local wall-clock "HH:MM" the answer must give (as 08:55, 8:55 or 8:55 AM). */
-export interface SceneExpect { outcome: 'answer' | 'ask'; yes_no?: 'yes' | 'no'; number?: number; names?: string[]; time?: string }
-interface AgentExpect { outcome: 'act' | 'ask'; sensor_ids?: string[]; condition?: string; person?: string }
+export interface SceneExpect {
+  outcome: 'answer' | 'ask';
+  yes_no?: 'yes' | 'no';
+  number?: number;
+  names?: string[];
+  time?: string;
+}
+interface AgentExpect {
+  outcome: 'act' | 'ask';
+  sensor_ids?: string[];
+  condition?: string;
+  person?: string;
+}
 type Case =
   | { id: string; kind: 'scene'; scenario: string; category: string; query: string; expect: SceneExpect }
   | { id: string; kind: 'agent'; context: string; people: string[]; category: string; message: string; expect: AgentExpect };
 
-export interface FaceResult { id: string; category: string; score: Score; why: string }
+export interface FaceResult {
+  id: string;
+  category: string;
+  score: Score;
+  why: string;
+}
 
 export function localToEpoch(local: string, timeZone: string): number {
   const [d, t] = local.split('T');
@@ -93,22 +123,30 @@ export async function scoreSceneCases(
         if (typeof person !== 'string') ids.set(person.id, r.json().id);
       }
       const created = await t.app.inject({
-        method: 'POST', url: '/v1/streams', headers: bearer(key),
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
         payload: { name, source_type: 'rtsp', source_url: 'rtsp://camera.example/heldout', location: sc.location.replace(/\W+/g, '_') },
       });
       if (created.statusCode !== 201) throw new Error(`stream: ${created.body}`);
       const stream = created.json() as { id: string; scene_id: string };
       await t.app.inject({ method: 'PATCH', url: `/v1/scenes/${stream.scene_id}`, headers: bearer(key), payload: { time_zone: sc.timeZone } });
-      const ref = await t.ctx.database.db.selectFrom('streams').select(['id', 'tenant_id', 'scene_id', 'location']).where('id', '=', stream.id).executeTakeFirstOrThrow();
-      const inputs: DetectionInput[] = sc.detections.map((d) => ({
-        type: d.type,
-        subtype: d.person ? 'recognized' : (d.subtype ?? null),
-        person_id: d.person ? ids.get(d.person)! : d.person_id ? ids.get(d.person_id)! : null,
-        confidence: 0.9,
-        at: localToEpoch(d.at, sc.timeZone),
-        track_id: d.track_id ?? null,
-        dwell_s: d.dwell_s ?? null,
-      })).sort((a, b) => a.at - b.at);
+      const ref = await t.ctx.database.db
+        .selectFrom('streams')
+        .select(['id', 'tenant_id', 'scene_id', 'location'])
+        .where('id', '=', stream.id)
+        .executeTakeFirstOrThrow();
+      const inputs: DetectionInput[] = sc.detections
+        .map((d) => ({
+          type: d.type,
+          subtype: d.person ? 'recognized' : (d.subtype ?? null),
+          person_id: d.person ? ids.get(d.person)! : d.person_id ? ids.get(d.person_id)! : null,
+          confidence: 0.9,
+          at: localToEpoch(d.at, sc.timeZone),
+          track_id: d.track_id ?? null,
+          dwell_s: d.dwell_s ?? null,
+        }))
+        .sort((a, b) => a.at - b.at);
       for (const input of inputs) {
         if (input.at > clock.now()) await clock.advance(input.at - clock.now());
         await t.ctx.pipeline.ingest(ref, [input]);
@@ -116,9 +154,18 @@ export async function scoreSceneCases(
       if (now > clock.now()) await clock.advance(now - clock.now());
       await t.ctx.pipeline.drain();
       for (const c of mine) {
-        const res = await t.app.inject({ method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key), payload: { stream_id: stream.id, query: c.query, window: '15m' } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/v1/scenes/${stream.scene_id}/query`,
+          headers: bearer(key),
+          payload: { stream_id: stream.id, query: c.query, window: '15m' },
+        });
         let body: Record<string, unknown> = {};
-        try { body = res.json(); } catch { /* judged by status */ }
+        try {
+          body = res.json();
+        } catch {
+          /* judged by status */
+        }
         const { score, why } = judgeScene(c.expect, res.statusCode, body as never);
         results.push({ id: c.id, category: c.category, score, why: `"${c.query}" → ${why}` });
       }
@@ -149,7 +196,8 @@ function judgeAgent(expect: AgentExpect, plan: ReturnType<typeof planOffline>, p
     return asked ? { score: 'correct', why: summary } : { score: 'missed', why: `did not ask: ${summary}` };
   }
   if (!watch) return { score: asked ? 'asked' : 'missed', why: summary };
-  if (expect.sensor_ids && [...watch.args.sensor_ids].sort().join() !== [...expect.sensor_ids].sort().join()) return { score: 'wrong', why: `sensors: ${summary}` };
+  if (expect.sensor_ids && [...watch.args.sensor_ids].sort().join() !== [...expect.sensor_ids].sort().join())
+    return { score: 'wrong', why: `sensors: ${summary}` };
   if (expect.condition && !(watch.args.conditions ?? []).includes(expect.condition)) return { score: 'wrong', why: `condition: ${summary}` };
   if (expect.person) {
     const id = people.find((p) => p.name === expect.person)?.id;
@@ -160,7 +208,10 @@ function judgeAgent(expect: AgentExpect, plan: ReturnType<typeof planOffline>, p
 
 export async function scoreFaces(file: string, contexts: Record<string, HouseholdContext>): Promise<FaceResult[]> {
   const data = JSON.parse(readFileSync(file, 'utf8')) as { scenarios: Record<string, Scenario>; cases: Case[] };
-  const scene = await scoreSceneCases(data.scenarios, data.cases.filter((c): c is Extract<Case, { kind: 'scene' }> => c.kind === 'scene'));
+  const scene = await scoreSceneCases(
+    data.scenarios,
+    data.cases.filter((c): c is Extract<Case, { kind: 'scene' }> => c.kind === 'scene'),
+  );
   const agent = data.cases.filter((c): c is Extract<Case, { kind: 'agent' }> => c.kind === 'agent').map((c) => scoreAgentCase(c, contexts));
   return [...scene, ...agent].sort((a, b) => a.id.localeCompare(b.id));
 }

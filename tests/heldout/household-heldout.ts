@@ -25,22 +25,49 @@ const SEVERITY: Score[] = ['correct', 'asked', 'missed', 'wrong'];
 
 /** Tools that change the household; everything else only reads. */
 const STATE_TOOLS = new Set<ToolName>([
-  'create_watch', 'update_watch', 'stand_down_watch', 'mute_sensor', 'unmute_sensor',
-  'set_boundary', 'clear_boundary', 'add_sensor', 'set_household',
+  'create_watch',
+  'update_watch',
+  'stand_down_watch',
+  'mute_sensor',
+  'unmute_sensor',
+  'set_boundary',
+  'clear_boundary',
+  'add_sensor',
+  'set_household',
 ]);
 
-interface ExpectedCall { tool: string; args?: Record<string, unknown> }
+interface ExpectedCall {
+  tool: string;
+  args?: Record<string, unknown>;
+}
 interface Expect {
   outcome: 'act' | 'ask' | 'answer' | 'decline';
   calls?: ExpectedCall[];
   accept_ask?: boolean;
   reply_any?: string[];
 }
-interface Turn { message: string; expect: Expect }
-interface HeldoutCase { id: string; context: string; category: string; turns: Turn[] }
+interface Turn {
+  message: string;
+  expect: Expect;
+}
+interface HeldoutCase {
+  id: string;
+  context: string;
+  category: string;
+  turns: Turn[];
+}
 
-export interface TurnResult { message: string; score: Score; why: string }
-export interface CaseResult { id: string; category: string; score: Score; turns: TurnResult[] }
+export interface TurnResult {
+  message: string;
+  score: Score;
+  why: string;
+}
+export interface CaseResult {
+  id: string;
+  category: string;
+  score: Score;
+  turns: TurnResult[];
+}
 
 const here = import.meta.dirname;
 const corpusContexts = join(here, '..', 'agent', 'corpus', 'contexts.json');
@@ -99,7 +126,10 @@ function argDiff(key: string, want: unknown, got: unknown, timeZone: string): st
   }
   if (typeof want === 'string') {
     if (typeof got !== 'string') return `${key}: expected "${want}", got ${JSON.stringify(got)}`;
-    const ok = key === 'subject' ? got.toLowerCase().includes(want.toLowerCase()) || want.toLowerCase().includes(got.toLowerCase()) : got.toLowerCase() === want.toLowerCase();
+    const ok =
+      key === 'subject'
+        ? got.toLowerCase().includes(want.toLowerCase()) || want.toLowerCase().includes(got.toLowerCase())
+        : got.toLowerCase() === want.toLowerCase();
     return ok ? undefined : `${key}: expected "${want}", got "${got}"`;
   }
   if (want && typeof want === 'object') {
@@ -127,7 +157,13 @@ function replyLacks(reply: string, words: string[] | undefined): string | undefi
   return words.some((w) => r.includes(w.toLowerCase())) ? undefined : `reply lacks any of ${JSON.stringify(words)}: "${reply}"`;
 }
 
-function scoreTurn(expect: Expect, changes: { tool: string; args: Record<string, unknown> }[], asked: boolean, reply: string, timeZone: string): { score: Score; why: string } {
+function scoreTurn(
+  expect: Expect,
+  changes: { tool: string; args: Record<string, unknown> }[],
+  asked: boolean,
+  reply: string,
+  timeZone: string,
+): { score: Score; why: string } {
   const summary = changes.map((c) => c.tool).join(', ') || 'no change';
   if (expect.outcome === 'act') {
     const want = expect.calls ?? [];
@@ -142,7 +178,10 @@ function scoreTurn(expect: Expect, changes: { tool: string; args: Record<string,
       let firstDiff: string | undefined;
       while (j < want.length) {
         const d = callDiff(want[j++], c, timeZone);
-        if (!d) { matched = true; break; }
+        if (!d) {
+          matched = true;
+          break;
+        }
         firstDiff ??= d;
       }
       if (!matched) return { score: 'wrong', why: firstDiff ?? `unexpected ${c.tool} ${JSON.stringify(c.args)}` };
@@ -207,7 +246,12 @@ export function formatSummary(name: string, results: { id: string; category: str
     lines.push(`  ${cat.padEnd(14)} correct ${s.correct}, asked ${s.asked}, missed ${s.missed}, wrong ${s.wrong}`);
   }
   for (const r of results.filter((x) => x.score !== 'correct')) {
-    const detail = r.turns ? r.turns.filter((t) => t.score !== 'correct').map((t) => `"${t.message}" → ${t.why}`).join(' | ') : r.why;
+    const detail = r.turns
+      ? r.turns
+          .filter((t) => t.score !== 'correct')
+          .map((t) => `"${t.message}" → ${t.why}`)
+          .join(' | ')
+      : r.why;
     lines.push(`  ${r.score.toUpperCase()} ${r.id} [${r.category}] ${detail}`);
   }
   return lines.join('\n');

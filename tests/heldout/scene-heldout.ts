@@ -16,13 +16,48 @@ import type { DetectionInput, DetectionType } from '../../src/platform/kinds/ind
 import { bearer, createTestApp } from '../helpers/harness.ts';
 import type { Score } from './household-heldout.ts';
 
-interface ScenarioDetection { type: DetectionType; at: string; value?: number; count?: number; subtype?: string; dwell_s?: number; track_id?: string; confidence?: number }
+interface ScenarioDetection {
+  type: DetectionType;
+  at: string;
+  value?: number;
+  count?: number;
+  subtype?: string;
+  dwell_s?: number;
+  track_id?: string;
+  confidence?: number;
+}
 /** `stream`: the camera's state at "now" when it is not live (e.g. offline since `last_frame_at`, local wall-clock) */
-interface Scenario { timeZone: string; now: string; location: string; capacity?: number; window?: string; stream?: { status: string; last_frame_at: string }; detections: ScenarioDetection[] }
-interface Expect { outcome: 'answer' | 'ask'; yes_no?: 'yes' | 'no'; number?: number; time?: string; metric?: string }
-interface SceneCase { id: string; scenario: string; category: string; query: string; window?: string; expect: Expect }
+interface Scenario {
+  timeZone: string;
+  now: string;
+  location: string;
+  capacity?: number;
+  window?: string;
+  stream?: { status: string; last_frame_at: string };
+  detections: ScenarioDetection[];
+}
+interface Expect {
+  outcome: 'answer' | 'ask';
+  yes_no?: 'yes' | 'no';
+  number?: number;
+  time?: string;
+  metric?: string;
+}
+interface SceneCase {
+  id: string;
+  scenario: string;
+  category: string;
+  query: string;
+  window?: string;
+  expect: Expect;
+}
 
-export interface SceneResult { id: string; category: string; score: Score; why: string }
+export interface SceneResult {
+  id: string;
+  category: string;
+  score: Score;
+  why: string;
+}
 
 function localToEpoch(local: string, timeZone: string): number {
   const [d, t] = local.split('T');
@@ -53,14 +88,22 @@ function mentionsTime(answer: string, hhmm: string): boolean {
   return forms.some((f) => text.includes(f));
 }
 
-function judge(expect: Expect, status: number, body: { answer?: string; interpretation?: { metric?: string }; detail?: string }): { score: Score; why: string } {
+function judge(
+  expect: Expect,
+  status: number,
+  body: { answer?: string; interpretation?: { metric?: string }; detail?: string },
+): { score: Score; why: string } {
   if (status === 422) return expect.outcome === 'ask' ? { score: 'correct', why: body.detail ?? 'refused' } : { score: 'asked', why: body.detail ?? 'refused' };
   if (status !== 200) return { score: 'missed', why: `${status} ${body.detail ?? ''}` };
   const answer = body.answer ?? '';
   if (expect.outcome === 'ask') return { score: 'wrong', why: `answered what cannot be answered: ${answer}` };
-  const first = answer.trim().split(/[\s,.!]+/)[0]?.toLowerCase();
+  const first = answer
+    .trim()
+    .split(/[\s,.!]+/)[0]
+    ?.toLowerCase();
   if (expect.yes_no && first !== expect.yes_no) return { score: 'wrong', why: `expected "${expect.yes_no}": ${answer}` };
-  if (expect.metric && body.interpretation?.metric !== expect.metric) return { score: 'wrong', why: `metric ${body.interpretation?.metric}, expected ${expect.metric}: ${answer}` };
+  if (expect.metric && body.interpretation?.metric !== expect.metric)
+    return { score: 'wrong', why: `metric ${body.interpretation?.metric}, expected ${expect.metric}: ${answer}` };
   if (expect.number !== undefined && !mentionsNumber(answer, expect.number)) return { score: 'wrong', why: `expected ${expect.number}: ${answer}` };
   if (expect.time && !mentionsTime(answer, expect.time)) return { score: 'wrong', why: `expected ${expect.time}: ${answer}` };
   return { score: 'correct', why: answer };
@@ -68,7 +111,11 @@ function judge(expect: Expect, status: number, body: { answer?: string; interpre
 
 /** The API takes snake_case location labels ("parking garage" → parking_garage). */
 function toLocationLabel(place: string): string {
-  return place.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return place
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 export async function scoreScenes(file: string): Promise<SceneResult[]> {
@@ -96,17 +143,25 @@ export async function scoreScenes(file: string): Promise<SceneResult[]> {
     try {
       const key = await t.orgKey();
       const created = await t.app.inject({
-        method: 'POST', url: '/v1/streams', headers: bearer(key),
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
         payload: { name: name, source_type: 'rtsp', source_url: 'rtsp://camera.example/heldout', location: toLocationLabel(sc.location) },
       });
       if (created.statusCode !== 201) throw new Error(`stream: ${created.body}`);
       const stream = created.json() as { id: string; scene_id: string };
       const patch = await t.app.inject({
-        method: 'PATCH', url: `/v1/scenes/${stream.scene_id}`, headers: bearer(key),
+        method: 'PATCH',
+        url: `/v1/scenes/${stream.scene_id}`,
+        headers: bearer(key),
         payload: { time_zone: sc.timeZone, ...(sc.capacity ? { capacity: sc.capacity } : {}) },
       });
       if (patch.statusCode !== 200) throw new Error(`scene: ${patch.body}`);
-      const ref = await t.ctx.database.db.selectFrom('streams').select(['id', 'tenant_id', 'scene_id', 'location']).where('id', '=', stream.id).executeTakeFirstOrThrow();
+      const ref = await t.ctx.database.db
+        .selectFrom('streams')
+        .select(['id', 'tenant_id', 'scene_id', 'location'])
+        .where('id', '=', stream.id)
+        .executeTakeFirstOrThrow();
       for (const input of inputs) {
         // each detection arrives at its own time, as from a live camera (real sources do not run in
         // this app, so the camera itself adds nothing)
@@ -118,15 +173,23 @@ export async function scoreScenes(file: string): Promise<SceneResult[]> {
       // the scenario's camera is live at "now" (docs/decisions.md, "Freshness"), or in the state the
       // scenario gives (offline since its last frame): its ingest would have written that status and
       // frame time; without it every answer is about a camera never connected
-      const state = sc.stream ? { status: sc.stream.status, last_frame_at: new Date(localToEpoch(sc.stream.last_frame_at, sc.timeZone)).toISOString() } : { status: 'live', last_frame_at: new Date(now).toISOString() };
+      const state = sc.stream
+        ? { status: sc.stream.status, last_frame_at: new Date(localToEpoch(sc.stream.last_frame_at, sc.timeZone)).toISOString() }
+        : { status: 'live', last_frame_at: new Date(now).toISOString() };
       await t.ctx.database.db.updateTable('streams').set(state).where('id', '=', stream.id).execute();
       for (const c of cases) {
         const res = await t.app.inject({
-          method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key),
+          method: 'POST',
+          url: `/v1/scenes/${stream.scene_id}/query`,
+          headers: bearer(key),
           payload: { stream_id: stream.id, query: c.query, window: c.window ?? sc.window ?? '15m' },
         });
         let body: Record<string, unknown> = {};
-        try { body = res.json(); } catch { /* not JSON: judged by status */ }
+        try {
+          body = res.json();
+        } catch {
+          /* not JSON: judged by status */
+        }
         const { score, why } = judge(c.expect, res.statusCode, body as never);
         results.push({ id: c.id, category: c.category, score, why: `"${c.query}" → ${why}` });
       }

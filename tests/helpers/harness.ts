@@ -64,13 +64,17 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  opts: { dialect?: DialectName; clock?: Clock; config?: Partial<Config>; sandboxTickMs?: number; start?: boolean; contextOptions?: Parameters<typeof createContext>[1] } = {},
+  opts: {
+    dialect?: DialectName;
+    clock?: Clock;
+    config?: Partial<Config>;
+    sandboxTickMs?: number;
+    start?: boolean;
+    contextOptions?: Parameters<typeof createContext>[1];
+  } = {},
 ): Promise<TestApp> {
   const dbase = await createTestDatabase(opts.dialect ?? 'sqlite');
-  const config = loadConfig(
-    { runSources: false, seedDemo: false, publicBaseUrl: 'http://vigil.test', ...dbase.overrides, ...opts.config },
-    {},
-  );
+  const config = loadConfig({ runSources: false, seedDemo: false, publicBaseUrl: 'http://vigil.test', ...dbase.overrides, ...opts.config }, {});
   const ctx = await createContext(config, { clock: opts.clock, sandboxTickMs: opts.sandboxTickMs, ...opts.contextOptions });
   const app = await buildApp(ctx);
   if (opts.start) await ctx.start();

@@ -46,11 +46,29 @@ export interface PushService {
 function makeCert(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-push-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -67,7 +85,10 @@ function verifyVapid(header: string | undefined): { claims: ReceivedPush['claims
   if (head.alg !== 'ES256' || head.typ !== 'JWT') throw new Error(`JWT header ${JSON.stringify(head)}`);
   const point = Buffer.from(k, 'base64url');
   if (point.length !== 65 || point[0] !== 4) throw new Error('k is not an uncompressed P-256 point');
-  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, format: 'jwk' });
+  const key = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+    format: 'jwk',
+  });
   const ok = verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(sig, 'base64url'));
   if (!ok) throw new Error('VAPID JWT signature does not verify');
   return { claims: JSON.parse(Buffer.from(p, 'base64url').toString()), key: k };
@@ -120,7 +141,16 @@ export async function startPushService(): Promise<PushService> {
         const { claims, key: k } = verifyVapid(req.headers.authorization);
         const body = Buffer.concat(chunks);
         const plain = decryptAes128gcm(body, device);
-        received.push({ path, headers: req.headers, claims, vapidKey: k, payload: JSON.parse(plain.toString('utf8')), plaintextBytes: plain.length, bodyBytes: body.length, receivedAt: performance.now() });
+        received.push({
+          path,
+          headers: req.headers,
+          claims,
+          vapidKey: k,
+          payload: JSON.parse(plain.toString('utf8')),
+          plaintextBytes: plain.length,
+          bodyBytes: body.length,
+          receivedAt: performance.now(),
+        });
         res.writeHead(201).end();
       } catch (err) {
         errors.push((err as Error).message);
@@ -141,7 +171,12 @@ export async function startPushService(): Promise<PushService> {
       ecdh.generateKeys();
       const authSecret = randomBytes(16);
       const path = `/${opts.gone ? 'gone' : 'push'}/${name}`;
-      const d: Device = { endpoint: `${origin}${path}`, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: authSecret.toString('base64url') }, ecdh, authSecret };
+      const d: Device = {
+        endpoint: `${origin}${path}`,
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: authSecret.toString('base64url') },
+        ecdh,
+        authSecret,
+      };
       devices.set(path, d);
       return d;
     },
@@ -159,9 +194,10 @@ export async function startPushService(): Promise<PushService> {
       }
       return received;
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -9,7 +9,16 @@ import { join } from 'node:path';
  */
 export async function runServerUntilExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', VIGIL_DATA_DIR: mkdtempSync(join(tmpdir(), 'vigil-data-')), VIGIL_SEED_DEMO: '0', DATABASE_URL: '', REDIS_URL: '', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      VIGIL_DATA_DIR: mkdtempSync(join(tmpdir(), 'vigil-data-')),
+      VIGIL_SEED_DEMO: '0',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -9,8 +9,18 @@ import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/harness.ts';
 import { bearer, createHouseholdTestApp, type HouseholdTestApp } from './household-harness.ts';
 
-interface WatchRow { id: string; subject: string; window: string; sensor_ids: string[]; status: string }
-interface SensorRow { id: string; name: string; kind: string }
+interface WatchRow {
+  id: string;
+  subject: string;
+  window: string;
+  sensor_ids: string[];
+  status: string;
+}
+interface SensorRow {
+  id: string;
+  name: string;
+  kind: string;
+}
 
 for (const dialect of DIALECTS) {
   describe(`arming the house (${dialect})`, () => {
@@ -74,10 +84,17 @@ for (const dialect of DIALECTS) {
 
     test('"arm the house" watches every door contact and camera until disarmed', async () => {
       const sensors = (await t.app.inject({ url: '/v1/household', headers: bearer(owner) })).json().sensors as SensorRow[];
-      const expected = sensors.filter((s) => s.kind === 'camera' || s.kind === 'contact').map((s) => s.id).sort();
+      const expected = sensors
+        .filter((s) => s.kind === 'camera' || s.kind === 'contact')
+        .map((s) => s.id)
+        .sort();
       assert.ok(expected.length >= 2 && sensors.some((s) => s.kind === 'motion'), 'the home has doors, cameras and a motion sensor');
       const r = await say(owner, 'arm the house');
-      assert.deepEqual(r.actions.map((a) => a.type), ['house.armed'], r.reply);
+      assert.deepEqual(
+        r.actions.map((a) => a.type),
+        ['house.armed'],
+        r.reply,
+      );
       assert.match(r.reply, /armed the house/);
       const watches = await activeWatches();
       assert.equal(watches.length, 1);
@@ -104,7 +121,11 @@ for (const dialect of DIALECTS) {
     test('"I\'m home, disarm" ends the armed watch', async () => {
       const [armed] = await activeWatches();
       const r = await say(owner, "I'm home, disarm");
-      assert.deepEqual(r.actions.map((a) => a.type), ['house.disarmed'], r.reply);
+      assert.deepEqual(
+        r.actions.map((a) => a.type),
+        ['house.disarmed'],
+        r.reply,
+      );
       assert.deepEqual(r.actions[0].ids, [armed.id]);
       assert.deepEqual(await activeWatches(), []);
       const stood = (await t.app.inject({ url: `/v1/watches/${armed.id}`, headers: bearer(owner) })).json();

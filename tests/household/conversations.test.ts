@@ -58,27 +58,46 @@ for (const dialect of DIALECTS) {
       assert.equal(updated.ends_at, '2026-11-22T06:00:00.000Z', '06:00 in Lisbon (UTC+0 in November)');
       assert.equal((await get(key, `/v1/watches/${watchId}`)).json().ends_at, '2026-11-22T06:00:00.000Z');
       const third = (await say(key, 'stop watching it', first.id)).json();
-      assert.deepEqual(third.actions.map((a: { type: string; id: string }) => [a.type, a.id]), [['watch.stood_down', watchId]]);
+      assert.deepEqual(
+        third.actions.map((a: { type: string; id: string }) => [a.type, a.id]),
+        [['watch.stood_down', watchId]],
+      );
 
       const history = await get(key, `/v1/conversations/${first.id}`);
       assert.equal(history.statusCode, 200);
       const h = history.json();
-      assert.deepEqual(h.messages.map((m: { message: string }) => m.message), ['watch the garage tonight', 'make it until 6am instead', 'stop watching it']);
-      assert.deepEqual(h.messages.map((m: { actions: { type: string }[] }) => m.actions.map((a) => a.type)), [['watch.created'], ['watch.updated'], ['watch.stood_down']]);
-      assert.deepEqual(h.messages.map((m: { reply: string }) => m.reply), [first.reply, second.json().reply, third.reply]);
+      assert.deepEqual(
+        h.messages.map((m: { message: string }) => m.message),
+        ['watch the garage tonight', 'make it until 6am instead', 'stop watching it'],
+      );
+      assert.deepEqual(
+        h.messages.map((m: { actions: { type: string }[] }) => m.actions.map((a) => a.type)),
+        [['watch.created'], ['watch.updated'], ['watch.stood_down']],
+      );
+      assert.deepEqual(
+        h.messages.map((m: { reply: string }) => m.reply),
+        [first.reply, second.json().reply, third.reply],
+      );
       assert.ok(h.messages.every((m: { status: string; id: string }) => m.status === 'completed' && /^msg_/.test(m.id)));
       assert.equal(h.message_count, 3);
 
       const newer = (await say(key, 'what does the driveway show?')).json();
       assert.equal(newer.actions[0].type, 'scene.described');
       const list = (await get(key, '/v1/conversations')).json();
-      assert.deepEqual(list.data.map((c: { id: string }) => c.id), [newer.id, first.id], 'newest first');
+      assert.deepEqual(
+        list.data.map((c: { id: string }) => c.id),
+        [newer.id, first.id],
+        'newest first',
+      );
     });
 
     test('one sentence, several requests: every action in order', async () => {
       const key = await t.householdKey();
       const body = (await say(key, 'watch the front porch tonight and mute the nursery camera')).json();
-      assert.deepEqual(body.actions.map((a: { type: string }) => a.type), ['watch.created', 'sensor.muted']);
+      assert.deepEqual(
+        body.actions.map((a: { type: string }) => a.type),
+        ['watch.created', 'sensor.muted'],
+      );
       assert.equal(body.planner, 'offline');
     });
 
@@ -92,7 +111,11 @@ for (const dialect of DIALECTS) {
 
       const later = await t.householdKey({ name: 'Boundary Home' });
       assert.equal(later.tenant_id, first.tenant_id);
-      for (const [key, message] of [[first, 'watch the front porch tonight'], [later, 'keep an eye on the front porch'], [later, 'what does the front porch show?']] as const) {
+      for (const [key, message] of [
+        [first, 'watch the front porch tonight'],
+        [later, 'keep an eye on the front porch'],
+        [later, 'what does the front porch show?'],
+      ] as const) {
         const refused = (await say(key, message)).json();
         assert.deepEqual(refused.actions, [], message);
         assert.match(refused.reply, /leave the front porch alone/i);
@@ -111,9 +134,17 @@ for (const dialect of DIALECTS) {
       assert.ok(t.ctx.pipeline.withheld > withheld, 'the simulated porch kept producing readings, which were dropped');
       for (const key of [first, later]) {
         const events = (await get(key, '/v1/events?limit=100')).json().data as { sensor_id: string | null; occurred_at: string; watch_id: string }[];
-        assert.deepEqual(events.filter((e) => e.sensor_id === porch && e.occurred_at >= setAt), []);
+        assert.deepEqual(
+          events.filter((e) => e.sensor_id === porch && e.occurred_at >= setAt),
+          [],
+        );
       }
-      const audit = await t.ctx.database.db.selectFrom('audit_log').select('action').where('tenant_id', '=', first.tenant_id).where('action', '=', 'boundary.set').execute();
+      const audit = await t.ctx.database.db
+        .selectFrom('audit_log')
+        .select('action')
+        .where('tenant_id', '=', first.tenant_id)
+        .where('action', '=', 'boundary.set')
+        .execute();
       assert.equal(audit.length, 1);
 
       const lifted = (await say(later, 'you can watch the front porch again')).json();
@@ -172,7 +203,9 @@ for (const dialect of DIALECTS) {
     test('conversation.created first, each action before the words about it, completion carries the JSON body', async () => {
       const key = await t.householdKey();
       const res = await t.app.inject({
-        method: 'POST', url: '/v1/conversations', headers: { ...bearer(key), ...SSE },
+        method: 'POST',
+        url: '/v1/conversations',
+        headers: { ...bearer(key), ...SSE },
         payload: { message: 'watch the garage tonight and mute the nursery camera' },
       });
       assert.equal(res.statusCode, 200);
@@ -190,20 +223,42 @@ for (const dialect of DIALECTS) {
       assert.equal(last.event, 'conversation.completed');
       const kinds = frames.map((f) => f.event);
       const actionAt = kinds.flatMap((k, i) => (k === 'action' ? [i] : []));
-      assert.deepEqual(actionAt.map((i) => frames[i].data.action.type), ['watch.created', 'sensor.muted']);
+      assert.deepEqual(
+        actionAt.map((i) => frames[i].data.action.type),
+        ['watch.created', 'sensor.muted'],
+      );
       // the words about the watch come after its action and before the mute; the mute's words after it
-      const textBetween = frames.slice(actionAt[0], actionAt[1]).filter((f) => f.event === 'reply.delta').map((f) => f.data.delta).join('');
+      const textBetween = frames
+        .slice(actionAt[0], actionAt[1])
+        .filter((f) => f.event === 'reply.delta')
+        .map((f) => f.data.delta)
+        .join('');
       assert.match(textBetween, /garage/);
       assert.doesNotMatch(textBetween, /muted/);
-      const textAfter = frames.slice(actionAt[1]).filter((f) => f.event === 'reply.delta').map((f) => f.data.delta).join('');
+      const textAfter = frames
+        .slice(actionAt[1])
+        .filter((f) => f.event === 'reply.delta')
+        .map((f) => f.data.delta)
+        .join('');
       assert.match(textAfter, /muted/);
       assert.ok(actionAt[0] > 0 && !kinds.slice(0, actionAt[0]).includes('reply.delta'), 'no words before the first action');
 
       const body = last.data.conversation;
       assert.equal(body.id, frames[0].data.conversation.id);
-      assert.equal(body.reply, frames.filter((f) => f.event === 'reply.delta').map((f) => f.data.delta).join(''));
-      assert.deepEqual(body.actions, actionAt.map((i) => frames[i].data.action));
-      const plain = (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message: 'what does the garage show?' } })).json();
+      assert.equal(
+        body.reply,
+        frames
+          .filter((f) => f.event === 'reply.delta')
+          .map((f) => f.data.delta)
+          .join(''),
+      );
+      assert.deepEqual(
+        body.actions,
+        actionAt.map((i) => frames[i].data.action),
+      );
+      const plain = (
+        await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message: 'what does the garage show?' } })
+      ).json();
       assert.deepEqual(Object.keys(body).sort(), Object.keys(plain).sort(), 'same shape as the JSON response');
       const history = (await t.app.inject({ url: `/v1/conversations/${body.id}`, headers: bearer(key) })).json();
       assert.deepEqual(history.messages[0].actions, body.actions);
@@ -213,14 +268,27 @@ for (const dialect of DIALECTS) {
     test('a refused request streams its reason with no action frame; bad input is refused before any stream byte', async () => {
       const key = await t.householdKey();
       await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message: 'leave the nursery alone' } });
-      const res = await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: { ...bearer(key), ...SSE }, payload: { message: 'watch the nursery tonight' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/conversations',
+        headers: { ...bearer(key), ...SSE },
+        payload: { message: 'watch the nursery tonight' },
+      });
       const frames = parseFrames(res.body);
-      assert.deepEqual(frames.filter((f) => f.event === 'action'), []);
+      assert.deepEqual(
+        frames.filter((f) => f.event === 'action'),
+        [],
+      );
       assert.match(frames.at(-1)!.data.conversation.reply, /leave the nursery alone/);
       const empty = await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: { ...bearer(key), ...SSE }, payload: { message: ' ' } });
       assert.equal(empty.statusCode, 400);
       assert.match(String(empty.headers['content-type']), /problem\+json/);
-      const foreign = await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: { ...bearer(key), ...SSE }, payload: { message: 'hi', conversation_id: 'conv_00000000000000000000000000' } });
+      const foreign = await t.app.inject({
+        method: 'POST',
+        url: '/v1/conversations',
+        headers: { ...bearer(key), ...SSE },
+        payload: { message: 'hi', conversation_id: 'conv_00000000000000000000000000' },
+      });
       assert.equal(foreign.statusCode, 404);
     });
     let base = '';
@@ -267,57 +335,64 @@ for (const dialect of DIALECTS) {
     }
 
     // real HTTP on one dialect: the limit is about sockets and bytes, not storage
-    test('the 11th stream gets 429 before any stream byte; a client that leaves frees its slot; taken actions stay', { skip: dialect !== 'sqlite' }, async () => {
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-      gate.close();
-      const key = await t.householdKey();
-      // the first use provisions the home; do it outside the streams
-      await t.app.inject({ url: '/v1/household', headers: bearer(key) });
-      const open: OpenStream[] = [];
-      for (let i = 0; i < 10; i++) open.push(await openStream(key, 'watch the garage tonight'));
-      assert.deepEqual(open.map((s) => s.status), Array(10).fill(200));
-      await Promise.all(open.map((s) => s.firstFrame));
-      assert.ok(open.every((s) => parseFrames(s.text())[0].event === 'conversation.created'));
-      await waitFor(() => gate.waiting() === 10, 'ten planners at the gate');
+    test(
+      'the 11th stream gets 429 before any stream byte; a client that leaves frees its slot; taken actions stay',
+      { skip: dialect !== 'sqlite' },
+      async () => {
+        await t.app.listen({ port: 0, host: '127.0.0.1' });
+        base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+        gate.close();
+        const key = await t.householdKey();
+        // the first use provisions the home; do it outside the streams
+        await t.app.inject({ url: '/v1/household', headers: bearer(key) });
+        const open: OpenStream[] = [];
+        for (let i = 0; i < 10; i++) open.push(await openStream(key, 'watch the garage tonight'));
+        assert.deepEqual(
+          open.map((s) => s.status),
+          Array(10).fill(200),
+        );
+        await Promise.all(open.map((s) => s.firstFrame));
+        assert.ok(open.every((s) => parseFrames(s.text())[0].event === 'conversation.created'));
+        await waitFor(() => gate.waiting() === 10, 'ten planners at the gate');
 
-      const eleventh = await openStream(key, 'watch the garage tonight');
-      await eleventh.done;
-      assert.equal(eleventh.status, 429);
-      const problem = JSON.parse(eleventh.text());
-      assert.equal(problem.code, 'concurrent_stream_limit_exceeded');
-      assert.doesNotMatch(eleventh.text(), /conversation\.created/);
-      assert.equal(await t.ctx.streamSlots.openCount(key.id), 10);
+        const eleventh = await openStream(key, 'watch the garage tonight');
+        await eleventh.done;
+        assert.equal(eleventh.status, 429);
+        const problem = JSON.parse(eleventh.text());
+        assert.equal(problem.code, 'concurrent_stream_limit_exceeded');
+        assert.doesNotMatch(eleventh.text(), /conversation\.created/);
+        assert.equal(await t.ctx.streamSlots.openCount(key.id), 10);
 
-      // another key is not limited by this one's streams
-      const otherKey = await t.householdKey();
-      const other = await openStream(otherKey, 'what does the garage show?');
-      assert.equal(other.status, 200);
+        // another key is not limited by this one's streams
+        const otherKey = await t.householdKey();
+        const other = await openStream(otherKey, 'what does the garage show?');
+        assert.equal(other.status, 200);
 
-      const leaving = open.shift()!;
-      const leftId = parseFrames(leaving.text())[0].data.conversation.id as string;
-      leaving.request.destroy();
-      await waitFor(async () => (await t.ctx.streamSlots.openCount(key.id)) === 9, 'the slot of the closed stream to free');
-      const replacement = await openStream(key, 'watch the garage tonight');
-      assert.equal(replacement.status, 200);
-      open.push(replacement);
+        const leaving = open.shift()!;
+        const leftId = parseFrames(leaving.text())[0].data.conversation.id as string;
+        leaving.request.destroy();
+        await waitFor(async () => (await t.ctx.streamSlots.openCount(key.id)) === 9, 'the slot of the closed stream to free');
+        const replacement = await openStream(key, 'watch the garage tonight');
+        assert.equal(replacement.status, 200);
+        open.push(replacement);
 
-      gate.open();
-      await Promise.all([...open, other].map((s) => s.done));
-      for (const s of open) assert.equal(parseFrames(s.text()).at(-1)!.event, 'conversation.completed');
-      assert.equal(await t.ctx.streamSlots.openCount(key.id), 0);
+        gate.open();
+        await Promise.all([...open, other].map((s) => s.done));
+        for (const s of open) assert.equal(parseFrames(s.text()).at(-1)!.event, 'conversation.completed');
+        assert.equal(await t.ctx.streamSlots.openCount(key.id), 0);
 
-      // the stream whose client left took no step after it left: its turn is interrupted, with no action
-      const historyOf = async () => (await t.app.inject({ url: `/v1/conversations/${leftId}`, headers: bearer(key) })).json();
-      let left = await historyOf();
-      for (let i = 0; i < 200 && left.messages[0].status === 'in_progress'; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-        left = await historyOf();
-      }
-      assert.equal(left.messages[0].status, 'interrupted');
-      assert.deepEqual(left.messages[0].actions, []);
-      const watches = (await t.app.inject({ url: '/v1/watches?limit=100', headers: bearer(key) })).json().data;
-      assert.equal(watches.length, 10, 'one watch per completed stream, none from the one that left');
-    });
+        // the stream whose client left took no step after it left: its turn is interrupted, with no action
+        const historyOf = async () => (await t.app.inject({ url: `/v1/conversations/${leftId}`, headers: bearer(key) })).json();
+        let left = await historyOf();
+        for (let i = 0; i < 200 && left.messages[0].status === 'in_progress'; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          left = await historyOf();
+        }
+        assert.equal(left.messages[0].status, 'interrupted');
+        assert.deepEqual(left.messages[0].actions, []);
+        const watches = (await t.app.inject({ url: '/v1/watches?limit=100', headers: bearer(key) })).json().data;
+        assert.equal(watches.length, 10, 'one watch per completed stream, none from the one that left');
+      },
+    );
   });
 }

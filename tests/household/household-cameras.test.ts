@@ -16,7 +16,8 @@ for (const dialect of DIALECTS) {
     const t = await createHouseholdTestApp({ dialect });
     try {
       const key = await t.householdKey({ name: 'Camera Home', mode: 'live' });
-      const say = async (message: string) => (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
+      const say = async (message: string) =>
+        (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
       const streamOf = (id: string) => t.ctx.database.db.selectFrom('streams').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
       const mjpeg = await say('add a camera in the garden at http://192.168.1.30/cam.mjpg');
@@ -42,11 +43,17 @@ for (const dialect of DIALECTS) {
       // freshness: the garden camera saw 6 people, then went offline; 15 minutes pass
       const cam = await streamOf(mjpeg.actions[0].id);
       await streamRepository.update(t.ctx.database.db, cam.id, { status: 'live' });
-      await t.ctx.pipeline.ingest({ id: cam.id, tenant_id: cam.tenant_id, scene_id: cam.scene_id, location: cam.location }, [{ type: 'person_count', value: 6, confidence: 0.9, at: t.clock.now() }]);
+      await t.ctx.pipeline.ingest({ id: cam.id, tenant_id: cam.tenant_id, scene_id: cam.scene_id, location: cam.location }, [
+        { type: 'person_count', value: 6, confidence: 0.9, at: t.clock.now() },
+      ]);
       const live = await say('anyone in the garden right now?');
       assert.match(live.reply, /6 people right now/, live.reply);
       assert.equal(live.actions[0].sources_live, true);
-      await streamRepository.update(t.ctx.database.db, cam.id, { status: 'offline', last_frame_at: new Date(t.clock.now()).toISOString(), error: 'no frames for 10 s' });
+      await streamRepository.update(t.ctx.database.db, cam.id, {
+        status: 'offline',
+        last_frame_at: new Date(t.clock.now()).toISOString(),
+        error: 'no frames for 10 s',
+      });
       await t.clock.advance(15 * 60_000);
       const stale = await say('anyone in the garden right now?');
       assert.doesNotMatch(stale.reply, /right now/, stale.reply);

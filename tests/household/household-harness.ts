@@ -27,9 +27,18 @@ export interface HouseholdTestApp {
 
 let n = 0;
 
-export async function createHouseholdTestApp(opts: { dialect: DialectName; planner?: Planner; start?: string; config?: Partial<Config>; overrides?: ContextOverrides }): Promise<HouseholdTestApp> {
+export async function createHouseholdTestApp(opts: {
+  dialect: DialectName;
+  planner?: Planner;
+  start?: string;
+  config?: Partial<Config>;
+  overrides?: ContextOverrides;
+}): Promise<HouseholdTestApp> {
   const dbase = await createTestDatabase(opts.dialect);
-  const config = loadConfig({ runSources: false, seedDemo: false, publicBaseUrl: 'http://vigil.test', webhookAllowPrivate: true, ...dbase.overrides, ...opts.config }, {});
+  const config = loadConfig(
+    { runSources: false, seedDemo: false, publicBaseUrl: 'http://vigil.test', webhookAllowPrivate: true, ...dbase.overrides, ...opts.config },
+    {},
+  );
   // 2026-11-21 12:00 UTC is 12:00 in Lisbon (UTC+0 in November); sunset there is about 17:18
   const clock = new ManualClock(opts.start ?? '2026-11-21T12:00:00.000Z');
   const ctx = await createContext(config, { clock, sandboxTickMs: 300_000, planner: opts.planner, ...opts.overrides });

@@ -27,9 +27,16 @@ for (const dialect of DIALECTS) {
     const get = (url: string) => t.app.inject({ url, headers: bearer(key) });
     const say = (message: string) => t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } });
     const inject = (payload: Record<string, unknown>) =>
-      t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: porch, type: 'person', dwell_s: 0, ...payload } });
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/sandbox/detections',
+        headers: bearer(key),
+        payload: { stream_id: porch, type: 'person', dwell_s: 0, ...payload },
+      });
     const eventsOf = async (watchId: string) =>
-      ((await get(`/v1/events?watch_id=${watchId}&limit=100`)).json().data as Array<Record<string, any>>).filter((e) => e.kind === 'observation' || e.kind === 'alert');
+      ((await get(`/v1/events?watch_id=${watchId}&limit=100`)).json().data as Array<Record<string, any>>).filter(
+        (e) => e.kind === 'observation' || e.kind === 'alert',
+      );
 
     test('face recognition is off until the household turns it on, through the agent', async () => {
       assert.equal((await get('/v1/household')).json().face_recognition, false);
@@ -38,7 +45,10 @@ for (const dialect of DIALECTS) {
       assert.match(on.json().reply, /turned face recognition on/);
       assert.equal((await get('/v1/household')).json().face_recognition, true);
       const audit = (await get('/v1/audit?limit=50')).json().data as Array<{ action: string; data: any }>;
-      assert.ok(audit.some((e) => e.action === 'household.updated' && e.data.change.face_recognition === true), 'audited');
+      assert.ok(
+        audit.some((e) => e.action === 'household.updated' && e.data.change.face_recognition === true),
+        'audited',
+      );
     });
 
     test('"let me know when Ana arrives" watches for Ana recognized on the cameras, and hears of nobody else', async () => {
@@ -56,7 +66,10 @@ for (const dialect of DIALECTS) {
       assert.ok(watch.sensor_ids.length > 0 && watch.sensor_ids.every((id: string) => cameras.has(id)), 'only cameras see faces');
       assert.ok(watch.sensor_ids.includes(porch), 'the porch is where people arrive');
       const names = home.sensors.filter((s: { id: string }) => watch.sensor_ids.includes(s.id)).map((s: { name: string }) => s.name.toLowerCase());
-      assert.ok(names.every((n: string) => /porch|drive|door|gate|entr|hall/.test(n)), `entrance cameras only: ${names.join(', ')}`);
+      assert.ok(
+        names.every((n: string) => /porch|drive|door|gate|entr|hall/.test(n)),
+        `entrance cameras only: ${names.join(', ')}`,
+      );
       assert.match(res.json().reply, /recognize Ana/);
 
       // first no face, then the face: the same track is reported once recognized
@@ -67,7 +80,11 @@ for (const dialect of DIALECTS) {
       assert.equal((await inject({ track_id: 'stranger-1', subtype: 'unrecognized' })).statusCode, 201);
       await t.ctx.pipeline.drain();
       const events = await eventsOf(a.id);
-      assert.deepEqual(events.map((e) => [e.type, e.detection.person_id]), [['person_recognized', ana.id]], JSON.stringify(events));
+      assert.deepEqual(
+        events.map((e) => [e.type, e.detection.person_id]),
+        [['person_recognized', ana.id]],
+        JSON.stringify(events),
+      );
     });
 
     test('"tell me if anyone we don\'t know comes to the door": strangers at the porch, not Ana, not a face unseen', async () => {
@@ -83,7 +100,11 @@ for (const dialect of DIALECTS) {
       await inject({ track_id: 'someone-1', subtype: 'unrecognized', dwell_s: 3 });
       await t.ctx.pipeline.drain();
       const events = await eventsOf(a.id);
-      assert.deepEqual(events.map((e) => [e.type, e.detection.track_id]), [['unrecognized_person', 'someone-1']], JSON.stringify(events));
+      assert.deepEqual(
+        events.map((e) => [e.type, e.detection.track_id]),
+        [['unrecognized_person', 'someone-1']],
+        JSON.stringify(events),
+      );
     });
 
     test('someone the household knows is not "lingering" at the door; a stranger is', async () => {
@@ -96,9 +117,15 @@ for (const dialect of DIALECTS) {
       await inject({ track_id: 'lurker-1', subtype: 'unrecognized', dwell_s: 200 });
       await t.ctx.pipeline.drain();
       const events = await eventsOf(a.id);
-      assert.deepEqual(events.map((e) => [e.type, e.detection.track_id]).sort(), [
-        ['loitering', 'lurker-1'], ['person_recognized', 'ana-3'], ['unrecognized_person', 'lurker-1'],
-      ], JSON.stringify(events));
+      assert.deepEqual(
+        events.map((e) => [e.type, e.detection.track_id]).sort(),
+        [
+          ['loitering', 'lurker-1'],
+          ['person_recognized', 'ana-3'],
+          ['unrecognized_person', 'lurker-1'],
+        ],
+        JSON.stringify(events),
+      );
     });
 
     test('a name nobody answers to is asked about; nothing is created', async () => {

@@ -33,7 +33,13 @@ before(async () => {
         JSON.stringify({
           id: 'c1',
           object: 'chat.completion',
-          choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'list_watches', arguments: '{}' } }] } }],
+          choices: [
+            {
+              index: 0,
+              finish_reason: 'tool_calls',
+              message: { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'list_watches', arguments: '{}' } }] },
+            },
+          ],
         }),
       );
     });
@@ -43,7 +49,10 @@ before(async () => {
   const dbase = await createTestDatabase('sqlite');
   drop = dbase.drop;
   // configured the way an operator would: through the VIGIL_LLM_* environment variables
-  const config = loadConfig({ ...dbase.overrides, runSources: false, seedDemo: false }, { VIGIL_LLM_BASE_URL: baseUrl, VIGIL_LLM_MODEL: 'house-model', VIGIL_LLM_TIMEOUT_MS: '2000' });
+  const config = loadConfig(
+    { ...dbase.overrides, runSources: false, seedDemo: false },
+    { VIGIL_LLM_BASE_URL: baseUrl, VIGIL_LLM_MODEL: 'house-model', VIGIL_LLM_TIMEOUT_MS: '2000' },
+  );
   ctx = await createContext(config, { clock: new ManualClock('2026-11-21T12:00:00.000Z') });
   app = await buildApp(ctx);
 });
@@ -61,13 +70,19 @@ test('with VIGIL_LLM_* set the LLM planner chooses the tools, and the response s
   const viaLlm = await app.inject({ method: 'POST', url: '/v1/conversations', headers, payload: { message: 'what are you watching?' } });
   assert.equal(viaLlm.statusCode, 200, viaLlm.body);
   assert.equal(viaLlm.json().planner, 'llm');
-  assert.deepEqual(viaLlm.json().actions.map((a: { type: string }) => a.type), ['watches.listed']);
+  assert.deepEqual(
+    viaLlm.json().actions.map((a: { type: string }) => a.type),
+    ['watches.listed'],
+  );
   assert.equal(requests, 1);
 
   mode = 'fail';
   const fallback = await app.inject({ method: 'POST', url: '/v1/conversations', headers, payload: { message: 'keep an eye on the back door until 6am' } });
   assert.equal(fallback.statusCode, 200, fallback.body);
   assert.equal(fallback.json().planner, 'offline');
-  assert.deepEqual(fallback.json().actions.map((a: { type: string }) => a.type), ['watch.created']);
+  assert.deepEqual(
+    fallback.json().actions.map((a: { type: string }) => a.type),
+    ['watch.created'],
+  );
   assert.equal(requests, 2);
 });

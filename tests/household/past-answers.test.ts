@@ -47,9 +47,15 @@ for (const dialect of DIALECTS) {
       // the front door and the garden have readings from the afternoon; the backyard only from 23:00
       await ingest(frontDoor, at('21', '15:00'), [{ type: 'person_count', value: 0 }]);
       await ingest(garden, at('21', '15:00'), [{ type: 'person_count', value: 0 }]);
-      await ingest(frontDoor, at('21', '20:00'), [{ type: 'person', track_id: 'postman' }, { type: 'person_count', value: 1 }]);
+      await ingest(frontDoor, at('21', '20:00'), [
+        { type: 'person', track_id: 'postman' },
+        { type: 'person_count', value: 1 },
+      ]);
       await ingest(backyard, at('21', '23:00'), [{ type: 'person_count', value: 0 }]);
-      await ingest(backyard, at('21', '23:10'), [{ type: 'person', track_id: 'p1', subtype: 'unrecognized' }, { type: 'person_count', value: 1 }]);
+      await ingest(backyard, at('21', '23:10'), [
+        { type: 'person', track_id: 'p1', subtype: 'unrecognized' },
+        { type: 'person_count', value: 1 },
+      ]);
       await ingest(backyard, at('21', '23:11'), [{ type: 'person', track_id: 'p1', subtype: 'unrecognized' }]);
       await ingest(backyard, at('21', '23:20'), [{ type: 'person_count', value: 0 }]);
       // the garden camera is muted at 01:00 and sees nothing of the night after that
@@ -64,7 +70,11 @@ for (const dialect of DIALECTS) {
       assert.ok(listed.sightings > 0, JSON.stringify(listed));
       assert.ok(listed.until, 'a night that is over has an end');
       assert.doesNotMatch(night.reply, /[Nn]othing/);
-      assert.match(night.reply, /^From Nov 21 18:00 to 06:00 in the backyard: the backyard camera saw a person once \(at Nov 21 23:10; not recognized\)\./, night.reply);
+      assert.match(
+        night.reply,
+        /^From Nov 21 18:00 to 06:00 in the backyard: the backyard camera saw a person once \(at Nov 21 23:10; not recognized\)\./,
+        night.reply,
+      );
       assert.match(night.reply, /I have readings since Nov 21 23:00\./, night.reply);
 
       // the front door: nobody today, and the camera was looking all day, so that is said plainly
@@ -78,10 +88,18 @@ for (const dialect of DIALECTS) {
 
       // the garden: muted from 01:00 on; that part is said as not looking, not as "nothing"
       const gardenNight = await say('what happened in the garden last night?');
-      assert.match(gardenNight.reply, /^I saw no activity in the garden from Nov 21 18:00 to 01:00, the only part of that time I was looking\./, gardenNight.reply);
+      assert.match(
+        gardenNight.reply,
+        /^I saw no activity in the garden from Nov 21 18:00 to 01:00, the only part of that time I was looking\./,
+        gardenNight.reply,
+      );
       assert.match(gardenNight.reply, /garden camera was muted from (Nov 22 )?01:00, so I can't say what happened there after that/i, gardenNight.reply);
       const gardenToday = await say('anything in the garden today?');
-      assert.match(gardenToday.reply, /^I saw no activity in the garden from 00:00 to 01:00, the only part of that time I was looking\. The garden camera was muted from 01:00, so I can't say what happened there after that\.$/, gardenToday.reply);
+      assert.match(
+        gardenToday.reply,
+        /^I saw no activity in the garden from 00:00 to 01:00, the only part of that time I was looking\. The garden camera was muted from 01:00, so I can't say what happened there after that\.$/,
+        gardenToday.reply,
+      );
       // a period wholly inside the mute: nothing is claimed at all
       const gardenMorning = await say('anything in the garden since 8am?');
       assert.match(gardenMorning.reply, /^I can't say what happened in the garden since 08:00: no sensor there was looking\./, gardenMorning.reply);

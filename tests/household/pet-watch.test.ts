@@ -55,19 +55,30 @@ for (const dialect of DIALECTS) {
       assert.equal(injected[0].type, 'animal_detected');
       assert.equal(injected[0].summary, 'The living room camera saw a dog in the living room.');
       assert.equal(injected[0].detection.type, 'animal');
-      assert.ok(events.every((e) => e.type === 'animal_detected'), 'only animals: the watch has no other condition');
+      assert.ok(
+        events.every((e) => e.type === 'animal_detected'),
+        'only animals: the watch has no other condition',
+      );
 
       // asked in words, the agent lists the animal events, not the person
       const asked = (await say('has the dog been in the living room today?')).json();
       assert.match(asked.reply, /saw a dog in the living room/);
       assert.doesNotMatch(asked.reply, /person/);
-      assert.deepEqual(asked.actions.map((a: { type: string }) => a.type), ['events.listed']);
+      assert.deepEqual(
+        asked.actions.map((a: { type: string }) => a.type),
+        ['events.listed'],
+      );
     });
 
     test('the simulated home has a dog: the backyard camera reports it within a day', async () => {
       await t.advance(24 * HOUR);
       const backyard = (await get('/v1/household')).json().sensors.find((s: { name: string }) => s.name === 'Backyard camera').id;
-      const rows = await t.ctx.database.db.selectFrom('detections').select(['type', 'subtype']).where('stream_id', '=', backyard).where('type', '=', 'animal').execute();
+      const rows = await t.ctx.database.db
+        .selectFrom('detections')
+        .select(['type', 'subtype'])
+        .where('stream_id', '=', backyard)
+        .where('type', '=', 'animal')
+        .execute();
       assert.ok(rows.length > 0, 'no dog in the backyard all day');
       assert.ok(rows.every((r) => r.subtype === 'dog'));
     });

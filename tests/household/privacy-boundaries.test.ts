@@ -12,8 +12,19 @@ import { REDACTED_REPLY } from '../../src/home/conversations/conversation-privac
 
 const HOUR = 3600_000;
 
-interface EventRow { id: string; type: string; sensor_id: string | null; room: string | null; occurred_at: string }
-interface DeliveryRow { id: string; event: string; status: string; payload: { sensor_id?: string | null; room?: string | null } }
+interface EventRow {
+  id: string;
+  type: string;
+  sensor_id: string | null;
+  room: string | null;
+  occurred_at: string;
+}
+interface DeliveryRow {
+  id: string;
+  event: string;
+  status: string;
+  payload: { sensor_id?: string | null; room?: string | null };
+}
 
 for (const dialect of DIALECTS) {
   describe(`boundaries and mutes on every read path (${dialect})`, () => {
@@ -37,10 +48,19 @@ for (const dialect of DIALECTS) {
     const inject = (k: { key: string }, streamId: string) =>
       t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(k), payload: { stream_id: streamId, type: 'person', confidence: 0.9 } });
     const detectionsOf = async (streamId: string, fromMs: number, toMs = Number.MAX_SAFE_INTEGER) =>
-      (await t.ctx.database.db.selectFrom('detections').select('id').where('stream_id', '=', streamId).where('at', '>', fromMs).where('at', '<=', toMs).execute()).length;
+      (
+        await t.ctx.database.db
+          .selectFrom('detections')
+          .select('id')
+          .where('stream_id', '=', streamId)
+          .where('at', '>', fromMs)
+          .where('at', '<=', toMs)
+          .execute()
+      ).length;
     const recordedAudits = async (streamId: string, fromIso: string) =>
-      (await t.ctx.database.db.selectFrom('audit_log').select(['data']).where('action', '=', 'detection.recorded').where('at', '>', fromIso).execute())
-        .filter((r) => (JSON.parse(r.data ?? '{}') as { stream_id?: string }).stream_id === streamId).length;
+      (await t.ctx.database.db.selectFrom('audit_log').select(['data']).where('action', '=', 'detection.recorded').where('at', '>', fromIso).execute()).filter(
+        (r) => (JSON.parse(r.data ?? '{}') as { stream_id?: string }).stream_id === streamId,
+      ).length;
     const allEvents = async (k: { key: string }) => (await get('/v1/events?limit=100', k)).json().data as EventRow[];
     const allDeliveries = async (k: { key: string }) => (await get(`/v1/webhooks/${hookId}/deliveries?limit=100`, k)).json().data as DeliveryRow[];
 
@@ -53,13 +73,23 @@ for (const dialect of DIALECTS) {
       hookId = hook.json().id;
       const watch = (await say(owner, 'watch the nursery and the driveway until 8pm')).json();
       // one request is one watch over both places
-      assert.deepEqual(watch.actions.map((a: { type: string }) => a.type), ['watch.created'], watch.reply);
+      assert.deepEqual(
+        watch.actions.map((a: { type: string }) => a.type),
+        ['watch.created'],
+        watch.reply,
+      );
       assert.equal((await inject(owner, nurseryId)).statusCode, 201);
       assert.equal((await inject(owner, drivewayId)).statusCode, 201);
       await t.advance(HOUR);
       const events = await allEvents(owner);
-      assert.ok(events.some((e) => e.sensor_id === nurseryId), 'a nursery observation is listed');
-      assert.ok((await allDeliveries(owner)).some((d) => d.payload.sensor_id === nurseryId), 'and went out as a delivery');
+      assert.ok(
+        events.some((e) => e.sensor_id === nurseryId),
+        'a nursery observation is listed',
+      );
+      assert.ok(
+        (await allDeliveries(owner)).some((d) => d.payload.sensor_id === nurseryId),
+        'and went out as a delivery',
+      );
       const described = (await say(owner, "what's happening in the nursery?")).json();
       conversationId = described.id;
       assert.equal(described.actions[0]?.type, 'scene.described', described.reply);
@@ -90,8 +120,14 @@ for (const dialect of DIALECTS) {
       for (const k of [owner, later]) {
         const events = await allEvents(k);
         assert.equal(events.filter((e) => e.sensor_id === nurseryId).length, 0, 'not even events recorded before the boundary');
-        assert.ok(events.some((e) => e.type === 'boundary.set'), 'that the boundary was set stays readable');
-        assert.ok(events.some((e) => e.sensor_id === drivewayId), 'the driveway is still listed');
+        assert.ok(
+          events.some((e) => e.type === 'boundary.set'),
+          'that the boundary was set stays readable',
+        );
+        assert.ok(
+          events.some((e) => e.sensor_id === drivewayId),
+          'the driveway is still listed',
+        );
 
         const deliveries = await allDeliveries(k);
         assert.equal(deliveries.filter((d) => d.payload.sensor_id === nurseryId).length, 0);
@@ -138,9 +174,17 @@ for (const dialect of DIALECTS) {
       assert.equal(lifted.actions[0]?.type, 'boundary.cleared', lifted.reply);
       const liftedAt = t.clock.now();
       // the audit keeps that the boundary was set and lifted, and by which key
-      const audit = await t.ctx.database.db.selectFrom('audit_log').select(['action', 'actor_key_id']).where('tenant_id', '=', owner.tenant_id)
-        .where('action', 'in', ['boundary.set', 'boundary.cleared']).orderBy('seq').execute();
-      assert.deepEqual(audit, [{ action: 'boundary.set', actor_key_id: owner.id }, { action: 'boundary.cleared', actor_key_id: owner.id }]);
+      const audit = await t.ctx.database.db
+        .selectFrom('audit_log')
+        .select(['action', 'actor_key_id'])
+        .where('tenant_id', '=', owner.tenant_id)
+        .where('action', 'in', ['boundary.set', 'boundary.cleared'])
+        .orderBy('seq')
+        .execute();
+      assert.deepEqual(audit, [
+        { action: 'boundary.set', actor_key_id: owner.id },
+        { action: 'boundary.cleared', actor_key_id: owner.id },
+      ]);
       assert.equal((await inject(owner, nurseryId)).statusCode, 201);
       await t.ctx.pipeline.drain();
       assert.ok((await detectionsOf(nurseryId, liftedAt - 1)) > 0, 'new nursery detections are recorded again');

@@ -14,7 +14,8 @@ for (const dialect of DIALECTS) {
     try {
       t.ctx.sources.startLive(); // as the serving process does
       const key = await t.householdKey({ name: 'Live Home', mode: 'live' });
-      const say = async (message: string) => (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
+      const say = async (message: string) =>
+        (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
       const added = await say('add the camera at mobile://hallway-phone as the hallway camera in the hallway');
       assert.equal(added.actions[0]?.type, 'sensor.added', added.reply);
       const id = added.actions[0].id as string;

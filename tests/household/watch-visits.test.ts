@@ -45,14 +45,16 @@ for (const dialect of DIALECTS) {
       await receiver.stop();
     });
 
-    const say = async (message: string) => (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
+    const say = async (message: string) =>
+      (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
     const events = async () => (await t.app.inject({ url: `/v1/events?watch_id=${watchId}&limit=100`, headers: bearer(key) })).json().data as EventJson[];
     /** one person detection through the pipeline, at the clock's time (a new track each time: the tracker lost them) */
     const see = async (track: string, extra: Partial<DetectionInput> = {}) => {
       await t.ctx.pipeline.ingest(porch, [{ type: 'person', confidence: 0.9, track_id: track, at: t.clock.now(), ...extra } as DetectionInput]);
       await t.ctx.pipeline.drain();
     };
-    const watchBodies = () => receiver.received.map((r) => r.body as Record<string, any>).filter((b) => b.event === 'watch.observation' || b.event === 'watch.alert');
+    const watchBodies = () =>
+      receiver.received.map((r) => r.body as Record<string, any>).filter((b) => b.event === 'watch.observation' || b.event === 'watch.alert');
     /**
      * The watch deliveries the receiver has had: waits (real time, bounded) until `atLeast` arrived,
      * then gives the worker time to send anything else it would (so "no more" is shown, not assumed).
@@ -69,7 +71,11 @@ for (const dialect of DIALECTS) {
     test('a camera of its own and a watch on it', async () => {
       const added = await say('add a camera in the front porch at http://192.168.1.20/porch.mjpg');
       assert.equal(added.actions[0]?.type, 'sensor.added', added.reply);
-      porch = await t.ctx.database.db.selectFrom('streams').select(['id', 'tenant_id', 'scene_id', 'location']).where('id', '=', added.actions[0].id).executeTakeFirstOrThrow();
+      porch = await t.ctx.database.db
+        .selectFrom('streams')
+        .select(['id', 'tenant_id', 'scene_id', 'location'])
+        .where('id', '=', added.actions[0].id)
+        .executeTakeFirstOrThrow();
       const watch = await say('keep an eye on the front porch for the next 3 hours');
       assert.equal(watch.actions[0]?.type, 'watch.created', watch.reply);
       watchId = watch.actions[0].id;
@@ -173,19 +179,36 @@ for (const dialect of DIALECTS) {
 
     test('leaving the porch alone hides its visits from the delivery log, updates included, and withdraws what is queued', async () => {
       const hooks = (await t.app.inject({ url: '/v1/webhooks', headers: bearer(key) })).json().data as Array<{ id: string }>;
-      const log = async () => ((await t.app.inject({ url: `/v1/webhooks/${hooks[0].id}/deliveries?limit=100`, headers: bearer(key) })).json().data as Array<{ id: string; status: string; payload: Record<string, any> }>);
+      const log = async () =>
+        (await t.app.inject({ url: `/v1/webhooks/${hooks[0].id}/deliveries?limit=100`, headers: bearer(key) })).json().data as Array<{
+          id: string;
+          status: string;
+          payload: Record<string, any>;
+        }>;
       const before = await log();
-      assert.ok(before.some((d) => d.payload.update_of), 'updates are in the log before the boundary');
+      assert.ok(
+        before.some((d) => d.payload.update_of),
+        'updates are in the log before the boundary',
+      );
       // an update queued but not yet sent when the boundary is set: the worker is stopped for it
       await t.ctx.deliveryWorker.stop();
       await t.clock.advance(61_000);
       await see('later-3');
-      const queued = await t.ctx.database.db.selectFrom('webhook_deliveries').select(['id', 'status']).where('endpoint_id', '=', hooks[0].id).where('status', '=', 'pending').execute();
+      const queued = await t.ctx.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'status'])
+        .where('endpoint_id', '=', hooks[0].id)
+        .where('status', '=', 'pending')
+        .execute();
       assert.equal(queued.length, 1, 'the update is queued');
       const set = await say('leave the front porch alone');
       assert.equal(set.actions[0]?.type, 'boundary.set', set.reply);
       const after = await log();
-      assert.deepEqual(after.filter((d) => d.payload.sensor_id === porch.id), [], 'nothing about the porch is readable, updates included');
+      assert.deepEqual(
+        after.filter((d) => d.payload.sensor_id === porch.id),
+        [],
+        'nothing about the porch is readable, updates included',
+      );
       const withdrawn = await t.ctx.database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', queued[0].id).executeTakeFirstOrThrow();
       assert.equal(withdrawn.status, 'cancelled');
     });

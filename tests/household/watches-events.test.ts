@@ -28,15 +28,28 @@ for (const dialect of DIALECTS) {
     const say = (message: string, extra: Record<string, unknown> = {}) =>
       t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message, ...extra } });
     const countDetections = async (streamId: string, from: string, to: string) =>
-      (await t.ctx.database.db.selectFrom('detections').select('id').where('stream_id', '=', streamId)
-        .where('at', '>', Date.parse(from)).where('at', '<=', Date.parse(to)).execute()).length;
+      (
+        await t.ctx.database.db
+          .selectFrom('detections')
+          .select('id')
+          .where('stream_id', '=', streamId)
+          .where('at', '>', Date.parse(from))
+          .where('at', '<=', Date.parse(to))
+          .execute()
+      ).length;
 
     test('a test key gets the simulated home in Lisbon on first use', async () => {
       const home = (await get('/v1/household')).json();
       assert.equal(home.time_zone, 'Europe/Lisbon');
       assert.equal(home.city, 'Lisbon');
       assert.deepEqual(home.sensors.map((s: { name: string }) => s.name).sort(), [
-        'Back door contact', 'Backyard camera', 'Driveway camera', 'Front porch camera', 'Garage motion sensor', 'Living room camera', 'Nursery camera',
+        'Back door contact',
+        'Backyard camera',
+        'Driveway camera',
+        'Front porch camera',
+        'Garage motion sensor',
+        'Living room camera',
+        'Nursery camera',
       ]);
       const backDoor = home.sensors.find((s: { name: string }) => s.name === 'Back door contact');
       assert.equal(backDoor.kind, 'contact');
@@ -62,7 +75,10 @@ for (const dialect of DIALECTS) {
       assert.equal(a.ends_at, floorMinute(sunrise));
       watch = a;
       const listed = (await get('/v1/watches')).json();
-      assert.deepEqual(listed.data.map((w: { id: string }) => w.id), [a.id]);
+      assert.deepEqual(
+        listed.data.map((w: { id: string }) => w.id),
+        [a.id],
+      );
       const one = (await get(`/v1/watches/${a.id}`)).json();
       assert.deepEqual(one.sensor_ids, [backDoorId]);
       assert.equal(one.status, 'active');
@@ -76,7 +92,15 @@ for (const dialect of DIALECTS) {
       assert.ok((await countDetections(backDoorId, '2026-11-21T16:30:00.000Z', watch.starts_at)) > 0, 'the door opened before sunset too');
       const res = await get(`/v1/events?watch_id=${watch.id}&kind=observation&limit=100`);
       assert.equal(res.statusCode, 200);
-      const events = res.json().data as { id: string; type: string; sensor_id: string; room: string; summary: string; occurred_at: string; detection: { type: string } }[];
+      const events = res.json().data as {
+        id: string;
+        type: string;
+        sensor_id: string;
+        room: string;
+        summary: string;
+        occurred_at: string;
+        detection: { type: string };
+      }[];
       assert.ok(events.length >= 2, `expected door openings after sunset, got ${events.length}`);
       for (const e of events) {
         assert.equal(e.type, 'door_opened');
@@ -99,7 +123,10 @@ for (const dialect of DIALECTS) {
         assert.equal(JSON.parse(w.body).summary, e.summary);
       }
       const all = (await get('/v1/events?limit=100')).json().data as { kind: string; watch_id: string }[];
-      assert.ok(all.some((e) => e.kind === 'watch.created' && e.watch_id === watch.id), 'the creation is in the event log');
+      assert.ok(
+        all.some((e) => e.kind === 'watch.created' && e.watch_id === watch.id),
+        'the creation is in the event log',
+      );
       const since = events[1].occurred_at;
       const recent = (await get(`/v1/events?watch_id=${watch.id}&since=${since}`)).json().data as { occurred_at: string }[];
       assert.ok(recent.length >= 2 && recent.every((e) => e.occurred_at >= since));
@@ -121,7 +148,10 @@ for (const dialect of DIALECTS) {
       assert.equal(w.observing, false);
       const downAt = w.stood_down_at as string;
       assert.deepEqual((await get('/v1/watches')).json().data, []);
-      assert.deepEqual((await get('/v1/watches?status=stood_down')).json().data.map((x: { id: string }) => x.id), [watch.id]);
+      assert.deepEqual(
+        (await get('/v1/watches?status=stood_down')).json().data.map((x: { id: string }) => x.id),
+        [watch.id],
+      );
       const again = await t.app.inject({ method: 'DELETE', url: `/v1/watches/${watch.id}`, headers: bearer(key) });
       assert.equal(again.json().stood_down_at, downAt, 'a second stand-down changes nothing');
 
@@ -132,8 +162,12 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(later, [], 'no event after the stand-down');
       const logged = after.filter((e) => e.kind === 'watch.stood_down');
       assert.equal(logged.length, 1);
-      const audit = await t.ctx.database.db.selectFrom('audit_log').select(['action', 'actor_key_id'])
-        .where('resource_id', '=', watch.id).where('action', '=', 'watch.stood_down').execute();
+      const audit = await t.ctx.database.db
+        .selectFrom('audit_log')
+        .select(['action', 'actor_key_id'])
+        .where('resource_id', '=', watch.id)
+        .where('action', '=', 'watch.stood_down')
+        .execute();
       assert.deepEqual(audit, [{ action: 'watch.stood_down', actor_key_id: key.id }]);
     });
 
@@ -145,19 +179,32 @@ for (const dialect of DIALECTS) {
       // an observation that raced the mute (decided before it, stored after it) stays out of sight
       const raced = await t.ctx.database.withWriteLock((trx) =>
         t.ctx.events.recordIn(trx, {
-          tenantId: key.tenant_id, kind: 'observation', type: 'door_opened', sensorId: backDoorId, room: 'back door',
-          summary: 'The back door was opened.', occurredAt: t.clock.now() + 1000,
+          tenantId: key.tenant_id,
+          kind: 'observation',
+          type: 'door_opened',
+          sensorId: backDoorId,
+          room: 'back door',
+          summary: 'The back door was opened.',
+          occurredAt: t.clock.now() + 1000,
         }),
       );
       const after = (await get('/v1/events?limit=100')).json().data as { id: string; sensor_id: string; kind: string }[];
       assert.ok(!after.some((e) => e.id === raced.id), 'the raced event is hidden');
-      assert.deepEqual(after.filter((e) => e.sensor_id === backDoorId).map((e) => e.id), before.map((e: { id: string }) => e.id), 'earlier events stay');
+      assert.deepEqual(
+        after.filter((e) => e.sensor_id === backDoorId).map((e) => e.id),
+        before.map((e: { id: string }) => e.id),
+        'earlier events stay',
+      );
       assert.ok(after.some((e) => e.kind === 'sensor.muted'));
     });
 
     test("another household's watch answers 404, and its events are not listed", async () => {
       const other = await t.householdKey({ mode: 'live' });
-      for (const [method, url] of [['GET', `/v1/watches/${watch.id}`], ['DELETE', `/v1/watches/${watch.id}`], ['GET', '/v1/watches/wat_00000000000000000000000000']] as const) {
+      for (const [method, url] of [
+        ['GET', `/v1/watches/${watch.id}`],
+        ['DELETE', `/v1/watches/${watch.id}`],
+        ['GET', '/v1/watches/wat_00000000000000000000000000'],
+      ] as const) {
         const r = await t.app.inject({ method, url, headers: bearer(other) });
         assert.equal(r.statusCode, 404, `${method} ${url}`);
         assert.equal(r.json().code, 'not_found');

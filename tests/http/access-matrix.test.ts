@@ -17,7 +17,12 @@ type Surface = 'public' | 'organization' | 'household' | 'any';
 /** item: answers 404; ref: refuses a body naming the resource (4xx); scan: a list, create or read of one's own (no leak, no 5xx); token: 401, the route takes a stream's publish token and never an API key */
 type Expect = 'item' | 'ref' | 'scan' | 'token';
 
-interface Req { method: string; url: string; payload?: unknown; headers?: Record<string, string> }
+interface Req {
+  method: string;
+  url: string;
+  payload?: unknown;
+  headers?: Record<string, string>;
+}
 
 /** The resources one side owns (organization A at north_gate, or household H1). */
 interface Side {
@@ -48,26 +53,57 @@ const PROBES: Record<string, Probe> = {
   readyz: { surface: 'public', expect: 'scan', req: () => get('/readyz') },
   metrics: { surface: 'public', expect: 'scan', req: () => get('/metrics') },
 
-  createStream: { surface: 'organization', expect: 'scan', req: () => post('/v1/streams', { name: 'Probe cam', source_type: 'sandbox', source_url: 'sandbox://north_gate?scenario=lobby&seed=3', location: 'north_gate' }) },
+  createStream: {
+    surface: 'organization',
+    expect: 'scan',
+    req: () =>
+      post('/v1/streams', { name: 'Probe cam', source_type: 'sandbox', source_url: 'sandbox://north_gate?scenario=lobby&seed=3', location: 'north_gate' }),
+  },
   listStreams: { surface: 'organization', expect: 'scan', req: () => get('/v1/streams?limit=100'), contains: (s) => s.r.stream },
   getStream: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}`), contains: (s) => s.r.stream },
   updateStream: { surface: 'organization', expect: 'item', req: (s) => patch(`/v1/streams/${s.r.stream}`, { name: 'Renamed' }) },
   deleteStream: { surface: 'organization', expect: 'item', req: (s) => del(`/v1/streams/${s.r.stream}`) },
   rotateStreamPublishToken: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/streams/${s.r.webrtc}/publish-token`) },
   revokeStreamPublishToken: { surface: 'organization', expect: 'item', req: (s) => del(`/v1/streams/${s.r.webrtc}/publish-token`) },
-  pushStreamFrame: { surface: 'organization', expect: 'item', req: (s) => ({ method: 'POST', url: `/v1/streams/${s.r.stream}/frames`, payload: JPEG, headers: { 'content-type': 'image/jpeg' } }) },
+  pushStreamFrame: {
+    surface: 'organization',
+    expect: 'item',
+    req: (s) => ({ method: 'POST', url: `/v1/streams/${s.r.stream}/frames`, payload: JPEG, headers: { 'content-type': 'image/jpeg' } }),
+  },
 
   listScenes: { surface: 'organization', expect: 'scan', req: () => get('/v1/scenes?limit=100'), contains: (s) => s.r.scene },
   getScene: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/scenes/${s.r.scene}`), contains: (s) => s.r.scene },
   updateScene: { surface: 'organization', expect: 'item', req: (s) => patch(`/v1/scenes/${s.r.scene}`, { capacity: 10 }) },
-  queryScene: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/scenes/${s.r.scene}/query`, { stream_id: s.r.stream, query: 'How many people are here right now?', window: '15m' }) },
+  queryScene: {
+    surface: 'organization',
+    expect: 'item',
+    req: (s) => post(`/v1/scenes/${s.r.scene}/query`, { stream_id: s.r.stream, query: 'How many people are here right now?', window: '15m' }),
+  },
   injectSandboxDetection: { surface: 'organization', expect: 'item', req: (s) => post('/v1/sandbox/detections', { stream_id: s.r.stream, type: 'person' }) },
   getDetectionSnapshot: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/detections/${s.r.detection}/snapshot`) },
   getStreamSnapshot: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}/snapshot`) },
-  listStreamDetections: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}/detections?limit=100`), contains: (s) => s.r.detection },
+  listStreamDetections: {
+    surface: 'organization',
+    expect: 'item',
+    req: (s) => get(`/v1/streams/${s.r.stream}/detections?limit=100`),
+    contains: (s) => s.r.detection,
+  },
   // WHIP (RFC 9725): publish tokens only; any API key, the owner's included, is refused before the stream is looked at
-  whipPublish: { surface: 'organization', expect: 'token', req: (s) => ({ method: 'POST', url: `/v1/streams/${s.r.webrtc}/whip`, payload: 'v=0\r\n', headers: { 'content-type': 'application/sdp' } }) },
-  whipTrickle: { surface: 'organization', expect: 'token', req: (s) => ({ method: 'PATCH', url: `/v1/streams/${s.r.webrtc}/whip/whip_probe`, payload: 'a=end-of-candidates\r\n', headers: { 'content-type': 'application/trickle-ice-sdpfrag', 'if-match': '*' } }) },
+  whipPublish: {
+    surface: 'organization',
+    expect: 'token',
+    req: (s) => ({ method: 'POST', url: `/v1/streams/${s.r.webrtc}/whip`, payload: 'v=0\r\n', headers: { 'content-type': 'application/sdp' } }),
+  },
+  whipTrickle: {
+    surface: 'organization',
+    expect: 'token',
+    req: (s) => ({
+      method: 'PATCH',
+      url: `/v1/streams/${s.r.webrtc}/whip/whip_probe`,
+      payload: 'a=end-of-candidates\r\n',
+      headers: { 'content-type': 'application/trickle-ice-sdpfrag', 'if-match': '*' },
+    }),
+  },
   whipEnd: { surface: 'organization', expect: 'token', req: (s) => del(`/v1/streams/${s.r.webrtc}/whip/whip_probe`) },
 
   createWebhook: { surface: 'any', expect: 'scan', req: () => post('/v1/webhooks', { url: 'http://127.0.0.1:9/probe' }) },
@@ -80,13 +116,30 @@ const PROBES: Record<string, Probe> = {
   redeliverWebhook: { surface: 'any', expect: 'item', req: (s) => post(`/v1/webhooks/${s.r.webhook}/deliveries/${s.r.delivery}/redeliver`) },
 
   getVapidPublicKey: { surface: 'any', expect: 'scan', req: () => get('/v1/notifications/vapid-public-key') },
-  createNotificationSubscription: { surface: 'any', expect: 'scan', req: () => post('/v1/notification-subscriptions', { channel: 'email', address: 'probe@example.com' }) },
-  listNotificationSubscriptions: { surface: 'any', expect: 'scan', req: () => get('/v1/notification-subscriptions?limit=100'), contains: (s) => s.r.subscription },
+  createNotificationSubscription: {
+    surface: 'any',
+    expect: 'scan',
+    req: () => post('/v1/notification-subscriptions', { channel: 'email', address: 'probe@example.com' }),
+  },
+  listNotificationSubscriptions: {
+    surface: 'any',
+    expect: 'scan',
+    req: () => get('/v1/notification-subscriptions?limit=100'),
+    contains: (s) => s.r.subscription,
+  },
   revokeNotificationSubscription: { surface: 'any', expect: 'item', req: (s) => del(`/v1/notification-subscriptions/${s.r.subscription}`) },
   listNotificationDeliveries: { surface: 'any', expect: 'item', req: (s) => get(`/v1/notification-subscriptions/${s.r.subscription}/deliveries`) },
-  redeliverNotification: { surface: 'any', expect: 'item', req: (s) => post(`/v1/notification-subscriptions/${s.r.subscription}/deliveries/${s.r.delivery}/redeliver`) },
+  redeliverNotification: {
+    surface: 'any',
+    expect: 'item',
+    req: (s) => post(`/v1/notification-subscriptions/${s.r.subscription}/deliveries/${s.r.delivery}/redeliver`),
+  },
   getNotificationPreferences: { surface: 'any', expect: 'scan', req: () => get('/v1/notification-preferences') },
-  setNotificationPreferences: { surface: 'any', expect: 'scan', req: () => ({ method: 'PUT', url: '/v1/notification-preferences', payload: { quiet_hours: null } }) },
+  setNotificationPreferences: {
+    surface: 'any',
+    expect: 'scan',
+    req: () => ({ method: 'PUT', url: '/v1/notification-preferences', payload: { quiet_hours: null } }),
+  },
 
   listAuditEntries: { surface: 'any', expect: 'scan', req: () => get('/v1/audit?limit=100') },
   verifyAuditTrail: { surface: 'any', expect: 'scan', req: () => get('/v1/audit/verify') },
@@ -106,11 +159,19 @@ const PROBES: Record<string, Probe> = {
   getWatch: { surface: 'household', expect: 'item', req: (s) => get(`/v1/watches/${s.r.watch}`), contains: (s) => s.r.watch },
   standDownWatch: { surface: 'household', expect: 'item', req: (s) => del(`/v1/watches/${s.r.watch}`) },
   listEvents: { surface: 'household', expect: 'scan', req: () => get('/v1/events?limit=100'), contains: (s) => s.r.event },
-  converse: { surface: 'household', expect: 'item', req: (s) => post('/v1/conversations', { message: 'what does the driveway show?', conversation_id: s.r.conversation }) },
+  converse: {
+    surface: 'household',
+    expect: 'item',
+    req: (s) => post('/v1/conversations', { message: 'what does the driveway show?', conversation_id: s.r.conversation }),
+  },
   listConversations: { surface: 'household', expect: 'scan', req: () => get('/v1/conversations?limit=100'), contains: (s) => s.r.conversation },
   getConversation: { surface: 'household', expect: 'item', req: (s) => get(`/v1/conversations/${s.r.conversation}`), contains: (s) => s.r.conversation },
 
-  createAlertRule: { surface: 'organization', expect: 'ref', req: (s) => post('/v1/alert-rules', { name: 'Probe rule', condition: { type: 'person' }, stream_ids: [s.r.stream] }) },
+  createAlertRule: {
+    surface: 'organization',
+    expect: 'ref',
+    req: (s) => post('/v1/alert-rules', { name: 'Probe rule', condition: { type: 'person' }, stream_ids: [s.r.stream] }),
+  },
   listAlertRules: { surface: 'organization', expect: 'scan', req: () => get('/v1/alert-rules?limit=100'), contains: (s) => s.r.rule },
   getAlertRule: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/alert-rules/${s.r.rule}`), contains: (s) => s.r.rule },
   updateAlertRule: { surface: 'organization', expect: 'item', req: (s) => patch(`/v1/alert-rules/${s.r.rule}`, { name: 'Renamed rule' }) },
@@ -125,17 +186,37 @@ const PROBES: Record<string, Probe> = {
   listIncidents: { surface: 'organization', expect: 'scan', req: () => get('/v1/incidents?limit=100'), contains: (s) => s.r.incident },
   getIncident: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/incidents/${s.r.incident}`), contains: (s) => s.r.incident },
   // recordings, clips and evidence: another tenant's or location's stream, incident or alert is 404
-  listRecordings: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}/recordings?from=2026-01-01T00:00:00Z&to=2026-01-01T00:10:00Z`) },
-  deleteRecordings: { surface: 'organization', expect: 'item', req: (s) => del(`/v1/streams/${s.r.stream}/recordings?from=2026-01-01T00:00:00Z&to=2026-01-01T00:10:00Z`) },
-  getStreamClip: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/streams/${s.r.stream}/clip?from=2026-01-01T00:00:00Z&to=2026-01-01T00:10:00Z`) },
+  listRecordings: {
+    surface: 'organization',
+    expect: 'item',
+    req: (s) => get(`/v1/streams/${s.r.stream}/recordings?from=2026-01-01T00:00:00Z&to=2026-01-01T00:10:00Z`),
+  },
+  deleteRecordings: {
+    surface: 'organization',
+    expect: 'item',
+    req: (s) => del(`/v1/streams/${s.r.stream}/recordings?from=2026-01-01T00:00:00Z&to=2026-01-01T00:10:00Z`),
+  },
+  getStreamClip: {
+    surface: 'organization',
+    expect: 'item',
+    req: (s) => get(`/v1/streams/${s.r.stream}/clip?from=2026-01-01T00:00:00Z&to=2026-01-01T00:10:00Z`),
+  },
   getIncidentClip: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/incidents/${s.r.incident}/clip`) },
   getAlertClip: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/alerts/${s.r.alert}/clip`) },
   getIncidentEvidence: { surface: 'organization', expect: 'item', req: (s) => get(`/v1/incidents/${s.r.incident}/evidence`) },
-  setIncidentLegalHold: { surface: 'organization', expect: 'item', req: (s) => ({ method: 'PUT', url: `/v1/incidents/${s.r.incident}/legal-hold`, payload: { reason: 'probe' } }) },
+  setIncidentLegalHold: {
+    surface: 'organization',
+    expect: 'item',
+    req: (s) => ({ method: 'PUT', url: `/v1/incidents/${s.r.incident}/legal-hold`, payload: { reason: 'probe' } }),
+  },
   releaseIncidentLegalHold: { surface: 'organization', expect: 'item', req: (s) => del(`/v1/incidents/${s.r.incident}/legal-hold`) },
   updateIncident: { surface: 'organization', expect: 'item', req: (s) => patch(`/v1/incidents/${s.r.incident}`, { title: 'Probed' }) },
   addIncidentNote: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/incidents/${s.r.incident}/notes`, { body: 'probe' }) },
-  triggerProtocol: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/incidents/${s.r.incident}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 }) },
+  triggerProtocol: {
+    surface: 'organization',
+    expect: 'item',
+    req: (s) => post(`/v1/incidents/${s.r.incident}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 }),
+  },
 
   listProtocolTypes: { surface: 'organization', expect: 'scan', req: () => get('/v1/protocols'), contains: (s) => s.r.protocolType },
   createProtocolType: { surface: 'organization', expect: 'scan', req: () => post('/v1/protocols', { name: 'probe_drill', steps: ['call the desk'] }) },
@@ -144,14 +225,34 @@ const PROBES: Record<string, Probe> = {
   pauseProtocolRun: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/protocol-runs/${s.r.run}/pause`) },
   resumeProtocolRun: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/protocol-runs/${s.r.run}/resume`) },
   terminateProtocolRun: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/protocol-runs/${s.r.run}/terminate`) },
-  overrideProtocolRun: { surface: 'organization', expect: 'item', req: (s) => post(`/v1/protocol-runs/${s.r.run}/override`, { escalation_level: 2, reason: 'probe' }) },
+  overrideProtocolRun: {
+    surface: 'organization',
+    expect: 'item',
+    req: (s) => post(`/v1/protocol-runs/${s.r.run}/override`, { escalation_level: 2, reason: 'probe' }),
+  },
 
   // responders and automation belong to the whole organization, not to a location: a key limited
   // to front_desk may read them (nothing of north_gate is in them) but not change them
-  createResponder: { surface: 'organization', expect: 'scan', req: () => post('/v1/responders', { name: 'Probe desk', kind: 'person', escalation_level: 1, contact: { webhook_url: 'http://127.0.0.1:9/probe-responder' } }) },
+  createResponder: {
+    surface: 'organization',
+    expect: 'scan',
+    req: () =>
+      post('/v1/responders', { name: 'Probe desk', kind: 'person', escalation_level: 1, contact: { webhook_url: 'http://127.0.0.1:9/probe-responder' } }),
+  },
   listResponders: { surface: 'organization', expect: 'scan', req: () => get('/v1/responders?limit=100'), contains: (s) => s.r.responder },
-  getResponder: { surface: 'organization', expect: 'item', expectB: 'scan', req: (s) => get(`/v1/responders/${s.r.responder}`), contains: (s) => s.r.responder },
-  updateResponder: { surface: 'organization', expect: 'item', expectB: 'ref', req: (s) => patch(`/v1/responders/${s.r.responder}`, { contact: { webhook_url: 'http://127.0.0.1:9/stolen' } }) },
+  getResponder: {
+    surface: 'organization',
+    expect: 'item',
+    expectB: 'scan',
+    req: (s) => get(`/v1/responders/${s.r.responder}`),
+    contains: (s) => s.r.responder,
+  },
+  updateResponder: {
+    surface: 'organization',
+    expect: 'item',
+    expectB: 'ref',
+    req: (s) => patch(`/v1/responders/${s.r.responder}`, { contact: { webhook_url: 'http://127.0.0.1:9/stolen' } }),
+  },
   deleteResponder: { surface: 'organization', expect: 'item', expectB: 'ref', req: (s) => del(`/v1/responders/${s.r.responder}`) },
   // web console sign-in: each key only ever makes, reads or ends its own sessions
   createConsoleSession: { surface: 'any', expect: 'scan', req: () => post('/v1/console/sessions', { operator: 'Probe' }) },
@@ -171,14 +272,26 @@ const PROBES: Record<string, Probe> = {
   listPeople: { surface: 'any', expect: 'scan', req: () => get('/v1/people?limit=100'), contains: (s) => s.r.person },
   getPerson: { surface: 'any', expect: 'item', expectB: 'scan', req: (s) => get(`/v1/people/${s.r.person}`), contains: (s) => s.r.person },
   deletePerson: { surface: 'any', expect: 'item', expectB: 'ref', req: (s) => del(`/v1/people/${s.r.person}`) },
-  enrolPersonFace: { surface: 'any', expect: 'item', expectB: 'ref', req: (s) => ({ method: 'POST', url: `/v1/people/${s.r.person}/faces`, payload: JPEG, headers: { 'content-type': 'image/jpeg' } }) },
-  enrolPersonFaces: { surface: 'any', expect: 'item', expectB: 'ref', req: (s) => post(`/v1/people/${s.r.person}/faces/batch`, { photos: [JPEG.toString('base64')] }) },
+  enrolPersonFace: {
+    surface: 'any',
+    expect: 'item',
+    expectB: 'ref',
+    req: (s) => ({ method: 'POST', url: `/v1/people/${s.r.person}/faces`, payload: JPEG, headers: { 'content-type': 'image/jpeg' } }),
+  },
+  enrolPersonFaces: {
+    surface: 'any',
+    expect: 'item',
+    expectB: 'ref',
+    req: (s) => post(`/v1/people/${s.r.person}/faces/batch`, { photos: [JPEG.toString('base64')] }),
+  },
 };
 
 const AUDIT_READS = new Set(['listAuditEntries', 'exportAuditTrail']);
 
 function operationIds(): string[] {
-  const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId: string }>> };
+  const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as {
+    paths: Record<string, Record<string, { operationId: string }>>;
+  };
   return Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
 }
 
@@ -217,13 +330,28 @@ for (const dialect of DIALECTS) {
       frontDesk = (await t.orgKey({ name: 'Matrix A', locations: ['front_desk'] })) as Key;
 
       // organization A: everything at north_gate, plus a stream at front_desk the restricted key may see
-      const stream = await must(A, post('/v1/streams', { name: 'Gate cam', source_type: 'sandbox', source_url: 'sandbox://north_gate?scenario=lobby&seed=1', location: 'north_gate' }));
-      const webrtc = await must(A, post('/v1/streams', { name: 'Gate phone', source_type: 'webrtc', source_url: 'webrtc://gate-phone', location: 'north_gate' }));
-      await must(A, post('/v1/streams', { name: 'Desk cam', source_type: 'sandbox', source_url: 'sandbox://front_desk?scenario=lobby&seed=2', location: 'front_desk' }));
+      const stream = await must(
+        A,
+        post('/v1/streams', { name: 'Gate cam', source_type: 'sandbox', source_url: 'sandbox://north_gate?scenario=lobby&seed=1', location: 'north_gate' }),
+      );
+      const webrtc = await must(
+        A,
+        post('/v1/streams', { name: 'Gate phone', source_type: 'webrtc', source_url: 'webrtc://gate-phone', location: 'north_gate' }),
+      );
+      await must(
+        A,
+        post('/v1/streams', { name: 'Desk cam', source_type: 'sandbox', source_url: 'sandbox://front_desk?scenario=lobby&seed=2', location: 'front_desk' }),
+      );
       const webhook = await must(A, post('/v1/webhooks', { url: 'http://127.0.0.1:9/gate', locations: ['north_gate'] }));
-      const rule = await must(A, post('/v1/alert-rules', { name: 'Anyone at the gate', condition: { type: 'person' }, locations: ['north_gate'], cooldown_s: 0 }));
+      const rule = await must(
+        A,
+        post('/v1/alert-rules', { name: 'Anyone at the gate', condition: { type: 'person' }, locations: ['north_gate'], cooldown_s: 0 }),
+      );
       const protocolType = await must(A, post('/v1/protocols', { name: 'matrix_drill', steps: ['call the gate'] }));
-      const responder = await must(A, post('/v1/responders', { name: 'Gate guard', kind: 'person', escalation_level: 1, contact: { webhook_url: 'http://127.0.0.1:9/guard' } }));
+      const responder = await must(
+        A,
+        post('/v1/responders', { name: 'Gate guard', kind: 'person', escalation_level: 1, contact: { webhook_url: 'http://127.0.0.1:9/guard' } }),
+      );
       const detection = await must(A, post('/v1/sandbox/detections', { stream_id: stream.id, type: 'person' }));
       await t.ctx.pipeline.drain();
       const [snapRow] = await t.ctx.database.db.selectFrom('detections').selectAll().where('id', '=', detection.id).execute();
@@ -231,7 +359,10 @@ for (const dialect of DIALECTS) {
       const alerts = await must(A, get('/v1/alerts'), 200);
       assert.equal(alerts.data.length, 1, 'the rule fired on the detection');
       const incident = await must(A, post('/v1/incidents', { stream_id: stream.id, detection_ids: [detection.id] }));
-      const run = await must(A, post(`/v1/incidents/${incident.id}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 }));
+      const run = await must(
+        A,
+        post(`/v1/incidents/${incident.id}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: false, escalation_level: 1 }),
+      );
       const deliveries = await must(A, get(`/v1/webhooks/${webhook.id}/deliveries`), 200);
       assert.ok(deliveries.data.length >= 2, 'alert, incident and protocol events reached the gate webhook');
       const gateKey = await must(A, post('/v1/keys', { name: 'gate kiosk', capabilities: ['streams:read'], locations: ['north_gate'] }));
@@ -241,9 +372,21 @@ for (const dialect of DIALECTS) {
         kind: 'organization',
         owner: A,
         r: {
-          stream: stream.id, scene: stream.scene_id, webhook: webhook.id, delivery: deliveries.data[0].id, rule: rule.id, alert: alerts.data[0].id,
-          detection: detection.id, incident: incident.id, run: run.id, protocolType: protocolType.id, responder: responder.id, key: gateKey.id, webrtc: webrtc.id,
-          person: person.id, subscription: subscription.id,
+          stream: stream.id,
+          scene: stream.scene_id,
+          webhook: webhook.id,
+          delivery: deliveries.data[0].id,
+          rule: rule.id,
+          alert: alerts.data[0].id,
+          detection: detection.id,
+          incident: incident.id,
+          run: run.id,
+          protocolType: protocolType.id,
+          responder: responder.id,
+          key: gateKey.id,
+          webrtc: webrtc.id,
+          person: person.id,
+          subscription: subscription.id,
         },
       };
 
@@ -262,20 +405,50 @@ for (const dialect of DIALECTS) {
       home = {
         kind: 'household',
         owner: H1,
-        r: { webhook: hook.id, delivery: homeDeliveries.data[0].id, conversation: said.id, watch: said.actions[0].id, event: events.data[0].id, key: member.id, person: nanny.id, subscription: homeSubscription.id },
+        r: {
+          webhook: hook.id,
+          delivery: homeDeliveries.data[0].id,
+          conversation: said.id,
+          watch: said.actions[0].id,
+          event: events.data[0].id,
+          key: member.id,
+          person: nanny.id,
+          subscription: homeSubscription.id,
+        },
       };
 
       ofOrgA = [...Object.values(org.r), A.id, A.tenant_id];
       ofHomeH1 = [...Object.values(home.r), H1.id, H1.tenant_id];
-      ofNorthGate = [stream.id, stream.scene_id, webrtc.id, webhook.id, org.r.delivery, rule.id, alerts.data[0].id, detection.id, incident.id, run.id, gateKey.id, A.id];
+      ofNorthGate = [
+        stream.id,
+        stream.scene_id,
+        webrtc.id,
+        webhook.id,
+        org.r.delivery,
+        rule.id,
+        alerts.data[0].id,
+        detection.id,
+        incident.id,
+        run.id,
+        gateKey.id,
+        A.id,
+      ];
     });
     after(() => t.close());
 
     test('every operation in openapi.json has a probe', () => {
       const ids = operationIds();
       assert.ok(ids.length >= 70, `openapi.json lists ${ids.length} operations`);
-      assert.deepEqual(ids.filter((id) => !PROBES[id]), [], 'operations without a probe');
-      assert.deepEqual(Object.keys(PROBES).filter((id) => !ids.includes(id)), [], 'probes of operations that no longer exist');
+      assert.deepEqual(
+        ids.filter((id) => !PROBES[id]),
+        [],
+        'operations without a probe',
+      );
+      assert.deepEqual(
+        Object.keys(PROBES).filter((id) => !ids.includes(id)),
+        [],
+        'probes of operations that no longer exist',
+      );
     });
 
     test('owners reach their own resources (so the refusals below mean refused, not missing)', async () => {
@@ -293,10 +466,17 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([latest.status, latest.type], [200, 'image/jpeg']);
     });
 
-    test('(a) another tenant\'s key and (b) a key limited to another location never get the resource', async () => {
+    test("(a) another tenant's key and (b) a key limited to another location never get the resource", async () => {
       const leaks: string[] = [];
       const counts = { operations: 0, calls: 0, a: 0, b: 0, bNotApplicable: 0 };
-      const check = (label: string, expect: Expect, r: Req, res: { status: number; body: string; type: string }, protectedIds: string[], protectName: boolean) => {
+      const check = (
+        label: string,
+        expect: Expect,
+        r: Req,
+        res: { status: number; body: string; type: string },
+        protectedIds: string[],
+        protectName: boolean,
+      ) => {
         counts.calls++;
         const requestText = `${r.url} ${JSON.stringify(r.payload ?? '')}`;
         const found = protectedIds.filter((id) => res.body.includes(id) && !requestText.includes(id));
@@ -305,7 +485,8 @@ for (const dialect of DIALECTS) {
         if (res.status >= 500) leaks.push(`${label}: ${res.status} ${res.body.slice(0, 200)}`);
         if (res.status >= 400 && !res.type.startsWith('application/problem+json')) leaks.push(`${label}: ${res.status} is not problem+json`);
         if (expect === 'item' && res.status !== 404) leaks.push(`${label}: expected 404, got ${res.status} ${res.body.slice(0, 200)}`);
-        if (expect === 'token' && res.status !== 401) leaks.push(`${label}: expected 401 (API keys are not publish tokens), got ${res.status} ${res.body.slice(0, 200)}`);
+        if (expect === 'token' && res.status !== 401)
+          leaks.push(`${label}: expected 401 (API keys are not publish tokens), got ${res.status} ${res.body.slice(0, 200)}`);
         if (expect === 'ref' && ![400, 403, 404].includes(res.status)) leaks.push(`${label}: expected a refusal, got ${res.status} ${res.body.slice(0, 200)}`);
       };
 

@@ -38,8 +38,19 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const HOUSEHOLD_TAGS = new Set(['Conversations', 'Watches', 'Events', 'Household']);
 /** collection segment before an `{id}` → id prefix (docs/design.md "IDs") */
 const ID_PREFIX: Record<string, string> = {
-  streams: 'stream', scenes: 'scene', webhooks: 'whk', deliveries: 'dlv', watches: 'wat', conversations: 'conv',
-  'alert-rules': 'rule', alerts: 'alert', incidents: 'incident', 'protocol-runs': 'prot', responders: 'rsp', detections: 'det', people: 'person',
+  streams: 'stream',
+  scenes: 'scene',
+  webhooks: 'whk',
+  deliveries: 'dlv',
+  watches: 'wat',
+  conversations: 'conv',
+  'alert-rules': 'rule',
+  alerts: 'alert',
+  incidents: 'incident',
+  'protocol-runs': 'prot',
+  responders: 'rsp',
+  detections: 'det',
+  people: 'person',
 };
 /** where a body generated from the schema alone is not a valid request (the service checks more) */
 const HOOK = 'http://127.0.0.1:9/vigil';
@@ -165,7 +176,16 @@ function fieldPaths(raw: Schema, base: unknown, prefix: string[] = [], depth = 0
   let s = resolve(raw);
   if (s.anyOf || s.oneOf) {
     const branches: Schema[] = (s.anyOf ?? s.oneOf).map(resolve);
-    s = branches.find((b) => b.type === 'object' && typeof base === 'object' && base && Object.entries(b.properties ?? {}).every(([k, p]: [string, any]) => !(k in (base as object)) || !resolve(p).enum || resolve(p).enum.includes((base as any)[k]))) ?? branches[0];
+    s =
+      branches.find(
+        (b) =>
+          b.type === 'object' &&
+          typeof base === 'object' &&
+          base &&
+          Object.entries(b.properties ?? {}).every(
+            ([k, p]: [string, any]) => !(k in (base as object)) || !resolve(p).enum || resolve(p).enum.includes((base as any)[k]),
+          ),
+      ) ?? branches[0];
   }
   if (s.type !== 'object' || !s.properties || depth > 2) return [];
   const out: Array<{ path: string[]; required: boolean; schema: Schema }> = [];
@@ -208,7 +228,7 @@ describe('bad-input corpus generated from openapi.json', () => {
     for (const [k, x] of Object.entries(v)) {
       const one = /^(.*)_id$/.exec(k);
       const many = /^(.*)_ids$/.exec(k);
-      const prefix = (name: string) => ({ detection: 'det', rule: 'rule', stream: 'stream' } as Record<string, string>)[name] ?? name;
+      const prefix = (name: string) => (({ detection: 'det', rule: 'rule', stream: 'stream' }) as Record<string, string>)[name] ?? name;
       if (one && ids.has(prefix(one[1]))) out[k] = ids.get(prefix(one[1]));
       else if (many && ids.has(prefix(many[1]))) out[k] = [ids.get(prefix(many[1]))];
       else out[k] = withRealIds(x);
@@ -231,11 +251,34 @@ describe('bad-input corpus generated from openapi.json', () => {
   function probes(op: Operation): Probe[] {
     const out: Probe[] = [];
     const url = validPath(op);
-    const json = (label: string, body: unknown, u = url, refuse?: string): Probe => ({ op, label, url: u, headers: { 'content-type': 'application/json' }, payload: jsonText(body), refuse });
-    const base = op.body && op.body.mediaType === 'application/json' ? withRealIds({ ...(sample(op.body.schema) as object), ...(BASE[op.operationId] ?? {}) }) : undefined;
+    const json = (label: string, body: unknown, u = url, refuse?: string): Probe => ({
+      op,
+      label,
+      url: u,
+      headers: { 'content-type': 'application/json' },
+      payload: jsonText(body),
+      refuse,
+    });
+    const base =
+      op.body && op.body.mediaType === 'application/json' ? withRealIds({ ...(sample(op.body.schema) as object), ...(BASE[op.operationId] ?? {}) }) : undefined;
 
     // malformed path parameters (the rest of the request valid)
-    const BAD_IDS = ['x', '0', 'stream_', `${'a'.repeat(101)}`, 'a'.repeat(2000), '%zz', '%00', '..%2F..%2Fetc', "'%20OR%201=1--", '%E2%98%83', 'rule_01JD3K8E7F9G2H4J6K8M0N2P4Q', 'null', '-1', '1e400'];
+    const BAD_IDS = [
+      'x',
+      '0',
+      'stream_',
+      `${'a'.repeat(101)}`,
+      'a'.repeat(2000),
+      '%zz',
+      '%00',
+      '..%2F..%2Fetc',
+      "'%20OR%201=1--",
+      '%E2%98%83',
+      'rule_01JD3K8E7F9G2H4J6K8M0N2P4Q',
+      'null',
+      '-1',
+      '1e400',
+    ];
     for (const p of op.params.filter((x) => x.in === 'path')) {
       for (const bad of BAD_IDS) {
         const u = op.path.replace(/\{([^}]+)\}/g, (m, name: string) => (name === p.name ? bad : validPath({ ...op, path: m })));
@@ -244,12 +287,35 @@ describe('bad-input corpus generated from openapi.json', () => {
     }
     // bad query parameters (only on operations that are safe to call repeatedly)
     if (op.method === 'GET') {
-      const BAD_QUERY = ['', 'abc', '-1', '0', '101', '0x10', '1e1', '+5', '%2016', '16.5', '1e400', 'NaN', 'Infinity', '99999999999999999999999', '%00', 'x'.repeat(5000), '%E2%98%83'];
+      const BAD_QUERY = [
+        '',
+        'abc',
+        '-1',
+        '0',
+        '101',
+        '0x10',
+        '1e1',
+        '+5',
+        '%2016',
+        '16.5',
+        '1e400',
+        'NaN',
+        'Infinity',
+        '99999999999999999999999',
+        '%00',
+        'x'.repeat(5000),
+        '%E2%98%83',
+      ];
       for (const p of op.params.filter((x) => x.in === 'query')) {
         const numeric = ['integer', 'number'].includes(resolve(p.schema).type);
         const STRICT = ['abc', '0x10', '1e1', '+5', '%2016', '1e400', 'NaN', 'Infinity', '99999999999999999999999', '%00'];
         for (const bad of BAD_QUERY) {
-          out.push({ op, label: `query ${p.name}=${bad.slice(0, 20)}`, url: `${url}?${p.name}=${bad}`, refuse: numeric && STRICT.includes(bad) ? p.name : undefined });
+          out.push({
+            op,
+            label: `query ${p.name}=${bad.slice(0, 20)}`,
+            url: `${url}?${p.name}=${bad}`,
+            refuse: numeric && STRICT.includes(bad) ? p.name : undefined,
+          });
         }
         out.push({ op, label: `query ${p.name} twice`, url: `${url}?${p.name}=1&${p.name}=2` });
       }
@@ -274,17 +340,38 @@ describe('bad-input corpus generated from openapi.json', () => {
     out.push({ op, label: 'proto poisoning', url, headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"x":1}}' });
     out.push({ op, label: 'deep nesting', url, headers: { 'content-type': 'application/json' }, payload: '['.repeat(5000) + ']'.repeat(5000) });
     out.push({ op, label: 'over 1 MiB', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ a: 'x'.repeat(1_100_000) }) });
-    for (const [label, v] of [['array', []], ['null', null], ['string', 'x'], ['number', 1], ['1e400', `${RAW}1e400`]] as Array<[string, unknown]>) {
+    for (const [label, v] of [
+      ['array', []],
+      ['null', null],
+      ['string', 'x'],
+      ['number', 1],
+      ['1e400', `${RAW}1e400`],
+    ] as Array<[string, unknown]>) {
       out.push(json(`body is ${label}`, v));
     }
-    out.push({ op, label: 'Idempotency-Key too long', url, headers: { 'content-type': 'application/json', 'idempotency-key': 'k'.repeat(300) }, payload: jsonText(base ?? {}) });
+    out.push({
+      op,
+      label: 'Idempotency-Key too long',
+      url,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k'.repeat(300) },
+      payload: jsonText(base ?? {}),
+    });
     if (!op.body) return out;
 
     // field-level faults on an otherwise valid body
     out.push(json('unknown field', { ...(base as object), no_such_field: 1 }));
     // streamed replies (conversations) answer errors before any stream bytes
-    for (const [label, v] of [['unknown field', { ...(base as object), no_such_field: 1 }], ['body is array', []]] as Array<[string, unknown]>) {
-      out.push({ op, label: `${label} (text/event-stream)`, url, headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, payload: jsonText(v) });
+    for (const [label, v] of [
+      ['unknown field', { ...(base as object), no_such_field: 1 }],
+      ['body is array', []],
+    ] as Array<[string, unknown]>) {
+      out.push({
+        op,
+        label: `${label} (text/event-stream)`,
+        url,
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        payload: jsonText(v),
+      });
     }
     for (const f of fieldPaths(op.body.schema, base)) {
       const name = f.path.join('.');
@@ -294,7 +381,9 @@ describe('bad-input corpus generated from openapi.json', () => {
       const top = f.path[0];
       const text = s.type === 'string' && !s.enum && !s.format && !/_id$/.test(top);
       for (const [label, v] of BAD_VALUES) {
-        const mustRefuse = (numeric && ['+inf', '-inf', 'max-safe', '-max-safe', 'string', 'null'].includes(label)) || (text && ['blank', 'spaces', 'nul', 'control'].includes(label));
+        const mustRefuse =
+          (numeric && ['+inf', '-inf', 'max-safe', '-max-safe', 'string', 'null'].includes(label)) ||
+          (text && ['blank', 'spaces', 'nul', 'control'].includes(label));
         out.push(json(`${name}=${label}`, setAt(base, f.path, v), url, mustRefuse ? top : undefined));
       }
       if (numeric) {
@@ -316,7 +405,12 @@ describe('bad-input corpus generated from openapi.json', () => {
       return r.json();
     };
     const hook = HOOK;
-    const stream = await create('/v1/streams', { name: 'Lobby cam', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=7', location: 'north_lobby' });
+    const stream = await create('/v1/streams', {
+      name: 'Lobby cam',
+      source_type: 'sandbox',
+      source_url: 'sandbox://lobby?scenario=lobby&seed=7',
+      location: 'north_lobby',
+    });
     await create('/v1/webhooks', { url: hook, events: ['alert.fired'] });
     await create('/v1/alert-rules', { name: 'Crowd', condition: { type: 'person_count', above: 3 } });
     await create('/v1/sandbox/detections', { stream_id: stream.id, type: 'person_count', value: 4 });
@@ -360,14 +454,18 @@ describe('bad-input corpus generated from openapi.json', () => {
           continue;
         }
         const body = res.json();
-        if (typeof body.code !== 'string' || body.request_id !== res.headers['x-request-id']) failures.push(`${where} code/request_id missing: ${res.body.slice(0, 160)}`);
+        if (typeof body.code !== 'string' || body.request_id !== res.headers['x-request-id'])
+          failures.push(`${where} code/request_id missing: ${res.body.slice(0, 160)}`);
         else if (FIELD_CODES.has(body.code) && typeof body.param !== 'string') failures.push(`${where} ${body.code} without param`);
         else if (p.refuse !== undefined && !String(body.param).startsWith(p.refuse)) failures.push(`${where} names ${body.param}, not ${p.refuse}`);
       }
       slow.push([op.operationId, Date.now() - opStarted]);
     }
     if (process.env.CORPUS_DEBUG) console.log(slow.sort((a, b) => b[1] - a[1]).slice(0, 10));
-    const perStatus = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+    const perStatus = [...statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ');
     console.log(`bad-input corpus: ${ops.length} operations, ${requests} requests; ${perStatus}; ${failures.length} failures`);
     for (const f of failures.slice(0, Number(process.env.CORPUS_SHOW ?? 60))) console.log(`  ${f}`);
     assert.ok(ops.length >= 60, 'every operation of openapi.json is covered');

@@ -41,18 +41,26 @@ function streamBody(port: number, headers: string, total: number): Promise<Strea
     });
     s.pause();
     // void: an event listener's promise has nobody to return to (a failure is an unhandled rejection)
-    s.on('connect', () => void (async () => {
-      s.write(headers);
-      const piece = Buffer.alloc(64 * 1024, 0x41);
-      let sent = 0;
-      while (sent < total && !s.destroyed && s.writable) {
-        const ok = s.write(piece);
-        sent += piece.length;
-        if (!ok) await new Promise((r) => { s.once('drain', r); s.once('close', r); });
-      }
-      if (!s.destroyed && s.writable) s.end();
-      s.resume();
-    })());
+    s.on(
+      'connect',
+      () =>
+        void (async () => {
+          s.write(headers);
+          const piece = Buffer.alloc(64 * 1024, 0x41);
+          let sent = 0;
+          while (sent < total && !s.destroyed && s.writable) {
+            const ok = s.write(piece);
+            sent += piece.length;
+            if (!ok)
+              await new Promise((r) => {
+                s.once('drain', r);
+                s.once('close', r);
+              });
+          }
+          if (!s.destroyed && s.writable) s.end();
+          s.resume();
+        })(),
+    );
   });
 }
 
@@ -68,7 +76,14 @@ describe('request bodies on binary routes', () => {
     t = await createTestApp();
     key = await t.orgKey();
     personId = (await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name: 'Body Test' } })).json().id;
-    streamId = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Body phone', source_type: 'mobile', source_url: 'mobile://body', location: 'desk' } })).json().id;
+    streamId = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
+        payload: { name: 'Body phone', source_type: 'mobile', source_url: 'mobile://body', location: 'desk' },
+      })
+    ).json().id;
     app = await buildApp(t.ctx);
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as { port: number }).port;
@@ -124,18 +139,26 @@ function streamChunked(port: number, headers: string, total: number): Promise<St
     });
     s.pause();
     // void: an event listener's promise has nobody to return to (a failure is an unhandled rejection)
-    s.on('connect', () => void (async () => {
-      s.write(headers);
-      const piece = Buffer.concat([Buffer.from('10000\r\n'), Buffer.alloc(0x10000, 0x41), Buffer.from('\r\n')]);
-      let sent = 0;
-      while (sent < total && !s.destroyed && s.writable) {
-        const ok = s.write(piece);
-        sent += 0x10000;
-        if (!ok) await new Promise((r) => { s.once('drain', r); s.once('close', r); });
-      }
-      if (!s.destroyed && s.writable) s.end('0\r\n\r\n');
-      s.resume();
-    })());
+    s.on(
+      'connect',
+      () =>
+        void (async () => {
+          s.write(headers);
+          const piece = Buffer.concat([Buffer.from('10000\r\n'), Buffer.alloc(0x10000, 0x41), Buffer.from('\r\n')]);
+          let sent = 0;
+          while (sent < total && !s.destroyed && s.writable) {
+            const ok = s.write(piece);
+            sent += 0x10000;
+            if (!ok)
+              await new Promise((r) => {
+                s.once('drain', r);
+                s.once('close', r);
+              });
+          }
+          if (!s.destroyed && s.writable) s.end('0\r\n\r\n');
+          s.resume();
+        })(),
+    );
   });
 }
 
@@ -159,15 +182,23 @@ describe('draining is bounded', () => {
         s.on('error', () => undefined);
         s.on('close', () => resolve({ head: Buffer.concat(chunks).toString('latin1').split('\r\n\r\n')[0], sent }));
         // void: an event listener's promise has nobody to return to (a failure is an unhandled rejection)
-        s.on('connect', () => void (async () => {
-          s.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1024 ** 3}\r\n\r\n`);
-          const piece = Buffer.alloc(64 * 1024, 0x20);
-          while (!s.destroyed && s.writable && sent < 1024 ** 3) {
-            const ok = s.write(piece);
-            sent += piece.length;
-            if (!ok) await new Promise((res) => { s.once('drain', res); s.once('close', res); });
-          }
-        })());
+        s.on(
+          'connect',
+          () =>
+            void (async () => {
+              s.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1024 ** 3}\r\n\r\n`);
+              const piece = Buffer.alloc(64 * 1024, 0x20);
+              while (!s.destroyed && s.writable && sent < 1024 ** 3) {
+                const ok = s.write(piece);
+                sent += piece.length;
+                if (!ok)
+                  await new Promise((res) => {
+                    s.once('drain', res);
+                    s.once('close', res);
+                  });
+              }
+            })(),
+        );
       });
       assert.match(r.head, /^HTTP\/1\.1 413 /);
       assert.ok(r.sent < 64 * 1024 * 1024, `the server drained ${r.sent} bytes`);

@@ -63,7 +63,9 @@ describe('HTTP hardening (inject)', () => {
   test('blank, NUL- or control-character names are refused everywhere a name is stored; nothing is written', async () => {
     const key = await t.orgKey();
     const stream = await t.app.inject({
-      method: 'POST', url: '/v1/streams', headers: bearer(key),
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(key),
       payload: { name: 'Gate', source_type: 'sandbox', source_url: 'sandbox://gate?scenario=lobby&seed=1', location: 'gate' },
     });
     assert.equal(stream.statusCode, 201);
@@ -87,7 +89,12 @@ describe('HTTP hardening (inject)', () => {
     assert.deepEqual(names, ['Gate']);
     // free text keeps its line breaks
     const home = await t.householdKey();
-    const msg = await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(home), payload: { message: 'What is happening\nat the back door?' } });
+    const msg = await t.app.inject({
+      method: 'POST',
+      url: '/v1/conversations',
+      headers: bearer(home),
+      payload: { message: 'What is happening\nat the back door?' },
+    });
     assert.equal(msg.statusCode, 200);
     const blank = await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(home), payload: { message: ' \n\t ' } });
     assert.equal(blank.statusCode, 400);
@@ -156,7 +163,15 @@ describe('HTTP hardening (inject)', () => {
       // another client behind the same proxy is not blocked
       assert.equal((await via('192.0.2.2', good.key)).statusCode, 200);
       // an untrusted peer cannot pick its address with X-Forwarded-For
-      const spoof = await Promise.all([1, 2, 3, 4].map((i) => proxied.app.inject({ url: '/v1/streams', remoteAddress: '198.51.100.9', headers: { ...bearer(generateKey('live')), 'x-forwarded-for': `192.0.2.${100 + i}` } })));
+      const spoof = await Promise.all(
+        [1, 2, 3, 4].map((i) =>
+          proxied.app.inject({
+            url: '/v1/streams',
+            remoteAddress: '198.51.100.9',
+            headers: { ...bearer(generateKey('live')), 'x-forwarded-for': `192.0.2.${100 + i}` },
+          }),
+        ),
+      );
       assert.deepEqual(spoof.map((r) => r.statusCode).sort(), [401, 401, 401, 429]);
     } finally {
       await proxied.close();

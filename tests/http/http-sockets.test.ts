@@ -160,7 +160,10 @@ describe('HTTP hardening over real sockets', () => {
     if (res.status !== 0) assertProblem(res, 408, 'request_timeout');
     await new Promise((r) => setTimeout(r, 200));
     const errors = logs.slice(before).filter((l) => l.level >= 50);
-    assert.deepEqual(errors.map((l) => `${l.msg} ${l.err?.message ?? ''}`), []);
+    assert.deepEqual(
+      errors.map((l) => `${l.msg} ${l.err?.message ?? ''}`),
+      [],
+    );
   });
 
   test('a client that disconnects mid-upload is logged at debug, never as an unhandled error', async () => {
@@ -174,8 +177,14 @@ describe('HTTP hardening over real sockets', () => {
     s.destroy();
     await new Promise((r) => setTimeout(r, 300));
     const mine = logs.slice(before);
-    assert.deepEqual(mine.filter((l) => l.level >= 40).map((l) => `${l.msg} ${l.err?.message ?? ''}`), []);
-    assert.ok(mine.some((l) => l.level === 20 && /disconnected/.test(l.msg)), JSON.stringify(mine));
+    assert.deepEqual(
+      mine.filter((l) => l.level >= 40).map((l) => `${l.msg} ${l.err?.message ?? ''}`),
+      [],
+    );
+    assert.ok(
+      mine.some((l) => l.level === 20 && /disconnected/.test(l.msg)),
+      JSON.stringify(mine),
+    );
   });
 
   test('connections per client address are capped: the one over the cap gets 429 too_many_connections', async () => {

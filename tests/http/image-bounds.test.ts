@@ -26,7 +26,9 @@ describe('image bounds', () => {
     key = await t.orgKey();
     personId = (await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name: 'Bomb Test' } })).json().id;
     // 8000×8000 of one colour: under 0.5 MB as a JPEG, 192 MB as RGB
-    bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: { r: 120, g: 130, b: 140 } } }).jpeg({ quality: 50 }).toBuffer();
+    bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: { r: 120, g: 130, b: 140 } } })
+      .jpeg({ quality: 50 })
+      .toBuffer();
     assert.ok(bomb.length < 2 * MB);
   });
   after(async () => {
@@ -59,7 +61,10 @@ describe('image bounds', () => {
     const results = await Promise.all([1, 2, 3, 4].map(() => enrol(bomb)));
     clearInterval(watch);
     peak = Math.max(peak, process.memoryUsage().rss);
-    assert.deepEqual(results.map((r) => r.statusCode), [413, 413, 413, 413]);
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      [413, 413, 413, 413],
+    );
     // decoding one of them to RGB alone is 192 MB; refused from the header, they cost next to nothing
     assert.ok(peak - before < 100 * MB, `rss grew ${((peak - before) / MB).toFixed(0)} MB during the burst`);
   });
@@ -98,12 +103,22 @@ describe('the bounded decode queue', () => {
       const key = await t.orgKey();
       const personId = (await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name: 'Burst Test' } })).json().id;
       // 20 MP of noise (slow to decode) under the 2 MiB limit
-      const photo = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).jpeg({ quality: 20 }).toBuffer();
+      const photo = await sharp({
+        create: { width: 5000, height: 4000, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } },
+      })
+        .jpeg({ quality: 20 })
+        .toBuffer();
       assert.ok(photo.length < 2 * MB, `${photo.length}`);
-      const results = await Promise.all(Array.from({ length: 24 }, () =>
-        t.app.inject({ method: 'POST', url: `/v1/people/${personId}/faces`, headers: { ...bearer(key), 'content-type': 'image/jpeg' }, payload: photo })));
+      const results = await Promise.all(
+        Array.from({ length: 24 }, () =>
+          t.app.inject({ method: 'POST', url: `/v1/people/${personId}/faces`, headers: { ...bearer(key), 'content-type': 'image/jpeg' }, payload: photo }),
+        ),
+      );
       const statuses = results.map((r) => r.statusCode);
-      assert.ok(statuses.every((s) => s === 503 || s === 422), JSON.stringify(statuses));
+      assert.ok(
+        statuses.every((s) => s === 503 || s === 422),
+        JSON.stringify(statuses),
+      );
       const busy = results.filter((r) => r.statusCode === 503);
       assert.ok(busy.length >= 1, `some were refused: ${JSON.stringify(statuses)}`);
       for (const r of busy) {

@@ -36,7 +36,9 @@ for (const dialect of DIALECTS) {
     test('GET /metrics is Prometheus text with node_id on every series; a detection shows in the counter and the latency histogram', async () => {
       const key = await t.orgKey();
       const stream = await t.app.inject({
-        method: 'POST', url: '/v1/streams', headers: bearer(key),
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
         payload: { name: 'Gate', source_type: 'sandbox', source_url: 'sandbox://gate?scenario=lobby&seed=2', location: 'gate' },
       });
       assert.equal(stream.statusCode, 201, stream.body);
@@ -48,7 +50,12 @@ for (const dialect of DIALECTS) {
         return res.body;
       };
       const before = await scrape();
-      const injected = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.json().id, type: 'vehicle', count: 2 } });
+      const injected = await t.app.inject({
+        method: 'POST',
+        url: '/v1/sandbox/detections',
+        headers: bearer(key),
+        payload: { stream_id: stream.json().id, type: 'vehicle', count: 2 },
+      });
       assert.equal(injected.statusCode, 201, injected.body);
       const after = await scrape();
       assert.equal(sample(after, 'vigil_detections_total', { type: 'vehicle' }) - sample(before, 'vigil_detections_total', { type: 'vehicle' }), 1);
@@ -67,7 +74,9 @@ for (const dialect of DIALECTS) {
       const live = async () => sample((await t.app.inject({ url: '/metrics' })).body, 'vigil_streams', { status: 'live' });
       const before = await live();
       const created = await t.app.inject({
-        method: 'POST', url: '/v1/streams', headers: bearer(key),
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
         payload: { name: 'Dock', source_type: 'sandbox', source_url: 'sandbox://dock?scenario=lobby&seed=4', location: 'dock' },
       });
       assert.equal(created.statusCode, 201, created.body);
@@ -78,7 +87,11 @@ for (const dialect of DIALECTS) {
 
     test('without VIGIL_METRICS_TOKEN, /metrics answers this machine only: another address, or a proxy forwarding one, gets 401', async () => {
       assert.equal((await t.app.inject({ url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode, 200);
-      for (const req of [{ remoteAddress: '203.0.113.9' }, { remoteAddress: '10.0.0.7' }, { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } }]) {
+      for (const req of [
+        { remoteAddress: '203.0.113.9' },
+        { remoteAddress: '10.0.0.7' },
+        { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } },
+      ]) {
         const res = await t.app.inject({ url: '/metrics', ...req });
         assert.equal(res.statusCode, 401, JSON.stringify(req));
         assert.equal(res.json().code, 'invalid_metrics_token');

@@ -52,15 +52,27 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 5; i++) ids.push((await post({ ...lobby, name: `cam ${i}` }, k)).json().id);
       const p1 = (await t.app.inject({ url: '/v1/streams?limit=2', headers: bearer(k) })).json();
       assert.equal(p1.object, 'list');
-      assert.deepEqual(p1.data.map((s: { id: string }) => s.id), [ids[4], ids[3]]);
+      assert.deepEqual(
+        p1.data.map((s: { id: string }) => s.id),
+        [ids[4], ids[3]],
+      );
       assert.equal(p1.has_more, true);
       const p2 = (await t.app.inject({ url: `/v1/streams?limit=2&starting_after=${ids[3]}`, headers: bearer(k) })).json();
-      assert.deepEqual(p2.data.map((s: { id: string }) => s.id), [ids[2], ids[1]]);
+      assert.deepEqual(
+        p2.data.map((s: { id: string }) => s.id),
+        [ids[2], ids[1]],
+      );
       const p3 = (await t.app.inject({ url: `/v1/streams?limit=10&starting_after=${ids[1]}`, headers: bearer(k) })).json();
-      assert.deepEqual(p3.data.map((s: { id: string }) => s.id), [ids[0]]);
+      assert.deepEqual(
+        p3.data.map((s: { id: string }) => s.id),
+        [ids[0]],
+      );
       assert.equal(p3.has_more, false);
       const back = (await t.app.inject({ url: `/v1/streams?limit=2&ending_before=${ids[1]}`, headers: bearer(k) })).json();
-      assert.deepEqual(back.data.map((s: { id: string }) => s.id), [ids[3], ids[2]]);
+      assert.deepEqual(
+        back.data.map((s: { id: string }) => s.id),
+        [ids[3], ids[2]],
+      );
       const bad = await t.app.inject({ url: '/v1/streams?limit=500', headers: bearer(k) });
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.json().param, 'limit');
@@ -70,12 +82,21 @@ for (const dialect of DIALECTS) {
       const s = (await post(lobby)).json();
       const got = await t.app.inject({ url: `/v1/streams/${s.id}`, headers: bearer(key) });
       assert.equal(got.json().name, lobby.name);
-      const moved = await t.app.inject({ method: 'PATCH', url: `/v1/streams/${s.id}`, headers: bearer(key), payload: { name: 'Renamed', location: 'south_lobby' } });
+      const moved = await t.app.inject({
+        method: 'PATCH',
+        url: `/v1/streams/${s.id}`,
+        headers: bearer(key),
+        payload: { name: 'Renamed', location: 'south_lobby' },
+      });
       assert.equal(moved.statusCode, 200);
       assert.equal(moved.json().name, 'Renamed');
       assert.notEqual(moved.json().scene_id, s.scene_id);
       const other = await t.orgKey();
-      for (const [method, url] of [['GET', `/v1/streams/${s.id}`], ['PATCH', `/v1/streams/${s.id}`], ['DELETE', `/v1/streams/${s.id}`]] as const) {
+      for (const [method, url] of [
+        ['GET', `/v1/streams/${s.id}`],
+        ['PATCH', `/v1/streams/${s.id}`],
+        ['DELETE', `/v1/streams/${s.id}`],
+      ] as const) {
         const r = await t.app.inject({ method, url, headers: bearer(other), ...(method === 'PATCH' ? { payload: { name: 'x' } } : {}) });
         assert.equal(r.statusCode, 404, `${method} foreign`);
         assert.equal(r.json().code, 'not_found');
@@ -107,10 +128,20 @@ for (const dialect of DIALECTS) {
         assert.equal(p.status, status);
         assert.ok(p.request_id && p.title && p.detail && p.type.endsWith(`#${code}`));
       }
-      const malformed = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: { ...bearer(key), 'content-type': 'application/json' }, payload: '{"name": "x",' });
+      const malformed = await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: { ...bearer(key), 'content-type': 'application/json' },
+        payload: '{"name": "x",',
+      });
       assert.equal(malformed.statusCode, 400);
       assert.equal(malformed.json().code, 'invalid_json');
-      const huge = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: { ...bearer(key), 'content-type': 'application/json' }, payload: JSON.stringify({ ...lobby, name: 'x'.repeat(1_100_000) }) });
+      const huge = await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: { ...bearer(key), 'content-type': 'application/json' },
+        payload: JSON.stringify({ ...lobby, name: 'x'.repeat(1_100_000) }),
+      });
       assert.equal(huge.statusCode, 413);
       assert.equal(huge.json().code, 'payload_too_large');
       const text = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: { ...bearer(key), 'content-type': 'text/plain' }, payload: 'hello' });
@@ -142,7 +173,10 @@ for (const dialect of DIALECTS) {
       const mine = await post(lobby, lobbyOnly);
       assert.equal(mine.statusCode, 201);
       const listed = (await t.app.inject({ url: '/v1/streams', headers: bearer(lobbyOnly) })).json();
-      assert.deepEqual(listed.data.map((s: { location: string }) => s.location), ['north_lobby']);
+      assert.deepEqual(
+        listed.data.map((s: { location: string }) => s.location),
+        ['north_lobby'],
+      );
     });
   });
 }

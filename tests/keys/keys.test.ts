@@ -57,7 +57,13 @@ for (const dialect of DIALECTS) {
     test('a member cannot manage keys; an owner creates owner or member keys, lists, revokes and rotates them', async () => {
       const owner = await t.householdKey({ name: 'Settings Home' });
       const member = (await call(owner, 'POST', '/v1/keys', { role: 'member' })).json();
-      for (const [method, url, body] of [['GET', '/v1/keys'], ['POST', '/v1/keys', { role: 'member' }], ['GET', `/v1/keys/${owner.id}`], ['DELETE', `/v1/keys/${owner.id}`], ['POST', `/v1/keys/${owner.id}/rotate`]] as const) {
+      for (const [method, url, body] of [
+        ['GET', '/v1/keys'],
+        ['POST', '/v1/keys', { role: 'member' }],
+        ['GET', `/v1/keys/${owner.id}`],
+        ['DELETE', `/v1/keys/${owner.id}`],
+        ['POST', `/v1/keys/${owner.id}/rotate`],
+      ] as const) {
         const res = await call(member, method, url, body as object | undefined);
         assert.equal(res.statusCode, 403, `${method} ${url}`);
         assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
@@ -68,8 +74,15 @@ for (const dialect of DIALECTS) {
       const second = (await call(owner, 'POST', '/v1/keys', { role: 'owner', name: 'partner' })).json();
       assert.equal(second.role, 'owner');
       const list = (await call(second, 'GET', '/v1/keys')).json();
-      assert.deepEqual(list.data.map((k: { id: string }) => k.id), [second.id, member.id, owner.id], 'newest first');
-      assert.ok(list.data.every((k: Record<string, unknown>) => k.key === undefined), 'a secret is never listed');
+      assert.deepEqual(
+        list.data.map((k: { id: string }) => k.id),
+        [second.id, member.id, owner.id],
+        'newest first',
+      );
+      assert.ok(
+        list.data.every((k: Record<string, unknown>) => k.key === undefined),
+        'a secret is never listed',
+      );
       assert.equal((await call(second, 'GET', '/v1/keys?limit=1&starting_after=' + member.id)).json().data[0].id, owner.id);
 
       const rotated = await call(second, 'POST', `/v1/keys/${member.id}/rotate`);
@@ -90,7 +103,13 @@ for (const dialect of DIALECTS) {
 
       // every key management action is audited with the acting key
       const created = await audit(owner.tenant_id, 'api_key.created');
-      assert.deepEqual(created.filter((e) => e.actor_key_id).map((e) => [e.actor_key_id, e.resource_id]), [[owner.id, member.id], [owner.id, second.id]]);
+      assert.deepEqual(
+        created.filter((e) => e.actor_key_id).map((e) => [e.actor_key_id, e.resource_id]),
+        [
+          [owner.id, member.id],
+          [owner.id, second.id],
+        ],
+      );
       const [rot] = await audit(owner.tenant_id, 'api_key.rotated');
       assert.equal(rot.actor_key_id, second.id);
       assert.equal(JSON.parse(rot.data!).replaces, member.id);
@@ -114,7 +133,11 @@ for (const dialect of DIALECTS) {
       const live = await call(owner, 'POST', '/v1/keys', { mode: 'live' });
       assert.equal(live.statusCode, 403);
       assert.deepEqual([live.json().code, live.json().param], ['key_scope_exceeded', 'mode']);
-      for (const [method, url] of [['GET', `/v1/keys/${other.id}`], ['DELETE', `/v1/keys/${other.id}`], ['POST', `/v1/keys/${other.id}/rotate`]] as const) {
+      for (const [method, url] of [
+        ['GET', `/v1/keys/${other.id}`],
+        ['DELETE', `/v1/keys/${other.id}`],
+        ['POST', `/v1/keys/${other.id}/rotate`],
+      ] as const) {
         const res = await call(owner, method, url);
         assert.equal(res.statusCode, 404, `${method} ${url}: another household's key is not found, never forbidden`);
       }

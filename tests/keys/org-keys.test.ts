@@ -24,7 +24,13 @@ for (const dialect of DIALECTS) {
       assert.equal(denied.status, 403);
       assert.deepEqual([denied.body.code, denied.body.param], ['insufficient_capability', 'keys:manage']);
 
-      const manager = (await call(admin, 'POST', '/v1/keys', { name: 'gate manager', capabilities: ['keys:manage', 'streams:read', 'webhooks:manage'], locations: ['north_gate'] })).body;
+      const manager = (
+        await call(admin, 'POST', '/v1/keys', {
+          name: 'gate manager',
+          capabilities: ['keys:manage', 'streams:read', 'webhooks:manage'],
+          locations: ['north_gate'],
+        })
+      ).body;
       assert.deepEqual([manager.capabilities, manager.locations, manager.role], [['keys:manage', 'streams:read', 'webhooks:manage'], ['north_gate'], null]);
 
       const moreCaps = await call(manager, 'POST', '/v1/keys', { capabilities: ['streams:read', 'streams:write'] });
@@ -44,12 +50,17 @@ for (const dialect of DIALECTS) {
 
       const narrow = await call(manager, 'POST', '/v1/keys', { capabilities: ['streams:read'] });
       assert.equal(narrow.status, 201);
-      assert.deepEqual([narrow.body.capabilities, narrow.body.locations], [['streams:read'], ['north_gate']], 'locations default to the creator\'s own');
+      assert.deepEqual([narrow.body.capabilities, narrow.body.locations], [['streams:read'], ['north_gate']], "locations default to the creator's own");
 
       // the restricted manager sees only keys within its scope: not the admin key, not the plain org-wide key
       const list = (await call(manager, 'GET', '/v1/keys')).body.data.map((k: { id: string }) => k.id);
       assert.deepEqual(list, [narrow.body.id, manager.id]);
-      for (const [method, url] of [['GET', `/v1/keys/${admin.id}`], ['DELETE', `/v1/keys/${admin.id}`], ['POST', `/v1/keys/${admin.id}/rotate`], ['DELETE', `/v1/keys/${plain.id}`]] as const) {
+      for (const [method, url] of [
+        ['GET', `/v1/keys/${admin.id}`],
+        ['DELETE', `/v1/keys/${admin.id}`],
+        ['POST', `/v1/keys/${admin.id}/rotate`],
+        ['DELETE', `/v1/keys/${plain.id}`],
+      ] as const) {
         assert.equal((await call(manager, method, url)).status, 404, `${method} ${url}`);
       }
       assert.equal((await call(admin, 'GET', '/v1/streams')).status, 200, 'the admin key was not touched');
@@ -68,12 +79,17 @@ for (const dialect of DIALECTS) {
       assert.equal((await call(admin, 'GET', '/v1/keys?limit=100')).body.data.length, 5);
     });
 
-    test('a restricted key registers only webhooks confined to its locations, and those receive only its locations\' events', async () => {
+    test("a restricted key registers only webhooks confined to its locations, and those receive only its locations' events", async () => {
       const admin = await t.orgKey({ name: 'Hook Org' });
       const gate = await t.orgKey({ name: 'Hook Org', locations: ['north_gate'] });
       const streams: Record<string, string> = {};
       for (const location of ['north_gate', 'front_desk']) {
-        const s = await call(admin, 'POST', '/v1/streams', { name: `${location} cam`, source_type: 'sandbox', source_url: `sandbox://${location}?scenario=lobby&seed=1`, location });
+        const s = await call(admin, 'POST', '/v1/streams', {
+          name: `${location} cam`,
+          source_type: 'sandbox',
+          source_url: `sandbox://${location}?scenario=lobby&seed=1`,
+          location,
+        });
         assert.equal(s.status, 201);
         streams[location] = s.body.id;
       }
@@ -84,7 +100,7 @@ for (const dialect of DIALECTS) {
 
       const gateHook = await call(gate, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/gate' });
       assert.equal(gateHook.status, 201);
-      assert.deepEqual(gateHook.body.locations, ['north_gate'], 'confined to the key\'s locations by default');
+      assert.deepEqual(gateHook.body.locations, ['north_gate'], "confined to the key's locations by default");
       const orgHook = (await call(admin, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/all', events: ['incident.created'] })).body;
       assert.equal(orgHook.locations, null);
 
@@ -94,18 +110,31 @@ for (const dialect of DIALECTS) {
         assert.equal(incident.status, 201);
         incidentAt[incident.body.id] = location;
         // protocol.triggered carries the incident; protocol.state_changed only its id (the producer names the location)
-        const run = await call(admin, 'POST', `/v1/incidents/${incident.body.id}/protocol`, { protocol_type: 'intrusion', notify_responders: false, escalation_level: 1 });
+        const run = await call(admin, 'POST', `/v1/incidents/${incident.body.id}/protocol`, {
+          protocol_type: 'intrusion',
+          notify_responders: false,
+          escalation_level: 1,
+        });
         assert.equal(run.status, 201);
         assert.equal((await call(admin, 'POST', `/v1/protocol-runs/${run.body.id}/pause`)).status, 200);
       }
-      const deliveries = (await call(gate, 'GET', `/v1/webhooks/${gateHook.body.id}/deliveries?limit=100`)).body.data as { event: string; payload: { incident?: { id: string }; incident_id?: string } }[];
+      const deliveries = (await call(gate, 'GET', `/v1/webhooks/${gateHook.body.id}/deliveries?limit=100`)).body.data as {
+        event: string;
+        payload: { incident?: { id: string }; incident_id?: string };
+      }[];
       assert.deepEqual(deliveries.map((d) => d.event).sort(), ['incident.created', 'protocol.state_changed', 'protocol.triggered']);
-      assert.deepEqual(deliveries.map((d) => incidentAt[d.payload.incident?.id ?? d.payload.incident_id!]), ['north_gate', 'north_gate', 'north_gate']);
+      assert.deepEqual(
+        deliveries.map((d) => incidentAt[d.payload.incident?.id ?? d.payload.incident_id!]),
+        ['north_gate', 'north_gate', 'north_gate'],
+      );
       const all = (await call(admin, 'GET', `/v1/webhooks/${orgHook.id}/deliveries`)).body.data;
       assert.deepEqual(all.map((d: { payload: { incident: { location: string } } }) => d.payload.incident.location).sort(), ['front_desk', 'north_gate']);
 
       // the organization-wide endpoint and its deliveries are out of the restricted key's reach
-      assert.deepEqual((await call(gate, 'GET', '/v1/webhooks')).body.data.map((w: { id: string }) => w.id), [gateHook.body.id]);
+      assert.deepEqual(
+        (await call(gate, 'GET', '/v1/webhooks')).body.data.map((w: { id: string }) => w.id),
+        [gateHook.body.id],
+      );
       for (const url of [`/v1/webhooks/${orgHook.id}`, `/v1/webhooks/${orgHook.id}/deliveries`]) {
         assert.equal((await call(gate, 'GET', url)).status, 404, url);
       }

@@ -54,9 +54,14 @@ describe('revoking or rotating a key ends the streams it holds', () => {
   });
   after(() => t.close());
 
-  test('an open event feed of a revoked key ends within 1 s; another key\'s feed of the same tenant stays open', async () => {
+  test("an open event feed of a revoked key ends within 1 s; another key's feed of the same tenant stays open", async () => {
     const owner = await t.orgKey({ name: 'Revoke Org' });
-    const created = await t.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(owner), payload: { name: 'wall', capabilities: ['scenes:read', 'incidents:read'] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/keys',
+      headers: bearer(owner),
+      payload: { name: 'wall', capabilities: ['scenes:read', 'incidents:read'] },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const wall = created.json();
     const doomed = await openFeed(base, bearer(wall.key));
@@ -66,7 +71,7 @@ describe('revoking or rotating a key ends the streams it holds', () => {
     assert.equal(res.statusCode, 200);
     const took = await endsWithin(doomed, at, 1000);
     assert.ok(took <= 1000, `the revoked key's feed ended after ${took} ms`);
-    assert.equal(await endsWithin(kept, at, 300), Infinity, 'the other key\'s feed is still open');
+    assert.equal(await endsWithin(kept, at, 300), Infinity, "the other key's feed is still open");
     kept.close();
     // and the revoked key cannot open another
     const again = await fetch(`${base}/v1/events/stream`, { headers: { ...bearer(wall.key), accept: 'text/event-stream' } });
@@ -84,7 +89,10 @@ describe('revoking or rotating a key ends the streams it holds', () => {
     const at = Date.now();
     const rotated = await t.app.inject({ method: 'POST', url: `/v1/keys/${wall.id}/rotate`, headers: bearer(owner) });
     assert.equal(rotated.statusCode, 201, rotated.body);
-    for (const [name, feed] of [['key', byKey], ['console', console]] as const) {
+    for (const [name, feed] of [
+      ['key', byKey],
+      ['console', console],
+    ] as const) {
       const took = await endsWithin(feed, at, 1000);
       assert.ok(took <= 1000, `the ${name} feed ended after ${took} ms`);
     }
@@ -106,7 +114,7 @@ describe('revoking or rotating a key ends the streams it holds', () => {
   });
 });
 
-describe('on every node: a revocation made on one node ends the key\'s streams on another (PostgreSQL + Redis)', () => {
+describe("on every node: a revocation made on one node ends the key's streams on another (PostgreSQL + Redis)", () => {
   let redis: TestRedis;
   const nodes: Array<{ ctx: VigilContext; app: FastifyInstance; base: string }> = [];
   let drop: () => Promise<void>;
@@ -133,7 +141,14 @@ describe('on every node: a revocation made on one node ends the key\'s streams o
 
   test('a feed open on node B ends within 1 s of the key being revoked on node A', async () => {
     const [a, b] = nodes;
-    const owner = await a.ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Cluster Org', mode: 'live', capabilities: 'all', locations: null, rateLimitPerMinute: 100_000 });
+    const owner = await a.ctx.keys.createKey({
+      tenantKind: 'organization',
+      tenantName: 'Cluster Org',
+      mode: 'live',
+      capabilities: 'all',
+      locations: null,
+      rateLimitPerMinute: 100_000,
+    });
     const wall = (await a.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(owner), payload: { name: 'wall' } })).json();
     const feed = await openFeed(b.base, bearer(wall.key));
     const at = Date.now();
@@ -161,7 +176,9 @@ describe('a streamed conversation reply of a revoked key ends, and its remaining
     assert.ok(member.key, JSON.stringify(member));
     gate.close();
     const res = await fetch(`${base}/v1/conversations`, {
-      method: 'POST', headers: { ...bearer(member.key), accept: 'text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify({ message: 'watch the garage tonight' }),
+      method: 'POST',
+      headers: { ...bearer(member.key), accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'watch the garage tonight' }),
     });
     assert.equal(res.status, 200);
     const ended = (async () => {

@@ -11,7 +11,14 @@ test('a key revoked by another process on the same SQLite file (the admin CLI) i
   const server = await createContext(config);
   const cli = await createContext(config);
   try {
-    const created = await server.keys.createKey({ tenantKind: 'organization', tenantName: 'Acme', mode: 'live', capabilities: 'all', locations: null, rateLimitPerMinute: 100 });
+    const created = await server.keys.createKey({
+      tenantKind: 'organization',
+      tenantName: 'Acme',
+      mode: 'live',
+      capabilities: 'all',
+      locations: null,
+      rateLimitPerMinute: 100,
+    });
     assert.equal((await server.keys.authenticate(created.key)).keyId, created.id, 'verified, and now cached');
     assert.equal((await server.keys.authenticate(created.key)).keyId, created.id);
     await cli.keys.revokeKey(created.id);

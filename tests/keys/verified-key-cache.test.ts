@@ -41,7 +41,10 @@ for (const dialect of DIALECTS) {
 
     test('rotating a key in use revokes the old secret at once; the new one works', async () => {
       const owner = await t.orgKey({ name: 'Rotating Org' });
-      const made = (await t.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(owner), payload: { name: 'kiosk' } })).json() as { id: string; key: string };
+      const made = (await t.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(owner), payload: { name: 'kiosk' } })).json() as {
+        id: string;
+        key: string;
+      };
       assert.equal((await get(made)).statusCode, 200);
       const rotated = await t.app.inject({ method: 'POST', url: `/v1/keys/${made.id}/rotate`, headers: bearer(owner) });
       assert.equal(rotated.statusCode, 201, rotated.body);
@@ -61,7 +64,11 @@ for (const dialect of DIALECTS) {
     test('a revoke written by another process (no in-process signal) is seen once the cache entry expires', async () => {
       const k = await t.orgKey();
       assert.equal((await get(k)).statusCode, 200);
-      await t.ctx.database.db.updateTable('api_keys').set({ revoked_at: new Date(clock.now()).toISOString() }).where('id', '=', k.id).execute();
+      await t.ctx.database.db
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date(clock.now()).toISOString() })
+        .where('id', '=', k.id)
+        .execute();
       // within the TTL this node still trusts its verified copy: the bounded staleness that cache invalidation across nodes removes
       assert.equal((await get(k)).statusCode, 200);
       await clock.advance(DEFAULT_KEY_CACHE_TTL_MS);
@@ -72,7 +79,14 @@ for (const dialect of DIALECTS) {
 
 describe('VerifiedKeyCache', () => {
   const principal = (keyId: string): Principal => ({
-    keyId, tenantId: 'org_x', tenantKind: 'organization', mode: 'live', capabilities: new Set(), locations: null, rateLimitPerMinute: null, role: 'owner',
+    keyId,
+    tenantId: 'org_x',
+    tenantKind: 'organization',
+    mode: 'live',
+    capabilities: new Set(),
+    locations: null,
+    rateLimitPerMinute: null,
+    role: 'owner',
   });
 
   test('a lookup that started before a key was forgotten does not put the stale row back', () => {

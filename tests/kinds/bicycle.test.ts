@@ -42,8 +42,14 @@ test('the detector label bicycle becomes a bicycle detection: the real CenterNet
   assert.match(bike.track_id ?? '', /^trk_/, 'the count names the bicycle that arrived');
   assert.ok(bike.box && bike.box[2] > 0.4, `its box is the bicycle's: ${bike.box}`);
   assert.ok(bike.snapshot && bike.snapshot.length > 1000, 'it carries the frame');
-  assert.ok(bike.frame_objects?.some((o) => o.type === 'bicycle'), 'the wall draws it');
-  assert.ok(out.some((d) => d.type === 'vehicle' && d.count === 1), 'the truck stays a vehicle');
+  assert.ok(
+    bike.frame_objects?.some((o) => o.type === 'bicycle'),
+    'the wall draws it',
+  );
+  assert.ok(
+    out.some((d) => d.type === 'vehicle' && d.count === 1),
+    'the truck stays a vehicle',
+  );
 });
 
 test('a household watch knows bicycles: "bike" is the bicycle condition, and a bicycle arriving is one bicycle_detected observation', () => {
@@ -53,9 +59,23 @@ test('a household watch knows bicycles: "bike" is the bicycle condition, and a b
   const sensor = { id: 'sen_1', name: 'Drive camera', kind: 'camera', room: 'driveway' } as never;
   const home = { isEmpty: () => false, localHour: () => 12 };
   const rec = (count: number, track: string | null, at: number) =>
-    ({ id: `det_${at}`, tenant_id: 't', stream_id: 's', scene_id: 'sc', location: 'home', type: 'bicycle', count, confidence: 0.5, at, track_id: track }) as never;
+    ({
+      id: `det_${at}`,
+      tenant_id: 't',
+      stream_id: 's',
+      scene_id: 'sc',
+      location: 'home',
+      type: 'bicycle',
+      count,
+      confidence: 0.5,
+      at,
+      track_id: track,
+    }) as never;
   const first = rules.evaluate('w1', rec(1, 'trk_b', 1), sensor, home);
-  assert.deepEqual(first.map((f) => [f.kind, f.type]), [['observation', 'bicycle_detected']]);
+  assert.deepEqual(
+    first.map((f) => [f.kind, f.type]),
+    [['observation', 'bicycle_detected']],
+  );
   assert.match(first[0].summary, /saw a bicycle arrive in the driveway/);
   assert.deepEqual(rules.evaluate('w1', rec(1, 'trk_b', 2), sensor, home), [], 'the same bicycle again says nothing');
   assert.deepEqual(rules.evaluate('w1', rec(0, 'trk_b', 3), sensor, home), [], 'leaving is not an arrival');
@@ -72,17 +92,38 @@ for (const dialect of DIALECTS) {
 
     test('two bicycles injected: the scene counts them, a "bicycle above 1" rule fires, and "how many bicycles" is answered', async () => {
       const key = await t.orgKey();
-      const stream = (await t.app.inject({
-        method: 'POST', url: '/v1/streams', headers: bearer(key),
-        payload: { name: 'Rack', source_type: 'sandbox', source_url: 'sandbox://rack?scenario=lobby&seed=1', location: 'bike_shed' },
-      })).json();
-      const inject = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, ...payload } });
-      const ask = (query: string) => t.app.inject({ method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key), payload: { stream_id: stream.id, query, window: '1m' } });
+      const stream = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/streams',
+          headers: bearer(key),
+          payload: { name: 'Rack', source_type: 'sandbox', source_url: 'sandbox://rack?scenario=lobby&seed=1', location: 'bike_shed' },
+        })
+      ).json();
+      const inject = (payload: Record<string, unknown>) =>
+        t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, ...payload } });
+      const ask = (query: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/v1/scenes/${stream.scene_id}/query`,
+          headers: bearer(key),
+          payload: { stream_id: stream.id, query, window: '1m' },
+        });
 
-      const rule = await t.app.inject({ method: 'POST', url: '/v1/alert-rules', headers: bearer(key), payload: { name: 'Shed full', condition: { type: 'bicycle', above: 1 }, cooldown_s: 0 } });
+      const rule = await t.app.inject({
+        method: 'POST',
+        url: '/v1/alert-rules',
+        headers: bearer(key),
+        payload: { name: 'Shed full', condition: { type: 'bicycle', above: 1 }, cooldown_s: 0 },
+      });
       assert.equal(rule.statusCode, 201, rule.body);
       assert.deepEqual(rule.json().condition, { type: 'bicycle', above: 1 });
-      const badRule = await t.app.inject({ method: 'POST', url: '/v1/alert-rules', headers: bearer(key), payload: { name: 'x', condition: { type: 'bicycle' } } });
+      const badRule = await t.app.inject({
+        method: 'POST',
+        url: '/v1/alert-rules',
+        headers: bearer(key),
+        payload: { name: 'x', condition: { type: 'bicycle' } },
+      });
       assert.equal(badRule.statusCode, 400, 'a bicycle condition needs its number');
 
       const noCount = await inject({ type: 'bicycle' });
@@ -92,7 +133,8 @@ for (const dialect of DIALECTS) {
       const one = await inject({ type: 'bicycle', count: 1, track_id: 'b1' });
       assert.equal(one.statusCode, 201, one.body);
       assert.equal(one.json().type, 'bicycle');
-      const alerts = async () => (await t.app.inject({ url: `/v1/alerts?rule_id=${rule.json().id}`, headers: bearer(key) })).json().data as Array<{ observed: number | null }>;
+      const alerts = async () =>
+        (await t.app.inject({ url: `/v1/alerts?rule_id=${rule.json().id}`, headers: bearer(key) })).json().data as Array<{ observed: number | null }>;
       assert.equal((await alerts()).length, 0, 'one bicycle is not above 1');
       assert.equal((await inject({ type: 'bicycle', count: 2, track_id: 'b2' })).statusCode, 201);
 
@@ -127,13 +169,42 @@ test('the table is the one place a kind is defined: bicycle has its labels, scor
 test('two cameras at one place: bicycle counts combine as the scene says (sum), in its state and in the history questions read', async () => {
   const { SceneEngine, combineHistory } = await import('../../src/org/scenes/scene-engine.ts');
   const engine = new SceneEngine();
-  engine.register({ id: 'scene_1', tenant_id: 't', location: 'bike_shed', capacity: 0, time_zone: 'UTC', people: 0, vehicles: 0, crowd_density: 0, last_detection_at: null, created_at: '2026-11-22T00:00:00.000Z', stream_combine: 'sum' } as never);
+  engine.register({
+    id: 'scene_1',
+    tenant_id: 't',
+    location: 'bike_shed',
+    capacity: 0,
+    time_zone: 'UTC',
+    people: 0,
+    vehicles: 0,
+    crowd_density: 0,
+    last_detection_at: null,
+    created_at: '2026-11-22T00:00:00.000Z',
+    stream_combine: 'sum',
+  } as never);
   const rec = (stream: string, count: number, at: number) =>
-    ({ id: `det_${stream}_${at}`, tenant_id: 't', stream_id: stream, scene_id: 'scene_1', location: 'bike_shed', type: 'bicycle', count, value: null, confidence: 0.5, at }) as never;
+    ({
+      id: `det_${stream}_${at}`,
+      tenant_id: 't',
+      stream_id: stream,
+      scene_id: 'scene_1',
+      location: 'bike_shed',
+      type: 'bicycle',
+      count,
+      value: null,
+      confidence: 0.5,
+      at,
+    }) as never;
   engine.apply(rec('a', 1, 1));
   const s = engine.apply(rec('b', 2, 2));
   assert.equal(s.counts.bicycle, 3);
   assert.equal(s.vehicles, 0);
-  const { records } = combineHistory([rec('a', 1, 1), rec('b', 2, 2)] as Array<{ type: string; stream_id: string; at: number; value: number | null; count: number | null }>, 'sum');
-  assert.deepEqual(records.map((r) => r.count), [1, 3]);
+  const { records } = combineHistory(
+    [rec('a', 1, 1), rec('b', 2, 2)] as Array<{ type: string; stream_id: string; at: number; value: number | null; count: number | null }>,
+    'sum',
+  );
+  assert.deepEqual(
+    records.map((r) => r.count),
+    [1, 3],
+  );
 });

@@ -58,7 +58,7 @@ test('a leading zero or a 24-hour clock is never moved to the afternoon', () => 
   assert.equal(parseClockTime('15:20')?.meridiemCertain, true);
 });
 
-test('household surface: a past question\'s bounds come out as said (list_events since/until)', () => {
+test("household surface: a past question's bounds come out as said (list_events since/until)", () => {
   const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
   const household = new HouseholdSimulator(structuredClone(contexts.lisbon));
   assert.equal(household.ctx.now, NOW);

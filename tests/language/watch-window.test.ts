@@ -8,7 +8,15 @@ import { createNormalizer } from '../../src/platform/language/normalize.ts';
 import { extractTimeSpec, resolveWatchWindow } from '../../src/platform/language/time/watch-window.ts';
 import { formatLocal } from '../../src/platform/time/zoned-time.ts';
 import {
-  chooseHour, getDayPartRange, getSunTime, isNightInProgress, nextWeekday, parseClockTime, parseDayOfMonth, parseWeekday, previousWeekday,
+  chooseHour,
+  getDayPartRange,
+  getSunTime,
+  isNightInProgress,
+  nextWeekday,
+  parseClockTime,
+  parseDayOfMonth,
+  parseWeekday,
+  previousWeekday,
   resolveDayOfMonth,
 } from '../../src/platform/language/time/primitives.ts';
 
@@ -21,7 +29,13 @@ function windowOf(message: string, now = SATURDAY_5PM) {
   const ctx = { ...LISBON, now };
   const { tokens } = normalize(message, []);
   const w = resolveWatchWindow(extractTimeSpec(tokens, 0, tokens.length, ctx), ctx);
-  return { from: formatLocal(w.startsAt, ctx.timeZone), to: formatLocal(w.endsAt, ctx.timeZone), recurrence: w.recurrence, defaulted: w.defaulted, window: w.window };
+  return {
+    from: formatLocal(w.startsAt, ctx.timeZone),
+    to: formatLocal(w.endsAt, ctx.timeZone),
+    recurrence: w.recurrence,
+    defaulted: w.defaulted,
+    window: w.window,
+  };
 }
 
 test('"tonight" asked at 00:34 is the night in progress: from now to this morning', () => {

@@ -43,7 +43,8 @@ for (const dialect of DIALECTS) {
       t.ctx.mqttPublisher!.start();
       await t.ctx.deliveryWorker.start();
       const key = await t.householdKey({ name: 'Sensor Home', mode: 'live' });
-      const say = async (message: string) => (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
+      const say = async (message: string) =>
+        (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
       const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: bearer(key) })).json();
       const hook = await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: bearer(key), payload: { url: `${hookUrl}/hook` } });
       assert.equal(hook.statusCode, 201, hook.body);
@@ -81,7 +82,10 @@ for (const dialect of DIALECTS) {
       assert.match(event.summary, /back door was opened/i);
       await receiver.waitFor(1);
       const delivered = await until('the signed watch.observation webhook', async () => receiver.received.find((r) => r.body.event === 'watch.observation'));
-      assert.ok(signatureMatches(householdSecretOf(key.key), delivered.raw, delivered.headers['x-service-signature']), 'signed with the household\'s derived secret');
+      assert.ok(
+        signatureMatches(householdSecretOf(key.key), delivered.raw, delivered.headers['x-service-signature']),
+        "signed with the household's derived secret",
+      );
 
       // the same state again is nothing; closing is door_closed
       await device.publishAsync('zigbee2mqtt/back_door', JSON.stringify({ battery: 91, contact: false, linkquality: 118 }));
@@ -92,7 +96,11 @@ for (const dialect of DIALECTS) {
         return rows.some((r) => r.type === 'door_closed') ? rows : null;
       });
       const rows = await t.ctx.database.db.selectFrom('detections').select(['type']).where('stream_id', '=', id).orderBy('at').execute();
-      assert.deepEqual(rows.map((r) => r.type), ['door_open', 'door_closed'], 'one detection per change of state');
+      assert.deepEqual(
+        rows.map((r) => r.type),
+        ['door_open', 'door_closed'],
+        'one detection per change of state',
+      );
       const closed = await say('is the back door open?');
       assert.match(closed.reply, /back door is closed \(since 12:01/i, closed.reply);
       const live = t.ctx.sources.sensorState(id);
@@ -107,13 +115,23 @@ for (const dialect of DIALECTS) {
       assert.equal(disc.state_topic, `vigil/${tenant}/sensors/${id}/state`);
       assert.equal(disc.name, 'Back door contact sensor');
       const states = () => seen.filter((m) => m.topic === disc.state_topic).map((m) => JSON.parse(m.body).state);
-      await until(() => `the OFF state (publisher ${JSON.stringify(t.ctx.mqttPublisher!.stats())}, states ${JSON.stringify(states())}, topics ${JSON.stringify(seen.map((m) => m.topic))})`, async () => states().includes('OFF'));
+      await until(
+        () =>
+          `the OFF state (publisher ${JSON.stringify(t.ctx.mqttPublisher!.stats())}, states ${JSON.stringify(states())}, topics ${JSON.stringify(seen.map((m) => m.topic))})`,
+        async () => states().includes('OFF'),
+      );
       assert.deepEqual(states(), ['ON', 'OFF']);
-      assert.ok(seen.some((m) => m.topic === `vigil/${tenant}/detections/back_door/door_open`), 'the detection went out');
+      assert.ok(
+        seen.some((m) => m.topic === `vigil/${tenant}/detections/back_door/door_open`),
+        'the detection went out',
+      );
       const obs = seen.find((m) => m.topic === `vigil/${tenant}/events/watch.observation`);
       assert.ok(obs, 'the watch observation went out');
       assert.equal(JSON.parse(obs.body).event, 'watch.observation');
-      assert.ok(seen.some((m) => m.topic.startsWith('homeassistant/sensor/vigil_scene_') && m.topic.endsWith('/people/config')), 'scenes\' counts are announced');
+      assert.ok(
+        seen.some((m) => m.topic.startsWith('homeassistant/sensor/vigil_scene_') && m.topic.endsWith('/people/config')),
+        "scenes' counts are announced",
+      );
       // a late subscriber (Home Assistant restarting) gets the discovery and the state from the broker
       const late = await mqtt.connectAsync(broker.url);
       const retained: string[] = [];

@@ -32,7 +32,8 @@ for (const dialect of DIALECTS) {
     try {
       t.ctx.sources.startLive();
       const key = await t.householdKey({ name: 'Topic Home', mode: 'live' });
-      const say = async (message: string) => (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
+      const say = async (message: string) =>
+        (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message } })).json();
       const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: bearer(key) })).json();
       const put = (url: unknown) => t.app.inject({ method: 'PUT', url: '/v1/household/mqtt-broker', headers: bearer(key), payload: { url } });
 
@@ -66,17 +67,24 @@ for (const dialect of DIALECTS) {
       // mosquitto in the tests takes anonymous clients, so the credentials do not stop the sensor
       const added = await say("add the back door sensor, it's zigbee2mqtt/back_door");
       assert.equal(added.actions[0]?.type, 'sensor.added', added.reply);
-      assert.match(added.reply, /back door sensor in the back door: a door or window contact reading the Zigbee2MQTT topic zigbee2mqtt\/back_door on mqtt:\/\/127\.0\.0\.1:\d+\./i);
+      assert.match(
+        added.reply,
+        /back door sensor in the back door: a door or window contact reading the Zigbee2MQTT topic zigbee2mqtt\/back_door on mqtt:\/\/127\.0\.0\.1:\d+\./i,
+      );
       assert.doesNotMatch(JSON.stringify(added), /secret/);
       const id = added.actions[0].id as string;
       const row = await t.ctx.database.db.selectFrom('streams').select(['source_type', 'config']).where('id', '=', id).executeTakeFirstOrThrow();
       assert.equal(row.source_type, 'mqtt');
       assert.equal(JSON.parse(row.config).sensor.preset, 'contact');
-      await until('the sensor to be live', async () => (await get('/v1/household')).sensors.find((s: { id: string; status: string }) => s.id === id && s.status === 'live'));
+      await until('the sensor to be live', async () =>
+        (await get('/v1/household')).sensors.find((s: { id: string; status: string }) => s.id === id && s.status === 'live'),
+      );
 
       // the device says the door is open: a door_open detection, and the agent knows it
       await device.publishAsync('zigbee2mqtt/back_door', JSON.stringify({ battery: 91, contact: false, linkquality: 120 }));
-      await until('the door_open detection', async () => (await t.ctx.database.db.selectFrom('detections').select(['type']).where('stream_id', '=', id).execute()).find((r) => r.type === 'door_open'));
+      await until('the door_open detection', async () =>
+        (await t.ctx.database.db.selectFrom('detections').select(['type']).where('stream_id', '=', id).execute()).find((r) => r.type === 'door_open'),
+      );
       const answer = await say('is the back door open?');
       assert.match(answer.reply, /back door is open/i, answer.reply);
 
@@ -100,18 +108,34 @@ test("the install's default broker (VIGIL_MQTT_DEFAULT_BROKER) applies when the 
   assert.equal(readMqttConfig({ VIGIL_MQTT_DEFAULT_BROKER: 'mqtt://10.0.0.2:1883/' }, () => false).defaultBroker, 'mqtt://10.0.0.2:1883');
   assert.throws(() => readMqttConfig({ VIGIL_MQTT_DEFAULT_BROKER: 'mqtt://10.0.0.2:1883/zigbee2mqtt' }, () => false), /VIGIL_MQTT_DEFAULT_BROKER/);
   assert.throws(() => readMqttConfig({ VIGIL_MQTT_DEFAULT_BROKER: 'http://10.0.0.2' }, () => false), /VIGIL_MQTT_DEFAULT_BROKER/);
-  const t = await createHouseholdTestApp({ dialect: 'sqlite', config: { mqtt: { allowPrivate: true, publish: null, defaultBroker: 'mqtt://u:p@127.0.0.1:1' } } });
+  const t = await createHouseholdTestApp({
+    dialect: 'sqlite',
+    config: { mqtt: { allowPrivate: true, publish: null, defaultBroker: 'mqtt://u:p@127.0.0.1:1' } },
+  });
   try {
     const key = await t.householdKey({ name: 'Install Home', mode: 'live' });
     const res = await t.app.inject({ method: 'GET', url: '/v1/household/mqtt-broker', headers: bearer(key) });
     assert.deepEqual(res.json(), { object: 'mqtt_broker', url: 'mqtt://127.0.0.1:1', source: 'install', has_credentials: true });
-    const reply = (await t.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(key), payload: { message: 'add the hallway motion sensor on topic zigbee2mqtt/hall_pir' } })).json();
+    const reply = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/conversations',
+        headers: bearer(key),
+        payload: { message: 'add the hallway motion sensor on topic zigbee2mqtt/hall_pir' },
+      })
+    ).json();
     assert.equal(reply.actions[0]?.type, 'sensor.added', reply.reply);
     const row = await t.ctx.database.db.selectFrom('streams').select(['source_url', 'config']).where('id', '=', reply.actions[0].id).executeTakeFirstOrThrow();
     assert.equal(JSON.parse(row.config).sensor.preset, 'occupancy');
     assert.match(row.source_url, /127\.0\.0\.1:1\/zigbee2mqtt\/hall_pir$/);
     // a member key may read the broker but not set it
-    const member = await t.ctx.keys.createKey({ tenantKind: 'household', tenantName: 'Member Home', mode: 'live', role: 'member', rateLimitPerMinute: 100_000 });
+    const member = await t.ctx.keys.createKey({
+      tenantKind: 'household',
+      tenantName: 'Member Home',
+      mode: 'live',
+      role: 'member',
+      rateLimitPerMinute: 100_000,
+    });
     const refused = await t.app.inject({ method: 'PUT', url: '/v1/household/mqtt-broker', headers: bearer(member), payload: { url: 'mqtt://127.0.0.1:1883' } });
     assert.equal(refused.statusCode, 403, refused.body);
     assert.match(refused.headers['content-type'] as string, /application\/problem\+json/);

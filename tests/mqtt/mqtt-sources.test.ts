@@ -27,7 +27,13 @@ test('bad mqtt sources are 400s naming the field; a private broker needs VIGIL_M
   const t = await createTestApp({ config: { mqtt: { allowPrivate: false, publish: null } } });
   try {
     const key = await t.orgKey({ mode: 'live' });
-    const create = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Leak', source_type: 'mqtt', location: 'basement', ...payload } });
+    const create = (payload: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
+        payload: { name: 'Leak', source_type: 'mqtt', location: 'basement', ...payload },
+      });
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ source_url: 'http://broker.example.com/zigbee2mqtt/leak', sensor: { preset: 'water_leak' } }, 'source_url', /mqtt:\/\/ or mqtts:\/\//],
       [{ source_url: 'mqtt://8.8.8.8:1883/zigbee2mqtt/+', sensor: { preset: 'water_leak' } }, 'source_url', /wildcard/],
@@ -38,7 +44,11 @@ test('bad mqtt sources are 400s naming the field; a private broker needs VIGIL_M
       [{ source_url: 'mqtt://8.8.8.8:1883/zigbee2mqtt/leak', sensor: { json_path: 'state..door', type: 'door_open' } }, 'sensor.json_path', /not a path/],
       [{ source_url: 'mqtt://8.8.8.8:1883/zigbee2mqtt/leak', sensor: { json_path: 'state.door', type: 'person' } }, 'sensor.type', /door_open/],
       [{ source_url: 'mqtt://192.168.1.5:1883/zigbee2mqtt/leak', sensor: { preset: 'water_leak' } }, 'source_url', /VIGIL_MQTT_ALLOW_PRIVATE/],
-      [{ source_url: 'mqtt://user:hunter2@127.0.0.1:1883/zigbee2mqtt/leak', sensor: { preset: 'water_leak' } }, 'source_url', /loopback|VIGIL_MQTT_ALLOW_PRIVATE/],
+      [
+        { source_url: 'mqtt://user:hunter2@127.0.0.1:1883/zigbee2mqtt/leak', sensor: { preset: 'water_leak' } },
+        'source_url',
+        /loopback|VIGIL_MQTT_ALLOW_PRIVATE/,
+      ],
     ];
     for (const [payload, param, message] of cases) {
       const res = await create(payload);
@@ -48,11 +58,19 @@ test('bad mqtt sources are 400s naming the field; a private broker needs VIGIL_M
       assert.match(res.json().detail, message);
       assert.doesNotMatch(res.body, /hunter2/, 'credentials are never echoed');
     }
-    const rtsp = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Cam', source_type: 'rtsp', source_url: 'rtsp://8.8.8.8/cam', location: 'lobby', sensor: { preset: 'contact' } } });
+    const rtsp = await t.app.inject({
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(key),
+      payload: { name: 'Cam', source_type: 'rtsp', source_url: 'rtsp://8.8.8.8/cam', location: 'lobby', sensor: { preset: 'contact' } },
+    });
     assert.equal(rtsp.statusCode, 400);
     assert.equal(rtsp.json().param, 'sensor');
     // a host name is resolved, and refused when it points at a private address
-    await assert.rejects(assertBrokerAllowed('mqtt://broker.home.arpa/zigbee2mqtt/leak', { allowPrivate: false, lookup: async () => [{ address: '10.0.0.7' }] }), /resolves to 10\.0\.0\.7/);
+    await assert.rejects(
+      assertBrokerAllowed('mqtt://broker.home.arpa/zigbee2mqtt/leak', { allowPrivate: false, lookup: async () => [{ address: '10.0.0.7' }] }),
+      /resolves to 10\.0\.0\.7/,
+    );
     await assertBrokerAllowed('mqtt://broker.example.com/zigbee2mqtt/leak', { allowPrivate: false, lookup: async () => [{ address: '93.184.216.34' }] });
     const none = await t.app.inject({ url: '/v1/streams', headers: bearer(key) });
     assert.equal(none.json().data.length, 0, 'nothing half-written');
@@ -64,14 +82,26 @@ test('bad mqtt sources are 400s naming the field; a private broker needs VIGIL_M
 test('a running mqtt source drops and counts what it cannot read, fires alert rules, and reports battery, silence and the broker as status', async () => {
   const broker = await startMosquitto();
   const clock = new ManualClock('2026-11-21T12:00:00.000Z');
-  const t = await createTestApp({ clock, config: { mqtt: { allowPrivate: true, publish: null } }, contextOptions: { mqttBackoff: { initialMs: 100, maxMs: 400 } } });
+  const t = await createTestApp({
+    clock,
+    config: { mqtt: { allowPrivate: true, publish: null } },
+    contextOptions: { mqttBackoff: { initialMs: 100, maxMs: 400 } },
+  });
   const device = await mqtt.connectAsync(broker.url);
   try {
     t.ctx.sources.startLive();
     const key = await t.orgKey({ mode: 'live' });
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/streams', headers: bearer(key),
-      payload: { name: 'Basement leak', source_type: 'mqtt', source_url: `mqtt://user:hunter2@127.0.0.1:${broker.port}/zigbee2mqtt/basement_leak`, location: 'basement', sensor: { preset: 'water_leak', expected_interval_s: 60 } },
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(key),
+      payload: {
+        name: 'Basement leak',
+        source_type: 'mqtt',
+        source_url: `mqtt://user:hunter2@127.0.0.1:${broker.port}/zigbee2mqtt/basement_leak`,
+        location: 'basement',
+        sensor: { preset: 'water_leak', expected_interval_s: 60 },
+      },
     });
     assert.equal(res.statusCode, 201, res.body);
     const created = res.json();
@@ -79,7 +109,12 @@ test('a running mqtt source drops and counts what it cannot read, fires alert ru
     const id = created.id as string;
     const view = async () => (await t.app.inject({ url: `/v1/streams/${id}`, headers: bearer(key) })).json();
     await until('live', async () => (await view()).status === 'live');
-    const rule = await t.app.inject({ method: 'POST', url: '/v1/alert-rules', headers: bearer(key), payload: { name: 'Leak', condition: { type: 'water_leak' }, cooldown_s: 0 } });
+    const rule = await t.app.inject({
+      method: 'POST',
+      url: '/v1/alert-rules',
+      headers: bearer(key),
+      payload: { name: 'Leak', condition: { type: 'water_leak' }, cooldown_s: 0 },
+    });
     assert.equal(rule.statusCode, 201, rule.body);
 
     const topic = 'zigbee2mqtt/basement_leak';
@@ -101,7 +136,10 @@ test('a running mqtt source drops and counts what it cannot read, fires alert ru
     });
     assert.ok(alert);
     const dets = await t.ctx.database.db.selectFrom('detections').select(['type']).where('stream_id', '=', id).execute();
-    assert.deepEqual(dets.map((d) => d.type), ['water_leak']);
+    assert.deepEqual(
+      dets.map((d) => d.type),
+      ['water_leak'],
+    );
 
     // battery low: offline, with a stream.status_changed in the audit trail
     await device.publishAsync(topic, JSON.stringify({ water_leak: false, battery: 7 }));
@@ -110,7 +148,10 @@ test('a running mqtt source drops and counts what it cannot read, fires alert ru
       return v.status === 'offline' ? v : null;
     });
     assert.match(low.error, /battery low: 7%/);
-    const changes = async () => (await t.ctx.database.db.selectFrom('audit_log').select(['data']).where('resource_id', '=', id).where('action', '=', 'stream.status_changed').execute()).map((r) => JSON.parse(r.data as string).status);
+    const changes = async () =>
+      (
+        await t.ctx.database.db.selectFrom('audit_log').select(['data']).where('resource_id', '=', id).where('action', '=', 'stream.status_changed').execute()
+      ).map((r) => JSON.parse(r.data as string).status);
     await until('the offline change recorded', async () => (await changes()).includes('offline'));
     await device.publishAsync(topic, JSON.stringify({ water_leak: false, battery: 95 }));
     await until('live again', async () => (await view()).status === 'live');
@@ -139,7 +180,10 @@ test('a running mqtt source drops and counts what it cannot read, fires alert ru
     await device.endAsync().catch(() => undefined);
     const again = await mqtt.connectAsync(broker.url);
     await again.publishAsync(topic, JSON.stringify({ water_leak: true, battery: 95 }));
-    await until('a detection after the reconnection', async () => (await t.ctx.database.db.selectFrom('detections').select(['type']).where('stream_id', '=', id).execute()).length === 2);
+    await until(
+      'a detection after the reconnection',
+      async () => (await t.ctx.database.db.selectFrom('detections').select(['type']).where('stream_id', '=', id).execute()).length === 2,
+    );
     await again.endAsync();
   } finally {
     await device.endAsync().catch(() => undefined);
@@ -151,14 +195,25 @@ test('a running mqtt source drops and counts what it cannot read, fires alert ru
 test('a dead broker at start does not stop the server: the sensor is reconnecting, events out retry in the background', async () => {
   const port = await freePort(); // nothing listens here
   const t = await createTestApp({
-    config: { runSources: true, mqtt: { allowPrivate: true, publish: { url: `mqtt://127.0.0.1:${port}/vigil`, prefix: 'vigil', discoveryPrefix: 'homeassistant' } } },
+    config: {
+      runSources: true,
+      mqtt: { allowPrivate: true, publish: { url: `mqtt://127.0.0.1:${port}/vigil`, prefix: 'vigil', discoveryPrefix: 'homeassistant' } },
+    },
     contextOptions: { mqttBackoff: { initialMs: 100, maxMs: 400 } },
   });
   try {
     const key = await t.orgKey({ mode: 'live' });
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/streams', headers: bearer(key),
-      payload: { name: 'Front door', source_type: 'mqtt', source_url: `mqtt://127.0.0.1:${port}/zigbee2mqtt/front_door`, location: 'entrance', sensor: { preset: 'contact' } },
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(key),
+      payload: {
+        name: 'Front door',
+        source_type: 'mqtt',
+        source_url: `mqtt://127.0.0.1:${port}/zigbee2mqtt/front_door`,
+        location: 'entrance',
+        sensor: { preset: 'contact' },
+      },
     });
     assert.equal(res.statusCode, 201, res.body);
     await t.ctx.start(); // the server's start, as main.ts runs it

@@ -36,7 +36,12 @@ for (const dialect of DIALECTS) {
     before(async () => {
       push = await startPushService();
       smtp = await startSmtpSink();
-      t = await createTestApp({ dialect, clock, start: true, config: { webhookAllowPrivate: true, smtpUrl: smtp.url, outboundCa: push.ca, publicBaseUrl: BASE } });
+      t = await createTestApp({
+        dialect,
+        clock,
+        start: true,
+        config: { webhookAllowPrivate: true, smtpUrl: smtp.url, outboundCa: push.ca, publicBaseUrl: BASE },
+      });
     });
     after(async () => {
       await t.close();
@@ -46,7 +51,14 @@ for (const dialect of DIALECTS) {
 
     test('each responder’s push and email arrive; responders_notified counts those reached; a gone endpoint is reported', async () => {
       const key = await t.orgKey();
-      const stream = (await call(t, key, 'POST', '/v1/streams', { name: 'Lobby cam', source_type: 'sandbox', source_url: 'sandbox://north_lobby?scenario=lobby&seed=1', location: 'north_lobby' })).body;
+      const stream = (
+        await call(t, key, 'POST', '/v1/streams', {
+          name: 'Lobby cam',
+          source_type: 'sandbox',
+          source_url: 'sandbox://north_lobby?scenario=lobby&seed=1',
+          location: 'north_lobby',
+        })
+      ).body;
       // responders reached by email and push only (no webhook), one whose only device is gone
       const mk = async (name: string, level: number, email?: string) => {
         const r = await call(t, key, 'POST', '/v1/responders', { name, kind: 'person', escalation_level: level, contact: email ? { email } : {} });
@@ -58,22 +70,36 @@ for (const dialect of DIALECTS) {
       const ben = await mk('Ben', 1);
       const cy = await mk('Cy', 2, 'cy@example.com');
       const devices = { ana: push.device('ana'), ben: push.device('ben', { gone: true }), cy: push.device('cy'), desk: push.device('desk') };
-      for (const [responder, d] of [[ana, devices.ana], [ben, devices.ben], [cy, devices.cy]] as const) {
-        const s = await call(t, key, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: d.endpoint, keys: d.keys, responder_id: responder, label: 'phone' });
+      for (const [responder, d] of [
+        [ana, devices.ana],
+        [ben, devices.ben],
+        [cy, devices.cy],
+      ] as const) {
+        const s = await call(t, key, 'POST', '/v1/notification-subscriptions', {
+          channel: 'push',
+          endpoint: d.endpoint,
+          keys: d.keys,
+          responder_id: responder,
+          label: 'phone',
+        });
         assert.equal(s.status, 201, JSON.stringify(s.body));
         assert.equal(s.body.responder_id, responder);
         assert.deepEqual(s.body.events, ['protocol.triggered']);
       }
       // the operator's own device, told of new incidents
-      const desk = await call(t, key, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: devices.desk.endpoint, keys: devices.desk.keys, events: ['incident.created'] });
+      const desk = await call(t, key, 'POST', '/v1/notification-subscriptions', {
+        channel: 'push',
+        endpoint: devices.desk.endpoint,
+        keys: devices.desk.keys,
+        events: ['incident.created'],
+      });
       assert.equal(desk.status, 201, JSON.stringify(desk.body));
       assert.equal(desk.body.key_id, key.id);
 
       // an anomaly opens an incident; the desk's device is told
-      await t.ctx.pipeline.ingest(
-        { id: stream.id, tenant_id: key.tenant_id, scene_id: stream.scene_id, location: 'north_lobby' },
-        [{ type: 'person', subtype: 'unrecognized', confidence: 0.9, track_id: 'intruder-1', at: clock.now() } as DetectionInput],
-      );
+      await t.ctx.pipeline.ingest({ id: stream.id, tenant_id: key.tenant_id, scene_id: stream.scene_id, location: 'north_lobby' }, [
+        { type: 'person', subtype: 'unrecognized', confidence: 0.9, track_id: 'intruder-1', at: clock.now() } as DetectionInput,
+      ]);
       const [deskPush] = await push.waitFor(1);
       assert.equal(deskPush.path, '/push/desk');
       const incidentId = deskPush.payload.incident_id as string;
@@ -92,7 +118,11 @@ for (const dialect of DIALECTS) {
       assert.ok(Number(deskPush.headers.ttl) > 0);
 
       // protocol at level 2 with notify_responders: Ana, Ben and Cy are paged
-      const run = await call(t, key, 'POST', `/v1/incidents/${incidentId}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 2 });
+      const run = await call(t, key, 'POST', `/v1/incidents/${incidentId}/protocol`, {
+        protocol_type: 'intrusion',
+        notify_responders: true,
+        escalation_level: 2,
+      });
       assert.equal(run.status, 201, JSON.stringify(run.body));
       assert.equal(run.body.responders_notified, 2, 'Ana and Cy reached (push and email); Ben’s only device is gone');
       assert.equal(run.body.responders_unreached, 1);
@@ -123,7 +153,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(mails.map((m) => m.envelopeTo[0]).sort(), ['ana@example.com', 'cy@example.com']);
       for (const mail of mails) {
         assert.equal(mail.subject, 'Protocol: intrusion — Unrecognized person at north_lobby after hours');
-        assert.deepEqual(mail.from?.value.map((v) => [v.name, v.address]), [['Vigil', 'alerts@vigil.test']]);
+        assert.deepEqual(
+          mail.from?.value.map((v) => [v.name, v.address]),
+          [['Vigil', 'alerts@vigil.test']],
+        );
         assert.match(mail.text ?? '', /Level 2 at north_lobby/);
         assert.ok((mail.text ?? '').includes(`Open: ${BASE}/console/#/incidents?id=${incidentId}`));
         assert.ok(String(mail.html).includes(`href="${BASE}/console/#/incidents?id=${incidentId}"`));
@@ -139,7 +172,13 @@ for (const dialect of DIALECTS) {
       assert.equal(benRow.channels[0].status, 'dropped');
       assert.match(benRow.channels[0].error, /subscription gone \(HTTP 410\)/);
       assert.ok(report.find((r) => r.responder_id === ana)!.reached);
-      assert.deepEqual(report.find((r) => r.responder_id === cy)!.channels.map((c: any) => c.channel).sort(), ['email', 'push']);
+      assert.deepEqual(
+        report
+          .find((r) => r.responder_id === cy)!
+          .channels.map((c: any) => c.channel)
+          .sort(),
+        ['email', 'push'],
+      );
       const benDevices = (await call(t, key, 'GET', `/v1/notification-subscriptions?responder_id=${ben}`)).body.data;
       assert.equal(benDevices[0].status, 'gone');
       const got = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}`)).body;
@@ -179,8 +218,16 @@ for (const dialect of DIALECTS) {
 
     test('the deleted responder’s push, email device and contact email are stopped and audited; the kept responder is reached', async () => {
       const key = await t.orgKey();
-      const stream = (await call(t, key, 'POST', '/v1/streams', { name: 'Lobby cam', source_type: 'sandbox', source_url: 'sandbox://north_lobby?scenario=lobby&seed=1', location: 'north_lobby' })).body;
-      const mk = async (name: string, email: string) => (await call(t, key, 'POST', '/v1/responders', { name, kind: 'person', escalation_level: 1, contact: { email } })).body.id as string;
+      const stream = (
+        await call(t, key, 'POST', '/v1/streams', {
+          name: 'Lobby cam',
+          source_type: 'sandbox',
+          source_url: 'sandbox://north_lobby?scenario=lobby&seed=1',
+          location: 'north_lobby',
+        })
+      ).body;
+      const mk = async (name: string, email: string) =>
+        (await call(t, key, 'POST', '/v1/responders', { name, kind: 'person', escalation_level: 1, contact: { email } })).body.id as string;
       const ana = await mk('Ana', 'ana@example.com');
       const dee = await mk('Dee', 'dee@example.com');
       const sub = async (responder: string, body: object) => {
@@ -194,12 +241,15 @@ for (const dialect of DIALECTS) {
       const deePush = await sub(dee, { channel: 'push', endpoint: deePhone.endpoint, keys: deePhone.keys, label: 'phone' });
       const deeMail = await sub(dee, { channel: 'email', address: 'dee.pager@example.com' });
 
-      await t.ctx.pipeline.ingest(
-        { id: stream.id, tenant_id: key.tenant_id, scene_id: stream.scene_id, location: 'north_lobby' },
-        [{ type: 'person', subtype: 'unrecognized', confidence: 0.9, track_id: 'intruder-1', at: clock.now() } as DetectionInput],
-      );
+      await t.ctx.pipeline.ingest({ id: stream.id, tenant_id: key.tenant_id, scene_id: stream.scene_id, location: 'north_lobby' }, [
+        { type: 'person', subtype: 'unrecognized', confidence: 0.9, track_id: 'intruder-1', at: clock.now() } as DetectionInput,
+      ]);
       const incidentId = await until('the incident', async () => (await call(t, key, 'GET', '/v1/incidents')).body.data[0]?.id as string | undefined);
-      const run = await call(t, key, 'POST', `/v1/incidents/${incidentId}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 });
+      const run = await call(t, key, 'POST', `/v1/incidents/${incidentId}/protocol`, {
+        protocol_type: 'intrusion',
+        notify_responders: true,
+        escalation_level: 1,
+      });
       assert.equal(run.status, 201, JSON.stringify(run.body));
       // queued, not yet sent (the worker is not running): Dee's push, device email and contact email
       const deeQueued = (await call(t, key, 'GET', `/v1/notification-subscriptions/${deePush}/deliveries`)).body.data;
@@ -213,7 +263,10 @@ for (const dialect of DIALECTS) {
       assert.equal(recounted.responders_unreached, 1, 'the deleted responder is counted as not reached');
       assert.equal(recounted.responders_notified, 0);
       const early = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}/notifications`)).body.data as Array<any>;
-      assert.deepEqual(early.filter((r) => !r.reached && !r.pending).map((r) => r.responder_id), [dee]);
+      assert.deepEqual(
+        early.filter((r) => !r.reached && !r.pending).map((r) => r.responder_id),
+        [dee],
+      );
       await t.ctx.deliveryWorker.start();
 
       // Ana is reached on both channels; Dee on none
@@ -230,8 +283,14 @@ for (const dialect of DIALECTS) {
       assert.equal(deeRow.reached, false);
       assert.deepEqual(deeRow.channels.map((c: any) => c.status).sort(), ['cancelled', 'cancelled', 'cancelled']);
       await new Promise((r) => setTimeout(r, 500));
-      assert.deepEqual(push.received.map((p) => p.path), ['/push/ana']);
-      assert.deepEqual(smtp.mails.map((m) => m.envelopeTo[0]), ['ana@example.com']);
+      assert.deepEqual(
+        push.received.map((p) => p.path),
+        ['/push/ana'],
+      );
+      assert.deepEqual(
+        smtp.mails.map((m) => m.envelopeTo[0]),
+        ['ana@example.com'],
+      );
 
       // the devices show as revoked (the listing by responder still answers for the record)
       for (const id of [deePush, deeMail]) {
@@ -239,7 +298,12 @@ for (const dialect of DIALECTS) {
         assert.equal(got.body.data.find((d: any) => d.id === id).status, 'revoked');
       }
       // a device cannot be added to the deleted responder
-      const late = await call(t, key, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: deePhone.endpoint, keys: deePhone.keys, responder_id: dee });
+      const late = await call(t, key, 'POST', '/v1/notification-subscriptions', {
+        channel: 'push',
+        endpoint: deePhone.endpoint,
+        keys: deePhone.keys,
+        responder_id: dee,
+      });
       assert.equal(late.status, 404);
       assert.equal(late.body.param, 'responder_id');
       // audited: the deletion names what it revoked and stopped, and each device is revoked in the trail
@@ -260,23 +324,41 @@ for (const dialect of DIALECTS) {
     test('revoking a responder’s only device before it is sent: the run counts the responder as not reached, as its report says', async () => {
       const key = await t.orgKey();
       await t.ctx.deliveryWorker.stop();
-      const stream = (await call(t, key, 'POST', '/v1/streams', { name: 'Dock cam', source_type: 'sandbox', source_url: 'sandbox://dock?scenario=lobby&seed=2', location: 'dock' })).body;
+      const stream = (
+        await call(t, key, 'POST', '/v1/streams', {
+          name: 'Dock cam',
+          source_type: 'sandbox',
+          source_url: 'sandbox://dock?scenario=lobby&seed=2',
+          location: 'dock',
+        })
+      ).body;
       const eve = (await call(t, key, 'POST', '/v1/responders', { name: 'Eve', kind: 'person', escalation_level: 1, contact: {} })).body.id as string;
       const evePhone = push.device('eve');
-      const device = await call(t, key, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: evePhone.endpoint, keys: evePhone.keys, responder_id: eve });
+      const device = await call(t, key, 'POST', '/v1/notification-subscriptions', {
+        channel: 'push',
+        endpoint: evePhone.endpoint,
+        keys: evePhone.keys,
+        responder_id: eve,
+      });
       assert.equal(device.status, 201, JSON.stringify(device.body));
-      await t.ctx.pipeline.ingest(
-        { id: stream.id, tenant_id: key.tenant_id, scene_id: stream.scene_id, location: 'dock' },
-        [{ type: 'person', subtype: 'unrecognized', confidence: 0.9, track_id: 'intruder-2', at: clock.now() } as DetectionInput],
-      );
+      await t.ctx.pipeline.ingest({ id: stream.id, tenant_id: key.tenant_id, scene_id: stream.scene_id, location: 'dock' }, [
+        { type: 'person', subtype: 'unrecognized', confidence: 0.9, track_id: 'intruder-2', at: clock.now() } as DetectionInput,
+      ]);
       const incidentId = await until('the incident', async () => (await call(t, key, 'GET', '/v1/incidents')).body.data[0]?.id as string | undefined);
-      const run = await call(t, key, 'POST', `/v1/incidents/${incidentId}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 });
+      const run = await call(t, key, 'POST', `/v1/incidents/${incidentId}/protocol`, {
+        protocol_type: 'intrusion',
+        notify_responders: true,
+        escalation_level: 1,
+      });
       assert.equal(run.status, 201, JSON.stringify(run.body));
       assert.equal(run.body.responders_unreached, 0, 'queued: not yet known');
       assert.equal((await call(t, key, 'DELETE', `/v1/notification-subscriptions/${device.body.id}`)).status, 200);
       const after = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}`)).body;
       const report = (await call(t, key, 'GET', `/v1/protocol-runs/${run.body.id}/notifications`)).body.data as Array<any>;
-      assert.deepEqual(report.map((r) => [r.responder_id, r.reached, r.pending, r.channels.map((c: any) => c.status)]), [[eve, false, false, ['cancelled']]]);
+      assert.deepEqual(
+        report.map((r) => [r.responder_id, r.reached, r.pending, r.channels.map((c: any) => c.status)]),
+        [[eve, false, false, ['cancelled']]],
+      );
       assert.equal(after.responders_unreached, 1);
       assert.equal(after.responders_notified, 0);
     });
@@ -317,7 +399,12 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
   test('a visit is one notification with a count, at most one a minute unless severity rises, with one tag; email too', async () => {
     const home = await t.householdKey();
     const phone = push.device('hh-phone');
-    const s = await call(t, home, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: phone.endpoint, keys: phone.keys, label: 'Maria’s phone' });
+    const s = await call(t, home, 'POST', '/v1/notification-subscriptions', {
+      channel: 'push',
+      endpoint: phone.endpoint,
+      keys: phone.keys,
+      label: 'Maria’s phone',
+    });
     assert.equal(s.status, 201, JSON.stringify(s.body));
     assert.deepEqual(s.body.events, ['watch.observation', 'watch.alert']);
     assert.equal(s.body.endpoint_origin, push.origin);
@@ -382,7 +469,10 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
     const got = await push.waitFor(before + 1);
     await t.ctx.deliveryWorker.whenIdle();
     const mine = got.slice(before).filter((p) => p.path === '/push/quiet-phone');
-    assert.deepEqual(mine.map((p) => p.payload.room), ['hall']);
+    assert.deepEqual(
+      mine.map((p) => p.payload.room),
+      ['hall'],
+    );
 
     // the household default is separate from the person's own
     assert.equal((await call(t, home, 'GET', '/v1/notification-preferences?scope=household')).body.quiet_hours, null);
@@ -405,7 +495,8 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
     await t.ctx.deliveryWorker.whenIdle();
     return push.received.filter((p) => p.path === `/push/${device}`);
   };
-  const waitForPushTo = (device: string, n: number) => until(`${n} pushes to ${device}`, async () => push.received.filter((p) => p.path === `/push/${device}`).length >= n);
+  const waitForPushTo = (device: string, n: number) =>
+    until(`${n} pushes to ${device}`, async () => push.received.filter((p) => p.path === `/push/${device}`).length >= n);
 
   test('quiet hours are per person: one member’s quiet hours do not silence another’s phone', async () => {
     const owner = await t.householdKey();
@@ -414,7 +505,10 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
     const maria = push.device('pp-maria');
     const joao = push.device('pp-joao');
     assert.equal((await call(t, owner, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: maria.endpoint, keys: maria.keys })).status, 201);
-    assert.equal((await call(t, member.body, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: joao.endpoint, keys: joao.keys })).status, 201);
+    assert.equal(
+      (await call(t, member.body, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: joao.endpoint, keys: joao.keys })).status,
+      201,
+    );
     // Maria (the owner's key): "only between 11pm and 7am"; it is 21:0x
     assert.equal((await call(t, owner, 'PUT', '/v1/notification-preferences', { quiet_hours: { from: '07:00', to: '23:00' } })).status, 200);
     await observe(owner.tenant_id, { watch: 'wat_per_person' });
@@ -426,9 +520,15 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
   test('an incident is one notification a minute on an operator’s device unless severity rises, under one tag', async () => {
     const org = await t.orgKey();
     const desk = push.device('inc-desk');
-    const s = await call(t, org, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: desk.endpoint, keys: desk.keys, events: ['incident.created', 'alert.fired', 'protocol.triggered'] });
+    const s = await call(t, org, 'POST', '/v1/notification-subscriptions', {
+      channel: 'push',
+      endpoint: desk.endpoint,
+      keys: desk.keys,
+      events: ['incident.created', 'alert.fired', 'protocol.triggered'],
+    });
     assert.equal(s.status, 201, JSON.stringify(s.body));
-    const enqueue = (kind: string, payload: Record<string, unknown>) => t.ctx.database.withWriteLock((trx) => t.ctx.webhooks.enqueueIn(trx, { tenantId: org.tenant_id, kind, payload }));
+    const enqueue = (kind: string, payload: Record<string, unknown>) =>
+      t.ctx.database.withWriteLock((trx) => t.ctx.webhooks.enqueueIn(trx, { tenantId: org.tenant_id, kind, payload }));
     const incident = { id: 'incident_thr1', title: 'Door forced', location: 'north_lobby' };
     const alert = { incident_id: incident.id, rule_name: 'Door forced', location: 'north_lobby' };
 
@@ -445,7 +545,11 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
     await waitForPushTo('inc-desk', 2);
     got = await pushesTo('inc-desk');
     assert.equal(got.length, 2);
-    assert.deepEqual([got[1].payload.tag, got[1].payload.severity, got[1].payload.count], [`incident:${incident.id}`, 'critical', 3], 'severity rose: sent within the minute');
+    assert.deepEqual(
+      [got[1].payload.tag, got[1].payload.severity, got[1].payload.count],
+      [`incident:${incident.id}`, 'critical', 3],
+      'severity rose: sent within the minute',
+    );
 
     await clock.advance(20_000);
     await enqueue('alert.fired', { alert });
@@ -461,14 +565,23 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
   test('privacy: a key confined to a location is never told of another; a key without incidents:read cannot subscribe to them', async () => {
     const lobby = await t.orgKey({ locations: ['north_lobby'] });
     const phone = push.device('loc-phone');
-    const s = await call(t, lobby, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: phone.endpoint, keys: phone.keys, events: ['incident.created'] });
+    const s = await call(t, lobby, 'POST', '/v1/notification-subscriptions', {
+      channel: 'push',
+      endpoint: phone.endpoint,
+      keys: phone.keys,
+      events: ['incident.created'],
+    });
     assert.equal(s.status, 201, JSON.stringify(s.body));
-    const enqueue = (kind: string, payload: Record<string, unknown>) => t.ctx.database.withWriteLock((trx) => t.ctx.webhooks.enqueueIn(trx, { tenantId: lobby.tenant_id, kind, payload }));
+    const enqueue = (kind: string, payload: Record<string, unknown>) =>
+      t.ctx.database.withWriteLock((trx) => t.ctx.webhooks.enqueueIn(trx, { tenantId: lobby.tenant_id, kind, payload }));
     await enqueue('incident.created', { incident: { id: 'incident_dock1', title: 'Forklift collision', location: 'dock' } });
     await enqueue('incident.created', { incident: { id: 'incident_lobby1', title: 'Tailgating', location: 'north_lobby' } });
     await waitForPushTo('loc-phone', 1);
     const got = await pushesTo('loc-phone');
-    assert.deepEqual(got.map((p) => [p.payload.incident_id, p.payload.location]), [['incident_lobby1', 'north_lobby']]);
+    assert.deepEqual(
+      got.map((p) => [p.payload.incident_id, p.payload.location]),
+      [['incident_lobby1', 'north_lobby']],
+    );
     assert.ok(!JSON.stringify(got.map((p) => p.payload)).includes('dock'), 'nothing of the other location');
     const queued = await t.ctx.database.db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', s.body.id).execute();
     assert.equal(queued.length, 1, 'the other location was never queued for it');
@@ -476,7 +589,12 @@ describe('household devices and addresses: grouping, quiet hours, exclusions, pr
     // a key that may not read incidents cannot be told of them
     const alertsOnly = await t.orgKey({ capabilities: ['alerts:read'] });
     const device = push.device('alerts-only');
-    const refused = await call(t, alertsOnly, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: device.endpoint, keys: device.keys, events: ['incident.created'] });
+    const refused = await call(t, alertsOnly, 'POST', '/v1/notification-subscriptions', {
+      channel: 'push',
+      endpoint: device.endpoint,
+      keys: device.keys,
+      events: ['incident.created'],
+    });
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
     assert.equal(refused.body.param, 'events');
     const allowed = await call(t, alertsOnly, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: device.endpoint, keys: device.keys });
@@ -592,20 +710,43 @@ describe('a revoked key’s devices stop at once: what was already queued for th
     const phone = push.device('rv-phone');
     const other = push.device('rv-other');
     const sub = (await call(t, home, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: phone.endpoint, keys: phone.keys })).body;
-    assert.equal((await call(t, kept.body, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: other.endpoint, keys: other.keys })).status, 201);
+    assert.equal(
+      (await call(t, kept.body, 'POST', '/v1/notification-subscriptions', { channel: 'push', endpoint: other.endpoint, keys: other.keys })).status,
+      201,
+    );
     await t.ctx.database.withWriteLock((trx) =>
-      t.ctx.events.recordIn(trx, { tenantId: home.tenant_id, kind: 'observation', type: 'person', watchId: 'wat_revoked', sensorId: 'sen_porch', room: 'front porch', summary: 'The front porch camera saw a person', occurredAt: clock.now() }),
+      t.ctx.events.recordIn(trx, {
+        tenantId: home.tenant_id,
+        kind: 'observation',
+        type: 'person',
+        watchId: 'wat_revoked',
+        sensorId: 'sen_porch',
+        room: 'front porch',
+        summary: 'The front porch camera saw a person',
+        occurredAt: clock.now(),
+      }),
     );
     const queued = await t.ctx.database.db.selectFrom('webhook_deliveries').select('status').where('subscription_id', '=', sub.id).execute();
-    assert.deepEqual(queued.map((d) => d.status), ['pending'], 'queued before the revocation');
+    assert.deepEqual(
+      queued.map((d) => d.status),
+      ['pending'],
+      'queued before the revocation',
+    );
     await t.ctx.keys.revokeKey(home.id);
     await t.ctx.deliveryWorker.start();
     // the other person's phone is reached: the worker has sent what it would
     await until('the kept key’s push', async () => push.received.some((p) => p.path === '/push/rv-other'));
     await t.ctx.deliveryWorker.whenIdle();
     await new Promise((r) => setTimeout(r, 300));
-    assert.deepEqual(push.received.map((p) => p.path), ['/push/rv-other'], 'nothing reached the revoked key’s phone');
+    assert.deepEqual(
+      push.received.map((p) => p.path),
+      ['/push/rv-other'],
+      'nothing reached the revoked key’s phone',
+    );
     const rows = await t.ctx.database.db.selectFrom('webhook_deliveries').select('status').where('subscription_id', '=', sub.id).execute();
-    assert.deepEqual(rows.map((d) => d.status), ['cancelled']);
+    assert.deepEqual(
+      rows.map((d) => d.status),
+      ['cancelled'],
+    );
   });
 });

@@ -15,7 +15,10 @@ function claimsOf(authorization: string): { aud: string; exp: number; sub: strin
   const [h, p, s] = m[1].split('.');
   assert.equal(m[2], vapid.publicKey);
   const point = Buffer.from(vapid.publicKey, 'base64url');
-  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, format: 'jwk' });
+  const key = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+    format: 'jwk',
+  });
   assert.ok(verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url')), 'signed with the VAPID key');
   return JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
 }

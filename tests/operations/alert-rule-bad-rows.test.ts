@@ -59,7 +59,11 @@ for (const dialect of DIALECTS) {
         { id: 'rule_01jd3k8e7f9g2h4j6k8m0n2p4b', condition: '{"type":"person","above":NaN' },
         { id: 'rule_01jd3k8e7f9g2h4j6k8m0n2p4c', condition: '{"type":"vehicle","above":"many"}' },
       ];
-      for (const b of broken) await db.insertInto('alert_rules').values({ ...template, ...b, name: `broken ${b.id.slice(-1)}` }).execute();
+      for (const b of broken)
+        await db
+          .insertInto('alert_rules')
+          .values({ ...template, ...b, name: `broken ${b.id.slice(-1)}` })
+          .execute();
       // an alert fired from a rule whose stored condition is broken
       await f.ingest(stream, [{ type: 'person_count', value: 5 }]);
       const alerts = await f.request('GET', '/v1/alerts', undefined, { key });
@@ -84,7 +88,11 @@ for (const dialect of DIALECTS) {
       assert.equal((await f.request('GET', `/v1/alerts/${alertRow.id}`, undefined, { key })).status, 200);
 
       // a person walks in: only the readable rule may fire, never the broken ones ("fires on any person")
-      await f.ingest(stream, [{ type: 'person', subtype: 'unrecognized' }, { type: 'person_count', value: 9 }, { type: 'vehicle', count: 4 }]);
+      await f.ingest(stream, [
+        { type: 'person', subtype: 'unrecognized' },
+        { type: 'person_count', value: 9 },
+        { type: 'vehicle', count: 4 },
+      ]);
       const fired = new Set((await f.request('GET', '/v1/alerts?limit=100', undefined, { key })).body.data.map((a: any) => a.rule_id));
       for (const b of broken) assert.ok(!fired.has(b.id), `${b.condition} fired`);
 

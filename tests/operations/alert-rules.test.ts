@@ -171,7 +171,12 @@ for (const dialect of DIALECTS) {
       await f.ingest(stream, [{ type: 'person_count', value: 6 }]);
       assert.equal((await alertsOf(r.id, key)).length, 1);
 
-      const audit = await f.t.ctx.database.db.selectFrom('audit_log').selectAll().where('resource_id', '=', r.id).where('action', '=', 'alert_rule.paused').execute();
+      const audit = await f.t.ctx.database.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('resource_id', '=', r.id)
+        .where('action', '=', 'alert_rule.paused')
+        .execute();
       assert.equal(audit.length, 1);
       assert.equal(audit[0].actor_operator, 'sam');
       const data = JSON.parse(audit[0].data!);
@@ -182,11 +187,19 @@ for (const dialect of DIALECTS) {
     test('CRUD: patch, list, delete; bad input answers 400 and a read-only key 403', async () => {
       const { key } = await f.newOrg();
       const r = (await rule({ name: 'n', condition: { type: 'vehicle', above: 2 } }, key)).body;
-      const patched = await f.request('PATCH', `/v1/alert-rules/${r.id}`, { name: 'renamed', cooldown_s: 10, schedule: { start: '08:00', end: '18:00' } }, { key });
+      const patched = await f.request(
+        'PATCH',
+        `/v1/alert-rules/${r.id}`,
+        { name: 'renamed', cooldown_s: 10, schedule: { start: '08:00', end: '18:00' } },
+        { key },
+      );
       assert.equal(patched.status, 200);
       assert.equal(patched.body.name, 'renamed');
       assert.equal(patched.body.schedule.start, '08:00');
-      assert.deepEqual((await f.request('GET', '/v1/alert-rules', undefined, { key })).body.data.map((x: { id: string }) => x.id), [r.id]);
+      assert.deepEqual(
+        (await f.request('GET', '/v1/alert-rules', undefined, { key })).body.data.map((x: { id: string }) => x.id),
+        [r.id],
+      );
       assert.equal((await rule({ name: 'x', condition: { type: 'weather', above: 1 } }, key)).status, 400);
       assert.equal((await rule({ name: 'x', condition: { type: 'person_count', above: 1 }, stream_ids: ['stream_nope'] }, key)).status, 400);
       const reader = await f.t.orgKey({ capabilities: ['alerts:read'] });

@@ -25,7 +25,13 @@ for (const dialect of DIALECTS) {
       assert.equal(event.event, 'detection.anomaly');
       assert.equal(event.stream_id, stream.id);
       assert.match(event.incident_id, /^incident_[0-9a-z]{26}$/);
-      assert.deepEqual(event.detection, { type: 'person', subtype: 'unrecognized', confidence: 0.87, location: 'north_lobby', timestamp: '2026-11-20T23:00:00.000Z' });
+      assert.deepEqual(event.detection, {
+        type: 'person',
+        subtype: 'unrecognized',
+        confidence: 0.87,
+        location: 'north_lobby',
+        timestamp: '2026-11-20T23:00:00.000Z',
+      });
 
       const incident = (await f.request('GET', `/v1/incidents/${event.incident_id}`, undefined, { key })).body;
       assert.equal(incident.source, 'automatic');
@@ -105,7 +111,12 @@ for (const dialect of DIALECTS) {
       await f.request('POST', '/v1/automation/incidents/resume', undefined, { key });
       await f.ingest(stream, [{ type: 'person', subtype: 'unrecognized', track_id: 'y' }]);
       assert.equal((await f.request('GET', '/v1/incidents', undefined, { key })).body.data.length, 1);
-      const audit = await f.t.ctx.database.db.selectFrom('audit_log').selectAll().where('tenant_id', '=', key.tenant_id).where('action', '=', 'automation.incidents_paused').execute();
+      const audit = await f.t.ctx.database.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('tenant_id', '=', key.tenant_id)
+        .where('action', '=', 'automation.incidents_paused')
+        .execute();
       assert.equal(audit.length, 1);
       assert.equal(audit[0].actor_operator, 'lee');
     });
@@ -114,7 +125,12 @@ for (const dialect of DIALECTS) {
       const { key, stream } = await f.newOrg();
       await f.subscribe(key);
       const [det] = await f.t.ctx.pipeline.ingest(stream, [{ type: 'person_count', value: 4, confidence: 0.9, at: f.clock.now() }]);
-      const created = await f.request('POST', '/v1/incidents', { stream_id: stream.id, title: 'Door forced', severity: 'high', detection_ids: [det.id] }, { key });
+      const created = await f.request(
+        'POST',
+        '/v1/incidents',
+        { stream_id: stream.id, title: 'Door forced', severity: 'high', detection_ids: [det.id] },
+        { key },
+      );
       assert.equal(created.status, 201);
       const id = created.body.id;
       assert.match(id, /^incident_[0-9a-z]{26}$/);
@@ -155,11 +171,17 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([...times].sort(), times, 'time order');
 
       const updates = await f.outbox('incident.updated', key.tenant_id);
-      assert.deepEqual(updates.map((u) => u.incident.status), ['acknowledged', 'resolved']);
+      assert.deepEqual(
+        updates.map((u) => u.incident.status),
+        ['acknowledged', 'resolved'],
+      );
       assert.equal(updates[0].previous.status, 'open');
 
       const listed = await f.request('GET', '/v1/incidents?status=resolved', undefined, { key });
-      assert.deepEqual(listed.body.data.map((i: { id: string }) => i.id), [id]);
+      assert.deepEqual(
+        listed.body.data.map((i: { id: string }) => i.id),
+        [id],
+      );
     });
 
     test('acknowledged incidents can be dismissed; foreign and missing ids answer 404; capabilities are enforced', async () => {
@@ -183,7 +205,11 @@ for (const dialect of DIALECTS) {
       assert.equal(denied.status, 403);
       assert.equal(denied.body.code, 'insufficient_capability');
       const limited = await f.t.orgKey({ name: 'Limited Co', capabilities: ['incidents:read'], locations: ['garage'] });
-      assert.equal((await f.request('GET', `/v1/incidents/${id}`, undefined, { key: limited })).status, 404, 'same organization, key limited to another location');
+      assert.equal(
+        (await f.request('GET', `/v1/incidents/${id}`, undefined, { key: limited })).status,
+        404,
+        'same organization, key limited to another location',
+      );
       const sameOrg = await f.t.orgKey({ name: 'Limited Co', capabilities: ['incidents:read'] });
       assert.equal((await f.request('GET', `/v1/incidents/${id}`, undefined, { key: sameOrg })).status, 200);
     });

@@ -12,7 +12,12 @@ export interface OperationsFixture {
   key: { key: string; tenant_id: string };
   /** a sandbox stream at north_lobby of `key`'s organization */
   lobby: StreamRef;
-  request(method: string, url: string, body?: unknown, opts?: { key?: { key: string }; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  request(
+    method: string,
+    url: string,
+    body?: unknown,
+    opts?: { key?: { key: string }; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any }>;
   addStream(location: string, k?: { key: string }): Promise<StreamRef>;
   /** hand-fed detections through the real pipeline; resolves once durable */
   ingest(stream: StreamRef, detections: Array<Partial<DetectionInput> & Pick<DetectionInput, 'type'>>): Promise<void>;
@@ -38,7 +43,12 @@ export async function createOperationsFixture(dialect: DialectName, start = FRID
     return { status: res.statusCode, body: res.body ? res.json() : null };
   };
   const addStream = async (location: string, k: { key: string } = key): Promise<StreamRef> => {
-    const res = await request('POST', '/v1/streams', { name: `${location} cam`, source_type: 'sandbox', source_url: `sandbox://${location}?scenario=lobby&seed=1`, location }, { key: k });
+    const res = await request(
+      'POST',
+      '/v1/streams',
+      { name: `${location} cam`, source_type: 'sandbox', source_url: `sandbox://${location}?scenario=lobby&seed=1`, location },
+      { key: k },
+    );
     if (res.status !== 201) throw new Error(`stream: ${JSON.stringify(res.body)}`);
     return { id: res.body.id, tenant_id: (k as { tenant_id?: string }).tenant_id ?? key.tenant_id, scene_id: res.body.scene_id, location };
   };

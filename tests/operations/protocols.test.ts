@@ -21,7 +21,12 @@ for (const dialect of DIALECTS) {
       await f.request('PATCH', '/v1/automation', { escalation_after_s: 60 }, { key });
       const responders: Array<{ id: string; level: number }> = [];
       for (const [i, level] of levels.entries()) {
-        const r = await f.request('POST', '/v1/responders', { name: `R${i}`, kind: i % 2 ? 'system' : 'person', escalation_level: level, contact: { webhook_url: `http://127.0.0.1:9/r${i}` } }, { key });
+        const r = await f.request(
+          'POST',
+          '/v1/responders',
+          { name: `R${i}`, kind: i % 2 ? 'system' : 'person', escalation_level: level, contact: { webhook_url: `http://127.0.0.1:9/r${i}` } },
+          { key },
+        );
         assert.equal(r.status, 201, JSON.stringify(r.body));
         responders.push({ id: r.body.id, level });
       }
@@ -30,9 +35,19 @@ for (const dialect of DIALECTS) {
     }
     /** responder ids notified by signed deliveries to their own URLs, per run */
     const notifiedOf = async (runId: string) =>
-      (await f.t.ctx.database.db.selectFrom('protocol_notifications').select(['responder_id', 'escalation_level']).where('run_id', '=', runId).orderBy('escalation_level').execute());
+      await f.t.ctx.database.db
+        .selectFrom('protocol_notifications')
+        .select(['responder_id', 'escalation_level'])
+        .where('run_id', '=', runId)
+        .orderBy('escalation_level')
+        .execute();
     const responderDeliveries = async (tenantId: string) =>
-      f.t.ctx.database.db.selectFrom('webhook_deliveries').select(['target_url', 'target_secret', 'event_kind']).where('tenant_id', '=', tenantId).where('endpoint_id', 'is', null).execute();
+      f.t.ctx.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['target_url', 'target_secret', 'event_kind'])
+        .where('tenant_id', '=', tenantId)
+        .where('endpoint_id', 'is', null)
+        .execute();
     const advance = async (ms: number) => {
       await f.clock.advance(ms);
       await f.t.ctx.operations.protocolRuns.settled();
@@ -40,7 +55,17 @@ for (const dialect of DIALECTS) {
 
     test('responders: create (secret shown once), get, list, patch, delete; unsafe URLs refused', async () => {
       const { key } = await f.newOrg();
-      const created = await f.request('POST', '/v1/responders', { name: 'Night desk', kind: 'person', escalation_level: 2, contact: { webhook_url: 'http://127.0.0.1:9/desk', email: 'desk@example.com', sms: '+351912345678' } }, { key });
+      const created = await f.request(
+        'POST',
+        '/v1/responders',
+        {
+          name: 'Night desk',
+          kind: 'person',
+          escalation_level: 2,
+          contact: { webhook_url: 'http://127.0.0.1:9/desk', email: 'desk@example.com', sms: '+351912345678' },
+        },
+        { key },
+      );
       assert.equal(created.status, 201);
       assert.match(created.body.id, /^rsp_[0-9a-z]{26}$/);
       assert.match(created.body.signing_secret, /^whsec_/);
@@ -52,12 +77,27 @@ for (const dialect of DIALECTS) {
       assert.equal(patched.body.contact.sms, null);
       assert.equal(patched.body.contact.email, 'desk@example.com');
       assert.equal((await f.request('GET', '/v1/responders?escalation_level=3', undefined, { key })).body.data.length, 1);
-      const ftp = await f.request('POST', '/v1/responders', { name: 'x', kind: 'system', escalation_level: 1, contact: { webhook_url: 'ftp://example.com/x' } }, { key });
+      const ftp = await f.request(
+        'POST',
+        '/v1/responders',
+        { name: 'x', kind: 'system', escalation_level: 1, contact: { webhook_url: 'ftp://example.com/x' } },
+        { key },
+      );
       assert.equal(ftp.status, 400);
       assert.equal(ftp.body.code, 'webhook_url_not_allowed');
       assert.equal(ftp.body.param, 'contact.webhook_url');
       for (const level of [0, 6]) {
-        assert.equal((await f.request('POST', '/v1/responders', { name: 'x', kind: 'person', escalation_level: level, contact: { webhook_url: 'http://127.0.0.1:9/' } }, { key })).status, 400);
+        assert.equal(
+          (
+            await f.request(
+              'POST',
+              '/v1/responders',
+              { name: 'x', kind: 'person', escalation_level: level, contact: { webhook_url: 'http://127.0.0.1:9/' } },
+              { key },
+            )
+          ).status,
+          400,
+        );
       }
       const other = await f.newOrg();
       assert.equal((await f.request('GET', `/v1/responders/${created.body.id}`, undefined, { key: other.key })).status, 404);
@@ -68,7 +108,12 @@ for (const dialect of DIALECTS) {
 
     test('triggering a protocol notifies every responder at or below the level, by signed delivery, and answers the spec’s result', async () => {
       const { key, incident, responders } = await setup([1, 2, 2, 3, 5]);
-      const res = await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'unauthorized_access', notify_responders: true, escalation_level: 2 }, { key });
+      const res = await f.request(
+        'POST',
+        `/v1/incidents/${incident.id}/protocol`,
+        { protocol_type: 'unauthorized_access', notify_responders: true, escalation_level: 2 },
+        { key },
+      );
       assert.equal(res.status, 201);
       const run = res.body;
       assert.match(run.id, /^prot_[0-9a-z]{26}$/);
@@ -82,7 +127,13 @@ for (const dialect of DIALECTS) {
       assert.equal(run.responders_unreached, 0, 'still pending, not unreached');
       assert.equal((await notifiedOf(run.id)).length, 3);
       assert.match(run.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      assert.deepEqual((await notifiedOf(run.id)).map((n) => n.responder_id).sort(), responders.filter((r) => r.level <= 2).map((r) => r.id).sort());
+      assert.deepEqual(
+        (await notifiedOf(run.id)).map((n) => n.responder_id).sort(),
+        responders
+          .filter((r) => r.level <= 2)
+          .map((r) => r.id)
+          .sort(),
+      );
       const deliveries = await responderDeliveries(key.tenant_id);
       assert.equal(deliveries.length, 3);
       assert.ok(deliveries.every((d) => d.target_secret?.startsWith('whsec_') && d.event_kind === 'protocol.triggered'));
@@ -93,7 +144,12 @@ for (const dialect of DIALECTS) {
       assert.equal(triggered.length, 1, 'one organization event');
       assert.equal(triggered[0].protocol_run.id, run.id);
 
-      const quiet = await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'fire', notify_responders: false, escalation_level: 5 }, { key });
+      const quiet = await f.request(
+        'POST',
+        `/v1/incidents/${incident.id}/protocol`,
+        { protocol_type: 'fire', notify_responders: false, escalation_level: 5 },
+        { key },
+      );
       assert.equal(quiet.body.responders_notified, 0);
       assert.equal((await f.request('GET', `/v1/protocol-runs/${run.id}`, undefined, { key })).body.id, run.id);
     });
@@ -111,7 +167,10 @@ for (const dialect of DIALECTS) {
       assert.equal(unknown.body.code, 'unknown_protocol_type');
       const other = await f.newOrg();
       assert.equal((await trigger({ protocol_type: 'intrusion', notify_responders: false, escalation_level: 1 }, incident.id, other.key)).status, 404);
-      assert.equal((await trigger({ protocol_type: 'intrusion', notify_responders: false, escalation_level: 1 }, 'incident_01jd3k8e7f9g2h4j6k8m0n2p4q')).status, 404);
+      assert.equal(
+        (await trigger({ protocol_type: 'intrusion', notify_responders: false, escalation_level: 1 }, 'incident_01jd3k8e7f9g2h4j6k8m0n2p4q')).status,
+        404,
+      );
       const noCap = await f.t.orgKey({ capabilities: ['incidents:read', 'incidents:write'] });
       const denied = await trigger({ protocol_type: 'intrusion', notify_responders: false, escalation_level: 1 }, incident.id, noCap);
       assert.equal(denied.status, 403);
@@ -120,14 +179,25 @@ for (const dialect of DIALECTS) {
 
     test('organization-defined protocol types are listed with the built-ins and can be triggered', async () => {
       const { key, incident } = await setup([]);
-      const created = await f.request('POST', '/v1/protocols', { name: 'gas_leak', description: 'Gas smell', steps: ['Evacuate', 'Call the gas company'] }, { key });
+      const created = await f.request(
+        'POST',
+        '/v1/protocols',
+        { name: 'gas_leak', description: 'Gas smell', steps: ['Evacuate', 'Call the gas company'] },
+        { key },
+      );
       assert.equal(created.status, 201);
       assert.match(created.body.id, /^ptype_/);
       assert.equal((await f.request('POST', '/v1/protocols', { name: 'gas_leak', steps: ['x'] }, { key })).body.code, 'protocol_type_exists');
       assert.equal((await f.request('POST', '/v1/protocols', { name: 'fire', steps: ['x'] }, { key })).status, 409, 'built-in names are taken');
       const names = (await f.request('GET', '/v1/protocols', undefined, { key })).body.data.map((p: { name: string }) => p.name);
-      for (const n of ['unauthorized_access', 'intrusion', 'fire', 'medical', 'crowd_control', 'suspicious_vehicle', 'gas_leak']) assert.ok(names.includes(n), n);
-      const run = await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'gas_leak', notify_responders: false, escalation_level: 1 }, { key });
+      for (const n of ['unauthorized_access', 'intrusion', 'fire', 'medical', 'crowd_control', 'suspicious_vehicle', 'gas_leak'])
+        assert.ok(names.includes(n), n);
+      const run = await f.request(
+        'POST',
+        `/v1/incidents/${incident.id}/protocol`,
+        { protocol_type: 'gas_leak', notify_responders: false, escalation_level: 1 },
+        { key },
+      );
       assert.equal(run.status, 201);
       assert.deepEqual(run.body.steps, ['Evacuate', 'Call the gas company']);
       const other = await f.newOrg();
@@ -137,7 +207,9 @@ for (const dialect of DIALECTS) {
 
     test('an unacknowledged run escalates one level per delay, notifying the new responders; acknowledging the incident stops it', async () => {
       const { key, incident, responders } = await setup([1, 2, 3]);
-      const run = (await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 }, { key })).body;
+      const run = (
+        await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 }, { key })
+      ).body;
       assert.equal((await notifiedOf(run.id)).length, 1);
       await advance(59_000);
       assert.equal((await f.request('GET', `/v1/protocol-runs/${run.id}`, undefined, { key })).body.escalation_level, 1);
@@ -145,7 +217,10 @@ for (const dialect of DIALECTS) {
       const escalated = (await f.request('GET', `/v1/protocol-runs/${run.id}`, undefined, { key })).body;
       assert.equal(escalated.escalation_level, 2);
       assert.equal((await notifiedOf(run.id)).length, 2);
-      assert.deepEqual((await notifiedOf(run.id)).map((n) => n.responder_id), [responders[0].id, responders[1].id]);
+      assert.deepEqual(
+        (await notifiedOf(run.id)).map((n) => n.responder_id),
+        [responders[0].id, responders[1].id],
+      );
       const changed = (await f.outbox('protocol.state_changed', key.tenant_id)).filter((e) => !e.responder);
       assert.equal(changed.at(-1)!.change, 'escalated');
       assert.equal(changed.at(-1)!.previous.escalation_level, 1);
@@ -166,7 +241,9 @@ for (const dialect of DIALECTS) {
 
     test('operator pause stops escalation until resume; override changes the level or dismisses; every action is audited in the timeline', async () => {
       const { key, incident } = await setup([1, 2, 3, 4]);
-      const run = (await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 }, { key })).body;
+      const run = (
+        await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 }, { key })
+      ).body;
       const op = (action: string, body?: object, k: { key: string } = key) =>
         f.request('POST', `/v1/protocol-runs/${run.id}/${action}`, body, { key: k, headers: { 'x-operator': 'morgan' } });
 
@@ -195,24 +272,37 @@ for (const dialect of DIALECTS) {
 
       const audit = await f.t.ctx.database.db.selectFrom('audit_log').selectAll().where('resource_id', '=', run.id).orderBy('seq').execute();
       const operatorRows = audit.filter((a) => a.actor_operator === 'morgan');
-      assert.deepEqual(operatorRows.map((a) => a.action), ['protocol_run.paused', 'protocol_run.resumed', 'protocol_run.overridden', 'protocol_run.overridden']);
+      assert.deepEqual(
+        operatorRows.map((a) => a.action),
+        ['protocol_run.paused', 'protocol_run.resumed', 'protocol_run.overridden', 'protocol_run.overridden'],
+      );
       const overridden = JSON.parse(operatorRows[2].data!);
       assert.equal(overridden.before.escalation_level, 2);
       assert.equal(overridden.after.escalation_level, 4);
       assert.equal(overridden.reason, 'confirmed break-in');
       const timeline = (await f.request('GET', `/v1/incidents/${incident.id}`, undefined, { key })).body.timeline;
-      const shown = timeline.filter((e: { kind: string; action?: { actor: { operator: string } } }) => e.kind === 'action' && e.action!.actor.operator === 'morgan');
+      const shown = timeline.filter(
+        (e: { kind: string; action?: { actor: { operator: string } } }) => e.kind === 'action' && e.action!.actor.operator === 'morgan',
+      );
       assert.equal(shown.length, 4);
     });
 
     test('terminate is final: every operator call afterwards answers 409 protocol_run_terminated', async () => {
       const { key, incident } = await setup([1]);
-      const run = (await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'medical', notify_responders: true, escalation_level: 1 }, { key })).body;
+      const run = (
+        await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'medical', notify_responders: true, escalation_level: 1 }, { key })
+      ).body;
       const terminated = await f.request('POST', `/v1/protocol-runs/${run.id}/terminate`, undefined, { key });
       assert.equal(terminated.status, 200);
       assert.equal(terminated.body.status, 'terminated');
       assert.ok(terminated.body.ended_at);
-      for (const [action, body] of [['pause', undefined], ['resume', undefined], ['terminate', undefined], ['override', { escalation_level: 3 }], ['override', { dismiss: true }]] as const) {
+      for (const [action, body] of [
+        ['pause', undefined],
+        ['resume', undefined],
+        ['terminate', undefined],
+        ['override', { escalation_level: 3 }],
+        ['override', { dismiss: true }],
+      ] as const) {
         const r = await f.request('POST', `/v1/protocol-runs/${run.id}/${action}`, body, { key });
         assert.equal(r.status, 409, action);
         assert.equal(r.body.code, 'protocol_run_terminated', action);
@@ -225,7 +315,9 @@ for (const dialect of DIALECTS) {
 
     test('an organization-wide escalation pause holds every run until resumed', async () => {
       const { key, incident } = await setup([1, 2]);
-      const run = (await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 }, { key })).body;
+      const run = (
+        await f.request('POST', `/v1/incidents/${incident.id}/protocol`, { protocol_type: 'intrusion', notify_responders: true, escalation_level: 1 }, { key })
+      ).body;
       assert.equal((await f.request('POST', '/v1/automation/escalation/pause', undefined, { key })).body.escalation.paused, true);
       await advance(300_000);
       assert.equal((await f.request('GET', `/v1/protocol-runs/${run.id}`, undefined, { key })).body.escalation_level, 1);
@@ -240,13 +332,28 @@ for (const dialect of DIALECTS) {
     const config = loadConfig({ runSources: false, seedDemo: false, publicBaseUrl: 'http://vigil.test', webhookAllowPrivate: true, ...dbase.overrides }, {});
     const clock = new ManualClock('2026-11-20T12:00:00.000Z');
     const first = await createContext(config, { clock });
-    const key = await first.keys.createKey({ tenantKind: 'organization', tenantName: 'Restart Co', mode: 'live', capabilities: 'all', rateLimitPerMinute: 100_000 });
+    const key = await first.keys.createKey({
+      tenantKind: 'organization',
+      tenantName: 'Restart Co',
+      mode: 'live',
+      capabilities: 'all',
+      rateLimitPerMinute: 100_000,
+    });
     const principal = await first.keys.authenticate(key.key);
     const actor = { keyId: key.id, operator: null };
-    const stream = await first.streams.create(principal, actor, { name: 'cam', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=1', location: 'lobby' });
+    const stream = await first.streams.create(principal, actor, {
+      name: 'cam',
+      source_type: 'sandbox',
+      source_url: 'sandbox://lobby?scenario=lobby&seed=1',
+      location: 'lobby',
+    });
     const incident = await first.operations.incidents.create(principal, actor, { stream_id: stream.id });
     await first.operations.automation.update(principal, actor, { escalation_after_s: 60 });
-    const run = await first.operations.protocolRuns.trigger(principal, actor, incident.id, { protocol_type: 'intrusion', notify_responders: false, escalation_level: 1 });
+    const run = await first.operations.protocolRuns.trigger(principal, actor, incident.id, {
+      protocol_type: 'intrusion',
+      notify_responders: false,
+      escalation_level: 1,
+    });
     await first.close();
 
     await clock.advance(30_000);

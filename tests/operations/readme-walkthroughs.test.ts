@@ -22,7 +22,11 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
-interface Block { line: number; marker: string | null; code: string }
+interface Block {
+  line: number;
+  marker: string | null;
+  code: string;
+}
 
 function shellBlocks(text: string): Block[] {
   const lines = text.split('\n');
@@ -43,7 +47,10 @@ function shellBlocks(text: string): Block[] {
     let marker: string | null = null;
     for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
       const m = /<!--\s*readme-test:\s*(.+?)\s*-->/.exec(lines[k]);
-      if (m) { marker = m[1]; break; }
+      if (m) {
+        marker = m[1];
+        break;
+      }
       if (lines[k].trim() !== '') break;
     }
     out.push({ line: i + 1, marker, code: body.join('\n') });
@@ -72,14 +79,15 @@ function commandsOf(code: string): string[] {
   return cmds;
 }
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => {
-    const port = (s.address() as { port: number }).port;
-    s.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
   });
-  s.on('error', reject);
-});
 
 let dir: string;
 let server: ChildProcess;
@@ -96,11 +104,24 @@ before(async () => {
   // `npm start` is `node --import tsx src/main.ts`
   server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', VIGIL_DATA_DIR: join(dir, 'data'), VIGIL_WEBHOOK_ALLOW_PRIVATE: '1', DATABASE_URL: '', LOG_LEVEL: 'warn', VIGIL_LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      VIGIL_DATA_DIR: join(dir, 'data'),
+      VIGIL_WEBHOOK_ALLOW_PRIVATE: '1',
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      VIGIL_LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  server.stdout!.on('data', (d) => { serverOut += d; });
-  server.stderr!.on('data', (d) => { serverOut += d; });
+  server.stdout!.on('data', (d) => {
+    serverOut += d;
+  });
+  server.stderr!.on('data', (d) => {
+    serverOut += d;
+  });
   const until = Date.now() + 120_000;
   while (!/household key/.test(serverOut)) {
     if (server.exitCode !== null || Date.now() > until) throw new Error(`the server did not start: ${serverOut}`);
@@ -125,8 +146,13 @@ class Terminal {
   transcript = '';
   constructor(cwd: string, env: NodeJS.ProcessEnv) {
     this.proc = spawn('bash', ['--noprofile', '--norc'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    this.proc.stdout!.on('data', (d) => { this.out += d; this.transcript += d; });
-    this.proc.stderr!.on('data', (d) => { this.err += d; });
+    this.proc.stdout!.on('data', (d) => {
+      this.out += d;
+      this.transcript += d;
+    });
+    this.proc.stderr!.on('data', (d) => {
+      this.err += d;
+    });
   }
   async run(cmd: string, timeoutMs = 60_000): Promise<{ code: number; out: string; err: string }> {
     const mark = `__readme_done_${Math.random().toString(36).slice(2)}__`;
@@ -143,7 +169,11 @@ class Terminal {
   }
   close() {
     // the session and every background job it started (receivers)
-    try { process.kill(-this.proc.pid!, 'SIGTERM'); } catch { /* gone */ }
+    try {
+      process.kill(-this.proc.pid!, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -172,7 +202,11 @@ test('the README walkthroughs marked run pass as written against a real server',
   const remember = (text: string) => {
     for (const line of text.split('\n')) {
       let v: any = null;
-      try { v = JSON.parse(line.trim()); } catch { /* text */ }
+      try {
+        v = JSON.parse(line.trim());
+      } catch {
+        /* text */
+      }
       seen.push(...ids(v && v.object === 'list' && Array.isArray(v.data) ? JSON.stringify(v.data[0] ?? {}) : line));
     }
   };
@@ -216,7 +250,11 @@ test('the README walkthroughs marked run pass as written against a real server',
           const t = line.trim();
           if (!t.startsWith('{')) continue;
           let v: any;
-          try { v = JSON.parse(t); } catch { continue; }
+          try {
+            v = JSON.parse(t);
+          } catch {
+            continue;
+          }
           if (typeof v.status === 'number' && v.status >= 400 && typeof v.code === 'string') failures.push(`${where}: ${v.status} ${v.code}: ${v.detail}`);
           const streams = v.object === 'list' && Array.isArray(v.data) ? v.data.filter((s: any) => s.location === 'north_lobby' && s.scene_id) : [];
           if (streams.length) lobby = streams[0];
@@ -233,7 +271,11 @@ test('the README walkthroughs marked run pass as written against a real server',
     const receiver = term.transcript.split('\n').filter((l) => /^(valid|INVALID) /.test(l));
     assert.ok(delivered('incident.created'), `the webhook's receiver printed: ${receiver.join('\n')}`);
     assert.ok(delivered('protocol.triggered', '"responder":'), `the responder's receiver printed: ${receiver.join('\n')}`);
-    assert.deepEqual(receiver.filter((l) => l.startsWith('INVALID')), [], 'no delivery fails its signature check');
+    assert.deepEqual(
+      receiver.filter((l) => l.startsWith('INVALID')),
+      [],
+      'no delivery fails its signature check',
+    );
   } finally {
     term.close();
   }

@@ -52,10 +52,19 @@ for (const dialect of DIALECTS) {
       assert.equal(contradiction.body.param, 'condition.subtype');
       const badSubtype = await rule({ name: 'y', condition: { type: 'person', subtype: 'vip' } }, key);
       assert.equal(badSubtype.status, 400);
-      const patched = await f.request('PATCH', `/v1/alert-rules/${arrives.body.id}`, { condition: { type: 'person', person_id: 'person_01jd3k8e7f9g2h4j6k8m0n2p4q' } }, { key });
+      const patched = await f.request(
+        'PATCH',
+        `/v1/alert-rules/${arrives.body.id}`,
+        { condition: { type: 'person', person_id: 'person_01jd3k8e7f9g2h4j6k8m0n2p4q' } },
+        { key },
+      );
       assert.equal(patched.status, 400);
       assert.equal(patched.body.param, 'condition.person_id');
-      assert.equal((await f.request('GET', `/v1/alert-rules/${arrives.body.id}`, undefined, { key })).body.condition.person_id, maria.id, 'nothing half-written');
+      assert.equal(
+        (await f.request('GET', `/v1/alert-rules/${arrives.body.id}`, undefined, { key })).body.condition.person_id,
+        maria.id,
+        'nothing half-written',
+      );
     });
 
     test('subtype recognized matches anyone recognized; subtype unrecognized only strangers', async () => {

@@ -25,18 +25,26 @@ for (const dialect of DIALECTS) {
     };
 
     test('after DELETE /v1/people/{id} no read names the person, the audit chain verifies, and their frames are gone', async () => {
-      const stream = (await call('POST', '/v1/streams', { name: 'Gate', source_type: 'sandbox', source_url: 'sandbox://gate?scenario=lobby&seed=3', location: 'north_gate' })).json();
+      const stream = (
+        await call('POST', '/v1/streams', { name: 'Gate', source_type: 'sandbox', source_url: 'sandbox://gate?scenario=lobby&seed=3', location: 'north_gate' })
+      ).json();
       // a webhook endpoint nobody answers: its deliveries stay pending or retrying
       assert.equal((await call('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/hook' })).status, 201);
       assert.equal((await call('POST', '/v1/alert-rules', { name: 'anyone at the gate', condition: { type: 'person' } })).status, 201);
       const person = (await call('POST', '/v1/people', { name: 'Mia Santos', note: 'night cleaner, lives on Rua Augusta' })).json();
       const other = (await call('POST', '/v1/people', { name: 'Rui Costa' })).json();
-      const seen = (await call('POST', '/v1/sandbox/detections', { stream_id: stream.id, type: 'person', subtype: 'recognized', person_id: person.id, confidence: 0.93 })).json();
-      const seenOther = (await call('POST', '/v1/sandbox/detections', { stream_id: stream.id, type: 'person', subtype: 'recognized', person_id: other.id, confidence: 0.91 })).json();
+      const seen = (
+        await call('POST', '/v1/sandbox/detections', { stream_id: stream.id, type: 'person', subtype: 'recognized', person_id: person.id, confidence: 0.93 })
+      ).json();
+      const seenOther = (
+        await call('POST', '/v1/sandbox/detections', { stream_id: stream.id, type: 'person', subtype: 'recognized', person_id: other.id, confidence: 0.91 })
+      ).json();
       assert.ok(seen.id && seenOther.id, JSON.stringify(seen));
       await t.ctx.pipeline.drain();
       // the frame the face was recognized in
-      const jpeg = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+      const jpeg = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#808080' } })
+        .jpeg()
+        .toBuffer();
       const rec = (id: string) => t.ctx.database.db.selectFrom('detections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       const [r1, r2] = [await rec(seen.id), await rec(seenOther.id)];
       await t.ctx.snapshots.storeFor([{ ...r1, at: Number(r1.at) } as never, { ...r2, at: Number(r2.at) } as never], [jpeg, Buffer.from(jpeg)]);
@@ -48,12 +56,20 @@ for (const dialect of DIALECTS) {
         scene: (await call('GET', `/v1/scenes/${stream.scene_id}`)).body,
         answer: (await call('POST', `/v1/scenes/${stream.scene_id}/query`, { query: 'who was at the gate today?' })).body,
         audit: (await call('GET', '/v1/audit?limit=100')).body,
-        undelivered: (await t.ctx.database.db
-          .selectFrom('webhook_events as e')
-          .select('e.body')
-          .where('e.tenant_id', '=', key.tenant_id)
-          .where((eb) => eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id').where('d.status', 'in', ['pending', 'retrying'])))
-          .execute()).map((r) => r.body).join('\n'),
+        undelivered: (
+          await t.ctx.database.db
+            .selectFrom('webhook_events as e')
+            .select('e.body')
+            .where('e.tenant_id', '=', key.tenant_id)
+            .where((eb) =>
+              eb.exists(
+                eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id').where('d.status', 'in', ['pending', 'retrying']),
+              ),
+            )
+            .execute()
+        )
+          .map((r) => r.body)
+          .join('\n'),
       });
       // the alert and the webhook deliveries are written after the detection's commit: wait for them
       let beforeReads = await reads();
@@ -78,7 +94,10 @@ for (const dialect of DIALECTS) {
       for (const e of auditEntries) {
         if (JSON.stringify(e.data ?? null).includes(person.id)) assert.fail(`${e.action} still names the person in its data`);
       }
-      assert.ok(auditEntries.some((e) => e.action === 'person.created' && e.resource.id === person.id && e.data === null), 'the creation entry is there, its content erased');
+      assert.ok(
+        auditEntries.some((e) => e.action === 'person.created' && e.resource.id === person.id && e.data === null),
+        'the creation entry is there, its content erased',
+      );
       // the other person is untouched
       assert.equal((await rec(seenOther.id)).person_id, other.id);
       assert.equal((await call('GET', `/v1/detections/${seenOther.id}/snapshot`)).status, 200);
@@ -93,7 +112,9 @@ for (const dialect of DIALECTS) {
       assert.equal(verifyExportOffline(exported).valid, true);
       // the audit log is still append-only for anything but erasure
       await assert.rejects(t.ctx.database.db.updateTable('audit_log').set({ data: '{}' }).where('tenant_id', '=', key.tenant_id).execute());
-      await assert.rejects(t.ctx.database.db.updateTable('audit_log').set({ data: null, salt: null, hash: 'x' }).where('tenant_id', '=', key.tenant_id).execute());
+      await assert.rejects(
+        t.ctx.database.db.updateTable('audit_log').set({ data: null, salt: null, hash: 'x' }).where('tenant_id', '=', key.tenant_id).execute(),
+      );
       await assert.rejects(t.ctx.database.db.deleteFrom('audit_log').where('tenant_id', '=', key.tenant_id).execute());
     });
   });

@@ -48,7 +48,13 @@ for (const dialect of DIALECTS) {
       assert.equal(kept.statusCode, 201, kept.body);
       assert.equal(kept.json().image_kept, true);
       const withCrop = (await faceRows(created.body.id)).find((r) => r.id === kept.json().id)!;
-      assert.ok(withCrop.crop && Buffer.from(withCrop.crop).subarray(0, 2).equals(Buffer.from([0xff, 0xd8])), 'the kept crop is a JPEG');
+      assert.ok(
+        withCrop.crop &&
+          Buffer.from(withCrop.crop)
+            .subarray(0, 2)
+            .equals(Buffer.from([0xff, 0xd8])),
+        'the kept crop is a JPEG',
+      );
 
       const got = await v.call(key, 'GET', `/v1/people/${created.body.id}`);
       assert.deepEqual([got.body.faces, got.body.kept_images], [2, 1]);
@@ -108,7 +114,8 @@ for (const dialect of DIALECTS) {
     });
 
     test('a phone frame: nothing face-related while recognition is off; the enrolled person while on; unrecognized after erasure', async () => {
-      const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Door phone', source_type: 'mobile', source_url: 'mobile://door', location: 'door' })).body;
+      const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Door phone', source_type: 'mobile', source_url: 'mobile://door', location: 'door' }))
+        .body;
       const chelsea = (await v.call(key, 'POST', '/v1/people', { name: 'Chelsea' })).body;
       assert.equal((await enrol(chelsea.id, await portraitJpeg('chelsea'))).statusCode, 201);
       const frame = await scaledPortrait('chelsea', 120);
@@ -129,7 +136,10 @@ for (const dialect of DIALECTS) {
       assert.ok(seen.faces[0].similarity >= 0.75);
 
       const stranger = (await pushFrame(stream.id, await scaledPortrait('vlado', 120))).json();
-      assert.deepEqual(stranger.faces.map((f: { status: string; person_id: string | null }) => [f.status, f.person_id]), [['unrecognized', null]]);
+      assert.deepEqual(
+        stranger.faces.map((f: { status: string; person_id: string | null }) => [f.status, f.person_id]),
+        [['unrecognized', null]],
+      );
 
       const erased = await v.call(key, 'DELETE', `/v1/people/${chelsea.id}`);
       assert.equal(erased.status, 200);
@@ -144,7 +154,11 @@ for (const dialect of DIALECTS) {
       assert.ok(!JSON.stringify(audit.body).includes('descriptor"'), 'no descriptor in the audit trail');
 
       const after = (await pushFrame(stream.id, frame)).json();
-      assert.deepEqual(after.faces.map((f: { status: string }) => f.status), ['unrecognized'], 'the erased face is no longer recognized');
+      assert.deepEqual(
+        after.faces.map((f: { status: string }) => f.status),
+        ['unrecognized'],
+        'the erased face is no longer recognized',
+      );
     });
 
     test('household keys manage their own people', async () => {
@@ -152,7 +166,10 @@ for (const dialect of DIALECTS) {
       const nanny = await v.call(home, 'POST', '/v1/people', { name: 'Ana' });
       assert.equal(nanny.status, 201);
       assert.equal((await enrol(nanny.body.id, await portraitJpeg('esma'), '', 'image/jpeg', home)).statusCode, 201);
-      assert.deepEqual((await v.call(home, 'GET', '/v1/people')).body.data.map((p: { id: string }) => p.id), [nanny.body.id]);
+      assert.deepEqual(
+        (await v.call(home, 'GET', '/v1/people')).body.data.map((p: { id: string }) => p.id),
+        [nanny.body.id],
+      );
       assert.equal((await v.call(key, 'GET', `/v1/people/${nanny.body.id}`)).status, 404);
     });
   });

@@ -28,7 +28,25 @@ let createdAt: number;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-rec-api-'));
   const h264 = join(dir, 'h264.mp4');
-  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', VTEST_AVI, '-t', '20', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p', h264]);
+  execFileSync(ffmpeg, [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    VTEST_AVI,
+    '-t',
+    '20',
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    '10',
+    '-pix_fmt',
+    'yuv420p',
+    h264,
+  ]);
   const recordings = { ...loadConfig({}, {}).recordings, segmentSeconds: 2, preRollMs: 2000, postRollMs: 3000, maxClipMs: 600_000 };
   v = await startVideoApp({ config: { allowFileSources: true, recordings }, video: { camera: { detectFps: 1 } } });
   key = await v.orgKey('Evidence Org');
@@ -45,13 +63,21 @@ after(async () => {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const listing = async (from: number, to: number) => (await v.call(key, 'GET', `/v1/streams/${streamId}/recordings?from=${iso(from)}&to=${iso(to)}`)).body;
-const probe = (file: string, entries: string) => execFileSync(ffmpeg.replace(/ffmpeg$/, 'ffprobe'), ['-v', 'error', '-show_entries', entries, '-of', 'default=nw=1:nk=1', file]).toString().trim().split('\n');
+const probe = (file: string, entries: string) =>
+  execFileSync(ffmpeg.replace(/ffmpeg$/, 'ffprobe'), ['-v', 'error', '-show_entries', entries, '-of', 'default=nw=1:nk=1', file])
+    .toString()
+    .trim()
+    .split('\n');
 
 test('a camera is recorded in sealed segments; the listing shows them and the gap before recording began', async () => {
-  const list = await waitUntil('four segments', async () => {
-    const l = await listing(createdAt - 60_000, Date.now() + 1000);
-    return l.segments?.length >= 4 && l;
-  }, 60_000);
+  const list = await waitUntil(
+    'four segments',
+    async () => {
+      const l = await listing(createdAt - 60_000, Date.now() + 1000);
+      return l.segments?.length >= 4 && l;
+    },
+    60_000,
+  );
   const [first, second] = list.segments;
   assert.match(first.id, /^rseg_/);
   assert.equal(first.kind, 'video');
@@ -115,7 +141,12 @@ test('bad ranges are 400 naming the parameter; a range without recording is 404 
   assert.ok(Date.parse(later.body.nearest_before) <= now + 5000);
   assert.equal(later.body.nearest_after, null);
 
-  const sandbox = await v.call(key, 'POST', '/v1/streams', { name: 'Sim', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=1', location: 'sim' });
+  const sandbox = await v.call(key, 'POST', '/v1/streams', {
+    name: 'Sim',
+    source_type: 'sandbox',
+    source_url: 'sandbox://lobby?scenario=lobby&seed=1',
+    location: 'sim',
+  });
   assert.equal(sandbox.status, 201, JSON.stringify(sandbox.body));
   for (const path of ['recordings', 'clip']) {
     const r = await v.call(key, 'GET', `/v1/streams/${sandbox.body.id}/${path}?from=${iso(now - 60_000)}&to=${iso(now)}`);
@@ -128,7 +159,11 @@ test('an incident has a clip and an evidence bundle that verifies offline and fa
   const incident = (await v.call(key, 'POST', '/v1/incidents', { stream_id: streamId, title: 'Door forced', severity: 'high' })).body;
   const at = Date.parse(incident.created_at);
   // its window (2 s before to 3 s after) is recorded once a segment ends after it
-  await waitUntil('the incident window recorded', async () => (await listing(at - 60_000, Date.now())).segments.some((s: any) => Date.parse(s.end) >= at + 3000), 30_000);
+  await waitUntil(
+    'the incident window recorded',
+    async () => (await listing(at - 60_000, Date.now())).segments.some((s: any) => Date.parse(s.end) >= at + 3000),
+    30_000,
+  );
   const clip = await v.app.inject({ method: 'GET', url: `/v1/incidents/${incident.id}/clip`, headers: bearer(key) });
   assert.equal(clip.statusCode, 200, clip.body);
   assert.equal(clip.headers['content-type'], 'video/mp4');
@@ -165,7 +200,10 @@ test('an incident has a clip and an evidence bundle that verifies offline and fa
   const tampered = zip.toBuffer();
   const bad = verifyEvidence(tampered, { checkpointKey });
   assert.equal(bad.valid, false);
-  assert.deepEqual(bad.checks.filter((c) => !c.ok).map((c) => c.text.split(':')[0]), ['clip.mp4']);
+  assert.deepEqual(
+    bad.checks.filter((c) => !c.ok).map((c) => c.text.split(':')[0]),
+    ['clip.mp4'],
+  );
 
   // the same from the command line, offline: exit 0, then non-zero naming the file
   const good = join(dir, 'bundle.zip');
@@ -181,7 +219,10 @@ test('an incident has a clip and an evidence bundle that verifies offline and fa
 
   // a segment changed is named by the manifest and by its audit entry
   const seg = new AdmZip(bundle);
-  const segName = seg.getEntries().map((e) => e.entryName).find((n) => n.startsWith('segments/'))!;
+  const segName = seg
+    .getEntries()
+    .map((e) => e.entryName)
+    .find((n) => n.startsWith('segments/'))!;
   const segBytes = seg.getEntry(segName)!.getData();
   segBytes[segBytes.length - 1] ^= 0x01;
   seg.updateFile(segName, segBytes);
@@ -196,7 +237,10 @@ test('an operator deletes a range of the recording, audited; segments an open in
   const del = await v.call(key, 'DELETE', `/v1/streams/${streamId}/recordings?from=${first.start}&to=${first.end}`);
   assert.equal(del.status, 200, JSON.stringify(del.body));
   assert.deepEqual([del.body.deleted, del.body.kept_held], [1, 0]);
-  assert.equal((await listing(createdAt - 60_000, Date.now())).segments.some((s: any) => s.id === first.id), false);
+  assert.equal(
+    (await listing(createdAt - 60_000, Date.now())).segments.some((s: any) => s.id === first.id),
+    false,
+  );
   const audited = (await v.call(key, 'GET', '/v1/audit?action=recording.range_deleted')).body.data[0];
   assert.deepEqual(audited.data.segments, [first.id]);
   // the incident opened in the previous test is open: its window stays

@@ -26,7 +26,12 @@ for (const dialect of DIALECTS) {
       const key = await t.orgKey();
       tenant = key.tenant_id;
       // an operator's receiver of recording.storage_low (events are kept for subscribers)
-      const hook = await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: { authorization: `Bearer ${key.key}` }, payload: { url: 'http://127.0.0.1:9/storage', events: ['recording.storage_low'] } });
+      const hook = await t.app.inject({
+        method: 'POST',
+        url: '/v1/webhooks',
+        headers: { authorization: `Bearer ${key.key}` },
+        payload: { url: 'http://127.0.0.1:9/storage', events: ['recording.storage_low'] },
+      });
       assert.equal(hook.statusCode, 201, hook.body);
       root = mkdtempSync(join(tmpdir(), 'vigil-retention-'));
     });
@@ -35,10 +40,18 @@ for (const dialect of DIALECTS) {
       rmSync(root, { recursive: true, force: true });
     });
 
-    const service = (config: Partial<RecordingConfig>, gate?: IngestGate) => new RecordingService({
-      database: t.ctx.database, clock: t.ctx.clock, audit: t.ctx.audit, config: { ...defaults, dir: root, ...config }, dataDir: root, nodeId: 'local',
-      ffmpegPath: resolveFfmpegPath, webhooks: t.ctx.webhooks, gate,
-    });
+    const service = (config: Partial<RecordingConfig>, gate?: IngestGate) =>
+      new RecordingService({
+        database: t.ctx.database,
+        clock: t.ctx.clock,
+        audit: t.ctx.audit,
+        config: { ...defaults, dir: root, ...config },
+        dataDir: root,
+        nodeId: 'local',
+        ffmpegPath: resolveFfmpegPath,
+        webhooks: t.ctx.webhooks,
+        gate,
+      });
 
     /** a sealed 100 kB segment of a stream at a time */
     async function segment(s: RecordingService, streamId: string, startAt: number): Promise<string> {
@@ -46,18 +59,46 @@ for (const dialect of DIALECTS) {
       mkdirSync(join(root, tenant, streamId), { recursive: true });
       const bytes = randomBytes(100_000);
       writeFileSync(join(root, path), bytes);
-      await s.seal({ tenantId: tenant, streamId, kind: 'video', startAt, endAt: startAt + 10_000, path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, codec: 'h264' });
+      await s.seal({
+        tenantId: tenant,
+        streamId,
+        kind: 'video',
+        startAt,
+        endAt: startAt + 10_000,
+        path,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        bytes: bytes.length,
+        codec: 'h264',
+      });
       return path;
     }
 
     async function incident(id: string, streamId: string, createdAt: number, status: string, closedAt: number | null) {
-      await t.ctx.database.db.insertInto('incidents').values({
-        id, tenant_id: tenant, stream_id: streamId, scene_id: 'scene_x', location: 'lobby', title: 'held', severity: 'high', status: status as 'open', source: 'manual',
-        last_activity_at: createdAt, acknowledged_at: null, closed_at: closedAt === null ? null : toIso(closedAt), created_at: toIso(createdAt), updated_at: toIso(createdAt),
-      }).execute();
+      await t.ctx.database.db
+        .insertInto('incidents')
+        .values({
+          id,
+          tenant_id: tenant,
+          stream_id: streamId,
+          scene_id: 'scene_x',
+          location: 'lobby',
+          title: 'held',
+          severity: 'high',
+          status: status as 'open',
+          source: 'manual',
+          last_activity_at: createdAt,
+          acknowledged_at: null,
+          closed_at: closedAt === null ? null : toIso(closedAt),
+          created_at: toIso(createdAt),
+          updated_at: toIso(createdAt),
+        })
+        .execute();
     }
 
-    const rows = async (streamId: string) => (await t.ctx.database.db.selectFrom('recording_segments').select(['start_at']).where('stream_id', '=', streamId).orderBy('start_at').execute()).map((r) => Number(r.start_at));
+    const rows = async (streamId: string) =>
+      (await t.ctx.database.db.selectFrom('recording_segments').select(['start_at']).where('stream_id', '=', streamId).orderBy('start_at').execute()).map((r) =>
+        Number(r.start_at),
+      );
 
     test('segments older than VIGIL_RECORDINGS_DAYS go oldest first, except those an open incident or a legal hold keeps', async () => {
       const s = service({ days: 7, holdDays: 30 });
@@ -98,7 +139,14 @@ for (const dialect of DIALECTS) {
       const s = service({ days: 30, holdDays: 30 });
       const now = Date.now();
       for (let i = 0; i < 5; i++) await segment(s, 'stream_q', now - 5 * 3600_000 + i * 10_000);
-      const total = Number((await t.ctx.database.db.selectFrom('recording_segments').select((eb) => eb.fn.sum<number>('bytes').as('n')).executeTakeFirstOrThrow()).n);
+      const total = Number(
+        (
+          await t.ctx.database.db
+            .selectFrom('recording_segments')
+            .select((eb) => eb.fn.sum<number>('bytes').as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
       // room for all but 250 kB: three 100 kB segments go, oldest first, except stream_b's held one (older)
       const out = await service({ days: 30, holdDays: 30, quotaBytes: total - 250_000 }).applyRetention();
       assert.equal(out.deleted, 3);
@@ -110,8 +158,14 @@ for (const dialect of DIALECTS) {
       const file = join(root, 'a-file');
       writeFileSync(file, 'x');
       const broken = new RecordingService({
-        database: t.ctx.database, clock: t.ctx.clock, audit: t.ctx.audit, config: { ...defaults, dir: join(file, 'recordings') }, dataDir: root, nodeId: 'local',
-        ffmpegPath: resolveFfmpegPath, webhooks: t.ctx.webhooks,
+        database: t.ctx.database,
+        clock: t.ctx.clock,
+        audit: t.ctx.audit,
+        config: { ...defaults, dir: join(file, 'recordings') },
+        dataDir: root,
+        nodeId: 'local',
+        ffmpegPath: resolveFfmpegPath,
+        webhooks: t.ctx.webhooks,
       });
       await broken.start(); // logs, does not throw
       assert.match(broken.blocked(true) ?? '', /is not writable \(ENOTDIR\); set VIGIL_RECORDINGS_DIR/);
@@ -128,7 +182,12 @@ for (const dialect of DIALECTS) {
       assert.match(full.blocked(true) ?? '', /^storage low: \d+ MiB free/);
       await full.reportBlocked(tenant, 'stream_a');
       await full.reportBlocked(tenant, 'stream_a'); // once per 15 minutes per tenant
-      const events = await t.ctx.database.db.selectFrom('webhook_events').select(['kind', 'body']).where('tenant_id', '=', tenant).where('kind', '=', 'recording.storage_low').execute();
+      const events = await t.ctx.database.db
+        .selectFrom('webhook_events')
+        .select(['kind', 'body'])
+        .where('tenant_id', '=', tenant)
+        .where('kind', '=', 'recording.storage_low')
+        .execute();
       assert.equal(events.length, 1);
       assert.match(events[0].body, /VIGIL_RECORDINGS_MIN_FREE_MB/);
     });

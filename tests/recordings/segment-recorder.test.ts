@@ -23,7 +23,25 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-rec-'));
   h264 = join(dir, 'h264.mp4');
   // an H.264 camera: vtest.avi encoded once by libx264 (Debian's ffmpeg has it)
-  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', VTEST_AVI, '-t', '12', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p', h264]);
+  execFileSync(ffmpeg, [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    VTEST_AVI,
+    '-t',
+    '12',
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    '10',
+    '-pix_fmt',
+    'yuv420p',
+    h264,
+  ]);
   // a wrapper that notes each ffmpeg's pid and arguments, then becomes that ffmpeg (exec keeps the pid)
   wrapper = join(dir, 'ffmpeg-wrapper.sh');
   writeFileSync(wrapper, `#!/bin/sh\necho "$$ $*" >> ${join(dir, 'launches.txt')}\nexec ${ffmpeg} "$@"\n`);
@@ -34,17 +52,29 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 function launches(): Array<{ pid: number; args: string }> {
   if (!existsSync(join(dir, 'launches.txt'))) return [];
-  return readFileSync(join(dir, 'launches.txt'), 'utf8').trim().split('\n').map((l) => ({ pid: Number(l.split(' ')[0]), args: l.slice(l.indexOf(' ') + 1) }));
+  return readFileSync(join(dir, 'launches.txt'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => ({ pid: Number(l.split(' ')[0]), args: l.slice(l.indexOf(' ') + 1) }));
 }
 
 function recorder(root: string, sealed: ClosedSegment[]) {
   return new SegmentRecorder({
-    root, nodeId: 'local', ffmpegPath: () => ffmpeg, segmentSeconds: 2, transcode: { width: 320, fps: 10 },
-    seal: async (s) => void sealed.push(s), blocked: () => null,
+    root,
+    nodeId: 'local',
+    ffmpegPath: () => ffmpeg,
+    segmentSeconds: 2,
+    transcode: { width: 320, fps: 10 },
+    seal: async (s) => void sealed.push(s),
+    blocked: () => null,
   });
 }
 
-const probe = (file: string, entries: string) => execFileSync(ffmpeg.replace(/ffmpeg$/, 'ffprobe'), ['-v', 'error', '-show_entries', entries, '-of', 'default=nw=1:nk=1', file]).toString().trim().split('\n');
+const probe = (file: string, entries: string) =>
+  execFileSync(ffmpeg.replace(/ffmpeg$/, 'ffprobe'), ['-v', 'error', '-show_entries', entries, '-of', 'default=nw=1:nk=1', file])
+    .toString()
+    .trim()
+    .split('\n');
 
 async function waitFor(what: string, ok: () => boolean, ms: number): Promise<void> {
   const end = Date.now() + ms;
@@ -56,9 +86,14 @@ async function waitFor(what: string, ok: () => boolean, ms: number): Promise<voi
 
 function startSource(url: string, rec: SegmentRecorder | null, frames: { n: number }) {
   const source = new FfmpegFrameSource({
-    sourceUrl: url, clock: systemClock, ffmpegPath: wrapper, detectFps: 5, detectWidth: 320,
+    sourceUrl: url,
+    clock: systemClock,
+    ffmpegPath: wrapper,
+    detectFps: 5,
+    detectWidth: 320,
     backoff: { initialMs: 200, maxMs: 500 },
-    onFrame: () => void frames.n++, onStatus: () => undefined,
+    onFrame: () => void frames.n++,
+    onStatus: () => undefined,
     ...(rec ? { recorder: rec.camera({ tenantId: 'org_1', streamId: 'stream_1' }) } : {}),
   });
   source.start();
@@ -144,7 +179,11 @@ test('kill -9 of the ffmpeg loses at most the open segment: it is repaired and s
   assert.ok(sealed.length > closedBeforeKill);
   const repaired = sealed.find((s) => s.startAt === lastClosedEnd);
   if (repaired) assert.equal(probe(join(root, repaired.path), 'stream=codec_name')[0], 'h264');
-  const lost = (sealed.filter((s) => s.startAt > lastClosedEnd).map((s) => s.startAt).sort()[0] ?? 0) - (repaired?.endAt ?? lastClosedEnd);
+  const lost =
+    (sealed
+      .filter((s) => s.startAt > lastClosedEnd)
+      .map((s) => s.startAt)
+      .sort()[0] ?? 0) - (repaired?.endAt ?? lastClosedEnd);
   assert.ok(lost < 2000 + 5000, `lost ${lost} ms: at most the open segment (and the restart)`);
   assert.deepEqual(readdirSync(join(root, 'org_1/stream_1/.open/local')), []);
 });
@@ -176,11 +215,16 @@ test('a seal that fails leaves the segment for the next recovery instead of losi
   let fail = true;
   const sealed: ClosedSegment[] = [];
   const rec = new SegmentRecorder({
-    root, nodeId: 'local', ffmpegPath: () => ffmpeg, segmentSeconds: 2, transcode: { width: 320, fps: 10 },
+    root,
+    nodeId: 'local',
+    ffmpegPath: () => ffmpeg,
+    segmentSeconds: 2,
+    transcode: { width: 320, fps: 10 },
     seal: async (s) => {
       if (fail) throw new Error('database down');
       sealed.push(s);
-    }, blocked: () => null,
+    },
+    blocked: () => null,
   });
   const frames = { n: 0 };
   const src = startSource(`file://${h264}`, rec, frames);

@@ -43,8 +43,19 @@ for (const dialect of DIALECTS) {
 
     test('keys: find by hash, revoke once', async () => {
       await keyRepository.insert(h.db, {
-        id: 'key_1', tenant_id: tenant, tenant_kind: 'organization', mode: 'live', key_hash: 'h1', preview: 'p',
-        capabilities: '[]', locations: null, rate_limit_per_minute: null, created_at: 'x', revoked_at: null, role: 'owner', name: null,
+        id: 'key_1',
+        tenant_id: tenant,
+        tenant_kind: 'organization',
+        mode: 'live',
+        key_hash: 'h1',
+        preview: 'p',
+        capabilities: '[]',
+        locations: null,
+        rate_limit_per_minute: null,
+        created_at: 'x',
+        revoked_at: null,
+        role: 'owner',
+        name: null,
       });
       assert.equal((await keyRepository.findByHash(h.db, 'h1'))?.id, 'key_1');
       assert.equal(await keyRepository.revoke(h.db, 'key_1', 't'), true);
@@ -54,8 +65,18 @@ for (const dialect of DIALECTS) {
 
     test('scenes are unique per tenant and location; streams list by tenant and location', async () => {
       const scene = {
-        id: newId('scene'), tenant_id: tenant, location: 'lobby', capacity: 50, time_zone: 'UTC', people: 0, vehicles: 0,
-        crowd_density: 0, active_anomalies: 0, last_detection_at: null, created_at: 'x', updated_at: 'x',
+        id: newId('scene'),
+        tenant_id: tenant,
+        location: 'lobby',
+        capacity: 50,
+        time_zone: 'UTC',
+        people: 0,
+        vehicles: 0,
+        crowd_density: 0,
+        active_anomalies: 0,
+        last_detection_at: null,
+        created_at: 'x',
+        updated_at: 'x',
       };
       await sceneRepository.insert(h.db, scene);
       await assert.rejects(sceneRepository.insert(h.db, { ...scene, id: newId('scene') }));
@@ -63,8 +84,20 @@ for (const dialect of DIALECTS) {
       assert.equal((await sceneRepository.findByLocation(h.db, tenant, 'lobby'))?.crowd_density, 0.06);
       for (const loc of ['lobby', 'lobby']) {
         await streamRepository.insert(h.db, {
-          id: newId('stream'), tenant_id: tenant, name: 'c', source_type: 'sandbox', source_url: 'sandbox://lobby', location: loc,
-          scene_id: scene.id, status: 'live', sandbox: 1, config: '{}', error: null, last_frame_at: null, created_at: 'x', updated_at: 'x',
+          id: newId('stream'),
+          tenant_id: tenant,
+          name: 'c',
+          source_type: 'sandbox',
+          source_url: 'sandbox://lobby',
+          location: loc,
+          scene_id: scene.id,
+          status: 'live',
+          sandbox: 1,
+          config: '{}',
+          error: null,
+          last_frame_at: null,
+          created_at: 'x',
+          updated_at: 'x',
         });
       }
       assert.equal((await streamRepository.listQuery(h.db, tenant, null).execute()).length, 2);
@@ -76,8 +109,22 @@ for (const dialect of DIALECTS) {
     test('detections: range with the state before it, and retention', async () => {
       const base = Date.parse('2026-11-21T09:00:00.000Z');
       const row = (type: string, at: number, extra: object = {}) => ({
-        id: newId('det', at), tenant_id: tenant, stream_id: 's', scene_id: 'scene_r', location: 'lobby', type, subtype: null,
-        value: null, count: null, confidence: 0.9, at, track_id: null, dwell_s: null, zone: null, box: null, ...extra,
+        id: newId('det', at),
+        tenant_id: tenant,
+        stream_id: 's',
+        scene_id: 'scene_r',
+        location: 'lobby',
+        type,
+        subtype: null,
+        value: null,
+        count: null,
+        confidence: 0.9,
+        at,
+        track_id: null,
+        dwell_s: null,
+        zone: null,
+        box: null,
+        ...extra,
       });
       await detectionRepository.insertMany(h.db, [
         row('person_count', base - 3600_000, { value: 2 }),
@@ -87,9 +134,15 @@ for (const dialect of DIALECTS) {
         row('person_count', base + 2000, { value: 5 }),
       ]);
       const got = await detectionRepository.inRangeWithState(h.db, 'scene_r', base, base + 10_000);
-      assert.deepEqual(got.map((d) => [d.type, d.value ?? d.count ?? d.subtype]), [
-        ['person_count', 4], ['vehicle', 1], ['person', 'unrecognized'], ['person_count', 5],
-      ]);
+      assert.deepEqual(
+        got.map((d) => [d.type, d.value ?? d.count ?? d.subtype]),
+        [
+          ['person_count', 4],
+          ['vehicle', 1],
+          ['person', 'unrecognized'],
+          ['person_count', 5],
+        ],
+      );
       assert.equal(typeof got[0].at, 'number');
       assert.equal(await detectionRepository.deleteOlderThan(h.db, base - 1000_000), 1);
     });
@@ -98,56 +151,126 @@ for (const dialect of DIALECTS) {
       const at = Date.parse('2026-11-22T09:00:00.000Z');
       const box: DetectionBox = [0.2969, 0.2311, 0.1328, 0.6486];
       const row = (id: string, b: DetectionBox | null, t = at) => ({
-        id, tenant_id: tenant, stream_id: 's_box', scene_id: 'scene_box', location: 'yard', type: 'person', subtype: 'unrecognized',
-        value: null, count: null, confidence: 0.8, at: t, track_id: 'trk_1', dwell_s: 0, zone: null, box: boxToColumn(b),
+        id,
+        tenant_id: tenant,
+        stream_id: 's_box',
+        scene_id: 'scene_box',
+        location: 'yard',
+        type: 'person',
+        subtype: 'unrecognized',
+        value: null,
+        count: null,
+        confidence: 0.8,
+        at: t,
+        track_id: 'trk_1',
+        dwell_s: 0,
+        zone: null,
+        box: boxToColumn(b),
       });
       const [viaKysely, viaHotPath, sandbox] = [newId('det', at), newId('det', at + 1), newId('det', at + 2)];
       await detectionRepository.insertMany(h.db, [row(viaKysely, box)]);
       // the pipeline's commit: prepared statements on the raw SQLite connection, Kysely on PostgreSQL
       await h.withWriteLock((trx) => detectionRepository.insertManyLocked(h, trx, [row(viaHotPath, [0, 0.5, 1, 0.5], at + 1), row(sandbox, null, at + 2)]));
       const got = await detectionRepository.inRangeWithState(h.db, 'scene_box', at, at + 10);
-      assert.deepEqual(got.map((d) => [d.id, boxOf(d)]), [[viaKysely, box], [viaHotPath, [0, 0.5, 1, 0.5]], [sandbox, null]]);
+      assert.deepEqual(
+        got.map((d) => [d.id, boxOf(d)]),
+        [
+          [viaKysely, box],
+          [viaHotPath, [0, 0.5, 1, 0.5]],
+          [sandbox, null],
+        ],
+      );
       assert.equal(got[2].box, null);
     });
 
     test('detections: quotes, backslashes, the text \\ud800 and surrogates survive the batch insert, stored as a plain parameter stores them (a lone surrogate too)', async () => {
       const at = Date.parse('2026-11-22T11:00:00.000Z');
       const odd = ['a"b\\c', 'x\\ud800y', '\\\ud800', '\ud83d\ude00 ok', 'lone \ud800 high', 'lone \udc00 low', "it's", 'é\n\t'];
-      const recs = (scene: string) => odd.map((zone, i) => ({
-        id: newId('det', at + i), tenant_id: tenant, stream_id: 's_odd', scene_id: scene, location: 'yard', type: 'person', subtype: null,
-        value: null, count: null, confidence: 0.9, at: at + i, track_id: zone, dwell_s: null, zone, box: null, person_id: null,
-      }));
+      const recs = (scene: string) =>
+        odd.map((zone, i) => ({
+          id: newId('det', at + i),
+          tenant_id: tenant,
+          stream_id: 's_odd',
+          scene_id: scene,
+          location: 'yard',
+          type: 'person',
+          subtype: null,
+          value: null,
+          count: null,
+          confidence: 0.9,
+          at: at + i,
+          track_id: zone,
+          dwell_s: null,
+          zone,
+          box: null,
+          person_id: null,
+        }));
       // the pipeline's batch path, and Kysely's plain parameters for reference
       await h.withWriteLock((trx) => detectionRepository.insertManyLocked(h, trx, recs('scene_odd')));
       await detectionRepository.insertMany(h.db, recs('scene_odd_plain'));
       const got = await detectionRepository.inRangeWithState(h.db, 'scene_odd', at, at + 100);
       const plain = await detectionRepository.inRangeWithState(h.db, 'scene_odd_plain', at, at + 100);
       assert.equal(got.length, odd.length, 'the whole batch is stored');
-      assert.deepEqual(got.map((d) => [d.zone, d.track_id]), plain.map((d) => [d.zone, d.track_id]));
+      assert.deepEqual(
+        got.map((d) => [d.zone, d.track_id]),
+        plain.map((d) => [d.zone, d.track_id]),
+      );
       // everything but the lone surrogates comes back exactly
       const lone = [2, 4, 5];
-      assert.deepEqual(got.map((d) => d.zone).filter((_, i) => !lone.includes(i)), odd.filter((_, i) => !lone.includes(i)));
+      assert.deepEqual(
+        got.map((d) => d.zone).filter((_, i) => !lone.includes(i)),
+        odd.filter((_, i) => !lone.includes(i)),
+      );
       assert.ok(got[2].zone!.startsWith('\\\ufffd') && got[4].zone!.startsWith('lone \ufffd'), 'a lone surrogate reads back as U+FFFD');
     });
 
     test('detections: the pipeline hands its records over unchanged (box still an object); a known person is found through the partial index', async () => {
       const at = Date.parse('2026-11-22T10:00:00.000Z');
       const rec = (t: number, personId: string | null, box: DetectionBox | null) => ({
-        id: newId('det', t), tenant_id: tenant, stream_id: 's_person', scene_id: 'scene_person', location: 'gate', type: 'person',
-        subtype: personId ? 'recognized' : 'unrecognized', value: null, count: null, confidence: 0.9, at: t, track_id: 'trk_p', dwell_s: null, zone: null, box, person_id: personId,
+        id: newId('det', t),
+        tenant_id: tenant,
+        stream_id: 's_person',
+        scene_id: 'scene_person',
+        location: 'gate',
+        type: 'person',
+        subtype: personId ? 'recognized' : 'unrecognized',
+        value: null,
+        count: null,
+        confidence: 0.9,
+        at: t,
+        track_id: 'trk_p',
+        dwell_s: null,
+        zone: null,
+        box,
+        person_id: personId,
       });
       const known = rec(at, 'person_01jd00000000000000000000ab', [0.1, 0.2, 0.3, 0.4]);
       const stranger = rec(at + 1, null, null);
       const again = rec(at + 2, 'person_01jd00000000000000000000ab', null);
       await h.withWriteLock((trx) => detectionRepository.insertManyLocked(h, trx, [known, stranger, again]));
       const seen = await detectionRepository.personSightings(h.db, 'scene_person', 'person_01jd00000000000000000000ab', at, at + 10);
-      assert.deepEqual(seen.map((d) => [d.id, boxOf(d)]), [[known.id, [0.1, 0.2, 0.3, 0.4]], [again.id, null]]);
+      assert.deepEqual(
+        seen.map((d) => [d.id, boxOf(d)]),
+        [
+          [known.id, [0.1, 0.2, 0.3, 0.4]],
+          [again.id, null],
+        ],
+      );
       const all = await detectionRepository.inRangeWithState(h.db, 'scene_person', at, at + 10);
-      assert.deepEqual(all.map((d) => [d.subtype, d.value, d.count, d.zone, d.person_id]), [
-        ['recognized', null, null, null, known.person_id], ['unrecognized', null, null, null, null], ['recognized', null, null, null, known.person_id],
-      ]);
+      assert.deepEqual(
+        all.map((d) => [d.subtype, d.value, d.count, d.zone, d.person_id]),
+        [
+          ['recognized', null, null, null, known.person_id],
+          ['unrecognized', null, null, null, null],
+          ['recognized', null, null, null, known.person_id],
+        ],
+      );
       if (dialect === 'sqlite') {
-        const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT * FROM detections WHERE scene_id = ${'scene_person'} AND person_id = ${'p'} AND at >= ${at} AND at <= ${at + 10} ORDER BY at`.execute(h.db);
+        const plan = await sql<{
+          detail: string;
+        }>`EXPLAIN QUERY PLAN SELECT * FROM detections WHERE scene_id = ${'scene_person'} AND person_id = ${'p'} AND at >= ${at} AND at <= ${at + 10} ORDER BY at`.execute(
+          h.db,
+        );
         assert.match(plan.rows.map((r) => r.detail).join('\n'), /detections_scene_person_at/);
         const def = await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE name = 'detections_scene_person_at'`.execute(h.db);
         assert.match(def.rows[0].sql, /where "person_id" is not null/i);
@@ -160,7 +283,10 @@ for (const dialect of DIALECTS) {
     test('audit: chained appends, and the database refuses UPDATE and DELETE', async () => {
       const audit = new AuditService({ database: h, clock: new ManualClock() });
       await audit.append({ keyId: 'key_1', requestId: 'req_1' }, { tenantId: tenant, action: 'stream.created', resourceType: 'stream', resourceId: 's1' });
-      await audit.append({ keyId: null, operator: 'pipeline' }, { tenantId: tenant, action: 'detection.recorded', resourceType: 'detection', resourceId: 'd1', data: { v: 1 } });
+      await audit.append(
+        { keyId: null, operator: 'pipeline' },
+        { tenantId: tenant, action: 'detection.recorded', resourceType: 'detection', resourceId: 'd1', data: { v: 1 } },
+      );
       const rows = await h.db.selectFrom('audit_log').selectAll().where('tenant_id', '=', tenant).orderBy('seq').execute();
       const mine = rows.filter((r) => r.resource_id === 's1' || r.resource_id === 'd1');
       assert.equal(mine.length, 2);
@@ -180,9 +306,7 @@ for (const dialect of DIALECTS) {
       const audit = new AuditService({ database: h, clock: new ManualClock() });
       const t2 = 'org_01jd00000000000000000000bb';
       await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          audit.append({ keyId: null }, { tenantId: t2, action: 'x', resourceType: 'y', resourceId: String(i) }),
-        ),
+        Array.from({ length: 20 }, (_, i) => audit.append({ keyId: null }, { tenantId: t2, action: 'x', resourceType: 'y', resourceId: String(i) })),
       );
       const rows = await h.db.selectFrom('audit_log').selectAll().where('tenant_id', '=', t2).orderBy('seq').execute();
       assert.equal(rows.length, 20);

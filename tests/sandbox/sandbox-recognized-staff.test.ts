@@ -20,9 +20,21 @@ test('resolveSandboxPeople names recognized sightings by track, or drops the sub
   ];
   const named = resolveSandboxPeople(batch, ['person_a', 'person_b']);
   assert.ok(named[0].person_id && named[0].person_id === named[1].person_id, 'a track keeps its person');
-  assert.deepEqual(named.slice(2).map((d) => [d.subtype, d.person_id ?? null]), [['unrecognized', null], [null, null]]);
-  assert.deepEqual(resolveSandboxPeople(batch, []).map((d) => d.subtype), [null, null, 'unrecognized', null]);
-  assert.deepEqual(resolveSandboxPeople(batch, null).map((d) => d.subtype), [null, null, 'unrecognized', null]);
+  assert.deepEqual(
+    named.slice(2).map((d) => [d.subtype, d.person_id ?? null]),
+    [
+      ['unrecognized', null],
+      [null, null],
+    ],
+  );
+  assert.deepEqual(
+    resolveSandboxPeople(batch, []).map((d) => d.subtype),
+    [null, null, 'unrecognized', null],
+  );
+  assert.deepEqual(
+    resolveSandboxPeople(batch, null).map((d) => d.subtype),
+    [null, null, 'unrecognized', null],
+  );
 });
 
 test('an after-hours sandbox stream recognizes staff as the enrolled people; strangers stay unrecognized', async () => {
@@ -35,23 +47,50 @@ test('an after-hours sandbox stream recognizes staff as the enrolled people; str
     for (const name of ['Maria Santos', 'Tom Baker']) {
       const p = (await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name } })).json();
       // a stored descriptor (the engine is not needed for the sandbox): enrolled as the API would store it
-      await t.ctx.database.db.insertInto('person_faces').values({
-        id: `face_${String(p.id).slice(7)}`, tenant_id: key.tenant_id, person_id: p.id, model: DESCRIPTOR_MODEL, descriptor: descriptorToBytes(new Float32Array(1024).fill(0.5)),
-        crop: null, size: 120, created_at: new Date(clock.now()).toISOString(),
-      }).execute();
+      await t.ctx.database.db
+        .insertInto('person_faces')
+        .values({
+          id: `face_${String(p.id).slice(7)}`,
+          tenant_id: key.tenant_id,
+          person_id: p.id,
+          model: DESCRIPTOR_MODEL,
+          descriptor: descriptorToBytes(new Float32Array(1024).fill(0.5)),
+          crop: null,
+          size: 120,
+          created_at: new Date(clock.now()).toISOString(),
+        })
+        .execute();
       people.push(p.id);
     }
-    const stream = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Office', source_type: 'sandbox', source_url: 'sandbox://office?scenario=after_hours_intrusion&seed=11', location: 'office' } })).json();
+    const stream = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
+        payload: { name: 'Office', source_type: 'sandbox', source_url: 'sandbox://office?scenario=after_hours_intrusion&seed=11', location: 'office' },
+      })
+    ).json();
     await clock.advance(16 * 3600_000); // to 00:00: the day's staff and the night's first hours
     await t.ctx.pipeline.drain();
-    const rows = await t.ctx.database.db.selectFrom('detections').select(['subtype', 'person_id', 'track_id', 'at']).where('stream_id', '=', stream.id).where('type', '=', 'person').execute();
+    const rows = await t.ctx.database.db
+      .selectFrom('detections')
+      .select(['subtype', 'person_id', 'track_id', 'at'])
+      .where('stream_id', '=', stream.id)
+      .where('type', '=', 'person')
+      .execute();
     const recognized = rows.filter((r) => r.subtype === 'recognized');
     assert.ok(recognized.length > 0, `no recognized staff in ${rows.length} person detections`);
-    assert.ok(recognized.every((r) => people.includes(r.person_id!)), 'named as the enrolled people');
+    assert.ok(
+      recognized.every((r) => people.includes(r.person_id!)),
+      'named as the enrolled people',
+    );
     assert.ok(rows.filter((r) => r.subtype === 'unrecognized').every((r) => r.person_id === null));
     const byTrack = new Map<string, Set<string | null>>();
     for (const r of recognized) byTrack.set(r.track_id!, (byTrack.get(r.track_id!) ?? new Set()).add(r.person_id ?? null));
-    assert.ok([...byTrack.values()].every((s) => s.size === 1), 'a track keeps its person');
+    assert.ok(
+      [...byTrack.values()].every((s) => s.size === 1),
+      'a track keeps its person',
+    );
   } finally {
     await t.close();
   }

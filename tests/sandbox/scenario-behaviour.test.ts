@@ -15,7 +15,9 @@ const between = (d: DetectionInput[], from: number, to: number) => d.filter((x) 
 const ofType = (d: DetectionInput[], type: DetectionInput['type']) => d.filter((x) => x.type === type);
 /** The person_count reported at an instant: the latest one at or before it. */
 function countAt(d: DetectionInput[], at: number, type: 'person_count' | 'vehicle' = 'person_count'): number {
-  const last = ofType(d, type).filter((x) => x.at <= at).at(-1);
+  const last = ofType(d, type)
+    .filter((x) => x.at <= at)
+    .at(-1);
   assert.ok(last, `no ${type} before ${new Date(at).toISOString()}`);
   return (type === 'person_count' ? last.value : last.count) as number;
 }
@@ -70,13 +72,21 @@ test('parking_lot: cars fill up in business hours, vehicle carries the count, dr
   assert.ok(vehicles.every((v) => Number.isInteger(v.count) && (v.count as number) >= 0));
   assert.ok(countAt(d, MONDAY + 11 * HOUR, 'vehicle') >= 20);
   assert.ok(countAt(d, MONDAY + 11 * HOUR, 'vehicle') > countAt(d, MONDAY + 4 * HOUR, 'vehicle') + 15);
-  assert.ok(vehicles.some((v) => v.track_id !== null), 'vehicles are tracked as they arrive and leave');
+  assert.ok(
+    vehicles.some((v) => v.track_id !== null),
+    'vehicles are tracked as they arrive and leave',
+  );
   assert.ok(ofType(d, 'person').length > 20);
   assert.equal(ofType(d, 'person_count').length, 0);
 });
 
 test('after_hours_intrusion: every night 22:00–05:00 local an unrecognized person appears, and only then', () => {
-  for (const [seed, timeZone] of [[1, 'UTC'], [7, 'UTC'], [7, 'Europe/Berlin'], [42, 'America/Los_Angeles']] as const) {
+  for (const [seed, timeZone] of [
+    [1, 'UTC'],
+    [7, 'UTC'],
+    [7, 'Europe/Berlin'],
+    [42, 'America/Los_Angeles'],
+  ] as const) {
     const g = createScenario('after_hours_intrusion', { seed, timeZone });
     const week = g.detectionsBetween(MONDAY, MONDAY + 7 * 24 * HOUR);
     const strangers = ofType(week, 'person').filter((p) => p.subtype === 'unrecognized');
@@ -115,7 +125,7 @@ test('crowd_surge: counts are modest most of the time and surge past 80 several 
   assert.ok(Math.max(...minuteCounts) >= 80 && Math.max(...minuteCounts) <= 200);
   // a surge climbs steeply: from under 40 to over 80 within 10 minutes
   let surges = 0;
-  for (let i = 10; i < minuteCounts.length; i++) if (minuteCounts[i] >= 80 && minuteCounts[i - 10] < 40) surges++, (i += 30);
+  for (let i = 10; i < minuteCounts.length; i++) if (minuteCounts[i] >= 80 && minuteCounts[i - 10] < 40) (surges++, (i += 30));
   assert.ok(surges >= 3, `${surges} surges in a day`);
 });
 
@@ -152,7 +162,10 @@ test('simulated home: the family dog is an animal detection in the backyard and 
       const all = g.detectionsBetween(MONDAY + day * 24 * HOUR, MONDAY + (day + 1) * 24 * HOUR);
       const dog = ofType(all, 'animal');
       assert.ok(dog.length > 0, `${scenario} had no dog on day ${day}`);
-      assert.ok(dog.every((d) => d.subtype === 'dog' && d.track_id && d.confidence >= 0.6), JSON.stringify(dog[0]));
+      assert.ok(
+        dog.every((d) => d.subtype === 'dog' && d.track_id && d.confidence >= 0.6),
+        JSON.stringify(dog[0]),
+      );
       // tracked like a person: repeated sightings of one track with growing dwell
       const first = dog[0];
       const sameTrack = dog.filter((d) => d.track_id === first.track_id);

@@ -33,9 +33,7 @@ test('detections are the same however the interval is split (ticks, odd cuts, cu
     assert.ok(whole.length > 0);
     // cut exactly on some detection instants and on whole minutes (where heartbeats fall)
     const eventCuts = whole.filter((_, i) => i % 97 === 0).map((d) => d.at);
-    const cuts = [...new Set([from, to, ...eventCuts, from + 7 * MINUTE, from + 2 * HOUR + 1, from + 3 * HOUR - 1, from + 4 * HOUR])].sort(
-      (x, y) => x - y,
-    );
+    const cuts = [...new Set([from, to, ...eventCuts, from + 7 * MINUTE, from + 2 * HOUR + 1, from + 3 * HOUR - 1, from + 4 * HOUR])].sort((x, y) => x - y);
     assert.deepEqual(collectInPieces(name, cuts), whole, `${name}: split answer differs from whole`);
     // a stream runner ticking every 10 s over the first half hour
     const ticks = Array.from({ length: 181 }, (_, i) => from + i * 10_000);

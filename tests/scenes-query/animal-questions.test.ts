@@ -76,18 +76,36 @@ test('"any animals in the yard today?": yes with the sightings, or no', () => {
   assert.equal(i.metric, 'animals');
   assert.equal(i.aggregate, 'presence');
   assert.equal(i.from, ny('00:00'));
-  const history = [count('07:00', 0), animal('07:10', 'dog', 'd1'), animal('07:11', 'dog', 'd1', 60), animal('08:30', 'cat', 'c1'), animal('09:45', 'dog', 'd2')];
+  const history = [
+    count('07:00', 0),
+    animal('07:10', 'dog', 'd1'),
+    animal('07:11', 'dog', 'd1', 60),
+    animal('08:30', 'cat', 'c1'),
+    animal('09:45', 'dog', 'd2'),
+  ];
   const yes = answer('any animals in the yard today?', history);
   assert.match(yes.answer, /^Yes, there were 3 animal sightings \(2 dog, 1 cat\) in the backyard today .*at most 1 animal at once\), the latest at 09:45\./);
   assert.match(answer('any cats in the yard today?', history).answer, /^Yes, there was 1 cat sighting in the backyard today/);
-  assert.match(answer('any animals in the yard today?', [count('07:00', 0), det('person', '08:00', { track_id: 'p' })]).answer, /^No, no animals were seen in the backyard today\./);
+  assert.match(
+    answer('any animals in the yard today?', [count('07:00', 0), det('person', '08:00', { track_id: 'p' })]).answer,
+    /^No, no animals were seen in the backyard today\./,
+  );
   assert.match(answer('did the dog come into the garden today?', history).answer, /^Yes, there were 2 dog sightings/);
 });
 
 test('"how many dogs/animals…": sightings, the most at once, and that one animal coming back counts again', () => {
-  const history = [animal('08:00', 'dog', 'd1'), animal('08:20', 'dog', 'd1', 1200), animal('08:10', 'dog', 'd2'), animal('08:15', 'dog', 'd2', 300), animal('09:30', 'cat', 'c1')];
+  const history = [
+    animal('08:00', 'dog', 'd1'),
+    animal('08:20', 'dog', 'd1', 1200),
+    animal('08:10', 'dog', 'd2'),
+    animal('08:15', 'dog', 'd2', 300),
+    animal('09:30', 'cat', 'c1'),
+  ];
   const dogs = answer('how many dogs were in the yard since 8am?', history);
-  assert.match(dogs.answer, /^There were 2 dog sightings in the backyard since 08:00 \(at most 2 dogs at once\), the latest at 08:20; the cameras do not tell one dog from another/);
+  assert.match(
+    dogs.answer,
+    /^There were 2 dog sightings in the backyard since 08:00 \(at most 2 dogs at once\), the latest at 08:20; the cameras do not tell one dog from another/,
+  );
   assert.equal(ask('how many dogs were in the yard since 8am?').aggregate, 'arrivals');
   const all = answer('how many animals did we see today?', history);
   assert.match(all.answer, /^There were 3 animal sightings \(2 dog, 1 cat\)/);

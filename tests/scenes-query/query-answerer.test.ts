@@ -1,13 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DetectionRecord, DetectionType } from '../../src/platform/kinds/index.ts';
-import {
-  answerQuery,
-  interpretQuery,
-  type Interpretation,
-  type QueryContext,
-  type SceneSnapshot,
-} from '../../src/org/scenes/query/query.ts';
+import { answerQuery, interpretQuery, type Interpretation, type QueryContext, type SceneSnapshot } from '../../src/org/scenes/query/query.ts';
 import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
 
 function det(type: DetectionType, time: string, fields: Partial<DetectionRecord> = {}): DetectionRecord {
@@ -27,19 +21,15 @@ function ask(query: string, overrides: Partial<QueryContext> = {}): Interpretati
 }
 
 /** 08:50 is the lookback reading the service loads for a range starting at 09:00. */
-const LOBBY_COUNTS = [
-  count('08:50', 2),
-  count('09:10', 5),
-  count('09:30', 9),
-  count('09:42', 14),
-  count('09:50', 6),
-  count('10:05', 3),
-];
+const LOBBY_COUNTS = [count('08:50', 2), count('09:10', 5), count('09:30', 9), count('09:42', 14), count('09:50', 6), count('10:05', 3)];
 
 test('peak: the highest reading in range, its local time, and density at the peak', () => {
   const result = answerQuery(ask('busiest it got since 9am?'), LOBBY_COUNTS, SCENE);
   assert.equal(result.answer, 'Peak of 14 people in the lobby at 09:42, since 09:00.');
-  assert.deepEqual(result.detections.map((d) => d.value), [14]);
+  assert.deepEqual(
+    result.detections.map((d) => d.value),
+    [14],
+  );
   assert.equal(result.crowd_density, 0.35); // 14 of 40
   assert.equal(result.anomaly_flag, false);
 });
@@ -58,14 +48,20 @@ test('average is time-weighted, including the reading in force when the range be
   assert.equal(result.answer, 'On average 6.2 people were in the lobby since 09:00 (time-weighted).');
   assert.equal(result.crowd_density, 0.15); // 6.18 / 40
   assert.equal(result.detections.length, 6);
-  assert.ok(result.detections.every((d, i, all) => i === 0 || all[i - 1].at >= d.at), 'newest first');
+  assert.ok(
+    result.detections.every((d, i, all) => i === 0 || all[i - 1].at >= d.at),
+    'newest first',
+  );
 });
 
 test('current: the latest reading at or before the moment asked about', () => {
   const now = answerQuery(ask('how many ppl r in the lobby rn'), LOBBY_COUNTS, SCENE);
   assert.equal(now.answer, 'There are 3 people in the lobby now (10:14).');
   assert.equal(now.crowd_density, 0.08); // 3/40 = 0.075
-  assert.deepEqual(now.detections.map((d) => d.id), [LOBBY_COUNTS[5].id]);
+  assert.deepEqual(
+    now.detections.map((d) => d.id),
+    [LOBBY_COUNTS[5].id],
+  );
 
   const earlier = answerQuery(ask('how many people were here at 9:45'), LOBBY_COUNTS, SCENE);
   assert.equal(earlier.answer, 'There were 14 people in the lobby at 09:45.');
@@ -128,11 +124,7 @@ test('presence now: yes with the count, or no', () => {
 
 test('presence over a range: vehicles seen or not', () => {
   const lot = { location: 'parking_lot' };
-  const seen = answerQuery(
-    ask('were any vehicles in the lot?', lot),
-    [vehicles('09:50', 0), vehicles('10:02', 2), vehicles('10:06', 0)],
-    SCENE,
-  );
+  const seen = answerQuery(ask('were any vehicles in the lot?', lot), [vehicles('09:50', 0), vehicles('10:02', 2), vehicles('10:06', 0)], SCENE);
   assert.equal(seen.answer, 'Yes, vehicles were in the parking lot in the last 15 minutes, up to 2 at once, last seen at 10:02.');
   assert.equal(seen.detections.length, 1);
 
@@ -164,17 +156,26 @@ test('anomalies: unrecognized people and loitering, one entry per tracked person
     'Yes, 2 anomalies in the lobby since 09:00: 1 unrecognized person and 1 person loitering (longest 7 minutes), the latest at 09:58.',
   );
   assert.equal(result.anomaly_flag, true);
-  assert.deepEqual(result.detections.map((d) => d.track_id), ['t5', 't3']);
+  assert.deepEqual(
+    result.detections.map((d) => d.track_id),
+    ['t5', 't3'],
+  );
 });
 
 test('anomalies: asking for one kind filters to it', () => {
   const unrecognized = answerQuery(ask('any unrecognized people since 9?'), ANOMALY_HISTORY, SCENE);
   assert.equal(unrecognized.answer, 'Yes, 1 unrecognized person was seen in the lobby since 09:00, the latest at 09:45.');
-  assert.deepEqual(unrecognized.detections.map((d) => d.track_id), ['t3']);
+  assert.deepEqual(
+    unrecognized.detections.map((d) => d.track_id),
+    ['t3'],
+  );
 
   const loitering = answerQuery(ask('has anyone been loitering since 9?'), ANOMALY_HISTORY, SCENE);
   assert.equal(loitering.answer, 'Yes, 1 person loitered in the lobby for 5 minutes or more since 09:00 (longest 7 minutes, latest at 09:58).');
-  assert.deepEqual(loitering.detections.map((d) => d.dwell_s), [420]);
+  assert.deepEqual(
+    loitering.detections.map((d) => d.dwell_s),
+    [420],
+  );
 });
 
 test('anomalies: nothing unusual, and the flag follows the live scene only for questions about now', () => {
@@ -211,9 +212,7 @@ test('crowd density: now and at the peak, as a fraction of capacity', () => {
 });
 
 test('supporting detections are newest first and capped at 50', () => {
-  const many = Array.from({ length: 80 }, (_, i) =>
-    det('person', '09:00', { at: ny('09:00') + i * 30_000, track_id: `t${i}`, subtype: 'unrecognized' }),
-  );
+  const many = Array.from({ length: 80 }, (_, i) => det('person', '09:00', { at: ny('09:00') + i * 30_000, track_id: `t${i}`, subtype: 'unrecognized' }));
   const result = answerQuery(ask('any unrecognized people since 9am'), many, SCENE);
   assert.equal(result.detections.length, 50);
   assert.equal(result.detections[0].track_id, 't79');

@@ -26,7 +26,12 @@ function ask(query: string, overrides: Partial<QueryContext> = {}): Interpretati
 }
 function answer(query: string, history: DetectionRecord[], scene = SCENE, overrides: Partial<QueryContext> = {}): string {
   const interp = ask(query, overrides);
-  return answerQuery(interp, history, scene, (interp.baseline ?? []).map(() => [])).answer;
+  return answerQuery(
+    interp,
+    history,
+    scene,
+    (interp.baseline ?? []).map(() => []),
+  ).answer;
 }
 function refused(query: string, overrides: Partial<QueryContext> = {}): string {
   const result = interpretQuery(query, ctx(overrides));
@@ -89,7 +94,10 @@ test('first seen: the earliest sighting in the range, and anyone already there s
     answer('first car this morning', [cars('04:30', 2), cars('07:05', 3)], SCENE, lot),
     /^This morning \(05:00 to 10:14\), 2 vehicles were already in the parking lot when that began \(counted at 04:30\); the first to arrive after that came at 07:05\.$/,
   );
-  assert.match(answer('when did the first person arrive today', [count('00:00', 0), person('08:02', { track_id: 'p1' }), person('08:30', { track_id: 'p2' })]), /at 08:02/);
+  assert.match(
+    answer('when did the first person arrive today', [count('00:00', 0), person('08:02', { track_id: 'p1' }), person('08:30', { track_id: 'p2' })]),
+    /at 08:02/,
+  );
   assert.match(answer('first car this morning', [cars('04:00', 0)], SCENE, lot), /^No vehicle was seen in the parking lot this morning \(05:00 to 10:14\)\.$/);
   assert.match(refused('when did the first and last car leave'), /first and the last/);
 });
@@ -104,21 +112,36 @@ test('dwell never contradicts the count: nobody there now is never "5 people are
   const said = answer('how long has the person at the dock been here', left, { ...SCENE, people: 0 }, dock);
   assert.doesNotMatch(said, /are there now|are in the dock now/);
   assert.match(said, /^No one is in the dock now, so no stay is going on\./);
-  assert.match(answer('how long has the person at the dock been here', [det('person_count', ny('10:00'), { value: 0, location: 'dock' })], { ...SCENE, people: 0 }, dock), /^No one is in the dock now \(10:14\), so no stay is going on\.$/);
+  assert.match(
+    answer('how long has the person at the dock been here', [det('person_count', ny('10:00'), { value: 0, location: 'dock' })], { ...SCENE, people: 0 }, dock),
+    /^No one is in the dock now \(10:14\), so no stay is going on\.$/,
+  );
   // two tracks there, the count says 2: the count is what is said
   const there = [count('10:00', 2), person('10:13', { track_id: 'a', dwell_s: 900 }), person('10:13', { track_id: 'b', dwell_s: 300 })];
-  assert.match(answer('how long has the person here been here', there, { ...SCENE, people: 2 }), /has been there 15 minutes .* 2 people are in the lobby now\.$/);
+  assert.match(
+    answer('how long has the person here been here', there, { ...SCENE, people: 2 }),
+    /has been there 15 minutes .* 2 people are in the lobby now\.$/,
+  );
   // three recent tracks, but the count says 2: the count is said, not the tracks
   const three = [...there, person('10:13', { track_id: 'c', dwell_s: 60 }), count('10:13', 2)];
   assert.match(answer('how long has the person here been here', three, { ...SCENE, people: 2 }), / 2 people are in the lobby now\.$/);
 });
 
 test('dwell: single sightings with no reported dwell are not stays of 0 seconds', () => {
-  const history = [count('09:00', 3), count('09:30', 4), person('09:10', { track_id: 'a' }), person('09:40', { track_id: 'b' }), person('10:10', { track_id: 'c' })];
+  const history = [
+    count('09:00', 3),
+    count('09:30', 4),
+    person('09:10', { track_id: 'a' }),
+    person('09:40', { track_id: 'b' }),
+    person('10:10', { track_id: 'c' }),
+  ];
   const said = answer('longest anyone stayed in the lobby since 9', history);
   assert.doesNotMatch(said, /0 seconds/);
   assert.match(said, /^The count shows people in the lobby since 09:00 \(up to 4 at once\), but no stay was tracked long enough to measure/);
-  assert.match(answer('longest anyone stayed in the lobby since 9', [count('09:00', 3), person('09:10')]), /but no person was tracked, so I cannot say how long anyone stayed/);
+  assert.match(
+    answer('longest anyone stayed in the lobby since 9', [count('09:00', 3), person('09:10')]),
+    /but no person was tracked, so I cannot say how long anyone stayed/,
+  );
 });
 
 test('paraphrases: clear of, free of, no. of, as of now, than normal for this time of day', () => {
@@ -126,7 +149,10 @@ test('paraphrases: clear of, free of, no. of, as of now, than normal for this ti
   const free = ask('is the lot free of vehicles', { location: 'parking_lot' });
   assert.equal(free.metric, 'vehicles');
   assert.equal(free.expect_empty, true);
-  assert.match(answer('is the lot free of vehicles', [cars('10:00', 3)], { ...SCENE, vehicles: 3 }, { location: 'parking_lot' }), /^No, 3 vehicles are in the parking lot/);
+  assert.match(
+    answer('is the lot free of vehicles', [cars('10:00', 3)], { ...SCENE, vehicles: 3 }, { location: 'parking_lot' }),
+    /^No, 3 vehicles are in the parking lot/,
+  );
   assert.equal(ask('no. of people now').aggregate, 'current');
   assert.equal(ask('how many people as of now').aggregate, 'current');
 });
@@ -159,7 +185,10 @@ test('animals: "what time was the cat seen" gives the latest sighting', () => {
   const yard = { location: 'back_yard' };
   const cat = (time: string, id: string) => det('animal', ny(time), { subtype: 'cat', track_id: id, location: 'back_yard' });
   assert.match(answer('when was the cat last seen?', [cat('03:40', 'c1')], SCENE, yard), /at 03:40/);
-  assert.match(answer('what time was the cat seen', [cat('03:40', 'c1'), cat('01:10', 'c0')], SCENE, yard), /^The latest cat sighting in the back yard in the last day was at 03:40 \(2 cat sightings in all\)\.$/);
+  assert.match(
+    answer('what time was the cat seen', [cat('03:40', 'c1'), cat('01:10', 'c0')], SCENE, yard),
+    /^The latest cat sighting in the back yard in the last day was at 03:40 \(2 cat sightings in all\)\.$/,
+  );
 });
 
 test('compare two times: "compare this morning with yesterday morning", "more people now than an hour ago?"', () => {
@@ -170,7 +199,10 @@ test('compare two times: "compare this morning with yesterday morning", "more pe
   const today = [count('05:00', 10), count('07:00', 20)];
   const yesterday = [count('05:00', 4, '2026-03-09'), count('09:00', 6, '2026-03-09')];
   const said = answerQuery(interp, today, SCENE, [yesterday]).answer;
-  assert.match(said, /on average 16\.2 people, at most 20 at once \(at 07:00\).*yesterday morning.*on average 4\.9 people, at most 6 at once.*more people this morning/);
+  assert.match(
+    said,
+    /on average 16\.2 people, at most 20 at once \(at 07:00\).*yesterday morning.*on average 4\.9 people, at most 6 at once.*more people this morning/,
+  );
   const now = ask('are there more people now than an hour ago?');
   assert.equal(now.aggregate, 'compare');
   assert.equal(now.from, NOW);
@@ -179,7 +211,10 @@ test('compare two times: "compare this morning with yesterday morning", "more pe
   // at a car park with neither named: both counts
   const lot = ask('compare this morning with yesterday', { location: 'staff_car_park' });
   assert.equal(lot.metric, 'activity');
-  assert.match(answerQuery(lot, [count('05:00', 1), cars('06:00', 4)], SCENE, [[count('05:00', 2, '2026-03-09')]]).answer, /people.*I cannot compare: there are no vehicle counts/);
+  assert.match(
+    answerQuery(lot, [count('05:00', 1), cars('06:00', 4)], SCENE, [[count('05:00', 2, '2026-03-09')]]).answer,
+    /people.*I cannot compare: there are no vehicle counts/,
+  );
 });
 
 test('a clock time without morning or evening, when both have passed, is answered for both', () => {

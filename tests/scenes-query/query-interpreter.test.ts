@@ -44,7 +44,7 @@ const UNDERSTOOD: Array<[string, Expectation]> = [
   ['how many people in the lobby 10 minutes ago', { metric: 'people', aggregate: 'current', from: NOW - 10 * MIN, to: NOW - 10 * MIN }],
   // people, peak
   ['busiest it got in the last hour?', { metric: 'people', aggregate: 'peak', from: NOW - 60 * MIN, to: NOW }],
-  ["whats the max ppl today", { metric: 'people', aggregate: 'peak', from: ny('00:00'), to: NOW }],
+  ['whats the max ppl today', { metric: 'people', aggregate: 'peak', from: ny('00:00'), to: NOW }],
   ['peak people in the last hour', { metric: 'people', aggregate: 'peak', from: NOW - 60 * MIN, to: NOW }],
   ['when was it busiest today', { metric: 'people', aggregate: 'peak', from: ny('00:00'), to: NOW }],
   ['most people at once since 9am?', { metric: 'people', aggregate: 'peak', from: ny('09:00'), to: NOW }],
@@ -168,7 +168,10 @@ test('refuses questions it cannot answer, with a reason and examples, never a gu
     if (!result.ok) {
       assert.ok(result.reason.length > 10, `${query}: reason`);
       assert.ok(result.examples.length >= 5, `${query}: examples`);
-      assert.ok(result.examples.some((e) => e.includes('lobby')), 'examples name the scene location');
+      assert.ok(
+        result.examples.some((e) => e.includes('lobby')),
+        'examples name the scene location',
+      );
     }
   }
 });

@@ -40,7 +40,13 @@ function refused(query: string, overrides: Partial<QueryContext> = {}): string {
 }
 
 test('kinds of people the cameras do not tell apart are refused; a person pointed at is a person', () => {
-  for (const q of ['how many kids are in the lobby?', 'any children here today?', 'how many women came in since 9', 'were there teenagers hanging around?', 'how many adults now']) {
+  for (const q of [
+    'how many kids are in the lobby?',
+    'any children here today?',
+    'how many women came in since 9',
+    'were there teenagers hanging around?',
+    'how many adults now',
+  ]) {
     assert.match(refused(q), /cannot tell .* apart from other people/, q);
   }
   for (const q of ['how long has that bloke been hanging round?', 'is that guy still here?', 'how many customers now', 'how many guys are in the lobby now?']) {
@@ -53,11 +59,17 @@ test('a count of trucks is every vehicle, said so; a yes/no about trucks and sco
   assert.equal(interp.metric, 'vehicles');
   assert.deepEqual(interp.vehicle_kinds, ['trucks']);
   const said = answer('how many trucks are in the lot at the moment?', [cars('10:00', 2)], { ...SCENE, vehicles: 2 }, LOT);
-  assert.match(said, /^There are 2 vehicles in the parking lot now \(10:14\)\. The cameras count vehicles of every kind together and cannot tell "trucks" from other vehicles/);
+  assert.match(
+    said,
+    /^There are 2 vehicles in the parking lot now \(10:14\)\. The cameras count vehicles of every kind together and cannot tell "trucks" from other vehicles/,
+  );
   assert.match(refused('any trucks in the lot?', LOT), /cannot tell "trucks" apart/);
   // "when was the last van seen?": the last vehicle of any kind bounds it, and the answer says so
   // (docs/decisions.md, "Scene questions: round C"); a yes/no about a kind stays refused
-  assert.match(answer('when was the last van seen?', [cars('09:30', 1), cars('09:40', 0)], { ...SCENE, vehicles: 0 }, LOT), /^The last vehicle was seen in the parking lot at 09:30 .*cannot tell "van" from other vehicles, so that is the last vehicle of any kind: the last "van" came then or earlier\.$/);
+  assert.match(
+    answer('when was the last van seen?', [cars('09:30', 1), cars('09:40', 0)], { ...SCENE, vehicles: 0 }, LOT),
+    /^The last vehicle was seen in the parking lot at 09:30 .*cannot tell "van" from other vehicles, so that is the last vehicle of any kind: the last "van" came then or earlier\.$/,
+  );
   assert.match(refused('how many scooters are in the lot?', LOT), /do not report "scooters"/);
   // the detector reports bicycles (the table of detection kinds), so they are counted, never refused
   assert.equal(ask('how many bicycles are in the lot?', LOT).metric, 'objects');
@@ -68,7 +80,10 @@ test('a count of trucks is every vehicle, said so; a yes/no about trucks and sco
 test('"… and when?" rides along only with an answer that says when', () => {
   const peak = ask('what was the peak number of people today and when?');
   assert.equal(peak.aggregate, 'peak');
-  assert.match(answer('what was the peak number of people today and when?', [count('08:00', 3), count('09:30', 9), count('10:00', 4)]), /Peak of 9 people in the lobby at 09:30/);
+  assert.match(
+    answer('what was the peak number of people today and when?', [count('08:00', 3), count('09:30', 9), count('10:00', 4)]),
+    /Peak of 9 people in the lobby at 09:30/,
+  );
   assert.equal(ask('when was the first car seen today and at what time?', LOT).aggregate, 'first_seen');
   assert.match(refused('how many people came in today and when?'), /more than one question/);
   assert.match(refused('is it crowded and when was the last car seen?'), /more than one question/);
@@ -110,15 +125,30 @@ test('both counts at a car park: emptying out and busier than normal answer yes 
   assert.match(answer('has the car park been emptying out over the last hour?', emptying, { ...SCENE, people: 0, vehicles: 6 }, LOT), /^Yes, /);
   assert.match(answer('has the car park been filling up over the last hour?', emptying, { ...SCENE, people: 0, vehicles: 6 }, LOT), /^No, /);
   // vehicles falling while people rise: neither yes nor no
-  const mixed = [count('09:10', 0, undefined, 'parking_lot'), count('09:40', 4, undefined, 'parking_lot'), count('10:10', 9, undefined, 'parking_lot'), cars('09:10', 36), cars('09:40', 22), cars('10:10', 6)];
+  const mixed = [
+    count('09:10', 0, undefined, 'parking_lot'),
+    count('09:40', 4, undefined, 'parking_lot'),
+    count('10:10', 9, undefined, 'parking_lot'),
+    cars('09:10', 36),
+    cars('09:40', 22),
+    cars('10:10', 6),
+  ];
   assert.match(answer('has the car park been emptying out over the last hour?', mixed, { ...SCENE, people: 9, vehicles: 6 }, LOT), /^Partly: /);
   // busier than normal for this time of day: both counts against the same time on earlier days
   const interp = ask('is it busier than normal for this time of day?', LOT);
   assert.equal(interp.metric, 'activity');
   assert.equal(interp.aggregate, 'vs_usual');
   const days = ['2026-03-07', '2026-03-08', '2026-03-09'];
-  const usual = [...days.map((d) => count('09:30', 2, d, 'parking_lot')), ...days.map((d) => cars('09:30', 1, d)), count('10:00', 8, undefined, 'parking_lot'), cars('10:00', 5)];
-  assert.match(answer('is it busier than normal for this time of day?', usual, { ...SCENE, people: 8, vehicles: 5 }, LOT), /^Yes, 8 people are in the parking lot now .*; and 5 vehicles are in the parking lot now/);
+  const usual = [
+    ...days.map((d) => count('09:30', 2, d, 'parking_lot')),
+    ...days.map((d) => cars('09:30', 1, d)),
+    count('10:00', 8, undefined, 'parking_lot'),
+    cars('10:00', 5),
+  ];
+  assert.match(
+    answer('is it busier than normal for this time of day?', usual, { ...SCENE, people: 8, vehicles: 5 }, LOT),
+    /^Yes, 8 people are in the parking lot now .*; and 5 vehicles are in the parking lot now/,
+  );
   assert.match(answer('is it quieter than normal for this time of day?', usual, { ...SCENE, people: 8, vehicles: 5 }, LOT), /^No, /);
   // "is the parking lot full?" names no count and no comparison: still asked
   assert.match(refused('is the parking lot full?', LOT), /People or vehicles\?/);
@@ -130,7 +160,10 @@ test('how long an unrecognized person stayed: only the unrecognized tracks', () 
     person('12:40', { track_id: 'known', dwell_s: 3000, subtype: 'recognized' }),
     person('13:40', { track_id: 'stranger', dwell_s: 1500, subtype: 'unrecognized' }),
   ];
-  const said = answer('how long did that unrecognised guy hang about at lunchtime yesterday?', history.map((d) => ({ ...d, at: d.at - 24 * 60 * MIN })));
+  const said = answer(
+    'how long did that unrecognised guy hang about at lunchtime yesterday?',
+    history.map((d) => ({ ...d, at: d.at - 24 * 60 * MIN })),
+  );
   assert.match(said, /the longest 25 minutes/);
   assert.doesNotMatch(said, /50 minutes/);
 });

@@ -1,13 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DetectionRecord } from '../../src/platform/kinds/index.ts';
-import {
-  answerQuery,
-  interpretQuery,
-  type Interpretation,
-  type QueryContext,
-  type SceneSnapshot,
-} from '../../src/org/scenes/query/query.ts';
+import { answerQuery, interpretQuery, type Interpretation, type QueryContext, type SceneSnapshot } from '../../src/org/scenes/query/query.ts';
 import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
 
 /**
@@ -69,14 +63,20 @@ test('"is the lobby crowded" and "how full is the lobby?" against capacity', () 
   const crowded = ask('is the lobby crowded');
   assert.equal(crowded.metric, 'crowd_density');
   assert.equal(crowded.level, 'crowded');
-  assert.match(answer('is the lobby crowded', LOBBY), /^No, the lobby has 7 people now \(10:14\), 18% of its capacity of 40\. Crowded means 75% of capacity or more\.$/);
+  assert.match(
+    answer('is the lobby crowded', LOBBY),
+    /^No, the lobby has 7 people now \(10:14\), 18% of its capacity of 40\. Crowded means 75% of capacity or more\.$/,
+  );
   assert.match(answer('is the lobby crowded', [count('10:10', 35)]), /^Yes, the lobby has 35 people now/);
   assert.match(answer('is the lobby crowded', LOBBY, { ...SCENE, capacity: 0 }), /^I cannot say whether the lobby is crowded: its capacity is not set\./);
   assert.equal(answer('how full is the lobby?', LOBBY), 'The lobby has 7 people now (10:14), 18% of its capacity of 40.');
   assert.match(answer('is it full', [count('10:10', 40)]), /^Yes, /);
   assert.match(answer('is it quiet', LOBBY), /^Yes, .*Quiet means 25% of capacity or less/);
   // "busy" asks less than "crowded"
-  assert.match(answer('is it busy', [count('10:10', 24)]), /^Yes, the lobby has 24 people now \(10:14\), 60% of its capacity of 40\. Busy means 50% of capacity or more\.$/);
+  assert.match(
+    answer('is it busy', [count('10:10', 24)]),
+    /^Yes, the lobby has 24 people now \(10:14\), 60% of its capacity of 40\. Busy means 50% of capacity or more\.$/,
+  );
   assert.match(answer('is it crowded', [count('10:10', 24)]), /^No, .*Crowded means 75% of capacity or more\.$/);
   assert.match(answer('was it crowded this morning', LOBBY), /^No, the lobby was most crowded at 09:42 with 14 people, 35% of its capacity of 40/);
   assert.match(answer('is the lobby over capacity', [count('10:10', 41)]), /^Yes, 41 people are in the lobby now/);
@@ -95,9 +95,15 @@ test('trend: "has the crowd been growing?", "is it getting busier", "foot traffi
   }
   assert.match(answer('is it quieting down', falling), /^Yes, .* has been falling/);
   assert.match(answer('is it quieting down', rising), /^No, .* has been rising/);
-  assert.match(answer('how is the crowd trending since 9', [count('09:00', 5), count('09:30', 5), count('10:00', 5)]), /^The number of people in the lobby has held about steady since 09:00/);
+  assert.match(
+    answer('how is the crowd trending since 9', [count('09:00', 5), count('09:30', 5), count('10:00', 5)]),
+    /^The number of people in the lobby has held about steady since 09:00/,
+  );
   // readings covering only the end of the range tell no trend
-  assert.match(answer('did foot traffic drop since 3pm', [count('10:00', 4), count('10:10', 2)]), /^I have too few person counts for the lobby since Mar 9 15:00 to tell a trend\.$/);
+  assert.match(
+    answer('did foot traffic drop since 3pm', [count('10:00', 4), count('10:10', 2)]),
+    /^I have too few person counts for the lobby since Mar 9 15:00 to tell a trend\.$/,
+  );
   const foot = ask("how's foot traffic today");
   assert.equal(foot.metric, 'people');
   assert.equal(foot.aggregate, 'arrivals');
@@ -135,7 +141,10 @@ test('last seen: "when was the last car seen?", "when did someone last come in"'
   );
   assert.equal(answer('when was the last time the lobby was empty', LOBBY), 'No reading in the last 30 days shows the lobby empty of people.');
   assert.equal(answer('when was the lobby last empty', [count('10:00', 0)], { ...SCENE, people: 0 }), 'The lobby is empty now (10:00).');
-  assert.match(answer('when was the last stranger seen', [person('09:45', { track_id: 't3', subtype: 'unrecognized' })]), /^The last unrecognized person was seen in the lobby at 09:45/);
+  assert.match(
+    answer('when was the last stranger seen', [person('09:45', { track_id: 't3', subtype: 'unrecognized' })]),
+    /^The last unrecognized person was seen in the lobby at 09:45/,
+  );
 });
 
 test('thresholds: "more than 5 people at any point in the last hour?", "fewer than 3"', () => {
@@ -143,23 +152,47 @@ test('thresholds: "more than 5 people at any point in the last hour?", "fewer th
   assert.equal(more.aggregate, 'threshold');
   assert.deepEqual(more.threshold, { op: '>', value: 5, basis: 'peak' });
   assert.equal(more.from, NOW - 60 * MIN);
-  assert.equal(answer('were there more than 5 people at any point in the last hour?', LOBBY), 'Yes, the most at once in the last hour was 14 (at 09:42), more than 5.');
+  assert.equal(
+    answer('were there more than 5 people at any point in the last hour?', LOBBY),
+    'Yes, the most at once in the last hour was 14 (at 09:42), more than 5.',
+  );
   assert.equal(
     answer('were there more than 20 people at any point in the last hour?', LOBBY),
     'No, the most at once in the last hour was 14 (at 09:42), not more than 20.',
   );
   const fewer = ask('were there fewer than 3 people at any point in the last hour?');
   assert.deepEqual(fewer.threshold, { op: '<', value: 3, basis: 'minimum' });
-  assert.equal(answer('were there fewer than 3 people at any point in the last hour?', LOBBY), 'No, the fewest at once in the last hour was 3 (at 10:05), not fewer than 3.');
+  assert.equal(
+    answer('were there fewer than 3 people at any point in the last hour?', LOBBY),
+    'No, the fewest at once in the last hour was 3 (at 10:05), not fewer than 3.',
+  );
   assert.match(answer('were there ever fewer than four people since 9am', LOBBY), /^Yes, the fewest at once since 09:00 was 2 \(at 09:00\)/);
   assert.equal(answer('are there more than 5 people', LOBBY), 'Yes, 7 people are in the lobby now (10:14), more than 5.');
   assert.equal(answer('are there at least 10 people here right now?', LOBBY), 'No, 7 people are in the lobby now (10:14), not at least 10.');
   assert.match(answer('did a car arrive in the last hour', [cars('09:50', 1, { track_id: 'v9' })]), /^Yes, 1 vehicle arrived in the lobby in the last hour\.$/);
   assert.match(answer('did anyone come in since 10:13', LOBBY), /^No, no people arrived in the lobby since 10:13\.$/);
-  assert.match(answer('did more than 2 people come in since 9', [person('09:05', { track_id: 'a' }), person('09:25', { track_id: 'b' }), person('09:35', { track_id: 'c' })]), /^Yes, 3 people arrived in the lobby since 09:00, more than 2\.$/);
+  assert.match(
+    answer('did more than 2 people come in since 9', [
+      person('09:05', { track_id: 'a' }),
+      person('09:25', { track_id: 'b' }),
+      person('09:35', { track_id: 'c' }),
+    ]),
+    /^Yes, 3 people arrived in the lobby since 09:00, more than 2\.$/,
+  );
   // with LOBBY's count rising well past 3 since 09:00, "3 arrived" would contradict it (docs/decisions.md, "Scene questions: round F")
-  assert.match(answer('did more than 2 people come in since 9', [...LOBBY, person('09:05', { track_id: 'a' }), person('09:25', { track_id: 'b' }), person('09:35', { track_id: 'c' })]), /^Yes, 16 people arrived in the lobby since 09:00 \(from the rises of the person count; 3 of them were tracked\), more than 2\.$/);
-  assert.match(answer('10+ cars in the lot at any point today?', [cars('09:00', 12)], SCENE, { location: 'parking_lot' }), /^Yes, the most at once today was 12/);
+  assert.match(
+    answer('did more than 2 people come in since 9', [
+      ...LOBBY,
+      person('09:05', { track_id: 'a' }),
+      person('09:25', { track_id: 'b' }),
+      person('09:35', { track_id: 'c' }),
+    ]),
+    /^Yes, 16 people arrived in the lobby since 09:00 \(from the rises of the person count; 3 of them were tracked\), more than 2\.$/,
+  );
+  assert.match(
+    answer('10+ cars in the lot at any point today?', [cars('09:00', 12)], SCENE, { location: 'parking_lot' }),
+    /^Yes, the most at once today was 12/,
+  );
   // a number compared with something that is not a count is not guessed at
   refused('how many people were there more than 5 times');
   refused('when were there more than 5 people');
@@ -170,8 +203,15 @@ test('loitering and dwell: "someone hanging around the entrance?", "how long has
   const loiter = ask('someone hanging around the entrance?', entrance);
   assert.equal(loiter.metric, 'anomalies');
   assert.equal(loiter.min_dwell_s, 300);
-  const stay = [person('09:54', { track_id: 't5', dwell_s: 200, location: 'entrance' }), person('10:13', { track_id: 't5', dwell_s: 1340, location: 'entrance' }), person('10:01', { track_id: 't6', dwell_s: 100, location: 'entrance' })];
-  assert.match(answer('someone hanging around the entrance?', stay, SCENE, entrance), /^Yes, 1 person loitered in the entrance for 5 minutes or more in the last hour \(longest 22 minutes, latest at 10:13\)\.$/);
+  const stay = [
+    person('09:54', { track_id: 't5', dwell_s: 200, location: 'entrance' }),
+    person('10:13', { track_id: 't5', dwell_s: 1340, location: 'entrance' }),
+    person('10:01', { track_id: 't6', dwell_s: 100, location: 'entrance' }),
+  ];
+  assert.match(
+    answer('someone hanging around the entrance?', stay, SCENE, entrance),
+    /^Yes, 1 person loitered in the entrance for 5 minutes or more in the last hour \(longest 22 minutes, latest at 10:13\)\.$/,
+  );
   assert.match(answer('someone hanging around the entrance?', [], SCENE, entrance), /^No, no one loitered in the entrance/);
 
   const dwell = ask('how long has that guy been hanging around', entrance);
@@ -180,7 +220,10 @@ test('loitering and dwell: "someone hanging around the entrance?", "how long has
     answer('how long has that guy been hanging around', stay, SCENE, entrance),
     'The person who has been in the entrance longest has been there 22 minutes (since 09:50, last seen at 10:13).',
   );
-  assert.match(answer('how long has that guy been hanging around', [person('09:30', { track_id: 'x', dwell_s: 120, location: 'entrance' })], SCENE, entrance), /^No tracked person is in the entrance now\. 1 tracked person stayed in the entrance in the last hour: on average 2 minutes, the longest 2 minutes/);
+  assert.match(
+    answer('how long has that guy been hanging around', [person('09:30', { track_id: 'x', dwell_s: 120, location: 'entrance' })], SCENE, entrance),
+    /^No tracked person is in the entrance now\. 1 tracked person stayed in the entrance in the last hour: on average 2 minutes, the longest 2 minutes/,
+  );
   assert.match(answer('how long did people stay this morning', stay, SCENE, entrance), /^2 tracked people stayed in the entrance this morning/);
   // habitual or averaged stays are about the range, not whoever is there now
   for (const q of ['how long do people usually stay', 'whats the average dwell time today', 'how much time did people spend here today']) {
@@ -233,7 +276,16 @@ test('compared with usual: now against the same time of day on the previous 7 da
     'Yes, 7 people are in the lobby now (10:14), more than usual: usual at this time of day is 3 (the time-weighted average over the 3 earlier days with readings of the last 7).',
   );
   assert.match(answer('is it quieter than normal', LOBBY, SCENE, {}, baseline), /^No, 7 people are in the lobby now \(10:14\), more than usual/);
-  assert.match(answer('are there fewer cars than usual?', [cars('10:00', 3)], SCENE, { location: 'parking_lot' }, baseline.map(() => [])), /^I cannot say what is usual: there are no readings/);
+  assert.match(
+    answer(
+      'are there fewer cars than usual?',
+      [cars('10:00', 3)],
+      SCENE,
+      { location: 'parking_lot' },
+      baseline.map(() => []),
+    ),
+    /^I cannot say what is usual: there are no readings/,
+  );
   assert.match(answer('was it busier than usual this morning', LOBBY, SCENE, {}, baseline), /^Yes, on average [\d.]+ people were in the lobby this morning/);
 });
 
@@ -244,7 +296,13 @@ test('what happened: an overview over the range, "while I was out this afternoon
   assert.equal(interp.aggregate, 'summary');
   assert.equal(interp.from, ny('12:00'));
   assert.equal(interp.to, at1645);
-  const history = [count('12:00', 0), count('13:00', 3), count('13:30', 1), person('13:00', { track_id: 'a' }), person('13:01', { track_id: 'b', subtype: 'unrecognized' })];
+  const history = [
+    count('12:00', 0),
+    count('13:00', 3),
+    count('13:30', 1),
+    person('13:00', { track_id: 'a' }),
+    person('13:01', { track_id: 'b', subtype: 'unrecognized' }),
+  ];
   assert.equal(
     answerQuery(interp, history, SCENE).answer,
     // 3 at once from 0: at least 3 arrived, though 2 were tracked (was "2 people arrived", which the count contradicts; docs/decisions.md, "Scene questions: round F")
@@ -298,21 +356,49 @@ test('time phrases: "yesterday afternoon", "around 4"', () => {
 test('vehicles: presence, arrivals and peak in the lot', () => {
   const lot = { location: 'parking_lot' };
   const history = [cars('09:00', 0), cars('09:20', 2, { track_id: 'v1' }), cars('09:30', 3, { track_id: 'v2' }), cars('09:40', 0)];
-  assert.match(answer('any cars in the lot in the last hour?', history, SCENE, lot), /^Yes, vehicles were in the parking lot in the last hour, up to 3 at once/);
+  assert.match(
+    answer('any cars in the lot in the last hour?', history, SCENE, lot),
+    /^Yes, vehicles were in the parking lot in the last hour, up to 3 at once/,
+  );
   // the count went 0 → 2 → 3 with 2 tracks: 3 arrived (was 2, which "up to 3 at once" contradicts; docs/decisions.md, "Scene questions: round F")
-  assert.match(answer('how many vehicles came in since 9', history, SCENE, lot), /^3 vehicles arrived in the parking lot since 09:00 \(from the rises of the vehicle count; 2 of them were tracked\)/);
+  assert.match(
+    answer('how many vehicles came in since 9', history, SCENE, lot),
+    /^3 vehicles arrived in the parking lot since 09:00 \(from the rises of the vehicle count; 2 of them were tracked\)/,
+  );
   // "empty" at a car park with nothing named: empty of people and of vehicles
   assert.equal(ask('is the lot empty', lot).metric, 'activity');
-  assert.equal(answer('is the lot empty', [...history, count('09:45', 1)], { ...SCENE, vehicles: 0, people: 1 }, lot), 'No, 1 person is in the parking lot now (10:14).');
-  assert.equal(answer('is the lot empty', [...history, count('09:45', 0)], { ...SCENE, vehicles: 0, people: 0 }, lot), 'Yes, the parking lot is empty now (10:14): no people and no vehicles.');
+  assert.equal(
+    answer('is the lot empty', [...history, count('09:45', 1)], { ...SCENE, vehicles: 0, people: 1 }, lot),
+    'No, 1 person is in the parking lot now (10:14).',
+  );
+  assert.equal(
+    answer('is the lot empty', [...history, count('09:45', 0)], { ...SCENE, vehicles: 0, people: 0 }, lot),
+    'Yes, the parking lot is empty now (10:14): no people and no vehicles.',
+  );
   assert.match(answer('was the lot empty last night', [], SCENE, lot), /^I have no readings for the parking lot last night/);
   // "full" could be either: asked
   assert.match(refused('is the lot full', lot), /People or vehicles/);
   // "getting quieter" there: both counts, yes or no only when they agree
   const quieter = ask('has it been getting quieter since 9', lot);
   assert.equal(quieter.metric, 'activity');
-  assert.match(answer('has it been getting quieter since 9', [count('09:00', 6), count('09:30', 4), count('10:00', 1), cars('09:00', 5), cars('09:30', 3), cars('10:00', 1)], SCENE, lot), /^Yes, the number of people in the parking lot has been falling since 09:00.*; and the number of vehicles in the parking lot has been falling/);
-  assert.doesNotMatch(answer('has it been getting quieter since 9', [count('09:00', 1), count('09:30', 4), count('10:00', 6), cars('09:00', 5), cars('09:30', 3), cars('10:00', 1)], SCENE, lot), /^(Yes|No)\b/);
+  assert.match(
+    answer(
+      'has it been getting quieter since 9',
+      [count('09:00', 6), count('09:30', 4), count('10:00', 1), cars('09:00', 5), cars('09:30', 3), cars('10:00', 1)],
+      SCENE,
+      lot,
+    ),
+    /^Yes, the number of people in the parking lot has been falling since 09:00.*; and the number of vehicles in the parking lot has been falling/,
+  );
+  assert.doesNotMatch(
+    answer(
+      'has it been getting quieter since 9',
+      [count('09:00', 1), count('09:30', 4), count('10:00', 6), cars('09:00', 5), cars('09:30', 3), cars('10:00', 1)],
+      SCENE,
+      lot,
+    ),
+    /^(Yes|No)\b/,
+  );
   assert.match(answer('is anyone in the lot', [count('10:00', 0)], { ...SCENE, people: 0 }, lot), /^No, no one is in the parking lot now/);
   assert.match(answer('any cars in the lot right now', history, { ...SCENE, vehicles: 0 }, lot), /^No, no vehicles are in the parking lot now/);
 });
@@ -327,7 +413,10 @@ test('leaving: "how many people left", "has anyone left", "when did the last car
   const tracked = [person('09:20', { track_id: 'a' }), person('09:40', { track_id: 'a' }), person('10:13', { track_id: 'b' })];
   assert.equal(answer('how many people left in the last hour', tracked), '1 person left the lobby in the last hour.');
   const lot = { location: 'parking_lot' };
-  assert.match(answer('when did the last car leave', [cars('09:00', 2), cars('09:30', 1), cars('09:50', 0)], SCENE, lot), /^The latest vehicle left the parking lot at 09:50/);
+  assert.match(
+    answer('when did the last car leave', [cars('09:00', 2), cars('09:30', 1), cars('09:50', 0)], SCENE, lot),
+    /^The latest vehicle left the parking lot at 09:50/,
+  );
   // "is anyone left" can mean still there or gone: asked, not guessed
   assert.match(refused('is anyone left in the lobby'), /still there, or who has left/);
   assert.match(refused('was it busier yesterday'), /than when/);
@@ -365,8 +454,15 @@ test('"getting busy" is a change, "crowd level?" a level, "the longest stay" the
   const level = ask('crowd level?');
   assert.equal(level.metric, 'crowd_density');
   assert.equal(level.level, undefined);
-  const stays = [person('09:00', { track_id: 'a', dwell_s: 10 }), person('09:40', { track_id: 'a', dwell_s: 2410 }), person('10:13', { track_id: 'b', dwell_s: 60 })];
-  assert.match(answer("what's the longest anyone has stayed today", stays), /^2 tracked people stayed in the lobby today: on average \d+ minutes, the longest 40 minutes \(until 09:40\)\.$/);
+  const stays = [
+    person('09:00', { track_id: 'a', dwell_s: 10 }),
+    person('09:40', { track_id: 'a', dwell_s: 2410 }),
+    person('10:13', { track_id: 'b', dwell_s: 60 }),
+  ];
+  assert.match(
+    answer("what's the longest anyone has stayed today", stays),
+    /^2 tracked people stayed in the lobby today: on average \d+ minutes, the longest 40 minutes \(until 09:40\)\.$/,
+  );
 });
 
 test('typos: swapped letters and one-letter slips towards the words that matter, never from a real word', () => {

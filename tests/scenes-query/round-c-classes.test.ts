@@ -18,7 +18,8 @@ import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
 const det = makeDetection;
 const YESTERDAY = '2026-03-09';
 const count = (time: string, value: number, day?: string) => det('person_count', ny(time, day), { value });
-const cars = (time: string, n: number, day?: string, fields: Partial<DetectionRecord> = {}) => det('vehicle', ny(time, day), { count: n, location: 'parking_lot', ...fields });
+const cars = (time: string, n: number, day?: string, fields: Partial<DetectionRecord> = {}) =>
+  det('vehicle', ny(time, day), { count: n, location: 'parking_lot', ...fields });
 const person = (time: string, fields: Partial<DetectionRecord> = {}, day?: string) => det('person', ny(time, day), fields);
 const SCENE: SceneSnapshot = { people: 0, vehicles: 0, capacity: 40, active_anomalies: 0 };
 const LOT = { location: 'parking_lot' };
@@ -48,10 +49,17 @@ test('first seen: a count from yesterday is not "already there" this morning; th
   // three cars counted at 16:00 yesterday, nothing overnight, then this morning's arrivals
   const lot = [cars('16:00', 3, YESTERDAY), cars('07:40', 1), cars('08:30', 2)];
   const first = answer('when was the first car seen this morning', lot, LOT);
-  assert.match(first, /^The first vehicle this morning \(05:00 to 10:14\) was seen in the parking lot at 07:40 .*the last count before that, at Mar 9 16:00, showed 3 vehicles, too long before to tell what was there when it began\.$/, first);
+  assert.match(
+    first,
+    /^The first vehicle this morning \(05:00 to 10:14\) was seen in the parking lot at 07:40 .*the last count before that, at Mar 9 16:00, showed 3 vehicles, too long before to tell what was there when it began\.$/,
+    first,
+  );
   // people: counted at 02:00 yesterday, then 08:15 today
   const lobby = [count('02:00', 4, YESTERDAY), count('08:15', 2), count('09:00', 5)];
-  assert.match(answer('when did the first person turn up today', lobby), /^The first person today was seen in the lobby at 08:15 .*the last count before that, at Mar 9 02:00, showed 4 people/);
+  assert.match(
+    answer('when did the first person turn up today', lobby),
+    /^The first person today was seen in the lobby at 08:15 .*the last count before that, at Mar 9 02:00, showed 4 people/,
+  );
   // counted at 19:00 yesterday, five hours before today began: said with its time, and the
   // first reading of the day is given, not only the first rise
   const evening = [count('19:00', 4, YESTERDAY), count('08:15', 2), count('09:00', 5)];
@@ -61,7 +69,10 @@ test('first seen: a count from yesterday is not "already there" this morning; th
   );
   // a count from just before the range still holds: those people were already there
   const early = [count('04:58', 2), count('06:10', 3)];
-  assert.match(answer('when was the first person seen this morning', early), /2 people were already in the lobby when that began \(counted at 04:58\); the first to arrive after that came at 06:10/);
+  assert.match(
+    answer('when was the first person seen this morning', early),
+    /2 people were already in the lobby when that began \(counted at 04:58\); the first to arrive after that came at 06:10/,
+  );
 });
 
 test('a count too old to hold is never stated as now: "free of vehicles", "how many cars now", "is anyone here"', () => {
@@ -73,29 +84,52 @@ test('a count too old to hold is never stated as now: "free of vehicles", "how m
     'Yes, no vehicles have been seen in the parking lot since Mar 9 12:00 (22 hours ago), when 1 vehicle was counted.',
   );
   const now = answer('how many cars are in the lot right now?', lot, LOT, scene);
-  assert.match(now, /^No vehicles have been seen in the parking lot since Mar 9 12:00 \(22 hours ago\), when 1 vehicle was counted; now \(10:14\) there is no newer count\.$/, now);
+  assert.match(
+    now,
+    /^No vehicles have been seen in the parking lot since Mar 9 12:00 \(22 hours ago\), when 1 vehicle was counted; now \(10:14\) there is no newer count\.$/,
+    now,
+  );
   assert.doesNotMatch(now, /There (is|are) 1 vehicle/);
   const lobby = [count('18:30', 3, YESTERDAY)];
-  assert.match(answer('is anyone in the lobby?', lobby, {}, { ...SCENE, people: 3 }), /^No, no people have been seen in the lobby since Mar 9 18:30 \(16 hours ago\), when 3 people were counted\.$/);
+  assert.match(
+    answer('is anyone in the lobby?', lobby, {}, { ...SCENE, people: 3 }),
+    /^No, no people have been seen in the lobby since Mar 9 18:30 \(16 hours ago\), when 3 people were counted\.$/,
+  );
   // a count from three hours ago still holds (sparse sources send on change)
-  assert.equal(answer('how many cars are in the lot right now?', [cars('07:10', 2)], LOT, { ...SCENE, vehicles: 2 }), 'There are 2 vehicles in the parking lot now (10:14).');
+  assert.equal(
+    answer('how many cars are in the lot right now?', [cars('07:10', 2)], LOT, { ...SCENE, vehicles: 2 }),
+    'There are 2 vehicles in the parking lot now (10:14).',
+  );
 });
 
 test('comparisons say their measure: the peak decides when the averages are about the same; opposite measures give no yes or no', () => {
   const mornings = [
-    count('06:00', 0, YESTERDAY), count('07:00', 3, YESTERDAY), count('08:00', 5, YESTERDAY), count('09:00', 4, YESTERDAY), count('10:00', 3, YESTERDAY),
-    count('06:00', 0), count('07:00', 2), count('08:00', 10), count('08:20', 3), count('09:00', 4), count('10:00', 3),
+    count('06:00', 0, YESTERDAY),
+    count('07:00', 3, YESTERDAY),
+    count('08:00', 5, YESTERDAY),
+    count('09:00', 4, YESTERDAY),
+    count('10:00', 3, YESTERDAY),
+    count('06:00', 0),
+    count('07:00', 2),
+    count('08:00', 10),
+    count('08:20', 3),
+    count('09:00', 4),
+    count('10:00', 3),
   ];
   const busier = answer('was it busier this morning than yesterday morning?', mornings);
-  assert.match(busier, /^Yes\. .*more people this morning \(05:00 to 10:14\) by the most at once \(at most 10 at once against 5; on average .* about the same\)\.$/, busier);
+  assert.match(
+    busier,
+    /^Yes\. .*more people this morning \(05:00 to 10:14\) by the most at once \(at most 10 at once against 5; on average .* about the same\)\.$/,
+    busier,
+  );
   // asked the other way round, the same figures say no
   assert.match(answer('was it quieter this morning than yesterday morning?', mornings), /^No\. /);
   // a higher average with a lower peak: neither clearly, said so
-  const mixed = [
-    count('06:00', 2, YESTERDAY), count('08:00', 12, YESTERDAY), count('08:10', 1, YESTERDAY),
-    count('06:00', 6), count('09:00', 7),
-  ];
-  assert.match(answer('was it busier this morning than yesterday morning?', mixed), /^Partly: .*neither clearly more nor fewer \(on average .* against .*, but at most 7 at once against 12\)/);
+  const mixed = [count('06:00', 2, YESTERDAY), count('08:00', 12, YESTERDAY), count('08:10', 1, YESTERDAY), count('06:00', 6), count('09:00', 7)];
+  assert.match(
+    answer('was it busier this morning than yesterday morning?', mixed),
+    /^Partly: .*neither clearly more nor fewer \(on average .* against .*, but at most 7 at once against 12\)/,
+  );
   // a moment against a moment: counts are exact, so one more is more
   const moments = [count('09:00', 10), count('10:10', 11)];
   assert.match(answer('are there more people now than at 9?', moments), /^Yes\. /);
@@ -115,7 +149,12 @@ test('"overnight" is the night, not the evening before it; "last night" keeps th
 });
 
 test('"who" picking one person by order is refused with what can be asked; "who was here" with only counts is not "nobody"', () => {
-  for (const q of ['who was the last person to leave last night', 'who came in first this morning?', 'who was the first one here today', 'Who left last yesterday?']) {
+  for (const q of [
+    'who was the last person to leave last night',
+    'who came in first this morning?',
+    'who was the first one here today',
+    'Who left last yesterday?',
+  ]) {
     const about = readPeopleQuestion(q, []);
     assert.equal(about?.kind, 'cannot', q);
     if (about?.kind === 'cannot') assert.match(about.reason, /not who a person is unless face recognition names them/, q);
@@ -147,7 +186,11 @@ test('refused before, answered now: a count with nothing named, a clock time wit
 test('the last of a kind of vehicle: the last vehicle bounds it and the answer says so; a sighting later than the last rise is said', () => {
   const lot = [cars('08:00', 1), cars('08:20', 2), cars('08:40', 1), cars('09:30', 1)];
   const truck = answer('when did the last truck come in?', lot, LOT, { ...SCENE, vehicles: 1 });
-  assert.match(truck, /^The latest vehicle sighting in the parking lot was at 09:30 .*; the count last rose, the latest arrival it shows for certain, at 08:20 .*cannot tell "truck" from other vehicles, so that is the last vehicle of any kind: the last "truck" came then or earlier\.$/, truck);
+  assert.match(
+    truck,
+    /^The latest vehicle sighting in the parking lot was at 09:30 .*; the count last rose, the latest arrival it shows for certain, at 08:20 .*cannot tell "truck" from other vehicles, so that is the last vehicle of any kind: the last "truck" came then or earlier\.$/,
+    truck,
+  );
   assert.match(refused('any trucks today?', LOT), /cannot tell "trucks" apart/);
   assert.match(refused('how long has the van been here?', LOT), /cannot tell "van" apart/);
 });

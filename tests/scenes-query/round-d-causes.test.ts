@@ -9,9 +9,14 @@ import { MIN, NOW, answer, ask, makeDetection, ny, refused } from './scene-fixtu
 
 const det = makeDetection;
 
-
 test('a description of someone is not in the data: "look like", "wearing" are asked about, never answered with a count', () => {
-  for (const q of ['what did the intruder look like?', 'what was the guy at 9am wearing', 'can you describe the stranger', 'what did the person in the lobby look like', 'how tall was the intruder']) {
+  for (const q of [
+    'what did the intruder look like?',
+    'what was the guy at 9am wearing',
+    'can you describe the stranger',
+    'what did the person in the lobby look like',
+    'how tall was the intruder',
+  ]) {
     assert.match(refused(q), /keep no description/, q);
   }
 });
@@ -36,9 +41,15 @@ test('"how long did the intruder stay?": the latest stay of the last day, not "n
     det('person_count', ny('08:05'), { value: 0 }),
     det('person', ny('09:00'), { track_id: 'y', dwell_s: 300 }),
   ];
-  assert.equal(answer('how long did the intruder stay?', history), 'The last unrecognized person tracked in the lobby in the last day stayed 20 minutes (from 07:40 to 08:00).');
+  assert.equal(
+    answer('how long did the intruder stay?', history),
+    'The last unrecognized person tracked in the lobby in the last day stayed 20 minutes (from 07:40 to 08:00).',
+  );
   // "he", "that guy", "the car": one named as known; the last of any person here is the recognized one
-  assert.match(answer('how long did that guy stay', history), /^The last person tracked in the lobby in the last day stayed 5 minutes \(from 08:55 to 09:00\)\.$/);
+  assert.match(
+    answer('how long did that guy stay', history),
+    /^The last person tracked in the lobby in the last day stayed 5 minutes \(from 08:55 to 09:00\)\.$/,
+  );
   assert.equal(ask('how long was that car here', { location: 'parking_lot' }).latest, true);
   assert.match(answer('how long did the last person stay?', history), /^The last person tracked in the lobby in the last day stayed 5 minutes/);
   // plural, a time named, or a stay going on: as before
@@ -48,7 +59,10 @@ test('"how long did the intruder stay?": the latest stay of the last day, not "n
   assert.notEqual(ask('how long has that guy been here').latest, true);
   assert.notEqual(ask('what was the longest the intruder stayed').latest, true);
   // nobody tracked in the last day: said over that day, never a made-up stay
-  assert.match(answer('how long did the intruder stay?', [det('person_count', ny('09:00'), { value: 0 })]), /^No tracked unrecognized people in the lobby in the last day/);
+  assert.match(
+    answer('how long did the intruder stay?', [det('person_count', ny('09:00'), { value: 0 })]),
+    /^No tracked unrecognized people in the lobby in the last day/,
+  );
 });
 
 test('a count with nothing named is of people except where cars park: "peak this morning" at a dock, "compare" there', () => {

@@ -8,8 +8,6 @@ import { answer, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
  * round E's causes"), each tested on questions other than the set's own.
  */
 
-
-
 const YARD: Partial<QueryContext> = { location: 'garden' };
 const animal = (time: string, subtype: 'cat' | 'dog', track: string) =>
   makeDetection('animal', ny(time), { location: 'garden', subtype, track_id: track, dwell_s: 0 });
@@ -67,7 +65,12 @@ test('midnight inside a range is 00:00: "from midnight till 5" is the small hour
 });
 
 test('phrasal trend verbs in their British spellings and other inflections read as a fall or a rise', () => {
-  for (const q of ['has the lobby quietened down since 9?', 'has it been easing off this morning?', 'are things winding down in here?', 'has it settled down since 8am?']) {
+  for (const q of [
+    'has the lobby quietened down since 9?',
+    'has it been easing off this morning?',
+    'are things winding down in here?',
+    'has it settled down since 8am?',
+  ]) {
     const i = ask(q);
     assert.equal(i.aggregate, 'trend', q);
     assert.equal(i.direction, 'down', q);

@@ -13,7 +13,16 @@ import { answer, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
  */
 
 // the lobby's person count through the morning (NOW is 10:14 in New York, capacity 40)
-const COUNTS: Array<[string, number]> = [['07:50', 0], ['08:00', 4], ['08:30', 12], ['09:00', 25], ['09:20', 31], ['09:40', 18], ['10:00', 9], ['10:10', 7]];
+const COUNTS: Array<[string, number]> = [
+  ['07:50', 0],
+  ['08:00', 4],
+  ['08:30', 12],
+  ['09:00', 25],
+  ['09:20', 31],
+  ['09:40', 18],
+  ['10:00', 9],
+  ['10:10', 7],
+];
 const count = (time: string, value: number) => makeDetection('person_count', ny(time), { value });
 const MORNING: DetectionRecord[] = [
   ...COUNTS.map(([t, v]) => count(t, v)),
@@ -23,7 +32,12 @@ const MORNING: DetectionRecord[] = [
 ].sort((a, b) => a.at - b.at);
 
 test('when a count first went past a number: the first reading of the span (today when none is named) that meets it', () => {
-  for (const q of ['when did it first go over 20 people?', 'what time did the lobby first have more than 20 people?', 'when did the count first exceed 20?', 'at what time did it first pass 20 people this morning?']) {
+  for (const q of [
+    'when did it first go over 20 people?',
+    'what time did the lobby first have more than 20 people?',
+    'when did the count first exceed 20?',
+    'at what time did it first pass 20 people this morning?',
+  ]) {
     const i = ask(q);
     assert.equal(i.aggregate, 'threshold', q);
     assert.equal(i.threshold?.basis, 'first', q);
@@ -33,9 +47,15 @@ test('when a count first went past a number: the first reading of the span (toda
   assert.equal(ask('when did it first go over 20 people?').from, ny('00:00'));
   // "reach"/"hit" is at least; a share of capacity is said with its head count
   assert.match(answer('when did it first reach 25 people?', MORNING), /^The lobby first had at least 25 people at 09:00 today: 25 people\.$/);
-  assert.match(answer('when did it first hit 50% of capacity?', MORNING), /^The lobby first had at least 50% of its capacity of 40 \(20 people\) at 09:00 today/);
+  assert.match(
+    answer('when did it first hit 50% of capacity?', MORNING),
+    /^The lobby first had at least 50% of its capacity of 40 \(20 people\) at 09:00 today/,
+  );
   // never reached: said with the most there was, never a time it did not happen
-  assert.match(answer('when did it first go above 35 people today?', MORNING), /^The lobby never had more than 35 people today: the most at once was 31 \(at 09:20\)\.$/);
+  assert.match(
+    answer('when did it first go above 35 people today?', MORNING),
+    /^The lobby never had more than 35 people today: the most at once was 31 \(at 09:20\)\.$/,
+  );
   assert.match(answer('when did it first reach capacity?', MORNING), /^The lobby never had at least its capacity of 40 today/);
   // "reach 5pm", "in the past 5 minutes": a time, never a count crossing
   assert.equal(ask('were there people in the past 5 minutes?').aggregate, 'presence');
@@ -80,9 +100,16 @@ test('rates: arrivals (or departures) per hour over the span, said with the span
     assert.equal(i.aggregate, 'arrivals', q);
     assert.equal(i.per_hour, true, q);
     // the count rose 4 → 12 → 25 → 31 since 08:00: 27 arrivals over 2 h 14 min
-    assert.match(answer(q, MORNING), /^27 people arrived in the lobby since 08:00 \(from the rises of the person count; 2 of them were tracked\), about 12\.1 people per hour over those 2 h 14 min\.$/, q);
+    assert.match(
+      answer(q, MORNING),
+      /^27 people arrived in the lobby since 08:00 \(from the rises of the person count; 2 of them were tracked\), about 12\.1 people per hour over those 2 h 14 min\.$/,
+      q,
+    );
   }
-  assert.match(answer('how many people left per hour since 9:30?', MORNING), /^24 people left the lobby since 09:30, about 32\.7 people per hour over those 44 min\.$/);
+  assert.match(
+    answer('how many people left per hour since 9:30?', MORNING),
+    /^24 people left the lobby since 09:30, about 32\.7 people per hour over those 44 min\.$/,
+  );
   // "an hour ago" after a count noun is a time, never a rate
   for (const q of ['how many people an hour ago?', 'were there people an hour ago?']) {
     const i = ask(q);
@@ -98,7 +125,10 @@ test('rates: arrivals (or departures) per hour over the span, said with the span
 test('"different people": arrivals, said to be tracks (or count rises), not identities', () => {
   const tracksOnly = MORNING.filter((d) => d.type === 'person');
   assert.match(answer('how many different people came in today?', tracksOnly), /^2 people arrived in the lobby today\. That counts tracks, not identities/);
-  assert.match(answer('how many unique visitors today?', MORNING), /^31 people arrived in the lobby today \(from the rises of the person count; 2 of them were tracked\)\. That counts rises of the person count, not identities/);
+  assert.match(
+    answer('how many unique visitors today?', MORNING),
+    /^31 people arrived in the lobby today \(from the rises of the person count; 2 of them were tracked\)\. That counts rises of the person count, not identities/,
+  );
 });
 
 test('arrivals and departures are never fewer than the count itself shows', () => {
@@ -107,8 +137,20 @@ test('arrivals and departures are never fewer than the count itself shows', () =
   assert.doesNotMatch(since8, /^2 people/);
   assert.match(since8, /^27 people arrived/);
   // tracks that account for the count are the figure
-  const tracked = [count('09:00', 0), count('09:10', 2), makeDetection('person', ny('09:05'), { track_id: 'x' }), makeDetection('person', ny('09:09'), { track_id: 'y' }), makeDetection('person', ny('09:30'), { track_id: 'z' })];
-  assert.match(answer('how many people came in since 9?', tracked.sort((a, b) => a.at - b.at)), /^3 people arrived in the lobby since 09:00\.$/);
+  const tracked = [
+    count('09:00', 0),
+    count('09:10', 2),
+    makeDetection('person', ny('09:05'), { track_id: 'x' }),
+    makeDetection('person', ny('09:09'), { track_id: 'y' }),
+    makeDetection('person', ny('09:30'), { track_id: 'z' }),
+  ];
+  assert.match(
+    answer(
+      'how many people came in since 9?',
+      tracked.sort((a, b) => a.at - b.at),
+    ),
+    /^3 people arrived in the lobby since 09:00\.$/,
+  );
   // the count fell from 31 to 7 since 09:20 with no track leaving in that time: at least 24 left
   assert.match(answer('how many people left since 9:15?', MORNING), /^24 people left the lobby since 09:15\.$/);
 });

@@ -12,15 +12,32 @@ import { answer, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
  * quieter since 5pm" (a trend over the span), and a place word with one letter dropped.
  */
 
-const COUNTS: Array<[string, number]> = [['07:50', 0], ['08:00', 4], ['08:30', 12], ['09:00', 25], ['09:20', 31], ['09:40', 18], ['10:00', 9], ['10:10', 7]];
+const COUNTS: Array<[string, number]> = [
+  ['07:50', 0],
+  ['08:00', 4],
+  ['08:30', 12],
+  ['09:00', 25],
+  ['09:20', 31],
+  ['09:40', 18],
+  ['10:00', 9],
+  ['10:10', 7],
+];
 const LOBBY: DetectionRecord[] = COUNTS.map(([t, v]) => makeDetection('person_count', ny(t), { value: v }));
 const DOCK = { location: 'loading_dock' };
-const VEHICLES: DetectionRecord[] = [['08:00', 1], ['08:40', 3], ['09:10', 4], ['09:50', 2]].map(([t, n]) =>
-  makeDetection('vehicle', ny(t as string), { count: n as number, location: 'loading_dock' }),
-);
+const VEHICLES: DetectionRecord[] = [
+  ['08:00', 1],
+  ['08:40', 3],
+  ['09:10', 4],
+  ['09:50', 2],
+].map(([t, n]) => makeDetection('vehicle', ny(t as string), { count: n as number, location: 'loading_dock' }));
 
 test('"who is <a described person>" asks for an identity, which no record gives: refused, saying what can be answered', () => {
-  for (const q of ['who is the unrecognised visitor in the lobby?', "who's that stranger by the door", 'Who was the unknown man this morning?', 'who are those unidentified people at reception']) {
+  for (const q of [
+    'who is the unrecognised visitor in the lobby?',
+    "who's that stranger by the door",
+    'Who was the unknown man this morning?',
+    'who are those unidentified people at reception',
+  ]) {
     const r = readPeopleQuestion(q, []);
     assert.equal(r?.kind, 'cannot', q);
     assert.match(r?.kind === 'cannot' ? r.reason : '', /^I can't say who ".+" is: an unrecognized person is one face recognition could not match/, q);
@@ -55,7 +72,12 @@ test('the most, the fewest or the average of a kind of vehicle is the count of e
 });
 
 test('"has it got quieter since 9", "did it become busier": a change over the span, a trend', () => {
-  for (const q of ['has the lobby got quieter since 9:20?', 'did it become quieter after 9:20?', 'has it gotten emptier since 9:20', 'is the lobby quieter since 9:20?']) {
+  for (const q of [
+    'has the lobby got quieter since 9:20?',
+    'did it become quieter after 9:20?',
+    'has it gotten emptier since 9:20',
+    'is the lobby quieter since 9:20?',
+  ]) {
     const i = ask(q);
     assert.equal(i.aggregate, 'trend', q);
     assert.match(answer(q, LOBBY), /^Yes, the number of people in the lobby has been falling .*from 31 people at 09:20 to 7 at 10:10/, q);

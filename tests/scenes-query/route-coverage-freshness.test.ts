@@ -23,14 +23,24 @@ describe('scene questions through the route: coverage and freshness', () => {
   before(async () => {
     t = await createTestApp({ dialect: 'sqlite', clock });
     key = await t.orgKey();
-    const res = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Lobby cam', source_type: 'rtsp', source_url: 'rtsp://lobby-cam/1', location: 'lobby' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(key),
+      payload: { name: 'Lobby cam', source_type: 'rtsp', source_url: 'rtsp://lobby-cam/1', location: 'lobby' },
+    });
     assert.equal(res.statusCode, 201, res.body);
     cam = res.json();
     const ref = { id: cam.id, tenant_id: key.tenant_id, scene_id: cam.scene_id, location: 'lobby' };
     await t.app.inject({ method: 'PATCH', url: `/v1/scenes/${cam.scene_id}`, headers: bearer(key), payload: { capacity: 20 } });
     const start = clock.now() - 3 * 3_600_000;
     await clock.advance(0);
-    const readings: Array<[number, number]> = [[start, 2], [start + 3_600_000, 6], [start + 2 * 3_600_000, 4], [clock.now() - 5 * 60_000, 5]];
+    const readings: Array<[number, number]> = [
+      [start, 2],
+      [start + 3_600_000, 6],
+      [start + 2 * 3_600_000, 4],
+      [clock.now() - 5 * 60_000, 5],
+    ];
     for (const [at, value] of readings) {
       await t.ctx.pipeline.ingest(ref, [{ type: 'person_count', value, confidence: 0.9, at }]);
     }
@@ -95,7 +105,11 @@ describe('scene questions through the route: coverage and freshness', () => {
     }
     // the camera goes offline; 20 minutes pass
     const lastFrame = clock.now();
-    await streamRepository.update(t.ctx.database.db, cam.id, { status: 'offline', error: 'no frames for 10 s', last_frame_at: new Date(lastFrame).toISOString() });
+    await streamRepository.update(t.ctx.database.db, cam.id, {
+      status: 'offline',
+      error: 'no frames for 10 s',
+      last_frame_at: new Date(lastFrame).toISOString(),
+    });
     await clock.advance(20 * 60_000);
     for (const q of PRESENT) {
       const res = await ask(q);

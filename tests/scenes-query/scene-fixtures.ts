@@ -53,5 +53,10 @@ export function refused(query: string, overrides: Partial<QueryContext> = {}): s
 }
 export function answer(query: string, history: DetectionRecord[], overrides: Partial<QueryContext> = {}): string {
   const interp = ask(query, overrides);
-  return answerQuery(interp, history, QUESTION_SCENE, (interp.baseline ?? []).map(() => [])).answer;
+  return answerQuery(
+    interp,
+    history,
+    QUESTION_SCENE,
+    (interp.baseline ?? []).map(() => []),
+  ).answer;
 }

@@ -36,7 +36,14 @@ test('who is asked about: names, full names, "who", unknown names, ambiguous fir
   assert.equal(kind('Who came in after 6pm?'), 'who:did anyone came in after 6pm?');
   assert.equal(kind('who did you see today'), 'who:did you see anyone today?');
   // ordinary questions stay with the ordinary interpreter
-  for (const q of ['was anyone here today?', 'is the lobby busy?', 'has traffic been heavy this morning?', 'how many people came in?', 'was it crowded at noon?', 'did you see anyone you did not recognize?']) {
+  for (const q of [
+    'was anyone here today?',
+    'is the lobby busy?',
+    'has traffic been heavy this morning?',
+    'how many people came in?',
+    'was it crowded at noon?',
+    'did you see anyone you did not recognize?',
+  ]) {
     assert.equal(kind(q), null, q);
   }
 });
@@ -49,17 +56,33 @@ for (const dialect of DIALECTS) {
     let stream: { id: string; scene_id: string };
     let maria: { id: string };
     const ask = (query: string) =>
-      t.app.inject({ method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key), payload: { stream_id: stream.id, query, window: '15m' } });
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/scenes/${stream.scene_id}/query`,
+        headers: bearer(key),
+        payload: { stream_id: stream.id, query, window: '15m' },
+      });
 
     before(async () => {
       clock = new ManualClock('2026-11-23T07:00:00.000Z');
       t = await createTestApp({ dialect, clock });
       key = await t.orgKey();
-      stream = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Lobby', source_type: 'rtsp', source_url: 'rtsp://cam.example/lobby', location: 'lobby' } })).json();
+      stream = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/streams',
+          headers: bearer(key),
+          payload: { name: 'Lobby', source_type: 'rtsp', source_url: 'rtsp://cam.example/lobby', location: 'lobby' },
+        })
+      ).json();
       maria = (await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name: 'Maria Santos' } })).json();
       await t.app.inject({ method: 'POST', url: '/v1/people', headers: bearer(key), payload: { name: 'Tom Baker' } });
       await t.app.inject({ method: 'PATCH', url: '/v1/automation', headers: bearer(key), payload: { face_recognition: true } });
-      const ref = await t.ctx.database.db.selectFrom('streams').select(['id', 'tenant_id', 'scene_id', 'location']).where('id', '=', stream.id).executeTakeFirstOrThrow();
+      const ref = await t.ctx.database.db
+        .selectFrom('streams')
+        .select(['id', 'tenant_id', 'scene_id', 'location'])
+        .where('id', '=', stream.id)
+        .executeTakeFirstOrThrow();
       const at = (hhmm: string) => Date.parse(`2026-11-23T${hhmm}:00.000Z`);
       const feed = [
         { type: 'person' as const, subtype: 'recognized', person_id: maria.id, at: at('08:50'), track_id: 'm1', dwell_s: 0 },

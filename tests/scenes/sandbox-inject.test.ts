@@ -13,14 +13,28 @@ for (const dialect of DIALECTS) {
 
     test('an injected unrecognized person updates the scene, raises the anomaly and opens an incident', async () => {
       const key = await t.orgKey();
-      const stream = (await t.app.inject({
-        method: 'POST', url: '/v1/streams', headers: bearer(key),
-        payload: { name: 'Gate', source_type: 'sandbox', source_url: 'sandbox://gate?scenario=lobby&seed=1', location: 'back_gate' },
-      })).json();
-      const count = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, type: 'person_count', value: 3 } });
+      const stream = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/streams',
+          headers: bearer(key),
+          payload: { name: 'Gate', source_type: 'sandbox', source_url: 'sandbox://gate?scenario=lobby&seed=1', location: 'back_gate' },
+        })
+      ).json();
+      const count = await t.app.inject({
+        method: 'POST',
+        url: '/v1/sandbox/detections',
+        headers: bearer(key),
+        payload: { stream_id: stream.id, type: 'person_count', value: 3 },
+      });
       assert.equal(count.statusCode, 201, count.body);
       assert.equal((await t.app.inject({ url: `/v1/scenes/${stream.scene_id}`, headers: bearer(key) })).json().people_count, 3);
-      const res = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, type: 'person', subtype: 'unrecognized', confidence: 0.93 } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/sandbox/detections',
+        headers: bearer(key),
+        payload: { stream_id: stream.id, type: 'person', subtype: 'unrecognized', confidence: 0.93 },
+      });
       assert.equal(res.statusCode, 201);
       const det = res.json();
       assert.match(det.id, /^det_/);
@@ -34,21 +48,55 @@ for (const dialect of DIALECTS) {
 
     test('real streams, foreign streams and incomplete readings are refused', async () => {
       const key = await t.orgKey();
-      const cam = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Cam', source_type: 'rtsp', source_url: 'rtsp://cam/1', location: 'gate' } })).json();
+      const cam = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/streams',
+          headers: bearer(key),
+          payload: { name: 'Cam', source_type: 'rtsp', source_url: 'rtsp://cam/1', location: 'gate' },
+        })
+      ).json();
       const real = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: cam.id, type: 'person' } });
       assert.equal(real.statusCode, 409);
       assert.equal(real.json().code, 'stream_not_sandbox');
       const other = await t.orgKey();
-      const foreign = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(other), payload: { stream_id: cam.id, type: 'person' } });
+      const foreign = await t.app.inject({
+        method: 'POST',
+        url: '/v1/sandbox/detections',
+        headers: bearer(other),
+        payload: { stream_id: cam.id, type: 'person' },
+      });
       assert.equal(foreign.statusCode, 404);
-      const sim = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Sim', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' } })).json();
-      const noValue = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'person_count' } });
+      const sim = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/streams',
+          headers: bearer(key),
+          payload: { name: 'Sim', source_type: 'sandbox', source_url: 'sandbox://lobby', location: 'lobby' },
+        })
+      ).json();
+      const noValue = await t.app.inject({
+        method: 'POST',
+        url: '/v1/sandbox/detections',
+        headers: bearer(key),
+        payload: { stream_id: sim.id, type: 'person_count' },
+      });
       assert.equal(noValue.statusCode, 400);
       assert.equal(noValue.json().param, 'value');
-      const badType = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'dragon' } });
+      const badType = await t.app.inject({
+        method: 'POST',
+        url: '/v1/sandbox/detections',
+        headers: bearer(key),
+        payload: { stream_id: sim.id, type: 'dragon' },
+      });
       assert.equal(badType.statusCode, 400);
       assert.equal(badType.json().param, 'type');
-      const badConf = await t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: sim.id, type: 'person', confidence: 2 } });
+      const badConf = await t.app.inject({
+        method: 'POST',
+        url: '/v1/sandbox/detections',
+        headers: bearer(key),
+        payload: { stream_id: sim.id, type: 'person', confidence: 2 },
+      });
       assert.equal(badConf.json().param, 'confidence');
     });
   });
@@ -64,12 +112,23 @@ for (const dialect of DIALECTS) {
 
     test('an injected cat is an animal detection; "was it just the cat?" then answers yes, until a person shows up', async () => {
       const key = await t.orgKey();
-      const stream = (await t.app.inject({
-        method: 'POST', url: '/v1/streams', headers: bearer(key),
-        payload: { name: 'Yard', source_type: 'sandbox', source_url: 'sandbox://yard?scenario=lobby&seed=1', location: 'yard' },
-      })).json();
-      const inject = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, ...payload } });
-      const ask = (query: string) => t.app.inject({ method: 'POST', url: `/v1/scenes/${stream.scene_id}/query`, headers: bearer(key), payload: { stream_id: stream.id, query, window: '1m' } });
+      const stream = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/streams',
+          headers: bearer(key),
+          payload: { name: 'Yard', source_type: 'sandbox', source_url: 'sandbox://yard?scenario=lobby&seed=1', location: 'yard' },
+        })
+      ).json();
+      const inject = (payload: Record<string, unknown>) =>
+        t.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.id, ...payload } });
+      const ask = (query: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/v1/scenes/${stream.scene_id}/query`,
+          headers: bearer(key),
+          payload: { stream_id: stream.id, query, window: '1m' },
+        });
       // the yard's simulated scenario is frozen at 03:00 (the clock only moves when told): only the injected detections are in the last minute
       await inject({ type: 'person_count', value: 0 });
       const cat = await inject({ type: 'animal', subtype: 'cat', track_id: 'tom' });

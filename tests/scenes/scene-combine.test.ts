@@ -22,11 +22,21 @@ for (const dialect of DIALECTS) {
     test('three overlapping cameras count the lobby once (max); PATCH sum adds them; answers and alerts follow', async () => {
       const key = await t.orgKey();
       const h = bearer(key);
-      const rule = await t.app.inject({ method: 'POST', url: '/v1/alert-rules', headers: h, payload: { name: 'Lobby over 20', condition: { type: 'person_count', above: 20 } } });
+      const rule = await t.app.inject({
+        method: 'POST',
+        url: '/v1/alert-rules',
+        headers: h,
+        payload: { name: 'Lobby over 20', condition: { type: 'person_count', above: 20 } },
+      });
       assert.equal(rule.statusCode, 201, rule.body);
       const cams: Array<{ id: string; scene_id: string }> = [];
       for (const n of [1, 2, 3]) {
-        const res = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: h, payload: { name: `Lobby cam ${n}`, source_type: 'rtsp', source_url: `rtsp://lobby-${n}/1`, location: 'lobby' } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v1/streams',
+          headers: h,
+          payload: { name: `Lobby cam ${n}`, source_type: 'rtsp', source_url: `rtsp://lobby-${n}/1`, location: 'lobby' },
+        });
         assert.equal(res.statusCode, 201, res.body);
         cams.push(res.json());
         await streamRepository.update(t.ctx.database.db, res.json().id, { status: 'live' });
@@ -34,13 +44,31 @@ for (const dialect of DIALECTS) {
       const sceneId = cams[0].scene_id;
       const feed = async (values: number[]) => {
         for (const [i, c] of cams.entries()) {
-          await t.ctx.pipeline.ingest({ id: c.id, tenant_id: key.tenant_id, scene_id: sceneId, location: 'lobby' }, [{ type: 'person_count', value: values[i], confidence: 0.9, at: clock.now() }]);
+          await t.ctx.pipeline.ingest({ id: c.id, tenant_id: key.tenant_id, scene_id: sceneId, location: 'lobby' }, [
+            { type: 'person_count', value: values[i], confidence: 0.9, at: clock.now() },
+          ]);
         }
         await clock.advance(1000);
       };
       const scene = async () => (await t.app.inject({ url: `/v1/scenes/${sceneId}`, headers: h })).json();
-      const now = async () => (await t.app.inject({ method: 'POST', url: `/v1/scenes/${sceneId}/query`, headers: h, payload: { stream_id: cams[0].id, query: 'How many people are in the lobby now?', window: '15m' } })).json();
-      const peak = async () => (await t.app.inject({ method: 'POST', url: `/v1/scenes/${sceneId}/query`, headers: h, payload: { stream_id: cams[0].id, query: 'What was the peak number of people in the last 15 minutes?', window: '15m' } })).json();
+      const now = async () =>
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/v1/scenes/${sceneId}/query`,
+            headers: h,
+            payload: { stream_id: cams[0].id, query: 'How many people are in the lobby now?', window: '15m' },
+          })
+        ).json();
+      const peak = async () =>
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/v1/scenes/${sceneId}/query`,
+            headers: h,
+            payload: { stream_id: cams[0].id, query: 'What was the peak number of people in the last 15 minutes?', window: '15m' },
+          })
+        ).json();
       const alerts = async () => (await t.app.inject({ url: `/v1/alerts?rule_id=${rule.json().id}`, headers: h })).json().data as unknown[];
 
       await feed([9, 9, 8]);
@@ -69,7 +97,12 @@ for (const dialect of DIALECTS) {
 
     test('the mode survives a restart of the engine (read back from the scene row)', async () => {
       const key = await t.orgKey();
-      const res = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Hall', source_type: 'rtsp', source_url: 'rtsp://hall/1', location: 'hall' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
+        payload: { name: 'Hall', source_type: 'rtsp', source_url: 'rtsp://hall/1', location: 'hall' },
+      });
       const sceneId = res.json().scene_id;
       await t.app.inject({ method: 'PATCH', url: `/v1/scenes/${sceneId}`, headers: bearer(key), payload: { stream_combine: 'sum' } });
       const stored = await t.ctx.database.db.selectFrom('scenes').select('stream_combine').where('id', '=', sceneId).executeTakeFirstOrThrow();

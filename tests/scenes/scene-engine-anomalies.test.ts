@@ -10,15 +10,34 @@ const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 const engine = () => {
   const e = new SceneEngine();
   e.register({
-    id: 'scene_1', tenant_id: 'org_1', location: 'lobby', capacity: 10, time_zone: 'UTC', people: 0, vehicles: 0,
-    crowd_density: 0, active_anomalies: 0, last_detection_at: null, created_at: new Date(T0).toISOString(), updated_at: new Date(T0).toISOString(),
+    id: 'scene_1',
+    tenant_id: 'org_1',
+    location: 'lobby',
+    capacity: 10,
+    time_zone: 'UTC',
+    people: 0,
+    vehicles: 0,
+    crowd_density: 0,
+    active_anomalies: 0,
+    last_detection_at: null,
+    created_at: new Date(T0).toISOString(),
+    updated_at: new Date(T0).toISOString(),
   });
   return e;
 };
 let n = 0;
-const det = (at: number, extra: Partial<DetectionRecord>): DetectionRecord => ({
-  id: `det_${++n}`, tenant_id: 'org_1', stream_id: 'stream_1', scene_id: 'scene_1', location: 'lobby', type: 'person', confidence: 0.9, at, ...extra,
-} as DetectionRecord);
+const det = (at: number, extra: Partial<DetectionRecord>): DetectionRecord =>
+  ({
+    id: `det_${++n}`,
+    tenant_id: 'org_1',
+    stream_id: 'stream_1',
+    scene_id: 'scene_1',
+    location: 'lobby',
+    type: 'person',
+    confidence: 0.9,
+    at,
+    ...extra,
+  }) as DetectionRecord;
 const stranger = (track: string, at: number) => det(at, { subtype: 'unrecognized', track_id: track });
 
 test('each stranger holds the scene flagged for the hold after it was last seen, then lets go', () => {

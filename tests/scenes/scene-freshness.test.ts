@@ -25,11 +25,18 @@ for (const dialect of DIALECTS) {
 
     const setup = async (location: string) => {
       const key = await t.orgKey();
-      const res = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Gate cam', source_type: 'rtsp', source_url: 'rtsp://gate-cam/1', location } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
+        payload: { name: 'Gate cam', source_type: 'rtsp', source_url: 'rtsp://gate-cam/1', location },
+      });
       assert.equal(res.statusCode, 201, res.body);
       const cam = res.json() as { id: string; scene_id: string };
       await setStatus(cam.id, 'live', null);
-      await t.ctx.pipeline.ingest({ id: cam.id, tenant_id: key.tenant_id, scene_id: cam.scene_id, location }, [{ type: 'person_count', value: 6, confidence: 0.9, at: clock.now() }]);
+      await t.ctx.pipeline.ingest({ id: cam.id, tenant_id: key.tenant_id, scene_id: cam.scene_id, location }, [
+        { type: 'person_count', value: 6, confidence: 0.9, at: clock.now() },
+      ]);
       return { key, cam };
     };
     const ask = (key: { key: string }, cam: { id: string; scene_id: string }, query: string) =>
@@ -84,7 +91,12 @@ for (const dialect of DIALECTS) {
       assert.equal(blip.sources_live, false);
       assert.equal(blip.stale, false);
 
-      const res = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Yard cam', source_type: 'rtsp', source_url: 'rtsp://yard-cam/1', location: 'yard' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
+        payload: { name: 'Yard cam', source_type: 'rtsp', source_url: 'rtsp://yard-cam/1', location: 'yard' },
+      });
       const yard = res.json() as { id: string; scene_id: string };
       const never = (await t.app.inject({ url: `/v1/scenes/${yard.scene_id}`, headers: bearer(key) })).json();
       assert.equal(never.as_of, null);

@@ -15,15 +15,27 @@ let key: { key: string };
 let lobby: { id: string; scene_id: string };
 const NOW = Date.parse('2026-11-23T10:00:00.000Z');
 
-const q = (body: object) => t.app.inject({ method: 'POST', url: `/v1/scenes/${lobby.scene_id}/query`, headers: bearer(key), payload: { stream_id: lobby.id, ...body } });
+const q = (body: object) =>
+  t.app.inject({ method: 'POST', url: `/v1/scenes/${lobby.scene_id}/query`, headers: bearer(key), payload: { stream_id: lobby.id, ...body } });
 
 before(async () => {
   const clock = new ManualClock(NOW - 3 * 3600_000);
   t = await createTestApp({ dialect: 'sqlite', clock });
   key = await t.orgKey();
-  lobby = (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: 'Lobby', source_type: 'rtsp', source_url: 'rtsp://camera.example/lobby', location: 'lobby' } })).json();
+  lobby = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(key),
+      payload: { name: 'Lobby', source_type: 'rtsp', source_url: 'rtsp://camera.example/lobby', location: 'lobby' },
+    })
+  ).json();
   await t.app.inject({ method: 'PATCH', url: `/v1/scenes/${lobby.scene_id}`, headers: bearer(key), payload: { time_zone: 'UTC' } });
-  const ref = await t.ctx.database.db.selectFrom('streams').select(['id', 'tenant_id', 'scene_id', 'location']).where('id', '=', lobby.id).executeTakeFirstOrThrow();
+  const ref = await t.ctx.database.db
+    .selectFrom('streams')
+    .select(['id', 'tenant_id', 'scene_id', 'location'])
+    .where('id', '=', lobby.id)
+    .executeTakeFirstOrThrow();
   // people counted every 10 minutes from 07:00 to 10:00 UTC: 2 at first, 9 at 08:00, then 4
   for (let at = NOW - 3 * 3600_000; at <= NOW; at += 10 * 60_000) {
     if (at > clock.now()) await clock.advance(at - clock.now());
@@ -31,11 +43,15 @@ before(async () => {
     await t.ctx.pipeline.ingest(ref, [{ type: 'person_count', subtype: null, value, count: null, confidence: 0.9, at, track_id: null, dwell_s: null }]);
   }
   await t.ctx.pipeline.drain();
-  await t.ctx.database.db.updateTable('streams').set({ status: 'live', last_frame_at: new Date(NOW).toISOString() }).where('id', '=', lobby.id).execute();
+  await t.ctx.database.db
+    .updateTable('streams')
+    .set({ status: 'live', last_frame_at: new Date(NOW).toISOString() })
+    .where('id', '=', lobby.id)
+    .execute();
 });
 after(() => t.close());
 
-test('window present: a question with no time of its own is answered over it, and the interpretation says it was the request\'s', async () => {
+test("window present: a question with no time of its own is answered over it, and the interpretation says it was the request's", async () => {
   const res = await q({ query: 'what was the peak number of people', window: '3h' });
   assert.equal(res.statusCode, 200, res.body);
   const body = res.json();
@@ -49,7 +65,7 @@ test('window present: a question with no time of its own is answered over it, an
   assert.match(phrased.answer, /Peak of 4 people/);
 });
 
-test('window absent: the question\'s own time phrase sets the span', async () => {
+test("window absent: the question's own time phrase sets the span", async () => {
   const res = await q({ query: 'what was the peak number of people since 7:30' });
   assert.equal(res.statusCode, 200, res.body);
   const body = res.json();

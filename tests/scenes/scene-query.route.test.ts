@@ -20,7 +20,9 @@ for (const dialect of DIALECTS) {
       t = await createTestApp({ dialect, clock, config: { runSources: true }, sandboxTickMs: 10_000, start: true });
       key = await t.orgKey();
       const mk = async (name: string, location: string, url: string) =>
-        (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name, source_type: 'sandbox', source_url: url, location } })).json();
+        (
+          await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name, source_type: 'sandbox', source_url: url, location } })
+        ).json();
       lobby = await mk('Lobby', 'north_lobby', 'sandbox://lobby?scenario=lobby&seed=7');
       lot = await mk('Lot', 'parking_lot', 'sandbox://lot?scenario=parking_lot&seed=3');
       vault = await mk('Vault', 'vault', 'sandbox://vault?scenario=after_hours_intrusion&seed=11');
@@ -35,8 +37,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(scene.stream_ids, [lobby.id]);
       assert.ok(scene.last_detection_at > '2026-11-23T09:00:00.000Z', scene.last_detection_at);
       const rows = await t.ctx.database.db
-        .selectFrom('detections').selectAll().where('scene_id', '=', lobby.scene_id).where('type', '=', 'person_count')
-        .orderBy('at', 'desc').limit(1).execute();
+        .selectFrom('detections')
+        .selectAll()
+        .where('scene_id', '=', lobby.scene_id)
+        .where('type', '=', 'person_count')
+        .orderBy('at', 'desc')
+        .limit(1)
+        .execute();
       assert.equal(scene.people_count, rows[0].value);
       assert.equal(scene.crowd_density, Math.round((scene.people_count / scene.capacity) * 1000) / 1000);
       const list = (await t.app.inject({ url: '/v1/scenes', headers: bearer(key) })).json();
@@ -76,8 +83,12 @@ for (const dialect of DIALECTS) {
       assert.equal(peak.interpretation.aggregate, 'peak');
       assert.equal(peak.interpretation.from, '2026-11-23T08:00:00.000Z');
       const counts = await t.ctx.database.db
-        .selectFrom('detections').select('value').where('scene_id', '=', lobby.scene_id).where('type', '=', 'person_count')
-        .where('at', '>=', Date.parse('2026-11-23T08:00:00.000Z')).execute();
+        .selectFrom('detections')
+        .select('value')
+        .where('scene_id', '=', lobby.scene_id)
+        .where('type', '=', 'person_count')
+        .where('at', '>=', Date.parse('2026-11-23T08:00:00.000Z'))
+        .execute();
       const max = Math.max(...counts.map((c) => c.value ?? 0));
       assert.ok(peak.answer.includes(String(max)), `${peak.answer} mentions ${max}`);
       const cars = (await q(lot.scene_id, { stream_id: lot.id, query: 'were any vehicles in the lot?', window: '1h' })).json();
@@ -89,8 +100,12 @@ for (const dialect of DIALECTS) {
       const res = (await q(vault.scene_id, { stream_id: vault.id, query: 'any unrecognized people?', window: '12h' })).json();
       assert.equal(res.interpretation.metric, 'anomalies');
       const unrecognized = await t.ctx.database.db
-        .selectFrom('detections').select('id').where('scene_id', '=', vault.scene_id).where('subtype', '=', 'unrecognized')
-        .where('at', '>=', Date.parse('2026-11-22T22:00:00.000Z')).execute();
+        .selectFrom('detections')
+        .select('id')
+        .where('scene_id', '=', vault.scene_id)
+        .where('subtype', '=', 'unrecognized')
+        .where('at', '>=', Date.parse('2026-11-22T22:00:00.000Z'))
+        .execute();
       assert.equal(res.anomaly_flag, unrecognized.length > 0);
     });
 
@@ -155,8 +170,13 @@ for (const dialect of DIALECTS) {
       const threshold = await ask(lobby.scene_id, lobby.id, 'were there more than 2 people at any point in the last hour?');
       assert.equal(threshold.interpretation.aggregate, 'threshold');
       const rows = await t.ctx.database.db
-        .selectFrom('detections').select(['value', 'at']).where('scene_id', '=', lobby.scene_id).where('type', '=', 'person_count')
-        .where('at', '<=', Date.parse('2026-11-23T10:00:00.000Z')).orderBy('at', 'desc').execute();
+        .selectFrom('detections')
+        .select(['value', 'at'])
+        .where('scene_id', '=', lobby.scene_id)
+        .where('type', '=', 'person_count')
+        .where('at', '<=', Date.parse('2026-11-23T10:00:00.000Z'))
+        .orderBy('at', 'desc')
+        .execute();
       const hourAgo = Date.parse('2026-11-23T09:00:00.000Z');
       const inForce = [...rows.filter((r) => r.at > hourAgo), rows.find((r) => r.at <= hourAgo)].filter(Boolean);
       const max = Math.max(...inForce.map((r) => r!.value ?? 0));

@@ -16,7 +16,12 @@ for (const dialect of DIALECTS) {
     after(() => t.close());
 
     const createStream = async (key: { key: string }, name: string, location: string) => {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name, source_type: 'sandbox', source_url: "sandbox://lobby", location } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/streams',
+        headers: bearer(key),
+        payload: { name, source_type: 'sandbox', source_url: 'sandbox://lobby', location },
+      });
       assert.equal(res.statusCode, 201, res.body);
       return res.json() as { id: string; scene_id: string };
     };

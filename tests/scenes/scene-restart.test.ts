@@ -14,8 +14,7 @@ for (const dialect of DIALECTS) {
     const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Acme', mode: 'live' });
     const principal = await ctx.keys.authenticate(key.key);
     const actor = { keyId: key.id };
-    const mk = (name: string) =>
-      ctx.streams.create(principal, actor, { name, source_type: 'rtsp', source_url: `rtsp://cam-${name}/1`, location: 'atrium' });
+    const mk = (name: string) => ctx.streams.create(principal, actor, { name, source_type: 'rtsp', source_url: `rtsp://cam-${name}/1`, location: 'atrium' });
     const a = await mk('a');
     const b = await mk('b');
     // the two cameras watch different halves of the atrium: their counts add up (docs/decisions.md, "One location, several cameras")

@@ -15,7 +15,14 @@ test('a scene moved to another time zone has its sandbox follow that local day f
   try {
     const key = await t.orgKey();
     const mk = async (location: string) =>
-      (await t.app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: location, source_type: 'sandbox', source_url: 'sandbox://lobby?seed=5', location } })).json();
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/streams',
+          headers: bearer(key),
+          payload: { name: location, source_type: 'sandbox', source_url: 'sandbox://lobby?seed=5', location },
+        })
+      ).json();
     const moved = await mk('east_lobby');
     const stayed = await mk('west_lobby');
     const res = await t.app.inject({ method: 'PATCH', url: `/v1/scenes/${moved.scene_id}`, headers: bearer(key), payload: { time_zone: 'Etc/GMT-11' } });
@@ -25,7 +32,15 @@ test('a scene moved to another time zone has its sandbox follow that local day f
     await clock.advance(20 * 60_000);
     await t.ctx.pipeline.drain();
     const sightings = async (streamId: string) =>
-      (await t.ctx.database.db.selectFrom('detections').select('id').where('stream_id', '=', streamId).where('type', '=', 'person').where('at', '>=', from).execute()).length;
+      (
+        await t.ctx.database.db
+          .selectFrom('detections')
+          .select('id')
+          .where('stream_id', '=', streamId)
+          .where('type', '=', 'person')
+          .where('at', '>=', from)
+          .execute()
+      ).length;
     const [east, west] = [await sightings(moved.id), await sightings(stayed.id)];
     // lunchtime on a weekday: about 200 arrivals an hour; 2 a.m.: about one
     assert.ok(east >= 20, `the lobby where it is lunchtime saw ${east} people in 20 minutes`);

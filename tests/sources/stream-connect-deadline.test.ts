@@ -24,7 +24,12 @@ for (const dialect of DIALECTS) {
       let app = await buildApp(ctx);
       const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Acme', mode: 'live', capabilities: 'all', rateLimitPerMinute: 100_000 });
       const create = async (source_type: string, source_url: string) => {
-        const res = await app.inject({ method: 'POST', url: '/v1/streams', headers: bearer(key), payload: { name: source_type, source_type, source_url, location: 'gate' } });
+        const res = await app.inject({
+          method: 'POST',
+          url: '/v1/streams',
+          headers: bearer(key),
+          payload: { name: source_type, source_type, source_url, location: 'gate' },
+        });
         assert.equal(res.statusCode, 201, res.body);
         return res.json() as { id: string; status: string };
       };
@@ -37,7 +42,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.inject({ url: `/v1/streams/${phone.id}`, headers: bearer(key) })).json().status, 'connecting');
 
       await clock.advance(5_000);
-      for (const [s, why] of [[phone, /no frame within 5 s/], [whip, /no publisher within 5 s/]] as const) {
+      for (const [s, why] of [
+        [phone, /no frame within 5 s/],
+        [whip, /no publisher within 5 s/],
+      ] as const) {
         await settle(s.id, 'offline');
         const view = (await app.inject({ url: `/v1/streams/${s.id}`, headers: bearer(key) })).json();
         assert.equal(view.status, 'offline', JSON.stringify(view));

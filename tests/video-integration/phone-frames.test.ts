@@ -24,7 +24,12 @@ for (const dialect of DIALECTS) {
       v.app.inject({ method: 'POST', url: `/v1/streams/${streamId}/frames`, headers: { ...bearer(k), 'content-type': type }, payload: body });
 
     test('a phone frame showing a person becomes a person detection in the scene, with its snapshot', async () => {
-      const created = await v.call(key, 'POST', '/v1/streams', { name: 'Front desk phone', source_type: 'mobile', source_url: 'mobile://front-desk', location: 'front_desk' });
+      const created = await v.call(key, 'POST', '/v1/streams', {
+        name: 'Front desk phone',
+        source_type: 'mobile',
+        source_url: 'mobile://front-desk',
+        location: 'front_desk',
+      });
       assert.equal(created.status, 201);
       const stream = created.body;
       assert.equal(stream.status, 'connecting');
@@ -76,7 +81,8 @@ for (const dialect of DIALECTS) {
     });
 
     test('the person detection carries its box: [x, y, w, h] in 0..1 of the frame, around the person, stored and read back', async () => {
-      const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Box phone', source_type: 'mobile', source_url: 'mobile://box', location: 'field' })).body;
+      const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Box phone', source_type: 'mobile', source_url: 'mobile://box', location: 'field' }))
+        .body;
       const none = await v.app.inject({ url: `/v1/streams/${stream.id}/snapshot`, headers: bearer(key) });
       assert.deepEqual([none.statusCode, none.json().code], [404, 'not_found'], 'no frame yet');
       const res = await pushFrame(stream.id, jpeg);
@@ -101,7 +107,11 @@ for (const dialect of DIALECTS) {
       // stored with the detection, and read back through the API (a scene question shows the sighting)
       const row = await v.ctx.database.db.selectFrom('detections').select('box').where('id', '=', person.id).executeTakeFirstOrThrow();
       assert.deepEqual(JSON.parse(row.box!), person.box);
-      const q = await v.call(key, 'POST', `/v1/scenes/${stream.scene_id}/query`, { stream_id: stream.id, query: 'When did the last person arrive?', window: '1h' });
+      const q = await v.call(key, 'POST', `/v1/scenes/${stream.scene_id}/query`, {
+        stream_id: stream.id,
+        query: 'When did the last person arrive?',
+        window: '1h',
+      });
       assert.equal(q.status, 200, JSON.stringify(q.body));
       const seen = q.body.detections.find((d: { id: string }) => d.id === person.id);
       assert.ok(seen, JSON.stringify(q.body.detections));
@@ -114,11 +124,16 @@ for (const dialect of DIALECTS) {
       const own = await v.app.inject({ url: `/v1/detections/${person.id}/snapshot`, headers: bearer(key) });
       assert.ok(latest.rawPayload.equals(own.rawPayload));
       assert.equal((await sharp(latest.rawPayload).metadata()).width, 640);
-      assert.equal((await v.app.inject({ url: `/v1/streams/${stream.id}/snapshot`, headers: bearer(await v.orgKey()) })).statusCode, 404, 'not another organization\'s');
+      assert.equal(
+        (await v.app.inject({ url: `/v1/streams/${stream.id}/snapshot`, headers: bearer(await v.orgKey()) })).statusCode,
+        404,
+        "not another organization's",
+      );
     });
 
     test('a phone frame showing a dog becomes an animal detection (subtype dog, tracked, with its snapshot), never a person', async () => {
-      const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Yard phone', source_type: 'mobile', source_url: 'mobile://yard', location: 'yard' })).body;
+      const stream = (await v.call(key, 'POST', '/v1/streams', { name: 'Yard phone', source_type: 'mobile', source_url: 'mobile://yard', location: 'yard' }))
+        .body;
       const res = await pushFrame(stream.id, await readFile(DOG_JPG));
       assert.equal(res.statusCode, 200, res.body);
       const out = res.json();
@@ -160,7 +175,9 @@ for (const dialect of DIALECTS) {
     });
 
     test('frames for a stream that is not a live phone are 409 stream_not_mobile', async () => {
-      const sandbox = (await v.call(key, 'POST', '/v1/streams', { name: 'Sim', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=3', location: 'sim' })).body;
+      const sandbox = (
+        await v.call(key, 'POST', '/v1/streams', { name: 'Sim', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=3', location: 'sim' })
+      ).body;
       const r = await pushFrame(sandbox.id, jpeg);
       assert.equal(r.statusCode, 409);
       assert.equal(r.json().code, 'stream_not_mobile');
@@ -205,13 +222,40 @@ describe('camera sources at creation', () => {
     const key = await files.orgKey();
     const s = (await files.call(key, 'POST', '/v1/streams', { name: 'Yard', source_type: 'rtsp', source_url: 'rtsp://10.0.0.9/live', location: 'yard' })).body;
     assert.deepEqual([s.zones, s.motion_masks, s.fps_in], [[], [], null]);
-    const zones = [{ name: 'gate', polygon: [[0, 0.5], [0.5, 0.5], [0.5, 1], [0, 1]] }];
-    const masks = [[[0.8, 0], [1, 0], [1, 0.3]]];
+    const zones = [
+      {
+        name: 'gate',
+        polygon: [
+          [0, 0.5],
+          [0.5, 0.5],
+          [0.5, 1],
+          [0, 1],
+        ],
+      },
+    ];
+    const masks = [
+      [
+        [0.8, 0],
+        [1, 0],
+        [1, 0.3],
+      ],
+    ];
     const patched = await files.call(key, 'PATCH', `/v1/streams/${s.id}`, { zones, motion_masks: masks });
     assert.equal(patched.status, 200);
     assert.deepEqual(patched.body.zones, zones);
     assert.deepEqual((await files.call(key, 'GET', `/v1/streams/${s.id}`)).body.motion_masks, masks);
-    const bad = await files.call(key, 'PATCH', `/v1/streams/${s.id}`, { zones: [{ name: 'sky', polygon: [[0, 0], [1.5, 0], [1, 1]] }] });
+    const bad = await files.call(key, 'PATCH', `/v1/streams/${s.id}`, {
+      zones: [
+        {
+          name: 'sky',
+          polygon: [
+            [0, 0],
+            [1.5, 0],
+            [1, 1],
+          ],
+        },
+      ],
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'validation_failed');
     // the schema bounds each coordinate to 0..1, so the error names the point itself

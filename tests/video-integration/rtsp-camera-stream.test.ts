@@ -35,10 +35,13 @@ after(async () => {
 });
 
 const getStream = async () => (await v.call(key, 'GET', `/v1/streams/${stream.id}`)).body;
-const statusEvents = () => receiver.received.filter((r) => r.body.event === 'stream.status_changed').map((r) => {
-  assert.ok(signatureMatches(webhookSecret, r.raw, r.headers['x-service-signature']), 'signed with the endpoint secret');
-  return r.body;
-});
+const statusEvents = () =>
+  receiver.received
+    .filter((r) => r.body.event === 'stream.status_changed')
+    .map((r) => {
+      assert.ok(signatureMatches(webhookSecret, r.raw, r.headers['x-service-signature']), 'signed with the endpoint secret');
+      return r.body;
+    });
 
 test('an RTSP camera added with one request goes live and its scene counts the people and vehicles it sees', async () => {
   const created = await v.call(key, 'POST', '/v1/streams', { name: 'Concourse camera', source_type: 'rtsp', source_url: camera.url, location: 'concourse' });
@@ -68,7 +71,13 @@ test('an RTSP camera added with one request goes live and its scene counts the p
 
   // every person and vehicle detection keeps the frame it was made on
   const { db } = v.ctx.database;
-  const person = await db.selectFrom('detections').selectAll().where('stream_id', '=', stream.id).where('type', '=', 'person').orderBy('at').executeTakeFirstOrThrow();
+  const person = await db
+    .selectFrom('detections')
+    .selectAll()
+    .where('stream_id', '=', stream.id)
+    .where('type', '=', 'person')
+    .orderBy('at')
+    .executeTakeFirstOrThrow();
   // recognition is off for this tenant: a person whose face nobody looked at has no subtype
   assert.equal(person.subtype, null);
   const snap = await v.app.inject({ url: `/v1/detections/${person.id}/snapshot`, headers: bearer(key) });
@@ -76,11 +85,21 @@ test('an RTSP camera added with one request goes live and its scene counts the p
   assert.equal(snap.headers['content-type'], 'image/jpeg');
   const meta = await sharp(snap.rawPayload).metadata();
   assert.deepEqual([meta.format, meta.width], ['jpeg', 640]);
-  const vehicle = await db.selectFrom('detections').select('id').where('stream_id', '=', stream.id).where('type', '=', 'vehicle').where('count', '>', 0).executeTakeFirstOrThrow();
+  const vehicle = await db
+    .selectFrom('detections')
+    .select('id')
+    .where('stream_id', '=', stream.id)
+    .where('type', '=', 'vehicle')
+    .where('count', '>', 0)
+    .executeTakeFirstOrThrow();
   assert.equal((await v.app.inject({ url: `/v1/detections/${vehicle.id}/snapshot`, headers: bearer(key) })).statusCode, 200);
 
   // a scene query about people answers from these detections
-  const q = await v.call(key, 'POST', `/v1/scenes/${stream.scene_id}/query`, { stream_id: stream.id, query: 'How many people are in the concourse right now?', window: '5m' });
+  const q = await v.call(key, 'POST', `/v1/scenes/${stream.scene_id}/query`, {
+    stream_id: stream.id,
+    query: 'How many people are in the concourse right now?',
+    window: '5m',
+  });
   assert.equal(q.status, 200, JSON.stringify(q.body));
   assert.match(q.body.answer, /\d+ (people|person)/);
   const counts = q.body.detections.filter((d: { type: string }) => d.type === 'person_count');
@@ -95,10 +114,14 @@ test('unplugging the camera turns the stream reconnecting then offline, plugging
   const seen = statusEvents().length;
 
   await camera.stop();
-  const offline = await waitUntil('offline', async () => {
-    const s = await getStream();
-    return s.status === 'offline' && s;
-  }, 40_000);
+  const offline = await waitUntil(
+    'offline',
+    async () => {
+      const s = await getStream();
+      return s.status === 'offline' && s;
+    },
+    40_000,
+  );
   assert.ok(offline.error, 'the reason is shown');
   assert.equal(offline.fps_in < 1, true);
 
@@ -118,8 +141,5 @@ test('unplugging the camera turns the stream reconnecting then offline, plugging
 
   // the same changes are in the audit trail
   const audit = await v.call(key, 'GET', `/v1/audit?action=stream.status_changed&resource_id=${stream.id}&limit=100`);
-  assert.deepEqual(
-    audit.body.data.map((a: { data: { status: string } }) => a.data.status).reverse(),
-    ['live', 'reconnecting', 'offline', 'live'],
-  );
+  assert.deepEqual(audit.body.data.map((a: { data: { status: string } }) => a.data.status).reverse(), ['live', 'reconnecting', 'offline', 'live']);
 });

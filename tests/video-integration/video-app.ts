@@ -19,9 +19,7 @@ export interface VideoApp {
  * A serving Vigil (ctx.start(): sources run, the delivery worker sends webhooks) with real
  * video ingest; the shared harness builds route-only apps that never ingest real sources.
  */
-export async function startVideoApp(
-  opts: { dialect?: DialectName; config?: Partial<Config>; video?: LiveVideoTuning } = {},
-): Promise<VideoApp> {
+export async function startVideoApp(opts: { dialect?: DialectName; config?: Partial<Config>; video?: LiveVideoTuning } = {}): Promise<VideoApp> {
   const dbase = await createTestDatabase(opts.dialect ?? 'sqlite');
   const config = loadConfig(
     { runSources: true, seedDemo: false, publicBaseUrl: 'http://vigil.test', webhookAllowPrivate: true, ...dbase.overrides, ...opts.config },
@@ -35,7 +33,14 @@ export async function startVideoApp(
     ctx,
     app,
     orgKey: (name) =>
-      ctx.keys.createKey({ tenantKind: 'organization', tenantName: name ?? `Video Org ${++n}`, mode: 'live', capabilities: 'all', locations: null, rateLimitPerMinute: 100_000 }),
+      ctx.keys.createKey({
+        tenantKind: 'organization',
+        tenantName: name ?? `Video Org ${++n}`,
+        mode: 'live',
+        capabilities: 'all',
+        locations: null,
+        rateLimitPerMinute: 100_000,
+      }),
     async call(key, method, url, payload) {
       const res = await app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
       return { status: res.statusCode, body: String(res.headers['content-type'] ?? '').includes('json') ? res.json() : res.rawPayload };

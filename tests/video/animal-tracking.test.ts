@@ -18,7 +18,17 @@ function run(script: DetectedObject[][]): Promise<VideoDetection[]> {
     motionGate: false,
     tracker: { minHits: 1 },
     dwellReportMs: 10_000,
-    zones: [{ name: 'kitchen', polygon: [[0, 0.5], [1, 0.5], [1, 1], [0, 1]] }],
+    zones: [
+      {
+        name: 'kitchen',
+        polygon: [
+          [0, 0.5],
+          [1, 0.5],
+          [1, 1],
+          [0, 1],
+        ],
+      },
+    ],
     onDetections: (batch) => out.push(...batch),
   });
   return (async () => {
@@ -47,7 +57,10 @@ test('a dog and a cat are two animal detections with their kind, zone and snapsh
   assert.equal(dogFirst.confidence, 0.62);
   // re-reported with its dwell while it stays (every 10 s), under the same track
   const dogLater = animals.filter((d) => d.track_id === dogFirst.track_id && (d.dwell_s ?? 0) > 0);
-  assert.ok(dogLater.some((d) => d.dwell_s === 10), JSON.stringify(animals.map((d) => [d.subtype, d.dwell_s])));
+  assert.ok(
+    dogLater.some((d) => d.dwell_s === 10),
+    JSON.stringify(animals.map((d) => [d.subtype, d.dwell_s])),
+  );
   assert.ok(!out.some((d) => d.type === 'person'));
   assert.ok(out.filter((d) => d.type === 'person_count').every((d) => d.value === 0));
 });
@@ -58,6 +71,9 @@ test('cats and dogs below 0.4 are not tracked; a dog box never continues a cat t
   const box: DetectedObject['box'] = [0.3, 0.3, 0.2, 0.2];
   const out = await run([[{ label: 'cat', score: 0.6, box }], [{ label: 'dog', score: 0.6, box }]]);
   const animals = out.filter((d) => d.type === 'animal');
-  assert.deepEqual(animals.map((d) => d.subtype), ['cat', 'dog']);
+  assert.deepEqual(
+    animals.map((d) => d.subtype),
+    ['cat', 'dog'],
+  );
   assert.notEqual(animals[0].track_id, animals[1].track_id);
 });

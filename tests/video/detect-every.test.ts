@@ -34,7 +34,9 @@ function fakeDetector(runs: Run[], frameNo: () => number): Detector {
     async detect(frame, regions) {
       runs.push({ frame: frameNo(), regions });
       const inside = ([x, y]: Person) => !regions || regions.some((r) => x + 15 >= r.x && x + 15 <= r.x + r.size && y + 35 >= r.y && y + 35 <= r.y + r.size);
-      return (drawn.get(frame) ?? []).filter(inside).map(([x, y]) => ({ label: 'person' as const, score: 0.7, box: [x / W, y / H, 30 / W, 70 / H] as NormalizedBox }));
+      return (drawn.get(frame) ?? [])
+        .filter(inside)
+        .map(([x, y]) => ({ label: 'person' as const, score: 0.7, box: [x / W, y / H, 30 / W, 70 / H] as NormalizedBox }));
     },
   };
 }
@@ -64,8 +66,14 @@ async function play(opts: { detectEvery?: number; keepAliveMs?: number }, scenes
 const walker = (n: number): Person => [100 + 4 * n, 200];
 
 test('one person walking: the detector runs on every 3rd frame by default, on a region around them, and they stay counted', async () => {
-  const { runs, counts, pipeline } = await play({}, Array.from({ length: 12 }, (_, n) => [walker(n)]));
-  assert.deepEqual(runs.map((r) => r.frame), [0, 3, 6, 9]);
+  const { runs, counts, pipeline } = await play(
+    {},
+    Array.from({ length: 12 }, (_, n) => [walker(n)]),
+  );
+  assert.deepEqual(
+    runs.map((r) => r.frame),
+    [0, 3, 6, 9],
+  );
   assert.equal(runs[0].regions, undefined, 'the first frame is detected whole');
   for (const r of runs.slice(1)) {
     assert.equal(r.regions?.length, 1);
@@ -79,14 +87,23 @@ test('someone appearing away from the tracked person is detected on the very fra
   const scenes = Array.from({ length: 12 }, (_, n): Person[] => (n < 7 ? [walker(n)] : [walker(n), [500, 300]]));
   const { runs, counts } = await play({}, scenes);
   // 0, 3 and 6 as above; the newcomer at frame 7 forces a run at once, and one more confirms them
-  assert.ok(runs.some((r) => r.frame === 7), `runs at ${runs.map((r) => r.frame).join(',')}`);
+  assert.ok(
+    runs.some((r) => r.frame === 7),
+    `runs at ${runs.map((r) => r.frame).join(',')}`,
+  );
   const at7 = runs.find((r) => r.frame === 7)!;
-  assert.ok(at7.regions?.some((r) => r.x <= 515 && r.x + r.size >= 515 && r.y <= 335 && r.y + r.size >= 335), 'a region covers the newcomer');
+  assert.ok(
+    at7.regions?.some((r) => r.x <= 515 && r.x + r.size >= 515 && r.y <= 335 && r.y + r.size >= 335),
+    'a region covers the newcomer',
+  );
   assert.equal(counts.at(-1), 2);
 });
 
 test('detectEvery 1 detects every frame with motion (carrying off)', async () => {
-  const { runs, pipeline } = await play({ detectEvery: 1 }, Array.from({ length: 8 }, (_, n) => [walker(n)]));
+  const { runs, pipeline } = await play(
+    { detectEvery: 1 },
+    Array.from({ length: 8 }, (_, n) => [walker(n)]),
+  );
   assert.equal(runs.length, 8);
   assert.equal(pipeline.framesCarried, 0);
 });
@@ -98,14 +115,23 @@ test('new motion while the tracked objects are carried is looked at alone; the t
   const covers = (r: Region, [x, y]: Person) => x + 15 >= r.x && x + 15 <= r.x + r.size && y + 35 >= r.y && y + 35 <= r.y + r.size;
   // 0, 3 and 6 for the walker; the newcomer at 7 gets a run of its own on a region around them
   // only: the walker, carried since 6, is not looked at again before their 3rd frame (9)
-  assert.deepEqual(runs.map((r) => r.frame), [0, 3, 6, 7, 9]);
+  assert.deepEqual(
+    runs.map((r) => r.frame),
+    [0, 3, 6, 7, 9],
+  );
   const at7 = runs[3];
   assert.equal(at7.regions?.length, 1);
   assert.ok(covers(at7.regions![0], newcomer), 'the region covers the newcomer');
   assert.ok(!covers(at7.regions![0], walker(7)), 'and not the carried walker');
   const at9 = runs[4];
-  assert.ok(at9.regions?.some((r) => covers(r, walker(9))), 'the walker is looked at on their 3rd frame');
-  assert.ok(at9.regions?.some((r) => covers(r, newcomer)), 'and the newcomer, seen once, gets the second look that counts them');
+  assert.ok(
+    at9.regions?.some((r) => covers(r, walker(9))),
+    'the walker is looked at on their 3rd frame',
+  );
+  assert.ok(
+    at9.regions?.some((r) => covers(r, newcomer)),
+    'and the newcomer, seen once, gets the second look that counts them',
+  );
   assert.equal(counts.at(-1), 2);
   assert.equal(pipeline.framesPartial, 1);
 });
@@ -113,8 +139,14 @@ test('new motion while the tracked objects are carried is looked at alone; the t
 test('a still view keeps its people counted by keep-alive runs on their regions; the whole frame every 10 s', async () => {
   const stander: Person = [300, 200];
   // 12 s of a view where one person stands still, keep-alive at its default 2 s
-  const { runs, counts } = await play({ keepAliveMs: 2000 }, Array.from({ length: 60 }, () => [stander]));
-  assert.deepEqual(runs.map((r) => r.frame), [0, 10, 20, 30, 40, 50]);
+  const { runs, counts } = await play(
+    { keepAliveMs: 2000 },
+    Array.from({ length: 60 }, () => [stander]),
+  );
+  assert.deepEqual(
+    runs.map((r) => r.frame),
+    [0, 10, 20, 30, 40, 50],
+  );
   assert.equal(runs[0].regions, undefined, 'the first frame whole');
   for (const r of runs.slice(1, 5)) {
     assert.equal(r.regions?.length, 1, `keep-alive at frame ${r.frame} on a region`);
@@ -127,10 +159,16 @@ test('a still view keeps its people counted by keep-alive runs on their regions;
 test('a fast walker is carried along their path: motion where their velocity takes them is not new', async () => {
   // 12 px a frame: in two frames a 30 px wide person has left their last box and its margin
   const runner = (n: number): Person => [60 + 12 * n, 200];
-  const { runs, counts, pipeline } = await play({}, Array.from({ length: 12 }, (_, n) => [runner(n)]));
+  const { runs, counts, pipeline } = await play(
+    {},
+    Array.from({ length: 12 }, (_, n) => [runner(n)]),
+  );
   // seen once, they have no velocity yet: their motion at 2 is out of their box (a run on it);
   // from their second sighting (3) on, every 3rd frame
-  assert.deepEqual(runs.map((r) => r.frame), [0, 2, 3, 6, 9]);
+  assert.deepEqual(
+    runs.map((r) => r.frame),
+    [0, 2, 3, 6, 9],
+  );
   assert.equal(pipeline.framesPartial, 1, 'no run for motion the tracked walker made once their velocity is known');
   assert.deepEqual(counts, [0, 1]);
 });

@@ -41,8 +41,24 @@ test('the person in the frame is placed in the zone under their feet', async () 
   // person.jpg: one person whose box spans y 0.26–0.89: the middle of the box is in `wall`,
   // the feet are in `floor`
   const zones = [
-    { name: 'wall', polygon: [[0, 0], [1, 0], [1, 0.8], [0, 0.8]] as [number, number][] },
-    { name: 'floor', polygon: [[0, 0.8], [1, 0.8], [1, 1], [0, 1]] as [number, number][] },
+    {
+      name: 'wall',
+      polygon: [
+        [0, 0],
+        [1, 0],
+        [1, 0.8],
+        [0, 0.8],
+      ] as [number, number][],
+    },
+    {
+      name: 'floor',
+      polygon: [
+        [0, 0.8],
+        [1, 0.8],
+        [1, 1],
+        [0, 1],
+      ] as [number, number][],
+    },
   ];
   const phone = createMobileIngest({ streamId: 'stream_phone', detector: pool, zones, onDetections: rec.onDetections, onStatus: rec.onStatus });
   try {
@@ -57,7 +73,9 @@ test('bytes that are not a JPEG are refused as invalid_image, and an oversized f
   const rec = new IngestRecorder();
   const phone = createMobileIngest({ streamId: 'stream_phone', detector: pool, onDetections: rec.onDetections, onStatus: rec.onStatus });
   try {
-    const png = await sharp(await readFile(PERSON_JPG)).png().toBuffer();
+    const png = await sharp(await readFile(PERSON_JPG))
+      .png()
+      .toBuffer();
     const truncated = (await readFile(PERSON_JPG)).subarray(0, 200);
     for (const bad of [png, Buffer.from('hello, not an image'), truncated]) {
       await assert.rejects(phone.pushJpeg(bad), (err: unknown) => err instanceof VideoInputError && err.code === 'invalid_image');
@@ -74,7 +92,14 @@ test('bytes that are not a JPEG are refused as invalid_image, and an oversized f
 test('a phone is live while frames arrive and offline after a silence', async () => {
   const clock = new ManualClock();
   const rec = new IngestRecorder();
-  const phone = createMobileIngest({ streamId: 'stream_phone', detector: pool, clock, silenceMs: 30_000, onDetections: rec.onDetections, onStatus: rec.onStatus });
+  const phone = createMobileIngest({
+    streamId: 'stream_phone',
+    detector: pool,
+    clock,
+    silenceMs: 30_000,
+    onDetections: rec.onDetections,
+    onStatus: rec.onStatus,
+  });
   try {
     const jpeg = await readFile(PERSON_JPG);
     await phone.pushJpeg(jpeg);
@@ -104,7 +129,14 @@ test('a phone is not offline while the detector is still working on the frame it
       return pool.detect(...args);
     },
   });
-  const phone = createMobileIngest({ streamId: 'stream_phone', detector: slow, clock, silenceMs: 5_000, onDetections: rec.onDetections, onStatus: rec.onStatus });
+  const phone = createMobileIngest({
+    streamId: 'stream_phone',
+    detector: slow,
+    clock,
+    silenceMs: 5_000,
+    onDetections: rec.onDetections,
+    onStatus: rec.onStatus,
+  });
   try {
     const pushed = phone.pushJpeg(await readFile(PERSON_JPG));
     await new Promise((r) => setTimeout(r, 50));

@@ -36,7 +36,12 @@ async function feed(pipeline: FramePipeline, clock: ManualClock, sequence: RgbFr
   return runs;
 }
 
-const fullView: [number, number][] = [[0, 0], [1, 0], [1, 1], [0, 1]];
+const fullView: [number, number][] = [
+  [0, 0],
+  [1, 0],
+  [1, 1],
+  [0, 1],
+];
 
 test('a still view with people in it runs the detector at the 2 s keep-alive pace', async () => {
   const clock = new ManualClock();
@@ -75,8 +80,18 @@ test('video noise in a part of the view where nobody walks does not count as mot
   const clock = new ManualClock();
   // everything masked but the lawn at the bottom left, which nobody crosses in these 8 s
   const masks: [number, number][][] = [
-    [[0, 0], [1, 0], [1, 0.6], [0, 0.6]],
-    [[0.45, 0.6], [1, 0.6], [1, 1], [0.45, 1]],
+    [
+      [0, 0],
+      [1, 0],
+      [1, 0.6],
+      [0, 0.6],
+    ],
+    [
+      [0.45, 0.6],
+      [1, 0.6],
+      [1, 1],
+      [0.45, 1],
+    ],
   ];
   const pipeline = new FramePipeline({ detector: counting, clock, motionMasks: masks, onDetections: () => {} });
   const detected = await feed(pipeline, clock, frames);

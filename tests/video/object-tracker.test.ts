@@ -82,8 +82,24 @@ test('someone who moved further than their box between sparse detector runs keep
 
 test('zones place a detection by the bottom-centre of its box', () => {
   const zones = [
-    { name: 'driveway', polygon: [[0, 0.5], [0.5, 0.5], [0.5, 1], [0, 1]] as [number, number][] },
-    { name: 'porch', polygon: [[0.5, 0.5], [1, 0.5], [1, 1], [0.5, 1]] as [number, number][] },
+    {
+      name: 'driveway',
+      polygon: [
+        [0, 0.5],
+        [0.5, 0.5],
+        [0.5, 1],
+        [0, 1],
+      ] as [number, number][],
+    },
+    {
+      name: 'porch',
+      polygon: [
+        [0.5, 0.5],
+        [1, 0.5],
+        [1, 1],
+        [0.5, 1],
+      ] as [number, number][],
+    },
   ];
   assert.equal(findZone([0.1, 0.2, 0.1, 0.4], zones), 'driveway', 'feet at (0.15, 0.6)');
   assert.equal(findZone([0.6, 0.1, 0.1, 0.3], zones), null, 'feet at (0.65, 0.4): above both zones');

@@ -46,7 +46,10 @@ test('the ONNX detector finds what the tfjs one finds on the fixture frames: sam
       }
       // two overlapping motion regions, one upscaled: crops, resizing and the merge
       const side = Math.min(frame.width, frame.height, 256);
-      const regions = [{ x: 0, y: 0, size: side, input: 256 }, { x: frame.width - side, y: frame.height - side, size: side, input: 320 }];
+      const regions = [
+        { x: 0, y: 0, size: side, input: 256 },
+        { x: frame.width - side, y: frame.height - side, size: side, input: 320 },
+      ];
       const [a, b] = await Promise.all([onnx.detect(frame, regions), tfjs.detect(frame, regions)]);
       assertSame(a, b, `${name} (regions)`);
       objects += a.length;
@@ -67,13 +70,20 @@ test('when the native ONNX Runtime cannot load, the shipped CenterNet runs on tf
     assert.match(pool.runtime.fallback_reason ?? '', /ONNX Runtime cannot load: .*vigil-missing-onnxruntime/);
     assert.deepEqual(reasons, [pool.runtime.fallback_reason]);
     const found = await pool.detect(await decodeJpegFrame(readFileSync(PERSON_JPG), 1280));
-    assert.ok(found.some((o) => o.label === 'person'), JSON.stringify(found));
+    assert.ok(
+      found.some((o) => o.label === 'person'),
+      JSON.stringify(found),
+    );
   } finally {
     await pool?.close();
   }
   // a model of one's own needs ONNX Runtime: no silent fallback to a different model
   await assert.rejects(
-    createDetectorPool({ workers: 1, ortModule: 'vigil-missing-onnxruntime', model: { file: SHIPPED_CENTERNET, decoder: 'centernet', input: null, labels: null } }),
+    createDetectorPool({
+      workers: 1,
+      ortModule: 'vigil-missing-onnxruntime',
+      model: { file: SHIPPED_CENTERNET, decoder: 'centernet', input: null, labels: null },
+    }),
     /VIGIL_DETECTOR_MODEL: ONNX Runtime cannot load/,
   );
 });

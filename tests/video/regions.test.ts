@@ -24,7 +24,11 @@ test('two people side by side share one square region; two at opposite ends of t
   const far = [person(20, 40), person(580, 380)];
   const two = regions(far);
   assert.equal(two.length, 2);
-  for (const b of far) assert.ok(two.some((r) => covers(r, b)), `a region covers ${b}`);
+  for (const b of far)
+    assert.ok(
+      two.some((r) => covers(r, b)),
+      `a region covers ${b}`,
+    );
 });
 
 test('a region is square, at least the minimum side, sized to its boxes with context, clamped inside the frame, at an input the model takes', () => {

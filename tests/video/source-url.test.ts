@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { validateSourceUrl } from '../../src/ingest/video/index.ts';
 
 test('camera addresses ffmpeg can read are accepted', () => {
-  for (const url of ['rtsp://10.0.0.5:554/stream1', 'rtsps://cam.example/live', 'http://cam.local/video.mjpg', 'https://cdn.example/live/index.m3u8', 'rtsp://user:pw@10.0.0.5/ch1']) {
+  for (const url of [
+    'rtsp://10.0.0.5:554/stream1',
+    'rtsps://cam.example/live',
+    'http://cam.local/video.mjpg',
+    'https://cdn.example/live/index.m3u8',
+    'rtsp://user:pw@10.0.0.5/ch1',
+  ]) {
     assert.equal(validateSourceUrl(url, { allowFileSources: false }).ok, true, url);
   }
 });

@@ -26,8 +26,18 @@ export function yoloModel(o: { size: number; boxes: FixedBox[]; transposed?: boo
     });
   });
   const dims = o.transposed ? [1, n, rows] : [1, rows, n];
-  const f32 = (name: string, d: number[], data: Float32Array) => ({ name, dims: d, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(data.buffer.slice(0)) });
-  const i64 = (name: string, data: number[]) => ({ name, dims: [data.length], dataType: onnx.TensorProto.DataType.INT64, rawData: new Uint8Array(new BigInt64Array(data.map(BigInt)).buffer) });
+  const f32 = (name: string, d: number[], data: Float32Array) => ({
+    name,
+    dims: d,
+    dataType: onnx.TensorProto.DataType.FLOAT,
+    rawData: new Uint8Array(data.buffer.slice(0)),
+  });
+  const i64 = (name: string, data: number[]) => ({
+    name,
+    dims: [data.length],
+    dataType: onnx.TensorProto.DataType.INT64,
+    rawData: new Uint8Array(new BigInt64Array(data.map(BigInt)).buffer),
+  });
   const model = onnx.ModelProto.create({
     irVersion: 7,
     opsetImport: [{ domain: '', version: 13 }],
@@ -41,7 +51,14 @@ export function yoloModel(o: { size: number; boxes: FixedBox[]; transposed?: boo
         { opType: 'Add', input: ['fixed', 'nothing3'], output: ['output0'] },
       ],
       initializer: [f32('zero', [], Float32Array.of(0)), i64('one_shape', [1, 1, 1]), f32('fixed', dims, values)],
-      input: [{ name: 'images', type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: [1, o.inputChannels ?? 3, o.size, o.size].map((v) => ({ dimValue: v })) } } } }],
+      input: [
+        {
+          name: 'images',
+          type: {
+            tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: [1, o.inputChannels ?? 3, o.size, o.size].map((v) => ({ dimValue: v })) } },
+          },
+        },
+      ],
       output: [{ name: 'output0', type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: dims.map((v) => ({ dimValue: v })) } } } }],
     },
   });

@@ -73,8 +73,7 @@ for (const dialect of DIALECTS) {
       });
     }
 
-    const deliveries = async (endpointId: string) =>
-      (await t.app.inject({ url: `/v1/webhooks/${endpointId}/deliveries`, headers: bearer(key) })).json();
+    const deliveries = async (endpointId: string) => (await t.app.inject({ url: `/v1/webhooks/${endpointId}/deliveries`, headers: bearer(key) })).json();
 
     test('a delivery is POSTed with the exact signed body, signature and headers', async () => {
       const { r, url } = await receiver();
@@ -91,8 +90,12 @@ for (const dialect of DIALECTS) {
       assert.equal(got.headers['x-service-signature-previous'], undefined);
       // delivery_id and sent_at travel inside the signed body
       assert.deepEqual(got.body, {
-        id: eventId, event: 'detection.anomaly', created_at: new Date(clock.now()).toISOString(), ...anomaly,
-        delivery_id: deliveryIds[0], sent_at: got.headers['x-service-timestamp'],
+        id: eventId,
+        event: 'detection.anomaly',
+        created_at: new Date(clock.now()).toISOString(),
+        ...anomaly,
+        delivery_id: deliveryIds[0],
+        sent_at: got.headers['x-service-timestamp'],
       });
       assert.match(eventId, /^evt_[0-9a-z]{26}$/);
 
@@ -134,7 +137,9 @@ for (const dialect of DIALECTS) {
     test('a receiver that fails and then recovers gets the delivery exactly once after recovering', async () => {
       const { r, url } = await receiver((n) => (n <= 3 ? 500 : 200));
       const w = await register(url, key, ['incident.created']);
-      const { deliveryIds: [id] } = await enqueue(key.tenant_id, 'incident.created', { incident_id: 'incident_a' });
+      const {
+        deliveryIds: [id],
+      } = await enqueue(key.tenant_id, 'incident.created', { incident_id: 'incident_a' });
       await waitUntil('first attempt recorded', async () => (await row(id)).attempt_count === 1);
       for (let i = 0; i < 3; i++) await stepToNextAttempt(id);
       assert.equal((await row(id)).status, 'delivered');
@@ -148,7 +153,7 @@ for (const dialect of DIALECTS) {
         const { sent_at: firstSentAt, ...firstRest } = r.received[0].body;
         assert.deepEqual(rest, firstRest, 'retries send the same event and delivery id');
         assert.equal(rest.delivery_id, id);
-        assert.equal(sentAt, x.headers['x-service-timestamp'], 'sent_at is the attempt\'s time');
+        assert.equal(sentAt, x.headers['x-service-timestamp'], "sent_at is the attempt's time");
         assert.ok(x === r.received[0] || String(sentAt) > String(firstSentAt));
       }
       // nothing more, however long we wait
@@ -156,8 +161,14 @@ for (const dialect of DIALECTS) {
       await t.ctx.deliveryWorker.whenIdle();
       assert.equal(r.received.length, 4);
       const d = (await deliveries(w.id)).data[0];
-      assert.deepEqual(d.attempts.map((a: { outcome: string }) => a.outcome), ['retrying', 'retrying', 'retrying', 'delivered']);
-      assert.deepEqual(d.attempts.map((a: { status_code: number }) => a.status_code), [500, 500, 500, 200]);
+      assert.deepEqual(
+        d.attempts.map((a: { outcome: string }) => a.outcome),
+        ['retrying', 'retrying', 'retrying', 'delivered'],
+      );
+      assert.deepEqual(
+        d.attempts.map((a: { status_code: number }) => a.status_code),
+        [500, 500, 500, 200],
+      );
       for (const a of d.attempts.slice(0, 3)) assert.ok(a.next_attempt_at > a.started_at, 'each failure schedules the next attempt');
       assert.match(d.attempts[0].error, /HTTP 500/);
     });
@@ -166,7 +177,9 @@ for (const dialect of DIALECTS) {
       let down = true;
       const { r, url } = await receiver(() => (down ? 503 : 204));
       const w = await register(url, key, ['protocol.triggered']);
-      const { deliveryIds: [id] } = await enqueue(key.tenant_id, 'protocol.triggered', { protocol_run_id: 'prot_a' });
+      const {
+        deliveryIds: [id],
+      } = await enqueue(key.tenant_id, 'protocol.triggered', { protocol_run_id: 'prot_a' });
       await waitUntil('first attempt recorded', async () => (await row(id)).attempt_count === 1);
       const first = clock.now();
       let guard = 0;
@@ -242,7 +255,9 @@ for (const dialect of DIALECTS) {
     test('disabling an endpoint cancels its pending deliveries and stops new ones', async () => {
       const { r, url } = await receiver(() => 500);
       const w = await register(url, key, ['stream.status_changed']);
-      const { deliveryIds: [id] } = await enqueue(key.tenant_id, 'stream.status_changed', { stream_id: 's', status: 'offline' });
+      const {
+        deliveryIds: [id],
+      } = await enqueue(key.tenant_id, 'stream.status_changed', { stream_id: 's', status: 'offline' });
       await r.waitFor(1);
       await waitUntil('retrying', async () => (await row(id)).status === 'retrying');
       await t.app.inject({ method: 'PATCH', url: `/v1/webhooks/${w.id}`, headers: bearer(key), payload: { enabled: false } });
@@ -260,14 +275,22 @@ for (const dialect of DIALECTS) {
       let up = false;
       const { r, url } = await receiver(() => (up ? 200 : 500));
       await register(url, key, ['incident.updated']);
-      const { deliveryIds: [retry] } = await enqueue(key.tenant_id, 'incident.updated', { incident_id: 'incident_r' });
+      const {
+        deliveryIds: [retry],
+      } = await enqueue(key.tenant_id, 'incident.updated', { incident_id: 'incident_r' });
       await r.waitFor(1);
       await waitUntil('retrying', async () => (await row(retry)).status === 'retrying');
       await t.ctx.deliveryWorker.stop();
 
       // a second delivery claimed by a worker that then died mid-send (lease held, nothing recorded)
-      const { deliveryIds: [orphan] } = await enqueue(key.tenant_id, 'incident.updated', { incident_id: 'incident_o' });
-      await t.ctx.database.db.updateTable('webhook_deliveries').set({ lease_until: clock.now() + 120_000 }).where('id', '=', orphan).execute();
+      const {
+        deliveryIds: [orphan],
+      } = await enqueue(key.tenant_id, 'incident.updated', { incident_id: 'incident_o' });
+      await t.ctx.database.db
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: clock.now() + 120_000 })
+        .where('id', '=', orphan)
+        .execute();
 
       up = true;
       const next = await createContext(t.config, { clock });
@@ -277,7 +300,10 @@ for (const dialect of DIALECTS) {
         assert.equal((await row(retry, next)).status, 'delivered');
         await clock.advance(120_000);
         await waitUntil('orphan delivered', async () => (await row(orphan, next)).status === 'delivered');
-        const ok = r.received.filter((x) => x.status === 200).map((x) => x.headers['x-service-delivery']).sort();
+        const ok = r.received
+          .filter((x) => x.status === 200)
+          .map((x) => x.headers['x-service-delivery'])
+          .sort();
         assert.deepEqual(ok, [orphan, retry].sort(), 'each delivered exactly once');
       } finally {
         await next.close();
@@ -302,12 +328,29 @@ describe('delivery-time address check (DNS rebinding)', () => {
     const url = await r.start();
     const key = await t.orgKey();
     // registered while it resolved elsewhere; now "localhost" (127.0.0.1) is what it resolves to
-    const w = (await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: bearer(key), payload: { url: 'https://93.184.215.14/hooks', events: ['alert.fired'] } })).json();
-    await t.ctx.database.db.updateTable('webhook_endpoints').set({ url: url.replace('127.0.0.1', 'localhost') }).where('id', '=', w.id).execute();
-    const { deliveryIds: [id] } = await t.ctx.database.withWriteLock((trx) =>
+    const w = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/webhooks',
+        headers: bearer(key),
+        payload: { url: 'https://93.184.215.14/hooks', events: ['alert.fired'] },
+      })
+    ).json();
+    await t.ctx.database.db
+      .updateTable('webhook_endpoints')
+      .set({ url: url.replace('127.0.0.1', 'localhost') })
+      .where('id', '=', w.id)
+      .execute();
+    const {
+      deliveryIds: [id],
+    } = await t.ctx.database.withWriteLock((trx) =>
       t.ctx.webhooks.enqueueIn(trx, { tenantId: key.tenant_id, kind: 'alert.fired', payload: { alert_id: 'alert_r' } }),
     );
-    await waitUntil('attempt', async () => (await t.ctx.database.db.selectFrom('webhook_deliveries').select('attempt_count').where('id', '=', id).executeTakeFirstOrThrow()).attempt_count > 0);
+    await waitUntil(
+      'attempt',
+      async () =>
+        (await t.ctx.database.db.selectFrom('webhook_deliveries').select('attempt_count').where('id', '=', id).executeTakeFirstOrThrow()).attempt_count > 0,
+    );
     const d = (await t.app.inject({ url: `/v1/webhooks/${w.id}/deliveries`, headers: bearer(key) })).json().data[0];
     assert.equal(d.status, 'retrying');
     assert.equal(d.attempts[0].status_code, null);

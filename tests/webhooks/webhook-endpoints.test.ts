@@ -37,7 +37,12 @@ for (const dialect of DIALECTS) {
       const w = (await post({ url: 'http://127.0.0.1:9/all' }, key, { 'x-operator': 'dana' })).json();
       assert.ok(w.events.includes('detection.anomaly') && w.events.includes('stream.status_changed'));
       assert.ok(!w.events.includes('watch.alert'));
-      const patched = await t.app.inject({ method: 'PATCH', url: `/v1/webhooks/${w.id}`, headers: bearer(key), payload: { events: ['alert.fired'], enabled: false, description: null } });
+      const patched = await t.app.inject({
+        method: 'PATCH',
+        url: `/v1/webhooks/${w.id}`,
+        headers: bearer(key),
+        payload: { events: ['alert.fired'], enabled: false, description: null },
+      });
       assert.equal(patched.statusCode, 200);
       assert.deepEqual(patched.json().events, ['alert.fired']);
       assert.equal(patched.json().enabled, false);
@@ -45,7 +50,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(del.json(), { id: w.id, object: 'webhook_endpoint', deleted: true });
       assert.equal((await t.app.inject({ url: `/v1/webhooks/${w.id}`, headers: bearer(key) })).statusCode, 404);
       const audit = (await t.app.inject({ url: `/v1/audit?resource_id=${w.id}`, headers: bearer(key) })).json();
-      assert.deepEqual(audit.data.map((e: { action: string }) => e.action), ['webhook.deleted', 'webhook.updated', 'webhook.created']);
+      assert.deepEqual(
+        audit.data.map((e: { action: string }) => e.action),
+        ['webhook.deleted', 'webhook.updated', 'webhook.created'],
+      );
       const created = audit.data[2];
       assert.equal(created.actor.operator, 'dana');
       assert.equal(JSON.stringify(created.data).includes('whsec_'), false, 'the secret is not written to the audit trail');
@@ -72,7 +80,12 @@ for (const dialect of DIALECTS) {
         assert.equal(res.json().code, 'validation_failed', url);
         assert.equal(res.json().param, 'url', url);
       }
-      const patch = await t.app.inject({ method: 'PATCH', url: `/v1/webhooks/${(await post(hook)).json().id}`, headers: bearer(key), payload: { url: 'file:///etc/passwd' } });
+      const patch = await t.app.inject({
+        method: 'PATCH',
+        url: `/v1/webhooks/${(await post(hook)).json().id}`,
+        headers: bearer(key),
+        payload: { url: 'file:///etc/passwd' },
+      });
       assert.equal(patch.json().code, 'webhook_url_not_allowed');
     });
 

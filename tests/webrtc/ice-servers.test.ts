@@ -23,6 +23,10 @@ test('VIGIL_ICE_SERVERS that is not usable stops the server at start with the re
     ['[{"urls":"stun:x","username":5}]', /username must be a string/],
   ];
   for (const [value, reason] of bad) {
-    assert.throws(() => loadConfig({}, { VIGIL_ICE_SERVERS: value }), (err: Error) => err.message.startsWith('config: VIGIL_ICE_SERVERS') && reason.test(err.message), value);
+    assert.throws(
+      () => loadConfig({}, { VIGIL_ICE_SERVERS: value }),
+      (err: Error) => err.message.startsWith('config: VIGIL_ICE_SERVERS') && reason.test(err.message),
+      value,
+    );
   }
 });

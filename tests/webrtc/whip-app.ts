@@ -25,7 +25,14 @@ export async function startWhipApp(timers: { mediaTimeoutMs?: number; disconnect
       if (res.status !== 201) throw new Error(JSON.stringify(res.body));
       const p = res.body.publish;
       const onThisServer = (u: string) => base + new URL(u).pathname + new URL(u).search;
-      return { id: res.body.id, scene_id: res.body.scene_id, token: p.token, whipUrl: onThisServer(p.whip_url), publishUrl: onThisServer(p.publish_url), body: res.body };
+      return {
+        id: res.body.id,
+        scene_id: res.body.scene_id,
+        token: p.token,
+        whipUrl: onThisServer(p.whip_url),
+        publishUrl: onThisServer(p.publish_url),
+        body: res.body,
+      };
     },
   };
 }

@@ -96,7 +96,10 @@ test('a missing, wrong, API-key or revoked token is 401; a rotated token works a
 });
 
 test('DELETE or PATCH of an unknown session is 404; after all the refusals a good publisher is accepted', async () => {
-  const unknown = await fetch(`${v.base}/v1/streams/${s.id}/whip/whip_01jzzzzzzzzzzzzzzzzzzzzzzz`, { method: 'DELETE', headers: { authorization: `Bearer ${s.token}` } });
+  const unknown = await fetch(`${v.base}/v1/streams/${s.id}/whip/whip_01jzzzzzzzzzzzzzzzzzzzzzzz`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${s.token}` },
+  });
   await expectProblem(unknown, 404, 'not_found');
   const patch = await fetch(`${v.base}/v1/streams/${s.id}/whip/whip_01jzzzzzzzzzzzzzzzzzzzzzzz`, {
     method: 'PATCH',
@@ -138,7 +141,14 @@ test('an offer with audio as well (as OBS and phones send) is accepted; the answ
 });
 
 test('a webrtc stream made with a test key is a sandbox stream and has no publish token', async () => {
-  const testKey = await v.ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Sandbox Org', mode: 'test', capabilities: 'all', locations: null, rateLimitPerMinute: 100_000 });
+  const testKey = await v.ctx.keys.createKey({
+    tenantKind: 'organization',
+    tenantName: 'Sandbox Org',
+    mode: 'test',
+    capabilities: 'all',
+    locations: null,
+    rateLimitPerMinute: 100_000,
+  });
   const res = await v.call(testKey, 'POST', '/v1/streams', { name: 'Sim', source_type: 'webrtc', source_url: 'webrtc://sim', location: 'lab' });
   assert.equal(res.status, 201);
   assert.equal(res.body.sandbox, true);

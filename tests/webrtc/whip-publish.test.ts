@@ -48,26 +48,43 @@ test('a WHIP publisher (werift, VP8) makes a webrtc stream live and its scene co
   await waitUntil('the stream to go live', async () => (await getStream(s.id)).status === 'live', 30_000).catch((err) => {
     throw new Error(`${(err as Error).message}; session ${JSON.stringify(v.ctx.whip.sessionStats(s.id))}; sent ${first.packetsSent} packets`);
   });
-  const scene = await waitUntil('people and a vehicle in the scene', async () => {
-    const sc = (await v.call(v.key, 'GET', `/v1/scenes/${s.scene_id}`)).body;
-    return sc.people_count >= 2 && sc.vehicle_count >= 1 && sc;
-  }, 90_000);
+  const scene = await waitUntil(
+    'people and a vehicle in the scene',
+    async () => {
+      const sc = (await v.call(v.key, 'GET', `/v1/scenes/${s.scene_id}`)).body;
+      return sc.people_count >= 2 && sc.vehicle_count >= 1 && sc;
+    },
+    90_000,
+  );
   // the same ranges as the RTSP camera test: people present, not boxes summed over frames
   assert.ok(scene.people_count <= 12, `people_count ${scene.people_count}`);
   // rates are over the last seconds: on a busy machine the detector may be between runs
-  const live = await waitUntil('frames in and detector runs', async () => {
-    const st = await getStream(s.id);
-    return st.fps_in > 0 && st.detector_fps > 0 && st;
-  }, 30_000);
+  const live = await waitUntil(
+    'frames in and detector runs',
+    async () => {
+      const st = await getStream(s.id);
+      return st.fps_in > 0 && st.detector_fps > 0 && st;
+    },
+    30_000,
+  );
   assert.equal(live.error, null);
-  const person = await v.ctx.database.db.selectFrom('detections').select('id').where('stream_id', '=', s.id).where('type', '=', 'person').executeTakeFirstOrThrow();
+  const person = await v.ctx.database.db
+    .selectFrom('detections')
+    .select('id')
+    .where('stream_id', '=', s.id)
+    .where('type', '=', 'person')
+    .executeTakeFirstOrThrow();
   const snap = await v.app.inject({ url: `/v1/detections/${person.id}/snapshot`, headers: bearer(v.key) });
   assert.equal(snap.statusCode, 200);
   assert.equal(snap.headers['content-type'], 'image/jpeg');
 
   // trickle ICE (RFC 9725 §4.3): If-Match is required and checked; an ICE restart is refused
   const patch = (headers: Record<string, string>, body: string) =>
-    fetch(first.sessionUrl!, { method: 'PATCH', headers: { 'content-type': 'application/trickle-ice-sdpfrag', authorization: `Bearer ${s.token}`, ...headers }, body });
+    fetch(first.sessionUrl!, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/trickle-ice-sdpfrag', authorization: `Bearer ${s.token}`, ...headers },
+      body,
+    });
   const ufrag = /a=ice-ufrag:(\S+)/.exec(first.pc.localDescription!.sdp)![1];
   const frag = `a=ice-ufrag:${ufrag}\r\na=mid:0\r\na=candidate:1 1 udp 2122260223 127.0.0.1 9 typ host\r\n`;
   assert.equal((await patch({ 'if-match': first.etag! }, frag)).status, 204);
@@ -95,10 +112,14 @@ test('a WHIP publisher (werift, VP8) makes a webrtc stream live and its scene co
 
   // the publisher vanishes (no DELETE, like a phone losing its network): offline, with the reason
   await first.vanish();
-  const offline = await waitUntil('offline', async () => {
-    const st = await getStream(s.id);
-    return st.status === 'offline' && st;
-  }, 20_000);
+  const offline = await waitUntil(
+    'offline',
+    async () => {
+      const st = await getStream(s.id);
+      return st.status === 'offline' && st;
+    },
+    20_000,
+  );
   assert.match(offline.error, /no video from the publisher|connection/);
   assert.equal(v.ctx.whip.sessionStats(s.id), null);
 
@@ -109,10 +130,14 @@ test('a WHIP publisher (werift, VP8) makes a webrtc stream live and its scene co
   await waitUntil('live again on H.264', async () => (await getStream(s.id)).status === 'live', 30_000);
   await waitUntil('H.264 frames decoded', async () => (v.ctx.whip.sessionStats(s.id)?.frames_decoded ?? 0) > 5, 15_000);
   // losses are noticed, the broken frames skipped, and keyframes asked for with PLI
-  const lossy = await waitUntil('a loss and a keyframe request', async () => {
-    const st = v.ctx.whip.sessionStats(s.id)!;
-    return st.lost_packets > 0 && third.pliReceived > 0 && st;
-  }, 20_000);
+  const lossy = await waitUntil(
+    'a loss and a keyframe request',
+    async () => {
+      const st = v.ctx.whip.sessionStats(s.id)!;
+      return st.lost_packets > 0 && third.pliReceived > 0 && st;
+    },
+    20_000,
+  );
   assert.equal(lossy.codec, 'H264');
   assert.ok(lossy.keyframe_requests > 0);
   assert.equal(lossy.decoder_restarts, 0);

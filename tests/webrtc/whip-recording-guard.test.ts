@@ -34,7 +34,12 @@ after(async () => {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 test('after two decoder exits while recording, a WHIP session decodes on without recording, and says so', { timeout: 240_000 }, async () => {
-  const created = await v.call(key, 'POST', '/v1/streams', { name: 'Guarded drone', source_type: 'webrtc', source_url: 'webrtc://drone', location: 'east_fence' });
+  const created = await v.call(key, 'POST', '/v1/streams', {
+    name: 'Guarded drone',
+    source_type: 'webrtc',
+    source_url: 'webrtc://drone',
+    location: 'east_fence',
+  });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const id: string = created.body.id;
   const startedAt = Date.now();
@@ -44,28 +49,51 @@ test('after two decoder exits while recording, a WHIP session decodes on without
   const diag = () => `session ${JSON.stringify(stats())}; sent ${publisher?.packetsSent} packets`;
 
   // a recording decoder runs, and has sealed a segment
-  const first = await waitUntil('a recording decoder', async () => {
-    const s = stats();
-    return s && s.decoder_pid !== null && s.recording && s.frames_decoded > 0 && s;
-  }, 60_000).catch((err) => { throw new Error(`${(err as Error).message}; ${diag()}`); });
+  const first = await waitUntil(
+    'a recording decoder',
+    async () => {
+      const s = stats();
+      return s && s.decoder_pid !== null && s.recording && s.frames_decoded > 0 && s;
+    },
+    60_000,
+  ).catch((err) => {
+    throw new Error(`${(err as Error).message}; ${diag()}`);
+  });
   assert.equal((await v.call(key, 'GET', `/v1/streams/${id}`)).body.status, 'live');
-  await waitUntil('a sealed segment', async () => (await v.call(key, 'GET', `/v1/streams/${id}/recordings?from=${iso(startedAt - 5000)}&to=${iso(Date.now() + 1000)}`)).body.segments?.length >= 1, 60_000);
+  await waitUntil(
+    'a sealed segment',
+    async () =>
+      (await v.call(key, 'GET', `/v1/streams/${id}/recordings?from=${iso(startedAt - 5000)}&to=${iso(Date.now() + 1000)}`)).body.segments?.length >= 1,
+    60_000,
+  );
 
   // first exit: the decoder is restarted, still recording
   process.kill(first.decoder_pid!, 'SIGKILL');
-  const second = await waitUntil('a second recording decoder', async () => {
-    const s = stats();
-    return s && s.decoder_restarts === 1 && s.decoder_pid !== null && s.decoder_pid !== first.decoder_pid && s;
-  }, 60_000).catch((err) => { throw new Error(`${(err as Error).message}; ${diag()}`); });
+  const second = await waitUntil(
+    'a second recording decoder',
+    async () => {
+      const s = stats();
+      return s && s.decoder_restarts === 1 && s.decoder_pid !== null && s.decoder_pid !== first.decoder_pid && s;
+    },
+    60_000,
+  ).catch((err) => {
+    throw new Error(`${(err as Error).message}; ${diag()}`);
+  });
   assert.equal(second.recording, true, 'after one exit the decoder records again');
   assert.equal(second.recording_stopped, null);
 
   // second exit: the guard trips; the next decoder decodes without recording
   process.kill(second.decoder_pid!, 'SIGKILL');
-  const third = await waitUntil('a decoder without recording', async () => {
-    const s = stats();
-    return s && s.decoder_restarts === 2 && s.decoder_pid !== null && s.decoder_pid !== second.decoder_pid && s;
-  }, 60_000).catch((err) => { throw new Error(`${(err as Error).message}; ${diag()}`); });
+  const third = await waitUntil(
+    'a decoder without recording',
+    async () => {
+      const s = stats();
+      return s && s.decoder_restarts === 2 && s.decoder_pid !== null && s.decoder_pid !== second.decoder_pid && s;
+    },
+    60_000,
+  ).catch((err) => {
+    throw new Error(`${(err as Error).message}; ${diag()}`);
+  });
   const stoppedAt = Date.now();
   assert.equal(third.recording, false);
   assert.match(third.recording_stopped ?? '', /ended twice while recording/);

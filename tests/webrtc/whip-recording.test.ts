@@ -55,11 +55,17 @@ async function recordsAndPlays(codec: 'VP8' | 'H264', location: string): Promise
   });
 
   // segments are sealed while the publisher keeps publishing
-  const listing = await waitUntil('three sealed segments', async () => {
-    const l = (await v.call(key, 'GET', `/v1/streams/${id}/recordings?from=${iso(startedAt - 5000)}&to=${iso(Date.now() + 1000)}`)).body;
-    return l.segments?.length >= 3 && l;
-  }, 90_000).catch((err) => {
-    throw new Error(`${(err as Error).message}; session ${JSON.stringify(v.ctx.whip.sessionStats(id))}; files ${execFileSync('sh', ['-c', `find ${v.ctx.recordings.root} -type f | xargs ls -la; cat $(find ${v.ctx.recordings.root} -name segments.csv)`]).toString()}`);
+  const listing = await waitUntil(
+    'three sealed segments',
+    async () => {
+      const l = (await v.call(key, 'GET', `/v1/streams/${id}/recordings?from=${iso(startedAt - 5000)}&to=${iso(Date.now() + 1000)}`)).body;
+      return l.segments?.length >= 3 && l;
+    },
+    90_000,
+  ).catch((err) => {
+    throw new Error(
+      `${(err as Error).message}; session ${JSON.stringify(v.ctx.whip.sessionStats(id))}; files ${execFileSync('sh', ['-c', `find ${v.ctx.recordings.root} -type f | xargs ls -la; cat $(find ${v.ctx.recordings.root} -name segments.csv)`]).toString()}`,
+    );
   });
   for (const s of listing.segments) {
     assert.equal(s.kind, 'video');
@@ -94,7 +100,21 @@ async function recordsAndPlays(codec: 'VP8' | 'H264', location: string): Promise
   assert.equal(res.headers['content-type'], codec === 'VP8' ? 'video/webm' : 'video/mp4');
   const file = join(dir, `${codec}.${codec === 'VP8' ? 'webm' : 'mp4'}`);
   writeFileSync(file, res.rawPayload);
-  const [codecName, frames] = execFileSync(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,nb_read_frames', '-of', 'default=nw=1:nk=1', file]).toString().trim().split('\n');
+  const [codecName, frames] = execFileSync(ffprobe, [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-count_frames',
+    '-show_entries',
+    'stream=codec_name,nb_read_frames',
+    '-of',
+    'default=nw=1:nk=1',
+    file,
+  ])
+    .toString()
+    .trim()
+    .split('\n');
   const duration = Number(execFileSync(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', file]).toString().trim());
   assert.equal(codecName, codec === 'VP8' ? 'vp8' : 'h264');
   const expected = (to - from) / 1000;

@@ -29,12 +29,22 @@ export type CityLookup =
  * Oregon's); comparable ones are ambiguous ("Springfield").
  */
 export function lookupCity(name: string, currentTimeZone?: string): CityLookup {
-  const rows = cityTimezones.lookupViaCity(name.trim()).slice().sort((a, b) => b.pop - a.pop);
+  const rows = cityTimezones
+    .lookupViaCity(name.trim())
+    .slice()
+    .sort((a, b) => b.pop - a.pop);
   if (rows.length === 0) return { status: 'unknown' };
   const local = rows.filter((r) => r.timezone === currentTimeZone);
   const [top, second] = local.length === 1 ? [local[0], undefined] : rows;
   if (second && top.pop < second.pop * 10) {
     return { status: 'ambiguous', options: rows.slice(0, 5).map((r) => `${r.city}, ${r.province && r.province !== r.city ? r.province : r.country}`) };
   }
-  return { status: 'found', city: top.city, country: top.country, lat: Math.round(top.lat * 1e4) / 1e4, lon: Math.round(top.lng * 1e4) / 1e4, timeZone: top.timezone };
+  return {
+    status: 'found',
+    city: top.city,
+    country: top.country,
+    lat: Math.round(top.lat * 1e4) / 1e4,
+    lon: Math.round(top.lng * 1e4) / 1e4,
+    timeZone: top.timezone,
+  };
 }

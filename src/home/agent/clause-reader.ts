@@ -99,7 +99,13 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
 }
 
 /** First words of the cues: "watch" may be tagged a noun, but after "but" it starts a request. */
-const CUE_VERBS = new Set(compiledCues.map((c) => c.parts[0]).filter((p): p is string[] => p !== null).flat().filter((w) => !['be', 'what', 'who', 'how', 'i', 'no', 'do', 'can', 'may', 'any', 'anything', 'not', 'ok', 'okay', 'fine', 'is'].includes(w)));
+const CUE_VERBS = new Set(
+  compiledCues
+    .map((c) => c.parts[0])
+    .filter((p): p is string[] => p !== null)
+    .flat()
+    .filter((w) => !['be', 'what', 'who', 'how', 'i', 'no', 'do', 'can', 'may', 'any', 'anything', 'not', 'ok', 'okay', 'fine', 'is'].includes(w)),
+);
 
 /** A verb (not a form of "be") within the next few words, before the next conjunction. */
 function hasOwnVerb(tokens: Token[], from: number): boolean {
@@ -122,8 +128,12 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
   });
   tokens.forEach((t, i) => {
     // ("the porch one should stop at 4": said of a watch, a request to change it, read from the cue)
-    if (['stop', 'end', 'finish'].includes(t.text) && ['at', 'by', 'around'].includes(tokens[i + 1]?.text ?? '') && /\d|noon|midnight|sunrise|dawn/.test(tokens[i + 2]?.text ?? '') &&
-      !['can', 'could', 'should', 'will', 'must'].includes(tokens[i - 1]?.text ?? '')) {
+    if (
+      ['stop', 'end', 'finish'].includes(t.text) &&
+      ['at', 'by', 'around'].includes(tokens[i + 1]?.text ?? '') &&
+      /\d|noon|midnight|sunrise|dawn/.test(tokens[i + 2]?.text ?? '') &&
+      !['can', 'could', 'should', 'will', 'must'].includes(tokens[i - 1]?.text ?? '')
+    ) {
       skip.add(i);
     }
   });
@@ -155,8 +165,10 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
       continue;
     }
     // "between 7 and 9", "saturday and sunday night": one time, not two clauses
-    const betweenTimes = t.text === 'and' && (tokens.slice(Math.max(start, i - 3), i).some((x) => x.text === 'between') ||
-      (parseWeekday(tokens[i - 1]?.text ?? '') !== undefined && parseWeekday(tokens[i + 1]?.text ?? '') !== undefined));
+    const betweenTimes =
+      t.text === 'and' &&
+      (tokens.slice(Math.max(start, i - 3), i).some((x) => x.text === 'between') ||
+        (parseWeekday(tokens[i - 1]?.text ?? '') !== undefined && parseWeekday(tokens[i + 1]?.text ?? '') !== undefined));
     if (CONJUNCTIONS.has(t.text) && i > start && !betweenTimes) {
       pieces.push({ from: start, to: i, newSentence, contrast });
       newSentence = false;
@@ -182,13 +194,26 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
     if (piece.from >= piece.to) continue;
     const found = findIntent(tokens, piece.from, piece.to, skip);
     const first = tokens[piece.from]?.text;
-    const correction = (first === 'i' && ['mean', 'meant'].includes(tokens[piece.from + 1]?.text)) || first === 'sorry' || first === 'rather' || first === 'oops' ||
+    const correction =
+      (first === 'i' && ['mean', 'meant'].includes(tokens[piece.from + 1]?.text)) ||
+      first === 'sorry' ||
+      first === 'rather' ||
+      first === 'oops' ||
       (first === 'actually' && clauses.length > 0 && !found.intent);
     const prev = clauses.at(-1);
     // "watch the deck tonight, and did anything set off the workshop sensor today?": a question of its own
-    const question = piece.from > 0 && QUESTION_OPENERS.has(first ?? '') && !(['what', 'how'].includes(first ?? '') && tokens[piece.from + 1]?.text === 'about') &&
+    const question =
+      piece.from > 0 &&
+      QUESTION_OPENERS.has(first ?? '') &&
+      !(['what', 'how'].includes(first ?? '') && tokens[piece.from + 1]?.text === 'about') &&
       (tokens[piece.from - 1].breakAfter !== '' || CONJUNCTIONS.has(tokens[piece.from - 1].text));
-    const separate = found.intent !== undefined || correction || !prev || piece.newSentence || piece.contrast || question ||
+    const separate =
+      found.intent !== undefined ||
+      correction ||
+      !prev ||
+      piece.newSentence ||
+      piece.contrast ||
+      question ||
       (hasPlace(piece.from, piece.to) && hasTime(piece.from, piece.to) && hasTime(prev.from, prev.to));
     if (separate) {
       clauses.push({ from: piece.from, to: piece.to, ...found, correction, newSentence: piece.newSentence, contrast: piece.contrast });

@@ -35,8 +35,14 @@ export function detectForeignLanguage(message: string, placeWords: string[]): st
   if (words.length === 0) return undefined;
   const known = words.filter((w) => {
     const base = w.replace(/'s$/, '');
-    return STOP_WORDS.has(base) || planWords.has(base) || base in SPELLING_FIXES || lexicon[base] !== undefined ||
-      lexicon[base.replace(/(s|es|ed|ing)$/, '')] !== undefined || isNearPlanWord(base, placeWords);
+    return (
+      STOP_WORDS.has(base) ||
+      planWords.has(base) ||
+      base in SPELLING_FIXES ||
+      lexicon[base] !== undefined ||
+      lexicon[base.replace(/(s|es|ed|ing)$/, '')] !== undefined ||
+      isNearPlanWord(base, placeWords)
+    );
   }).length;
   const accented = /[\u00c0-\u024f]/.test(text);
   if (known / words.length >= 0.6) return undefined;

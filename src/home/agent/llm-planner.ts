@@ -26,14 +26,7 @@ export const DEFAULT_LLM_TIMEOUT_MS = 8_000;
 
 export type LlmPlannerOptions = LlmConfig;
 
-export type LlmFailureReason =
-  | 'timeout'
-  | 'network_error'
-  | 'http_error'
-  | 'malformed_response'
-  | 'no_choices'
-  | 'empty_answer'
-  | 'invalid_tool_calls';
+export type LlmFailureReason = 'timeout' | 'network_error' | 'http_error' | 'malformed_response' | 'no_choices' | 'empty_answer' | 'invalid_tool_calls';
 
 /** The endpoint could not give a usable plan; `reason` is stable, `message` is for logs. */
 export class LlmPlannerError extends Error {
@@ -91,7 +84,9 @@ function describeSun(ctx: HouseholdContext): string | undefined {
     sunrises.push(t.sunrise.getTime());
   }
   const valid = (xs: number[]) => xs.filter(Number.isFinite).sort((a, b) => a - b);
-  const lastSunset = valid(sunsets).filter((t) => t <= ctx.now).at(-1);
+  const lastSunset = valid(sunsets)
+    .filter((t) => t <= ctx.now)
+    .at(-1);
   const nextSunset = valid(sunsets).find((t) => t > ctx.now);
   const nextSunrise = valid(sunrises).find((t) => t > ctx.now);
   // polar day or night: no sunset/sunrise to offer, the model must ask
@@ -157,7 +152,7 @@ export function buildSystemPrompt(ctx: HouseholdContext): string {
     '4. Requests outside these tools (or in a language you cannot act on) get a short text answer saying what you can do, with no tool call.',
     '5. One message may ask for several things: call one tool per thing, in the order asked.',
     '6. Times in tool arguments are ISO 8601 UTC with a Z suffix. Convert the user\'s local times with the time zone above. "Tonight" and "sunset to sunrise" mean from the next sunset (from now if it is night now) until the sunrise after it; a window that ends at a time already past today ends tomorrow. Put the window in the user\'s words in `window` and use `recurrence` for "every night", "weekdays", "weekends".',
-    '7. create_watch: `subject` is the room or sensor name as listed; `sensor_ids` are the ids of that room\'s (or that) sensor(s), excluding muted or bounded ones.',
+    "7. create_watch: `subject` is the room or sensor name as listed; `sensor_ids` are the ids of that room's (or that) sensor(s), excluding muted or bounded ones.",
     '8. Follow-ups ("make it until 6am instead", "stop watching it", "what about the garage?") refer to the conversation so far and to the active watches above; use their ids.',
     '9. "Let me know when Maria arrives": create_watch on cameras with conditions ["recognized_person"] and person_ids of that known person; "anyone we don\'t know": conditions ["unrecognized_person"]. A name that is not among the known people: do not call a tool, say you do not know them and list who you know.',
     // the tools' own rules (tools/*.ts, llmRule), numbered on from the general ones
@@ -212,10 +207,7 @@ function parseArguments(raw: unknown): Record<string, unknown> | undefined {
 function checkAgainstHome(tool: ToolName, args: Record<string, unknown>, ctx: HouseholdContext): string | undefined {
   const sensorIds = new Set(ctx.sensors.map((s) => s.id));
   const findRoom = (name: string) => ctx.rooms.find((r) => r.name.toLowerCase() === name.trim().toLowerCase())?.name;
-  const ids = [
-    ...(Array.isArray(args.sensor_ids) ? (args.sensor_ids as string[]) : []),
-    ...(typeof args.sensor_id === 'string' ? [args.sensor_id] : []),
-  ];
+  const ids = [...(Array.isArray(args.sensor_ids) ? (args.sensor_ids as string[]) : []), ...(typeof args.sensor_id === 'string' ? [args.sensor_id] : [])];
   const unknownSensor = ids.find((id) => !sensorIds.has(id));
   if (unknownSensor) return `there is no sensor "${unknownSensor}" in this home`;
   // add_sensor may name a new room; every other room must exist

@@ -12,14 +12,17 @@ const NOTIFY_WORD = /\b(notif(?:y|ies|ied|ying|ications?)|pings?|push notificati
 /** "Notify me if someone comes to the back door": a watch, not routing. */
 const CONDITIONAL = /\b(if|when|whenever|once|as soon as)\b/;
 const NEGATIVE = /\b(don'?t|do not|dont|never|no|stop|quit|without)\b/;
-const OTHER_REQUEST = /\b(watch|keep an eye|look after|unmute|alone|add|describe|show me|check|look at)\b|\bmute\b(?!\s+(?:the\s+|my\s+|all\s+)?(?:notif|them|those|alerts))/;
+const OTHER_REQUEST =
+  /\b(watch|keep an eye|look after|unmute|alone|add|describe|show me|check|look at)\b|\bmute\b(?!\s+(?:the\s+|my\s+|all\s+)?(?:notif|them|those|alerts))/;
 const ONLY = /\b(only|just)\b/;
 const CLOCK = String.raw`(\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon|midday|midnight)`;
 const BETWEEN = new RegExp(String.raw`\b(?:between|from)\s+${CLOCK}\s+(?:and|to|until|till|-)\s+${CLOCK}`);
 const ONE_TIME = new RegExp(String.raw`\b(?:after|before|until|till|from|at|past)\s+${CLOCK}`);
-const ANY_TIME = /\b(at any (?:time|hour)|any ?time|all (?:the )?time|around the clock|24\/7|day and night|no (?:more )?quiet hours|(?:clear|remove|drop|cancel) (?:the |my )?quiet hours)\b/;
+const ANY_TIME =
+  /\b(at any (?:time|hour)|any ?time|all (?:the )?time|around the clock|24\/7|day and night|no (?:more )?quiet hours|(?:clear|remove|drop|cancel) (?:the |my )?quiet hours)\b/;
 const PAUSE = /\b(stop|pause|turn off|switch off|disable|mute|silence|hold|no more|enough)\b/;
-const RESUME = /\b(again|resume|back on|turn (?:them |those |the notifications |notifications )?(?:back )?on|switch (?:them |notifications )?(?:back )?on|start (?:sending|notifying)|unpause|restart)\b/;
+const RESUME =
+  /\b(again|resume|back on|turn (?:them |those |the notifications |notifications )?(?:back )?on|switch (?:them |notifications )?(?:back )?on|start (?:sending|notifying)|unpause|restart)\b/;
 const SEND_THEM = /\bsend (?:me )?(?:them|those|it|the notifications|notifications|my notifications)\b/;
 const POLITE = /^(?:please\s+)?(?:can|could|would|will)\s+you\b/;
 const QUESTION = /^(?:are|is|do|does|did|when|what|which|will|would|should|can|could|why|how|am)\b/;
@@ -69,7 +72,8 @@ function findPlaces(text: string, ctx: HouseholdContext): PlaceHit[] {
 }
 
 /** "the garage ones", "about the pool", "from the shed": a place said that the home may not have. */
-const PLACE_PHRASE = /\b(?:the|my|our)\s+([a-z][a-z ]*?)\s+(?:ones?|notifications?|alerts?|camera|sensor)\b|\b(?:about|from|for|of)\s+(?:the|my|our)\s+([a-z][a-z ]*?)(?=$|[\s,.!?])/;
+const PLACE_PHRASE =
+  /\b(?:the|my|our)\s+([a-z][a-z ]*?)\s+(?:ones?|notifications?|alerts?|camera|sensor)\b|\b(?:about|from|for|of)\s+(?:the|my|our)\s+([a-z][a-z ]*?)(?=$|[\s,.!?])/;
 
 function plan(partial: Partial<Plan>): Plan {
   return { planner: 'offline', calls: [], refusals: [], ...partial };
@@ -79,7 +83,8 @@ function ask(text: string): Plan {
   return plan({ clarification: `${text} I haven't changed your notifications.`, confidence: 0.3 });
 }
 
-const EXAMPLES = 'I can notify you only between two times ("only between 11pm and 7am"), leave a room or sensor out ("don\'t send me the garage ones"), stop the notifications, or send them again.';
+const EXAMPLES =
+  'I can notify you only between two times ("only between 11pm and 7am"), leave a room or sensor out ("don\'t send me the garage ones"), stop the notifications, or send them again.';
 
 function knownPlaces(ctx: HouseholdContext): string {
   const rooms = ctx.rooms.map((r) => r.name);
@@ -97,7 +102,14 @@ export function planNotificationRouting(message: string, ctx: HouseholdContext):
   if (question) return ask(`You asked about your notifications. ${EXAMPLES}`);
   if (OTHER_REQUEST.test(text)) return ask('I change notifications on their own: ask me that first, then the rest separately.');
   // "notify me about strangers in the backyard tonight" says nothing about routing: a watch, for the general reader
-  const routingSaid = NEGATIVE.test(text) || RESUME.test(text) || PAUSE.test(text) || ONLY.test(text) || BETWEEN.test(text) || ANY_TIME.test(text) || /\b(quiet|less|fewer|so many|too many|important)\b/.test(text);
+  const routingSaid =
+    NEGATIVE.test(text) ||
+    RESUME.test(text) ||
+    PAUSE.test(text) ||
+    ONLY.test(text) ||
+    BETWEEN.test(text) ||
+    ANY_TIME.test(text) ||
+    /\b(quiet|less|fewer|so many|too many|important)\b/.test(text);
   if (!routingSaid) return undefined;
   const scope = SCOPE_HOUSEHOLD.test(text) ? 'household' : undefined;
   const scoped = (args: Record<string, unknown>) => (scope ? { scope, ...args } : args);
@@ -118,8 +130,10 @@ export function planNotificationRouting(message: string, ctx: HouseholdContext):
     const quietSaid = /\bquiet\b/.test(text);
     if (only && negative) return ask(`Should I notify you only between ${between[1]} and ${between[2]}, or never between them?`);
     // "only between 11pm and 7am" → quiet from 7am to 11pm; "not between 11pm and 7am" / "quiet hours from…" → quiet then
-    if (only) return plan({ calls: [{ tool: 'set_notification_routing', args: scoped({ quiet_hours: { from: to, to: from }, paused: false }) }], confidence: 1 });
-    if (negative || quietSaid) return plan({ calls: [{ tool: 'set_notification_routing', args: scoped({ quiet_hours: { from, to }, paused: false }) }], confidence: 1 });
+    if (only)
+      return plan({ calls: [{ tool: 'set_notification_routing', args: scoped({ quiet_hours: { from: to, to: from }, paused: false }) }], confidence: 1 });
+    if (negative || quietSaid)
+      return plan({ calls: [{ tool: 'set_notification_routing', args: scoped({ quiet_hours: { from, to }, paused: false }) }], confidence: 1 });
     return ask(`Should I notify you only between ${between[1]} and ${between[2]}, or not between them?`);
   }
   if (ANY_TIME.test(text) && !negative) {

@@ -12,12 +12,36 @@ import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
-import { createNormalizer, findUncovered, isPersonWord, quoteUncovered, type Token, type WordRole, extractTimeSpec, findTimePhrase, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from '../../platform/language/index.ts';
+import {
+  createNormalizer,
+  findUncovered,
+  isPersonWord,
+  quoteUncovered,
+  type Token,
+  type WordRole,
+  extractTimeSpec,
+  findTimePhrase,
+  needsLocation,
+  resolveSince,
+  resolveWatchWindow,
+  resolveWindowChange,
+  type TimeSpec,
+} from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import { MAX_MESSAGE_CHARS, type Plan, type PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
 import { planDirectIntents } from './direct-intents.ts';
-import { ARRIVAL_PHRASES, CONDITION_WORDS, ENTRANCE_WORDS, KIND_WORDS, OUT_OF_SCOPE_NOUNS, OUT_OF_SCOPE_VERBS, REFERENCE_WORDS, listCorrectableWords, type IntentKind } from './vocabulary.ts';
+import {
+  ARRIVAL_PHRASES,
+  CONDITION_WORDS,
+  ENTRANCE_WORDS,
+  KIND_WORDS,
+  OUT_OF_SCOPE_NOUNS,
+  OUT_OF_SCOPE_VERBS,
+  REFERENCE_WORDS,
+  listCorrectableWords,
+  type IntentKind,
+} from './vocabulary.ts';
 
 const normalizeMessage = createNormalizer(listCorrectableWords());
 import { addDays, countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
@@ -139,20 +163,28 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   }
   // only the user's own words instruct: quoted, forwarded and pretend-system text is content
   if (PRETEND_SYSTEM.test(message)) {
-    plan.clarification = "That reads as instructions pretending to come from the system or another speaker, so I haven't acted on them and changed nothing. If you want something done, ask me in your own words.";
+    plan.clarification =
+      "That reads as instructions pretending to come from the system or another speaker, so I haven't acted on them and changed nothing. If you want something done, ask me in your own words.";
     plan.confidence = 0;
     return plan;
   }
   const quoted = setAsideQuoted(message);
   if (quoted.found) {
-    if (!/\p{L}/u.test(quoted.own.replace(/\b(sent|forwarded|texted|wrote|says?|said|me|this|my|his|her|our|message|got|just|look|at|what|a|an|the)\b/gi, ''))) {
-      plan.clarification = "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?";
+    if (
+      !/\p{L}/u.test(quoted.own.replace(/\b(sent|forwarded|texted|wrote|says?|said|me|this|my|his|her|our|message|got|just|look|at|what|a|an|the)\b/gi, ''))
+    ) {
+      plan.clarification =
+        "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?";
       plan.confidence = 0;
       return plan;
     }
     const inner = planOffline(dropQuoteTalk(quoted.own), ctx);
     if (!inner.calls.length && inner.clarification && !inner.answers?.length) {
-      return { ...inner, clarification: "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?" };
+      return {
+        ...inner,
+        clarification:
+          "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?",
+      };
     }
     inner.notes = [...(inner.notes ?? []), "I didn't act on the quoted or forwarded text: only your own request is an instruction."];
     return inner;
@@ -209,7 +241,8 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     lastWatchId: findLastWatchId(ctx),
     mentionedSensorIds: new Set(),
   };
-  for (const r of readings) for (const m of r.mentions) for (const s of getPlaceSensors(m.place)) if (m.place.type !== 'group') state.mentionedSensorIds.add(s.id);
+  for (const r of readings)
+    for (const m of r.mentions) for (const s of getPlaceSensors(m.place)) if (m.place.type !== 'group') state.mentionedSensorIds.add(s.id);
 
   const clarifications: string[] = [];
   // "no wait, make it 10pm" corrects and goes on; "watch the…, actually wait, not sure" holds back
@@ -225,9 +258,10 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   }
   const actionable = readings.filter((r) => r.intent && r.intent !== 'help');
   if (actionable.length === 0 && !readings.some((r) => r.outOfScope)) {
-    plan.clarification = readings.some((r) => r.intent === 'help') || readings.every((r) => !r.mentions.length)
-      ? `${HELP_TEXT} What would you like me to do?`
-      : `I'm not sure what you'd like me to do there. ${HELP_TEXT}`;
+    plan.clarification =
+      readings.some((r) => r.intent === 'help') || readings.every((r) => !r.mentions.length)
+        ? `${HELP_TEXT} What would you like me to do?`
+        : `I'm not sure what you'd like me to do there. ${HELP_TEXT}`;
     return plan;
   }
   // "kill all the watches but leave the pool one running": what the message keeps is out of its "all"
@@ -249,8 +283,13 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     if (!r.intent || r.intent === 'help') continue;
     // "we're home now. stop the granny flat watch": the homecoming is the reason for the stand-down
     // that names its watch, not a second stand-down of whatever ran last
-    if (r.intent === 'stand_down' && !r.hasReference && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome && /^(?:at )?home$/.test(m.text)) &&
-      readings.some((x) => x !== r && x.intent === 'stand_down' && x.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor'))) continue;
+    if (
+      r.intent === 'stand_down' &&
+      !r.hasReference &&
+      r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome && /^(?:at )?home$/.test(m.text)) &&
+      readings.some((x) => x !== r && x.intent === 'stand_down' && x.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor'))
+    )
+      continue;
     // "is the baby ok? check the nursery camera": a question about nothing we know, next to a complete request
     if (r.intent === 'describe' && !r.mentions.length && !r.hasReference && actionable.some((x) => x !== r && x.mentions.length)) continue;
     const outcome = planReading(r, state, plan);
@@ -274,23 +313,44 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
  * Thanks, greetings, compliments and wishes: the whole message is one of these, or several. A bare
  * "ok", "great" or "morning" is not here: it may answer the question just asked.
  */
-const CHITCHAT = /^(?:(?:thanks(?: a lot| so much| very much)?|thank you(?: so much| very much)?|thx|ty|cheers|ta|nice one|you'?re a (?:star|legend|gem)|you are a (?:star|legend|gem)|you rock|legend|good (?:morning|night|evening|afternoon)|night night|hi|hello|hey|hiya|yo|happy (?:thanksgiving|christmas|new year|holidays|easter|hanukkah|diwali|eid|halloween|birthday|friday)|merry christmas|have a (?:good|nice|great) (?:one|day|night|evening|weekend)|good (?:job|work|bot)|well done|much appreciated|appreciate it|love you|you(?:'?re| are) (?:great|amazing|brilliant|the best))(?:\s*(?:to you|too|mate|buddy|pal|lol|haha|x+|!+|\.+|,|[\p{Extended_Pictographic}\u200d\ufe0f]+))*[\s,!.]*)+$/iu;
+const CHITCHAT =
+  /^(?:(?:thanks(?: a lot| so much| very much)?|thank you(?: so much| very much)?|thx|ty|cheers|ta|nice one|you'?re a (?:star|legend|gem)|you are a (?:star|legend|gem)|you rock|legend|good (?:morning|night|evening|afternoon)|night night|hi|hello|hey|hiya|yo|happy (?:thanksgiving|christmas|new year|holidays|easter|hanukkah|diwali|eid|halloween|birthday|friday)|merry christmas|have a (?:good|nice|great) (?:one|day|night|evening|weekend)|good (?:job|work|bot)|well done|much appreciated|appreciate it|love you|you(?:'?re| are) (?:great|amazing|brilliant|the best))(?:\s*(?:to you|too|mate|buddy|pal|lol|haha|x+|!+|\.+|,|[\p{Extended_Pictographic}\u200d\ufe0f]+))*[\s,!.]*)+$/iu;
 
 /** The reply to a message that is only chit-chat ("cheers, you're a star", "happy thanksgiving!!"), or undefined. */
 function answerChitChat(message: string): string | undefined {
   const text = message.trim().toLowerCase().replace(/[’]/g, "'");
   if (!text || !CHITCHAT.test(text)) return undefined;
   const wish = /happy (\w+(?: year)?)|merry (christmas)/.exec(text);
-  if (wish) return `${wish[1] ? `Happy ${wish[1].replace(/^./, (c) => c.toUpperCase())}` : 'Merry Christmas'} to you too! I'm here if you'd like anything watched.`;
-  if (/thank|thx|\bty\b|cheers|\bta\b|appreciat|star|legend|gem|rock|nice one|well done|good (job|work|bot)|great|brilliant|amazing|best/.test(text)) return "You're welcome! Just ask if you'd like anything else watched.";
+  if (wish)
+    return `${wish[1] ? `Happy ${wish[1].replace(/^./, (c) => c.toUpperCase())}` : 'Merry Christmas'} to you too! I'm here if you'd like anything watched.`;
+  if (/thank|thx|\bty\b|cheers|\bta\b|appreciat|star|legend|gem|rock|nice one|well done|good (job|work|bot)|great|brilliant|amazing|best/.test(text))
+    return "You're welcome! Just ask if you'd like anything else watched.";
   return "Hello! What would you like me to do? I can watch rooms and sensors, mute them, or tell you what's happening.";
 }
 
-const STATE_INTENTS = new Set<IntentKind>(['create_watch', 'update_watch', 'stand_down', 'mute', 'unmute', 'set_boundary', 'clear_boundary', 'add_sensor', 'set_location', 'rename_room', 'exclude']);
+const STATE_INTENTS = new Set<IntentKind>([
+  'create_watch',
+  'update_watch',
+  'stand_down',
+  'mute',
+  'unmute',
+  'set_boundary',
+  'clear_boundary',
+  'add_sensor',
+  'set_location',
+  'rename_room',
+  'exclude',
+]);
 
 const INTENT_WORDS: Partial<Record<IntentKind, string>> = {
-  create_watch: 'watch', update_watch: 'change the watch on', stand_down: 'stand down the watch on', mute: 'mute', unmute: 'unmute',
-  set_boundary: 'leave alone', clear_boundary: 'watch again', exclude: 'leave out',
+  create_watch: 'watch',
+  update_watch: 'change the watch on',
+  stand_down: 'stand down the watch on',
+  mute: 'mute',
+  unmute: 'unmute',
+  set_boundary: 'leave alone',
+  clear_boundary: 'watch again',
+  exclude: 'leave out',
 };
 
 const ROLE_QUESTIONS: Record<WordRole, string> = {
@@ -314,11 +374,14 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
     const checked = (r.intent && STATE_INTENTS.has(r.intent)) || (!r.intent && !r.outOfScope && !r.question);
     if (!checked) continue;
     // "mute the office cam while I'm working": only a watch has a window for "while" to set
-    const left = r.spans.flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used))
+    const left = r.spans
+      .flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used))
       // ("mute it for a bit" mutes until unmuted; "watch it for a bit" has no end to take)
       .filter((u) => (u.text !== 'while' && u.text !== 'bit') || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
     if (!left.length) continue;
-    const said = quoteUncovered(r.tokens, left).map((w) => `"${w}"`).join(' and ');
+    const said = quoteUncovered(r.tokens, left)
+      .map((w) => `"${w}"`)
+      .join(' and ');
     const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
     const places = (action?.mentions ?? []).map((m) => subjectOf(m.place));
     const verb = action?.intent ? INTENT_WORDS[action.intent] : undefined;
@@ -328,13 +391,16 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   return undefined;
 }
 
-const UNDO = /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
+const UNDO =
+  /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
 
 /** A reply that only leaves things as they are: acknowledgement plus "leave it", "forget it", "don't bother". */
-const LEAVE_IT = /^(?:(?:ok(?:ay)?|oh|ah|right|alright|all right|fine|sure|cool|no|nah|nope|no worries|never mind|nevermind|that's fine|thats fine|in that case)[\s,.!]*)*(?:(?:just|then)\s+)?(?:leave (?:it|that|them|things)(?: (?:as it is|as they are|alone|be))?|forget (?:it|that)|don'?t bother|no need|never mind|nevermind|not to worry|no change)(?:[\s,]+(?:then|for now|thanks|thank you|cheers|please))*[\s.!]*$/i;
+const LEAVE_IT =
+  /^(?:(?:ok(?:ay)?|oh|ah|right|alright|all right|fine|sure|cool|no|nah|nope|no worries|never mind|nevermind|that's fine|thats fine|in that case)[\s,.!]*)*(?:(?:just|then)\s+)?(?:leave (?:it|that|them|things)(?: (?:as it is|as they are|alone|be))?|forget (?:it|that)|don'?t bother|no need|never mind|nevermind|not to worry|no change)(?:[\s,]+(?:then|for now|thanks|thank you|cheers|please))*[\s.!]*$/i;
 
 /** Markup and phrasing of a message that pretends to be the system or overrides the rules: all of it is content. */
-const PRETEND_SYSTEM = /<\|\s*[a-z_]+\s*\|>|\[\/?\s*(INST|SYS)\s*\]|<<\s*\/?\s*SYS\s*>>|(^|\n)\s*#+\s*(system|admin|override|instructions?)\b|\b(as|i am|i'm) (the|an|your) (system )?(administrator|admin|developer|operator)\b|\b(the )?user (is|has been) (now )?(an? |the )?(verified )?(administrator|admin|developer|operator)\b|\bnew (rules|instructions)\s*:|\byou are now (in|an?|the)\b|#{2,}\s*(system|admin|override|instruction)|\bsystem (override|prompt|message)\b|\b(ignore|disregard|forget) (all|any|previous|prior|your|the) (previous |prior )?(rules|instructions|guidelines)\b|\bassistant (must|shall|will now)\b|\bdeveloper mode\b/i;
+const PRETEND_SYSTEM =
+  /<\|\s*[a-z_]+\s*\|>|\[\/?\s*(INST|SYS)\s*\]|<<\s*\/?\s*SYS\s*>>|(^|\n)\s*#+\s*(system|admin|override|instructions?)\b|\b(as|i am|i'm) (the|an|your) (system )?(administrator|admin|developer|operator)\b|\b(the )?user (is|has been) (now )?(an? |the )?(verified )?(administrator|admin|developer|operator)\b|\bnew (rules|instructions)\s*:|\byou are now (in|an?|the)\b|#{2,}\s*(system|admin|override|instruction)|\bsystem (override|prompt|message)\b|\b(ignore|disregard|forget) (all|any|previous|prior|your|the) (previous |prior )?(rules|instructions|guidelines)\b|\bassistant (must|shall|will now)\b|\bdeveloper mode\b/i;
 
 /** Quoted or forwarded text and markup pretending to be another speaker, set aside from the user's own words. */
 function setAsideQuoted(message: string): { own: string; found: boolean } {
@@ -350,7 +416,8 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
   const inQuote = String.raw`(?:[^'\u2018\u2019]|(?<=\p{L})['\u2019](?=\p{L}))`;
   own = own.replace(new RegExp(String.raw`(^|[\s:(])['\u2018](${inQuote}*\s${inQuote}*\s${inQuote}*?)['\u2019](?=$|[\s.,!?;:)])`, 'gu'), '$1 ');
   // forwarded: "my son sent me this: …", "Fwd: …", lines starting with ">"
-  if (own === message) own = own.replace(/\b(sent|forwarded|texted|wrote|emailed|messaged|posted)\b[^:\n]{0,40}:\s*[\s\S]*$/i, (m) => m.replace(/:[\s\S]*$/, ' '));
+  if (own === message)
+    own = own.replace(/\b(sent|forwarded|texted|wrote|emailed|messaged|posted)\b[^:\n]{0,40}:\s*[\s\S]*$/i, (m) => m.replace(/:[\s\S]*$/, ' '));
   own = own.replace(/(^|\n)\s*(fwd?|fw):[\s\S]*$/gi, ' ');
   own = own.replace(/(^|\n)\s*>[^\n]*/g, ' ');
   own = own.replace(/\s+/g, ' ').trim();
@@ -365,13 +432,25 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
 function dropQuoteTalk(own: string): string {
   const sentences = own.split(/(?<=[.!?;])\s+|(?<=:)\s*/);
   const kept = sentences.filter((x, k) => {
-    const t = x.toLowerCase().trim().replace(/^[-\u2013\u2014\s]+/, '');
+    const t = x
+      .toLowerCase()
+      .trim()
+      .replace(/^[-\u2013\u2014\s]+/, '');
     if (!/\p{L}/u.test(t)) return true;
     // the source, said before the quote: "my brother sent me:", "fwd from …:", "PS my lad left this in the notes app:"
     if ((k === 0 || /\b(this|these|that)\b/.test(t)) && /:\s*$/.test(t) && !/\b(watch|mute|unmute|stop|keep|monitor)\b/.test(t)) return false;
     // rejecting it: "ignore him", "don't listen to her", "pay no heed to that", "we are not doing that", "as if lol"
-    if (/^(?:\w+\s+){0,2}(?:ignore|disregard|don'?t listen to|do not listen to|pay no (?:heed|attention|mind) to)\s+(?:him|her|them|that|this|it|the (?:message|text|newsletter|post))\b[^,]*[.!?;]?$/.test(t)) return false;
-    if (/\b(?:not|n'?t|never)\s+(?:doing|do|going to do|gonna do|happening)\s+(?:that|this|it)\b/.test(t) && !/\b(watch|mute|unmute|stop|keep|monitor)\b/.test(t)) return false;
+    if (
+      /^(?:\w+\s+){0,2}(?:ignore|disregard|don'?t listen to|do not listen to|pay no (?:heed|attention|mind) to)\s+(?:him|her|them|that|this|it|the (?:message|text|newsletter|post))\b[^,]*[.!?;]?$/.test(
+        t,
+      )
+    )
+      return false;
+    if (
+      /\b(?:not|n'?t|never)\s+(?:doing|do|going to do|gonna do|happening)\s+(?:that|this|it)\b/.test(t) &&
+      !/\b(watch|mute|unmute|stop|keep|monitor)\b/.test(t)
+    )
+      return false;
     return true;
   });
   return kept.length ? kept.join(' ') : own;
@@ -391,16 +470,31 @@ function planUndo(ctx: HouseholdContext): Plan {
   for (const a of last.actions.filter((x) => CHANGE_ACTIONS.has(x.type))) {
     const sensor = sensorOf(a);
     if (a.type === 'watch.created' && a.id && ctx.watches.some((w) => w.id === a.id)) {
-      plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: a.id }, subject: a.subject, say: `I've undone that: the watch on the ${a.subject} is stood down.` });
+      plan.calls.push({
+        tool: 'stand_down_watch',
+        args: { watch_id: a.id },
+        subject: a.subject,
+        say: `I've undone that: the watch on the ${a.subject} is stood down.`,
+      });
     } else if ((a.type === 'sensor.muted' || a.type === 'sensor.unmuted') && sensor) {
       const mute = a.type === 'sensor.unmuted';
-      plan.calls.push({ tool: mute ? 'mute_sensor' : 'unmute_sensor', args: { sensor_id: sensor.id }, subject: sensor.name, say: `I've undone that: the ${sensor.name} is ${mute ? 'muted' : 'unmuted'} again.` });
+      plan.calls.push({
+        tool: mute ? 'mute_sensor' : 'unmute_sensor',
+        args: { sensor_id: sensor.id },
+        subject: sensor.name,
+        say: `I've undone that: the ${sensor.name} is ${mute ? 'muted' : 'unmuted'} again.`,
+      });
     } else if (a.type === 'boundary.set' || a.type === 'boundary.cleared') {
       const room = roomOf(a);
       const args = room ? { room } : sensor ? { sensor_id: sensor.id } : undefined;
       if (!args) continue;
       const set = a.type === 'boundary.cleared';
-      plan.calls.push({ tool: set ? 'set_boundary' : 'clear_boundary', args, subject: a.subject, say: set ? `I've undone that: I'm leaving the ${a.subject} alone again.` : `I've undone that: I can watch the ${a.subject} again.` });
+      plan.calls.push({
+        tool: set ? 'set_boundary' : 'clear_boundary',
+        args,
+        subject: a.subject,
+        say: set ? `I've undone that: I'm leaving the ${a.subject} alone again.` : `I've undone that: I can watch the ${a.subject} again.`,
+      });
     } else {
       plan.calls = [];
       plan.clarification = `I can't undo that last change (${a.type.replace('.', ' ').replace('_', ' ')}${a.subject ? ` on the ${a.subject}` : ''}) by myself. Tell me how it should be, for example "watch the ${a.subject ?? 'garage'} tonight".`;
@@ -412,10 +506,16 @@ function planUndo(ctx: HouseholdContext): Plan {
 }
 
 /** "never mind", "forget that", optionally "…, you can watch it (again)": the last change was not wanted. */
-const NEVER_MIND = /^(?:(?:ok(?:ay)?|oh|actually|sorry|no|wait|ah)[,!.]?\s+)*(?:never\s?mind|forget (?:it|that)|scrap that|cancel that)(?:[,.!;]?\s*(?:you can|go ahead and|feel free to|it's fine to|it is fine to)?\s*(?:watch|look at|keep an eye on|monitor|use)\s+(?:it|that|them|there|that one)(?:\s+again)?)?(?:\s+please)?[.!]*$/i;
+const NEVER_MIND =
+  /^(?:(?:ok(?:ay)?|oh|actually|sorry|no|wait|ah)[,!.]?\s+)*(?:never\s?mind|forget (?:it|that)|scrap that|cancel that)(?:[,.!;]?\s*(?:you can|go ahead and|feel free to|it's fine to|it is fine to)?\s*(?:watch|look at|keep an eye on|monitor|use)\s+(?:it|that|them|there|that one)(?:\s+again)?)?(?:\s+please)?[.!]*$/i;
 /** "no wait, I meant the hall camera": the object of the last change was the wrong one. */
 const MEANT_OTHER = /^(?:(?:no|nope|sorry|oops|actually|wait|ah)[,!.]?\s+)*(?:i meant|i mean|i wanted|make that)\s+(.+?)[.!]*$/i;
-const SENSOR_CHANGES: Record<string, string> = { 'sensor.muted': 'mute', 'sensor.unmuted': 'unmute', 'boundary.set': 'leave alone', 'boundary.cleared': 'stop leaving alone' };
+const SENSOR_CHANGES: Record<string, string> = {
+  'sensor.muted': 'mute',
+  'sensor.unmuted': 'unmute',
+  'boundary.set': 'leave alone',
+  'boundary.cleared': 'stop leaving alone',
+};
 
 /**
  * A correction of the conversation's last turn when that turn muted, unmuted or set a boundary
@@ -431,7 +531,10 @@ function planCorrectionOfSensorChange(message: string, ctx: HouseholdContext): P
   const meant = MEANT_OTHER.exec(message)?.[1];
   if (!meant) return undefined;
   const verb = changes[0].type;
-  const redo = planOffline(verb === 'boundary.set' ? `leave ${meant} alone` : verb === 'boundary.cleared' ? `you can watch ${meant} again` : `${SENSOR_CHANGES[verb]} ${meant}`, { ...ctx, conversation: { turns: [] } });
+  const redo = planOffline(
+    verb === 'boundary.set' ? `leave ${meant} alone` : verb === 'boundary.cleared' ? `you can watch ${meant} again` : `${SENSOR_CHANGES[verb]} ${meant}`,
+    { ...ctx, conversation: { turns: [] } },
+  );
   const undo = planUndo(ctx);
   if (redo.clarification || undo.clarification || redo.calls.length !== 1 || undo.calls.length !== 1) return undefined;
   // the same target again is no correction
@@ -439,7 +542,18 @@ function planCorrectionOfSensorChange(message: string, ctx: HouseholdContext): P
   return tidyPlan({ planner: 'offline', calls: [undo.calls[0], redo.calls[0]], refusals: [...redo.refusals], notes: redo.notes, confidence: redo.confidence });
 }
 
-const CHANGE_ACTIONS = new Set(['watch.created', 'watch.updated', 'watch.stood_down', 'sensor.muted', 'sensor.unmuted', 'boundary.set', 'boundary.cleared', 'sensor.added', 'household.updated', 'notification_preferences.set']);
+const CHANGE_ACTIONS = new Set([
+  'watch.created',
+  'watch.updated',
+  'watch.stood_down',
+  'sensor.muted',
+  'sensor.unmuted',
+  'boundary.set',
+  'boundary.cleared',
+  'sensor.added',
+  'household.updated',
+  'notification_preferences.set',
+]);
 
 /**
  * When the previous turn asked "which X do you mean: A, B?" and this message picks one option by
@@ -451,13 +565,24 @@ function answerClarification(message: string, ctx: HouseholdContext): Plan | und
   if (!last || last.actions.length) return undefined;
   const earlier = { ...ctx, conversation: { turns: turns.slice(0, -1) } };
   const readings = readMessage(last.message, earlier, 1);
-  const said = new Set(normalizeMessage(message, listPlaceWords(ctx)).tokens.map((t) => t.text).filter((w) => !['the', 'one', 'a', 'please', 'i', 'mean', 'that', 'ones', 'it', 'is'].includes(w)));
+  const said = new Set(
+    normalizeMessage(message, listPlaceWords(ctx))
+      .tokens.map((t) => t.text)
+      .filter((w) => !['the', 'one', 'a', 'please', 'i', 'mean', 'that', 'ones', 'it', 'is'].includes(w)),
+  );
   if (!said.size) return undefined;
   for (const r of readings) {
     for (const m of r.mentions) {
       if (m.place.type !== 'ambiguous') continue;
       const yes = ['yes', 'yeah', 'yep', 'yup', 'correct', 'right', 'sure'].some((w) => said.has(w)) && m.place.options.length === 1;
-      const picked = yes ? m.place.options : m.place.options.filter((o) => o.toLowerCase().split(/\s+/).some((w) => said.has(w)));
+      const picked = yes
+        ? m.place.options
+        : m.place.options.filter((o) =>
+            o
+              .toLowerCase()
+              .split(/\s+/)
+              .some((w) => said.has(w)),
+          );
       if (picked.length !== 1) continue;
       const tokens = r.tokens.map((t) => t.text);
       const rewritten = [...tokens.slice(0, m.start), ...picked[0].toLowerCase().split(/\s+/), ...tokens.slice(m.end)].join(' ');
@@ -470,9 +595,12 @@ function answerClarification(message: string, ctx: HouseholdContext): Plan | und
 
 /** Replies read naturally: no doubled articles ("the the whole home", "the all cameras"). */
 function tidy(text: string): string {
-  return text.replace(/\b(the|a) (the|all|every) /gi, (_, article: string, next: string) => `${next === 'the' ? article : next} `)
-    // a name with a possessive takes no article: "Aoife's room", not "the Aoife's room"
-    .replace(/\bthe (\p{Lu}\p{L}*['\u2019]s )/gu, '$1');
+  return (
+    text
+      .replace(/\b(the|a) (the|all|every) /gi, (_, article: string, next: string) => `${next === 'the' ? article : next} `)
+      // a name with a possessive takes no article: "Aoife's room", not "the Aoife's room"
+      .replace(/\bthe (\p{Lu}\p{L}*['\u2019]s )/gu, '$1')
+  );
 }
 
 function tidyPlan(plan: Plan): Plan {
@@ -513,7 +641,11 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     const prev = readings.at(-1);
     if (foldIntoPrevious(r, prev, readings, ctx, getTime)) continue;
     // "…, our granddaughter has gone home", "…, we're all in": "home" and "all" said of people are no place to act on
-    const onlyHome = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome) && !r.time.hasTime && !r.hasReference &&
+    const onlyHome =
+      r.mentions.length > 0 &&
+      r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome) &&
+      !r.time.hasTime &&
+      !r.hasReference &&
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
     resolvePlaceWords(r, prev, ctx, depth);
     if (inheritFromBefore(r, prev, readings, ctx, tokens, depth, onlyHome)) continue;
@@ -531,7 +663,13 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
 }
 
 /** A clause that only completes the one before (a correction, a reason, a time said after): folded into it; true when it was. */
-function foldIntoPrevious(r: Reading, prev: Reading | undefined, readings: Reading[], ctx: HouseholdContext, getTime: (from: number, to: number) => TimeSpec): boolean {
+function foldIntoPrevious(
+  r: Reading,
+  prev: Reading | undefined,
+  readings: Reading[],
+  ctx: HouseholdContext,
+  getTime: (from: number, to: number) => TimeSpec,
+): boolean {
   if (r.clause.correction && prev && (prev.intent || prev.mentions.length || prev.time.hasTime)) {
     if (r.mentions.length) prev.mentions = r.mentions;
     if (r.time.hasTime) prev.time = r.time;
@@ -552,8 +690,8 @@ function foldIntoPrevious(r: Reading, prev: Reading | undefined, readings: Readi
   // "…while we're on holiday, back on the 30th": a time alone completes the clause before
   // ("…while we're out tonight. we leave at 6 and we'll be back by midnight": said as a sentence of
   // its own, the times of leaving and coming back set the window of the request before)
-  const settingSentence = r.clause.newSentence && r.time.anchors.length > 0 && prev?.intent === 'create_watch' &&
-    ['we', 'i'].includes(r.tokens[r.clause.from]?.text ?? '');
+  const settingSentence =
+    r.clause.newSentence && r.time.anchors.length > 0 && prev?.intent === 'create_watch' && ['we', 'i'].includes(r.tokens[r.clause.from]?.text ?? '');
   if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && (!r.clause.newSentence || settingSentence)) {
     prev.time = getTime(prev.clause.from, r.clause.to);
     foldInto(prev, r);
@@ -567,15 +705,25 @@ function foldIntoPrevious(r: Reading, prev: Reading | undefined, readings: Readi
 function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: HouseholdContext, depth: number): void {
   // "we're staying home tonight so knock off the granny flat watch": "home" said of people beside a
   // named place is where they are, not a place to act on
-  const peopleHome = (m: Mention) => m.place.type === 'group' && m.place.wholeHome && /^(?:at )?home$/.test(m.text) &&
-    ['stay', 'staying', 'stayed', 'be', 'are', 'am', "we're", "i'm", 'get', 'got', 'getting', 'come', 'coming', 'back'].includes(r.tokens[m.start - 1]?.text ?? '');
+  const peopleHome = (m: Mention) =>
+    m.place.type === 'group' &&
+    m.place.wholeHome &&
+    /^(?:at )?home$/.test(m.text) &&
+    ['stay', 'staying', 'stayed', 'be', 'are', 'am', "we're", "i'm", 'get', 'got', 'getting', 'come', 'coming', 'back'].includes(
+      r.tokens[m.start - 1]?.text ?? '',
+    );
   const stayHome = (m: Mention) => peopleHome(m) && ['stay', 'staying', 'stayed'].includes(r.tokens[m.start - 1]?.text ?? '');
   if (r.mentions.some(peopleHome) && (r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor') || r.mentions.every(stayHome))) {
     for (const m of r.mentions.filter(peopleHome)) for (let k = m.start; k < m.end; k++) r.used.add(k);
     r.mentions = r.mentions.filter((m) => !peopleHome(m));
   }
   // "and the other one too": of the places the conversation weighed, the one not acted on
-  if (depth === 0 && !r.mentions.length && !r.question && r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))) {
+  if (
+    depth === 0 &&
+    !r.mentions.length &&
+    !r.question &&
+    r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))
+  ) {
     const other = findOtherPlace(ctx) ?? findOtherWatchPlace(ctx);
     if (!other) {
       r.unresolved = 'Which one do you mean by "the other one"? Tell me the room or the camera.';
@@ -589,24 +737,39 @@ function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: Household
   // "stop watching the garden and the other one": beside a named place, "the other one" is the one
   // watch not on it, when exactly one is; otherwise it is asked, never dropped
   // (see docs/decisions.md, "Round F household: relative days and starts")
-  const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''));
+  const otherAt = r.tokens.findIndex(
+    (t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''),
+  );
   if (depth === 0 && r.mentions.length && r.mentions.every((m) => m.end > m.start) && !r.question && otherAt >= 0 && !r.unresolved) {
     const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
     const rest = ctx.watches.filter((w) => !w.sensor_ids.some((id) => named.has(id)));
     const sensors = rest.length === 1 ? ctx.sensors.filter((x) => rest[0].sensor_ids.includes(x.id)) : [];
     if ((r.intent === 'stand_down' || r.intent === 'update_watch') && sensors.length) {
-      const place: KnownPlace = sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: rest[0].subject, sensors, wholeHome: false, except: false };
+      const place: KnownPlace =
+        sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: rest[0].subject, sensors, wholeHome: false, except: false };
       r.mentions = [...r.mentions, { start: otherAt, end: otherAt + 2, text: 'other one', place }];
     } else {
-      r.unresolved = rest.length > 1
-        ? `Which one do you mean by "the other one": ${rest.map((w) => `the ${w.subject} (${w.window})`).join(', ')}? I haven't changed anything yet.`
-        : 'Which one do you mean by "the other one"? Tell me the room or the camera. I haven\'t changed anything yet.';
+      r.unresolved =
+        rest.length > 1
+          ? `Which one do you mean by "the other one": ${rest.map((w) => `the ${w.subject} (${w.window})`).join(', ')}? I haven't changed anything yet.`
+          : 'Which one do you mean by "the other one"? Tell me the room or the camera. I haven\'t changed anything yet.';
     }
     r.used.add(otherAt).add(otherAt + 1);
   }
   // "the home office is private, never watch it": "it" is the place the sentence before named
-  if (r.intent && STATE_INTENTS.has(r.intent) && r.hasReference && !r.mentions.length && !r.question && prev && !prev.intent && !prev.question &&
-    !prev.outOfScope && prev.mentions.length && prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) {
+  if (
+    r.intent &&
+    STATE_INTENTS.has(r.intent) &&
+    r.hasReference &&
+    !r.mentions.length &&
+    !r.question &&
+    prev &&
+    !prev.intent &&
+    !prev.question &&
+    !prev.outOfScope &&
+    prev.mentions.length &&
+    prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')
+  ) {
     r.mentions = prev.mentions.map((m) => ({ ...m }));
     for (const m of r.mentions) for (let k = m.start; k < m.end; k++) r.used.add(k);
   }
@@ -616,8 +779,9 @@ function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: Household
   if (depth === 0 && !r.mentions.length && !r.question && oneAt > 0 && !prev) {
     const before = findPreviousRequest(ctx);
     const word = r.tokens[oneAt - 1].text;
-    const sensors = [...new Map((before?.mentions ?? []).flatMap((m) => getPlaceSensors(m.place)).map((x) => [x.id, x])).values()]
-      .filter((x) => x.name.toLowerCase().split(/\s+/).includes(word));
+    const sensors = [...new Map((before?.mentions ?? []).flatMap((m) => getPlaceSensors(m.place)).map((x) => [x.id, x])).values()].filter((x) =>
+      x.name.toLowerCase().split(/\s+/).includes(word),
+    );
     if (sensors.length === 1) {
       r.mentions = [{ start: oneAt - 1, end: oneAt + 1, text: `${word} one`, place: { type: 'sensor', sensor: sensors[0] } }];
       r.used.add(oneAt - 1).add(oneAt);
@@ -628,8 +792,22 @@ function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: Household
 }
 
 /** A clause without a request of its own takes the one before or the conversation's; true when it was folded into the one before. */
-function inheritFromBefore(r: Reading, prev: Reading | undefined, readings: Reading[], ctx: HouseholdContext, tokens: Token[], depth: number, onlyHome: boolean): boolean {
-  if (!r.intent && !r.outOfScope && !r.question && !onlyHome && (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))) {
+function inheritFromBefore(
+  r: Reading,
+  prev: Reading | undefined,
+  readings: Reading[],
+  ctx: HouseholdContext,
+  tokens: Token[],
+  depth: number,
+  onlyHome: boolean,
+): boolean {
+  if (
+    !r.intent &&
+    !r.outOfScope &&
+    !r.question &&
+    !onlyHome &&
+    (r.mentions.length || r.time.hasTime || r.hasReference || (r.conditions.length && depth === 0 && !prev))
+  ) {
     const inMessage = prev?.intent && prev.intent !== 'help';
     const source = inMessage ? prev : depth === 0 ? findPreviousRequest(ctx) : undefined;
     if (source?.intent) {
@@ -639,8 +817,15 @@ function inheritFromBefore(r: Reading, prev: Reading | undefined, readings: Read
       const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
       // "and tomorrow night too", "saturday as well": another watch besides the one made
       // ("and the same tomorrow", "same again on friday": the same hours on another day)
-      const dayOnly = r.time.hasTime && (r.time.dayOffset !== 0 || r.time.date !== undefined) && r.tokens.slice(r.clause.from, r.clause.to).every((t, k) => !r.time.consumed.has(r.clause.from + k) || !/\d/.test(t.text));
-      const additive = words.includes('too') || words.includes('also') || (words.includes('as') && words.includes('well')) || words.includes('another') ||
+      const dayOnly =
+        r.time.hasTime &&
+        (r.time.dayOffset !== 0 || r.time.date !== undefined) &&
+        r.tokens.slice(r.clause.from, r.clause.to).every((t, k) => !r.time.consumed.has(r.clause.from + k) || !/\d/.test(t.text));
+      const additive =
+        words.includes('too') ||
+        words.includes('also') ||
+        (words.includes('as') && words.includes('well')) ||
+        words.includes('another') ||
         (words.includes('same') && dayOnly);
       // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
       // conversation made; only a new place ("same for the back door") asks for a new one
@@ -649,7 +834,10 @@ function inheritFromBefore(r: Reading, prev: Reading | undefined, readings: Read
         r.mentions = [];
       }
       // "just the front one", "only the back door": the watch just made narrows to part of its places
-      const narrows = ownPlaces && (words.includes('just') || words.includes('only')) && !additive &&
+      const narrows =
+        ownPlaces &&
+        (words.includes('just') || words.includes('only')) &&
+        !additive &&
         r.mentions.every((m) => m.place.type !== 'group' && getPlaceSensors(m.place).length > 0 && getPlaceSensors(m.place).every((x) => sourceIds.has(x.id)));
       if (!inMessage && source.intent === 'create_watch' && narrows && findLastWatchId(ctx)) {
         r.intent = 'update_watch';
@@ -684,8 +872,14 @@ function inheritFromBefore(r: Reading, prev: Reading | undefined, readings: Read
 function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Reading[]): boolean {
   // "…watch the garage over the weekend? We leave friday at 6pm and we're back monday morning at 8":
   // coming back at a time, said after a watch is asked for, ends that watch's window; it stands nothing down
-  const homecoming = r.intent === 'stand_down' && !r.mentions.length && !r.hasReference && !r.question && r.time.anchors.length > 0 &&
-    prev?.intent === 'create_watch' && r.tokens.slice(r.clause.from, r.clause.to).some((t) => t.text === 'back' || t.text === 'home');
+  const homecoming =
+    r.intent === 'stand_down' &&
+    !r.mentions.length &&
+    !r.hasReference &&
+    !r.question &&
+    r.time.anchors.length > 0 &&
+    prev?.intent === 'create_watch' &&
+    r.tokens.slice(r.clause.from, r.clause.to).some((t) => t.text === 'back' || t.text === 'home');
   if (homecoming && prev) {
     const starts = prev.time.anchors.filter((a) => a.role !== 'end').map((a) => ({ ...a, role: 'start' as const }));
     prev.time = { ...prev.time, anchors: [...starts, ...r.time.anchors.map((a) => ({ ...a, role: 'end' as const }))], hasTime: true };
@@ -694,7 +888,14 @@ function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Re
   }
   // "front door contact, 9pm to 7am please": a place and a window, nothing else, is a watch
   // ("pool gate, 90 min", "front door cam for the next 2.5 hrs": a place and how long)
-  if (!r.intent && !r.outOfScope && !r.question && r.mentions.length && (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset || r.time.durationMs !== undefined) && !r.time.past) {
+  if (
+    !r.intent &&
+    !r.outOfScope &&
+    !r.question &&
+    r.mentions.length &&
+    (r.time.anchors.length || r.time.night || r.time.recurrence || r.time.dayOffset || r.time.durationMs !== undefined) &&
+    !r.time.past
+  ) {
     r.intent = 'create_watch';
   }
   // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
@@ -702,7 +903,12 @@ function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Re
   if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date && r.time.delayMs === undefined) {
     const setting = readings.find((x) => !x.intent && (x.time.dayOffset !== 0 || x.time.date || x.time.delayMs !== undefined));
     if (setting) {
-      r.time = { ...r.time, dayOffset: setting.time.dayOffset, date: setting.time.date, ...(setting.time.delayMs !== undefined && !r.time.anchors.some((a) => a.role !== 'end') ? { delayMs: setting.time.delayMs } : {}) };
+      r.time = {
+        ...r.time,
+        dayOffset: setting.time.dayOffset,
+        date: setting.time.date,
+        ...(setting.time.delayMs !== undefined && !r.time.anchors.some((a) => a.role !== 'end') ? { delayMs: setting.time.delayMs } : {}),
+      };
     }
   }
   return false;
@@ -733,9 +939,13 @@ function foldExclusions(readings: Reading[]): void {
     if (make.intent !== 'create_watch' || out.intent !== 'stand_down' || !out.clause.contrast || !out.mentions.length || out.question) continue;
     const ids = new Set(out.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
     const label = out.mentions.map((m) => subjectOf(m.place)).join(' and ');
-    make.mentions = make.mentions.map((m) => m.place.type === 'group'
-      ? { ...m, place: { ...m.place, sensors: m.place.sensors.filter((s) => !ids.has(s.id)), label: `${m.place.label} except ${label}` } }
-      : m).filter((m) => getPlaceSensors(m.place).length > 0);
+    make.mentions = make.mentions
+      .map((m) =>
+        m.place.type === 'group'
+          ? { ...m, place: { ...m.place, sensors: m.place.sensors.filter((s) => !ids.has(s.id)), label: `${m.place.label} except ${label}` } }
+          : m,
+      )
+      .filter((m) => getPlaceSensors(m.place).length > 0);
     foldInto(make, out);
     readings.splice(k, 1);
     k--;
@@ -747,11 +957,17 @@ function resolveThen(readings: Reading[]): void {
   // "what time is sunset? and watch the garden from then until midnight": "then" is the time just named
   for (let k = 1; k < readings.length; k++) {
     const r = readings[k];
-    const thenAt = r.tokens.findIndex((t, j) => j > r.clause.from && j < r.clause.to && t.text === 'then' && ['from', 'after', 'since', 'until', 'till', 'til', 'at'].includes(r.tokens[j - 1].text));
+    const thenAt = r.tokens.findIndex(
+      (t, j) =>
+        j > r.clause.from && j < r.clause.to && t.text === 'then' && ['from', 'after', 'since', 'until', 'till', 'til', 'at'].includes(r.tokens[j - 1].text),
+    );
     if (thenAt < 0) continue;
     const role = ['until', 'till', 'til'].includes(r.tokens[thenAt - 1].text) ? 'end' : 'start';
     if (r.time.anchors.some((a) => a.role === role)) continue;
-    const named = readings.slice(0, k).reverse().flatMap((x) => x.time.anchors)[0];
+    const named = readings
+      .slice(0, k)
+      .reverse()
+      .flatMap((x) => x.time.anchors)[0];
     if (!named) continue;
     r.time = { ...r.time, anchors: [{ ...named, role }, ...r.time.anchors], hasTime: true };
     r.used.add(thenAt).add(thenAt - 1);
@@ -766,8 +982,14 @@ function declineOtherHomes(readings: Reading[]): void {
     const other = r.mentions.find((m) => {
       const homeAt = r.tokens.findIndex((t, k) => k >= m.start && k < m.end && HOME_WORDS.has(t.text));
       const owner = r.tokens[homeAt - 1];
-      return m.place.type === 'group' && m.place.wholeHome && homeAt > 0 && owner && (['his', 'her', 'their'].includes(owner.text) ||
-        (isPersonWord(owner.text) && !owner.isVerb && ['my', 'our', 'the', 'a', 'his', 'her', 'their', 'your'].includes(r.tokens[homeAt - 2]?.text ?? '')));
+      return (
+        m.place.type === 'group' &&
+        m.place.wholeHome &&
+        homeAt > 0 &&
+        owner &&
+        (['his', 'her', 'their'].includes(owner.text) ||
+          (isPersonWord(owner.text) && !owner.isVerb && ['my', 'our', 'the', 'a', 'his', 'her', 'their', 'your'].includes(r.tokens[homeAt - 2]?.text ?? '')))
+      );
     });
     if (!other || r.question) continue;
     const homeAt = r.tokens.findIndex((t, k) => k >= other.start && k < other.end && HOME_WORDS.has(t.text));
@@ -785,8 +1007,14 @@ function moveCorrectedWatches(readings: Reading[]): void {
     // said as one clause: "forget the driveway, do the garage instead"
     const insteadAt = r.tokens.findIndex((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'instead');
     if (r.intent !== 'stand_down' || insteadAt < 0 || r.mentions.length < 2 || r.question) continue;
-    const cut = r.mentions.findIndex((m, k) => k > 0 && m.start < insteadAt && r.tokens.slice(r.mentions[k - 1].end - 1, m.start).some((t, j, all) =>
-      (t.breakAfter && j < all.length - 1) || ['do', 'watch', 'use', 'try', 'and'].includes(t.text)));
+    const cut = r.mentions.findIndex(
+      (m, k) =>
+        k > 0 &&
+        m.start < insteadAt &&
+        r.tokens
+          .slice(r.mentions[k - 1].end - 1, m.start)
+          .some((t, j, all) => (t.breakAfter && j < all.length - 1) || ['do', 'watch', 'use', 'try', 'and'].includes(t.text)),
+    );
     if (cut < 0) continue;
     r.replaces = r.mentions.slice(0, cut);
     r.mentions = r.mentions.slice(cut);
@@ -807,7 +1035,6 @@ function moveCorrectedWatches(readings: Reading[]): void {
     }
   }
 }
-
 
 const REASON_SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they', 'there', 'someone', 'somebody', 'it', 'its', 'my', 'our', 'his', 'her', 'their']);
 
@@ -893,13 +1120,24 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false): 
     // "watch the backyard from 7" — "till midnight": the answer adds the end, the start stays
     const roles = new Set(r.time.anchors.map((a) => a.role));
     // "from half nine till six" — "sorry, I meant half ten": one time said alone replaces the start
-    const kept = source.time.anchors.filter((a) => !roles.has(a.role === 'point' ? 'start' : a.role) && !(roles.has('point') && (a.role === 'point' || a.role === 'start')))
+    const kept = source.time.anchors
+      .filter((a) => !roles.has(a.role === 'point' ? 'start' : a.role) && !(roles.has('point') && (a.role === 'point' || a.role === 'start')))
       .map((a) => (a.role === 'point' && roles.has('end') ? { ...a, role: 'start' as const } : a));
     // "same on friday": a day the follow-up names moves the kept times to it
     const newDay = r.time.date !== undefined || r.time.dayOffset !== 0;
-    if (newDay) kept.forEach((a, k) => { if (a.kind === 'clock' && a.date && !a.dateOnly) kept[k] = { ...a, date: undefined }; });
+    if (newDay)
+      kept.forEach((a, k) => {
+        if (a.kind === 'clock' && a.date && !a.dateOnly) kept[k] = { ...a, date: undefined };
+      });
     const own = r.time.anchors.map((a) => (a.role === 'point' && kept.some((k) => k.role === 'end') ? { ...a, role: 'start' as const } : a));
-    if (kept.length) r.time = { ...r.time, anchors: [...kept, ...own], night: r.time.night || source.time.night, dayOffset: r.time.dayOffset || source.time.dayOffset, date: r.time.date ?? source.time.date };
+    if (kept.length)
+      r.time = {
+        ...r.time,
+        anchors: [...kept, ...own],
+        night: r.time.night || source.time.night,
+        dayOffset: r.time.dayOffset || source.time.dayOffset,
+        date: r.time.date ?? source.time.date,
+      };
   }
   if (!r.conditions.length) r.conditions = source.conditions;
   if (!r.mentions.length) r.mentions = source.mentions;
@@ -953,17 +1191,34 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   const negationAt = findNegation(tokens, from, to, clause);
   // "the cellar door, not the bike room": the "not" takes the place after it out of the request; it
   // does not turn the request around (the places before it are still what was asked for)
-  const onlyExcludes = negationAt >= 0 && mentions.length > 0 && tokens[negationAt].text === 'not' &&
+  const onlyExcludes =
+    negationAt >= 0 &&
+    mentions.length > 0 &&
+    tokens[negationAt].text === 'not' &&
     excluded.some((m) => m.start > negationAt && tokens.slice(negationAt + 1, m.start).every((t) => ['the', 'my', 'our'].includes(t.text)));
   const negated = negationAt >= 0 && !onlyExcludes;
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
   // "is the dog in the yard?": a question about a place, with no other cue, is answered from what the place shows
   if (question && !intent && mentions.some((m) => m.place.type !== 'group' || !m.place.wholeHome) && !time.past && !time.sinceMs) intent = 'describe';
-  const hasReference = words.some((w, k) => REFERENCE_WORDS.has(w) && !inMention.has(from + k) && !(w === 'there' && words[k - 1] !== 'in') &&
-    // "the porch one": named by its place
-    !((w === 'one' || w === 'ones') && inMention.has(from + k - 1)));
-  const used = collectUsed(tokens, clause, time, [...found, ...rawMentions], conditions, named && 'people' in named ? named.people : [], negationAt, question || intent === 'set_location');
+  const hasReference = words.some(
+    (w, k) =>
+      REFERENCE_WORDS.has(w) &&
+      !inMention.has(from + k) &&
+      !(w === 'there' && words[k - 1] !== 'in') &&
+      // "the porch one": named by its place
+      !((w === 'one' || w === 'ones') && inMention.has(from + k - 1)),
+  );
+  const used = collectUsed(
+    tokens,
+    clause,
+    time,
+    [...found, ...rawMentions],
+    conditions,
+    named && 'people' in named ? named.people : [],
+    negationAt,
+    question || intent === 'set_location',
+  );
   return {
     used,
     spans: [[from, to]],
@@ -977,14 +1232,23 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     peopleQuestion,
     hasReference,
     // "we're back, you can relax": every watch stands down
-    wantsAll: words.some((w, k) => (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !(w === 'all' && words[k - 1] === 'at')) ||
+    wantsAll:
+      words.some(
+        (w, k) =>
+          (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !(w === 'all' && words[k - 1] === 'at'),
+      ) ||
       (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
     negated,
     question,
     outOfScope,
     excluded,
-    exceptSensorIds: rawMentions.filter((m) => tokens.slice(Math.max(from, m.start - 4), m.start).some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)))
+    exceptSensorIds: rawMentions
+      .filter((m) =>
+        tokens
+          .slice(Math.max(from, m.start - 4), m.start)
+          .some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)),
+      )
       .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)),
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')) || isUndecided(words),
     urls,
@@ -994,7 +1258,11 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
 }
 
 /** The known people a clause names, the condition they bring, or the question an unknown or ambiguous name asks. */
-function readNamedPeople(message: string, ctx: HouseholdContext, conditions: Set<Condition>): { named: ReturnType<typeof findPeople>; people: ContextPerson[]; peopleQuestion?: string } {
+function readNamedPeople(
+  message: string,
+  ctx: HouseholdContext,
+  conditions: Set<Condition>,
+): { named: ReturnType<typeof findPeople>; people: ContextPerson[]; peopleQuestion?: string } {
   // "when Maria arrives": a known person, recognized by face; a name nobody answers to is asked about
   // read on the message as typed: names are not corrected like words, and a capital marks one
   const named = findPeople(message, ctx.people ?? []);
@@ -1031,7 +1299,8 @@ function readIntent(tokens: Token[], clause: Clause, words: string[], text: stri
   }
   // questions without a cue: "any cars in the driveway today?"
   const since = words.includes('since') && time.anchors.length > 0;
-  if (!intent && first && ['any', 'anyone', 'anybody', 'anything', 'did', 'were', 'was'].includes(first)) intent = time.sinceMs || time.night || since ? 'list_events' : 'describe';
+  if (!intent && first && ['any', 'anyone', 'anybody', 'anything', 'did', 'were', 'was'].includes(first))
+    intent = time.sinceMs || time.night || since ? 'list_events' : 'describe';
   if (intent === 'describe' && since) intent = 'list_events';
   if (intent === 'describe' && time.sinceMs) intent = 'list_events';
   // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
@@ -1039,9 +1308,17 @@ function readIntent(tokens: Token[], clause: Clause, words: string[], text: stri
   return { intent, outOfScope };
 }
 
-
 /** The words a clause's reading used; what is left over is checked before any action (see docs/decisions.md, "Coverage before action"). */
-function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: Mention[], conditions: Set<Condition>, people: ContextPerson[], negationAt: number, question: boolean): Set<number> {
+function collectUsed(
+  tokens: Token[],
+  clause: Clause,
+  time: TimeSpec,
+  mentions: Mention[],
+  conditions: Set<Condition>,
+  people: ContextPerson[],
+  negationAt: number,
+  question: boolean,
+): Set<number> {
   const { from, to } = clause;
   const used = new Set<number>();
   for (const k of time.consumed) used.add(k);
@@ -1070,7 +1347,8 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
   for (let k = from; k + 1 < to; k++) if (tokens[k].text === 'i' && ['meant', 'mean'].includes(tokens[k + 1].text)) used.add(k).add(k + 1);
   // "someone I don't recognise": a stranger, read as a condition
   for (let k = from; k + 1 < to; k++) {
-    if (['not', 'never'].includes(tokens[k].text) && ['recognise', 'recognize', 'know'].includes(tokens[k + 1].text) && conditions.has('unrecognized_person')) used.add(k).add(k + 1);
+    if (['not', 'never'].includes(tokens[k].text) && ['recognise', 'recognize', 'know'].includes(tokens[k + 1].text) && conditions.has('unrecognized_person'))
+      used.add(k).add(k + 1);
     // "what about the garage?": a follow-up, not a question
     if (['what', 'how'].includes(tokens[k].text) && tokens[k + 1].text === 'about') used.add(k).add(k + 1);
   }
@@ -1079,7 +1357,13 @@ function collectUsed(tokens: Token[], clause: Clause, time: TimeSpec, mentions: 
     const w = tokens[k].text;
     if ((CONDITION_WORDS[w] && conditions.has(CONDITION_WORDS[w])) || REFERENCE_WORDS.has(w) || w in KIND_WORDS || nameWords.has(w)) used.add(k);
     if (['all', 'every', 'everything', 'anything'].includes(w)) used.add(k);
-    if (isBothWatches(tokens.map((t) => t.text), k)) used.add(k);
+    if (
+      isBothWatches(
+        tokens.map((t) => t.text),
+        k,
+      )
+    )
+      used.add(k);
     // "same times", "same hours": the hours of another watch (planCreateWatch)
     if (w === 'same' && ['times', 'time', 'hours', 'window'].includes(tokens[k + 1]?.text ?? '')) used.add(k).add(k + 1);
     // a question's own words: it is answered, never acted on
@@ -1100,11 +1384,13 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
   if (named.length) {
     const kindMentions = mentions.filter(isKindOnly);
     const kinds = kindMentions.flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w])).filter((k) => k !== 'any');
-    out = mentions.filter((m) => !isKindOnly(m)).map((m) => {
-      if (!kinds.length || m.place.type !== 'room') return m;
-      const sensors = m.place.sensors.filter((s) => kinds.includes(s.kind));
-      return sensors.length ? { ...m, place: { type: 'group' as const, label: m.place.room, sensors, wholeHome: false, except: false } } : m;
-    });
+    out = mentions
+      .filter((m) => !isKindOnly(m))
+      .map((m) => {
+        if (!kinds.length || m.place.type !== 'room') return m;
+        const sensors = m.place.sensors.filter((s) => kinds.includes(s.kind));
+        return sensors.length ? { ...m, place: { type: 'group' as const, label: m.place.room, sensors, wholeHome: false, except: false } } : m;
+      });
   }
   // "all the outside bits, so the driveway, garden and shed": a list after "so", "namely", "i.e."
   // spells out what the vague group meant, and the named places win over it
@@ -1118,13 +1404,20 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
   const group = out.find((m) => m.place.type === 'group' && m.place.wholeHome);
   if (group) {
     // "all the cameras except / but / apart from / other than / without the den"
-    const exceptAt = tokens.findIndex((t, k) => k >= group.end && (['except', 'but', 'besides', 'excluding', 'without', 'minus'].includes(t.text) ||
-      (['apart', 'aside', 'other'].includes(t.text) && ['from', 'than'].includes(tokens[k + 1]?.text ?? ''))));
+    const exceptAt = tokens.findIndex(
+      (t, k) =>
+        k >= group.end &&
+        (['except', 'but', 'besides', 'excluding', 'without', 'minus'].includes(t.text) ||
+          (['apart', 'aside', 'other'].includes(t.text) && ['from', 'than'].includes(tokens[k + 1]?.text ?? ''))),
+    );
     if (exceptAt >= 0 && out.some((m) => m.start > exceptAt)) {
       const excluded = out.filter((m) => m.start > exceptAt);
       const ids = new Set(excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
       const g = group.place as Extract<Place, { type: 'group' }>;
-      const kept = { ...group, place: { ...g, sensors: g.sensors.filter((s) => !ids.has(s.id)), label: `${g.label} except ${excluded.map((m) => subjectOf(m.place)).join(' and ')}` } };
+      const kept = {
+        ...group,
+        place: { ...g, sensors: g.sensors.filter((s) => !ids.has(s.id)), label: `${g.label} except ${excluded.map((m) => subjectOf(m.place)).join(' and ')}` },
+      };
       out = out.filter((m) => m.start < exceptAt && m !== group).concat(kept);
     }
   }
@@ -1168,8 +1461,25 @@ function findNegation(tokens: Token[], from: number, to: number, clause: Clause)
 }
 
 const QUESTION_STARTERS = new Set([
-  'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'had', 'what', 'when', 'who', 'where', 'which', 'how',
-  'why', 'whose', 'am',
+  'is',
+  'are',
+  'was',
+  'were',
+  'do',
+  'does',
+  'did',
+  'has',
+  'have',
+  'had',
+  'what',
+  'when',
+  'who',
+  'where',
+  'which',
+  'how',
+  'why',
+  'whose',
+  'am',
 ]);
 
 /**
@@ -1178,8 +1488,42 @@ const QUESTION_STARTERS = new Set([
  */
 function isQuestion(words: string[]): boolean {
   // openers before the question itself: "wait is the carport being watched?", "sorry, is it on?"
-  const first = words.findIndex((w) => !['so', 'and', 'but', 'ok', 'okay', 'hey', 'oh', 'also', 'then', 'um', 'hmm', 'actually', 'wait', 'sorry',
-    'quick', 'question', 'btw', 'just', 'hi', 'hello', 'right', 'well', 'erm', 'er', 'uh', 'anyway', 'yeah', 'yes', 'cool', 'thanks', 'great'].includes(w));
+  const first = words.findIndex(
+    (w) =>
+      ![
+        'so',
+        'and',
+        'but',
+        'ok',
+        'okay',
+        'hey',
+        'oh',
+        'also',
+        'then',
+        'um',
+        'hmm',
+        'actually',
+        'wait',
+        'sorry',
+        'quick',
+        'question',
+        'btw',
+        'just',
+        'hi',
+        'hello',
+        'right',
+        'well',
+        'erm',
+        'er',
+        'uh',
+        'anyway',
+        'yeah',
+        'yes',
+        'cool',
+        'thanks',
+        'great',
+      ].includes(w),
+  );
   if (first < 0 || !QUESTION_STARTERS.has(words[first])) return false;
   const next = words[first + 1];
   if ((words[first] === 'what' || words[first] === 'how') && next === 'about') return false;
@@ -1189,7 +1533,18 @@ function isQuestion(words: string[]): boolean {
   return true;
 }
 
-const CHANGES = new Set<IntentKind>(['create_watch', 'update_watch', 'stand_down', 'mute', 'unmute', 'set_boundary', 'clear_boundary', 'add_sensor', 'set_location', 'rename_room']);
+const CHANGES = new Set<IntentKind>([
+  'create_watch',
+  'update_watch',
+  'stand_down',
+  'mute',
+  'unmute',
+  'set_boundary',
+  'clear_boundary',
+  'add_sensor',
+  'set_location',
+  'rename_room',
+]);
 
 /** What the clause asks for once negation, contrast and question form are read. */
 function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; question: boolean; words: string[]; clause: Clause }): IntentKind | undefined {
@@ -1198,8 +1553,13 @@ function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; ques
     // "is the kids room camera on?": whether it is muted
     if (!intent && words.some((w) => ['on', 'off', 'working', 'active', 'enabled', 'disabled', 'live'].includes(w))) return 'ask_muted';
     // "which cameras have I got?", "what rooms do you know?"
-    if ((!intent || intent === 'describe') && ['which', 'what', 'how'].includes(words[0] ?? '') && words.some((w) => ['have', 'got', 'know', 'many'].includes(w)) &&
-      words.some((w) => ['cameras', 'sensors', 'rooms', 'devices', 'cams'].includes(w))) return 'ask_home';
+    if (
+      (!intent || intent === 'describe') &&
+      ['which', 'what', 'how'].includes(words[0] ?? '') &&
+      words.some((w) => ['have', 'got', 'know', 'many'].includes(w)) &&
+      words.some((w) => ['cameras', 'sensors', 'rooms', 'devices', 'cams'].includes(w))
+    )
+      return 'ask_home';
     // a question never creates, changes or removes anything
     if (intent === 'mute' || intent === 'unmute') return 'ask_muted';
     if (intent === 'set_boundary' || intent === 'clear_boundary') return 'ask_boundary';
@@ -1226,7 +1586,10 @@ function isPlaceToken(token: Token, ctx: HouseholdContext): boolean {
 }
 
 function describeOutOfScope(text: string, word: string): string {
-  if (['police', 'ambulance', 'fire', 'call', 'phone', 'ring', 'dial', 'guards', 'garda', 'gardai', 'cops'].includes(word) && /police|ambulance|fire|emergency|guards|garda|cops/.test(text)) {
+  if (
+    ['police', 'ambulance', 'fire', 'call', 'phone', 'ring', 'dial', 'guards', 'garda', 'gardai', 'cops'].includes(word) &&
+    /police|ambulance|fire|emergency|guards|garda|cops/.test(text)
+  ) {
     return "I can't call anyone for you — if this is an emergency, call your local emergency number now.";
   }
   return `I can't do that ("${text}"): I watch your home's cameras and sensors, but I can't control locks, lights, doors or other devices, or do things outside your home's security.`;
@@ -1363,7 +1726,10 @@ function visitPlaces(r: Reading, state: PlanState, plan: Plan, question: string,
     // "mute its camera": the camera of what was just talked about
     if (place.type === 'ambiguous' && possessive && state.lastSubject?.kind === 'room') {
       const room = state.lastSubject.room;
-      const kinds = place.label.split(' ').map((w) => KIND_WORDS[w]).filter((k) => k && k !== 'any');
+      const kinds = place.label
+        .split(' ')
+        .map((w) => KIND_WORDS[w])
+        .filter((k) => k && k !== 'any');
       const own = state.ctx.sensors.filter((s) => s.room === room && (!kinds.length || kinds.includes(s.kind)));
       if (own.length === 1) place = { type: 'sensor', sensor: own[0] };
       else if (own.length > 1) place = { type: 'group', label: room, sensors: own, wholeHome: false, except: false };
@@ -1385,7 +1751,10 @@ function askWhich(place: Extract<Place, { type: 'ambiguous' }>): string {
 }
 
 function isEntranceCamera(s: ContextSensor): boolean {
-  return `${s.room} ${s.name}`.toLowerCase().split(/[^a-z]+/).some((w) => ENTRANCE_WORDS.has(w));
+  return `${s.room} ${s.name}`
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .some((w) => ENTRANCE_WORDS.has(w));
 }
 
 /**
@@ -1398,13 +1767,16 @@ function narrowToCameras(place: Place, ctx: HouseholdContext): Place {
   if (withCamera.length !== 1) return place;
   const o = withCamera[0];
   const room = ctx.sensors.some((s) => s.room === o);
-  return room ? { type: 'room', room: o, sensors: ctx.sensors.filter((s) => s.room === o) } : { type: 'sensor', sensor: ctx.sensors.find((s) => s.name === o)! };
+  return room
+    ? { type: 'room', room: o, sensors: ctx.sensors.filter((s) => s.room === o) }
+    : { type: 'sensor', sensor: ctx.sensors.find((s) => s.name === o)! };
 }
 
 function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
   if (r.peopleQuestion) return r.peopleQuestion;
   // "an hour later" moves a watch that exists; a new one has nothing to be later than
-  if (r.time.shiftMs !== undefined) return `Later or earlier than what? Tell me when the watch on the ${r.mentions.map((m) => subjectOf(m.place)).join(' and ') || 'home'} should start and end, for example "from 8pm to 6am".`;
+  if (r.time.shiftMs !== undefined)
+    return `Later or earlier than what? Tell me when the watch on the ${r.mentions.map((m) => subjectOf(m.place)).join(' and ') || 'home'} should start and end, for example "from 8pm to 6am".`;
   r = focusFaceWatch(r, state, plan);
   const faceWatch = r.people.length > 0 || r.conditions.includes('unrecognized_person');
   const timeQuestion = askAboutTime(r, state);
@@ -1434,14 +1806,29 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   const callIndex = plan.calls.length;
   const say = describeNewWatch(r, state, window, subject, covered, args);
   plan.calls.push({ tool: 'create_watch', args, subject, say });
-  state.watches.push({ id: `$ref:${callIndex}`, subject, sensor_ids: covered.map((s) => s.id), starts_at: args.starts_at as string, ends_at: args.ends_at as string, recurrence: window.recurrence, window: window.window });
+  state.watches.push({
+    id: `$ref:${callIndex}`,
+    subject,
+    sensor_ids: covered.map((s) => s.id),
+    starts_at: args.starts_at as string,
+    ends_at: args.ends_at as string,
+    recurrence: window.recurrence,
+    window: window.window,
+  });
   state.lastWatchId = `$ref:${callIndex}`;
   for (let n = 1; n < nights; n++) {
     const d = r.time.date;
-    const next = resolveWatchWindow(d ? { ...r.time, nights: 1, date: { ...addDays(d, n), hour: 0, minute: 0 } }
-      : { ...r.time, nights: 1, dayOffset: r.time.dayOffset + n }, state.ctx);
+    const next = resolveWatchWindow(
+      d ? { ...r.time, nights: 1, date: { ...addDays(d, n), hour: 0, minute: 0 } } : { ...r.time, nights: 1, dayOffset: r.time.dayOffset + n },
+      state.ctx,
+    );
     const more = { ...args, starts_at: new Date(next.startsAt).toISOString(), ends_at: new Date(next.endsAt).toISOString(), window: next.window };
-    plan.calls.push({ tool: 'create_watch', args: more, subject, say: `I'm also watching the ${subject.replace(/ and /g, ' and the ')} ${describeSpan(next.startsAt, next.endsAt, next.recurrence, state.ctx)}.` });
+    plan.calls.push({
+      tool: 'create_watch',
+      args: more,
+      subject,
+      say: `I'm also watching the ${subject.replace(/ and /g, ' and the ')} ${describeSpan(next.startsAt, next.endsAt, next.recurrence, state.ctx)}.`,
+    });
   }
   return undefined;
 }
@@ -1475,7 +1862,10 @@ function focusFaceWatch(r: Reading, state: PlanState, plan: Plan): Reading {
         const place = narrowToCameras(m.place, state.ctx);
         if (place !== m.place && m.place.type === 'ambiguous') {
           const others = m.place.options.filter((o) => o !== subjectOf(place));
-          plan.notes = [...(plan.notes ?? []), `By "${m.place.label}" I took the ${subjectOf(place)}: only a camera sees faces, and the ${others.join(' and the ')} ${others.length > 1 ? 'have' : 'has'} none.`];
+          plan.notes = [
+            ...(plan.notes ?? []),
+            `By "${m.place.label}" I took the ${subjectOf(place)}: only a camera sees faces, and the ${others.join(' and the ')} ${others.length > 1 ? 'have' : 'has'} none.`,
+          ];
         }
         return { ...m, place };
       }),
@@ -1488,7 +1878,7 @@ function focusFaceWatch(r: Reading, state: PlanState, plan: Plan): Reading {
 function askAboutTime(r: Reading, state: PlanState): string | undefined {
   // "watch the garage yesterday": no watch can run in the past
   if (r.time.past) {
-    return "That time is already past, so I can't watch it. Did you mean from now on (for example \"tonight\"), or do you want to know what happened then?";
+    return 'That time is already past, so I can\'t watch it. Did you mean from now on (for example "tonight"), or do you want to know what happened then?';
   }
   if (r.time.doubtfulDate) return r.time.doubtfulDate;
   // "tomorrow night" said at 00:40 on Friday: Friday night (the coming one) or Saturday night?
@@ -1504,23 +1894,59 @@ function askAboutTime(r: Reading, state: PlanState): string | undefined {
   }
   // "watch the garage from 7", "at 7": an hour without am/pm and no end is two guesses — asked
   const open = r.time.anchors.find((a) => a.role !== 'end');
-  if (open?.kind === 'clock' && !open.meridiemCertain && !open.around && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined &&
-    !r.time.night && !r.time.recurrence && !r.time.sleepContext && !r.time.weekend && !r.time.openEnded) {
+  if (
+    open?.kind === 'clock' &&
+    !open.meridiemCertain &&
+    !open.around &&
+    !r.time.anchors.some((a) => a.role === 'end') &&
+    r.time.durationMs === undefined &&
+    !r.time.night &&
+    !r.time.recurrence &&
+    !r.time.sleepContext &&
+    !r.time.weekend &&
+    !r.time.openEnded
+  ) {
     const h = open.hour % 12 || 12;
     return `From ${h}${open.minute ? `:${String(open.minute).padStart(2, '0')}` : ''} in the morning or in the evening, and until when? For example "from ${h}pm until 6am".`;
   }
   // "from 9 till 5": 09:00–17:00 or 21:00–05:00, both a usual watch — asked, not guessed
   const [from, till] = [r.time.anchors.find((a) => a.role === 'start'), r.time.anchors.find((a) => a.role === 'end')];
-  if (from?.kind === 'clock' && till?.kind === 'clock' && !from.meridiemCertain && !till.meridiemCertain && !from.date && !till.date && !r.time.night &&
-    !r.time.sleepContext && !r.time.recurrence && from.hour >= 7 && from.hour <= 11 && till.hour >= 3 && till.hour <= 7 &&
-    toWallClock(state.ctx.now, state.ctx.timeZone).hour < from.hour && !/\b(work|school|office|shift|day)\b/.test(r.text)) {
+  if (
+    from?.kind === 'clock' &&
+    till?.kind === 'clock' &&
+    !from.meridiemCertain &&
+    !till.meridiemCertain &&
+    !from.date &&
+    !till.date &&
+    !r.time.night &&
+    !r.time.sleepContext &&
+    !r.time.recurrence &&
+    from.hour >= 7 &&
+    from.hour <= 11 &&
+    till.hour >= 3 &&
+    till.hour <= 7 &&
+    toWallClock(state.ctx.now, state.ctx.timeZone).hour < from.hour &&
+    !/\b(work|school|office|shift|day)\b/.test(r.text)
+  ) {
     return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
   }
   // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked
-  if (from?.kind === 'clock' && till?.kind === 'clock' && !from.meridiemCertain && !till.meridiemCertain && !from.date && !till.date && !r.time.night &&
-    !r.time.sleepContext && !r.time.recurrence && from.hour >= 6 && till.hour <= 11 && from.hour < till.hour &&
+  if (
+    from?.kind === 'clock' &&
+    till?.kind === 'clock' &&
+    !from.meridiemCertain &&
+    !till.meridiemCertain &&
+    !from.date &&
+    !till.date &&
+    !r.time.night &&
+    !r.time.sleepContext &&
+    !r.time.recurrence &&
+    from.hour >= 6 &&
+    till.hour <= 11 &&
+    from.hour < till.hour &&
     toWallClock(state.ctx.now, state.ctx.timeZone).hour < till.hour &&
-    !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(r.text)) {
+    !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(r.text)
+  ) {
     return `From ${from.hour} until ${till.hour} in the morning, or from ${from.hour} until ${till.hour} in the evening?`;
   }
   return undefined;
@@ -1533,10 +1959,22 @@ function resolveFirstWindow(r: Reading, state: PlanState, nights: number): Retur
   if (window.defaulted && !r.time.hasTime && /\bsame (?:times?|hours?|window)\b/.test(r.text)) {
     const last = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
     const subject = state.lastSubject;
-    const onSubject = subject ? state.watches.filter((w) => w.sensor_ids.some((id) => subject.kind === 'sensor' ? id === subject.sensor.id : state.ctx.sensors.some((x) => x.id === id && x.room === subject.room))) : [];
+    const onSubject = subject
+      ? state.watches.filter((w) =>
+          w.sensor_ids.some((id) =>
+            subject.kind === 'sensor' ? id === subject.sensor.id : state.ctx.sensors.some((x) => x.id === id && x.room === subject.room),
+          ),
+        )
+      : [];
     const source = last ?? (onSubject.length === 1 ? onSubject[0] : state.watches.length === 1 ? state.watches[0] : undefined);
     if (!source) return 'Which watch should I copy the times from?';
-    window = { startsAt: Date.parse(source.starts_at), endsAt: Date.parse(source.ends_at), recurrence: source.recurrence as typeof window.recurrence, window: source.window, defaulted: false };
+    window = {
+      startsAt: Date.parse(source.starts_at),
+      endsAt: Date.parse(source.ends_at),
+      recurrence: source.recurrence as typeof window.recurrence,
+      window: source.window,
+      defaulted: false,
+    };
   }
   return window;
 }
@@ -1548,8 +1986,16 @@ function askAboutWindow(r: Reading, state: PlanState, window: ReturnType<typeof 
   // ("let me know when grandpa turns up", "tell me if the gate opens": an event to wait for, with
   // no hours of its own, keeps the stated 24-hour default)
   // (a place left alone or muted is refused as such first: no question about when to do what cannot be done)
-  const reachable = r.mentions.flatMap((m) => (m.place.type === 'unknown' || m.place.type === 'ambiguous' || m.place.type === 'vague' ? [] : getPlaceSensors(m.place))).filter((x) => !explainOutOfReach(state, x));
-  if (window.defaulted && !r.time.hasTime && !r.conditions.length && !r.people.length && (reachable.length || !r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor' || m.place.type === 'group'))) {
+  const reachable = r.mentions
+    .flatMap((m) => (m.place.type === 'unknown' || m.place.type === 'ambiguous' || m.place.type === 'vague' ? [] : getPlaceSensors(m.place)))
+    .filter((x) => !explainOutOfReach(state, x));
+  if (
+    window.defaulted &&
+    !r.time.hasTime &&
+    !r.conditions.length &&
+    !r.people.length &&
+    (reachable.length || !r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor' || m.place.type === 'group'))
+  ) {
     const what = r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : '';
     return `When should I watch${what}: tonight, for a few hours, or until a time you name (for example "until 7am")?`;
   }
@@ -1598,7 +2044,13 @@ function collectWatchPlaces(r: Reading, state: PlanState, plan: Plan): { questio
       return;
     }
     if (blocked.length && place.type === 'group') {
-      plan.notes = [...(plan.notes ?? []), `I left out ${sensors.filter((s) => !reachable.includes(s)).map((s) => `the ${s.name}`).join(' and ')} (muted or to be left alone).`];
+      plan.notes = [
+        ...(plan.notes ?? []),
+        `I left out ${sensors
+          .filter((s) => !reachable.includes(s))
+          .map((s) => `the ${s.name}`)
+          .join(' and ')} (muted or to be left alone).`,
+      ];
     }
     // "everything else": say what was left out
     const left = place.type === 'group' && place.except ? getPlaceSensors(place).filter((s) => state.mentionedSensorIds.has(s.id)) : [];
@@ -1613,7 +2065,9 @@ function collectWatchPlaces(r: Reading, state: PlanState, plan: Plan): { questio
 /** A face is seen by a camera only: the watch narrows to cameras, or a place without one is asked about. */
 function focusOnCameras(r: Reading, state: PlanState, covered: ContextSensor[], args: Record<string, unknown>): string | undefined {
   // only a camera sees a face: a place without one is asked about, never silently dropped
-  const blind = [...new Set(covered.filter((s) => s.kind !== 'camera').map((s) => s.room))].filter((room) => !covered.some((s) => s.kind === 'camera' && s.room === room));
+  const blind = [...new Set(covered.filter((s) => s.kind !== 'camera').map((s) => s.room))].filter(
+    (room) => !covered.some((s) => s.kind === 'camera' && s.room === room),
+  );
   const cameras = covered.filter((s) => s.kind === 'camera');
   if (blind.length || !cameras.length) {
     const rooms = blind.length ? blind : [...new Set(covered.map((s) => s.room))];
@@ -1633,7 +2087,14 @@ function focusOnCameras(r: Reading, state: PlanState, covered: ContextSensor[], 
 }
 
 /** What the reply says of the new watch: who or what it looks for, where, and when (a default is said). */
-function describeNewWatch(r: Reading, state: PlanState, window: ReturnType<typeof resolveWatchWindow>, subject: string, covered: ContextSensor[], args: Record<string, unknown>): string {
+function describeNewWatch(
+  r: Reading,
+  state: PlanState,
+  window: ReturnType<typeof resolveWatchWindow>,
+  subject: string,
+  covered: ContextSensor[],
+  args: Record<string, unknown>,
+): string {
   // a default is never silent
   const later = window.startsAt > state.ctx.now + 60_000;
   const span = window.defaulted
@@ -1647,7 +2108,6 @@ function describeNewWatch(r: Reading, state: PlanState, window: ReturnType<typeo
       : `I'm watching the ${subject.replace(/ and /g, ' and the ')} ${span}.`;
   return say;
 }
-
 
 const WEEKDAY_LABELS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -1678,12 +2138,20 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
       if (m.place.type === 'unknown') return { watches: [], refusal: explainUnknown(m.place, state) };
       if (m.place.type === 'ambiguous') {
         // "no need to watch the hall any more": of the places it could be, only one is watched — that one
-        const watched = m.place.options.flatMap((o) => state.watches.filter((w) => w.subject.toLowerCase() === o.toLowerCase() ||
-          w.sensor_ids.some((id) => state.ctx.sensors.some((s) => s.id === id && (s.room === o || s.name === o)))));
+        const watched = m.place.options.flatMap((o) =>
+          state.watches.filter(
+            (w) =>
+              w.subject.toLowerCase() === o.toLowerCase() ||
+              w.sensor_ids.some((id) => state.ctx.sensors.some((s) => s.id === id && (s.room === o || s.name === o))),
+          ),
+        );
         const unique = [...new Set(watched)];
         // only when the word said is one of the home's own names ("hall" of "front hall"), never a guess by meaning
         const nameWords = listPlaceWords(state.ctx);
-        const literal = m.text.split(/\s+/).filter((w) => w && !['the', 'one', 'watch', 'my', 'our'].includes(w)).every((w) => nameWords.includes(w));
+        const literal = m.text
+          .split(/\s+/)
+          .filter((w) => w && !['the', 'one', 'watch', 'my', 'our'].includes(w))
+          .every((w) => nameWords.includes(w));
         if (unique.length === 1 && literal) {
           if (!found.includes(unique[0])) found.push(unique[0]);
           continue;
@@ -1704,14 +2172,16 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
   // "is there anything in the alley?" — "ok stop watching it": "it" is the place the conversation last named
   if (r.hasReference && state.lastSubject) {
     const subject = state.lastSubject;
-    const place: Place = subject.kind === 'room'
-      ? { type: 'room', room: subject.room, sensors: state.ctx.sensors.filter((s) => s.room === subject.room) }
-      : { type: 'sensor', sensor: subject.sensor };
+    const place: Place =
+      subject.kind === 'room'
+        ? { type: 'room', room: subject.room, sensors: state.ctx.sensors.filter((s) => s.room === subject.room) }
+        : { type: 'sensor', sensor: subject.sensor };
     const on = watchesOn(place, state);
     if (on.length === 1) return { watches: on };
   }
   if (state.watches.length === 1) return { watches: [state.watches[0]] };
-  if (state.watches.length === 0) return { watches: [], question: "I'm not watching anything right now, so there is no watch to change. What would you like me to watch?" };
+  if (state.watches.length === 0)
+    return { watches: [], question: "I'm not watching anything right now, so there is no watch to change. What would you like me to watch?" };
   return { watches: [], question: `Which watch do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };
 }
 
@@ -1741,7 +2211,12 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
     if (r.mentions.length && rest.length && rest.length < w.sensor_ids.length) {
       const restRooms = [...new Set(rest.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room ?? id))];
       const subject = restRooms.join(' and ');
-      plan.calls.push({ tool: 'update_watch', args: { watch_id: w.id, sensor_ids: rest, subject }, subject, say: `I've taken the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')} off the watch; I'm still watching the ${subject.replace(/ and /g, ' and the ')}.` });
+      plan.calls.push({
+        tool: 'update_watch',
+        args: { watch_id: w.id, sensor_ids: rest, subject },
+        subject,
+        say: `I've taken the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')} off the watch; I'm still watching the ${subject.replace(/ and /g, ' and the ')}.`,
+      });
       w.sensor_ids = rest;
       continue;
     }
@@ -1755,7 +2230,9 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
 function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
   // "change it to the driveway": "it" is the watch, the place is its new subject
   const placesAreNewSubject = r.hasReference && r.mentions.length > 0;
-  const target = r.replaces ? findTargetWatches({ ...r, mentions: r.replaces, wantsAll: false, exceptSensorIds: [] }, state, true) : findTargetWatches(r, state, !placesAreNewSubject);
+  const target = r.replaces
+    ? findTargetWatches({ ...r, mentions: r.replaces, wantsAll: false, exceptSensorIds: [] }, state, true)
+    : findTargetWatches(r, state, !placesAreNewSubject);
   if (target.question) return target.question;
   if (target.refusal) {
     plan.refusals.push(target.refusal);
@@ -1763,11 +2240,13 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   }
   // "push both watches out to monday 7pm", "all the watches end at 6 now": one edit, each watch
   if (target.watches.length > 1 && r.wantsAll && !placesAreNewSubject && !r.conditions.length) {
-    if (needsLocation(r.time) && !state.ctx.location) return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
+    if (needsLocation(r.time) && !state.ctx.location)
+      return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
     if (r.time.doubtfulDate) return r.time.doubtfulDate;
     const changes = target.watches.map((w) => ({ w, change: { ...resolveWindowChange(r.time, w, state.ctx, r.startRequested) } as Record<string, unknown> }));
     if (changes.some((c) => Object.keys(c.change).length === 0)) return 'What should I change about those watches?';
-    for (const { w, change } of changes) plan.calls.push({ tool: 'update_watch', args: { watch_id: w.id, ...change }, subject: w.subject, say: describeUpdate(w, change, state.ctx) });
+    for (const { w, change } of changes)
+      plan.calls.push({ tool: 'update_watch', args: { watch_id: w.id, ...change }, subject: w.subject, say: describeUpdate(w, change, state.ctx) });
     return undefined;
   }
   const watch = target.watches[0];
@@ -1782,7 +2261,11 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (r.time.doubtfulDate) return r.time.doubtfulDate;
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
-  if (words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) && !r.startRequested && !(r.time.anchors.some((a) => a.role === 'start') && r.time.anchors.some((a) => a.role === 'end'))) {
+  if (
+    words.some((w) => ['cut', 'stop', 'end', 'finish', 'until', 'till'].includes(w)) &&
+    !r.startRequested &&
+    !(r.time.anchors.some((a) => a.role === 'start') && r.time.anchors.some((a) => a.role === 'end'))
+  ) {
     r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
   }
   const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
@@ -1813,7 +2296,12 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   }
   if (r.conditions.length) change.conditions = r.conditions;
   if (Object.keys(change).length === 0) return `What should I change about the watch on the ${watch.subject}?`;
-  plan.calls.push({ tool: 'update_watch', args: { watch_id: watch.id, ...change }, subject: (change.subject as string) ?? watch.subject, say: describeUpdate(watch, change, state.ctx) });
+  plan.calls.push({
+    tool: 'update_watch',
+    args: { watch_id: watch.id, ...change },
+    subject: (change.subject as string) ?? watch.subject,
+    say: describeUpdate(watch, change, state.ctx),
+  });
   state.lastWatchId = watch.id;
   return undefined;
 }
@@ -1850,9 +2338,12 @@ function planKeep(r: Reading, state: PlanState, plan: Plan): string | undefined 
     if (m.place.type === 'ambiguous') return askWhich(m.place);
     if (m.place.type === 'unknown' || m.place.type === 'vague') continue;
     const watched = watchesOn(m.place, state);
-    addNote(plan, watched.length
-      ? `I'm still watching the ${subjectOf(m.place)} (${watched[0].window}).`
-      : `I'm not watching the ${subjectOf(m.place)} now; say "watch the ${subjectOf(m.place)}" if you'd like me to.`);
+    addNote(
+      plan,
+      watched.length
+        ? `I'm still watching the ${subjectOf(m.place)} (${watched[0].window}).`
+        : `I'm not watching the ${subjectOf(m.place)} now; say "watch the ${subjectOf(m.place)}" if you'd like me to.`,
+    );
   }
   return undefined;
 }
@@ -1889,7 +2380,8 @@ function answerWatchQuestion(r: Reading, state: PlanState, plan: Plan): string |
   const ctx = state.ctx;
   const first = r.tokens[r.clause.from]?.text ?? '';
   const yes = ['are', 'is', 'do', 'does', 'will', 'were', 'was', 'have', 'has', 'am'].includes(first) ? 'Yes. ' : '';
-  const describe = (w: ContextWatch) => `The watch on the ${w.subject} runs ${describeSpan(Math.max(Date.parse(w.starts_at), ctx.now), Date.parse(w.ends_at), w.recurrence, ctx)}${/sun|dusk|dawn/.test(w.window) ? ` (${w.window.replace(/^every night, /, '')})` : ''}.`;
+  const describe = (w: ContextWatch) =>
+    `The watch on the ${w.subject} runs ${describeSpan(Math.max(Date.parse(w.starts_at), ctx.now), Date.parse(w.ends_at), w.recurrence, ctx)}${/sun|dusk|dawn/.test(w.window) ? ` (${w.window.replace(/^every night, /, '')})` : ''}.`;
   if (r.mentions.length) {
     for (const m of r.mentions) {
       if (m.place.type === 'ambiguous') return askWhich(m.place);
@@ -1901,7 +2393,9 @@ function answerWatchQuestion(r: Reading, state: PlanState, plan: Plan): string |
       const watched = watchesOn(m.place, state);
       if (watched.length) for (const w of watched) addAnswer(plan, `${yes}${describe(w)}`);
       else {
-        const blocked = getPlaceSensors(m.place).map((s) => explainOutOfReach(state, s)).find(Boolean);
+        const blocked = getPlaceSensors(m.place)
+          .map((s) => explainOutOfReach(state, s))
+          .find(Boolean);
         addAnswer(plan, blocked ? `No, I'm not watching the ${subjectOf(m.place)}. ${blocked}` : `No, I'm not watching the ${subjectOf(m.place)} right now.`);
       }
     }
@@ -1922,12 +2416,20 @@ function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | 
   const kindOnly = (m: Mention) => m.text.split(' ').every((w) => w in KIND_WORDS);
   if (wh && !r.hasReference && r.mentions.every((m) => (m.place.type === 'group' && m.place.wholeHome) || kindOnly(m))) {
     const kinds = r.mentions.filter(kindOnly).flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w]));
-    const inScope = r.mentions.some((m) => !kindOnly(m)) ? r.mentions.flatMap((m) => getPlaceSensors(m.place))
+    const inScope = r.mentions.some((m) => !kindOnly(m))
+      ? r.mentions.flatMap((m) => getPlaceSensors(m.place))
       : state.ctx.sensors.filter((s) => !kinds.length || kinds.includes('any') || kinds.includes(s.kind as 'camera'));
     const muted = inScope.filter((s) => state.muted.has(s.id));
-    addAnswer(plan, muted.length
-      ? `${muted.map((s) => `The ${s.name}`).join(', ').replace(/, ([^,]*)$/, ' and $1').replace(/(?!^)The /g, 'the ')} ${muted.length === 1 ? 'is' : 'are'} muted.`
-      : 'Nothing is muted: every sensor is on.');
+    addAnswer(
+      plan,
+      muted.length
+        ? `${muted
+            .map((s) => `The ${s.name}`)
+            .join(', ')
+            .replace(/, ([^,]*)$/, ' and $1')
+            .replace(/(?!^)The /g, 'the ')} ${muted.length === 1 ? 'is' : 'are'} muted.`
+        : 'Nothing is muted: every sensor is on.',
+    );
     return undefined;
   }
   return visitPlaces(r, state, plan, 'Which sensor do you mean?', (place) => {
@@ -1936,12 +2438,16 @@ function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | 
     const muted = sensors.filter((s) => state.muted.has(s.id));
     const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
     const askedOn = words.some((w) => ['on', 'working', 'active', 'enabled', 'live'].includes(w));
-    if (sensors.length === 1 && askedOn) addAnswer(plan, muted.length ? `No, the ${sensors[0].name} is muted.` : `Yes, the ${sensors[0].name} is on (not muted).`);
+    if (sensors.length === 1 && askedOn)
+      addAnswer(plan, muted.length ? `No, the ${sensors[0].name} is muted.` : `Yes, the ${sensors[0].name} is on (not muted).`);
     else if (sensors.length === 1) addAnswer(plan, muted.length ? `Yes, the ${sensors[0].name} is muted.` : `No, the ${sensors[0].name} isn't muted.`);
     else if (sensors.length) {
-      addAnswer(plan, muted.length
-        ? `${muted.length === sensors.length ? 'Yes' : 'Partly'}: ${muted.map((s) => `the ${s.name}`).join(' and ')} ${muted.length === 1 ? 'is' : 'are'} muted.`
-        : `No, nothing in the ${subjectOf(place)} is muted.`);
+      addAnswer(
+        plan,
+        muted.length
+          ? `${muted.length === sensors.length ? 'Yes' : 'Partly'}: ${muted.map((s) => `the ${s.name}`).join(' and ')} ${muted.length === 1 ? 'is' : 'are'} muted.`
+          : `No, nothing in the ${subjectOf(place)} is muted.`,
+      );
     }
     rememberSubject(state, place);
   });
@@ -1949,18 +2455,19 @@ function answerMuteQuestion(r: Reading, state: PlanState, plan: Plan): string | 
 
 /** "are you leaving the nursery alone?", "can you see the nursery?" */
 function answerBoundaryQuestion(r: Reading, state: PlanState, plan: Plan): string | undefined {
-  if (!r.mentions.length && !r.hasReference || r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome)) {
+  if ((!r.mentions.length && !r.hasReference) || r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome)) {
     const names = state.boundaries.map((b) => b.room ?? state.ctx.sensors.find((s) => s.id === b.sensor_id)?.name ?? 'a sensor');
-    addAnswer(plan, names.length ? `I'm leaving ${names.map((n) => `the ${n}`).join(' and ')} alone.` : "There are no boundaries: I can watch every room.");
+    addAnswer(plan, names.length ? `I'm leaving ${names.map((n) => `the ${n}`).join(' and ')} alone.` : 'There are no boundaries: I can watch every room.');
     return undefined;
   }
   return visitPlaces(r, state, plan, 'Which room or sensor do you mean?', (place) => {
     const sensors = getPlaceSensors(place);
     const blocked = sensors.map((s) => findBoundary(state, s)).find(Boolean);
     const roomBoundary = place.type === 'room' && state.boundaries.some((b) => b.room === place.room && !b.sensor_id);
-    addAnswer(plan, roomBoundary || blocked
-      ? `Yes, I'm leaving the ${subjectOf(place)} alone.`
-      : `No, there's no boundary on the ${subjectOf(place)}; I can watch it.`);
+    addAnswer(
+      plan,
+      roomBoundary || blocked ? `Yes, I'm leaving the ${subjectOf(place)} alone.` : `No, there's no boundary on the ${subjectOf(place)}; I can watch it.`,
+    );
     rememberSubject(state, place);
   });
 }
@@ -1998,7 +2505,12 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
         if (place.type !== 'group' || sensors.length === 1) plan.refusals.push(mute ? `The ${s.name} is already muted.` : `The ${s.name} isn't muted.`);
         continue;
       }
-      plan.calls.push({ tool: mute ? 'mute_sensor' : 'unmute_sensor', args: { sensor_id: s.id }, subject: s.name, say: mute ? `I've muted the ${s.name}.` : `I've unmuted the ${s.name}.` });
+      plan.calls.push({
+        tool: mute ? 'mute_sensor' : 'unmute_sensor',
+        args: { sensor_id: s.id },
+        subject: s.name,
+        say: mute ? `I've muted the ${s.name}.` : `I've unmuted the ${s.name}.`,
+      });
       if (mute) state.muted.add(s.id);
       else state.muted.delete(s.id);
     }
@@ -2010,10 +2522,15 @@ function planBoundary(r: Reading, state: PlanState, plan: Plan, set: boolean): s
   // "remove all boundaries": every boundary there is, said as plainly as that
   const all = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome);
   if (!set && (all || (r.wantsAll && !r.mentions.length))) {
-    if (!state.boundaries.length) plan.refusals.push("There are no boundaries to lift — I can watch everything already.");
+    if (!state.boundaries.length) plan.refusals.push('There are no boundaries to lift — I can watch everything already.');
     for (const b of [...state.boundaries]) {
       const name = b.room ?? state.ctx.sensors.find((x) => x.id === b.sensor_id)?.name ?? 'that sensor';
-      plan.calls.push({ tool: 'clear_boundary', args: b.room ? { room: b.room } : { sensor_id: b.sensor_id }, subject: name, say: `Okay — I can watch the ${name} again.` });
+      plan.calls.push({
+        tool: 'clear_boundary',
+        args: b.room ? { room: b.room } : { sensor_id: b.sensor_id },
+        subject: name,
+        say: `Okay — I can watch the ${name} again.`,
+      });
     }
     state.boundaries = [];
     return undefined;
@@ -2024,8 +2541,10 @@ function planBoundary(r: Reading, state: PlanState, plan: Plan, set: boolean): s
   }
   return visitPlaces(r, state, plan, 'Which room or sensor do you mean?', (place) => {
     const targets: { room?: string; sensor_id?: string; name: string }[] =
-      place.type === 'room' ? [{ room: place.room, name: place.room }]
-        : place.type === 'sensor' ? [{ sensor_id: place.sensor.id, name: place.sensor.name }]
+      place.type === 'room'
+        ? [{ room: place.room, name: place.room }]
+        : place.type === 'sensor'
+          ? [{ sensor_id: place.sensor.id, name: place.sensor.name }]
           : place.sensors.map((s) => ({ sensor_id: s.id, name: s.name }));
     for (const t of targets) {
       const existing = state.boundaries.find((b) => (t.room && b.room === t.room && !b.sensor_id) || (t.sensor_id && b.sensor_id === t.sensor_id));
@@ -2036,9 +2555,11 @@ function planBoundary(r: Reading, state: PlanState, plan: Plan, set: boolean): s
         continue;
       }
       if (!set && !existing) {
-        plan.refusals.push(viaRoom
-          ? `The boundary is on the whole ${viaRoom.room}; say "you can watch the ${viaRoom.room} again" to lift it.`
-          : `There's no boundary on the ${t.name} — I can already watch it.`);
+        plan.refusals.push(
+          viaRoom
+            ? `The boundary is on the whole ${viaRoom.room}; say "you can watch the ${viaRoom.room} again" to lift it.`
+            : `There's no boundary on the ${t.name} — I can already watch it.`,
+        );
         continue;
       }
       const args = t.room ? { room: t.room } : { sensor_id: t.sensor_id };
@@ -2142,14 +2663,24 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
       }
       const subject = [watch.subject, ...known.map((m) => subjectOf(m.place))].join(' and ');
       const sensorIds = [...watch.sensor_ids, ...added.map((s) => s.id)];
-      plan.calls.push({ tool: 'update_watch', args: { watch_id: watch.id, sensor_ids: sensorIds, subject }, subject, say: `I've added the ${known.map((m) => subjectOf(m.place)).join(' and the ')} to the watch on the ${watch.subject}.` });
+      plan.calls.push({
+        tool: 'update_watch',
+        args: { watch_id: watch.id, sensor_ids: sensorIds, subject },
+        subject,
+        say: `I've added the ${known.map((m) => subjectOf(m.place)).join(' and the ')} to the watch on the ${watch.subject}.`,
+      });
       watch.sensor_ids = sensorIds;
       return undefined;
     }
   }
   // the kind as said; src/org/streams/source-kind.ts decides it with the URL. A WHIP publisher needs no address
-  const saidKind = words.some((w) => /^(whip|webrtc|publish|publishes|publisher|browser)$/.test(w)) ? 'webrtc' : words.some((w) => /^(mjpeg|mjpg|hls)$/.test(w)) ? 'http' : undefined;
-  if (!urlToken && saidKind !== 'webrtc') return `What's the ${KIND_NAMES[kind]}'s address (for example rtsp://192.168.1.20/stream1, or an http:// MJPEG or HLS stream)? A phone or browser can also publish to me over WebRTC.`;
+  const saidKind = words.some((w) => /^(whip|webrtc|publish|publishes|publisher|browser)$/.test(w))
+    ? 'webrtc'
+    : words.some((w) => /^(mjpeg|mjpg|hls)$/.test(w))
+      ? 'http'
+      : undefined;
+  if (!urlToken && saidKind !== 'webrtc')
+    return `What's the ${KIND_NAMES[kind]}'s address (for example rtsp://192.168.1.20/stream1, or an http:// MJPEG or HLS stream)? A phone or browser can also publish to me over WebRTC.`;
   const url = urlToken ? r.urls[Number(urlToken.slice(3))] : undefined;
   // the name: after "as (the)", "call it (the)", "named"; else "<room> <kind>"
   const nameStart = words.findIndex((w, k) => w === 'as' || w === 'named' || (w === 'it' && words[k - 1] === 'call'));
@@ -2157,7 +2688,11 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
   if (nameStart >= 0) {
     const rest = words.slice(nameStart + 1).filter((w) => w !== 'the' && w !== 'my' && w !== 'our');
     const end = rest.findIndex((w) => ['and', 'in', 'at', 'please', 'url0', 'url1'].includes(w));
-    name = rest.slice(0, end < 0 ? undefined : end).map((w) => (w === 'cam' ? 'camera' : w)).join(' ') || undefined;
+    name =
+      rest
+        .slice(0, end < 0 ? undefined : end)
+        .map((w) => (w === 'cam' ? 'camera' : w))
+        .join(' ') || undefined;
   }
   let room: string | undefined;
   const inAt = words.findIndex((w, k) => w === 'in' && words[k + 1] !== 'url0');
@@ -2166,12 +2701,22 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
     const end = rest.findIndex((w) => ['and', 'it', 'at', 'as', 'please', 'is'].includes(w) || /^url\d+$/.test(w));
     room = rest.slice(0, end < 0 ? undefined : end).join(' ') || undefined;
   }
-  if (!room && name) room = name.split(' ').filter((w) => !(w in KIND_WORDS)).join(' ') || undefined;
+  if (!room && name)
+    room =
+      name
+        .split(' ')
+        .filter((w) => !(w in KIND_WORDS))
+        .join(' ') || undefined;
   if (!room) return 'Which room is it in, and what should I call it?';
   name ??= `${room} ${KIND_NAMES[kind]}`;
   const index = plan.calls.length;
   const sourceUrl = url ?? `webrtc://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-  plan.calls.push({ tool: 'add_sensor', args: { name, kind, room, source_url: sourceUrl, ...(saidKind ? { source_type: saidKind } : {}) }, subject: name, say: `I've added the ${name} in the ${room}.` });
+  plan.calls.push({
+    tool: 'add_sensor',
+    args: { name, kind, room, source_url: sourceUrl, ...(saidKind ? { source_type: saidKind } : {}) },
+    subject: name,
+    say: `I've added the ${name} in the ${room}.`,
+  });
   const sensor: ContextSensor = { id: `$ref:${index}`, name, kind, room, muted: false };
   state.ctx = { ...state.ctx, sensors: [...state.ctx.sensors, sensor] };
   state.lastSubject = { kind: 'sensor', sensor };
@@ -2188,7 +2733,15 @@ function planSetLocation(r: Reading, state: PlanState, plan: Plan): string | und
     args.lon = Number(coords[2]);
   }
   if (zone) {
-    const name = zone[1].split('/').map((p) => p.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('_')).join('/');
+    const name = zone[1]
+      .split('/')
+      .map((p) =>
+        p
+          .split('_')
+          .map((w) => w[0].toUpperCase() + w.slice(1))
+          .join('_'),
+      )
+      .join('/');
     if (!isValidTimeZone(name)) {
       plan.refusals.push(`I don't know the time zone "${zone[1]}". Use a name like Europe/Lisbon or America/New_York.`);
       return undefined;
@@ -2205,14 +2758,19 @@ function planSetLocation(r: Reading, state: PlanState, plan: Plan): string | und
     const found = lookupCity(cityName, state.ctx.timeZone);
     if (found.status === 'ambiguous') return `There are several places called ${titleCase(cityName)}: ${found.options.join('; ')}. Which one?`;
     if (found.status === 'unknown') {
-      plan.refusals.push(`I don't know a city called ${titleCase(cityName)}. You can give me your coordinates instead, like "our coordinates are 38.72, -9.14".`);
+      plan.refusals.push(
+        `I don't know a city called ${titleCase(cityName)}. You can give me your coordinates instead, like "our coordinates are 38.72, -9.14".`,
+      );
       return undefined;
     }
     Object.assign(args, { city: found.city, lat: found.lat, lon: found.lon, time_zone: found.timeZone });
   }
-  const where = args.city ? `${args.city} (${args.time_zone})` : [args.lat !== undefined ? `${args.lat}, ${args.lon}` : '', (args.time_zone as string) ?? ''].filter(Boolean).join(', time zone ');
+  const where = args.city
+    ? `${args.city} (${args.time_zone})`
+    : [args.lat !== undefined ? `${args.lat}, ${args.lon}` : '', (args.time_zone as string) ?? ''].filter(Boolean).join(', time zone ');
   plan.calls.push({ tool: 'set_household', args, say: `I've set your home's location to ${where}.` });
-  if (args.lat !== undefined) state.ctx = { ...state.ctx, location: { lat: args.lat as number, lon: args.lon as number, city: args.city as string | undefined } };
+  if (args.lat !== undefined)
+    state.ctx = { ...state.ctx, location: { lat: args.lat as number, lon: args.lon as number, city: args.city as string | undefined } };
   if (args.time_zone) state.ctx = { ...state.ctx, timeZone: args.time_zone as string };
   return undefined;
 }
@@ -2234,9 +2792,17 @@ function planRename(r: Reading, state: PlanState, plan: Plan): string | undefine
   let rest = words.slice(first.end - r.clause.from);
   if (rest[0] === 'to' || rest[0] === 'as') rest = rest.slice(1);
   const stop = rest.findIndex((w) => ['from', 'instead', 'please', 'now'].includes(w));
-  const to = rest.slice(0, stop < 0 ? undefined : stop).filter((w) => w !== 'the' && w !== 'to').join(' ');
+  const to = rest
+    .slice(0, stop < 0 ? undefined : stop)
+    .filter((w) => w !== 'the' && w !== 'to')
+    .join(' ');
   if (!to) return `What should I call the ${fromPlace.room}?`;
-  plan.calls.push({ tool: 'set_household', args: { rename_room: { from: fromPlace.room, to } }, subject: fromPlace.room, say: `I've renamed the ${fromPlace.room} to ${to}.` });
+  plan.calls.push({
+    tool: 'set_household',
+    args: { rename_room: { from: fromPlace.room, to } },
+    subject: fromPlace.room,
+    say: `I've renamed the ${fromPlace.room} to ${to}.`,
+  });
   state.lastSubject = { kind: 'room', room: fromPlace.room };
   return undefined;
 }
@@ -2262,7 +2828,9 @@ function findLastSubject(ctx: HouseholdContext, depth = 0): Subject | undefined 
     // still named what "it" is, when it named exactly one place
     if (depth === 0 && !turns[t].actions.some((a) => a.subject && !a.type.startsWith('watches.'))) {
       const named = readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1)
-        .flatMap((r) => r.mentions).map((m) => m.place).filter((p): p is KnownPlace => p.type === 'room' || p.type === 'sensor');
+        .flatMap((r) => r.mentions)
+        .map((m) => m.place)
+        .filter((p): p is KnownPlace => p.type === 'room' || p.type === 'sensor');
       const unique = [...new Map(named.map((p) => [subjectOf(p), p])).values()];
       if (unique.length === 1) {
         const p = unique[0];
@@ -2296,7 +2864,9 @@ function findOtherWatchPlace(ctx: HouseholdContext): KnownPlace | undefined {
   if (!last?.actions.some((a) => a.type === 'watch.stood_down') || ctx.watches.length !== 1) return undefined;
   const sensors = ctx.sensors.filter((s) => ctx.watches[0].sensor_ids.includes(s.id));
   if (!sensors.length) return undefined;
-  return sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: ctx.watches[0].subject, sensors, wholeHome: false, except: false };
+  return sensors.length === 1
+    ? { type: 'sensor', sensor: sensors[0] }
+    : { type: 'group', label: ctx.watches[0].subject, sensors, wholeHome: false, except: false };
 }
 
 function findOtherPlace(ctx: HouseholdContext): KnownPlace | undefined {
@@ -2328,4 +2898,3 @@ function findLastWatchId(ctx: HouseholdContext): string | undefined {
   }
   return undefined;
 }
-

@@ -9,16 +9,87 @@ import type { ContextPerson } from './context.ts';
 
 /** Words that sit where a name sits ("when someone arrives", "if the kids come home") and are no names. */
 const NOT_NAMES = new Set([
-  'someone', 'somebody', 'anyone', 'anybody', 'everyone', 'everybody', 'nobody', 'people', 'person', 'the', 'a', 'an', 'my', 'our', 'your',
-  'his', 'her', 'their', 'he', 'she', 'they', 'we', 'you', 'i', 'it', 'there', 'that', 'this', 'somebody', 'strangers', 'stranger',
-  'kids', 'children', 'delivery', 'courier', 'postman', 'mailman', 'parcel', 'package', 'car', 'cars', 'visitors', 'guests', 'guest',
-  'visitor', 'cat', 'dog', 'door', 'motion', 'movement', 'anything', 'something', 'sun', 'night', 'dark', 'nanny', 'babysitter',
+  'someone',
+  'somebody',
+  'anyone',
+  'anybody',
+  'everyone',
+  'everybody',
+  'nobody',
+  'people',
+  'person',
+  'the',
+  'a',
+  'an',
+  'my',
+  'our',
+  'your',
+  'his',
+  'her',
+  'their',
+  'he',
+  'she',
+  'they',
+  'we',
+  'you',
+  'i',
+  'it',
+  'there',
+  'that',
+  'this',
+  'somebody',
+  'strangers',
+  'stranger',
+  'kids',
+  'children',
+  'delivery',
+  'courier',
+  'postman',
+  'mailman',
+  'parcel',
+  'package',
+  'car',
+  'cars',
+  'visitors',
+  'guests',
+  'guest',
+  'visitor',
+  'cat',
+  'dog',
+  'door',
+  'motion',
+  'movement',
+  'anything',
+  'something',
+  'sun',
+  'night',
+  'dark',
+  'nanny',
+  'babysitter',
   // determiners and quantifiers, a closed class ("if any car pulls in" names nobody)
-  'any', 'some', 'every', 'each', 'no', 'all', 'both', 'either', 'neither', 'another', 'other', 'which', 'what', 'whichever', 'whatever', 'whoever', 'these', 'those',
+  'any',
+  'some',
+  'every',
+  'each',
+  'no',
+  'all',
+  'both',
+  'either',
+  'neither',
+  'another',
+  'other',
+  'which',
+  'what',
+  'whichever',
+  'whatever',
+  'whoever',
+  'these',
+  'those',
 ]);
 
 /** "when X arrives / comes home / gets back / shows up / is here". */
-const ARRIVAL = /\b(?:when|if|once|whenever|as soon as|the moment)\s+([a-z][a-z'-]*)(?:\s+[a-z][a-z'-]*)?\s+(?:arrives?|arriving|comes?|coming|gets?|getting|shows?|turns?|walks?|drops?|stops?|returns?|pulls?|leaves?|is\s+(?:home|here|back|at)|reaches|rings|knocks|enters?)\b/;
+const ARRIVAL =
+  /\b(?:when|if|once|whenever|as soon as|the moment)\s+([a-z][a-z'-]*)(?:\s+[a-z][a-z'-]*)?\s+(?:arrives?|arriving|comes?|coming|gets?|getting|shows?|turns?|walks?|drops?|stops?|returns?|pulls?|leaves?|is\s+(?:home|here|back|at)|reaches|rings|knocks|enters?)\b/;
 
 function words(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? []).map((w) => w.replace(/'s$/, ''));
@@ -28,8 +99,28 @@ export type PeopleMention = { people: ContextPerson[] } | { unknown: string; rel
 
 /** Person words that say nothing of who someone is: never matched against a household's notes. */
 const GENERIC_PERSON_WORDS = new Set([
-  'person', 'people', 'someone', 'somebody', 'anyone', 'anybody', 'individual', 'stranger', 'strangers', 'visitor', 'visitors',
-  'guest', 'guests', 'man', 'men', 'woman', 'women', 'human', 'intruder', 'unknown', 'one', 'who',
+  'person',
+  'people',
+  'someone',
+  'somebody',
+  'anyone',
+  'anybody',
+  'individual',
+  'stranger',
+  'strangers',
+  'visitor',
+  'visitors',
+  'guest',
+  'guests',
+  'man',
+  'men',
+  'woman',
+  'women',
+  'human',
+  'intruder',
+  'unknown',
+  'one',
+  'who',
 ]);
 
 /**
@@ -39,7 +130,9 @@ const GENERIC_PERSON_WORDS = new Set([
 function findByRole(tokens: string[], people: readonly ContextPerson[]): PeopleMention | undefined {
   const roles = tokens.filter((t) => !GENERIC_PERSON_WORDS.has(t) && isPersonWord(t));
   for (const role of roles) {
-    const matching = people.filter((p) => words(p.note ?? '').some((n) => !GENERIC_PERSON_WORDS.has(n) && isPersonWord(n) && (isSamePersonWord(role, n) || isSamePersonWord(n, role))));
+    const matching = people.filter((p) =>
+      words(p.note ?? '').some((n) => !GENERIC_PERSON_WORDS.has(n) && isPersonWord(n) && (isSamePersonWord(role, n) || isSamePersonWord(n, role))),
+    );
     if (matching.length === 1) return { people: matching };
     if (matching.length > 1) return { ambiguous: matching, said: `the ${role}` };
   }

@@ -5,10 +5,7 @@
  */
 import type { ContextSensor, HouseholdContext } from './context.ts';
 import { type Token, STOP_WORDS, isPlaceWord, scorePlaceMeaning } from '../../platform/language/index.ts';
-import {
-  CONDITION_WORDS, KIND_WORDS, NON_PLACE_WORDS, OUT_OF_SCOPE_NOUNS, REFERENCE_WORDS, VAGUE_SUBJECTS,
-  WHOLE_HOME_WORDS,
-} from './vocabulary.ts';
+import { CONDITION_WORDS, KIND_WORDS, NON_PLACE_WORDS, OUT_OF_SCOPE_NOUNS, REFERENCE_WORDS, VAGUE_SUBJECTS, WHOLE_HOME_WORDS } from './vocabulary.ts';
 
 /** `byMeaning`: resolved through the lexicon, not the home's own names (its score, under 1 when not a synonym). */
 export type Place =
@@ -73,7 +70,11 @@ function matchWord(word: string, nameWord: string): boolean {
 
 /** A name's words as the normaliser reads a message: lower case, a possessive "'s" dropped ("Aoife's room" → aoife, room). */
 function splitName(name: string): string[] {
-  return name.toLowerCase().replace(/['\u2019\u02bc]s\b/g, '').split(/\s+/).filter(Boolean);
+  return name
+    .toLowerCase()
+    .replace(/['\u2019\u02bc]s\b/g, '')
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 /** Words of a sensor that say where it is (its name without kind words, plus its room's name). */
@@ -90,10 +91,7 @@ function classifyToken(token: Token, allPlaceWords: string[]): TokenClass {
   if (w in KIND_WORDS) return 'kind';
   if (WHOLE_HOME_WORDS.has(w)) return 'whole';
   if (VAGUE_SUBJECTS.has(w)) return 'vague';
-  if (
-    STOP_WORDS.has(w) || NON_PLACE_WORDS.has(w) || REFERENCE_WORDS.has(w) || w in CONDITION_WORDS ||
-    OUT_OF_SCOPE_NOUNS.has(w)
-  ) {
+  if (STOP_WORDS.has(w) || NON_PLACE_WORDS.has(w) || REFERENCE_WORDS.has(w) || w in CONDITION_WORDS || OUT_OF_SCOPE_NOUNS.has(w)) {
     return 'other';
   }
   // the tagger sometimes reads a place noun as a verb ("the back garden from dusk"): the lexicon decides
@@ -142,7 +140,10 @@ function resolveByMeaning(placeWords: string[], kindWords: string[], ctx: Househ
   const kind = getKind(kindWords);
   const best = ranked[0];
   if (best && best.score >= SURE && !(ranked[1] && ranked[1].score > best.score - 0.1)) {
-    const sensors = filterByKind(ctx.sensors.filter((s) => s.room === best.room), kind);
+    const sensors = filterByKind(
+      ctx.sensors.filter((s) => s.room === best.room),
+      kind,
+    );
     if (kindWords.length === 0) return { type: 'room', room: best.room, sensors: ctx.sensors.filter((s) => s.room === best.room), byMeaning: best.score };
     if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0], byMeaning: best.score };
     if (sensors.length > 1) return { type: 'group', label: best.room, sensors, wholeHome: false, except: false };
@@ -213,7 +214,8 @@ function resolveRunByName(placeWords: string[], kindWords: string[], ctx: Househ
   if (sensors.length === 1) return { type: 'sensor', sensor: sensors[0] };
   if (sensors.length > 1) {
     // "the kitchen sensor" with a motion sensor and a door contact there: one was meant — which?
-    if (kindWords.length && kindWords.every((w) => !w.endsWith('s')) && placeWords.length) return { type: 'ambiguous', label, options: sensors.map((s) => s.name) };
+    if (kindWords.length && kindWords.every((w) => !w.endsWith('s')) && placeWords.length)
+      return { type: 'ambiguous', label, options: sensors.map((s) => s.name) };
     const sameRoom = sensors.every((s) => s.room === sensors[0].room);
     if (sameRoom) return { type: 'group', label, sensors, wholeHome: false, except: false };
     if (rooms.length > 1) return { type: 'ambiguous', label, options: rooms.map((r) => r.name) };
@@ -241,7 +243,26 @@ function findSharedHead(tokens: Token[], i: number, to: number, consumed: Set<nu
 /** The places mentioned in tokens[from, to), skipping tokens already read as times or conditions. */
 /** "has gone home", "we're home", "got back home": where people go, not every sensor of the house. */
 /** Words after which "to" opens a verb ("need to study"), not a place ("go to the study"). */
-const INFINITIVE_LEADS = new Set(['need', 'needs', 'want', 'wants', 'have', 'has', 'got', 'going', 'trying', 'try', 'tries', 'plan', 'plans', 'planning', 'like', 'love', 'able', 'used']);
+const INFINITIVE_LEADS = new Set([
+  'need',
+  'needs',
+  'want',
+  'wants',
+  'have',
+  'has',
+  'got',
+  'going',
+  'trying',
+  'try',
+  'tries',
+  'plan',
+  'plans',
+  'planning',
+  'like',
+  'love',
+  'able',
+  'used',
+]);
 
 function isHomeAdverb(tokens: Token[], i: number): boolean {
   const w = tokens[i].text;
@@ -249,8 +270,12 @@ function isHomeAdverb(tokens: Token[], i: number): boolean {
   const after = tokens[i + 1]?.text ?? '';
   // "we're all in", "they are all asleep": all of the people; "all next week", "all night": a time
   // "if it opens at all": a hedge, not every sensor
-  if (w === 'all' && (['we', 'they', 'you', 'are', 'were', 'is', 'am', 'be', 'at'].includes(before) ||
-    ['next', 'week', 'weekend', 'night', 'day', 'morning', 'evening', 'afternoon', 'month', 'year'].includes(after))) return true;
+  if (
+    w === 'all' &&
+    (['we', 'they', 'you', 'are', 'were', 'is', 'am', 'be', 'at'].includes(before) ||
+      ['next', 'week', 'weekend', 'night', 'day', 'morning', 'evening', 'afternoon', 'month', 'year'].includes(after))
+  )
+    return true;
   // "from next door": the neighbours, not a door of this home
   if (w === 'next' && after === 'door') return true;
   if (w === 'door' && before === 'next') return true;
@@ -258,7 +283,39 @@ function isHomeAdverb(tokens: Token[], i: number): boolean {
   if (before === 'to' && tokens[i].isVerb && INFINITIVE_LEADS.has(tokens[i - 2]?.text ?? '')) return true;
   if (w !== 'home') return false;
   const prev = tokens[i - 1]?.text ?? '';
-  return ['gone', 'go', 'goes', 'went', 'going', 'come', 'comes', 'came', 'coming', 'get', 'gets', 'got', 'getting', 'back', 'be', 'is', 'are', 'am', 'was', 'were', 'been', 'arrive', 'arrives', 'arrived', 'head', 'heading', 'headed', 'drive', 'driving', 'walk', 'walking'].includes(prev);
+  return [
+    'gone',
+    'go',
+    'goes',
+    'went',
+    'going',
+    'come',
+    'comes',
+    'came',
+    'coming',
+    'get',
+    'gets',
+    'got',
+    'getting',
+    'back',
+    'be',
+    'is',
+    'are',
+    'am',
+    'was',
+    'were',
+    'been',
+    'arrive',
+    'arrives',
+    'arrived',
+    'head',
+    'heading',
+    'headed',
+    'drive',
+    'driving',
+    'walk',
+    'walking',
+  ].includes(prev);
 }
 
 export function findMentions(tokens: Token[], from: number, to: number, ctx: HouseholdContext, consumed: Set<number>): Mention[] {
@@ -307,7 +364,24 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
   return mentions;
 }
 
-const WHOLE_TIME_NOUNS = new Set(['time', 'night', 'nights', 'day', 'days', 'evening', 'morning', 'afternoon', 'weekend', 'week', 'while', 'trip', 'holiday', 'holidays', 'vacation', 'stay']);
+const WHOLE_TIME_NOUNS = new Set([
+  'time',
+  'night',
+  'nights',
+  'day',
+  'days',
+  'evening',
+  'morning',
+  'afternoon',
+  'weekend',
+  'week',
+  'while',
+  'trip',
+  'holiday',
+  'holidays',
+  'vacation',
+  'stay',
+]);
 
 const GENERIC_PLACE_WORDS = new Set(['room', 'rooms', 'area', 'areas', 'place', 'places', 'space', 'spaces', 'spot', 'spots']);
 
@@ -316,7 +390,13 @@ function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdCo
   const kindWords = words.filter((_, k) => classes[k] === 'kind');
   if (classes.includes('whole')) {
     // "the whole time", "all night", "the entire weekend": a span of time, not the whole home
-    if (!placeWords.length && !kindWords.length && WHOLE_TIME_NOUNS.has(tokens[end]?.text ?? '') && words.every((w) => ['whole', 'entire', 'all', 'every', 'the'].includes(w))) return undefined;
+    if (
+      !placeWords.length &&
+      !kindWords.length &&
+      WHOLE_TIME_NOUNS.has(tokens[end]?.text ?? '') &&
+      words.every((w) => ['whole', 'entire', 'all', 'every', 'the'].includes(w))
+    )
+      return undefined;
     const except = tokens[end]?.text === 'else' || words.includes('else');
     // "every room", "all the rooms": a category word, not one room
     if (placeWords.length && placeWords.every((w) => GENERIC_PLACE_WORDS.has(w))) {
@@ -326,7 +406,8 @@ function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdCo
       // "everything in the garage", "all the garage sensors": the room's sensors
       const inner = resolveRun(placeWords, kindWords, ctx, label);
       if (!inner) return { type: 'group', label: 'whole home', sensors: filterByKind(ctx.sensors, getKind(kindWords)), wholeHome: true, except };
-      if (inner.type === 'room') return { type: 'group', label: inner.room, sensors: filterByKind(inner.sensors, getKind(kindWords)), wholeHome: false, except };
+      if (inner.type === 'room')
+        return { type: 'group', label: inner.room, sensors: filterByKind(inner.sensors, getKind(kindWords)), wholeHome: false, except };
       return inner;
     }
     const kind = getKind(kindWords);

@@ -23,12 +23,46 @@ interface SaidClock {
 }
 
 const HOUR_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
 };
 /** Words after which a bare number is a time of day ("till 7", "between 3 and 6", "about 9"). */
-const CLOCK_BEFORE = new Set(['at', 'from', 'till', 'til', 'until', 'untill', 'to', 'between', 'and', 'by', 'around', 'about', 'after', 'before', 'since', 'starting', 'start', 'end', 'ending', 'thru', 'through']);
+const CLOCK_BEFORE = new Set([
+  'at',
+  'from',
+  'till',
+  'til',
+  'until',
+  'untill',
+  'to',
+  'between',
+  'and',
+  'by',
+  'around',
+  'about',
+  'after',
+  'before',
+  'since',
+  'starting',
+  'start',
+  'end',
+  'ending',
+  'thru',
+  'through',
+]);
 /** Words after a number that make it something other than a time of day. */
-const NOT_A_CLOCK_AFTER = /^(?:hours?|hrs?|h|mins?|minutes?|secs?|seconds?|days?|nights?|weeks?|months?|years?|people|persons?|cars?|vehicles?|sensors?|cameras?|times?|%|percent|more|less|of|or|x|kids?|dogs?|cats?|st|nd|rd|th|degrees?|km|miles?|metres?|meters?|m|ft)$/;
+const NOT_A_CLOCK_AFTER =
+  /^(?:hours?|hrs?|h|mins?|minutes?|secs?|seconds?|days?|nights?|weeks?|months?|years?|people|persons?|cars?|vehicles?|sensors?|cameras?|times?|%|percent|more|less|of|or|x|kids?|dogs?|cats?|st|nd|rd|th|degrees?|km|miles?|metres?|meters?|m|ft)$/;
 const MERIDIEM = /^(am|pm|a\.m\.?|p\.m\.?)$/;
 /** A part of the day after a time fixes its half: "7 in the evening", "6 tomorrow morning". */
 const PART_AFTER = /^(?:(?:in|on) )?(?:the )?(?:tomorrow |tonight |this |that |)(morning|afternoon|evening|night|tonight)\b/;
@@ -38,7 +72,10 @@ const PAST_SENTENCE = /\b(had|was|were|did|didn't|got|went|came|happened|broke|s
 
 /** The message without its sentences about the past. */
 function presentPart(message: string): string {
-  return message.split(/(?<=[.!?;])\s+|\s+[—–]\s+|\s+-\s+/).filter((s) => !PAST_SENTENCE.test(s)).join(' ');
+  return message
+    .split(/(?<=[.!?;])\s+|\s+[—–]\s+|\s+-\s+/)
+    .filter((s) => !PAST_SENTENCE.test(s))
+    .join(' ');
 }
 
 function words(message: string): string[] {
@@ -87,7 +124,11 @@ export function findSaidClocks(message: string, minutesTo?: boolean): SaidClock[
     } else if (/^\d{1,2}$/.test(word) || HOUR_WORDS[word] !== undefined) {
       const n = HOUR_WORDS[word] ?? Number(word);
       const next = w[i + 1] ?? '';
-      const isClock = MERIDIEM.test(next) || next === "o'clock" || next === 'oclock' || (CLOCK_BEFORE.has(w[i - 1] ?? '') && !NOT_A_CLOCK_AFTER.test(next) && !(next === 'and' && w[i + 2] === 'a'));
+      const isClock =
+        MERIDIEM.test(next) ||
+        next === "o'clock" ||
+        next === 'oclock' ||
+        (CLOCK_BEFORE.has(w[i - 1] ?? '') && !NOT_A_CLOCK_AFTER.test(next) && !(next === 'and' && w[i + 2] === 'a'));
       // a number word is a time only with am/pm, o'clock or a clock preposition before it
       if (isClock && (HOUR_WORDS[word] === undefined || w[i - 1] !== 'and' || /^\d/.test(w[i - 2] ?? '') || HOUR_WORDS[w[i - 2] ?? ''] !== undefined)) hour = n;
     }
@@ -137,7 +178,15 @@ const WEEKDAY_LABELS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 function understood(calls: PlannedCall[]): string {
-  const said = calls.map((c) => c.say).filter((s): s is string => Boolean(s)).map((s) => s.replace(/^I'm /, '').replace(/^I've /, '').replace(/[.!]+$/, ''));
+  const said = calls
+    .map((c) => c.say)
+    .filter((s): s is string => Boolean(s))
+    .map((s) =>
+      s
+        .replace(/^I'm /, '')
+        .replace(/^I've /, '')
+        .replace(/[.!]+$/, ''),
+    );
   return said.length ? `I read that as ${said.join(', and ')}` : 'I read that as a change to a watch';
 }
 
@@ -167,7 +216,9 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
   const walls = bounds.filter((b) => Number.isFinite(b)).map((b) => toWallClock(b, ctx.timeZone));
   if (!walls.length) return undefined;
   // the days a window touches: a boundary at midnight is also the end of the day before ("until the 30th")
-  const days = walls.flatMap((at) => (at.hour === 0 && at.minute === 0 ? [at, toWallClock(Date.UTC(at.year, at.month - 1, at.day, 12) - 86_400_000, 'UTC')] : [at]));
+  const days = walls.flatMap((at) =>
+    at.hour === 0 && at.minute === 0 ? [at, toWallClock(Date.UTC(at.year, at.month - 1, at.day, 12) - 86_400_000, 'UTC')] : [at],
+  );
   const head = understood(calls);
 
   // "next saturday" said on a tuesday: this coming one, or the one after?
@@ -206,7 +257,14 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
 
   // a day named without hours ("watch the shed on the 31st"): the hours are the user's to say
   const created = calls.filter((c) => c.tool === 'create_watch' && typeof c.args.starts_at === 'string' && typeof c.args.ends_at === 'string');
-  if (!clocks.length && !weekly && created.length && !/\b(all day|whole day|entire day|full day|all weekend|whole weekend|24 ?h(ou)?rs?|day and night|for \S+ (days?|nights?|hours?|hrs?|weeks?))\b/.test(w.join(' '))) {
+  if (
+    !clocks.length &&
+    !weekly &&
+    created.length &&
+    !/\b(all day|whole day|entire day|full day|all weekend|whole weekend|24 ?h(ou)?rs?|day and night|for \S+ (days?|nights?|hours?|hrs?|weeks?))\b/.test(
+      w.join(' '),
+    )
+  ) {
     const now = toWallClock(ctx.now, ctx.timeZone);
     const dayOnly = created.find((c) => {
       const s = toWallClock(Date.parse(c.args.starts_at as string), ctx.timeZone);
@@ -225,14 +283,37 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
  * Words that say a group on purpose: then a plan may cover places the message does not name. A group
  * word over times is no group of places ("all of next week", "all night long", "every night").
  */
-const GROUP_WORDS = /\b(all(?! (?:(?:of )?(?:the )?(?:next |this |that |coming )?(?:night|day|evening|morning|afternoon|weekend|week|month|time|holidays?|trip|hours?)s?\b|long\b))|every(?!\s*(?:night|day|evening|morning|weeknight|weekday|weekend|week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)|everything|everywhere|whole (?:house|home|place|flat|apartment|property)|entire (?:house|home|place|flat|apartment|property)|the (?:house|home|place|flat|apartment|property)|cameras|sensors|doors|windows|entrances|except|but not|apart from|other than|both|each)\b/;
+const GROUP_WORDS =
+  /\b(all(?! (?:(?:of )?(?:the )?(?:next |this |that |coming )?(?:night|day|evening|morning|afternoon|weekend|week|month|time|holidays?|trip|hours?)s?\b|long\b))|every(?!\s*(?:night|day|evening|morning|weeknight|weekday|weekend|week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)|everything|everywhere|whole (?:house|home|place|flat|apartment|property)|entire (?:house|home|place|flat|apartment|property)|the (?:house|home|place|flat|apartment|property)|cameras|sensors|doors|windows|entrances|except|but not|apart from|other than|both|each)\b/;
 /** A part of the home said by where it is ("the outside cameras"): the plan must keep to it. */
 const AREA_QUALIFIERS = /\b(outside|outdoors?|exterior|external|inside|indoors?|interior|internal|upstairs|downstairs)\b/;
 /** Words of a room or sensor name that do not tell it apart. */
-const GENERIC_NAME_WORDS = new Set(['camera', 'cam', 'sensor', 'contact', 'motion', 'door', 'room', 'the', 'front', 'back', 'side', 'rear', 'main', 'of', 'and', 'detector', 'doorbell']);
+const GENERIC_NAME_WORDS = new Set([
+  'camera',
+  'cam',
+  'sensor',
+  'contact',
+  'motion',
+  'door',
+  'room',
+  'the',
+  'front',
+  'back',
+  'side',
+  'rear',
+  'main',
+  'of',
+  'and',
+  'detector',
+  'doorbell',
+]);
 
 function nameWords(text: string): string[] {
-  return text.toLowerCase().replace(/['’]s\b/g, '').split(/[^a-z0-9]+/).filter((x) => x.length > 2 && !GENERIC_NAME_WORDS.has(x));
+  return text
+    .toLowerCase()
+    .replace(/['’]s\b/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter((x) => x.length > 2 && !GENERIC_NAME_WORDS.has(x));
 }
 
 /**
@@ -242,13 +323,20 @@ function nameWords(text: string): string[] {
  * message does not name.
  */
 function checkScope(present: string, calls: PlannedCall[], ctx: HouseholdContext, head: string): string | undefined {
-  const text = ` ${present.toLowerCase().replace(/['’]s\b/g, '').replace(/[^a-z0-9]+/g, ' ')} `;
+  const text = ` ${present
+    .toLowerCase()
+    .replace(/['’]s\b/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')} `;
   const said = (words: string[]) => words.some((x) => text.includes(` ${x} `) || text.includes(` ${x}s `));
   // a name made only of common words ("back door", "front door camera") is matched whole
   const saidName = (name: string) => {
     const words = nameWords(name);
     if (words.length) return said(words);
-    const whole = name.toLowerCase().replace(/['’]s\b/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+    const whole = name
+      .toLowerCase()
+      .replace(/['’]s\b/g, '')
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
     const parts = whole.split(' ');
     return [whole, parts.slice(0, 2).join(' ')].some((x) => x.includes(' ') && text.includes(` ${x} `));
   };
@@ -259,7 +347,7 @@ function checkScope(present: string, calls: PlannedCall[], ctx: HouseholdContext
     if (ids.length < 2) continue;
     const sensors = ids.map((id) => ctx.sensors.find((s) => s.id === id)).filter((s): s is HouseholdContext['sensors'][number] => Boolean(s));
     // an edit keeps the places of the watch it changes
-    const kept = new Set(c.tool === 'update_watch' ? ctx.watches.find((x) => x.id === c.args.watch_id)?.sensor_ids ?? [] : []);
+    const kept = new Set(c.tool === 'update_watch' ? (ctx.watches.find((x) => x.id === c.args.watch_id)?.sensor_ids ?? []) : []);
     const named = sensors.filter((s) => kept.has(s.id) || saidName(s.room) || saidName(s.name));
     const unnamed = sensors.filter((s) => !named.includes(s));
     if (!unnamed.length || (!named.length && !area)) continue;
@@ -272,7 +360,8 @@ function checkScope(present: string, calls: PlannedCall[], ctx: HouseholdContext
   return undefined;
 }
 
-const DAY_PART_WORDS = /\b(am|pm|a\.m|p\.m|morning|afternoon|evening|night|tonight|overnight|noon|midday|midnight|sunset|sunrise|dusk|dawn|dark|bed|bedtime|lunch|breakfast|dinner|work|school|day|daytime)\b/;
+const DAY_PART_WORDS =
+  /\b(am|pm|a\.m|p\.m|morning|afternoon|evening|night|tonight|overnight|noon|midday|midnight|sunset|sunrise|dusk|dawn|dark|bed|bedtime|lunch|breakfast|dinner|work|school|day|daytime)\b/;
 
 /**
  * "from 8 to 8": morning to evening, or the night through? "between 3 and 6" with nothing saying
@@ -296,9 +385,18 @@ function checkTwoWayRange(w: string[], clocks: SaidClock[], head: string): strin
  * "tonight" and "this evening" one that starts by the end of today; "in 20 minutes" and "from now"
  * a start that far from now. A plan that dropped one of them asks instead of acting.
  */
-function checkRelativeDays(w: string[], walls: ReturnType<typeof toWallClock>[], calls: PlannedCall[], ctx: HouseholdContext, head: string): string | undefined {
+function checkRelativeDays(
+  w: string[],
+  walls: ReturnType<typeof toWallClock>[],
+  calls: PlannedCall[],
+  ctx: HouseholdContext,
+  head: string,
+): string | undefined {
   const text = w.join(' ');
-  const dayOf = (ms: number) => { const x = toWallClock(ms, ctx.timeZone); return `${x.year}-${x.month}-${x.day}`; };
+  const dayOf = (ms: number) => {
+    const x = toWallClock(ms, ctx.timeZone);
+    return `${x.year}-${x.month}-${x.day}`;
+  };
   const today = dayOf(ctx.now);
   const tomorrow = dayOf(ctx.now + 86_400_000);
   const created = calls.filter((c) => c.tool === 'create_watch' && typeof c.args.starts_at === 'string');
@@ -310,8 +408,12 @@ function checkRelativeDays(w: string[], walls: ReturnType<typeof toWallClock>[],
   }
   if (!starts.length) return undefined;
   // "tonight", "this evening": a new watch starts by the end of today (or is the night in progress)
-  if (/\b(tonight|this evening)\b/.test(text) && !/\btomorrow\b/.test(text) && !/\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|every)\b/.test(text) &&
-    starts.some((s) => dayOf(s) !== today && s > ctx.now + 86_400_000 / 2 && dayOf(s) !== tomorrow) ) {
+  if (
+    /\b(tonight|this evening)\b/.test(text) &&
+    !/\btomorrow\b/.test(text) &&
+    !/\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|every)\b/.test(text) &&
+    starts.some((s) => dayOf(s) !== today && s > ctx.now + 86_400_000 / 2 && dayOf(s) !== tomorrow)
+  ) {
     const said = /\btonight\b/.test(text) ? 'tonight' : 'this evening';
     return `${head}, but you said "${said}", so I haven't changed anything. Which day and hours did you mean?`;
   }

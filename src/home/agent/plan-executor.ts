@@ -84,7 +84,7 @@ export async function runPlan(plan: Plan, runner: ToolRunner, hooks?: ExecutionH
 
   for (const text of plan.answers ?? []) await emitText(text, hooks, parts);
   if (plan.clarification || plan.calls.length === 0) {
-    for (const text of [...(plan.clarification ? [] : plan.notes ?? []), ...plan.refusals, plan.clarification ?? '']) await emitText(text, hooks, parts);
+    for (const text of [...(plan.clarification ? [] : (plan.notes ?? [])), ...plan.refusals, plan.clarification ?? '']) await emitText(text, hooks, parts);
     if (!parts.length) await emitText("I'm not sure what to do there — could you say it another way?", hooks, parts);
     return { reply: parts.join(''), actions, errors, planner: plan.planner };
   }
@@ -93,7 +93,11 @@ export async function runPlan(plan: Plan, runner: ToolRunner, hooks?: ExecutionH
     const { value: args, missing } = resolveRefs(call.args, ids);
     if (missing) {
       ids.push(undefined);
-      await emitText(`I didn't ${call.tool.replace(/_/g, ' ')}${call.subject ? ` for the ${call.subject}` : ''} because the step before it failed.`, hooks, parts);
+      await emitText(
+        `I didn't ${call.tool.replace(/_/g, ' ')}${call.subject ? ` for the ${call.subject}` : ''} because the step before it failed.`,
+        hooks,
+        parts,
+      );
       continue;
     }
     const invalid = validateToolArgs(call.tool, args);
@@ -108,15 +112,20 @@ export async function runPlan(plan: Plan, runner: ToolRunner, hooks?: ExecutionH
     try {
       result = await runner.call(call.tool, args as Record<string, unknown>);
     } catch (err) {
-      const error: ExecutionError = err instanceof AgentToolError
-        ? { tool: call.tool, code: err.code, message: err.message }
-        : { tool: call.tool, code: 'internal', message: 'internal error', cause: err };
+      const error: ExecutionError =
+        err instanceof AgentToolError
+          ? { tool: call.tool, code: err.code, message: err.message }
+          : { tool: call.tool, code: 'internal', message: 'internal error', cause: err };
       errors.push(error);
       ids.push(undefined);
       await emitText(describeFailure(call, error), hooks, parts);
       continue;
     }
-    const action: AgentAction = { type: actionTypeOf(call.tool, args as Record<string, unknown>), ...(call.subject ? { subject: call.subject } : {}), ...result.action } as AgentAction;
+    const action: AgentAction = {
+      type: actionTypeOf(call.tool, args as Record<string, unknown>),
+      ...(call.subject ? { subject: call.subject } : {}),
+      ...result.action,
+    } as AgentAction;
     ids.push(typeof action.id === 'string' ? action.id : undefined);
     actions.push(action);
     if (hooks?.onAction) await hooks.onAction(action);

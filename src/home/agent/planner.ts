@@ -14,7 +14,6 @@ export interface Planner {
   plan(message: string, ctx: HouseholdContext): Promise<Plan>;
 }
 
-
 export interface PlannerLog {
   warn(obj: unknown, msg?: string): void;
 }
@@ -40,5 +39,3 @@ export function createPlanner(opts: { llm?: LlmConfig | null; log?: PlannerLog }
     },
   };
 }
-
-

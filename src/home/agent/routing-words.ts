@@ -26,7 +26,9 @@ function list(items: string[]): string {
 
 export function describeRouting(r: RoutingInForce, sensorName: (id: string) => string | undefined): string {
   const whose = r.scope === 'household' ? "The household's notifications" : 'Your notifications';
-  const when = r.quiet_hours ? `only between ${sayClock(r.quiet_hours.to)} and ${sayClock(r.quiet_hours.from)} (quiet from ${sayClock(r.quiet_hours.from)} to ${sayClock(r.quiet_hours.to)})` : 'at any hour';
+  const when = r.quiet_hours
+    ? `only between ${sayClock(r.quiet_hours.to)} and ${sayClock(r.quiet_hours.from)} (quiet from ${sayClock(r.quiet_hours.from)} to ${sayClock(r.quiet_hours.to)})`
+    : 'at any hour';
   const left = [...r.exclude.rooms.map((x) => `the ${x}`), ...r.exclude.sensors.map((id) => `the ${sensorName(id) ?? id}`)];
   if (r.exclude.watches.length) left.push(r.exclude.watches.length === 1 ? 'one watch' : `${r.exclude.watches.length} watches`);
   const what = left.length ? `, for everything but ${list(left)}` : ', for everything';

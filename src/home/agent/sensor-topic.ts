@@ -21,12 +21,106 @@ const MOTION = /\b(motion|movement|occupancy|pir|presence)\b/;
 const UNSUPPORTED = /\b(leak|water|flood|smoke|fire|vibration|temperature|humidity|co2|gas|button|switch|plug|light|bulb|lock|thermostat)\b/;
 /** Words a request to add a sensor may hold besides its name, room, kind and topic. */
 const FILLERS = new Set([
-  'please', 'can', 'could', 'would', 'will', 'you', 'i', 'we', "i'd", "we'd", 'want', 'like', 'to', 'now', 'also', 'new', 'my', 'our', 'the', 'a', 'an',
-  'it', "it's", 'its', 'is', 'on', 'at', 'topic', 'mqtt', 'zigbee2mqtt', 'zigbee', 'device', 'hey', 'ok', 'okay', 'just', 'thanks', 'thank', 'for', 'me', 'us',
-  'add', 'connect', 'set', 'up', 'setup', 'pair', 'register', 'hook', 'install', 'plug', 'in', 'as', 'called', 'named', 'this', 'that', 'which', 'there',
-  "there's", 'publishes', 'reports', 'under', 'with', 'one', 'sensor', 'contact', 'motion', 'occupancy', 'pir', 'presence', 'detector', 'magnet', 'magnetic', 'reed', 'movement',
+  'please',
+  'can',
+  'could',
+  'would',
+  'will',
+  'you',
+  'i',
+  'we',
+  "i'd",
+  "we'd",
+  'want',
+  'like',
+  'to',
+  'now',
+  'also',
+  'new',
+  'my',
+  'our',
+  'the',
+  'a',
+  'an',
+  'it',
+  "it's",
+  'its',
+  'is',
+  'on',
+  'at',
+  'topic',
+  'mqtt',
+  'zigbee2mqtt',
+  'zigbee',
+  'device',
+  'hey',
+  'ok',
+  'okay',
+  'just',
+  'thanks',
+  'thank',
+  'for',
+  'me',
+  'us',
+  'add',
+  'connect',
+  'set',
+  'up',
+  'setup',
+  'pair',
+  'register',
+  'hook',
+  'install',
+  'plug',
+  'in',
+  'as',
+  'called',
+  'named',
+  'this',
+  'that',
+  'which',
+  'there',
+  "there's",
+  'publishes',
+  'reports',
+  'under',
+  'with',
+  'one',
+  'sensor',
+  'contact',
+  'motion',
+  'occupancy',
+  'pir',
+  'presence',
+  'detector',
+  'magnet',
+  'magnetic',
+  'reed',
+  'movement',
 ]);
-const NAME_STOP = new Set(['in', 'it', "it's", 'its', 'on', 'at', 'topic', 'as', 'called', 'named', 'please', 'and', 'with', 'to', 'under', 'which', 'that', 'publishes', 'reports', 'is', '@topic']);
+const NAME_STOP = new Set([
+  'in',
+  'it',
+  "it's",
+  'its',
+  'on',
+  'at',
+  'topic',
+  'as',
+  'called',
+  'named',
+  'please',
+  'and',
+  'with',
+  'to',
+  'under',
+  'which',
+  'that',
+  'publishes',
+  'reports',
+  'is',
+  '@topic',
+]);
 const ARTICLES = new Set(['the', 'a', 'an', 'my', 'our', 'this', 'new']);
 
 export interface TopicRequest {
@@ -39,7 +133,10 @@ export interface TopicRequest {
 type Reading = { ok: true; request: TopicRequest } | { ok: false; ask: string } | undefined;
 
 function cleanToken(t: string): string {
-  return t.replace(/^["'`“”‘’(<]+/, '').replace(/["'`“”‘’)>]+$/, '').replace(/[.,;!?:]+$/, '');
+  return t
+    .replace(/^["'`“”‘’(<]+/, '')
+    .replace(/["'`“”‘’)>]+$/, '')
+    .replace(/[.,;!?:]+$/, '');
 }
 
 /** The message as lower-case words with the topic replaced by "@topic". */
@@ -90,16 +187,26 @@ export function readTopicRequest(message: string): Reading {
   const hasAdd = ADD_VERB.test(lower);
   if (!hasAdd) {
     if (!/\b(sensor|contact|detector|pir)\b/.test(lower)) return undefined;
-    return { ok: false, ask: `Would you like me to add a sensor on the topic ${candidates[0]}? Say, for example, "add the back door sensor, it's ${candidates[0]}". I haven't added anything.` };
+    return {
+      ok: false,
+      ask: `Would you like me to add a sensor on the topic ${candidates[0]}? Say, for example, "add the back door sensor, it's ${candidates[0]}". I haven't added anything.`,
+    };
   }
   if (NEGATION.test(lower)) return { ok: false, ask: "All right, I haven't added anything. What would you like me to do?" };
   if (quoted && /\s/.test(quoted[1]!.trim())) {
-    return { ok: false, ask: `MQTT topics here have no spaces, so I can't use "${quoted[1]}". What is the device's topic exactly (for example zigbee2mqtt/back_door)? I haven't added anything.` };
+    return {
+      ok: false,
+      ask: `MQTT topics here have no spaces, so I can't use "${quoted[1]}". What is the device's topic exactly (for example zigbee2mqtt/back_door)? I haven't added anything.`,
+    };
   }
-  if (new Set(candidates).size > 1) return { ok: false, ask: `I add one sensor at a time: which topic is it, ${candidates.join(' or ')}? I haven't added anything.` };
+  if (new Set(candidates).size > 1)
+    return { ok: false, ask: `I add one sensor at a time: which topic is it, ${candidates.join(' or ')}? I haven't added anything.` };
   const topic = candidates[0]!;
   if (/[+#]/.test(topic)) {
-    return { ok: false, ask: `${topic} has an MQTT wildcard (+ or #), which covers many devices; a sensor is one device. What is its own topic (for example zigbee2mqtt/back_door)? I haven't added anything.` };
+    return {
+      ok: false,
+      ask: `${topic} has an MQTT wildcard (+ or #), which covers many devices; a sensor is one device. What is its own topic (for example zigbee2mqtt/back_door)? I haven't added anything.`,
+    };
   }
   if (topic.startsWith('/') || topic.endsWith('/') || topic.includes('//')) {
     return { ok: false, ask: `${topic} has an empty level. What is the device's topic exactly (for example zigbee2mqtt/back_door)? I haven't added anything.` };
@@ -107,8 +214,15 @@ export function readTopicRequest(message: string): Reading {
   // a topic followed by a word that is not a joining word: a topic with a space ("zigbee2mqtt/back door")
   const rawTopic = tokens[topicAt]!;
   const next = tokens[topicAt + 1]?.toLowerCase();
-  if (next !== undefined && !/[.,;!?:]$/.test(rawTopic) && !['in', 'as', 'and', 'please', 'for', 'on', 'at', 'called', 'named', 'it', "it's", 'its', 'which', 'to', '-', '—'].includes(next.replace(/[.,;!?:]+$/, ''))) {
-    return { ok: false, ask: `MQTT topics have no spaces: is the topic ${topic}, or something like ${topic}_${next.replace(/[^\w-]/g, '')}? Tell me the exact topic. I haven't added anything.` };
+  if (
+    next !== undefined &&
+    !/[.,;!?:]$/.test(rawTopic) &&
+    !['in', 'as', 'and', 'please', 'for', 'on', 'at', 'called', 'named', 'it', "it's", 'its', 'which', 'to', '-', '—'].includes(next.replace(/[.,;!?:]+$/, ''))
+  ) {
+    return {
+      ok: false,
+      ask: `MQTT topics have no spaces: is the topic ${topic}, or something like ${topic}_${next.replace(/[^\w-]/g, '')}? Tell me the exact topic. I haven't added anything.`,
+    };
   }
 
   const words = wordsOf(tokens.map((t, k) => (k === topicAt ? '@topic' : t)).join(' '));
@@ -116,11 +230,14 @@ export function readTopicRequest(message: string): Reading {
   // the kind: said, never guessed from the topic
   const unsupported = UNSUPPORTED.exec(withoutTopic);
   if (unsupported) {
-    return { ok: false, ask: `By topic I can add a door or window contact, or a motion sensor; a ${unsupported[1]} sensor isn't one I can add to the household yet, so I haven't added anything.` };
+    return {
+      ok: false,
+      ask: `By topic I can add a door or window contact, or a motion sensor; a ${unsupported[1]} sensor isn't one I can add to the household yet, so I haven't added anything.`,
+    };
   }
   const explicitContact = CONTACT_EXPLICIT.test(withoutTopic);
   const motion = MOTION.test(withoutTopic);
-  if (explicitContact && motion) return { ok: false, ask: 'Is it a door or window contact, or a motion sensor? I haven\'t added anything.' };
+  if (explicitContact && motion) return { ok: false, ask: "Is it a door or window contact, or a motion sensor? I haven't added anything." };
   const kind: 'contact' | 'motion' | undefined = motion ? 'motion' : explicitContact || CONTACT_PLACE.test(withoutTopic) ? 'contact' : undefined;
 
   // the name: "as (the) X", "called X", "named X"; else the phrase after the verb ("the back door sensor")
@@ -129,7 +246,11 @@ export function readTopicRequest(message: string): Reading {
   const namedAt = words.findIndex((w) => w === 'as' || w === 'called' || w === 'named');
   if (namedAt >= 0) name = phraseAfter(words, namedAt + 1);
   if (!name.length) {
-    const verbAt = words.findIndex((w) => ['add', 'connect', 'pair', 'register', 'install', 'setup'].includes(w) || ((w === 'set' || w === 'hook' || w === 'plug') && ['up', 'in'].includes(words[words.indexOf(w) + 1] ?? '')));
+    const verbAt = words.findIndex(
+      (w) =>
+        ['add', 'connect', 'pair', 'register', 'install', 'setup'].includes(w) ||
+        ((w === 'set' || w === 'hook' || w === 'plug') && ['up', 'in'].includes(words[words.indexOf(w) + 1] ?? '')),
+    );
     if (verbAt >= 0) {
       const start = ['set', 'hook', 'plug'].includes(words[verbAt]!) ? verbAt + 2 : verbAt + 1;
       name = phraseAfter(words, start);
@@ -143,11 +264,18 @@ export function readTopicRequest(message: string): Reading {
   const nameWords = new Set([...name, ...room]);
   const unknown = words.filter((w, k) => w !== '@topic' && !FILLERS.has(w) && !nameWords.has(w) && !covered.has(k));
   if (unknown.length) {
-    return { ok: false, ask: `I can add the sensor on ${topic}, but I didn't follow "${unknown.join(' ')}". Say the sensor on its own, for example "add the back door sensor, it's ${topic}"; I haven't added anything.` };
+    return {
+      ok: false,
+      ask: `I can add the sensor on ${topic}, but I didn't follow "${unknown.join(' ')}". Say the sensor on its own, for example "add the back door sensor, it's ${topic}"; I haven't added anything.`,
+    };
   }
   if (!room.length) room = name.filter((w) => !SENSOR_NOUNS.has(w) && !KIND_ONLY.has(w));
   if (!room.length) return { ok: false, ask: `Which room is the sensor on ${topic} in, and what should I call it? I haven't added anything.` };
-  if (!kind) return { ok: false, ask: `Is the ${name.length ? name.join(' ') : `sensor on ${topic}`} a door or window contact, or a motion sensor? I haven't added anything.` };
+  if (!kind)
+    return {
+      ok: false,
+      ask: `Is the ${name.length ? name.join(' ') : `sensor on ${topic}`} a door or window contact, or a motion sensor? I haven't added anything.`,
+    };
   // "the back door sensor" names it; "a motion sensor" only says its kind
   const isNamed = namedAt >= 0 || (name.some((w) => SENSOR_NOUNS.has(w) || KIND_ONLY.has(w)) && name.some((w) => !SENSOR_NOUNS.has(w) && !KIND_ONLY.has(w)));
   const finalName = isNamed && name.length ? name.join(' ') : `${room.join(' ')} ${kind === 'contact' ? 'contact' : 'motion sensor'}`;
@@ -171,7 +299,11 @@ export function planSensorByTopic(message: string, ctx: HouseholdContext): Plan 
   if (!reading.ok) return plan({ clarification: reading.ask, confidence: 0.3 });
   const r = reading.request;
   const taken = ctx.sensors.find((s) => s.name.toLowerCase() === r.name.toLowerCase());
-  if (taken) return plan({ clarification: `There is already a sensor called the ${taken.name}. What should I call the one on ${r.topic}? I haven't added anything.`, confidence: 0.4 });
+  if (taken)
+    return plan({
+      clarification: `There is already a sensor called the ${taken.name}. What should I call the one on ${r.topic}? I haven't added anything.`,
+      confidence: 0.4,
+    });
   if (!ctx.mqttBroker) return plan({ clarification: sayNoBroker(r), confidence: 0.5 });
   return plan({ calls: [{ tool: 'add_sensor_by_topic', args: { name: r.name, kind: r.kind, room: r.room, topic: r.topic }, subject: r.name }], confidence: 1 });
 }
@@ -190,7 +322,14 @@ function planBrokerAnswer(broker: string, ctx: HouseholdContext): Plan | undefin
   if (ctx.sensors.some((s) => s.name.toLowerCase() === r.name.toLowerCase())) return undefined;
   const sourceUrl = `${broker.replace(/\/+$/, '')}/${r.topic.split('/').map(encodeURIComponent).join('/')}`;
   return plan({
-    calls: [{ tool: 'add_sensor', args: { name: r.name, kind: r.kind, room: r.room, source_url: sourceUrl, source_type: 'mqtt' }, subject: r.name, say: `I've added the ${r.name} in the ${r.room}, reading ${r.topic} on ${broker}.` }],
+    calls: [
+      {
+        tool: 'add_sensor',
+        args: { name: r.name, kind: r.kind, room: r.room, source_url: sourceUrl, source_type: 'mqtt' },
+        subject: r.name,
+        say: `I've added the ${r.name} in the ${r.room}, reading ${r.topic} on ${broker}.`,
+      },
+    ],
     confidence: 1,
   });
 }

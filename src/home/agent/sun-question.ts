@@ -8,11 +8,23 @@ import { addDays, formatClock, toLocalDate } from '../../platform/time/index.ts'
 import type { HouseholdContext } from './context.ts';
 import type { Plan } from './plan.ts';
 
-const SUN_QUESTION = /^(?:(?:hey|hi|so|and|ok(?:ay)?|quick question)[\s,]+)?(?:what time|when|at what time|what's the time|what is the time)\b(?:'s| is| does| will)?\s+(?:it\s+)?(?:(get|gets|getting|going to get|be|go)\s+(dark|light)|(?:the\s+)?(sunset|sunrise|sundown|dusk|dawn|sun\s*(?:set|rise|up|down))|(?:the\s+)?sun\s+(set|rise|go down|come up))\b([\w\s']*)[?.!\s]*$/i;
+const SUN_QUESTION =
+  /^(?:(?:hey|hi|so|and|ok(?:ay)?|quick question)[\s,]+)?(?:what time|when|at what time|what's the time|what is the time)\b(?:'s| is| does| will)?\s+(?:it\s+)?(?:(get|gets|getting|going to get|be|go)\s+(dark|light)|(?:the\s+)?(sunset|sunrise|sundown|dusk|dawn|sun\s*(?:set|rise|up|down))|(?:the\s+)?sun\s+(set|rise|go down|come up))\b([\w\s']*)[?.!\s]*$/i;
 
 const EVENT_WORDS: Record<string, SunEvent> = {
-  dark: 'sunset', light: 'sunrise', sunset: 'sunset', sundown: 'sunset', dusk: 'dusk', dawn: 'dawn', sunrise: 'sunrise',
-  set: 'sunset', rise: 'sunrise', 'go down': 'sunset', 'come up': 'sunrise', up: 'sunrise', down: 'sunset',
+  dark: 'sunset',
+  light: 'sunrise',
+  sunset: 'sunset',
+  sundown: 'sunset',
+  dusk: 'dusk',
+  dawn: 'dawn',
+  sunrise: 'sunrise',
+  set: 'sunset',
+  rise: 'sunrise',
+  'go down': 'sunset',
+  'come up': 'sunrise',
+  up: 'sunrise',
+  down: 'sunset',
 };
 
 export function answerSunQuestion(message: string, ctx: HouseholdContext): Plan | undefined {
@@ -20,12 +32,25 @@ export function answerSunQuestion(message: string, ctx: HouseholdContext): Plan 
   if (!m) return undefined;
   const rest = (m[5] ?? '').trim().toLowerCase();
   // only a day said plainly: "tonight", "today", "this evening", "tomorrow (morning)"
-  if (rest && !/^(?:(?:here|at home|round here|around here)\s*)?(?:tonight|today|this (?:evening|morning)|tomorrow(?: (?:morning|evening|night))?)?$/.test(rest)) return undefined;
-  const raw = (m[2] ?? m[3] ?? m[4] ?? '').toLowerCase().replace(/\s+/g, ' ').replace(/^sun ?/, '');
+  if (
+    rest &&
+    !/^(?:(?:here|at home|round here|around here)\s*)?(?:tonight|today|this (?:evening|morning)|tomorrow(?: (?:morning|evening|night))?)?$/.test(rest)
+  )
+    return undefined;
+  const raw = (m[2] ?? m[3] ?? m[4] ?? '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/^sun ?/, '');
   const event = EVENT_WORDS[raw];
   if (!event) return undefined;
   if (!ctx.location) {
-    return { planner: 'offline', calls: [], refusals: [], clarification: "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?", confidence: 1 };
+    return {
+      planner: 'offline',
+      calls: [],
+      refusals: [],
+      clarification: "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?",
+      confidence: 1,
+    };
   }
   const today = toLocalDate(ctx.now, ctx.timeZone);
   const tomorrow = /\btomorrow\b/.test(rest);
@@ -34,5 +59,11 @@ export function answerSunQuestion(message: string, ctx: HouseholdContext): Plan 
   const when = !tomorrow ? (event === 'sunset' || event === 'dusk' ? 'tonight' : 'today') : 'tomorrow';
   const name = { sunset: 'Sunset', sunrise: 'Sunrise', dusk: 'Dusk', dawn: 'Dawn' }[event];
   const tense = at < ctx.now ? 'was' : 'is';
-  return { planner: 'offline', calls: [], refusals: [], answers: [`${name} ${when} ${tense} at ${formatClock(at, ctx.timeZone)} at your home.`], confidence: 1 };
+  return {
+    planner: 'offline',
+    calls: [],
+    refusals: [],
+    answers: [`${name} ${when} ${tense} at ${formatClock(at, ctx.timeZone)} at your home.`],
+    confidence: 1,
+  };
 }

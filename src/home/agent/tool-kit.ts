@@ -73,7 +73,21 @@ interface RoutingChange {
  */
 export interface ToolPorts {
   watches: {
-    create(principal: Principal, actor: Actor, input: { subject: string; sensor_ids: string[]; starts_at: string; ends_at: string; recurrence: 'none' | 'daily' | 'weekdays' | 'weekends'; window: string; conditions?: string[]; person_ids?: string[]; conversation_id?: string | null }): Promise<WatchLike>;
+    create(
+      principal: Principal,
+      actor: Actor,
+      input: {
+        subject: string;
+        sensor_ids: string[];
+        starts_at: string;
+        ends_at: string;
+        recurrence: 'none' | 'daily' | 'weekdays' | 'weekends';
+        window: string;
+        conditions?: string[];
+        person_ids?: string[];
+        conversation_id?: string | null;
+      },
+    ): Promise<WatchLike>;
     update(principal: Principal, actor: Actor, id: string, change: Record<string, unknown>): Promise<WatchLike>;
     standDown(principal: Principal, actor: Actor, id: string): Promise<WatchLike>;
     listActive(tenantId: string): Promise<WatchLike[]>;
@@ -87,10 +101,26 @@ export interface ToolPorts {
     muteSensor(principal: Principal, actor: Actor, sensorId: string, muted: boolean): Promise<{ id: string; name: string }>;
     setBoundary(principal: Principal, actor: Actor, place: PlaceArgs): Promise<{ id: string; room: string | null; sensor_id: string | null }>;
     clearBoundary(principal: Principal, actor: Actor, place: PlaceArgs): Promise<{ id: string; room: string | null; sensor_id: string | null }>;
-    describe(principal: Principal, actor: Actor, place: PlaceArgs): Promise<{ subject: string; text: string; people: number; vehicles: number; sensorIds: string[]; freshness?: object }>;
-    addSensor(principal: Principal, actor: Actor, input: { name: string; kind: 'camera' | 'contact' | 'motion'; room: string; source_url: string; source_type?: string }): Promise<{ id: string; name: string; kind: string; room: string; status: string; publish?: { publish_url: string; whip_url: string } }>;
-    addSensorByTopic(principal: Principal, actor: Actor, input: { name: string; kind: 'contact' | 'motion'; room: string; topic: string }): Promise<{ id: string; name: string; kind: string; room: string; status: string; topic: string; broker: string }>;
-    updateHome(principal: Principal, actor: Actor, input: Record<string, unknown>): Promise<{ city: string | null; lat: number | null; lon: number | null; time_zone: string }>;
+    describe(
+      principal: Principal,
+      actor: Actor,
+      place: PlaceArgs,
+    ): Promise<{ subject: string; text: string; people: number; vehicles: number; sensorIds: string[]; freshness?: object }>;
+    addSensor(
+      principal: Principal,
+      actor: Actor,
+      input: { name: string; kind: 'camera' | 'contact' | 'motion'; room: string; source_url: string; source_type?: string },
+    ): Promise<{ id: string; name: string; kind: string; room: string; status: string; publish?: { publish_url: string; whip_url: string } }>;
+    addSensorByTopic(
+      principal: Principal,
+      actor: Actor,
+      input: { name: string; kind: 'contact' | 'motion'; room: string; topic: string },
+    ): Promise<{ id: string; name: string; kind: string; room: string; status: string; topic: string; broker: string }>;
+    updateHome(
+      principal: Principal,
+      actor: Actor,
+      input: Record<string, unknown>,
+    ): Promise<{ city: string | null; lat: number | null; lon: number | null; time_zone: string }>;
   };
   /** routing said to the agent ("notify me only between 11pm and 7am"); absent: the tool is unavailable */
   notifications?: {
@@ -98,7 +128,11 @@ export interface ToolPorts {
     setRouting(principal: Principal, actor: Actor, scope: 'me' | 'household', routing: RoutingChange): Promise<RoutingView>;
   };
   /** "what happened in the backyard last night?": every recorded detection, the watch events and the coverage */
-  answerPast(principal: Principal, timeZone: string, q: Record<string, unknown>): Promise<{ text: string; action: Record<string, unknown>; revealed: string[] }>;
+  answerPast(
+    principal: Principal,
+    timeZone: string,
+    q: Record<string, unknown>,
+  ): Promise<{ text: string; action: Record<string, unknown>; revealed: string[] }>;
 }
 
 /** Who asks, in which conversation, and what this turn's reply shows. */

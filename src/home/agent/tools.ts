@@ -77,7 +77,13 @@ export function actionTypeOf(tool: ToolName, args: Record<string, unknown>): str
 
 /** Every action type the tools log, in table order, each once. */
 export function listActionTypes(): string[] {
-  return [...new Set(TOOL_TABLE.flatMap((t): readonly string[] => ('actionTypes' in t && t.actionTypes) ? t.actionTypes : typeof t.actionType === 'string' ? [t.actionType] : []))];
+  return [
+    ...new Set(
+      TOOL_TABLE.flatMap((t): readonly string[] =>
+        'actionTypes' in t && t.actionTypes ? t.actionTypes : typeof t.actionType === 'string' ? [t.actionType] : [],
+      ),
+    ),
+  ];
 }
 
 /** The tools' own readers, in table order (direct-intents.ts asks them before the general reader). */

@@ -9,7 +9,11 @@ export const ConversationIdParams = Type.Object({ id: Type.String({ description:
 
 export const ConversationBody = Type.Object(
   {
-    message: Text({ maxLength: MAX_MESSAGE_CHARS, description: 'what you want, in plain words', examples: ['keep an eye on the back door from sunset to sunrise'] }),
+    message: Text({
+      maxLength: MAX_MESSAGE_CHARS,
+      description: 'what you want, in plain words',
+      examples: ['keep an eye on the back door from sunset to sunrise'],
+    }),
     conversation_id: Type.Optional(Type.String({ description: 'conv_… of the conversation to continue; follow-ups resolve against it' })),
   },
   { additionalProperties: false },
@@ -30,13 +34,28 @@ export const ActionSchema = Type.Object(
     starts_at: Type.Optional(IsoTime),
     ends_at: Type.Optional(IsoTime),
     recurrence: Type.Optional(Type.String()),
-    as_of: Type.Optional(Type.Union([IsoTime, Type.Null()], { description: 'scene.described: when the counts are from (the last reading when its cameras are not live)' })),
+    as_of: Type.Optional(
+      Type.Union([IsoTime, Type.Null()], { description: 'scene.described: when the counts are from (the last reading when its cameras are not live)' }),
+    ),
     sources_live: Type.Optional(Type.Boolean({ description: 'scene.described: at least one camera described is live' })),
-    stale: Type.Optional(Type.Boolean({ description: 'scene.described: no camera has been live for longer than the silence threshold; the reply gives the last reading and its time' })),
-    sightings: Type.Optional(Type.Integer({ minimum: 0, description: 'events.listed: recorded detections of the place in the period the answer was made from (not only watch events)' })),
+    stale: Type.Optional(
+      Type.Boolean({
+        description: 'scene.described: no camera has been live for longer than the silence threshold; the reply gives the last reading and its time',
+      }),
+    ),
+    sightings: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: 'events.listed: recorded detections of the place in the period the answer was made from (not only watch events)',
+      }),
+    ),
     until: Type.Optional(IsoTime),
-    readings_since: Type.Optional(Type.Union([IsoTime, Type.Null()], { description: 'events.listed: the first reading of the sensors asked about; null when they have none' })),
-    not_looking: Type.Optional(Type.Array(Type.String(), { description: 'events.listed: sensors muted, left alone or offline for part of the period (the reply says which part)' })),
+    readings_since: Type.Optional(
+      Type.Union([IsoTime, Type.Null()], { description: 'events.listed: the first reading of the sensors asked about; null when they have none' }),
+    ),
+    not_looking: Type.Optional(
+      Type.Array(Type.String(), { description: 'events.listed: sensors muted, left alone or offline for part of the period (the reply says which part)' }),
+    ),
   },
   { $id: 'Action', additionalProperties: true },
 );

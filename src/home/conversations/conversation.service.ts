@@ -158,7 +158,12 @@ export class ConversationService {
     // the planner's memory is history too: what a place left alone showed is not handed back to it
     const left = findPlacesLeftAlone(home);
     const memory = earlier.filter((t) => t.id !== turn.id && t.status !== 'in_progress').map((t) => redactTurn(t, left));
-    const ctx = { ...buildHouseholdContext(home, active, memory, clock.now()), people, faceRecognition: home.settings.face_recognition, mqttBroker: household.defaultBrokerOf(home.settings) };
+    const ctx = {
+      ...buildHouseholdContext(home, active, memory, clock.now()),
+      people,
+      faceRecognition: home.settings.face_recognition,
+      mqttBroker: household.defaultBrokerOf(home.settings),
+    };
     const taken: AgentAction[] = [];
     let plannerName: string = 'offline';
     let result: Awaited<ReturnType<typeof runPlan>>;
@@ -177,7 +182,11 @@ export class ConversationService {
         onAction: async (action) => {
           taken.push(action);
           // durable before the client hears of it, so a disconnect never loses a taken action's record
-          await conversationRepository.updateTurn(database.db, turn.id, { actions: JSON.stringify(taken), planner: plannerName, revealed_sensor_ids: revealed() });
+          await conversationRepository.updateTurn(database.db, turn.id, {
+            actions: JSON.stringify(taken),
+            planner: plannerName,
+            revealed_sensor_ids: revealed(),
+          });
           await hooks.onAction?.(action);
         },
         onText: hooks.onText,

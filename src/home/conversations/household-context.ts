@@ -13,7 +13,8 @@ export function buildHouseholdContext(home: HomeSnapshot, watches: WatchView[], 
   return {
     now,
     timeZone: settings.time_zone,
-    location: settings.lat !== null && settings.lon !== null ? { lat: settings.lat, lon: settings.lon, ...(settings.city ? { city: settings.city } : {}) } : null,
+    location:
+      settings.lat !== null && settings.lon !== null ? { lat: settings.lat, lon: settings.lon, ...(settings.city ? { city: settings.city } : {}) } : null,
     rooms: home.rooms.map((r) => ({ name: r.name })),
     sensors: home.sensors.map((s) => ({ id: s.id, name: s.name, kind: s.kind, room: s.room, muted: s.muted === 1 })),
     boundaries: home.boundaries.map((b) => {

@@ -29,7 +29,19 @@ export const CONVERSATIONS = token<ConversationServiceT>('conversations');
 
 export const conversationServices = defineServiceModule({
   name: 'conversations',
-  provide: (c) => c.provide(CONVERSATIONS, (c) => new ConversationServiceT({
-    database: c.get(DATABASE), clock: c.get(CLOCK_T), audit: c.get(AUDIT), household: c.get(HOUSEHOLD), watches: c.get(WATCHES), events: c.get(EVENTS), planner: c.get(PLANNER), notifications: c.get(NOTIFICATIONS),
-  })),
+  provide: (c) =>
+    c.provide(
+      CONVERSATIONS,
+      (c) =>
+        new ConversationServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK_T),
+          audit: c.get(AUDIT),
+          household: c.get(HOUSEHOLD),
+          watches: c.get(WATCHES),
+          events: c.get(EVENTS),
+          planner: c.get(PLANNER),
+          notifications: c.get(NOTIFICATIONS),
+        }),
+    ),
 });

@@ -35,7 +35,12 @@ export const pastAnswerRepository = {
     const out = new Map<string, { first: number | null; status: string; lastFrameAt: string | null }>();
     if (sensorIds.length === 0) return out;
     const [firsts, streams] = await Promise.all([
-      db.selectFrom('detections').select(['stream_id', (eb) => eb.fn.min('at').as('first')]).where('stream_id', 'in', sensorIds).groupBy('stream_id').execute(),
+      db
+        .selectFrom('detections')
+        .select(['stream_id', (eb) => eb.fn.min('at').as('first')])
+        .where('stream_id', 'in', sensorIds)
+        .groupBy('stream_id')
+        .execute(),
       db.selectFrom('streams').select(['id', 'status', 'last_frame_at']).where('id', 'in', sensorIds).execute(),
     ]);
     for (const s of streams) out.set(s.id, { first: null, status: s.status, lastFrameAt: s.last_frame_at });

@@ -107,10 +107,7 @@ function subtract(period: Span, gaps: Span[]): Span[] {
   for (const g of gaps) {
     spans = spans.flatMap((s) => {
       if (g.to <= s.from || g.from >= s.to) return [s];
-      return [
-        ...(g.from > s.from ? [{ from: s.from, to: g.from }] : []),
-        ...(g.to < s.to ? [{ from: g.to, to: s.to }] : []),
-      ];
+      return [...(g.from > s.from ? [{ from: s.from, to: g.from }] : []), ...(g.to < s.to ? [{ from: g.to, to: s.to }] : [])];
     });
   }
   return spans;
@@ -203,34 +200,66 @@ function describeSightings(s: SensorRow, rows: SensorDetectionRow[], moment: (t:
   const of = (type: string) => rows.filter((r) => r.type === type);
   if (s.kind === 'contact') {
     const opens = of('door_open');
-    return opens.length ? `${name} opened ${times(opens.length)} (${when(opens.map((r) => r.at), moment)})` : undefined;
+    return opens.length
+      ? `${name} opened ${times(opens.length)} (${when(
+          opens.map((r) => r.at),
+          moment,
+        )})`
+      : undefined;
   }
   if (s.kind === 'motion') {
     const motion = of('motion');
-    return motion.length ? `${name} saw motion ${times(motion.length)} (${when(motion.map((r) => r.at), moment)})` : undefined;
+    return motion.length
+      ? `${name} saw motion ${times(motion.length)} (${when(
+          motion.map((r) => r.at),
+          moment,
+        )})`
+      : undefined;
   }
   const parts: string[] = [];
   const people = visits(of('person'));
   if (people.length) {
     const strangers = people.filter((p) => p.subtype === 'unrecognized').length;
-    const note = strangers ? `; ${strangers === people.length ? (people.length === 1 ? 'not recognized' : 'none recognized') : `${strangers} not recognized`}` : '';
-    parts.push(`a person ${times(people.length)} (${when(people.map((p) => p.at), moment)}${note})`);
+    const note = strangers
+      ? `; ${strangers === people.length ? (people.length === 1 ? 'not recognized' : 'none recognized') : `${strangers} not recognized`}`
+      : '';
+    parts.push(
+      `a person ${times(people.length)} (${when(
+        people.map((p) => p.at),
+        moment,
+      )}${note})`,
+    );
   } else {
     const counts = of('person_count').filter((r) => (r.value ?? 0) > 0);
     if (counts.length) {
       const most = Math.max(...counts.map((r) => r.value ?? 0));
-      parts.push(`people, up to ${most} at once (${when(counts.map((r) => r.at), moment)})`);
+      parts.push(
+        `people, up to ${most} at once (${when(
+          counts.map((r) => r.at),
+          moment,
+        )})`,
+      );
     }
   }
   const vehicles = of('vehicle').filter((r) => (r.count ?? 1) > 0);
   if (vehicles.length) {
     const most = Math.max(...vehicles.map((r) => r.count ?? 1));
-    parts.push(`${most === 1 ? 'a vehicle' : `vehicles, up to ${most} at once`} (${when(vehicles.map((r) => r.at), moment)})`);
+    parts.push(
+      `${most === 1 ? 'a vehicle' : `vehicles, up to ${most} at once`} (${when(
+        vehicles.map((r) => r.at),
+        moment,
+      )})`,
+    );
   }
   const animals = visits(of('animal'));
   for (const kind of [...new Set(animals.map((a) => a.subtype ?? 'animal'))]) {
     const these = animals.filter((a) => (a.subtype ?? 'animal') === kind);
-    parts.push(`a ${kind} ${times(these.length)} (${when(these.map((a) => a.at), moment)})`);
+    parts.push(
+      `a ${kind} ${times(these.length)} (${when(
+        these.map((a) => a.at),
+        moment,
+      )})`,
+    );
   }
   if (parts.length === 0) return undefined;
   const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
@@ -247,12 +276,15 @@ function describeGaps(c: SensorCoverage, period: Span, moment: (t: number) => st
       case 'no_data':
         if (c.first === null) parts.push('has no readings yet');
         // the household-wide "I have readings since" already says a start close to this one
-        else if (readingsSince === null || g.to - readingsSince > LATE_START_MS || readingsSince <= period.from) parts.push(`has readings only from ${moment(g.to)}`);
+        else if (readingsSince === null || g.to - readingsSince > LATE_START_MS || readingsSince <= period.from)
+          parts.push(`has readings only from ${moment(g.to)}`);
         break;
       case 'muted':
-        parts.push(g.open
-          ? `${g.from <= period.from ? 'was muted all that time' : `was muted from ${moment(g.from)}`}, so I can't say what happened there${g.from <= period.from ? '' : ' after that'}`
-          : `was muted from ${moment(g.from)} to ${moment(g.to)}`);
+        parts.push(
+          g.open
+            ? `${g.from <= period.from ? 'was muted all that time' : `was muted from ${moment(g.from)}`}, so I can't say what happened there${g.from <= period.from ? '' : ' after that'}`
+            : `was muted from ${moment(g.from)} to ${moment(g.to)}`,
+        );
         break;
       case 'left_alone':
         parts.push(`was left alone from ${moment(g.from)} to ${moment(g.to)}`);
@@ -287,11 +319,21 @@ export async function answerPast(deps: PastAnswerDeps, principal: Principal, tim
   const condition = q.kind && TYPES_OF_CONDITION[q.kind] ? q.kind : undefined;
   const eventKind = q.kind && !condition && (EVENT_LOG_KINDS as readonly string[]).includes(q.kind) ? q.kind : undefined;
   const types = condition ? [...EVENT_TYPES_OF_CONDITION[condition]] : eventKind ? undefined : [...OBSERVATION_TYPES, ...ALERT_TYPES];
-  const page = await deps.events.list(principal, { limit: q.limit ?? 20, since: toIso(period.from), watch_id: q.watch_id, kind: eventKind, types, sensor_ids: sensorIds });
+  const page = await deps.events.list(principal, {
+    limit: q.limit ?? 20,
+    since: toIso(period.from),
+    watch_id: q.watch_id,
+    kind: eventKind,
+    types,
+    sensor_ids: sensorIds,
+  });
   const events = page.data.filter((e) => Date.parse(e.occurred_at) <= period.to);
 
   const [states, boundaries, changes] = await Promise.all([
-    pastAnswerRepository.sensorStates(db, sensors.map((s) => s.id)),
+    pastAnswerRepository.sensorStates(
+      db,
+      sensors.map((s) => s.id),
+    ),
     pastAnswerRepository.boundariesDuring(db, principal.tenantId, toIso(period.from), toIso(period.to)),
     pastAnswerRepository.muteChanges(db, principal.tenantId, toIso(period.to)),
   ]);
@@ -300,7 +342,12 @@ export async function answerPast(deps: PastAnswerDeps, principal: Principal, tim
   const firsts = coverage.filter((c) => !c.leftAloneNow && c.first !== null).map((c) => c.first!);
   const readingsSince = firsts.length ? Math.min(...firsts) : null;
   const looking = coverage.filter((c) => !c.leftAloneNow && c.covered.length > 0);
-  const rows = await pastAnswerRepository.detectionsBetween(db, looking.map((c) => c.sensor.id), period.from, period.to);
+  const rows = await pastAnswerRepository.detectionsBetween(
+    db,
+    looking.map((c) => c.sensor.id),
+    period.from,
+    period.to,
+  );
   const wanted = condition ? TYPES_OF_CONDITION[condition] : undefined;
   const moment = (t: number) => formatMoment(t, timeZone, now);
 
@@ -315,7 +362,13 @@ export async function answerPast(deps: PastAnswerDeps, principal: Principal, tim
   } else if (looking.length > 0) {
     const what = condition ? describeCondition(condition) : 'activity';
     // only the part of the period some sensor was looking is said to have been quiet
-    const union = subtract(period, subtract(period, looking.flatMap((c) => c.covered)));
+    const union = subtract(
+      period,
+      subtract(
+        period,
+        looking.flatMap((c) => c.covered),
+      ),
+    );
     const whole = union.length === 1 && union[0].from === period.from && union[0].to === period.to;
     const part = whole
       ? span
@@ -356,8 +409,8 @@ function pickSensors<S extends { id: string; room: string }>(all: S[], q: PastQu
     : q.watch_sensor_ids
       ? all.filter((s) => q.watch_sensor_ids!.includes(s.id))
       : q.room
-      ? all.filter((s) => s.room.toLowerCase() === q.room!.toLowerCase())
-      : all;
+        ? all.filter((s) => s.room.toLowerCase() === q.room!.toLowerCase())
+        : all;
 }
 
 /** What each looking sensor recorded in the parts of the period it was looking, in words, and how many. */
@@ -370,10 +423,11 @@ function collectSightings(
   const sightings: string[] = [];
   let total = 0;
   for (const c of looking) {
-    const mine = rows.filter((r) =>
-      r.stream_id === c.sensor.id &&
-      c.covered.some((s) => r.at >= s.from && r.at <= s.to) &&
-      (!wanted || (wanted.types.includes(r.type) && (!wanted.subtype || r.subtype === wanted.subtype))),
+    const mine = rows.filter(
+      (r) =>
+        r.stream_id === c.sensor.id &&
+        c.covered.some((s) => r.at >= s.from && r.at <= s.to) &&
+        (!wanted || (wanted.types.includes(r.type) && (!wanted.subtype || r.subtype === wanted.subtype))),
     );
     total += mine.length;
     const said = describeSightings(c.sensor, mine, moment);
@@ -384,6 +438,17 @@ function collectSightings(
 
 function describeCondition(condition: string): string {
   return (
-    { person: 'one', unrecognized_person: 'stranger', recognized_person: 'one I recognize', loitering: 'one', vehicle: 'vehicle', door_open: 'door opening', motion: 'motion', animal: 'animal' } as Record<string, string>
-  )[condition] ?? 'activity';
+    (
+      {
+        person: 'one',
+        unrecognized_person: 'stranger',
+        recognized_person: 'one I recognize',
+        loitering: 'one',
+        vehicle: 'vehicle',
+        door_open: 'door opening',
+        motion: 'motion',
+        animal: 'animal',
+      } as Record<string, string>
+    )[condition] ?? 'activity'
+  );
 }

@@ -84,6 +84,9 @@ export class HouseholdToolRunner implements ToolRunner {
       answerPast: (principal, timeZone, q) => answerPast(this.deps, principal, timeZone, q as PastQuestion),
     };
     const { principal, actor, conversationId, timeZone } = this.scope;
-    return getTool(tool).run({ ports, scope: { principal, actor, conversationId, timeZone, now: () => this.deps.clock.now() }, revealed: this.revealed }, raw as never);
+    return getTool(tool).run(
+      { ports, scope: { principal, actor, conversationId, timeZone, now: () => this.deps.clock.now() }, revealed: this.revealed },
+      raw as never,
+    );
   }
 }

@@ -67,8 +67,7 @@ export class HouseholdDirectory implements IngestGate {
 
   /** Re-reads one household from the database (after a change committed). */
   async refresh(db: DbExecutor, tenantId: string, settingsJson?: string): Promise<KnownHome> {
-    const settingsText =
-      settingsJson ?? (await findTenant(db, tenantId))?.settings ?? '{}';
+    const settingsText = settingsJson ?? (await findTenant(db, tenantId))?.settings ?? '{}';
     const [sensorRows, boundaries, watches] = await Promise.all([
       householdRepository.listSensors(db, tenantId),
       householdRepository.listActiveBoundaries(db, tenantId),
@@ -78,7 +77,14 @@ export class HouseholdDirectory implements IngestGate {
       tenantId,
       settings: parseHomeSettings(settingsText),
       sensors: sensorRows.map((s) => ({
-        id: s.id, tenantId, name: s.name, kind: s.kind, roomId: s.room_id, room: s.room, sceneId: s.scene_id, muted: s.muted === 1,
+        id: s.id,
+        tenantId,
+        name: s.name,
+        kind: s.kind,
+        roomId: s.room_id,
+        room: s.room,
+        sceneId: s.scene_id,
+        muted: s.muted === 1,
       })),
       boundedRooms: new Set(boundaries.filter((b) => b.room_id && !b.sensor_id).map((b) => b.room_id!)),
       boundedSensors: new Set(boundaries.filter((b) => b.sensor_id).map((b) => b.sensor_id!)),

@@ -34,7 +34,9 @@ export function listSensors(...args: Parameters<typeof householdRepository.listS
   return householdRepository.listSensors(...args);
 }
 
-export function listActiveBoundaries(...args: Parameters<typeof householdRepository.listActiveBoundaries>): ReturnType<typeof householdRepository.listActiveBoundaries> {
+export function listActiveBoundaries(
+  ...args: Parameters<typeof householdRepository.listActiveBoundaries>
+): ReturnType<typeof householdRepository.listActiveBoundaries> {
   return householdRepository.listActiveBoundaries(...args);
 }
 
@@ -51,11 +53,15 @@ export function listOutOfReach(...args: Parameters<typeof householdRepository.li
   return householdRepository.listOutOfReach(...args);
 }
 
-export function listLeftAloneSensorIds(...args: Parameters<typeof householdRepository.listLeftAloneSensorIds>): ReturnType<typeof householdRepository.listLeftAloneSensorIds> {
+export function listLeftAloneSensorIds(
+  ...args: Parameters<typeof householdRepository.listLeftAloneSensorIds>
+): ReturnType<typeof householdRepository.listLeftAloneSensorIds> {
   return householdRepository.listLeftAloneSensorIds(...args);
 }
 
-export function earliestDetectionAt(...args: Parameters<typeof householdRepository.earliestDetectionAt>): ReturnType<typeof householdRepository.earliestDetectionAt> {
+export function earliestDetectionAt(
+  ...args: Parameters<typeof householdRepository.earliestDetectionAt>
+): ReturnType<typeof householdRepository.earliestDetectionAt> {
   return householdRepository.earliestDetectionAt(...args);
 }
 

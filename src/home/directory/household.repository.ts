@@ -40,7 +40,11 @@ export const householdRepository = {
     await db.insertInto('household_sensors').values(row).execute();
   },
   async setMuted(db: DbExecutor, streamId: string, muted: boolean, at: string | null): Promise<void> {
-    await db.updateTable('household_sensors').set({ muted: muted ? 1 : 0, muted_at: muted ? at : null }).where('stream_id', '=', streamId).execute();
+    await db
+      .updateTable('household_sensors')
+      .set({ muted: muted ? 1 : 0, muted_at: muted ? at : null })
+      .where('stream_id', '=', streamId)
+      .execute();
   },
   /** Every sensor of the household, or of all households when tenantId is null (server start). */
   listSensors(db: DbExecutor, tenantId: string | null): Promise<SensorRow[]> {
@@ -49,9 +53,21 @@ export const householdRepository = {
       .innerJoin('streams as s', 's.id', 'hs.stream_id')
       .innerJoin('household_rooms as r', 'r.id', 'hs.room_id')
       .select([
-        's.id as id', 's.tenant_id as tenant_id', 's.name as name', 'hs.kind as kind', 'hs.room_id as room_id', 'r.name as room',
-        's.location as location', 's.scene_id as scene_id', 's.source_type as source_type', 's.source_url as source_url',
-        's.sandbox as sandbox', 's.status as status', 'hs.muted as muted', 'hs.muted_at as muted_at', 'hs.created_at as created_at',
+        's.id as id',
+        's.tenant_id as tenant_id',
+        's.name as name',
+        'hs.kind as kind',
+        'hs.room_id as room_id',
+        'r.name as room',
+        's.location as location',
+        's.scene_id as scene_id',
+        's.source_type as source_type',
+        's.source_url as source_url',
+        's.sandbox as sandbox',
+        's.status as status',
+        'hs.muted as muted',
+        'hs.muted_at as muted_at',
+        'hs.created_at as created_at',
       ])
       .orderBy('s.id', 'asc');
     if (tenantId) q = q.where('hs.tenant_id', '=', tenantId);
@@ -119,19 +135,16 @@ export const householdRepository = {
   /** When the oldest recorded detection of these sensors was made (null when none): how far back the agent can answer. */
   async earliestDetectionAt(db: DbExecutor, streamIds: string[]): Promise<number | null> {
     if (streamIds.length === 0) return null;
-    const row = await db.selectFrom('detections').select((eb) => eb.fn.min('at').as('first')).where('stream_id', 'in', streamIds).executeTakeFirst();
+    const row = await db
+      .selectFrom('detections')
+      .select((eb) => eb.fn.min('at').as('first'))
+      .where('stream_id', 'in', streamIds)
+      .executeTakeFirst();
     return row?.first == null ? null : Number(row.first);
   },
   latestDetections(db: DbExecutor, streamIds: string[], since: number, limit: number) {
     if (streamIds.length === 0) return Promise.resolve([]);
-    return db
-      .selectFrom('detections')
-      .selectAll()
-      .where('stream_id', 'in', streamIds)
-      .where('at', '>=', since)
-      .orderBy('at', 'desc')
-      .limit(limit)
-      .execute();
+    return db.selectFrom('detections').selectAll().where('stream_id', 'in', streamIds).where('at', '>=', since).orderBy('at', 'desc').limit(limit).execute();
   },
 
   /**
@@ -142,10 +155,11 @@ export const householdRepository = {
   async resourcesOf(db: DbExecutor, tenantId: string, streams: string[], locations: string[]): Promise<string[]> {
     if (streams.length === 0 && locations.length === 0) return [];
     const about = <T extends 'incidents' | 'alerts'>(table: T) =>
-      db.selectFrom(table as 'incidents').select('id').where('tenant_id', '=', tenantId).where((eb) => eb.or([
-        ...(streams.length ? [eb('stream_id', 'in', streams)] : []),
-        ...(locations.length ? [eb('location', 'in', locations)] : []),
-      ]));
+      db
+        .selectFrom(table as 'incidents')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where((eb) => eb.or([...(streams.length ? [eb('stream_id', 'in', streams)] : []), ...(locations.length ? [eb('location', 'in', locations)] : [])]));
     const [incidents, alerts] = await Promise.all([about('incidents').execute(), about('alerts').execute()]);
     const incidentIds = incidents.map((r) => r.id);
     const runs = incidentIds.length

@@ -11,7 +11,22 @@ export { capitalize, describeSensorName } from './home-words.ts';
 export { householdBoundaries } from './household-boundaries.ts';
 export { HouseholdDirectory, type KnownHome, type KnownSensor, type KnownWatch } from './household-directory.ts';
 export { type BoundaryRow, type RoomRow, type SensorRow } from './household.repository.ts';
-export { listRooms, insertRoom, renameRoom, hasSensor, insertSensor, setSensorMuted, listSensors, listActiveBoundaries, insertBoundary, clearBoundary, listOutOfReach, listLeftAloneSensorIds, earliestDetectionAt, latestDetections } from './household-queries.ts';
+export {
+  listRooms,
+  insertRoom,
+  renameRoom,
+  hasSensor,
+  insertSensor,
+  setSensorMuted,
+  listSensors,
+  listActiveBoundaries,
+  insertBoundary,
+  clearBoundary,
+  listOutOfReach,
+  listLeftAloneSensorIds,
+  earliestDetectionAt,
+  latestDetections,
+} from './household-queries.ts';
 
 export const HOUSEHOLD_DIRECTORY = token<HouseholdDirectoryT>('householdDirectory');
 /** port: the watches module's reader of active watches */

@@ -75,7 +75,11 @@ export const eventRepository = {
       .executeTakeFirst();
     return row ? { ...row, pushed_at: row.pushed_at === null ? null : Number(row.pushed_at) } : undefined;
   },
-  async updateVisit(db: DbExecutor, id: string, patch: Pick<EventRow, 'visit_count' | 'last_seen_at'> & Partial<Pick<EventRow, 'pushed_at' | 'pushed_count'>>): Promise<void> {
+  async updateVisit(
+    db: DbExecutor,
+    id: string,
+    patch: Pick<EventRow, 'visit_count' | 'last_seen_at'> & Partial<Pick<EventRow, 'pushed_at' | 'pushed_count'>>,
+  ): Promise<void> {
     await db.updateTable('household_events').set(patch).where('id', '=', id).execute();
   },
   async insertUpdate(db: DbExecutor, row: { id: string; tenant_id: string; event_id: string; created_at: string }): Promise<void> {

@@ -17,7 +17,13 @@ export const EVENT_LOG_KINDS = [
 export type EventLogKind = (typeof EVENT_LOG_KINDS)[number];
 
 /** Person and sensor observations, then one per watched kind of the table of detection kinds (platform/kinds: vehicle_detected, animal_detected, …). */
-export const OBSERVATION_TYPES: readonly string[] = ['person_detected', 'person_recognized', 'door_opened', 'motion', ...WATCHED_KINDS.map((k) => k.watch!.event)];
+export const OBSERVATION_TYPES: readonly string[] = [
+  'person_detected',
+  'person_recognized',
+  'door_opened',
+  'motion',
+  ...WATCHED_KINDS.map((k) => k.watch!.event),
+];
 export const ALERT_TYPES = ['unrecognized_person', 'loitering', 'motion_at_night', 'motion_while_away', 'door_opened_while_away'] as const;
 export type ObservationType = string;
 export type AlertType = (typeof ALERT_TYPES)[number];
@@ -26,7 +32,10 @@ export const EventSchema = Type.Object(
   {
     id: Type.String({ description: 'evt_…; the same id as the webhook delivery of this event' }),
     object: Type.Literal('event'),
-    kind: Type.Union(EVENT_LOG_KINDS.map((k) => Type.Literal(k)), { description: 'observation, alert, or a change to watches, sensors or boundaries' }),
+    kind: Type.Union(
+      EVENT_LOG_KINDS.map((k) => Type.Literal(k)),
+      { description: 'observation, alert, or a change to watches, sensors or boundaries' },
+    ),
     type: Type.String({
       description: `what happened: ${[...OBSERVATION_TYPES, ...ALERT_TYPES].join(', ')} (observations and alerts); the kind again for changes`,
       examples: ['door_opened'],
@@ -57,7 +66,8 @@ export const EventSchema = Type.Object(
     created_at: IsoTime,
     count: Type.Integer({
       minimum: 1,
-      description: 'observations this event stands for: the observations (or alerts) of one watch with less than 5 minutes between them, of one type, sensor and person, are one event per visit that counts them; 1 for changes',
+      description:
+        'observations this event stands for: the observations (or alerts) of one watch with less than 5 minutes between them, of one type, sensor and person, are one event per visit that counts them; 1 for changes',
       examples: [14],
     }),
     first_seen_at: Type.Union([IsoTime, Type.Null()], { description: 'the first observation of the visit (= occurred_at); null for changes' }),

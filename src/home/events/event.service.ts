@@ -187,7 +187,12 @@ export class EventService {
       next.pushed_at = input.occurredAt;
       next.pushed_count = next.visit_count;
     }
-    await eventRepository.updateVisit(trx, open.id, { visit_count: next.visit_count, last_seen_at: next.last_seen_at, pushed_at: next.pushed_at, pushed_count: next.pushed_count });
+    await eventRepository.updateVisit(trx, open.id, {
+      visit_count: next.visit_count,
+      last_seen_at: next.last_seen_at,
+      pushed_at: next.pushed_at,
+      pushed_count: next.pushed_count,
+    });
     return toEventView(next);
   }
 
@@ -201,10 +206,14 @@ export class EventService {
   async list(principal: Principal, q: EventQuery): Promise<Page<EventView>> {
     const hidden = await this.listHiddenSources(principal.tenantId);
     if (q.sensor_ids?.length && q.sensor_ids.every((id) => hidden.some((h) => h.sensorId === id && h.since === null))) {
-      throw new VigilError('boundary_in_effect', 'You asked me to leave that place alone, so I do not look at what happened there; that has to be lifted first.', {
-        param: 'sensor_id',
-        extra: { reason: 'boundary' },
-      });
+      throw new VigilError(
+        'boundary_in_effect',
+        'You asked me to leave that place alone, so I do not look at what happened there; that has to be lifted first.',
+        {
+          param: 'sensor_id',
+          extra: { reason: 'boundary' },
+        },
+      );
     }
     const filter = {
       watchId: q.watch_id,
@@ -235,10 +244,7 @@ export class EventService {
 
   private async listHiddenSources(tenantId: string): Promise<HiddenSource[]> {
     const db = this.deps.database.db;
-    const [sensors, leftAlone] = await Promise.all([
-      listSensors(db, tenantId),
-      listLeftAloneSensorIds(db, tenantId),
-    ]);
+    const [sensors, leftAlone] = await Promise.all([listSensors(db, tenantId), listLeftAloneSensorIds(db, tenantId)]);
     const hidden: HiddenSource[] = leftAlone.map((sensorId) => ({ sensorId, since: null }));
     for (const s of sensors) {
       if (s.muted === 1 && s.muted_at && !leftAlone.includes(s.id)) hidden.push({ sensorId: s.id, since: s.muted_at });

@@ -40,7 +40,10 @@ export const HouseholdSchema = Type.Object({
   lat: Type.Union([Type.Number(), Type.Null()]),
   lon: Type.Union([Type.Number(), Type.Null()]),
   time_zone: Type.String({ examples: ['Europe/Lisbon'] }),
-  face_recognition: Type.Boolean({ description: 'cameras compare faces with the enrolled people (POST /v1/people); off until turned on through the agent ("turn on face recognition"), and while off no face descriptor is computed' }),
+  face_recognition: Type.Boolean({
+    description:
+      'cameras compare faces with the enrolled people (POST /v1/people); off until turned on through the agent ("turn on face recognition"), and while off no face descriptor is computed',
+  }),
   rooms: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), location: Type.String(), left_alone: Type.Boolean() })),
   sensors: Type.Array(Type.Ref('Sensor')),
   boundaries: Type.Array(Type.Ref('Boundary'), { description: 'boundaries in effect' }),
@@ -50,8 +53,13 @@ export type HouseholdView = Static<typeof HouseholdSchema>;
 export const MqttBrokerSchema = Type.Object(
   {
     object: Type.Literal('mqtt_broker'),
-    url: Type.Union([Type.String(), Type.Null()], { description: 'scheme, host and port of the broker sensors added by topic are on (never its credentials); null: none set', examples: ['mqtt://192.168.1.10:1883'] }),
-    source: Type.Union([Type.Literal('household'), Type.Literal('install'), Type.Null()], { description: "household: this household's own; install: the server's VIGIL_MQTT_DEFAULT_BROKER; null: none" }),
+    url: Type.Union([Type.String(), Type.Null()], {
+      description: 'scheme, host and port of the broker sensors added by topic are on (never its credentials); null: none set',
+      examples: ['mqtt://192.168.1.10:1883'],
+    }),
+    source: Type.Union([Type.Literal('household'), Type.Literal('install'), Type.Null()], {
+      description: "household: this household's own; install: the server's VIGIL_MQTT_DEFAULT_BROKER; null: none",
+    }),
     has_credentials: Type.Boolean({ description: 'whether the broker address carries a user name and password' }),
   },
   { $id: 'MqttBroker' },
@@ -60,9 +68,12 @@ export type MqttBrokerView = Static<typeof MqttBrokerSchema>;
 
 export const PutMqttBrokerBody = Type.Object(
   {
-    url: Type.Union([Type.String({ minLength: 1, maxLength: MAX_URL_CHARS, description: 'mqtt://[user:password@]host[:port] or mqtts://…, without a topic' }), Type.Null()], {
-      description: "the household's default broker; null clears it (the install's, if any, applies again)",
-    }),
+    url: Type.Union(
+      [Type.String({ minLength: 1, maxLength: MAX_URL_CHARS, description: 'mqtt://[user:password@]host[:port] or mqtts://…, without a topic' }), Type.Null()],
+      {
+        description: "the household's default broker; null clears it (the install's, if any, applies again)",
+      },
+    ),
   },
   { additionalProperties: false },
 );

@@ -6,13 +6,46 @@ import type { AuditService } from '../../platform/audit/index.ts';
 import { lookupCity } from '../agent/index.ts';
 import type { EventService } from '../events/index.ts';
 import { HOME_SENSORS } from '../../ingest/sandbox/index.ts';
-import { type SceneEngine, freshnessFields, listScenesOfTenant, mergeFreshness, type SceneFreshness, staleSentence, updateScene, type SceneService } from '../../org/scenes/index.ts';
+import {
+  type SceneEngine,
+  freshnessFields,
+  listScenesOfTenant,
+  mergeFreshness,
+  type SceneFreshness,
+  staleSentence,
+  updateScene,
+  type SceneService,
+} from '../../org/scenes/index.ts';
 import type { SourceManager } from '../../org/sources/index.ts';
 import { type StreamService, assertBrokerAllowed, decideSourceType, findStream, listStreamsOfTenant, type PublishInfo } from '../../org/streams/index.ts';
 import { checkBrokerAddress } from '../../platform/config/index.ts';
 import { checkDeviceTopic, effectiveBroker, maskBroker, sourceUrlOf } from './household-broker.ts';
 import { latestDetectionOfTypes } from '../../org/detections/index.ts';
-import { capitalize, describeSensorName, DEMO_HOME_LOCATION, mergeHomeSettings, parseHomeSettings, toLocationKey, type HomeSettings, type HouseholdDirectory, type BoundaryRow, clearBoundary, earliestDetectionAt, hasSensor, insertBoundary, insertRoom, insertSensor, latestDetections, listActiveBoundaries, listRooms, listSensors, renameRoom, type RoomRow, type SensorRow, setSensorMuted } from '../directory/index.ts';
+import {
+  capitalize,
+  describeSensorName,
+  DEMO_HOME_LOCATION,
+  mergeHomeSettings,
+  parseHomeSettings,
+  toLocationKey,
+  type HomeSettings,
+  type HouseholdDirectory,
+  type BoundaryRow,
+  clearBoundary,
+  earliestDetectionAt,
+  hasSensor,
+  insertBoundary,
+  insertRoom,
+  insertSensor,
+  latestDetections,
+  listActiveBoundaries,
+  listRooms,
+  listSensors,
+  renameRoom,
+  type RoomRow,
+  type SensorRow,
+  setSensorMuted,
+} from '../directory/index.ts';
 import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation } from '../../platform/coordination/index.ts';
 import type { BoundaryView, HouseholdView, MqttBrokerView, SensorView } from './household.schemas.ts';
 
@@ -150,7 +183,13 @@ export class HouseholdService {
       const fresh = await findTenant(trx, tenantId);
       await updateTenantSettings(trx, tenantId, mergeHomeSettings(fresh!.settings, { provisioned_at: toIso(clock.now()) }));
       await this.deps.audit.appendIn(trx, SYSTEM, [
-        { tenantId, action: 'household.provisioned', resourceType: 'household', resourceId: tenantId, data: { sensors: HOME_SENSORS.map((s) => s.name), location: DEMO_HOME_LOCATION } },
+        {
+          tenantId,
+          action: 'household.provisioned',
+          resourceType: 'household',
+          resourceId: tenantId,
+          data: { sensors: HOME_SENSORS.map((s) => s.name), location: DEMO_HOME_LOCATION },
+        },
       ]);
     });
     await this.refresh(tenantId);
@@ -165,7 +204,14 @@ export class HouseholdService {
       if (found) return found;
       let location = toLocationKey(name);
       for (let n = 2; rooms.some((r) => r.location === location); n++) location = `${toLocationKey(name)}_${n}`;
-      const row: RoomRow = { id: newId('room', now), tenant_id: tenantId, name: name.toLowerCase().trim(), location, created_at: toIso(now), updated_at: toIso(now) };
+      const row: RoomRow = {
+        id: newId('room', now),
+        tenant_id: tenantId,
+        name: name.toLowerCase().trim(),
+        location,
+        created_at: toIso(now),
+        updated_at: toIso(now),
+      };
       await insertRoom(trx, row);
       // the scene exists before the stream so the sandbox starts in the home's zone, not UTC
       const scene = await this.deps.scenes.ensureScene(trx, tenantId, location);
@@ -180,7 +226,8 @@ export class HouseholdService {
   private async attachSensor(tenantId: string, streamId: string, roomId: string, kind: SensorKind): Promise<void> {
     const now = toIso(this.deps.clock.now());
     await this.deps.database.withWriteLock(async (trx) => {
-      if (!(await hasSensor(trx, streamId))) await insertSensor(trx, { stream_id: streamId, tenant_id: tenantId, room_id: roomId, kind, muted: 0, muted_at: null, created_at: now });
+      if (!(await hasSensor(trx, streamId)))
+        await insertSensor(trx, { stream_id: streamId, tenant_id: tenantId, room_id: roomId, kind, muted: 0, muted_at: null, created_at: now });
     });
   }
 
@@ -190,11 +237,7 @@ export class HouseholdService {
 
   async snapshot(tenantId: string, db: DbExecutor = this.deps.database.db): Promise<HomeSnapshot> {
     const tenant = await findTenant(db, tenantId);
-    const [rooms, sensors, boundaries] = await Promise.all([
-      listRooms(db, tenantId),
-      listSensors(db, tenantId),
-      listActiveBoundaries(db, tenantId),
-    ]);
+    const [rooms, sensors, boundaries] = await Promise.all([listRooms(db, tenantId), listSensors(db, tenantId), listActiveBoundaries(db, tenantId)]);
     return { tenantId, settings: parseHomeSettings(tenant?.settings ?? '{}'), rooms, sensors, boundaries };
   }
 
@@ -211,7 +254,12 @@ export class HouseholdService {
       lon: home.settings.lon,
       time_zone: home.settings.time_zone,
       face_recognition: home.settings.face_recognition,
-      rooms: home.rooms.map((r) => ({ id: r.id, name: r.name, location: r.location, left_alone: home.boundaries.some((b) => b.room_id === r.id && !b.sensor_id) })),
+      rooms: home.rooms.map((r) => ({
+        id: r.id,
+        name: r.name,
+        location: r.location,
+        left_alone: home.boundaries.some((b) => b.room_id === r.id && !b.sensor_id),
+      })),
       sensors: home.sensors.map((s) => toSensorView(s, isBounded(home, s))),
       boundaries: home.boundaries.map((b) => toBoundaryView(b, home)),
     };
@@ -224,7 +272,13 @@ export class HouseholdService {
   async getReadingsSince(tenantId: string, sensorIds?: string[]): Promise<{ since: number | null; now: number }> {
     const home = await this.snapshot(tenantId);
     const reachable = home.sensors.filter((s) => (!sensorIds || sensorIds.includes(s.id)) && s.muted !== 1 && !isBounded(home, s));
-    return { since: await earliestDetectionAt(this.deps.database.db, reachable.map((s) => s.id)), now: this.deps.clock.now() };
+    return {
+      since: await earliestDetectionAt(
+        this.deps.database.db,
+        reachable.map((s) => s.id),
+      ),
+      now: this.deps.clock.now(),
+    };
   }
 
   /** The sensors behind ids, all of this household; muted or left-alone ones refused (watches, descriptions). */
@@ -241,27 +295,34 @@ export class HouseholdService {
   async muteSensor(principal: Principal, actor: Actor, sensorId: string, muted: boolean): Promise<SensorView> {
     if (!muted) assertOwner(principal, 'unmute a sensor'); // members add mutes, never lift them
     const now = this.deps.clock.now();
-    const view = await this.deps.database.withWriteLock(async (trx) => {
-      const home = await this.snapshot(principal.tenantId, trx);
-      const s = home.sensors.find((x) => x.id === sensorId);
-      if (!s) throw notFound('sensor', sensorId, 'sensor_id');
-      if ((s.muted === 1) === muted) throw new VigilError('validation_failed', `${s.name} is ${muted ? 'already muted' : 'not muted'}.`, { param: 'sensor_id' });
-      await setSensorMuted(trx, sensorId, muted, toIso(now));
-      if (muted) this.stopLooking(principal.tenantId, [s], { sensorId, muted: true });
-      const after: SensorRow = { ...s, muted: muted ? 1 : 0, muted_at: muted ? toIso(now) : null };
-      const action = muted ? 'sensor.muted' : 'sensor.unmuted';
-      await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action, resourceType: 'sensor', resourceId: sensorId, data: { name: s.name, room: s.room } }]);
-      await this.deps.events.recordIn(trx, {
-        tenantId: principal.tenantId,
-        kind: action,
-        type: action,
-        room: s.room,
-        summary: muted ? `${capitalize(sensorLabel(s))} was muted: no watching, no descriptions, no events from it.` : `${capitalize(sensorLabel(s))} was unmuted.`,
-        data: { sensor_id: s.id, name: s.name },
-        occurredAt: now,
-      });
-      return toSensorView(after, isBounded(home, after));
-    }).finally(() => this.refresh(principal.tenantId));
+    const view = await this.deps.database
+      .withWriteLock(async (trx) => {
+        const home = await this.snapshot(principal.tenantId, trx);
+        const s = home.sensors.find((x) => x.id === sensorId);
+        if (!s) throw notFound('sensor', sensorId, 'sensor_id');
+        if ((s.muted === 1) === muted)
+          throw new VigilError('validation_failed', `${s.name} is ${muted ? 'already muted' : 'not muted'}.`, { param: 'sensor_id' });
+        await setSensorMuted(trx, sensorId, muted, toIso(now));
+        if (muted) this.stopLooking(principal.tenantId, [s], { sensorId, muted: true });
+        const after: SensorRow = { ...s, muted: muted ? 1 : 0, muted_at: muted ? toIso(now) : null };
+        const action = muted ? 'sensor.muted' : 'sensor.unmuted';
+        await this.deps.audit.appendIn(trx, actor, [
+          { tenantId: principal.tenantId, action, resourceType: 'sensor', resourceId: sensorId, data: { name: s.name, room: s.room } },
+        ]);
+        await this.deps.events.recordIn(trx, {
+          tenantId: principal.tenantId,
+          kind: action,
+          type: action,
+          room: s.room,
+          summary: muted
+            ? `${capitalize(sensorLabel(s))} was muted: no watching, no descriptions, no events from it.`
+            : `${capitalize(sensorLabel(s))} was unmuted.`,
+          data: { sensor_id: s.id, name: s.name },
+          occurredAt: now,
+        });
+        return toSensorView(after, isBounded(home, after));
+      })
+      .finally(() => this.refresh(principal.tenantId));
     await this.followGate(principal.tenantId, [sensorId]);
     return view;
   }
@@ -269,40 +330,51 @@ export class HouseholdService {
   /** "Leave the nursery alone": binds every key of the household, present and future. */
   async setBoundary(principal: Principal, actor: Actor, place: PlaceRef): Promise<BoundaryView> {
     const now = this.deps.clock.now();
-    const view = await this.deps.database.withWriteLock(async (trx) => {
-      const home = await this.snapshot(principal.tenantId, trx);
-      const target = resolvePlace(home, place);
-      const already = home.boundaries.find((b) =>
-        target.sensor ? b.sensor_id === target.sensor.id || (!b.sensor_id && b.room_id === target.sensor.room_id) : !b.sensor_id && b.room_id === target.room!.id,
-      );
-      if (already) throw new VigilError('validation_failed', `${capitalize(target.label)} is already left alone.`, { param: place.sensor_id ? 'sensor_id' : 'room' });
-      const row: BoundaryRow = {
-        id: newId('bnd', now),
-        tenant_id: principal.tenantId,
-        room_id: target.sensor ? null : target.room!.id,
-        sensor_id: target.sensor?.id ?? null,
-        set_at: toIso(now),
-        set_by_key_id: actor.keyId,
-        cleared_at: null,
-        cleared_by_key_id: null,
-      };
-      await insertBoundary(trx, row);
-      const covered = target.sensor ? [target.sensor] : home.sensors.filter((x) => x.room_id === target.room!.id);
-      this.stopLooking(principal.tenantId, covered, target.sensor ? { sensorId: target.sensor.id } : { roomId: target.room!.id });
-      await this.deps.events.withdrawDeliveriesIn(trx, principal.tenantId, covered.map((x) => x.id));
-      const v = toBoundaryView(row, home);
-      await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action: 'boundary.set', resourceType: 'boundary', resourceId: row.id, data: v }]);
-      await this.deps.events.recordIn(trx, {
-        tenantId: principal.tenantId,
-        kind: 'boundary.set',
-        type: 'boundary.set',
-        room: v.room,
-        summary: `${capitalize(target.label)} is left alone: no watching, no looking, no events from it.`,
-        data: { boundary_id: row.id, room: v.room, sensor_id: row.sensor_id },
-        occurredAt: now,
-      });
-      return v;
-    }).finally(() => this.refresh(principal.tenantId));
+    const view = await this.deps.database
+      .withWriteLock(async (trx) => {
+        const home = await this.snapshot(principal.tenantId, trx);
+        const target = resolvePlace(home, place);
+        const already = home.boundaries.find((b) =>
+          target.sensor
+            ? b.sensor_id === target.sensor.id || (!b.sensor_id && b.room_id === target.sensor.room_id)
+            : !b.sensor_id && b.room_id === target.room!.id,
+        );
+        if (already)
+          throw new VigilError('validation_failed', `${capitalize(target.label)} is already left alone.`, { param: place.sensor_id ? 'sensor_id' : 'room' });
+        const row: BoundaryRow = {
+          id: newId('bnd', now),
+          tenant_id: principal.tenantId,
+          room_id: target.sensor ? null : target.room!.id,
+          sensor_id: target.sensor?.id ?? null,
+          set_at: toIso(now),
+          set_by_key_id: actor.keyId,
+          cleared_at: null,
+          cleared_by_key_id: null,
+        };
+        await insertBoundary(trx, row);
+        const covered = target.sensor ? [target.sensor] : home.sensors.filter((x) => x.room_id === target.room!.id);
+        this.stopLooking(principal.tenantId, covered, target.sensor ? { sensorId: target.sensor.id } : { roomId: target.room!.id });
+        await this.deps.events.withdrawDeliveriesIn(
+          trx,
+          principal.tenantId,
+          covered.map((x) => x.id),
+        );
+        const v = toBoundaryView(row, home);
+        await this.deps.audit.appendIn(trx, actor, [
+          { tenantId: principal.tenantId, action: 'boundary.set', resourceType: 'boundary', resourceId: row.id, data: v },
+        ]);
+        await this.deps.events.recordIn(trx, {
+          tenantId: principal.tenantId,
+          kind: 'boundary.set',
+          type: 'boundary.set',
+          room: v.room,
+          summary: `${capitalize(target.label)} is left alone: no watching, no looking, no events from it.`,
+          data: { boundary_id: row.id, room: v.room, sensor_id: row.sensor_id },
+          occurredAt: now,
+        });
+        return v;
+      })
+      .finally(() => this.refresh(principal.tenantId));
     await this.followGate(principal.tenantId);
     return view;
   }
@@ -318,7 +390,9 @@ export class HouseholdService {
       if (!row) throw notFound('boundary on', target.label, place.sensor_id ? 'sensor_id' : 'room');
       await clearBoundary(trx, row.id, toIso(now), actor.keyId);
       const v = { ...toBoundaryView(row, home), cleared_at: toIso(now) };
-      await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action: 'boundary.cleared', resourceType: 'boundary', resourceId: row.id, data: v }]);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'boundary.cleared', resourceType: 'boundary', resourceId: row.id, data: v },
+      ]);
       await this.deps.events.recordIn(trx, {
         tenantId: principal.tenantId,
         kind: 'boundary.cleared',
@@ -336,7 +410,11 @@ export class HouseholdService {
   }
 
   /** What a room or sensor shows now, in plain words; refused when muted or left alone. */
-  async describe(principal: Principal, actor: Actor, place: PlaceRef): Promise<{ subject: string; text: string; people: number; vehicles: number; sensorIds: string[]; freshness?: ReturnType<typeof freshnessFields> }> {
+  async describe(
+    principal: Principal,
+    actor: Actor,
+    place: PlaceRef,
+  ): Promise<{ subject: string; text: string; people: number; vehicles: number; sensorIds: string[]; freshness?: ReturnType<typeof freshnessFields> }> {
     await this.ensureHome(principal);
     const home = await this.snapshot(principal.tenantId);
     const target = resolvePlace(home, place);
@@ -345,7 +423,12 @@ export class HouseholdService {
     for (const s of sensors) assertReachable(home, s);
     const now = this.deps.clock.now();
     const tz = home.settings.time_zone;
-    const recent = await latestDetections(this.deps.database.db, sensors.map((s) => s.id), now - 24 * 3600_000, 500);
+    const recent = await latestDetections(
+      this.deps.database.db,
+      sensors.map((s) => s.id),
+      now - 24 * 3600_000,
+      500,
+    );
     const parts: string[] = [];
     let people = 0;
     let vehicles = 0;
@@ -386,7 +469,14 @@ export class HouseholdService {
       data: { people, vehicles },
       scope: target.sensor ? { location: target.sensor.location, streamId: target.sensor.id } : { location: target.room!.location },
     });
-    return { subject: target.name, text: parts.join(' '), people, vehicles, sensorIds: sensors.map((s) => s.id), ...(freshness ? { freshness: freshnessFields(freshness) } : {}) };
+    return {
+      subject: target.name,
+      text: parts.join(' '),
+      people,
+      vehicles,
+      sensorIds: sensors.map((s) => s.id),
+      ...(freshness ? { freshness: freshnessFields(freshness) } : {}),
+    };
   }
 
   /**
@@ -415,18 +505,43 @@ export class HouseholdService {
     const decided = decideSourceType({ url: input.source_url, said: input.source_type });
     if (!decided.ok) throw new VigilError('unsupported_source', `source_url: ${decided.ask}`, { param: 'source_url' });
     if (decided.kind === 'mqtt' && input.kind === 'camera') {
-      throw new VigilError('unsupported_source', 'source_url: an mqtt:// address is a sensor (a door contact or a motion sensor), not a camera; say which it is.', { param: 'kind' });
+      throw new VigilError(
+        'unsupported_source',
+        'source_url: an mqtt:// address is a sensor (a door contact or a motion sensor), not a camera; say which it is.',
+        { param: 'kind' },
+      );
     }
     const sourceType = decided.kind;
     // a sensor on an MQTT broker reads as its kind's Zigbee2MQTT preset (docs/decisions.md, "Sensors over MQTT")
     const sensor = sourceType === 'mqtt' ? { preset: mqttPresetOf(input.kind) } : undefined;
     const room = await this.ensureRoom(principal.tenantId, input.room, home.settings.time_zone);
-    const stream = await this.deps.streams.create(principal, actor, { name, source_type: sourceType, source_url: input.source_url, location: room.location, ...(sensor ? { sensor } : {}) });
+    const stream = await this.deps.streams.create(principal, actor, {
+      name,
+      source_type: sourceType,
+      source_url: input.source_url,
+      location: room.location,
+      ...(sensor ? { sensor } : {}),
+    });
     const now = this.deps.clock.now();
     await this.deps.database.withWriteLock(async (trx) => {
-      await insertSensor(trx, { stream_id: stream.id, tenant_id: principal.tenantId, room_id: room.id, kind: input.kind, muted: 0, muted_at: null, created_at: toIso(now) });
+      await insertSensor(trx, {
+        stream_id: stream.id,
+        tenant_id: principal.tenantId,
+        room_id: room.id,
+        kind: input.kind,
+        muted: 0,
+        muted_at: null,
+        created_at: toIso(now),
+      });
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'sensor.added', resourceType: 'sensor', resourceId: stream.id, data: { name, kind: input.kind, room: room.name }, scope: { location: room.location, streamId: stream.id } },
+        {
+          tenantId: principal.tenantId,
+          action: 'sensor.added',
+          resourceType: 'sensor',
+          resourceId: stream.id,
+          data: { name, kind: input.kind, room: room.name },
+          scope: { location: room.location, streamId: stream.id },
+        },
       ]);
     });
     await this.refresh(principal.tenantId);
@@ -439,7 +554,12 @@ export class HouseholdService {
     await this.ensureHome(principal);
     const { settings } = await this.snapshot(principal.tenantId);
     const b = effectiveBroker(settings.mqtt_broker, this.deps.mqtt?.defaultBroker);
-    return { object: 'mqtt_broker', url: b ? maskBroker(b.url) : null, source: b?.source ?? null, has_credentials: b ? /^[a-z]+:\/\/[^/]*@/i.test(b.url) : false };
+    return {
+      object: 'mqtt_broker',
+      url: b ? maskBroker(b.url) : null,
+      source: b?.source ?? null,
+      has_credentials: b ? /^[a-z]+:\/\/[^/]*@/i.test(b.url) : false,
+    };
   }
 
   /** The broker sensors added by topic would be on, as said in replies (no credentials); null when none. */
@@ -472,7 +592,10 @@ export class HouseholdService {
       await updateTenantSettings(trx, principal.tenantId, mergeHomeSettings(tenant!.settings, { mqtt_broker: value }));
       await this.deps.audit.appendIn(trx, actor, [
         {
-          tenantId: principal.tenantId, action: 'household.mqtt_broker_set', resourceType: 'household', resourceId: principal.tenantId,
+          tenantId: principal.tenantId,
+          action: 'household.mqtt_broker_set',
+          resourceType: 'household',
+          resourceId: principal.tenantId,
           data: { before: before ? maskBroker(before) : null, after: value ? maskBroker(value) : null },
         },
       ]);
@@ -486,13 +609,24 @@ export class HouseholdService {
    * household's default broker, read with its kind's Zigbee2MQTT preset. Without a default broker
    * nothing is added and the error says so.
    */
-  async addSensorByTopic(principal: Principal, actor: Actor, input: { name: string; kind: 'contact' | 'motion'; room: string; topic: string }): Promise<SensorView & { topic: string; broker: string }> {
+  async addSensorByTopic(
+    principal: Principal,
+    actor: Actor,
+    input: { name: string; kind: 'contact' | 'motion'; room: string; topic: string },
+  ): Promise<SensorView & { topic: string; broker: string }> {
     const problem = checkDeviceTopic(input.topic);
     if (problem) throw invalid('topic', problem);
     const { settings } = await this.snapshot(principal.tenantId);
     const broker = effectiveBroker(settings.mqtt_broker, this.deps.mqtt?.defaultBroker);
-    if (!broker) throw invalid('topic', 'this household has no default MQTT broker yet; give the whole address (mqtt://broker:1883/<topic>) or set the broker first');
-    const sensor = await this.addSensor(principal, actor, { name: input.name, kind: input.kind, room: input.room, source_url: sourceUrlOf(broker.url, input.topic), source_type: 'mqtt' });
+    if (!broker)
+      throw invalid('topic', 'this household has no default MQTT broker yet; give the whole address (mqtt://broker:1883/<topic>) or set the broker first');
+    const sensor = await this.addSensor(principal, actor, {
+      name: input.name,
+      kind: input.kind,
+      room: input.room,
+      source_url: sourceUrlOf(broker.url, input.topic),
+      source_type: 'mqtt',
+    });
     return { ...sensor, topic: input.topic, broker: maskBroker(broker.url) };
   }
 
@@ -531,7 +665,13 @@ export class HouseholdService {
       }
       if (Object.keys(patch).length) await updateTenantSettings(trx, principal.tenantId, mergeHomeSettings(tenant!.settings, patch));
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'household.updated', resourceType: 'household', resourceId: principal.tenantId, data: { before, change: input } },
+        {
+          tenantId: principal.tenantId,
+          action: 'household.updated',
+          resourceType: 'household',
+          resourceId: principal.tenantId,
+          data: { before, change: input },
+        },
       ]);
       if (patch.time_zone && patch.time_zone !== before.time_zone) {
         const scenes = await listScenesOfTenant(trx, principal.tenantId);
@@ -626,7 +766,8 @@ function assertReachable(home: HomeSnapshot, s: SensorRow): void {
       extra: { reason: 'boundary' },
     });
   }
-  if (s.muted === 1) throw new VigilError('boundary_in_effect', `${capitalize(sensorLabel(s))} is muted; unmute it first.`, { param: 'sensor_id', extra: { reason: 'muted' } });
+  if (s.muted === 1)
+    throw new VigilError('boundary_in_effect', `${capitalize(sensorLabel(s))} is muted; unmute it first.`, { param: 'sensor_id', extra: { reason: 'muted' } });
 }
 
 function resolvePlace(home: HomeSnapshot, place: PlaceRef): { room?: RoomRow; sensor?: SensorRow; name: string; label: string } {

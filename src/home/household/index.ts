@@ -29,11 +29,24 @@ export const HOUSEHOLD = token<HouseholdServiceT>('household');
 
 export const householdServices = defineServiceModule({
   name: 'household',
-  provide: (c) => c.provide(HOUSEHOLD, (c) => new HouseholdServiceT({
-    database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), streams: c.get(STREAMS), scenes: c.get(SCENES), engine: c.get(SCENE_ENGINE),
-    sources: c.get(SOURCES), directory: c.get(HOUSEHOLD_DIRECTORY), events: c.get(EVENTS), invalidation: c.get(COORDINATION).invalidation,
-    mqtt: { defaultBroker: c.get(CONFIG).mqtt.defaultBroker ?? null, allowPrivate: c.get(CONFIG).mqtt.allowPrivate },
-  })),
+  provide: (c) =>
+    c.provide(
+      HOUSEHOLD,
+      (c) =>
+        new HouseholdServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          streams: c.get(STREAMS),
+          scenes: c.get(SCENES),
+          engine: c.get(SCENE_ENGINE),
+          sources: c.get(SOURCES),
+          directory: c.get(HOUSEHOLD_DIRECTORY),
+          events: c.get(EVENTS),
+          invalidation: c.get(COORDINATION).invalidation,
+          mqtt: { defaultBroker: c.get(CONFIG).mqtt.defaultBroker ?? null, allowPrivate: c.get(CONFIG).mqtt.allowPrivate },
+        }),
+    ),
   // after the directory's own subscriber (installed earlier), so it reads the re-read household
   install: (c) => void c.get(HOUSEHOLD).followChanges(c.get(COORDINATION).invalidation),
 });

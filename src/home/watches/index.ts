@@ -36,13 +36,25 @@ export const watchServices = defineServiceModule({
   name: 'watches',
   provide(c) {
     c.provide(ACTIVE_WATCHES, () => async (db, tenantId) => (await watchRepositoryV.listActive(db, tenantId)).map(toKnownWatchV));
-    c.provide(WATCHES, (c) => new WatchServiceT({
-      database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), events: c.get(EVENTS), household: c.get(HOUSEHOLD), invalidation: c.get(COORDINATION).invalidation,
-    }));
+    c.provide(
+      WATCHES,
+      (c) =>
+        new WatchServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          events: c.get(EVENTS),
+          household: c.get(HOUSEHOLD),
+          invalidation: c.get(COORDINATION).invalidation,
+        }),
+    );
   },
   // watches observe through a pipeline hook, before incidents (200) and alert rules (300)
-  install: (c) => c.get(PIPELINE).addHook(
-    new WatchObserverT({ directory: c.get(HOUSEHOLD_DIRECTORY), engine: c.get(SCENE_ENGINE), events: c.get(EVENTS) }),
-    { name: 'watches.observer', order: 100 },
-  ),
+  install: (c) =>
+    c
+      .get(PIPELINE)
+      .addHook(new WatchObserverT({ directory: c.get(HOUSEHOLD_DIRECTORY), engine: c.get(SCENE_ENGINE), events: c.get(EVENTS) }), {
+        name: 'watches.observer',
+        order: 100,
+      }),
 });

@@ -82,7 +82,13 @@ export class WatchRules {
           return [{ kind: 'alert', type: 'motion_at_night', summary: `${capitalize(nameOf(sensor))} detected motion in the ${sensor.room} during the night.` }];
         }
         if (home.isEmpty()) {
-          return [{ kind: 'alert', type: 'motion_while_away', summary: `${capitalize(nameOf(sensor))} detected motion in the ${sensor.room} while nobody was seen at home.` }];
+          return [
+            {
+              kind: 'alert',
+              type: 'motion_while_away',
+              summary: `${capitalize(nameOf(sensor))} detected motion in the ${sensor.room} while nobody was seen at home.`,
+            },
+          ];
         }
         return [{ kind: 'observation', type: 'motion', summary: `${capitalize(nameOf(sensor))} detected motion in the ${sensor.room}.` }];
       }
@@ -119,9 +125,17 @@ export class WatchRules {
       mem.seen = true;
       if (identity !== '') mem.identity = identity;
       if (identity === 'unrecognized') {
-        out.push({ kind: 'alert', type: 'unrecognized_person', summary: `${capitalize(nameOf(sensor))} saw someone it does not recognize at the ${sensor.room}.` });
+        out.push({
+          kind: 'alert',
+          type: 'unrecognized_person',
+          summary: `${capitalize(nameOf(sensor))} saw someone it does not recognize at the ${sensor.room}.`,
+        });
       } else if (identity !== '') {
-        out.push({ kind: 'observation', type: 'person_recognized', summary: `${capitalize(nameOf(sensor))} recognized someone you know at the ${sensor.room}.` });
+        out.push({
+          kind: 'observation',
+          type: 'person_recognized',
+          summary: `${capitalize(nameOf(sensor))} recognized someone you know at the ${sensor.room}.`,
+        });
       } else if (first) {
         out.push({ kind: 'observation', type: 'person_detected', summary: `${capitalize(nameOf(sensor))} saw a person at the ${sensor.room}.` });
       }
@@ -131,7 +145,11 @@ export class WatchRules {
     if (!mem.lingering && !known && (rec.dwell_s ?? 0) >= LINGERING_DWELL_S) {
       mem.lingering = true;
       const minutes = Math.floor((rec.dwell_s ?? 0) / 60);
-      out.push({ kind: 'alert', type: 'loitering', summary: `Someone has been lingering at the ${sensor.room} for ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+      out.push({
+        kind: 'alert',
+        type: 'loitering',
+        summary: `Someone has been lingering at the ${sensor.room} for ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      });
     }
     return out;
   }

@@ -85,7 +85,9 @@ export class WatchService {
       };
       await watchRepository.insert(trx, row);
       const v = this.toView(row, await this.settingsOf(principal.tenantId, trx));
-      await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action: 'watch.created', resourceType: 'watch', resourceId: row.id, data: { after: v } }]);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'watch.created', resourceType: 'watch', resourceId: row.id, data: { after: v } },
+      ]);
       await this.deps.events.recordIn(trx, {
         tenantId: principal.tenantId,
         kind: 'watch.created',
@@ -106,7 +108,8 @@ export class WatchService {
     const view = await this.deps.database.withWriteLock(async (trx) => {
       const before = await watchRepository.findForTenant(trx, principal.tenantId, id);
       if (!before) throw notFound('watch', id, 'watch_id');
-      if (before.status !== 'active') throw new VigilError('validation_failed', `The watch on the ${before.subject} was stood down; it cannot change.`, { param: 'watch_id' });
+      if (before.status !== 'active')
+        throw new VigilError('validation_failed', `The watch on the ${before.subject} was stood down; it cannot change.`, { param: 'watch_id' });
       const patch: Partial<WatchRow> = { updated_at: toIso(now) };
       if (change.subject !== undefined) patch.subject = change.subject.trim();
       if (change.sensor_ids !== undefined) {
@@ -131,7 +134,13 @@ export class WatchService {
       const settings = await this.settingsOf(principal.tenantId, trx);
       const v = this.toView({ ...before, ...patch }, settings);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'watch.updated', resourceType: 'watch', resourceId: id, data: { before: this.toView(before, settings), after: v } },
+        {
+          tenantId: principal.tenantId,
+          action: 'watch.updated',
+          resourceType: 'watch',
+          resourceId: id,
+          data: { before: this.toView(before, settings), after: v },
+        },
       ]);
       await this.deps.events.recordIn(trx, {
         tenantId: principal.tenantId,
@@ -159,7 +168,9 @@ export class WatchService {
       const patch = { status: 'stood_down' as const, stood_down_at: toIso(now), updated_at: toIso(now) };
       await watchRepository.update(trx, id, patch);
       const v = this.toView({ ...before, ...patch }, settings);
-      await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action: 'watch.stood_down', resourceType: 'watch', resourceId: id, data: { after: v } }]);
+      await this.deps.audit.appendIn(trx, actor, [
+        { tenantId: principal.tenantId, action: 'watch.stood_down', resourceType: 'watch', resourceId: id, data: { after: v } },
+      ]);
       await this.deps.events.recordIn(trx, {
         tenantId: principal.tenantId,
         kind: 'watch.stood_down',

@@ -25,7 +25,10 @@ export interface EmbedderOrtTensor {
 export interface EmbedderOrt {
   Tensor: new (type: 'float32', data: Float32Array, dims: readonly number[]) => EmbedderOrtTensor;
   InferenceSession: {
-    create(path: string, options?: object): Promise<{
+    create(
+      path: string,
+      options?: object,
+    ): Promise<{
       inputNames: readonly string[];
       outputNames: readonly string[];
       inputMetadata: ReadonlyArray<{ name: string; type?: string; shape?: ReadonlyArray<number | string> }>;
@@ -88,28 +91,45 @@ export async function loadFaceModel(config: FaceEmbedderConfig, ortModule = 'onn
   const SETTING = 'VIGIL_FACE_EMBEDDER';
   if (!existsSync(file)) throw new FaceEmbedderError(SETTING, `file ${file} does not exist`);
   if (!statSync(file).isFile()) throw new FaceEmbedderError(SETTING, `${file} is not a file`);
-  if (config.threshold === null) throw new FaceEmbedderError('VIGIL_FACE_MATCH_THRESHOLD', 'is required with VIGIL_FACE_EMBEDDER (measure it with scripts/face-roc.ts)');
+  if (config.threshold === null)
+    throw new FaceEmbedderError('VIGIL_FACE_MATCH_THRESHOLD', 'is required with VIGIL_FACE_EMBEDDER (measure it with scripts/face-roc.ts)');
   let ort: EmbedderOrt;
   try {
     ort = require(ortModule) as EmbedderOrt;
   } catch (err) {
-    throw new FaceEmbedderError(SETTING, `ONNX Runtime cannot load on this machine (${String((err as Error)?.message ?? err).split('\n')[0]}); a face embedder of your own needs it`);
+    throw new FaceEmbedderError(
+      SETTING,
+      `ONNX Runtime cannot load on this machine (${String((err as Error)?.message ?? err).split('\n')[0]}); a face embedder of your own needs it`,
+    );
   }
   let session: Awaited<ReturnType<EmbedderOrt['InferenceSession']['create']>>;
   try {
     session = await ort.InferenceSession.create(file, { intraOpNumThreads: 1, interOpNumThreads: 1 });
   } catch (err) {
-    throw new FaceEmbedderError(SETTING, `${file} is not a model ONNX Runtime can load (${String((err as Error)?.message ?? err).split('\n')[0].slice(0, 200)})`);
+    throw new FaceEmbedderError(
+      SETTING,
+      `${file} is not a model ONNX Runtime can load (${String((err as Error)?.message ?? err)
+        .split('\n')[0]
+        .slice(0, 200)})`,
+    );
   }
   try {
     const inputs = session.inputMetadata;
-    if (inputs.length !== 1) throw new FaceEmbedderError(SETTING, `has ${inputs.length} inputs (${session.inputNames.join(', ')}); a face embedder takes one image [1, 3, size, size]`);
+    if (inputs.length !== 1)
+      throw new FaceEmbedderError(
+        SETTING,
+        `has ${inputs.length} inputs (${session.inputNames.join(', ')}); a face embedder takes one image [1, 3, size, size]`,
+      );
     const shape = dimsOf(inputs[0]);
     const [n, c, h, w] = shape;
     if (shape.length !== 4 || (n !== null && n !== 1) || (c !== null && c !== 3)) {
-      throw new FaceEmbedderError(SETTING, `input ${inputs[0].name} has shape [${(inputs[0].shape ?? []).join(', ')}]; a face embedder takes [1, 3, size, size] (NCHW, RGB)`);
+      throw new FaceEmbedderError(
+        SETTING,
+        `input ${inputs[0].name} has shape [${(inputs[0].shape ?? []).join(', ')}]; a face embedder takes [1, 3, size, size] (NCHW, RGB)`,
+      );
     }
-    if (inputs[0].type && inputs[0].type !== 'float32') throw new FaceEmbedderError(SETTING, `input ${inputs[0].name} is ${inputs[0].type}; a face embedder takes float32`);
+    if (inputs[0].type && inputs[0].type !== 'float32')
+      throw new FaceEmbedderError(SETTING, `input ${inputs[0].name} is ${inputs[0].type}; a face embedder takes float32`);
     if (h !== null && w !== null && h !== w) throw new FaceEmbedderError(SETTING, `input ${inputs[0].name} is ${w}×${h}; face crops are square`);
     const fixed = h ?? w;
     const input = config.input ?? fixed ?? 112;
@@ -118,17 +138,26 @@ export async function loadFaceModel(config: FaceEmbedderConfig, ortModule = 'onn
     if (outputs.length < 1) throw new FaceEmbedderError(SETTING, 'has no output');
     const out = dimsOf(outputs[0]);
     if (out.length < 1 || out.length > 2 || (out.length === 2 && out[0] !== null && out[0] !== 1)) {
-      throw new FaceEmbedderError(SETTING, `output ${outputs[0].name} has shape [${(outputs[0].shape ?? []).join(', ')}]; a face embedder gives one vector [1, length]`);
+      throw new FaceEmbedderError(
+        SETTING,
+        `output ${outputs[0].name} has shape [${(outputs[0].shape ?? []).join(', ')}]; a face embedder gives one vector [1, length]`,
+      );
     }
     let result: EmbedderOrtTensor;
     try {
       const grey = new Float32Array(3 * input * input);
       result = (await session.run({ [inputs[0].name]: new ort.Tensor('float32', grey, [1, 3, input, input]) }))[outputs[0].name];
     } catch (err) {
-      throw new FaceEmbedderError(SETTING, `failed on a ${input}×${input} face (${String((err as Error)?.message ?? err).split('\n')[0].slice(0, 200)})`);
+      throw new FaceEmbedderError(
+        SETTING,
+        `failed on a ${input}×${input} face (${String((err as Error)?.message ?? err)
+          .split('\n')[0]
+          .slice(0, 200)})`,
+      );
     }
     const got = result.dims.filter((d) => d !== 1);
-    if (got.length !== 1) throw new FaceEmbedderError(SETTING, `output ${outputs[0].name} has shape [${result.dims.join(', ')}]; a face embedder gives one vector [1, length]`);
+    if (got.length !== 1)
+      throw new FaceEmbedderError(SETTING, `output ${outputs[0].name} has shape [${result.dims.join(', ')}]; a face embedder gives one vector [1, length]`);
     const length = result.data.length;
     if (length < 16 || length > 4096) throw new FaceEmbedderError(SETTING, `gives ${length} numbers per face; a descriptor has 16 to 4096`);
     if (!Array.from(result.data).every(Number.isFinite)) throw new FaceEmbedderError(SETTING, 'gives numbers that are not finite');

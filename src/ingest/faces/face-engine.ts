@@ -131,9 +131,7 @@ export async function createFaceEngine(o: FaceEngineOptions = {}): Promise<FaceE
       const crop = cropRgb(image, region);
       const found = await describeFaces(crop);
       // the face nearest the crop's centre is the one asked about
-      const near = found
-        .map((f) => ({ f, d: Math.hypot(f.box[0] + f.box[2] / 2 - 0.5, f.box[1] + f.box[3] / 2 - 0.5) }))
-        .sort((a, b) => a.d - b.d)[0];
+      const near = found.map((f) => ({ f, d: Math.hypot(f.box[0] + f.box[2] / 2 - 0.5, f.box[1] + f.box[3] / 2 - 0.5) })).sort((a, b) => a.d - b.d)[0];
       return near && near.d < 0.25 ? near.f.descriptor : null;
     },
     async bestFace(jpeg) {

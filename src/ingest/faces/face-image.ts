@@ -67,5 +67,7 @@ export function growBox(box: NormalizedBox, factor: number): NormalizedBox {
 /** A JPEG of one region of an image (the face crop kept with an enrolment when asked). */
 export async function encodeCropJpeg(image: RgbFrame, box: NormalizedBox, quality = 85): Promise<Buffer> {
   const region = cropRgb(image, box);
-  return sharp(region.data, { raw: { width: region.width, height: region.height, channels: 3 } }).jpeg({ quality }).toBuffer();
+  return sharp(region.data, { raw: { width: region.width, height: region.height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer();
 }

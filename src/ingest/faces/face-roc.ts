@@ -37,7 +37,10 @@ export interface Roc {
 }
 
 /** Same-person and different-person similarities of every pair in the set. */
-export function pairSimilarities(set: readonly LabelledDescriptor[], keep: (a: LabelledDescriptor, b: LabelledDescriptor) => boolean = () => true): { genuine: number[]; impostor: number[] } {
+export function pairSimilarities(
+  set: readonly LabelledDescriptor[],
+  keep: (a: LabelledDescriptor, b: LabelledDescriptor) => boolean = () => true,
+): { genuine: number[]; impostor: number[] } {
   const genuine: number[] = [];
   const impostor: number[] = [];
   for (let i = 0; i < set.length; i++) {

@@ -35,9 +35,7 @@ export type FaceRequest = {
 export type WireFace = DetectedFace & { descriptor?: Float32Array };
 
 export type FaceWorkerReply =
-  | { type: 'ready' }
-  | { type: 'result'; id: number; faces: WireFace[]; ms: number }
-  | { type: 'error'; id: number; message: string };
+  { type: 'ready' } | { type: 'result'; id: number; faces: WireFace[]; ms: number } | { type: 'error'; id: number; message: string };
 
 /** The parts of Human's API used here (its own .d.ts is unreachable through the broken exports map). */
 interface HumanFace {
@@ -192,7 +190,10 @@ async function serve(): Promise<void> {
     analyse(human, req, embedder).then(
       (faces) => {
         const reply: FaceWorkerReply = { type: 'result', id: req.id, faces, ms: performance.now() - started };
-        port.postMessage(reply, faces.flatMap((f) => (f.descriptor ? [f.descriptor.buffer as ArrayBuffer] : [])));
+        port.postMessage(
+          reply,
+          faces.flatMap((f) => (f.descriptor ? [f.descriptor.buffer as ArrayBuffer] : [])),
+        );
       },
       (err: unknown) => port.postMessage({ type: 'error', id: req.id, message: String((err as Error)?.message ?? err) } satisfies FaceWorkerReply),
     );

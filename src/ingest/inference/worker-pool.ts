@@ -147,7 +147,14 @@ export async function createWorkerPool<Q extends object, R extends object>(o: Wo
     },
     stats() {
       const mean = timings.length ? timings.reduce((a, b) => a + b, 0) / timings.length : 0;
-      return { workers: size, busy: slots.filter((s) => s.job).length, queued: queue.length, jobs, mean_ms: Math.round(mean * 10) / 10, busy_ms: Math.round(busyMs) };
+      return {
+        workers: size,
+        busy: slots.filter((s) => s.job).length,
+        queued: queue.length,
+        jobs,
+        mean_ms: Math.round(mean * 10) / 10,
+        busy_ms: Math.round(busyMs),
+      };
     },
     async close() {
       if (closed) return;

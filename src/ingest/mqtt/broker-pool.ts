@@ -39,7 +39,13 @@ export class MqttBrokerPool {
   private brokers = new Map<string, Broker>();
   private closed = false;
 
-  constructor(private readonly opts: { backoff?: BrokerBackoff; log?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void }; clientIdPrefix?: string } = {}) {}
+  constructor(
+    private readonly opts: {
+      backoff?: BrokerBackoff;
+      log?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+      clientIdPrefix?: string;
+    } = {},
+  ) {}
 
   /** Listens to one device topic; returns the unsubscribe. The connection is made on first use. */
   subscribe(address: BrokerAddress, topic: string, listener: TopicListener): () => void {

@@ -30,17 +30,21 @@ export function parseMqttUrl(raw: string): MqttUrlCheck {
   }
   const protocol = url.protocol.replace(/:$/, '');
   if (protocol !== 'mqtt' && protocol !== 'mqtts') return { ok: false, reason: `an mqtt source takes mqtt:// or mqtts://, not ${protocol}://` };
-  if (!url.hostname) return { ok: false, reason: 'must name the broker\'s host (mqtt://broker:1883/<topic>)' };
+  if (!url.hostname) return { ok: false, reason: "must name the broker's host (mqtt://broker:1883/<topic>)" };
   let topic: string;
   try {
     topic = decodeURIComponent(url.pathname.replace(/^\//, ''));
   } catch {
     return { ok: false, reason: 'the topic is not valid percent-encoding' };
   }
-  if (!topic) return { ok: false, reason: 'must name the device\'s topic after the broker, such as mqtt://broker:1883/zigbee2mqtt/back_door' };
+  if (!topic) return { ok: false, reason: "must name the device's topic after the broker, such as mqtt://broker:1883/zigbee2mqtt/back_door" };
   // `#` starts a URL fragment, so it is looked for in the raw text (an empty fragment leaves no hash)
-  if (/[+#]/.test(topic) || raw.includes('#')) return { ok: false, reason: `the topic ${JSON.stringify(topic + (raw.includes('#') ? raw.slice(raw.indexOf('#')) : ''))} has an MQTT wildcard (+ or #); one stream is one device, so give its own topic` };
-  if (url.search) return { ok: false, reason: 'takes no query string; the payload mapping goes in the stream\'s sensor field' };
+  if (/[+#]/.test(topic) || raw.includes('#'))
+    return {
+      ok: false,
+      reason: `the topic ${JSON.stringify(topic + (raw.includes('#') ? raw.slice(raw.indexOf('#')) : ''))} has an MQTT wildcard (+ or #); one stream is one device, so give its own topic`,
+    };
+  if (url.search) return { ok: false, reason: "takes no query string; the payload mapping goes in the stream's sensor field" };
   if (topic.length > MAX_TOPIC_CHARS) return { ok: false, reason: `the topic is longer than ${MAX_TOPIC_CHARS} characters` };
   const port = url.port ? Number(url.port) : DEFAULT_PORT[protocol];
   return {

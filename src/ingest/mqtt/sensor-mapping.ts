@@ -81,10 +81,16 @@ export function parseJsonPath(raw: string): string[] | null {
 
 /** Resolves and checks a mapping; the reason names the field (the stream's `sensor.*`). */
 export function resolveMapping(m: SensorMapping | null | undefined): MappingCheck {
-  if (!m || (!m.preset && !m.json_path)) return { ok: false, param: 'sensor', reason: `an mqtt stream needs sensor.preset (${SENSOR_PRESET_NAMES.join(', ')}) or sensor.json_path with sensor.type` };
+  if (!m || (!m.preset && !m.json_path))
+    return {
+      ok: false,
+      param: 'sensor',
+      reason: `an mqtt stream needs sensor.preset (${SENSOR_PRESET_NAMES.join(', ')}) or sensor.json_path with sensor.type`,
+    };
   if (m.preset && m.json_path) return { ok: false, param: 'sensor.json_path', reason: 'give either a preset or a json_path, not both' };
   const batteryPath = m.battery_path ? parseJsonPath(m.battery_path) : ['battery'];
-  if (!batteryPath) return { ok: false, param: 'sensor.battery_path', reason: `${JSON.stringify(m.battery_path)} is not a path such as battery or status.battery` };
+  if (!batteryPath)
+    return { ok: false, param: 'sensor.battery_path', reason: `${JSON.stringify(m.battery_path)} is not a path such as battery or status.battery` };
   const common = {
     batteryPath,
     batteryLowPct: m.battery_low_pct ?? DEFAULT_BATTERY_LOW_PCT,
@@ -92,7 +98,8 @@ export function resolveMapping(m: SensorMapping | null | undefined): MappingChec
   };
   if (m.preset) {
     const p = SENSOR_PRESETS[m.preset];
-    if (!p) return { ok: false, param: 'sensor.preset', reason: `unknown preset ${JSON.stringify(m.preset)}; the presets are ${SENSOR_PRESET_NAMES.join(', ')}` };
+    if (!p)
+      return { ok: false, param: 'sensor.preset', reason: `unknown preset ${JSON.stringify(m.preset)}; the presets are ${SENSOR_PRESET_NAMES.join(', ')}` };
     return { ok: true, mapping: { path: [p.path], active: p.active, type: p.type, ...common } };
   }
   const path = parseJsonPath(m.json_path!);
@@ -110,9 +117,7 @@ export const DROP_REASONS: readonly DropReason[] = ['not_json', 'missing_field',
 /** The largest payload read; a device's state is a few hundred bytes. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
 
-export type Reading =
-  | { ok: true; active: boolean | null; battery: number | null }
-  | { ok: false; reason: DropReason };
+export type Reading = { ok: true; active: boolean | null; battery: number | null } | { ok: false; reason: DropReason };
 
 function at(value: unknown, path: readonly string[]): unknown {
   let v = value;

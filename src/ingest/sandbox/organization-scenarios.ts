@@ -239,10 +239,7 @@ export const crowdSurgeScene: SceneSpec = {
   countsPersons: true,
   countsVehicles: false,
   generateBucket: (ctx) => ({
-    visits: [
-      ...drawVisitors(ctx, 'p', { curve: PLAZA_ARRIVALS, stayMs: [1 * MINUTE_MS, 10 * MINUTE_MS], confidence: [0.72, 0.97] }),
-      ...drawSurge(ctx),
-    ],
+    visits: [...drawVisitors(ctx, 'p', { curve: PLAZA_ARRIVALS, stayMs: [1 * MINUTE_MS, 10 * MINUTE_MS], confidence: [0.72, 0.97] }), ...drawSurge(ctx)],
     points: [],
   }),
 };

@@ -6,13 +6,7 @@
 import { LocalTime } from './local-time.ts';
 import { SceneGenerator, type SceneSpec } from './scene-engine.ts';
 import type { ScenarioGenerator, ScenarioName, ScenarioOptions } from './scenario-types.ts';
-import {
-  afterHoursIntrusionScene,
-  crowdSurgeScene,
-  lobbyScene,
-  loiteringScene,
-  parkingLotScene,
-} from './organization-scenarios.ts';
+import { afterHoursIntrusionScene, crowdSurgeScene, lobbyScene, loiteringScene, parkingLotScene } from './organization-scenarios.ts';
 import {
   homeBackDoorScene,
   homeBackyardScene,

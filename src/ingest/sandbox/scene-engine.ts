@@ -147,13 +147,7 @@ export function drawVisitors(ctx: BucketContext, source: string, profile: Visito
   );
 }
 
-export function createPersonDetection(
-  at: number,
-  trackId: string,
-  confidence: number,
-  subtype: string | null = null,
-  dwellS = 0,
-): DetectionInput {
+export function createPersonDetection(at: number, trackId: string, confidence: number, subtype: string | null = null, dwellS = 0): DetectionInput {
   return { type: 'person', subtype, confidence: roundConfidence(confidence), at, track_id: trackId, dwell_s: dwellS };
 }
 
@@ -184,11 +178,7 @@ export interface DayContext {
  * `plan(date)` returns that local date's visits, which must arrive within [date 00:00, date+2 00:00)
  * local; this bucket keeps the ones arriving inside it, so each visit belongs to exactly one bucket.
  */
-export function collectDailyVisits(
-  ctx: BucketContext,
-  source: string,
-  plan: (date: LocalDate, day: DayContext) => Visit[],
-): Visit[] {
+export function collectDailyVisits(ctx: BucketContext, source: string, plan: (date: LocalDate, day: DayContext) => Visit[]): Visit[] {
   const first = ctx.local.dateAt(ctx.startMs);
   const last = ctx.local.dateAt(ctx.endMs - 1);
   const dates = [addDays(first, -1), first];
@@ -211,12 +201,7 @@ export function collectDailyVisits(
 const TYPE_ORDER: Record<DetectionType, number> = { person: 0, vehicle: 1, person_count: 2, door_open: 3, motion: 4, animal: 5 };
 
 function compareDetections(a: DetectionInput, b: DetectionInput): number {
-  return (
-    a.at - b.at ||
-    TYPE_ORDER[a.type] - TYPE_ORDER[b.type] ||
-    (a.track_id ?? '').localeCompare(b.track_id ?? '') ||
-    (a.dwell_s ?? 0) - (b.dwell_s ?? 0)
-  );
+  return a.at - b.at || TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || (a.track_id ?? '').localeCompare(b.track_id ?? '') || (a.dwell_s ?? 0) - (b.dwell_s ?? 0);
 }
 
 /** Bucket activity is cached per generator; enough entries to cover the longest look-back plus a day. */
@@ -246,7 +231,10 @@ export class SceneGenerator implements ScenarioGenerator {
   }
 
   detectionsBetween(fromMs: number, toMs: number): DetectionInput[] {
-    for (const [label, ms] of [['fromMs', fromMs], ['toMs', toMs]] as const) {
+    for (const [label, ms] of [
+      ['fromMs', fromMs],
+      ['toMs', toMs],
+    ] as const) {
       if (!Number.isFinite(ms) || Math.abs(ms) > MAX_ABS_MS) {
         throw new RangeError(`${label} must be a finite epoch-ms instant within the Date range (got ${ms})`);
       }
@@ -301,9 +289,7 @@ export class SceneGenerator implements ScenarioGenerator {
     const raw = this.spec.generateBucket(ctx);
     // The look-back is only correct if nothing outlives it; enforce rather than trust every scenario.
     return {
-      visits: raw.visits
-        .filter((v) => v.arriveAt >= startMs && v.arriveAt < horizon)
-        .map((v) => (v.leaveAt > horizon ? { ...v, leaveAt: horizon } : v)),
+      visits: raw.visits.filter((v) => v.arriveAt >= startMs && v.arriveAt < horizon).map((v) => (v.leaveAt > horizon ? { ...v, leaveAt: horizon } : v)),
       points: raw.points.filter((p) => p.at >= startMs && p.at <= horizon),
     };
   }

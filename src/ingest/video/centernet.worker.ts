@@ -102,7 +102,19 @@ class CenterNet {
     installFileFetch();
     const { Human } = require(join(humanDir, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanLike };
     // Human sets up the wasm backend (SIMD) and its kernels; the model itself is loaded below
-    const human = new Human({ backend: 'wasm', wasmPath: `file://${wasmDir}/`, modelBasePath: `file://${modelDir}/`, debug: false, face: { enabled: false }, body: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false }, gesture: { enabled: false }, filter: { enabled: false } });
+    const human = new Human({
+      backend: 'wasm',
+      wasmPath: `file://${wasmDir}/`,
+      modelBasePath: `file://${modelDir}/`,
+      debug: false,
+      face: { enabled: false },
+      body: { enabled: false },
+      hand: { enabled: false },
+      object: { enabled: false },
+      segmentation: { enabled: false },
+      gesture: { enabled: false },
+      filter: { enabled: false },
+    });
     await human.init();
     const tf = human.tf;
     const json = JSON.parse(await readFile(join(modelDir, 'centernet.json'), 'utf8')) as {
@@ -117,12 +129,20 @@ class CenterNet {
     input.attr.shape.shape.dim = free;
     for (const sig of Object.values(json.signature.inputs)) sig.tensorShape.dim = free;
     const model = await tf.loadGraphModel(
-      tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs: json.weightsManifest[0].weights, weightData: bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength), signature: json.signature }),
+      tf.io.fromMemory({
+        modelTopology: json.modelTopology,
+        weightSpecs: json.weightsManifest[0].weights,
+        weightData: bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength),
+        signature: json.signature,
+      }),
     );
     const weightMap = (model as unknown as { executor: { weightMap: Record<string, TensorLike[]> } }).executor.weightMap;
     for (const [name] of SIZE_CONSTANTS) if (!weightMap[name]) throw new Error(`centernet.json: constant ${name} not found`);
     const net = new CenterNet(tf, model, weightMap, opts);
-    net.constants.set(`${FULL}x${FULL}`, SIZE_CONSTANTS.map(([name]) => weightMap[name][0]));
+    net.constants.set(
+      `${FULL}x${FULL}`,
+      SIZE_CONSTANTS.map(([name]) => weightMap[name][0]),
+    );
     return net;
   }
 
@@ -261,7 +281,8 @@ async function serve(): Promise<void> {
     const started = performance.now();
     const pixels = net.pixels;
     net.detect(req).then(
-      (objects) => port.postMessage({ type: 'result', id: req.id, objects, ms: performance.now() - started, pixels: net.pixels - pixels } satisfies WorkerReply),
+      (objects) =>
+        port.postMessage({ type: 'result', id: req.id, objects, ms: performance.now() - started, pixels: net.pixels - pixels } satisfies WorkerReply),
       (err: unknown) => port.postMessage({ type: 'error', id: req.id, message: String((err as Error)?.message ?? err) } satisfies WorkerReply),
     );
   });

@@ -139,11 +139,16 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
     runtime = { runtime: 'onnxruntime', model: `${model.decoder} ${model.shipped ? 'models/centernet.onnx' : model.file}`, fallback_reason: null };
   } else {
     if (o.runtime === 'onnx') throw new Error(`ONNX Runtime cannot load: ${loaded.error}`);
-    if (modelConfig.file !== null) throw new Error(`config: VIGIL_DETECTOR_MODEL: ONNX Runtime cannot load on this machine (${loaded.error}); a configured model needs it`);
+    if (modelConfig.file !== null)
+      throw new Error(`config: VIGIL_DETECTOR_MODEL: ONNX Runtime cannot load on this machine (${loaded.error}); a configured model needs it`);
     const data: CenterNetWorkerData = { minScore, maxDetected, wholeFrame };
     // the wasm backend cannot use threads in Node and a thread is ~4× slower than ONNX Runtime's
     pool = await createWorkerPool({ ...common, url: TFJS_WORKER_URL, data, workers: o.workers ?? 1 });
-    runtime = { runtime: 'tfjs-wasm', model: 'centernet @vladmandic/human models/centernet.json', fallback_reason: `ONNX Runtime cannot load: ${loaded.error}` };
+    runtime = {
+      runtime: 'tfjs-wasm',
+      model: 'centernet @vladmandic/human models/centernet.json',
+      fallback_reason: `ONNX Runtime cannot load: ${loaded.error}`,
+    };
     if (o.runtime !== 'tfjs') o.onFallback?.(runtime.fallback_reason!);
   }
 
@@ -153,7 +158,13 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
     size: pool.size,
     runtime,
     async detect(frame, regions, options) {
-      const req: Omit<DetectRequest, 'id'> = { width: frame.width, height: frame.height, data: frame.data, ...(regions?.length ? { regions } : {}), ...(options?.wholeFrame ? { wholeFrame: options.wholeFrame } : {}) };
+      const req: Omit<DetectRequest, 'id'> = {
+        width: frame.width,
+        height: frame.height,
+        data: frame.data,
+        ...(regions?.length ? { regions } : {}),
+        ...(options?.wholeFrame ? { wholeFrame: options.wholeFrame } : {}),
+      };
       const reply = await pool.run(req);
       inputPixels += reply.pixels;
       inferMs += reply.infer_ms ?? 0;
@@ -162,7 +173,17 @@ export async function createDetectorPool(o: DetectorPoolOptions = {}): Promise<D
     },
     stats() {
       const s = pool.stats();
-      return { workers: s.workers, busy: s.busy, queued: s.queued, frames: s.jobs, mean_ms: s.mean_ms, busy_ms: s.busy_ms, input_pixels: inputPixels, infer_ms: Math.round(inferMs), runtime: runtime.runtime };
+      return {
+        workers: s.workers,
+        busy: s.busy,
+        queued: s.queued,
+        frames: s.jobs,
+        mean_ms: s.mean_ms,
+        busy_ms: s.busy_ms,
+        input_pixels: inputPixels,
+        infer_ms: Math.round(inferMs),
+        runtime: runtime.runtime,
+      };
     },
     close: () => pool.close(),
   };

@@ -111,13 +111,24 @@ export class FfmpegFrameSource {
       if (rtspTransport) input.push('-rtsp_transport', rtspTransport);
     }
     return [
-      '-hide_banner', '-nostdin', '-loglevel', 'error',
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
       ...input,
-      '-i', target,
-      '-an', '-sn', '-dn',
+      '-i',
+      target,
+      '-an',
+      '-sn',
+      '-dn',
       // escaped comma: it is inside one filter's argument, not between filters
-      '-vf', `fps=${detectFps},scale=w=min(${detectWidth}\\,iw):h=-2`,
-      '-f', 'image2pipe', '-c:v', 'ppm', '-',
+      '-vf',
+      `fps=${detectFps},scale=w=min(${detectWidth}\\,iw):h=-2`,
+      '-f',
+      'image2pipe',
+      '-c:v',
+      'ppm',
+      '-',
     ];
   }
 

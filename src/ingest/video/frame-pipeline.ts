@@ -229,7 +229,11 @@ export class FramePipeline {
       if (regions) this.framesOnRegions++;
       else this.lastWholeAt = at;
     }
-    const detected = regions ? this.o.detector.detect(frame, regions) : this.o.wholeFrame ? this.o.detector.detect(frame, undefined, { wholeFrame: this.o.wholeFrame }) : this.o.detector.detect(frame);
+    const detected = regions
+      ? this.o.detector.detect(frame, regions)
+      : this.o.wholeFrame
+        ? this.o.detector.detect(frame, undefined, { wholeFrame: this.o.wholeFrame })
+        : this.o.detector.detect(frame);
     const searched = regions?.map((r) => [r.x / frame.width, r.y / frame.height, r.size / frame.width, r.size / frame.height] as NormalizedBox);
     // N frames count from the run's result, not its start: frames that arrive while the detector
     // works are dropped anyway, and counting them would make every result due at once again on a
@@ -385,7 +389,11 @@ export class FramePipeline {
       const identity = identities.get(t.id);
       return {
         type: kind.type,
-        ...(kind.subtypes?.includes(t.label) ? { subtype: t.label } : identity ? { subtype: identity.subtype, ...(identity.personId ? { person_id: identity.personId } : {}) } : {}),
+        ...(kind.subtypes?.includes(t.label)
+          ? { subtype: t.label }
+          : identity
+            ? { subtype: identity.subtype, ...(identity.personId ? { person_id: identity.personId } : {}) }
+            : {}),
         track_id: t.id,
         box: normalizeBox(t.box),
       };
@@ -423,7 +431,12 @@ export class FramePipeline {
     const present = this.tracker.present();
     const people = present.filter((t) => t.label === 'person');
     const counts = COUNTED_KINDS.filter((k) => k.detector?.countFromStart || this.lastCounts.has(k.type)).map((k) =>
-      this.countDetection(k.type, present.filter((t) => kindOfClass(t.label) === k), at, 0),
+      this.countDetection(
+        k.type,
+        present.filter((t) => kindOfClass(t.label) === k),
+        at,
+        0,
+      ),
     );
     this.emit([this.countDetection('person_count', people, at, 0), ...counts], at);
   }
@@ -433,8 +446,7 @@ export class FramePipeline {
       if (d.type === 'person_count') {
         this.lastPersonCount = d.value ?? 0;
         this.lastCountAt = at;
-      }
-      else if (d.count != null && COUNTED_KINDS.some((k) => k.type === d.type)) this.lastCounts.set(d.type, d.count);
+      } else if (d.count != null && COUNTED_KINDS.some((k) => k.type === d.type)) this.lastCounts.set(d.type, d.count);
     }
     try {
       this.o.onDetections(batch);

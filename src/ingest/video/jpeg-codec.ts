@@ -19,5 +19,9 @@ export async function encodeJpeg(frame: RgbFrame, quality = 80): Promise<Buffer>
  * an invalid_image error.
  */
 export async function decodeJpegFrame(buf: Buffer, maxWidth: number): Promise<RgbFrame> {
-  return decodeRequestJpeg(buf, { noun: 'frame', maxBytes: MAX_JPEG_BYTES, resize: { width: maxWidth, withoutEnlargement: true } }, (code, message) => new VideoInputError(code, message));
+  return decodeRequestJpeg(
+    buf,
+    { noun: 'frame', maxBytes: MAX_JPEG_BYTES, resize: { width: maxWidth, withoutEnlargement: true } },
+    (code, message) => new VideoInputError(code, message),
+  );
 }

@@ -110,7 +110,11 @@ export class MotionGate {
     const stack: number[] = [];
     for (let start = 0; start < mask.length; start++) {
       if (!mask[start] || labels[start] !== -1) continue;
-      let minX = gw, minY = gh, maxX = -1, maxY = -1, n = 0;
+      let minX = gw,
+        minY = gh,
+        maxX = -1,
+        maxY = -1,
+        n = 0;
       labels[start] = boxes.length;
       stack.push(start);
       while (stack.length) {

@@ -26,7 +26,14 @@ async function serve(): Promise<void> {
       const inferMs = net.inferMs;
       try {
         const objects = await net.detect(req);
-        port.postMessage({ type: 'result', id: req.id, objects, ms: performance.now() - started, pixels: net.pixels - pixels, infer_ms: net.inferMs - inferMs } satisfies WorkerReply);
+        port.postMessage({
+          type: 'result',
+          id: req.id,
+          objects,
+          ms: performance.now() - started,
+          pixels: net.pixels - pixels,
+          infer_ms: net.inferMs - inferMs,
+        } satisfies WorkerReply);
       } catch (err) {
         port.postMessage({ type: 'error', id: req.id, message: String((err as Error)?.message ?? err) } satisfies WorkerReply);
       }

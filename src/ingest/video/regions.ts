@@ -159,7 +159,8 @@ function dropContained(regions: Region[]): Region[] {
   return regions.filter(
     (r, i) =>
       !regions.some(
-        (q, j) => j !== i && q.size >= r.size && q.x <= r.x && q.y <= r.y && q.x + q.size >= r.x + r.size && q.y + q.size >= r.y + r.size && (q.size > r.size || j < i),
+        (q, j) =>
+          j !== i && q.size >= r.size && q.x <= r.x && q.y <= r.y && q.x + q.size >= r.x + r.size && q.y + q.size >= r.y + r.size && (q.size > r.size || j < i),
       ),
   );
 }

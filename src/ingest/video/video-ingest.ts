@@ -101,7 +101,8 @@ export function createMobileIngest(o: IngestOptions & { silenceMs?: number; conn
   // a phone that never sends a frame does not stay `connecting` (docs/decisions.md, "Streams that never connect")
   let deadline: unknown = clock.setTimeout(() => {
     deadline = null;
-    if (status === 'connecting') setStatus('offline', `no frame within ${Math.round(deadlineMs / 1000)} s: the phone should POST JPEG frames to /v1/streams/{id}/frames`);
+    if (status === 'connecting')
+      setStatus('offline', `no frame within ${Math.round(deadlineMs / 1000)} s: the phone should POST JPEG frames to /v1/streams/{id}/frames`);
   }, deadlineMs);
   return {
     stats,

@@ -34,7 +34,10 @@ export class AlertEngine implements PipelineHook {
   /** activeIncidentAt: the incidents module's lookup, handed in (incidents group alerts, so they sit above alerts) */
   constructor(
     private readonly deps: {
-      clock: Clock; audit: AuditService; events: EventSink; activeIncidentAt: (db: DbExecutor, sceneId: string) => Promise<string | null>;
+      clock: Clock;
+      audit: AuditService;
+      events: EventSink;
+      activeIncidentAt: (db: DbExecutor, sceneId: string) => Promise<string | null>;
       /**
        * cluster mode: each firing also claims its rule's cooldown at the scene in the database, so
        * a firing another node made within the cooldown drops this one (docs/decisions.md,
@@ -83,15 +86,17 @@ export class AlertEngine implements PipelineHook {
 
   remove(tenantId: string, ruleId: string): void {
     const list = this.rulesByTenant.get(tenantId);
-    if (list) this.rulesByTenant.set(tenantId, list.filter((r) => r.id !== ruleId));
+    if (list)
+      this.rulesByTenant.set(
+        tenantId,
+        list.filter((r) => r.id !== ruleId),
+      );
   }
 
   /** Rule ids of a tenant whose locations all lie within `locations` (what a location-limited key may see). */
   ruleIdsWithin(tenantId: string, locations: readonly string[]): string[] {
     const allowed = new Set(locations);
-    return (this.rulesByTenant.get(tenantId) ?? [])
-      .filter((r) => r.locations !== null && [...r.locations].every((l) => allowed.has(l)))
-      .map((r) => r.id);
+    return (this.rulesByTenant.get(tenantId) ?? []).filter((r) => r.locations !== null && [...r.locations].every((l) => allowed.has(l))).map((r) => r.id);
   }
 
   onDetection(rec: DetectionRecord, scene: SceneState): void {

@@ -31,7 +31,12 @@ export const RuleConditionViewSchema = Type.Union([...RuleConditionSchema.anyOf,
 
 const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Locations = Type.Array(Location, { minItems: 1, maxItems: 100, uniqueItems: true, description: 'only these locations; all when null' });
-const StreamIds = Type.Array(Type.String({ pattern: '^stream_' }), { minItems: 1, maxItems: 100, uniqueItems: true, description: 'only detections of these streams; all when null' });
+const StreamIds = Type.Array(Type.String({ pattern: '^stream_' }), {
+  minItems: 1,
+  maxItems: 100,
+  uniqueItems: true,
+  description: 'only detections of these streams; all when null',
+});
 
 export const CreateAlertRuleBody = Type.Object(
   {
@@ -41,7 +46,9 @@ export const CreateAlertRuleBody = Type.Object(
     locations: Type.Optional(nullable(Locations)),
     stream_ids: Type.Optional(nullable(StreamIds)),
     schedule: Type.Optional(nullable(ScheduleSchema)),
-    cooldown_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, default: 300, description: 'after firing at a location the rule stays quiet there this long' })),
+    cooldown_s: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 86_400, default: 300, description: 'after firing at a location the rule stays quiet there this long' }),
+    ),
   },
   { additionalProperties: false },
 );

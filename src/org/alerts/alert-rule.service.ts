@@ -64,7 +64,14 @@ export class AlertRuleService {
     await this.deps.database.withWriteLock(async (trx) => {
       await alertRuleRepository.insert(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'alert_rule.created', resourceType: 'alert_rule', resourceId: row.id, data: { after: toAlertRuleView(row) }, scope: scopeOfLocations(row.locations) },
+        {
+          tenantId: principal.tenantId,
+          action: 'alert_rule.created',
+          resourceType: 'alert_rule',
+          resourceId: row.id,
+          data: { after: toAlertRuleView(row) },
+          scope: scopeOfLocations(row.locations),
+        },
       ]);
     });
     await this.announce(principal.tenantId, row.id);
@@ -113,7 +120,14 @@ export class AlertRuleService {
     await this.deps.database.withWriteLock(async (trx) => {
       await alertRuleRepository.delete(trx, id);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'alert_rule.deleted', resourceType: 'alert_rule', resourceId: id, data: { before: toAlertRuleView(before) }, scope: scopeOfLocations(before.locations) },
+        {
+          tenantId: principal.tenantId,
+          action: 'alert_rule.deleted',
+          resourceType: 'alert_rule',
+          resourceId: id,
+          data: { before: toAlertRuleView(before) },
+          scope: scopeOfLocations(before.locations),
+        },
       ]);
     });
     await this.announce(principal.tenantId, id);
@@ -125,7 +139,14 @@ export class AlertRuleService {
     await this.deps.database.withWriteLock(async (trx) => {
       await alertRuleRepository.update(trx, before.id, patch);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action, resourceType: 'alert_rule', resourceId: before.id, data: { before: toAlertRuleView(before), after: toAlertRuleView(after) }, scope: scopeOfLocations(before.locations === after.locations ? before.locations : null) },
+        {
+          tenantId: principal.tenantId,
+          action,
+          resourceType: 'alert_rule',
+          resourceId: before.id,
+          data: { before: toAlertRuleView(before), after: toAlertRuleView(after) },
+          scope: scopeOfLocations(before.locations === after.locations ? before.locations : null),
+        },
       ]);
     });
     await this.announce(principal.tenantId, before.id);
@@ -149,7 +170,8 @@ export class AlertRuleService {
   ): Promise<void> {
     const c = r.condition;
     if (c?.type === 'person' && typeof c.person_id === 'string') {
-      if (c.subtype === 'unrecognized') throw invalid('condition.subtype', 'A person_id names someone recognized: use subtype "recognized" (or leave it out) with person_id.');
+      if (c.subtype === 'unrecognized')
+        throw invalid('condition.subtype', 'A person_id names someone recognized: use subtype "recognized" (or leave it out) with person_id.');
       if (!(await findPerson(this.deps.database.db, principal.tenantId, c.person_id))) {
         throw invalid('condition.person_id', `no person ${c.person_id} in this organization (POST /v1/people)`);
       }

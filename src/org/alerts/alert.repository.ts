@@ -6,7 +6,11 @@ export type AlertRow = AlertTable;
 export const alertRepository = {
   async insertMany(db: DbExecutor, rows: AlertRow[]): Promise<void> {
     // 17 columns per row: well inside SQLite's bound-parameter limit at 500 rows
-    for (let i = 0; i < rows.length; i += 500) await db.insertInto('alerts').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto('alerts')
+        .values(rows.slice(i, i + 500))
+        .execute();
   },
   findForTenant(db: DbExecutor, tenantId: string, id: string) {
     return db.selectFrom('alerts').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();

@@ -14,11 +14,16 @@ export const AlertSchema = Type.Object(
     location: Type.String(),
     incident_id: Type.Union([Type.String(), Type.Null()], { description: 'the incident being worked at the location when the alert fired' }),
     condition: RuleConditionViewSchema,
-    observed: Type.Union([Type.Number(), Type.Null()], { description: 'the value that met the condition (people, density, vehicles, dwell seconds); null for a person match' }),
+    observed: Type.Union([Type.Number(), Type.Null()], {
+      description: 'the value that met the condition (people, density, vehicles, dwell seconds); null for a person match',
+    }),
     detection: Type.Ref('Detection'),
     fired_at: IsoTime,
     acknowledged_at: Type.Union([IsoTime, Type.Null()]),
-    acknowledged_by: Type.Union([Type.Object({ key_id: Type.Union([Type.String(), Type.Null()]), operator: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+    acknowledged_by: Type.Union([
+      Type.Object({ key_id: Type.Union([Type.String(), Type.Null()]), operator: Type.Union([Type.String(), Type.Null()]) }),
+      Type.Null(),
+    ]),
   },
   { $id: 'Alert' },
 );

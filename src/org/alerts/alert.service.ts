@@ -48,10 +48,22 @@ export class AlertService {
       if (before.status !== 'open') {
         throw new VigilError('invalid_state_transition', `Alert ${id} is already ${before.status}.`, { param: 'id', extra: { current_status: before.status } });
       }
-      const patch = { status: 'acknowledged' as const, acknowledged_at: now, acknowledged_by_key_id: actor.keyId, acknowledged_by_operator: actor.operator ?? null };
+      const patch = {
+        status: 'acknowledged' as const,
+        acknowledged_at: now,
+        acknowledged_by_key_id: actor.keyId,
+        acknowledged_by_operator: actor.operator ?? null,
+      };
       await alertRepository.update(trx, id, patch);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'alert.acknowledged', resourceType: 'alert', resourceId: id, data: { before: { status: before.status }, after: { status: patch.status } }, scope: { location: before.location } },
+        {
+          tenantId: principal.tenantId,
+          action: 'alert.acknowledged',
+          resourceType: 'alert',
+          resourceId: id,
+          data: { before: { status: before.status }, after: { status: patch.status } },
+          scope: { location: before.location },
+        },
       ]);
       return { ...before, ...patch };
     });

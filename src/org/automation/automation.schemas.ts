@@ -7,10 +7,19 @@ export type ScheduleT = Static<typeof ScheduleSchema>;
 export const ScheduleSchema = Type.Object(
   {
     days: Type.Optional(
-      Type.Array(Type.Union(WEEKDAYS.map((d) => Type.Literal(d))), { uniqueItems: true, minItems: 1, maxItems: 7, description: 'weekdays the window starts on; all when absent' }),
+      Type.Array(Type.Union(WEEKDAYS.map((d) => Type.Literal(d))), {
+        uniqueItems: true,
+        minItems: 1,
+        maxItems: 7,
+        description: 'weekdays the window starts on; all when absent',
+      }),
     ),
     start: Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'local time the window opens, HH:MM', examples: ['22:00'] }),
-    end: Type.String({ pattern: '^(([01]\\d|2[0-3]):[0-5]\\d|24:00)$', description: 'local time it closes, HH:MM; earlier than start spans midnight (22:00–06:00)', examples: ['06:00'] }),
+    end: Type.String({
+      pattern: '^(([01]\\d|2[0-3]):[0-5]\\d|24:00)$',
+      description: 'local time it closes, HH:MM; earlier than start spans midnight (22:00–06:00)',
+      examples: ['06:00'],
+    }),
     time_zone: Type.Optional(Name({ maxLength: 64, description: 'IANA time zone; default: each location’s scene time zone', examples: ['Europe/Lisbon'] })),
   },
   { additionalProperties: false },
@@ -28,7 +37,10 @@ export const AutomationSchema = Type.Object(
       after_s: Type.Integer({ description: 'an unacknowledged active protocol run escalates one level after this many seconds' }),
     }),
     business_hours: ScheduleSchema,
-    face_recognition: Type.Boolean({ description: 'phone frames are searched for the faces of enrolled people (POST /v1/people/{id}/faces); off by default, and while off no face descriptor is computed' }),
+    face_recognition: Type.Boolean({
+      description:
+        'phone frames are searched for the faces of enrolled people (POST /v1/people/{id}/faces); off by default, and while off no face descriptor is computed',
+    }),
     updated_at: Type.Union([IsoTime, Type.Null()]),
   },
   { $id: 'Automation' },

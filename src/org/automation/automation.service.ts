@@ -142,7 +142,13 @@ export class AutomationService {
     await this.deps.database.withWriteLock(async (trx: DbExecutor) => {
       await automationRepository.upsert(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId, action, resourceType: 'automation', resourceId: tenantId, data: { before: toAutomationView(before), after: toAutomationView({ row, businessHours: before.businessHours, stored: true }) } },
+        {
+          tenantId,
+          action,
+          resourceType: 'automation',
+          resourceId: tenantId,
+          data: { before: toAutomationView(before), after: toAutomationView({ row, businessHours: before.businessHours, stored: true }) },
+        },
       ]);
     });
     await this.deps.invalidation.publish(CACHE_TOPICS.automation, tenantId);

@@ -7,7 +7,9 @@ import { detectionRepository, type DetectionInsert } from './detection.repositor
  */
 
 /** Retention: deletes detections older than the cutoff; returns how many. */
-export function deleteDetectionsOlderThan(...args: Parameters<typeof detectionRepository.deleteOlderThan>): ReturnType<typeof detectionRepository.deleteOlderThan> {
+export function deleteDetectionsOlderThan(
+  ...args: Parameters<typeof detectionRepository.deleteOlderThan>
+): ReturnType<typeof detectionRepository.deleteOlderThan> {
   return detectionRepository.deleteOlderThan(...args);
 }
 
@@ -19,7 +21,9 @@ export function detectionPageForStream(...args: Parameters<typeof detectionRepos
   return detectionRepository.pageForStream(...args);
 }
 
-export function detectionsInRangeWithState(...args: Parameters<typeof detectionRepository.inRangeWithState>): ReturnType<typeof detectionRepository.inRangeWithState> {
+export function detectionsInRangeWithState(
+  ...args: Parameters<typeof detectionRepository.inRangeWithState>
+): ReturnType<typeof detectionRepository.inRangeWithState> {
   return detectionRepository.inRangeWithState(...args);
 }
 

@@ -4,7 +4,24 @@ import { DEFAULT_PAGE_LIMIT, pgJsonText, type DbExecutor, type DatabaseHandle, t
 import { COUNTED_KINDS, type DetectionBox } from '../../platform/kinds/index.ts';
 import { boxToColumn } from './detection-box.ts';
 
-const DETECTION_COLUMNS = ['id', 'tenant_id', 'stream_id', 'scene_id', 'location', 'type', 'subtype', 'value', 'count', 'confidence', 'at', 'track_id', 'dwell_s', 'zone', 'box', 'person_id'] as const;
+const DETECTION_COLUMNS = [
+  'id',
+  'tenant_id',
+  'stream_id',
+  'scene_id',
+  'location',
+  'type',
+  'subtype',
+  'value',
+  'count',
+  'confidence',
+  'at',
+  'track_id',
+  'dwell_s',
+  'zone',
+  'box',
+  'person_id',
+] as const;
 
 /**
  * A detection as the batch inserts take it: the stored row, its box either already stored (JSON
@@ -16,9 +33,22 @@ const boxColumnOf = (box: DetectionBox | string | null | undefined): string | nu
 
 /** the PostgreSQL column types of DETECTION_COLUMNS, for the json_to_recordset() insert */
 const PG_TYPES: Record<(typeof DETECTION_COLUMNS)[number], string> = {
-  id: 'text', tenant_id: 'text', stream_id: 'text', scene_id: 'text', location: 'text', type: 'text', subtype: 'text',
-  value: 'double precision', count: 'integer', confidence: 'double precision', at: 'bigint', track_id: 'text',
-  dwell_s: 'double precision', zone: 'text', box: 'text', person_id: 'text',
+  id: 'text',
+  tenant_id: 'text',
+  stream_id: 'text',
+  scene_id: 'text',
+  location: 'text',
+  type: 'text',
+  subtype: 'text',
+  value: 'double precision',
+  count: 'integer',
+  confidence: 'double precision',
+  at: 'bigint',
+  track_id: 'text',
+  dwell_s: 'double precision',
+  zone: 'text',
+  box: 'text',
+  person_id: 'text',
 };
 const COLUMN_LIST = sql.raw(DETECTION_COLUMNS.join(', '));
 const PG_RECORD = sql.raw(DETECTION_COLUMNS.map((c) => `${c} ${PG_TYPES[c]}`).join(', '));
@@ -28,7 +58,10 @@ export const detectionRepository = {
   async insertMany(db: DbExecutor, rows: DetectionTable[]): Promise<void> {
     // 16 columns per row; stay far below SQLite's 32766 bound parameters
     for (let i = 0; i < rows.length; i += 1000) {
-      await db.insertInto('detections').values(rows.slice(i, i + 1000)).execute();
+      await db
+        .insertInto('detections')
+        .values(rows.slice(i, i + 1000))
+        .execute();
     }
   },
   /**
@@ -44,8 +77,24 @@ export const detectionRepository = {
     }
     for (const r of rows) {
       // the order of DETECTION_COLUMNS; a row without recognition (016) stores no person
-      st.run(r.id, r.tenant_id, r.stream_id, r.scene_id, r.location, r.type, r.subtype ?? null, r.value ?? null, r.count ?? null,
-        r.confidence, r.at, r.track_id ?? null, r.dwell_s ?? null, r.zone ?? null, boxColumnOf(r.box), r.person_id ?? null);
+      st.run(
+        r.id,
+        r.tenant_id,
+        r.stream_id,
+        r.scene_id,
+        r.location,
+        r.type,
+        r.subtype ?? null,
+        r.value ?? null,
+        r.count ?? null,
+        r.confidence,
+        r.at,
+        r.track_id ?? null,
+        r.dwell_s ?? null,
+        r.zone ?? null,
+        boxColumnOf(r.box),
+        r.person_id ?? null,
+      );
     }
   },
   /**
@@ -88,7 +137,13 @@ export const detectionRepository = {
     const cursorId = page.ending_before ?? page.starting_after;
     let cursorAt: number | null = null;
     if (cursorId) {
-      const row = await db.selectFrom('detections').select('at').where('id', '=', cursorId).where('tenant_id', '=', where.tenantId).where('stream_id', '=', where.streamId).executeTakeFirst();
+      const row = await db
+        .selectFrom('detections')
+        .select('at')
+        .where('id', '=', cursorId)
+        .where('tenant_id', '=', where.tenantId)
+        .where('stream_id', '=', where.streamId)
+        .executeTakeFirst();
       if (!row) return null;
       cursorAt = Number(row.at);
     }
@@ -101,11 +156,19 @@ export const detectionRepository = {
       const newer = Boolean(page.ending_before);
       q = q.where((eb) => eb.or([eb('at', newer ? '>' : '<', at), eb.and([eb('at', '=', at), eb('id', newer ? '>' : '<', cursorId)])]));
       if (newer) {
-        const rows = await q.orderBy('at', 'asc').orderBy('id', 'asc').limit(limit + 1).execute();
+        const rows = await q
+          .orderBy('at', 'asc')
+          .orderBy('id', 'asc')
+          .limit(limit + 1)
+          .execute();
         return { rows: rows.slice(0, limit).reverse(), has_more: rows.length > limit };
       }
     }
-    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const rows = await q
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
     return { rows: rows.slice(0, limit), has_more: rows.length > limit };
   },
   /** Detections of a scene in [from, to], plus the last reading of each type before `from` (state at from). */
@@ -145,13 +208,7 @@ export const detectionRepository = {
    * the first sighting of the latest track (its arrival) plus the latest counter readings (where
    * no tracks exist, arrivals are the counter's rises).
    */
-  async lastSighting(
-    db: DbExecutor,
-    sceneId: string,
-    kind: 'people' | 'vehicles' | 'unrecognized',
-    from: number,
-    to: number,
-  ): Promise<DetectionTable[]> {
+  async lastSighting(db: DbExecutor, sceneId: string, kind: 'people' | 'vehicles' | 'unrecognized', from: number, to: number): Promise<DetectionTable[]> {
     const countType = kind === 'vehicles' ? 'vehicle' : 'person_count';
     const countColumn = kind === 'vehicles' ? 'count' : 'value';
     const base = () => db.selectFrom('detections').selectAll().where('scene_id', '=', sceneId).where('at', '>=', from).where('at', '<=', to);
@@ -159,7 +216,9 @@ export const detectionRepository = {
     const latestEvent = await base()
       .where('type', '=', kind === 'vehicles' ? 'vehicle' : 'person')
       .where((eb) => (kind === 'unrecognized' ? eb('subtype', '=', 'unrecognized') : eb('track_id', 'is not', null)))
-      .orderBy('at', 'desc').limit(1).executeTakeFirst();
+      .orderBy('at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     if (latestEvent) {
       rows.push(latestEvent);
       if (latestEvent.track_id) {
@@ -171,16 +230,26 @@ export const detectionRepository = {
       const positive = await base().where('type', '=', countType).where(countColumn, '>', 0).orderBy('at', 'desc').limit(1).executeTakeFirst();
       if (positive) {
         rows.push(positive);
-        const cleared = await base().where('type', '=', countType).where('at', '>', positive.at).where(countColumn, '=', 0)
-          .orderBy('at', 'asc').limit(1).executeTakeFirst();
+        const cleared = await base()
+          .where('type', '=', countType)
+          .where('at', '>', positive.at)
+          .where(countColumn, '=', 0)
+          .orderBy('at', 'asc')
+          .limit(1)
+          .executeTakeFirst();
         if (cleared) rows.push(cleared);
       }
       // the latest empty reading ("when was it last empty?") and the one that ended it
       const empty = await base().where('type', '=', countType).where(countColumn, '=', 0).orderBy('at', 'desc').limit(1).executeTakeFirst();
       if (empty) {
         rows.push(empty);
-        const filled = await base().where('type', '=', countType).where('at', '>', empty.at).where(countColumn, '>', 0)
-          .orderBy('at', 'asc').limit(1).executeTakeFirst();
+        const filled = await base()
+          .where('type', '=', countType)
+          .where('at', '>', empty.at)
+          .where(countColumn, '>', 0)
+          .orderBy('at', 'asc')
+          .limit(1)
+          .executeTakeFirst();
         if (filled) rows.push(filled);
       }
       // the latest readings: the count in force at `to`, and the rises a bare counter shows
@@ -191,19 +260,40 @@ export const detectionRepository = {
   },
   /** The person detections in [from, to] recognized as one known person (index of migration 016). */
   personSightings(db: DbExecutor, sceneId: string, personId: string, from: number, to: number): Promise<DetectionTable[]> {
-    return db.selectFrom('detections').selectAll().where('scene_id', '=', sceneId).where('person_id', '=', personId)
-      .where('at', '>=', from).where('at', '<=', to).orderBy('at', 'asc').limit(10_000).execute();
+    return db
+      .selectFrom('detections')
+      .selectAll()
+      .where('scene_id', '=', sceneId)
+      .where('person_id', '=', personId)
+      .where('at', '>=', from)
+      .where('at', '<=', to)
+      .orderBy('at', 'asc')
+      .limit(10_000)
+      .execute();
   },
   /** A stream's latest detection of these types (a contact's last door_open or door_closed: its state), or undefined. */
   latestOfTypes(db: DbExecutor, streamId: string, types: readonly string[]): Promise<Pick<DetectionTable, 'type' | 'at'> | undefined> {
-    return db.selectFrom('detections').select(['type', 'at']).where('stream_id', '=', streamId).where('type', 'in', [...types])
-      .orderBy('at', 'desc').limit(1).executeTakeFirst();
+    return db
+      .selectFrom('detections')
+      .select(['type', 'at'])
+      .where('stream_id', '=', streamId)
+      .where('type', 'in', [...types])
+      .orderBy('at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   },
   /** A stream's latest person_count and vehicle readings before `before` (a multi-stream scene's state when a range begins). */
   async readingsBefore(db: DbExecutor, streamId: string, before: number): Promise<DetectionTable[]> {
     const latest = (type: string) =>
-      db.selectFrom('detections').selectAll().where('stream_id', '=', streamId).where('type', '=', type).where('at', '<', before)
-        .orderBy('at', 'desc').limit(1).executeTakeFirst();
+      db
+        .selectFrom('detections')
+        .selectAll()
+        .where('stream_id', '=', streamId)
+        .where('type', '=', type)
+        .where('at', '<', before)
+        .orderBy('at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
     const out: DetectionTable[] = [];
     for (const r of await Promise.all([latest('person_count'), latest('vehicle')])) if (r) out.push(r);
     return out;
@@ -211,8 +301,14 @@ export const detectionRepository = {
   /** ... and the latest count of every other counted kind of the table of detection kinds (platform/kinds) it has one of. */
   async latestReadings(db: DbExecutor, streamId: string): Promise<{ people: number | null; vehicles: number | null; counts: Record<string, number> }> {
     const latest = (type: string) =>
-      db.selectFrom('detections').select(['value', 'count']).where('stream_id', '=', streamId).where('type', '=', type)
-        .orderBy('at', 'desc').limit(1).executeTakeFirst();
+      db
+        .selectFrom('detections')
+        .select(['value', 'count'])
+        .where('stream_id', '=', streamId)
+        .where('type', '=', type)
+        .orderBy('at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
     const others = COUNTED_KINDS.filter((k) => k.type !== 'vehicle').map((k) => k.type);
     const [p, v, ...rest] = await Promise.all([latest('person_count'), latest('vehicle'), ...others.map(latest)]);
     const counts: Record<string, number> = {};

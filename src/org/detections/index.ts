@@ -7,7 +7,17 @@ import { DATABASE } from '../../platform/db/index.ts';
 import { SnapshotService as SnapshotServiceT, type SnapshotService } from './snapshot.service.ts';
 export { buildDetectionAnomalyPayload } from './detection-webhook.ts';
 export { boxOf, boxToColumn } from './detection-box.ts';
-export { detectionInsert, deleteDetectionsOlderThan, latestReadings, detectionPageForStream, detectionsInRangeWithState, lastSighting, personSightings, readingsBefore, latestDetectionOfTypes } from './detection-queries.ts';
+export {
+  detectionInsert,
+  deleteDetectionsOlderThan,
+  latestReadings,
+  detectionPageForStream,
+  detectionsInRangeWithState,
+  lastSighting,
+  personSightings,
+  readingsBefore,
+  latestDetectionOfTypes,
+} from './detection-queries.ts';
 export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type DetectionType, type FrameObject } from '../../platform/kinds/index.ts';
 export { SnapshotService } from './snapshot.service.ts';
 

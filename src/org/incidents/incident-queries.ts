@@ -14,6 +14,8 @@ export function findIncidentById(...args: Parameters<typeof incidentRepository.f
   return incidentRepository.findById(...args);
 }
 
-export function findActiveIncidentAtScene(...args: Parameters<typeof incidentRepository.findActiveAtScene>): ReturnType<typeof incidentRepository.findActiveAtScene> {
+export function findActiveIncidentAtScene(
+  ...args: Parameters<typeof incidentRepository.findActiveAtScene>
+): ReturnType<typeof incidentRepository.findActiveAtScene> {
   return incidentRepository.findActiveAtScene(...args);
 }

@@ -1,21 +1,44 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type CompiledQuery } from 'kysely';
-import { writeBeforeCommit, type DatabaseHandle, type DbExecutor, type IncidentDetectionTable, type IncidentNoteTable, type IncidentTable, paginate, type PageQuery } from '../../platform/db/index.ts';
+import {
+  writeBeforeCommit,
+  type DatabaseHandle,
+  type DbExecutor,
+  type IncidentDetectionTable,
+  type IncidentNoteTable,
+  type IncidentTable,
+  paginate,
+  type PageQuery,
+} from '../../platform/db/index.ts';
 
 export type IncidentRow = IncidentTable;
 
 function moveActivityStatement(db: DbExecutor, moves: Array<{ id: string; lastActivityAt: number }>): CompiledQuery | null {
   if (moves.length === 0) return null;
   if (moves.length === 1) return db.updateTable('incidents').set({ last_activity_at: moves[0].lastActivityAt }).where('id', '=', moves[0].id).compile();
-  const cases = sql.join(moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`), sql` `);
-  return db.updateTable('incidents').set({ last_activity_at: sql<number>`CASE id ${cases} END` }).where('id', 'in', moves.map((m) => m.id)).compile();
+  const cases = sql.join(
+    moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`),
+    sql` `,
+  );
+  return db
+    .updateTable('incidents')
+    .set({ last_activity_at: sql<number>`CASE id ${cases} END` })
+    .where(
+      'id',
+      'in',
+      moves.map((m) => m.id),
+    )
+    .compile();
 }
 export type IncidentDetectionRow = IncidentDetectionTable;
 export type IncidentNoteRow = IncidentNoteTable;
 
 /** An incident still being worked: anomalies and alerts at its location attach to it. */
 export const ACTIVE_INCIDENT_STATUSES = ['open', 'acknowledged'] as const;
-const hotStatements = new WeakMap<BetterSqlite3.Database, { groupable: BetterSqlite3.Statement; link: BetterSqlite3.Statement; move: BetterSqlite3.Statement }>();
+const hotStatements = new WeakMap<
+  BetterSqlite3.Database,
+  { groupable: BetterSqlite3.Statement; link: BetterSqlite3.Statement; move: BetterSqlite3.Statement }
+>();
 
 export const incidentRepository = {
   /** inside the pipeline's commit on PostgreSQL it is sent with the next statement (writeBeforeCommit) */
@@ -38,7 +61,14 @@ export const incidentRepository = {
     db: DbExecutor,
     tenantId: string,
     locations: readonly string[] | null,
-    f: { status?: IncidentTable['status']; severity?: IncidentTable['severity']; source?: IncidentTable['source']; location?: string; streamId?: string; since?: string },
+    f: {
+      status?: IncidentTable['status'];
+      severity?: IncidentTable['severity'];
+      source?: IncidentTable['source'];
+      location?: string;
+      streamId?: string;
+      since?: string;
+    },
     page: PageQuery,
   ) {
     let q = this.listQuery(db, tenantId, locations);
@@ -93,7 +123,12 @@ export const incidentRepository = {
    * Inside the pipeline's commit (its write lock, `trx`): links the detections and moves the
    * activity times, as prepared statements on SQLite's raw connection or linkAndMoveActivity.
    */
-  async linkAndMoveActivityIn(database: DatabaseHandle, trx: DbExecutor, links: IncidentDetectionRow[], moves: Array<{ id: string; lastActivityAt: number }>): Promise<void> {
+  async linkAndMoveActivityIn(
+    database: DatabaseHandle,
+    trx: DbExecutor,
+    links: IncidentDetectionRow[],
+    moves: Array<{ id: string; lastActivityAt: number }>,
+  ): Promise<void> {
     if (database.sqlite) {
       const hot = this.sqliteHotPath(database.sqlite);
       hot.linkDetections(links);
@@ -103,7 +138,11 @@ export const incidentRepository = {
     await this.linkAndMoveActivity(trx, links, moves);
   },
   /** findGroupableMany inside the pipeline's commit: prepared statements on SQLite (inside its write lock). */
-  findGroupableManyIn(database: DatabaseHandle, trx: DbExecutor, sinceByScene: Map<string, number>): Map<string, IncidentRow> | Promise<Map<string, IncidentRow>> {
+  findGroupableManyIn(
+    database: DatabaseHandle,
+    trx: DbExecutor,
+    sinceByScene: Map<string, number>,
+  ): Map<string, IncidentRow> | Promise<Map<string, IncidentRow>> {
     if (database.sqlite) return this.sqliteHotPath(database.sqlite).findGroupableMany(sinceByScene);
     return this.findGroupableMany(trx, sinceByScene);
   },
@@ -146,11 +185,18 @@ export const incidentRepository = {
   async moveActivity(db: DbExecutor, moves: Array<{ id: string; lastActivityAt: number }>): Promise<void> {
     if (moves.length === 0) return;
     if (moves.length === 1) return this.update(db, moves[0].id, { last_activity_at: moves[0].lastActivityAt });
-    const cases = sql.join(moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`), sql` `);
+    const cases = sql.join(
+      moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`),
+      sql` `,
+    );
     await db
       .updateTable('incidents')
       .set({ last_activity_at: sql<number>`CASE id ${cases} END` })
-      .where('id', 'in', moves.map((m) => m.id))
+      .where(
+        'id',
+        'in',
+        moves.map((m) => m.id),
+      )
       .execute();
   },
   /**
@@ -168,18 +214,37 @@ export const incidentRepository = {
     if (links.length === 0 || moves.length === 0 || links.length > 1000) {
       const out: CompiledQuery[] = [];
       for (let i = 0; i < links.length; i += 1000) {
-        out.push(db.insertInto('incident_detections').values(links.slice(i, i + 1000)).onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing()).compile());
+        out.push(
+          db
+            .insertInto('incident_detections')
+            .values(links.slice(i, i + 1000))
+            .onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing())
+            .compile(),
+        );
       }
       const move = moveActivityStatement(db, moves);
       return move ? [...out, move] : out;
     }
-    const cases = sql.join(moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`), sql` `);
+    const cases = sql.join(
+      moves.map((m) => sql`WHEN ${m.id} THEN CAST(${m.lastActivityAt} AS bigint)`),
+      sql` `,
+    );
     return [
       db
-        .with('linked', (w) => w.insertInto('incident_detections').values(links).onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing()).returning('incident_id'))
+        .with('linked', (w) =>
+          w
+            .insertInto('incident_detections')
+            .values(links)
+            .onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing())
+            .returning('incident_id'),
+        )
         .updateTable('incidents')
         .set({ last_activity_at: sql<number>`CASE id ${cases} END` })
-        .where('id', 'in', moves.map((m) => m.id))
+        .where(
+          'id',
+          'in',
+          moves.map((m) => m.id),
+        )
         .compile(),
     ];
   },
@@ -201,18 +266,18 @@ export const incidentRepository = {
   async linkDetections(db: DbExecutor, rows: IncidentDetectionRow[]): Promise<void> {
     const statements: CompiledQuery[] = [];
     for (let i = 0; i < rows.length; i += 1000) {
-      statements.push(db.insertInto('incident_detections').values(rows.slice(i, i + 1000)).onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing()).compile());
+      statements.push(
+        db
+          .insertInto('incident_detections')
+          .values(rows.slice(i, i + 1000))
+          .onConflict((oc) => oc.columns(['incident_id', 'detection_id']).doNothing())
+          .compile(),
+      );
     }
     await writeBeforeCommit(db, statements);
   },
   listDetections(db: DbExecutor, incidentId: string, limit: number) {
-    return db
-      .selectFrom('incident_detections')
-      .selectAll()
-      .where('incident_id', '=', incidentId)
-      .orderBy('at', 'desc')
-      .limit(limit)
-      .execute();
+    return db.selectFrom('incident_detections').selectAll().where('incident_id', '=', incidentId).orderBy('at', 'desc').limit(limit).execute();
   },
   async countDetections(db: DbExecutor, incidentId: string): Promise<number> {
     const r = await db

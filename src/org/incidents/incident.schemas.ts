@@ -5,7 +5,12 @@ export const INCIDENT_STATUSES = ['open', 'acknowledged', 'resolved', 'dismissed
 export const INCIDENT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 /** A string enum that keeps its literal type in Static (Type.Union over a mapped array widens to string). */
 const literals = <T extends readonly string[]>(xs: T, description?: string) =>
-  Type.Unsafe<T[number]>(Type.Union(xs.map((x) => Type.Literal(x)), description ? { description } : {}));
+  Type.Unsafe<T[number]>(
+    Type.Union(
+      xs.map((x) => Type.Literal(x)),
+      description ? { description } : {},
+    ),
+  );
 
 const Actor = Type.Object({
   key_id: Type.Union([Type.String(), Type.Null()]),
@@ -79,7 +84,9 @@ export const CreateIncidentBody = Type.Object(
     stream_id: Type.String({ minLength: 1, description: 'the stream the incident is about (its location and scene)' }),
     title: Type.Optional(Name({ maxLength: 200 })),
     severity: Type.Optional(literals(INCIDENT_SEVERITIES)),
-    detection_ids: Type.Optional(Type.Array(Type.String({ pattern: '^det_' }), { maxItems: 100, uniqueItems: true, description: 'detections of this organization to attach' })),
+    detection_ids: Type.Optional(
+      Type.Array(Type.String({ pattern: '^det_' }), { maxItems: 100, uniqueItems: true, description: 'detections of this organization to attach' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -10,14 +10,7 @@ import type { EventSink } from '../../platform/outbox/index.ts';
 import { listAlertsOfIncident, toAlertView } from '../alerts/index.ts';
 import { incidentRepository, type IncidentDetectionRow, type IncidentRow } from './incident.repository.ts';
 import { toIncidentView, toNoteView } from './incident-view.ts';
-import type {
-  CreateIncidentBodyT,
-  IncidentListQueryT,
-  IncidentView,
-  NoteView,
-  TimelineEntry,
-  UpdateIncidentBodyT,
-} from './incident.schemas.ts';
+import type { CreateIncidentBodyT, IncidentListQueryT, IncidentView, NoteView, TimelineEntry, UpdateIncidentBodyT } from './incident.schemas.ts';
 
 type IncidentStatus = IncidentRow['status'];
 
@@ -89,7 +82,8 @@ export class IncidentService {
       const found: DetectionTable[] = [];
       for (const detId of body.detection_ids ?? []) {
         const d = await incidentRepository.findDetection(trx, principal.tenantId, detId);
-        if (!d || (principal.locations && !principal.locations.includes(d.location))) throw invalid('detection_ids', `no detection ${detId} in this organization`);
+        if (!d || (principal.locations && !principal.locations.includes(d.location)))
+          throw invalid('detection_ids', `no detection ${detId} in this organization`);
         found.push(d);
       }
       const row: IncidentRow = {
@@ -108,7 +102,12 @@ export class IncidentService {
         created_at: toIso(now),
         updated_at: toIso(now),
       };
-      await this.insertIn(trx, actor, row, found.map((d) => toLinkRow(row.id, principal.tenantId, d)));
+      await this.insertIn(
+        trx,
+        actor,
+        row,
+        found.map((d) => toLinkRow(row.id, principal.tenantId, d)),
+      );
       return row;
     });
     return toIncidentView(row);
@@ -143,7 +142,10 @@ export class IncidentService {
   /** Adds anomalous detections to an automatic incident and moves its activity time on. */
   async extendIn(trx: DbExecutor, incident: IncidentRow, recs: DetectionRecord[]): Promise<void> {
     if (recs.length === 0) return;
-    await incidentRepository.linkDetections(trx, recs.map((r) => toLinkRow(incident.id, r.tenant_id, r)));
+    await incidentRepository.linkDetections(
+      trx,
+      recs.map((r) => toLinkRow(incident.id, r.tenant_id, r)),
+    );
     const last = Math.max(...recs.map((r) => r.at));
     if (last > Number(incident.last_activity_at)) await incidentRepository.update(trx, incident.id, { last_activity_at: last });
   }
@@ -193,9 +195,20 @@ export class IncidentService {
       incidentRepository.listNotes(db, id),
       this.deps.runs.runsOf(db, id),
     ]);
-    const audit = await incidentRepository.listAuditFor(db, principal.tenantId, id, runs.map((r) => r.id));
+    const audit = await incidentRepository.listAuditFor(
+      db,
+      principal.tenantId,
+      id,
+      runs.map((r) => r.id),
+    );
     const timeline: Array<TimelineEntry & { order: string }> = [
-      ...detections.map((d) => ({ at: toIso(Number(d.at)), kind: 'detection' as const, id: d.detection_id, detection: JSON.parse(d.detection) as DetectionView, order: ulidOf(d.detection_id) })),
+      ...detections.map((d) => ({
+        at: toIso(Number(d.at)),
+        kind: 'detection' as const,
+        id: d.detection_id,
+        detection: JSON.parse(d.detection) as DetectionView,
+        order: ulidOf(d.detection_id),
+      })),
       ...alerts.map((a) => ({ at: a.fired_at, kind: 'alert' as const, id: a.id, alert: toAlertView(a), order: ulidOf(a.id) })),
       ...notes.map((n) => ({ at: n.created_at, kind: 'note' as const, id: n.id, note: toNoteView(n), order: ulidOf(n.id) })),
       ...runs.map((r) => ({ at: r.created_at, kind: 'protocol_run' as const, id: r.id, protocol_run: r.view, order: ulidOf(r.id) })),
@@ -244,7 +257,14 @@ export class IncidentService {
       await incidentRepository.update(trx, id, patch);
       const action = body.status ? `incident.${body.status}` : 'incident.updated';
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action, resourceType: 'incident', resourceId: id, data: { before: toIncidentView(before), after: toIncidentView(after) }, scope: { location: before.location } },
+        {
+          tenantId: principal.tenantId,
+          action,
+          resourceType: 'incident',
+          resourceId: id,
+          data: { before: toIncidentView(before), after: toIncidentView(after) },
+          scope: { location: before.location },
+        },
       ]);
       await this.deps.events.enqueueIn(trx, {
         tenantId: principal.tenantId,
@@ -273,7 +293,14 @@ export class IncidentService {
       };
       await incidentRepository.insertNote(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'incident.note_added', resourceType: 'incident', resourceId: id, data: { note_id: row.id, body: row.body }, scope: { location: incident.location } },
+        {
+          tenantId: principal.tenantId,
+          action: 'incident.note_added',
+          resourceType: 'incident',
+          resourceId: id,
+          data: { note_id: row.id, body: row.body },
+          scope: { location: incident.location },
+        },
       ]);
       return row;
     });
@@ -285,7 +312,14 @@ export class IncidentService {
     await incidentRepository.linkDetections(trx, links);
     const view = toIncidentView(row);
     await this.deps.audit.appendIn(trx, actor, [
-      { tenantId: row.tenant_id, action: 'incident.created', resourceType: 'incident', resourceId: row.id, data: { after: view, detection_ids: links.map((l) => l.detection_id) }, scope: { location: row.location } },
+      {
+        tenantId: row.tenant_id,
+        action: 'incident.created',
+        resourceType: 'incident',
+        resourceId: row.id,
+        data: { after: view, detection_ids: links.map((l) => l.detection_id) },
+        scope: { location: row.location },
+      },
     ]);
     await this.deps.events.enqueueIn(trx, { tenantId: row.tenant_id, kind: 'incident.created', payload: { incident: view } });
   }

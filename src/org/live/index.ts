@@ -37,8 +37,10 @@ export const liveApi = defineApiModule({
   name: 'live',
   tags: [{ name: 'Live', description: 'Organization events as server-sent events (Surface B)' }],
   schemas: [],
-  routes: (c: { liveFeed: OrgEventFeedT; sceneHistory: SceneHistoryServiceT; streamSlots: StreamSlotsT; clock: ClockT; coordination: CoordinationT }) => async (app) => {
-    await app.register(orgEventStreamRoutesF(c.liveFeed, { slots: c.streamSlots, clock: c.clock, held: c.coordination.heldStreams }));
-    await app.register(sceneHistoryRoutesF(c.sceneHistory));
-  },
+  routes:
+    (c: { liveFeed: OrgEventFeedT; sceneHistory: SceneHistoryServiceT; streamSlots: StreamSlotsT; clock: ClockT; coordination: CoordinationT }) =>
+    async (app) => {
+      await app.register(orgEventStreamRoutesF(c.liveFeed, { slots: c.streamSlots, clock: c.clock, held: c.coordination.heldStreams }));
+      await app.register(sceneHistoryRoutesF(c.sceneHistory));
+    },
 });

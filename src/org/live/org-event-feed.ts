@@ -93,7 +93,14 @@ export class OrgEventFeed implements PipelineHook {
   }
 
   /** The webhook outbox's tap: every event it is asked to write (organization kinds only are forwarded). */
-  publishWebhookEvent(e: { tenantId: string; kind: string; eventId: string; at: number; location: string | undefined; payload: Record<string, unknown> }): void {
+  publishWebhookEvent(e: {
+    tenantId: string;
+    kind: string;
+    eventId: string;
+    at: number;
+    location: string | undefined;
+    payload: Record<string, unknown>;
+  }): void {
     if (!this.listeners.has(e.tenantId) || !CAPABILITY_OF[e.kind]) return;
     this.emit(e.tenantId, { kind: e.kind, id: e.eventId, created_at: toIso(e.at), location: e.location, data: e.payload });
   }
@@ -107,9 +114,16 @@ export class OrgEventFeed implements PipelineHook {
     if (rec.frame_objects?.length) {
       // real video says what it tracks in the frame: every object, not only the ones it reported
       const objects = rec.frame_objects.map((o) => ({ ...o }));
-      if (!(frame && frame.stream_id === rec.stream_id && frame.at === rec.at && frame.whole)) frame = { detection_id: rec.id, stream_id: rec.stream_id, at: rec.at, objects, whole: true };
+      if (!(frame && frame.stream_id === rec.stream_id && frame.at === rec.at && frame.whole))
+        frame = { detection_id: rec.id, stream_id: rec.stream_id, at: rec.at, objects, whole: true };
     } else if (rec.box) {
-      const object = { type: rec.type, ...(rec.subtype ? { subtype: rec.subtype } : {}), ...(rec.person_id ? { person_id: rec.person_id } : {}), ...(rec.track_id ? { track_id: rec.track_id } : {}), box: rec.box };
+      const object = {
+        type: rec.type,
+        ...(rec.subtype ? { subtype: rec.subtype } : {}),
+        ...(rec.person_id ? { person_id: rec.person_id } : {}),
+        ...(rec.track_id ? { track_id: rec.track_id } : {}),
+        box: rec.box,
+      };
       if (frame && frame.stream_id === rec.stream_id && frame.at === rec.at) {
         if (!frame.whole) frame.objects.push(object);
       } else frame = { detection_id: rec.id, stream_id: rec.stream_id, at: rec.at, objects: [object] };
@@ -152,9 +166,7 @@ export class OrgEventFeed implements PipelineHook {
             stale: false,
           },
           detection: toDetectionView(detection),
-          ...(frame
-            ? { frame: { detection_id: frame.detection_id, stream_id: frame.stream_id, timestamp: toIso(frame.at), objects: frame.objects } }
-            : {}),
+          ...(frame ? { frame: { detection_id: frame.detection_id, stream_id: frame.stream_id, timestamp: toIso(frame.at), objects: frame.objects } } : {}),
         },
       });
     }

@@ -43,7 +43,12 @@ export const sceneHistoryRepository = {
       .where('d.scene_id', 'in', sceneIds)
       .where('d.type', '=', 'person_count')
       .where('d.at', '=', (eb) =>
-        eb.selectFrom('detections as x').select(sql<number>`MAX(x.at)`.as('m')).whereRef('x.stream_id', '=', 'd.stream_id').where('x.type', '=', 'person_count').where('x.at', '<', from),
+        eb
+          .selectFrom('detections as x')
+          .select(sql<number>`MAX(x.at)`.as('m'))
+          .whereRef('x.stream_id', '=', 'd.stream_id')
+          .where('x.type', '=', 'person_count')
+          .where('x.at', '<', from),
       )
       .execute();
     return rows.map((r) => ({ scene_id: r.scene_id as string, stream_id: r.stream_id, people: Number(r.value ?? 0) }));

@@ -7,7 +7,12 @@ export type SceneHistoryRange = keyof typeof SCENE_HISTORY_RANGES;
 export const SceneHistoryParams = Type.Object({ scene_id: Type.String({ description: 'scene_…' }) });
 export const SceneHistoryQuery = Type.Object(
   {
-    range: Type.Optional(Type.Union([Type.Literal('1h'), Type.Literal('24h')], { default: '1h', description: 'the last hour (1-minute points) or the last day (15-minute points)' })),
+    range: Type.Optional(
+      Type.Union([Type.Literal('1h'), Type.Literal('24h')], {
+        default: '1h',
+        description: 'the last hour (1-minute points) or the last day (15-minute points)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -24,7 +29,9 @@ export const SceneHistorySchema = Type.Object({
   points: Type.Array(
     Type.Object({
       at: IsoTime,
-      people: Type.Integer({ description: 'people in the interval starting at `at`: the sum of each stream’s peak count in it (a count holds until the stream’s next reading)' }),
+      people: Type.Integer({
+        description: 'people in the interval starting at `at`: the sum of each stream’s peak count in it (a count holds until the stream’s next reading)',
+      }),
     }),
   ),
 });

@@ -22,7 +22,11 @@ export class SceneHistoryService {
    * request for the wall's charts, two queries for all the scenes (docs/decisions.md, "The wall in
    * one request per view").
    */
-  async historyPage(principal: Principal, q: PageQuery, range: SceneHistoryRange = '1h'): Promise<{ object: 'list'; data: SceneHistoryView[]; has_more: boolean }> {
+  async historyPage(
+    principal: Principal,
+    q: PageQuery,
+    range: SceneHistoryRange = '1h',
+  ): Promise<{ object: 'list'; data: SceneHistoryView[]; has_more: boolean }> {
     const page = await this.deps.scenes.list(principal, q);
     return { object: 'list', data: await this.histories(page.data, range), has_more: page.has_more };
   }
@@ -40,8 +44,23 @@ export class SceneHistoryService {
     ]);
     const n = Math.round(ms / bucketMs);
     return scenes.map((scene) => {
-      const points = pointsOf(peaks.filter((p) => p.scene_id === scene.id), before.filter((b) => b.scene_id === scene.id), n, from, bucketMs);
-      return { object: 'scene_history' as const, scene_id: scene.id, location: scene.location, range, bucket_s: bucketMs / 1000, from: toIso(from), to: toIso(to), points };
+      const points = pointsOf(
+        peaks.filter((p) => p.scene_id === scene.id),
+        before.filter((b) => b.scene_id === scene.id),
+        n,
+        from,
+        bucketMs,
+      );
+      return {
+        object: 'scene_history' as const,
+        scene_id: scene.id,
+        location: scene.location,
+        range,
+        bucket_s: bucketMs / 1000,
+        from: toIso(from),
+        to: toIso(to),
+        points,
+      };
     });
   }
 }

@@ -21,7 +21,13 @@ export const mqttServices = defineServiceModule({
       const out = config.mqtt.publish;
       if (!out) return null;
       return new MqttEventPublisherT({
-        database: c.get(DATABASE), clock: c.get(CLOCK), url: out.url, prefix: out.prefix, discoveryPrefix: out.discoveryPrefix, nodeId: config.nodeId, log: c.get(LOG),
+        database: c.get(DATABASE),
+        clock: c.get(CLOCK),
+        url: out.url,
+        prefix: out.prefix,
+        discoveryPrefix: out.discoveryPrefix,
+        nodeId: config.nodeId,
+        log: c.get(LOG),
       });
     });
   },

@@ -6,9 +6,19 @@ export const mqttOutRepository = {
     return db.selectFrom('scenes').select(['id', 'tenant_id', 'location', 'people', 'vehicles']).orderBy('id').execute();
   },
   listSensorStreams(db: DbExecutor) {
-    return db.selectFrom('streams').select(['id', 'tenant_id', 'name', 'location', 'config', 'sandbox']).where('source_type', '=', 'mqtt').orderBy('id').execute();
+    return db
+      .selectFrom('streams')
+      .select(['id', 'tenant_id', 'name', 'location', 'config', 'sandbox'])
+      .where('source_type', '=', 'mqtt')
+      .orderBy('id')
+      .execute();
   },
   findSensorStream(db: DbExecutor, id: string) {
-    return db.selectFrom('streams').select(['id', 'tenant_id', 'name', 'location', 'config', 'sandbox']).where('id', '=', id).where('source_type', '=', 'mqtt').executeTakeFirst();
+    return db
+      .selectFrom('streams')
+      .select(['id', 'tenant_id', 'name', 'location', 'config', 'sandbox'])
+      .where('id', '=', id)
+      .where('source_type', '=', 'mqtt')
+      .executeTakeFirst();
   },
 };

@@ -103,8 +103,18 @@ export class MqttEventPublisher {
   onDetection(rec: DetectionRecord, scene: SceneState): void {
     if (!this.client) return;
     this.publishJson(`${this.deps.prefix}/${level(rec.tenant_id)}/detections/${level(rec.location)}/${level(rec.type)}`, {
-      id: rec.id, type: rec.type, subtype: rec.subtype ?? null, value: rec.value ?? null, count: rec.count ?? null, confidence: rec.confidence,
-      at: toIso(rec.at), stream_id: rec.stream_id, scene_id: rec.scene_id, location: rec.location, track_id: rec.track_id ?? null, zone: rec.zone ?? null,
+      id: rec.id,
+      type: rec.type,
+      subtype: rec.subtype ?? null,
+      value: rec.value ?? null,
+      count: rec.count ?? null,
+      confidence: rec.confidence,
+      at: toIso(rec.at),
+      stream_id: rec.stream_id,
+      scene_id: rec.scene_id,
+      location: rec.location,
+      track_id: rec.track_id ?? null,
+      zone: rec.zone ?? null,
       person_id: rec.person_id ?? null,
     });
     this.pendingScenes.set(scene.id, scene);
@@ -121,7 +131,8 @@ export class MqttEventPublisher {
   /** An MQTT sensor's state changed: its retained state topic (Home Assistant's binary_sensor reads it). */
   onSensorState(e: { streamId: string; tenantId: string; type: string; active: boolean; at: number }): void {
     if (!this.client) return;
-    const publish = () => this.publishJson(this.sensorStateTopic(e.tenantId, e.streamId), { state: e.active ? 'ON' : 'OFF', type: e.type, at: toIso(e.at) }, { retain: true });
+    const publish = () =>
+      this.publishJson(this.sensorStateTopic(e.tenantId, e.streamId), { state: e.active ? 'ON' : 'OFF', type: e.type, at: toIso(e.at) }, { retain: true });
     if (this.announcedSensors.has(e.streamId) || !this.deps.discoveryPrefix) return publish();
     void this.announceSensorById(e.streamId).then(publish, (err: unknown) => {
       this.deps.log?.warn({ err, stream_id: e.streamId }, 'mqtt discovery failed');
@@ -143,7 +154,11 @@ export class MqttEventPublisher {
     this.pendingScenes.clear();
     for (const s of scenes) {
       if (!this.announcedScenes.has(s.id)) this.announceScene({ id: s.id, tenant_id: s.tenantId, location: s.location });
-      this.publishJson(this.sceneStateTopic(s.tenantId, s.id), { people: s.people, vehicles: s.vehicles, counts: s.counts, crowd_density: s.crowdDensity, updated_at: toIso(this.deps.clock.now()) }, { retain: true });
+      this.publishJson(
+        this.sceneStateTopic(s.tenantId, s.id),
+        { people: s.people, vehicles: s.vehicles, counts: s.counts, crowd_density: s.crowdDensity, updated_at: toIso(this.deps.clock.now()) },
+        { retain: true },
+      );
     }
   }
 
@@ -151,7 +166,11 @@ export class MqttEventPublisher {
     const db = this.deps.database.db;
     for (const s of await mqttOutRepository.listScenes(db)) {
       this.announceScene(s);
-      this.publishJson(this.sceneStateTopic(s.tenant_id, s.id), { people: s.people, vehicles: s.vehicles, updated_at: toIso(this.deps.clock.now()) }, { retain: true });
+      this.publishJson(
+        this.sceneStateTopic(s.tenant_id, s.id),
+        { people: s.people, vehicles: s.vehicles, updated_at: toIso(this.deps.clock.now()) },
+        { retain: true },
+      );
     }
     for (const s of await mqttOutRepository.listSensorStreams(db)) this.announceSensor(s);
   }
@@ -170,18 +189,25 @@ export class MqttEventPublisher {
     const disc = this.deps.discoveryPrefix;
     if (!disc) return;
     const state = this.sceneStateTopic(s.tenant_id, s.id);
-    for (const [what, unit] of [['people', 'people'], ['vehicles', 'vehicles']] as const) {
-      this.publishJson(`${disc}/sensor/vigil_${level(s.id)}/${what}/config`, {
-        name: `${s.location.replace(/_/g, ' ')} ${what}`,
-        unique_id: `vigil_${s.id}_${what}`,
-        object_id: `vigil_${s.location}_${what}`,
-        state_topic: state,
-        value_template: `{{ value_json.${what} }}`,
-        unit_of_measurement: unit,
-        state_class: 'measurement',
-        availability_topic: this.statusTopic,
-        device: this.device(s.tenant_id),
-      }, { retain: true });
+    for (const [what, unit] of [
+      ['people', 'people'],
+      ['vehicles', 'vehicles'],
+    ] as const) {
+      this.publishJson(
+        `${disc}/sensor/vigil_${level(s.id)}/${what}/config`,
+        {
+          name: `${s.location.replace(/_/g, ' ')} ${what}`,
+          unique_id: `vigil_${s.id}_${what}`,
+          object_id: `vigil_${s.location}_${what}`,
+          state_topic: state,
+          value_template: `{{ value_json.${what} }}`,
+          unit_of_measurement: unit,
+          state_class: 'measurement',
+          availability_topic: this.statusTopic,
+          device: this.device(s.tenant_id),
+        },
+        { retain: true },
+      );
     }
   }
 
@@ -192,18 +218,22 @@ export class MqttEventPublisher {
     const mapping = parseStreamConfig(s.config).sensor;
     const type = mapping?.preset ? PRESET_TYPE[mapping.preset] : mapping?.type;
     if (!type) return; // a battery-only device has no state to show
-    this.publishJson(`${disc}/binary_sensor/vigil_${level(s.id)}/state/config`, {
-      name: s.name,
-      unique_id: `vigil_${s.id}`,
-      state_topic: this.sensorStateTopic(s.tenant_id, s.id),
-      value_template: '{{ value_json.state }}',
-      payload_on: 'ON',
-      payload_off: 'OFF',
-      device_class: DEVICE_CLASS[type] ?? null,
-      availability_topic: this.statusTopic,
-      json_attributes_topic: this.sensorStateTopic(s.tenant_id, s.id),
-      device: this.device(s.tenant_id),
-    }, { retain: true });
+    this.publishJson(
+      `${disc}/binary_sensor/vigil_${level(s.id)}/state/config`,
+      {
+        name: s.name,
+        unique_id: `vigil_${s.id}`,
+        state_topic: this.sensorStateTopic(s.tenant_id, s.id),
+        value_template: '{{ value_json.state }}',
+        payload_on: 'ON',
+        payload_off: 'OFF',
+        device_class: DEVICE_CLASS[type] ?? null,
+        availability_topic: this.statusTopic,
+        json_attributes_topic: this.sensorStateTopic(s.tenant_id, s.id),
+        device: this.device(s.tenant_id),
+      },
+      { retain: true },
+    );
   }
 
   private publishJson(topic: string, body: unknown, opts: { retain?: boolean } = {}): void {

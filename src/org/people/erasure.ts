@@ -30,7 +30,11 @@ export function scrubPerson(value: unknown, personId: string): unknown {
     set('person_id', undefined);
     if (obj.subtype === 'recognized') set('subtype', undefined);
   }
-  if (Array.isArray(obj.person_ids) && obj.person_ids.includes(personId)) set('person_ids', obj.person_ids.filter((p) => p !== personId));
+  if (Array.isArray(obj.person_ids) && obj.person_ids.includes(personId))
+    set(
+      'person_ids',
+      obj.person_ids.filter((p) => p !== personId),
+    );
   for (const [k, v] of Object.entries(obj)) {
     if (k === 'person_id' || k === 'person_ids') continue;
     if (v && typeof v === 'object') {
@@ -75,7 +79,15 @@ export interface ErasureCounts {
  * listed in docs/decisions.md, "Erasure removes the person from every read".
  */
 export async function erasePersonIn(trx: DbExecutor, audit: AuditService, tenantId: string, personId: string): Promise<ErasureCounts> {
-  const counts: ErasureCounts = { detections: 0, snapshots_deleted: 0, alerts: 0, incident_detections: 0, household_events: 0, webhook_events: 0, audit_entries: 0 };
+  const counts: ErasureCounts = {
+    detections: 0,
+    snapshots_deleted: 0,
+    alerts: 0,
+    incident_detections: 0,
+    household_events: 0,
+    webhook_events: 0,
+    audit_entries: 0,
+  };
   // frames first: they are found through the detections that still name the person
   counts.snapshots_deleted = await personRepository.deleteSnapshotsOf(trx, tenantId, personId);
   counts.detections = await personRepository.forgetInDetections(trx, tenantId, personId);

@@ -111,7 +111,10 @@ export class LiveRecognition implements LiveFaceRecognition {
     );
     const entry: { loadedAt: number; faces: Promise<EnrolledFace[]>; people?: readonly string[] } = { loadedAt: now, faces };
     this.enrolled.set(tenantId, entry);
-    void faces.then((f) => (entry.people = [...new Set(f.map((x) => x.personId))].sort()), () => undefined);
+    void faces.then(
+      (f) => (entry.people = [...new Set(f.map((x) => x.personId))].sort()),
+      () => undefined,
+    );
     faces.catch(() => {
       if (this.enrolled.get(tenantId) === entry) this.enrolled.delete(tenantId);
     });

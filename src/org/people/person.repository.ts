@@ -70,7 +70,12 @@ export const personRepository = {
   },
   /** Detections recognized as the person become a person nobody named; returns how many. */
   async forgetInDetections(db: DbExecutor, tenantId: string, personId: string): Promise<number> {
-    const res = await db.updateTable('detections').set({ person_id: null, subtype: null }).where('tenant_id', '=', tenantId).where('person_id', '=', personId).executeTakeFirst();
+    const res = await db
+      .updateTable('detections')
+      .set({ person_id: null, subtype: null })
+      .where('tenant_id', '=', tenantId)
+      .where('person_id', '=', personId)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows);
   },
   // rows of JSON columns that name the person (a substring match; the caller parses, scrubs and writes back)
@@ -81,7 +86,12 @@ export const personRepository = {
     await db.updateTable('alerts').set({ detection }).where('id', '=', id).execute();
   },
   incidentDetectionsMentioning(db: DbExecutor, tenantId: string, personId: string) {
-    return db.selectFrom('incident_detections').select(['incident_id', 'detection_id', 'detection']).where('tenant_id', '=', tenantId).where('detection', 'like', `%${personId}%`).execute();
+    return db
+      .selectFrom('incident_detections')
+      .select(['incident_id', 'detection_id', 'detection'])
+      .where('tenant_id', '=', tenantId)
+      .where('detection', 'like', `%${personId}%`)
+      .execute();
   },
   async setIncidentDetection(db: DbExecutor, incidentId: string, detectionId: string, detection: string): Promise<void> {
     await db.updateTable('incident_detections').set({ detection }).where('incident_id', '=', incidentId).where('detection_id', '=', detectionId).execute();
@@ -104,7 +114,9 @@ export const personRepository = {
       .select(['e.id', 'e.body'])
       .where('e.tenant_id', '=', tenantId)
       .where('e.body', 'like', `%${personId}%`)
-      .where((eb) => eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id').where('d.status', 'in', ['pending', 'retrying'])))
+      .where((eb) =>
+        eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id').where('d.status', 'in', ['pending', 'retrying'])),
+      )
       .execute();
   },
   async setEventBody(db: DbExecutor, id: string, body: string): Promise<void> {

@@ -31,7 +31,11 @@ export const PersonFaceSchema = Type.Object({
   person_id: prefixedId('person'),
   model: Type.String({ description: 'the descriptor model the face was described with' }),
   size: Type.Integer({ minimum: 0, description: 'the face’s side in pixels of the photo (at most 1280 px on its longer side)' }),
-  box: Type.Array(Type.Number({ minimum: 0, maximum: 1 }), { minItems: 4, maxItems: 4, description: 'where the face was in the photo, normalised: left, top, width, height' }),
+  box: Type.Array(Type.Number({ minimum: 0, maximum: 1 }), {
+    minItems: 4,
+    maxItems: 4,
+    description: 'where the face was in the photo, normalised: left, top, width, height',
+  }),
   image_kept: Type.Boolean({ description: 'whether a JPEG crop of the face was stored (keep_image=true); the photo itself never is' }),
   created_at: IsoTime,
 });
@@ -41,7 +45,11 @@ export const PersonIdParams = Type.Object({ id: Type.String({ maxLength: 100, de
 export const PersonList = ListOf(Type.Ref('Person'));
 export const PersonListQuery = ListQuery;
 export const EnrolFaceQuery = Type.Object(
-  { keep_image: Type.Optional(Type.Boolean({ default: false, description: 'also keep a JPEG crop of the face (never the whole photo); default false: only the descriptor is stored' })) },
+  {
+    keep_image: Type.Optional(
+      Type.Boolean({ default: false, description: 'also keep a JPEG crop of the face (never the whole photo); default false: only the descriptor is stored' }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const DeletedPerson = Type.Object({
@@ -49,7 +57,10 @@ export const DeletedPerson = Type.Object({
   object: Type.Literal('person'),
   deleted: Type.Literal(true),
   faces_deleted: Type.Integer({ minimum: 0, description: 'descriptors (and kept crops) erased with the person' }),
-  recordings: Type.Literal('kept', { description: 'camera recordings are not erased with a person: they show places, not a person\'s record, and may be evidence; an operator deletes a range of a stream\'s recording, audited (README, "Recordings")' }),
+  recordings: Type.Literal('kept', {
+    description:
+      'camera recordings are not erased with a person: they show places, not a person\'s record, and may be evidence; an operator deletes a range of a stream\'s recording, audited (README, "Recordings")',
+  }),
 });
 
 /** Photos one enrolment request may carry (each at most 2 MiB of JPEG, sent as base64). */
@@ -58,8 +69,18 @@ export const MAX_ENROL_PHOTOS = 5;
 export const EnrolFacesBody = Type.Object(
   {
     photos: Type.Array(
-      Type.String({ minLength: 4, maxLength: Math.ceil((2 * 1024 * 1024) / 3) * 4, contentEncoding: 'base64', contentMediaType: 'image/jpeg', description: 'a JPEG photo (≤ 2 MiB), base64' }),
-      { minItems: 1, maxItems: MAX_ENROL_PHOTOS, description: `1 to ${MAX_ENROL_PHOTOS} photos of the person, each with their one face; different photos (light, angle, camera) make recognition surer` },
+      Type.String({
+        minLength: 4,
+        maxLength: Math.ceil((2 * 1024 * 1024) / 3) * 4,
+        contentEncoding: 'base64',
+        contentMediaType: 'image/jpeg',
+        description: 'a JPEG photo (≤ 2 MiB), base64',
+      }),
+      {
+        minItems: 1,
+        maxItems: MAX_ENROL_PHOTOS,
+        description: `1 to ${MAX_ENROL_PHOTOS} photos of the person, each with their one face; different photos (light, angle, camera) make recognition surer`,
+      },
     ),
     keep_image: Type.Optional(Type.Boolean({ default: false, description: 'also keep a JPEG crop of each face (never the photos); default false' })),
   },

@@ -33,7 +33,8 @@ function toPersonView(r: PersonRow, counts?: { faces: number; kept: number }): P
 
 /** The engine's errors as catalogue errors: image problems named against the body (the JPEG). */
 function toVigilError(err: unknown): unknown {
-  if (err instanceof FaceEngineOverloadedError) return new VigilError('service_unavailable', 'Face recognition is busy; retry shortly.', { headers: { 'Retry-After': '1' } });
+  if (err instanceof FaceEngineOverloadedError)
+    return new VigilError('service_unavailable', 'Face recognition is busy; retry shortly.', { headers: { 'Retry-After': '1' } });
   if (!(err instanceof FaceImageError)) return err;
   return new VigilError(err.code, err.message, { param: 'body' });
 }
@@ -64,7 +65,14 @@ export class PeopleService implements FrameFaceRecognizer {
   async create(principal: Principal, actor: Actor, body: CreatePersonBodyT): Promise<PersonView> {
     assertEveryLocation(principal, 'a known person (recognized at every location)');
     const now = this.deps.clock.now();
-    const row: PersonRow = { id: newId('person', now), tenant_id: principal.tenantId, name: body.name, note: body.note ?? null, created_at: toIso(now), updated_at: toIso(now) };
+    const row: PersonRow = {
+      id: newId('person', now),
+      tenant_id: principal.tenantId,
+      name: body.name,
+      note: body.note ?? null,
+      created_at: toIso(now),
+      updated_at: toIso(now),
+    };
     await this.deps.database.withWriteLock(async (trx) => {
       await personRepository.insert(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
@@ -77,7 +85,11 @@ export class PeopleService implements FrameFaceRecognizer {
   async list(principal: Principal, q: PageQuery) {
     const db = this.deps.database.db;
     const page = await personRepository.listPage(db, principal.tenantId, q);
-    const counts = await personRepository.faceCounts(db, principal.tenantId, page.data.map((p) => p.id));
+    const counts = await personRepository.faceCounts(
+      db,
+      principal.tenantId,
+      page.data.map((p) => p.id),
+    );
     return mapPage(page, (r) => toPersonView(r, counts.get(r.id)));
   }
 
@@ -97,7 +109,13 @@ export class PeopleService implements FrameFaceRecognizer {
    * Enrols the one face of each of several JPEGs (base64), all or none: a photo that cannot give
    * a face refuses the request naming it (photos[i]), and nothing is stored.
    */
-  async enrolFaces(principal: Principal, actor: Actor, id: string, photos: readonly string[], keepImage: boolean): Promise<{ object: 'list'; data: PersonFaceView[] }> {
+  async enrolFaces(
+    principal: Principal,
+    actor: Actor,
+    id: string,
+    photos: readonly string[],
+    keepImage: boolean,
+  ): Promise<{ object: 'list'; data: PersonFaceView[] }> {
     const jpegs = photos.map((p, i) => {
       const text = p.replace(/\s+/g, '');
       if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 !== 0) {
@@ -108,7 +126,14 @@ export class PeopleService implements FrameFaceRecognizer {
     return { object: 'list', data: await this.enrol(principal, actor, id, jpegs, keepImage, (i) => `photos[${i}]`) };
   }
 
-  private async enrol(principal: Principal, actor: Actor, id: string, jpegs: readonly Buffer[], keepImage: boolean, param: (i: number) => string): Promise<PersonFaceView[]> {
+  private async enrol(
+    principal: Principal,
+    actor: Actor,
+    id: string,
+    jpegs: readonly Buffer[],
+    keepImage: boolean,
+    param: (i: number) => string,
+  ): Promise<PersonFaceView[]> {
     await this.load(principal, id);
     assertEveryLocation(principal, 'a known person (recognized at every location)');
     const engine = await this.deps.engine();

@@ -258,25 +258,30 @@ export class DetectionPipeline {
       // the records themselves are the rows: the inserts bind their fields (and store the box as JSON)
       const rows: StoredDetection[] = [];
       for (const p of batch) for (const r of p.records) rows.push(r);
-      const audits = rows.map((r) => this.deps.audit.build(
-        { keyId: null, operator: 'pipeline' },
-        {
-          tenantId: r.tenant_id,
-          action: 'detection.recorded',
-          resourceType: 'detection',
-          resourceId: r.id,
-          at: r.at,
-          scope: { location: r.location, streamId: r.stream_id },
-          data: { stream_id: r.stream_id, type: r.type, subtype: r.subtype, value: r.value, count: r.count, confidence: r.confidence },
-        },
-      ));
+      const audits = rows.map((r) =>
+        this.deps.audit.build(
+          { keyId: null, operator: 'pipeline' },
+          {
+            tenantId: r.tenant_id,
+            action: 'detection.recorded',
+            resourceType: 'detection',
+            resourceId: r.id,
+            at: r.at,
+            scope: { location: r.location, streamId: r.stream_id },
+            data: { stream_id: r.stream_id, type: r.type, subtype: r.subtype, value: r.value, count: r.count, confidence: r.confidence },
+          },
+        ),
+      );
       const { database } = this.deps;
       // one transaction per flush, locking only the tenants it writes (their audit chains), so
       // nodes writing for other tenants do not queue on it
       const tenants = [...new Set(rows.map((r) => r.tenant_id))];
       await database.withTenantWriteLock(tenants, async (trx) => {
         // a node whose lease moved on (paused past expiry) writes nothing
-        await this.deps.fence?.assertHeld(trx, batch.flatMap((p) => (p.lease ? [p.lease] : [])));
+        await this.deps.fence?.assertHeld(
+          trx,
+          batch.flatMap((p) => (p.lease ? [p.lease] : [])),
+        );
         // spec "What the service does" 4: every detection is recorded in the audit trail. The audit
         // repository writes both (SQLite: prepared statements on the raw connection; PostgreSQL: the
         // detections ride in the audit append's statement). On PostgreSQL the insert and the hooks'

@@ -18,13 +18,19 @@ export const INGEST_GATE = token<IngestGateT>('ingestGate');
 
 export const pipelineServices = defineServiceModule({
   name: 'pipeline',
-  provide: (c) => c.provide(PIPELINE, (c) => measurePipeline(new DetectionPipelineT({
-    database: c.get(DATABASE),
-    clock: c.get(CLOCK),
-    audit: c.get(AUDIT),
-    scenes: c.get(SCENE_ENGINE),
-    onError: (err) => c.get(LOG)?.error({ err }, 'detection pipeline write failed'),
-    fence: c.get(CLUSTER_LEASES),
-    sharedAnomalies: c.get(CONFIG).cluster,
-  }), c.get(METRICS))),
+  provide: (c) =>
+    c.provide(PIPELINE, (c) =>
+      measurePipeline(
+        new DetectionPipelineT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          scenes: c.get(SCENE_ENGINE),
+          onError: (err) => c.get(LOG)?.error({ err }, 'detection pipeline write failed'),
+          fence: c.get(CLUSTER_LEASES),
+          sharedAnomalies: c.get(CONFIG).cluster,
+        }),
+        c.get(METRICS),
+      ),
+    ),
 });

@@ -13,5 +13,6 @@ export const protocolsApi = defineApiModule({
   name: 'protocols',
   tags: [{ name: 'Protocols', description: 'Response protocols run on incidents, with responder notification and escalation (Surface B)' }],
   schemas: [ProtocolRunSchema, ProtocolTypeSchema],
-  routes: ({ operations }: { operations: { protocolTypes: ProtocolTypeService; protocolRuns: ProtocolRunService } }) => protocolRoutes(operations.protocolTypes, operations.protocolRuns),
+  routes: ({ operations }: { operations: { protocolTypes: ProtocolTypeService; protocolRuns: ProtocolRunService } }) =>
+    protocolRoutes(operations.protocolTypes, operations.protocolRuns),
 });

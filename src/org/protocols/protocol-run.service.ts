@@ -143,7 +143,14 @@ export class ProtocolRunService implements IncidentProtocols {
       if (body.notify_responders) await this.notifyIn(trx, row, incident, 'triggered');
       const view = toProtocolRunView(row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'protocol.triggered', resourceType: 'protocol_run', resourceId: row.id, data: { incident_id: incident.id, after: view }, scope: { location: incident.location } },
+        {
+          tenantId: principal.tenantId,
+          action: 'protocol.triggered',
+          resourceType: 'protocol_run',
+          resourceId: row.id,
+          data: { incident_id: incident.id, after: view },
+          scope: { location: incident.location },
+        },
       ]);
       await this.deps.events.enqueueIn(trx, {
         tenantId: principal.tenantId,
@@ -209,10 +216,33 @@ export class ProtocolRunService implements IncidentProtocols {
   async notifications(principal: Principal, id: string) {
     const run = await this.loadRun(this.deps.database.db, principal, id);
     const rows = await protocolRepository.notificationsOf(this.deps.database.db, run.id);
-    const byResponder = new Map<string, { responder_id: string; name: string | null; escalation_level: number; notified_at: string; reached: boolean; pending: boolean; channels: Array<{ channel: string; delivery_id: string; status: string; error: string | null }> }>();
+    const byResponder = new Map<
+      string,
+      {
+        responder_id: string;
+        name: string | null;
+        escalation_level: number;
+        notified_at: string;
+        reached: boolean;
+        pending: boolean;
+        channels: Array<{ channel: string; delivery_id: string; status: string; error: string | null }>;
+      }
+    >();
     for (const r of rows) {
       let entry = byResponder.get(r.responder_id);
-      if (!entry) byResponder.set(r.responder_id, (entry = { responder_id: r.responder_id, name: r.name, escalation_level: r.escalation_level, notified_at: r.notified_at, reached: false, pending: false, channels: [] }));
+      if (!entry)
+        byResponder.set(
+          r.responder_id,
+          (entry = {
+            responder_id: r.responder_id,
+            name: r.name,
+            escalation_level: r.escalation_level,
+            notified_at: r.notified_at,
+            reached: false,
+            pending: false,
+            channels: [],
+          }),
+        );
       if (!r.delivery_id) continue;
       entry.channels.push({ channel: r.channel ?? 'webhook', delivery_id: r.delivery_id, status: r.status!, error: r.last_error });
       if (r.status === 'delivered') entry.reached = true;
@@ -284,10 +314,26 @@ export class ProtocolRunService implements IncidentProtocols {
     const changed: ProtocolRunRow[] = [];
     for (const run of await protocolRepository.listLiveRunsByIncident(trx, incident.id)) {
       if (incident.status === 'acknowledged' && run.acknowledged_at === null) {
-        changed.push(await this.applyIn(trx, actor, run, incident, { acknowledged_at: toIso(now), next_escalation_at: null, updated_at: toIso(now) }, 'protocol_run.acknowledged'));
+        changed.push(
+          await this.applyIn(
+            trx,
+            actor,
+            run,
+            incident,
+            { acknowledged_at: toIso(now), next_escalation_at: null, updated_at: toIso(now) },
+            'protocol_run.acknowledged',
+          ),
+        );
       } else if (CLOSED_INCIDENT.has(incident.status)) {
         changed.push(
-          await this.applyIn(trx, actor, run, incident, { status: 'completed', next_escalation_at: null, ended_at: toIso(now), updated_at: toIso(now) }, 'protocol_run.completed'),
+          await this.applyIn(
+            trx,
+            actor,
+            run,
+            incident,
+            { status: 'completed', next_escalation_at: null, ended_at: toIso(now), updated_at: toIso(now) },
+            'protocol_run.completed',
+          ),
         );
       }
     }
@@ -308,7 +354,15 @@ export class ProtocolRunService implements IncidentProtocols {
   }
 
   /** Writes a run change with its audit entry (before/after) and protocol.state_changed event. */
-  private async applyIn(trx: DbExecutor, actor: Actor, run: ProtocolRunRow, incident: IncidentRow, patch: RunPatch, action: string, reason?: string): Promise<ProtocolRunRow> {
+  private async applyIn(
+    trx: DbExecutor,
+    actor: Actor,
+    run: ProtocolRunRow,
+    incident: IncidentRow,
+    patch: RunPatch,
+    action: string,
+    reason?: string,
+  ): Promise<ProtocolRunRow> {
     const after: ProtocolRunRow = { ...run, ...patch };
     await protocolRepository.updateRun(trx, run.id, patch);
     await this.scheduleIn(trx, after);
@@ -370,20 +424,33 @@ export class ProtocolRunService implements IncidentProtocols {
       const targets: ChannelTarget[] = r.webhook_url ? [{ channel: 'webhook', url: r.webhook_url, secret: r.signing_secret }] : [];
       if (r.email) targets.push({ channel: 'email', address: r.email, message });
       for (const d of await responderDevices(trx, r.id)) {
-        targets.push(d.channel === 'push' ? { channel: 'push', subscriptionId: d.id, message } : { channel: 'email', address: d.address!, subscriptionId: d.id, message });
+        targets.push(
+          d.channel === 'push' ? { channel: 'push', subscriptionId: d.id, message } : { channel: 'email', address: d.address!, subscriptionId: d.id, message },
+        );
       }
-      const { eventId } = await this.deps.events.enqueueToTargetsIn(trx, {
-        tenantId: run.tenant_id,
-        kind: reason === 'triggered' ? 'protocol.triggered' : 'protocol.state_changed',
-        location: incident.location,
-        payload: {
-          reason,
-          responder: { id: r.id, name: r.name, kind: r.kind, escalation_level: r.escalation_level },
-          protocol_run: runView,
-          incident: toIncidentView(incident),
+      const { eventId } = await this.deps.events.enqueueToTargetsIn(
+        trx,
+        {
+          tenantId: run.tenant_id,
+          kind: reason === 'triggered' ? 'protocol.triggered' : 'protocol.state_changed',
+          location: incident.location,
+          payload: {
+            reason,
+            responder: { id: r.id, name: r.name, kind: r.kind, escalation_level: r.escalation_level },
+            protocol_run: runView,
+            incident: toIncidentView(incident),
+          },
         },
-      }, targets);
-      rows.push({ run_id: run.id, responder_id: r.id, tenant_id: run.tenant_id, escalation_level: run.escalation_level, delivery_event_id: eventId, notified_at: now });
+        targets,
+      );
+      rows.push({
+        run_id: run.id,
+        responder_id: r.id,
+        tenant_id: run.tenant_id,
+        escalation_level: run.escalation_level,
+        delivery_event_id: eventId,
+        notified_at: now,
+      });
     }
     await protocolRepository.insertNotifications(trx, rows);
     return fresh.length;

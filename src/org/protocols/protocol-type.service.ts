@@ -8,7 +8,15 @@ import { protocolRepository, type ProtocolTypeRow } from './protocol.repository.
 import type { CreateProtocolTypeBodyT, ProtocolTypeView } from './protocol.schemas.ts';
 
 function toTypeView(r: ProtocolTypeRow): ProtocolTypeView {
-  return { id: r.id, object: 'protocol_type', name: r.name, description: r.description, steps: JSON.parse(r.steps) as string[], builtin: false, created_at: r.created_at };
+  return {
+    id: r.id,
+    object: 'protocol_type',
+    name: r.name,
+    description: r.description,
+    steps: JSON.parse(r.steps) as string[],
+    builtin: false,
+    created_at: r.created_at,
+  };
 }
 
 /** The protocol catalogue an organization triggers from: built-ins plus its own types. */
@@ -17,7 +25,13 @@ export class ProtocolTypeService {
 
   async list(principal: Principal) {
     const builtins: ProtocolTypeView[] = BUILTIN_PROTOCOLS.map((p) => ({
-      id: null, object: 'protocol_type', name: p.name, description: p.description, steps: [...p.steps], builtin: true, created_at: null,
+      id: null,
+      object: 'protocol_type',
+      name: p.name,
+      description: p.description,
+      steps: [...p.steps],
+      builtin: true,
+      created_at: null,
     }));
     const own = (await protocolRepository.listTypes(this.deps.database.db, principal.tenantId)).map(toTypeView);
     return { object: 'list' as const, data: [...builtins, ...own], has_more: false };

@@ -30,7 +30,12 @@ export const protocolRepository = {
     return db.selectFrom('protocol_runs').selectAll().where('incident_id', '=', incidentId).orderBy('id', 'asc').execute();
   },
   listLiveRunsByIncident(db: DbExecutor, incidentId: string) {
-    return db.selectFrom('protocol_runs').selectAll().where('incident_id', '=', incidentId).where('status', 'in', [...LIVE_RUN_STATUSES]).execute();
+    return db
+      .selectFrom('protocol_runs')
+      .selectAll()
+      .where('incident_id', '=', incidentId)
+      .where('status', 'in', [...LIVE_RUN_STATUSES])
+      .execute();
   },
   /** Active runs waiting for an automatic escalation (re-armed at start). */
   listScheduled(db: DbExecutor, tenantId?: string) {
@@ -89,7 +94,17 @@ export const protocolRepository = {
       .selectFrom('protocol_notifications as n')
       .leftJoin('responders as r', 'r.id', 'n.responder_id')
       .leftJoin('webhook_deliveries as d', 'd.event_id', 'n.delivery_event_id')
-      .select(['n.responder_id', 'r.name', 'n.escalation_level', 'n.notified_at', 'd.id as delivery_id', 'd.channel', 'd.status', 'd.last_error', 'd.last_status_code'])
+      .select([
+        'n.responder_id',
+        'r.name',
+        'n.escalation_level',
+        'n.notified_at',
+        'd.id as delivery_id',
+        'd.channel',
+        'd.status',
+        'd.last_error',
+        'd.last_status_code',
+      ])
       .where('n.run_id', '=', runId)
       .orderBy('n.notified_at')
       .orderBy('n.responder_id')

@@ -4,12 +4,26 @@ import { EscalationLevel } from '../responders/index.ts';
 
 export const PROTOCOL_RUN_STATUSES = ['active', 'paused', 'completed', 'dismissed', 'terminated'] as const;
 
-const ProtocolName = Type.String({ pattern: '^[a-z][a-z0-9_]*$', minLength: 1, maxLength: 64, description: 'snake_case protocol type', examples: ['unauthorized_access'] });
+const ProtocolName = Type.String({
+  pattern: '^[a-z][a-z0-9_]*$',
+  minLength: 1,
+  maxLength: 64,
+  description: 'snake_case protocol type',
+  examples: ['unauthorized_access'],
+});
 
 export const TriggerProtocolBody = Type.Object(
   {
-    protocol_type: Name({ maxLength: 64, description: 'a built-in type (unauthorized_access, intrusion, fire, medical, crowd_control, suspicious_vehicle) or one of the organization’s (GET /v1/protocols)', examples: ['unauthorized_access'] }),
-    notify_responders: Type.Boolean({ description: 'notify every responder at or below escalation_level on each of its channels: signed webhook to its contact URL, email to its contact address, Web Push to its devices' }),
+    protocol_type: Name({
+      maxLength: 64,
+      description:
+        'a built-in type (unauthorized_access, intrusion, fire, medical, crowd_control, suspicious_vehicle) or one of the organization’s (GET /v1/protocols)',
+      examples: ['unauthorized_access'],
+    }),
+    notify_responders: Type.Boolean({
+      description:
+        'notify every responder at or below escalation_level on each of its channels: signed webhook to its contact URL, email to its contact address, Web Push to its devices',
+    }),
     escalation_level: EscalationLevel,
   },
   { additionalProperties: false },
@@ -22,14 +36,21 @@ export const ProtocolRunSchema = Type.Object(
     object: Type.Literal('protocol_run'),
     incident_id: Type.String(),
     protocol_type: Type.String(),
-    status: Type.Union(PROTOCOL_RUN_STATUSES.map((s) => Type.Literal(s)), {
-      description: 'active → paused ⇄ active; active|paused → completed (incident closed), dismissed (override) or terminated (final)',
-    }),
+    status: Type.Union(
+      PROTOCOL_RUN_STATUSES.map((s) => Type.Literal(s)),
+      {
+        description: 'active → paused ⇄ active; active|paused → completed (incident closed), dismissed (override) or terminated (final)',
+      },
+    ),
     escalation_level: Type.Integer(),
     responders_notified: Type.Integer({
-      description: 'responders reached so far: at least one of their channels (webhook, email, push) delivered. The trigger and an override wait briefly for the first attempts before answering; later outcomes update it',
+      description:
+        'responders reached so far: at least one of their channels (webhook, email, push) delivered. The trigger and an override wait briefly for the first attempts before answering; later outcomes update it',
     }),
-    responders_unreached: Type.Integer({ description: 'responders notified whose every channel failed (a push subscription gone, mail refused, webhook dropped) or who have no channel; GET /v1/protocol-runs/{id}/notifications says which and why' }),
+    responders_unreached: Type.Integer({
+      description:
+        'responders notified whose every channel failed (a push subscription gone, mail refused, webhook dropped) or who have no channel; GET /v1/protocol-runs/{id}/notifications says which and why',
+    }),
     notify_responders: Type.Boolean(),
     steps: Type.Array(Type.String()),
     acknowledged_at: Type.Union([IsoTime, Type.Null()], { description: 'set when the incident is acknowledged; an acknowledged run no longer escalates' }),

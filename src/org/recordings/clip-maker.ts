@@ -41,7 +41,10 @@ export class ClipMaker {
     // one clip holds one kind of media: a stream's segments share it unless its source changed
     const parts = segments.filter((s) => s.kind === kind && s.codec === codec);
     const webm = codec === 'vp8';
-    const key = createHash('sha256').update(JSON.stringify([parts.map((p) => p.id), from, to])).digest('hex').slice(0, 32);
+    const key = createHash('sha256')
+      .update(JSON.stringify([parts.map((p) => p.id), from, to]))
+      .digest('hex')
+      .slice(0, 32);
     mkdirSync(this.cacheDir, { recursive: true });
     const out = join(this.cacheDir, `${key}.${webm ? 'webm' : 'mp4'}`);
     const contentType = webm ? 'video/webm' : 'video/mp4';
@@ -58,11 +61,34 @@ export class ClipMaker {
         // the concat demuxer takes the last file's duration only when the file is named once more
         lines.push(`file ${quote(join(this.deps.root, parts[parts.length - 1].path))}`);
         writeFileSync(list, lines.join('\n') + '\n');
-        await run(this.deps.ffmpegPath(), [
-          '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list,
-          '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p', '-r', '5', '-c:v', 'libx264', '-preset', 'veryfast',
-          '-movflags', '+faststart', '-f', 'mp4', tmp,
-        ], { timeout: 120_000 });
+        await run(
+          this.deps.ffmpegPath(),
+          [
+            '-v',
+            'error',
+            '-y',
+            '-f',
+            'concat',
+            '-safe',
+            '0',
+            '-i',
+            list,
+            '-vf',
+            'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p',
+            '-r',
+            '5',
+            '-c:v',
+            'libx264',
+            '-preset',
+            'veryfast',
+            '-movflags',
+            '+faststart',
+            '-f',
+            'mp4',
+            tmp,
+          ],
+          { timeout: 120_000 },
+        );
       } else {
         const lines: string[] = [];
         for (const p of parts) {
@@ -71,12 +97,27 @@ export class ClipMaker {
           if (to < p.end_at) lines.push(`outpoint ${((to - p.start_at) / 1000).toFixed(3)}`);
         }
         writeFileSync(list, lines.join('\n') + '\n');
-        await run(this.deps.ffmpegPath(), [
-          '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list,
-          '-map', '0:v:0', '-c', 'copy',
-          ...(webm ? ['-f', 'webm'] : ['-movflags', '+faststart', '-f', 'mp4']),
-          tmp,
-        ], { timeout: 120_000 });
+        await run(
+          this.deps.ffmpegPath(),
+          [
+            '-v',
+            'error',
+            '-y',
+            '-f',
+            'concat',
+            '-safe',
+            '0',
+            '-i',
+            list,
+            '-map',
+            '0:v:0',
+            '-c',
+            'copy',
+            ...(webm ? ['-f', 'webm'] : ['-movflags', '+faststart', '-f', 'mp4']),
+            tmp,
+          ],
+          { timeout: 120_000 },
+        );
       }
       renameSync(tmp, out);
     } finally {

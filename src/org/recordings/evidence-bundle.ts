@@ -14,7 +14,10 @@ import type { SegmentRow } from './recording.repository.ts';
 export const EVIDENCE_FORMAT = 'vigil-evidence/1';
 
 /** The incident as GET /v1/incidents/{id} shows it, with its timeline (a port: org/incidents through the composition root). */
-export type IncidentTimeline = (principal: Principal, incidentId: string) => Promise<{ id: string; stream_id: string; timeline: Array<{ kind: string; id: string; detection?: unknown }> } & Record<string, unknown>>;
+export type IncidentTimeline = (
+  principal: Principal,
+  incidentId: string,
+) => Promise<{ id: string; stream_id: string; timeline: Array<{ kind: string; id: string; detection?: unknown }> } & Record<string, unknown>>;
 
 export interface ManifestFile {
   path: string;
@@ -64,15 +67,17 @@ audit/checkpoint.json    that checkpoint: HMAC-SHA256 under the server's checkpo
  * this export (with the manifest's SHA-256), chained up to a signed checkpoint.
  */
 export class EvidenceBundles {
-  constructor(private readonly deps: {
-    database: DatabaseHandle;
-    clock: Clock;
-    audit: AuditService;
-    auditTrail: AuditTrailService;
-    recordings: RecordingService;
-    timeline: IncidentTimeline;
-    snapshotJpeg(principal: Principal, detectionId: string): Promise<Buffer>;
-  }) {}
+  constructor(
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      auditTrail: AuditTrailService;
+      recordings: RecordingService;
+      timeline: IncidentTimeline;
+      snapshotJpeg(principal: Principal, detectionId: string): Promise<Buffer>;
+    },
+  ) {}
 
   async build(principal: Principal, actor: Actor, incidentId: string): Promise<{ zip: Buffer; name: string; manifestSha256: string }> {
     const { recordings } = this.deps;
@@ -126,18 +131,28 @@ export class EvidenceBundles {
     const manifestSha256 = sha256(manifestBytes);
     zip.addFile('manifest.json', manifestBytes);
     // the export is audited, and that entry carries the manifest's hash; the proof then covers it
-    const exportId = await this.deps.database.withWriteLock(async (trx) => (await this.deps.audit.appendIn(trx, actor, [{
-      tenantId: principal.tenantId,
-      action: 'incident.evidence_exported',
-      resourceType: 'incident',
-      resourceId: incident.id,
-      data: { manifest_sha256: manifestSha256, segments: segmentEntries.length, files: files.length, from: manifest.range.from, to: manifest.range.to },
-      scope: { location: incident.location, streamId: incident.stream_id },
-    }]))[0]);
+    const exportId = await this.deps.database.withWriteLock(
+      async (trx) =>
+        (
+          await this.deps.audit.appendIn(trx, actor, [
+            {
+              tenantId: principal.tenantId,
+              action: 'incident.evidence_exported',
+              resourceType: 'incident',
+              resourceId: incident.id,
+              data: { manifest_sha256: manifestSha256, segments: segmentEntries.length, files: files.length, from: manifest.range.from, to: manifest.range.to },
+              scope: { location: incident.location, streamId: incident.stream_id },
+            },
+          ])
+        )[0],
+    );
     const proof = await this.deps.auditTrail.proofFor(principal, [...segmentEntries.map((s) => s.audit_id), exportId]);
     if (!proof) throw new VigilError('service_unavailable', 'The audit trail could not be checkpointed for this bundle; try again.');
     zip.addFile('audit/chain.ndjson', Buffer.from(proof.lines.map((l) => JSON.stringify(l)).join('\n') + '\n'));
-    zip.addFile('audit/checkpoint.json', Buffer.from(JSON.stringify({ ...proof.checkpoint, first_position: proof.first_position, export_entry_id: exportId }, null, 2) + '\n'));
+    zip.addFile(
+      'audit/checkpoint.json',
+      Buffer.from(JSON.stringify({ ...proof.checkpoint, first_position: proof.first_position, export_entry_id: exportId }, null, 2) + '\n'),
+    );
     return { zip: zip.toBuffer(), name: `evidence-${incident.id}.zip`, manifestSha256 };
   }
 }

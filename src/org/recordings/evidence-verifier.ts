@@ -80,7 +80,10 @@ function checkExportEntry(byId: Map<string, AuditExportLine>, cp: CheckpointFile
   if (!exported || byId.get(cp.export_entry_id)?.action !== 'incident.evidence_exported') {
     fail(checks, `audit entry ${cp.export_entry_id}: the export's entry is missing from the chain run or unreadable`);
   } else if (exported.manifest_sha256 !== sha256(manifestBytes)) {
-    fail(checks, `manifest.json: SHA-256 ${sha256(manifestBytes)} differs from ${String(exported.manifest_sha256)} recorded by audit entry ${cp.export_entry_id}: the manifest was changed`);
+    fail(
+      checks,
+      `manifest.json: SHA-256 ${sha256(manifestBytes)} differs from ${String(exported.manifest_sha256)} recorded by audit entry ${cp.export_entry_id}: the manifest was changed`,
+    );
   } else {
     pass(checks, `manifest.json is the one recorded by audit entry ${cp.export_entry_id} (incident.evidence_exported, ${byId.get(cp.export_entry_id)!.at})`);
   }
@@ -98,7 +101,10 @@ function checkSegments(byId: Map<string, AuditExportLine>, files: Map<string, Bu
       fail(checks, `${s.path}: its audit entry ${s.audit_id} is missing from the chain run or unreadable`);
       segmentsOk = false;
     } else if (!data || sha256(data) !== d.sha256) {
-      fail(checks, `${s.path}: SHA-256 ${data ? sha256(data) : '(missing)'} differs from ${String(d.sha256)} sealed by audit entry ${s.audit_id}: the segment was changed`);
+      fail(
+        checks,
+        `${s.path}: SHA-256 ${data ? sha256(data) : '(missing)'} differs from ${String(d.sha256)} sealed by audit entry ${s.audit_id}: the segment was changed`,
+      );
       segmentsOk = false;
     } else if (d.start !== s.start || d.end !== s.end || entry.stream_id !== manifest.stream_id) {
       fail(checks, `${s.path}: the manifest's stream or times differ from those sealed by audit entry ${s.audit_id}`);
@@ -108,7 +114,10 @@ function checkSegments(byId: Map<string, AuditExportLine>, files: Map<string, Bu
   if (segmentsOk && manifest.segments.length) {
     const first = manifest.segments[0];
     const lastSeg = manifest.segments[manifest.segments.length - 1];
-    pass(checks, `${manifest.segments.length} segments of stream ${manifest.stream_id} (${first.start} to ${lastSeg.end}) are byte for byte those sealed in the audit trail when they were recorded`);
+    pass(
+      checks,
+      `${manifest.segments.length} segments of stream ${manifest.stream_id} (${first.start} to ${lastSeg.end}) are byte for byte those sealed in the audit trail when they were recorded`,
+    );
   }
 }
 
@@ -167,7 +176,11 @@ export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: Buffer | 
   let lines: AuditExportLine[];
   let cp: CheckpointFile;
   try {
-    lines = chainText.toString('utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as AuditExportLine);
+    lines = chainText
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as AuditExportLine);
     cp = JSON.parse(cpText.toString('utf8')) as CheckpointFile;
   } catch {
     fail(checks, 'audit/chain.ndjson or audit/checkpoint.json is not valid JSON: it was changed');
@@ -182,6 +195,10 @@ export function verifyEvidence(bundle: Buffer, opts: { checkpointKey?: Buffer | 
 
   checkExportEntry(byId, cp, manifestBytes, checks);
   checkSegments(byId, files, manifest, checks);
-  if (manifest.clip) note(checks, `${manifest.clip} was made by Vigil by copying those segments (no re-encoding); its bytes are proven through the manifest, its content only as far as the segments are`);
+  if (manifest.clip)
+    note(
+      checks,
+      `${manifest.clip} was made by Vigil by copying those segments (no re-encoding); its bytes are proven through the manifest, its content only as far as the segments are`,
+    );
   return done(checks);
 }

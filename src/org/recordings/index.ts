@@ -32,10 +32,17 @@ export const recordingServices = defineServiceModule({
     c.provide(RECORDINGS, (c) => {
       const config = c.get(CONFIG);
       return new RecordingServiceT({
-        database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), config: config.recordings, dataDir: config.dataDir,
+        database: c.get(DATABASE),
+        clock: c.get(CLOCK),
+        audit: c.get(AUDIT),
+        config: config.recordings,
+        dataDir: config.dataDir,
         // a single node keeps one name across restarts, so it recovers what it left open
         nodeId: config.cluster ? config.nodeId : 'local',
-        ffmpegPath, webhooks: c.get(WEBHOOKS), gate: c.get(INGEST_GATE), log: c.get(LOG),
+        ffmpegPath,
+        webhooks: c.get(WEBHOOKS),
+        gate: c.get(INGEST_GATE),
+        log: c.get(LOG),
       });
     });
     c.provide(STREAM_RECORDING, (c) => {
@@ -68,10 +75,19 @@ export const recordingServices = defineServiceModule({
         still: (ref, jpeg, at) => recordings.keepStill(key(ref), jpeg, at),
       };
     });
-    c.provide(EVIDENCE, (c) => new EvidenceBundlesT({
-      database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), auditTrail: c.get(AUDIT_TRAIL), recordings: c.get(RECORDINGS),
-      timeline: c.get(INCIDENT_TIMELINE), snapshotJpeg: (p, id) => c.get(SNAPSHOTS).getJpeg(p, id),
-    }));
+    c.provide(
+      EVIDENCE,
+      (c) =>
+        new EvidenceBundlesT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          auditTrail: c.get(AUDIT_TRAIL),
+          recordings: c.get(RECORDINGS),
+          timeline: c.get(INCIDENT_TIMELINE),
+          snapshotJpeg: (p, id) => c.get(SNAPSHOTS).getJpeg(p, id),
+        }),
+    );
   },
 });
 

@@ -1,24 +1,30 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime, Text } from '../../platform/http/index.ts';
 
-export const RangeQuery = Type.Object({
-  from: Type.String({ format: 'date-time', description: 'start of the range (RFC 3339)' }),
-  to: Type.String({ format: 'date-time', description: 'end of the range (RFC 3339); after from, at most VIGIL_CLIP_MAX_SECONDS (default 3600 s) later' }),
-}, { additionalProperties: false });
+export const RangeQuery = Type.Object(
+  {
+    from: Type.String({ format: 'date-time', description: 'start of the range (RFC 3339)' }),
+    to: Type.String({ format: 'date-time', description: 'end of the range (RFC 3339); after from, at most VIGIL_CLIP_MAX_SECONDS (default 3600 s) later' }),
+  },
+  { additionalProperties: false },
+);
 export type RangeQueryT = Static<typeof RangeQuery>;
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
-export const SegmentSchema = Type.Object({
-  id: Type.String({ description: 'rseg_…' }),
-  kind: Type.Union([Type.Literal('video'), Type.Literal('still')], { description: 'about 10 s of video, or one phone still' }),
-  start: IsoTime,
-  end: IsoTime,
-  duration_ms: Type.Integer(),
-  bytes: Type.Integer(),
-  sha256: Type.String({ description: 'SHA-256 of the segment file, as sealed in its audit entry' }),
-  audit_id: Type.String({ description: 'the recording.segment_closed audit entry that sealed it' }),
-}, { $id: 'RecordingSegment' });
+export const SegmentSchema = Type.Object(
+  {
+    id: Type.String({ description: 'rseg_…' }),
+    kind: Type.Union([Type.Literal('video'), Type.Literal('still')], { description: 'about 10 s of video, or one phone still' }),
+    start: IsoTime,
+    end: IsoTime,
+    duration_ms: Type.Integer(),
+    bytes: Type.Integer(),
+    sha256: Type.String({ description: 'SHA-256 of the segment file, as sealed in its audit entry' }),
+    audit_id: Type.String({ description: 'the recording.segment_closed audit entry that sealed it' }),
+  },
+  { $id: 'RecordingSegment' },
+);
 
 export const RecordingList = Type.Object({
   stream_id: Type.String(),
@@ -29,7 +35,10 @@ export const RecordingList = Type.Object({
   gaps: Type.Array(Type.Object({ from: IsoTime, to: IsoTime }), { description: 'parts of the range with no recording (longer than 1.5 s)' }),
 });
 
-export const HoldBody = Type.Object({ reason: Type.Optional(Text({ maxLength: 500, description: 'why the recordings are held (a claim, a police request)' })) }, { additionalProperties: false });
+export const HoldBody = Type.Object(
+  { reason: Type.Optional(Text({ maxLength: 500, description: 'why the recordings are held (a claim, a police request)' })) },
+  { additionalProperties: false },
+);
 export const HoldView = Type.Object({ incident_id: Type.String(), held: Type.Boolean(), reason: Type.Union([Type.String(), Type.Null()]), set_at: IsoTime });
 
 export const Video = Type.Unsafe<Buffer>({

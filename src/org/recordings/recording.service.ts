@@ -55,7 +55,16 @@ export interface RecordingListView {
 }
 
 export function toSegmentView(s: SegmentRow): SegmentView {
-  return { id: s.id, kind: s.kind, start: toIso(s.start_at), end: toIso(s.end_at), duration_ms: s.end_at - s.start_at, bytes: s.bytes, sha256: s.sha256, audit_id: s.audit_id };
+  return {
+    id: s.id,
+    kind: s.kind,
+    start: toIso(s.start_at),
+    end: toIso(s.end_at),
+    duration_ms: s.end_at - s.start_at,
+    bytes: s.bytes,
+    sha256: s.sha256,
+    audit_id: s.audit_id,
+  };
 }
 
 /** gaps shorter than this between segments are the muxer's keyframe rounding, not missing video */
@@ -109,7 +118,10 @@ export class RecordingService {
     if (!this.enabled) return;
     const why = this.blocked(true);
     if (why) {
-      this.deps.log?.error?.({ recordings_dir: this.root, reason: why }, `recordings: ${why}; streams are decoded and detected without recording until this is fixed`);
+      this.deps.log?.error?.(
+        { recordings_dir: this.root, reason: why },
+        `recordings: ${why}; streams are decoded and detected without recording until this is fixed`,
+      );
       return;
     }
     const n = await this.recorder.recoverAll();
@@ -163,9 +175,15 @@ export class RecordingService {
     if (now - (this.warnedAt.get(tenantId) ?? -Infinity) < STORAGE_EVENT_EVERY_MS) return;
     this.warnedAt.set(tenantId, now);
     const free = SegmentRecorder.freeBytes(this.root);
-    await this.deps.database.withWriteLock((trx) => this.deps.webhooks.enqueueIn(trx, {
-      tenantId, kind: 'recording.storage_low', payload: { stream_id: streamId, reason, free_bytes: free, at: toIso(now) },
-    })).catch((err: unknown) => this.deps.log?.warn({ err }, 'recording.storage_low event not written'));
+    await this.deps.database
+      .withWriteLock((trx) =>
+        this.deps.webhooks.enqueueIn(trx, {
+          tenantId,
+          kind: 'recording.storage_low',
+          payload: { stream_id: streamId, reason, free_bytes: free, at: toIso(now) },
+        }),
+      )
+      .catch((err: unknown) => this.deps.log?.warn({ err }, 'recording.storage_low event not written'));
   }
 
   /** A closed segment's row and its audit entry (SHA-256, stream, start, end), in one transaction. */
@@ -173,18 +191,30 @@ export class RecordingService {
     const id = newId('rseg', s.startAt);
     await this.deps.database.withWriteLock(async (trx) => {
       const stream = await findStream(trx, s.tenantId, s.streamId);
-      const [auditId] = await this.deps.audit.appendIn(trx, SYSTEM_ACTOR, [{
-        tenantId: s.tenantId,
-        action: 'recording.segment_closed',
-        resourceType: 'stream',
-        resourceId: s.streamId,
-        at: this.deps.clock.now(),
-        data: { segment_id: id, kind: s.kind, start: toIso(s.startAt), end: toIso(s.endAt), sha256: s.sha256, bytes: s.bytes, codec: s.codec },
-        scope: { location: stream?.location ?? null, streamId: s.streamId },
-      }]);
+      const [auditId] = await this.deps.audit.appendIn(trx, SYSTEM_ACTOR, [
+        {
+          tenantId: s.tenantId,
+          action: 'recording.segment_closed',
+          resourceType: 'stream',
+          resourceId: s.streamId,
+          at: this.deps.clock.now(),
+          data: { segment_id: id, kind: s.kind, start: toIso(s.startAt), end: toIso(s.endAt), sha256: s.sha256, bytes: s.bytes, codec: s.codec },
+          scope: { location: stream?.location ?? null, streamId: s.streamId },
+        },
+      ]);
       await recordingRepository.insert(trx, {
-        id, tenant_id: s.tenantId, stream_id: s.streamId, kind: s.kind, start_at: s.startAt, end_at: s.endAt, path: s.path,
-        sha256: s.sha256, bytes: s.bytes, codec: s.codec, audit_id: auditId, created_at: toIso(this.deps.clock.now()),
+        id,
+        tenant_id: s.tenantId,
+        stream_id: s.streamId,
+        kind: s.kind,
+        start_at: s.startAt,
+        end_at: s.endAt,
+        path: s.path,
+        sha256: s.sha256,
+        bytes: s.bytes,
+        codec: s.codec,
+        audit_id: auditId,
+        created_at: toIso(this.deps.clock.now()),
       });
     });
   }
@@ -197,21 +227,31 @@ export class RecordingService {
    */
   async sessionStoppedRecording(k: StreamKey, reason: string): Promise<void> {
     this.deps.log?.warn({ stream_id: k.streamId, reason }, `recording stopped for stream ${k.streamId}: ${reason}`);
-    await this.deps.database.withWriteLock(async (trx) => {
-      const stream = await findStream(trx, k.tenantId, k.streamId);
-      await this.deps.audit.appendIn(trx, SYSTEM_ACTOR, [{
-        tenantId: k.tenantId, action: 'recording.stopped', resourceType: 'stream', resourceId: k.streamId, at: this.deps.clock.now(),
-        data: { reason, at: toIso(this.deps.clock.now()) },
-        scope: { location: stream?.location ?? null, streamId: k.streamId },
-      }]);
-    }).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording.stopped audit entry not written'));
+    await this.deps.database
+      .withWriteLock(async (trx) => {
+        const stream = await findStream(trx, k.tenantId, k.streamId);
+        await this.deps.audit.appendIn(trx, SYSTEM_ACTOR, [
+          {
+            tenantId: k.tenantId,
+            action: 'recording.stopped',
+            resourceType: 'stream',
+            resourceId: k.streamId,
+            at: this.deps.clock.now(),
+            data: { reason, at: toIso(this.deps.clock.now()) },
+            scope: { location: stream?.location ?? null, streamId: k.streamId },
+          },
+        ]);
+      })
+      .catch((err: unknown) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording.stopped audit entry not written'));
   }
 
   /** A phone frame kept as a still (not for a muted or left-alone phone; never fails the frame). */
   async keepStill(k: StreamKey, jpeg: Buffer, at: number): Promise<void> {
     if (!this.records(k.streamId)) return;
     if (this.blocked()) return void this.reportBlocked(k.tenantId, k.streamId);
-    await this.recorder.still(k, jpeg, at).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording: a phone still was not kept'));
+    await this.recorder
+      .still(k, jpeg, at)
+      .catch((err: unknown) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording: a phone still was not kept'));
   }
 
   /** The stream the key may read, with video; sandbox streams answer 404 stream_has_no_video. */
@@ -219,7 +259,11 @@ export class RecordingService {
     const stream = await findStream(db, principal.tenantId, streamId);
     if (!stream || (principal.locations && !principal.locations.includes(stream.location))) throw notFound('stream', streamId, 'id');
     if (stream.sandbox || !VIDEO_TYPES.has(stream.source_type)) {
-      throw new VigilError('stream_has_no_video', `Stream ${streamId} is a sandbox stream: it generates detections from a scenario and has no video to record or clip.`, { param: 'id' });
+      throw new VigilError(
+        'stream_has_no_video',
+        `Stream ${streamId} is a sandbox stream: it generates detections from a scenario and has no video to record or clip.`,
+        { param: 'id' },
+      );
     }
     return stream;
   }
@@ -307,44 +351,83 @@ export class RecordingService {
    * An operator deletes a range of a stream's recording (e.g. a person asked to be forgotten):
    * the segments overlapping it, except those an incident or legal hold keeps. Audited.
    */
-  async deleteRange(principal: Principal, actor: Actor, streamId: string, q: { from: string; to: string }): Promise<{ stream_id: string; from: string; to: string; deleted: number; kept_held: number }> {
+  async deleteRange(
+    principal: Principal,
+    actor: Actor,
+    streamId: string,
+    q: { from: string; to: string },
+  ): Promise<{ stream_id: string; from: string; to: string; deleted: number; kept_held: number }> {
     const { from, to } = this.range(q.from, q.to);
     const stream = await this.videoStream(principal, streamId);
     const rows = await recordingRepository.overlapping(this.deps.database.db, principal.tenantId, streamId, from, to);
     const held = await this.heldIds(rows, toIso(this.deps.clock.now() - this.deps.config.holdDays * 86_400_000));
     const gone = rows.filter((r) => !held.has(r.id));
     await this.deps.database.withWriteLock(async (trx) => {
-      await recordingRepository.deleteIds(trx, gone.map((r) => r.id));
-      await this.deps.audit.appendIn(trx, actor, [{
-        tenantId: principal.tenantId, action: 'recording.range_deleted', resourceType: 'stream', resourceId: streamId,
-        data: { from: toIso(from), to: toIso(to), deleted: gone.length, kept_held: held.size, segments: gone.map((r) => r.id) },
-        scope: { location: stream.location, streamId },
-      }]);
+      await recordingRepository.deleteIds(
+        trx,
+        gone.map((r) => r.id),
+      );
+      await this.deps.audit.appendIn(trx, actor, [
+        {
+          tenantId: principal.tenantId,
+          action: 'recording.range_deleted',
+          resourceType: 'stream',
+          resourceId: streamId,
+          data: { from: toIso(from), to: toIso(to), deleted: gone.length, kept_held: held.size, segments: gone.map((r) => r.id) },
+          scope: { location: stream.location, streamId },
+        },
+      ]);
     });
     for (const r of gone) rmSync(join(this.root, r.path), { force: true });
     return { stream_id: streamId, from: toIso(from), to: toIso(to), deleted: gone.length, kept_held: held.size };
   }
 
   /** A legal hold keeps the incident's segments past retention until released (plus VIGIL_RECORDINGS_HOLD_DAYS); audited. */
-  async setHold(principal: Principal, actor: Actor, incidentId: string, body: { reason?: string }): Promise<{ incident_id: string; held: boolean; reason: string | null; set_at: string }> {
+  async setHold(
+    principal: Principal,
+    actor: Actor,
+    incidentId: string,
+    body: { reason?: string },
+  ): Promise<{ incident_id: string; held: boolean; reason: string | null; set_at: string }> {
     const incident = await this.loadIncident(principal, incidentId);
     const now = toIso(this.deps.clock.now());
     const reason = body.reason ?? null;
     await this.deps.database.withWriteLock(async (trx) => {
       await recordingRepository.setHold(trx, { incident_id: incident.id, tenant_id: principal.tenantId, reason, set_at: now, released_at: null });
-      await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action: 'incident.legal_hold_set', resourceType: 'incident', resourceId: incident.id, data: { reason }, scope: { location: incident.location, streamId: incident.stream_id } }]);
+      await this.deps.audit.appendIn(trx, actor, [
+        {
+          tenantId: principal.tenantId,
+          action: 'incident.legal_hold_set',
+          resourceType: 'incident',
+          resourceId: incident.id,
+          data: { reason },
+          scope: { location: incident.location, streamId: incident.stream_id },
+        },
+      ]);
     });
     return { incident_id: incident.id, held: true, reason, set_at: now };
   }
 
-  async releaseHold(principal: Principal, actor: Actor, incidentId: string): Promise<{ incident_id: string; held: boolean; reason: string | null; set_at: string }> {
+  async releaseHold(
+    principal: Principal,
+    actor: Actor,
+    incidentId: string,
+  ): Promise<{ incident_id: string; held: boolean; reason: string | null; set_at: string }> {
     const incident = await this.loadIncident(principal, incidentId);
     const hold = await recordingRepository.hold(this.deps.database.db, principal.tenantId, incident.id);
     if (!hold || hold.released_at) throw notFound('legal hold on incident', incidentId, 'id');
     const now = toIso(this.deps.clock.now());
     await this.deps.database.withWriteLock(async (trx) => {
       await recordingRepository.setHold(trx, { ...hold, released_at: now });
-      await this.deps.audit.appendIn(trx, actor, [{ tenantId: principal.tenantId, action: 'incident.legal_hold_released', resourceType: 'incident', resourceId: incident.id, scope: { location: incident.location, streamId: incident.stream_id } }]);
+      await this.deps.audit.appendIn(trx, actor, [
+        {
+          tenantId: principal.tenantId,
+          action: 'incident.legal_hold_released',
+          resourceType: 'incident',
+          resourceId: incident.id,
+          scope: { location: incident.location, streamId: incident.stream_id },
+        },
+      ]);
     });
     return { incident_id: incident.id, held: false, reason: hold.reason, set_at: hold.set_at };
   }
@@ -386,7 +469,12 @@ export class RecordingService {
         lowDisk -= s.bytes;
       }
       if (gone.length) {
-        await this.deps.database.withWriteLock((trx) => recordingRepository.deleteIds(trx, gone.map((s) => s.id)));
+        await this.deps.database.withWriteLock((trx) =>
+          recordingRepository.deleteIds(
+            trx,
+            gone.map((s) => s.id),
+          ),
+        );
         for (const s of gone) rmSync(join(this.root, s.path), { force: true });
         deleted += gone.length;
         freed += gone.reduce((n, s) => n + s.bytes, 0);

@@ -123,7 +123,18 @@ export class SegmentRecorder {
     if (known) return known;
     const url = new URL(sourceUrl);
     const target = url.protocol === 'file:' ? decodeURIComponent(url.pathname) : sourceUrl;
-    const args = ['-v', 'error', ...(rtspTransport && url.protocol.startsWith('rtsp') ? ['-rtsp_transport', rtspTransport] : []), '-select_streams', 'v:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', target];
+    const args = [
+      '-v',
+      'error',
+      ...(rtspTransport && url.protocol.startsWith('rtsp') ? ['-rtsp_transport', rtspTransport] : []),
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=codec_name',
+      '-of',
+      'csv=p=0',
+      target,
+    ];
     try {
       const { stdout } = await run(ffprobeOf(this.deps.ffmpegPath()), args, { timeout: 10_000 });
       const codec = stdout.trim().split('\n')[0]?.trim() || 'unknown';
@@ -148,16 +159,43 @@ export class SegmentRecorder {
     }
     const seg = this.deps.segmentSeconds;
     const { width, fps } = this.deps.transcode;
-    const codecArgs = mode === 'transcode'
-      ? ['-vf', `fps=${fps},scale=w=min(${width}\\,iw):h=-2`, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-g', String(fps * 2), '-force_key_frames', `expr:gte(t,n_forced*${seg})`]
-      : ['-c:v', 'copy'];
+    const codecArgs =
+      mode === 'transcode'
+        ? [
+            '-vf',
+            `fps=${fps},scale=w=min(${width}\\,iw):h=-2`,
+            '-c:v',
+            'libx264',
+            '-preset',
+            'veryfast',
+            '-pix_fmt',
+            'yuv420p',
+            '-g',
+            String(fps * 2),
+            '-force_key_frames',
+            `expr:gte(t,n_forced*${seg})`,
+          ]
+        : ['-c:v', 'copy'];
     const args = [
-      '-map', '0:v:0', ...codecArgs,
-      '-f', 'segment', '-segment_time', String(seg), '-reset_timestamps', '1',
-      '-segment_format', ext === 'webm' ? 'webm' : 'mp4',
+      '-map',
+      '0:v:0',
+      ...codecArgs,
+      '-f',
+      'segment',
+      '-segment_time',
+      String(seg),
+      '-reset_timestamps',
+      '1',
+      '-segment_format',
+      ext === 'webm' ? 'webm' : 'mp4',
       ...(ext === 'mp4' ? ['-segment_format_options', FRAGMENTED] : []),
-      '-segment_list', join(dir, LIST), '-segment_list_type', 'csv',
-      '-strftime', '1', join(dir, `%s.${ext}`),
+      '-segment_list',
+      join(dir, LIST),
+      '-segment_list_type',
+      'csv',
+      '-strftime',
+      '1',
+      join(dir, `%s.${ext}`),
     ];
     const codec = mode === 'copy-vp8' ? 'vp8' : 'h264';
     const state = new LaunchState(k, dir, codec, ext, opts.wallclock ?? false);
@@ -186,23 +224,25 @@ export class SegmentRecorder {
    * closing this one. Once ffmpeg has ended (`final`), every listed segment is complete.
    */
   private drain(state: LaunchState, final = false): Promise<void> {
-    state.chain = state.chain.then(async () => {
-      let text: string;
-      try {
-        text = readFileSync(join(state.dir, LIST), 'utf8');
-      } catch {
-        return; // no segment closed yet
-      }
-      const lines = text.split('\n').filter((l) => l.trim() !== '');
-      // the last line may still be being written: a line counts once its three fields are there
-      for (; state.listed < lines.length; state.listed++) {
-        const [name, start, end] = lines[state.listed].split(',');
-        if (end === undefined || !/^\d+(\.\d+)?$/.test(end.trim())) break;
-        if (!final && !nextSegmentExists(state.dir, name)) break;
-        const duration = Number(end) - Number(start);
-        await this.finish(state, join(state.dir, name), duration);
-      }
-    }).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: state.key.streamId }, 'recording: sealing a segment failed'));
+    state.chain = state.chain
+      .then(async () => {
+        let text: string;
+        try {
+          text = readFileSync(join(state.dir, LIST), 'utf8');
+        } catch {
+          return; // no segment closed yet
+        }
+        const lines = text.split('\n').filter((l) => l.trim() !== '');
+        // the last line may still be being written: a line counts once its three fields are there
+        for (; state.listed < lines.length; state.listed++) {
+          const [name, start, end] = lines[state.listed].split(',');
+          if (end === undefined || !/^\d+(\.\d+)?$/.test(end.trim())) break;
+          if (!final && !nextSegmentExists(state.dir, name)) break;
+          const duration = Number(end) - Number(start);
+          await this.finish(state, join(state.dir, name), duration);
+        }
+      })
+      .catch((err: unknown) => this.deps.log?.warn({ err, stream_id: state.key.streamId }, 'recording: sealing a segment failed'));
     return state.chain;
   }
 
@@ -219,7 +259,23 @@ export class SegmentRecorder {
       const file = join(state.dir, name);
       const repaired = join(state.dir, `repaired-${name}`);
       try {
-        await run(this.deps.ffmpegPath(), ['-v', 'error', '-y', '-i', file, '-map', '0:v:0', '-c', 'copy', ...(state.ext === 'mp4' ? ['-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4'] : ['-f', 'webm']), repaired], { timeout: 60_000 });
+        await run(
+          this.deps.ffmpegPath(),
+          [
+            '-v',
+            'error',
+            '-y',
+            '-i',
+            file,
+            '-map',
+            '0:v:0',
+            '-c',
+            'copy',
+            ...(state.ext === 'mp4' ? ['-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4'] : ['-f', 'webm']),
+            repaired,
+          ],
+          { timeout: 60_000 },
+        );
       } catch {
         // nothing readable in it
       }
@@ -283,7 +339,16 @@ export class SegmentRecorder {
     renameSync(tmp, finalPath);
     const sha256 = createHash('sha256').update(jpeg).digest('hex');
     try {
-      await this.deps.seal({ ...k, kind: 'still', startAt: at, endAt: at + 1000, path: relative(this.deps.root, finalPath), sha256, bytes: jpeg.length, codec: 'jpeg' });
+      await this.deps.seal({
+        ...k,
+        kind: 'still',
+        startAt: at,
+        endAt: at + 1000,
+        path: relative(this.deps.root, finalPath),
+        sha256,
+        bytes: jpeg.length,
+        codec: 'jpeg',
+      });
     } catch (err) {
       rmSync(finalPath, { force: true });
       throw err;
@@ -336,7 +401,13 @@ class LaunchState {
   readonly done = new Set<string>();
   chain: Promise<void> = Promise.resolve();
   /** `wallclock`: the decoder stamps frames with their arrival time (WHIP), so segments are contiguous */
-  constructor(readonly key: StreamKey, readonly dir: string, readonly codec: 'h264' | 'vp8', readonly ext: 'mp4' | 'webm', readonly wallclock = false) {}
+  constructor(
+    readonly key: StreamKey,
+    readonly dir: string,
+    readonly codec: 'h264' | 'vp8',
+    readonly ext: 'mp4' | 'webm',
+    readonly wallclock = false,
+  ) {}
 }
 
 /**

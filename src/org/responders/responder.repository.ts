@@ -29,11 +29,21 @@ export const responderRepository = {
   },
   /** The responder's devices and addresses not yet revoked (push subscriptions and email targets). */
   liveDevices(db: DbExecutor, responderId: string) {
-    return db.selectFrom('notification_subscriptions').selectAll().where('responder_id', '=', responderId).where('revoked_at', 'is', null).orderBy('id').execute();
+    return db
+      .selectFrom('notification_subscriptions')
+      .selectAll()
+      .where('responder_id', '=', responderId)
+      .where('revoked_at', 'is', null)
+      .orderBy('id')
+      .execute();
   },
   async revokeDevices(db: DbExecutor, responderId: string, at: string): Promise<void> {
-    await db.updateTable('notification_subscriptions').set({ revoked_at: at, revoked_reason: 'revoked' })
-      .where('responder_id', '=', responderId).where('revoked_at', 'is', null).execute();
+    await db
+      .updateTable('notification_subscriptions')
+      .set({ revoked_at: at, revoked_reason: 'revoked' })
+      .where('responder_id', '=', responderId)
+      .where('revoked_at', 'is', null)
+      .execute();
   },
   /**
    * Stops what is queued and not yet sent to the responder: on its devices, and every channel of
@@ -41,18 +51,26 @@ export const responderRepository = {
    * and the outbox events they belonged to (the protocol runs that paged it recount who was reached).
    */
   async cancelOpenDeliveries(db: DbExecutor, responderId: string, at: string): Promise<{ count: number; eventIds: string[] }> {
-    const open = await db.selectFrom('webhook_deliveries')
+    const open = await db
+      .selectFrom('webhook_deliveries')
       .select(['id', 'event_id'])
       .where('status', 'in', ['pending', 'retrying'])
-      .where((eb) => eb.or([
-        eb('subscription_id', 'in', eb.selectFrom('notification_subscriptions').select('id').where('responder_id', '=', responderId)),
-        eb('event_id', 'in', eb.selectFrom('protocol_notifications').select('delivery_event_id').where('responder_id', '=', responderId)),
-      ]))
+      .where((eb) =>
+        eb.or([
+          eb('subscription_id', 'in', eb.selectFrom('notification_subscriptions').select('id').where('responder_id', '=', responderId)),
+          eb('event_id', 'in', eb.selectFrom('protocol_notifications').select('delivery_event_id').where('responder_id', '=', responderId)),
+        ]),
+      )
       .execute();
     if (open.length === 0) return { count: 0, eventIds: [] };
-    const result = await db.updateTable('webhook_deliveries')
+    const result = await db
+      .updateTable('webhook_deliveries')
       .set({ status: 'cancelled', next_attempt_at: null, lease_until: null, updated_at: at })
-      .where('id', 'in', open.map((d) => d.id))
+      .where(
+        'id',
+        'in',
+        open.map((d) => d.id),
+      )
       .where('status', 'in', ['pending', 'retrying'])
       .executeTakeFirst();
     return { count: Number(result.numUpdatedRows), eventIds: [...new Set(open.map((d) => d.event_id))] };

@@ -11,8 +11,16 @@ export const EscalationLevel = Type.Integer({
 });
 
 const Kind = Type.Union([Type.Literal('person'), Type.Literal('system')], { description: 'a human or a downstream system' });
-const WebhookUrl = Name({ maxLength: MAX_URL_CHARS, description: 'receives signed protocol notifications (X-Service-Signature), like any webhook', examples: ['https://pager.example.com/hooks/vigil'] });
-const Email = Type.String({ format: 'email', maxLength: MAX_EMAIL_CHARS, description: 'protocol triggers and escalations are emailed here (when the server has VIGIL_SMTP_URL)' });
+const WebhookUrl = Name({
+  maxLength: MAX_URL_CHARS,
+  description: 'receives signed protocol notifications (X-Service-Signature), like any webhook',
+  examples: ['https://pager.example.com/hooks/vigil'],
+});
+const Email = Type.String({
+  format: 'email',
+  maxLength: MAX_EMAIL_CHARS,
+  description: 'protocol triggers and escalations are emailed here (when the server has VIGIL_SMTP_URL)',
+});
 const Sms = Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164 number, stored for downstream systems', examples: ['+351912345678'] });
 
 export const CreateResponderBody = Type.Object(
@@ -20,10 +28,7 @@ export const CreateResponderBody = Type.Object(
     name: Name({ maxLength: 200, examples: ['Night security desk'] }),
     kind: Kind,
     escalation_level: EscalationLevel,
-    contact: Type.Object(
-      { webhook_url: Type.Optional(WebhookUrl), email: Type.Optional(Email), sms: Type.Optional(Sms) },
-      { additionalProperties: false },
-    ),
+    contact: Type.Object({ webhook_url: Type.Optional(WebhookUrl), email: Type.Optional(Email), sms: Type.Optional(Sms) }, { additionalProperties: false }),
   },
   { additionalProperties: false },
 );
@@ -36,7 +41,11 @@ export const UpdateResponderBody = Type.Object(
     escalation_level: Type.Optional(EscalationLevel),
     contact: Type.Optional(
       Type.Object(
-        { webhook_url: Type.Optional(Type.Union([WebhookUrl, Type.Null()])), email: Type.Optional(Type.Union([Email, Type.Null()])), sms: Type.Optional(Type.Union([Sms, Type.Null()])) },
+        {
+          webhook_url: Type.Optional(Type.Union([WebhookUrl, Type.Null()])),
+          email: Type.Optional(Type.Union([Email, Type.Null()])),
+          sms: Type.Optional(Type.Union([Sms, Type.Null()])),
+        },
         { additionalProperties: false, minProperties: 1 },
       ),
     ),
@@ -52,7 +61,9 @@ const responderFields = {
   kind: Kind,
   escalation_level: Type.Integer(),
   contact: Type.Object({
-    webhook_url: Type.Union([Type.String(), Type.Null()], { description: 'null: no webhook; the responder is reached by email and its devices (POST /v1/notification-subscriptions with responder_id)' }),
+    webhook_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'null: no webhook; the responder is reached by email and its devices (POST /v1/notification-subscriptions with responder_id)',
+    }),
     email: Type.Union([Type.String(), Type.Null()]),
     sms: Type.Union([Type.String(), Type.Null()]),
   }),
@@ -70,5 +81,7 @@ export const CreatedResponderSchema = Type.Object({
 
 export const ResponderIdParams = Type.Object({ id: Type.String({ description: 'rsp_…' }) });
 export const ResponderList = ListOf(Type.Ref('Responder'));
-export const ResponderListQuery = Type.Composite([ListQuery, Type.Object({ escalation_level: Type.Optional(EscalationLevel) })], { additionalProperties: false });
+export const ResponderListQuery = Type.Composite([ListQuery, Type.Object({ escalation_level: Type.Optional(EscalationLevel) })], {
+  additionalProperties: false,
+});
 export const DeletedResponder = Type.Object({ id: Type.String(), object: Type.Literal('responder'), deleted: Type.Literal(true) });

@@ -88,7 +88,13 @@ export class ResponderService {
     await this.deps.database.withWriteLock(async (trx) => {
       await responderRepository.update(trx, id, patch);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'responder.updated', resourceType: 'responder', resourceId: id, data: { before: toResponderView(before), after: toResponderView(after) } },
+        {
+          tenantId: principal.tenantId,
+          action: 'responder.updated',
+          resourceType: 'responder',
+          resourceId: id,
+          data: { before: toResponderView(before), after: toResponderView(after) },
+        },
       ]);
     });
     return toResponderView(after);
@@ -107,12 +113,22 @@ export class ResponderService {
       await responderRepository.delete(trx, id);
       await this.deps.audit.appendIn(trx, actor, [
         {
-          tenantId: principal.tenantId, action: 'responder.deleted', resourceType: 'responder', resourceId: id,
+          tenantId: principal.tenantId,
+          action: 'responder.deleted',
+          resourceType: 'responder',
+          resourceId: id,
           data: { before: toResponderView(before), revoked_devices: devices.map((d) => d.id), cancelled_deliveries: cancelled.count },
         },
         ...devices.map((d) => ({
-          tenantId: principal.tenantId, action: 'notification_subscription.revoked', resourceType: 'notification_subscription', resourceId: d.id,
-          data: { reason: 'responder deleted', responder_id: id, before: { id: d.id, channel: d.channel, label: d.label, responder_id: d.responder_id, created_at: d.created_at } },
+          tenantId: principal.tenantId,
+          action: 'notification_subscription.revoked',
+          resourceType: 'notification_subscription',
+          resourceId: d.id,
+          data: {
+            reason: 'responder deleted',
+            responder_id: id,
+            before: { id: d.id, channel: d.channel, label: d.label, responder_id: d.responder_id, created_at: d.created_at },
+          },
         })),
       ]);
       return cancelled;
@@ -135,7 +151,10 @@ export class ResponderService {
     } catch (err) {
       if (!(err instanceof VigilError)) throw err;
       const detail = err.message.replace(/^url:\s*/, '');
-      throw new VigilError(err.code, `contact.webhook_url: ${detail}`, { param: 'contact.webhook_url', errors: [{ param: 'contact.webhook_url', message: detail }] });
+      throw new VigilError(err.code, `contact.webhook_url: ${detail}`, {
+        param: 'contact.webhook_url',
+        errors: [{ param: 'contact.webhook_url', message: detail }],
+      });
     }
   }
 }

@@ -23,5 +23,17 @@ export const SANDBOX = token<SandboxServiceT>('sandbox');
 
 export const sandboxServices = defineServiceModule({
   name: 'sandbox',
-  provide: (c) => c.provide(SANDBOX, (c) => new SandboxServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), gate: c.get(INGEST_GATE), scenes: c.get(SCENES) })),
+  provide: (c) =>
+    c.provide(
+      SANDBOX,
+      (c) =>
+        new SandboxServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          pipeline: c.get(PIPELINE),
+          gate: c.get(INGEST_GATE),
+          scenes: c.get(SCENES),
+        }),
+    ),
 });

@@ -8,7 +8,17 @@ export const InjectDetectionBody = Type.Object(
   {
     stream_id: Type.String({ minLength: 1, description: 'a sandbox stream of this tenant' }),
     type: DetectionTypeSchema,
-    subtype: Type.Optional(Name({ maxLength: 64, description: `person: recognized (with person_id) or unrecognized (a face seen that matched nobody), absent when no face was seen; ${DETECTION_KINDS.filter((k) => k.subtypes).map((k) => `${k.type} (required): ${k.subtypes!.join(' or ')}`).join('; ')}`, examples: ['unrecognized'] })),
+    subtype: Type.Optional(
+      Name({
+        maxLength: 64,
+        description: `person: recognized (with person_id) or unrecognized (a face seen that matched nobody), absent when no face was seen; ${DETECTION_KINDS.filter(
+          (k) => k.subtypes,
+        )
+          .map((k) => `${k.type} (required): ${k.subtypes!.join(' or ')}`)
+          .join('; ')}`,
+        examples: ['unrecognized'],
+      }),
+    ),
     person_id: Type.Optional(Type.String({ pattern: '^person_', description: 'person, subtype recognized: a known person of this tenant (POST /v1/people)' })),
     value: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'person_count: people present' })),
     count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: `${COUNTED_KINDS.map((k) => k.type).join(', ')}: the number present` })),

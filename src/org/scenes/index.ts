@@ -34,7 +34,19 @@ export const sceneServices = defineServiceModule({
   name: 'scenes',
   provide(c) {
     c.provide(SCENE_ENGINE, () => new SceneEngineT());
-    c.provide(SCENES, (c) => new SceneServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), engine: c.get(SCENE_ENGINE), defaultCapacity: c.get(CONFIG).defaultSceneCapacity, people: c.get(SCENE_PEOPLE), sharedState: c.get(CONFIG).cluster }));
+    c.provide(
+      SCENES,
+      (c) =>
+        new SceneServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          engine: c.get(SCENE_ENGINE),
+          defaultCapacity: c.get(CONFIG).defaultSceneCapacity,
+          people: c.get(SCENE_PEOPLE),
+          sharedState: c.get(CONFIG).cluster,
+        }),
+    );
   },
   install: (c) => c.get(SCENES).loadAll(),
 });

@@ -34,7 +34,12 @@ export interface SceneFreshness {
 }
 
 /** The freshness of a scene's counts at `now`, from its streams and its last detection. */
-export function sceneFreshness(input: { now: number; lastDetectionAt: number | null; sources: readonly FreshnessSource[]; silenceMs?: number }): SceneFreshness {
+export function sceneFreshness(input: {
+  now: number;
+  lastDetectionAt: number | null;
+  sources: readonly FreshnessSource[];
+  silenceMs?: number;
+}): SceneFreshness {
   const silence = input.silenceMs ?? SOURCE_SILENCE_MS;
   const sourcesLive = input.sources.some((s) => s.status === 'live');
   let last = input.lastDetectionAt;

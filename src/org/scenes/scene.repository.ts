@@ -24,7 +24,12 @@ const findWithStreamIds = hotRead((db, tenantId: string, id: string) =>
     .leftJoin('streams', (join) => join.onRef('streams.scene_id', '=', 'scenes.id').onRef('streams.tenant_id', '=', 'scenes.tenant_id'))
     .selectAll('scenes')
     // each stream's status and last frame: the scene's freshness (src/org/scenes/scene-freshness.ts)
-    .select(['streams.id as stream_id', 'streams.status as stream_status', 'streams.last_frame_at as stream_last_frame_at', 'streams.source_type as stream_source_type'])
+    .select([
+      'streams.id as stream_id',
+      'streams.status as stream_status',
+      'streams.last_frame_at as stream_last_frame_at',
+      'streams.source_type as stream_source_type',
+    ])
     .where('scenes.tenant_id', '=', tenantId)
     .where('scenes.id', '=', id),
 );
@@ -37,13 +42,28 @@ export const sceneRepository = {
     const { stream_id: _streamId, stream_status: _s, stream_last_frame_at: _l, stream_source_type: _t, ...row } = rows[0];
     return {
       row,
-      streams: rows.flatMap((r) => (r.stream_id === null ? [] : [{ id: r.stream_id, status: r.stream_status ?? 'connecting', last_frame_at: r.stream_last_frame_at ?? null, source_type: r.stream_source_type ?? 'rtsp' }])),
+      streams: rows.flatMap((r) =>
+        r.stream_id === null
+          ? []
+          : [
+              {
+                id: r.stream_id,
+                status: r.stream_status ?? 'connecting',
+                last_frame_at: r.stream_last_frame_at ?? null,
+                source_type: r.stream_source_type ?? 'rtsp',
+              },
+            ],
+      ),
     };
   },
   /** scene id → its time zone, for the given scenes */
   async timeZones(db: DbExecutor, ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await db.selectFrom('scenes').select(['id', 'time_zone']).where('id', 'in', [...ids]).execute();
+    const rows = await db
+      .selectFrom('scenes')
+      .select(['id', 'time_zone'])
+      .where('id', 'in', [...ids])
+      .execute();
     return new Map(rows.map((r) => [r.id, r.time_zone]));
   },
   findByLocation(db: DbExecutor, tenantId: string, location: string) {
@@ -85,11 +105,14 @@ export const sceneRepository = {
    */
   async shareAnomalies(db: DbExecutor, sceneId: string, held: ReadonlyArray<readonly [string, number]>, now: number): Promise<number> {
     for (let i = 0; i < held.length; i += 500) {
-      await db.insertInto('scene_anomalies')
+      await db
+        .insertInto('scene_anomalies')
         .values(held.slice(i, i + 500).map(([key, until]) => ({ scene_id: sceneId, anomaly_key: key, until_at: until })))
-        .onConflict((oc) => oc.columns(['scene_id', 'anomaly_key']).doUpdateSet({
-          until_at: sql<number>`case when excluded.until_at > scene_anomalies.until_at then excluded.until_at else scene_anomalies.until_at end`,
-        }))
+        .onConflict((oc) =>
+          oc.columns(['scene_id', 'anomaly_key']).doUpdateSet({
+            until_at: sql<number>`case when excluded.until_at > scene_anomalies.until_at then excluded.until_at else scene_anomalies.until_at end`,
+          }),
+        )
         .execute();
     }
     await db.deleteFrom('scene_anomalies').where('scene_id', '=', sceneId).where('until_at', '<=', now).execute();
@@ -97,8 +120,12 @@ export const sceneRepository = {
   },
   /** Cluster mode: the scene's anomalies held now by any node. */
   async activeAnomalies(db: DbExecutor, sceneId: string, now: number): Promise<number> {
-    const r = await db.selectFrom('scene_anomalies').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('scene_id', '=', sceneId).where('until_at', '>', now).executeTakeFirst();
+    const r = await db
+      .selectFrom('scene_anomalies')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('scene_id', '=', sceneId)
+      .where('until_at', '>', now)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   },
 };

@@ -4,14 +4,19 @@ import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '..
 
 /** How a scene's streams combine into its counts (docs/decisions.md, "One location, several cameras"). */
 export const StreamCombineSchema = Type.Union([Type.Literal('max'), Type.Literal('sum')], {
-  description: 'how the streams of the location combine into its counts: max (default) when their views overlap, so a person two cameras see counts once; sum when they watch disjoint areas',
+  description:
+    'how the streams of the location combine into its counts: max (default) when their views overlap, so a person two cameras see counts once; sum when they watch disjoint areas',
 });
 
 /** When a stated count is from, and whether it is current (docs/decisions.md, "Freshness"). */
 export const FreshnessProperties = {
-  as_of: Type.Union([IsoTime, Type.Null()], { description: 'when the counts are from: the time of reading while a stream of the scene is live, else its last reading (null: no reading yet)' }),
+  as_of: Type.Union([IsoTime, Type.Null()], {
+    description: 'when the counts are from: the time of reading while a stream of the scene is live, else its last reading (null: no reading yet)',
+  }),
   sources_live: Type.Boolean({ description: 'at least one stream of the scene is live' }),
-  stale: Type.Boolean({ description: 'no stream has been live for longer than the silence threshold (30 s): the counts are the last reading at as_of, not the present' }),
+  stale: Type.Boolean({
+    description: 'no stream has been live for longer than the silence threshold (30 s): the counts are the last reading at as_of, not the present',
+  }),
 };
 
 export const SceneIdParams = Type.Object({ scene_id: Type.String({ description: 'scene_…' }) });
@@ -23,11 +28,14 @@ export const SceneSchema = Type.Object(
     location: Type.String(),
     people_count: Type.Integer({ description: 'people present at as_of, the location’s streams combined as stream_combine says' }),
     vehicle_count: Type.Integer(),
-    object_counts: Type.Object({}, {
-      additionalProperties: Type.Integer({ minimum: 0 }),
-      description: 'objects present of each counted detection type (vehicle, and any other counted kind a stream has reported), the streams combined',
-      examples: [{ vehicle: 2 }],
-    }),
+    object_counts: Type.Object(
+      {},
+      {
+        additionalProperties: Type.Integer({ minimum: 0 }),
+        description: 'objects present of each counted detection type (vehicle, and any other counted kind a stream has reported), the streams combined',
+        examples: [{ vehicle: 2 }],
+      },
+    ),
     crowd_density: Type.Number({ description: 'people ÷ capacity, a fraction' }),
     capacity: Type.Integer(),
     time_zone: Type.String(),
@@ -79,10 +87,13 @@ export const DetectionSchema = Type.Object(
   {
     id: prefixedId('det'),
     type: DetectionTypeSchema,
-    subtype: Type.Optional(Type.String({
-      description: 'person: recognized (the face matched an enrolled person, see person_id) or unrecognized (a face was seen and matched nobody); absent when no face was seen. animal: cat or dog',
-      examples: ['unrecognized'],
-    })),
+    subtype: Type.Optional(
+      Type.String({
+        description:
+          'person: recognized (the face matched an enrolled person, see person_id) or unrecognized (a face was seen and matched nobody); absent when no face was seen. animal: cat or dog',
+        examples: ['unrecognized'],
+      }),
+    ),
     value: Type.Optional(Type.Number({ description: 'with person_count: people present' })),
     count: Type.Optional(Type.Number({ description: 'with vehicle: vehicles present' })),
     location: Type.String(),
@@ -103,12 +114,14 @@ export const QueryBody = Type.Object(
   {
     stream_id: Type.String({ minLength: 1, description: 'a stream of this scene' }),
     query: Text({ maxLength: 1000, examples: ['How many people are in the lobby right now?'] }),
-    window: Type.Optional(Name({
-      maxLength: 16,
-      description:
-        'duration looked back from now: an integer followed by s, m, h or d (e.g. 15m), up to 30d. Optional: a time in the question ("since 9am") sets the span itself; a question with no time and a request with no window is answered over the last 15m, and `interpretation.window` says that default was used',
-      examples: ['15m'],
-    })),
+    window: Type.Optional(
+      Name({
+        maxLength: 16,
+        description:
+          'duration looked back from now: an integer followed by s, m, h or d (e.g. 15m), up to 30d. Optional: a time in the question ("since 9am") sets the span itself; a question with no time and a request with no window is answered over the last 15m, and `interpretation.window` says that default was used',
+        examples: ['15m'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -130,10 +143,17 @@ export const QueryResult = Type.Object({
     to: IsoTime,
     summary: Type.String(),
     time_phrase: Type.Optional(Type.String()),
-    window: Type.Optional(Type.Object({
-      duration: Type.String({ description: 'the window in the request notation, e.g. 15m', examples: ['15m'] }),
-      source: Type.Union([Type.Literal('request'), Type.Literal('default')], { description: 'request: the request\'s `window`; default: the request gave none and the question named no time' }),
-    }, { description: 'present when the answer\'s span is the window looked back from now (the question named no time of its own)' })),
+    window: Type.Optional(
+      Type.Object(
+        {
+          duration: Type.String({ description: 'the window in the request notation, e.g. 15m', examples: ['15m'] }),
+          source: Type.Union([Type.Literal('request'), Type.Literal('default')], {
+            description: "request: the request's `window`; default: the request gave none and the question named no time",
+          }),
+        },
+        { description: "present when the answer's span is the window looked back from now (the question named no time of its own)" },
+      ),
+    ),
   }),
 });
 export type QueryResultT = Static<typeof QueryResult>;

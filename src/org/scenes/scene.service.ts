@@ -1,12 +1,29 @@
 import type { Actor, Principal } from '../../platform/identity/index.ts';
 import type { DatabaseHandle, DbExecutor, DetectionTable, PageQuery } from '../../platform/db/index.ts';
-import { type DetectionRecord, type DetectionType, boxOf, detectionPageForStream, detectionsInRangeWithState, lastSighting, latestReadings, personSightings, readingsBefore } from '../detections/index.ts';
+import {
+  type DetectionRecord,
+  type DetectionType,
+  boxOf,
+  detectionPageForStream,
+  detectionsInRangeWithState,
+  lastSighting,
+  latestReadings,
+  personSightings,
+  readingsBefore,
+} from '../detections/index.ts';
 import { type Clock, toIso, isValidTimeZone } from '../../platform/time/index.ts';
 import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import { findStream, listRunnableStreams, listStreamSceneIds, listStreamsOfScene } from '../streams/stream-queries.ts';
 import { DEFAULT_QUERY_WINDOW_MS, answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult, type Interpretation } from './query/query.ts';
-import { answerKnownVsUnknown, answerPersonQuestion, answerWhoAtMoment, answerWhoQuestion, readPeopleQuestion, type KnownPerson } from './query/people-questions.ts';
+import {
+  answerKnownVsUnknown,
+  answerPersonQuestion,
+  answerWhoAtMoment,
+  answerWhoQuestion,
+  readPeopleQuestion,
+  type KnownPerson,
+} from './query/people-questions.ts';
 import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow, type SceneStreamRef } from './scene.repository.ts';
 import { asksAboutNow, freshnessFields, sceneFreshness, staleSentence, type FreshnessSource, type SceneFreshness } from './scene-freshness.ts';
@@ -238,7 +255,14 @@ export class SceneService {
     await this.deps.database.withWriteLock(async (trx) => {
       await sceneRepository.update(trx, id, patch);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'scene.updated', resourceType: 'scene', resourceId: id, data: { before: { capacity: before.capacity, time_zone: before.time_zone, stream_combine: streamCombineOf(before.stream_combine) }, after: body }, scope: { location: before.location } },
+        {
+          tenantId: principal.tenantId,
+          action: 'scene.updated',
+          resourceType: 'scene',
+          resourceId: id,
+          data: { before: { capacity: before.capacity, time_zone: before.time_zone, stream_combine: streamCombineOf(before.stream_combine) }, after: body },
+          scope: { location: before.location },
+        },
       ]);
     });
     this.deps.engine.register({ ...before, ...patch });
@@ -259,31 +283,43 @@ export class SceneService {
     const freshness = this.freshnessOf(scene, sceneStreams);
     const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
     // "who was that at 22:40?": the tracks around that moment (one that began up to an hour before may still be there)
-    const atMoment = about?.kind === 'who' && about.moment
-      ? answerWhoAtMoment(interp, people, toRecords(await detectionsInRangeWithState(db, sceneId, interp.to - 60 * 60_000, interp.to + 2 * 60_000)), interp.to)
-      : undefined;
+    const atMoment =
+      about?.kind === 'who' && about.moment
+        ? answerWhoAtMoment(
+            interp,
+            people,
+            toRecords(await detectionsInRangeWithState(db, sceneId, interp.to - 60 * 60_000, interp.to + 2 * 60_000)),
+            interp.to,
+          )
+        : undefined;
     if (atMoment && 'cannot' in atMoment) throw new VigilError('face_not_seen', atMoment.cannot, { param: 'query' });
-    const answer =
-      atMoment
-        ? atMoment.answer
-        : about?.kind === 'person'
-        ? answerPersonQuestion(interp, about.person, toRecords(await personSightings(db, sceneId, about.person.id, interp.from, interp.to)), recognitionOn, about.first, about.count)
+    const answer = atMoment
+      ? atMoment.answer
+      : about?.kind === 'person'
+        ? answerPersonQuestion(
+            interp,
+            about.person,
+            toRecords(await personSightings(db, sceneId, about.person.id, interp.from, interp.to)),
+            recognitionOn,
+            about.first,
+            about.count,
+          )
         : about?.kind === 'known_vs_unknown'
           ? answerKnownVsUnknown(interp, people, toRecords(history), body.query)
-        : about?.kind === 'who'
-          ? answerWhoQuestion(interp, people, toRecords(history), recognitionOn)
-          : answerQuery(
-              interp,
-              toRecords(combined.records),
-              {
-                people: state?.people ?? scene.people,
-                vehicles: state?.vehicles ?? scene.vehicles,
-                counts: state?.counts,
-                capacity: scene.capacity,
-                active_anomalies: state?.activeAnomalies ?? (this.deps.sharedState ? scene.active_anomalies : 0),
-              },
-              combinedBaseline.map((b) => toRecords(b.records)),
-            );
+          : about?.kind === 'who'
+            ? answerWhoQuestion(interp, people, toRecords(history), recognitionOn)
+            : answerQuery(
+                interp,
+                toRecords(combined.records),
+                {
+                  people: state?.people ?? scene.people,
+                  vehicles: state?.vehicles ?? scene.vehicles,
+                  counts: state?.counts,
+                  capacity: scene.capacity,
+                  active_anomalies: state?.activeAnomalies ?? (this.deps.sharedState ? scene.active_anomalies : 0),
+                },
+                combinedBaseline.map((b) => toRecords(b.records)),
+              );
     // the detections an answer cites are the stored readings, not the scene's combined ones
     const stored = new Map([combined, ...combinedBaseline].flatMap((h) => [...h.original.values()].map((r) => [r.id, r] as const)));
     const cited = answer.detections.map((d) => {
@@ -302,7 +338,10 @@ export class SceneService {
       anomaly_flag: answer.anomaly_flag,
       answer: staleNow
         ? staleSentence({
-            freshness, now, timeZone: scene.time_zone, place: `the ${scene.location.replace(/_/g, ' ')}`,
+            freshness,
+            now,
+            timeZone: scene.time_zone,
+            place: `the ${scene.location.replace(/_/g, ' ')}`,
             counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
           })
         : answer.answer,
@@ -330,7 +369,12 @@ export class SceneService {
   }
 
   /** The window and the stream of a scene question, checked. */
-  private async checkSceneQuery(principal: Principal, sceneId: string, scene: SceneRow, body: QueryBodyT): Promise<{ windowMs: number; windowSource: 'default' | 'request'; streamId: string }> {
+  private async checkSceneQuery(
+    principal: Principal,
+    sceneId: string,
+    scene: SceneRow,
+    body: QueryBodyT,
+  ): Promise<{ windowMs: number; windowSource: 'default' | 'request'; streamId: string }> {
     if (!body.query.trim()) throw invalid('query', 'must not be empty');
     // no window: the question's own time, else the default the interpretation reports (docs/decisions.md, "Scene questions: an optional window")
     const windowSource = body.window === undefined ? 'default' : 'request';
@@ -350,7 +394,15 @@ export class SceneService {
 
   /** What a scene question asks, or query_not_understood (recorded in the audit trail). */
   private async interpretSceneQuery(
-    principal: Principal, actor: Actor, sceneId: string, scene: SceneRow, streamId: string, body: QueryBodyT, now: number, windowMs: number, windowSource: 'default' | 'request',
+    principal: Principal,
+    actor: Actor,
+    sceneId: string,
+    scene: SceneRow,
+    streamId: string,
+    body: QueryBodyT,
+    now: number,
+    windowMs: number,
+    windowSource: 'default' | 'request',
   ): Promise<{ people: KnownPerson[]; about: ReturnType<typeof readPeopleQuestion>; interp: Interpretation }> {
     const people = this.deps.people ? await this.deps.people.list(principal.tenantId) : [];
     const about = readPeopleQuestion(body.query, people);
@@ -359,7 +411,7 @@ export class SceneService {
         ? { ok: false, reason: about.reason, examples: people.slice(0, 3).map((p) => `Was ${p.name} here today?`) }
         : about?.kind === 'cannot'
           ? { ok: false, reason: about.reason, examples: buildExamples(scene.location) }
-        : interpretQuery(about ? about.rewritten : body.query, { now, windowMs, windowSource, timeZone: scene.time_zone, location: scene.location });
+          : interpretQuery(about ? about.rewritten : body.query, { now, windowMs, windowSource, timeZone: scene.time_zone, location: scene.location });
     if (!parsed.ok) {
       await this.deps.audit.append(actor, {
         tenantId: principal.tenantId,
@@ -381,7 +433,13 @@ export class SceneService {
     // "last seen" looks back up to 30 days: fetch the few rows it needs, not the whole range
     const history =
       interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure'
-        ? await lastSighting(db, sceneId, interp.subtype === 'unrecognized' ? 'unrecognized' : interp.metric === 'vehicles' ? 'vehicles' : 'people', interp.from, interp.to)
+        ? await lastSighting(
+            db,
+            sceneId,
+            interp.subtype === 'unrecognized' ? 'unrecognized' : interp.metric === 'vehicles' ? 'vehicles' : 'people',
+            interp.from,
+            interp.to,
+          )
         : await detectionsInRangeWithState(db, sceneId, interp.from, interp.to);
     // "more than usual": the same time of day on earlier days
     const baseline: DetectionTable[][] = [];
@@ -389,8 +447,24 @@ export class SceneService {
     // several streams: counts are the scene's, combined as it says (docs/decisions.md, "One location, several cameras")
     const sceneStreams = await listStreamsOfScene(db, sceneId);
     const sightingsOnly = interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure';
-    const combined = sightingsOnly ? { records: history, original: new Map<DetectionTable, DetectionTable>() } : await this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), history, interp.from);
-    const combinedBaseline = await Promise.all(baseline.map((rows, i) => this.combinedHistory(sceneStreams.map((x) => x.id), streamCombineOf(scene.stream_combine), rows, interp.baseline![i].from)));
+    const combined = sightingsOnly
+      ? { records: history, original: new Map<DetectionTable, DetectionTable>() }
+      : await this.combinedHistory(
+          sceneStreams.map((x) => x.id),
+          streamCombineOf(scene.stream_combine),
+          history,
+          interp.from,
+        );
+    const combinedBaseline = await Promise.all(
+      baseline.map((rows, i) =>
+        this.combinedHistory(
+          sceneStreams.map((x) => x.id),
+          streamCombineOf(scene.stream_combine),
+          rows,
+          interp.baseline![i].from,
+        ),
+      ),
+    );
     return { history, sceneStreams, combined, combinedBaseline };
   }
 

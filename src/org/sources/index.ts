@@ -9,7 +9,12 @@ import { SNAPSHOTS } from '../detections/index.ts';
 import { INGEST_GATE, PIPELINE } from '../pipeline/index.ts';
 import { STREAM_RUNNER } from '../streams/index.ts';
 import { WHIP_INGEST, WHIP_TUNING } from '../webrtc/index.ts';
-import { LiveVideoSources as LiveVideoSourcesT, type LiveFaceRecognition as LiveFaceRecognitionT, type LiveVideoTuning as LiveVideoTuningT, type StreamRecording as StreamRecordingT } from './live-video-sources.ts';
+import {
+  LiveVideoSources as LiveVideoSourcesT,
+  type LiveFaceRecognition as LiveFaceRecognitionT,
+  type LiveVideoTuning as LiveVideoTuningT,
+  type StreamRecording as StreamRecordingT,
+} from './live-video-sources.ts';
 import { SourceManager as SourceManagerT } from './source-manager.ts';
 import { MqttSources as MqttSourcesT } from './mqtt-sources.ts';
 import { MqttBrokerPool, type BrokerBackoff } from '../../ingest/mqtt/index.ts';
@@ -38,21 +43,54 @@ export const sourceServices = defineServiceModule({
   provide(c) {
     c.provide(VIDEO_TUNING, () => undefined);
     c.provide(SANDBOX_TICK_MS, () => undefined);
-    c.provide(LIVE_VIDEO, (c) => new LiveVideoSourcesT({
-      database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), snapshots: c.get(SNAPSHOTS),
-      webhooks: c.get(WEBHOOKS), tuning: c.get(VIDEO_TUNING), faces: c.get(LIVE_FACES), log: c.get(LOG), detectorModel: c.get(CONFIG).detector,
-      fence: c.get(CLUSTER_LEASES), recording: c.get(STREAM_RECORDING),
-    }));
+    c.provide(
+      LIVE_VIDEO,
+      (c) =>
+        new LiveVideoSourcesT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          pipeline: c.get(PIPELINE),
+          snapshots: c.get(SNAPSHOTS),
+          webhooks: c.get(WEBHOOKS),
+          tuning: c.get(VIDEO_TUNING),
+          faces: c.get(LIVE_FACES),
+          log: c.get(LOG),
+          detectorModel: c.get(CONFIG).detector,
+          fence: c.get(CLUSTER_LEASES),
+          recording: c.get(STREAM_RECORDING),
+        }),
+    );
     c.provide(MQTT_BACKOFF, () => undefined);
-    c.provide(MQTT_SOURCES, (c) => new MqttSourcesT({
-      database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), pipeline: c.get(PIPELINE), webhooks: c.get(WEBHOOKS), fence: c.get(CLUSTER_LEASES), log: c.get(LOG),
-      pool: new MqttBrokerPool({ backoff: c.get(MQTT_BACKOFF), log: c.get(LOG), clientIdPrefix: `vigil_${c.get(CONFIG).nodeId}` }),
-    }));
-    c.provide(SOURCES, (c) => new SourceManagerT({
-      clock: c.get(CLOCK), pipeline: c.get(PIPELINE), tickMs: c.get(SANDBOX_TICK_MS), log: c.get(LOG), video: c.get(LIVE_VIDEO), mqtt: c.get(MQTT_SOURCES), gate: c.get(INGEST_GATE),
-      knownPeople: (tenantId: string) => c.get(LIVE_FACES).enrolledPeopleNow(tenantId),
-      clustered: c.get(CONFIG).cluster,
-    }));
+    c.provide(
+      MQTT_SOURCES,
+      (c) =>
+        new MqttSourcesT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          pipeline: c.get(PIPELINE),
+          webhooks: c.get(WEBHOOKS),
+          fence: c.get(CLUSTER_LEASES),
+          log: c.get(LOG),
+          pool: new MqttBrokerPool({ backoff: c.get(MQTT_BACKOFF), log: c.get(LOG), clientIdPrefix: `vigil_${c.get(CONFIG).nodeId}` }),
+        }),
+    );
+    c.provide(
+      SOURCES,
+      (c) =>
+        new SourceManagerT({
+          clock: c.get(CLOCK),
+          pipeline: c.get(PIPELINE),
+          tickMs: c.get(SANDBOX_TICK_MS),
+          log: c.get(LOG),
+          video: c.get(LIVE_VIDEO),
+          mqtt: c.get(MQTT_SOURCES),
+          gate: c.get(INGEST_GATE),
+          knownPeople: (tenantId: string) => c.get(LIVE_FACES).enrolledPeopleNow(tenantId),
+          clustered: c.get(CONFIG).cluster,
+        }),
+    );
     c.provide(STREAM_RUNNER, (c) => c.get(SOURCES));
     c.provide(WHIP_INGEST, (c) => c.get(SOURCES));
     c.provide(WHIP_TUNING, (c) => {

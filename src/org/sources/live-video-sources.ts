@@ -189,7 +189,12 @@ export class LiveVideoSources {
       entry.handle = entry.mobile;
     } else if (row.source_type === 'webrtc') {
       // waits for a WHIP publisher; after a restart a stream that had one is offline until it publishes again
-      entry.webrtc = createWebRtcIngest({ ...common, initialStatus: row.status === 'connecting' ? 'connecting' : 'offline', connectDeadlineMs: this.deps.tuning?.connectDeadlineMs, recorder: this.deps.recording?.whip(entry.ref) });
+      entry.webrtc = createWebRtcIngest({
+        ...common,
+        initialStatus: row.status === 'connecting' ? 'connecting' : 'offline',
+        connectDeadlineMs: this.deps.tuning?.connectDeadlineMs,
+        recorder: this.deps.recording?.whip(entry.ref),
+      });
       entry.handle = entry.webrtc;
     } else {
       const recorder = this.deps.recording?.camera(entry.ref, { rtspTransport: this.deps.tuning?.camera?.rtspTransport });
@@ -250,7 +255,9 @@ export class LiveVideoSources {
       }
       const detections = (await Promise.all(writes)).flat();
       // a decodable frame is kept as a still of the phone's recording; never fails the frame
-      const kept = this.deps.recording?.still(entry.ref, jpeg, this.deps.clock.now()).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: streamId }, 'phone still not recorded'));
+      const kept = this.deps.recording
+        ?.still(entry.ref, jpeg, this.deps.clock.now())
+        .catch((err: unknown) => this.deps.log?.warn({ err, stream_id: streamId }, 'phone still not recorded'));
       if (kept) {
         entry.inFlight.add(kept);
         void kept.finally(() => entry.inFlight.delete(kept));
@@ -267,7 +274,11 @@ export class LiveVideoSources {
     await Promise.allSettled([...this.stopping]);
     const pool = this.pool;
     this.pool = null;
-    if (pool) await pool.then((p) => p.close(), () => undefined);
+    if (pool)
+      await pool.then(
+        (p) => p.close(),
+        () => undefined,
+      );
   }
 
   private loadPool(): Promise<DetectorPool> {
@@ -290,7 +301,8 @@ export class LiveVideoSources {
       .then(() => this.persistStatus(entry.ref, status, stats))
       .catch((err: unknown) => {
         // a node that lost the stream's lease (paused, cut off) leaves the status to the new owner
-        if (err instanceof FencedWriteError) this.deps.log?.warn({ stream_id: entry.ref.id, status }, 'stream status not written: this node no longer holds the stream\'s lease');
+        if (err instanceof FencedWriteError)
+          this.deps.log?.warn({ stream_id: entry.ref.id, status }, "stream status not written: this node no longer holds the stream's lease");
         else this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'stream status write failed');
       });
   }

@@ -151,8 +151,17 @@ export class MqttSources {
     const e = this.entries.get(streamId);
     if (!e) return null;
     return {
-      status: e.status, last_frame_at: e.lastMessageAt, fps_in: 0, detector_fps: 0, error: e.error, frames_in: e.messages, frames_detected: 0,
-      frames_skipped_no_motion: 0, frames_dropped_busy: 0, reconnects: 0, retry_at: null,
+      status: e.status,
+      last_frame_at: e.lastMessageAt,
+      fps_in: 0,
+      detector_fps: 0,
+      error: e.error,
+      frames_in: e.messages,
+      frames_detected: 0,
+      frames_skipped_no_motion: 0,
+      frames_dropped_busy: 0,
+      reconnects: 0,
+      retry_at: null,
     };
   }
 
@@ -187,7 +196,7 @@ export class MqttSources {
         entry.stateAt = last.at;
       }
     } catch (err) {
-      this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'reading a sensor\'s last state failed');
+      this.deps.log?.warn({ err, stream_id: entry.ref.id }, "reading a sensor's last state failed");
     }
   }
 
@@ -233,11 +242,14 @@ export class MqttSources {
     if (before === active) return;
     entry.state = active;
     entry.stateAt = at;
-    for (const fn of this.stateListeners) fn({ streamId: entry.ref.id, tenantId: entry.ref.tenant_id, location: entry.ref.location, type: mapping.type!, active, at });
+    for (const fn of this.stateListeners)
+      fn({ streamId: entry.ref.id, tenantId: entry.ref.tenant_id, location: entry.ref.location, type: mapping.type!, active, at });
     if (retained && (before === null || mapping.type !== 'door_open')) return;
     const det = detectionForChange(mapping.type!, active, at);
     if (!det) return;
-    const written = this.deps.pipeline.ingest(entry.ref, [det]).catch((err: unknown) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'sensor detection write failed'));
+    const written = this.deps.pipeline
+      .ingest(entry.ref, [det])
+      .catch((err: unknown) => this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'sensor detection write failed'));
     entry.inFlight.add(written);
     void written.finally(() => entry.inFlight.delete(written));
   }
@@ -264,7 +276,7 @@ export class MqttSources {
       error = entry.brokerError;
     } else if (!mapping) {
       status = 'offline';
-      error = 'the stream\'s sensor mapping is not one this server knows (see sensor.preset)';
+      error = "the stream's sensor mapping is not one this server knows (see sensor.preset)";
     } else if (entry.battery !== null && entry.battery <= mapping.batteryLowPct) {
       status = 'offline';
       error = `battery low: ${entry.battery}% (at or below ${mapping.batteryLowPct}%)`;
@@ -289,7 +301,8 @@ export class MqttSources {
     entry.writes = entry.writes
       .then(() => writeStreamStatus(this.deps, entry.ref, status, { error, lastAt }))
       .catch((err: unknown) => {
-        if (err instanceof FencedWriteError) this.deps.log?.warn({ stream_id: entry.ref.id, status }, 'stream status not written: this node no longer holds the stream\'s lease');
+        if (err instanceof FencedWriteError)
+          this.deps.log?.warn({ stream_id: entry.ref.id, status }, "stream status not written: this node no longer holds the stream's lease");
         else this.deps.log?.warn({ err, stream_id: entry.ref.id }, 'stream status write failed');
       });
   }

@@ -64,7 +64,10 @@ function hashTrack(id: string): number {
 }
 
 /** Which scenario simulates a stream that a test key registered with a real-looking source. */
-export function scenarioForStream(row: Pick<StreamRow, 'source_type' | 'source_url' | 'location'> & Partial<Pick<StreamRow, 'config'>>): { scenario: ScenarioName; seed: number } {
+export function scenarioForStream(row: Pick<StreamRow, 'source_type' | 'source_url' | 'location'> & Partial<Pick<StreamRow, 'config'>>): {
+  scenario: ScenarioName;
+  seed: number;
+} {
   if (row.source_type === 'sandbox') {
     const parsed = parseSandboxUrl(row.source_url);
     if (parsed.ok) return { scenario: parsed.scenario, seed: parsed.seed };

@@ -23,7 +23,12 @@ export interface StreamStatusDeps {
  * refreshes the row without an event. `lastAt`: the last frame or message (epoch ms), null to keep
  * the row's.
  */
-export async function writeStreamStatus(deps: StreamStatusDeps, ref: StreamRef, status: StreamStatus, report: { error: string | null; lastAt: number | null }): Promise<void> {
+export async function writeStreamStatus(
+  deps: StreamStatusDeps,
+  ref: StreamRef,
+  status: StreamStatus,
+  report: { error: string | null; lastAt: number | null },
+): Promise<void> {
   const { database, webhooks, audit } = deps;
   await database.withWriteLock(async (trx) => {
     // cluster mode: written only under the lease the source runs under (throws FencedWriteError)
@@ -36,7 +41,14 @@ export async function writeStreamStatus(deps: StreamStatusDeps, ref: StreamRef, 
     const change = { stream_id: ref.id, location: ref.location, status, previous_status: row.status, error: report.error, last_frame_at: lastFrameAt };
     await webhooks.enqueueIn(trx, { tenantId: ref.tenant_id, kind: 'stream.status_changed', payload: change });
     await audit.appendIn(trx, SYSTEM_ACTOR, [
-      { tenantId: ref.tenant_id, action: 'stream.status_changed', resourceType: 'stream', resourceId: ref.id, data: change, scope: { location: ref.location, streamId: ref.id } },
+      {
+        tenantId: ref.tenant_id,
+        action: 'stream.status_changed',
+        resourceType: 'stream',
+        resourceId: ref.id,
+        data: change,
+        scope: { location: ref.location, streamId: ref.id },
+      },
     ]);
   });
 }

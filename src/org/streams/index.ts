@@ -15,7 +15,15 @@ import type { FrameFaceRecognizer as FrameFaceRecognizerT, StreamRunner as Strea
 export { parseStreamConfig, type StreamVideoConfig } from './stream-config.ts';
 export { type FrameFaceRecognizer, type FrameOutcome } from './stream-runner.ts';
 export { type StreamRow } from './stream.repository.ts';
-export { findStream, findStreamById, listStreamsOfTenant, listStreamSceneIds, listStreamsOfScene, listRunnableStreams, updateStream } from './stream-queries.ts';
+export {
+  findStream,
+  findStreamById,
+  listStreamsOfTenant,
+  listStreamSceneIds,
+  listStreamsOfScene,
+  listRunnableStreams,
+  updateStream,
+} from './stream-queries.ts';
 export { PublishInfoSchema, StreamIdParams, type FrameFace, type PublishInfo, type SensorLiveView } from './stream.schemas.ts';
 export { StreamService, assertBrokerAllowed } from './stream.service.ts';
 export { decideSourceType, type SourceKind, type SourceKindDecision } from './source-kind.ts';
@@ -31,10 +39,12 @@ export const streamsApi = defineApiModule({
   name: 'streams',
   tags: [{ name: 'Streams', description: 'Video and sensor sources (Surface B)' }],
   schemas: [StreamSchema],
-  routes: ({ streams }: { streams: StreamService }) => async (app) => {
-    await app.register(streamRoutes(streams));
-    await app.register(streamFrameRoutes(streams));
-  },
+  routes:
+    ({ streams }: { streams: StreamService }) =>
+    async (app) => {
+      await app.register(streamRoutes(streams));
+      await app.register(streamFrameRoutes(streams));
+    },
 });
 
 export const STREAMS = token<StreamServiceT>('streams');
@@ -67,8 +77,17 @@ export const streamServices = defineServiceModule({
       const leases = c.get(CLUSTER_LEASES);
       if (!config.cluster || !leases || config.role === 'api' || !config.runSources) return null;
       return new StreamOwnershipT({
-        database: c.get(DATABASE), leases, runner: c.get(STREAM_RUNNER), scenes: c.get(SCENES), nodeId: config.nodeId, role: config.role,
-        capacity: c.get(STREAM_CAPACITY), drain: c.get(STREAM_DRAIN), tuning: c.get(OWNERSHIP_TUNING), log: c.get(LOG), internalUrl: config.internalUrl,
+        database: c.get(DATABASE),
+        leases,
+        runner: c.get(STREAM_RUNNER),
+        scenes: c.get(SCENES),
+        nodeId: config.nodeId,
+        role: config.role,
+        capacity: c.get(STREAM_CAPACITY),
+        drain: c.get(STREAM_DRAIN),
+        tuning: c.get(OWNERSHIP_TUNING),
+        log: c.get(LOG),
+        internalUrl: config.internalUrl,
         onHeld: (n) => c.get(METRICS).setLeasesHeld(n),
       });
     });
@@ -80,21 +99,23 @@ export const streamServices = defineServiceModule({
     });
     c.provide(STREAMS, (c) => {
       const streams = new StreamServiceT({
-      database: c.get(DATABASE),
-      clock: c.get(CLOCK),
-      audit: c.get(AUDIT),
-      scenes: c.get(SCENES),
-      sources: c.get(OWNED_RUNNER),
-      allowFileSources: c.get(CONFIG).allowFileSources,
-      publishing: c.get(STREAM_PUBLISHING),
-      faces: c.get(FRAME_FACES),
-      assignments: c.get(OWNED_RUNNER),
-      peers: c.get(PEER_LINK),
-      mqttAllowPrivate: c.get(CONFIG).mqtt.allowPrivate,
+        database: c.get(DATABASE),
+        clock: c.get(CLOCK),
+        audit: c.get(AUDIT),
+        scenes: c.get(SCENES),
+        sources: c.get(OWNED_RUNNER),
+        allowFileSources: c.get(CONFIG).allowFileSources,
+        publishing: c.get(STREAM_PUBLISHING),
+        faces: c.get(FRAME_FACES),
+        assignments: c.get(OWNED_RUNNER),
+        peers: c.get(PEER_LINK),
+        mqttAllowPrivate: c.get(CONFIG).mqtt.allowPrivate,
       });
       // a sandbox follows its scene's local day: a new time zone restarts it there
       c.get(SCENES).onTimeZoneChange((sceneId, timeZone) => {
-        streams.restartSandboxes(sceneId, timeZone).catch((err: unknown) => c.get(LOG)?.warn({ err, scene_id: sceneId }, 'restarting sandbox streams in a new time zone failed'));
+        streams
+          .restartSandboxes(sceneId, timeZone)
+          .catch((err: unknown) => c.get(LOG)?.warn({ err, scene_id: sceneId }, 'restarting sandbox streams in a new time zone failed'));
       });
       return streams;
     });

@@ -35,7 +35,10 @@ export function decideSourceType(input: { url?: string; said?: string }): Source
   const scheme = url ? /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase() : undefined;
   if (!url) {
     if (said === 'webrtc') return { ok: true, kind: 'webrtc' };
-    return { ok: false, ask: 'What is the camera\'s address (rtsp://… or an http:// MJPEG or HLS stream)? If it is a phone or browser that should publish its camera to Vigil, say it publishes over WebRTC and I will give you its publish link.' };
+    return {
+      ok: false,
+      ask: "What is the camera's address (rtsp://… or an http:// MJPEG or HLS stream)? If it is a phone or browser that should publish its camera to Vigil, say it publishes over WebRTC and I will give you its publish link.",
+    };
   }
   switch (scheme) {
     case 'rtsp':
@@ -68,6 +71,9 @@ export function decideSourceType(input: { url?: string; said?: string }): Source
       };
     }
     default:
-      return { ok: false, ask: `${scheme ?? 'this'}:// addresses are not supported; use rtsp://, http(s):// (MJPEG or HLS), mqtt:// for a sensor on an MQTT broker, or say the camera publishes over WebRTC.` };
+      return {
+        ok: false,
+        ask: `${scheme ?? 'this'}:// addresses are not supported; use rtsp://, http(s):// (MJPEG or HLS), mqtt:// for a sensor on an MQTT broker, or say the camera publishes over WebRTC.`,
+      };
   }
 }

@@ -20,7 +20,10 @@ export function parseStreamConfig(raw: string): StreamVideoConfig {
   } catch {
     // a config written by hand that does not parse: treat as empty rather than fail the stream
   }
-  const out: StreamVideoConfig = { zones: Array.isArray(parsed.zones) ? parsed.zones : [], motion_masks: Array.isArray(parsed.motion_masks) ? parsed.motion_masks : [] };
+  const out: StreamVideoConfig = {
+    zones: Array.isArray(parsed.zones) ? parsed.zones : [],
+    motion_masks: Array.isArray(parsed.motion_masks) ? parsed.motion_masks : [],
+  };
   if (parsed.sensor && typeof parsed.sensor === 'object') out.sensor = parsed.sensor;
   return out;
 }

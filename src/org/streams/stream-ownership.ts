@@ -148,7 +148,10 @@ export class StreamOwnership {
       }
       runner.stop(id);
       this.held.delete(id);
-      log?.warn({ stream_id: id, epoch: h.epoch, node_id: nodeId }, 'lost the lease of a stream (paused or cut off past its expiry): its source is stopped here');
+      log?.warn(
+        { stream_id: id, epoch: h.epoch, node_id: nodeId },
+        'lost the lease of a stream (paused or cut off past its expiry): its source is stopped here',
+      );
     }
     for (const [id, epoch] of renewed) if (!this.held.has(id)) await leases.release(id, nodeId, epoch);
   }
@@ -196,7 +199,8 @@ export class StreamOwnership {
 
     // 3. my share of the streams, by capacity among the live workers
     const nodes = (await leases.liveNodes(Math.max(ttlMs - tickMs, tickMs))).filter((n) => n.role !== 'api');
-    if (!nodes.some((n) => n.node_id === nodeId)) nodes.push({ node_id: nodeId, role: this.deps.role, capacity: this.deps.capacity, started_at: 0, heartbeat_at: 0 });
+    if (!nodes.some((n) => n.node_id === nodeId))
+      nodes.push({ node_id: nodeId, role: this.deps.role, capacity: this.deps.capacity, started_at: 0, heartbeat_at: 0 });
     const total = nodes.reduce((sum, n) => sum + n.capacity, 0);
     const target = Math.ceil((rows.length * this.deps.capacity) / total);
 
@@ -347,7 +351,10 @@ export class ClusterStreamRunner implements StreamRunner, StreamAssignments {
     if (!owner) throw notRunningHere(streamId);
     if (owner.nodeId === this.peers!.nodeId) return this.inner.pushFrame(streamId, jpeg);
     const res = await this.peers!.send(owner, {
-      method: 'POST', path: `/internal/v1/streams/${encodeURIComponent(streamId)}/frames`, headers: { 'content-type': 'image/jpeg' }, body: jpeg,
+      method: 'POST',
+      path: `/internal/v1/streams/${encodeURIComponent(streamId)}/frames`,
+      headers: { 'content-type': 'image/jpeg' },
+      body: jpeg,
       // the owner's first frame loads its detector; inside the 60 s a request may take (VIGIL_REQUEST_TIMEOUT_MS)
       timeoutMs: 50_000,
     });
@@ -369,9 +376,13 @@ interface ProblemLike {
 
 /** No node runs the stream just now: it is being taken over after its owner stopped (within a lease time). */
 function notRunningHere(streamId: string): VigilError {
-  return new VigilError('service_unavailable', `No node runs stream ${streamId} at this moment (it is being taken over by another node); send the frame again in a few seconds.`, {
-    headers: { 'Retry-After': '2' },
-  });
+  return new VigilError(
+    'service_unavailable',
+    `No node runs stream ${streamId} at this moment (it is being taken over by another node); send the frame again in a few seconds.`,
+    {
+      headers: { 'Retry-After': '2' },
+    },
+  );
 }
 
 /** The owner's problem answer, as this node's own (same code, detail and field). */

@@ -33,7 +33,12 @@ export function maskSourceUrl(url: string): string {
  * The stream as stored, with the live figures of its ingest when it runs in this process (the
  * row's status is written on each change; frame rates exist only in memory).
  */
-export function toStreamView(r: StreamRow, live: IngestStats | null = null, assignment: AssignmentView = null, sensor: SensorLiveView | null = null): StreamView {
+export function toStreamView(
+  r: StreamRow,
+  live: IngestStats | null = null,
+  assignment: AssignmentView = null,
+  sensor: SensorLiveView | null = null,
+): StreamView {
   const cfg = parseStreamConfig(r.config);
   return {
     id: r.id,
@@ -216,7 +221,9 @@ export class StreamService {
 
   private async views(rows: readonly StreamRow[]): Promise<StreamView[]> {
     const where = (await this.deps.assignments?.assignments(rows.map((r) => r.id))) ?? new Map<string, never>();
-    return rows.map((r) => toStreamView(r, this.deps.sources.liveStats(r.id), toAssignmentView(where.get(r.id)), this.deps.sources.sensorState?.(r.id) ?? null));
+    return rows.map((r) =>
+      toStreamView(r, this.deps.sources.liveStats(r.id), toAssignmentView(where.get(r.id)), this.deps.sources.sensorState?.(r.id) ?? null),
+    );
   }
 
   async create(principal: Principal, actor: Actor, body: CreateStreamBodyT): Promise<StreamView> {
@@ -251,7 +258,14 @@ export class StreamService {
       // a live webrtc stream gets its publish token with it, shown in this answer only
       if (r.source_type === 'webrtc' && !sandbox && this.deps.publishing) publish = await this.deps.publishing.issueIn(trx, r);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'stream.created', resourceType: 'stream', resourceId: r.id, data: { after: toStreamView(r) }, scope: { location: r.location, streamId: r.id } },
+        {
+          tenantId: principal.tenantId,
+          action: 'stream.created',
+          resourceType: 'stream',
+          resourceId: r.id,
+          data: { after: toStreamView(r) },
+          scope: { location: r.location, streamId: r.id },
+        },
       ]);
       return r;
     });
@@ -325,7 +339,11 @@ export class StreamService {
    * A phone's frame through the detector; answers what it changed in the scene.
    * Only live mobile streams take frames: a sandbox stream simulates its source.
    */
-  async pushFrame(principal: Principal, id: string, jpeg: Buffer): Promise<{ object: 'frame_result'; stream_id: string; status: StreamStatus; detected: boolean; detections: DetectionView[]; faces?: FrameFace[] }> {
+  async pushFrame(
+    principal: Principal,
+    id: string,
+    jpeg: Buffer,
+  ): Promise<{ object: 'frame_result'; stream_id: string; status: StreamStatus; detected: boolean; detections: DetectionView[]; faces?: FrameFace[] }> {
     const row = await this.load(principal, id);
     if (row.source_type !== 'mobile' || row.sandbox === 1) {
       const why = row.source_type !== 'mobile' ? `its source_type is ${row.source_type}` : 'it is a sandbox stream, which simulates its source';
@@ -335,7 +353,11 @@ export class StreamService {
     // after the detector: a frame it refused (invalid_image, too large) never reaches the face engine
     const faces = (await this.deps.faces?.recognizeFrame(principal.tenantId, jpeg)) ?? null;
     return {
-      object: 'frame_result', stream_id: id, status: out.status, detected: out.detected, detections: out.detections.map(toDetectionView),
+      object: 'frame_result',
+      stream_id: id,
+      status: out.status,
+      detected: out.detected,
+      detections: out.detections.map(toDetectionView),
       ...(faces ? { faces } : {}),
     };
   }
@@ -360,7 +382,14 @@ export class StreamService {
       await streamRepository.delete(trx, id);
       await this.deps.publishing?.removeIn(trx, id);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'stream.deleted', resourceType: 'stream', resourceId: id, data: { before: toStreamView(row) }, scope: { location: row.location, streamId: id } },
+        {
+          tenantId: principal.tenantId,
+          action: 'stream.deleted',
+          resourceType: 'stream',
+          resourceId: id,
+          data: { before: toStreamView(row) },
+          scope: { location: row.location, streamId: id },
+        },
       ]);
     });
     this.deps.scenes.detachStream(row.scene_id, id);

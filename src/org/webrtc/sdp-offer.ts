@@ -50,11 +50,10 @@ export function checkWhipOffer(sdp: string): WhipOffer {
   const usable = videoCodecs.filter((c) => (DECODED_CODECS as readonly string[]).includes(c.toUpperCase()));
   if (usable.length === 0) {
     const offered = videoCodecs.filter((c) => !/^(rtx|red|ulpfec|flexfec-03)$/i.test(c));
-    throw new VigilError(
-      'unsupported_codec',
-      `The offer's video codecs (${offered.join(', ') || 'none'}) are not ones Vigil decodes: offer VP8 or H264.`,
-      { param: 'body', extra: { supported_codecs: [...DECODED_CODECS] } },
-    );
+    throw new VigilError('unsupported_codec', `The offer's video codecs (${offered.join(', ') || 'none'}) are not ones Vigil decodes: offer VP8 or H264.`, {
+      param: 'body',
+      extra: { supported_codecs: [...DECODED_CODECS] },
+    });
   }
   return { videoCodecs };
 }
@@ -68,8 +67,11 @@ export function parseTrickleFragment(frag: string): { ufrag: string | null; cand
   let ufrag: string | null = null;
   const candidates: Array<{ candidate: string; sdpMid: string | null }> = [];
   for (const l of frag.split(/\r?\n/)) {
-    if (l === '' ) continue;
-    if (!/^[a-z]=/.test(l)) throw new VigilError('invalid_sdp', `The body is not an SDP fragment: line ${JSON.stringify(l.slice(0, 60))} is not "<letter>=<value>".`, { param: 'body' });
+    if (l === '') continue;
+    if (!/^[a-z]=/.test(l))
+      throw new VigilError('invalid_sdp', `The body is not an SDP fragment: line ${JSON.stringify(l.slice(0, 60))} is not "<letter>=<value>".`, {
+        param: 'body',
+      });
     if (l.startsWith('a=mid:')) mid = l.slice(6).trim();
     else if (l.startsWith('a=ice-ufrag:')) ufrag = l.slice(12).trim();
     else if (l.startsWith('a=candidate:')) candidates.push({ candidate: l.slice(2), sdpMid: mid });

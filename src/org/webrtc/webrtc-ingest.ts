@@ -1,6 +1,14 @@
 import { metrics } from '../../platform/metrics/index.ts';
 import { systemClock } from '../../platform/time/index.ts';
-import { FramePipeline, type IngestHandle, type IngestOptions, type IngestStats, type RecordingSession, type RgbFrame, type StreamStatus } from '../../ingest/video/index.ts';
+import {
+  FramePipeline,
+  type IngestHandle,
+  type IngestOptions,
+  type IngestStats,
+  type RecordingSession,
+  type RgbFrame,
+  type StreamStatus,
+} from '../../ingest/video/index.ts';
 import type { WebRtcVideoCodec } from './rtp-frame-assembler.ts';
 
 /**
@@ -28,7 +36,13 @@ export interface WebRtcIngestHandle extends IngestHandle {
 /** A webrtc stream nobody publishes to for this long after it starts is `offline`, saying why (docs/decisions.md, "Streams that never connect"). */
 export const WEBRTC_CONNECT_DEADLINE_MS = 60_000;
 
-export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamStatus; connectDeadlineMs?: number; recorder?: { openSync(codec: WebRtcVideoCodec): RecordingSession | null; stopped?(reason: string): void } }): WebRtcIngestHandle {
+export function createWebRtcIngest(
+  o: IngestOptions & {
+    initialStatus?: StreamStatus;
+    connectDeadlineMs?: number;
+    recorder?: { openSync(codec: WebRtcVideoCodec): RecordingSession | null; stopped?(reason: string): void };
+  },
+): WebRtcIngestHandle {
   const clock = o.clock ?? systemClock;
   const pipeline = new FramePipeline({ ...o, clock });
   let status: StreamStatus = o.initialStatus ?? 'connecting';
@@ -60,14 +74,18 @@ export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamSt
     o.onStatus(status, stats());
   };
   o.onStatus(status, stats());
-  let deadline: unknown = status === 'connecting'
-    ? clock.setTimeout(() => {
-      deadline = null;
-      if (status === 'connecting') {
-        setStatus('offline', `no publisher within ${Math.round(deadlineMs / 1000)} s: open the stream's publish link on the phone or browser, or POST an SDP offer to its WHIP URL with its publish token`);
-      }
-    }, deadlineMs)
-    : null;
+  let deadline: unknown =
+    status === 'connecting'
+      ? clock.setTimeout(() => {
+          deadline = null;
+          if (status === 'connecting') {
+            setStatus(
+              'offline',
+              `no publisher within ${Math.round(deadlineMs / 1000)} s: open the stream's publish link on the phone or browser, or POST an SDP offer to its WHIP URL with its publish token`,
+            );
+          }
+        }, deadlineMs)
+      : null;
   return {
     stats,
     setZones: (z) => pipeline.setZones(z),
@@ -78,7 +96,7 @@ export function createWebRtcIngest(o: IngestOptions & { initialStatus?: StreamSt
       pipeline.offer(frame, clock.now());
     },
     openRecording(codec) {
-      return stopped ? null : o.recorder?.openSync(codec) ?? null;
+      return stopped ? null : (o.recorder?.openSync(codec) ?? null);
     },
     recordingStopped(reason) {
       if (!stopped) o.recorder?.stopped?.(reason);

@@ -265,7 +265,7 @@ export class WhipSession {
       detectWidth: this.o.detectWidth,
       // a decoder that ended twice while recording decodes on without it: the publisher's session
       // matters more than its recording (docs/decisions.md, "Recordings: WHIP publishers")
-      recording: this.recordingStopped === null ? this.o.sink.openRecording?.(codec) ?? null : null,
+      recording: this.recordingStopped === null ? (this.o.sink.openRecording?.(codec) ?? null) : null,
       onFrame: (frame) => {
         this.firstFrameMs ??= Date.now() - this.startedAt;
         this.lastFrameSize = `${frame.width}x${frame.height}`;
@@ -305,9 +305,9 @@ export class WhipSession {
       this.requestKeyframe();
     } else if (state === 'disconnected') {
       this.disconnectedSince ??= Date.now();
-      this.o.sink.interrupted('the publisher\'s connection is interrupted');
+      this.o.sink.interrupted("the publisher's connection is interrupted");
     } else if (state === 'failed' || state === 'closed') {
-      this.end(state === 'failed' ? 'the publisher\'s connection failed' : 'the publisher closed the connection');
+      this.end(state === 'failed' ? "the publisher's connection failed" : 'the publisher closed the connection');
     }
   }
 
@@ -320,7 +320,7 @@ export class WhipSession {
     this.watchdog = setInterval(() => {
       const now = Date.now();
       if (!this.connected && now - armedAt > connectTimeout) return this.end('the publisher never connected (ICE did not complete)');
-      if (this.disconnectedSince !== null && now - this.disconnectedSince > grace) return this.end('the publisher\'s connection was lost');
+      if (this.disconnectedSince !== null && now - this.disconnectedSince > grace) return this.end("the publisher's connection was lost");
       // a connection that took longer than the media timeout to set up (a loaded machine) has not
       // been silent for that long: the silence starts when it connected
       const since = this.lastPacketAt || this.connectedAt || armedAt;

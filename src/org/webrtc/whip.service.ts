@@ -7,13 +7,7 @@ import { findStreamById, type StreamRow, type StreamService, type PublishInfo } 
 import { resolveFfmpegPath } from '../../ingest/video/index.ts';
 import type { IceServer } from '../../platform/config/index.ts';
 import type { PeerLink, PeerNode, PeerRequest } from '../../platform/coordination/index.ts';
-import {
-  generatePublishToken,
-  hashPublishToken,
-  previewPublishToken,
-  publishTokenMatches,
-  publishTokenRepository,
-} from './publish-token.ts';
+import { generatePublishToken, hashPublishToken, previewPublishToken, publishTokenMatches, publishTokenRepository } from './publish-token.ts';
 import { checkWhipOffer, parseTrickleFragment } from './sdp-offer.ts';
 import type { WebRtcIngestHandle } from './webrtc-ingest.ts';
 import { WhipSession, type WhipSessionStats } from './whip-session.ts';
@@ -121,23 +115,39 @@ export class WhipService {
     checkWhipOffer(offer);
     const ingest = this.deps.sources.webrtcIngest(stream.id);
     if (!ingest && this.deps.peers) {
-      throw new VigilError('service_unavailable', `No node runs stream ${stream.id} at this moment (it is being taken over by another node); publish again in a few seconds.`, {
-        headers: { 'Retry-After': '2' },
-      });
+      throw new VigilError(
+        'service_unavailable',
+        `No node runs stream ${stream.id} at this moment (it is being taken over by another node); publish again in a few seconds.`,
+        {
+          headers: { 'Retry-After': '2' },
+        },
+      );
     }
-    if (!ingest) throw new VigilError('service_unavailable', 'This server does not run video ingest (VIGIL_RUN_SOURCES=0), so it cannot take a WHIP publisher.');
+    if (!ingest)
+      throw new VigilError('service_unavailable', 'This server does not run video ingest (VIGIL_RUN_SOURCES=0), so it cannot take a WHIP publisher.');
     const current = this.active.get(stream.id);
     if (current && !opts.takeover) {
-      throw new VigilError('stream_already_publishing', `Stream ${stream.id} already has a live publisher (session ${current.id}, since ${toIso(current.startedAt)}). Publish with ?takeover=true to end it and take its place, end it with DELETE on its session URL, or revoke the publish token to cut it off.`, {
-        extra: { session_id: current.id, since: toIso(current.startedAt) },
-      });
+      throw new VigilError(
+        'stream_already_publishing',
+        `Stream ${stream.id} already has a live publisher (session ${current.id}, since ${toIso(current.startedAt)}). Publish with ?takeover=true to end it and take its place, end it with DELETE on its session URL, or revoke the publish token to cut it off.`,
+        {
+          extra: { session_id: current.id, since: toIso(current.startedAt) },
+        },
+      );
     }
     // the holder of the publish token takes the stream over: the earlier publisher is disconnected
     // (docs/decisions.md, "Reopening the publish page")
     if (current) await this.drop(current);
     const ffmpegPath = this.resolveFfmpeg();
     const id = newId('whip');
-    const slot: ActiveSession = { id, streamId: stream.id, startedAt: this.deps.clock.now(), session: null, remoteUfrag: /^a=ice-ufrag:(\S+)/m.exec(offer)?.[1] ?? null, unhook: () => undefined };
+    const slot: ActiveSession = {
+      id,
+      streamId: stream.id,
+      startedAt: this.deps.clock.now(),
+      session: null,
+      remoteUfrag: /^a=ice-ufrag:(\S+)/m.exec(offer)?.[1] ?? null,
+      unhook: () => undefined,
+    };
     this.active.set(stream.id, slot);
     let opened: { session: WhipSession; answer: string };
     try {
@@ -160,7 +170,7 @@ export class WhipService {
       // the token was revoked, the stream deleted or the connection lost while the offer was negotiated
       await opened.session.close();
       await this.authenticate(streamId, authorization);
-      throw new VigilError('invalid_sdp', 'The publisher\'s connection ended while the session was being set up; publish again.', { param: 'body' });
+      throw new VigilError('invalid_sdp', "The publisher's connection ended while the session was being set up; publish again.", { param: 'body' });
     }
     slot.session = opened.session;
     // the ingest stopping (stream deleted, restarted) disconnects its publisher
@@ -199,7 +209,13 @@ export class WhipService {
     const info = await this.deps.database.withWriteLock(async (trx) => {
       const out = await this.deps.tokens.issueIn(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: row.tenant_id, action: 'stream.publish_token_rotated', resourceType: 'stream', resourceId: row.id, data: { token_preview: out.token_preview } },
+        {
+          tenantId: row.tenant_id,
+          action: 'stream.publish_token_rotated',
+          resourceType: 'stream',
+          resourceId: row.id,
+          data: { token_preview: out.token_preview },
+        },
       ]);
       return out;
     });
@@ -208,14 +224,24 @@ export class WhipService {
   }
 
   /** Revokes the stream's token; a live publisher is disconnected at once. */
-  async revokeToken(principal: Principal, actor: Actor, streamId: string): Promise<{ object: 'publish_token'; stream_id: string; revoked: true; ended_session: boolean }> {
+  async revokeToken(
+    principal: Principal,
+    actor: Actor,
+    streamId: string,
+  ): Promise<{ object: 'publish_token'; stream_id: string; revoked: true; ended_session: boolean }> {
     const row = this.publishable(await this.deps.streams.load(principal, streamId));
     await this.deps.database.withWriteLock(async (trx) => {
       const existing = await publishTokenRepository.find(trx, row.id);
       if (!existing || existing.revoked_at) return;
       await publishTokenRepository.revoke(trx, row.id, toIso(this.deps.clock.now()));
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: row.tenant_id, action: 'stream.publish_token_revoked', resourceType: 'stream', resourceId: row.id, data: { token_preview: existing.token_preview } },
+        {
+          tenantId: row.tenant_id,
+          action: 'stream.publish_token_revoked',
+          resourceType: 'stream',
+          resourceId: row.id,
+          data: { token_preview: existing.token_preview },
+        },
       ]);
     });
     const ended = await this.cutOff(row.id, 'the publish token was revoked');
@@ -258,9 +284,12 @@ export class WhipService {
     // cluster mode: the live publisher is on the stream's owner, which may be another node
     const owner = await this.ownerElsewhere(streamId);
     if (owner) {
-      const res = await this.forward(owner, { method: 'DELETE', path: `/internal/v1/streams/${encodeURIComponent(streamId)}/publisher?reason=${encodeURIComponent(reason)}` });
+      const res = await this.forward(owner, {
+        method: 'DELETE',
+        path: `/internal/v1/streams/${encodeURIComponent(streamId)}/publisher?reason=${encodeURIComponent(reason)}`,
+      });
       const body = (await res.json().catch(() => null)) as { ended_session?: boolean } | null;
-      if (!res.ok) this.deps.log?.warn({ stream_id: streamId, node_id: owner.nodeId, status: res.status }, 'the stream\'s owner did not cut its publisher off');
+      if (!res.ok) this.deps.log?.warn({ stream_id: streamId, node_id: owner.nodeId, status: res.status }, "the stream's owner did not cut its publisher off");
       return body?.ended_session === true;
     }
     return this.cutOffHere(streamId, reason);
@@ -278,7 +307,10 @@ export class WhipService {
   private publishable(row: StreamRow): StreamRow {
     if (row.source_type !== 'webrtc' || row.sandbox === 1) {
       const why = row.source_type !== 'webrtc' ? `its source_type is ${row.source_type}` : 'it is a sandbox stream, which simulates its source';
-      throw new VigilError('stream_not_webrtc', `Stream ${row.id} does not take WebRTC publishers: ${why}. Create a stream with source_type "webrtc" on a live key.`);
+      throw new VigilError(
+        'stream_not_webrtc',
+        `Stream ${row.id} does not take WebRTC publishers: ${why}. Create a stream with source_type "webrtc" on a live key.`,
+      );
     }
     return row;
   }
@@ -289,12 +321,16 @@ export class WhipService {
    */
   private async authenticate(streamId: string, authorization: string | undefined): Promise<StreamRow> {
     if (authorization === undefined) {
-      throw new VigilError('invalid_publish_token', 'Send Authorization: Bearer <publish token> (the vpt_… token shown when the webrtc stream was created).', { param: 'Authorization' });
+      throw new VigilError('invalid_publish_token', 'Send Authorization: Bearer <publish token> (the vpt_… token shown when the webrtc stream was created).', {
+        param: 'Authorization',
+      });
     }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const token = m?.[1] ?? '';
     if (token.startsWith('vk_')) {
-      throw new VigilError('invalid_publish_token', 'WHIP takes the stream\'s publish token (vpt_…), never an API key: an API key must not be put on a phone.', { param: 'Authorization' });
+      throw new VigilError('invalid_publish_token', "WHIP takes the stream's publish token (vpt_…), never an API key: an API key must not be put on a phone.", {
+        param: 'Authorization',
+      });
     }
     const row = await findStreamById(this.deps.database.db, streamId);
     const stored = row ? await publishTokenRepository.find(this.deps.database.db, streamId) : undefined;
@@ -302,7 +338,11 @@ export class WhipService {
       throw new VigilError('invalid_publish_token', 'The publish token is not the one of this stream.', { param: 'Authorization' });
     }
     if (stored.revoked_at) {
-      throw new VigilError('publish_token_revoked', `This publish token was revoked at ${stored.revoked_at}; ask for a new one (POST /v1/streams/${streamId}/publish-token).`, { param: 'Authorization' });
+      throw new VigilError(
+        'publish_token_revoked',
+        `This publish token was revoked at ${stored.revoked_at}; ask for a new one (POST /v1/streams/${streamId}/publish-token).`,
+        { param: 'Authorization' },
+      );
     }
     return this.publishable(row);
   }

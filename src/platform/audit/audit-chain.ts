@@ -69,9 +69,13 @@ export function newSalt(): string {
 /** The entry hash for either format (format 2 hashes data_hash, so it needs no content). */
 export function computeAuditHash(prevHash: string, e: AuditLineFields): string {
   if ((e.format ?? 1) === 1) {
-    return sha256(JSON.stringify([prevHash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data]));
+    return sha256(
+      JSON.stringify([prevHash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.resource_id, e.request_id, e.data]),
+    );
   }
-  return sha256(JSON.stringify(['v2', prevHash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.request_id, e.data_hash]));
+  return sha256(
+    JSON.stringify(['v2', prevHash, e.id, e.tenant_id, e.at, e.actor_key_id, e.actor_operator, e.action, e.resource_type, e.request_id, e.data_hash]),
+  );
 }
 
 export interface ChainedAuditRow extends AuditFields {

@@ -83,7 +83,12 @@ export class AuditCheckpointService {
     } else if (this.deps.keyFile) {
       this.key = Buffer.from(await this.keyFromFile(this.deps.keyFile), 'hex');
     } else {
-      const stored = await auditQueryRepository.ensureServerSecret(this.deps.database.db, KEY_NAME, randomBytes(32).toString('hex'), toIso(this.deps.clock.now()));
+      const stored = await auditQueryRepository.ensureServerSecret(
+        this.deps.database.db,
+        KEY_NAME,
+        randomBytes(32).toString('hex'),
+        toIso(this.deps.clock.now()),
+      );
       this.key = Buffer.from(stored, 'hex');
     }
     return this.key;
@@ -116,7 +121,9 @@ export class AuditCheckpointService {
   }
 
   async sign(c: Parameters<typeof checkpointMessage>[0]): Promise<string> {
-    return createHmac('sha256', await this.signingKey()).update(checkpointMessage(c)).digest('hex');
+    return createHmac('sha256', await this.signingKey())
+      .update(checkpointMessage(c))
+      .digest('hex');
   }
 
   async isAuthentic(c: AuditCheckpointRow): Promise<boolean> {

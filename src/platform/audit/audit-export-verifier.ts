@@ -48,22 +48,34 @@ export function verifyAuditRun(
     fail(`${opts.source} ends with entry ${last.id} (${last.hash}), not with the checkpoint's head ${cp.head_id} (${cp.head_hash})`);
     chainOk = false;
   } else if (opts.firstPosition + lines.length - 1 !== cp.entry_count) {
-    fail(`${opts.source} holds ${lines.length} entries from position ${opts.firstPosition}; the checkpoint's head is the ${cp.entry_count}th: entries were removed or added`);
+    fail(
+      `${opts.source} holds ${lines.length} entries from position ${opts.firstPosition}; the checkpoint's head is the ${cp.entry_count}th: entries were removed or added`,
+    );
     chainOk = false;
   }
   if (chainOk) {
-    checks.push({ ok: true, text: `the ${lines.length} audit entries link hash to hash into entries ${opts.firstPosition}–${cp.entry_count} of tenant ${cp.tenant_id}'s chain, ending at checkpoint head ${cp.head_id}` });
+    checks.push({
+      ok: true,
+      text: `the ${lines.length} audit entries link hash to hash into entries ${opts.firstPosition}–${cp.entry_count} of tenant ${cp.tenant_id}'s chain, ending at checkpoint head ${cp.head_id}`,
+    });
   }
   if (opts.checkpointKey) {
     const expected = createHmac('sha256', opts.checkpointKey).update(checkpointMessage(cp)).digest();
     const given = Buffer.from(cp.mac ?? '', 'hex');
     if (given.length === expected.length && timingSafeEqual(given, expected)) {
-      checks.push({ ok: true, text: `checkpoint ${cp.head_id} (${cp.created_at}) carries the server's signature: the chain up to it existed at that time and has not changed` });
+      checks.push({
+        ok: true,
+        text: `checkpoint ${cp.head_id} (${cp.created_at}) carries the server's signature: the chain up to it existed at that time and has not changed`,
+      });
     } else {
       fail(`the checkpoint's signature does not match the given key: the checkpoint was forged or changed, or the key is not this server's`);
     }
   } else {
-    checks.push({ ok: true, note: true, text: `checkpoint signature not checked (no key given: --key, VIGIL_AUDIT_CHECKPOINT_KEY or --key-file); compare head ${cp.head_hash} with a kept audit.checkpoint event instead` });
+    checks.push({
+      ok: true,
+      note: true,
+      text: `checkpoint signature not checked (no key given: --key, VIGIL_AUDIT_CHECKPOINT_KEY or --key-file); compare head ${cp.head_hash} with a kept audit.checkpoint event instead`,
+    });
   }
   return checks;
 }

@@ -89,12 +89,23 @@ export const auditQueryRepository = {
   /** The chain positions (seq) of entries of a tenant, by id. */
   async seqsOf(db: DbExecutor, tenantId: string, ids: readonly string[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await db.selectFrom('audit_log').select('seq').where('tenant_id', '=', tenantId).where('id', 'in', [...ids]).execute();
+    const rows = await db
+      .selectFrom('audit_log')
+      .select('seq')
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', [...ids])
+      .execute();
     return rows.map((r) => Number(r.seq));
   },
 
   async head(db: DbExecutor, tenantId: string): Promise<{ seq: number; id: string; hash: string } | null> {
-    const row = await db.selectFrom('audit_log').select(['seq', 'id', 'hash']).where('tenant_id', '=', tenantId).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    const row = await db
+      .selectFrom('audit_log')
+      .select(['seq', 'id', 'hash'])
+      .where('tenant_id', '=', tenantId)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row ? { ...row, seq: Number(row.seq) } : null;
   },
 
@@ -157,7 +168,11 @@ export const auditQueryRepository = {
 
   /** Stores the value unless one exists (first node to start wins); returns the stored one. */
   async ensureServerSecret(db: DbExecutor, name: string, value: string, createdAt: string): Promise<string> {
-    await db.insertInto('server_secrets').values({ name, value, created_at: createdAt }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db
+      .insertInto('server_secrets')
+      .values({ name, value, created_at: createdAt })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     return (await this.serverSecret(db, name))!;
   },
 };

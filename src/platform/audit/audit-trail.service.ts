@@ -80,8 +80,30 @@ export function toExportLine(r: AuditRow, visible = true): AuditExportLine {
     request_id: r.request_id,
   };
   // an erased entry reads as redacted to every key: its data_hash still links it into the chain
-  if (!visible || isErased(r)) return { ...base, resource_id: null, location: null, stream_id: null, data: null, salt: null, data_hash: r.data_hash, redacted: true, prev_hash: r.prev_hash, hash: r.hash };
-  return { ...base, resource_id: r.resource_id, location: r.location, stream_id: r.stream_id, data: r.data, salt: r.salt, data_hash: r.data_hash, prev_hash: r.prev_hash, hash: r.hash };
+  if (!visible || isErased(r))
+    return {
+      ...base,
+      resource_id: null,
+      location: null,
+      stream_id: null,
+      data: null,
+      salt: null,
+      data_hash: r.data_hash,
+      redacted: true,
+      prev_hash: r.prev_hash,
+      hash: r.hash,
+    };
+  return {
+    ...base,
+    resource_id: r.resource_id,
+    location: r.location,
+    stream_id: r.stream_id,
+    data: r.data,
+    salt: r.salt,
+    data_hash: r.data_hash,
+    prev_hash: r.prev_hash,
+    hash: r.hash,
+  };
 }
 
 /** Whether a line is consistent with itself (its hash from its own fields and prev_hash). */
@@ -167,7 +189,11 @@ export function verifyAuditLines(lines: Iterable<AuditExportLine>, state: ChainS
 function stepLine(line: AuditExportLine, state: ChainState): ChainBreak | null {
   state.checked++;
   if (!isSelfConsistent(line) && !isLegacySubstitution(line)) {
-    return { reason: 'entry_altered', first_broken_id: line.id, detail: `Entry ${line.id} does not hash to its stored hash: it was changed after it was written.` };
+    return {
+      reason: 'entry_altered',
+      first_broken_id: line.id,
+      detail: `Entry ${line.id} does not hash to its stored hash: it was changed after it was written.`,
+    };
   }
   if (line.prev_hash !== state.head) {
     const id = state.headId ?? line.id;
@@ -188,7 +214,7 @@ const CONFINED_DETAIL: Record<BreakReason, string> = {
   entry_altered: 'An entry does not hash to its stored hash: it was changed after it was written.',
   link_broken: 'An entry was changed and re-hashed, or entries after it were removed.',
   checkpoint_mismatch: 'An entry a signed checkpoint names has a different hash now: it was changed and re-hashed.',
-  checkpoint_invalid: 'A checkpoint does not carry the server\'s signature: it was forged or changed.',
+  checkpoint_invalid: "A checkpoint does not carry the server's signature: it was forged or changed.",
   entry_missing: 'An entry a signed checkpoint names is missing: it was deleted.',
   truncated: 'Entries were removed from the end of the chain after the latest signed checkpoint.',
 };
@@ -326,7 +352,11 @@ export class AuditTrailService {
     if (!out.broken) return view;
     let { first_broken_id: id, detail } = out.broken;
     const visibility = await this.visibilityOf(principal);
-    const confined = visibility.allowedLocations !== null || visibility.hiddenLocations.length > 0 || visibility.hiddenStreams.length > 0 || visibility.hiddenResources.length > 0;
+    const confined =
+      visibility.allowedLocations !== null ||
+      visibility.hiddenLocations.length > 0 ||
+      visibility.hiddenStreams.length > 0 ||
+      visibility.hiddenResources.length > 0;
     if (confined) {
       // the detailed text names neighbouring entries, which may be out of view: a confined key gets the reason's own words
       detail = CONFINED_DETAIL[out.broken.reason];
@@ -352,7 +382,10 @@ export class AuditTrailService {
    * the key may not read redacted (their data_hash still links them), and the checkpoint. The first
    * line is the `first_position`-th entry of the chain; the last is the checkpoint's head.
    */
-  async proofFor(principal: Principal, entryIds: readonly string[]): Promise<{ checkpoint: AuditCheckpointView; first_position: number; lines: AuditExportLine[] } | null> {
+  async proofFor(
+    principal: Principal,
+    entryIds: readonly string[],
+  ): Promise<{ checkpoint: AuditCheckpointView; first_position: number; lines: AuditExportLine[] } | null> {
     const { db } = this.deps.database;
     const seqs = await auditQueryRepository.seqsOf(db, principal.tenantId, entryIds);
     if (seqs.length === 0) return null;

@@ -1,11 +1,38 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type RawBuilder } from 'kysely';
-import { holdsTenantLocks, pgJsonText, tenantLockStatements, type CompanionWrite, type DatabaseHandle, type DbExecutor, type Dialect, type AuditTable } from '../db/index.ts';
+import {
+  holdsTenantLocks,
+  pgJsonText,
+  tenantLockStatements,
+  type CompanionWrite,
+  type DatabaseHandle,
+  type DbExecutor,
+  type Dialect,
+  type AuditTable,
+} from '../db/index.ts';
 import { chainEntries, GENESIS_HASH, type AuditFields, type ChainedAuditRow } from './audit-chain.ts';
 
 export type AuditRow = Omit<AuditTable, 'seq'> & { seq: number };
 
-const COLUMNS = ['id', 'tenant_id', 'at', 'actor_key_id', 'actor_operator', 'action', 'resource_type', 'resource_id', 'request_id', 'data', 'prev_hash', 'hash', 'format', 'data_hash', 'salt', 'location', 'stream_id'] as const;
+const COLUMNS = [
+  'id',
+  'tenant_id',
+  'at',
+  'actor_key_id',
+  'actor_operator',
+  'action',
+  'resource_type',
+  'resource_id',
+  'request_id',
+  'data',
+  'prev_hash',
+  'hash',
+  'format',
+  'data_hash',
+  'salt',
+  'location',
+  'stream_id',
+] as const;
 const sqliteStatements = new WeakMap<BetterSqlite3.Database, { head: BetterSqlite3.Statement; insert: BetterSqlite3.Statement }>();
 
 function statementsFor(raw: BetterSqlite3.Database) {
@@ -22,9 +49,23 @@ function statementsFor(raw: BetterSqlite3.Database) {
 
 /** the PostgreSQL column types of COLUMNS, for the json_to_recordset() insert */
 const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
-  id: 'text', tenant_id: 'text', at: 'text', actor_key_id: 'text', actor_operator: 'text', action: 'text', resource_type: 'text',
-  resource_id: 'text', request_id: 'text', data: 'text', prev_hash: 'text', hash: 'text', format: 'integer', data_hash: 'text',
-  salt: 'text', location: 'text', stream_id: 'text',
+  id: 'text',
+  tenant_id: 'text',
+  at: 'text',
+  actor_key_id: 'text',
+  actor_operator: 'text',
+  action: 'text',
+  resource_type: 'text',
+  resource_id: 'text',
+  request_id: 'text',
+  data: 'text',
+  prev_hash: 'text',
+  hash: 'text',
+  format: 'integer',
+  data_hash: 'text',
+  salt: 'text',
+  location: 'text',
+  stream_id: 'text',
 };
 const COLUMN_LIST = sql.raw(COLUMNS.join(', '));
 /** the rows go as one JSON text (json_to_recordset), not one array literal per column: see detectionRepository.insertStatementPg */
@@ -53,13 +94,7 @@ function rememberHeads(rows: readonly ChainedAuditRow[]): void {
  */
 export const auditRepository = {
   async headHash(db: DbExecutor, tenantId: string): Promise<string> {
-    const row = await db
-      .selectFrom('audit_log')
-      .select('hash')
-      .where('tenant_id', '=', tenantId)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const row = await db.selectFrom('audit_log').select('hash').where('tenant_id', '=', tenantId).orderBy('seq', 'desc').limit(1).executeTakeFirst();
     return row?.hash ?? GENESIS_HASH;
   },
 
@@ -86,7 +121,10 @@ export const auditRepository = {
     const rows: ChainedAuditRow[] = chainEntries(entries, (t) => heads.get(t)!);
     // chunk to stay under SQLite's bound-parameter limit
     for (let i = 0; i < rows.length; i += 500) {
-      await db.insertInto('audit_log').values(rows.slice(i, i + 500)).execute();
+      await db
+        .insertInto('audit_log')
+        .values(rows.slice(i, i + 500))
+        .execute();
     }
     if (dialect === 'postgres') rememberHeads(rows);
   },
@@ -113,8 +151,25 @@ export const auditRepository = {
     const st = statementsFor(raw);
     for (const r of chainEntries(entries, (t) => (st.head.get(t) as string | undefined) ?? GENESIS_HASH)) {
       // bound by position, in the order of COLUMNS
-      st.insert.run(r.id, r.tenant_id, r.at, r.actor_key_id, r.actor_operator, r.action, r.resource_type, r.resource_id, r.request_id,
-        r.data, r.prev_hash, r.hash, r.format, r.data_hash, r.salt, r.location, r.stream_id);
+      st.insert.run(
+        r.id,
+        r.tenant_id,
+        r.at,
+        r.actor_key_id,
+        r.actor_operator,
+        r.action,
+        r.resource_type,
+        r.resource_id,
+        r.request_id,
+        r.data,
+        r.prev_hash,
+        r.hash,
+        r.format,
+        r.data_hash,
+        r.salt,
+        r.location,
+        r.stream_id,
+      );
     }
   },
 
@@ -165,7 +220,6 @@ export const auditRepository = {
     return Number(res.numUpdatedRows);
   },
 };
-
 
 /**
  * Inserts chained rows in order (seq follows the array) if every `tenants[i]`'s head is still

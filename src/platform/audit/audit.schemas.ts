@@ -15,7 +15,8 @@ export const AuditEntrySchema = Type.Object(
     request_id: Type.Union([Type.String(), Type.Null()]),
     data: Type.Unknown({ description: 'details: before/after where relevant' }),
     data_hash: Type.Union([Type.String(), Type.Null()], {
-      description: 'format-2 entries: hex SHA-256 of JSON [salt, resource_id, location, stream_id, data], which the entry hash covers instead of them (null for entries written before format 2)',
+      description:
+        'format-2 entries: hex SHA-256 of JSON [salt, resource_id, location, stream_id, data], which the entry hash covers instead of them (null for entries written before format 2)',
     }),
     prev_hash: Type.String({ description: 'hash of the previous entry of this tenant (64 zeros for the first)' }),
     hash: Type.String(),
@@ -36,8 +37,22 @@ export const AuditListQuery = Type.Composite(
       resource_type: Type.Optional(Type.String({ maxLength: 100, examples: ['webhook_endpoint'] })),
       resource_id: Type.Optional(Type.String({ maxLength: 200 })),
       actor: Type.Optional(Type.String({ maxLength: 200, description: 'a key id (key_…) or an operator name' })),
-      action: Type.Optional(Type.String({ maxLength: 500, pattern: ACTION_LIST, description: 'only these actions, comma-separated: each exact (webhook.created) or a family (incident.*)', examples: ['incident.*,protocol_run.*'] })),
-      exclude_action: Type.Optional(Type.String({ maxLength: 500, pattern: ACTION_LIST, description: 'leave these actions out, same forms as action (detection.* hides detection entries)', examples: ['detection.*'] })),
+      action: Type.Optional(
+        Type.String({
+          maxLength: 500,
+          pattern: ACTION_LIST,
+          description: 'only these actions, comma-separated: each exact (webhook.created) or a family (incident.*)',
+          examples: ['incident.*,protocol_run.*'],
+        }),
+      ),
+      exclude_action: Type.Optional(
+        Type.String({
+          maxLength: 500,
+          pattern: ACTION_LIST,
+          description: 'leave these actions out, same forms as action (detection.* hides detection entries)',
+          examples: ['detection.*'],
+        }),
+      ),
       since: Type.Optional(Type.String({ format: 'date-time', description: 'entries at or after this instant' })),
       until: Type.Optional(Type.String({ format: 'date-time', description: 'entries at or before this instant' })),
     }),
@@ -52,14 +67,15 @@ export const AuditCheckpointSchema = Type.Object(
     object: Type.Literal('audit_checkpoint'),
     tenant_id: Type.String(),
     head_id: Type.String({ description: 'the newest entry when the checkpoint was made' }),
-    head_hash: Type.String({ description: 'that entry\'s hash' }),
+    head_hash: Type.String({ description: "that entry's hash" }),
     entry_count: Type.Integer({ description: 'how many entries the chain had, head included' }),
     created_at: IsoTime,
     mac: Type.String({
-      description: 'hex HMAC-SHA256 under the server\'s checkpoint key of JSON ["vigil-audit-checkpoint-v1", tenant_id, head_id, head_hash, entry_count, created_at]',
+      description:
+        'hex HMAC-SHA256 under the server\'s checkpoint key of JSON ["vigil-audit-checkpoint-v1", tenant_id, head_id, head_hash, entry_count, created_at]',
     }),
   },
-  { $id: 'AuditCheckpoint', description: 'A signed statement of a tenant\'s chain head; keep them to detect removed entries later' },
+  { $id: 'AuditCheckpoint', description: "A signed statement of a tenant's chain head; keep them to detect removed entries later" },
 );
 export type AuditCheckpointView = Static<typeof AuditCheckpointSchema>;
 
@@ -68,13 +84,18 @@ export const AuditCheckpointList = ListOf(Type.Ref('AuditCheckpoint'));
 export const AuditVerification = Type.Object({
   valid: Type.Boolean(),
   entries_checked: Type.Integer({ description: 'entries recomputed, up to and including the first broken one' }),
-  first_broken_id: Type.Optional(Type.String({
-    description: 'when valid is false: the first entry that was changed or deleted; absent when the newest entries were removed (reason truncated), the checkpoint itself is bad, or the entry is outside what the key may read',
-  })),
-  reason: Type.Optional(Type.Union(
-    ['entry_altered', 'link_broken', 'checkpoint_mismatch', 'checkpoint_invalid', 'entry_missing', 'truncated'].map((r) => Type.Literal(r)),
-    { description: 'why the chain is not valid' },
-  )),
+  first_broken_id: Type.Optional(
+    Type.String({
+      description:
+        'when valid is false: the first entry that was changed or deleted; absent when the newest entries were removed (reason truncated), the checkpoint itself is bad, or the entry is outside what the key may read',
+    }),
+  ),
+  reason: Type.Optional(
+    Type.Union(
+      ['entry_altered', 'link_broken', 'checkpoint_mismatch', 'checkpoint_invalid', 'entry_missing', 'truncated'].map((r) => Type.Literal(r)),
+      { description: 'why the chain is not valid' },
+    ),
+  ),
   detail: Type.Optional(Type.String({ description: 'what was found, in words' })),
   head_hash: Type.Union([Type.String(), Type.Null()], { description: 'hash of the newest entry when the chain is valid' }),
   checkpoint: Type.Union([Type.Ref('AuditCheckpoint'), Type.Null()], { description: 'the newest signed checkpoint the chain was checked against' }),

@@ -5,8 +5,6 @@ import { isWellFormedText, newId, toWellFormedText } from '../lib/index.ts';
 import { computeDataHash, newSalt, type AuditFields } from './audit-chain.ts';
 import { auditRepository } from './audit.repository.ts';
 
-
-
 export interface AuditInput {
   tenantId: string;
   action: string;

@@ -36,15 +36,22 @@ export const auditServices = defineServiceModule({
   name: 'audit',
   provide(c) {
     c.provide(AUDIT, (c) => new AuditServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK) }));
-    c.provide(AUDIT_CHECKPOINTS, (c) => new AuditCheckpointServiceT({
-      database: c.get(DATABASE),
-      clock: c.get(CLOCK),
-      configuredKey: c.get(CONFIG).auditCheckpointKey,
-      // outside the database by default; a cluster without a configured key keeps it there so every node signs alike
-      keyFile: c.get(CONFIG).cluster ? null : join(c.get(CONFIG).dataDir, CHECKPOINT_KEY_FILE),
-      scheduler: c.get(SCHEDULER),
-      onError: (err) => c.get(LOG)?.warn({ err }, 'audit checkpoint failed'),
-    }));
-    c.provide(AUDIT_TRAIL, (c) => new AuditTrailServiceT({ database: c.get(DATABASE), checkpoints: c.get(AUDIT_CHECKPOINTS), householdBoundaries: c.get(HOUSEHOLD_BOUNDARIES) }));
+    c.provide(
+      AUDIT_CHECKPOINTS,
+      (c) =>
+        new AuditCheckpointServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          configuredKey: c.get(CONFIG).auditCheckpointKey,
+          // outside the database by default; a cluster without a configured key keeps it there so every node signs alike
+          keyFile: c.get(CONFIG).cluster ? null : join(c.get(CONFIG).dataDir, CHECKPOINT_KEY_FILE),
+          scheduler: c.get(SCHEDULER),
+          onError: (err) => c.get(LOG)?.warn({ err }, 'audit checkpoint failed'),
+        }),
+    );
+    c.provide(
+      AUDIT_TRAIL,
+      (c) => new AuditTrailServiceT({ database: c.get(DATABASE), checkpoints: c.get(AUDIT_CHECKPOINTS), householdBoundaries: c.get(HOUSEHOLD_BOUNDARIES) }),
+    );
   },
 });

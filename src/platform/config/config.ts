@@ -112,7 +112,9 @@ function readCluster(env: NodeJS.ProcessEnv, databaseUrl: string | null, redisUr
   }
   const cluster = Boolean(redisUrl && databaseUrl);
   if (!cluster && role !== 'all') {
-    throw new Error(`config: VIGIL_ROLE=${role} needs cluster mode (DATABASE_URL=postgres://… and REDIS_URL=redis://…); a single node runs everything (VIGIL_ROLE=all)`);
+    throw new Error(
+      `config: VIGIL_ROLE=${role} needs cluster mode (DATABASE_URL=postgres://… and REDIS_URL=redis://…); a single node runs everything (VIGIL_ROLE=all)`,
+    );
   }
   const nodeId = resolveNodeId(env);
   return { cluster, role, nodeId };
@@ -188,7 +190,9 @@ function readVapid(env: NodeJS.ProcessEnv, publicBaseUrl: string): { vapidKeys: 
   const privateKey = (env.VIGIL_VAPID_PRIVATE_KEY ?? '').trim();
   if (Boolean(publicKey) !== Boolean(privateKey)) throw new Error('config: set both VIGIL_VAPID_PUBLIC_KEY and VIGIL_VAPID_PRIVATE_KEY, or neither');
   if (publicKey && (!/^[A-Za-z0-9_-]{87}$/.test(publicKey) || !/^[A-Za-z0-9_-]{43}$/.test(privateKey))) {
-    throw new Error('config: VIGIL_VAPID_PUBLIC_KEY must be a base64url P-256 public key (87 characters) and VIGIL_VAPID_PRIVATE_KEY its private key (43 characters)');
+    throw new Error(
+      'config: VIGIL_VAPID_PUBLIC_KEY must be a base64url P-256 public key (87 characters) and VIGIL_VAPID_PRIVATE_KEY its private key (43 characters)',
+    );
   }
   const rawSubject = (env.VIGIL_VAPID_SUBJECT ?? '').trim();
   let vapidSubject = rawSubject;
@@ -229,7 +233,10 @@ function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
     keepAliveTimeoutMs: readInt(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     connectionTimeoutMs: readInt(env, 'VIGIL_CONNECTION_TIMEOUT_MS', 180_000, 1_000, 3_600_000),
     maxConnectionsPerAddress: readInt(env, 'VIGIL_MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 1_000_000),
-    trustProxy: (env.VIGIL_TRUST_PROXY ?? '').split(',').map((x) => x.trim()).filter(Boolean),
+    trustProxy: (env.VIGIL_TRUST_PROXY ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
     authFailuresPerMinute: readInt(env, 'VIGIL_AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     shutdownGraceMs: readInt(env, 'VIGIL_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     drainDelayMs: readInt(env, 'VIGIL_DRAIN_DELAY_MS', 0, 0, 120_000),

@@ -29,7 +29,8 @@ export function readFaceConfig(env: NodeJS.ProcessEnv): FaceEmbedderConfig {
     if (!Number.isInteger(input) || input < 32 || input > 512) {
       throw new Error(`config: VIGIL_FACE_EMBEDDER_INPUT must be a whole number of pixels between 32 and 512, got ${JSON.stringify(rawInput)}`);
     }
-    if (file === null) throw new Error('config: VIGIL_FACE_EMBEDDER_INPUT describes a face embedder of your own: set VIGIL_FACE_EMBEDDER to its .onnx file too');
+    if (file === null)
+      throw new Error('config: VIGIL_FACE_EMBEDDER_INPUT describes a face embedder of your own: set VIGIL_FACE_EMBEDDER to its .onnx file too');
   }
   const rawThreshold = text('VIGIL_FACE_MATCH_THRESHOLD');
   let threshold: number | null = null;
@@ -40,7 +41,9 @@ export function readFaceConfig(env: NodeJS.ProcessEnv): FaceEmbedderConfig {
     }
   }
   if (file !== null && threshold === null) {
-    throw new Error('config: VIGIL_FACE_MATCH_THRESHOLD is required with VIGIL_FACE_EMBEDDER: a model of your own has its own similarity scale (measure it with scripts/face-roc.ts)');
+    throw new Error(
+      'config: VIGIL_FACE_MATCH_THRESHOLD is required with VIGIL_FACE_EMBEDDER: a model of your own has its own similarity scale (measure it with scripts/face-roc.ts)',
+    );
   }
   return Object.freeze({ file, input, threshold });
 }

@@ -26,7 +26,11 @@ export function parseIceServers(raw: string | undefined): IceServer[] {
     }
     if (!Array.isArray(list)) list = [list];
   } else {
-    list = text.split(',').map((u) => u.trim()).filter(Boolean).map((u) => ({ urls: u }));
+    list = text
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean)
+      .map((u) => ({ urls: u }));
   }
   return (list as unknown[]).map((entry, i) => {
     const where = `VIGIL_ICE_SERVERS[${i}]`;

@@ -33,9 +33,9 @@ export function readMqttConfig(env: NodeJS.ProcessEnv, readBool: (env: NodeJS.Pr
       throw new Error('config: VIGIL_MQTT_PUBLISH_URL must be an mqtt:// or mqtts:// URL, such as mqtt://broker:1883/vigil');
     }
     if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:') throw new Error('config: VIGIL_MQTT_PUBLISH_URL must be an mqtt:// or mqtts:// URL');
-    if (!url.hostname) throw new Error('config: VIGIL_MQTT_PUBLISH_URL must name the broker\'s host');
+    if (!url.hostname) throw new Error("config: VIGIL_MQTT_PUBLISH_URL must name the broker's host");
     const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '') || 'vigil';
-    if (/[+#]/.test(prefix)) throw new Error('config: VIGIL_MQTT_PUBLISH_URL\'s topic prefix must not contain + or #');
+    if (/[+#]/.test(prefix)) throw new Error("config: VIGIL_MQTT_PUBLISH_URL's topic prefix must not contain + or #");
     const discovery = env.VIGIL_MQTT_DISCOVERY_PREFIX === undefined ? 'homeassistant' : env.VIGIL_MQTT_DISCOVERY_PREFIX.trim().replace(/^\/+|\/+$/g, '');
     publish = { url: raw, prefix, discoveryPrefix: discovery || null };
   }
@@ -63,6 +63,7 @@ export function checkBrokerAddress(raw: string): string | null {
   }
   if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:') return `must be an mqtt:// or mqtts:// address, not ${url.protocol}//`;
   if (!url.hostname) return "must name the broker's host (mqtt://broker:1883)";
-  if (url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash || raw.includes('#')) return 'names the broker only (mqtt://broker:1883), without a topic, query or fragment: the topic is each sensor\'s own';
+  if (url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash || raw.includes('#'))
+    return "names the broker only (mqtt://broker:1883), without a topic, query or fragment: the topic is each sensor's own";
   return null;
 }

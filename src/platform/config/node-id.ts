@@ -10,7 +10,14 @@ const NODE_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  */
 export function resolveNodeId(env: NodeJS.ProcessEnv = process.env): string {
   const rawId = (env.VIGIL_NODE_ID ?? '').trim();
-  const nodeId = rawId === '' ? `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'node'}-${process.pid}` : rawId;
+  const nodeId =
+    rawId === ''
+      ? `${
+          hostname()
+            .replace(/[^A-Za-z0-9._-]/g, '-')
+            .slice(0, 40) || 'node'
+        }-${process.pid}`
+      : rawId;
   if (!NODE_ID_RE.test(nodeId)) {
     throw new Error(`config: VIGIL_NODE_ID must be 1–64 letters, digits, '.', '_' or '-' (starting with a letter or digit), got ${JSON.stringify(rawId)}`);
   }

@@ -53,7 +53,9 @@ export async function sessionStateOf(service: ConsoleSessionService, header: str
 
 function assertSameOrigin(request: FastifyRequest): void {
   if (request.headers[CONSOLE_CSRF_HEADER] !== '1') {
-    throw new VigilError('csrf_check_failed', `A request that changes state with the console cookie must carry the header ${CONSOLE_CSRF_HEADER}: 1.`, { param: CONSOLE_CSRF_HEADER });
+    throw new VigilError('csrf_check_failed', `A request that changes state with the console cookie must carry the header ${CONSOLE_CSRF_HEADER}: 1.`, {
+      param: CONSOLE_CSRF_HEADER,
+    });
   }
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== 'null') {

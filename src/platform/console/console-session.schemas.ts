@@ -3,7 +3,13 @@ import { IsoTime, Name } from '../http/index.ts';
 
 export const CreateConsoleSessionBody = Type.Object(
   {
-    operator: Type.Optional(Name({ maxLength: 100, description: 'who is signing in; the console sends it as X-Operator so the audit trail names the operator', examples: ['Dana Reyes'] })),
+    operator: Type.Optional(
+      Name({
+        maxLength: 100,
+        description: 'who is signing in; the console sends it as X-Operator so the audit trail names the operator',
+        examples: ['Dana Reyes'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -12,7 +18,9 @@ export type CreateConsoleSessionBodyT = Static<typeof CreateConsoleSessionBody>;
 export const ConsoleSessionSchema = Type.Object(
   {
     object: Type.Literal('console_session'),
-    id: Type.Union([Type.String({ description: 'csn_…' }), Type.Null()], { description: 'null when the request was made with an API key rather than a console session' }),
+    id: Type.Union([Type.String({ description: 'csn_…' }), Type.Null()], {
+      description: 'null when the request was made with an API key rather than a console session',
+    }),
     operator: Type.Union([Type.String(), Type.Null()]),
     created_at: Type.Union([IsoTime, Type.Null()]),
     expires_at: Type.Union([IsoTime, Type.Null()]),

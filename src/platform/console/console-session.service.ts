@@ -49,7 +49,14 @@ export class ConsoleSessionService {
     await this.deps.database.withWriteLock(async (trx) => {
       await consoleSessionRepository.insert(trx, row);
       await this.deps.audit.appendIn(trx, { ...actor, operator: row.operator ?? actor.operator }, [
-        { tenantId: principal.tenantId, action: 'console_session.created', resourceType: 'console_session', resourceId: row.id, data: { key_id: principal.keyId, operator: row.operator, expires_at: row.expires_at }, scope: scopeOfLocations(principal.locations) },
+        {
+          tenantId: principal.tenantId,
+          action: 'console_session.created',
+          resourceType: 'console_session',
+          resourceId: row.id,
+          data: { key_id: principal.keyId, operator: row.operator, expires_at: row.expires_at },
+          scope: scopeOfLocations(principal.locations),
+        },
       ]);
     });
     const session = { id: row.id, operator: row.operator, createdAt: row.created_at, expiresAt: row.expires_at };
@@ -76,9 +83,18 @@ export class ConsoleSessionService {
     return this.deps.database.withWriteLock(async (trx) => {
       const ids = await consoleSessionRepository.revoke(trx, { keyId: principal.keyId, sessionId: sessionId ?? undefined }, toIso(now));
       if (ids.length) {
-        await this.deps.audit.appendIn(trx, actor, ids.map((id) => ({
-          tenantId: principal.tenantId, action: 'console_session.revoked', resourceType: 'console_session', resourceId: id, data: { key_id: principal.keyId }, scope: scopeOfLocations(principal.locations),
-        })));
+        await this.deps.audit.appendIn(
+          trx,
+          actor,
+          ids.map((id) => ({
+            tenantId: principal.tenantId,
+            action: 'console_session.revoked',
+            resourceType: 'console_session',
+            resourceId: id,
+            data: { key_id: principal.keyId },
+            scope: scopeOfLocations(principal.locations),
+          })),
+        );
       }
       return ids.length;
     });

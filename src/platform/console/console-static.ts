@@ -94,44 +94,46 @@ export const CONSOLE_CSP_DIRECTIVES = {
  * under src/console/web and the vendored modules), never a path taken from the request, with
  * helmet's security headers on every one of them.
  */
-export const consoleStaticRoutes = (opts: { sessionState: (cookieHeader: string | undefined) => Promise<SessionState> }): FastifyPluginAsync => async (app) => {
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP_DIRECTIVES },
-    crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: 'no-referrer' },
-  });
-  const files = appAssets();
-  const vendor = vendorAssets();
-  const index = files.get('index.html')!;
-  const send = (asset: Asset | undefined) => async (_req: unknown, reply: import('fastify').FastifyReply) => {
-    if (!asset) return reply.callNotFound();
-    return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
+export const consoleStaticRoutes =
+  (opts: { sessionState: (cookieHeader: string | undefined) => Promise<SessionState> }): FastifyPluginAsync =>
+  async (app) => {
+    await app.register(helmet, {
+      contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP_DIRECTIVES },
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: { policy: 'no-referrer' },
+    });
+    const files = appAssets();
+    const vendor = vendorAssets();
+    const index = files.get('index.html')!;
+    const send = (asset: Asset | undefined) => async (_req: unknown, reply: import('fastify').FastifyReply) => {
+      if (!asset) return reply.callNotFound();
+      return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
+    };
+    // /console redirects to /console/, so the console is inside its service worker's scope (a worker
+    // whose scope is /console/ controls neither /console nor a notification's tap on it); docs/decisions.md,
+    // "The console lives at /console/"
+    app.get('/console', { schema: { hide: true } }, async (req, reply) => {
+      const q = req.url.indexOf('?');
+      return reply.redirect(`/console/${q === -1 ? '' : req.url.slice(q)}`, 308);
+    });
+    // the page says whether its cookie holds a live session, so a signed-out load asks nothing it
+    // knows will be refused (docs/decisions.md, "A console load without errors")
+    const page = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+      const state = await opts.sessionState(req.headers.cookie);
+      const body = index.body.toString('utf8').replace('<meta name="vigil-session" content="none">', `<meta name="vigil-session" content="${state}">`);
+      return reply.type(index.type).header('cache-control', 'no-store').send(body);
+    };
+    app.get('/console/', { schema: { hide: true } }, page);
+    // browsers ask for /favicon.ico on pages that name no icon (the API's own pages, a JSON answer opened in a tab)
+    const icon = files.get('icons/icon-192.png');
+    app.get('/favicon.ico', { schema: { hide: true } }, send(icon));
+    // the installable console (docs/decisions.md, "Notifications through the outbox"): the manifest,
+    // and the service worker served from /console/ so its scope is the whole console
+    app.get('/console/manifest.webmanifest', { schema: { hide: true } }, send(files.get('manifest.webmanifest')));
+    app.get('/console/sw.js', { schema: { hide: true } }, async (req, reply) => {
+      reply.header('service-worker-allowed', '/console/');
+      return send(files.get('sw.js'))(req, reply);
+    });
+    app.get<{ Params: { '*': string } }>('/console/app/*', { schema: { hide: true } }, (req, reply) => send(files.get(req.params['*']))(req, reply));
+    app.get<{ Params: { '*': string } }>('/console/vendor/*', { schema: { hide: true } }, (req, reply) => send(vendor.get(req.params['*']))(req, reply));
   };
-  // /console redirects to /console/, so the console is inside its service worker's scope (a worker
-  // whose scope is /console/ controls neither /console nor a notification's tap on it); docs/decisions.md,
-  // "The console lives at /console/"
-  app.get('/console', { schema: { hide: true } }, async (req, reply) => {
-    const q = req.url.indexOf('?');
-    return reply.redirect(`/console/${q === -1 ? '' : req.url.slice(q)}`, 308);
-  });
-  // the page says whether its cookie holds a live session, so a signed-out load asks nothing it
-  // knows will be refused (docs/decisions.md, "A console load without errors")
-  const page = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const state = await opts.sessionState(req.headers.cookie);
-    const body = index.body.toString('utf8').replace('<meta name="vigil-session" content="none">', `<meta name="vigil-session" content="${state}">`);
-    return reply.type(index.type).header('cache-control', 'no-store').send(body);
-  };
-  app.get('/console/', { schema: { hide: true } }, page);
-  // browsers ask for /favicon.ico on pages that name no icon (the API's own pages, a JSON answer opened in a tab)
-  const icon = files.get('icons/icon-192.png');
-  app.get('/favicon.ico', { schema: { hide: true } }, send(icon));
-  // the installable console (docs/decisions.md, "Notifications through the outbox"): the manifest,
-  // and the service worker served from /console/ so its scope is the whole console
-  app.get('/console/manifest.webmanifest', { schema: { hide: true } }, send(files.get('manifest.webmanifest')));
-  app.get('/console/sw.js', { schema: { hide: true } }, async (req, reply) => {
-    reply.header('service-worker-allowed', '/console/');
-    return send(files.get('sw.js'))(req, reply);
-  });
-  app.get<{ Params: { '*': string } }>('/console/app/*', { schema: { hide: true } }, (req, reply) => send(files.get(req.params['*']))(req, reply));
-  app.get<{ Params: { '*': string } }>('/console/vendor/*', { schema: { hide: true } }, (req, reply) => send(vendor.get(req.params['*']))(req, reply));
-};

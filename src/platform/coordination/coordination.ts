@@ -62,7 +62,9 @@ export function createCoordination(opts: {
     return {
       rateLimits: new InProcessRateLimitStore(),
       streamSlots: new InProcessStreamSlots(),
-      wakeSignal, invalidation, leases,
+      wakeSignal,
+      invalidation,
+      leases,
       heldStreams: new HeldStreams(),
       redis: null,
       start: async () => undefined,
@@ -77,7 +79,9 @@ export function createCoordination(opts: {
   return {
     rateLimits: new RedisRateLimitStore(commands, new InProcessRateLimitStore(), onFallback),
     streamSlots: new RedisStreamSlots(commands, new InProcessStreamSlots(), { onFallback, log: opts.log }),
-    wakeSignal, invalidation, leases,
+    wakeSignal,
+    invalidation,
+    leases,
     heldStreams: new HeldStreams(),
     redis: {
       get up() {

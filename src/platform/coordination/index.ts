@@ -37,12 +37,17 @@ export const coordinationServices = defineServiceModule({
       const config = c.get(CONFIG);
       return config.cluster ? new PeerLinkT({ database: c.get(DATABASE), nodeId: config.nodeId, secret: config.clusterSecret }) : null;
     });
-    c.provide(COORDINATION, (c) => makeCoordination({
-      database: c.get(DATABASE), databaseUrl: c.get(CONFIG).databaseUrl, redisUrl: c.get(CONFIG).redisUrl, log: c.get(LOG),
-      leases: c.get(CLUSTER_LEASES) ?? undefined,
-      onFallback: (store) => c.get(METRICS).redisFallbacks.inc({ store }),
-      watchRedis: (up) => c.get(METRICS).watchRedis(up),
-    }));
+    c.provide(COORDINATION, (c) =>
+      makeCoordination({
+        database: c.get(DATABASE),
+        databaseUrl: c.get(CONFIG).databaseUrl,
+        redisUrl: c.get(CONFIG).redisUrl,
+        log: c.get(LOG),
+        leases: c.get(CLUSTER_LEASES) ?? undefined,
+        onFallback: (store) => c.get(METRICS).redisFallbacks.inc({ store }),
+        watchRedis: (up) => c.get(METRICS).watchRedis(up),
+      }),
+    );
   },
   // before anything is served: connected to Redis and subscribed to invalidations (or given up waiting)
   install: async (c) => {

@@ -45,21 +45,35 @@ export const leaseRepository = {
     return r ? { epoch: Number(r.epoch), expires_at: Number(r.expires_at) } : null;
   },
   async renew(db: DbExecutor, streamId: string, nodeId: string, epoch: number, now: number, ttlMs: number): Promise<boolean> {
-    const res = await db.updateTable('stream_leases').set({ expires_at: now + ttlMs })
-      .where('stream_id', '=', streamId).where('node_id', '=', nodeId).where('epoch', '=', epoch).where('expires_at', '>', now)
+    const res = await db
+      .updateTable('stream_leases')
+      .set({ expires_at: now + ttlMs })
+      .where('stream_id', '=', streamId)
+      .where('node_id', '=', nodeId)
+      .where('epoch', '=', epoch)
+      .where('expires_at', '>', now)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   },
   /** Extends every unexpired lease of the node in one statement; answers the rows it extended. */
   async renewAllOf(db: DbExecutor, nodeId: string, now: number, ttlMs: number): Promise<Array<{ stream_id: string; epoch: number }>> {
-    const rows = await db.updateTable('stream_leases').set({ expires_at: now + ttlMs })
-      .where('node_id', '=', nodeId).where('expires_at', '>', now)
-      .returning(['stream_id', 'epoch']).execute();
+    const rows = await db
+      .updateTable('stream_leases')
+      .set({ expires_at: now + ttlMs })
+      .where('node_id', '=', nodeId)
+      .where('expires_at', '>', now)
+      .returning(['stream_id', 'epoch'])
+      .execute();
     return rows.map((r) => ({ stream_id: r.stream_id, epoch: Number(r.epoch) }));
   },
   async release(db: DbExecutor, streamId: string, nodeId: string, epoch: number): Promise<void> {
-    await db.updateTable('stream_leases').set({ expires_at: 0 })
-      .where('stream_id', '=', streamId).where('node_id', '=', nodeId).where('epoch', '=', epoch).execute();
+    await db
+      .updateTable('stream_leases')
+      .set({ expires_at: 0 })
+      .where('stream_id', '=', streamId)
+      .where('node_id', '=', nodeId)
+      .where('epoch', '=', epoch)
+      .execute();
   },
   /** Gives up every lease of a node id (a restart under the same VIGIL_NODE_ID: the old process is gone). */
   async releaseAllOf(db: DbExecutor, nodeId: string): Promise<void> {
@@ -83,14 +97,23 @@ export const leaseRepository = {
    */
   async lockForWrite(trx: DbExecutor, dialect: 'sqlite' | 'postgres', streamIds: readonly string[]): Promise<LeaseRow[]> {
     if (streamIds.length === 0) return [];
-    let q = trx.selectFrom('stream_leases').selectAll().where('stream_id', 'in', [...streamIds]);
+    let q = trx
+      .selectFrom('stream_leases')
+      .selectAll()
+      .where('stream_id', 'in', [...streamIds]);
     if (dialect === 'postgres') q = q.forShare();
     const rows = await q.execute();
     return rows.map((r) => ({ ...r, epoch: Number(r.epoch), expires_at: Number(r.expires_at), since: Number(r.since) }));
   },
   async heartbeat(db: DbExecutor, node: NodeRow): Promise<void> {
-    await db.insertInto('cluster_nodes').values(node)
-      .onConflict((oc) => oc.column('node_id').doUpdateSet({ heartbeat_at: node.heartbeat_at, capacity: node.capacity, role: node.role, internal_url: node.internal_url ?? null }))
+    await db
+      .insertInto('cluster_nodes')
+      .values(node)
+      .onConflict((oc) =>
+        oc
+          .column('node_id')
+          .doUpdateSet({ heartbeat_at: node.heartbeat_at, capacity: node.capacity, role: node.role, internal_url: node.internal_url ?? null }),
+      )
       .execute();
   },
   async liveNodes(db: DbExecutor, since: number): Promise<NodeRow[]> {
@@ -99,14 +122,21 @@ export const leaseRepository = {
   },
   /** The owner of a stream's unexpired lease and the address it heartbeats (forwarding, migration 021). */
   async ownerAddress(db: DbExecutor, streamId: string, now: number): Promise<{ node_id: string; internal_url: string | null } | undefined> {
-    return db.selectFrom('stream_leases as l').innerJoin('cluster_nodes as n', 'n.node_id', 'l.node_id')
+    return db
+      .selectFrom('stream_leases as l')
+      .innerJoin('cluster_nodes as n', 'n.node_id', 'l.node_id')
       .select(['l.node_id', 'n.internal_url'])
-      .where('l.stream_id', '=', streamId).where('l.expires_at', '>', now)
+      .where('l.stream_id', '=', streamId)
+      .where('l.expires_at', '>', now)
       .executeTakeFirst();
   },
   /** A secret every node shares: the first node's `value` is kept, later ones read it. */
   async sharedSecret(db: DbExecutor, name: string, value: string, createdAt: string): Promise<string> {
-    await db.insertInto('server_secrets').values({ name, value, created_at: createdAt }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db
+      .insertInto('server_secrets')
+      .values({ name, value, created_at: createdAt })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
     return row.value;
   },

@@ -37,9 +37,7 @@ const SECRET_NAME = 'cluster_peer_key';
 export class PeerLink {
   private key: Buffer | null = null;
 
-  constructor(
-    private readonly deps: { database: DatabaseHandle; nodeId: string; secret: string | null; now?: () => number },
-  ) {}
+  constructor(private readonly deps: { database: DatabaseHandle; nodeId: string; secret: string | null; now?: () => number }) {}
 
   private now(): number {
     return (this.deps.now ?? Date.now)();
@@ -102,7 +100,8 @@ export class PeerLink {
     const node = one(PEER_HEADERS.node);
     const time = one(PEER_HEADERS.time);
     const signature = one(PEER_HEADERS.signature);
-    const refuse = (why: string) => new VigilError('invalid_api_key', `Internal routes take only requests signed by a node of this cluster: ${why}.`, { param: 'Authorization' });
+    const refuse = (why: string) =>
+      new VigilError('invalid_api_key', `Internal routes take only requests signed by a node of this cluster: ${why}.`, { param: 'Authorization' });
     if (!this.key) throw refuse('this node has no cluster key (not in cluster mode)');
     if (!node || !time || !signature) throw refuse(`${PEER_HEADERS.signature} is missing`);
     if (!/^\d{1,16}$/.test(time) || Math.abs(this.now() - Number(time)) > MAX_SKEW_MS) throw refuse('the signature is too old or from the future');
@@ -115,7 +114,9 @@ export class PeerLink {
 
   private sign(node: string, time: string, method: string, path: string, body: Buffer | undefined): string {
     if (!this.key) throw new Error('PeerLink.start() was not awaited');
-    const digest = createHash('sha256').update(body ?? Buffer.alloc(0)).digest('hex');
+    const digest = createHash('sha256')
+      .update(body ?? Buffer.alloc(0))
+      .digest('hex');
     return createHmac('sha256', this.key).update(`${node}\n${time}\n${method.toUpperCase()}\n${path}\n${digest}`).digest('base64url');
   }
 }

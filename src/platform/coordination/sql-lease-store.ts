@@ -97,7 +97,12 @@ export class SqlLeaseStore implements LeaseStore {
   /** This node is alive (and how much it can run). */
   heartbeat(node: { nodeId: string; role: string; capacity: number; startedAt: number; internalUrl?: string | null }): Promise<void> {
     return leaseRepository.heartbeat(this.database.db, {
-      node_id: node.nodeId, role: node.role, capacity: node.capacity, started_at: node.startedAt, heartbeat_at: this.now(), internal_url: node.internalUrl ?? null,
+      node_id: node.nodeId,
+      role: node.role,
+      capacity: node.capacity,
+      started_at: node.startedAt,
+      heartbeat_at: this.now(),
+      internal_url: node.internalUrl ?? null,
     });
   }
 
@@ -114,4 +119,3 @@ export class SqlLeaseStore implements LeaseStore {
     return leaseRepository.pruneNodes(this.database.db, this.now() - olderThanMs);
   }
 }
-

@@ -81,10 +81,13 @@ export class InProcessStreamSlots implements StreamSlots {
  * long as its stream is open. Returns the release, which also stops the renewals.
  */
 export function keepSlotRenewed(slot: StreamSlot, ttlMs = DEFAULT_SLOT_TTL_MS): () => Promise<void> {
-  const timer = setInterval(() => {
-    // a renewal that fails (a shared store unreachable) is retried on the next tick; the stream goes on
-    slot.renew().catch(() => undefined);
-  }, Math.max(1, Math.floor(ttlMs / 3)));
+  const timer = setInterval(
+    () => {
+      // a renewal that fails (a shared store unreachable) is retried on the next tick; the stream goes on
+      slot.renew().catch(() => undefined);
+    },
+    Math.max(1, Math.floor(ttlMs / 3)),
+  );
   timer.unref();
   return () => {
     clearInterval(timer);

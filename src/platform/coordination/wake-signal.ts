@@ -92,12 +92,6 @@ export class PostgresWakeSignal implements WakeSignal {
 }
 
 /** NOTIFY where there is PostgreSQL to carry it, otherwise in process (SQLite serves one node). */
-export function createWakeSignal(
-  database: DatabaseHandle,
-  databaseUrl: string | null,
-  log?: { warn(obj: unknown, msg?: string): void },
-): WakeSignal {
-  return carriesNotify(database) && databaseUrl
-    ? new PostgresWakeSignal({ db: database.db, connectionString: databaseUrl, log })
-    : new InProcessWakeSignal();
+export function createWakeSignal(database: DatabaseHandle, databaseUrl: string | null, log?: { warn(obj: unknown, msg?: string): void }): WakeSignal {
+  return carriesNotify(database) && databaseUrl ? new PostgresWakeSignal({ db: database.db, connectionString: databaseUrl, log }) : new InProcessWakeSignal();
 }

@@ -41,4 +41,3 @@ export function sendsReadsAhead(database: DatabaseHandle): boolean {
 export function carriesNotify(database: DatabaseHandle): boolean {
   return database.dialect === 'postgres';
 }
-

@@ -38,13 +38,20 @@ export async function paginate<DB, TB extends keyof DB, O extends { id: string }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment
   const col = idColumn as any;
   if (q.ending_before) {
-    const rows = await qb.where(col, '>', q.ending_before).orderBy(col, 'asc').limit(limit + 1).execute();
+    const rows = await qb
+      .where(col, '>', q.ending_before)
+      .orderBy(col, 'asc')
+      .limit(limit + 1)
+      .execute();
     const has_more = rows.length > limit;
     return { object: 'list', data: rows.slice(0, limit).reverse(), has_more };
   }
   let sel = qb;
   if (q.starting_after) sel = sel.where(col, '<', q.starting_after);
-  const rows = await sel.orderBy(col, 'desc').limit(limit + 1).execute();
+  const rows = await sel
+    .orderBy(col, 'desc')
+    .limit(limit + 1)
+    .execute();
   return { object: 'list', data: rows.slice(0, limit), has_more: rows.length > limit };
 }
 

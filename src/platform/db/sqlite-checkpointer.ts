@@ -74,7 +74,13 @@ export interface CheckpointerOptions {
 export function startSqliteCheckpointer(file: string, driverPath: string, opts: CheckpointerOptions = {}): { stop(): Promise<void> } {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, driver: driverPath, intervalMs: opts.intervalMs ?? 1000, restartFrames: opts.quiesce ? (opts.restartFrames ?? 4096) : Number.POSITIVE_INFINITY, catchUpFrames: 256 },
+    workerData: {
+      file,
+      driver: driverPath,
+      intervalMs: opts.intervalMs ?? 1000,
+      restartFrames: opts.quiesce ? (opts.restartFrames ?? 4096) : Number.POSITIVE_INFINITY,
+      catchUpFrames: 256,
+    },
   });
   worker.unref();
   let stopped = false;
@@ -85,14 +91,17 @@ export function startSqliteCheckpointer(file: string, driverPath: string, opts: 
     else if (m.type === 'caught_up') caughtUp?.();
     else if (m.type === 'quiesce') {
       if (stopped) return;
-      void opts.quiesce!(() => new Promise<void>((resolve) => {
-        if (stopped) return resolve();
-        caughtUp = () => {
-          caughtUp = null;
-          resolve();
-        };
-        worker.postMessage('quiet');
-      })).catch((err: unknown) => opts.onError?.(String((err as Error)?.message ?? err)));
+      void opts.quiesce!(
+        () =>
+          new Promise<void>((resolve) => {
+            if (stopped) return resolve();
+            caughtUp = () => {
+              caughtUp = null;
+              resolve();
+            };
+            worker.postMessage('quiet');
+          }),
+      ).catch((err: unknown) => opts.onError?.(String((err as Error)?.message ?? err)));
     }
   });
   return {

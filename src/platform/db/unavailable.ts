@@ -7,7 +7,12 @@
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 /** SQLSTATE classes and codes of PostgreSQL that mean "not now" (08 connection exception, 57P admin shutdown/crash/cannot connect, 53300 too many connections, 3D000 no such database). */
 const PG_CODES = new Set(['57P01', '57P02', '57P03', '53300', '3D000']);
-const MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i, /the database system is (starting up|shutting down)/i];
+const MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /Client has encountered a connection error/i,
+  /the database system is (starting up|shutting down)/i,
+];
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;

@@ -32,7 +32,11 @@ declare module 'fastify' {
 export function installAuth(
   app: FastifyInstance,
   deps: {
-    keys: KeyAuthenticator; rateLimits: RateLimitStore; authFailures: AuthFailureLimiter; clock: Clock; defaultRatePerMinute: number;
+    keys: KeyAuthenticator;
+    rateLimits: RateLimitStore;
+    authFailures: AuthFailureLimiter;
+    clock: Clock;
+    defaultRatePerMinute: number;
     /** the console's budget per key, apart from the key's own (docs/decisions.md, "The console's own budget"); default the key's */
     consoleRatePerMinute?: number;
     /** the web console's session cookie, tried only when there is no Authorization header */
@@ -68,9 +72,15 @@ export function installAuth(
     reply.headers(decision.headers);
     if (!decision.allowed) {
       metrics().rateLimitRejections.inc({ policy });
-      throw new VigilError('rate_limit_exceeded', viaConsole ? `The console may make ${limit} requests per minute for this key (VIGIL_CONSOLE_RATE_LIMIT_PER_MINUTE).` : `This key may make ${limit} requests per minute.`, {
-        headers: decision.headers,
-      });
+      throw new VigilError(
+        'rate_limit_exceeded',
+        viaConsole
+          ? `The console may make ${limit} requests per minute for this key (VIGIL_CONSOLE_RATE_LIMIT_PER_MINUTE).`
+          : `This key may make ${limit} requests per minute.`,
+        {
+          headers: decision.headers,
+        },
+      );
     }
 
     if (cfg.surface !== 'any' && principal.tenantKind !== cfg.surface) {
@@ -102,7 +112,11 @@ async function authenticate(keys: KeyAuthenticator, header: string | undefined):
 
 function tooManyFailures(headers: Record<string, string>): VigilError {
   metrics().rateLimitRejections.inc({ policy: 'failed-auth' });
-  return new VigilError('rate_limit_exceeded', 'Too many failed authentications from this address or for this key prefix; wait for Retry-After. A valid key is not refused.', { headers });
+  return new VigilError(
+    'rate_limit_exceeded',
+    'Too many failed authentications from this address or for this key prefix; wait for Retry-After. A valid key is not refused.',
+    { headers },
+  );
 }
 
 /** The authenticated principal (routes with a surface always have one). */

@@ -65,7 +65,11 @@ function lingerBeforeClosing(socket: Socket, request: IncomingMessage, limits: {
 export function requireBinaryBody(what: string, mediaType: string, emptyCode: 'invalid_image' | 'invalid_sdp') {
   return async (req: FastifyRequest): Promise<void> => {
     if (!Buffer.isBuffer(req.body)) {
-      throw new VigilError('unsupported_media_type', `Send ${what} as Content-Type: ${mediaType}; the request has ${req.headers['content-type'] === undefined ? 'no Content-Type' : 'no body'}.`, { param: 'Content-Type' });
+      throw new VigilError(
+        'unsupported_media_type',
+        `Send ${what} as Content-Type: ${mediaType}; the request has ${req.headers['content-type'] === undefined ? 'no Content-Type' : 'no body'}.`,
+        { param: 'Content-Type' },
+      );
     }
     if (req.body.length === 0) throw new VigilError(emptyCode, `The body is empty; send ${what} as ${mediaType} bytes.`, { param: 'body' });
   };

@@ -95,12 +95,9 @@ export function capConnectionsPerAddress(app: FastifyInstance, max: number, base
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
       socket.pause(); // nothing sent on this connection is read
-      writeRawProblem(
-        socket,
-        baseUrl,
-        new VigilError('too_many_connections', `This address already has ${max} open connections; reuse or close one.`),
-        { 'Retry-After': '1' },
-      );
+      writeRawProblem(socket, baseUrl, new VigilError('too_many_connections', `This address already has ${max} open connections; reuse or close one.`), {
+        'Retry-After': '1',
+      });
       socket.destroySoon();
       return;
     }

@@ -32,7 +32,9 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
     if (String(request.headers.accept ?? '').includes('text/event-stream')) return; // streams are not replayable
     const keyId = request.principal.keyId;
     const path = request.url.split('?')[0];
-    const bodyHash = createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
+    const bodyHash = createHash('sha256')
+      .update(JSON.stringify(request.body ?? null))
+      .digest('hex');
     const now = deps.clock.now();
     const existing = await idempotencyRepository.find(db, keyId, header);
     if (existing && Date.parse(existing.created_at) > now - KEPT_MS) {
@@ -55,7 +57,14 @@ export function installIdempotency(app: FastifyInstance, deps: { database: Datab
     }
     try {
       await idempotencyRepository.insertInProgress(db, {
-        key_id: keyId, idempotency_key: header, method: request.method, path, body_hash: bodyHash, status: null, response: null, created_at: toIso(now),
+        key_id: keyId,
+        idempotency_key: header,
+        method: request.method,
+        path,
+        body_hash: bodyHash,
+        status: null,
+        response: null,
+        created_at: toIso(now),
       });
     } catch {
       throw new VigilError('idempotency_request_in_progress', 'The first request with this Idempotency-Key is still running.', {

@@ -72,11 +72,7 @@ export function installProblemHandlers(app: FastifyInstance, baseUrl: string): v
       const { code, errors } = fieldErrors(error.validation, error.validationContext);
       const first = errors[0];
       const where = error.validationContext === 'body' ? '' : ` (${error.validationContext})`;
-      return sendProblem(
-        reply,
-        baseUrl,
-        new VigilError(code, `${first?.param} ${first?.message}${where}`, { param: first?.param, errors }),
-      );
+      return sendProblem(reply, baseUrl, new VigilError(code, `${first?.param} ${first?.message}${where}`, { param: first?.param, errors }));
     }
     if (request.raw.aborted || error.code === 'ECONNRESET' || error.message === 'aborted') {
       // the client went away mid-upload: nothing is wrong on our side and nobody reads the answer
@@ -87,7 +83,11 @@ export function installProblemHandlers(app: FastifyInstance, baseUrl: string): v
       // nothing was made durable and a retry may succeed: 503, not a 500 that reads as our bug
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('Retry-After', '5');
-      return sendProblem(reply, baseUrl, new VigilError('service_unavailable', 'The database cannot be reached right now; nothing was changed. Retry in a few seconds.'));
+      return sendProblem(
+        reply,
+        baseUrl,
+        new VigilError('service_unavailable', 'The database cannot be reached right now; nothing was changed. Retry in a few seconds.'),
+      );
     }
     const mapped = mapFastifyError(error);
     if (mapped) return sendProblem(reply, baseUrl, mapped);
@@ -119,7 +119,13 @@ function mapFastifyError(error: FastifyError): VigilError | null {
   if (error.statusCode === 413) return new VigilError('payload_too_large', error.message, { param: 'body' });
   if (error.statusCode === 415) return new VigilError('unsupported_media_type', error.message, { param: 'Content-Type' });
   // any other client error Fastify raises itself (e.g. a Content-Length that does not match the body)
-  if (typeof error.code === 'string' && error.code.startsWith('FST_ERR') && error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+  if (
+    typeof error.code === 'string' &&
+    error.code.startsWith('FST_ERR') &&
+    error.statusCode !== undefined &&
+    error.statusCode >= 400 &&
+    error.statusCode < 500
+  ) {
     return new VigilError('malformed_request', error.message);
   }
   return null;

@@ -13,13 +13,7 @@ export interface RateDecision {
 }
 
 /** IETF draft-ietf-httpapi-ratelimit-headers (structured fields): RateLimit-Policy and RateLimit. */
-export async function checkRateLimit(
-  store: RateLimitStore,
-  bucket: string,
-  limit: number,
-  now: number,
-  policy = 'per-key',
-): Promise<RateDecision> {
+export async function checkRateLimit(store: RateLimitStore, bucket: string, limit: number, now: number, policy = 'per-key'): Promise<RateDecision> {
   const { count, resetAt } = await store.hit(bucket, WINDOW_MS, now);
   return rateDecision(count, resetAt, limit, now, policy);
 }
@@ -48,7 +42,10 @@ function rateDecision(count: number, resetAt: number, limit: number, now: number
  * a wrong key is 401 or 429, never a hint; the key space is 178 bits).
  */
 export class AuthFailureLimiter {
-  constructor(private readonly store: RateLimitStore, private readonly limit: number) {}
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly limit: number,
+  ) {}
 
   /** Counts one failure of `presented` (the bearer token, if any) from `address`. */
   async fail(address: string, presented: string | undefined, now: number): Promise<RateDecision> {

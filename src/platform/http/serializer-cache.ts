@@ -17,7 +17,9 @@ const compiled = new Map<string, WeakMap<object, Serialize>>();
  */
 export const cachedSerializerFactory: Factory = (externalSchemas, serializerOpts) => {
   const inner = build(externalSchemas, serializerOpts);
-  const key = `${Object.keys((externalSchemas ?? {}) as object).sort().join(',')}|${JSON.stringify(serializerOpts ?? {})}`;
+  const key = `${Object.keys((externalSchemas ?? {}) as object)
+    .sort()
+    .join(',')}|${JSON.stringify(serializerOpts ?? {})}`;
   let bySchema = compiled.get(key);
   if (!bySchema) compiled.set(key, (bySchema = new WeakMap()));
   const cache = bySchema;

@@ -129,8 +129,10 @@ function nonFiniteOrNul(v: unknown, path: string, depth = 0): AjvLikeError | nul
     return null;
   }
   for (const [k, x] of Object.entries(v)) {
-    if (k.includes('\u0000')) return { keyword: 'pattern', instancePath: path, message: 'has a field name containing the NUL character', params: {}, schemaPath: '#' };
-    if (!isWellFormedText(k)) return { keyword: 'pattern', instancePath: path, message: 'has a field name holding an unpaired UTF-16 surrogate', params: {}, schemaPath: '#' };
+    if (k.includes('\u0000'))
+      return { keyword: 'pattern', instancePath: path, message: 'has a field name containing the NUL character', params: {}, schemaPath: '#' };
+    if (!isWellFormedText(k))
+      return { keyword: 'pattern', instancePath: path, message: 'has a field name holding an unpaired UTF-16 surrogate', params: {}, schemaPath: '#' };
     const e = nonFiniteOrNul(x, `${path}/${k}`, depth + 1);
     if (e) return e;
   }

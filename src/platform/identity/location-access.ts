@@ -17,8 +17,12 @@ export function assertLocationAllowed(principal: Principal, location: string): v
  */
 export function assertEveryLocation(principal: Principal, what: string): void {
   if (principal.locations) {
-    throw new VigilError('location_not_allowed', `This key is limited to ${principal.locations.join(', ')}; ${what} applies to every location and needs a key that is not limited to locations.`, {
-      param: 'locations',
-    });
+    throw new VigilError(
+      'location_not_allowed',
+      `This key is limited to ${principal.locations.join(', ')}; ${what} applies to every location and needs a key that is not limited to locations.`,
+      {
+        param: 'locations',
+      },
+    );
   }
 }

@@ -18,7 +18,10 @@ export class VerifiedKeyCache {
   private readonly hashById = new Map<string, string>();
   private gen = 0;
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   get generation(): number {
     return this.gen;

@@ -25,8 +25,17 @@ export const KEYS = token<KeyServiceT>('keys');
 
 export const keyServices = defineServiceModule({
   name: 'keys',
-  provide: (c) => c.provide(KEYS, (c) => new KeyServiceT({
-    database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), invalidation: c.get(COORDINATION).invalidation, externalCommits: externalCommitProbe(c.get(DATABASE)),
-    heldStreams: c.get(COORDINATION).heldStreams,
-  })),
+  provide: (c) =>
+    c.provide(
+      KEYS,
+      (c) =>
+        new KeyServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          invalidation: c.get(COORDINATION).invalidation,
+          externalCommits: externalCommitProbe(c.get(DATABASE)),
+          heldStreams: c.get(COORDINATION).heldStreams,
+        }),
+    ),
 });

@@ -33,12 +33,7 @@ export const keyRepository = {
     return ids.filter((id) => !live.has(id));
   },
   async revoke(db: DbExecutor, id: string, at: string): Promise<boolean> {
-    const res = await db
-      .updateTable('api_keys')
-      .set({ revoked_at: at })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const res = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   },
 };

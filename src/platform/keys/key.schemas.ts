@@ -21,13 +21,13 @@ export const CreateKeyBody = Type.Object(
       Type.Array(Capability, {
         uniqueItems: true,
         maxItems: CAPABILITIES.length,
-        description: 'Organization keys only; default: the creating key\'s own set. Never more than the creating key holds.',
+        description: "Organization keys only; default: the creating key's own set. Never more than the creating key holds.",
       }),
     ),
     locations: Type.Optional(
       Type.Union([Type.Array(Location, { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()], {
         description:
-          'Organization keys only: the locations the key may reach (null: every location). Default: the creating key\'s own; ' +
+          "Organization keys only: the locations the key may reach (null: every location). Default: the creating key's own; " +
           'a key limited to locations can only create keys limited to some of them.',
       }),
     ),

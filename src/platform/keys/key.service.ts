@@ -1,4 +1,22 @@
-import { assertOwner, type KeyRole, type Principal, type Actor, findTenantByName, insertTenant, type TenantKind, CAPABILITIES, isCapability, type Capability, generateKey, hashKey, KEY_LENGTH, parseKey, previewKey, type KeyMode, VerifiedKeyCache } from '../identity/index.ts';
+import {
+  assertOwner,
+  type KeyRole,
+  type Principal,
+  type Actor,
+  findTenantByName,
+  insertTenant,
+  type TenantKind,
+  CAPABILITIES,
+  isCapability,
+  type Capability,
+  generateKey,
+  hashKey,
+  KEY_LENGTH,
+  parseKey,
+  previewKey,
+  type KeyMode,
+  VerifiedKeyCache,
+} from '../identity/index.ts';
 import { type DatabaseHandle, type DbExecutor, type ApiKeyTable, mapPage, paginateRows, type Page, type PageQuery } from '../db/index.ts';
 import { type Clock, toIso } from '../time/index.ts';
 import { VigilError, invalid, notFound, newId } from '../lib/index.ts';
@@ -160,7 +178,12 @@ export class KeyService {
   }
 
   /** Writes a key row and its audit entry in the caller's transaction. */
-  private async insertKey(trx: DbExecutor, actor: Actor, spec: KeySpec, audit: { action: string; data?: Record<string, unknown> } = { action: 'api_key.created' }) {
+  private async insertKey(
+    trx: DbExecutor,
+    actor: Actor,
+    spec: KeySpec,
+    audit: { action: string; data?: Record<string, unknown> } = { action: 'api_key.created' },
+  ) {
     const key = generateKey(spec.mode);
     const now = this.deps.clock.now();
     const row: ApiKeyTable = {
@@ -207,7 +230,13 @@ export class KeyService {
     if (mode === 'live' && principal.mode === 'test') {
       throw new VigilError('key_scope_exceeded', 'mode: a test key can only create test keys.', { param: 'mode' });
     }
-    const base = { tenantId: principal.tenantId, tenantKind: principal.tenantKind, mode, name: body.name?.trim() ?? null, rateLimitPerMinute: principal.rateLimitPerMinute };
+    const base = {
+      tenantId: principal.tenantId,
+      tenantKind: principal.tenantKind,
+      mode,
+      name: body.name?.trim() ?? null,
+      rateLimitPerMinute: principal.rateLimitPerMinute,
+    };
     if (principal.tenantKind === 'household') {
       if (body.capabilities !== undefined) throw invalid('capabilities', 'household keys have no capability list; they reach their whole household');
       if (body.locations !== undefined) throw invalid('locations', 'household keys are not limited to locations');
@@ -217,20 +246,30 @@ export class KeyService {
       const capabilities = (body.capabilities ?? [...principal.capabilities]) as Capability[];
       const extra = capabilities.filter((c) => !principal.capabilities.has(c));
       if (extra.length) {
-        throw new VigilError('key_scope_exceeded', `capabilities: this key does not hold ${extra.join(', ')}, so it cannot grant ${extra.length === 1 ? 'it' : 'them'}.`, {
-          param: 'capabilities',
-          errors: extra.map((c) => ({ param: 'capabilities', message: `${c} is not held by the creating key` })),
-        });
+        throw new VigilError(
+          'key_scope_exceeded',
+          `capabilities: this key does not hold ${extra.join(', ')}, so it cannot grant ${extra.length === 1 ? 'it' : 'them'}.`,
+          {
+            param: 'capabilities',
+            errors: extra.map((c) => ({ param: 'capabilities', message: `${c} is not held by the creating key` })),
+          },
+        );
       }
       const locations = body.locations === undefined ? (principal.locations ? [...principal.locations] : null) : body.locations;
       if (principal.locations) {
         const own = principal.locations;
         if (locations === null) {
-          throw new VigilError('key_scope_exceeded', `locations: this key is limited to ${own.join(', ')}; it cannot create a key for every location.`, { param: 'locations' });
+          throw new VigilError('key_scope_exceeded', `locations: this key is limited to ${own.join(', ')}; it cannot create a key for every location.`, {
+            param: 'locations',
+          });
         }
         const outside = locations.filter((l) => !own.includes(l));
         if (outside.length) {
-          throw new VigilError('key_scope_exceeded', `locations: this key is limited to ${own.join(', ')}; ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside it.`, { param: 'locations' });
+          throw new VigilError(
+            'key_scope_exceeded',
+            `locations: this key is limited to ${own.join(', ')}; ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside it.`,
+            { param: 'locations' },
+          );
         }
       }
       spec = { ...base, role: 'owner', capabilities, locations };
@@ -258,54 +297,77 @@ export class KeyService {
   async revokeForPrincipal(principal: Principal, actor: Actor, id: string): Promise<ApiKeyView> {
     this.assertCanManage(principal);
     const now = toIso(this.deps.clock.now());
-    return this.deps.database.withWriteLock(async (trx) => {
-      const row = await this.load(trx, principal, id);
-      if (row.revoked_at) return toKeyView(row);
-      await keyRepository.revoke(trx, id, now);
-      await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: row.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: id, data: { preview: row.preview, name: row.name }, scope: scopeOfLocations(row.locations) },
-      ]);
-      return toKeyView({ ...row, revoked_at: now });
-    }).finally(() => this.deps.invalidation.publish(CACHE_TOPICS.apiKey, id));
+    return this.deps.database
+      .withWriteLock(async (trx) => {
+        const row = await this.load(trx, principal, id);
+        if (row.revoked_at) return toKeyView(row);
+        await keyRepository.revoke(trx, id, now);
+        await this.deps.audit.appendIn(trx, actor, [
+          {
+            tenantId: row.tenant_id,
+            action: 'api_key.revoked',
+            resourceType: 'api_key',
+            resourceId: id,
+            data: { preview: row.preview, name: row.name },
+            scope: scopeOfLocations(row.locations),
+          },
+        ]);
+        return toKeyView({ ...row, revoked_at: now });
+      })
+      .finally(() => this.deps.invalidation.publish(CACHE_TOPICS.apiKey, id));
   }
 
   /** A new secret with the same role, capabilities, locations, mode and rate limit; the old key is revoked in the same transaction. */
   async rotateForPrincipal(principal: Principal, actor: Actor, id: string): Promise<ApiKeyWithSecretView> {
     this.assertCanManage(principal);
     const now = toIso(this.deps.clock.now());
-    return this.deps.database.withWriteLock(async (trx) => {
-      const old = await this.load(trx, principal, id);
-      if (old.revoked_at) {
-        throw new VigilError('invalid_state_transition', `Key ${id} was revoked at ${old.revoked_at}; create a new key instead.`, { extra: { current_status: 'revoked' } });
-      }
-      const { row, key } = await this.insertKey(
-        trx,
-        actor,
-        {
-          tenantId: old.tenant_id,
-          tenantKind: old.tenant_kind,
-          mode: old.mode,
-          role: old.role,
-          name: old.name,
-          capabilities: (parseList(old.capabilities) ?? []) as Capability[],
-          locations: parseList(old.locations),
-          rateLimitPerMinute: old.rate_limit_per_minute,
-        },
-        { action: 'api_key.rotated', data: { replaces: old.id, replaced_preview: old.preview } },
-      );
-      await keyRepository.revoke(trx, old.id, now);
-      await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: old.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: old.id, data: { preview: old.preview, name: old.name, replaced_by: row.id }, scope: scopeOfLocations(old.locations) },
-      ]);
-      return { ...toKeyView(row), key };
-    }).finally(() => this.deps.invalidation.publish(CACHE_TOPICS.apiKey, id));
+    return this.deps.database
+      .withWriteLock(async (trx) => {
+        const old = await this.load(trx, principal, id);
+        if (old.revoked_at) {
+          throw new VigilError('invalid_state_transition', `Key ${id} was revoked at ${old.revoked_at}; create a new key instead.`, {
+            extra: { current_status: 'revoked' },
+          });
+        }
+        const { row, key } = await this.insertKey(
+          trx,
+          actor,
+          {
+            tenantId: old.tenant_id,
+            tenantKind: old.tenant_kind,
+            mode: old.mode,
+            role: old.role,
+            name: old.name,
+            capabilities: (parseList(old.capabilities) ?? []) as Capability[],
+            locations: parseList(old.locations),
+            rateLimitPerMinute: old.rate_limit_per_minute,
+          },
+          { action: 'api_key.rotated', data: { replaces: old.id, replaced_preview: old.preview } },
+        );
+        await keyRepository.revoke(trx, old.id, now);
+        await this.deps.audit.appendIn(trx, actor, [
+          {
+            tenantId: old.tenant_id,
+            action: 'api_key.revoked',
+            resourceType: 'api_key',
+            resourceId: old.id,
+            data: { preview: old.preview, name: old.name, replaced_by: row.id },
+            scope: scopeOfLocations(old.locations),
+          },
+        ]);
+        return { ...toKeyView(row), key };
+      })
+      .finally(() => this.deps.invalidation.publish(CACHE_TOPICS.apiKey, id));
   }
 
   /** Households: owners only. Organizations: keys:manage (also checked by the route, kept here for every other door). */
   private assertCanManage(principal: Principal): void {
     assertOwner(principal, 'manage keys');
     if (principal.tenantKind === 'organization' && !principal.capabilities.has('keys:manage')) {
-      throw new VigilError('insufficient_capability', 'This key lacks the capability "keys:manage".', { param: 'keys:manage', extra: { capability: 'keys:manage' } });
+      throw new VigilError('insufficient_capability', 'This key lacks the capability "keys:manage".', {
+        param: 'keys:manage',
+        extra: { capability: 'keys:manage' },
+      });
     }
   }
 
@@ -361,14 +423,16 @@ export class KeyService {
 
   async revokeKey(id: string): Promise<void> {
     const now = this.deps.clock.now();
-    await this.deps.database.withWriteLock(async (trx) => {
-      const row = await keyRepository.findById(trx, id);
-      if (!row) throw notFound('API key', id);
-      if (!(await keyRepository.revoke(trx, id, toIso(now)))) return;
-      await this.deps.audit.appendIn(trx, CLI_ACTOR, [
-        { tenantId: row.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: id, data: { preview: row.preview, name: row.name } },
-      ]);
-    }).finally(() => this.deps.invalidation.publish(CACHE_TOPICS.apiKey, id));
+    await this.deps.database
+      .withWriteLock(async (trx) => {
+        const row = await keyRepository.findById(trx, id);
+        if (!row) throw notFound('API key', id);
+        if (!(await keyRepository.revoke(trx, id, toIso(now)))) return;
+        await this.deps.audit.appendIn(trx, CLI_ACTOR, [
+          { tenantId: row.tenant_id, action: 'api_key.revoked', resourceType: 'api_key', resourceId: id, data: { preview: row.preview, name: row.name } },
+        ]);
+      })
+      .finally(() => this.deps.invalidation.publish(CACHE_TOPICS.apiKey, id));
   }
 
   /**

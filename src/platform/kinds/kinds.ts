@@ -89,7 +89,19 @@ function countAbove(type: string, singular: string, plural: string): AlertCondit
 function seen(type: string, title: string, subtypes?: readonly string[], subtypeDescription?: string): AlertCondition {
   return {
     schema: Type.Object(
-      { type: Type.Literal(type), ...(subtypes ? { subtype: Type.Optional(Type.Union(subtypes.map((k) => Type.Literal(k)), { description: subtypeDescription })) } : {}) },
+      {
+        type: Type.Literal(type),
+        ...(subtypes
+          ? {
+              subtype: Type.Optional(
+                Type.Union(
+                  subtypes.map((k) => Type.Literal(k)),
+                  { description: subtypeDescription },
+                ),
+              ),
+            }
+          : {}),
+      },
       { additionalProperties: false, title },
     ),
     observe(c, rec) {
@@ -119,7 +131,10 @@ export const DETECTION_KINDS: readonly DetectionKind[] = [
     alert: [
       {
         schema: Type.Object(
-          { type: Type.Literal('person_count'), above: Type.Integer({ minimum: 0, maximum: 100_000, description: 'fires when more than this many people are present' }) },
+          {
+            type: Type.Literal('person_count'),
+            above: Type.Integer({ minimum: 0, maximum: 100_000, description: 'fires when more than this many people are present' }),
+          },
           { additionalProperties: false, title: 'person_count above N' },
         ),
         observe(c, rec, scene, ownStream) {
@@ -130,7 +145,10 @@ export const DETECTION_KINDS: readonly DetectionKind[] = [
       },
       {
         schema: Type.Object(
-          { type: Type.Literal('crowd_density'), at_least: Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'fires when people ÷ capacity reaches this fraction' }) },
+          {
+            type: Type.Literal('crowd_density'),
+            at_least: Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'fires when people ÷ capacity reaches this fraction' }),
+          },
           { additionalProperties: false, title: 'crowd_density at or above x' },
         ),
         observe(c, rec, scene) {
@@ -175,7 +193,8 @@ export const DETECTION_KINDS: readonly DetectionKind[] = [
             type: Type.Literal('person'),
             subtype: Type.Optional(
               Type.Union([Type.Literal('recognized'), Type.Literal('unrecognized')], {
-                description: 'recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent',
+                description:
+                  'recognized: the face matched an enrolled person; unrecognized: a face was seen and matched nobody (needs face_recognition on). Any person, face seen or not, when absent',
                 examples: ['unrecognized'],
               }),
             ),
@@ -191,7 +210,14 @@ export const DETECTION_KINDS: readonly DetectionKind[] = [
       },
       {
         schema: Type.Object(
-          { type: Type.Literal('dwell'), min_s: Type.Number({ exclusiveMinimum: 0, maximum: 86_400, description: 'fires when a tracked person has stayed at least this many seconds (loitering)' }) },
+          {
+            type: Type.Literal('dwell'),
+            min_s: Type.Number({
+              exclusiveMinimum: 0,
+              maximum: 86_400,
+              description: 'fires when a tracked person has stayed at least this many seconds (loitering)',
+            }),
+          },
           { additionalProperties: false, title: 'dwell (loitering) of at least S seconds' },
         ),
         observe(c, rec) {
@@ -244,7 +270,11 @@ export const DETECTION_KINDS: readonly DetectionKind[] = [
       report: 'track',
     },
     alert: [seen('animal', 'an animal (cat or dog)', ['cat', 'dog'], 'only this animal; a cat or a dog when absent')],
-    watch: { condition: 'animal', event: 'animal_detected', seen: (rec) => (rec.subtype === 'cat' || rec.subtype === 'dog' ? `a ${rec.subtype}` : 'an animal') },
+    watch: {
+      condition: 'animal',
+      event: 'animal_detected',
+      seen: (rec) => (rec.subtype === 'cat' || rec.subtype === 'dog' ? `a ${rec.subtype}` : 'an animal'),
+    },
     words: {
       singular: 'animal',
       plural: 'animals',
@@ -313,4 +343,3 @@ export const WATCH_CONDITION_WORDS: Readonly<Record<string, string>> = Object.fr
 
 /** Noun → detection type, for every kind the language layer knows by name. */
 export const KIND_WORDS: Readonly<Record<string, string>> = Object.fromEntries(DETECTION_KINDS.flatMap((k) => (k.words?.nouns ?? []).map((w) => [w, k.type])));
-

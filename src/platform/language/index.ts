@@ -6,7 +6,15 @@ export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
 export { getNounSenses, loadWordNet } from './lexicon/wordnet.ts';
 export { createNormalizer, type Token } from './normalize.ts';
 export { findTimePhrase } from './time/past-range.ts';
-export { clockText, daytimeHour, findSpokenClocks, readSpokenClock, rewriteSpokenClocks, type SpokenClock, type SpokenClockOptions } from './time/spoken-clock.ts';
+export {
+  clockText,
+  daytimeHour,
+  findSpokenClocks,
+  readSpokenClock,
+  rewriteSpokenClocks,
+  type SpokenClock,
+  type SpokenClockOptions,
+} from './time/spoken-clock.ts';
 export { MAX_WINDOW_MS, describeDuration } from './time/query-window.ts';
 export { getSunTime, parseWeekday, type SunEvent } from './time/primitives.ts';
 export { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from './time/watch-window.ts';

@@ -17,9 +17,13 @@ export class BoundedQueue {
     if (this.running >= this.opts.concurrency) {
       if (this.waiting.length >= this.opts.maxWaiting) {
         this.refused++;
-        throw new VigilError('service_unavailable', `Too many ${this.opts.name} are in progress (${this.running} running, ${this.waiting.length} waiting); retry shortly.`, {
-          headers: { 'Retry-After': String(this.opts.retryAfterS ?? 1) },
-        });
+        throw new VigilError(
+          'service_unavailable',
+          `Too many ${this.opts.name} are in progress (${this.running} running, ${this.waiting.length} waiting); retry shortly.`,
+          {
+            headers: { 'Retry-After': String(this.opts.retryAfterS ?? 1) },
+          },
+        );
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {

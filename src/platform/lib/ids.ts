@@ -2,13 +2,35 @@ import { takeRandomFraction } from './random-pool.ts';
 
 /** Prefixed, time-sortable ids (docs/design.md "IDs"): `<prefix>_<ULID>`. */
 export const ID_PREFIXES = [
-  'conv', 'msg', 'wat', 'evt', 'stream', 'scene', 'det', 'incident', 'alert', 'rule', 'rsp', 'prot', 'ptype',
-  'whk', 'dlv', 'aud', 'org', 'hh', 'key', 'room', 'bnd', 'note', 'req',
+  'conv',
+  'msg',
+  'wat',
+  'evt',
+  'stream',
+  'scene',
+  'det',
+  'incident',
+  'alert',
+  'rule',
+  'rsp',
+  'prot',
+  'ptype',
+  'whk',
+  'dlv',
+  'aud',
+  'org',
+  'hh',
+  'key',
+  'room',
+  'bnd',
+  'note',
+  'req',
   'snap', // detection snapshots
   'ackp', // signed audit checkpoints
   'whip', // WHIP publish sessions
   'csn', // web console sessions
-  'person', 'face', // known people and their enrolled faces
+  'person',
+  'face', // known people and their enrolled faces
   'sjob', // durable scheduled jobs
   'rseg', // recorded segments (docs/decisions.md, "Recordings")
   'nsub', // notification subscriptions: a key's or a responder's devices and addresses

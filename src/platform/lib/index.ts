@@ -6,7 +6,6 @@ export { ERROR_CATALOGUE, ERROR_CODES, VigilError, invalid, notFound, type Error
 export { newId } from './ids.ts';
 export { takeRandomBytes, takeRandomHex } from './random-pool.ts';
 
-
 export { startTsxWorker } from './tsx-worker.ts';
 export { isWellFormedText, toWellFormedText } from './text.ts';
 export { BoundedQueue, IMAGE_DECODES } from './bounded-queue.ts';

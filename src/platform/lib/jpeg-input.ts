@@ -36,9 +36,11 @@ export async function decodeRequestJpeg(
   if (buf.length > maxBytes) throw fail('payload_too_large', `${noun} is ${buf.length} bytes; the limit is ${maxBytes}`);
   // JPEG files start with SOI (FF D8) followed by a marker (FF xx)
   if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8 || buf[2] !== 0xff) throw fail('invalid_image', `${noun} is not a JPEG image`);
-  const meta = await sharp(buf).metadata().catch((err: Error) => {
-    throw fail('invalid_image', `${noun} could not be decoded as a JPEG: ${err.message}`);
-  });
+  const meta = await sharp(buf)
+    .metadata()
+    .catch((err: Error) => {
+      throw fail('invalid_image', `${noun} could not be decoded as a JPEG: ${err.message}`);
+    });
   const pixels = (meta.width ?? 0) * (meta.height ?? 0);
   if (pixels > MAX_INPUT_PIXELS) {
     throw fail('image_too_large', `${noun} is ${meta.width}×${meta.height} (${(pixels / 1e6).toFixed(1)} MP); the limit is ${MAX_INPUT_PIXELS / 1e6} MP`);

@@ -74,7 +74,10 @@ class NonBlockingLineWriter {
   private pendingBytes = 0;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly fd: number, private readonly maxPendingBytes: number) {
+  constructor(
+    private readonly fd: number,
+    private readonly maxPendingBytes: number,
+  ) {
     // what is still held at exit gets one last non-blocking try
     process.once('exit', () => this.flush());
   }

@@ -39,19 +39,31 @@ export class VigilMetrics {
     // process CPU, memory, GC and event-loop lag (nodejs_eventloop_lag_seconds, …_p99)
     collectDefaultMetrics({ register: this.registry });
 
-    this.detections = new Counter({ name: 'vigil_detections_total', help: 'Detections made durable by the pipeline, by type (rate() gives detections/s)', labelNames: ['type'], registers });
+    this.detections = new Counter({
+      name: 'vigil_detections_total',
+      help: 'Detections made durable by the pipeline, by type (rate() gives detections/s)',
+      labelNames: ['type'],
+      registers,
+    });
     this.pipelineLatency = new Histogram({
-      name: 'vigil_pipeline_latency_seconds', help: 'From a batch of detections entering the pipeline to it being durable',
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers,
+      name: 'vigil_pipeline_latency_seconds',
+      help: 'From a batch of detections entering the pipeline to it being durable',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
     });
     this.detectorFrames = new Counter({ name: 'vigil_detector_frames_total', help: 'Frames the object detector finished (rate() gives frames/s)', registers });
     this.inferenceLatency = new Histogram({
-      name: 'vigil_detector_inference_seconds', help: 'Object-detector inference time per frame',
-      buckets: [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2], registers,
+      name: 'vigil_detector_inference_seconds',
+      help: 'Object-detector inference time per frame',
+      buckets: [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2],
+      registers,
     });
     const statuses = this.streamStatuses;
     new Gauge({
-      name: 'vigil_streams', help: 'Streams whose source runs on this node, by status', labelNames: ['status'], registers,
+      name: 'vigil_streams',
+      help: 'Streams whose source runs on this node, by status',
+      labelNames: ['status'],
+      registers,
       collect() {
         this.reset();
         const counts = new Map<string, number>();
@@ -63,18 +75,33 @@ export class VigilMetrics {
     this.leasesHeld = new Gauge({ name: 'vigil_stream_leases_held', help: 'Stream ownership leases this node holds', registers });
     const queueSources = this.queueDepthSources;
     new Gauge({
-      name: 'vigil_webhook_queue_depth', help: 'Webhook deliveries waiting to be sent (pending or scheduled for a retry)', registers,
+      name: 'vigil_webhook_queue_depth',
+      help: 'Webhook deliveries waiting to be sent (pending or scheduled for a retry)',
+      registers,
       async collect() {
         let total = 0;
         for (const read of queueSources) total += await read().catch(() => 0);
         this.set(total);
       },
     });
-    this.webhookAttempts = new Counter({ name: 'vigil_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers });
-    this.rateLimitRejections = new Counter({ name: 'vigil_rate_limit_rejections_total', help: 'Requests answered 429 by a rate limit, by policy', labelNames: ['policy'], registers });
+    this.webhookAttempts = new Counter({
+      name: 'vigil_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.rateLimitRejections = new Counter({
+      name: 'vigil_rate_limit_rejections_total',
+      help: 'Requests answered 429 by a rate limit, by policy',
+      labelNames: ['policy'],
+      registers,
+    });
     this.sseStreamsOpen = new Gauge({ name: 'vigil_sse_streams_open', help: 'Server-sent event streams open on this node', registers });
     this.redisFallbacks = new Counter({
-      name: 'vigil_redis_fallbacks_total', help: 'Calls answered by this node alone because Redis was unreachable, by store', labelNames: ['store'], registers,
+      name: 'vigil_redis_fallbacks_total',
+      help: 'Calls answered by this node alone because Redis was unreachable, by store',
+      labelNames: ['store'],
+      registers,
     });
     new Counter({
       name: 'vigil_log_lines_dropped_total',
@@ -87,7 +114,9 @@ export class VigilMetrics {
     });
     const redisSources = this.redisSources;
     new Gauge({
-      name: 'vigil_redis_up', help: '1 when this node reaches Redis (absent when no REDIS_URL is configured)', registers,
+      name: 'vigil_redis_up',
+      help: '1 when this node reaches Redis (absent when no REDIS_URL is configured)',
+      registers,
       collect() {
         this.reset();
         for (const up of redisSources) this.set(up() ? 1 : 0);

@@ -43,7 +43,9 @@ const CHECK_TIMEOUT_MS = 2_000;
  * load balancer takes a node that is not ready out of rotation; /healthz stays 200 meanwhile.
  */
 export class Readiness {
-  constructor(private readonly deps: { database: DatabaseHandle; redis: { ping(): Promise<void> } | null; detector?: () => DetectorStatus | null; drain?: DrainState }) {}
+  constructor(
+    private readonly deps: { database: DatabaseHandle; redis: { ping(): Promise<void> } | null; detector?: () => DetectorStatus | null; drain?: DrainState },
+  ) {}
 
   async check(): Promise<ReadinessReport> {
     const reasons: string[] = [];

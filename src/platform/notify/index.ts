@@ -28,9 +28,17 @@ export const NOTIFICATIONS = token<NotificationServiceT>('notifications');
 export const notifyServices = defineServiceModule({
   name: 'notify',
   provide(c) {
-    c.provide(NOTIFICATIONS, (c) => new NotificationServiceT({
-      database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), allowPrivate: c.get(CONFIG).webhookAllowPrivate, vapidKeys: c.get(VAPID_KEYS),
-    }));
+    c.provide(
+      NOTIFICATIONS,
+      (c) =>
+        new NotificationServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          allowPrivate: c.get(CONFIG).webhookAllowPrivate,
+          vapidKeys: c.get(VAPID_KEYS),
+        }),
+    );
   },
   install(c) {
     // every event the outbox writes may also go to devices and addresses (docs/decisions.md, "Notifications through the outbox")

@@ -6,6 +6,8 @@ import { notificationRepository } from './notification.repository.ts';
  */
 
 /** The devices subscribed for a responder. */
-export function responderDevices(...args: Parameters<typeof notificationRepository.responderDevices>): ReturnType<typeof notificationRepository.responderDevices> {
+export function responderDevices(
+  ...args: Parameters<typeof notificationRepository.responderDevices>
+): ReturnType<typeof notificationRepository.responderDevices> {
   return notificationRepository.responderDevices(...args);
 }

@@ -29,7 +29,11 @@ export interface Routing {
 export function parsePreferences(row: PreferenceRow | undefined): Routing | null {
   if (!row) return null;
   const ex = JSON.parse(row.exclude) as Partial<Exclusions>;
-  return { quietHours: row.quiet_hours ? (JSON.parse(row.quiet_hours) as Routing['quietHours']) : null, exclude: { rooms: ex.rooms ?? [], sensors: ex.sensors ?? [], watches: ex.watches ?? [] }, paused: row.paused === 1 };
+  return {
+    quietHours: row.quiet_hours ? (JSON.parse(row.quiet_hours) as Routing['quietHours']) : null,
+    exclude: { rooms: ex.rooms ?? [], sensors: ex.sensors ?? [], watches: ex.watches ?? [] },
+    paused: row.paused === 1,
+  };
 }
 
 /** Minutes since local midnight of an instant in a time zone. */
@@ -67,7 +71,9 @@ export class NotificationRouterService implements NotificationRouter {
 
   async routeIn(trx: DbExecutor, e: RoutedEvent): Promise<ChannelTarget[]> {
     if (!NOTIFY_KINDS.has(e.kind)) return [];
-    const subs = (await notificationRepository.routable(trx, e.tenantId)).filter((s) => (JSON.parse(s.events) as string[]).includes(e.kind) && this.mayRead(s, e));
+    const subs = (await notificationRepository.routable(trx, e.tenantId)).filter(
+      (s) => (JSON.parse(s.events) as string[]).includes(e.kind) && this.mayRead(s, e),
+    );
     if (subs.length === 0) return [];
     const draft = this.render(e);
     if (!draft) return [];
@@ -130,7 +136,15 @@ export class NotificationRouterService implements NotificationRouter {
     const row = await notificationRepository.lockThrottle(trx, this.deps.database.dialect, e.tenantId, m.tag);
     const weight = Math.max(1, e.weight ?? 1);
     if (!row || e.at - row.last_event_at > VISIT_GAP_MS) {
-      await notificationRepository.saveThrottle(trx, { tenant_id: e.tenantId, tag: m.tag, visit_started_at: e.at, last_event_at: e.at, last_sent_at: e.at, count: weight, severity });
+      await notificationRepository.saveThrottle(trx, {
+        tenant_id: e.tenantId,
+        tag: m.tag,
+        visit_started_at: e.at,
+        last_event_at: e.at,
+        last_sent_at: e.at,
+        count: weight,
+        severity,
+      });
       return weight;
     }
     const count = row.count + weight;

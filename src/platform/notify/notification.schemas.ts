@@ -6,12 +6,20 @@ export const HOUSEHOLD_NOTIFY_KINDS = ['watch.observation', 'watch.alert'] as co
 export const ORGANIZATION_NOTIFY_KINDS = ['incident.created', 'alert.fired', 'protocol.triggered'] as const;
 const NOTIFY_KINDS = [...HOUSEHOLD_NOTIFY_KINDS, ...ORGANIZATION_NOTIFY_KINDS];
 
-const Channel = Type.Union([Type.Literal('push'), Type.Literal('email')], { description: 'push: a Web Push subscription of a browser or phone; email: an address' });
+const Channel = Type.Union([Type.Literal('push'), Type.Literal('email')], {
+  description: 'push: a Web Push subscription of a browser or phone; email: an address',
+});
 
 export const CreateSubscriptionBody = Type.Object(
   {
     channel: Channel,
-    endpoint: Type.Optional(Type.String({ maxLength: MAX_URL_CHARS, description: 'push: the PushSubscription endpoint (https)', examples: ['https://fcm.googleapis.com/fcm/send/…'] })),
+    endpoint: Type.Optional(
+      Type.String({
+        maxLength: MAX_URL_CHARS,
+        description: 'push: the PushSubscription endpoint (https)',
+        examples: ['https://fcm.googleapis.com/fcm/send/…'],
+      }),
+    ),
     keys: Type.Optional(
       Type.Object(
         {
@@ -23,8 +31,18 @@ export const CreateSubscriptionBody = Type.Object(
     ),
     address: Type.Optional(Type.String({ format: 'email', maxLength: MAX_EMAIL_CHARS, description: 'email: where to send' })),
     label: Type.Optional(Name({ maxLength: 100, description: 'how the device is listed (“Maria’s phone”)' })),
-    events: Type.Optional(Type.Array(Type.Union(NOTIFY_KINDS.map((k) => Type.Literal(k))), { minItems: 1, uniqueItems: true, description: 'default: every kind of the key’s surface it may read' })),
-    responder_id: Type.Optional(Type.String({ description: 'organization keys with responders:manage: this device or address is a responder’s (rsp_…), told of protocol triggers and escalations' })),
+    events: Type.Optional(
+      Type.Array(Type.Union(NOTIFY_KINDS.map((k) => Type.Literal(k))), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'default: every kind of the key’s surface it may read',
+      }),
+    ),
+    responder_id: Type.Optional(
+      Type.String({
+        description: 'organization keys with responders:manage: this device or address is a responder’s (rsp_…), told of protocol triggers and escalations',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -41,7 +59,9 @@ export const NotificationSubscriptionSchema = Type.Object(
     events: Type.Array(Type.String()),
     key_id: Type.Union([Type.String(), Type.Null()]),
     responder_id: Type.Union([Type.String(), Type.Null()]),
-    status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('gone')], { description: 'gone: the push service said the subscription no longer exists (404/410)' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('gone')], {
+      description: 'gone: the push service said the subscription no longer exists (404/410)',
+    }),
     created_at: IsoTime,
     revoked_at: Type.Union([IsoTime, Type.Null()]),
   },
@@ -92,10 +112,18 @@ export const NotificationDeliverySchema = Type.Object(
 export type NotificationDeliveryView = Static<typeof NotificationDeliverySchema>;
 export const NotificationDeliveryList = ListOf(Type.Ref('NotificationDelivery'));
 
-const HourMinute = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM local time (the household’s time zone; UTC for organizations)', examples: ['23:00'] });
-const QuietHours = Type.Union(
-  [Type.Object({ from: HourMinute, to: HourMinute }, { additionalProperties: false, description: 'no notifications from `from` until `to` (may cross midnight)' }), Type.Null()],
-);
+const HourMinute = Type.String({
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: 'HH:MM local time (the household’s time zone; UTC for organizations)',
+  examples: ['23:00'],
+});
+const QuietHours = Type.Union([
+  Type.Object(
+    { from: HourMinute, to: HourMinute },
+    { additionalProperties: false, description: 'no notifications from `from` until `to` (may cross midnight)' },
+  ),
+  Type.Null(),
+]);
 const Exclude = Type.Object(
   {
     rooms: Type.Optional(Type.Array(Name({ maxLength: 100 }), { maxItems: 50, description: 'rooms (by name) whose events are not sent' })),
@@ -106,7 +134,11 @@ const Exclude = Type.Object(
 );
 
 export const PreferencesQuery = Type.Object(
-  { scope: Type.Optional(Type.Union([Type.Literal('me'), Type.Literal('household')], { description: 'me (default): this key’s own; household: every key’s default' })) },
+  {
+    scope: Type.Optional(
+      Type.Union([Type.Literal('me'), Type.Literal('household')], { description: 'me (default): this key’s own; household: every key’s default' }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const PutPreferencesBody = Type.Object(
@@ -114,7 +146,9 @@ export const PutPreferencesBody = Type.Object(
     scope: Type.Optional(Type.Union([Type.Literal('me'), Type.Literal('household')])),
     quiet_hours: Type.Optional(QuietHours),
     exclude: Type.Optional(Exclude),
-    paused: Type.Optional(Type.Boolean({ description: 'true: nothing is sent until set false again ("stop the notifications"); quiet hours and exclusions are kept' })),
+    paused: Type.Optional(
+      Type.Boolean({ description: 'true: nothing is sent until set false again ("stop the notifications"); quiet hours and exclusions are kept' }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

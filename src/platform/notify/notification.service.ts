@@ -45,7 +45,9 @@ export type ResponderExists = (tenantId: string, responderId: string) => Promise
 export class NotificationService {
   private responderExists: ResponderExists = async () => false;
 
-  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; allowPrivate: boolean; vapidKeys: () => Promise<VapidKeys> }) {}
+  constructor(
+    private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; allowPrivate: boolean; vapidKeys: () => Promise<VapidKeys> },
+  ) {}
 
   setResponderCheck(fn: ResponderExists): void {
     this.responderExists = fn;
@@ -74,14 +76,18 @@ export class NotificationService {
     if (responderId) {
       if (principal.tenantKind !== 'organization') throw invalid('responder_id', 'responders belong to organizations');
       if (!principal.capabilities.has('responders:manage')) {
-        throw new VigilError('insufficient_capability', 'This key lacks the capability "responders:manage".', { param: 'responders:manage', extra: { capability: 'responders:manage' } });
+        throw new VigilError('insufficient_capability', 'This key lacks the capability "responders:manage".', {
+          param: 'responders:manage',
+          extra: { capability: 'responders:manage' },
+        });
       }
       if (!(await this.responderExists(principal.tenantId, responderId))) throw notFound('responder', responderId, 'responder_id');
     }
     const allowed = this.kindsOf(principal, responderId !== null);
     const events = body.events ?? [...allowed];
     const wrong = events.filter((e) => !allowed.includes(e));
-    if (wrong.length) throw invalid('events', `${wrong.join(', ')} cannot be sent to this ${responderId ? 'responder' : 'key'}; it may have ${allowed.join(', ') || 'none'}`);
+    if (wrong.length)
+      throw invalid('events', `${wrong.join(', ')} cannot be sent to this ${responderId ? 'responder' : 'key'}; it may have ${allowed.join(', ') || 'none'}`);
     let endpoint: string | null = null;
     let address: string | null = null;
     if (body.channel === 'push') {
@@ -93,7 +99,8 @@ export class NotificationService {
       const bad = checkSubscriptionKeys(body.keys.p256dh, body.keys.auth);
       if (bad) throw invalid(bad.param, bad.message);
     } else {
-      if (body.endpoint !== undefined || body.keys !== undefined) throw invalid(body.endpoint !== undefined ? 'endpoint' : 'keys', 'an email subscription has an address only');
+      if (body.endpoint !== undefined || body.keys !== undefined)
+        throw invalid(body.endpoint !== undefined ? 'endpoint' : 'keys', 'an email subscription has an address only');
       if (!body.address) throw invalid('address', 'an email subscription needs an address');
       address = body.address;
     }
@@ -121,7 +128,13 @@ export class NotificationService {
     await this.deps.database.withWriteLock(async (trx) => {
       await notificationRepository.insertSubscription(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'notification_subscription.created', resourceType: 'notification_subscription', resourceId: row.id, data: { after: view } },
+        {
+          tenantId: principal.tenantId,
+          action: 'notification_subscription.created',
+          resourceType: 'notification_subscription',
+          resourceId: row.id,
+          data: { after: view },
+        },
       ]);
     });
     return view;
@@ -141,25 +154,38 @@ export class NotificationService {
       await assertWebhookUrlAllowed(raw, { allowPrivate: this.deps.allowPrivate });
     } catch (err) {
       if (!(err instanceof VigilError)) throw err;
-      const detail = err.message.replace(/^url:\s*/, '').replace(/Webhooks go to public addresses only;.*$/, 'Push services are public; a private one needs VIGIL_WEBHOOK_ALLOW_PRIVATE=1.');
+      const detail = err.message
+        .replace(/^url:\s*/, '')
+        .replace(/Webhooks go to public addresses only;.*$/, 'Push services are public; a private one needs VIGIL_WEBHOOK_ALLOW_PRIVATE=1.');
       throw new VigilError(err.code, `endpoint: ${detail}`, { param: 'endpoint', errors: [{ param: 'endpoint', message: detail }] });
     }
-    if (!this.deps.allowPrivate && isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 && url.hostname === 'localhost') throw invalid('endpoint', 'must not be localhost');
+    if (!this.deps.allowPrivate && isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 && url.hostname === 'localhost')
+      throw invalid('endpoint', 'must not be localhost');
     return raw;
   }
 
   async list(principal: Principal, q: PageQuery & { responder_id?: string }) {
     if (q.responder_id && (principal.tenantKind !== 'organization' || !principal.capabilities.has('responders:manage'))) {
-      throw new VigilError('insufficient_capability', 'Listing a responder’s devices needs "responders:manage".', { param: 'responders:manage', extra: { capability: 'responders:manage' } });
+      throw new VigilError('insufficient_capability', 'Listing a responder’s devices needs "responders:manage".', {
+        param: 'responders:manage',
+        extra: { capability: 'responders:manage' },
+      });
     }
-    const page = await notificationRepository.listPage(this.deps.database.db, principal.tenantId, q.responder_id ? { responderId: q.responder_id } : { keyId: principal.keyId }, q);
+    const page = await notificationRepository.listPage(
+      this.deps.database.db,
+      principal.tenantId,
+      q.responder_id ? { responderId: q.responder_id } : { keyId: principal.keyId },
+      q,
+    );
     return mapPage(page, toSubscriptionView);
   }
 
   /** A subscription the key may manage: its own, or a responder's with responders:manage; anything else is 404. */
   private async load(principal: Principal, id: string): Promise<SubscriptionRow> {
     const row = await notificationRepository.findSubscription(this.deps.database.db, principal.tenantId, id);
-    const mine = row && (row.responder_id === null ? row.key_id === principal.keyId : principal.tenantKind === 'organization' && principal.capabilities.has('responders:manage'));
+    const mine =
+      row &&
+      (row.responder_id === null ? row.key_id === principal.keyId : principal.tenantKind === 'organization' && principal.capabilities.has('responders:manage'));
     if (!row || !mine) throw notFound('notification subscription', id);
     return row;
   }
@@ -172,7 +198,13 @@ export class NotificationService {
       await notificationRepository.revoke(trx, id, now);
       const events = await notificationRepository.cancelOpenDeliveries(trx, id, now);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'notification_subscription.revoked', resourceType: 'notification_subscription', resourceId: id, data: { before: toSubscriptionView(row) } },
+        {
+          tenantId: principal.tenantId,
+          action: 'notification_subscription.revoked',
+          resourceType: 'notification_subscription',
+          resourceId: id,
+          data: { before: toSubscriptionView(row) },
+        },
       ]);
       return events;
     });
@@ -184,8 +216,16 @@ export class NotificationService {
     await this.load(principal, id);
     const db = this.deps.database.db;
     const page = await notificationRepository.listDeliveriesPage(db, id, q);
-    const attempts = await notificationRepository.attemptsOf(db, page.data.map((d) => d.id));
-    return mapPage(page, (d) => toDeliveryView(d, attempts.filter((a) => a.delivery_id === d.id)));
+    const attempts = await notificationRepository.attemptsOf(
+      db,
+      page.data.map((d) => d.id),
+    );
+    return mapPage(page, (d) =>
+      toDeliveryView(
+        d,
+        attempts.filter((a) => a.delivery_id === d.id),
+      ),
+    );
   }
 
   async redeliver(principal: Principal, actor: Actor, id: string, deliveryId: string): Promise<NotificationDeliveryView> {
@@ -193,12 +233,22 @@ export class NotificationService {
     const db = this.deps.database.db;
     const found = await notificationRepository.findDelivery(db, id, deliveryId);
     if (!found) throw notFound('notification delivery', deliveryId, 'delivery_id');
-    if (sub.revoked_at !== null) throw new VigilError('invalid_state_transition', `Subscription ${id} is ${toSubscriptionView(sub).status}; nothing is sent to it.`, { param: 'id', extra: { current_status: toSubscriptionView(sub).status } });
+    if (sub.revoked_at !== null)
+      throw new VigilError('invalid_state_transition', `Subscription ${id} is ${toSubscriptionView(sub).status}; nothing is sent to it.`, {
+        param: 'id',
+        extra: { current_status: toSubscriptionView(sub).status },
+      });
     const now = this.deps.clock.now();
     await this.deps.database.withWriteLock(async (trx) => {
       await notificationRepository.restartDelivery(trx, deliveryId, now, toIso(now));
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'notification_delivery.redelivered', resourceType: 'webhook_delivery', resourceId: deliveryId, data: { subscription_id: id, previous_status: found.status, series: found.series + 1 } },
+        {
+          tenantId: principal.tenantId,
+          action: 'notification_delivery.redelivered',
+          resourceType: 'webhook_delivery',
+          resourceId: deliveryId,
+          data: { subscription_id: id, previous_status: found.status, series: found.series + 1 },
+        },
       ]);
     });
     this.onRedeliver?.();
@@ -230,7 +280,10 @@ export class NotificationService {
     const before = await this.getPreferences(principal, scope);
     return this.setRouting(principal, actor, scope, {
       quietHours: body.quiet_hours === undefined ? before.quiet_hours : body.quiet_hours,
-      exclude: body.exclude === undefined ? before.exclude : { rooms: body.exclude.rooms ?? [], sensors: body.exclude.sensors ?? [], watches: body.exclude.watches ?? [] },
+      exclude:
+        body.exclude === undefined
+          ? before.exclude
+          : { rooms: body.exclude.rooms ?? [], sensors: body.exclude.sensors ?? [], watches: body.exclude.watches ?? [] },
       paused: body.paused === undefined ? before.paused : body.paused,
     });
   }
@@ -243,7 +296,11 @@ export class NotificationService {
    */
   async setRouting(principal: Principal, actor: Actor, scope: 'me' | 'household', routing: Routing): Promise<NotificationPreferencesView> {
     if (scope === 'household' && principal.tenantKind === 'household' && principal.role !== 'owner') {
-      throw new VigilError('owner_role_required', 'Only an owner of the household can set the household’s notification routing; set your own with scope "me".', { extra: { role: principal.role } });
+      throw new VigilError(
+        'owner_role_required',
+        'Only an owner of the household can set the household’s notification routing; set your own with scope "me".',
+        { extra: { role: principal.role } },
+      );
     }
     const now = toIso(this.deps.clock.now());
     const row = {
@@ -257,7 +314,13 @@ export class NotificationService {
     await this.deps.database.withWriteLock(async (trx) => {
       await notificationRepository.upsertPreferences(trx, row);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'notification_preferences.set', resourceType: 'notification_preferences', resourceId: row.key_id, data: { after: { scope, quiet_hours: routing.quietHours, exclude: routing.exclude, paused: routing.paused === true } } },
+        {
+          tenantId: principal.tenantId,
+          action: 'notification_preferences.set',
+          resourceType: 'notification_preferences',
+          resourceId: row.key_id,
+          data: { after: { scope, quiet_hours: routing.quietHours, exclude: routing.exclude, paused: routing.paused === true } },
+        },
       ]);
     });
     return this.getPreferences(principal, scope);
@@ -274,7 +337,18 @@ export class NotificationService {
   }
 }
 
-function toDeliveryView(d: Awaited<ReturnType<typeof notificationRepository.findDelivery>> & object, attempts: Array<{ series: number; attempt: number; started_at: string; status_code: number | null; duration_ms: number; error: string | null; outcome: string }>): NotificationDeliveryView {
+function toDeliveryView(
+  d: Awaited<ReturnType<typeof notificationRepository.findDelivery>> & object,
+  attempts: Array<{
+    series: number;
+    attempt: number;
+    started_at: string;
+    status_code: number | null;
+    duration_ms: number;
+    error: string | null;
+    outcome: string;
+  }>,
+): NotificationDeliveryView {
   return {
     id: d.id,
     object: 'notification_delivery',
@@ -290,7 +364,15 @@ function toDeliveryView(d: Awaited<ReturnType<typeof notificationRepository.find
     last_status_code: d.last_status_code,
     last_error: d.last_error,
     message: d.message ? (JSON.parse(d.message) as unknown) : null,
-    attempts: attempts.map((a) => ({ series: a.series, attempt: a.attempt, started_at: a.started_at, status_code: a.status_code, duration_ms: a.duration_ms, error: a.error, outcome: a.outcome })),
+    attempts: attempts.map((a) => ({
+      series: a.series,
+      attempt: a.attempt,
+      started_at: a.started_at,
+      status_code: a.status_code,
+      duration_ms: a.duration_ms,
+      error: a.error,
+      outcome: a.outcome,
+    })),
     created_at: d.created_at,
   };
 }

@@ -141,8 +141,7 @@ export class DeliveryWorker {
       else if (this.ready.length && !this.stopped) {
         this.wake();
         await new Promise((r) => setImmediate(r));
-      }
-      else return;
+      } else return;
     }
   }
 
@@ -157,7 +156,11 @@ export class DeliveryWorker {
     // claimed but never started: claimable again at once by this or another node, not after the lease
     const unsent = this.ready.splice(0);
     if (unsent.length) {
-      await webhookRepository.releaseLeases(this.deps.database, unsent.map((d) => ({ id: d.id, series: d.series })))
+      await webhookRepository
+        .releaseLeases(
+          this.deps.database,
+          unsent.map((d) => ({ id: d.id, series: d.series })),
+        )
         .catch((err: unknown) => this.deps.log?.warn({ err }, 'webhook worker: releasing unsent claims failed; they are claimable when their lease runs out'));
     }
     this.stopController.abort();
@@ -266,7 +269,13 @@ export class DeliveryWorker {
         topic: topicOf(message.tag),
       });
     } catch (err) {
-      return this.record(d, origin, now, { statusCode: null, error: `cannot encrypt for this subscription: ${(err as Error).message}`, durationMs: 0 }, { final: true });
+      return this.record(
+        d,
+        origin,
+        now,
+        { statusCode: null, error: `cannot encrypt for this subscription: ${(err as Error).message}`, durationMs: 0 },
+        { final: true },
+      );
     }
     const result = await this.sender.send({ url: req.endpoint, body: req.body, headers: req.headers }, this.stopController.signal);
     const gone = result.statusCode === 404 || result.statusCode === 410;
@@ -284,7 +293,8 @@ export class DeliveryWorker {
       return;
     }
     const to = d.target_url!.replace(/^mailto:/, '');
-    if (!this.deps.mail) return this.record(d, d.target_url!, now, { statusCode: null, error: 'email is not configured (VIGIL_SMTP_URL)', durationMs: 0 }, { final: true });
+    if (!this.deps.mail)
+      return this.record(d, d.target_url!, now, { statusCode: null, error: 'email is not configured (VIGIL_SMTP_URL)', durationMs: 0 }, { final: true });
     const message = JSON.parse(d.message!) as NotificationMessage;
     const snapshot = message.detection_id
       ? await vapidRepository.snapshotOfDetection(this.deps.database.db, d.tenant_id, message.detection_id).catch(() => null)
@@ -374,7 +384,10 @@ export class DeliveryWorker {
     this.recording = true;
     const batch = this.toRecord.splice(0);
     try {
-      await webhookRepository.recordAttempts(this.deps.database, batch.map((b) => b.item));
+      await webhookRepository.recordAttempts(
+        this.deps.database,
+        batch.map((b) => b.item),
+      );
       const outcomes = batch.map((b) => b.outcome);
       for (const fn of this.outcomeListeners) {
         try {

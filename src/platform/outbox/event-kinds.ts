@@ -1,4 +1,3 @@
-
 /**
  * The catalogue of webhook event kinds. The spec names only `detection.anomaly` (spec "Events" 2);
  * the rest are ours (docs/design.md "Webhooks"). A subscription names kinds from its own

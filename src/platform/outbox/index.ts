@@ -45,23 +45,36 @@ export const VAPID_KEYS = token<() => Promise<VapidKeys>>('vapidKeys');
 export const outboxServices = defineServiceModule({
   name: 'outbox',
   provide(c) {
-    c.provide(WEBHOOKS, (c) => new WebhookServiceT({
-      database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT), allowPrivate: c.get(CONFIG).webhookAllowPrivate, wakeSignal: c.get(COORDINATION).wakeSignal,
-    }));
+    c.provide(
+      WEBHOOKS,
+      (c) =>
+        new WebhookServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          allowPrivate: c.get(CONFIG).webhookAllowPrivate,
+          wakeSignal: c.get(COORDINATION).wakeSignal,
+        }),
+    );
     c.provide(VAPID_KEYS, (c) => {
       let loaded: Promise<VapidKeys> | null = null;
       const database = c.get(DATABASE);
       const config = c.get(CONFIG);
       const clock = c.get(CLOCK);
-      return () => (loaded ??= loadVapidKeys(database, config.vapidKeys, toIso(clock.now())).catch((err) => {
-        loaded = null;
-        throw err;
-      }));
+      return () =>
+        (loaded ??= loadVapidKeys(database, config.vapidKeys, toIso(clock.now())).catch((err) => {
+          loaded = null;
+          throw err;
+        }));
     });
     c.provide(DELIVERY_WORKER, (c) => {
       const config = c.get(CONFIG);
       return new DeliveryWorkerT({
-        database: c.get(DATABASE), clock: c.get(CLOCK), allowPrivate: config.webhookAllowPrivate, wakeSignal: c.get(COORDINATION).wakeSignal, log: c.get(LOG),
+        database: c.get(DATABASE),
+        clock: c.get(CLOCK),
+        allowPrivate: config.webhookAllowPrivate,
+        wakeSignal: c.get(COORDINATION).wakeSignal,
+        log: c.get(LOG),
         push: { keys: c.get(VAPID_KEYS), subject: config.vapidSubject },
         mail: config.smtpUrl ? new MailSender(config.smtpUrl, { timeoutMs: 10_000 }) : null,
         ca: config.outboundCa,
@@ -74,7 +87,8 @@ export const outboxServices = defineServiceModule({
     // every signed checkpoint goes out too, for subscribers to keep (docs/audit-threat-model.md)
     const webhooks = c.get(WEBHOOKS);
     c.get(AUDIT_CHECKPOINTS).onCheckpoint((trx, cp) =>
-      webhooks.enqueueIn(trx, { tenantId: cp.tenant_id, kind: CHECKPOINT_EVENT, payload: { checkpoint: checkpointPayload(cp) } }));
+      webhooks.enqueueIn(trx, { tenantId: cp.tenant_id, kind: CHECKPOINT_EVENT, payload: { checkpoint: checkpointPayload(cp) } }),
+    );
     const db = c.get(DATABASE).db;
     c.get(METRICS).watchWebhookQueue(() => countOpenDeliveries(db));
   },

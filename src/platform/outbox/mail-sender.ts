@@ -61,10 +61,18 @@ export class MailSender {
         attachments: snapshot ? [{ filename: 'snapshot.jpg', content: snapshot, contentType: 'image/jpeg', cid: 'snapshot@vigil' }] : [],
       });
       const refused = (info.rejected as unknown[]).length > 0;
-      return { statusCode: refused ? 550 : 250, error: refused ? `refused: ${String(info.response ?? '')}`.slice(0, 300) : null, durationMs: Math.round(performance.now() - started) };
+      return {
+        statusCode: refused ? 550 : 250,
+        error: refused ? `refused: ${String(info.response ?? '')}`.slice(0, 300) : null,
+        durationMs: Math.round(performance.now() - started),
+      };
     } catch (err) {
       const e = err as { responseCode?: number; code?: string; message?: string };
-      return { statusCode: e.responseCode ?? null, error: `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`.slice(0, 300), durationMs: Math.round(performance.now() - started) };
+      return {
+        statusCode: e.responseCode ?? null,
+        error: `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`.slice(0, 300),
+        durationMs: Math.round(performance.now() - started),
+      };
     }
   }
 

@@ -54,7 +54,11 @@ export function pushPayload(message: NotificationMessage, ids: { event_id: strin
 
 function clip(s: string, chars: number): string {
   if (s.length <= chars) return s;
-  return chars <= 1 ? '' : `${Array.from(s).slice(0, chars - 1).join('')}…`;
+  return chars <= 1
+    ? ''
+    : `${Array.from(s)
+        .slice(0, chars - 1)
+        .join('')}…`;
 }
 
 /** RFC 8030 Topic: at most 32 base64url characters; a push service keeps only the newest undelivered message of a topic. */
@@ -116,7 +120,8 @@ export function checkSubscriptionKeys(p256dh: string, auth: string): { param: st
   const b64url = /^[A-Za-z0-9_-]+={0,2}$/;
   if (!b64url.test(p256dh)) return { param: 'keys.p256dh', message: 'must be base64url' };
   const point = Buffer.from(p256dh, 'base64url');
-  if (point.length !== 65 || point[0] !== 4) return { param: 'keys.p256dh', message: `must be an uncompressed P-256 public key (65 bytes), got ${point.length} bytes` };
+  if (point.length !== 65 || point[0] !== 4)
+    return { param: 'keys.p256dh', message: `must be an uncompressed P-256 public key (65 bytes), got ${point.length} bytes` };
   try {
     ECDH.convertKey(point, 'prime256v1', undefined, undefined, 'compressed');
   } catch {

@@ -4,7 +4,11 @@ import type { DbExecutor } from '../db/index.ts';
 export const vapidRepository = {
   /** A secret every node shares: the first node's `value` is kept, later ones read it. */
   async sharedSecret(db: DbExecutor, name: string, value: string, createdAt: string): Promise<string> {
-    await db.insertInto('server_secrets').values({ name, value, created_at: createdAt }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db
+      .insertInto('server_secrets')
+      .values({ name, value, created_at: createdAt })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
     return row.value;
   },

@@ -6,6 +6,8 @@ import { webhookRepository } from './webhook.repository.ts';
  */
 
 /** Cancels the tenant's deliveries not yet sent of these events (in the caller's transaction). */
-export function cancelOpenDeliveriesOfEvents(...args: Parameters<typeof webhookRepository.cancelOpenDeliveriesOfEvents>): ReturnType<typeof webhookRepository.cancelOpenDeliveriesOfEvents> {
+export function cancelOpenDeliveriesOfEvents(
+  ...args: Parameters<typeof webhookRepository.cancelOpenDeliveriesOfEvents>
+): ReturnType<typeof webhookRepository.cancelOpenDeliveriesOfEvents> {
   return webhookRepository.cancelOpenDeliveriesOfEvents(...args);
 }

@@ -42,7 +42,11 @@ export class WebhookSender {
     // `ca` (the system's ~140 roots plus this one) into the pool key of every request and parses it
     // into a new context for every connection, which made each push cost milliseconds of CPU
     // (docs/decisions.md, "Fan-out on SQLite: where the time went")
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 16, ...(opts.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, opts.ca] }) } : {}) });
+    this.httpsAgent = new https.Agent({
+      keepAlive: true,
+      maxSockets: opts.maxSockets ?? 16,
+      ...(opts.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, opts.ca] }) } : {}),
+    });
   }
 
   send(req: SendRequest, stop?: AbortSignal): Promise<SendResult> {

@@ -1,6 +1,19 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { type DatabaseHandle, type DbExecutor, type Dialect, writeAtomically, paginate, paginateRows, type PageQuery, type Database, type WebhookAttemptTable, type WebhookDeliveryTable, type WebhookEndpointTable, type WebhookEventTable } from '../db/index.ts';
+import {
+  type DatabaseHandle,
+  type DbExecutor,
+  type Dialect,
+  writeAtomically,
+  paginate,
+  paginateRows,
+  type PageQuery,
+  type Database,
+  type WebhookAttemptTable,
+  type WebhookDeliveryTable,
+  type WebhookEndpointTable,
+  type WebhookEventTable,
+} from '../db/index.ts';
 
 export type WebhookEndpointRow = WebhookEndpointTable;
 export type WebhookEventRow = WebhookEventTable;
@@ -47,7 +60,10 @@ export interface DeliveryToSend {
 }
 
 /** What an attempt moves a delivery on to (the worker's record of one send). */
-export type AttemptPatch = Pick<WebhookDeliveryRow, 'status' | 'attempt_count' | 'first_attempt_at' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'updated_at'>;
+export type AttemptPatch = Pick<
+  WebhookDeliveryRow,
+  'status' | 'attempt_count' | 'first_attempt_at' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'updated_at'
+>;
 
 export interface RecordedAttempt {
   attempt: Omit<WebhookAttemptRow, 'seq'>;
@@ -56,7 +72,16 @@ export interface RecordedAttempt {
 
 const ATTEMPT_COLUMNS = ['delivery_id', 'series', 'attempt', 'started_at', 'url', 'status_code', 'duration_ms', 'error', 'outcome', 'next_attempt_at'] as const;
 const ATTEMPT_TYPES = ['text', 'integer', 'integer', 'text', 'text', 'integer', 'integer', 'text', 'text', 'text'];
-const PATCH_COLUMNS = ['status', 'attempt_count', 'first_attempt_at', 'next_attempt_at', 'last_status_code', 'last_error', 'delivered_at', 'updated_at'] as const;
+const PATCH_COLUMNS = [
+  'status',
+  'attempt_count',
+  'first_attempt_at',
+  'next_attempt_at',
+  'last_status_code',
+  'last_error',
+  'delivered_at',
+  'updated_at',
+] as const;
 const PATCH_TYPES = ['text', 'integer', 'bigint', 'bigint', 'integer', 'text', 'text', 'text'];
 
 /** Queries only (docs/architecture.md, "Rules that keep it so"). */
@@ -110,7 +135,11 @@ export const webhookRepository = {
    * ours, so a prepared statement answers at once (as on the rest of the pipeline's commit);
    * otherwise the query.
    */
-  enabledEndpointsIn(database: DatabaseHandle, trx: DbExecutor, tenantId: string): Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[] | Promise<Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[]> {
+  enabledEndpointsIn(
+    database: DatabaseHandle,
+    trx: DbExecutor,
+    tenantId: string,
+  ): Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[] | Promise<Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[]> {
     return database.sqlite && trx !== database.db ? this.listEnabledEndpointsSqlite(database.sqlite, tenantId) : this.listEnabledEndpoints(trx, tenantId);
   },
   listEnabledEndpointsSqlite(raw: BetterSqlite3.Database, tenantId: string): Pick<WebhookEndpointRow, 'id' | 'events' | 'locations'>[] {
@@ -133,7 +162,11 @@ export const webhookRepository = {
       await this.insertDeliveries(db, deliveries);
       return;
     }
-    await db.with('event', (q) => q.insertInto('webhook_events').values(event)).insertInto('webhook_deliveries').values(deliveries).execute();
+    await db
+      .with('event', (q) => q.insertInto('webhook_events').values(event))
+      .insertInto('webhook_deliveries')
+      .values(deliveries)
+      .execute();
   },
 
   async insertEvent(db: DbExecutor, row: WebhookEventRow): Promise<void> {
@@ -255,12 +288,7 @@ export const webhookRepository = {
       }
       const ids = (await due.execute()).map((r) => r.id);
       if (ids.length === 0) return [];
-      return db
-        .updateTable('webhook_deliveries')
-        .set({ lease_until: opts.leaseUntil })
-        .where('id', 'in', ids)
-        .returning(['id', 'series'])
-        .execute();
+      return db.updateTable('webhook_deliveries').set({ lease_until: opts.leaseUntil }).where('id', 'in', ids).returning(['id', 'series']).execute();
     });
   },
 
@@ -273,10 +301,31 @@ export const webhookRepository = {
       .leftJoin('notification_subscriptions as s', 's.id', 'd.subscription_id')
       .leftJoin('api_keys as k', 'k.id', 's.key_id')
       .select([
-        'd.id', 'd.series', 'd.attempt_count', 'd.first_attempt_at', 'd.event_id', 'd.event_kind', 'e.body',
-        'd.endpoint_id', 'd.target_url', 'd.target_secret', 'w.url', 'w.secret', 'w.previous_secret',
-        'w.previous_secret_expires_at', 'w.enabled', 'w.deleted_at', 'd.tenant_id', 'd.channel', 'd.subscription_id', 'd.message',
-        's.endpoint as push_endpoint', 's.p256dh', 's.auth', 's.revoked_at as subscription_revoked_at', 'k.revoked_at as key_revoked_at',
+        'd.id',
+        'd.series',
+        'd.attempt_count',
+        'd.first_attempt_at',
+        'd.event_id',
+        'd.event_kind',
+        'e.body',
+        'd.endpoint_id',
+        'd.target_url',
+        'd.target_secret',
+        'w.url',
+        'w.secret',
+        'w.previous_secret',
+        'w.previous_secret_expires_at',
+        'w.enabled',
+        'w.deleted_at',
+        'd.tenant_id',
+        'd.channel',
+        'd.subscription_id',
+        'd.message',
+        's.endpoint as push_endpoint',
+        's.p256dh',
+        's.auth',
+        's.revoked_at as subscription_revoked_at',
+        'k.revoked_at as key_revoked_at',
       ])
       .where('d.id', 'in', ids)
       .execute();
@@ -287,9 +336,7 @@ export const webhookRepository = {
     let q = db
       .selectFrom('webhook_deliveries')
       // a row leased by another worker falls due again only when its lease runs out
-      .select(
-        sql<number | null>`min(case when lease_until is not null and lease_until > next_attempt_at then lease_until else next_attempt_at end)`.as('next'),
-      )
+      .select(sql<number | null>`min(case when lease_until is not null and lease_until > next_attempt_at then lease_until else next_attempt_at end)`.as('next'))
       .where('status', 'in', OPEN_STATUSES);
     if (exclude.length) q = q.where('id', 'not in', exclude);
     const row = await q.executeTakeFirst();
@@ -301,11 +348,7 @@ export const webhookRepository = {
    * the attempt is still logged). PostgreSQL: one statement with a data-modifying CTE; SQLite: two,
    * under the database write lock.
    */
-  async recordAttempt(
-    database: DatabaseHandle,
-    attempt: Omit<WebhookAttemptRow, 'seq'>,
-    patch: Partial<WebhookDeliveryRow>,
-  ): Promise<void> {
+  async recordAttempt(database: DatabaseHandle, attempt: Omit<WebhookAttemptRow, 'seq'>, patch: Partial<WebhookDeliveryRow>): Promise<void> {
     const set = { ...patch, lease_until: null };
     await writeAtomically(database, async (db, postgres) => {
       if (postgres) {
@@ -349,7 +392,12 @@ export const webhookRepository = {
     await database.withWriteLock(async (db) => {
       for (const { attempt, patch } of items) {
         await db.insertInto('webhook_attempts').values(attempt).execute();
-        await db.updateTable('webhook_deliveries').set({ ...patch, lease_until: null }).where('id', '=', attempt.delivery_id).where('series', '=', attempt.series).execute();
+        await db
+          .updateTable('webhook_deliveries')
+          .set({ ...patch, lease_until: null })
+          .where('id', '=', attempt.delivery_id)
+          .where('series', '=', attempt.series)
+          .execute();
       }
     });
   },
@@ -357,14 +405,20 @@ export const webhookRepository = {
   /** A push service answered 404/410: the subscription is gone; it is never sent to again. */
   async markSubscriptionGone(database: DatabaseHandle, subscriptionId: string, at: string): Promise<void> {
     await writeAtomically(database, (db) =>
-      db.updateTable('notification_subscriptions').set({ revoked_at: at, revoked_reason: 'gone' }).where('id', '=', subscriptionId).where('revoked_at', 'is', null).execute(),
+      db
+        .updateTable('notification_subscriptions')
+        .set({ revoked_at: at, revoked_reason: 'gone' })
+        .where('id', '=', subscriptionId)
+        .where('revoked_at', 'is', null)
+        .execute(),
     );
   },
 
   /** Gives claimed deliveries back unsent (the worker stopped before starting them). */
   async releaseLeases(database: DatabaseHandle, claims: Array<{ id: string; series: number }>): Promise<void> {
     await writeAtomically(database, async (db) => {
-      for (const c of claims) await db.updateTable('webhook_deliveries').set({ lease_until: null }).where('id', '=', c.id).where('series', '=', c.series).execute();
+      for (const c of claims)
+        await db.updateTable('webhook_deliveries').set({ lease_until: null }).where('id', '=', c.id).where('series', '=', c.series).execute();
     });
   },
 

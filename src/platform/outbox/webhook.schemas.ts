@@ -3,10 +3,11 @@ import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId, MAX_URL_C
 import { HOUSEHOLD_EVENT_KINDS, OPT_IN_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
 
 const KINDS_DOC =
-  `Organization kinds: ${ORGANIZATION_EVENT_KINDS.join(', ')}. ` + `Household kinds: ${HOUSEHOLD_EVENT_KINDS.join(', ')}. ` +
+  `Organization kinds: ${ORGANIZATION_EVENT_KINDS.join(', ')}. ` +
+  `Household kinds: ${HOUSEHOLD_EVENT_KINDS.join(', ')}. ` +
   `Either surface, only when named: ${OPT_IN_EVENT_KINDS.join(', ')} (each signed checkpoint of the audit trail, to keep outside Vigil). ` +
   'watch.observation and watch.alert come one per visit of a watch (update_of: null, count: 1), then at most one update a minute as the visit goes on: ' +
-  'its own id, update_of naming the visit\'s event (GET /v1/events), count, first_seen_at, last_seen_at.';
+  "its own id, update_of naming the visit's event (GET /v1/events), count, first_seen_at, last_seen_at.";
 
 export const WebhookIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }) });
 export const DeliveryIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }), delivery_id: Type.String({ description: 'dlv_…' }) });
@@ -26,7 +27,7 @@ export const CreateWebhookBody = Type.Object(
     locations: Type.Optional(
       Type.Union([Type.Array(Location, { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()], {
         description:
-          'Organization webhooks: receive only events at these locations (null: every location). Default: the key\'s own locations; ' +
+          "Organization webhooks: receive only events at these locations (null: every location). Default: the key's own locations; " +
           'a key limited to locations can only register endpoints within them.',
       }),
     ),
@@ -105,10 +106,13 @@ export const WebhookDeliverySchema = Type.Object(
     endpoint_id: prefixedId('whk'),
     event_id: prefixedId('evt'),
     event: Type.String({ description: 'event kind' }),
-    status: Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)), {
-      description:
-        'pending: not tried yet; retrying: failed, next attempt scheduled; delivered: a 2xx arrived; dropped: 24 h after the first attempt without success; cancelled: the endpoint was disabled or deleted',
-    }),
+    status: Type.Union(
+      DELIVERY_STATUSES.map((s) => Type.Literal(s)),
+      {
+        description:
+          'pending: not tried yet; retrying: failed, next attempt scheduled; delivered: a 2xx arrived; dropped: 24 h after the first attempt without success; cancelled: the endpoint was disabled or deleted',
+      },
+    ),
     series: Type.Integer(),
     attempt_count: Type.Integer({ description: 'attempts in the current series' }),
     first_attempt_at: Type.Union([IsoTime, Type.Null()]),
@@ -116,7 +120,10 @@ export const WebhookDeliverySchema = Type.Object(
     delivered_at: Type.Union([IsoTime, Type.Null()]),
     last_status_code: Type.Union([Type.Integer(), Type.Null()]),
     last_error: Type.Union([Type.String(), Type.Null()]),
-    payload: Type.Record(Type.String(), Type.Unknown(), { description: 'the JSON body as the latest attempt sent it: the event with delivery_id and sent_at (the attempt\'s start) inside; no sent_at before the first attempt' }),
+    payload: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "the JSON body as the latest attempt sent it: the event with delivery_id and sent_at (the attempt's start) inside; no sent_at before the first attempt",
+    }),
     attempts: Type.Array(WebhookAttemptSchema, { description: 'every attempt, oldest first' }),
     created_at: IsoTime,
   },

@@ -35,7 +35,14 @@ export interface WebhookEventInput {
 }
 
 /** What a tap of the outbox sees of each event (see WebhookService.onEvent). */
-export type EventTap = (e: { tenantId: string; kind: string; eventId: string; at: number; location: string | undefined; payload: Record<string, unknown> }) => void;
+export type EventTap = (e: {
+  tenantId: string;
+  kind: string;
+  eventId: string;
+  at: number;
+  location: string | undefined;
+  payload: Record<string, unknown>;
+}) => void;
 
 /**
  * The location an organization event is about, for endpoints confined to locations.
@@ -193,9 +200,10 @@ export class WebhookService {
     const wrong = events.filter((e) => !(allowed as readonly string[]).includes(e));
     if (wrong.length) {
       const known = wrong.filter(isEventKind);
-      const why = known.length === wrong.length
-        ? `${wrong.map((w) => JSON.stringify(w)).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not ${principal.tenantKind} event kinds`
-        : `unknown event kind${wrong.length === 1 ? '' : 's'} ${wrong.map((w) => JSON.stringify(w)).join(', ')}`;
+      const why =
+        known.length === wrong.length
+          ? `${wrong.map((w) => JSON.stringify(w)).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not ${principal.tenantKind} event kinds`
+          : `unknown event kind${wrong.length === 1 ? '' : 's'} ${wrong.map((w) => JSON.stringify(w)).join(', ')}`;
       throw new VigilError('validation_failed', `events: ${why}; this key can subscribe to ${allowed.join(', ')}.`, {
         param: 'events',
         errors: wrong.map((w) => ({ param: 'events', message: `${JSON.stringify(w)} is not a ${principal.tenantKind} event kind` })),
@@ -226,7 +234,11 @@ export class WebhookService {
     if (principal.locations) {
       const outside = locations === null ? ['every location'] : locations.filter((l) => !principal.locations!.includes(l));
       if (outside.length) {
-        throw new VigilError('location_not_allowed', `locations: this key is limited to ${principal.locations.join(', ')}; ${outside.join(', ')} is outside it.`, { param: 'locations' });
+        throw new VigilError(
+          'location_not_allowed',
+          `locations: this key is limited to ${principal.locations.join(', ')}; ${outside.join(', ')} is outside it.`,
+          { param: 'locations' },
+        );
       }
     }
     return locations;
@@ -260,7 +272,14 @@ export class WebhookService {
       await webhookRepository.insertEndpoint(trx, row);
       this.perTransaction.delete(trx);
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'webhook.created', resourceType: 'webhook_endpoint', resourceId: row.id, data: { after: view }, scope: scopeOfLocations(row.locations) },
+        {
+          tenantId: principal.tenantId,
+          action: 'webhook.created',
+          resourceType: 'webhook_endpoint',
+          resourceId: row.id,
+          data: { after: view },
+          scope: scopeOfLocations(row.locations),
+        },
       ]);
     });
     return s.shown ? { ...view, secret: s.shown } : view;
@@ -322,7 +341,14 @@ export class WebhookService {
       this.perTransaction.delete(trx);
       await webhookRepository.cancelOpenDeliveries(trx, id, toIso(now));
       await this.deps.audit.appendIn(trx, actor, [
-        { tenantId: principal.tenantId, action: 'webhook.deleted', resourceType: 'webhook_endpoint', resourceId: id, data: { before: toEndpointView(before, now) }, scope: scopeOfLocations(before.locations) },
+        {
+          tenantId: principal.tenantId,
+          action: 'webhook.deleted',
+          resourceType: 'webhook_endpoint',
+          resourceId: id,
+          data: { before: toEndpointView(before, now) },
+          scope: scopeOfLocations(before.locations),
+        },
       ]);
     });
     return { id, object: 'webhook_endpoint' as const, deleted: true as const };
@@ -367,7 +393,10 @@ export class WebhookService {
     await this.load(principal, id);
     const hidden = await this.visibility?.hiddenEventIds(principal);
     const page = await webhookRepository.listDeliveriesPage(this.deps.database.db, id, { hidden, status: q.status }, q);
-    const attempts = await webhookRepository.attemptsOf(this.deps.database.db, page.data.map((d) => d.id));
+    const attempts = await webhookRepository.attemptsOf(
+      this.deps.database.db,
+      page.data.map((d) => d.id),
+    );
     const byDelivery = new Map<string, WebhookAttemptRow[]>();
     for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
     return mapPage(page, (d) => toDeliveryView(d, byDelivery.get(d.id) ?? []));
@@ -378,7 +407,8 @@ export class WebhookService {
     const endpoint = await this.load(principal, id);
     const found = await webhookRepository.findDelivery(this.deps.database.db, id, deliveryId);
     const hidden = found && (await this.visibility?.hiddenEventIds(principal));
-    if (!found || (hidden && (await webhookRepository.isDeliveryOfEvents(this.deps.database.db, found.id, hidden)))) throw notFound('webhook delivery', deliveryId, 'delivery_id');
+    if (!found || (hidden && (await webhookRepository.isDeliveryOfEvents(this.deps.database.db, found.id, hidden))))
+      throw notFound('webhook delivery', deliveryId, 'delivery_id');
     if (endpoint.enabled !== 1) {
       throw new VigilError('webhook_endpoint_disabled', `Webhook endpoint ${id} is disabled; enable it (PATCH enabled: true) before redelivering.`);
     }
@@ -420,9 +450,21 @@ export class WebhookService {
     const location = locationOfEvent(event);
     for (const tap of this.taps) tap({ tenantId: event.tenantId, kind: event.kind, eventId, at: now, location, payload: event.payload });
     const endpoints = (await this.enabledEndpoints(trx, event.tenantId)).filter(
-      (e) => (JSON.parse(e.events) as string[]).includes(event.kind) && (e.locations === null || (location !== undefined && (JSON.parse(e.locations) as string[]).includes(location))),
+      (e) =>
+        (JSON.parse(e.events) as string[]).includes(event.kind) &&
+        (e.locations === null || (location !== undefined && (JSON.parse(e.locations) as string[]).includes(location))),
     );
-    const routed = this.router ? await this.router.routeIn(trx, { tenantId: event.tenantId, kind: event.kind, eventId, location, payload: event.payload, at: now, weight: event.weight ?? 1 }) : [];
+    const routed = this.router
+      ? await this.router.routeIn(trx, {
+          tenantId: event.tenantId,
+          kind: event.kind,
+          eventId,
+          location,
+          payload: event.payload,
+          at: now,
+          weight: event.weight ?? 1,
+        })
+      : [];
     if (endpoints.length === 0 && routed.length === 0) return { eventId, deliveryIds: [] };
     const deliveries = [
       ...endpoints.map((e) => this.deliveryRow(event, eventId, now, { endpointId: e.id })),
@@ -436,10 +478,7 @@ export class WebhookService {
    * Like enqueueIn, but to one receiver that is not a registered endpoint (e.g. a responder's
    * contact URL), signed with the given secret (null: unsigned). Same retries, same attempt log.
    */
-  async enqueueToUrlIn(
-    trx: DbExecutor,
-    event: WebhookEventInput & { url: string; secret: string | null },
-  ): Promise<{ eventId: string; deliveryId: string }> {
+  async enqueueToUrlIn(trx: DbExecutor, event: WebhookEventInput & { url: string; secret: string | null }): Promise<{ eventId: string; deliveryId: string }> {
     const now = this.deps.clock.now();
     const eventId = newId('evt', now);
     const delivery = this.deliveryRow(event, eventId, now, { targetUrl: event.url, targetSecret: event.secret });
@@ -463,8 +502,14 @@ export class WebhookService {
 
   private targetRow(event: WebhookEventInput, eventId: string, now: number, t: ChannelTarget): WebhookDeliveryRow {
     if (t.channel === 'webhook') return this.deliveryRow(event, eventId, now, { targetUrl: t.url, targetSecret: t.secret });
-    if (t.channel === 'push') return this.deliveryRow(event, eventId, now, { channel: 'push', subscriptionId: t.subscriptionId, message: JSON.stringify(t.message) });
-    return this.deliveryRow(event, eventId, now, { channel: 'email', targetUrl: `mailto:${t.address}`, subscriptionId: t.subscriptionId ?? null, message: JSON.stringify(t.message) });
+    if (t.channel === 'push')
+      return this.deliveryRow(event, eventId, now, { channel: 'push', subscriptionId: t.subscriptionId, message: JSON.stringify(t.message) });
+    return this.deliveryRow(event, eventId, now, {
+      channel: 'email',
+      targetUrl: `mailto:${t.address}`,
+      subscriptionId: t.subscriptionId ?? null,
+      message: JSON.stringify(t.message),
+    });
   }
 
   private deliveryRow(
@@ -540,7 +585,12 @@ export class WebhookService {
   private async writeOutbox(trx: DbExecutor, event: WebhookEventInput, eventId: string, now: number, deliveries: WebhookDeliveryRow[]): Promise<void> {
     const { id: _id, event: _event, created_at: _created, ...rest } = event.payload;
     const body = JSON.stringify({ id: eventId, event: event.kind, created_at: toIso(now), ...rest });
-    await webhookRepository.insertEventWithDeliveries(trx, this.deps.database.dialect, { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) }, deliveries);
+    await webhookRepository.insertEventWithDeliveries(
+      trx,
+      this.deps.database.dialect,
+      { id: eventId, tenant_id: event.tenantId, kind: event.kind, body, created_at: toIso(now) },
+      deliveries,
+    );
     // tied to this transaction where the signal can be (PostgreSQL NOTIFY goes out at commit, never
     // on rollback); in process, the worker's claim queues behind it on SQLite's single connection
     const memo = this.memoOf(trx);
@@ -549,4 +599,3 @@ export class WebhookService {
     await this.deps.wakeSignal.wake(DELIVERY_CHANNEL, trx);
   }
 }
-

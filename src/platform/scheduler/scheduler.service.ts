@@ -213,11 +213,14 @@ export class Scheduler {
   private arm(at: number): void {
     this.deps.clock.clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = this.deps.clock.setTimeout(() => {
-      this.timer = null;
-      this.timerAt = Number.POSITIVE_INFINITY;
-      this.kick();
-    }, Math.max(0, at - this.deps.clock.now()));
+    this.timer = this.deps.clock.setTimeout(
+      () => {
+        this.timer = null;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.kick();
+      },
+      Math.max(0, at - this.deps.clock.now()),
+    );
   }
 
   /** Claims and runs due jobs until none is left, then sets the timer to the next one. Never rejects. */
@@ -282,7 +285,8 @@ export class Scheduler {
     const runCtx: JobRun = {
       completeIn: async (trx) => {
         const at = this.deps.clock.now();
-        if (!(await scheduledJobRepository.complete(trx, { id: row.id, token, nodeId: this.deps.nodeId, at, nextDueAt: nextDueAt() }))) throw new JobClaimLost(job);
+        if (!(await scheduledJobRepository.complete(trx, { id: row.id, token, nodeId: this.deps.nodeId, at, nextDueAt: nextDueAt() })))
+          throw new JobClaimLost(job);
         completed = true;
       },
     };

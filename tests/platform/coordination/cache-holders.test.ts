@@ -22,7 +22,11 @@ for (const dialect of DIALECTS) {
     test('a key revoked elsewhere answers 401 on the next request once the revoke is announced', async () => {
       const k = await t.orgKey();
       assert.equal((await t.app.inject({ url: '/v1/streams', headers: bearer(k) })).statusCode, 200);
-      await t.ctx.database.db.updateTable('api_keys').set({ revoked_at: new Date(clock.now()).toISOString() }).where('id', '=', k.id).execute();
+      await t.ctx.database.db
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date(clock.now()).toISOString() })
+        .where('id', '=', k.id)
+        .execute();
       assert.equal((await t.app.inject({ url: '/v1/streams', headers: bearer(k) })).statusCode, 200, 'the verified copy is still trusted');
       await announce(CACHE_TOPICS.apiKey, k.id);
       const res = await t.app.inject({ url: '/v1/streams', headers: bearer(k) });
@@ -33,7 +37,12 @@ for (const dialect of DIALECTS) {
     test('automation settings written elsewhere are served once announced', async () => {
       const k = await t.orgKey();
       const tenantId = k.tenant_id;
-      const patched = await t.app.inject({ method: 'PATCH', url: '/v1/automation', headers: { ...bearer(k), 'x-operator': 'sam' }, payload: { incident_gap_s: 120 } });
+      const patched = await t.app.inject({
+        method: 'PATCH',
+        url: '/v1/automation',
+        headers: { ...bearer(k), 'x-operator': 'sam' },
+        payload: { incident_gap_s: 120 },
+      });
       assert.equal(patched.statusCode, 200);
       await t.ctx.database.db.updateTable('automation_settings').set({ incident_gap_s: 900 }).where('tenant_id', '=', tenantId).execute();
       const gap = async () => (await t.app.inject({ url: '/v1/automation', headers: bearer(k) })).json().incidents.gap_s;
@@ -47,7 +56,9 @@ for (const dialect of DIALECTS) {
       const k = await t.orgKey();
       const tenantId = k.tenant_id;
       const created = await t.app.inject({
-        method: 'POST', url: '/v1/alert-rules', headers: bearer(k),
+        method: 'POST',
+        url: '/v1/alert-rules',
+        headers: bearer(k),
         payload: { name: 'lobby crowd', condition: { type: 'person_count', above: 3 }, locations: ['lobby'] },
       });
       assert.equal(created.statusCode, 201, created.body);

@@ -10,10 +10,7 @@ export function leaseStoreContract(name: string, create: () => Promise<{ leases:
       const a = await leases.claim('stream_1', 'node-a', 1_000);
       assert.ok(a);
       assert.equal(await leases.claim('stream_1', 'node-b', 1_000), null);
-      assert.deepEqual(
-        { ...(await leases.owner('stream_1'))!, expiresAt: 0 },
-        { streamId: 'stream_1', nodeId: 'node-a', epoch: a.epoch, expiresAt: 0 },
-      );
+      assert.deepEqual({ ...(await leases.owner('stream_1'))!, expiresAt: 0 }, { streamId: 'stream_1', nodeId: 'node-a', epoch: a.epoch, expiresAt: 0 });
       await advance(800);
       assert.equal(await leases.renew('stream_1', 'node-a', a.epoch, 1_000), true);
       await advance(800); // past the first expiry, inside the renewed one

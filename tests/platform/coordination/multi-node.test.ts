@@ -143,31 +143,44 @@ describe('nodes sharing PostgreSQL and Redis', () => {
   test('an alert rule created through node A fires for a detection processed on node B within 1 s', async () => {
     const key = await orgKey();
     const stream = await b.app.inject({
-      method: 'POST', url: '/v1/streams', headers: bearer(key),
+      method: 'POST',
+      url: '/v1/streams',
+      headers: bearer(key),
       payload: { name: 'Lobby cam', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=3', location: 'lobby' },
     });
     assert.equal(stream.statusCode, 201, stream.body);
     const created = await a.app.inject({
-      method: 'POST', url: '/v1/alert-rules', headers: bearer(key),
+      method: 'POST',
+      url: '/v1/alert-rules',
+      headers: bearer(key),
       payload: { name: 'Lobby crowded', condition: { type: 'person_count', above: 3 }, locations: ['lobby'] },
     });
     assert.equal(created.statusCode, 201, created.body);
     const ruleId = created.json().id as string;
     const tookMs = await within(1_000, () => b.ctx.operations.alertEngine.ruleIdsWithin(key.tenant_id, ['lobby']).includes(ruleId), 'the rule on node B');
     assert.ok(tookMs < 1_000);
-    const injected = await b.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(key), payload: { stream_id: stream.json().id, type: 'person_count', value: 5 } });
+    const injected = await b.app.inject({
+      method: 'POST',
+      url: '/v1/sandbox/detections',
+      headers: bearer(key),
+      payload: { stream_id: stream.json().id, type: 'person_count', value: 5 },
+    });
     assert.equal(injected.statusCode, 201, injected.body);
     const alerts = (await c.app.inject({ url: `/v1/alerts?rule_id=${ruleId}`, headers: bearer(key) })).json().data;
     assert.equal(alerts.length, 1);
     assert.equal(alerts[0].observed, 5);
-
   });
 
   test('automation settings changed through one node are served by the others within 1 s', async () => {
     const key = await orgKey();
     const gap = async (n: Node) => (await n.app.inject({ url: '/v1/automation', headers: bearer(key) })).json().incidents.gap_s as number;
     const before = await gap(b);
-    const patched = await a.app.inject({ method: 'PATCH', url: '/v1/automation', headers: { ...bearer(key), 'x-operator': 'sam' }, payload: { incident_gap_s: before + 60 } });
+    const patched = await a.app.inject({
+      method: 'PATCH',
+      url: '/v1/automation',
+      headers: { ...bearer(key), 'x-operator': 'sam' },
+      payload: { incident_gap_s: before + 60 },
+    });
     assert.equal(patched.statusCode, 200, patched.body);
     await within(1_000, () => b.ctx.operations.automation.incidentGapMs(key.tenant_id) === (before + 60) * 1000, 'the new gap on node B');
     assert.equal(await gap(b), before + 60);
@@ -182,10 +195,19 @@ describe('nodes sharing PostgreSQL and Redis', () => {
     const said = await a.app.inject({ method: 'POST', url: '/v1/conversations', headers: bearer(home), payload: { message: 'mute the driveway camera' } });
     assert.equal(said.json().actions[0].type, 'sensor.muted', said.body);
     for (const n of [b, c]) {
-      await within(1_000, async () => {
-        const res = await n.app.inject({ method: 'POST', url: '/v1/sandbox/detections', headers: bearer(home), payload: { stream_id: driveway.id, type: 'motion' } });
-        return res.statusCode === 409 && res.json().code === 'sensor_muted';
-      }, 'the mute');
+      await within(
+        1_000,
+        async () => {
+          const res = await n.app.inject({
+            method: 'POST',
+            url: '/v1/sandbox/detections',
+            headers: bearer(home),
+            payload: { stream_id: driveway.id, type: 'motion' },
+          });
+          return res.statusCode === 409 && res.json().code === 'sensor_muted';
+        },
+        'the mute',
+      );
     }
   });
 
@@ -236,7 +258,10 @@ describe('nodes sharing PostgreSQL and Redis', () => {
     const other = await orgKey();
     const gap = async (n: Node) => (await n.app.inject({ url: '/v1/automation', headers: bearer(other) })).json().incidents.gap_s as number;
     const gapBefore = await gap(b);
-    assert.equal((await a.app.inject({ method: 'PATCH', url: '/v1/automation', headers: bearer(other), payload: { incident_gap_s: gapBefore + 120 } })).statusCode, 200);
+    assert.equal(
+      (await a.app.inject({ method: 'PATCH', url: '/v1/automation', headers: bearer(other), payload: { incident_gap_s: gapBefore + 120 } })).statusCode,
+      200,
+    );
     assert.equal(await gap(b), gapBefore, 'node B cannot know yet');
 
     await redis.restart();

@@ -53,23 +53,52 @@ test('two nodes without VIGIL_CLUSTER_SECRET share one generated key; a forwarde
   try {
     const port = (server.address() as { port: number }).port;
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
-    const res = await a.send({ nodeId: 'node-b', url: `http://127.0.0.1:${port}` }, {
-      method: 'POST', path: '/internal/v1/streams/stream_1/frames', headers: { 'content-type': 'image/jpeg' }, body: jpeg,
-    });
+    const res = await a.send(
+      { nodeId: 'node-b', url: `http://127.0.0.1:${port}` },
+      {
+        method: 'POST',
+        path: '/internal/v1/streams/stream_1/frames',
+        headers: { 'content-type': 'image/jpeg' },
+        body: jpeg,
+      },
+    );
     assert.equal(res.status, 200);
     const got = seen!;
     assert.equal(b.verify(got), 'node-a', 'node b accepts what node a signed');
 
-    assert.match(refusal(() => b.verify({ ...got, body: Buffer.from([0xff, 0xd8, 9]) })), /does not match/, 'another body');
-    assert.match(refusal(() => b.verify({ ...got, url: '/internal/v1/streams/stream_2/frames' })), /does not match/, 'another stream');
-    assert.match(refusal(() => b.verify({ ...got, headers: { ...got.headers, 'x-vigil-node': 'node-c' } })), /does not match/, 'another sender');
-    assert.match(refusal(() => b.verify({ ...got, headers: { ...got.headers, 'x-vigil-node-signature': undefined } })), /missing/);
+    assert.match(
+      refusal(() => b.verify({ ...got, body: Buffer.from([0xff, 0xd8, 9]) })),
+      /does not match/,
+      'another body',
+    );
+    assert.match(
+      refusal(() => b.verify({ ...got, url: '/internal/v1/streams/stream_2/frames' })),
+      /does not match/,
+      'another stream',
+    );
+    assert.match(
+      refusal(() => b.verify({ ...got, headers: { ...got.headers, 'x-vigil-node': 'node-c' } })),
+      /does not match/,
+      'another sender',
+    );
+    assert.match(
+      refusal(() => b.verify({ ...got, headers: { ...got.headers, 'x-vigil-node-signature': undefined } })),
+      /missing/,
+    );
     const stale = new PeerLink({ database, nodeId: 'node-b', secret: null, now: () => Date.now() + 60_000 });
     await stale.start();
-    assert.match(refusal(() => stale.verify(got)), /too old/, 'a signature a minute old');
+    assert.match(
+      refusal(() => stale.verify(got)),
+      /too old/,
+      'a signature a minute old',
+    );
     const stranger = new PeerLink({ database, nodeId: 'node-b', secret: 'another cluster entirely, 32 chars or more' });
     await stranger.start();
-    assert.match(refusal(() => stranger.verify(got)), /does not match/, 'a node of another cluster');
+    assert.match(
+      refusal(() => stranger.verify(got)),
+      /does not match/,
+      'a node of another cluster',
+    );
   } finally {
     server.close();
   }

@@ -32,7 +32,10 @@ export function rateLimitStoreContract(name: string, create: () => Promise<RateL
     test('concurrent hits are each counted once', async () => {
       const store = await create();
       const counts = await Promise.all(Array.from({ length: 25 }, () => store.hit('c', minute, t0 + 5)));
-      assert.deepEqual(counts.map((c) => c.count).sort((x, y) => x - y), Array.from({ length: 25 }, (_, i) => i + 1));
+      assert.deepEqual(
+        counts.map((c) => c.count).sort((x, y) => x - y),
+        Array.from({ length: 25 }, (_, i) => i + 1),
+      );
     });
   });
 }

@@ -43,7 +43,10 @@ for (const dialect of DIALECTS) {
       );
       await database.withWriteLock((trx) => leases.assertHeld(trx, [{ streamId: 's1', nodeId: 'node-b', epoch: b.epoch }]));
       // a stream never claimed cannot be written under a claim either
-      await assert.rejects(database.withWriteLock((trx) => leases.assertHeld(trx, [{ streamId: 'nope', nodeId: 'node-b', epoch: 1 }])), FencedWriteError);
+      await assert.rejects(
+        database.withWriteLock((trx) => leases.assertHeld(trx, [{ streamId: 'nope', nodeId: 'node-b', epoch: 1 }])),
+        FencedWriteError,
+      );
     });
 
     test('renewAll extends only what the node still holds; assignments show owner, epoch and since', async () => {
@@ -66,10 +69,19 @@ for (const dialect of DIALECTS) {
       const { leases, advance } = await freshStore(dialect);
       await leases.heartbeat({ nodeId: 'n1', role: 'all', capacity: 2, startedAt: 1 });
       await leases.heartbeat({ nodeId: 'n2', role: 'worker', capacity: 1, startedAt: 1 });
-      assert.deepEqual((await leases.liveNodes(5_000)).map((n) => [n.node_id, n.capacity]), [['n1', 2], ['n2', 1]]);
+      assert.deepEqual(
+        (await leases.liveNodes(5_000)).map((n) => [n.node_id, n.capacity]),
+        [
+          ['n1', 2],
+          ['n2', 1],
+        ],
+      );
       await advance(6_000);
       await leases.heartbeat({ nodeId: 'n2', role: 'worker', capacity: 1, startedAt: 1 });
-      assert.deepEqual((await leases.liveNodes(5_000)).map((n) => n.node_id), ['n2']);
+      assert.deepEqual(
+        (await leases.liveNodes(5_000)).map((n) => n.node_id),
+        ['n2'],
+      );
       await leases.leaveCluster('n2');
       assert.deepEqual(await leases.liveNodes(5_000), []);
     });

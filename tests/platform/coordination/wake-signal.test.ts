@@ -102,7 +102,11 @@ export function wakeSignalContract(
         // NOTIFY is never sent on rollback; an in-process signal may wake once, harmlessly (a wake is a
         // nudge): either way nothing of the rolled-back transaction is seen
         if (s.notifiesOnCommitOnly) assert.deepEqual(rolledBack, []);
-        else assert.ok(rolledBack.every((n) => n === 1), `saw ${rolledBack.join(',')}`);
+        else
+          assert.ok(
+            rolledBack.every((n) => n === 1),
+            `saw ${rolledBack.join(',')}`,
+          );
         await off2();
       } finally {
         await s.close();
@@ -112,7 +116,10 @@ export function wakeSignalContract(
     test('a channel name that is not a plain identifier is refused', async () => {
       const s = await create();
       try {
-        await assert.rejects(s.signal.listen('bad; drop table x', () => undefined), /invalid wake channel/);
+        await assert.rejects(
+          s.signal.listen('bad; drop table x', () => undefined),
+          /invalid wake channel/,
+        );
         await assert.rejects(s.signal.wake('Bad-Name'), /invalid wake channel/);
       } finally {
         await s.close();

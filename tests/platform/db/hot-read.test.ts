@@ -19,7 +19,11 @@ for (const dialect of DIALECTS) {
     before(async () => {
       t = await createTestApp({ dialect });
       const at = new Date().toISOString();
-      for (const [id, kind, name] of [['org_a', 'organization', 'Acme'], ['hh_a', 'household', 'Acme'], ['org_b', 'organization', 'Beta']] as const) {
+      for (const [id, kind, name] of [
+        ['org_a', 'organization', 'Acme'],
+        ['hh_a', 'household', 'Acme'],
+        ['org_b', 'organization', 'Beta'],
+      ] as const) {
         await tenantRepository.insert(t.ctx.database.db, { id, kind, name, settings: '{}', created_at: at });
       }
     });
@@ -30,7 +34,12 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await tenantByKindAndName(database, 'Acme', 'organization'), [{ id: 'org_a', name: 'Acme', kind: 'organization' }]);
       assert.deepEqual(await tenantByKindAndName(database, 'Acme', 'household'), [{ id: 'hh_a', name: 'Acme', kind: 'household' }]);
       assert.deepEqual(await tenantByKindAndName(database, 'Beta', 'household'), []);
-      const viaKysely = await database.db.selectFrom('tenants').select(['id', 'name', 'kind']).where('kind', '=', 'organization').where('name', '=', 'Beta').execute();
+      const viaKysely = await database.db
+        .selectFrom('tenants')
+        .select(['id', 'name', 'kind'])
+        .where('kind', '=', 'organization')
+        .where('name', '=', 'Beta')
+        .execute();
       assert.deepEqual(await tenantByKindAndName(database, 'Beta', 'organization'), viaKysely);
     });
 
@@ -54,7 +63,9 @@ for (const dialect of DIALECTS) {
     test('a committed write is seen by the next read (nothing is cached)', async () => {
       const { database } = t.ctx;
       assert.deepEqual(await tenantByKindAndName(database, 'Gamma', 'organization'), []);
-      await database.withWriteLock((trx) => tenantRepository.insert(trx, { id: 'org_g', kind: 'organization', name: 'Gamma', settings: '{}', created_at: new Date().toISOString() }));
+      await database.withWriteLock((trx) =>
+        tenantRepository.insert(trx, { id: 'org_g', kind: 'organization', name: 'Gamma', settings: '{}', created_at: new Date().toISOString() }),
+      );
       assert.deepEqual(await tenantByKindAndName(database, 'Gamma', 'organization'), [{ id: 'org_g', name: 'Gamma', kind: 'organization' }]);
     });
   });

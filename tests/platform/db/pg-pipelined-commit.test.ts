@@ -98,10 +98,7 @@ describe('pipelined commit on PostgreSQL', () => {
     await assert.rejects(
       ctx.database.withTenantWriteLock([tenantId], async (trx) => {
         // sent together: the first fails, the second must not be applied
-        await Promise.all([
-          sql`SELECT 1 / 0`.execute(trx),
-          sql`UPDATE scenes SET capacity = 99 WHERE id = ${ref.scene_id}`.execute(trx),
-        ]);
+        await Promise.all([sql`SELECT 1 / 0`.execute(trx), sql`UPDATE scenes SET capacity = 99 WHERE id = ${ref.scene_id}`.execute(trx)]);
       }),
       /division by zero/,
     );

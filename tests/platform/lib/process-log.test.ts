@@ -11,7 +11,10 @@ import { createProcessLogger, processLogDestination } from '../../../src/platfor
 // nothing is lost when the process exits.
 
 const linesOf = (file: string) =>
-  readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 test('a line is written by the time the log call returns, with no other traffic to push it out', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-log-'));
@@ -39,8 +42,14 @@ test('lines logged just before the process exits reach its standard output', () 
   `;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  const lines = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { n: number; node_id: string });
-  assert.deepEqual(lines.map((l) => l.n), [0, 1, 2]);
+  const lines = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { n: number; node_id: string });
+  assert.deepEqual(
+    lines.map((l) => l.n),
+    [0, 1, 2],
+  );
   assert.ok(lines.every((l) => l.node_id === 'node-x'));
 });
 

@@ -30,7 +30,12 @@ async function orgWithIncident(ctx: VigilContext): Promise<Org> {
   const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Scale Co', mode: 'live', capabilities: 'all', rateLimitPerMinute: 100_000 });
   const principal = await ctx.keys.authenticate(key.key);
   const actor = { keyId: key.id, operator: null };
-  const stream = await ctx.streams.create(principal, actor, { name: 'cam', source_type: 'sandbox', source_url: 'sandbox://lobby?scenario=lobby&seed=1', location: 'lobby' });
+  const stream = await ctx.streams.create(principal, actor, {
+    name: 'cam',
+    source_type: 'sandbox',
+    source_url: 'sandbox://lobby?scenario=lobby&seed=1',
+    location: 'lobby',
+  });
   const incident = await ctx.operations.incidents.create(principal, actor, { stream_id: stream.id });
   await ctx.operations.automation.update(principal, actor, { escalation_after_s: 60 });
   // a subscriber, so organization events are recorded in the outbox
@@ -39,7 +44,11 @@ async function orgWithIncident(ctx: VigilContext): Promise<Org> {
 }
 
 async function trigger(ctx: VigilContext, org: Org, level = 1) {
-  return ctx.operations.protocolRuns.trigger(org.principal, org.actor, org.incidentId, { protocol_type: 'intrusion', notify_responders: false, escalation_level: level });
+  return ctx.operations.protocolRuns.trigger(org.principal, org.actor, org.incidentId, {
+    protocol_type: 'intrusion',
+    notify_responders: false,
+    escalation_level: level,
+  });
 }
 
 /** The audit entries of automatic escalation steps of a run, oldest first, with the level each reached. */
@@ -134,7 +143,12 @@ describe('timers run once cluster-wide: two nodes on one PostgreSQL', () => {
       // as the clock moves, cannot claim it first
       const dueAt = clock.now() + 60_000;
       const [claimed] = await scheduledJobRepository.claimDue(b.database, {
-        kinds: [ESCALATION_JOB], nodeId: 'node-killed', now: dueAt, leaseUntil: dueAt + DEFAULT_JOB_LEASE_MS, limit: 10, token: 'killed-claim',
+        kinds: [ESCALATION_JOB],
+        nodeId: 'node-killed',
+        now: dueAt,
+        leaseUntil: dueAt + DEFAULT_JOB_LEASE_MS,
+        limit: 10,
+        token: 'killed-claim',
       });
       await clock.advance(60_000);
       assert.equal(claimed?.job_key, run.id);
@@ -145,7 +159,16 @@ describe('timers run once cluster-wide: two nodes on one PostgreSQL', () => {
       const job = await scheduledJobRepository.find(b.database.db, ESCALATION_JOB, run.id);
       assert.equal(job?.last_done_by, b.scheduler.nodeId);
       // the killed node's claim can no longer complete anything
-      assert.equal(await scheduledJobRepository.complete(b.database.db, { id: claimed!.id, token: 'killed-claim', nodeId: 'node-killed', at: clock.now(), nextDueAt: null }), false);
+      assert.equal(
+        await scheduledJobRepository.complete(b.database.db, {
+          id: claimed!.id,
+          token: 'killed-claim',
+          nodeId: 'node-killed',
+          at: clock.now(),
+          nextDueAt: null,
+        }),
+        false,
+      );
       assert.deepEqual(await escalations(b, run.id), [2]);
     } finally {
       await b.close();

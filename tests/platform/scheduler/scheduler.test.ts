@@ -32,12 +32,16 @@ function effectHandler(database: DatabaseHandle, node: string, gate?: Promise<vo
     await gate; // a stalled node (GC pause, SIGSTOP) between its claim and its effect
     await database.withWriteLock(async (trx) => {
       await run.completeIn(trx);
-      await trx.insertInto('server_secrets').values({ name: `effect-${node}-${job.key}`, value: String(job.attempt), created_at: new Date(0).toISOString() }).execute();
+      await trx
+        .insertInto('server_secrets')
+        .values({ name: `effect-${node}-${job.key}`, value: String(job.attempt), created_at: new Date(0).toISOString() })
+        .execute();
     });
   };
 }
 
-const effects = async (database: DatabaseHandle) => (await database.db.selectFrom('server_secrets').select('name').where('name', 'like', 'effect-%').orderBy('name').execute()).map((r) => r.name);
+const effects = async (database: DatabaseHandle) =>
+  (await database.db.selectFrom('server_secrets').select('name').where('name', 'like', 'effect-%').orderBy('name').execute()).map((r) => r.name);
 
 for (const dialect of DIALECTS) {
   describe(`scheduled jobs (${dialect})`, () => {

@@ -9,8 +9,15 @@ export const addSensor = defineTool({
       name: Type.String({ minLength: 1 }),
       kind: SensorKindSchema,
       room: Type.String({ minLength: 1 }),
-      source_url: Type.String({ minLength: 1, description: 'rtsp://, http(s):// (MJPEG or HLS) or sandbox:// address; webrtc://<name> for a phone or browser that publishes to Vigil (WHIP)' }),
-      source_type: Type.Optional(Type.String({ description: 'the kind as the user said it: rtsp, http (MJPEG/HLS), webrtc (a WHIP publisher); omitted: taken from the URL, asked when unclear' })),
+      source_url: Type.String({
+        minLength: 1,
+        description: 'rtsp://, http(s):// (MJPEG or HLS) or sandbox:// address; webrtc://<name> for a phone or browser that publishes to Vigil (WHIP)',
+      }),
+      source_type: Type.Optional(
+        Type.String({
+          description: 'the kind as the user said it: rtsp, http (MJPEG/HLS), webrtc (a WHIP publisher); omitted: taken from the URL, asked when unclear',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

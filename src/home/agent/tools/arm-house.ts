@@ -20,9 +20,33 @@ const ARMED_UNTIL = '9999-12-31T23:59:59.000Z';
 const ARMED_KINDS = new Set(['camera', 'contact']);
 
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
-const LEAD = /^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|(?:i'?m|i am|we'?re|we are) (?:home|back)(?: now)?)[\s,.!;:-]+)*/;
+const LEAD =
+  /^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|(?:i'?m|i am|we'?re|we are) (?:home|back)(?: now)?)[\s,.!;:-]+)*/;
 /** What may follow "arm" / "disarm" and still mean the whole house. */
-const WHOLE_HOUSE = new Set(['the', 'whole', 'entire', 'house', 'home', 'place', 'flat', 'apartment', 'everything', 'all', 'it', 'of', 'up', 'please', 'now', 'for', 'me', 'us', 'thanks', 'thank', 'you', 'again']);
+const WHOLE_HOUSE = new Set([
+  'the',
+  'whole',
+  'entire',
+  'house',
+  'home',
+  'place',
+  'flat',
+  'apartment',
+  'everything',
+  'all',
+  'it',
+  'of',
+  'up',
+  'please',
+  'now',
+  'for',
+  'me',
+  'us',
+  'thanks',
+  'thank',
+  'you',
+  'again',
+]);
 const STATE_QUESTION = /^(?:is|are)\b.*\barmed\b/;
 
 function isArmed(ctx: HouseholdContext): boolean {
@@ -31,7 +55,10 @@ function isArmed(ctx: HouseholdContext): boolean {
 
 /** "arm the house", "arm everything", "disarm", "I'm home, disarm"; "is the house armed?" answered; anything else not read here. */
 export function readArmRequest(message: string, ctx: HouseholdContext): Plan | undefined {
-  const text = message.trim().toLowerCase().replace(/[\u2018\u2019]/g, "'");
+  const text = message
+    .trim()
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'");
   if (!/\b(?:dis)?arm(?:ed)?\b/.test(text)) return undefined;
   const plan: Plan = { planner: 'offline', calls: [], refusals: [], confidence: 1 };
   if (STATE_QUESTION.test(text)) {
@@ -68,7 +95,8 @@ export const armHouse = defineTool({
   ownerOnly: 'arm or disarm the house',
   says: (_the, action) => (action.type === 'house.armed' ? "I've armed the house." : "I've disarmed the house."),
   read: readArmRequest,
-  llmRule: '"Arm the house", "arm everything": arm_house with arm true; "disarm", "I\'m home, disarm": arm_house with arm false. Arming is the whole house from now until disarmed, never one room or a schedule: for those, ask. "Is the house armed?" is answered from the active watches (window "armed until disarmed"), with no tool.',
+  llmRule:
+    '"Arm the house", "arm everything": arm_house with arm true; "disarm", "I\'m home, disarm": arm_house with arm false. Arming is the whole house from now until disarmed, never one room or a schedule: for those, ask. "Is the house armed?" is answered from the active watches (window "armed until disarmed"), with no tool.',
   async run({ ports, scope }, a) {
     const { principal, actor } = scope;
     assertOwner(principal, a.arm ? 'arm the house' : 'disarm the house');
@@ -76,7 +104,10 @@ export const armHouse = defineTool({
     if (!a.arm) {
       if (!armed.length) throw new AgentToolError('conflict', "the house isn't armed, so nothing changed");
       for (const w of armed) await ports.watches.standDown(principal, actor, w.id);
-      return { action: { ids: armed.map((w) => w.id), subject: 'house' }, text: "I've disarmed the house: the doors and cameras are no longer watched for it." };
+      return {
+        action: { ids: armed.map((w) => w.id), subject: 'house' },
+        text: "I've disarmed the house: the doors and cameras are no longer watched for it.",
+      };
     }
     if (armed.length) throw new AgentToolError('conflict', 'the house is already armed');
     const home = await ports.household.snapshot(principal.tenantId);

@@ -14,7 +14,15 @@ if (!FormatRegistry.Has('date-time')) {
 }
 
 /** The person and sensor conditions, then one per watched kind of the table of detection kinds (platform/kinds: vehicle, animal, …). */
-export const WATCH_CONDITIONS: readonly string[] = ['person', 'unrecognized_person', 'recognized_person', 'door_open', 'motion', 'loitering', ...WATCHED_KINDS.map((k) => k.watch!.condition)];
+export const WATCH_CONDITIONS: readonly string[] = [
+  'person',
+  'unrecognized_person',
+  'recognized_person',
+  'door_open',
+  'motion',
+  'loitering',
+  ...WATCHED_KINDS.map((k) => k.watch!.condition),
+];
 export const RECURRENCES = ['none', 'daily', 'weekdays', 'weekends'] as const;
 export const SENSOR_KINDS = ['camera', 'contact', 'motion'] as const;
 

@@ -9,9 +9,7 @@ export const listEvents = defineTool({
     {
       since: Type.Optional(IsoTime('Only events at or after this time')),
       until: Type.Optional(IsoTime('Only events at or before this time (a period that is over: "last night")')),
-      kind: Type.Optional(
-        Type.String({ description: 'alert, observation, or a condition: ' + WATCH_CONDITIONS.join(', ') }),
-      ),
+      kind: Type.Optional(Type.String({ description: 'alert, observation, or a condition: ' + WATCH_CONDITIONS.join(', ') })),
       watch_id: Type.Optional(Type.String({ minLength: 1 })),
       // additive filters so "any cars in the driveway today?" keeps its place
       room: placeRef.room,

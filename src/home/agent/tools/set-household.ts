@@ -9,9 +9,7 @@ export const setHousehold = defineTool({
       lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
       lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
       time_zone: Type.Optional(Type.String({ minLength: 1, description: 'IANA zone, e.g. Europe/Lisbon' })),
-      rename_room: Type.Optional(
-        Type.Object({ from: Type.String({ minLength: 1 }), to: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-      ),
+      rename_room: Type.Optional(Type.Object({ from: Type.String({ minLength: 1 }), to: Type.String({ minLength: 1 }) }, { additionalProperties: false })),
       face_recognition: Type.Optional(
         Type.Boolean({ description: "The household's opt-in to face recognition (off by default): cameras compare faces with the enrolled people" }),
       ),

@@ -33,18 +33,125 @@ const AT_CLOCK = /\bat\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon|mid
 const SPAN_WORDS = /\b(between|since|after|before|from|until|till|around|about|during)\b/;
 
 /** "more unrecognised people than known ones", "fewer strangers than people we know". */
-const KNOWN_VS_UNKNOWN = /\b(more|fewer|less)\b.*\b(unrecogni[sz]ed|unknown|strangers?|unfamiliar|recogni[sz]ed|known)\b.*\bthan\b.*\b(known|recogni[sz]ed|unrecogni[sz]ed|unknown|strangers?)\b(?:\s+(?:ones|people|persons|faces))?/;
+const KNOWN_VS_UNKNOWN =
+  /\b(more|fewer|less)\b.*\b(unrecogni[sz]ed|unknown|strangers?|unfamiliar|recogni[sz]ed|known)\b.*\bthan\b.*\b(known|recogni[sz]ed|unrecogni[sz]ed|unknown|strangers?)\b(?:\s+(?:ones|people|persons|faces))?/;
 
 /** Words that can sit where a name sits ("was anyone here", "is it busy") and are not names. */
 const NOT_NAMES = new Set([
-  'anyone', 'anybody', 'someone', 'somebody', 'everyone', 'everybody', 'nobody', 'noone', 'the', 'a', 'an', 'there', 'it', 'he', 'she',
-  'they', 'we', 'you', 'i', 'me', 'us', 'them', 'people', 'person', 'that', 'this', 'these', 'those', 'any', 'some', 'many', 'much',
-  'more', 'most', 'less', 'fewer', 'lots', 'staff', 'visitors', 'visitor', 'guests', 'guest', 'strangers', 'stranger', 'intruders',
-  'intruder', 'cars', 'car', 'vehicles', 'vehicle', 'traffic', 'busy', 'crowded', 'empty', 'quiet', 'full', 'here', 'what', 'who',
-  'how', 'when', 'where', 'why', 'which', 'unknown', 'unrecognized', 'unrecognised', 'unfamiliar', 'known', 'recognized', 'recognised',
-  'my', 'our', 'your', 'his', 'her', 'their', 'its', 'all', 'each', 'every', 'no', 'not', 'ever', 'just', 'still', 'already', 'now',
-  'today', 'tonight', 'yesterday', 'recently', 'lately', 'cat', 'cats', 'dog', 'dogs', 'animals', 'animal', 'pet', 'pets', 'kids',
-  'children', 'delivery', 'courier', 'postman', 'mailman', 'loitering', 'activity', 'motion', 'movement', 'door', 'lobby', 'crowd',
+  'anyone',
+  'anybody',
+  'someone',
+  'somebody',
+  'everyone',
+  'everybody',
+  'nobody',
+  'noone',
+  'the',
+  'a',
+  'an',
+  'there',
+  'it',
+  'he',
+  'she',
+  'they',
+  'we',
+  'you',
+  'i',
+  'me',
+  'us',
+  'them',
+  'people',
+  'person',
+  'that',
+  'this',
+  'these',
+  'those',
+  'any',
+  'some',
+  'many',
+  'much',
+  'more',
+  'most',
+  'less',
+  'fewer',
+  'lots',
+  'staff',
+  'visitors',
+  'visitor',
+  'guests',
+  'guest',
+  'strangers',
+  'stranger',
+  'intruders',
+  'intruder',
+  'cars',
+  'car',
+  'vehicles',
+  'vehicle',
+  'traffic',
+  'busy',
+  'crowded',
+  'empty',
+  'quiet',
+  'full',
+  'here',
+  'what',
+  'who',
+  'how',
+  'when',
+  'where',
+  'why',
+  'which',
+  'unknown',
+  'unrecognized',
+  'unrecognised',
+  'unfamiliar',
+  'known',
+  'recognized',
+  'recognised',
+  'my',
+  'our',
+  'your',
+  'his',
+  'her',
+  'their',
+  'its',
+  'all',
+  'each',
+  'every',
+  'no',
+  'not',
+  'ever',
+  'just',
+  'still',
+  'already',
+  'now',
+  'today',
+  'tonight',
+  'yesterday',
+  'recently',
+  'lately',
+  'cat',
+  'cats',
+  'dog',
+  'dogs',
+  'animals',
+  'animal',
+  'pet',
+  'pets',
+  'kids',
+  'children',
+  'delivery',
+  'courier',
+  'postman',
+  'mailman',
+  'loitering',
+  'activity',
+  'motion',
+  'movement',
+  'door',
+  'lobby',
+  'crowd',
 ]);
 
 /** Where a name is asked about: "was X here", "has X been in", "when did X arrive", "did you see X". */
@@ -59,9 +166,11 @@ const NAME_SLOTS = [
  * count or a track says when, never who; the answer would name whoever happens to be recognized
  * in the span, so it is refused with the questions that can be answered.
  */
-const WHO_BY_ORDER = /^who\b.*\b(?:(last|first|latest|earliest|final)\s+(?:one|person|people|guy|man|woman|visitor|customer|staff|member|car|vehicle|driver|to|in|out|here)\b|(?:left|leave|arrived|arrive|came|come|got|went|locked|opened|closed)\b.*\b(last|first)\b)/;
+const WHO_BY_ORDER =
+  /^who\b.*\b(?:(last|first|latest|earliest|final)\s+(?:one|person|people|guy|man|woman|visitor|customer|staff|member|car|vehicle|driver|to|in|out|here)\b|(?:left|leave|arrived|arrive|came|come|got|went|locked|opened|closed)\b.*\b(last|first)\b)/;
 
-const WHO = /^who(?:\s+(?:else|all))?\s+(?:was|were|is|has|had|came|come|comes|visited|showed|stopped|dropped|walked|arrived|got|entered|did\s+you\s+(?:see|recogni[sz]e))\b/;
+const WHO =
+  /^who(?:\s+(?:else|all))?\s+(?:was|were|is|has|had|came|come|comes|visited|showed|stopped|dropped|walked|arrived|got|entered|did\s+you\s+(?:see|recogni[sz]e))\b/;
 
 /**
  * "who is the unrecognised visitor?", "who was that man?", "who's this guy": who a person
@@ -69,7 +178,8 @@ const WHO = /^who(?:\s+(?:else|all))?\s+(?:was|were|is|has|had|came|come|comes|v
  * lists, and "who was that at 22:40?" one moment, read above). A description is a determiner and
  * a word that is no place or time word ("that at the gate" is not one).
  */
-const WHO_IS_DESCRIBED = /^who(?:'s|\s+(?:is|was|were|are))\s+((?:the|a|an|this|that|these|those)\s+(?!(?:at|in|on|by|near|outside|inside|around|here|there|just|now|today|yesterday|tonight|last|earlier)\b)[a-z].*)$/;
+const WHO_IS_DESCRIBED =
+  /^who(?:'s|\s+(?:is|was|were|are))\s+((?:the|a|an|this|that|these|those)\s+(?!(?:at|in|on|by|near|outside|inside|around|here|there|just|now|today|yesterday|tonight|last|earlier)\b)[a-z].*)$/;
 
 function words(text: string): string[] {
   // "Maria's" is Maria
@@ -115,7 +225,12 @@ function readNamedPerson(lower: string, people: readonly KnownPerson[]): PeopleQ
     const { person, span } = [...matches.values()][0];
     // "when did Aisha first show up": the earliest sighting in the range; the range is read without "first"
     const first = /\b(first|earliest)\b/.test(lower);
-    const rewritten = lower.replace(new RegExp(`\\b${span}(?:'s)?\\b`), 'anyone').replace(/\b(first|earliest)\b/g, ' ').replace(/\s+/g, ' ').trim() + '?';
+    const rewritten =
+      lower
+        .replace(new RegExp(`\\b${span}(?:'s)?\\b`), 'anyone')
+        .replace(/\b(first|earliest)\b/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim() + '?';
     // "how many times did Anna pass the gate": a number, not a yes
     const count = /^how\s+(many|often)\b/.test(lower);
     return { kind: 'person', person, rewritten, ...(first ? { first } : {}), ...(count ? { count } : {}) };
@@ -177,7 +292,12 @@ function readUnknownName(lower: string, text: string, people: readonly KnownPers
     const m = slot.exec(lower);
     if (m && looksLikeName(m[1], text)) {
       const name = m[1][0].toUpperCase() + m[1].slice(1);
-      const known = people.length ? ` Known people: ${people.slice(0, 10).map((p) => p.name).join(', ')}${people.length > 10 ? ', …' : ''}.` : ' Nobody is enrolled yet (POST /v1/people).';
+      const known = people.length
+        ? ` Known people: ${people
+            .slice(0, 10)
+            .map((p) => p.name)
+            .join(', ')}${people.length > 10 ? ', …' : ''}.`
+        : ' Nobody is enrolled yet (POST /v1/people).';
       return { kind: 'unknown_name', reason: `I don't know anyone called ${name}.${known}` };
     }
   }
@@ -224,16 +344,25 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /** The answer to a question about one known person, from the scene's person detections. */
-export function answerPersonQuestion(interp: Interpretation, person: KnownPerson, records: readonly DetectionRecord[], recognitionOn: boolean, first = false, count = false): QueryAnswer {
+export function answerPersonQuestion(
+  interp: Interpretation,
+  person: KnownPerson,
+  records: readonly DetectionRecord[],
+  recognitionOn: boolean,
+  first = false,
+  count = false,
+): QueryAnswer {
   const place = `the ${describeLocation(interp.location)}`;
   const at = (t: number) => formatMoment(t, interp.time_zone, interp.asked_at);
   const lookback = interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' || interp.aggregate === 'last_departure';
   const visits = visitsOf(records, interp.from, interp.to).filter((v) => v.personId === person.id);
   const supporting = visits.flatMap((v) => (v.first.id === v.last.id ? [v.first] : [v.first, v.last])).sort((a, b) => b.at - a.at);
   // off now, but whoever was recognized while it was on still counts: say only what is true
-  const off = recognitionOn ? '' : visits.length
-    ? ' Face recognition is off for this organization now, so nobody is recognized any more (PATCH /v1/automation face_recognition).'
-    : ' Face recognition is off for this organization, so nobody is recognized (PATCH /v1/automation face_recognition).';
+  const off = recognitionOn
+    ? ''
+    : visits.length
+      ? ' Face recognition is off for this organization now, so nobody is recognized any more (PATCH /v1/automation face_recognition).'
+      : ' Face recognition is off for this organization, so nobody is recognized (PATCH /v1/automation face_recognition).';
   const base = { detections: supporting.slice(0, 50), crowd_density: 0, anomaly_flag: false };
   if (!visits.length) {
     const when = lookback ? 'in the last 30 days' : interp.range_label;
@@ -250,13 +379,23 @@ export function answerPersonQuestion(interp: Interpretation, person: KnownPerson
     return { ...base, answer: `${person.name} was first recognized in ${place} ${interp.range_label} at ${at(visits[0].first.at)}${later}.${off}` };
   }
   const times = visits.map((v) => at(v.first.at));
-  const visitsText = visits.length === 1 ? `at ${times[0]}` : `${plural(visits.length, 'time', 'times')} (${times.slice(0, 5).join(', ')}${times.length > 5 ? ', …' : ''})`;
-  if (count) return { ...base, answer: `${plural(visits.length, 'time', 'times')}: ${person.name} was recognized in ${place} ${interp.range_label} at ${times.slice(0, 5).join(', ')}${times.length > 5 ? ', …' : ''}.${off}` };
+  const visitsText =
+    visits.length === 1 ? `at ${times[0]}` : `${plural(visits.length, 'time', 'times')} (${times.slice(0, 5).join(', ')}${times.length > 5 ? ', …' : ''})`;
+  if (count)
+    return {
+      ...base,
+      answer: `${plural(visits.length, 'time', 'times')}: ${person.name} was recognized in ${place} ${interp.range_label} at ${times.slice(0, 5).join(', ')}${times.length > 5 ? ', …' : ''}.${off}`,
+    };
   return { ...base, answer: `Yes, ${person.name} was recognized in ${place} ${interp.range_label}, ${visitsText}.${off}` };
 }
 
 /** "Who was here this morning?": the recognized people by name, then strangers and faces unseen. */
-export function answerWhoQuestion(interp: Interpretation, people: readonly KnownPerson[], records: readonly DetectionRecord[], recognitionOn: boolean): QueryAnswer {
+export function answerWhoQuestion(
+  interp: Interpretation,
+  people: readonly KnownPerson[],
+  records: readonly DetectionRecord[],
+  recognitionOn: boolean,
+): QueryAnswer {
   const place = `the ${describeLocation(interp.location)}`;
   const at = (t: number) => formatMoment(t, interp.time_zone, interp.asked_at);
   const visits = visitsOf(records, interp.from, interp.to);
@@ -265,7 +404,14 @@ export function answerWhoQuestion(interp: Interpretation, people: readonly Known
   for (const v of visits) if (v.personId) recognized.set(v.personId, [...(recognized.get(v.personId) ?? []), v]);
   const strangers = visits.filter((v) => !v.personId && v.unrecognized).length;
   const unseen = visits.filter((v) => !v.personId && !v.unrecognized).length;
-  const base = { detections: visits.map((v) => v.first).sort((a, b) => b.at - a.at).slice(0, 50), crowd_density: 0, anomaly_flag: strangers > 0 };
+  const base = {
+    detections: visits
+      .map((v) => v.first)
+      .sort((a, b) => b.at - a.at)
+      .slice(0, 50),
+    crowd_density: 0,
+    anomaly_flag: strangers > 0,
+  };
   if (!visits.length) {
     // no tracked person is not nobody: the count may show people whose faces were never looked at
     const counted = records.filter((d) => d.type === 'person_count' && (d.value ?? 0) > 0 && d.at >= interp.from && d.at <= interp.to);
@@ -280,13 +426,17 @@ export function answerWhoQuestion(interp: Interpretation, people: readonly Known
     return { ...base, answer: `Nobody was seen in ${place} ${interp.range_label}.` };
   }
   const parts: string[] = [];
-  const known = [...recognized.entries()].map(([id, vs]) => `${names.get(id) ?? `a person since erased (${id})`} (${vs.map((v) => at(v.first.at)).join(', ')})`);
+  const known = [...recognized.entries()].map(
+    ([id, vs]) => `${names.get(id) ?? `a person since erased (${id})`} (${vs.map((v) => at(v.first.at)).join(', ')})`,
+  );
   if (known.length) parts.push(`recognized: ${known.join(', ')}`);
   if (strangers) parts.push(plural(strangers, 'unrecognized person', 'unrecognized people'));
   if (unseen) parts.push(`${plural(unseen, 'person', 'people')} whose face was not seen`);
-  const off = recognitionOn ? '' : recognized.size || strangers
-    ? ' Face recognition is off for this organization now; those faces were compared while it was on.'
-    : ' Face recognition is off for this organization, so nobody is recognized.';
+  const off = recognitionOn
+    ? ''
+    : recognized.size || strangers
+      ? ' Face recognition is off for this organization now; those faces were compared while it was on.'
+      : ' Face recognition is off for this organization, so nobody is recognized.';
   return { ...base, answer: `In ${place} ${interp.range_label}: ${parts.join('; ')}.${off}` };
 }
 
@@ -300,21 +450,30 @@ const MOMENT_SLACK_MS = 2 * 60_000;
  * nobody can say who it was: that is not an answer to "who", so `cannot` says so plainly and the
  * route refuses (422 face_not_seen) rather than answering a count (docs/decisions.md).
  */
-export function answerWhoAtMoment(interp: Interpretation, people: readonly KnownPerson[], records: readonly DetectionRecord[], moment: number):
-  { answer: QueryAnswer } | { cannot: string } {
+export function answerWhoAtMoment(
+  interp: Interpretation,
+  people: readonly KnownPerson[],
+  records: readonly DetectionRecord[],
+  moment: number,
+): { answer: QueryAnswer } | { cannot: string } {
   const place = `the ${describeLocation(interp.location)}`;
   const when = formatMoment(moment, interp.time_zone, interp.asked_at);
-  const visits = visitsOf(records, moment - 60 * 60_000, moment + MOMENT_SLACK_MS).filter((v) =>
-    v.first.at <= moment + MOMENT_SLACK_MS && v.last.at + (v.last.dwell_s ?? 0) * 1000 >= moment - MOMENT_SLACK_MS);
+  const visits = visitsOf(records, moment - 60 * 60_000, moment + MOMENT_SLACK_MS).filter(
+    (v) => v.first.at <= moment + MOMENT_SLACK_MS && v.last.at + (v.last.dwell_s ?? 0) * 1000 >= moment - MOMENT_SLACK_MS,
+  );
   const base = { detections: visits.map((v) => v.first), crowd_density: 0, anomaly_flag: visits.some((v) => !v.personId && v.unrecognized) };
   if (!visits.length) return { answer: { ...base, answer: `Nobody was seen in ${place} at ${when}.` } };
   const unseen = visits.filter((v) => !v.personId && !v.unrecognized);
   if (unseen.length) {
     const who = unseen.length === 1 ? 'a person was seen' : `${unseen.length} people were seen`;
-    return { cannot: `At ${when} in ${place} ${who} (from ${formatMoment(unseen[0].first.at, interp.time_zone, interp.asked_at)}), but the camera never saw ${unseen.length === 1 ? 'their face' : 'their faces'}, so nobody can say who it was. Look at the recording of that moment.` };
+    return {
+      cannot: `At ${when} in ${place} ${who} (from ${formatMoment(unseen[0].first.at, interp.time_zone, interp.asked_at)}), but the camera never saw ${unseen.length === 1 ? 'their face' : 'their faces'}, so nobody can say who it was. Look at the recording of that moment.`,
+    };
   }
   const names = new Map(people.map((p) => [p.id, p.name]));
-  const parts = visits.map((v) => (v.personId ? `${names.get(v.personId) ?? 'a person since erased'} (recognized)` : 'someone whose face matched nobody enrolled'));
+  const parts = visits.map((v) =>
+    v.personId ? `${names.get(v.personId) ?? 'a person since erased'} (recognized)` : 'someone whose face matched nobody enrolled',
+  );
   return { answer: { ...base, answer: `In ${place} at ${when}: ${parts.join(', ')}.` } };
 }
 
@@ -331,10 +490,15 @@ export function answerKnownVsUnknown(interp: Interpretation, people: readonly Kn
   const strangersFirst = !m || !/^(recogni[sz]ed|known)$/.test(m[2]);
   const [a, b] = strangersFirst ? [strangers, known.size] : [known.size, strangers];
   const yes = m?.[1] === 'more' ? a > b : a < b;
-  const knownText = known.size ? `${plural(known.size, 'known person', 'known people')} (${[...known].map((id) => names.get(id) ?? 'a person since erased').join(', ')})` : 'no known people';
+  const knownText = known.size
+    ? `${plural(known.size, 'known person', 'known people')} (${[...known].map((id) => names.get(id) ?? 'a person since erased').join(', ')})`
+    : 'no known people';
   const unseenText = unseen ? `, and ${plural(unseen, 'person', 'people')} whose face was not seen` : '';
   return {
-    detections: visits.map((v) => v.first).sort((x, y) => y.at - x.at).slice(0, 50),
+    detections: visits
+      .map((v) => v.first)
+      .sort((x, y) => y.at - x.at)
+      .slice(0, 50),
     crowd_density: 0,
     anomaly_flag: strangers > 0,
     answer: `${yes ? 'Yes' : 'No'}, ${plural(strangers, 'unrecognized person', 'unrecognized people')} against ${knownText} in ${place} ${interp.range_label}${unseenText}.`,

@@ -291,9 +291,7 @@ function answerArrivals(interp: Interpretation, detections: DetectionRecord[], r
   const vehicles = interp.metric === 'vehicles';
   const [one, many] = vehicles ? ['vehicle', 'vehicles'] : ['person', 'people'];
   // Tracked events name each arrival; a bare counter only shows them as rises.
-  const events = detections.filter(
-    (d) => inRange(d, interp.from, interp.to) && (vehicles ? d.type === 'vehicle' && d.track_id : d.type === 'person'),
-  );
+  const events = detections.filter((d) => inRange(d, interp.from, interp.to) && (vehicles ? d.type === 'vehicle' && d.track_id : d.type === 'person'));
   let total: number;
   let supporting: DetectionRecord[];
   // the tracks are the figure unless the count itself shows more arrived than were tracked (it
@@ -312,10 +310,7 @@ function answerArrivals(interp: Interpretation, detections: DetectionRecord[], r
     ({ total, records: supporting } = rises);
     if (tracked.length > 0) note = ` (from the rises of the ${one} count; ${tracked.length} of them ${tracked.length === 1 ? 'was' : 'were'} tracked)`;
   }
-  let answer =
-    total === 0
-      ? `No ${many} arrived in ${p.place} ${p.when}.`
-      : `${plural(total, one, many)} arrived in ${p.place} ${p.when}${note}.`;
+  let answer = total === 0 ? `No ${many} arrived in ${p.place} ${p.when}.` : `${plural(total, one, many)} arrived in ${p.place} ${p.when}${note}.`;
   if (interp.yes_no) answer = total === 0 ? `No, no ${many} arrived in ${p.place} ${p.when}.` : `Yes, ${answer}`;
   if (interp.per_hour) answer = `${answer.replace(/\.$/, '')}${ratePerHour(total, interp, many)}.`;
   if (interp.distinct) {
@@ -462,8 +457,7 @@ function lowerFirst(s: string): string {
 function answerCrowd(interp: Interpretation, readings: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
   if (interp.level) return answerCrowdLevel(interp, readings, scene, p);
   const capacityNote = scene.capacity > 0 ? '' : ' (its capacity is not set, so density cannot be computed)';
-  const percent = (people: number) =>
-    scene.capacity > 0 ? `${Math.round((people / scene.capacity) * 100)}% of its capacity of ${scene.capacity}` : '';
+  const percent = (people: number) => (scene.capacity > 0 ? `${Math.round((people / scene.capacity) * 100)}% of its capacity of ${scene.capacity}` : '');
   if (interp.aggregate === 'peak') {
     const peak = peakOf(readingsOver(readings, interp.from, interp.to), interp.from);
     if (!peak) return { answer: `No people counts were recorded in ${p.place} ${p.when}.`, supporting: [] };
@@ -560,7 +554,14 @@ const COMPARE: Record<Comparison, (a: number, b: number) => boolean> = {
 const COMPARISON_WORDS: Record<Comparison, string> = { '>': 'more than', '>=': 'at least', '<': 'fewer than', '<=': 'at most' };
 
 /** "were there more than 5 people at any point in the last hour?": yes or no, then the figure that decides it. */
-function answerThreshold(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], scene: SceneSnapshot, snapshotValue: number, p: Phrasing): CountAnswer {
+function answerThreshold(
+  interp: Interpretation,
+  detections: DetectionRecord[],
+  readings: Reading[],
+  scene: SceneSnapshot,
+  snapshotValue: number,
+  p: Phrasing,
+): CountAnswer {
   const t = interp.threshold!;
   const [one, many] = nouns(interp);
   if (t.capacity && !(scene.capacity > 0)) {
@@ -570,7 +571,11 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
     return { answer: `I cannot compare with a share of capacity: the capacity of ${p.place} is not set.`, supporting: [] };
   }
   const limit = t.capacity ? scene.capacity : t.share ? (t.value / 100) * scene.capacity : t.value;
-  const limitText = t.capacity ? `its capacity of ${scene.capacity}` : t.share ? `${t.value}% of its capacity of ${scene.capacity} (${formatNumber(limit)} people)` : String(limit);
+  const limitText = t.capacity
+    ? `its capacity of ${scene.capacity}`
+    : t.share
+      ? `${t.value}% of its capacity of ${scene.capacity} (${formatNumber(limit)} people)`
+      : String(limit);
   const asked = `${COMPARISON_WORDS[t.op]} ${limitText}`;
   let value: number;
   let figure: string;
@@ -593,10 +598,7 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
       const pick = span.reduce((best, r) => ((t.basis === 'peak' ? r.value > best.value : r.value < best.value) ? r : best));
       value = pick.value;
       const at = p.moment(Math.max(pick.at, interp.from));
-      figure =
-        t.basis === 'peak'
-          ? `the most at once ${p.when} was ${value} (at ${at})`
-          : `the fewest at once ${p.when} was ${value} (at ${at})`;
+      figure = t.basis === 'peak' ? `the most at once ${p.when} was ${value} (at ${at})` : `the fewest at once ${p.when} was ${value} (at ${at})`;
       supporting = [pick.record];
       break;
     }
@@ -616,11 +618,17 @@ function answerThreshold(interp: Interpretation, detections: DetectionRecord[], 
       }
       const askedOf = t.capacity || t.share ? asked : `${asked} ${many}`;
       if (hit.at <= interp.from) {
-        return { answer: `${capitalise(p.place)} already had ${askedOf} when ${p.when} began: ${be(hit.value)} at ${p.moment(interp.from)}.`, supporting: [hit.record] };
+        return {
+          answer: `${capitalise(p.place)} already had ${askedOf} when ${p.when} began: ${be(hit.value)} at ${p.moment(interp.from)}.`,
+          supporting: [hit.record],
+        };
       }
       if (hit === span[0]) {
         // the first count of the span already met it: when it began to is before what was recorded
-        return { answer: `${capitalise(p.place)}'s first ${one} count ${p.when}, at ${p.moment(hit.at)}, already had ${askedOf}: ${be(hit.value)}; nothing was counted before it.`, supporting: [hit.record] };
+        return {
+          answer: `${capitalise(p.place)}'s first ${one} count ${p.when}, at ${p.moment(hit.at)}, already had ${askedOf}: ${be(hit.value)}; nothing was counted before it.`,
+          supporting: [hit.record],
+        };
       }
       return { answer: `${capitalise(p.place)} first had ${askedOf} at ${p.moment(hit.at)} ${p.when}: ${be(hit.value)}.`, supporting: [hit.record] };
     }
@@ -658,8 +666,7 @@ function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): 
   // a small change either way is noise; the halves and the ends must agree on the direction
   const tolerance = Math.max(0.25, 0.05 * Math.max(firstHalf, secondHalf));
   const direction = change > tolerance && end.value > start.value ? 'up' : change < -tolerance && end.value < start.value ? 'down' : 'flat';
-  const movement =
-    direction === 'up' ? 'has been rising' : direction === 'down' ? 'has been falling' : 'has held about steady';
+  const movement = direction === 'up' ? 'has been rising' : direction === 'down' ? 'has been falling' : 'has held about steady';
   const startAt = p.moment(Math.max(start.at, from));
   const detail = `from ${plural(start.value, one, many)} at ${startAt} to ${end.value} at ${p.moment(end.at)}; on average ${formatNumber(firstHalf)} in the first half and ${formatNumber(secondHalf)} in the second`;
   const sentence = `the number of ${many} in ${p.place} ${movement} ${p.when}, ${detail}`;
@@ -680,13 +687,29 @@ function answerBothTrends(interp: Interpretation, people: Reading[], vehicles: R
   if (known.length === 0) return { answer: `I have too few counts for ${p.place} ${p.when} to tell a trend.`, supporting: [] };
   const supporting = [...a.supporting, ...b.supporting];
   const sentences = known.map((t) => t.sentence!).join('; and ');
-  const verdict = interp.direction && interp.yes_no ? verdictOfBoth(interp.direction, known.map((t) => t.direction!)) : undefined;
+  const verdict =
+    interp.direction && interp.yes_no
+      ? verdictOfBoth(
+          interp.direction,
+          known.map((t) => t.direction!),
+        )
+      : undefined;
   if (verdict) return { answer: `${verdict}, ${sentences}.`, supporting };
-  return { answer: `${interp.direction && interp.yes_no ? 'Partly: ' : ''}${interp.direction && interp.yes_no ? sentences : capitalise(sentences)}.`, supporting };
+  return {
+    answer: `${interp.direction && interp.yes_no ? 'Partly: ' : ''}${interp.direction && interp.yes_no ? sentences : capitalise(sentences)}.`,
+    supporting,
+  };
 }
 
 /** "is the garage empty?" with neither people nor vehicles named: empty means neither. */
-function answerEmptyOfAll(interp: Interpretation, detections: DetectionRecord[], people: Reading[], vehicles: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+function answerEmptyOfAll(
+  interp: Interpretation,
+  detections: DetectionRecord[],
+  people: Reading[],
+  vehicles: Reading[],
+  scene: SceneSnapshot,
+  p: Phrasing,
+): CountAnswer {
   const be = (n: number) => (p.isNow ? (n === 1 ? 'is' : 'are') : n === 1 ? 'was' : 'were');
   if (interp.from === interp.to) {
     const n = valueAt(people, interp.to, p.isNow ? scene.people : undefined);
@@ -761,7 +784,7 @@ function answerLastSeen(interp: Interpretation, detections: DetectionRecord[], r
         ? d.type === 'person' && d.subtype === interp.subtype
         : vehicles
           ? d.type === 'vehicle' && (d.count ?? 1) > 0
-          : (d.type === 'person') || (d.type === 'person_count' && (d.value ?? 0) > 0)),
+          : d.type === 'person' || (d.type === 'person_count' && (d.value ?? 0) > 0)),
   );
   if (sightings.length === 0) {
     return { answer: `No ${one} has been seen in ${p.place} ${p.when}.`, supporting: [] };
@@ -786,7 +809,11 @@ function answerFirstSeen(interp: Interpretation, detections: DetectionRecord[], 
   const events = detections.filter(
     (d) =>
       inRange(d, interp.from, interp.to) &&
-      (interp.subtype ? d.type === 'person' && d.subtype === interp.subtype : vehicles ? d.type === 'vehicle' && d.track_id && (d.count ?? 1) > 0 : d.type === 'person'),
+      (interp.subtype
+        ? d.type === 'person' && d.subtype === interp.subtype
+        : vehicles
+          ? d.type === 'vehicle' && d.track_id && (d.count ?? 1) > 0
+          : d.type === 'person'),
   );
   // a tracked object whose stay began before the range was already there
   const arrivedAt = (d: DetectionRecord) => d.at - dwellOf(d) * 1000;
@@ -800,9 +827,7 @@ function answerFirstSeen(interp: Interpretation, detections: DetectionRecord[], 
     ...positive.map((r) => ({ at: r.at, record: r.record })),
   ].sort((a, b) => a.at - b.at);
   const trackedArrival = tracks.find((d) => arrivedAt(d) >= interp.from);
-  const firstAfter = carriedCount
-    ? (trackedArrival ?? increasesOf(readingsOver(readings, interp.from, interp.to)).records[0])
-    : candidates[0]?.record;
+  const firstAfter = carriedCount ? (trackedArrival ?? increasesOf(readingsOver(readings, interp.from, interp.to)).records[0]) : candidates[0]?.record;
   if (carriedCount || carriedTrack) {
     const already = carriedCount
       ? `${plural(carriedCount.value, one, many)} ${carriedCount.value === 1 ? 'was' : 'were'} already in ${p.place} when that began (counted at ${p.moment(carriedCount.at)})`
@@ -810,9 +835,10 @@ function answerFirstSeen(interp: Interpretation, detections: DetectionRecord[], 
     // the first reading inside the range is said too when it comes before the first rise, so the
     // answer always gives what the range's own readings show first
     const inside = carriedCount ? positive[0] : undefined;
-    const firstInside = inside && (!firstAfter || inside.at < firstAfter.at)
-      ? `; the first count inside it, at ${p.moment(inside.at)}, showed ${plural(inside.value, one, many)}`
-      : '';
+    const firstInside =
+      inside && (!firstAfter || inside.at < firstAfter.at)
+        ? `; the first count inside it, at ${p.moment(inside.at)}, showed ${plural(inside.value, one, many)}`
+        : '';
     const next = firstAfter ? `; the first to arrive after that came at ${p.moment(firstAfter.at)}` : '';
     const supporting = [carriedCount?.record ?? carriedTrack!, ...(inside && firstInside ? [inside.record] : []), ...(firstAfter ? [firstAfter] : [])];
     return { answer: `${capitalise(p.when)}, ${already}${firstInside}${next}.`, supporting };
@@ -820,9 +846,10 @@ function answerFirstSeen(interp: Interpretation, detections: DetectionRecord[], 
   // a count from long before the range (COUNT_HOLD_MS) says nothing about what was there when it
   // began: the first sighting is the first inside it, and the old count is said as what it is
   const old = interp.subtype ? undefined : expiredAt(readings, interp.from);
-  const before = old && old.value > 0
-    ? `; the last count before that, at ${p.moment(old.at)}, showed ${plural(old.value, one, many)}, too long before to tell what was there when it began`
-    : '';
+  const before =
+    old && old.value > 0
+      ? `; the last count before that, at ${p.moment(old.at)}, showed ${plural(old.value, one, many)}, too long before to tell what was there when it began`
+      : '';
   if (!firstAfter) return { answer: `No ${one} was seen in ${p.place} ${p.when}${before}.`, supporting: old && before ? [old.record] : [] };
   return {
     answer: `The first ${one} ${p.when} was seen in ${p.place} at ${p.moment(firstAfter.at)} (${ago(firstAfter.at, interp.asked_at)})${before}.`,
@@ -834,9 +861,7 @@ function answerFirstSeen(interp: Interpretation, detections: DetectionRecord[], 
 function answerLastArrival(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer {
   const vehicles = interp.metric === 'vehicles';
   const [one] = nouns(interp);
-  const events = detections.filter(
-    (d) => inRange(d, interp.from, interp.to) && (vehicles ? d.type === 'vehicle' && d.track_id : d.type === 'person'),
-  );
+  const events = detections.filter((d) => inRange(d, interp.from, interp.to) && (vehicles ? d.type === 'vehicle' && d.track_id : d.type === 'person'));
   let arrival: DetectionRecord | undefined;
   if (events.length > 0) {
     const firsts = firstPerTrack(events);
@@ -902,7 +927,9 @@ function answerDepartures(interp: Interpretation, detections: DetectionRecord[],
     if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot say who left.`, supporting: [] };
     ({ total, records: supporting } = falls);
   }
-  const sentence = (total === 0 ? `no ${many} left ${p.place} ${p.when}` : `${plural(total, one, many)} left ${p.place} ${p.when}`) + (interp.per_hour ? ratePerHour(total, interp, many) : '');
+  const sentence =
+    (total === 0 ? `no ${many} left ${p.place} ${p.when}` : `${plural(total, one, many)} left ${p.place} ${p.when}`) +
+    (interp.per_hour ? ratePerHour(total, interp, many) : '');
   const answer = interp.yes_no ? `${total > 0 ? 'Yes' : 'No'}, ${sentence}.` : `${capitalise(sentence)}.`;
   return { answer, supporting };
 }
@@ -942,7 +969,6 @@ function staysOf(detections: DetectionRecord[], interp: Interpretation): Array<{
   return [...byTrack.values()];
 }
 
-
 /**
  * "how long has that guy been hanging around": the stay of whoever has been there longest.
  * Every figure agrees with the scene's own count: a track is still there only when it was seen in
@@ -955,9 +981,7 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
   const stays = staysOf(detections, interp);
   const nowReading = readingAt(readings, interp.to);
   const countNow = valueAt(readings, interp.to, p.isNowRange ? snapshotValue : undefined);
-  const present = stays.filter(
-    (s) => interp.to - s.last <= STILL_PRESENT_MS && !readings.some((r) => r.at > s.last && r.at <= interp.to && r.value === 0),
-  );
+  const present = stays.filter((s) => interp.to - s.last <= STILL_PRESENT_MS && !readings.some((r) => r.at > s.last && r.at <= interp.to && r.value === 0));
   const presentNow = countNow === 0 ? [] : present;
   const measured = stays.filter((s) => s.dwell > 0);
   const longest = (list: typeof stays) => list.reduce((a, b) => (b.dwell > a.dwell ? b : a));
@@ -965,14 +989,20 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
   if (interp.ongoing && countNow === 0 && measured.length === 0) {
     // "how long has the person at the gate been there?" with nobody there: say so, never a stay
     const nobody = interp.metric === 'vehicles' ? `no ${many} are` : 'no one is';
-    return { answer: `${capitalise(nobody)} in ${p.place} now (${p.moment(interp.to)}), so no stay is going on.`, supporting: nowReading ? [nowReading.record] : [] };
+    return {
+      answer: `${capitalise(nobody)} in ${p.place} now (${p.moment(interp.to)}), so no stay is going on.`,
+      supporting: nowReading ? [nowReading.record] : [],
+    };
   }
   if (measured.length === 0) {
     const span = readingsOver(readings, interp.from, interp.to);
     const peak = peakOf(span, interp.from);
     const why = stays.length === 0 ? `no ${one} was tracked` : `no stay was tracked long enough to measure`;
     if (peak && peak.value > 0) {
-      const now = interp.ongoing && countNow !== undefined ? ` ${capitalise(countNow === 0 ? `no ${many === 'people' ? 'one is' : `${many} are`} in ${p.place} now` : thereNow(countNow))}.` : '';
+      const now =
+        interp.ongoing && countNow !== undefined
+          ? ` ${capitalise(countNow === 0 ? `no ${many === 'people' ? 'one is' : `${many} are`} in ${p.place} now` : thereNow(countNow))}.`
+          : '';
       return {
         answer: `The count shows ${many} in ${p.place} ${p.when} (up to ${peak.value} at once), but ${why}, so I cannot say how long anyone stayed.${now}`,
         supporting: [peak.reading.record],
@@ -1018,7 +1048,13 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
  * "are there more people than usual right now?": now (or the range's average) against the
  * time-weighted average of the same time of day on the previous days that have readings.
  */
-function answerVsUsual(interp: Interpretation, readings: Reading[], baseline: DetectionRecord[][], snapshotValue: number, p: Phrasing): CountAnswer & { direction?: 'up' | 'down' | 'flat'; sentence?: string } {
+function answerVsUsual(
+  interp: Interpretation,
+  readings: Reading[],
+  baseline: DetectionRecord[][],
+  snapshotValue: number,
+  p: Phrasing,
+): CountAnswer & { direction?: 'up' | 'down' | 'flat'; sentence?: string } {
   const [one, many] = nouns(interp);
   const type = interp.metric === 'vehicles' ? 'vehicle' : 'person_count';
   const spans = interp.baseline ?? [];
@@ -1059,7 +1095,8 @@ function answerVsUsual(interp: Interpretation, readings: Reading[], baseline: De
   const basis = `usual at this time of day is ${formatNumber(usual)} (the time-weighted average ${days} of the last ${USUAL_BASELINE_DAYS})`;
   const sentence = `${figure}, ${relation}: ${basis}`;
   const moved = direction === 'same' ? 'flat' : direction;
-  if (interp.direction && interp.yes_no) return { answer: `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`, supporting, direction: moved, sentence };
+  if (interp.direction && interp.yes_no)
+    return { answer: `${direction === interp.direction ? 'Yes' : 'No'}, ${sentence}.`, supporting, direction: moved, sentence };
   return { answer: `${capitalise(sentence)}.`, supporting, direction: moved, sentence };
 }
 
@@ -1076,20 +1113,43 @@ function verdictOfBoth(asked: 'up' | 'down', moved: Array<'up' | 'down' | 'flat'
 }
 
 /** "is it busier than normal for this time of day?" at a car park with neither named: both counts against usual. */
-function answerBothVsUsual(interp: Interpretation, people: Reading[], vehicles: Reading[], baseline: DetectionRecord[][], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+function answerBothVsUsual(
+  interp: Interpretation,
+  people: Reading[],
+  vehicles: Reading[],
+  baseline: DetectionRecord[][],
+  scene: SceneSnapshot,
+  p: Phrasing,
+): CountAnswer {
   const a = answerVsUsual({ ...interp, metric: 'people' }, people, baseline, scene.people, p);
   const b = answerVsUsual({ ...interp, metric: 'vehicles' }, vehicles, baseline, scene.vehicles, p);
   const known = [a, b].filter((x) => x.direction !== undefined);
   const supporting = [...a.supporting, ...b.supporting];
   if (known.length === 0) return { answer: `${a.answer} ${b.answer}`, supporting };
   const sentences = known.map((x) => x.sentence!).join('; and ');
-  const verdict = interp.direction && interp.yes_no ? verdictOfBoth(interp.direction, known.map((x) => x.direction!)) : undefined;
+  const verdict =
+    interp.direction && interp.yes_no
+      ? verdictOfBoth(
+          interp.direction,
+          known.map((x) => x.direction!),
+        )
+      : undefined;
   if (verdict) return { answer: `${verdict}, ${sentences}.`, supporting };
-  return { answer: `${interp.direction && interp.yes_no ? 'Partly: ' : ''}${interp.direction && interp.yes_no ? sentences : capitalise(sentences)}.`, supporting };
+  return {
+    answer: `${interp.direction && interp.yes_no ? 'Partly: ' : ''}${interp.direction && interp.yes_no ? sentences : capitalise(sentences)}.`,
+    supporting,
+  };
 }
 
 /** "what happened this afternoon?": arrivals, the peak, vehicles and anything unusual, in one sentence. */
-function answerSummary(interp: Interpretation, detections: DetectionRecord[], people: Reading[], vehicles: Reading[], scene: SceneSnapshot, p: Phrasing): CountAnswer {
+function answerSummary(
+  interp: Interpretation,
+  detections: DetectionRecord[],
+  people: Reading[],
+  vehicles: Reading[],
+  scene: SceneSnapshot,
+  p: Phrasing,
+): CountAnswer {
   const supporting: DetectionRecord[] = [];
   const parts: string[] = [];
   if (interp.from === interp.to) {
@@ -1117,12 +1177,16 @@ function answerSummary(interp: Interpretation, detections: DetectionRecord[], pe
   }
   const unusual = answerAnomalies({ ...interp, metric: 'anomalies', aggregate: 'list' }, detections, p);
   supporting.push(...unusual.supporting);
-  const anomalyText = unusual.supporting.length === 0 ? 'nothing unusual' : lowerFirst(unusual.answer.replace(/\.$/, '').replace(` in ${p.place} ${p.when}`, ''));
+  const anomalyText =
+    unusual.supporting.length === 0 ? 'nothing unusual' : lowerFirst(unusual.answer.replace(/\.$/, '').replace(` in ${p.place} ${p.when}`, ''));
   return { answer: `${capitalise(p.when)} in ${p.place}: ${parts.join(', ')}; ${anomalyText}.`, supporting };
 }
 
 /** A tracked animal (or person): its first and last detection; an untracked detection is its own. */
-interface Sighting { first: DetectionRecord; last: DetectionRecord }
+interface Sighting {
+  first: DetectionRecord;
+  last: DetectionRecord;
+}
 
 function tracksOf(records: DetectionRecord[]): Sighting[] {
   const tracks = new Map<string, { first: DetectionRecord; last: DetectionRecord }>();
@@ -1145,7 +1209,15 @@ function describeSightings(tracks: Sighting[], noun: string): string {
 }
 
 function atOnce(tracks: Sighting[]): number {
-  const edges = tracks.flatMap((t) => [[t.first.at, 1], [t.last.at, -1]] as const).sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const edges = tracks
+    .flatMap(
+      (t) =>
+        [
+          [t.first.at, 1],
+          [t.last.at, -1],
+        ] as const,
+    )
+    .sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   let now = 0;
   let most = 0;
   for (const [, delta] of edges) most = Math.max(most, (now += delta));
@@ -1187,7 +1259,10 @@ function answerAnimals(interp: Interpretation, detections: DetectionRecord[], pe
       };
     }
     if (peopleSeen) {
-      return { answer: `No, not only animals: ${describeSightings(sightings, 'animal')} in ${p.place} ${p.when}, and ${peopleText}.`, supporting: [...supporting, ...evidence] };
+      return {
+        answer: `No, not only animals: ${describeSightings(sightings, 'animal')} in ${p.place} ${p.when}, and ${peopleText}.`,
+        supporting: [...supporting, ...evidence],
+      };
     }
     return {
       answer: `Yes, only animals were seen in ${p.place} ${p.when}: ${describeSightings(sightings, 'animal')}, the latest at ${p.moment(latest(sightings))}, and no people.`,
@@ -1196,7 +1271,10 @@ function answerAnimals(interp: Interpretation, detections: DetectionRecord[], pe
   }
 
   if (sightings.length === 0) {
-    const none = inSpan.length === 0 ? `nothing recorded shows ${kind ? `a ${kind}` : 'animals'} in ${p.place} ${p.when}` : `no ${kind ? `${kind}s` : 'animals'} were seen in ${p.place} ${p.when}`;
+    const none =
+      inSpan.length === 0
+        ? `nothing recorded shows ${kind ? `a ${kind}` : 'animals'} in ${p.place} ${p.when}`
+        : `no ${kind ? `${kind}s` : 'animals'} were seen in ${p.place} ${p.when}`;
     return { answer: interp.yes_no ? `No, ${none}.` : capitalise(`${none}.`), supporting: [] };
   }
   const most = atOnce(sightings);
@@ -1246,7 +1324,12 @@ function withOtherReading(interp: Interpretation, answer: string, history: Detec
  * peak: 10% and at least one). When one is about the same, the other decides; when they point
  * opposite ways, there is no yes or no.
  */
-function answerCompare(interp: Interpretation, readings: Reading[], otherReadings: Reading[], p: Phrasing): CountAnswer & { direction?: 'up' | 'down' | 'flat'; sentence?: string } {
+function answerCompare(
+  interp: Interpretation,
+  readings: Reading[],
+  otherReadings: Reading[],
+  p: Phrasing,
+): CountAnswer & { direction?: 'up' | 'down' | 'flat'; sentence?: string } {
   const [one, many] = nouns(interp);
   const other = interp.compare_with!;
   type Side = { value: number; peak?: number; text: string; records: DetectionRecord[] };
@@ -1270,7 +1353,10 @@ function answerCompare(interp: Interpretation, readings: Reading[], otherReading
   const b = figures(otherReadings, other.from, other.to, other.label);
   if (!a || !b) {
     const missing = !a ? p.when : other.label;
-    return { answer: `I cannot compare: there are no ${one} counts for ${p.place} ${missing}.${a ? ` ${a.text}.` : b ? ` ${capitalise(b.text)}.` : ''}`, supporting: [...(a?.records ?? []), ...(b?.records ?? [])] };
+    return {
+      answer: `I cannot compare: there are no ${one} counts for ${p.place} ${missing}.${a ? ` ${a.text}.` : b ? ` ${capitalise(b.text)}.` : ''}`,
+      supporting: [...(a?.records ?? []), ...(b?.records ?? [])],
+    };
   }
   const dir = (x: number, y: number, tolerance: number): 'up' | 'down' | 'same' => (x - y > tolerance ? 'up' : y - x > tolerance ? 'down' : 'same');
   let direction: 'up' | 'down' | 'same' | 'mixed';
@@ -1285,23 +1371,39 @@ function answerCompare(interp: Interpretation, readings: Reading[], otherReading
     const avg = `on average ${formatNumber(a.value)} against ${formatNumber(b.value)}`;
     const most = `at most ${a.peak} at once against ${b.peak}`;
     measure =
-      direction === 'mixed' ? ` (${avg}, but ${most})`
-        : byAverage === byPeak ? ` (${avg}; ${most})`
-          : byAverage === 'same' ? ` by the most at once (${most}; ${avg}, about the same)`
+      direction === 'mixed'
+        ? ` (${avg}, but ${most})`
+        : byAverage === byPeak
+          ? ` (${avg}; ${most})`
+          : byAverage === 'same'
+            ? ` by the most at once (${most}; ${avg}, about the same)`
             : ` on average (${avg}; ${most}, about the same)`;
   }
   const verdict =
-    direction === 'up' ? `more ${many} ${p.when}${measure}`
-      : direction === 'down' ? `fewer ${many} ${p.when}${measure}`
-        : direction === 'mixed' ? `neither clearly more nor fewer${measure}`
+    direction === 'up'
+      ? `more ${many} ${p.when}${measure}`
+      : direction === 'down'
+        ? `fewer ${many} ${p.when}${measure}`
+        : direction === 'mixed'
+          ? `neither clearly more nor fewer${measure}`
           : `about the same${measure}`;
   const sentence = `${a.text}; ${b.text} — ${verdict}`;
   const moved = direction === 'same' || direction === 'mixed' ? 'flat' : direction;
   if (interp.yes_no && interp.direction) {
     if (direction === 'mixed') return { answer: `Partly: ${sentence}.`, supporting: [...a.records, ...b.records], sentence: `in ${p.place}: ${sentence}` };
-    return { answer: `${direction === interp.direction ? 'Yes' : 'No'}. ${sentence}.`, supporting: [...a.records, ...b.records], direction: moved, sentence: `in ${p.place}: ${sentence}` };
+    return {
+      answer: `${direction === interp.direction ? 'Yes' : 'No'}. ${sentence}.`,
+      supporting: [...a.records, ...b.records],
+      direction: moved,
+      sentence: `in ${p.place}: ${sentence}`,
+    };
   }
-  return { answer: `In ${p.place}: ${sentence}.`, supporting: [...a.records, ...b.records], ...(direction === 'mixed' ? {} : { direction: moved }), sentence: `in ${p.place}: ${sentence}` };
+  return {
+    answer: `In ${p.place}: ${sentence}.`,
+    supporting: [...a.records, ...b.records],
+    ...(direction === 'mixed' ? {} : { direction: moved }),
+    sentence: `in ${p.place}: ${sentence}`,
+  };
 }
 
 function capitalise(s: string): string {
@@ -1312,7 +1414,12 @@ function capitalise(s: string): string {
 function answerBothCompare(interp: Interpretation, people: Reading[], vehicles: Reading[], baseline: DetectionRecord[][], p: Phrasing): CountAnswer {
   // "compare this morning with yesterday" at a car park: people and vehicles both
   const parts = (['people', 'vehicles'] as const).map((metric) =>
-    answerCompare({ ...interp, metric, yes_no: false }, metric === 'vehicles' ? vehicles : people, readingsOf(baseline[0] ?? [], metric === 'vehicles' ? 'vehicle' : 'person_count'), p),
+    answerCompare(
+      { ...interp, metric, yes_no: false },
+      metric === 'vehicles' ? vehicles : people,
+      readingsOf(baseline[0] ?? [], metric === 'vehicles' ? 'vehicle' : 'person_count'),
+      p,
+    ),
   );
   const supporting = parts.flatMap((r) => r.supporting);
   // "was it busier …?" there: yes or no only when the two counts agree (as for trends)
@@ -1328,8 +1435,15 @@ function answerBothCompare(interp: Interpretation, people: Reading[], vehicles: 
 
 /** A question about one count (people or vehicles, or both for "activity"), by its aggregate. */
 function answerCountAggregate(
-  interp: Interpretation, detections: DetectionRecord[], counted: Reading[], people: Reading[], vehicles: Reading[],
-  baseline: DetectionRecord[][], scene: SceneSnapshot, snapshotValue: number, p: Phrasing,
+  interp: Interpretation,
+  detections: DetectionRecord[],
+  counted: Reading[],
+  people: Reading[],
+  vehicles: Reading[],
+  baseline: DetectionRecord[][],
+  scene: SceneSnapshot,
+  snapshotValue: number,
+  p: Phrasing,
 ): CountAnswer {
   let result: CountAnswer;
   switch (interp.aggregate) {
@@ -1358,7 +1472,10 @@ function answerCountAggregate(
       result = answerDwell(interp, detections, counted, snapshotValue, p);
       break;
     case 'vs_usual':
-      result = interp.metric === 'activity' ? answerBothVsUsual(interp, people, vehicles, baseline, scene, p) : answerVsUsual(interp, counted, baseline, snapshotValue, p);
+      result =
+        interp.metric === 'activity'
+          ? answerBothVsUsual(interp, people, vehicles, baseline, scene, p)
+          : answerVsUsual(interp, counted, baseline, snapshotValue, p);
       break;
     case 'summary':
       result = answerSummary(interp, detections, people, vehicles, scene, p);
@@ -1401,8 +1518,10 @@ function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAns
   // "how many trucks": the count is of every vehicle, and the answer says so (docs/decisions.md, "Scene questions: the second round")
   const kinds = interp.vehicle_kinds!.map((k) => `"${k}"`).join(' and ');
   const bound =
-    interp.aggregate === 'first_seen' ? `so that is the first vehicle of any kind: the first ${kinds} came then or later`
-      : interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival' ? `so that is the last vehicle of any kind: the last ${kinds} came then or earlier`
+    interp.aggregate === 'first_seen'
+      ? `so that is the first vehicle of any kind: the first ${kinds} came then or later`
+      : interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival'
+        ? `so that is the last vehicle of any kind: the last ${kinds} came then or earlier`
         : 'so that figure is every vehicle';
   result = { ...result, answer: `${result.answer} The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.` };
   return result;
@@ -1425,27 +1544,28 @@ export function answerQuery(
   let result: CountAnswer;
   if (interp.metric === 'activity' && interp.aggregate === 'compare') {
     result = answerBothCompare(interp, people, vehicles, baseline, p);
-  } else switch (interp.metric) {
-    case 'anomalies':
-      result =
-        interp.aggregate === 'last_seen'
-          ? answerLastSeen(interp, detections, people, 0, p)
-          : interp.aggregate === 'first_seen'
-            ? answerFirstSeen(interp, detections, people, p)
-            : answerAnomalies(interp, detections, p);
-      break;
-    case 'animals':
-      result = answerAnimals(interp, detections, people, p);
-      break;
-    case 'objects':
-      result = answerKindQuestion(interp, detections, scene, p);
-      break;
-    case 'crowd_density':
-      result = interp.aggregate === 'minimum' ? answerMinimum(interp, people, scene, p) : answerCrowd(interp, people, scene, p);
-      break;
-    default:
-      result = answerCountAggregate(interp, detections, counted, people, vehicles, baseline, scene, snapshotValue, p);
-  }
+  } else
+    switch (interp.metric) {
+      case 'anomalies':
+        result =
+          interp.aggregate === 'last_seen'
+            ? answerLastSeen(interp, detections, people, 0, p)
+            : interp.aggregate === 'first_seen'
+              ? answerFirstSeen(interp, detections, people, p)
+              : answerAnomalies(interp, detections, p);
+        break;
+      case 'animals':
+        result = answerAnimals(interp, detections, people, p);
+        break;
+      case 'objects':
+        result = answerKindQuestion(interp, detections, scene, p);
+        break;
+      case 'crowd_density':
+        result = interp.aggregate === 'minimum' ? answerMinimum(interp, people, scene, p) : answerCrowd(interp, people, scene, p);
+        break;
+      default:
+        result = answerCountAggregate(interp, detections, counted, people, vehicles, baseline, scene, snapshotValue, p);
+    }
 
   if (interp.other_reading && (interp.aggregate === 'current' || interp.aggregate === 'presence')) {
     result = { ...result, answer: withOtherReading(interp, result.answer, baseline[0] ?? [], p) };
@@ -1456,9 +1576,7 @@ export function answerQuery(
   // Density at the moment the answer is about; otherwise at the end of the range.
   const peopleAtEnd = valueAt(people, interp.to, p.isNow ? scene.people : 0) ?? 0;
   const crowdDensity = roundDensity(result.people ?? peopleAtEnd, scene.capacity);
-  const anomalyFlag =
-    detections.some((d) => inRange(d, interp.from, interp.to) && isAnomalousPerson(d)) ||
-    (p.isNow && scene.active_anomalies > 0);
+  const anomalyFlag = detections.some((d) => inRange(d, interp.from, interp.to) && isAnomalousPerson(d)) || (p.isNow && scene.active_anomalies > 0);
 
   return {
     answer: result.answer,

@@ -39,7 +39,8 @@ const COMPARE_PATTERNS: RegExp[] = [
   /^(?<lead>)(?<a>.+?)\b(?:vs|versus|compared to|compared with)\b(?<b>.+)$/,
 ];
 /** "busier today than yesterday", "more people now than an hour ago" */
-const THAN_PATTERN = /^(?<lead>.*?)\b(?<word>more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|heavier|lighter|greater)\b(?<a>.*?)\bthan\b(?<b>.+)$/;
+const THAN_PATTERN =
+  /^(?<lead>.*?)\b(?<word>more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|heavier|lighter|greater)\b(?<a>.*?)\bthan\b(?<b>.+)$/;
 
 function side(phrase: TimePhrase, now: number, nowWord: boolean): Side | undefined {
   if (phrase.kind === 'range') return { from: phrase.from, to: phrase.to, label: phrase.label, phrase: phrase.phrase };
@@ -91,6 +92,9 @@ export function readTimeComparison(text: string, scope: { now: number; timeZone:
   const usedLead = left.phrase.kind === 'none' && leadTime.phrase.kind !== 'none';
   const strip = (s: string) => s.replace(NOW_WORDS, ' ');
   // the comparative word and the connectives are consumed here; what is compared is what is left
-  const rest = [usedLead ? leadTime.remainder : lead, strip(left.remainder), NOW_SIDE.test(b) ? '' : strip(right.remainder)].join(' ').replace(/\s+/g, ' ').trim();
+  const rest = [usedLead ? leadTime.remainder : lead, strip(left.remainder), NOW_SIDE.test(b) ? '' : strip(right.remainder)]
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return { first, second, rest, ...(direction ? { direction } : {}) };
 }

@@ -47,9 +47,32 @@ const LATEST_STAY_LOOKBACK_MS = 24 * 3_600_000;
 const WH_WORDS = new Set(['how', 'what', 'whats', 'when', 'who', 'where', 'which', 'why', 'hows', 'howmany', 'howmuch', 'howlong']);
 
 const NUMBER_WORDS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
-  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, dozen: 12, hundred: 100,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  dozen: 12,
+  hundred: 100,
 };
 const NUMBER = `(\\d+|${Object.keys(NUMBER_WORDS).join('|')})`;
 const MORE_WORDS = 'more|greater|higher|bigger|over|above|exceeding|exceeded|exceed|exceeds|beyond|upwards of|in excess of';
@@ -64,8 +87,14 @@ const COMPARISON_PATTERNS: Array<[RegExp, (n: number) => { op: Comparison; value
   [new RegExp(`\\b(?:${FEWER_WORDS})(?:\\s+than)?\\s+${NUMBER}\\b`), (n) => ({ op: '<', value: n })],
   // "when did it first pass 20?", "did it hit 50 people?": a count crossing a number (never "in the
   // past 5 minutes" or "half past 5", so "past" is not one of them, and a unit after the number is not a count)
-  [new RegExp(`\\b(?:passed|passes|passing|pass|topped|tops|top|went over|gone over|go over|goes over)\\s+${NUMBER}\\b${NOT_A_TIME}`), (n) => ({ op: '>', value: n })],
-  [new RegExp(`\\b(?:reached|reaches|reaching|reach|hit|hits|hitting|got to|get to|gets to|touched|touch)\\s+${NUMBER}\\b${NOT_A_TIME}`), (n) => ({ op: '>=', value: n })],
+  [
+    new RegExp(`\\b(?:passed|passes|passing|pass|topped|tops|top|went over|gone over|go over|goes over)\\s+${NUMBER}\\b${NOT_A_TIME}`),
+    (n) => ({ op: '>', value: n }),
+  ],
+  [
+    new RegExp(`\\b(?:reached|reaches|reaching|reach|hit|hits|hitting|got to|get to|gets to|touched|touch)\\s+${NUMBER}\\b${NOT_A_TIME}`),
+    (n) => ({ op: '>=', value: n }),
+  ],
   [new RegExp(`\\b${NUMBER}\\s*(?:\\+|or more|or over|or above|plus)(?=\\s|$)`), (n) => ({ op: '>=', value: n })],
   [new RegExp(`\\b${NUMBER}\\s+or (?:fewer|less|under|below)\\b`), (n) => ({ op: '<=', value: n })],
 ];
@@ -85,10 +114,12 @@ const COMPARE_WITH_USUAL =
 /** "is it busy for this time of day?": busier than usual at this time of day */
 const LEVEL_FOR_TIME_OF_DAY = /\b(busy|quiet|crowded|packed|calm)\b()\s+for\s+(?:this|the)\s+time\s+of\s+(?:the\s+)?day\b/;
 /** The time of day a comparison with usual already means. */
-const SAME_TIME_OF_DAY = /\b(?:for|at|around)\s+(?:this|the|that)\s+(?:time(?:\s+of\s+(?:the\s+)?day)?|hour)(?:\s+of\s+(?:the\s+)?day)?\b|\bthis time of (?:the )?day\b/g;
+const SAME_TIME_OF_DAY =
+  /\b(?:for|at|around)\s+(?:this|the|that)\s+(?:time(?:\s+of\s+(?:the\s+)?day)?|hour)(?:\s+of\s+(?:the\s+)?day)?\b|\bthis time of (?:the )?day\b/g;
 const AUXILIARY_VERBS = new Set(['is', 'are', 'was', 'were', 'did', 'does', 'do', 'has', 'have', 'had']);
 /** "… and when was …", "… and is it …": a second question joined to the first. */
-const SECOND_QUESTION = /\b(?:and|also|plus|then|or|but)\s+(?:also\s+)?(?:how|what|whats|when|whens|who|where|which|why|is|are|was|were|did|does|do|has|have|had|any|can|could)\b/;
+const SECOND_QUESTION =
+  /\b(?:and|also|plus|then|or|but)\s+(?:also\s+)?(?:how|what|whats|when|whens|who|where|which|why|is|are|was|were|did|does|do|has|have|had|any|can|could)\b/;
 /** Follow-ups lean on an earlier question this surface does not keep: "same for cars", "what about yesterday". */
 const FOLLOW_UP = /^(?:and|also|what about|how about|same|ok and|okay and)\b|\bsame (?:for|with|as)\b|\binstead\b/;
 
@@ -105,7 +136,18 @@ const VEHICLE_PLACES = ['lot', 'parking', 'carpark', 'garage', 'driveway', 'dock
 const PARKING_PLACES = ['lot', 'parking', 'carpark', 'garage', 'driveway'];
 /** Words that open a yes/no question ("is the lobby empty", "any strangers", "someone hanging around?"). */
 const YES_NO_STARTERS = new Set([
-  ...AUXILIARY_VERBS, 'am', 'any', 'anyone', 'anybody', 'someone', 'somebody', 'anything', 'something', 'nobody', 'can', 'could',
+  ...AUXILIARY_VERBS,
+  'am',
+  'any',
+  'anyone',
+  'anybody',
+  'someone',
+  'somebody',
+  'anything',
+  'something',
+  'nobody',
+  'can',
+  'could',
 ]);
 
 /** "parking_lot" → "parking lot" */
@@ -163,7 +205,15 @@ function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string
   // "what was the peak today" at a lobby: the peak of the people count, the scene's main figure;
   // at a car park the noun decides ("peak" alone could be cars)
   const countsOnly = (['peak', 'minimum', 'average'] as const).some((r) => roles.has(r)) && !roles.has('count');
-  if (countsOnly && !roles.has('vehicles') && !roles.has('people') && !roles.has('crowd') && !roles.has('anomaly') && !roles.has('unrecognized') && !roles.has('loitering')) {
+  if (
+    countsOnly &&
+    !roles.has('vehicles') &&
+    !roles.has('people') &&
+    !roles.has('crowd') &&
+    !roles.has('anomaly') &&
+    !roles.has('unrecognized') &&
+    !roles.has('loitering')
+  ) {
     // the same places as a count with nothing named (below): where cars park, the vehicle count
     // is as much the scene's figure as the people count; at a dock or a road, vehicles pass
     if (PARKING_PLACES.some((w) => locationWords(location).includes(w))) {
@@ -194,13 +244,13 @@ function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string
   // the scene's main figure (as "the peak" alone is), except where cars park, where it could be either
   if (roles.has('count') && !roles.has('animals') && !roles.has('other_animal')) {
     if (PARKING_PLACES.some((w) => locationWords(location).includes(w))) {
-      refuse(`People or vehicles? Ask e.g. "how many cars are in the ${describeLocation(location)}?" or "how many people are in the ${describeLocation(location)}?"`);
+      refuse(
+        `People or vehicles? Ask e.g. "how many cars are in the ${describeLocation(location)}?" or "how many people are in the ${describeLocation(location)}?"`,
+      );
     }
     return 'people';
   }
-  return refuse(
-    `I could not tell what to count: ask about people, vehicles, how crowded the ${describeLocation(location)} is, or anything unusual.`,
-  );
+  return refuse(`I could not tell what to count: ask about people, vehicles, how crowded the ${describeLocation(location)} is, or anything unusual.`);
 }
 
 function chooseAggregate(metric: Metric, roles: Set<WordRole>, tokens: Token[], rangeish: boolean): Aggregate {
@@ -381,7 +431,7 @@ function extractComparisons(text: string): Comparisons {
     out.text = `${out.text.slice(0, compare.index)} ${compare[1]} ${out.text.slice(compare.index + compare[0].length)}`;
     out.usual = {};
   }
-  const usual = compare ? null : USUAL_PATTERN.exec(out.text) ?? LEVEL_FOR_TIME_OF_DAY.exec(out.text);
+  const usual = compare ? null : (USUAL_PATTERN.exec(out.text) ?? LEVEL_FOR_TIME_OF_DAY.exec(out.text));
   if (usual) {
     out.usual = { direction: UP_WORDS.has(usual[1]) ? 'up' : DOWN_WORDS.has(usual[1]) ? 'down' : undefined };
     out.text = blank(out.text, usual, usual[2] ?? '');
@@ -462,7 +512,11 @@ export const DEFAULT_QUERY_WINDOW_MS = 15 * 60_000;
 
 /** 900_000 → "15m", 7_200_000 → "2h": the request notation of a window. */
 export function formatWindow(ms: number): string {
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+  ] as const) {
     if (ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${Math.round(ms / 1000)}s`;
@@ -509,7 +563,8 @@ const ALSO_WHEN = /\s+and\s+(?:at\s+)?(?:when|what time)(?:\s+(?:was|is|did)\s+(
 /** "when was it busiest today and how many?": the count asked along with a time whose answer gives it. */
 const ALSO_HOW_MANY = /\s+and\s+how\s+many(?:\s+(?:people|persons|vehicles|cars|were\s+there|was\s+that|then))*\s*$/;
 /** "how many cars per hour", "the hourly rate of arrivals": a rate over the span (docs/decisions.md, "Scene questions: round F") */
-const PER_HOUR = /\b(?:per|each)\s+hour\b|(?<=\b(?:people|persons|cars|vehicles|visitors|customers|arrivals)\s)an?\s+hour\b(?!\s+(?:ago|before|after|earlier|later|back|or))|\bhourly(?:\s+rate)?\b|\b(?:arrival\s+)?rate\s+of\b/g;
+const PER_HOUR =
+  /\b(?:per|each)\s+hour\b|(?<=\b(?:people|persons|cars|vehicles|visitors|customers|arrivals)\s)an?\s+hour\b(?!\s+(?:ago|before|after|earlier|later|back|or))|\bhourly(?:\s+rate)?\b|\b(?:arrival\s+)?rate\s+of\b/g;
 /** "per minute", "per day": rates over other units are not given */
 const OTHER_RATE = /\b(?:per|each)\s+(?:minute|min|second|day|week)\b|\brate\b/;
 /**
@@ -517,7 +572,8 @@ const OTHER_RATE = /\b(?:per|each)\s+(?:minute|min|second|day|week)\b|\brate\b/;
  * what happens in it; the day part says when, and the event adds nothing a count can tell apart.
  * Without a day part ("the school run") it is left unread and asked about.
  */
-const DAY_PART_EVENT = /\b(morning|afternoon|evening|lunchtime)\s+(?:school\s+)?(?:drop\s+offs?|dropoffs?|pick\s+ups?|rush(?:\s+hour)?|school\s+run|commute)\b/g;
+const DAY_PART_EVENT =
+  /\b(morning|afternoon|evening|lunchtime)\s+(?:school\s+)?(?:drop\s+offs?|dropoffs?|pick\s+ups?|rush(?:\s+hour)?|school\s+run|commute)\b/g;
 /** "how full compared to capacity", "relative to its capacity": the crowd level, which is given against capacity */
 const AGAINST_CAPACITY = /\b(?:compared\s+(?:to|with)|relative\s+to|against|versus|vs)\s+(?:the\s+|its\s+)?(?:max(?:imum)?\s+)?capacity\b/g;
 
@@ -549,10 +605,35 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
   // "compare this morning with yesterday morning", "busier today than yesterday?": two times
   const compared = readTimeComparison(prepared, { now, timeZone });
   const { phrase, remainder } = compared
-    ? { phrase: { kind: 'range' as const, from: compared.first.from, to: compared.first.to, label: compared.first.label, phrase: compared.first.phrase ?? 'now' }, remainder: compared.rest }
-    : readOvernight(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone });
+    ? {
+        phrase: {
+          kind: 'range' as const,
+          from: compared.first.from,
+          to: compared.first.to,
+          label: compared.first.label,
+          phrase: compared.first.phrase ?? 'now',
+        },
+        remainder: compared.rest,
+      }
+    : (readOvernight(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone }));
   const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
-  return { query, normalised, absence, comparisons, phrase, remainder, tokens, unknown, otherPlaces, roles: collectRoles(tokens), compared, alsoWhen: alsoWhen !== null, alsoCount: alsoCount !== null, perHour, nowClock };
+  return {
+    query,
+    normalised,
+    absence,
+    comparisons,
+    phrase,
+    remainder,
+    tokens,
+    unknown,
+    otherPlaces,
+    roles: collectRoles(tokens),
+    compared,
+    alsoWhen: alsoWhen !== null,
+    alsoCount: alsoCount !== null,
+    perHour,
+    nowClock,
+  };
 }
 
 /**
@@ -694,7 +775,8 @@ const ANSWERS_WITH_COUNT = new Set<Aggregate>(['peak', 'minimum']);
  */
 function perHourOf(r: Resolving, resolved: Resolved): Resolved {
   const { aggregate, metric } = resolved;
-  if (metric !== 'people' && metric !== 'vehicles') refuse('I can give a rate for people or vehicles arriving or leaving; ask e.g. "how many cars per hour since 8am?"');
+  if (metric !== 'people' && metric !== 'vehicles')
+    refuse('I can give a rate for people or vehicles arriving or leaving; ask e.g. "how many cars per hour since 8am?"');
   if (aggregate === 'arrivals' || aggregate === 'departures') return { ...resolved, extra: { ...resolved.extra, yes_no: false, per_hour: true } };
   if (aggregate === 'current' && r.phrase.kind !== 'point') {
     return { metric, aggregate: 'arrivals', range: r.spanRange('a rate'), extra: { per_hour: true } };
@@ -730,7 +812,10 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
   if (reading.perHour) return finish(r, perHourOf(r, resolved));
   // "how many different people today?": arrivals count tracks, and the answer says so
   if (resolved.aggregate === 'arrivals' && r.tokens.some((t) => DISTINCT_WORDS.has(t.word))) resolved.extra.distinct = true;
-  if (r.vehicleKinds.length > 0 && (resolved.metric !== 'vehicles' || !(COUNTING_AGGREGATES.has(resolved.aggregate) || SIGHTING_AGGREGATES.has(resolved.aggregate)))) {
+  if (
+    r.vehicleKinds.length > 0 &&
+    (resolved.metric !== 'vehicles' || !(COUNTING_AGGREGATES.has(resolved.aggregate) || SIGHTING_AGGREGATES.has(resolved.aggregate)))
+  ) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(r.vehicleKinds)} apart from other vehicles; ask how many vehicles there are.`);
   }
   return finish(r, resolved);
@@ -742,7 +827,9 @@ function readChangeWords(reading: Reading): void {
   // "has it got quieter", "it became busier": the past of getting; "quieter since 5pm": than at
   // 5pm, a change over the span (docs/decisions.md, "Scene questions: round F's causes")
   const comparative = [...WORDS_BY_ROLE.comparative_up, ...WORDS_BY_ROLE.comparative_down].join('|');
-  const gotComparative = new RegExp(`\\b(?:got|gotten|get|gets|become|became|grew|grown)\\s+(?:(?:a\\s+)?(?:lot|bit|little|much|any|even|way)\\s+)*(?:${comparative})\\b`);
+  const gotComparative = new RegExp(
+    `\\b(?:got|gotten|get|gets|become|became|grew|grown)\\s+(?:(?:a\\s+)?(?:lot|bit|little|much|any|even|way)\\s+)*(?:${comparative})\\b`,
+  );
   const sinceSpan = phrase.kind === 'range' && /\bsince\b/.test(normalised);
   const becoming = tokens.some((t) => t.roles.has('becoming')) || /\bthan (?:before|earlier)\b/.test(remainder) || gotComparative.test(remainder) || sinceSpan;
   if (roles.has('comparative_up') || roles.has('comparative_down')) {
@@ -776,7 +863,9 @@ function refuseWhatCamerasCannotTell(reading: Reading, location: string): void {
   const { tokens } = reading;
   const negation = tokens.find((t) => NEGATIONS.has(t.word));
   if (negation) {
-    refuse(`The question is asked the negative way ("${negation.word}"), so a yes or no could be read backwards; ask it the plain way, e.g. "is anyone in the ${describeLocation(location)}?"`);
+    refuse(
+      `The question is asked the negative way ("${negation.word}"), so a yes or no could be read backwards; ask it the plain way, e.g. "is anyone in the ${describeLocation(location)}?"`,
+    );
   }
   const peopleKinds = tokens.filter((t) => t.roles.has('people_kind')).map((t) => t.word);
   if (peopleKinds.length > 0) {
@@ -786,11 +875,15 @@ function refuseWhatCamerasCannotTell(reading: Reading, location: string): void {
   // answer from the counts and tracks is about them (docs/decisions.md, "Scene questions: round D's causes")
   const appearance = tokens.filter((t) => t.roles.has('appearance')).map((t) => (t.word === 'lookslike' ? 'look like' : t.word));
   if (appearance.length > 0) {
-    refuse(`The cameras count and track people and vehicles; they keep no description of anyone (${quote(appearance)}). Ask e.g. "when was an unrecognized person last seen?" or look at the recording.`);
+    refuse(
+      `The cameras count and track people and vehicles; they keep no description of anyone (${quote(appearance)}). Ask e.g. "when was an unrecognized person last seen?" or look at the recording.`,
+    );
   }
   const devices = tokens.filter((t) => t.roles.has('device')).map((t) => (t.word === 'alarmsystem' ? 'alarm' : t.word));
   if (devices.length > 0) {
-    refuse(`I answer from what the camera in the ${describeLocation(location)} saw, and it has no record of ${quote(devices)}; ask e.g. "anything unusual tonight?" or "was anyone here since midnight?"`);
+    refuse(
+      `I answer from what the camera in the ${describeLocation(location)} saw, and it has no record of ${quote(devices)}; ask e.g. "anything unusual tonight?" or "was anyone here since midnight?"`,
+    );
   }
   refuseWhatNoCountTells(reading);
   const undetected = tokens.filter((t) => t.roles.has('undetected_kind')).map((t) => t.word);
@@ -802,9 +895,11 @@ function refuseWhatCamerasCannotTell(reading: Reading, location: string): void {
 /** "what was the intruder doing?", "what did the cat do?", "what happened to him?": what someone did */
 const WHAT_DONE = /\bwhat\s+(?:did|was|were|is|are|has|have|had)\b.*\b(?:doing|do|done)\b|\bhappen(?:ed|s|ing)?\s+to\b/;
 /** "how did the intruder get in?": the way something happened */
-const HOW_MANNER = /^\s*how\s+(?:did|does|do|could|would|can|was|were)\b.*\b(?:get|got|break|broke|broken|enter|entered|come|came|leave|left|escape|escaped|go|went|manage|managed|open|opened|access|accessed|sneak|snuck)\b/;
+const HOW_MANNER =
+  /^\s*how\s+(?:did|does|do|could|would|can|was|were)\b.*\b(?:get|got|break|broke|broken|enter|entered|come|came|leave|left|escape|escaped|go|went|manage|managed|open|opened|access|accessed|sneak|snuck)\b/;
 /** "was it a man or a woman?", "male or female": the cameras do not tell */
-const EITHER_SEX = /\b(?:man|woman|men|women|male|female|boy|girl|guy|lady|gentleman)\s+or\s+(?:a\s+|an\s+)?(?:man|woman|men|women|male|female|boy|girl|guy|lady|gentleman)\b/;
+const EITHER_SEX =
+  /\b(?:man|woman|men|women|male|female|boy|girl|guy|lady|gentleman)\s+or\s+(?:a\s+|an\s+)?(?:man|woman|men|women|male|female|boy|girl|guy|lady|gentleman)\b/;
 /** "what kind of car", "what colour was the van": a description */
 const WHAT_KIND = /\b(?:what|which)\s+(?:kind|type|sort|make|model|colou?r|brand)\b/;
 const PERSON_FALL = new Set(['fall', 'fell', 'fallen', 'falling', 'falls']);
@@ -819,7 +914,9 @@ const PERSON_PRONOUNS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'no
 function refuseWhatNoCountTells(reading: Reading): void {
   const { normalised, tokens } = reading;
   if (WHAT_DONE.test(normalised)) {
-    refuse('The cameras record where and when people, vehicles and animals were seen and how long they stayed, not what they did; ask e.g. "when was the intruder last seen?" or "how long did the intruder stay?"');
+    refuse(
+      'The cameras record where and when people, vehicles and animals were seen and how long they stayed, not what they did; ask e.g. "when was the intruder last seen?" or "how long did the intruder stay?"',
+    );
   }
   if (HOW_MANNER.test(normalised) && !reading.compared) {
     refuse('The cameras record when and how many, not how something happened; ask e.g. "when was an unrecognized person first seen tonight?"');
@@ -828,16 +925,27 @@ function refuseWhatNoCountTells(reading: Reading): void {
     refuse('I count people of every age and sex together and cannot tell men from women; ask how many people there were.');
   }
   if (WHAT_KIND.test(normalised)) {
-    refuse('The cameras count and track people and vehicles; they keep no description of anyone or anything (a kind, a make, a colour). Ask e.g. "when was the last car seen?"');
+    refuse(
+      'The cameras count and track people and vehicles; they keep no description of anyone or anything (a kind, a make, a colour). Ask e.g. "when was the last car seen?"',
+    );
   }
   tokens.forEach((t, i) => {
     const next = tokens[i + 1];
-    if ((t.word === 'what' || t.word === 'which') && next && ['people', 'vehicles', 'vehicle_kind', 'unrecognized', 'animals'].some((r) => next.roles.has(r as WordRole)) && !next.roles.has('count')) {
-      refuse(`The cameras count people and vehicles but do not tell one from another ("${t.word} ${next.word}"); ask e.g. "how many ${next.roles.has('people') || next.roles.has('unrecognized') ? 'people' : 'vehicles'} came in today?"`);
+    if (
+      (t.word === 'what' || t.word === 'which') &&
+      next &&
+      ['people', 'vehicles', 'vehicle_kind', 'unrecognized', 'animals'].some((r) => next.roles.has(r as WordRole)) &&
+      !next.roles.has('count')
+    ) {
+      refuse(
+        `The cameras count people and vehicles but do not tell one from another ("${t.word} ${next.word}"); ask e.g. "how many ${next.roles.has('people') || next.roles.has('unrecognized') ? 'people' : 'vehicles'} came in today?"`,
+      );
     }
     // "did anyone fall?": a person falling, not the count ("did Sam drop by" is a visit)
     if (PERSON_PRONOUNS.has(t.word) && next && PERSON_FALL.has(next.word)) {
-      refuse(`That asks what a person did ("${t.word} ${next.word}"); the cameras record where people were, not what they did. To ask about the count, say e.g. "has the number of people fallen since 9?"`);
+      refuse(
+        `That asks what a person did ("${t.word} ${next.word}"); the cameras record where people were, not what they did. To ask about the count, say e.g. "has the number of people fallen since 9?"`,
+      );
     }
   });
 }
@@ -880,9 +988,22 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(vehicleKinds)} apart from other vehicles; ask about vehicles or cars.`);
   }
   return {
-    reading, ctx, roles, tokens, comparisons, phrase, yesNo, rangeish, atVehiclePlace, namesPeople, bothCounts,
+    reading,
+    ctx,
+    roles,
+    tokens,
+    comparisons,
+    phrase,
+    yesNo,
+    rangeish,
+    atVehiclePlace,
+    namesPeople,
+    bothCounts,
     anomalyWords: roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering'),
-    vehicleKinds, windowRange, spanRange, pointRange,
+    vehicleKinds,
+    windowRange,
+    spanRange,
+    pointRange,
   };
 }
 
@@ -890,7 +1011,9 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
 function resolveByAsk(r: Resolving): Resolved {
   const { roles, comparisons, phrase } = r;
   // "how many people are usually here?": with no span named, usual is the same time on earlier days
-  const otherAsk = (['dwell', 'last', 'trend', 'trend_up', 'trend_down', 'departures', 'arrivals', 'minimum', 'peak', 'anomaly', 'unrecognized', 'loitering'] as const).some((x) => roles.has(x));
+  const otherAsk = (
+    ['dwell', 'last', 'trend', 'trend_up', 'trend_down', 'departures', 'arrivals', 'minimum', 'peak', 'anomaly', 'unrecognized', 'loitering'] as const
+  ).some((x) => roles.has(x));
   if (!comparisons.usual && roles.has('usual') && phrase.kind === 'none' && !otherAsk) comparisons.usual = {};
   if (comparisons.usual) return resolveVsUsual(r);
   if (comparisons.threshold) return resolveThreshold(r);
@@ -955,16 +1078,21 @@ function resolveThreshold(r: Resolving): Resolved {
   // of the span (today when none is named) that meets the number
   const askedWhen = r.tokens.some((tok, i) => tok.word === 'when' || (tok.word === 'what' && r.tokens[i + 1]?.word === 'time'));
   const firstCrossing = roles.has('first') && askedWhen && !r.yesNo;
-  if (!r.yesNo && !firstCrossing) refuse(`Ask it as a yes/no question, e.g. "were there ${SYMBOL[t.op]} ${t.capacity ? 'capacity' : t.value} people at any point in the last hour?"`);
+  if (!r.yesNo && !firstCrossing)
+    refuse(`Ask it as a yes/no question, e.g. "were there ${SYMBOL[t.op]} ${t.capacity ? 'capacity' : t.value} people at any point in the last hour?"`);
   if (roles.has('peak') || roles.has('average') || roles.has('trend') || roles.has('last') || roles.has('dwell') || (roles.has('first') && !firstCrossing)) {
     refuse('The question compares with a number and asks for something else too; ask one thing at a time.');
   }
   const metric = metricFor(roles);
   if (firstCrossing) {
-    if (roles.has('arrivals') || roles.has('departures')) refuse('I can tell when the count first went past a number, not when arrivals did; ask e.g. "when did it first go above 30 people today?"');
+    if (roles.has('arrivals') || roles.has('departures'))
+      refuse('I can tell when the count first went past a number, not when arrivals did; ask e.g. "when did it first go above 30 people today?"');
     if ((t.capacity || t.share) && metric === 'vehicles') refuse('Capacity is set for people, not vehicles.');
     const { now, timeZone } = r.ctx;
-    const range = r.phrase.kind === 'none' ? { from: startOfZonedDay(now, timeZone), to: now, label: 'today' } : r.spanRange('a question about when a count first went past a number');
+    const range =
+      r.phrase.kind === 'none'
+        ? { from: startOfZonedDay(now, timeZone), to: now, label: 'today' }
+        : r.spanRange('a question about when a count first went past a number');
     return { metric, aggregate: 'threshold', range, extra: { threshold: { ...t, basis: 'first' }, yes_no: false } };
   }
   if ((t.capacity || t.share) && metric === 'vehicles') refuse('Capacity is set for people, not vehicles.');
@@ -982,13 +1110,16 @@ function resolveFirstSeen(r: Resolving): Resolved {
   const { roles } = r;
   const { now, timeZone } = r.ctx;
   if (roles.has('last')) refuse('The question asks for the first and the last at once; ask for one of them.');
-  const other = (['dwell', 'departures', 'peak', 'average', 'minimum', 'trend', 'trend_up', 'trend_down', 'loitering', 'empty', 'crowd'] as const).filter((x) => roles.has(x));
+  const other = (['dwell', 'departures', 'peak', 'average', 'minimum', 'trend', 'trend_up', 'trend_down', 'loitering', 'empty', 'crowd'] as const).filter((x) =>
+    roles.has(x),
+  );
   if (other.length > 0 || (roles.has('anomaly') && !roles.has('unrecognized'))) {
     refuse(`I can tell when the first person or vehicle was seen; ask e.g. "when was the first car seen this morning?"`);
   }
   const metric: Metric = roles.has('unrecognized') ? 'anomalies' : metricFor(roles);
   // with no time named, "the first car" is today's
-  const range = r.phrase.kind === 'none' ? { from: startOfZonedDay(now, timeZone), to: now, label: 'today' } : r.spanRange('a question about the first sighting');
+  const range =
+    r.phrase.kind === 'none' ? { from: startOfZonedDay(now, timeZone), to: now, label: 'today' } : r.spanRange('a question about the first sighting');
   return { metric, aggregate: 'first_seen', range, extra: metric === 'anomalies' ? { subtype: 'unrecognized' } : {} };
 }
 
@@ -1000,7 +1131,8 @@ function resolveDwell(r: Resolving): Resolved {
   const { roles, tokens } = r;
   if (roles.has('empty')) refuse('I can tell how long people stayed, not how long the place was empty.');
   // "how long has the intruder been gone?": the time since a stay ended, not the stay
-  if (tokens.some((t) => t.word === 'gone')) refuse('That asks how long ago someone left, not how long they stayed; ask e.g. "when did the last person leave?"');
+  if (tokens.some((t) => t.word === 'gone'))
+    refuse('That asks how long ago someone left, not how long they stayed; ask e.g. "when did the last person leave?"');
   const metric = metricFor(roles);
   if (roles.has('unrecognized') && metric !== 'people') refuse('Unrecognized is said of people, not vehicles.');
   // "how long was the person at 2am here for": the stays around that moment (half an hour either
@@ -1008,8 +1140,15 @@ function resolveDwell(r: Resolving): Resolved {
   const { phrase } = r;
   const range: Range =
     phrase.kind === 'point' && !phrase.around
-      ? { from: phrase.at - USUAL_MOMENT_SPAN_MS, to: Math.min(phrase.at + USUAL_MOMENT_SPAN_MS, r.ctx.now), label: phrase.label.replace(/^at\s+/, 'around '), phrase: phrase.phrase }
-      : r.rangeish || phrase.kind !== 'none' ? r.spanRange('a question about how long') : r.windowRange();
+      ? {
+          from: phrase.at - USUAL_MOMENT_SPAN_MS,
+          to: Math.min(phrase.at + USUAL_MOMENT_SPAN_MS, r.ctx.now),
+          label: phrase.label.replace(/^at\s+/, 'around '),
+          phrase: phrase.phrase,
+        }
+      : r.rangeish || phrase.kind !== 'none'
+        ? r.spanRange('a question about how long')
+        : r.windowRange();
   const words = new Set(tokens.map((t) => t.word));
   // "how long has he been here" asks about a stay still going on; "how long did/do people stay",
   // "average dwell", "the longest stay" ask about the stays of the range
@@ -1106,7 +1245,11 @@ function resolveCount(r: Resolving): Resolved {
   if (roles.has('empty') && (roles.has('level_crowded') || roles.has('level_full') || roles.has('level_busy'))) {
     refuse('The question asks whether it is empty and crowded at once; ask one of them.');
   }
-  let metric = chooseMetric(roles, location, tokens.filter((t) => t.roles.has('crowd')).map((t) => t.word));
+  let metric = chooseMetric(
+    roles,
+    location,
+    tokens.filter((t) => t.roles.has('crowd')).map((t) => t.word),
+  );
   // "is the lot empty?": empty of everything, people and vehicles
   if (metric === 'people' && r.bothCounts && roles.has('empty')) metric = 'activity';
   let aggregate: Aggregate;
@@ -1136,7 +1279,10 @@ function resolveCount(r: Resolving): Resolved {
   let range: Range;
   if (pointAggregate) {
     range = r.pointRange();
-    const other = (aggregate === 'current' && metric !== 'crowd_density') || aggregate === 'presence' ? otherClockReading(phrase, now, timeZone, r.reading.nowClock) : undefined;
+    const other =
+      (aggregate === 'current' && metric !== 'crowd_density') || aggregate === 'presence'
+        ? otherClockReading(phrase, now, timeZone, r.reading.nowClock)
+        : undefined;
     if (other) {
       extra.other_reading = other;
       extra.baseline = [{ from: other.at, to: other.at }];
@@ -1181,9 +1327,10 @@ function finish(r: Resolving, resolved: Resolved): Interpretation {
 function withWindow(interp: Interpretation, range: Range, ctx: QueryContext): Interpretation {
   const report = windowReport(range, ctx);
   if (!report.window) return interp;
-  const said = report.window.source === 'default'
-    ? ` (the question named no time and the request no window: the default window, ${report.window.duration})`
-    : ` (the request's window, ${report.window.duration})`;
+  const said =
+    report.window.source === 'default'
+      ? ` (the question named no time and the request no window: the default window, ${report.window.duration})`
+      : ` (the request's window, ${report.window.duration})`;
   return { ...interp, ...report, summary: `${interp.summary}${said}` };
 }
 
@@ -1191,10 +1338,19 @@ function withWindow(interp: Interpretation, range: Range, ctx: QueryContext): In
 function resolveAnimals(r: Resolving, animalWords: Token[]): Interpretation {
   const { now, timeZone, location } = r.ctx;
   const lookback = { from: now - ANIMAL_WHEN_LOOKBACK_MS, to: now, label: `in the last ${describeDuration(ANIMAL_WHEN_LOOKBACK_MS)}` };
-  const a = interpretAnimalQuestion(r.tokens, r.roles, animalWords, r.comparisons, r.phrase.kind, r.rangeish, r.spanRange, location, lookback,
-    { from: startOfZonedDay(now, timeZone), to: now, label: 'today' });
+  const a = interpretAnimalQuestion(r.tokens, r.roles, animalWords, r.comparisons, r.phrase.kind, r.rangeish, r.spanRange, location, lookback, {
+    from: startOfZonedDay(now, timeZone),
+    to: now,
+    label: 'today',
+  });
   const base: Omit<Interpretation, 'summary'> = {
-    ...a.interpretation, from: a.range.from, to: a.range.to, location, time_zone: timeZone, range_label: a.range.label, asked_at: now,
+    ...a.interpretation,
+    from: a.range.from,
+    to: a.range.to,
+    location,
+    time_zone: timeZone,
+    range_label: a.range.label,
+    asked_at: now,
   };
   if (a.range.phrase) base.time_phrase = a.range.phrase;
   return withWindow({ ...base, summary: describeQuestion(base, now) }, a.range, r.ctx);
@@ -1205,7 +1361,15 @@ function resolveObjects(r: Resolving): Interpretation {
   const { now, timeZone, location } = r.ctx;
   const k = interpretKindQuestion(r.tokens, r.roles, { moment: !r.rangeish }, refuse);
   const range = k.aggregate === 'current' ? r.pointRange() : r.spanRange(`a question about ${k.kind}s`);
-  const base: Omit<Interpretation, 'summary'> = { ...k, from: range.from, to: range.to, location, time_zone: timeZone, range_label: range.label, asked_at: now };
+  const base: Omit<Interpretation, 'summary'> = {
+    ...k,
+    from: range.from,
+    to: range.to,
+    location,
+    time_zone: timeZone,
+    range_label: range.label,
+    asked_at: now,
+  };
   if (range.phrase) base.time_phrase = range.phrase;
   return withWindow({ ...base, summary: describeQuestion(base, now) }, range, r.ctx);
 }
@@ -1215,7 +1379,9 @@ function resolveComparison(r: Resolving): Interpretation {
   const { roles, tokens, reading } = r;
   const c = reading.compared!;
   const { now, timeZone, location } = r.ctx;
-  const others = (['anomaly', 'unrecognized', 'loitering', 'animals', 'other_animal', 'dwell', 'last', 'first', 'departures', 'trend', 'trend_up', 'trend_down'] as const).filter((x) => roles.has(x));
+  const others = (
+    ['anomaly', 'unrecognized', 'loitering', 'animals', 'other_animal', 'dwell', 'last', 'first', 'departures', 'trend', 'trend_up', 'trend_down'] as const
+  ).filter((x) => roles.has(x));
   if (others.length > 0 || reading.comparisons.threshold || reading.comparisons.usual) {
     refuse('I can compare how many people or vehicles there were at two times; ask e.g. "compare the number of people this morning with yesterday morning".');
   }
@@ -1246,8 +1412,26 @@ const JUST_ONLY_BEFORE = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'that',
 
 /** Ask-words an animal question cannot carry: the cameras report sightings of cats and dogs, not counts over time. */
 const NOT_FOR_ANIMALS: WordRole[] = [
-  'peak', 'average', 'minimum', 'trend', 'trend_up', 'trend_down', 'comparative_up', 'comparative_down', 'dwell', 'departures',
-  'last', 'first', 'crowd', 'usual', 'empty', 'level_busy', 'level_crowded', 'level_full', 'level_quiet', 'activity',
+  'peak',
+  'average',
+  'minimum',
+  'trend',
+  'trend_up',
+  'trend_down',
+  'comparative_up',
+  'comparative_down',
+  'dwell',
+  'departures',
+  'last',
+  'first',
+  'crowd',
+  'usual',
+  'empty',
+  'level_busy',
+  'level_crowded',
+  'level_full',
+  'level_quiet',
+  'activity',
 ];
 
 /**
@@ -1286,13 +1470,16 @@ function interpretAnimalQuestion(
     .filter((t) => NOT_FOR_ANIMALS.some((r) => t.roles.has(r)) && !t.roles.has('filler') && !(askedWhen && (t.roles.has('last') || t.roles.has('first'))))
     .map((t) => t.word);
   if (unsupported.length > 0 || comparisons.threshold || comparisons.usual || comparisons.minDwellS !== undefined) {
-    refuse(`For cats and dogs I can tell whether any were seen, how many sightings there were, and whether it was only animals${unsupported.length ? `, not ${quote(unsupported)}` : ''}; ${examples}`);
+    refuse(
+      `For cats and dogs I can tell whether any were seen, how many sightings there were, and whether it was only animals${unsupported.length ? `, not ${quote(unsupported)}` : ''}; ${examples}`,
+    );
   }
   const kinds = new Set(animalWords.map((t) => readAnimalWord(t.word)).filter((k) => k === 'cat' || k === 'dog'));
   const subtype = kinds.size === 1 && !animalWords.some((t) => readAnimalWord(t.word) === 'animal') ? [...kinds][0] : undefined;
   // "just the cat", "just a dog", "just animals" mean only; "did the dog just come in" means recently
-  const only = roles.has('only') || tokens.some((t, i) => t.word === 'just' && tokens[i + 1] !== undefined &&
-    (JUST_ONLY_BEFORE.has(tokens[i + 1].word) || tokens[i + 1].roles.has('animals')));
+  const only =
+    roles.has('only') ||
+    tokens.some((t, i) => t.word === 'just' && tokens[i + 1] !== undefined && (JUST_ONLY_BEFORE.has(tokens[i + 1].word) || tokens[i + 1].roles.has('animals')));
   // "was it just the cat?" / "is it only the dog?" are asked about what set something off: the
   // span asked about, or the request window; "is the dog in the yard now" would need to know the
   // animal is still there, which a sighting does not say
@@ -1306,7 +1493,9 @@ function interpretAnimalQuestion(
     return { interpretation: { metric: 'animals', aggregate: first ? 'first_seen' : 'presence', yes_no: false, ...(subtype ? { subtype } : {}) }, range };
   }
   if (!only && !rangeish && !around && (roles.has('current') || phraseKind === 'none')) {
-    refuse(`I can tell whether cats or dogs were seen over a span, not whether one is there this moment; ask e.g. "was the dog in the ${place} in the last 15 minutes?"`);
+    refuse(
+      `I can tell whether cats or dogs were seen over a span, not whether one is there this moment; ask e.g. "was the dog in the ${place} in the last 15 minutes?"`,
+    );
   }
   const range = around ?? spanRange('a question about animals');
   const aggregate: Aggregate = only ? 'only' : roles.has('count') ? 'arrivals' : 'presence';

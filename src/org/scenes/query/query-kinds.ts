@@ -12,7 +12,17 @@ import type { Aggregate, Interpretation, SceneSnapshot } from './query.types.ts'
 
 /** The roles a question about a counted kind may carry besides its noun and the time; anything else is refused. */
 const ASKS_UNDERSTOOD: ReadonlySet<WordRole> = new Set<WordRole>([
-  'objects', 'count', 'current', 'past', 'presence', 'peak', 'place', 'named_place', 'filler', 'any_point', 'command',
+  'objects',
+  'count',
+  'current',
+  'past',
+  'presence',
+  'peak',
+  'place',
+  'named_place',
+  'filler',
+  'any_point',
+  'command',
 ]);
 
 /** The kind the question names, with its nouns; refuses two kinds at once or a kind with people, vehicles or animals. */
@@ -22,7 +32,12 @@ export function interpretKindQuestion(
   range: { moment: boolean },
   refuse: (reason: string) => never,
 ): Pick<Interpretation, 'metric' | 'aggregate' | 'yes_no' | 'kind'> {
-  const kinds = new Set(tokens.filter((t) => t.roles.has('objects')).map((t) => KIND_WORDS[t.word]).filter(Boolean));
+  const kinds = new Set(
+    tokens
+      .filter((t) => t.roles.has('objects'))
+      .map((t) => KIND_WORDS[t.word])
+      .filter(Boolean),
+  );
   if (kinds.size !== 1) refuse(`The question names ${[...kinds].map((k) => kindOf(k)?.words?.plural ?? k).join(' and ')}; ask about one at a time.`);
   const kind = kindOf([...kinds][0]) as DetectionKind;
   const many = kind.words?.plural ?? kind.type;
@@ -31,7 +46,9 @@ export function interpretKindQuestion(
   }
   const other = [...roles].filter((r) => !ASKS_UNDERSTOOD.has(r));
   if (other.length > 0) {
-    refuse(`For ${many} I can tell how many there are (now or at a time), the most at once over a span, and whether any were seen; ask e.g. "how many ${many} are there?" or "any ${many} today?"`);
+    refuse(
+      `For ${many} I can tell how many there are (now or at a time), the most at once over a span, and whether any were seen; ask e.g. "how many ${many} are there?" or "any ${many} today?"`,
+    );
   }
   // a moment: how many then; a span: the most at once (and whether any), "any …" a yes or no
   const aggregate: Aggregate = range.moment ? 'current' : roles.has('presence') && !roles.has('count') ? 'presence' : 'peak';
@@ -54,7 +71,12 @@ interface Phrasing {
 }
 
 /** The answer to a question interpretKindQuestion understood, from the kind's count readings (detections ascending by time). */
-export function answerKindQuestion(interp: Interpretation, detections: readonly DetectionRecord[], scene: SceneSnapshot, p: Phrasing): { answer: string; supporting: DetectionRecord[] } {
+export function answerKindQuestion(
+  interp: Interpretation,
+  detections: readonly DetectionRecord[],
+  scene: SceneSnapshot,
+  p: Phrasing,
+): { answer: string; supporting: DetectionRecord[] } {
   const kind = kindOf(interp.kind ?? '');
   const one = kind?.words?.singular ?? String(interp.kind);
   const many = kind?.words?.plural ?? String(interp.kind);
@@ -67,7 +89,8 @@ export function answerKindQuestion(interp: Interpretation, detections: readonly 
     const value = p.isNow ? (scene.counts?.[interp.kind ?? ''] ?? reading?.count ?? 0) : reading?.count;
     if (value == null) return { answer: `There is no ${one} count for ${p.place} ${p.when}: no readings by then.`, supporting: [] };
     const verb = p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were';
-    const answer = value === 0 ? `There ${p.isNow ? 'are' : 'were'} no ${many} in ${p.place} ${p.when}.` : `There ${verb} ${count(value)} in ${p.place} ${p.when}.`;
+    const answer =
+      value === 0 ? `There ${p.isNow ? 'are' : 'were'} no ${many} in ${p.place} ${p.when}.` : `There ${verb} ${count(value)} in ${p.place} ${p.when}.`;
     return { answer, supporting: reading ? [reading] : [] };
   }
   // a span: the reading in force at its start and every reading inside it
@@ -77,7 +100,10 @@ export function answerKindQuestion(interp: Interpretation, detections: readonly 
   const most = peak?.count ?? 0;
   if (interp.aggregate === 'presence') {
     if (most === 0) return { answer: `No, no ${many} were seen in ${p.place} ${p.when}.`, supporting: span.slice(-1) };
-    return { answer: `Yes, ${count(most)} at most at once in ${p.place} ${p.when}, first at ${p.moment(span.find((d) => (d.count ?? 0) > 0)!.at)}.`, supporting: [peak!] };
+    return {
+      answer: `Yes, ${count(most)} at most at once in ${p.place} ${p.when}, first at ${p.moment(span.find((d) => (d.count ?? 0) > 0)!.at)}.`,
+      supporting: [peak!],
+    };
   }
   if (!peak) return { answer: `There is no ${one} count for ${p.place} ${p.when}: no readings by then.`, supporting: [] };
   if (most === 0) return { answer: `There were no ${many} in ${p.place} ${p.when}.`, supporting: [peak] };

@@ -38,9 +38,38 @@ for (const [role, words] of Object.entries(WORDS_BY_ROLE) as Array<[WordRole, re
 
 /** Words chrono needs to see spelled right; typo-corrected like the vocabulary. */
 const TIME_WORDS = [
-  'minute', 'minutes', 'hour', 'hours', 'second', 'seconds', 'morning', 'afternoon', 'evening', 'night',
-  'tonight', 'today', 'yesterday', 'midnight', 'noon', 'since', 'between', 'before', 'after', 'until', 'last',
-  'past', 'week', 'days', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'ago',
+  'minute',
+  'minutes',
+  'hour',
+  'hours',
+  'second',
+  'seconds',
+  'morning',
+  'afternoon',
+  'evening',
+  'night',
+  'tonight',
+  'today',
+  'yesterday',
+  'midnight',
+  'noon',
+  'since',
+  'between',
+  'before',
+  'after',
+  'until',
+  'last',
+  'past',
+  'week',
+  'days',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'ago',
 ];
 
 /**
@@ -50,8 +79,26 @@ const TIME_WORDS = [
  */
 const MIN_FUZZY_LENGTH = 5;
 const FUZZY_ROLES: WordRole[] = [
-  'people', 'vehicles', 'anomaly', 'unrecognized', 'loitering', 'crowd', 'peak', 'average', 'arrivals', 'presence',
-  'trend_up', 'trend_down', 'trend', 'last', 'activity', 'empty', 'level_busy', 'level_crowded', 'level_quiet', 'departures',
+  'people',
+  'vehicles',
+  'anomaly',
+  'unrecognized',
+  'loitering',
+  'crowd',
+  'peak',
+  'average',
+  'arrivals',
+  'presence',
+  'trend_up',
+  'trend_down',
+  'trend',
+  'last',
+  'activity',
+  'empty',
+  'level_busy',
+  'level_crowded',
+  'level_quiet',
+  'departures',
 ];
 const FUZZY_TARGETS = [...new Set([...FUZZY_ROLES.flatMap((role) => WORDS_BY_ROLE[role]), ...TIME_WORDS])].filter(
   (w) => w.length >= MIN_FUZZY_LENGTH && /^[a-z]+$/.test(w),
@@ -61,9 +108,47 @@ const FUZZY_TARGETS = [...new Set([...FUZZY_ROLES.flatMap((role) => WORDS_BY_ROL
  * their letters with two neighbours swapped ("hwo", "mroe", "lsat"), which no other word is.
  */
 const SWAP_TARGETS = [
-  'how', 'many', 'more', 'less', 'than', 'last', 'when', 'what', 'were', 'was', 'there', 'any', 'anyone', 'people',
-  'cars', 'busy', 'full', 'empty', 'most', 'peak', 'since', 'today', 'hour', 'night', 'seen', 'come', 'came', 'left',
-  'getting', 'anything', 'someone', 'anybody', 'been', 'here', 'right', 'now', 'the', 'is', 'are', 'has', 'have',
+  'how',
+  'many',
+  'more',
+  'less',
+  'than',
+  'last',
+  'when',
+  'what',
+  'were',
+  'was',
+  'there',
+  'any',
+  'anyone',
+  'people',
+  'cars',
+  'busy',
+  'full',
+  'empty',
+  'most',
+  'peak',
+  'since',
+  'today',
+  'hour',
+  'night',
+  'seen',
+  'come',
+  'came',
+  'left',
+  'getting',
+  'anything',
+  'someone',
+  'anybody',
+  'been',
+  'here',
+  'right',
+  'now',
+  'the',
+  'is',
+  'are',
+  'has',
+  'have',
 ];
 /** The shared layer's texting shorthand and misspellings, where they spell out plain words. */
 const SHARED_FIXES = Object.fromEntries(Object.entries(SPELLING_FIXES).filter(([, to]) => /^[a-z ]+$/.test(to)));
@@ -85,7 +170,10 @@ function isOneSwap(a: string, b: string): boolean {
  * → staff, car, park, staffcar, carpark), since the normaliser merges "car park" into "carpark".
  */
 export function locationWords(location: string): string[] {
-  const words = location.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = location
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   const joined = words.slice(1).map((w, i) => `${words[i]}${w}`);
   return [...words, ...joined];
 }
@@ -174,13 +262,11 @@ export function normaliseQuestion(question: string, location: string): string {
 }
 
 /** Longest first, so "at any one time" wins over "at once"-style shorter overlaps. */
-const PHRASES = PHRASE_REPLACEMENTS.map(([phrase, replacement]) => [phrase.split(' '), replacement] as const).sort(
-  (a, b) => b[0].length - a[0].length,
-);
+const PHRASES = PHRASE_REPLACEMENTS.map(([phrase, replacement]) => [phrase.split(' '), replacement] as const).sort((a, b) => b[0].length - a[0].length);
 
 function mergePhrases(words: string[]): string[] {
   const out: string[] = [];
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     const hit = PHRASES.find(([parts]) => parts.every((part, k) => words[i + k] === part));
     if (hit) {
       if (hit[1]) out.push(hit[1]);

@@ -8,12 +8,4 @@ export { interpretQuery, buildExamples, LOITERING_DWELL_S, DEFAULT_QUERY_WINDOW_
 export { answerQuery, MAX_ANSWER_DETECTIONS } from './query-answerer.ts';
 /** Kept under its query-facing name; the check is lib/zoned-time's isValidTimeZone. */
 export { isValidTimeZone as isKnownTimeZone } from '../../../platform/time/zoned-time.ts';
-export type {
-  Aggregate,
-  Interpretation,
-  InterpretResult,
-  Metric,
-  QueryAnswer,
-  QueryContext,
-  SceneSnapshot,
-} from './query.types.ts';
+export type { Aggregate, Interpretation, InterpretResult, Metric, QueryAnswer, QueryContext, SceneSnapshot } from './query.types.ts';

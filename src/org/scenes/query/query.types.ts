@@ -135,9 +135,7 @@ export interface Interpretation {
   range_label: string;
 }
 
-export type InterpretResult =
-  | { ok: true; interpretation: Interpretation }
-  | { ok: false; reason: string; examples: string[] };
+export type InterpretResult = { ok: true; interpretation: Interpretation } | { ok: false; reason: string; examples: string[] };
 
 /** The scene's live state, as the scene engine holds it. */
 export interface SceneSnapshot {

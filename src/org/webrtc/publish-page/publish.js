@@ -64,7 +64,13 @@ function retrySoon(why) {
 /** Holds a Web Lock while this tab publishes: another tab of this browser sees it held. */
 function holdLock() {
   if (!navigator.locks || releaseLock) return;
-  navigator.locks.request(LOCK, () => new Promise((resolve) => { releaseLock = resolve; }));
+  navigator.locks.request(
+    LOCK,
+    () =>
+      new Promise((resolve) => {
+        releaseLock = resolve;
+      }),
+  );
 }
 
 /** Whether a tab of this browser is publishing this stream now (its lock is held). */
@@ -83,7 +89,7 @@ async function anotherTabPublishes() {
 async function onBusy(problem) {
   const theirs = problem && problem.session_id;
   if (theirs && localStorage.getItem(KEPT) === theirs && !(await anotherTabPublishes())) {
-    show('Taking over from this phone\'s earlier page…', 'starting');
+    show("Taking over from this phone's earlier page…", 'starting');
     return publish(true);
   }
   const since = problem && problem.since ? ` since ${new Date(problem.since).toLocaleTimeString()}` : '';

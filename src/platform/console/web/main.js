@@ -77,10 +77,21 @@ function SignIn({ onSignedIn, notice }) {
       <h1 id="signin-title">Vigil console</h1>
       <p>Paste an API key. It is exchanged for a session of 8 hours with exactly the key’s rights; the key itself is not kept.</p>
       ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-      <label class="field"><span>API key</span>
-        <input id="api-key" type="password" autocomplete="off" spellcheck="false" required value=${key} onInput=${(e) => setKey(e.target.value)} placeholder="vk_live_… or vk_test_…" />
+      <label class="field"
+        ><span>API key</span>
+        <input
+          id="api-key"
+          type="password"
+          autocomplete="off"
+          spellcheck="false"
+          required
+          value=${key}
+          onInput=${(e) => setKey(e.target.value)}
+          placeholder="vk_live_… or vk_test_…"
+        />
       </label>
-      <label class="field"><span>Your name (recorded in the audit trail)</span>
+      <label class="field"
+        ><span>Your name (recorded in the audit trail)</span>
         <input id="operator-name" type="text" autocomplete="name" maxlength="100" value=${name} onInput=${(e) => setName(e.target.value)} />
       </label>
       <button type="submit" class="primary" disabled=${busy}>${busy ? 'Signing in…' : 'Sign in'}</button>
@@ -95,12 +106,17 @@ function Shell({ session, onSignOut }) {
   const [item, setItem] = useState(routeParts()[1]);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
-    const on = () => { setRoute(routeId()); setItem(routeParts()[1]); setMenuOpen(false); };
+    const on = () => {
+      setRoute(routeId());
+      setItem(routeParts()[1]);
+      setMenuOpen(false);
+    };
     window.addEventListener('hashchange', on);
     return () => window.removeEventListener('hashchange', on);
   }, []);
   const page = pages.find((p) => p.id === route) ?? pages[0];
-  const who = session.tenant_kind === 'household' ? `Household · ${session.role}` : `Organization${session.locations ? ` · ${session.locations.join(', ')}` : ''}`;
+  const who =
+    session.tenant_kind === 'household' ? `Household · ${session.role}` : `Organization${session.locations ? ` · ${session.locations.join(', ')}` : ''}`;
   return html`<div class="shell">
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar">
@@ -136,11 +152,24 @@ function App() {
       setSession(null);
       return;
     }
-    currentSession().then((s) => { setOperator(s?.operator); setSession(s); }, () => setSession(null));
+    currentSession().then(
+      (s) => {
+        setOperator(s?.operator);
+        setSession(s);
+      },
+      () => setSession(null),
+    );
   }, []);
   if (session === undefined) return html`<p class="boot">Loading…</p>`;
   if (!session) {
-    return html`<${SignIn} notice=${notice} onSignedIn=${(s) => { setOperator(s.operator); setNotice(null); setSession(s); }} />`;
+    return html`<${SignIn}
+      notice=${notice}
+      onSignedIn=${(s) => {
+        setOperator(s.operator);
+        setNotice(null);
+        setSession(s);
+      }}
+    />`;
   }
   const out = async () => {
     try {

@@ -13,16 +13,18 @@ self.addEventListener('push', (event) => {
   } catch {
     m = { title: 'Vigil', body: event.data ? event.data.text() : '' };
   }
-  event.waitUntil(self.registration.showNotification(m.title || 'Vigil', {
-    body: m.body || '',
-    tag: m.tag,
-    renotify: Boolean(m.tag) && m.severity !== 'info',
-    requireInteraction: m.severity === 'critical',
-    icon: '/console/app/icons/icon-192.png',
-    badge: '/console/app/icons/badge-96.png',
-    timestamp: m.occurred_at ? Date.parse(m.occurred_at) : Date.now(),
-    data: { url: m.url || '/console/' },
-  }));
+  event.waitUntil(
+    self.registration.showNotification(m.title || 'Vigil', {
+      body: m.body || '',
+      tag: m.tag,
+      renotify: Boolean(m.tag) && m.severity !== 'info',
+      requireInteraction: m.severity === 'critical',
+      icon: '/console/app/icons/icon-192.png',
+      badge: '/console/app/icons/badge-96.png',
+      timestamp: m.occurred_at ? Date.parse(m.occurred_at) : Date.now(),
+      data: { url: m.url || '/console/' },
+    }),
+  );
 });
 
 /** The console page a notification opens: its `data.url` when it is a page of this console, else the console's start. */

@@ -21,8 +21,13 @@ export function useLoad(fn, deps = []) {
   const [n, setN] = useState(0);
   useEffect(() => {
     let live = true;
-    fn().then((data) => live && setState({ data, error: null }), (error) => live && setState({ data: null, error }));
-    return () => { live = false; };
+    fn().then(
+      (data) => live && setState({ data, error: null }),
+      (error) => live && setState({ data: null, error }),
+    );
+    return () => {
+      live = false;
+    };
   }, [...deps, n]);
   return [state.data, state.error, () => setN((x) => x + 1)];
 }
@@ -33,7 +38,7 @@ export function useLoad(fn, deps = []) {
  * first page still opens it. `missing` is the error when it cannot be read (gone, or not this key's).
  */
 export function useOpenItem(item, rows, fetchOne) {
-  const inList = item && rows ? rows.find((r) => r.id === item) ?? null : null;
+  const inList = item && rows ? (rows.find((r) => r.id === item) ?? null) : null;
   const [fetched, missing] = useLoad(() => (item && rows && !inList ? fetchOne(item) : Promise.resolve(null)), [item, Boolean(rows), Boolean(inList)]);
   useEffect(() => {
     if (item) document.querySelector('[data-open="true"]')?.scrollIntoView({ block: 'center' });
@@ -44,14 +49,15 @@ export function useOpenItem(item, rows, fetchOne) {
 export function ErrorBox({ error }) {
   if (!error) return null;
   const p = error.problem;
-  return html`<div class="error" role="alert">
-    <strong>${p?.title ?? 'Error'}</strong> ${error.message}${p?.code ? html` <code>${p.code}</code>` : ''}
-  </div>`;
+  return html`<div class="error" role="alert"><strong>${p?.title ?? 'Error'}</strong> ${error.message}${p?.code ? html` <code>${p.code}</code>` : ''}</div>`;
 }
 
 export function Page({ title, actions, children }) {
   return html`<section class="page" aria-labelledby="page-title">
-    <header class="page-head"><h1 id="page-title">${title}</h1>${actions ?? ''}</header>
+    <header class="page-head">
+      <h1 id="page-title">${title}</h1>
+      ${actions ?? ''}
+    </header>
     ${children}
   </section>`;
 }
@@ -102,7 +108,7 @@ function newIdempotencyKey() {
 export function ActionButton({ label, run, kind, disabled, busyLabel }) {
   const [click, busy, error] = useSubmit(run);
   return html`<span class="action">
-    <button type="button" class=${kind ?? ''} disabled=${busy || disabled} onClick=${click}>${busy ? busyLabel ?? label : label}</button>
+    <button type="button" class=${kind ?? ''} disabled=${busy || disabled} onClick=${click}>${busy ? (busyLabel ?? label) : label}</button>
     ${error ? html`<span class="inline-error" role="alert">${error.message}</span>` : ''}
   </span>`;
 }
@@ -128,7 +134,10 @@ export function Empty({ children }) {
 export function useSnapshot(path, retries = 0) {
   const [state, setState] = useState({ src: null, failed: false });
   useEffect(() => {
-    if (!path) { setState({ src: null, failed: false }); return undefined; }
+    if (!path) {
+      setState({ src: null, failed: false });
+      return undefined;
+    }
     let live = true;
     let url = null;
     setState({ src: null, failed: false });
@@ -138,7 +147,14 @@ export function useSnapshot(path, retries = 0) {
         if (res && res.ok) {
           const blob = await res.blob();
           // its size, so a drawing over it can take the frame's proportions
-          const size = await createImageBitmap(blob).then((b) => { const wh = { width: b.width, height: b.height }; b.close(); return wh; }, () => null);
+          const size = await createImageBitmap(blob).then(
+            (b) => {
+              const wh = { width: b.width, height: b.height };
+              b.close();
+              return wh;
+            },
+            () => null,
+          );
           if (!live) return;
           url = URL.createObjectURL(blob);
           setState({ src: url, failed: false, ...(size ?? {}) });
@@ -149,7 +165,10 @@ export function useSnapshot(path, retries = 0) {
       }
       if (live) setState({ src: null, failed: true });
     })();
-    return () => { live = false; if (url) URL.revokeObjectURL(url); };
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
   }, [path]);
   return state;
 }

@@ -91,9 +91,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
 
   await db.schema
     .createTable('audit_log')
-    .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
-      dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
-    )
+    .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('at', 'text', (c) => c.notNull())

@@ -64,9 +64,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
 
   await db.schema
     .createTable('webhook_attempts')
-    .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
-      dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
-    )
+    .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id'))
     .addColumn('series', 'integer', (c) => c.notNull())
     .addColumn('attempt', 'integer', (c) => c.notNull())

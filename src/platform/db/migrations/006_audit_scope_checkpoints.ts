@@ -15,7 +15,13 @@ import type { Dialect } from '../dialect-name.ts';
  */
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const bigint = dialect === 'postgres' ? 'bigint' : 'integer';
-  for (const [name, type] of [['format', 'integer'], ['data_hash', 'text'], ['salt', 'text'], ['location', 'text'], ['stream_id', 'text']] as const) {
+  for (const [name, type] of [
+    ['format', 'integer'],
+    ['data_hash', 'text'],
+    ['salt', 'text'],
+    ['location', 'text'],
+    ['stream_id', 'text'],
+  ] as const) {
     await db.schema.alterTable('audit_log').addColumn(name, type).execute();
   }
 

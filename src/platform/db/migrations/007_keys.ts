@@ -14,18 +14,39 @@ import type { Dialect } from '../dialect-name.ts';
  *   event's location, so a location-restricted key's webhook never receives another location.
  */
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
-  await db.schema.alterTable('api_keys').addColumn('role', 'text', (c) => c.notNull().defaultTo('owner')).execute();
+  await db.schema
+    .alterTable('api_keys')
+    .addColumn('role', 'text', (c) => c.notNull().defaultTo('owner'))
+    .execute();
   await db.schema.alterTable('api_keys').addColumn('name', 'text').execute();
   await db.schema.alterTable('webhook_endpoints').addColumn('locations', 'text').execute();
   await sql`update api_keys set role = 'owner'`.execute(db);
   // A key created with every capability ("all") keeps meaning "all": it also gets keys:manage.
-  const ALL_BEFORE = ['streams:read', 'streams:write', 'scenes:read', 'scenes:query', 'incidents:read', 'incidents:write', 'protocols:trigger',
-    'protocols:manage', 'alerts:read', 'alerts:manage', 'responders:manage', 'webhooks:manage', 'audit:read', 'operator'];
+  const ALL_BEFORE = [
+    'streams:read',
+    'streams:write',
+    'scenes:read',
+    'scenes:query',
+    'incidents:read',
+    'incidents:write',
+    'protocols:trigger',
+    'protocols:manage',
+    'alerts:read',
+    'alerts:manage',
+    'responders:manage',
+    'webhooks:manage',
+    'audit:read',
+    'operator',
+  ];
   const orgKeys = await db.selectFrom('api_keys').select(['id', 'capabilities']).where('tenant_kind', '=', 'organization').execute();
   for (const k of orgKeys as Array<{ id: string; capabilities: string }>) {
     const caps = JSON.parse(k.capabilities) as string[];
     if (ALL_BEFORE.every((c) => caps.includes(c)) && !caps.includes('keys:manage')) {
-      await db.updateTable('api_keys').set({ capabilities: JSON.stringify([...caps, 'keys:manage']) }).where('id', '=', k.id).execute();
+      await db
+        .updateTable('api_keys')
+        .set({ capabilities: JSON.stringify([...caps, 'keys:manage']) })
+        .where('id', '=', k.id)
+        .execute();
     }
   }
   await db.schema.createIndex('api_keys_tenant').on('api_keys').columns(['tenant_id', 'id']).execute();

@@ -10,5 +10,10 @@ import type { Dialect } from '../dialect-name.ts';
  */
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await db.schema.dropIndex('detections_scene_person_at').execute();
-  await db.schema.createIndex('detections_scene_person_at').on('detections').columns(['scene_id', 'person_id', 'at']).where('person_id', 'is not', null).execute();
+  await db.schema
+    .createIndex('detections_scene_person_at')
+    .on('detections')
+    .columns(['scene_id', 'person_id', 'at'])
+    .where('person_id', 'is not', null)
+    .execute();
 }

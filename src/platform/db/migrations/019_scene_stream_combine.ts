@@ -7,5 +7,8 @@ import type { Dialect } from '../dialect-name.ts';
  * person two cameras see is one person) or `sum` for cameras that watch disjoint areas.
  */
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
-  await db.schema.alterTable('scenes').addColumn('stream_combine', 'text', (c) => c.notNull().defaultTo('max')).execute();
+  await db.schema
+    .alterTable('scenes')
+    .addColumn('stream_combine', 'text', (c) => c.notNull().defaultTo('max'))
+    .execute();
 }

@@ -61,9 +61,15 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addPrimaryKeyConstraint('notification_throttle_pk', ['tenant_id', 'tag'])
     .execute();
 
-  await db.schema.alterTable('webhook_deliveries').addColumn('channel', 'text', (c) => c.notNull().defaultTo('webhook')).execute();
+  await db.schema
+    .alterTable('webhook_deliveries')
+    .addColumn('channel', 'text', (c) => c.notNull().defaultTo('webhook'))
+    .execute();
   await db.schema.alterTable('webhook_deliveries').addColumn('subscription_id', 'text').execute();
   await db.schema.alterTable('webhook_deliveries').addColumn('message', 'text').execute();
   await db.schema.createIndex('webhook_deliveries_subscription').on('webhook_deliveries').columns(['subscription_id', 'id']).execute();
-  await db.schema.alterTable('protocol_runs').addColumn('responders_unreached', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('protocol_runs')
+    .addColumn('responders_unreached', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -16,10 +16,16 @@ import type { Dialect } from '../dialect-name.ts';
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const bigint = sql.raw(dialect === 'postgres' ? 'bigint' : 'integer');
   await db.schema.alterTable('household_events').addColumn('visit_key', 'text').execute();
-  await db.schema.alterTable('household_events').addColumn('visit_count', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('household_events')
+    .addColumn('visit_count', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema.alterTable('household_events').addColumn('last_seen_at', 'text').execute();
   await db.schema.alterTable('household_events').addColumn('pushed_at', bigint).execute();
-  await db.schema.alterTable('household_events').addColumn('pushed_count', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('household_events')
+    .addColumn('pushed_count', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema.createIndex('household_events_visit').on('household_events').columns(['watch_id', 'visit_key', 'id']).execute();
   await db.schema
     .createTable('household_event_updates')

@@ -7,5 +7,8 @@ import type { Dialect } from '../dialect-name.ts';
  * exclusions are kept as they were (docs/decisions.md, "Routing said to the agent").
  */
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
-  await db.schema.alterTable('notification_preferences').addColumn('paused', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('notification_preferences')
+    .addColumn('paused', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -12,7 +12,15 @@ export type AnimalWordKind = 'cat' | 'dog' | 'animal' | 'other';
 
 /** Words whose WordNet first sense misses what people mean ("kitty" is a pool of money there, "kitten" a young mammal). */
 const OWN_WORDS: Record<string, AnimalWordKind> = {
-  kitty: 'cat', kitties: 'cat', kitten: 'cat', kittens: 'cat', kittie: 'cat', pup: 'dog', pups: 'dog', doggo: 'dog', doggos: 'dog',
+  kitty: 'cat',
+  kitties: 'cat',
+  kitten: 'cat',
+  kittens: 'cat',
+  kittie: 'cat',
+  pup: 'dog',
+  pups: 'dog',
+  doggo: 'dog',
+  doggos: 'dog',
 };
 
 interface Anchors {

@@ -81,7 +81,13 @@ export function getSynset(offset: number): Synset {
   const wordCount = parseInt(fields[3], 16);
   const lemmas: string[] = [];
   let k = 4;
-  for (let w = 0; w < wordCount; w++, k += 2) lemmas.push(fields[k].replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+  for (let w = 0; w < wordCount; w++, k += 2)
+    lemmas.push(
+      fields[k]
+        .replace(/\(.*\)$/, '')
+        .replace(/_/g, ' ')
+        .toLowerCase(),
+    );
   const pointerCount = Number(fields[k]);
   k++;
   const hypernyms: number[] = [];
@@ -173,15 +179,32 @@ function getOtherLemmas(): Set<string> {
 /** The forms a word may be an inflection of: "practises" → practise, "stopped" → stop, "finally" → final. */
 function getBaseForms(word: string): string[] {
   const forms = [word];
-  const add = (f: string) => { if (f.length >= 2) forms.push(f); };
+  const add = (f: string) => {
+    if (f.length >= 2) forms.push(f);
+  };
   if (word.endsWith('ies')) add(`${word.slice(0, -3)}y`);
   if (word.endsWith('ied')) add(`${word.slice(0, -3)}y`);
   if (word.endsWith('es')) add(word.slice(0, -2));
   if (word.endsWith('s')) add(word.slice(0, -1));
-  if (word.endsWith('ed')) { add(word.slice(0, -2)); add(word.slice(0, -1)); if (word.at(-3) === word.at(-4)) add(word.slice(0, -3)); }
-  if (word.endsWith('ing')) { add(word.slice(0, -3)); add(`${word.slice(0, -3)}e`); if (word.at(-4) === word.at(-5)) add(word.slice(0, -4)); }
-  if (word.endsWith('ly')) { add(word.slice(0, -2)); if (word.endsWith('ily')) add(`${word.slice(0, -3)}y`); }
-  if (word.endsWith('er') || word.endsWith('est')) { const stem = word.replace(/(er|est)$/, ''); add(stem); add(`${stem}e`); }
+  if (word.endsWith('ed')) {
+    add(word.slice(0, -2));
+    add(word.slice(0, -1));
+    if (word.at(-3) === word.at(-4)) add(word.slice(0, -3));
+  }
+  if (word.endsWith('ing')) {
+    add(word.slice(0, -3));
+    add(`${word.slice(0, -3)}e`);
+    if (word.at(-4) === word.at(-5)) add(word.slice(0, -4));
+  }
+  if (word.endsWith('ly')) {
+    add(word.slice(0, -2));
+    if (word.endsWith('ily')) add(`${word.slice(0, -3)}y`);
+  }
+  if (word.endsWith('er') || word.endsWith('est')) {
+    const stem = word.replace(/(er|est)$/, '');
+    add(stem);
+    add(`${stem}e`);
+  }
   return forms;
 }
 

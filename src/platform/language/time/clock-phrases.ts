@@ -20,10 +20,26 @@ import { rewriteSpokenClocks } from './spoken-clock.ts';
  */
 
 const HOURS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
 };
 const MINUTES: Record<string, number> = {
-  five: 5, ten: 10, quarter: 15, twenty: 20, 'twenty five': 25, twentyfive: 25,
+  five: 5,
+  ten: 10,
+  quarter: 15,
+  twenty: 20,
+  'twenty five': 25,
+  twentyfive: 25,
 };
 const TENS: Record<string, number> = { fifteen: 15, thirty: 30, 'forty five': 45, fortyfive: 45, 'oh five': 5, twenty: 20, forty: 40, fifty: 50, ten: 10 };
 
@@ -49,10 +65,7 @@ const LUNCH_AFTER = /\b(?:since|after|before|until|till|from)\s+lunch/;
 
 const WEEKDAY = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
 /** "2:30 yesterday afternoon", "9 on monday morning" ("9 this morning" the past-range reader reads as one) */
-const CLOCK_THEN_DAY_PART = new RegExp(
-  `\\b(\\d{1,2})(?::(\\d{2}))?\\s+(yesterday|(?:on\\s+|last\\s+)?${WEEKDAY})\\s+(morning|afternoon|evening)\\b`,
-  'g',
-);
+const CLOCK_THEN_DAY_PART = new RegExp(`\\b(\\d{1,2})(?::(\\d{2}))?\\s+(yesterday|(?:on\\s+|last\\s+)?${WEEKDAY})\\s+(morning|afternoon|evening)\\b`, 'g');
 
 /** The half of the day a day part fixes: morning am, afternoon and evening pm. */
 function withDayPart(hour: number, minute: number, part: string): string | undefined {
@@ -66,14 +79,18 @@ function withDayPart(hour: number, minute: number, part: string): string | undef
  * "at 7.30", "between 6.45 and 8.15pm": a clock time written with a dot (the British way) after a
  * time preposition or before am/pm; a decimal anywhere else ("2.5 hours", "above 7.5") is left.
  */
-const DOTTED_CLOCK = /\b(at|since|after|before|until|till|around|about|by|between|and|from|to)\s+(\d{1,2})\.([0-5]\d)\b(?!\s*(?:%|percent|hours?|hrs?|minutes?|mins?|people|persons|cars|vehicles)\b)|\b(\d{1,2})\.([0-5]\d)\s*(am|pm)\b/g;
+const DOTTED_CLOCK =
+  /\b(at|since|after|before|until|till|around|about|by|between|and|from|to)\s+(\d{1,2})\.([0-5]\d)\b(?!\s*(?:%|percent|hours?|hrs?|minutes?|mins?|people|persons|cars|vehicles)\b)|\b(\d{1,2})\.([0-5]\d)\s*(am|pm)\b/g;
 /** Dotted clock times as colon ones (see DOTTED_CLOCK); run before punctuation is stripped. */
 export function rewriteDottedClocks(text: string): string {
-  return text.replace(DOTTED_CLOCK, (m, prep: string | undefined, h1: string | undefined, m1: string | undefined, h2: string | undefined, m2: string | undefined, ap: string | undefined) => {
-    const hour = Number(h1 ?? h2);
-    if (hour > 23 || (ap && (hour < 1 || hour > 12))) return m;
-    return prep ? `${prep} ${hour}:${m1}` : `${hour}:${m2}${ap}`;
-  });
+  return text.replace(
+    DOTTED_CLOCK,
+    (m, prep: string | undefined, h1: string | undefined, m1: string | undefined, h2: string | undefined, m2: string | undefined, ap: string | undefined) => {
+      const hour = Number(h1 ?? h2);
+      if (hour > 23 || (ap && (hour < 1 || hour > 12))) return m;
+      return prep ? `${prep} ${hour}:${m1}` : `${hour}:${m2}${ap}`;
+    },
+  );
 }
 /** "between midnight and 6", "from 9pm to midnight": inside a range midnight is the clock time 12am */
 const RANGE_WITH_NOON_OR_MIDNIGHT = /\b(between|from)\s+(\S+(?:\s+(?:am|pm))?)\s+(and|to|till|until)\s+(\S+)/g;
@@ -91,14 +108,17 @@ export function rewriteClockPhrases(text: string): string {
   return (
     lunch
       // "ten to eight", "quarter to nine", "5 minutes to 6" (not "from ten to eight", a range)
-      .replace(new RegExp(`(?<!\\b(?:from|between)\\s)\\b${MINUTE}(?: minutes)? (to|till|before) ${HOUR}\\b${NOT_A_COUNT}`, 'g'), (m, min: string, _dir: string, hour: string) => {
-        const mm = minuteOf(min);
-        const h = hourOf(hour);
-        if (!(mm > 0 && mm < 60) || !(h >= 1 && h <= 23)) return m;
-        // a digit before "to" is a range unless written as minutes ("5 minutes to 6")
-        if (/^\d+$/.test(min) && !/minutes/.test(m)) return m;
-        return clock((h + 23) % 24 || 24, 60 - mm).replace(/^24:/, '0:');
-      })
+      .replace(
+        new RegExp(`(?<!\\b(?:from|between)\\s)\\b${MINUTE}(?: minutes)? (to|till|before) ${HOUR}\\b${NOT_A_COUNT}`, 'g'),
+        (m, min: string, _dir: string, hour: string) => {
+          const mm = minuteOf(min);
+          const h = hourOf(hour);
+          if (!(mm > 0 && mm < 60) || !(h >= 1 && h <= 23)) return m;
+          // a digit before "to" is a range unless written as minutes ("5 minutes to 6")
+          if (/^\d+$/.test(min) && !/minutes/.test(m)) return m;
+          return clock((h + 23) % 24 || 24, 60 - mm).replace(/^24:/, '0:');
+        },
+      )
       // "ten after 8" (the shared reader knows "past")
       .replace(new RegExp(`\\b${MINUTE}(?: minutes)? after ${HOUR}\\b`, 'g'), (m, min: string, hour: string) => {
         const mm = minuteOf(min);
@@ -107,12 +127,14 @@ export function rewriteClockPhrases(text: string): string {
         return clock(h, mm);
       })
       // "seven thirty", "eight fifteen", "nine forty five"
-      .replace(new RegExp(`\\b(${Object.keys(HOURS).join('|')}) (fifteen|thirty|forty five|fortyfive|forty|fifty|twenty|oh five)\\b${NOT_A_COUNT}`, 'g'), (_m, hour: string, mins: string) =>
-        clock(HOURS[hour], TENS[mins]),
+      .replace(
+        new RegExp(`\\b(${Object.keys(HOURS).join('|')}) (fifteen|thirty|forty five|fortyfive|forty|fifty|twenty|oh five)\\b${NOT_A_COUNT}`, 'g'),
+        (_m, hour: string, mins: string) => clock(HOURS[hour], TENS[mins]),
       )
       // "at seven", "since nine this morning", "between seven and eight"
-      .replace(new RegExp(`\\b(at|since|after|before|until|till|around|about|by|between|and|to) (${Object.keys(HOURS).join('|')})${AFTER_HOUR}`, 'g'), (_m, prep: string, hour: string) =>
-        `${prep} ${HOURS[hour]}`,
+      .replace(
+        new RegExp(`\\b(at|since|after|before|until|till|around|about|by|between|and|to) (${Object.keys(HOURS).join('|')})${AFTER_HOUR}`, 'g'),
+        (_m, prep: string, hour: string) => `${prep} ${HOURS[hour]}`,
       )
       // "at 2:30 yesterday afternoon": the day part says pm
       .replace(CLOCK_THEN_DAY_PART, (m, h: string, mm: string | undefined, day: string, part: string) => {

@@ -72,9 +72,7 @@ const PREPOSITIONS = new Set([
 ]);
 
 /** Day parts as local hours [start, end) from the shared primitives; night runs past midnight. */
-const DAY_PARTS: Record<string, [number, number]> = Object.fromEntries(
-  Object.entries(SHARED_DAY_PARTS).map(([part, { start, end }]) => [part, [start, end]]),
-);
+const DAY_PARTS: Record<string, [number, number]> = Object.fromEntries(Object.entries(SHARED_DAY_PARTS).map(([part, { start, end }]) => [part, [start, end]]));
 /** "last night" / "tonight": the evening and night together, as people mean it. */
 const NIGHT_SPAN: [number, number] = [18, 30];
 
@@ -90,9 +88,7 @@ const bareHourParser: chrono.Parser = {
     const hour = Number(match[1]);
     if (hour > 23) return null;
     // 13-23 and 0 can only be read one way; 1-12 stay ambiguous and resolveClockTime picks.
-    return hour > 12 || hour === 0
-      ? { hour, minute: 0, meridiem: hour >= 12 ? chrono.Meridiem.PM : chrono.Meridiem.AM }
-      : { hour, minute: 0 };
+    return hour > 12 || hour === 0 ? { hour, minute: 0, meridiem: hour >= 12 ? chrono.Meridiem.PM : chrono.Meridiem.AM } : { hour, minute: 0 };
   },
 };
 
@@ -110,12 +106,16 @@ parser.parsers.push(bareHourParser, overnightParser);
  * padded to the same length, so match indices still point into the caller's text.
  */
 function rewriteBetweenAnd(text: string): string {
-  return text
-    .replace(/\bbetween(\s+\S+(?:\s+(?:am|pm))?\s+)and\b/g, (_m, middle: string) => `from   ${middle}to `)
-    // a range bound said as "midnight" or "noon" is a clock time with its half of the day
-    // ("between 10 and midnight", "from noon to 3"), same length so indices hold
-    .replace(/\b(from|to|till|until)(\s+)(midnight|noon)\b/g, (_m, word: string, space: string, bound: string) =>
-      `${word}${space}${(bound === 'midnight' ? '12am' : '12pm').padEnd(bound.length, ' ')}`);
+  return (
+    text
+      .replace(/\bbetween(\s+\S+(?:\s+(?:am|pm))?\s+)and\b/g, (_m, middle: string) => `from   ${middle}to `)
+      // a range bound said as "midnight" or "noon" is a clock time with its half of the day
+      // ("between 10 and midnight", "from noon to 3"), same length so indices hold
+      .replace(
+        /\b(from|to|till|until)(\s+)(midnight|noon)\b/g,
+        (_m, word: string, space: string, bound: string) => `${word}${space}${(bound === 'midnight' ? '12am' : '12pm').padEnd(bound.length, ' ')}`,
+      )
+  );
 }
 
 function findPreposition(text: string, result: chrono.ParsedResult): { word: string | null; start: number } {
@@ -174,7 +174,7 @@ function writtenClocks(text: string): Array<{ hour: number; fixed: boolean }> {
   const clocks: Array<{ hour: number; fixed: boolean }> = [];
   for (const m of text.toLowerCase().matchAll(WRITTEN_CLOCK)) {
     const hour = Number(m[1]);
-    const fixed = m[3] !== undefined || (m[2] !== undefined && (m[1].length === 2 && m[1].startsWith('0'))) || hour === 0 || hour > 12;
+    const fixed = m[3] !== undefined || (m[2] !== undefined && m[1].length === 2 && m[1].startsWith('0')) || hour === 0 || hour > 12;
     clocks.push({ hour, fixed });
   }
   return clocks;
@@ -192,7 +192,8 @@ function resolveClockTime(components: chrono.ParsedComponents, meridiemKnown: bo
   const dateKnown = components.isCertain('day') || components.isCertain('weekday');
   // a named past day's bare hour ("at 9 yesterday", "3 on monday") is its daytime hour, never
   // the evening one by default (docs/decisions.md, "One spoken-clock reader")
-  const pastDay = dateKnown && startOfZonedDay(fromWallClock({ ...wall, hour: 12, minute: 0 }, scope.timeZone), scope.timeZone) < startOfZonedDay(scope.now, scope.timeZone);
+  const pastDay =
+    dateKnown && startOfZonedDay(fromWallClock({ ...wall, hour: 12, minute: 0 }, scope.timeZone), scope.timeZone) < startOfZonedDay(scope.now, scope.timeZone);
   const hours = hoursGiven ?? (meridiemKnown ? [wall.hour] : pastDay ? [daytimeHour(wall.hour % 12 || 12)] : [wall.hour % 12, (wall.hour % 12) + 12]);
   const candidates: number[] = [];
   for (const hour of hours) {
@@ -225,7 +226,13 @@ function rangeEnd(from: number, end: chrono.ParsedComponents, endHours: number[]
 }
 
 /** A relative time: "last 10 minutes", "10 minutes ago". */
-function resolveRelative(result: chrono.ParsedResult, scope: TimeScope, prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase | undefined {
+function resolveRelative(
+  result: chrono.ParsedResult,
+  scope: TimeScope,
+  prep: { word: string | null; start: number },
+  phrase: string,
+  lower: string,
+): TimePhrase | undefined {
   const { now, timeZone } = scope;
   const future: TimePhrase = { kind: 'future', phrase };
   const start = result.start;
@@ -247,7 +254,13 @@ function resolveRelative(result: chrono.ParsedResult, scope: TimeScope, prep: { 
 }
 
 /** A range of clock times: "between 2 and 3pm", "from 9 to 10 yesterday". */
-function resolveClockRange(result: chrono.ParsedResult, scope: TimeScope, _prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase | undefined {
+function resolveClockRange(
+  result: chrono.ParsedResult,
+  scope: TimeScope,
+  _prep: { word: string | null; start: number },
+  phrase: string,
+  lower: string,
+): TimePhrase | undefined {
   const { now, timeZone } = scope;
   const future: TimePhrase = { kind: 'future', phrase };
   const start = result.start;
@@ -292,7 +305,13 @@ function resolveClockRange(result: chrono.ParsedResult, scope: TimeScope, _prep:
 }
 
 /** A clock time: "since 9am", "at 9:30", "before noon". */
-function resolveClockPoint(result: chrono.ParsedResult, scope: TimeScope, prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase | undefined {
+function resolveClockPoint(
+  result: chrono.ParsedResult,
+  scope: TimeScope,
+  prep: { word: string | null; start: number },
+  phrase: string,
+  lower: string,
+): TimePhrase | undefined {
   const { now, timeZone } = scope;
   const future: TimePhrase = { kind: 'future', phrase };
   const start = result.start;
@@ -300,7 +319,8 @@ function resolveClockPoint(result: chrono.ParsedResult, scope: TimeScope, prep: 
   if (start.isCertain('hour')) {
     const written = writtenClocks(result.text)[0];
     const meridiemKnown = start.isCertain('meridiem') || fixesMeridiem(result) || written?.fixed === true;
-    let at = written?.fixed && !start.isCertain('meridiem') ? resolveClockTime(start, true, scope, [written.hour]) : resolveClockTime(start, meridiemKnown, scope);
+    let at =
+      written?.fixed && !start.isCertain('meridiem') ? resolveClockTime(start, true, scope, [written.hour]) : resolveClockTime(start, meridiemKnown, scope);
     // "at 11:30 last night", "2am last night": the time inside that night (18:00 to 06:00)
     const night = /\b(?:last night|overnight)\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
     if (night !== null) {
@@ -328,7 +348,11 @@ function resolveClockPoint(result: chrono.ParsedResult, scope: TimeScope, prep: 
     if (APPROXIMATE_PREPOSITIONS.has(prep.word ?? '')) {
       const from = at - APPROXIMATE_MS;
       const to = Math.min(at + APPROXIMATE_MS, now);
-      const around = { from, to, label: `around ${formatMoment(at, timeZone, now)} (${formatMoment(from, timeZone, now)} to ${formatMoment(to, timeZone, now)})` };
+      const around = {
+        from,
+        to,
+        label: `around ${formatMoment(at, timeZone, now)} (${formatMoment(from, timeZone, now)} to ${formatMoment(to, timeZone, now)})`,
+      };
       return { kind: 'point', at, phrase, label: `at ${formatMoment(at, timeZone, now)}`, around };
     }
     return { kind: 'point', at, phrase, label: `at ${formatMoment(at, timeZone, now)}` };
@@ -356,8 +380,7 @@ function resolveDay(result: chrono.ParsedResult, scope: TimeScope, prep: { word:
     // "tonight" asked between midnight and the night's end is the night in progress, which
     // began the evening before; "last night" then is that same night too.
     const inNight = toWallClock(now, timeZone).hour < NIGHT_SPAN[1] - 24;
-    const base =
-      nightSpan === -1 || (nightSpan === 0 && inNight) ? addZonedDays(startOfZonedDay(now, timeZone), -1, timeZone) : day;
+    const base = nightSpan === -1 || (nightSpan === 0 && inNight) ? addZonedDays(startOfZonedDay(now, timeZone), -1, timeZone) : day;
     const from = atZonedTime(base, h0, 0, timeZone);
     const to = since ? now : Math.min(atZonedTime(addZonedDays(base, Math.floor(h1 / 24), timeZone), h1 % 24, 0, timeZone), now);
     if (from > now) return future;
@@ -381,8 +404,7 @@ function resolveDay(result: chrono.ParsedResult, scope: TimeScope, prep: { word:
   const isToday = day === startOfZonedDay(now, timeZone);
   const named = phraseOnly(phrase).replace(/\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/g, (w) => w[0].toUpperCase() + w.slice(1));
   const weekdayOnly = /^(?:on\s+|last\s+)?[a-z]+day$/i.test(phraseOnly(phrase)) && start.isCertain('weekday') && !/\b(?:to|yester)day\b/.test(lower);
-  const label =
-    isToday && to === now ? 'today' : since ? `since ${named}` : weekdayOnly ? `on ${named.replace(/^(?:on|last)\s+/, '')}` : named;
+  const label = isToday && to === now ? 'today' : since ? `since ${named}` : weekdayOnly ? `on ${named.replace(/^(?:on|last)\s+/, '')}` : named;
   return { kind: 'range', from: day, to, phrase, label };
 }
 
@@ -391,14 +413,18 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
   const prep = findPreposition(text, result);
   const phrase = originalText.slice(prep.start, result.index + result.text.length).trim();
   const lower = result.text.toLowerCase();
-  return resolveRelative(result, scope, prep, phrase, lower) ?? resolveClockRange(result, scope, prep, phrase, lower) ?? resolveClockPoint(result, scope, prep, phrase, lower) ?? resolveDay(result, scope, prep, phrase, lower);
+  return (
+    resolveRelative(result, scope, prep, phrase, lower) ??
+    resolveClockRange(result, scope, prep, phrase, lower) ??
+    resolveClockPoint(result, scope, prep, phrase, lower) ??
+    resolveDay(result, scope, prep, phrase, lower)
+  );
 }
 
 function phraseOnly(phrase: string): string {
   const words = phrase.split(/\s+/);
   return PREPOSITIONS.has(words[0]) && words.length > 1 ? words.slice(1).join(' ') : phrase;
 }
-
 
 const require = createRequire(import.meta.url);
 
@@ -423,9 +449,7 @@ export function getZoneLocation(timeZone: string): { lat: number; lon: number } 
   return zoneCities.get(timeZone) ?? null;
 }
 
-const SUN_PATTERN = new RegExp(
-  `\\b(since|after|from)\\s+(?:the\\s+)?(${Object.keys(SUN_WORDS).join('|')}|first light)\\b`,
-);
+const SUN_PATTERN = new RegExp(`\\b(since|after|from)\\s+(?:the\\s+)?(${Object.keys(SUN_WORDS).join('|')}|first light)\\b`);
 
 /** "since sunset", "after dark", "from dawn": the latest such sun event that has passed, to now. */
 function findSunPhrase(text: string, scope: TimeScope): TimePhraseScan | undefined {
@@ -439,7 +463,13 @@ function findSunPhrase(text: string, scope: TimeScope): TimePhraseScan | undefin
   const remainder = `${text.slice(0, m.index)} ${' '.repeat(m[0].length)} ${text.slice(m.index + m[0].length)}`;
   const rest = findTimePhraseOnly(remainder, scope);
   if (rest.phrase.kind !== 'none') {
-    return { phrase: { kind: 'several', phrases: [phrase, rest.phrase.kind === 'several' ? rest.phrase.phrases.join(', ') : 'phrase' in rest.phrase ? rest.phrase.phrase : ''] }, remainder: text };
+    return {
+      phrase: {
+        kind: 'several',
+        phrases: [phrase, rest.phrase.kind === 'several' ? rest.phrase.phrases.join(', ') : 'phrase' in rest.phrase ? rest.phrase.phrase : ''],
+      },
+      remainder: text,
+    };
   }
   return { phrase: { kind: 'range', from, to: scope.now, phrase, label }, remainder };
 }

@@ -101,8 +101,15 @@ export type SunEvent = 'sunset' | 'sunrise' | 'dusk' | 'dawn';
 
 /** Words for sun events ("sundown", "first light"); "dark" is sunset. */
 export const SUN_WORDS: Record<string, SunEvent> = {
-  sunset: 'sunset', sundown: 'sunset', nightfall: 'dusk', dusk: 'dusk', sunrise: 'sunrise', sunup: 'sunrise',
-  dawn: 'dawn', daybreak: 'dawn', dark: 'sunset',
+  sunset: 'sunset',
+  sundown: 'sunset',
+  nightfall: 'dusk',
+  dusk: 'dusk',
+  sunrise: 'sunrise',
+  sunup: 'sunrise',
+  dawn: 'dawn',
+  daybreak: 'dawn',
+  dark: 'sunset',
 };
 
 /** Fallback local hours when the place is unknown. */
@@ -153,7 +160,17 @@ export function isNightInProgress(ctx: TimeContext): boolean {
 
 export const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const WEEKDAY_ABBREVIATIONS: Record<string, number> = {
-  sun: 0, mon: 1, tue: 2, tues: 2, wed: 3, weds: 3, thu: 4, thur: 4, thurs: 4, fri: 5, sat: 6,
+  sun: 0,
+  mon: 1,
+  tue: 2,
+  tues: 2,
+  wed: 3,
+  weds: 3,
+  thu: 4,
+  thur: 4,
+  thurs: 4,
+  fri: 5,
+  sat: 6,
 };
 
 /** "friday", "fri", "fridays" → 5 (0 = Sunday); undefined when the word names no weekday. */

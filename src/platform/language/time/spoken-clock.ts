@@ -45,10 +45,25 @@ export interface SpokenClockOptions {
 const SINGLE_TIME_BEFORE = new Set(['at', 'by', 'until', 'till', 'til', 'before', 'around', 'about', 'after', 'since']);
 
 const HOUR_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
 };
 const MINUTE_WORDS: Record<string, number> = {
-  five: 5, ten: 10, twenty: 20, 'twenty-five': 25, 'twenty five': 25,
+  five: 5,
+  ten: 10,
+  twenty: 20,
+  'twenty-five': 25,
+  'twenty five': 25,
 };
 const UNIT_WORDS = new Set(['hours', 'hour', 'hrs', 'hr', 'minutes', 'minute', 'mins', 'min', 'nights', 'days', 'weeks', 'people', 'cars']);
 

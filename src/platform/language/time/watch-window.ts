@@ -10,8 +10,24 @@ import type { Token } from '../normalize.ts';
 import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../../time/index.ts';
 import { clockText, readHourWord, readSpokenClock, type SpokenClock } from './spoken-clock.ts';
 import {
-  DAY_MS, DAY_PARTS, HOUR_MS, MINUTE_MS, chooseHour, type DayPart, formatDay, getDayStart, getNextSunTime, getSunTime, isDayPart,
-  isNightInProgress, nextWeekday, parseDayOfMonth, parseWeekday, resolveDayOfMonth, type SunEvent, type TimeContext,
+  DAY_MS,
+  DAY_PARTS,
+  HOUR_MS,
+  MINUTE_MS,
+  chooseHour,
+  type DayPart,
+  formatDay,
+  getDayStart,
+  getNextSunTime,
+  getSunTime,
+  isDayPart,
+  isNightInProgress,
+  nextWeekday,
+  parseDayOfMonth,
+  parseWeekday,
+  resolveDayOfMonth,
+  type SunEvent,
+  type TimeContext,
 } from './primitives.ts';
 
 type Role = 'start' | 'end' | 'point';
@@ -75,26 +91,91 @@ const DAY = DAY_MS;
 
 // "till morning" is sunrise; "till friday morning" is a day part of a named day (read with chrono)
 const SUN_WORDS: Record<string, SunEvent> = {
-  sunset: 'sunset', sundown: 'sunset', nightfall: 'dusk', dusk: 'dusk', sunrise: 'sunrise', sunup: 'sunrise',
-  dawn: 'dawn', daybreak: 'dawn', morning: 'sunrise', dark: 'sunset',
+  sunset: 'sunset',
+  sundown: 'sunset',
+  nightfall: 'dusk',
+  dusk: 'dusk',
+  sunrise: 'sunrise',
+  sunup: 'sunrise',
+  dawn: 'dawn',
+  daybreak: 'dawn',
+  morning: 'sunrise',
+  dark: 'sunset',
 };
 const START_WORDS = new Set(['from', 'starting', 'start', 'begin', 'beginning', 'after', 'since', 'at', 'as', 'between']);
 const END_WORDS = new Set(['until', 'to', 'through', 'by', 'before', 'stop', 'end', 'finish', 'till', '-']);
 const UNIT_MS: Record<string, number> = {
-  minute: MINUTE, minutes: MINUTE, min: MINUTE, mins: MINUTE, hour: HOUR, hours: HOUR, hr: HOUR, hrs: HOUR, h: HOUR,
-  day: DAY, days: DAY, week: 7 * DAY, weeks: 7 * DAY,
+  minute: MINUTE,
+  minutes: MINUTE,
+  min: MINUTE,
+  mins: MINUTE,
+  hour: HOUR,
+  hours: HOUR,
+  hr: HOUR,
+  hrs: HOUR,
+  h: HOUR,
+  day: DAY,
+  days: DAY,
+  week: 7 * DAY,
+  weeks: 7 * DAY,
 };
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12,
-  couple: 2, few: 3,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twelve: 12,
+  couple: 2,
+  few: 3,
 };
-const CHRONO_WORTHY = /\d|\b(noon|midday|midnight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/;
+const CHRONO_WORTHY =
+  /\d|\b(noon|midday|midnight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/;
 /** Words before an hour said as a word that make it a clock time ("until seven"). */
 const TIME_PREPOSITIONS = new Set(['at', 'until', 'till', 'til', 'from', 'to', 'by', 'before', 'after', 'around', 'about', 'between', 'and', 'since']);
 /** Words after a number that make it an amount, not an hour ("for seven hours", "and three quarters"). */
 /** Words that may follow an hour said as a word ("until seven tomorrow", "at seven, please"); any other word ("two fortnights") makes it no hour. */
-const HOUR_WORD_FOLLOWERS = new Set(['am', 'pm', 'tonight', 'tomorrow', 'today', 'this', 'in', 'on', 'at', 'and', 'or', 'to', 'till', 'until', 'til',
-  'then', 'please', 'thanks', 'so', 'if', 'when', 'because', 'as', 'ish', 'sharp', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+const HOUR_WORD_FOLLOWERS = new Set([
+  'am',
+  'pm',
+  'tonight',
+  'tomorrow',
+  'today',
+  'this',
+  'in',
+  'on',
+  'at',
+  'and',
+  'or',
+  'to',
+  'till',
+  'until',
+  'til',
+  'then',
+  'please',
+  'thanks',
+  'so',
+  'if',
+  'when',
+  'because',
+  'as',
+  'ish',
+  'sharp',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+]);
 function isHourWordAt(tokens: Token[], i: number): boolean {
   const t = tokens[i];
   if (!t || /^\d/.test(t.text) || readHourWord(t.text) === undefined) return false;
@@ -116,9 +197,17 @@ function getRoleBefore(tokens: Token[], i: number, from: number): Role {
     // "till I'm back at 10": the time of coming back ends the window
     if ((w === 'at' || w === 'by') && ['back', 'home'].includes(tokens[k - 1]?.text ?? '')) return 'end';
     // "we leave at 6", "heading out at 7": the time of leaving starts the window
-    if ((w === 'at' || w === 'around' || w === 'about') && ['leave', 'leaving', 'go', 'going', 'out', 'off', 'head', 'heading', 'set'].includes(tokens[k - 1]?.text ?? '')) return 'start';
+    if (
+      (w === 'at' || w === 'around' || w === 'about') &&
+      ['leave', 'leaving', 'go', 'going', 'out', 'off', 'head', 'heading', 'set'].includes(tokens[k - 1]?.text ?? '')
+    )
+      return 'start';
     // "till we get home sunday evening": the time of coming back ends the window
-    if (['back', 'home', 'return', 'returns', 'arrive'].includes(w) && tokens.slice(Math.max(from, k - 4), k).some((t) => ['until', 'till', 'by', 'before'].includes(t.text))) return 'end';
+    if (
+      ['back', 'home', 'return', 'returns', 'arrive'].includes(w) &&
+      tokens.slice(Math.max(from, k - 4), k).some((t) => ['until', 'till', 'by', 'before'].includes(t.text))
+    )
+      return 'end';
     if (START_WORDS.has(w)) return 'start';
     // "land back on the 13th", "fly out on the 9th": the day of coming back ends, of leaving starts
     if (w === 'on' && ARRIVE_WORDS.has(tokens[k - 1]?.text ?? '')) return 'end';
@@ -136,7 +225,11 @@ function parseCount(tokens: Token[], i: number): { value: number; length: number
   if (/^\d+(\.\d+)?$/.test(w)) return { value: Number(w), length: 1 };
   if (w === 'half' && ['an', 'a'].includes(tokens[i + 1]?.text)) return { value: 0.5, length: 2 };
   // "three quarters of an hour", "a quarter of an hour"
-  const quarters = ['three', 'a'].includes(w) && ['quarters', 'quarter'].includes(tokens[i + 1]?.text ?? '') && tokens[i + 2]?.text === 'of' && ['an', 'a'].includes(tokens[i + 3]?.text ?? '');
+  const quarters =
+    ['three', 'a'].includes(w) &&
+    ['quarters', 'quarter'].includes(tokens[i + 1]?.text ?? '') &&
+    tokens[i + 2]?.text === 'of' &&
+    ['an', 'a'].includes(tokens[i + 3]?.text ?? '');
   if (quarters) return { value: w === 'three' ? 0.75 : 0.25, length: 4 };
   if (w === 'a' && tokens[i + 1]?.text === 'couple' && tokens[i + 2]?.text === 'of') return { value: 2, length: 3 };
   if (w in NUMBER_WORDS) return { value: NUMBER_WORDS[w], length: 1 };
@@ -164,15 +257,32 @@ function readWeeklyDays(tokens: Token[], from: number, to: number, spec: TimeSpe
   for (let i = from; i < to; i++) {
     const w = tokens[i].text;
     // "on saturday and sunday (nights)": those days (nights) once, from the first to the last
-    if (parseWeekday(w) !== undefined && tokens[i + 1]?.text === 'and' && parseWeekday(tokens[i + 2]?.text ?? '') !== undefined && !['every', 'each'].includes(tokens[i - 1]?.text ?? '')) {
+    if (
+      parseWeekday(w) !== undefined &&
+      tokens[i + 1]?.text === 'and' &&
+      parseWeekday(tokens[i + 2]?.text ?? '') !== undefined &&
+      !['every', 'each'].includes(tokens[i - 1]?.text ?? '')
+    ) {
       const today = toLocalDate(ctx.now, ctx.timeZone);
       const first = nextWeekday(parseWeekday(w)!, today, true);
       const count = ((parseWeekday(tokens[i + 2].text)! - parseWeekday(w)! + 7) % 7) + 1;
       if (count !== 2) continue;
       spec.date = { ...first, hour: 0, minute: 0 };
       const nights = ['night', 'nights', 'evening', 'evenings'].includes(tokens[i + 3]?.text ?? '');
-      if (nights) { spec.night = true; spec.nights = count; spec.consumed.add(i + 3); }
-      else spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: { ...addDays(first, count - 1), hour: 0, minute: 0 }, role: 'end', dateOnly: true });
+      if (nights) {
+        spec.night = true;
+        spec.nights = count;
+        spec.consumed.add(i + 3);
+      } else
+        spec.anchors.push({
+          kind: 'clock',
+          hour: 0,
+          minute: 0,
+          meridiemCertain: true,
+          date: { ...addDays(first, count - 1), hour: 0, minute: 0 },
+          role: 'end',
+          dateOnly: true,
+        });
       for (let j = i; j <= i + 2; j++) spec.consumed.add(j);
       if (['on', 'this'].includes(tokens[i - 1]?.text ?? '')) spec.consumed.add(i - 1);
       return;
@@ -183,9 +293,20 @@ function readWeeklyDays(tokens: Token[], from: number, to: number, spec: TimeSpe
     let through = false;
     while (k < to) {
       const d = parseWeekday(tokens[k].text);
-      if (d !== undefined) { days.push(d); k++; continue; }
-      if (['and', '&', 'or'].includes(tokens[k].text) && parseWeekday(tokens[k + 1]?.text ?? '') !== undefined) { k++; continue; }
-      if (['to', 'through', 'thru', '-'].includes(tokens[k].text) && parseWeekday(tokens[k + 1]?.text ?? '') !== undefined) { through = true; k++; continue; }
+      if (d !== undefined) {
+        days.push(d);
+        k++;
+        continue;
+      }
+      if (['and', '&', 'or'].includes(tokens[k].text) && parseWeekday(tokens[k + 1]?.text ?? '') !== undefined) {
+        k++;
+        continue;
+      }
+      if (['to', 'through', 'thru', '-'].includes(tokens[k].text) && parseWeekday(tokens[k + 1]?.text ?? '') !== undefined) {
+        through = true;
+        k++;
+        continue;
+      }
       break;
     }
     const set = new Set(days);
@@ -194,7 +315,10 @@ function readWeeklyDays(tokens: Token[], from: number, to: number, spec: TimeSpe
     if (!weekends && !weekdays) continue;
     spec.recurrence = weekends ? 'weekends' : 'weekdays';
     for (let j = i; j < k; j++) spec.consumed.add(j);
-    if (['night', 'nights', 'evening', 'evenings'].includes(tokens[k]?.text ?? '')) { spec.night = true; spec.consumed.add(k); }
+    if (['night', 'nights', 'evening', 'evenings'].includes(tokens[k]?.text ?? '')) {
+      spec.night = true;
+      spec.consumed.add(k);
+    }
     return;
   }
 }
@@ -224,7 +348,17 @@ function takeReplacedTime(tokens: Token[], from: number, to: number, spec: TimeS
     let last = i + 1;
     while (last + 1 < to && !tokens[last].breakAfter) last++;
     const words = tokens.slice(i + 2, last + 1).map((t) => t.text);
-    if (!words.some((w) => /\d/.test(w) || w in SUN_WORDS || NIGHT_WORDS.has(w) || ['tomorrow', 'today', 'noon', 'midnight', 'afternoon'].includes(w) || parseWeekday(w) !== undefined)) continue;
+    if (
+      !words.some(
+        (w) =>
+          /\d/.test(w) ||
+          w in SUN_WORDS ||
+          NIGHT_WORDS.has(w) ||
+          ['tomorrow', 'today', 'noon', 'midnight', 'afternoon'].includes(w) ||
+          parseWeekday(w) !== undefined,
+      )
+    )
+      continue;
     for (let k = i; k <= last; k++) {
       spec.consumed.add(k);
       if (tokens[k].breakAfter && k > i + 1) break;
@@ -254,7 +388,16 @@ function settleAnchorRoles(tokens: Token[], from: number, to: number, spec: Time
   {
     const s0 = spec.anchors.find((a) => a.role === 'start');
     const e0 = spec.anchors.find((a) => a.role === 'end');
-    if (s0?.kind === 'clock' && e0?.kind === 'clock' && !s0.meridiemCertain && e0.meridiemCertain && e0.hour >= 13 && s0.hour >= 1 && s0.hour < 12 && s0.hour + 12 < e0.hour) {
+    if (
+      s0?.kind === 'clock' &&
+      e0?.kind === 'clock' &&
+      !s0.meridiemCertain &&
+      e0.meridiemCertain &&
+      e0.hour >= 13 &&
+      s0.hour >= 1 &&
+      s0.hour < 12 &&
+      s0.hour + 12 < e0.hour
+    ) {
       Object.assign(s0, { hour: s0.hour + 12, meridiemCertain: true });
     }
   }
@@ -268,7 +411,8 @@ function readEveningAndSleep(tokens: Token[], from: number, to: number, spec: Ti
     const start = spec.anchors.find((a) => a.role === 'start' || a.role === 'point');
     if (start?.kind === 'clock' && !start.meridiemCertain && start.hour >= 1 && start.hour <= 11) {
       const end = spec.anchors.find((a) => a.role === 'end');
-      if (end?.kind === 'clock' && !end.meridiemCertain && end.hour > start.hour && end.hour <= 11) Object.assign(end, { hour: end.hour + 12, meridiemCertain: true });
+      if (end?.kind === 'clock' && !end.meridiemCertain && end.hour > start.hour && end.hour <= 11)
+        Object.assign(end, { hour: end.hour + 12, meridiemCertain: true });
       Object.assign(start, { hour: start.hour + 12, meridiemCertain: true });
     }
   }
@@ -308,7 +452,10 @@ function readDuration(scan: SpecScan, i: number): number | undefined {
   const next = tokens[i + 1]?.text;
   const prev = tokens[i - 1]?.text;
   // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
-  if (['for', 'next', 'by', 'last', 'past', 'in'].includes(w) && !(w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? ''))) {
+  if (
+    ['for', 'next', 'by', 'last', 'past', 'in'].includes(w) &&
+    !(w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? ''))
+  ) {
     let k = i + 1;
     if (tokens[k]?.text === 'the' && w !== 'in') k++;
     let kind = w === 'by' ? 'extend' : w === 'last' || w === 'past' ? 'past' : w === 'in' ? 'delay' : 'ahead';
@@ -320,7 +467,12 @@ function readDuration(scan: SpecScan, i: number): number | undefined {
     while (['like', 'about', 'around', 'roughly', 'maybe', 'just', 'approximately', 'another'].includes(tokens[k]?.text ?? '') && k < to) k++;
     let count = parseCount(tokens, k) ?? (tokens[k]?.text in UNIT_MS && kind !== 'extend' ? { value: 1, length: 0 } : undefined);
     // "two and a half hours"
-    if (count && tokens[k + count.length]?.text === 'and' && ['a', 'an'].includes(tokens[k + count.length + 1]?.text) && tokens[k + count.length + 2]?.text === 'half') {
+    if (
+      count &&
+      tokens[k + count.length]?.text === 'and' &&
+      ['a', 'an'].includes(tokens[k + count.length + 1]?.text) &&
+      tokens[k + count.length + 2]?.text === 'half'
+    ) {
       count = { value: count.value + 0.5, length: count.length + 3 };
     }
     // "a couple of hours", "a few minutes"
@@ -361,8 +513,7 @@ function readDuration(scan: SpecScan, i: number): number | undefined {
       else if (kind === 'past') {
         spec.sinceMs = (c) => c.now - ms;
         scan.pastWords = true;
-      }
-      else spec.durationMs = ms;
+      } else spec.durationMs = ms;
       for (let j = i; j <= k + count.length; j++) take(spec, j);
       i = last;
       return i;
@@ -380,7 +531,7 @@ function readNextWeek(scan: SpecScan, i: number): number | undefined {
   // "next week": the calendar week after this one, Monday to Sunday; "for the next week" is a duration (above)
   if (w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? '')) {
     const today: WallClock = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
-    const toMonday = ((8 - getWeekday(today)) % 7) || 7;
+    const toMonday = (8 - getWeekday(today)) % 7 || 7;
     const monday = addDays(today, toMonday);
     if (next === 'week') {
       spec.date = monday;
@@ -403,7 +554,11 @@ function readBareAmount(scan: SpecScan, i: number): number | undefined {
   const next = tokens[i + 1]?.text;
   const prev = tokens[i - 1]?.text;
   // "watch the basement 90 mins": an amount of time with no preposition is how long
-  if (/^\d+(\.\d+)?$/.test(w) && ['minutes', 'minute', 'mins', 'min', 'hours', 'hour', 'hrs', 'hr'].includes(next ?? '') && !['in', 'last', 'past', 'by', 'after', 'every'].includes(prev ?? '')) {
+  if (
+    /^\d+(\.\d+)?$/.test(w) &&
+    ['minutes', 'minute', 'mins', 'min', 'hours', 'hour', 'hrs', 'hr'].includes(next ?? '') &&
+    !['in', 'last', 'past', 'by', 'after', 'every'].includes(prev ?? '')
+  ) {
     spec.durationMs = Number(w) * UNIT_MS[next!];
     take(spec, i, i + 1);
     i++;
@@ -416,7 +571,11 @@ function readBareAmount(scan: SpecScan, i: number): number | undefined {
     return i;
   }
   // "3 nights", "two nights": that many nights from tonight
-  if (parseCount(tokens, i) && ['nights'].includes(tokens[i + (parseCount(tokens, i)!.length)]?.text ?? '') && !spec.consumed.has(i + parseCount(tokens, i)!.length)) {
+  if (
+    parseCount(tokens, i) &&
+    ['nights'].includes(tokens[i + parseCount(tokens, i)!.length]?.text ?? '') &&
+    !spec.consumed.has(i + parseCount(tokens, i)!.length)
+  ) {
     const count = parseCount(tokens, i)!;
     spec.night = true;
     spec.nights = count.value;
@@ -440,8 +599,11 @@ function readWhileUntil(scan: SpecScan, i: number): number | undefined {
     return i;
   }
   // "while I was at work / out": a past stretch of today, for questions about what happened
-  if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'was' || t.text === 'were') &&
-    tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => AWAY_WORDS.has(t.text))) {
+  if (
+    w === 'while' &&
+    tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'was' || t.text === 'were') &&
+    tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => AWAY_WORDS.has(t.text))
+  ) {
     const atWork = tokens.slice(i + 1, Math.min(to, i + 6)).some((t) => t.text === 'work' || t.text === 'office');
     spec.sinceMs = (c) => {
       // a working day: from 09:00 today, or yesterday's when asked before 09:00; else the day so far
@@ -449,14 +611,19 @@ function readWhileUntil(scan: SpecScan, i: number): number | undefined {
       return atWork ? (c.now >= today9 ? today9 : today9 - DAY) : getDayStart(c, 0);
     };
     scan.pastWords = true;
-    for (let j = i; j < Math.min(to, i + 6); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'was', 'were', 'i', 'at', 'out'].includes(tokens[j].text)) take(spec, j);
+    for (let j = i; j < Math.min(to, i + 6); j++)
+      if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'was', 'were', 'i', 'at', 'out'].includes(tokens[j].text)) take(spec, j);
     return i;
   }
   // "until I get back", "till we're home": an end the agent cannot know
-  if (END_WORDS.has(w) && (['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') ||
-    // "until the builders have gone", "till my son's home"
-    (['the', 'my', 'our', 'his', 'her', 'their'].includes(next ?? '') && !tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => /\d/.test(t.text) || t.text in SUN_WORDS))) &&
-    tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => OPEN_END_WORDS.has(t.text))) {
+  if (
+    END_WORDS.has(w) &&
+    (['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') ||
+      // "until the builders have gone", "till my son's home"
+      (['the', 'my', 'our', 'his', 'her', 'their'].includes(next ?? '') &&
+        !tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => /\d/.test(t.text) || t.text in SUN_WORDS))) &&
+    tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => OPEN_END_WORDS.has(t.text))
+  ) {
     spec.openEnded = true;
     // "until they've gone", "till she leaves": an end nobody can tell the time of either
     const upTo = i + 2 + tokens.slice(i + 2, Math.min(to, i + 5)).findIndex((t) => OPEN_END_WORDS.has(t.text));
@@ -465,7 +632,8 @@ function readWhileUntil(scan: SpecScan, i: number): number | undefined {
   }
   if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
     spec.openEnded = true;
-    for (let j = i; j < Math.min(to, i + 5); j++) if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'are', 'i', 'am', 'on', 'at', 'be'].includes(tokens[j].text)) take(spec, j);
+    for (let j = i; j < Math.min(to, i + 5); j++)
+      if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'are', 'i', 'am', 'on', 'at', 'be'].includes(tokens[j].text)) take(spec, j);
     return i;
   }
   return undefined;
@@ -478,30 +646,67 @@ function readRecurrence(scan: SpecScan, i: number): number | undefined {
   const next = tokens[i + 1]?.text;
   const prev = tokens[i - 1]?.text;
   if ((w === 'every' || w === 'each') && next) {
-    if (['night', 'evening', 'nights'].includes(next)) { spec.recurrence = 'daily'; spec.night = true; take(spec, i, i + 1); i++; return i; }
-    if (next === 'day') { spec.recurrence = 'daily'; take(spec, i, i + 1); i++; return i; }
-    if (next === 'weeknight' || next === 'weeknights') { spec.recurrence = 'weekdays'; spec.night = true; take(spec, i, i + 1); i++; return i; }
+    if (['night', 'evening', 'nights'].includes(next)) {
+      spec.recurrence = 'daily';
+      spec.night = true;
+      take(spec, i, i + 1);
+      i++;
+      return i;
+    }
+    if (next === 'day') {
+      spec.recurrence = 'daily';
+      take(spec, i, i + 1);
+      i++;
+      return i;
+    }
+    if (next === 'weeknight' || next === 'weeknights') {
+      spec.recurrence = 'weekdays';
+      spec.night = true;
+      take(spec, i, i + 1);
+      i++;
+      return i;
+    }
     const recurrence = next === 'weekday' || next === 'weekdays' ? 'weekdays' : next === 'weekend' || next === 'weekends' ? 'weekends' : undefined;
     if (recurrence) {
       spec.recurrence = recurrence;
       take(spec, i, i + 1);
       i++;
       // "every weekday night", "every weekend evening"
-      if (['night', 'nights', 'evening', 'evenings'].includes(tokens[i + 1]?.text ?? '')) { spec.night = true; take(spec, i + 1); i++; }
+      if (['night', 'nights', 'evening', 'evenings'].includes(tokens[i + 1]?.text ?? '')) {
+        spec.night = true;
+        take(spec, i + 1);
+        i++;
+      }
       return i;
     }
   }
-  if (w === 'nightly') { spec.recurrence = 'daily'; spec.night = true; take(spec, i); return i; }
-  if (w === 'daily') { spec.recurrence = 'daily'; take(spec, i); return i; }
+  if (w === 'nightly') {
+    spec.recurrence = 'daily';
+    spec.night = true;
+    take(spec, i);
+    return i;
+  }
+  if (w === 'daily') {
+    spec.recurrence = 'daily';
+    take(spec, i);
+    return i;
+  }
   if (w === 'weekdays' || w === 'weeknights' || (w === 'weekday' && prev === 'on')) {
     spec.recurrence = 'weekdays';
     if (w === 'weeknights') spec.night = true;
-    take(spec, i); if (prev === 'on') take(spec, i - 1);
+    take(spec, i);
+    if (prev === 'on') take(spec, i - 1);
     return i;
   }
   if (w === 'weekends' || w === 'weekend') {
-    if (prev === 'this' || (prev === 'the' && tokens[i - 2]?.text !== 'every')) { spec.weekend = true; take(spec, i - 1, i); }
-    else { spec.recurrence = 'weekends'; take(spec, i); if (prev === 'on') take(spec, i - 1); }
+    if (prev === 'this' || (prev === 'the' && tokens[i - 2]?.text !== 'every')) {
+      spec.weekend = true;
+      take(spec, i - 1, i);
+    } else {
+      spec.recurrence = 'weekends';
+      take(spec, i);
+      if (prev === 'on') take(spec, i - 1);
+    }
     return i;
   }
   return undefined;
@@ -514,7 +719,8 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
   const next = tokens[i + 1]?.text;
   const prev = tokens[i - 1]?.text;
   if (w === 'tonight' || w === 'overnight') {
-    spec.night = true; take(spec, i);
+    spec.night = true;
+    take(spec, i);
     if (w === 'overnight') spec.sinceMs ??= (c) => getNightStart(c, -1);
     return i;
   }
@@ -530,20 +736,39 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
     return i;
   }
   // "off a night shift": a kind of work, not a time
-  if (w === 'night' && (next === 'shift' || next === 'shifts')) { take(spec, i); return i; }
+  if (w === 'night' && (next === 'shift' || next === 'shifts')) {
+    take(spec, i);
+    return i;
+  }
   if (w === 'night' || w === 'evening') {
     if (prev === 'tomorrow') {
       // "tonight and tomorrow night": two nights from tonight
       if (spec.night && spec.dayOffset === 0 && tokens.slice(from, i).some((t) => t.text === 'tonight')) spec.nights = Math.max(spec.nights ?? 1, 2);
-      else { spec.night = true; spec.dayOffset = 1; }
+      else {
+        spec.night = true;
+        spec.dayOffset = 1;
+      }
       take(spec, i - 1, i);
       return i;
     }
-    if (prev === 'last') { spec.sinceMs = (c) => getNightStart(c, -1); scan.pastWords = true; take(spec, i - 1, i); return i; }
-    if (['at', 'all', 'this', 'the', 'tonight'].includes(prev ?? '') || i === from) { spec.night = true; take(spec, i); if (prev === 'at' || prev === 'all' || prev === 'this') take(spec, i - 1); return i; }
+    if (prev === 'last') {
+      spec.sinceMs = (c) => getNightStart(c, -1);
+      scan.pastWords = true;
+      take(spec, i - 1, i);
+      return i;
+    }
+    if (['at', 'all', 'this', 'the', 'tonight'].includes(prev ?? '') || i === from) {
+      spec.night = true;
+      take(spec, i);
+      if (prev === 'at' || prev === 'all' || prev === 'this') take(spec, i - 1);
+      return i;
+    }
   }
   if (w === 'dark' && (prev === 'after' || prev === 'gets' || prev === 'get')) {
-    spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' }); spec.night = true; take(spec, i - 1, i); return i;
+    spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' });
+    spec.night = true;
+    take(spec, i - 1, i);
+    return i;
   }
   return undefined;
 }
@@ -555,7 +780,11 @@ function readSunWords(scan: SpecScan, i: number): number | undefined {
   const next = tokens[i + 1]?.text;
   const prev = tokens[i - 1]?.text;
   if (w in SUN_WORDS && w !== 'dark') {
-    if (w === 'morning' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, 0); take(spec, i - 1, i); return i; }
+    if (w === 'morning' && prev === 'this') {
+      spec.sinceMs = (c) => getDayStart(c, 0);
+      take(spec, i - 1, i);
+      return i;
+    }
     const event = SUN_WORDS[w];
     let role = getRoleBefore(tokens, i, from);
     if (role === 'point') role = event === 'sunset' || event === 'dusk' ? 'start' : 'end';
@@ -570,7 +799,8 @@ function readSunWords(scan: SpecScan, i: number): number | undefined {
     let k = i + 1;
     if (['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'has', 'coming', 'going'].includes(tokens[k]?.text ?? '')) k++;
     const t = tokens[k]?.text;
-    const event: SunEvent | undefined = t === 'up' || t === 'rises' || t === 'risen' ? 'sunrise' : t === 'down' || t === 'sets' || t === 'set' ? 'sunset' : undefined;
+    const event: SunEvent | undefined =
+      t === 'up' || t === 'rises' || t === 'risen' ? 'sunrise' : t === 'down' || t === 'sets' || t === 'set' ? 'sunset' : undefined;
     if (event) {
       let role = getRoleBefore(tokens, prev === 'the' && tokens[i - 2]?.text === 'when' ? i - 1 : i, from);
       if (role === 'point') role = event === 'sunset' ? 'start' : 'end';
@@ -583,7 +813,12 @@ function readSunWords(scan: SpecScan, i: number): number | undefined {
       return i;
     }
   }
-  if (w === 'first' && next === 'light') { spec.anchors.push({ kind: 'sun', event: 'dawn', role: 'end' }); take(spec, i, i + 1); i++; return i; }
+  if (w === 'first' && next === 'light') {
+    spec.anchors.push({ kind: 'sun', event: 'dawn', role: 'end' });
+    take(spec, i, i + 1);
+    i++;
+    return i;
+  }
   return undefined;
 }
 
@@ -593,10 +828,22 @@ function readDayWords(scan: SpecScan, i: number): number | undefined {
   const w = tokens[i].text;
   const next = tokens[i + 1]?.text;
   const prev = tokens[i - 1]?.text;
-  if (w === 'now') { take(spec, i); return i; }
+  if (w === 'now') {
+    take(spec, i);
+    return i;
+  }
   if (w === 'bed' || w === 'sleep' || w === 'sleeping' || w === 'asleep') spec.sleepContext = true;
-  if (w === 'today') { spec.sinceMs ??= (c) => getDayStart(c, 0); take(spec, i); return i; }
-  if (w === 'yesterday') { spec.sinceMs = (c) => getDayStart(c, -1); scan.pastWords = true; take(spec, i); return i; }
+  if (w === 'today') {
+    spec.sinceMs ??= (c) => getDayStart(c, 0);
+    take(spec, i);
+    return i;
+  }
+  if (w === 'yesterday') {
+    spec.sinceMs = (c) => getDayStart(c, -1);
+    scan.pastWords = true;
+    take(spec, i);
+    return i;
+  }
   // "until the 30th", "back on the 2nd": a day of the month without a month
   const dayOfMonth = /^\d{1,2}(st|nd|rd|th)$/.test(w) ? parseDayOfMonth(w) : undefined;
   if (dayOfMonth !== undefined) {
@@ -616,8 +863,16 @@ function readDayWords(scan: SpecScan, i: number): number | undefined {
     if (prev === 'the') take(spec, i - 1);
     return i;
   }
-  if (w === 'tomorrow' && !(next === 'night' && spec.night)) { spec.dayOffset = 1; take(spec, i); return i; }
-  if (w === 'week' && prev === 'this') { spec.sinceMs = (c) => getDayStart(c, -((toWallClock(c.now, c.timeZone).weekday + 6) % 7)); take(spec, i - 1, i); return i; }
+  if (w === 'tomorrow' && !(next === 'night' && spec.night)) {
+    spec.dayOffset = 1;
+    take(spec, i);
+    return i;
+  }
+  if (w === 'week' && prev === 'this') {
+    spec.sinceMs = (c) => getDayStart(c, -((toWallClock(c.now, c.timeZone).weekday + 6) % 7));
+    take(spec, i - 1, i);
+    return i;
+  }
   return undefined;
 }
 
@@ -645,7 +900,17 @@ function readBareHour(scan: SpecScan, i: number): number | undefined {
 
 /** Reads the time words of tokens[from, to). */
 export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: TimeContext): TimeSpec {
-  const spec: TimeSpec = { anchors: [], past: false, night: false, sleepContext: false, dayOffset: 0, weekend: false, openEnded: false, consumed: new Set(), hasTime: false };
+  const spec: TimeSpec = {
+    anchors: [],
+    past: false,
+    night: false,
+    sleepContext: false,
+    dayOffset: 0,
+    weekend: false,
+    openEnded: false,
+    consumed: new Set(),
+    hasTime: false,
+  };
   takeReplacedTime(tokens, from, to, spec);
   readWeeklyDays(tokens, from, to, spec, ctx);
   readClockPhrases(tokens, from, to, ctx, spec);
@@ -654,7 +919,17 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
 
   for (let i = from; i < to; i++) {
     if (spec.consumed.has(i)) continue;
-    const read = readShift(scan, i) ?? readDuration(scan, i) ?? readNextWeek(scan, i) ?? readBareAmount(scan, i) ?? readWhileUntil(scan, i) ?? readRecurrence(scan, i) ?? readNightWords(scan, i) ?? readSunWords(scan, i) ?? readDayWords(scan, i) ?? readBareHour(scan, i);
+    const read =
+      readShift(scan, i) ??
+      readDuration(scan, i) ??
+      readNextWeek(scan, i) ??
+      readBareAmount(scan, i) ??
+      readWhileUntil(scan, i) ??
+      readRecurrence(scan, i) ??
+      readNightWords(scan, i) ??
+      readSunWords(scan, i) ??
+      readDayWords(scan, i) ??
+      readBareHour(scan, i);
     if (read !== undefined) i = read;
   }
   settleAnchorRoles(tokens, from, to, spec);
@@ -663,8 +938,18 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
   for (let i = from + 1; i < to; i++) {
     if ((tokens[i].text === "o'clock" || tokens[i].text === 'oclock') && spec.consumed.has(i - 1) && /^\d{1,2}$/.test(tokens[i - 1].text)) take(spec, i);
   }
-  spec.hasTime = spec.anchors.length > 0 || spec.night || spec.durationMs !== undefined || spec.extendMs !== undefined || spec.shiftMs !== undefined ||
-    spec.recurrence !== undefined || spec.weekend || spec.dayOffset !== 0 || spec.date !== undefined || spec.openEnded || spec.delayMs !== undefined;
+  spec.hasTime =
+    spec.anchors.length > 0 ||
+    spec.night ||
+    spec.durationMs !== undefined ||
+    spec.extendMs !== undefined ||
+    spec.shiftMs !== undefined ||
+    spec.recurrence !== undefined ||
+    spec.weekend ||
+    spec.dayOffset !== 0 ||
+    spec.date !== undefined ||
+    spec.openEnded ||
+    spec.delayMs !== undefined;
   spec.past = scan.pastWords && !spec.hasTime;
   return spec;
 }
@@ -681,7 +966,11 @@ interface ClockPhrase {
 // one chrono pass per message and moment (clauses are read several times while splitting)
 const clockPhraseCache = new WeakMap<Token[], Map<string, ClockPhrase[]>>();
 /** A piece of the text given to chrono: a word, or a phrase rewritten so that chrono reads it right. */
-interface ClockPiece { text: string; tokens: number[]; night: boolean }
+interface ClockPiece {
+  text: string;
+  tokens: number[];
+  night: boolean;
+}
 
 /** Reads a day with its date, or a day part with a clock, at words[i] into pieces; returns the index of the last word read, or undefined when there is none. */
 function readDatedPiece(words: string[], i: number, prevWord: string, minutesTo: boolean, ctx: TimeContext, pieces: ClockPiece[]): number | undefined {
@@ -728,12 +1017,21 @@ function readDatedPiece(words: string[], i: number, prevWord: string, minutesTo:
 
 /** Reads a spoken clock time ("quarter past 8", "half past seven tomorrow morning") at words[i] into pieces; returns the index of the last word read, or undefined when there is none. */
 function readSpokenPiece(words: string[], i: number, spoken: SpokenClock | undefined, pieces: ClockPiece[]): number | undefined {
-  if (spoken && spoken.meridiem === undefined && words[spoken.end] === 'tomorrow' && ['morning', 'afternoon', 'evening', 'night'].includes(words[spoken.end + 1] ?? '')) {
+  if (
+    spoken &&
+    spoken.meridiem === undefined &&
+    words[spoken.end] === 'tomorrow' &&
+    ['morning', 'afternoon', 'evening', 'night'].includes(words[spoken.end + 1] ?? '')
+  ) {
     // "half past seven tomorrow morning": 07:30 tomorrow
     const part = words[spoken.end + 1];
     const covered: number[] = [];
     for (let k = spoken.start; k <= spoken.end + 1; k++) covered.push(k);
-    pieces.push({ text: `${clockText({ hour: spoken.hour, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} tomorrow`, tokens: covered, night: false });
+    pieces.push({
+      text: `${clockText({ hour: spoken.hour, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} tomorrow`,
+      tokens: covered,
+      night: false,
+    });
     i = spoken.end + 1;
     return i;
   }
@@ -742,10 +1040,14 @@ function readSpokenPiece(words: string[], i: number, spoken: SpokenClock | undef
     const onDay = words[spoken.end] === 'on' && parseWeekday(words[spoken.end + 1] ?? '') !== undefined ? spoken.end + 1 : undefined;
     const part = onDay !== undefined ? words[onDay + 1] : undefined;
     if (onDay !== undefined && spoken.meridiem === undefined && (part === 'morning' || part === 'afternoon' || part === 'evening' || part === 'night')) {
-      const h = spoken.hour % 12 + (part === 'morning' ? 0 : 12);
+      const h = (spoken.hour % 12) + (part === 'morning' ? 0 : 12);
       const covered: number[] = [];
       for (let k = spoken.start; k <= onDay + 1; k++) covered.push(k);
-      pieces.push({ text: `${clockText({ hour: h, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} on ${words[onDay]}`, tokens: covered, night: false });
+      pieces.push({
+        text: `${clockText({ hour: h, minute: spoken.minute, meridiem: part === 'morning' ? 'am' : 'pm' })} on ${words[onDay]}`,
+        tokens: covered,
+        night: false,
+      });
       i = onDay + 1;
       return i;
     }
@@ -763,23 +1065,44 @@ function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: Clo
   // an hour said as a word after a time word ("till seven tomorrow morning"): its digits
   const w = isHourWordAt(tokens, i) && TIME_PREPOSITIONS.has(prevWord) ? String(readHourWord(tokens[i].text)) : tokens[i].text;
   if (/^\d{1,2}(:\d\d)?$/.test(w)) {
-    const a = tokens[i + 1]?.text, b = tokens[i + 2]?.text, c = tokens[i + 3]?.text;
-    if (a === 'in' && b === 'the' && c === 'morning') { pieces.push({ text: `${w}am`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; return i; }
-    if (a === 'in' && b === 'the' && (c === 'evening' || c === 'afternoon')) { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2, i + 3], night: false }); i += 3; return i; }
-    if (a === 'at' && b === 'night') { pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2], night: false }); i += 2; return i; }
+    const a = tokens[i + 1]?.text,
+      b = tokens[i + 2]?.text,
+      c = tokens[i + 3]?.text;
+    if (a === 'in' && b === 'the' && c === 'morning') {
+      pieces.push({ text: `${w}am`, tokens: [i, i + 1, i + 2, i + 3], night: false });
+      i += 3;
+      return i;
+    }
+    if (a === 'in' && b === 'the' && (c === 'evening' || c === 'afternoon')) {
+      pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2, i + 3], night: false });
+      i += 3;
+      return i;
+    }
+    if (a === 'at' && b === 'night') {
+      pieces.push({ text: `${w}pm`, tokens: [i, i + 1, i + 2], night: false });
+      i += 2;
+      return i;
+    }
     // "7 tomorrow morning" is 07:00 tomorrow; chrono would read the 7 as the evening's
     if (a === 'tomorrow' && (b === 'morning' || b === 'evening' || b === 'night' || b === 'afternoon')) {
-      pieces.push({ text: `${w}${b === 'morning' ? 'am' : 'pm'} tomorrow`, tokens: [i, i + 1, i + 2], night: false }); i += 2; return i;
+      pieces.push({ text: `${w}${b === 'morning' ? 'am' : 'pm'} tomorrow`, tokens: [i, i + 1, i + 2], night: false });
+      i += 2;
+      return i;
     }
     // "11 tonight" is 23:00; "6 tonight" after "between 10 and" is the morning: leave it to the night rules
     if (a === 'tonight' && Number(w.split(':')[0]) >= 7 && Number(w.split(':')[0]) <= 11) {
-      pieces.push({ text: `${w}pm`, tokens: [i, i + 1], night: true }); i += 1; return i;
+      pieces.push({ text: `${w}pm`, tokens: [i, i + 1], night: true });
+      i += 1;
+      return i;
     }
   }
   // sentence ends stop chrono from joining "until 7. then 9pm"; chrono also joins "tonight until
   // 6:15" into one range that loses the clock, so "tonight" (read by extractTimeSpec) ends its phrase
   // "till the sun's up": the sun, not Sunday
-  if (w === 'sun' && ['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'up', 'down', 'rises', 'sets', 'has', 'coming', 'going'].includes(tokens[i + 1]?.text ?? '')) {
+  if (
+    w === 'sun' &&
+    ['is', 'be', 'comes', 'come', 'gets', 'goes', 'go', 'up', 'down', 'rises', 'sets', 'has', 'coming', 'going'].includes(tokens[i + 1]?.text ?? '')
+  ) {
     pieces.push({ text: 'sunlight', tokens: [i], night: false });
     return i;
   }
@@ -789,7 +1112,8 @@ function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: Clo
     pieces.push({ text: '.', tokens: [i], night: false });
     return i;
   }
-  const ends = tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
+  const ends =
+    tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
   pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
   return i;
 }
@@ -803,7 +1127,8 @@ function clockPieces(tokens: Token[], ctx: TimeContext): ClockPiece[] {
     // spoken clock times, read by the shared reader (./spoken-clock.ts): "quarter past 8",
     // "half past 7", "half ten", "seven o'clock", "ten past six in the morning". "10 to 6" is a
     // range ("from 10 to 6"); "ten to seven" is 18:50 only after at/till/by…, never after from/between
-    const minutesTo = ['at', 'by', 'until', 'till', 'til', 'before', 'around', 'about', 'after'].includes(prevWord) ||
+    const minutesTo =
+      ['at', 'by', 'until', 'till', 'til', 'before', 'around', 'about', 'after'].includes(prevWord) ||
       // "from ten to seven this evening until ten past nine": the range is said with "until"
       (prevWord === 'from' && tokens.slice(i + 3, i + 8).some((t) => ['until', 'till', 'til'].includes(t.text))) ||
       // "between quarter past six and ten to nine": the range's own connector comes first, so what
@@ -836,12 +1161,17 @@ function parseClockPieces(pieces: ClockPiece[], ctx: TimeContext): ClockPhrase[]
       const first = pieceAt(r.index);
       const last = pieceAt(r.index + r.text.length - 1);
       const span = pieces.slice(first, last + 1);
-      phrases.push({ tokens: span.flatMap((p) => p.tokens), first: pieces[first].tokens[0], text: r.text.toLowerCase(), result: r, night: span.some((p) => p.night) });
+      phrases.push({
+        tokens: span.flatMap((p) => p.tokens),
+        first: pieces[first].tokens[0],
+        text: r.text.toLowerCase(),
+        result: r,
+        night: span.some((p) => p.night),
+      });
     }
   }
   return phrases;
 }
-
 
 /** Runs chrono once over the whole message; "8 tonight" and "6 in the morning" are said plainly first. */
 function findClockPhrases(tokens: Token[], ctx: TimeContext): ClockPhrase[] {
@@ -873,18 +1203,23 @@ function readDatedDay(words: string[], i: number, ctx: TimeContext, minutesTo: b
   // "the 13th at 8", "the 13th around 8 in the evening"
   if (['at', 'around', 'about', 'by'].includes(words[j] ?? '')) {
     const spoken = readSpokenClock(words, j + 1, { minutesTo });
-    if (spoken) { clock = clockText(spoken); j = spoken.end; }
-    else if (/^\d{1,2}(:\d\d)?(am|pm)?$/.test(words[j + 1] ?? '')) {
+    if (spoken) {
+      clock = clockText(spoken);
+      j = spoken.end;
+    } else if (/^\d{1,2}(:\d\d)?(am|pm)?$/.test(words[j + 1] ?? '')) {
       clock = words[j + 1];
       j += 2;
-      if (['am', 'pm'].includes(words[j] ?? '') && !/[ap]m$/.test(clock)) { clock += words[j]; j++; }
+      if (['am', 'pm'].includes(words[j] ?? '') && !/[ap]m$/.test(clock)) {
+        clock += words[j];
+        j++;
+      }
     }
     // "at 6 in the morning", "around 8 in the evening", "at 11 at night": the part of the day says am or pm
     if (clock && !/[ap]m$/.test(clock)) {
       const part = words[j] === 'in' && words[j + 1] === 'the' ? words[j + 2] : words[j] === 'at' && words[j + 1] === 'night' ? 'night' : undefined;
       const hour = Number(clock.split(':')[0]);
       if (part && ['morning', 'afternoon', 'evening', 'night'].includes(part) && hour >= 1 && hour <= 12) {
-        clock += part === 'morning' ? (hour === 12 ? 'pm' : 'am') : (hour === 12 ? 'am' : 'pm');
+        clock += part === 'morning' ? (hour === 12 ? 'pm' : 'am') : hour === 12 ? 'am' : 'pm';
         if (part === 'night' && hour >= 1 && hour <= 4) clock = clock.replace(/pm$/, 'am');
         j += part === 'night' ? 2 : 3;
       }
@@ -921,7 +1256,11 @@ function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spe
     readDayPartPhrase(tokens, from, phrase, spec, part);
     return;
   }
-  if (/\b(hour|hours|minute|minutes|min|mins|week|weeks|days)\b/.test(words) || /\b(night|tonight|today|yesterday|evening|weekend)\b/.test(words) && !hasClock) return;
+  if (
+    /\b(hour|hours|minute|minutes|min|mins|week|weeks|days)\b/.test(words) ||
+    (/\b(night|tonight|today|yesterday|evening|weekend)\b/.test(words) && !hasClock)
+  )
+    return;
   // "9 tonight" is 21:00; only a start said that way ("from 10 tonight") makes the window the night's
   // ("until 11 tonight", "back about 9 tonight" end a window that starts now)
   if (phrase.night && getRoleBefore(tokens, phrase.first, from) !== 'end') spec.night = true;
@@ -950,7 +1289,8 @@ function readDayPartPhrase(tokens: Token[], from: number, phrase: ClockPhrase, s
   spec.anchors.push({ kind: 'clock', hour: DAY_PARTS[part].typical, minute: 0, meridiemCertain: true, date, role: role === 'point' ? 'start' : role });
   if (part === 'night' || part === 'evening') spec.night ||= role !== 'end';
   span.forEach((k) => spec.consumed.add(k));
-  if (phrase.first - 1 >= from && (START_WORDS.has(tokens[phrase.first - 1].text) || END_WORDS.has(tokens[phrase.first - 1].text))) spec.consumed.add(phrase.first - 1);
+  if (phrase.first - 1 >= from && (START_WORDS.has(tokens[phrase.first - 1].text) || END_WORDS.has(tokens[phrase.first - 1].text)))
+    spec.consumed.add(phrase.first - 1);
 }
 
 /** A date with no clock: "until friday", "tomorrow", "on the 3rd". */
@@ -981,11 +1321,21 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
   // chrono gives "from 7pm till 7am tomorrow" tomorrow's date at both ends; the day named after
   // "till" belongs to the end only, which resolves after the start anyway
   // ("9 to 5 tomorrow", said with no am/pm and no night, is a day's range: tomorrow's, both ends)
-  const dayRange = r.end !== null && r.end !== undefined && !r.start.isCertain('meridiem') && !r.end.isCertain('meridiem') && !/\b(tonight|night|evening)\b/.test(words) &&
-    (r.start.get('hour')! % 12) > (r.end.get('hour')! % 12) && r.start.get('hour')! % 12 >= 6;
-  const dayAfterEnd = r.end && !dayRange && /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
+  const dayRange =
+    r.end !== null &&
+    r.end !== undefined &&
+    !r.start.isCertain('meridiem') &&
+    !r.end.isCertain('meridiem') &&
+    !/\b(tonight|night|evening)\b/.test(words) &&
+    r.start.get('hour')! % 12 > r.end.get('hour')! % 12 &&
+    r.start.get('hour')! % 12 >= 6;
+  const dayAfterEnd =
+    r.end &&
+    !dayRange &&
+    /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
     !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
-  const date = dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
+  const date =
+    dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
   // "tomorrow from 8 pm until midnight": chrono dates the midnight end and leaves the start's day
   // open; the day said before the range is the start's (see docs/decisions.md, "Round F household: relative days and starts")
   if (!date && r.end && !dayAfterEnd && /^(?:\S+ )?tomorrow\b/.test(words) && spec.dayOffset === 0 && !spec.date) spec.dayOffset = 1;
@@ -1002,7 +1352,7 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
   if (r.end && firstSaid) {
     // (on the clock face noon and midnight are both 12: 0 here, as the hours compared are)
     const said = firstSaid[2] ? 0 : Number(firstSaid[1]) % 12;
-    if ((r.start.get('hour')! % 12) !== said && (r.end.get('hour')! % 12) === said) [startC, endC] = [r.end, r.start];
+    if (r.start.get('hour')! % 12 !== said && r.end.get('hour')! % 12 === said) [startC, endC] = [r.end, r.start];
   }
   spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: readMinute(startC), date, role });
   // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
@@ -1010,9 +1360,24 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
   if (r.end) {
     // the end keeps its own date only when the words name one after "until" ("until monday the 14th
     // at 8pm"); chrono otherwise dates "9 to 3" to the next day on its own
-    const endNamesDay = /\b(until|till|to|through)\b.*\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b/.test(words);
-    const endDate = endC!.isCertain('day') || endC!.isCertain('weekday') ? { year: endC!.get('year')!, month: endC!.get('month')!, day: endC!.get('day')!, hour: 0, minute: 0 } : undefined;
-    spec.anchors.push({ kind: 'clock', ...readHour(endC!, words), minute: readMinute(endC!), date: endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day) ? endDate : undefined, role: 'end' });
+    const endNamesDay =
+      /\b(until|till|to|through)\b.*\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b/.test(
+        words,
+      );
+    const endDate =
+      endC!.isCertain('day') || endC!.isCertain('weekday')
+        ? { year: endC!.get('year')!, month: endC!.get('month')!, day: endC!.get('day')!, hour: 0, minute: 0 }
+        : undefined;
+    spec.anchors.push({
+      kind: 'clock',
+      ...readHour(endC!, words),
+      minute: readMinute(endC!),
+      date:
+        endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day)
+          ? endDate
+          : undefined,
+      role: 'end',
+    });
   }
   span.forEach((k) => spec.consumed.add(k));
   // "from 10pm": the preposition belongs to the time
@@ -1043,7 +1408,7 @@ function readHour(c: chrono.ParsedComponents, words: string): { hour: number; me
  * other end's minutes ("from midnight till half five" → 00:30); a minute it only implied is :00.
  */
 function readMinute(c: chrono.ParsedComponents): number {
-  return c.isCertain('minute') ? c.get('minute') ?? 0 : 0;
+  return c.isCertain('minute') ? (c.get('minute') ?? 0) : 0;
 }
 
 /** Sunset of a local day (18:00 when the home has no location), for "last night". */
@@ -1067,9 +1432,12 @@ function resolveEnd(anchor: Anchor, after: number, ctx: TimeContext, night: bool
   // "until the 30th", "until friday": through the end of that day
   if (anchor.dateOnly && anchor.date) return fromWallClock({ ...addDays(anchor.date, 1), hour: 0, minute: 0 }, ctx.timeZone);
   const base = anchor.date ?? toLocalDate(after, ctx.timeZone);
-  const hours = anchor.meridiemCertain || anchor.hour === 0 || anchor.hour === 12
-    ? [anchor.hour]
-    : night && anchor.hour <= 9 ? [anchor.hour] : [anchor.hour, anchor.hour + 12];
+  const hours =
+    anchor.meridiemCertain || anchor.hour === 0 || anchor.hour === 12
+      ? [anchor.hour]
+      : night && anchor.hour <= 9
+        ? [anchor.hour]
+        : [anchor.hour, anchor.hour + 12];
   let best = Infinity;
   for (let d = 0; d < 3; d++) {
     for (const h of hours) {
@@ -1096,7 +1464,14 @@ function describeAnchor(a: Anchor | undefined, ms: number, ctx: TimeContext): st
 }
 
 /** "around 4": the hour's window, half an hour either side (undefined when not said so). */
-function resolveAroundWindow(spec: TimeSpec, start: Anchor | undefined, end: Anchor | undefined, today: WallClock, recurrence: Recurrence, ctx: TimeContext): ResolvedWindow | undefined {
+function resolveAroundWindow(
+  spec: TimeSpec,
+  start: Anchor | undefined,
+  end: Anchor | undefined,
+  today: WallClock,
+  recurrence: Recurrence,
+  ctx: TimeContext,
+): ResolvedWindow | undefined {
   // "around 4": half an hour either side
   if (start?.kind === 'clock' && start.around && !end && spec.durationMs === undefined) {
     for (let d = spec.dayOffset; d < spec.dayOffset + 2; d++) {
@@ -1112,7 +1487,14 @@ function resolveAroundWindow(spec: TimeSpec, start: Anchor | undefined, end: Anc
 }
 
 /** "this weekend", "every weekend": Saturday to Monday (undefined when not said so). */
-function resolveWeekendWindow(spec: TimeSpec, start: Anchor | undefined, end: Anchor | undefined, today: WallClock, recurrence: Recurrence, ctx: TimeContext): ResolvedWindow | undefined {
+function resolveWeekendWindow(
+  spec: TimeSpec,
+  start: Anchor | undefined,
+  end: Anchor | undefined,
+  today: WallClock,
+  recurrence: Recurrence,
+  ctx: TimeContext,
+): ResolvedWindow | undefined {
   if ((spec.weekend || (recurrence === 'weekends' && !start && !end && !spec.night)) && !start && !end) {
     const wd = getWeekday(today);
     const toSaturday = (6 - wd + 7) % 7;
@@ -1125,7 +1507,15 @@ function resolveWeekendWindow(spec: TimeSpec, start: Anchor | undefined, end: An
 }
 
 /** The start of the window on day d (first: the first day tried), and how it is said. */
-function resolveDayStart(spec: TimeSpec, start: Anchor | undefined, day: WallClock, d: number, first: number, today: WallClock, ctx: TimeContext): { startsAt: number; startLabel: string; eveningStart: boolean } {
+function resolveDayStart(
+  spec: TimeSpec,
+  start: Anchor | undefined,
+  day: WallClock,
+  d: number,
+  first: number,
+  today: WallClock,
+  ctx: TimeContext,
+): { startsAt: number; startLabel: string; eveningStart: boolean } {
   const night = spec.night;
   const hasLocation = ctx.location !== null;
   let startsAt: number;
@@ -1141,8 +1531,17 @@ function resolveDayStart(spec: TimeSpec, start: Anchor | undefined, day: WallClo
     startsAt = resolveStart(start, day, ctx, spec.night);
     // "from half eleven" said at 18:20: the hour without am/pm that is still to come today
     // ("12 til 6" said at 23:47: midnight, the 12 still to come)
-    if (start.kind === 'clock' && !start.meridiemCertain && !start.date && !spec.date && spec.dayOffset === 0 && d === first && start.hour <= 12 &&
-      startsAt < ctx.now - 15 * MINUTE && startsAt + 12 * HOUR > ctx.now) {
+    if (
+      start.kind === 'clock' &&
+      !start.meridiemCertain &&
+      !start.date &&
+      !spec.date &&
+      spec.dayOffset === 0 &&
+      d === first &&
+      start.hour <= 12 &&
+      startsAt < ctx.now - 15 * MINUTE &&
+      startsAt + 12 * HOUR > ctx.now
+    ) {
       startsAt += 12 * HOUR;
       eveningStart = true;
     }
@@ -1164,7 +1563,15 @@ function resolveDayStart(spec: TimeSpec, start: Anchor | undefined, day: WallClo
 }
 
 /** The end of a window starting at startsAt on day, and how it is said. */
-function resolveDayEnd(spec: TimeSpec, start: Anchor | undefined, end: Anchor | undefined, startsAt: number, eveningStart: boolean, day: WallClock, ctx: TimeContext): { endsAt: number; endLabel: string; defaulted: boolean } {
+function resolveDayEnd(
+  spec: TimeSpec,
+  start: Anchor | undefined,
+  end: Anchor | undefined,
+  startsAt: number,
+  eveningStart: boolean,
+  day: WallClock,
+  ctx: TimeContext,
+): { endsAt: number; endLabel: string; defaulted: boolean } {
   const night = spec.night;
   const hasLocation = ctx.location !== null;
   let endsAt: number;
@@ -1172,7 +1579,12 @@ function resolveDayEnd(spec: TimeSpec, start: Anchor | undefined, end: Anchor | 
   let defaulted = false;
   if (end) {
     // "from 9pm until 6" ends in the morning; "from now (17:00) until 8" at 20:00, the nearest 8
-    endsAt = resolveEnd(end, startsAt, ctx, night || eveningStart || (spec.sleepContext && !spec.nextStart) || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20));
+    endsAt = resolveEnd(
+      end,
+      startsAt,
+      ctx,
+      night || eveningStart || (spec.sleepContext && !spec.nextStart) || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20),
+    );
     endLabel = describeAnchor(end, endsAt, ctx);
   } else if (spec.durationMs !== undefined) {
     endsAt = startsAt + spec.durationMs;
@@ -1180,7 +1592,9 @@ function resolveDayEnd(spec: TimeSpec, start: Anchor | undefined, end: Anchor | 
   } else if (night || (start && (toWallClock(startsAt, ctx.timeZone).hour >= 17 || toWallClock(startsAt, ctx.timeZone).hour < 5))) {
     // several nights: until the sunrise after the last one
     const more = Math.max(0, (spec.nights ?? 1) - 1);
-    endsAt = hasLocation ? getNextSunTime('sunrise', startsAt + more * DAY, ctx) : fromWallClock({ ...addDays(day, 1 + more), hour: 7, minute: 0 }, ctx.timeZone);
+    endsAt = hasLocation
+      ? getNextSunTime('sunrise', startsAt + more * DAY, ctx)
+      : fromWallClock({ ...addDays(day, 1 + more), hour: 7, minute: 0 }, ctx.timeZone);
     endLabel = hasLocation ? (more ? `sunrise ${formatDay(toLocalDate(endsAt, ctx.timeZone))}` : 'sunrise') : '07:00';
   } else {
     endsAt = startsAt + DAY;
@@ -1197,7 +1611,8 @@ function resolveDayEnd(spec: TimeSpec, start: Anchor | undefined, end: Anchor | 
 export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWindow {
   const recurrence: Recurrence = spec.recurrence ?? 'none';
   const today = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
-  const start = spec.anchors.find((a) => a.role === 'start') ?? (spec.anchors.some((a) => a.role === 'end') ? undefined : spec.anchors.find((a) => a.role === 'point'));
+  const start =
+    spec.anchors.find((a) => a.role === 'start') ?? (spec.anchors.some((a) => a.role === 'end') ? undefined : spec.anchors.find((a) => a.role === 'point'));
   const end = spec.anchors.find((a) => a.role === 'end');
   const night = spec.night;
   const around = resolveAroundWindow(spec, start, end, today, recurrence, ctx);
@@ -1214,7 +1629,10 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     const { endsAt, endLabel, defaulted } = resolveDayEnd(spec, start, end, startsAt, eveningStart, day, ctx);
     // "start at 8am" said at 17:00: the next 08:00, not a window already running
     if (start && !end && spec.durationMs === undefined && !night && startsAt < ctx.now - 15 * MINUTE) continue;
-    if (endsAt <= ctx.now || !isAllowedDay(Math.max(startsAt, ctx.now), recurrence, ctx) && !(recurrence !== 'none' && startsAt < ctx.now && isAllowedDay(startsAt, recurrence, ctx))) {
+    if (
+      endsAt <= ctx.now ||
+      (!isAllowedDay(Math.max(startsAt, ctx.now), recurrence, ctx) && !(recurrence !== 'none' && startsAt < ctx.now && isAllowedDay(startsAt, recurrence, ctx)))
+    ) {
       if (spec.date && end && endsAt > ctx.now) break;
       continue;
     }
@@ -1222,16 +1640,30 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
       startsAt = ctx.now;
     }
     const prefix = { none: '', daily: night ? 'every night, ' : 'every day, ', weekdays: 'weekdays, ', weekends: 'weekends, ' }[recurrence];
-    const label = defaulted && startLabel === 'now' ? 'the next 24 hours'
-      : startLabel === 'now' && spec.durationMs !== undefined && !end ? `for the next ${formatDuration(spec.durationMs)}`
-        : startLabel === 'now' ? `now until ${endLabel}` : `${startLabel} to ${endLabel}`;
+    const label =
+      defaulted && startLabel === 'now'
+        ? 'the next 24 hours'
+        : startLabel === 'now' && spec.durationMs !== undefined && !end
+          ? `for the next ${formatDuration(spec.durationMs)}`
+          : startLabel === 'now'
+            ? `now until ${endLabel}`
+            : `${startLabel} to ${endLabel}`;
     // "from 2 to 4" said at 17:00: today's window is over; the next one is tomorrow's, but ask.
     // A window in the small hours ("between midnight and 5", "from 1 to 4am") said in the day is
     // the coming night's: nobody asks to watch last night, so that is taken, not asked about
-    const smallHours = start?.kind === 'clock' && start.hour < 5 && end?.kind === 'clock' && end.hour <= 7 &&
-      toWallClock(ctx.now, ctx.timeZone).hour >= 5;
-    const passed = d > Math.max(first, 0) && start !== undefined && end !== undefined && start.kind === 'clock' && end.kind === 'clock' &&
-      !start.date && !spec.date && spec.dayOffset === 0 && recurrence === 'none' && !night && !smallHours;
+    const smallHours = start?.kind === 'clock' && start.hour < 5 && end?.kind === 'clock' && end.hour <= 7 && toWallClock(ctx.now, ctx.timeZone).hour >= 5;
+    const passed =
+      d > Math.max(first, 0) &&
+      start !== undefined &&
+      end !== undefined &&
+      start.kind === 'clock' &&
+      end.kind === 'clock' &&
+      !start.date &&
+      !spec.date &&
+      spec.dayOffset === 0 &&
+      recurrence === 'none' &&
+      !night &&
+      !smallHours;
     return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed };
   }
   return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours', defaulted: true };
@@ -1275,19 +1707,31 @@ export function resolveWindowChange(
   const hasStart = spec.anchors.some((a) => a.role === 'start');
   const hasEnd = spec.anchors.some((a) => a.role === 'end');
   // "change that to tonight", "make it tomorrow": only the day changes; the watch keeps its hours
-  const dayOnly = spec.anchors.length === 0 && spec.durationMs === undefined && !spec.recurrence && !spec.weekend && !spec.nights &&
-    (spec.night || spec.dayOffset !== 0 || spec.date !== undefined) && endsAt - startsAt < DAY;
+  const dayOnly =
+    spec.anchors.length === 0 &&
+    spec.durationMs === undefined &&
+    !spec.recurrence &&
+    !spec.weekend &&
+    !spec.nights &&
+    (spec.night || spec.dayOffset !== 0 || spec.date !== undefined) &&
+    endsAt - startsAt < DAY;
   if (dayOnly) {
     const wall = toWallClock(startsAt, ctx.timeZone);
     const today = toLocalDate(ctx.now, ctx.timeZone);
     const day = spec.date ?? addDays(today, spec.dayOffset);
     let s = fromWallClock({ ...day, hour: wall.hour, minute: wall.minute }, ctx.timeZone);
     // "tonight" for a watch that starts in the small hours: the coming night's
-    if (spec.night && spec.dayOffset === 0 && !spec.date && wall.hour < 12 && s < ctx.now) s = fromWallClock({ ...addDays(today, 1), hour: wall.hour, minute: wall.minute }, ctx.timeZone);
+    if (spec.night && spec.dayOffset === 0 && !spec.date && wall.hour < 12 && s < ctx.now)
+      s = fromWallClock({ ...addDays(today, 1), hour: wall.hour, minute: wall.minute }, ctx.timeZone);
     const e = s + (endsAt - startsAt);
     if (e > ctx.now) {
       const from = Math.max(s, ctx.now);
-      return { ...out, starts_at: new Date(from).toISOString(), ends_at: new Date(e).toISOString(), window: `${describeAnchor(undefined, from, ctx)} to ${formatClock(e, ctx.timeZone)}` };
+      return {
+        ...out,
+        starts_at: new Date(from).toISOString(),
+        ends_at: new Date(e).toISOString(),
+        window: `${describeAnchor(undefined, from, ctx)} to ${formatClock(e, ctx.timeZone)}`,
+      };
     }
   }
   if (spec.night || (hasStart && hasEnd) || spec.weekend) {
@@ -1296,15 +1740,28 @@ export function resolveWindowChange(
     const startWall = toWallClock(startsAt, ctx.timeZone);
     const nightWatch = startWall.hour >= 17 || startWall.hour < 5;
     const keepDay = !spec.date && spec.dayOffset === 0 && !spec.anchors.some((a) => a.kind === 'clock' && a.date) && startsAt > ctx.now;
-    const kept: TimeSpec = { ...spec, night: spec.night || (hasStart && hasEnd && nightWatch), date: keepDay ? { ...toLocalDate(startsAt, ctx.timeZone), hour: 0, minute: 0 } : spec.date };
+    const kept: TimeSpec = {
+      ...spec,
+      night: spec.night || (hasStart && hasEnd && nightWatch),
+      date: keepDay ? { ...toLocalDate(startsAt, ctx.timeZone), hour: 0, minute: 0 } : spec.date,
+    };
     const w = resolveWatchWindow(kept, ctx);
-    return { ...out, starts_at: new Date(w.startsAt).toISOString(), ends_at: new Date(w.endsAt).toISOString(), window: w.window, recurrence: spec.recurrence ?? out.recurrence };
+    return {
+      ...out,
+      starts_at: new Date(w.startsAt).toISOString(),
+      ends_at: new Date(w.endsAt).toISOString(),
+      window: w.window,
+      recurrence: spec.recurrence ?? out.recurrence,
+    };
   }
   const anchor = spec.anchors[0];
   // "make it 10pm" of a 21:00–05:00 watch: a bare time changes the end it is nearer to
   let nearStart = false;
   if (anchor?.kind === 'clock' && anchor.role === 'point' && !startRequested) {
-    const clockOf = (ms: number) => { const wc = toWallClock(ms, ctx.timeZone); return wc.hour * 60 + wc.minute; };
+    const clockOf = (ms: number) => {
+      const wc = toWallClock(ms, ctx.timeZone);
+      return wc.hour * 60 + wc.minute;
+    };
     const said = chooseHour(anchor, toWallClock(startsAt, ctx.timeZone).hour >= 17 ? 'night' : 'day') * 60 + anchor.minute;
     const gap = (a: number, b: number) => Math.min(Math.abs(a - b), 1440 - Math.abs(a - b));
     nearStart = startsAt > ctx.now && gap(said, clockOf(startsAt)) < gap(said, clockOf(endsAt));
@@ -1318,7 +1775,12 @@ export function resolveWindowChange(
   } else if (anchor) {
     // the half of the day follows the watch's own span: a day watch's "till 4" is 16:00, a night's
     // (one that ends in the morning) 04:00; an evening watch's (17:00 to 22:00) "at 9" is 21:00
-    const e = resolveEnd(anchor, Math.max(startsAt, ctx.now), ctx, toWallClock(startsAt, ctx.timeZone).hour >= 17 && toWallClock(endsAt, ctx.timeZone).hour < 12);
+    const e = resolveEnd(
+      anchor,
+      Math.max(startsAt, ctx.now),
+      ctx,
+      toWallClock(startsAt, ctx.timeZone).hour >= 17 && toWallClock(endsAt, ctx.timeZone).hour < 12,
+    );
     out.ends_at = new Date(e).toISOString();
     out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${describeAnchor(anchor, e, ctx)}`;
   } else if (spec.durationMs !== undefined) {

@@ -25,7 +25,10 @@ export function Chat() {
     setError(null);
     setBusy(true);
     let index;
-    setTurns((all) => { index = all.length; return [...all, { message, reply: '', actions: [], done: false }]; });
+    setTurns((all) => {
+      index = all.length;
+      return [...all, { message, reply: '', actions: [], done: false }];
+    });
     try {
       await converseStreaming(message, conversation.current, (event, data) => {
         if (event === 'conversation.created') conversation.current = data.conversation.id;
@@ -44,13 +47,22 @@ export function Chat() {
 
   return html`<${Page} title="Chat with your home">
     <ol class="chat" aria-live="polite">
-      ${turns.map((t, i) => html`<li class="turn" data-turn=${i}>
-        <p class="bubble me"><span class="sr-only">You: </span>${t.message}</p>
-        <div class="bubble agent" aria-busy=${t.done ? 'false' : 'true'}>
-          ${t.actions.length ? html`<ul class="actions" aria-label="Actions taken">${t.actions.map((a) => html`<li class="chat-action" data-type=${a.type}>✓ ${describe(a)}</li>`)}</ul>` : ''}
-          <p class="reply">${t.reply}${t.done ? '' : html`<span class="cursor" aria-hidden="true">▍</span>`}</p>
-        </div>
-      </li>`)}
+      ${turns.map(
+        (t, i) =>
+          html`<li class="turn" data-turn=${i}>
+            <p class="bubble me"><span class="sr-only">You: </span>${t.message}</p>
+            <div class="bubble agent" aria-busy=${t.done ? 'false' : 'true'}>
+              ${
+                t.actions.length
+                  ? html`<ul class="actions" aria-label="Actions taken">
+                      ${t.actions.map((a) => html`<li class="chat-action" data-type=${a.type}>✓ ${describe(a)}</li>`)}
+                    </ul>`
+                  : ''
+              }
+              <p class="reply">${t.reply}${t.done ? '' : html`<span class="cursor" aria-hidden="true">▍</span>`}</p>
+            </div>
+          </li>`,
+      )}
       <li ref=${end} class="sr-only" aria-hidden="true"></li>
     </ol>
     <${ErrorBox} error=${error} />

@@ -15,11 +15,16 @@ export function HomeEvents() {
   return html`<${Page} title="Events">
     <${ErrorBox} error=${error} />
     ${list && !all.length ? html`<${Empty}>No events yet.</${Empty}>` : ''}
-    <ol class="timeline">${all.map((e) => html`<li class=${`tl ${e.kind.replace('.', '-')}`}>
-      <time datetime=${e.occurred_at}>${fmtTime(e.occurred_at)}</time>
-      <span>${e.kind === 'alert' ? html`<${Badge} kind="danger">alert</${Badge}> ` : e.kind === 'observation' ? html`<${Badge} kind="warn">seen</${Badge}> ` : ''}${e.summary}</span>
-      ${e.detection ? html`<span class="muted small"> · ${e.detection.type}${e.detection.subtype ? ` (${e.detection.subtype})` : ''}, ${Math.round(e.detection.confidence * 100)}%</span>` : ''}
-    </li>`)}</ol>
+    <ol class="timeline">${all.map(
+      (e) =>
+        html`<li class=${`tl ${e.kind.replace('.', '-')}`}>
+          <time datetime=${e.occurred_at}>${fmtTime(e.occurred_at)}</time>
+          <span
+            >${e.kind === 'alert' ? html`<${Badge} kind="danger">alert</${Badge}> ` : e.kind === 'observation' ? html`<${Badge} kind="warn">seen</${Badge}> ` : ''}${e.summary}</span
+          >
+          ${e.detection ? html`<span class="muted small"> · ${e.detection.type}${e.detection.subtype ? ` (${e.detection.subtype})` : ''}, ${Math.round(e.detection.confidence * 100)}%</span>` : ''}
+        </li>`,
+    )}</ol>
     ${hasMore ? html`<${ActionButton} label="Older events" run=${more} />` : ''}
   </${Page}>`;
 }

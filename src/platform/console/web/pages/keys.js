@@ -19,42 +19,107 @@ export function Keys({ session, item }) {
     const body = { ...(name.trim() ? { name: name.trim() } : {}) };
     if (org) {
       body.capabilities = caps;
-      const locs = locations.split(',').map((s) => s.trim()).filter(Boolean);
+      const locs = locations
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (locs.length) body.locations = locs;
     } else body.role = role;
     setCreated(await post('/v1/keys', body, { idempotencyKey }));
-    setName(''); setCaps([]); setLocations('');
+    setName('');
+    setCaps([]);
+    setLocations('');
     reload();
   });
   return html`<${Page} title="API keys">
-    ${created ? html`<div class="card secret" id="new-key" role="alert">
-      <p><strong>Copy this key now: it is shown once.</strong> Only its hash is stored.</p>
-      <p><code id="new-key-secret" class="secret-value">${created.key}</code></p>
-      <button type="button" onClick=${() => setCreated(null)}>I have copied it</button>
-    </div>` : ''}
+    ${
+      created
+        ? html`<div class="card secret" id="new-key" role="alert">
+            <p><strong>Copy this key now: it is shown once.</strong> Only its hash is stored.</p>
+            <p><code id="new-key-secret" class="secret-value">${created.key}</code></p>
+            <button type="button" onClick=${() => setCreated(null)}>I have copied it</button>
+          </div>`
+        : ''
+    }
     <form class="card" aria-label="Create a key" onSubmit=${create}>
       <h2>Create a key</h2>
       <${Field} label="Name"><input id="key-name" maxlength="100" value=${name} onInput=${(e) => setName(e.target.value)} /></${Field}>
-      ${org ? html`<fieldset class="caps"><legend>Capabilities (at most this key’s own)</legend>
+      ${
+        org
+          ? html`<fieldset class="caps"><legend>Capabilities (at most this key’s own)</legend>
           ${session.capabilities.map((c) => html`<label class="check"><input type="checkbox" name="cap" value=${c} checked=${caps.includes(c)} onChange=${() => toggle(c)} /> ${c}</label>`)}
         </fieldset>
         <${Field} label="Locations" hint=${session.locations ? `within ${session.locations.join(', ')}` : 'comma-separated; empty = every location'}><input id="key-locations" value=${locations} onInput=${(e) => setLocations(e.target.value)} /></${Field}>`
-      : html`<${Field} label="Role"><select id="key-role" value=${role} onChange=${(e) => setRole(e.target.value)}><option value="member">member (adds boundaries, never lifts them)</option><option value="owner">owner</option></select></${Field}>`}
+          : html`<${Field} label="Role"><select id="key-role" value=${role} onChange=${(e) => setRole(e.target.value)}><option value="member">member (adds boundaries, never lifts them)</option><option value="owner">owner</option></select></${Field}>`
+      }
       <button type="submit" class="primary" id="create-key" disabled=${creating}>Create key</button>
       <${ErrorBox} error=${formError} />
     </form>
     <${ErrorBox} error=${error} />
     <${ErrorBox} error=${missing} />
-    ${open && !inList ? html`<div class="card" id="open-key" data-open="true" aria-label="Key">
-      <p><strong>${open.name ?? 'unnamed'}</strong> <code class="id">${open.preview}</code>, created ${fmtTime(open.created_at)}${open.revoked_at ? ', revoked' : ''}</p>
-    </div>` : ''}
+    ${
+      open && !inList
+        ? html`<div class="card" id="open-key" data-open="true" aria-label="Key">
+            <p>
+              <strong>${open.name ?? 'unnamed'}</strong> <code class="id">${open.preview}</code>, created
+              ${fmtTime(open.created_at)}${open.revoked_at ? ', revoked' : ''}
+            </p>
+          </div>`
+        : ''
+    }
     ${list && !list.data.length ? html`<${Empty}>No keys.</${Empty}>` : ''}
-    ${list?.data.length ? html`<table class="list keys"><caption class="sr-only">Keys of this ${org ? 'organization' : 'household'}</caption>
-      <thead><tr><th scope="col">Key</th><th scope="col">${org ? 'Capabilities' : 'Role'}</th><th scope="col">Created</th><th scope="col">State</th></tr></thead>
-      <tbody>${list.data.map((k) => html`<tr data-key=${k.id} data-open=${String(k.id === item)} class=${k.id === item ? 'open-item' : ''} aria-current=${k.id === item ? 'true' : undefined}>
-        <td><a class="link" href=${`#/keys/${encodeURIComponent(k.id)}`}>${k.name ?? html`<span class="muted">unnamed</span>`}</a><br /><code class="id">${k.preview}</code>${k.id === session.key_id ? html` <${Badge}>this session</${Badge}>` : ''}</td>
-        <td class="small">${org ? `${k.capabilities.join(', ')}${k.locations ? ` @ ${k.locations.join(', ')}` : ''}` : k.role}</td>
-        <td>${fmtTime(k.created_at)}</td>
-        <td>${k.revoked_at ? html`<${Badge} kind="danger">revoked</${Badge}>` : k.id === session.key_id ? html`<${Badge} kind="ok">active</${Badge}>` : html`<${ActionButton} label="Revoke" kind="danger" run=${async () => { await del(`/v1/keys/${k.id}`); reload(); }} />`}</td></tr>`)}</tbody></table>` : ''}
+    ${
+      list?.data.length
+        ? html`<table class="list keys">
+            <caption class="sr-only">
+              Keys of this ${org ? 'organization' : 'household'}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">${org ? 'Capabilities' : 'Role'}</th>
+                <th scope="col">Created</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${list.data.map(
+                (k) =>
+                  html`<tr
+                    data-key=${k.id}
+                    data-open=${String(k.id === item)}
+                    class=${k.id === item ? 'open-item' : ''}
+                    aria-current=${k.id === item ? 'true' : undefined}
+                  >
+                    <td>
+                      <a class="link" href=${`#/keys/${encodeURIComponent(k.id)}`}>${k.name ?? html`<span class="muted">unnamed</span>`}</a><br /><code
+                        class="id"
+                        >${k.preview}</code
+                      >${k.id === session.key_id ? html` <${Badge}>this session</${Badge}>` : ''}
+                    </td>
+                    <td class="small">${org ? `${k.capabilities.join(', ')}${k.locations ? ` @ ${k.locations.join(', ')}` : ''}` : k.role}</td>
+                    <td>${fmtTime(k.created_at)}</td>
+                    <td>
+                      ${
+                        k.revoked_at
+                          ? html`<${Badge} kind="danger">revoked</${Badge}>`
+                          : k.id === session.key_id
+                            ? html`<${Badge} kind="ok">active</${Badge}>`
+                            : html`<${ActionButton}
+                                label="Revoke"
+                                kind="danger"
+                                run=${async () => {
+                                  await del(`/v1/keys/${k.id}`);
+                                  reload();
+                                }}
+                              />`
+                      }
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : ''
+    }
   </${Page}>`;
 }

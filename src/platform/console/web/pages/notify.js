@@ -11,7 +11,17 @@ function keyBytes(b64url) {
 
 function deviceLabel() {
   const ua = navigator.userAgent;
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iPhone' : /Mac/.test(ua) ? 'Mac' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : 'device';
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iPhone'
+      : /Mac/.test(ua)
+        ? 'Mac'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : 'device';
   const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrome\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'browser';
   return `${browser} on ${os}`;
 }
@@ -22,12 +32,14 @@ function deviceLabel() {
  * endpoint for the server's VAPID key, and the subscription is sent to Vigil.
  */
 async function enableThisDevice() {
-  if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error('This browser cannot receive push notifications (no service worker or Push API). Add the console to the home screen first on an iPhone.');
+  if (!('serviceWorker' in navigator) || !('PushManager' in window))
+    throw new Error('This browser cannot receive push notifications (no service worker or Push API). Add the console to the home screen first on an iPhone.');
   const reg = await navigator.serviceWorker.register('/console/sw.js', { scope: '/console/' });
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') throw new Error('Notifications are blocked for this site; allow them in the browser’s site settings.');
   const { public_key } = await get('/v1/notifications/vapid-public-key');
-  const sub = (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key) }));
+  const sub =
+    (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key) }));
   const json = sub.toJSON();
   return post('/v1/notification-subscriptions', { channel: 'push', endpoint: json.endpoint, keys: json.keys, label: deviceLabel() });
 }
@@ -65,7 +77,10 @@ export function Notifications() {
   return html`<${Page} title="Notifications">
     <div class="card">
       <p>Get told on this phone or computer when a watch sees something or an incident needs you, with nothing to install.</p>
-      <p class="buttons"><${ActionButton} label="Enable notifications on this device" busyLabel="Enabling…" kind="primary" run=${async () => { await enableThisDevice(); reload(); }} /></p>
+      <p class="buttons"><${ActionButton} label="Enable notifications on this device" busyLabel="Enabling…" kind="primary" run=${async () => {
+        await enableThisDevice();
+        reload();
+      }} /></p>
     </div>
     <form class="card row-form" aria-label="Add an email address" onSubmit=${addEmail}>
       <${Field} label="Email address"><input id="notify-email" type="email" class="grow" required value=${address} onInput=${(e) => setAddress(e.target.value)} placeholder="me@example.com" /></${Field}>
@@ -80,10 +95,25 @@ export function Notifications() {
     <${ErrorBox} error=${formError ?? error ?? prefsError} />
     <h2>This key’s devices and addresses</h2>
     ${list && !list.data.length ? html`<${Empty}>No devices yet.</${Empty}>` : ''}
-    <ul class="cards">${(list?.data ?? []).map((s) => html`<li class="card" data-subscription=${s.id}>
+    <ul class="cards">${(list?.data ?? []).map(
+      (s) => html`<li class="card" data-subscription=${s.id}>
       <h3>${s.label ?? (s.channel === 'email' ? s.address : s.endpoint_origin)}</h3>
       <p><${Badge} kind=${STATUS_KIND[s.status]}>${s.status}</${Badge}> <span class="small">${s.channel}${s.channel === 'email' ? ` · ${s.address}` : ` · ${s.endpoint_origin}`} · since ${fmtTime(s.created_at)}</span></p>
-      ${s.status === 'active' ? html`<p class="buttons"><${ActionButton} label="Revoke" kind="danger" run=${async () => { await del(`/v1/notification-subscriptions/${s.id}`); reload(); }} /></p>` : ''}
-    </li>`)}</ul>
+      ${
+        s.status === 'active'
+          ? html`<p class="buttons">
+              <${ActionButton}
+                label="Revoke"
+                kind="danger"
+                run=${async () => {
+                  await del(`/v1/notification-subscriptions/${s.id}`);
+                  reload();
+                }}
+              />
+            </p>`
+          : ''
+      }
+    </li>`,
+    )}</ul>
   </${Page}>`;
 }

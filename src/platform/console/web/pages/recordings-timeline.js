@@ -41,10 +41,14 @@ export function RecordingsTimeline({ stream, play }) {
   const load = () => {
     const to = Date.now();
     const from = to - WINDOWS[win];
-    return get(`/v1/streams/${stream.id}/recordings?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`)
-      .then((l) => { setListing({ ...l, fromMs: from, toMs: to }); setError(null); }, setError);
+    return get(`/v1/streams/${stream.id}/recordings?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`).then((l) => {
+      setListing({ ...l, fromMs: from, toMs: to });
+      setError(null);
+    }, setError);
   };
-  useEffect(() => { load(); }, [stream.id, win]);
+  useEffect(() => {
+    load();
+  }, [stream.id, win]);
   const runs = listing ? runsOf(listing.segments) : [];
   const lastRun = runs[runs.length - 1];
   useEffect(() => {
@@ -65,31 +69,67 @@ export function RecordingsTimeline({ stream, play }) {
   const src = chosen ? `/v1/streams/${stream.id}/clip?from=${new Date(chosen.from).toISOString()}&to=${new Date(chosen.to).toISOString()}` : null;
   return html`<div class="recordings" data-stream=${stream.id}>
     <div class="row-form">
-      <label>Show <select id="rec-window" value=${win} onChange=${(e) => setWin(e.target.value)}><option value="10m">last 10 minutes</option><option value="1h">last hour</option></select></label>
+      <label
+        >Show
+        <select id="rec-window" value=${win} onChange=${(e) => setWin(e.target.value)}>
+          <option value="10m">last 10 minutes</option>
+          <option value="1h">last hour</option>
+        </select></label
+      >
       <button type="button" onClick=${() => load()}>Refresh</button>
       ${lastRun ? html`<button type="button" id="rec-last-minute" onClick=${() => choose({ from: Math.max(lastRun.start, lastRun.end - MINUTE), to: lastRun.end })}>Play the last minute</button>` : ''}
     </div>
-    ${runs.length
-      ? html`<p class="small muted" id="rec-summary">${Math.round(listing.recorded_ms / 1000)} s recorded in ${runs.length} ${runs.length === 1 ? 'run' : 'runs'}, ${listing.gaps.length} ${listing.gaps.length === 1 ? 'gap' : 'gaps'}, ${fmtTime(listing.from)} – ${fmtTime(listing.to)}</p>`
-      : html`<p class="muted" id="rec-none">Nothing was recorded in this window.</p>`}
+    ${
+      runs.length
+        ? html`<p class="small muted" id="rec-summary">
+            ${Math.round(listing.recorded_ms / 1000)} s recorded in ${runs.length} ${runs.length === 1 ? 'run' : 'runs'}, ${listing.gaps.length}
+            ${listing.gaps.length === 1 ? 'gap' : 'gaps'}, ${fmtTime(listing.from)} – ${fmtTime(listing.to)}
+          </p>`
+        : html`<p class="muted" id="rec-none">Nothing was recorded in this window.</p>`
+    }
     <div class="rec-timeline" role="group" aria-label="Recordings timeline: choose a place on a recorded run to play its minute">
       ${listing.gaps.map((g) => html`<span class="rec-gap" style=${{ left: pos(Date.parse(g.from)), width: width(Date.parse(g.from), Date.parse(g.to)) }} title=${`No recording ${hhmmss(Date.parse(g.from))} – ${hhmmss(Date.parse(g.to))}`}></span>`)}
-      ${runs.map((r) => html`<button type="button" class="rec-run" data-from=${new Date(r.start).toISOString()} data-to=${new Date(r.end).toISOString()}
-          style=${{ left: pos(r.start), width: width(r.start, r.end) }}
-          aria-label=${`Recorded ${hhmmss(r.start)} – ${hhmmss(r.end)}: play a minute`}
-          onClick=${(e) => {
-            const box = e.currentTarget.getBoundingClientRect();
-            // a pointer picks the moment under it; the keyboard (no position) the run's last minute
-            const at = e.detail > 0 && box.width > 0 ? r.start + ((e.clientX - box.left) / box.width) * (r.end - r.start) : r.end;
-            choose(minuteIn(r, at));
-          }}></button>`)}
+      ${runs.map(
+        (r) =>
+          html`<button
+            type="button"
+            class="rec-run"
+            data-from=${new Date(r.start).toISOString()}
+            data-to=${new Date(r.end).toISOString()}
+            style=${{ left: pos(r.start), width: width(r.start, r.end) }}
+            aria-label=${`Recorded ${hhmmss(r.start)} – ${hhmmss(r.end)}: play a minute`}
+            onClick=${(e) => {
+              const box = e.currentTarget.getBoundingClientRect();
+              // a pointer picks the moment under it; the keyboard (no position) the run's last minute
+              const at = e.detail > 0 && box.width > 0 ? r.start + ((e.clientX - box.left) / box.width) * (r.end - r.start) : r.end;
+              choose(minuteIn(r, at));
+            }}
+          ></button>`,
+      )}
     </div>
     <div class="rec-axis small muted" aria-hidden="true"><span>${hhmmss(listing.fromMs)}</span><span>${hhmmss(listing.toMs)}</span></div>
-    ${chosen ? html`<figure class="rec-player">
-      ${failed
-        ? html`<p id="stream-clip-missing">This minute could not be played (no recording in it any more).</p>`
-        : html`<video id="stream-clip" key=${src} controls autoplay muted preload="metadata" playsinline src=${src} onError=${() => setFailed(true)} aria-label="Recorded minute"></video>`}
-      <figcaption class="small" id="stream-clip-range">${hhmmss(chosen.from)} – ${hhmmss(chosen.to)}</figcaption>
-    </figure>` : ''}
+    ${
+      chosen
+        ? html`<figure class="rec-player">
+            ${
+              failed
+                ? html`<p id="stream-clip-missing">This minute could not be played (no recording in it any more).</p>`
+                : html`<video
+                    id="stream-clip"
+                    key=${src}
+                    controls
+                    autoplay
+                    muted
+                    preload="metadata"
+                    playsinline
+                    src=${src}
+                    onError=${() => setFailed(true)}
+                    aria-label="Recorded minute"
+                  ></video>`
+            }
+            <figcaption class="small" id="stream-clip-range">${hhmmss(chosen.from)} – ${hhmmss(chosen.to)}</figcaption>
+          </figure>`
+        : ''
+    }
   </div>`;
 }

@@ -6,7 +6,11 @@ export function Responders() {
   const [form, setForm] = useState({ name: '', kind: 'person', escalation_level: '1', webhook_url: '' });
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value });
   const [create, creating, formError] = useSubmit(async (idempotencyKey) => {
-    await post('/v1/responders', { name: form.name, kind: form.kind, escalation_level: Number(form.escalation_level), contact: { webhook_url: form.webhook_url } }, { idempotencyKey });
+    await post(
+      '/v1/responders',
+      { name: form.name, kind: form.kind, escalation_level: Number(form.escalation_level), contact: { webhook_url: form.webhook_url } },
+      { idempotencyKey },
+    );
     setForm({ ...form, name: '', webhook_url: '' });
     reload();
   });
@@ -20,9 +24,44 @@ export function Responders() {
     </form>
     <${ErrorBox} error=${error} />
     ${list && !list.data.length ? html`<${Empty}>No responders.</${Empty}>` : ''}
-    ${list?.data.length ? html`<table class="list"><caption class="sr-only">Responders</caption>
-      <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Level</th><th scope="col">Contact</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-      <tbody>${list.data.map((r) => html`<tr><td>${r.name}</td><td>${r.kind}</td><td>${r.escalation_level}</td><td class="small">${r.contact.webhook_url}</td>
-        <td><${ActionButton} label="Remove" kind="danger" run=${async () => { await del(`/v1/responders/${r.id}`); reload(); }} /></td></tr>`)}</tbody></table>` : ''}
+    ${
+      list?.data.length
+        ? html`<table class="list">
+            <caption class="sr-only">
+              Responders
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Level</th>
+                <th scope="col">Contact</th>
+                <th scope="col"><span class="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${list.data.map(
+                (r) =>
+                  html`<tr>
+                    <td>${r.name}</td>
+                    <td>${r.kind}</td>
+                    <td>${r.escalation_level}</td>
+                    <td class="small">${r.contact.webhook_url}</td>
+                    <td>
+                      <${ActionButton}
+                        label="Remove"
+                        kind="danger"
+                        run=${async () => {
+                          await del(`/v1/responders/${r.id}`);
+                          reload();
+                        }}
+                      />
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : ''
+    }
   </${Page}>`;
 }

@@ -31,12 +31,22 @@ function PeopleChart({ history, range, live, label }) {
   const hist = history ?? NO_HISTORY;
   useEffect(() => {
     const width = Math.max(200, box.current.clientWidth);
-    plot.current = new uPlot({
-      width, height: 110, legend: { show: false }, cursor: { show: false },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max + 1)] } },
-      axes: [{ size: 28, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }, { size: axisWidth, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } }],
-      series: [{}, { label: 'people', stroke: '#5eb8ff', width: 2, fill: 'rgba(94,184,255,0.15)' }],
-    }, [[], []], box.current);
+    plot.current = new uPlot(
+      {
+        width,
+        height: 110,
+        legend: { show: false },
+        cursor: { show: false },
+        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max + 1)] } },
+        axes: [
+          { size: 28, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } },
+          { size: axisWidth, stroke: '#c8d3e0', grid: { stroke: '#2a3646' } },
+        ],
+        series: [{}, { label: 'people', stroke: '#5eb8ff', width: 2, fill: 'rgba(94,184,255,0.15)' }],
+      },
+      [[], []],
+      box.current,
+    );
     box.current.plot = plot.current; // for tests: the drawn axis is measurable
     return () => plot.current.destroy();
   }, []);
@@ -44,9 +54,13 @@ function PeopleChart({ history, range, live, label }) {
   const after = live.t.findIndex((t) => t > lastHist + 60);
   const t = after < 0 ? hist.t : hist.t.concat(live.t.slice(after));
   const v = after < 0 ? hist.v : hist.v.concat(live.v.slice(after));
-  useEffect(() => { plot.current?.setData([t, v]); }, [t.length, v[v.length - 1], hist]);
-  return html`<figure class="chart"><div ref=${box} role="img" aria-label=${`People over the last ${range === '1h' ? 'hour' : 'day'} at ${label}`}></div>
-    <figcaption>People, last ${range === '1h' ? 'hour' : 'day'}</figcaption></figure>`;
+  useEffect(() => {
+    plot.current?.setData([t, v]);
+  }, [t.length, v[v.length - 1], hist]);
+  return html`<figure class="chart">
+    <div ref=${box} role="img" aria-label=${`People over the last ${range === '1h' ? 'hour' : 'day'} at ${label}`}></div>
+    <figcaption>People, last ${range === '1h' ? 'hour' : 'day'}</figcaption>
+  </figure>`;
 }
 
 const pc = (n) => `${Math.round(n * 10000) / 100}%`;
@@ -59,18 +73,25 @@ const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
  */
 function FrameWithBoxes({ frame, location, onMissing }) {
   const { src, failed } = useSnapshot(`/v1/detections/${frame.detection_id}/snapshot`, frame.objects.length ? 5 : 0);
-  useEffect(() => { if (failed) onMissing(); }, [failed]);
+  useEffect(() => {
+    if (failed) onMissing();
+  }, [failed]);
   if (!src) return failed ? '' : html`<p class="muted">Loading the latest frame…</p>`;
-  const kinds = [...new Set(frame.objects.map((o) => o.subtype && o.type === 'animal' ? o.subtype : o.type))];
+  const kinds = [...new Set(frame.objects.map((o) => (o.subtype && o.type === 'animal' ? o.subtype : o.type)))];
   const what = frame.objects.length ? `, ${plural(frame.objects.length, 'object')} boxed (${kinds.join(', ')})` : '';
   return html`<figure class="frame" data-detection=${frame.detection_id}>
-    <div class="frame-view"><img src=${src} alt=${`Camera frame at ${location.replace(/_/g, ' ')}${what}`} />
-    <svg class="boxes" aria-hidden="true">
-      ${frame.objects.map((o) => html`<g class=${`box box-${o.type}`} data-box=${o.box.join(',')}>
-        <rect x=${pc(o.box[0])} y=${pc(o.box[1])} width=${pc(o.box[2])} height=${pc(o.box[3])} />
-        <text x=${pc(o.box[0])} y=${pc(o.box[1])} dx="3" dy="13">${o.type === 'animal' && o.subtype ? o.subtype : o.type}</text>
-      </g>`)}
-    </svg></div>
+    <div class="frame-view">
+      <img src=${src} alt=${`Camera frame at ${location.replace(/_/g, ' ')}${what}`} />
+      <svg class="boxes" aria-hidden="true">
+        ${frame.objects.map(
+          (o) =>
+            html`<g class=${`box box-${o.type}`} data-box=${o.box.join(',')}>
+              <rect x=${pc(o.box[0])} y=${pc(o.box[1])} width=${pc(o.box[2])} height=${pc(o.box[3])} />
+              <text x=${pc(o.box[0])} y=${pc(o.box[1])} dx="3" dy="13">${o.type === 'animal' && o.subtype ? o.subtype : o.type}</text>
+            </g>`,
+        )}
+      </svg>
+    </div>
     ${frame.timestamp ? html`<figcaption class="muted small">${fmtTime(frame.timestamp)}</figcaption>` : ''}
   </figure>`;
 }
@@ -85,18 +106,33 @@ function SceneCard({ scene, streams, series, latest, frame, range, history }) {
   // no live source for longer than the silence threshold: the counts are the last reading, greyed out (docs/decisions.md, "Freshness")
   const stale = scene.stale === true;
   return html`<article class=${`card scene${stale ? ' stale' : ''}`} data-scene=${scene.id} aria-labelledby=${`t-${scene.id}`}>
-    <header><h2 id=${`t-${scene.id}`}>${scene.location.replace(/_/g, ' ')}</h2>
-      ${stale ? html`<${Badge} kind="warn">Offline</${Badge}>` : scene.anomaly_flag ? html`<${Badge} kind="danger">Anomaly</${Badge}>` : html`<${Badge} kind="ok">Normal</${Badge}>`}</header>
+    <header>
+      <h2 id=${`t-${scene.id}`}>${scene.location.replace(/_/g, ' ')}</h2>
+      ${stale ? html`<${Badge} kind="warn">Offline</${Badge}>` : scene.anomaly_flag ? html`<${Badge} kind="danger">Anomaly</${Badge}>` : html`<${Badge} kind="ok">Normal</${Badge}>`}
+    </header>
     ${stale ? html`<p class="offline-since" role="status">${scene.as_of ? `Offline since ${fmtTime(scene.as_of)}: the counts below are the last reading` : 'No reading yet: its cameras have not connected'}</p>` : ''}
     <dl class="counts">
-      <div><dt>People</dt><dd class="people">${scene.people_count}</dd></div>
-      <div><dt>Vehicles</dt><dd class="vehicles">${scene.vehicle_count}</dd></div>
-      <div><dt>Density</dt><dd class="density">${pct(scene.crowd_density)}</dd></div>
+      <div>
+        <dt>People</dt>
+        <dd class="people">${scene.people_count}</dd>
+      </div>
+      <div>
+        <dt>Vehicles</dt>
+        <dd class="vehicles">${scene.vehicle_count}</dd>
+      </div>
+      <div>
+        <dt>Density</dt>
+        <dd class="density">${pct(scene.crowd_density)}</dd>
+      </div>
     </dl>
     <div class="snapshot">
-      ${shot && !imgFailed
-        ? html`<${FrameWithBoxes} key=${shot.detection_id} frame=${shot} location=${scene.location} onMissing=${() => setImgFailed(true)} />`
-        : html`<p class="muted">${latest ? `Latest: ${latest.type}${latest.subtype ? ` (${latest.subtype})` : ''}${latest.value != null ? ` = ${latest.value}` : ''}, ${Math.round(latest.confidence * 100)}% · ${fmtTime(latest.timestamp)}` : `Last detection ${fmtTime(scene.last_detection_at)}`}</p>`}
+      ${
+        shot && !imgFailed
+          ? html`<${FrameWithBoxes} key=${shot.detection_id} frame=${shot} location=${scene.location} onMissing=${() => setImgFailed(true)} />`
+          : html`<p class="muted">
+              ${latest ? `Latest: ${latest.type}${latest.subtype ? ` (${latest.subtype})` : ''}${latest.value != null ? ` = ${latest.value}` : ''}, ${Math.round(latest.confidence * 100)}% · ${fmtTime(latest.timestamp)}` : `Last detection ${fmtTime(scene.last_detection_at)}`}
+            </p>`
+      }
     </div>
     <${PeopleChart} history=${history} range=${range} live=${series} label=${scene.location} />
     <p class="muted small">${streams.map((s) => s.name).join(', ') || 'no streams'}</p>
@@ -125,7 +161,9 @@ function AskForm({ scenes, streams }) {
   const stream = streams.find((s) => s.scene_id === sceneId);
   const ask = async (e) => {
     e.preventDefault();
-    setBusy(true); setError(null); setAnswer(null);
+    setBusy(true);
+    setError(null);
+    setAnswer(null);
     try {
       setAnswer(await post(`/v1/scenes/${sceneId}/query`, { stream_id: stream?.id ?? '', query: question, window: win }));
     } catch (err) {
@@ -140,19 +178,78 @@ function AskForm({ scenes, streams }) {
       <${Field} label="Scene"><select id="ask-scene" value=${sceneId} onChange=${(e) => setSceneId(e.target.value)}>
         ${scenes.map((s) => html`<option value=${s.id}>${s.location}</option>`)}
       </select></${Field}>
-      <${Field} label="Question"><input id="ask-question" class="grow" value=${question} onInput=${(e) => { setQuestion(e.target.value); setEdited(true); }} required maxlength="1000" /></${Field}>
+      <${Field} label="Question"><input id="ask-question" class="grow" value=${question} onInput=${(e) => {
+        setQuestion(e.target.value);
+        setEdited(true);
+      }} required maxlength="1000" /></${Field}>
       <${Field} label="Window"><input id="ask-window" class="short" value=${win} onInput=${(e) => setWin(e.target.value)} required /></${Field}>
       <button type="submit" class="primary" disabled=${busy || !stream}>${busy ? 'Asking…' : 'Ask'}</button>
     </form>
     <${ErrorBox} error=${error} />
-    ${error?.problem?.examples?.length ? html`<div class="examples" id="ask-examples"><p class="muted small">Questions it understands here:</p>
-      <ul>${error.problem.examples.map((q) => html`<li><button type="button" class="link" onClick=${() => { setQuestion(q); setEdited(true); setError(null); }}>${q}</button></li>`)}</ul></div>` : ''}
-    ${answer ? html`<div class="answer" id="ask-answer" role="status">
-      <p class="answer-text">${answer.answer}</p>
-      <p class="muted small">${answer.interpretation.summary} · density ${pct(answer.crowd_density)} · ${answer.anomaly_flag ? 'anomaly present' : 'no anomaly'} · answered ${fmtTime(answer.answered_at)}</p>
-      ${answer.detections.length ? html`<table><caption>Detections behind the answer</caption><thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Value</th><th scope="col">Confidence</th></tr></thead>
-        <tbody>${answer.detections.slice(0, 20).map((d) => html`<tr><td>${fmtTime(d.timestamp)}</td><td>${d.type}${d.subtype ? ` (${d.subtype})` : ''}</td><td>${d.value ?? d.count ?? ''}</td><td>${Math.round(d.confidence * 100)}%</td></tr>`)}</tbody></table>` : ''}
-    </div>` : ''}
+    ${
+      error?.problem?.examples?.length
+        ? html`<div class="examples" id="ask-examples">
+            <p class="muted small">Questions it understands here:</p>
+            <ul>
+              ${error.problem.examples.map(
+                (q) =>
+                  html`<li>
+                    <button
+                      type="button"
+                      class="link"
+                      onClick=${() => {
+                        setQuestion(q);
+                        setEdited(true);
+                        setError(null);
+                      }}
+                    >
+                      ${q}
+                    </button>
+                  </li>`,
+              )}
+            </ul>
+          </div>`
+        : ''
+    }
+    ${
+      answer
+        ? html`<div class="answer" id="ask-answer" role="status">
+            <p class="answer-text">${answer.answer}</p>
+            <p class="muted small">
+              ${answer.interpretation.summary} · density ${pct(answer.crowd_density)} · ${answer.anomaly_flag ? 'anomaly present' : 'no anomaly'} · answered
+              ${fmtTime(answer.answered_at)}
+            </p>
+            ${
+              answer.detections.length
+                ? html`<table>
+                    <caption>
+                      Detections behind the answer
+                    </caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Time</th>
+                        <th scope="col">Type</th>
+                        <th scope="col">Value</th>
+                        <th scope="col">Confidence</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${answer.detections.slice(0, 20).map(
+                        (d) =>
+                          html`<tr>
+                            <td>${fmtTime(d.timestamp)}</td>
+                            <td>${d.type}${d.subtype ? ` (${d.subtype})` : ''}</td>
+                            <td>${d.value ?? d.count ?? ''}</td>
+                            <td>${Math.round(d.confidence * 100)}%</td>
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>`
+                : ''
+            }
+          </div>`
+        : ''
+    }
   </section>`;
 }
 
@@ -162,13 +259,18 @@ function useSceneHistories(range) {
   const [histories, setHistories] = useState({});
   useEffect(() => {
     let on = true;
-    get(`/v1/scenes/history?limit=100&range=${range}`).then((page) => {
-      if (!on) return;
-      const by = {};
-      for (const h of page.data) by[h.scene_id] = { t: h.points.map((p) => Date.parse(p.at) / 1000), v: h.points.map((p) => p.people) };
-      setHistories(by);
-    }, () => {});
-    return () => { on = false; };
+    get(`/v1/scenes/history?limit=100&range=${range}`).then(
+      (page) => {
+        if (!on) return;
+        const by = {};
+        for (const h of page.data) by[h.scene_id] = { t: h.points.map((p) => Date.parse(p.at) / 1000), v: h.points.map((p) => p.people) };
+        setHistories(by);
+      },
+      () => {},
+    );
+    return () => {
+      on = false;
+    };
   }, [range]);
   return histories;
 }
@@ -191,7 +293,10 @@ export function Wall({ session }) {
     const s = (series.current[id] ??= { t: [], v: [] });
     s.t.push(Date.now() / 1000);
     s.v.push(people);
-    if (s.t.length > MAX_LIVE_POINTS) { s.t.shift(); s.v.shift(); }
+    if (s.t.length > MAX_LIVE_POINTS) {
+      s.t.shift();
+      s.v.shift();
+    }
   };
 
   // freshness changes without a detection (a camera goes offline, the silence threshold passes): re-read the scenes
@@ -199,7 +304,9 @@ export function Wall({ session }) {
     try {
       const sc = await get('/v1/scenes?limit=100');
       setScenes((prev) => prev && sc.data.map((s) => ({ ...(prev.find((x) => x.id === s.id) ?? {}), ...s })));
-    } catch { /* the next reload tries again */ }
+    } catch {
+      /* the next reload tries again */
+    }
   };
   useEffect(() => {
     const every = setInterval(reload, 10_000);
@@ -210,22 +317,32 @@ export function Wall({ session }) {
     let closeFeed = () => {};
     (async () => {
       try {
-        const [sc, st] = await Promise.all([get('/v1/scenes?limit=100'), session.capabilities.includes('streams:read') ? get('/v1/streams?limit=100') : { data: [] }]);
+        const [sc, st] = await Promise.all([
+          get('/v1/scenes?limit=100'),
+          session.capabilities.includes('streams:read') ? get('/v1/streams?limit=100') : { data: [] },
+        ]);
         for (const s of sc.data) point(s.id, s.people_count);
         setScenes(sc.data);
         setStreams(st.data);
-        closeFeed = openFeed({
-          ready: () => { setLive(true); setEverLive(true); reload(); },
-          'stream.status_changed': () => reload(),
-          'scene.updated': (e) => {
-            const s = e.data.scene;
-            point(s.id, s.people_count);
-            setScenes((prev) => prev && (prev.some((x) => x.id === s.id) ? prev.map((x) => (x.id === s.id ? { ...x, ...s } : x)) : prev));
-            setLatest((prev) => ({ ...prev, [s.id]: e.data.detection }));
-            if (e.data.frame) setFrames((prev) => ({ ...prev, [s.id]: e.data.frame }));
-            tick((n) => n + 1);
+        closeFeed = openFeed(
+          {
+            ready: () => {
+              setLive(true);
+              setEverLive(true);
+              reload();
+            },
+            'stream.status_changed': () => reload(),
+            'scene.updated': (e) => {
+              const s = e.data.scene;
+              point(s.id, s.people_count);
+              setScenes((prev) => prev && (prev.some((x) => x.id === s.id) ? prev.map((x) => (x.id === s.id ? { ...x, ...s } : x)) : prev));
+              setLatest((prev) => ({ ...prev, [s.id]: e.data.detection }));
+              if (e.data.frame) setFrames((prev) => ({ ...prev, [s.id]: e.data.frame }));
+              tick((n) => n + 1);
+            },
           },
-        }, (up) => setLive(up));
+          (up) => setLive(up),
+        );
       } catch (err) {
         setError(err);
       }
@@ -234,10 +351,11 @@ export function Wall({ session }) {
   }, []);
 
   return html`<${Page} title="Live wall" actions=${html`<span class="buttons">
-      <span role="group" aria-label="Chart range" class="buttons">
-        ${['1h', '24h'].map((r) => html`<button type="button" aria-pressed=${range === r} class=${range === r ? 'primary' : ''} onClick=${() => setRange(r)}>${r === '1h' ? 'Last hour' : 'Last day'}</button>`)}
-      </span>
-      <span class=${`live-dot ${live ? 'on' : ''}`} id="live-state" role="status">${live ? 'Live' : everLive ? 'Reconnecting…' : 'Connecting…'}</span></span>`}>
+    <span role="group" aria-label="Chart range" class="buttons">
+      ${['1h', '24h'].map((r) => html`<button type="button" aria-pressed=${range === r} class=${range === r ? 'primary' : ''} onClick=${() => setRange(r)}>${r === '1h' ? 'Last hour' : 'Last day'}</button>`)}
+    </span>
+    <span class=${`live-dot ${live ? 'on' : ''}`} id="live-state" role="status">${live ? 'Live' : everLive ? 'Reconnecting…' : 'Connecting…'}</span></span
+  >`}>
     <${ErrorBox} error=${error} />
     ${scenes && canQuery && scenes.length ? html`<${AskForm} scenes=${scenes} streams=${streams} />` : ''}
     ${scenes && !scenes.length ? html`<${Empty}>No scenes yet: add a stream.</${Empty}>` : ''}

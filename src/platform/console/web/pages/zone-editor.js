@@ -6,7 +6,10 @@ const round = (n) => Math.round(n * 1000) / 1000;
 
 /** "x,y x,y …" in 0..1 (the keyboard way to give a shape) → points, or null. */
 function parsePoints(text) {
-  const pts = text.trim().split(/\s+/).map((p) => p.split(',').map(Number));
+  const pts = text
+    .trim()
+    .split(/\s+/)
+    .map((p) => p.split(',').map(Number));
   return pts.length >= 3 && pts.every((p) => p.length === 2 && p.every((n) => Number.isFinite(n) && n >= 0 && n <= 1)) ? pts : null;
 }
 
@@ -43,7 +46,7 @@ export function ZoneEditor({ stream, onSaved }) {
     setTyped('');
   };
   return html`<div class="zone-editor" aria-label=${`Zones of ${stream.name}`}>
-    <svg viewBox=${`0 0 ${W} ${H}`} class="zone-canvas" onClick=${click} role="img" aria-label=${frame.src ? 'The camera\'s latest frame: click to add a corner' : 'Camera view (no frame yet): click to add a corner'}>
+    <svg viewBox=${`0 0 ${W} ${H}`} class="zone-canvas" onClick=${click} role="img" aria-label=${frame.src ? "The camera's latest frame: click to add a corner" : 'Camera view (no frame yet): click to add a corner'}>
       <rect x="0" y="0" width=${W} height=${H} class="view" />
       ${frame.src ? html`<image href=${frame.src} x="0" y="0" width=${W} height=${H} preserveAspectRatio="none" class="frame" />` : ''}
       ${masks.map((m) => html`<polygon points=${toPoints(m)} class="mask" />`)}
