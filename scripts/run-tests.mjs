@@ -8,7 +8,7 @@
 // sets) run side by side from the start instead of queueing at the end; files not yet timed
 // start first. Each file's report is printed whole when it ends, so parallel output never
 // interleaves. See README.md, 'Development'.
-// The linter (`npm run lint`, eslint.config.js) runs beside the test files in a full run, as one
+// The linter (`npm run lint`, eslint.config.js) and the formatter's check run beside the test files in a full run, as one
 // more process, and fails the run on any finding; `npm test -- lint` runs it alone.
 // Usage: npm test [-- path-filter ... | lint]     VIGIL_TEST_CONCURRENCY (default: 2)
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -94,22 +94,45 @@ function runFile(file) {
   });
 }
 
-/** Runs the linter over the whole tree; resolves like runFile, its findings as its output. */
-function runLint() {
+/** Runs one command of node_modules; resolves with its exit code, seconds and output. */
+function runTool(args) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['node_modules/eslint/bin/eslint.js', '--max-warnings', '0', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
     child.on('close', (code, signal) => {
       running.delete(child);
-      const seconds = (performance.now() - started) / 1000;
-      const output = Buffer.concat(chunks).toString('utf8') || 'no lint finding\n';
-      resolve({ file: 'lint (eslint .)', code: code ?? (signal ? 1 : 0), seconds, output, tests: 0, pass: 0, fail: 0, skipped: 0, cancelled: 0 });
+      resolve({ code: code ?? (signal ? 1 : 0), seconds: (performance.now() - started) / 1000, output: Buffer.concat(chunks).toString('utf8') });
     });
   });
+}
+
+/** The linter, then the formatter's check (npm run format:check), over the whole tree; resolves like runFile. */
+async function runLint() {
+  const eslint = await runTool(['node_modules/eslint/bin/eslint.js', '--max-warnings', '0', '.']);
+  const prettier = await runTool([
+    'node_modules/prettier/bin/prettier.cjs',
+    '--check',
+    '--log-level',
+    'warn',
+    '{src,tests,bench,scripts,bin}/**/*.{ts,js,mjs,cjs}',
+    '*.{js,cjs}',
+  ]);
+  const output = `${eslint.output || 'no lint finding\n'}${prettier.code === 0 ? 'every file formatted (prettier --check)\n' : `not formatted (run npm run format):\n${prettier.output}`}`;
+  return {
+    file: 'lint (eslint ., prettier --check)',
+    code: eslint.code || prettier.code,
+    seconds: eslint.seconds + prettier.seconds,
+    output,
+    tests: 0,
+    pass: 0,
+    fail: 0,
+    skipped: 0,
+    cancelled: 0,
+  };
 }
 
 const results = [];

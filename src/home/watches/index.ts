@@ -51,10 +51,8 @@ export const watchServices = defineServiceModule({
   },
   // watches observe through a pipeline hook, before incidents (200) and alert rules (300)
   install: (c) =>
-    c
-      .get(PIPELINE)
-      .addHook(new WatchObserverT({ directory: c.get(HOUSEHOLD_DIRECTORY), engine: c.get(SCENE_ENGINE), events: c.get(EVENTS) }), {
-        name: 'watches.observer',
-        order: 100,
-      }),
+    c.get(PIPELINE).addHook(new WatchObserverT({ directory: c.get(HOUSEHOLD_DIRECTORY), engine: c.get(SCENE_ENGINE), events: c.get(EVENTS) }), {
+      name: 'watches.observer',
+      order: 100,
+    }),
 });
