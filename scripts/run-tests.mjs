@@ -63,42 +63,11 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-/** Runs one file; resolves with its exit code, duration and the counts its spec report ends with. */
-function runFile(file) {
+/** Runs node with `args`; resolves with its exit code, seconds and output (stdout and stderr, in order). */
+function runNode(args, env = process.env) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=300000', '--test-reporter=spec', file], {
-      env: { ...process.env, VIGIL_TEST_PG_URL: pg.url },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.add(child);
-    const chunks = [];
-    child.stdout.on('data', (c) => chunks.push(c));
-    child.stderr.on('data', (c) => chunks.push(c));
-    child.on('close', (code, signal) => {
-      running.delete(child);
-      const output = Buffer.concat(chunks).toString('utf8');
-      const count = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
-      resolve({
-        file,
-        code: code ?? (signal ? 1 : 0),
-        seconds: (performance.now() - started) / 1000,
-        output,
-        tests: count('tests'),
-        pass: count('pass'),
-        fail: count('fail'),
-        skipped: count('skipped'),
-        cancelled: count('cancelled'),
-      });
-    });
-  });
-}
-
-/** Runs one command of node_modules; resolves with its exit code, seconds and output. */
-function runTool(args) {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
@@ -110,10 +79,17 @@ function runTool(args) {
   });
 }
 
+/** Runs one test file; resolves with its exit code, duration and the counts its spec report ends with. */
+async function runFile(file) {
+  const r = await runNode(['--import', 'tsx', '--test', '--test-timeout=300000', '--test-reporter=spec', file], { ...process.env, VIGIL_TEST_PG_URL: pg.url });
+  const count = (name) => Number(r.output.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+  return { file, ...r, tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), cancelled: count('cancelled') };
+}
+
 /** The linter, then the formatter's check (npm run format:check), over the whole tree; resolves like runFile. */
 async function runLint() {
-  const eslint = await runTool(['node_modules/eslint/bin/eslint.js', '--max-warnings', '0', '.']);
-  const prettier = await runTool([
+  const eslint = await runNode(['node_modules/eslint/bin/eslint.js', '--max-warnings', '0', '.']);
+  const prettier = await runNode([
     'node_modules/prettier/bin/prettier.cjs',
     '--check',
     '--log-level',
