@@ -146,7 +146,11 @@ function machineBusySeconds(hz: number): number {
 export interface CpuShare {
   /** cores the whole machine kept busy, on average over the window */
   machine_cores: number;
-  /** cores this process (all its threads) and its children kept busy */
+  /** cores this process kept busy (all its threads: worker threads too) */
+  self_cores: number;
+  /** cores its descendant processes kept busy (e.g. ffmpeg) */
+  children_cores: number;
+  /** self_cores + children_cores */
   bench_cores: number;
   /** cores everything else kept busy: the competition the bench had (a child that exited mid-window counts here) */
   other_cores: number;
@@ -168,9 +172,17 @@ export function watchCpu(): { stop(): CpuShare | null } {
     stop() {
       const wall = (performance.now() - t0) / 1000;
       const machine = machineBusySeconds(hz) - machine0;
-      const self = process.cpuUsage(self0);
-      const bench = (self.user + self.system) / 1e6 + Math.max(0, descendantsCpuSeconds(hz) - kids0);
-      return { machine_cores: round(machine / wall, 2), bench_cores: round(bench / wall, 2), other_cores: round(Math.max(0, machine - bench) / wall, 2) };
+      const cpu = process.cpuUsage(self0);
+      const self = (cpu.user + cpu.system) / 1e6;
+      const children = Math.max(0, descendantsCpuSeconds(hz) - kids0);
+      const bench = self + children;
+      return {
+        machine_cores: round(machine / wall, 2),
+        self_cores: round(self / wall, 3),
+        children_cores: round(children / wall, 3),
+        bench_cores: round(bench / wall, 2),
+        other_cores: round(Math.max(0, machine - bench) / wall, 2),
+      };
     },
   };
 }

@@ -21,7 +21,7 @@
  *   smoke (checks it runs, no figure): BENCH_STREAMS=1 BENCH_PAIRS=1 BENCH_SOURCES=copy BENCH_TRIAL_MS=4000 BENCH_RESULT=recording-capacity-smoke …
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,22 +50,6 @@ const STREAMS = (process.env.BENCH_STREAMS ?? '2,3').split(',').map(Number);
 const SOURCES = (process.env.BENCH_SOURCES ?? 'copy,transcode').split(',');
 const WARMUP_MS = 3000;
 const ffmpeg = resolveFfmpegPath();
-const hz = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-
-/** this process's live children (the ingest's ffmpegs) and their CPU seconds */
-function childrenCpu(): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const f = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ');
-      if (Number(f[1]) === process.pid) out.set(Number(name), (Number(f[11]) + Number(f[12])) / hz);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
@@ -165,8 +149,6 @@ async function trial(pool: DetectorPool, source: string, clip: string, streams: 
   while (handles.some((h) => h.stats().frames_detected === 0) && Date.now() < deadline) await sleep(200);
   await sleep(WARMUP_MS);
   const before = handles.map((h) => h.stats());
-  const kids0 = childrenCpu();
-  const self0 = process.cpuUsage();
   const cpu = watchCpu();
   const t0 = performance.now();
   measuring = true;
@@ -174,13 +156,9 @@ async function trial(pool: DetectorPool, source: string, clip: string, streams: 
   measuring = false;
   const wall = (performance.now() - t0) / 1000;
   const share = cpu.stop();
-  const self = process.cpuUsage(self0);
-  const kids1 = childrenCpu();
   const after = handles.map((h) => h.stats());
   await Promise.all(handles.map((h) => h.stop()));
   await rec.settle();
-  let kidsCpu = 0;
-  for (const [pid, c] of kids1) kidsCpu += c - (kids0.get(pid) ?? 0);
   const detected = after.map((a, i) => (a.frames_detected - before[i].frames_detected) / wall);
   const framesIn = after.reduce((s, a, i) => s + a.frames_in - before[i].frames_in, 0);
   return {
@@ -193,8 +171,8 @@ async function trial(pool: DetectorPool, source: string, clip: string, streams: 
     latency_ms_p95: Math.round(p95(latencies)),
     dropped_busy: round2(after.reduce((s, a, i) => s + a.frames_dropped_busy - before[i].frames_dropped_busy, 0) / Math.max(1, framesIn)),
     skipped_no_motion: round2(after.reduce((s, a, i) => s + a.frames_skipped_no_motion - before[i].frames_skipped_no_motion, 0) / Math.max(1, framesIn)),
-    node_cores_per_stream: round2((self.user + self.system) / 1e6 / wall / streams),
-    ffmpeg_cores_per_stream: round2(kidsCpu / wall / streams),
+    node_cores_per_stream: round2((share?.self_cores ?? NaN) / streams),
+    ffmpeg_cores_per_stream: round2((share?.children_cores ?? NaN) / streams),
     segments_written: sealed,
     load1_start: load1Start,
     load1_end: round2(loadavg()[0]),
