@@ -254,13 +254,7 @@ function resolveRelative(
 }
 
 /** A range of clock times: "between 2 and 3pm", "from 9 to 10 yesterday". */
-function resolveClockRange(
-  result: chrono.ParsedResult,
-  scope: TimeScope,
-  _prep: { word: string | null; start: number },
-  phrase: string,
-  lower: string,
-): TimePhrase | undefined {
+function resolveClockRange(result: chrono.ParsedResult, scope: TimeScope, phrase: string, lower: string): TimePhrase | undefined {
   const { now, timeZone } = scope;
   const future: TimePhrase = { kind: 'future', phrase };
   const start = result.start;
@@ -415,7 +409,7 @@ function resolveResult(text: string, originalText: string, result: chrono.Parsed
   const lower = result.text.toLowerCase();
   return (
     resolveRelative(result, scope, prep, phrase, lower) ??
-    resolveClockRange(result, scope, prep, phrase, lower) ??
+    resolveClockRange(result, scope, phrase, lower) ??
     resolveClockPoint(result, scope, prep, phrase, lower) ??
     resolveDay(result, scope, prep, phrase, lower)
   );
