@@ -25,12 +25,12 @@ const EXCEPTION_FOLDERS = ['src/home/agent/', 'src/home/conversations/'];
 // each is removed from this list when it is split, and the check then keeps it short.
 const OUTSTANDING = new Set<string>([
   'src/platform/db/migrations/003_operations.ts :: up', // 160 lines, outstanding
-  'src/context.ts :: createContext', // 157 lines, outstanding
-  'src/platform/db/migrations/001_foundation.ts :: up', // 135 lines, outstanding
+  'src/context.ts :: createContext', // 158 lines, outstanding
+  'src/platform/db/migrations/001_foundation.ts :: up', // 133 lines, outstanding
   'src/platform/db/database.ts :: openDatabase', // 106 lines, outstanding
   'src/platform/db/migrations/004_household.ts :: up', // 104 lines, outstanding
-  'src/app.ts :: buildApp', // 91 lines, outstanding
-  'src/ingest/inference/worker-pool.ts :: createWorkerPool', // 91 lines, outstanding
+  'src/app.ts :: buildApp', // 108 lines, outstanding
+  'src/ingest/inference/worker-pool.ts :: createWorkerPool', // 98 lines, outstanding
   'src/org/alerts/alert.routes.ts :: alertRoutes', // 155 lines since the tree was formatted (under 80 before), outstanding
   'src/org/alerts/alert.routes.ts :: alertRoutes.<anonymous>', // 155 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/outbox/webhook.routes.ts :: webhookRoutes', // 140 lines since the tree was formatted (under 80 before), outstanding
