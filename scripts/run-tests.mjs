@@ -147,7 +147,13 @@ console.log(
     .join(', ')}`,
 );
 if (lintResult) console.log(`# lint ${lintResult.code === 0 ? 'clean' : 'FAILED'} in ${lintResult.seconds.toFixed(0)} s, beside the test files`);
-for (const r of failed) console.log(`# FAILED ${r.file} (exit ${r.code})`);
+for (const r of failed) {
+  console.log(`# FAILED ${r.file} (exit ${r.code})`);
+  // again at the end, where a log cut to its tail still shows why: the spec reporter's summary of the failures
+  const at = r.output.lastIndexOf('✖ failing tests:');
+  const why = at >= 0 ? r.output.slice(at) : r.output.slice(-4000);
+  process.stdout.write(`${why.length > 6000 ? `${why.slice(0, 6000)}\n…` : why}\n`);
+}
 
 if (filters.length === 0 && failed.length === 0) {
   const out = {};
