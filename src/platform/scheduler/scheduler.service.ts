@@ -69,6 +69,8 @@ export const DEFAULT_JOB_LEASE_MS = 60_000;
 export const DEFAULT_SCHEDULER_POLL_MS = 10_000;
 /** retry delays after a failed run: 5 s, 30 s, 2 min, then 10 min */
 const RETRY_MS = [5_000, 30_000, 120_000, 600_000];
+/** the longest delay a Node timer takes (2^31 − 1 ms, about 24.8 days); longer ones fire at once */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A node id for processes that were not given one: host, process and a random part (two contexts in one process differ). */
 export function defaultNodeId(): string {
@@ -219,7 +221,9 @@ export class Scheduler {
         this.timerAt = Number.POSITIVE_INFINITY;
         this.kick();
       },
-      Math.max(0, at - this.deps.clock.now()),
+      // a timer longer than Node's limit (about 24.8 days) would fire at once and spin: wake at the limit instead, find
+      // nothing due and arm again
+      Math.min(MAX_TIMER_MS, Math.max(0, at - this.deps.clock.now())),
     );
   }
 

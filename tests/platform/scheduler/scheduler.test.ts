@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, createTestDatabase } from '../../helpers/harness.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../../src/platform/db/database.ts';
-import { ManualClock } from '../../../src/platform/time/clock.ts';
+import { ManualClock, systemClock, type Clock } from '../../../src/platform/time/clock.ts';
 import { Scheduler, type JobHandler } from '../../../src/platform/scheduler/index.ts';
 import { scheduledJobRepository } from '../../../src/platform/scheduler/scheduled-job.repository.ts';
 
@@ -147,3 +147,20 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+test('a job due in 40 days sleeps quietly: the timer waits, not firing at once and spinning (real timers)', async () => {
+  await withDatabase('sqlite', async (database) => {
+    let timers = 0;
+    const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => (timers++, systemClock.setTimeout(fn, ms)) };
+    const node = new Scheduler({ database, clock, nodeId: 'one', leaseMs: LEASE });
+    node.handle('test.job', effectHandler(database, 'one'));
+    const dueAt = Date.now() + 40 * 24 * 3600_000;
+    await database.withWriteLock((trx) => node.scheduleIn(trx, { kind: 'test.job', key: 'far', dueAt }));
+    node.wakeAt(dueAt);
+    await new Promise((r) => setTimeout(r, 500));
+    await node.settled();
+    assert.ok(timers <= 2, `armed ${timers} timers in half a second`);
+    assert.deepEqual(await effects(database), [], 'nothing ran early');
+    await node.stop();
+  });
+});
