@@ -4,7 +4,8 @@
  * multi-turn corpus cases see the state earlier turns left behind.
  */
 import { AgentToolError, runPlan, type AgentAction, type ToolResult, type ToolRunner } from '../../src/home/agent/plan-executor.ts';
-import type { HouseholdContext } from '../../src/home/agent/context.ts';
+import type { ContextSensor, HouseholdContext } from '../../src/home/agent/context.ts';
+import { mergeFreshness, sceneFreshness, staleSentence, type SceneFreshness } from '../../src/org/scenes/scene-freshness.ts';
 import type { ToolName } from '../../src/home/agent/tools.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
 
@@ -24,6 +25,22 @@ export async function converseOffline(ctx: HouseholdContext, messages: string[],
     household.recordTurn(message, run.actions);
   }
   return turns;
+}
+
+/**
+ * A simulated sensor may say how its feed is: `status` ('live' by default, or 'offline', 'connecting', 'reconnecting')
+ * and `last_frame_at` (ISO). The freshness of a place's cameras is then worked out as the service does
+ * (src/org/scenes/scene-freshness.ts); undefined when the place has no camera or one is live.
+ */
+function staleCameras(sensors: ContextSensor[], now: number): SceneFreshness | undefined {
+  const cameras = sensors.filter((x) => x.kind === 'camera') as (ContextSensor & { status?: string; last_frame_at?: string })[];
+  if (!cameras.length) return undefined;
+  const merged = mergeFreshness(
+    cameras.map((c) =>
+      sceneFreshness({ now, lastDetectionAt: null, sources: [{ status: c.status ?? 'live', last_frame_at: c.last_frame_at ?? null, source_type: 'rtsp' }] }),
+    ),
+  );
+  return merged.stale ? merged : undefined;
 }
 
 export class HouseholdSimulator implements ToolRunner {
@@ -98,6 +115,14 @@ export class HouseholdSimulator implements ToolRunner {
         return { action: { subject: (args.room as string) ?? sensorOf(args.sensor_id).name } };
       case 'describe_scene': {
         const subject = (args.room as string) ?? sensorOf(args.sensor_id).name;
+        const sensors = args.sensor_id ? [sensorOf(args.sensor_id)] : ctx.sensors.filter((x) => x.room === args.room);
+        const stale = staleCameras(sensors, ctx.now);
+        // as the household service: a camera that is offline past the silence threshold gives its last reading, never "now"
+        if (stale)
+          return {
+            action: { subject },
+            text: staleSentence({ freshness: stale, now: ctx.now, timeZone: ctx.timeZone, place: `the ${subject}`, counts: { people: 0 } }),
+          };
         return { action: { subject }, text: `The ${subject} is quiet: nobody there right now.` };
       }
       case 'list_events':

@@ -9,7 +9,8 @@
  *   wrong   – a state change not asked for, on the wrong place or time, or a question turned
  *             into a change.
  * A case takes the worst score of its turns. The cases live in tests/heldout/*.json and are never
- * edited to match output.
+ * edited to match output. A context's sensor may carry `status` ('offline', …) and `last_frame_at`: the simulated
+ * describe_scene then answers with the last reading, as the service does (tests/agent/household-simulator.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +34,10 @@ const STATE_TOOLS = new Set<ToolName>([
   'set_boundary',
   'clear_boundary',
   'add_sensor',
+  'add_sensor_by_topic',
   'set_household',
+  'set_notification_routing',
+  'arm_house',
 ]);
 
 interface ExpectedCall {
