@@ -2105,8 +2105,15 @@ function describeNewWatch(
     ? `I'll tell you when I recognize ${r.people.map((p) => p.name).join(' or ')} on ${seeing.length > 2 ? `any of your ${seeing.length} cameras` : `the ${seeing.join(' or the ')}`} ${span}.${state.ctx.faceRecognition === false ? ' Face recognition is off, so I recognize nobody yet: say "turn on face recognition" to start.' : ''}`
     : r.conditions.includes('unrecognized_person')
       ? `I'll tell you when someone I don't recognize is on the ${seeing.length > 2 ? `${seeing.length} cameras of the ${subject}` : seeing.join(' or the ')} ${span}.${state.ctx.faceRecognition === false ? ' Face recognition is off, so I cannot tell strangers from people you know yet: say "turn on face recognition" to start.' : ''}`
-      : `I'm watching the ${subject.replace(/ and /g, ' and the ')} ${span}.`;
+      : `I'm watching the ${subject.replace(/ and /g, ' and the ')}${coverageOf(subject, seeing)} ${span}.`;
   return say;
+}
+
+/** A place watched through more than one sensor says which (a room's door contact beside its camera is never a surprise). */
+function coverageOf(subject: string, seeing: (string | undefined)[]): string {
+  const names = seeing.filter((n): n is string => Boolean(n) && n !== subject);
+  if (seeing.length < 2 || names.length < 2) return '';
+  return names.length > 4 ? ` (its ${names.length} sensors)` : ` (${names.slice(0, -1).join(', ')} and ${names[names.length - 1]})`;
 }
 
 const WEEKDAY_LABELS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
