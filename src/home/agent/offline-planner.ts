@@ -30,6 +30,8 @@ import {
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import { MAX_MESSAGE_CHARS, type Plan, type PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
+import { findConflict, type PartEffect } from './plan-conflicts.ts';
+import { answerAboutQuote, dropSourceAndRejection, isQuestionAboutQuote } from './quoted-text.ts';
 import { planDirectIntents } from './direct-intents.ts';
 import {
   ARRIVAL_PHRASES,
@@ -170,6 +172,9 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   }
   const quoted = setAsideQuoted(message);
   if (quoted.found) {
+    const own = dropSourceAndRejection(dropQuoteTalk(quoted.own));
+    const answered = answerQuoteOnly(message, own, ctx);
+    if (answered) return answered;
     if (
       !/\p{L}/u.test(quoted.own.replace(/\b(sent|forwarded|texted|wrote|says?|said|me|this|my|his|her|our|message|got|just|look|at|what|a|an|the)\b/gi, ''))
     ) {
@@ -178,7 +183,7 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
       plan.confidence = 0;
       return plan;
     }
-    const inner = planOffline(dropQuoteTalk(quoted.own), ctx);
+    const inner = planOffline(own, ctx);
     if (!inner.calls.length && inner.clarification && !inner.answers?.length) {
       return {
         ...inner,
@@ -269,7 +274,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   if (keptIds.length) for (const r of readings) if (r.intent === 'stand_down' && r.wantsAll) r.exceptSensorIds = [...r.exceptSensorIds, ...keptIds];
   // coverage before action: a request that changes the household acts only on a reading that
   // used every word that could change it (see docs/decisions.md, "Coverage before action")
-  const uncovered = findUncoveredRequest(readings);
+  const uncovered = findUncoveredRequest(readings) ?? findConflict(readPartEffects(readings, state)) ?? findPartialStandDown(readings, state);
   if (uncovered) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: uncovered, confidence: 0.3 });
   for (const r of readings) {
     if (r.outOfScope) {
@@ -391,6 +396,89 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   return undefined;
 }
 
+/** What each part of the message does to what the agent may see, for the conflict check (plan-conflicts.ts). */
+function readPartEffects(readings: Reading[], state: PlanState): PartEffect[] {
+  const parts: PartEffect[] = [];
+  const last = state.lastSubject;
+  let before: Place[] = !last
+    ? []
+    : last.kind === 'room'
+      ? [{ type: 'room', room: last.room, sensors: state.ctx.sensors.filter((s) => s.room === last.room) }]
+      : [{ type: 'sensor', sensor: last.sensor }];
+  readings.forEach((r, index) => {
+    const places = r.mentions.length ? r.mentions.map((m) => m.place) : r.hasReference ? before : [];
+    if (r.mentions.length) before = places;
+    if (!r.intent || r.question || r.outOfScope || !places.length) return;
+    const seeing = ['create_watch', 'update_watch', 'unmute', 'clear_boundary'].includes(r.intent);
+    // "…but don't watch the hallway", "…but stop watching it": the watch said not to happen (a time of its own moves it instead)
+    const takenBack = r.intent === 'stand_down' && (r.negated || r.clause.contrast) && !r.time.hasTime;
+    const blinding = r.intent === 'mute' || r.intent === 'set_boundary' || takenBack;
+    if (!seeing && !blinding) return;
+    // ("watch everything and mute the study cam": a group watched is what may be watched)
+    const kept = seeing ? places.filter((p) => p.type === 'room' || p.type === 'sensor') : places;
+    const sensorIds = kept.flatMap((p) => getPlaceSensors(p).map((s) => s.id));
+    if (!sensorIds.length || (r.intent === 'update_watch' && !r.mentions.length)) return;
+    // "watch the garage and the hallway but not the hallway": a named place left out again
+    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    const gone = seeing ? kept.filter((p) => getPlaceSensors(p).every((s) => out.has(s.id))) : [];
+    if (gone.length) {
+      const ids = gone.flatMap((p) => getPlaceSensors(p).map((s) => s.id));
+      parts.push({ polarity: 'blind', sensorIds: ids, said: `leave ${gone.map((p) => `the ${subjectOf(p)}`).join(' and ')} out`, index: index + 0.5 });
+    }
+    const names = places.map((p) => `the ${subjectOf(p)}`).join(' and ');
+    const said: Partial<Record<IntentKind, string>> = {
+      create_watch: `watch ${names}`,
+      update_watch: `watch ${names}`,
+      unmute: `unmute ${names}`,
+      clear_boundary: `look at ${names} again`,
+      mute: `mute ${names}`,
+      set_boundary: `leave ${names} alone`,
+      stand_down: `not watch ${names}`,
+    };
+    parts.push({ polarity: seeing ? 'see' : 'blind', sensorIds, said: said[r.intent] ?? names, index });
+  });
+  return parts;
+}
+
+/**
+ * A stand-down of only part of a watch: "cancel the garden watch but keep it for the rest of the
+ * week", "stop watching the garden just for tonight" on a watch that runs every night. The tools stand
+ * a watch down whole or change its hours; they cannot skip one night, so the agent asks rather than
+ * stand down all of it (see docs/decisions.md, "Round G: intent").
+ */
+function findPartialStandDown(readings: Reading[], state: PlanState): string | undefined {
+  for (const r of readings) {
+    if (r.intent !== 'stand_down' || r.question || r.wantsAll || r.negated) continue;
+    const { watches } = findTargetWatches(r, state, true);
+    if (!watches.length) continue;
+    const ids = new Set(watches.flatMap((w) => w.sensor_ids));
+    const named = r.mentions.length ? r.mentions.map((m) => m.place) : [];
+    // "…, keep it for the rest of the week": kept in the same message
+    const kept = readings.some(
+      (x) =>
+        x !== r &&
+        x.intent === 'keep' &&
+        !x.question &&
+        (x.mentions.length ? x.mentions.map((m) => m.place) : x.hasReference ? named : []).some((p) => getPlaceSensors(p).some((s) => ids.has(s.id))),
+    );
+    // "…just for tonight": a stand-down with a time of its own that ends before the watch does
+    // ("stop watching the porch at 10pm" is a new end, read as a change of the watch)
+    let limited = false;
+    // ("scrap the nightly shed thing", "the every-night stoop watch": a recurrence names the watch, it limits nothing)
+    if (!kept && r.time.hasTime && !r.time.recurrence && r.time.anchors.length !== 1 && !needsLocation(r.time)) {
+      const window = resolveWatchWindow(r.time, state.ctx);
+      limited = !window.defaulted && watches.some((w) => w.recurrence !== 'none' || Date.parse(w.ends_at) > window.endsAt + 3_600_000);
+    }
+    if (!kept && !limited) continue;
+    const which = watches.map((w) => `the ${w.subject} watch (${w.window})`).join(' and ');
+    return (
+      `I can't stand down only part of ${which}: I can stand it down altogether, or change its hours or days, ` +
+      "but not skip part of it, so I haven't changed anything. Which would you like?"
+    );
+  }
+  return undefined;
+}
+
 const UNDO =
   /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
 
@@ -410,6 +498,8 @@ function setAsideQuoted(message: string): { own: string; found: boolean } {
   own = own.replace(/\[\s*(system|admin|assistant|developer|instructions?)\s*\][\s\S]*$/gi, ' ');
   own = own.replace(/(^|\n)\s*(system|assistant|admin|developer)\s*(message|prompt|override)?\s*:[\s\S]*$/gi, ' ');
   own = own.replace(/```[\s\S]*?(```|$)/g, ' ');
+  // a pasted block between rules: "---- From: Vigil Support. Reply STOP ALL … ----"
+  own = own.replace(/(^|\s)(-{3,}|_{3,}|={3,}|~{3,})(?=\s)[\s\S]*?(\s\2(?=\s|$)|$)/g, ' ');
   // quoted text of three words or more: "…", “…”, '…' (an apostrophe inside a word is no quote)
   own = own.replace(/["\u201c\u201d]([^"\u201c\u201d]*\s[^"\u201c\u201d]*\s[^"\u201c\u201d]*)["\u201c\u201d]/g, ' ');
   // ("'don't bother watching the shed tonight'": an apostrophe between letters stays inside the quote)
@@ -454,6 +544,20 @@ function dropQuoteTalk(own: string): string {
     return true;
   });
   return kept.length ? kept.join(' ') : own;
+}
+
+/** Nothing of the user's own beside a quote but where it came from, a question about it, or setting it aside: answered, nothing changed. */
+function answerQuoteOnly(message: string, own: string, ctx: HouseholdContext): Plan | undefined {
+  if (/\p{L}/u.test(own) && !isQuestionAboutQuote(own)) return undefined;
+  // ("what's he on about?" asks about the quote; "is the garage still watched?" about the home)
+  const names = listPlaceWords(ctx);
+  const aboutHome = own
+    .toLowerCase()
+    .split(/[^\p{L}']+/u)
+    .some((w) => names.includes(w));
+  const inner = /\p{L}/u.test(own) && aboutHome ? planOffline(own, ctx) : undefined;
+  if (inner && (inner.calls.length || inner.answers?.length)) return undefined;
+  return { planner: 'offline', calls: [], refusals: [], answers: [answerAboutQuote(message, own, ctx)], confidence: 1 };
 }
 
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
@@ -648,6 +752,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       !r.hasReference &&
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
     resolvePlaceWords(r, prev, ctx, depth);
+    takePlaceOfRequest(r, prev);
     if (inheritFromBefore(r, prev, readings, ctx, tokens, depth, onlyHome)) continue;
     if (completeWatchWindow(r, prev, readings)) continue;
     readings.push(r);
@@ -789,6 +894,12 @@ function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: Household
       r.unresolved = `Which one do you mean by "the ${word} one"? Tell me the room or the sensor.`;
     }
   }
+}
+
+/** "stand down the shed watch and tell me what it picked up": "it" in a question after a request is that request's place. */
+function takePlaceOfRequest(r: Reading, prev: Reading | undefined): void {
+  if (!r.hasReference || r.mentions.length || (r.intent !== 'list_events' && r.intent !== 'describe') || !prev?.intent || !prev.mentions.length) return;
+  if (prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) r.mentions = prev.mentions.map((m) => ({ ...m }));
 }
 
 /** A clause without a request of its own takes the one before or the conversation's; true when it was folded into the one before. */
@@ -938,6 +1049,8 @@ function foldExclusions(readings: Reading[]): void {
     const [make, out] = [readings[k - 1], readings[k]];
     if (make.intent !== 'create_watch' || out.intent !== 'stand_down' || !out.clause.contrast || !out.mentions.length || out.question) continue;
     const ids = new Set(out.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    // ("watch the hallway tonight but don't watch the hallway": a place named, then taken back, is a conflict to ask about)
+    if (make.mentions.some((m) => m.place.type !== 'group' && getPlaceSensors(m.place).every((s) => ids.has(s.id)))) continue;
     const label = out.mentions.map((m) => subjectOf(m.place)).join(' and ');
     make.mentions = make.mentions
       .map((m) =>
@@ -2032,6 +2145,9 @@ function collectWatchPlaces(r: Reading, state: PlanState, plan: Plan): { questio
   const question = visitPlaces(r, state, plan, 'What should I watch?', (place) => {
     let sensors = getPlaceSensors(place);
     if (place.type === 'group' && place.except) sensors = sensors.filter((s) => !state.mentionedSensorIds.has(s.id));
+    // "watch the hallway tonight but not the front door": what the message leaves out is out of the watch
+    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    if (r.intent === 'create_watch') sensors = sensors.filter((s) => !out.has(s.id));
     const reachable: ContextSensor[] = [];
     const blocked: string[] = [];
     for (const s of sensors) {
@@ -2360,6 +2476,7 @@ function planKeep(r: Reading, state: PlanState, plan: Plan): string | undefined 
  * the place is left out. With "anymore" and a watch on it, that watch is stood down.
  */
 function planExclude(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  if (!r.mentions.length && r.excluded.length && !r.question) return narrowLastWatch(r, state, plan);
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
   const ongoing = words.some((w) => w === 'anymore' || w === 'longer' || w === 'more');
   for (const m of r.mentions) {
@@ -2379,6 +2496,33 @@ function planExclude(r: Reading, state: PlanState, plan: Plan): string | undefin
       addNote(plan, `I'll leave the ${subjectOf(m.place)} out.`);
     }
   }
+  return undefined;
+}
+
+/**
+ * "watch everything tonight" — "but not the study": a follow-up that only leaves a place out takes
+ * it off the watch the conversation just made (see docs/decisions.md, "Round G: intent").
+ */
+function narrowLastWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const names = r.excluded.map((m) => subjectOf(m.place)).join(' and the ');
+  const watch = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
+  if (!watch) return `Which watch should I leave the ${names} out of? I haven't changed anything yet.`;
+  const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+  const rest = watch.sensor_ids.filter((id) => !out.has(id));
+  if (rest.length === watch.sensor_ids.length) {
+    addAnswer(plan, `The ${names} isn't part of the watch on the ${watch.subject}, so nothing needed changing.`);
+    r.excluded = [];
+    return undefined;
+  }
+  if (!rest.length) return `That would leave nothing of the watch on the ${watch.subject}. Do you want me to stand it down? I haven't changed anything yet.`;
+  const subject = `${watch.subject} except the ${names}`;
+  plan.calls.push({
+    tool: 'update_watch',
+    args: { watch_id: watch.id, sensor_ids: rest, subject },
+    subject,
+    say: `I've taken the ${names} off the watch on the ${watch.subject}.`,
+  });
+  r.excluded = [];
   return undefined;
 }
 
@@ -2499,6 +2643,13 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
   const switchWords = (r.clause.cue?.matched ?? []).some((k) => ['turn', 'switch', 'shut'].includes(r.tokens[k].text));
   if (mute && switchWords && r.mentions.length && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome && m.place.label === 'whole home')) {
     return 'Do you want me to stand down every watch, or to mute every sensor (nothing watched or looked at until you unmute them)?';
+  }
+  // "watch the porch tonight" — "turn it off": "it" is the watch the last turn made, not its camera
+  const lastTurn = state.ctx.conversation?.turns.at(-1)?.actions ?? [];
+  const watchJustMade = lastTurn.find((a) => (a.type === 'watch.created' || a.type === 'watch.updated') && state.watches.some((w) => w.id === a.id));
+  if (mute && switchWords && r.hasReference && !r.mentions.length && !r.question && r.clause.from === 0 && watchJustMade) {
+    state.lastWatchId = watchJustMade.id;
+    return planStandDown({ ...r, intent: 'stand_down', hasReference: false }, state, plan);
   }
   if (!mute) {
     const ask = confirmLifting(r, (name) => `unmute the ${name}`);

@@ -52,6 +52,9 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'ok … to watch … again',
       'okay … to watch … again',
       'alright … to watch … again',
+      // "it's fine for you to look at the study again", "ok to check on the den again": the boundary lifted in other words
+      'fine|ok|okay|alright … to look|check|monitor|see … again',
+      'can keep … eye … again',
       'lift … boundary',
       'remove … boundary',
       'clear … boundary',
@@ -268,6 +271,10 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'show … event|events',
       'show … alert|alerts',
       'list … event|events',
+      // "tell me what it picked up", "anything the shed sensor caught?": what a watch or sensor saw
+      'what … pick|picked up',
+      'anything … pick|picked up',
+      'what … catch|caught|spot|spotted|detect|detected',
     ],
   },
   {
