@@ -8,6 +8,7 @@ import type { ContextSensor, HouseholdContext } from '../../src/home/agent/conte
 import { mergeFreshness, sceneFreshness, staleSentence, type SceneFreshness } from '../../src/org/scenes/scene-freshness.ts';
 import type { ToolName } from '../../src/home/agent/tools.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
+import { formatMoment } from '../../src/platform/time/index.ts';
 
 /**
  * A conversation with the offline planner in a fresh copy of `ctx`: each message planned, run
@@ -125,9 +126,22 @@ export class HouseholdSimulator implements ToolRunner {
           };
         return { action: { subject }, text: `The ${subject} is quiet: nobody there right now.` };
       }
-      case 'list_events':
-        // as the tool runner: how far back readings reach (the simulated home has none recorded)
-        return { action: { count: 0, readings_since: null }, text: 'Nothing has happened in that time.' };
+      case 'list_events': {
+        // as the tool runner (conversations/past-answer.ts): the simulated home has no readings
+        // recorded, so the answer says it cannot tell, naming the place and the period it covers
+        const moment = (iso: unknown) => formatMoment(Date.parse(iso as string), ctx.timeZone, ctx.now);
+        const place = args.room ? `in the ${args.room as string}` : args.sensor_id ? `at the ${sensorOf(args.sensor_id).name}` : 'at home';
+        const span =
+          args.since && args.until
+            ? `from ${moment(args.since)} to ${moment(args.until)}`
+            : args.since
+              ? `since ${moment(args.since)}`
+              : 'in the last 24 hours';
+        return {
+          action: { count: 0, readings_since: null },
+          text: `I can't say what happened ${place} ${span}: no sensor there was looking. I have no readings from there yet.`,
+        };
+      }
       case 'add_sensor': {
         const id = `sen_new_${++this.sensorSeq}`;
         const s = { id, name: args.name as string, kind: args.kind as 'camera', room: args.room as string, muted: false };

@@ -5,20 +5,24 @@
  * English words the planner or compromise's lexicon knows.
  */
 import nlp from 'compromise';
-import { distance } from 'fastest-levenshtein';
 import { detectAll } from 'tinyld';
 import { listCorrectableWords } from './vocabulary.ts';
-import { SPELLING_FIXES, STOP_WORDS } from '../../platform/language/index.ts';
+import { SPELLING_FIXES, STOP_WORDS, getTypoDistance } from '../../platform/language/index.ts';
 
 const lexicon = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
 const planWords = new Set(listCorrectableWords());
 
-/** A typo of a word the planner knows ("unmte", "rom"): English with slips, not another language. */
+/**
+ * A typo of a word the planner knows ("unmte", "wacth"), by the normaliser's own measure (a swap of
+ * two letters is one slip; a home's own long names take two: "drievway"): English with slips, not
+ * another language.
+ */
 function isNearPlanWord(word: string, placeWords: string[]): boolean {
   if (word.length < 5) return false;
   for (const w of [...planWords, ...placeWords]) {
-    if (w[0] === word[0] && Math.abs(w.length - word.length) <= 1 && distance(w, word) <= 1) return true;
+    if (w[0] === word[0] && Math.abs(w.length - word.length) <= 1 && getTypoDistance(w, word) <= 1) return true;
   }
+  for (const w of placeWords) if (w[0] === word[0] && Math.abs(w.length - word.length) <= 2 && getTypoDistance(w, word) <= 2) return true;
   return false;
 }
 

@@ -227,7 +227,7 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
     return tidyPlan(plan);
   }
   // "cheers, you're a star", "happy thanksgiving!": chit-chat gets a friendly reply, nothing else
-  const chat = answerChitChat(message);
+  const chat = answerChitChat(message) ?? answerAcknowledgement(message, ctx);
   if (chat) return { planner: 'offline', calls: [], refusals: [], answers: [chat], confidence: 1 };
   return undefined;
 }
@@ -311,7 +311,21 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   // read by meaning rather than by the home's own names: as sure as the lexicon was
   const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
   plan.confidence = Math.min(1, ...meaning);
+  sayCorrections(message, ctx, plan);
   return tidyPlan(plan);
+}
+
+/**
+ * A plan read through corrected typos says what it read them as ("I read "drievway" as
+ * "driveway"."), so a wrong correction shows (see docs/decisions.md, "Round G: words").
+ */
+function sayCorrections(message: string, ctx: HouseholdContext, plan: Plan): void {
+  if (!plan.calls.length && !plan.answers?.length) return;
+  const { corrections } = normalizeMessage(message, listPlaceWords(ctx));
+  if (!corrections?.length) return;
+  const seen = new Set<string>();
+  const said = corrections.filter((c) => !seen.has(c.from) && seen.add(c.from)).map((c) => `"${c.from}" as "${c.to}"`);
+  addNote(plan, `(I read ${said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said.at(-1)}` : said[0]}.)`);
 }
 
 /**
@@ -331,6 +345,24 @@ function answerChitChat(message: string): string | undefined {
   if (/thank|thx|\bty\b|cheers|\bta\b|appreciat|star|legend|gem|rock|nice one|well done|good (job|work|bot)|great|brilliant|amazing|best/.test(text))
     return "You're welcome! Just ask if you'd like anything else watched.";
   return "Hello! What would you like me to do? I can watch rooms and sensors, mute them, or tell you what's happening.";
+}
+
+/** "perfect", "lovely", "sounds good", "got it": the user takes in what was done or said. */
+const ACKNOWLEDGEMENT =
+  /^(?:(?:oh|ah|aw|ooh)?[\s,]*(?:perfect|great|lovely|brilliant|awesome|excellent|nice|super|cool|fab|fabulous|fantastic|wonderful|sweet|sound|spot on|ace|grand|ok|okay|okey|alright|all right|got it|gotcha|noted|good stuff|job done|that(?:'?s| is) (?:great|perfect|lovely|brilliant|fine|good|grand|everything)|sounds (?:good|great|perfect|lovely))\b[\s,!.]*)+/iu;
+
+/**
+ * An acknowledgement ("perfect, cheers", "lovely thanks", "great!"): with thanks it is chit-chat
+ * wherever it is said; alone only after a turn that changed something — after a question, "great"
+ * may be its answer (see docs/decisions.md, "Round G: words"). Nothing changes, nothing is asked.
+ */
+function answerAcknowledgement(message: string, ctx: HouseholdContext): string | undefined {
+  const text = message.trim().replace(/[’]/g, "'");
+  const ack = ACKNOWLEDGEMENT.exec(text);
+  if (!ack) return undefined;
+  const rest = text.slice(ack[0].length).replace(/^[\p{Extended_Pictographic}\u200d\ufe0f\s!.]+$/u, '');
+  if (rest) return answerChitChat(rest);
+  return ctx.conversation?.turns.at(-1)?.actions.length ? 'Glad that helps. Just ask if you need anything else watched.' : undefined;
 }
 
 const STATE_INTENTS = new Set<IntentKind>([
@@ -878,6 +910,7 @@ function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: Household
     r.mentions = prev.mentions.map((m) => ({ ...m }));
     for (const m of r.mentions) for (let k = m.start; k < m.end; k++) r.used.add(k);
   }
+  takeStatementPlaces(r, prev);
   // "just the front one": a name's modifier with "one" picks among the places the conversation's
   // last request named (the front door of "the front door and the back door"); none or several → asked
   const oneAt = r.tokens.findIndex((t, k) => k > r.clause.from && k < r.clause.to && ['one', 'ones'].includes(t.text) && isPlaceToken(r.tokens[k - 1], ctx));
@@ -900,6 +933,18 @@ function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: Household
 function takePlaceOfRequest(r: Reading, prev: Reading | undefined): void {
   if (!r.hasReference || r.mentions.length || (r.intent !== 'list_events' && r.intent !== 'describe') || !prev?.intent || !prev.mentions.length) return;
   if (prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) r.mentions = prev.mentions.map((m) => ({ ...m }));
+}
+
+/**
+ * "the motor's on the drive, is it alright?", "the bins are in the garden — are they ok?": a question
+ * whose "it" has nothing of its own asks about the place the statement before it named (see
+ * docs/decisions.md, "Round G: words").
+ */
+function takeStatementPlaces(r: Reading, prev: Reading | undefined): void {
+  if (!r.question || r.intent !== 'describe' || !r.hasReference || r.mentions.length || !prev) return;
+  if (prev.intent || prev.question || prev.outOfScope || !prev.mentions.length) return;
+  if (!prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) return;
+  r.mentions = prev.mentions.map((m) => ({ ...m }));
 }
 
 /** A clause without a request of its own takes the one before or the conversation's; true when it was folded into the one before. */
@@ -2134,6 +2179,12 @@ function askAboutUnknownPlaces(r: Reading, state: PlanState, faceWatch: boolean)
     const options = faceWatch ? `Which camera should I watch instead: ${cameras.join(', ') || 'you have none yet'}?` : 'Which place should I watch instead?';
     return `${unknown.map((p) => p.reason ?? `There's no ${p.label} in your home.`).join(' ')} ${options}${faceWatch ? '' : ` ${describeHome(state.ctx)}`}`;
   }
+  // "the bike shed and the sied lane": a place the home lacks is never dropped and the rest watched
+  // (see docs/decisions.md, "Round G: words")
+  if (unknown.length) {
+    const known = r.mentions.filter((m) => m.place.type !== 'unknown').map((m) => subjectOf(m.place));
+    return `${unknown.map((p) => p.reason ?? `There's no ${p.label} in your home.`).join(' ')} I haven't changed anything: should I watch just the ${known.join(' and the ')}, or which place did you mean? ${describeHome(state.ctx)}`;
+  }
   return undefined;
 }
 
@@ -2749,6 +2800,13 @@ function planDescribe(r: Reading, state: PlanState, plan: Plan): string | undefi
   });
 }
 
+/** True when `since` is the local midnight that starts the day of `from`, and `from` is later that day. */
+function isDayStartBefore(since: number, from: number, timeZone: string): boolean {
+  const a = toWallClock(since, timeZone);
+  const b = toWallClock(from, timeZone);
+  return a.hour === 0 && a.minute === 0 && a.year === b.year && a.month === b.month && a.day === b.day && from > since;
+}
+
 function planListEvents(r: Reading, state: PlanState, plan: Plan): string | undefined {
   const args: Record<string, unknown> = {};
   const since = resolveSince(r.time, state.ctx);
@@ -2757,7 +2815,9 @@ function planListEvents(r: Reading, state: PlanState, plan: Plan): string | unde
   // a period that is over ("last night", "yesterday afternoon") has an end too: the shared past-range reader's (docs/decisions.md, "Household: honest past answers")
   const period = findTimePhrase(words.join(' '), { now: state.ctx.now, timeZone: state.ctx.timeZone }).phrase;
   if (period.kind === 'range' && period.to < state.ctx.now - 60_000) {
-    args.since ??= new Date(period.from).toISOString();
+    // a day said with a part of it ("yesterday afternoon") starts where the part starts, not at the
+    // day's midnight; any other start read ("since 9 last night", "last night" from sunset) stands
+    args.since = new Date(since === undefined || isDayStartBefore(since, period.from, state.ctx.timeZone) ? period.from : since).toISOString();
     args.until = new Date(period.to).toISOString();
   }
   if (words.some((w) => w === 'alert' || w === 'alerts')) args.kind = 'alert';

@@ -388,6 +388,12 @@ const GENERIC_PLACE_WORDS = new Set(['room', 'rooms', 'area', 'areas', 'place', 
 function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdContext, label: string, tokens: Token[], end: number): Place | undefined {
   const placeWords = words.filter((_, k) => classes[k] === 'place' || classes[k] === 'unknown');
   const kindWords = words.filter((_, k) => classes[k] === 'kind');
+  // "the pool house", "the summer house": "house" after a place word is the head of a place's name,
+  // not the whole home — a home without one is asked (see docs/decisions.md, "Round G: words")
+  const head = words.length - 1;
+  if (words[head] === 'house' && classes[head] === 'whole' && classes[head - 1] === 'place' && classes.filter((c) => c === 'whole').length === 1) {
+    return resolveRun([...placeWords, 'house'], kindWords, ctx, label) ?? { type: 'unknown', label };
+  }
   if (classes.includes('whole')) {
     // "the whole time", "all night", "the entire weekend": a span of time, not the whole home
     if (

@@ -242,6 +242,14 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what … you got set up',
       'what … you set up',
       'what be set up',
+      // "what's the schedule for tonight?", "what have you got planned?": the watches are the plan
+      'what be … schedule|scheduled|rota|agenda',
+      'what be … plan|planned',
+      'what … you plan|planned',
+      'what … you got planned|scheduled|lined',
+      'what be … line|lined up',
+      'show … schedule',
+      'anything schedule|scheduled|planned',
     ],
   },
   {

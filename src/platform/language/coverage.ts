@@ -7,6 +7,7 @@
  */
 import type { Token } from './normalize.ts';
 import { isPlaceWord } from './lexicon/places.ts';
+import { getNounSenses } from './lexicon/wordnet.ts';
 
 export type WordRole = 'time' | 'number' | 'negation' | 'question' | 'place' | 'unknown';
 
@@ -271,7 +272,8 @@ export function classifyWord(word: string, prev?: string, noun = true): WordRole
   if (QUESTION_WORDS.has(word)) return 'question';
   // "the outside cameras": a kind of place the reading did not narrow to
   if (['outside', 'inside', 'outdoor', 'outdoors', 'indoor', 'indoors', 'exterior', 'interior', 'upstairs', 'downstairs'].includes(word)) return 'place';
-  if (noun && word.length >= 3 && !NOT_PLACES.has(word) && /^[a-z]+$/.test(word) && isPlaceWord(word)) return 'place';
+  // ("bikeshed": a place run together that WordNet lacks has no verb reading, whatever the tagger guessed)
+  if ((noun || getNounSenses(word).length === 0) && word.length >= 3 && !NOT_PLACES.has(word) && /^[a-z]+$/.test(word) && isPlaceWord(word)) return 'place';
   return undefined;
 }
 

@@ -29,6 +29,11 @@ export interface NormalizedMessage {
   tokens: Token[];
   /** URLs found in the message, in order; tokens "url0", "url1"… stand for them. */
   urls: string[];
+  /**
+   * Typos corrected by spelling distance ("drievway" → "driveway"), in order: the reply says them
+   * (see docs/decisions.md, "Round G: words"). Shorthand from the fixed table ("tonite") is not listed.
+   */
+  corrections?: { from: string; to: string }[];
 }
 
 const lexicon = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
@@ -100,7 +105,10 @@ function isKnownWord(word: string, names: Set<string>, correctable: ReadonlySet<
   if (lexicon[word] !== undefined) return true;
   // plurals and simple inflections of known words
   for (const suffix of ['s', 'es', 'ed', 'ing', 'd']) {
-    if (word.endsWith(suffix) && lexicon[word.slice(0, -suffix.length)] !== undefined) return true;
+    const base = word.slice(0, -suffix.length);
+    // "-d" inflects only a word ending in "e" ("closed"): "shead" is no form of the name "shea"
+    if (suffix === 'd' && !base.endsWith('e')) continue;
+    if (word.endsWith(suffix) && lexicon[base] !== undefined) return true;
   }
   if (correctable.has(word)) return true;
   // a real English word is never corrected into another one ("motor" is no "motion"): see
@@ -109,7 +117,7 @@ function isKnownWord(word: string, names: Set<string>, correctable: ReadonlySet<
 }
 
 /** Levenshtein distance counting one swap of adjacent letters ("wacth") as one edit. */
-function getTypoDistance(a: string, b: string): number {
+export function getTypoDistance(a: string, b: string): number {
   if (a.length === b.length) {
     for (let i = 0; i + 1 < a.length; i++) {
       if (a[i] !== b[i]) {
@@ -205,6 +213,7 @@ function computeNormalized(message: string, names: string[], correctable: Readon
   for (const m of message.matchAll(/(?<![.!?:"]\s*)(?<=\s)\p{Lu}[\p{L}']+/gu)) capitalised.add(m[0].toLowerCase().replace(/'s$/, ''));
   for (const m of message.matchAll(/[\p{L}']*\p{Lu}[\p{L}']*\p{Lu}[\p{L}']*/gu)) capitalised.add(m[0].toLowerCase().replace(/'s$/, ''));
   const unknown = new Set<string>();
+  const corrections: { from: string; to: string }[] = [];
   text = text.replace(/[a-z0-9']+/g, (word) => {
     const fixed = SPELLING_FIXES[word];
     if (fixed) return fixed;
@@ -212,6 +221,7 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     // a home's own names are few and long: two slips are still clear ("garaj" → "garage")
     const corrected = splitCompound(word, names) ?? correctWord(word, candidates) ?? (word.length >= 5 ? correctWord(word, names, 2) : undefined);
     if (corrected === undefined && /^[a-z]{3,}$/.test(word) && !capitalised.has(word) && !CHAT_WORDS.has(word) && !isEnglishWord(word)) unknown.add(word);
+    if (corrected !== undefined && corrected !== word) corrections.push({ from: word, to: corrected });
     return corrected ?? word;
   });
 
@@ -235,5 +245,5 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     }
     if (tokens.length) tokens[tokens.length - 1].breakAfter = '.';
   }
-  return { tokens, urls };
+  return { tokens, urls, ...(corrections.length ? { corrections } : {}) };
 }

@@ -983,7 +983,9 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   const countAsked = (roles.has('count') || roles.has('peak') || roles.has('minimum') || roles.has('average')) && !yesNo;
   const vehicleKinds = tokens.filter((t) => t.roles.has('vehicle_kind')).map((t) => t.word);
   // "when did the last lorry come in": the last vehicle of any kind bounds it (said in the answer)
-  const whenAsked = (roles.has('last') || roles.has('first')) && !yesNo;
+  // ("first truck this morning?", "last lorry?": said without "when", the question opens with the sighting asked for)
+  const opening = tokens.find((t) => !['the', 'a', 'an', 'and', 'so', 'ok', 'okay', 'oh'].includes(t.word));
+  const whenAsked = (roles.has('last') || roles.has('first')) && (!yesNo || Boolean(opening && (opening.roles.has('first') || opening.roles.has('last'))));
   if (vehicleKinds.length > 0 && !countAsked && !whenAsked) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(vehicleKinds)} apart from other vehicles; ask about vehicles or cars.`);
   }

@@ -107,7 +107,22 @@ export function isPlaceWord(phrase: string): boolean {
   const key = phrase.toLowerCase().replace(/'/g, '').replace(/\s+/g, ' ').trim();
   if (HOUSEHOLD_TERMS[key]) return true;
   const first = getNounSenses(phrase)[0];
-  return first !== undefined && isPlaceSense(first);
+  if (first === undefined) return isCompoundPlaceWord(key);
+  return isPlaceSense(first);
+}
+
+/**
+ * A word run together from two nouns that WordNet lacks as one, whose last part is a place
+ * ("poolhouse", "treehouse", "bikeshed"): it names a kind of place too, so a home without one is
+ * asked about it rather than the word dropped (see docs/decisions.md, "Round G: words").
+ */
+function isCompoundPlaceWord(word: string): boolean {
+  if (!/^[a-z]{7,}$/.test(word)) return false;
+  for (let k = 3; k <= word.length - 4; k++) {
+    const head = getNounSenses(word.slice(k))[0];
+    if (head && isPlaceSense(head) && getNounSenses(word.slice(0, k)).length) return true;
+  }
+  return false;
 }
 
 function getWords(text: string): string[] {
