@@ -126,6 +126,12 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
     const end = tokens.slice(i + 1, i + 6).findIndex((x) => x.text === 'back' || x.text === 'home');
     if (end >= 0) for (let k = i + 1; k <= i + 1 + end; k++) skip.add(k);
   });
+  // "while we're in Lanzarote", "when we're in Spain": where the household will be, not where the home is
+  tokens.forEach((t, i) => {
+    if (!['while', 'whilst', 'when'].includes(t.text) || !['we', 'i', 'they'].includes(tokens[i + 1]?.text ?? '')) return;
+    const at = tokens.slice(i + 1, i + 4).findIndex((x) => x.text === 'in');
+    if (at >= 0) for (let k = i + 1; k <= i + 1 + at; k++) skip.add(k);
+  });
   tokens.forEach((t, i) => {
     // ("the porch one should stop at 4": said of a watch, a request to change it, read from the cue)
     if (

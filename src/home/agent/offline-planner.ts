@@ -20,6 +20,7 @@ import {
   type Token,
   type WordRole,
   extractTimeSpec,
+  findWindowConflict,
   findTimePhrase,
   needsLocation,
   resolveSince,
@@ -796,7 +797,22 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   resolveThen(readings);
   declineOtherHomes(readings);
   moveCorrectedWatches(readings);
+  for (const r of readings) giveChangeAmountItsUnit(r, ctx);
   return readings;
+}
+
+/**
+ * "watch the basement for 2 hours" — "make that three and a half": a change of the watch the
+ * conversation made, set for a number of hours, counts the amount in hours. A watch set any other way
+ * ("tonight", "for 45 minutes") leaves the amount unused, so the agent asks.
+ */
+function giveChangeAmountItsUnit(r: Reading, ctx: HouseholdContext): void {
+  const amount = r.time.unitlessAmount;
+  if (!amount || r.time.hasTime || r.intent !== 'update_watch' || r.mentions.length || !findLastWatchId(ctx)) return;
+  const source = findPreviousRequest(ctx);
+  if (source?.intent !== 'create_watch' || source.time.durationMs === undefined || source.time.durationMs < 3_600_000) return;
+  r.time = { ...r.time, durationMs: amount.value * 3_600_000, hasTime: true };
+  for (const k of amount.tokens) r.used.add(k);
 }
 
 /** A clause that only completes the one before (a correction, a reason, a time said after): folded into it; true when it was. */
@@ -969,7 +985,7 @@ function inheritFromBefore(
     if (source?.intent) {
       const ownPlaces = r.mentions.length > 0;
       const sourceIds = new Set(source.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
-      inheritRequest(r, source, !inMessage);
+      inheritRequest(giveAmountItsUnit(r, source), source, !inMessage);
       const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
       // "and tomorrow night too", "saturday as well": another watch besides the one made
       // ("and the same tomorrow", "same again on friday": the same hours on another day)
@@ -983,6 +999,7 @@ function inheritFromBefore(
         (words.includes('as') && words.includes('well')) ||
         words.includes('another') ||
         (words.includes('same') && dayOnly);
+      if (!inMessage && words.includes('same')) askWhenNothingToRepeat(r, source, ctx);
       // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
       // conversation made; only a new place ("same for the back door") asks for a new one
       if (!inMessage && source.intent === 'create_watch' && !ownPlaces && !additive && findLastWatchId(ctx)) {
@@ -1010,11 +1027,15 @@ function inheritFromBefore(
     prev.conditions = [...new Set([...prev.conditions, ...r.conditions])];
     foldInto(prev, r);
     return true;
-  } else if (r.intent === 'create_watch' && !r.time.hasTime) {
+  } else if (r.intent === 'create_watch' && (!r.time.hasTime || isAwayOnly(r.time))) {
     // "watch the back door from sunset to sunrise and let me know if anyone's in the backyard": one
     // window; "I'm going away for the weekend, watch the house": the setting clause gives it
-    const earlier = [...readings].reverse().find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime);
-    if (earlier) r.time = earlier.time;
+    // ("we fly out on the 10th at 6am and land back on the 14th. watch everything while we're away":
+    // the times of leaving and coming back are the away window)
+    const earlier = [...readings]
+      .reverse()
+      .find((x) => (x.intent === 'create_watch' || !x.intent) && x.time.hasTime && (!r.time.hasTime || x.time.anchors.length));
+    if (earlier) r.time = r.time.hasTime ? { ...earlier.time, openEnded: true } : earlier.time;
     // "watch the lounge tonight" (declined: muted) — "ok unmute it and watch it then": the watch asked for before
     else if (depth === 0 && r.hasReference && !r.mentions.length) {
       const before = findPreviousRequest(ctx);
@@ -1022,6 +1043,21 @@ function inheritFromBefore(
     }
   }
   return false;
+}
+
+/** "while we're away" and no other time word: a window whose start and end the clause leaves to the words around it. */
+function isAwayOnly(time: TimeSpec): boolean {
+  return (
+    time.openEnded &&
+    !time.anchors.length &&
+    !time.date &&
+    time.dayOffset === 0 &&
+    time.durationMs === undefined &&
+    !time.night &&
+    !time.recurrence &&
+    !time.weekend &&
+    !time.nights
+  );
 }
 
 /** A watch's window from the clauses around it (coming back at a time, a place and a window, a day said before); true when folded. */
@@ -1270,6 +1306,19 @@ function foldInto(prev: Reading, r: Reading): void {
   for (const k of r.used) prev.used.add(k);
 }
 
+/**
+ * A follow-up that takes the earlier request ("watch the basement for 2 hours" — "three and a half
+ * then"): an amount said without its unit is in hours when the earlier request was for hours.
+ * Anything else leaves the amount unused, so the agent asks.
+ */
+function giveAmountItsUnit(r: Reading, source: Reading): Reading {
+  const amount = r.time.unitlessAmount;
+  if (!amount || r.time.hasTime || source.time.durationMs === undefined || source.time.durationMs < 3_600_000 || source.intent !== 'create_watch') return r;
+  r.time = { ...r.time, durationMs: amount.value * 3_600_000, hasTime: true };
+  for (const k of amount.tokens) r.used.add(k);
+  return r;
+}
+
 /** A follow-up takes the earlier request's intent, and its time and conditions unless it has its own. */
 function inheritRequest(r: Reading, source: Reading, fromConversation = false): void {
   r.intent = source.intent;
@@ -1296,6 +1345,9 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false): 
         dayOffset: r.time.dayOffset || source.time.dayOffset,
         date: r.time.date ?? source.time.date,
       };
+    // "watch the garden tonight" — "same again tomorrow": the night moves to the day named
+    else if (newDay && source.time.night && !r.time.anchors.length && r.time.durationMs === undefined && !r.time.recurrence)
+      r.time = { ...r.time, night: true };
   }
   if (!r.conditions.length) r.conditions = source.conditions;
   if (!r.mentions.length) r.mentions = source.mentions;
@@ -1303,6 +1355,23 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false): 
 }
 
 const NOT_REPEATABLE = new Set<IntentKind>(['help', 'ask_watch', 'ask_muted', 'ask_boundary', 'keep', 'exclude']);
+
+/** "and the same again tomorrow night" after a turn that only asked: no window was set to repeat, so the agent asks. */
+function askWhenNothingToRepeat(r: Reading, source: Reading, ctx: HouseholdContext): void {
+  if (source.intent === 'create_watch' && !didPreviousRequestAct(ctx))
+    r.unresolved = "I haven't set up a watch in this conversation yet, so there is nothing to repeat. What should I watch, and from when until when?";
+}
+
+/** Whether the turn of the conversation's last request created or changed a watch ("the same again" repeats only what was done). */
+function didPreviousRequestAct(ctx: HouseholdContext): boolean {
+  const turns = ctx.conversation?.turns ?? [];
+  for (let t = turns.length - 1; t >= Math.max(0, turns.length - 4); t--) {
+    const readings = readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1);
+    if (readings.some((r) => r.intent && !NOT_REPEATABLE.has(r.intent)))
+      return turns[t].actions.some((a) => a.type === 'watch.created' || a.type === 'watch.updated');
+  }
+  return false;
+}
 
 /** The last request of the conversation that had an intent, read again ("what about the garage?"). */
 function findPreviousRequest(ctx: HouseholdContext): Reading | undefined {
@@ -2166,6 +2235,9 @@ function askAboutWindow(r: Reading, state: PlanState, window: ReturnType<typeof 
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;
   }
+  const conflict = findWindowConflict(r.time, window, state.ctx);
+  if (conflict)
+    return `${conflict} From when until when should I watch${r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : ''}?`;
   return undefined;
 }
 

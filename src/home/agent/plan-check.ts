@@ -380,6 +380,13 @@ function checkTwoWayRange(w: string[], clocks: SaidClock[], head: string): strin
   return `${head}, but ${what}, so I haven't changed anything. Which did you mean (say am or pm)?`;
 }
 
+/** "1 to 5 tomorrow night": a window in the small hours after tomorrow's evening, which is the day after tomorrow by the calendar. */
+function isTomorrowNightsSmallHours(text: string, walls: ReturnType<typeof toWallClock>[], ctx: HouseholdContext): boolean {
+  if (!/\btomorrow night\b/.test(text) || !walls.length) return false;
+  const after = toWallClock(ctx.now + 2 * 86_400_000, ctx.timeZone);
+  return walls.every((x) => x.year === after.year && x.month === after.month && x.day === after.day && x.hour < 6);
+}
+
 /**
  * The days and starts said relative to now: "tomorrow" needs a window that touches tomorrow;
  * "tonight" and "this evening" one that starts by the end of today; "in 20 minutes" and "from now"
@@ -403,7 +410,7 @@ function checkRelativeDays(
   const starts = created.map((c) => Date.parse(c.args.starts_at as string)).filter(Number.isFinite);
   const wallDays = walls.map((x) => `${x.year}-${x.month}-${x.day}`);
   // "tomorrow" (not "the day after tomorrow"): some boundary of the window falls on tomorrow
-  if (/\btomorrow\b/.test(text) && !/\bday after tomorrow\b/.test(text) && !wallDays.includes(tomorrow)) {
+  if (/\btomorrow\b/.test(text) && !/\bday after tomorrow\b/.test(text) && !wallDays.includes(tomorrow) && !isTomorrowNightsSmallHours(text, walls, ctx)) {
     return `${head}, but you said "tomorrow", so I haven't changed anything. Which day and hours did you mean?`;
   }
   if (!starts.length) return undefined;

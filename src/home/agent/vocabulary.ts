@@ -259,6 +259,9 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what … happened',
       'anything happen',
       'anything happened',
+      // "what went on between 2 and 4?": said of the past, unlike "what's going on"
+      'what went on',
+      'what … went on',
       'did anyone',
       'did anybody',
       'did someone',

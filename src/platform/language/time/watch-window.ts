@@ -65,6 +65,16 @@ export interface TimeSpec {
   doubtfulDate?: string;
   /** Look-back for questions about the past. */
   sinceMs?: (ctx: TimeContext) => number;
+  /**
+   * "make that three and a half", "make it 2.5": an amount with a fraction and no unit, which can be
+   * no clock time. Its tokens are not consumed: only a follow-up about a watch set for a number of
+   * hours gives it a unit (and then uses them); anywhere else they are left over and asked about.
+   */
+  unitlessAmount?: { value: number; tokens: number[] };
+  /** "today", "this morning", "this afternoon": the day (part) said, which a window's end must fall in. */
+  saidToday?: string;
+  /** "yesterday", "last night": a day already gone, said with the clock times of a window. */
+  saidPast?: string;
   /** "in an hour": the window starts that much later. */
   delayMs?: number;
   /** Only past-time words ("yesterday", "last night"): no window can be in the future. */
@@ -586,6 +596,56 @@ function readBareAmount(scan: SpecScan, i: number): number | undefined {
   return undefined;
 }
 
+/** "and a half", "and a quarter", "and three quarters" at tokens[k]: the fraction and its last token, or undefined. */
+function readAndFraction(tokens: Token[], k: number): { value: number; last: number } | undefined {
+  if (tokens[k]?.text !== 'and') return undefined;
+  const [a, b] = [tokens[k + 1]?.text, tokens[k + 2]?.text];
+  if ((a === 'a' || a === 'an') && b === 'half') return { value: 0.5, last: k + 2 };
+  if ((a === 'a' || a === 'an') && b === 'quarter') return { value: 0.25, last: k + 2 };
+  if (a === 'three' && (b === 'quarters' || b === 'quarter')) return { value: 0.75, last: k + 2 };
+  return undefined;
+}
+
+/**
+ * An amount said with words and no preposition: "three and a half hours", "two hours", "an hour and
+ * a half" (a duration), or "three and a half", "2.5" with no unit (kept aside in spec.unitlessAmount,
+ * see TimeSpec). Returns the index of the last token read, or undefined when there is none.
+ */
+function readWordAmount(scan: SpecScan, i: number): number | undefined {
+  const { tokens, to, spec } = scan;
+  const prev = tokens[i - 1]?.text ?? '';
+  const count = parseCount(tokens, i);
+  if (!count || ['in', 'last', 'past', 'by', 'after', 'every', 'each', 'per', 'of', 'the', 'at', 'until', 'till', 'to', 'from', 'between'].includes(prev))
+    return undefined;
+  let value = count.value;
+  let last = i + count.length - 1;
+  const fraction = readAndFraction(tokens, last + 1);
+  if (fraction && last + 1 < to) {
+    value += fraction.value;
+    last = fraction.last;
+  }
+  const unit = tokens[last + 1]?.text ?? '';
+  if (last + 1 < to && unit in UNIT_MS && !['day', 'days', 'week', 'weeks'].includes(unit)) {
+    let ms = value * UNIT_MS[unit];
+    last++;
+    // "an hour and a half", "two hours and three quarters" ("wait a minute" is no duration)
+    const after = fraction ? undefined : readAndFraction(tokens, last + 1);
+    if (['a', 'an'].includes(tokens[i].text) && !after) return undefined;
+    if (after && after.last < to) {
+      ms += after.value * UNIT_MS[unit];
+      last = after.last;
+    }
+    spec.durationMs = ms;
+    for (let j = i; j <= last; j++) take(spec, j);
+    return last;
+  }
+  if (Number.isInteger(value) || unit in UNIT_MS || unit === 'nights' || unit === 'night') return undefined;
+  const idx: number[] = [];
+  for (let j = i; j <= last; j++) idx.push(j);
+  spec.unitlessAmount = { value, tokens: idx };
+  return last;
+}
+
 /** Reads "while we sleep", "while I was at work", "until I get back", "while we're away" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
 function readWhileUntil(scan: SpecScan, i: number): number | undefined {
   const { tokens, to, spec } = scan;
@@ -629,6 +689,19 @@ function readWhileUntil(scan: SpecScan, i: number): number | undefined {
     const upTo = i + 2 + tokens.slice(i + 2, Math.min(to, i + 5)).findIndex((t) => OPEN_END_WORDS.has(t.text));
     for (let j = i; j <= upTo; j++) take(spec, j);
     return i;
+  }
+  // "while we're in Lanzarote": a stay somewhere by name (not "in bed", "in the garden") is time away
+  const inAt = i + 1 + tokens.slice(i + 1, Math.min(to, i + 4)).findIndex((t) => t.text === 'in');
+  if (
+    w === 'while' &&
+    inAt > i &&
+    inAt + 1 < to &&
+    ['we', 'i', 'they'].includes(next ?? '') &&
+    !['bed', 'the', 'our', 'my', 'a', 'here', 'there', 'charge', 'town'].includes(tokens[inAt + 1].text)
+  ) {
+    spec.openEnded = true;
+    for (let j = i; j <= inAt; j++) take(spec, j);
+    return inAt;
   }
   if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
     spec.openEnded = true;
@@ -898,6 +971,18 @@ function readBareHour(scan: SpecScan, i: number): number | undefined {
   return undefined;
 }
 
+/** "today", "this morning", "yesterday", "last night" said in the clause, read into the spec by chrono or not (for findWindowConflict). */
+function noteDaysSaid(tokens: Token[], from: number, to: number, spec: TimeSpec): void {
+  for (let i = from; i < to; i++) {
+    const [w, prev] = [tokens[i].text, tokens[i - 1]?.text];
+    if (!spec.consumed.has(i)) continue;
+    if (w === 'today') spec.saidToday ??= 'today';
+    else if (prev === 'this' && (w === 'morning' || w === 'afternoon')) spec.saidToday = `this ${w}`;
+    else if (w === 'yesterday') spec.saidPast ??= 'yesterday';
+    else if (prev === 'last' && (w === 'night' || w === 'evening')) spec.saidPast ??= `last ${w}`;
+  }
+}
+
 /** Reads the time words of tokens[from, to). */
 export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: TimeContext): TimeSpec {
   const spec: TimeSpec = {
@@ -924,6 +1009,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
       readDuration(scan, i) ??
       readNextWeek(scan, i) ??
       readBareAmount(scan, i) ??
+      readWordAmount(scan, i) ??
       readWhileUntil(scan, i) ??
       readRecurrence(scan, i) ??
       readNightWords(scan, i) ??
@@ -934,6 +1020,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
   }
   settleAnchorRoles(tokens, from, to, spec);
   readEveningAndSleep(tokens, from, to, spec);
+  noteDaysSaid(tokens, from, to, spec);
   // "from 17 until 23 o'clock": the word after an hour already read belongs to it
   for (let i = from + 1; i < to; i++) {
     if ((tokens[i].text === "o'clock" || tokens[i].text === 'oclock') && spec.consumed.has(i - 1) && /^\d{1,2}$/.test(tokens[i - 1].text)) take(spec, i);
@@ -1060,10 +1147,41 @@ function readSpokenPiece(words: string[], i: number, spoken: SpokenClock | undef
   return undefined;
 }
 
+/**
+ * "10 to 6 tomorrow night", "8 till 11 tomorrow morning", "6-9 tomorrow evening": the day part
+ * after a range is the whole range's, not its end's alone: chrono is given "tomorrow 8am to 11am"
+ * (am or pm from the part; a night's hours are left to the night rules). Returns the index of the
+ * part's word, or undefined when there is none here.
+ */
+function readRangeBeforeDayPart(tokens: Token[], i: number, w: string, pieces: ClockPiece[]): number | undefined {
+  const end = tokens[i + 2]?.text ?? '';
+  const part = tokens[i + 4]?.text ?? '';
+  const clock = /^(\d{1,2})(:\d\d)?$/;
+  if (
+    !clock.test(w) ||
+    !['to', 'till', 'til', 'until', '-'].includes(tokens[i + 1]?.text ?? '') ||
+    !clock.test(end) ||
+    tokens[i + 3]?.text !== 'tomorrow' ||
+    !['morning', 'afternoon', 'evening', 'night'].includes(part) ||
+    tokens[i].breakAfter ||
+    tokens[i + 2].breakAfter
+  )
+    return undefined;
+  const said = (text: string) => {
+    const hour = Number(clock.exec(text)![1]);
+    if (part === 'night' || hour === 0 || hour > 12) return text;
+    return `${text}${part === 'morning' && hour < 12 ? 'am' : 'pm'}`;
+  };
+  pieces.push({ text: `tomorrow ${said(w)} to ${said(end)}`, tokens: [i, i + 1, i + 2, i + 3, i + 4], night: part === 'night' });
+  return i + 4;
+}
+
 /** Reads the word at tokens[i] into pieces, rewritten where chrono would misread it; returns the index of the last word read. */
 function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: ClockPiece[]): number {
   // an hour said as a word after a time word ("till seven tomorrow morning"): its digits
   const w = isHourWordAt(tokens, i) && TIME_PREPOSITIONS.has(prevWord) ? String(readHourWord(tokens[i].text)) : tokens[i].text;
+  const range = readRangeBeforeDayPart(tokens, i, w, pieces);
+  if (range !== undefined) return range;
   if (/^\d{1,2}(:\d\d)?$/.test(w)) {
     const a = tokens[i + 1]?.text,
       b = tokens[i + 2]?.text,
@@ -1506,6 +1624,21 @@ function resolveWeekendWindow(
   return undefined;
 }
 
+/**
+ * A night's small hours ("1 to 5 tonight", "tomorrow night from 2 till 6", "saturday night 1am to
+ * 4am"): a start before 05:00 in a night window is on the calendar day after the evening the night
+ * begins. "Tonight" said between midnight and sunrise is the night in progress, whose small hours
+ * are today's (see docs/decisions.md, "Round G: the time grammar").
+ */
+function moveToNightSmallHours(spec: TimeSpec, start: Anchor, day: WallClock, ctx: TimeContext): Anchor {
+  if (!spec.night || start.kind !== 'clock' || start.dateOnly || chooseHour(start, 'night') >= 5) return start;
+  const evening = start.date ?? day;
+  const today = toLocalDate(ctx.now, ctx.timeZone);
+  const isToday = evening.year === today.year && evening.month === today.month && evening.day === today.day;
+  if (isToday && spec.dayOffset === 0 && !spec.date && isNightInProgress(ctx)) return start;
+  return { ...start, date: { ...addDays(evening, 1), hour: 0, minute: 0 } };
+}
+
 /** The start of the window on day d (first: the first day tried), and how it is said. */
 function resolveDayStart(
   spec: TimeSpec,
@@ -1528,7 +1661,8 @@ function resolveDayStart(
     startsAt = Math.min(...options.filter((t) => t >= ctx.now - 15 * MINUTE));
     startLabel = describeAnchor(start, startsAt, ctx);
   } else if (start) {
-    startsAt = resolveStart(start, day, ctx, spec.night);
+    const moved = moveToNightSmallHours(spec, start, day, ctx);
+    startsAt = resolveStart(moved, day, ctx, spec.night);
     // "from half eleven" said at 18:20: the hour without am/pm that is still to come today
     // ("12 til 6" said at 23:47: midnight, the 12 still to come)
     if (
@@ -1545,7 +1679,7 @@ function resolveDayStart(
       startsAt += 12 * HOUR;
       eveningStart = true;
     }
-    startLabel = describeAnchor(start, startsAt, ctx);
+    startLabel = describeAnchor(moved, startsAt, ctx);
   } else if (night) {
     startsAt = hasLocation ? getSunTime('sunset', day, ctx) : fromWallClock({ ...day, hour: 18, minute: 0 }, ctx.timeZone);
     startLabel = hasLocation ? 'sunset' : '18:00';
@@ -1667,6 +1801,58 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed };
   }
   return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours', defaulted: true };
+}
+
+/**
+ * Why a window read from the words cannot be what was meant, said so that the user can correct it;
+ * undefined when it fits. Windows are never silently moved when what was said is already over, empty
+ * or inverted: "from 10 till 8 this morning" at 14:20 (the end has passed), "from 9 tonight till 9
+ * tonight" (no time at all), "tonight from sunset to 8pm" with sunset at 21:03 (the end comes before
+ * the start). See docs/decisions.md, "Round G: the time grammar".
+ */
+export function findWindowConflict(spec: TimeSpec, window: ResolvedWindow, ctx: TimeContext): string | undefined {
+  const start = spec.anchors.find((a) => a.role === 'start');
+  const end = spec.anchors.find((a) => a.role === 'end');
+  const said = spec.durationMs === undefined && (spec.nights ?? 1) === 1 && !spec.openEnded;
+  const clockEnd = end?.kind === 'clock' && !end.dateOnly ? end : undefined;
+  // "from 10 till 8 yesterday": a day already gone
+  if (spec.saidPast && spec.anchors.some((a) => a.kind === 'clock') && !spec.recurrence)
+    return `You said "${spec.saidPast}", which is already over, and I can only watch from now on.`;
+  // "until 8 this morning", "till 11am today" said in the afternoon: the end has passed
+  const today = toLocalDate(ctx.now, ctx.timeZone);
+  const endDay = toLocalDate(window.endsAt - 1, ctx.timeZone);
+  const endOnToday = endDay.year === today.year && endDay.month === today.month && endDay.day === today.day;
+  const endSaidToday = !clockEnd?.date || formatDay(clockEnd.date) === formatDay(today);
+  if (spec.saidToday && clockEnd && endSaidToday && said && !spec.recurrence && !spec.night && !endOnToday) {
+    const hour = clockEnd.meridiemCertain ? clockEnd.hour : spec.saidToday === 'this morning' ? clockEnd.hour % 12 : chooseHour(clockEnd, 'day');
+    const at = fromWallClock({ ...today, hour, minute: clockEnd.minute }, ctx.timeZone);
+    return `${formatClock(at, ctx.timeZone)} ${spec.saidToday} has already passed (it's ${formatClock(ctx.now, ctx.timeZone)} now).`;
+  }
+  if (!start || !end || !said) return undefined;
+  // "from 9 tonight till 9 tonight", "from 10pm to 10pm": the same time at both ends
+  if (
+    start.kind === 'clock' &&
+    clockEnd &&
+    start.meridiemCertain &&
+    clockEnd.meridiemCertain &&
+    start.hour === clockEnd.hour &&
+    start.minute === clockEnd.minute &&
+    (!clockEnd.date || !start.date || formatDay(clockEnd.date) === formatDay(start.date))
+  )
+    return `From ${formatClock(window.startsAt, ctx.timeZone)} until ${formatClock(window.startsAt, ctx.timeZone)} is no time at all.`;
+  // "from sunset to 8pm" in June, "from 4pm to sunset" in December: the sun's time is on the wrong
+  // side of the clock, so the window as said is empty (read on, it would run for a day)
+  const sun = start.kind === 'sun' ? start : end.kind === 'sun' ? end : undefined;
+  const clock = start.kind === 'clock' ? start : clockEnd;
+  if (sun && clock && window.endsAt - window.startsAt > 18 * HOUR) {
+    const sunAt = sun === start ? window.startsAt : getSunTime(sun.event, toLocalDate(window.startsAt, ctx.timeZone), ctx);
+    const clockAt = sun === start ? window.endsAt : window.startsAt;
+    const sunDay = toLocalDate(sunAt, ctx.timeZone);
+    const dayWord = formatDay(sunDay) === formatDay(today) ? (sun.event === 'sunset' || sun.event === 'dusk' ? 'tonight' : 'today') : `on ${formatDay(sunDay)}`;
+    const name = sun.event.charAt(0).toUpperCase() + sun.event.slice(1);
+    return `${name} ${dayWord} is at ${formatClock(sunAt, ctx.timeZone)}, ${sun === start ? 'after' : 'before'} ${formatClock(clockAt, ctx.timeZone)}, so that window has no time in it.`;
+  }
+  return undefined;
 }
 
 function formatDuration(ms: number): string {
