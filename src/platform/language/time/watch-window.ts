@@ -700,8 +700,9 @@ function readWhileUntil(scan: SpecScan, i: number): number | undefined {
     !['bed', 'the', 'our', 'my', 'a', 'here', 'there', 'charge', 'town'].includes(tokens[inAt + 1].text)
   ) {
     spec.openEnded = true;
-    for (let j = i; j <= inAt; j++) take(spec, j);
-    return inAt;
+    // the name of where they will be is part of the phrase, never a place of the home ("Madeira" is also a wine)
+    for (let j = i; j <= inAt + 1; j++) take(spec, j);
+    return inAt + 1;
   }
   if (w === 'while' && tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => AWAY_WORDS.has(t.text))) {
     spec.openEnded = true;
