@@ -132,6 +132,19 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
     const at = tokens.slice(i + 1, i + 4).findIndex((x) => x.text === 'in');
     if (at >= 0) for (let k = i + 1; k <= i + 1 + at; k++) skip.add(k);
   });
+  // "we're back on the 15th around 8pm", "I'm home at 6 tomorrow": a coming back said with its day or
+  // time to come is the end of a time away, not a homecoming now (docs/decisions.md, "Round H: the time grammar")
+  tokens.forEach((t, i) => {
+    if (t.text !== 'back' && t.text !== 'home') return;
+    const [a, b] = [tokens[i + 1]?.text ?? '', tokens[i + 2]?.text ?? ''];
+    const future = /^(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next)$/;
+    const dated =
+      future.test(a) ||
+      (['on', 'at', 'around', 'by', 'about'].includes(a) && (/^\d/.test(b) || future.test(b) || (b === 'the' && /^\d/.test(tokens[i + 3]?.text ?? ''))));
+    if (!dated) return;
+    for (let k = Math.max(0, i - 3); k <= i; k++)
+      if (['we', 'i', 'are', 'am', 'be', 'will', 'get', 'getting', 'come', 'coming', 'back', 'home'].includes(tokens[k].text)) skip.add(k);
+  });
   tokens.forEach((t, i) => {
     // ("the porch one should stop at 4": said of a watch, a request to change it, read from the cue)
     if (

@@ -798,6 +798,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   declineOtherHomes(readings);
   moveCorrectedWatches(readings);
   for (const r of readings) giveChangeAmountItsUnit(r, ctx);
+  for (const r of readings) giveChangeAmountClock(r, ctx);
   return readings;
 }
 
@@ -812,6 +813,27 @@ function giveChangeAmountItsUnit(r: Reading, ctx: HouseholdContext): void {
   const source = findPreviousRequest(ctx);
   if (source?.intent !== 'create_watch' || source.time.durationMs === undefined || source.time.durationMs < 3_600_000) return;
   r.time = { ...r.time, durationMs: amount.value * 3_600_000, hasTime: true };
+  for (const k of amount.tokens) r.used.add(k);
+}
+
+/**
+ * "watch the garage from 10 tonight to 6" — "change only the end, make it 7": a whole number said of
+ * the end (or the start) of the watch the conversation made with clock times is that clock time,
+ * its half of the day chosen as the watch's own. Said of neither, or of a watch set another way, it
+ * stays unused and the agent asks (docs/decisions.md, "Round H: the time grammar").
+ */
+function giveChangeAmountClock(r: Reading, ctx: HouseholdContext): void {
+  const amount = r.time.unitlessAmount;
+  if (!amount || r.time.hasTime || r.intent !== 'update_watch' || r.mentions.length || !findLastWatchId(ctx)) return;
+  if (!Number.isInteger(amount.value) || amount.value < 1 || amount.value > 12) return;
+  const words = new Set(r.tokens.map((t) => t.text));
+  const saysEnd = ['end', 'finish', 'ends', 'finishes', 'stop'].some((w) => words.has(w));
+  const saysStart = ['start', 'begin', 'starts', 'begins'].some((w) => words.has(w));
+  if (saysEnd === saysStart) return;
+  const role = saysEnd ? 'end' : 'start';
+  const source = findPreviousRequest(ctx);
+  if (source?.intent !== 'create_watch' || !source.time.anchors.some((a) => a.kind === 'clock' && a.role === role && !a.dateOnly)) return;
+  r.time = { ...r.time, anchors: [{ kind: 'clock', hour: amount.value, minute: 0, meridiemCertain: false, role }], hasTime: true };
   for (const k of amount.tokens) r.used.add(k);
 }
 
@@ -2370,6 +2392,30 @@ function describeSpan(startsAt: number, endsAt: number, recurrence: string, ctx:
   return `${start} until ${formatClock(endsAt, ctx.timeZone)}${dayWord(endsAt)}${repeat}`;
 }
 
+/**
+ * "cancel the 6 o'clock one", "stop the 18:00 watch": a watch named by the clock time it starts at.
+ * Without am/pm either half of the day matches; only a single watch starting then is taken, and a
+ * watch set by the sun ("sunset to sunrise") is never named by a clock time (docs/decisions.md,
+ * "Round H: the time grammar").
+ */
+const WATCH_BY_START = /\bthe (\d{1,2})(?::(\d\d))?\s*(am|pm|o'clock|oclock)? (?:one|watch)\b/;
+
+function findWatchByStartTime(text: string, state: PlanState): ContextWatch | undefined {
+  const m = WATCH_BY_START.exec(text);
+  if (!m) return undefined;
+  const hour = Number(m[1]);
+  const minute = Number(m[2] ?? 0);
+  if (hour > 23 || minute > 59) return undefined;
+  const exact = hour > 12 || hour === 0 || m[3] === 'am' || m[3] === 'pm';
+  const wanted = m[3] === 'pm' && hour < 12 ? hour + 12 : m[3] === 'am' && hour === 12 ? 0 : hour;
+  const matches = state.watches.filter((w) => {
+    if (/sunset|sunrise|dusk|dawn/.test(w.window)) return false;
+    const at = toWallClock(Date.parse(w.starts_at), state.ctx.timeZone);
+    return at.minute === minute && (exact ? at.hour === wanted : at.hour % 12 === hour % 12);
+  });
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
 /** Watches a clause points at: by place, "all", "it", or the only one there is. */
 function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { watches: ContextWatch[]; question?: string; refusal?: string } {
   // "stop everything except the garage", "all watches but the porch": the places after the word are kept
@@ -2413,6 +2459,13 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
     }
     return { watches: found };
   }
+  // "cancel the 6 o'clock one": named by its start, which outranks the watch last talked about
+  if (WATCH_BY_START.test(r.text)) {
+    const byStart = findWatchByStartTime(r.text, state);
+    return byStart
+      ? { watches: [byStart] }
+      : { watches: [], question: `Which watch do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };
+  }
   const last = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : undefined;
   if (last) return { watches: [last] };
   // "is there anything in the alley?" — "ok stop watching it": "it" is the place the conversation last named
@@ -2432,6 +2485,8 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
 }
 
 function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  // "cancel the 6 o'clock one": the time names the watch, it is no new end
+  if (!r.mentions.length && r.time.anchors.length === 1 && WATCH_BY_START.test(r.text)) r = { ...r, time: { ...r.time, anchors: [] } };
   // "stop watching the porch at 10pm": a new end, not a stand-down now
   if (r.time.anchors.length === 1 && !r.question) {
     r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };

@@ -8,6 +8,7 @@
 import * as chrono from 'chrono-node';
 import type { Token } from '../normalize.ts';
 import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../../time/index.ts';
+import { findOpenMeridiem } from './open-meridiem.ts';
 import { clockText, readHourWord, readSpokenClock, type SpokenClock } from './spoken-clock.ts';
 import {
   DAY_MS,
@@ -79,6 +80,8 @@ export interface TimeSpec {
   delayMs?: number;
   /** Only past-time words ("yesterday", "last night"): no window can be in the future. */
   past: boolean;
+  /** "from 10 to 2": two bare hours whose am/pm nothing settles, with its two readings (./open-meridiem.ts). */
+  openMeridiem?: string;
   /** Token indexes read as time words. */
   consumed: Set<number>;
   hasTime: boolean;
@@ -639,11 +642,21 @@ function readWordAmount(scan: SpecScan, i: number): number | undefined {
     for (let j = i; j <= last; j++) take(spec, j);
     return last;
   }
-  if (Number.isInteger(value) || unit in UNIT_MS || unit === 'nights' || unit === 'night') return undefined;
+  if ((Number.isInteger(value) && !isMadeAmount(tokens, i, last, to)) || unit in UNIT_MS || unit === 'nights' || unit === 'night') return undefined;
   const idx: number[] = [];
   for (let j = i; j <= last; j++) idx.push(j);
   spec.unitlessAmount = { value, tokens: idx };
   return last;
+}
+
+/**
+ * "make that two", "make it 7": a whole number alone after "make that/it", which changes the watch
+ * just set. Whether it is hours or a clock time only the watch it changes can say (see
+ * src/home/agent/offline-planner.ts, giveChangeAmountItsUnit and giveChangeAmountClock).
+ */
+function isMadeAmount(tokens: Token[], i: number, last: number, to: number): boolean {
+  if (!['that', 'it'].includes(tokens[i - 1]?.text ?? '') || tokens[i - 2]?.text !== 'make') return false;
+  return last + 1 >= to || ['then', 'instead', 'please'].includes(tokens[last + 1].text);
 }
 
 /** Reads "while we sleep", "while I was at work", "until I get back", "while we're away" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
@@ -1039,6 +1052,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     spec.openEnded ||
     spec.delayMs !== undefined;
   spec.past = scan.pastWords && !spec.hasTime;
+  spec.openMeridiem = findOpenMeridiem(tokens, from, to, spec);
   return spec;
 }
 
@@ -1472,6 +1486,8 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
     // (on the clock face noon and midnight are both 12: 0 here, as the hours compared are)
     const said = firstSaid[2] ? 0 : Number(firstSaid[1]) % 12;
     if (r.start.get('hour')! % 12 !== said && r.end.get('hour')! % 12 === said) [startC, endC] = [r.end, r.start];
+    // "from noon tomorrow till midnight": both ends are 12 on the clock face; the word said first is the start
+    if (firstSaid[2] && isNoonMidnightSwapped(r, firstSaid[2])) [startC, endC] = [r.end, r.start];
   }
   spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: readMinute(startC), date, role });
   // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
@@ -1502,6 +1518,13 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
   // "from 10pm": the preposition belongs to the time
   const before = phrase.first - 1;
   if (before >= from && (START_WORDS.has(tokens[before].text) || END_WORDS.has(tokens[before].text))) spec.consumed.add(before);
+}
+
+/** chrono gave "noon ... midnight" (or the other way round) in the opposite order to the words. */
+function isNoonMidnightSwapped(r: chrono.ParsedResult, firstWord: string): boolean {
+  const saidHour = firstWord === 'midnight' ? 0 : 12;
+  const other = saidHour === 12 ? 0 : 12;
+  return r.end !== null && r.end !== undefined && r.start.get('hour') === other && r.end.get('hour') === saidHour;
 }
 
 /**
@@ -1830,6 +1853,7 @@ export function findWindowConflict(spec: TimeSpec, window: ResolvedWindow, ctx: 
     return `${formatClock(at, ctx.timeZone)} ${spec.saidToday} has already passed (it's ${formatClock(ctx.now, ctx.timeZone)} now).`;
   }
   if (!start || !end || !said) return undefined;
+  if (spec.openMeridiem) return spec.openMeridiem;
   // "from 9 tonight till 9 tonight", "from 10pm to 10pm": the same time at both ends
   if (
     start.kind === 'clock' &&
