@@ -63,3 +63,20 @@ test('no arrival or several at the time said is asked back, with the arrivals ne
   const two = say('how long has the person who came in at 9:20 been here?', twin);
   assert.match(two.ask ?? '', /2 tracked people arrived/, two.ask);
 });
+
+test('"as of" or "as at" a clock time is that moment; "as of now" is now', () => {
+  const lot: QueryContext = { ...LOBBY, location: 'parking_lot' };
+  const cars = [
+    makeDetection('vehicle', ny('09:00'), { count: 2, location: 'parking_lot' }),
+    makeDetection('vehicle', ny('09:40'), { count: 5, location: 'parking_lot' }),
+  ];
+  for (const q of ['number of cars as of 9:30', 'how many vehicles as at 9:30?', 'cars in the lot as of 9.30am']) {
+    const result = interpretQuery(q, lot);
+    assert.ok(result.ok, `${q}: ${result.ok ? '' : result.reason}`);
+    assert.equal(result.interpretation.from, result.interpretation.to, q);
+    assert.equal(result.interpretation.to, ny('09:30'), q);
+    assert.match(answerQuery(result.interpretation, cars, { ...SCENE, vehicles: 5 }).answer, /\b2\b/, q);
+  }
+  const now = interpretQuery('how many people as of now?', LOBBY);
+  assert.ok(now.ok && now.interpretation.to === NOW, now.ok ? '' : now.reason);
+});
