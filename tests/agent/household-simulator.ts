@@ -8,6 +8,7 @@ import type { ContextSensor, HouseholdContext } from '../../src/home/agent/conte
 import { mergeFreshness, sceneFreshness, staleSentence, type SceneFreshness } from '../../src/org/scenes/scene-freshness.ts';
 import type { ToolName } from '../../src/home/agent/tools.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
+import { contactSentence } from '../../src/home/household/contact-sentence.ts';
 import { formatMoment } from '../../src/platform/time/index.ts';
 
 /**
@@ -42,6 +43,35 @@ function staleCameras(sensors: ContextSensor[], now: number): SceneFreshness | u
     ),
   );
   return merged.stale ? merged : undefined;
+}
+
+/**
+ * A simulated door or gate contact whose feed is not live (`status`, `error`, `last_seen_at`):
+ * worded as the household service words it (src/home/household/contact-sentence.ts). The
+ * simulated home has no state changes recorded, so only its feed and when it was last heard from.
+ */
+function staleContacts(sensors: ContextSensor[], now: number, timeZone: string): string[] {
+  const contacts = sensors.filter((x) => x.kind === 'contact') as (ContextSensor & {
+    status?: string;
+    error?: string;
+    last_seen_at?: string;
+    last_frame_at?: string;
+  })[];
+  return contacts
+    .filter((c) => c.status && c.status !== 'live')
+    .map((c) => {
+      const heard = c.last_frame_at ?? c.last_seen_at;
+      const room = /door|window|gate/i.test(c.room) ? `The ${c.room}` : c.name.replace(/^\w/, (x) => x.toUpperCase());
+      return contactSentence({
+        subject: room,
+        sensor: c.name,
+        status: c.status!,
+        error: c.error ?? null,
+        heardAt: heard ? Date.parse(heard) : null,
+        now,
+        timeZone,
+      });
+    });
 }
 
 export class HouseholdSimulator implements ToolRunner {
@@ -118,13 +148,18 @@ export class HouseholdSimulator implements ToolRunner {
         const subject = (args.room as string) ?? sensorOf(args.sensor_id).name;
         const sensors = args.sensor_id ? [sensorOf(args.sensor_id)] : ctx.sensors.filter((x) => x.room === args.room);
         const stale = staleCameras(sensors, ctx.now);
+        // as the household service: a contact that is not live says so, with when it last reported
+        const contacts = staleContacts(sensors, ctx.now, ctx.timeZone);
+        const cameras = sensors.some((x) => x.kind === 'camera');
+        if (contacts.length && !stale && !cameras) return { action: { subject }, text: contacts.join(' ') };
+        const tail = contacts.length ? ` ${contacts.join(' ')}` : '';
         // as the household service: a camera that is offline past the silence threshold gives its last reading, never "now"
         if (stale)
           return {
             action: { subject },
-            text: staleSentence({ freshness: stale, now: ctx.now, timeZone: ctx.timeZone, place: `the ${subject}`, counts: { people: 0 } }),
+            text: staleSentence({ freshness: stale, now: ctx.now, timeZone: ctx.timeZone, place: `the ${subject}`, counts: { people: 0 } }) + tail,
           };
-        return { action: { subject }, text: `The ${subject} is quiet: nobody there right now.` };
+        return { action: { subject }, text: `The ${subject} is quiet: nobody there right now.${tail}` };
       }
       case 'list_events': {
         // as the tool runner (conversations/past-answer.ts): the simulated home has no readings

@@ -19,6 +19,7 @@ import {
 import type { SourceManager } from '../../org/sources/index.ts';
 import { type StreamService, assertBrokerAllowed, decideSourceType, findStream, listStreamsOfTenant, type PublishInfo } from '../../org/streams/index.ts';
 import { checkBrokerAddress } from '../../platform/config/index.ts';
+import { contactSentence } from './contact-sentence.ts';
 import { checkDeviceTopic, effectiveBroker, maskBroker, sourceUrlOf } from './household-broker.ts';
 import { latestDetectionOfTypes } from '../../org/detections/index.ts';
 import {
@@ -484,15 +485,19 @@ export class HouseholdService {
    * however long ago), and why the sensor may not be telling now (offline: battery, silence, broker).
    */
   private async contactState(s: SensorRow, tz: string): Promise<string> {
-    const label = capitalize(sensorLabel(s));
     const last = await latestDetectionOfTypes(this.deps.database.db, s.id, ['door_open', 'door_closed']);
     const row = await findStream(this.deps.database.db, s.tenant_id, s.id);
-    const caveat = row && row.status !== 'live' ? ` The sensor is ${row.status}${row.error ? ` (${row.error})` : ''}, so that is its last report.` : '';
-    if (!last) return `${label} has not reported whether it is open or closed yet.${caveat}`;
-    const when = formatClock(last.at, tz);
-    const day = formatDay(last.at, this.deps.clock.now(), tz);
-    const it = /door|window|gate/i.test(s.room) ? `The ${s.room}` : label;
-    return `${it} is ${last.type === 'door_open' ? 'open' : 'closed'} (since ${when}${day}, reported by ${sensorLabel(s)}).${caveat}`;
+    // the wording is shared with the agent's test simulator (src/home/household/contact-sentence.ts)
+    return contactSentence({
+      subject: /door|window|gate/i.test(s.room) ? `The ${s.room}` : capitalize(sensorLabel(s)),
+      sensor: sensorLabel(s),
+      ...(last ? { last: { open: last.type === 'door_open', at: last.at } } : {}),
+      status: row?.status ?? 'live',
+      error: row?.error ?? null,
+      heardAt: row?.last_frame_at ? Date.parse(row.last_frame_at) : null,
+      now: this.deps.clock.now(),
+      timeZone: tz,
+    });
   }
 
   /** "Add the camera at rtsp://… as the garage camera". A test key's sensor is simulated. */
@@ -742,14 +747,6 @@ export class HouseholdService {
 /** The Zigbee2MQTT preset a household sensor of this kind reads its device by. */
 function mqttPresetOf(kind: SensorKind): string {
   return kind === 'contact' ? 'contact' : 'occupancy';
-}
-
-/** " yesterday" or " on 12 March" when `at` is not today in the home's zone, else "". */
-function formatDay(at: number, now: number, tz: string): string {
-  const day = (t: number) => new Intl.DateTimeFormat('en-GB', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(t);
-  if (day(at) === day(now)) return '';
-  if (day(at) === day(now - 86_400_000)) return ' yesterday';
-  return ` on ${new Intl.DateTimeFormat('en-GB', { timeZone: tz, day: 'numeric', month: 'long' }).format(at)}`;
 }
 
 function isBounded(home: HomeSnapshot, s: SensorRow): boolean {

@@ -320,6 +320,8 @@ export class SceneService {
                 },
                 combinedBaseline.map((b) => toRecords(b.records)),
               );
+    if ('ask' in answer && answer.ask)
+      throw new VigilError('query_not_understood', answer.ask, { param: 'query', extra: { examples: buildExamples(scene.location) } });
     // the detections an answer cites are the stored readings, not the scene's combined ones
     const stored = new Map([combined, ...combinedBaseline].flatMap((h) => [...h.original.values()].map((r) => [r.id, r] as const)));
     const cited = answer.detections.map((d) => {

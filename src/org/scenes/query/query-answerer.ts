@@ -1,6 +1,6 @@
 import { answerKindQuestion } from './query-kinds.ts';
 import type { DetectionRecord } from '../../detections/index.ts';
-import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, describeLocation } from './query-interpreter.ts';
+import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, ARRIVAL_SLACK_MS, describeLocation } from './query-interpreter.ts';
 import { formatMoment } from '../../../platform/time/index.ts';
 import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
 
@@ -207,6 +207,8 @@ interface CountAnswer {
   people?: number;
   /** arrivals: how many */
   total?: number;
+  /** set when the data cannot pick what the question names (none or several match): asked back, not answered */
+  ask?: string;
 }
 
 /** "There are 4 people in the lobby now (10:14)." / "There were 2 vehicles in the lot at 09:30." */
@@ -986,6 +988,7 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
   const measured = stays.filter((s) => s.dwell > 0);
   const longest = (list: typeof stays) => list.reduce((a, b) => (b.dwell > a.dwell ? b : a));
   const thereNow = (n: number) => `${plural(n, one, many)} ${n === 1 ? 'is' : 'are'} in ${p.place} now`;
+  if (interp.arrived_at !== undefined) return answerArrivalStay(interp.arrived_at, stays, presentNow, [one, many], p);
   if (interp.ongoing && countNow === 0 && measured.length === 0) {
     // "how long has the person at the gate been there?" with nobody there: say so, never a stay
     const nobody = interp.metric === 'vehicles' ? `no ${many} are` : 'no one is';
@@ -1040,6 +1043,41 @@ function answerDwell(interp: Interpretation, detections: DetectionRecord[], read
       : `No tracked ${one} is in ${p.place} now. `;
   return {
     answer: `${lead}${capitalise(plural(measured.length, `tracked ${one}`, `tracked ${many}`))} stayed in ${p.place} ${p.when}: on average ${formatDwell(average)}, the longest ${formatDwell(s.dwell)} (until ${p.moment(s.last)}).`,
+    supporting: [s.record],
+  };
+}
+
+/**
+ * "how long has the person who came in at 10:20 been here?": the stay of the one track that arrived
+ * then (give or take ARRIVAL_SLACK_MS), so far when it is still there. None or several arrivals
+ * then is a question back, never a figure about other stays (docs/decisions.md, "Round H: scene questions").
+ */
+function answerArrivalStay(
+  at: number,
+  stays: ReturnType<typeof staysOf>,
+  presentNow: ReturnType<typeof staysOf>,
+  [one, many]: [string, string],
+  p: Phrasing,
+): CountAnswer {
+  const then = stays.filter((s) => Math.abs(s.first - at) <= ARRIVAL_SLACK_MS);
+  if (then.length !== 1) {
+    const nearby = stays
+      .filter((s) => s.first >= at - 60 * 60_000)
+      .map((s) => p.moment(s.first))
+      .slice(0, 5);
+    const others = nearby.length ? ` Tracked arrivals near then: ${nearby.join(', ')}.` : '';
+    const what =
+      then.length === 0
+        ? `No tracked ${one} arrived in ${p.place} at about ${p.moment(at)}`
+        : `${capitalise(plural(then.length, `tracked ${one}`, `tracked ${many}`))} arrived in ${p.place} at about ${p.moment(at)}`;
+    return { answer: '', supporting: [], ask: `${what}, so I cannot tell whose stay you mean.${others} Which arrival do you mean?` };
+  }
+  const s = then[0]!;
+  const going = presentNow.includes(s);
+  return {
+    answer: going
+      ? `The ${one} who arrived at ${p.moment(s.first)} has been in ${p.place} ${formatDwell(s.dwell)} so far (last seen at ${p.moment(s.last)}).`
+      : `The ${one} who arrived at ${p.moment(s.first)} stayed in ${p.place} ${formatDwell(s.dwell)} (until ${p.moment(s.last)}) and is no longer there.`,
     supporting: [s.record],
   };
 }
@@ -1583,5 +1621,6 @@ export function answerQuery(
     detections: newestFirst(result.supporting),
     crowd_density: crowdDensity,
     anomaly_flag: anomalyFlag,
+    ...(result.ask ? { ask: result.ask } : {}),
   };
 }

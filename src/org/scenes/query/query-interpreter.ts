@@ -1140,6 +1140,8 @@ function resolveDwell(r: Resolving): Resolved {
   // "how long was the person at 2am here for": the stays around that moment (half an hour either
   // side, as "around 2" is read), since a stay is a span and the moment only says which
   const { phrase } = r;
+  const arrival = arrivalStay(r, metric, roles.has('unrecognized'));
+  if (arrival) return arrival;
   const range: Range =
     phrase.kind === 'point' && !phrase.around
       ? {
@@ -1173,6 +1175,29 @@ function resolveDwell(r: Resolving): Resolved {
   }
   return { metric, aggregate: 'dwell', range, extra: { ongoing, ...subtype } };
 }
+
+/** "came in", "arrived", "got here", "pulled in": the verbs of a relative clause that names who by when they arrived */
+const ARRIVAL_VERBS = new Set(['came', 'come', 'arrived', 'arrive', 'got', 'entered', 'walked', 'showed', 'turned', 'pulled', 'drove', 'checked']);
+
+/**
+ * "how long has the person who came in at 10:20 been here?": the time names one stay by its
+ * arrival, not a span whose stays are summed up. The range runs from a little before that arrival
+ * to now (the stay may still be going on); the answerer picks the track that arrived then, and
+ * asks when none or several did (docs/decisions.md, "Round H: scene questions").
+ */
+function arrivalStay(r: Resolving, metric: Metric, unrecognized: boolean): Resolved | undefined {
+  const { phrase, tokens } = r;
+  if (phrase.kind !== 'point') return undefined;
+  const clause = tokens.findIndex((t, i) => ['who', 'that', 'which'].includes(t.word) && ARRIVAL_VERBS.has(tokens[i + 1]?.word ?? ''));
+  if (clause < 0) return undefined;
+  const { now } = r.ctx;
+  const at = Math.min(phrase.at, now);
+  const range: Range = { from: at - ARRIVAL_SLACK_MS, to: now, label: `since ${phrase.label.replace(/^(?:at|around|about)\s+/, '')}`, phrase: phrase.phrase };
+  return { metric, aggregate: 'dwell', range, extra: { ongoing: true, arrived_at: at, ...(unrecognized ? { subtype: 'unrecognized' } : {}) } };
+}
+
+/** how far from the time said an arrival still counts as "the one who came in at" it */
+export const ARRIVAL_SLACK_MS = 5 * 60_000;
 
 const DEFINITE = new Set(['the', 'that', 'this']);
 const SINGULAR_PRONOUNS = new Set(['he', 'she', 'him', 'her']);

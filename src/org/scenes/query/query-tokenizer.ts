@@ -240,6 +240,8 @@ export function normaliseQuestion(question: string, location: string): string {
     .replace(/(\d\s*)([ap])\.m\.?/g, '$1$2m')
     .replace(/[\s\S]*/, rewriteDottedClocks) // "at 7.30": a clock time, before the dot is stripped
     .replace(/\bo'clock\b/g, 'oclock')
+    // "as of 7:10", "as at noon": that moment (docs/decisions.md, "Round H: scene questions")
+    .replace(/\bas (?:of|at) (?=\d|noon\b|midnight\b)/g, 'at ')
     .replace(/\bwon't\b/g, 'will not')
     .replace(/\bcan't\b/g, 'can not')
     .replace(/n't\b/g, ' not')

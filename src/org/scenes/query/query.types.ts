@@ -94,6 +94,8 @@ export interface Interpretation {
    * request window, which may well have begun after that stay ended
    */
   latest?: boolean;
+  /** dwell: the stay asked about is the one that began at (about) this moment ("the person who came in at 10:20") */
+  arrived_at?: number;
   /** threshold questions */
   threshold?: Threshold;
   /** vs_usual: the earlier same-time-of-day spans the range is compared with */
@@ -155,4 +157,6 @@ export interface QueryAnswer {
   detections: DetectionRecord[];
   crowd_density: number;
   anomaly_flag: boolean;
+  /** the data cannot pick what the question names ("the person who came in at 10:20" when none or two did): the service asks this back (422) */
+  ask?: string;
 }
