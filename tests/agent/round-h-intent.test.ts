@@ -160,3 +160,14 @@ test('"lock it all down" arms the house; locking a door is no tool of ours', asy
   const [door] = await converse('lisbon', ['lock the back door']);
   assert.deepEqual(door.changes, [], door.reply);
 });
+
+test('"undo that" with words that only restate the reverse undoes; with anything more it is read on its own', async () => {
+  const [, undone] = await converse('lisbon', ['leave the nursery alone', 'actually undo that, we do want the nursery watched']);
+  assert.deepEqual(undone.changes, [{ tool: 'clear_boundary', args: { room: 'nursery' } }], undone.reply);
+  const [, unmuted] = await converse('lisbon', ['mute the backyard camera', 'oops, undo that - I want the backyard camera on']);
+  assert.deepEqual(unmuted.changes, [{ tool: 'unmute_sensor', args: { sensor_id: 'sen_backyard_cam' } }], unmuted.reply);
+  const [, other] = await converse('lisbon', ['leave the nursery alone', 'undo that, watch the garage instead']);
+  assert.ok(!other.changes.some((c) => c.tool === 'clear_boundary') || other.changes.some((c) => c.tool === 'create_watch'), other.reply);
+  const [, contrary] = await converse('lisbon', ['leave the nursery alone', "undo that, we don't want the nursery watched"]);
+  assert.ok(!contrary.changes.some((c) => c.tool === 'clear_boundary'), contrary.reply);
+});

@@ -207,6 +207,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   }
   // "undo that", "put it back": the reverse of the conversation's last change
   if (UNDO.test(message.trim())) return planUndo(ctx);
+  const undoAndSay = planUndoWithRestatement(message.trim(), ctx);
+  if (undoAndSay) return undoAndSay;
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
   if (corrected) return corrected;
@@ -622,6 +624,24 @@ function answerQuoteOnly(message: string, own: string, ctx: HouseholdContext): P
   return { planner: 'offline', calls: [], refusals: [], answers: [answerAboutQuote(message, own, ctx)], confidence: 1 };
 }
 
+/**
+ * "actually undo that, we do want the kitchen watched": "undo" followed by words that only restate
+ * what the reverse is (they name no place but the one undone, and no time or number) is the undo.
+ * Anything more is read as a message of its own. See docs/decisions.md, "Round H: intent".
+ */
+function planUndoWithRestatement(message: string, ctx: HouseholdContext): Plan | undefined {
+  const m = /^(.*?\bundo (?:that|it|this|the last(?: thing| change| one)?))\s*[,;.!–—-]+\s*(.+)$/i.exec(message);
+  if (!m || !UNDO.test(m[1]) || /\d|n['’]t\b/.test(m[2]) || /\b(?:not|never|no|but|and then|also|tonight|tomorrow|until|till|from)\b/i.test(m[2]))
+    return undefined;
+  const undo = planUndo(ctx);
+  if (!undo.calls.length) return undefined;
+  const undone = new Set(undo.calls.map((c) => c.subject?.toLowerCase()).filter(Boolean));
+  const words = m[2].toLowerCase().split(/[^\p{L}']+/u);
+  const said = listPlaceWords(ctx).filter((w) => words.includes(w));
+  if (!said.length || !said.every((w) => [...undone].some((u) => u!.split(' ').includes(w)))) return undefined;
+  return undo;
+}
+
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
 function planUndo(ctx: HouseholdContext): Plan {
   const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
@@ -827,16 +847,6 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   declineOtherHomes(readings);
   moveCorrectedWatches(readings);
   for (const r of readings) correctPlaceWithinClause(r);
-  for (const r of readings)
-    console.log(
-      'DBG',
-      r.intent,
-      r.clause,
-      r.mentions.map((m) => [m.text, m.start, m.end]),
-      [...r.used],
-      r.spans,
-      r.tokens.map((t, k) => k + ':' + t.text).join(' '),
-    );
   for (const r of readings) giveChangeAmountItsUnit(r, ctx);
   return readings;
 }
