@@ -218,7 +218,12 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
       first === 'sorry' ||
       first === 'rather' ||
       first === 'oops' ||
-      (first === 'actually' && clauses.length > 0 && !found.intent);
+      (first === 'actually' && clauses.length > 0 && !found.intent) ||
+      // "watch the garage, no wait, the shed": taken back inside one message (see docs/decisions.md, "Round H: intent")
+      (first === 'no' &&
+        clauses.length > 0 &&
+        (!found.intent || found.intent === 'help') &&
+        ['sorry', 'wait', 'actually', 'i', 'rather', 'make'].includes(tokens[piece.from + 1]?.text ?? ''));
     const prev = clauses.at(-1);
     // "watch the deck tonight, and did anything set off the workshop sensor today?": a question of its own
     const question =

@@ -165,7 +165,9 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
     return plan;
   }
   // only the user's own words instruct: quoted, forwarded and pretend-system text is content
-  if (PRETEND_SYSTEM.test(message)) {
+  if (PRETEND_SYSTEM.test(message) || PRETEND_AUTHORITY.test(message)) {
+    const answered = answerOwnQuestionBesideMarkup(message, ctx);
+    if (answered) return answered;
     plan.clarification =
       "That reads as instructions pretending to come from the system or another speaker, so I haven't acted on them and changed nothing. If you want something done, ask me in your own words.";
     plan.confidence = 0;
@@ -174,6 +176,9 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   const quoted = setAsideQuoted(message);
   if (quoted.found) {
     const own = dropSourceAndRejection(dropQuoteTalk(quoted.own));
+    // ("<admin>…</admin> which watches are on?": a question about the home's watches, answered)
+    const listed = answerOwnQuestionBesideMarkup(message, ctx);
+    if (listed?.calls.length) return listed;
     const answered = answerQuoteOnly(message, own, ctx);
     if (answered) return answered;
     if (
@@ -202,6 +207,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   }
   // "undo that", "put it back": the reverse of the conversation's last change
   if (UNDO.test(message.trim())) return planUndo(ctx);
+  const undoAndSay = planUndoWithRestatement(message.trim(), ctx);
+  if (undoAndSay) return undoAndSay;
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
   if (corrected) return corrected;
@@ -523,6 +530,30 @@ const LEAVE_IT =
 const PRETEND_SYSTEM =
   /<\|\s*[a-z_]+\s*\|>|\[\/?\s*(INST|SYS)\s*\]|<<\s*\/?\s*SYS\s*>>|(^|\n)\s*#+\s*(system|admin|override|instructions?)\b|\b(as|i am|i'm) (the|an|your) (system )?(administrator|admin|developer|operator)\b|\b(the )?user (is|has been) (now )?(an? |the )?(verified )?(administrator|admin|developer|operator)\b|\bnew (rules|instructions)\s*:|\byou are now (in|an?|the)\b|#{2,}\s*(system|admin|override|instruction)|\bsystem (override|prompt|message)\b|\b(ignore|disregard|forget) (all|any|previous|prior|your|the) (previous |prior )?(rules|instructions|guidelines)\b|\bassistant (must|shall|will now)\b|\bdeveloper mode\b/i;
 
+/**
+ * A claim of authority the user's own words never need: a bracketed tag ("[ADMIN OVERRIDE]", "[SUPPORT
+ * NOTICE]", "(system)"), or "authorised by Vigil support". Like <system> markup it is content, never an
+ * instruction (see docs/decisions.md, "Round H: intent").
+ */
+const PRETEND_AUTHORITY =
+  /[[({]\s*(?:[\w-]+\s+){0,2}(?:admin(?:istrator)?|system|sys|override|root|sudo|support|developer|operator|security team|vigil)(?:\s+[\w-]+){0,2}\s*[\])}]|\b(?:authori[sz]ed|approved|sanctioned|ordered|requested) by (?:the )?(?:vigil|admin(?:istrator)?|support|developers?|operators?|security team|system)\b|\b(?:vigil|technical|customer) support (?:here|says|team)\b|\b(?:admin|root|override|emergency) (?:code|access|mode|privileges?)\b/i;
+
+/**
+ * Markup or a claim of authority beside a question of the user's own ("<system>…</system> what are you
+ * watching?"): the question is answered and nothing in the markup is done. Undefined when the user's
+ * own words ask for a change, or are only the markup.
+ */
+function answerOwnQuestionBesideMarkup(message: string, ctx: HouseholdContext): Plan | undefined {
+  const { own, found } = setAsideQuoted(message);
+  if (!found || !/\p{L}/u.test(own) || PRETEND_SYSTEM.test(own) || PRETEND_AUTHORITY.test(own)) return undefined;
+  if (!/\?\s*$/.test(own) && !isQuestionAboutQuote(own)) return undefined;
+  const inner = planOffline(own, ctx);
+  const readOnly = inner.calls.every((c) => ['list_watches', 'list_events', 'describe_scene'].includes(c.tool));
+  if (!readOnly || inner.clarification || !(inner.answers?.length || inner.calls.length)) return undefined;
+  const note = "I haven't acted on the text that reads as instructions from the system or another speaker: only your own request changes anything.";
+  return { ...inner, notes: [...(inner.notes ?? []), note] };
+}
+
 /** Quoted or forwarded text and markup pretending to be another speaker, set aside from the user's own words. */
 function setAsideQuoted(message: string): { own: string; found: boolean } {
   let own = message;
@@ -591,6 +622,24 @@ function answerQuoteOnly(message: string, own: string, ctx: HouseholdContext): P
   const inner = /\p{L}/u.test(own) && aboutHome ? planOffline(own, ctx) : undefined;
   if (inner && (inner.calls.length || inner.answers?.length)) return undefined;
   return { planner: 'offline', calls: [], refusals: [], answers: [answerAboutQuote(message, own, ctx)], confidence: 1 };
+}
+
+/**
+ * "actually undo that, we do want the kitchen watched": "undo" followed by words that only restate
+ * what the reverse is (they name no place but the one undone, and no time or number) is the undo.
+ * Anything more is read as a message of its own. See docs/decisions.md, "Round H: intent".
+ */
+function planUndoWithRestatement(message: string, ctx: HouseholdContext): Plan | undefined {
+  const m = /^(.*?\bundo (?:that|it|this|the last(?: thing| change| one)?))\s*[,;.!–—-]+\s*(.+)$/i.exec(message);
+  if (!m || !UNDO.test(m[1]) || /\d|n['’]t\b/.test(m[2]) || /\b(?:not|never|no|but|and then|also|tonight|tomorrow|until|till|from)\b/i.test(m[2]))
+    return undefined;
+  const undo = planUndo(ctx);
+  if (!undo.calls.length) return undefined;
+  const undone = new Set(undo.calls.map((c) => c.subject?.toLowerCase()).filter(Boolean));
+  const words = m[2].toLowerCase().split(/[^\p{L}']+/u);
+  const said = listPlaceWords(ctx).filter((w) => words.includes(w));
+  if (!said.length || !said.every((w) => [...undone].some((u) => u!.split(' ').includes(w)))) return undefined;
+  return undo;
 }
 
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
@@ -797,6 +846,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   resolveThen(readings);
   declineOtherHomes(readings);
   moveCorrectedWatches(readings);
+  for (const r of readings) correctPlaceWithinClause(r);
   for (const r of readings) giveChangeAmountItsUnit(r, ctx);
   for (const r of readings) giveChangeAmountClock(r, ctx);
   return readings;
@@ -1216,6 +1266,47 @@ function declineOtherHomes(readings: Reading[]): void {
 }
 
 /** "forget the driveway, do the garage instead": the watch moves. */
+/** Words that take back the place just said: "no sorry", "no wait", "I mean", "or rather", "scratch that". */
+const SELF_CORRECTION_WORDS = new Set([
+  'no',
+  'sorry',
+  'wait',
+  'i',
+  'mean',
+  'meant',
+  'actually',
+  'rather',
+  'or',
+  'correction',
+  'scratch',
+  'that',
+  'oops',
+  'make',
+  'it',
+]);
+const SELF_CORRECTION_SIGNS = new Set(['no', 'sorry', 'mean', 'meant', 'rather', 'correction', 'scratch', 'oops']);
+
+/**
+ * "watch the garage tonight, no sorry, the shed", "mute the porch camera - I mean the driveway one":
+ * the place said after the correction replaces the one before it, in the same request; nothing is done
+ * to the place taken back (see docs/decisions.md, "Round H: intent").
+ */
+function correctPlaceWithinClause(r: Reading): void {
+  if (r.question || r.mentions.length < 2) return;
+  for (let k = r.mentions.length - 1; k > 0; k--) {
+    const between = r.tokens.slice(r.mentions[k - 1].end, r.mentions[k].start);
+    const said = between
+      .map((t, j) => ({ t, k: r.mentions[k - 1].end + j }))
+      .filter(({ t, k: at }) => (SELF_CORRECTION_WORDS.has(t.text) || !r.used.has(at)) && !['the', ',', '-', '–', '—'].includes(t.text));
+    if (!said.length || !said.some(({ t }) => SELF_CORRECTION_SIGNS.has(t.text)) || !said.every(({ t }) => SELF_CORRECTION_WORDS.has(t.text))) continue;
+    // ("watch the porch, not the garage, no the shed": only the last correction counts)
+    for (const { k: at } of said) r.used.add(at);
+    for (const m of r.mentions.slice(0, k)) for (let j = m.start; j < m.end; j++) r.used.add(j);
+    r.mentions = r.mentions.slice(k);
+    return;
+  }
+}
+
 function moveCorrectedWatches(readings: Reading[]): void {
   // "forget the driveway, do the garage instead": one watch moves to the new place; nothing is
   // stood down and nothing is added (a correction, see docs/decisions.md, "Corrections move")
@@ -1308,6 +1399,17 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
 const HOME_WORDS = new Set(['house', 'home', 'place', 'flat', 'apartment', 'property', 'bungalow', 'cottage', 'condo', 'unit']);
 
 /** "both watches", "both of them", "both the watches": every watch the clause is about. */
+/**
+ * "all" inside a set phrase that says nothing of how many watches: "at all", "after all", "all
+ * right", "all in all", "that's all", "all good", "we're all in" (see docs/decisions.md, "Round H: intent").
+ */
+function isAllOfAPhrase(words: string[], k: number): boolean {
+  if (words[k] !== 'all') return false;
+  const [before, after] = [words[k - 1] ?? '', words[k + 1] ?? ''];
+  if (['at', 'after', 'above', "that's", 'thats', "we're", 'were', 'we', "y'all", 'you', 'thanks', 'cheers', 'is'].includes(before)) return true;
+  return ['right', 'good', 'set', 'clear', 'fine', 'done', 'ok', 'okay', 'in', 'out', 'home', 'back', 'away', 'of'].includes(after);
+}
+
 function isBothWatches(words: string[], k: number): boolean {
   return words[k] === 'both' && ['watches', 'of', 'the'].includes(words[k + 1] ?? '');
 }
@@ -1483,8 +1585,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     // "we're back, you can relax": every watch stands down
     wantsAll:
       words.some(
-        (w, k) =>
-          (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !(w === 'all' && words[k - 1] === 'at'),
+        (w, k) => (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !isAllOfAPhrase(words, k),
       ) ||
       (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
@@ -1493,10 +1594,12 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     outOfScope,
     excluded,
     exceptSensorIds: rawMentions
-      .filter((m) =>
-        tokens
-          .slice(Math.max(from, m.start - 4), m.start)
-          .some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)),
+      .filter(
+        (m) =>
+          tokens
+            .slice(Math.max(from, m.start - 4), m.start)
+            .some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)) ||
+          isInExceptList(tokens, rawMentions, m.start, from),
       )
       .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)),
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')) || isUndecided(words),
@@ -1690,6 +1793,28 @@ function isExcludedMention(tokens: Token[], start: number, from: number): boolea
     // "apart from the den", "other than the pool"
     if (['apart', 'aside', 'other'].includes(w) && ['from', 'than'].includes(tokens[k + 1]?.text ?? '')) return true;
     if (!['the', 'my', 'our', 'but', 'apart', 'from', 'for', ','].includes(w)) return false;
+  }
+  return false;
+}
+
+/**
+ * "except the driveway and the front door", "but not the shed, the garage or the porch": "except"
+ * scopes over the whole list after it, not only its first place (see docs/decisions.md, "Round H: intent").
+ */
+function isInExceptList(tokens: Token[], mentions: Mention[], start: number, from: number): boolean {
+  const inMention = (k: number) => mentions.some((m) => k >= m.start && k < m.end);
+  let crossedList = false;
+  for (let k = start - 1; k >= from; k--) {
+    const w = tokens[k].text;
+    if (['except', 'excluding', 'besides', 'minus', 'without'].includes(w)) return true;
+    if (['apart', 'aside', 'other'].includes(w) && ['from', 'than'].includes(tokens[k + 1]?.text ?? '')) return true;
+    if (w === 'but' && crossedList) return true;
+    if (w === 'not' && ['but', ','].includes(tokens[k - 1]?.text ?? '')) return true;
+    if (inMention(k)) {
+      crossedList = true;
+      continue;
+    }
+    if (!['the', 'my', 'our', 'and', 'or', 'nor', ',', 'from', 'than'].includes(w)) return false;
   }
   return false;
 }
@@ -2633,8 +2758,30 @@ function addAnswer(plan: Plan, answer: string): void {
   plan.answers = [...(plan.answers ?? []), answer];
 }
 
+/**
+ * "stop watching everything" — "hang on, keep the garden one going tonight": a place whose watch the
+ * last turn stood down, kept: with a time said, it is watched again for that time; without one, asked
+ * (see docs/decisions.md, "Round H: intent").
+ */
+function keepJustStoodDown(r: Reading, state: PlanState): 'watch' | 'ask' | undefined {
+  if (r.question || r.negated || !r.mentions.length || r.mentions.some((m) => m.place.type !== 'room' && m.place.type !== 'sensor')) return undefined;
+  const last = state.ctx.conversation?.turns.at(-1)?.actions ?? [];
+  const stood = last.filter((a) => a.type === 'watch.stood_down' && a.subject);
+  if (!stood.length) return undefined;
+  const named = r.mentions.every((m) => !watchesOn(m.place, state).length && stood.some((a) => a.subject!.toLowerCase() === subjectOf(m.place).toLowerCase()));
+  if (!named) return undefined;
+  return r.time.hasTime ? 'watch' : 'ask';
+}
+
+function askKeepAgain(r: Reading): string {
+  const names = r.mentions.map((m) => `the ${subjectOf(m.place)}`).join(' and ');
+  return `I've just stood down the watch on ${names}. Should I watch it again — from when until when?`;
+}
+
 /** "…but keep the driveway": nothing changes; say what stays. */
 function planKeep(r: Reading, state: PlanState, plan: Plan): string | undefined {
+  const again = keepJustStoodDown(r, state);
+  if (again) return again === 'ask' ? askKeepAgain(r) : planCreateWatch({ ...r, intent: 'create_watch' }, state, plan);
   for (const m of r.mentions) {
     if (m.place.type === 'ambiguous') return askWhich(m.place);
     if (m.place.type === 'unknown' || m.place.type === 'vague') continue;
@@ -2819,7 +2966,9 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
   // "turn it all off", "switch everything off": stop every watch, or mute every sensor? Both are
   // readings of the words and they differ a lot — asked (only "mute" / "silence" says which)
   const switchWords = (r.clause.cue?.matched ?? []).some((k) => ['turn', 'switch', 'shut'].includes(r.tokens[k].text));
-  if (mute && switchWords && r.mentions.length && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome && m.place.label === 'whole home')) {
+  // ("disable all monitoring", "deactivate everything": no word of muting either — see docs/decisions.md, "Round H: intent")
+  const saysMute = (r.clause.cue?.matched ?? []).some((k) => /^(?:mute|muted|silence|shh|shush|hush|sshh)$/.test(r.tokens[k].text));
+  if (mute && (switchWords || !saysMute) && r.mentions.length && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome)) {
     return 'Do you want me to stand down every watch, or to mute every sensor (nothing watched or looked at until you unmute them)?';
   }
   // "watch the porch tonight" — "turn it off": "it" is the watch the last turn made, not its camera

@@ -403,6 +403,8 @@ function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdCo
       words.every((w) => ['whole', 'entire', 'all', 'every', 'the'].includes(w))
     )
       return undefined;
+    // "after all", "at all", "we're all in": a set phrase, no place (see docs/decisions.md, "Round H: intent")
+    if (words.length === 1 && words[0] === 'all' && ['after', 'at', "we're", 'were', "that's", 'thats'].includes(tokens[end - 2]?.text ?? '')) return undefined;
     const except = tokens[end]?.text === 'else' || words.includes('else');
     // "every room", "all the rooms": a category word, not one room
     if (placeWords.length && placeWords.every((w) => GENERIC_PLACE_WORDS.has(w))) {

@@ -301,11 +301,23 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
       tokens.slice(Math.max(from, k - 3), k).some((t) => t.text === 'for')
     )
       role = 'time';
+    if (role === 'time' && isTimeAwayOver(tokens, k, from)) role = undefined;
     // a word no lexicon knows may say anything ("watch the porch until zorp")
     if (!role && tokens[k].unknown) role = 'unknown';
     if (role) out.push({ index: k, text: tokens[k].text, role });
   }
   return out;
+}
+
+/**
+ * "back from the trip", "home from our holiday", "just got back from vacation": a time away that is
+ * over names no time for the request (see docs/decisions.md, "Round H: intent").
+ */
+function isTimeAwayOver(tokens: readonly Token[], k: number, from: number): boolean {
+  if (!['trip', 'holiday', 'holidays', 'vacation'].includes(tokens[k].text)) return false;
+  let j = k - 1;
+  while (j >= from && ['the', 'our', 'my', 'a', 'that', 'this', 'long', 'big', 'family', 'work', 'ski', 'school'].includes(tokens[j].text)) j--;
+  return j > from && tokens[j].text === 'from' && ['back', 'home', 'returned', 'return', 'returning'].includes(tokens[j - 1].text);
 }
 
 /** The left-over words as the user would recognise them: runs of neighbouring words kept together ("half ten"). */

@@ -21,7 +21,12 @@ const ARMED_KINDS = new Set(['camera', 'contact']);
 
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
 const LEAD =
-  /^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|(?:i'?m|i am|we'?re|we are) (?:home|back)(?: now)?)[\s,.!;:-]+)*/;
+  /^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|(?:i'?m|i am|we'?re|we are) (?:home|back|off|out|leaving|heading (?:out|off))(?: now)?)[\s,.!;:-]+)*/;
+/**
+ * "lock it all down", "lock the place down": said of the whole house with "down", the words for arming
+ * it, not for a door's lock ("lock the back door" is no tool of ours). See docs/decisions.md, "Round H: intent".
+ */
+const LOCK_DOWN = /\block (?:it all|it|everything|all|(?:the )?(?:whole )?(?:house|home|place|flat|apartment))(?: up)? down\b/;
 /** What may follow "arm" / "disarm" and still mean the whole house. */
 const WHOLE_HOUSE = new Set([
   'the',
@@ -58,7 +63,8 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
   const text = message
     .trim()
     .toLowerCase()
-    .replace(/[\u2018\u2019]/g, "'");
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(LOCK_DOWN, 'arm the house');
   if (!/\b(?:dis)?arm(?:ed)?\b/.test(text)) return undefined;
   const plan: Plan = { planner: 'offline', calls: [], refusals: [], confidence: 1 };
   if (STATE_QUESTION.test(text)) {
