@@ -7,22 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
 import { converseOffline } from './household-simulator.ts';
 import { toWallClock } from '../../src/platform/time/zoned-time.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-c-household-contexts.json'));
-const STATE_TOOLS = new Set([
-  'create_watch',
-  'update_watch',
-  'stand_down_watch',
-  'mute_sensor',
-  'unmute_sensor',
-  'set_boundary',
-  'clear_boundary',
-  'add_sensor',
-  'set_household',
-]);
 
 type Change = { tool: string; args: Record<string, unknown> };
 

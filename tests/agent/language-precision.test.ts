@@ -9,22 +9,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
 import { runPlan } from '../../src/home/agent/plan-executor.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
 import { HouseholdSimulator, converseOffline } from './household-simulator.ts';
 import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
-const STATE_TOOLS = new Set([
-  'create_watch',
-  'update_watch',
-  'stand_down_watch',
-  'mute_sensor',
-  'unmute_sensor',
-  'set_boundary',
-  'clear_boundary',
-  'add_sensor',
-  'set_household',
-]);
 
 const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
 

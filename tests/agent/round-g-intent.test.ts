@@ -7,12 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
 import { converseOffline } from './household-simulator.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
-const STATE_TOOLS = new Set(['create_watch', 'update_watch', 'stand_down_watch', 'mute_sensor', 'unmute_sensor', 'set_boundary', 'clear_boundary']);
 
 const converse = (context: string | HouseholdContext, messages: string[]) =>
   converseOffline(typeof context === 'string' ? contexts[context] : context, messages, STATE_TOOLS);

@@ -25,7 +25,7 @@ export type Score = 'correct' | 'asked' | 'missed' | 'wrong';
 const SEVERITY: Score[] = ['correct', 'asked', 'missed', 'wrong'];
 
 /** Tools that change the household; everything else only reads. */
-const STATE_TOOLS = new Set<ToolName>([
+export const STATE_TOOLS: ReadonlySet<string> = new Set<ToolName>([
   'create_watch',
   'update_watch',
   'stand_down_watch',
