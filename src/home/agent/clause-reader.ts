@@ -162,6 +162,23 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
 /** Words that open a question of its own after a comma or "and" ("…, and did anything trip the sensor?"). */
 const QUESTION_OPENERS = new Set(['did', 'was', 'were', 'has', 'have', 'does', 'is', 'are', 'what', 'when', 'where', 'who', 'which', 'why', 'how']);
 
+/** "I meant…", "sorry, …", "actually …", "no wait, …": a piece that takes back what the clause before it said. */
+function opensCorrection(tokens: Token[], from: number, intent: string | undefined, afterAClause: boolean): boolean {
+  const first = tokens[from]?.text;
+  return (
+    (first === 'i' && ['mean', 'meant'].includes(tokens[from + 1]?.text)) ||
+    first === 'sorry' ||
+    first === 'rather' ||
+    first === 'oops' ||
+    (first === 'actually' && afterAClause && !intent) ||
+    // "watch the garage, no wait, the shed": taken back inside one message (see docs/decisions.md, "Round H: intent")
+    (first === 'no' &&
+      afterAClause &&
+      (!intent || intent === 'help') &&
+      ['sorry', 'wait', 'actually', 'i', 'rather', 'make'].includes(tokens[from + 1]?.text ?? ''))
+  );
+}
+
 /**
  * Splits at sentence ends, commas and conjunctions, then glues back pieces that carry no request
  * of their own ("mute the backyard and living room cameras", "…, sunset to sunrise, every night").
@@ -213,17 +230,7 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
     if (piece.from >= piece.to) continue;
     const found = findIntent(tokens, piece.from, piece.to, skip);
     const first = tokens[piece.from]?.text;
-    const correction =
-      (first === 'i' && ['mean', 'meant'].includes(tokens[piece.from + 1]?.text)) ||
-      first === 'sorry' ||
-      first === 'rather' ||
-      first === 'oops' ||
-      (first === 'actually' && clauses.length > 0 && !found.intent) ||
-      // "watch the garage, no wait, the shed": taken back inside one message (see docs/decisions.md, "Round H: intent")
-      (first === 'no' &&
-        clauses.length > 0 &&
-        (!found.intent || found.intent === 'help') &&
-        ['sorry', 'wait', 'actually', 'i', 'rather', 'make'].includes(tokens[piece.from + 1]?.text ?? ''));
+    const correction = opensCorrection(tokens, piece.from, found.intent, clauses.length > 0);
     const prev = clauses.at(-1);
     // "watch the deck tonight, and did anything set off the workshop sensor today?": a question of its own
     const question =

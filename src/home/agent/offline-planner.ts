@@ -156,15 +156,8 @@ function readFaceRecognitionSwitch(message: string): boolean | undefined {
   return undefined;
 }
 
-/** What is answered before the general reader reads the message: bad input, pretend-system and quoted text, "undo", corrections, the tools' own readers, another language, the face recognition switch, chit-chat. */
-function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): Plan | undefined {
-  const bad = findBadInput(message);
-  if (bad) {
-    plan.clarification = `${bad} ${HELP_TEXT} What would you like me to do?`;
-    plan.confidence = 0;
-    return plan;
-  }
-  // only the user's own words instruct: quoted, forwarded and pretend-system text is content
+/** Only the user's own words instruct: quoted, forwarded and pretend-system text is content, talked about, never obeyed. */
+function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Plan | undefined {
   if (PRETEND_SYSTEM.test(message) || PRETEND_AUTHORITY.test(message)) {
     const answered = answerOwnQuestionBesideMarkup(message, ctx);
     if (answered) return answered;
@@ -200,6 +193,19 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
     inner.notes = [...(inner.notes ?? []), "I didn't act on the quoted or forwarded text: only your own request is an instruction."];
     return inner;
   }
+  return undefined;
+}
+
+/** What is answered before the general reader reads the message: bad input, pretend-system and quoted text, "undo", corrections, the tools' own readers, another language, the face recognition switch, chit-chat. */
+function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): Plan | undefined {
+  const bad = findBadInput(message);
+  if (bad) {
+    plan.clarification = `${bad} ${HELP_TEXT} What would you like me to do?`;
+    plan.confidence = 0;
+    return plan;
+  }
+  const notOwn = planOthersWords(message, ctx, plan);
+  if (notOwn) return notOwn;
   // after a turn that asked or answered and changed nothing, "ok leave it then", "fine, forget it",
   // "no, leave it": no new object, so nothing changes (see docs/decisions.md, "Round F household: relative days and starts")
   if (LEAVE_IT.test(message.trim()) && ctx.conversation?.turns.length && !ctx.conversation.turns.at(-1)!.actions.length) {
