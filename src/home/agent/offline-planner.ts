@@ -156,6 +156,9 @@ function readFaceRecognitionSwitch(message: string): boolean | undefined {
   return undefined;
 }
 
+const QUOTED_ONLY =
+  "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?";
+
 /** Only the user's own words instruct: quoted, forwarded and pretend-system text is content, talked about, never obeyed. */
 function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Plan | undefined {
   if (PRETEND_SYSTEM.test(message) || PRETEND_AUTHORITY.test(message)) {
@@ -177,8 +180,7 @@ function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Pl
     if (
       !/\p{L}/u.test(quoted.own.replace(/\b(sent|forwarded|texted|wrote|says?|said|me|this|my|his|her|our|message|got|just|look|at|what|a|an|the)\b/gi, ''))
     ) {
-      plan.clarification =
-        "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?";
+      plan.clarification = QUOTED_ONLY;
       plan.confidence = 0;
       return plan;
     }
@@ -186,8 +188,7 @@ function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Pl
     if (!inner.calls.length && inner.clarification && !inner.answers?.length) {
       return {
         ...inner,
-        clarification:
-          "That reads as quoted or forwarded text, not a request from you, so I haven't acted on it and changed nothing. What would you like me to do?",
+        clarification: QUOTED_ONLY,
       };
     }
     inner.notes = [...(inner.notes ?? []), "I didn't act on the quoted or forwarded text: only your own request is an instruction."];
