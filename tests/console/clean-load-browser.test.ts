@@ -2,7 +2,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
-import { ARTEFACTS, CHROMIUM, startConsoleApp, waitUntil, type ConsoleApp } from './console-app.ts';
+import { ARTEFACTS, CHROMIUM, openEventFeed, settled, startConsoleApp, waitUntil, type ConsoleApp } from './console-app.ts';
 
 // Every console page loads, signed in and signed out, with no console error and no failed
 // request: no 401 from asking for a session the page knows it does not have, no /favicon.ico
@@ -49,8 +49,7 @@ describe('console pages load with no console error and no failed request', { ski
     }, `#/${id}`);
     await page.waitForFunction((h) => document.querySelector('nav a[aria-current="page"]')?.getAttribute('href') === h, `#/${id}`);
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-    await page.waitForLoadState('networkidle').catch(() => undefined);
-    await page.waitForTimeout(300);
+    await settled(page);
   };
 
   test('signed out: the sign-in page, the publish page without a link, and a JSON answer asks nothing that fails', async () => {
@@ -110,7 +109,7 @@ describe('console pages load with no console error and no failed request', { ski
     await c.signIn(page, org);
     // the wall is up and has nothing in flight: what follows is the load of a page whose session ended
     await page.waitForSelector('#live-state:text-is("Live")');
-    await page.waitForLoadState('networkidle').catch(() => undefined);
+    await settled(page);
     // the same key signs every console session of it out (DELETE with the key itself)
     assert.equal((await c.call(org, 'DELETE', '/v1/console/session')).status, 200);
     await page.reload();
@@ -128,6 +127,9 @@ describe('console pages load with no console error and no failed request', { ski
     await page.waitForSelector('#live-state:text-is("Live")');
     await page.waitForFunction(() => document.querySelectorAll('.scene .chart canvas').length === 5);
     const lobby = c.seed.streams.find((s) => s.location === 'north_lobby')!;
+    // the same feed read beside the page: a miss below says whether the server sent the update
+    const feed = await openEventFeed(c.base, org);
+    await feed.waitFor((f) => f.event === 'ready');
     for (const type of ['person', 'vehicle', 'animal']) {
       const res = await c.call(org, 'POST', '/v1/sandbox/detections', {
         stream_id: lobby.id,
@@ -137,10 +139,18 @@ describe('console pages load with no console error and no failed request', { ski
       });
       assert.equal(res.status, 201, JSON.stringify(res.body));
     }
-    await page.waitForFunction((sel) => /Latest: animal/.test(document.querySelector(sel)?.textContent ?? ''), `[data-scene="${lobby.scene_id}"] .snapshot`);
+    const snapshot = `[data-scene="${lobby.scene_id}"] .snapshot`;
+    await page
+      .waitForFunction((sel) => /Latest: animal/.test(document.querySelector(sel)?.textContent ?? ''), snapshot, { polling: 100 })
+      .catch(async (err) => {
+        const sent = feed.frames.filter((f) => f.event === 'scene.updated').map((f) => f.data.data.detection.type);
+        const shown = { live: await page.textContent('#live-state'), snapshot: (await page.textContent(snapshot))?.trim() };
+        throw new Error(`the wall did not show the animal: ${JSON.stringify(shown)}; the feed beside it sent ${JSON.stringify(sent)}; ${err.message}`);
+      });
+    await feed.close();
     await page.click('button:text-is("Last day")');
     await page.waitForFunction(() => [...document.querySelectorAll('.chart figcaption')].every((f) => f.textContent === 'People, last day'));
-    await page.waitForLoadState('networkidle').catch(() => undefined);
+    await settled(page);
     assert.deepEqual(
       asked.filter((p) => p.includes('/snapshot')),
       [],

@@ -30,6 +30,87 @@ export interface ConsoleBrowser {
   signIn(page: Page, key: string, operator?: string): Promise<void>;
 }
 
+export interface FeedFrame {
+  event: string;
+  data: any;
+}
+
+/** An open GET /v1/events/stream over real HTTP, its frames collected as they arrive. */
+export async function openEventFeed(base: string, key: string) {
+  const ctrl = new AbortController();
+  const res = await fetch(`${base}/v1/events/stream`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' }, signal: ctrl.signal });
+  const frames: FeedFrame[] = [];
+  const reading = (async () => {
+    const reader = res.body!.getReader();
+    const dec = new TextDecoder();
+    let buf = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const raw = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const event = /^event: (.*)$/m.exec(raw)?.[1];
+          const data = /^data: (.*)$/m.exec(raw)?.[1];
+          if (event && data) frames.push({ event, data: JSON.parse(data) });
+        }
+      }
+    } catch {
+      /* aborted */
+    }
+  })();
+  return {
+    res,
+    frames,
+    async waitFor(pred: (f: FeedFrame) => boolean, ms = 3000): Promise<FeedFrame> {
+      const until = Date.now() + ms;
+      for (;;) {
+        const f = frames.find(pred);
+        if (f) return f;
+        if (Date.now() > until) throw new Error(`no such frame; got ${frames.map((x) => x.event).join(', ')}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async close() {
+      ctrl.abort();
+      await reading;
+    },
+  };
+}
+
+/** Requests of each page still in flight, apart from event streams (which stay open while the page shows). */
+const inFlight = new WeakMap<Page, Set<unknown>>();
+const EVENT_STREAM = /\/v1\/(home\/)?events\/stream/;
+
+function trackRequests(page: Page): void {
+  const open = new Set<unknown>();
+  inFlight.set(page, open);
+  page.on('request', (r) => {
+    if (!EVENT_STREAM.test(r.url())) open.add(r);
+  });
+  page.on('requestfinished', (r) => open.delete(r));
+  page.on('requestfailed', (r) => open.delete(r));
+}
+
+/**
+ * Resolves once the page has had no request in flight for `quietMs`, its open event stream aside.
+ * Playwright's 'networkidle' counts that stream, so on a live page it only ever ends by timing out.
+ */
+export async function settled(page: Page, quietMs = 500, timeoutMs = 30_000): Promise<void> {
+  const open = inFlight.get(page);
+  if (!open) throw new Error('settled() needs a page made by newPage()');
+  const deadline = Date.now() + timeoutMs;
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < quietMs) {
+    if (Date.now() > deadline) throw new Error(`the page still had ${open.size} request(s) in flight after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+    if (open.size > 0) quietSince = Date.now();
+  }
+}
+
 export async function launchConsoleBrowser(base: string): Promise<ConsoleBrowser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -41,6 +122,7 @@ export async function launchConsoleBrowser(base: string): Promise<ConsoleBrowser
     async newPage(width = 'desktop') {
       const context = await browser.newContext({ viewport: WIDTHS[width], baseURL: base });
       const page = await context.newPage();
+      trackRequests(page);
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(err.message));
       page.on('console', (m) => {

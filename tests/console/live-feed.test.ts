@@ -2,57 +2,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, bearer, createTestApp, type TestApp } from '../helpers/harness.ts';
 import type { CreatedKey } from '../../src/platform/keys/key.service.ts';
-
-interface Frame {
-  event: string;
-  data: any;
-}
-
-/** An open GET /v1/events/stream over real HTTP, its frames collected as they arrive. */
-async function openFeed(base: string, key: string) {
-  const ctrl = new AbortController();
-  const res = await fetch(`${base}/v1/events/stream`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' }, signal: ctrl.signal });
-  const frames: Frame[] = [];
-  const reading = (async () => {
-    const reader = res.body!.getReader();
-    const dec = new TextDecoder();
-    let buf = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buf += dec.decode(value, { stream: true });
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const raw = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const event = /^event: (.*)$/m.exec(raw)?.[1];
-          const data = /^data: (.*)$/m.exec(raw)?.[1];
-          if (event && data) frames.push({ event, data: JSON.parse(data) });
-        }
-      }
-    } catch {
-      /* aborted */
-    }
-  })();
-  return {
-    res,
-    frames,
-    async waitFor(pred: (f: Frame) => boolean, ms = 3000): Promise<Frame> {
-      const until = Date.now() + ms;
-      for (;;) {
-        const f = frames.find(pred);
-        if (f) return f;
-        if (Date.now() > until) throw new Error(`no such frame; got ${frames.map((x) => x.event).join(', ')}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
-    async close() {
-      ctrl.abort();
-      await reading;
-    },
-  };
-}
+import { openEventFeed as openFeed } from './console-app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`organization live feed GET /v1/events/stream (${dialect})`, () => {
