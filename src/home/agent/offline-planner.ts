@@ -326,18 +326,23 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   // read by meaning rather than by the home's own names: as sure as the lexicon was
   const meaning = readings.flatMap((r) => r.mentions.map((m) => ('byMeaning' in m.place ? m.place.byMeaning : undefined) ?? 1));
   plan.confidence = Math.min(1, ...meaning);
-  sayCorrections(message, ctx, plan);
+  sayCorrections(message, ctx, plan, readSlips(readings));
   return tidyPlan(plan);
+}
+
+/** Words a place was read through as slips of this home's names ("dor" as "door"): said like typos. */
+function readSlips(readings: Reading[]): { from: string; to: string }[] {
+  return readings.flatMap((r) => r.mentions.flatMap((m) => ('slips' in m.place ? (m.place.slips ?? []) : [])));
 }
 
 /**
  * A plan read through corrected typos says what it read them as ("I read "drievway" as
  * "driveway"."), so a wrong correction shows (see docs/decisions.md, "Round G: words").
  */
-function sayCorrections(message: string, ctx: HouseholdContext, plan: Plan): void {
+function sayCorrections(message: string, ctx: HouseholdContext, plan: Plan, slips: { from: string; to: string }[] = []): void {
   if (!plan.calls.length && !plan.answers?.length) return;
-  const { corrections } = normalizeMessage(message, listPlaceWords(ctx));
-  if (!corrections?.length) return;
+  const corrections = [...(normalizeMessage(message, listPlaceWords(ctx)).corrections ?? []), ...slips];
+  if (!corrections.length) return;
   const seen = new Set<string>();
   const said = corrections.filter((c) => !seen.has(c.from) && seen.add(c.from)).map((c) => `"${c.from}" as "${c.to}"`);
   addNote(plan, `(I read ${said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said.at(-1)}` : said[0]}.)`);
@@ -854,6 +859,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   declineOtherHomes(readings);
   moveCorrectedWatches(readings);
   for (const r of readings) correctPlaceWithinClause(r);
+  if (depth === 0) for (const r of readings) resolvePluralReference(r, ctx);
   for (const r of readings) giveChangeAmountItsUnit(r, ctx);
   for (const r of readings) giveChangeAmountClock(r, ctx);
   return readings;
@@ -3350,6 +3356,78 @@ function findLastSubject(ctx: HouseholdContext, depth = 0): Subject | undefined 
     }
   }
   return undefined;
+}
+
+/** Requests whose object is a place (not a watch): "watch both of them", "mute all of them". */
+const PLACE_INTENTS = new Set<IntentKind>(['create_watch', 'mute', 'unmute', 'set_boundary', 'clear_boundary', 'describe']);
+const PLURAL_PRONOUNS = new Set(['them', 'those', 'these']);
+
+/**
+ * How many places a plural reference means: 2 for "both (of them)", "the two of them", "them
+ * both"; 0 for a set of any size ("all of them", "them all", "those"); undefined when the clause
+ * has none. The index list is the words that said it, for coverage.
+ */
+function readPluralReference(r: Reading): { count: number; at: number[] } | undefined {
+  const { from, to } = r.clause;
+  const words = r.tokens.slice(from, to).map((t) => t.text);
+  // "both watches", "all the watches": the watches, not places
+  if (words.some((w) => w === 'watches')) return undefined;
+  for (let k = 0; k < words.length; k++) {
+    const ofThem = words[k + 1] === 'of' && PLURAL_PRONOUNS.has(words[k + 2] ?? '');
+    const at = ofThem ? [from + k, from + k + 1, from + k + 2] : [from + k];
+    if (words[k] === 'both' && (ofThem || !words.slice(k + 1).some((w) => w === 'the' || w === 'my' || w === 'our'))) return { count: 2, at };
+    if (words[k] === 'two' && ofThem) return { count: 2, at };
+    if (words[k] === 'all' && ofThem) return { count: 0, at };
+    if (PLURAL_PRONOUNS.has(words[k]) && (words[k + 1] === 'all' || words[k + 1] === 'both'))
+      return { count: words[k + 1] === 'both' ? 2 : 0, at: [from + k, from + k + 1] };
+    if ((words[k] === 'them' || words[k] === 'those') && words[k - 1] !== 'of') return { count: 0, at: [from + k] };
+  }
+  return undefined;
+}
+
+/**
+ * "is the front door shut?" — "and the back door?" — "watch both of them tonight": a plural
+ * reference is the set of places the conversation last named — "both" the last two, "all of them"
+ * and "them" those of the last turn that named places, with the turns it continued ("and the …?",
+ * "what about …"). A count that does not fit what was named is asked, never guessed (see
+ * docs/decisions.md, "Round I: words").
+ */
+function resolvePluralReference(r: Reading, ctx: HouseholdContext): void {
+  if (!r.intent || !PLACE_INTENTS.has(r.intent)) return;
+  // "all of them": "all" alone reads as the whole home; here it is the set named before
+  const quantifierOnly = r.mentions.length === 1 && r.mentions[0].place.type === 'group' && r.mentions[0].place.wholeHome && r.mentions[0].text === 'all';
+  if (r.mentions.length && !quantifierOnly) return;
+  const plural = readPluralReference(r);
+  if (!plural) return;
+  const named = findNamedSet(ctx, plural.count);
+  if (!named) return;
+  for (const k of plural.at) r.used.add(k);
+  const at = { start: r.clause.from, end: r.clause.from };
+  if (plural.count && named.length !== plural.count) {
+    const label = plural.count === 2 ? 'two' : 'ones';
+    r.mentions = [
+      { ...at, text: label, place: named.length > plural.count ? { type: 'ambiguous', label, options: named.map(subjectOf) } : { type: 'vague', label } },
+    ];
+  } else r.mentions = named.map((place) => ({ ...at, text: subjectOf(place), place }));
+  r.hasReference = false;
+}
+
+/** A turn that continues the one before it rather than naming a new set: "and the back door?", "what about the shed?". */
+const CONTINUING_TURN = /^\s*(?:and|also|plus|or|what about|how about)\b/i;
+
+/** The places the conversation's last turns named, most recent turn first: `count` of them, or the last turn's set (0). */
+function findNamedSet(ctx: HouseholdContext, count: number): KnownPlace[] | undefined {
+  const turns = ctx.conversation?.turns ?? [];
+  const found = new Map<string, KnownPlace>();
+  for (let t = turns.length - 1; t >= Math.max(0, turns.length - 4); t--) {
+    const places = readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1)
+      .flatMap((r) => r.mentions.map((m) => m.place))
+      .filter((p): p is KnownPlace => p.type === 'room' || p.type === 'sensor' || (p.type === 'group' && !p.wholeHome));
+    for (const p of places) if (!found.has(subjectOf(p))) found.set(subjectOf(p), p);
+    if (count ? found.size >= count : found.size > 0 && !CONTINUING_TURN.test(turns[t].message)) break;
+  }
+  // the reference is resolved only when the conversation named more than one place
+  return found.size > 1 || (count && found.size) ? [...found.values()].reverse() : undefined;
 }
 
 /**

@@ -4,18 +4,24 @@
  * it. Typos were already corrected towards these names by the normaliser.
  */
 import type { ContextSensor, HouseholdContext } from './context.ts';
-import { type Token, STOP_WORDS, isPlaceWord, scorePlaceMeaning } from '../../platform/language/index.ts';
+import { type Token, STOP_WORDS, getTypoDistance, isEnglishWord, isPlaceWord, scorePlaceMeaning } from '../../platform/language/index.ts';
 import { CONDITION_WORDS, KIND_WORDS, NON_PLACE_WORDS, OUT_OF_SCOPE_NOUNS, REFERENCE_WORDS, VAGUE_SUBJECTS, WHOLE_HOME_WORDS } from './vocabulary.ts';
 
 /** `byMeaning`: resolved through the lexicon, not the home's own names (its score, under 1 when not a synonym). */
+/** `slips`: words read as this home's name words one slip away ("dor" as "door"), for the reply to say. */
 export type Place =
-  | { type: 'room'; room: string; sensors: ContextSensor[]; byMeaning?: number }
-  | { type: 'sensor'; sensor: ContextSensor; byMeaning?: number }
+  | { type: 'room'; room: string; sensors: ContextSensor[]; byMeaning?: number; slips?: Slip[] }
+  | { type: 'sensor'; sensor: ContextSensor; byMeaning?: number; slips?: Slip[] }
   /** Several sensors meant together: a room's cameras, all cameras, the whole home. */
   | { type: 'group'; label: string; sensors: ContextSensor[]; wholeHome: boolean; except: boolean }
   | { type: 'ambiguous'; label: string; options: string[] }
   | { type: 'unknown'; label: string; reason?: string }
   | { type: 'vague'; label: string };
+
+export interface Slip {
+  from: string;
+  to: string;
+}
 
 export interface Mention {
   start: number;
@@ -181,7 +187,51 @@ function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdCon
     }
     return byName;
   }
+  const slipped = byName.type === 'unknown' ? resolveBySlip(placeWords, kindWords, ctx, label) : undefined;
+  if (slipped) return slipped;
   return resolveByMeaning(placeWords, kindWords, ctx, label) ?? (unmatched.length < placeWords.length && byName.type !== 'unknown' ? byName : undefined);
+}
+
+/** A word no dictionary knows ("dor", "hal", "sensr"), which may be a slip of the keyboard: never a real word. */
+function isSlipWord(word: string): boolean {
+  return /^[a-z]{3,}$/.test(word) && !STOP_WORDS.has(word) && !isEnglishWord(word);
+}
+
+/** The name word `word` is one slip from (two for long words), same first letter. */
+function isSlipOf(word: string, nameWord: string): boolean {
+  if (word[0] !== nameWord[0] || nameWord.length < 3) return false;
+  return getTypoDistance(word, nameWord) <= (Math.min(word.length, nameWord.length) >= 5 ? 2 : 1);
+}
+
+/**
+ * "the shed dor", "the hal motion sensor", "the frnt dor": words no dictionary knows, said beside
+ * this home's own name or kind words, read as the name words they are one slip from — when exactly
+ * one sensor (or, with no kind said, one room) fits every word said. Several fit: asked. A real
+ * English word is never read as another ("motor" is no "motion"): see docs/decisions.md,
+ * "Round I: words".
+ */
+function resolveBySlip(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place | undefined {
+  const names = listPlaceWords(ctx);
+  const unmatched = placeWords.filter((w) => !names.some((n) => matchWord(w, n)));
+  if (!unmatched.length || !unmatched.every(isSlipWord)) return undefined;
+  // a slip alone ("the dor") has nothing beside it to say which name it is; one a kind word alone
+  // stands beside ("the bak camera") must be a slip of one name word only (not "back" and "bar")
+  const besideName = unmatched.length < placeWords.length;
+  if (!besideName && (!kindWords.length || unmatched.some((w) => names.filter((n) => isSlipOf(w, n)).length !== 1))) return undefined;
+  const fits = (nameWords: string[]) => placeWords.every((w) => nameWords.some((n) => matchWord(w, n) || (unmatched.includes(w) && isSlipOf(w, n))));
+  const slipsTo = (nameWords: string[]): Slip[] => unmatched.map((w) => ({ from: w, to: nameWords.find((n) => isSlipOf(w, n))! }));
+  const sensors = filterByKind(
+    ctx.sensors.filter((s) => fits(getSensorPlaceWords(s))),
+    getKind(kindWords),
+  );
+  const rooms = kindWords.length ? [] : ctx.rooms.filter((r) => fits(splitName(r.name)));
+  if (rooms.length === 1 && sensors.every((s) => s.room === rooms[0].name)) {
+    const room = rooms[0].name;
+    return { type: 'room', room, sensors: ctx.sensors.filter((s) => s.room === room), slips: slipsTo(splitName(room)) };
+  }
+  if (sensors.length === 1 && !rooms.length) return { type: 'sensor', sensor: sensors[0], slips: slipsTo(getSensorPlaceWords(sensors[0])) };
+  const options = [...rooms.map((r) => r.name), ...sensors.map((s) => s.name)];
+  return options.length ? { type: 'ambiguous', label, options } : undefined;
 }
 
 /** Resolves the words of one mention by this household's own room and sensor names. */

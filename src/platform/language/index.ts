@@ -3,7 +3,7 @@ export { readAnimalWord } from './lexicon/animals.ts';
 
 export { isPersonWord, isSamePersonWord } from './lexicon/people.ts';
 export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
-export { getNounSenses, loadWordNet } from './lexicon/wordnet.ts';
+export { getNounSenses, isEnglishWord, loadWordNet } from './lexicon/wordnet.ts';
 export { createNormalizer, getTypoDistance, type Token } from './normalize.ts';
 export { findTimePhrase } from './time/past-range.ts';
 export {

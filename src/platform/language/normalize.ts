@@ -112,8 +112,9 @@ function isKnownWord(word: string, names: Set<string>, correctable: ReadonlySet<
   }
   if (correctable.has(word)) return true;
   // a real English word is never corrected into another one ("motor" is no "motion"): see
-  // docs/decisions.md, "Coverage before action"; short ones are left to the corrector ("dor")
-  return word.length >= 5 && isLexiconNoun(word);
+  // docs/decisions.md, "Coverage before action"; short ones too ("bat" is no "bar"), while a slip no
+  // dictionary has ("dor") is left to the corrector (docs/decisions.md, "Round I: words")
+  return word.length >= 3 && isLexiconNoun(word);
 }
 
 /** Levenshtein distance counting one swap of adjacent letters ("wacth") as one edit. */

@@ -171,6 +171,18 @@ function scoreSenses(said: Synset, place: Synset): number {
 const scoreCache = new Map<string, number>();
 
 /**
+ * The senses a name WordNet lacks as a whole is read by: its head noun, unless the head is only a
+ * category word ("pool area", "lounge room", "games room") — then its modifier, when that names a
+ * place, else nothing. Every room is a "room" and every area an "area", so scoring by the category
+ * alone made any room-like word ("lounge") a candidate for the "pool area" and the "games room"
+ * (see docs/decisions.md, "Round I: words").
+ */
+function getNameHeadSenses(words: string[]): Synset[] {
+  const head = words.at(-1)!;
+  return GENERIC_LEMMAS.has(head) ? getPlaceSenses(words.slice(0, -1).join(' ')) : getPlaceSenses(head);
+}
+
+/**
  * How close the meaning of `said` (a phrase from a message) is to a place `name` of the home,
  * 0–1. Names WordNet does not know as a whole ("front porch", "side yard") are read by their head
  * noun, a little less sure.
@@ -187,7 +199,7 @@ export function scorePlaceMeaning(said: string, name: string): number {
     if (!nameSenses.length) {
       const words = getWords(name);
       if (words.length > 1) {
-        nameSenses = getPlaceSenses(words.at(-1)!);
+        nameSenses = getNameHeadSenses(words);
         factor = 0.95;
       }
     }
