@@ -4,6 +4,7 @@ import { overnightSpan } from '../../../platform/language/time/overnight.ts';
 import { readTimeComparison, type ComparisonOfTimes } from './query-compare.ts';
 import { describeUnderstood, leftoverActionWords, notCoveredReason } from './query-coverage.ts';
 import { describeKindQuestion, interpretKindQuestion } from './query-kinds.ts';
+import { describeRoleRefusal, findRestrictedRoles } from './people-roles.ts';
 import { locationWords, normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
 
@@ -867,6 +868,8 @@ function refuseWhatCamerasCannotTell(reading: Reading, location: string): void {
       `The question is asked the negative way ("${negation.word}"), so a yes or no could be read backwards; ask it the plain way, e.g. "is anyone in the ${describeLocation(location)}?"`,
     );
   }
+  const roles = findRestrictedRoles(tokens);
+  if (roles.length > 0) refuse(describeRoleRefusal(roles, describeLocation(location)));
   const peopleKinds = tokens.filter((t) => t.roles.has('people_kind')).map((t) => t.word);
   if (peopleKinds.length > 0) {
     refuse(`I count people of every age and sex together and cannot tell ${quote(peopleKinds)} apart from other people; ask how many people there are.`);

@@ -5,6 +5,7 @@
  * location) or the question is refused: that is what keeps the interpreter from guessing.
  */
 import { COUNTED_KINDS } from '../../../platform/kinds/index.ts';
+import { PEOPLE_ROLE_WORDS } from './people-roles.ts';
 
 /** The nouns of the counted kinds of the table of detection kinds that have no role of their own here (vehicles have). */
 const OBJECT_NOUNS: readonly string[] = COUNTED_KINDS.filter((k) => k.type !== 'vehicle').flatMap((k) => k.words?.nouns ?? []);
@@ -89,11 +90,6 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'individuals',
     'occupant',
     'occupants',
-    'staff',
-    'employee',
-    'employees',
-    'worker',
-    'workers',
     'customer',
     'customers',
     'man',
@@ -602,6 +598,8 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'males',
     'female',
     'females',
+    // roles no camera sees ("staff", "guards"): see people-roles.ts
+    ...PEOPLE_ROLE_WORDS,
   ],
   /** leaving: "how many people left", "when did the last car leave" */
   departures: ['inandout', 'leave', 'left', 'leaving', 'leaves', 'depart', 'departed', 'departing', 'departure', 'departures', 'walkedout', 'droveoff'],
@@ -672,6 +670,11 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'hat',
     'carrying',
     'carried',
+    'uniform',
+    'uniforms',
+    'uniformed',
+    'badge',
+    'lanyard',
   ],
   /**
    * Devices and systems outside the camera's data ("did the alarm go off?"): an alarm is not an
