@@ -47,7 +47,12 @@ test('what people wear is no kind the cameras count', () => {
 });
 
 test('the people at a place, said as the plain subject, are still counted', () => {
-  for (const query of ['how many customers are in the lobby now?', 'any visitors since 9am?', 'how many guests are in the lobby?']) {
+  for (const query of [
+    'how many customers are in the lobby now?',
+    'any visitors since 9am?',
+    'how many guests are in the lobby?',
+    'visitors today: how many of them stayed?',
+  ]) {
     assert.match(ask(query).summary, /people/, query);
   }
 });

@@ -73,14 +73,16 @@ const WHOLE_SETS = new Set(['them', 'those', 'these', 'people', 'persons', 'ever
 
 /**
  * The words of a question that restrict who is counted to a role the cameras cannot tell: a role
- * word ("staff"), or a word for the people at a place picked out of a whole set ("of them … visitors",
- * "people … customers"). Empty when the question restricts nothing.
+ * word ("staff"), or a word for the people at a place said after a whole set it picks out of ("of
+ * them … visitors", "people … customers"). Empty when the question restricts nothing.
  */
 export function findRestrictedRoles(tokens: readonly Token[]): string[] {
   const roles = tokens.filter((t) => PEOPLE_ROLE_WORDS.includes(t.word) && !t.roles.has('place')).map((t) => t.word);
-  const publicRoles = tokens.filter((t) => PUBLIC_ROLE_WORDS.has(t.word)).map((t) => t.word);
-  const picksOut = publicRoles.length > 0 && tokens.some((t) => WHOLE_SETS.has(t.word));
-  return [...new Set([...roles, ...(picksOut ? publicRoles : [])])];
+  // the set comes first and the role picks out of it ("of them … visitors"); "any visitors? how many of
+  // them stayed?" counts the visitors themselves
+  const firstSet = tokens.findIndex((t) => WHOLE_SETS.has(t.word));
+  const picked = firstSet < 0 ? [] : tokens.slice(firstSet + 1).filter((t) => PUBLIC_ROLE_WORDS.has(t.word));
+  return [...new Set([...roles, ...picked.map((t) => t.word)])];
 }
 
 /** The refusal for a role: what the cameras count instead. */
