@@ -178,6 +178,13 @@ test('leaving words before "lock it all down" arm the house; "the alarm" on or o
     assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
     assert.match(turn.reply, /disarm/, message);
   }
+  // "yes" to the question does what it offered
+  const [, yes] = await converse('lisbon', ['switch the alarm on', 'yes please']);
+  assert.deepEqual(yes.changes, [{ tool: 'arm_house', args: { arm: true } }], yes.reply);
+  const [, off] = await converse(armed, ['turn the alarm off', 'yep, go ahead']);
+  assert.deepEqual(off.changes, [{ tool: 'arm_house', args: { arm: false } }], off.reply);
+  const [, unrelated] = await converse('lisbon', ['what can you do?', 'yes']);
+  assert.deepEqual(unrelated.changes, [], unrelated.reply);
   const [door] = await converse('lisbon', ['lock the garage door']);
   assert.deepEqual(door.changes, [], door.reply);
 });

@@ -89,6 +89,24 @@ function isArmed(ctx: HouseholdContext): boolean {
   return ctx.watches.some((w) => w.window === ARMED_WINDOW);
 }
 
+const YES = /^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please|do it|go ahead|that's right|correct)(?:[\s,.!]+(?:yes|please|do it|go ahead|thanks|then))*[\s.!]*$/;
+
+/** "yes" right after the alarm question: the arming it offered, done. */
+function confirmAlarm(text: string, ctx: HouseholdContext): Plan | undefined {
+  const last = ctx.conversation?.turns.at(-1);
+  if (!YES.test(text) || !last || last.actions.length) return undefined;
+  const asked = askAboutAlarm(
+    last.message
+      .trim()
+      .toLowerCase()
+      .replace(/[\u2018\u2019]/g, "'"),
+    ctx,
+  );
+  if (!asked?.clarification) return undefined;
+  const arm = !isArmed(ctx);
+  return { planner: 'offline', calls: [{ tool: 'arm_house', args: { arm }, subject: 'house' }], refusals: [], confidence: 1 };
+}
+
 /** "arm the house", "arm everything", "disarm", "I'm home, disarm"; "is the house armed?" answered; anything else not read here. */
 export function readArmRequest(message: string, ctx: HouseholdContext): Plan | undefined {
   const text = message
@@ -96,7 +114,7 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
     .replace(LOCK_DOWN, 'arm the house');
-  if (!/\b(?:dis)?arm(?:ed)?\b/.test(text)) return askAboutAlarm(text, ctx);
+  if (!/\b(?:dis)?arm(?:ed)?\b/.test(text)) return askAboutAlarm(text, ctx) ?? confirmAlarm(text, ctx);
   const plan: Plan = { planner: 'offline', calls: [], refusals: [], confidence: 1 };
   if (STATE_QUESTION.test(text)) {
     plan.answers = [isArmed(ctx) ? 'Yes, the house is armed: every door sensor and camera is watched until you disarm it.' : "No, the house isn't armed."];
