@@ -105,7 +105,14 @@ test('a message that takes itself back does nothing of what it took back', async
 });
 
 test('a change of mind that goes on to say something new is read, not dropped', async () => {
-  for (const message of ['never mind the porch, stop the garage watch', 'stop the porch watch, never mind the driveway', 'actually, scrap that']) {
+  for (const message of [
+    'never mind the porch, stop the garage watch',
+    'stop the porch watch, never mind the driveway',
+    'actually, scrap that',
+    // "leave it running" after a request that starts or lifts something says the same again
+    'watch the backyard tonight, leave it running',
+    'unmute the nursery camera, leave it on',
+  ]) {
     assert.equal(isWithdrawnInFull(message), false, message);
   }
   const [replaced] = await converse('lisbon_watching', ['stop the porch watch. actually no, just the garage one']);

@@ -11,12 +11,19 @@
 const FILLER = String.raw`(?:actually|no|nah|nope|wait|hang on|hold on|hmm+|h+m+|oh|oops|um+|erm+|er|uh|sorry|ok(?:ay)?|right|then|please|thanks|lol|on second thoughts?|on reflection|thinking about it|second thoughts|come to think of it|just|so)`;
 
 /** The withdrawal itself. */
-const WITHDRAW = String.raw`(?:never ?mind(?: (?:that|then|me))?|nvm|scratch that|scrap that|forget (?:it|that|about it|i said anything|what i said)|ignore (?:that|this|me|what i (?:just )?said|my last (?:message|request))|disregard (?:that|this|my last (?:message|request))|cancel that|belay that|don'?t(?: do (?:it|that|anything))?(?: bother)?|do not(?: do (?:it|that|anything))?|don'?t worry(?: about it)?|let'?s not|better not|as you were|(?:i )?(?:changed|change) my mind|i take (?:it|that) back|take that back|leave (?:it|them|that|things|everything|all of it)(?: (?:be|alone|running|going|on|as (?:it is|they are|is|it was|they were)|for now|then))*)`;
+const WITHDRAW = String.raw`(?:never ?mind(?: (?:that|then|me))?|nvm|scratch that|scrap that|forget (?:it|that|about it|i said anything|what i said)|ignore (?:that|this|me|what i (?:just )?said|my last (?:message|request))|disregard (?:that|this|my last (?:message|request))|cancel that|belay that|don'?t(?: do (?:it|that|anything))?(?: bother)?|do not(?: do (?:it|that|anything))?|don'?t worry(?: about it)?|let'?s not|better not|as you were|(?:i )?(?:changed|change) my mind|i take (?:it|that) back|take that back)`;
+/** "leave it (running)": a withdrawal only of a request that stops, mutes or lifts something ("watch the garage, leave it running" says the same twice). */
+const LEAVE = String.raw`(?:leave (?:it|them|that|things|everything|all of it)(?: (?:be|alone|running|going|on|as (?:it is|they are|is|it was|they were)|for now|then))*)`;
+const STOPPING =
+  /\b(?:stop|stand\w* (?:\w+ ){0,3}down|cancel|call\w* (?:\w+ ){0,3}off|end|mute|disable|kill|drop|scrap|clear|remove|lift|(?:switch|turn|shut)\w* (?:\w+ ){0,3}off)\b/i;
 
-const TRAILING_WITHDRAWAL = new RegExp(String.raw`^(?:${FILLER}[\s,.!;:–—-]*)*${WITHDRAW}(?:[\s,.!;:–—-]+(?:${FILLER}|${WITHDRAW}))*[\s,.!;:–—-]*$`, 'i');
+const trailing = (withdraw: string) =>
+  new RegExp(String.raw`^(?:${FILLER}[\s,.!;:–—-]*)*${withdraw}(?:[\s,.!;:–—-]+(?:${FILLER}|${withdraw}))*[\s,.!;:–—-]*$`, 'i');
+const TRAILING_WITHDRAWAL = trailing(WITHDRAW);
+const TRAILING_LEAVE = trailing(String.raw`(?:${WITHDRAW}|${LEAVE})`);
 
 /** Words before the withdrawal that hold no request of their own ("actually, scrap that", "never mind, cancel that"). */
-const NO_REQUEST = new RegExp(String.raw`^[\s,.!;:–—-]*(?:(?:${FILLER}|${WITHDRAW})[\s,.!;:–—-]*)*$`, 'i');
+const NO_REQUEST = new RegExp(String.raw`^[\s,.!;:–—-]*(?:(?:${FILLER}|${WITHDRAW}|${LEAVE})[\s,.!;:–—-]*)*$`, 'i');
 
 /** A boundary a withdrawal may follow: a full stop, a comma, a dash, "…". */
 const BOUNDARY = /(?:[.!?;,]+|\s[-–—]+|\.{2,}|…)\s*/g;
@@ -28,7 +35,8 @@ export function isWithdrawnInFull(message: string): boolean {
     const before = text.slice(0, m.index);
     const after = text.slice(m.index + m[0].length);
     // ("actually, scrap that": nothing before it to take back in this message; the conversation's last change is read elsewhere)
-    if (/\p{L}/u.test(before) && !NO_REQUEST.test(before) && TRAILING_WITHDRAWAL.test(after)) return true;
+    if (!/\p{L}/u.test(before) || NO_REQUEST.test(before)) continue;
+    if (TRAILING_WITHDRAWAL.test(after) || (STOPPING.test(before) && TRAILING_LEAVE.test(after))) return true;
   }
   return false;
 }
