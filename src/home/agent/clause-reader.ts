@@ -162,6 +162,14 @@ export function findTimeVerbs(tokens: Token[]): Set<number> {
 /** Words that open a question of its own after a comma or "and" ("…, and did anything trip the sensor?"). */
 const QUESTION_OPENERS = new Set(['did', 'was', 'were', 'has', 'have', 'does', 'is', 'are', 'what', 'when', 'where', 'who', 'which', 'why', 'how']);
 
+/** "actually no, keep the garden one", "actually leave the shed": keep or leave after the words that open a change of mind. */
+export function keepsAfterAll(words: readonly string[]): boolean {
+  let k = 0;
+  while (['actually', 'no', 'wait', 'oh', 'hmm', 'on', 'second', 'thoughts', 'thought', 'just'].includes(words[k] ?? '')) k++;
+  // (a change of mind said first: "keep the porch camera on it" alone is a request of its own)
+  return k > 0 && words.slice(0, k).some((w) => w !== 'just') && (words[k] === 'keep' || words[k] === 'leave');
+}
+
 /** "I meant…", "sorry, …", "actually …", "no wait, …": a piece that takes back what the clause before it said. */
 function opensCorrection(tokens: Token[], from: number, intent: string | undefined, afterAClause: boolean): boolean {
   const first = tokens[from]?.text;
@@ -170,7 +178,8 @@ function opensCorrection(tokens: Token[], from: number, intent: string | undefin
     first === 'sorry' ||
     first === 'rather' ||
     first === 'oops' ||
-    (first === 'actually' && afterAClause && !intent) ||
+    // ("…, actually keep the garden one": keeping is no new object for the request before, see keepsAfterAll)
+    (first === 'actually' && afterAClause && !intent && !keepsAfterAll(tokens.slice(from, from + 8).map((t) => t.text))) ||
     // "watch the garage, no wait, the shed": taken back inside one message (see docs/decisions.md, "Round H: intent")
     (first === 'no' &&
       afterAClause &&
@@ -245,6 +254,8 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
       piece.newSentence ||
       piece.contrast ||
       question ||
+      // ("stop all the watches, actually leave the shed": what is kept is a clause of its own)
+      keepsAfterAll(tokens.slice(piece.from, piece.from + 8).map((t) => t.text)) ||
       (hasPlace(piece.from, piece.to) && hasTime(piece.from, piece.to) && hasTime(prev.from, prev.to));
     if (separate) {
       clauses.push({ from: piece.from, to: piece.to, ...found, correction, newSentence: piece.newSentence, contrast: piece.contrast });

@@ -10,7 +10,7 @@
 import type { ContextPerson, ContextSensor, ContextWatch, HouseholdContext } from './context.ts';
 import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
-import { splitClauses, type Clause } from './clause-reader.ts';
+import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
 import {
   createNormalizer,
@@ -33,6 +33,9 @@ import { MAX_MESSAGE_CHARS, type Plan, type PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
 import { findConflict, type PartEffect } from './plan-conflicts.ts';
 import { answerAboutQuote, dropSourceAndRejection, isQuestionAboutQuote } from './quoted-text.ts';
+import { claimsAuthority } from './authority-claims.ts';
+import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
+import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
 import {
   ARRIVAL_PHRASES,
@@ -161,7 +164,7 @@ const QUOTED_ONLY =
 
 /** Only the user's own words instruct: quoted, forwarded and pretend-system text is content, talked about, never obeyed. */
 function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Plan | undefined {
-  if (PRETEND_SYSTEM.test(message) || PRETEND_AUTHORITY.test(message)) {
+  if (PRETEND_SYSTEM.test(message) || PRETEND_AUTHORITY.test(message) || claimsAuthority(message)) {
     const answered = answerOwnQuestionBesideMarkup(message, ctx);
     if (answered) return answered;
     plan.clarification =
@@ -186,6 +189,8 @@ function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Pl
     }
     const inner = planOffline(own, ctx);
     if (!inner.calls.length && inner.clarification && !inner.answers?.length) {
+      // ("…'disarm at 3pm'. just watch the front door from 3 till 4": the user's own request, asked about as it would be alone)
+      if (asksForChange(own, ctx)) return { ...inner, clarification: `I haven't acted on the quoted text, only on your own words. ${inner.clarification}` };
       return {
         ...inner,
         clarification: QUOTED_ONLY,
@@ -195,6 +200,13 @@ function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Pl
     return inner;
   }
   return undefined;
+}
+
+/** The user's own words hold a request that changes the household (a watch, a stand-down, a mute…) of a room or sensor they name. */
+function asksForChange(own: string, ctx: HouseholdContext): boolean {
+  return readMessage(own, ctx).some(
+    (r) => r.intent && STATE_INTENTS.has(r.intent) && !r.question && r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor'),
+  );
 }
 
 /** What is answered before the general reader reads the message: bad input, pretend-system and quoted text, "undo", corrections, the tools' own readers, another language, the face recognition switch, chit-chat. */
@@ -207,6 +219,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   }
   const notOwn = planOthersWords(message, ctx, plan);
   if (notOwn) return notOwn;
+  // "stop all the watches. actually no, never mind": what the message took back is not done
+  if (isWithdrawnInFull(message)) return { planner: 'offline', calls: [], refusals: [], answers: [WITHDRAWN_REPLY], confidence: 1 };
   // after a turn that asked or answered and changed nothing, "ok leave it then", "fine, forget it",
   // "no, leave it": no new object, so nothing changes (see docs/decisions.md, "Round F household: relative days and starts")
   if (LEAVE_IT.test(message.trim()) && ctx.conversation?.turns.length && !ctx.conversation.turns.at(-1)!.actions.length) {
@@ -557,7 +571,7 @@ const PRETEND_AUTHORITY =
  */
 function answerOwnQuestionBesideMarkup(message: string, ctx: HouseholdContext): Plan | undefined {
   const { own, found } = setAsideQuoted(message);
-  if (!found || !/\p{L}/u.test(own) || PRETEND_SYSTEM.test(own) || PRETEND_AUTHORITY.test(own)) return undefined;
+  if (!found || !/\p{L}/u.test(own) || PRETEND_SYSTEM.test(own) || PRETEND_AUTHORITY.test(own) || claimsAuthority(own)) return undefined;
   if (!/\?\s*$/.test(own) && !isQuestionAboutQuote(own)) return undefined;
   const inner = planOffline(own, ctx);
   const readOnly = inner.calls.every((c) => ['list_watches', 'list_events', 'describe_scene'].includes(c.tool));
@@ -674,6 +688,10 @@ function planUndo(ctx: HouseholdContext): Plan {
         subject: a.subject,
         say: `I've undone that: the watch on the ${a.subject} is stood down.`,
       });
+    } else if (a.type === 'house.armed' || a.type === 'house.disarmed') {
+      // "arm the house" — "undo that": disarmed again (and the other way round)
+      const arm = a.type === 'house.disarmed';
+      plan.calls.push({ tool: 'arm_house', args: { arm }, subject: 'house', say: `I've undone that: the house is ${arm ? 'armed' : 'disarmed'} again.` });
     } else if ((a.type === 'sensor.muted' || a.type === 'sensor.unmuted') && sensor) {
       const mute = a.type === 'sensor.unmuted';
       plan.calls.push({
@@ -751,6 +769,8 @@ const CHANGE_ACTIONS = new Set([
   'sensor.added',
   'household.updated',
   'notification_preferences.set',
+  'house.armed',
+  'house.disarmed',
 ]);
 
 /**
@@ -832,7 +852,9 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   for (const said of clauses) {
     // "call off the bike shed watch, I've moved the bikes into the hall", "…, as the lock is not what
     // it was": the reason after the comma is no part of the request (docs/decisions.md, "Reasons are not requests")
-    const clause = { ...said, to: findReasonCut(tokens, said, ctx, getTime(said.from, said.to)) };
+    const reasonCut = findReasonCut(tokens, said, ctx, getTime(said.from, said.to));
+    // ("…from 3 till 4 so I can see when he turns up": what the watch is for is no part of the request)
+    const clause = { ...said, to: said.cue ? findPurposeCut(tokens, said.cue.end, reasonCut, getTime(said.from, said.to).consumed) : reasonCut };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
     if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
@@ -1963,6 +1985,8 @@ function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; ques
   }
   // "…but keep the driveway": keep what is, change nothing
   if (!intent && r.clause.contrast && words.some((w) => w === 'keep' || w === 'leave')) return 'keep';
+  // "stop all the watches. actually no, keep the garden one": keeping said after a change of mind
+  if (!intent && keepsAfterAll(words)) return 'keep';
   // "keep the gate one going": what runs stays as it is
   if ((!intent || intent === 'create_watch') && words.includes('keep') && words.some((w) => ['going', 'running', 'active'].includes(w))) return 'keep';
   return intent;

@@ -257,6 +257,9 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
     cues: [
       'what happened',
       'what … happened',
+      // "tell me if anything happened out there today": said of the past, a question, never a watch
+      'tell me if|whether … happened|came|went|was|were|did',
+      'let me know if|whether … happened|came|went|was|were|did',
       'anything happen',
       'anything happened',
       // "what went on between 2 and 4?": said of the past, unlike "what's going on"

@@ -205,7 +205,12 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     .toLowerCase()
     // "from now till half six", "starting now until 8": the start is now, the time after is the end
     // (see docs/decisions.md, "Round F household: relative days and starts")
-    .replace(/\b(?:from|starting|beginning|as of) (?:right )?now\b(?=[\s,]*(?:until|till|til|to|through)\b)/g, 'now');
+    .replace(/\b(?:from|starting|beginning|as of) (?:right )?now\b(?=[\s,]*(?:until|till|til|to|through)\b)/g, 'now')
+    // "the garden's fine now": "'s" before how a place is, is "is" (compromise read it as "the garden's …")
+    .replace(
+      /\b([a-z]+)'s(?= (?:all |now )?(?:fine|ok|okay|alright|all right|safe|clear|empty|quiet|secure|sorted|good|done|over|locked|shut|closed)\b)/g,
+      '$1 is',
+    );
   const nameSet = new Set(names);
   const candidates = [...new Set([...correctableList, ...names])];
   // words written with a capital after a sentence's first word (names of people and places), and

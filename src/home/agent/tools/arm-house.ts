@@ -21,7 +21,7 @@ const ARMED_KINDS = new Set(['camera', 'contact']);
 
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
 const LEAD =
-  /^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|(?:i'?m|i am|we'?re|we are) (?:home|back|off|out|leaving|heading (?:out|off))(?: now)?)[\s,.!;:-]+)*/;
+  /^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|(?:(?:i'?m|i am|we'?re|we are) )?(?:home|back|off|out|leaving|heading (?:out|off)|going out)(?: (?:now|out|tonight|for the (?:evening|night|day|weekend)))*)[\s,.!;:-]+)*/;
 /**
  * "lock it all down", "lock the place down": said of the whole house with "down", the words for arming
  * it, not for a door's lock ("lock the back door" is no tool of ours). See docs/decisions.md, "Round H: intent".
@@ -51,11 +51,60 @@ const WHOLE_HOUSE = new Set([
   'thank',
   'you',
   'again',
+  // ("ok disarm it then", "arm the house, cheers"): said after, they change nothing
+  'then',
+  'ok',
+  'okay',
+  'cheers',
+  'right',
 ]);
 const STATE_QUESTION = /^(?:is|are)\b.*\barmed\b/;
+/**
+ * "switch the alarm off", "turn on the alarm", "set the alarm": the house's alarm is its arming, the
+ * only alarm Vigil has, but said this way it may be another device, so it is asked, never done
+ * (see docs/decisions.md, "Round I: intent and safety"). Anything more ("…before bed", "an alarm
+ * for 7am") is not read here.
+ */
+const ALARM = String.raw`the (?:house |home |burglar )?alarm(?: system)?`;
+const ALARM_SWITCH = new RegExp(
+  String.raw`^(?:(?:switch|turn|put|set|take) ${ALARM} (on|off)|(?:switch|turn) (on|off) ${ALARM}|(set|unset) ${ALARM})(?: (?:please|now|for me|then|thanks))*[.!]*$`,
+);
+
+/** The question for an alarm switched on or off: arming is what Vigil can do, said back before it is done. */
+function askAboutAlarm(text: string, ctx: HouseholdContext): Plan | undefined {
+  const m = ALARM_SWITCH.exec(text.replace(LEAD, ''));
+  if (!m) return undefined;
+  const arm = (m[1] ?? m[2]) === 'on' || m[3] === 'set';
+  const plan: Plan = { planner: 'offline', calls: [], refusals: [], confidence: 0.5 };
+  if (arm && isArmed(ctx)) plan.answers = ['The house is already armed: every door sensor and camera is watched until you disarm it.'];
+  else if (!arm && !isArmed(ctx)) plan.answers = ["The house isn't armed, so there is no alarm of mine to switch off; I changed nothing."];
+  else
+    plan.clarification = arm
+      ? 'Do you mean arm the house? I would watch every door sensor and camera from now until you disarm it. Say "arm the house" and I will.'
+      : 'Do you mean disarm the house, ending the watch that arming started? Say "disarm" and I will.';
+  return plan;
+}
 
 function isArmed(ctx: HouseholdContext): boolean {
   return ctx.watches.some((w) => w.window === ARMED_WINDOW);
+}
+
+const YES = /^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please|do it|go ahead|that's right|correct)(?:[\s,.!]+(?:yes|please|do it|go ahead|thanks|then))*[\s.!]*$/;
+
+/** "yes" right after the alarm question: the arming it offered, done. */
+function confirmAlarm(text: string, ctx: HouseholdContext): Plan | undefined {
+  const last = ctx.conversation?.turns.at(-1);
+  if (!YES.test(text) || !last || last.actions.length) return undefined;
+  const asked = askAboutAlarm(
+    last.message
+      .trim()
+      .toLowerCase()
+      .replace(/[\u2018\u2019]/g, "'"),
+    ctx,
+  );
+  if (!asked?.clarification) return undefined;
+  const arm = !isArmed(ctx);
+  return { planner: 'offline', calls: [{ tool: 'arm_house', args: { arm }, subject: 'house' }], refusals: [], confidence: 1 };
 }
 
 /** "arm the house", "arm everything", "disarm", "I'm home, disarm"; "is the house armed?" answered; anything else not read here. */
@@ -65,7 +114,7 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
     .replace(LOCK_DOWN, 'arm the house');
-  if (!/\b(?:dis)?arm(?:ed)?\b/.test(text)) return undefined;
+  if (!/\b(?:dis)?arm(?:ed)?\b/.test(text)) return askAboutAlarm(text, ctx) ?? confirmAlarm(text, ctx);
   const plan: Plan = { planner: 'offline', calls: [], refusals: [], confidence: 1 };
   if (STATE_QUESTION.test(text)) {
     plan.answers = [isArmed(ctx) ? 'Yes, the house is armed: every door sensor and camera is watched until you disarm it.' : "No, the house isn't armed."];
