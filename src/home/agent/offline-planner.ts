@@ -2261,7 +2261,7 @@ function askAboutTime(r: Reading, state: PlanState): string | undefined {
   if (r.time.past) {
     return 'That time is already past, so I can\'t watch it. Did you mean from now on (for example "tonight"), or do you want to know what happened then?';
   }
-  if (r.time.doubtfulDate) return r.time.doubtfulDate;
+  if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
   // "tomorrow night" said at 00:40 on Friday: Friday night (the coming one) or Saturday night?
   const wall = toWallClock(state.ctx.now, state.ctx.timeZone);
   if (r.time.dayOffset === 1 && !r.time.date && wall.hour < 5 && r.tokens.some((t, k) => t.text === 'tomorrow' && r.time.consumed.has(k))) {
@@ -2675,7 +2675,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (target.watches.length > 1 && r.wantsAll && !placesAreNewSubject && !r.conditions.length) {
     if (needsLocation(r.time) && !state.ctx.location)
       return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
-    if (r.time.doubtfulDate) return r.time.doubtfulDate;
+    if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
     const changes = target.watches.map((w) => ({ w, change: { ...resolveWindowChange(r.time, w, state.ctx, r.startRequested) } as Record<string, unknown> }));
     if (changes.some((c) => Object.keys(c.change).length === 0)) return 'What should I change about those watches?';
     for (const { w, change } of changes)
@@ -2691,7 +2691,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
   }
-  if (r.time.doubtfulDate) return r.time.doubtfulDate;
+  if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
   if (
