@@ -63,3 +63,36 @@ test('an open am/pm range said with minutes and a day after it is asked about, w
     assert.match(turn.reply, /could be \d\d:\d\d to \d\d:\d\d tomorrow, or \d\d:\d\d to \d\d:\d\d overnight/, message);
   }
 });
+
+const talk = (messages: string[]) => converseOffline(contexts.lisbon, messages, STATE_TOOLS);
+const windowOf = (turn: { changes: { args: Record<string, unknown> }[] }) => turn.changes.map((c) => [c.args.starts_at, c.args.ends_at]);
+
+test('"no wait, half ten" after a watch is made corrects its time and keeps the rest; "no wait" alone still holds back', async () => {
+  for (const [follow, starts, ends] of [
+    ['no wait, half ten', '2026-11-21T22:30:00.000Z', '2026-11-22T06:00:00.000Z'],
+    ['hang on, from 11', '2026-11-21T23:00:00.000Z', '2026-11-22T06:00:00.000Z'],
+    ['no wait, till 7', '2026-11-21T22:00:00.000Z', '2026-11-22T07:00:00.000Z'],
+  ]) {
+    const [, turn] = await talk(['watch the garage from 10 tonight till 6', follow]);
+    assert.equal(turn.changes.length, 1, `${follow}: ${turn.reply}`);
+    assert.equal(turn.changes[0].tool, 'update_watch', follow);
+    const args = turn.changes[0].args as { starts_at?: string; ends_at?: string };
+    assert.equal(args.starts_at ?? '2026-11-21T22:00:00.000Z', starts, follow);
+    assert.equal(args.ends_at ?? '2026-11-22T06:00:00.000Z', ends, follow);
+  }
+  for (const follow of ['no wait', "hold on, I'm not sure"]) {
+    const [, turn] = await talk(['watch the garage from 10 tonight till 6', follow]);
+    assert.deepEqual(turn.changes, [], `${follow}: ${turn.reply}`);
+  }
+});
+
+test('a time corrected while the agent asks about the place stays with the request', async () => {
+  for (const [correction, answer, starts, ends] of [
+    ['no wait, half ten', 'the driveway one', '2026-11-21T22:30:00.000Z', '2026-11-22T06:00:00.000Z'],
+    ['sorry, till 7', 'the backyard camera', '2026-11-21T22:00:00.000Z', '2026-11-22T07:00:00.000Z'],
+  ]) {
+    const [asked, again, done] = await talk(['watch the camera from 10 tonight till 6', correction, answer]);
+    assert.deepEqual([asked.changes, again.changes], [[], []], `${correction}: ${again.reply}`);
+    assert.deepEqual(windowOf(done), [[starts, ends]], `${correction} / ${answer}: ${done.reply}`);
+  }
+});

@@ -20,6 +20,7 @@ interface BareHour {
   minute?: number;
   meridiemCertain?: boolean;
   dateOnly?: boolean;
+  date?: unknown;
   around?: boolean;
   role: string;
 }
@@ -101,4 +102,36 @@ export function findOpenMeridiem(
   const said = (h: number, m: number) => (m ? `${h}:${String(m).padStart(2, '0')}` : `${h}`);
   const day = after ? ` ${tokens.slice(at.end + 1, to).find((t) => isDayWord(t.text))?.text}` : '';
   return `"From ${said(start.hour, m1)} to ${said(end.hour, m2)}${day}" could be ${pad(start.hour, m1)} to ${pad(end.hour + 12, m2)}${day}, or ${pad(start.hour + 12, m1)} to ${pad(end.hour, m2)} overnight.`;
+}
+
+/**
+ * The planner's own open am/pm questions, asked before a window is worked out (moved here from
+ * src/home/agent/offline-planner.ts unchanged, so that the time layer holds every open am/pm rule;
+ * see docs/decisions.md, "Round I: the time grammar"): "from 9 till 5" said before 9 in the morning
+ * (09:00–17:00 or 21:00–05:00) and "from 7 to 9" said before 9 (07:00–09:00 or 19:00–21:00), when
+ * no word picks a half of the day. `nowHour` is the home's wall-clock hour; `text` the message.
+ */
+export function findOpenDayHalf(
+  spec: { anchors: BareHour[]; night: boolean; sleepContext: boolean; recurrence?: string },
+  nowHour: number,
+  text: string,
+): string | undefined {
+  const [from, till] = [spec.anchors.find((a) => a.role === 'start'), spec.anchors.find((a) => a.role === 'end')];
+  if (from?.kind !== 'clock' || till?.kind !== 'clock' || from.hour === undefined || till.hour === undefined) return undefined;
+  if (from.meridiemCertain || till.meridiemCertain || from.date || till.date || spec.night || spec.sleepContext || spec.recurrence) return undefined;
+  // "from 9 till 5": 09:00–17:00 or 21:00–05:00, both a usual watch — asked, not guessed
+  if (from.hour >= 7 && from.hour <= 11 && till.hour >= 3 && till.hour <= 7 && nowHour < from.hour && !/\b(work|school|office|shift|day)\b/.test(text)) {
+    return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
+  }
+  // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked
+  if (
+    from.hour >= 6 &&
+    till.hour <= 11 &&
+    from.hour < till.hour &&
+    nowHour < till.hour &&
+    !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(text)
+  ) {
+    return `From ${from.hour} until ${till.hour} in the morning, or from ${from.hour} until ${till.hour} in the evening?`;
+  }
+  return undefined;
 }
