@@ -21,6 +21,7 @@ import {
   type WordRole,
   extractTimeSpec,
   findWindowConflict,
+  findOpenDayHalf,
   findTimePhrase,
   needsLocation,
   resolveSince,
@@ -779,9 +780,11 @@ const CHANGE_ACTIONS = new Set([
  */
 function answerClarification(message: string, ctx: HouseholdContext): Plan | undefined {
   const turns = ctx.conversation?.turns ?? [];
-  const last = turns.at(-1);
+  // "which door?" — "no wait, half ten" — "the front one": the question is still the request's
+  const asked = findAskedTurn(ctx);
+  const last = turns[asked];
   if (!last || last.actions.length) return undefined;
-  const earlier = { ...ctx, conversation: { turns: turns.slice(0, -1) } };
+  const earlier = { ...ctx, conversation: { turns: turns.slice(0, asked) } };
   const readings = readMessage(last.message, earlier, 1);
   const said = new Set(
     normalizeMessage(message, listPlaceWords(ctx))
@@ -802,6 +805,11 @@ function answerClarification(message: string, ctx: HouseholdContext): Plan | und
               .some((w) => said.has(w)),
           );
       if (picked.length !== 1) continue;
+      // the place named in full, read with the corrections said since (findPreviousRequest)
+      if (asked < turns.length - 1) {
+        const plan = planOffline(picked[0].toLowerCase(), ctx);
+        return plan.clarification ? undefined : plan;
+      }
       const tokens = r.tokens.map((t) => t.text);
       const rewritten = [...tokens.slice(0, m.start), ...picked[0].toLowerCase().split(/\s+/), ...tokens.slice(m.end)].join(' ');
       const plan = planOffline(rewritten, earlier);
@@ -809,6 +817,19 @@ function answerClarification(message: string, ctx: HouseholdContext): Plan | und
     }
   }
   return undefined;
+}
+
+/** The turn whose question is still open: the last one, or the one before time corrections said alone since ("no wait, half ten"). */
+function findAskedTurn(ctx: HouseholdContext): number {
+  const turns = ctx.conversation?.turns ?? [];
+  let t = turns.length - 1;
+  while (t > 0 && t > turns.length - 4 && !turns[t].actions.length) {
+    const readings = readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1);
+    const c = readings.length === 1 ? readings[0] : undefined;
+    if (!c?.time.hasTime || c.intent || c.mentions.length || c.hasReference) break;
+    t--;
+  }
+  return t;
 }
 
 /** Replies read naturally: no doubled articles ("the the whole home", "the all cameras"). */
@@ -828,6 +849,31 @@ function tidyPlan(plan: Plan): Plan {
   if (plan.answers) plan.answers = plan.answers.map(tidy);
   if (plan.clarification) plan.clarification = tidy(plan.clarification);
   return plan;
+}
+
+/** Words that open a correction said in a hurry ("no wait, half ten", "hang on, 11"). */
+const HURRIED_OPENERS = new Set(['no', 'wait', 'hold', 'hang', 'on', 'sorry', 'oh', 'oops', 'actually']);
+/** Words around a corrected time that say nothing more ("make it", "until", "instead"). */
+const TIME_GLUE = new Set(['make', 'it', 'that', 'until', 'till', 'til', 'from', 'at', 'to', 'by', 'instead', 'then', 'please']);
+
+/**
+ * "no wait, half ten", "hold on, from 11": a hesitation whose other words are all a time is no
+ * holding back but a correction of the time, read like "sorry, half ten" (the request it corrects,
+ * made or still asked about, keeps what the time does not change). See docs/decisions.md, "Round I: the time grammar".
+ */
+function takeWaitAsTimeCorrection(r: Reading): void {
+  if (!r.hesitation || r.intent !== 'help' || !r.time.hasTime || r.mentions.length || r.question) return;
+  const openers: number[] = [];
+  for (let k = r.clause.from; k < r.clause.to; k++) {
+    if (r.time.consumed.has(k)) continue;
+    if (!HURRIED_OPENERS.has(r.tokens[k].text) && !TIME_GLUE.has(r.tokens[k].text)) return;
+    openers.push(k);
+  }
+  if (!openers.some((k) => ['wait', 'hold', 'hang'].includes(r.tokens[k].text))) return;
+  r.intent = undefined;
+  r.hesitation = false;
+  r.clause = { ...r.clause, correction: true, intent: undefined, cue: undefined };
+  for (const k of openers) r.used.add(k);
 }
 
 /** Reads every clause, filling in follow-ups from the clause before or the conversation. */
@@ -856,6 +902,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // ("…from 3 till 4 so I can see when he turns up": what the watch is for is no part of the request)
     const clause = { ...said, to: said.cue ? findPurposeCut(tokens, said.cue.end, reasonCut, getTime(said.from, said.to).consumed) : reasonCut };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
+    takeWaitAsTimeCorrection(r);
     // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
     if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
     const prev = readings.at(-1);
@@ -1535,13 +1582,31 @@ function didPreviousRequestAct(ctx: HouseholdContext): boolean {
 /** The last request of the conversation that had an intent, read again ("what about the garage?"). */
 function findPreviousRequest(ctx: HouseholdContext): Reading | undefined {
   const turns = ctx.conversation?.turns ?? [];
+  const corrections: Reading[] = [];
   for (let t = turns.length - 1; t >= Math.max(0, turns.length - 4); t--) {
     const readings = readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1);
     // questions answered from state are not requests to repeat ("when does it start?")
     const last = [...readings].reverse().find((r) => r.intent && !NOT_REPEATABLE.has(r.intent));
-    if (last) return last;
+    if (last) return withPendingCorrections(last, corrections);
+    const correction = readings.length === 1 && !turns[t].actions.length ? readings[0] : undefined;
+    if (correction?.time.hasTime && !correction.intent && !correction.mentions.length && !correction.hasReference) corrections.push(correction);
   }
   return undefined;
+}
+
+/**
+ * "watch the lounge from 10 tonight till 6" — "which lounge?" — "no wait, half ten" — "the lounge
+ * room": a time said alone while the request was still asked about corrects that request, keeping
+ * what it does not change, as it would a watch already made (see docs/decisions.md, "Round I: the time grammar").
+ */
+function withPendingCorrections(request: Reading, corrections: Reading[]): Reading {
+  let out = request;
+  for (const c of [...corrections].reverse()) {
+    const r: Reading = { ...c, mentions: [], conditions: [] };
+    inheritRequest(r, out, true);
+    out = { ...out, time: r.time };
+  }
+  return out;
 }
 
 function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls: string[], time: TimeSpec, message: string): Reading {
@@ -2291,7 +2356,7 @@ function askAboutTime(r: Reading, state: PlanState): string | undefined {
   if (r.time.past) {
     return 'That time is already past, so I can\'t watch it. Did you mean from now on (for example "tonight"), or do you want to know what happened then?';
   }
-  if (r.time.doubtfulDate) return r.time.doubtfulDate;
+  if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
   // "tomorrow night" said at 00:40 on Friday: Friday night (the coming one) or Saturday night?
   const wall = toWallClock(state.ctx.now, state.ctx.timeZone);
   if (r.time.dayOffset === 1 && !r.time.date && wall.hour < 5 && r.tokens.some((t, k) => t.text === 'tomorrow' && r.time.consumed.has(k))) {
@@ -2320,47 +2385,8 @@ function askAboutTime(r: Reading, state: PlanState): string | undefined {
     const h = open.hour % 12 || 12;
     return `From ${h}${open.minute ? `:${String(open.minute).padStart(2, '0')}` : ''} in the morning or in the evening, and until when? For example "from ${h}pm until 6am".`;
   }
-  // "from 9 till 5": 09:00–17:00 or 21:00–05:00, both a usual watch — asked, not guessed
-  const [from, till] = [r.time.anchors.find((a) => a.role === 'start'), r.time.anchors.find((a) => a.role === 'end')];
-  if (
-    from?.kind === 'clock' &&
-    till?.kind === 'clock' &&
-    !from.meridiemCertain &&
-    !till.meridiemCertain &&
-    !from.date &&
-    !till.date &&
-    !r.time.night &&
-    !r.time.sleepContext &&
-    !r.time.recurrence &&
-    from.hour >= 7 &&
-    from.hour <= 11 &&
-    till.hour >= 3 &&
-    till.hour <= 7 &&
-    toWallClock(state.ctx.now, state.ctx.timeZone).hour < from.hour &&
-    !/\b(work|school|office|shift|day)\b/.test(r.text)
-  ) {
-    return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
-  }
-  // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked
-  if (
-    from?.kind === 'clock' &&
-    till?.kind === 'clock' &&
-    !from.meridiemCertain &&
-    !till.meridiemCertain &&
-    !from.date &&
-    !till.date &&
-    !r.time.night &&
-    !r.time.sleepContext &&
-    !r.time.recurrence &&
-    from.hour >= 6 &&
-    till.hour <= 11 &&
-    from.hour < till.hour &&
-    toWallClock(state.ctx.now, state.ctx.timeZone).hour < till.hour &&
-    !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(r.text)
-  ) {
-    return `From ${from.hour} until ${till.hour} in the morning, or from ${from.hour} until ${till.hour} in the evening?`;
-  }
-  return undefined;
+  // "from 9 till 5", "from 7 to 9": both halves of the day a usual watch — asked (src/platform/language/time/open-meridiem.ts)
+  return findOpenDayHalf(r.time, toWallClock(state.ctx.now, state.ctx.timeZone).hour, r.text);
 }
 
 /** The first window ("tonight and tomorrow night": one a night), or the times of the watch the conversation is about ("same times"); a string asks. */
@@ -2705,7 +2731,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (target.watches.length > 1 && r.wantsAll && !placesAreNewSubject && !r.conditions.length) {
     if (needsLocation(r.time) && !state.ctx.location)
       return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
-    if (r.time.doubtfulDate) return r.time.doubtfulDate;
+    if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
     const changes = target.watches.map((w) => ({ w, change: { ...resolveWindowChange(r.time, w, state.ctx, r.startRequested) } as Record<string, unknown> }));
     if (changes.some((c) => Object.keys(c.change).length === 0)) return 'What should I change about those watches?';
     for (const { w, change } of changes)
@@ -2721,7 +2747,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
   }
-  if (r.time.doubtfulDate) return r.time.doubtfulDate;
+  if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
   if (

@@ -19,5 +19,6 @@ export { MAX_WINDOW_MS, describeDuration } from './time/query-window.ts';
 export { getSunTime, parseWeekday, type SunEvent } from './time/primitives.ts';
 export { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from './time/watch-window.ts';
 export { findWindowConflict } from './time/watch-window.ts';
+export { findOpenDayHalf } from './time/open-meridiem.ts';
 export { SPELLING_FIXES, STOP_WORDS } from './words.ts';
 export { classifyWord, findUncovered, quoteUncovered, type Uncovered, type WordRole } from './coverage.ts';

@@ -11,14 +11,16 @@
  * even when it runs until the morning. See docs/decisions.md, "Round H: the time grammar".
  */
 import type { Token } from '../normalize.ts';
-import { readHourWord } from './spoken-clock.ts';
+import { readHourWord, readSpokenClock } from './spoken-clock.ts';
 import { parseWeekday } from './primitives.ts';
 
 interface BareHour {
   kind: 'clock' | 'sun';
   hour?: number;
+  minute?: number;
   meridiemCertain?: boolean;
   dateOnly?: boolean;
+  date?: unknown;
   around?: boolean;
   role: string;
 }
@@ -31,15 +33,39 @@ function isDayWord(w: string): boolean {
   return w === 'tomorrow' || w === 'tmrw' || w === 'today' || parseWeekday(w) !== undefined;
 }
 
-/** Where "from <h1> to <h2>" is said in tokens[from, to): the index of the start hour and of the end hour. */
-function findBareRange(tokens: Token[], from: number, to: number, startHour: number, endHour: number): { start: number; end: number } | undefined {
+/**
+ * A clock time without am/pm at tokens[i]: a bare hour ("8", "eight"), hour and minutes in digits
+ * ("9:45", "9.45") or said ("quarter to ten", "half six"). Its hour (1–12), minute and last token.
+ */
+function readOpenClock(tokens: Token[], i: number, to: number): { hour: number; minute: number; last: number } | undefined {
+  const w = tokens[i]?.text;
+  if (w === undefined || i >= to) return undefined;
+  const digits = /^(\d{1,2})[:.](\d{2})$/.exec(w);
+  if (digits) return Number(digits[1]) >= 1 && Number(digits[1]) <= 12 ? { hour: Number(digits[1]), minute: Number(digits[2]), last: i } : undefined;
+  const words = tokens.slice(i, to).map((t) => t.text);
+  const spoken = readSpokenClock(words, 0);
+  if (spoken && spoken.meridiem === undefined) return { hour: spoken.hour, minute: spoken.minute, last: i + spoken.end - 1 };
+  const hour = readHourWord(w);
+  return hour === undefined ? undefined : { hour, minute: 0, last: i };
+}
+
+/** Where "from <h1> to <h2>" is said in tokens[from, to): the index of the start time's first token and of the end time's last. */
+function findBareRange(tokens: Token[], from: number, to: number, start: Clock, end: Clock): { start: number; end: number } | undefined {
+  const same = (a: Clock, b: { hour: number; minute: number }) => a.hour === b.hour && a.minute === b.minute;
   for (let i = from; i + 3 < to + 1; i++) {
     if (!RANGE_STARTS.has(tokens[i].text)) continue;
-    if (readHourWord(tokens[i + 1]?.text) !== startHour || !RANGE_ENDS.has(tokens[i + 2]?.text ?? '')) continue;
-    if (readHourWord(tokens[i + 3]?.text) !== endHour) continue;
-    return { start: i + 1, end: i + 3 };
+    const first = readOpenClock(tokens, i + 1, to);
+    if (!first || !same(start, first) || !RANGE_ENDS.has(tokens[first.last + 1]?.text ?? '')) continue;
+    const second = readOpenClock(tokens, first.last + 2, to);
+    if (!second || !same(end, second)) continue;
+    return { start: i + 1, end: second.last };
   }
   return undefined;
+}
+
+interface Clock {
+  hour: number;
+  minute: number;
 }
 
 /**
@@ -59,7 +85,7 @@ export function findOpenMeridiem(
   if (spec.night || spec.recurrence || spec.saidToday || spec.durationMs !== undefined) return undefined;
   // both readings plausible: a morning start (7–11) and an end by 6 (the daytime one by 18:00)
   if (start.hour < 7 || start.hour > 11 || end.hour < 1 || end.hour > 6) return undefined;
-  const at = findBareRange(tokens, from, to, start.hour, end.hour);
+  const at = findBareRange(tokens, from, to, { hour: start.hour, minute: start.minute ?? 0 }, { hour: end.hour, minute: end.minute ?? 0 });
   if (!at) return undefined;
   const words = tokens.slice(from, to).map((t) => t.text);
   if (words.some((w) => DAY_PART_WORDS.has(w))) return undefined;
@@ -69,8 +95,43 @@ export function findOpenMeridiem(
   if (before) return undefined;
   // "from 10 till 6": the night's reading runs until the morning, a whole night's watch, and is
   // taken; one that stops in the small hours ("from 10 to 2") is no likelier than the midday one
-  if (end.hour >= 5 && !after) return undefined;
-  const pad = (h: number) => `${String(h).padStart(2, '0')}:00`;
+  // (said to the minute, an end from 4:30 is the morning's: "from quarter past ten to quarter to five")
+  if (end.hour * 60 + (end.minute ?? 0) >= 4 * 60 + 30 && !after) return undefined;
+  const [m1, m2] = [start.minute ?? 0, end.minute ?? 0];
+  const pad = (h: number, m: number) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+  const said = (h: number, m: number) => (m ? `${h}:${String(m).padStart(2, '0')}` : `${h}`);
   const day = after ? ` ${tokens.slice(at.end + 1, to).find((t) => isDayWord(t.text))?.text}` : '';
-  return `"From ${start.hour} to ${end.hour}${day}" could be ${pad(start.hour)} to ${pad(end.hour + 12)}${day}, or ${pad(start.hour + 12)} to ${pad(end.hour)} overnight.`;
+  return `"From ${said(start.hour, m1)} to ${said(end.hour, m2)}${day}" could be ${pad(start.hour, m1)} to ${pad(end.hour + 12, m2)}${day}, or ${pad(start.hour + 12, m1)} to ${pad(end.hour, m2)} overnight.`;
+}
+
+/**
+ * The planner's own open am/pm questions, asked before a window is worked out (moved here from
+ * src/home/agent/offline-planner.ts unchanged, so that the time layer holds every open am/pm rule;
+ * see docs/decisions.md, "Round I: the time grammar"): "from 9 till 5" said before 9 in the morning
+ * (09:00–17:00 or 21:00–05:00) and "from 7 to 9" said before 9 (07:00–09:00 or 19:00–21:00), when
+ * no word picks a half of the day. `nowHour` is the home's wall-clock hour; `text` the message.
+ */
+export function findOpenDayHalf(
+  spec: { anchors: BareHour[]; night: boolean; sleepContext: boolean; recurrence?: string },
+  nowHour: number,
+  text: string,
+): string | undefined {
+  const [from, till] = [spec.anchors.find((a) => a.role === 'start'), spec.anchors.find((a) => a.role === 'end')];
+  if (from?.kind !== 'clock' || till?.kind !== 'clock' || from.hour === undefined || till.hour === undefined) return undefined;
+  if (from.meridiemCertain || till.meridiemCertain || from.date || till.date || spec.night || spec.sleepContext || spec.recurrence) return undefined;
+  // "from 9 till 5": 09:00–17:00 or 21:00–05:00, both a usual watch — asked, not guessed
+  if (from.hour >= 7 && from.hour <= 11 && till.hour >= 3 && till.hour <= 7 && nowHour < from.hour && !/\b(work|school|office|shift|day)\b/.test(text)) {
+    return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
+  }
+  // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked
+  if (
+    from.hour >= 6 &&
+    till.hour <= 11 &&
+    from.hour < till.hour &&
+    nowHour < till.hour &&
+    !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(text)
+  ) {
+    return `From ${from.hour} until ${till.hour} in the morning, or from ${from.hour} until ${till.hour} in the evening?`;
+  }
+  return undefined;
 }

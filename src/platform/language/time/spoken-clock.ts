@@ -112,6 +112,28 @@ function withMeridiem(words: readonly string[], start: number, end: number, hour
   return { start, end: end + length, hour: h, minute, meridiem: m.meridiem };
 }
 
+/**
+ * "ten to midnight" (23:50), "quarter past noon" (12:15): minutes to or past midnight or noon, whose
+ * half of the day the hour says. words[at] is "to" or "past"; the rules for "to" are readSpokenClock's.
+ */
+function readNamedHour(
+  words: readonly string[],
+  at: number,
+  first: string,
+  minutes: number,
+  options: SpokenClockOptions,
+): Omit<SpokenClock, 'start'> | undefined {
+  const [dir, name] = [words[at], words[at + 1]];
+  const base = name === 'midnight' ? 24 * 60 : name === 'noon' || name === 'midday' ? 12 * 60 : undefined;
+  if (base === undefined) return undefined;
+  let clock: number;
+  if (dir === 'past' || (dir === 'after' && (first === 'quarter' || first === 'half'))) clock = (base % (24 * 60)) + minutes;
+  else if (dir === 'to' && first !== 'half' && (first === 'quarter' || (options.minutesTo && !/^\d/.test(first)))) clock = base - minutes;
+  else return undefined;
+  const hour = Math.floor(clock / 60);
+  return { end: at + 2, hour, minute: clock % 60, meridiem: hour >= 12 ? 'pm' : 'am' };
+}
+
 /** The spoken clock time that starts at words[i], if any. */
 export function readSpokenClock(words: readonly string[], i: number, options: SpokenClockOptions = {}): SpokenClock | undefined {
   const w = words[i];
@@ -131,6 +153,8 @@ export function readSpokenClock(words: readonly string[], i: number, options: Sp
   // "ten minutes past six"
   const minutesWord = ['minutes', 'minute', 'mins'].includes(words[dirAt] ?? '') ? 1 : 0;
   const dir = words[dirAt + minutesWord];
+  const named = readNamedHour(words, dirAt + minutesWord, w, amount.minutes, options);
+  if (named) return { start: i, ...named };
   const hour = readHourWord(words[dirAt + minutesWord + 1]);
   if (hour === undefined || UNIT_WORDS.has(words[dirAt + minutesWord + 2] ?? '')) return undefined;
   const end = dirAt + minutesWord + 2;

@@ -8,6 +8,8 @@
 import * as chrono from 'chrono-node';
 import type { Token } from '../normalize.ts';
 import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLocalDate, toWallClock, type WallClock } from '../../time/index.ts';
+import { readNumberWords, readVagueCount } from './number-words.ts';
+import { findClockOrRange } from './clock-or-range.ts';
 import { findOpenMeridiem } from './open-meridiem.ts';
 import { clockText, readHourWord, readSpokenClock, type SpokenClock } from './spoken-clock.ts';
 import {
@@ -80,8 +82,10 @@ export interface TimeSpec {
   delayMs?: number;
   /** Only past-time words ("yesterday", "last night"): no window can be in the future. */
   past: boolean;
-  /** "from 10 to 2": two bare hours whose am/pm nothing settles, with its two readings (./open-meridiem.ts). */
+  /** "from 10 to 2": two bare hours whose am/pm nothing settles, with its two readings (./open-meridiem.ts); "from ten to midnight", a range or one clock time (./clock-or-range.ts). */
   openMeridiem?: string;
+  /** "a few nights", "several hours": a count the words do not give, with the question that asks for it (./number-words.ts). */
+  vagueCount?: string;
   /** Token indexes read as time words. */
   consumed: Set<number>;
   hasTime: boolean;
@@ -147,7 +151,6 @@ const NUMBER_WORDS: Record<string, number> = {
   ten: 10,
   twelve: 12,
   couple: 2,
-  few: 3,
 };
 const CHRONO_WORTHY =
   /\d|\b(noon|midday|midnight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/;
@@ -245,8 +248,23 @@ function parseCount(tokens: Token[], i: number): { value: number; length: number
     ['an', 'a'].includes(tokens[i + 3]?.text ?? '');
   if (quarters) return { value: w === 'three' ? 0.75 : 0.25, length: 4 };
   if (w === 'a' && tokens[i + 1]?.text === 'couple' && tokens[i + 2]?.text === 'of') return { value: 2, length: 3 };
+  // "ninety", "forty five", "a hundred and twenty" (./number-words.ts)
+  const spoken = readNumberWords(
+    tokens.slice(i, i + 6).map((t) => t.text),
+    0,
+  );
+  if (spoken) return spoken;
   if (w in NUMBER_WORDS) return { value: NUMBER_WORDS[w], length: 1 };
   return undefined;
+}
+
+/** Reads a vague count ("for a few nights", "several hours") at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+function readVague(scan: SpecScan, i: number): number | undefined {
+  const vague = readVagueCount(scan.tokens, i, scan.to);
+  if (!vague || vague.first < scan.from) return undefined;
+  scan.spec.vagueCount = vague.question;
+  for (let j = vague.first; j <= vague.last; j++) take(scan.spec, j);
+  return vague.last;
 }
 
 /**
@@ -1019,6 +1037,7 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
   for (let i = from; i < to; i++) {
     if (spec.consumed.has(i)) continue;
     const read =
+      readVague(scan, i) ??
       readShift(scan, i) ??
       readDuration(scan, i) ??
       readNextWeek(scan, i) ??
@@ -1052,7 +1071,8 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     spec.openEnded ||
     spec.delayMs !== undefined;
   spec.past = scan.pastWords && !spec.hasTime;
-  spec.openMeridiem = findOpenMeridiem(tokens, from, to, spec);
+  // "from ten to midnight": a range or the clock time 23:50 (./clock-or-range.ts)
+  spec.openMeridiem = findOpenMeridiem(tokens, from, to, spec) ?? findClockOrRange(tokens, from, to, spec);
   return spec;
 }
 
