@@ -9,7 +9,7 @@
  * Independent of how the planner read the message: it reads the message again, with its own small
  * reader of clock, weekday and date words, and compares with the arguments of the planned calls.
  */
-import { findSpokenClocks, parseWeekday } from '../../platform/language/index.ts';
+import { HOUR_WORDS, findSpokenClocks, parseWeekday } from '../../platform/language/index.ts';
 import { toWallClock } from '../../platform/time/index.ts';
 import type { HouseholdContext } from './context.ts';
 import type { Plan, PlannedCall } from './plan.ts';
@@ -22,20 +22,6 @@ interface SaidClock {
   certain: boolean;
 }
 
-const HOUR_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-};
 /** Words after which a bare number is a time of day ("till 7", "between 3 and 6", "about 9"). */
 const CLOCK_BEFORE = new Set([
   'at',

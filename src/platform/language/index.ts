@@ -20,5 +20,6 @@ export { getSunTime, parseWeekday, type SunEvent } from './time/primitives.ts';
 export { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, type TimeSpec } from './time/watch-window.ts';
 export { findWindowConflict } from './time/watch-window.ts';
 export { findOpenDayHalf } from './time/open-meridiem.ts';
+export { HOUR_WORDS, SMALL_NUMBER_WORDS, TENS_WORDS } from './time/number-words.ts';
 export { SPELLING_FIXES, STOP_WORDS } from './words.ts';
 export { classifyWord, findUncovered, quoteUncovered, type Uncovered, type WordRole } from './coverage.ts';

@@ -1,4 +1,4 @@
-import { findTimePhrase, readAnimalWord, MAX_WINDOW_MS, describeDuration } from '../../../platform/language/index.ts';
+import { findTimePhrase, readAnimalWord, MAX_WINDOW_MS, describeDuration, SMALL_NUMBER_WORDS, TENS_WORDS } from '../../../platform/language/index.ts';
 import { rewriteClockPhrases } from '../../../platform/language/time/clock-phrases.ts';
 import { overnightSpan } from '../../../platform/language/time/overnight.ts';
 import { readTimeComparison, type ComparisonOfTimes } from './query-compare.ts';
@@ -47,34 +47,7 @@ const ANIMAL_WHEN_LOOKBACK_MS = 24 * 3_600_000;
 const LATEST_STAY_LOOKBACK_MS = 24 * 3_600_000;
 const WH_WORDS = new Set(['how', 'what', 'whats', 'when', 'who', 'where', 'which', 'why', 'hows', 'howmany', 'howmuch', 'howlong']);
 
-const NUMBER_WORDS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  dozen: 12,
-  hundred: 100,
-};
+const NUMBER_WORDS: Record<string, number> = { zero: 0, ...SMALL_NUMBER_WORDS, ...TENS_WORDS, dozen: 12, hundred: 100 };
 const NUMBER = `(\\d+|${Object.keys(NUMBER_WORDS).join('|')})`;
 const MORE_WORDS = 'more|greater|higher|bigger|over|above|exceeding|exceeded|exceed|exceeds|beyond|upwards of|in excess of';
 const FEWER_WORDS = 'fewer|less|lower|smaller|under|below|beneath';

@@ -1,3 +1,4 @@
+import { HOUR_WORDS } from './number-words.ts';
 import { rewriteSpokenClocks } from './spoken-clock.ts';
 
 /**
@@ -19,20 +20,6 @@ import { rewriteSpokenClocks } from './spoken-clock.ts';
  * range, "half an hour" a duration).
  */
 
-const HOURS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-};
 const MINUTES: Record<string, number> = {
   five: 5,
   ten: 10,
@@ -43,12 +30,12 @@ const MINUTES: Record<string, number> = {
 };
 const TENS: Record<string, number> = { fifteen: 15, thirty: 30, 'forty five': 45, fortyfive: 45, 'oh five': 5, twenty: 20, forty: 40, fifty: 50, ten: 10 };
 
-const HOUR = `(\\d{1,2}|${Object.keys(HOURS).join('|')})`;
+const HOUR = `(\\d{1,2}|${Object.keys(HOUR_WORDS).join('|')})`;
 const MINUTE = `(twenty five|${Object.keys(MINUTES).join('|')}|\\d{1,2})`;
 const NOT_A_COUNT = '(?! (?:minutes|hours|people|persons|cars|vehicles))';
 
 function hourOf(word: string): number {
-  return /^\d+$/.test(word) ? Number(word) : HOURS[word];
+  return /^\d+$/.test(word) ? Number(word) : HOUR_WORDS[word];
 }
 function minuteOf(word: string): number {
   return /^\d+$/.test(word) ? Number(word) : MINUTES[word];
@@ -128,13 +115,13 @@ export function rewriteClockPhrases(text: string): string {
       })
       // "seven thirty", "eight fifteen", "nine forty five"
       .replace(
-        new RegExp(`\\b(${Object.keys(HOURS).join('|')}) (fifteen|thirty|forty five|fortyfive|forty|fifty|twenty|oh five)\\b${NOT_A_COUNT}`, 'g'),
-        (_m, hour: string, mins: string) => clock(HOURS[hour], TENS[mins]),
+        new RegExp(`\\b(${Object.keys(HOUR_WORDS).join('|')}) (fifteen|thirty|forty five|fortyfive|forty|fifty|twenty|oh five)\\b${NOT_A_COUNT}`, 'g'),
+        (_m, hour: string, mins: string) => clock(HOUR_WORDS[hour], TENS[mins]),
       )
       // "at seven", "since nine this morning", "between seven and eight"
       .replace(
-        new RegExp(`\\b(at|since|after|before|until|till|around|about|by|between|and|to) (${Object.keys(HOURS).join('|')})${AFTER_HOUR}`, 'g'),
-        (_m, prep: string, hour: string) => `${prep} ${HOURS[hour]}`,
+        new RegExp(`\\b(at|since|after|before|until|till|around|about|by|between|and|to) (${Object.keys(HOUR_WORDS).join('|')})${AFTER_HOUR}`, 'g'),
+        (_m, prep: string, hour: string) => `${prep} ${HOUR_WORDS[hour]}`,
       )
       // "at 2:30 yesterday afternoon": the day part says pm
       .replace(CLOCK_THEN_DAY_PART, (m, h: string, mm: string | undefined, day: string, part: string) => {

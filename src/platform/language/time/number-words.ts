@@ -6,7 +6,8 @@
  */
 import type { Token } from '../normalize.ts';
 
-const UNITS: Record<string, number> = {
+/** The numbers one to nineteen said in words. */
+export const SMALL_NUMBER_WORDS: Readonly<Record<string, number>> = {
   one: 1,
   two: 2,
   three: 3,
@@ -27,17 +28,21 @@ const UNITS: Record<string, number> = {
   eighteen: 18,
   nineteen: 19,
 };
-const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+/** "twenty" to "ninety". */
+export const TENS_WORDS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+
+/** The hours of a clock said in words, "one" to "twelve" (in that order: regular expressions are built from the keys). */
+export const HOUR_WORDS: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(SMALL_NUMBER_WORDS).filter(([, n]) => n <= 12));
 
 /** "forty five", "ninety", "seven": a number under a hundred said in words at words[i]. */
 function readBelowHundred(words: readonly string[], i: number): { value: number; length: number } | undefined {
   const w = words[i];
   if (w === undefined) return undefined;
-  if (w in TENS) {
-    const unit = UNITS[words[i + 1] ?? ''];
-    return unit !== undefined && unit < 10 ? { value: TENS[w] + unit, length: 2 } : { value: TENS[w], length: 1 };
+  if (w in TENS_WORDS) {
+    const unit = SMALL_NUMBER_WORDS[words[i + 1] ?? ''];
+    return unit !== undefined && unit < 10 ? { value: TENS_WORDS[w] + unit, length: 2 } : { value: TENS_WORDS[w], length: 1 };
   }
-  return w in UNITS ? { value: UNITS[w], length: 1 } : undefined;
+  return w in SMALL_NUMBER_WORDS ? { value: SMALL_NUMBER_WORDS[w], length: 1 } : undefined;
 }
 
 /**
@@ -46,9 +51,10 @@ function readBelowHundred(words: readonly string[], i: number): { value: number;
  */
 export function readNumberWords(words: readonly string[], i: number): { value: number; length: number } | undefined {
   const w = words[i];
-  const hundredAt = w === 'hundred' ? i : words[i + 1] === 'hundred' && (w === 'a' || w === 'one' || (UNITS[w ?? ''] ?? 10) < 10) ? i + 1 : undefined;
+  const hundredAt =
+    w === 'hundred' ? i : words[i + 1] === 'hundred' && (w === 'a' || w === 'one' || (SMALL_NUMBER_WORDS[w ?? ''] ?? 10) < 10) ? i + 1 : undefined;
   if (hundredAt === undefined) return readBelowHundred(words, i);
-  const hundreds = w === 'a' || w === 'hundred' ? 1 : UNITS[w!];
+  const hundreds = w === 'a' || w === 'hundred' ? 1 : SMALL_NUMBER_WORDS[w!];
   const and = words[hundredAt + 1] === 'and' ? 1 : 0;
   const rest = readBelowHundred(words, hundredAt + 1 + and);
   if (!rest) return { value: hundreds * 100, length: hundredAt - i + 1 };

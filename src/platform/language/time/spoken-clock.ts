@@ -20,6 +20,7 @@
  *   daytimeHour(hour)              → the documented rule for an hour said without am/pm on a
  *                                    day that is not a night: 7–11 morning, 12 noon, 1–6 afternoon
  */
+import { HOUR_WORDS } from './number-words.ts';
 
 export interface SpokenClock {
   /** Index of the first word and one past the last word read (the half-of-day words included). */
@@ -44,20 +45,6 @@ export interface SpokenClockOptions {
 /** Words after which "ten to seven" is one time, when the caller does not say (findSpokenClocks). */
 const SINGLE_TIME_BEFORE = new Set(['at', 'by', 'until', 'till', 'til', 'before', 'around', 'about', 'after', 'since']);
 
-const HOUR_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-};
 const MINUTE_WORDS: Record<string, number> = {
   five: 5,
   ten: 10,
