@@ -136,22 +136,8 @@ const UNIT_MS: Record<string, number> = {
   week: 7 * DAY,
   weeks: 7 * DAY,
 };
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  twelve: 12,
-  couple: 2,
-};
+/** Counts said as words that are not numbers ("a night", "a couple"); the numbers are read by ./number-words.ts. */
+const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, couple: 2 };
 const CHRONO_WORTHY =
   /\d|\b(noon|midday|midnight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/;
 /** Words before an hour said as a word that make it a clock time ("until seven"). */
