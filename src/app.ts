@@ -113,7 +113,7 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   // an answer sent before the body arrived reaches a client still sending (see docs/decisions.md, "Bodies")
   lingerOnUnreadBodies(app);
   app.decorate('vigil', ctx);
-  // JSON only (spec: "All bodies are JSON"); routes that take other media types add their own parser.
+  // JSON only: every request and answer body is JSON; routes that take other media types add their own parser.
   app.removeContentTypeParser('text/plain');
 
   const validators = createValidatorCompiler();

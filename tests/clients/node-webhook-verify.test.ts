@@ -5,7 +5,7 @@ import { DeliveryIdCache, SignatureVerificationError, Vigil, verifyWebhook } fro
 import { parseEventStream } from '../../clients/node/src/core/sse.js';
 import { camelizeKeys, snakeizeKeys } from '../../clients/node/src/core/casing.js';
 
-// A detection.anomaly body as the spec shows it, signed by this test with node:crypto — not by the client.
+// A detection.anomaly body as README "Security operations walkthrough" shows it, signed by this test with node:crypto — not by the client.
 // Like every delivery it carries delivery_id and sent_at inside the signed body; sent now.
 const secret = 'whsec_test_secret_for_clients';
 const deliveryOf = (sentAt: string, deliveryId = 'dlv_01jd3k8e7f9g2h4j6k8m0n2p4q') => JSON.stringify({

@@ -7,7 +7,7 @@ import { TestReceiver, householdSecretOf, signatureMatches } from './receiver.ts
 
 const HOUR = 3600_000;
 
-/** The spec's detection.anomaly payload (spec "Resources": Webhook payload). */
+/** The detection.anomaly payload, as README "Security operations walkthrough" shows it. */
 const anomaly = {
   stream_id: 'stream_01jd3k8e7f9g2h4j6k8m0n2p4q',
   incident_id: 'incident_01jd3k8e7f9g2h4j6k8m0n2p4r',

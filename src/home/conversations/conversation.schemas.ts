@@ -20,7 +20,7 @@ export const ConversationBody = Type.Object(
 );
 export type ConversationBodyT = Static<typeof ConversationBody>;
 
-/** One action the agent took (spec "Resources": Action). watch.created carries id, subject, window, starts_at, ends_at and recurrence. */
+/** One action the agent took (openapi.json's `Action`). watch.created carries id, subject, window, starts_at, ends_at and recurrence. */
 export const ActionSchema = Type.Object(
   {
     type: Type.String({

@@ -7,7 +7,7 @@ import { WatchIdParams, WatchList, WatchListQuery } from './watch.schemas.ts';
 const tags = ['Watches'];
 const security = [{ bearerAuth: [] }];
 
-/** Structured endpoints for listing and teardown only (spec "What the service does" 2); watches are created in conversation. */
+/** Structured endpoints for listing and teardown only; watches are created in conversation. */
 export const watchRoutes =
   (watches: WatchService): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -157,7 +157,7 @@ export class WatchService {
     return view;
   }
 
-  /** Stands a watch down at once (spec "States and transitions"); a second stand-down returns it unchanged. */
+  /** Stands a watch down at once; a second stand-down returns it unchanged. */
   async standDown(principal: Principal, actor: Actor, id: string): Promise<WatchView> {
     const now = this.deps.clock.now();
     const view = await this.deps.database.withWriteLock(async (trx) => {

@@ -6,7 +6,7 @@ const INTEGER = /^-?\d+$/;
 
 /**
  * Reads a sandbox stream's source_url: `sandbox://<anything>?scenario=<name>&seed=<int>`
- * (DESIGN "Sandbox"). The scenario may instead be the host (`sandbox://lobby`); the seed
+ * (docs/design.md "Sandbox"). The scenario may instead be the host (`sandbox://lobby`); the seed
  * defaults to 1. A failure names the part that is wrong so it can be shown to the user as is.
  */
 export function parseSandboxUrl(url: string): SandboxUrlParse {

@@ -1,6 +1,6 @@
 /**
- * Sandbox scenes (spec "Sandbox: synthetic scene data can be used without a physical camera";
- * DESIGN "Sandbox"): deterministic, seeded detection generators. They hold no timers: the stream
+ * Sandbox scenes: synthetic scene data usable without a physical camera (docs/design.md
+ * "Sandbox"): deterministic, seeded detection generators. They hold no timers: the stream
  * runner asks for the detections of each elapsed interval on its own clock.
  */
 import { LocalTime } from './local-time.ts';

@@ -1,7 +1,7 @@
 /**
  * Seeded randomness for the sandbox. Every random choice is drawn from a stream keyed by
  * (seed, scenario, source, time bucket), so any slice of time can be generated on its own,
- * in any order, and always comes out the same (Vigil DESIGN "Sandbox": deterministic for a seed).
+ * in any order, and always comes out the same (docs/design.md "Sandbox": deterministic for a seed).
  *
  * xmur3 (string hash -> 32-bit seeds) and sfc32 (small fast counter PRNG) are the well-known
  * public-domain pair from the PractRand-tested family; a few lines are clearer than a dependency.

@@ -1,7 +1,7 @@
 import type { DetectionRecord, DetectionType } from '../../platform/kinds/index.ts';
 import { toIso } from '../../platform/time/index.ts';
 
-/** The detection object of a webhook payload: exactly the fields the spec lists (spec "Resources", Webhook payload). */
+/** The detection object of a webhook payload: exactly the fields of the documented payload (README "Security operations walkthrough"). */
 export interface WebhookDetection {
   type: DetectionType;
   subtype: string | null;
@@ -20,7 +20,7 @@ export interface DetectionAnomalyPayload {
   [key: string]: unknown;
 }
 
-/** Builds the spec's detection.anomaly payload from a stored detection (pass to WebhookService.enqueueIn). */
+/** Builds the detection.anomaly payload from a stored detection (pass to WebhookService.enqueueIn). */
 export function buildDetectionAnomalyPayload(rec: DetectionRecord, incidentId: string | null): DetectionAnomalyPayload {
   return {
     stream_id: rec.stream_id,

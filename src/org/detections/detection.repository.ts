@@ -123,7 +123,7 @@ export const detectionRepository = {
     else await this.insertManyPg(trx, rows);
   },
   /**
-   * One page of a stream's detections, newest first (DESIGN "Lists": ids as cursors). Ordered by
+   * One page of a stream's detections, newest first (docs/design.md "Lists": ids as cursors). Ordered by
    * time, then id, over the scene's (scene_id, at) index — or (stream_id, type, at) with a type —
    * so no index of its own is added to the hot table; a cursor's time is read from its row. A
    * cursor that is not a detection of this stream answers null (the caller says which parameter).

@@ -282,7 +282,7 @@ export class DetectionPipeline {
           trx,
           batch.flatMap((p) => (p.lease ? [p.lease] : [])),
         );
-        // spec "What the service does" 4: every detection is recorded in the audit trail. The audit
+        // Every detection is recorded in the audit trail (docs/design.md "Audit"). The audit
         // repository writes both (SQLite: prepared statements on the raw connection; PostgreSQL: the
         // detections ride in the audit append's statement). On PostgreSQL the insert and the hooks'
         // reads are sent together, behind BEGIN and the locks, in one round trip (a pipelined

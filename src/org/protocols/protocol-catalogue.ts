@@ -1,6 +1,6 @@
 /**
- * Built-in response protocols (the spec shows `unauthorized_access` and leaves the
- * enumeration open). Steps are the checklist responders receive; organizations add their own
+ * Built-in response protocols (`unauthorized_access` and the others below; the enumeration is
+ * open). Steps are the checklist responders receive; organizations add their own
  * types with POST /v1/protocols.
  */
 export interface BuiltinProtocol {

@@ -11,7 +11,7 @@ import { findPerson } from '../people/index.ts';
 import type { InjectDetectionBodyT } from './sandbox.schemas.ts';
 
 /**
- * Sandbox test helper (spec "What the service does" 5): puts one synthetic detection into a
+ * Sandbox test helper (docs/design.md "Sandbox"): puts one synthetic detection into a
  * sandbox stream now, through the real pipeline, so an integrator can make an anomaly, an alert
  * or a watch event happen on demand instead of waiting for the scenario to produce one.
  */

@@ -113,7 +113,7 @@ export function isAnomalous(d: Pick<DetectionRecord, 'type' | 'subtype' | 'dwell
 /**
  * The in-memory scene state of every location (docs/design.md "Data flow": "scene state, in memory +
  * persisted"). Applying a detection is synchronous and allocation-light: it is on the hot path
- * whose p95 the spec bounds.
+ * whose p95 bench/ measures.
  */
 export class SceneEngine {
   private scenes = new Map<string, SceneState>();

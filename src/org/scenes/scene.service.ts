@@ -358,7 +358,7 @@ export class SceneService {
         ...(interp.window ? { window: interp.window } : {}),
       },
     };
-    // spec "What the service does" 4: every query is recorded in the audit trail
+    // Every query is recorded in the audit trail (docs/design.md "Audit")
     await this.deps.audit.append(actor, {
       tenantId: principal.tenantId,
       action: 'scene.queried',

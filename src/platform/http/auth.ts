@@ -27,7 +27,7 @@ declare module 'fastify' {
 
 /**
  * Authentication, surface and capability checks, then the per-key rate limit, all in onRequest so
- * a bad key is answered before the body is even parsed (spec "Authentication"; docs/design.md "Auth").
+ * a bad key is answered before the body is even parsed (docs/design.md "Auth and keys").
  */
 export function installAuth(
   app: FastifyInstance,

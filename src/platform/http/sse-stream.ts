@@ -67,5 +67,5 @@ export class SseStream {
   }
 }
 
-/** Concurrent streamed replies per key (spec "Limits"). */
+/** Concurrent streamed replies per key (docs/design.md "Rate limits"). */
 export const CONCURRENT_STREAMS_PER_KEY = 10;

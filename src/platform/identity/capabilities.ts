@@ -1,6 +1,6 @@
 /**
- * Capabilities of organization keys (spec "Authentication" 3: "each key has a defined capability
- * set"; the names are ours). Household keys carry no capability list: a household key reaches
+ * Capabilities of organization keys: each key has a defined capability set (docs/design.md
+ * "Auth and keys"). Household keys carry no capability list: a household key reaches
  * everything of its household and nothing else.
  */
 export const CAPABILITIES = [

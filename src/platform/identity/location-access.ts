@@ -1,7 +1,7 @@
 import { VigilError } from '../lib/index.ts';
 import type { Principal } from './principal.ts';
 
-/** Keys restricted to locations (spec "Authentication" 3: fine-grained resource access) may not act elsewhere. */
+/** Keys restricted to locations (docs/design.md "Auth and keys") may not act elsewhere. */
 export function assertLocationAllowed(principal: Principal, location: string): void {
   if (principal.locations && !principal.locations.includes(location)) {
     throw new VigilError('location_not_allowed', `This key is limited to ${principal.locations.join(', ')}; "${location}" is not one of them.`, {

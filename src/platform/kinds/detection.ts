@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { DETECTION_KINDS } from './kinds.ts';
 
 /**
- * A Detection as the spec's Resources table names it (spec: "Detection").
+ * A Detection, as openapi.json's `Detection` schema describes it.
  * person_count carries `value`; counted kinds (vehicle, …) carry `count`; person may carry `subtype`
  * (e.g. "unrecognized"). door_open and motion come from household contact/motion sensors.
  * animal is one tracked cat or dog (like person): `subtype` names which (ANIMAL_KINDS).

@@ -1,6 +1,6 @@
 /**
- * The catalogue of webhook event kinds. The spec names only `detection.anomaly` (spec "Events" 2);
- * the rest are ours (docs/design.md "Webhooks"). A subscription names kinds from its own
+ * The catalogue of webhook event kinds (docs/design.md "Webhooks"); `detection.anomaly` is the
+ * organization's anomaly event, the rest follow its naming. A subscription names kinds from its own
  * surface: organization endpoints take organization kinds, household endpoints household kinds.
  */
 export const ORGANIZATION_EVENT_KINDS = [

@@ -1,6 +1,6 @@
 /**
- * Retry policy of webhook deliveries (docs/design.md "Webhooks"; spec "Events" 3: "retried with
- * backoff for 24 hours, after which they are dropped"). Exponential backoff from 10 s, doubling,
+ * Retry policy of webhook deliveries (docs/design.md "Webhooks": retried
+ * with backoff for 24 hours, after which they are dropped). Exponential backoff from 10 s, doubling,
  * capped at 1 h, with full jitter (each delay uniform in [1 s, cap]) so receivers coming back from
  * an outage are not hit by every sender at once. The window runs from the series' FIRST attempt;
  * the last retry is scheduled at the window's end, after which the delivery is dropped.

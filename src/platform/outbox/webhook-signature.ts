@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Webhook signing (spec "Authentication" 4; docs/design.md "Webhooks"):
+ * Webhook signing (docs/design.md "Webhooks"):
  * `X-Service-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`. The HMAC key is the secret
  * string exactly as the client holds it (UTF-8 bytes of `whsec_…`, or of the 64 hex characters a
  * household derives from its API key).
@@ -23,7 +23,7 @@ export function generateWebhookSecret(): string {
 }
 
 /**
- * Household endpoints are "signed with the key" (spec "Authentication" 4): the secret is
+ * Household endpoints are "signed with the key" (docs/design.md "Webhooks"): the secret is
  * HMAC-SHA256(api key, "vigil-webhook-v1") in hex, so the server keeps only the derived value and
  * the client derives the same one from the key it already has.
  */

@@ -17,7 +17,7 @@ import {
 
 const tags = ['Webhooks'];
 const security = [{ bearerAuth: [] }];
-/** Both surfaces register webhooks (spec: Surface A `POST /v1/webhooks`; Surface B takes the same routes). */
+/** Both surfaces register webhooks through the same routes (docs/design.md "Webhooks"). */
 const config = { surface: 'any', capability: 'webhooks:manage' } as const;
 
 /** The presented API key: household endpoints derive their signing secret from it (never stored). */

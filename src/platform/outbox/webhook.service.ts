@@ -119,7 +119,7 @@ function toDeliveryView(d: WebhookDeliveryRow & { body: string }, attempts: Webh
 /**
  * Webhook endpoints and the transactional outbox (docs/design.md "Webhooks"). Organization endpoints
  * sign with a generated whsec_ secret; household endpoints with a secret derived from the API key
- * that registered them (spec "Authentication" 4: "Surface A deliveries are signed with the key").
+ * that registered them (docs/design.md "Webhooks", Secrets).
  */
 /** What a principal may not read of its deliveries (household boundaries); null: everything is readable. */
 export interface DeliveryVisibility {

@@ -1,6 +1,6 @@
 /**
- * The Query request's `window` (spec, Resources, "Query (request) | window": "an integer followed
- * by m (minutes)"). The spec leaves other units "not shown"; we also accept s, h and d, which is
+ * The Query request's `window` (openapi.json, operation `queryScene`): an integer followed by m (minutes)
+ * is the documented form; we also accept s, h and d, which is
  * what users of the same notation (Prometheus, Grafana) expect, and cap a window at 30 days so a
  * query never scans unbounded history.
  */

@@ -6,7 +6,7 @@ function describe(action) {
   return `${what}${action.subject ? `: ${action.subject}` : ''}${action.window ? ` (${action.window})` : ''}`;
 }
 
-/** The household agent, streamed: tokens as they come and each action as it is taken (spec "Streaming rule"). */
+/** The household agent, streamed: tokens as they come and each action as it is taken (docs/design.md "SSE"). */
 export function Chat() {
   const [turns, setTurns] = useState([]);
   const [text, setText] = useState('');

@@ -2,8 +2,8 @@ import { html, useState, useLoad, Page, ErrorBox, Empty, ActionButton, Badge } f
 import { get, post } from '../api.js';
 
 /**
- * Sensors and rooms. Surface A changes state only through the agent (spec "What the service
- * does" 2), so mute and unmute are sentences sent to it; its reply is shown.
+ * Sensors and rooms. Surface A changes state only through the agent, so mute and unmute are
+ * sentences sent to it; its reply is shown.
  */
 export function Sensors() {
   const [home, error, reload] = useLoad(() => get('/v1/household'), []);
