@@ -31,6 +31,17 @@ interface Rule {
   pattern: RegExp;
   /** files of these extensions are not checked for this rule */
   skip?: Set<string>;
+  /** only prose is checked: a comment's text in code (`spec` is also a common variable name), the whole line elsewhere */
+  proseOnly?: boolean;
+}
+
+const CODE = new Set(['.ts', '.js', '.mjs', '.cjs']);
+
+/** The part of a line a rule reads: for a proseOnly rule in code, the comment on it (or ''). */
+function textFor(rule: Rule, ext: string, line: string): string {
+  if (!rule.proseOnly || !CODE.has(ext)) return line;
+  const comment = /\/\/(.*)$|^\s*\/?\*+(.*)$/.exec(line);
+  return comment ? (comment[1] ?? comment[2] ?? '') : '';
 }
 
 export const CITATION_RULES: Rule[] = [
@@ -39,6 +50,12 @@ export const CITATION_RULES: Rule[] = [
     name: 'cites the folder beside the repository (only its fixtures/ and spec/ may be read)',
     pattern: /(?:\.\.\/)+shared\b(?!\/(?:fixtures|spec)\/)|\/work\/shared\b/,
   },
+  {
+    name: 'cites the interface spec outside the repository (use docs/design.md, openapi.json or README)',
+    pattern: /\(spec\b|\bspec(?:'s)?\s+"|\bspec:\s*"|\bthe spec (?:names|shows|lists|leaves|bounds|says|asks)\b/,
+    proseOnly: true,
+  },
+  { name: 'cites the design file outside the repository (use docs/design.md)', pattern: /\bDESIGN\s+"/ },
   { name: 'cites an issue number', pattern: /\b[Ii]ssues?[ _-]?#?\d+/ },
   { name: 'cites an issue number', pattern: /(?:^|[\s([,;])#\d+\b(?![\w-])/, skip: NO_HASH_CHECK },
 ];
@@ -58,7 +75,7 @@ export function findCitations(file: string, text: string): Citation[] {
   for (let i = 0; i < lines.length; i++) {
     for (const rule of CITATION_RULES) {
       if (rule.skip?.has(ext)) continue;
-      if (rule.pattern.test(lines[i]!)) found.push({ file, line: i + 1, rule: rule.name, text: lines[i]!.trim().slice(0, 160) });
+      if (rule.pattern.test(textFor(rule, ext, lines[i]!))) found.push({ file, line: i + 1, rule: rule.name, text: lines[i]!.trim().slice(0, 160) });
     }
   }
   return found;
@@ -106,6 +123,11 @@ test('the citation rules fire on each kind of citation and leave ordinary text a
     `import './iss` + `ue10-examples.test.ts';`,
     `// fixed in #` + `12`,
     `// (see #` + `305)`,
+    ` * Capabilities of keys (sp` + `ec "Authentication" 3).`,
+    `/** Concurrent replies per key (sp` + `ec "Limits"). */`,
+    ` * A Detection as the sp` + `ec's Resources table names it (sp` + `ec: "Detection").`,
+    ` * Built-in protocols (the sp` + `ec shows \`unauthorized_access\`).`,
+    ` * deterministic generators (DES` + `IGN "Sandbox").`,
   ];
   for (const line of cited) assert.ok(findCitations('x.ts', line).length >= 1, line);
 
@@ -116,6 +138,10 @@ test('the citation rules fire on each kind of citation and leave ordinary text a
     `// RFC 9725 §4.3: If-Match is required`,
     `// the issue this answers is a stale count, not a missing one`,
     `const colour = '#333';`,
+    `// the spec reporter's summary of the failures`,
+    `/** Resources that exist even before the generated spec describes them. */`,
+    `async function createEmbedder(spec: OnnxEmbedderSpec): Promise<void> {}`,
+    `for (let j = i; j <= last; j++) take(spec, j);`,
     `sql\`SELECT pg_advisory_xact_lock_shared(1)\``,
   ];
   for (const line of clean) assert.deepEqual(findCitations('x.ts', line), [], line);
