@@ -12,6 +12,7 @@
  * edited to match output. A context's sensor may carry `status` ('offline', …) and `last_frame_at`: the simulated
  * describe_scene then answers with the last reading, as the service does (tests/agent/household-simulator.ts).
  */
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
@@ -54,7 +55,7 @@ interface Turn {
   message: string;
   expect: Expect;
 }
-interface HeldoutCase {
+export interface HeldoutCase {
   id: string;
   context: string;
   category: string;
@@ -259,4 +260,37 @@ export function formatSummary(name: string, results: { id: string; category: str
     lines.push(`  ${r.score.toUpperCase()} ${r.id} [${r.category}] ${detail}`);
   }
   return lines.join('\n');
+}
+
+/** What a round's gate holds it to: the set's size, at least `minCorrect` correct and at most `maxWrong` wrong (0 unless said). */
+export interface Gate {
+  size: number;
+  minCorrect: number;
+  maxWrong?: number;
+}
+
+/**
+ * A blind round's household gate (tests/heldout/round-<x>.test.ts): scores round-<x>-household.json in its
+ * contexts, prints the summary and asserts the gate. `adjust` may rescore disputed cases under the product's
+ * convention; the file itself is never edited.
+ */
+export async function gateHousehold(
+  round: string,
+  gate: Gate,
+  adjust?: (cases: HeldoutCase[], contexts: Record<string, HouseholdContext>) => HeldoutCase[],
+): Promise<CaseResult[]> {
+  const prefix = join(import.meta.dirname, `round-${round.toLowerCase()}-household`);
+  const contexts = loadHeldoutContexts(`${prefix}-contexts.json`);
+  const cases = loadHeldoutCases(`${prefix}.json`);
+  assert.equal(cases.length, gate.size);
+  const results = await scoreHousehold(adjust ? adjust(cases, contexts) : cases, contexts);
+  console.log(formatSummary(`round ${round} household`, results));
+  assertGate(summarise(results).total, results.length, gate, 'wrong actions');
+  return results;
+}
+
+/** Asserts a gate on a scored set's totals. */
+export function assertGate(total: Record<Score, number>, size: number, gate: Gate, wrongIs: string): void {
+  assert.ok(total.wrong <= (gate.maxWrong ?? 0), `${total.wrong} ${wrongIs}`);
+  assert.ok(total.correct >= gate.minCorrect, `correct ${total.correct}/${size}`);
 }

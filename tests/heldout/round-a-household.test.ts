@@ -14,20 +14,11 @@
  * reached yet.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
+import { gateHousehold } from './household-heldout.ts';
 
 const CORRECT_MIN = 155;
 const WRONG_MAX = 4;
 
 test(`round A household set: correct ≥ ${CORRECT_MIN}, wrong ≤ ${WRONG_MAX}`, async () => {
-  const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-a-household-contexts.json'));
-  const cases = loadHeldoutCases(join(import.meta.dirname, 'round-a-household.json'));
-  assert.equal(cases.length, 177);
-  const results = await scoreHousehold(cases, contexts);
-  console.log(formatSummary('round A household', results));
-  const { total } = summarise(results);
-  assert.ok(total.wrong <= WRONG_MAX, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= CORRECT_MIN, `correct ${total.correct}/${results.length}`);
+  await gateHousehold('A', { size: 177, minCorrect: CORRECT_MIN, maxWrong: WRONG_MAX });
 });

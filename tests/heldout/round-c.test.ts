@@ -12,29 +12,15 @@
  * a fresh set) is judged on the next fresh set.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
-import { scoreScenes } from './scene-heldout.ts';
+import { gateHousehold } from './household-heldout.ts';
+import { gateScenes } from './scene-heldout.ts';
 
 test('round C household set: correct ≥ 143, wrong 0', { timeout: 900_000 }, async () => {
-  const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-c-household-contexts.json'));
-  const cases = loadHeldoutCases(join(import.meta.dirname, 'round-c-household.json'));
-  assert.equal(cases.length, 156);
-  const results = await scoreHousehold(cases, contexts);
-  console.log(formatSummary('round C household', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 143, `correct ${total.correct}/${results.length}`);
+  await gateHousehold('C', { size: 156, minCorrect: 143 });
 });
 
 // the scene set has been tuned against since its first run (docs/decisions.md, "Scene questions:
 // round C"): 73/73, 0 wrong, a regression floor now, no longer a measure
 test('round C scene questions: correct ≥ 73, wrong 0', { timeout: 900_000 }, async () => {
-  const results = await scoreScenes(join(import.meta.dirname, 'round-c-scene.json'));
-  assert.equal(results.length, 73);
-  console.log(formatSummary('round C scene', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
-  assert.ok(total.correct >= 73, `correct ${total.correct}/${results.length}`);
+  await gateScenes('C', { size: 73, minCorrect: 73 });
 });

@@ -9,31 +9,17 @@
  * correct on a first run) is not met on it.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
-import { scoreScenes } from './scene-heldout.ts';
+import { gateHousehold } from './household-heldout.ts';
+import { gateScenes } from './scene-heldout.ts';
 
 // household, after round D's general causes were fixed (docs/decisions.md, "Round D household: general causes"):
 // correct 159 (96.4%), asked 5, missed 1, wrong 0 — from the first run's 133 / 14 / 6 / 12;
 // after round F's follow-ups (docs/decisions.md, "Round F household: safeguards before acting"): 164 / 1 / 0 / 0
 test('round D household set: correct ≥ 164, wrong 0', { timeout: 900_000 }, async () => {
-  const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-d-household-contexts.json'));
-  const cases = loadHeldoutCases(join(import.meta.dirname, 'round-d-household.json'));
-  assert.equal(cases.length, 165);
-  const results = await scoreHousehold(cases, contexts);
-  console.log(formatSummary('round D household', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 164, `correct ${total.correct}/${results.length}`);
+  await gateHousehold('D', { size: 165, minCorrect: 164 });
 });
 
 // scenes tuned against since that first run (docs/decisions.md, "Scene questions: round D's causes"): 82/83, 1 asked, 0 wrong
 test('round D scene questions: correct ≥ 82, wrong = 0 (tuned)', { timeout: 900_000 }, async () => {
-  const results = await scoreScenes(join(import.meta.dirname, 'round-d-scene.json'));
-  assert.equal(results.length, 83);
-  console.log(formatSummary('round D scene', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
-  assert.ok(total.correct >= 82, `correct ${total.correct}/${results.length}`);
+  await gateScenes('D', { size: 83, minCorrect: 82 });
 });

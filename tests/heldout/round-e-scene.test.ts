@@ -6,17 +6,9 @@
  * round has its own gate file.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, summarise } from './household-heldout.ts';
-import { scoreScenes } from './scene-heldout.ts';
+import { gateScenes } from './scene-heldout.ts';
 
 // scenes tuned against since that first run (docs/decisions.md, "Scene questions: round E's causes" and "Scene questions: round F")
 test('round E scene questions: correct ≥ 76, wrong = 0 (tuned)', { timeout: 900_000 }, async () => {
-  const results = await scoreScenes(join(import.meta.dirname, 'round-e-scene.json'));
-  assert.equal(results.length, 76);
-  console.log(formatSummary('round E scene', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
-  assert.ok(total.correct >= 76, `correct ${total.correct}/${results.length}`);
+  await gateScenes('E', { size: 76, minCorrect: 76 });
 });

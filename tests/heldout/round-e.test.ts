@@ -7,21 +7,12 @@
  * "ten to nine" in a between-range, a corrected lone time, "the same on friday") and may only be tightened.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
+import { gateHousehold } from './household-heldout.ts';
 
 // household after the first fixes: correct 134 (89.3%), asked 11, missed 1, wrong 4 — from 126 / 11 / 1 / 12;
 // after round F's safeguards before acting (docs/decisions.md, "Round F household: safeguards before acting"):
 // correct 137 (91.3%), asked 11, missed 1, wrong 1
 // round F work (relative days and starts, references by place): correct 138 (92.0%), asked 10, missed 1, wrong 1
 test('round E household set: correct ≥ 138, wrong ≤ 1 (target 0)', { timeout: 900_000 }, async () => {
-  const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-e-household-contexts.json'));
-  const cases = loadHeldoutCases(join(import.meta.dirname, 'round-e-household.json'));
-  assert.equal(cases.length, 150);
-  const results = await scoreHousehold(cases, contexts);
-  console.log(formatSummary('round E household', results));
-  const { total } = summarise(results);
-  assert.ok(total.wrong <= 1, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 138, `correct ${total.correct}/${results.length}`);
+  await gateHousehold('E', { size: 150, minCorrect: 138, maxWrong: 1 });
 });

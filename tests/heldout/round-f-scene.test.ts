@@ -7,16 +7,8 @@
  * 82/82, gated there.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, summarise } from './household-heldout.ts';
-import { scoreScenes } from './scene-heldout.ts';
+import { gateScenes } from './scene-heldout.ts';
 
 test('round F scene questions: correct = 82, wrong = 0 (tuned)', { timeout: 900_000 }, async () => {
-  const results = await scoreScenes(join(import.meta.dirname, 'round-f-scene.json'));
-  assert.equal(results.length, 82);
-  console.log(formatSummary('round F scene', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
-  assert.ok(total.correct >= 82, `correct ${total.correct}/${results.length}`);
+  await gateScenes('F', { size: 82, minCorrect: 82 });
 });

@@ -7,17 +7,8 @@
  * relative days and starts") and may only be tightened.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
+import { gateHousehold } from './household-heldout.ts';
 
 test('round F household set: correct ≥ 154, wrong 0 (tuned)', { timeout: 900_000 }, async () => {
-  const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-f-household-contexts.json'));
-  const cases = loadHeldoutCases(join(import.meta.dirname, 'round-f-household.json'));
-  assert.equal(cases.length, 169);
-  const results = await scoreHousehold(cases, contexts);
-  console.log(formatSummary('round F household', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 154, `correct ${total.correct}/${results.length}`);
+  await gateHousehold('F', { size: 169, minCorrect: 154 });
 });

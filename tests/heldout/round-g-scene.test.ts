@@ -6,16 +6,8 @@
  * Tuned after that run (docs/decisions.md, "Round G: words"): 73/73, gated here.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, summarise } from './household-heldout.ts';
-import { scoreScenes } from './scene-heldout.ts';
+import { gateScenes } from './scene-heldout.ts';
 
 test('round G scene questions: correct = 73, wrong = 0 (tuned)', { timeout: 900_000 }, async () => {
-  const results = await scoreScenes(join(import.meta.dirname, 'round-g-scene.json'));
-  assert.equal(results.length, 73);
-  console.log(formatSummary('round G scene', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
-  assert.ok(total.correct >= 73, `correct ${total.correct}/${results.length}`);
+  await gateScenes('G', { size: 73, minCorrect: 73 });
 });

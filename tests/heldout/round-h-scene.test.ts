@@ -6,16 +6,8 @@
  * Tuned after that run (docs/decisions.md, "Round H: scene questions"): 68/70, gated here.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, summarise } from './household-heldout.ts';
-import { scoreScenes } from './scene-heldout.ts';
+import { gateScenes } from './scene-heldout.ts';
 
 test('round H scene questions: correct ≥ 68, wrong = 0 (tuned)', { timeout: 900_000 }, async () => {
-  const results = await scoreScenes(join(import.meta.dirname, 'round-h-scene.json'));
-  assert.equal(results.length, 70);
-  console.log(formatSummary('round H scene', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
-  assert.ok(total.correct >= 68, `correct ${total.correct}/${results.length}`);
+  await gateScenes('H', { size: 70, minCorrect: 68 });
 });

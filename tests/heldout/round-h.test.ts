@@ -6,17 +6,8 @@
  * "Round H: intent", "Round H: the time grammar", "Round H: scene questions") and may only be tightened.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, loadHeldoutCases, loadHeldoutContexts, scoreHousehold, summarise } from './household-heldout.ts';
+import { gateHousehold } from './household-heldout.ts';
 
 test('round H household set: correct ≥ 140, wrong 0 (tuned)', { timeout: 900_000 }, async () => {
-  const contexts = loadHeldoutContexts(join(import.meta.dirname, 'round-h-household-contexts.json'));
-  const cases = loadHeldoutCases(join(import.meta.dirname, 'round-h-household.json'));
-  assert.equal(cases.length, 145);
-  const results = await scoreHousehold(cases, contexts);
-  console.log(formatSummary('round H household', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong actions`);
-  assert.ok(total.correct >= 140, `correct ${total.correct}/${results.length}`);
+  await gateHousehold('H', { size: 145, minCorrect: 140 });
 });

@@ -6,16 +6,8 @@
  * Tuned after that run (docs/decisions.md, "Round I: words"): 67/67, gated here.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { formatSummary, summarise } from './household-heldout.ts';
-import { scoreScenes } from './scene-heldout.ts';
+import { gateScenes } from './scene-heldout.ts';
 
 test('round I scene questions: correct = 67, wrong = 0 (tuned)', { timeout: 900_000 }, async () => {
-  const results = await scoreScenes(join(import.meta.dirname, 'round-i-scene.json'));
-  assert.equal(results.length, 67);
-  console.log(formatSummary('round I scene', results));
-  const { total } = summarise(results);
-  assert.equal(total.wrong, 0, `${total.wrong} wrong answers`);
-  assert.equal(total.correct, 67, `correct ${total.correct}/${results.length}`);
+  await gateScenes('I', { size: 67, minCorrect: 67 });
 });

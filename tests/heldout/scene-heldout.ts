@@ -9,12 +9,14 @@
  *             metric), or answered a question the case says cannot be answered,
  *   missed  – anything else (e.g. a 400).
  */
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ManualClock } from '../../src/platform/time/clock.ts';
 import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
 import type { DetectionInput, DetectionType } from '../../src/platform/kinds/index.ts';
 import { bearer, createTestApp } from '../helpers/harness.ts';
-import type { Score } from './household-heldout.ts';
+import { assertGate, formatSummary, summarise, type Gate, type Score } from './household-heldout.ts';
 
 interface ScenarioDetection {
   type: DetectionType;
@@ -197,5 +199,14 @@ export async function scoreScenes(file: string): Promise<SceneResult[]> {
       await t.close();
     }
   }
+  return results;
+}
+
+/** A blind round's scene gate: scores round-<x>-scene.json through the real route, prints the summary and asserts the gate. */
+export async function gateScenes(round: string, gate: Gate): Promise<SceneResult[]> {
+  const results = await scoreScenes(join(import.meta.dirname, `round-${round.toLowerCase()}-scene.json`));
+  assert.equal(results.length, gate.size);
+  console.log(formatSummary(`round ${round} scene`, results));
+  assertGate(summarise(results).total, results.length, gate, 'wrong answers');
   return results;
 }
