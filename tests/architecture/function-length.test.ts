@@ -31,11 +31,7 @@ const OUTSTANDING = new Set<string>([
   'src/platform/db/migrations/004_household.ts :: up', // 104 lines, outstanding
   'src/app.ts :: buildApp', // 108 lines, outstanding
   'src/ingest/inference/worker-pool.ts :: createWorkerPool', // 98 lines, outstanding
-  'src/platform/outbox/webhook.routes.ts :: webhookRoutes', // 140 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/outbox/webhook.routes.ts :: webhookRoutes.<anonymous>', // 140 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/alerts.js :: Alerts', // 133 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/notify/notification.routes.ts :: notificationRoutes', // 133 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/notify/notification.routes.ts :: notificationRoutes.<anonymous>', // 133 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/keys.js :: Keys', // 118 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/streams.js :: Streams', // 110 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/wall.js :: AskForm', // 107 lines since the tree was formatted (under 80 before), outstanding
@@ -45,12 +41,8 @@ const OUTSTANDING = new Set<string>([
   'src/home/agent/offline-planner.ts :: readClause', // 98 lines since the tree was formatted (under 80 before), outstanding
   'src/home/conversations/past-answer.ts :: answerPast', // 96 lines since the tree was formatted (under 80 before), outstanding
   'src/org/scenes/scene.service.ts :: query', // 95 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/keys/key.routes.ts :: keyRoutes', // 95 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/keys/key.routes.ts :: keyRoutes.<anonymous>', // 95 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/audit.js :: Audit', // 93 lines since the tree was formatted (under 80 before), outstanding
   'src/org/recordings/clip-maker.ts :: make', // 91 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/http/system.routes.ts :: systemRoutes', // 91 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/http/system.routes.ts :: systemRoutes.<anonymous>', // 91 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/metrics/metrics.ts :: constructor', // 91 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/wall.js :: Wall', // 89 lines since the tree was formatted (under 80 before), outstanding
   'src/home/agent/offline-planner.ts :: resolvePlaceWords', // 88 lines since the tree was formatted (under 80 before), outstanding
@@ -61,8 +53,6 @@ const OUTSTANDING = new Set<string>([
   'src/home/agent/offline-planner.ts :: planOffline', // 81 lines since the tree was formatted (under 80 before), outstanding
   'src/home/agent/offline-planner.ts :: planAddSensor', // 81 lines since the tree was formatted (under 80 before), outstanding
   'src/ingest/video/frame-pipeline.ts :: admit', // 81 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/audit/audit.routes.ts :: auditRoutes', // 81 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/audit/audit.routes.ts :: auditRoutes.<anonymous>', // 81 lines since the tree was formatted (under 80 before), outstanding
 ]);
 
 interface LongFunction {
