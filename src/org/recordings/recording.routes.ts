@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { actorOf, principalOf, withErrors } from '../../platform/http/index.ts';
+import { actorOf, principalOf, withErrors, type RouteApp } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import type { Clip } from './clip-maker.ts';
 import type { EvidenceBundles } from './evidence-bundle.ts';
@@ -41,10 +41,8 @@ function sendClip(req: FastifyRequest, reply: FastifyReply, clip: Clip) {
     .send(createReadStream(clip.file, { start: range.start, end: range.end }));
 }
 
-type App = Parameters<FastifyPluginAsyncTypebox>[0];
-
 /** GET /v1/streams/:id/clip, /v1/incidents/:id/clip and /v1/alerts/:id/clip. */
-function registerClipRoutes(app: App, recordings: RecordingService): void {
+function registerClipRoutes(app: RouteApp, recordings: RecordingService): void {
   // the three clip routes: one shape (a video with Range support), three ways of choosing the range
   const clipRoute = <Q extends TSchema | undefined>(
     path: string,
@@ -103,107 +101,115 @@ function registerClipRoutes(app: App, recordings: RecordingService): void {
   });
 }
 
+/** GET and DELETE /v1/streams/:id/recordings: what was recorded of a range, and deleting it. */
+function registerRangeRoutes(app: RouteApp, recordings: RecordingService): void {
+  app.get(
+    '/v1/streams/:id/recordings',
+    {
+      config: { surface: 'organization', capability: 'streams:read' },
+      schema: {
+        tags: ['Recordings'],
+        security,
+        operationId: 'listRecordings',
+        summary: 'What was recorded of a stream in a range, with its gaps',
+        description:
+          'Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.',
+        params: IdParams,
+        querystring: RangeQuery,
+        response: withErrors({ 200: RecordingList }),
+      },
+    },
+    async (req) => recordings.list(principalOf(req), req.params.id, req.query),
+  );
+
+  app.delete(
+    '/v1/streams/:id/recordings',
+    {
+      config: { surface: 'organization', capability: 'streams:write' },
+      schema: {
+        tags: ['Recordings'],
+        security,
+        operationId: 'deleteRecordings',
+        summary: "Delete a range of a stream's recording",
+        description:
+          'The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).',
+        params: IdParams,
+        querystring: RangeQuery,
+        response: withErrors({ 200: DeletedRange }),
+      },
+    },
+    async (req) => recordings.deleteRange(principalOf(req), actorOf(req), req.params.id, req.query),
+  );
+}
+
+/** An incident's evidence bundle, and setting and releasing its legal hold. */
+function registerEvidenceAndHoldRoutes(app: RouteApp, recordings: RecordingService, evidence: EvidenceBundles): void {
+  app.get(
+    '/v1/incidents/:id/evidence',
+    {
+      config: { surface: 'organization', capability: 'incidents:read' },
+      schema: {
+        tags: ['Recordings'],
+        security,
+        operationId: 'getIncidentEvidence',
+        summary: "The incident's evidence bundle",
+        description:
+          "One zip: the recorded segments of the incident's window and the clip copied from them, its snapshots, incident.json (the timeline), manifest.json (SHA-256 of every file), and audit/chain.ndjson with audit/checkpoint.json: the audit entries that sealed each segment and recorded this export, chained to a signed checkpoint. `npx vigil verify-evidence <file>` checks it offline. The export is audited (incident.evidence_exported).",
+        params: IdParams,
+        response: withErrors({ 200: Zip }),
+      },
+    },
+    async (req, reply) => {
+      const bundle = await evidence.build(principalOf(req), actorOf(req), req.params.id);
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${bundle.name}"`)
+        .header('x-manifest-sha256', bundle.manifestSha256)
+        .header('cache-control', 'no-store')
+        .send(bundle.zip);
+    },
+  );
+
+  app.put(
+    '/v1/incidents/:id/legal-hold',
+    {
+      config: { surface: 'organization', capability: 'incidents:write' },
+      schema: {
+        tags: ['Recordings'],
+        security,
+        operationId: 'setIncidentLegalHold',
+        summary: "Keep an incident's recordings past retention",
+        description: "Segments in the incident's clip window are kept until the hold is released, plus VIGIL_RECORDINGS_HOLD_DAYS. Audited.",
+        params: IdParams,
+        body: HoldBody,
+        response: withErrors({ 200: HoldView }),
+      },
+    },
+    async (req) => recordings.setHold(principalOf(req), actorOf(req), req.params.id, req.body ?? {}),
+  );
+
+  app.delete(
+    '/v1/incidents/:id/legal-hold',
+    {
+      config: { surface: 'organization', capability: 'incidents:write' },
+      schema: {
+        tags: ['Recordings'],
+        security,
+        operationId: 'releaseIncidentLegalHold',
+        summary: "Release an incident's legal hold",
+        description: 'Its segments follow retention again after VIGIL_RECORDINGS_HOLD_DAYS. Audited.',
+        params: IdParams,
+        response: withErrors({ 200: HoldView }),
+      },
+    },
+    async (req) => recordings.releaseHold(principalOf(req), actorOf(req), req.params.id),
+  );
+}
+
 export const recordingRoutes =
   (recordings: RecordingService, evidence: EvidenceBundles): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get(
-      '/v1/streams/:id/recordings',
-      {
-        config: { surface: 'organization', capability: 'streams:read' },
-        schema: {
-          tags: ['Recordings'],
-          security,
-          operationId: 'listRecordings',
-          summary: 'What was recorded of a stream in a range, with its gaps',
-          description:
-            'Closed segments (about 10 s of video each, or phone stills) overlapping [from, to), oldest first, with the parts of the range that have none. 400 when from is not before to or the range is longer than VIGIL_CLIP_MAX_SECONDS; 404 stream_has_no_video for sandbox streams.',
-          params: IdParams,
-          querystring: RangeQuery,
-          response: withErrors({ 200: RecordingList }),
-        },
-      },
-      async (req) => recordings.list(principalOf(req), req.params.id, req.query),
-    );
-
-    app.delete(
-      '/v1/streams/:id/recordings',
-      {
-        config: { surface: 'organization', capability: 'streams:write' },
-        schema: {
-          tags: ['Recordings'],
-          security,
-          operationId: 'deleteRecordings',
-          summary: "Delete a range of a stream's recording",
-          description:
-            'The segments overlapping [from, to), except those an open incident or a legal hold keeps (kept_held counts them). Recordings are not erased when a known person is deleted; this is how an operator removes a range. Audited (recording.range_deleted, with the segment ids).',
-          params: IdParams,
-          querystring: RangeQuery,
-          response: withErrors({ 200: DeletedRange }),
-        },
-      },
-      async (req) => recordings.deleteRange(principalOf(req), actorOf(req), req.params.id, req.query),
-    );
-
+    registerRangeRoutes(app, recordings);
     registerClipRoutes(app, recordings);
-
-    app.get(
-      '/v1/incidents/:id/evidence',
-      {
-        config: { surface: 'organization', capability: 'incidents:read' },
-        schema: {
-          tags: ['Recordings'],
-          security,
-          operationId: 'getIncidentEvidence',
-          summary: "The incident's evidence bundle",
-          description:
-            "One zip: the recorded segments of the incident's window and the clip copied from them, its snapshots, incident.json (the timeline), manifest.json (SHA-256 of every file), and audit/chain.ndjson with audit/checkpoint.json: the audit entries that sealed each segment and recorded this export, chained to a signed checkpoint. `npx vigil verify-evidence <file>` checks it offline. The export is audited (incident.evidence_exported).",
-          params: IdParams,
-          response: withErrors({ 200: Zip }),
-        },
-      },
-      async (req, reply) => {
-        const bundle = await evidence.build(principalOf(req), actorOf(req), req.params.id);
-        return reply
-          .type('application/zip')
-          .header('content-disposition', `attachment; filename="${bundle.name}"`)
-          .header('x-manifest-sha256', bundle.manifestSha256)
-          .header('cache-control', 'no-store')
-          .send(bundle.zip);
-      },
-    );
-
-    app.put(
-      '/v1/incidents/:id/legal-hold',
-      {
-        config: { surface: 'organization', capability: 'incidents:write' },
-        schema: {
-          tags: ['Recordings'],
-          security,
-          operationId: 'setIncidentLegalHold',
-          summary: "Keep an incident's recordings past retention",
-          description: "Segments in the incident's clip window are kept until the hold is released, plus VIGIL_RECORDINGS_HOLD_DAYS. Audited.",
-          params: IdParams,
-          body: HoldBody,
-          response: withErrors({ 200: HoldView }),
-        },
-      },
-      async (req) => recordings.setHold(principalOf(req), actorOf(req), req.params.id, req.body ?? {}),
-    );
-
-    app.delete(
-      '/v1/incidents/:id/legal-hold',
-      {
-        config: { surface: 'organization', capability: 'incidents:write' },
-        schema: {
-          tags: ['Recordings'],
-          security,
-          operationId: 'releaseIncidentLegalHold',
-          summary: "Release an incident's legal hold",
-          description: 'Its segments follow retention again after VIGIL_RECORDINGS_HOLD_DAYS. Audited.',
-          params: IdParams,
-          response: withErrors({ 200: HoldView }),
-        },
-      },
-      async (req) => recordings.releaseHold(principalOf(req), actorOf(req), req.params.id),
-    );
+    registerEvidenceAndHoldRoutes(app, recordings, evidence);
   };

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf, withErrors, ListQuery } from '../http/index.ts';
+import { principalOf, withErrors, ListQuery, type RouteApp } from '../http/index.ts';
 import type { AuditTrailService } from './audit-trail.service.ts';
 import { AuditCheckpointList, AuditList, AuditListQuery, AuditVerification } from './audit.schemas.ts';
 
@@ -26,86 +26,95 @@ const EXPORT_DOC =
   'checkpoint you kept must name an entry still at its place with its hash. A line that fails its own hash was changed; ' +
   'a line that does not link means the one before it was changed and re-hashed or entries were removed.';
 
+/** The trail, newest first, and the recomputation of its hash chain. */
+function registerTrailReads(app: RouteApp, trail: AuditTrailService): void {
+  app.get(
+    '/v1/audit',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        operationId: 'listAuditEntries',
+        summary: 'Audit trail, newest first',
+        description:
+          'Filters: resource_type, resource_id, actor (key id or operator), action and exclude_action (comma-separated, each exact or a family such as incident.*), since/until.',
+        querystring: AuditListQuery,
+        response: withErrors({ 200: AuditList }),
+      },
+    },
+    async (req) => trail.list(principalOf(req), req.query),
+  );
+
+  app.get(
+    '/v1/audit/verify',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        operationId: 'verifyAuditTrail',
+        summary: 'Recompute the hash chain',
+        description:
+          "Recomputes every entry's hash from its fields and its predecessor's hash over the whole chain, and checks it " +
+          'against every signed checkpoint (made each minute and on every export): an entry a checkpoint names must still be ' +
+          'there with its hash, and entries removed from the end are reported (reason truncated). Names the first broken ' +
+          'entry when the key may read it.',
+        response: withErrors({ 200: AuditVerification }),
+      },
+    },
+    async (req) => trail.verify(principalOf(req)),
+  );
+}
+
+/** The signed checkpoints, and the NDJSON export for offline verification. */
+function registerCheckpointAndExportRoutes(app: RouteApp, trail: AuditTrailService): void {
+  app.get(
+    '/v1/audit/checkpoints',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        operationId: 'listAuditCheckpoints',
+        summary: 'Signed checkpoints of the chain head, newest first',
+        description:
+          "A checkpoint is made at least every minute while the trail grows and on every export. Keep them: an export verified later must still contain each checkpoint's head entry with its hash.",
+        querystring: ListQuery,
+        response: withErrors({ 200: AuditCheckpointList }),
+      },
+    },
+    async (req) => trail.checkpoints(principalOf(req), req.query),
+  );
+
+  app.get(
+    '/v1/audit/export',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        operationId: 'exportAuditTrail',
+        summary: 'Export the trail as NDJSON for offline verification',
+        description: EXPORT_DOC,
+        response: withErrors({
+          200: Type.Unsafe<string>({
+            description: 'NDJSON, one entry per line, oldest first',
+            content: { 'application/x-ndjson': { schema: Type.String() } },
+          }),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const lines = trail.exportLines(principalOf(req));
+      return reply.type('application/x-ndjson').send(Readable.from(lines));
+    },
+  );
+}
+
 export const auditRoutes =
   (trail: AuditTrailService): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get(
-      '/v1/audit',
-      {
-        config,
-        schema: {
-          tags,
-          security,
-          operationId: 'listAuditEntries',
-          summary: 'Audit trail, newest first',
-          description:
-            'Filters: resource_type, resource_id, actor (key id or operator), action and exclude_action (comma-separated, each exact or a family such as incident.*), since/until.',
-          querystring: AuditListQuery,
-          response: withErrors({ 200: AuditList }),
-        },
-      },
-      async (req) => trail.list(principalOf(req), req.query),
-    );
-
-    app.get(
-      '/v1/audit/verify',
-      {
-        config,
-        schema: {
-          tags,
-          security,
-          operationId: 'verifyAuditTrail',
-          summary: 'Recompute the hash chain',
-          description:
-            "Recomputes every entry's hash from its fields and its predecessor's hash over the whole chain, and checks it " +
-            'against every signed checkpoint (made each minute and on every export): an entry a checkpoint names must still be ' +
-            'there with its hash, and entries removed from the end are reported (reason truncated). Names the first broken ' +
-            'entry when the key may read it.',
-          response: withErrors({ 200: AuditVerification }),
-        },
-      },
-      async (req) => trail.verify(principalOf(req)),
-    );
-
-    app.get(
-      '/v1/audit/checkpoints',
-      {
-        config,
-        schema: {
-          tags,
-          security,
-          operationId: 'listAuditCheckpoints',
-          summary: 'Signed checkpoints of the chain head, newest first',
-          description:
-            "A checkpoint is made at least every minute while the trail grows and on every export. Keep them: an export verified later must still contain each checkpoint's head entry with its hash.",
-          querystring: ListQuery,
-          response: withErrors({ 200: AuditCheckpointList }),
-        },
-      },
-      async (req) => trail.checkpoints(principalOf(req), req.query),
-    );
-
-    app.get(
-      '/v1/audit/export',
-      {
-        config,
-        schema: {
-          tags,
-          security,
-          operationId: 'exportAuditTrail',
-          summary: 'Export the trail as NDJSON for offline verification',
-          description: EXPORT_DOC,
-          response: withErrors({
-            200: Type.Unsafe<string>({
-              description: 'NDJSON, one entry per line, oldest first',
-              content: { 'application/x-ndjson': { schema: Type.String() } },
-            }),
-          }),
-        },
-      },
-      async (req, reply) => {
-        const lines = trail.exportLines(principalOf(req));
-        return reply.type('application/x-ndjson').send(Readable.from(lines));
-      },
-    );
+    registerTrailReads(app, trail);
+    registerCheckpointAndExportRoutes(app, trail);
   };

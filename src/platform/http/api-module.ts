@@ -21,6 +21,9 @@ export interface ApiModule<Needs> {
   routes(services: Needs): FastifyPluginAsyncTypebox;
 }
 
+/** The Fastify instance a module's plugin registers its routes on, for the helpers a plugin is split into. */
+export type RouteApp = Parameters<FastifyPluginAsyncTypebox>[0];
+
 export function defineApiModule<Needs>(module: ApiModule<Needs>): ApiModule<Needs> {
   return module;
 }

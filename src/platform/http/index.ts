@@ -2,7 +2,7 @@
 
 export { ProblemRef } from './common.schemas.ts';
 
-export { defineApiModule, type ApiModule } from './api-module.ts';
+export { defineApiModule, type ApiModule, type RouteApp } from './api-module.ts';
 export { actorOf, installAuth, principalOf } from './auth.ts';
 export { IsoTime, ListOf, ListQuery, Location, MAX_EMAIL_CHARS, MAX_URL_CHARS, Name, ProblemSchema, Text, prefixedId, withErrors } from './common.schemas.ts';
 export { capConnectionsPerAddress, serverOptions } from './connection.ts';
