@@ -26,7 +26,7 @@ function registerIncidentCreateAndReads(app: RouteApp, incidents: IncidentServic
         security,
         operationId: 'createIncident',
         summary: 'Open an incident from a stream',
-        description: 'The spec’s client creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.',
+        description: 'Creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.',
         body: CreateIncidentBody,
         response: withErrors({ 201: Type.Ref('Incident') }),
       },

@@ -222,7 +222,7 @@ export declare class IncidentsResource extends Resource {
   list(params?: Camelize<QueryOf<'listIncidents'>>, options?: RequestOptions): PagePromise<Camelize<ListItem<JsonResponse<'listIncidents', 200>>>>;
   /**
    * Open an incident from a stream
-   * The spec’s client creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.
+   * Creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.
    * POST /v1/incidents
    */
   create(params: Camelize<BodyOf<'createIncident'>>, options?: RequestOptions): Promise<Camelize<JsonResponse<'createIncident', 201>>>;

@@ -440,7 +440,7 @@ export class IncidentsResource extends Resource {
 
   /**
    * Open an incident from a stream
-   * The spec’s client creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.
+   * Creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.
    * POST /v1/incidents
    */
   create(params, options) {

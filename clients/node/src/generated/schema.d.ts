@@ -770,7 +770,7 @@ export interface paths {
         put?: never;
         /**
          * Open an incident from a stream
-         * @description The spec’s client creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.
+         * @description Creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.
          */
         post: operations["createIncident"];
         delete?: never;

@@ -528,7 +528,7 @@ class IncidentsResource(Resource):
     def create(self, *, stream_id: str, title: Union[str, NotGiven] = NOT_GIVEN, severity: Union[Literal["low", "medium", "high", "critical"], NotGiven] = NOT_GIVEN, detection_ids: Union[List[str], NotGiven] = NOT_GIVEN, request_options: Optional[RequestOptions] = None) -> Incident:
         """Open an incident from a stream
 
-        The spec’s client creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.
+        Creates an incident from a stream_id; detections of the organization can be attached. Publishes incident.created.
 
         POST /v1/incidents
         """
