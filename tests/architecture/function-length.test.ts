@@ -24,11 +24,8 @@ const EXCEPTION_FOLDERS = ['src/home/agent/', 'src/home/conversations/'];
 // lines when listed; formatting the tree with Prettier took several that were under 80 over it). They are work left to do, not permitted exceptions:
 // each is removed from this list when it is split, and the check then keeps it short.
 const OUTSTANDING = new Set<string>([
-  'src/platform/db/migrations/003_operations.ts :: up', // 160 lines, outstanding
   'src/context.ts :: createContext', // 158 lines, outstanding
-  'src/platform/db/migrations/001_foundation.ts :: up', // 133 lines, outstanding
   'src/platform/db/database.ts :: openDatabase', // 106 lines, outstanding
-  'src/platform/db/migrations/004_household.ts :: up', // 104 lines, outstanding
   'src/app.ts :: buildApp', // 108 lines, outstanding
   'src/ingest/inference/worker-pool.ts :: createWorkerPool', // 98 lines, outstanding
   'src/org/alerts/alert.routes.ts :: alertRoutes', // 155 lines since the tree was formatted (under 80 before), outstanding
