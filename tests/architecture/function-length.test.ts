@@ -25,7 +25,6 @@ const EXCEPTION_FOLDERS = ['src/home/agent/', 'src/home/conversations/'];
 // each is removed from this list when it is split, and the check then keeps it short.
 const OUTSTANDING = new Set<string>([
   'src/context.ts :: createContext', // 158 lines, outstanding
-  'src/platform/db/database.ts :: openDatabase', // 106 lines, outstanding
   'src/app.ts :: buildApp', // 108 lines, outstanding
   'src/ingest/inference/worker-pool.ts :: createWorkerPool', // 98 lines, outstanding
   'src/org/alerts/alert.routes.ts :: alertRoutes', // 155 lines since the tree was formatted (under 80 before), outstanding
