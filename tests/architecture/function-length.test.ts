@@ -24,7 +24,6 @@ const EXCEPTION_FOLDERS = ['src/home/agent/', 'src/home/conversations/'];
 // lines when listed; formatting the tree with Prettier took several that were under 80 over it). They are work left to do, not permitted exceptions:
 // each is removed from this list when it is split, and the check then keeps it short.
 const OUTSTANDING = new Set<string>([
-  'src/app.ts :: buildApp', // 108 lines, outstanding
   'src/org/alerts/alert.routes.ts :: alertRoutes', // 155 lines since the tree was formatted (under 80 before), outstanding
   'src/org/alerts/alert.routes.ts :: alertRoutes.<anonymous>', // 155 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/outbox/webhook.routes.ts :: webhookRoutes', // 140 lines since the tree was formatted (under 80 before), outstanding
