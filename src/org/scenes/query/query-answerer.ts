@@ -19,7 +19,7 @@ const READING_FRESH_MS = 2 * 60_000;
 /** A tracked object last seen this close to the end of the range is taken as still there. */
 const STILL_PRESENT_MS = 2 * 60_000;
 
-/** Spec: Query response `detections` — we cap it so one answer stays a small payload. */
+/** The detections a scene question's answer cites (QueryResult's `detections`, src/org/scenes/scene.schemas.ts) are capped so one answer stays a small payload. */
 export const MAX_ANSWER_DETECTIONS = 50;
 
 interface Reading {
