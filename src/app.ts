@@ -94,11 +94,33 @@ export interface BuildAppOptions {
   drain?: DrainState;
 }
 
-/** Builds the HTTP app around a context; never listens (tests use app.inject()). */
 /** What a VIGIL_ROLE=worker node serves. */
 const WORKER_PATHS = ['/healthz', '/readyz', '/metrics'];
 
+/** Builds the HTTP app around a context; never listens (tests use app.inject()). */
 export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = createServer(ctx, opts);
+  installSchemas(app);
+  installRequestHooks(app, ctx);
+  await registerOpenApi(app, ctx);
+  installProblemHandlers(app, ctx.config.publicBaseUrl);
+  installAuth(app, {
+    keys: ctx.keys,
+    rateLimits: ctx.rateLimits,
+    authFailures: new AuthFailureLimiter(ctx.rateLimits, ctx.config.http.authFailuresPerMinute),
+    clock: ctx.clock,
+    defaultRatePerMinute: ctx.config.rateLimitPerMinute,
+    consoleRatePerMinute: ctx.config.consoleRateLimitPerMinute,
+    cookieAuth: consoleCookieAuth(ctx.consoleSessions),
+  });
+  installIdempotency(app, { database: ctx.database, clock: ctx.clock });
+  await registerSystemRoutes(app, ctx, opts.drain);
+  for (const module of API_MODULES) await app.register(module.routes(ctx));
+  return app;
+}
+
+/** The Fastify server with its options, connection limits and body handling, the context decorated on it. */
+function createServer(ctx: VigilContext, opts: BuildAppOptions): FastifyInstance {
   const app = Fastify({
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     bodyLimit: 1024 * 1024,
@@ -113,9 +135,14 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   // an answer sent before the body arrived reaches a client still sending (see docs/decisions.md, "Bodies")
   lingerOnUnreadBodies(app);
   app.decorate('vigil', ctx);
-  // JSON only: every request and answer body is JSON; routes that take other media types add their own parser.
+  // JSON only: a body of another type is refused as unsupported_media_type (docs/errors.md); routes
+  // that take other media types add their own parser.
   app.removeContentTypeParser('text/plain');
+  return app;
+}
 
+/** The shared schemas (the problem document's and every module's), for both validation and serialization. */
+function installSchemas(app: FastifyInstance): void {
   const validators = createValidatorCompiler();
   const schemas = [ProblemSchema, ...API_MODULES.flatMap((m) => m.schemas ?? [])];
   for (const s of schemas) {
@@ -123,7 +150,10 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     validators.addSchema(s);
   }
   app.setValidatorCompiler(validators.compile);
+}
 
+/** Every answer names its request (X-Request-Id); a worker node refuses all but WORKER_PATHS and /internal/. */
+function installRequestHooks(app: FastifyInstance, ctx: VigilContext): void {
   // a callback hook, not an async one: it runs on every request and has nothing to wait for, so
   // it goes on to the next hook at once instead of through a promise
   app.addHook('onRequest', (req, reply, done) => {
@@ -146,7 +176,10 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
       );
     });
   }
+}
 
+/** The OpenAPI document's header: title, servers, security schemes and the tags of every module. */
+async function registerOpenApi(app: FastifyInstance, ctx: VigilContext): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -172,28 +205,19 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
   });
+}
 
-  installProblemHandlers(app, ctx.config.publicBaseUrl);
-  installAuth(app, {
-    keys: ctx.keys,
-    rateLimits: ctx.rateLimits,
-    authFailures: new AuthFailureLimiter(ctx.rateLimits, ctx.config.http.authFailuresPerMinute),
-    clock: ctx.clock,
-    defaultRatePerMinute: ctx.config.rateLimitPerMinute,
-    consoleRatePerMinute: ctx.config.consoleRateLimitPerMinute,
-    cookieAuth: consoleCookieAuth(ctx.consoleSessions),
-  });
-  installIdempotency(app, { database: ctx.database, clock: ctx.clock });
-
+/** Health, readiness and metrics, the OpenAPI document and the error catalogue. */
+async function registerSystemRoutes(app: FastifyInstance, ctx: VigilContext, drain: DrainState | undefined): Promise<void> {
   await app.register(
     systemRoutes({
       readiness: new Readiness({
         database: ctx.database,
         redis: ctx.coordination.redis,
         detector: () => ctx.container.get(LIVE_VIDEO).detectorRuntime(),
-        drain: opts.drain,
+        drain,
       }),
-      drain: opts.drain,
+      drain,
       metrics: ctx.container.get(METRICS),
       metricsToken: ctx.config.metricsToken,
       baseUrl: ctx.config.publicBaseUrl,
@@ -202,7 +226,4 @@ export async function buildApp(ctx: VigilContext, opts: BuildAppOptions = {}): P
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const errorsDoc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
   app.get('/docs/errors', { schema: { hide: true } }, async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(errorsDoc));
-
-  for (const module of API_MODULES) await app.register(module.routes(ctx));
-  return app;
 }

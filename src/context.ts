@@ -21,7 +21,16 @@ import { notifyServices, NOTIFICATIONS, type NotificationService } from './platf
 import { sceneServices, SCENES, SCENE_ENGINE, type SceneEngine, type SceneService } from './org/scenes/index.ts';
 import { pipelineServices, PIPELINE, type DetectionPipeline } from './org/pipeline/index.ts';
 import { deleteDetectionsOlderThan, detectionServices, SNAPSHOTS, type SnapshotService } from './org/detections/index.ts';
-import { streamServices, STREAMS, STREAM_DRAIN, STREAM_OWNERSHIP, OWNERSHIP_TUNING, type StreamService, type OwnershipTuning } from './org/streams/index.ts';
+import {
+  streamServices,
+  STREAMS,
+  STREAM_DRAIN,
+  STREAM_OWNERSHIP,
+  OWNERSHIP_TUNING,
+  type StreamService,
+  type OwnershipTuning,
+  type StreamOwnership,
+} from './org/streams/index.ts';
 import { sandboxServices, SANDBOX, type SandboxService } from './org/sandbox/index.ts';
 import { operationServices, OPERATIONS, type Operations } from './org/operations.ts';
 import {
@@ -169,13 +178,91 @@ export const HOUSEKEEPING_EVERY_MS = 3600_000;
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<VigilContext> {
   const clock = opts.clock ?? systemClock;
+  const database = await openMigratedDatabase(config, opts.log);
+  const c = await assembleContainer(config, clock, database, opts);
+  const { services, ownership } = readServices(c);
+  const { pipeline, sources, streams, deliveryWorker, auditCheckpoints, operations, conversations, whip, coordination, scheduler } = services;
+  const { liveFeed, mqttPublisher, recordings } = services;
+  const sceneWrites = sceneSnapshots(config, clock, services.scenes, pipeline, ownership, opts.log);
+  const runHousekeeping = housekeeping(config, clock, database, services.snapshots, recordings, opts.log);
+  let stopHousekeeping: (() => void) | null = null;
+
+  return {
+    container: c,
+    config,
+    clock,
+    database,
+    ...services,
+    async start() {
+      // events out to MQTT: a broker that is down is retried in the background, never stops the start
+      mqttPublisher?.start();
+      // a face embedder that cannot serve (VIGIL_FACE_EMBEDDER) stops the start here, naming its setting
+      await c.get(FACE_ENGINE).model();
+      if (config.runSources && config.role !== 'api') {
+        // a detection model that cannot serve stops the start here, naming its setting
+        await c.get(LIVE_VIDEO).checkDetector();
+        // an unwritable recordings directory is a clear log line, never a refusal to start
+        await recordings.start();
+        sources.startLive(); // real cameras and phones are ingested by the serving process only
+        if (!config.cluster) await streams.startAll();
+      }
+      sceneWrites.persist();
+      stopHousekeeping ??= scheduler.handle(HOUSEKEEPING_JOB, runHousekeeping, { everyMs: HOUSEKEEPING_EVERY_MS });
+      await scheduler.ensure({ kind: HOUSEKEEPING_JOB, key: 'all', dueAt: clock.now() });
+      await deliveryWorker.start();
+      await operations.start();
+      await auditCheckpoints.start();
+      await scheduler.start();
+      // household agent: build the planner's language tables now, not on the first request
+      await conversations.warmUp().catch((err: unknown) => opts.log?.warn({ err }, 'planner warm-up failed'));
+      // cluster mode: this node takes its share of the streams by lease, last, so the warm-up
+      // above (seconds of CPU) cannot hold up the renewal of leases it just claimed
+      await ownership?.start();
+    },
+    async close() {
+      stopHousekeeping?.();
+      sceneWrites.stopPersisting();
+      liveFeed.close();
+      await whip.close(); // WHIP publishers are disconnected before their ingest stops
+      await ownership?.stop(); // cluster mode: stop, write what was produced, release the leases
+      await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool
+      await recordings.close(); // the segments the stopped ffmpegs closed are sealed
+      await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
+      await pipeline.drain();
+      await mqttPublisher?.close();
+      await sceneWrites.write();
+      await scheduler.stop(); // jobs in progress finish; a claim left unfinished is taken over after its lease
+      await operations.close();
+      await auditCheckpoints.stop();
+      await deliveryWorker.stop();
+      await coordination.close();
+      await database.close();
+    },
+  };
+}
+
+type ContextLog = ContextOptions['log'];
+
+/** The services of the context, as VigilContext names them. */
+type ContextServices = Omit<VigilContext, 'container' | 'config' | 'clock' | 'database' | 'start' | 'close'>;
+
+/** The database, opened and migrated to the code's schema. */
+async function openMigratedDatabase(config: Config, log: ContextLog): Promise<DatabaseHandle> {
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    onIdleError: (err) => opts.log?.warn({ err }, 'idle database connection failed'),
-    checkpoint: { onError: (message) => opts.log?.warn({ err: message }, 'SQLite WAL checkpoint failed') },
+    onIdleError: (err) => log?.warn({ err }, 'idle database connection failed'),
+    checkpoint: { onError: (message) => log?.warn({ err: message }, 'SQLite WAL checkpoint failed') },
   });
   await migrateToLatest(database);
+  return database;
+}
+
+/**
+ * The container: the ready values, every module's providers, the root's own wiring and the
+ * options' overrides, then every module installed in SERVICE_MODULES order.
+ */
+async function assembleContainer(config: Config, clock: Clock, database: DatabaseHandle, opts: ContextOptions): Promise<Container> {
   const c = new Container().value(CONFIG, config).value(CLOCK, clock).value(DATABASE, database).value(LOG, opts.log).value(METRICS, metrics());
   for (const m of SERVICE_MODULES) m.provide(c);
   // face recognition's opt-in: a household's lives in its home settings, an
@@ -195,7 +282,15 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   // a stream given up (rebalancing, shutdown) has its last detections written under its lease first
   c.override(STREAM_DRAIN, (c) => () => c.get(PIPELINE).drain());
   for (const m of SERVICE_MODULES) await m.install?.(c);
+  return c;
+}
 
+/**
+ * The context's services read from the container, in the order the root has always asked for
+ * them (a service is made on its first request), and the stream ownership: in cluster mode on a
+ * node that runs streams; null on a single node and on api nodes.
+ */
+function readServices(c: Container): { services: ContextServices; ownership: StreamOwnership | null } {
   const pipeline = c.get(PIPELINE);
   const sources = c.get(SOURCES);
   const streams = c.get(STREAMS);
@@ -207,46 +302,12 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const whip = c.get(WHIP);
   const coordination = c.get(COORDINATION);
   const scheduler = c.get(SCHEDULER);
-  // cluster mode on a node that runs streams; null on a single node and on api nodes
   const ownership = c.get(STREAM_OWNERSHIP);
   const sceneService = c.get(SCENES);
-
   const liveFeed = c.get(LIVE_FEED);
   const mqttPublisher = c.get(MQTT_PUBLISHER);
   const recordings = c.get(RECORDINGS);
-
-  let stopHousekeeping: (() => void) | null = null;
-  let sceneTimer: unknown = null;
-  // cluster mode: a node writes a changed scene with the streams it does not run (or no longer
-  // trusts its lease on) read from their recorded history, never from its own stale copy
-  const writeScenes = async () => {
-    if (config.cluster) await sceneService.refreshForeignReadings((streamId) => ownership?.holds(streamId) ?? false);
-    await pipeline.persistScenes();
-  };
-  const persistScenes = () => {
-    writeScenes().catch((err: unknown) => opts.log?.warn({ err }, 'scene snapshot write failed'));
-    sceneTimer = clock.setTimeout(persistScenes, 1000);
-  };
-  // retention and pruning: a recurring scheduled job, so with several nodes one of them runs it each hour
-  const runHousekeeping = async () => {
-    const now = clock.now();
-    try {
-      await deleteDetectionsOlderThan(database.db, now - config.retentionDays * 86_400_000);
-      await snapshots.pruneOlderThan(now - config.retentionDays * 86_400_000); // snapshots live as long as their detections
-      await pruneIdempotency(database, now);
-      await pruneDoneJobs(database.db, now - config.retentionDays * 86_400_000);
-      await recordings.applyRetention(); // VIGIL_RECORDINGS_DAYS and the quota, except held segments
-    } catch (err) {
-      // reported; the next hour's run tries again
-      opts.log?.warn({ err }, 'housekeeping failed');
-    }
-  };
-
-  return {
-    container: c,
-    config,
-    clock,
-    database,
+  const services: ContextServices = {
     audit: c.get(AUDIT),
     keys: c.get(KEYS),
     engine: c.get(SCENE_ENGINE),
@@ -278,50 +339,48 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     mqttPublisher,
     recordings,
     evidence: c.get(EVIDENCE),
-    async start() {
-      // events out to MQTT: a broker that is down is retried in the background, never stops the start
-      mqttPublisher?.start();
-      // a face embedder that cannot serve (VIGIL_FACE_EMBEDDER) stops the start here, naming its setting
-      await c.get(FACE_ENGINE).model();
-      if (config.runSources && config.role !== 'api') {
-        // a detection model that cannot serve stops the start here, naming its setting
-        await c.get(LIVE_VIDEO).checkDetector();
-        // an unwritable recordings directory is a clear log line, never a refusal to start
-        await recordings.start();
-        sources.startLive(); // real cameras and phones are ingested by the serving process only
-        if (!config.cluster) await streams.startAll();
-      }
-      persistScenes();
-      stopHousekeeping ??= scheduler.handle(HOUSEKEEPING_JOB, runHousekeeping, { everyMs: HOUSEKEEPING_EVERY_MS });
-      await scheduler.ensure({ kind: HOUSEKEEPING_JOB, key: 'all', dueAt: clock.now() });
-      await deliveryWorker.start();
-      await operations.start();
-      await auditCheckpoints.start();
-      await scheduler.start();
-      // household agent: build the planner's language tables now, not on the first request
-      await conversations.warmUp().catch((err: unknown) => opts.log?.warn({ err }, 'planner warm-up failed'));
-      // cluster mode: this node takes its share of the streams by lease, last, so the warm-up
-      // above (seconds of CPU) cannot hold up the renewal of leases it just claimed
-      await ownership?.start();
-    },
-    async close() {
-      stopHousekeeping?.();
-      clock.clearTimeout(sceneTimer);
-      liveFeed.close();
-      await whip.close(); // WHIP publishers are disconnected before their ingest stops
-      await ownership?.stop(); // cluster mode: stop, write what was produced, release the leases
-      await sources.close(); // stops ffmpeg children and phone ingest, closes the detector pool
-      await recordings.close(); // the segments the stopped ffmpegs closed are sealed
-      await c.get(FACE_ENGINE).close(); // its worker threads, when a face was ever described
-      await pipeline.drain();
-      await mqttPublisher?.close();
-      await writeScenes();
-      await scheduler.stop(); // jobs in progress finish; a claim left unfinished is taken over after its lease
-      await operations.close();
-      await auditCheckpoints.stop();
-      await deliveryWorker.stop();
-      await coordination.close();
-      await database.close();
-    },
+  };
+  return { services, ownership };
+}
+
+/**
+ * The scenes' snapshot writes: `persist` writes them now and every second after, `write` once
+ * more (at close). In cluster mode a node writes a changed scene with the streams it does not run
+ * (or no longer trusts its lease on) read from their recorded history, never from its own stale copy.
+ */
+function sceneSnapshots(
+  config: Config,
+  clock: Clock,
+  sceneService: SceneService,
+  pipeline: DetectionPipeline,
+  ownership: StreamOwnership | null,
+  log: ContextLog,
+) {
+  let sceneTimer: unknown = null;
+  const write = async () => {
+    if (config.cluster) await sceneService.refreshForeignReadings((streamId) => ownership?.holds(streamId) ?? false);
+    await pipeline.persistScenes();
+  };
+  const persist = () => {
+    write().catch((err: unknown) => log?.warn({ err }, 'scene snapshot write failed'));
+    sceneTimer = clock.setTimeout(persist, 1000);
+  };
+  return { write, persist, stopPersisting: () => clock.clearTimeout(sceneTimer) };
+}
+
+/** Retention and pruning: run by a recurring scheduled job, so with several nodes one of them runs it each hour. */
+function housekeeping(config: Config, clock: Clock, database: DatabaseHandle, snapshots: SnapshotService, recordings: RecordingService, log: ContextLog) {
+  return async () => {
+    const now = clock.now();
+    try {
+      await deleteDetectionsOlderThan(database.db, now - config.retentionDays * 86_400_000);
+      await snapshots.pruneOlderThan(now - config.retentionDays * 86_400_000); // snapshots live as long as their detections
+      await pruneIdempotency(database, now);
+      await pruneDoneJobs(database.db, now - config.retentionDays * 86_400_000);
+      await recordings.applyRetention(); // VIGIL_RECORDINGS_DAYS and the quota, except held segments
+    } catch (err) {
+      // reported; the next hour's run tries again
+      log?.warn({ err }, 'housekeeping failed');
+    }
   };
 }

@@ -75,6 +75,13 @@ export class FaceEmbedderError extends Error {
 const require = createRequire(import.meta.url);
 const dimsOf = (m: { shape?: ReadonlyArray<number | string> } | undefined) => (m?.shape ?? []).map((d) => (typeof d === 'number' && d > 0 ? d : null));
 
+const SETTING = 'VIGIL_FACE_EMBEDDER';
+
+type EmbedderSession = Awaited<ReturnType<EmbedderOrt['InferenceSession']['create']>>;
+
+/** The first line of an error's message. */
+const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];
+
 /** The shipped FaceRes, with the threshold the configuration may override. */
 export function shippedFaceModel(threshold: number | null = null): FaceModel {
   return { id: DESCRIPTOR_MODEL, length: DESCRIPTOR_LENGTH, threshold: threshold ?? MATCH_THRESHOLD, onnx: null };
@@ -88,89 +95,97 @@ export function shippedFaceModel(threshold: number | null = null): FaceModel {
 export async function loadFaceModel(config: FaceEmbedderConfig, ortModule = 'onnxruntime-node'): Promise<FaceModel> {
   if (config.file === null) return shippedFaceModel(config.threshold);
   const file = config.file;
-  const SETTING = 'VIGIL_FACE_EMBEDDER';
   if (!existsSync(file)) throw new FaceEmbedderError(SETTING, `file ${file} does not exist`);
   if (!statSync(file).isFile()) throw new FaceEmbedderError(SETTING, `${file} is not a file`);
   if (config.threshold === null)
     throw new FaceEmbedderError('VIGIL_FACE_MATCH_THRESHOLD', 'is required with VIGIL_FACE_EMBEDDER (measure it with scripts/face-roc.ts)');
-  let ort: EmbedderOrt;
+  const ort = loadOrt(ortModule);
+  const session = await openSession(ort, file);
   try {
-    ort = require(ortModule) as EmbedderOrt;
-  } catch (err) {
-    throw new FaceEmbedderError(
-      SETTING,
-      `ONNX Runtime cannot load on this machine (${String((err as Error)?.message ?? err).split('\n')[0]}); a face embedder of your own needs it`,
-    );
-  }
-  let session: Awaited<ReturnType<EmbedderOrt['InferenceSession']['create']>>;
-  try {
-    session = await ort.InferenceSession.create(file, { intraOpNumThreads: 1, interOpNumThreads: 1 });
-  } catch (err) {
-    throw new FaceEmbedderError(
-      SETTING,
-      `${file} is not a model ONNX Runtime can load (${String((err as Error)?.message ?? err)
-        .split('\n')[0]
-        .slice(0, 200)})`,
-    );
-  }
-  try {
-    const inputs = session.inputMetadata;
-    if (inputs.length !== 1)
-      throw new FaceEmbedderError(
-        SETTING,
-        `has ${inputs.length} inputs (${session.inputNames.join(', ')}); a face embedder takes one image [1, 3, size, size]`,
-      );
-    const shape = dimsOf(inputs[0]);
-    const [n, c, h, w] = shape;
-    if (shape.length !== 4 || (n !== null && n !== 1) || (c !== null && c !== 3)) {
-      throw new FaceEmbedderError(
-        SETTING,
-        `input ${inputs[0].name} has shape [${(inputs[0].shape ?? []).join(', ')}]; a face embedder takes [1, 3, size, size] (NCHW, RGB)`,
-      );
-    }
-    if (inputs[0].type && inputs[0].type !== 'float32')
-      throw new FaceEmbedderError(SETTING, `input ${inputs[0].name} is ${inputs[0].type}; a face embedder takes float32`);
-    if (h !== null && w !== null && h !== w) throw new FaceEmbedderError(SETTING, `input ${inputs[0].name} is ${w}×${h}; face crops are square`);
-    const fixed = h ?? w;
-    const input = config.input ?? fixed ?? 112;
-    if (fixed !== null && input !== fixed) throw new FaceEmbedderError('VIGIL_FACE_EMBEDDER_INPUT', `is ${input} but the model's input is ${fixed}×${fixed}`);
-    const outputs = session.outputMetadata;
-    if (outputs.length < 1) throw new FaceEmbedderError(SETTING, 'has no output');
-    const out = dimsOf(outputs[0]);
-    if (out.length < 1 || out.length > 2 || (out.length === 2 && out[0] !== null && out[0] !== 1)) {
-      throw new FaceEmbedderError(
-        SETTING,
-        `output ${outputs[0].name} has shape [${(outputs[0].shape ?? []).join(', ')}]; a face embedder gives one vector [1, length]`,
-      );
-    }
-    let result: EmbedderOrtTensor;
-    try {
-      const grey = new Float32Array(3 * input * input);
-      result = (await session.run({ [inputs[0].name]: new ort.Tensor('float32', grey, [1, 3, input, input]) }))[outputs[0].name];
-    } catch (err) {
-      throw new FaceEmbedderError(
-        SETTING,
-        `failed on a ${input}×${input} face (${String((err as Error)?.message ?? err)
-          .split('\n')[0]
-          .slice(0, 200)})`,
-      );
-    }
-    const got = result.dims.filter((d) => d !== 1);
-    if (got.length !== 1)
-      throw new FaceEmbedderError(SETTING, `output ${outputs[0].name} has shape [${result.dims.join(', ')}]; a face embedder gives one vector [1, length]`);
-    const length = result.data.length;
-    if (length < 16 || length > 4096) throw new FaceEmbedderError(SETTING, `gives ${length} numbers per face; a descriptor has 16 to 4096`);
-    if (!Array.from(result.data).every(Number.isFinite)) throw new FaceEmbedderError(SETTING, 'gives numbers that are not finite');
+    const { inputName, input } = checkInput(session, config.input);
+    const outputName = checkOutput(session);
+    const length = await descriptorLength(ort, session, { inputName, outputName, input });
     const digest = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
     return {
       id: `onnx/${basename(file)}/${digest}/${input}`,
       length,
       threshold: config.threshold,
-      onnx: { file, input, inputName: inputs[0].name, outputName: outputs[0].name, length },
+      onnx: { file, input, inputName, outputName, length },
     };
   } finally {
     await session.release();
   }
+}
+
+function loadOrt(ortModule: string): EmbedderOrt {
+  try {
+    return require(ortModule) as EmbedderOrt;
+  } catch (err) {
+    throw new FaceEmbedderError(SETTING, `ONNX Runtime cannot load on this machine (${firstLine(err)}); a face embedder of your own needs it`);
+  }
+}
+
+async function openSession(ort: EmbedderOrt, file: string): Promise<EmbedderSession> {
+  try {
+    return await ort.InferenceSession.create(file, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+  } catch (err) {
+    throw new FaceEmbedderError(SETTING, `${file} is not a model ONNX Runtime can load (${firstLine(err).slice(0, 200)})`);
+  }
+}
+
+/** The model takes one float32 image [1, 3, S, S]; its side is the model's fixed one, else the configured one, else 112. */
+function checkInput(session: EmbedderSession, configured: number | null): { inputName: string; input: number } {
+  const inputs = session.inputMetadata;
+  if (inputs.length !== 1)
+    throw new FaceEmbedderError(SETTING, `has ${inputs.length} inputs (${session.inputNames.join(', ')}); a face embedder takes one image [1, 3, size, size]`);
+  const shape = dimsOf(inputs[0]);
+  const [n, c, h, w] = shape;
+  if (shape.length !== 4 || (n !== null && n !== 1) || (c !== null && c !== 3)) {
+    throw new FaceEmbedderError(
+      SETTING,
+      `input ${inputs[0].name} has shape [${(inputs[0].shape ?? []).join(', ')}]; a face embedder takes [1, 3, size, size] (NCHW, RGB)`,
+    );
+  }
+  if (inputs[0].type && inputs[0].type !== 'float32')
+    throw new FaceEmbedderError(SETTING, `input ${inputs[0].name} is ${inputs[0].type}; a face embedder takes float32`);
+  if (h !== null && w !== null && h !== w) throw new FaceEmbedderError(SETTING, `input ${inputs[0].name} is ${w}×${h}; face crops are square`);
+  const fixed = h ?? w;
+  const input = configured ?? fixed ?? 112;
+  if (fixed !== null && input !== fixed) throw new FaceEmbedderError('VIGIL_FACE_EMBEDDER_INPUT', `is ${input} but the model's input is ${fixed}×${fixed}`);
+  return { inputName: inputs[0].name, input };
+}
+
+/** The model gives one vector [1, length] (or [length]); returns the first output's name. */
+function checkOutput(session: EmbedderSession): string {
+  const outputs = session.outputMetadata;
+  if (outputs.length < 1) throw new FaceEmbedderError(SETTING, 'has no output');
+  const out = dimsOf(outputs[0]);
+  if (out.length < 1 || out.length > 2 || (out.length === 2 && out[0] !== null && out[0] !== 1)) {
+    throw new FaceEmbedderError(
+      SETTING,
+      `output ${outputs[0].name} has shape [${(outputs[0].shape ?? []).join(', ')}]; a face embedder gives one vector [1, length]`,
+    );
+  }
+  return outputs[0].name;
+}
+
+/** Runs the model once on a grey face: the descriptor's length, once it is one vector of 16 to 4096 finite numbers. */
+async function descriptorLength(ort: EmbedderOrt, session: EmbedderSession, io: { inputName: string; outputName: string; input: number }): Promise<number> {
+  const { inputName, outputName, input } = io;
+  let result: EmbedderOrtTensor;
+  try {
+    const grey = new Float32Array(3 * input * input);
+    result = (await session.run({ [inputName]: new ort.Tensor('float32', grey, [1, 3, input, input]) }))[outputName];
+  } catch (err) {
+    throw new FaceEmbedderError(SETTING, `failed on a ${input}×${input} face (${firstLine(err).slice(0, 200)})`);
+  }
+  const got = result.dims.filter((d) => d !== 1);
+  if (got.length !== 1)
+    throw new FaceEmbedderError(SETTING, `output ${outputName} has shape [${result.dims.join(', ')}]; a face embedder gives one vector [1, length]`);
+  const length = result.data.length;
+  if (length < 16 || length > 4096) throw new FaceEmbedderError(SETTING, `gives ${length} numbers per face; a descriptor has 16 to 4096`);
+  if (!Array.from(result.data).every(Number.isFinite)) throw new FaceEmbedderError(SETTING, 'gives numbers that are not finite');
+  return length;
 }
 
 /**

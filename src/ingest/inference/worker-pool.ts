@@ -66,83 +66,106 @@ export function threadsForMachine(): number {
   return Math.max(1, availableParallelism());
 }
 
+/** A pool's mutable state, shared by its dispatcher, its threads' listeners and its handle. */
+interface PoolState<Q, R> {
+  o: WorkerPoolOptions;
+  slots: Array<Slot<Q, R>>;
+  queue: Array<Job<Q, R>>;
+  /** time inside the worker of the last 100 jobs, ms */
+  timings: number[];
+  jobs: number;
+  busyMs: number;
+  nextId: number;
+  closed: boolean;
+}
+
 /** Starts the threads and resolves when every one has loaded its model (rejects, with the worker's message, when one cannot). */
 export async function createWorkerPool<Q extends object, R extends object>(o: WorkerPoolOptions): Promise<WorkerPool<Q, R>> {
   const size = Math.max(1, Math.min(o.workers, availableParallelism()));
-  const slots: Array<Slot<Q, R>> = [];
-  const queue: Array<Job<Q, R>> = [];
-  const timings: number[] = [];
-  let jobs = 0;
-  let busyMs = 0;
-  let nextId = 1;
-  let closed = false;
-  const start = () => startTsxWorker(o.url, o.data, `${o.name} worker`);
+  const state: PoolState<Q, R> = { o, slots: [], queue: [], timings: [], jobs: 0, busyMs: 0, nextId: 1, closed: false };
+  for (const worker of await startAll(o, size)) {
+    const slot: Slot<Q, R> = { worker, job: null };
+    attach(state, slot);
+    state.slots.push(slot);
+  }
+  return poolHandle(state, size);
+}
 
-  const dispatch = () => {
-    for (const slot of slots) {
-      if (slot.job || !queue.length) continue;
-      const job = queue.shift()!;
-      slot.job = job;
-      slot.worker.postMessage({ ...job.request, id: job.id }, job.transfer ?? []);
-    }
-  };
+function startWorker(o: WorkerPoolOptions): Promise<Worker> {
+  return startTsxWorker(o.url, o.data, `${o.name} worker`);
+}
 
-  const attach = (slot: Slot<Q, R>) => {
-    slot.worker.on('message', (msg: PoolReply<R>) => {
-      if (msg.type === 'ready') return;
-      const job = slot.job;
-      if (!job || job.id !== msg.id) return;
-      slot.job = null;
-      if (msg.type === 'result') {
-        jobs++;
-        busyMs += msg.ms;
-        timings.push(msg.ms);
-        if (timings.length > 100) timings.shift();
-        job.resolve(msg as R & { ms: number });
-      } else {
-        job.reject(new Error(`${o.name} failed: ${msg.message}`));
-      }
-      dispatch();
-    });
-    slot.worker.on('exit', () => {
-      if (closed) return;
-      // the model crashed its thread: fail the job it held, start a replacement
-      slot.job?.reject(new Error(`${o.name} worker exited`));
-      slot.job = null;
-      start().then(
-        (w) => {
-          if (closed) return void w.terminate();
-          slot.worker = w;
-          attach(slot);
-          dispatch();
-        },
-        () => {
-          /* leave the slot dead; the other workers carry on */
-        },
-      );
-    });
-  };
-
-  const started = await Promise.allSettled(Array.from({ length: size }, start));
+/** Starts `size` threads; when one cannot start, terminates the others and rejects with its reason. */
+async function startAll(o: WorkerPoolOptions, size: number): Promise<Worker[]> {
+  const started = await Promise.allSettled(Array.from({ length: size }, () => startWorker(o)));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) {
     await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.terminate() : undefined)));
     throw failed.reason;
   }
-  for (const s of started) {
-    const slot: Slot<Q, R> = { worker: (s as PromiseFulfilledResult<Worker>).value, job: null };
-    attach(slot);
-    slots.push(slot);
-  }
+  return started.map((s) => (s as PromiseFulfilledResult<Worker>).value);
+}
 
+/** Hands queued jobs to the free threads, first in first out. */
+function dispatch<Q, R>(state: PoolState<Q, R>): void {
+  for (const slot of state.slots) {
+    if (slot.job || !state.queue.length) continue;
+    const job = state.queue.shift()!;
+    slot.job = job;
+    slot.worker.postMessage({ ...job.request, id: job.id }, job.transfer ?? []);
+  }
+}
+
+/** Listens to a slot's thread: its replies settle the job it holds; its exit fails that job and starts a replacement. */
+function attach<Q, R>(state: PoolState<Q, R>, slot: Slot<Q, R>): void {
+  slot.worker.on('message', (msg: PoolReply<R>) => settle(state, slot, msg));
+  slot.worker.on('exit', () => {
+    if (state.closed) return;
+    // the model crashed its thread: fail the job it held, start a replacement
+    slot.job?.reject(new Error(`${state.o.name} worker exited`));
+    slot.job = null;
+    startWorker(state.o).then(
+      (w) => {
+        if (state.closed) return void w.terminate();
+        slot.worker = w;
+        attach(state, slot);
+        dispatch(state);
+      },
+      () => {
+        /* leave the slot dead; the other workers carry on */
+      },
+    );
+  });
+}
+
+/** A thread's reply to the job its slot holds: resolves or rejects it, counts it, and dispatches the next. */
+function settle<Q, R>(state: PoolState<Q, R>, slot: Slot<Q, R>, msg: PoolReply<R>): void {
+  if (msg.type === 'ready') return;
+  const job = slot.job;
+  if (!job || job.id !== msg.id) return;
+  slot.job = null;
+  if (msg.type === 'result') {
+    state.jobs++;
+    state.busyMs += msg.ms;
+    state.timings.push(msg.ms);
+    if (state.timings.length > 100) state.timings.shift();
+    job.resolve(msg as R & { ms: number });
+  } else {
+    job.reject(new Error(`${state.o.name} failed: ${msg.message}`));
+  }
+  dispatch(state);
+}
+
+function poolHandle<Q, R>(state: PoolState<Q, R>, size: number): WorkerPool<Q, R> {
+  const { o, slots, queue, timings } = state;
   return {
     size,
     run(request, transfer) {
-      if (closed) return Promise.reject(new Error(`${o.name} is closed`));
+      if (state.closed) return Promise.reject(new Error(`${o.name} is closed`));
       if (queue.length >= o.maxQueue) return Promise.reject(o.overloaded(queue.length));
       return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, request, transfer, resolve, reject });
-        dispatch();
+        queue.push({ id: state.nextId++, request, transfer, resolve, reject });
+        dispatch(state);
       });
     },
     stats() {
@@ -151,14 +174,14 @@ export async function createWorkerPool<Q extends object, R extends object>(o: Wo
         workers: size,
         busy: slots.filter((s) => s.job).length,
         queued: queue.length,
-        jobs,
+        jobs: state.jobs,
         mean_ms: Math.round(mean * 10) / 10,
-        busy_ms: Math.round(busyMs),
+        busy_ms: Math.round(state.busyMs),
       };
     },
     async close() {
-      if (closed) return;
-      closed = true;
+      if (state.closed) return;
+      state.closed = true;
       for (const job of queue.splice(0)) job.reject(new Error(`${o.name} is closed`));
       for (const s of slots) s.job?.reject(new Error(`${o.name} is closed`));
       await Promise.all(slots.map((s) => s.worker.terminate()));

@@ -172,18 +172,7 @@ export class FramePipeline {
   }
 
   private admit(frame: RgbFrame, at: number): Promise<void> | 'busy' | 'no_motion' {
-    this.counters.frames_in++;
-    this.lastFrameAt = at;
-    this.fpsIn.mark();
-    this.framesSinceDetect++;
-    // the gate sees every frame so its background stays current, even ones we then drop
-    const { motion, boxes } = this.gate.check(frame);
-    if (motion) {
-      this.motionPending = true;
-      // bounded: past a few dozen boxes the regions cover the view anyway
-      if (this.pendingBoxes.length < 64) this.pendingBoxes.push(...boxes);
-    }
-    this.emitHeartbeat(at);
+    this.observe(frame, at);
     if (this.inFlight || this.stopped) {
       this.counters.frames_dropped_busy++;
       return 'busy';
@@ -229,6 +218,27 @@ export class FramePipeline {
       if (regions) this.framesOnRegions++;
       else this.lastWholeAt = at;
     }
+    return this.detect(frame, at, regions, partial);
+  }
+
+  /** Every frame offered: counted, and seen by the motion gate (its motion boxes wait for the next run). */
+  private observe(frame: RgbFrame, at: number): void {
+    this.counters.frames_in++;
+    this.lastFrameAt = at;
+    this.fpsIn.mark();
+    this.framesSinceDetect++;
+    // the gate sees every frame so its background stays current, even ones we then drop
+    const { motion, boxes } = this.gate.check(frame);
+    if (motion) {
+      this.motionPending = true;
+      // bounded: past a few dozen boxes the regions cover the view anyway
+      if (this.pendingBoxes.length < 64) this.pendingBoxes.push(...boxes);
+    }
+    this.emitHeartbeat(at);
+  }
+
+  /** Runs the detector on the regions (or the whole frame when null); its objects go to interpret. */
+  private detect(frame: RgbFrame, at: number, regions: Region[] | null, partial: boolean): Promise<void> {
     const detected = regions
       ? this.o.detector.detect(frame, regions)
       : this.o.wholeFrame

@@ -21,6 +21,81 @@ function quote(path: string): string {
 }
 
 /**
+ * The concat demuxer's list for phone stills: each shown until the next one (at least 0.2 s, at
+ * most 5 s; the last one until the range ends, at most 1 s).
+ */
+function stillsConcatList(root: string, parts: SegmentRow[], to: number): string[] {
+  const lines: string[] = [];
+  parts.forEach((p, i) => {
+    const next = parts[i + 1]?.start_at ?? Math.min(to, p.start_at + 1000);
+    lines.push(`file ${quote(join(root, p.path))}`, `duration ${Math.max(0.2, Math.min(5, (next - p.start_at) / 1000)).toFixed(3)}`);
+  });
+  // the concat demuxer takes the last file's duration only when the file is named once more
+  lines.push(`file ${quote(join(root, parts[parts.length - 1].path))}`);
+  return lines;
+}
+
+/** The concat demuxer's list for video segments, the first and last trimmed to the range. */
+function segmentsConcatList(root: string, parts: SegmentRow[], from: number, to: number): string[] {
+  const lines: string[] = [];
+  for (const p of parts) {
+    lines.push(`file ${quote(join(root, p.path))}`);
+    if (from > p.start_at) lines.push(`inpoint ${((from - p.start_at) / 1000).toFixed(3)}`);
+    if (to < p.end_at) lines.push(`outpoint ${((to - p.start_at) / 1000).toFixed(3)}`);
+  }
+  return lines;
+}
+
+/** ffmpeg's arguments encoding the stills of `list` into an H.264 MP4 at 5 fps, its index first. */
+function encodeStillsArgs(list: string, tmp: string): string[] {
+  return [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-vf',
+    'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p',
+    '-r',
+    '5',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    tmp,
+  ];
+}
+
+/** ffmpeg's arguments joining the segments of `list` without re-encoding, into WebM (VP8) or an MP4 with its index first. */
+function copySegmentsArgs(list: string, tmp: string, webm: boolean): string[] {
+  return [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-map',
+    '0:v:0',
+    '-c',
+    'copy',
+    ...(webm ? ['-f', 'webm'] : ['-movflags', '+faststart', '-f', 'mp4']),
+    tmp,
+  ];
+}
+
+/**
  * Makes a clip of a range from its segments (docs/decisions.md, "Recordings: a second output of
  * the decoding ffmpeg"): video segments are joined by ffmpeg's concat demuxer without re-encoding
  * (`-c copy`), trimmed to the range at the nearest keyframes, into an MP4 with its index first
@@ -52,73 +127,10 @@ export class ClipMaker {
     const tmp = join(this.cacheDir, `.${key}-${randomBytes(4).toString('hex')}`);
     const list = `${tmp}.txt`;
     try {
-      if (kind === 'still') {
-        const lines: string[] = [];
-        parts.forEach((p, i) => {
-          const next = parts[i + 1]?.start_at ?? Math.min(to, p.start_at + 1000);
-          lines.push(`file ${quote(join(this.deps.root, p.path))}`, `duration ${Math.max(0.2, Math.min(5, (next - p.start_at) / 1000)).toFixed(3)}`);
-        });
-        // the concat demuxer takes the last file's duration only when the file is named once more
-        lines.push(`file ${quote(join(this.deps.root, parts[parts.length - 1].path))}`);
-        writeFileSync(list, lines.join('\n') + '\n');
-        await run(
-          this.deps.ffmpegPath(),
-          [
-            '-v',
-            'error',
-            '-y',
-            '-f',
-            'concat',
-            '-safe',
-            '0',
-            '-i',
-            list,
-            '-vf',
-            'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p',
-            '-r',
-            '5',
-            '-c:v',
-            'libx264',
-            '-preset',
-            'veryfast',
-            '-movflags',
-            '+faststart',
-            '-f',
-            'mp4',
-            tmp,
-          ],
-          { timeout: 120_000 },
-        );
-      } else {
-        const lines: string[] = [];
-        for (const p of parts) {
-          lines.push(`file ${quote(join(this.deps.root, p.path))}`);
-          if (from > p.start_at) lines.push(`inpoint ${((from - p.start_at) / 1000).toFixed(3)}`);
-          if (to < p.end_at) lines.push(`outpoint ${((to - p.start_at) / 1000).toFixed(3)}`);
-        }
-        writeFileSync(list, lines.join('\n') + '\n');
-        await run(
-          this.deps.ffmpegPath(),
-          [
-            '-v',
-            'error',
-            '-y',
-            '-f',
-            'concat',
-            '-safe',
-            '0',
-            '-i',
-            list,
-            '-map',
-            '0:v:0',
-            '-c',
-            'copy',
-            ...(webm ? ['-f', 'webm'] : ['-movflags', '+faststart', '-f', 'mp4']),
-            tmp,
-          ],
-          { timeout: 120_000 },
-        );
-      }
+      const lines = kind === 'still' ? stillsConcatList(this.deps.root, parts, to) : segmentsConcatList(this.deps.root, parts, from, to);
+      writeFileSync(list, lines.join('\n') + '\n');
+      const args = kind === 'still' ? encodeStillsArgs(list, tmp) : copySegmentsArgs(list, tmp, webm);
+      await run(this.deps.ffmpegPath(), args, { timeout: 120_000 });
       renameSync(tmp, out);
     } finally {
       rmSync(list, { force: true });

@@ -15,7 +15,16 @@ import { type Clock, toIso, isValidTimeZone } from '../../platform/time/index.ts
 import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import { findStream, listRunnableStreams, listStreamSceneIds, listStreamsOfScene } from '../streams/stream-queries.ts';
-import { DEFAULT_QUERY_WINDOW_MS, answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult, type Interpretation } from './query/query.ts';
+import {
+  DEFAULT_QUERY_WINDOW_MS,
+  answerQuery,
+  buildExamples,
+  interpretQuery,
+  parseWindow,
+  type InterpretResult,
+  type Interpretation,
+  type QueryAnswer,
+} from './query/query.ts';
 import {
   answerKnownVsUnknown,
   answerPersonQuestion,
@@ -57,6 +66,77 @@ export interface ScenePeople {
 
 function toRecords(rows: DetectionTable[]): DetectionRecord[] {
   return rows.map((d) => ({ ...d, type: d.type as DetectionType, box: boxOf(d) }));
+}
+
+type CombinedHistory = ReturnType<typeof combineHistory<DetectionTable>>;
+
+/** An understood scene question and what it is answered from. */
+interface SceneQuestion {
+  sceneId: string;
+  scene: SceneRow;
+  query: string;
+  interp: Interpretation;
+  people: KnownPerson[];
+  about: ReturnType<typeof readPeopleQuestion>;
+  history: DetectionTable[];
+  combined: CombinedHistory;
+  combinedBaseline: CombinedHistory[];
+  state: SceneState | undefined;
+  recognitionOn: boolean;
+}
+
+/** The detections an answer cites are the stored readings, not the scene's combined ones. */
+function citedDetections(detections: QueryAnswer['detections'], histories: CombinedHistory[]): Array<DetectionTable | DetectionRecord> {
+  const stored = new Map(histories.flatMap((h) => [...h.original.values()].map((r) => [r.id, r] as const)));
+  return detections.map((d) => {
+    const c = stored.get(d.id);
+    return c ? toRecords([c])[0] : d;
+  });
+}
+
+/** A scene question's result: the answer, or on a stale scene asked about now, the stale sentence. */
+function sceneQueryResult(r: {
+  body: QueryBodyT;
+  now: number;
+  scene: SceneRow;
+  interp: Interpretation;
+  about: SceneQuestion['about'];
+  state: SceneState | undefined;
+  freshness: SceneFreshness;
+  answer: QueryAnswer;
+  cited: Array<DetectionTable | DetectionRecord>;
+}): QueryResultT {
+  const { body, now, scene, interp, about, state, freshness, answer } = r;
+  // a stale scene never answers a question about now with "now" (docs/decisions.md, "Freshness")
+  const staleNow = freshness.stale && asksAboutNow(interp) && !about;
+  const stateNow = { people: state?.people ?? scene.people, vehicles: state?.vehicles ?? scene.vehicles };
+  return {
+    stream_id: body.stream_id,
+    query: body.query,
+    answered_at: toIso(now),
+    detections: r.cited.map(toDetectionView),
+    crowd_density: answer.crowd_density,
+    anomaly_flag: answer.anomaly_flag,
+    answer: staleNow
+      ? staleSentence({
+          freshness,
+          now,
+          timeZone: scene.time_zone,
+          place: `the ${scene.location.replace(/_/g, ' ')}`,
+          counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
+        })
+      : answer.answer,
+    ...freshnessFields(freshness),
+    interpretation: {
+      metric: interp.metric,
+      aggregate: interp.aggregate,
+      from: toIso(interp.from),
+      to: toIso(interp.to),
+      summary: interp.summary,
+      ...(interp.time_phrase ? { time_phrase: interp.time_phrase } : {}),
+      ...(interp.window ? { window: interp.window } : {}),
+    },
+  };
 }
 
 /** One scene per (tenant, location), kept current by the engine; queries answer from its history. */
@@ -278,10 +358,31 @@ export class SceneService {
     const now = this.deps.clock.now();
     const state = this.deps.sharedState ? undefined : this.deps.engine.snapshot(sceneId, now);
     const { people, about, interp } = await this.interpretSceneQuery(principal, actor, sceneId, scene, streamId, body, now, windowMs, windowSource);
-    const { db } = this.deps.database;
     const { history, sceneStreams, combined, combinedBaseline } = await this.sceneQueryHistory(sceneId, scene, interp);
     const freshness = this.freshnessOf(scene, sceneStreams);
     const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
+    const asked = { sceneId, scene, query: body.query, interp, people, about, history, combined, combinedBaseline, state, recognitionOn };
+    const answer = await this.answerSceneQuery(asked);
+    if ('ask' in answer && answer.ask)
+      throw new VigilError('query_not_understood', answer.ask, { param: 'query', extra: { examples: buildExamples(scene.location) } });
+    const cited = citedDetections(answer.detections, [combined, ...combinedBaseline]);
+    const result = sceneQueryResult({ body, now, scene, interp, about, state, freshness, answer, cited });
+    // every query is recorded in the audit trail (docs/design.md, "Audit")
+    await this.deps.audit.append(actor, {
+      tenantId: principal.tenantId,
+      action: 'scene.queried',
+      resourceType: 'scene',
+      resourceId: sceneId,
+      data: { stream_id: body.stream_id, query: body.query, window: body.window, interpretation: result.interpretation, answer: result.answer },
+      scope: { location: scene.location, streamId },
+    });
+    return result;
+  }
+
+  /** The answer to an understood scene question: about a moment, a person, known and unknown people, who, or the scene's figures. */
+  private async answerSceneQuery(q: SceneQuestion): Promise<QueryAnswer> {
+    const { sceneId, scene, interp, people, about, history, combined, combinedBaseline, state, recognitionOn } = q;
+    const { db } = this.deps.database;
     // "who was that at 22:40?": the tracks around that moment (one that began up to an hour before may still be there)
     const atMoment =
       about?.kind === 'who' && about.moment
@@ -293,7 +394,7 @@ export class SceneService {
           )
         : undefined;
     if (atMoment && 'cannot' in atMoment) throw new VigilError('face_not_seen', atMoment.cannot, { param: 'query' });
-    const answer = atMoment
+    return atMoment
       ? atMoment.answer
       : about?.kind === 'person'
         ? answerPersonQuestion(
@@ -305,7 +406,7 @@ export class SceneService {
             about.count,
           )
         : about?.kind === 'known_vs_unknown'
-          ? answerKnownVsUnknown(interp, people, toRecords(history), body.query)
+          ? answerKnownVsUnknown(interp, people, toRecords(history), q.query)
           : about?.kind === 'who'
             ? answerWhoQuestion(interp, people, toRecords(history), recognitionOn)
             : answerQuery(
@@ -320,54 +421,6 @@ export class SceneService {
                 },
                 combinedBaseline.map((b) => toRecords(b.records)),
               );
-    if ('ask' in answer && answer.ask)
-      throw new VigilError('query_not_understood', answer.ask, { param: 'query', extra: { examples: buildExamples(scene.location) } });
-    // the detections an answer cites are the stored readings, not the scene's combined ones
-    const stored = new Map([combined, ...combinedBaseline].flatMap((h) => [...h.original.values()].map((r) => [r.id, r] as const)));
-    const cited = answer.detections.map((d) => {
-      const c = stored.get(d.id);
-      return c ? toRecords([c])[0] : d;
-    });
-    // a stale scene never answers a question about now with "now" (docs/decisions.md, "Freshness")
-    const staleNow = freshness.stale && asksAboutNow(interp) && !about;
-    const stateNow = { people: state?.people ?? scene.people, vehicles: state?.vehicles ?? scene.vehicles };
-    const result: QueryResultT = {
-      stream_id: body.stream_id,
-      query: body.query,
-      answered_at: toIso(now),
-      detections: cited.map(toDetectionView),
-      crowd_density: answer.crowd_density,
-      anomaly_flag: answer.anomaly_flag,
-      answer: staleNow
-        ? staleSentence({
-            freshness,
-            now,
-            timeZone: scene.time_zone,
-            place: `the ${scene.location.replace(/_/g, ' ')}`,
-            counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
-          })
-        : answer.answer,
-      ...freshnessFields(freshness),
-      interpretation: {
-        metric: interp.metric,
-        aggregate: interp.aggregate,
-        from: toIso(interp.from),
-        to: toIso(interp.to),
-        summary: interp.summary,
-        ...(interp.time_phrase ? { time_phrase: interp.time_phrase } : {}),
-        ...(interp.window ? { window: interp.window } : {}),
-      },
-    };
-    // Every query is recorded in the audit trail (docs/design.md "Audit")
-    await this.deps.audit.append(actor, {
-      tenantId: principal.tenantId,
-      action: 'scene.queried',
-      resourceType: 'scene',
-      resourceId: sceneId,
-      data: { stream_id: body.stream_id, query: body.query, window: body.window, interpretation: result.interpretation, answer: result.answer },
-      scope: { location: scene.location, streamId },
-    });
-    return result;
   }
 
   /** The window and the stream of a scene question, checked. */

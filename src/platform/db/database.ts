@@ -96,7 +96,7 @@ export function tenantLockStatements(tenantIds: readonly string[]): string {
   return keys.map((k) => `SELECT pg_advisory_xact_lock(${TENANT_LOCK_SPACE}, ${k});`).join(' ');
 }
 
-export function openDatabase(opts: {
+export interface OpenDatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
   poolSize?: number;
@@ -104,66 +104,79 @@ export function openDatabase(opts: {
   onIdleError?: (err: Error) => void;
   /** SQLite: the WAL checkpointer's interval and catch-up threshold (tests make them small) */
   checkpoint?: Pick<CheckpointerOptions, 'intervalMs' | 'restartFrames' | 'onError'>;
-}): DatabaseHandle {
-  if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    // node-postgres: an idle client whose connection dies emits 'error' on the pool; without a
-    // listener that is an uncaught exception that would take the whole service down. The pool
-    // discards that client and opens a new one on the next query.
-    pool.on('error', (err) => opts.onIdleError?.(err));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    // the pipeline's commits: one at a time per node, so two connections cover a commit and the
-    // one a shutdown or a test may start beside it
-    const pipelinePool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, pipeline: true });
-    pipelinePool.on('error', (err) => opts.onIdleError?.(err));
-    return {
-      db,
-      dialect: 'postgres',
-      sqlite: null,
-      withWriteLock: (fn) =>
-        db.transaction().execute(async (trx) => {
-          await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(trx);
-          return fn(trx);
-        }),
-      // A transaction by hand on a connection of its own pool, in node-postgres' pipeline mode:
-      // BEGIN and the locks are sent without waiting, and fn's first statements (and whatever it
-      // makes together) follow on the wire, so they share one round trip (docs/decisions.md,
-      // "PostgreSQL commit in two round trips"). Statements sent behind the locks run
-      // once the locks are granted, each with a snapshot taken then.
-      withTenantWriteLock: async (tenantIds, fn) => {
-        const client = await pipelinePool.connect();
-        const locked = client.query(`BEGIN; SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY}); ${tenantLockStatements(tenantIds)}`);
-        const trx = pipelinedTransaction(client);
-        tenantLocksHeld.set(trx.db, new Set(tenantIds));
-        deferrable.set(trx.db, trx);
-        let broken: Error | undefined;
-        try {
-          // fn's statements fail too when the locks could not be taken (the transaction is aborted);
-          // both are waited for, so nothing of fn is still running when the connection goes back
-          const [lock, run] = await Promise.allSettled([locked, fn(trx.db)]);
-          if (lock.status === 'rejected') throw lock.reason;
-          if (run.status === 'rejected') throw run.reason;
-          await trx.commit();
-          return run.value;
-        } catch (err) {
-          await client.query('ROLLBACK').catch((e: Error) => void (broken = e));
-          throw err;
-        } finally {
-          // a connection that could not even roll back is dropped, not reused
-          client.release(broken);
-        }
-      },
-      ping: async () => {
-        await sql`select 1`.execute(db);
-      },
-      close: async () => {
-        await db.destroy();
-        await pipelinePool.end();
-      },
-    };
+}
+
+/** PostgreSQL when a database URL is given, else SQLite in a file under dataDir. */
+export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize, opts.onIdleError);
+  return openSqlite(opts.dataDir, opts.checkpoint);
+}
+
+function openPostgres(databaseUrl: string, poolSize: number | undefined, onIdleError: ((err: Error) => void) | undefined): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize ?? 10 });
+  // node-postgres: an idle client whose connection dies emits 'error' on the pool; without a
+  // listener that is an uncaught exception that would take the whole service down. The pool
+  // discards that client and opens a new one on the next query.
+  pool.on('error', (err) => onIdleError?.(err));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // the pipeline's commits: one at a time per node, so two connections cover a commit and the
+  // one a shutdown or a test may start beside it
+  const pipelinePool = new pg.Pool({ connectionString: databaseUrl, max: 2, pipeline: true });
+  pipelinePool.on('error', (err) => onIdleError?.(err));
+  return {
+    db,
+    dialect: 'postgres',
+    sqlite: null,
+    withWriteLock: (fn) =>
+      db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(trx);
+        return fn(trx);
+      }),
+    withTenantWriteLock: (tenantIds, fn) => pipelinedTenantWriteLock(pipelinePool, tenantIds, fn),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: async () => {
+      await db.destroy();
+      await pipelinePool.end();
+    },
+  };
+}
+
+/**
+ * PostgreSQL's withTenantWriteLock: a transaction by hand on a connection of the pipeline pool, in
+ * node-postgres' pipeline mode: BEGIN and the locks are sent without waiting, and fn's first
+ * statements (and whatever it makes together) follow on the wire, so they share one round trip
+ * (docs/decisions.md, "PostgreSQL commit in two round trips"). Statements sent behind the locks
+ * run once the locks are granted, each with a snapshot taken then.
+ */
+async function pipelinedTenantWriteLock<T>(pipelinePool: pg.Pool, tenantIds: readonly string[], fn: (trx: DbExecutor) => Promise<T>): Promise<T> {
+  const client = await pipelinePool.connect();
+  const locked = client.query(`BEGIN; SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY}); ${tenantLockStatements(tenantIds)}`);
+  const trx = pipelinedTransaction(client);
+  tenantLocksHeld.set(trx.db, new Set(tenantIds));
+  deferrable.set(trx.db, trx);
+  let broken: Error | undefined;
+  try {
+    // fn's statements fail too when the locks could not be taken (the transaction is aborted);
+    // both are waited for, so nothing of fn is still running when the connection goes back
+    const [lock, run] = await Promise.allSettled([locked, fn(trx.db)]);
+    if (lock.status === 'rejected') throw lock.reason;
+    if (run.status === 'rejected') throw run.reason;
+    await trx.commit();
+    return run.value;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((e: Error) => void (broken = e));
+    throw err;
+  } finally {
+    // a connection that could not even roll back is dropped, not reused
+    client.release(broken);
   }
-  mkdirSync(opts.dataDir, { recursive: true });
-  const file = join(opts.dataDir, 'vigil.sqlite');
+}
+
+function openSqlite(dataDir: string, checkpoint: OpenDatabaseOptions['checkpoint']): DatabaseHandle {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'vigil.sqlite');
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
@@ -174,27 +187,10 @@ export function openDatabase(opts: {
   // the catch-up holds Kysely's connection mutex, which every transaction and query on this
   // connection takes: no write can start while the worker copies the last frames back
   const checkpointer = startSqliteCheckpointer(file, createRequire(import.meta.url).resolve('better-sqlite3'), {
-    ...opts.checkpoint,
+    ...checkpoint,
     quiesce: (catchUp) => db.connection().execute(() => catchUp()),
   });
-  const begin = sqlite.prepare('BEGIN IMMEDIATE');
-  const commit = sqlite.prepare('COMMIT');
-  const rollback = sqlite.prepare('ROLLBACK');
-  // BEGIN IMMEDIATE takes the write lock up front, so a reader-then-writer transaction cannot
-  // fail with SQLITE_BUSY_SNAPSHOT when another process (the CLI) wrote in between. The
-  // statements run on the raw connection while Kysely's connection mutex is held.
-  const withWriteLock = <T>(fn: (trx: DbExecutor) => Promise<T>): Promise<T> =>
-    db.connection().execute(async (conn) => {
-      begin.run();
-      try {
-        const result = await fn(conn);
-        commit.run();
-        return result;
-      } catch (err) {
-        if (sqlite.inTransaction) rollback.run();
-        throw err;
-      }
-    });
+  const withWriteLock = sqliteWriteLock(sqlite, db);
   return {
     db,
     dialect: 'sqlite',
@@ -209,6 +205,29 @@ export function openDatabase(opts: {
       await db.destroy();
     },
   };
+}
+
+/**
+ * SQLite's withWriteLock. BEGIN IMMEDIATE takes the write lock up front, so a reader-then-writer
+ * transaction cannot fail with SQLITE_BUSY_SNAPSHOT when another process (the CLI) wrote in
+ * between. The statements run on the raw connection while Kysely's connection mutex is held.
+ */
+function sqliteWriteLock(sqlite: SQLite.Database, db: Db): DatabaseHandle['withWriteLock'] {
+  const begin = sqlite.prepare('BEGIN IMMEDIATE');
+  const commit = sqlite.prepare('COMMIT');
+  const rollback = sqlite.prepare('ROLLBACK');
+  return <T>(fn: (trx: DbExecutor) => Promise<T>): Promise<T> =>
+    db.connection().execute(async (conn) => {
+      begin.run();
+      try {
+        const result = await fn(conn);
+        commit.run();
+        return result;
+      } catch (err) {
+        if (sqlite.inTransaction) rollback.run();
+        throw err;
+      }
+    });
 }
 
 /**

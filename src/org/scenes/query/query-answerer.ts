@@ -19,7 +19,7 @@ const READING_FRESH_MS = 2 * 60_000;
 /** A tracked object last seen this close to the end of the range is taken as still there. */
 const STILL_PRESENT_MS = 2 * 60_000;
 
-/** Spec: Query response `detections` — we cap it so one answer stays a small payload. */
+/** The detections a scene question's answer cites (QueryResult's `detections`, src/org/scenes/scene.schemas.ts) are capped so one answer stays a small payload. */
 export const MAX_ANSWER_DETECTIONS = 50;
 
 interface Reading {
@@ -604,36 +604,8 @@ function answerThreshold(
       supporting = [pick.record];
       break;
     }
-    case 'first': {
-      // the reading in force when the span began, then each reading in it: the first that meets the number
-      const span = readingsOver(readings, interp.from, interp.to);
-      if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot say.`, supporting: [] };
-      const hit = span.find((r) => COMPARE[t.op](r.value, limit));
-      const be = (n: number) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
-      if (!hit) {
-        const pick = span.reduce((best, r) => ((t.op === '>' || t.op === '>=' ? r.value > best.value : r.value < best.value) ? r : best));
-        const extreme = t.op === '>' || t.op === '>=' ? 'the most at once was' : 'the fewest at once was';
-        return {
-          answer: `${capitalise(p.place)} never had ${t.capacity || t.share ? asked : `${asked} ${many}`} ${p.when}: ${extreme} ${pick.value} (at ${p.moment(Math.max(pick.at, interp.from))}).`,
-          supporting: [pick.record],
-        };
-      }
-      const askedOf = t.capacity || t.share ? asked : `${asked} ${many}`;
-      if (hit.at <= interp.from) {
-        return {
-          answer: `${capitalise(p.place)} already had ${askedOf} when ${p.when} began: ${be(hit.value)} at ${p.moment(interp.from)}.`,
-          supporting: [hit.record],
-        };
-      }
-      if (hit === span[0]) {
-        // the first count of the span already met it: when it began to is before what was recorded
-        return {
-          answer: `${capitalise(p.place)}'s first ${one} count ${p.when}, at ${p.moment(hit.at)}, already had ${askedOf}: ${be(hit.value)}; nothing was counted before it.`,
-          supporting: [hit.record],
-        };
-      }
-      return { answer: `${capitalise(p.place)} first had ${askedOf} at ${p.moment(hit.at)} ${p.when}: ${be(hit.value)}.`, supporting: [hit.record] };
-    }
+    case 'first':
+      return answerThresholdFirst(interp, readings, limit, asked, p);
     case 'arrivals': {
       const arrivals = answerArrivals({ ...interp, yes_no: false }, detections, readings, p);
       value = arrivals.total ?? 0;
@@ -644,6 +616,40 @@ function answerThreshold(
   }
   const yes = COMPARE[t.op](value, limit);
   return { answer: `${yes ? 'Yes' : 'No'}, ${figure}, ${yes ? '' : 'not '}${asked}.`, supporting };
+}
+
+/** A threshold question on the 'first' basis: when the count first met the number in the span. */
+function answerThresholdFirst(interp: Interpretation, readings: Reading[], limit: number, asked: string, p: Phrasing): CountAnswer {
+  const t = interp.threshold!;
+  const [one, many] = nouns(interp);
+  // the reading in force when the span began, then each reading in it: the first that meets the number
+  const span = readingsOver(readings, interp.from, interp.to);
+  if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot say.`, supporting: [] };
+  const hit = span.find((r) => COMPARE[t.op](r.value, limit));
+  const be = (n: number) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
+  if (!hit) {
+    const pick = span.reduce((best, r) => ((t.op === '>' || t.op === '>=' ? r.value > best.value : r.value < best.value) ? r : best));
+    const extreme = t.op === '>' || t.op === '>=' ? 'the most at once was' : 'the fewest at once was';
+    return {
+      answer: `${capitalise(p.place)} never had ${t.capacity || t.share ? asked : `${asked} ${many}`} ${p.when}: ${extreme} ${pick.value} (at ${p.moment(Math.max(pick.at, interp.from))}).`,
+      supporting: [pick.record],
+    };
+  }
+  const askedOf = t.capacity || t.share ? asked : `${asked} ${many}`;
+  if (hit.at <= interp.from) {
+    return {
+      answer: `${capitalise(p.place)} already had ${askedOf} when ${p.when} began: ${be(hit.value)} at ${p.moment(interp.from)}.`,
+      supporting: [hit.record],
+    };
+  }
+  if (hit === span[0]) {
+    // the first count of the span already met it: when it began to is before what was recorded
+    return {
+      answer: `${capitalise(p.place)}'s first ${one} count ${p.when}, at ${p.moment(hit.at)}, already had ${askedOf}: ${be(hit.value)}; nothing was counted before it.`,
+      supporting: [hit.record],
+    };
+  }
+  return { answer: `${capitalise(p.place)} first had ${askedOf} at ${p.moment(hit.at)} ${p.when}: ${be(hit.value)}.`, supporting: [hit.record] };
 }
 
 /**

@@ -6,6 +6,15 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const bigint = dialect === 'postgres' ? 'bigint' : 'integer';
   const real = dialect === 'postgres' ? 'double precision' : 'real';
 
+  await createTenantsAndKeys(db);
+  await createScenesAndStreams(db, real);
+  await createDetections(db, real, bigint);
+  await createAuditLog(db, dialect);
+  await createIdempotencyKeys(db);
+}
+
+/** Tenants and their API keys. */
+async function createTenantsAndKeys(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('tenants')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -30,7 +39,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('revoked_at', 'text')
     .execute();
+}
 
+/** Scenes (a location's live counts) and the streams that feed them. */
+async function createScenesAndStreams(db: Kysely<any>, real: string): Promise<void> {
   await db.schema
     .createTable('scenes')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -66,7 +78,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('streams_tenant_id').on('streams').columns(['tenant_id', 'id']).execute();
+}
 
+/** Detections, with the indexes their reads and retention use. */
+async function createDetections(db: Kysely<any>, real: string, bigint: string): Promise<void> {
   await db.schema
     .createTable('detections')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -88,7 +103,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   // retention deletes by age across tenants
   await db.schema.createIndex('detections_at').on('detections').column('at').execute();
   await db.schema.createIndex('detections_stream_type_at').on('detections').columns(['stream_id', 'type', 'at']).execute();
+}
 
+/** The audit chain, append-only in the database itself. */
+async function createAuditLog(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await db.schema
     .createTable('audit_log')
     .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
@@ -121,7 +139,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     await sql`CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
       BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END`.execute(db);
   }
+}
 
+/** Stored responses of requests sent with an Idempotency-Key. */
+async function createIdempotencyKeys(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('idempotency_keys')
     .addColumn('key_id', 'text', (c) => c.notNull())

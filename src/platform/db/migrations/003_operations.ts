@@ -11,6 +11,17 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const bigint = dialect === 'postgres' ? 'bigint' : 'integer';
   const real = dialect === 'postgres' ? 'double precision' : 'real';
 
+  await createAutomationSettings(db);
+  await createAlertRules(db, real);
+  await createIncidents(db, bigint);
+  await createAlerts(db, real, bigint);
+  await createIncidentDetectionsAndNotes(db, bigint);
+  await createResponders(db);
+  await createProtocols(db, bigint);
+}
+
+/** Per-organization automation settings. */
+async function createAutomationSettings(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('automation_settings')
     .addColumn('tenant_id', 'text', (c) => c.primaryKey().references('tenants.id'))
@@ -21,7 +32,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('business_hours', 'text', (c) => c.notNull()) // JSON Schedule
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
+}
 
+/** Alert rules. */
+async function createAlertRules(db: Kysely<any>, real: string): Promise<void> {
   await db.schema
     .createTable('alert_rules')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -38,7 +52,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('alert_rules_tenant').on('alert_rules').columns(['tenant_id', 'id']).execute();
+}
 
+/** Incidents. */
+async function createIncidents(db: Kysely<any>, bigint: string): Promise<void> {
   await db.schema
     .createTable('incidents')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -58,7 +75,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('incidents_tenant').on('incidents').columns(['tenant_id', 'id']).execute();
   await db.schema.createIndex('incidents_scene_status').on('incidents').columns(['scene_id', 'status', 'last_activity_at']).execute();
+}
 
+/** Fired alerts, each with a snapshot of its rule's condition and of the detection. */
+async function createAlerts(db: Kysely<any>, real: string, bigint: string): Promise<void> {
   await db.schema
     .createTable('alerts')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -82,7 +102,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await db.schema.createIndex('alerts_tenant').on('alerts').columns(['tenant_id', 'id']).execute();
   await db.schema.createIndex('alerts_incident').on('alerts').columns(['incident_id']).execute();
   await db.schema.createIndex('alerts_rule_scene').on('alerts').columns(['rule_id', 'scene_id', 'detected_at']).execute();
+}
 
+/** An incident's linked detections and its notes. */
+async function createIncidentDetectionsAndNotes(db: Kysely<any>, bigint: string): Promise<void> {
   await db.schema
     .createTable('incident_detections')
     .addColumn('incident_id', 'text', (c) => c.notNull())
@@ -105,7 +128,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('incident_notes_incident').on('incident_notes').columns(['incident_id', 'id']).execute();
+}
 
+/** Responders. */
+async function createResponders(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('responders')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -121,7 +147,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('responders_tenant').on('responders').columns(['tenant_id', 'id']).execute();
+}
 
+/** Organization-defined protocol types, protocol runs and the responders each run notified. */
+async function createProtocols(db: Kysely<any>, bigint: string): Promise<void> {
   await db.schema
     .createTable('protocol_types')
     .addColumn('id', 'text', (c) => c.primaryKey())

@@ -8,6 +8,15 @@ import type { Dialect } from '../dialect-name.ts';
  * the watch's window in words is `window_text`.
  */
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
+  await createRoomsAndSensors(db);
+  await createBoundaries(db);
+  await createWatches(db);
+  await createHouseholdEvents(db);
+  await createConversations(db);
+}
+
+/** Rooms and the sensor metadata over the household's streams. */
+async function createRoomsAndSensors(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('household_rooms')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -30,7 +39,10 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('household_sensors_tenant').on('household_sensors').columns(['tenant_id']).execute();
+}
 
+/** Boundaries: set and cleared, on a room or a sensor. */
+async function createBoundaries(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('household_boundaries')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -43,7 +55,10 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .addColumn('cleared_by_key_id', 'text')
     .execute();
   await db.schema.createIndex('household_boundaries_tenant').on('household_boundaries').columns(['tenant_id', 'cleared_at']).execute();
+}
 
+/** Watches. */
+async function createWatches(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('watches')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -63,7 +78,10 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .addColumn('stood_down_at', 'text')
     .execute();
   await db.schema.createIndex('watches_tenant_status').on('watches').columns(['tenant_id', 'status', 'id']).execute();
+}
 
+/** The household event log. */
+async function createHouseholdEvents(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('household_events')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -81,7 +99,10 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('household_events_tenant_id').on('household_events').columns(['tenant_id', 'id']).execute();
   await db.schema.createIndex('household_events_watch').on('household_events').columns(['watch_id', 'id']).execute();
+}
 
+/** Conversations and their turns. */
+async function createConversations(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('conversations')
     .addColumn('id', 'text', (c) => c.primaryKey())
