@@ -24,17 +24,10 @@ const EXCEPTION_FOLDERS = ['src/home/agent/', 'src/home/conversations/'];
 // lines when listed; formatting the tree with Prettier took several that were under 80 over it). They are work left to do, not permitted exceptions:
 // each is removed from this list when it is split, and the check then keeps it short.
 const OUTSTANDING = new Set<string>([
-  'src/platform/console/web/pages/alerts.js :: Alerts', // 133 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/console/web/pages/keys.js :: Keys', // 118 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/console/web/pages/streams.js :: Streams', // 110 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/console/web/pages/wall.js :: AskForm', // 107 lines since the tree was formatted (under 80 before), outstanding
   'src/home/agent/sensor-topic.ts :: readTopicRequest', // 106 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/language/time/watch-window.ts :: resolveWindowChange', // 105 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/console/web/pages/recordings-timeline.js :: RecordingsTimeline', // 102 lines since the tree was formatted (under 80 before), outstanding
   'src/home/agent/offline-planner.ts :: readClause', // 98 lines since the tree was formatted (under 80 before), outstanding
   'src/home/conversations/past-answer.ts :: answerPast', // 96 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/console/web/pages/audit.js :: Audit', // 93 lines since the tree was formatted (under 80 before), outstanding
-  'src/platform/console/web/pages/wall.js :: Wall', // 89 lines since the tree was formatted (under 80 before), outstanding
   'src/home/agent/offline-planner.ts :: resolvePlaceWords', // 88 lines since the tree was formatted (under 80 before), outstanding
   'src/home/conversations/conversation.service.ts :: run', // 87 lines since the tree was formatted (under 80 before), outstanding
   'src/home/agent/plan-check.ts :: checkPlanAgainstMessage', // 83 lines since the tree was formatted (under 80 before), outstanding

@@ -145,6 +145,59 @@ function defaultQuestion(scene) {
   return scene ? `How many people are in the ${scene.location.replace(/_/g, ' ')} right now?` : '';
 }
 
+/** The questions the API offers after one it could not read: choosing one puts it in the form. */
+function examples(list, choose) {
+  return html`<div class="examples" id="ask-examples">
+    <p class="muted small">Questions it understands here:</p>
+    <ul>
+      ${list.map(
+        (q) =>
+          html`<li>
+            <button type="button" class="link" onClick=${() => choose(q)}>${q}</button>
+          </li>`,
+      )}
+    </ul>
+  </div>`;
+}
+
+function detectionsTable(detections) {
+  return html`<table>
+    <caption>
+      Detections behind the answer
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Time</th>
+        <th scope="col">Type</th>
+        <th scope="col">Value</th>
+        <th scope="col">Confidence</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${detections.slice(0, 20).map(
+        (d) =>
+          html`<tr>
+            <td>${fmtTime(d.timestamp)}</td>
+            <td>${d.type}${d.subtype ? ` (${d.subtype})` : ''}</td>
+            <td>${d.value ?? d.count ?? ''}</td>
+            <td>${Math.round(d.confidence * 100)}%</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function answerView(answer) {
+  return html`<div class="answer" id="ask-answer" role="status">
+    <p class="answer-text">${answer.answer}</p>
+    <p class="muted small">
+      ${answer.interpretation.summary} · density ${pct(answer.crowd_density)} · ${answer.anomaly_flag ? 'anomaly present' : 'no anomaly'} · answered
+      ${fmtTime(answer.answered_at)}
+    </p>
+    ${answer.detections.length ? detectionsTable(answer.detections) : ''}
+  </div>`;
+}
+
 function AskForm({ scenes, streams }) {
   const [sceneId, setSceneIdState] = useState(scenes[0]?.id ?? '');
   const [question, setQuestion] = useState(defaultQuestion(scenes[0]));
@@ -172,6 +225,11 @@ function AskForm({ scenes, streams }) {
       setBusy(false);
     }
   };
+  const chooseExample = (q) => {
+    setQuestion(q);
+    setEdited(true);
+    setError(null);
+  };
   return html`<section class="card ask" aria-labelledby="ask-title">
     <h2 id="ask-title">Ask a scene</h2>
     <form onSubmit=${ask} class="row-form">
@@ -186,70 +244,8 @@ function AskForm({ scenes, streams }) {
       <button type="submit" class="primary" disabled=${busy || !stream}>${busy ? 'Asking…' : 'Ask'}</button>
     </form>
     <${ErrorBox} error=${error} />
-    ${
-      error?.problem?.examples?.length
-        ? html`<div class="examples" id="ask-examples">
-            <p class="muted small">Questions it understands here:</p>
-            <ul>
-              ${error.problem.examples.map(
-                (q) =>
-                  html`<li>
-                    <button
-                      type="button"
-                      class="link"
-                      onClick=${() => {
-                        setQuestion(q);
-                        setEdited(true);
-                        setError(null);
-                      }}
-                    >
-                      ${q}
-                    </button>
-                  </li>`,
-              )}
-            </ul>
-          </div>`
-        : ''
-    }
-    ${
-      answer
-        ? html`<div class="answer" id="ask-answer" role="status">
-            <p class="answer-text">${answer.answer}</p>
-            <p class="muted small">
-              ${answer.interpretation.summary} · density ${pct(answer.crowd_density)} · ${answer.anomaly_flag ? 'anomaly present' : 'no anomaly'} · answered
-              ${fmtTime(answer.answered_at)}
-            </p>
-            ${
-              answer.detections.length
-                ? html`<table>
-                    <caption>
-                      Detections behind the answer
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Time</th>
-                        <th scope="col">Type</th>
-                        <th scope="col">Value</th>
-                        <th scope="col">Confidence</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${answer.detections.slice(0, 20).map(
-                        (d) =>
-                          html`<tr>
-                            <td>${fmtTime(d.timestamp)}</td>
-                            <td>${d.type}${d.subtype ? ` (${d.subtype})` : ''}</td>
-                            <td>${d.value ?? d.count ?? ''}</td>
-                            <td>${Math.round(d.confidence * 100)}%</td>
-                          </tr>`,
-                      )}
-                    </tbody>
-                  </table>`
-                : ''
-            }
-          </div>`
-        : ''
-    }
+    ${error?.problem?.examples?.length ? examples(error.problem.examples, chooseExample) : ''}
+    ${answer ? answerView(answer) : ''}
   </section>`;
 }
 
@@ -275,7 +271,22 @@ function useSceneHistories(range) {
   return histories;
 }
 
-export function Wall({ session }) {
+/** A scene's people count at this moment, added to its live series (the newest MAX_LIVE_POINTS kept). */
+function addPoint(series, id, people) {
+  const s = (series[id] ??= { t: [], v: [] });
+  s.t.push(Date.now() / 1000);
+  s.v.push(people);
+  if (s.t.length > MAX_LIVE_POINTS) {
+    s.t.shift();
+    s.v.shift();
+  }
+}
+
+/**
+ * The scenes and streams, kept current by the live feed: each scene's latest detection and frame,
+ * its live people series, and whether the feed is up (`live`) or has ever been (`everLive`).
+ */
+function useWallFeed(session) {
   const [scenes, setScenes] = useState(null);
   const [streams, setStreams] = useState([]);
   const [error, setError] = useState(null);
@@ -283,21 +294,9 @@ export function Wall({ session }) {
   const [frames, setFrames] = useState({});
   const [live, setLive] = useState(false);
   const [everLive, setEverLive] = useState(false);
-  const [range, setRange] = useState('1h');
-  const histories = useSceneHistories(range);
   const series = useRef({});
   const [, tick] = useState(0);
-  const canQuery = session.capabilities.includes('scenes:query');
-
-  const point = (id, people) => {
-    const s = (series.current[id] ??= { t: [], v: [] });
-    s.t.push(Date.now() / 1000);
-    s.v.push(people);
-    if (s.t.length > MAX_LIVE_POINTS) {
-      s.t.shift();
-      s.v.shift();
-    }
-  };
+  const point = (id, people) => addPoint(series.current, id, people);
 
   // freshness changes without a detection (a camera goes offline, the silence threshold passes): re-read the scenes
   const reload = async () => {
@@ -349,18 +348,31 @@ export function Wall({ session }) {
     })();
     return () => closeFeed();
   }, []);
+  return { scenes, streams, error, latest, frames, live, everLive, series: series.current };
+}
 
-  return html`<${Page} title="Live wall" actions=${html`<span class="buttons">
+/** The wall's header: the chart range and the live feed's state. */
+function wallActions(range, setRange, live, everLive) {
+  return html`<span class="buttons">
     <span role="group" aria-label="Chart range" class="buttons">
       ${['1h', '24h'].map((r) => html`<button type="button" aria-pressed=${range === r} class=${range === r ? 'primary' : ''} onClick=${() => setRange(r)}>${r === '1h' ? 'Last hour' : 'Last day'}</button>`)}
     </span>
     <span class=${`live-dot ${live ? 'on' : ''}`} id="live-state" role="status">${live ? 'Live' : everLive ? 'Reconnecting…' : 'Connecting…'}</span></span
-  >`}>
+  >`;
+}
+
+export function Wall({ session }) {
+  const [range, setRange] = useState('1h');
+  const histories = useSceneHistories(range);
+  const { scenes, streams, error, latest, frames, live, everLive, series } = useWallFeed(session);
+  const canQuery = session.capabilities.includes('scenes:query');
+
+  return html`<${Page} title="Live wall" actions=${wallActions(range, setRange, live, everLive)}>
     <${ErrorBox} error=${error} />
     ${scenes && canQuery && scenes.length ? html`<${AskForm} scenes=${scenes} streams=${streams} />` : ''}
     ${scenes && !scenes.length ? html`<${Empty}>No scenes yet: add a stream.</${Empty}>` : ''}
     <div class="grid">
-      ${(scenes ?? []).map((s) => html`<${SceneCard} key=${s.id} scene=${s} streams=${streams.filter((x) => x.scene_id === s.id)} series=${series.current[s.id] ?? { t: [], v: [] }} latest=${latest[s.id]} frame=${frames[s.id]} range=${range} history=${histories[s.id]} />`)}
+      ${(scenes ?? []).map((s) => html`<${SceneCard} key=${s.id} scene=${s} streams=${streams.filter((x) => x.scene_id === s.id)} series=${series[s.id] ?? { t: [], v: [] }} latest=${latest[s.id]} frame=${frames[s.id]} range=${range} history=${histories[s.id]} />`)}
     </div>
   </${Page}>`;
 }
