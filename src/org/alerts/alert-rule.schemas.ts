@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TObject, type TSchema } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../../platform/http/index.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId, MAX_NAME_CHARS } from '../../platform/http/index.ts';
 import { ALERT_CONDITIONS } from '../../platform/kinds/index.ts';
 import { ScheduleSchema } from '../automation/index.ts';
 
@@ -40,7 +40,7 @@ const StreamIds = Type.Array(Type.String({ pattern: '^stream_' }), {
 
 export const CreateAlertRuleBody = Type.Object(
   {
-    name: Name({ maxLength: 200, examples: ['Lobby over capacity'] }),
+    name: Name({ maxLength: MAX_NAME_CHARS, examples: ['Lobby over capacity'] }),
     condition: RuleConditionSchema,
     min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'ignore detections less certain than this' })),
     locations: Type.Optional(nullable(Locations)),
@@ -56,7 +56,7 @@ export type CreateAlertRuleBodyT = Static<typeof CreateAlertRuleBody>;
 
 export const UpdateAlertRuleBody = Type.Object(
   {
-    name: Type.Optional(Name({ maxLength: 200 })),
+    name: Type.Optional(Name({ maxLength: MAX_NAME_CHARS })),
     condition: Type.Optional(RuleConditionSchema),
     min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     locations: Type.Optional(nullable(Locations)),

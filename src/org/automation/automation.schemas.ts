@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, Name } from '../../platform/http/index.ts';
+import { IsoTime, Name, MAX_TIME_ZONE_CHARS } from '../../platform/http/index.ts';
 import { WEEKDAYS } from './local-schedule.ts';
 
 /** A weekly window: days it starts on, local start/end ("HH:MM"), optional IANA zone. */
@@ -20,7 +20,9 @@ export const ScheduleSchema = Type.Object(
       description: 'local time it closes, HH:MM; earlier than start spans midnight (22:00–06:00)',
       examples: ['06:00'],
     }),
-    time_zone: Type.Optional(Name({ maxLength: 64, description: 'IANA time zone; default: each location’s scene time zone', examples: ['Europe/Lisbon'] })),
+    time_zone: Type.Optional(
+      Name({ maxLength: MAX_TIME_ZONE_CHARS, description: 'IANA time zone; default: each location’s scene time zone', examples: ['Europe/Lisbon'] }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/index.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId, MAX_NAME_CHARS } from '../../platform/http/index.ts';
+
+/** The longest note on an incident's timeline. */
+const MAX_INCIDENT_NOTE_CHARS = 5000;
 
 export const INCIDENT_STATUSES = ['open', 'acknowledged', 'resolved', 'dismissed'] as const;
 export const INCIDENT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -82,7 +85,7 @@ export const IncidentDetailSchema = Type.Object({
 export const CreateIncidentBody = Type.Object(
   {
     stream_id: Type.String({ minLength: 1, description: 'the stream the incident is about (its location and scene)' }),
-    title: Type.Optional(Name({ maxLength: 200 })),
+    title: Type.Optional(Name({ maxLength: MAX_NAME_CHARS })),
     severity: Type.Optional(literals(INCIDENT_SEVERITIES)),
     detection_ids: Type.Optional(
       Type.Array(Type.String({ pattern: '^det_' }), { maxItems: 100, uniqueItems: true, description: 'detections of this organization to attach' }),
@@ -95,14 +98,14 @@ export type CreateIncidentBodyT = Static<typeof CreateIncidentBody>;
 export const UpdateIncidentBody = Type.Object(
   {
     status: Type.Optional(literals(INCIDENT_STATUSES, 'allowed: open → acknowledged, acknowledged → resolved or dismissed')),
-    title: Type.Optional(Name({ maxLength: 200 })),
+    title: Type.Optional(Name({ maxLength: MAX_NAME_CHARS })),
     severity: Type.Optional(literals(INCIDENT_SEVERITIES)),
   },
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpdateIncidentBodyT = Static<typeof UpdateIncidentBody>;
 
-export const CreateNoteBody = Type.Object({ body: Text({ maxLength: 5000 }) }, { additionalProperties: false });
+export const CreateNoteBody = Type.Object({ body: Text({ maxLength: MAX_INCIDENT_NOTE_CHARS }) }, { additionalProperties: false });
 
 export const IncidentIdParams = Type.Object({ id: Type.String({ description: 'incident_…' }) });
 export const IncidentList = ListOf(Type.Ref('Incident'));

@@ -1,10 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Name, prefixedId, Text } from '../../platform/http/index.ts';
+import { IsoTime, ListOf, ListQuery, Name, prefixedId, Text, MAX_NAME_CHARS } from '../../platform/http/index.ts';
+
+/** The longest note about a known person. */
+const MAX_PERSON_NOTE_CHARS = 2000;
 
 export const CreatePersonBody = Type.Object(
   {
-    name: Name({ maxLength: 200, description: 'who this is, as operators and the household call them', examples: ['Maria Santos'] }),
-    note: Type.Optional(Text({ maxLength: 2000, description: 'free text: role, why they are known', examples: ['night cleaner, Mon–Fri'] })),
+    name: Name({ maxLength: MAX_NAME_CHARS, description: 'who this is, as operators and the household call them', examples: ['Maria Santos'] }),
+    note: Type.Optional(Text({ maxLength: MAX_PERSON_NOTE_CHARS, description: 'free text: role, why they are known', examples: ['night cleaner, Mon–Fri'] })),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, Name, Text, prefixedId } from '../../platform/http/index.ts';
+import { IsoTime, Name, Text, prefixedId, MAX_SHORT_TEXT_CHARS } from '../../platform/http/index.ts';
 import { EscalationLevel } from '../responders/index.ts';
+
+/** The longest description of a protocol type, or reason given for an operator's action on a run. */
+const MAX_PROTOCOL_TEXT_CHARS = 1000;
 
 export const PROTOCOL_RUN_STATUSES = ['active', 'paused', 'completed', 'dismissed', 'terminated'] as const;
 
@@ -67,7 +70,7 @@ export const OverrideRunBody = Type.Object(
   {
     escalation_level: Type.Optional(EscalationLevel),
     dismiss: Type.Optional(Type.Literal(true, { description: 'end the run as dismissed (a false alarm)' })),
-    reason: Type.Optional(Text({ maxLength: 1000, description: 'recorded in the audit trail' })),
+    reason: Type.Optional(Text({ maxLength: MAX_PROTOCOL_TEXT_CHARS, description: 'recorded in the audit trail' })),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -90,8 +93,8 @@ export type ProtocolTypeView = Static<typeof ProtocolTypeSchema>;
 export const CreateProtocolTypeBody = Type.Object(
   {
     name: ProtocolName,
-    description: Type.Optional(Text({ maxLength: 1000 })),
-    steps: Type.Array(Text({ maxLength: 500 }), { minItems: 1, maxItems: 50 }),
+    description: Type.Optional(Text({ maxLength: MAX_PROTOCOL_TEXT_CHARS })),
+    steps: Type.Array(Text({ maxLength: MAX_SHORT_TEXT_CHARS }), { minItems: 1, maxItems: 50 }),
   },
   { additionalProperties: false },
 );

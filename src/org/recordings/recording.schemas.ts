@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, Text } from '../../platform/http/index.ts';
+import { IsoTime, Text, MAX_SHORT_TEXT_CHARS } from '../../platform/http/index.ts';
 
 export const RangeQuery = Type.Object(
   {
@@ -36,7 +36,7 @@ export const RecordingList = Type.Object({
 });
 
 export const HoldBody = Type.Object(
-  { reason: Type.Optional(Text({ maxLength: 500, description: 'why the recordings are held (a claim, a police request)' })) },
+  { reason: Type.Optional(Text({ maxLength: MAX_SHORT_TEXT_CHARS, description: 'why the recordings are held (a claim, a police request)' })) },
   { additionalProperties: false },
 );
 export const HoldView = Type.Object({ incident_id: Type.String(), held: Type.Boolean(), reason: Type.Union([Type.String(), Type.Null()]), set_at: IsoTime });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Name, prefixedId, MAX_URL_CHARS, MAX_EMAIL_CHARS } from '../../platform/http/index.ts';
+import { IsoTime, ListOf, ListQuery, Name, prefixedId, MAX_URL_CHARS, MAX_EMAIL_CHARS, MAX_NAME_CHARS } from '../../platform/http/index.ts';
 
 export const MIN_ESCALATION_LEVEL = 1;
 export const MAX_ESCALATION_LEVEL = 5;
@@ -25,7 +25,7 @@ const Sms = Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164 
 
 export const CreateResponderBody = Type.Object(
   {
-    name: Name({ maxLength: 200, examples: ['Night security desk'] }),
+    name: Name({ maxLength: MAX_NAME_CHARS, examples: ['Night security desk'] }),
     kind: Kind,
     escalation_level: EscalationLevel,
     contact: Type.Object({ webhook_url: Type.Optional(WebhookUrl), email: Type.Optional(Email), sms: Type.Optional(Sms) }, { additionalProperties: false }),
@@ -36,7 +36,7 @@ export type CreateResponderBodyT = Static<typeof CreateResponderBody>;
 
 export const UpdateResponderBody = Type.Object(
   {
-    name: Type.Optional(Name({ maxLength: 200 })),
+    name: Type.Optional(Name({ maxLength: MAX_NAME_CHARS })),
     kind: Type.Optional(Kind),
     escalation_level: Type.Optional(EscalationLevel),
     contact: Type.Optional(

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DetectionTypeSchema } from '../detections/index.ts';
 import { COUNTED_KINDS, DETECTION_KINDS } from '../../platform/kinds/index.ts';
-import { Name } from '../../platform/http/index.ts';
+import { Name, MAX_LABEL_CHARS } from '../../platform/http/index.ts';
 import { LOITERING_DWELL_S } from '../scenes/index.ts';
 
 export const InjectDetectionBody = Type.Object(
@@ -24,7 +24,7 @@ export const InjectDetectionBody = Type.Object(
     count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: `${COUNTED_KINDS.map((k) => k.type).join(', ')}: the number present` })),
     confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.9 })),
     dwell_s: Type.Optional(Type.Number({ minimum: 0, maximum: 86_400, description: `person: seconds present (${LOITERING_DWELL_S} or more is loitering)` })),
-    track_id: Type.Optional(Name({ maxLength: 100 })),
+    track_id: Type.Optional(Name({ maxLength: MAX_LABEL_CHARS })),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DetectionBoxSchema, DetectionTypeSchema } from '../detections/index.ts';
-import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId } from '../../platform/http/index.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId, MAX_TIME_ZONE_CHARS } from '../../platform/http/index.ts';
+
+/** The longest scene question. */
+const MAX_QUERY_CHARS = 1000;
 
 /** How a scene's streams combine into its counts (docs/decisions.md, "One location, several cameras"). */
 export const StreamCombineSchema = Type.Union([Type.Literal('max'), Type.Literal('sum')], {
@@ -76,7 +79,9 @@ export type DetectionListT = { object: 'list'; data: DetectionView[]; has_more: 
 export const UpdateSceneBody = Type.Object(
   {
     capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'people the location holds; crowd_density = people ÷ capacity' })),
-    time_zone: Type.Optional(Name({ maxLength: 64, description: 'IANA time zone used to read time phrases in queries', examples: ['Europe/Lisbon'] })),
+    time_zone: Type.Optional(
+      Name({ maxLength: MAX_TIME_ZONE_CHARS, description: 'IANA time zone used to read time phrases in queries', examples: ['Europe/Lisbon'] }),
+    ),
     stream_combine: Type.Optional(StreamCombineSchema),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -113,7 +118,7 @@ export type DetectionView = Static<typeof DetectionSchema>;
 export const QueryBody = Type.Object(
   {
     stream_id: Type.String({ minLength: 1, description: 'a stream of this scene' }),
-    query: Text({ maxLength: 1000, examples: ['How many people are in the lobby right now?'] }),
+    query: Text({ maxLength: MAX_QUERY_CHARS, examples: ['How many people are in the lobby right now?'] }),
     window: Type.Optional(
       Name({
         maxLength: 16,

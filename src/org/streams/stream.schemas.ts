@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId, MAX_URL_CHARS } from '../../platform/http/index.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId, MAX_URL_CHARS, MAX_LABEL_CHARS, MAX_NAME_CHARS } from '../../platform/http/index.ts';
 import { DROP_REASONS, SENSOR_DETECTION_TYPES, SENSOR_PRESET_NAMES } from '../../ingest/mqtt/index.ts';
 
 /** A webrtc stream's publish credentials, shown once: at creation and at each rotation. */
@@ -38,7 +38,7 @@ const PolygonSchema = Type.Array(Type.Array(Type.Number({ minimum: 0, maximum: 1
 const ZonesSchema = Type.Array(
   Type.Object(
     {
-      name: Name({ maxLength: 100, examples: ['entrance'] }),
+      name: Name({ maxLength: MAX_LABEL_CHARS, examples: ['entrance'] }),
       polygon: PolygonSchema,
     },
     { additionalProperties: false },
@@ -122,7 +122,7 @@ const SOURCE_URL_DOC =
 
 export const CreateStreamBody = Type.Object(
   {
-    name: Name({ maxLength: 200, examples: ['North lobby camera'] }),
+    name: Name({ maxLength: MAX_NAME_CHARS, examples: ['North lobby camera'] }),
     source_type: Type.Union(
       SOURCE_TYPES.map((s) => Type.Literal(s)),
       {
@@ -146,7 +146,7 @@ export type CreateStreamBodyT = Static<typeof CreateStreamBody>;
 
 export const UpdateStreamBody = Type.Object(
   {
-    name: Type.Optional(Name({ maxLength: 200 })),
+    name: Type.Optional(Name({ maxLength: MAX_NAME_CHARS })),
     source_url: Type.Optional(Name({ maxLength: MAX_URL_CHARS })),
     location: Type.Optional(Location),
     zones: Type.Optional(ZonesSchema),

@@ -6,6 +6,14 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../db/index.ts';
 export const MAX_URL_CHARS = 2048;
 /** The longest email address (RFC 5321's 64 + 1 + 255). */
 export const MAX_EMAIL_CHARS = 320;
+/** The longest name or title of something an organization names: a stream, a responder, a person, an alert rule, an incident. */
+export const MAX_NAME_CHARS = 200;
+/** The longest short label: a key's or a device's name, a zone, a room, a sandbox track id. */
+export const MAX_LABEL_CHARS = 100;
+/** The longest IANA time zone name a body may carry. */
+export const MAX_TIME_ZONE_CHARS = 64;
+/** The longest short free text: an endpoint's description, a protocol step, why recordings are held. */
+export const MAX_SHORT_TEXT_CHARS = 500;
 
 /** RFC 9457 problem details as docs/design.md "Errors" fixes them. */
 export const ProblemSchema = Type.Object(

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId } from '../http/index.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, prefixedId, MAX_LABEL_CHARS } from '../http/index.ts';
 import { CAPABILITIES } from '../identity/index.ts';
 
 /** Keys in account settings (docs/design.md "Auth"). */
@@ -15,7 +15,7 @@ const Mode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 
 export const CreateKeyBody = Type.Object(
   {
-    name: Type.Optional(Name({ maxLength: 100, description: 'A label, e.g. "Ana\'s phone" or "north gate kiosk"' })),
+    name: Type.Optional(Name({ maxLength: MAX_LABEL_CHARS, description: 'A label, e.g. "Ana\'s phone" or "north gate kiosk"' })),
     role: Type.Optional(Role),
     capabilities: Type.Optional(
       Type.Array(Capability, {

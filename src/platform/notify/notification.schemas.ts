@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Name, prefixedId, MAX_URL_CHARS, MAX_EMAIL_CHARS } from '../http/index.ts';
+import { IsoTime, ListOf, ListQuery, Name, prefixedId, MAX_URL_CHARS, MAX_EMAIL_CHARS, MAX_LABEL_CHARS } from '../http/index.ts';
 
 /** The event kinds a device or address can be told about, per surface (docs/decisions.md, "Notifications through the outbox"). */
 export const HOUSEHOLD_NOTIFY_KINDS = ['watch.observation', 'watch.alert'] as const;
@@ -30,7 +30,7 @@ export const CreateSubscriptionBody = Type.Object(
       ),
     ),
     address: Type.Optional(Type.String({ format: 'email', maxLength: MAX_EMAIL_CHARS, description: 'email: where to send' })),
-    label: Type.Optional(Name({ maxLength: 100, description: 'how the device is listed (“Maria’s phone”)' })),
+    label: Type.Optional(Name({ maxLength: MAX_LABEL_CHARS, description: 'how the device is listed (“Maria’s phone”)' })),
     events: Type.Optional(
       Type.Array(Type.Union(NOTIFY_KINDS.map((k) => Type.Literal(k))), {
         minItems: 1,
@@ -126,7 +126,7 @@ const QuietHours = Type.Union([
 ]);
 const Exclude = Type.Object(
   {
-    rooms: Type.Optional(Type.Array(Name({ maxLength: 100 }), { maxItems: 50, description: 'rooms (by name) whose events are not sent' })),
+    rooms: Type.Optional(Type.Array(Name({ maxLength: MAX_LABEL_CHARS }), { maxItems: 50, description: 'rooms (by name) whose events are not sent' })),
     sensors: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50, description: 'sensor ids whose events are not sent' })),
     watches: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50, description: 'watch ids whose events are not sent' })),
   },

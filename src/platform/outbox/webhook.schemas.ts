@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId, MAX_URL_CHARS } from '../http/index.ts';
+import { IsoTime, ListOf, ListQuery, Location, Name, Text, prefixedId, MAX_URL_CHARS, MAX_SHORT_TEXT_CHARS } from '../http/index.ts';
 import { HOUSEHOLD_EVENT_KINDS, OPT_IN_EVENT_KINDS, ORGANIZATION_EVENT_KINDS } from './event-kinds.ts';
+
+/** The longest event kind name a subscription lists. */
+const MAX_EVENT_KIND_CHARS = 64;
 
 const KINDS_DOC =
   `Organization kinds: ${ORGANIZATION_EVENT_KINDS.join(', ')}. ` +
@@ -12,7 +15,7 @@ const KINDS_DOC =
 export const WebhookIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }) });
 export const DeliveryIdParams = Type.Object({ id: Type.String({ description: 'whk_…' }), delivery_id: Type.String({ description: 'dlv_…' }) });
 
-const Events = Type.Array(Name({ maxLength: 64, examples: ['detection.anomaly'] }), {
+const Events = Type.Array(Name({ maxLength: MAX_EVENT_KIND_CHARS, examples: ['detection.anomaly'] }), {
   minItems: 1,
   maxItems: 32,
   uniqueItems: true,
@@ -23,7 +26,7 @@ export const CreateWebhookBody = Type.Object(
   {
     url: Name({ maxLength: MAX_URL_CHARS, description: 'http:// or https:// receiver', examples: ['https://example.com/hooks/vigil'] }),
     events: Type.Optional(Events),
-    description: Type.Optional(Text({ maxLength: 500 })),
+    description: Type.Optional(Text({ maxLength: MAX_SHORT_TEXT_CHARS })),
     locations: Type.Optional(
       Type.Union([Type.Array(Location, { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()], {
         description:
@@ -40,7 +43,7 @@ export const UpdateWebhookBody = Type.Object(
   {
     url: Type.Optional(Name({ maxLength: MAX_URL_CHARS })),
     events: Type.Optional(Events),
-    description: Type.Optional(Type.Union([Text({ maxLength: 500 }), Type.Null()], { description: 'null clears it' })),
+    description: Type.Optional(Type.Union([Text({ maxLength: MAX_SHORT_TEXT_CHARS }), Type.Null()], { description: 'null clears it' })),
     enabled: Type.Optional(Type.Boolean({ description: 'false pauses the endpoint; its pending deliveries are cancelled' })),
   },
   { additionalProperties: false, minProperties: 1 },
