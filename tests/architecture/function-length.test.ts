@@ -43,11 +43,9 @@ const OUTSTANDING = new Set<string>([
   'src/platform/console/web/pages/keys.js :: Keys', // 118 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/streams.js :: Streams', // 110 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/wall.js :: AskForm', // 107 lines since the tree was formatted (under 80 before), outstanding
-  'src/home/agent/sensor-topic.ts :: readTopicRequest', // 106 lines since the tree was formatted (under 80 before), outstanding
   'src/org/recordings/recording.routes.ts :: recordingRoutes', // 102 lines since the tree was formatted (under 80 before), outstanding
   'src/org/recordings/recording.routes.ts :: recordingRoutes.<anonymous>', // 102 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/recordings-timeline.js :: RecordingsTimeline', // 102 lines since the tree was formatted (under 80 before), outstanding
-  'src/home/agent/offline-planner.ts :: readClause', // 98 lines since the tree was formatted (under 80 before), outstanding
   'src/org/scenes/scene.service.ts :: query', // 95 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/keys/key.routes.ts :: keyRoutes', // 95 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/keys/key.routes.ts :: keyRoutes.<anonymous>', // 95 lines since the tree was formatted (under 80 before), outstanding
@@ -57,7 +55,6 @@ const OUTSTANDING = new Set<string>([
   'src/platform/http/system.routes.ts :: systemRoutes.<anonymous>', // 91 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/metrics/metrics.ts :: constructor', // 91 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/console/web/pages/wall.js :: Wall', // 89 lines since the tree was formatted (under 80 before), outstanding
-  'src/home/agent/offline-planner.ts :: resolvePlaceWords', // 88 lines since the tree was formatted (under 80 before), outstanding
   'src/org/scenes/scene.routes.ts :: sceneRoutes', // 88 lines since the tree was formatted (under 80 before), outstanding
   'src/org/scenes/scene.routes.ts :: sceneRoutes.<anonymous>', // 88 lines since the tree was formatted (under 80 before), outstanding
   'src/ingest/faces/face-embedder.ts :: loadFaceModel', // 87 lines since the tree was formatted (under 80 before), outstanding
@@ -65,12 +62,9 @@ const OUTSTANDING = new Set<string>([
   'src/org/incidents/incident.routes.ts :: incidentRoutes.<anonymous>', // 87 lines since the tree was formatted (under 80 before), outstanding
   'src/org/responders/responder.routes.ts :: responderRoutes', // 84 lines since the tree was formatted (under 80 before), outstanding
   'src/org/responders/responder.routes.ts :: responderRoutes.<anonymous>', // 84 lines since the tree was formatted (under 80 before), outstanding
-  'src/home/agent/plan-check.ts :: checkPlanAgainstMessage', // 83 lines since the tree was formatted (under 80 before), outstanding
   'src/org/streams/stream.routes.ts :: streamRoutes', // 83 lines since the tree was formatted (under 80 before), outstanding
   'src/org/streams/stream.routes.ts :: streamRoutes.<anonymous>', // 83 lines since the tree was formatted (under 80 before), outstanding
   'src/org/scenes/query/query-answerer.ts :: answerThreshold', // 82 lines since the tree was formatted (under 80 before), outstanding
-  'src/home/agent/offline-planner.ts :: planOffline', // 81 lines since the tree was formatted (under 80 before), outstanding
-  'src/home/agent/offline-planner.ts :: planAddSensor', // 81 lines since the tree was formatted (under 80 before), outstanding
   'src/ingest/video/frame-pipeline.ts :: admit', // 81 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/audit/audit.routes.ts :: auditRoutes', // 81 lines since the tree was formatted (under 80 before), outstanding
   'src/platform/audit/audit.routes.ts :: auditRoutes.<anonymous>', // 81 lines since the tree was formatted (under 80 before), outstanding
