@@ -7,15 +7,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { converseOffline } from './household-simulator.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
 import { toWallClock } from '../../src/platform/time/zoned-time.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-c-household-contexts.json'));
 
 type Change = { tool: string; args: Record<string, unknown> };
 
-const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
+const converse = converseIn(contexts);
 
 /** "2026-11-26 19:00" in the household's zone. */
 function local(ctxName: string, iso: unknown): string {

@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
 import { runPlan } from '../../src/home/agent/plan-executor.ts';
 import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { HouseholdSimulator, converseOffline } from './household-simulator.ts';
+import { HouseholdSimulator } from './household-simulator.ts';
+import { converseIn } from './converse-in.ts';
 import { fromWallClock } from '../../src/platform/time/zoned-time.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 
-const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
+const converse = converseIn(contexts);
 
 const lisbon = (local: string) => {
   const [d, t] = local.split('T');

@@ -6,12 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { converseOffline } from './household-simulator.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 
-const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
+const converse = converseIn(contexts);
 
 test('an edit said of every watch changes each of them', async () => {
   for (const message of ['extend all the watches until 9am tomorrow', 'make every watch end at 9am tomorrow']) {

@@ -7,12 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { converseOffline } from './household-simulator.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 
-const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
+const converse = converseIn(contexts);
 
 // lisbon: 2026-11-21 17:00 (UTC+0); lisbon_watching: 19:10 with porch, driveway and garage watches
 

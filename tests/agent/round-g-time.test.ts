@@ -8,13 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { converseOffline } from './household-simulator.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
 
 // lisbon: Saturday 2026-11-21 17:00 Europe/Lisbon (UTC+0), sunset about 17:21; lisbon_night: Sunday 00:34
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 
-const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
+const converse = converseIn(contexts);
 
 /** The window of the one watch a message creates, as UTC instants (Lisbon is UTC+0 in November). */
 async function windowOf(context: string, message: string): Promise<[string, string]> {

@@ -7,14 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { converseOffline } from './household-simulator.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 
-const converse = (context: string | HouseholdContext, messages: string[]) =>
-  converseOffline(typeof context === 'string' ? contexts[context] : context, messages, STATE_TOOLS);
+const converse = converseIn(contexts);
 
 // lisbon_watching: 19:10 with porch, driveway and garage watches; a fourth on the backyard for lists
 const fourWatches: HouseholdContext = {

@@ -7,13 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { converseOffline } from './household-simulator.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
 
 // lisbon: Saturday 2026-11-21 17:00 Europe/Lisbon (UTC+0); lisbon_watching: 19:10, porch and driveway
 // sunset to sunrise, the garage 19:00 to 23:00
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
-const converse = (context: string, messages: string[]) => converseOffline(contexts[context], messages, STATE_TOOLS);
+const converse = converseIn(contexts);
 const changesOf = (turn: { changes: { tool: string; args: Record<string, unknown> }[] }) =>
   turn.changes.map((c) => [c.tool, c.tool === 'update_watch' ? c.args.ends_at : c.args.watch_id]);
 

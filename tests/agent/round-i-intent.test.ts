@@ -8,16 +8,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { converseOffline } from './household-simulator.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
 import { claimsAuthority } from '../../src/home/agent/authority-claims.ts';
 import { isWithdrawnInFull } from '../../src/home/agent/retraction.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 
-const converse = (context: string | HouseholdContext, messages: string[]) =>
-  converseOffline(typeof context === 'string' ? contexts[context] : context, messages, STATE_TOOLS);
+const converse = converseIn(contexts);
 
 // lisbon_watching with the nursery camera muted and the living room left alone: every weakening is possible
 const guarded: HouseholdContext = {

@@ -6,12 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { converseOffline } from './household-simulator.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
 
 // lisbon: Saturday 2026-11-21 17:00 Europe/Lisbon (UTC+0)
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
-const one = async (message: string) => (await converseOffline(contexts.lisbon, [message], STATE_TOOLS))[0];
+const converse = converseIn(contexts);
+const one = async (message: string) => (await converse(contexts.lisbon, [message]))[0];
 
 test('a duration counted in words is the whole amount', async () => {
   for (const [message, minutes] of [
@@ -64,7 +65,7 @@ test('an open am/pm range said with minutes and a day after it is asked about, w
   }
 });
 
-const talk = (messages: string[]) => converseOffline(contexts.lisbon, messages, STATE_TOOLS);
+const talk = (messages: string[]) => converse(contexts.lisbon, messages);
 const windowOf = (turn: { changes: { args: Record<string, unknown> }[] }) => turn.changes.map((c) => [c.args.starts_at, c.args.ends_at]);
 
 test('"no wait, half ten" after a watch is made corrects its time and keeps the rest; "no wait" alone still holds back', async () => {

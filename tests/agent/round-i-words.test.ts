@@ -7,14 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadHeldoutContexts, STATE_TOOLS } from '../heldout/household-heldout.ts';
-import { converseOffline } from './household-simulator.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 const lisbon = contexts.lisbon;
 
-const converse = (context: HouseholdContext, messages: string[]) => converseOffline(context, messages, STATE_TOOLS);
+const converse = converseIn(contexts);
 
 // lisbon: front porch camera, driveway camera, back door contact (kitchen), garage motion, backyard
 // camera, living room camera, nursery camera; this home adds a side gate, a shed and a bar

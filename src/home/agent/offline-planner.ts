@@ -38,6 +38,7 @@ import { claimsAuthority } from './authority-claims.ts';
 import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
+import { readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
   ARRIVAL_PHRASES,
   CONDITION_WORDS,
@@ -267,17 +268,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const early = planBeforeReading(message, ctx, plan);
   if (early) return early;
   const readings = readMessage(message, ctx);
-  const state: PlanState = {
-    ctx: { ...ctx },
-    muted: new Set(ctx.sensors.filter((s) => s.muted).map((s) => s.id)),
-    boundaries: [...ctx.boundaries],
-    watches: [...ctx.watches],
-    lastSubject: findLastSubject(ctx),
-    lastWatchId: findLastWatchId(ctx),
-    mentionedSensorIds: new Set(),
-  };
-  for (const r of readings)
-    for (const m of r.mentions) for (const s of getPlaceSensors(m.place)) if (m.place.type !== 'group') state.mentionedSensorIds.add(s.id);
+  const state = startPlanState(ctx, readings);
 
   const clarifications: string[] = [];
   // "no wait, make it 10pm" corrects and goes on; "watch the…, actually wait, not sure" holds back
@@ -343,6 +334,22 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   plan.confidence = Math.min(1, ...meaning);
   sayCorrections(message, ctx, plan, readSlips(readings));
   return tidyPlan(plan);
+}
+
+/** The household as the plan starts from it, with the sensors the message names. */
+function startPlanState(ctx: HouseholdContext, readings: Reading[]): PlanState {
+  const state: PlanState = {
+    ctx: { ...ctx },
+    muted: new Set(ctx.sensors.filter((s) => s.muted).map((s) => s.id)),
+    boundaries: [...ctx.boundaries],
+    watches: [...ctx.watches],
+    lastSubject: findLastSubject(ctx),
+    lastWatchId: findLastWatchId(ctx),
+    mentionedSensorIds: new Set(),
+  };
+  for (const r of readings)
+    for (const m of r.mentions) for (const s of getPlaceSensors(m.place)) if (m.place.type !== 'group') state.mentionedSensorIds.add(s.id);
+  return state;
 }
 
 /** Words a place was read through as slips of this home's names ("dor" as "door"): said like typos. */
@@ -1010,8 +1017,19 @@ function foldIntoPrevious(
 
 /** Place words that need the clause or conversation around them: "home" said of people, "the other one", "it", "the front one". */
 function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: HouseholdContext, depth: number): void {
-  // "we're staying home tonight so knock off the granny flat watch": "home" said of people beside a
-  // named place is where they are, not a place to act on
+  dropHomeOfPeople(r);
+  if (depth === 0) resolveOtherOneAlone(r, ctx);
+  if (depth === 0) resolveOtherOneBeside(r, ctx);
+  takePlaceOfStatement(r, prev);
+  takeStatementPlaces(r, prev);
+  if (depth === 0) resolveModifierOne(r, prev, ctx);
+}
+
+/**
+ * "we're staying home tonight so knock off the granny flat watch": "home" said of people beside a
+ * named place is where they are, not a place to act on.
+ */
+function dropHomeOfPeople(r: Reading): void {
   const peopleHome = (m: Mention) =>
     m.place.type === 'group' &&
     m.place.wholeHome &&
@@ -1024,46 +1042,55 @@ function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: Household
     for (const m of r.mentions.filter(peopleHome)) for (let k = m.start; k < m.end; k++) r.used.add(k);
     r.mentions = r.mentions.filter((m) => !peopleHome(m));
   }
-  // "and the other one too": of the places the conversation weighed, the one not acted on
+}
+
+/** "and the other one too": of the places the conversation weighed, the one not acted on. */
+function resolveOtherOneAlone(r: Reading, ctx: HouseholdContext): void {
   if (
-    depth === 0 &&
-    !r.mentions.length &&
-    !r.question &&
-    r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))
-  ) {
-    const other = findOtherPlace(ctx) ?? findOtherWatchPlace(ctx);
-    if (!other) {
-      r.unresolved = 'Which one do you mean by "the other one"? Tell me the room or the camera.';
-    } else {
-      r.mentions = [{ start: r.clause.from, end: r.clause.from, text: subjectOf(other), place: other }];
-      r.hasReference = false;
-    }
-    const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
-    r.used.add(otherAt);
+    r.mentions.length ||
+    r.question ||
+    !r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''))
+  )
+    return;
+  const other = findOtherPlace(ctx) ?? findOtherWatchPlace(ctx);
+  if (!other) {
+    r.unresolved = 'Which one do you mean by "the other one"? Tell me the room or the camera.';
+  } else {
+    r.mentions = [{ start: r.clause.from, end: r.clause.from, text: subjectOf(other), place: other }];
+    r.hasReference = false;
   }
-  // "stop watching the garden and the other one": beside a named place, "the other one" is the one
-  // watch not on it, when exactly one is; otherwise it is asked, never dropped
-  // (see docs/decisions.md, "Round F household: relative days and starts")
+  const otherAt = r.tokens.findIndex((t, k) => k >= r.clause.from && t.text === 'other');
+  r.used.add(otherAt);
+}
+
+/**
+ * "stop watching the garden and the other one": beside a named place, "the other one" is the one
+ * watch not on it, when exactly one is; otherwise it is asked, never dropped
+ * (see docs/decisions.md, "Round F household: relative days and starts").
+ */
+function resolveOtherOneBeside(r: Reading, ctx: HouseholdContext): void {
   const otherAt = r.tokens.findIndex(
     (t, k) => k >= r.clause.from && k < r.clause.to && t.text === 'other' && ['one', 'ones'].includes(r.tokens[k + 1]?.text ?? ''),
   );
-  if (depth === 0 && r.mentions.length && r.mentions.every((m) => m.end > m.start) && !r.question && otherAt >= 0 && !r.unresolved) {
-    const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
-    const rest = ctx.watches.filter((w) => !w.sensor_ids.some((id) => named.has(id)));
-    const sensors = rest.length === 1 ? ctx.sensors.filter((x) => rest[0].sensor_ids.includes(x.id)) : [];
-    if ((r.intent === 'stand_down' || r.intent === 'update_watch') && sensors.length) {
-      const place: KnownPlace =
-        sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: rest[0].subject, sensors, wholeHome: false, except: false };
-      r.mentions = [...r.mentions, { start: otherAt, end: otherAt + 2, text: 'other one', place }];
-    } else {
-      r.unresolved =
-        rest.length > 1
-          ? `Which one do you mean by "the other one": ${rest.map((w) => `the ${w.subject} (${w.window})`).join(', ')}? I haven't changed anything yet.`
-          : 'Which one do you mean by "the other one"? Tell me the room or the camera. I haven\'t changed anything yet.';
-    }
-    r.used.add(otherAt).add(otherAt + 1);
+  if (!r.mentions.length || !r.mentions.every((m) => m.end > m.start) || r.question || otherAt < 0 || r.unresolved) return;
+  const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
+  const rest = ctx.watches.filter((w) => !w.sensor_ids.some((id) => named.has(id)));
+  const sensors = rest.length === 1 ? ctx.sensors.filter((x) => rest[0].sensor_ids.includes(x.id)) : [];
+  if ((r.intent === 'stand_down' || r.intent === 'update_watch') && sensors.length) {
+    const place: KnownPlace =
+      sensors.length === 1 ? { type: 'sensor', sensor: sensors[0] } : { type: 'group', label: rest[0].subject, sensors, wholeHome: false, except: false };
+    r.mentions = [...r.mentions, { start: otherAt, end: otherAt + 2, text: 'other one', place }];
+  } else {
+    r.unresolved =
+      rest.length > 1
+        ? `Which one do you mean by "the other one": ${rest.map((w) => `the ${w.subject} (${w.window})`).join(', ')}? I haven't changed anything yet.`
+        : 'Which one do you mean by "the other one"? Tell me the room or the camera. I haven\'t changed anything yet.';
   }
-  // "the home office is private, never watch it": "it" is the place the sentence before named
+  r.used.add(otherAt).add(otherAt + 1);
+}
+
+/** "the home office is private, never watch it": "it" is the place the sentence before named. */
+function takePlaceOfStatement(r: Reading, prev: Reading | undefined): void {
   if (
     r.intent &&
     STATE_INTENTS.has(r.intent) &&
@@ -1080,22 +1107,25 @@ function resolvePlaceWords(r: Reading, prev: Reading | undefined, ctx: Household
     r.mentions = prev.mentions.map((m) => ({ ...m }));
     for (const m of r.mentions) for (let k = m.start; k < m.end; k++) r.used.add(k);
   }
-  takeStatementPlaces(r, prev);
-  // "just the front one": a name's modifier with "one" picks among the places the conversation's
-  // last request named (the front door of "the front door and the back door"); none or several → asked
+}
+
+/**
+ * "just the front one": a name's modifier with "one" picks among the places the conversation's
+ * last request named (the front door of "the front door and the back door"); none or several → asked.
+ */
+function resolveModifierOne(r: Reading, prev: Reading | undefined, ctx: HouseholdContext): void {
   const oneAt = r.tokens.findIndex((t, k) => k > r.clause.from && k < r.clause.to && ['one', 'ones'].includes(t.text) && isPlaceToken(r.tokens[k - 1], ctx));
-  if (depth === 0 && !r.mentions.length && !r.question && oneAt > 0 && !prev) {
-    const before = findPreviousRequest(ctx);
-    const word = r.tokens[oneAt - 1].text;
-    const sensors = [...new Map((before?.mentions ?? []).flatMap((m) => getPlaceSensors(m.place)).map((x) => [x.id, x])).values()].filter((x) =>
-      x.name.toLowerCase().split(/\s+/).includes(word),
-    );
-    if (sensors.length === 1) {
-      r.mentions = [{ start: oneAt - 1, end: oneAt + 1, text: `${word} one`, place: { type: 'sensor', sensor: sensors[0] } }];
-      r.used.add(oneAt - 1).add(oneAt);
-    } else {
-      r.unresolved = `Which one do you mean by "the ${word} one"? Tell me the room or the sensor.`;
-    }
+  if (r.mentions.length || r.question || oneAt <= 0 || prev) return;
+  const before = findPreviousRequest(ctx);
+  const word = r.tokens[oneAt - 1].text;
+  const sensors = [...new Map((before?.mentions ?? []).flatMap((m) => getPlaceSensors(m.place)).map((x) => [x.id, x])).values()].filter((x) =>
+    x.name.toLowerCase().split(/\s+/).includes(word),
+  );
+  if (sensors.length === 1) {
+    r.mentions = [{ start: oneAt - 1, end: oneAt + 1, text: `${word} one`, place: { type: 'sensor', sensor: sensors[0] } }];
+    r.used.add(oneAt - 1).add(oneAt);
+  } else {
+    r.unresolved = `Which one do you mean by "the ${word} one"? Tell me the room or the sensor.`;
   }
 }
 
@@ -1611,27 +1641,9 @@ function withPendingCorrections(request: Reading, corrections: Reading[]): Readi
 
 function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls: string[], time: TimeSpec, message: string): Reading {
   const { from, to } = clause;
-  const consumed = new Set(time.consumed);
-  // the cue's own words are not places ("turn … back on"), except names inside it ("watch" is no room)
-  if (clause.cue) for (const k of clause.cue.matched) if (!isPlaceToken(tokens[k], ctx) || tokens[k].text === 'back') consumed.add(k);
-  const rawMentions = findMentions(tokens, from, to, ctx, consumed);
-  const found = refineMentions(rawMentions, tokens);
-  // "watch the garage, not the driveway": a place under "not" / "except" is left out of the request
-  const excluded = found.filter((m) => m.place.type !== 'group' && isExcludedMention(tokens, m.start, from));
-  const mentions = found.filter((m) => !excluded.includes(m));
-  const inMention = new Set<number>();
-  for (const m of mentions) for (let k = m.start; k < m.end; k++) inMention.add(k);
+  const { rawMentions, found, excluded, mentions, inMention } = readClauseMentions(tokens, clause, ctx, time);
   const words = tokens.slice(from, to).map((t) => t.text);
-  const conditions = new Set<Condition>();
-  // a place left out ("not the bike room") names no object to look for either
-  const inExcluded = new Set(excluded.flatMap((m) => Array.from({ length: m.end - m.start }, (_, j) => m.start + j)));
-  for (let k = from; k < to; k++) {
-    if (inMention.has(k) || inExcluded.has(k)) continue;
-    const c = CONDITION_WORDS[tokens[k].text];
-    if (c) conditions.add(c);
-  }
-  // "someone I don't recognise", "anyone we don't know": a stranger
-  if (/\b(not|never) (recogni[sz]e|know)\b/.test(words.join(' '))) conditions.add('unrecognized_person');
+  const conditions = readConditions(tokens, clause, words, inMention, excluded);
   const { named, people, peopleQuestion } = readNamedPeople(message, ctx, conditions);
   if (conditions.has('loitering') || conditions.has('unrecognized_person') || conditions.has('recognized_person')) conditions.delete('person');
   // "is it open?" describes; "tell me if it opens" watches for it
@@ -1640,14 +1652,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   let intent = read.intent;
   const outOfScope = read.outOfScope;
   const negationAt = findNegation(tokens, from, to, clause);
-  // "the cellar door, not the bike room": the "not" takes the place after it out of the request; it
-  // does not turn the request around (the places before it are still what was asked for)
-  const onlyExcludes =
-    negationAt >= 0 &&
-    mentions.length > 0 &&
-    tokens[negationAt].text === 'not' &&
-    excluded.some((m) => m.start > negationAt && tokens.slice(negationAt + 1, m.start).every((t) => ['the', 'my', 'our'].includes(t.text)));
-  const negated = negationAt >= 0 && !onlyExcludes;
+  const negated = negationAt >= 0 && !onlyExcludes(tokens, negationAt, mentions, excluded);
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
   // "is the dog in the yard?": a question about a place, with no other cue, is answered from what the place shows
@@ -1682,31 +1687,90 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     people,
     peopleQuestion,
     hasReference,
-    // "we're back, you can relax": every watch stands down
-    wantsAll:
-      words.some(
-        (w, k) => (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !isAllOfAPhrase(words, k),
-      ) ||
-      (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)),
+    wantsAll: readWantsAll(words, from, time, intent, mentions, text),
     startRequested: words.includes('start') || words.includes('begin') || words.includes('starting'),
     negated,
     question,
     outOfScope,
     excluded,
-    exceptSensorIds: rawMentions
-      .filter(
-        (m) =>
-          tokens
-            .slice(Math.max(from, m.start - 4), m.start)
-            .some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)) ||
-          isInExceptList(tokens, rawMentions, m.start, from),
-      )
-      .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)),
+    exceptSensorIds: readExceptSensorIds(tokens, rawMentions, from),
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')) || isUndecided(words),
     urls,
     text,
     message,
   };
+}
+
+/** The places a clause names: all found, those it leaves out ("not the driveway"), those it asks about, and their tokens. */
+function readClauseMentions(
+  tokens: Token[],
+  clause: Clause,
+  ctx: HouseholdContext,
+  time: TimeSpec,
+): { rawMentions: Mention[]; found: Mention[]; excluded: Mention[]; mentions: Mention[]; inMention: Set<number> } {
+  const { from, to } = clause;
+  const consumed = new Set(time.consumed);
+  // the cue's own words are not places ("turn … back on"), except names inside it ("watch" is no room)
+  if (clause.cue) for (const k of clause.cue.matched) if (!isPlaceToken(tokens[k], ctx) || tokens[k].text === 'back') consumed.add(k);
+  const rawMentions = findMentions(tokens, from, to, ctx, consumed);
+  const found = refineMentions(rawMentions, tokens);
+  // "watch the garage, not the driveway": a place under "not" / "except" is left out of the request
+  const excluded = found.filter((m) => m.place.type !== 'group' && isExcludedMention(tokens, m.start, from));
+  const mentions = found.filter((m) => !excluded.includes(m));
+  const inMention = new Set<number>();
+  for (const m of mentions) for (let k = m.start; k < m.end; k++) inMention.add(k);
+  return { rawMentions, found, excluded, mentions, inMention };
+}
+
+/** The conditions a clause's words name ("a person", "the door opens", "someone I don't recognise"), outside its places. */
+function readConditions(tokens: Token[], clause: Clause, words: string[], inMention: Set<number>, excluded: Mention[]): Set<Condition> {
+  const conditions = new Set<Condition>();
+  // a place left out ("not the bike room") names no object to look for either
+  const inExcluded = new Set(excluded.flatMap((m) => Array.from({ length: m.end - m.start }, (_, j) => m.start + j)));
+  for (let k = clause.from; k < clause.to; k++) {
+    if (inMention.has(k) || inExcluded.has(k)) continue;
+    const c = CONDITION_WORDS[tokens[k].text];
+    if (c) conditions.add(c);
+  }
+  // "someone I don't recognise", "anyone we don't know": a stranger
+  if (/\b(not|never) (recogni[sz]e|know)\b/.test(words.join(' '))) conditions.add('unrecognized_person');
+  return conditions;
+}
+
+/**
+ * "the cellar door, not the bike room": the "not" takes the place after it out of the request; it
+ * does not turn the request around (the places before it are still what was asked for).
+ */
+function onlyExcludes(tokens: Token[], negationAt: number, mentions: Mention[], excluded: Mention[]): boolean {
+  return (
+    negationAt >= 0 &&
+    mentions.length > 0 &&
+    tokens[negationAt].text === 'not' &&
+    excluded.some((m) => m.start > negationAt && tokens.slice(negationAt + 1, m.start).every((t) => ['the', 'my', 'our'].includes(t.text)))
+  );
+}
+
+/** "all the watches", "everything"; and "we're back, you can relax": every watch stands down. */
+function readWantsAll(words: string[], from: number, time: TimeSpec, intent: IntentKind | undefined, mentions: Mention[], text: string): boolean {
+  return (
+    words.some(
+      (w, k) => (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !isAllOfAPhrase(words, k),
+    ) ||
+    (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text))
+  );
+}
+
+/** The sensors named after "except", "but (not)", "apart from" and the like: kept out of an "all" request. */
+function readExceptSensorIds(tokens: Token[], rawMentions: Mention[], from: number): string[] {
+  return rawMentions
+    .filter(
+      (m) =>
+        tokens
+          .slice(Math.max(from, m.start - 4), m.start)
+          .some((t) => ['except', 'but', 'besides', 'excluding', 'apart', 'aside', 'not', 'without', 'minus'].includes(t.text)) ||
+        isInExceptList(tokens, rawMentions, m.start, from),
+    )
+    .flatMap((m) => getPlaceSensors(m.place).map((s) => s.id));
 }
 
 /** The known people a clause names, the condition they bring, or the question an unknown or ambiguous name asks. */
@@ -3205,31 +3269,7 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
   const kind = kindWord ?? (words.includes('door') || words.includes('window') ? 'contact' : 'camera');
   // "add the driveway too": a place this home has, added to the watch the conversation is about
   const known = r.mentions.filter((m) => m.place.type === 'room' || m.place.type === 'sensor');
-  if (!urlToken && !kindWord && known.length && known.length === r.mentions.length) {
-    const watch = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : state.watches.length === 1 ? state.watches[0] : undefined;
-    if (watch) {
-      const added = known.flatMap((m) => getPlaceSensors(m.place)).filter((s) => !watch.sensor_ids.includes(s.id));
-      const blocked = added.map((s) => explainOutOfReach(state, s)).find(Boolean);
-      if (blocked) {
-        plan.refusals.push(blocked);
-        return undefined;
-      }
-      if (!added.length) {
-        addNote(plan, `The watch on the ${watch.subject} already covers that.`);
-        return undefined;
-      }
-      const subject = [watch.subject, ...known.map((m) => subjectOf(m.place))].join(' and ');
-      const sensorIds = [...watch.sensor_ids, ...added.map((s) => s.id)];
-      plan.calls.push({
-        tool: 'update_watch',
-        args: { watch_id: watch.id, sensor_ids: sensorIds, subject },
-        subject,
-        say: `I've added the ${known.map((m) => subjectOf(m.place)).join(' and the ')} to the watch on the ${watch.subject}.`,
-      });
-      watch.sensor_ids = sensorIds;
-      return undefined;
-    }
-  }
+  if (!urlToken && !kindWord && known.length && known.length === r.mentions.length && addPlacesToWatch(known, state, plan)) return undefined;
   // the kind as said; src/org/streams/source-kind.ts decides it with the URL. A WHIP publisher needs no address
   const saidKind = words.some((w) => /^(whip|webrtc|publish|publishes|publisher|browser)$/.test(w))
     ? 'webrtc'
@@ -3239,31 +3279,8 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
   if (!urlToken && saidKind !== 'webrtc')
     return `What's the ${KIND_NAMES[kind]}'s address (for example rtsp://192.168.1.20/stream1, or an http:// MJPEG or HLS stream)? A phone or browser can also publish to me over WebRTC.`;
   const url = urlToken ? r.urls[Number(urlToken.slice(3))] : undefined;
-  // the name: after "as (the)", "call it (the)", "named"; else "<room> <kind>"
-  const nameStart = words.findIndex((w, k) => w === 'as' || w === 'named' || (w === 'it' && words[k - 1] === 'call'));
-  let name: string | undefined;
-  if (nameStart >= 0) {
-    const rest = words.slice(nameStart + 1).filter((w) => w !== 'the' && w !== 'my' && w !== 'our');
-    const end = rest.findIndex((w) => ['and', 'in', 'at', 'please', 'url0', 'url1'].includes(w));
-    name =
-      rest
-        .slice(0, end < 0 ? undefined : end)
-        .map((w) => (w === 'cam' ? 'camera' : w))
-        .join(' ') || undefined;
-  }
-  let room: string | undefined;
-  const inAt = words.findIndex((w, k) => w === 'in' && words[k + 1] !== 'url0');
-  if (inAt >= 0) {
-    const rest = words.slice(inAt + 1).filter((w) => w !== 'the' && w !== 'my' && w !== 'our');
-    const end = rest.findIndex((w) => ['and', 'it', 'at', 'as', 'please', 'is'].includes(w) || /^url\d+$/.test(w));
-    room = rest.slice(0, end < 0 ? undefined : end).join(' ') || undefined;
-  }
-  if (!room && name)
-    room =
-      name
-        .split(' ')
-        .filter((w) => !(w in KIND_WORDS))
-        .join(' ') || undefined;
+  let name = readNewSensorName(words);
+  const room = readNewSensorRoom(words, name);
   if (!room) return 'Which room is it in, and what should I call it?';
   name ??= `${room} ${KIND_NAMES[kind]}`;
   const index = plan.calls.length;
@@ -3278,6 +3295,32 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
   state.ctx = { ...state.ctx, sensors: [...state.ctx.sensors, sensor] };
   state.lastSubject = { kind: 'sensor', sensor };
   return undefined;
+}
+
+/** Adds places this home has to the watch the conversation is about; false when there is no such watch. */
+function addPlacesToWatch(known: Mention[], state: PlanState, plan: Plan): boolean {
+  const watch = state.lastWatchId ? state.watches.find((w) => w.id === state.lastWatchId) : state.watches.length === 1 ? state.watches[0] : undefined;
+  if (!watch) return false;
+  const added = known.flatMap((m) => getPlaceSensors(m.place)).filter((s) => !watch.sensor_ids.includes(s.id));
+  const blocked = added.map((s) => explainOutOfReach(state, s)).find(Boolean);
+  if (blocked) {
+    plan.refusals.push(blocked);
+    return true;
+  }
+  if (!added.length) {
+    addNote(plan, `The watch on the ${watch.subject} already covers that.`);
+    return true;
+  }
+  const subject = [watch.subject, ...known.map((m) => subjectOf(m.place))].join(' and ');
+  const sensorIds = [...watch.sensor_ids, ...added.map((s) => s.id)];
+  plan.calls.push({
+    tool: 'update_watch',
+    args: { watch_id: watch.id, sensor_ids: sensorIds, subject },
+    subject,
+    say: `I've added the ${known.map((m) => subjectOf(m.place)).join(' and the ')} to the watch on the ${watch.subject}.`,
+  });
+  watch.sensor_ids = sensorIds;
+  return true;
 }
 
 function planSetLocation(r: Reading, state: PlanState, plan: Plan): string | undefined {

@@ -186,19 +186,7 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
   if (!calls.length || plan.clarification) return undefined;
   const present = presentPart(message);
   const w = words(present);
-  // the boundaries the plan sets, plus those of a watch it edits (an edit may keep the start)
-  const bounds: number[] = [];
-  let weekly = false;
-  for (const c of calls) {
-    for (const key of ['starts_at', 'ends_at'] as const) if (typeof c.args[key] === 'string') bounds.push(Date.parse(c.args[key] as string));
-    if (typeof c.args.recurrence === 'string' && c.args.recurrence !== 'none') weekly = true;
-    const edited = c.tool === 'update_watch' ? ctx.watches.find((x) => x.id === c.args.watch_id) : undefined;
-    if (edited) {
-      if (c.args.starts_at === undefined) bounds.push(Date.parse(edited.starts_at));
-      if (c.args.ends_at === undefined) bounds.push(Date.parse(edited.ends_at));
-      if (c.args.recurrence === undefined && edited.recurrence !== 'none') weekly = true;
-    }
-  }
+  const { bounds, weekly } = readPlanBounds(calls, ctx);
   const walls = bounds.filter((b) => Number.isFinite(b)).map((b) => toWallClock(b, ctx.timeZone));
   if (!walls.length) return undefined;
   // the days a window touches: a boundary at midnight is also the end of the day before ("until the 30th")
@@ -207,16 +195,8 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
   );
   const head = understood(calls);
 
-  // "next saturday" said on a tuesday: this coming one, or the one after?
-  const next = findSaidWeekdays(w).find((d) => d.next);
-  if (next && !weekly) {
-    const now = toWallClock(ctx.now, ctx.timeZone);
-    const ahead = (next.weekday - now.weekday + 7) % 7 || 7;
-    const first = toWallClock(ctx.now + ahead * 86_400_000, ctx.timeZone);
-    const second = toWallClock(ctx.now + (ahead + 7) * 86_400_000, ctx.timeZone);
-    const label = (d: ReturnType<typeof toWallClock>) => `${WEEKDAY_LABELS[d.weekday]} ${d.day} ${MONTHS[d.month - 1]}`;
-    return `I haven't changed anything yet: "${next.text}" can mean ${label(first)} or ${label(second)} — which one did you mean?`;
-  }
+  const next = weekly ? undefined : checkNextWeekday(w, ctx);
+  if (next) return next;
 
   // "from ten to seven …": one time (18:50) or a range; the plan may have read either
   const readings = [findSaidClocks(present), findSaidClocks(present, true)];
@@ -241,26 +221,58 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
   const widened = checkScope(present, calls, ctx, head);
   if (widened) return widened;
 
-  // a day named without hours ("watch the shed on the 31st"): the hours are the user's to say
+  if (!clocks.length && !weekly) return checkDayWithoutHours(w, calls, ctx, head);
+  return undefined;
+}
+
+/** The boundaries the plan sets, plus those of a watch it edits (an edit may keep the start), and whether a window repeats. */
+function readPlanBounds(calls: PlannedCall[], ctx: HouseholdContext): { bounds: number[]; weekly: boolean } {
+  const bounds: number[] = [];
+  let weekly = false;
+  for (const c of calls) {
+    for (const key of ['starts_at', 'ends_at'] as const) if (typeof c.args[key] === 'string') bounds.push(Date.parse(c.args[key] as string));
+    if (typeof c.args.recurrence === 'string' && c.args.recurrence !== 'none') weekly = true;
+    const edited = c.tool === 'update_watch' ? ctx.watches.find((x) => x.id === c.args.watch_id) : undefined;
+    if (edited) {
+      if (c.args.starts_at === undefined) bounds.push(Date.parse(edited.starts_at));
+      if (c.args.ends_at === undefined) bounds.push(Date.parse(edited.ends_at));
+      if (c.args.recurrence === undefined && edited.recurrence !== 'none') weekly = true;
+    }
+  }
+  return { bounds, weekly };
+}
+
+/** "next saturday" said on a tuesday: this coming one, or the one after? */
+function checkNextWeekday(w: string[], ctx: HouseholdContext): string | undefined {
+  const next = findSaidWeekdays(w).find((d) => d.next);
+  if (!next) return undefined;
+  const now = toWallClock(ctx.now, ctx.timeZone);
+  const ahead = (next.weekday - now.weekday + 7) % 7 || 7;
+  const first = toWallClock(ctx.now + ahead * 86_400_000, ctx.timeZone);
+  const second = toWallClock(ctx.now + (ahead + 7) * 86_400_000, ctx.timeZone);
+  const label = (d: ReturnType<typeof toWallClock>) => `${WEEKDAY_LABELS[d.weekday]} ${d.day} ${MONTHS[d.month - 1]}`;
+  return `I haven't changed anything yet: "${next.text}" can mean ${label(first)} or ${label(second)} — which one did you mean?`;
+}
+
+/** A day named without hours ("watch the shed on the 31st"): the hours are the user's to say. */
+function checkDayWithoutHours(w: string[], calls: PlannedCall[], ctx: HouseholdContext, head: string): string | undefined {
   const created = calls.filter((c) => c.tool === 'create_watch' && typeof c.args.starts_at === 'string' && typeof c.args.ends_at === 'string');
   if (
-    !clocks.length &&
-    !weekly &&
-    created.length &&
-    !/\b(all day|whole day|entire day|full day|all weekend|whole weekend|24 ?h(ou)?rs?|day and night|for \S+ (days?|nights?|hours?|hrs?|weeks?))\b/.test(
+    !created.length ||
+    /\b(all day|whole day|entire day|full day|all weekend|whole weekend|24 ?h(ou)?rs?|day and night|for \S+ (days?|nights?|hours?|hrs?|weeks?))\b/.test(
       w.join(' '),
     )
-  ) {
-    const now = toWallClock(ctx.now, ctx.timeZone);
-    const dayOnly = created.find((c) => {
-      const s = toWallClock(Date.parse(c.args.starts_at as string), ctx.timeZone);
-      const e = toWallClock(Date.parse(c.args.ends_at as string), ctx.timeZone);
-      const later = s.year !== now.year || s.month !== now.month || s.day !== now.day;
-      return later && s.hour === 0 && s.minute === 0 && e.hour === 0 && e.minute === 0;
-    });
-    if (dayOnly && (findSaidDates(w).length || findSaidWeekdays(w).length)) {
-      return `${head.replace(/, 24 hours.*$/, '')} — but you didn't say the hours, so I haven't changed anything. From what time until what time should I watch?`;
-    }
+  )
+    return undefined;
+  const now = toWallClock(ctx.now, ctx.timeZone);
+  const dayOnly = created.find((c) => {
+    const s = toWallClock(Date.parse(c.args.starts_at as string), ctx.timeZone);
+    const e = toWallClock(Date.parse(c.args.ends_at as string), ctx.timeZone);
+    const later = s.year !== now.year || s.month !== now.month || s.day !== now.day;
+    return later && s.hour === 0 && s.minute === 0 && e.hour === 0 && e.minute === 0;
+  });
+  if (dayOnly && (findSaidDates(w).length || findSaidWeekdays(w).length)) {
+    return `${head.replace(/, 24 hours.*$/, '')} — but you didn't say the hours, so I haven't changed anything. From what time until what time should I watch?`;
   }
   return undefined;
 }

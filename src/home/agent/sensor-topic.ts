@@ -179,8 +179,6 @@ export function readTopicRequest(message: string): Reading {
   const text = message.replace(/[’‘]/g, "'");
   if (text.includes('://')) return undefined; // a whole address: the general add_sensor reading
   const lower = text.toLowerCase();
-  // a quoted topic with a space in it: asked, never guessed
-  const quoted = /["“'`]([^"”'`]*\/[^"”'`]*)["”'`]/.exec(text);
   const tokens = text.split(/\s+/).filter(Boolean);
   const { candidates, topicAt } = findTopicCandidates(tokens);
   if (!candidates.length) return undefined;
@@ -193,6 +191,44 @@ export function readTopicRequest(message: string): Reading {
     };
   }
   if (NEGATION.test(lower)) return { ok: false, ask: "All right, I haven't added anything. What would you like me to do?" };
+  const unclear = askAboutTopic(text, tokens, candidates, topicAt);
+  if (unclear) return unclear;
+  const topic = candidates[0]!;
+
+  const words = wordsOf(tokens.map((t, k) => (k === topicAt ? '@topic' : t)).join(' '));
+  const withoutTopic = words.filter((w) => w !== '@topic').join(' ');
+  const kind = readTopicKind(withoutTopic);
+  if (typeof kind === 'object') return kind;
+  const { name, namedAt } = readTopicName(words);
+  let room: string[] = [];
+  const inAt = words.findIndex((w, k) => w === 'in' && words[k + 1] !== '@topic' && !(words[k - 1] === 'plug'));
+  if (inAt >= 0) room = phraseAfter(words, inAt + 1).filter((w) => !SENSOR_NOUNS.has(w) && !KIND_ONLY.has(w));
+  // the words the reading used: fillers, the name and the room; anything else is asked about
+  const nameWords = new Set([...name, ...room]);
+  const unknown = words.filter((w) => w !== '@topic' && !FILLERS.has(w) && !nameWords.has(w));
+  if (unknown.length) {
+    return {
+      ok: false,
+      ask: `I can add the sensor on ${topic}, but I didn't follow "${unknown.join(' ')}". Say the sensor on its own, for example "add the back door sensor, it's ${topic}"; I haven't added anything.`,
+    };
+  }
+  if (!room.length) room = name.filter((w) => !SENSOR_NOUNS.has(w) && !KIND_ONLY.has(w));
+  if (!room.length) return { ok: false, ask: `Which room is the sensor on ${topic} in, and what should I call it? I haven't added anything.` };
+  if (!kind)
+    return {
+      ok: false,
+      ask: `Is the ${name.length ? name.join(' ') : `sensor on ${topic}`} a door or window contact, or a motion sensor? I haven't added anything.`,
+    };
+  // "the back door sensor" names it; "a motion sensor" only says its kind
+  const isNamed = namedAt >= 0 || (name.some((w) => SENSOR_NOUNS.has(w) || KIND_ONLY.has(w)) && name.some((w) => !SENSOR_NOUNS.has(w) && !KIND_ONLY.has(w)));
+  const finalName = isNamed && name.length ? name.join(' ') : `${room.join(' ')} ${kind === 'contact' ? 'contact' : 'motion sensor'}`;
+  return { ok: true, request: { topic, kind, name: finalName, room: room.join(' ') } };
+}
+
+/** The question a topic that cannot be one device's asks (a space, two topics, a wildcard, an empty level), or undefined when it is clear. */
+function askAboutTopic(text: string, tokens: string[], candidates: string[], topicAt: number): Reading {
+  // a quoted topic with a space in it: asked, never guessed
+  const quoted = /["“'`]([^"”'`]*\/[^"”'`]*)["”'`]/.exec(text);
   if (quoted && /\s/.test(quoted[1]!.trim())) {
     return {
       ok: false,
@@ -224,10 +260,11 @@ export function readTopicRequest(message: string): Reading {
       ask: `MQTT topics have no spaces: is the topic ${topic}, or something like ${topic}_${next.replace(/[^\w-]/g, '')}? Tell me the exact topic. I haven't added anything.`,
     };
   }
+  return undefined;
+}
 
-  const words = wordsOf(tokens.map((t, k) => (k === topicAt ? '@topic' : t)).join(' '));
-  const withoutTopic = words.filter((w) => w !== '@topic').join(' ');
-  // the kind: said, never guessed from the topic
+/** The kind, as said, never guessed from the topic: a contact, a motion sensor, undefined when not said, or the question a kind it cannot add asks. */
+function readTopicKind(withoutTopic: string): TopicRequest['kind'] | undefined | { ok: false; ask: string } {
   const unsupported = UNSUPPORTED.exec(withoutTopic);
   if (unsupported) {
     return {
@@ -238,10 +275,11 @@ export function readTopicRequest(message: string): Reading {
   const explicitContact = CONTACT_EXPLICIT.test(withoutTopic);
   const motion = MOTION.test(withoutTopic);
   if (explicitContact && motion) return { ok: false, ask: "Is it a door or window contact, or a motion sensor? I haven't added anything." };
-  const kind: 'contact' | 'motion' | undefined = motion ? 'motion' : explicitContact || CONTACT_PLACE.test(withoutTopic) ? 'contact' : undefined;
+  return motion ? 'motion' : explicitContact || CONTACT_PLACE.test(withoutTopic) ? 'contact' : undefined;
+}
 
-  // the name: "as (the) X", "called X", "named X"; else the phrase after the verb ("the back door sensor")
-  const covered = new Set<number>();
+/** The name: "as (the) X", "called X", "named X"; else the phrase after the verb ("the back door sensor"); and where a naming word is. */
+function readTopicName(words: string[]): { name: string[]; namedAt: number } {
   let name: string[] = [];
   const namedAt = words.findIndex((w) => w === 'as' || w === 'called' || w === 'named');
   if (namedAt >= 0) name = phraseAfter(words, namedAt + 1);
@@ -256,30 +294,7 @@ export function readTopicRequest(message: string): Reading {
       name = phraseAfter(words, start);
     }
   }
-  name = name.filter((w) => w !== '@topic');
-  let room: string[] = [];
-  const inAt = words.findIndex((w, k) => w === 'in' && words[k + 1] !== '@topic' && !(words[k - 1] === 'plug'));
-  if (inAt >= 0) room = phraseAfter(words, inAt + 1).filter((w) => !SENSOR_NOUNS.has(w) && !KIND_ONLY.has(w));
-  // the words the reading used: fillers, the name and the room; anything else is asked about
-  const nameWords = new Set([...name, ...room]);
-  const unknown = words.filter((w, k) => w !== '@topic' && !FILLERS.has(w) && !nameWords.has(w) && !covered.has(k));
-  if (unknown.length) {
-    return {
-      ok: false,
-      ask: `I can add the sensor on ${topic}, but I didn't follow "${unknown.join(' ')}". Say the sensor on its own, for example "add the back door sensor, it's ${topic}"; I haven't added anything.`,
-    };
-  }
-  if (!room.length) room = name.filter((w) => !SENSOR_NOUNS.has(w) && !KIND_ONLY.has(w));
-  if (!room.length) return { ok: false, ask: `Which room is the sensor on ${topic} in, and what should I call it? I haven't added anything.` };
-  if (!kind)
-    return {
-      ok: false,
-      ask: `Is the ${name.length ? name.join(' ') : `sensor on ${topic}`} a door or window contact, or a motion sensor? I haven't added anything.`,
-    };
-  // "the back door sensor" names it; "a motion sensor" only says its kind
-  const isNamed = namedAt >= 0 || (name.some((w) => SENSOR_NOUNS.has(w) || KIND_ONLY.has(w)) && name.some((w) => !SENSOR_NOUNS.has(w) && !KIND_ONLY.has(w)));
-  const finalName = isNamed && name.length ? name.join(' ') : `${room.join(' ')} ${kind === 'contact' ? 'contact' : 'motion sensor'}`;
-  return { ok: true, request: { topic, kind, name: finalName, room: room.join(' ') } };
+  return { name: name.filter((w) => w !== '@topic'), namedAt };
 }
 
 function plan(partial: Partial<Plan>): Plan {

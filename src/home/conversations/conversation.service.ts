@@ -146,24 +146,9 @@ export class ConversationService {
 
   /** Plans and runs an opened turn; `signal` is aborted when a streaming client disconnects. */
   async run(principal: Principal, actor: Actor, opened: OpenedTurn, hooks: TurnHooks = {}, signal?: AbortSignal): Promise<ConversationReply> {
-    const { database, clock, household, watches } = this.deps;
+    const { database, clock } = this.deps;
     const { conversation, turn } = opened;
-    const [home, active, earlier, people] = await Promise.all([
-      household.snapshot(principal.tenantId),
-      watches.listActive(principal.tenantId),
-      conversationRepository.listRecentTurns(database.db, conversation.id, MEMORY_TURNS + 1),
-      // known people, so "let me know when Maria arrives" resolves
-      personNamesOfTenant(database.db, principal.tenantId),
-    ]);
-    // the planner's memory is history too: what a place left alone showed is not handed back to it
-    const left = findPlacesLeftAlone(home);
-    const memory = earlier.filter((t) => t.id !== turn.id && t.status !== 'in_progress').map((t) => redactTurn(t, left));
-    const ctx = {
-      ...buildHouseholdContext(home, active, memory, clock.now()),
-      people,
-      faceRecognition: home.settings.face_recognition,
-      mqttBroker: household.defaultBrokerOf(home.settings),
-    };
+    const { home, ctx } = await this.readTurnContext(principal, opened);
     const taken: AgentAction[] = [];
     let plannerName: string = 'offline';
     let result: Awaited<ReturnType<typeof runPlan>>;
@@ -201,16 +186,60 @@ export class ConversationService {
       });
       throw err;
     }
-    const completedAt = toIso(clock.now());
-    const status = signal?.aborted ? 'interrupted' : 'completed';
-    await database.withWriteLock(async (trx) => {
+    await this.completeTurn(principal, actor, opened, result, signal?.aborted ? 'interrupted' : 'completed', revealed());
+    return {
+      id: conversation.id,
+      object: 'conversation',
+      message_id: turn.id,
+      reply: result.reply,
+      actions: result.actions,
+      planner: result.planner,
+      created_at: conversation.created_at,
+    };
+  }
+
+  /** The home as the planner sees it for this turn: state, active watches, known people and the conversation's earlier turns. */
+  private async readTurnContext(principal: Principal, opened: OpenedTurn) {
+    const { database, clock, household, watches } = this.deps;
+    const { conversation, turn } = opened;
+    const [home, active, earlier, people] = await Promise.all([
+      household.snapshot(principal.tenantId),
+      watches.listActive(principal.tenantId),
+      conversationRepository.listRecentTurns(database.db, conversation.id, MEMORY_TURNS + 1),
+      // known people, so "let me know when Maria arrives" resolves
+      personNamesOfTenant(database.db, principal.tenantId),
+    ]);
+    // the planner's memory is history too: what a place left alone showed is not handed back to it
+    const left = findPlacesLeftAlone(home);
+    const memory = earlier.filter((t) => t.id !== turn.id && t.status !== 'in_progress').map((t) => redactTurn(t, left));
+    const ctx = {
+      ...buildHouseholdContext(home, active, memory, clock.now()),
+      people,
+      faceRecognition: home.settings.face_recognition,
+      mqttBroker: household.defaultBrokerOf(home.settings),
+    };
+    return { home, ctx };
+  }
+
+  /** Stores the turn's reply, actions and status, and audits the message, in one write. */
+  private async completeTurn(
+    principal: Principal,
+    actor: Actor,
+    opened: OpenedTurn,
+    result: Awaited<ReturnType<typeof runPlan>>,
+    status: 'interrupted' | 'completed',
+    revealedSensorIds: string,
+  ): Promise<void> {
+    const { conversation, turn } = opened;
+    const completedAt = toIso(this.deps.clock.now());
+    await this.deps.database.withWriteLock(async (trx) => {
       await conversationRepository.updateTurn(trx, turn.id, {
         reply: result.reply,
         actions: JSON.stringify(result.actions),
         planner: result.planner,
         status,
         completed_at: completedAt,
-        revealed_sensor_ids: revealed(),
+        revealed_sensor_ids: revealedSensorIds,
       });
       await this.deps.audit.appendIn(trx, actor, [
         {
@@ -222,15 +251,6 @@ export class ConversationService {
         },
       ]);
     });
-    return {
-      id: conversation.id,
-      object: 'conversation',
-      message_id: turn.id,
-      reply: result.reply,
-      actions: result.actions,
-      planner: result.planner,
-      created_at: conversation.created_at,
-    };
   }
 
   /** POST /v1/conversations without streaming: open the turn and run it. */

@@ -307,43 +307,19 @@ function join(items: string[]): string {
  */
 export async function answerPast(deps: PastAnswerDeps, principal: Principal, timeZone: string, q: PastQuestion): Promise<PastAnswer> {
   const now = deps.clock.now();
-  const db = deps.database.db;
   const home = await deps.household.snapshot(principal.tenantId);
   const to = q.until ? Math.min(Date.parse(q.until), now) : now;
   const from = q.since ? Date.parse(q.since) : to - DEFAULT_PAST_SPAN_MS;
   const period: Span = { from: Math.min(from, to), to };
   const sensors = pickSensors(home.sensors, q);
-  const sensorIds = q.sensor_id || q.room ? sensors.map((s) => s.id) : undefined;
-
-  // the watch events of the period (the event log hides a place left alone, and refuses a question only about one)
-  const condition = q.kind && TYPES_OF_CONDITION[q.kind] ? q.kind : undefined;
-  const eventKind = q.kind && !condition && (EVENT_LOG_KINDS as readonly string[]).includes(q.kind) ? q.kind : undefined;
-  const types = condition ? [...EVENT_TYPES_OF_CONDITION[condition]] : eventKind ? undefined : [...OBSERVATION_TYPES, ...ALERT_TYPES];
-  const page = await deps.events.list(principal, {
-    limit: q.limit ?? 20,
-    since: toIso(period.from),
-    watch_id: q.watch_id,
-    kind: eventKind,
-    types,
-    sensor_ids: sensorIds,
-  });
-  const events = page.data.filter((e) => Date.parse(e.occurred_at) <= period.to);
-
-  const [states, boundaries, changes] = await Promise.all([
-    pastAnswerRepository.sensorStates(
-      db,
-      sensors.map((s) => s.id),
-    ),
-    pastAnswerRepository.boundariesDuring(db, principal.tenantId, toIso(period.from), toIso(period.to)),
-    pastAnswerRepository.muteChanges(db, principal.tenantId, toIso(period.to)),
-  ]);
-  const coverage = sensors.map((s) => coverageOf(s, period, states.get(s.id), boundaries, changes));
+  const { condition, events } = await listPeriodEvents(deps, principal, q, period, sensors);
+  const coverage = await readCoverage(deps.database, principal, sensors, period);
   // from when data exists, over the sensors whose past may be shown (a muted one's, from before it was muted)
   const firsts = coverage.filter((c) => !c.leftAloneNow && c.first !== null).map((c) => c.first!);
   const readingsSince = firsts.length ? Math.min(...firsts) : null;
   const looking = coverage.filter((c) => !c.leftAloneNow && c.covered.length > 0);
   const rows = await pastAnswerRepository.detectionsBetween(
-    db,
+    deps.database.db,
     looking.map((c) => c.sensor.id),
     period.from,
     period.to,
@@ -356,30 +332,7 @@ export async function answerPast(deps: PastAnswerDeps, principal: Principal, tim
   const place = q.room ? `in the ${q.room}` : q.sensor_id && sensors[0] ? `at the ${label(sensors[0]).replace(/^the /, '')}` : 'at home';
   const span = q.since && q.until ? `from ${moment(period.from)} to ${moment(period.to)}` : q.since ? `since ${moment(period.from)}` : 'in the last 24 hours';
   const gaps = coverage.map((c) => describeGaps(c, period, moment, readingsSince)).filter((x): x is string => Boolean(x));
-  const parts: string[] = [];
-  if (sightings.length) {
-    parts.push(`${capitalize(span)} ${place}: ${sightings.join('; ')}.`);
-  } else if (looking.length > 0) {
-    const what = condition ? describeCondition(condition) : 'activity';
-    // only the part of the period some sensor was looking is said to have been quiet
-    const union = subtract(
-      period,
-      subtract(
-        period,
-        looking.flatMap((c) => c.covered),
-      ),
-    );
-    const whole = union.length === 1 && union[0].from === period.from && union[0].to === period.to;
-    const part = whole
-      ? span
-      : union.length === 1
-        ? `from ${moment(union[0].from)} to ${moment(union[0].to)}, the only part of ${q.since ? 'that time' : 'the last 24 hours'} I was looking`
-        : `${span}, in the parts of it I was looking`;
-    parts.push(`I saw no ${what} ${place} ${part}${looking.length < coverage.length ? ' with the sensors that were looking' : ''}.`);
-  } else {
-    // no sensor was looking at any moment of the period: that is not "nothing happened"
-    parts.push(`I can't say what happened ${place} ${span}: no sensor there was looking.`);
-  }
+  const parts: string[] = [describeSeen({ q, period, coverage, looking, sightings, condition, place, span, moment })];
   if (events.length) {
     const shown = events.slice(0, 5).map((e) => `${formatClock(Date.parse(e.occurred_at), timeZone)} ${e.summary}`);
     parts.push(`Watch events, newest first: ${shown.join(' ')}${events.length > 5 ? ` …and ${events.length - 5} earlier.` : ''}`);
@@ -400,6 +353,80 @@ export async function answerPast(deps: PastAnswerDeps, principal: Principal, tim
     },
     revealed: [...new Set([...looking.map((c) => c.sensor.id), ...events.map((e: EventView) => e.sensor_id).filter((x): x is string => Boolean(x))])],
   };
+}
+
+/**
+ * The watch events of the period (the event log hides a place left alone, and refuses a question
+ * only about one), and the watch condition the question names, if it names one.
+ */
+async function listPeriodEvents(
+  deps: PastAnswerDeps,
+  principal: Principal,
+  q: PastQuestion,
+  period: Span,
+  sensors: { id: string }[],
+): Promise<{ condition: string | undefined; events: EventView[] }> {
+  const sensorIds = q.sensor_id || q.room ? sensors.map((s) => s.id) : undefined;
+  const condition = q.kind && TYPES_OF_CONDITION[q.kind] ? q.kind : undefined;
+  const eventKind = q.kind && !condition && (EVENT_LOG_KINDS as readonly string[]).includes(q.kind) ? q.kind : undefined;
+  const types = condition ? [...EVENT_TYPES_OF_CONDITION[condition]] : eventKind ? undefined : [...OBSERVATION_TYPES, ...ALERT_TYPES];
+  const page = await deps.events.list(principal, {
+    limit: q.limit ?? 20,
+    since: toIso(period.from),
+    watch_id: q.watch_id,
+    kind: eventKind,
+    types,
+    sensor_ids: sensorIds,
+  });
+  return { condition, events: page.data.filter((e) => Date.parse(e.occurred_at) <= period.to) };
+}
+
+/** Each sensor's coverage of the period: its readings, the boundaries and the mutes that kept it from looking. */
+async function readCoverage(database: DatabaseHandle, principal: Principal, sensors: SensorRow[], period: Span): Promise<ReturnType<typeof coverageOf>[]> {
+  const db = database.db;
+  const [states, boundaries, changes] = await Promise.all([
+    pastAnswerRepository.sensorStates(
+      db,
+      sensors.map((s) => s.id),
+    ),
+    pastAnswerRepository.boundariesDuring(db, principal.tenantId, toIso(period.from), toIso(period.to)),
+    pastAnswerRepository.muteChanges(db, principal.tenantId, toIso(period.to)),
+  ]);
+  return sensors.map((s) => coverageOf(s, period, states.get(s.id), boundaries, changes));
+}
+
+/** What the looking sensors saw at the place in the period, or that they saw nothing, or that none was looking. */
+function describeSeen(said: {
+  q: PastQuestion;
+  period: Span;
+  coverage: ReturnType<typeof coverageOf>[];
+  looking: ReturnType<typeof coverageOf>[];
+  sightings: string[];
+  condition: string | undefined;
+  place: string;
+  span: string;
+  moment: (t: number) => string;
+}): string {
+  const { q, period, coverage, looking, sightings, condition, place, span, moment } = said;
+  if (sightings.length) return `${capitalize(span)} ${place}: ${sightings.join('; ')}.`;
+  // no sensor was looking at any moment of the period: that is not "nothing happened"
+  if (looking.length === 0) return `I can't say what happened ${place} ${span}: no sensor there was looking.`;
+  const what = condition ? describeCondition(condition) : 'activity';
+  // only the part of the period some sensor was looking is said to have been quiet
+  const union = subtract(
+    period,
+    subtract(
+      period,
+      looking.flatMap((c) => c.covered),
+    ),
+  );
+  const whole = union.length === 1 && union[0].from === period.from && union[0].to === period.to;
+  const part = whole
+    ? span
+    : union.length === 1
+      ? `from ${moment(union[0].from)} to ${moment(union[0].to)}, the only part of ${q.since ? 'that time' : 'the last 24 hours'} I was looking`
+      : `${span}, in the parts of it I was looking`;
+  return `I saw no ${what} ${place} ${part}${looking.length < coverage.length ? ' with the sensors that were looking' : ''}.`;
 }
 
 /** The sensors a question is about: one sensor, a watch's, a room's, or every one. */

@@ -1894,28 +1894,21 @@ function formatDuration(ms: number): string {
   return `${Math.round(ms / MINUTE)} minutes`;
 }
 
+/** What a follow-up changes of a watch's window (the fields it leaves out stay as they are). */
+type WindowChange = { starts_at?: string; ends_at?: string; recurrence?: Recurrence; window?: string };
+
 /** Changes to an existing watch's window from a follow-up ("make it until 6am", "extend it by an hour"). */
 export function resolveWindowChange(
   spec: TimeSpec,
   watch: { starts_at: string; ends_at: string; recurrence: string },
   ctx: TimeContext,
   startRequested: boolean,
-): { starts_at?: string; ends_at?: string; recurrence?: Recurrence; window?: string } {
+): WindowChange {
   const startsAt = Date.parse(watch.starts_at);
   const endsAt = Date.parse(watch.ends_at);
-  const out: { starts_at?: string; ends_at?: string; recurrence?: Recurrence; window?: string } = {};
+  const out: WindowChange = {};
   if (spec.recurrence) out.recurrence = spec.recurrence;
-  if (spec.shiftMs !== undefined) {
-    // "start it an hour later" moves the start; "finish it half an hour earlier" the end
-    const s = startRequested ? startsAt + spec.shiftMs : startsAt;
-    const e = startRequested ? endsAt : endsAt + spec.shiftMs;
-    // (a shift that leaves no window, or ends it in the past, changes nothing: the planner asks)
-    if (s >= e || e <= ctx.now) return out;
-    if (startRequested) out.starts_at = new Date(s).toISOString();
-    else out.ends_at = new Date(e).toISOString();
-    out.window = `${formatClock(Math.max(s, ctx.now), ctx.timeZone)} to ${formatClock(e, ctx.timeZone)}`;
-    return out;
-  }
+  if (spec.shiftMs !== undefined) return shiftWindow(spec.shiftMs, startsAt, endsAt, ctx, startRequested, out);
   if (spec.extendMs !== undefined) {
     out.ends_at = new Date(endsAt + spec.extendMs).toISOString();
     out.window = `${formatClock(Math.max(startsAt, ctx.now), ctx.timeZone)} to ${formatClock(endsAt + spec.extendMs, ctx.timeZone)}`;
@@ -1933,23 +1926,8 @@ export function resolveWindowChange(
     (spec.night || spec.dayOffset !== 0 || spec.date !== undefined) &&
     endsAt - startsAt < DAY;
   if (dayOnly) {
-    const wall = toWallClock(startsAt, ctx.timeZone);
-    const today = toLocalDate(ctx.now, ctx.timeZone);
-    const day = spec.date ?? addDays(today, spec.dayOffset);
-    let s = fromWallClock({ ...day, hour: wall.hour, minute: wall.minute }, ctx.timeZone);
-    // "tonight" for a watch that starts in the small hours: the coming night's
-    if (spec.night && spec.dayOffset === 0 && !spec.date && wall.hour < 12 && s < ctx.now)
-      s = fromWallClock({ ...addDays(today, 1), hour: wall.hour, minute: wall.minute }, ctx.timeZone);
-    const e = s + (endsAt - startsAt);
-    if (e > ctx.now) {
-      const from = Math.max(s, ctx.now);
-      return {
-        ...out,
-        starts_at: new Date(from).toISOString(),
-        ends_at: new Date(e).toISOString(),
-        window: `${describeAnchor(undefined, from, ctx)} to ${formatClock(e, ctx.timeZone)}`,
-      };
-    }
+    const moved = moveWindowDay(spec, startsAt, endsAt, ctx);
+    if (moved) return { ...out, ...moved };
   }
   if (spec.night || (hasStart && hasEnd) || spec.weekend) {
     // a follow-up keeps what it does not change: the watch's day ("tomorrow 8 to 6" → "sorry, 8 to 4")
@@ -1971,6 +1949,43 @@ export function resolveWindowChange(
       recurrence: spec.recurrence ?? out.recurrence,
     };
   }
+  changeOneEnd(spec, startsAt, endsAt, ctx, startRequested, out);
+  return out;
+}
+
+/** "start it an hour later" moves the start; "finish it half an hour earlier" the end. */
+function shiftWindow(shiftMs: number, startsAt: number, endsAt: number, ctx: TimeContext, startRequested: boolean, out: WindowChange): WindowChange {
+  const s = startRequested ? startsAt + shiftMs : startsAt;
+  const e = startRequested ? endsAt : endsAt + shiftMs;
+  // (a shift that leaves no window, or ends it in the past, changes nothing: the planner asks)
+  if (s >= e || e <= ctx.now) return out;
+  if (startRequested) out.starts_at = new Date(s).toISOString();
+  else out.ends_at = new Date(e).toISOString();
+  out.window = `${formatClock(Math.max(s, ctx.now), ctx.timeZone)} to ${formatClock(e, ctx.timeZone)}`;
+  return out;
+}
+
+/** The watch's hours on the day the follow-up names, or undefined when that window would already be over. */
+function moveWindowDay(spec: TimeSpec, startsAt: number, endsAt: number, ctx: TimeContext): WindowChange | undefined {
+  const wall = toWallClock(startsAt, ctx.timeZone);
+  const today = toLocalDate(ctx.now, ctx.timeZone);
+  const day = spec.date ?? addDays(today, spec.dayOffset);
+  let s = fromWallClock({ ...day, hour: wall.hour, minute: wall.minute }, ctx.timeZone);
+  // "tonight" for a watch that starts in the small hours: the coming night's
+  if (spec.night && spec.dayOffset === 0 && !spec.date && wall.hour < 12 && s < ctx.now)
+    s = fromWallClock({ ...addDays(today, 1), hour: wall.hour, minute: wall.minute }, ctx.timeZone);
+  const e = s + (endsAt - startsAt);
+  if (e <= ctx.now) return undefined;
+  const from = Math.max(s, ctx.now);
+  return {
+    starts_at: new Date(from).toISOString(),
+    ends_at: new Date(e).toISOString(),
+    window: `${describeAnchor(undefined, from, ctx)} to ${formatClock(e, ctx.timeZone)}`,
+  };
+}
+
+/** One time said ("make it 10pm", "start at 9", "till 4", "for two hours"): the start or the end it changes, set on `out`. */
+function changeOneEnd(spec: TimeSpec, startsAt: number, endsAt: number, ctx: TimeContext, startRequested: boolean, out: WindowChange): void {
   const anchor = spec.anchors[0];
   // "make it 10pm" of a 21:00–05:00 watch: a bare time changes the end it is nearer to
   let nearStart = false;
@@ -2003,7 +2018,6 @@ export function resolveWindowChange(
   } else if (spec.durationMs !== undefined) {
     out.ends_at = new Date(Math.max(startsAt, ctx.now) + spec.durationMs).toISOString();
   }
-  return out;
 }
 
 /** Look-back start for questions about the past ("last night", "today", "since 2pm"). */

@@ -1,0 +1,38 @@
+/**
+ * "add a camera in the garage as the side gate cam": the name and the room a request to add a
+ * sensor by its address says, read from the clause's words (src/home/agent/offline-planner.ts,
+ * planAddSensor, reads the rest: the kind and the address).
+ */
+import { KIND_WORDS } from './vocabulary.ts';
+
+/** A new sensor's name: after "as (the)", "call it (the)", "named". */
+export function readNewSensorName(words: string[]): string | undefined {
+  const nameStart = words.findIndex((w, k) => w === 'as' || w === 'named' || (w === 'it' && words[k - 1] === 'call'));
+  if (nameStart < 0) return undefined;
+  const rest = words.slice(nameStart + 1).filter((w) => w !== 'the' && w !== 'my' && w !== 'our');
+  const end = rest.findIndex((w) => ['and', 'in', 'at', 'please', 'url0', 'url1'].includes(w));
+  return (
+    rest
+      .slice(0, end < 0 ? undefined : end)
+      .map((w) => (w === 'cam' ? 'camera' : w))
+      .join(' ') || undefined
+  );
+}
+
+/** A new sensor's room: after "in (the)", else its name without the kind ("garage camera" → garage). */
+export function readNewSensorRoom(words: string[], name: string | undefined): string | undefined {
+  let room: string | undefined;
+  const inAt = words.findIndex((w, k) => w === 'in' && words[k + 1] !== 'url0');
+  if (inAt >= 0) {
+    const rest = words.slice(inAt + 1).filter((w) => w !== 'the' && w !== 'my' && w !== 'our');
+    const end = rest.findIndex((w) => ['and', 'it', 'at', 'as', 'please', 'is'].includes(w) || /^url\d+$/.test(w));
+    room = rest.slice(0, end < 0 ? undefined : end).join(' ') || undefined;
+  }
+  if (!room && name)
+    room =
+      name
+        .split(' ')
+        .filter((w) => !(w in KIND_WORDS))
+        .join(' ') || undefined;
+  return room;
+}
