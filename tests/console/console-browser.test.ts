@@ -258,10 +258,15 @@ describe('web console in chromium', { skip }, () => {
 
     await go(page, 'audit', 'Audit trail');
     await page.fill('#audit-action', 'protocol_run.paused');
+    // the unfiltered page already holds a protocol_run.paused row: wait for the filtered answer, not for that row
+    const filtered = page.waitForResponse((r) => r.url().includes('/v1/audit?') && new URL(r.url()).searchParams.get('action') === 'protocol_run.paused');
     await page.click('form[aria-label="Filter the audit trail"] button[type=submit]');
+    await filtered;
     const row = page.locator('tr[data-action="protocol_run.paused"]').first();
     await row.waitFor();
-    assert.equal(await page.locator('tr[data-action]:not([data-action="protocol_run.paused"])').count(), 0, 'the filter holds');
+    const others = 'tr[data-action]:not([data-action="protocol_run.paused"])';
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 0, others, { timeout: 5_000 }).catch(() => undefined);
+    assert.equal(await page.locator(others).count(), 0, 'the filter holds');
     assert.match((await row.locator('.actor').textContent())!, new RegExp(OPERATOR));
     await page.click('button:text-is("Verify chain")');
     const verdict = await page.waitForSelector('#verify-result');
