@@ -640,7 +640,12 @@ describe('web console in chromium', { skip }, () => {
     await page.waitForSelector('#live-state:text-is("Live")');
     const card = page.locator(`.scene[data-scene="${cam.scene_id}"]`);
     await card.waitFor();
-    await page.waitForSelector(`.scene.stale[data-scene="${cam.scene_id}"]`, { timeout: 5_000 });
+    await page.waitForSelector(`.scene.stale[data-scene="${cam.scene_id}"]`, { timeout: 5_000 }).catch(async (err: Error) => {
+      // say which side was behind: what the API answers now, and what the card shows
+      const now = (await c.call(live, 'GET', '/v1/scenes?limit=100')).body.data.find((s: { id: string }) => s.id === cam.scene_id);
+      const row = await c.t.ctx.database.db.selectFrom('streams').select(['status', 'last_frame_at']).where('id', '=', cam.id).executeTakeFirst();
+      throw new Error(`${err.message}\nscene in GET /v1/scenes: ${JSON.stringify(now)}\nstream row: ${JSON.stringify(row)}\ncard: ${await card.innerText()}`);
+    });
     assert.match(await card.locator('.offline-since').innerText(), /^Offline since /);
     assert.equal(await card.locator('.badge').innerText(), 'Offline', 'no "Normal" badge over a stale count');
     assert.equal(await card.locator('.people').innerText(), '6', 'the last reading is still shown');

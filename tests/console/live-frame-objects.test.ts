@@ -73,3 +73,25 @@ test('scene.updated draws every object tracked in the frame when the video says 
   );
   feed.close();
 });
+
+// A frame says its counts are current only when its detection is: a late or back-filled reading
+// (here 15 minutes old) says when it is from and leaves sources_live and stale to the scene reads,
+// so the wall does not turn an offline camera's card back to "Normal" (docs/decisions.md, "Freshness").
+test('scene.updated calls a count current only when its detection was read just now', async () => {
+  const clock = new ManualClock();
+  const feed = new OrgEventFeed({ clock });
+  const scenes: Array<Record<string, unknown>> = [];
+  feed.subscribe(principal, (e) => {
+    if (e.kind === 'scene.updated') scenes.push((e.data as { scene: Record<string, unknown> }).scene);
+  });
+  feed.onDetection(rec({ id: 'det_now', type: 'person_count', value: 5, at: clock.now() - 2_000 }), scene);
+  await clock.advance(1000);
+  const late = clock.now() - 15 * 60_000;
+  feed.onDetection(rec({ id: 'det_late', type: 'person_count', value: 6, at: late }), scene);
+  await clock.advance(1000);
+  assert.equal(scenes.length, 2);
+  assert.deepEqual([scenes[0].sources_live, scenes[0].stale], [true, false]);
+  assert.equal(scenes[1].as_of, new Date(late).toISOString());
+  assert.ok(!('stale' in scenes[1]) && !('sources_live' in scenes[1]), JSON.stringify(scenes[1]));
+  feed.close();
+});

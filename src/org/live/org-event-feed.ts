@@ -2,7 +2,7 @@ import type { Capability, Principal } from '../../platform/identity/index.ts';
 import { type Clock, toIso } from '../../platform/time/index.ts';
 import type { DetectionBox, DetectionRecord } from '../detections/index.ts';
 import type { PipelineHook } from '../pipeline/index.ts';
-import { type SceneState, toDetectionView } from '../scenes/index.ts';
+import { type SceneState, SOURCE_SILENCE_MS, toDetectionView } from '../scenes/index.ts';
 import { ORGANIZATION_EVENT_KINDS } from '../../platform/outbox/index.ts';
 
 /** One frame of the organization feed. */
@@ -52,6 +52,18 @@ export function visibleKinds(principal: Principal): string[] {
 
 /** Scene counts move on every detection; a subscriber gets at most one update per scene per this period (the latest). */
 export const SCENE_UPDATE_PERIOD_MS = 250;
+
+/**
+ * What a scene.updated frame says of its counts' freshness (docs/decisions.md, "Freshness"). A
+ * detection read just now comes from a working source, so the counts are current. A reading older
+ * than the sources' silence threshold (a late or back-filled detection) says only when it is from:
+ * the frame cannot tell whether the scene's sources are live, so it leaves `sources_live` and
+ * `stale` to the scene reads rather than calling an old count current.
+ */
+export function frameFreshness(detectionAt: number, now: number): { as_of: string; sources_live?: boolean; stale?: boolean } {
+  if (now - detectionAt >= SOURCE_SILENCE_MS) return { as_of: toIso(detectionAt) };
+  return { as_of: toIso(detectionAt), sources_live: true, stale: false };
+}
 
 type Listener = (e: LiveEvent) => void;
 
@@ -160,10 +172,7 @@ export class OrgEventFeed implements PipelineHook {
             anomaly_flag: scene.activeAnomalies > 0,
             active_anomalies: scene.activeAnomalies,
             last_detection_at: scene.lastDetectionAt === null ? null : toIso(scene.lastDetectionAt),
-            // a detection just came from one of its sources: the counts are current (docs/decisions.md, "Freshness")
-            as_of: toIso(detection.at),
-            sources_live: true,
-            stale: false,
+            ...frameFreshness(detection.at, now),
           },
           detection: toDetectionView(detection),
           ...(frame ? { frame: { detection_id: frame.detection_id, stream_id: frame.stream_id, timestamp: toIso(frame.at), objects: frame.objects } } : {}),
