@@ -1,15 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NOW, ask, ny, refused } from './scene-fixtures.ts';
+import { NOW, ask, answer, makeDetection, ny, refused } from './scene-fixtures.ts';
 
 /**
  * Round J's scene causes, each in general and in other words than the set's (docs/decisions.md,
  * "Round J: scene questions"): "past" after a verb of going, a slip of the question word, the crowd
- * as a number of people, a part of a day said apart from its day, and what the camera shows. Each
- * with phrasings where the change must not fire.
+ * as a number of people, a part of a day said apart from its day, whether any of a kind of vehicle
+ * were there, and what the camera shows. Each with phrasings where the change must not fire.
  */
 
 const GATE = { location: 'main_gate' };
+const LOT = { location: 'parking_lot' };
 /** an hour on Monday 9 March, the day before the fixtures' now (Tuesday 10 March, 10:14) */
 const yesterday = (hour: number) => ny(`${String(hour).padStart(2, '0')}:00`, '2026-03-09');
 
@@ -83,6 +84,28 @@ test('a part of a day said apart from its day is that part of that day', () => {
   assert.match(refused('what was the peak at lunch and yesterday?'), /more than one time/);
   assert.match(refused('what was the peak yesterday since 9am?'), /more than one time/);
   assert.match(refused('what was the peak in the last hour today?'), /more than one time/);
+});
+
+test('whether any of a kind of vehicle were there is every vehicle counted, said so, never a yes', () => {
+  const cars = [
+    makeDetection('vehicle', ny('08:30'), { count: 1, location: 'parking_lot' }),
+    makeDetection('vehicle', ny('09:50'), { count: 3, location: 'parking_lot' }),
+  ];
+  const now = ask('any vans in the lot now?', LOT);
+  assert.deepEqual([now.metric, now.aggregate, now.yes_no], ['vehicles', 'current', false]);
+  const said = answer('any vans in the lot now?', cars, LOT);
+  assert.match(
+    said,
+    /^There are 3 vehicles in the parking lot now \(10:14\)\. The cameras count vehicles of every kind together and cannot tell "vans" from other vehicles/,
+    said,
+  );
+  assert.doesNotMatch(said, /^(Yes|No)\b/);
+  assert.equal(ask('were there lorries here this morning?', LOT).aggregate, 'arrivals');
+  assert.equal(ask('is there a truck in the lot?', LOT).aggregate, 'current');
+  // one vehicle named as known, the first or last, or empty of a kind: still refused
+  for (const q of ['is the van still here?', 'was the last vehicle a truck?', 'is the lot empty of trucks?', 'are there more than 3 trucks?']) {
+    assert.match(refused(q, LOT), /cannot tell "(?:van|truck|trucks)" apart/, q);
+  }
 });
 
 test('what the camera shows or sees is an overview of the scene', () => {

@@ -15,7 +15,16 @@ import { type Clock, toIso, isValidTimeZone } from '../../platform/time/index.ts
 import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import { findStream, listRunnableStreams, listStreamSceneIds, listStreamsOfScene } from '../streams/stream-queries.ts';
-import { DEFAULT_QUERY_WINDOW_MS, answerQuery, buildExamples, interpretQuery, parseWindow, type InterpretResult, type Interpretation } from './query/query.ts';
+import {
+  DEFAULT_QUERY_WINDOW_MS,
+  answerQuery,
+  buildExamples,
+  interpretQuery,
+  parseWindow,
+  vehicleKindsNote,
+  type InterpretResult,
+  type Interpretation,
+} from './query/query.ts';
 import {
   answerKnownVsUnknown,
   answerPersonQuestion,
@@ -345,7 +354,7 @@ export class SceneService {
             timeZone: scene.time_zone,
             place: `the ${scene.location.replace(/_/g, ' ')}`,
             counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
-          })
+          }) + (interp.vehicle_kinds?.length ? ` ${vehicleKindsNote(interp)}` : '')
         : answer.answer,
       ...freshnessFields(freshness),
       interpretation: {

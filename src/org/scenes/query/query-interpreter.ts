@@ -810,6 +810,11 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
   if (reading.perHour) return finish(r, perHourOf(r, resolved));
   // "how many different people today?": arrivals count tracks, and the answer says so
   if (resolved.aggregate === 'arrivals' && r.tokens.some((t) => DISTINCT_WORDS.has(t.word))) resolved.extra.distinct = true;
+  if (r.vehicleKinds.length > 0 && r.yesNo && resolved.aggregate === 'presence' && !resolved.extra.expect_empty) {
+    // "any trucks at the dock?": every vehicle counted, never a yes (docs/decisions.md, "Round J: scene questions")
+    const moment = resolved.range.from === resolved.range.to;
+    return finish(r, { ...resolved, aggregate: moment ? 'current' : 'arrivals', extra: { ...resolved.extra, yes_no: false } });
+  }
   if (
     r.vehicleKinds.length > 0 &&
     (resolved.metric !== 'vehicles' || !(COUNTING_AGGREGATES.has(resolved.aggregate) || SIGHTING_AGGREGATES.has(resolved.aggregate)))
@@ -950,6 +955,19 @@ function refuseWhatNoCountTells(reading: Reading): void {
   });
 }
 
+/**
+ * "any trucks at the dock?", "were there vans here this morning?", "is there a lorry in?": whether
+ * any of a kind the cameras do not tell apart were there. Answered with every vehicle counted and
+ * the kind said not to be told apart, never with a yes. A kind named as one already known ("is the
+ * van still here?", "the last lorry"), or with "first"/"last", stays refused (docs/decisions.md,
+ * "Round J: scene questions").
+ */
+function asksForAnyOfKind(reading: Reading, yesNo: boolean): boolean {
+  const { tokens, roles } = reading;
+  if (!yesNo || roles.has('first') || roles.has('last') || roles.has('empty')) return false;
+  return tokens.every((t, i) => !t.roles.has('vehicle_kind') || !DEFINITE.has(tokens[i - 1]?.word ?? ''));
+}
+
 function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   const { now, timeZone, windowMs, location } = ctx;
   const { query, comparisons, phrase, tokens, roles } = reading;
@@ -986,7 +1004,7 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   // ("first truck this morning?", "last lorry?": said without "when", the question opens with the sighting asked for)
   const opening = tokens.find((t) => !['the', 'a', 'an', 'and', 'so', 'ok', 'okay', 'oh'].includes(t.word));
   const whenAsked = (roles.has('last') || roles.has('first')) && (!yesNo || Boolean(opening && (opening.roles.has('first') || opening.roles.has('last'))));
-  if (vehicleKinds.length > 0 && !countAsked && !whenAsked) {
+  if (vehicleKinds.length > 0 && !countAsked && !whenAsked && !asksForAnyOfKind(reading, yesNo)) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(vehicleKinds)} apart from other vehicles; ask about vehicles or cars.`);
   }
   return {
