@@ -63,7 +63,11 @@ test('a count of trucks is every vehicle, said so; a yes/no about trucks and sco
     said,
     /^There are 2 vehicles in the parking lot now \(10:14\)\. The cameras count vehicles of every kind together and cannot tell "trucks" from other vehicles/,
   );
-  assert.match(refused('any trucks in the lot?', LOT), /cannot tell "trucks" apart/);
+  // "any trucks?" is the same count, never a yes (since round J, docs/decisions.md, "Round J: scene questions")
+  assert.match(
+    answer('any trucks in the lot?', [cars('10:00', 2)], { ...SCENE, vehicles: 2 }, LOT),
+    /^There are 2 vehicles in the parking lot now \(10:14\)\. The cameras count vehicles of every kind together and cannot tell "trucks" from other vehicles/,
+  );
   // "when was the last van seen?": the last vehicle of any kind bounds it, and the answer says so
   // (docs/decisions.md, "Scene questions: round C"); a yes/no about a kind stays refused
   assert.match(

@@ -191,7 +191,9 @@ test('the last of a kind of vehicle: the last vehicle bounds it and the answer s
     /^The latest vehicle sighting in the parking lot was at 09:30 .*; the count last rose, the latest arrival it shows for certain, at 08:20 .*cannot tell "truck" from other vehicles, so that is the last vehicle of any kind: the last "truck" came then or earlier\.$/,
     truck,
   );
-  assert.match(refused('any trucks today?', LOT), /cannot tell "trucks" apart/);
+  // "any trucks today?": every vehicle that came, said so, never a yes (since round J, docs/decisions.md, "Round J: scene questions")
+  const any = ask('any trucks today?', LOT);
+  assert.deepEqual([any.aggregate, any.yes_no, any.vehicle_kinds], ['arrivals', false, ['trucks']]);
   assert.match(refused('how long has the van been here?', LOT), /cannot tell "van" apart/);
 });
 

@@ -66,8 +66,11 @@ test('the most, the fewest or the average of a kind of vehicle is the count of e
   }
   assert.equal(ask('what were the fewest lorries at the dock this morning?', DOCK).aggregate, 'minimum');
   assert.equal(ask('what was the average number of trucks at the dock since 8?', DOCK).aggregate, 'average');
-  // a yes/no about a kind is not a count, and stays refused
-  refused('were there trucks at the dock?', DOCK);
+  // a yes/no whether any of a kind were there is every vehicle counted, never a yes (since round J,
+  // docs/decisions.md, "Round J: scene questions"); one vehicle of a kind stays refused
+  const any = ask('were there trucks at the dock?', DOCK);
+  assert.equal(any.aggregate, 'arrivals');
+  assert.equal(any.yes_no, false);
   refused('is the most recent vehicle a truck?', DOCK);
 });
 

@@ -27,8 +27,11 @@ test('a question that opens with "first" or "last" and a kind of vehicle asks wh
   }
 });
 
-test('a yes/no about a kind of vehicle is still refused', () => {
-  for (const q of ['any trucks this morning?', 'was the first truck before 9?', 'is the last vehicle a lorry?', 'so is the first van here yet?']) {
+// "any trucks this morning?" was refused here too; since round J a yes/no whether any of a kind were
+// there is answered with every vehicle counted, said so, never a yes (docs/decisions.md, "Round J:
+// scene questions"; tests/scenes-query/round-j-causes.test.ts). About one vehicle, it stays refused.
+test('a yes/no about the first or last vehicle of a kind is still refused', () => {
+  for (const q of ['was the first truck before 9?', 'is the last vehicle a lorry?', 'so is the first van here yet?']) {
     const result = interpretQuery(q, LOT);
     assert.equal(result.ok, false, q);
   }

@@ -122,4 +122,23 @@ describe('scene questions through the route: coverage and freshness', () => {
       assert.match(a.answer, /last reading .*20 minutes ago.*camera is offline/, `${q} → ${a.answer}`);
     }
   });
+
+  // round J (docs/decisions.md, "Round J: scene questions"): still offline from the test above
+  test('offline, "any vans?" gives the last reading and says vans are not told apart; "what is the camera showing?" the last reading', async () => {
+    const vans = (await ask('any vans in the lobby?')).json();
+    assert.equal(vans.stale, true);
+    assert.match(
+      vans.answer,
+      /^The last reading from the lobby, 20 minutes ago .*showed no vehicles; the camera is offline\. The cameras count vehicles of every kind together and cannot tell "vans" from other vehicles/,
+      vans.answer,
+    );
+    const showing = (await ask("what's the lobby camera showing?")).json();
+    assert.equal(showing.interpretation.aggregate, 'summary');
+    assert.match(
+      showing.answer,
+      /^The last reading from the lobby, 20 minutes ago .*showed 5 people and no vehicles; the camera is offline\.$/,
+      showing.answer,
+    );
+    assert.doesNotMatch(showing.answer, /\bnow\b/);
+  });
 });

@@ -21,6 +21,7 @@ import {
   buildExamples,
   interpretQuery,
   parseWindow,
+  vehicleKindsNote,
   type InterpretResult,
   type Interpretation,
   type QueryAnswer,
@@ -124,7 +125,7 @@ function sceneQueryResult(r: {
           timeZone: scene.time_zone,
           place: `the ${scene.location.replace(/_/g, ' ')}`,
           counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
-        })
+        }) + (interp.vehicle_kinds?.length ? ` ${vehicleKindsNote(interp)}` : '')
       : answer.answer,
     ...freshnessFields(freshness),
     interpretation: {

@@ -1557,8 +1557,11 @@ function answerCountAggregate(
   return result;
 }
 
-/** "how many trucks": what the answer says of the vehicle kinds the cameras cannot tell apart. */
-function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAnswer {
+/**
+ * "how many trucks": what the answer says of the vehicle kinds the cameras cannot tell apart; also
+ * said after the last reading of an offline camera (src/org/scenes/scene.service.ts).
+ */
+export function vehicleKindsNote(interp: Pick<Interpretation, 'aggregate' | 'vehicle_kinds'>): string {
   // "how many trucks": the count is of every vehicle, and the answer says so (docs/decisions.md, "Scene questions: the second round")
   const kinds = interp.vehicle_kinds!.map((k) => `"${k}"`).join(' and ');
   const bound =
@@ -1567,8 +1570,11 @@ function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAns
       : interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival'
         ? `so that is the last vehicle of any kind: the last ${kinds} came then or earlier`
         : 'so that figure is every vehicle';
-  result = { ...result, answer: `${result.answer} The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.` };
-  return result;
+  return `The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.`;
+}
+
+function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAnswer {
+  return { ...result, answer: `${result.answer} ${vehicleKindsNote(interp)}` };
 }
 
 /** detections = the history rows of the scene's location in [from - lookback, to] as the service loads them (ascending by at). Pure function. */

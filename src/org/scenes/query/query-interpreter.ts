@@ -174,6 +174,21 @@ function firstMeaningfulToken(tokens: Token[]): Token | undefined {
 }
 
 const OCCUPANCY_WORDS = new Set(['occupancy', 'occupied']);
+/** "the crowd", "crowds": a body of people, which a count, a peak or an average counts (docs/decisions.md, "Round J: scene questions") */
+const CROWD_NOUNS = new Set(['crowd', 'crowds']);
+/** "crowd level", "crowd density": how crowded, not how many */
+const LEVEL_NOUNS = new Set(['level', 'levels', 'density', 'dense']);
+
+/**
+ * Whether the crowd words ask for a head count: "occupancy" over a span ("peak occupancy"), and
+ * "the crowd" as a noun with a count, peak, lowest or average ("the peak crowd", "how many in
+ * the crowd", "the biggest crowd"). "How crowded", "crowd level", "is it a crowd" stay the crowd level.
+ */
+function crowdIsHeadcount(roles: Set<WordRole>, crowdWords: string[]): boolean {
+  if (crowdWords.some((w) => !OCCUPANCY_WORDS.has(w) && !CROWD_NOUNS.has(w))) return false;
+  const sized = (['peak', 'average', 'minimum'] as const).some((r) => roles.has(r));
+  return sized || (roles.has('count') && crowdWords.some((w) => CROWD_NOUNS.has(w)));
+}
 
 function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string[] = []): Metric {
   // "what was the peak today" at a lobby: the peak of the people count, the scene's main figure;
@@ -209,9 +224,7 @@ function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string
   if (roles.has('vehicles')) return 'vehicles';
   // "occupancy" is both the head count and its share of capacity: over a span ("average
   // occupancy", "peak occupancy") it is the count of occupants; now, the share (with the count)
-  if (roles.has('crowd') && !crowdWords.some((w) => !OCCUPANCY_WORDS.has(w)) && (['peak', 'average', 'minimum'] as const).some((r) => roles.has(r))) {
-    return 'people';
-  }
+  if (roles.has('crowd') && crowdIsHeadcount(roles, crowdWords)) return 'people';
   if (roles.has('crowd')) return 'crowd_density';
   if (roles.has('people')) return 'people';
   // "how many were there at 2pm?", "reception numbers": a count with nothing named is of people,
@@ -548,12 +561,23 @@ const OTHER_RATE = /\b(?:per|each)\s+(?:minute|min|second|day|week)\b|\brate\b/;
  */
 const DAY_PART_EVENT =
   /\b(morning|afternoon|evening|lunchtime)\s+(?:school\s+)?(?:drop\s+offs?|dropoffs?|pick\s+ups?|rush(?:\s+hour)?|school\s+run|commute)\b/g;
+/**
+ * "what's the dock camera showing?", "what can the camera see?", "what did the feed pick up
+ * this morning?": what the camera sees is what is happening there, an overview (the last
+ * reading and its time when the camera is offline). Only with "what" asked of the camera itself
+ * and nothing counted named before the verb (docs/decisions.md, "Round J: scene questions").
+ */
+const CAMERA_SHOWS =
+  /\bwhat\s+(is|does|did|do|can|could|has)\s+((?:the|this|that|your|our|my)\s+(?:[a-z]+\s+){0,2}?(?:camera|cam|cameras|feed|view|stream)|it)\s+(?:show|showing|shows|shown|see|seeing|sees|saw|seen|picking\s+up|pick\s+up|picked\s+up|looking\s+at|look\s+at)\b/;
 /** "how full compared to capacity", "relative to its capacity": the crowd level, which is given against capacity */
 const AGAINST_CAPACITY = /\b(?:compared\s+(?:to|with)|relative\s+to|against|versus|vs)\s+(?:the\s+|its\s+)?(?:max(?:imum)?\s+)?capacity\b/g;
 
 function readQuestion(query: string, ctx: QueryContext): Reading {
   const { now, timeZone, location } = ctx;
-  const said0 = normaliseQuestion(query, location).replace(DAY_PART_EVENT, '$1').replace(AGAINST_CAPACITY, 'capacity');
+  const said0 = normaliseQuestion(query, location)
+    .replace(DAY_PART_EVENT, '$1')
+    .replace(AGAINST_CAPACITY, 'capacity')
+    .replace(CAMERA_SHOWS, 'what $1 $2 happening');
   const perHour = !OTHER_RATE.test(said0.replace(PER_HOUR, ' ')) && PER_HOUR.test(said0);
   PER_HOUR.lastIndex = 0;
   const said = perHour ? said0.replace(PER_HOUR, ' ').replace(/\s+/g, ' ').trim() : said0;
@@ -786,6 +810,11 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
   if (reading.perHour) return finish(r, perHourOf(r, resolved));
   // "how many different people today?": arrivals count tracks, and the answer says so
   if (resolved.aggregate === 'arrivals' && r.tokens.some((t) => DISTINCT_WORDS.has(t.word))) resolved.extra.distinct = true;
+  if (r.vehicleKinds.length > 0 && r.yesNo && resolved.aggregate === 'presence' && !resolved.extra.expect_empty) {
+    // "any trucks at the dock?": every vehicle counted, never a yes (docs/decisions.md, "Round J: scene questions")
+    const moment = resolved.range.from === resolved.range.to;
+    return finish(r, { ...resolved, aggregate: moment ? 'current' : 'arrivals', extra: { ...resolved.extra, yes_no: false } });
+  }
   if (
     r.vehicleKinds.length > 0 &&
     (resolved.metric !== 'vehicles' || !(COUNTING_AGGREGATES.has(resolved.aggregate) || SIGHTING_AGGREGATES.has(resolved.aggregate)))
@@ -926,6 +955,19 @@ function refuseWhatNoCountTells(reading: Reading): void {
   });
 }
 
+/**
+ * "any trucks at the dock?", "were there vans here this morning?", "is there a lorry in?": whether
+ * any of a kind the cameras do not tell apart were there. Answered with every vehicle counted and
+ * the kind said not to be told apart, never with a yes. A kind named as one already known ("is the
+ * van still here?", "the last lorry"), or with "first"/"last", stays refused (docs/decisions.md,
+ * "Round J: scene questions").
+ */
+function asksForAnyOfKind(reading: Reading, yesNo: boolean): boolean {
+  const { tokens, roles } = reading;
+  if (!yesNo || roles.has('first') || roles.has('last') || roles.has('empty')) return false;
+  return tokens.every((t, i) => !t.roles.has('vehicle_kind') || !DEFINITE.has(tokens[i - 1]?.word ?? ''));
+}
+
 function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   const { now, timeZone, windowMs, location } = ctx;
   const { query, comparisons, phrase, tokens, roles } = reading;
@@ -962,7 +1004,7 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   // ("first truck this morning?", "last lorry?": said without "when", the question opens with the sighting asked for)
   const opening = tokens.find((t) => !['the', 'a', 'an', 'and', 'so', 'ok', 'okay', 'oh'].includes(t.word));
   const whenAsked = (roles.has('last') || roles.has('first')) && (!yesNo || Boolean(opening && (opening.roles.has('first') || opening.roles.has('last'))));
-  if (vehicleKinds.length > 0 && !countAsked && !whenAsked) {
+  if (vehicleKinds.length > 0 && !countAsked && !whenAsked && !asksForAnyOfKind(reading, yesNo)) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(vehicleKinds)} apart from other vehicles; ask about vehicles or cars.`);
   }
   return {
@@ -1251,7 +1293,7 @@ function resolveCount(r: Resolving): Resolved {
   let metric = chooseMetric(
     roles,
     location,
-    tokens.filter((t) => t.roles.has('crowd')).map((t) => t.word),
+    tokens.filter((t) => t.roles.has('crowd') || LEVEL_NOUNS.has(t.word)).map((t) => t.word),
   );
   // "is the lot empty?": empty of everything, people and vehicles
   if (metric === 'people' && r.bothCounts && roles.has('empty')) metric = 'activity';

@@ -2,7 +2,7 @@ import { rewriteDottedClocks } from '../../../platform/language/time/clock-phras
 import nlp from 'compromise';
 import { closest, distance } from 'fastest-levenshtein';
 import { stemmer } from 'stemmer';
-import { SPELLING_FIXES, getNounSenses, readAnimalWord } from '../../../platform/language/index.ts';
+import { SMALL_NUMBER_WORDS, SPELLING_FIXES, TENS_WORDS, getNounSenses, readAnimalWord } from '../../../platform/language/index.ts';
 import { PHRASE_REPLACEMENTS, PLACE_ALIASES, WORDS_BY_ROLE, WORD_REPLACEMENTS, type WordRole } from './query-vocabulary.ts';
 
 /**
@@ -228,6 +228,109 @@ function correctTypo(word: string, locationStems: ReadonlySet<string>, location:
 }
 
 /**
+ * Verbs of going somewhere: before "past" and a place ("come past the gate", "walked past the
+ * door") the word is a movement, going by the place, not a time word (docs/decisions.md, "Round J:
+ * scene questions"). Compared by stem, so every inflection counts; the irregular forms are listed.
+ */
+const MOVEMENT_STEMS = new Set(
+  [
+    'come',
+    'came',
+    'go',
+    'went',
+    'gone',
+    'walk',
+    'drive',
+    'drove',
+    'driven',
+    'run',
+    'ran',
+    'ride',
+    'rode',
+    'ridden',
+    'cycle',
+    'wander',
+    'stroll',
+    'get',
+    'got',
+    'gotten',
+    'sneak',
+    'snuck',
+    'slip',
+    'head',
+    'jog',
+    'rush',
+    'hurry',
+    'speed',
+    'sped',
+    'trot',
+    'roll',
+    'pull',
+    'creep',
+    'crept',
+    'dash',
+    'race',
+    'march',
+    'step',
+    'move',
+    'fly',
+    'flew',
+  ].map((w) => stemmer(w)),
+);
+/** After "past", what makes it a time word after all: a number or a clock ("gone past 10", "come past midnight"). */
+const TIME_AFTER_PAST = new Set([
+  'midnight',
+  'noon',
+  'midday',
+  'hour',
+  'hours',
+  'minute',
+  'minutes',
+  'half',
+  'quarter',
+  ...Object.keys(SMALL_NUMBER_WORDS),
+  ...Object.keys(TENS_WORDS),
+]);
+
+/**
+ * "come past the gate", "drove past", "walked past in the last hour": "past" after a verb of going
+ * is going by the place, read as "by" ("came by" is an arrival). A number or clock after it keeps
+ * it a time word ("gone past midnight"), and so does any other word before it ("in the past hour",
+ * "half past five").
+ */
+function readMovementPast(words: string[]): string[] {
+  return words.map((word, i) => {
+    if (word !== 'past' || i === 0 || !MOVEMENT_STEMS.has(stemmer(words[i - 1]))) return word;
+    const next = words[i + 1];
+    if (next !== undefined && (/^\d/.test(next) || TIME_AFTER_PAST.has(next))) return word;
+    return 'by';
+  });
+}
+
+/** Question words a slip may stand for at the head of a question ("wen was …", "hw many …"). */
+const QUESTION_WORDS = ['how', 'what', 'when', 'where', 'who', 'which', 'why', 'whose'];
+/** Words that follow a question word at the head of a question: a verb of being or doing, or "many", "long"… */
+const AFTER_QUESTION_WORD = new Set(['is', 'are', 'was', 'were', 'did', 'does', 'do', 'has', 'have', 'had', 'can', 'could', 'many', 'much', 'long', 'often']);
+/** Words that may come before the question word ("so when was …", "ok how many …"). */
+const OPENERS = new Set(['so', 'and', 'ok', 'okay', 'hey', 'hi', 'um', 'erm', 'but', 'right', 'then', 'also']);
+
+/**
+ * A slip of a question word at the head of a question ("wen was the cat last seen", "wy is it
+ * busy"): a word the vocabulary does not know, first (after an opener like "so"), followed by a
+ * verb like "was" or by "many"/"long", one edit (fastest-levenshtein) from exactly one question
+ * word with the same first letter. It is that question word even when it is a rare English word
+ * ("wen", a cyst): no noun opens a question before "was". Two question words as close ("whn": when
+ * or who) leave it as it is, to be asked about (docs/decisions.md, "Round J: scene questions").
+ */
+function readQuestionWordSlip(words: string[], locationStems: ReadonlySet<string>): string[] {
+  const head = words.findIndex((w) => !OPENERS.has(w));
+  const word = words[head];
+  if (head < 0 || !AFTER_QUESTION_WORD.has(words[head + 1] ?? '') || QUESTION_WORDS.includes(word) || isKnownWord(word, locationStems)) return words;
+  const fits = QUESTION_WORDS.filter((q) => q[0] === word[0] && distance(q, word) === 1);
+  return fits.length === 1 ? words.map((w, i) => (i === head ? fits[0] : w)) : words;
+}
+
+/**
  * Lowercase, expand contractions, drop punctuation (keeping what time phrases need: "9:30",
  * "2-3pm"), replace slang and typos. The result is what chrono and the tokenizer both read.
  */
@@ -256,11 +359,11 @@ export function normaliseQuestion(question: string, location: string): string {
     .replace(/(?<!\d)-|-(?!\d)/g, ' ')
     .replace(/[^a-z0-9:\- ]+/g, ' ')
     .replace(/:(?!\d)|(?<!\d):/g, ' ');
-  return text
+  const words = text
     .split(/\s+/)
     .filter(Boolean)
-    .map((word) => WORD_REPLACEMENTS[word] ?? SHARED_FIXES[word] ?? correctTypo(word, locationStems, location))
-    .join(' ');
+    .map((word) => WORD_REPLACEMENTS[word] ?? SHARED_FIXES[word] ?? correctTypo(word, locationStems, location));
+  return readMovementPast(readQuestionWordSlip(words, locationStems)).join(' ');
 }
 
 /** Longest first, so "at any one time" wins over "at once"-style shorter overlaps. */

@@ -1259,6 +1259,9 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['emptying out', 'emptying'],
   ['filling up', 'filling'],
   ['filled up', 'filling'],
+  // "the crowd size", "the size of the crowd": how many people (docs/decisions.md, "Round J: scene questions")
+  ['crowd size', 'headcount'],
+  ['size of the crowd', 'headcount'],
   ['foot traffic', 'pedestrians'],
   ['footfall', 'pedestrians'],
   ['so far', ''],

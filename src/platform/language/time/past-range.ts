@@ -468,6 +468,78 @@ function findSunPhrase(text: string, scope: TimeScope): TimePhraseScan | undefin
   return { phrase: { kind: 'range', from, to: scope.now, phrase, label }, remainder };
 }
 
+/** A day and nothing finer: "today", "yesterday", "on monday" (no clock time, day part or span back from now). */
+function isDayOnly(result: chrono.ParsedResult): boolean {
+  const start = result.start;
+  const dated = start.isCertain('day') || start.isCertain('weekday');
+  return dated && !result.end && !start.isCertain('hour') && dayPartOf(result) === null && !hasTag(result, 'result/relativeDate');
+}
+
+/** A time of day with no day of its own: "lunch" (read as 12pm to 2pm), "the morning", "at 3pm", "between 2 and 4". */
+function isTimeOfDayOnly(result: chrono.ParsedResult): boolean {
+  const start = result.start;
+  if (start.isCertain('day') || start.isCertain('weekday') || hasTag(result, 'result/relativeDate')) return false;
+  return start.isCertain('hour') || (dayPartOf(result) !== null && !/\bnight\b/.test(result.text.toLowerCase()));
+}
+
+/** Words between two time phrases that make them two times, not one ("at lunch and yesterday", "at 9 than today"). */
+const JOINS_TWO_TIMES = /\b(?:and|or|than|vs|versus|compared|but|plus|then|instead|not|since|until|till|before|after|from|to)\b/;
+
+/**
+ * A part of a day said apart from its day ("the lunch peak today", "today in the morning", "at 3pm
+ * at the dock yesterday") is one time: that part of that day (docs/decisions.md, "Round J: scene
+ * questions"). Only a day with nothing finer and a time of day with no day of its own, with no word
+ * between them that joins two times; they are read together as chrono reads them said side by
+ * side: the day part after the day ("yesterday afternoon"), a clock time before it ("at 3pm yesterday").
+ */
+function readPartOfDay(prepared: string, text: string, results: chrono.ParsedResult[], scope: TimeScope): TimePhraseScan | undefined {
+  if (results.length !== 2) return undefined;
+  const day = results.find(isDayOnly);
+  const part = results.find((r) => r !== day && isTimeOfDayOnly(r));
+  if (!day || !part) return undefined;
+  const dayPrep = findPreposition(prepared, day);
+  const partPrep = findPreposition(prepared, part);
+  if (dayPrep.word !== null && dayPrep.word !== 'on') return undefined;
+  // "yesterday since 9am" may be yesterday from 9 on or since 9 yesterday until now: not read
+  if (
+    !part.end &&
+    partPrep.word !== null &&
+    (OPEN_START_PREPOSITIONS.has(partPrep.word) || CLOSED_END_PREPOSITIONS.has(partPrep.word) || partPrep.word === 'by')
+  )
+    return undefined;
+  const [first, second] = [dayPrep.start < partPrep.start ? day : part, dayPrep.start < partPrep.start ? part : day];
+  if (JOINS_TWO_TIMES.test(prepared.slice(first.index + first.text.length, findPreposition(prepared, second).start))) return undefined;
+  const partText = prepared.slice(partPrep.start, part.index + part.text.length);
+  const together = (dayPartOf(part) !== null && !part.start.isCertain('hour') ? `${day.text} ${part.text}` : `${partText} ${day.text}`).replace(/\s+/g, ' ');
+  const reference = { instant: new Date(scope.now), timezone: getOffsetMinutes(scope.now, scope.timeZone) };
+  const read = parser.parse(together, reference).filter((r) => !hasTag(r, 'casualReference/now'));
+  if (read.length !== 1 || read[0].text.length + read[0].index < together.length) return undefined;
+  const phrase = resolveResult(together, together, read[0], scope);
+  let remainder = text;
+  for (const r of [day, part]) {
+    const { start } = findPreposition(prepared, r);
+    const end = r.index + r.text.length;
+    remainder = `${remainder.slice(0, start)}${' '.repeat(end - start)}${remainder.slice(end)}`;
+  }
+  return { phrase, remainder };
+}
+
+/**
+ * "the afternoon yesterday", "the evening on monday": chrono reads the day part said first with
+ * the date of now, so it is read again the way round it reads right ("yesterday afternoon").
+ */
+function readDayPartBeforeDay(result: chrono.ParsedResult, scope: TimeScope): TimePhrase | undefined {
+  const m = /^(morning|afternoon|evening)\s+(?:of\s+)?(.+)$/.exec(result.text.toLowerCase());
+  if (!m || dayPartOf(result) === null || result.start.isCertain('hour')) return undefined;
+  const reference = { instant: new Date(scope.now), timezone: getOffsetMinutes(scope.now, scope.timeZone) };
+  const [day] = parser.parse(m[2], reference);
+  if (!day || day.text.length !== m[2].length || !isDayOnly(day)) return undefined;
+  const together = `${m[2]} ${m[1]}`;
+  const read = parser.parse(together, reference);
+  if (read.length !== 1 || read[0].text.length !== together.length) return undefined;
+  return resolveResult(together, together, read[0], scope);
+}
+
 /** `text` is already lowercased and normalised (see query-tokenizer). */
 export function findTimePhrase(text: string, scope: TimeScope): TimePhraseScan {
   return findSunPhrase(text, scope) ?? findTimePhraseOnly(text, scope);
@@ -483,10 +555,10 @@ function findTimePhraseOnly(text: string, scope: TimeScope): TimePhraseScan {
   const results = parser.parse(prepared, reference).filter((r) => !hasTag(r, 'casualReference/now'));
   if (results.length === 0) return { phrase: { kind: 'none' }, remainder: text };
   if (results.length > 1) {
-    return { phrase: { kind: 'several', phrases: results.map((r) => r.text) }, remainder: text };
+    return readPartOfDay(prepared, text, results, scope) ?? { phrase: { kind: 'several', phrases: results.map((r) => r.text) }, remainder: text };
   }
   const result = results[0];
-  const phrase = resolveResult(prepared, text, result, scope);
+  const phrase = readDayPartBeforeDay(result, scope) ?? resolveResult(prepared, text, result, scope);
   const { start } = findPreposition(prepared, result);
   let end = result.index + result.text.length;
   // a rewritten spoken time ("half past 7" → "7:30" and padding) is blanked whole
