@@ -85,7 +85,10 @@ test('a camera is recorded in sealed segments; the listing shows them and the ga
   assert.equal(Date.parse(second.start), Date.parse(first.end), 'segments follow each other');
   // nothing was recorded in the minute before the stream existed
   assert.equal(list.gaps[0].from, iso(createdAt - 60_000));
-  assert.ok(Date.parse(list.gaps[0].to) >= createdAt);
+  assert.ok(
+    Date.parse(list.gaps[0].to) >= createdAt,
+    `the gap ends ${list.gaps[0].to}, before the stream was created (${iso(createdAt)}); first segment ${first.start}–${first.end}`,
+  );
   // each segment's SHA-256, stream, start and end are one audit entry, and the chain verifies
   const audit = (await v.call(key, 'GET', `/v1/audit?action=recording.segment_closed&limit=100`)).body;
   const entry = audit.data.find((e: any) => e.id === first.audit_id);

@@ -150,7 +150,8 @@ export class SegmentRecorder {
     const why = this.deps.blocked();
     if (why) return null;
     const ext = mode === 'copy-vp8' ? 'webm' : 'mp4';
-    const dir = join(this.openRoot(k), `${Date.now()}-${randomBytes(3).toString('hex')}`);
+    const launchedAt = Date.now();
+    const dir = join(this.openRoot(k), `${launchedAt}-${randomBytes(3).toString('hex')}`);
     try {
       mkdirSync(dir, { recursive: true });
     } catch (err) {
@@ -198,7 +199,7 @@ export class SegmentRecorder {
       join(dir, `%s.${ext}`),
     ];
     const codec = mode === 'copy-vp8' ? 'vp8' : 'h264';
-    const state = new LaunchState(k, dir, codec, ext, opts.wallclock ?? false);
+    const state = new LaunchState(k, dir, codec, ext, opts.wallclock ?? false, launchedAt);
     const timer = setInterval(() => void this.drain(state), 1000);
     timer.unref();
     return {
@@ -310,7 +311,10 @@ export class SegmentRecorder {
     // seconds late on a loaded machine, which would show a gap that is not there
     // (docs/decisions.md, "Recordings: WHIP segments follow each other").
     const chained = state.prevEnd !== null && (state.wallclock || Math.abs(fallback - state.prevEnd) < 2000);
-    const startAt = Math.round(chained ? state.prevEnd! : fallback);
+    // a file name is the second ffmpeg opened the file, floored: the first segment of a launch
+    // would seem to start up to a second before ffmpeg was started, before the stream even existed
+    const notBefore = state.prevEnd === null && state.launchedAt !== null ? state.launchedAt : -Infinity;
+    const startAt = Math.round(Math.max(chained ? state.prevEnd! : fallback, notBefore));
     const endAt = startAt + Math.max(1, Math.round(durationSec * 1000));
     const finalDir = join(this.streamDir(state.key), day(startAt));
     mkdirSync(finalDir, { recursive: true });
@@ -374,7 +378,8 @@ export class SegmentRecorder {
           }
           const files = safeList(dir);
           const ext = files.some((f) => f.endsWith('.webm')) ? 'webm' : 'mp4';
-          const state = new LaunchState(k, dir, ext === 'webm' ? 'vp8' : 'h264', ext);
+          const launchedAt = Number(/^(\d+)-/.exec(launch)?.[1] ?? NaN);
+          const state = new LaunchState(k, dir, ext === 'webm' ? 'vp8' : 'h264', ext, false, Number.isFinite(launchedAt) ? launchedAt : null);
           await this.drain(state, true);
           await this.recoverLaunch(state);
           recovered++;
@@ -407,6 +412,8 @@ class LaunchState {
     readonly codec: 'h264' | 'vp8',
     readonly ext: 'mp4' | 'webm',
     readonly wallclock = false,
+    /** when ffmpeg was started (from the launch directory's name on recovery); null: unknown */
+    readonly launchedAt: number | null = null,
   ) {}
 }
 
