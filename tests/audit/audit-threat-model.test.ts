@@ -117,11 +117,12 @@ for (const dialect of DIALECTS) {
       await t.ctx.auditCheckpoints.start();
       try {
         await addEntries(key, 3);
-        const before = (await sentCheckpoints(key.tenant_id)).length;
-        await clock.advance(CHECKPOINT_INTERVAL_MS);
-        for (let i = 0; i < 200 && (await sentCheckpoints(key.tenant_id)).length === before; i++) await new Promise((r) => setTimeout(r, 10));
-        const latest = (await sentCheckpoints(key.tenant_id)).at(-1);
         const ids = await entryIds(key.tenant_id);
+        await clock.advance(CHECKPOINT_INTERVAL_MS);
+        // the checkpoint start() takes at once may land while this waits: wait for one that signs the newest entry
+        const signsNewest = async () => (await sentCheckpoints(key.tenant_id)).some((c: { head_id: string }) => c.head_id === ids.at(-1));
+        for (let i = 0; i < 200 && !(await signsNewest()); i++) await new Promise((r) => setTimeout(r, 10));
+        const latest = (await sentCheckpoints(key.tenant_id)).at(-1);
         assert.equal(latest.head_id, ids.at(-1), `within ${CHECKPOINT_INTERVAL_MS / 1000} s the newest entry is signed`);
       } finally {
         await t.ctx.auditCheckpoints.stop();
