@@ -46,18 +46,15 @@ function segmentsConcatList(root: string, parts: SegmentRow[], from: number, to:
   return lines;
 }
 
+/** ffmpeg's quiet, overwriting start reading the concat list `list` (paths in it are absolute). */
+function concatInput(list: string): string[] {
+  return ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list];
+}
+
 /** ffmpeg's arguments encoding the stills of `list` into an H.264 MP4 at 5 fps, its index first. */
 function encodeStillsArgs(list: string, tmp: string): string[] {
   return [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'concat',
-    '-safe',
-    '0',
-    '-i',
-    list,
+    ...concatInput(list),
     '-vf',
     'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p',
     '-r',
@@ -76,23 +73,7 @@ function encodeStillsArgs(list: string, tmp: string): string[] {
 
 /** ffmpeg's arguments joining the segments of `list` without re-encoding, into WebM (VP8) or an MP4 with its index first. */
 function copySegmentsArgs(list: string, tmp: string, webm: boolean): string[] {
-  return [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'concat',
-    '-safe',
-    '0',
-    '-i',
-    list,
-    '-map',
-    '0:v:0',
-    '-c',
-    'copy',
-    ...(webm ? ['-f', 'webm'] : ['-movflags', '+faststart', '-f', 'mp4']),
-    tmp,
-  ];
+  return [...concatInput(list), '-map', '0:v:0', '-c', 'copy', ...(webm ? ['-f', 'webm'] : ['-movflags', '+faststart', '-f', 'mp4']), tmp];
 }
 
 /**
