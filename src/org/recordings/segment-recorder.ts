@@ -151,7 +151,7 @@ export class SegmentRecorder {
     if (why) return null;
     const ext = mode === 'copy-vp8' ? 'webm' : 'mp4';
     const launchedAt = Date.now();
-    const dir = join(this.openRoot(k), `${launchedAt}-${randomBytes(3).toString('hex')}`);
+    const dir = join(this.openRoot(k), launchDirName(launchedAt));
     try {
       mkdirSync(dir, { recursive: true });
     } catch (err) {
@@ -378,8 +378,7 @@ export class SegmentRecorder {
           }
           const files = safeList(dir);
           const ext = files.some((f) => f.endsWith('.webm')) ? 'webm' : 'mp4';
-          const launchedAt = Number(/^(\d+)-/.exec(launch)?.[1] ?? NaN);
-          const state = new LaunchState(k, dir, ext === 'webm' ? 'vp8' : 'h264', ext, false, Number.isFinite(launchedAt) ? launchedAt : null);
+          const state = new LaunchState(k, dir, ext === 'webm' ? 'vp8' : 'h264', ext, false, launchTimeOf(launch));
           await this.drain(state, true);
           await this.recoverLaunch(state);
           recovered++;
@@ -398,6 +397,17 @@ export class SegmentRecorder {
       return null;
     }
   }
+}
+
+/** A launch's directory: the time ffmpeg was started, made unique. */
+function launchDirName(launchedAt: number): string {
+  return `${launchedAt}-${randomBytes(3).toString('hex')}`;
+}
+
+/** When a launch found at start was started, from its directory's name (launchDirName); null when the name does not say. */
+function launchTimeOf(name: string): number | null {
+  const at = Number(/^(\d+)-/.exec(name)?.[1] ?? NaN);
+  return Number.isFinite(at) ? at : null;
 }
 
 class LaunchState {
