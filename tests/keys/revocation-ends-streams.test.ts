@@ -98,6 +98,32 @@ describe('revoking or rotating a key ends the streams it holds', () => {
     }
   });
 
+  test("signing a console session out ends that session's live feed within 1 s; another session and the key's own feed stay open", async () => {
+    const owner = await t.orgKey({ name: 'Sign-out Org' });
+    const signIn = async (operator: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/console/sessions', headers: bearer(owner), payload: { operator } });
+      assert.equal(res.statusCode, 201, res.body);
+      return String(res.headers['set-cookie']).split(';')[0];
+    };
+    const leaving = await signIn('Dana');
+    const staying = await signIn('Lee');
+    const leavingWall = await openFeed(base, { cookie: leaving });
+    const stayingWall = await openFeed(base, { cookie: staying });
+    const byKey = await openFeed(base, bearer(owner));
+    const at = Date.now();
+    const out = await t.app.inject({ method: 'DELETE', url: '/v1/console/session', headers: { cookie: leaving, 'x-vigil-console': '1' } });
+    assert.equal(out.statusCode, 200, out.body);
+    const took = await endsWithin(leavingWall, at, 1000);
+    assert.ok(took <= 1000, `the signed-out wall ended after ${took} ms`);
+    assert.equal(await endsWithin(stayingWall, at, 300), Infinity, "the other operator's wall is still open");
+    assert.equal(await endsWithin(byKey, at, 1), Infinity, "the key's own feed is still open");
+    stayingWall.close();
+    byKey.close();
+    // and the signed-out cookie cannot open another
+    const again = await fetch(`${base}/v1/events/stream`, { headers: { cookie: leaving, accept: 'text/event-stream' } });
+    assert.equal(again.status, 401);
+  });
+
   test('a key revoked by another process on the same database (the admin CLI: nothing announces it here) ends the feed within about a second', async () => {
     const cli = await createContext(t.config);
     try {

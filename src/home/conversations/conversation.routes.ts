@@ -7,6 +7,7 @@ import { VigilError } from '../../platform/lib/index.ts';
 import type { ConversationService } from './conversation.service.ts';
 import { ConversationBody, ConversationDetailSchema, ConversationIdParams, ConversationList, type ConversationBodyT } from './conversation.schemas.ts';
 import { keepSlotRenewed, type HeldStreams, type StreamSlots } from '../../platform/coordination/index.ts';
+import { consoleSessionOf } from '../../platform/console/index.ts';
 
 const tags = ['Conversations'];
 const security = [{ bearerAuth: [] }];
@@ -50,11 +51,16 @@ async function streamConversation(
   reply.hijack();
   const sse = new SseStream(reply.raw, deps.clock);
   const aborted = new AbortController();
-  // revoking or rotating the key ends the stream and the steps not yet taken (docs/decisions.md, "Revocation ends what the key holds")
-  const unhold = deps.held?.hold(principal.keyId, () => {
-    aborted.abort();
-    sse.end();
-  });
+  // revoking or rotating the key, or signing the console session out, ends the stream and the steps
+  // not yet taken (docs/decisions.md, "Revocation ends what the key holds")
+  const unhold = deps.held?.hold(
+    principal.keyId,
+    () => {
+      aborted.abort();
+      sse.end();
+    },
+    consoleSessionOf(req)?.id,
+  );
   reply.raw.on('close', () => {
     unhold?.();
     // a client that goes away frees its slot at once; the steps not yet taken are not taken

@@ -24,6 +24,21 @@ export const consoleSessionRepository = {
   findById(db: DbExecutor, id: string) {
     return db.selectFrom('console_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   },
+  /** Those of `ids` that no longer stand at `now`: signed out, expired, gone, or their key revoked. */
+  async endedAmong(db: DbExecutor, ids: string[], now: string): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const live = await db
+      .selectFrom('console_sessions')
+      .innerJoin('api_keys', 'api_keys.id', 'console_sessions.key_id')
+      .select('console_sessions.id')
+      .where('console_sessions.id', 'in', ids)
+      .where('console_sessions.revoked_at', 'is', null)
+      .where('console_sessions.expires_at', '>', now)
+      .where('api_keys.revoked_at', 'is', null)
+      .execute();
+    const standing = new Set(live.map((r) => r.id));
+    return ids.filter((id) => !standing.has(id));
+  },
   /** Stamps revoked_at on the live sessions of a key (or one of them); returns their ids. */
   async revoke(db: DbExecutor, where: { keyId: string; sessionId?: string }, at: string): Promise<string[]> {
     let q = db.selectFrom('console_sessions').select('id').where('key_id', '=', where.keyId).where('revoked_at', 'is', null);

@@ -5,6 +5,7 @@ import { type Clock, toIso } from '../time/index.ts';
 import { VigilError, newId } from '../lib/index.ts';
 import { scopeOfLocations, type AuditService } from '../audit/index.ts';
 import { toPrincipal } from '../keys/index.ts';
+import { CACHE_TOPICS, EVERY_KEY, type CacheInvalidation, type HeldStreams } from '../coordination/index.ts';
 import { consoleSessionRepository } from './console-session.repository.ts';
 import type { ConsoleSessionView } from './console-session.schemas.ts';
 
@@ -30,7 +31,35 @@ function hashToken(token: string): string {
  * the key's capabilities and locations, and revoking the key ends it at once.
  */
 export class ConsoleSessionService {
-  constructor(private readonly deps: { database: DatabaseHandle; clock: Clock; audit: AuditService; ttlMs?: number }) {}
+  constructor(
+    private readonly deps: {
+      database: DatabaseHandle;
+      clock: Clock;
+      audit: AuditService;
+      ttlMs?: number;
+      /** sign-outs are announced here; every node ends the streams the signed-out session holds open */
+      invalidation?: CacheInvalidation;
+      heldStreams?: HeldStreams;
+    },
+  ) {
+    deps.invalidation?.subscribe(CACHE_TOPICS.consoleSession, async (sessionId) => {
+      await this.endSignedOutStreams(sessionId === EVERY_KEY ? undefined : [sessionId]);
+    });
+  }
+
+  /**
+   * Ends the open streams (the console's live feed, a streamed reply) of sessions that are signed
+   * out, expired or whose key is revoked; `ids` omitted: every session holding a stream here.
+   */
+  async endSignedOutStreams(ids?: string[]): Promise<number> {
+    const held = this.deps.heldStreams;
+    if (!held) return 0;
+    const candidates = ids ?? held.sessionIds();
+    if (candidates.length === 0) return 0;
+    let ended = 0;
+    for (const id of await consoleSessionRepository.endedAmong(this.deps.database.db, candidates, toIso(this.deps.clock.now()))) ended += held.closeSession(id);
+    return ended;
+  }
 
   async create(principal: Principal, actor: Actor, operator: string | null): Promise<{ token: string; view: ConsoleSessionView; maxAgeS: number }> {
     const ttl = this.deps.ttlMs ?? CONSOLE_SESSION_TTL_MS;
@@ -80,7 +109,7 @@ export class ConsoleSessionService {
   /** Signs out: the given session, or (called with the key itself) every console session of the key. */
   async revoke(principal: Principal, actor: Actor, sessionId: string | null): Promise<number> {
     const now = this.deps.clock.now();
-    return this.deps.database.withWriteLock(async (trx) => {
+    const ids = await this.deps.database.withWriteLock(async (trx) => {
       const ids = await consoleSessionRepository.revoke(trx, { keyId: principal.keyId, sessionId: sessionId ?? undefined }, toIso(now));
       if (ids.length) {
         await this.deps.audit.appendIn(
@@ -96,8 +125,11 @@ export class ConsoleSessionService {
           })),
         );
       }
-      return ids.length;
+      return ids;
     });
+    // after the commit: every node ends what these sessions hold open (a live wall, a streamed reply)
+    for (const id of ids) await this.deps.invalidation?.publish(CACHE_TOPICS.consoleSession, id);
+    return ids.length;
   }
 }
 

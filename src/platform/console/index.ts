@@ -3,6 +3,7 @@ import { defineApiModule } from '../http/index.ts';
 import { CLOCK } from '../time/index.ts';
 import { DATABASE } from '../db/index.ts';
 import { AUDIT } from '../audit/index.ts';
+import { COORDINATION } from '../coordination/index.ts';
 import { ConsoleSessionSchema as ConsoleSessionSchemaV } from './console-session.schemas.ts';
 import { ConsoleSessionService as ConsoleSessionServiceT, type ConsoleSessionService } from './console-session.service.ts';
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +12,7 @@ import { consoleStaticRoutes } from './console-static.ts';
 
 export { ConsoleSessionService } from './console-session.service.ts';
 export { ConsoleSessionSchema } from './console-session.schemas.ts';
-export { consoleCookieAuth } from './console-auth.ts';
+export { consoleCookieAuth, consoleSessionOf } from './console-auth.ts';
 import { sessionStateOf } from './console-auth.ts';
 
 /** The web console: its sign-in API under /v1/console and the app under /console. */
@@ -24,7 +25,18 @@ export const CONSOLE_SESSIONS = token<ConsoleSessionServiceT>('consoleSessions')
 
 export const consoleServices = defineServiceModule({
   name: 'console',
-  provide: (c) => c.provide(CONSOLE_SESSIONS, (c) => new ConsoleSessionServiceT({ database: c.get(DATABASE), clock: c.get(CLOCK), audit: c.get(AUDIT) })),
+  provide: (c) =>
+    c.provide(
+      CONSOLE_SESSIONS,
+      (c) =>
+        new ConsoleSessionServiceT({
+          database: c.get(DATABASE),
+          clock: c.get(CLOCK),
+          audit: c.get(AUDIT),
+          invalidation: c.get(COORDINATION).invalidation,
+          heldStreams: c.get(COORDINATION).heldStreams,
+        }),
+    ),
 });
 
 /** The console's HTTP face: the sign-in API under /v1/console and the app under /console. */

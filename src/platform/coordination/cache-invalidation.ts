@@ -25,6 +25,8 @@ export const CACHE_TOPICS = {
   household: 'household',
   /** key id: a key revoked or rotated */
   apiKey: 'api_key',
+  /** console session id: a session signed out */
+  consoleSession: 'console_session',
 } as const;
 
 /**

@@ -3,10 +3,12 @@
  * streamed conversation reply; a console wall is the feed opened with the session's key). When a
  * key is revoked or rotated the key service ends them here, on every node, so a revoked key stops
  * receiving at once instead of when the client next reconnects (docs/decisions.md, "Revocation
- * ends what the key holds").
+ * ends what the key holds"). A stream opened with a console session is also held under the
+ * session, so signing out ends it too.
  */
 export class HeldStreams {
   private readonly byKey = new Map<string, Set<() => void>>();
+  private readonly bySession = new Map<string, Set<() => void>>();
   private readonly onHoldFns: Array<() => void> = [];
 
   /** Calls `fn` whenever a stream is held (the key service starts its re-check then). */
@@ -14,16 +16,18 @@ export class HeldStreams {
     this.onHoldFns.push(fn);
   }
 
-  /** Registers an open stream of `keyId`; `close` ends it. Returns the release (call it when the stream closes). */
-  hold(keyId: string, close: () => void): () => void {
-    let set = this.byKey.get(keyId);
-    if (!set) this.byKey.set(keyId, (set = new Set()));
+  /**
+   * Registers an open stream of `keyId` (and of the console session `sessionId`, when it was opened
+   * with one); `close` ends it. Returns the release (call it when the stream closes).
+   */
+  hold(keyId: string, close: () => void, sessionId?: string | null): () => void {
     const entry = () => close();
-    set.add(entry);
+    const releaseKey = addEntry(this.byKey, keyId, entry);
+    const releaseSession = sessionId ? addEntry(this.bySession, sessionId, entry) : () => undefined;
     for (const fn of this.onHoldFns) fn();
     return () => {
-      set.delete(entry);
-      if (set.size === 0 && this.byKey.get(keyId) === set) this.byKey.delete(keyId);
+      releaseKey();
+      releaseSession();
     };
   }
 
@@ -32,19 +36,19 @@ export class HeldStreams {
     return [...this.byKey.keys()];
   }
 
+  /** The console sessions holding at least one open stream here. */
+  sessionIds(): string[] {
+    return [...this.bySession.keys()];
+  }
+
   /** Ends every stream `keyId` holds here; returns how many. */
   closeKey(keyId: string): number {
-    const set = this.byKey.get(keyId);
-    if (!set) return 0;
-    this.byKey.delete(keyId);
-    for (const close of set) {
-      try {
-        close();
-      } catch {
-        // a stream that fails to end is already gone
-      }
-    }
-    return set.size;
+    return closeAll(this.byKey, keyId);
+  }
+
+  /** Ends every stream opened here with the console session `sessionId` (signed out); returns how many. */
+  closeSession(sessionId: string): number {
+    return closeAll(this.bySession, sessionId);
   }
 
   get size(): number {
@@ -52,4 +56,29 @@ export class HeldStreams {
     for (const s of this.byKey.values()) n += s.size;
     return n;
   }
+}
+
+function addEntry(map: Map<string, Set<() => void>>, id: string, entry: () => void): () => void {
+  let set = map.get(id);
+  if (!set) map.set(id, (set = new Set()));
+  set.add(entry);
+  const held = set;
+  return () => {
+    held.delete(entry);
+    if (held.size === 0 && map.get(id) === held) map.delete(id);
+  };
+}
+
+function closeAll(map: Map<string, Set<() => void>>, id: string): number {
+  const set = map.get(id);
+  if (!set) return 0;
+  map.delete(id);
+  for (const close of set) {
+    try {
+      close();
+    } catch {
+      // a stream that fails to end is already gone
+    }
+  }
+  return set.size;
 }
