@@ -2,7 +2,7 @@ import { PublishInfoSchema, StreamIdParams } from '../streams/index.ts';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, principalOf, withErrors } from '../../platform/http/index.ts';
+import { actorOf, principalOf, withErrors, type RouteApp } from '../../platform/http/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import type { IceServer } from '../../platform/config/index.ts';
 import {
@@ -133,10 +133,8 @@ function whipHandlers(whip: WhipService, links: string[]) {
   return { publish, trickle, end, forwarded };
 }
 
-type App = Parameters<FastifyPluginAsyncTypebox>[0];
-
 /** The /internal routes by which another node of the cluster hands this one a WHIP request. */
-function registerPeerRoutes(app: App, whip: WhipService, handlers: Pick<ReturnType<typeof whipHandlers>, 'publish' | 'trickle' | 'end'>): void {
+function registerPeerRoutes(app: RouteApp, whip: WhipService, handlers: Pick<ReturnType<typeof whipHandlers>, 'publish' | 'trickle' | 'end'>): void {
   const { publish, trickle, end } = handlers;
   // the same, forwarded by another node of the cluster (signed by it); handled here, never forwarded again
   const fromPeer = (req: FastifyRequest) =>
