@@ -60,11 +60,6 @@ export function tenantLockKey(tenantId: string): number {
 }
 
 /**
- * The statements taking the tenants' chain locks (PostgreSQL), always in ascending key order so two
- * writers locking overlapping sets cannot deadlock. The keys are integers we computed, so they are
- * inlined: the text then runs in the simple protocol, several statements in one round trip.
- */
-/**
  * The tenants whose chain locks an executor of `withTenantWriteLock` holds (PostgreSQL): a chained
  * append inside it need not take them again.
  */
@@ -91,6 +86,11 @@ export async function writeBeforeCommit(db: DbExecutor, statements: readonly Com
   for (const q of statements) await db.executeQuery(q);
 }
 
+/**
+ * The statements taking the tenants' chain locks (PostgreSQL), always in ascending key order so two
+ * writers locking overlapping sets cannot deadlock. The keys are integers we computed, so they are
+ * inlined: the text then runs in the simple protocol, several statements in one round trip.
+ */
 export function tenantLockStatements(tenantIds: readonly string[]): string {
   const keys = [...new Set(tenantIds.map(tenantLockKey))].sort((a, b) => a - b);
   return keys.map((k) => `SELECT pg_advisory_xact_lock(${TENANT_LOCK_SPACE}, ${k});`).join(' ');
