@@ -36,6 +36,7 @@ import {
   type DetectorPool,
 } from '../src/ingest/video/index.ts';
 import { SegmentRecorder } from '../src/org/recordings/segment-recorder.ts';
+import { loadConfig } from '../src/platform/config/index.ts';
 import { figure, machineAtStart, watchCpu, writeResult, type Figure } from './machine.ts';
 
 const VTEST = fileURLToPath(new URL('../../shared/fixtures/vtest.avi', import.meta.url));
@@ -50,6 +51,8 @@ const STREAMS = (process.env.BENCH_STREAMS ?? '2,3').split(',').map(Number);
 const SOURCES = (process.env.BENCH_SOURCES ?? 'copy,transcode').split(',');
 const WARMUP_MS = 3000;
 const ffmpeg = resolveFfmpegPath();
+/** the recordings settings a node would run with (VIGIL_RECORDINGS_TRANSCODE_WIDTH, _FPS: the defaults unless set) */
+const recordings = loadConfig({}, process.env).recordings;
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
@@ -122,7 +125,7 @@ async function trial(pool: DetectorPool, source: string, clip: string, streams: 
     nodeId: 'bench',
     ffmpegPath: () => ffmpeg,
     segmentSeconds: 10,
-    transcode: { width: 1280, fps: 15 },
+    transcode: { width: recordings.transcodeWidth, fps: recordings.transcodeFps },
     seal: async () => {
       sealed++;
     },
