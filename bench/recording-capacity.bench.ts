@@ -36,6 +36,7 @@ import {
   type DetectorPool,
 } from '../src/ingest/video/index.ts';
 import { SegmentRecorder } from '../src/org/recordings/segment-recorder.ts';
+import { loadConfig } from '../src/platform/config/index.ts';
 import { figure, machineAtStart, watchCpu, writeResult, type Figure } from './machine.ts';
 
 const VTEST = fileURLToPath(new URL('../../shared/fixtures/vtest.avi', import.meta.url));
@@ -50,6 +51,13 @@ const STREAMS = (process.env.BENCH_STREAMS ?? '2,3').split(',').map(Number);
 const SOURCES = (process.env.BENCH_SOURCES ?? 'copy,transcode').split(',');
 const WARMUP_MS = 3000;
 const ffmpeg = resolveFfmpegPath();
+/** the recordings settings a node would run with (VIGIL_RECORDINGS_TRANSCODE_WIDTH, _FPS: the defaults unless set) */
+const recordings = loadConfig({}, process.env).recordings;
+/** transcoded cameras: the stream counts asked for and the node's limit on transcoded recordings */
+const TRANSCODE_STREAMS = process.env.BENCH_TRANSCODE_STREAMS
+  ? process.env.BENCH_TRANSCODE_STREAMS.split(',').map(Number)
+  : [...new Set([...STREAMS, recordings.maxTranscodes])].filter((n) => n > 0).sort((a, b) => a - b);
+const streamsOf = (source: string) => (source === 'copy' ? STREAMS : TRANSCODE_STREAMS);
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
@@ -122,7 +130,7 @@ async function trial(pool: DetectorPool, source: string, clip: string, streams: 
     nodeId: 'bench',
     ffmpegPath: () => ffmpeg,
     segmentSeconds: 10,
-    transcode: { width: 1280, fps: 15 },
+    transcode: { width: recordings.transcodeWidth, fps: recordings.transcodeFps },
     seal: async () => {
       sealed++;
     },
@@ -190,7 +198,7 @@ try {
   const pairs: Pair[] = [];
   for (const source of SOURCES) {
     const clip = source === 'copy' ? h264 : VTEST;
-    for (const n of STREAMS) {
+    for (const n of streamsOf(source)) {
       for (let p = 0; p < PAIRS; p++) {
         // alternate the order within each pair, so neither side always runs first
         const order = p % 2 === 0 ? 'off-on' : 'on-off';
@@ -233,7 +241,7 @@ try {
   const figures: Figure[] = [];
   const summary = [];
   for (const source of SOURCES) {
-    for (const n of STREAMS) {
+    for (const n of streamsOf(source)) {
       const ps = pairs.filter((p) => p.source === source && p.streams === n);
       const ratios = spread(ps.map((p) => p.ratio.detector_fps_mean));
       const maxLoad = Math.max(...ps.flatMap((p) => [p.load_start[0], p.load_end[0], p.on.load1_start, p.on.load1_end, p.off.load1_start, p.off.load1_end]));
@@ -272,7 +280,17 @@ try {
       // the target is met only by a figure that can be trusted: quiet, 3 pairs or more, a narrow spread, the worst pair within it
       paired.target!.met = trustworthy && ratios.min >= 1 - TARGET_SHARE;
       figures.push(paired);
+      // what recording adds to each camera's ffmpeg: nothing for a copy, the encoder for a transcode
+      const added = spread(ps.map((p) => p.on.ffmpeg_cores_per_stream - p.off.ffmpeg_cores_per_stream));
+      const atLimit = source === 'transcode' && n === recordings.maxTranscodes;
+      figures.push(
+        figure(`ffmpeg CPU recording adds per camera, ${n} busy ${what} (mean of ${ps.length} pairs)`, added.mean, 'cores per camera', 'lower', {
+          none: `on − off of each pair's ffmpeg cores per stream (spread ${added.min}–${added.max})${atLimit ? `; ${n} is the node's limit on transcoded recordings (VIGIL_RECORDINGS_MAX_TRANSCODES)` : ''}`,
+        }),
+      );
       summary.push({
+        ffmpeg_cores_added_per_stream: added,
+        at_node_limit: atLimit,
         source,
         streams: n,
         pairs: ps.length,
@@ -292,7 +310,7 @@ try {
   console.log('\npaired ratios (recording on / off):');
   for (const s of summary)
     console.log(
-      `${s.source} ${s.streams} streams: detector rate ${s.detector_fps_ratio.mean} (${s.detector_fps_ratio.min}–${s.detector_fps_ratio.max}, stdev ${s.detector_fps_ratio.stdev}, ${s.pairs} pairs); latency p95 ${s.latency_p95_ratio.mean}; max load ${s.max_load1}, others up to ${s.max_other_cores} cores${s.quiet ? '' : ' (not quiet)'}; trustworthy ${s.trustworthy}`,
+      `${s.source} ${s.streams} streams: detector rate ${s.detector_fps_ratio.mean} (${s.detector_fps_ratio.min}–${s.detector_fps_ratio.max}, stdev ${s.detector_fps_ratio.stdev}, ${s.pairs} pairs); latency p95 ${s.latency_p95_ratio.mean}; ffmpeg +${s.ffmpeg_cores_added_per_stream.mean} cores a camera${s.at_node_limit ? " (the node's limit)" : ''}; max load ${s.max_load1}, others up to ${s.max_other_cores} cores${s.quiet ? '' : ' (not quiet)'}; trustworthy ${s.trustworthy}`,
     );
   writeResult(RESULT, 'recording-capacity', figures, {
     trial_ms: TRIAL_MS,

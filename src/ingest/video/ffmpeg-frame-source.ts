@@ -49,6 +49,8 @@ export class FfmpegFrameSource {
   /** when the next reconnect attempt is due (clock ms), null while connected or connecting */
   retryAt: number | null = null;
   private child: ChildProcess | null = null;
+  /** the ffmpeg being ended so that the recorder can record the next one (not a failure) */
+  private restartingFor: ChildProcess | null = null;
   /** why the current ffmpeg is being ended, when we end it (stall, garbage output) */
   private endReason: string | null = null;
   private childExited: Promise<void> = Promise.resolve();
@@ -140,15 +142,29 @@ export class FfmpegFrameSource {
     // the recorder may probe the source's codec first; a recorder that fails never stops decoding
     const path = this.ffmpegPath;
     // stop() while the recorder opens waits for it; the decoder is then not started
-    this.childExited = recorder.open(this.o.sourceUrl).then(
-      (session) => {
-        if (this.stopping) return session?.ended();
-        this.spawnDecoder(path, session);
-      },
-      () => {
-        if (!this.stopping) this.spawnDecoder(path, null);
-      },
-    );
+    this.childExited = recorder
+      .open(this.o.sourceUrl, () => this.restartToRecord())
+      .then(
+        (session) => {
+          if (this.stopping) return session?.ended();
+          this.spawnDecoder(path, session);
+        },
+        () => {
+          if (!this.stopping) this.spawnDecoder(path, null);
+        },
+      );
+  }
+
+  /**
+   * The recorder can record this stream now (a transcoding slot came free): the running ffmpeg is
+   * ended and started again at once, which opens the recorder again; not counted as a failure or
+   * reconnect. Between runs nothing is needed: the next start opens the recorder anyway.
+   */
+  private restartToRecord(): void {
+    const child = this.child;
+    if (this.stopping || !child) return;
+    this.restartingFor = child;
+    terminate(child);
   }
 
   private spawnDecoder(ffmpegPath: string, recording: RecordingSession | null): void {
@@ -187,6 +203,10 @@ export class FfmpegFrameSource {
         this.stallTimer = null;
         recording?.ended();
         resolve();
+        if (this.restartingFor === child) {
+          this.restartingFor = null;
+          return this.launch();
+        }
         const lastLine = stderrTail.trim().split('\n').filter(Boolean).at(-1);
         this.fail(this.endReason ?? (lastLine ? redactCredentials(lastLine.trim()) : reason));
       };

@@ -54,8 +54,8 @@ export const recordingServices = defineServiceModule({
         camera: (ref, opts) => {
           const inner = recordings.recorder.camera(key(ref), { ...opts, isWithheld: withheld(ref.id) });
           return {
-            open: async (url: string) => {
-              const session = await inner.open(url);
+            open: async (url: string, restart?: () => void) => {
+              const session = await inner.open(url, restart);
               if (!session && recordings.records(ref.id)) void recordings.reportBlocked(ref.tenant_id, ref.id);
               return session;
             },

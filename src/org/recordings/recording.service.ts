@@ -92,7 +92,9 @@ export class RecordingService {
       nodeId: deps.nodeId,
       ffmpegPath: deps.ffmpegPath,
       segmentSeconds: deps.config.segmentSeconds,
-      transcode: { width: deps.config.transcodeWidth, fps: deps.config.transcodeFps },
+      transcode: { width: deps.config.transcodeWidth, fps: deps.config.transcodeFps, max: deps.config.maxTranscodes },
+      waiting: (k, reason) => void this.notRecording(k, reason),
+      resumed: (k) => void this.recordingResumed(k),
       seal: (s) => this.seal(s),
       blocked: () => this.blocked(),
       log: deps.log,
@@ -220,6 +222,22 @@ export class RecordingService {
   }
 
   /**
+   * A stream whose codec needs transcoding found the node's transcoding slots taken
+   * (VIGIL_RECORDINGS_MAX_TRANSCODES): decoded and detected without recording until one stops. Said
+   * once until it records: a warning in the log and a `recording.stopped` audit entry, as for a WHIP
+   * session that stops recording, so the listing's gap has its reason in the audit trail.
+   */
+  async notRecording(k: StreamKey, reason: string): Promise<void> {
+    await this.sessionStoppedRecording(k, reason);
+  }
+
+  /** A stream that waited for a transcoding slot records now: an info log line and a `recording.resumed` audit entry. */
+  async recordingResumed(k: StreamKey): Promise<void> {
+    this.deps.log?.info?.({ stream_id: k.streamId }, `recording resumed for stream ${k.streamId}: a transcoding slot came free`);
+    await this.auditRecordingState(k, 'recording.resumed', { reason: 'a transcoding slot came free' });
+  }
+
+  /**
    * A WHIP publisher's session gave up recording (its decoders ended twice while recording; see
    * docs/decisions.md, "Recordings: WHIP publishers") and decodes on without it: a warning in the
    * log and a `recording.stopped` entry in the audit trail, so the gap that follows in the
@@ -227,22 +245,27 @@ export class RecordingService {
    */
   async sessionStoppedRecording(k: StreamKey, reason: string): Promise<void> {
     this.deps.log?.warn({ stream_id: k.streamId, reason }, `recording stopped for stream ${k.streamId}: ${reason}`);
+    await this.auditRecordingState(k, 'recording.stopped', { reason });
+  }
+
+  /** An audit entry on the stream about its recording (data: the reason and the time); never throws. */
+  private async auditRecordingState(k: StreamKey, action: 'recording.stopped' | 'recording.resumed', data: { reason: string }): Promise<void> {
     await this.deps.database
       .withWriteLock(async (trx) => {
         const stream = await findStream(trx, k.tenantId, k.streamId);
         await this.deps.audit.appendIn(trx, SYSTEM_ACTOR, [
           {
             tenantId: k.tenantId,
-            action: 'recording.stopped',
+            action,
             resourceType: 'stream',
             resourceId: k.streamId,
             at: this.deps.clock.now(),
-            data: { reason, at: toIso(this.deps.clock.now()) },
+            data: { ...data, at: toIso(this.deps.clock.now()) },
             scope: { location: stream?.location ?? null, streamId: k.streamId },
           },
         ]);
       })
-      .catch((err: unknown) => this.deps.log?.warn({ err, stream_id: k.streamId }, 'recording.stopped audit entry not written'));
+      .catch((err: unknown) => this.deps.log?.warn({ err, stream_id: k.streamId }, `${action} audit entry not written`));
   }
 
   /** A phone frame kept as a still (not for a muted or left-alone phone; never fails the frame). */

@@ -17,9 +17,15 @@ export interface RecordingConfig {
   readonly holdDays: number;
   /** VIGIL_RECORDINGS_SEGMENT_SECONDS (default 10) */
   readonly segmentSeconds: number;
-  /** VIGIL_RECORDINGS_TRANSCODE_WIDTH (default 1280) and _FPS (default 15): codecs browsers do not play are transcoded to H.264 at this size and rate */
+  /** VIGIL_RECORDINGS_TRANSCODE_WIDTH (default 1280) and _FPS (default 10): codecs browsers do not play are transcoded to H.264 at this size and rate */
   readonly transcodeWidth: number;
   readonly transcodeFps: number;
+  /**
+   * VIGIL_RECORDINGS_MAX_TRANSCODES (default 6): at most this many streams are transcoded for recording on this node at once; more
+   * are decoded and detected without recording, each saying so, until one stops (docs/decisions.md, "Recordings: a node's limit on
+   * transcoded cameras"). 0: no stream is transcoded. Copy recordings are never limited.
+   */
+  readonly maxTranscodes: number;
   /** VIGIL_CLIP_PRE_ROLL_SECONDS (default 10) and VIGIL_CLIP_POST_ROLL_SECONDS (default 20): an incident's or alert's clip around its time */
   readonly preRollMs: number;
   readonly postRollMs: number;
@@ -42,7 +48,8 @@ export function readRecordingConfig(env: NodeJS.ProcessEnv, readInt: IntReader, 
     holdDays: readInt(env, 'VIGIL_RECORDINGS_HOLD_DAYS', 30, 0, 3650),
     segmentSeconds: readInt(env, 'VIGIL_RECORDINGS_SEGMENT_SECONDS', 10, 2, 300),
     transcodeWidth: readInt(env, 'VIGIL_RECORDINGS_TRANSCODE_WIDTH', 1280, 160, 3840),
-    transcodeFps: readInt(env, 'VIGIL_RECORDINGS_TRANSCODE_FPS', 15, 1, 60),
+    transcodeFps: readInt(env, 'VIGIL_RECORDINGS_TRANSCODE_FPS', 10, 1, 60),
+    maxTranscodes: readInt(env, 'VIGIL_RECORDINGS_MAX_TRANSCODES', 6, 0, 10_000),
     preRollMs: readInt(env, 'VIGIL_CLIP_PRE_ROLL_SECONDS', 10, 0, 3600) * 1000,
     postRollMs: readInt(env, 'VIGIL_CLIP_POST_ROLL_SECONDS', 20, 0, 3600) * 1000,
     maxClipMs: readInt(env, 'VIGIL_CLIP_MAX_SECONDS', 3600, 10, 86_400) * 1000,
