@@ -24,6 +24,8 @@ if (mode === 'app') {
   // the production logger and its buffered destination (main.ts), writing to /dev/null
   const log = createProcessLogger({ level: 'info', nodeId: 'bench', destination: processLogDestination('/dev/null') });
   const ctx = await createContext(config, { log });
+  // what ctx.start() does first in `npm start`: the admin CLI on this file announces its revocations here
+  await ctx.coordination.serve();
   // a high per-key limit: the bench measures the work of an allowed request, not 429s
   const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Bench', mode: 'live', rateLimitPerMinute: 1_000_000 });
   const app = await buildApp(ctx, { loggerInstance: log });

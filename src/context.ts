@@ -194,6 +194,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     database,
     ...services,
     async start() {
+      // the other processes on this SQLite file (the admin CLI) announce their changes to this one
+      await coordination.serve();
       // events out to MQTT: a broker that is down is retried in the background, never stops the start
       mqttPublisher?.start();
       // a face embedder that cannot serve (VIGIL_FACE_EMBEDDER) stops the start here, naming its setting

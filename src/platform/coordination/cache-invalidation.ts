@@ -13,6 +13,12 @@ export interface CacheInvalidation {
   publish(topic: string, key: string): Promise<void>;
   /** Calls `onInvalidate` for each key published under `topic` until the returned function is called. */
   subscribe(topic: string, onInvalidate: (key: string) => void | Promise<void>): () => void;
+  /**
+   * true while every other process writing the same database announces its changes here before its
+   * own publish resolves (the server owning its SQLite file's socket, socket-cache-invalidation.ts):
+   * a cache then need not ask the database whether another process committed.
+   */
+  readonly othersAnnounce?: boolean;
 }
 
 /** Topics of the caches that exist today (the key each carries is in the comment). */

@@ -1,5 +1,6 @@
-import type { DatabaseHandle } from '../db/index.ts';
+import { sharedDatabaseFile, type DatabaseHandle } from '../db/index.ts';
 import { InProcessCacheInvalidation, type CacheInvalidation } from './cache-invalidation.ts';
+import { SocketCacheInvalidation } from './socket-cache-invalidation.ts';
 import { InProcessLeaseStore, type LeaseStore } from './lease-store.ts';
 import { InProcessRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 import { InProcessStreamSlots, type StreamSlots } from './stream-slots.ts';
@@ -31,6 +32,11 @@ export interface Coordination {
   redis: RedisProbe | null;
   /** Connects to Redis and subscribes to invalidations (waits at most a few seconds: the node starts without Redis too). */
   start(): Promise<void>;
+  /**
+   * The serving process (the context's start, never the CLI): on a single node on a SQLite file,
+   * hears the other processes on that file announce their changes (SocketCacheInvalidation).
+   */
+  serve(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,7 +64,10 @@ export function createCoordination(opts: {
   const wakeSignal = createWakeSignal(opts.database, opts.databaseUrl, opts.log);
   const leases = opts.leases ?? new InProcessLeaseStore();
   if (!opts.redisUrl) {
-    const invalidation = new InProcessCacheInvalidation();
+    // processes on one SQLite file tell the serving one of their changes (a file only: memory is not shared)
+    const file = sharedDatabaseFile(opts.database);
+    const shared = file === null ? null : new SocketCacheInvalidation(`${file}.sock`);
+    const invalidation = shared ?? new InProcessCacheInvalidation();
     return {
       rateLimits: new InProcessRateLimitStore(),
       streamSlots: new InProcessStreamSlots(),
@@ -68,7 +77,8 @@ export function createCoordination(opts: {
       heldStreams: new HeldStreams(),
       redis: null,
       start: async () => undefined,
-      close: async () => undefined,
+      serve: async () => shared?.listen(),
+      close: async () => shared?.close(),
     };
   }
   const commands = connectCommands(opts.redisUrl, opts.log);
@@ -97,6 +107,7 @@ export function createCoordination(opts: {
       // ioredis keeps the SUBSCRIBE queued until Redis is reachable; wait for it only briefly
       await Promise.race([invalidation.start(), new Promise((r) => setTimeout(r, REDIS_COMMAND_TIMEOUT_MS * 6).unref())]);
     },
+    serve: async () => undefined,
     async close() {
       unwatch?.();
       await Promise.all([closeQuietly(commands), closeQuietly(subscriber)]);

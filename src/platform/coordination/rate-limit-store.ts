@@ -8,6 +8,12 @@ export interface RateLimitStore {
   hit(bucket: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
   /** The count so far in the window containing `now`, without counting a hit. */
   peek(bucket: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /**
+   * `hit` answered at once, for a store that needs no I/O (counters in this process's memory): an
+   * authenticated request whose key is cached then runs its checks without a promise
+   * (src/platform/http/auth.ts). A shared store (Redis) leaves it out.
+   */
+  hitNow?(bucket: string, windowMs: number, now: number): { count: number; resetAt: number };
 }
 
 /** Counters in this process's memory: exact for one node. Windows are aligned to multiples of windowMs. */
@@ -18,6 +24,10 @@ export class InProcessRateLimitStore implements RateLimitStore {
   constructor(private readonly pruneAbove = 100_000) {}
 
   async hit(bucket: string, windowMs: number, now: number) {
+    return this.hitNow(bucket, windowMs, now);
+  }
+
+  hitNow(bucket: string, windowMs: number, now: number) {
     const start = Math.floor(now / windowMs) * windowMs;
     let w = this.windows.get(bucket);
     if (!w || w.start !== start) {

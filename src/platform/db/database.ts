@@ -284,19 +284,36 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
 }
 
 /**
+ * The file other processes open to share this database (a single node on SQLite: the admin CLI, a
+ * second server); null on PostgreSQL and for an in-memory database, which no other process can open.
+ */
+export function sharedDatabaseFile(database: DatabaseHandle): string | null {
+  const sqlite = database.sqlite;
+  return sqlite && !sqlite.memory ? sqlite.name : null;
+}
+
+/**
  * Whether another process committed to the database since the last call (SQLite's per-connection
  * `data_version`, which changes only when another connection commits: the admin CLI on the same file).
  * Always false on PostgreSQL, where other processes announce changes through coordination.
- * Cheap enough for every request: no I/O beyond the shared WAL index, on a statement prepared once.
+ * On a statement prepared once, but still a read transaction (file locks) per call, so it is
+ * skipped while `othersAnnounce` says every other process on the file announces its changes to
+ * this one (the serving process owning the file's socket, coordination's SocketCacheInvalidation),
+ * after one last look once that starts: a commit from before then was announced to nobody.
  */
-export function externalCommitProbe(database: DatabaseHandle): () => boolean {
+export function externalCommitProbe(database: DatabaseHandle, othersAnnounce: () => boolean = () => false): () => boolean {
   const sqlite = database.sqlite;
   if (!sqlite) return () => false;
-  // one prepared statement, run on every authenticated request: better-sqlite3's pragma() prepares
-  // its statement anew on each call, which was about 4% of an authenticated read
+  // one prepared statement: better-sqlite3's pragma() prepares its statement anew on each call,
+  // which was about 4% of an authenticated read
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   let seen = dataVersion.get() as number;
+  let trusting = false;
   return () => {
+    if (othersAnnounce()) {
+      if (trusting) return false;
+      trusting = true;
+    } else trusting = false;
     const now = dataVersion.get() as number;
     if (now === seen) return false;
     seen = now;

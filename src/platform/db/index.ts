@@ -9,6 +9,7 @@ import { token } from '../lib/index.ts';
 import type { DatabaseHandle } from './database.ts';
 export {
   externalCommitProbe,
+  sharedDatabaseFile,
   holdsTenantLocks,
   migrateToLatest,
   openDatabase,

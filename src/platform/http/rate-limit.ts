@@ -18,6 +18,13 @@ export async function checkRateLimit(store: RateLimitStore, bucket: string, limi
   return rateDecision(count, resetAt, limit, now, policy);
 }
 
+/** `checkRateLimit` answered at once by a store that needs no I/O (`hitNow`); undefined when the store has to be awaited. */
+export function checkRateLimitNow(store: RateLimitStore, bucket: string, limit: number, now: number, policy = 'per-key'): RateDecision | undefined {
+  if (!store.hitNow) return undefined;
+  const { count, resetAt } = store.hitNow(bucket, WINDOW_MS, now);
+  return rateDecision(count, resetAt, limit, now, policy);
+}
+
 const WINDOW_MS = 60_000;
 
 function rateDecision(count: number, resetAt: number, limit: number, now: number, policy: string): RateDecision {

@@ -23,6 +23,11 @@ export interface Principal {
 /** What the HTTP layer needs of key management: a bearer secret in, its principal out (or a VigilError). */
 export interface KeyAuthenticator {
   authenticate(presented: string | undefined): Promise<Principal>;
+  /**
+   * The principal of a key that verified moments ago, answered without awaiting anything; undefined
+   * when `authenticate` has to decide (not cached, or not key-shaped: it gives the error).
+   */
+  cachedPrincipal?(presented: string): Principal | undefined;
 }
 
 export function assertOwner(principal: Principal, what: string): void {

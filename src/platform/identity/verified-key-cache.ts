@@ -9,7 +9,9 @@ import type { Principal } from './principal.ts';
  * was already reading the database when a key was forgotten does not put its (possibly stale) row
  * back (the generation check), so the next request after a revoke answers 401 api_key_revoked.
  * Another process that revokes on the same SQLite file (the admin CLI) is seen at the next request:
- * the key service asks the database whether another connection committed since (`forgetAll`). On
+ * it tells the serving process before its revoke returns (coordination's SocketCacheInvalidation,
+ * `forgetKey`), and where it cannot, the key service asks the database whether another connection
+ * committed since (`forgetAll`). On
  * PostgreSQL another process's revocation is seen within `ttlMs` at most, until a cross-node signal
  * calls `forgetKey` on every node.
  */

@@ -34,7 +34,8 @@ export const keyServices = defineServiceModule({
           clock: c.get(CLOCK),
           audit: c.get(AUDIT),
           invalidation: c.get(COORDINATION).invalidation,
-          externalCommits: externalCommitProbe(c.get(DATABASE)),
+          // not asked while the other processes on the SQLite file announce their changes here
+          externalCommits: externalCommitProbe(c.get(DATABASE), () => c.get(COORDINATION).invalidation.othersAnnounce === true),
           heldStreams: c.get(COORDINATION).heldStreams,
         }),
     ),

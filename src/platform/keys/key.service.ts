@@ -458,6 +458,16 @@ export class KeyService {
     this.verified.set(hash, principal, now, generation);
     return principal;
   }
+
+  /**
+   * `authenticate`'s cache hit, synchronous: the same freshness check (another process's commit
+   * forgets every key first) and the same cache, so a revoked key is refused exactly as there.
+   */
+  cachedPrincipal(presented: string): Principal | undefined {
+    if (presented.length !== KEY_LENGTH) return undefined;
+    if (this.deps.externalCommits?.()) this.verified.forgetAll();
+    return this.verified.get(hashKey(presented), this.deps.clock.now());
+  }
 }
 
 function malformedKey(): VigilError {
