@@ -38,6 +38,7 @@ import { claimsAuthority } from './authority-claims.ts';
 import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
+import { ARMED_WINDOW } from './tools/arm-house.ts';
 import { readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
   ARRIVAL_PHRASES,
@@ -2745,7 +2746,7 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
     return planUpdateWatch(r, state, plan);
   }
   // "never mind, cancel that": two phrasings of one request
-  if (!r.mentions.length && plan.calls.some((c) => c.tool === 'stand_down_watch')) return undefined;
+  if (!r.mentions.length && plan.calls.some((c) => c.tool === 'stand_down_watch' || (c.tool === 'arm_house' && c.args.arm === false))) return undefined;
   const target = findTargetWatches(r, state, true);
   if (target.question) return target.question;
   // "don't watch the kids' room" with no watch on it: leave it alone
@@ -2773,7 +2774,10 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
       w.sensor_ids = rest;
       continue;
     }
-    plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
+    // "we're home, you can relax", "stop watching everything": the watch arming started ends as the house's disarming
+    const disarms = w.window === ARMED_WINDOW && !r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor');
+    if (disarms) plan.calls.push({ tool: 'arm_house', args: { arm: false }, subject: 'house' });
+    else plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
     state.watches = state.watches.filter((x) => x !== w);
     if (state.lastWatchId === w.id) state.lastWatchId = undefined;
   }

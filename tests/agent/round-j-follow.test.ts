@@ -1,0 +1,81 @@
+/**
+ * Follow-ups, references and arming, round J (docs/decisions.md, "Round J household: follow-ups, references
+ * and arming"): the reason for arming said after the request, a whole-home stand-down of an armed house, and
+ * the follow-ups that name what the conversation just did. Phrasings are our own, not those of the blind sets;
+ * each cause also holds phrasings where the change must not happen.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
+import type { HouseholdContext } from '../../src/home/agent/context.ts';
+
+const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
+const converse = converseIn(contexts);
+
+const ARMED_WATCH = {
+  id: 'wat_armed',
+  subject: 'house',
+  sensor_ids: ['sen_porch_cam', 'sen_driveway_cam', 'sen_back_door', 'sen_backyard_cam'],
+  starts_at: '2026-11-21T15:00:00.000Z',
+  ends_at: '9999-12-31T23:59:59.000Z',
+  recurrence: 'none',
+  window: 'armed until disarmed',
+};
+const GARAGE_WATCH = {
+  id: 'wat_garage',
+  subject: 'garage',
+  sensor_ids: ['sen_garage_motion'],
+  starts_at: '2026-11-21T18:00:00.000Z',
+  ends_at: '2026-11-22T07:00:00.000Z',
+  recurrence: 'none',
+  window: 'tonight, 18:00 to 07:00',
+};
+const armed: HouseholdContext = { ...structuredClone(contexts.lisbon), watches: [ARMED_WATCH] };
+const armedAndGarage: HouseholdContext = { ...structuredClone(contexts.lisbon), watches: [ARMED_WATCH, GARAGE_WATCH] };
+
+test('the reason for arming said after the request arms; coming home said after "disarm" disarms', async () => {
+  for (const message of [
+    'arm the house, heading out for the day',
+    'arm everything - we are off to the cinema',
+    'arm it please, off to school',
+    'arm up, leaving now',
+  ]) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.deepEqual(turn.changes, [{ tool: 'arm_house', args: { arm: true } }], `${message}: ${turn.reply}`);
+  }
+  for (const message of ['disarm please, we are back', 'disarm, home now', 'disarm plz', "disarm, we're back from the beach"]) {
+    const [turn] = await converse(armed, [message]);
+    assert.deepEqual(turn.changes, [{ tool: 'arm_house', args: { arm: false } }], `${message}: ${turn.reply}`);
+  }
+});
+
+test('a reason that disagrees with the request, or more than a reason, is asked and changes nothing', async () => {
+  for (const message of ["arm the house, we're home", 'arm the house, off to the garage at 10pm', 'arm the house till we are back']) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+  }
+  for (const message of ['disarm, off to work', "disarm, we're leaving"]) {
+    const [turn] = await converse(armed, [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+  }
+});
+
+test('a whole-home stand-down of an armed house disarms it; a named place never does', async () => {
+  for (const message of ['we are back, you can relax now', 'stop all the watches', 'stand everything down']) {
+    const [turn] = await converse(armed, [message]);
+    assert.deepEqual(turn.changes, [{ tool: 'arm_house', args: { arm: false } }], `${message}: ${turn.reply}`);
+  }
+  const [both] = await converse(armedAndGarage, ['stop watching everything']);
+  assert.deepEqual(
+    both.changes.map((c) => c.tool),
+    ['arm_house', 'stand_down_watch'],
+    both.reply,
+  );
+  assert.deepEqual(both.changes[1].args, { watch_id: 'wat_garage' });
+  for (const message of ['stop watching the garage', 'cancel the garage watch']) {
+    const [turn] = await converse(armedAndGarage, [message]);
+    assert.deepEqual(turn.changes, [{ tool: 'stand_down_watch', args: { watch_id: 'wat_garage' } }], `${message}: ${turn.reply}`);
+  }
+});
