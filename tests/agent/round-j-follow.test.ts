@@ -79,3 +79,49 @@ test('a whole-home stand-down of an armed house disarms it; a named place never 
     assert.deepEqual(turn.changes, [{ tool: 'stand_down_watch', args: { watch_id: 'wat_garage' } }], `${message}: ${turn.reply}`);
   }
 });
+
+const NIGHTLY_GARAGE = { ...GARAGE_WATCH, id: 'wat_nightly', recurrence: 'daily', window: 'every night, 18:00 to 07:00' };
+const twoWatches: HouseholdContext = {
+  ...structuredClone(contexts.lisbon),
+  watches: [NIGHTLY_GARAGE, { ...GARAGE_WATCH, id: 'wat_porch', subject: 'front porch', sensor_ids: ['sen_porch_cam'], window: 'tonight' }],
+};
+
+test('"put it back" after a stand-down sets the watch up again as it was; after several, all of them', async () => {
+  for (const undo of ['oops, put it back', 'undo that', 'actually no, put it back the way it was']) {
+    const [, back] = await converse(twoWatches, ['stop watching the garage', undo]);
+    const { id: _id, ...asItWas } = NIGHTLY_GARAGE;
+    assert.deepEqual(back.changes, [{ tool: 'create_watch', args: asItWas }], `${undo}: ${back.reply}`);
+    assert.match(back.reply, /garage again/);
+  }
+  const [, all] = await converse(twoWatches, ['stop all the watches', 'undo that']);
+  assert.deepEqual(
+    all.changes.map((c) => [c.tool, c.args.subject]),
+    [
+      ['create_watch', 'garage'],
+      ['create_watch', 'front porch'],
+    ],
+    all.reply,
+  );
+});
+
+test('"put it back" after a change it cannot reverse still asks and changes nothing', async () => {
+  const [, moved] = await converse(twoWatches, ['make the garage watch end at 6am', 'put it back']);
+  assert.deepEqual(moved.changes, [], moved.reply);
+});
+
+test('a withdrawal followed by the reverse of the last change is the undo; followed by anything else it is not', async () => {
+  for (const [first, second, tool] of [
+    ['mute the driveway camera', 'actually forget that, unmute it', 'unmute_sensor'],
+    ['unmute the nursery camera', 'hmm never mind - mute it again', 'mute_sensor'],
+  ]) {
+    const home: HouseholdContext = {
+      ...structuredClone(contexts.lisbon),
+      sensors: contexts.lisbon.sensors.map((s) => ({ ...s, muted: s.id === 'sen_nursery_cam' })),
+    };
+    const [, turn] = await converse(home, [first, second]);
+    assert.equal(turn.changes.length, 1, `${second}: ${turn.reply}`);
+    assert.equal(turn.changes[0].tool, tool, `${second}: ${turn.reply}`);
+  }
+  const [, other] = await converse('lisbon', ['mute the driveway camera', 'never mind, mute the living room camera']);
+  assert.ok(!other.changes.some((c) => c.tool === 'unmute_sensor'), other.reply);
+});

@@ -7,7 +7,7 @@
  * muted sensors and what exists. Follow-ups without an intent of their own take the intent of
  * the previous clause or of the conversation's last request ("what about the garage?").
  */
-import type { ContextPerson, ContextSensor, ContextWatch, HouseholdContext } from './context.ts';
+import type { ContextPerson, ContextSensor, ContextWatch, HouseholdContext, StoodDownWatch } from './context.ts';
 import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
@@ -231,7 +231,7 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   }
   // "undo that", "put it back": the reverse of the conversation's last change
   if (UNDO.test(message.trim())) return planUndo(ctx);
-  const undoAndSay = planUndoWithRestatement(message.trim(), ctx);
+  const undoAndSay = planUndoWithRestatement(message.trim(), ctx) ?? planWithdrawalSaidAsReverse(message.trim(), ctx);
   if (undoAndSay) return undoAndSay;
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
@@ -677,6 +677,26 @@ function planUndoWithRestatement(message: string, ctx: HouseholdContext): Plan |
   return undo;
 }
 
+/** "never mind", "scrap that", "forget it" opening a message, with what follows. */
+const WITHDRAWAL_THEN =
+  /^(?:(?:ok(?:ay)?|oh|actually|sorry|no|wait|ah|hmm)[,!.]?\s+)*(?:never\s?mind|forget (?:it|that)|scrap that|cancel that)\s*[,;.!:\u2013\u2014-]+\s*(.+)$/i;
+
+/**
+ * "unmute the hall camera" — "actually never mind, mute it again": a withdrawal followed by a request that, read
+ * alone, is exactly the reverse of the conversation's last change is that undo. Any other request after it is read
+ * as before. See docs/decisions.md, "Round J household: follow-ups, references and arming".
+ */
+function planWithdrawalSaidAsReverse(message: string, ctx: HouseholdContext): Plan | undefined {
+  const rest = WITHDRAWAL_THEN.exec(message)?.[1];
+  if (!rest) return undefined;
+  const undo = planUndo(ctx);
+  if (!undo.calls.length || undo.clarification) return undefined;
+  const said = planOffline(rest, ctx);
+  if (said.clarification || said.refusals.length || said.calls.length !== undo.calls.length) return undefined;
+  const same = said.calls.every((c, k) => c.tool === undo.calls[k].tool && JSON.stringify(c.args) === JSON.stringify(undo.calls[k].args));
+  return same ? said : undefined;
+}
+
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
 function planUndo(ctx: HouseholdContext): Plan {
   const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
@@ -697,6 +717,10 @@ function planUndo(ctx: HouseholdContext): Plan {
         subject: a.subject,
         say: `I've undone that: the watch on the ${a.subject} is stood down.`,
       });
+    } else if (a.type === 'watch.stood_down' && a.watch) {
+      // "stop watching the bike store" — "actually no, put it back": the watch as it was
+      const restored = restoreWatch(a.watch, ctx);
+      if (restored) plan.calls.push(restored);
     } else if (a.type === 'house.armed' || a.type === 'house.disarmed') {
       // "arm the house" — "undo that": disarmed again (and the other way round)
       const arm = a.type === 'house.disarmed';
@@ -728,6 +752,16 @@ function planUndo(ctx: HouseholdContext): Plan {
   }
   if (!plan.calls.length) plan.clarification = "That last change can't be undone any more (it has already ended). What would you like me to do?";
   return tidyPlan(plan);
+}
+
+/**
+ * The call that sets up again, as it was, a watch this conversation stood down: its sensors, window, recurrence and
+ * conditions (a recurring watch keeps its schedule). Undefined when it was a one-off whose window has ended.
+ */
+function restoreWatch(w: StoodDownWatch, ctx: HouseholdContext): PlannedCall | undefined {
+  if (w.recurrence === 'none' && Date.parse(w.ends_at) <= ctx.now) return undefined;
+  const args = { ...w, subject: w.subject || 'watch', window: w.window || `${w.starts_at} to ${w.ends_at}` };
+  return { tool: 'create_watch', args, subject: w.subject, say: `I've undone that: I'm watching the ${w.subject} again (${w.window}).` };
 }
 
 /** "never mind", "forget that", optionally "…, you can watch it (again)": the last change was not wanted. */
