@@ -125,3 +125,34 @@ test('a withdrawal followed by the reverse of the last change is the undo; follo
   const [, other] = await converse('lisbon', ['mute the driveway camera', 'never mind, mute the living room camera']);
   assert.ok(!other.changes.some((c) => c.tool === 'unmute_sensor'), other.reply);
 });
+
+test('a withdrawal then a place with no request of its own moves the last change to that place; with a request it is read as one', async () => {
+  for (const correction of ['hmm scrap that, the garage instead', 'never mind - the garage', 'forget that, the garage please']) {
+    const [, moved] = await converse('lisbon', ['watch the driveway tonight', correction]);
+    assert.equal(moved.changes.length, 1, `${correction}: ${moved.reply}`);
+    assert.equal(moved.changes[0].tool, 'update_watch', `${correction}: ${moved.reply}`);
+    assert.deepEqual(moved.changes[0].args.sensor_ids, ['sen_garage_motion'], correction);
+  }
+  const [, muted] = await converse('lisbon', ['mute the driveway camera', 'scrap that, the living room camera']);
+  assert.deepEqual(
+    muted.changes.map((c) => [c.tool, c.args.sensor_id]),
+    [
+      ['unmute_sensor', 'sen_driveway_cam'],
+      ['mute_sensor', 'sen_living_cam'],
+    ],
+    muted.reply,
+  );
+  // its own request: not a correction of the watch just made
+  const [, own] = await converse('lisbon', ['watch the driveway tonight', 'scrap that, watch the garage instead']);
+  assert.ok(!own.changes.some((c) => c.tool === 'update_watch' && (c.args.sensor_ids as string[]).includes('sen_driveway_cam')), own.reply);
+  // nothing changed before it: nothing to correct
+  const [first] = await converse('lisbon', ['never mind, the garage']);
+  assert.deepEqual(first.changes, [], first.reply);
+});
+
+test('a correction that names several places moves the watch to all of them, never only the first', async () => {
+  const [, both] = await converse('lisbon', ['watch the driveway tonight', 'no sorry, I meant the garage and the backyard']);
+  assert.equal(both.changes.length, 1, both.reply);
+  assert.deepEqual([...(both.changes[0].args.sensor_ids as string[])].sort(), ['sen_backyard_cam', 'sen_garage_motion'], both.reply);
+  assert.match(both.reply, /the garage and the backyard/);
+});

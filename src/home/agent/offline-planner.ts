@@ -231,7 +231,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   }
   // "undo that", "put it back": the reverse of the conversation's last change
   if (UNDO.test(message.trim())) return planUndo(ctx);
-  const undoAndSay = planUndoWithRestatement(message.trim(), ctx) ?? planWithdrawalSaidAsReverse(message.trim(), ctx);
+  const undoAndSay =
+    planUndoWithRestatement(message.trim(), ctx) ?? planWithdrawalSaidAsReverse(message.trim(), ctx) ?? planWithdrawalThenPlace(message.trim(), ctx);
   if (undoAndSay) return undoAndSay;
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
@@ -695,6 +696,22 @@ function planWithdrawalSaidAsReverse(message: string, ctx: HouseholdContext): Pl
   if (said.clarification || said.refusals.length || said.calls.length !== undo.calls.length) return undefined;
   const same = said.calls.every((c, k) => c.tool === undo.calls[k].tool && JSON.stringify(c.args) === JSON.stringify(undo.calls[k].args));
   return same ? said : undefined;
+}
+
+/**
+ * "watch the study tonight" — "hmm scrap that, the store room instead": a withdrawal followed by a place and no
+ * request of its own corrects the object of the last change, as "no, I meant the store room" does (the watch
+ * moves; a mute moves to the other sensor). Only right after a watch, mute or boundary of this conversation.
+ */
+function planWithdrawalThenPlace(message: string, ctx: HouseholdContext): Plan | undefined {
+  const rest = WITHDRAWAL_THEN.exec(message)?.[1];
+  const last = ctx.conversation?.turns.at(-1)?.actions ?? [];
+  if (!rest || !last.some((a) => a.type === 'watch.created' || a.type === 'watch.updated' || a.type in SENSOR_CHANGES)) return undefined;
+  const readings = readMessage(rest, ctx, 1);
+  const placeOnly =
+    readings.every((r) => !r.intent && !r.question && !r.outOfScope) &&
+    readings.some((r) => r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor' || m.place.type === 'ambiguous'));
+  return placeOnly ? planOffline(`no, I meant ${rest}`, ctx) : undefined;
 }
 
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
@@ -2861,29 +2878,8 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   }
   const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
   if (placesAreNewSubject) {
-    const place = r.mentions[0].place;
-    if (place.type === 'unknown') {
-      plan.refusals.push(explainUnknown(place, state));
-      return undefined;
-    }
-    if (place.type === 'ambiguous') return askWhich(place);
-    const sensors = getPlaceSensors(place);
-    const blocked = sensors.map((s) => explainOutOfReach(state, s)).find(Boolean);
-    if (blocked || !sensors.length) {
-      plan.refusals.push(blocked ?? `There are no sensors in the ${subjectOf(place)}.`);
-      return undefined;
-    }
-    change.subject = subjectOf(place);
-    change.sensor_ids = sensors.map((s) => s.id);
-    // "no sorry, the backyard not the garage" on a watch of the garage and the driveway: the garage
-    // is swapped for the backyard, the driveway stays
-    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
-    const kept = watch.sensor_ids.filter((id) => !out.has(id) && !sensors.some((s) => s.id === id));
-    if (out.size && kept.length && watch.sensor_ids.some((id) => out.has(id))) {
-      const ids = [...kept, ...sensors.map((s) => s.id)];
-      change.sensor_ids = ids;
-      change.subject = [...new Set(ids.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room).filter(Boolean))].join(' and ');
-    }
+    const moved = moveWatchToPlaces(r, watch, state, plan, change);
+    if (moved !== true) return moved;
   }
   if (r.conditions.length) change.conditions = r.conditions;
   if (Object.keys(change).length === 0) return `What should I change about the watch on the ${watch.subject}?`;
@@ -2897,9 +2893,44 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   return undefined;
 }
 
+/**
+ * "change it to the driveway", "no, I meant the garage and the backyard": the places named become the watch's
+ * subject (in `change`). True when they did; else the question to ask, or undefined with a refusal in the plan.
+ */
+function moveWatchToPlaces(r: Reading, watch: ContextWatch, state: PlanState, plan: Plan, change: Record<string, unknown>): string | undefined | true {
+  // "no, I meant the store room and the study": every place named is the watch's new subject, never only the first
+  const places = r.mentions.map((m) => m.place);
+  const unknown = places.find((p) => p.type === 'unknown');
+  if (unknown?.type === 'unknown') {
+    plan.refusals.push(explainUnknown(unknown, state));
+    return undefined;
+  }
+  const ambiguous = places.find((p) => p.type === 'ambiguous');
+  if (ambiguous?.type === 'ambiguous') return askWhich(ambiguous);
+  const sensors = [...new Set(places.flatMap(getPlaceSensors))];
+  const blocked = sensors.map((s) => explainOutOfReach(state, s)).find(Boolean);
+  const empty = places.find((p) => !getPlaceSensors(p).length);
+  if (blocked || empty) {
+    plan.refusals.push(blocked ?? `There are no sensors in the ${empty ? subjectOf(empty) : 'place'}.`);
+    return undefined;
+  }
+  change.subject = places.map(subjectOf).join(' and ');
+  change.sensor_ids = sensors.map((s) => s.id);
+  // "no sorry, the backyard not the garage" on a watch of the garage and the driveway: the garage
+  // is swapped for the backyard, the driveway stays
+  const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+  const kept = watch.sensor_ids.filter((id) => !out.has(id) && !sensors.some((s) => s.id === id));
+  if (out.size && kept.length && watch.sensor_ids.some((id) => out.has(id))) {
+    const ids = [...kept, ...sensors.map((s) => s.id)];
+    change.sensor_ids = ids;
+    change.subject = [...new Set(ids.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room).filter(Boolean))].join(' and ');
+  }
+  return true;
+}
+
 function describeUpdate(watch: ContextWatch, change: Record<string, unknown>, ctx: HouseholdContext): string {
   const parts: string[] = [];
-  if (change.subject) parts.push(`it now covers the ${change.subject}`);
+  if (change.subject) parts.push(`it now covers the ${String(change.subject).replace(/ and /g, ' and the ')}`);
   if (change.starts_at || change.ends_at) {
     const s = Date.parse((change.starts_at as string) ?? watch.starts_at);
     const e = Date.parse((change.ends_at as string) ?? watch.ends_at);
