@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
 import { converseIn } from './converse-in.ts';
+import SunCalc from 'suncalc';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
+import { formatClock } from '../../src/platform/time/index.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 const converse = converseIn(contexts);
@@ -155,4 +157,21 @@ test('a correction that names several places moves the watch to all of them, nev
   assert.equal(both.changes.length, 1, both.reply);
   assert.deepEqual([...(both.changes[0].args.sensor_ids as string[])].sort(), ['sen_backyard_cam', 'sen_garage_motion'], both.reply);
   assert.match(both.reply, /the garage and the backyard/);
+});
+
+test('a question about sunset with words after it that change nothing is answered', async () => {
+  const home = contexts.lisbon;
+  const sunset = SunCalc.getTimes(new Date('2026-11-21T12:00:00Z'), home.location!.lat, home.location!.lon).sunset.getTime();
+  // floored to the minute, as every sun time is (src/platform/language/time/primitives.ts, getSunTime)
+  const clock = formatClock(Math.floor(sunset / 60_000) * 60_000, home.timeZone);
+  for (const message of ['what time is sunset anyway?', 'when is sunset then', 'what time is sunset tonight exactly?']) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.deepEqual(turn.changes, [], message);
+    assert.match(turn.reply, new RegExp(`^Sunset tonight is at ${clock}\\b`), `${message}: ${turn.reply}`);
+  }
+  const [tomorrow] = await converse('lisbon', ["when's sunrise tomorrow then?"]);
+  assert.match(tomorrow.reply, /^Sunrise tomorrow is at \d\d:\d\d/, tomorrow.reply);
+  // a day the answer does not read is not answered as today
+  const [other] = await converse('lisbon', ['what time is sunset in madrid anyway?']);
+  assert.doesNotMatch(other.reply, /^Sunset tonight/, other.reply);
 });
