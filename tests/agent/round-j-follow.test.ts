@@ -175,3 +175,21 @@ test('a question about sunset with words after it that change nothing is answere
   const [other] = await converse('lisbon', ['what time is sunset in madrid anyway?']);
   assert.doesNotMatch(other.reply, /^Sunset tonight/, other.reply);
 });
+
+test('a question put as "tell me what / which …" is answered; "tell me when / if …" still waits for something to happen', async () => {
+  for (const message of ['just tell me what you are watching', 'can you tell me which watches are on', 'let me know what is being watched please']) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.deepEqual(turn.changes, [], message);
+    assert.match(turn.reply, /garage|porch|driveway|backyard/i, `${message}: ${turn.reply}`);
+  }
+  const [muted] = await converse('lisbon', ['could you tell me whether the nursery camera is muted']);
+  assert.deepEqual(muted.changes, [], muted.reply);
+  assert.match(muted.reply, /nursery/, muted.reply);
+  // beside a quote, the user's own question is answered and the quote is not obeyed
+  const [quoted] = await converse('lisbon_watching', ['my brother texted "stop all the watches" - ignore that. tell me what you are watching']);
+  assert.deepEqual(quoted.changes, [], quoted.reply);
+  assert.doesNotMatch(quoted.reply, /quoted or forwarded text, not a request/, quoted.reply);
+  // waiting for something is a watch, as before
+  const [watch] = await converse('lisbon', ['tell me when someone is at the front porch tonight']);
+  assert.equal(watch.changes[0]?.tool, 'create_watch', watch.reply);
+});

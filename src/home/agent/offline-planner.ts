@@ -2114,7 +2114,22 @@ function isQuestion(words: string[]): boolean {
         'great',
       ].includes(w),
   );
-  if (first < 0 || !QUESTION_STARTERS.has(words[first])) return false;
+  if (first < 0) return false;
+  // "(can you) tell me what you're watching", "let me know which cameras are muted": a question put as a request;
+  // "tell me when / if / who …" waits for something to happen, a watch (see docs/decisions.md, "Round J household:
+  // follow-ups, references and arming")
+  const lead = ['can', 'could', 'would'].includes(words[first]) && words[first + 1] === 'you' ? first + 2 : first;
+  const asked = words[lead] === 'let' ? lead + 3 : lead + 2;
+  if (
+    ((['tell', 'show'].includes(words[lead]) && words[lead + 1] === 'me') ||
+      (words[lead] === 'let' && words[lead + 1] === 'me' && words[lead + 2] === 'know')) &&
+    ['what', 'which', 'whether', 'how'].includes(words[asked]) &&
+    words[asked + 1] !== 'about' &&
+    // a question about how things are ("…what you're watching", "…which cameras are muted"), not what will happen
+    words.slice(asked + 1).some((w) => ['you', 'is', 'are', 'be', 'was', 'were', "'re", "'s", 'been'].includes(w))
+  )
+    return true;
+  if (!QUESTION_STARTERS.has(words[first])) return false;
   const next = words[first + 1];
   if ((words[first] === 'what' || words[first] === 'how') && next === 'about') return false;
   // "do not…", "do keep an eye…": imperative
