@@ -12,6 +12,7 @@ import { converseIn } from './converse-in.ts';
 import SunCalc from 'suncalc';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 import { formatClock } from '../../src/platform/time/index.ts';
+import { createNormalizer } from '../../src/platform/language/index.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 const converse = converseIn(contexts);
@@ -192,4 +193,37 @@ test('a question put as "tell me what / which …" is answered; "tell me when / 
   // waiting for something is a watch, as before
   const [watch] = await converse('lisbon', ['tell me when someone is at the front porch tonight']);
   assert.equal(watch.changes[0]?.tool, 'create_watch', watch.reply);
+});
+
+test("a home's one-word name written as two words is that name; two words that are both its names are left apart", async () => {
+  const home: HouseholdContext = {
+    ...structuredClone(contexts.lisbon),
+    rooms: [...contexts.lisbon.rooms, { name: 'playroom' }, { name: 'storeroom' }],
+    sensors: [
+      ...contexts.lisbon.sensors,
+      { id: 'sen_play_cam', name: 'playroom camera', kind: 'camera', room: 'playroom', muted: false },
+      { id: 'sen_store_door', name: 'storeroom door', kind: 'contact', room: 'storeroom', muted: false },
+    ],
+  };
+  for (const [message, id] of [
+    ['watch the play room tonight', 'sen_play_cam'],
+    ['keep an eye on the store room till 6am', 'sen_store_door'],
+  ]) {
+    const [turn] = await converse(home, [message]);
+    assert.equal(turn.changes.length, 1, `${message}: ${turn.reply}`);
+    assert.deepEqual(turn.changes[0].args.sensor_ids, [id], message);
+  }
+  const normalize = createNormalizer([]);
+  assert.match(
+    normalize('watch the boat house', ['boathouse', 'boat', 'house'])
+      .tokens.map((t) => t.text)
+      .join(' '),
+    /boat house/,
+  );
+  assert.match(
+    normalize('watch the boat house', ['boathouse'])
+      .tokens.map((t) => t.text)
+      .join(' '),
+    /boathouse/,
+  );
 });
