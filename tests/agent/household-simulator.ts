@@ -4,7 +4,7 @@
  * multi-turn corpus cases see the state earlier turns left behind.
  */
 import { AgentToolError, runPlan, type AgentAction, type ToolResult, type ToolRunner } from '../../src/home/agent/plan-executor.ts';
-import type { ContextSensor, HouseholdContext } from '../../src/home/agent/context.ts';
+import { rememberAction, type ContextSensor, type HouseholdContext } from '../../src/home/agent/context.ts';
 import { mergeFreshness, sceneFreshness, staleSentence, type SceneFreshness } from '../../src/org/scenes/scene-freshness.ts';
 import type { ToolName } from '../../src/home/agent/tools.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
@@ -87,7 +87,7 @@ export class HouseholdSimulator implements ToolRunner {
   }
 
   recordTurn(message: string, actions: AgentAction[]): void {
-    this.ctx.conversation.turns.push({ message, actions: actions.map((a) => ({ type: a.type, id: a.id, subject: a.subject })) });
+    this.ctx.conversation.turns.push({ message, actions: actions.map(rememberAction) });
   }
 
   async call(tool: ToolName, args: Record<string, unknown>): Promise<ToolResult> {
@@ -123,7 +123,7 @@ export class HouseholdSimulator implements ToolRunner {
         const w = ctx.watches.find((x) => x.id === args.watch_id);
         if (!w) throw new AgentToolError('not_found', 'that watch is no longer active');
         ctx.watches = ctx.watches.filter((x) => x !== w);
-        return { action: { id: w.id, subject: w.subject } };
+        return { action: { ...w } };
       }
       case 'list_watches':
         return {

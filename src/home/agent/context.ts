@@ -28,9 +28,33 @@ export interface ContextWatch {
   window: string;
 }
 
+/** A watch as it was when this conversation stood it down: what "put it back" restores. */
+export type StoodDownWatch = Omit<ContextWatch, 'id'> & { conditions?: string[]; person_ids?: string[] };
+
 export interface ConversationTurn {
   message: string;
-  actions: { type: string; id?: string; subject?: string }[];
+  actions: { type: string; id?: string; subject?: string; watch?: StoodDownWatch }[];
+}
+
+/**
+ * An action taken in an earlier turn as the planner reads it: its type, id and subject, and for a watch stood
+ * down the watch as it was (the stand_down_watch tool logs it), so "put it back" can restore it
+ * (docs/decisions.md, "Round J household: follow-ups, references and arming").
+ */
+export function rememberAction(a: { type: string; id?: string; subject?: string; [field: string]: unknown }): ConversationTurn['actions'][number] {
+  const remembered = { type: a.type, id: a.id, subject: a.subject };
+  if (a.type !== 'watch.stood_down' || !Array.isArray(a.sensor_ids) || typeof a.starts_at !== 'string' || typeof a.ends_at !== 'string') return remembered;
+  const watch: StoodDownWatch = {
+    subject: String(a.subject ?? ''),
+    sensor_ids: a.sensor_ids.map(String),
+    starts_at: a.starts_at,
+    ends_at: a.ends_at,
+    recurrence: String(a.recurrence ?? 'none'),
+    window: String(a.window ?? ''),
+  };
+  if (Array.isArray(a.conditions) && a.conditions.length) watch.conditions = a.conditions.map(String);
+  if (Array.isArray(a.person_ids) && a.person_ids.length) watch.person_ids = a.person_ids.map(String);
+  return { ...remembered, watch };
 }
 
 /** A person the household enrolled: recognized by face on its cameras when face_recognition is on. */

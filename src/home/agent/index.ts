@@ -4,7 +4,7 @@ import { createPlanner as createPlannerF, type Planner as PlannerT } from './pla
 // The module's public face: what other modules may import (docs/architecture.md).
 export { offlinePlanner } from './planner.ts';
 export { lookupCity } from './city-directory.ts';
-export { type HouseholdContext } from './context.ts';
+export { rememberAction, type HouseholdContext } from './context.ts';
 export { planOffline } from './offline-planner.ts';
 export { AgentToolError, runPlan, type AgentAction, type ToolResult, type ToolRunner } from './plan-executor.ts';
 export { MAX_MESSAGE_CHARS, type Plan } from './plan.ts';

@@ -7,7 +7,7 @@
  * muted sensors and what exists. Follow-ups without an intent of their own take the intent of
  * the previous clause or of the conversation's last request ("what about the garage?").
  */
-import type { ContextPerson, ContextSensor, ContextWatch, HouseholdContext } from './context.ts';
+import type { ContextPerson, ContextSensor, ContextWatch, HouseholdContext, StoodDownWatch } from './context.ts';
 import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
@@ -38,6 +38,7 @@ import { claimsAuthority } from './authority-claims.ts';
 import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
+import { ARMED_WINDOW } from './tools/arm-house.ts';
 import { readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
   ARRIVAL_PHRASES,
@@ -230,7 +231,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   }
   // "undo that", "put it back": the reverse of the conversation's last change
   if (UNDO.test(message.trim())) return planUndo(ctx);
-  const undoAndSay = planUndoWithRestatement(message.trim(), ctx);
+  const undoAndSay =
+    planUndoWithRestatement(message.trim(), ctx) ?? planWithdrawalSaidAsReverse(message.trim(), ctx) ?? planWithdrawalThenPlace(message.trim(), ctx);
   if (undoAndSay) return undoAndSay;
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
@@ -676,6 +678,42 @@ function planUndoWithRestatement(message: string, ctx: HouseholdContext): Plan |
   return undo;
 }
 
+/** "never mind", "scrap that", "forget it" opening a message, with what follows. */
+const WITHDRAWAL_THEN =
+  /^(?:(?:ok(?:ay)?|oh|actually|sorry|no|wait|ah|hmm)[,!.]?\s+)*(?:never\s?mind|forget (?:it|that)|scrap that|cancel that)\s*[,;.!:\u2013\u2014-]+\s*(.+)$/i;
+
+/**
+ * "unmute the hall camera" — "actually never mind, mute it again": a withdrawal followed by a request that, read
+ * alone, is exactly the reverse of the conversation's last change is that undo. Any other request after it is read
+ * as before. See docs/decisions.md, "Round J household: follow-ups, references and arming".
+ */
+function planWithdrawalSaidAsReverse(message: string, ctx: HouseholdContext): Plan | undefined {
+  const rest = WITHDRAWAL_THEN.exec(message)?.[1];
+  if (!rest) return undefined;
+  const undo = planUndo(ctx);
+  if (!undo.calls.length || undo.clarification) return undefined;
+  const said = planOffline(rest, ctx);
+  if (said.clarification || said.refusals.length || said.calls.length !== undo.calls.length) return undefined;
+  const same = said.calls.every((c, k) => c.tool === undo.calls[k].tool && JSON.stringify(c.args) === JSON.stringify(undo.calls[k].args));
+  return same ? said : undefined;
+}
+
+/**
+ * "watch the study tonight" — "hmm scrap that, the store room instead": a withdrawal followed by a place and no
+ * request of its own corrects the object of the last change, as "no, I meant the store room" does (the watch
+ * moves; a mute moves to the other sensor). Only right after a watch, mute or boundary of this conversation.
+ */
+function planWithdrawalThenPlace(message: string, ctx: HouseholdContext): Plan | undefined {
+  const rest = WITHDRAWAL_THEN.exec(message)?.[1];
+  const last = ctx.conversation?.turns.at(-1)?.actions ?? [];
+  if (!rest || !last.some((a) => a.type === 'watch.created' || a.type === 'watch.updated' || a.type in SENSOR_CHANGES)) return undefined;
+  const readings = readMessage(rest, ctx, 1);
+  const placeOnly =
+    readings.every((r) => !r.intent && !r.question && !r.outOfScope) &&
+    readings.some((r) => r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor' || m.place.type === 'ambiguous'));
+  return placeOnly ? planOffline(`no, I meant ${rest}`, ctx) : undefined;
+}
+
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
 function planUndo(ctx: HouseholdContext): Plan {
   const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
@@ -696,6 +734,10 @@ function planUndo(ctx: HouseholdContext): Plan {
         subject: a.subject,
         say: `I've undone that: the watch on the ${a.subject} is stood down.`,
       });
+    } else if (a.type === 'watch.stood_down' && a.watch) {
+      // "stop watching the bike store" — "actually no, put it back": the watch as it was
+      const restored = restoreWatch(a.watch, ctx);
+      if (restored) plan.calls.push(restored);
     } else if (a.type === 'house.armed' || a.type === 'house.disarmed') {
       // "arm the house" — "undo that": disarmed again (and the other way round)
       const arm = a.type === 'house.disarmed';
@@ -727,6 +769,16 @@ function planUndo(ctx: HouseholdContext): Plan {
   }
   if (!plan.calls.length) plan.clarification = "That last change can't be undone any more (it has already ended). What would you like me to do?";
   return tidyPlan(plan);
+}
+
+/**
+ * The call that sets up again, as it was, a watch this conversation stood down: its sensors, window, recurrence and
+ * conditions (a recurring watch keeps its schedule). Undefined when it was a one-off whose window has ended.
+ */
+function restoreWatch(w: StoodDownWatch, ctx: HouseholdContext): PlannedCall | undefined {
+  if (w.recurrence === 'none' && Date.parse(w.ends_at) <= ctx.now) return undefined;
+  const args = { ...w, subject: w.subject || 'watch', window: w.window || `${w.starts_at} to ${w.ends_at}` };
+  return { tool: 'create_watch', args, subject: w.subject, say: `I've undone that: I'm watching the ${w.subject} again (${w.window}).` };
 }
 
 /** "never mind", "forget that", optionally "…, you can watch it (again)": the last change was not wanted. */
@@ -2062,7 +2114,22 @@ function isQuestion(words: string[]): boolean {
         'great',
       ].includes(w),
   );
-  if (first < 0 || !QUESTION_STARTERS.has(words[first])) return false;
+  if (first < 0) return false;
+  // "(can you) tell me what you're watching", "let me know which cameras are muted": a question put as a request;
+  // "tell me when / if / who …" waits for something to happen, a watch (see docs/decisions.md, "Round J household:
+  // follow-ups, references and arming")
+  const lead = ['can', 'could', 'would'].includes(words[first]) && words[first + 1] === 'you' ? first + 2 : first;
+  const asked = words[lead] === 'let' ? lead + 3 : lead + 2;
+  if (
+    ((['tell', 'show'].includes(words[lead]) && words[lead + 1] === 'me') ||
+      (words[lead] === 'let' && words[lead + 1] === 'me' && words[lead + 2] === 'know')) &&
+    ['what', 'which', 'whether', 'how'].includes(words[asked]) &&
+    words[asked + 1] !== 'about' &&
+    // a question about how things are ("…what you're watching", "…which cameras are muted"), not what will happen
+    words.slice(asked + 1).some((w) => ['you', 'is', 'are', 'be', 'was', 'were', "'re", "'s", 'been'].includes(w))
+  )
+    return true;
+  if (!QUESTION_STARTERS.has(words[first])) return false;
   const next = words[first + 1];
   if ((words[first] === 'what' || words[first] === 'how') && next === 'about') return false;
   // "do not…", "do keep an eye…": imperative
@@ -2745,7 +2812,7 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
     return planUpdateWatch(r, state, plan);
   }
   // "never mind, cancel that": two phrasings of one request
-  if (!r.mentions.length && plan.calls.some((c) => c.tool === 'stand_down_watch')) return undefined;
+  if (!r.mentions.length && plan.calls.some((c) => c.tool === 'stand_down_watch' || (c.tool === 'arm_house' && c.args.arm === false))) return undefined;
   const target = findTargetWatches(r, state, true);
   if (target.question) return target.question;
   // "don't watch the kids' room" with no watch on it: leave it alone
@@ -2773,7 +2840,10 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
       w.sensor_ids = rest;
       continue;
     }
-    plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
+    // "we're home, you can relax", "stop watching everything": the watch arming started ends as the house's disarming
+    const disarms = w.window === ARMED_WINDOW && !r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor');
+    if (disarms) plan.calls.push({ tool: 'arm_house', args: { arm: false }, subject: 'house' });
+    else plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
     state.watches = state.watches.filter((x) => x !== w);
     if (state.lastWatchId === w.id) state.lastWatchId = undefined;
   }
@@ -2823,29 +2893,8 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   }
   const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
   if (placesAreNewSubject) {
-    const place = r.mentions[0].place;
-    if (place.type === 'unknown') {
-      plan.refusals.push(explainUnknown(place, state));
-      return undefined;
-    }
-    if (place.type === 'ambiguous') return askWhich(place);
-    const sensors = getPlaceSensors(place);
-    const blocked = sensors.map((s) => explainOutOfReach(state, s)).find(Boolean);
-    if (blocked || !sensors.length) {
-      plan.refusals.push(blocked ?? `There are no sensors in the ${subjectOf(place)}.`);
-      return undefined;
-    }
-    change.subject = subjectOf(place);
-    change.sensor_ids = sensors.map((s) => s.id);
-    // "no sorry, the backyard not the garage" on a watch of the garage and the driveway: the garage
-    // is swapped for the backyard, the driveway stays
-    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
-    const kept = watch.sensor_ids.filter((id) => !out.has(id) && !sensors.some((s) => s.id === id));
-    if (out.size && kept.length && watch.sensor_ids.some((id) => out.has(id))) {
-      const ids = [...kept, ...sensors.map((s) => s.id)];
-      change.sensor_ids = ids;
-      change.subject = [...new Set(ids.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room).filter(Boolean))].join(' and ');
-    }
+    const moved = moveWatchToPlaces(r, watch, state, plan, change);
+    if (moved !== true) return moved;
   }
   if (r.conditions.length) change.conditions = r.conditions;
   if (Object.keys(change).length === 0) return `What should I change about the watch on the ${watch.subject}?`;
@@ -2859,9 +2908,44 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   return undefined;
 }
 
+/**
+ * "change it to the driveway", "no, I meant the garage and the backyard": the places named become the watch's
+ * subject (in `change`). True when they did; else the question to ask, or undefined with a refusal in the plan.
+ */
+function moveWatchToPlaces(r: Reading, watch: ContextWatch, state: PlanState, plan: Plan, change: Record<string, unknown>): string | undefined | true {
+  // "no, I meant the store room and the study": every place named is the watch's new subject, never only the first
+  const places = r.mentions.map((m) => m.place);
+  const unknown = places.find((p) => p.type === 'unknown');
+  if (unknown?.type === 'unknown') {
+    plan.refusals.push(explainUnknown(unknown, state));
+    return undefined;
+  }
+  const ambiguous = places.find((p) => p.type === 'ambiguous');
+  if (ambiguous?.type === 'ambiguous') return askWhich(ambiguous);
+  const sensors = [...new Set(places.flatMap(getPlaceSensors))];
+  const blocked = sensors.map((s) => explainOutOfReach(state, s)).find(Boolean);
+  const empty = places.find((p) => !getPlaceSensors(p).length);
+  if (blocked || empty) {
+    plan.refusals.push(blocked ?? `There are no sensors in the ${empty ? subjectOf(empty) : 'place'}.`);
+    return undefined;
+  }
+  change.subject = places.map(subjectOf).join(' and ');
+  change.sensor_ids = sensors.map((s) => s.id);
+  // "no sorry, the backyard not the garage" on a watch of the garage and the driveway: the garage
+  // is swapped for the backyard, the driveway stays
+  const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+  const kept = watch.sensor_ids.filter((id) => !out.has(id) && !sensors.some((s) => s.id === id));
+  if (out.size && kept.length && watch.sensor_ids.some((id) => out.has(id))) {
+    const ids = [...kept, ...sensors.map((s) => s.id)];
+    change.sensor_ids = ids;
+    change.subject = [...new Set(ids.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room).filter(Boolean))].join(' and ');
+  }
+  return true;
+}
+
 function describeUpdate(watch: ContextWatch, change: Record<string, unknown>, ctx: HouseholdContext): string {
   const parts: string[] = [];
-  if (change.subject) parts.push(`it now covers the ${change.subject}`);
+  if (change.subject) parts.push(`it now covers the ${String(change.subject).replace(/ and /g, ' and the ')}`);
   if (change.starts_at || change.ends_at) {
     const s = Date.parse((change.starts_at as string) ?? watch.starts_at);
     const e = Date.parse((change.ends_at as string) ?? watch.ends_at);

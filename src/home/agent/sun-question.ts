@@ -11,6 +11,9 @@ import type { Plan } from './plan.ts';
 const SUN_QUESTION =
   /^(?:(?:hey|hi|so|and|ok(?:ay)?|quick question)[\s,]+)?(?:what time|when|at what time|what's the time|what is the time)\b(?:'s| is| does| will)?\s+(?:it\s+)?(?:(get|gets|getting|going to get|be|go)\s+(dark|light)|(?:the\s+)?(sunset|sunrise|sundown|dusk|dawn|sun\s*(?:set|rise|up|down))|(?:the\s+)?sun\s+(set|rise|go down|come up))\b([\w\s']*)[?.!\s]*$/i;
 
+/** Words said after the question that change nothing: "anyway", "then", "exactly". */
+const AFTERWORDS = /(?:\s*\b(?:anyway|anyhow|then|again|exactly|roughly|approximately|please|pls)\b)+$/;
+
 const EVENT_WORDS: Record<string, SunEvent> = {
   dark: 'sunset',
   light: 'sunrise',
@@ -30,7 +33,8 @@ const EVENT_WORDS: Record<string, SunEvent> = {
 export function answerSunQuestion(message: string, ctx: HouseholdContext): Plan | undefined {
   const m = SUN_QUESTION.exec(message.trim());
   if (!m) return undefined;
-  const rest = (m[5] ?? '').trim().toLowerCase();
+  // ("what time is sunset anyway?", "when's sunrise tomorrow then?": words that change nothing, said after)
+  const rest = (m[5] ?? '').trim().toLowerCase().replace(AFTERWORDS, '').trim();
   // only a day said plainly: "tonight", "today", "this evening", "tomorrow (morning)"
   if (
     rest &&

@@ -46,6 +46,8 @@ export interface WatchLike {
   starts_at: string;
   ends_at: string;
   recurrence: string;
+  conditions?: string[] | null;
+  person_ids?: string[] | null;
 }
 
 interface PlaceArgs {

@@ -1,4 +1,4 @@
-import type { HouseholdContext, AgentAction } from '../agent/index.ts';
+import { rememberAction, type HouseholdContext, type AgentAction } from '../agent/index.ts';
 import type { HomeSnapshot } from '../household/index.ts';
 import type { WatchView } from '../watches/index.ts';
 import type { TurnRow } from './conversation.repository.ts';
@@ -33,7 +33,7 @@ export function buildHouseholdContext(home: HomeSnapshot, watches: WatchView[], 
     conversation: {
       turns: turns.map((t) => ({
         message: t.message,
-        actions: (JSON.parse(t.actions) as AgentAction[]).map((a) => ({ type: a.type, id: a.id, subject: a.subject })),
+        actions: (JSON.parse(t.actions) as AgentAction[]).map(rememberAction),
       })),
     },
   };

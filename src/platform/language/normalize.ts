@@ -159,6 +159,23 @@ function splitCompound(word: string, names: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Joins a home's one-word name written as two words ("sleep out" for the sleepout, "store room" for the
+ * storeroom): only when the two words are exactly the name split in two, and not both names of the home
+ * themselves (then they may be two places). The reverse of `splitCompound`.
+ */
+function joinSplitNames(text: string, names: string[], nameSet: ReadonlySet<string>): string {
+  for (const name of names) {
+    if (!/^[a-z]{6,}$/.test(name)) continue;
+    for (let at = 3; at <= name.length - 3; at++) {
+      const [a, b] = [name.slice(0, at), name.slice(at)];
+      if (nameSet.has(a) && nameSet.has(b)) continue;
+      text = text.replace(new RegExp(String.raw`\b${a} ${b}\b`, 'g'), name);
+    }
+  }
+  return text;
+}
+
 export type Normalizer = (message: string, names: string[]) => NormalizedMessage;
 
 const CACHE_SIZE = 256;
@@ -212,6 +229,7 @@ function computeNormalized(message: string, names: string[], correctable: Readon
       '$1 is',
     );
   const nameSet = new Set(names);
+  text = joinSplitNames(text, names, nameSet);
   const candidates = [...new Set([...correctableList, ...names])];
   // words written with a capital after a sentence's first word (names of people and places), and
   // words with two capitals anywhere (acronyms and brands: "MJPEG", "WebRTC")

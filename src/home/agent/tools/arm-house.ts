@@ -19,9 +19,23 @@ export const ARMED_WINDOW = 'armed until disarmed';
 const ARMED_UNTIL = '9999-12-31T23:59:59.000Z';
 const ARMED_KINDS = new Set(['camera', 'contact']);
 
+/**
+ * Where the household is going or has come back from, said as the reason beside the request: "off to work",
+ * "we're off to the airport", "heading out for the day", "we're home". Group 1 is the leaving word, group 2
+ * the coming-home word.
+ */
+const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) )?(?:(off|out|leaving|heading (?:out|off)|going (?:out|away)|away)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from) (?:the |my |our )?[a-z']+(?: [a-z']+)?))*`;
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
-const LEAD =
-  /^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|(?:(?:i'?m|i am|we'?re|we are) )?(?:home|back|off|out|leaving|heading (?:out|off)|going out)(?: (?:now|out|tonight|for the (?:evening|night|day|weekend)))*)[\s,.!;:-]+)*/;
+const LEAD = new RegExp(
+  String.raw`^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|${WHEREABOUTS})[\s,.!;:-]+)*`,
+);
+/**
+ * The same reason said after the request, as a clause of its own ("arm the house, off to work"; "disarm —
+ * we're back"). It is taken as the reason only when it agrees with the request: leaving with "arm", coming
+ * home with "disarm"; "disarm, off to work" says two things, so it is asked (see docs/decisions.md,
+ * "Round J household: follow-ups, references and arming").
+ */
+const TRAIL = new RegExp(String.raw`\s*[,;.!:\u2013\u2014-]+\s*${WHEREABOUTS}[\s.!]*$`);
 /**
  * "lock it all down", "lock the place down": said of the whole house with "down", the words for arming
  * it, not for a door's lock ("lock the back door" is no tool of ours). See docs/decisions.md, "Round H: intent".
@@ -43,6 +57,8 @@ const WHOLE_HOUSE = new Set([
   'of',
   'up',
   'please',
+  'pls',
+  'plz',
   'now',
   'for',
   'me',
@@ -122,7 +138,9 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
   }
   const m = /^(arm|disarm)\b(.*)$/.exec(text.replace(LEAD, ''));
   if (!m) return undefined;
-  const rest = m[2].split(/[^a-z']+/).filter(Boolean);
+  const reason = TRAIL.exec(m[2]);
+  const agrees = reason && (m[1] === 'arm' ? reason[1] : reason[2]);
+  const rest = (agrees ? m[2].slice(0, reason.index) : m[2]).split(/[^a-z']+/).filter(Boolean);
   const unknown = rest.filter((w) => !WHOLE_HOUSE.has(w));
   // "arm the alarm system", "disarm the lights": not ours to arm; the general reader says so
   if (unknown.some((w) => OUT_OF_SCOPE_NOUNS.has(w) || w === 'system')) return undefined;

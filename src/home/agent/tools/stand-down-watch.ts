@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineTool } from '../tool-kit.ts';
+import { describeWatch } from './fields.ts';
 
 export const standDownWatch = defineTool({
   name: 'stand_down_watch',
@@ -10,6 +11,7 @@ export const standDownWatch = defineTool({
   says: (the) => `I've stood down the watch on ${the}.`,
   async run({ ports, scope }, a) {
     const w = await ports.watches.standDown(scope.principal, scope.actor, a.watch_id);
-    return { action: { id: w.id, subject: w.subject } };
+    // the watch as it was, so "put it back" can restore it (context.ts, rememberAction)
+    return { action: { ...describeWatch(w), sensor_ids: w.sensor_ids, conditions: w.conditions ?? null, person_ids: w.person_ids ?? null } };
   },
 });
