@@ -16,6 +16,8 @@ import {
   createNormalizer,
   findUncovered,
   isPersonWord,
+  type Uncovered,
+  type ContentVocabulary,
   quoteUncovered,
   type Token,
   type WordRole,
@@ -38,15 +40,17 @@ import { claimsAuthority } from './authority-claims.ts';
 import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
-import { readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
+import { findNewSensorNameSpan, readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
   ARRIVAL_PHRASES,
   CONDITION_WORDS,
   ENTRANCE_WORDS,
   KIND_WORDS,
+  NOTICE_WORDS,
   OUT_OF_SCOPE_NOUNS,
   OUT_OF_SCOPE_VERBS,
   REFERENCE_WORDS,
+  isPlannerWord,
   listCorrectableWords,
   type IntentKind,
 } from './vocabulary.ts';
@@ -439,35 +443,96 @@ const ROLE_QUESTIONS: Record<WordRole, string> = {
   question: 'what did you want to know?',
   place: 'which of your rooms or sensors did you mean?',
   unknown: 'could you say it another way?',
+  action: 'could you say it another way?',
+  thing: 'which of your rooms or sensors did you mean, or what should I look out for?',
+};
+
+/** The planner's own words for coverage of content words (vocabulary.ts, isPlannerWord and NOTICE_WORDS), as said or as lemmas. */
+const PLANNER_VOCABULARY: ContentVocabulary = {
+  known: (t) => isPlannerWord(t.text) || isPlannerWord(t.root),
+  notice: (t) => NOTICE_WORDS.has(t.text),
 };
 
 /**
  * The question to ask when a request that changes the household left words over that could
- * change it ("half ten", "except", "the shed"), or undefined when the reading used them all.
- * A clause without a request of its own ("we're away from the 3rd") counts too: its words set
- * the request's time.
+ * change it ("half ten", "except", "the shed", "the motor"), or the decline of a joined action it
+ * cannot do ("…and text my brother"); undefined when the reading used them all. A clause without a
+ * request of its own ("we're away from the 3rd") counts too: its words set the request's time.
  */
 function findUncoveredRequest(readings: Reading[]): string | undefined {
   if (!readings.some((r) => r.intent && STATE_INTENTS.has(r.intent))) return undefined;
   for (const r of readings) {
-    const checked = (r.intent && STATE_INTENTS.has(r.intent)) || (!r.intent && !r.outOfScope && !r.question);
+    const request = Boolean(r.intent && STATE_INTENTS.has(r.intent));
+    const checked = request || (!r.intent && !r.outOfScope && !r.question);
     if (!checked) continue;
+    // content words count in a request's own clause (not in a statement beside it: "we fly out on the 9th and land back…")
+    const vocabulary = request && !r.outOfScope ? PLANNER_VOCABULARY : undefined;
     // "mute the office cam while I'm working": only a watch has a window for "while" to set
     const left = r.spans
-      .flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used))
+      .flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used, vocabulary))
       // ("mute it for a bit" mutes until unmuted; "watch it for a bit" has no end to take)
       .filter((u) => (u.text !== 'while' && u.text !== 'bit') || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
     if (!left.length) continue;
-    const said = quoteUncovered(r.tokens, left)
-      .map((w) => `"${w}"`)
-      .join(' and ');
-    const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
-    const places = (action?.mentions ?? []).map((m) => subjectOf(m.place));
-    const verb = action?.intent ? INTENT_WORDS[action.intent] : undefined;
-    const understood = verb ? `I understood that you want me to ${verb}${places.length ? ` the ${places.join(' and the ')}` : ''}, but ` : '';
-    return `${understood}I didn't understand ${said}, so I haven't changed anything — ${ROLE_QUESTIONS[left[0].role]}`.replace(/^I/, 'I');
+    const action = left.find((u) => u.role === 'action');
+    return action ? declineJoinedAction(r, readings, action) : askAboutLeftOver(r, readings, left);
   }
   return undefined;
+}
+
+/** What the message asks that the agent can do, as "watch the driveway", or undefined. */
+function describeDoable(readings: Reading[]): string | undefined {
+  const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
+  const places = (action?.mentions ?? []).map((m) => subjectOf(m.place));
+  const verb = action?.intent ? INTENT_WORDS[action.intent] : undefined;
+  return verb ? `${verb}${places.length ? ` the ${places.join(' and the ')}` : ''}` : undefined;
+}
+
+function askAboutLeftOver(r: Reading, readings: Reading[], left: Uncovered[]): string {
+  const said = quoteUncovered(r.tokens, left)
+    .map((w) => `"${w}"`)
+    .join(' and ');
+  const doable = describeDoable(readings);
+  const understood = doable ? `I understood that you want me to ${doable}, but ` : '';
+  return `${understood}I didn't understand ${said}, so I haven't changed anything — ${ROLE_QUESTIONS[left[0].role]}`;
+}
+
+/** Words that end what a joined action says ("text my brother | if anyone shows up", "book a locksmith | for tomorrow"). */
+const ACTION_ENDS = new Set([
+  'if',
+  'when',
+  'whenever',
+  'while',
+  'until',
+  'till',
+  'for',
+  'because',
+  'so',
+  'as',
+  'before',
+  'after',
+  'once',
+  'unless',
+  'and',
+  'but',
+]);
+
+/**
+ * "watch the driveway tonight and text my brother if anyone shows up": the joined action is nothing
+ * the agent can do, and the request it is joined to may depend on it, so nothing is done and the
+ * reply says what it can do and what it cannot (docs/decisions.md, "Round J household: coverage of verbs and objects").
+ */
+function declineJoinedAction(r: Reading, readings: Reading[], action: Uncovered): string {
+  let end = action.index + 1;
+  while (end < r.tokens.length && end - action.index < 6 && !r.used.has(end) && !ACTION_ENDS.has(r.tokens[end].text) && !r.tokens[end - 1].breakAfter) end++;
+  const said = r.tokens
+    .slice(action.index, end)
+    .map((t) => t.text)
+    .join(' ');
+  const doable = describeDoable(readings);
+  return (
+    `${doable ? `I can ${doable}, but ` : ''}I can't "${said}" for you: I only watch your home's cameras and sensors and notify you here in the app. ` +
+    `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`
+  );
 }
 
 /** What each part of the message does to what the agent may see, for the conflict check (plan-conflicts.ts). */
@@ -1675,6 +1740,9 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     negationAt,
     question || intent === 'set_location',
   );
+  // "…and call it the side gate camera": the words that name a new sensor are read (planAddSensor)
+  const naming = intent === 'add_sensor' ? findNewSensorNameSpan(words) : undefined;
+  if (naming) for (let k = naming.start; k < naming.end; k++) used.add(from + k);
   return {
     used,
     spans: [[from, to]],

@@ -1,0 +1,91 @@
+/**
+ * Coverage of verbs and objects (docs/decisions.md, "Round J household: coverage of verbs and
+ * objects"): a second action joined to a request that the agent cannot do, and a thing named as the
+ * request's object that is no room, sensor or detection kind, hold the whole message back: it asks or
+ * declines and changes nothing. Filler, reasons, conditions and statements beside the request do not.
+ * Phrasings are our own, not those of the blind sets.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
+
+const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
+const converse = converseIn(contexts);
+
+// lisbon: front porch camera, driveway camera, back door contact (kitchen), garage motion, backyard
+// camera, living room camera, nursery camera
+
+test('an action joined to a request that the agent cannot do is declined, saying what it can and cannot do, and nothing changes', async () => {
+  for (const [message, said] of [
+    ['watch the backyard tonight and call my sister if someone comes', 'call my sister'],
+    ['keep an eye on the porch till 11 and order a taxi for 6', 'order a taxi'],
+    ['mute the nursery camera and email the landlord', 'email the landlord'],
+    ['watch the garage from 9 to 5 and then ring the plumber', 'ring the plumber'],
+    ['watch the driveway tonight and message my husband when a car pulls in', 'message my husband'],
+    ['stop watching the porch and phone my mum', 'phone my mum'],
+    ['watch the porch tonight and pay the gardener', 'pay the gardener'],
+  ]) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.equal(turn.asked, true, `${message}: ${turn.reply}`);
+    assert.ok(turn.reply.includes(`can't "${said}"`), `${message}: ${turn.reply}`);
+    assert.match(turn.reply, /I can (watch|mute|stand down)/, `${message}: ${turn.reply}`);
+  }
+});
+
+test('a thing named as what to watch or mute that is no room, sensor or detection kind is asked about', async () => {
+  for (const [message, said] of [
+    ['keep an eye on the gizmo in the living room till 10', 'gizmo'],
+    ['monitor the fridge in the kitchen tonight', 'fridge'],
+    ['mute the nursery camera and the widget by the door', 'widget'],
+    ['watch the kitchen and the fridge tonight', 'fridge'],
+  ]) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.equal(turn.asked, true, `${message}: ${turn.reply}`);
+    assert.ok(turn.reply.includes(`"${said}"`), `${message}: ${turn.reply}`);
+  }
+});
+
+test('filler, reasons, conditions, statements and notices beside a request leave it an action', async () => {
+  for (const message of [
+    'watch the garage tonight please mate',
+    'ok so just watch the porch till 11 cheers',
+    'watch the driveway tonight, thanks a lot',
+    'watch the backyard tonight, the kids are away',
+    'mute the nursery camera, the baby is asleep',
+    'can you please watch the garage tonight, we have guests staying',
+    'watch the porch tonight, the parcel is coming tomorrow',
+    'watch the garage tonight and the back door too',
+    'watch the driveway tonight and have a good evening',
+    'watch the garage tonight and enjoy your weekend',
+    'watch the porch tonight and send me a notification if anyone comes',
+    'watch my car in the driveway tonight',
+    'keep watch over the garage tonight',
+  ]) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.equal(turn.asked, false, `${message}: ${turn.reply}`);
+    assert.equal(turn.changes.length > 0, true, `${message}: ${turn.reply}`);
+  }
+});
+
+test('a statement beside the request, with its own subject, is no second request', async () => {
+  const [turn] = await converse('lisbon', [
+    'we fly out on the 2nd at 6 in the morning and land back on the 5th at 8 in the evening, watch the garage while we are away',
+  ]);
+  assert.equal(turn.asked, false, turn.reply);
+  assert.equal(turn.changes.length, 1, turn.reply);
+});
+
+test('a new camera named with "call it", or said with how it streams, is added, not declined or asked about', async () => {
+  for (const message of ['add the camera at rtsp://10.0.0.7/stream1 and call it the shed camera', 'add the MJPEG camera in the shed at http://192.168.1.40/']) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.deepEqual(
+      turn.changes.map((c) => c.tool),
+      ['add_sensor'],
+      `${message}: ${turn.reply}`,
+    );
+  }
+});
