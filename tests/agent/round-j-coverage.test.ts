@@ -89,3 +89,55 @@ test('a new camera named with "call it", or said with how it streams, is added, 
     );
   }
 });
+
+// lisbon_watching: watches on the front porch and the driveway (tonight) and the garage (19:00 to 23:00)
+
+test('an edit verb on a watch named as a noun edits it, never makes a new watch; said without what to change, it asks what', async () => {
+  for (const message of [
+    'shift the porch watch',
+    'reschedule the driveway watch',
+    'adjust the garage watch',
+    'move the porch one',
+    'tweak the driveway watch',
+  ]) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.equal(turn.asked, true, `${message}: ${turn.reply}`);
+    assert.match(turn.reply, /What should I change about the watch on the (front porch|driveway|garage)\?/, `${message}: ${turn.reply}`);
+  }
+});
+
+test('moving a watch to one clock time, with no start or end said, asks which end moves', async () => {
+  for (const message of ['move the driveway watch to 9pm', 'shift the porch one to 10']) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.match(turn.reply, /start at .+ or end at/, `${message}: ${turn.reply}`);
+  }
+});
+
+test('an edit that says what changes is made on the watch named', async () => {
+  for (const [message, watch, field] of [
+    ['push the porch one to 11:30', 'wat_porch_tonight', 'ends_at'],
+    ['move the driveway watch to start at 9pm', 'wat_driveway_tonight', 'starts_at'],
+    ['move the garage watch to end at 11:30pm', 'wat_garage_evening', 'ends_at'],
+  ]) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.deepEqual(
+      turn.changes.map((c) => c.tool),
+      ['update_watch'],
+      `${message}: ${turn.reply}`,
+    );
+    assert.equal(turn.changes[0].args.watch_id, watch, `${message}: ${turn.reply}`);
+    assert.ok(field in turn.changes[0].args, `${message}: ${JSON.stringify(turn.changes[0].args)}`);
+  }
+});
+
+test('movement to look for is still read where nothing is moved', async () => {
+  const [turn] = await converse('lisbon', ['let me know if anything moves in the garage tonight']);
+  assert.deepEqual(
+    turn.changes.map((c) => c.tool),
+    ['create_watch'],
+    turn.reply,
+  );
+  assert.deepEqual(turn.changes[0].args.conditions, ['motion'], turn.reply);
+});

@@ -176,6 +176,10 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'make … watch end|finish|start|stop|run',
       'change the … one',
       'move the … one',
+      // "move the driveway watch", "shift the porch one": an edit verb on a watch named as a noun is
+      // an edit of it, never a new watch; said without what to change, the planner asks what
+      'move|shift|reschedule|adjust|update|edit|bring|alter|modify|tweak … watch|watches',
+      'shift|reschedule|adjust|update|edit|bring|alter|modify|tweak the … one',
     ],
   },
   {
