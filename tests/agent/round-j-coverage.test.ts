@@ -141,3 +141,38 @@ test('movement to look for is still read where nothing is moved', async () => {
   );
   assert.deepEqual(turn.changes[0].args.conditions, ['motion'], turn.reply);
 });
+
+test('a stand-down with a day of its own, on a watch that runs beyond that day, asks instead of standing it all down', async () => {
+  for (const message of ['stand down the garage watch on friday', 'cancel the driveway watch for tomorrow']) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.equal(turn.asked, true, `${message}: ${turn.reply}`);
+  }
+  // ("tonight" on tonight's watch is the whole of it)
+  const [turn] = await converse('lisbon_watching', ['stop watching the porch tonight']);
+  assert.deepEqual(
+    turn.changes.map((c) => c.tool),
+    ['stand_down_watch'],
+    turn.reply,
+  );
+});
+
+test('an exception that names nothing the reading resolved asks, never stands everything down', async () => {
+  for (const message of [
+    'stop all the watches other than the one I made yesterday',
+    'stand down every watch apart from the one on the driveway',
+    'cancel all of them except the one from this morning',
+  ]) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.equal(turn.asked, true, `${message}: ${turn.reply}`);
+  }
+  for (const [message, kept] of [
+    ['stop all the watches except the garage', 'wat_garage_evening'],
+    ['stand down everything apart from the porch one', 'wat_porch_tonight'],
+  ]) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.equal(turn.changes.length, 2, `${message}: ${turn.reply}`);
+    assert.ok(!turn.changes.some((c) => c.args.watch_id === kept), `${message}: ${turn.reply}`);
+  }
+});

@@ -299,7 +299,11 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   if (keptIds.length) for (const r of readings) if (r.intent === 'stand_down' && r.wantsAll) r.exceptSensorIds = [...r.exceptSensorIds, ...keptIds];
   // coverage before action: a request that changes the household acts only on a reading that
   // used every word that could change it (see docs/decisions.md, "Coverage before action")
-  const uncovered = findUncoveredRequest(readings) ?? findConflict(readPartEffects(readings, state)) ?? findPartialStandDown(readings, state);
+  const uncovered =
+    findUncoveredRequest(readings) ??
+    findUnresolvedException(readings) ??
+    findConflict(readPartEffects(readings, state)) ??
+    findPartialStandDown(readings, state);
   if (uncovered) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: uncovered, confidence: 0.3 });
   for (const r of readings) {
     if (r.outOfScope) {
@@ -479,6 +483,41 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   return undefined;
 }
 
+/** Words that open an exception to a request ("all of them apart from …", "everything except …"). */
+const EXCEPTION_WORDS = new Set(['except', 'excepting', 'excluding', 'besides', 'apart', 'aside', 'minus', 'bar', 'barring']);
+
+/**
+ * "stand down all of them apart from the one I set up last week": an exception that names no room,
+ * sensor or watch the reading resolved would be dropped, and the request would take in what it
+ * excepts, so the agent asks which it means (docs/decisions.md, "Round J household: coverage of verbs and objects").
+ */
+function findUnresolvedException(readings: Reading[]): string | undefined {
+  for (const r of readings) {
+    if (!r.intent || !STATE_INTENTS.has(r.intent) || r.question) continue;
+    const at = r.spans.flatMap(([from, to]) => Array.from({ length: to - from }, (_, j) => ({ k: from + j }))).find(({ k }) => isExceptionAt(r.tokens, k));
+    if (!at) continue;
+    // (the places it leaves out are the reading's exceptions: readExceptSensorIds, isExcludedMention)
+    if (r.exceptSensorIds.length || r.excluded.length) continue;
+    const said = r.tokens
+      .slice(at.k, Math.min(r.clause.to, at.k + 9))
+      .map((t) => t.text)
+      .join(' ');
+    const doable = describeDoable(readings);
+    return `${doable ? `I understood that you want me to ${doable}, but ` : ''}I couldn't tell what "${said}" leaves out, so I haven't changed anything. Which room, sensor or watch should I leave out?`;
+  }
+  return undefined;
+}
+
+/** tokens[k] opens an exception: "except", "apart from", "other than", "but not" ("bar" only before "the"). */
+function isExceptionAt(tokens: Token[], k: number): boolean {
+  const w = tokens[k].text;
+  const next = tokens[k + 1]?.text ?? '';
+  if (w === 'bar' || w === 'barring') return next === 'the';
+  if (w === 'apart' || w === 'aside') return next === 'from';
+  if (w === 'other') return next === 'than';
+  return EXCEPTION_WORDS.has(w);
+}
+
 /** What the message asks that the agent can do, as "watch the driveway", or undefined. */
 function describeDoable(readings: Reading[]): string | undefined {
   const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
@@ -607,6 +646,10 @@ function findPartialStandDown(readings: Reading[], state: PlanState): string | u
     if (!kept && r.time.hasTime && !r.time.recurrence && r.time.anchors.length !== 1 && !needsLocation(r.time)) {
       const window = resolveWatchWindow(r.time, state.ctx);
       limited = !window.defaulted && watches.some((w) => w.recurrence !== 'none' || Date.parse(w.ends_at) > window.endsAt + 3_600_000);
+      // "stop watching the bike store on the 14th", "…tomorrow": a day of its own narrows the
+      // stand-down to that day or puts it off till then, unless the watch lies wholly in that day
+      if (window.defaulted && !r.time.anchors.length && (r.time.date !== undefined || r.time.dayOffset > 0))
+        limited = watches.some((w) => w.recurrence !== 'none' || Date.parse(w.starts_at) < window.startsAt || Date.parse(w.ends_at) > window.endsAt);
     }
     if (!kept && !limited) continue;
     const which = watches.map((w) => `the ${w.subject} watch (${w.window})`).join(' and ');
