@@ -10,9 +10,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
 import { converseIn } from './converse-in.ts';
+import type { HouseholdContext } from '../../src/home/agent/context.ts';
 
 const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
 const converse = converseIn(contexts);
+const sensorsOf = (turn: { changes: { args: Record<string, unknown> }[] }) =>
+  turn.changes.flatMap((c) => (c.args.sensor_ids as string[] | undefined) ?? (c.args.sensor_id ? [c.args.sensor_id as string] : []));
 
 // lisbon: front porch camera, driveway camera, back door contact (kitchen), garage motion, backyard
 // camera, living room camera, nursery camera
@@ -175,4 +178,36 @@ test('an exception that names nothing the reading resolved asks, never stands ev
     assert.equal(turn.changes.length, 2, `${message}: ${turn.reply}`);
     assert.ok(!turn.changes.some((c) => c.args.watch_id === kept), `${message}: ${turn.reply}`);
   }
+});
+
+// lisbon with a front door of its own (a room with a camera and a contact) and a garden shed
+const doors: HouseholdContext = {
+  ...contexts.lisbon,
+  rooms: [...contexts.lisbon.rooms, { name: 'front door' }, { name: 'garden shed' }],
+  sensors: [
+    ...contexts.lisbon.sensors,
+    { id: 'sen_front_cam', name: 'front door camera', kind: 'camera', room: 'front door', muted: false },
+    { id: 'sen_front_contact', name: 'front door contact', kind: 'contact', room: 'front door', muted: false },
+    { id: 'sen_shed_motion', name: 'garden shed motion', kind: 'motion', room: 'garden shed', muted: false },
+  ],
+};
+
+test('a bare word that heads the names of several rooms and sensors is asked about, naming them', async () => {
+  for (const message of ['watch the door tonight', 'keep an eye on the door till 6am', 'mute the door']) {
+    const [turn] = await converse(doors, [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.match(turn.reply, /Which door do you mean: front door, back door contact\?/, `${message}: ${turn.reply}`);
+  }
+});
+
+test('a word that names one place, the place named in full, or the one the conversation just named, is acted on', async () => {
+  for (const [message, sensor] of [
+    ['watch the front door tonight', 'sen_front_cam'],
+    ['watch the back door tonight', 'sen_back_door'],
+  ]) {
+    const [turn] = await converse(doors, [message]);
+    assert.ok(sensorsOf(turn).includes(sensor), `${message}: ${turn.reply}`);
+  }
+  const [, after] = await converse(doors, ['is anyone at the front door?', 'watch the door tonight']);
+  assert.deepEqual(sensorsOf(after), ['sen_front_cam', 'sen_front_contact'], after.reply);
 });

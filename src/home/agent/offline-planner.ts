@@ -2390,6 +2390,8 @@ function visitPlaces(r: Reading, state: PlanState, plan: Plan, question: string,
       if (own.length === 1) place = { type: 'sensor', sensor: own[0] };
       else if (own.length > 1) place = { type: 'group', label: room, sensors: own, wholeHome: false, except: false };
     }
+    // "is anyone at the front door?" — "watch the door tonight": the conversation just named one of the options
+    if (place.type === 'ambiguous') place = narrowToLastSubject(place, state);
     if (place.type === 'ambiguous') return askWhich(place);
     if (place.type === 'vague') return `${question} ${describeHome(state.ctx)}`;
     if (place.type === 'unknown') {
@@ -2399,6 +2401,26 @@ function visitPlaces(r: Reading, state: PlanState, plan: Plan, question: string,
     visit(place);
   }
   return undefined;
+}
+
+/**
+ * The option of an ambiguous bare word ("the door") that the conversation's last subject is (a room
+ * or a sensor named among the options), else the place as it was. Only the turns before count, not a
+ * place this message named first ("the garage, the shed"), and only a word every option's name holds
+ * (not a plural reference: "both of them").
+ */
+function narrowToLastSubject(place: Extract<Place, { type: 'ambiguous' }>, state: PlanState): Place {
+  const word = place.label.toLowerCase();
+  const bare = !word.includes(' ') && place.options.every((o) => o.toLowerCase().split(/\s+/).includes(word));
+  const last = bare ? findLastSubject(state.ctx) : undefined;
+  if (!last) return place;
+  const options = new Set(place.options.map((o) => o.toLowerCase()));
+  if (last.kind === 'room' && options.has(last.room.toLowerCase()))
+    return { type: 'room', room: last.room, sensors: state.ctx.sensors.filter((s) => s.room === last.room) };
+  if (last.kind === 'sensor' && options.has(last.sensor.name.toLowerCase())) return { type: 'sensor', sensor: last.sensor };
+  if (last.kind === 'sensor' && options.has(last.sensor.room.toLowerCase()))
+    return { type: 'room', room: last.sensor.room, sensors: state.ctx.sensors.filter((s) => s.room === last.sensor.room) };
+  return place;
 }
 
 function askWhich(place: Extract<Place, { type: 'ambiguous' }>): string {
