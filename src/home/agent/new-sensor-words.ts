@@ -7,16 +7,24 @@ import { KIND_WORDS } from './vocabulary.ts';
 
 /** A new sensor's name: after "as (the)", "call it (the)", "named". */
 export function readNewSensorName(words: string[]): string | undefined {
-  const nameStart = words.findIndex((w, k) => w === 'as' || w === 'named' || (w === 'it' && words[k - 1] === 'call'));
-  if (nameStart < 0) return undefined;
-  const rest = words.slice(nameStart + 1).filter((w) => w !== 'the' && w !== 'my' && w !== 'our');
-  const end = rest.findIndex((w) => ['and', 'in', 'at', 'please', 'url0', 'url1'].includes(w));
+  const span = findNewSensorNameSpan(words);
+  if (!span) return undefined;
   return (
-    rest
-      .slice(0, end < 0 ? undefined : end)
+    words
+      .slice(span.nameStart, span.end)
+      .filter((w) => w !== 'the' && w !== 'my' && w !== 'our')
       .map((w) => (w === 'cam' ? 'camera' : w))
       .join(' ') || undefined
   );
+}
+
+/** Where the words that name a new sensor are: from "as", "named" or "call it" (start) and its name (nameStart) to end. */
+export function findNewSensorNameSpan(words: string[]): { start: number; nameStart: number; end: number } | undefined {
+  const at = words.findIndex((w, k) => w === 'as' || w === 'named' || (w === 'it' && words[k - 1] === 'call'));
+  if (at < 0) return undefined;
+  let end = at + 1;
+  while (end < words.length && !['and', 'in', 'at', 'please', 'url0', 'url1'].includes(words[end])) end++;
+  return { start: words[at] === 'it' ? at - 1 : at, nameStart: at + 1, end };
 }
 
 /** A new sensor's room: after "in (the)", else its name without the kind ("garage camera" → garage). */

@@ -16,6 +16,8 @@ import {
   createNormalizer,
   findUncovered,
   isPersonWord,
+  type Uncovered,
+  type ContentVocabulary,
   quoteUncovered,
   type Token,
   type WordRole,
@@ -39,15 +41,17 @@ import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
 import { ARMED_WINDOW } from './tools/arm-house.ts';
-import { readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
+import { findNewSensorNameSpan, readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
   ARRIVAL_PHRASES,
   CONDITION_WORDS,
   ENTRANCE_WORDS,
   KIND_WORDS,
+  NOTICE_WORDS,
   OUT_OF_SCOPE_NOUNS,
   OUT_OF_SCOPE_VERBS,
   REFERENCE_WORDS,
+  isPlannerWord,
   listCorrectableWords,
   type IntentKind,
 } from './vocabulary.ts';
@@ -297,7 +301,11 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   if (keptIds.length) for (const r of readings) if (r.intent === 'stand_down' && r.wantsAll) r.exceptSensorIds = [...r.exceptSensorIds, ...keptIds];
   // coverage before action: a request that changes the household acts only on a reading that
   // used every word that could change it (see docs/decisions.md, "Coverage before action")
-  const uncovered = findUncoveredRequest(readings) ?? findConflict(readPartEffects(readings, state)) ?? findPartialStandDown(readings, state);
+  const uncovered =
+    findUncoveredRequest(readings) ??
+    findUnresolvedException(readings) ??
+    findConflict(readPartEffects(readings, state)) ??
+    findPartialStandDown(readings, state);
   if (uncovered) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: uncovered, confidence: 0.3 });
   for (const r of readings) {
     if (r.outOfScope) {
@@ -441,35 +449,131 @@ const ROLE_QUESTIONS: Record<WordRole, string> = {
   question: 'what did you want to know?',
   place: 'which of your rooms or sensors did you mean?',
   unknown: 'could you say it another way?',
+  action: 'could you say it another way?',
+  thing: 'which of your rooms or sensors did you mean, or what should I look out for?',
+};
+
+/** The planner's own words for coverage of content words (vocabulary.ts, isPlannerWord and NOTICE_WORDS), as said or as lemmas. */
+const PLANNER_VOCABULARY: ContentVocabulary = {
+  known: (t) => isPlannerWord(t.text) || isPlannerWord(t.root),
+  notice: (t) => NOTICE_WORDS.has(t.text),
 };
 
 /**
  * The question to ask when a request that changes the household left words over that could
- * change it ("half ten", "except", "the shed"), or undefined when the reading used them all.
- * A clause without a request of its own ("we're away from the 3rd") counts too: its words set
- * the request's time.
+ * change it ("half ten", "except", "the shed", "the motor"), or the decline of a joined action it
+ * cannot do ("…and text my brother"); undefined when the reading used them all. A clause without a
+ * request of its own ("we're away from the 3rd") counts too: its words set the request's time.
  */
 function findUncoveredRequest(readings: Reading[]): string | undefined {
   if (!readings.some((r) => r.intent && STATE_INTENTS.has(r.intent))) return undefined;
   for (const r of readings) {
-    const checked = (r.intent && STATE_INTENTS.has(r.intent)) || (!r.intent && !r.outOfScope && !r.question);
+    const request = Boolean(r.intent && STATE_INTENTS.has(r.intent));
+    const checked = request || (!r.intent && !r.outOfScope && !r.question);
     if (!checked) continue;
+    // content words count in a request's own clause (not in a statement beside it: "we fly out on the 9th and land back…")
+    const vocabulary = request && !r.outOfScope ? PLANNER_VOCABULARY : undefined;
     // "mute the office cam while I'm working": only a watch has a window for "while" to set
     const left = r.spans
-      .flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used))
+      .flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used, vocabulary))
       // ("mute it for a bit" mutes until unmuted; "watch it for a bit" has no end to take)
       .filter((u) => (u.text !== 'while' && u.text !== 'bit') || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
     if (!left.length) continue;
-    const said = quoteUncovered(r.tokens, left)
-      .map((w) => `"${w}"`)
-      .join(' and ');
-    const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
-    const places = (action?.mentions ?? []).map((m) => subjectOf(m.place));
-    const verb = action?.intent ? INTENT_WORDS[action.intent] : undefined;
-    const understood = verb ? `I understood that you want me to ${verb}${places.length ? ` the ${places.join(' and the ')}` : ''}, but ` : '';
-    return `${understood}I didn't understand ${said}, so I haven't changed anything — ${ROLE_QUESTIONS[left[0].role]}`.replace(/^I/, 'I');
+    const action = left.find((u) => u.role === 'action');
+    return action ? declineJoinedAction(r, readings, action) : askAboutLeftOver(r, readings, left);
   }
   return undefined;
+}
+
+/** Words that open an exception to a request ("all of them apart from …", "everything except …"). */
+const EXCEPTION_WORDS = new Set(['except', 'excepting', 'excluding', 'besides', 'apart', 'aside', 'minus', 'bar', 'barring']);
+
+/**
+ * "stand down all of them apart from the one I set up last week": an exception that names no room,
+ * sensor or watch the reading resolved would be dropped, and the request would take in what it
+ * excepts, so the agent asks which it means (docs/decisions.md, "Round J household: coverage of verbs and objects").
+ */
+function findUnresolvedException(readings: Reading[]): string | undefined {
+  for (const r of readings) {
+    if (!r.intent || !STATE_INTENTS.has(r.intent) || r.question) continue;
+    const at = r.spans.flatMap(([from, to]) => Array.from({ length: to - from }, (_, j) => ({ k: from + j }))).find(({ k }) => isExceptionAt(r.tokens, k));
+    if (!at) continue;
+    // (the places it leaves out are the reading's exceptions: readExceptSensorIds, isExcludedMention)
+    if (r.exceptSensorIds.length || r.excluded.length) continue;
+    const said = r.tokens
+      .slice(at.k, Math.min(r.clause.to, at.k + 9))
+      .map((t) => t.text)
+      .join(' ');
+    const doable = describeDoable(readings);
+    return `${doable ? `I understood that you want me to ${doable}, but ` : ''}I couldn't tell what "${said}" leaves out, so I haven't changed anything. Which room, sensor or watch should I leave out?`;
+  }
+  return undefined;
+}
+
+/** tokens[k] opens an exception: "except", "apart from", "other than", "but not" ("bar" only before "the"). */
+function isExceptionAt(tokens: Token[], k: number): boolean {
+  const w = tokens[k].text;
+  const next = tokens[k + 1]?.text ?? '';
+  if (w === 'bar' || w === 'barring') return next === 'the';
+  if (w === 'apart' || w === 'aside') return next === 'from';
+  if (w === 'other') return next === 'than';
+  return EXCEPTION_WORDS.has(w);
+}
+
+/** What the message asks that the agent can do, as "watch the driveway", or undefined. */
+function describeDoable(readings: Reading[]): string | undefined {
+  const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
+  const places = (action?.mentions ?? []).map((m) => subjectOf(m.place));
+  const verb = action?.intent ? INTENT_WORDS[action.intent] : undefined;
+  return verb ? `${verb}${places.length ? ` the ${places.join(' and the ')}` : ''}` : undefined;
+}
+
+function askAboutLeftOver(r: Reading, readings: Reading[], left: Uncovered[]): string {
+  const said = quoteUncovered(r.tokens, left)
+    .map((w) => `"${w}"`)
+    .join(' and ');
+  const doable = describeDoable(readings);
+  const understood = doable ? `I understood that you want me to ${doable}, but ` : '';
+  return `${understood}I didn't understand ${said}, so I haven't changed anything — ${ROLE_QUESTIONS[left[0].role]}`;
+}
+
+/** Words that end what a joined action says ("text my brother | if anyone shows up", "book a locksmith | for tomorrow"). */
+const ACTION_ENDS = new Set([
+  'if',
+  'when',
+  'whenever',
+  'while',
+  'until',
+  'till',
+  'for',
+  'because',
+  'so',
+  'as',
+  'before',
+  'after',
+  'once',
+  'unless',
+  'and',
+  'but',
+]);
+
+/**
+ * "watch the driveway tonight and text my brother if anyone shows up": the joined action is nothing
+ * the agent can do, and the request it is joined to may depend on it, so nothing is done and the
+ * reply says what it can do and what it cannot (docs/decisions.md, "Round J household: coverage of verbs and objects").
+ */
+function declineJoinedAction(r: Reading, readings: Reading[], action: Uncovered): string {
+  let end = action.index + 1;
+  while (end < r.tokens.length && end - action.index < 6 && !r.used.has(end) && !ACTION_ENDS.has(r.tokens[end].text) && !r.tokens[end - 1].breakAfter) end++;
+  const said = r.tokens
+    .slice(action.index, end)
+    .map((t) => t.text)
+    .join(' ');
+  const doable = describeDoable(readings);
+  return (
+    `${doable ? `I can ${doable}, but ` : ''}I can't "${said}" for you: I only watch your home's cameras and sensors and notify you here in the app. ` +
+    `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`
+  );
 }
 
 /** What each part of the message does to what the agent may see, for the conflict check (plan-conflicts.ts). */
@@ -544,6 +648,10 @@ function findPartialStandDown(readings: Reading[], state: PlanState): string | u
     if (!kept && r.time.hasTime && !r.time.recurrence && r.time.anchors.length !== 1 && !needsLocation(r.time)) {
       const window = resolveWatchWindow(r.time, state.ctx);
       limited = !window.defaulted && watches.some((w) => w.recurrence !== 'none' || Date.parse(w.ends_at) > window.endsAt + 3_600_000);
+      // "stop watching the bike store on the 14th", "…tomorrow": a day of its own narrows the
+      // stand-down to that day or puts it off till then, unless the watch lies wholly in that day
+      if (window.defaulted && !r.time.anchors.length && (r.time.date !== undefined || r.time.dayOffset > 0))
+        limited = watches.some((w) => w.recurrence !== 'none' || Date.parse(w.starts_at) < window.startsAt || Date.parse(w.ends_at) > window.endsAt);
     }
     if (!kept && !limited) continue;
     const which = watches.map((w) => `the ${w.subject} watch (${w.window})`).join(' and ');
@@ -1727,6 +1835,9 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     negationAt,
     question || intent === 'set_location',
   );
+  // "…and call it the side gate camera": the words that name a new sensor are read (planAddSensor)
+  const naming = intent === 'add_sensor' ? findNewSensorNameSpan(words) : undefined;
+  if (naming) for (let k = naming.start; k < naming.end; k++) used.add(from + k);
   return {
     used,
     spans: [[from, to]],
@@ -1774,6 +1885,9 @@ function readClauseMentions(
   return { rawMentions, found, excluded, mentions, inMention };
 }
 
+/** Words that open the object of a verb ("move the …", "move it …"). */
+const OBJECT_OPENERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'this', 'that', 'these', 'those', 'it', 'them', 'both', 'all', 'every', 'each']);
+
 /** The conditions a clause's words name ("a person", "the door opens", "someone I don't recognise"), outside its places. */
 function readConditions(tokens: Token[], clause: Clause, words: string[], inMention: Set<number>, excluded: Mention[]): Set<Condition> {
   const conditions = new Set<Condition>();
@@ -1781,6 +1895,8 @@ function readConditions(tokens: Token[], clause: Clause, words: string[], inMent
   const inExcluded = new Set(excluded.flatMap((m) => Array.from({ length: m.end - m.start }, (_, j) => m.start + j)));
   for (let k = clause.from; k < clause.to; k++) {
     if (inMention.has(k) || inExcluded.has(k)) continue;
+    // "move the porch one", "move it to 9": moving something is an edit, not movement to look for
+    if (CONDITION_WORDS[tokens[k].text] === 'motion' && tokens[k].isVerb && OBJECT_OPENERS.has(tokens[k + 1]?.text ?? '')) continue;
     const c = CONDITION_WORDS[tokens[k].text];
     if (c) conditions.add(c);
   }
@@ -2341,6 +2457,8 @@ function visitPlaces(r: Reading, state: PlanState, plan: Plan, question: string,
       if (own.length === 1) place = { type: 'sensor', sensor: own[0] };
       else if (own.length > 1) place = { type: 'group', label: room, sensors: own, wholeHome: false, except: false };
     }
+    // "is anyone at the front door?" — "watch the door tonight": the conversation just named one of the options
+    if (place.type === 'ambiguous') place = narrowToLastSubject(place, state);
     if (place.type === 'ambiguous') return askWhich(place);
     if (place.type === 'vague') return `${question} ${describeHome(state.ctx)}`;
     if (place.type === 'unknown') {
@@ -2350,6 +2468,26 @@ function visitPlaces(r: Reading, state: PlanState, plan: Plan, question: string,
     visit(place);
   }
   return undefined;
+}
+
+/**
+ * The option of an ambiguous bare word ("the door") that the conversation's last subject is (a room
+ * or a sensor named among the options), else the place as it was. Only the turns before count, not a
+ * place this message named first ("the garage, the shed"), and only a word every option's name holds
+ * (not a plural reference: "both of them").
+ */
+function narrowToLastSubject(place: Extract<Place, { type: 'ambiguous' }>, state: PlanState): Place {
+  const word = place.label.toLowerCase();
+  const bare = !word.includes(' ') && place.options.every((o) => o.toLowerCase().split(/\s+/).includes(word));
+  const last = bare ? findLastSubject(state.ctx) : undefined;
+  if (!last) return place;
+  const options = new Set(place.options.map((o) => o.toLowerCase()));
+  if (last.kind === 'room' && options.has(last.room.toLowerCase()))
+    return { type: 'room', room: last.room, sensors: state.ctx.sensors.filter((s) => s.room === last.room) };
+  if (last.kind === 'sensor' && options.has(last.sensor.name.toLowerCase())) return { type: 'sensor', sensor: last.sensor };
+  if (last.kind === 'sensor' && options.has(last.sensor.room.toLowerCase()))
+    return { type: 'room', room: last.sensor.room, sensors: state.ctx.sensors.filter((s) => s.room === last.sensor.room) };
+  return place;
 }
 
 function askWhich(place: Extract<Place, { type: 'ambiguous' }>): string {
@@ -2882,6 +3020,8 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
   }
   if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
+  const whichEnd = askWhichEndMoves(r, watch);
+  if (whichEnd) return whichEnd;
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
   if (
@@ -2941,6 +3081,46 @@ function moveWatchToPlaces(r: Reading, watch: ContextWatch, state: PlanState, pl
     change.subject = [...new Set(ids.map((id) => state.ctx.sensors.find((s) => s.id === id)?.room).filter(Boolean))].join(' and ');
   }
   return true;
+}
+
+/** Verbs that move a watch as a whole ("move the driveway watch to 9"). */
+const MOVE_VERBS = new Set(['move', 'shift', 'reschedule', 'bring']);
+/** Words that say which end of a watch a time is ("start at 9", "until 9"). */
+const WINDOW_END_WORDS = new Set([
+  'start',
+  'begin',
+  'from',
+  'end',
+  'finish',
+  'until',
+  'till',
+  'til',
+  'stop',
+  'cut',
+  'between',
+  'later',
+  'earlier',
+  'forward',
+  'back',
+]);
+
+/**
+ * "move the driveway watch to 9", "shift the porch one to 10pm": one clock time and a verb that
+ * moves the whole watch say neither that it starts nor that it ends then, so the agent asks
+ * (docs/decisions.md, "Round J household: coverage of verbs and objects").
+ */
+function askWhichEndMoves(r: Reading, watch: ContextWatch): string | undefined {
+  const span = r.tokens.slice(r.clause.from, r.clause.to);
+  if (!span.some((t) => MOVE_VERBS.has(t.root) || MOVE_VERBS.has(t.text)) || span.some((t) => WINDOW_END_WORDS.has(t.text) || WINDOW_END_WORDS.has(t.root)))
+    return undefined;
+  const clocks = r.time.anchors.filter((a) => !(a.kind === 'clock' && a.dateOnly));
+  if (clocks.length !== 1 || r.time.durationMs !== undefined || r.time.shiftMs !== undefined) return undefined;
+  const said = [...r.time.consumed]
+    .sort((a, b) => a - b)
+    .map((k) => r.tokens[k].text)
+    .filter((w) => !['to', 'at', 'for', 'on'].includes(w))
+    .join(' ');
+  return `Should the watch on the ${watch.subject} start at ${said} or end at ${said}? I haven't changed anything yet.`;
 }
 
 function describeUpdate(watch: ContextWatch, change: Record<string, unknown>, ctx: HouseholdContext): string {

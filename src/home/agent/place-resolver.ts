@@ -247,6 +247,8 @@ function resolveRunByName(placeWords: string[], kindWords: string[], ctx: Househ
   const exactRooms = rooms.filter((r) => splitName(r.name).join(' ') === placeWords.join(' '));
   const room = exactRooms.length === 1 ? exactRooms[0] : rooms.length === 1 ? rooms[0] : undefined;
   if (room && kindWords.length === 0) {
+    const elsewhere = exactRooms.length ? [] : findSameHeadElsewhere(placeWords, room.name, ctx);
+    if (elsewhere.length) return { type: 'ambiguous', label, options: [room.name, ...elsewhere.map((s) => s.name)] };
     return { type: 'room', room: room.name, sensors: ctx.sensors.filter((s) => s.room === room.name) };
   }
   let sensors = ctx.sensors.filter((s) => matchesAll(placeWords, getSensorPlaceWords(s)));
@@ -274,6 +276,22 @@ function resolveRunByName(placeWords: string[], kindWords: string[], ctx: Househ
   if (rooms.length > 1) return { type: 'ambiguous', label, options: rooms.map((r) => r.name) };
   if (room) return { type: 'room', room: room.name, sensors: [] };
   return { type: 'unknown', label };
+}
+
+/**
+ * "the door" in a home with a front door (a room) and an annexe door contact: a bare word that is
+ * the head of the room's name and of sensors' names in other rooms names none of them in
+ * particular, so it is asked (docs/decisions.md, "Round J household: coverage of verbs and
+ * objects"). A word that only modifies another name ("garden" of the garden shed door) does not count.
+ */
+function findSameHeadElsewhere(placeWords: string[], roomName: string, ctx: HouseholdContext): ContextSensor[] {
+  if (placeWords.length !== 1 || splitName(roomName).length < 2 || !matchWord(placeWords[0], splitName(roomName).at(-1)!)) return [];
+  return ctx.sensors.filter((s) => {
+    const head = splitName(s.name)
+      .filter((w) => !(w in KIND_WORDS))
+      .at(-1);
+    return s.room !== roomName && head !== undefined && matchWord(placeWords[0], head);
+  });
 }
 
 /** "front and back doors": the head noun after "and/or" that a bare modifier shares ("door"). */

@@ -176,6 +176,10 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'make … watch end|finish|start|stop|run',
       'change the … one',
       'move the … one',
+      // "move the driveway watch", "shift the porch one": an edit verb on a watch named as a noun is
+      // an edit of it, never a new watch; said without what to change, the planner asks what
+      'move|shift|reschedule|adjust|update|edit|bring|alter|modify|tweak … watch|watches',
+      'shift|reschedule|adjust|update|edit|bring|alter|modify|tweak the … one',
     ],
   },
   {
@@ -416,6 +420,8 @@ export const OUT_OF_SCOPE_VERBS = new Set([
   'send',
   'email',
   'text',
+  'message',
+  'whatsapp',
   'share',
   'arm',
   'disarm',
@@ -664,6 +670,53 @@ export const NON_PLACE_WORDS = new Set([
   'what',
   'who',
 ]);
+
+/** The notices the agent sends: "send me a notification", "drop us a text" are its own way of telling. */
+export const NOTICE_WORDS = new Set([
+  'notification',
+  'notifications',
+  'alert',
+  'alerts',
+  'message',
+  'messages',
+  'text',
+  'texts',
+  'ping',
+  'note',
+  'heads',
+  'push',
+]);
+
+/** How a new camera streams ("add the MJPEG camera…", "a WebRTC camera"): read by planAddSensor (offline-planner.ts). */
+const STREAM_WORDS = ['mjpeg', 'mjpg', 'hls', 'whip', 'webrtc', 'publish', 'publishes', 'publisher', 'browser', 'rtsp', 'http', 'https', 'stream', 'feed'];
+
+/** The parts of a watch a change names ("push the end to 1", "make the start earlier"). */
+const WATCH_PART_WORDS = ['start', 'end', 'finish', 'beginning', 'time', 'times', 'window', 'hours', 'schedule'];
+
+let plannerWords: Set<string> | undefined;
+
+/**
+ * Words the planner reads by itself: its cue words (not the verbs of what it cannot do, "text",
+ * "call"), conditions, sensor kinds, references, whole-home and vague subjects, words that never
+ * name a place, the parts of a watch and how a camera streams. Left over, such a word is no action
+ * or thing the reading missed (src/platform/language/content-words.ts).
+ */
+export function isPlannerWord(word: string): boolean {
+  if (!plannerWords) {
+    plannerWords = new Set([
+      ...INTENT_CUES.flatMap(({ cues }) => cues.flatMap((cue) => cue.split(/[ |]/))).filter((w) => w !== '…' && !OUT_OF_SCOPE_VERBS.has(w)),
+      ...Object.keys(CONDITION_WORDS),
+      ...Object.keys(KIND_WORDS),
+      ...REFERENCE_WORDS,
+      ...WHOLE_HOME_WORDS,
+      ...VAGUE_SUBJECTS,
+      ...NON_PLACE_WORDS,
+      ...WATCH_PART_WORDS,
+      ...STREAM_WORDS,
+    ]);
+  }
+  return plannerWords.has(word);
+}
 
 /** Words the typo corrector may correct towards (beyond room and sensor names). */
 export function listCorrectableWords(): string[] {

@@ -2,14 +2,17 @@
  * Coverage of a reading (see docs/decisions.md, "Coverage before action"): which words of a
  * message the reading used, and which words it left over that could change what an action does.
  * Times, dates, numbers, durations, negation and cancellation, question words and place nouns
- * left over mean the reading is incomplete: the surface asks instead of acting. Politeness, hedges
- * and chit-chat are known filler and may be left over.
+ * left over mean the reading is incomplete: the surface asks instead of acting. So do a second
+ * action joined to the request and a thing named as its object (content-words.ts). Politeness,
+ * hedges and chit-chat are known filler (lexicon/filler.ts) and may be left over.
  */
 import type { Token } from './normalize.ts';
+import { classifyContentWord, type ContentVocabulary } from './content-words.ts';
 import { isPlaceWord } from './lexicon/places.ts';
 import { getNounSenses } from './lexicon/wordnet.ts';
 
-export type WordRole = 'time' | 'number' | 'negation' | 'question' | 'place' | 'unknown';
+/** action: a verb the request joins that the reading did not do ("…and text my brother"); thing: an object it did not read ("the motor"). */
+export type WordRole = 'time' | 'number' | 'negation' | 'question' | 'place' | 'unknown' | 'action' | 'thing';
 
 /** Words that say when or how long. */
 const TIME_WORDS = new Set([
@@ -283,8 +286,11 @@ export interface Uncovered {
   role: WordRole;
 }
 
-/** Words of tokens[from, to) the reading did not use and that could change an action. */
-export function findUncovered(tokens: readonly Token[], from: number, to: number, used: ReadonlySet<number>): Uncovered[] {
+/**
+ * Words of tokens[from, to) the reading did not use and that could change an action. Given the
+ * caller's own vocabulary, content words count too: a joined action or an object noun.
+ */
+export function findUncovered(tokens: readonly Token[], from: number, to: number, used: ReadonlySet<number>, vocabulary?: ContentVocabulary): Uncovered[] {
   const out: Uncovered[] = [];
   for (let k = from; k < to; k++) {
     if (used.has(k)) continue;
@@ -304,6 +310,7 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     if (role === 'time' && isTimeAwayOver(tokens, k, from)) role = undefined;
     // a word no lexicon knows may say anything ("watch the porch until zorp")
     if (!role && tokens[k].unknown) role = 'unknown';
+    if (!role && vocabulary) role = classifyContentWord(tokens, k, from, to, used, vocabulary);
     if (role) out.push({ index: k, text: tokens[k].text, role });
   }
   return out;

@@ -1,0 +1,134 @@
+/**
+ * Content words a reading left over that change what was asked (see docs/decisions.md, "Round J
+ * household: coverage of verbs and objects"): a second action joined to the request ("watch the
+ * driveway and text my brother…", "…and book a locksmith") and a thing named as the request's object
+ * that is no place, sensor or detection kind ("watch the motor in the garage", "mute the loft sensor
+ * and the thingy by the back"). The tagger's parts of speech (Token.isNoun, Token.isVerb) say what a
+ * word is (places are read through WordNet before this); its place in the sentence says whether the
+ * request is about it. Words of a
+ * statement ("we fly out on the 9th and land back on the 13th"), of a condition ("if a car pulls in")
+ * or of a reason are not the request's.
+ */
+import type { Token } from './normalize.ts';
+import { isFillerWord } from './lexicon/filler.ts';
+import { STOP_WORDS } from './words.ts';
+
+export type ContentRole = 'action' | 'thing';
+
+/** The caller's own vocabulary. */
+export interface ContentVocabulary {
+  /** Words it reads ("watch", "camera", "end"): never a left-over action or thing. */
+  known(token: Token): boolean;
+  /** The notices it sends the user ("alert", "notification", "text"): "send me a notification" is its own way of telling. */
+  notice(token: Token): boolean;
+}
+
+const COORDINATORS = new Set(['and', 'or', 'also', 'plus', 'then']);
+const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'another']);
+const AUXILIARIES = new Set([
+  'be',
+  'is',
+  'are',
+  'am',
+  'was',
+  'were',
+  'been',
+  'being',
+  "'s",
+  "'re",
+  "'m",
+  'have',
+  'has',
+  'had',
+  'having',
+  "'ve",
+  'do',
+  'does',
+  'did',
+  'can',
+  'could',
+  'will',
+  'would',
+  "'ll",
+  "'d",
+  'shall',
+  'should',
+  'may',
+  'might',
+  'must',
+]);
+/** A subject before the joined verb makes the sentence a statement ("we leave at 7 and get back at 9"), not a second request. */
+const SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they']);
+/** The user as the one an action is for ("send me…", "give us…"). */
+const USER = new Set(['me', 'us']);
+/** Words of a request's cue that its object follows ("keep an eye on the …", "look out for the …"). */
+const CUE_PARTICLES = new Set(['on', 'over', 'after', 'for', 'out']);
+
+function isContentToken(t: Token, vocabulary: ContentVocabulary): boolean {
+  return (
+    /^[a-z][a-z'-]*$/.test(t.text) &&
+    !isFillerWord(t.text) &&
+    !AUXILIARIES.has(t.text) &&
+    !COORDINATORS.has(t.text) &&
+    !DETERMINERS.has(t.text) &&
+    !vocabulary.known(t)
+  );
+}
+
+/** The role of a content word tokens[k] (of the clause tokens[from, to)) that the reading did not use, or undefined. */
+export function classifyContentWord(
+  tokens: readonly Token[],
+  k: number,
+  from: number,
+  to: number,
+  used: ReadonlySet<number>,
+  vocabulary: ContentVocabulary,
+): ContentRole | undefined {
+  const t = tokens[k];
+  if (!isContentToken(t, vocabulary)) return undefined;
+  // ("…and send me a notification if anyone comes": what the agent does anyway)
+  const tellsUser = USER.has(tokens[k + 1]?.text ?? '') && tokens.slice(k + 2, Math.min(to, k + 5)).some((x) => vocabulary.notice(x));
+  // "…and email the landlord": a word the tagger took for a noun, opening a part with an object of its own, is its verb
+  const verb = t.isVerb || (t.isNoun && !STOP_WORDS.has(t.text) && DETERMINERS.has(tokens[k + 1]?.text ?? '') && !DETERMINERS.has(tokens[k - 1]?.text ?? ''));
+  if (verb && !tellsUser && isJoinedAction(tokens, k, from, used)) return 'action';
+  if (t.isNoun && !t.isVerb && !STOP_WORDS.has(t.text) && isRequestObject(tokens, k, from, to, used, vocabulary)) return 'thing';
+  return undefined;
+}
+
+/** "…and text my brother", "…and then just book a locksmith": a verb that opens a part joined to a request with no subject of its own. */
+function isJoinedAction(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
+  let j = k - 1;
+  while (j >= from && !used.has(j) && isFillerWord(tokens[j].text) && !COORDINATORS.has(tokens[j].text)) j--;
+  if (j < from || used.has(j) || !COORDINATORS.has(tokens[j].text)) return false;
+  while (j - 1 >= from && !used.has(j - 1) && COORDINATORS.has(tokens[j - 1].text)) j--;
+  return j > from && !tokens.slice(from, j).some((x) => SUBJECTS.has(x.text));
+}
+
+/**
+ * "watch the motor in the garage", "…and also the thingy by the back": a noun in the noun phrase the
+ * request's verb takes, or one joined to a place the request names; not the subject of a clause of
+ * its own ("…and the kids are asleep").
+ */
+function isRequestObject(tokens: readonly Token[], k: number, from: number, to: number, used: ReadonlySet<number>, vocabulary: ContentVocabulary): boolean {
+  let j = k - 1;
+  const isModifier = (x: Token) => DETERMINERS.has(x.text) || (!x.isVerb && !STOP_WORDS.has(x.text) && !AUXILIARIES.has(x.text));
+  while (j >= from && !used.has(j) && !COORDINATORS.has(tokens[j].text) && isModifier(tokens[j])) j--;
+  if (j < from) return false;
+  const head = tokens[j];
+  // ("keep an eye on the gizmo": the particle after the cue's last word opens its object too)
+  const opens = used.has(j)
+    ? (head.isVerb && !head.isNoun) || CUE_PARTICLES.has(head.text)
+    : (CUE_PARTICLES.has(head.text) && used.has(j - 1) && vocabulary.known(tokens[j - 1])) ||
+      (COORDINATORS.has(head.text) && isAfterUsed(tokens, j, from, used));
+  if (!opens) return false;
+  let e = k + 1;
+  while (e < to && tokens[e].isNoun && !used.has(e)) e++;
+  return !(e < to && (AUXILIARIES.has(tokens[e].text) || (tokens[e].isVerb && !tokens[e].isNoun)));
+}
+
+/** The coordinator at j follows a word the reading used ("the loft sensor and also …"). */
+function isAfterUsed(tokens: readonly Token[], j: number, from: number, used: ReadonlySet<number>): boolean {
+  let b = j - 1;
+  while (b >= from && !used.has(b) && (COORDINATORS.has(tokens[b].text) || isFillerWord(tokens[b].text))) b--;
+  return b >= from && used.has(b);
+}
