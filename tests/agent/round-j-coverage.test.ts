@@ -211,3 +211,25 @@ test('a word that names one place, the place named in full, or the one the conve
   const [, after] = await converse(doors, ['is anyone at the front door?', 'watch the door tonight']);
   assert.deepEqual(sensorsOf(after), ['sen_front_cam', 'sen_front_contact'], after.reply);
 });
+
+test('a request the agent cannot do said before one it can also holds the whole message back, so no word of it shapes the action', async () => {
+  for (const message of [
+    'book an electrician for tomorrow and watch the garage tonight',
+    'lock the back door and mute the nursery camera',
+    'turn on the porch light and watch the porch till 11',
+  ]) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.match(turn.reply, /I can't do that/, `${message}: ${turn.reply}`);
+    assert.match(turn.reply, /haven't changed anything/, `${message}: ${turn.reply}`);
+  }
+  // a question beside it is still answered, and a remark about a device is no request
+  const [asked] = await converse('lisbon', ['lock the back door and is anyone in the backyard?']);
+  assert.deepEqual(asked.changes, [], asked.reply);
+  assert.match(asked.reply, /backyard/i, asked.reply);
+  const [, remark] = await converse('lisbon', ['watch the garage tonight', "stop watching the garage, the new lock's fitted now"]);
+  assert.ok(
+    remark.changes.some((c) => c.tool === 'stand_down_watch'),
+    remark.reply,
+  );
+});

@@ -88,6 +88,8 @@ interface Reading {
   /** Sensors named after "except", "but (not)", "apart from": kept out of an "all" request. */
   exceptSensorIds: string[];
   outOfScope?: string;
+  /** The out-of-scope part is a request of its own ("lock the back door"), not a remark ("the new lock is installed"). */
+  outOfScopeRequest?: boolean;
   hesitation: boolean;
   urls: string[];
   text: string;
@@ -307,6 +309,8 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     findConflict(readPartEffects(readings, state)) ??
     findPartialStandDown(readings, state);
   if (uncovered) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: uncovered, confidence: 0.3 });
+  const declined = declineBesideOutOfScope(readings);
+  if (declined) return tidyPlan(declined);
   for (const r of readings) {
     if (r.outOfScope) {
       plan.refusals.push(r.outOfScope);
@@ -525,7 +529,41 @@ function describeDoable(readings: Reading[]): string | undefined {
   const action = readings.find((x) => x.intent && INTENT_WORDS[x.intent]);
   const places = (action?.mentions ?? []).map((m) => subjectOf(m.place));
   const verb = action?.intent ? INTENT_WORDS[action.intent] : undefined;
-  return verb ? `${verb}${places.length ? ` the ${places.join(' and the ')}` : ''}` : undefined;
+  if (!verb) return undefined;
+  // "make that 3": the watch the message refers to has no place of its own in the message
+  if (!places.length) return verb.endsWith(' the watch on') ? `${verb.slice(0, -' the watch on'.length)} that watch` : verb;
+  return `${verb} the ${places.join(' and the ')}`;
+}
+
+/** Intents that change the household (a question or a listing changes nothing). */
+const CHANGES_HOUSEHOLD: ReadonlySet<IntentKind> = new Set([
+  'create_watch',
+  'update_watch',
+  'stand_down',
+  'mute',
+  'unmute',
+  'set_boundary',
+  'clear_boundary',
+  'add_sensor',
+  'set_location',
+  'rename_room',
+  'keep',
+  'exclude',
+]);
+
+/**
+ * "order a pizza and mute the garage camera", "book a locksmith for tomorrow and watch the driveway
+ * tonight": a part Vigil cannot do, beside one it can, changes nothing, whichever comes first. The
+ * part it can do may depend on the other, and a word of the other ("tomorrow") may have been read
+ * into it (docs/decisions.md, "Round J household: coverage of verbs and objects").
+ */
+function declineBesideOutOfScope(readings: Reading[]): Plan | undefined {
+  const outside = readings.flatMap((r) => (r.outOfScope && r.outOfScopeRequest ? [r.outOfScope] : []));
+  const inside = readings.filter((r) => !r.outOfScope);
+  if (!outside.length || !inside.some((r) => r.intent && CHANGES_HOUSEHOLD.has(r.intent))) return undefined;
+  const doable = describeDoable(inside);
+  const unchanged = `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`;
+  return { planner: 'offline', calls: [], refusals: [`${outside.join(' ')} ${unchanged}`], confidence: 0.3 };
 }
 
 function askAboutLeftOver(r: Reading, readings: Reading[], left: Uncovered[]): string {
@@ -1855,6 +1893,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     negated,
     question,
     outOfScope,
+    outOfScopeRequest: read.outOfScopeRequest,
     excluded,
     exceptSensorIds: readExceptSensorIds(tokens, rawMentions, from),
     hesitation: (intent === 'help' && words.some((w) => HESITATION_WORDS.has(w))) || (words.includes('not') && words.includes('sure')) || isUndecided(words),
@@ -1967,19 +2006,33 @@ function readNamedPeople(
 }
 
 /** The clause's intent from its cue and first word, or why it is out of scope. */
-function readIntent(tokens: Token[], clause: Clause, words: string[], text: string, time: TimeSpec): { intent: IntentKind | undefined; outOfScope?: string } {
+/** Verbs that open a statement or a question rather than a request. */
+const AUXILIARIES = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'do', 'does', 'did', "it's", "that's", "there's"]);
+
+function readIntent(
+  tokens: Token[],
+  clause: Clause,
+  words: string[],
+  text: string,
+  time: TimeSpec,
+): { intent: IntentKind | undefined; outOfScope?: string; outOfScopeRequest?: boolean } {
   let intent = clause.intent;
   const first = words.find((w) => !['please', 'can', 'could', 'would', 'you', 'just', 'ok', 'okay', 'now', 'then', 'also'].includes(w));
   let outOfScope: string | undefined;
+  let outOfScopeRequest = false;
   const oosNoun = words.find((w) => OUT_OF_SCOPE_NOUNS.has(w));
   const strongCue = clause.cue && clause.cue.words >= 2;
   const cueOwnsFirst = clause.cue !== undefined && clause.cue.matched.some((k) => tokens[k].text === first);
   if (first && OUT_OF_SCOPE_VERBS.has(first) && !cueOwnsFirst && intent !== 'rename_room' && !(first === 'open' && intent === 'describe')) {
     outOfScope = describeOutOfScope(text, first);
+    outOfScopeRequest = true;
   } else if (oosNoun && ['recording', 'record', 'filming'].includes(oosNoun) && isQuestion(words)) {
     intent = 'ask_watch';
   } else if (oosNoun && (!strongCue || ['mute', 'unmute', 'create_watch'].includes(intent ?? ''))) {
     outOfScope = describeOutOfScope(text, oosNoun);
+    // "turn on the porch light" asks for something; "the new lock is installed" tells
+    const opener = tokens.slice(clause.from, clause.to).find((t) => t.text === first);
+    outOfScopeRequest = opener !== undefined && opener.isVerb && !opener.isNoun && !AUXILIARIES.has(opener.text);
   }
   // questions without a cue: "any cars in the driveway today?"
   const since = words.includes('since') && time.anchors.length > 0;
@@ -1989,7 +2042,7 @@ function readIntent(tokens: Token[], clause: Clause, words: string[], text: stri
   if (intent === 'describe' && time.sinceMs) intent = 'list_events';
   // "who's been in the backyard?", "what's been going on?", "what happened while I was out?": the past
   if ((!intent || intent === 'describe') && (words.includes('been') || words.includes('happened') || time.past) && isQuestion(words)) intent = 'list_events';
-  return { intent, outOfScope };
+  return { intent, outOfScope, outOfScopeRequest };
 }
 
 /** The words a clause's reading used; what is left over is checked before any action (see docs/decisions.md, "Coverage before action"). */
