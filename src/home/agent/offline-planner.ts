@@ -2346,6 +2346,7 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   const callIndex = plan.calls.length;
   const say = describeNewWatch(r, state, window, subject, covered, args);
   plan.calls.push({ tool: 'create_watch', args, subject, say });
+  if (window.note) addNote(plan, window.note);
   state.watches.push({
     id: `$ref:${callIndex}`,
     subject,

@@ -24,6 +24,7 @@ import {
   getNextSunTime,
   getSunTime,
   isDayPart,
+  isBeforeSunrise,
   isNightInProgress,
   nextWeekday,
   parseDayOfMonth,
@@ -100,6 +101,8 @@ export interface ResolvedWindow {
   defaulted: boolean;
   /** A clock window without a day ("from 2 to 4", "around 4") that is already over today: moved to tomorrow, to be asked about. */
   passed?: boolean;
+  /** How a reading that could go two ways was taken ("tonight" said before sunrise), for the reply to say. */
+  note?: string;
 }
 
 const MINUTE = MINUTE_MS;
@@ -1828,9 +1831,28 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
       recurrence === 'none' &&
       !night &&
       !smallHours;
-    return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed };
+    const note =
+      night && !start && d === first && first < spec.dayOffset
+        ? describeNightInProgress(endsAt, ctx)
+        : night && !start && d === 0 && !spec.date
+          ? describeComingNight(startsAt, ctx)
+          : undefined;
+    return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed, ...(note ? { note } : {}) };
   }
   return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours', defaulted: true };
+}
+
+/**
+ * "Tonight" said after midnight is read two ways by the hour (primitives.ts, isNightInProgress); the
+ * reply says which was taken and how to say the other (docs/decisions.md, "Round J household: time").
+ */
+function describeNightInProgress(endsAt: number, ctx: TimeContext): string {
+  return `It's past midnight, so I took that as the rest of this night, until sunrise (${formatClock(endsAt, ctx.timeZone)}) — say "from sunset to sunrise" if you meant the coming evening.`;
+}
+
+function describeComingNight(startsAt: number, ctx: TimeContext): string | undefined {
+  if (!isBeforeSunrise(ctx)) return undefined;
+  return `I took that as the coming night, from ${formatClock(startsAt, ctx.timeZone)} this evening, not what is left of last night — say "till morning" if you meant from now until sunrise.`;
 }
 
 /**
