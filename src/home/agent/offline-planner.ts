@@ -29,6 +29,7 @@ import {
   resolveSince,
   resolveWatchWindow,
   resolveWindowChange,
+  settleDayPart,
   type TimeSpec,
 } from '../../platform/language/index.ts';
 import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
@@ -57,7 +58,7 @@ import {
 } from './vocabulary.ts';
 
 const normalizeMessage = createNormalizer(listCorrectableWords());
-import { addDays, countDaysBetween, formatClock, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
+import { addDays, countDaysBetween, formatClock, getWeekday, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
 import type { WATCH_CONDITIONS } from './tools.ts';
 
 type Condition = (typeof WATCH_CONDITIONS)[number];
@@ -1166,10 +1167,14 @@ function giveChangeAmountClock(r: Reading, ctx: HouseholdContext): void {
   const words = new Set(r.tokens.map((t) => t.text));
   const saysEnd = ['end', 'finish', 'ends', 'finishes', 'stop'].some((w) => words.has(w));
   const saysStart = ['start', 'begin', 'starts', 'begins'].some((w) => words.has(w));
-  if (saysEnd === saysStart) return;
-  const role = saysEnd ? 'end' : 'start';
+  if (saysEnd && saysStart) return;
   const source = findPreviousRequest(ctx);
-  if (source?.intent !== 'create_watch' || !source.time.anchors.some((a) => a.kind === 'clock' && a.role === role && !a.dateOnly)) return;
+  // ("watch the balcony till 2am" — "make that 3": the one clock time the watch was set with)
+  const clocks = source?.time.anchors.filter((a) => a.kind === 'clock' && !a.dateOnly) ?? [];
+  // (12, noon or midnight, is never guessed from the watch's half of the day)
+  const only = !saysEnd && !saysStart && clocks.length === 1 && source?.time.durationMs === undefined && amount.value < 12 ? clocks[0].role : undefined;
+  const role = saysEnd ? 'end' : saysStart ? 'start' : only === 'end' || only === 'start' ? only : undefined;
+  if (!role || source?.intent !== 'create_watch' || !source.time.anchors.some((a) => a.kind === 'clock' && a.role === role && !a.dateOnly)) return;
   r.time = { ...r.time, anchors: [{ kind: 'clock', hour: amount.value, minute: 0, meridiemCertain: false, role }], hasTime: true };
   for (const k of amount.tokens) r.used.add(k);
 }
@@ -1756,6 +1761,8 @@ function giveAmountItsUnit(r: Reading, source: Reading): Reading {
 /** A follow-up takes the earlier request's intent, and its time and conditions unless it has its own. */
 function inheritRequest(r: Reading, source: Reading, fromConversation = false): void {
   r.intent = source.intent;
+  // "watch the letterbox tomorrow morning" (asked which hours) — "from 8 till 11": that morning's hours
+  if (r.time.hasTime && source.time.dayPart && r.time.anchors.some((a) => a.kind === 'clock')) r.time = settleDayPart(r.time, source.time);
   if (!r.time.hasTime) r.time = source.time;
   else if (fromConversation && source.time.hasTime && !source.time.past) {
     // "watch the backyard from 7" — "till midnight": the answer adds the end, the start stays
@@ -2604,6 +2611,7 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   const callIndex = plan.calls.length;
   const say = describeNewWatch(r, state, window, subject, covered, args);
   plan.calls.push({ tool: 'create_watch', args, subject, say });
+  if (window.note) addNote(plan, window.note);
   state.watches.push({
     id: `$ref:${callIndex}`,
     subject,
@@ -2679,6 +2687,8 @@ function askAboutTime(r: Reading, state: PlanState): string | undefined {
     return 'That time is already past, so I can\'t watch it. Did you mean from now on (for example "tonight"), or do you want to know what happened then?';
   }
   if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
+  const partQuestion = askAboutDayPart(r, state);
+  if (partQuestion) return partQuestion;
   // "tomorrow night" said at 00:40 on Friday: Friday night (the coming one) or Saturday night?
   const wall = toWallClock(state.ctx.now, state.ctx.timeZone);
   if (r.time.dayOffset === 1 && !r.time.date && wall.hour < 5 && r.tokens.some((t, k) => t.text === 'tomorrow' && r.time.consumed.has(k))) {
@@ -2709,6 +2719,31 @@ function askAboutTime(r: Reading, state: PlanState): string | undefined {
   }
   // "from 9 till 5", "from 7 to 9": both halves of the day a usual watch — asked (src/platform/language/time/open-meridiem.ts)
   return findOpenDayHalf(r.time, toWallClock(state.ctx.now, state.ctx.timeZone).hour, r.text);
+}
+
+const MONTH_LABELS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAY_PART_EXAMPLES = { morning: 'from 8 till 11', afternoon: 'from 2 till 5', evening: 'from 6 till 10' } as const;
+const DAY_PART_ENDS = { morning: 12, afternoon: 17, evening: 21 } as const;
+
+/**
+ * "watch the letterbox tomorrow morning", "this afternoon", "saturday evening": a part of the day
+ * with no hours is no span to guess (never 24 hours): the hours are asked for, and the answer's bare
+ * hours take the part's half of the day (settleDayPart; docs/decisions.md, "Round J household: time").
+ */
+function askAboutDayPart(r: Reading, state: PlanState): string | undefined {
+  const part = r.time.dayPart;
+  const closed = r.time.anchors.some((a) => a.role !== 'end') && (r.time.anchors.some((a) => a.role === 'end') || r.time.durationMs !== undefined);
+  if (!part || closed || r.time.night || r.time.recurrence || r.time.weekend) return undefined;
+  const what = r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : '';
+  const now = toWallClock(state.ctx.now, state.ctx.timeZone);
+  const dated = r.time.anchors.find((a) => a.kind === 'clock' && a.date && !a.dateOnly);
+  const d = r.time.date ?? (dated?.kind === 'clock' ? dated.date : undefined);
+  const tomorrow = r.time.dayOffset === 1 || (d !== undefined && countDaysBetween(now, d) === 1);
+  const label = tomorrow ? `tomorrow ${part}` : d ? `on ${WEEKDAY_LABELS[getWeekday(d)]} ${part} (${d.day} ${MONTH_LABELS[d.month - 1]})` : `this ${part}`;
+  if (!d && !tomorrow && now.hour >= DAY_PART_ENDS[part]) {
+    return `This ${part} is already over (it's ${formatClock(state.ctx.now, state.ctx.timeZone)}), so I haven't changed anything. Which day and hours should I watch${what}?`;
+  }
+  return `Which hours ${label} should I watch${what}, from when until when? For example "${DAY_PART_EXAMPLES[part]}". I haven't changed anything yet.`;
 }
 
 /** The first window ("tonight and tomorrow night": one a night), or the times of the watch the conversation is about ("same times"); a string asks. */
@@ -3041,6 +3076,47 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
   return undefined;
 }
 
+/** Verbs of an edit said with "to" and a new time ("change the garage one to 11", "move it to 7"); "push … to 11:30" is a later end. */
+const RETIME_VERBS = new Set(['change', 'move', 'make', 'set', 'switch', 'put', 'shift', 'bump']);
+/** Words that say which end of the window a new time is, or which half of the day. */
+const WINDOW_END_WORDS = new Set([
+  'start',
+  'starts',
+  'starting',
+  'begin',
+  'begins',
+  'end',
+  'ends',
+  'finish',
+  'finishes',
+  'stop',
+  'stops',
+  'until',
+  'till',
+  'til',
+  'from',
+  'later',
+  'earlier',
+  'for',
+]);
+
+/**
+ * "change the garage one to 11", "move it to 7": one new clock time after "to", with no word saying
+ * whether the watch starts or ends then, is two edits (and, without am/pm, two hours): asked about,
+ * never guessed (docs/decisions.md, "Round J household: time").
+ */
+function askWhichEndMoves(r: Reading, watch: ContextWatch): string | undefined {
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  const [a] = r.time.anchors;
+  if (r.time.anchors.length !== 1 || a.kind !== 'clock' || a.dateOnly || r.time.durationMs !== undefined || r.time.night || r.time.dayPart) return undefined;
+  const k = words.indexOf('to');
+  if (k < 1 || !words.slice(0, k).some((w) => RETIME_VERBS.has(w)) || words.some((w) => WINDOW_END_WORDS.has(w))) return undefined;
+  if (!r.time.consumed.has(r.clause.from + k + 1)) return undefined;
+  const said = words.filter((_, j) => j > k && r.time.consumed.has(r.clause.from + j)).join(' ');
+  const half = a.meridiemCertain ? '' : `, and ${said} in the morning or at night`;
+  return `I haven't changed anything yet: the ${watch.subject} watch runs ${watch.window} — should it start or end at ${said}${half}?`;
+}
+
 function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | undefined {
   // "change it to the driveway": "it" is the watch, the place is its new subject
   const placesAreNewSubject = r.hasReference && r.mentions.length > 0;
@@ -3056,7 +3132,8 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (target.watches.length > 1 && r.wantsAll && !placesAreNewSubject && !r.conditions.length) {
     if (needsLocation(r.time) && !state.ctx.location)
       return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
-    if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
+    const timeQuestion = r.time.doubtfulDate ?? r.time.vagueCount ?? askAboutDayPart(r, state);
+    if (timeQuestion) return timeQuestion;
     const changes = target.watches.map((w) => ({ w, change: { ...resolveWindowChange(r.time, w, state.ctx, r.startRequested) } as Record<string, unknown> }));
     if (changes.some((c) => Object.keys(c.change).length === 0)) return 'What should I change about those watches?';
     for (const { w, change } of changes)
@@ -3072,9 +3149,8 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
   }
-  if (r.time.doubtfulDate ?? r.time.vagueCount) return r.time.doubtfulDate ?? r.time.vagueCount;
-  const whichEnd = askWhichEndMoves(r, watch);
-  if (whichEnd) return whichEnd;
+  const timeQuestion = r.time.doubtfulDate ?? r.time.vagueCount ?? askAboutDayPart(r, state) ?? askWhichEndMoves(r, watch) ?? askWhichEndAMoveMeans(r, watch);
+  if (timeQuestion) return timeQuestion;
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
   if (
@@ -3138,33 +3214,17 @@ function moveWatchToPlaces(r: Reading, watch: ContextWatch, state: PlanState, pl
 
 /** Verbs that move a watch as a whole ("move the driveway watch to 9"). */
 const MOVE_VERBS = new Set(['move', 'shift', 'reschedule', 'bring']);
-/** Words that say which end of a watch a time is ("start at 9", "until 9"). */
-const WINDOW_END_WORDS = new Set([
-  'start',
-  'begin',
-  'from',
-  'end',
-  'finish',
-  'until',
-  'till',
-  'til',
-  'stop',
-  'cut',
-  'between',
-  'later',
-  'earlier',
-  'forward',
-  'back',
-]);
+/** Words that say which end of a watch a time is ("start at 9", "until 9"), besides WINDOW_END_WORDS. */
+const MOVE_END_WORDS = new Set([...WINDOW_END_WORDS, 'begin', 'cut', 'between', 'forward', 'back']);
 
 /**
  * "move the driveway watch to 9", "shift the porch one to 10pm": one clock time and a verb that
  * moves the whole watch say neither that it starts nor that it ends then, so the agent asks
  * (docs/decisions.md, "Round J household: coverage of verbs and objects").
  */
-function askWhichEndMoves(r: Reading, watch: ContextWatch): string | undefined {
+function askWhichEndAMoveMeans(r: Reading, watch: ContextWatch): string | undefined {
   const span = r.tokens.slice(r.clause.from, r.clause.to);
-  if (!span.some((t) => MOVE_VERBS.has(t.root) || MOVE_VERBS.has(t.text)) || span.some((t) => WINDOW_END_WORDS.has(t.text) || WINDOW_END_WORDS.has(t.root)))
+  if (!span.some((t) => MOVE_VERBS.has(t.root) || MOVE_VERBS.has(t.text)) || span.some((t) => MOVE_END_WORDS.has(t.text) || MOVE_END_WORDS.has(t.root)))
     return undefined;
   const clocks = r.time.anchors.filter((a) => !(a.kind === 'clock' && a.dateOnly));
   if (clocks.length !== 1 || r.time.durationMs !== undefined || r.time.shiftMs !== undefined) return undefined;

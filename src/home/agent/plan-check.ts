@@ -215,7 +215,7 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
 
   const relative = checkRelativeDays(w, walls, calls, ctx, head);
   if (relative) return relative;
-  const twoWay = checkTwoWayRange(w, clocks, head);
+  const twoWay = isAnswerToDayPart(ctx, walls) ? undefined : checkTwoWayRange(w, clocks, head);
   if (twoWay) return twoWay;
 
   const widened = checkScope(present, calls, ctx, head);
@@ -376,6 +376,19 @@ function checkTwoWayRange(w: string[], clocks: SaidClock[], head: string): strin
     ? `"${a.text} to ${b.text}" can be ${a.hour % 12 || 12} in the morning to ${b.hour % 12 || 12} in the evening, or the night through`
     : `"${a.text}" to "${b.text}" can be in the morning or in the afternoon`;
   return `${head}, but ${what}, so I haven't changed anything. Which did you mean (say am or pm)?`;
+}
+
+/**
+ * "watch the shed tomorrow afternoon" (asked which hours, nothing changed) — "from 2 till 5": the
+ * part of the day the conversation named says the half of the day (docs/decisions.md, "Round J household: time").
+ */
+function isAnswerToDayPart(ctx: HouseholdContext, walls: ReturnType<typeof toWallClock>[]): boolean {
+  const last = ctx.conversation?.turns.at(-1);
+  const part = last && !last.actions.length ? /\b(morning|afternoon|evening)\b/i.exec(last.message)?.[1].toLowerCase() : undefined;
+  if (!part) return false;
+  // (the plan's hours are that part's: 05–12, 12–18, 17–23)
+  const [lo, hi] = part === 'morning' ? [5, 12] : part === 'afternoon' ? [12, 18] : [17, 23];
+  return walls.every((x) => x.hour + x.minute / 60 >= lo && x.hour + x.minute / 60 <= hi);
 }
 
 /** "1 to 5 tomorrow night": a window in the small hours after tomorrow's evening, which is the day after tomorrow by the calendar. */

@@ -147,10 +147,22 @@ export function getPreviousSunTime(event: SunEvent, before: number, ctx: TimeCon
 }
 
 /**
- * True between midnight and sunrise: "tonight" then means the night in progress, which started
- * at the previous sunset and ends at this morning's sunrise.
+ * The hour until which "tonight", said after midnight, is the night in progress: someone still up
+ * at 00:30 or 01:15 means the rest of this night; from 02:00 on, "tonight" is the coming evening
+ * (see docs/decisions.md, "Round J household: time").
+ */
+export const NIGHT_IN_PROGRESS_UNTIL_HOUR = 2;
+
+/**
+ * True between midnight and 02:00 (NIGHT_IN_PROGRESS_UNTIL_HOUR), before sunrise: "tonight" then means
+ * the night in progress, which started at the previous sunset and ends at this morning's sunrise.
  */
 export function isNightInProgress(ctx: TimeContext): boolean {
+  return isBeforeSunrise(ctx) && toWallClock(ctx.now, ctx.timeZone).hour < NIGHT_IN_PROGRESS_UNTIL_HOUR;
+}
+
+/** True between midnight and this morning's sunrise: what is left of last night is still dark. */
+export function isBeforeSunrise(ctx: TimeContext): boolean {
   const wc = toWallClock(ctx.now, ctx.timeZone);
   if (wc.hour >= 12) return false;
   return ctx.now < getSunTime('sunrise', toLocalDate(ctx.now, ctx.timeZone), ctx);

@@ -24,6 +24,7 @@ import {
   getNextSunTime,
   getSunTime,
   isDayPart,
+  isBeforeSunrise,
   isNightInProgress,
   nextWeekday,
   parseDayOfMonth,
@@ -76,6 +77,12 @@ export interface TimeSpec {
   unitlessAmount?: { value: number; tokens: number[] };
   /** "today", "this morning", "this afternoon": the day (part) said, which a window's end must fall in. */
   saidToday?: string;
+  /**
+   * "tomorrow morning", "this afternoon", "saturday evening", "in the morning": a part of the day said
+   * as the window, with no hours. It sets no hours of its own: the planner asks for them, and a
+   * follow-up's bare hours ("from 8 till 11") take its half of the day (docs/decisions.md, "Round J household: time").
+   */
+  dayPart?: Exclude<DayPart, 'night'>;
   /** "yesterday", "last night": a day already gone, said with the clock times of a window. */
   saidPast?: string;
   /** "in an hour": the window starts that much later. */
@@ -100,6 +107,8 @@ export interface ResolvedWindow {
   defaulted: boolean;
   /** A clock window without a day ("from 2 to 4", "around 4") that is already over today: moved to tomorrow, to be asked about. */
   passed?: boolean;
+  /** How a reading that could go two ways was taken ("tonight" said before sunrise), for the reply to say. */
+  note?: string;
 }
 
 const MINUTE = MINUTE_MS;
@@ -815,20 +824,25 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
     if (w === 'overnight') spec.sinceMs ??= (c) => getNightStart(c, -1);
     return i;
   }
-  // "this afternoon", "this evening": since the part began (questions); the part itself (watches)
+  // "this afternoon", "this evening": since the part began (questions); for a watch, a part of the
+  // day with no hours ("till this evening": its usual hour, DAY_PARTS)
   if ((w === 'afternoon' || w === 'evening') && prev === 'this') {
     const part = DAY_PARTS[w];
     spec.sinceMs = (c) => getDayStart(c, 0) + part.start * HOUR;
-    if (w === 'afternoon') {
-      spec.anchors.push({ kind: 'clock', hour: part.start, minute: 0, meridiemCertain: true, role: 'start' });
-      spec.anchors.push({ kind: 'clock', hour: part.end, minute: 0, meridiemCertain: true, role: 'end' });
-    } else spec.night = true;
+    readPartOfDay(scan, i - 1, w, 0);
     take(spec, i - 1, i);
     return i;
   }
   // "off a night shift": a kind of work, not a time
   if (w === 'night' && (next === 'shift' || next === 'shifts')) {
     take(spec, i);
+    return i;
+  }
+  // "tomorrow evening", "in the evening", "all evening": a part of the day with no hours, as "this evening" is
+  if (w === 'evening' && (prev === 'tomorrow' || ['at', 'all', 'the'].includes(prev ?? '') || i === from)) {
+    readPartOfDay(scan, prev === 'tomorrow' || prev === 'all' ? i - 1 : i, w, prev === 'tomorrow' ? 1 : 0);
+    take(spec, i);
+    if (prev === 'tomorrow' || prev === 'at' || prev === 'all') take(spec, i - 1);
     return i;
   }
   if (w === 'night' || w === 'evening') {
@@ -864,6 +878,27 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
   return undefined;
 }
 
+/**
+ * A part of the day said with no hours, starting at tokens[at]: "till this evening" ends at its usual
+ * hour (DAY_PARTS), "from this evening" starts then; said as the window itself it sets `dayPart`,
+ * whose hours the planner asks for (docs/decisions.md, "Round J household: time").
+ */
+function readPartOfDay(scan: SpecScan, at: number, part: 'morning' | 'afternoon' | 'evening', dayOffset: number): void {
+  const { tokens, from, spec } = scan;
+  const role = getRoleBefore(tokens, at, from);
+  if (dayOffset) spec.dayOffset = dayOffset;
+  if (role === 'point') {
+    spec.dayPart ??= part;
+    return;
+  }
+  const date = dayOffset ? { ...addDays(toLocalDate(scan.ctx.now, scan.ctx.timeZone), dayOffset), hour: 0, minute: 0 } : undefined;
+  // ("till this evening" said at 19:00: its hour has passed, which findWindowConflict says)
+  if (role === 'end' && !dayOffset) spec.saidToday = `this ${part}`;
+  spec.anchors.push({ kind: 'clock', hour: DAY_PARTS[part].typical, minute: 0, meridiemCertain: true, role, ...(date ? { date } : {}) });
+  if (role === 'start' && part === 'evening') spec.night = true;
+  if (START_WORDS.has(tokens[at - 1]?.text ?? '') || END_WORDS.has(tokens[at - 1]?.text ?? '')) take(spec, at - 1);
+}
+
 /** Reads "sunrise", "till the sun's up", "first light" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
 function readSunWords(scan: SpecScan, i: number): number | undefined {
   const { tokens, from, spec } = scan;
@@ -873,11 +908,20 @@ function readSunWords(scan: SpecScan, i: number): number | undefined {
   if (w in SUN_WORDS && w !== 'dark') {
     if (w === 'morning' && prev === 'this') {
       spec.sinceMs = (c) => getDayStart(c, 0);
+      readPartOfDay(scan, i - 1, w, 0);
       take(spec, i - 1, i);
       return i;
     }
     const event = SUN_WORDS[w];
     let role = getRoleBefore(tokens, i, from);
+    // "in the morning", "first thing in the morning": a part of the day with no hours (the coming
+    // morning); "till morning", "by the morning" end at sunrise
+    if (w === 'morning' && role === 'point' && prev === 'the' && tokens[i - 2]?.text === 'in') {
+      spec.dayPart ??= 'morning';
+      if (toWallClock(scan.ctx.now, scan.ctx.timeZone).hour >= 12 && !spec.date) spec.dayOffset ||= 1;
+      take(spec, i - 2, i - 1, i);
+      return i;
+    }
     if (role === 'point') role = event === 'sunset' || event === 'dusk' ? 'start' : 'end';
     if (w === 'morning' && role === 'start') return i;
     spec.anchors.push({ kind: 'sun', event, role });
@@ -1055,11 +1099,45 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     spec.dayOffset !== 0 ||
     spec.date !== undefined ||
     spec.openEnded ||
-    spec.delayMs !== undefined;
+    spec.delayMs !== undefined ||
+    spec.dayPart !== undefined;
   spec.past = scan.pastWords && !spec.hasTime;
   // "from ten to midnight": a range or the clock time 23:50 (./clock-or-range.ts)
   spec.openMeridiem = findOpenMeridiem(tokens, from, to, spec) ?? findClockOrRange(tokens, from, to, spec);
-  return spec;
+  // "tomorrow morning, 8 till 11": the part of the day says the hours' half
+  return spec.dayPart && spec.anchors.some((a) => a.kind === 'clock') ? settleDayPart(spec, spec) : spec;
+}
+
+/** The hours of a part of the day, both ends said (DAY_PARTS, widened so that "till 12" and "till 11 in the evening" fit). */
+const PART_HOURS: Record<Exclude<DayPart, 'night'>, [number, number]> = { morning: [5, 12], afternoon: [12, 18], evening: [17, 23] };
+
+/**
+ * Bare hours read in the part of the day said with them or before them ("watch the letterbox
+ * tomorrow morning" — "from 8 till 11": 08:00 to 11:00 tomorrow). An hour whose half the part does
+ * not settle ("from 8 till 1" in the morning: the end) is left to the usual rules. The spec keeps its
+ * own day when it names one, else takes that of `said`.
+ */
+export function settleDayPart(spec: TimeSpec, said: TimeSpec): TimeSpec {
+  const part = said.dayPart;
+  if (!part) return spec;
+  const [lo, hi] = PART_HOURS[part];
+  const anchors = spec.anchors.map((a) => {
+    if (a.kind !== 'clock' || a.meridiemCertain || a.dateOnly) return a;
+    const hour = [a.hour % 12, (a.hour % 12) + 12].find((h) => h >= lo && h <= hi && !(h === 12 && part === 'evening'));
+    return hour === undefined ? a : { ...a, hour, meridiemCertain: true };
+  });
+  const ownDay = spec.date !== undefined || spec.dayOffset !== 0;
+  // (a window the hours do not close yet keeps the part, for the planner to ask about)
+  const closed = anchors.some((a) => a.role !== 'end') && (anchors.some((a) => a.role === 'end') || spec.durationMs !== undefined);
+  return {
+    ...spec,
+    anchors,
+    dayPart: closed ? undefined : part,
+    openMeridiem: undefined,
+    dayOffset: ownDay ? spec.dayOffset : said.dayOffset,
+    date: ownDay ? spec.date : said.date,
+    hasTime: true,
+  };
 }
 
 interface ClockPhrase {
@@ -1391,7 +1469,9 @@ function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spe
   const weeklyDays = spec.recurrence !== undefined && span.some((k) => spec.consumed.has(k) && parseWeekday(tokens[k].text) !== undefined);
   const dayCertain = (r.start.isCertain('day') || r.start.isCertain('weekday')) && !weeklyDays;
   const part = words.split(/\s+/).find(isDayPart);
-  if (!hasClock && dayCertain && part && !/\b(tomorrow|tonight|today|yesterday|last)\b/.test(words)) {
+  // ("tomorrow morning" is read as a named day's part is; "tomorrow night" by readNightWords)
+  const tomorrowPart = /\btomorrow\b/.test(words) && part !== 'night';
+  if (!hasClock && dayCertain && part && !/\b(tonight|today|yesterday|last)\b/.test(words) && (tomorrowPart || !/\btomorrow\b/.test(words))) {
     readDayPartPhrase(tokens, from, phrase, spec, part);
     return;
   }
@@ -1407,20 +1487,34 @@ function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spe
     readDatePhrase(tokens, from, phrase, spec, dayCertain);
     return;
   }
+  const before = spec.anchors.length;
   readClockTimes(tokens, from, phrase, spec, dayCertain);
+  // "tomorrow morning at 8", "saturday evening from 7": one hour the part of the day said with it
+  // has not settled takes the part's half (settleDayPart, at the end of extractTimeSpec)
+  // ("till 7 sunday morning": that end only)
+  const added = spec.anchors.slice(before);
+  if (part && part !== 'night' && !r.end && added.length === 1 && added[0].kind === 'clock' && !added[0].meridiemCertain) {
+    spec.anchors[before] = settleDayPart({ ...spec, anchors: added }, { ...spec, dayPart: part }).anchors[0];
+    if (added[0].role !== 'end') spec.dayPart ??= part;
+  }
 }
 
-/** A named day's part with no clock: "till friday evening", "on saturday night". */
+/** A named day's part with no clock: "till friday evening", "on saturday night", "tomorrow morning". */
 function readDayPartPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, part: DayPart): void {
   const r = phrase.result;
   const span = phrase.tokens;
   // "till friday evening", "from monday morning": a named day's part, at the hour people mean
   const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
   const role = getRoleBefore(tokens, phrase.first, from);
+  const tomorrow = /\btomorrow\b/.test(phrase.text);
   // "on saturday night": that night, sunset to sunrise, as "tonight" is
-  if (part === 'night' && role === 'point' && !spec.date) {
-    spec.date = date;
-    spec.night = true;
+  // ("saturday morning", "tomorrow afternoon": a part of the day with no hours, which the planner asks for)
+  // ("saturday night 11 till 7 sunday morning": the part after a clock time is that time's)
+  if (role === 'point' && !spec.date && (part === 'night' || (!spec.dayPart && !spec.anchors.some((a) => a.kind === 'clock')))) {
+    if (tomorrow) spec.dayOffset = 1;
+    else spec.date = date;
+    if (part === 'night') spec.night = true;
+    else spec.dayPart = part;
     span.forEach((k) => spec.consumed.add(k));
     if (phrase.first - 1 >= from && tokens[phrase.first - 1].text === 'on') spec.consumed.add(phrase.first - 1);
     return;
@@ -1495,6 +1589,9 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
     // "from noon tomorrow till midnight": both ends are 12 on the clock face; the word said first is the start
     if (firstSaid[2] && isNoonMidnightSwapped(r, firstSaid[2])) [startC, endC] = [r.end, r.start];
   }
+  // "from 8 in the morning till half 5 tomorrow": a daytime range (a morning start, an end that
+  // afternoon) is the day's whole, not a start today and an end tomorrow
+  if (dayAfterEnd && endC && isDaytimeRange(startC, endC) && /\btomorrow\b/.test(words) && spec.dayOffset === 0 && !spec.date) spec.dayOffset = 1;
   spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: readMinute(startC), date, role });
   // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
   if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
@@ -1524,6 +1621,13 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
   // "from 10pm": the preposition belongs to the time
   const before = phrase.first - 1;
   if (before >= from && (START_WORDS.has(tokens[before].text) || END_WORDS.has(tokens[before].text))) spec.consumed.add(before);
+}
+
+/** A start said in the morning (am certain) and an end later the same day: certain and later, or 1 to 8 without am/pm. */
+function isDaytimeRange(start: chrono.ParsedComponents, end: chrono.ParsedComponents): boolean {
+  const [from, to] = [start.get('hour')!, end.get('hour')!];
+  if (!start.isCertain('meridiem') || from >= 12) return false;
+  return end.isCertain('meridiem') ? to > from : to % 12 >= 1 && to % 12 <= 8;
 }
 
 /** chrono gave "noon ... midnight" (or the other way round) in the opposite order to the words. */
@@ -1828,9 +1932,28 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
       recurrence === 'none' &&
       !night &&
       !smallHours;
-    return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed };
+    const note =
+      night && !start && d === first && first < spec.dayOffset
+        ? describeNightInProgress(endsAt, ctx)
+        : night && !start && d === 0 && !spec.date
+          ? describeComingNight(startsAt, ctx)
+          : undefined;
+    return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed, ...(note ? { note } : {}) };
   }
   return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours', defaulted: true };
+}
+
+/**
+ * "Tonight" said after midnight is read two ways by the hour (primitives.ts, isNightInProgress); the
+ * reply says which was taken and how to say the other (docs/decisions.md, "Round J household: time").
+ */
+function describeNightInProgress(endsAt: number, ctx: TimeContext): string {
+  return `It's past midnight, so I took that as the rest of this night, until sunrise (${formatClock(endsAt, ctx.timeZone)}) — say "from sunset to sunrise" if you meant the coming evening.`;
+}
+
+function describeComingNight(startsAt: number, ctx: TimeContext): string | undefined {
+  if (!isBeforeSunrise(ctx)) return undefined;
+  return `I took that as the coming night, from ${formatClock(startsAt, ctx.timeZone)} this evening, not what is left of last night — say "till morning" if you meant from now until sunrise.`;
 }
 
 /**
