@@ -162,16 +162,51 @@ function replyLacks(reply: string, words: string[] | undefined): string | undefi
   return words.some((w) => r.includes(w.toLowerCase())) ? undefined : `reply lacks any of ${JSON.stringify(words)}: "${reply}"`;
 }
 
+/** The arguments of a create_watch that say when and how it watches (not which sensors, nor its label). */
+const WATCH_SHAPE_KEYS = new Set(['sensor_ids', 'subject', 'window']);
+function watchShape(args: Record<string, unknown> | undefined): string {
+  return JSON.stringify(Object.entries(args ?? {}).filter(([k]) => !WATCH_SHAPE_KEYS.has(k)));
+}
+
+/**
+ * "watch the driveway and the carport from 3 to 6" is one watch of both places or one watch per
+ * place: the household is watched the same either way, and the blind sets' writers chose
+ * differently (one watch per place in rounds J and K, one for all in earlier rounds). Neighbouring
+ * create_watch calls that watch the same way are judged as one, covering every sensor they name.
+ */
+function mergeSameWatches<C extends { tool: string; args?: Record<string, unknown> }>(calls: readonly C[]): C[] {
+  const out: C[] = [];
+  for (const c of calls) {
+    const last = out.at(-1);
+    const ids = c.args?.sensor_ids;
+    const lastIds = last?.args?.sensor_ids;
+    if (
+      last &&
+      c.tool === 'create_watch' &&
+      last.tool === 'create_watch' &&
+      Array.isArray(ids) &&
+      Array.isArray(lastIds) &&
+      watchShape(c.args) === watchShape(last.args)
+    ) {
+      const args: Record<string, unknown> = { ...last.args, sensor_ids: [...new Set([...lastIds, ...ids])] };
+      delete args.subject;
+      out[out.length - 1] = { ...last, args };
+    } else out.push(c);
+  }
+  return out;
+}
+
 function scoreTurn(
   expect: Expect,
-  changes: { tool: string; args: Record<string, unknown> }[],
+  made: { tool: string; args: Record<string, unknown> }[],
   asked: boolean,
   reply: string,
   timeZone: string,
 ): { score: Score; why: string } {
-  const summary = changes.map((c) => c.tool).join(', ') || 'no change';
+  const summary = made.map((c) => c.tool).join(', ') || 'no change';
   if (expect.outcome === 'act') {
-    const want = expect.calls ?? [];
+    const want = mergeSameWatches(expect.calls ?? []);
+    const changes = mergeSameWatches(made);
     if (changes.length === 0) {
       if (asked) return { score: expect.accept_ask ? 'correct' : 'asked', why: `asked: ${reply}` };
       return { score: 'missed', why: `no action: ${reply}` };
@@ -194,7 +229,7 @@ function scoreTurn(
     if (changes.length < want.length) return { score: 'missed', why: `only ${summary} of ${want.map((c) => c.tool).join(', ')}` };
     return { score: 'correct', why: summary };
   }
-  if (changes.length > 0) return { score: 'wrong', why: `changed state (${summary}) where ${expect.outcome} was expected` };
+  if (made.length > 0) return { score: 'wrong', why: `changed state (${summary}) where ${expect.outcome} was expected` };
   if (expect.outcome === 'ask') return asked ? { score: 'correct', why: reply } : { score: 'missed', why: `did not ask: ${reply}` };
   if (expect.outcome === 'answer' && asked) return { score: 'asked', why: reply };
   const lacks = replyLacks(reply, expect.reply_any);
