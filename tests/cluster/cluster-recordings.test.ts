@@ -1,13 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveFfmpegPath } from '../../src/ingest/video/index.ts';
-import { VTEST_AVI } from '../fixtures-video/rtsp-camera.ts';
 import { sleep, startTestCluster, waitUntil, type TestCluster } from './cluster-harness.ts';
+import { encodeH264Camera } from '../fixtures-video/h264-camera.ts';
 
 /**
  * Recording through a failover, real processes (docs/deployment.md, "Recordings on shared storage"): three nodes share
@@ -24,26 +22,7 @@ let streamId: string;
 before(
   async () => {
     shared = mkdtempSync(join(tmpdir(), 'vigil-cluster-rec-'));
-    const ffmpeg = resolveFfmpegPath();
-    execFileSync(ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-i',
-      VTEST_AVI,
-      '-t',
-      '20',
-      '-an',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-g',
-      '10',
-      '-pix_fmt',
-      'yuv420p',
-      join(shared, 'cam.mp4'),
-    ]);
+    encodeH264Camera(join(shared, 'cam.mp4'), 20);
     c = await startTestCluster({
       env: { VIGIL_RECORDINGS_DIR: join(shared, 'recordings'), VIGIL_RECORDINGS_SEGMENT_SECONDS: '2', LOG_LEVEL: process.env.CLUSTER_LOG_LEVEL ?? 'warn' },
     });

@@ -10,8 +10,8 @@ import { loadConfig } from '../../src/platform/config/config.ts';
 import { resolveFfmpegPath } from '../../src/ingest/video/index.ts';
 import { verifyEvidence } from '../../src/org/recordings/index.ts';
 import { bearer } from '../helpers/harness.ts';
-import { VTEST_AVI } from '../fixtures-video/rtsp-camera.ts';
 import { startVideoApp, waitUntil, type VideoApp } from '../video-integration/video-app.ts';
+import { encodeH264Camera } from '../fixtures-video/h264-camera.ts';
 
 // Recordings through the HTTP API with real ffmpeg: an H.264 camera (a file played in real time,
 // looping) is recorded by copying into 2 s segments; listings with gaps, clips with Range, the
@@ -28,25 +28,7 @@ let createdAt: number;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-rec-api-'));
   const h264 = join(dir, 'h264.mp4');
-  execFileSync(ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    VTEST_AVI,
-    '-t',
-    '20',
-    '-an',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-g',
-    '10',
-    '-pix_fmt',
-    'yuv420p',
-    h264,
-  ]);
+  encodeH264Camera(h264, 20);
   const recordings = { ...loadConfig({}, {}).recordings, segmentSeconds: 2, preRollMs: 2000, postRollMs: 3000, maxClipMs: 600_000 };
   v = await startVideoApp({ config: { allowFileSources: true, recordings }, video: { camera: { detectFps: 1 } } });
   key = await v.orgKey('Evidence Org');

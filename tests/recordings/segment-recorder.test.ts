@@ -10,6 +10,7 @@ import { resolveFfmpegPath } from '../../src/ingest/video/index.ts';
 import { SegmentRecorder, type ClosedSegment } from '../../src/org/recordings/segment-recorder.ts';
 import { systemClock } from '../../src/platform/time/index.ts';
 import { VTEST_AVI } from '../fixtures-video/rtsp-camera.ts';
+import { encodeH264Camera } from '../fixtures-video/h264-camera.ts';
 
 // Recording as a second output of the decoding ffmpeg, with real ffmpeg: H.264 is copied,
 // vtest.avi's MPEG-4 part 2 is transcoded, kill -9 loses at most the open segment, and what a
@@ -23,25 +24,7 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-rec-'));
   h264 = join(dir, 'h264.mp4');
   // an H.264 camera: vtest.avi encoded once by libx264 (Debian's ffmpeg has it)
-  execFileSync(ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    VTEST_AVI,
-    '-t',
-    '12',
-    '-an',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-g',
-    '10',
-    '-pix_fmt',
-    'yuv420p',
-    h264,
-  ]);
+  encodeH264Camera(h264, 12);
   // a wrapper that notes each ffmpeg's pid and arguments, then becomes that ffmpeg (exec keeps the pid)
   wrapper = join(dir, 'ffmpeg-wrapper.sh');
   writeFileSync(wrapper, `#!/bin/sh\necho "$$ $*" >> ${join(dir, 'launches.txt')}\nexec ${ffmpeg} "$@"\n`);

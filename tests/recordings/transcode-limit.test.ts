@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { SegmentRecorder, type ClosedSegment, type StreamKey } from '../../src/o
 import { TranscodeSlots } from '../../src/org/recordings/transcode-slots.ts';
 import { systemClock } from '../../src/platform/time/index.ts';
 import { VTEST_AVI } from '../fixtures-video/rtsp-camera.ts';
+import { encodeH264Camera } from '../fixtures-video/h264-camera.ts';
 
 // A node's limit on transcoded recordings (VIGIL_RECORDINGS_MAX_TRANSCODES), with real ffmpeg: with
 // a limit of one, a second vtest.avi camera is decoded without recording and says so once; an H.264
@@ -28,25 +28,7 @@ before(() => {
     symlinkSync(VTEST_AVI, files[name]);
   }
   files.h264 = join(dir, 'camera-h264.mp4');
-  execFileSync(ffmpeg, [
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    VTEST_AVI,
-    '-t',
-    '12',
-    '-an',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-g',
-    '10',
-    '-pix_fmt',
-    'yuv420p',
-    files.h264,
-  ]);
+  encodeH264Camera(files.h264, 12);
   wrapper = join(dir, 'ffmpeg-wrapper.sh');
   writeFileSync(wrapper, `#!/bin/sh\necho "$$ $*" >> ${join(dir, 'launches.txt')}\nexec ${ffmpeg} "$@"\n`);
   chmodSync(wrapper, 0o755);

@@ -536,22 +536,6 @@ function describeDoable(readings: Reading[]): string | undefined {
   return `${verb} the ${places.join(' and the ')}`;
 }
 
-/** Intents that change the household (a question or a listing changes nothing). */
-const CHANGES_HOUSEHOLD: ReadonlySet<IntentKind> = new Set([
-  'create_watch',
-  'update_watch',
-  'stand_down',
-  'mute',
-  'unmute',
-  'set_boundary',
-  'clear_boundary',
-  'add_sensor',
-  'set_location',
-  'rename_room',
-  'keep',
-  'exclude',
-]);
-
 /**
  * "order a pizza and mute the garage camera", "book a locksmith for tomorrow and watch the driveway
  * tonight": a part Vigil cannot do, beside one it can, changes nothing, whichever comes first. The
@@ -561,7 +545,7 @@ const CHANGES_HOUSEHOLD: ReadonlySet<IntentKind> = new Set([
 function declineBesideOutOfScope(readings: Reading[]): Plan | undefined {
   const outside = readings.flatMap((r) => (r.outOfScope && r.outOfScopeRequest ? [r.outOfScope] : []));
   const inside = readings.filter((r) => !r.outOfScope);
-  if (!outside.length || !inside.some((r) => r.intent && CHANGES_HOUSEHOLD.has(r.intent))) return undefined;
+  if (!outside.length || !inside.some((r) => r.intent && (STATE_INTENTS.has(r.intent) || r.intent === 'keep'))) return undefined;
   const doable = describeDoable(inside);
   const unchanged = `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`;
   return { planner: 'offline', calls: [], refusals: [`${outside.join(' ')} ${unchanged}`], confidence: 0.3 };
