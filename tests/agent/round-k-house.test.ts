@@ -89,3 +89,35 @@ test('a statement whose day would set the start of a watch that says only its en
     assert.deepEqual(tools(turn), ['create_watch'], `${message}: ${turn.reply}`);
   }
 });
+
+test('dialect and clipped day-part words read as the part of the day they stand for', async () => {
+  for (const message of ['watch the garage tomorrow arvo from 2 to 5', 'watch the driveway from 9 tomorrow mornin till 11']) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.deepEqual(tools(turn), ['create_watch'], `${message}: ${turn.reply}`);
+  }
+  const [arvo] = await converse('lisbon', ['watch the garage tomorrow arvo from 2 to 5']);
+  const [afternoon] = await converse('lisbon', ['watch the garage tomorrow afternoon from 2 to 5']);
+  assert.deepEqual(arvo.changes, afternoon.changes);
+});
+
+test('a hesitation followed only by a new end ("oh wait, till 6 only") corrects the watch just made', async () => {
+  for (const correction of ['oh wait, till 6 only', 'hang on, just until 5']) {
+    const [, turn] = await converse('lisbon', ['watch the backyard tonight', correction]);
+    assert.deepEqual(tools(turn), ['update_watch'], `${correction}: ${turn.reply}`);
+  }
+  const [, held] = await converse('lisbon', ['watch the backyard tonight', 'oh wait, not sure']);
+  assert.deepEqual(held.changes, []);
+});
+
+test('a reason that agrees with arming arms; a stand-down beside a statement in the negative stands down', async () => {
+  for (const message of ['arm the house, we are heading to bed', "we're going to bed, arm the house", 'arm the house, turning in now']) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.deepEqual(tools(turn), ['arm_house'], `${message}: ${turn.reply}`);
+  }
+  const [disarm] = await converse('lisbon', ['disarm, we are heading to bed']);
+  assert.deepEqual(disarm.changes, []);
+  for (const message of ["stop the garage watch, we're not going out this evening after all", "cancel the driveway watch, we won't be away till Sunday now"]) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.deepEqual(tools(turn), ['stand_down_watch'], `${message}: ${turn.reply}`);
+  }
+});

@@ -18,6 +18,7 @@ import {
   isPersonWord,
   type Uncovered,
   type ContentVocabulary,
+  classifyWord,
   quoteUncovered,
   type Token,
   type WordRole,
@@ -1063,8 +1064,8 @@ function tidyPlan(plan: Plan): Plan {
 
 /** Words that open a correction said in a hurry ("no wait, half ten", "hang on, 11"). */
 const HURRIED_OPENERS = new Set(['no', 'wait', 'hold', 'hang', 'on', 'sorry', 'oh', 'oops', 'actually']);
-/** Words around a corrected time that say nothing more ("make it", "until", "instead"). */
-const TIME_GLUE = new Set(['make', 'it', 'that', 'until', 'till', 'til', 'from', 'at', 'to', 'by', 'instead', 'then', 'please']);
+/** Words around a corrected time that say nothing more ("make it", "until", "instead", "till 6 only"). */
+const TIME_GLUE = new Set(['make', 'it', 'that', 'until', 'till', 'til', 'from', 'at', 'to', 'by', 'instead', 'then', 'please', 'only', 'just', 'rather']);
 
 /**
  * "no wait, half ten", "hold on, from 11": a hesitation whose other words are all a time is no
@@ -1715,7 +1716,10 @@ function isStatementSentence(r: Reading): boolean {
 function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, time: TimeSpec): number {
   if (!clause.cue) return clause.to;
   for (let k = Math.max(clause.from, clause.cue.end - 1); k + 1 < clause.to; k++) {
-    if (tokens[k].breakAfter !== ',' || [...time.consumed].some((j) => j > k && j < clause.to)) continue;
+    // ("call off the gate watch, we're not going anywhere this weekend": a request with no window, beside a
+    // statement said in the negative, takes no time from it — docs/decisions.md, "Round K household")
+    const timeless = clause.intent === 'stand_down' && tokens.slice(k + 1, clause.to).some((t) => classifyWord(t.text) === 'negation');
+    if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless)) continue;
     if (isReasonSpan(tokens, k + 1, clause.to, ctx)) return k + 1;
   }
   return clause.to;
