@@ -121,3 +121,12 @@ test('a reason that agrees with arming arms; a stand-down beside a statement in 
     assert.deepEqual(tools(turn), ['stand_down_watch'], `${message}: ${turn.reply}`);
   }
 });
+
+test('"just the camera" after a watch on a place with one camera narrows the watch to it; with two it still asks', async () => {
+  const [, one] = await converse('lisbon', ['watch the kitchen and the garage tonight', 'only the contact']);
+  assert.deepEqual(tools(one), ['update_watch'], one.reply);
+  assert.equal((one.changes[0].args.sensor_ids as string[]).length, 1, one.reply);
+  assert.match(one.reply, /covers the back door contact/);
+  const [, two] = await converse('lisbon', ['watch the driveway and the backyard tonight', 'just the camera']);
+  assert.deepEqual(two.changes, [], two.reply);
+});

@@ -1398,6 +1398,8 @@ function inheritFromBefore(
         r.intent = 'update_watch';
         r.mentions = [];
       }
+      // "just the camera": a kind that names several sensors of the home names one of the watch just made
+      if (!inMessage && source.intent === 'create_watch' && (words.includes('just') || words.includes('only'))) narrowKindToSource(r, sourceIds, ctx);
       // "just the front one", "only the back door": the watch just made narrows to part of its places
       const narrows =
         ownPlaces &&
@@ -1449,6 +1451,19 @@ function askStartBesideStatement(r: Reading, setting: Reading): string {
     `I understood that you want me to watch ${places || 'there'} until ${said(r).replace(/^(?:until|till|til|to) /, '')}, but not when to start: ` +
     `now, or "${said(setting)}" as you said? I haven't changed anything — say when the watch should start.`
   );
+}
+
+/**
+ * "watch the back gate tonight" — "just the camera": a sensor kind that is ambiguous in the home but
+ * matches exactly one sensor of the watch just made is that sensor (docs/decisions.md, "Round K household").
+ */
+function narrowKindToSource(r: Reading, sourceIds: ReadonlySet<string>, ctx: HouseholdContext): void {
+  r.mentions = r.mentions.map((m) => {
+    if (m.place.type !== 'ambiguous') return m;
+    const options = new Set(m.place.options);
+    const mine = ctx.sensors.filter((x) => options.has(x.name) && sourceIds.has(x.id));
+    return mine.length === 1 ? { ...m, place: { type: 'sensor', sensor: mine[0] } } : m;
+  });
 }
 
 /** "while we're away" and no other time word: a window whose start and end the clause leaves to the words around it. */
