@@ -18,6 +18,7 @@ import {
   isPersonWord,
   type Uncovered,
   type ContentVocabulary,
+  classifyWord,
   quoteUncovered,
   type Token,
   type WordRole,
@@ -458,9 +459,12 @@ const ROLE_QUESTIONS: Record<WordRole, string> = {
   thing: 'which of your rooms or sensors did you mean, or what should I look out for?',
 };
 
-/** The planner's own words for coverage of content words (vocabulary.ts, isPlannerWord and NOTICE_WORDS), as said or as lemmas. */
+/**
+ * The planner's own words for coverage of content words (vocabulary.ts, isPlannerWord and NOTICE_WORDS), as said or as lemmas.
+ * A verb it cannot do is not its word even when the noun is ("the camera feed" against "…and also feed the cat").
+ */
 const PLANNER_VOCABULARY: ContentVocabulary = {
-  known: (t) => isPlannerWord(t.text) || isPlannerWord(t.root),
+  known: (t) => (isPlannerWord(t.text) || isPlannerWord(t.root)) && !(t.isVerb && OUT_OF_SCOPE_VERBS.has(t.text)),
   notice: (t) => NOTICE_WORDS.has(t.text),
 };
 
@@ -587,7 +591,8 @@ const ACTION_ENDS = new Set([
  */
 function declineJoinedAction(r: Reading, readings: Reading[], action: Uncovered): string {
   let end = action.index + 1;
-  while (end < r.tokens.length && end - action.index < 6 && !r.used.has(end) && !ACTION_ENDS.has(r.tokens[end].text) && !r.tokens[end - 1].breakAfter) end++;
+  // (the words the request read into it count: "feed the cat at 7" set the watch's kind and time)
+  while (end < r.tokens.length && end - action.index < 6 && !ACTION_ENDS.has(r.tokens[end].text) && !r.tokens[end - 1].breakAfter) end++;
   const said = r.tokens
     .slice(action.index, end)
     .map((t) => t.text)
@@ -1043,8 +1048,8 @@ function tidyPlan(plan: Plan): Plan {
 
 /** Words that open a correction said in a hurry ("no wait, half ten", "hang on, 11"). */
 const HURRIED_OPENERS = new Set(['no', 'wait', 'hold', 'hang', 'on', 'sorry', 'oh', 'oops', 'actually']);
-/** Words around a corrected time that say nothing more ("make it", "until", "instead"). */
-const TIME_GLUE = new Set(['make', 'it', 'that', 'until', 'till', 'til', 'from', 'at', 'to', 'by', 'instead', 'then', 'please']);
+/** Words around a corrected time that say nothing more ("make it", "until", "instead", "till 6 only"). */
+const TIME_GLUE = new Set(['make', 'it', 'that', 'until', 'till', 'til', 'from', 'at', 'to', 'by', 'instead', 'then', 'please', 'only', 'just', 'rather']);
 
 /**
  * "no wait, half ten", "hold on, from 11": a hesitation whose other words are all a time is no
@@ -1377,6 +1382,8 @@ function inheritFromBefore(
         r.intent = 'update_watch';
         r.mentions = [];
       }
+      // "just the camera": a kind that names several sensors of the home names one of the watch just made
+      if (!inMessage && source.intent === 'create_watch' && (words.includes('just') || words.includes('only'))) narrowKindToSource(r, sourceIds, ctx);
       // "just the front one", "only the back door": the watch just made narrows to part of its places
       const narrows =
         ownPlaces &&
@@ -1414,6 +1421,33 @@ function inheritFromBefore(
     }
   }
   return false;
+}
+
+/** The question when a statement's day and a watch's own end leave its start open. */
+function askStartBesideStatement(r: Reading, setting: Reading): string {
+  const said = (x: Reading) =>
+    x.tokens
+      .slice(Math.min(...x.time.consumed), Math.max(...x.time.consumed) + 1)
+      .map((t) => t.text)
+      .join(' ');
+  const places = r.mentions.map((m) => `the ${subjectOf(m.place)}`).join(' and ');
+  return (
+    `I understood that you want me to watch ${places || 'there'} until ${said(r).replace(/^(?:until|till|til|to) /, '')}, but not when to start: ` +
+    `now, or "${said(setting)}" as you said? I haven't changed anything — say when the watch should start.`
+  );
+}
+
+/**
+ * "watch the back gate tonight" — "just the camera": a sensor kind that is ambiguous in the home but
+ * matches exactly one sensor of the watch just made is that sensor (docs/decisions.md, "Round K household").
+ */
+function narrowKindToSource(r: Reading, sourceIds: ReadonlySet<string>, ctx: HouseholdContext): void {
+  r.mentions = r.mentions.map((m) => {
+    if (m.place.type !== 'ambiguous') return m;
+    const options = new Set(m.place.options);
+    const mine = ctx.sensors.filter((x) => options.has(x.name) && sourceIds.has(x.id));
+    return mine.length === 1 ? { ...m, place: { type: 'sensor', sensor: mine[0] } } : m;
+  });
 }
 
 /** "while we're away" and no other time word: a window whose start and end the clause leaves to the words around it. */
@@ -1465,6 +1499,13 @@ function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Re
   // ("starting in 20 minutes, watch the front yard for an hour": so does a delayed start)
   if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date && r.time.delayMs === undefined) {
     const setting = readings.find((x) => !x.intent && (x.time.dayOffset !== 0 || x.time.date || x.time.delayMs !== undefined));
+    // "we go to Pune for the week starting tomorrow, watch the balcony till Saturday": an end of its own and
+    // the day of a statement beside it: the watch may start now or when that day comes (docs/decisions.md, "Round K household")
+    const ownStart = r.time.anchors.some((a) => a.role !== 'end') || r.time.durationMs !== undefined || r.time.night;
+    if (setting && !ownStart && r.time.anchors.length && setting.time.delayMs === undefined && !r.unresolved) {
+      r.unresolved = askStartBesideStatement(r, setting);
+      return false;
+    }
     if (setting) {
       r.time = {
         ...r.time,
@@ -1674,7 +1715,10 @@ function isStatementSentence(r: Reading): boolean {
 function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, time: TimeSpec): number {
   if (!clause.cue) return clause.to;
   for (let k = Math.max(clause.from, clause.cue.end - 1); k + 1 < clause.to; k++) {
-    if (tokens[k].breakAfter !== ',' || [...time.consumed].some((j) => j > k && j < clause.to)) continue;
+    // ("call off the gate watch, we're not going anywhere this weekend": a request with no window, beside a
+    // statement said in the negative, takes no time from it — docs/decisions.md, "Round K household")
+    const timeless = clause.intent === 'stand_down' && tokens.slice(k + 1, clause.to).some((t) => classifyWord(t.text) === 'negation');
+    if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless)) continue;
     if (isReasonSpan(tokens, k + 1, clause.to, ctx)) return k + 1;
   }
   return clause.to;
@@ -3450,7 +3494,41 @@ function confirmLifting(r: Reading, how: (name: string) => string): string | und
   return undefined;
 }
 
+/** Words of a time that say "from now, until I say otherwise" ("for now", "for a bit", "for the moment"). */
+const OPEN_SPANS = new Set(['now', 'bit', 'while', 'moment', 'time', 'being', 'meantime']);
+
+/**
+ * "mute the kitchen motion till tomorrow", "unmute the porch cam at 6", "leave the shed alone for 2
+ * hours": a mute or a boundary has no start or end time (src/home/agent/tools.ts: mute_sensor and
+ * set_boundary take none), so a time said with one in its own clause would be dropped. Nothing is
+ * changed and the reply says so; a time of a reason beside it ("we've the in-laws for the week") is
+ * not the request's (docs/decisions.md, "Round K household").
+ */
+function askAboutTimedSwitch(r: Reading, what: string, lift: string): string | undefined {
+  if (!r.time.hasTime || r.question || r.negated) return undefined;
+  const own = [...r.time.consumed].filter((k) => {
+    if (OPEN_SPANS.has(r.tokens[k].text)) return false;
+    // ("…, we've guests for the week", "…, the sitter comes at 6": the time of a statement of its own, after a verb the reading did not use)
+    const before = r.tokens.slice(r.clause.from, k);
+    return !before.some(
+      (t, j) =>
+        (t.isVerb && !t.isNoun && !r.used.has(r.clause.from + j)) || ['i', 'we', 'he', 'she', 'they', 'while', 'because', 'since', 'as'].includes(t.text),
+    );
+  });
+  if (!own.length) return undefined;
+  const said = r.tokens
+    .slice(Math.min(...own), Math.max(...own) + 1)
+    .map((t) => t.text)
+    .join(' ');
+  return (
+    `I can't ${what} for a set time ("${said}"): it lasts until you ${lift}, and it happens at once. ` +
+    `So I haven't changed anything — say it again without the time if you want it done now, and ask me to ${lift} when you want.`
+  );
+}
+
 function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {
+  const timed = askAboutTimedSwitch(r, mute ? 'mute a sensor' : 'unmute a sensor', mute ? 'unmute it' : 'mute it again');
+  if (timed) return timed;
   // "turn it all off", "switch everything off": stop every watch, or mute every sensor? Both are
   // readings of the words and they differ a lot — asked (only "mute" / "silence" says which)
   const switchWords = (r.clause.cue?.matched ?? []).some((k) => ['turn', 'switch', 'shut'].includes(r.tokens[k].text));
@@ -3492,6 +3570,8 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
 }
 
 function planBoundary(r: Reading, state: PlanState, plan: Plan, set: boolean): string | undefined {
+  const timed = askAboutTimedSwitch(r, set ? 'leave a place alone' : 'lift a boundary', set ? 'lift the boundary' : 'set it again');
+  if (timed) return timed;
   // "remove all boundaries": every boundary there is, said as plainly as that
   const all = r.mentions.length > 0 && r.mentions.every((m) => m.place.type === 'group' && m.place.wholeHome);
   if (!set && (all || (r.wantsAll && !r.mentions.length))) {

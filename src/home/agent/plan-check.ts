@@ -9,7 +9,7 @@
  * Independent of how the planner read the message: it reads the message again, with its own small
  * reader of clock, weekday and date words, and compares with the arguments of the planned calls.
  */
-import { HOUR_WORDS, findSpokenClocks, parseWeekday } from '../../platform/language/index.ts';
+import { DIALECT_DAY_PARTS, HOUR_WORDS, findSpokenClocks, parseWeekday } from '../../platform/language/index.ts';
 import { toWallClock } from '../../platform/time/index.ts';
 import type { HouseholdContext } from './context.ts';
 import type { Plan, PlannedCall } from './plan.ts';
@@ -75,7 +75,8 @@ function words(message: string): string[] {
     .replace(/[^a-z0-9:'.\s]/g, ' ')
     .replace(/\.(?=\s|$)/g, ' ')
     .split(/\s+/)
-    .filter(Boolean);
+    .filter(Boolean)
+    .flatMap((w) => (DIALECT_DAY_PARTS[w] ?? w).split(' '));
 }
 
 function withMeridiem(hour: number, meridiem: string | undefined): { hour: number; certain: boolean } {

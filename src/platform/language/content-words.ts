@@ -61,17 +61,23 @@ const AUXILIARIES = new Set([
 const SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they']);
 /** The user as the one an action is for ("send me…", "give us…"). */
 const USER = new Set(['me', 'us']);
+/** A request put to the agent inside a joined part ("…and can you also do the boiler", "…and could you please feed the cat"). */
+const REQUEST_FRAME = new Set(['can', 'could', 'would', 'will', 'you']);
+/** "do" as a main verb with an object of its own ("…and do the hot water system"), not an auxiliary nor "do the same". */
+const DO_VERBS = new Set(['do', 'does', 'did']);
+
 /** Words of a request's cue that its object follows ("keep an eye on the …", "look out for the …"). */
 const CUE_PARTICLES = new Set(['on', 'over', 'after', 'for', 'out']);
 
-function isContentToken(t: Token, vocabulary: ContentVocabulary): boolean {
+function isContentToken(t: Token, next: Token | undefined, vocabulary: ContentVocabulary): boolean {
+  const mainDo = DO_VERBS.has(t.text) && DETERMINERS.has(next?.text ?? '') && next?.text !== 'that';
   return (
     /^[a-z][a-z'-]*$/.test(t.text) &&
     !isFillerWord(t.text) &&
-    !AUXILIARIES.has(t.text) &&
+    (!AUXILIARIES.has(t.text) || mainDo) &&
     !COORDINATORS.has(t.text) &&
     !DETERMINERS.has(t.text) &&
-    !vocabulary.known(t)
+    (!vocabulary.known(t) || mainDo)
   );
 }
 
@@ -85,20 +91,30 @@ export function classifyContentWord(
   vocabulary: ContentVocabulary,
 ): ContentRole | undefined {
   const t = tokens[k];
-  if (!isContentToken(t, vocabulary)) return undefined;
+  if (!isContentToken(t, tokens[k + 1], vocabulary)) return undefined;
+  // ("…and do the same for the shed" repeats the request)
+  if (DO_VERBS.has(t.text) && tokens[k + 2]?.text === 'same') return undefined;
   // ("…and send me a notification if anyone comes": what the agent does anyway)
   const tellsUser = USER.has(tokens[k + 1]?.text ?? '') && tokens.slice(k + 2, Math.min(to, k + 5)).some((x) => vocabulary.notice(x));
   // "…and email the landlord": a word the tagger took for a noun, opening a part with an object of its own, is its verb
-  const verb = t.isVerb || (t.isNoun && !STOP_WORDS.has(t.text) && DETERMINERS.has(tokens[k + 1]?.text ?? '') && !DETERMINERS.has(tokens[k - 1]?.text ?? ''));
+  const verb =
+    t.isVerb ||
+    DO_VERBS.has(t.text) ||
+    (t.isNoun && !STOP_WORDS.has(t.text) && DETERMINERS.has(tokens[k + 1]?.text ?? '') && !DETERMINERS.has(tokens[k - 1]?.text ?? ''));
   if (verb && !tellsUser && isJoinedAction(tokens, k, from, used)) return 'action';
   if (t.isNoun && !t.isVerb && !STOP_WORDS.has(t.text) && isRequestObject(tokens, k, from, to, used, vocabulary)) return 'thing';
   return undefined;
 }
 
-/** "…and text my brother", "…and then just book a locksmith": a verb that opens a part joined to a request with no subject of its own. */
+/**
+ * "…and text my brother", "…and then just book a locksmith", "…and can you also do the boiler": a verb
+ * that opens a part joined to a request with no subject of its own (the agent asked is none).
+ */
 function isJoinedAction(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
   let j = k - 1;
-  while (j >= from && !used.has(j) && isFillerWord(tokens[j].text) && !COORDINATORS.has(tokens[j].text)) j--;
+  const skipped = (x: Token) => (isFillerWord(x.text) || REQUEST_FRAME.has(x.text) || COORDINATORS.has(x.text)) && !SUBJECTS.has(x.text);
+  // (the last coordinator before the verb, past a request frame: "and can you also | do")
+  while (j >= from && !used.has(j) && skipped(tokens[j]) && !(COORDINATORS.has(tokens[j].text) && !REQUEST_FRAME.has(tokens[j - 1]?.text ?? ''))) j--;
   if (j < from || used.has(j) || !COORDINATORS.has(tokens[j].text)) return false;
   while (j - 1 >= from && !used.has(j - 1) && COORDINATORS.has(tokens[j - 1].text)) j--;
   return j > from && !tokens.slice(from, j).some((x) => SUBJECTS.has(x.text));

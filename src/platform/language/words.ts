@@ -136,6 +136,20 @@ export const STOP_WORDS = new Set([
   'okay',
 ]);
 
+/**
+ * Dialect and clipped words for parts of the day ("5 this arvo", "sarvo", "tomorrow mornin"): a class
+ * of its own, so readers of the raw message (src/home/agent/plan-check.ts) read them as the words they stand for.
+ */
+export const DIALECT_DAY_PARTS: Readonly<Record<string, string>> = {
+  arvo: 'afternoon',
+  avo: 'afternoon',
+  sarvo: 'this afternoon',
+  aftie: 'afternoon',
+  evo: 'evening',
+  mornin: 'morning',
+  evenin: 'evening',
+};
+
 /** Texting shorthand and common misspellings that edit distance alone gets wrong. */
 export const SPELLING_FIXES: Record<string, string> = {
   '2nite': 'tonight',
@@ -189,4 +203,5 @@ export const SPELLING_FIXES: Record<string, string> = {
   abt: 'about',
   bc: 'because',
   cuz: 'because',
+  ...DIALECT_DAY_PARTS,
 };

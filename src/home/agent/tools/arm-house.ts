@@ -21,10 +21,10 @@ const ARMED_KINDS = new Set(['camera', 'contact']);
 
 /**
  * Where the household is going or has come back from, said as the reason beside the request: "off to work",
- * "we're off to the airport", "heading out for the day", "we're home". Group 1 is the leaving word, group 2
+ * "we're off to the airport", "heading out for the day", "we're heading to bed", "we're home". Group 1 is the leaving word, group 2
  * the coming-home word.
  */
-const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) )?(?:(off|out|leaving|heading (?:out|off)|going (?:out|away)|away)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from) (?:the |my |our )?[a-z']+(?: [a-z']+)?))*`;
+const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) )?(?:(off|out|leaving|heading (?:out|off)|going (?:out|away)|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from) (?:the |my |our )?[a-z']+(?: [a-z']+)?))*`;
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
 const LEAD = new RegExp(
   String.raw`^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|${WHEREABOUTS})[\s,.!;:-]+)*`,
