@@ -8,7 +8,8 @@ import { MIN, NOW, TZ, makeDetection, ny } from './scene-fixtures.ts';
  * Round K's scene causes (docs/decisions.md, "Round K: scene questions"), in phrasings of our own:
  * a count of a kind that is none says 0; a peak over the window says today's too when it is
  * higher; a comparison that names the peak (or the average) is decided by that figure; "busiest"
- * where cars park says the vehicles' peak beside the people's. Each with phrasings where the change must not fire.
+ * where cars park says the vehicles' peak beside the people's; "rm" is a room; "the last truck
+ * to leave" is the last vehicle of any kind to leave, said so. Each with phrasings where the change must not fire.
  */
 
 const det = makeDetection;
@@ -124,4 +125,24 @@ test('"busiest" where cars park is the people peak with the vehicles\' said besi
   // not where cars park
   assert.equal(ask('what was the busiest time this morning?').vehicle_peak_too, undefined);
   assert.equal(ask('what was the busiest time this morning?', { location: 'loading_dock' }).vehicle_peak_too, undefined);
+});
+
+test('"rm" is a room in a place’s name; another room is still not this scene', () => {
+  const clinic = { location: 'waiting_room' };
+  assert.equal(ask('no. of ppl in the waiting rm', clinic).metric, 'people');
+  assert.equal(ask('how many people were in the waiting rm at 9?', clinic).aggregate, 'current');
+  assert.match(refused('how many people in the store rm?', clinic), /"store"/);
+});
+
+test('"when did the last truck leave?" is the last vehicle of any kind to leave, said so; a yes/no about a truck leaving stays refused', () => {
+  const history = [cars('09:00', 2), cars('09:40', 1), cars('10:00', 0)];
+  const interp = ask('when did the last truck leave?', LOT);
+  assert.equal(interp.aggregate, 'last_departure');
+  assert.deepEqual(interp.vehicle_kinds, ['truck']);
+  assert.match(
+    answer('when did the last truck leave?', history, LOT),
+    /at 10:00 .*cannot tell "truck" from other vehicles, so that is the last vehicle of any kind to leave: the last "truck" left then or earlier\.$/,
+  );
+  assert.doesNotMatch(answer('when did the last car leave?', history, LOT), /cannot tell/);
+  assert.match(refused('did a truck leave?', LOT), /cannot tell "truck" apart/);
 });

@@ -1599,7 +1599,9 @@ export function vehicleKindsNote(interp: Pick<Interpretation, 'aggregate' | 'veh
       ? `so that is the first vehicle of any kind: the first ${kinds} came then or later`
       : interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival'
         ? `so that is the last vehicle of any kind: the last ${kinds} came then or earlier`
-        : 'so that figure is every vehicle';
+        : interp.aggregate === 'last_departure'
+          ? `so that is the last vehicle of any kind to leave: the last ${kinds} left then or earlier`
+          : 'so that figure is every vehicle';
   return `The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.`;
 }
 

@@ -851,7 +851,7 @@ function readChangeWords(reading: Reading): void {
  * Aggregates that give the time of a sighting: for a kind of vehicle the cameras do not tell apart
  * ("the last lorry"), the last (or first) vehicle of any kind is a bound on it, and the answer says so.
  */
-const SIGHTING_AGGREGATES = new Set<Aggregate>(['last_seen', 'last_arrival', 'first_seen']);
+const SIGHTING_AGGREGATES = new Set<Aggregate>(['last_seen', 'last_arrival', 'last_departure', 'first_seen']);
 
 /** Aggregates that give a count, which may carry "I cannot tell trucks from other vehicles". */
 const COUNTING_AGGREGATES = new Set<Aggregate>(['current', 'peak', 'average', 'minimum', 'arrivals', 'compare']);
