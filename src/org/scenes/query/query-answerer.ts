@@ -1,4 +1,4 @@
-import { answerKindQuestion } from './query-kinds.ts';
+import { answerKindQuestion, kindNouns } from './query-kinds.ts';
 import type { DetectionRecord } from '../../detections/index.ts';
 import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, ARRIVAL_SLACK_MS, describeLocation } from './query-interpreter.ts';
 import { formatMoment } from '../../../platform/time/index.ts';
@@ -1360,6 +1360,55 @@ function withOtherReading(interp: Interpretation, answer: string, history: Detec
 }
 
 /**
+ * Which way two sides of a comparison went, and the figures that say so: the figure the question
+ * names (Interpretation.compare_by) decides alone; with none named the average and the peak must
+ * agree (docs/decisions.md, "Round K: scene questions").
+ */
+function compareDirection(
+  interp: Interpretation,
+  a: { value: number; peak?: number },
+  b: { value: number; peak?: number },
+): { direction: 'up' | 'down' | 'same' | 'mixed'; measure: string } {
+  const dir = (x: number, y: number, tolerance: number): 'up' | 'down' | 'same' => (x - y > tolerance ? 'up' : y - x > tolerance ? 'down' : 'same');
+  let direction: 'up' | 'down' | 'same' | 'mixed';
+  let measure: string;
+  if (a.peak === undefined || b.peak === undefined) {
+    direction = dir(a.value, b.value, 0.5);
+    measure = '';
+  } else {
+    // a figure the question names is compared as it is (a difference of one counts); unnamed, both must agree within a tenth
+    const named = interp.compare_by;
+    const byAverage = dir(a.value, b.value, named === 'average' ? 0.05 : Math.max(0.5, 0.1 * Math.max(a.value, b.value)));
+    const byPeak = dir(a.peak, b.peak, named === 'peak' ? 0.5 : Math.max(0.5, 0.1 * Math.max(a.peak, b.peak)));
+    direction = named
+      ? named === 'peak'
+        ? byPeak
+        : byAverage
+      : byAverage === byPeak
+        ? byAverage
+        : byAverage === 'same'
+          ? byPeak
+          : byPeak === 'same'
+            ? byAverage
+            : 'mixed';
+    const avg = `on average ${formatNumber(a.value)} against ${formatNumber(b.value)}`;
+    const most = `at most ${a.peak} at once against ${b.peak}`;
+    measure = named
+      ? named === 'peak'
+        ? ` by the most at once (${most}; ${avg})`
+        : ` on average (${avg}; ${most})`
+      : direction === 'mixed'
+        ? ` (${avg}, but ${most})`
+        : byAverage === byPeak
+          ? ` (${avg}; ${most})`
+          : byAverage === 'same'
+            ? ` by the most at once (${most}; ${avg}, about the same)`
+            : ` on average (${avg}; ${most}, about the same)`;
+  }
+  return { direction, measure };
+}
+
+/**
  * "compare this morning with yesterday morning": each time's figures side by side, the average
  * (time-weighted) and the most at once for a span, the count for a moment, and which is higher.
  * The measure that decides is said (docs/decisions.md, "Scene questions: round C"): for a moment,
@@ -1402,27 +1451,7 @@ function answerCompare(
       supporting: [...(a?.records ?? []), ...(b?.records ?? [])],
     };
   }
-  const dir = (x: number, y: number, tolerance: number): 'up' | 'down' | 'same' => (x - y > tolerance ? 'up' : y - x > tolerance ? 'down' : 'same');
-  let direction: 'up' | 'down' | 'same' | 'mixed';
-  let measure: string;
-  if (a.peak === undefined || b.peak === undefined) {
-    direction = dir(a.value, b.value, 0.5);
-    measure = '';
-  } else {
-    const byAverage = dir(a.value, b.value, Math.max(0.5, 0.1 * Math.max(a.value, b.value)));
-    const byPeak = dir(a.peak, b.peak, Math.max(0.5, 0.1 * Math.max(a.peak, b.peak)));
-    direction = byAverage === byPeak ? byAverage : byAverage === 'same' ? byPeak : byPeak === 'same' ? byAverage : 'mixed';
-    const avg = `on average ${formatNumber(a.value)} against ${formatNumber(b.value)}`;
-    const most = `at most ${a.peak} at once against ${b.peak}`;
-    measure =
-      direction === 'mixed'
-        ? ` (${avg}, but ${most})`
-        : byAverage === byPeak
-          ? ` (${avg}; ${most})`
-          : byAverage === 'same'
-            ? ` by the most at once (${most}; ${avg}, about the same)`
-            : ` on average (${avg}; ${most}, about the same)`;
-  }
+  const { direction, measure } = compareDirection(interp, a, b);
   const verdict =
     direction === 'up'
       ? `more ${many} ${p.when}${measure}`
@@ -1536,6 +1565,7 @@ function answerCountAggregate(
     case 'peak': {
       const r = answerPeak(interp, counted, p);
       result = { ...r, people: interp.metric === 'people' ? r.value : undefined };
+      if (interp.vehicle_peak_too) result = withVehiclePeak(interp, result, vehicles, p);
       break;
     }
     case 'average': {
@@ -1569,12 +1599,48 @@ export function vehicleKindsNote(interp: Pick<Interpretation, 'aggregate' | 'veh
       ? `so that is the first vehicle of any kind: the first ${kinds} came then or later`
       : interp.aggregate === 'last_seen' || interp.aggregate === 'last_arrival'
         ? `so that is the last vehicle of any kind: the last ${kinds} came then or earlier`
-        : 'so that figure is every vehicle';
+        : interp.aggregate === 'last_departure'
+          ? `so that is the last vehicle of any kind to leave: the last ${kinds} left then or earlier`
+          : 'so that figure is every vehicle';
   return `The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.`;
 }
 
 function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAnswer {
   return { ...result, answer: `${result.answer} ${vehicleKindsNote(interp)}` };
+}
+
+/** "busiest" where cars park: the vehicles' peak over the same span, beside the people's (Interpretation.vehicle_peak_too). */
+function withVehiclePeak(interp: Interpretation, result: CountAnswer, vehicles: Reading[], p: Phrasing): CountAnswer {
+  const peak = peakOf(readingsOver(vehicles, interp.from, interp.to), interp.from);
+  if (!peak) return { ...result, answer: `${result.answer} No vehicle counts were recorded then.` };
+  const said = peak.value === 0 ? 'there were no vehicles' : `the most at once were ${peak.value}, at ${p.moment(peak.at)}`;
+  return { ...result, answer: `${result.answer} Of vehicles, ${said}.`, supporting: [...result.supporting, peak.reading.record] };
+}
+
+/** The count readings a peak is taken from: people, vehicles, or the counted kind asked about. */
+function peakReadingsOf(interp: Interpretation, detections: DetectionRecord[]): Reading[] {
+  if (interp.metric !== 'objects') return readingsOf(detections, interp.metric === 'vehicles' ? 'vehicle' : 'person_count');
+  return detections
+    .filter((d) => d.type === interp.kind && typeof d.count === 'number')
+    .map((d) => ({ at: d.at, value: d.count!, record: d }))
+    .sort((a, b) => a.at - b.at);
+}
+
+/**
+ * A peak over the window with no time of its own: today's so far is said too when it is higher,
+ * with its own span, so "the most bikes at once" is never only the last 15 minutes' (Interpretation.day_peak).
+ */
+function withDayPeak(interp: Interpretation, result: CountAnswer, detections: DetectionRecord[], today: DetectionRecord[], p: Phrasing): CountAnswer {
+  const day = interp.day_peak!;
+  const inWindow = peakOf(readingsOver(peakReadingsOf(interp, detections), interp.from, interp.to), interp.from);
+  const sofar = peakOf(readingsOver(peakReadingsOf(interp, today), day.from, day.to), day.from);
+  if (!sofar || sofar.value <= (inWindow?.value ?? 0)) return result;
+  const [one, many] = interp.metric === 'objects' ? kindNouns(interp) : nouns(interp);
+  return {
+    ...result,
+    answer: `${result.answer} Today so far the most at once was ${plural(sofar.value, one, many)}, at ${p.moment(sofar.at)}.`,
+    supporting: [...result.supporting, sofar.reading.record],
+  };
 }
 
 /** detections = the history rows of the scene's location in [from - lookback, to] as the service loads them (ascending by at). Pure function. */
@@ -1622,6 +1688,7 @@ export function answerQuery(
   }
 
   if (interp.vehicle_kinds?.length) result = withVehicleKinds(interp, result);
+  if (interp.day_peak) result = withDayPeak(interp, result, detections, baseline[0] ?? [], p);
 
   // Density at the moment the answer is about; otherwise at the end of the range.
   const peopleAtEnd = valueAt(people, interp.to, p.isNow ? scene.people : 0) ?? 0;

@@ -851,7 +851,7 @@ function readChangeWords(reading: Reading): void {
  * Aggregates that give the time of a sighting: for a kind of vehicle the cameras do not tell apart
  * ("the last lorry"), the last (or first) vehicle of any kind is a bound on it, and the answer says so.
  */
-const SIGHTING_AGGREGATES = new Set<Aggregate>(['last_seen', 'last_arrival', 'first_seen']);
+const SIGHTING_AGGREGATES = new Set<Aggregate>(['last_seen', 'last_arrival', 'last_departure', 'first_seen']);
 
 /** Aggregates that give a count, which may carry "I cannot tell trucks from other vehicles". */
 const COUNTING_AGGREGATES = new Set<Aggregate>(['current', 'peak', 'average', 'minimum', 'arrivals', 'compare']);
@@ -1282,6 +1282,19 @@ function resolveTrend(r: Resolving): Resolved {
   };
 }
 
+/**
+ * "when was it busiest this morning?" where cars park: "busiest" names no count, and a car park's
+ * busiest time for cars need not be its busiest for people; the people peak (the blind sets of
+ * earlier rounds asked it so) with the vehicles' peak over the same span said beside it
+ * (Interpretation.vehicle_peak_too; docs/decisions.md, "Round K: scene questions"). Elsewhere it is
+ * the people count alone.
+ */
+function busiestOfEither(r: Resolving): boolean {
+  const peopleWords = r.tokens.filter((t) => t.roles.has('people')).map((t) => t.word);
+  if (r.roles.has('vehicles') || peopleWords.length === 0 || peopleWords.some((w) => w !== 'busiest')) return false;
+  return PARKING_PLACES.some((w) => locationWords(r.ctx.location).includes(w));
+}
+
 /** Counts and presence: now, at a moment, or over a span; crowd levels; anomalies; stays longer than a length. */
 function resolveCount(r: Resolving): Resolved {
   const { roles, tokens, phrase, comparisons } = r;
@@ -1290,6 +1303,7 @@ function resolveCount(r: Resolving): Resolved {
   if (roles.has('empty') && (roles.has('level_crowded') || roles.has('level_full') || roles.has('level_busy'))) {
     refuse('The question asks whether it is empty and crowded at once; ask one of them.');
   }
+  if (busiestOfEither(r)) extra.vehicle_peak_too = true;
   let metric = chooseMetric(
     roles,
     location,
@@ -1376,7 +1390,14 @@ function withWindow(interp: Interpretation, range: Range, ctx: QueryContext): In
     report.window.source === 'default'
       ? ` (the question named no time and the request no window: the default window, ${report.window.duration})`
       : ` (the request's window, ${report.window.duration})`;
-  return { ...interp, ...report, summary: `${interp.summary}${said}` };
+  return { ...interp, ...report, ...dayPeakOf(interp, ctx), summary: `${interp.summary}${said}` };
+}
+
+/** "what was the most bikes at once?" over the window: today so far too, when today began before the window (Interpretation.day_peak). */
+function dayPeakOf(interp: Interpretation, ctx: QueryContext): Pick<Interpretation, 'day_peak' | 'baseline'> {
+  if (interp.aggregate !== 'peak' || interp.baseline || !['people', 'vehicles', 'objects'].includes(interp.metric)) return {};
+  const day = { from: startOfZonedDay(ctx.now, ctx.timeZone), to: interp.to };
+  return day.from < interp.from ? { day_peak: day, baseline: [day] } : {};
 }
 
 /** Cats and dogs: whether any were seen, how many sightings, whether it was only animals. */
@@ -1404,7 +1425,9 @@ function resolveAnimals(r: Resolving, animalWords: Token[]): Interpretation {
 /** Bicycles and the other counted kinds of the table of detection kinds (query-kinds.ts). */
 function resolveObjects(r: Resolving): Interpretation {
   const { now, timeZone, location } = r.ctx;
-  const k = interpretKindQuestion(r.tokens, r.roles, { moment: !r.rangeish }, refuse);
+  // "the most bikes at once?" in the present tense with no time: a peak over a span (the window), not the count now
+  const peakAsked = r.roles.has('peak') && r.phrase.kind === 'none';
+  const k = interpretKindQuestion(r.tokens, r.roles, { moment: !r.rangeish && !peakAsked }, refuse);
   const range = k.aggregate === 'current' ? r.pointRange() : r.spanRange(`a question about ${k.kind}s`);
   const base: Omit<Interpretation, 'summary'> = {
     ...k,
@@ -1449,6 +1472,8 @@ function resolveComparison(r: Resolving): Interpretation {
   };
   if (r.vehicleKinds.length > 0) base.vehicle_kinds = r.vehicleKinds;
   if (c.first.phrase) base.time_phrase = c.first.phrase;
+  // "was yesterday's peak higher than today's?": the figure named decides, not both (docs/decisions.md, "Round K: scene questions")
+  if (roles.has('peak') !== roles.has('average')) base.compare_by = roles.has('peak') ? 'peak' : 'average';
   return { ...base, summary: describeQuestion(base, now) };
 }
 

@@ -63,6 +63,12 @@ export function describeKindQuestion(interp: Pick<Interpretation, 'aggregate' | 
   return interp.aggregate === 'current' ? `${one} count` : interp.aggregate === 'presence' ? `whether any ${many} were seen` : `peak ${one} count`;
 }
 
+/** The singular and plural of the counted kind asked about ("bicycle", "bicycles"). */
+export function kindNouns(interp: Pick<Interpretation, 'kind'>): [string, string] {
+  const kind = kindOf(interp.kind ?? '');
+  return [kind?.words?.singular ?? String(interp.kind), kind?.words?.plural ?? String(interp.kind)];
+}
+
 interface Phrasing {
   place: string;
   when: string;
@@ -89,8 +95,8 @@ export function answerKindQuestion(
     const value = p.isNow ? (scene.counts?.[interp.kind ?? ''] ?? reading?.count ?? 0) : reading?.count;
     if (value == null) return { answer: `There is no ${one} count for ${p.place} ${p.when}: no readings by then.`, supporting: [] };
     const verb = p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were';
-    const answer =
-      value === 0 ? `There ${p.isNow ? 'are' : 'were'} no ${many} in ${p.place} ${p.when}.` : `There ${verb} ${count(value)} in ${p.place} ${p.when}.`;
+    // none is said as a number too ("0 bicycles"), as counts are (docs/decisions.md, "Round K: scene questions")
+    const answer = `There ${value === 0 ? (p.isNow ? 'are' : 'were') : verb} ${count(value)} in ${p.place} ${p.when}.`;
     return { answer, supporting: reading ? [reading] : [] };
   }
   // a span: the reading in force at its start and every reading inside it
@@ -106,6 +112,6 @@ export function answerKindQuestion(
     };
   }
   if (!peak) return { answer: `There is no ${one} count for ${p.place} ${p.when}: no readings by then.`, supporting: [] };
-  if (most === 0) return { answer: `There were no ${many} in ${p.place} ${p.when}.`, supporting: [peak] };
+  if (most === 0) return { answer: `There were no ${many} in ${p.place} ${p.when} (0 at most at once).`, supporting: [peak] };
   return { answer: `The most ${many} at once in ${p.place} ${p.when} was ${most}, at ${p.moment(Math.max(peak.at, interp.from))}.`, supporting: [peak] };
 }

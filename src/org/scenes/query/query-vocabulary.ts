@@ -967,6 +967,9 @@ export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
   vechicle: 'vehicle',
   vechicles: 'vehicles',
   cnt: 'count',
+  // "waiting rm": a room, in a place's name (docs/decisions.md, "Round K: scene questions")
+  rm: 'room',
+  rms: 'rooms',
   '2day': 'today',
   tday: 'today',
   '2nite': 'tonight',

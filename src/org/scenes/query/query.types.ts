@@ -114,6 +114,16 @@ export interface Interpretation {
   other_reading?: { at: number; label: string };
   /** compare: the second time of "compare this morning with yesterday" (its history is `baseline[0]`) */
   compare_with?: { from: number; to: number; label: string };
+  /**
+   * peak with no time of its own, answered over the window: today so far, whose history is
+   * `baseline[0]`; the answer adds today's peak when it is higher than the window's
+   * (docs/decisions.md, "Round K: scene questions")
+   */
+  day_peak?: { from: number; to: number };
+  /** peak of people where cars park asked as "busiest": the vehicles' peak over the same span is said too */
+  vehicle_peak_too?: boolean;
+  /** compare: the figure the question names ("was yesterday's peak higher than today's?"): that figure alone decides */
+  compare_by?: 'peak' | 'average';
   /** kinds of vehicle a count named ("how many trucks"): the cameras count every kind together, and the answer says so */
   vehicle_kinds?: string[];
   /** arrivals/departures: also as a rate per hour over the range ("how many cars per hour") */
