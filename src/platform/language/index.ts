@@ -16,7 +16,7 @@ export {
   type SpokenClockOptions,
 } from './time/spoken-clock.ts';
 export { MAX_WINDOW_MS, describeDuration } from './time/query-window.ts';
-export { getSunTime, parseWeekday, type SunEvent } from './time/primitives.ts';
+export { getSunTime, nextWeekday, parseWeekday, type SunEvent } from './time/primitives.ts';
 export { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, settleDayPart, type TimeSpec } from './time/watch-window.ts';
 export { findWindowConflict } from './time/watch-window.ts';
 export { findOpenDayHalf } from './time/open-meridiem.ts';
