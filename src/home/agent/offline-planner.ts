@@ -13,6 +13,7 @@ import { lookupCity } from './city-directory.ts';
 import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
 import { detectForeignLanguage } from './language-guard.ts';
 import {
+  AUXILIARIES,
   createNormalizer,
   findUncovered,
   isPersonWord,
@@ -2041,9 +2042,6 @@ function readNamedPeople(
 }
 
 /** The clause's intent from its cue and first word, or why it is out of scope. */
-/** Verbs that open a statement or a question rather than a request. */
-const AUXILIARIES = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'do', 'does', 'did', "it's", "that's", "there's"]);
-
 function readIntent(
   tokens: Token[],
   clause: Clause,

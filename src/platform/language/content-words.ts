@@ -25,7 +25,8 @@ export interface ContentVocabulary {
 
 const COORDINATORS = new Set(['and', 'or', 'also', 'plus', 'then']);
 const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'another']);
-const AUXILIARIES = new Set([
+/** Auxiliary and modal verbs: they open a statement or a question, never a request of their own. */
+export const AUXILIARIES: ReadonlySet<string> = new Set([
   'be',
   'is',
   'are',
