@@ -124,6 +124,27 @@ describe('revoking or rotating a key ends the streams it holds', () => {
     assert.equal(again.status, 401);
   });
 
+  test("a console session's live feed ends when the session expires, not only at sign-out; the key's own feed stays open", async () => {
+    const owner = await t.orgKey({ name: 'Expiry Org' });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/console/sessions', headers: bearer(owner), payload: { operator: 'Ari' } });
+    assert.equal(res.statusCode, 201, res.body);
+    const cookie = String(res.headers['set-cookie']).split(';')[0];
+    // the session's 8 hours are almost over: it expires 1.5 s from now
+    const expiresAt = Date.now() + 1500;
+    await t.ctx.database.db
+      .updateTable('console_sessions')
+      .set({ expires_at: new Date(expiresAt).toISOString() })
+      .where('id', '=', res.json().id)
+      .execute();
+    const wall = await openFeed(base, { cookie });
+    const byKey = await openFeed(base, bearer(owner));
+    assert.equal(await endsWithin(wall, Date.now(), 1000), Infinity, 'the wall stays open while the session stands');
+    const took = await endsWithin(wall, expiresAt, 3000);
+    assert.ok(took >= 0 && took <= 1000, `the expired session's wall ended ${took} ms after its expiry`);
+    assert.equal(await endsWithin(byKey, Date.now(), 1), Infinity, "the key's own feed is still open");
+    byKey.close();
+  });
+
   test('a key revoked by another process on the same database (the admin CLI: nothing announces it here) ends the feed within about a second', async () => {
     const cli = await createContext(t.config);
     try {

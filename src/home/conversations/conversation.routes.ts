@@ -7,7 +7,7 @@ import { VigilError } from '../../platform/lib/index.ts';
 import type { ConversationService } from './conversation.service.ts';
 import { ConversationBody, ConversationDetailSchema, ConversationIdParams, ConversationList, type ConversationBodyT } from './conversation.schemas.ts';
 import { keepSlotRenewed, type HeldStreams, type StreamSlots } from '../../platform/coordination/index.ts';
-import { consoleSessionOf } from '../../platform/console/index.ts';
+import { heldSessionOf } from '../../platform/console/index.ts';
 
 const tags = ['Conversations'];
 const security = [{ bearerAuth: [] }];
@@ -51,7 +51,7 @@ async function streamConversation(
   reply.hijack();
   const sse = new SseStream(reply.raw, deps.clock);
   const aborted = new AbortController();
-  // revoking or rotating the key, or signing the console session out, ends the stream and the steps
+  // revoking or rotating the key, signing the console session out, or its expiry, ends the stream and the steps
   // not yet taken (docs/decisions.md, "Revocation ends what the key holds")
   const unhold = deps.held?.hold(
     principal.keyId,
@@ -59,7 +59,7 @@ async function streamConversation(
       aborted.abort();
       sse.end();
     },
-    consoleSessionOf(req)?.id,
+    heldSessionOf(req, deps.clock.now()),
   );
   reply.raw.on('close', () => {
     unhold?.();

@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/time/index.ts';
 import { VigilError } from '../../platform/lib/index.ts';
 import { principalOf, withErrors, ProblemRef, SseStream, CONCURRENT_STREAMS_PER_KEY } from '../../platform/http/index.ts';
 import { keepSlotRenewed, type HeldStreams, type StreamSlots } from '../../platform/coordination/index.ts';
-import { consoleSessionOf } from '../../platform/console/index.ts';
+import { heldSessionOf } from '../../platform/console/index.ts';
 import { SCENE_UPDATE_PERIOD_MS, visibleKinds, type OrgEventFeed } from './org-event-feed.ts';
 
 /**
@@ -58,14 +58,14 @@ export const orgEventStreamRoutes =
         const unsubscribe = feed.subscribe(principal, (e) =>
           sse.send(e.kind, { id: e.id, created_at: e.created_at, location: e.location ?? null, data: e.data }),
         );
-        // revoking or rotating the key, or signing the console session out, ends the feed (docs/decisions.md, "Revocation ends what the key holds")
+        // revoking or rotating the key, signing the console session out, or its expiry, ends the feed (docs/decisions.md, "Revocation ends what the key holds")
         const unhold = deps.held?.hold(
           principal.keyId,
           () => {
             unsubscribe();
             sse.end();
           },
-          consoleSessionOf(req)?.id,
+          heldSessionOf(req, deps.clock.now()),
         );
         reply.raw.on('close', () => {
           unhold?.();

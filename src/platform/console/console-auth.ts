@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { VigilError } from '../lib/index.ts';
 import type { Principal } from '../identity/index.ts';
+import type { HeldSession } from '../coordination/index.ts';
 import type { ConsoleSessionInfo, ConsoleSessionService } from './console-session.service.ts';
 
 /** The console's session cookie. */
@@ -19,6 +20,15 @@ const sessions = new WeakMap<FastifyRequest, ConsoleSessionInfo>();
 /** The console session a request was made with, or null (made with an API key). */
 export function consoleSessionOf(request: FastifyRequest): ConsoleSessionInfo | null {
   return sessions.get(request) ?? null;
+}
+
+/**
+ * The console session a stream is held under (src/platform/coordination/held-streams.ts): its id
+ * and the time left until it expires, by `now`; null for a request made with an API key.
+ */
+export function heldSessionOf(request: FastifyRequest, now: number): HeldSession | null {
+  const session = sessions.get(request);
+  return session ? { id: session.id, endsInMs: Date.parse(session.expiresAt) - now } : null;
 }
 
 /**

@@ -12,7 +12,7 @@ import { consoleStaticRoutes } from './console-static.ts';
 
 export { ConsoleSessionService } from './console-session.service.ts';
 export { ConsoleSessionSchema } from './console-session.schemas.ts';
-export { consoleCookieAuth, consoleSessionOf } from './console-auth.ts';
+export { consoleCookieAuth, consoleSessionOf, heldSessionOf } from './console-auth.ts';
 import { sessionStateOf } from './console-auth.ts';
 
 /** The web console: its sign-in API under /v1/console and the app under /console. */

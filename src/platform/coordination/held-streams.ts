@@ -4,8 +4,17 @@
  * key is revoked or rotated the key service ends them here, on every node, so a revoked key stops
  * receiving at once instead of when the client next reconnects (docs/decisions.md, "Revocation
  * ends what the key holds"). A stream opened with a console session is also held under the
- * session, so signing out ends it too.
+ * session, so signing out ends it too, and it ends by itself when the session expires.
  */
+/** A console session holding a stream: its id, and the milliseconds left until it expires. */
+export interface HeldSession {
+  id: string;
+  endsInMs: number;
+}
+
+/** setTimeout's longest delay; a session is never that long (8 hours). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class HeldStreams {
   private readonly byKey = new Map<string, Set<() => void>>();
   private readonly bySession = new Map<string, Set<() => void>>();
@@ -17,15 +26,19 @@ export class HeldStreams {
   }
 
   /**
-   * Registers an open stream of `keyId` (and of the console session `sessionId`, when it was opened
-   * with one); `close` ends it. Returns the release (call it when the stream closes).
+   * Registers an open stream of `keyId` (and of the console session it was opened with, if any:
+   * its id, and how long until the session expires, when the stream is ended); `close` ends it.
+   * Returns the release (call it when the stream closes).
    */
-  hold(keyId: string, close: () => void, sessionId?: string | null): () => void {
+  hold(keyId: string, close: () => void, session?: HeldSession | null): () => void {
     const entry = () => close();
     const releaseKey = addEntry(this.byKey, keyId, entry);
-    const releaseSession = sessionId ? addEntry(this.bySession, sessionId, entry) : () => undefined;
+    const releaseSession = session ? addEntry(this.bySession, session.id, entry) : () => undefined;
+    const expiry = session ? setTimeout(entry, Math.min(Math.max(0, session.endsInMs), MAX_TIMER_MS)) : null;
+    expiry?.unref();
     for (const fn of this.onHoldFns) fn();
     return () => {
+      if (expiry) clearTimeout(expiry);
       releaseKey();
       releaseSession();
     };

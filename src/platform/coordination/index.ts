@@ -14,7 +14,7 @@ export { DEFAULT_SLOT_TTL_MS, InProcessStreamSlots, keepSlotRenewed, type Stream
 export { InProcessWakeSignal, PostgresWakeSignal, createWakeSignal, type WakeSignal } from './wake-signal.ts';
 export { CACHE_TOPICS, EVERY_KEY, InProcessCacheInvalidation, alertRuleCacheKey, type CacheInvalidation } from './cache-invalidation.ts';
 export { InProcessLeaseStore, type LeaseStore, type StreamLease } from './lease-store.ts';
-export { HeldStreams } from './held-streams.ts';
+export { HeldStreams, type HeldSession } from './held-streams.ts';
 export { createCoordination, type Coordination, type RedisProbe } from './coordination.ts';
 export { RedisRateLimitStore, type OnFallback } from './redis-rate-limit-store.ts';
 export { RedisStreamSlots } from './redis-stream-slots.ts';
