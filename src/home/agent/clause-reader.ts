@@ -202,6 +202,15 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
   let contrast = false;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
+    // "we're off to Goa tomorrow so watch the balcony…": a reason, then a request of its own (docs/decisions.md, "Before round L")
+    const soRequest = t.text === 'so' && i > start && tokens[i + 1]?.text !== 'that' && !findIntent(tokens, start, i, skip).intent;
+    if (soRequest && findIntent(tokens, i + 1, tokens.length, skip).intent && hasOwnVerb(tokens, i + 1)) {
+      pieces.push({ from: start, to: i, newSentence, contrast });
+      newSentence = false;
+      contrast = false;
+      start = i + 1;
+      continue;
+    }
     if (CONTRASTS.has(t.text) && i > start && hasOwnVerb(tokens, i + 1)) {
       pieces.push({ from: start, to: i, newSentence, contrast });
       newSentence = false;
