@@ -11,6 +11,7 @@ import type { ContextPerson, ContextSensor, ContextWatch, HouseholdContext, Stoo
 import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
+import { readLeadingClause } from './leading-clause.ts';
 import { detectForeignLanguage } from './language-guard.ts';
 import {
   AUXILIARIES,
@@ -279,6 +280,10 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
   const early = planBeforeReading(message, ctx, plan);
   if (early) return early;
+  // "when it gets dark watch the porch": a time clause before a request times it (leading-clause.ts)
+  const leading = readLeadingClause(message, ctx);
+  if (leading && 'ask' in leading) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: leading.ask, confidence: 0.3 });
+  if (leading) return planOffline(leading.rewrite, ctx);
   const readings = readMessage(message, ctx);
   const state = startPlanState(ctx, readings);
 
@@ -1448,7 +1453,7 @@ function askStartBesideStatement(r: Reading, statementDay: string, ownTo: number
   );
 }
 
-/** Words that end a look back from a day word to a statement's subject: the day is the request's own ("until we leave friday"). */
+/** Words before a subject that make its clause the request's own time ("until we leave friday"), not a statement. */
 const OWN_TIME_OPENERS = new Set(['until', 'till', 'til', 'from', 'before', 'after', 'when', 'once', 'by', 'while', 'whilst', 'starting', 'on']);
 
 /**
@@ -1463,8 +1468,8 @@ function findStatementDay(r: Reading, ctx: HouseholdContext): { word: string; at
     const word = r.tokens[d].text;
     if (!/^(?:tomorrow|tmrw|tmr|tomoz|tomorow)$/.test(word) && parseWeekday(word) === undefined) continue;
     for (let s = d; s >= from && (s < cue.start || s >= cue.end); s--) {
-      if (OWN_TIME_OPENERS.has(r.tokens[s].text)) break;
       if (!REASON_SUBJECTS.has(r.tokens[s].text) || r.tokens[s].text === 'it' || r.tokens[s].text === 'there') continue;
+      if (OWN_TIME_OPENERS.has(r.tokens[s - 1]?.text ?? '')) break;
       if (isReasonSpan(r.tokens, s, s < cue.start ? cue.start : to, ctx)) return { word, at: s };
     }
   }
@@ -3115,6 +3120,8 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
     return undefined;
   }
   if (!target.watches.length) plan.refusals.push("I'm not watching anything right now, so there is nothing to stand down.");
+  const armedOnly = askArmedOnlyStandDown(r, target.watches);
+  if (armedOnly) return armedOnly;
   const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
   for (const w of target.watches) {
     // "drop the driveway" from the porch-and-driveway watch: the rest keeps being watched
@@ -3139,6 +3146,20 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
     if (state.lastWatchId === w.id) state.lastWatchId = undefined;
   }
   return undefined;
+}
+
+/**
+ * "stop watching the pool" on an armed house, with no watch of the pool's own: leave the pool out of the
+ * armed watch, or disarm? Asked, nothing changed (docs/decisions.md, "Before round L").
+ */
+function askArmedOnlyStandDown(r: Reading, watches: readonly ContextWatch[]): string | undefined {
+  const places = r.mentions.filter((m) => m.place.type === 'room' || m.place.type === 'sensor');
+  if (!places.length || !watches.length || watches.some((w) => w.window !== ARMED_WINDOW)) return undefined;
+  const names = places.map((m) => `the ${subjectOf(m.place)}`).join(' and ');
+  return (
+    `${names.charAt(0).toUpperCase()}${names.slice(1)} ${places.length > 1 ? 'are' : 'is'} watched only because the house is armed. ` +
+    `Do you want me to leave ${names} out of the armed watch, or to disarm the house? I haven't changed anything.`
+  );
 }
 
 /** Verbs of an edit said with "to" and a new time ("change the garage one to 11", "move it to 7"); "push … to 11:30" is a later end. */
