@@ -273,6 +273,10 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   // "cheers, you're a star", "happy thanksgiving!": chit-chat gets a friendly reply, nothing else
   const chat = answerChitChat(message) ?? answerAcknowledgement(message, ctx);
   if (chat) return { planner: 'offline', calls: [], refusals: [], answers: [chat], confidence: 1 };
+  // "when it gets dark watch the porch": a time clause before a request times it (leading-clause.ts)
+  const leading = readLeadingClause(message, ctx);
+  if (leading && 'ask' in leading) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: leading.ask, confidence: 0.3 });
+  if (leading) return planOffline(leading.rewrite, ctx);
   return undefined;
 }
 
@@ -280,10 +284,6 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
   const early = planBeforeReading(message, ctx, plan);
   if (early) return early;
-  // "when it gets dark watch the porch": a time clause before a request times it (leading-clause.ts)
-  const leading = readLeadingClause(message, ctx);
-  if (leading && 'ask' in leading) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: leading.ask, confidence: 0.3 });
-  if (leading) return planOffline(leading.rewrite, ctx);
   const readings = readMessage(message, ctx);
   const state = startPlanState(ctx, readings);
 
