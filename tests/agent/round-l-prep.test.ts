@@ -1,13 +1,11 @@
 /**
  * Before round L (docs/decisions.md, "Before round L"): a time clause said before a request; a day said
- * in a statement beside a watch; standing down a place only the arming watch covers; sun times to the
- * nearest minute. Each class with phrasings that must ask and change nothing, and phrasings that must
- * still act. Phrasings are our own, not those of the blind sets.
+ * in a statement beside a watch; standing down a place only the arming watch covers. Each class with
+ * phrasings that must ask and change nothing, and phrasings that must still act. Phrasings are our own, not those of the blind sets.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import SunCalc from 'suncalc';
 import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
 import { converseIn } from './converse-in.ts';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
@@ -117,13 +115,4 @@ test('a place with a watch of its own beside the arming watch is still stood dow
   const own = { ...home.watches[0], id: 'wat_drive', subject: 'driveway', sensor_ids: [driveway.id], window: 'tonight', ends_at: '2026-11-22T07:00:00.000Z' };
   const [turn] = await converse({ ...home, watches: [...home.watches, own] }, ['stop watching the driveway']);
   assert.ok(tools(turn).includes('stand_down_watch'), turn.reply);
-});
-
-test('sun times are suncalc’s, rounded to the nearest minute', () => {
-  const home = contexts.lisbon;
-  for (const day of [1, 8, 15, 22, 29]) {
-    const raw = SunCalc.getTimes(new Date(Date.UTC(2026, 5, day, 12)), home.location!.lat, home.location!.lon).sunset.getTime();
-    const at = getSunTime('sunset', { year: 2026, month: 6, day }, { now: home.now, timeZone: home.timeZone, location: home.location });
-    assert.equal(at, Math.round(raw / 60_000) * 60_000);
-  }
 });

@@ -1465,7 +1465,7 @@ function findStatementDay(r: Reading, ctx: HouseholdContext): { word: string; at
   const { cue, from, to } = r.clause;
   if (!cue || (r.time.dayOffset === 0 && !r.time.date)) return undefined;
   for (const d of [...r.time.consumed].sort((a, b) => a - b)) {
-    const word = r.tokens[d].text;
+    const word = d >= from && d < to ? r.tokens[d].text : '';
     if (!/^(?:tomorrow|tmrw|tmr|tomoz|tomorow)$/.test(word) && parseWeekday(word) === undefined) continue;
     for (let s = d; s >= from && (s < cue.start || s >= cue.end); s--) {
       if (!REASON_SUBJECTS.has(r.tokens[s].text) || r.tokens[s].text === 'it' || r.tokens[s].text === 'there') continue;
