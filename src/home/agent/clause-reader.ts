@@ -188,6 +188,12 @@ function opensCorrection(tokens: Token[], from: number, intent: string | undefin
   );
 }
 
+/** "we're off to Goa tomorrow so watch the balcony…": "so" between a reason and a request of its own (docs/decisions.md, "Before round L"). */
+function opensRequestAfterReason(tokens: Token[], i: number, start: number, skip: Set<number>): boolean {
+  if (tokens[i].text !== 'so' || i <= start || tokens[i + 1]?.text === 'that' || findIntent(tokens, start, i, skip).intent) return false;
+  return findIntent(tokens, i + 1, tokens.length, skip).intent !== undefined && hasOwnVerb(tokens, i + 1);
+}
+
 /**
  * Splits at sentence ends, commas and conjunctions, then glues back pieces that carry no request
  * of their own ("mute the backyard and living room cameras", "…, sunset to sunrise, every night").
@@ -202,10 +208,10 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
   let contrast = false;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    if (CONTRASTS.has(t.text) && i > start && hasOwnVerb(tokens, i + 1)) {
+    if ((CONTRASTS.has(t.text) && i > start && hasOwnVerb(tokens, i + 1)) || opensRequestAfterReason(tokens, i, start, skip)) {
       pieces.push({ from: start, to: i, newSentence, contrast });
       newSentence = false;
-      contrast = true;
+      contrast = CONTRASTS.has(t.text);
       start = i + 1;
       continue;
     }

@@ -11,6 +11,7 @@ import type { ContextPerson, ContextSensor, ContextWatch, HouseholdContext, Stoo
 import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
+import { readLeadingClause } from './leading-clause.ts';
 import { detectForeignLanguage } from './language-guard.ts';
 import {
   AUXILIARIES,
@@ -27,6 +28,7 @@ import {
   findWindowConflict,
   findOpenDayHalf,
   findTimePhrase,
+  parseWeekday,
   needsLocation,
   resolveSince,
   resolveWatchWindow,
@@ -271,6 +273,10 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   // "cheers, you're a star", "happy thanksgiving!": chit-chat gets a friendly reply, nothing else
   const chat = answerChitChat(message) ?? answerAcknowledgement(message, ctx);
   if (chat) return { planner: 'offline', calls: [], refusals: [], answers: [chat], confidence: 1 };
+  // "when it gets dark watch the porch": a time clause before a request times it (leading-clause.ts)
+  const leading = readLeadingClause(message, ctx);
+  if (leading && 'ask' in leading) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: leading.ask, confidence: 0.3 });
+  if (leading) return planOffline(leading.rewrite, ctx);
   return undefined;
 }
 
@@ -1113,7 +1119,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     resolvePlaceWords(r, prev, ctx, depth);
     takePlaceOfRequest(r, prev);
     if (inheritFromBefore(r, prev, readings, ctx, tokens, depth, onlyHome)) continue;
-    if (completeWatchWindow(r, prev, readings)) continue;
+    if (completeWatchWindow(r, prev, readings, ctx)) continue;
     readings.push(r);
   }
   // "heading to bed, watch the back door till 7": the bedtime said anywhere sets the reading of "7"
@@ -1424,18 +1430,50 @@ function inheritFromBefore(
   return false;
 }
 
-/** The question when a statement's day and a watch's own end leave its start open. */
-function askStartBesideStatement(r: Reading, setting: Reading): string {
-  const said = (x: Reading) =>
-    x.tokens
-      .slice(Math.min(...x.time.consumed), Math.max(...x.time.consumed) + 1)
-      .map((t) => t.text)
-      .join(' ');
+/** The words a reading's time was read from. */
+function saidTime(x: Reading, from = 0, to = x.tokens.length): string {
+  const at = [...x.time.consumed].filter((i) => i >= from && i < to);
+  return at.length
+    ? x.tokens
+        .slice(Math.min(...at), Math.max(...at) + 1)
+        .map((t) => t.text)
+        .join(' ')
+    : '';
+}
+
+/** The question when a statement's day and a watch's own words leave its start open. */
+function askStartBesideStatement(r: Reading, statementDay: string, ownTo: number): string {
   const places = r.mentions.map((m) => `the ${subjectOf(m.place)}`).join(' and ');
+  const own = saidTime(r, r.clause.cue?.start ?? r.clause.from, ownTo);
+  const end = r.time.anchors.some((a) => a.role === 'end') && !r.time.night && r.time.durationMs === undefined && /^(?:until|till|til|to) /.test(own);
+  const window = end ? ` until ${own.replace(/^(?:until|till|til|to) /, '')}` : '';
   return (
-    `I understood that you want me to watch ${places || 'there'} until ${said(r).replace(/^(?:until|till|til|to) /, '')}, but not when to start: ` +
-    `now, or "${said(setting)}" as you said? I haven't changed anything — say when the watch should start.`
+    `I understood that you want me to watch ${places || 'there'}${window}, but not when to start: ` +
+    `now, or "${statementDay}" as you said? I haven't changed anything — say when the watch should start.`
   );
+}
+
+/** Words before a subject that make its clause the request's own time ("until we leave friday"), not a statement. */
+const OWN_TIME_OPENERS = new Set(['until', 'till', 'til', 'from', 'before', 'after', 'when', 'once', 'by', 'while', 'whilst', 'starting', 'on']);
+
+/**
+ * "we're off to Goa tomorrow so watch the balcony until Sunday", "watch the balcony till Sunday because we fly
+ * out friday": a day said in a statement inside the watch's own clause is no start of the watch (docs/decisions.md,
+ * "Before round L"). The day's words, when a statement (a subject and its verb, no request) holds them.
+ */
+function findStatementDay(r: Reading, ctx: HouseholdContext): { word: string; at: number } | undefined {
+  const { cue, from, to } = r.clause;
+  if (!cue || (r.time.dayOffset === 0 && !r.time.date)) return undefined;
+  for (const d of [...r.time.consumed].sort((a, b) => a - b)) {
+    const word = d >= from && d < to ? r.tokens[d].text : '';
+    if (!/^(?:tomorrow|tmrw|tmr|tomoz|tomorow)$/.test(word) && parseWeekday(word) === undefined) continue;
+    for (let s = d; s >= from && (s < cue.start || s >= cue.end); s--) {
+      if (!REASON_SUBJECTS.has(r.tokens[s].text) || r.tokens[s].text === 'it' || r.tokens[s].text === 'there') continue;
+      if (OWN_TIME_OPENERS.has(r.tokens[s - 1]?.text ?? '')) break;
+      if (isReasonSpan(r.tokens, s, s < cue.start ? cue.start : to, ctx)) return { word, at: s };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -1467,7 +1505,7 @@ function isAwayOnly(time: TimeSpec): boolean {
 }
 
 /** A watch's window from the clauses around it (coming back at a time, a place and a window, a day said before); true when folded. */
-function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Reading[]): boolean {
+function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Reading[], ctx: HouseholdContext): boolean {
   // "…watch the garage over the weekend? We leave friday at 6pm and we're back monday morning at 8":
   // coming back at a time, said after a watch is asked for, ends that watch's window; it stands nothing down
   const homecoming =
@@ -1498,13 +1536,19 @@ function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Re
   }
   // "the cleaner comes around 4 tomorrow, can you watch the living room from 4 to 6": the day carries over
   // ("starting in 20 minutes, watch the front yard for an hour": so does a delayed start)
+  const statementDay = r.intent === 'create_watch' && !r.unresolved && !r.time.anchors.some((a) => a.role !== 'end') ? findStatementDay(r, ctx) : undefined;
+  if (statementDay !== undefined) {
+    r.unresolved = askStartBesideStatement(r, statementDay.word, statementDay.at > r.clause.cue!.start ? statementDay.at : r.clause.to);
+    return false;
+  }
   if (r.intent === 'create_watch' && r.time.hasTime && r.time.dayOffset === 0 && !r.time.date && r.time.delayMs === undefined) {
     const setting = readings.find((x) => !x.intent && (x.time.dayOffset !== 0 || x.time.date || x.time.delayMs !== undefined));
     // "we go to Pune for the week starting tomorrow, watch the balcony till Saturday": an end of its own and
     // the day of a statement beside it: the watch may start now or when that day comes (docs/decisions.md, "Round K household")
-    const ownStart = r.time.anchors.some((a) => a.role !== 'end') || r.time.durationMs !== undefined || r.time.night;
-    if (setting && !ownStart && r.time.anchors.length && setting.time.delayMs === undefined && !r.unresolved) {
-      r.unresolved = askStartBesideStatement(r, setting);
+    // (a length or "tonight" is no start either: "…tomorrow, watch the balcony for the week" asks too)
+    const ownStart = r.time.anchors.some((a) => a.role !== 'end');
+    if (setting && !ownStart && setting.time.delayMs === undefined && !r.unresolved) {
+      r.unresolved = askStartBesideStatement(r, saidTime(setting), r.clause.to);
       return false;
     }
     if (setting) {
@@ -3076,6 +3120,8 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
     return undefined;
   }
   if (!target.watches.length) plan.refusals.push("I'm not watching anything right now, so there is nothing to stand down.");
+  const armedOnly = askArmedOnlyStandDown(r, target.watches);
+  if (armedOnly) return armedOnly;
   const named = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
   for (const w of target.watches) {
     // "drop the driveway" from the porch-and-driveway watch: the rest keeps being watched
@@ -3100,6 +3146,20 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
     if (state.lastWatchId === w.id) state.lastWatchId = undefined;
   }
   return undefined;
+}
+
+/**
+ * "stop watching the pool" on an armed house, with no watch of the pool's own: leave the pool out of the
+ * armed watch, or disarm? Asked, nothing changed (docs/decisions.md, "Before round L").
+ */
+function askArmedOnlyStandDown(r: Reading, watches: readonly ContextWatch[]): string | undefined {
+  const places = r.mentions.filter((m) => m.place.type === 'room' || m.place.type === 'sensor');
+  if (!places.length || !watches.length || watches.some((w) => w.window !== ARMED_WINDOW)) return undefined;
+  const names = places.map((m) => `the ${subjectOf(m.place)}`).join(' and ');
+  return (
+    `${names.charAt(0).toUpperCase()}${names.slice(1)} ${places.length > 1 ? 'are' : 'is'} watched only because the house is armed. ` +
+    `Do you want me to leave ${names} out of the armed watch, or to disarm the house? I haven't changed anything.`
+  );
 }
 
 /** Verbs of an edit said with "to" and a new time ("change the garage one to 11", "move it to 7"); "push … to 11:30" is a later end. */
