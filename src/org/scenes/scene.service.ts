@@ -36,7 +36,7 @@ import {
 } from './query/people-questions.ts';
 import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow, type SceneStreamRef } from './scene.repository.ts';
-import { asksAboutNow, freshnessFields, sceneFreshness, staleSentence, type FreshnessSource, type SceneFreshness } from './scene-freshness.ts';
+import { asksAboutNow, freshnessFields, sceneFreshness, staleSentence, whySilent, type FreshnessSource, type SceneFreshness } from './scene-freshness.ts';
 import type { DetectionListT, DetectionView, QueryBodyT, QueryResultT, SceneView, StreamDetectionsQueryT, UpdateSceneBodyT } from './scene.schemas.ts';
 
 export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionView {
@@ -95,6 +95,16 @@ function citedDetections(detections: QueryAnswer['detections'], histories: Combi
   });
 }
 
+/**
+ * Animals "now" and an animal's stay are answered from the latest reading, which the answer dates;
+ * on a stale scene it also says why nothing newer came (docs/decisions.md, "Before round L: scene questions").
+ */
+function staleAnimalsNote(interp: Interpretation, freshness: SceneFreshness): string {
+  if (!freshness.stale || interp.metric !== 'animals' || (interp.aggregate !== 'current' && interp.aggregate !== 'dwell')) return '';
+  const why = whySilent(freshness.sources);
+  return ` ${why.charAt(0).toUpperCase()}${why.slice(1)}.`;
+}
+
 /** A scene question's result: the answer, or on a stale scene asked about now, the stale sentence. */
 function sceneQueryResult(r: {
   body: QueryBodyT;
@@ -126,7 +136,7 @@ function sceneQueryResult(r: {
           place: `the ${scene.location.replace(/_/g, ' ')}`,
           counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
         }) + (interp.vehicle_kinds?.length ? ` ${vehicleKindsNote(interp)}` : '')
-      : answer.answer,
+      : answer.answer + staleAnimalsNote(interp, freshness),
     ...freshnessFields(freshness),
     interpretation: {
       metric: interp.metric,
