@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DetectionRecord } from '../../src/platform/kinds/index.ts';
-import { MIN, answer, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
+import { MIN, NOW, answer, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
+import { answerCameraStatus } from '../../src/org/scenes/query/query.ts';
 
 // Before round L (docs/decisions.md, "Before round L: scene questions"): the classes still asked
 // after round K, each in several phrasings of our own, with phrasings where the change must not fire.
@@ -93,7 +94,7 @@ test('a time of day named by an activity is asked about, never read as a fall or
   ]) {
     assert.match(refused(q, SCHOOL), /time of day named by what happens then|not "pick/, q);
   }
-  assert.match(refused('drop-off count between 8 and 9am', SCHOOL), /count people and vehicles, not "drop-off"/);
+  // the noun with no preposition ("when did the morning drop-off peak?") reads as before (round E answers it)
   // with its own clock time, the count at that time
   for (const q of ["how many cars were dropping off at 8 o'clock", 'how many cars at drop-off at 8am']) {
     const i = ask(q, SCHOOL);
@@ -105,4 +106,42 @@ test('a time of day named by an activity is asked about, never read as a fall or
   // a fall of the count is still a fall
   assert.equal(ask('did the numbers drop since 9?', SCHOOL).aggregate, 'trend');
   assert.equal(ask('is it getting quieter?', SCHOOL).aggregate, 'trend');
+});
+
+test("the camera's own status: named, each of several, and a camera the scene does not have asked about", () => {
+  const park = { location: 'car_park' };
+  for (const q of [
+    'when did the car park camera last send a picture?',
+    'when was the last frame from the camera?',
+    'is the camera working?',
+    'is the car park camera online?',
+    'is the camera down?',
+  ]) {
+    assert.equal(ask(q, park).metric, 'camera', q);
+  }
+  // the scene through the camera is still a scene question
+  for (const q of ['any people on camera now?', 'how many cars on the car park camera?', 'when was the last car seen?', 'is anyone up?']) {
+    assert.notEqual(ask(q, park).metric, 'camera', q);
+  }
+  const offline = { name: 'north', location: 'car_park', status: 'offline', last_frame_at: new Date(ny('09:42')).toISOString() };
+  const live = { name: 'south', location: 'car_park', status: 'live', last_frame_at: new Date(ny('10:14')).toISOString() };
+  const told = (q: string, streams: (typeof live)[]) => answerCameraStatus(ask(q, park), streams, NOW);
+  assert.deepEqual(told('when did the car park camera last send a picture?', [offline]), {
+    answer: 'The camera "north" is offline; its last frame came at 09:42 (32 minutes ago).',
+  });
+  assert.match((told('is the camera working?', [offline]) as { answer: string }).answer, /^No, the camera "north" is offline/);
+  assert.match((told('is the camera down?', [offline]) as { answer: string }).answer, /^Yes, the camera "north" is offline/);
+  assert.match(
+    (told('is the car park camera online?', [live]) as { answer: string }).answer,
+    /^Yes, the camera "south" is live; its last frame came at 10:14 \(just now\)/,
+  );
+  assert.match(
+    (told('are the cameras working?', [offline, live]) as { answer: string }).answer,
+    /^Partly, the camera "north" is offline; .*; the camera "south" is live/,
+  );
+  assert.match((told('is the south camera working?', [offline, live]) as { answer: string }).answer, /^Yes, the camera "south" is live/);
+  assert.match(
+    (told('is the gate cam working?', [offline, live]) as { ask: string }).ask,
+    /I don't know a "gate" camera at the car park; its cameras are "north" \(offline\), "south" \(live\)/,
+  );
 });

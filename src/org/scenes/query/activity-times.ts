@@ -13,8 +13,6 @@ const ACTIVITY_NOUN = String.raw`(?:drop[\s-]?offs?|pick[\s-]?ups?|school[\s-]ru
 const BEFORE_NOUN = String.raw`(?:at|during|around|about|before|after|since|till|until|by|from|for|near|over)`;
 /** The noun after a preposition: "at drop-off", "since opening", "around the morning pick-up". */
 const ACTIVITY_TIME = new RegExp(String.raw`\b${BEFORE_NOUN}\s+(?:the\s+)?(?:(?:morning|afternoon|evening|school|daily)\s+)?${ACTIVITY_NOUN}\b`, 'i');
-/** The noun anywhere else ("drop-off count", "how many pickups"): the cameras count people and vehicles, not drop-offs. */
-const ACTIVITY_NOUN_ALONE = /\b(?:drop-offs?|dropoffs?|pick-ups?|pickups?)\b/i;
 /** "dropping off", "picking up", "dropped off": the activity as a verb. */
 const ACTIVITY_VERB = /\b(?:(?:were|was|are|is)\s+)?(?:dropping|picking)\s+(?:off|up)\b/i;
 /** A clock time the question names itself: "at 8", "8 o'clock", "8:30", "8am". */
@@ -28,13 +26,6 @@ export function readActivityTime(query: string, place: string): ActivityReading 
   const noun = ACTIVITY_TIME.exec(query);
   const verb = ACTIVITY_VERB.exec(query);
   const clock = CLOCK_TIME.test(query);
-  const alone = noun ? null : ACTIVITY_NOUN_ALONE.exec(query);
-  if (alone) {
-    return {
-      kind: 'ask',
-      reason: `The cameras count people and vehicles, not "${alone[0]}" as such; ask e.g. "how many cars between 8 and 9am?" or "peak people count between 3 and 4pm?"`,
-    };
-  }
   if (noun && !clock) {
     const phrase = noun[0].trim();
     return {

@@ -1,4 +1,5 @@
 import { readActivityTime } from './activity-times.ts';
+import { readCameraQuestion } from './camera-status.ts';
 import { findTimePhrase, readAnimalWord, MAX_WINDOW_MS, describeDuration, SMALL_NUMBER_WORDS, TENS_WORDS } from '../../../platform/language/index.ts';
 import { rewriteClockPhrases } from '../../../platform/language/time/clock-phrases.ts';
 import { overnightSpan } from '../../../platform/language/time/overnight.ts';
@@ -725,6 +726,8 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   // "at drop-off", "since opening": a time of day the scene does not define (activity-times.ts)
   const activity = readActivityTime(query, describeLocation(ctx.location));
   if (activity.kind === 'ask') refuse(activity.reason);
+  const camera = readCameraQuestion(query, ctx);
+  if (camera) return camera;
   const reading = readQuestion(activity.query, ctx);
   checkCoverage(reading, ctx.location);
   return resolveQuestion(reading, ctx);
