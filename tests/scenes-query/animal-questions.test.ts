@@ -115,8 +115,9 @@ test('"how many dogs/animals…": sightings, the most at once, and that one anim
 test('what a sighting cannot answer, or an animal the cameras do not see, is refused with an example', () => {
   assert.match(refused('any birds in the yard today?'), /cats and dogs only.*"birds"/);
   assert.match(refused('was it a fox?'), /cats and dogs only.*"fox"/);
-  assert.match(refused('is the dog in the yard right now?'), /not whether one is there this moment/);
-  assert.match(refused('how many cats are in the yard?'), /not whether one is there this moment/);
+  // "is the dog in the yard right now?" and "how many cats are in the yard?" were refused here; they are
+  // now answered from the cameras' latest reading and the latest sighting (the next test, and
+  // docs/decisions.md, "Before round L: scene questions")
   // "when was the dog last seen?" was refused here; when it was last seen is its latest sighting
   // (see query-coverage.test.ts), which a sighting can answer
   assert.match(refused('how long did the dog stay?'), /For cats and dogs I can tell/);
@@ -126,6 +127,44 @@ test('what a sighting cannot answer, or an animal the cameras do not see, is ref
   assert.match(refused('was it not just the cat?'), /negative way/);
   assert.match(refused('was it only people in the lobby?', { location: 'lobby' }), /did not understand "only"/);
   assert.match(refused('was it just the cat at 3pm?'), /a moment/);
+});
+
+test("animals now: the cameras' latest reading and the latest sighting, never more than a sighting says", () => {
+  assert.equal(ask('is the dog in the yard right now?').aggregate, 'current');
+  assert.equal(ask('how many cats are in the yard?').aggregate, 'current');
+  // the dog in the latest reading, which is current
+  const inReading = [count('10:00', 0), animal('10:13', 'dog', 'd1')];
+  assert.match(
+    answer('is the dog in the yard right now?', inReading).answer,
+    /^Yes, a dog is in the cameras' latest reading of the backyard, at 10:13 \(1 minute ago\)\./,
+  );
+  // seen 3 minutes before the latest reading: too recent to say it left, and no yes or no
+  const recent = [animal('10:10', 'dog', 'd1'), count('10:13', 0)];
+  assert.match(
+    answer('is the dog in the yard right now?', recent).answer,
+    /^A dog was last seen in the backyard at 10:10, 4 minutes ago; I can't tell whether it is still there \(the cameras' latest reading is from 10:13/,
+  );
+  // seen long before the latest reading
+  const earlier = [animal('08:10', 'dog', 'd1'), count('10:13', 0)];
+  assert.match(
+    answer('is the dog in the yard right now?', earlier).answer,
+    /^No dog has been seen in the backyard since 08:10 \(the latest dog sighting was at 08:10, 2 hours ago\); the cameras' latest reading is from 10:13/,
+  );
+  assert.match(
+    answer('how many cats are in the yard?', [animal('10:13', 'cat', 'c1'), animal('10:13', 'cat', 'c2')]).answer,
+    /^2 cats are in the cameras' latest reading/,
+  );
+  assert.match(answer('how many cats are in the yard?', earlier).answer, /^There are 0 cats in the cameras' latest reading of the backyard, and none was seen/);
+  // no current reading (none in the last 2 minutes): asked back, with the latest sighting
+  const old = answerQuery(ask('is the dog in the yard right now?'), [animal('09:00', 'dog', 'd1')], SCENE);
+  assert.equal(old.answer, '');
+  assert.match(
+    old.ask ?? '',
+    /^The cameras' latest reading of the backyard is from 09:00 \(74 minutes ago\), so I can't tell about now; the latest dog sighting was at 09:00/,
+  );
+  // the past tense with no time is still a sighting over the window, not the latest reading
+  assert.equal(ask('did the dog come into the yard?').aggregate, 'presence');
+  assert.equal(ask('was the dog in the yard?').aggregate, 'presence');
 });
 
 test('people and vehicle questions read as before: "guy" is a person, "just" changes nothing without an animal', () => {

@@ -18,6 +18,7 @@ import { findStream, listRunnableStreams, listStreamSceneIds, listStreamsOfScene
 import {
   DEFAULT_QUERY_WINDOW_MS,
   answerQuery,
+  answerCameraStatus,
   buildExamples,
   interpretQuery,
   parseWindow,
@@ -26,6 +27,7 @@ import {
   type Interpretation,
   type QueryAnswer,
 } from './query/query.ts';
+import type { CameraStream } from './query/camera-status.ts';
 import {
   answerKnownVsUnknown,
   answerPersonQuestion,
@@ -36,7 +38,7 @@ import {
 } from './query/people-questions.ts';
 import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow, type SceneStreamRef } from './scene.repository.ts';
-import { asksAboutNow, freshnessFields, sceneFreshness, staleSentence, type FreshnessSource, type SceneFreshness } from './scene-freshness.ts';
+import { asksAboutNow, freshnessFields, sceneFreshness, staleSentence, whySilent, type FreshnessSource, type SceneFreshness } from './scene-freshness.ts';
 import type { DetectionListT, DetectionView, QueryBodyT, QueryResultT, SceneView, StreamDetectionsQueryT, UpdateSceneBodyT } from './scene.schemas.ts';
 
 export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionView {
@@ -95,6 +97,23 @@ function citedDetections(detections: QueryAnswer['detections'], histories: Combi
   });
 }
 
+/** The answer to a question about the scene's cameras, or the question back when it names a camera the scene does not have. */
+function cameraAnswer(interp: Interpretation, streams: readonly CameraStream[], now: number): QueryAnswer {
+  const told = answerCameraStatus(interp, streams, now);
+  if ('ask' in told) return { answer: '', ask: told.ask, detections: [], crowd_density: 0, anomaly_flag: false };
+  return { answer: told.answer, detections: [], crowd_density: 0, anomaly_flag: false };
+}
+
+/**
+ * Animals "now" and an animal's stay are answered from the latest reading, which the answer dates;
+ * on a stale scene it also says why nothing newer came (docs/decisions.md, "Before round L: scene questions").
+ */
+function staleAnimalsNote(interp: Interpretation, freshness: SceneFreshness): string {
+  if (!freshness.stale || interp.metric !== 'animals' || (interp.aggregate !== 'current' && interp.aggregate !== 'dwell')) return '';
+  const why = whySilent(freshness.sources);
+  return ` ${why.charAt(0).toUpperCase()}${why.slice(1)}.`;
+}
+
 /** A scene question's result: the answer, or on a stale scene asked about now, the stale sentence. */
 function sceneQueryResult(r: {
   body: QueryBodyT;
@@ -109,7 +128,7 @@ function sceneQueryResult(r: {
 }): QueryResultT {
   const { body, now, scene, interp, about, state, freshness, answer } = r;
   // a stale scene never answers a question about now with "now" (docs/decisions.md, "Freshness")
-  const staleNow = freshness.stale && asksAboutNow(interp) && !about;
+  const staleNow = freshness.stale && asksAboutNow(interp) && !about && interp.metric !== 'camera';
   const stateNow = { people: state?.people ?? scene.people, vehicles: state?.vehicles ?? scene.vehicles };
   return {
     stream_id: body.stream_id,
@@ -126,7 +145,7 @@ function sceneQueryResult(r: {
           place: `the ${scene.location.replace(/_/g, ' ')}`,
           counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
         }) + (interp.vehicle_kinds?.length ? ` ${vehicleKindsNote(interp)}` : '')
-      : answer.answer,
+      : answer.answer + staleAnimalsNote(interp, freshness),
     ...freshnessFields(freshness),
     interpretation: {
       metric: interp.metric,
@@ -363,7 +382,8 @@ export class SceneService {
     const freshness = this.freshnessOf(scene, sceneStreams);
     const recognitionOn = this.deps.people?.recognitionEnabled(principal.tenantId) ?? false;
     const asked = { sceneId, scene, query: body.query, interp, people, about, history, combined, combinedBaseline, state, recognitionOn };
-    const answer = await this.answerSceneQuery(asked);
+    // a question about the cameras themselves: their status and last frame (query/camera-status.ts)
+    const answer = interp.metric === 'camera' ? cameraAnswer(interp, sceneStreams, now) : await this.answerSceneQuery(asked);
     if ('ask' in answer && answer.ask)
       throw new VigilError('query_not_understood', answer.ask, { param: 'query', extra: { examples: buildExamples(scene.location) } });
     const cited = citedDetections(answer.detections, [combined, ...combinedBaseline]);

@@ -1,3 +1,5 @@
+import { readActivityTime } from './activity-times.ts';
+import { readCameraQuestion } from './camera-status.ts';
 import { findTimePhrase, readAnimalWord, MAX_WINDOW_MS, describeDuration, SMALL_NUMBER_WORDS, TENS_WORDS } from '../../../platform/language/index.ts';
 import { rewriteClockPhrases } from '../../../platform/language/time/clock-phrases.ts';
 import { overnightSpan } from '../../../platform/language/time/overnight.ts';
@@ -377,6 +379,8 @@ function describeQuestion(interp: Omit<Interpretation, 'summary'>, now: number):
     if (interp.aggregate === 'only') what = `whether only animals and no people were seen (${interp.subtype ? `a ${interp.subtype}` : 'a cat or a dog'})`;
     else if (interp.aggregate === 'arrivals') what = `sightings of ${animals}`;
     else if (interp.aggregate === 'first_seen') what = `the first sighting of ${animals}`;
+    else if (interp.aggregate === 'current') what = `${animals} in the cameras' latest reading, and the latest sighting`;
+    else if (interp.aggregate === 'dwell') what = `how long the latest of the ${animals} seen has been tracked`;
     else what = `whether any ${animals} were seen`;
     return `${what} ${where} ${when}`;
   }
@@ -719,7 +723,12 @@ function checkCoverage(reading: Reading, location: string): void {
 
 function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   if (typeof query !== 'string' || query.trim() === '') refuse('The question is empty.');
-  const reading = readQuestion(query, ctx);
+  // "at drop-off", "since opening": a time of day the scene does not define (activity-times.ts)
+  const activity = readActivityTime(query, describeLocation(ctx.location));
+  if (activity.kind === 'ask') refuse(activity.reason);
+  const camera = readCameraQuestion(query, ctx);
+  if (camera) return camera;
+  const reading = readQuestion(activity.query, ctx);
   checkCoverage(reading, ctx.location);
   return resolveQuestion(reading, ctx);
 }
@@ -1504,6 +1513,24 @@ const NOT_FOR_ANIMALS: WordRole[] = [
   'activity',
 ];
 
+type AnimalReading = { interpretation: Pick<Interpretation, 'metric' | 'aggregate' | 'yes_no' | 'subtype' | 'ongoing'>; range: Range };
+
+/**
+ * "how long has the cat been hanging around?": the stay of the latest cat or dog still being seen,
+ * from its track, over the last day. Only a stay going on with no time named: "how long did the
+ * dog stay?" is still asked back.
+ */
+function animalStay(tokens: Token[], roles: Set<WordRole>, phraseKind: string, lookback: Range): AnimalReading | undefined {
+  const words = new Set(tokens.map((t) => t.word));
+  const howLong = tokens.some((t) => t.roles.has('dwell'));
+  const ongoing =
+    ['been', 'still', 'is', 'are', 'has', 'have'].some((w) => words.has(w)) && !['did', 'was', 'were', 'had', 'do', 'does'].some((w) => words.has(w));
+  if (!howLong || !ongoing || phraseKind !== 'none' || roles.has('average') || roles.has('peak') || roles.has('count')) return undefined;
+  const kinds = new Set(tokens.map((t) => (t.roles.has('animals') ? readAnimalWord(t.word) : undefined)).filter((k) => k === 'cat' || k === 'dog'));
+  const subtype = kinds.size === 1 ? [...kinds][0] : undefined;
+  return { interpretation: { metric: 'animals', aggregate: 'dwell', yes_no: false, ongoing: true, ...(subtype ? { subtype } : {}) }, range: lookback };
+}
+
 /**
  * Questions about cats and dogs (detection type animal): whether any were seen, how many
  * sightings, and whether it was only animals ("was it just the cat?": no person in the span).
@@ -1523,11 +1550,13 @@ function interpretAnimalQuestion(
   lookback: Range,
   /** "when was the cat first seen?" with no time named: today */
   firstLookback: Range,
-): { interpretation: Pick<Interpretation, 'metric' | 'aggregate' | 'yes_no' | 'subtype'>; range: Range } {
+): AnimalReading {
   const place = describeLocation(location);
   const examples = `ask e.g. "any animals in the ${place} today?", "how many dogs were seen since 9am?" or "was it just the cat?"`;
   const others = animalWords.filter((t) => t.roles.has('other_animal')).map((t) => t.word);
   if (others.length > 0) refuse(`The cameras recognise cats and dogs only, so I cannot tell about ${quote(others)}; ${examples}`);
+  const stay = animalStay(tokens, roles, phraseKind, lookback);
+  if (stay) return stay;
   if (roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering')) {
     refuse(`Unusual activity is tracked for people; ask about animals on their own, e.g. "any animals in the ${place} today?"`);
   }
@@ -1563,9 +1592,14 @@ function interpretAnimalQuestion(
     return { interpretation: { metric: 'animals', aggregate: first ? 'first_seen' : 'presence', yes_no: false, ...(subtype ? { subtype } : {}) }, range };
   }
   if (!only && !rangeish && !around && (roles.has('current') || phraseKind === 'none')) {
-    refuse(
-      `I can tell whether cats or dogs were seen over a span, not whether one is there this moment; ask e.g. "was the dog in the ${place} in the last 15 minutes?"`,
-    );
+    // "is the dog in the yard now?", "how many cats are here?": the latest sighting against the
+    // cameras' latest reading, never more than a sighting says (docs/decisions.md, "Before round L: scene questions")
+    if (roles.has('past') && !roles.has('current')) {
+      refuse(
+        `I can tell whether cats or dogs were seen over a span or are in the latest reading; ask e.g. "was the dog in the ${place} in the last 15 minutes?"`,
+      );
+    }
+    return { interpretation: { metric: 'animals', aggregate: 'current', yes_no: !roles.has('count'), ...(subtype ? { subtype } : {}) }, range: lookback };
   }
   const range = around ?? spanRange('a question about animals');
   const aggregate: Aggregate = only ? 'only' : roles.has('count') ? 'arrivals' : 'presence';

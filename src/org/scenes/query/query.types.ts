@@ -15,7 +15,16 @@ export interface QueryContext {
 }
 
 /** objects: a counted kind of the table of detection kinds without a metric of its own (bicycles, …; `kind` says which; query-kinds.ts) */
-export type Metric = 'people' | 'vehicles' | 'anomalies' | 'crowd_density' | 'activity' | 'animals' | 'objects';
+export type Metric = 'people' | 'vehicles' | 'anomalies' | 'crowd_density' | 'activity' | 'animals' | 'objects' | 'camera';
+
+/** metric camera: a question about the cameras themselves (camera-status.ts) */
+export interface CameraQuestion {
+  /** the words the question names the camera by ("car park", "gate"); empty: the scene's cameras */
+  name: string[];
+  /** when its last picture came, whether it works, or whether it is down */
+  asks: 'last_frame' | 'working' | 'not_working';
+}
+
 export type Aggregate =
   | 'current'
   | 'peak'
@@ -137,6 +146,8 @@ export interface Interpretation {
    * request's `window`, or the default when the request gave none, which is never silent
    */
   window?: { duration: string; source: 'request' | 'default' };
+  /** metric camera: which camera and what of it (camera-status.ts) */
+  camera?: CameraQuestion;
   /** e.g. "peak people count in lobby from 09:00 to 10:14" */
   summary: string;
   /** the scene location the answer talks about */
