@@ -46,7 +46,7 @@ test('time windows: evening ranges, the sun said in words, spoken quarters, frag
   ]);
   // an end before the start on the clock face stays the morning's
   assert.deepEqual(await window('mcr', 'watch the hall from 10 this evening till 6').then((w) => [w.from, w.to]), ['2026-11-26 22:00', '2026-11-27 06:00']);
-  assert.equal((await window('mcr', 'watch the garage until the sun comes up')).to, '2026-11-27 07:56');
+  assert.equal((await window('mcr', 'watch the garage until the sun comes up')).to, '2026-11-27 07:57');
   assert.equal((await window('atx', 'watch the den from half past 3 to quarter of 7 tonight')).from, '2026-11-26 15:30');
   assert.equal((await window('atx', 'watch the den from half past 3 to quarter of 7 tonight')).to, '2026-11-26 18:45');
   assert.equal((await window('mcr', 'watch the shed for a quarter of an hour')).to, '2026-11-26 13:55');

@@ -133,7 +133,7 @@ test('time phrases people say: half ten, fractions, several nights, next week, e
   assert.equal(Date.parse(ninety.ends_at as string) - Date.parse(ninety.starts_at as string), 90 * 60_000);
   const nights = await one('watch the garage tonight and tomorrow night');
   assert.equal(nights.length, 2);
-  assert.equal(nights[1].args.starts_at, lisbon('2026-11-22T17:20'));
+  assert.equal(nights[1].args.starts_at, lisbon('2026-11-22T17:21'));
   const week = (await one("watch the house while we're away next week"))[0].args;
   assert.equal(week.starts_at, lisbon('2026-11-23T00:00'));
   const nightly = (await one('every night from 11 till 6 watch the driveway'))[0].args;
@@ -316,7 +316,7 @@ test('round D follow-ups: "too" adds a watch, "just the back one" narrows it, "t
     more.changes.map((c) => c.tool),
     ['create_watch'],
   );
-  assert.equal(more.changes[0].args.starts_at, lisbon('2026-11-22T17:20'));
+  assert.equal(more.changes[0].args.starts_at, lisbon('2026-11-22T17:21'));
   const [, narrow] = await converse('lisbon', ['watch the front porch and the back door tonight', 'just the back one actually']);
   assert.deepEqual(
     narrow.changes.map((c) => [c.tool, c.args.sensor_ids]),

@@ -79,7 +79,7 @@ test('"can you keep an eye on the back door tonight" at 00:34 watches the night 
   const { plan, reply } = await say(new HouseholdSimulator(contexts.lisbon_night), 'can you keep an eye on the back door tonight');
   assert.deepEqual(tools(plan), ['create_watch']);
   assert.equal(local(plan.calls[0].args.starts_at), '2026-11-22T00:34');
-  assert.equal(local(plan.calls[0].args.ends_at), '2026-11-22T07:27');
+  assert.equal(local(plan.calls[0].args.ends_at), '2026-11-22T07:28');
   assert.match(reply, /from now/);
 });
 

@@ -163,8 +163,8 @@ test('a correction that names several places moves the watch to all of them, nev
 test('a question about sunset with words after it that change nothing is answered', async () => {
   const home = contexts.lisbon;
   const sunset = SunCalc.getTimes(new Date('2026-11-21T12:00:00Z'), home.location!.lat, home.location!.lon).sunset.getTime();
-  // floored to the minute, as every sun time is (src/platform/language/time/primitives.ts, getSunTime)
-  const clock = formatClock(Math.floor(sunset / 60_000) * 60_000, home.timeZone);
+  // to the nearest minute, as every sun time is (src/platform/language/time/primitives.ts, getSunTime)
+  const clock = formatClock(Math.round(sunset / 60_000) * 60_000, home.timeZone);
   for (const message of ['what time is sunset anyway?', 'when is sunset then', 'what time is sunset tonight exactly?']) {
     const [turn] = await converse('lisbon', [message]);
     assert.deepEqual(turn.changes, [], message);

@@ -17,7 +17,7 @@ const converse = converseIn(contexts);
 test('sunset or sunrise on a weekday is that weekday’s, with its date; today’s weekday is today', async () => {
   const home = contexts.lisbon;
   const friday = SunCalc.getTimes(new Date('2026-11-27T12:00:00Z'), home.location!.lat, home.location!.lon).sunset.getTime();
-  const clock = formatClock(Math.floor(friday / 60_000) * 60_000, home.timeZone);
+  const clock = formatClock(Math.round(friday / 60_000) * 60_000, home.timeZone);
   for (const message of ['what time is sunset on friday', 'when is sunset this friday?', 'what time is sunset friday evening']) {
     const [turn] = await converse('lisbon', [message]);
     assert.deepEqual(turn.changes, [], message);

@@ -7,8 +7,9 @@ import { bearer, createHouseholdTestApp, type HouseholdTestApp } from './househo
 const LISBON = { lat: 38.7223, lon: -9.1393 };
 const HOUR = 3600_000;
 
-function floorMinute(d: Date): string {
-  return new Date(Math.floor(d.getTime() / 60_000) * 60_000).toISOString();
+/** A sun time as the watch states it: to the nearest minute. */
+function nearestMinute(d: Date): string {
+  return new Date(Math.round(d.getTime() / 60_000) * 60_000).toISOString();
 }
 
 for (const dialect of DIALECTS) {
@@ -71,8 +72,8 @@ for (const dialect of DIALECTS) {
       assert.match(a.window, /sunset to sunrise/);
       const sunset = SunCalc.getTimes(new Date('2026-11-21T12:00:00Z'), LISBON.lat, LISBON.lon).sunset;
       const sunrise = SunCalc.getTimes(new Date('2026-11-22T12:00:00Z'), LISBON.lat, LISBON.lon).sunrise;
-      assert.equal(a.starts_at, floorMinute(sunset));
-      assert.equal(a.ends_at, floorMinute(sunrise));
+      assert.equal(a.starts_at, nearestMinute(sunset));
+      assert.equal(a.ends_at, nearestMinute(sunrise));
       watch = a;
       const listed = (await get('/v1/watches')).json();
       assert.deepEqual(

@@ -41,7 +41,7 @@ function windowOf(message: string, now = SATURDAY_5PM) {
 test('"tonight" asked at 00:34 is the night in progress: from now to this morning', () => {
   const w = windowOf('keep an eye on the back door tonight', NIGHT_0034);
   assert.equal(w.from, '2026-11-22T00:34');
-  assert.equal(w.to, '2026-11-22T07:27');
+  assert.equal(w.to, '2026-11-22T07:28');
 });
 
 test('"tonight" asked in the afternoon starts at sunset', () => {
@@ -79,7 +79,7 @@ test('"every weekday night" repeats on weekdays from sunset to sunrise, first on
   const w = windowOf('watch the back door every weekday night');
   assert.equal(w.recurrence, 'weekdays');
   assert.equal(w.from, '2026-11-23T17:20');
-  assert.match(w.to, /^2026-11-24T07:2\d$/);
+  assert.equal(w.to, '2026-11-24T07:30');
 });
 
 test('no end at all is the 24 h default, flagged so the reply states it', () => {

@@ -1,9 +1,8 @@
-import SunCalc from 'suncalc';
 import { addDays, countDaysBetween, fromWallClock, isWeekend, toLocalDate, toWallClock, type WallClock } from '../../platform/time/index.ts';
 import type { KnownWatch } from '../directory/index.ts';
+import { getSunTime, type SunEvent } from '../../platform/language/index.ts';
 
 const DAY = 86_400_000;
-type SunEvent = 'sunset' | 'sunrise' | 'dusk' | 'dawn';
 
 export interface HomePlace {
   timeZone: string;
@@ -111,9 +110,9 @@ export class WatchSchedule {
     return true;
   }
 
+  /** The same sun minute the agent states when it plans the watch (src/platform/language/time/primitives.ts). */
   private getSunTime(event: SunEvent, date: WallClock): number {
-    const noon = fromWallClock({ ...date, hour: 12, minute: 0 }, this.place.timeZone);
-    const times = SunCalc.getTimes(new Date(noon), this.place.lat!, this.place.lon!) as unknown as Record<SunEvent, Date>;
-    return Math.floor(times[event].getTime() / 60_000) * 60_000;
+    const location = { lat: this.place.lat!, lon: this.place.lon! };
+    return getSunTime(event, { year: date.year, month: date.month, day: date.day }, { now: 0, timeZone: this.place.timeZone, location });
   }
 }

@@ -115,7 +115,7 @@ export const SUN_WORDS: Record<string, SunEvent> = {
 /** Fallback local hours when the place is unknown. */
 const SUN_FALLBACK_HOUR: Record<SunEvent, number> = { sunset: 18, dusk: 18, sunrise: 7, dawn: 7 };
 
-/** The sun event on a local day, floored to the minute (a fixed hour when the place is unknown). */
+/** The sun event on a local day, to the nearest minute as almanacs give it (a fixed hour when the place is unknown). */
 export function getSunTime(event: SunEvent, day: LocalDate, ctx: TimeContext): number {
   if (!ctx.location) return fromWallClock({ ...day, hour: SUN_FALLBACK_HOUR[event], minute: 0 }, ctx.timeZone);
   const noon = fromWallClock({ ...day, hour: 12, minute: 0 }, ctx.timeZone);
@@ -123,7 +123,7 @@ export function getSunTime(event: SunEvent, day: LocalDate, ctx: TimeContext): n
   const t = times[event].getTime();
   // polar day or night: suncalc gives NaN; keep the fixed hour rather than an invalid instant
   if (Number.isNaN(t)) return fromWallClock({ ...day, hour: SUN_FALLBACK_HOUR[event], minute: 0 }, ctx.timeZone);
-  return Math.floor(t / MINUTE_MS) * MINUTE_MS;
+  return Math.round(t / MINUTE_MS) * MINUTE_MS;
 }
 
 /** First instant of the sun event after `after` (that local day or a later one). */
