@@ -268,7 +268,8 @@ function computeNormalized(message: string, names: string[], correctable: Readon
         breakAfter: /[.!?]/.test(post) ? '.' : /[,;:]/.test(post) ? ',' : '',
         isNoun: term.tags.has('Noun'),
         isVerb: term.tags.has('Verb'),
-        ...(unknown.has(surface) ? { unknown: true } : {}),
+        // always present (true or undefined): every token has one shape, so the planner's optimised code does not deoptimise on a rare one
+        unknown: unknown.has(surface) || undefined,
       });
     }
     if (tokens.length) tokens[tokens.length - 1].breakAfter = '.';
