@@ -72,6 +72,22 @@ function matchFrom(tokens: Token[], i: number, to: number, parts: (string[] | nu
   return k;
 }
 
+/** Whether each word part of a cue has one of its alternatives among the clause's words (plain loops: this runs for every cue of every clause). */
+function hasEveryPart(parts: (string[] | null)[], present: Set<string>): boolean {
+  for (const part of parts) {
+    if (part === null) continue;
+    let found = false;
+    for (const w of part) {
+      if (present.has(w)) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
 /** The strongest intent cue in tokens[from, to): most cue words, then the table's order. */
 export function findIntent(tokens: Token[], from: number, to: number, skip: Set<number> = new Set()): Pick<Clause, 'intent' | 'cue'> {
   let best: { cue: CompiledCue; start: number; end: number; matched: number[] } | undefined;
@@ -83,7 +99,7 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
     present.add(BE_FORMS.has(tokens[i].text) ? 'be' : tokens[i].root);
   }
   for (const cue of compiledCues) {
-    if (!cue.parts.every((p) => p === null || p.some((w) => present.has(w)))) continue;
+    if (!hasEveryPart(cue.parts, present)) continue;
     for (let i = from; i < to; i++) {
       // "the driveway and porch watches": the noun alone is no request to watch
       if (cue.parts.length === 1 && tokens[i].text === 'watches' && tokens[i].isNoun) continue;

@@ -19,9 +19,9 @@ const planWords = new Set(listCorrectableWords());
  */
 function isNearPlanWord(word: string, placeWords: string[]): boolean {
   if (word.length < 5) return false;
-  for (const w of [...planWords, ...placeWords]) {
-    if (w[0] === word[0] && Math.abs(w.length - word.length) <= 1 && getTypoDistance(w, word) <= 1) return true;
-  }
+  const isOneSlip = (w: string) => w[0] === word[0] && Math.abs(w.length - word.length) <= 1 && getTypoDistance(w, word) <= 1;
+  for (const w of planWords) if (isOneSlip(w)) return true;
+  for (const w of placeWords) if (isOneSlip(w)) return true;
   for (const w of placeWords) if (w[0] === word[0] && Math.abs(w.length - word.length) <= 2 && getTypoDistance(w, word) <= 2) return true;
   return false;
 }

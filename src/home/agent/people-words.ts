@@ -139,11 +139,27 @@ function findByRole(tokens: string[], people: readonly ContextPerson[]): PeopleM
   return undefined;
 }
 
+/** The last message read and what it named: each clause of a message asks again about the whole message. */
+let lastRead: { message: string; people: readonly ContextPerson[]; said: string; found: PeopleMention | undefined } | undefined;
+
+/** What findPeople reads of the people (an array changed in place is another household). */
+function describePeople(people: readonly ContextPerson[]): string {
+  return people.map((p) => `${p.id}\u0000${p.name}\u0000${p.note ?? ''}`).join('\n');
+}
+
 /**
  * The known people a message names (by full name or one of their names), an unknown name in a
  * "when X arrives" slot, or nothing. Two people answering to one name are asked about.
  */
 export function findPeople(message: string, people: readonly ContextPerson[]): PeopleMention | undefined {
+  const said = describePeople(people);
+  if (lastRead && lastRead.message === message && lastRead.said === said && (lastRead.people === people || !people.length)) return lastRead.found;
+  const found = readPeople(message, people);
+  lastRead = { message, people, said, found };
+  return found;
+}
+
+function readPeople(message: string, people: readonly ContextPerson[]): PeopleMention | undefined {
   const tokens = words(message);
   const text = ` ${tokens.join(' ')} `;
   const found = new Map<string, { person: ContextPerson; full: boolean; said: string }>();

@@ -170,6 +170,8 @@ function joinSplitNames(text: string, names: string[], nameSet: ReadonlySet<stri
     for (let at = 3; at <= name.length - 3; at++) {
       const [a, b] = [name.slice(0, at), name.slice(at)];
       if (nameSet.has(a) && nameSet.has(b)) continue;
+      // (most messages do not hold the two halves at all: no pattern is compiled for them)
+      if (!text.includes(`${a} ${b}`)) continue;
       text = text.replace(new RegExp(String.raw`\b${a} ${b}\b`, 'g'), name);
     }
   }
@@ -230,7 +232,8 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     );
   const nameSet = new Set(names);
   text = joinSplitNames(text, names, nameSet);
-  const candidates = [...new Set([...correctableList, ...names])];
+  // the correction candidates are built only for a word no list knows (most messages have none)
+  let candidates: string[] | undefined;
   // words written with a capital after a sentence's first word (names of people and places), and
   // words with two capitals anywhere (acronyms and brands: "MJPEG", "WebRTC")
   const capitalised = new Set<string>();
@@ -243,6 +246,7 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     if (fixed) return fixed;
     if (isKnownWord(word, nameSet, correctable) || word.includes("'")) return word;
     // a home's own names are few and long: two slips are still clear ("garaj" → "garage")
+    candidates ??= [...new Set([...correctableList, ...names])];
     const corrected = splitCompound(word, names) ?? correctWord(word, candidates) ?? (word.length >= 5 ? correctWord(word, names, 2) : undefined);
     if (corrected === undefined && /^[a-z]{3,}$/.test(word) && !capitalised.has(word) && !CHAT_WORDS.has(word) && !isEnglishWord(word)) unknown.add(word);
     if (corrected !== undefined && corrected !== word) corrections.push({ from: word, to: corrected });
@@ -264,7 +268,8 @@ function computeNormalized(message: string, names: string[], correctable: Readon
         breakAfter: /[.!?]/.test(post) ? '.' : /[,;:]/.test(post) ? ',' : '',
         isNoun: term.tags.has('Noun'),
         isVerb: term.tags.has('Verb'),
-        ...(unknown.has(surface) ? { unknown: true } : {}),
+        // always present (true or undefined): every token has one shape, so the planner's optimised code does not deoptimise on a rare one
+        unknown: unknown.has(surface) || undefined,
       });
     }
     if (tokens.length) tokens[tokens.length - 1].breakAfter = '.';

@@ -134,8 +134,22 @@ export function getNounSenses(word: string): Synset[] {
   return [];
 }
 
+/** Closures already walked, by depth then synset offset: the data never changes, and people and place words ask for the same few. */
+const closures = new Map<number, Map<number, readonly number[]>>();
+
 /** All hypernym offsets above a synset, nearest first, up to `depth` levels. */
-export function getHypernymClosure(offset: number, depth = 12): number[] {
+export function getHypernymClosure(offset: number, depth = 12): readonly number[] {
+  let byOffset = closures.get(depth);
+  if (!byOffset) closures.set(depth, (byOffset = new Map<number, readonly number[]>()));
+  let closure = byOffset.get(offset);
+  if (!closure) {
+    closure = collectHypernyms(offset, depth);
+    byOffset.set(offset, closure);
+  }
+  return closure;
+}
+
+function collectHypernyms(offset: number, depth: number): number[] {
   const seen = new Set<number>();
   let frontier = [offset];
   for (let level = 0; level < depth && frontier.length; level++) {
