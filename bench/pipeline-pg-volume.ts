@@ -40,9 +40,10 @@ try {
   const client = new pg.Client({ connectionString: server.url });
   await client.connect();
   const measure = async () => {
-    const { rows } = await client.query<{ lsn: string; bytes: string }>(
+    const { rows } = await client.query<{ lsn: string; bytes: string; audit: string; detections: string }>(
       `SELECT pg_current_wal_lsn()::text AS lsn, (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-         WHERE c.relkind = 'r' AND n.nspname = 'public')::text AS bytes`,
+         WHERE c.relkind = 'r' AND n.nspname = 'public')::text AS bytes,
+         pg_total_relation_size('audit_log')::text AS audit, pg_total_relation_size('detections')::text AS detections`,
     );
     return rows[0];
   };
@@ -72,6 +73,9 @@ try {
           detections,
           wal_bytes_per_detection: Math.round(Number(rows[0].wal) / detections),
           stored_bytes_per_detection: Math.round((Number(after.bytes) - Number(before.bytes)) / detections),
+          // of which the detection history (kept for the retention period) and the audit trail (append-only, kept)
+          detections_bytes_per_detection: Math.round((Number(after.detections) - Number(before.detections)) / detections),
+          audit_bytes_per_detection: Math.round((Number(after.audit) - Number(before.audit)) / detections),
         },
         null,
         2,
