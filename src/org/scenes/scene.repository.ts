@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type DatabaseHandle, type DbExecutor, type SceneTable, type PageQuery, hotRead, paginate } from '../../platform/db/index.ts';
+import { type DatabaseHandle, type DbExecutor, type SceneTable, type PageQuery, cachedHotRead, paginate } from '../../platform/db/index.ts';
 
 export type SceneRow = SceneTable;
 
@@ -14,47 +14,56 @@ export interface SceneStreamRef {
 /**
  * A scene and the ids of its streams in one statement (one row per stream, or one row with a null
  * stream id): `GET /v1/scenes/:id` is the read path the read bench measures (docs/decisions.md, 'Read path, third pass'), and each statement is a
- * read transaction of its own.
+ * read transaction of its own. What it found is kept until anything on the database file changes
+ * (`cachedHotRead`; docs/decisions.md, "Request path: the scene read's rows kept until the database
+ * changes"), frozen: the scene's counts and freshness are still worked out from the engine and the
+ * clock on every read (scene.service.ts `toView`).
  */
-const findWithStreamIds = hotRead((db, tenantId: string, id: string) =>
-  db
-    .selectFrom('scenes')
-    // a scene's streams, found through streams(scene_id) (migration 028); the tenant condition
-    // stays, so a stream of another tenant could never join
-    .leftJoin('streams', (join) => join.onRef('streams.scene_id', '=', 'scenes.id').onRef('streams.tenant_id', '=', 'scenes.tenant_id'))
-    .selectAll('scenes')
-    // each stream's status and last frame: the scene's freshness (src/org/scenes/scene-freshness.ts)
-    .select([
-      'streams.id as stream_id',
-      'streams.status as stream_status',
-      'streams.last_frame_at as stream_last_frame_at',
-      'streams.source_type as stream_source_type',
-    ])
-    .where('scenes.tenant_id', '=', tenantId)
-    .where('scenes.id', '=', id),
+export const findWithStreamIds = cachedHotRead(
+  (db, tenantId: string, id: string) =>
+    db
+      .selectFrom('scenes')
+      // a scene's streams, found through streams(scene_id) (migration 028); the tenant condition
+      // stays, so a stream of another tenant could never join
+      .leftJoin('streams', (join) => join.onRef('streams.scene_id', '=', 'scenes.id').onRef('streams.tenant_id', '=', 'scenes.tenant_id'))
+      .selectAll('scenes')
+      // each stream's status and last frame: the scene's freshness (src/org/scenes/scene-freshness.ts)
+      .select([
+        'streams.id as stream_id',
+        'streams.status as stream_status',
+        'streams.last_frame_at as stream_last_frame_at',
+        'streams.source_type as stream_source_type',
+      ])
+      .where('scenes.tenant_id', '=', tenantId)
+      .where('scenes.id', '=', id),
+  sceneWithStreams,
 );
+
+/** The scene's row and its streams from the statement's rows (one per stream, or one with a null stream id), frozen; undefined when there is no scene. */
+function sceneWithStreams(
+  rows: Array<SceneRow & { stream_id: string | null; stream_status: string | null; stream_last_frame_at: string | null; stream_source_type: string | null }>,
+): { row: SceneRow; streams: readonly SceneStreamRef[] } | undefined {
+  if (rows.length === 0) return undefined;
+  const { stream_id: _streamId, stream_status: _s, stream_last_frame_at: _l, stream_source_type: _t, ...row } = rows[0];
+  const streams = rows.flatMap((r) =>
+    r.stream_id === null
+      ? []
+      : [
+          Object.freeze({
+            id: r.stream_id,
+            status: r.stream_status ?? 'connecting',
+            last_frame_at: r.stream_last_frame_at ?? null,
+            source_type: r.stream_source_type ?? 'rtsp',
+          }),
+        ],
+  );
+  return Object.freeze({ row: Object.freeze(row), streams: Object.freeze(streams) });
+}
 
 export const sceneRepository = {
   /** A scene of the tenant with its streams (id, status, last frame, source type; unordered); undefined when there is none. */
-  async findWithStreamIds(database: DatabaseHandle, tenantId: string, id: string): Promise<{ row: SceneRow; streams: SceneStreamRef[] } | undefined> {
-    const rows = await findWithStreamIds(database, tenantId, id);
-    if (rows.length === 0) return undefined;
-    const { stream_id: _streamId, stream_status: _s, stream_last_frame_at: _l, stream_source_type: _t, ...row } = rows[0];
-    return {
-      row,
-      streams: rows.flatMap((r) =>
-        r.stream_id === null
-          ? []
-          : [
-              {
-                id: r.stream_id,
-                status: r.stream_status ?? 'connecting',
-                last_frame_at: r.stream_last_frame_at ?? null,
-                source_type: r.stream_source_type ?? 'rtsp',
-              },
-            ],
-      ),
-    };
+  findWithStreamIds(database: DatabaseHandle, tenantId: string, id: string): Promise<{ row: SceneRow; streams: readonly SceneStreamRef[] } | undefined> {
+    return findWithStreamIds(database, tenantId, id);
   },
   /** scene id → its time zone, for the given scenes */
   async timeZones(db: DbExecutor, ids: readonly string[]): Promise<Map<string, string>> {

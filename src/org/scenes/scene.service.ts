@@ -576,7 +576,7 @@ export class SceneService {
     return combineHistory(all, mode);
   }
 
-  private toView(row: SceneRow, streams: SceneStreamRef[]): SceneView {
+  private toView(row: SceneRow, streams: readonly SceneStreamRef[]): SceneView {
     const streamIds = streams.map((x) => x.id);
     const s: SceneState | undefined = this.deps.sharedState ? undefined : this.deps.engine.snapshot(row.id, this.deps.clock.now());
     const people = s?.people ?? row.people;

@@ -22,7 +22,7 @@ export {
   type Dialect,
 } from './database.ts';
 export { carriesNotify, sendsReadsAhead, writeAtomically, type CompanionWrite } from './dialect.ts';
-export { hotRead } from './hot-read.ts';
+export { cachedHotRead, hotRead, type HotReadCacheStats } from './hot-read.ts';
 export { pgJsonText } from './pg-json.ts';
 export { notifyIn } from './notify.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';

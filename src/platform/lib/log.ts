@@ -27,15 +27,29 @@ export function createProcessLogger(opts: { level: string; nodeId: string; desti
  * output is a pipe or a terminal, it is reopened non-blocking, so a reader that stops draining it
  * (a hung log shipper, a paused terminal) costs log lines, never requests. What the pipe does not
  * take is kept (up to `maxPendingBytes`) and retried every few milliseconds in order; beyond that,
- * lines are dropped and counted (`droppedLogLines`, `vigil_log_lines_dropped_total`). A file path,
- * or standard output that is a regular file, is written synchronously as before: a file has no
- * reader to wait for. A socket on standard output or error is made non-blocking the way Node does
- * for process.stdout on a socket.
+ * lines are dropped and counted (`droppedLogLines`, `vigil_log_lines_dropped_total`). A regular
+ * file (standard output redirected to one, or a path, opened for appending) is written by the same
+ * line writer, one write(2) per line: a file has no reader to wait for, so a line is never held,
+ * and a failed write (a full disk) drops the line and counts it. Before, a file went through
+ * sonic-boom, whose bookkeeping per line cost about a quarter of the line (docs/decisions.md,
+ * "Request path: a log file written without sonic-boom"). A socket on standard output or error is
+ * made non-blocking the way Node does for process.stdout on a socket; any other descriptor is
+ * written synchronously by sonic-boom.
  */
 export function processLogDestination(dest: number | string = 1, opts: { maxPendingBytes?: number } = {}): pino.DestinationStream {
-  const fd = typeof dest === 'number' ? reopenNonBlocking(dest) : null;
+  const maxPendingBytes = opts.maxPendingBytes ?? 1024 * 1024;
+  if (typeof dest === 'string') return new NonBlockingLineWriter(openSync(dest, 'a'), maxPendingBytes);
+  const fd = reopenNonBlocking(dest) ?? (isRegularFile(dest) ? dest : null);
   if (fd === null) return pino.destination({ dest, sync: true });
-  return new NonBlockingLineWriter(fd, opts.maxPendingBytes ?? 1024 * 1024);
+  return new NonBlockingLineWriter(fd, maxPendingBytes);
+}
+
+function isRegularFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
 }
 
 let dropped = 0;
