@@ -93,3 +93,39 @@ test('words that say every hour, a night, or a recurrence still act on the days 
   const [untilSunday] = await converse(morning, ['watch the garage until sunday']);
   assert.equal(untilSunday.changes.length, 1, untilSunday.reply);
 });
+
+test('a sun time or a clock said first with "at", then a comma, is the watch\'s start; a mute then is asked about', async () => {
+  for (const message of [
+    'at sunset, watch the driveway till midnight',
+    'at dusk, keep an eye on the garage until 11pm',
+    'at 10pm, watch the backyard till 6',
+  ]) {
+    const [turn] = await converse(morning, [message]);
+    assert.equal(turn.changes.length, 1, `${message}: ${turn.reply}`);
+    const starts = Date.parse((turn.changes[0].args as { starts_at: string }).starts_at);
+    assert.ok(starts > morning.now + 6 * 3_600_000, `${message}: starts at ${new Date(starts).toISOString()}`);
+  }
+  for (const message of ['at sunset, mute the garage motion', 'at 10pm, silence the nursery camera', 'at dusk, stop watching the driveway']) {
+    const [turn] = await converse(morning, [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.ok(turn.asked, `${message}: ${turn.reply}`);
+  }
+  // "at the moment", "at night": no start of a clock or the sun to move
+  const [now] = await converse(morning, ['at the moment, watch the garage for an hour']);
+  assert.equal(now.changes.length, 1, now.reply);
+});
+
+test("a small hour in a range beside a statement's own hour is asked about, never read as the night", async () => {
+  for (const message of [
+    'the cleaner comes at 2 tomorrow, watch the kitchen from 2 to 4',
+    'the plumber is due at 3 tomorrow, keep an eye on the garage from 3 to 5',
+    'my sister drops by at 1 tomorrow, watch the front porch from 1 to 3',
+  ]) {
+    const [turn] = await converse(morning, [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.ok(turn.asked, `${message}: ${turn.reply}`);
+  }
+  // a range said with its half of the day still acts
+  const [pm] = await converse(morning, ['watch the kitchen tomorrow from 2pm to 4pm']);
+  assert.equal(pm.changes.length, 1, pm.reply);
+});
