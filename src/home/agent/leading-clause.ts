@@ -20,7 +20,9 @@ const WATCH_VERBS = '(?:watch|keep an eye on|keep watch on|keep watch over|keep 
 const STOP_VERBS = '(?:stop watching|stand down|call off|cancel|end)';
 const AT_ONCE_VERBS = '(?:mute|unmute|arm|disarm|silence)';
 const FRAME = '(?:(?:please|pls|can you|could you|would you|will you|can u|could u)\\s+)*';
-const LEADING = new RegExp(`^${OPENERS}\\s+(.+?),?\\s+${FRAME}(${WATCH_VERBS}|${STOP_VERBS}|${AT_ONCE_VERBS})\\b(.*)$`);
+const LEADING = new RegExp(`^(?:${OPENERS}|at)\\s+(.+?),?\\s+${FRAME}(${WATCH_VERBS}|${STOP_VERBS}|${AT_ONCE_VERBS})\\b(.*)$`);
+/** "at 10pm, …", "at half 9, …": a clock time said alone before a request (docs/decisions.md, "Round L household: times"). */
+const CLOCK = /^(?:\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|half\s+\d{1,2}|noon|midday|midnight)$/;
 
 const DARK =
   /^(?:(?:it|it's|its)\s+(?:is\s+|gets\s+|goes\s+|turns\s+|has\s+got\s+|has\s+gotten\s+|'s\s+)?(?:dark|dusk|night)|dark|dusk|nightfall|night falls|sunset|sundown|the sun(?:'s|\s+is|\s+has)?\s+(?:gone\s+)?(?:down|set)|the sun\s+(?:goes|sets|has set|has gone)(?:\s+down)?|the sun's set)$/;
@@ -48,11 +50,17 @@ export function readLeadingClause(message: string, ctx: HouseholdContext): Leadi
   if (AUXILIARY.test(said)) return undefined;
   const sun = DARK.test(said) ? 'sunset' : LIGHT.test(said) ? 'sunrise' : undefined;
   const request = `${verb}${rest}`.trim();
+  // "at 10pm, mute the shed": a mute, an arm has no start time; "at 10pm, watch the porch till 6": the watch's start
+  if (!sun && leadWord(text) === 'at') return CLOCK.test(said) ? readLeadingClock(said, verb, rest) : undefined;
   if (!sun) {
     if (!EVENT.test(said)) return undefined;
     return {
       ask: `I understood that you want me to ${request}, starting ${leadWord(text)} ${said}, but I can't tell when that is, so I haven't changed anything. Tell me a time to start (or say "now").`,
     };
+  }
+  // ("at sunset, stop watching the carport": a watch that itself starts at sunset may be meant: asked)
+  if (new RegExp(`^${STOP_VERBS}$`).test(verb) && leadWord(text) === 'at') {
+    return { ask: `I understood that you want me to ${request} at ${said}: should I stop it now, or make it end at ${sun}? I haven't changed anything.` };
   }
   if (new RegExp(`^${STOP_VERBS}$`).test(verb)) return OWN_START.test(rest) ? undefined : { rewrite: `${request} at ${sun}` };
   if (new RegExp(`^${AT_ONCE_VERBS}$`).test(verb)) {
@@ -74,9 +82,22 @@ export function readLeadingClause(message: string, ctx: HouseholdContext): Leadi
   return { rewrite: `from ${sun} ${request}` };
 }
 
-/** The opening words of the clause as said ("as soon as", "once", "when"). */
+/** A clock time said before a request: a watch's start, a stand-down's time, or a question for what is done at once. */
+function readLeadingClock(said: string, verb: string, rest: string): LeadingClause | undefined {
+  const request = `${verb}${rest}`.trim();
+  if (new RegExp(`^${AT_ONCE_VERBS}$`).test(verb)) {
+    return {
+      ask: `I understood that you want me to ${request} at ${said}, but I can only do that now, not at a later time, so I haven't changed anything. Should I do it now?`,
+    };
+  }
+  if (OWN_START.test(rest)) return undefined;
+  if (new RegExp(`^${STOP_VERBS}$`).test(verb)) return { rewrite: `${request} at ${said}` };
+  return { rewrite: `from ${said} ${request}` };
+}
+
+/** The opening words of the clause as said ("as soon as", "once", "when", "at"). */
 function leadWord(text: string): string {
-  return new RegExp(`^${OPENERS}`).exec(text)![0];
+  return new RegExp(`^(?:${OPENERS}|at)`).exec(text)![0];
 }
 
 /** Today's sun event has passed and the next one has not come: it is already dark (or light). */

@@ -62,7 +62,7 @@ import {
 } from './vocabulary.ts';
 
 const normalizeMessage = createNormalizer(listCorrectableWords());
-import { addDays, countDaysBetween, formatClock, getWeekday, isValidTimeZone, toWallClock } from '../../platform/time/index.ts';
+import { addDays, countDaysBetween, formatClock, getWeekday, isValidTimeZone, toLocalDate, toWallClock } from '../../platform/time/index.ts';
 import type { WATCH_CONDITIONS } from './tools.ts';
 
 type Condition = (typeof WATCH_CONDITIONS)[number];
@@ -1368,7 +1368,7 @@ function inheritFromBefore(
     if (source?.intent) {
       const ownPlaces = r.mentions.length > 0;
       const sourceIds = new Set(source.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
-      inheritRequest(giveAmountItsUnit(r, source), source, !inMessage);
+      inheritRequest(giveAmountItsUnit(r, source), source, !inMessage, ctx);
       const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
       // "and tomorrow night too", "saturday as well": another watch besides the one made
       // ("and the same tomorrow", "same again on friday": the same hours on another day)
@@ -1832,7 +1832,7 @@ function giveAmountItsUnit(r: Reading, source: Reading): Reading {
 }
 
 /** A follow-up takes the earlier request's intent, and its time and conditions unless it has its own. */
-function inheritRequest(r: Reading, source: Reading, fromConversation = false): void {
+function inheritRequest(r: Reading, source: Reading, fromConversation = false, ctx?: HouseholdContext): void {
   r.intent = source.intent;
   // "watch the letterbox tomorrow morning" (asked which hours) — "from 8 till 11": that morning's hours
   if (r.time.hasTime && source.time.dayPart && r.time.anchors.some((a) => a.kind === 'clock')) r.time = settleDayPart(r.time, source.time);
@@ -1850,13 +1850,17 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false): 
       kept.forEach((a, k) => {
         if (a.kind === 'clock' && a.date && !a.dateOnly) kept[k] = { ...a, date: undefined };
       });
-    const own = r.time.anchors.map((a) => (a.role === 'point' && kept.some((k) => k.role === 'end') ? { ...a, role: 'start' as const } : a));
+    let own = r.time.anchors.map((a) => (a.role === 'point' && kept.some((k) => k.role === 'end') ? { ...a, role: 'start' as const } : a));
+    // "watch the kitchen from 11" — "till 7 tomorrow": the day said with the end dates the end only;
+    // the kept start stays its next occurrence (docs/decisions.md, "Round L household: times")
+    const endDay = dateEndOnly(r, source, kept, own, ctx);
+    if (endDay) own = own.map((a) => (a.kind === 'clock' && !a.date ? { ...a, date: endDay } : a));
     if (kept.length)
       r.time = {
         ...r.time,
         anchors: [...kept, ...own],
         night: r.time.night || source.time.night,
-        dayOffset: r.time.dayOffset || source.time.dayOffset,
+        dayOffset: endDay ? source.time.dayOffset : r.time.dayOffset || source.time.dayOffset,
         date: r.time.date ?? source.time.date,
       };
     // "watch the garden tonight" — "same again tomorrow": the night moves to the day named
@@ -1866,6 +1870,21 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false): 
   if (!r.conditions.length) r.conditions = source.conditions;
   if (!r.mentions.length) r.mentions = source.mentions;
   r.startRequested ||= source.startRequested;
+}
+
+/** The day of a follow-up that says only an end and a relative day ("till 7 tomorrow") after a request with a start of its own and no day. */
+function dateEndOnly(r: Reading, source: Reading, kept: Reading['time']['anchors'], own: Reading['time']['anchors'], ctx: HouseholdContext | undefined) {
+  if (!ctx || r.time.dayOffset <= 0 || r.time.date || source.time.dayOffset || source.time.date) return undefined;
+  if (!own.length || !own.every((a) => a.role === 'end' && a.kind === 'clock' && !a.date)) return undefined;
+  // only a start still ahead today, its own half of the day or the evening's when none was said ("from 9" said at 21:30 is tomorrow's)
+  const now = toWallClock(ctx.now, ctx.timeZone);
+  const start = kept.find((a) => a.role === 'start');
+  if (start?.kind !== 'clock' || start.date) return undefined;
+  const hour = start.meridiemCertain ? start.hour : (start.hour % 12) + 12;
+  const ahead = hour * 60 + start.minute - (now.hour * 60 + now.minute);
+  // (an open hour is tonight's only when said in the evening, a few hours before: as src/platform/language/time/watch-window.ts, isTonightStart)
+  if (ahead <= 0 || (!start.meridiemCertain && (now.hour < 17 || ahead > 2 * 60))) return undefined;
+  return { ...addDays(toLocalDate(ctx.now, ctx.timeZone), r.time.dayOffset), hour: 0, minute: 0 };
 }
 
 const NOT_REPEATABLE = new Set<IntentKind>(['help', 'ask_watch', 'ask_muted', 'ask_boundary', 'keep', 'exclude']);
@@ -2843,6 +2862,32 @@ function resolveFirstWindow(r: Reading, state: PlanState, nights: number): Retur
   return window;
 }
 
+/** Words that ask for every hour of the days said ("all week", "the whole week", "24/7", "round the clock"). */
+const EVERY_HOUR =
+  /\b(all|whole|entire|full)\s+(of\s+)?(the\s+|next\s+|this\s+)*(week|weekend|days?|time)\b|\b24\s*\/\s*7\b|\b24\s*(h|hrs?|hours?)\b|\b(round|around) the clock\b|\bday and night\b|\bnon-?stop\b/;
+
+/**
+ * "watch the side gate next week": several whole days from a date, with no hours said, is not taken
+ * as every hour of them in silence — asked (all day, or which days and hours?) unless the words say
+ * all of it ("all week", "24/7"); see docs/decisions.md, "Round L household: times".
+ */
+function askAboutWholeDays(r: Reading, window: ReturnType<typeof resolveWatchWindow>, state: PlanState): string | undefined {
+  const t = r.time;
+  if (t.date === undefined || !t.anchors.length || !t.anchors.every((a) => a.kind === 'clock' && a.dateOnly)) return undefined;
+  if (t.night || t.recurrence || t.durationMs !== undefined || t.openEnded || t.weekend || window.endsAt - window.startsAt <= 36 * 3_600_000) return undefined;
+  if (EVERY_HOUR.test(r.text)) return undefined;
+  const what = r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : '';
+  const from = formatWindowDay(window.startsAt, state);
+  const until = formatWindowDay(window.endsAt - 1, state);
+  return `Should I watch${what} all day and night from ${from} to ${until}, or only on some days or at some hours — for example "each night from 10pm to 6am"?`;
+}
+
+/** "Monday 30 March": the local day of an instant, for a question. */
+function formatWindowDay(ms: number, state: PlanState): string {
+  const wall = toWallClock(ms, state.ctx.timeZone);
+  return `${WEEKDAY_LABELS[wall.weekday]} ${wall.day} ${MONTH_LABELS[wall.month - 1]}`;
+}
+
 /** Questions the window raises: no time at all, a weekend without hours, a window already over today. */
 function askAboutWindow(r: Reading, state: PlanState, window: ReturnType<typeof resolveWatchWindow>): string | undefined {
   // "watch the porch" and nothing about when: tonight, for an hour, or from now on? Asked, never
@@ -2868,6 +2913,8 @@ function askAboutWindow(r: Reading, state: PlanState, window: ReturnType<typeof 
   if (r.time.weekend && !r.time.anchors.length && !r.time.openEnded && !r.time.night && !r.time.recurrence && r.time.durationMs === undefined) {
     return `Should I watch${r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : ''} all weekend (${window.window === 'this weekend' ? 'from Saturday 00:00 until Monday 00:00' : window.window}), or from when to when — for example "from Friday 6pm until Sunday 8pm"?`;
   }
+  const wholeDays = askAboutWholeDays(r, window, state);
+  if (wholeDays) return wholeDays;
   if (window.passed) {
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;

@@ -216,7 +216,7 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
 
   const relative = checkRelativeDays(w, walls, calls, ctx, head);
   if (relative) return relative;
-  const twoWay = isAnswerToDayPart(ctx, walls) ? undefined : checkTwoWayRange(w, clocks, head);
+  const twoWay = isAnswerToDayPart(ctx, walls) ? undefined : checkTwoWayRange(w, clocks, head, walls);
   if (twoWay) return twoWay;
 
   const widened = checkScope(present, calls, ctx, head);
@@ -367,10 +367,15 @@ const DAY_PART_WORDS =
  * which half of the day: both readings are windows people ask for. Either way it is asked.
  * See docs/decisions.md, "Round F household: relative days and starts".
  */
-function checkTwoWayRange(w: string[], clocks: SaidClock[], head: string): string | undefined {
-  if (clocks.length !== 2 || clocks.some((c) => c.certain) || DAY_PART_WORDS.test(w.join(' '))) return undefined;
-  const [a, b] = clocks;
-  const same = a.hour % 12 === b.hour % 12 && a.minute === b.minute;
+function checkTwoWayRange(w: string[], clocks: SaidClock[], head: string, walls: { hour: number }[]): string | undefined {
+  // ("the cleaner comes at 2 tomorrow, watch the kitchen from 2 to 4": a statement's hour beside the
+  // range, said last, decides nothing: a plan that read the range in the small hours is asked about —
+  // docs/decisions.md, "Round L household: times")
+  if (clocks.length > 2 && !walls.some((x) => x.hour < 7)) return undefined;
+  const range = clocks.length > 2 ? clocks.slice(-2) : clocks;
+  if (range.length !== 2 || range.some((c) => c.certain) || (clocks.length === 2 && DAY_PART_WORDS.test(w.join(' ')))) return undefined;
+  const [a, b] = range;
+  const same = clocks.length === 2 && a.hour % 12 === b.hour % 12 && a.minute === b.minute;
   const smallHours = a.hour >= 1 && a.hour <= 5 && b.hour > a.hour && b.hour <= 6;
   if (!same && !smallHours) return undefined;
   const what = same

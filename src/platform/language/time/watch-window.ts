@@ -1454,12 +1454,12 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
     if (phrase.tokens[0] < from || phrase.tokens[phrase.tokens.length - 1] >= to) continue;
     // (days already read as a weekly pattern: "every saturday and sunday night")
     if (phrase.tokens.every((k) => spec.consumed.has(k))) continue;
-    readClockPhrase(tokens, from, phrase, spec);
+    readClockPhrase(tokens, from, phrase, spec, ctx);
   }
 }
 
 /** One clock or date phrase of the clause, read into the spec. */
-function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec): void {
+function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, ctx: TimeContext): void {
   const r = phrase.result;
   const words = phrase.text;
   const span = phrase.tokens;
@@ -1488,7 +1488,7 @@ function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spe
     return;
   }
   const before = spec.anchors.length;
-  readClockTimes(tokens, from, phrase, spec, dayCertain);
+  readClockTimes(tokens, from, phrase, spec, dayCertain, ctx);
   // "tomorrow morning at 8", "saturday evening from 7": one hour the part of the day said with it
   // has not settled takes the part's half (settleDayPart, at the end of extractTimeSpec)
   // ("till 7 sunday morning": that end only)
@@ -1547,10 +1547,12 @@ function readDatePhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec
 }
 
 /** A clock time or a range of them: "6am", "from 10pm to 6am", "tomorrow 9 to 5". */
-function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, dayCertain: boolean): void {
+function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, dayCertain: boolean, ctx: TimeContext): void {
   const r = phrase.result;
   const words = phrase.text;
   const span = phrase.tokens;
+  // ("from 11 till 7 tomorrow" said at 21:30: 11 is next 23:00 tonight, so "tomorrow" is the end's
+  // day: see isTonightStart)
   // chrono gives "from 7pm till 7am tomorrow" tomorrow's date at both ends; the day named after
   // "till" belongs to the end only, which resolves after the start anyway
   // ("9 to 5 tomorrow", said with no am/pm and no night, is a day's range: tomorrow's, both ends)
@@ -1561,7 +1563,8 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
     !r.end.isCertain('meridiem') &&
     !/\b(tonight|night|evening)\b/.test(words) &&
     r.start.get('hour')! % 12 > r.end.get('hour')! % 12 &&
-    r.start.get('hour')! % 12 >= 6;
+    r.start.get('hour')! % 12 >= 6 &&
+    !isTonightStart(r.start, words, ctx);
   const dayAfterEnd =
     r.end &&
     !dayRange &&
@@ -1621,6 +1624,20 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
   // "from 10pm": the preposition belongs to the time
   const before = phrase.first - 1;
   if (before >= from && (START_WORDS.has(tokens[before].text) || END_WORDS.has(tokens[before].text))) spec.consumed.add(before);
+}
+
+/**
+ * "from 11 till 7 tomorrow" said in the evening, its start's morning hour gone and its evening hour
+ * at most two hours ahead: the start is tonight's (a bare hour is its next occurrence) and "tomorrow",
+ * said after "till", dates the end only; "tomorrow 11 to 7", or the same words said in the morning,
+ * stay a day's range (docs/decisions.md, "Round L household: times").
+ */
+function isTonightStart(start: chrono.ParsedComponents, words: string, ctx: TimeContext): boolean {
+  if (!/\b(until|till|til|to)\s+\S+\s+tomorrow\b/.test(words) || /\btomorrow\b.*\b(until|till|til|to)\b/.test(words)) return false;
+  const now = toWallClock(ctx.now, ctx.timeZone);
+  const nowMinutes = now.hour * 60 + now.minute;
+  const evening = ((start.get('hour')! % 12) + 12) * 60 + (start.get('minute') ?? 0);
+  return now.hour >= 17 && nowMinutes < evening && evening - nowMinutes <= 2 * 60;
 }
 
 /** A start said in the morning (am certain) and an end later the same day: certain and later, or 1 to 8 without am/pm. */
