@@ -36,7 +36,7 @@ import {
   settleDayPart,
   type TimeSpec,
 } from '../../platform/language/index.ts';
-import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
+import { findMentions, hideNameNumbers, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import { MAX_MESSAGE_CHARS, type Plan, type PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
 import { findConflict, type PartEffect } from './plan-conflicts.ts';
@@ -1081,12 +1081,13 @@ function takeWaitAsTimeCorrection(r: Reading): void {
 /** Reads every clause, filling in follow-ups from the clause before or the conversation. */
 function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading[] {
   const { tokens, urls } = normalizeMessage(message, listPlaceWords(ctx));
+  const timeTokens = hideNameNumbers(tokens, ctx);
   const timeCache = new Map<string, TimeSpec>();
   const getTime = (from: number, to: number) => {
     const key = `${from}:${to}`;
     let spec = timeCache.get(key);
     if (!spec) {
-      spec = extractTimeSpec(tokens, from, to, ctx);
+      spec = extractTimeSpec(timeTokens, from, to, ctx);
       timeCache.set(key, spec);
     }
     return spec;

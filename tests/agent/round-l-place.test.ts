@@ -1,0 +1,102 @@
+/**
+ * Round L household: places and words (docs/decisions.md, "Round L household: places and words").
+ * A room named with a function word ("under the house", "top of the stairs", "out the back") is read
+ * only as its whole phrase and never breaks the home's other names; a number inside a room's name
+ * ("the 5th bedroom", "the two-car garage") is part of the name, not a date or a count. Phrasings are
+ * our own, not those of the blind sets, with those where the change must not fire beside them.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { HouseholdContext } from '../../src/home/agent/context.ts';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
+
+const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
+const converse = converseIn(contexts);
+const tools = (turn: { changes: { tool: string }[] }) => turn.changes.map((c) => c.tool);
+const subjects = (turn: { changes: { tool: string; args?: Record<string, unknown> }[] }) => turn.changes.map((c) => c.args?.sensor_ids ?? c.args?.sensor_id);
+
+/** A home whose rooms are named the way people say them: with function words and numbers. */
+function home(rooms: string[]): HouseholdContext {
+  const base = contexts.lisbon_night;
+  const id = (name: string) => `t_${name.replace(/\W+/g, '_')}`;
+  return {
+    ...base,
+    rooms: [{ name: 'garage' }, { name: 'kitchen' }, ...rooms.map((name) => ({ name }))],
+    sensors: [
+      { id: 'garage_cam', name: 'garage camera', kind: 'camera', room: 'garage', muted: false },
+      { id: 'kitchen_motion', name: 'kitchen motion', kind: 'motion', room: 'kitchen', muted: false },
+      ...rooms.map((name) => ({ id: id(name), name: `${name} camera`, kind: 'camera' as const, room: name, muted: false })),
+    ],
+    boundaries: [],
+    watches: [],
+  } as HouseholdContext;
+}
+
+const phrased = home(['under the house', 'top of the stairs', 'out the back', 'back of the shed']);
+
+test('a room named with a function word leaves every other place of the home readable', async () => {
+  for (const [message, id] of [
+    ['watch the garage tonight', 'garage_cam'],
+    ['keep an eye on the kitchen till 6am', 'kitchen_motion'],
+    ['mute the garage camera', 'garage_cam'],
+  ]) {
+    const [turn] = await converse(phrased, [message]);
+    assert.deepEqual(subjects(turn).flat(), [id], `${message}: ${turn.reply}`);
+  }
+});
+
+test('a room named with a function word is read by its whole phrase', async () => {
+  for (const [message, id] of [
+    ['watch under the house tonight', 't_under_the_house'],
+    ['can you watch the top of the stairs until 7am', 't_top_of_the_stairs'],
+    ['keep an eye out the back tonight', 't_out_the_back'],
+    ['watch the back of the shed for 2 hours', 't_back_of_the_shed'],
+    ['mute the camera at the top of the stairs', 't_top_of_the_stairs'],
+  ]) {
+    const [turn] = await converse(phrased, [message]);
+    assert.deepEqual(subjects(turn).flat(), [id], `${message}: ${turn.reply}`);
+    assert.doesNotMatch(turn.reply, /\bthe (under|out) the\b/i, turn.reply);
+  }
+});
+
+test('"the house" stays the whole home beside a room "under the house"', async () => {
+  const [watch] = await converse(phrased, ['watch the house tonight']);
+  assert.equal(watch.changes[0]?.args?.subject, 'whole home', watch.reply);
+  const [arm] = await converse(phrased, ['arm the house']);
+  assert.deepEqual(tools(arm), ['arm_house'], arm.reply);
+});
+
+test('a bare word shared by several phrase names is asked, and a place the home lacks is named without "the"', async () => {
+  const [back] = await converse(phrased, ['watch the back tonight']);
+  assert.deepEqual(back.changes, [], back.reply);
+  const [attic] = await converse(phrased, ['watch the loft tonight']);
+  assert.deepEqual(attic.changes, [], attic.reply);
+  assert.doesNotMatch(attic.reply, /\bno the\b/i, attic.reply);
+});
+
+const numbered = home(['5th bedroom', 'two-car garage', 'first-floor landing', 'three-season porch']);
+
+test('a number inside a room name is part of the name, not a date or a count', async () => {
+  for (const [message, id] of [
+    ['watch the 5th bedroom tonight', 't_5th_bedroom'],
+    ['watch the two-car garage for two hours', 't_two_car_garage'],
+    ['watch the first floor landing till 6am', 't_first_floor_landing'],
+    ['watch the three-season porch tonight', 't_three_season_porch'],
+  ]) {
+    const [turn] = await converse(numbered, [message]);
+    assert.deepEqual(subjects(turn).flat(), [id], `${message}: ${turn.reply}`);
+  }
+});
+
+test('a number that is not part of a name said in full is still a time', async () => {
+  const [hours] = await converse(numbered, ['watch the garage for 3 hours']);
+  assert.deepEqual(subjects(hours).flat(), ['garage_cam'], hours.reply);
+  const [date] = await converse(numbered, ['watch the 5th bedroom on the 5th from 9pm to 11pm']);
+  assert.equal(tools(date).length, 1, date.reply);
+  assert.match(String(date.changes[0].args?.starts_at), /-05T/, date.reply);
+  // "the 5th" alone names no room: a date with no hours is still asked
+  const [bare] = await converse(numbered, ['watch the garage on the 5th']);
+  assert.deepEqual(bare.changes, [], bare.reply);
+});
