@@ -100,3 +100,54 @@ test('a number that is not part of a name said in full is still a time', async (
   const [bare] = await converse(numbered, ['watch the garage on the 5th']);
   assert.deepEqual(bare.changes, [], bare.reply);
 });
+
+test('a slip of a command verb no dictionary has is read as the verb, and says so', async () => {
+  for (const [messages, want] of [
+    [['arm the house', 'dissarm'], 'arm_house'],
+    [['arm the house', 'ok disamr now please'], 'arm_house'],
+    [['unmtue the nursery camera'], undefined],
+    [['watcj the garage tonight'], 'create_watch'],
+    [['moniter the driveway till 6am'], 'create_watch'],
+  ] as const) {
+    const turns = await converse('lisbon_night', [...messages]);
+    const last = turns.at(-1)!;
+    if (want) assert.deepEqual(tools(last), [want], `${messages.join(' / ')}: ${last.reply}`);
+    assert.doesNotMatch(last.reply, /only understand English/, last.reply);
+    if (want === 'arm_house') assert.match(last.reply, /I read "\w+" as "disarm"/, last.reply);
+  }
+});
+
+test('a real English word or a slip two verbs share is never rewritten into a command verb', async () => {
+  for (const message of ['dismay', 'arm the house, dismal weather', 'watts in the garage']) {
+    const [turn] = await converse('lisbon_night', [message]);
+    assert.ok(!tools(turn).includes('arm_house') || message.startsWith('arm'), `${message}: ${turn.reply}`);
+    assert.doesNotMatch(turn.reply, /as "(disarm|watch)"/, `${message}: ${turn.reply}`);
+  }
+});
+
+test('a question about the alarm in so many words is answered from the armed watch', async () => {
+  for (const question of [
+    'is the alarm on?',
+    'is the alarm still set',
+    'have you armed the house?',
+    'did you set the alarm?',
+    'so is the house alarm active',
+  ]) {
+    const [, armed] = await converse('lisbon_night', ['arm the house', question]);
+    assert.deepEqual(armed.changes, [], armed.reply);
+    assert.match(armed.reply, /^Yes, the house is armed/, `${question}: ${armed.reply}`);
+    const [unarmed] = await converse('lisbon_night', [question]);
+    assert.deepEqual(unarmed.changes, [], unarmed.reply);
+    assert.match(unarmed.reply, /^No, the house isn't armed/, `${question}: ${unarmed.reply}`);
+  }
+  const [, off] = await converse('lisbon_night', ['arm the house', 'is the alarm off?']);
+  assert.match(off.reply, /^No, the house is armed/, off.reply);
+});
+
+test('an alarm question about something else is not read as the armed state', async () => {
+  for (const question of ['is the smoke alarm on?', 'is my alarm set for 7?', 'is the alarm going off?']) {
+    const [turn] = await converse('lisbon_night', [question]);
+    assert.deepEqual(turn.changes, [], turn.reply);
+    assert.doesNotMatch(turn.reply, /house (is|isn't) armed/, `${question}: ${turn.reply}`);
+  }
+});

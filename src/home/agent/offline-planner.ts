@@ -12,7 +12,7 @@ import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
 import { readLeadingClause } from './leading-clause.ts';
-import { detectForeignLanguage } from './language-guard.ts';
+import { correctCommandVerbSlips, detectForeignLanguage } from './language-guard.ts';
 import {
   AUXILIARIES,
   createNormalizer,
@@ -249,10 +249,15 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
   if (corrected) return corrected;
   // a sensor by its MQTT topic, notification routing: read before the general reader (direct-intents.ts)
-  const direct = planDirectIntents(message, ctx);
-  if (direct) return tidyPlan(direct);
+  // "dissarm": a slip of a command verb, read as the verb (language-guard.ts)
+  const verbs = correctCommandVerbSlips(message);
+  const direct = planDirectIntents(verbs.text, ctx);
+  if (direct) {
+    if (verbs.slips.length && (direct.calls.length || direct.answers?.length)) sayCorrections('', ctx, direct, verbs.slips);
+    return tidyPlan(direct);
+  }
   const placeWords = listPlaceWords(ctx);
-  const language = detectForeignLanguage(message, placeWords);
+  const language = detectForeignLanguage(verbs.text, placeWords);
   if (language) {
     plan.language = language;
     plan.clarification = `I only understand English for now. ${HELP_TEXT} Could you ask me in English?`;
