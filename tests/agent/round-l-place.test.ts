@@ -151,3 +151,24 @@ test('an alarm question about something else is not read as the armed state', as
     assert.doesNotMatch(turn.reply, /house (is|isn't) armed/, `${question}: ${turn.reply}`);
   }
 });
+
+test('a reason after a comma with something else as its subject does not block a request fully understood', async () => {
+  for (const [message, id] of [
+    ['mute the garage motion for now, the possums keep tripping it', 'sen_garage_motion'],
+    ['mute the backyard camera, the wind keeps setting it off', 'sen_backyard_cam'],
+    ['mute the garage motion, the cat sets it off every night', 'sen_garage_motion'],
+  ]) {
+    const [turn] = await converse('lisbon_night', [message]);
+    assert.deepEqual(subjects(turn).flat(), [id], `${message}: ${turn.reply}`);
+  }
+});
+
+test('a clause after a comma that names a place or a sensor, or words no lexicon has, is not taken as a reason', async () => {
+  const [also] = await converse('lisbon_night', ['mute the nursery camera, the driveway one too']);
+  assert.deepEqual(subjects(also).flat().sort(), ['sen_driveway_cam', 'sen_nursery_cam'], also.reply);
+  const [unknown] = await converse('lisbon_night', ['mute the garage motion, the blorps keep tripping it']);
+  assert.deepEqual(unknown.changes, [], unknown.reply);
+  // the request itself not understood: the reason does not make it so
+  const [vague] = await converse('lisbon_night', ['mute the zorbly thing, the possums keep tripping it']);
+  assert.deepEqual(vague.changes, [], vague.reply);
+});

@@ -18,6 +18,7 @@ import {
   createNormalizer,
   findUncovered,
   isPersonWord,
+  isPlaceWord,
   type Uncovered,
   type ContentVocabulary,
   classifyWord,
@@ -56,6 +57,8 @@ import {
   OUT_OF_SCOPE_NOUNS,
   OUT_OF_SCOPE_VERBS,
   REFERENCE_WORDS,
+  VAGUE_SUBJECTS,
+  WHOLE_HOME_WORDS,
   isPlannerWord,
   listCorrectableWords,
   type IntentKind,
@@ -1785,8 +1788,24 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
   if (w === undefined || words.length - first < 3 || words.some((x) => ['meant', 'mean', 'want', 'wanted', 'need', 'like', 'please'].includes(x))) return false;
   // "the tenant upstairs asked me to", "the pool guy comes early": a person, then what they did
   const personFirst = (w === 'the' || w === 'my' || w === 'our') && isPersonWord(words[first + 1] ?? '') && !listPlaceWords(ctx).includes(words[first + 1]);
-  if (!REASON_SUBJECTS.has(w) && !personFirst && !because) return false;
+  if (!REASON_SUBJECTS.has(w) && !personFirst && !because && !isThingSubject(tokens, from + first, to, ctx)) return false;
   return words.some((_x, k) => k > first && tokens[from + k].isVerb);
+}
+
+/**
+ * "…, the possums keep tripping it", "…, the wind sets it off": "the" and a noun that names no place, sensor
+ * or time of this home, then a verb of its own — something else doing something, a reason. The noun is a
+ * thing, not a place any home could have ("the attic…"), a kind of sensor ("the camera too") or a reference
+ * ("the other one"). See docs/decisions.md, "Round L household: places and words".
+ */
+function isThingSubject(tokens: Token[], k: number, to: number, ctx: HouseholdContext): boolean {
+  if (!['the', 'my', 'our', 'those', 'these', 'some'].includes(tokens[k]?.text ?? '')) return false;
+  const noun = tokens[k + 1];
+  if (!noun || k + 2 >= to || !noun.isNoun || noun.isVerb || !/^[a-z]{3,}$/.test(noun.text) || noun.unknown) return false;
+  const w = noun.text;
+  if (listPlaceWords(ctx).includes(w) || w in KIND_WORDS || WHOLE_HOME_WORDS.has(w) || REFERENCE_WORDS.has(w) || VAGUE_SUBJECTS.has(w)) return false;
+  if (isPlaceWord(w) || classifyWord(w) !== undefined) return false;
+  return tokens[k + 2].isVerb && !tokens[k + 2].isNoun;
 }
 
 /** Words for a whole home, which another person's possessive makes theirs ("my ex's house"). */
