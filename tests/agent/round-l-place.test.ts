@@ -172,3 +172,31 @@ test('a clause after a comma that names a place or a sensor, or words no lexicon
   const [vague] = await converse('lisbon_night', ['mute the zorbly thing, the possums keep tripping it']);
   assert.deepEqual(vague.changes, [], vague.reply);
 });
+
+const stoodDown = (turn: { changes: { tool: string; args?: Record<string, unknown> }[] }) =>
+  turn.changes
+    .filter((c) => c.tool === 'stand_down_watch')
+    .map((c) => c.args?.watch_id)
+    .sort();
+
+test('"bin", "ditch" and "kill" a watch said by name stand it down', async () => {
+  for (const [message, id] of [
+    ['bin the garage watch', 'wat_garage_evening'],
+    ['ditch the driveway one', 'wat_driveway_tonight'],
+    ['kill the porch one', 'wat_porch_tonight'],
+  ]) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.deepEqual(stoodDown(turn), [id], `${message}: ${turn.reply}`);
+    assert.ok(!tools(turn).includes('create_watch'), turn.reply);
+  }
+});
+
+test('places kept before "the rest" or "all the others" are left out of the stand-down', async () => {
+  for (const message of ['leave the garage one, bin the rest', 'keep the garage one, stop all the others', 'just keep the garage one, ditch the others']) {
+    const [turn] = await converse('lisbon_watching', [message]);
+    assert.deepEqual(stoodDown(turn), ['wat_driveway_tonight', 'wat_porch_tonight'], `${message}: ${turn.reply}`);
+  }
+  // "the rest" with nothing kept says nothing of what it is the rest of: asked
+  const [rest] = await converse('lisbon_watching', ['bin the rest']);
+  assert.deepEqual(rest.changes, [], rest.reply);
+});

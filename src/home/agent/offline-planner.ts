@@ -316,6 +316,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return plan;
   }
   // "kill all the watches but leave the pool one running": what the message keeps is out of its "all"
+  markKeptBeforeRest(readings);
   const keptIds = readings.filter((r) => r.intent === 'keep').flatMap((r) => r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
   if (keptIds.length) for (const r of readings) if (r.intent === 'stand_down' && r.wantsAll) r.exceptSensorIds = [...r.exceptSensorIds, ...keptIds];
   // coverage before action: a request that changes the household acts only on a reading that
@@ -1572,6 +1573,27 @@ function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Re
   return false;
 }
 
+/**
+ * "leave the driveway and the shed ones, bin the rest", "keep the porch one, stop all the others": places
+ * said with "keep" or "leave" before a stand-down of every watch are kept out of it, as they are after
+ * it (docs/decisions.md, "Round L household: places and words").
+ */
+function markKeptBeforeRest(readings: Reading[]): void {
+  readings.forEach((r, k) => {
+    if (r.intent || r.question || !r.mentions.length) return;
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    const first = words.find((w) => !['just', 'please', 'ok', 'okay', 'so'].includes(w));
+    if ((first === 'keep' || first === 'leave') && readings.slice(k + 1).some((x) => x.intent === 'stand_down' && x.wantsAll && !x.question)) r.intent = 'keep';
+  });
+  // "bin the rest" with nothing kept in the message: the rest of what is not said, so it is asked
+  if (readings.some((r) => r.intent === 'keep')) return;
+  for (const r of readings) {
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    const rest = words.some((w, k) => (w === 'rest' || w === 'others') && words[k - 1] === 'the');
+    if (r.intent === 'stand_down' && rest && !r.exceptSensorIds.length && !words.some((w) => ['all', 'every', 'everything'].includes(w))) r.wantsAll = false;
+  }
+}
+
 /** A homecoming beside a named stand-down stands down only what is named. */
 function foldUnnamedStandDowns(readings: Reading[]): void {
   // "we're back early, stop watching the front yard and the carport": the homecoming stands down
@@ -2068,7 +2090,9 @@ function readWantsAll(words: string[], from: number, time: TimeSpec, intent: Int
     words.some(
       (w, k) => (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !isAllOfAPhrase(words, k),
     ) ||
-    (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text))
+    (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)) ||
+    // "…, bin the rest", "stop the others": every watch but those kept (markKeptBeforeRest)
+    (intent === 'stand_down' && words.some((w, k) => (w === 'rest' || w === 'others') && words[k - 1] === 'the'))
   );
 }
 
