@@ -7,7 +7,7 @@
 import nlp from 'compromise';
 import { detectAll } from 'tinyld';
 import { listCorrectableWords } from './vocabulary.ts';
-import { SPELLING_FIXES, STOP_WORDS, getTypoDistance } from '../../platform/language/index.ts';
+import { SPELLING_FIXES, STOP_WORDS, getTypoDistance, isEnglishWord } from '../../platform/language/index.ts';
 
 const lexicon = (nlp as unknown as { world(): { model: { one: { lexicon: Record<string, string> } } } }).world().model.one.lexicon;
 const planWords = new Set(listCorrectableWords());
@@ -54,4 +54,25 @@ export function detectForeignLanguage(message: string, placeWords: string[]): st
   const top = detectAll(text)[0];
   if (top && top.lang !== 'en') return top.lang;
   return accented ? 'und' : undefined;
+}
+
+/** The verbs a request to the agent opens with, arming's among them (the general reader's are corrected by the normaliser too). */
+const COMMAND_VERBS = ['arm', 'disarm', 'watch', 'monitor', 'mute', 'unmute', 'silence', 'stop', 'cancel', 'stand', 'ignore', 'leave', 'check', 'guard'];
+
+/**
+ * "dissarm", "unmtue the hall camera": a word no dictionary has, one slip (a letter added, dropped, changed
+ * or two swapped) from exactly one command verb, read as that verb. A real English word is never
+ * rewritten, nor a word two verbs are one slip from (docs/decisions.md, "Round L household: places and words").
+ */
+export function correctCommandVerbSlips(message: string): { text: string; slips: { from: string; to: string }[] } {
+  const slips: { from: string; to: string }[] = [];
+  const text = message.replace(/[a-z]{4,}/gi, (raw) => {
+    const word = raw.toLowerCase();
+    if (planWords.has(word) || lexicon[word] !== undefined || word in SPELLING_FIXES || isEnglishWord(word)) return raw;
+    const near = COMMAND_VERBS.filter((v) => v.length >= 4 && v[0] === word[0] && Math.abs(v.length - word.length) <= 1 && getTypoDistance(v, word) <= 1);
+    if (near.length !== 1) return raw;
+    slips.push({ from: word, to: near[0] });
+    return near[0];
+  });
+  return { text, slips };
 }

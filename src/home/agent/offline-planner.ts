@@ -12,12 +12,13 @@ import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
 import { readLeadingClause } from './leading-clause.ts';
-import { detectForeignLanguage } from './language-guard.ts';
+import { correctCommandVerbSlips, detectForeignLanguage } from './language-guard.ts';
 import {
   AUXILIARIES,
   createNormalizer,
   findUncovered,
   isPersonWord,
+  isPlaceWord,
   type Uncovered,
   type ContentVocabulary,
   classifyWord,
@@ -36,7 +37,7 @@ import {
   settleDayPart,
   type TimeSpec,
 } from '../../platform/language/index.ts';
-import { findMentions, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
+import { findMentions, hideNameNumbers, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import { MAX_MESSAGE_CHARS, type Plan, type PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
 import { findConflict, type PartEffect } from './plan-conflicts.ts';
@@ -56,6 +57,8 @@ import {
   OUT_OF_SCOPE_NOUNS,
   OUT_OF_SCOPE_VERBS,
   REFERENCE_WORDS,
+  VAGUE_SUBJECTS,
+  WHOLE_HOME_WORDS,
   isPlannerWord,
   listCorrectableWords,
   type IntentKind,
@@ -249,10 +252,15 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
   if (corrected) return corrected;
   // a sensor by its MQTT topic, notification routing: read before the general reader (direct-intents.ts)
-  const direct = planDirectIntents(message, ctx);
-  if (direct) return tidyPlan(direct);
+  // "dissarm": a slip of a command verb, read as the verb (language-guard.ts)
+  const verbs = correctCommandVerbSlips(message);
+  const direct = planDirectIntents(verbs.text, ctx);
+  if (direct) {
+    if (verbs.slips.length && (direct.calls.length || direct.answers?.length)) sayCorrections('', ctx, direct, verbs.slips);
+    return tidyPlan(direct);
+  }
   const placeWords = listPlaceWords(ctx);
-  const language = detectForeignLanguage(message, placeWords);
+  const language = detectForeignLanguage(verbs.text, placeWords);
   if (language) {
     plan.language = language;
     plan.clarification = `I only understand English for now. ${HELP_TEXT} Could you ask me in English?`;
@@ -308,6 +316,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return plan;
   }
   // "kill all the watches but leave the pool one running": what the message keeps is out of its "all"
+  markKeptBeforeRest(readings);
   const keptIds = readings.filter((r) => r.intent === 'keep').flatMap((r) => r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
   if (keptIds.length) for (const r of readings) if (r.intent === 'stand_down' && r.wantsAll) r.exceptSensorIds = [...r.exceptSensorIds, ...keptIds];
   // coverage before action: a request that changes the household acts only on a reading that
@@ -1081,12 +1090,13 @@ function takeWaitAsTimeCorrection(r: Reading): void {
 /** Reads every clause, filling in follow-ups from the clause before or the conversation. */
 function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading[] {
   const { tokens, urls } = normalizeMessage(message, listPlaceWords(ctx));
+  const timeTokens = hideNameNumbers(tokens, ctx);
   const timeCache = new Map<string, TimeSpec>();
   const getTime = (from: number, to: number) => {
     const key = `${from}:${to}`;
     let spec = timeCache.get(key);
     if (!spec) {
-      spec = extractTimeSpec(tokens, from, to, ctx);
+      spec = extractTimeSpec(timeTokens, from, to, ctx);
       timeCache.set(key, spec);
     }
     return spec;
@@ -1563,6 +1573,27 @@ function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Re
   return false;
 }
 
+/**
+ * "leave the driveway and the shed ones, bin the rest", "keep the porch one, stop all the others": places
+ * said with "keep" or "leave" before a stand-down of every watch are kept out of it, as they are after
+ * it (docs/decisions.md, "Round L household: places and words").
+ */
+function markKeptBeforeRest(readings: Reading[]): void {
+  readings.forEach((r, k) => {
+    if (r.intent || r.question || !r.mentions.length) return;
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    const first = words.find((w) => !['just', 'please', 'ok', 'okay', 'so'].includes(w));
+    if ((first === 'keep' || first === 'leave') && readings.slice(k + 1).some((x) => x.intent === 'stand_down' && x.wantsAll && !x.question)) r.intent = 'keep';
+  });
+  // "bin the rest" with nothing kept in the message: the rest of what is not said, so it is asked
+  if (readings.some((r) => r.intent === 'keep')) return;
+  for (const r of readings) {
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    const rest = words.some((w, k) => (w === 'rest' || w === 'others') && words[k - 1] === 'the');
+    if (r.intent === 'stand_down' && rest && !r.exceptSensorIds.length && !words.some((w) => ['all', 'every', 'everything'].includes(w))) r.wantsAll = false;
+  }
+}
+
 /** A homecoming beside a named stand-down stands down only what is named. */
 function foldUnnamedStandDowns(readings: Reading[]): void {
   // "we're back early, stop watching the front yard and the carport": the homecoming stands down
@@ -1779,8 +1810,24 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
   if (w === undefined || words.length - first < 3 || words.some((x) => ['meant', 'mean', 'want', 'wanted', 'need', 'like', 'please'].includes(x))) return false;
   // "the tenant upstairs asked me to", "the pool guy comes early": a person, then what they did
   const personFirst = (w === 'the' || w === 'my' || w === 'our') && isPersonWord(words[first + 1] ?? '') && !listPlaceWords(ctx).includes(words[first + 1]);
-  if (!REASON_SUBJECTS.has(w) && !personFirst && !because) return false;
+  if (!REASON_SUBJECTS.has(w) && !personFirst && !because && !isThingSubject(tokens, from + first, to, ctx)) return false;
   return words.some((_x, k) => k > first && tokens[from + k].isVerb);
+}
+
+/**
+ * "…, the possums keep tripping it", "…, the wind sets it off": "the" and a noun that names no place, sensor
+ * or time of this home, then a verb of its own — something else doing something, a reason. The noun is a
+ * thing, not a place any home could have ("the attic…"), a kind of sensor ("the camera too") or a reference
+ * ("the other one"). See docs/decisions.md, "Round L household: places and words".
+ */
+function isThingSubject(tokens: Token[], k: number, to: number, ctx: HouseholdContext): boolean {
+  if (!['the', 'my', 'our', 'those', 'these', 'some'].includes(tokens[k]?.text ?? '')) return false;
+  const noun = tokens[k + 1];
+  if (!noun || k + 2 >= to || !noun.isNoun || noun.isVerb || !/^[a-z]{3,}$/.test(noun.text) || noun.unknown) return false;
+  const w = noun.text;
+  if (listPlaceWords(ctx).includes(w) || w in KIND_WORDS || WHOLE_HOME_WORDS.has(w) || REFERENCE_WORDS.has(w) || VAGUE_SUBJECTS.has(w)) return false;
+  if (isPlaceWord(w) || classifyWord(w) !== undefined) return false;
+  return tokens[k + 2].isVerb && !tokens[k + 2].isNoun;
 }
 
 /** Words for a whole home, which another person's possessive makes theirs ("my ex's house"). */
@@ -2062,7 +2109,9 @@ function readWantsAll(words: string[], from: number, time: TimeSpec, intent: Int
     words.some(
       (w, k) => (['all', 'every', 'everything'].includes(w) || isBothWatches(words, k)) && !time.consumed.has(from + k) && !isAllOfAPhrase(words, k),
     ) ||
-    (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text))
+    (intent === 'stand_down' && !mentions.length && /\b(relax|(we|i) (are|am|be) (back|home)|back home|home now)\b/.test(text)) ||
+    // "…, bin the rest", "stop the others": every watch but those kept (markKeptBeforeRest)
+    (intent === 'stand_down' && words.some((w, k) => (w === 'rest' || w === 'others') && words[k - 1] === 'the'))
   );
 }
 

@@ -44,9 +44,84 @@ export function listPlaceWords(ctx: HouseholdContext): string[] {
 
 function collectPlaceWords(ctx: HouseholdContext): string[] {
   const words = new Set<string>();
-  for (const r of ctx.rooms) for (const w of splitName(r.name)) words.add(w);
-  for (const s of ctx.sensors) for (const w of splitName(s.name)) words.add(w);
+  for (const r of ctx.rooms) for (const w of getNamingWords(r.name)) words.add(w);
+  for (const s of ctx.sensors) for (const w of getNamingWords(s.name)) words.add(w);
   return [...words];
+}
+
+/**
+ * The words of a name that name the place on their own. A function word ("under the house", "top of
+ * the stairs", "out the back") never does, and the whole home's word after one ("house" of "under the
+ * house") names the house, not the room: both count only inside the whole name said
+ * (findNamePhrases; docs/decisions.md, "Round L household: places and words").
+ */
+function getNamingWords(name: string): string[] {
+  const words = splitName(name);
+  return words.filter((w, k) => !STOP_WORDS.has(w) && !(WHOLE_HOME_WORDS.has(w) && words.slice(0, k).some((x) => STOP_WORDS.has(x))));
+}
+
+/** Number words that can start a name ("two-car garage", "first-floor landing", "third bedroom"). */
+const NAME_NUMBERS =
+  /^(?:\d+(?:st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)$/;
+
+/**
+ * The tokens as the time reader should see them: a number inside one of this home's names spelt out
+ * in full ("the 5th bedroom", "the two-car garage") is part of the name, not a date or a count, so it
+ * is hidden from the time reader (docs/decisions.md, "Round L household: places and words").
+ */
+export function hideNameNumbers(tokens: Token[], ctx: HouseholdContext): Token[] {
+  const names = listNumberNames(ctx);
+  if (!names.length) return tokens;
+  const out = tokens.slice();
+  for (const name of names) {
+    for (let i = 0; i + name.length <= tokens.length; i++) {
+      if (!name.every((w, k) => tokens[i + k].text === w || (!NAME_NUMBERS.test(w) && matchWord(tokens[i + k].text, w)))) continue;
+      name.forEach((w, k) => {
+        if (NAME_NUMBERS.test(w)) out[i + k] = { ...tokens[i + k], text: 'room' };
+      });
+    }
+  }
+  return out;
+}
+
+/** This home's names of several words with a number among them, as their words. */
+function listNumberNames(ctx: HouseholdContext): string[][] {
+  const names = [...ctx.rooms.map((r) => r.name), ...ctx.sensors.map((s) => s.name)].map(splitName);
+  return names.filter((w) => w.length > 1 && w.some((x) => NAME_NUMBERS.test(x)));
+}
+
+/** The message with the numbers of this home's names said in full taken out ("the 5th bedroom" → "the bedroom"), for the time checks. */
+export function hideNameNumbersInText(text: string, ctx: HouseholdContext): string {
+  let out = text;
+  for (const name of listNumberNames(ctx)) {
+    const pattern = new RegExp(`\\b${name.map((w) => w.replace(/[^a-z0-9]/g, '')).join('[\\s-]+')}\\b`, 'gi');
+    out = out.replace(pattern, name.filter((w) => !NAME_NUMBERS.test(w)).join(' '));
+  }
+  return out;
+}
+
+/** Every word of the home's names, a phrase name's function words too: what a mention's words are checked against. */
+function listNameWords(ctx: HouseholdContext): string[] {
+  return [...listPlaceWords(ctx), ...listPhraseNames(ctx).flat()];
+}
+
+/** Names with a function word inside, as their words ("under the house"): read only as a whole phrase. */
+function listPhraseNames(ctx: HouseholdContext): string[][] {
+  const names = [...ctx.rooms.map((r) => r.name), ...ctx.sensors.map((s) => s.name)];
+  return names.map(splitName).filter((words) => words.some((w) => STOP_WORDS.has(w)));
+}
+
+/** Token positions in [from, to) that spell out a name with a function word inside ("under the house"). */
+function findNamePhrases(tokens: Token[], from: number, to: number, ctx: HouseholdContext): Set<number> {
+  const inside = new Set<number>();
+  for (const name of listPhraseNames(ctx)) {
+    for (let i = from; i + name.length <= to; i++) {
+      if (name.every((w, k) => tokens[i + k].text === w || (!STOP_WORDS.has(w) && matchWord(tokens[i + k].text, w)))) {
+        for (let k = 0; k < name.length; k++) inside.add(i + k);
+      }
+    }
+  }
+  return inside;
 }
 
 const headWordCache = new WeakMap<object, Set<string>>();
@@ -70,16 +145,17 @@ function isHeadWord(word: string, ctx: HouseholdContext): boolean {
 
 function matchWord(word: string, nameWord: string): boolean {
   if (word === nameWord || word === `${nameWord}s` || `${word}s` === nameWord) return true;
-  // "yard" for "backyard": the tail of a compound, long enough not to be noise
-  return word.length >= 4 && nameWord.length > word.length && nameWord.endsWith(word);
+  // "yard" for "backyard": the tail of a compound, long enough not to be noise; "house" alone is the
+  // whole home, never the tail of "greenhouse" or "under-house"
+  return word.length >= 4 && nameWord.length > word.length && nameWord.endsWith(word) && !WHOLE_HOME_WORDS.has(word);
 }
 
-/** A name's words as the normaliser reads a message: lower case, a possessive "'s" dropped ("Aoife's room" → aoife, room). */
+/** A name's words as the normaliser reads a message: lower case, a possessive "'s" dropped ("Aoife's room" → aoife, room), split at hyphens. */
 function splitName(name: string): string[] {
   return name
     .toLowerCase()
     .replace(/['\u2019\u02bc]s\b/g, '')
-    .split(/\s+/)
+    .split(/[\s-]+/)
     .filter(Boolean);
 }
 
@@ -92,6 +168,8 @@ type TokenClass = 'place' | 'kind' | 'whole' | 'unknown' | 'vague' | 'other';
 
 function classifyToken(token: Token, allPlaceWords: string[]): TokenClass {
   const w = token.text;
+  // "the 5th bedroom": a number is a name word only where this home's name has it as said
+  if (/\d/.test(w) && !/^url\d+$/.test(w) && allPlaceWords.includes(w)) return 'place';
   if (/^url\d+$/.test(w) || /\d/.test(w)) return 'other';
   if (allPlaceWords.some((p) => matchWord(w, p))) return 'place';
   if (w in KIND_WORDS) return 'kind';
@@ -168,7 +246,7 @@ function resolveByMeaning(placeWords: string[], kindWords: string[], ctx: Househ
 function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place | undefined {
   const byName = resolveRunByName(placeWords, kindWords, ctx, label);
   if (!placeWords.length) return byName;
-  const names = listPlaceWords(ctx);
+  const names = listNameWords(ctx);
   const unmatched = placeWords.filter((w) => !names.some((n) => matchWord(w, n)));
   // every word said is one of this home's name words, and they resolved: the home's own name wins
   if (unmatched.length === 0 && byName.type !== 'unknown') {
@@ -211,7 +289,7 @@ function isSlipOf(word: string, nameWord: string): boolean {
  * "Round I: words".
  */
 function resolveBySlip(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place | undefined {
-  const names = listPlaceWords(ctx);
+  const names = listNameWords(ctx);
   const unmatched = placeWords.filter((w) => !names.some((n) => matchWord(w, n)));
   if (!unmatched.length || !unmatched.every(isSlipWord)) return undefined;
   // a slip alone ("the dor") has nothing beside it to say which name it is; one a kind word alone
@@ -388,10 +466,15 @@ function isHomeAdverb(tokens: Token[], i: number): boolean {
 
 export function findMentions(tokens: Token[], from: number, to: number, ctx: HouseholdContext, consumed: Set<number>): Mention[] {
   const allPlaceWords = listPlaceWords(ctx).filter((w) => !(w in KIND_WORDS));
+  const phrases = findNamePhrases(tokens, from, to, ctx);
+  const classify = (k: number): TokenClass => {
+    const c = classifyToken(tokens[k], allPlaceWords);
+    return phrases.has(k) && (c === 'other' || c === 'whole') ? 'place' : c;
+  };
   const mentions: Mention[] = [];
   let i = from;
   while (i < to) {
-    const cls = consumed.has(i) || isHomeAdverb(tokens, i) ? 'other' : classifyToken(tokens[i], allPlaceWords);
+    const cls = consumed.has(i) || isHomeAdverb(tokens, i) ? 'other' : classify(i);
     if (cls === 'other') {
       i++;
       continue;
@@ -399,7 +482,9 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
     const start = i;
     const classes: TokenClass[] = [];
     while (i < to && !consumed.has(i)) {
-      const c = classifyToken(tokens[i], allPlaceWords);
+      // "the carport under the house": a name spelt out as a phrase starts a mention of its own
+      if (classes.length && phrases.has(i) && !phrases.has(i - 1)) break;
+      const c = classify(i);
       // "all the cameras", "everything else": the quantifier reaches over one article
       const lastReal = classes.filter((k) => k !== 'other').at(-1);
       if (c === 'other' && lastReal === 'whole' && ['the', 'of', 'my', 'our', 'else', 'in', 'on', 'at'].includes(tokens[i].text)) {

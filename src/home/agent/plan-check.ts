@@ -13,6 +13,7 @@ import { DIALECT_DAY_PARTS, HOUR_WORDS, findSpokenClocks, parseWeekday } from '.
 import { toWallClock } from '../../platform/time/index.ts';
 import type { HouseholdContext } from './context.ts';
 import type { Plan, PlannedCall } from './plan.ts';
+import { hideNameNumbersInText } from './place-resolver.ts';
 
 /** A time of day the message says: `hour` 0–23 when the half of the day is known, else 1–12. */
 interface SaidClock {
@@ -185,7 +186,7 @@ function understood(calls: PlannedCall[]): string {
 export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: HouseholdContext): string | undefined {
   const calls = plan.calls.filter((c) => WATCH_TOOLS.has(c.tool));
   if (!calls.length || plan.clarification) return undefined;
-  const present = presentPart(message);
+  const present = presentPart(hideNameNumbersInText(message, ctx));
   const w = words(present);
   const { bounds, weekly } = readPlanBounds(calls, ctx);
   const walls = bounds.filter((b) => Number.isFinite(b)).map((b) => toWallClock(b, ctx.timeZone));

@@ -67,8 +67,20 @@ function describeFailure(call: PlannedCall, error: ExecutionError): string {
   return `I couldn't ${call.tool.replace(/_/g, ' ')}${what}: ${error.message}`;
 }
 
-async function emitText(text: string, hooks: ExecutionHooks | undefined, parts: string[]): Promise<void> {
-  if (!text) return;
+/** A room named by where it is ("under the house", "out the back") takes no article of its own. */
+const ARTICLE_BEFORE_PLACE_PHRASE =
+  /\b([Tt])he (under|out|over|behind|beside|below|above|inside|outside|up|down|round|around|off|between) (?=(?:the|a|an|my|our) )/g;
+
+/** "the under the house" → "under the house", "There's no the carport" → "There's no carport" (docs/decisions.md, "Round L household: places and words"). */
+export function tidyArticles(text: string): string {
+  return text
+    .replace(ARTICLE_BEFORE_PLACE_PHRASE, (_, t: string, prep: string) => `${t === 'T' ? prep[0].toUpperCase() + prep.slice(1) : prep} `)
+    .replace(/\b(There(?:'s| is) no) (?:the|a|an) /g, '$1 ');
+}
+
+async function emitText(raw: string, hooks: ExecutionHooks | undefined, parts: string[]): Promise<void> {
+  if (!raw) return;
+  const text = tidyArticles(raw);
   const piece = parts.length ? ` ${text}` : text;
   parts.push(piece);
   if (!hooks?.onText) return;

@@ -143,6 +143,15 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'give … a rest',
       'put … to bed',
       'wind … down',
+      // "bin the gate watch", "ditch the porch one", "kill the rest": slang for standing down a watch said by name
+      'bin … watch',
+      'bin … one|ones',
+      'bin the rest|others',
+      'ditch … watch',
+      'ditch … one|ones',
+      'ditch the rest|others',
+      'kill … one|ones',
+      'kill the rest|others',
     ],
   },
   {

@@ -123,6 +123,27 @@ function confirmAlarm(text: string, ctx: HouseholdContext): Plan | undefined {
   return { planner: 'offline', calls: [{ tool: 'arm_house', args: { arm }, subject: 'house' }], refusals: [], confidence: 1 };
 }
 
+/**
+ * "is the alarm on?", "is the alarm still set", "have you armed the house?", "did you set the alarm?": the
+ * house's alarm is its arming, so a question about it, said in so many words, is answered from the armed
+ * watch (docs/decisions.md, "Round L household: places and words"). Anything more ("is my alarm set for
+ * 7?", "is the smoke alarm on?", "is the alarm going off?") is not read here.
+ */
+const ALARM_STATE_QUESTION = new RegExp(
+  String.raw`^(?:(?:so|and|hey|ok|okay|quick question)[\s,]+)*(?:(?:is|are) ${ALARM} (?:still |currently |now )?(on|set|armed|active|off|unset|disarmed)|(?:have|did) you (?:(?:arm|armed) (?:the )?(?:house|home|place)|(?:set|turned on|switched on|put on) ${ALARM}))(?: (?:now|right now|at the moment|yet|still|then))?[\s?.!]*$`,
+);
+
+function answerAlarmState(text: string, ctx: HouseholdContext): Plan | undefined {
+  const m = ALARM_STATE_QUESTION.exec(text);
+  if (!m) return undefined;
+  const askedOff = m[1] !== undefined && ['off', 'unset', 'disarmed'].includes(m[1]);
+  const armed = isArmed(ctx);
+  const answer = armed
+    ? `${askedOff ? 'No' : 'Yes'}, the house is armed: every door sensor and camera is watched until you disarm it.`
+    : `${askedOff ? 'Yes' : 'No'}, the house isn't armed.`;
+  return { planner: 'offline', calls: [], refusals: [], answers: [answer], confidence: 1 };
+}
+
 /** "arm the house", "arm everything", "disarm", "I'm home, disarm"; "is the house armed?" answered; anything else not read here. */
 export function readArmRequest(message: string, ctx: HouseholdContext): Plan | undefined {
   const text = message
@@ -130,6 +151,8 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
     .replace(LOCK_DOWN, 'arm the house');
+  const state = answerAlarmState(text, ctx);
+  if (state) return state;
   if (!/\b(?:dis)?arm(?:ed)?\b/.test(text)) return askAboutAlarm(text, ctx) ?? confirmAlarm(text, ctx);
   const plan: Plan = { planner: 'offline', calls: [], refusals: [], confidence: 1 };
   if (STATE_QUESTION.test(text)) {
