@@ -1,7 +1,7 @@
 import { answerKindQuestion, kindNouns } from './query-kinds.ts';
 import type { DetectionRecord } from '../../detections/index.ts';
 import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, ARRIVAL_SLACK_MS, describeLocation } from './query-interpreter.ts';
-import { formatMoment } from '../../../platform/time/index.ts';
+import { formatClock, formatMoment } from '../../../platform/time/index.ts';
 import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
 
 /**
@@ -1203,13 +1203,15 @@ function answerSummary(
     if (n !== undefined) parts.push(n === 0 ? 'no people' : plural(n, 'person', 'people'));
     if (v !== undefined && (v > 0 || vehicles.length > 0)) parts.push(v === 0 ? 'no vehicles' : plural(v, 'vehicle', 'vehicles'));
     const anomalies = p.isNow && scene.active_anomalies > 0 ? `; ${plural(scene.active_anomalies, 'anomaly is', 'anomalies are')} active` : '; nothing unusual';
-    return { answer: `${capitalise(p.place)} ${p.isNow ? 'has' : 'had'} ${parts.join(' and ')} ${p.when}${anomalies}.`, supporting };
+    const seen = (n ?? 0) > 0 || (v ?? 0) > 0 || (p.isNow && scene.active_anomalies > 0);
+    return { answer: withVerdict(interp, seen, `${capitalise(p.place)} ${p.isNow ? 'has' : 'had'} ${parts.join(' and ')} ${p.when}${anomalies}.`), supporting };
   }
   const peopleInterp = { ...interp, metric: 'people' as const };
   const arrivals = answerArrivals(peopleInterp, detections, people, p);
   const peak = peakOf(readingsOver(people, interp.from, interp.to), interp.from);
   const anyRecord = detections.some((d) => inRange(d, interp.from, interp.to));
   if (!peak && !anyRecord) return { answer: `I have no readings for ${p.place} ${p.when}, so I cannot say what happened.`, supporting: [] };
+  let seen = (arrivals.total ?? 0) > 0 || (peak?.value ?? 0) > 0;
   parts.push(`${arrivals.total === 0 ? 'no people' : plural(arrivals.total ?? 0, 'person', 'people')} arrived`);
   if (peak && peak.value > 0) parts.push(`at most ${peak.value} at once (at ${p.moment(peak.at)})`);
   supporting.push(...arrivals.supporting);
@@ -1217,13 +1219,21 @@ function answerSummary(
   if (vehicleSpan.length > 0) {
     const cars = answerArrivals({ ...interp, metric: 'vehicles' }, detections, vehicles, p);
     parts.push(`${cars.total === 0 ? 'no vehicles' : plural(cars.total ?? 0, 'vehicle', 'vehicles')} came in`);
+    seen ||= (cars.total ?? 0) > 0 || vehicleSpan.some((r) => r.value > 0);
     supporting.push(...cars.supporting);
   }
   const unusual = answerAnomalies({ ...interp, metric: 'anomalies', aggregate: 'list' }, detections, p);
   supporting.push(...unusual.supporting);
   const anomalyText =
     unusual.supporting.length === 0 ? 'nothing unusual' : lowerFirst(unusual.answer.replace(/\.$/, '').replace(` in ${p.place} ${p.when}`, ''));
-  return { answer: `${capitalise(p.when)} in ${p.place}: ${parts.join(', ')}; ${anomalyText}.`, supporting };
+  seen ||= unusual.supporting.length > 0;
+  return { answer: withVerdict(interp, seen, `${capitalise(p.when)} in ${p.place}: ${parts.join(', ')}; ${anomalyText}.`), supporting };
+}
+
+/** "any movement?", "anything happen since 9?": the overview after a yes (anyone or anything seen) or a no. */
+function withVerdict(interp: Interpretation, seen: boolean, answer: string): string {
+  // the sentence opens with a place or a time said as a phrase ("Since 09:00 in …", "Today in …"), never a name
+  return interp.yes_no ? `${seen ? 'Yes' : 'No'}, ${answer.charAt(0).toLowerCase()}${answer.slice(1)}` : answer;
 }
 
 /** A tracked animal (or person): its first and last detection; an untracked detection is its own. */
@@ -1749,6 +1759,43 @@ function withDayPeak(interp: Interpretation, result: CountAnswer, detections: De
   };
 }
 
+function verdictOf(answer: string): string {
+  return /^(Yes|No)\b/.exec(answer)?.[1] ?? '';
+}
+
+/** The figures of an answer without its clock times and dates ("Yes, 41 (at 17:30) …" → "yes 41"). */
+function figuresOf(answer: string): string {
+  const verdict = verdictOf(answer);
+  const numbers =
+    answer
+      .replace(/\b\d{1,2}:\d{2}\b/g, '')
+      .replace(/\b[A-Z][a-z]{2} \d{1,2}\b/g, '')
+      .match(/\d+(?:\.\d+)?/g) ?? [];
+  return `${verdict} ${numbers.join(' ')}`;
+}
+
+/**
+ * "more than 40 at any point this afternoon?" asked after 17:00: the afternoon read to 17:00 and to
+ * 18:00 (Interpretation.late_end). When the yes or no, or the figures, differ, the question is asked
+ * back with both, since either end is what people mean (docs/decisions.md, "Round L: scene questions").
+ */
+function withLateEnd(interp: Interpretation, result: CountAnswer, late: DetectionRecord[], scene: SceneSnapshot): CountAnswer {
+  const span = interp.late_end!;
+  const end = (t: number) => formatClock(t, interp.time_zone);
+  const range_label = interp.range_label.replace(`to ${end(interp.to)}`, `to ${end(span.to)}`);
+  const wide = answerQuery({ ...interp, late_end: undefined, baseline: undefined, from: span.from, to: span.to, range_label }, late, scene);
+  // a yes or no decides by itself; a figure asked for (a peak) by its figures
+  const same = interp.yes_no ? verdictOf(wide.answer) === verdictOf(result.answer) : figuresOf(wide.answer) === figuresOf(result.answer);
+  // no figures over the longer span (its history not given): nothing to weigh
+  const told = interp.yes_no ? verdictOf(wide.answer) : figuresOf(wide.answer).trim();
+  if (wide.ask || !told || same) return result;
+  const phrase = interp.time_phrase ?? 'that part of the day';
+  return {
+    ...result,
+    ask: `The answer depends on when "${phrase}" ends: to ${end(interp.to)}, ${result.answer} To ${end(span.to)}, ${wide.answer} Ask with the hours, e.g. "between ${end(interp.from)} and ${end(span.to)}".`,
+  };
+}
+
 /** detections = the history rows of the scene's location in [from - lookback, to] as the service loads them (ascending by at). Pure function. */
 export function answerQuery(
   interp: Interpretation,
@@ -1795,6 +1842,7 @@ export function answerQuery(
 
   if (interp.vehicle_kinds?.length) result = withVehicleKinds(interp, result);
   if (interp.day_peak) result = withDayPeak(interp, result, detections, baseline[0] ?? [], p);
+  if (interp.late_end && !result.ask) result = withLateEnd(interp, result, baseline[0] ?? [], scene);
 
   // Density at the moment the answer is about; otherwise at the end of the range.
   const peopleAtEnd = valueAt(people, interp.to, p.isNow ? scene.people : 0) ?? 0;

@@ -16,7 +16,7 @@ const LEVEL_WORDS = {
   full: WORDS_BY_ROLE.level_full,
   quiet: WORDS_BY_ROLE.level_quiet,
 } as const;
-import { addZonedDays, formatClock, formatMoment, isValidTimeZone, startOfZonedDay } from '../../../platform/time/index.ts';
+import { addZonedDays, formatClock, formatMoment, isValidTimeZone, startOfZonedDay, toWallClock } from '../../../platform/time/index.ts';
 import type { Aggregate, Comparison, Interpretation, InterpretResult, Metric, QueryContext, Threshold } from './query.types.ts';
 import { LOITERING_DWELL_S } from '../scene-engine.ts';
 
@@ -242,6 +242,9 @@ function chooseMetric(roles: Set<WordRole>, location: string, crowdWords: string
   return refuse(`I could not tell what to count: ask about people, vehicles, how crowded the ${describeLocation(location)} is, or anything unusual.`);
 }
 
+/** Words of an amount: "are there many people?" asks for more than whether any are there. */
+const QUANTITY_WORDS = new Set(['many', 'lots', 'lot', 'loads', 'load', 'plenty', 'much', 'few', 'several', 'heaps', 'tons', 'bunch']);
+
 function chooseAggregate(metric: Metric, roles: Set<WordRole>, tokens: Token[], rangeish: boolean): Aggregate {
   if (metric === 'anomalies') return 'list';
   const asked = (['peak', 'average', 'arrivals', 'minimum'] as const).filter((a) => roles.has(a));
@@ -254,9 +257,11 @@ function chooseAggregate(metric: Metric, roles: Set<WordRole>, tokens: Token[], 
   }
   if (asked.length === 1) return asked[0];
   if (roles.has('presence') && !roles.has('count')) return 'presence';
+  // "are people in the lobby?", "are there people here now?": whether any, said with a yes or no
+  // ("are there many people?" asks how many: the count, as before)
+  if (AUXILIARY_VERBS.has(tokens[0]?.word ?? '') && !roles.has('count') && !tokens.some((t) => QUANTITY_WORDS.has(t.word))) return 'presence';
   if (roles.has('current')) return 'current';
   if (roles.has('count')) return rangeish ? 'arrivals' : 'current';
-  if (AUXILIARY_VERBS.has(tokens[0]?.word ?? '')) return 'presence'; // "are people in the lobby?"
   return rangeish ? 'arrivals' : 'current';
 }
 
@@ -472,10 +477,13 @@ function extractComparisons(text: string): Comparisons {
 /** The first few words decide: "is/are/did/any …" asks yes or no, "how/what/when …" asks for a value. */
 function isYesNoQuestion(original: string, tokens: Token[]): boolean {
   const words = tokens.map((t) => t.word);
-  if (words.some((w) => WH_WORDS.has(w))) return false;
-  if (words.includes('if') || words.includes('whether')) return true;
   const first = tokens.find((t) => !(t.roles.has('filler') && !YES_NO_STARTERS.has(t.word)) || YES_NO_STARTERS.has(t.word));
-  if (first && YES_NO_STARTERS.has(first.word)) return true;
+  const opensYesNo = Boolean(first && YES_NO_STARTERS.has(first.word));
+  // "has the number of cars gone up?": after "is/has/did …", "the number of" names a count, it does not ask for one
+  const namesCount = (w: string, i: number) => opensYesNo && w === 'howmany' && ['the', 'a'].includes(words[i - 1] ?? '');
+  if (words.some((w, i) => WH_WORDS.has(w) && !namesCount(w, i))) return false;
+  if (words.includes('if') || words.includes('whether')) return true;
+  if (opensYesNo) return true;
   return /\?\s*$/.test(original);
 }
 
@@ -1036,6 +1044,9 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   };
 }
 
+/** "any", "anything", "anyone": a question whether anything at all was seen. */
+const ANY_WORDS = new Set(['any', 'anything', 'anyone', 'anybody', 'something', 'someone', 'somebody']);
+
 /** The one resolver the question's ask words select, in order of precedence. */
 function resolveByAsk(r: Resolving): Resolved {
   const { roles, comparisons, phrase } = r;
@@ -1057,7 +1068,10 @@ function resolveByAsk(r: Resolving): Resolved {
   if (roles.has('activity') && !r.anomalyWords && !roles.has('people') && !roles.has('vehicles') && !roles.has('crowd')) {
     // "what happened while I was out this afternoon?", "any activity since 9?"
     const range = r.rangeish || phrase.kind !== 'none' ? r.spanRange('an overview') : r.pointRange();
-    return { metric: 'activity', aggregate: 'summary', range, extra: {} };
+    // "any movement?", "anything happen since 9?": whether anything was seen, said yes or no; a
+    // yes/no without "any…" ("did it go up?") may ask about a rise the overview does not weigh
+    const asksAny = r.yesNo && !roles.has('count') && r.tokens.some((t) => ANY_WORDS.has(t.word));
+    return { metric: 'activity', aggregate: 'summary', range, extra: asksAny ? { yes_no: true } : {} };
   }
   return resolveCount(r);
 }
@@ -1388,7 +1402,28 @@ function finish(r: Resolving, resolved: Resolved): Interpretation {
   }
   if (r.vehicleKinds.length > 0) base.vehicle_kinds = r.vehicleKinds;
   if (range.phrase) base.time_phrase = range.phrase;
+  Object.assign(base, lateEndOf(base, r.ctx));
   return withWindow({ ...base, summary: describeQuestion(base, now) }, range, r.ctx);
+}
+
+/**
+ * Parts of a day whose end is read at the first hour (the shared day parts) and is as often meant
+ * at the second (a watch's parts, PART_HOURS in src/platform/language/time/watch-window.ts).
+ */
+const LATE_PART_ENDS: Record<string, [number, number]> = { afternoon: [17, 18], evening: [21, 23] };
+
+/** "more than 40 at any point this afternoon?" asked after 17:00: the span to the later end too (Interpretation.late_end). */
+function lateEndOf(interp: Omit<Interpretation, 'summary'>, ctx: QueryContext): Pick<Interpretation, 'late_end' | 'baseline'> {
+  const verdict = interp.aggregate === 'threshold' || interp.aggregate === 'peak' || (interp.yes_no === true && interp.aggregate === 'presence');
+  if (interp.baseline || !interp.time_phrase || !verdict || !['people', 'vehicles'].includes(interp.metric)) return {};
+  const phrase = interp.time_phrase.toLowerCase();
+  const part = Object.keys(LATE_PART_ENDS).find((w) => new RegExp(`\\b${w}\\b`).test(phrase));
+  if (!part || interp.to >= ctx.now) return {};
+  const [end, late] = LATE_PART_ENDS[part];
+  const wall = toWallClock(interp.to, ctx.timeZone);
+  if (wall.hour !== end || wall.minute !== 0) return {};
+  const span = { from: interp.from, to: Math.min(interp.to + (late - end) * 3_600_000, ctx.now) };
+  return { late_end: span, baseline: [span] };
 }
 
 /** The window, when it set the range, in the interpretation and its summary; a default is said to be one. */
@@ -1436,7 +1471,15 @@ function resolveObjects(r: Resolving): Interpretation {
   const { now, timeZone, location } = r.ctx;
   // "the most bikes at once?" in the present tense with no time: a peak over a span (the window), not the count now
   const peakAsked = r.roles.has('peak') && r.phrase.kind === 'none';
-  const k = interpretKindQuestion(r.tokens, r.roles, { moment: !r.rangeish && !peakAsked }, refuse);
+  const kind = interpretKindQuestion(r.tokens, r.roles, { moment: !r.rangeish && !peakAsked }, refuse);
+  if (r.comparisons.threshold || r.comparisons.usual) {
+    // "more than 5 bikes?": not a count's yes or no this reader makes (a count now would answer the wrong question)
+    refuse(
+      `For ${kind.kind}s I can tell how many there are and the most at once, not compare them with a number or with usual; ask e.g. "how many are there?"`,
+    );
+  }
+  // "any bikes here now?": the count now, said after a yes or no
+  const k = kind.aggregate === 'current' && r.yesNo ? { ...kind, yes_no: true } : kind;
   const range = k.aggregate === 'current' ? r.pointRange() : r.spanRange(`a question about ${k.kind}s`);
   const base: Omit<Interpretation, 'summary'> = {
     ...k,

@@ -96,7 +96,8 @@ export function answerKindQuestion(
     if (value == null) return { answer: `There is no ${one} count for ${p.place} ${p.when}: no readings by then.`, supporting: [] };
     const verb = p.isNow ? (value === 1 ? 'is' : 'are') : value === 1 ? 'was' : 'were';
     // none is said as a number too ("0 bicycles"), as counts are (docs/decisions.md, "Round K: scene questions")
-    const answer = `There ${value === 0 ? (p.isNow ? 'are' : 'were') : verb} ${count(value)} in ${p.place} ${p.when}.`;
+    const sentence = `there ${value === 0 ? (p.isNow ? 'are' : 'were') : verb} ${count(value)} in ${p.place} ${p.when}.`;
+    const answer = interp.yes_no ? `${value > 0 ? 'Yes' : 'No'}, ${sentence}` : `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}`;
     return { answer, supporting: reading ? [reading] : [] };
   }
   // a span: the reading in force at its start and every reading inside it

@@ -165,6 +165,25 @@ function isOneSwap(a: string, b: string): boolean {
   return false;
 }
 
+/** Two letters of `a` swapped, side by side or not, make `b` ("aminals" → "animals"). */
+function isTwoLettersSwapped(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+  return diff.length === 2 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]];
+}
+
+/** Every word the vocabulary knows of five letters or more: a non-word with two of its letters swapped is that word. */
+const TRANSPOSE_TARGETS = [...new Set([...Object.values(WORDS_BY_ROLE).flat(), ...TIME_WORDS])].filter(
+  (w) => w.length >= MIN_FUZZY_LENGTH && /^[a-z]+$/.test(w),
+);
+
+/** The one vocabulary word (or word of the place's name) `word` is with two letters swapped, if exactly one fits. */
+function swappedLetters(word: string, location: string): string | undefined {
+  if (word.length < MIN_FUZZY_LENGTH) return undefined;
+  const fits = [...new Set([...TRANSPOSE_TARGETS, ...locationWords(location)])].filter((w) => isTwoLettersSwapped(word, w));
+  return new Set(fits.map((w) => stemmer(w))).size === 1 ? fits[0] : undefined;
+}
+
 /**
  * The words of the scene's location label, and each pair of neighbours joined ("staff_car_park"
  * → staff, car, park, staffcar, carpark), since the normaliser merges "car park" into "carpark".
@@ -213,6 +232,9 @@ function correctTypo(word: string, locationStems: ReadonlySet<string>, location:
   if (ENGLISH[word] !== undefined || getNounSenses(word).length > 0) return word;
   const swapped = [...SWAP_TARGETS, ...FUZZY_TARGETS, ...locationWords(location)].find((w) => isOneSwap(word, w));
   if (swapped) return swapped;
+  // "aminals": two letters swapped further apart, towards the one word of the vocabulary that fits
+  const transposed = swappedLetters(word, location);
+  if (transposed) return transposed;
   // one edit, same first letter, one best candidate: 4-letter words only towards longer
   // content words ("loby" → "lobby"), never towards another short word (cat/car)
   const shortTargets = word.length >= MIN_FUZZY_LENGTH ? SWAP_TARGETS.filter((w) => w.length >= 4) : [];

@@ -1042,6 +1042,8 @@ export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
  */
 export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: string]> = [
   ['right now', 'now'],
+  // "rite" is a word of its own (a ceremony); before "now" it is only ever "right"
+  ['rite now', 'now'],
   // "what did the intruder look like?": a description the cameras do not keep
   ['look like', 'lookslike'],
   ['looks like', 'lookslike'],

@@ -129,6 +129,12 @@ export interface Interpretation {
    * (docs/decisions.md, "Round K: scene questions")
    */
   day_peak?: { from: number; to: number };
+  /**
+   * a past afternoon or evening whose end people also set an hour or two later (afternoon 17:00 or
+   * 18:00): the span to that later end, whose history is `baseline[0]`; when the answer differs
+   * over it, the question is asked back (docs/decisions.md, "Round L: scene questions")
+   */
+  late_end?: { from: number; to: number };
   /** peak of people where cars park asked as "busiest": the vehicles' peak over the same span is said too */
   vehicle_peak_too?: boolean;
   /** compare: the figure the question names ("was yesterday's peak higher than today's?"): that figure alone decides */
