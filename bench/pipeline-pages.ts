@@ -6,6 +6,7 @@ import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
 import type { StreamRef } from '../src/org/pipeline/detection-pipeline.ts';
 import type { DetectionInput } from '../src/platform/kinds/index.ts';
+import { benchDetection } from './pipeline-load.ts';
 
 /**
  * Counts the SQLite pages one pipeline commit writes, by b-tree, independent of the machine's
@@ -24,16 +25,7 @@ const PER_COMMIT = Number(process.env.BENCH_PAGES_PER_COMMIT ?? 4);
 const ANOMALY_EVERY = Number(process.env.BENCH_ANOMALY_EVERY ?? 10);
 
 function detectionFor(i: number, n: number): DetectionInput {
-  const k = n + i;
-  return k % 3 === 0
-    ? {
-        type: 'person',
-        subtype: ANOMALY_EVERY > 0 && k % (3 * ANOMALY_EVERY) === 0 ? 'unrecognized' : null,
-        confidence: 0.9,
-        at: Date.now(),
-        track_id: `t${i}_${n}`,
-      }
-    : { type: 'person_count', value: k % 17, confidence: 0.9, at: Date.now() };
+  return benchDetection(i, n, ANOMALY_EVERY);
 }
 
 /** mxFrame of the WAL index (the -shm file's header, native byte order at offset 16). */

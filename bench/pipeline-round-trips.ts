@@ -7,6 +7,7 @@ import { createContext } from '../src/context.ts';
 import type { StreamRef } from '../src/org/pipeline/detection-pipeline.ts';
 import type { DetectionInput } from '../src/platform/kinds/index.ts';
 import { startPostgres } from '../scripts/pg-server.mjs';
+import { benchDetection } from './pipeline-load.ts';
 
 /**
  * Counts what one group commit of the detection pipeline costs on PostgreSQL, independent of the
@@ -60,16 +61,7 @@ pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest:
 } as typeof pg.Client.prototype.query;
 
 function detectionFor(i: number, n: number): DetectionInput {
-  const k = n + i;
-  return k % 3 === 0
-    ? {
-        type: 'person',
-        subtype: ANOMALY_EVERY > 0 && k % (3 * ANOMALY_EVERY) === 0 ? 'unrecognized' : null,
-        confidence: 0.9,
-        at: Date.now(),
-        track_id: `t${i}_${n}`,
-      }
-    : { type: 'person_count', value: k % 17, confidence: 0.9, at: Date.now() };
+  return benchDetection(i, n, ANOMALY_EVERY);
 }
 
 const server = await startPostgres();

@@ -11,6 +11,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { figure, percentile, writeResult, type Figure } from './machine.ts';
 import { startPostgres } from '../scripts/pg-server.mjs';
+import { benchDetection } from './pipeline-load.ts';
 
 /**
  * Detection pipeline latency: N streams each producing 10 detections/s;
@@ -178,19 +179,7 @@ async function openLoop(streams: number, ingest: (i: number, n: number) => Promi
 }
 
 function detectionFor(i: number, n: number): DetectionInput {
-  // a third are person sightings, one in ten of those an unrecognized person (an anomaly:
-  // incident + webhook outbox row); the phase differs per stream so anomalies are spread out
-  // in time rather than arriving from all streams in the same millisecond
-  const k = n + i;
-  return k % 3 === 0
-    ? {
-        type: 'person',
-        subtype: ANOMALY_EVERY > 0 && k % (3 * ANOMALY_EVERY) === 0 ? 'unrecognized' : null,
-        confidence: 0.9,
-        at: Date.now(),
-        track_id: `t${i}_${n}`,
-      }
-    : { type: 'person_count', value: k % 17, confidence: 0.9, at: Date.now() };
+  return benchDetection(i, n, ANOMALY_EVERY);
 }
 
 // ---------------------------------------------------------------------------------------------
