@@ -1,4 +1,6 @@
 import type { DetectionInput } from '../src/platform/kinds/index.ts';
+import type { StreamRef } from '../src/org/pipeline/detection-pipeline.ts';
+import type { VigilContext } from '../src/context.ts';
 
 /**
  * The detection the pipeline benches send from stream `i` at round `n`: a third are person
@@ -17,4 +19,21 @@ export function benchDetection(i: number, n: number, anomalyEvery: number): Dete
         track_id: `t${i}_${n}`,
       }
     : { type: 'person_count', value: k % 17, confidence: 0.9, at: Date.now() };
+}
+
+/**
+ * A benchmark organization with `streams` stream refs spread over one scene per ten streams (the
+ * pipeline takes refs; no stream rows are needed). Returns the refs, in stream order.
+ */
+export async function benchStreams(ctx: VigilContext, streams: number): Promise<StreamRef[]> {
+  const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Bench', mode: 'live' });
+  const refs: StreamRef[] = [];
+  const locations = Math.max(1, Math.floor(streams / 10));
+  await ctx.database.withWriteLock(async (trx) => {
+    for (let i = 0; i < streams; i++) {
+      const scene = await ctx.scenes.ensureScene(trx, key.tenant_id, `zone_${i % locations}`);
+      refs.push({ id: `stream_bench_${i}`, tenant_id: key.tenant_id, scene_id: scene.id, location: scene.location });
+    }
+  });
+  return refs;
 }

@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
-import type { StreamRef } from '../src/org/pipeline/detection-pipeline.ts';
 import type { DetectionInput } from '../src/platform/kinds/index.ts';
 import { startPostgres } from '../scripts/pg-server.mjs';
-import { benchDetection } from './pipeline-load.ts';
+import { benchDetection, benchStreams } from './pipeline-load.ts';
 
 /**
  * What a detection costs PostgreSQL in bytes, independent of the machine's load (for sizing a
@@ -40,15 +39,7 @@ try {
     return rows[0];
   };
   try {
-    const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Bench', mode: 'live' });
-    const refs: StreamRef[] = [];
-    const locations = Math.max(1, Math.floor(STREAMS / 10));
-    await ctx.database.withWriteLock(async (trx) => {
-      for (let i = 0; i < STREAMS; i++) {
-        const scene = await ctx.scenes.ensureScene(trx, key.tenant_id, `zone_${i % locations}`);
-        refs.push({ id: `stream_bench_${i}`, tenant_id: key.tenant_id, scene_id: scene.id, location: scene.location });
-      }
-    });
+    const refs = await benchStreams(ctx, STREAMS);
     for (let n = 0; n < 3; n++) await Promise.all(refs.map((r, i) => ctx.pipeline.ingest(r, [detectionFor(i, n)])));
     await client.query('CHECKPOINT');
     const before = await measure();

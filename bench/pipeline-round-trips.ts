@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
-import type { StreamRef } from '../src/org/pipeline/detection-pipeline.ts';
 import type { DetectionInput } from '../src/platform/kinds/index.ts';
 import { startPostgres } from '../scripts/pg-server.mjs';
-import { benchDetection } from './pipeline-load.ts';
+import { benchDetection, benchStreams } from './pipeline-load.ts';
 
 /**
  * Counts what one group commit of the detection pipeline costs on PostgreSQL, independent of the
@@ -69,15 +68,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'vigil-rt-'));
 try {
   const ctx = await createContext(loadConfig({ dataDir, databaseUrl: server.url, runSources: false, seedDemo: false }, {}));
   try {
-    const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Bench', mode: 'live' });
-    const refs: StreamRef[] = [];
-    const locations = Math.max(1, Math.floor(STREAMS / 10));
-    await ctx.database.withWriteLock(async (trx) => {
-      for (let i = 0; i < STREAMS; i++) {
-        const scene = await ctx.scenes.ensureScene(trx, key.tenant_id, `zone_${i % locations}`);
-        refs.push({ id: `stream_bench_${i}`, tenant_id: key.tenant_id, scene_id: scene.id, location: scene.location });
-      }
-    });
+    const refs = await benchStreams(ctx, STREAMS);
     // warm-up: statement caches, the chain head guess
     for (let n = 0; n < 3; n++) await Promise.all(refs.map((r, i) => ctx.pipeline.ingest(r, [detectionFor(i, n)])));
     counting = true;

@@ -11,7 +11,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { figure, percentile, writeResult, type Figure } from './machine.ts';
 import { startPostgres } from '../scripts/pg-server.mjs';
-import { benchDetection } from './pipeline-load.ts';
+import { benchDetection, benchStreams } from './pipeline-load.ts';
 
 /**
  * Detection pipeline latency: N streams each producing 10 detections/s;
@@ -404,15 +404,7 @@ async function withPipeline<T>(databaseUrl: string | null, streams: number, fn: 
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const ctx = await createContext(loadConfig({ dataDir, databaseUrl, runSources: false, seedDemo: false }, {}));
   try {
-    const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Bench', mode: 'live' });
-    const refs: StreamRef[] = [];
-    const locations = Math.max(1, Math.floor(streams / 10));
-    await ctx.database.withWriteLock(async (trx) => {
-      for (let i = 0; i < streams; i++) {
-        const scene = await ctx.scenes.ensureScene(trx, key.tenant_id, `zone_${i % locations}`);
-        refs.push({ id: `stream_bench_${i}`, tenant_id: key.tenant_id, scene_id: scene.id, location: scene.location });
-      }
-    });
+    const refs = await benchStreams(ctx, streams);
     return await fn(ctx, refs);
   } finally {
     await ctx.close();
