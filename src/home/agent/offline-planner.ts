@@ -16,6 +16,7 @@ import { correctCommandVerbSlips, detectForeignLanguage } from './language-guard
 import {
   AUXILIARIES,
   createNormalizer,
+  findEditClockOrRange,
   findUncovered,
   isPersonWord,
   isPlaceWord,
@@ -2835,6 +2836,12 @@ function askAboutTime(r: Reading, state: PlanState): string | undefined {
   if (r.time.openEnded && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined && !r.time.night && !r.time.weekend) {
     return 'Until when should I keep watching? Give me an end, like "until Sunday 6pm" or "for the next 3 days".';
   }
+  // "watch the balcony from 8 tonight": the night says the hour's half, not when the watch ends
+  // ("tonight from 10" runs till sunrise; "from 7" alone is asked about too)
+  const start = r.time.anchors.find((a) => a.role === 'start');
+  if (r.time.nightOfStart && start?.kind === 'clock' && r.time.anchors.length === 1 && r.time.durationMs === undefined && !r.time.recurrence) {
+    return `From ${String(start.hour).padStart(2, '0')}:${String(start.minute).padStart(2, '0')} until when should I watch? For example "till midnight" or "till sunrise". I haven't changed anything yet.`;
+  }
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in (or your coordinates)?";
   }
@@ -3314,7 +3321,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (target.watches.length > 1 && r.wantsAll && !placesAreNewSubject && !r.conditions.length) {
     if (needsLocation(r.time) && !state.ctx.location)
       return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
-    const timeQuestion = r.time.doubtfulDate ?? r.time.vagueCount ?? askAboutDayPart(r, state);
+    const timeQuestion = r.time.doubtfulDate ?? r.time.vagueCount ?? askAboutDayPart(r, state) ?? findEditClockOrRange(r.tokens);
     if (timeQuestion) return timeQuestion;
     const changes = target.watches.map((w) => ({ w, change: { ...resolveWindowChange(r.time, w, state.ctx, r.startRequested) } as Record<string, unknown> }));
     if (changes.some((c) => Object.keys(c.change).length === 0)) return 'What should I change about those watches?';
@@ -3331,7 +3338,13 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in?";
   }
-  const timeQuestion = r.time.doubtfulDate ?? r.time.vagueCount ?? askAboutDayPart(r, state) ?? askWhichEndMoves(r, watch) ?? askWhichEndAMoveMeans(r, watch);
+  const timeQuestion =
+    r.time.doubtfulDate ??
+    r.time.vagueCount ??
+    askAboutDayPart(r, state) ??
+    findEditClockOrRange(r.tokens) ??
+    askWhichEndMoves(r, watch) ??
+    askWhichEndAMoveMeans(r, watch);
   if (timeQuestion) return timeQuestion;
   // "cut it off at 1am", "end it at 6": the time is the new end, whatever preposition it has
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);

@@ -217,7 +217,7 @@ export function checkPlanAgainstMessage(message: string, plan: Plan, ctx: Househ
 
   const relative = checkRelativeDays(w, walls, calls, ctx, head);
   if (relative) return relative;
-  const twoWay = isAnswerToDayPart(ctx, walls) ? undefined : checkTwoWayRange(w, clocks, head, walls);
+  const twoWay = isAnswerToDayPart(ctx, walls) ? undefined : checkTwoWayRange(w, clocks, head, walls, toWallClock(ctx.now, ctx.timeZone));
   if (twoWay) return twoWay;
 
   const widened = checkScope(present, calls, ctx, head);
@@ -368,7 +368,13 @@ const DAY_PART_WORDS =
  * which half of the day: both readings are windows people ask for. Either way it is asked.
  * See docs/decisions.md, "Round F household: relative days and starts".
  */
-function checkTwoWayRange(w: string[], clocks: SaidClock[], head: string, walls: { hour: number }[]): string | undefined {
+function checkTwoWayRange(
+  w: string[],
+  clocks: SaidClock[],
+  head: string,
+  walls: { hour: number }[],
+  now: { hour: number; minute: number },
+): string | undefined {
   // ("the cleaner comes at 2 tomorrow, watch the kitchen from 2 to 4": a statement's hour beside the
   // range, said last, decides nothing: a plan that read the range in the small hours is asked about —
   // docs/decisions.md, "Round L household: times")
@@ -379,6 +385,10 @@ function checkTwoWayRange(w: string[], clocks: SaidClock[], head: string, walls:
   const same = clocks.length === 2 && a.hour % 12 === b.hour % 12 && a.minute === b.minute;
   const smallHours = a.hour >= 1 && a.hour <= 5 && b.hour > a.hour && b.hour <= 6;
   if (!same && !smallHours) return undefined;
+  // "between 3 and 6 today" said at 11:00: the morning's reading is over, so the afternoon's (the
+  // plan's) is the only one still ahead today (docs/decisions.md, "Round M household: times")
+  const morningOver = now.hour * 60 + now.minute >= (b.hour % 12) * 60 + b.minute;
+  if (!same && w.includes('today') && morningOver && walls.every((x) => x.hour >= 12)) return undefined;
   const what = same
     ? `"${a.text} to ${b.text}" can be ${a.hour % 12 || 12} in the morning to ${b.hour % 12 || 12} in the evening, or the night through`
     : `"${a.text}" to "${b.text}" can be in the morning or in the afternoon`;

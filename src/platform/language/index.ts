@@ -18,6 +18,7 @@ export {
 export { MAX_WINDOW_MS, describeDuration } from './time/query-window.ts';
 export { getSunTime, nextWeekday, parseWeekday, type SunEvent } from './time/primitives.ts';
 export { extractTimeSpec, needsLocation, resolveSince, resolveWatchWindow, resolveWindowChange, settleDayPart, type TimeSpec } from './time/watch-window.ts';
+export { findEditClockOrRange } from './time/clock-or-range.ts';
 export { findWindowConflict } from './time/watch-window.ts';
 export { findOpenDayHalf } from './time/open-meridiem.ts';
 export { HOUR_WORDS, SMALL_NUMBER_WORDS, TENS_WORDS } from './time/number-words.ts';

@@ -56,3 +56,26 @@ export function findClockOrRange(
   }
   return undefined;
 }
+
+const MINUTE_VALUES = new Set([5, 10, 20, 25]);
+/** Words before "N to H" that say which reading is meant: a range ("from 10 to 6", digits) or one time ("until 10 to 7"). */
+const SETTLED_BEFORE = new Set(['from', 'between', 'until', 'till', 'til', 'by', 'at', 'before', 'after', 'around', 'about']);
+
+/**
+ * A change to a watch's window said as "make it 10 to 7": the clock time 18:50 or the range 10 until
+ * 7, with nothing said to pick one. A new watch reads digits as a range (findClockOrRange), but an
+ * edit that picked one would silently rewrite a window the user set, so the question is asked.
+ */
+export function findEditClockOrRange(tokens: Token[]): string | undefined {
+  for (let k = 1; k + 1 < tokens.length; k++) {
+    if (tokens[k].text !== 'to' || SETTLED_BEFORE.has(tokens[k - 2]?.text ?? '')) continue;
+    const first = tokens[k - 1].text;
+    const minutes = /^\d{1,2}$/.test(first) ? Number(first) : MINUTE_WORDS[first];
+    const hour = readHourWord(tokens[k + 1].text);
+    if (minutes === undefined || !MINUTE_VALUES.has(minutes) || hour === undefined || NOT_A_CLOCK_AFTER.has(tokens[k + 2]?.text ?? '')) continue;
+    if (/^(am|pm|a\.m\.|p\.m\.|o'clock)$/.test(tokens[k + 2]?.text ?? '')) continue;
+    const said = `${first} to ${tokens[k + 1].text}`;
+    return `"${said}" could be the time ${hour - 1}:${String(60 - minutes).padStart(2, '0')} or the range from ${first} until ${tokens[k + 1].text}. Which did you mean? I haven't changed anything yet.`;
+  }
+  return undefined;
+}

@@ -50,6 +50,8 @@ export interface TimeSpec {
   shiftMs?: number;
   /** "tonight", "overnight", "every night": the night window. */
   night: boolean;
+  /** The night was said only as the start's half of the day ("from 8 tonight"), not as the window's end. */
+  nightOfStart?: boolean;
   /** "heading to bed": an hour without am/pm means the morning one, though the window starts now. */
   sleepContext: boolean;
   /** "8 till 3 while I sleep": the start hour without am/pm is the next one to come. */
@@ -1102,10 +1104,20 @@ export function extractTimeSpec(tokens: Token[], from: number, to: number, ctx: 
     spec.delayMs !== undefined ||
     spec.dayPart !== undefined;
   spec.past = scan.pastWords && !spec.hasTime;
+  spec.nightOfStart = isNightOfStart(tokens, from, to);
   // "from ten to midnight": a range or the clock time 23:50 (./clock-or-range.ts)
   spec.openMeridiem = findOpenMeridiem(tokens, from, to, spec) ?? findClockOrRange(tokens, from, to, spec);
   // "tomorrow morning, 8 till 11": the part of the day says the hours' half
   return spec.dayPart && spec.anchors.some((a) => a.kind === 'clock') ? settleDayPart(spec, spec) : spec;
+}
+
+/** "from 8 tonight": the only night word says the half of the day of the start ("tonight from 10" is the night's window). */
+function isNightOfStart(tokens: Token[], from: number, to: number): boolean {
+  const nights = tokens.slice(from, to).filter((t) => /^(tonight|night|nights|overnight|evening)$/.test(t.text));
+  const at = tokens.findIndex((t, k) => k > from + 1 && k < to && t.text === 'tonight');
+  if (nights.length !== 1 || at < 0) return false;
+  const clock = tokens[at - 1].text;
+  return (/^\d{1,2}(:\d\d)?$/.test(clock) || readHourWord(clock) !== undefined) && ['from', 'starting', 'after'].includes(tokens[at - 2].text);
 }
 
 /** The hours of a part of the day, both ends said (DAY_PARTS, widened so that "till 12" and "till 11 in the evening" fit). */
@@ -1496,6 +1508,11 @@ function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spe
   if (part && part !== 'night' && !r.end && added.length === 1 && added[0].kind === 'clock' && !added[0].meridiemCertain) {
     spec.anchors[before] = settleDayPart({ ...spec, anchors: added }, { ...spec, dayPart: part }).anchors[0];
     if (added[0].role !== 'end') spec.dayPart ??= part;
+  } else if (part && part !== 'night' && r.end && words.search(new RegExp(`\\b${part}\\b`)) < words.search(/\d/)) {
+    // "tomorrow morning from quarter to seven till half past eight": a part said before a range
+    // settles both its hours (one it does not fit is left to the usual rules); said after the range
+    // ("from 10 till 7 sunday morning") it is the end's only, read as chrono reads it
+    spec.anchors.splice(before, added.length, ...settleDayPart({ ...spec, anchors: added }, { ...spec, dayPart: part }).anchors);
   }
 }
 
@@ -1998,6 +2015,8 @@ export function findWindowConflict(spec: TimeSpec, window: ResolvedWindow, ctx: 
     const at = fromWallClock({ ...today, hour, minute: clockEnd.minute }, ctx.timeZone);
     return `${formatClock(at, ctx.timeZone)} ${spec.saidToday} has already passed (it's ${formatClock(ctx.now, ctx.timeZone)} now).`;
   }
+  const clockChange = findClockChange(spec, window, ctx);
+  if (clockChange) return clockChange;
   if (!start || !end || !said) return undefined;
   if (spec.openMeridiem) return spec.openMeridiem;
   // "from 9 tonight till 9 tonight", "from 10pm to 10pm": the same time at both ends
@@ -2022,6 +2041,35 @@ export function findWindowConflict(spec: TimeSpec, window: ResolvedWindow, ctx: 
     const dayWord = formatDay(sunDay) === formatDay(today) ? (sun.event === 'sunset' || sun.event === 'dusk' ? 'tonight' : 'today') : `on ${formatDay(sunDay)}`;
     const name = sun.event.charAt(0).toUpperCase() + sun.event.slice(1);
     return `${name} ${dayWord} is at ${formatClock(sunAt, ctx.timeZone)}, ${sun === start ? 'after' : 'before'} ${formatClock(clockAt, ctx.timeZone)}, so that window has no time in it.`;
+  }
+  return undefined;
+}
+
+/**
+ * A clock time said for a night the clocks change: "from 2 to 3 tonight" when 02:00–03:00 happens
+ * twice (the clocks go back) or not at all (they go forward) in the home's zone. The window would
+ * silently take one of them (fromWallMs in src/platform/time/zoned-time.ts), so it is asked about.
+ */
+function findClockChange(spec: TimeSpec, window: ResolvedWindow, ctx: TimeContext): string | undefined {
+  if (spec.recurrence) return undefined;
+  const ends: [TimeSpec['anchors'][number] | undefined, number][] = [
+    [spec.anchors.find((a) => a.role === 'start' || a.role === 'point'), window.startsAt],
+    [spec.anchors.find((a) => a.role === 'end'), window.endsAt],
+  ];
+  for (const [anchor, at] of ends) {
+    if (anchor?.kind !== 'clock' || anchor.dateOnly || at <= ctx.now) continue;
+    const offset = getOffsetMinutes(at, ctx.timeZone);
+    const around = [getOffsetMinutes(at - 3 * HOUR, ctx.timeZone), getOffsetMinutes(at + 3 * HOUR, ctx.timeZone)];
+    const said = formatClock(at, ctx.timeZone);
+    // the same wall time under the other offset is a real instant too: it happens twice
+    const twice = around.some((other) => other !== offset && getOffsetMinutes(at + (offset - other) * MINUTE, ctx.timeZone) === other);
+    if (twice) return `The clocks go back that night, so ${said} happens twice.`;
+    // a wall time in the gap was moved past it: the hour said is not the hour resolved
+    const wall = toWallClock(at, ctx.timeZone);
+    if (around[0] !== offset && wall.hour % 12 !== anchor.hour % 12 && wall.minute === anchor.minute) {
+      const asSaid = `${String(anchor.hour).padStart(2, '0')}:${String(anchor.minute).padStart(2, '0')}`;
+      return `The clocks go forward that night, so ${asSaid} does not exist (the clock jumps to ${said}).`;
+    }
   }
   return undefined;
 }
