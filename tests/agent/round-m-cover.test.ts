@@ -20,11 +20,12 @@ const tools = (turn: { changes: { tool: string }[] }) => turn.changes.map((c) =>
 /** A small home whose garage camera has a watch running. */
 const home: HouseholdContext = {
   ...contexts.lisbon_night,
-  rooms: [{ name: 'garage' }, { name: 'porch' }, { name: 'shed' }],
+  rooms: [{ name: 'garage' }, { name: 'porch' }, { name: 'shed' }, { name: 'boot room' }],
   sensors: [
     { id: 'garage_cam', name: 'garage camera', kind: 'camera', room: 'garage', muted: false },
     { id: 'porch_cam', name: 'porch camera', kind: 'camera', room: 'porch', muted: false },
     { id: 'shed_door', name: 'shed door contact', kind: 'contact', room: 'shed', muted: false },
+    { id: 'boot_cam', name: 'boot room camera', kind: 'camera', room: 'boot room', muted: false },
   ],
   boundaries: [],
   watches: [
@@ -111,5 +112,13 @@ test('"stop" with a watch, or "stop watching", stands the watch down', async () 
     ['stop the garage watch', 'stand_down_watch'],
     ['stop watching the garage', 'stand_down_watch'],
     ['mute the garage camera', 'mute_sensor'],
+  ]);
+});
+
+test('texting shorthand for "stop" and "room" is read as the words', async () => {
+  await expectTools([
+    ['stp watching the garage', 'stand_down_watch'],
+    ['pls mute the boot rm camera', 'mute_sensor'],
+    ['mute the boot room camera', 'mute_sensor'],
   ]);
 });
