@@ -122,3 +122,15 @@ test('texting shorthand for "stop" and "room" is read as the words', async () =>
     ['mute the boot room camera', 'mute_sensor'],
   ]);
 });
+
+test('a reason after a comma with a person as its subject is no part of the request', async () => {
+  await expectTools([
+    ['keep an eye on the porch for the next hour, the gas fella is coming', 'create_watch'],
+    ['watch the shed tomorrow from 8am to 6pm, builders are fixing the roof', 'create_watch'],
+    ['watch the porch till 7am, my neighbour is away', 'create_watch'],
+  ]);
+});
+
+test('a reason with a word no lexicon has still asks', async () => {
+  await expectNoChange(['watch the porch for the next hour, the blorp fella is coming'], /blorp/);
+});

@@ -1834,9 +1834,22 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
   const because = first > 0 && ['because', 'cause', 'cos', 'coz', 'as', 'since'].includes(words[first - 1]);
   if (w === undefined || words.length - first < 3 || words.some((x) => ['meant', 'mean', 'want', 'wanted', 'need', 'like', 'please'].includes(x))) return false;
   // "the tenant upstairs asked me to", "the pool guy comes early": a person, then what they did
-  const personFirst = (w === 'the' || w === 'my' || w === 'our') && isPersonWord(words[first + 1] ?? '') && !listPlaceWords(ctx).includes(words[first + 1]);
+  const personFirst = isPersonSubject(tokens, from + first, to, ctx);
   if (!REASON_SUBJECTS.has(w) && !personFirst && !because && !isThingSubject(tokens, from + first, to, ctx)) return false;
   return words.some((_x, k) => k > first && tokens[from + k].isVerb);
+}
+
+/**
+ * "the tenant upstairs asked me to", "the window fella is coming", "lads are doing the gutters": a person
+ * (after "the", "my" or "our" and at most one word more), or people said bare, then what they do.
+ */
+function isPersonSubject(tokens: Token[], k: number, to: number, ctx: HouseholdContext): boolean {
+  const places = listPlaceWords(ctx);
+  const person = (j: number) => j < to && isPersonWord(tokens[j].text) && !places.includes(tokens[j].text);
+  if (['the', 'my', 'our'].includes(tokens[k]?.text ?? ''))
+    return person(k + 1) || (person(k + 2) && tokens[k + 1].isNoun && !tokens[k + 1].unknown && k + 3 < to && tokens[k + 3].isVerb);
+  // (people said bare, in the plural: "lads are…", "builders are in")
+  return person(k) && tokens[k].text.endsWith('s') && k + 1 < to && tokens[k + 1].isVerb;
 }
 
 /**
