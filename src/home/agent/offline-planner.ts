@@ -325,6 +325,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   const uncovered =
     findUncoveredRequest(readings) ??
     findUnresolvedException(readings) ??
+    askStopWhichSensor(readings, ctx) ??
     findConflict(readPartEffects(readings, state)) ??
     findPartialStandDown(readings, state);
   if (uncovered) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: uncovered, confidence: 0.3 });
@@ -511,6 +512,29 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   return undefined;
 }
 
+/** Words that name a watch, not a sensor ("stop the camera one", "stop watching the shed"). */
+const WATCH_NOUNS = new Set(['watch', 'watches', 'watching', 'one', 'ones', 'monitoring', 'guarding']);
+const SENSOR_NOUN = /\b(?:camera|cameras|cam|cams|sensor|sensors|contact|detector)$/;
+
+/**
+ * "stop the bike storage camera": "stop" with a sensor, not a watch, may mean mute it or stand
+ * down its watch; when that sensor has a watch, the agent asks which (docs/decisions.md, "Round M household: coverage").
+ */
+function askStopWhichSensor(readings: Reading[], ctx: HouseholdContext): string | undefined {
+  for (const r of readings) {
+    if (r.intent !== 'stand_down' || r.question || r.negated || !r.mentions.length) continue;
+    const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+    if (!words.includes('stop') || words.some((w) => WATCH_NOUNS.has(w))) continue;
+    const sensors = r.mentions.filter((m) => m.place.type === 'sensor' && SENSOR_NOUN.test(m.text));
+    if (sensors.length !== r.mentions.length) continue;
+    const ids = sensors.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id));
+    if (!ctx.watches.some((w) => w.sensor_ids.some((id) => ids.includes(id)))) continue;
+    const named = sensors.map((m) => `the ${subjectOf(m.place)}`).join(' and ');
+    return `Did you want me to mute ${named} (no more notifications from it), or stand down the watch on it? I haven't changed anything yet.`;
+  }
+  return undefined;
+}
+
 /** Words that open an exception to a request ("all of them apart from …", "everything except …"). */
 const EXCEPTION_WORDS = new Set(['except', 'excepting', 'excluding', 'besides', 'apart', 'aside', 'minus', 'bar', 'barring']);
 
@@ -614,7 +638,8 @@ function declineJoinedAction(r: Reading, readings: Reading[], action: Uncovered)
     .slice(action.index, end)
     .map((t) => t.text)
     .join(' ');
-  const doable = describeDoable(readings);
+  // ("heat the sauna for 7pm": the verb it cannot do is the request's own, so nothing of it is doable)
+  const doable = [...r.used].some((u) => u < action.index) ? describeDoable(readings) : undefined;
   return (
     `${doable ? `I can ${doable}, but ` : ''}I can't "${said}" for you: I only watch your home's cameras and sensors and notify you here in the app. ` +
     `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`
@@ -1810,9 +1835,22 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
   const because = first > 0 && ['because', 'cause', 'cos', 'coz', 'as', 'since'].includes(words[first - 1]);
   if (w === undefined || words.length - first < 3 || words.some((x) => ['meant', 'mean', 'want', 'wanted', 'need', 'like', 'please'].includes(x))) return false;
   // "the tenant upstairs asked me to", "the pool guy comes early": a person, then what they did
-  const personFirst = (w === 'the' || w === 'my' || w === 'our') && isPersonWord(words[first + 1] ?? '') && !listPlaceWords(ctx).includes(words[first + 1]);
+  const personFirst = isPersonSubject(tokens, from + first, to, ctx);
   if (!REASON_SUBJECTS.has(w) && !personFirst && !because && !isThingSubject(tokens, from + first, to, ctx)) return false;
   return words.some((_x, k) => k > first && tokens[from + k].isVerb);
+}
+
+/**
+ * "the tenant upstairs asked me to", "the window fella is coming", "lads are doing the gutters": a person
+ * (after "the", "my" or "our" and at most one word more), or people said bare, then what they do.
+ */
+function isPersonSubject(tokens: Token[], k: number, to: number, ctx: HouseholdContext): boolean {
+  const places = listPlaceWords(ctx);
+  const person = (j: number) => j < to && isPersonWord(tokens[j].text) && !places.includes(tokens[j].text);
+  if (['the', 'my', 'our'].includes(tokens[k]?.text ?? ''))
+    return person(k + 1) || (person(k + 2) && tokens[k + 1].isNoun && !tokens[k + 1].unknown && k + 3 < to && tokens[k + 3].isVerb);
+  // (people said bare, in the plural: "lads are…", "builders are in")
+  return person(k) && tokens[k].text.endsWith('s') && k + 1 < to && tokens[k + 1].isVerb;
 }
 
 /**
@@ -2833,7 +2871,15 @@ function askAboutTime(r: Reading, state: PlanState): string | undefined {
   if (r.time.dayOffset === 1 && !r.time.date && wall.hour < 5 && r.tokens.some((t, k) => t.text === 'tomorrow' && r.time.consumed.has(k))) {
     return `It's past midnight, so I'm not sure which day "tomorrow" is: do you mean today (${WEEKDAY_LABELS[wall.weekday]}) or ${WEEKDAY_LABELS[(wall.weekday + 1) % 7]}?`;
   }
-  if (r.time.openEnded && !r.time.anchors.some((a) => a.role === 'end') && r.time.durationMs === undefined && !r.time.night && !r.time.weekend) {
+  // ("from 9 tonight till my husband gets home": a start said does not make the end known)
+  const eventEnd =
+    r.time.anchors.some((a) => a.role === 'start') && r.tokens.some((t, k) => ['until', 'till', 'til'].includes(t.text) && r.time.consumed.has(k));
+  if (
+    r.time.openEnded &&
+    !r.time.anchors.some((a) => a.role === 'end') &&
+    r.time.durationMs === undefined &&
+    (eventEnd || (!r.time.night && !r.time.weekend))
+  ) {
     return 'Until when should I keep watching? Give me an end, like "until Sunday 6pm" or "for the next 3 days".';
   }
   // "watch the balcony from 8 tonight": the night says the hour's half, not when the watch ends

@@ -70,15 +70,22 @@ const DO_VERBS = new Set(['do', 'does', 'did']);
 /** Words of a request's cue that its object follows ("keep an eye on the …", "look out for the …"). */
 const CUE_PARTICLES = new Set(['on', 'over', 'after', 'for', 'out']);
 
+/**
+ * Verbs that pass a word on: the agent's own only when the one told is the user ("tell me if…");
+ * "…and tell the neighbours to move their truck", "…and ask my son to…" is nothing it can do.
+ */
+const RELAY_VERBS = new Set(['tell', 'ask', 'remind', 'warn', 'notify', 'text', 'message', 'call', 'ring', 'phone', 'email']);
+
 function isContentToken(t: Token, next: Token | undefined, vocabulary: ContentVocabulary): boolean {
   const mainDo = DO_VERBS.has(t.text) && DETERMINERS.has(next?.text ?? '') && next?.text !== 'that';
+  const relays = t.isVerb && RELAY_VERBS.has(t.text) && Boolean(next) && !USER.has(next?.text ?? '');
   return (
     /^[a-z][a-z'-]*$/.test(t.text) &&
     !isFillerWord(t.text) &&
     (!AUXILIARIES.has(t.text) || mainDo) &&
     !COORDINATORS.has(t.text) &&
     !DETERMINERS.has(t.text) &&
-    (!vocabulary.known(t) || mainDo)
+    (!vocabulary.known(t) || mainDo || relays)
   );
 }
 
@@ -103,6 +110,8 @@ export function classifyContentWord(
     DO_VERBS.has(t.text) ||
     (t.isNoun && !STOP_WORDS.has(t.text) && DETERMINERS.has(tokens[k + 1]?.text ?? '') && !DETERMINERS.has(tokens[k - 1]?.text ?? ''));
   if (verb && !tellsUser && isJoinedAction(tokens, k, from, used)) return 'action';
+  // "heat the sauna for 7pm": the request's own verb is none the agent reads, whatever its object
+  if (verb && !tellsUser && isOpeningVerb(tokens, k, from, used)) return 'action';
   if (t.isNoun && !t.isVerb && !STOP_WORDS.has(t.text) && isRequestObject(tokens, k, from, to, used, vocabulary)) return 'thing';
   return undefined;
 }
@@ -119,6 +128,36 @@ function isJoinedAction(tokens: readonly Token[], k: number, from: number, used:
   if (j < from || used.has(j) || !COORDINATORS.has(tokens[j].text)) return false;
   while (j - 1 >= from && !used.has(j - 1) && COORDINATORS.has(tokens[j - 1].text)) j--;
   return j > from && !tokens.slice(from, j).some((x) => SUBJECTS.has(x.text));
+}
+
+/** General verbs that frame a request of the agent's own ("use the garage sensor tomorrow", "set the porch for tonight"). */
+const FRAMING_VERBS = new Set([
+  'use',
+  'set',
+  'put',
+  'get',
+  'make',
+  'have',
+  'keep',
+  'start',
+  'begin',
+  'turn',
+  'switch',
+  'run',
+  'let',
+  'give',
+  'try',
+  'go',
+  'need',
+  'want',
+]);
+
+/** tokens[k] opens the clause: only filler and a request frame ("please", "can you") before it, none of them read. */
+function isOpeningVerb(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
+  // (a request's verb is said in its base form: "heard something down there" is a statement)
+  if (FRAMING_VERBS.has(tokens[k].text) || FRAMING_VERBS.has(tokens[k].root) || tokens[k].root !== tokens[k].text) return false;
+  for (let j = from; j < k; j++) if (used.has(j) || !(isFillerWord(tokens[j].text) || REQUEST_FRAME.has(tokens[j].text))) return false;
+  return true;
 }
 
 /**

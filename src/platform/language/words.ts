@@ -203,5 +203,7 @@ export const SPELLING_FIXES: Record<string, string> = {
   abt: 'about',
   bc: 'because',
   cuz: 'because',
+  stp: 'stop',
+  rm: 'room',
   ...DIALECT_DAY_PARTS,
 };
