@@ -152,10 +152,14 @@ const FRAMING_VERBS = new Set([
   'want',
 ]);
 
+/** Verbs of a pause, not a request: "no wait, half ten", "hang on, from 11", "hold on, till 6 only". */
+const HESITATION_VERBS = new Set(['wait', 'hang', 'hold']);
+
 /** tokens[k] opens the clause: only filler and a request frame ("please", "can you") before it, none of them read. */
 function isOpeningVerb(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
   // (a request's verb is said in its base form: "heard something down there" is a statement)
-  if (FRAMING_VERBS.has(tokens[k].text) || FRAMING_VERBS.has(tokens[k].root) || tokens[k].root !== tokens[k].text) return false;
+  const text = tokens[k].text;
+  if (FRAMING_VERBS.has(text) || FRAMING_VERBS.has(tokens[k].root) || HESITATION_VERBS.has(text) || tokens[k].root !== text) return false;
   for (let j = from; j < k; j++) if (used.has(j) || !(isFillerWord(tokens[j].text) || REQUEST_FRAME.has(tokens[j].text))) return false;
   return true;
 }
