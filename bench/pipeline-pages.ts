@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
-import type { StreamRef } from '../src/org/pipeline/detection-pipeline.ts';
 import type { DetectionInput } from '../src/platform/kinds/index.ts';
+import { benchDetection, benchStreams } from './pipeline-load.ts';
 
 /**
  * Counts the SQLite pages one pipeline commit writes, by b-tree, independent of the machine's
@@ -24,16 +24,7 @@ const PER_COMMIT = Number(process.env.BENCH_PAGES_PER_COMMIT ?? 4);
 const ANOMALY_EVERY = Number(process.env.BENCH_ANOMALY_EVERY ?? 10);
 
 function detectionFor(i: number, n: number): DetectionInput {
-  const k = n + i;
-  return k % 3 === 0
-    ? {
-        type: 'person',
-        subtype: ANOMALY_EVERY > 0 && k % (3 * ANOMALY_EVERY) === 0 ? 'unrecognized' : null,
-        confidence: 0.9,
-        at: Date.now(),
-        track_id: `t${i}_${n}`,
-      }
-    : { type: 'person_count', value: k % 17, confidence: 0.9, at: Date.now() };
+  return benchDetection(i, n, ANOMALY_EVERY);
 }
 
 /** mxFrame of the WAL index (the -shm file's header, native byte order at offset 16). */
@@ -74,15 +65,7 @@ try {
   const file = join(dataDir, 'vigil.sqlite');
   const commits: number[][] = [];
   try {
-    const key = await ctx.keys.createKey({ tenantKind: 'organization', tenantName: 'Bench', mode: 'live' });
-    const refs: StreamRef[] = [];
-    const locations = Math.max(1, Math.floor(STREAMS / 10));
-    await ctx.database.withWriteLock(async (trx) => {
-      for (let i = 0; i < STREAMS; i++) {
-        const scene = await ctx.scenes.ensureScene(trx, key.tenant_id, `zone_${i % locations}`);
-        refs.push({ id: `stream_bench_${i}`, tenant_id: key.tenant_id, scene_id: scene.id, location: scene.location });
-      }
-    });
+    const refs = await benchStreams(ctx, STREAMS);
     for (let n = 0; n < WARM; n++) await Promise.all(refs.map((r, i) => ctx.pipeline.ingest(r, [detectionFor(i, n)])));
     const pageSize = Number(ctx.database.sqlite!.pragma('page_size', { simple: true }));
     const cpu0 = process.cpuUsage();

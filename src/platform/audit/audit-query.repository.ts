@@ -150,8 +150,13 @@ export const auditQueryRepository = {
   },
 
   /** Where an entry belongs (location, stream), for deciding whether a confined key may see its id. */
-  placeOf(db: DbExecutor, id: string) {
-    return db.selectFrom('audit_log').select(['location', 'stream_id', 'resource_id']).where('id', '=', id).executeTakeFirst();
+  placeOf(db: DbExecutor, tenantId: string, id: string) {
+    return db
+      .selectFrom('audit_log')
+      .select(['location', 'stream_id', 'resource_id'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   },
 
   async tenantIds(db: DbExecutor): Promise<string[]> {

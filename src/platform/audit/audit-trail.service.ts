@@ -360,7 +360,7 @@ export class AuditTrailService {
     if (confined) {
       // the detailed text names neighbouring entries, which may be out of view: a confined key gets the reason's own words
       detail = CONFINED_DETAIL[out.broken.reason];
-      const row = id ? await auditQueryRepository.placeOf(this.deps.database.db, id) : undefined;
+      const row = id ? await auditQueryRepository.placeOf(this.deps.database.db, principal.tenantId, id) : undefined;
       // a deleted entry's place is unknown: its id is kept from a confined key
       if (id && (!row || !isVisible(visibility, row))) {
         id = undefined;

@@ -25,6 +25,7 @@ import * as m024 from './024_notifications.ts'; // push and email through the ou
 import * as m025 from './025_event_visits.ts'; // watch events grouped per visit (docs/decisions.md)
 import * as m026 from './026_notification_pause.ts'; // "stop the notifications": a paused flag beside quiet hours and exclusions
 import * as m028 from './028_streams_scene_index.ts'; // a scene's streams by index (docs/decisions.md)
+import * as m029 from './029_audit_fewer_indexes.ts'; // audit entries in fewer b-trees (docs/decisions.md)
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -57,4 +58,5 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '025_event_visits': m025,
   '026_notification_pause': m026,
   '028_streams_scene_index': m028,
+  '029_audit_fewer_indexes': m029,
 };
