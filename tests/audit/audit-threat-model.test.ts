@@ -119,9 +119,14 @@ for (const dialect of DIALECTS) {
         await addEntries(key, 3);
         const ids = await entryIds(key.tenant_id);
         await clock.advance(CHECKPOINT_INTERVAL_MS);
-        // the checkpoint start() takes at once may land while this waits: wait for one that signs the newest entry
+        // the checkpoint start() takes at once may land while this waits: wait for one that signs the newest entry.
+        // That first pass may still be running when the clock moves; it then arms the next pass for a time
+        // already reached, which a manual clock fires only when told to: advance(0) fires it.
         const signsNewest = async () => (await sentCheckpoints(key.tenant_id)).some((c: { head_id: string }) => c.head_id === ids.at(-1));
-        for (let i = 0; i < 200 && !(await signsNewest()); i++) await new Promise((r) => setTimeout(r, 10));
+        for (let i = 0; i < 200 && !(await signsNewest()); i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          await clock.advance(0);
+        }
         const latest = (await sentCheckpoints(key.tenant_id)).at(-1);
         assert.equal(latest.head_id, ids.at(-1), `within ${CHECKPOINT_INTERVAL_MS / 1000} s the newest entry is signed`);
       } finally {
