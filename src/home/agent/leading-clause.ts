@@ -21,6 +21,9 @@ const STOP_VERBS = '(?:stop watching|stand down|call off|cancel|end)';
 const AT_ONCE_VERBS = '(?:mute|unmute|arm|disarm|silence)';
 const FRAME = '(?:(?:please|pls|can you|could you|would you|will you|can u|could u)\\s+)*';
 const LEADING = new RegExp(`^(?:${OPENERS}|at)\\s+(.+?),?\\s+${FRAME}(${WATCH_VERBS}|${STOP_VERBS}|${AT_ONCE_VERBS})\\b(.*)$`);
+const IS_STOP = new RegExp(`^${STOP_VERBS}$`);
+const IS_AT_ONCE = new RegExp(`^${AT_ONCE_VERBS}$`);
+const LEAD_WORD = new RegExp(`^(?:${OPENERS}|at)`);
 /** "at 10pm, …", "at half 9, …": a clock time said alone before a request (docs/decisions.md, "Round L household: times"). */
 const CLOCK = /^(?:\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?|half\s+\d{1,2}|noon|midday|midnight)$/;
 
@@ -59,11 +62,11 @@ export function readLeadingClause(message: string, ctx: HouseholdContext): Leadi
     };
   }
   // ("at sunset, stop watching the carport": a watch that itself starts at sunset may be meant: asked)
-  if (new RegExp(`^${STOP_VERBS}$`).test(verb) && leadWord(text) === 'at') {
+  if (IS_STOP.test(verb) && leadWord(text) === 'at') {
     return { ask: `I understood that you want me to ${request} at ${said}: should I stop it now, or make it end at ${sun}? I haven't changed anything.` };
   }
-  if (new RegExp(`^${STOP_VERBS}$`).test(verb)) return OWN_START.test(rest) ? undefined : { rewrite: `${request} at ${sun}` };
-  if (new RegExp(`^${AT_ONCE_VERBS}$`).test(verb)) {
+  if (IS_STOP.test(verb)) return OWN_START.test(rest) ? undefined : { rewrite: `${request} at ${sun}` };
+  if (IS_AT_ONCE.test(verb)) {
     return {
       ask: `I understood that you want me to ${request} ${leadWord(text)} ${said}, but I can only do that now, not at a later time, so I haven't changed anything. Should I do it now?`,
     };
@@ -85,19 +88,19 @@ export function readLeadingClause(message: string, ctx: HouseholdContext): Leadi
 /** A clock time said before a request: a watch's start, a stand-down's time, or a question for what is done at once. */
 function readLeadingClock(said: string, verb: string, rest: string): LeadingClause | undefined {
   const request = `${verb}${rest}`.trim();
-  if (new RegExp(`^${AT_ONCE_VERBS}$`).test(verb)) {
+  if (IS_AT_ONCE.test(verb)) {
     return {
       ask: `I understood that you want me to ${request} at ${said}, but I can only do that now, not at a later time, so I haven't changed anything. Should I do it now?`,
     };
   }
   if (OWN_START.test(rest)) return undefined;
-  if (new RegExp(`^${STOP_VERBS}$`).test(verb)) return { rewrite: `${request} at ${said}` };
+  if (IS_STOP.test(verb)) return { rewrite: `${request} at ${said}` };
   return { rewrite: `from ${said} ${request}` };
 }
 
 /** The opening words of the clause as said ("as soon as", "once", "when", "at"). */
 function leadWord(text: string): string {
-  return new RegExp(`^(?:${OPENERS}|at)`).exec(text)![0];
+  return LEAD_WORD.exec(text)![0];
 }
 
 /** Today's sun event has passed and the next one has not come: it is already dark (or light). */
