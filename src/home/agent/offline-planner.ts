@@ -15,6 +15,7 @@ import { readLeadingClause } from './leading-clause.ts';
 import { correctCommandVerbSlips, detectForeignLanguage } from './language-guard.ts';
 import {
   AUXILIARIES,
+  HESITATION_VERBS,
   createNormalizer,
   findEditClockOrRange,
   findUncovered,
@@ -132,7 +133,8 @@ const HELP_TEXT =
   'mute or unmute sensors, leave rooms alone, tell you what a room shows now or what happened, ' +
   'add a camera, and set where your home is.';
 
-const HESITATION_WORDS = new Set(['sure', 'wait', 'hold']);
+/** The pause verbs the coverage reader knows ("wait", "hang on", "hold on"), and "not sure". */
+const HESITATION_WORDS = new Set(['sure', ...HESITATION_VERBS]);
 
 /**
  * The user has not made up their mind: "I can't decide", "not decided yet", "undecided", "I don't
