@@ -73,11 +73,18 @@ test('"the others" with nothing kept or named is asked; kept before it, every ot
     'keep the garage watch, cancel the rest',
     'just keep the garage watch, stop all the others',
     'keep the garage one, stop all the others',
+    'leave the garage watch alone, stop all the others',
+    'leave the garage one alone, bin the rest',
   ]) {
     const [turn] = await converse('lisbon_watching', [message]);
     assert.deepEqual(tools(turn), ['stand_down_watch', 'stand_down_watch'], `${message}: ${turn.reply}`);
     assert.ok(!args(turn).some((a) => a.watch_id === 'wat_garage_evening'), `${message}: ${turn.reply}`);
   }
+  // a place left alone (not its watch) beside "the others" keeps nothing: asked, never a boundary and every watch down
+  const [alone] = await converse('lisbon_watching', ['leave the garage alone, stop all the others']);
+  assert.deepEqual(alone.changes, [], alone.reply);
+  const [boundary] = await converse('lisbon_watching', ['leave the garage alone']);
+  assert.deepEqual(tools(boundary), ['set_boundary'], boundary.reply);
   // "all" of its own still means every watch
   for (const message of ['stop all the watches', 'stop everything']) {
     const [turn] = await converse('lisbon_watching', [message]);

@@ -1612,7 +1612,9 @@ function markKeptBeforeRest(readings: Reading[]): void {
     const first = words.find((w) => !['just', 'please', 'ok', 'okay', 'so'].includes(w));
     // "keep the garage watch, stop all the others": "watch" there names the watch kept, not a new one
     const keptWatch = r.intent === 'create_watch' && ['watch', 'watches'].includes(words.at(-1) ?? '') && !r.time.anchors.length && !r.conditions.length;
-    if ((r.intent && !keptWatch) || r.question || !r.mentions.length) return;
+    // ("leave the driveway watch alone, stop all the others": the watch left running, not the place left out)
+    const leftAlone = r.intent === 'set_boundary' && words.at(-1) === 'alone' && words.some((w) => ['watch', 'one'].includes(w)) && !r.time.anchors.length;
+    if ((r.intent && !keptWatch && !leftAlone) || r.question || !r.mentions.length) return;
     if ((first === 'keep' || first === 'leave') && readings.slice(k + 1).some((x) => x.intent === 'stand_down' && x.wantsAll && !x.question)) r.intent = 'keep';
   });
   // "bin the rest" with nothing kept in the message: the rest of what is not said, so it is asked
