@@ -58,10 +58,12 @@ export function detectForeignLanguage(message: string, placeWords: string[]): st
 
 /** The verbs a request to the agent opens with, arming's among them (the general reader's are corrected by the normaliser too). */
 const COMMAND_VERBS = ['arm', 'disarm', 'watch', 'monitor', 'mute', 'unmute', 'silence', 'stop', 'cancel', 'stand', 'ignore', 'leave', 'check', 'guard'];
+/** The verbs, and "house" that arming takes ("dissarm the hosue"): read before the general reader corrects typos. */
+const SLIP_TARGETS = [...COMMAND_VERBS, 'house'];
 
 /**
- * "dissarm", "unmtue the hall camera": a word no dictionary has, one slip (a letter added, dropped, changed
- * or two swapped) from exactly one command verb, read as that verb. A real English word is never
+ * "dissarm", "unmtue the hall camera", "the hosue": a word no dictionary has, one slip (a letter added, dropped,
+ * changed or two swapped) from exactly one command verb (or "house"), read as that word. A real English word is never
  * rewritten, nor a word two verbs are one slip from (docs/decisions.md, "Round L household: places and words").
  */
 export function correctCommandVerbSlips(message: string): { text: string; slips: { from: string; to: string }[] } {
@@ -69,7 +71,7 @@ export function correctCommandVerbSlips(message: string): { text: string; slips:
   const text = message.replace(/[a-z]{4,}/gi, (raw) => {
     const word = raw.toLowerCase();
     if (planWords.has(word) || lexicon[word] !== undefined || word in SPELLING_FIXES || isEnglishWord(word)) return raw;
-    const near = COMMAND_VERBS.filter((v) => v.length >= 4 && v[0] === word[0] && Math.abs(v.length - word.length) <= 1 && getTypoDistance(v, word) <= 1);
+    const near = SLIP_TARGETS.filter((v) => v.length >= 4 && v[0] === word[0] && Math.abs(v.length - word.length) <= 1 && getTypoDistance(v, word) <= 1);
     if (near.length !== 1) return raw;
     slips.push({ from: word, to: near[0] });
     return near[0];

@@ -15,6 +15,7 @@ import { readLeadingClause } from './leading-clause.ts';
 import { correctCommandVerbSlips, detectForeignLanguage } from './language-guard.ts';
 import {
   AUXILIARIES,
+  HESITATION_VERBS,
   createNormalizer,
   findEditClockOrRange,
   findUncovered,
@@ -132,7 +133,8 @@ const HELP_TEXT =
   'mute or unmute sensors, leave rooms alone, tell you what a room shows now or what happened, ' +
   'add a camera, and set where your home is.';
 
-const HESITATION_WORDS = new Set(['sure', 'wait', 'hold']);
+/** The pause verbs the coverage reader knows ("wait", "hang on", "hold on"), and "not sure". */
+const HESITATION_WORDS = new Set(['sure', ...HESITATION_VERBS]);
 
 /**
  * The user has not made up their mind: "I can't decide", "not decided yet", "undecided", "I don't
@@ -1606,17 +1608,27 @@ function completeWatchWindow(r: Reading, prev: Reading | undefined, readings: Re
  */
 function markKeptBeforeRest(readings: Reading[]): void {
   readings.forEach((r, k) => {
-    if (r.intent || r.question || !r.mentions.length) return;
     const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
     const first = words.find((w) => !['just', 'please', 'ok', 'okay', 'so'].includes(w));
+    // "keep the garage watch, stop all the others": "watch" there names the watch kept, not a new one
+    const keptWatch = r.intent === 'create_watch' && ['watch', 'watches'].includes(words.at(-1) ?? '') && !r.time.anchors.length && !r.conditions.length;
+    // ("leave the driveway watch alone, stop all the others": the watch left running, not the place left out)
+    const leftAlone = r.intent === 'set_boundary' && words.at(-1) === 'alone' && words.some((w) => ['watch', 'one'].includes(w)) && !r.time.anchors.length;
+    if ((r.intent && !keptWatch && !leftAlone) || r.question || !r.mentions.length) return;
     if ((first === 'keep' || first === 'leave') && readings.slice(k + 1).some((x) => x.intent === 'stand_down' && x.wantsAll && !x.question)) r.intent = 'keep';
   });
   // "bin the rest" with nothing kept in the message: the rest of what is not said, so it is asked
   if (readings.some((r) => r.intent === 'keep')) return;
   for (const r of readings) {
     const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
-    const rest = words.some((w, k) => (w === 'rest' || w === 'others') && words[k - 1] === 'the');
-    if (r.intent === 'stand_down' && rest && !r.exceptSensorIds.length && !words.some((w) => ['all', 'every', 'everything'].includes(w))) r.wantsAll = false;
+    const restAt = words.findIndex((w, k) => (w === 'rest' || w === 'others') && words[k - 1] === 'the');
+    // "stop all the others": the "all" of "all the others" is no "all" of its own; the others of nothing said are asked
+    const all = words.some((w, k) => ['all', 'every', 'everything'].includes(w) && k !== restAt - 2);
+    if (r.intent !== 'stand_down' || restAt < 0 || r.exceptSensorIds.length || all) continue;
+    r.wantsAll = false;
+    // never the watch last made, nor the only one: "the others" is the others of something said
+    if (!r.mentions.some((m) => m.place.type !== 'group') && !r.hasReference)
+      r.unresolved = `Which watches do you mean by "the ${words[restAt]}"? Tell me the ones to keep, or the ones to stop. I haven't changed anything yet.`;
   }
 }
 
@@ -1785,6 +1797,9 @@ function moveCorrectedWatches(readings: Reading[]): void {
   }
 }
 
+/** "…? heard something down there", "…, saw someone by the gate": what the user perceived, said with the "I" dropped: a reason. */
+const PERCEIVED = new Set(['heard', 'saw', 'noticed', 'spotted', 'seen']);
+
 const REASON_SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they', 'there', 'someone', 'somebody', 'it', 'its', 'my', 'our', 'his', 'her', 'their']);
 
 /**
@@ -1833,11 +1848,33 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
   const w = words[first];
   // "…, as the lock is not what it was", "…, because the fence is down": said as a reason
   const because = first > 0 && ['because', 'cause', 'cos', 'coz', 'as', 'since'].includes(words[first - 1]);
-  if (w === undefined || words.length - first < 3 || words.some((x) => ['meant', 'mean', 'want', 'wanted', 'need', 'like', 'please'].includes(x))) return false;
+  if (w === undefined || words.length - first < 2 || words.some((x) => ['meant', 'mean', 'want', 'wanted', 'need', 'like', 'please'].includes(x))) return false;
+  // ("…? heard something", "…, saw a fox": the verb is the clause's first word)
+  if (PERCEIVED.has(w)) return tokens[from + first].isVerb;
+  if (words.length - first < 3) return false;
   // "the tenant upstairs asked me to", "the pool guy comes early": a person, then what they did
   const personFirst = isPersonSubject(tokens, from + first, to, ctx);
-  if (!REASON_SUBJECTS.has(w) && !personFirst && !because && !isThingSubject(tokens, from + first, to, ctx)) return false;
+  if (!REASON_SUBJECTS.has(w) && !personFirst && !because && !isThingSubject(tokens, from + first, to, ctx) && !isPlaceSubject(tokens, from + first, to, ctx))
+    return false;
   return words.some((_x, k) => k > first && tokens[from + k].isVerb);
+}
+
+/** Verbs that say what a place is doing or did, never what is asked of it ("keeps creaking", "is open", "sounds odd"). */
+const STATEMENT_VERBS = new Set(['is', 'was', 'has', 'had', 'keeps', 'kept', 'sounds', 'sounded', 'seems', 'looks', 'makes', 'made', 'creaks', 'creaked']);
+
+/**
+ * "…, the attic keeps creaking", "…, the back door is open again": "the" and a place (this home's or any
+ * home's), then a verb that tells how it is: a reason, whose place is never the request's target.
+ */
+function isPlaceSubject(tokens: Token[], k: number, to: number, ctx: HouseholdContext): boolean {
+  if (!['the', 'my', 'our'].includes(tokens[k]?.text ?? '')) return false;
+  const places = listPlaceWords(ctx);
+  for (let j = k + 1; j < Math.min(to - 1, k + 4); j++) {
+    const w = tokens[j].text;
+    if (!places.includes(w) && !isPlaceWord(w)) return false;
+    if (STATEMENT_VERBS.has(tokens[j + 1].text)) return true;
+  }
+  return false;
 }
 
 /**

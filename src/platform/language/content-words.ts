@@ -153,7 +153,7 @@ const FRAMING_VERBS = new Set([
 ]);
 
 /** Verbs of a pause, not a request: "no wait, half ten", "hang on, from 11", "hold on, till 6 only". */
-const HESITATION_VERBS = new Set(['wait', 'hang', 'hold']);
+export const HESITATION_VERBS: ReadonlySet<string> = new Set(['wait', 'hang', 'hold']);
 
 /** tokens[k] opens the clause: only filler and a request frame ("please", "can you") before it, none of them read. */
 function isOpeningVerb(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {

@@ -25,4 +25,4 @@ export { HOUR_WORDS, SMALL_NUMBER_WORDS, TENS_WORDS } from './time/number-words.
 export { DIALECT_DAY_PARTS, SPELLING_FIXES, STOP_WORDS } from './words.ts';
 export { classifyWord, findUncovered, quoteUncovered, type Uncovered, type WordRole } from './coverage.ts';
 export type { ContentVocabulary } from './content-words.ts';
-export { AUXILIARIES } from './content-words.ts';
+export { AUXILIARIES, HESITATION_VERBS } from './content-words.ts';

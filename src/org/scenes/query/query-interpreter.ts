@@ -1002,6 +1002,8 @@ function shapeOf(reading: Reading, ctx: QueryContext): Resolving {
   const windowRange = (): Range => ({ from: now - windowMs, to: now, label: `in the last ${describeDuration(windowMs)}`, fromWindow: true });
   const nowRange = (): Range => ({ from: now, to: now, label: `now (${formatClock(now, timeZone)})` });
   const spanRange = (what: string): Range => {
+    const halves = askSmallHoursOrAfternoon(phrase, now, timeZone);
+    if (halves) refuse(halves);
     if (phrase.kind === 'range') return { from: phrase.from, to: phrase.to, label: phrase.label, phrase: phrase.phrase };
     if (phrase.kind === 'point') {
       if (phrase.around) return { ...phrase.around, phrase: phrase.phrase };
@@ -1672,6 +1674,21 @@ function otherClockReading(phrase: TimePhrase, now: number, timeZone: string, no
   const at = local < 12 ? phrase.at + HALF_DAY_MS : phrase.at - HALF_DAY_MS;
   if (at > now) return undefined;
   return { at, label: formatMoment(at, timeZone, now) };
+}
+
+/**
+ * "between 2 and 4" asked in the morning: the small hours just gone (02:00 to 04:00 today) or yesterday
+ * afternoon (14:00 to 16:00); both have passed and neither is the likelier, so it is asked back, never
+ * picked (a moment said so is answered with both: otherClockReading).
+ */
+function askSmallHoursOrAfternoon(phrase: TimePhrase, now: number, timeZone: string): string | undefined {
+  if (phrase.kind !== 'range' || HALF_OF_DAY.test(phrase.phrase) || /\b(?:today|ago|since|minutes?|mins?|hours?|hrs?)\b/.test(phrase.phrase)) return undefined;
+  const hours = [...phrase.phrase.matchAll(/\b(\d{1,2})(?::\d{2})?\b/g)].map((m) => m[1]);
+  if (hours.length !== 2 || hours.some((h) => h.startsWith('0') || Number(h) < 1 || Number(h) > 12)) return undefined;
+  if (toWallClock(phrase.from, timeZone).hour >= 6) return undefined;
+  const [from, to] = [phrase.from - HALF_DAY_MS, phrase.to - HALF_DAY_MS];
+  const [a, b] = [formatMoment(from, timeZone, now), formatMoment(to, timeZone, now)];
+  return `Do you mean ${phrase.label} in the small hours, or in the afternoon, between ${a} and ${b}? Say "am" or "pm" (e.g. "between ${hours[0]} and ${hours[1]}pm").`;
 }
 
 /** The same local span on each of the previous days ("usual" for this time of day). */

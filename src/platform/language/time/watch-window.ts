@@ -1283,7 +1283,14 @@ function readRangeBeforeDayPart(tokens: Token[], i: number, w: string, pieces: C
     if (part === 'night' || hour === 0 || hour > 12) return text;
     return `${text}${part === 'morning' && hour < 12 ? 'am' : 'pm'}`;
   };
-  pieces.push({ text: `tomorrow ${said(w)} to ${said(end)}`, tokens: [i, i + 1, i + 2, i + 3, i + 4], night: part === 'night' });
+  const tokensRead = [i, i + 1, i + 2, i + 3, i + 4];
+  // "from 10 till 7 tomorrow morning": a start past the end on the clock face starts the evening before (22:00)
+  const [startHour, endHour] = [Number(clock.exec(w)![1]), Number(clock.exec(end)![1])];
+  if (part === 'morning' && startHour >= 1 && startHour <= 12 && endHour >= 1 && endHour < 12 && startHour % 12 > endHour) {
+    pieces.push({ text: `${w}pm to ${end}am tomorrow`, tokens: tokensRead, night: false });
+    return i + 4;
+  }
+  pieces.push({ text: `tomorrow ${said(w)} to ${said(end)}`, tokens: tokensRead, night: part === 'night' });
   return i + 4;
 }
 
@@ -1483,6 +1490,7 @@ function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spe
   const part = words.split(/\s+/).find(isDayPart);
   // ("tomorrow morning" is read as a named day's part is; "tomorrow night" by readNightWords)
   const tomorrowPart = /\btomorrow\b/.test(words) && part !== 'night';
+  if (readDayToDayPart(tokens, from, phrase, spec, hasClock, dayCertain)) return;
   if (!hasClock && dayCertain && part && !/\b(tonight|today|yesterday|last)\b/.test(words) && (tomorrowPart || !/\btomorrow\b/.test(words))) {
     readDayPartPhrase(tokens, from, phrase, spec, part);
     return;
@@ -1514,6 +1522,38 @@ function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spe
     // ("from 10 till 7 sunday morning") it is the end's only, read as chrono reads it
     spec.anchors.splice(before, added.length, ...settleDayPart({ ...spec, anchors: added }, { ...spec, dayPart: part }).anchors);
   }
+}
+
+/**
+ * "from tomorrow until sunday night": a day with no hours, then a later day's part, read by chrono as one range.
+ * The start is that day's start, as "watch the garage tomorrow" is; the end the part's usual hour (as "until
+ * sunday night" alone is). Only the end's day may carry a part: "from tomorrow night …" is read as before.
+ */
+function readDayToDayPart(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, hasClock: boolean, dayCertain: boolean): boolean {
+  const r = phrase.result;
+  const m = /^(?:from )?(tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day) (?:until|till|til|to|through) (?:\S+ )?(morning|afternoon|evening|night)$/.exec(
+    phrase.text,
+  );
+  if (
+    hasClock ||
+    !dayCertain ||
+    !r.end ||
+    !m ||
+    r.end.isCertain('hour') ||
+    !(r.end.isCertain('day') || r.end.isCertain('weekday')) ||
+    spec.date ||
+    spec.dayOffset
+  )
+    return false;
+  const dateOf = (c: NonNullable<typeof r.end>) => ({ year: c.get('year')!, month: c.get('month')!, day: c.get('day')!, hour: 0, minute: 0 });
+  const [start, end] = [dateOf(r.start), dateOf(r.end)];
+  if (Date.UTC(end.year, end.month - 1, end.day) <= Date.UTC(start.year, start.month - 1, start.day)) return false;
+  const part = m[2] as DayPart;
+  spec.anchors.push({ kind: 'clock', hour: 0, minute: 0, meridiemCertain: true, date: start, role: 'start' });
+  spec.anchors.push({ kind: 'clock', hour: DAY_PARTS[part].typical, minute: 0, meridiemCertain: true, date: end, role: 'end' });
+  phrase.tokens.forEach((k) => spec.consumed.add(k));
+  if (phrase.first - 1 >= from && START_WORDS.has(tokens[phrase.first - 1].text)) spec.consumed.add(phrase.first - 1);
+  return true;
 }
 
 /** A named day's part with no clock: "till friday evening", "on saturday night", "tomorrow morning". */
