@@ -108,6 +108,8 @@ interface Reading {
   replaces?: Mention[];
   /** A word the reading could not resolve ("the other one" with no other to take): asked, never guessed. */
   unresolved?: string;
+  /** "…, the nursery keeps creaking": a reason whose subject is another place of the home, asked about (see isPlaceReason). */
+  placeReason?: string;
   /** Token indexes the reading used (time, cue, places, conditions, references, names): see docs/decisions.md, "Coverage before action". */
   used: Set<number>;
   /** The token ranges the reading covers: its clause, and clauses folded into it (a correction, a time said after). */
@@ -323,6 +325,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   // coverage before action: a request that changes the household acts only on a reading that
   // used every word that could change it (see docs/decisions.md, "Coverage before action")
   const uncovered =
+    readings.find((r) => r.placeReason)?.placeReason ??
     findUncoveredRequest(readings) ??
     findUnresolvedException(readings) ??
     askStopWhichSensor(readings, ctx) ??
@@ -1141,6 +1144,8 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     const clause = { ...said, to: said.cue ? findPurposeCut(tokens, said.cue.end, reasonCut, getTime(said.from, said.to).consumed) : reasonCut };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     takeWaitAsTimeCorrection(r);
+    const placeReason = findPlaceReason(r, ctx, undefined, said.to);
+    if (placeReason) r.placeReason = askPlaceReason(r, placeReason);
     // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
     if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
     const prev = readings.at(-1);
@@ -1225,6 +1230,10 @@ function foldIntoPrevious(
     foldInto(prev, r);
     return true;
   }
+  // "watch the garage tonight, the nursery keeps creaking": a reason about another place of this home may ask
+  // for that place too, so one question and no change (docs/decisions.md, "Coverage probe")
+  const placeReason = prev?.intent && STATE_INTENTS.has(prev.intent) ? findPlaceReason(r, ctx, prev) : undefined;
+  if (placeReason) r.placeReason = askPlaceReason(prev!, placeReason);
   // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
   // after the request is no request of its own and names no place to act on (docs/decisions.md,
   // "Reasons are not requests")
@@ -1248,6 +1257,70 @@ function foldIntoPrevious(
     return true;
   }
   return false;
+}
+
+/**
+ * "…, the nursery keeps creaking", "…, the basement door was left open": words from `k` (after a comma or as a clause
+ * of their own) that open with a place of this home the request did not name, then (at most one word on) a verb of
+ * their own. The place they name.
+ */
+function findPlaceReasonAt(
+  r: Pick<Reading, 'tokens' | 'mentions'>,
+  k: number,
+  to: number,
+  named: Mention[],
+  ctx: HouseholdContext,
+  statementOnly = false,
+): Mention | undefined {
+  while (k < to && ['and', 'but', 'because', 'cause', 'cos', 'coz', 'as', 'since', 'so'].includes(r.tokens[k].text)) k++;
+  if (['the', 'my', 'our'].includes(r.tokens[k]?.text ?? '')) k++;
+  const m = r.mentions.find((x) => x.start === k && x.end > x.start);
+  if (!m || named.some((x) => x !== m && x.text === m.text)) return undefined;
+  // (a place this home lacks counts only when it opens with one of its rooms: "the living room door", not "the fence")
+  if (m.place.type === 'unknown' && !ctx.rooms.some((room) => m.text.startsWith(`${room.name.toLowerCase()} `))) return undefined;
+  // ("…, the basement door was left open": one word of the place's may come first; "so driveway, garden and shed" is a list)
+  const inPlace = (j: number) => r.mentions.some((x) => x.start <= j && j < x.end);
+  const verb = (j: number) =>
+    j < to &&
+    r.tokens[j].isVerb &&
+    !inPlace(j) &&
+    !['too', 'as', 'also'].includes(r.tokens[j].text) &&
+    (!statementOnly || STATEMENT_VERBS.has(r.tokens[j].text));
+  const next = r.tokens[m.end];
+  return verb(m.end) || (next && next.isNoun && !next.isVerb && !inPlace(m.end) && !isPersonWord(next.text) && verb(m.end + 1)) ? m : undefined;
+}
+
+/** Verbs that make a clause a statement about its subject, whatever request the clause's other words suggest. */
+const STATEMENT_VERBS = new Set(['is', 'was', 'are', 'were', 'has', 'had', 'have', 'keeps', 'kept', 'got', 'gets', 'been']);
+
+/** A request clause that goes on, after a comma, with a reason about another place ("watch the garage tonight, the nursery keeps creaking"). */
+function findPlaceReason(r: Reading, ctx: HouseholdContext, prev?: Reading, reasonTo = r.clause.to): Mention | undefined {
+  // (a clause of its own may have read a request into the statement: "the side door was left open")
+  if (prev)
+    return r.question || r.clause.correction || r.outOfScope
+      ? undefined
+      : findPlaceReasonAt(r, r.clause.from, r.clause.to, prev.mentions, ctx, Boolean(r.intent));
+  if (!r.intent || !STATE_INTENTS.has(r.intent) || r.question) return undefined;
+  for (let k = r.clause.from; k + 1 < r.clause.to; k++) {
+    const before = r.mentions.filter((m) => m.end <= k + 1);
+    if (r.tokens[k].breakAfter === ',' && before.length) {
+      const m = findPlaceReasonAt(r, k + 1, r.clause.to, before, ctx);
+      if (m) return m;
+    }
+  }
+  // ("mute the hall camera, we've got guests, the kitchen has been making noises": after a reason cut off the request)
+  if (reasonTo <= r.clause.to) return undefined;
+  const rest = { tokens: r.tokens, mentions: findMentions(r.tokens, r.clause.to, reasonTo, ctx, new Set()) };
+  for (let k = r.clause.to; k < reasonTo; k++) {
+    const m = k === r.clause.to || r.tokens[k - 1].breakAfter ? findPlaceReasonAt(rest, k, reasonTo, r.mentions, ctx) : undefined;
+    if (m) return m;
+  }
+  return undefined;
+}
+
+function askPlaceReason(prev: Reading, place: Mention): string {
+  const doing = INTENT_WORDS[prev.intent!] ?? 'do that for';
+  return `You mentioned the ${place.text} as well: should I ${doing} the ${place.text} too, or only what you named? I haven't changed anything yet.`;
 }
 
 /** Place words that need the clause or conversation around them: "home" said of people, "the other one", "it", "the front one". */
