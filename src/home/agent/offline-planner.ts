@@ -3335,6 +3335,9 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
   if (target.question) return target.question;
   // "don't watch the kids' room" with no watch on it: leave it alone
   if (r.negated && r.mentions.length && (target.refusal || !target.watches.length) && !r.mentions.some((m) => m.place.type === 'unknown')) {
+    // ("don't watch the garage tonight": a boundary has no time, so the one said would be dropped — docs/decisions.md, "Coverage probe")
+    const said = [...r.time.consumed].filter((k) => k >= r.clause.from && k < r.clause.to).sort((a, b) => a - b);
+    if (said.length) return askNegatedWithTime(r, said);
     return planBoundary(r, state, plan, true);
   }
   if (target.refusal) {
@@ -3612,6 +3615,15 @@ function planKeep(r: Reading, state: PlanState, plan: Plan): string | undefined 
     );
   }
   return undefined;
+}
+
+function askNegatedWithTime(r: Reading, said: number[]): string {
+  const names = r.mentions.map((m) => `the ${subjectOf(m.place)}`).join(' and ');
+  const time = r.tokens
+    .slice(said[0], said.at(-1)! + 1)
+    .map((t) => t.text)
+    .join(' ');
+  return `I'm not watching ${names}, so there is no watch to call off. Did you want me to leave ${names} alone altogether (that has no end time, so "${time}" would not apply)? I haven't changed anything.`;
 }
 
 /**
