@@ -108,8 +108,8 @@ interface Reading {
   replaces?: Mention[];
   /** A word the reading could not resolve ("the other one" with no other to take): asked, never guessed. */
   unresolved?: string;
-  /** "…, the nursery keeps creaking": a reason whose subject is another place of the home, asked about (see isPlaceReason). */
-  placeReason?: string;
+  /** "…, the nursery keeps creaking", "…, we've got guests 37": what a reason beside the request leaves open, asked about (see findPlaceReason, markReasonUsed). */
+  reasonQuestion?: string;
   /** Token indexes the reading used (time, cue, places, conditions, references, names): see docs/decisions.md, "Coverage before action". */
   used: Set<number>;
   /** The token ranges the reading covers: its clause, and clauses folded into it (a correction, a time said after). */
@@ -325,7 +325,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   // coverage before action: a request that changes the household acts only on a reading that
   // used every word that could change it (see docs/decisions.md, "Coverage before action")
   const uncovered =
-    readings.find((r) => r.placeReason)?.placeReason ??
+    readings.find((r) => r.reasonQuestion)?.reasonQuestion ??
     findUncoveredRequest(readings) ??
     findUnresolvedException(readings) ??
     askStopWhichSensor(readings, ctx) ??
@@ -1144,8 +1144,12 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     const clause = { ...said, to: said.cue ? findPurposeCut(tokens, said.cue.end, reasonCut, getTime(said.from, said.to).consumed) : reasonCut };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     takeWaitAsTimeCorrection(r);
+    if (reasonCut < said.to) {
+      r.spans.push([reasonCut, said.to]);
+      markReasonUsed(r, reasonCut, said.to);
+    }
     const placeReason = findPlaceReason(r, ctx, undefined, said.to);
-    if (placeReason) r.placeReason = askPlaceReason(r, placeReason);
+    if (placeReason) r.reasonQuestion = askPlaceReason(r, placeReason);
     // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
     if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
     const prev = readings.at(-1);
@@ -1233,7 +1237,7 @@ function foldIntoPrevious(
   // "watch the garage tonight, the nursery keeps creaking": a reason about another place of this home may ask
   // for that place too, so one question and no change (docs/decisions.md, "Coverage probe")
   const placeReason = prev?.intent && STATE_INTENTS.has(prev.intent) ? findPlaceReason(r, ctx, prev) : undefined;
-  if (placeReason) r.placeReason = askPlaceReason(prev!, placeReason);
+  if (placeReason) r.reasonQuestion = askPlaceReason(prev!, placeReason);
   // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
   // after the request is no request of its own and names no place to act on (docs/decisions.md,
   // "Reasons are not requests")
@@ -1241,7 +1245,7 @@ function foldIntoPrevious(
     r.mentions = [];
     r.hasReference = false;
     r.conditions = [];
-    for (let k = r.clause.from; k < r.clause.to; k++) r.used.add(k);
+    markReasonUsed(r, r.clause.from, r.clause.to);
     readings.push(r);
     return true;
   }
@@ -1884,6 +1888,37 @@ function isStatementSentence(r: Reading): boolean {
   const past = words.some((w) => ['had', 'was', 'were', 'did', 'got', 'went', 'came', 'broke', 'stole', 'nicked', 'tried'].includes(w));
   const be = words.slice(1).some((w) => ['is', 'are'].includes(w));
   return past || (be && r.time.anchors.length === 0 && !r.time.night && !r.time.durationMs);
+}
+
+/** Words that make the number after them a time or an amount ("at 6", "for 2"). */
+const TIME_LEADS = new Set(['at', 'by', 'from', 'till', 'until', 'to', 'for', 'around', 'about', 'on', 'the', 'before', 'after', 'since', 'past', 'til']);
+
+/** What a reason may not swallow: a number, a word no lexicon knows, a request of its own ("…, tenants are moving out and call the plumber"). */
+const REASON_LEFTOVER_ROLES = new Set<WordRole>(['number', 'unknown', 'action']);
+
+/** A reason's words count as read, except those that could still change the request (docs/decisions.md, "Coverage probe"). */
+function markReasonUsed(r: Reading, from: number, to: number): void {
+  const t = r.tokens;
+  const left = findUncovered(t, from, to, new Set(), PLANNER_VOCABULARY).filter((u) => REASON_LEFTOVER_ROLES.has(u.role));
+  // ("…, I'm a bit spooked and tell my wife": a verb joined on by "and" is read as a part of its own, past the reason's subject)
+  for (let k = from + 1; k + 1 < to; k++) {
+    let v = k + 1;
+    while (v + 1 < to && ['then', 'also', 'just', 'please', 'pls'].includes(t[v].text)) v++;
+    const own = t[v].isVerb && t[v].root === t[v].text && (OUT_OF_SCOPE_VERBS.has(t[v].text) || !PLANNER_VOCABULARY.known(t[v]));
+    if (t[k].text === 'and' && own && !['me', 'us'].includes(t[v + 1]?.text ?? '')) left.push({ index: v, text: t[v].text, role: 'action' });
+  }
+  // ("…, we've got guests 37": a bare number no word of time goes with)
+  for (let k = from; k < to; k++)
+    if (/^\d+$/.test(t[k].text) && !TIME_LEADS.has(t[k - 1]?.text ?? '') && k + 1 === to) left.push({ index: k, text: t[k].text, role: 'number' });
+  const keep = new Set(left.map((u) => u.index));
+  if (left.length) {
+    const said = quoteUncovered(
+      t,
+      left.sort((a, b) => a.index - b.index),
+    ).map((w) => `"${w}"`);
+    r.reasonQuestion ??= `I didn't understand ${said.join(' and ')}, so I haven't changed anything — ${ROLE_QUESTIONS[left[0].role]}`;
+  }
+  for (let k = from; k < to; k++) if (!keep.has(k)) r.used.add(k);
 }
 
 /** Where a clause's request ends when a reason follows it after a comma (the clause's end when none does). */
