@@ -2352,7 +2352,8 @@ function collectUsed(
   const used = new Set<number>();
   for (const k of time.consumed) used.add(k);
   if (clause.cue) {
-    for (let k = clause.cue.start; k < clause.cue.end; k++) used.add(k);
+    // ("leave the nursery and the zorble alone": a word no lexicon knows inside the cue's gap is none of the cue's — docs/decisions.md, "Coverage probe")
+    for (let k = clause.cue.start; k < clause.cue.end; k++) if (!tokens[k].unknown || clause.cue.matched.includes(k)) used.add(k);
     // "let me know when …", "tell me who …": the word that opens what to look for
     if (['when', 'whenever', 'who', 'where', 'if'].includes(tokens[clause.cue.end]?.text ?? '')) used.add(clause.cue.end);
   }
