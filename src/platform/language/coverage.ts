@@ -325,7 +325,9 @@ const END_WORDS = new Set(['until', 'till', 'til', 'untill', 'once', 'after', 'b
 function isUnreadEnd(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
   let j = k - 1;
   while (j >= from && !used.has(j) && ['the', 'a', 'an', 'my', 'our', 'his', 'her', 'their', 'your'].includes(tokens[j].text)) j--;
-  return j >= from && !used.has(j) && END_WORDS.has(tokens[j].text);
+  // ("from 10pm to flamingo": "to" right after a time the reading used opens its end)
+  const toAfterTime = tokens[j]?.text === 'to' && j - 1 >= from && used.has(j - 1) && classifyWord(tokens[j - 1].text) === 'time';
+  return j >= from && !used.has(j) && (END_WORDS.has(tokens[j].text) || toAfterTime);
 }
 
 /**
