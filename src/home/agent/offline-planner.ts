@@ -1305,10 +1305,12 @@ function findPlaceReason(r: Reading, ctx: HouseholdContext, prev?: Reading, reas
       ? undefined
       : findPlaceReasonAt(r, r.clause.from, r.clause.to, prev.mentions, ctx, Boolean(r.intent));
   if (!r.intent || !STATE_INTENTS.has(r.intent) || r.question) return undefined;
+  // ("watch everything except the study, the playroom keeps creaking": a place said after "except" counts too)
+  const all = { tokens: r.tokens, mentions: [...r.mentions, ...r.excluded] };
   for (let k = r.clause.from; k + 1 < r.clause.to; k++) {
-    const before = r.mentions.filter((m) => m.end <= k + 1);
+    const before = all.mentions.filter((m) => m.end <= k + 1);
     if (r.tokens[k].breakAfter === ',' && before.length) {
-      const m = findPlaceReasonAt(r, k + 1, r.clause.to, before, ctx);
+      const m = findPlaceReasonAt(all, k + 1, r.clause.to, before, ctx);
       if (m) return m;
     }
   }
