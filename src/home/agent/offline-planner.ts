@@ -325,7 +325,6 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   // coverage before action: a request that changes the household acts only on a reading that
   // used every word that could change it (see docs/decisions.md, "Coverage before action")
   const uncovered =
-    readings.find((r) => r.reasonQuestion)?.reasonQuestion ??
     findUncoveredRequest(readings) ??
     findUnresolvedException(readings) ??
     askStopWhichSensor(readings, ctx) ??
@@ -497,6 +496,9 @@ const PLANNER_VOCABULARY: ContentVocabulary = {
  */
 function findUncoveredRequest(readings: Reading[]): string | undefined {
   if (!readings.some((r) => r.intent && STATE_INTENTS.has(r.intent))) return undefined;
+  // ("…, the nursery keeps creaking", "…, we've got guests 37": what a reason beside the request left open)
+  const reason = readings.find((r) => r.reasonQuestion)?.reasonQuestion;
+  if (reason) return reason;
   for (const r of readings) {
     const request = Boolean(r.intent && STATE_INTENTS.has(r.intent));
     const checked = request || (!r.intent && !r.outOfScope && !r.question);
