@@ -109,6 +109,8 @@ interface Reading {
   replaces?: Mention[];
   /** A word the reading could not resolve ("the other one" with no other to take): asked, never guessed. */
   unresolved?: string;
+  /** "…, the nursery keeps creaking", "…, we've got guests 37": what a reason beside the request leaves open, asked about (see findPlaceReason, markReasonUsed). */
+  reasonQuestion?: string;
   /** Token indexes the reading used (time, cue, places, conditions, references, names): see docs/decisions.md, "Coverage before action". */
   used: Set<number>;
   /** The token ranges the reading covers: its clause, and clauses folded into it (a correction, a time said after). */
@@ -496,6 +498,9 @@ const PLANNER_VOCABULARY: ContentVocabulary = {
  */
 function findUncoveredRequest(readings: Reading[]): string | undefined {
   if (!readings.some((r) => r.intent && STATE_INTENTS.has(r.intent))) return undefined;
+  // ("…, the nursery keeps creaking", "…, we've got guests 37": what a reason beside the request left open)
+  const reason = readings.find((r) => r.reasonQuestion)?.reasonQuestion;
+  if (reason) return reason;
   for (const r of readings) {
     const request = Boolean(r.intent && STATE_INTENTS.has(r.intent));
     const checked = request || (!r.intent && !r.outOfScope && !r.question);
@@ -1143,6 +1148,12 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     const clause = { ...said, to: said.cue ? findPurposeCut(tokens, said.cue.end, reasonCut, getTime(said.from, said.to).consumed) : reasonCut };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     takeWaitAsTimeCorrection(r);
+    if (reasonCut < said.to) {
+      r.spans.push([reasonCut, said.to]);
+      markReasonUsed(r, reasonCut, said.to);
+    }
+    const placeReason = findPlaceReason(r, ctx, undefined, said.to);
+    if (placeReason) r.reasonQuestion = askPlaceReason(r, placeReason);
     // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
     if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
     const prev = readings.at(-1);
@@ -1227,6 +1238,10 @@ function foldIntoPrevious(
     foldInto(prev, r);
     return true;
   }
+  // "watch the garage tonight, the nursery keeps creaking": a reason about another place of this home may ask
+  // for that place too, so one question and no change (docs/decisions.md, "Coverage probe")
+  const placeReason = prev?.intent && STATE_INTENTS.has(prev.intent) ? findPlaceReason(r, ctx, prev) : undefined;
+  if (placeReason) r.reasonQuestion = askPlaceReason(prev!, placeReason);
   // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
   // after the request is no request of its own and names no place to act on (docs/decisions.md,
   // "Reasons are not requests")
@@ -1234,7 +1249,7 @@ function foldIntoPrevious(
     r.mentions = [];
     r.hasReference = false;
     r.conditions = [];
-    for (let k = r.clause.from; k < r.clause.to; k++) r.used.add(k);
+    markReasonUsed(r, r.clause.from, r.clause.to);
     readings.push(r);
     return true;
   }
@@ -1250,6 +1265,72 @@ function foldIntoPrevious(
     return true;
   }
   return false;
+}
+
+/**
+ * "…, the nursery keeps creaking", "…, the basement door was left open": words from `k` (after a comma or as a clause
+ * of their own) that open with a place of this home the request did not name, then (at most one word on) a verb of
+ * their own. The place they name.
+ */
+function findPlaceReasonAt(
+  r: Pick<Reading, 'tokens' | 'mentions'>,
+  k: number,
+  to: number,
+  named: Mention[],
+  ctx: HouseholdContext,
+  statementOnly = false,
+): Mention | undefined {
+  while (k < to && ['and', 'but', 'because', 'cause', 'cos', 'coz', 'as', 'since', 'so'].includes(r.tokens[k].text)) k++;
+  if (['the', 'my', 'our'].includes(r.tokens[k]?.text ?? '')) k++;
+  const m = r.mentions.find((x) => x.start === k && x.end > x.start);
+  if (!m || named.some((x) => x !== m && x.text === m.text)) return undefined;
+  // (a place this home lacks counts only when it opens with one of its rooms: "the living room door", not "the fence")
+  if (m.place.type === 'unknown' && !ctx.rooms.some((room) => m.text.startsWith(`${room.name.toLowerCase()} `))) return undefined;
+  // ("…, the basement door was left open": one word of the place's may come first; "so driveway, garden and shed" is a list)
+  const inPlace = (j: number) => r.mentions.some((x) => x.start <= j && j < x.end);
+  const verb = (j: number) =>
+    j < to &&
+    r.tokens[j].isVerb &&
+    !inPlace(j) &&
+    !['too', 'as', 'also'].includes(r.tokens[j].text) &&
+    (!statementOnly || STATEMENT_VERBS.has(r.tokens[j].text));
+  const next = r.tokens[m.end];
+  return verb(m.end) || (next && next.isNoun && !next.isVerb && !inPlace(m.end) && !isPersonWord(next.text) && verb(m.end + 1)) ? m : undefined;
+}
+
+/** Verbs that make a clause a statement about its subject, whatever request the clause's other words suggest. */
+const STATEMENT_VERBS = new Set(['is', 'was', 'are', 'were', 'has', 'had', 'have', 'keeps', 'kept', 'got', 'gets', 'been']);
+
+/** A request clause that goes on, after a comma, with a reason about another place ("watch the garage tonight, the nursery keeps creaking"). */
+function findPlaceReason(r: Reading, ctx: HouseholdContext, prev?: Reading, reasonTo = r.clause.to): Mention | undefined {
+  // (a clause of its own may have read a request into the statement: "the side door was left open")
+  if (prev)
+    return r.question || r.clause.correction || r.outOfScope
+      ? undefined
+      : findPlaceReasonAt(r, r.clause.from, r.clause.to, prev.mentions, ctx, Boolean(r.intent));
+  if (!r.intent || !STATE_INTENTS.has(r.intent) || r.question) return undefined;
+  // ("watch everything except the study, the playroom keeps creaking": a place said after "except" counts too)
+  const all = { tokens: r.tokens, mentions: [...r.mentions, ...r.excluded] };
+  for (let k = r.clause.from; k + 1 < r.clause.to; k++) {
+    const before = all.mentions.filter((m) => m.end <= k + 1);
+    if (r.tokens[k].breakAfter === ',' && before.length) {
+      const m = findPlaceReasonAt(all, k + 1, r.clause.to, before, ctx);
+      if (m) return m;
+    }
+  }
+  // ("mute the hall camera, we've got guests, the kitchen has been making noises": after a reason cut off the request)
+  if (reasonTo <= r.clause.to) return undefined;
+  const rest = { tokens: r.tokens, mentions: findMentions(r.tokens, r.clause.to, reasonTo, ctx, new Set()) };
+  for (let k = r.clause.to; k < reasonTo; k++) {
+    const m = k === r.clause.to || r.tokens[k - 1].breakAfter ? findPlaceReasonAt(rest, k, reasonTo, r.mentions, ctx) : undefined;
+    if (m) return m;
+  }
+  return undefined;
+}
+
+function askPlaceReason(prev: Reading, place: Mention): string {
+  const doing = INTENT_WORDS[prev.intent!] ?? 'do that for';
+  return `You mentioned the ${place.text} as well: should I ${doing} the ${place.text} too, or only what you named? I haven't changed anything yet.`;
 }
 
 /** Place words that need the clause or conversation around them: "home" said of people, "the other one", "it", "the front one". */
@@ -1828,6 +1909,37 @@ function isStatementSentence(r: Reading): boolean {
   return past || (be && r.time.anchors.length === 0 && !r.time.night && !r.time.durationMs);
 }
 
+/** Words that make the number after them a time or an amount ("at 6", "for 2"). */
+const TIME_LEADS = new Set(['at', 'by', 'from', 'till', 'until', 'to', 'for', 'around', 'about', 'on', 'the', 'before', 'after', 'since', 'past', 'til']);
+
+/** What a reason may not swallow: a number, a word no lexicon knows, a request of its own ("…, tenants are moving out and call the plumber"). */
+const REASON_LEFTOVER_ROLES = new Set<WordRole>(['number', 'unknown', 'action']);
+
+/** A reason's words count as read, except those that could still change the request (docs/decisions.md, "Coverage probe"). */
+function markReasonUsed(r: Reading, from: number, to: number): void {
+  const t = r.tokens;
+  const left = findUncovered(t, from, to, new Set(), PLANNER_VOCABULARY).filter((u) => REASON_LEFTOVER_ROLES.has(u.role));
+  // ("…, I'm a bit spooked and tell my wife": a verb joined on by "and" is read as a part of its own, past the reason's subject)
+  for (let k = from + 1; k + 1 < to; k++) {
+    let v = k + 1;
+    while (v + 1 < to && ['then', 'also', 'just', 'please', 'pls'].includes(t[v].text)) v++;
+    const own = t[v].isVerb && t[v].root === t[v].text && (OUT_OF_SCOPE_VERBS.has(t[v].text) || !PLANNER_VOCABULARY.known(t[v]));
+    if (t[k].text === 'and' && own && !['me', 'us'].includes(t[v + 1]?.text ?? '')) left.push({ index: v, text: t[v].text, role: 'action' });
+  }
+  // ("…, we've got guests 37": a bare number no word of time goes with)
+  for (let k = from; k < to; k++)
+    if (/^\d+$/.test(t[k].text) && !TIME_LEADS.has(t[k - 1]?.text ?? '') && k + 1 === to) left.push({ index: k, text: t[k].text, role: 'number' });
+  const keep = new Set(left.map((u) => u.index));
+  if (left.length) {
+    const said = quoteUncovered(
+      t,
+      left.sort((a, b) => a.index - b.index),
+    ).map((w) => `"${w}"`);
+    r.reasonQuestion ??= `I didn't understand ${said.join(' and ')}, so I haven't changed anything — ${ROLE_QUESTIONS[left[0].role]}`;
+  }
+  for (let k = from; k < to; k++) if (!keep.has(k)) r.used.add(k);
+}
+
 /** Where a clause's request ends when a reason follows it after a comma (the clause's end when none does). */
 function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, time: TimeSpec): number {
   if (!clause.cue) return clause.to;
@@ -2281,7 +2393,8 @@ function collectUsed(
   const used = new Set<number>();
   for (const k of time.consumed) used.add(k);
   if (clause.cue) {
-    for (let k = clause.cue.start; k < clause.cue.end; k++) used.add(k);
+    // ("leave the nursery and the zorble alone": a word no lexicon knows inside the cue's gap is none of the cue's — docs/decisions.md, "Coverage probe")
+    for (let k = clause.cue.start; k < clause.cue.end; k++) if (!tokens[k].unknown || clause.cue.matched.includes(k)) used.add(k);
     // "let me know when …", "tell me who …": the word that opens what to look for
     if (['when', 'whenever', 'who', 'where', 'if'].includes(tokens[clause.cue.end]?.text ?? '')) used.add(clause.cue.end);
   }
@@ -3299,6 +3412,9 @@ function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undef
   if (target.question) return target.question;
   // "don't watch the kids' room" with no watch on it: leave it alone
   if (r.negated && r.mentions.length && (target.refusal || !target.watches.length) && !r.mentions.some((m) => m.place.type === 'unknown')) {
+    // ("don't watch the garage tonight": a boundary has no time, so the one said would be dropped — docs/decisions.md, "Coverage probe")
+    const said = [...r.time.consumed].filter((k) => k >= r.clause.from && k < r.clause.to).sort((a, b) => a - b);
+    if (said.length) return askNegatedWithTime(r, said);
     return planBoundary(r, state, plan, true);
   }
   if (target.refusal) {
@@ -3576,6 +3692,15 @@ function planKeep(r: Reading, state: PlanState, plan: Plan): string | undefined 
     );
   }
   return undefined;
+}
+
+function askNegatedWithTime(r: Reading, said: number[]): string {
+  const names = r.mentions.map((m) => `the ${subjectOf(m.place)}`).join(' and ');
+  const time = r.tokens
+    .slice(said[0], said.at(-1)! + 1)
+    .map((t) => t.text)
+    .join(' ');
+  return `I'm not watching ${names}, so there is no watch to call off. Did you want me to leave ${names} alone altogether (that has no end time, so "${time}" would not apply)? I haven't changed anything.`;
 }
 
 /**

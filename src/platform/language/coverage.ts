@@ -310,7 +310,7 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     if (role === 'time' && isTimeAwayOver(tokens, k, from)) role = undefined;
     // a word no lexicon knows may say anything ("watch the porch until zorp")
     if (!role && tokens[k].unknown) role = 'unknown';
-    // "till flamingo", "until the milkman comes": an end the reading did not read is no end it knows
+    // "till flamingo", "until the milkman comes", "once the kettle boils": an end or start the reading did not read is no time it knows
     if (!role && tokens[k].isNoun && isUnreadEnd(tokens, k, from, used)) role = 'time';
     if (!role && vocabulary) role = classifyContentWord(tokens, k, from, to, used, vocabulary);
     if (role) out.push({ index: k, text: tokens[k].text, role });
@@ -318,14 +318,16 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
   return out;
 }
 
-/** Words that open the end of a time ("until …"). */
-const END_WORDS = new Set(['until', 'till', 'til', 'untill']);
+/** Words that open the end of a time ("until …"), or its start from an event ("once …", "after …"). */
+const END_WORDS = new Set(['until', 'till', 'til', 'untill', 'once', 'after', 'before']);
 
-/** tokens[k] is the first noun after an "until" the reading did not use, past determiners ("till the milkman comes"). */
+/** tokens[k] is the first noun after an "until" (or "once", "after") the reading did not use, past determiners ("till the milkman comes"). */
 function isUnreadEnd(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
   let j = k - 1;
   while (j >= from && !used.has(j) && ['the', 'a', 'an', 'my', 'our', 'his', 'her', 'their', 'your'].includes(tokens[j].text)) j--;
-  return j >= from && !used.has(j) && END_WORDS.has(tokens[j].text);
+  // ("from 10pm to flamingo": "to" right after a time the reading used opens its end)
+  const toAfterTime = tokens[j]?.text === 'to' && j - 1 >= from && used.has(j - 1) && classifyWord(tokens[j - 1].text) === 'time';
+  return j >= from && !used.has(j) && (END_WORDS.has(tokens[j].text) || toAfterTime);
 }
 
 /**

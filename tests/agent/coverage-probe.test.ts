@@ -1,0 +1,91 @@
+/**
+ * The planted-word coverage probe (tests/agent/coverage-probe.ts; docs/decisions.md, "Coverage probe"): about 150
+ * household requests the agent acts on correctly, each with an unknown or un-actionable part planted in one slot,
+ * run the way the held-out scorer runs them. A variant that must ask changes nothing; a slot whose allowed outcome is
+ * "same-or-none" (a politeness word, a reason naming no place, a quote after the request) may act as the original did.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
+import { drawSources, probe } from './coverage-probe.ts';
+
+const converse = converseIn(loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json')));
+
+/**
+ * Leaks still open, per slot, with their cause (docs/decisions.md, "Coverage probe"). A slot not listed must have
+ * none. The counts may only go down: lower them here when a cause is fixed.
+ */
+const OPEN_LEAKS: Record<string, number> = {
+  // a reason or a question beside the request still swallows an event said after it ("…, we've got guests till the milkman comes")
+  'end-event': 20,
+  'start-event': 25,
+  // a reason after a stand-down, a question part or an "except" list; "kill all … but leave the pool one running, …"
+  'reason-place': 12,
+  // an unknown verb before "everything … except …": the whole-home reader takes it for a watch
+  verb: 9,
+  // a joined request after a question part or an "… would you"; a sensor name for add_sensor takes any word
+  'second-request': 8,
+  number: 7,
+  // a quote inside a "leave … alone", "except" or "keep … running" part
+  quoted: 6,
+  object: 1,
+  start: 1,
+  // "don't watch the side gate saturday night" stands down the whole nightly watch
+  negation: 1,
+};
+
+test('planted-word probe: a variant that must ask changes nothing (open leaks only go down)', async () => {
+  const sources = await drawSources(150);
+  assert.ok(sources.length >= 140, `only ${sources.length} acting sentences drawn`);
+  const outcomes = await probe(sources);
+  const bySlot = new Map<string, { total: number; leaks: string[] }>();
+  for (const o of outcomes) {
+    const s = bySlot.get(o.variant.slot) ?? { total: 0, leaks: [] };
+    s.total++;
+    if (!o.ok) s.leaks.push(`${o.variant.source.id}: "${o.variant.message}" → ${o.changes.map((c) => c.tool).join(', ')}`);
+    bySlot.set(o.variant.slot, s);
+  }
+  const lines = [...bySlot].map(([slot, s]) => `  ${slot.padEnd(15)} ${String(s.leaks.length).padStart(3)} of ${s.total}`);
+  console.log(`coverage probe: ${sources.length} sentences, ${outcomes.length} variants, ${outcomes.filter((o) => !o.ok).length} leaks\n${lines.join('\n')}`);
+  for (const [slot, s] of bySlot) {
+    assert.ok(s.leaks.length <= (OPEN_LEAKS[slot] ?? 0), `${slot}: ${s.leaks.length} leaks (at most ${OPEN_LEAKS[slot] ?? 0})\n${s.leaks.join('\n')}`);
+  }
+});
+
+test('the causes the probe found: each planted part gets one question and no change', async () => {
+  const mustAsk = [
+    // a reason whose subject is another place of the home
+    'watch the garage tonight, the nursery keeps creaking',
+    'watch the garage tonight, the living room door was left open',
+    'mute the living room camera, we have got guests, the kitchen has been making noises',
+    // a negated watch with a time, read as a boundary (which has none)
+    "don't watch the garage tonight",
+    "don't watch the garage for 90 min",
+    // an event start the reading did not read
+    'watch the garage tonight once the kettle boils',
+    'watch the backyard from 10pm to flamingo',
+    // what a reason swallowed after it
+    "mute the living room camera, we've got guests and call the plumber",
+    "mute the living room camera, we've got guests 37",
+    // an unknown word inside a cue's gap
+    'leave the nursery and the zorble alone',
+  ];
+  for (const message of mustAsk) {
+    const [turn] = await converse('lisbon', [message]);
+    assert.equal(turn.changes.length, 0, `acted on "${message}": ${JSON.stringify(turn.changes)}`);
+    assert.ok(turn.plan.clarification, `"${message}" did not ask: ${turn.reply}`);
+  }
+  // still read as before: a place added with "too", and "don't watch X" with no time is leaving it alone
+  const [too] = await converse('lisbon', ['watch the garage tonight, the nursery too']);
+  assert.deepEqual(
+    too.changes.map((c) => c.tool),
+    ['create_watch'],
+  );
+  const [alone] = await converse('lisbon', ["don't watch the garage"]);
+  assert.deepEqual(
+    alone.changes.map((c) => c.tool),
+    ['set_boundary'],
+  );
+});

@@ -1,0 +1,182 @@
+/**
+ * The planted-word coverage probe (docs/decisions.md, "Coverage probe"): household requests the agent acts on
+ * correctly, each rewritten with an unknown or un-actionable part planted in one slot (the verb, the object, the
+ * start or end of a time, a stray number, a second request outside the agent's tools, a reason naming another place
+ * of the home, negation, quoted text). Every slot carries its allowed outcome: most must change nothing; a few
+ * (a politeness word, a reason naming no place) may act as the original did.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HouseholdContext } from '../../src/home/agent/context.ts';
+import { planOffline } from '../../src/home/agent/offline-planner.ts';
+import { runPlan } from '../../src/home/agent/plan-executor.ts';
+import { loadHeldoutCases, loadHeldoutContexts, scoreHousehold, STATE_TOOLS } from '../heldout/household-heldout.ts';
+import { loadCases, loadContexts } from './corpus-cases.ts';
+import { HouseholdSimulator } from './household-simulator.ts';
+
+/** What a planted variant may do: change nothing, or change nothing / exactly what the original changed. */
+export type Allowed = 'no-change' | 'same-or-none';
+
+export interface Source {
+  id: string;
+  message: string;
+  ctx: HouseholdContext;
+}
+export interface Variant {
+  source: Source;
+  slot: string;
+  message: string;
+  allowed: Allowed;
+}
+export interface Outcome {
+  variant: Variant;
+  changes: { tool: string; args: Record<string, unknown> }[];
+  reply: string;
+  ok: boolean;
+}
+
+/** A small deterministic generator (mulberry32), so the probe draws the same sentences and words on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const heldoutDir = join(import.meta.dirname, '..', 'heldout');
+
+async function heldoutSources(): Promise<Source[]> {
+  const out: Source[] = [];
+  const files = readdirSync(heldoutDir).filter((f) => /^(round-[a-z]-)?household\.json$/.test(f));
+  for (const f of files.sort()) {
+    const contexts = loadHeldoutContexts(join(heldoutDir, f.replace('household.json', 'household-contexts.json')));
+    const cases = loadHeldoutCases(join(heldoutDir, f)).filter((c) => c.turns.length === 1 && c.turns[0].expect.outcome === 'act');
+    const results = await scoreHousehold(cases, contexts);
+    for (const [i, c] of cases.entries()) {
+      if (results[i].score === 'correct')
+        out.push({ id: `${f.replace('-household.json', '')}/${c.id}`, message: c.turns[0].message, ctx: contexts[c.context] });
+    }
+  }
+  return out;
+}
+
+function corpusSources(): Source[] {
+  const contexts = loadContexts();
+  return loadCases()
+    .filter((c) => c.turns.length === 1 && c.turns[0].expect.calls.length > 0 && !c.turns[0].expect.clarify && !c.turns[0].expect.refusals)
+    .map((c) => ({ id: `corpus/${c.id}`, message: c.turns[0].message, ctx: contexts[c.context] }));
+}
+
+async function run(message: string, ctx: HouseholdContext): Promise<{ changes: Outcome['changes']; reply: string; asked: boolean }> {
+  const household = new HouseholdSimulator(ctx);
+  const plan = planOffline(message, household.ctx);
+  const result = await runPlan(plan, household);
+  return { changes: household.calls.filter((c) => STATE_TOOLS.has(c.tool)), reply: result.reply, asked: Boolean(plan.clarification) };
+}
+
+/** About `count` acting sentences, drawn with a fixed seed from the corpus and every household held-out round. */
+export async function drawSources(count: number, seed = 20261128): Promise<Source[]> {
+  const all = [...corpusSources(), ...(await heldoutSources())];
+  const rand = seeded(seed);
+  const shuffled = all
+    .map((s) => ({ s, k: rand() }))
+    .sort((a, b) => a.k - b.k)
+    .map((x) => x.s);
+  const picked: Source[] = [];
+  const seen = new Set<string>();
+  for (const s of shuffled) {
+    if (picked.length >= count || seen.has(s.message.toLowerCase())) continue;
+    seen.add(s.message.toLowerCase());
+    // the original must act (corpus cases are judged by their own file; here only "it changes the household" matters)
+    if ((await run(s.message, s.ctx)).changes.length > 0) picked.push(s);
+  }
+  return picked;
+}
+
+const WATCH_VERB =
+  /^((?:please |hey,? |ok,? |can you |could you |would you )*)(watch|keep an eye on|keep watch on|keep watch over|monitor|guard|mute|silence)\b/i;
+const END_TIME = /\b(till|until|til|to)\s+((?:\d{1,2}(?::\d{2})?\s*(?:am|pm)?|noon|midnight|sunrise|sunset|dawn|dusk|morning)\b)/i;
+const START_TIME = /\bfrom\s+((?:\d{1,2}(?::\d{2})?\s*(?:am|pm)?|noon|midnight|sunrise|sunset|dawn|dusk)\b)/i;
+
+function places(ctx: HouseholdContext): string[] {
+  const names = [...ctx.rooms.map((r) => r.name), ...ctx.sensors.map((s) => s.name)].map((n) => n.toLowerCase());
+  return [...new Set(names)].sort((a, b) => b.length - a.length);
+}
+
+function firstPlace(message: string, ctx: HouseholdContext): { at: number; name: string } | undefined {
+  const lower = message.toLowerCase();
+  let best: { at: number; name: string } | undefined;
+  for (const name of places(ctx)) {
+    const m = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).exec(lower);
+    if (m && (!best || m.index < best.at)) best = { at: m.index, name };
+  }
+  return best;
+}
+
+/** A room of the home the message does not name, for "…, the attic keeps creaking". */
+function otherRoom(message: string, ctx: HouseholdContext, rand: () => number): string | undefined {
+  const lower = message.toLowerCase();
+  // (not one the message names, even misspelt: "basment" is the basement)
+  const near = (w: string) => lower.split(/\W+/).some((x) => x.length > 3 && x.slice(0, 3) === w.slice(0, 3) && Math.abs(x.length - w.length) <= 2);
+  const rooms = ctx.rooms.map((r) => r.name.toLowerCase()).filter((n) => !lower.includes(n) && !n.split(/\s+/).some((w) => lower.includes(w) || near(w)));
+  return rooms.length ? rooms[Math.floor(rand() * rooms.length)] : undefined;
+}
+
+/** The planted variants of one sentence, slot by slot, each with its allowed outcome. */
+export function plant(source: Source, rand: () => number): Variant[] {
+  const m = source.message.trim().replace(/[.!?]+$/, '');
+  const out: Variant[] = [];
+  const add = (slot: string, message: string, allowed: Allowed = 'no-change') => out.push({ source, slot, message, allowed });
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
+  const verb = WATCH_VERB.exec(m);
+  if (verb) {
+    for (const v of ['flurb', pick(['heat', 'paint', 'feed', 'water'])]) add('verb', m.replace(WATCH_VERB, `$1${v}`));
+  }
+  const place = firstPlace(m, source.ctx);
+  if (place) {
+    const end = place.at + place.name.length;
+    add('object', `${m.slice(0, end)} and the zorble${m.slice(end)}`);
+    add('quoted', `${m.slice(0, end)} "zorble"${m.slice(end)}`);
+  }
+  const start = START_TIME.exec(m);
+  if (start) add('start', m.replace(START_TIME, 'from blorp'));
+  const endTime = END_TIME.exec(m);
+  if (endTime) add('end', m.replace(END_TIME, `$1 ${pick(['flamingo', 'the kettle boils', 'the milkman comes'])}`));
+  add('end-event', `${m} ${pick(['till the milkman comes', 'until the kettle boils', 'till flamingo'])}`);
+  add('start-event', `${m} ${pick(['after the match', 'when the milkman comes', 'once the kettle boils'])}`);
+  add('number', `${m} 37`);
+  add('second-request', `${m} ${pick(['and order a pizza', 'and tell my wife', 'and call the plumber', 'and book a taxi'])}`);
+  const room = otherRoom(m, source.ctx, rand);
+  if (room) add('reason-place', `${m}, the ${room} ${pick(['keeps creaking', 'has been making noises', 'door was left open'])}`);
+  add('reason-none', `${m}, ${pick(["we've had some trouble lately", "I'm a bit nervous", 'just to be safe'])}`, 'same-or-none');
+  // (only a request that opens with its verb is negated: "don't watch the garage tonight", never "don't we're home early")
+  if (verb) add('negation', `don't ${m.replace(WATCH_VERB, '$2').replace(/^(can|could|would) you\s+/i, '')}`);
+  // a quote after the user's own complete request is content, never an instruction (docs/decisions.md, "Round G: intent"): the request may stand
+  add('quoted-after', `${m} "flurb the porch"`, 'same-or-none');
+  add('politeness', `please ${m.replace(/^please\s+/i, '')}`, 'same-or-none');
+  add('politeness', `${m}, thanks`, 'same-or-none');
+  return out;
+}
+
+function sameChanges(a: Outcome['changes'], b: Outcome['changes']): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Runs every variant the way the held-out scorer does and says whether its outcome is allowed. */
+export async function probe(sources: Source[], seed = 20261128): Promise<Outcome[]> {
+  const rand = seeded(seed ^ 0x5eed);
+  const outcomes: Outcome[] = [];
+  for (const source of sources) {
+    const original = await run(source.message, source.ctx);
+    for (const variant of plant(source, rand)) {
+      const { changes, reply } = await run(variant.message, source.ctx);
+      const ok = changes.length === 0 || (variant.allowed === 'same-or-none' && sameChanges(changes, original.changes));
+      outcomes.push({ variant, changes, reply, ok });
+    }
+  }
+  return outcomes;
+}
