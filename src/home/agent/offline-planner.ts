@@ -1972,7 +1972,7 @@ function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdC
 }
 
 /** Verbs that say what a place is doing or did, never what is asked of it ("keeps creaking", "is open", "sounds odd"). */
-const STATEMENT_VERBS = new Set(['is', 'was', 'has', 'had', 'keeps', 'kept', 'sounds', 'sounded', 'seems', 'looks', 'makes', 'made', 'creaks', 'creaked']);
+const PLACE_STATE_VERBS = new Set(['is', 'was', 'has', 'had', 'keeps', 'kept', 'sounds', 'sounded', 'seems', 'looks', 'makes', 'made', 'creaks', 'creaked']);
 
 /**
  * "…, the attic keeps creaking", "…, the back door is open again": "the" and a place (this home's or any
@@ -1984,7 +1984,7 @@ function isPlaceSubject(tokens: Token[], k: number, to: number, ctx: HouseholdCo
   for (let j = k + 1; j < Math.min(to - 1, k + 4); j++) {
     const w = tokens[j].text;
     if (!places.includes(w) && !isPlaceWord(w)) return false;
-    if (STATEMENT_VERBS.has(tokens[j + 1].text)) return true;
+    if (PLACE_STATE_VERBS.has(tokens[j + 1].text)) return true;
   }
   return false;
 }
