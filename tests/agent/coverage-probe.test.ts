@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
 import { converseIn } from './converse-in.ts';
-import { drawSources, probe } from './coverage-probe.ts';
+import { loadSources, probe } from './coverage-probe.ts';
 
 const converse = converseIn(loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json')));
 
@@ -20,14 +20,15 @@ const converse = converseIn(loadHeldoutContexts(join(import.meta.dirname, '..', 
 const OPEN_LEAKS: Record<string, number> = {
   // a reason or a question beside the request still swallows an event said after it ("…, we've got guests till the milkman comes")
   'end-event': 20,
-  'start-event': 25,
+  'start-event': 23,
   // a reason after a stand-down, a question part or an "except" list; "kill all … but leave the pool one running, …"
-  'reason-place': 12,
+  'reason-place': 7,
   // an unknown verb before "everything … except …": the whole-home reader takes it for a watch
-  verb: 9,
+  verb: 8,
   // a joined request after a question part or an "… would you"; a sensor name for add_sensor takes any word
   'second-request': 8,
-  number: 7,
+  // a bare number after arming ("arm the house 37") or a question part
+  number: 8,
   // a quote inside a "leave … alone", "except" or "keep … running" part
   quoted: 6,
   object: 1,
@@ -37,8 +38,9 @@ const OPEN_LEAKS: Record<string, number> = {
 };
 
 test('planted-word probe: a variant that must ask changes nothing (open leaks only go down)', async () => {
-  const sources = await drawSources(150);
-  assert.ok(sources.length >= 140, `only ${sources.length} acting sentences drawn`);
+  // (the committed draw: drawSources(150) wrote coverage-probe-sources.json once; the ceilings are counted on it)
+  const sources = loadSources();
+  assert.equal(sources.length, 150);
   const outcomes = await probe(sources);
   const bySlot = new Map<string, { total: number; leaks: string[] }>();
   for (const o of outcomes) {

@@ -5,7 +5,7 @@
  * of the home, negation, quoted text). Every slot carries its allowed outcome: most must change nothing; a few
  * (a politeness word, a reason naming no place) may act as the original did.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 import { planOffline } from '../../src/home/agent/offline-planner.ts';
@@ -51,7 +51,8 @@ const heldoutDir = join(import.meta.dirname, '..', 'heldout');
 
 async function heldoutSources(): Promise<Source[]> {
   const out: Source[] = [];
-  const files = readdirSync(heldoutDir).filter((f) => /^(round-[a-z]-)?household\.json$/.test(f));
+  // (the rounds up to M: a later round joining the folder must not change what the probe draws and so its ceilings)
+  const files = readdirSync(heldoutDir).filter((f) => /^(round-[a-m]-)?household\.json$/.test(f));
   for (const f of files.sort()) {
     const contexts = loadHeldoutContexts(join(heldoutDir, f.replace('household.json', 'household-contexts.json')));
     const cases = loadHeldoutCases(join(heldoutDir, f)).filter((c) => c.turns.length === 1 && c.turns[0].expect.outcome === 'act');
@@ -78,7 +79,7 @@ async function run(message: string, ctx: HouseholdContext): Promise<{ changes: O
   return { changes: household.calls.filter((c) => STATE_TOOLS.has(c.tool)), reply: result.reply, asked: Boolean(plan.clarification) };
 }
 
-/** About `count` acting sentences, drawn with a fixed seed from the corpus and every household held-out round. */
+/** About `count` acting sentences, drawn with a fixed seed from the corpus and the household held-out rounds up to M. */
 export async function drawSources(count: number, seed = 20261128): Promise<Source[]> {
   const all = [...corpusSources(), ...(await heldoutSources())];
   const rand = seeded(seed);
@@ -95,6 +96,35 @@ export async function drawSources(count: number, seed = 20261128): Promise<Sourc
     if ((await run(s.message, s.ctx)).changes.length > 0) picked.push(s);
   }
   return picked;
+}
+
+/** The committed draw (coverage-probe-sources.json): the sentences the ceilings were counted on, so a fix that makes another sentence act, or a round joining tests/heldout, leaves the sample as it is. */
+export const SOURCES_FILE = join(import.meta.dirname, 'coverage-probe-sources.json');
+
+/** The committed sentences, each read back from its own file and context by its id ("corpus/n18", "round-c/c050", "household.json/h075"). */
+export function loadSources(): Source[] {
+  const ids: string[] = JSON.parse(readFileSync(SOURCES_FILE, 'utf8'));
+  const corpusContexts = loadContexts();
+  const corpus = new Map(loadCases().map((c) => [c.id, c]));
+  const files = new Map<string, { cases: Map<string, { message: string; context: string }>; contexts: Record<string, HouseholdContext> }>();
+  const heldout = (name: string) => {
+    const f = name === 'household.json' ? name : `${name}-household.json`;
+    if (!files.has(f)) {
+      const cases = loadHeldoutCases(join(heldoutDir, f)).map((c) => [c.id, { message: c.turns[0].message, context: c.context }] as const);
+      files.set(f, { cases: new Map(cases), contexts: loadHeldoutContexts(join(heldoutDir, f.replace('household.json', 'household-contexts.json'))) });
+    }
+    return files.get(f)!;
+  };
+  return ids.map((id) => {
+    const [from, caseId] = id.split('/');
+    if (from === 'corpus') {
+      const c = corpus.get(caseId)!;
+      return { id, message: c.turns[0].message, ctx: corpusContexts[c.context] };
+    }
+    const file = heldout(from);
+    const c = file.cases.get(caseId)!;
+    return { id, message: c.message, ctx: file.contexts[c.context] };
+  });
 }
 
 const WATCH_VERB =
