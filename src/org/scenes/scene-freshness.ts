@@ -128,6 +128,34 @@ function countOf(n: number, one: string, many: string): string {
   return n === 0 ? `no ${many}` : n === 1 ? `1 ${one}` : `${n} ${many}`;
 }
 
+/** Words by which an answer states the present: "17 people are in the hall now", "currently", "still there", "no stay is going on". */
+const PRESENT_CLAIM = /\b(?:now|currently|current|at the moment|at present|still|going on)\b/i;
+
+/**
+ * An answer about a range that ends when it was asked ("when was someone last seen?", "how long has
+ * he been here?") which states the present: on a stale scene it is replaced like a question about
+ * now, since an offline camera's last reading is never current (docs/decisions.md, "Round N: scene questions").
+ */
+export function claimsPresent(interp: { to: number; asked_at: number }, answer: string): boolean {
+  return Math.abs(interp.to - interp.asked_at) < 60_000 && PRESENT_CLAIM.test(answer);
+}
+
+/**
+ * A stale scene's answer about a range that runs past its last reading (docs/decisions.md, "Round N:
+ * scene questions"): `after` when the whole range is after it, so nothing said of it is known
+ * ("anyone loitering?" over the last 15 minutes of an offline camera), `across` when part of it is.
+ */
+export function staleRange(f: SceneFreshness, interp: { from: number; to: number }): 'after' | 'across' | undefined {
+  if (!f.stale || f.asOf === null || interp.to <= f.asOf) return undefined;
+  return interp.from >= f.asOf ? 'after' : 'across';
+}
+
+/** "Nothing after 13:47 (78 minutes ago) is known: the camera is offline." */
+export function staleRangeNote(f: SceneFreshness, now: number, timeZone: string): string {
+  if (f.asOf === null) return `Nothing is known: ${whySilent(f.sources)}.`;
+  return `Nothing after ${formatMoment(f.asOf, timeZone, now)} (${ageOf(now - f.asOf)}) is known: ${whySilent(f.sources)}.`;
+}
+
 /** A question about the present moment (no time phrase, a range of one instant ending when it was asked). */
 export function asksAboutNow(interp: { from: number; to: number; asked_at: number; time_phrase?: string }): boolean {
   return interp.from === interp.to && !interp.time_phrase && Math.abs(interp.to - interp.asked_at) < 60_000;

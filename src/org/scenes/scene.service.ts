@@ -38,7 +38,18 @@ import {
 } from './query/people-questions.ts';
 import { combineHistory, streamCombineOf, type SceneEngine, type SceneState } from './scene-engine.ts';
 import { sceneRepository, type SceneRow, type SceneStreamRef } from './scene.repository.ts';
-import { asksAboutNow, freshnessFields, sceneFreshness, staleSentence, whySilent, type FreshnessSource, type SceneFreshness } from './scene-freshness.ts';
+import {
+  asksAboutNow,
+  claimsPresent,
+  freshnessFields,
+  sceneFreshness,
+  staleRange,
+  staleRangeNote,
+  staleSentence,
+  whySilent,
+  type FreshnessSource,
+  type SceneFreshness,
+} from './scene-freshness.ts';
 import type { DetectionListT, DetectionView, QueryBodyT, QueryResultT, SceneView, StreamDetectionsQueryT, UpdateSceneBodyT } from './scene.schemas.ts';
 
 export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionView {
@@ -128,7 +139,13 @@ function sceneQueryResult(r: {
 }): QueryResultT {
   const { body, now, scene, interp, about, state, freshness, answer } = r;
   // a stale scene never answers a question about now with "now" (docs/decisions.md, "Freshness")
-  const staleNow = freshness.stale && asksAboutNow(interp) && !about && interp.metric !== 'camera';
+  // nor an answer to a range ending now that says "now", "currently" or "still" (animals' answers date their reading)
+  // and a range after its last reading, of which nothing is known; a range across it says so after the answer
+  const presentClaim = interp.metric !== 'animals' && claimsPresent(interp, answer.answer);
+  const range = interp.metric === 'camera' ? undefined : staleRange(freshness, interp);
+  const replaced = range === 'after' && interp.metric !== 'animals' && !about;
+  const staleNow = freshness.stale && (asksAboutNow(interp) || presentClaim || replaced) && !about && interp.metric !== 'camera';
+  const note = range && !staleNow ? ` ${staleRangeNote(freshness, now, scene.time_zone)}` : '';
   const stateNow = { people: state?.people ?? scene.people, vehicles: state?.vehicles ?? scene.vehicles };
   return {
     stream_id: body.stream_id,
@@ -145,7 +162,7 @@ function sceneQueryResult(r: {
           place: `the ${scene.location.replace(/_/g, ' ')}`,
           counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
         }) + (interp.vehicle_kinds?.length ? ` ${vehicleKindsNote(interp)}` : '')
-      : answer.answer + staleAnimalsNote(interp, freshness),
+      : answer.answer + (note || staleAnimalsNote(interp, freshness)),
     ...freshnessFields(freshness),
     interpretation: {
       metric: interp.metric,

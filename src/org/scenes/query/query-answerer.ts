@@ -1717,12 +1717,28 @@ export function vehicleKindsNote(interp: Pick<Interpretation, 'aggregate' | 'veh
         ? `so that is the last vehicle of any kind: the last ${kinds} came then or earlier`
         : interp.aggregate === 'last_departure'
           ? `so that is the last vehicle of any kind to leave: the last ${kinds} left then or earlier`
-          : 'so that figure is every vehicle';
+          : interp.aggregate === 'threshold'
+            ? `so the ${kinds} alone were never more than that figure of every vehicle`
+            : 'so that figure is every vehicle';
   return `The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.`;
 }
 
 function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAnswer {
+  if (interp.aggregate === 'threshold' && !result.ask && !/^No\b/.test(result.answer)) return vehicleKindsThresholdAsk(interp, result);
   return { ...result, answer: `${result.answer} ${vehicleKindsNote(interp)}` };
+}
+
+/**
+ * "more than 10 vans?" where vehicles of every kind went over it: only the "no" carries over to the
+ * kind, so anything else is asked back with the figure (docs/decisions.md, "Round N: scene questions").
+ */
+function vehicleKindsThresholdAsk(interp: Interpretation, result: CountAnswer): CountAnswer {
+  const kinds = interp.vehicle_kinds!.map((k) => `"${k}"`).join(' and ');
+  const figure = result.answer.replace(/^Yes,\s*/, '').replace(/\.$/, '');
+  return {
+    ...result,
+    ask: `For vehicles of every kind together: ${figure}. I cannot tell ${kinds} from other vehicles, so I cannot say whether the ${kinds} alone did; ask how many vehicles there were.`,
+  };
 }
 
 /** "busiest" where cars park: the vehicles' peak over the same span, beside the people's (Interpretation.vehicle_peak_too). */

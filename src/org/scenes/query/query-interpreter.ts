@@ -834,7 +834,8 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
   }
   if (
     r.vehicleKinds.length > 0 &&
-    (resolved.metric !== 'vehicles' || !(COUNTING_AGGREGATES.has(resolved.aggregate) || SIGHTING_AGGREGATES.has(resolved.aggregate)))
+    (resolved.metric !== 'vehicles' ||
+      !(COUNTING_AGGREGATES.has(resolved.aggregate) || SIGHTING_AGGREGATES.has(resolved.aggregate) || isUpperBoundThreshold(resolved)))
   ) {
     refuse(`I count vehicles of every kind together and cannot tell ${quote(r.vehicleKinds)} apart from other vehicles; ask how many vehicles there are.`);
   }
@@ -869,6 +870,17 @@ function readChangeWords(reading: Reading): void {
  * ("the last lorry"), the last (or first) vehicle of any kind is a bound on it, and the answer says so.
  */
 const SIGHTING_AGGREGATES = new Set<Aggregate>(['last_seen', 'last_arrival', 'last_departure', 'first_seen']);
+
+/**
+ * "more than 10 vans at any point?": every vehicle together bounds the vans from above, so a "no"
+ * for all vehicles is a "no" for vans; a "yes" is asked back by the answerer. Only the highest
+ * reading of a span: "more than 3 trucks now?" stays asked back (docs/decisions.md, "Round N:
+ * scene questions").
+ */
+function isUpperBoundThreshold(resolved: { aggregate: Aggregate; extra: { threshold?: Threshold } }): boolean {
+  const t = resolved.extra.threshold;
+  return resolved.aggregate === 'threshold' && t !== undefined && (t.op === '>' || t.op === '>=') && t.basis === 'peak';
+}
 
 /** Aggregates that give a count, which may carry "I cannot tell trucks from other vehicles". */
 const COUNTING_AGGREGATES = new Set<Aggregate>(['current', 'peak', 'average', 'minimum', 'arrivals', 'compare']);

@@ -337,6 +337,34 @@ const AFTER_QUESTION_WORD = new Set(['is', 'are', 'was', 'were', 'did', 'does', 
 const OPENERS = new Set(['so', 'and', 'ok', 'okay', 'hey', 'hi', 'um', 'erm', 'but', 'right', 'then', 'also']);
 
 /**
+ * A word of the scene's own place name typed with a slip, beside the word before or after it in
+ * that name ("ticket hal" at the ticket hall, "main gat" at the main gate): one edit (fastest-
+ * levenshtein) from that word, same first letter, even when it is an English word or a name
+ * ("hal"), since the name around it says which place is meant. A word alone, or not beside the
+ * rest of the name ("was hal in the ticket hall?"), is left as it is (docs/decisions.md, "Round N:
+ * scene questions").
+ */
+function readPlaceNameSlip(words: string[], location: string, locationStems: ReadonlySet<string>): string[] {
+  const name = location
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (name.length < 2) return words;
+  return words.map((word, i) => {
+    if (word.length < 3 || /\d/.test(word) || isKnownWord(word, locationStems)) return word;
+    const fits = name.filter(
+      (w, k) =>
+        w !== word &&
+        w[0] === word[0] &&
+        w.length >= 3 &&
+        distance(w, word) === 1 &&
+        ((k > 0 && words[i - 1] === name[k - 1]) || (k + 1 < name.length && words[i + 1] === name[k + 1])),
+    );
+    return fits.length === 1 ? fits[0] : word;
+  });
+}
+
+/**
  * A slip of a question word at the head of a question ("wen was the cat last seen", "wy is it
  * busy"): a word the vocabulary does not know, first (after an opener like "so"), followed by a
  * verb like "was" or by "many"/"long", one edit (fastest-levenshtein) from exactly one question
@@ -385,7 +413,7 @@ export function normaliseQuestion(question: string, location: string): string {
     .split(/\s+/)
     .filter(Boolean)
     .map((word) => WORD_REPLACEMENTS[word] ?? SHARED_FIXES[word] ?? correctTypo(word, locationStems, location));
-  return readMovementPast(readQuestionWordSlip(words, locationStems)).join(' ');
+  return readMovementPast(readQuestionWordSlip(readPlaceNameSlip(words, location, locationStems), locationStems)).join(' ');
 }
 
 /** Longest first, so "at any one time" wins over "at once"-style shorter overlaps. */

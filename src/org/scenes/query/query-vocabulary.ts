@@ -1123,6 +1123,15 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['everything fine', 'allclear'],
   ['everything normal', 'allclear'],
   ['near capacity', 'nearlyfull'],
+  // "busiest with vehicles": the kind after "with" is what was busiest, not people (docs/decisions.md, "Round N: scene questions")
+  ['busiest with', 'peak'],
+  ['busiest for', 'peak'],
+  // "how many cars were left at 8pm", "how many are still left": how many remained, the count then, not departures
+  ['were left', 'were'],
+  ['was left', 'was'],
+  ['are left', 'are'],
+  ['is left', 'is'],
+  ['still left', 'still'],
   ['least busy', 'leastbusy'],
   ['least crowded', 'leastbusy'],
   ['least people', 'fewest'],
