@@ -2448,7 +2448,8 @@ function collectUsed(
  * next to named places narrows them instead of being a place of its own. "everything except the
  * nursery": places after "except" are taken out of the whole-home group.
  */
-function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
+function refineMentions(allMentions: Mention[], tokens: Token[]): Mention[] {
+  const mentions = dropHostRooms(allMentions, tokens);
   const isKindOnly = (m: Mention) => m.text.split(' ').every((w) => w in KIND_WORDS);
   const named = mentions.filter((m) => !isKindOnly(m) && m.place.type !== 'group');
   let out = mentions;
@@ -2493,6 +2494,27 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
     }
   }
   return out;
+}
+
+/**
+ * "the side door of the garage", "the door contact on the detached garage": a sensor named inside
+ * the room it is in. The room only says where the sensor is, so it is no place of its own (see
+ * docs/decisions.md, "Round N: scope").
+ */
+function dropHostRooms(mentions: Mention[], tokens: Token[]): Mention[] {
+  const hosts = new Set<Mention>();
+  for (const m of mentions) {
+    // ("any motion in the garage": a kind word alone is no sensor named, see refineMentions)
+    if (m.place.type !== 'sensor' || m.text.split(' ').every((w) => w in KIND_WORDS)) continue;
+    const room = m.place.sensor.room;
+    let k = m.end;
+    if (!['of', 'on', 'in', 'at', 'inside'].includes(tokens[k]?.text ?? '')) continue;
+    k++;
+    while (['the', 'my', 'our'].includes(tokens[k]?.text ?? '')) k++;
+    const host = mentions.find((o) => o.start === k && o.place.type === 'room' && o.place.room === room);
+    if (host) hosts.add(host);
+  }
+  return hosts.size ? mentions.filter((m) => !hosts.has(m)) : mentions;
 }
 
 const LIST_MARKERS = new Set(['so', 'namely', 'ie', 'specifically', 'meaning']);
@@ -3366,7 +3388,8 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
       }
       const ids = new Set(getPlaceSensors(m.place).map((s) => s.id));
       const label = subjectOf(m.place).toLowerCase();
-      for (const w of state.watches) {
+      const own = findOwnWatchNamed(r, m, label, state);
+      for (const w of own ?? state.watches) {
         if ((w.sensor_ids.some((id) => ids.has(id)) || w.subject.toLowerCase() === label) && !found.includes(w)) found.push(w);
       }
       if (!found.length) return { watches: [], refusal: `I'm not watching the ${subjectOf(m.place)} right now.` };
@@ -3396,6 +3419,16 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
   if (state.watches.length === 0)
     return { watches: [], question: "I'm not watching anything right now, so there is no watch to change. What would you like me to watch?" };
   return { watches: [], question: `Which watch do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };
+}
+
+/**
+ * "drop the pool one", "cancel the pool watch": a watch named by its place is the watch of that place's
+ * own, not every watch that covers the place too (the armed house's); undefined when there is none such.
+ */
+function findOwnWatchNamed(r: Reading, m: Mention, label: string, state: PlanState): ContextWatch[] | undefined {
+  if (!['one', 'watch'].includes(r.tokens[m.end]?.text ?? '')) return undefined;
+  const own = state.watches.filter((w) => w.subject.toLowerCase() === label);
+  return own.length ? own : undefined;
 }
 
 function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undefined {
