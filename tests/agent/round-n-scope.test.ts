@@ -110,3 +110,56 @@ test('"let me know" and "let it run" are still the agent\'s own', async () => {
   const [asked] = await converse(home, ['let me know if anyone is on the porch tonight']);
   assert.doesNotMatch(asked.reply, /can't "let/, asked.reply);
 });
+
+test('a watch said to stop with no new time is stood down now', async () => {
+  const ctx = makeHome([SHED]);
+  for (const message of ['the shed watch can stop now', 'the shed one can stop, the lock is fixed', 'the shed watch should end now']) {
+    const [turn] = await converse(ctx, [message]);
+    assert.deepEqual(turn.changes, [{ tool: 'stand_down_watch', args: { watch_id: 'wat_shed' } }], `${message}: ${turn.reply}`);
+  }
+  const [later] = await converse(ctx, ['the shed watch can end at 5am']);
+  assert.deepEqual(tools(later), ['update_watch'], later.reply);
+  const [kept] = await converse(ctx, ["the shed watch can't stop"]);
+  assert.deepEqual(tools(kept), [], kept.reply);
+});
+
+test('"get rid of" a watch said by name stands it down; of anything else it is no stand-down', async () => {
+  const ctx = makeHome([ARMED, SHED]);
+  for (const message of ['get rid of the shed watch altogether, we sold the bikes', 'get rid of the shed one']) {
+    const [turn] = await converse(ctx, [message]);
+    assert.deepEqual(turn.changes, [{ tool: 'stand_down_watch', args: { watch_id: 'wat_shed' } }], `${message}: ${turn.reply}`);
+  }
+  const [other] = await converse(ctx, ['get rid of the spiders in the shed']);
+  assert.deepEqual(tools(other), [], other.reply);
+});
+
+test('"don\'t bother with X tonight" while X\'s one-off watch runs tonight stands that watch down', async () => {
+  const tonight = { ...SHED, recurrence: 'none' as const, window: '20:00 to 07:00' };
+  const ctx = makeHome([tonight]);
+  const [turn] = await converse(ctx, ["don't bother with the shed tonight, I've locked it"]);
+  assert.deepEqual(turn.changes, [{ tool: 'stand_down_watch', args: { watch_id: 'wat_shed' } }], turn.reply);
+  // with no time, or with a watch that repeats every night, it is still asked
+  for (const [c, message] of [
+    [ctx, "don't bother with the shed"],
+    [makeHome([SHED]), "don't bother with the shed tonight"],
+  ] as const) {
+    const [asked] = await converse(c, [message]);
+    assert.deepEqual(tools(asked), [], `${message}: ${asked.reply}`);
+  }
+});
+
+test('a camera kept from recording or filming is muted; a recording itself is still nothing the agent controls', async () => {
+  for (const message of ['stop the porch camera from recording anything, we have visitors', 'stop the shed camera from filming']) {
+    const [turn] = await converse(home, [message]);
+    assert.deepEqual(tools(turn), ['mute_sensor'], `${message}: ${turn.reply}`);
+  }
+  const [turn] = await converse(home, ['stop the recording']);
+  assert.deepEqual(tools(turn), [], turn.reply);
+});
+
+test('a tag after the request ("na", "innit", "eh") is no part of the place', async () => {
+  for (const message of ['mute the porch camera na, the moths keep setting it off', 'mute the porch cam innit', 'mute the porch camera, eh']) {
+    const [turn] = await converse(home, [message]);
+    assert.deepEqual(turn.changes, [{ tool: 'mute_sensor', args: { sensor_id: 'porch_cam' } }], `${message}: ${turn.reply}`);
+  }
+});

@@ -2353,7 +2353,9 @@ function readIntent(
   const first = words.find((w) => !['please', 'can', 'could', 'would', 'you', 'just', 'ok', 'okay', 'now', 'then', 'also'].includes(w));
   let outOfScope: string | undefined;
   let outOfScopeRequest = false;
-  const oosNoun = words.find((w) => OUT_OF_SCOPE_NOUNS.has(w));
+  // ("stop the den camera from recording": a word of a mute cue is the cue's, see vocabulary.ts)
+  const muteCue = new Set(intent === 'mute' ? (clause.cue?.matched ?? []).map((k) => tokens[k].text) : []);
+  const oosNoun = words.find((w) => OUT_OF_SCOPE_NOUNS.has(w) && !muteCue.has(w));
   const strongCue = clause.cue && clause.cue.words >= 2;
   const cueOwnsFirst = clause.cue !== undefined && clause.cue.matched.some((k) => tokens[k].text === first);
   if (first && OUT_OF_SCOPE_VERBS.has(first) && !cueOwnsFirst && intent !== 'rename_room' && !(first === 'open' && intent === 'describe')) {
@@ -3422,6 +3424,16 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
 }
 
 /**
+ * "the garage watch can stop now", "the porch one should end": the watch said to stop with no new time
+ * is stood down now, not an edit with nothing to change (docs/decisions.md, "Round N: scope").
+ */
+function isStopWithNoTime(r: Reading): boolean {
+  if (r.question || r.negated || r.time.anchors.length || r.time.durationMs !== undefined || r.conditions.length) return false;
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  return words.some((w, k) => ['stop', 'end', 'finish'].includes(w) && ['can', 'could', 'should', 'will', 'must'].includes(words[k - 1] ?? ''));
+}
+
+/**
  * "drop the pool one", "cancel the pool watch": a watch named by its place is the watch of that place's
  * own, not every watch that covers the place too (the armed house's); undefined when there is none such.
  */
@@ -3593,6 +3605,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     if (moved !== true) return moved;
   }
   if (r.conditions.length) change.conditions = r.conditions;
+  if (Object.keys(change).length === 0 && !placesAreNewSubject && isStopWithNoTime(r)) return planStandDown(r, state, plan);
   if (Object.keys(change).length === 0) return `What should I change about the watch on the ${watch.subject}?`;
   plan.calls.push({
     tool: 'update_watch',
@@ -3749,10 +3762,10 @@ function planExclude(r: Reading, state: PlanState, plan: Plan): string | undefin
     if (m.place.type === 'unknown' || m.place.type === 'vague') continue;
     const watched = watchesOn(m.place, state);
     // "don't bother with the garage tonight" while it is watched: stop the watch, or leave it alone?
-    if (!ongoing && watched.length && r.mentions.length === 1 && !plan.calls.length) {
+    if (!ongoing && watched.length && r.mentions.length === 1 && !plan.calls.length && !isWithinSaidTime(r, watched, state)) {
       return `Do you want me to stop watching the ${subjectOf(m.place)}, or to leave it alone altogether (no watching or looking)?`;
     }
-    if (ongoing && watched.length) {
+    if (watched.length && (ongoing || isWithinSaidTime(r, watched, state))) {
       for (const w of watched) {
         plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
         state.watches = state.watches.filter((x) => x !== w);
@@ -3762,6 +3775,18 @@ function planExclude(r: Reading, state: PlanState, plan: Plan): string | undefin
     }
   }
   return undefined;
+}
+
+/**
+ * "don't bother with the shed tonight, I've locked it" while the shed's one-off watch runs tonight: the
+ * time said is that watch's, so it is that watch that is stood down (a boundary has no time). A watch
+ * that repeats, or runs on past the time said, is still asked about (docs/decisions.md, "Round N: scope").
+ */
+function isWithinSaidTime(r: Reading, watched: ContextWatch[], state: PlanState): boolean {
+  if (!r.time.hasTime || r.time.recurrence || (needsLocation(r.time) && !state.ctx.location)) return false;
+  const window = resolveWatchWindow(r.time, state.ctx);
+  if (window.defaulted) return false;
+  return watched.every((w) => w.recurrence === 'none' && Date.parse(w.starts_at) < window.endsAt && Date.parse(w.ends_at) <= window.endsAt + 3_600_000);
 }
 
 /**
