@@ -163,3 +163,15 @@ test('a tag after the request ("na", "innit", "eh") is no part of the place', as
     assert.deepEqual(turn.changes, [{ tool: 'mute_sensor', args: { sensor_id: 'porch_cam' } }], `${message}: ${turn.reply}`);
   }
 });
+
+test('"everything outside" spelt out at once by a list of places is those places', async () => {
+  for (const message of ['watch everything outside tonight - porch, shed', 'watch everything outside tonight: the porch and the shed']) {
+    const ids = (await watchedSensors(message)) as string[];
+    assert.deepEqual([...ids].sort(), ['porch_cam', 'shed_cam'], message);
+  }
+  // one place, or a list with more than places in it, is still asked about
+  for (const message of ['watch everything outside tonight - porch', 'watch everything outside tonight, especially the porch and the shed']) {
+    const [turn] = await converse(home, [message]);
+    assert.deepEqual(tools(turn), [], `${message}: ${turn.reply}`);
+  }
+});

@@ -2474,6 +2474,7 @@ function refineMentions(allMentions: Mention[], tokens: Token[]): Mention[] {
     const listed = out.filter((m) => m !== vague && m.start > listAt && m.place.type !== 'group' && !isExcludedMention(tokens, m.start, listAt + 1));
     const between = tokens.slice(listAt + 1, listed[0]?.start ?? listAt + 1).every((t) => ['the', 'my', 'our'].includes(t.text));
     if (listAt >= 0 && listed.length && between && listAt - vague.end <= 6) out = out.filter((m) => m !== vague);
+    else if (isAreaSpeltOut(vague, out, tokens)) out = out.filter((m) => m !== vague);
   }
   const group = out.find((m) => m.place.type === 'group' && m.place.wholeHome);
   if (group) {
@@ -2520,6 +2521,30 @@ function dropHostRooms(mentions: Mention[], tokens: Token[]): Mention[] {
 }
 
 const LIST_MARKERS = new Set(['so', 'namely', 'ie', 'specifically', 'meaning']);
+/** Words that say where a group is ("everything outside"), which only a list of the places can make exact. */
+const AREA_WORDS = new Set(['outside', 'outdoor', 'outdoors', 'inside', 'indoor', 'indoors', 'upstairs', 'downstairs', 'exterior', 'interior']);
+/** Words that may stand between "everything outside" and its list ("…tonight - porch, driveway, backyard"). */
+const AREA_LIST_GAP = new Set(['tonight', 'today', 'tomorrow', 'now', 'the', 'my', 'our', 'please']);
+
+/**
+ * "watch everything outside tonight - porch, driveway, backyard", "all the outdoor bits: the shed, the
+ * gate": a group said by where it is, followed at once by a list of two or more places and nothing
+ * else, is spelt out by that list (the dash or colon is not kept in the tokens). Without the list the
+ * area word is asked about (plan-check.ts, checkScope).
+ */
+function isAreaSpeltOut(group: Mention, mentions: Mention[], tokens: Token[]): boolean {
+  const first = mentions.find((m) => m.start >= group.end);
+  if (!first || !tokens.slice(group.start, first.start).some((t) => AREA_WORDS.has(t.text))) return false;
+  if (!tokens.slice(group.end, first.start).every((t) => AREA_WORDS.has(t.text) || AREA_LIST_GAP.has(t.text))) return false;
+  const listed = mentions.filter((m) => m.start >= first.start);
+  if (listed.length < 2 || listed.some((m) => m.place.type === 'group')) return false;
+  // the list runs to the end of the clause, its places joined only by commas, "and" or an article
+  for (let k = first.start; k < tokens.length; k++) {
+    if (listed.some((m) => k >= m.start && k < m.end)) continue;
+    if (!['and', 'the', 'my', 'our'].includes(tokens[k].text)) return false;
+  }
+  return true;
+}
 
 const NEGATIONS = new Set(['not', 'never', "n't"]);
 
