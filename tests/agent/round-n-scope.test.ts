@@ -175,3 +175,13 @@ test('"everything outside" spelt out at once by a list of places is those places
     assert.deepEqual(tools(turn), [], `${message}: ${turn.reply}`);
   }
 });
+
+test('a kind left out ("not the camera") takes that kind out of the room, and is no negation of the request', async () => {
+  for (const message of ['watch the workshop tonight, not the camera', 'the workshop tonight, not the camera']) {
+    const ids = (await watchedSensors(message)) as string[];
+    assert.deepEqual([...ids].sort(), ['shop_door', 'shop_motion'], message);
+  }
+  assert.deepEqual(await watchedSensors('just the workshop side door tonight, not the camera'), ['shop_door']);
+  // a kind said without "not" still narrows the room to it
+  assert.deepEqual(await watchedSensors('watch the cameras in the workshop tonight'), ['shop_cam']);
+});

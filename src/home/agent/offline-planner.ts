@@ -2184,7 +2184,9 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   let intent = read.intent;
   const outOfScope = read.outOfScope;
   const negationAt = findNegation(tokens, from, to, clause);
-  const negated = negationAt >= 0 && !onlyExcludes(tokens, negationAt, mentions, excluded);
+  // ("…, not the camera": a kind word left out, which refineMentions folds into the places, is left out too)
+  const leftOutKinds = rawMentions.filter((m) => !found.includes(m) && isExcludedMention(tokens, m.start, from));
+  const negated = negationAt >= 0 && !onlyExcludes(tokens, negationAt, mentions, [...excluded, ...leftOutKinds]);
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
   // "is the dog in the yard?": a question about a place, with no other cue, is answered from what the place shows
@@ -2456,9 +2458,10 @@ function refineMentions(allMentions: Mention[], tokens: Token[]): Mention[] {
   const named = mentions.filter((m) => !isKindOnly(m) && m.place.type !== 'group');
   let out = mentions;
   if (named.length) {
-    const kindMentions = mentions.filter(isKindOnly);
+    // ("the annexe, not the camera": a kind left out takes that kind out of the room, see leaveOutKinds)
+    const kindMentions = mentions.filter((m) => isKindOnly(m) && !isExcludedMention(tokens, m.start, 0));
     const kinds = kindMentions.flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w])).filter((k) => k !== 'any');
-    out = mentions
+    out = leaveOutKinds(mentions, isKindOnly, tokens)
       .filter((m) => !isKindOnly(m))
       .map((m) => {
         if (!kinds.length || m.place.type !== 'room') return m;
@@ -2518,6 +2521,22 @@ function dropHostRooms(mentions: Mention[], tokens: Token[]): Mention[] {
     if (host) hosts.add(host);
   }
   return hosts.size ? mentions.filter((m) => !hosts.has(m)) : mentions;
+}
+
+/**
+ * "watch the annexe tomorrow, not the camera": a bare kind word under "not" / "except" beside a named
+ * room takes that kind out of the room, instead of narrowing the room to it (docs/decisions.md,
+ * "Round N: scope"). A room left with nothing stays as it was, for the reader after to refuse or ask.
+ */
+function leaveOutKinds(mentions: Mention[], isKindOnly: (m: Mention) => boolean, tokens: Token[]): Mention[] {
+  const out = mentions.filter((m) => isKindOnly(m) && isExcludedMention(tokens, m.start, 0));
+  const kinds = out.flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w])).filter((k) => k !== 'any');
+  if (!kinds.length) return mentions;
+  return mentions.map((m) => {
+    if (m.place.type !== 'room') return m;
+    const sensors = m.place.sensors.filter((s) => !kinds.includes(s.kind));
+    return sensors.length ? { ...m, place: { type: 'group' as const, label: m.place.room, sensors, wholeHome: false, except: false } } : m;
+  });
 }
 
 const LIST_MARKERS = new Set(['so', 'namely', 'ie', 'specifically', 'meaning']);
