@@ -2184,7 +2184,9 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   let intent = read.intent;
   const outOfScope = read.outOfScope;
   const negationAt = findNegation(tokens, from, to, clause);
-  const negated = negationAt >= 0 && !onlyExcludes(tokens, negationAt, mentions, excluded);
+  // ("…, not the camera": a kind word left out, which refineMentions folds into the places, is left out too)
+  const leftOutKinds = rawMentions.filter((m) => !found.includes(m) && isExcludedMention(tokens, m.start, from));
+  const negated = negationAt >= 0 && !onlyExcludes(tokens, negationAt, mentions, [...excluded, ...leftOutKinds]);
   const question = isQuestion(words);
   intent = scopeIntent(intent, { negated, question, words, clause });
   // "is the dog in the yard?": a question about a place, with no other cue, is answered from what the place shows
@@ -2353,7 +2355,9 @@ function readIntent(
   const first = words.find((w) => !['please', 'can', 'could', 'would', 'you', 'just', 'ok', 'okay', 'now', 'then', 'also'].includes(w));
   let outOfScope: string | undefined;
   let outOfScopeRequest = false;
-  const oosNoun = words.find((w) => OUT_OF_SCOPE_NOUNS.has(w));
+  // ("stop the den camera from recording": a word of a mute cue is the cue's, see vocabulary.ts)
+  const muteCue = new Set(intent === 'mute' ? (clause.cue?.matched ?? []).map((k) => tokens[k].text) : []);
+  const oosNoun = words.find((w) => OUT_OF_SCOPE_NOUNS.has(w) && !muteCue.has(w));
   const strongCue = clause.cue && clause.cue.words >= 2;
   const cueOwnsFirst = clause.cue !== undefined && clause.cue.matched.some((k) => tokens[k].text === first);
   if (first && OUT_OF_SCOPE_VERBS.has(first) && !cueOwnsFirst && intent !== 'rename_room' && !(first === 'open' && intent === 'describe')) {
@@ -2448,14 +2452,16 @@ function collectUsed(
  * next to named places narrows them instead of being a place of its own. "everything except the
  * nursery": places after "except" are taken out of the whole-home group.
  */
-function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
+function refineMentions(allMentions: Mention[], tokens: Token[]): Mention[] {
+  const mentions = dropHostRooms(allMentions, tokens);
   const isKindOnly = (m: Mention) => m.text.split(' ').every((w) => w in KIND_WORDS);
   const named = mentions.filter((m) => !isKindOnly(m) && m.place.type !== 'group');
   let out = mentions;
   if (named.length) {
-    const kindMentions = mentions.filter(isKindOnly);
+    // ("the annexe, not the camera": a kind left out takes that kind out of the room, see leaveOutKinds)
+    const kindMentions = mentions.filter((m) => isKindOnly(m) && !isExcludedMention(tokens, m.start, 0));
     const kinds = kindMentions.flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w])).filter((k) => k !== 'any');
-    out = mentions
+    out = leaveOutKinds(mentions, isKindOnly, tokens)
       .filter((m) => !isKindOnly(m))
       .map((m) => {
         if (!kinds.length || m.place.type !== 'room') return m;
@@ -2471,6 +2477,7 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
     const listed = out.filter((m) => m !== vague && m.start > listAt && m.place.type !== 'group' && !isExcludedMention(tokens, m.start, listAt + 1));
     const between = tokens.slice(listAt + 1, listed[0]?.start ?? listAt + 1).every((t) => ['the', 'my', 'our'].includes(t.text));
     if (listAt >= 0 && listed.length && between && listAt - vague.end <= 6) out = out.filter((m) => m !== vague);
+    else if (isAreaSpeltOut(vague, out, tokens)) out = out.filter((m) => m !== vague);
   }
   const group = out.find((m) => m.place.type === 'group' && m.place.wholeHome);
   if (group) {
@@ -2495,7 +2502,68 @@ function refineMentions(mentions: Mention[], tokens: Token[]): Mention[] {
   return out;
 }
 
+/**
+ * "the side door of the garage", "the door contact on the detached garage": a sensor named inside
+ * the room it is in. The room only says where the sensor is, so it is no place of its own (see
+ * docs/decisions.md, "Round N: scope").
+ */
+function dropHostRooms(mentions: Mention[], tokens: Token[]): Mention[] {
+  const hosts = new Set<Mention>();
+  for (const m of mentions) {
+    // ("any motion in the garage": a kind word alone is no sensor named, see refineMentions)
+    if (m.place.type !== 'sensor' || m.text.split(' ').every((w) => w in KIND_WORDS)) continue;
+    const room = m.place.sensor.room;
+    let k = m.end;
+    if (!['of', 'on', 'in', 'at', 'inside'].includes(tokens[k]?.text ?? '')) continue;
+    k++;
+    while (['the', 'my', 'our'].includes(tokens[k]?.text ?? '')) k++;
+    const host = mentions.find((o) => o.start === k && o.place.type === 'room' && o.place.room === room);
+    if (host) hosts.add(host);
+  }
+  return hosts.size ? mentions.filter((m) => !hosts.has(m)) : mentions;
+}
+
+/**
+ * "watch the annexe tomorrow, not the camera": a bare kind word under "not" / "except" beside a named
+ * room takes that kind out of the room, instead of narrowing the room to it (docs/decisions.md,
+ * "Round N: scope"). A room left with nothing stays as it was, for the reader after to refuse or ask.
+ */
+function leaveOutKinds(mentions: Mention[], isKindOnly: (m: Mention) => boolean, tokens: Token[]): Mention[] {
+  const out = mentions.filter((m) => isKindOnly(m) && isExcludedMention(tokens, m.start, 0));
+  const kinds = out.flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w])).filter((k) => k !== 'any');
+  if (!kinds.length) return mentions;
+  return mentions.map((m) => {
+    if (m.place.type !== 'room') return m;
+    const sensors = m.place.sensors.filter((s) => !kinds.includes(s.kind));
+    return sensors.length ? { ...m, place: { type: 'group' as const, label: m.place.room, sensors, wholeHome: false, except: false } } : m;
+  });
+}
+
 const LIST_MARKERS = new Set(['so', 'namely', 'ie', 'specifically', 'meaning']);
+/** Words that say where a group is ("everything outside"), which only a list of the places can make exact. */
+const AREA_WORDS = new Set(['outside', 'outdoor', 'outdoors', 'inside', 'indoor', 'indoors', 'upstairs', 'downstairs', 'exterior', 'interior']);
+/** Words that may stand between "everything outside" and its list ("…tonight - porch, driveway, backyard"). */
+const AREA_LIST_GAP = new Set(['tonight', 'today', 'tomorrow', 'now', 'the', 'my', 'our', 'please']);
+
+/**
+ * "watch everything outside tonight - porch, driveway, backyard", "all the outdoor bits: the shed, the
+ * gate": a group said by where it is, followed at once by a list of two or more places and nothing
+ * else, is spelt out by that list (the dash or colon is not kept in the tokens). Without the list the
+ * area word is asked about (plan-check.ts, checkScope).
+ */
+function isAreaSpeltOut(group: Mention, mentions: Mention[], tokens: Token[]): boolean {
+  const first = mentions.find((m) => m.start >= group.end);
+  if (!first || !tokens.slice(group.start, first.start).some((t) => AREA_WORDS.has(t.text))) return false;
+  if (!tokens.slice(group.end, first.start).every((t) => AREA_WORDS.has(t.text) || AREA_LIST_GAP.has(t.text))) return false;
+  const listed = mentions.filter((m) => m.start >= first.start);
+  if (listed.length < 2 || listed.some((m) => m.place.type === 'group')) return false;
+  // the list runs to the end of the clause, its places joined only by commas, "and" or an article
+  for (let k = first.start; k < tokens.length; k++) {
+    if (listed.some((m) => k >= m.start && k < m.end)) continue;
+    if (!['and', 'the', 'my', 'our'].includes(tokens[k].text)) return false;
+  }
+  return true;
+}
 
 const NEGATIONS = new Set(['not', 'never', "n't"]);
 
@@ -3366,7 +3434,8 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
       }
       const ids = new Set(getPlaceSensors(m.place).map((s) => s.id));
       const label = subjectOf(m.place).toLowerCase();
-      for (const w of state.watches) {
+      const own = findOwnWatchNamed(r, m, label, state);
+      for (const w of own ?? state.watches) {
         if ((w.sensor_ids.some((id) => ids.has(id)) || w.subject.toLowerCase() === label) && !found.includes(w)) found.push(w);
       }
       if (!found.length) return { watches: [], refusal: `I'm not watching the ${subjectOf(m.place)} right now.` };
@@ -3396,6 +3465,26 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
   if (state.watches.length === 0)
     return { watches: [], question: "I'm not watching anything right now, so there is no watch to change. What would you like me to watch?" };
   return { watches: [], question: `Which watch do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };
+}
+
+/**
+ * "the garage watch can stop now", "the porch one should end": the watch said to stop with no new time
+ * is stood down now, not an edit with nothing to change (docs/decisions.md, "Round N: scope").
+ */
+function isStopWithNoTime(r: Reading): boolean {
+  if (r.question || r.negated || r.time.anchors.length || r.time.durationMs !== undefined || r.conditions.length) return false;
+  const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+  return words.some((w, k) => ['stop', 'end', 'finish'].includes(w) && ['can', 'could', 'should', 'will', 'must'].includes(words[k - 1] ?? ''));
+}
+
+/**
+ * "drop the pool one", "cancel the pool watch": a watch named by its place is the watch of that place's
+ * own, not every watch that covers the place too (the armed house's); undefined when there is none such.
+ */
+function findOwnWatchNamed(r: Reading, m: Mention, label: string, state: PlanState): ContextWatch[] | undefined {
+  if (!['one', 'watch'].includes(r.tokens[m.end]?.text ?? '')) return undefined;
+  const own = state.watches.filter((w) => w.subject.toLowerCase() === label);
+  return own.length ? own : undefined;
 }
 
 function planStandDown(r: Reading, state: PlanState, plan: Plan): string | undefined {
@@ -3560,6 +3649,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     if (moved !== true) return moved;
   }
   if (r.conditions.length) change.conditions = r.conditions;
+  if (Object.keys(change).length === 0 && !placesAreNewSubject && isStopWithNoTime(r)) return planStandDown(r, state, plan);
   if (Object.keys(change).length === 0) return `What should I change about the watch on the ${watch.subject}?`;
   plan.calls.push({
     tool: 'update_watch',
@@ -3716,10 +3806,10 @@ function planExclude(r: Reading, state: PlanState, plan: Plan): string | undefin
     if (m.place.type === 'unknown' || m.place.type === 'vague') continue;
     const watched = watchesOn(m.place, state);
     // "don't bother with the garage tonight" while it is watched: stop the watch, or leave it alone?
-    if (!ongoing && watched.length && r.mentions.length === 1 && !plan.calls.length) {
+    if (!ongoing && watched.length && r.mentions.length === 1 && !plan.calls.length && !isWithinSaidTime(r, watched, state)) {
       return `Do you want me to stop watching the ${subjectOf(m.place)}, or to leave it alone altogether (no watching or looking)?`;
     }
-    if (ongoing && watched.length) {
+    if (watched.length && (ongoing || isWithinSaidTime(r, watched, state))) {
       for (const w of watched) {
         plan.calls.push({ tool: 'stand_down_watch', args: { watch_id: w.id }, subject: w.subject, say: `I've stood down the watch on the ${w.subject}.` });
         state.watches = state.watches.filter((x) => x !== w);
@@ -3729,6 +3819,18 @@ function planExclude(r: Reading, state: PlanState, plan: Plan): string | undefin
     }
   }
   return undefined;
+}
+
+/**
+ * "don't bother with the shed tonight, I've locked it" while the shed's one-off watch runs tonight: the
+ * time said is that watch's, so it is that watch that is stood down (a boundary has no time). A watch
+ * that repeats, or runs on past the time said, is still asked about (docs/decisions.md, "Round N: scope").
+ */
+function isWithinSaidTime(r: Reading, watched: ContextWatch[], state: PlanState): boolean {
+  if (!r.time.hasTime || r.time.recurrence || (needsLocation(r.time) && !state.ctx.location)) return false;
+  const window = resolveWatchWindow(r.time, state.ctx);
+  if (window.defaulted) return false;
+  return watched.every((w) => w.recurrence === 'none' && Date.parse(w.starts_at) < window.endsAt && Date.parse(w.ends_at) <= window.endsAt + 3_600_000);
 }
 
 /**

@@ -152,6 +152,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'ditch the rest|others',
       'kill … one|ones',
       'kill the rest|others',
+      // "get rid of the pool watch altogether": a watch said by name, gone
+      'get rid of … watch|watches|one|ones',
     ],
   },
   {
@@ -228,6 +230,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'shut off',
       'deactivate',
       'stop record|recording',
+      // "stop the living room camera from recording anything": the camera kept from seeing is muted
+      'stop … from record|recording|filming',
     ],
   },
   {
@@ -624,6 +628,11 @@ export const NON_PLACE_WORDS = new Set([
   'thank',
   'ok',
   'okay',
+  // tags said after a request ("mute the balcony cam na", "…, innit", "…, eh", "…, yaar"): no place's words
+  'na',
+  'innit',
+  'eh',
+  'yaar',
   'way',
   'bit',
   'sunset',

@@ -79,13 +79,15 @@ const RELAY_VERBS = new Set(['tell', 'ask', 'remind', 'warn', 'notify', 'text', 
 function isContentToken(t: Token, next: Token | undefined, vocabulary: ContentVocabulary): boolean {
   const mainDo = DO_VERBS.has(t.text) && DETERMINERS.has(next?.text ?? '') && next?.text !== 'that';
   const relays = t.isVerb && RELAY_VERBS.has(t.text) && Boolean(next) && !USER.has(next?.text ?? '');
+  // "…and let the dog out": "let" is the agent's own only as "let me know"
+  const lets = t.text === 'let' && DETERMINERS.has(next?.text ?? '');
   return (
     /^[a-z][a-z'-]*$/.test(t.text) &&
     !isFillerWord(t.text) &&
     (!AUXILIARIES.has(t.text) || mainDo) &&
     !COORDINATORS.has(t.text) &&
     !DETERMINERS.has(t.text) &&
-    (!vocabulary.known(t) || mainDo || relays)
+    (!vocabulary.known(t) || mainDo || relays || lets)
   );
 }
 
