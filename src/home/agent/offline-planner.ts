@@ -730,7 +730,7 @@ function findPartialStandDown(readings: Reading[], state: PlanState): string | u
       if (window.defaulted && !r.time.anchors.length && (r.time.date !== undefined || r.time.dayOffset > 0))
         limited = watches.some((w) => w.recurrence !== 'none' || Date.parse(w.starts_at) < window.startsAt || Date.parse(w.ends_at) > window.endsAt);
     }
-    if (!kept && !limited) continue;
+    if (!kept && !limited && !isDayLeftOut(r, watches)) continue;
     const which = watches.map((w) => `the ${w.subject} watch (${w.window})`).join(' and ');
     return (
       `I can't stand down only part of ${which}: I can stand it down altogether, or change its hours or days, ` +
@@ -738,6 +738,18 @@ function findPartialStandDown(readings: Reading[], state: PlanState): string | u
     );
   }
   return undefined;
+}
+
+/**
+ * "but leave out mondays", "drop fridays" on a watch that repeats: one day of the week taken out of a
+ * recurring window, which the tools cannot express (docs/decisions.md, "Round N: times, follow-ups, arming").
+ * A day said as the plural, or after "on"/"for", limits the stand-down; "cancel the monday watch" names it.
+ */
+function isDayLeftOut(r: Reading, watches: readonly { recurrence: string }[]): boolean {
+  if (!watches.some((w) => w.recurrence !== 'none')) return false;
+  // (the whole message: "not tuesdays though, cancel those" says the day in a clause of its own)
+  const words = r.tokens.map((t) => t.text);
+  return words.some((w, k) => parseWeekday(w) !== undefined && w.length > 3 && (/s$/.test(w) || ['on', 'for', 'out'].includes(words[k - 1] ?? '')));
 }
 
 const UNDO =
@@ -3489,6 +3501,26 @@ const WINDOW_END_WORDS = new Set([
 ]);
 
 /**
+ * "make it 10 to 7" on a watch: the time 6:50 or the range 10 until 7 (findEditClockOrRange) is asked
+ * about, unless the range reading moves each end of the watch by an hour and a half at most on the
+ * clock face: "10 to 4" on a 9-to-5 watch is the range 10 until 4, where 3:50 would be one new time
+ * for no end in particular (docs/decisions.md, "Round N: times, follow-ups, arming").
+ */
+function askEditClockOrRange(r: Reading, watch: ContextWatch, ctx: HouseholdContext): string | undefined {
+  const question = findEditClockOrRange(r.tokens);
+  const said = question ? /^"(\d{1,2}|five|ten) to (\d{1,2})"/.exec(question) : null;
+  if (!said) return question;
+  const first = said[1] === 'five' ? 5 : said[1] === 'ten' ? 10 : Number(said[1]);
+  if (first > 12 || Number(said[2]) > 12) return question;
+  const [from, until] = [watch.starts_at, watch.ends_at].map((iso) => {
+    const wall = toWallClock(Date.parse(iso), ctx.timeZone);
+    return (wall.hour * 60 + wall.minute) % 720;
+  });
+  const near = (a: number, b: number) => Math.min(Math.abs(a - b), 720 - Math.abs(a - b)) <= 90;
+  return near((first % 12) * 60, from) && near((Number(said[2]) % 12) * 60, until) ? undefined : question;
+}
+
+/**
  * "change the garage one to 11", "move it to 7": one new clock time after "to", with no word saying
  * whether the watch starts or ends then, is two edits (and, without am/pm, two hours): asked about,
  * never guessed (docs/decisions.md, "Round J household: time").
@@ -3541,7 +3573,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     r.time.doubtfulDate ??
     r.time.vagueCount ??
     askAboutDayPart(r, state) ??
-    findEditClockOrRange(r.tokens) ??
+    askEditClockOrRange(r, watch, state.ctx) ??
     askWhichEndMoves(r, watch) ??
     askWhichEndAMoveMeans(r, watch);
   if (timeQuestion) return timeQuestion;

@@ -804,6 +804,12 @@ function readRecurrence(scan: SpecScan, i: number): number | undefined {
     if (prev === 'this' || (prev === 'the' && tokens[i - 2]?.text !== 'every')) {
       spec.weekend = true;
       take(spec, i - 1, i);
+    } else if (w === 'weekend' && ['all', 'whole', 'entire'].includes(prev ?? '')) {
+      // "all weekend", "the whole weekend": the coming weekend through, not every one
+      // (docs/decisions.md, "Round N: times, follow-ups, arming")
+      spec.weekend = true;
+      take(spec, i - 1, i);
+      if (tokens[i - 2]?.text === 'the') take(spec, i - 2);
     } else {
       spec.recurrence = 'weekends';
       take(spec, i);
@@ -875,9 +881,47 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
     spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' });
     spec.night = true;
     take(spec, i - 1, i);
+    takeDarkClause(scan, i - 1);
+    return i;
+  }
+  if (w === 'dark') return readDarkWord(scan, i);
+  return undefined;
+}
+
+/**
+ * "from dark til 6", "at dark", "once it's dark", "until dark": "dark" as a time is sunset, a start
+ * after a start word (the night begins then, so "til 6" is 06:00) and an end after an end word
+ * (docs/decisions.md, "Round N: times, follow-ups, arming").
+ */
+function readDarkWord(scan: SpecScan, i: number): number | undefined {
+  const { tokens, spec } = scan;
+  const prev = tokens[i - 1]?.text ?? '';
+  // "once it's dark", "when it is dark": not "it's dark in the garage"
+  const saidIs =
+    ['is', 's', "it's", 'its'].includes(prev) && tokens.slice(Math.max(scan.from, i - 4), i - 1).some((t) => ['when', 'once', 'soon'].includes(t.text));
+  if (START_WORDS.has(prev) || saidIs) {
+    spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' });
+    spec.night = true;
+    take(spec, i - 1, i);
+    takeDarkClause(scan, i - 1);
+    return i;
+  }
+  if (END_WORDS.has(prev)) {
+    spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'end' });
+    take(spec, i - 1, i);
     return i;
   }
   return undefined;
+}
+
+/** The words before "gets dark" / "it's dark": "(from) when it", "once it" are part of the time. */
+function takeDarkClause(scan: SpecScan, at: number): void {
+  const { tokens, spec } = scan;
+  for (let k = at - 1; k >= scan.from && k >= at - 3; k--) {
+    const t = tokens[k].text;
+    if (!['it', 'is', 's', 'when', 'once', 'as', 'soon', 'from', 'starting', 'after'].includes(t)) break;
+    take(spec, k);
+  }
 }
 
 /**
@@ -1905,6 +1949,11 @@ function resolveDayStart(
 }
 
 /** The end of a window starting at startsAt on day, and how it is said. */
+/** "from sundown to 6", "from dusk till 5": a bare end hour after an evening sun start is the morning's (docs/decisions.md, "Round N: times, follow-ups, arming"). */
+function isEveningSunStart(start: Anchor | undefined): boolean {
+  return start?.kind === 'sun' && (start.event === 'sunset' || start.event === 'dusk');
+}
+
 function resolveDayEnd(
   spec: TimeSpec,
   start: Anchor | undefined,
@@ -1925,7 +1974,11 @@ function resolveDayEnd(
       end,
       startsAt,
       ctx,
-      night || eveningStart || (spec.sleepContext && !spec.nextStart) || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20),
+      night ||
+        eveningStart ||
+        (spec.sleepContext && !spec.nextStart) ||
+        (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20) ||
+        isEveningSunStart(start),
     );
     endLabel = describeAnchor(end, endsAt, ctx);
   } else if (spec.durationMs !== undefined) {
