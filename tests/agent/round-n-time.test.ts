@@ -103,3 +103,22 @@ test('an edit "10 to 4" on a 9-to-5 watch is the range; one that moves an end fu
     assert.match(turn.reply, /could be the time/, turn.reply);
   }
 });
+
+test('"(the) day after tomorrow" is two days on, with or without "the", a clock or a night', async () => {
+  for (const [message, want] of [
+    ['watch the garage day after tomorrow 7 to 9 in the evening', ['2026-11-21T19:00', '2026-11-21T21:00']],
+    ['day after tomorrow watch the driveway 8 to 10pm', ['2026-11-21T20:00', '2026-11-21T22:00']],
+    ['the day after tomorrow watch the driveway 8 to 10pm', ['2026-11-21T20:00', '2026-11-21T22:00']],
+    ['watch the backyard the day after tomorrow from 6am to 10am', ['2026-11-21T06:00', '2026-11-21T10:00']],
+  ] as const) {
+    const [turn] = await converse(midday, [message]);
+    assert.deepEqual(window(turn, message), want, `${message}: ${turn.reply}`);
+  }
+  for (const message of ['watch the garage the day after tomorrow night', 'watch the garage day after tomorrow night']) {
+    const [turn] = await converse(midday, [message]);
+    assert.match(window(turn, message)[0], /^2026-11-21T17:/, `${message}: ${turn.reply}`);
+  }
+  // "tomorrow" alone is still tomorrow
+  const [tomorrow] = await converse(midday, ['watch the garage tomorrow night']);
+  assert.match(window(tomorrow, 'tomorrow night')[0], /^2026-11-20T17:/, tomorrow.reply);
+});

@@ -859,9 +859,11 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
       if (spec.night && spec.dayOffset === 0 && tokens.slice(from, i).some((t) => t.text === 'tonight')) spec.nights = Math.max(spec.nights ?? 1, 2);
       else {
         spec.night = true;
-        spec.dayOffset = 1;
+        // ("the day after tomorrow night": two days on)
+        spec.dayOffset = tokens[i - 2]?.text === 'after' && tokens[i - 3]?.text === 'day' ? 2 : 1;
       }
       take(spec, i - 1, i);
+      if (spec.dayOffset === 2) take(spec, i - 3, i - 2);
       return i;
     }
     if (prev === 'last') {
@@ -1043,6 +1045,13 @@ function readDayWords(scan: SpecScan, i: number): number | undefined {
     take(spec, i);
     if (prev === 'the') take(spec, i - 1);
     return i;
+  }
+  // "(the) day after tomorrow" that chrono left (no clock beside it, or said apart from the clock)
+  if (w === 'day' && next === 'after' && tokens[i + 2]?.text === 'tomorrow') {
+    spec.dayOffset = 2;
+    take(spec, i, i + 1, i + 2);
+    if (prev === 'the') take(spec, i - 1);
+    return i + 2;
   }
   if (w === 'tomorrow' && !(next === 'night' && spec.night)) {
     spec.dayOffset = 1;
@@ -1386,6 +1395,11 @@ function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: Clo
     pieces.push({ text: 'sunlight', tokens: [i], night: false });
     return i;
   }
+  // "day after tomorrow" with no "the": chrono reads the day only with its article
+  if (w === 'day' && prevWord !== 'the' && tokens[i + 1]?.text === 'after' && tokens[i + 2]?.text === 'tomorrow') {
+    pieces.push({ text: 'the day', tokens: [i], night: false });
+    return i;
+  }
   // "now until 8pm": chrono reads "now" as the range's start and swaps the ends; now is read by
   // extractTimeSpec, so chrono sees a stop there
   if (w === 'now') {
@@ -1600,6 +1614,11 @@ function readDayToDayPart(tokens: Token[], from: number, phrase: ClockPhrase, sp
   return true;
 }
 
+/** "tomorrow" said as the day, not inside "the day after tomorrow" (chrono's date is that day). */
+function saysTomorrow(words: string): boolean {
+  return /\btomorrow\b/.test(words) && !/\bday after tomorrow\b/.test(words);
+}
+
 /** A named day's part with no clock: "till friday evening", "on saturday night", "tomorrow morning". */
 function readDayPartPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, part: DayPart): void {
   const r = phrase.result;
@@ -1607,7 +1626,7 @@ function readDayPartPhrase(tokens: Token[], from: number, phrase: ClockPhrase, s
   // "till friday evening", "from monday morning": a named day's part, at the hour people mean
   const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
   const role = getRoleBefore(tokens, phrase.first, from);
-  const tomorrow = /\btomorrow\b/.test(phrase.text);
+  const tomorrow = saysTomorrow(phrase.text);
   // "on saturday night": that night, sunset to sunrise, as "tonight" is
   // ("saturday morning", "tomorrow afternoon": a part of the day with no hours, which the planner asks for)
   // ("saturday night 11 till 7 sunday morning": the part after a clock time is that time's)
@@ -1641,7 +1660,7 @@ function readDatePhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec
     return;
   }
   if (dayCertain) {
-    if (/\btomorrow\b/.test(words)) spec.dayOffset = 1;
+    if (saysTomorrow(words)) spec.dayOffset = 1;
     else spec.date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
     span.forEach((k) => spec.consumed.add(k));
   }
