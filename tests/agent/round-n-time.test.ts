@@ -122,3 +122,18 @@ test('"(the) day after tomorrow" is two days on, with or without "the", a clock 
   const [tomorrow] = await converse(midday, ['watch the garage tomorrow night']);
   assert.match(window(tomorrow, 'tomorrow night')[0], /^2026-11-20T17:/, tomorrow.reply);
 });
+
+test('"this morning till noon" said in the morning runs from now; a part not yet begun is still asked', async () => {
+  const morning: HouseholdContext = { ...contexts.lisbon, now: Date.parse('2026-11-19T08:30:00Z') };
+  for (const [message, end] of [
+    ['watch the garage this morning till noon', '2026-11-19T12:00'],
+    ['keep an eye on the driveway this morning until 11', '2026-11-19T11:00'],
+  ] as const) {
+    const [turn] = await converse(morning, [message]);
+    assert.deepEqual(window(turn, message), ['2026-11-19T08:30', end], `${message}: ${turn.reply}`);
+  }
+  for (const message of ['watch the garage this afternoon till 5', 'watch the garage this morning']) {
+    const [turn] = await converse(morning, [message]);
+    assert.equal(turn.changes.length, 0, `${message}: ${turn.reply}`);
+  }
+});

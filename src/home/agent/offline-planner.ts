@@ -3078,6 +3078,20 @@ const MONTH_LABELS = ['January', 'February', 'March', 'April', 'May', 'June', 'J
 const DAY_PART_EXAMPLES = { morning: 'from 8 till 11', afternoon: 'from 2 till 5', evening: 'from 6 till 10' } as const;
 const DAY_PART_ENDS = { morning: 12, afternoon: 17, evening: 21 } as const;
 
+const DAY_PART_STARTS = { morning: 5, afternoon: 12, evening: 17 } as const;
+
+/**
+ * "watch the porch this morning till noon" said at 07:45: the part is under way and the end is said, so
+ * the window runs from now (docs/decisions.md, "Round N: times, follow-ups, arming"). Said before the
+ * part begins ("this afternoon till 5" at 08:00) its start is still asked.
+ */
+function isPartUnderwayWithEnd(r: Reading, part: keyof typeof DAY_PART_ENDS, hour: number): boolean {
+  const ends = r.time.anchors.filter((a) => a.role === 'end' && a.kind === 'clock' && !a.dateOnly);
+  if (ends.length !== 1 || r.time.anchors.length !== 1 || r.time.durationMs !== undefined) return false;
+  if (!/\bthis (?:morning|afternoon|evening)\b/.test(r.text)) return false;
+  return hour >= DAY_PART_STARTS[part] && hour < DAY_PART_ENDS[part];
+}
+
 /**
  * "watch the letterbox tomorrow morning", "this afternoon", "saturday evening": a part of the day
  * with no hours is no span to guess (never 24 hours): the hours are asked for, and the answer's bare
@@ -3093,6 +3107,7 @@ function askAboutDayPart(r: Reading, state: PlanState): string | undefined {
   const d = r.time.date ?? (dated?.kind === 'clock' ? dated.date : undefined);
   const tomorrow = r.time.dayOffset === 1 || (d !== undefined && countDaysBetween(now, d) === 1);
   const label = tomorrow ? `tomorrow ${part}` : d ? `on ${WEEKDAY_LABELS[getWeekday(d)]} ${part} (${d.day} ${MONTH_LABELS[d.month - 1]})` : `this ${part}`;
+  if (!d && !tomorrow && isPartUnderwayWithEnd(r, part, now.hour)) return undefined;
   if (!d && !tomorrow && now.hour >= DAY_PART_ENDS[part]) {
     return `This ${part} is already over (it's ${formatClock(state.ctx.now, state.ctx.timeZone)}), so I haven't changed anything. Which day and hours should I watch${what}?`;
   }
