@@ -137,3 +137,26 @@ test('"this morning till noon" said in the morning runs from now; a part not yet
     assert.equal(turn.changes.length, 0, `${message}: ${turn.reply}`);
   }
 });
+
+test('leaving said before "arm" with where to arms; leaving before "disarm" is asked', async () => {
+  for (const message of ["we're heading to the match, arm it", 'we are leaving for Porto now, arm the place', 'headed to the airport, arm the house']) {
+    const [turn] = await converse(midday, [message]);
+    assert.deepEqual(
+      turn.changes.map((c) => [c.tool, c.args.arm]),
+      [['arm_house', true]],
+      `${message}: ${turn.reply}`,
+    );
+  }
+  const [armedTurn] = await converse(midday, ['arm the house']);
+  assert.equal(armedTurn.changes.length, 1, armedTurn.reply);
+  for (const message of ["we're heading to the match, disarm it", "we're off to work, disarm the house"]) {
+    const [, turn] = await converse(midday, ['arm the house', message]);
+    assert.equal(turn.changes.length, 0, `${message}: ${turn.reply}`);
+  }
+  const [, home] = await converse(midday, ['arm the house', "I'm home, disarm"]);
+  assert.deepEqual(
+    home.changes.map((c) => [c.tool, c.args.arm]),
+    [['arm_house', false]],
+    home.reply,
+  );
+});
