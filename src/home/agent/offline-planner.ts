@@ -730,7 +730,7 @@ function findPartialStandDown(readings: Reading[], state: PlanState): string | u
       if (window.defaulted && !r.time.anchors.length && (r.time.date !== undefined || r.time.dayOffset > 0))
         limited = watches.some((w) => w.recurrence !== 'none' || Date.parse(w.starts_at) < window.startsAt || Date.parse(w.ends_at) > window.endsAt);
     }
-    if (!kept && !limited) continue;
+    if (!kept && !limited && !isDayLeftOut(r, watches)) continue;
     const which = watches.map((w) => `the ${w.subject} watch (${w.window})`).join(' and ');
     return (
       `I can't stand down only part of ${which}: I can stand it down altogether, or change its hours or days, ` +
@@ -738,6 +738,18 @@ function findPartialStandDown(readings: Reading[], state: PlanState): string | u
     );
   }
   return undefined;
+}
+
+/**
+ * "but leave out mondays", "drop fridays" on a watch that repeats: one day of the week taken out of a
+ * recurring window, which the tools cannot express (docs/decisions.md, "Round N: times, follow-ups, arming").
+ * A day said as the plural, or after "on"/"for", limits the stand-down; "cancel the monday watch" names it.
+ */
+function isDayLeftOut(r: Reading, watches: readonly { recurrence: string }[]): boolean {
+  if (!watches.some((w) => w.recurrence !== 'none')) return false;
+  // (the whole message: "not tuesdays though, cancel those" says the day in a clause of its own)
+  const words = r.tokens.map((t) => t.text);
+  return words.some((w, k) => parseWeekday(w) !== undefined && w.length > 3 && (/s$/.test(w) || ['on', 'for', 'out'].includes(words[k - 1] ?? '')));
 }
 
 const UNDO =
@@ -3134,6 +3146,20 @@ const MONTH_LABELS = ['January', 'February', 'March', 'April', 'May', 'June', 'J
 const DAY_PART_EXAMPLES = { morning: 'from 8 till 11', afternoon: 'from 2 till 5', evening: 'from 6 till 10' } as const;
 const DAY_PART_ENDS = { morning: 12, afternoon: 17, evening: 21 } as const;
 
+const DAY_PART_STARTS = { morning: 5, afternoon: 12, evening: 17 } as const;
+
+/**
+ * "watch the porch this morning till noon" said at 07:45: the part is under way and the end is said, so
+ * the window runs from now (docs/decisions.md, "Round N: times, follow-ups, arming"). Said before the
+ * part begins ("this afternoon till 5" at 08:00) its start is still asked.
+ */
+function isPartUnderwayWithEnd(r: Reading, part: keyof typeof DAY_PART_ENDS, hour: number): boolean {
+  const ends = r.time.anchors.filter((a) => a.role === 'end' && a.kind === 'clock' && !a.dateOnly);
+  if (ends.length !== 1 || r.time.anchors.length !== 1 || r.time.durationMs !== undefined) return false;
+  if (!/\bthis (?:morning|afternoon|evening)\b/.test(r.text)) return false;
+  return hour >= DAY_PART_STARTS[part] && hour < DAY_PART_ENDS[part];
+}
+
 /**
  * "watch the letterbox tomorrow morning", "this afternoon", "saturday evening": a part of the day
  * with no hours is no span to guess (never 24 hours): the hours are asked for, and the answer's bare
@@ -3149,6 +3175,7 @@ function askAboutDayPart(r: Reading, state: PlanState): string | undefined {
   const d = r.time.date ?? (dated?.kind === 'clock' ? dated.date : undefined);
   const tomorrow = r.time.dayOffset === 1 || (d !== undefined && countDaysBetween(now, d) === 1);
   const label = tomorrow ? `tomorrow ${part}` : d ? `on ${WEEKDAY_LABELS[getWeekday(d)]} ${part} (${d.day} ${MONTH_LABELS[d.month - 1]})` : `this ${part}`;
+  if (!d && !tomorrow && isPartUnderwayWithEnd(r, part, now.hour)) return undefined;
   if (!d && !tomorrow && now.hour >= DAY_PART_ENDS[part]) {
     return `This ${part} is already over (it's ${formatClock(state.ctx.now, state.ctx.timeZone)}), so I haven't changed anything. Which day and hours should I watch${what}?`;
   }
@@ -3578,6 +3605,26 @@ const WINDOW_END_WORDS = new Set([
 ]);
 
 /**
+ * "make it 10 to 7" on a watch: the time 6:50 or the range 10 until 7 (findEditClockOrRange) is asked
+ * about, unless the range reading moves each end of the watch by an hour and a half at most on the
+ * clock face: "10 to 4" on a 9-to-5 watch is the range 10 until 4, where 3:50 would be one new time
+ * for no end in particular (docs/decisions.md, "Round N: times, follow-ups, arming").
+ */
+function askEditClockOrRange(r: Reading, watch: ContextWatch, ctx: HouseholdContext): string | undefined {
+  const question = findEditClockOrRange(r.tokens);
+  const said = question ? /^"(\d{1,2}|five|ten) to (\d{1,2})"/.exec(question) : null;
+  if (!said) return question;
+  const first = said[1] === 'five' ? 5 : said[1] === 'ten' ? 10 : Number(said[1]);
+  if (first > 12 || Number(said[2]) > 12) return question;
+  const [from, until] = [watch.starts_at, watch.ends_at].map((iso) => {
+    const wall = toWallClock(Date.parse(iso), ctx.timeZone);
+    return (wall.hour * 60 + wall.minute) % 720;
+  });
+  const near = (a: number, b: number) => Math.min(Math.abs(a - b), 720 - Math.abs(a - b)) <= 90;
+  return near((first % 12) * 60, from) && near((Number(said[2]) % 12) * 60, until) ? undefined : question;
+}
+
+/**
  * "change the garage one to 11", "move it to 7": one new clock time after "to", with no word saying
  * whether the watch starts or ends then, is two edits (and, without am/pm, two hours): asked about,
  * never guessed (docs/decisions.md, "Round J household: time").
@@ -3630,7 +3677,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     r.time.doubtfulDate ??
     r.time.vagueCount ??
     askAboutDayPart(r, state) ??
-    findEditClockOrRange(r.tokens) ??
+    askEditClockOrRange(r, watch, state.ctx) ??
     askWhichEndMoves(r, watch) ??
     askWhichEndAMoveMeans(r, watch);
   if (timeQuestion) return timeQuestion;

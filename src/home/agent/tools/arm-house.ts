@@ -24,7 +24,7 @@ const ARMED_KINDS = new Set(['camera', 'contact']);
  * "we're off to the airport", "heading out for the day", "we're heading to bed", "we're home". Group 1 is the leaving word, group 2
  * the coming-home word.
  */
-const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) )?(?:(off|out|leaving|heading (?:out|off)|going (?:out|away)|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from) (?:the |my |our )?[a-z']+(?: [a-z']+)?))*`;
+const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) )?(?:(off|out|leaving|heading (?:out|off)|heading|headed|going (?:out|away)|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for) (?:the |my |our )?[a-z']+(?: [a-z']+)?))*`;
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
 const LEAD = new RegExp(
   String.raw`^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|${WHEREABOUTS})[\s,.!;:-]+)*`,
@@ -161,6 +161,13 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
   }
   const m = /^(arm|disarm)\b(.*)$/.exec(text.replace(LEAD, ''));
   if (!m) return undefined;
+  // "we're heading to the game, disarm it": leaving said before a disarm says two things, as after it
+  // (docs/decisions.md, "Round N: times, follow-ups, arming")
+  if (m[1] === 'disarm' && LEAD.exec(text)?.[1]) {
+    plan.clarification = 'You said you are leaving but asked me to disarm the house: should I disarm it, or arm it while you are out?';
+    plan.confidence = 0.3;
+    return plan;
+  }
   const reason = TRAIL.exec(m[2]);
   const agrees = reason && (m[1] === 'arm' ? reason[1] : reason[2]);
   const rest = (agrees ? m[2].slice(0, reason.index) : m[2]).split(/[^a-z']+/).filter(Boolean);

@@ -804,6 +804,12 @@ function readRecurrence(scan: SpecScan, i: number): number | undefined {
     if (prev === 'this' || (prev === 'the' && tokens[i - 2]?.text !== 'every')) {
       spec.weekend = true;
       take(spec, i - 1, i);
+    } else if (w === 'weekend' && ['all', 'whole', 'entire'].includes(prev ?? '')) {
+      // "all weekend", "the whole weekend": the coming weekend through, not every one
+      // (docs/decisions.md, "Round N: times, follow-ups, arming")
+      spec.weekend = true;
+      take(spec, i - 1, i);
+      if (tokens[i - 2]?.text === 'the') take(spec, i - 2);
     } else {
       spec.recurrence = 'weekends';
       take(spec, i);
@@ -853,9 +859,11 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
       if (spec.night && spec.dayOffset === 0 && tokens.slice(from, i).some((t) => t.text === 'tonight')) spec.nights = Math.max(spec.nights ?? 1, 2);
       else {
         spec.night = true;
-        spec.dayOffset = 1;
+        // ("the day after tomorrow night": two days on)
+        spec.dayOffset = tokens[i - 2]?.text === 'after' && tokens[i - 3]?.text === 'day' ? 2 : 1;
       }
       take(spec, i - 1, i);
+      if (spec.dayOffset === 2) take(spec, i - 3, i - 2);
       return i;
     }
     if (prev === 'last') {
@@ -875,9 +883,47 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
     spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' });
     spec.night = true;
     take(spec, i - 1, i);
+    takeDarkClause(scan, i - 1);
+    return i;
+  }
+  if (w === 'dark') return readDarkWord(scan, i);
+  return undefined;
+}
+
+/**
+ * "from dark til 6", "at dark", "once it's dark", "until dark": "dark" as a time is sunset, a start
+ * after a start word (the night begins then, so "til 6" is 06:00) and an end after an end word
+ * (docs/decisions.md, "Round N: times, follow-ups, arming").
+ */
+function readDarkWord(scan: SpecScan, i: number): number | undefined {
+  const { tokens, spec } = scan;
+  const prev = tokens[i - 1]?.text ?? '';
+  // "once it's dark", "when it is dark": not "it's dark in the garage"
+  const saidIs =
+    ['is', 's', "it's", 'its'].includes(prev) && tokens.slice(Math.max(scan.from, i - 4), i - 1).some((t) => ['when', 'once', 'soon'].includes(t.text));
+  if (START_WORDS.has(prev) || saidIs) {
+    spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' });
+    spec.night = true;
+    take(spec, i - 1, i);
+    takeDarkClause(scan, i - 1);
+    return i;
+  }
+  if (END_WORDS.has(prev)) {
+    spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'end' });
+    take(spec, i - 1, i);
     return i;
   }
   return undefined;
+}
+
+/** The words before "gets dark" / "it's dark": "(from) when it", "once it" are part of the time. */
+function takeDarkClause(scan: SpecScan, at: number): void {
+  const { tokens, spec } = scan;
+  for (let k = at - 1; k >= scan.from && k >= at - 3; k--) {
+    const t = tokens[k].text;
+    if (!['it', 'is', 's', 'when', 'once', 'as', 'soon', 'from', 'starting', 'after'].includes(t)) break;
+    take(spec, k);
+  }
 }
 
 /**
@@ -999,6 +1045,13 @@ function readDayWords(scan: SpecScan, i: number): number | undefined {
     take(spec, i);
     if (prev === 'the') take(spec, i - 1);
     return i;
+  }
+  // "(the) day after tomorrow" that chrono left (no clock beside it, or said apart from the clock)
+  if (w === 'day' && next === 'after' && tokens[i + 2]?.text === 'tomorrow') {
+    spec.dayOffset = 2;
+    take(spec, i, i + 1, i + 2);
+    if (prev === 'the') take(spec, i - 1);
+    return i + 2;
   }
   if (w === 'tomorrow' && !(next === 'night' && spec.night)) {
     spec.dayOffset = 1;
@@ -1342,6 +1395,11 @@ function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: Clo
     pieces.push({ text: 'sunlight', tokens: [i], night: false });
     return i;
   }
+  // "day after tomorrow" with no "the": chrono reads the day only with its article
+  if (w === 'day' && prevWord !== 'the' && tokens[i + 1]?.text === 'after' && tokens[i + 2]?.text === 'tomorrow') {
+    pieces.push({ text: 'the day', tokens: [i], night: false });
+    return i;
+  }
   // "now until 8pm": chrono reads "now" as the range's start and swaps the ends; now is read by
   // extractTimeSpec, so chrono sees a stop there
   if (w === 'now') {
@@ -1556,6 +1614,11 @@ function readDayToDayPart(tokens: Token[], from: number, phrase: ClockPhrase, sp
   return true;
 }
 
+/** "tomorrow" said as the day, not inside "the day after tomorrow" (chrono's date is that day). */
+function saysTomorrow(words: string): boolean {
+  return /\btomorrow\b/.test(words) && !/\bday after tomorrow\b/.test(words);
+}
+
 /** A named day's part with no clock: "till friday evening", "on saturday night", "tomorrow morning". */
 function readDayPartPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, part: DayPart): void {
   const r = phrase.result;
@@ -1563,7 +1626,7 @@ function readDayPartPhrase(tokens: Token[], from: number, phrase: ClockPhrase, s
   // "till friday evening", "from monday morning": a named day's part, at the hour people mean
   const date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
   const role = getRoleBefore(tokens, phrase.first, from);
-  const tomorrow = /\btomorrow\b/.test(phrase.text);
+  const tomorrow = saysTomorrow(phrase.text);
   // "on saturday night": that night, sunset to sunrise, as "tonight" is
   // ("saturday morning", "tomorrow afternoon": a part of the day with no hours, which the planner asks for)
   // ("saturday night 11 till 7 sunday morning": the part after a clock time is that time's)
@@ -1597,7 +1660,7 @@ function readDatePhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec
     return;
   }
   if (dayCertain) {
-    if (/\btomorrow\b/.test(words)) spec.dayOffset = 1;
+    if (saysTomorrow(words)) spec.dayOffset = 1;
     else spec.date = { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 };
     span.forEach((k) => spec.consumed.add(k));
   }
@@ -1905,6 +1968,11 @@ function resolveDayStart(
 }
 
 /** The end of a window starting at startsAt on day, and how it is said. */
+/** "from sundown to 6", "from dusk till 5": a bare end hour after an evening sun start is the morning's (docs/decisions.md, "Round N: times, follow-ups, arming"). */
+function isEveningSunStart(start: Anchor | undefined): boolean {
+  return start?.kind === 'sun' && (start.event === 'sunset' || start.event === 'dusk');
+}
+
 function resolveDayEnd(
   spec: TimeSpec,
   start: Anchor | undefined,
@@ -1925,7 +1993,11 @@ function resolveDayEnd(
       end,
       startsAt,
       ctx,
-      night || eveningStart || (spec.sleepContext && !spec.nextStart) || (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20),
+      night ||
+        eveningStart ||
+        (spec.sleepContext && !spec.nextStart) ||
+        (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20) ||
+        isEveningSunStart(start),
     );
     endLabel = describeAnchor(end, endsAt, ctx);
   } else if (spec.durationMs !== undefined) {
