@@ -23,8 +23,8 @@ const OPEN_LEAKS: Record<string, number> = {
   'start-event': 23,
   // a reason after a stand-down, a question part or an "except" list; "kill all … but leave the pool one running, …"
   'reason-place': 7,
-  // an unknown verb before "everything … except …": the whole-home reader takes it for a watch
-  verb: 8,
+  // "flurb all the outside bits tonight, so driveway, garden and shed, …": an unknown verb before a spelt-out group
+  verb: 1,
   // a joined request after a question part or an "… would you"; a sensor name for add_sensor takes any word
   'second-request': 8,
   // a bare number after arming ("arm the house 37") or a question part
@@ -73,6 +73,10 @@ test('the causes the probe found: each planted part gets one question and no cha
     "mute the living room camera, we've got guests 37",
     // an unknown word inside a cue's gap
     'leave the nursery and the zorble alone',
+    // a word no lexicon knows beside "everything" or "all": no part of the whole home
+    'zorp everything tonight',
+    'flurb all the cameras tonight',
+    'watch everything in the zorble tonight',
   ];
   for (const message of mustAsk) {
     const [turn] = await converse('lisbon', [message]);
@@ -85,6 +89,14 @@ test('the causes the probe found: each planted part gets one question and no cha
     too.changes.map((c) => c.tool),
     ['create_watch'],
   );
+  for (const message of ['watch everything tonight', 'watch all the cameras tonight']) {
+    const [whole] = await converse('lisbon', [message]);
+    assert.deepEqual(
+      whole.changes.map((c) => c.tool),
+      ['create_watch'],
+      message,
+    );
+  }
   const [alone] = await converse('lisbon', ["don't watch the garage"]);
   assert.deepEqual(
     alone.changes.map((c) => c.tool),

@@ -566,6 +566,9 @@ function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdCo
     if (placeWords.length) {
       // "everything in the garage", "all the garage sensors": the room's sensors
       const inner = resolveRun(placeWords, kindWords, ctx, label);
+      // "zorp everything", "everything in the zorble": a word no lexicon knows is no part of the whole home, so it is asked
+      const start = end - words.length;
+      if (!inner && words.some((_, k) => classes[k] === 'unknown' && tokens[start + k]?.unknown)) return { type: 'unknown', label };
       if (!inner) return { type: 'group', label: 'whole home', sensors: filterByKind(ctx.sensors, getKind(kindWords)), wholeHome: true, except };
       if (inner.type === 'room')
         return { type: 'group', label: inner.room, sensors: filterByKind(inner.sensors, getKind(kindWords)), wholeHome: false, except };
