@@ -2,6 +2,7 @@
 export { readAnimalWord } from './lexicon/animals.ts';
 
 export { isPersonWord, isSamePersonWord } from './lexicon/people.ts';
+export { isPatronWord } from './lexicon/patrons.ts';
 export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
 export { getNounSenses, isEnglishWord, loadWordNet } from './lexicon/wordnet.ts';
 export { createNormalizer, getTypoDistance, type Token } from './normalize.ts';

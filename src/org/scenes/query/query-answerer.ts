@@ -1723,6 +1723,12 @@ export function vehicleKindsNote(interp: Pick<Interpretation, 'aggregate' | 'veh
   return `The cameras count vehicles of every kind together and cannot tell ${kinds} from other vehicles, ${bound}.`;
 }
 
+/** "the guy by the gate": the camera does not tell where in the scene one person stands (Interpretation.landmark). */
+function landmarkNote(interp: Interpretation): string {
+  const place = describeLocation(interp.location);
+  return `The camera does not tell where in the ${place} a person stands, so this is for everyone in the ${place}, not only by the ${interp.landmark}.`;
+}
+
 function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAnswer {
   if (interp.aggregate === 'threshold' && !result.ask && !/^No\b/.test(result.answer)) return vehicleKindsThresholdAsk(interp, result);
   return { ...result, answer: `${result.answer} ${vehicleKindsNote(interp)}` };
@@ -1857,6 +1863,7 @@ export function answerQuery(
   }
 
   if (interp.vehicle_kinds?.length) result = withVehicleKinds(interp, result);
+  if (interp.landmark && !result.ask) result = { ...result, answer: `${result.answer} ${landmarkNote(interp)}` };
   if (interp.day_peak) result = withDayPeak(interp, result, detections, baseline[0] ?? [], p);
   if (interp.late_end && !result.ask) result = withLateEnd(interp, result, baseline[0] ?? [], scene);
 

@@ -544,6 +544,8 @@ interface Reading {
   tokens: Token[];
   unknown: string[];
   otherPlaces: string[];
+  /** a spot inside the scene that points at one person ("the guy by the gate"), see query-tokenizer.ts */
+  landmarks: string[];
   roles: Set<WordRole>;
   /** two times compared; `phrase` is then the first of them */
   compared?: ComparisonOfTimes;
@@ -626,7 +628,7 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
         remainder: compared.rest,
       }
     : (readOvernight(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone }));
-  const { tokens, unknown, otherPlaces } = tokenizeQuestion(remainder, location);
+  const { tokens, unknown, otherPlaces, landmarks } = tokenizeQuestion(remainder, location);
   return {
     query,
     normalised,
@@ -637,6 +639,7 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
     tokens,
     unknown,
     otherPlaces,
+    landmarks,
     roles: collectRoles(tokens),
     compared,
     alsoWhen: alsoWhen !== null,
@@ -738,7 +741,23 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   if (camera) return camera;
   const reading = readQuestion(activity.query, ctx);
   checkCoverage(reading, ctx.location);
-  return resolveQuestion(reading, ctx);
+  return withLandmark(reading, resolveQuestion(reading, ctx));
+}
+
+/**
+ * "how long has the guy by the gate been here": the camera counts people in the whole scene and
+ * does not tell where inside it one stands, so the answer is for the scene and says so; anything
+ * but a question about people is asked back (docs/decisions.md, "Round O: scene questions").
+ */
+function withLandmark(reading: Reading, interp: Interpretation): Interpretation {
+  if (reading.landmarks.length === 0) return interp;
+  const place = describeLocation(interp.location);
+  if (interp.metric !== 'people') {
+    refuse(
+      `The camera does not tell where in the ${place} someone stands, so I cannot pick out the one by ${quote(reading.landmarks)}; ask about the whole ${place}.`,
+    );
+  }
+  return { ...interp, landmark: reading.landmarks[0] };
 }
 
 /**

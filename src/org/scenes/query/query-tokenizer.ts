@@ -2,7 +2,7 @@ import { rewriteDottedClocks } from '../../../platform/language/time/clock-phras
 import nlp from 'compromise';
 import { closest, distance } from 'fastest-levenshtein';
 import { stemmer } from 'stemmer';
-import { SMALL_NUMBER_WORDS, SPELLING_FIXES, TENS_WORDS, getNounSenses, readAnimalWord } from '../../../platform/language/index.ts';
+import { SMALL_NUMBER_WORDS, SPELLING_FIXES, TENS_WORDS, getNounSenses, isPatronWord, readAnimalWord } from '../../../platform/language/index.ts';
 import { PHRASE_REPLACEMENTS, PLACE_ALIASES, WORDS_BY_ROLE, WORD_REPLACEMENTS, type WordRole } from './query-vocabulary.ts';
 
 /**
@@ -24,6 +24,8 @@ export interface TokenizedQuestion {
   unknown: string[];
   /** named places (vocabulary or unknown words after "in/at the") that are not this scene's location */
   otherPlaces: string[];
+  /** a spot inside the scene that picks out one person ("the guy by the gate"): not another scene */
+  landmarks: string[];
 }
 
 const ROLES_BY_STEM = new Map<string, Set<WordRole>>();
@@ -448,6 +450,57 @@ function isInPlaceSlot(words: string[], i: number): boolean {
   return j >= 0 && PLACE_PREPOSITIONS.has(words[j]);
 }
 
+/** Words before which "patient" is the adjective ("be patient", "very patient"), not the people waiting. */
+const ADJECTIVE_CUES = new Set([
+  'be',
+  'is',
+  'are',
+  'was',
+  'were',
+  'been',
+  'being',
+  'so',
+  'very',
+  'too',
+  'more',
+  'most',
+  'less',
+  'how',
+  'stay',
+  'remain',
+  'they',
+  'we',
+  'he',
+  'she',
+]);
+
+/**
+ * The people a place serves ("patients", "passengers", "pupils") are people, as "customers" are
+ * (src/platform/language/lexicon/patrons.ts); not when said as an adjective ("the patient guy",
+ * "were they patient").
+ */
+function readPatronNoun(words: string[], i: number): ReadonlySet<WordRole> | undefined {
+  const next = words[i + 1];
+  const isPeople = (w: string | undefined) => w !== undefined && ROLES_BY_STEM.get(stemmer(w))?.has('people') === true;
+  // "the patient guy" and "were people patient": beside a word for people it describes them
+  if (ADJECTIVE_CUES.has(words[i - 1] ?? '') || isPeople(next) || isPeople(words[i - 1]) || !isPatronWord(words[i])) return undefined;
+  return ROLES_BY_STEM.get(stemmer('people'));
+}
+
+const LANDMARK_PREPOSITIONS = new Set(['by', 'near', 'at']);
+const ONE_PERSON_DETERMINERS = new Set(['the', 'that', 'this']);
+
+/**
+ * "the guy by the gate", "that man near the door": a place named to point at one person is a spot
+ * inside the scene, not another scene (docs/decisions.md, "Round O: scene questions").
+ */
+function isPersonLandmark(words: string[], i: number): boolean {
+  if (!DETERMINERS.has(words[i - 1] ?? '') || !LANDMARK_PREPOSITIONS.has(words[i - 2] ?? '')) return false;
+  const person = words[i - 3];
+  const singular = person !== undefined && !person.endsWith('s') && ROLES_BY_STEM.get(stemmer(person))?.has('people') === true;
+  return singular && ONE_PERSON_DETERMINERS.has(words[i - 4] ?? '');
+}
+
 /** Classify the words of a normalised question whose time phrase has been blanked out. */
 export function tokenizeQuestion(text: string, location: string): TokenizedQuestion {
   const locationStems = locationStemsOf(location);
@@ -455,6 +508,7 @@ export function tokenizeQuestion(text: string, location: string): TokenizedQuest
   const tokens: Token[] = [];
   const unknown: string[] = [];
   const otherPlaces: string[] = [];
+  const landmarks: string[] = [];
   const ownWords = new Set(locationWords(location));
   const ownQualifiers = [...ownWords].filter((w) => QUALIFIERS.has(w));
   words.forEach((word, i) => {
@@ -481,7 +535,7 @@ export function tokenizeQuestion(text: string, location: string): TokenizedQuest
         return;
       }
     }
-    const roles = ROLES_BY_STEM.get(stem);
+    const roles = ROLES_BY_STEM.get(stem) ?? (/\d/.test(word) ? undefined : readPatronNoun(words, i));
     // a noun the vocabulary lacks may still name a cat or a dog ("pooch"), or an animal the cameras do not report
     const animal = roles || /\d/.test(word) ? null : readAnimalWord(word);
     if (animal) {
@@ -489,11 +543,11 @@ export function tokenizeQuestion(text: string, location: string): TokenizedQuest
       return;
     }
     if (roles?.has('named_place') || (!roles && isInPlaceSlot(words, i) && !/^\d/.test(word))) {
-      otherPlaces.push(word);
+      (isPersonLandmark(words, i) ? landmarks : otherPlaces).push(word);
       return;
     }
     if (roles) tokens.push({ word, roles });
     else if (word.length > 1 || /\d/.test(word)) unknown.push(word);
   });
-  return { tokens, unknown, otherPlaces };
+  return { tokens, unknown, otherPlaces, landmarks };
 }

@@ -143,6 +143,8 @@ export interface Interpretation {
   vehicle_kinds?: string[];
   /** arrivals/departures: also as a rate per hour over the range ("how many cars per hour") */
   per_hour?: boolean;
+  /** "the guy by the gate": a spot inside the scene; the answer is for the whole scene and says so */
+  landmark?: string;
   /** arrivals: "how many different people": the answer says a track is counted, not an identity */
   distinct?: boolean;
   /** the phrase of the question that set the range, if any ("since 9am", "last 10 minutes") */
