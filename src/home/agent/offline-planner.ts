@@ -321,8 +321,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return plan;
   }
   // "kill all the watches but leave the pool one running": what the message keeps is out of its "all"
-  markKeptBeforeRest(readings);
-  for (const r of readings) if (keepsKindsOn(r, readings)) r.mentions = [];
+  markKept(readings);
   const keptIds = readings.filter((r) => r.intent === 'keep').flatMap((r) => r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
   if (keptIds.length) for (const r of readings) if (r.intent === 'stand_down' && r.wantsAll) r.exceptSensorIds = [...r.exceptSensorIds, ...keptIds];
   // coverage before action: a request that changes the household acts only on a reading that
@@ -2265,6 +2264,11 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
  * alone, with no question about which sensors (docs/decisions.md, "Round O: words"). Only every sensor
  * (or camera) of the home said by its kind in the plural, with "on"; a place named is read as before.
  */
+function markKept(readings: Reading[]): void {
+  markKeptBeforeRest(readings);
+  for (const r of readings) if (keepsKindsOn(r, readings)) r.mentions = [];
+}
+
 function keepsKindsOn(r: Reading, readings: Reading[]): boolean {
   if (r.intent !== 'keep' || !r.mentions.length || !r.text.split(' ').includes('on')) return false;
   if (!readings.some((x) => x.intent === 'stand_down') || readings.some((x) => x.intent === 'mute')) return false;
