@@ -321,7 +321,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
     return plan;
   }
   // "kill all the watches but leave the pool one running": what the message keeps is out of its "all"
-  markKeptBeforeRest(readings);
+  markKept(readings);
   const keptIds = readings.filter((r) => r.intent === 'keep').flatMap((r) => r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
   if (keptIds.length) for (const r of readings) if (r.intent === 'stand_down' && r.wantsAll) r.exceptSensorIds = [...r.exceptSensorIds, ...keptIds];
   // coverage before action: a request that changes the household acts only on a reading that
@@ -2018,16 +2018,24 @@ function isPersonSubject(tokens: Token[], k: number, to: number, ctx: HouseholdC
  * "…, the possums keep tripping it", "…, the wind sets it off": "the" and a noun that names no place, sensor
  * or time of this home, then a verb of its own — something else doing something, a reason. The noun is a
  * thing, not a place any home could have ("the attic…"), a kind of sensor ("the camera too") or a reference
- * ("the other one"). See docs/decisions.md, "Round L household: places and words".
+ * ("the other one"). See docs/decisions.md, "Round L household: places and words"; "a gecko keeps…" and
+ * "the gate latch is…" likewise ("Round O: words").
  */
 function isThingSubject(tokens: Token[], k: number, to: number, ctx: HouseholdContext): boolean {
-  if (!['the', 'my', 'our', 'those', 'these', 'some'].includes(tokens[k]?.text ?? '')) return false;
-  const noun = tokens[k + 1];
-  if (!noun || k + 2 >= to || !noun.isNoun || noun.isVerb || !/^[a-z]{3,}$/.test(noun.text) || noun.unknown) return false;
+  if (!['the', 'my', 'our', 'those', 'these', 'some', 'a', 'an'].includes(tokens[k]?.text ?? '')) return false;
+  if (isThingNoun(tokens[k + 1], ctx) && k + 2 < to) return tokens[k + 2].isVerb && !tokens[k + 2].isNoun;
+  // "…, the gate latch is busted": a thing of a place (any word before it), then a verb
+  const [modifier, noun, verb] = [tokens[k + 1], tokens[k + 2], tokens[k + 3]];
+  if (!modifier?.isNoun || modifier.unknown || !isThingNoun(noun, ctx) || k + 3 >= to) return false;
+  return PLACE_STATE_VERBS.has(verb.text);
+}
+
+/** A noun that names no place, sensor kind, reference or time of this home or of any home ("possums", "wind", "latch"). */
+function isThingNoun(noun: Token | undefined, ctx: HouseholdContext): boolean {
+  if (!noun || !noun.isNoun || noun.isVerb || !/^[a-z]{3,}$/.test(noun.text) || noun.unknown) return false;
   const w = noun.text;
   if (listPlaceWords(ctx).includes(w) || w in KIND_WORDS || WHOLE_HOME_WORDS.has(w) || REFERENCE_WORDS.has(w) || VAGUE_SUBJECTS.has(w)) return false;
-  if (isPlaceWord(w) || classifyWord(w) !== undefined) return false;
-  return tokens[k + 2].isVerb && !tokens[k + 2].isNoun;
+  return !isPlaceWord(w) && classifyWord(w) === undefined;
 }
 
 /** Words for a whole home, which another person's possessive makes theirs ("my ex's house"). */
@@ -2249,6 +2257,22 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
     text,
     message,
   };
+}
+
+/**
+ * "stop watching the garage but keep the sensors on": kept on is left unmuted, as it is — the stand-down
+ * alone, with no question about which sensors (docs/decisions.md, "Round O: words"). Only every sensor
+ * (or camera) of the home said by its kind in the plural, with "on"; a place named is read as before.
+ */
+function markKept(readings: Reading[]): void {
+  markKeptBeforeRest(readings);
+  for (const r of readings) if (keepsKindsOn(r, readings)) r.mentions = [];
+}
+
+function keepsKindsOn(r: Reading, readings: Reading[]): boolean {
+  if (r.intent !== 'keep' || !r.mentions.length || !r.text.split(' ').includes('on')) return false;
+  if (!readings.some((x) => x.intent === 'stand_down') || readings.some((x) => x.intent === 'mute')) return false;
+  return r.mentions.every((m) => m.place.type === 'ambiguous' && /^(?:(?:the|all|my|your|of) )*(?:sensors|cameras|cams)$/.test(m.text));
 }
 
 /** The places a clause names: all found, those it leaves out ("not the driveway"), those it asks about, and their tokens. */

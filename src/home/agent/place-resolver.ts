@@ -250,8 +250,10 @@ function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdCon
   const unmatched = placeWords.filter((w) => !names.some((n) => matchWord(w, n)));
   // every word said is one of this home's name words, and they resolved: the home's own name wins
   if (unmatched.length === 0 && byName.type !== 'unknown') {
-    // "the door": the back door contact by name, or the porch (a covered entrance) by meaning
-    if ((byName.type === 'sensor' || byName.type === 'room') && kindWords.length === 0) {
+    // "the door": the back door contact by name, or the porch (a covered entrance) by meaning; two name
+    // words of one sensor said ("the front door") are that sensor, never a lookalike by meaning
+    // (docs/decisions.md, "Round O: words")
+    if ((byName.type === 'room' || (byName.type === 'sensor' && placeWords.length === 1)) && kindWords.length === 0) {
       const named = byName.type === 'sensor' ? byName.sensor.room : byName.room;
       const fullName = byName.type === 'sensor' ? getSensorPlaceWords(byName.sensor) : splitName(byName.room);
       const partial = fullName.some((w) => !placeWords.some((p) => matchWord(p, w)));

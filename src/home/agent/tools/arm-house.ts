@@ -144,6 +144,16 @@ function answerAlarmState(text: string, ctx: HouseholdContext): Plan | undefined
   return { planner: 'offline', calls: [], refusals: [], answers: [answer], confidence: 1 };
 }
 
+/**
+ * "arm the alarm", "disarm the burglar alarm": the house's alarm is its arming, and the verb says so, so
+ * nothing else is left unread; "the alarm system", "the smoke alarm", "the alarm clock" keep their words
+ * and are refused or asked as before (docs/decisions.md, "Round O: words").
+ */
+function dropHouseAlarm(unknown: string[]): string[] {
+  const rest = unknown.filter((w) => w !== 'alarm' && w !== 'burglar');
+  return unknown.includes('alarm') && rest.length === 0 ? [] : unknown;
+}
+
 /** "arm the house", "arm everything", "disarm", "I'm home, disarm"; "is the house armed?" answered; anything else not read here. */
 export function readArmRequest(message: string, ctx: HouseholdContext): Plan | undefined {
   const text = message
@@ -171,7 +181,7 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
   const reason = TRAIL.exec(m[2]);
   const agrees = reason && (m[1] === 'arm' ? reason[1] : reason[2]);
   const rest = (agrees ? m[2].slice(0, reason.index) : m[2]).split(/[^a-z']+/).filter(Boolean);
-  const unknown = rest.filter((w) => !WHOLE_HOUSE.has(w));
+  const unknown = dropHouseAlarm(rest.filter((w) => !WHOLE_HOUSE.has(w)));
   // "arm the alarm system", "disarm the lights": not ours to arm; the general reader says so
   if (unknown.some((w) => OUT_OF_SCOPE_NOUNS.has(w) || w === 'system')) return undefined;
   const arm = m[1] === 'arm';
