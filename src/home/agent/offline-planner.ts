@@ -3690,6 +3690,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   ) {
     r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
   }
+  readDayMove(r);
   const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
   if (placesAreNewSubject) {
     const moved = moveWatchToPlaces(r, watch, state, plan, change);
@@ -3706,6 +3707,23 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   });
   state.lastWatchId = watch.id;
   return undefined;
+}
+
+/** Verbs that move a watch to another day ("move it to monday", "change it to friday"). */
+const DAY_MOVE_VERBS = new Set(['move', 'shift', 'reschedule', 'change', 'switch', 'bump']);
+
+/**
+ * "move it to monday": a day alone after a moving verb is the watch's new day, not its new end ("until monday"),
+ * so the watch keeps its hours on that day (resolveWindowChange, dayOnly). "Extend it to monday", "keep it on
+ * till monday" and "move the end to monday" still change the end (docs/decisions.md, "Round O: times and follow-ups").
+ */
+function readDayMove(r: Reading): void {
+  const span = r.tokens.slice(r.clause.from, r.clause.to);
+  const [a] = r.time.anchors;
+  if (r.time.anchors.length !== 1 || a.kind !== 'clock' || !a.dateOnly || !a.date || r.time.date || r.time.dayOffset !== 0) return;
+  if (!span.some((t) => DAY_MOVE_VERBS.has(t.root) || DAY_MOVE_VERBS.has(t.text))) return;
+  if (span.some((t) => MOVE_END_WORDS.has(t.text) || MOVE_END_WORDS.has(t.root))) return;
+  r.time = { ...r.time, anchors: [], date: { ...a.date, hour: 0, minute: 0 } };
 }
 
 /**
