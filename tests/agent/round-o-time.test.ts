@@ -88,3 +88,21 @@ test('a day after an end word or an extending verb is still the new end', async 
     assert.notEqual(s, '2026-11-21T10:00', `${message}: ${turn.reply}`);
   }
 });
+
+test('a watch stood down earlier is put back on for the time now said', async () => {
+  for (const message of ['actually put it back on, just for tonight', 'hmm, turn it back on for tonight', 'put that back on tonight please']) {
+    const [, , turn] = await converse(midday, ['watch the garage tomorrow from 10 to 2', 'stand down the garage watch', message]);
+    assert.deepEqual(
+      turn.changes.map((c) => c.tool),
+      ['create_watch'],
+      `${message}: ${turn.reply}`,
+    );
+    assert.match(String(turn.changes[0].args.starts_at), /^2026-11-19T17:/, `${message}: ${turn.reply}`);
+    assert.equal(turn.changes[0].args.subject, 'garage', `${message}: ${turn.reply}`);
+  }
+});
+
+test('"put it back on" with nothing stood down never creates a watch of its own', async () => {
+  const [, turn] = await converse(midday, ['mute the garage camera', 'put it back on tonight']);
+  assert.ok(!turn.changes.some((c) => c.tool === 'create_watch'), turn.reply);
+});

@@ -253,6 +253,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   const undoAndSay =
     planUndoWithRestatement(message.trim(), ctx) ?? planWithdrawalSaidAsReverse(message.trim(), ctx) ?? planWithdrawalThenPlace(message.trim(), ctx);
   if (undoAndSay) return undoAndSay;
+  const restoredForTime = planRestoreForTime(message.trim(), ctx);
+  if (restoredForTime) return restoredForTime;
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
   if (corrected) return corrected;
@@ -909,6 +911,29 @@ function planWithdrawalThenPlace(message: string, ctx: HouseholdContext): Plan |
     readings.every((r) => !r.intent && !r.question && !r.outOfScope) &&
     readings.some((r) => r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor' || m.place.type === 'ambiguous'));
   return placeOnly ? planOffline(`no, I meant ${rest}`, ctx) : undefined;
+}
+
+/** "put it back on, just for tonight", "turn it back on till 6am": a stood-down watch set up again, for a new time. */
+const RESTORE_FOR_TIME =
+  /^(?:(?:ok(?:ay)?|actually|oh|hmm|wait|no|sorry)[,!.]?\s+)*(?:put|turn|switch)\s+(?:it|that|that watch)\s+back\s+on[,;]?\s+(.+?)[.!]*$/i;
+
+/**
+ * "stand down the boat shed watch" — "actually put it back on, just for tonight": the watch this conversation stood
+ * down last, on its own sensors, for the time now said (read as "watch the boat shed just for tonight" is). Undefined
+ * when the message is not such a request or nothing was stood down; the new reading's question when it asks
+ * (docs/decisions.md, "Round O: times and follow-ups").
+ */
+function planRestoreForTime(message: string, ctx: HouseholdContext): Plan | undefined {
+  const rest = RESTORE_FOR_TIME.exec(message)?.[1];
+  const turns = ctx.conversation?.turns ?? [];
+  const last = [...turns].reverse().find((t) => t.actions.some((a) => CHANGE_ACTIONS.has(a.type)));
+  const stood = last?.actions.find((a) => a.type === 'watch.stood_down' && a.watch)?.watch;
+  if (!rest || !stood?.subject) return undefined;
+  const plan = planOffline(`watch the ${stood.subject} ${rest}`, ctx);
+  const [call] = plan.calls;
+  if (plan.calls.length !== 1 || call.tool !== 'create_watch') return plan.calls.length ? undefined : plan;
+  call.args = { ...call.args, sensor_ids: stood.sensor_ids, subject: stood.subject };
+  return plan;
 }
 
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
