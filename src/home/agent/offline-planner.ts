@@ -253,6 +253,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   const undoAndSay =
     planUndoWithRestatement(message.trim(), ctx) ?? planWithdrawalSaidAsReverse(message.trim(), ctx) ?? planWithdrawalThenPlace(message.trim(), ctx);
   if (undoAndSay) return undoAndSay;
+  const restoredForTime = planRestoreForTime(message.trim(), ctx);
+  if (restoredForTime) return restoredForTime;
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
   if (corrected) return corrected;
@@ -909,6 +911,29 @@ function planWithdrawalThenPlace(message: string, ctx: HouseholdContext): Plan |
     readings.every((r) => !r.intent && !r.question && !r.outOfScope) &&
     readings.some((r) => r.mentions.some((m) => m.place.type === 'room' || m.place.type === 'sensor' || m.place.type === 'ambiguous'));
   return placeOnly ? planOffline(`no, I meant ${rest}`, ctx) : undefined;
+}
+
+/** "put it back on, just for tonight", "turn it back on till 6am": a stood-down watch set up again, for a new time. */
+const RESTORE_FOR_TIME =
+  /^(?:(?:ok(?:ay)?|actually|oh|hmm|wait|no|sorry)[,!.]?\s+)*(?:put|turn|switch)\s+(?:it|that|that watch)\s+back\s+on[,;]?\s+(.+?)[.!]*$/i;
+
+/**
+ * "stand down the boat shed watch" — "actually put it back on, just for tonight": the watch this conversation stood
+ * down last, on its own sensors, for the time now said (read as "watch the boat shed just for tonight" is). Undefined
+ * when the message is not such a request or nothing was stood down; the new reading's question when it asks
+ * (docs/decisions.md, "Round O: times and follow-ups").
+ */
+function planRestoreForTime(message: string, ctx: HouseholdContext): Plan | undefined {
+  const rest = RESTORE_FOR_TIME.exec(message)?.[1];
+  const turns = ctx.conversation?.turns ?? [];
+  const last = [...turns].reverse().find((t) => t.actions.some((a) => CHANGE_ACTIONS.has(a.type)));
+  const stood = last?.actions.find((a) => a.type === 'watch.stood_down' && a.watch)?.watch;
+  if (!rest || !stood?.subject) return undefined;
+  const plan = planOffline(`watch the ${stood.subject} ${rest}`, ctx);
+  const [call] = plan.calls;
+  if (plan.calls.length !== 1 || call.tool !== 'create_watch') return plan.calls.length ? undefined : plan;
+  call.args = { ...call.args, sensor_ids: stood.sensor_ids, subject: stood.subject };
+  return plan;
 }
 
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
@@ -3714,6 +3739,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   ) {
     r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
   }
+  readDayMove(r);
   const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
   if (placesAreNewSubject) {
     const moved = moveWatchToPlaces(r, watch, state, plan, change);
@@ -3730,6 +3756,23 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   });
   state.lastWatchId = watch.id;
   return undefined;
+}
+
+/** Verbs that move a watch to another day ("move it to monday", "change it to friday"). */
+const DAY_MOVE_VERBS = new Set(['move', 'shift', 'reschedule', 'change', 'switch', 'bump']);
+
+/**
+ * "move it to monday": a day alone after a moving verb is the watch's new day, not its new end ("until monday"),
+ * so the watch keeps its hours on that day (resolveWindowChange, dayOnly). "Extend it to monday", "keep it on
+ * till monday" and "move the end to monday" still change the end (docs/decisions.md, "Round O: times and follow-ups").
+ */
+function readDayMove(r: Reading): void {
+  const span = r.tokens.slice(r.clause.from, r.clause.to);
+  const [a] = r.time.anchors;
+  if (r.time.anchors.length !== 1 || a.kind !== 'clock' || !a.dateOnly || !a.date || r.time.date || r.time.dayOffset !== 0) return;
+  if (!span.some((t) => DAY_MOVE_VERBS.has(t.root) || DAY_MOVE_VERBS.has(t.text))) return;
+  if (span.some((t) => MOVE_END_WORDS.has(t.text) || MOVE_END_WORDS.has(t.root))) return;
+  r.time = { ...r.time, anchors: [], date: { ...a.date, hour: 0, minute: 0 } };
 }
 
 /**

@@ -1535,6 +1535,14 @@ function readClockPhrases(tokens: Token[], from: number, to: number, ctx: TimeCo
   }
 }
 
+/**
+ * "weekdays", "every weekday": a weekly pattern (readRecurrence), never one day's date. (A weekend pattern keeps
+ * chrono's Saturday, which resolveWeekendWindow reads.)
+ */
+function isWeeklyPatternWord(tokens: Token[], k: number): boolean {
+  return /^week(?:day|night)s?$/.test(tokens[k].text);
+}
+
 /** One clock or date phrase of the clause, read into the spec. */
 function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, ctx: TimeContext): void {
   const r = phrase.result;
@@ -1543,7 +1551,10 @@ function readClockPhrase(tokens: Token[], from: number, phrase: ClockPhrase, spe
   const hasClock = r.start.isCertain('hour') || /\b(noon|midnight)\b/.test(words);
   // "every saturday and sunday night, 9pm to 7am": the days are the weekly pattern already read,
   // not a date for the first window
-  const weeklyDays = spec.recurrence !== undefined && span.some((k) => spec.consumed.has(k) && parseWeekday(tokens[k].text) !== undefined);
+  // ("every weekday 9 to 11": chrono takes "weekday" for a day, but it is the pattern, read later by readRecurrence)
+  const weeklyDays =
+    (spec.recurrence !== undefined && span.some((k) => spec.consumed.has(k) && parseWeekday(tokens[k].text) !== undefined)) ||
+    span.some((k) => isWeeklyPatternWord(tokens, k));
   const dayCertain = (r.start.isCertain('day') || r.start.isCertain('weekday')) && !weeklyDays;
   const part = words.split(/\s+/).find(isDayPart);
   // ("tomorrow morning" is read as a named day's part is; "tomorrow night" by readNightWords)
@@ -2284,6 +2295,17 @@ function moveWindowDay(spec: TimeSpec, startsAt: number, endsAt: number, ctx: Ti
   };
 }
 
+/**
+ * "start it at 4 instead" of a watch from 17:21 tonight, said at 10:00: 04:00 has passed, but 16:00 on the
+ * watch's own day is still ahead and before its end, so that is the start (an edit keeps the watch's day).
+ * Undefined when am/pm or a date was said, or the other half-day does not fit either.
+ */
+function findOtherHalfStart(anchor: Anchor, day: WallClock, endsAt: number, ctx: TimeContext): number | undefined {
+  if (anchor.kind !== 'clock' || anchor.meridiemCertain || anchor.date || anchor.dateOnly || anchor.hour === 0 || anchor.hour >= 12) return undefined;
+  const s = fromWallClock({ ...day, hour: anchor.hour + 12, minute: anchor.minute }, ctx.timeZone);
+  return s >= ctx.now && s < endsAt ? s : undefined;
+}
+
 /** One time said ("make it 10pm", "start at 9", "till 4", "for two hours"): the start or the end it changes, set on `out`. */
 function changeOneEnd(spec: TimeSpec, startsAt: number, endsAt: number, ctx: TimeContext, startRequested: boolean, out: WindowChange): void {
   const anchor = spec.anchors[0];
@@ -2301,7 +2323,7 @@ function changeOneEnd(spec: TimeSpec, startsAt: number, endsAt: number, ctx: Tim
   if (anchor && (startRequested || anchor.role === 'start' || nearStart)) {
     const day = { ...toLocalDate(Math.max(startsAt, ctx.now), ctx.timeZone), hour: 0, minute: 0 };
     let s = resolveStart(anchor, day, ctx, spec.night || toWallClock(endsAt, ctx.timeZone).hour < 9);
-    if (s < ctx.now) s = resolveStart(anchor, addDays(day, 1), ctx, spec.night);
+    if (s < ctx.now) s = findOtherHalfStart(anchor, day, endsAt, ctx) ?? resolveStart(anchor, addDays(day, 1), ctx, spec.night);
     out.starts_at = new Date(s).toISOString();
     out.window = `${describeAnchor(anchor, s, ctx)} to ${formatClock(endsAt, ctx.timeZone)}`;
   } else if (anchor) {
