@@ -1,0 +1,14 @@
+/**
+ * Round P of the rolling fresh sets for language precision: household cases written blind, committed
+ * as written (round-p-household*.json, never edited; round-p-README.md says who wrote them and what
+ * they read). Its first run is the round's figure: household correct 126/150 (84.0%), asked 18,
+ * missed 3, wrong 3 (round-p.first-run.txt). Nothing has been fixed against it yet: this gate holds
+ * the first-run level (its three wrong actions included) and is to be tightened to 0 wrong once
+ * their general causes are fixed.
+ */
+import { test } from 'node:test';
+import { gateHousehold } from './household-heldout.ts';
+
+test('round P household set: correct ≥ 126, wrong ≤ 3 (first run, not yet fixed)', { timeout: 900_000 }, async () => {
+  await gateHousehold('P', { size: 150, minCorrect: 126, maxWrong: 3 });
+});
