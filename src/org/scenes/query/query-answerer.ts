@@ -684,6 +684,32 @@ function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): 
   return { answer, supporting: [start.record, end.record], direction, sentence };
 }
 
+/** How many of the latest counts a widened trend is read from (Interpretation.trend_wide). */
+const WIDE_TREND_COUNTS = 3;
+
+/**
+ * A trend over a window too short for the scene's counts: read from the last few counts instead,
+ * and the answer says from when (Interpretation.trend_wide). None when the history has no more.
+ */
+function widenedTrend(interp: Interpretation, history: DetectionRecord[]): CountAnswer | undefined {
+  const wide = interp.trend_wide!;
+  const people = readingsOver(readingsOf(history, 'person_count'), wide.from, wide.to);
+  const vehicles = readingsOver(readingsOf(history, 'vehicle'), wide.from, wide.to);
+  const counted = interp.metric === 'people' ? people : interp.metric === 'vehicles' ? vehicles : [...people, ...vehicles];
+  const times = [...new Set(counted.map((r) => r.at).filter((t) => t >= wide.from && t <= wide.to))].sort((a, b) => a - b);
+  if (times.length < WIDE_TREND_COUNTS) return undefined;
+  const from = times[times.length - WIDE_TREND_COUNTS];
+  if (from >= interp.from) return undefined;
+  const p0 = phrasingOf(interp);
+  const label = `since ${p0.moment(from)}`;
+  const wider: Interpretation = { ...interp, from, range_label: label };
+  const p = { ...p0, when: label };
+  const r = interp.metric === 'activity' ? answerBothTrends(wider, people, vehicles, p) : answerTrend(wider, interp.metric === 'people' ? people : vehicles, p);
+  if (/^I have (too few|no) /.test(r.answer)) return undefined;
+  const window = interp.range_label.replace(/^in /, '');
+  return { ...r, answer: `${r.answer} (${capitalise(window)} hold too few counts to tell a trend, so this reads the last ${WIDE_TREND_COUNTS} counts.)` };
+}
+
 /**
  * "has it been getting quieter?" at a car park, with neither people nor vehicles named: both
  * counts. Yes or no only when they agree (or only one has readings); otherwise both, plainly.
@@ -1677,6 +1703,7 @@ function answerCountAggregate(
       break;
     case 'trend':
       result = interp.metric === 'activity' ? answerBothTrends(interp, people, vehicles, p) : answerTrend(interp, counted, p);
+      if (interp.trend_wide && /^I have (too few|no) /.test(result.answer)) result = widenedTrend(interp, baseline[0] ?? []) ?? result;
       break;
     case 'peak': {
       const r = answerPeak(interp, counted, p);

@@ -1467,7 +1467,7 @@ function withWindow(interp: Interpretation, range: Range, ctx: QueryContext): In
     report.window.source === 'default'
       ? ` (the question named no time and the request no window: the default window, ${report.window.duration})`
       : ` (the request's window, ${report.window.duration})`;
-  return { ...interp, ...report, ...dayPeakOf(interp, ctx), summary: `${interp.summary}${said}` };
+  return { ...interp, ...report, ...dayPeakOf(interp, ctx), ...trendWideOf(interp), summary: `${interp.summary}${said}` };
 }
 
 /** "what was the most bikes at once?" over the window: today so far too, when today began before the window (Interpretation.day_peak). */
@@ -1475,6 +1475,16 @@ function dayPeakOf(interp: Interpretation, ctx: QueryContext): Pick<Interpretati
   if (interp.aggregate !== 'peak' || interp.baseline || !['people', 'vehicles', 'objects'].includes(interp.metric)) return {};
   const day = { from: startOfZonedDay(ctx.now, ctx.timeZone), to: interp.to };
   return day.from < interp.from ? { day_peak: day, baseline: [day] } : {};
+}
+
+/** How far back a trend over a window too short for the scene's counts may look (Interpretation.trend_wide). */
+const TREND_WIDE_LOOKBACK_MS = 6 * 3_600_000;
+
+/** "is the car park filling up?" over the window: the last hours too, for scenes counted less often than the window (Interpretation.trend_wide). */
+function trendWideOf(interp: Interpretation): Pick<Interpretation, 'trend_wide' | 'baseline'> {
+  if (interp.aggregate !== 'trend' || interp.baseline || !['people', 'vehicles', 'activity'].includes(interp.metric)) return {};
+  const wide = { from: interp.to - TREND_WIDE_LOOKBACK_MS, to: interp.to };
+  return wide.from < interp.from ? { trend_wide: wide, baseline: [wide] } : {};
 }
 
 /** Cats and dogs: whether any were seen, how many sightings, whether it was only animals. */

@@ -130,6 +130,12 @@ export interface Interpretation {
    */
   day_peak?: { from: number; to: number };
   /**
+   * trend over the window with no time of its own: the last hours, whose history is `baseline[0]`;
+   * when the window holds too few counts, the trend is read from the last few counts in it and the
+   * answer says from when (docs/decisions.md, "Round P: scene questions")
+   */
+  trend_wide?: { from: number; to: number };
+  /**
    * a past afternoon or evening whose end people also set an hour or two later (afternoon 17:00 or
    * 18:00): the span to that later end, whose history is `baseline[0]`; when the answer differs
    * over it, the question is asked back (docs/decisions.md, "Round L: scene questions")
