@@ -9,6 +9,6 @@
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('round P household set: correct ≥ 126, wrong ≤ 3 (first run, not yet fixed)', { timeout: 900_000 }, async () => {
-  await gateHousehold('P', { size: 150, minCorrect: 126, maxWrong: 3 });
+test('round P household set: correct ≥ 128, wrong ≤ 1 (p127, p065 fixed)', { timeout: 900_000 }, async () => {
+  await gateHousehold('P', { size: 150, minCorrect: 128, maxWrong: 1 });
 });

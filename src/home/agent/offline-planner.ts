@@ -514,11 +514,29 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
       .flatMap(([from, to]) => findUncovered(r.tokens, from, to, r.used, vocabulary))
       // ("mute it for a bit" mutes until unmuted; "watch it for a bit" has no end to take)
       .filter((u) => (u.text !== 'while' && u.text !== 'bit') || readings.some((x) => x.intent === 'create_watch' || x.intent === 'update_watch'));
+    if (request && !r.outOfScope) left.push(...findCueGapLeftOver(r, left));
     if (!left.length) continue;
     const action = left.find((u) => u.role === 'action');
     return action ? declineJoinedAction(r, readings, action) : askAboutLeftOver(r, readings, left);
   }
   return undefined;
+}
+
+/**
+ * "turn the pool pump off": a noun or verb inside the cue's gap that no reader took ("pump", which the
+ * tagger reads as a verb) is a thing the request may be about, so it is left over (isCueGapFiller;
+ * docs/decisions.md, "Round P: household").
+ */
+function findCueGapLeftOver(r: Reading, left: Uncovered[]): Uncovered[] {
+  const cue = r.clause.cue;
+  if (!cue) return [];
+  const out: Uncovered[] = [];
+  for (let k = cue.start; k < cue.end; k++) {
+    const t = r.tokens[k];
+    if (r.used.has(k) || cue.matched.includes(k) || left.some((u) => u.index === k) || !(t.isNoun || t.isVerb)) continue;
+    if (/^[a-z]+$/.test(t.text) && !PLANNER_VOCABULARY.known(t) && !AUXILIARIES.has(t.text)) out.push({ index: k, text: t.text, role: 'thing' });
+  }
+  return out;
 }
 
 /** Words that name a watch, not a sensor ("stop the camera one", "stop watching the shed"). */
@@ -2444,6 +2462,16 @@ function readIntent(
 }
 
 /** The words a clause's reading used; what is left over is checked before any action (see docs/decisions.md, "Coverage before action"). */
+/**
+ * A word in a cue's gap that the cue may take as its own ("turn the lights off": "the"). A word no lexicon
+ * knows is none of the cue's, nor is a noun or verb that no place reader took ("turn the pool pump off":
+ * "pump" stays left over, so coverage asks; the places' own words are marked by their mentions) — see
+ * docs/decisions.md, "Round P: household".
+ */
+function isCueGapFiller(token: Token): boolean {
+  return !token.unknown && !token.isNoun && !token.isVerb;
+}
+
 function collectUsed(
   tokens: Token[],
   clause: Clause,
@@ -2459,7 +2487,7 @@ function collectUsed(
   for (const k of time.consumed) used.add(k);
   if (clause.cue) {
     // ("leave the nursery and the zorble alone": a word no lexicon knows inside the cue's gap is none of the cue's — docs/decisions.md, "Coverage probe")
-    for (let k = clause.cue.start; k < clause.cue.end; k++) if (!tokens[k].unknown || clause.cue.matched.includes(k)) used.add(k);
+    for (let k = clause.cue.start; k < clause.cue.end; k++) if (isCueGapFiller(tokens[k]) || clause.cue.matched.includes(k)) used.add(k);
     // "let me know when …", "tell me who …": the word that opens what to look for
     if (['when', 'whenever', 'who', 'where', 'if'].includes(tokens[clause.cue.end]?.text ?? '')) used.add(clause.cue.end);
   }
