@@ -213,20 +213,6 @@ function rankRoomsByMeaning(placeWords: string[], ctx: HouseholdContext): { room
     .sort((a, b) => b.score - a.score);
 }
 
-/** Meaning scores at or above this name the same thing (a synonym: "lounge", the living room). */
-const SYNONYM = 0.95;
-
-/**
- * A meaning match sure enough to act on: a synonym, or a close meaning with a word of the room's own
- * name said ("the front door", the front porch). A place the home lacks matched to a different one
- * ("the garage", the carport) is asked about (docs/decisions.md, "Round P: household").
- */
-function isSureByMeaning(placeWords: string[], best: { room: string; score: number }): boolean {
-  if (best.score >= SYNONYM) return true;
-  const own = splitName(best.room);
-  return best.score >= SURE && placeWords.some((w) => own.some((n) => matchWord(w, n)));
-}
-
 /**
  * Resolves words that are not this home's names by meaning: "baby's room" is the nursery, "drive"
  * the driveway, "lounge" the living room. A sure, clear winner is the place; close or unsure
@@ -237,7 +223,7 @@ function resolveByMeaning(placeWords: string[], kindWords: string[], ctx: Househ
   const ranked = rankRoomsByMeaning(placeWords, ctx);
   const kind = getKind(kindWords);
   const best = ranked[0];
-  if (best && isSureByMeaning(placeWords, best) && !(ranked[1] && ranked[1].score > best.score - 0.1)) {
+  if (best && best.score >= SURE && !(ranked[1] && ranked[1].score > best.score - 0.1)) {
     const sensors = filterByKind(
       ctx.sensors.filter((s) => s.room === best.room),
       kind,
