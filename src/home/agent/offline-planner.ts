@@ -1175,6 +1175,23 @@ function takeWaitAsTimeCorrection(r: Reading): void {
   for (const k of openers) r.used.add(k);
 }
 
+/**
+ * "sauna tomorrow evening 6 to 10, I don't trust the teenagers": the speaker's stance (isStanceNegation), naming no
+ * place and no time, is a reason said with the request, read as one (docs/decisions.md, "Before round Q: times").
+ */
+function takeStanceReason(r: Reading): void {
+  const { from, to } = r.clause;
+  for (let k = from; k < to; k++) {
+    if (!NEGATIONS.has(r.tokens[k].text) || !isStanceNegation(r.tokens, k, from)) continue;
+    const subject = r.tokens[k - 1].text === 'do' || r.tokens[k - 1].text === 'did' ? k - 2 : k - 1;
+    if (r.mentions.some((m) => m.end > subject) || [...r.time.consumed].some((j) => j >= subject && j < to)) return;
+    // ("…, I don't trust them and text Kadri": what follows is a part of its own, left to be asked about)
+    if (r.tokens.slice(k, to).some((t) => ['and', 'then', 'also', 'so'].includes(t.text))) return;
+    markReasonUsed(r, subject, to);
+    return;
+  }
+}
+
 /** Reads every clause, filling in follow-ups from the clause before or the conversation. */
 function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading[] {
   const { tokens, urls } = normalizeMessage(message, listPlaceWords(ctx));
@@ -1203,6 +1220,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     const clause = { ...said, to: said.cue ? findPurposeCut(tokens, said.cue.end, reasonCut, getTime(said.from, said.to).consumed) : reasonCut };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     takeWaitAsTimeCorrection(r);
+    takeStanceReason(r);
     if (reasonCut < said.to) {
       r.spans.push([reasonCut, said.to]);
       markReasonUsed(r, reasonCut, said.to);
@@ -1313,13 +1331,32 @@ function foldIntoPrevious(
   // its own, the times of leaving and coming back set the window of the request before)
   const settingSentence =
     r.clause.newSentence && r.time.anchors.length > 0 && prev?.intent === 'create_watch' && ['we', 'i'].includes(r.tokens[r.clause.from]?.text ?? '');
-  if (!r.intent && !r.outOfScope && !r.mentions.length && !r.hasReference && r.time.hasTime && prev?.intent && (!r.clause.newSentence || settingSentence)) {
+  if (
+    !r.intent &&
+    !r.outOfScope &&
+    !r.mentions.length &&
+    !r.hasReference &&
+    r.time.hasTime &&
+    prev?.intent &&
+    (!r.clause.newSentence || settingSentence || isWhenForWatch(r, prev))
+  ) {
     prev.time = getTime(prev.clause.from, r.clause.to);
     foldInto(prev, r);
     for (const k of prev.time.consumed) prev.used.add(k);
     return true;
   }
   return false;
+}
+
+/**
+ * "can you watch the mudroom door? 5 tonight to sunday 6pm": a sentence of times alone after a watch asked for
+ * without its own hours (or with an end nobody can tell, "while we're away") says when that watch is
+ * (docs/decisions.md, "Before round Q: times").
+ */
+function isWhenForWatch(r: Reading, prev: Reading): boolean {
+  if (prev.intent !== 'create_watch' || (prev.time.hasTime && !prev.time.openEnded) || (r.time.anchors.length === 0 && !r.time.night)) return false;
+  for (let k = r.clause.from; k < r.clause.to; k++) if (!r.time.consumed.has(k) && !['and', 'from', 'then'].includes(r.tokens[k].text)) return false;
+  return true;
 }
 
 /**
@@ -2705,9 +2742,20 @@ function findNegation(tokens: Token[], from: number, to: number, clause: Clause)
     // "the cellar watch is not needed anymore", "isn't necessary now": said of the request, after its cue
     if (NEGATIONS.has(w) && ['needed', 'necessary', 'required', 'wanted'].includes(next ?? '')) return k;
     // "someone I don't recognise" qualifies a person; it does not negate the request
-    if (NEGATIONS.has(w) && next !== 'sure' && !['recognise', 'recognize', 'know'].includes(next ?? '') && !(clause.cue && k > clause.cue.end)) return k;
+    if (NEGATIONS.has(w) && next !== 'sure' && !['recognise', 'recognize', 'know'].includes(next ?? '') && !(clause.cue && k > clause.cue.end)) {
+      if (!isStanceNegation(tokens, k, from)) return k;
+    }
   }
   return -1;
+}
+
+/**
+ * "…, I don't trust the teenagers", "we do not trust the new lodger": what the speaker feels, said with "I" or "we",
+ * is a reason; it negates no request (docs/decisions.md, "Before round Q: times").
+ */
+function isStanceNegation(tokens: Token[], k: number, from: number): boolean {
+  const subject = tokens[k - 1]?.text === 'do' || tokens[k - 1]?.text === 'did' ? k - 2 : k - 1;
+  return subject >= from && ['i', 'we'].includes(tokens[subject].text) && ['trust', 'believe'].includes(tokens[k + 1]?.text ?? '');
 }
 
 const QUESTION_STARTERS = new Set([

@@ -166,6 +166,10 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'change … watch',
       'switch it',
       'extend',
+      // "stretch it to 9 in the morning": the end moved (docs/decisions.md, "Before round Q: times")
+      'stretch it|that',
+      'stretch … watch|one',
+      'lengthen',
       'push it',
       'push',
       'cut … off at',

@@ -474,26 +474,41 @@ function readShift(scan: SpecScan, i: number): number | undefined {
 }
 
 /** Reads a duration: "for the next 2 hours", "by an hour", "in the last hour" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
+/**
+ * "extend it an hour", "stretch that 30 minutes", "push it another hour": the amount straight after an extending
+ * verb and its object is by how much, as "by an hour" is (see docs/decisions.md, "Before round Q: times").
+ */
+function isBareExtendAt(tokens: Token[], i: number): boolean {
+  return (
+    ['it', 'that'].includes(tokens[i - 1]?.text ?? '') &&
+    ['extend', 'stretch', 'lengthen'].includes(tokens[i - 2]?.text ?? '') &&
+    (parseCount(tokens, i) !== undefined || tokens[i].text === 'another')
+  );
+}
+
 function readDuration(scan: SpecScan, i: number): number | undefined {
   const { tokens, to, spec } = scan;
   const w = tokens[i].text;
   const next = tokens[i + 1]?.text;
   const prev = tokens[i - 1]?.text;
   // durations: "for (the next) 2 hours", "next 3 hours", "by an hour", "in the last hour"
+  const bareExtend = isBareExtendAt(tokens, i);
   if (
-    ['for', 'next', 'by', 'last', 'past', 'in'].includes(w) &&
-    !(w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? ''))
+    bareExtend ||
+    (['for', 'next', 'by', 'last', 'past', 'in'].includes(w) &&
+      !(w === 'next' && (next === 'week' || next === 'weekend') && !['for', 'the'].includes(prev ?? '')))
   ) {
-    let k = i + 1;
+    let k = bareExtend ? i : i + 1;
     if (tokens[k]?.text === 'the' && w !== 'in') k++;
-    let kind = w === 'by' ? 'extend' : w === 'last' || w === 'past' ? 'past' : w === 'in' ? 'delay' : 'ahead';
+    let kind = w === 'by' || bareExtend ? 'extend' : w === 'last' || w === 'past' ? 'past' : w === 'in' ? 'delay' : 'ahead';
     if (['next', 'last', 'past'].includes(tokens[k]?.text ?? '')) {
       kind = tokens[k].text === 'next' ? kind : 'past';
       k++;
     }
     // "for like an hour", "for about 2 hours": a hedge before the amount
     while (['like', 'about', 'around', 'roughly', 'maybe', 'just', 'approximately', 'another'].includes(tokens[k]?.text ?? '') && k < to) k++;
-    let count = parseCount(tokens, k) ?? (tokens[k]?.text in UNIT_MS && kind !== 'extend' ? { value: 1, length: 0 } : undefined);
+    let count =
+      parseCount(tokens, k) ?? (tokens[k]?.text in UNIT_MS && (kind !== 'extend' || tokens[k - 1]?.text === 'another') ? { value: 1, length: 0 } : undefined);
     // "two and a half hours"
     if (
       count &&
@@ -738,7 +753,43 @@ function readWhileUntil(scan: SpecScan, i: number): number | undefined {
       if (j === i || AWAY_WORDS.has(tokens[j].text) || ['we', 'are', 'i', 'am', 'on', 'at', 'be'].includes(tokens[j].text)) take(spec, j);
     return i;
   }
-  return undefined;
+  return readWhileAtStay(scan, i);
+}
+
+/** Where people go and stay a while, never a room of a home: "while we're at the cottage", "while I'm at the wedding". */
+const STAY_WORDS = new Set([
+  'cottage',
+  'cabin',
+  'bach',
+  'chalet',
+  'lake',
+  'beach',
+  'caravan',
+  'campsite',
+  'villa',
+  'wedding',
+  'funeral',
+  'hospital',
+  'airport',
+]);
+
+/**
+ * "while we're at the cottage": time away whose end nobody can tell, as "while we're away" is; the place is where
+ * the people will be, never one of the home's (see docs/decisions.md, "Before round Q: times").
+ */
+function readWhileAtStay(scan: SpecScan, i: number): number | undefined {
+  const { tokens, to, spec } = scan;
+  if (tokens[i].text !== 'while') return undefined;
+  let k = i + 1;
+  if (!['we', 'i', 'they'].includes(tokens[k]?.text ?? '')) return undefined;
+  k++;
+  if (['are', 'am', 'will', 'be'].includes(tokens[k]?.text ?? '')) k++;
+  if (tokens[k]?.text === 'be') k++;
+  if (tokens[k]?.text !== 'at' || !['the', 'our', 'my'].includes(tokens[k + 1]?.text ?? '') || k + 2 >= to) return undefined;
+  if (!STAY_WORDS.has(tokens[k + 2].text)) return undefined;
+  spec.openEnded = true;
+  for (let j = i; j <= k + 2; j++) take(spec, j);
+  return k + 2;
 }
 
 /** Reads "every night", "every weekday", "nightly", "weekdays", "weekends" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
@@ -1347,11 +1398,48 @@ function readRangeBeforeDayPart(tokens: Token[], i: number, w: string, pieces: C
   return i + 4;
 }
 
+/**
+ * Range words chrono does not join: "saturday 8am right through to sunday 8pm", "all the way to 9", "through to
+ * monday" are "to"; "midnight to 6", "from midnight till 5am" start at 12am (chrono reads "midnight" alone, never as
+ * a range's start). Returns the index of the last word read, or undefined when there is none here.
+ */
+function readRangeWords(tokens: Token[], i: number, pieces: ClockPiece[]): number | undefined {
+  const words = tokens.slice(i, i + 5).map((t) => t.text);
+  const glue =
+    /^(?:right through to|right through till|right through until|right up to|right up till|right up until|all the way to|all the way till|all the way until|all the way through to|through to|through till|through until) /.exec(
+      `${words.join(' ')} `,
+    );
+  if (glue && (i === 0 || !tokens[i - 1].breakAfter)) {
+    const count = glue[0].trim().split(' ').length;
+    pieces.push({ text: 'to', tokens: tokens.slice(i, i + count).map((_, k) => i + k), night: false });
+    return i + count - 1;
+  }
+  if (
+    words[0] === 'midnight' &&
+    ['to', 'till', 'til', 'until', '-'].includes(words[1] ?? '') &&
+    /^\d{1,2}(:\d\d)?(am)?$/.test(words[2] ?? '') &&
+    !tokens[i].breakAfter
+  ) {
+    pieces.push({ text: '12am', tokens: [i], night: false });
+    return i;
+  }
+  return undefined;
+}
+
+/**
+ * "11 tonight" is 23:00, "5 tonight" and "6 tonight" 17:00 and 18:00 when said as a start ("5 tonight to sunday 6pm");
+ * after a range's connector ("between 10 and 6 tonight") an early hour is the night's morning, left to the night rules.
+ */
+function isEveningHourTonight(hour: number, prevWord: string): boolean {
+  if (hour >= 7 && hour <= 11) return true;
+  return (hour === 5 || hour === 6) && !['and', 'to', 'till', 'til', 'until', '-', 'through'].includes(prevWord);
+}
+
 /** Reads the word at tokens[i] into pieces, rewritten where chrono would misread it; returns the index of the last word read. */
 function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: ClockPiece[]): number {
   // an hour said as a word after a time word ("till seven tomorrow morning"): its digits
   const w = isHourWordAt(tokens, i) && TIME_PREPOSITIONS.has(prevWord) ? String(readHourWord(tokens[i].text)) : tokens[i].text;
-  const range = readRangeBeforeDayPart(tokens, i, w, pieces);
+  const range = readRangeBeforeDayPart(tokens, i, w, pieces) ?? readRangeWords(tokens, i, pieces);
   if (range !== undefined) return range;
   if (/^\d{1,2}(:\d\d)?$/.test(w)) {
     const a = tokens[i + 1]?.text,
@@ -1379,7 +1467,7 @@ function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: Clo
       return i;
     }
     // "11 tonight" is 23:00; "6 tonight" after "between 10 and" is the morning: leave it to the night rules
-    if (a === 'tonight' && Number(w.split(':')[0]) >= 7 && Number(w.split(':')[0]) <= 11) {
+    if (a === 'tonight' && isEveningHourTonight(Number(w.split(':')[0]), prevWord)) {
       pieces.push({ text: `${w}pm`, tokens: [i, i + 1], night: true });
       i += 1;
       return i;
@@ -1699,10 +1787,12 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
   const dayAfterEnd =
     r.end &&
     !dayRange &&
-    /\b(until|till|to|through)\b.*\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.test(words) &&
-    !/\b(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*\b(until|till|to|through)\b/.test(words);
+    new RegExp(`\\b(until|till|to|through)\\b.*\\b(tomorrow|${DAY_NAMES})\\b`).test(words) &&
+    !new RegExp(`\\b(tomorrow|${DAY_NAMES})\\b.*\\b(until|till|to|through)\\b`).test(words);
   const date =
-    dayCertain && !dayAfterEnd ? { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 } : undefined;
+    dayCertain && !dayAfterEnd
+      ? forwardWeekdayRange(r, { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 }, ctx)
+      : undefined;
   // "tomorrow from 8 pm until midnight": chrono dates the midnight end and leaves the start's day
   // open; the day said before the range is the start's (see docs/decisions.md, "Round F household: relative days and starts")
   if (!date && r.end && !dayAfterEnd && /^(?:\S+ )?tomorrow\b/.test(words) && spec.dayOffset === 0 && !spec.date) spec.dayOffset = 1;
@@ -1726,35 +1816,69 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
   // "from 8 in the morning till half 5 tomorrow": a daytime range (a morning start, an end that
   // afternoon) is the day's whole, not a start today and an end tomorrow
   if (dayAfterEnd && endC && isDaytimeRange(startC, endC) && /\btomorrow\b/.test(words) && spec.dayOffset === 0 && !spec.date) spec.dayOffset = 1;
-  spec.anchors.push({ kind: 'clock', ...readHour(startC, words), minute: readMinute(startC), date, role });
+  spec.anchors.push({ kind: 'clock', ...readStartHour(startC, endC, words), minute: readMinute(startC), date, role });
   // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
   if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
-  if (r.end) {
-    // the end keeps its own date only when the words name one after "until" ("until monday the 14th
-    // at 8pm"); chrono otherwise dates "9 to 3" to the next day on its own
-    const endNamesDay =
-      /\b(until|till|to|through)\b.*\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b/.test(
-        words,
-      );
-    const endDate =
-      endC!.isCertain('day') || endC!.isCertain('weekday')
-        ? { year: endC!.get('year')!, month: endC!.get('month')!, day: endC!.get('day')!, hour: 0, minute: 0 }
-        : undefined;
-    spec.anchors.push({
-      kind: 'clock',
-      ...readHour(endC!, words),
-      minute: readMinute(endC!),
-      date:
-        endDate && !dayAfterEnd && endNamesDay && (!date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day)
-          ? endDate
-          : undefined,
-      role: 'end',
-    });
+  if (endC) {
+    const endDate = readEndDate(endC, words, date, dayAfterEnd === true && !phrase.night);
+    spec.anchors.push({ kind: 'clock', ...readHour(endC, words), minute: readMinute(endC), date: endDate, role: 'end' });
   }
   span.forEach((k) => spec.consumed.add(k));
   // "from 10pm": the preposition belongs to the time
   const before = phrase.first - 1;
   if (before >= from && (START_WORDS.has(tokens[before].text) || END_WORDS.has(tokens[before].text))) spec.consumed.add(before);
+}
+
+/**
+ * The end's own date, kept only when the words name one after "until" ("until monday the 14th at 8pm", "8 tonight to
+ * sunday 6pm") and it is not the start's; chrono otherwise dates "9 to 3" to the next day on its own. `endDayOnly`: the
+ * day named after "until" belongs to the end and the start is not tonight's ("from 7pm till 7am tomorrow").
+ */
+function readEndDate(endC: chrono.ParsedComponents, words: string, date: WallClock | undefined, endDayOnly: boolean): WallClock | undefined {
+  const endNamesDay = new RegExp(
+    `\\b(until|till|to|through)\\b.*\\b(${DAY_NAMES}|january|february|march|april|may|june|july|august|september|october|november|december)\\b`,
+  ).test(words);
+  if (!endNamesDay || endDayOnly || !(endC.isCertain('day') || endC.isCertain('weekday'))) return undefined;
+  const endDate = { year: endC.get('year')!, month: endC.get('month')!, day: endC.get('day')!, hour: 0, minute: 0 };
+  return !date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day ? endDate : undefined;
+}
+
+/**
+ * The days as said, whole or short ("sat 8am to sun 8pm"): chrono certifies the weekday, these words say
+ * whose it is (see docs/decisions.md, "Before round Q: times").
+ */
+const DAY_NAMES = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun';
+
+/**
+ * "friday 6pm to midnight", "every weekend 8am to noon": chrono dates a range's named weekday in the
+ * past week (its forward-date option holds for single times only); a watch's day named by its weekday
+ * alone is the next one, as "friday 6pm" alone is.
+ */
+function forwardWeekdayRange(r: chrono.ParsedResult, date: WallClock, ctx: TimeContext): WallClock {
+  if (!r.end || !r.start.isCertain('weekday') || r.start.isCertain('day')) return date;
+  const today = toLocalDate(ctx.now, ctx.timeZone);
+  if (Date.UTC(date.year, date.month - 1, date.day) >= Date.UTC(today.year, today.month - 1, today.day)) return date;
+  const next = new Date(Date.UTC(date.year, date.month - 1, date.day + 7));
+  return { ...date, year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() };
+}
+
+/**
+ * A range's start without am/pm takes the end's half when it comes before the end on the clock face, the same
+ * day: "6 to 8am" is 06:00 to 08:00, "1 to 5pm" 13:00 to 17:00; "10 to 6am" stays the night's (22:00).
+ */
+function readStartHour(
+  startC: chrono.ParsedComponents,
+  endC: chrono.ParsedComponents | null | undefined,
+  words: string,
+): { hour: number; meridiemCertain: boolean } {
+  const start = readHour(startC, words);
+  // (an end on a day of its own, "5 on saturday until 8 on monday morning", says nothing of the start's half)
+  const sameDay = (['year', 'month', 'day'] as const).every((c) => startC.get(c) === endC?.get(c));
+  if (start.meridiemCertain || !endC || !endC.isCertain('meridiem') || (!sameDay && (endC.isCertain('weekday') || endC.isCertain('day')))) return start;
+  if (/\b(noon|midnight|midday)\b/.test(words)) return start;
+  const [from, to] = [start.hour % 12, endC.get('hour')! % 12];
+  if (from === 0 || from >= to) return start;
+  return { hour: from + (endC.get('hour')! >= 12 ? 12 : 0), meridiemCertain: true };
 }
 
 /**
