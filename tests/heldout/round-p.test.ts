@@ -5,11 +5,12 @@
  * missed 3, wrong 3 (round-p.first-run.txt). One of its wrong actions (p127) was fixed by its general
  * cause (docs/decisions.md, "Round P: household"), after which it scores 127/150 with 2 wrong: p065 (a
  * place matched by meaning; the fix for it broke a measured example and was taken back) and p056 (whose
- * expectation the spec's own corpus contradicts). This gate holds that level and may only be tightened.
+ * expectation the spec's own corpus contradicts). Before round Q, arming and standing down said other ways
+ * (docs/decisions.md, "Before round Q: words") raised it to 133. This gate holds that level and may only be tightened.
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('round P household set: correct ≥ 127, wrong ≤ 2 (p127 fixed)', { timeout: 900_000 }, async () => {
-  await gateHousehold('P', { size: 150, minCorrect: 127, maxWrong: 2 });
+test('round P household set: correct ≥ 133, wrong ≤ 2 (p127 fixed)', { timeout: 900_000 }, async () => {
+  await gateHousehold('P', { size: 150, minCorrect: 133, maxWrong: 2 });
 });

@@ -154,6 +154,11 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'kill the rest|others',
       // "get rid of the pool watch altogether": a watch said by name, gone
       'get rid of … watch|watches|one|ones',
+      // "the gate watch can go", "clear all the watches", "wipe the watches": standing down said other ways
+      // (docs/decisions.md, "Before round Q: words")
+      'watch|watches can go',
+      'clear … watch|watches',
+      'wipe … watch|watches',
     ],
   },
   {
@@ -353,6 +358,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'eye on',
       'monitor',
       'guard',
+      // "the gate watch can go ahead tonight": the watch goes on, never "can go" standing it down
+      'watch|watches can go ahead',
       'look out for',
       'keep watch',
       'let me know',
