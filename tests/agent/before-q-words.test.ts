@@ -92,3 +92,52 @@ test('a watch stood down said other ways: "can go", "clear", "wipe"; a guard who
     assert.ok(!turn.changes.some((c) => c.tool === 'stand_down_watch'), `${message}: ${turn.reply}`);
   }
 });
+
+test('a reason in the past after the request is no window and no place; a place of the home in it is asked about', async () => {
+  // p_tucson: pool camera, garage door contact; no fence, no bins
+  for (const message of [
+    'watch the pool tonight, there were coyotes by the fence last week',
+    'watch the pool tonight, we saw a man near the bins yesterday',
+    'keep an eye on the pool tonight, it was broken into last year',
+  ]) {
+    const [turn] = await converse('p_tucson', [message]);
+    assert.deepEqual(
+      turn.changes.map((c) => `${c.tool} ${JSON.stringify(c.args.sensor_ids)} ${String(c.args.window)}`),
+      ['create_watch ["tc_pool_cam"] sunset to sunrise'],
+      `${message}: ${turn.reply}`,
+    );
+  }
+  for (const message of [
+    'watch the pool tonight, there were coyotes by the garage last week',
+    'watch the pool tonight, there was a prowler two nights ago',
+    'watch the pool tonight, and the garage from 9 like last week',
+  ]) {
+    const [turn] = await converse('p_tucson', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+  }
+});
+
+test("a doubled letter written once beside a word of the same name is that name ('the store rom'); alone or not doubled it is asked", async () => {
+  // p_kochi: store room motion, kitchen door contact
+  for (const [message, sensor] of [
+    ['mute teh store rom', 'kc_store_motion'],
+    ['mute the store rom motion', 'kc_store_motion'],
+    ['mute the kitchen dor', 'kc_kitchen_door'],
+  ] as const) {
+    const [turn] = await converse('p_kochi', [message]);
+    assert.deepEqual(
+      turn.changes.map((c) => c.args.sensor_id),
+      [sensor],
+      `${message}: ${turn.reply}`,
+    );
+  }
+  // (p_tucson: hallway motion, pool camera)
+  for (const [context, message] of [
+    ['p_kochi', 'mute the rom'],
+    ['p_tucson', 'watch the pol tonight'],
+    ['p_tucson', 'mute the hallway motor'],
+  ] as const) {
+    const [turn] = await converse(context, [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+  }
+});

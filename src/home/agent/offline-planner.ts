@@ -1207,7 +1207,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       r.spans.push([reasonCut, said.to]);
       markReasonUsed(r, reasonCut, said.to);
     }
-    const placeReason = findPlaceReason(r, ctx, undefined, said.to);
+    const placeReason = findPlaceReason(r, ctx, undefined, said.to) ?? (reasonCut < said.to ? findPastReasonPlace(r, reasonCut, said.to, ctx) : undefined);
     if (placeReason) r.reasonQuestion = askPlaceReason(r, placeReason);
     // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
     if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
@@ -1950,6 +1950,28 @@ function isReasonClause(r: Reading, ctx: HouseholdContext): boolean {
   return isReasonSpan(r.tokens, r.clause.from, r.clause.to, ctx);
 }
 
+/** Verbs of a clause telling what happened, and the words that put a time said with them in the past. */
+const PAST_VERBS = new Set(['was', 'were', 'had', 'came', 'saw', 'seen', 'spotted', 'heard', 'got', 'went', 'tried', 'broke', 'been', 'did', 'happened']);
+const PAST_TIMES = new Set(['last', 'yesterday', 'ago', 'earlier', 'previous']);
+const FUTURE_TIMES = new Set(['tonight', 'tomorrow', 'until', 'till', 'from', 'next', 'while', 'when', 'later', 'again', 'and', 'but', 'then']);
+
+/**
+ * "…, there were coyotes by the fence last week", "…, we saw someone by the bins yesterday": words after a comma
+ * that tell what happened, their time in the past: a reason, not a window or more places to act on
+ * (docs/decisions.md, "Before round Q: words").
+ */
+function isPastSpan(tokens: Token[], from: number, to: number): boolean {
+  const words = tokens.slice(from, to).map((t) => t.text);
+  return words.some((w) => PAST_VERBS.has(w)) && words.some((w) => PAST_TIMES.has(w)) && !words.some((w) => FUTURE_TIMES.has(w));
+}
+
+/** A room or sensor of the home a past reason names beside the request ("…, there were coyotes by the garage last week"): asked about. */
+function findPastReasonPlace(r: Reading, from: number, to: number, ctx: HouseholdContext): Mention | undefined {
+  if (!isPastSpan(r.tokens, from, to)) return undefined;
+  const named = (m: Mention) => r.mentions.some((x) => x.text === m.text);
+  return findMentions(r.tokens, from, to, ctx, new Set()).find((m) => (m.place.type === 'room' || m.place.type === 'sensor') && !named(m));
+}
+
 /**
  * A sentence of its own, after a request, that tells how things are or were rather than asking
  * for anything: "Black Friday deliveries and porch pirates are a thing around here", "Someone had
@@ -2002,7 +2024,8 @@ function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, t
     // ("call off the gate watch, we're not going anywhere this weekend": a request with no window, beside a
     // statement said in the negative, takes no time from it — docs/decisions.md, "Round K household")
     const timeless = clause.intent === 'stand_down' && tokens.slice(k + 1, clause.to).some((t) => classifyWord(t.text) === 'negation');
-    if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless)) continue;
+    const pastReason = isPastSpan(tokens, k + 1, clause.to);
+    if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless && !pastReason)) continue;
     if (isReasonSpan(tokens, k + 1, clause.to, ctx)) return k + 1;
   }
   return clause.to;
