@@ -141,3 +141,31 @@ test("a doubled letter written once beside a word of the same name is that name 
     assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
   }
 });
+
+test('questions said other ways: "all quiet on …?", "what is it covering?", "what did I just ask you?"', async () => {
+  // p_inverness: driveway camera, bothy camera
+  for (const message of ['all quiet out on the drive?', 'is it quiet on the driveway?', 'everything calm in the bothy?']) {
+    const [turn] = await converse('p_inverness', [message]);
+    assert.deepEqual(turn.changes, [], message);
+    assert.match(turn.reply, /driveway|bothy/, `${message}: ${turn.reply}`);
+    assert.doesNotMatch(turn.reply, /not sure|camera is on \(not muted\)/, `${message}: ${turn.reply}`);
+  }
+  // "all quiet" said as a statement beside a stand-down still stands down
+  const [quiet] = await converse('p_inverness', ['all quiet, you can stop watching the back garden']);
+  assert.deepEqual(
+    quiet.changes.map((c) => c.tool),
+    ['stand_down_watch'],
+    quiet.reply,
+  );
+  // p_tucson is armed: what the armed watch covers, by name
+  const [, covering] = await converse('p_tucson', ['is the house armed?', 'what is it covering?']);
+  assert.match(covering.reply, /front gate contact.*pool camera/, covering.reply);
+  const [, what] = await converse('p_kochi', ['mute the store room motion', 'hang on, what did I ask you to do?']);
+  assert.deepEqual(what.changes, []);
+  assert.match(what.reply, /mute the store room motion/, what.reply);
+  const [first] = await converse('p_kochi', ['what did I just say?']);
+  assert.match(first.reply, /haven't asked/, first.reply);
+  // a question about a watch to come is no recall question
+  const [watching] = await converse('p_kochi', ['what did I ask you to watch tonight?']);
+  assert.doesNotMatch(watching.reply, /You asked me/, watching.reply);
+});

@@ -49,6 +49,7 @@ import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
 import { ARMED_WINDOW } from './tools/arm-house.ts';
+import { answerRecallQuestion } from './recall-question.ts';
 import { findNewSensorNameSpan, readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
   ARRIVAL_PHRASES,
@@ -286,7 +287,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
     return tidyPlan(plan);
   }
   // "cheers, you're a star", "happy thanksgiving!": chit-chat gets a friendly reply, nothing else
-  const chat = answerChitChat(message) ?? answerAcknowledgement(message, ctx);
+  // "wait, what did I just ask you to do?": answered from the conversation (recall-question.ts)
+  const chat = answerRecallQuestion(message, ctx) ?? answerChitChat(message) ?? answerAcknowledgement(message, ctx);
   if (chat) return { planner: 'offline', calls: [], refusals: [], answers: [chat], confidence: 1 };
   // "when it gets dark watch the porch": a time clause before a request times it (leading-clause.ts)
   const leading = readLeadingClause(message, ctx);
@@ -2909,6 +2911,7 @@ function planReading(r: Reading, state: PlanState, plan: Plan): string | undefin
         const n = state.watches.length;
         addAnswer(plan, n === 0 ? 'No watches are running.' : `${n === 1 ? 'One watch is' : `${n} watches are`} running.`);
       }
+      answerWatchCoverage(r, state, plan);
       return undefined;
     case 'keep':
       return planKeep(r, state, plan);
@@ -3905,6 +3908,18 @@ function watchesOn(place: Place, state: PlanState): ContextWatch[] {
 
 function addNote(plan: Plan, note: string): void {
   plan.notes = [...(plan.notes ?? []), note];
+}
+
+/**
+ * "what's it covering?", "what does the armed watch cover?": the sensors each running watch covers, by name
+ * (docs/decisions.md, "Before round Q: words").
+ */
+function answerWatchCoverage(r: Reading, state: PlanState, plan: Plan): void {
+  if (!r.tokens.slice(r.clause.from, r.clause.to).some((t) => /^cover(?:s|ed|ing)?$/.test(t.text))) return;
+  for (const w of state.watches) {
+    const names = w.sensor_ids.map((id) => state.ctx.sensors.find((s) => s.id === id)?.name).filter(Boolean);
+    if (names.length) addAnswer(plan, `The ${w.subject.replace(/^the /, '')} watch (${w.window}) covers ${names.join(', ')}.`);
+  }
 }
 
 function addAnswer(plan: Plan, answer: string): void {

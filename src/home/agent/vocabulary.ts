@@ -272,6 +272,9 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what be … line|lined up',
       'show … schedule',
       'anything schedule|scheduled|planned',
+      // "what's it covering?", "what does the armed watch cover?" (docs/decisions.md, "Before round Q: words")
+      'what be … cover|covering|covered',
+      'what do … cover',
     ],
   },
   {
@@ -326,6 +329,9 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what … show|showing',
       'show me',
       'be … ok|okay|alright|fine|safe',
+      // "all quiet out on the drive?", "everything calm at the gate?", "is it quiet in the loft?" (docs/decisions.md, "Before round Q: words")
+      'all|everything quiet|calm',
+      'be … quiet|calm',
       'be anyone',
       'be anybody',
       'be someone',
