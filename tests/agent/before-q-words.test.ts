@@ -169,3 +169,19 @@ test('questions said other ways: "all quiet on …?", "what is it covering?", "w
   const [watching] = await converse('p_kochi', ['what did I ask you to watch tonight?']);
   assert.doesNotMatch(watching.reply, /You asked me/, watching.reply);
 });
+
+test('"not the birds" beside a watch limited to people is what the filter leaves out; without the filter it is asked', async () => {
+  // p_napier: front deck camera
+  const [turn] = await converse('p_napier', ['keep an eye on the deck for people from 2pm till 4pm, just people not the birds']);
+  assert.deepEqual(
+    turn.changes.map((c) => c.args.conditions),
+    [['person']],
+    turn.reply,
+  );
+  for (const message of ['watch the deck from 2pm till 4pm, not the birds', 'watch the deck for people from 2pm till 4pm, not the shed']) {
+    const [other] = await converse('p_napier', [message]);
+    assert.ok(!other.changes.length || !JSON.stringify(other.changes).includes('bird'), `${message}: ${other.reply}`);
+  }
+  const [birds] = await converse('p_napier', ['watch the deck from 2pm till 4pm, not the birds']);
+  assert.deepEqual(birds.changes, [], birds.reply);
+});

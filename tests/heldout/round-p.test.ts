@@ -6,11 +6,11 @@
  * cause (docs/decisions.md, "Round P: household"), after which it scores 127/150 with 2 wrong: p065 (a
  * place matched by meaning; the fix for it broke a measured example and was taken back) and p056 (whose
  * expectation the spec's own corpus contradicts). Before round Q, arming, standing down and questions said other ways
- * (docs/decisions.md, "Before round Q: words") raised it to 138. This gate holds that level and may only be tightened.
+ * (docs/decisions.md, "Before round Q: words") raised it to 139. This gate holds that level and may only be tightened.
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('round P household set: correct ≥ 138, wrong ≤ 2 (p127 fixed)', { timeout: 900_000 }, async () => {
-  await gateHousehold('P', { size: 150, minCorrect: 138, maxWrong: 2 });
+test('round P household set: correct ≥ 139, wrong ≤ 2 (p127 fixed)', { timeout: 900_000 }, async () => {
+  await gateHousehold('P', { size: 150, minCorrect: 139, maxWrong: 2 });
 });

@@ -1177,6 +1177,42 @@ function takeWaitAsTimeCorrection(r: Reading): void {
   for (const k of openers) r.used.add(k);
 }
 
+/** Animals said after "not" beside a watch for people: what the people filter already leaves out. */
+const ANIMALS_LEFT_OUT = new Set([
+  'bird',
+  'birds',
+  'animal',
+  'animals',
+  'cat',
+  'cats',
+  'dog',
+  'dogs',
+  'wildlife',
+  'critters',
+  'possums',
+  'foxes',
+  'deer',
+  'pets',
+]);
+
+/**
+ * "watch the deck for people from 12 till 1, just people not the birds": with the watch limited to people,
+ * "not the birds" says what the filter already leaves out, so it is read (docs/decisions.md, "Before round Q:
+ * words"). Without a people filter the "not" stays unread and is asked about.
+ */
+function takeAnimalsLeftOutOfPeople(r: Reading): void {
+  if (r.conditions.length !== 1 || r.conditions[0] !== 'person' || r.negated) return;
+  for (let k = r.clause.from; k + 1 < r.clause.to; k++) {
+    if (r.tokens[k].text !== 'not' && r.tokens[k].text !== 'no') continue;
+    let j = k + 1;
+    const words: number[] = [k];
+    while (j < r.clause.to && ['the', 'any', 'or', 'and'].includes(r.tokens[j].text)) words.push(j++);
+    if (j >= r.clause.to || !ANIMALS_LEFT_OUT.has(r.tokens[j].text)) continue;
+    words.push(j);
+    for (const w of words) r.used.add(w);
+  }
+}
+
 /** Reads every clause, filling in follow-ups from the clause before or the conversation. */
 function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading[] {
   const { tokens, urls } = normalizeMessage(message, listPlaceWords(ctx));
@@ -1205,6 +1241,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     const clause = { ...said, to: said.cue ? findPurposeCut(tokens, said.cue.end, reasonCut, getTime(said.from, said.to).consumed) : reasonCut };
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     takeWaitAsTimeCorrection(r);
+    takeAnimalsLeftOutOfPeople(r);
     if (reasonCut < said.to) {
       r.spans.push([reasonCut, said.to]);
       markReasonUsed(r, reasonCut, said.to);
