@@ -88,6 +88,12 @@ function hasEveryPart(parts: (string[] | null)[], present: Set<string>): boolean
   return true;
 }
 
+/** "the guard is back", "our guard": the person, a reason said beside the request, not a request to guard (docs/decisions.md, "Before round Q: words"). */
+function isPersonNounGuard(tokens: Token[], i: number): boolean {
+  return (tokens[i].text === 'guard' || tokens[i].text === 'guards') && i > 0 && DETERMINERS.has(tokens[i - 1].text);
+}
+const DETERMINERS = new Set(['the', 'a', 'our', 'my', 'your', 'their', 'his', 'her']);
+
 /** The strongest intent cue in tokens[from, to): most cue words, then the table's order. */
 export function findIntent(tokens: Token[], from: number, to: number, skip: Set<number> = new Set()): Pick<Clause, 'intent' | 'cue'> {
   let best: { cue: CompiledCue; start: number; end: number; matched: number[] } | undefined;
@@ -103,6 +109,7 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
     for (let i = from; i < to; i++) {
       // "the driveway and porch watches": the noun alone is no request to watch
       if (cue.parts.length === 1 && tokens[i].text === 'watches' && tokens[i].isNoun) continue;
+      if (cue.parts.length === 1 && isPersonNounGuard(tokens, i)) continue;
       const end = matchFrom(tokens, i, to, cue.parts, skip, matched);
       if (end < 0) continue;
       if (!best || cue.words > best.cue.words || (cue.words === best.cue.words && cue.order < best.cue.order)) {

@@ -49,6 +49,7 @@ import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
 import { ARMED_WINDOW } from './tools/arm-house.ts';
+import { answerRecallQuestion } from './recall-question.ts';
 import { findNewSensorNameSpan, readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
   ARRIVAL_PHRASES,
@@ -286,7 +287,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
     return tidyPlan(plan);
   }
   // "cheers, you're a star", "happy thanksgiving!": chit-chat gets a friendly reply, nothing else
-  const chat = answerChitChat(message) ?? answerAcknowledgement(message, ctx);
+  // "wait, what did I just ask you to do?": answered from the conversation (recall-question.ts)
+  const chat = answerRecallQuestion(message, ctx) ?? answerChitChat(message) ?? answerAcknowledgement(message, ctx);
   if (chat) return { planner: 'offline', calls: [], refusals: [], answers: [chat], confidence: 1 };
   // "when it gets dark watch the porch": a time clause before a request times it (leading-clause.ts)
   const leading = readLeadingClause(message, ctx);
@@ -1192,6 +1194,42 @@ function takeStanceReason(r: Reading): void {
   }
 }
 
+/** Animals said after "not" beside a watch for people: what the people filter already leaves out. */
+const ANIMALS_LEFT_OUT = new Set([
+  'bird',
+  'birds',
+  'animal',
+  'animals',
+  'cat',
+  'cats',
+  'dog',
+  'dogs',
+  'wildlife',
+  'critters',
+  'possums',
+  'foxes',
+  'deer',
+  'pets',
+]);
+
+/**
+ * "watch the deck for people from 12 till 1, just people not the birds": with the watch limited to people,
+ * "not the birds" says what the filter already leaves out, so it is read (docs/decisions.md, "Before round Q:
+ * words"). Without a people filter the "not" stays unread and is asked about.
+ */
+function takeAnimalsLeftOutOfPeople(r: Reading): void {
+  if (r.conditions.length !== 1 || r.conditions[0] !== 'person' || r.negated) return;
+  for (let k = r.clause.from; k + 1 < r.clause.to; k++) {
+    if (r.tokens[k].text !== 'not' && r.tokens[k].text !== 'no') continue;
+    let j = k + 1;
+    const words: number[] = [k];
+    while (j < r.clause.to && ['the', 'any', 'or', 'and'].includes(r.tokens[j].text)) words.push(j++);
+    if (j >= r.clause.to || !ANIMALS_LEFT_OUT.has(r.tokens[j].text)) continue;
+    words.push(j);
+    for (const w of words) r.used.add(w);
+  }
+}
+
 /** Reads every clause, filling in follow-ups from the clause before or the conversation. */
 function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading[] {
   const { tokens, urls } = normalizeMessage(message, listPlaceWords(ctx));
@@ -1221,11 +1259,12 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     const r = readClause(tokens, clause, ctx, urls, getTime(clause.from, clause.to), message);
     takeWaitAsTimeCorrection(r);
     takeStanceReason(r);
+    takeAnimalsLeftOutOfPeople(r);
     if (reasonCut < said.to) {
       r.spans.push([reasonCut, said.to]);
       markReasonUsed(r, reasonCut, said.to);
     }
-    const placeReason = findPlaceReason(r, ctx, undefined, said.to);
+    const placeReason = findPlaceReason(r, ctx, undefined, said.to) ?? (reasonCut < said.to ? findPastReasonPlace(r, reasonCut, said.to, ctx) : undefined);
     if (placeReason) r.reasonQuestion = askPlaceReason(r, placeReason);
     // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
     if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
@@ -1987,6 +2026,28 @@ function isReasonClause(r: Reading, ctx: HouseholdContext): boolean {
   return isReasonSpan(r.tokens, r.clause.from, r.clause.to, ctx);
 }
 
+/** Verbs of a clause telling what happened, and the words that put a time said with them in the past. */
+const PAST_VERBS = new Set(['was', 'were', 'had', 'came', 'saw', 'seen', 'spotted', 'heard', 'got', 'went', 'tried', 'broke', 'been', 'did', 'happened']);
+const PAST_TIMES = new Set(['last', 'yesterday', 'ago', 'earlier', 'previous']);
+const FUTURE_TIMES = new Set(['tonight', 'tomorrow', 'until', 'till', 'from', 'next', 'while', 'when', 'later', 'again', 'and', 'but', 'then']);
+
+/**
+ * "…, there were coyotes by the fence last week", "…, we saw someone by the bins yesterday": words after a comma
+ * that tell what happened, their time in the past: a reason, not a window or more places to act on
+ * (docs/decisions.md, "Before round Q: words").
+ */
+function isPastSpan(tokens: Token[], from: number, to: number): boolean {
+  const words = tokens.slice(from, to).map((t) => t.text);
+  return words.some((w) => PAST_VERBS.has(w)) && words.some((w) => PAST_TIMES.has(w)) && !words.some((w) => FUTURE_TIMES.has(w));
+}
+
+/** A room or sensor of the home a past reason names beside the request ("…, there were coyotes by the garage last week"): asked about. */
+function findPastReasonPlace(r: Reading, from: number, to: number, ctx: HouseholdContext): Mention | undefined {
+  if (!isPastSpan(r.tokens, from, to)) return undefined;
+  const named = (m: Mention) => r.mentions.some((x) => x.text === m.text);
+  return findMentions(r.tokens, from, to, ctx, new Set()).find((m) => (m.place.type === 'room' || m.place.type === 'sensor') && !named(m));
+}
+
 /**
  * A sentence of its own, after a request, that tells how things are or were rather than asking
  * for anything: "Black Friday deliveries and porch pirates are a thing around here", "Someone had
@@ -2039,7 +2100,8 @@ function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, t
     // ("call off the gate watch, we're not going anywhere this weekend": a request with no window, beside a
     // statement said in the negative, takes no time from it — docs/decisions.md, "Round K household")
     const timeless = clause.intent === 'stand_down' && tokens.slice(k + 1, clause.to).some((t) => classifyWord(t.text) === 'negation');
-    if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless)) continue;
+    const pastReason = isPastSpan(tokens, k + 1, clause.to);
+    if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless && !pastReason)) continue;
     if (isReasonSpan(tokens, k + 1, clause.to, ctx)) return k + 1;
   }
   return clause.to;
@@ -2934,6 +2996,7 @@ function planReading(r: Reading, state: PlanState, plan: Plan): string | undefin
         const n = state.watches.length;
         addAnswer(plan, n === 0 ? 'No watches are running.' : `${n === 1 ? 'One watch is' : `${n} watches are`} running.`);
       }
+      answerWatchCoverage(r, state, plan);
       return undefined;
     case 'keep':
       return planKeep(r, state, plan);
@@ -3930,6 +3993,18 @@ function watchesOn(place: Place, state: PlanState): ContextWatch[] {
 
 function addNote(plan: Plan, note: string): void {
   plan.notes = [...(plan.notes ?? []), note];
+}
+
+/**
+ * "what's it covering?", "what does the armed watch cover?": the sensors each running watch covers, by name
+ * (docs/decisions.md, "Before round Q: words").
+ */
+function answerWatchCoverage(r: Reading, state: PlanState, plan: Plan): void {
+  if (!r.tokens.slice(r.clause.from, r.clause.to).some((t) => /^cover(?:s|ed|ing)?$/.test(t.text))) return;
+  for (const w of state.watches) {
+    const names = w.sensor_ids.map((id) => state.ctx.sensors.find((s) => s.id === id)?.name).filter(Boolean);
+    if (names.length) addAnswer(plan, `The ${w.subject.replace(/^the /, '')} watch (${w.window}) covers ${names.join(', ')}.`);
+  }
 }
 
 function addAnswer(plan: Plan, answer: string): void {

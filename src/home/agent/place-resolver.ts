@@ -277,6 +277,17 @@ function isSlipWord(word: string): boolean {
   return /^[a-z]{3,}$/.test(word) && !STOP_WORDS.has(word) && !isEnglishWord(word);
 }
 
+/**
+ * "the store rom" for the store room: a doubled letter of a name word written once, said beside an exact word of the
+ * same name, is that name word even when a dictionary has the word ("rom"), since no other reading fits the name
+ * said (docs/decisions.md, "Before round Q: words"). "motor" is no "motion": no doubled letter was dropped.
+ */
+function isDoubleWrittenOnce(word: string, nameWord: string): boolean {
+  if (word.length < 3) return false;
+  for (let i = 1; i < nameWord.length; i++) if (nameWord[i] === nameWord[i - 1] && nameWord.slice(0, i) + nameWord.slice(i + 1) === word) return true;
+  return false;
+}
+
 /** The name word `word` is one slip from (two for long words), same first letter. */
 function isSlipOf(word: string, nameWord: string): boolean {
   if (word[0] !== nameWord[0] || nameWord.length < 3) return false;
@@ -293,10 +304,11 @@ function isSlipOf(word: string, nameWord: string): boolean {
 function resolveBySlip(placeWords: string[], kindWords: string[], ctx: HouseholdContext, label: string): Place | undefined {
   const names = listNameWords(ctx);
   const unmatched = placeWords.filter((w) => !names.some((n) => matchWord(w, n)));
-  if (!unmatched.length || !unmatched.every(isSlipWord)) return undefined;
+  const besideName = unmatched.length < placeWords.length;
+  const slipOfDouble = (w: string) => besideName && names.some((n) => isDoubleWrittenOnce(w, n));
+  if (!unmatched.length || !unmatched.every((w) => isSlipWord(w) || slipOfDouble(w))) return undefined;
   // a slip alone ("the dor") has nothing beside it to say which name it is; one a kind word alone
   // stands beside ("the bak camera") must be a slip of one name word only (not "back" and "bar")
-  const besideName = unmatched.length < placeWords.length;
   if (!besideName && (!kindWords.length || unmatched.some((w) => names.filter((n) => isSlipOf(w, n)).length !== 1))) return undefined;
   const fits = (nameWords: string[]) => placeWords.every((w) => nameWords.some((n) => matchWord(w, n) || (unmatched.includes(w) && isSlipOf(w, n))));
   const slipsTo = (nameWords: string[]): Slip[] => unmatched.map((w) => ({ from: w, to: nameWords.find((n) => isSlipOf(w, n))! }));

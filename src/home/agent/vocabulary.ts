@@ -154,6 +154,11 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'kill the rest|others',
       // "get rid of the pool watch altogether": a watch said by name, gone
       'get rid of … watch|watches|one|ones',
+      // "the gate watch can go", "clear all the watches", "wipe the watches": standing down said other ways
+      // (docs/decisions.md, "Before round Q: words")
+      'watch|watches can go',
+      'clear … watch|watches',
+      'wipe … watch|watches',
     ],
   },
   {
@@ -271,6 +276,9 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what be … line|lined up',
       'show … schedule',
       'anything schedule|scheduled|planned',
+      // "what's it covering?", "what does the armed watch cover?" (docs/decisions.md, "Before round Q: words")
+      'what be … cover|covering|covered',
+      'what do … cover',
     ],
   },
   {
@@ -325,6 +333,9 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'what … show|showing',
       'show me',
       'be … ok|okay|alright|fine|safe',
+      // "all quiet out on the drive?", "everything calm at the gate?", "is it quiet in the loft?" (docs/decisions.md, "Before round Q: words")
+      'all|everything quiet|calm',
+      'be … quiet|calm',
       'be anyone',
       'be anybody',
       'be someone',
@@ -357,6 +368,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'eye on',
       'monitor',
       'guard',
+      // "the gate watch can go ahead tonight": the watch goes on, never "can go" standing it down
+      'watch|watches can go ahead',
       'look out for',
       'keep watch',
       'let me know',

@@ -7,6 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { assertOwner } from '../../../platform/identity/index.ts';
+import { SPELLING_FIXES } from '../../../platform/language/index.ts';
 import type { HouseholdContext } from '../context.ts';
 import type { Plan } from '../plan.ts';
 import { OUT_OF_SCOPE_NOUNS } from '../vocabulary.ts';
@@ -24,7 +25,7 @@ const ARMED_KINDS = new Set(['camera', 'contact']);
  * "we're off to the airport", "heading out for the day", "we're heading to bed", "we're home". Group 1 is the leaving word, group 2
  * the coming-home word.
  */
-const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) )?(?:(off|out|leaving|heading (?:out|off)|heading|headed|going (?:out|away)|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for) (?:the |my |our )?[a-z']+(?: [a-z']+)?))*`;
+const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) )?(?:(off|out|leaving|heading (?:out|off)|heading|headed|going (?:out|away)|going(?= (?:to|for|on) (?!(?:dis)?arm\b))|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for|on) (?:the |my |our |a |an )?[a-z']+(?: [a-z']+)?))*`;
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
 const LEAD = new RegExp(
   String.raw`^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|${WHEREABOUTS})[\s,.!;:-]+)*`,
@@ -36,6 +37,29 @@ const LEAD = new RegExp(
  * "Round J household: follow-ups, references and arming").
  */
 const TRAIL = new RegExp(String.raw`\s*[,;.!:\u2013\u2014-]+\s*${WHEREABOUTS}[\s.!]*$`);
+/** Words that start a request of their own: a clause with one of them is never taken as an aside. */
+const NOT_ASIDE = String.raw`(?!(?:and|but|then|also|plus|watch|monitor|mute|unmute|stop|cancel|check|guard|arm|disarm|keep|leave|ignore|except|not)\b)`;
+/**
+ * Who is speaking and where they are, said beside the request: "it's me, Rosa", "this is Sam", "I'm at the front
+ * gate with the groceries", "we're outside". Neither names a part of the house to arm or disarm, so such a trailing
+ * clause is dropped (docs/decisions.md, "Before round Q: words").
+ */
+const ASIDE = new RegExp(
+  String.raw`\s*[,;.!:\u2013\u2014-]+\s*(?:it'?s (?:only |just )?(?:me|us)(?:[\s,]+[a-z]+)?|(?:this is|it'?s) [a-z]+|[a-z]+ here|(?:i'?m|i am|we'?re|we are) (?:just )?(?:at|outside|by|near|in|on|here|pulling (?:in|up))(?: ${NOT_ASIDE}[a-z']+){0,6})[\s.!]*$`,
+);
+
+/** The request's own words with the trailing asides and the agreeing reasons taken off ("disarm it, it's me - I'm at the gate"). */
+function dropAsides(tail: string, arm: boolean): string {
+  let rest = tail;
+  for (;;) {
+    const aside = ASIDE.exec(rest);
+    const reason = aside ? undefined : TRAIL.exec(rest);
+    const cut = aside ?? (reason && (arm ? reason[1] : reason[2]) ? reason : undefined);
+    if (!cut) return rest;
+    rest = rest.slice(0, cut.index);
+  }
+}
+
 /**
  * "lock it all down", "lock the place down": said of the whole house with "down", the words for arming
  * it, not for a door's lock ("lock the back door" is no tool of ours). See docs/decisions.md, "Round H: intent".
@@ -88,9 +112,10 @@ const ALARM_SWITCH = new RegExp(
 
 /** The question for an alarm switched on or off: arming is what Vigil can do, said back before it is done. */
 function askAboutAlarm(text: string, ctx: HouseholdContext): Plan | undefined {
-  const m = ALARM_SWITCH.exec(text.replace(LEAD, ''));
+  const said = text.replace(LEAD, '');
+  const m = ALARM_SWITCH.exec(said) ?? alarmSwitchWithReason(said);
   if (!m) return undefined;
-  const arm = (m[1] ?? m[2]) === 'on' || m[3] === 'set';
+  const arm = switchesOn(m);
   const plan: Plan = { planner: 'offline', calls: [], refusals: [], confidence: 0.5 };
   if (arm && isArmed(ctx)) plan.answers = ['The house is already armed: every door sensor and camera is watched until you disarm it.'];
   else if (!arm && !isArmed(ctx)) plan.answers = ["The house isn't armed, so there is no alarm of mine to switch off; I changed nothing."];
@@ -99,6 +124,19 @@ function askAboutAlarm(text: string, ctx: HouseholdContext): Plan | undefined {
       ? 'Do you mean arm the house? I would watch every door sensor and camera from now until you disarm it. Say "arm the house" and I will.'
       : 'Do you mean disarm the house, ending the watch that arming started? Say "disarm" and I will.';
   return plan;
+}
+
+function switchesOn(m: RegExpExecArray): boolean {
+  return (m[1] ?? m[2]) === 'on' || m[3] === 'set';
+}
+
+/** "set the alarm, heading to church": the switch with a reason after it that agrees with it, still only asked. */
+function alarmSwitchWithReason(said: string): RegExpExecArray | undefined {
+  for (const arm of [true, false]) {
+    const m = ALARM_SWITCH.exec(dropAsides(said, arm));
+    if (m && switchesOn(m) === arm) return m;
+  }
+  return undefined;
 }
 
 function isArmed(ctx: HouseholdContext): boolean {
@@ -178,9 +216,11 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
     plan.confidence = 0.3;
     return plan;
   }
-  const reason = TRAIL.exec(m[2]);
-  const agrees = reason && (m[1] === 'arm' ? reason[1] : reason[2]);
-  const rest = (agrees ? m[2].slice(0, reason.index) : m[2]).split(/[^a-z']+/).filter(Boolean);
+  // "arm teh house": a common misspelling of a word that changes nothing is that word
+  const rest = dropAsides(m[2], m[1] === 'arm')
+    .split(/[^a-z']+/)
+    .filter(Boolean)
+    .map((w) => SPELLING_FIXES[w] ?? w);
   const unknown = dropHouseAlarm(rest.filter((w) => !WHOLE_HOUSE.has(w)));
   // "arm the alarm system", "disarm the lights": not ours to arm; the general reader says so
   if (unknown.some((w) => OUT_OF_SCOPE_NOUNS.has(w) || w === 'system')) return undefined;
