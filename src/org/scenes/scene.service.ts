@@ -23,6 +23,7 @@ import {
   interpretQuery,
   parseWindow,
   vehicleKindsNote,
+  subAreaNote,
   type InterpretResult,
   type Interpretation,
   type QueryAnswer,
@@ -161,7 +162,9 @@ function sceneQueryResult(r: {
           timeZone: scene.time_zone,
           place: `the ${scene.location.replace(/_/g, ' ')}`,
           counts: interp.metric === 'vehicles' ? { vehicles: stateNow.vehicles } : interp.metric === 'activity' ? stateNow : { people: stateNow.people },
-        }) + (interp.vehicle_kinds?.length ? ` ${vehicleKindsNote(interp)}` : '')
+        }) +
+        (interp.vehicle_kinds?.length ? ` ${vehicleKindsNote(interp)}` : '') +
+        (interp.sub_area ? ` ${subAreaNote(interp)}` : '')
       : answer.answer + (note || staleAnimalsNote(interp, freshness)),
     ...freshnessFields(freshness),
     interpretation: {

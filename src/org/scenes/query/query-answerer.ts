@@ -1756,6 +1756,26 @@ function landmarkNote(interp: Interpretation): string {
   return `The camera does not tell where in the ${place} a person stands, so this is for everyone in the ${place}, not only by the ${interp.landmark}.`;
 }
 
+/** "the boarding lane": the camera counts the whole scene, not a part of it (Interpretation.sub_area). */
+export function subAreaNote(interp: Pick<Interpretation, 'location' | 'sub_area'>): string {
+  const place = describeLocation(interp.location);
+  return `This is for the whole ${place}: the camera does not count the ${interp.sub_area} apart.`;
+}
+
+/**
+ * "the first stray dog": the camera tells a dog, not a stray one (Interpretation.animal_modifier); a
+ * "no" carries over to the strays, a "yes" does not, so it is asked back with the figure.
+ */
+function withAnimalModifier(interp: Interpretation, result: CountAnswer): CountAnswer {
+  const kind = interp.subtype ?? 'animal';
+  const cannot = `The camera cannot tell a ${interp.animal_modifier} ${kind} from any other ${kind}`;
+  if (/^Yes\b/.test(result.answer)) {
+    const figure = result.answer.replace(/^Yes,\s*/, '').replace(/\.$/, '');
+    return { ...result, ask: `For every ${kind} seen: ${figure}. ${cannot}, so I cannot say whether it was a ${interp.animal_modifier} one.` };
+  }
+  return { ...result, answer: `${result.answer} ${cannot}, so this is for every ${kind} seen.` };
+}
+
 function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAnswer {
   if (interp.aggregate === 'threshold' && !result.ask && !/^No\b/.test(result.answer)) return vehicleKindsThresholdAsk(interp, result);
   return { ...result, answer: `${result.answer} ${vehicleKindsNote(interp)}` };
@@ -1891,6 +1911,8 @@ export function answerQuery(
 
   if (interp.vehicle_kinds?.length) result = withVehicleKinds(interp, result);
   if (interp.landmark && !result.ask) result = { ...result, answer: `${result.answer} ${landmarkNote(interp)}` };
+  if (interp.sub_area && !result.ask) result = { ...result, answer: `${result.answer} ${subAreaNote(interp)}` };
+  if (interp.animal_modifier && !result.ask) result = withAnimalModifier(interp, result);
   if (interp.day_peak) result = withDayPeak(interp, result, detections, baseline[0] ?? [], p);
   if (interp.late_end && !result.ask) result = withLateEnd(interp, result, baseline[0] ?? [], scene);
 

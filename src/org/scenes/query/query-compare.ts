@@ -42,6 +42,14 @@ const COMPARE_PATTERNS: RegExp[] = [
 const THAN_PATTERN =
   /^(?<lead>.*?)\b(?<word>more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|heavier|lighter|greater)\b(?<a>.*?)\bthan\b(?<b>.+)$/;
 
+/**
+ * "more people at 10am or 2pm?", "was it busier in the morning or the afternoon?": which of two
+ * times, asked with a comparative word and "or"; answered as a comparison with no direction, so
+ * never a yes or a no (docs/decisions.md, "Before round Q: scene questions")
+ */
+const EITHER_PATTERN =
+  /^(?<lead>.*?)\b(?:more|fewer|less|busier|quieter|fuller|emptier|calmer|higher|lower|bigger|smaller|heavier|lighter|greater)\b(?<a>.+?)\bor\b(?<b>.+)$/;
+
 function side(phrase: TimePhrase, now: number, nowWord: boolean): Side | undefined {
   if (phrase.kind === 'range') return { from: phrase.from, to: phrase.to, label: phrase.label, phrase: phrase.phrase };
   if (phrase.kind === 'point') return { from: phrase.at, to: phrase.at, label: phrase.label, phrase: phrase.phrase };
@@ -67,9 +75,13 @@ export function readTimeComparison(text: string, scope: { now: number; timeZone:
   }
   if (!match) {
     match = THAN_PATTERN.exec(text);
-    if (!match) return undefined;
-    word = match.groups!.word;
-    direction = UP.has(word) ? 'up' : DOWN.has(word) ? 'down' : undefined;
+    if (match) {
+      word = match.groups!.word;
+      direction = UP.has(word) ? 'up' : DOWN.has(word) ? 'down' : undefined;
+    } else {
+      match = EITHER_PATTERN.exec(text);
+      if (!match) return undefined;
+    }
   }
   const { lead, a, b } = match.groups as { lead: string; a: string; b: string };
   const left = findTimePhrase(a, scope);

@@ -9,6 +9,8 @@ import { describeKindQuestion, interpretKindQuestion } from './query-kinds.ts';
 import { describeRoleRefusal, findRestrictedRoles } from './people-roles.ts';
 import { locationWords, normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
+import { readSubArea } from './sub-areas.ts';
+import { readAnimalModifier } from './animal-modifiers.ts';
 
 const LEVEL_WORDS = {
   busy: WORDS_BY_ROLE.level_busy,
@@ -65,6 +67,17 @@ const COMPARISON_PATTERNS: Array<[RegExp, (n: number) => { op: Comparison; value
   // past 5 minutes" or "half past 5", so "past" is not one of them, and a unit after the number is not a count)
   [
     new RegExp(`\\b(?:passed|passes|passing|pass|topped|tops|top|went over|gone over|go over|goes over)\\s+${NUMBER}\\b${NOT_A_TIME}`),
+    (n) => ({ op: '>', value: n }),
+  ],
+  // "did it ever go past 50 people?": "past" after a verb of going, a number and a word for what is
+  // counted, is a count crossing the number ("walked past the gate", "half past 5", "the past 5
+  // minutes" and "gone past 20" with nothing counted named stay as they were: docs/decisions.md,
+  // "Before round Q: scene questions")
+  [
+    // (the verb is left in the question, as "go" of "go over 40" is, so "car park … cars" never run together)
+    new RegExp(
+      `(?<=\\b(?:went|gone|go|goes|going|got|get|gets|getting)\\s+)past\\s+${NUMBER}(?=\\s+(?:people|persons|visitors|customers|guests|cars|vehicles)\\b)`,
+    ),
     (n) => ({ op: '>', value: n }),
   ],
   [
@@ -168,6 +181,25 @@ function collectRoles(tokens: Token[]): Set<WordRole> {
     }
   }
   return roles;
+}
+
+/** "fullest", "emptiest": the most or the fewest of what fills a place. */
+const FILL_SUPERLATIVES = new Set(['fullest', 'emptiest']);
+
+/**
+ * "when was the car park fullest?", "when was the lot emptiest of cars?": at a place where cars park,
+ * or with vehicles named and no people, a car park fills with cars, so the superlative is the peak or
+ * the lowest of the vehicle count, not the crowd level (docs/decisions.md, "Before round Q: scene questions").
+ */
+function readFillSuperlative(roles: Set<WordRole>, tokens: Token[], location: string): Set<WordRole> {
+  if (!tokens.some((t) => FILL_SUPERLATIVES.has(t.word))) return roles;
+  if (tokens.some((t) => (t.roles.has('people') && !PLACE_STATE_WORDS.has(t.word)) || (t.roles.has('crowd') && !FILL_SUPERLATIVES.has(t.word)))) return roles;
+  if (!roles.has('vehicles') && !PARKING_PLACES.some((w) => locationWords(location).includes(w))) return roles;
+  const read = new Set(roles);
+  read.delete('crowd');
+  read.delete('people');
+  read.add('vehicles');
+  return read;
 }
 
 /** The first word that is not politeness ("please", "can you") decides whether this is an instruction. */
@@ -546,6 +578,10 @@ interface Reading {
   otherPlaces: string[];
   /** a spot inside the scene that points at one person ("the guy by the gate"), see query-tokenizer.ts */
   landmarks: string[];
+  /** a part of the scene's place named ("the boarding lane"), see sub-areas.ts */
+  subArea?: string;
+  /** a word for a cat or a dog the camera cannot see ("stray"), see animal-modifiers.ts */
+  animalModifier?: string;
   roles: Set<WordRole>;
   /** two times compared; `phrase` is then the first of them */
   compared?: ComparisonOfTimes;
@@ -628,7 +664,13 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
         remainder: compared.rest,
       }
     : (readOvernight(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone }));
-  const { tokens, unknown, otherPlaces, landmarks } = tokenizeQuestion(remainder, location);
+  // "the first stray dog": a dog all the same, the word set aside and said in the answer (animal-modifiers.ts)
+  const animalModifier = readAnimalModifier(remainder);
+  const text = animalModifier?.rest ?? remainder;
+  const read = tokenizeQuestion(text, location);
+  // "how many cars are in the boarding lane": a part of this place, read without its name (sub-areas.ts)
+  const subArea = readSubArea(text, location, [...read.unknown, ...read.otherPlaces]);
+  const { tokens, unknown, otherPlaces, landmarks } = subArea ? tokenizeQuestion(subArea.rest, location) : read;
   return {
     query,
     normalised,
@@ -640,7 +682,9 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
     unknown,
     otherPlaces,
     landmarks,
-    roles: collectRoles(tokens),
+    ...(subArea ? { subArea: subArea.name } : {}),
+    ...(animalModifier ? { animalModifier: animalModifier.word } : {}),
+    roles: readFillSuperlative(collectRoles(tokens), tokens, location),
     compared,
     alsoWhen: alsoWhen !== null,
     alsoCount: alsoCount !== null,
@@ -741,7 +785,28 @@ function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
   if (camera) return camera;
   const reading = readQuestion(activity.query, ctx);
   checkCoverage(reading, ctx.location);
-  return withLandmark(reading, resolveQuestion(reading, ctx));
+  return withAnimalModifier(reading, withSubArea(reading, withLandmark(reading, resolveQuestion(reading, ctx))));
+}
+
+/**
+ * "how many cars are in the boarding lane": the camera counts the whole scene, so a count is
+ * answered for it and says so (Interpretation.sub_area); a yes/no, or anything but a count of people
+ * or vehicles, is asked back, since the part alone may hold none (sub-areas.ts).
+ */
+function withSubArea(reading: Reading, interp: Interpretation): Interpretation {
+  if (!reading.subArea) return interp;
+  const place = describeLocation(interp.location);
+  if (interp.yes_no || (interp.metric !== 'people' && interp.metric !== 'vehicles')) {
+    refuse(`This camera counts the whole ${place} and does not count the ${reading.subArea} apart; ask about the whole ${place}.`);
+  }
+  return { ...interp, sub_area: reading.subArea };
+}
+
+/** "the first stray dog": answered for every dog, and the answer says so (animal-modifiers.ts); never of anything but animals. */
+function withAnimalModifier(reading: Reading, interp: Interpretation): Interpretation {
+  if (!reading.animalModifier) return interp;
+  if (interp.metric !== 'animals') refuse(`The cameras cannot tell "${reading.animalModifier}" animals from others; ask about cats or dogs on their own.`);
+  return { ...interp, animal_modifier: reading.animalModifier };
 }
 
 /**

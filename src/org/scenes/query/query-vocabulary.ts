@@ -1126,6 +1126,11 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   // "busiest with vehicles": the kind after "with" is what was busiest, not people (docs/decisions.md, "Round N: scene questions")
   ['busiest with', 'peak'],
   ['busiest for', 'peak'],
+  // "when was the rush at its worst", "the worst it got": a crowd or a queue is worst at its peak
+  // (docs/decisions.md, "Before round Q: scene questions")
+  ['at its worst', 'peak'],
+  ['at their worst', 'peak'],
+  ['worst it got', 'highest'],
   // "how many cars were left at 8pm", "how many are still left": how many remained, the count then, not departures
   ['were left', 'were'],
   ['was left', 'was'],

@@ -5,7 +5,7 @@
  */
 export { parseWindow, MAX_WINDOW_MS } from '../../../platform/language/time/query-window.ts';
 export { interpretQuery, buildExamples, LOITERING_DWELL_S, DEFAULT_QUERY_WINDOW_MS, formatWindow } from './query-interpreter.ts';
-export { answerQuery, vehicleKindsNote, MAX_ANSWER_DETECTIONS } from './query-answerer.ts';
+export { answerQuery, vehicleKindsNote, subAreaNote, MAX_ANSWER_DETECTIONS } from './query-answerer.ts';
 export { answerCameraStatus } from './camera-status.ts';
 /** Kept under its query-facing name; the check is lib/zoned-time's isValidTimeZone. */
 export { isValidTimeZone as isKnownTimeZone } from '../../../platform/time/zoned-time.ts';

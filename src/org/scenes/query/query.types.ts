@@ -151,6 +151,10 @@ export interface Interpretation {
   per_hour?: boolean;
   /** "the guy by the gate": a spot inside the scene; the answer is for the whole scene and says so */
   landmark?: string;
+  /** "the boarding lane": a part of the scene's place; the answer is for the whole scene and says so (sub-areas.ts) */
+  sub_area?: string;
+  /** "stray": a word for a cat or a dog the camera cannot see; the answer is for every one seen and says so (animal-modifiers.ts) */
+  animal_modifier?: string;
   /** arrivals: "how many different people": the answer says a track is counted, not an identity */
   distinct?: boolean;
   /** the phrase of the question that set the range, if any ("since 9am", "last 10 minutes") */
