@@ -7,12 +7,12 @@
  * place matched by meaning; the fix for it broke a measured example and was taken back) and p056 (whose
  * expectation the spec's own corpus contradicts). Before round Q, the times people plainly say (days with clock
  * ranges, repeating windows, stretching follow-ups, stays away, stance reasons: docs/decisions.md, "Before round Q:
- * times") and arming, standing down and questions said other ways ("Before round Q: words") raised it to MINQ/150,
+ * times") and arming, standing down and questions said other ways ("Before round Q: words") raised it to 146/150,
  * the same 2 wrong. This gate holds that level and may only be tightened.
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('round P household set: correct ≥ MINQ, wrong ≤ 2 (p127 fixed)', { timeout: 900_000 }, async () => {
-  await gateHousehold('P', { size: 150, minCorrect: MINQ, maxWrong: 2 });
+test('round P household set: correct ≥ 146, wrong ≤ 2 (p127 fixed)', { timeout: 900_000 }, async () => {
+  await gateHousehold('P', { size: 150, minCorrect: 146, maxWrong: 2 });
 });
