@@ -2263,10 +2263,21 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false, c
     // "watch the garden tonight" — "same again tomorrow": the night moves to the day named
     else if (newDay && source.time.night && !r.time.anchors.length && r.time.durationMs === undefined && !r.time.recurrence)
       r.time = { ...r.time, night: true };
+    else r.time = takeAskedDay(r.time, source.time, newDay);
   }
   if (!r.conditions.length) r.conditions = source.conditions;
   if (!r.mentions.length) r.mentions = source.mentions;
   r.startRequested ||= source.startRequested;
+}
+
+/**
+ * "watch the living room while I'm at work tomorrow" (asked until when) — "9 to 6": the hours are
+ * of the day the request named, not today's (docs/decisions.md, "Round Q: bare hours").
+ */
+function takeAskedDay(time: TimeSpec, source: TimeSpec, newDay: boolean): TimeSpec {
+  if (newDay || (!source.dayOffset && !source.date) || source.night || !time.anchors.some((a) => a.kind === 'clock' && a.role === 'start')) return time;
+  if (time.anchors.some((a) => a.kind === 'clock' && a.date)) return time;
+  return { ...time, dayOffset: source.dayOffset, date: source.date };
 }
 
 /** The day of a follow-up that says only an end and a relative day ("till 7 tomorrow") after a request with a start of its own and no day. */
@@ -3879,7 +3890,7 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
     r.time = { ...r.time, anchors: r.time.anchors.map((a) => ({ ...a, role: 'end' as const })) };
   }
   readDayMove(r);
-  const change: Record<string, unknown> = { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
+  const change: Record<string, unknown> = addDaysToRepeat(r, watch) ?? { ...resolveWindowChange(r.time, watch, state.ctx, r.startRequested) };
   if (placesAreNewSubject) {
     const moved = moveWatchToPlaces(r, watch, state, plan, change);
     if (moved !== true) return moved;
@@ -3895,6 +3906,22 @@ function planUpdateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   });
   state.lastWatchId = watch.id;
   return undefined;
+}
+
+/**
+ * "and weekends too", "weekdays as well": days said with "too", "also" or "as well" add to a watch
+ * that repeats on the other days, which then repeats every day at the hours it has
+ * (docs/decisions.md, "Round Q: bare hours").
+ */
+function addDaysToRepeat(r: Reading, watch: { recurrence: string }): Record<string, unknown> | undefined {
+  const said = r.time.recurrence;
+  const words = r.tokens.map((t) => t.text);
+  // (hours of its own, "and weekends too, 10 to 4", are a change of their own; hours the follow-up took from the turn before are not)
+  if ((said !== 'weekdays' && said !== 'weekends') || words.some((w) => /\d/.test(w)) || r.time.durationMs !== undefined || r.time.dayOffset || r.time.date)
+    return undefined;
+  const adds = words.some((w, k) => w === 'too' || w === 'also' || (w === 'as' && words[k + 1] === 'well'));
+  const other = said === 'weekdays' ? 'weekends' : 'weekdays';
+  return adds && (watch.recurrence === other || watch.recurrence === 'daily') ? { recurrence: 'daily' } : undefined;
 }
 
 /** Verbs that move a watch to another day ("move it to monday", "change it to friday"). */

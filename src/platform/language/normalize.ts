@@ -225,6 +225,13 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     // "from now till half six", "starting now until 8": the start is now, the time after is the end
     // (see docs/decisions.md, "Round F household: relative days and starts")
     .replace(/\b(?:from|starting|beginning|as of) (?:right )?now\b(?=[\s,]*(?:until|till|til|to|through)\b)/g, 'now')
+    // "between 9 and 12.30", "until 7.45pm": a clock time written with a dot is the one written with a colon
+    // (docs/decisions.md, "Round Q: bare hours"); "for 2.50 hours", "1.5" stay amounts
+    .replace(
+      /(?<=\b(?:until|till|til|to|and|from|between|at|by|before|after|since) )([01]?\d|2[0-3])\.([0-5]\d)\b(?![.\d]| ?(?:hours?|hrs?|h|mins?|minutes?|days?|weeks?|%))/g,
+      '$1:$2',
+    )
+    .replace(/\b([01]?\d|2[0-3])\.([0-5]\d) ?([ap]\.?m\b\.?)/g, '$1:$2$3')
     // "the garden's fine now": "'s" before how a place is, is "is" (compromise read it as "the garden's …")
     .replace(
       /\b([a-z]+)'s(?= (?:all |now )?(?:fine|ok|okay|alright|all right|safe|clear|empty|quiet|secure|sorted|good|done|over|locked|shut|closed)\b)/g,

@@ -21,11 +21,17 @@ const ARMED_UNTIL = '9999-12-31T23:59:59.000Z';
 const ARMED_KINDS = new Set(['camera', 'contact']);
 
 /**
+ * How long the household is away, said as the reason: "we're all out till 5", "off until about 6pm",
+ * "away till tomorrow". Arming has no end, so it changes nothing of the request; the reply says the
+ * house stays armed until disarmed (docs/decisions.md, "Round Q: bare hours").
+ */
+const AWAY_TILL = String.raw`(?:till|til|until) (?:about |around )?(?:\d{1,2}(?:[:.]\d\d)?(?: ?[ap]\.?m\.?)?|tonight|tomorrow|later|this (?:evening|afternoon)|the (?:evening|afternoon|weekend)|[a-z]+day)`;
+/**
  * Where the household is going or has come back from, said as the reason beside the request: "off to work",
  * "we're off to the airport", "heading out for the day", "we're heading to bed", "we're home". Group 1 is the leaving word, group 2
  * the coming-home word.
  */
-const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) )?(?:(off|out|leaving|heading (?:out|off)|heading|headed|going (?:out|away)|going(?= (?:to|for|on) (?!(?:dis)?arm\b))|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for|on) (?:the |my |our |a |an )?[a-z']+(?: [a-z']+)?))*`;
+const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) (?:all |both )?)?(?:(off|out|leaving|heading (?:out|off)|heading|headed|going (?:out|away)|going(?= (?:to|for|on) (?!(?:dis)?arm\b))|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for|on) (?:the |my |our |a |an )?[a-z']+(?: [a-z']+)?|${AWAY_TILL}))*`;
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
 const LEAD = new RegExp(
   String.raw`^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|${WHEREABOUTS})[\s,.!;:-]+)*`,
@@ -233,6 +239,8 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
   if (arm && isArmed(ctx)) plan.answers = ['The house is already armed: every door sensor and camera is watched until you disarm it.'];
   else if (!arm && !isArmed(ctx)) plan.answers = ["The house isn't armed, so there was nothing to disarm; I changed nothing."];
   else plan.calls.push({ tool: 'arm_house', args: { arm }, subject: 'house' });
+  if (arm && plan.calls.length && new RegExp(AWAY_TILL).test(LEAD.exec(text)?.[0] ?? ''))
+    plan.answers = ['Arming has no end time: the house stays armed until you disarm it.'];
   return plan;
 }
 

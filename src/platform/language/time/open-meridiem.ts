@@ -104,6 +104,11 @@ export function findOpenMeridiem(
   return `"From ${said(start.hour, m1)} to ${said(end.hour, m2)}${day}" could be ${pad(start.hour, m1)} to ${pad(end.hour + 12, m2)}${day}, or ${pad(start.hour + 12, m1)} to ${pad(end.hour, m2)} overnight.`;
 }
 
+/** "7", "7:30": a bare clock time as said. */
+function saidClock(hour: number, minute: number | undefined): string {
+  return minute ? `${hour}:${String(minute).padStart(2, '0')}` : `${hour}`;
+}
+
 /**
  * The planner's own open am/pm questions, asked before a window is worked out (moved here from
  * src/home/agent/offline-planner.ts unchanged, so that the time layer holds every open am/pm rule;
@@ -118,20 +123,32 @@ export function findOpenDayHalf(
 ): string | undefined {
   const [from, till] = [spec.anchors.find((a) => a.role === 'start'), spec.anchors.find((a) => a.role === 'end')];
   if (from?.kind !== 'clock' || till?.kind !== 'clock' || from.hour === undefined || till.hour === undefined) return undefined;
-  if (from.meridiemCertain || till.meridiemCertain || from.date || till.date || spec.night || spec.sleepContext || spec.recurrence) return undefined;
+  if (from.meridiemCertain || till.meridiemCertain || from.date || till.date || spec.night || spec.sleepContext) return undefined;
+  const repeats = spec.recurrence !== undefined && spec.recurrence !== 'none';
   // "from 9 till 5": 09:00–17:00 or 21:00–05:00, both a usual watch — asked, not guessed
-  if (from.hour >= 7 && from.hour <= 11 && till.hour >= 3 && till.hour <= 7 && nowHour < from.hour && !/\b(work|school|office|shift|day)\b/.test(text)) {
+  if (
+    !repeats &&
+    from.hour >= 7 &&
+    from.hour <= 11 &&
+    till.hour >= 3 &&
+    till.hour <= 7 &&
+    nowHour < from.hour &&
+    !/\b(work|school|office|shift|day)\b/.test(text)
+  ) {
     return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
   }
-  // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked
+  // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked;
+  // a repeating one ("weekdays 7:30 to 9") whatever the hour now, both halves being to come
+  // (docs/decisions.md, "Round Q: bare hours")
   if (
     from.hour >= 6 &&
     till.hour <= 11 &&
     from.hour < till.hour &&
-    nowHour < till.hour &&
+    (nowHour < till.hour || repeats) &&
     !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(text)
   ) {
-    return `From ${from.hour} until ${till.hour} in the morning, or from ${from.hour} until ${till.hour} in the evening?`;
+    const [a, b] = [saidClock(from.hour, from.minute), saidClock(till.hour, till.minute)];
+    return `From ${a} until ${b} in the morning, or from ${a} until ${b} in the evening?`;
   }
   return undefined;
 }

@@ -2070,8 +2070,10 @@ function resolveDayStart(
     const moved = moveToNightSmallHours(spec, start, day, ctx);
     startsAt = resolveStart(moved, day, ctx, spec.night);
     // "from half eleven" said at 18:20: the hour without am/pm that is still to come today
-    // ("12 til 6" said at 23:47: midnight, the 12 still to come)
+    // ("12 til 6" said at 23:47: midnight, the 12 still to come); not for a repeating window, whose
+    // hours are each day's ("weekdays 9 to 5" said at 13:00 is not 21:00 to 05:00)
     if (
+      (spec.recurrence ?? 'none') === 'none' &&
       start.kind === 'clock' &&
       !start.meridiemCertain &&
       !start.date &&
@@ -2102,6 +2104,16 @@ function resolveDayStart(
   return { startsAt, startLabel, eveningStart };
 }
 
+/**
+ * "7:30 to 9", both hours bare and the end later on the clock face: one half of the day, never
+ * 19:30 to 09:00. A start moved to the evening (its morning gone) keeps its end in the evening too
+ * (docs/decisions.md, "Round Q: bare hours").
+ */
+function isLaterSameHalf(start: Anchor | undefined, end: Anchor): boolean {
+  if (start?.kind !== 'clock' || end.kind !== 'clock' || start.meridiemCertain || end.meridiemCertain || start.date || end.date) return false;
+  return (end.hour % 12) * 60 + end.minute > (start.hour % 12) * 60 + start.minute;
+}
+
 /** The end of a window starting at startsAt on day, and how it is said. */
 /** "from sundown to 6", "from dusk till 5": a bare end hour after an evening sun start is the morning's (docs/decisions.md, "Round N: times, follow-ups, arming"). */
 function isEveningSunStart(start: Anchor | undefined): boolean {
@@ -2129,7 +2141,7 @@ function resolveDayEnd(
       startsAt,
       ctx,
       night ||
-        eveningStart ||
+        (eveningStart && !isLaterSameHalf(start, end)) ||
         (spec.sleepContext && !spec.nextStart) ||
         (start !== undefined && toWallClock(startsAt, ctx.timeZone).hour >= 20) ||
         isEveningSunStart(start),
@@ -2381,7 +2393,8 @@ export function resolveWindowChange(
       starts_at: new Date(w.startsAt).toISOString(),
       ends_at: new Date(w.endsAt).toISOString(),
       window: w.window,
-      recurrence: spec.recurrence ?? out.recurrence,
+      // (no recurrence key when none was said: the watch keeps its own)
+      ...(spec.recurrence || out.recurrence ? { recurrence: spec.recurrence ?? out.recurrence } : {}),
     };
   }
   changeOneEnd(spec, startsAt, endsAt, ctx, startRequested, out);
