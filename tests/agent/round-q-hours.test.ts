@@ -1,6 +1,6 @@
 /**
  * Round Q, bare hours (docs/decisions.md, "Round Q: bare hours"): a range of two bare hours in one half of the
- * clock ("7:30 to 9") stays in one half; a repeating one whose halves are both usual is asked; a follow-up's hours
+ * clock ("7:30 to 9") stays in one half; a repeating one keeps each day's hours (not moved to the evening); a follow-up's hours
  * are of the day the request named ("while I'm at work tomorrow" — "9 to 6"); "and weekends too" adds to a
  * watch's repeat; a time said as the reason for arming ("we're all out till 5, arm the house") leaves arming as it
  * is, until disarmed; clock times written with a dot ("12.30", "7.45pm"). The phrasings beside them that must keep
@@ -62,10 +62,17 @@ test('two bare hours in one half of the clock stay in that half, never 19:30 to 
   await expectWindow(at('23:47'), ['watch the garage 12 til 6'], '2026-11-20T00:00', '2026-11-20T06:00');
 });
 
-test('a repeating range whose morning and evening are both usual is asked, whatever the hour now', async () => {
-  await expectAsked(at('13:00'), 'watch the driveway weekdays 7:30 to 9', /7:30 until 9 in the morning, or from 7:30 until 9 in the evening/);
-  await expectAsked(at('13:00'), 'watch the garage every day 6 to 8', /in the morning, or .* in the evening/);
-  await expectAsked(at('13:00'), 'keep an eye on the backyard on weekdays from 7 to 9', /in the morning, or .* in the evening/);
+test("a repeating range in one half keeps the hours' own reading, on the next day it fits, never moved to the evening", async () => {
+  for (const [message, start, end] of [
+    ['watch the driveway weekdays 7:30 to 9', '2026-11-20T07:30', '2026-11-20T09:00'],
+    ['keep an eye on the backyard on weekdays from 7 to 9', '2026-11-20T07:00', '2026-11-20T09:00'],
+    ['watch the garage every day 8 to 10', '2026-11-20T08:00', '2026-11-20T10:00'],
+  ]) {
+    const turn = await expectWindow(at('13:00'), [message], start, end);
+    assert.notEqual(turn.changes[0].args.recurrence, 'none', message);
+  }
+  // must not fire: a one-off range whose morning is gone is the evening's, as before
+  await expectWindow(at('13:00'), ['watch the garage 7 to 9'], '2026-11-19T19:00', '2026-11-19T21:00');
 });
 
 test("a repeating daytime range keeps its hours: not moved to the evening because today's morning is gone", async () => {

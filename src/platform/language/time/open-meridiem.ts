@@ -123,28 +123,17 @@ export function findOpenDayHalf(
 ): string | undefined {
   const [from, till] = [spec.anchors.find((a) => a.role === 'start'), spec.anchors.find((a) => a.role === 'end')];
   if (from?.kind !== 'clock' || till?.kind !== 'clock' || from.hour === undefined || till.hour === undefined) return undefined;
-  if (from.meridiemCertain || till.meridiemCertain || from.date || till.date || spec.night || spec.sleepContext) return undefined;
-  const repeats = spec.recurrence !== undefined && spec.recurrence !== 'none';
+  if (from.meridiemCertain || till.meridiemCertain || from.date || till.date || spec.night || spec.sleepContext || spec.recurrence) return undefined;
   // "from 9 till 5": 09:00–17:00 or 21:00–05:00, both a usual watch — asked, not guessed
-  if (
-    !repeats &&
-    from.hour >= 7 &&
-    from.hour <= 11 &&
-    till.hour >= 3 &&
-    till.hour <= 7 &&
-    nowHour < from.hour &&
-    !/\b(work|school|office|shift|day)\b/.test(text)
-  ) {
+  if (from.hour >= 7 && from.hour <= 11 && till.hour >= 3 && till.hour <= 7 && nowHour < from.hour && !/\b(work|school|office|shift|day)\b/.test(text)) {
     return `From ${from.hour} in the morning until ${till.hour} in the afternoon, or from ${from.hour} at night until ${till.hour} in the morning?`;
   }
-  // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked;
-  // a repeating one ("weekdays 7:30 to 9") whatever the hour now, both halves being to come
-  // (docs/decisions.md, "Round Q: bare hours")
+  // "from 7 to 9": 07:00–09:00 or 19:00–21:00, both a usual watch and nothing said picks one — asked
   if (
     from.hour >= 6 &&
     till.hour <= 11 &&
     from.hour < till.hour &&
-    (nowHour < till.hour || repeats) &&
+    nowHour < till.hour &&
     !/\b(work|school|office|shift|morning|afternoon|evening|night|breakfast|dinner|am|pm)\b/.test(text)
   ) {
     const [a, b] = [saidClock(from.hour, from.minute), saidClock(till.hour, till.minute)];
