@@ -10,6 +10,8 @@ import { describeRoleRefusal, findRestrictedRoles } from './people-roles.ts';
 import { locationWords, normaliseQuestion, tokenizeQuestion, type Token } from './query-tokenizer.ts';
 import { WORDS_BY_ROLE, type WordRole } from './query-vocabulary.ts';
 import { readSubArea } from './sub-areas.ts';
+import { describeUnseenActRefusal, findUnseenAct } from './unseen-acts.ts';
+import { dropFalseStart } from './false-starts.ts';
 import { readAnimalModifier } from './animal-modifiers.ts';
 
 const LEVEL_WORDS = {
@@ -622,11 +624,22 @@ const CAMERA_SHOWS =
 /** "how full compared to capacity", "relative to its capacity": the crowd level, which is given against capacity */
 const AGAINST_CAPACITY = /\b(?:compared\s+(?:to|with)|relative\s+to|against|versus|vs)\s+(?:the\s+|its\s+)?(?:max(?:imum)?\s+)?capacity\b/g;
 
+/**
+ * "over its capacity of 60", "its limit of 60 people": the figure the speaker gives is the one
+ * compared with; "more than half full", "three quarters full": that share of capacity
+ * (docs/decisions.md, "Round Q: scene questions").
+ */
+const CAPACITY_OF_NUMBER = /\b(?:its|the|their|our|a)\s+(?:max(?:imum)?\s+)?(?:capacity|limit)\s+of\s+(\d+)(?:\s+(?:people|persons))?\b/g;
+const SHARE_WORDS: Record<string, number> = { half: 50, 'a half': 50, 'one half': 50, 'a quarter': 25, 'one quarter': 25, 'three quarters': 75 };
+const SHARE_FULL = /\b(a half|one half|half|a quarter|one quarter|three quarters)\s+(?:full|of\s+(?:its\s+|the\s+)?capacity)\b/g;
+
 function readQuestion(query: string, ctx: QueryContext): Reading {
   const { now, timeZone, location } = ctx;
   const said0 = normaliseQuestion(query, location)
     .replace(DAY_PART_EVENT, '$1')
     .replace(AGAINST_CAPACITY, 'capacity')
+    .replace(CAPACITY_OF_NUMBER, '$1 people')
+    .replace(SHARE_FULL, (_, share: string) => `${SHARE_WORDS[share]} percent full`)
     .replace(CAMERA_SHOWS, 'what $1 $2 happening');
   const perHour = !OTHER_RATE.test(said0.replace(PER_HOUR, ' ')) && PER_HOUR.test(said0);
   PER_HOUR.lastIndex = 0;
@@ -776,14 +789,19 @@ function checkCoverage(reading: Reading, location: string): void {
   if (leftover.length > 0) refuse(notCoveredReason(understoodOf(reading, location), leftover));
 }
 
-function interpretOrThrow(query: string, ctx: QueryContext): Interpretation {
-  if (typeof query !== 'string' || query.trim() === '') refuse('The question is empty.');
+function interpretOrThrow(asked: string, ctx: QueryContext): Interpretation {
+  if (typeof asked !== 'string' || asked.trim() === '') refuse('The question is empty.');
+  // "cuantas... sorry, how many people …": the words taken back are dropped (false-starts.ts)
+  const query = dropFalseStart(asked);
   // "at drop-off", "since opening": a time of day the scene does not define (activity-times.ts)
   const activity = readActivityTime(query, describeLocation(ctx.location));
   if (activity.kind === 'ask') refuse(activity.reason);
   const camera = readCameraQuestion(query, ctx);
   if (camera) return camera;
   const reading = readQuestion(activity.query, ctx);
+  // "how many guests checked in?": an act no camera sees, not the arrivals it counts (unseen-acts.ts)
+  const act = findUnseenAct(reading.normalised);
+  if (act) refuse(describeUnseenActRefusal(act, describeLocation(ctx.location)));
   checkCoverage(reading, ctx.location);
   return withAnimalModifier(reading, withSubArea(reading, withLandmark(reading, resolveQuestion(reading, ctx))));
 }

@@ -840,6 +840,10 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'sitting',
     'standing',
     'waiting',
+    // "how many cars were queuing at 19:25": waiting in line is being there (docs/decisions.md, "Round Q: scene questions")
+    'queuing',
+    'queueing',
+    'queued',
     'spotted',
     'detected',
     'noticed',
@@ -1183,6 +1187,7 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['pulled in', 'arrive'],
   ['drove in', 'arrive'],
   ['checked in', 'arrive'],
+  ['lined up', 'queuing'],
   ['came through', 'arrive'],
   ['came by', 'arrive'],
   ['stopped by', 'arrive'],

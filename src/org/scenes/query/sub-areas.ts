@@ -55,5 +55,27 @@ export function readSubArea(text: string, location: string, blocked: readonly st
     const rest = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, ' ').trim();
     return { name: words.join(' '), rest };
   }
+  return readPartOfPlace(text, own, blocked);
+}
+
+/**
+ * "at the end of the quay", "the far side of the hall", "in the corner of the yard": a part of the
+ * scene's own place named by where in it ("end", "side", "corner") and the place's own words, read
+ * as a part like the ones above (docs/decisions.md, "Round Q: scene questions").
+ */
+const PART_OF =
+  /\b(?:in|at|on|near|by|down|over)\s+(?:the\s+)?((?:far|near|other|back|front|top|bottom|left|right)\s+)?(end|side|corner|edge|back|front|middle)\s+of\s+(?:the\s+|this\s+)?([a-z]+)(?:\s+([a-z]+))?\b/g;
+
+function readPartOfPlace(text: string, own: ReadonlySet<string>, blocked: readonly string[]): SubArea | undefined {
+  for (const m of text.matchAll(PART_OF)) {
+    // the place named must be this scene's own ("the end of the quay" at the ferry quay); "the end of the road" is not
+    if (!own.has(m[3])) continue;
+    const place = m[4] && own.has(m[4]) ? `${m[3]} ${m[4]}` : m[3];
+    const after = m[4] && !own.has(m[4]) ? m[4] : '';
+    const words = [...(m[1] ? [m[1].trim()] : []), m[2]];
+    if (!blocked.every((w) => words.includes(w))) continue;
+    const rest = `${text.slice(0, m.index)} in the ${place} ${after} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, ' ').trim();
+    return { name: `${words.join(' ')} of the ${place}`, rest };
+  }
   return undefined;
 }
