@@ -48,7 +48,7 @@ import { claimsAuthority } from './authority-claims.ts';
 import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
-import { ARMED_WINDOW } from './tools/arm-house.ts';
+import { ARMED_WINDOW, readArmRequest } from './tools/arm-house.ts';
 import { answerRecallQuestion } from './recall-question.ts';
 import { findNewSensorNameSpan, readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
@@ -262,6 +262,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   // a sensor by its MQTT topic, notification routing: read before the general reader (direct-intents.ts)
   // "dissarm": a slip of a command verb, read as the verb (language-guard.ts)
   const verbs = correctCommandVerbSlips(message);
+  const armAndMore = planArmInCompound(verbs.text, ctx);
+  if (armAndMore) return armAndMore;
   const direct = planDirectIntents(verbs.text, ctx);
   if (direct) {
     if (verbs.slips.length && (direct.calls.length || direct.answers?.length)) sayCorrections('', ctx, direct, verbs.slips);
@@ -294,6 +296,35 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   const leading = readLeadingClause(message, ctx);
   if (leading && 'ask' in leading) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: leading.ask, confidence: 0.3 });
   if (leading) return planOffline(leading.rewrite, ctx);
+  return undefined;
+}
+
+/** Where a compound may join two requests: "…, and then …", "… and …", "… then …" ("going to bed, arm everything" is one request). */
+const JOINS = /[,;]?\s+(?:and then|and|then)\s+/g;
+
+/**
+ * "stop the garage watch and arm the house", "disarm and watch the garden from 3 to 6": arming is one
+ * of the agent's requests (tools/arm-house.ts), read inside a compound like any other. Both parts must
+ * read cleanly on their own, each as a change; otherwise the whole message is read as before and asked
+ * about (docs/decisions.md, "Round Q: verbs").
+ */
+function planArmInCompound(message: string, ctx: HouseholdContext): Plan | undefined {
+  if (!/\b(?:dis)?arm\b/i.test(message)) return undefined;
+  for (const join of message.matchAll(JOINS)) {
+    const left = message.slice(0, join.index).trim();
+    const right = message.slice(join.index + join[0].length).trim();
+    const sides = [left, right].map((text) => readArmRequest(text, ctx));
+    const at = sides.findIndex((p) => p?.calls.length === 1 && !p.clarification && !p.answers?.length && !p.refusals.length);
+    if (at < 0 || sides[1 - at]?.calls.length) continue;
+    const other = planOffline(at === 0 ? right : left, ctx);
+    const arming = sides[at]!.calls[0].args.arm ? 'arm' : 'disarm';
+    // ("disarm and watch the garden from 3 to 6": the other part's question is asked, the arming waits for it)
+    if (!other.calls.length && other.clarification)
+      return { ...other, clarification: `I can ${arming} the house, but the rest needs an answer first, so I haven't done either yet. ${other.clarification}` };
+    if (!other.calls.length || other.clarification || other.refusals.length || other.answers?.length) return undefined;
+    const calls = at === 0 ? [...sides[0]!.calls, ...other.calls] : [...other.calls, ...sides[1]!.calls];
+    return { ...other, calls, confidence: Math.min(other.confidence ?? 1, 1) };
+  }
   return undefined;
 }
 
@@ -621,8 +652,21 @@ function declineBesideOutOfScope(readings: Reading[]): Plan | undefined {
   const inside = readings.filter((r) => !r.outOfScope);
   if (!outside.length || !inside.some((r) => r.intent && (STATE_INTENTS.has(r.intent) || r.intent === 'keep'))) return undefined;
   const doable = describeDoable(inside);
+  // "watch the verandah and ring my son if anything happens": the part hangs on what the watch sees, so
+  // whether to watch without it is asked, as for a joined action (docs/decisions.md, "Round Q: verbs")
+  if (isOutOfScopeOnCondition(readings)) {
+    const ask = `So I haven't changed anything — do you still want me to ${doable ?? 'do the rest'}, without that part?`;
+    return { planner: 'offline', calls: [], refusals: [], clarification: `${outside.join(' ')} ${ask}`, confidence: 0.3 };
+  }
   const unchanged = `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`;
   return { planner: 'offline', calls: [], refusals: [`${outside.join(' ')} ${unchanged}`], confidence: 0.3 };
+}
+
+const ON_CONDITION_WORDS = new Set(['if', 'when', 'whenever', 'should', 'once']);
+
+/** The part the agent cannot do is said on a condition ("…if anything happens", "…when someone comes"). */
+function isOutOfScopeOnCondition(readings: Reading[]): boolean {
+  return readings.some((r) => r.outOfScope && r.outOfScopeRequest && r.tokens.some((t) => ON_CONDITION_WORDS.has(t.text)));
 }
 
 function askAboutLeftOver(r: Reading, readings: Reading[], left: Uncovered[]): string {
@@ -671,7 +715,7 @@ function declineJoinedAction(r: Reading, readings: Reading[], action: Uncovered)
   const doable = [...r.used].some((u) => u < action.index) ? describeDoable(readings) : undefined;
   return (
     `${doable ? `I can ${doable}, but ` : ''}I can't "${said}" for you: I only watch your home's cameras and sensors and notify you here in the app. ` +
-    `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`
+    `So I haven't changed anything — do you still want me to ${doable ?? 'do the rest'}, without that part?`
   );
 }
 

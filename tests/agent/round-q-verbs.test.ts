@@ -1,0 +1,100 @@
+/**
+ * Round Q, verbs (docs/decisions.md, "Round Q: verbs"): arming read inside a compound like any other request,
+ * unmuting said other ways ("can come back on", "listen to … again"), and the decline of a part beside one the
+ * agent can do asked as a question. The phrasings beside them that must keep their old reading are checked too.
+ * Phrasings are our own, not the set's; the households are round Q's.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
+import { converseIn } from './converse-in.ts';
+
+const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-q-household-contexts.json'));
+const converse = converseIn(contexts);
+const cottage = contexts.q_launceston_cottage;
+// the cottage with its woodshed camera muted
+const muted = { ...cottage, sensors: cottage.sensors.map((s) => (s.id === 'q_lt_woodshed_cam' ? { ...s, muted: true } : s)) };
+
+// q_omaha_home: a watch on the garage, the house not armed; q_ljubljana_armed: the house armed
+test('arming joined to another request by "and" or "then" is done with it, in the order said', async () => {
+  for (const [message, tools] of [
+    ['cancel the garage watch and arm the house', ['stand_down_watch', 'arm_house']],
+    ['stand down the garage watch, then arm the house', ['stand_down_watch', 'arm_house']],
+    ['please arm the house and then stop watching the garage', ['arm_house', 'stand_down_watch']],
+  ] as const) {
+    const [turn] = await converse('q_omaha_home', [message]);
+    assert.deepEqual(
+      turn.changes.map((c) => c.tool),
+      tools,
+      `${message}: ${turn.reply}`,
+    );
+    assert.equal(turn.changes.find((c) => c.tool === 'arm_house')?.args.arm, true, `${message}: ${turn.reply}`);
+  }
+  const [disarm] = await converse('q_ljubljana_armed', ['disarm and then watch the garage from 2pm until 5pm']);
+  assert.deepEqual(
+    disarm.changes.map((c) => [c.tool, c.args.arm]),
+    [
+      ['arm_house', false],
+      ['create_watch', undefined],
+    ],
+    disarm.reply,
+  );
+});
+
+test('arming beside a part that needs an answer, or beside no request, changes nothing', async () => {
+  for (const message of ['arm the house and watch the garage', 'arm the house and the garage', 'arm the house and order a pizza']) {
+    const [turn] = await converse('q_omaha_home', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+  }
+  const [ampm] = await converse('q_ljubljana_armed', ['disarm and watch the garage from 2 to 5']);
+  assert.deepEqual(ampm.changes, [], ampm.reply);
+  assert.match(ampm.reply, /disarm the house/, ampm.reply);
+  // "going to bed, arm everything": one request, as before
+  const [one] = await converse('q_omaha_home', ['off to bed now, arm everything']);
+  assert.deepEqual(
+    one.changes.map((c) => c.tool),
+    ['arm_house'],
+    one.reply,
+  );
+});
+
+test('a camera allowed back on, or listened to again, is unmuted', async () => {
+  for (const message of [
+    'the woodshed camera can come back on',
+    'ok the woodshed camera comes back on now',
+    'you can listen to the woodshed camera again',
+    'bring the woodshed camera back please',
+  ]) {
+    const [turn] = await converse(muted, [message]);
+    assert.deepEqual(
+      turn.changes.map((c) => [c.tool, c.args.sensor_id]),
+      [['unmute_sensor', 'q_lt_woodshed_cam']],
+      `${message}: ${turn.reply}`,
+    );
+  }
+  for (const message of ["we'll come back on sunday", 'I might listen to the radio again']) {
+    const [turn] = await converse(muted, [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+  }
+});
+
+test('a part the agent cannot do, said on what the watch sees, is asked about, and nothing changes', async () => {
+  for (const message of [
+    'watch the woodshed tonight and phone my neighbour if anyone turns up',
+    'please watch the laundry till 11 and ring my daughter when something happens',
+  ]) {
+    const [turn] = await converse('q_launceston_cottage', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.match(turn.reply, /haven't changed anything/, `${message}: ${turn.reply}`);
+    assert.ok(turn.reply.trim().endsWith('?'), `${message}: ${turn.reply}`);
+  }
+});
+
+test('a part the agent cannot do, said on its own, is still declined as before', async () => {
+  for (const message of ['order some chook feed and mute the woodshed camera', 'book a plumber for tomorrow and watch the laundry tonight']) {
+    const [turn] = await converse('q_launceston_cottage', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+    assert.match(turn.reply, /ask me again without that part/, `${message}: ${turn.reply}`);
+  }
+});
