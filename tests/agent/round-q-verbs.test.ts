@@ -98,3 +98,56 @@ test('a part the agent cannot do, said on its own, is still declined as before',
     assert.match(turn.reply, /ask me again without that part/, `${message}: ${turn.reply}`);
   }
 });
+
+test('"round" after a word of loitering is "around": the watch is for loitering', async () => {
+  for (const message of [
+    'watch the carport from 10pm till 2am, let me know if anyone is lurking round it',
+    'keep an eye on the lounge tonight, tell me if someone is hanging round it',
+  ]) {
+    const [turn] = await converse('q_rotorua_shared', [message]);
+    assert.equal(turn.changes.length, 1, `${message}: ${turn.reply}`);
+    assert.deepEqual(turn.changes[0].args.conditions, ['loitering'], `${message}: ${turn.reply}`);
+  }
+  // "round" said of anything else is still not read
+  const [clock] = await converse('q_rotorua_shared', ['watch the lounge round the clock']);
+  assert.deepEqual(clock.changes, [], clock.reply);
+});
+
+test('"the camera" after a clause that named a place is that place\'s one camera', async () => {
+  for (const message of ['stop watching the woodshed for now but do not switch the camera off', 'stop the woodshed watch, but do not turn the camera off']) {
+    const [turn] = await converse(
+      { ...cottage, watches: [{ ...cottage.watches[0], id: 'wat_woodshed', subject: 'woodshed', sensor_ids: ['q_lt_woodshed_cam'] }] },
+      [message],
+    );
+    assert.deepEqual(
+      turn.changes.map((c) => [c.tool, c.args.watch_id]),
+      [['stand_down_watch', 'wat_woodshed']],
+      `${message}: ${turn.reply}`,
+    );
+  }
+  // with no camera there ("the laundry" has a door only), or no place before, it is asked which
+  for (const message of ["stop watching the laundry but don't turn the camera off", 'mute the camera']) {
+    const [turn] = await converse('q_launceston_cottage', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+  }
+});
+
+test('a mute said not to be done beside a stand-down of the same place: the watch is stood down, nothing muted', async () => {
+  for (const message of [
+    "don't switch off the back alley camera, just stand it down",
+    'please do not mute the alley camera, only stop watching it',
+    "stop watching the back alley but don't silence it",
+  ]) {
+    const [turn] = await converse('q_albuquerque_shop', [message]);
+    assert.deepEqual(
+      turn.changes.map((c) => [c.tool, c.args.watch_id]),
+      [['stand_down_watch', 'wat_abq_alley']],
+      `${message}: ${turn.reply}`,
+    );
+  }
+  // the stand-down of another place, or the negated mute alone, is asked as before
+  for (const message of ["don't mute the alley camera, just stop the watch on the till", "don't mute the alley camera"]) {
+    const [turn] = await converse('q_albuquerque_shop', [message]);
+    assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
+  }
+});

@@ -1322,6 +1322,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       !r.hasReference &&
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
     resolvePlaceWords(r, prev, ctx, depth);
+    takeCameraOfPlaceBefore(r, prev, ctx);
     takePlaceOfRequest(r, prev);
     if (inheritFromBefore(r, prev, readings, ctx, tokens, depth, onlyHome)) continue;
     if (completeWatchWindow(r, prev, readings, ctx)) continue;
@@ -1331,6 +1332,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
   foldUnnamedStandDowns(readings);
   foldExclusions(readings);
+  foldMuteNotWanted(readings);
   resolveThen(readings);
   declineOtherHomes(readings);
   moveCorrectedWatches(readings);
@@ -1620,6 +1622,22 @@ function resolveModifierOne(r: Reading, prev: Reading | undefined, ctx: Househol
   } else {
     r.unresolved = `Which one do you mean by "the ${word} one"? Tell me the room or the sensor.`;
   }
+}
+
+/**
+ * "stop watching the chook pen but don't turn the camera off": "the camera" said alone after a clause that named
+ * places is the one sensor of its kind there, when exactly one is; otherwise asked as before
+ * (docs/decisions.md, "Round Q: verbs").
+ */
+function takeCameraOfPlaceBefore(r: Reading, prev: Reading | undefined, ctx: HouseholdContext): void {
+  if (!prev?.mentions.length || !prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) return;
+  const rooms = new Set(prev.mentions.map((m) => (m.place.type === 'room' ? m.place.room : m.place.type === 'sensor' ? m.place.sensor.room : '')));
+  r.mentions = r.mentions.map((m) => {
+    if (m.place.type !== 'ambiguous' || !/^(?:camera|cam|sensor)$/.test(m.text)) return m;
+    const options = new Set(m.place.options);
+    const there = ctx.sensors.filter((x) => options.has(x.name) && rooms.has(x.room));
+    return there.length === 1 ? { ...m, place: { type: 'sensor', sensor: there[0] } } : m;
+  });
 }
 
 /** "stand down the shed watch and tell me what it picked up": "it" in a question after a request is that request's place. */
@@ -1923,6 +1941,27 @@ function foldExclusions(readings: Reading[]): void {
       )
       .filter((m) => getPlaceSensors(m.place).length > 0);
     foldInto(make, out);
+    readings.splice(k, 1);
+    k--;
+  }
+}
+
+/**
+ * "don't mute the alley camera, just stop the watch on it": a mute said not to be done, beside a stand-down of the
+ * same place (named or "it"), only says the stand-down is no mute; the stand-down is done (docs/decisions.md,
+ * "Round Q: verbs").
+ */
+function foldMuteNotWanted(readings: Reading[]): void {
+  for (let k = 0; k < readings.length; k++) {
+    const r = readings[k];
+    if (r.intent !== 'exclude' || !r.negated || r.clause.intent !== 'mute' || !r.mentions.length || r.question) continue;
+    const ids = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    const samePlace = (x: Reading) =>
+      x.mentions.length ? x.mentions.every((m) => getPlaceSensors(m.place).some((s) => ids.has(s.id))) : x.hasReference && readings.indexOf(x) > k;
+    const stop = [readings[k - 1], readings[k + 1]].find((x) => x?.intent === 'stand_down' && !x.negated && !x.question && samePlace(x));
+    if (!stop) continue;
+    if (!stop.mentions.length) stop.mentions = r.mentions.map((m) => ({ ...m }));
+    foldInto(stop, r);
     readings.splice(k, 1);
     k--;
   }
@@ -2663,6 +2702,8 @@ function collectUsed(
   for (let k = from; k < to; k++) {
     const w = tokens[k].text;
     if ((CONDITION_WORDS[w] && conditions.has(CONDITION_WORDS[w])) || REFERENCE_WORDS.has(w) || w in KIND_WORDS || nameWords.has(w)) used.add(k);
+    // "anyone hanging round it": "round" after a word of loitering is "around" (docs/decisions.md, "Round Q: verbs")
+    if (w === 'round' && k > from && CONDITION_WORDS[tokens[k - 1].text] === 'loitering' && conditions.has('loitering')) used.add(k);
     if (['all', 'every', 'everything', 'anything'].includes(w)) used.add(k);
     if (
       isBothWatches(
