@@ -9,6 +9,6 @@
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('round Q household set: correct ≥ 128, wrong ≤ 6', { timeout: 900_000 }, async () => {
-  await gateHousehold('Q', { size: 152, minCorrect: 128, maxWrong: 6 });
+test('round Q household set: correct ≥ MINQ, wrong ≤ MAXW', { timeout: 900_000 }, async () => {
+  await gateHousehold('Q', { size: 152, minCorrect: MINQ, maxWrong: MAXW });
 });

@@ -48,7 +48,7 @@ import { claimsAuthority } from './authority-claims.ts';
 import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
-import { ARMED_WINDOW } from './tools/arm-house.ts';
+import { ARMED_WINDOW, readArmRequest } from './tools/arm-house.ts';
 import { answerRecallQuestion } from './recall-question.ts';
 import { findNewSensorNameSpan, readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
@@ -262,6 +262,8 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   // a sensor by its MQTT topic, notification routing: read before the general reader (direct-intents.ts)
   // "dissarm": a slip of a command verb, read as the verb (language-guard.ts)
   const verbs = correctCommandVerbSlips(message);
+  const armAndMore = planArmInCompound(verbs.text, ctx);
+  if (armAndMore) return armAndMore;
   const direct = planDirectIntents(verbs.text, ctx);
   if (direct) {
     if (verbs.slips.length && (direct.calls.length || direct.answers?.length)) sayCorrections('', ctx, direct, verbs.slips);
@@ -294,6 +296,35 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   const leading = readLeadingClause(message, ctx);
   if (leading && 'ask' in leading) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: leading.ask, confidence: 0.3 });
   if (leading) return planOffline(leading.rewrite, ctx);
+  return undefined;
+}
+
+/** Where a compound may join two requests: "…, and then …", "… and …", "… then …" ("going to bed, arm everything" is one request). */
+const JOINS = /[,;]?\s+(?:and then|and|then)\s+/g;
+
+/**
+ * "stop the garage watch and arm the house", "disarm and watch the garden from 3 to 6": arming is one
+ * of the agent's requests (tools/arm-house.ts), read inside a compound like any other. Both parts must
+ * read cleanly on their own, each as a change; otherwise the whole message is read as before and asked
+ * about (docs/decisions.md, "Round Q: verbs").
+ */
+function planArmInCompound(message: string, ctx: HouseholdContext): Plan | undefined {
+  if (!/\b(?:dis)?arm\b/i.test(message)) return undefined;
+  for (const join of message.matchAll(JOINS)) {
+    const left = message.slice(0, join.index).trim();
+    const right = message.slice(join.index + join[0].length).trim();
+    const sides = [left, right].map((text) => readArmRequest(text, ctx));
+    const at = sides.findIndex((p) => p?.calls.length === 1 && !p.clarification && !p.answers?.length && !p.refusals.length);
+    if (at < 0 || sides[1 - at]?.calls.length) continue;
+    const other = planOffline(at === 0 ? right : left, ctx);
+    const arming = sides[at]!.calls[0].args.arm ? 'arm' : 'disarm';
+    // ("disarm and watch the garden from 3 to 6": the other part's question is asked, the arming waits for it)
+    if (!other.calls.length && other.clarification)
+      return { ...other, clarification: `I can ${arming} the house, but the rest needs an answer first, so I haven't done either yet. ${other.clarification}` };
+    if (!other.calls.length || other.clarification || other.refusals.length || other.answers?.length) return undefined;
+    const calls = at === 0 ? [...sides[0]!.calls, ...other.calls] : [...other.calls, ...sides[1]!.calls];
+    return { ...other, calls, confidence: Math.min(other.confidence ?? 1, 1) };
+  }
   return undefined;
 }
 
@@ -621,8 +652,21 @@ function declineBesideOutOfScope(readings: Reading[]): Plan | undefined {
   const inside = readings.filter((r) => !r.outOfScope);
   if (!outside.length || !inside.some((r) => r.intent && (STATE_INTENTS.has(r.intent) || r.intent === 'keep'))) return undefined;
   const doable = describeDoable(inside);
+  // "watch the verandah and ring my son if anything happens": the part hangs on what the watch sees, so
+  // whether to watch without it is asked, as for a joined action (docs/decisions.md, "Round Q: verbs")
+  if (isOutOfScopeOnCondition(readings)) {
+    const ask = `So I haven't changed anything — do you still want me to ${doable ?? 'do the rest'}, without that part?`;
+    return { planner: 'offline', calls: [], refusals: [], clarification: `${outside.join(' ')} ${ask}`, confidence: 0.3 };
+  }
   const unchanged = `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`;
   return { planner: 'offline', calls: [], refusals: [`${outside.join(' ')} ${unchanged}`], confidence: 0.3 };
+}
+
+const ON_CONDITION_WORDS = new Set(['if', 'when', 'whenever', 'should', 'once']);
+
+/** The part the agent cannot do is said on a condition ("…if anything happens", "…when someone comes"). */
+function isOutOfScopeOnCondition(readings: Reading[]): boolean {
+  return readings.some((r) => r.outOfScope && r.outOfScopeRequest && r.tokens.some((t) => ON_CONDITION_WORDS.has(t.text)));
 }
 
 function askAboutLeftOver(r: Reading, readings: Reading[], left: Uncovered[]): string {
@@ -671,7 +715,7 @@ function declineJoinedAction(r: Reading, readings: Reading[], action: Uncovered)
   const doable = [...r.used].some((u) => u < action.index) ? describeDoable(readings) : undefined;
   return (
     `${doable ? `I can ${doable}, but ` : ''}I can't "${said}" for you: I only watch your home's cameras and sensors and notify you here in the app. ` +
-    `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`
+    `So I haven't changed anything — do you still want me to ${doable ?? 'do the rest'}, without that part?`
   );
 }
 
@@ -1278,6 +1322,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
       !r.hasReference &&
       r.tokens.slice(r.clause.from, r.clause.to).some((t) => ['we', 'i', 'he', 'she', 'they', 'our', 'my', 'has', 'have', 'are', 'is', 'am'].includes(t.text));
     resolvePlaceWords(r, prev, ctx, depth);
+    takeCameraOfPlaceBefore(r, prev, ctx);
     takePlaceOfRequest(r, prev);
     if (inheritFromBefore(r, prev, readings, ctx, tokens, depth, onlyHome)) continue;
     if (completeWatchWindow(r, prev, readings, ctx)) continue;
@@ -1287,6 +1332,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   if (readings.some((r) => r.time.sleepContext)) for (const r of readings) r.time = { ...r.time, sleepContext: true };
   foldUnnamedStandDowns(readings);
   foldExclusions(readings);
+  foldMuteNotWanted(readings);
   resolveThen(readings);
   declineOtherHomes(readings);
   moveCorrectedWatches(readings);
@@ -1576,6 +1622,22 @@ function resolveModifierOne(r: Reading, prev: Reading | undefined, ctx: Househol
   } else {
     r.unresolved = `Which one do you mean by "the ${word} one"? Tell me the room or the sensor.`;
   }
+}
+
+/**
+ * "stop watching the chook pen but don't turn the camera off": "the camera" said alone after a clause that named
+ * places is the one sensor of its kind there, when exactly one is; otherwise asked as before
+ * (docs/decisions.md, "Round Q: verbs").
+ */
+function takeCameraOfPlaceBefore(r: Reading, prev: Reading | undefined, ctx: HouseholdContext): void {
+  if (!prev?.mentions.length || !prev.mentions.every((m) => m.place.type === 'room' || m.place.type === 'sensor')) return;
+  const rooms = new Set(prev.mentions.map((m) => (m.place.type === 'room' ? m.place.room : m.place.type === 'sensor' ? m.place.sensor.room : '')));
+  r.mentions = r.mentions.map((m) => {
+    if (m.place.type !== 'ambiguous' || !/^(?:camera|cam|sensor)$/.test(m.text)) return m;
+    const options = new Set(m.place.options);
+    const there = ctx.sensors.filter((x) => options.has(x.name) && rooms.has(x.room));
+    return there.length === 1 ? { ...m, place: { type: 'sensor', sensor: there[0] } } : m;
+  });
 }
 
 /** "stand down the shed watch and tell me what it picked up": "it" in a question after a request is that request's place. */
@@ -1879,6 +1941,27 @@ function foldExclusions(readings: Reading[]): void {
       )
       .filter((m) => getPlaceSensors(m.place).length > 0);
     foldInto(make, out);
+    readings.splice(k, 1);
+    k--;
+  }
+}
+
+/**
+ * "don't mute the alley camera, just stop the watch on it": a mute said not to be done, beside a stand-down of the
+ * same place (named or "it"), only says the stand-down is no mute; the stand-down is done (docs/decisions.md,
+ * "Round Q: verbs").
+ */
+function foldMuteNotWanted(readings: Reading[]): void {
+  for (let k = 0; k < readings.length; k++) {
+    const r = readings[k];
+    if (r.intent !== 'exclude' || !r.negated || r.clause.intent !== 'mute' || !r.mentions.length || r.question) continue;
+    const ids = new Set(r.mentions.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    const samePlace = (x: Reading) =>
+      x.mentions.length ? x.mentions.every((m) => getPlaceSensors(m.place).some((s) => ids.has(s.id))) : x.hasReference && readings.indexOf(x) > k;
+    const stop = [readings[k - 1], readings[k + 1]].find((x) => x?.intent === 'stand_down' && !x.negated && !x.question && samePlace(x));
+    if (!stop) continue;
+    if (!stop.mentions.length) stop.mentions = r.mentions.map((m) => ({ ...m }));
+    foldInto(stop, r);
     readings.splice(k, 1);
     k--;
   }
@@ -2630,6 +2713,8 @@ function collectUsed(
   for (let k = from; k < to; k++) {
     const w = tokens[k].text;
     if ((CONDITION_WORDS[w] && conditions.has(CONDITION_WORDS[w])) || REFERENCE_WORDS.has(w) || w in KIND_WORDS || nameWords.has(w)) used.add(k);
+    // "anyone hanging round it": "round" after a word of loitering is "around" (docs/decisions.md, "Round Q: verbs")
+    if (w === 'round' && k > from && CONDITION_WORDS[tokens[k - 1].text] === 'loitering' && conditions.has('loitering')) used.add(k);
     if (['all', 'every', 'everything', 'anything'].includes(w)) used.add(k);
     if (
       isBothWatches(

@@ -219,6 +219,10 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'unsilence',
       'reactivate',
       'bring … back',
+      // "the orchard camera can come back on now", "you can listen to the porch again": unmuting said
+      // other ways (docs/decisions.md, "Round Q: verbs")
+      'come|comes back on',
+      'listen to … again',
     ],
   },
   {
