@@ -3613,6 +3613,18 @@ function findWatchByStartTime(text: string, state: PlanState): ContextWatch | un
   return matches.length === 1 ? matches[0] : undefined;
 }
 
+/**
+ * "stop it" as the conversation's first words: "it"/"that"/"this" with nothing the user named before it
+ * is no referent, so even the home's only watch is a guess and the agent asks (docs/decisions.md, "Round Q: places").
+ */
+function isUnnamedReference(r: Reading, state: PlanState): boolean {
+  if (state.lastSubject || state.lastWatchId || state.ctx.conversation?.turns.length) return false;
+  // ("stop watching this evening": a time word is no reference)
+  for (let k = r.clause.from; k < r.clause.to; k++)
+    if (['it', 'that', 'this', 'them', 'those'].includes(r.tokens[k].text) && !r.time.consumed.has(k)) return true;
+  return false;
+}
+
 /** Watches a clause points at: by place, "all", "it", or the only one there is. */
 function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { watches: ContextWatch[]; question?: string; refusal?: string } {
   // "stop everything except the garage", "all watches but the porch": the places after the word are kept
@@ -3676,7 +3688,7 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
     const on = watchesOn(place, state);
     if (on.length === 1) return { watches: on };
   }
-  if (state.watches.length === 1) return { watches: [state.watches[0]] };
+  if (state.watches.length === 1 && !isUnnamedReference(r, state)) return { watches: [state.watches[0]] };
   if (state.watches.length === 0)
     return { watches: [], question: "I'm not watching anything right now, so there is no watch to change. What would you like me to watch?" };
   return { watches: [], question: `Which watch do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };
@@ -4268,6 +4280,43 @@ function askAboutTimedSwitch(r: Reading, what: string, lift: string): string | u
   );
 }
 
+/**
+ * "mute the gate" where the front gate has the front gate camera and the front gate latch: a part of the room's name
+ * that is in several of its sensors' names may mean any one of them, and muting all of them is a guess — asked. The
+ * room's whole name ("mute the front gate") is the room (docs/decisions.md, "Round Q: places").
+ */
+function askWhichSensorOfPartName(r: Reading, state: PlanState, mute: boolean): string | undefined {
+  for (const m of r.mentions) {
+    // ("mute the gate" of the side yard's gate camera and gate latch: a group of one room read by name)
+    if (m.place.type !== 'room' && (m.place.type !== 'group' || m.place.wholeHome || m.place.except)) continue;
+    const said = m.text.toLowerCase().split(/\s+/);
+    const room = m.place.type === 'room' ? m.place.room : m.place.sensors[0]?.room;
+    if (
+      !room ||
+      m.place.sensors.some((x) => x.room !== room) ||
+      room
+        .toLowerCase()
+        .split(/[\s-]+/)
+        .every((w) => said.includes(w))
+    )
+      continue;
+    const sensors = m.place.sensors.filter(
+      (x) =>
+        mute !== state.muted.has(x.id) &&
+        said.every((w) =>
+          x.name
+            .toLowerCase()
+            .split(/[\s-]+/)
+            .includes(w),
+        ),
+    );
+    if (sensors.length < 2) continue;
+    const names = sensors.map((x) => `the ${x.name}`);
+    return `Which do you mean: ${names.slice(0, -1).join(', ')} or ${names.at(-1)}${sensors.length === 2 ? ', or both' : ''}?`;
+  }
+  return undefined;
+}
+
 function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {
   const timed = askAboutTimedSwitch(r, mute ? 'mute a sensor' : 'unmute a sensor', mute ? 'unmute it' : 'mute it again');
   if (timed) return timed;
@@ -4290,6 +4339,8 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
     const ask = confirmLifting(r, (name) => `unmute the ${name}`);
     if (ask) return ask;
   }
+  const which = askWhichSensorOfPartName(r, state, mute);
+  if (which) return which;
   return visitPlaces(r, state, plan, `Which sensor should I ${mute ? 'mute' : 'unmute'}?`, (place) => {
     const sensors = getPlaceSensors(place);
     if (!sensors.length) plan.refusals.push(`There are no sensors in the ${subjectOf(place)}.`);
