@@ -110,3 +110,14 @@ test('"it"/"that" with nothing named in the conversation asks, even with one wat
     watch.reply,
   );
 });
+
+test('"just X, not the whole Y" with X inside Y takes X only; a place inside the one watched is still left out', async () => {
+  for (const message of ['watch just the gate latch tonight, not the whole side yard', 'um watch the gate latch tonight and not the whole side yard']) {
+    const [turn] = await converse(home, [message]);
+    assert.deepEqual(ids(turn), ['h_yard_latch'], `${message}: ${turn.reply}`);
+  }
+  const [out] = await converse(home, ['watch the side yard tonight but not the gate latch']);
+  assert.deepEqual(ids(out), ['h_yard_cam'], out.reply);
+  const [back] = await converse(home, ['watch the patio and the shed tonight but not the shed']);
+  assert.deepEqual(back.changes, [], back.reply);
+});

@@ -675,6 +675,13 @@ function declineJoinedAction(r: Reading, readings: Reading[], action: Uncovered)
   );
 }
 
+/** `wide` holds every sensor of `part` and more: "the whole yard" of "just the side gate" (docs/decisions.md, "Round Q: places"). */
+function isWiderPlace(wide: Place, part: Place): boolean {
+  const ids = new Set(getPlaceSensors(wide).map((s) => s.id));
+  const own = getPlaceSensors(part);
+  return own.length > 0 && ids.size > own.length && own.every((s) => ids.has(s.id));
+}
+
 /** What each part of the message does to what the agent may see, for the conflict check (plan-conflicts.ts). */
 function readPartEffects(readings: Reading[], state: PlanState): PartEffect[] {
   const parts: PartEffect[] = [];
@@ -698,7 +705,9 @@ function readPartEffects(readings: Reading[], state: PlanState): PartEffect[] {
     const sensorIds = kept.flatMap((p) => getPlaceSensors(p).map((s) => s.id));
     if (!sensorIds.length || (r.intent === 'update_watch' && !r.mentions.length)) return;
     // "watch the garage and the hallway but not the hallway": a named place left out again
-    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    // ("watch just the side gate, not the whole yard": a wider place left out does not take back the part named in it)
+    const narrow = r.excluded.filter((m) => !kept.some((p) => isWiderPlace(m.place, p)));
+    const out = new Set(narrow.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
     const gone = seeing ? kept.filter((p) => getPlaceSensors(p).every((s) => out.has(s.id))) : [];
     if (gone.length) {
       const ids = gone.flatMap((p) => getPlaceSensors(p).map((s) => s.id));
@@ -2431,7 +2440,9 @@ function readClauseMentions(
   const rawMentions = findMentions(tokens, from, to, ctx, consumed);
   const found = refineMentions(rawMentions, tokens);
   // "watch the garage, not the driveway": a place under "not" / "except" is left out of the request
-  const excluded = found.filter((m) => m.place.type !== 'group' && isExcludedMention(tokens, m.start, from));
+  // ("…, not the whole yard": a room's whole said under "not" is left out too; docs/decisions.md, "Round Q: places")
+  const wholeRoom = (m: Mention) => m.place.type === 'group' && !m.place.wholeHome && tokens[m.start]?.text === 'whole';
+  const excluded = found.filter((m) => (m.place.type !== 'group' || wholeRoom(m)) && isExcludedMention(tokens, m.start, from));
   const mentions = found.filter((m) => !excluded.includes(m));
   const inMention = new Set<number>();
   for (const m of mentions) for (let k = m.start; k < m.end; k++) inMention.add(k);
@@ -3488,7 +3499,8 @@ function collectWatchPlaces(r: Reading, state: PlanState, plan: Plan): { questio
     let sensors = getPlaceSensors(place);
     if (place.type === 'group' && place.except) sensors = sensors.filter((s) => !state.mentionedSensorIds.has(s.id));
     // "watch the hallway tonight but not the front door": what the message leaves out is out of the watch
-    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    // (a wider place left out keeps the part named in it: "just the side gate, not the whole yard")
+    const out = new Set(r.excluded.filter((m) => !isWiderPlace(m.place, place)).flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
     if (r.intent === 'create_watch') sensors = sensors.filter((s) => !out.has(s.id));
     const reachable: ContextSensor[] = [];
     const blocked: string[] = [];
