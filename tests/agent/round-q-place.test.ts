@@ -43,7 +43,7 @@ const ids = (turn: { changes: { tool: string; args: Record<string, unknown> }[] 
 test('closing thanks and "same thing" after a second place keep that place in the request', async () => {
   for (const message of [
     'um watch the patio tonight and uh the shed too same thing thanks',
-    'er watch the patio tonight and like the shed too, thanks so much',
+    'er watch the patio tonight and like the shed too thanks so much',
     'watch the patio till 6 and y know the shed as well thank you',
   ]) {
     const [turn] = await converse(home, [message]);

@@ -226,7 +226,9 @@ function findClosingThanks(tokens: Token[]): number[] {
   // ("thanks so much", "thank you very much", "thanks a lot")
   if (['much', 'lot'].includes(tokens[n - 1]?.text ?? '') && ['so', 'very', 'a'].includes(tokens[n - 2]?.text ?? '')) n -= 2;
   const last = tokens[n - 1]?.text;
-  if (n < 4) return [];
+  // (", thanks" after a comma is a piece of its own already)
+  const at = last === 'you' ? n - 2 : n - 1;
+  if (n < 4 || tokens[at - 1]?.breakAfter) return [];
   if (last === 'thanks' || last === 'cheers' || last === 'thx') return [n - 1];
   if (last === 'you' && tokens[n - 2].text === 'thank') return [n - 2, n - 1];
   return [];
