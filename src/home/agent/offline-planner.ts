@@ -3630,7 +3630,8 @@ function findWatchByStartTime(text: string, state: PlanState): ContextWatch | un
  * is no referent, so even the home's only watch is a guess and the agent asks (docs/decisions.md, "Round Q: places").
  */
 function isUnnamedReference(r: Reading, state: PlanState): boolean {
-  if (state.lastSubject || state.lastWatchId || state.ctx.conversation?.turns.length) return false;
+  // (only a stand-down: "make it 10 till 6" edits the one watch there is, see tests/agent/round-m-time.test.ts)
+  if (r.intent !== 'stand_down' || state.lastSubject || state.lastWatchId || state.ctx.conversation?.turns.length) return false;
   // ("stop watching this evening": a time word is no reference)
   for (let k = r.clause.from; k < r.clause.to; k++)
     if (['it', 'that', 'this', 'them', 'those'].includes(r.tokens[k].text) && !r.time.consumed.has(k)) return true;
