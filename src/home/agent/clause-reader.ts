@@ -218,6 +218,23 @@ function opensRequestAfterReason(tokens: Token[], i: number, start: number, skip
 }
 
 /**
+ * "…and uh the porch too same thing thanks": thanks that close a message after a request are no help request of
+ * their own, so the piece they end glues back to the request before it (docs/decisions.md, "Round Q: places").
+ */
+function findClosingThanks(tokens: Token[]): number[] {
+  let n = tokens.length;
+  // ("thanks so much", "thank you very much", "thanks a lot")
+  if (['much', 'lot'].includes(tokens[n - 1]?.text ?? '') && ['so', 'very', 'a'].includes(tokens[n - 2]?.text ?? '')) n -= 2;
+  const last = tokens[n - 1]?.text;
+  // (", thanks" after a comma is a piece of its own already)
+  const at = last === 'you' ? n - 2 : n - 1;
+  if (n < 4 || tokens[at - 1]?.breakAfter) return [];
+  if (last === 'thanks' || last === 'cheers' || last === 'thx') return [n - 1];
+  if (last === 'you' && tokens[n - 2].text === 'thank') return [n - 2, n - 1];
+  return [];
+}
+
+/**
  * Splits at sentence ends, commas and conjunctions, then glues back pieces that carry no request
  * of their own ("mute the backyard and living room cameras", "…, sunset to sunrise, every night").
  * A piece with its own place and its own time after a clause with a time stays separate
@@ -225,6 +242,7 @@ function opensRequestAfterReason(tokens: Token[], i: number, start: number, skip
  */
 export function splitClauses(tokens: Token[], hasPlace: (from: number, to: number) => boolean, hasTime: (from: number, to: number) => boolean): Clause[] {
   const skip = findTimeVerbs(tokens);
+  for (const k of findClosingThanks(tokens)) skip.add(k);
   const pieces: { from: number; to: number; newSentence: boolean; contrast: boolean }[] = [];
   let start = 0;
   let newSentence = true;

@@ -719,6 +719,13 @@ function declineJoinedAction(r: Reading, readings: Reading[], action: Uncovered)
   );
 }
 
+/** `wide` holds every sensor of `part` and more: "the whole yard" of "just the side gate" (docs/decisions.md, "Round Q: places"). */
+function isWiderPlace(wide: Place, part: Place): boolean {
+  const ids = new Set(getPlaceSensors(wide).map((s) => s.id));
+  const own = getPlaceSensors(part);
+  return own.length > 0 && ids.size > own.length && own.every((s) => ids.has(s.id));
+}
+
 /** What each part of the message does to what the agent may see, for the conflict check (plan-conflicts.ts). */
 function readPartEffects(readings: Reading[], state: PlanState): PartEffect[] {
   const parts: PartEffect[] = [];
@@ -742,7 +749,9 @@ function readPartEffects(readings: Reading[], state: PlanState): PartEffect[] {
     const sensorIds = kept.flatMap((p) => getPlaceSensors(p).map((s) => s.id));
     if (!sensorIds.length || (r.intent === 'update_watch' && !r.mentions.length)) return;
     // "watch the garage and the hallway but not the hallway": a named place left out again
-    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    // ("watch just the side gate, not the whole yard": a wider place left out does not take back the part named in it)
+    const narrow = r.excluded.filter((m) => !kept.some((p) => isWiderPlace(m.place, p)));
+    const out = new Set(narrow.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
     const gone = seeing ? kept.filter((p) => getPlaceSensors(p).every((s) => out.has(s.id))) : [];
     if (gone.length) {
       const ids = gone.flatMap((p) => getPlaceSensors(p).map((s) => s.id));
@@ -2525,7 +2534,9 @@ function readClauseMentions(
   const rawMentions = findMentions(tokens, from, to, ctx, consumed);
   const found = refineMentions(rawMentions, tokens);
   // "watch the garage, not the driveway": a place under "not" / "except" is left out of the request
-  const excluded = found.filter((m) => m.place.type !== 'group' && isExcludedMention(tokens, m.start, from));
+  // ("…, not the whole yard": a room's whole said under "not" is left out too; docs/decisions.md, "Round Q: places")
+  const wholeRoom = (m: Mention) => m.place.type === 'group' && !m.place.wholeHome && tokens[m.start]?.text === 'whole';
+  const excluded = found.filter((m) => (m.place.type !== 'group' || wholeRoom(m)) && isExcludedMention(tokens, m.start, from));
   const mentions = found.filter((m) => !excluded.includes(m));
   const inMention = new Set<number>();
   for (const m of mentions) for (let k = m.start; k < m.end; k++) inMention.add(k);
@@ -3584,7 +3595,8 @@ function collectWatchPlaces(r: Reading, state: PlanState, plan: Plan): { questio
     let sensors = getPlaceSensors(place);
     if (place.type === 'group' && place.except) sensors = sensors.filter((s) => !state.mentionedSensorIds.has(s.id));
     // "watch the hallway tonight but not the front door": what the message leaves out is out of the watch
-    const out = new Set(r.excluded.flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
+    // (a wider place left out keeps the part named in it: "just the side gate, not the whole yard")
+    const out = new Set(r.excluded.filter((m) => !isWiderPlace(m.place, place)).flatMap((m) => getPlaceSensors(m.place).map((s) => s.id)));
     if (r.intent === 'create_watch') sensors = sensors.filter((s) => !out.has(s.id));
     const reachable: ContextSensor[] = [];
     const blocked: string[] = [];
@@ -3709,6 +3721,19 @@ function findWatchByStartTime(text: string, state: PlanState): ContextWatch | un
   return matches.length === 1 ? matches[0] : undefined;
 }
 
+/**
+ * "stop it" as the conversation's first words: "it"/"that"/"this" with nothing the user named before it
+ * is no referent, so even the home's only watch is a guess and the agent asks (docs/decisions.md, "Round Q: places").
+ */
+function isUnnamedReference(r: Reading, state: PlanState): boolean {
+  // (only a stand-down: "make it 10 till 6" edits the one watch there is, see tests/agent/round-m-time.test.ts)
+  if (r.intent !== 'stand_down' || state.lastSubject || state.lastWatchId || state.ctx.conversation?.turns.length) return false;
+  // ("stop watching this evening": a time word is no reference)
+  for (let k = r.clause.from; k < r.clause.to; k++)
+    if (['it', 'that', 'this', 'them', 'those'].includes(r.tokens[k].text) && !r.time.consumed.has(k)) return true;
+  return false;
+}
+
 /** Watches a clause points at: by place, "all", "it", or the only one there is. */
 function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { watches: ContextWatch[]; question?: string; refusal?: string } {
   // "stop everything except the garage", "all watches but the porch": the places after the word are kept
@@ -3772,7 +3797,7 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
     const on = watchesOn(place, state);
     if (on.length === 1) return { watches: on };
   }
-  if (state.watches.length === 1) return { watches: [state.watches[0]] };
+  if (state.watches.length === 1 && !isUnnamedReference(r, state)) return { watches: [state.watches[0]] };
   if (state.watches.length === 0)
     return { watches: [], question: "I'm not watching anything right now, so there is no watch to change. What would you like me to watch?" };
   return { watches: [], question: `Which watch do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };
@@ -4380,6 +4405,43 @@ function askAboutTimedSwitch(r: Reading, what: string, lift: string): string | u
   );
 }
 
+/**
+ * "mute the gate" where the front gate has the front gate camera and the front gate latch: a part of the room's name
+ * that is in several of its sensors' names may mean any one of them, and muting all of them is a guess — asked. The
+ * room's whole name ("mute the front gate") is the room (docs/decisions.md, "Round Q: places").
+ */
+function askWhichSensorOfPartName(r: Reading, state: PlanState, mute: boolean): string | undefined {
+  for (const m of r.mentions) {
+    // ("mute the gate" of the side yard's gate camera and gate latch: a group of one room read by name)
+    if (m.place.type !== 'room' && (m.place.type !== 'group' || m.place.wholeHome || m.place.except)) continue;
+    const said = m.text.toLowerCase().split(/\s+/);
+    const room = m.place.type === 'room' ? m.place.room : m.place.sensors[0]?.room;
+    if (
+      !room ||
+      m.place.sensors.some((x) => x.room !== room) ||
+      room
+        .toLowerCase()
+        .split(/[\s-]+/)
+        .every((w) => said.includes(w))
+    )
+      continue;
+    const sensors = m.place.sensors.filter(
+      (x) =>
+        mute !== state.muted.has(x.id) &&
+        said.every((w) =>
+          x.name
+            .toLowerCase()
+            .split(/[\s-]+/)
+            .includes(w),
+        ),
+    );
+    if (sensors.length < 2) continue;
+    const names = sensors.map((x) => `the ${x.name}`);
+    return `Which do you mean: ${names.slice(0, -1).join(', ')} or ${names.at(-1)}${sensors.length === 2 ? ', or both' : ''}?`;
+  }
+  return undefined;
+}
+
 function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {
   const timed = askAboutTimedSwitch(r, mute ? 'mute a sensor' : 'unmute a sensor', mute ? 'unmute it' : 'mute it again');
   if (timed) return timed;
@@ -4402,6 +4464,8 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
     const ask = confirmLifting(r, (name) => `unmute the ${name}`);
     if (ask) return ask;
   }
+  const which = askWhichSensorOfPartName(r, state, mute);
+  if (which) return which;
   return visitPlaces(r, state, plan, `Which sensor should I ${mute ? 'mute' : 'unmute'}?`, (place) => {
     const sensors = getPlaceSensors(place);
     if (!sensors.length) plan.refusals.push(`There are no sensors in the ${subjectOf(place)}.`);

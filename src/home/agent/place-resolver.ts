@@ -250,6 +250,8 @@ function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdCon
   const unmatched = placeWords.filter((w) => !names.some((n) => matchWord(w, n)));
   // every word said is one of this home's name words, and they resolved: the home's own name wins
   if (unmatched.length === 0 && byName.type !== 'unknown') {
+    const room = byName.type === 'sensor' && kindWords.length === 0 ? findRoomNamedByCamera(placeWords, byName.sensor, ctx) : undefined;
+    if (room) return { type: 'room', room, sensors: ctx.sensors.filter((s) => s.room === room) };
     // "the door": the back door contact by name, or the porch (a covered entrance) by meaning; two name
     // words of one sensor said ("the front door") are that sensor, never a lookalike by meaning
     // (docs/decisions.md, "Round O: words")
@@ -259,6 +261,8 @@ function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdCon
       const partial = fullName.some((w) => !placeWords.some((p) => matchWord(p, w)));
       if (partial) {
         const rivals = rankRoomsByMeaning(placeWords, ctx).filter((x) => x.room !== named && x.score >= ASK);
+        const calledSo = rivals.length ? findSensorCalledSo(placeWords, named, ctx) : undefined;
+        if (calledSo) return { type: 'sensor', sensor: calledSo };
         if (rivals.length) {
           const first = byName.type === 'sensor' ? byName.sensor.name : byName.room;
           return { type: 'ambiguous', label, options: [first, ...rivals.map((x) => x.room)] };
@@ -270,6 +274,39 @@ function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdCon
   const slipped = byName.type === 'unknown' ? resolveBySlip(placeWords, kindWords, ctx, label) : undefined;
   if (slipped) return slipped;
   return resolveByMeaning(placeWords, kindWords, ctx, label) ?? (unmatched.length < placeWords.length && byName.type !== 'unknown' ? byName : undefined);
+}
+
+/**
+ * "the porch" where the front porch has the "porch camera": the home itself calls that sensor by the words said, so
+ * they name it (a named sensor is that sensor only) rather than a lookalike by meaning (the deck) to ask about
+ * (docs/decisions.md, "Round Q: places").
+ */
+function findSensorCalledSo(placeWords: string[], room: string, ctx: HouseholdContext): ContextSensor | undefined {
+  const said = placeWords.join(' ');
+  const own = (s: ContextSensor) => splitName(s.name).filter((w) => !(w in KIND_WORDS));
+  const inRoom = ctx.sensors.filter((s) => s.room === room);
+  const called = inRoom.filter((s) => own(s).join(' ') === said);
+  // (the words in another sensor's name too, "garage" of the garage camera and the garage side door: the room)
+  const shared = inRoom.some((s) => !called.includes(s) && placeWords.every((w) => own(s).includes(w)));
+  return called.length === 1 && !shared ? called[0] : undefined;
+}
+
+/**
+ * "the entrance" where the genkan has the "entrance camera" and the front door contact: a room named in another
+ * language ("genkan", no English word) is called by its camera's name in English, so the words said name the room,
+ * and a room means every sensor in it (docs/decisions.md, "Round Q: places"). A room with an English name keeps the
+ * camera alone ("the gate" of the driveway's gate camera).
+ */
+function findRoomNamedByCamera(placeWords: string[], sensor: ContextSensor, ctx: HouseholdContext): string | undefined {
+  if (sensor.kind !== 'camera' || !sensor.room) return undefined;
+  const own = splitName(sensor.name).filter((w) => !(w in KIND_WORDS));
+  if (own.join(' ') !== placeWords.join(' ') || !isOtherLanguageName(sensor.room)) return undefined;
+  return ctx.rooms.some((r) => r.name === sensor.room) ? sensor.room : undefined;
+}
+
+/** A room name with no English word in it ("genkan"): the home may call it by its camera's name (findRoomNamedByCamera). */
+export function isOtherLanguageName(room: string): boolean {
+  return !splitName(room).some((w) => isEnglishWord(w));
 }
 
 /** A word no dictionary knows ("dor", "hal", "sensr"), which may be a slip of the keyboard: never a real word. */
@@ -400,6 +437,11 @@ function findSharedHead(tokens: Token[], i: number, to: number, consumed: Set<nu
   return head;
 }
 
+/** "…the porch too, same thing": "thing" after "same" is the request before, no vague place (docs/decisions.md, "Round Q: places"). */
+function isSameThing(tokens: Token[], i: number): boolean {
+  return ['thing', 'things'].includes(tokens[i].text) && tokens[i - 1]?.text === 'same';
+}
+
 /** The places mentioned in tokens[from, to), skipping tokens already read as times or conditions. */
 /** "has gone home", "we're home", "got back home": where people go, not every sensor of the house. */
 /** Words after which "to" opens a verb ("need to study"), not a place ("go to the study"). */
@@ -488,7 +530,7 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
   const mentions: Mention[] = [];
   let i = from;
   while (i < to) {
-    const cls = consumed.has(i) || isHomeAdverb(tokens, i) ? 'other' : classify(i);
+    const cls = consumed.has(i) || isHomeAdverb(tokens, i) || isSameThing(tokens, i) ? 'other' : classify(i);
     if (cls === 'other') {
       i++;
       continue;

@@ -13,7 +13,7 @@ import { DIALECT_DAY_PARTS, HOUR_WORDS, findSpokenClocks, parseWeekday } from '.
 import { toWallClock } from '../../platform/time/index.ts';
 import type { HouseholdContext } from './context.ts';
 import type { Plan, PlannedCall } from './plan.ts';
-import { hideNameNumbersInText } from './place-resolver.ts';
+import { hideNameNumbersInText, isOtherLanguageName } from './place-resolver.ts';
 
 /** A time of day the message says: `hour` 0–23 when the half of the day is known, else 1–12. */
 interface SaidClock {
@@ -348,7 +348,10 @@ function checkScope(present: string, calls: PlannedCall[], ctx: HouseholdContext
     const sensors = ids.map((id) => ctx.sensors.find((s) => s.id === id)).filter((s): s is HouseholdContext['sensors'][number] => Boolean(s));
     // an edit keeps the places of the watch it changes
     const kept = new Set(c.tool === 'update_watch' ? (ctx.watches.find((x) => x.id === c.args.watch_id)?.sensor_ids ?? []) : []);
-    const named = sensors.filter((s) => kept.has(s.id) || saidName(s.room) || saidName(s.name));
+    // ("the entrance" of the genkan's entrance camera: the camera's name said is the room's, see findRoomNamedByCamera)
+    const byCamera = (s: (typeof sensors)[number]) =>
+      isOtherLanguageName(s.room) && sensors.some((o) => o.room === s.room && o.kind === 'camera' && saidName(o.name));
+    const named = sensors.filter((s) => kept.has(s.id) || saidName(s.room) || saidName(s.name) || byCamera(s));
     const unnamed = sensors.filter((s) => !named.includes(s));
     if (!unnamed.length || (!named.length && !area)) continue;
     if (group && !area) continue;
