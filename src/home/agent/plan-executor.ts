@@ -7,7 +7,7 @@
  */
 import type { Plan, PlannedCall } from './plan.ts';
 import { actionTypeOf, getTool, validateToolArgs, type ToolName } from './tools.ts';
-import { AgentToolError, type AgentAction, type ToolErrorCode, type ToolResult } from './tool-kit.ts';
+import { AgentToolError, theSubject, type AgentAction, type ToolErrorCode, type ToolResult } from './tool-kit.ts';
 
 export { AgentToolError, type AgentAction, type ToolErrorCode, type ToolResult } from './tool-kit.ts';
 
@@ -56,7 +56,7 @@ function resolveRefs(value: unknown, ids: (string | undefined)[]): { value: unkn
 
 function describeDefault(call: PlannedCall, action: AgentAction): string {
   const subject = call.subject ?? action.subject;
-  const the = subject ? `the ${subject}` : 'it';
+  const the = subject ? theSubject(subject) : 'it';
   return getTool(call.tool).says(the, action);
 }
 

@@ -147,6 +147,11 @@ export interface ToolScope {
   now(): number;
 }
 
+/** "the garage", and "the whole house" as it is (a subject that already starts with "the"). */
+export function theSubject(subject: string): string {
+  return /^the\s/i.test(subject) ? subject : `the ${subject}`;
+}
+
 export interface ToolContext {
   ports: ToolPorts;
   scope: ToolScope;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineTool } from '../tool-kit.ts';
+import { defineTool, theSubject } from '../tool-kit.ts';
 
 export const listWatches = defineTool({
   name: 'list_watches',
@@ -9,7 +9,7 @@ export const listWatches = defineTool({
   says: () => "Here's what I'm watching.",
   async run({ ports, scope }) {
     const list = await ports.watches.listActive(scope.principal.tenantId);
-    const text = list.length ? `I'm watching ${list.map((w) => `the ${w.subject} (${w.window})`).join(', ')}.` : "I'm not watching anything right now.";
+    const text = list.length ? `I'm watching ${list.map((w) => `${theSubject(w.subject)} (${w.window})`).join(', ')}.` : "I'm not watching anything right now.";
     return { action: { count: list.length, ids: list.map((w) => w.id) }, text };
   },
 });

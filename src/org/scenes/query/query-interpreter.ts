@@ -35,7 +35,16 @@ import { LOITERING_DWELL_S } from '../scene-engine.ts';
 /** Loitering: a tracked person present this long (an anomaly); the scene engine's threshold. */
 export { LOITERING_DWELL_S };
 
-const RANGE_AGGREGATES = new Set<Aggregate>(['peak', 'average', 'arrivals', 'list', 'trend', 'summary', 'minimum']);
+/** Aggregates read over a span, with how a refusal names them ("… is a moment, and an average needs a span"). */
+const RANGE_AGGREGATES = new Map<Aggregate, string>([
+  ['peak', 'a peak'],
+  ['average', 'an average'],
+  ['arrivals', 'a count of arrivals'],
+  ['list', 'a list'],
+  ['trend', 'a trend'],
+  ['summary', 'a summary'],
+  ['minimum', 'a lowest count'],
+]);
 /** Crowd levels as a share of capacity: "busy" from 50 %, "crowded" from 75 %, "full" from 100 %, "quiet" up to 25 %. */
 export const CROWDED_SHARE = 0.75;
 /** "busy" asks less than "crowded": half of capacity or more. */
@@ -1486,7 +1495,7 @@ function resolveCount(r: Resolving): Resolved {
       extra.baseline = [{ from: other.at, to: other.at }];
     }
   } else {
-    range = r.spanRange(RANGE_AGGREGATES.has(aggregate) ? `a ${aggregate}` : 'a question like this');
+    range = r.spanRange(RANGE_AGGREGATES.get(aggregate) ?? 'a question like this');
   }
   if (comparisons.minDwellS !== undefined) {
     // "anyone here longer than 10 minutes?": the people who stayed that long
