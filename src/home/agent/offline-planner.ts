@@ -323,7 +323,7 @@ function planArmInCompound(message: string, ctx: HouseholdContext): Plan | undef
       return { ...other, clarification: `I can ${arming} the house, but the rest needs an answer first, so I haven't done either yet. ${other.clarification}` };
     if (!other.calls.length || other.clarification || other.refusals.length || other.answers?.length) return undefined;
     const calls = at === 0 ? [...sides[0]!.calls, ...other.calls] : [...other.calls, ...sides[1]!.calls];
-    return { ...other, calls, confidence: Math.min(other.confidence ?? 1, 1) };
+    return { ...other, calls, confidence: other.confidence ?? 1 };
   }
   return undefined;
 }
@@ -1237,8 +1237,8 @@ function takeWaitAsTimeCorrection(r: Reading): void {
 function takeStanceReason(r: Reading): void {
   const { from, to } = r.clause;
   for (let k = from; k < to; k++) {
-    if (!NEGATIONS.has(r.tokens[k].text) || !isStanceNegation(r.tokens, k, from)) continue;
-    const subject = r.tokens[k - 1].text === 'do' || r.tokens[k - 1].text === 'did' ? k - 2 : k - 1;
+    const subject = NEGATIONS.has(r.tokens[k].text) ? findStanceSubject(r.tokens, k, from) : -1;
+    if (subject < 0) continue;
     if (r.mentions.some((m) => m.end > subject) || [...r.time.consumed].some((j) => j >= subject && j < to)) return;
     // ("…, I don't trust them and text Kadri": what follows is a part of its own, left to be asked about)
     if (r.tokens.slice(k, to).some((t) => ['and', 'then', 'also', 'so'].includes(t.text))) return;
@@ -2923,8 +2923,13 @@ function findNegation(tokens: Token[], from: number, to: number, clause: Clause)
  * is a reason; it negates no request (docs/decisions.md, "Before round Q: times").
  */
 function isStanceNegation(tokens: Token[], k: number, from: number): boolean {
+  return findStanceSubject(tokens, k, from) >= 0;
+}
+
+/** Where the "I" or "we" of a stance negation at `k` stands ("we do not trust": at "we"), or -1 when it is none. */
+function findStanceSubject(tokens: Token[], k: number, from: number): number {
   const subject = tokens[k - 1]?.text === 'do' || tokens[k - 1]?.text === 'did' ? k - 2 : k - 1;
-  return subject >= from && ['i', 'we'].includes(tokens[subject].text) && ['trust', 'believe'].includes(tokens[k + 1]?.text ?? '');
+  return subject >= from && ['i', 'we'].includes(tokens[subject].text) && ['trust', 'believe'].includes(tokens[k + 1]?.text ?? '') ? subject : -1;
 }
 
 const QUESTION_STARTERS = new Set([

@@ -99,9 +99,8 @@ export function findOpenMeridiem(
   if (end.hour * 60 + (end.minute ?? 0) >= 4 * 60 + 30 && !after) return undefined;
   const [m1, m2] = [start.minute ?? 0, end.minute ?? 0];
   const pad = (h: number, m: number) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
-  const said = (h: number, m: number) => (m ? `${h}:${String(m).padStart(2, '0')}` : `${h}`);
   const day = after ? ` ${tokens.slice(at.end + 1, to).find((t) => isDayWord(t.text))?.text}` : '';
-  return `"From ${said(start.hour, m1)} to ${said(end.hour, m2)}${day}" could be ${pad(start.hour, m1)} to ${pad(end.hour + 12, m2)}${day}, or ${pad(start.hour + 12, m1)} to ${pad(end.hour, m2)} overnight.`;
+  return `"From ${saidClock(start.hour, m1)} to ${saidClock(end.hour, m2)}${day}" could be ${pad(start.hour, m1)} to ${pad(end.hour + 12, m2)}${day}, or ${pad(start.hour + 12, m1)} to ${pad(end.hour, m2)} overnight.`;
 }
 
 /** "7", "7:30": a bare clock time as said. */

@@ -473,7 +473,6 @@ function readShift(scan: SpecScan, i: number): number | undefined {
   return undefined;
 }
 
-/** Reads a duration: "for the next 2 hours", "by an hour", "in the last hour" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
 /**
  * "extend it an hour", "stretch that 30 minutes", "push it another hour": the amount straight after an extending
  * verb and its object is by how much, as "by an hour" is (see docs/decisions.md, "Before round Q: times").
@@ -486,6 +485,7 @@ function isBareExtendAt(tokens: Token[], i: number): boolean {
   );
 }
 
+/** Reads a duration: "for the next 2 hours", "by an hour", "in the last hour" at tokens[i]; returns the index of the last token read, or undefined when there is none. */
 function readDuration(scan: SpecScan, i: number): number | undefined {
   const { tokens, to, spec } = scan;
   const w = tokens[i].text;
@@ -1784,11 +1784,7 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
     r.start.get('hour')! % 12 > r.end.get('hour')! % 12 &&
     r.start.get('hour')! % 12 >= 6 &&
     !isTonightStart(r.start, words, ctx);
-  const dayAfterEnd =
-    r.end &&
-    !dayRange &&
-    new RegExp(`\\b(until|till|to|through)\\b.*\\b(tomorrow|${DAY_NAMES})\\b`).test(words) &&
-    !new RegExp(`\\b(tomorrow|${DAY_NAMES})\\b.*\\b(until|till|to|through)\\b`).test(words);
+  const dayAfterEnd = r.end && !dayRange && DAY_AFTER_UNTIL.test(words) && !DAY_BEFORE_UNTIL.test(words);
   const date =
     dayCertain && !dayAfterEnd
       ? forwardWeekdayRange(r, { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 }, ctx)
@@ -1835,9 +1831,7 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
  * day named after "until" belongs to the end and the start is not tonight's ("from 7pm till 7am tomorrow").
  */
 function readEndDate(endC: chrono.ParsedComponents, words: string, date: WallClock | undefined, endDayOnly: boolean): WallClock | undefined {
-  const endNamesDay = new RegExp(
-    `\\b(until|till|to|through)\\b.*\\b(${DAY_NAMES}|january|february|march|april|may|june|july|august|september|october|november|december)\\b`,
-  ).test(words);
+  const endNamesDay = DATE_AFTER_UNTIL.test(words);
   if (!endNamesDay || endDayOnly || !(endC.isCertain('day') || endC.isCertain('weekday'))) return undefined;
   const endDate = { year: endC.get('year')!, month: endC.get('month')!, day: endC.get('day')!, hour: 0, minute: 0 };
   return !date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day ? endDate : undefined;
@@ -1848,6 +1842,13 @@ function readEndDate(endC: chrono.ParsedComponents, words: string, date: WallClo
  * whose it is (see docs/decisions.md, "Before round Q: times").
  */
 const DAY_NAMES = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun';
+/** A day named after the range's connector ("…to sunday 6pm"), or before it ("sunday 8 to 6"). */
+const DAY_AFTER_UNTIL = new RegExp(`\\b(until|till|to|through)\\b.*\\b(tomorrow|${DAY_NAMES})\\b`);
+const DAY_BEFORE_UNTIL = new RegExp(`\\b(tomorrow|${DAY_NAMES})\\b.*\\b(until|till|to|through)\\b`);
+/** A day or a month named after the range's connector ("until monday the 14th at 8pm"). */
+const DATE_AFTER_UNTIL = new RegExp(
+  `\\b(until|till|to|through)\\b.*\\b(${DAY_NAMES}|january|february|march|april|may|june|july|august|september|october|november|december)\\b`,
+);
 
 /**
  * "friday 6pm to midnight", "every weekend 8am to noon": chrono dates a range's named weekday in the
