@@ -11,5 +11,5 @@ import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
 test('round Q household set: correct ≥ 141, wrong ≤ 1', { timeout: 900_000 }, async () => {
-  await gateHousehold('Q', { size: 152, minCorrect: 141, maxWrong: 1 });
+  await gateHousehold('Q', { size: 152, minCorrect: 143, maxWrong: 1 });
 });

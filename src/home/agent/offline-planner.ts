@@ -1271,7 +1271,10 @@ const ANIMALS_LEFT_OUT = new Set([
  * words"). Without a people filter the "not" stays unread and is asked about.
  */
 function takeAnimalsLeftOutOfPeople(r: Reading): void {
-  if (r.conditions.length !== 1 || r.conditions[0] !== 'person' || r.negated) return;
+  // ("people only, not the dog": the animal read as a condition is the one left out)
+  const leftOut = r.conditions.length === 2 && r.conditions.includes('person') && r.conditions.includes('animal');
+  if ((!leftOut && (r.conditions.length !== 1 || r.conditions[0] !== 'person')) || r.negated) return;
+  const taken = new Set<number>();
   for (let k = r.clause.from; k + 1 < r.clause.to; k++) {
     if (r.tokens[k].text !== 'not' && r.tokens[k].text !== 'no') continue;
     let j = k + 1;
@@ -1279,8 +1282,30 @@ function takeAnimalsLeftOutOfPeople(r: Reading): void {
     while (j < r.clause.to && ['the', 'any', 'or', 'and'].includes(r.tokens[j].text)) words.push(j++);
     if (j >= r.clause.to || !ANIMALS_LEFT_OUT.has(r.tokens[j].text)) continue;
     words.push(j);
-    for (const w of words) r.used.add(w);
+    // ("not the cat or the dog")
+    for (let n = j + 1; n < r.clause.to && ['or', 'and', 'the', 'any'].includes(r.tokens[n].text); n++) {
+      if (!ANIMALS_LEFT_OUT.has(r.tokens[n + 1]?.text ?? '')) continue;
+      while (j < n + 1) words.push(++j);
+    }
+    for (const w of words) taken.add(w);
   }
+  // (an animal said anywhere else is asked for, not left out)
+  if (leftOut && r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && ANIMALS_LEFT_OUT.has(t.text) && !taken.has(k))) return;
+  if (leftOut && taken.size) r.conditions = ['person'];
+  for (const w of taken) r.used.add(w);
+}
+
+/**
+ * "only for people, not the cat" (a follow-up, no watch verb): "not" with only animals after it, said after people,
+ * negates no request; takeAnimalsLeftOutOfPeople reads it (docs/decisions.md, "Before round R: follow-ups").
+ */
+function leavesAnimalsOutOfPeople(tokens: Token[], k: number, from: number, to: number): boolean {
+  if (!tokens.slice(from, k).some((t) => ['people', 'person', 'persons', 'humans'].includes(t.text))) return false;
+  let j = k + 1;
+  while (j < to && ['the', 'any', 'or', 'and', 'our', 'my'].includes(tokens[j].text)) j++;
+  if (j >= to || !ANIMALS_LEFT_OUT.has(tokens[j].text)) return false;
+  for (j++; j < to && ['or', 'and', 'the', 'any'].includes(tokens[j].text); j++);
+  return j >= to || ANIMALS_LEFT_OUT.has(tokens[j].text) || !/[a-z]/.test(tokens[j].text);
 }
 
 /** Reads every clause, filling in follow-ups from the clause before or the conversation. */
@@ -2389,9 +2414,14 @@ function dateEndOnly(r: Reading, source: Reading, kept: Reading['time']['anchors
 
 const NOT_REPEATABLE = new Set<IntentKind>(['help', 'ask_watch', 'ask_muted', 'ask_boundary', 'keep', 'exclude']);
 
-/** "and the same again tomorrow night" after a turn that only asked: no window was set to repeat, so the agent asks. */
+/**
+ * "and the same again tomorrow night" after a turn that only asked: no window was set to repeat, so the agent asks.
+ * A request that said its own time and was asked about or declined still said it ("watch Mere's room tonight"
+ * (declined) — "just the lounge then, same time"): its time is taken, and asked about again if still open
+ * (docs/decisions.md, "Before round R: follow-ups").
+ */
 function askWhenNothingToRepeat(r: Reading, source: Reading, ctx: HouseholdContext): void {
-  if (source.intent === 'create_watch' && !didPreviousRequestAct(ctx))
+  if (source.intent === 'create_watch' && !(source.time.hasTime && !source.time.past && r.mentions.length) && !didPreviousRequestAct(ctx))
     r.unresolved = "I haven't set up a watch in this conversation yet, so there is nothing to repeat. What should I watch, and from when until when?";
 }
 
@@ -2912,7 +2942,7 @@ function findNegation(tokens: Token[], from: number, to: number, clause: Clause)
     if (NEGATIONS.has(w) && ['needed', 'necessary', 'required', 'wanted'].includes(next ?? '')) return k;
     // "someone I don't recognise" qualifies a person; it does not negate the request
     if (NEGATIONS.has(w) && next !== 'sure' && !['recognise', 'recognize', 'know'].includes(next ?? '') && !(clause.cue && k > clause.cue.end)) {
-      if (!isStanceNegation(tokens, k, from)) return k;
+      if (!isStanceNegation(tokens, k, from) && !leavesAnimalsOutOfPeople(tokens, k, from, to)) return k;
     }
   }
   return -1;

@@ -308,8 +308,8 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     )
       role = 'time';
     if (role === 'time' && isTimeAwayOver(tokens, k, from)) role = undefined;
-    // a word no lexicon knows may say anything ("watch the porch until zorp")
-    if (!role && tokens[k].unknown) role = 'unknown';
+    // a word no lexicon knows may say anything ("watch the porch until zorp"), unless it is where someone is off to
+    if (!role && tokens[k].unknown && !isOutingPlace(tokens, k, from)) role = 'unknown';
     // "till flamingo", "until the milkman comes", "once the kettle boils": an end or start the reading did not read is no time it knows
     if (!role && tokens[k].isNoun && isUnreadEnd(tokens, k, from, used)) role = 'time';
     if (!role && vocabulary) role = classifyContentWord(tokens, k, from, to, used, vocabulary);
@@ -328,6 +328,19 @@ function isUnreadEnd(tokens: readonly Token[], k: number, from: number, used: Re
   // ("from 10pm to flamingo": "to" right after a time the reading used opens its end)
   const toAfterTime = tokens[j]?.text === 'to' && j - 1 >= from && used.has(j - 1) && classifyWord(tokens[j - 1].text) === 'time';
   return j >= from && !used.has(j) && (END_WORDS.has(tokens[j].text) || toAfterTime);
+}
+
+/**
+ * "we're off to the footy", "heading to the rodeo", "going to the bingo": where the household is going is a reason
+ * for leaving, no part of what is asked (docs/decisions.md, "Before round R: follow-ups"). tokens[k] is that place:
+ * at most one word after "off to", "heading to", "headed to" or "going to" and a determiner.
+ */
+function isOutingPlace(tokens: readonly Token[], k: number, from: number): boolean {
+  let j = k - 1;
+  if (j >= from && ['the', 'a', 'my', 'our', 'his', 'her', 'their'].includes(tokens[j].text)) j--;
+  if (j - 1 < from || tokens[j].text !== 'to') return false;
+  const before = tokens[j - 1].text;
+  return before === 'off' || before === 'heading' || before === 'headed' || (before === 'going' && j !== k - 1);
 }
 
 /**
