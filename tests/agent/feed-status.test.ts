@@ -14,12 +14,13 @@ const berlin: HouseholdContext = {
   now: Date.parse('2026-12-03T20:00:00Z'),
   timeZone: 'Europe/Berlin',
   location: { lat: 52.52, lon: 13.405, city: 'Berlin' },
-  rooms: [{ name: 'yard' }, { name: 'porch' }, { name: 'garage' }, { name: 'hallway' }, { name: 'nursery' }],
+  rooms: [{ name: 'yard' }, { name: 'porch' }, { name: 'garage' }, { name: 'hallway' }, { name: 'nursery' }, { name: 'side gate' }],
   sensors: [
     { id: 'b_yard_cam', name: 'yard camera', kind: 'camera', room: 'yard', muted: false, status: 'offline', last_frame_at: '2026-12-03T17:25:00Z' },
     { id: 'b_porch_cam', name: 'porch camera', kind: 'camera', room: 'porch', muted: false },
     { id: 'b_garage_cam', name: 'garage camera', kind: 'camera', room: 'garage', muted: false, status: 'reconnecting', last_frame_at: '2026-12-03T19:50:00Z' },
     { id: 'b_garage_door', name: 'garage door', kind: 'contact', room: 'garage', muted: false, status: 'live' },
+    { id: 'b_gate_latch', name: 'side gate latch', kind: 'contact', room: 'side gate', muted: false, status: 'offline', last_frame_at: '2026-12-02T22:10:00Z' },
     { id: 'b_hall_motion', name: 'hallway motion', kind: 'motion', room: 'hallway', muted: false, status: 'live' },
     { id: 'b_nursery_cam', name: 'nursery camera', kind: 'camera', room: 'nursery', muted: true, status: 'live', last_frame_at: '2026-12-03T19:59:58Z' },
   ],
@@ -39,7 +40,7 @@ const older: HouseholdContext = {
 };
 
 const converse = converseIn({ berlin, older });
-const FEED_ANSWER = /is live: its feed|is offline:|is reconnecting:|has not connected yet|sees nothing until/;
+const FEED_ANSWER = /is live: |is offline:|is reconnecting:|has not connected yet|sees nothing until/;
 
 async function ask(home: string, message: string) {
   const [turn] = await converse(home, [message]);
@@ -61,6 +62,8 @@ test('an offline camera asked about says offline, its last frame in the home zon
     const reply = await ask('berlin', message);
     assert.match(reply, /^The yard camera is offline: its last frame came at 18:25, about 3 hours ago/, `${message}: ${reply}`);
   }
+  const latch = await ask('berlin', 'is the side gate latch working');
+  assert.match(latch, /^The side gate latch is offline: its last report came at Dec 2 23:10, about 22 hours ago/, latch);
   const reconnecting = await ask('berlin', 'is the garage cam up?');
   assert.match(reconnecting, /^The garage camera is reconnecting: its last frame came at 20:50, 10 minutes ago/, reconnecting);
 });
@@ -71,7 +74,7 @@ test('a live sensor asked about says live; a muted one says so too', async () =>
     assert.match(reply, /^The porch camera is live: its feed is coming in now\.$/, `${message}: ${reply}`);
   }
   assert.match(await ask('berlin', 'is the nursery camera working?'), /^The nursery camera is live: .* It is muted/);
-  assert.match(await ask('berlin', 'is the hallway motion sensor working'), /^The hallway motion is live/);
+  assert.match(await ask('berlin', 'is the hallway motion sensor working'), /^The hallway motion is live: it is reporting now\.$/);
   assert.match(await ask('older', 'is the shed camera working'), /^The shed camera is live/);
 });
 

@@ -82,9 +82,13 @@ function isLive(s: ContextSensor): boolean {
 export function describeFeed(s: ContextSensor, ctx: HouseholdContext): string {
   const name = `The ${s.name.replace(/^\w/, (c) => c.toLowerCase())}`;
   const muted = s.muted ? " It is muted, so I'm not watching or describing it." : '';
-  if (isLive(s)) return `${name} is live: its feed is coming in now.${muted}`;
+  const camera = s.kind === 'camera';
+  if (isLive(s)) return `${name} is live: ${camera ? 'its feed is coming in' : 'it is reporting'} now.${muted}`;
   const at = s.last_frame_at ? Date.parse(s.last_frame_at) : NaN;
-  const last = Number.isFinite(at) ? `its last frame came at ${formatMoment(at, ctx.timeZone, ctx.now)}, ${sayAgo(ctx.now - at)}` : 'it has sent no frame yet';
+  const frame = camera ? 'frame' : 'report';
+  const last = Number.isFinite(at)
+    ? `its last ${frame} came at ${formatMoment(at, ctx.timeZone, ctx.now)}, ${sayAgo(ctx.now - at)}`
+    : `it has sent no ${frame} yet`;
   if (s.status === 'connecting') return `${name} has not connected yet: ${last}.${muted}`;
   if (s.status === 'reconnecting') return `${name} is reconnecting: ${last}, so it sees nothing until it is back.${muted}`;
   return `${name} is ${s.status}: ${last}, so it sees nothing until it is back.${muted}`;
