@@ -5,11 +5,12 @@
  * run is the round's figure: correct 123 (80.9%), asked 16, missed 3, wrong 10 (round-q.first-run.txt).
  * This gate holds the first-run level and may only be tightened; after the fixes by cause (docs/decisions.md, "Round Q: bare
  * hours", "Round Q: verbs", "Round Q: places"): correct 141, wrong 1 (q055: a watch on an offline camera, which
- * sets H, I, J, K, L, N and P expect to be made and this set expects to be asked).
+ * sets H, I, J, K, L, N and P expect to be made and this set expects to be asked; it is made and its reply says the camera
+ * is offline since when). After "Before round R: feed status" (q088, a feed status question): correct 142; with "Before round R: follow-ups" (q046, q052): 144.
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('round Q household set: correct ≥ 141, wrong ≤ 1', { timeout: 900_000 }, async () => {
-  await gateHousehold('Q', { size: 152, minCorrect: 143, maxWrong: 1 });
+test('round Q household set: correct ≥ 144, wrong ≤ 1', { timeout: 900_000 }, async () => {
+  await gateHousehold('Q', { size: 152, minCorrect: 144, maxWrong: 1 });
 });

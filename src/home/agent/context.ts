@@ -11,6 +11,10 @@ export interface ContextSensor {
   kind: SensorKind;
   room: string;
   muted: boolean;
+  /** How its feed is: 'live', 'offline', 'connecting', 'reconnecting'; absent in an older context (taken as live). */
+  status?: string;
+  /** When its last frame (or a contact's last report) came, ISO; null or absent when none is known. */
+  last_frame_at?: string | null;
 }
 
 export interface ContextBoundary {

@@ -114,7 +114,9 @@ export function buildSystemPrompt(ctx: HouseholdContext): string {
     return `- ${r.name}${fenced ? ' [BOUNDARY: leave alone]' : ''}`;
   });
   const sensors = ctx.sensors.map((s) => {
-    const flags = [s.muted ? 'MUTED' : '', isUnderBoundary(ctx, s) ? 'BOUNDARY: leave alone' : ''].filter(Boolean);
+    // a feed that is not live sees nothing now: said with its last frame (src/home/agent/feed-status.ts)
+    const feed = s.status && s.status !== 'live' ? `FEED ${s.status.toUpperCase()}${s.last_frame_at ? `, last frame ${s.last_frame_at}` : ''}` : '';
+    const flags = [s.muted ? 'MUTED' : '', isUnderBoundary(ctx, s) ? 'BOUNDARY: leave alone' : '', feed].filter(Boolean);
     return `- id ${s.id}: "${s.name}", ${s.kind}, room "${s.room}"${flags.length ? ` [${flags.join('; ')}]` : ''}`;
   });
   const boundaries = ctx.boundaries.map((b) => {

@@ -50,6 +50,7 @@ import { findPurposeCut } from './purpose-clause.ts';
 import { planDirectIntents } from './direct-intents.ts';
 import { ARMED_WINDOW, readArmRequest } from './tools/arm-house.ts';
 import { answerRecallQuestion } from './recall-question.ts';
+import { describeOfflineInWatch } from './feed-status.ts';
 import { findNewSensorNameSpan, readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
   ARRIVAL_PHRASES,
@@ -3349,6 +3350,9 @@ function planCreateWatch(r: Reading, state: PlanState, plan: Plan): string | und
   const say = describeNewWatch(r, state, window, subject, covered, args);
   plan.calls.push({ tool: 'create_watch', args, subject, say });
   if (window.note) addNote(plan, window.note);
+  // a sensor that is offline is still watched, and the reply says it sees nothing until it is back (feed-status.ts)
+  const offline = describeOfflineInWatch(covered, state.ctx);
+  if (offline) addNote(plan, offline);
   state.watches.push({
     id: `$ref:${callIndex}`,
     subject,

@@ -16,7 +16,16 @@ export function buildHouseholdContext(home: HomeSnapshot, watches: WatchView[], 
     location:
       settings.lat !== null && settings.lon !== null ? { lat: settings.lat, lon: settings.lon, ...(settings.city ? { city: settings.city } : {}) } : null,
     rooms: home.rooms.map((r) => ({ name: r.name })),
-    sensors: home.sensors.map((s) => ({ id: s.id, name: s.name, kind: s.kind, room: s.room, muted: s.muted === 1 })),
+    sensors: home.sensors.map((s) => ({
+      id: s.id,
+      name: s.name,
+      kind: s.kind,
+      room: s.room,
+      muted: s.muted === 1,
+      // how its feed is, so the agent can say which sensors are live (src/home/agent/feed-status.ts)
+      status: s.status,
+      last_frame_at: s.last_frame_at ?? null,
+    })),
     boundaries: home.boundaries.map((b) => {
       if (b.sensor_id) return { sensor_id: b.sensor_id };
       return { room: home.rooms.find((r) => r.id === b.room_id)?.name ?? '' };

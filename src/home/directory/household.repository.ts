@@ -18,6 +18,8 @@ export interface SensorRow {
   source_url: string;
   sandbox: number;
   status: string;
+  /** the stream's last frame (a contact's last report), when any */
+  last_frame_at?: string | null;
   muted: number;
   muted_at: string | null;
   created_at: string;
@@ -65,6 +67,7 @@ export const householdRepository = {
         's.source_url as source_url',
         's.sandbox as sandbox',
         's.status as status',
+        's.last_frame_at as last_frame_at',
         'hs.muted as muted',
         'hs.muted_at as muted_at',
         'hs.created_at as created_at',
