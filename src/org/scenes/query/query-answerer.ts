@@ -323,6 +323,34 @@ function answerArrivals(interp: Interpretation, detections: DetectionRecord[], r
   return { answer: capitalise(answer), supporting, total };
 }
 
+/**
+ * "how many vans pulled in at ten to one": the rises of the count within that clock minute, with the
+ * reading before and after said, and when that reading before was long ago the span the rise covers.
+ * No rise in the minute (or one in the same minute of the other half of the day too) is asked back
+ * for a span (docs/decisions.md, "Before round R: scene questions").
+ */
+function answerArrivalMinute(interp: Interpretation, readings: Reading[], otherReadings: Reading[], p: Phrasing): CountAnswer {
+  const [one, many] = interp.metric === 'vehicles' ? ['vehicle', 'vehicles'] : ['person', 'people'];
+  // from just before the minute, so a reading at 12:50:00 is a rise within it, not where the span starts
+  const span = readingsOver(readings, interp.from - 1, interp.to);
+  const { total, records } = increasesOf(span);
+  const other = interp.other_reading;
+  const otherRise = other ? increasesOf(readingsOver(otherReadings, other.at - 1, other.at + 59_999)).total : 0;
+  const spanAsk = `"${interp.time_phrase ?? interp.range_label}" is a moment, and a count of arrivals needs a span, e.g. "between 2 and 3pm" or "in the 10 minutes before"`;
+  if (total === 0) return { answer: '', supporting: [], ask: `I saw no rise of the ${one} count ${p.when} itself. ${spanAsk}.` };
+  if (other && otherRise > 0)
+    return { answer: '', supporting: [], ask: `The ${one} count rose both ${p.when} and at ${other.label}; which do you mean? ${spanAsk}.` };
+  const before = span[0];
+  const last = span[span.length - 1];
+  const none = other ? ` The count did not rise at ${other.label}.` : '';
+  const arrived = plural(total, one, many);
+  const answer =
+    interp.from - before.at > 5 * 60_000
+      ? `The ${one} count in ${p.place} went from ${before.value} to ${last.value} ${p.when}: ${arrived} arrived since the reading before, at ${p.moment(before.at)}, so not necessarily in that minute.${none}`
+      : `${arrived} arrived in ${p.place} ${p.when}: the ${one} count went from ${before.value} to ${last.value} in that minute.${none}`;
+  return { answer: interp.yes_no ? `Yes: ${lowerFirst(answer)}` : capitalise(answer), supporting: records, total };
+}
+
 /** How far the count rose above where the span began: at least that many arrived. */
 function netRiseOf(span: Reading[]): number {
   if (span.length === 0) return 0;
@@ -1717,7 +1745,9 @@ function answerCountAggregate(
       break;
     }
     case 'arrivals':
-      result = answerArrivals(interp, detections, counted, p);
+      result = interp.arrival_minute
+        ? answerArrivalMinute(interp, counted, readingsOf(baseline[0] ?? [], interp.metric === 'vehicles' ? 'vehicle' : 'person_count'), p)
+        : answerArrivals(interp, detections, counted, p);
       break;
     case 'compare':
       result = answerCompare(interp, counted, readingsOf(baseline[0] ?? [], interp.metric === 'vehicles' ? 'vehicle' : 'person_count'), p);

@@ -1494,6 +1494,9 @@ function resolveCount(r: Resolving): Resolved {
       extra.other_reading = other;
       extra.baseline = [{ from: other.at, to: other.at }];
     }
+  } else if (aggregate === 'arrivals' && phrase.kind === 'point' && !around) {
+    range = arrivalMinuteRange(r, phrase);
+    Object.assign(extra, arrivalMinuteExtra(r, phrase));
   } else {
     range = r.spanRange(RANGE_AGGREGATES.get(aggregate) ?? 'a question like this');
   }
@@ -1503,6 +1506,22 @@ function resolveCount(r: Resolving): Resolved {
     return { metric: 'anomalies', aggregate: 'list', range: r.spanRange('a question like this'), extra: { ...extra, min_dwell_s: comparisons.minDwellS } };
   }
   return { metric, aggregate, range, extra };
+}
+
+/**
+ * "how many vans pulled in at ten to one": the clock minute said, 12:50:00 to 12:50:59. The answer
+ * says the count's rise in it; no rise in it is asked back (docs/decisions.md, "Before round R:
+ * scene questions").
+ */
+function arrivalMinuteRange(r: Resolving, phrase: Extract<TimePhrase, { kind: 'point' }>): Range {
+  return { from: phrase.at, to: Math.min(phrase.at + 59_999, r.ctx.now), label: phrase.label, phrase: phrase.phrase };
+}
+
+/** The same minute in the other half of the day when it has passed too ("at 12:50": 00:50), loaded as `baseline[0]`. */
+function arrivalMinuteExtra(r: Resolving, phrase: Extract<TimePhrase, { kind: 'point' }>): Partial<Interpretation> {
+  const other = otherClockReading(phrase, r.ctx.now, r.ctx.timeZone, r.reading.nowClock);
+  if (!other) return { arrival_minute: true };
+  return { arrival_minute: true, other_reading: other, baseline: [{ from: other.at, to: Math.min(other.at + 59_999, r.ctx.now) }] };
 }
 
 /** The interpretation a resolver's decision makes, with its summary. */

@@ -844,6 +844,10 @@ export const WORDS_BY_ROLE: Record<WordRole, readonly string[]> = {
     'queuing',
     'queueing',
     'queued',
+    // "how many cars were idling at 12:30", "people milling about at 11": being there, said of what they did (docs/decisions.md, "Before round R: scene questions")
+    'idling',
+    'idled',
+    'milling',
     'spotted',
     'detected',
     'noticed',

@@ -105,6 +105,11 @@ export interface Interpretation {
   latest?: boolean;
   /** dwell: the stay asked about is the one that began at (about) this moment ("the person who came in at 10:20") */
   arrived_at?: number;
+  /**
+   * arrivals at a clock moment ("how many vans pulled in at ten to one"): the rises within that clock
+   * minute; none there is asked back for a span (docs/decisions.md, "Before round R: scene questions")
+   */
+  arrival_minute?: boolean;
   /** threshold questions */
   threshold?: Threshold;
   /** vs_usual: the earlier same-time-of-day spans the range is compared with */
