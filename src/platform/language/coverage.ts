@@ -330,6 +330,21 @@ function isUnreadEnd(tokens: readonly Token[], k: number, from: number, used: Re
   return j >= from && !used.has(j) && (END_WORDS.has(tokens[j].text) || toAfterTime);
 }
 
+/** Words that open an end ("till …") or a start ("once …") from an event, never a cause ("after the break-in", "when the postman comes"). */
+const EVENT_END_WORDS = new Set(['until', 'till', 'til', 'untill', 'once']);
+
+/**
+ * tokens[k] is a noun, no word of time, right after "till" or "once" (past determiners): "…, we've got guests till the
+ * milkman comes", "…, tenants are moving out once the kettle boils" — an end or start said inside a reason, which
+ * no reader knows (docs/decisions.md, "Before round R: coverage probe").
+ */
+export function isEventEndWord(tokens: readonly Token[], k: number, from: number): boolean {
+  if (!tokens[k].isNoun || classifyWord(tokens[k].text) === 'time') return false;
+  let j = k - 1;
+  while (j >= from && ['the', 'a', 'an', 'my', 'our', 'his', 'her', 'their', 'your'].includes(tokens[j].text)) j--;
+  return j >= from && EVENT_END_WORDS.has(tokens[j].text);
+}
+
 /**
  * "back from the trip", "home from our holiday", "just got back from vacation": a time away that is
  * over names no time for the request (see docs/decisions.md, "Round H: intent").
