@@ -63,3 +63,15 @@ test('a bare number or an event end inside a question after the request is asked
   }
   await assertActs([['watch the garage tonight, is the porch camera on?', 'create_watch']]);
 });
+
+test('a clock with a unit no reader knows is no clock', async () => {
+  await assertAsks(['watch the garage from 7 bells', 'watch the garage at 6 ticks tonight', 'keep an eye on the porch from 8 glorps till midnight']);
+  // a clock with a word of time after it, or a length, reads as before
+  await assertActs([
+    ['watch the garage from 7pm till midnight', 'create_watch'],
+    ['watch the garage for 2 hours', 'create_watch'],
+    ['watch the garage from 7 till the morning', 'create_watch'],
+    ['every weeknight from 10 till 5 I want the garage watched', 'create_watch'],
+    ['from 10pm till 5 dad wants the garage watched', 'create_watch'],
+  ]);
+});

@@ -35,6 +35,13 @@ const OPEN_LEAKS: Record<string, number> = {
   start: 1,
   // "don't watch the side gate saturday night" stands down the whole nightly watch
   negation: 1,
+  // slots from the blind writers' failure classes (docs/decisions.md, "Before round R: coverage probe"):
+  // "watch the living room and uh the nursery and the kitchen tonight" watches the kitchen alone
+  'joined-filler': 1,
+  // "from 7 bellso'clock": the unit glued to "o'clock"
+  'clock-unit': 1,
+  // an unknown word before the place ("watch the snarfed garage") is read past
+  'unknown-before-place': 14,
 };
 
 test('planted-word probe: a variant that must ask changes nothing (open leaks only go down)', async () => {

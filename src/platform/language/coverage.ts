@@ -312,6 +312,7 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     if (!role && tokens[k].unknown) role = 'unknown';
     // "till flamingo", "until the milkman comes", "once the kettle boils": an end or start the reading did not read is no time it knows
     if (!role && tokens[k].isNoun && isUnreadEnd(tokens, k, from, used)) role = 'time';
+    if (!role && isUnknownClockUnit(tokens, k, from, used)) role = 'time';
     if (!role && vocabulary) role = classifyContentWord(tokens, k, from, to, used, vocabulary);
     if (role) out.push({ index: k, text: tokens[k].text, role });
   }
@@ -328,6 +329,16 @@ function isUnreadEnd(tokens: readonly Token[], k: number, from: number, used: Re
   // ("from 10pm to flamingo": "to" right after a time the reading used opens its end)
   const toAfterTime = tokens[j]?.text === 'to' && j - 1 >= from && used.has(j - 1) && classifyWord(tokens[j - 1].text) === 'time';
   return j >= from && !used.has(j) && (END_WORDS.has(tokens[j].text) || toAfterTime);
+}
+
+/**
+ * "from 7 bells", "at 6 ticks": a noun right after a number the reading took as a clock, itself no word of time and
+ * unread, is a unit no reader knows, so the clock is not one (docs/decisions.md, "Before round R: coverage probe").
+ */
+function isUnknownClockUnit(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
+  // ("11 till 6 I want the garage watched", "from 7 mum wants it": a subject and its verb, no unit)
+  if (tokens[k].text.length < 3 || tokens[k + 1]?.isVerb) return false;
+  return k > from && tokens[k].isNoun && used.has(k - 1) && !used.has(k) && /^\d{1,2}$/.test(tokens[k - 1].text) && classifyWord(tokens[k].text) !== 'time';
 }
 
 /** Words that open an end ("till …") or a start ("once …") from an event, never a cause ("after the break-in", "when the postman comes"). */
