@@ -331,6 +331,9 @@ function isUnreadEnd(tokens: readonly Token[], k: number, from: number, used: Re
   return j >= from && !used.has(j) && (END_WORDS.has(tokens[j].text) || toAfterTime);
 }
 
+/** Words of thanks said after a clock ("from 7 cheers"), never a unit. */
+const SIGN_OFFS = new Set(['cheers', 'thanks', 'thx', 'mate', 'pls', 'please', 'ta']);
+
 /**
  * "from 7 bells", "at 6 ticks": a noun right after a number the reading took as a clock, itself no word of time and
  * unread, is a unit no reader knows, so the clock is not one (docs/decisions.md, "Before round R: coverage probe").
@@ -338,6 +341,8 @@ function isUnreadEnd(tokens: readonly Token[], k: number, from: number, used: Re
 function isUnknownClockUnit(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
   // ("11 till 6 I want the garage watched", "from 7 mum wants it": a subject and its verb, no unit)
   if (tokens[k].text.length < 3 || tokens[k + 1]?.isVerb) return false;
+  // (only a clock that starts: "till 11 cheers" ends with a word of thanks, no unit)
+  if (!['from', 'at'].includes(tokens[k - 2]?.text ?? '') || SIGN_OFFS.has(tokens[k].text)) return false;
   return k > from && tokens[k].isNoun && used.has(k - 1) && !used.has(k) && /^\d{1,2}$/.test(tokens[k - 1].text) && classifyWord(tokens[k].text) !== 'time';
 }
 
