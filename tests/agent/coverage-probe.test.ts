@@ -19,8 +19,8 @@ const converse = converseIn(loadHeldoutContexts(join(import.meta.dirname, '..', 
  */
 const OPEN_LEAKS: Record<string, number> = {
   // a reason or a question beside the request still swallows an event said after it ("…, we've got guests till the milkman comes")
-  'end-event': 20,
-  'start-event': 23,
+  'end-event': 2,
+  'start-event': 15,
   // a reason after a stand-down, a question part or an "except" list; "kill all … but leave the pool one running, …"
   'reason-place': 7,
   // "flurb all the outside bits tonight, so driveway, garden and shed, …": an unknown verb before a spelt-out group
@@ -28,13 +28,20 @@ const OPEN_LEAKS: Record<string, number> = {
   // a joined request after a question part or an "… would you"; a sensor name for add_sensor takes any word
   'second-request': 8,
   // a bare number after arming ("arm the house 37") or a question part
-  number: 8,
+  number: 6,
   // a quote inside a "leave … alone", "except" or "keep … running" part
   quoted: 6,
   object: 1,
   start: 1,
   // "don't watch the side gate saturday night" stands down the whole nightly watch
   negation: 1,
+  // slots from the blind writers' failure classes (docs/decisions.md, "Before round R: coverage probe"):
+  // "watch the living room and uh the nursery and the kitchen tonight" watches the kitchen alone
+  'joined-filler': 1,
+  // "from 7 bellso'clock": the unit glued to "o'clock"
+  'clock-unit': 1,
+  // an unknown word before the place ("watch the snarfed garage") is read past
+  'unknown-before-place': 14,
 };
 
 test('planted-word probe: a variant that must ask changes nothing (open leaks only go down)', async () => {

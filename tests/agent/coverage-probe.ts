@@ -15,7 +15,7 @@ import { loadCases, loadContexts } from './corpus-cases.ts';
 import { HouseholdSimulator } from './household-simulator.ts';
 
 /** What a planted variant may do: change nothing, or change nothing / exactly what the original changed. */
-export type Allowed = 'no-change' | 'same-or-none';
+export type Allowed = 'no-change' | 'same-or-none' | 'none-or-both';
 
 export interface Source {
   id: string;
@@ -27,6 +27,8 @@ export interface Variant {
   slot: string;
   message: string;
   allowed: Allowed;
+  /** For 'none-or-both': the ids of the place joined on, one of which a change must name (never the first place alone). */
+  joined?: string[];
 }
 export interface Outcome {
   variant: Variant;
@@ -189,6 +191,41 @@ export function plant(source: Source, rand: () => number): Variant[] {
   add('quoted-after', `${m} "flurb the porch"`, 'same-or-none');
   add('politeness', `please ${m.replace(/^please\s+/i, '')}`, 'same-or-none');
   add('politeness', `${m}, thanks`, 'same-or-none');
+  out.push(...plantBlindClasses(source, m, verb, place));
+  return out;
+}
+
+/** A number from a sentence, so the slots added later draw their words without moving the draws of the slots above. */
+function hashOf(text: string): number {
+  let h = 2166136261;
+  for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
+/**
+ * Slots from the failure classes blind writers found (docs/decisions.md, "Before round R: coverage probe"): a second
+ * place joined on with a filler ("watch the garage and uh the nursery tonight": both or a question, never the first
+ * alone), a clock with a unit nobody knows ("from 7 bells"), and a word no lexicon knows before the place ("watch the
+ * glorpy garage").
+ */
+function plantBlindClasses(source: Source, m: string, verb: RegExpExecArray | null, place: { at: number; name: string } | undefined): Variant[] {
+  const out: Variant[] = [];
+  const rand = seeded(hashOf(source.message));
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
+  const room = otherRoom(m, source.ctx, rand);
+  if (verb && place && room) {
+    const end = place.at + place.name.length;
+    const joined = [room, ...source.ctx.sensors.filter((x) => x.room.toLowerCase() === room).map((x) => x.id)];
+    const message = `${m.slice(0, end)} and ${pick(['uh', 'um', 'er', 'like'])} the ${room}${m.slice(end)}`;
+    out.push({ source, slot: 'joined-filler', message, allowed: 'none-or-both', joined });
+  }
+  const unit = pick(['bells', 'ticks', 'glorps']);
+  if (START_TIME.test(m)) out.push({ source, slot: 'clock-unit', message: m.replace(START_TIME, `from 7 ${unit}`), allowed: 'no-change' });
+  else if (verb) out.push({ source, slot: 'clock-unit', message: `${m} from 7 ${unit}`, allowed: 'no-change' });
+  if (verb && place) {
+    const word = pick(['glorpy', 'snarfed', 'blenky']);
+    out.push({ source, slot: 'unknown-before-place', message: `${m.slice(0, place.at)}${word} ${m.slice(place.at)}`, allowed: 'no-change' });
+  }
   return out;
 }
 
@@ -204,7 +241,8 @@ export async function probe(sources: Source[], seed = 20261128): Promise<Outcome
     const original = await run(source.message, source.ctx);
     for (const variant of plant(source, rand)) {
       const { changes, reply } = await run(variant.message, source.ctx);
-      const ok = changes.length === 0 || (variant.allowed === 'same-or-none' && sameChanges(changes, original.changes));
+      const both = variant.allowed === 'none-or-both' && variant.joined!.some((id) => JSON.stringify(changes).toLowerCase().includes(id.toLowerCase()));
+      const ok = changes.length === 0 || both || (variant.allowed === 'same-or-none' && sameChanges(changes, original.changes));
       outcomes.push({ variant, changes, reply, ok });
     }
   }

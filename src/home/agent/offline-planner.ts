@@ -19,6 +19,7 @@ import {
   createNormalizer,
   findEditClockOrRange,
   findUncovered,
+  isEventEndWord,
   isPersonWord,
   isPlaceWord,
   type Uncovered,
@@ -540,6 +541,8 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   for (const r of readings) {
     const request = Boolean(r.intent && STATE_INTENTS.has(r.intent));
     const checked = request || (!r.intent && !r.outOfScope && !r.question);
+    const asked = findQuestionLeftovers(r);
+    if (asked.length) return askAboutLeftOver(r, readings, asked);
     if (!checked) continue;
     // content words count in a request's own clause (not in a statement beside it: "we fly out on the 9th and land back…")
     const vocabulary = request && !r.outOfScope ? PLANNER_VOCABULARY : undefined;
@@ -2189,7 +2192,10 @@ const REASON_LEFTOVER_ROLES = new Set<WordRole>(['number', 'unknown', 'action'])
 /** A reason's words count as read, except those that could still change the request (docs/decisions.md, "Coverage probe"). */
 function markReasonUsed(r: Reading, from: number, to: number): void {
   const t = r.tokens;
-  const left = findUncovered(t, from, to, new Set(), PLANNER_VOCABULARY).filter((u) => REASON_LEFTOVER_ROLES.has(u.role));
+  const left = findUncovered(t, from, to, new Set(), PLANNER_VOCABULARY).filter(
+    // ("…, we've got guests till the milkman comes": an end said in the reason that no time reader knows)
+    (u) => REASON_LEFTOVER_ROLES.has(u.role) || (u.role === 'time' && isEventEndWord(t, u.index, from)),
+  );
   // ("…, I'm a bit spooked and tell my wife": a verb joined on by "and" is read as a part of its own, past the reason's subject)
   for (let k = from + 1; k + 1 < to; k++) {
     let v = k + 1;
@@ -2771,6 +2777,22 @@ function collectUsed(
     if (question) used.add(k);
   }
   return used;
+}
+
+/**
+ * "watch the driveway tonight - oh and is the patio door shut 37", "…, and what time does the driveway one start till
+ * the milkman comes": a question said after a request still leaves open a bare number at its end and an end or start
+ * from an event no reader knows, so the request is not acted on with them unread (docs/decisions.md, "Before round R:
+ * coverage probe").
+ */
+function findQuestionLeftovers(r: Reading): Uncovered[] {
+  const { from, to } = r.clause;
+  const t = r.tokens;
+  if (!r.question || (r.intent && STATE_INTENTS.has(r.intent)) || r.outOfScope || from === 0) return [];
+  const out: Uncovered[] = [];
+  for (let k = from; k < to; k++) if (isEventEndWord(t, k, from)) out.push({ index: k, text: t[k].text, role: 'time' });
+  if (/^\d+$/.test(t[to - 1]?.text ?? '') && !TIME_LEADS.has(t[to - 2]?.text ?? '')) out.push({ index: to - 1, text: t[to - 1].text, role: 'number' });
+  return out;
 }
 
 /**

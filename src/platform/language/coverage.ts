@@ -312,6 +312,7 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     if (!role && tokens[k].unknown && !isOutingPlace(tokens, k, from)) role = 'unknown';
     // "till flamingo", "until the milkman comes", "once the kettle boils": an end or start the reading did not read is no time it knows
     if (!role && tokens[k].isNoun && isUnreadEnd(tokens, k, from, used)) role = 'time';
+    if (!role && isUnknownClockUnit(tokens, k, from, used)) role = 'time';
     if (!role && vocabulary) role = classifyContentWord(tokens, k, from, to, used, vocabulary);
     if (role) out.push({ index: k, text: tokens[k].text, role });
   }
@@ -328,6 +329,36 @@ function isUnreadEnd(tokens: readonly Token[], k: number, from: number, used: Re
   // ("from 10pm to flamingo": "to" right after a time the reading used opens its end)
   const toAfterTime = tokens[j]?.text === 'to' && j - 1 >= from && used.has(j - 1) && classifyWord(tokens[j - 1].text) === 'time';
   return j >= from && !used.has(j) && (END_WORDS.has(tokens[j].text) || toAfterTime);
+}
+
+/** Words of thanks said after a clock ("from 7 cheers"), never a unit. */
+const SIGN_OFFS = new Set(['cheers', 'thanks', 'thx', 'mate', 'pls', 'please', 'ta']);
+
+/**
+ * "from 7 bells", "at 6 ticks": a noun right after a number the reading took as a clock, itself no word of time and
+ * unread, is a unit no reader knows, so the clock is not one (docs/decisions.md, "Before round R: coverage probe").
+ */
+function isUnknownClockUnit(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
+  // ("11 till 6 I want the garage watched", "from 7 mum wants it": a subject and its verb, no unit)
+  if (tokens[k].text.length < 3 || tokens[k + 1]?.isVerb) return false;
+  // (only a clock that starts: "till 11 cheers" ends with a word of thanks, no unit)
+  if (!['from', 'at'].includes(tokens[k - 2]?.text ?? '') || SIGN_OFFS.has(tokens[k].text)) return false;
+  return k > from && tokens[k].isNoun && used.has(k - 1) && !used.has(k) && /^\d{1,2}$/.test(tokens[k - 1].text) && classifyWord(tokens[k].text) !== 'time';
+}
+
+/** Words that open an end ("till …") or a start ("once …") from an event, never a cause ("after the break-in", "when the postman comes"). */
+const EVENT_END_WORDS = new Set(['until', 'till', 'til', 'untill', 'once']);
+
+/**
+ * tokens[k] is a noun, no word of time, right after "till" or "once" (past determiners): "…, we've got guests till the
+ * milkman comes", "…, tenants are moving out once the kettle boils" — an end or start said inside a reason, which
+ * no reader knows (docs/decisions.md, "Before round R: coverage probe").
+ */
+export function isEventEndWord(tokens: readonly Token[], k: number, from: number): boolean {
+  if (!tokens[k].isNoun || classifyWord(tokens[k].text) === 'time') return false;
+  let j = k - 1;
+  while (j >= from && ['the', 'a', 'an', 'my', 'our', 'his', 'her', 'their', 'your'].includes(tokens[j].text)) j--;
+  return j >= from && EVENT_END_WORDS.has(tokens[j].text);
 }
 
 /**

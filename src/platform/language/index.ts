@@ -24,6 +24,6 @@ export { findWindowConflict } from './time/watch-window.ts';
 export { findOpenDayHalf } from './time/open-meridiem.ts';
 export { HOUR_WORDS, SMALL_NUMBER_WORDS, TENS_WORDS } from './time/number-words.ts';
 export { DIALECT_DAY_PARTS, SPELLING_FIXES, STOP_WORDS } from './words.ts';
-export { classifyWord, findUncovered, quoteUncovered, type Uncovered, type WordRole } from './coverage.ts';
+export { classifyWord, findUncovered, isEventEndWord, quoteUncovered, type Uncovered, type WordRole } from './coverage.ts';
 export type { ContentVocabulary } from './content-words.ts';
 export { AUXILIARIES, HESITATION_VERBS } from './content-words.ts';
