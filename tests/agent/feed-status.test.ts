@@ -60,10 +60,10 @@ test('an offline camera asked about says offline, its last frame in the home zon
     'is the yard working',
   ]) {
     const reply = await ask('berlin', message);
-    assert.match(reply, /^The yard camera is offline: its last frame came at 18:25, about 3 hours ago/, `${message}: ${reply}`);
+    assert.match(reply, /^The yard camera is offline: its last frame came at 18:25, 3 hours ago/, `${message}: ${reply}`);
   }
   const latch = await ask('berlin', 'is the side gate latch working');
-  assert.match(latch, /^The side gate latch is offline: its last report came at Dec 2 23:10, about 22 hours ago/, latch);
+  assert.match(latch, /^The side gate latch is offline: its last report came at Dec 2 23:10, 22 hours ago/, latch);
   const reconnecting = await ask('berlin', 'is the garage cam up?');
   assert.match(reconnecting, /^The garage camera is reconnecting: its last frame came at 20:50, 10 minutes ago/, reconnecting);
 });
@@ -108,11 +108,7 @@ test('a door, a room or a light asked about is not a feed question', async () =>
 test('a watch over an offline camera is made, and its reply says which camera sees nothing and since when', async () => {
   const [alone] = await converse('berlin', ['watch the yard tonight']);
   assert.equal(alone.changes.length, 1, alone.reply);
-  assert.match(
-    alone.reply,
-    /The yard camera is offline: its last frame came at 18:25, about 3 hours ago\. Until it is back, this watch sees nothing\./,
-    alone.reply,
-  );
+  assert.match(alone.reply, /The yard camera is offline: its last frame came at 18:25, 3 hours ago\. Until it is back, this watch sees nothing\./, alone.reply);
   const [both] = await converse('berlin', ['keep an eye on the yard and the porch until 7am']);
   assert.equal(both.changes.length, 1, both.reply);
   assert.deepEqual((both.changes[0].args.sensor_ids as string[]).sort(), ['b_porch_cam', 'b_yard_cam']);

@@ -5,7 +5,7 @@
  * taken as live (an older context). The same words tell a watch's reply which of its sensors see nothing
  * (docs/decisions.md, "Before round R: feed status").
  */
-import { formatMoment } from '../../platform/time/index.ts';
+import { formatMoment, sayAgo } from '../../platform/time/index.ts';
 import type { ContextSensor, HouseholdContext } from './context.ts';
 import type { Plan } from './plan.ts';
 
@@ -62,16 +62,6 @@ function findNamedSensors(phrase: string, ctx: HouseholdContext): { sensors: Con
   if (!sensors.length || (!own.length && !device)) return undefined;
   // ("is the garage door up"): a contact's name is the door's, so its state; a camera's or motion sensor's name is the device
   return { sensors, device: device || sensors.some((s) => s.kind !== 'contact' && s.name.toLowerCase() === own.join(' ')) };
-}
-
-/** "about 3 hours ago", "12 minutes ago", "2 days ago". */
-function sayAgo(ms: number): string {
-  const minutes = Math.max(0, Math.round(ms / 60_000));
-  if (minutes < 2) return 'just now';
-  if (minutes < 90) return `${minutes} minutes ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 36) return `about ${hours} hours ago`;
-  return `about ${Math.round(hours / 24)} days ago`;
 }
 
 function isLive(s: ContextSensor): boolean {

@@ -1,4 +1,4 @@
-import { formatMoment, toIso } from '../../platform/time/index.ts';
+import { formatMoment, sayAgo, toIso } from '../../platform/time/index.ts';
 
 /**
  * How fresh a scene's counts are (docs/decisions.md, "Freshness"): every read, query answer, wall
@@ -69,18 +69,6 @@ export function freshnessFields(f: SceneFreshness): { as_of: string | null; sour
   return { as_of: f.asOf === null ? null : toIso(f.asOf), sources_live: f.sourcesLive, stale: f.stale };
 }
 
-/** "15 minutes ago", "40 seconds ago", "2 hours ago", "3 days ago". */
-export function ageOf(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  const unit = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'} ago`;
-  if (s < 90) return unit(s, 'second');
-  const m = Math.round(s / 60);
-  if (m < 90) return unit(m, 'minute');
-  const h = Math.round(m / 60);
-  if (h < 36) return unit(h, 'hour');
-  return unit(Math.round(h / 24), 'day');
-}
-
 const SOURCE_NOUN: Record<string, [string, string]> = {
   rtsp: ['camera', 'cameras'],
   http: ['camera', 'cameras'],
@@ -121,7 +109,7 @@ export function staleSentence(input: {
   if (input.counts.people !== undefined) parts.push(countOf(input.counts.people, 'person', 'people'));
   if (input.counts.vehicles !== undefined) parts.push(countOf(input.counts.vehicles, 'vehicle', 'vehicles'));
   const showed = parts.length ? parts.join(' and ') : 'what it showed';
-  return `The last reading from ${place}, ${ageOf(now - f.asOf)} (${formatMoment(f.asOf, input.timeZone, now)}), showed ${showed}; ${why}.`;
+  return `The last reading from ${place}, ${sayAgo(now - f.asOf)} (${formatMoment(f.asOf, input.timeZone, now)}), showed ${showed}; ${why}.`;
 }
 
 function countOf(n: number, one: string, many: string): string {
@@ -153,7 +141,7 @@ export function staleRange(f: SceneFreshness, interp: { from: number; to: number
 /** "Nothing after 13:47 (78 minutes ago) is known: the camera is offline." */
 export function staleRangeNote(f: SceneFreshness, now: number, timeZone: string): string {
   if (f.asOf === null) return `Nothing is known: ${whySilent(f.sources)}.`;
-  return `Nothing after ${formatMoment(f.asOf, timeZone, now)} (${ageOf(now - f.asOf)}) is known: ${whySilent(f.sources)}.`;
+  return `Nothing after ${formatMoment(f.asOf, timeZone, now)} (${sayAgo(now - f.asOf)}) is known: ${whySilent(f.sources)}.`;
 }
 
 /** A question about the present moment (no time phrase, a range of one instant ending when it was asked). */

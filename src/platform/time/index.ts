@@ -4,6 +4,7 @@ import { token } from '../lib/index.ts';
 import type { Clock } from './clock.ts';
 export { systemClock, type Clock } from './clock.ts';
 export { toIso } from './time.ts';
+export { sayAgo } from './ago.ts';
 export {
   addDays,
   addZonedDays,

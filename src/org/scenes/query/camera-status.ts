@@ -1,4 +1,4 @@
-import { formatMoment } from '../../../platform/time/index.ts';
+import { formatMoment, sayAgo } from '../../../platform/time/index.ts';
 import type { CameraQuestion, Interpretation, QueryContext } from './query.types.ts';
 
 /**
@@ -127,9 +127,7 @@ export function answerCameraStatus(interp: Interpretation, streams: readonly Cam
   }
   const each = chosen.map((s) => {
     const at = s.last_frame_at ? Date.parse(s.last_frame_at) : NaN;
-    const frame = Number.isFinite(at)
-      ? `its last frame came at ${formatMoment(at, interp.time_zone, now)} (${minutesAgo(now - at)})`
-      : 'it has sent no frame yet';
+    const frame = Number.isFinite(at) ? `its last frame came at ${formatMoment(at, interp.time_zone, now)} (${sayAgo(now - at)})` : 'it has sent no frame yet';
     return { live: s.status === 'live', text: `the camera "${s.name}" is ${s.status === 'live' ? 'live' : s.status}; ${frame}` };
   });
   const body = each.map((e) => e.text).join('; ');
@@ -139,12 +137,4 @@ export function answerCameraStatus(interp: Interpretation, streams: readonly Cam
   const noneLive = live === 0;
   const verdict = allLive || noneLive ? ((q.asks === 'not_working') === noneLive ? 'Yes' : 'No') : 'Partly';
   return { answer: `${verdict}, ${body}.` };
-}
-
-function minutesAgo(ms: number): string {
-  const m = Math.max(0, Math.round(ms / 60_000));
-  if (m < 1) return 'just now';
-  if (m < 120) return `${m} minute${m === 1 ? '' : 's'} ago`;
-  const h = Math.round(m / 60);
-  return h < 48 ? `${h} hours ago` : `${Math.round(h / 24)} days ago`;
 }

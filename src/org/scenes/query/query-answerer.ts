@@ -1,7 +1,7 @@
 import { answerKindQuestion, kindNouns } from './query-kinds.ts';
 import type { DetectionRecord } from '../../detections/index.ts';
 import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, ARRIVAL_SLACK_MS, describeLocation } from './query-interpreter.ts';
-import { formatClock, formatMoment } from '../../../platform/time/index.ts';
+import { formatClock, formatMoment, sayAgo } from '../../../platform/time/index.ts';
 import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
 
 /**
@@ -220,7 +220,7 @@ function answerCurrent(interp: Interpretation, readings: Reading[], snapshotValu
     // the last count is too old to hold (COUNT_HOLD_MS): nothing has been counted since, said with its time
     const was = expired.value === 1 ? `1 ${one} was` : `${expired.value} ${many} were`;
     return {
-      answer: `No ${many} have been seen in ${p.place} since ${p.moment(expired.at)} (${ago(expired.at, interp.to)}), when ${was} counted; ${p.when} there is no newer count.`,
+      answer: `No ${many} have been seen in ${p.place} since ${p.moment(expired.at)} (${sayAgo(interp.to - expired.at)}), when ${was} counted; ${p.when} there is no newer count.`,
       supporting: [expired.record],
       value: 0,
       expired,
@@ -388,7 +388,7 @@ function answerPresence(interp: Interpretation, detections: DetectionRecord[], r
     if (current.expired) {
       // "is it free of vehicles?" with the last one counted yesterday: none seen since, said so
       const last = current.expired;
-      const since = `no ${many} have been seen in ${p.place} since ${p.moment(last.at)} (${ago(last.at, interp.to)}), when ${last.value === 1 ? `1 ${one} was` : `${last.value} ${many} were`} counted`;
+      const since = `no ${many} have been seen in ${p.place} since ${p.moment(last.at)} (${sayAgo(interp.to - last.at)}), when ${last.value === 1 ? `1 ${one} was` : `${last.value} ${many} were`} counted`;
       return { answer: `${interp.expect_empty ? 'Yes' : 'No'}, ${since}.`, supporting: current.supporting };
     }
     const n = current.value;
@@ -799,16 +799,6 @@ function answerEmptyOfAll(
   return { answer: `No, ${parts} were seen in ${p.place} ${p.when}.`, supporting: [...seenPeople.supporting, ...seenVehicles.supporting] };
 }
 
-function ago(t: number, now: number): string {
-  const ms = Math.max(0, now - t);
-  if (ms < 60_000) return 'just now';
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 120) return `${plural(minutes, 'minute', 'minutes')} ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${plural(hours, 'hour', 'hours')} ago`;
-  return `${plural(Math.round(hours / 24), 'day', 'days')} ago`;
-}
-
 /**
  * "when was the last car seen?": present now, or the latest sighting (a tracked detection or a
  * count above zero) and when the count went back to zero.
@@ -828,7 +818,7 @@ function answerLastSeen(interp: Interpretation, detections: DetectionRecord[], r
     const ended = readings.find((r) => r.at > lastEmpty.at && r.value > 0);
     const until = ended ? `, until ${p.moment(ended.at)}` : '';
     return {
-      answer: `${capitalise(p.place)} was last empty of ${many} at ${p.moment(lastEmpty.at)} (${ago(lastEmpty.at, interp.to)})${until}.`,
+      answer: `${capitalise(p.place)} was last empty of ${many} at ${p.moment(lastEmpty.at)} (${sayAgo(interp.to - lastEmpty.at)})${until}.`,
       supporting: [lastEmpty.record, ...(ended ? [ended.record] : [])],
     };
   }
@@ -855,7 +845,7 @@ function answerLastSeen(interp: Interpretation, detections: DetectionRecord[], r
   const cleared = readings.find((r) => r.at > last.at && r.value === 0);
   const until = !interp.subtype && cleared ? `; the count went back to zero at ${p.moment(cleared.at)}` : '';
   return {
-    answer: `The last ${one} was seen in ${p.place} at ${p.moment(last.at)} (${ago(last.at, interp.to)})${until}.`,
+    answer: `The last ${one} was seen in ${p.place} at ${p.moment(last.at)} (${sayAgo(interp.to - last.at)})${until}.`,
     supporting: [last],
   };
 }
@@ -914,7 +904,7 @@ function answerFirstSeen(interp: Interpretation, detections: DetectionRecord[], 
       : '';
   if (!firstAfter) return { answer: `No ${one} was seen in ${p.place} ${p.when}${before}.`, supporting: old && before ? [old.record] : [] };
   return {
-    answer: `The first ${one} ${p.when} was seen in ${p.place} at ${p.moment(firstAfter.at)} (${ago(firstAfter.at, interp.asked_at)})${before}.`,
+    answer: `The first ${one} ${p.when} was seen in ${p.place} at ${p.moment(firstAfter.at)} (${sayAgo(interp.asked_at - firstAfter.at)})${before}.`,
     supporting: [firstAfter],
   };
 }
@@ -935,16 +925,18 @@ function answerLastArrival(interp: Interpretation, detections: DetectionRecord[]
     // readings, does not show: a later sighting is said too, so the answer is never older than one
     const sighted = readings.filter((r) => r.at >= interp.from && r.at <= interp.to && r.value > 0).pop();
     if (sighted && (!arrival || sighted.at > arrival.at)) {
-      const rise = arrival ? `; the count last rose, the latest arrival it shows for certain, at ${p.moment(arrival.at)} (${ago(arrival.at, interp.to)})` : '';
+      const rise = arrival
+        ? `; the count last rose, the latest arrival it shows for certain, at ${p.moment(arrival.at)} (${sayAgo(interp.to - arrival.at)})`
+        : '';
       return {
-        answer: `The latest ${one} sighting in ${p.place} was at ${p.moment(sighted.at)} (${ago(sighted.at, interp.to)})${rise}.`,
+        answer: `The latest ${one} sighting in ${p.place} was at ${p.moment(sighted.at)} (${sayAgo(interp.to - sighted.at)})${rise}.`,
         supporting: [sighted.record, ...(arrival ? [arrival] : [])],
       };
     }
   }
   if (!arrival) return { answer: `No ${one} arrived in ${p.place} ${p.when}.`, supporting: [] };
   return {
-    answer: `The latest ${one} arrived in ${p.place} at ${p.moment(arrival.at)} (${ago(arrival.at, interp.to)}).`,
+    answer: `The latest ${one} arrived in ${p.place} at ${p.moment(arrival.at)} (${sayAgo(interp.to - arrival.at)}).`,
     supporting: [arrival],
   };
 }
@@ -1005,7 +997,7 @@ function answerLastDeparture(interp: Interpretation, detections: DetectionRecord
   if (candidates.length === 0) return { answer: `No ${one} left ${p.place} ${p.when}.`, supporting: [] };
   const latest = candidates.reduce((a, b) => (b.at > a.at ? b : a));
   return {
-    answer: `The latest ${one} left ${p.place} at ${p.moment(latest.at)} (${ago(latest.at, interp.to)}).`,
+    answer: `The latest ${one} left ${p.place} at ${p.moment(latest.at)} (${sayAgo(interp.to - latest.at)}).`,
     supporting: [latest],
   };
 }
@@ -1442,7 +1434,7 @@ function answerAnimalsNow(interp: Interpretation, detections: DetectionRecord[],
     return { answer: `I can't tell: nothing has been recorded in ${p.place} ${p.when}, so there is no reading to go by.`, supporting: [] };
   }
   const reading = Math.max(...upTo.map((d) => d.at));
-  const readingText = `the cameras' latest reading is from ${p.moment(reading)} (${ago(reading, now)})`;
+  const readingText = `the cameras' latest reading is from ${p.moment(reading)} (${sayAgo(now - reading)})`;
   const fresh = now - reading <= READING_FRESH_MS;
   const asked = upTo.filter((d) => d.type === 'animal' && (!kind || d.subtype === kind));
   const sightings = tracksOf(asked);
@@ -1453,10 +1445,10 @@ function answerAnimalsNow(interp: Interpretation, detections: DetectionRecord[],
   }
   if (!fresh) {
     // no current reading (tests/heldout/scene-animals.json asks these back): asked, with what is known
-    const seen = sightings.length ? `; the latest ${one} sighting was at ${p.moment(latest(sightings))}, ${ago(latest(sightings), now)}` : '';
+    const seen = sightings.length ? `; the latest ${one} sighting was at ${p.moment(latest(sightings))}, ${sayAgo(now - latest(sightings))}` : '';
     return {
       answer: '',
-      ask: `The cameras' latest reading of ${p.place} is from ${p.moment(reading)} (${ago(reading, now)}), so I can't tell about now${seen}. Ask about a span, e.g. "was the ${one} seen in the last hour?"`,
+      ask: `The cameras' latest reading of ${p.place} is from ${p.moment(reading)} (${sayAgo(now - reading)}), so I can't tell about now${seen}. Ask about a span, e.g. "was the ${one} seen in the last hour?"`,
       supporting: [],
     };
   }
@@ -1467,14 +1459,14 @@ function answerAnimalsNow(interp: Interpretation, detections: DetectionRecord[],
     const who = animalsText(inReading, kind, !counting);
     const verb = inReading.length === 1 ? 'is' : 'are';
     return {
-      answer: `${counting ? capitalise(who) : `Yes, ${who}`} ${verb} in the cameras' latest reading of ${p.place}, at ${p.moment(reading)} (${ago(reading, now)}).`,
+      answer: `${counting ? capitalise(who) : `Yes, ${who}`} ${verb} in the cameras' latest reading of ${p.place}, at ${p.moment(reading)} (${sayAgo(now - reading)}).`,
       supporting: newestFirst(inReading.map((t) => t.last)),
     };
   }
-  const seen = `the latest ${one} sighting was at ${p.moment(last)}, ${ago(last, now)}`;
+  const seen = `the latest ${one} sighting was at ${p.moment(last)}, ${sayAgo(now - last)}`;
   if (reading - last <= RECENT_SIGHTING_MS) {
     return {
-      answer: `${capitalise(one === 'animal' ? 'an animal' : `a ${one}`)} was last seen in ${p.place} at ${p.moment(last)}, ${ago(last, now)}; I can't tell ${counting ? `how many ${many} are there now` : 'whether it is still there'} (${readingText}).`,
+      answer: `${capitalise(one === 'animal' ? 'an animal' : `a ${one}`)} was last seen in ${p.place} at ${p.moment(last)}, ${sayAgo(now - last)}; I can't tell ${counting ? `how many ${many} are there now` : 'whether it is still there'} (${readingText}).`,
       supporting,
     };
   }
@@ -1503,7 +1495,7 @@ function answerAnimalStay(interp: Interpretation, detections: DetectionRecord[],
   if (track.last.track_id && dwellOf(track.last) > 0) {
     const since = track.last.at - dwellOf(track.last) * 1000;
     return {
-      answer: `${capitalise(what)} seen at ${p.moment(track.last.at)} (${ago(track.last.at, now)}) had been tracked for ${formatDwell(dwellOf(track.last))}, since ${p.moment(since)}${tail}.`,
+      answer: `${capitalise(what)} seen at ${p.moment(track.last.at)} (${sayAgo(now - track.last.at)}) had been tracked for ${formatDwell(dwellOf(track.last))}, since ${p.moment(since)}${tail}.`,
       supporting: [track.last],
     };
   }
