@@ -7,7 +7,7 @@
  */
 const CORRECTION =
   /(?:^|\.{2,}|…|[\s,;:!?-])\s*(?:sorry|i mean|i meant|no wait|wait|scratch that|oops|or rather|pardon|never mind|nevermind|forget that|let me rephrase|actually)\s*[,;:.!-]*\s+/gi;
-const QUESTION_START = /^(?:how|what|whats|what's|when|where|who|which|is|are|was|were|did|do|does|has|have|had|any|anyone|anybody|can|could)\b/i;
+export const QUESTION_START = /^(?:how|what|whats|what's|when|where|who|which|is|are|was|were|did|do|does|has|have|had|any|anyone|anybody|can|could)\b/i;
 
 /** The question without a false start taken back before it, or the question as said. */
 export function dropFalseStart(query: string): string {

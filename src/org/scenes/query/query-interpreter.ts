@@ -13,6 +13,8 @@ import { readSubArea } from './sub-areas.ts';
 import { describeUnseenActRefusal, findUnseenAct } from './unseen-acts.ts';
 import { dropFalseStart } from './false-starts.ts';
 import { readAnimalModifier } from './animal-modifiers.ts';
+import { readPastDayPart } from './past-day-parts.ts';
+import { dropPoliteLead } from './polite-leads.ts';
 
 const LEVEL_WORDS = {
   busy: WORDS_BY_ROLE.level_busy,
@@ -303,10 +305,26 @@ function chooseAggregate(metric: Metric, roles: Set<WordRole>, tokens: Token[], 
   // "are people in the lobby?", "are there people here now?": whether any, said with a yes or no
   // ("are there many people?" asks how many: the count, as before)
   if (AUXILIARY_VERBS.has(tokens[0]?.word ?? '') && !roles.has('count') && !tokens.some((t) => QUANTITY_WORDS.has(t.word))) return 'presence';
+  if (roles.has('count') && rangeish && asksWhoWasThere(metric, tokens)) return 'peak';
   if (roles.has('current')) return 'current';
   if (roles.has('count')) return rangeish ? 'arrivals' : 'current';
   return rangeish ? 'arrivals' : 'current';
 }
+
+/**
+ * "how many people were in the lobby at lunch", "how many cars were here yesterday", "how many cars
+ * parked today" ("parked" is read as "present"): how many were there over the span, answered as the
+ * most at once (the answer says "Peak of"), not how many came in and not "now"; a verb of its own
+ * ("were seen", "came in") keeps its reading, and so does "now" (docs/decisions.md, "Round R: scene
+ * questions").
+ */
+function asksWhoWasThere(metric: Metric, tokens: Token[]): boolean {
+  if (metric !== 'people' && metric !== 'vehicles') return false;
+  const words = tokens.map((t) => t.word);
+  if (tokens.some((t) => t.roles.has('current') && t.word !== 'present')) return false;
+  return (words.includes('were') || words.includes('present')) && !words.some((w) => SIGHTING_VERBS.has(w));
+}
+const SIGHTING_VERBS = new Set(['seen', 'spotted', 'detected', 'recorded', 'counted', 'caught', 'picked', 'logged', 'let', 'admitted']);
 
 const SYMBOL: Record<Comparison, string> = { '>': 'more than', '>=': 'at least', '<': 'fewer than', '<=': 'at most' };
 
@@ -685,7 +703,7 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
         },
         remainder: compared.rest,
       }
-    : (readOvernight(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone }));
+    : (readOvernight(prepared, now, timeZone) ?? readPastDayPart(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone }));
   // "the first stray dog": a dog all the same, the word set aside and said in the answer (animal-modifiers.ts)
   const animalModifier = readAnimalModifier(remainder);
   const text = animalModifier?.rest ?? remainder;
@@ -801,7 +819,8 @@ function checkCoverage(reading: Reading, location: string): void {
 function interpretOrThrow(asked: string, ctx: QueryContext): Interpretation {
   if (typeof asked !== 'string' || asked.trim() === '') refuse('The question is empty.');
   // "cuantas... sorry, how many people …": the words taken back are dropped (false-starts.ts)
-  const query = dropFalseStart(asked);
+  // "sorry to bother you, how many …": a politeness before a whole question is filler (polite-leads.ts)
+  const query = dropFalseStart(dropPoliteLead(asked));
   // "at drop-off", "since opening": a time of day the scene does not define (activity-times.ts)
   const activity = readActivityTime(query, describeLocation(ctx.location));
   if (activity.kind === 'ask') refuse(activity.reason);
