@@ -832,7 +832,7 @@ function isDayLeftOut(r: Reading, watches: readonly { recurrence: string }[]): b
 }
 
 const UNDO =
-  /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
+  /^(?:(?:ok(?:ay)?|actually|oops|sorry|no|please|wait|hm+|um+|uh|erm?|oh|ah)[,!.]?\s+)*(?:undo(?: that| it| this| the last(?: thing| change| one)?)?|reverse (?:that|it|the last(?: thing| change)?)|revert (?:that|it)|put (?:it|that|them|everything) back(?: (?:how|the way|as) it was)?|change (?:it|that) back|take that back|go back to how it was)(?:\s+please)?[.!]*$/i;
 
 /** A reply that only leaves things as they are: acknowledgement plus "leave it", "forget it", "don't bother". */
 const LEAVE_IT =
@@ -1500,7 +1500,8 @@ function findPlaceReasonAt(
   const m = r.mentions.find((x) => x.start === k && x.end > x.start);
   if (!m || named.some((x) => x !== m && x.text === m.text)) return undefined;
   // (a place this home lacks counts only when it opens with one of its rooms: "the living room door", not "the fence")
-  if (m.place.type === 'unknown' && !ctx.rooms.some((room) => m.text.startsWith(`${room.name.toLowerCase()} `))) return undefined;
+  const ofHome = (x: Mention) => x.place.type !== 'unknown' || ctx.rooms.some((room) => x.text.startsWith(`${room.name.toLowerCase()} `));
+  if (!ofHome(m)) return undefined;
   // ("…, the basement door was left open": one word of the place's may come first; "so driveway, garden and shed" is a list)
   const inPlace = (j: number) => r.mentions.some((x) => x.start <= j && j < x.end);
   const verb = (j: number) =>
@@ -1510,6 +1511,13 @@ function findPlaceReasonAt(
     !['too', 'as', 'also'].includes(r.tokens[j].text) &&
     (!statementOnly || STATEMENT_VERBS.has(r.tokens[j].text));
   const next = r.tokens[m.end];
+  // ("…, the pool guy is coming": a place's word before a person names the person, not the place; a place
+  // said after it still asks: "…, the pool guy is coming and the garage needs a look")
+  const places = listPlaceWords(ctx);
+  const personAfter = (j: number) =>
+    j > m.start && j < to && isPersonWord(r.tokens[j].text) && !places.includes(r.tokens[j].text) && !isPlaceWord(r.tokens[j].text);
+  if (personAfter(m.end - 1) || personAfter(m.end))
+    return r.mentions.find((x) => x.start >= m.end && x.end <= to && x.place.type !== 'vague' && ofHome(x) && !named.some((n) => n.text === x.text));
   return verb(m.end) || (next && next.isNoun && !next.isVerb && !inPlace(m.end) && !isPersonWord(next.text) && verb(m.end + 1)) ? m : undefined;
 }
 
@@ -2189,12 +2197,17 @@ const TIME_LEADS = new Set(['at', 'by', 'from', 'till', 'until', 'to', 'for', 'a
 /** What a reason may not swallow: a number, a word no lexicon knows, a request of its own ("…, tenants are moving out and call the plumber"). */
 const REASON_LEFTOVER_ROLES = new Set<WordRole>(['number', 'unknown', 'action']);
 
+/** "we both are at work", "they all went out": "both" or "all" after a plural subject counts people, not a time or an amount. */
+function isPeopleCount(tokens: Token[], k: number): boolean {
+  return ['both', 'all'].includes(tokens[k].text) && ['we', 'they', 'you', 'us', 'them'].includes(tokens[k - 1]?.text ?? '');
+}
+
 /** A reason's words count as read, except those that could still change the request (docs/decisions.md, "Coverage probe"). */
 function markReasonUsed(r: Reading, from: number, to: number): void {
   const t = r.tokens;
   const left = findUncovered(t, from, to, new Set(), PLANNER_VOCABULARY).filter(
     // ("…, we've got guests till the milkman comes": an end said in the reason that no time reader knows)
-    (u) => REASON_LEFTOVER_ROLES.has(u.role) || (u.role === 'time' && isEventEndWord(t, u.index, from)),
+    (u) => (REASON_LEFTOVER_ROLES.has(u.role) && !isPeopleCount(t, u.index)) || (u.role === 'time' && isEventEndWord(t, u.index, from)),
   );
   // ("…, I'm a bit spooked and tell my wife": a verb joined on by "and" is read as a part of its own, past the reason's subject)
   for (let k = from + 1; k + 1 < to; k++) {
@@ -2217,6 +2230,9 @@ function markReasonUsed(r: Reading, from: number, to: number): void {
   for (let k = from; k < to; k++) if (!keep.has(k)) r.used.add(k);
 }
 
+/** Words that bound a window ("till 5", "from noon", "by tonight"): a reason said with one may still set the request's time. */
+const TIME_BOUNDS = new Set(['till', 'til', 'until', 'from', 'by', 'at', 'before', 'after', 'starting', 'noon', 'midnight']);
+
 /** Where a clause's request ends when a reason follows it after a comma (the clause's end when none does). */
 function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, time: TimeSpec): number {
   if (!clause.cue) return clause.to;
@@ -2224,8 +2240,11 @@ function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, t
     // ("call off the gate watch, we're not going anywhere this weekend": a request with no window, beside a
     // statement said in the negative, takes no time from it — docs/decisions.md, "Round K household")
     const timeless = clause.intent === 'stand_down' && tokens.slice(k + 1, clause.to).some((t) => classifyWord(t.text) === 'negation');
+    // ("scrap the gate watch, we're moving stock through there every night now": a stand-down takes no window,
+    // so a time that names no hour and no bound is the reason's — docs/decisions.md, "Round R: reasons, corrections and arming")
+    const reasonTime = clause.intent === 'stand_down' && !tokens.slice(k + 1, clause.to).some((t) => /\d/.test(t.text) || TIME_BOUNDS.has(t.text));
     const pastReason = isPastSpan(tokens, k + 1, clause.to);
-    if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless && !pastReason)) continue;
+    if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless && !pastReason && !reasonTime)) continue;
     if (isReasonSpan(tokens, k + 1, clause.to, ctx)) return k + 1;
   }
   return clause.to;
@@ -2267,6 +2286,12 @@ function isPlaceSubject(tokens: Token[], k: number, to: number, ctx: HouseholdCo
   return false;
 }
 
+/** Words for a group of workers, said after what they do ("shearing gang", "building crew"): people. */
+const PEOPLE_GROUPS = new Set(['gang', 'crew', 'team', 'mob']);
+
+/** Verbs after one person said bare that tell of them, never ask ("maid is coming", "plumber comes at 4"). */
+const BARE_PERSON_VERBS = new Set(['is', 'was', 'has', 'will', 'comes', 'came', 'arrives', 'arrived', "'s"]);
+
 /**
  * "the tenant upstairs asked me to", "the window fella is coming", "lads are doing the gutters": a person
  * (after "the", "my" or "our" and at most one word more), or people said bare, then what they do.
@@ -2274,10 +2299,20 @@ function isPlaceSubject(tokens: Token[], k: number, to: number, ctx: HouseholdCo
 function isPersonSubject(tokens: Token[], k: number, to: number, ctx: HouseholdContext): boolean {
   const places = listPlaceWords(ctx);
   const person = (j: number) => j < to && isPersonWord(tokens[j].text) && !places.includes(tokens[j].text);
+  // (people said bare, in the plural: "lads are…", "builders are in"; or one, then a verb of being or coming: "maid is coming")
+  const bareOne = (j: number) =>
+    j + 2 < to && !isPlaceWord(tokens[j].text) && BARE_PERSON_VERBS.has(tokens[j + 1].text) && !tokens.slice(j + 2, to).some((t) => places.includes(t.text));
+  // ("shearing gang is here", "cleaning lady comes at 9": one known word of what they do, then the person)
+  const group = (j: number) => j < to && PEOPLE_GROUPS.has(tokens[j].text);
   if (['the', 'my', 'our'].includes(tokens[k]?.text ?? ''))
-    return person(k + 1) || (person(k + 2) && tokens[k + 1].isNoun && !tokens[k + 1].unknown && k + 3 < to && tokens[k + 3].isVerb);
-  // (people said bare, in the plural: "lads are…", "builders are in")
-  return person(k) && tokens[k].text.endsWith('s') && k + 1 < to && tokens[k + 1].isVerb;
+    return (
+      person(k + 1) ||
+      (person(k + 2) && tokens[k + 1].isNoun && !tokens[k + 1].unknown && k + 3 < to && tokens[k + 3].isVerb) ||
+      (group(k + 2) && !tokens[k + 1].unknown && !places.includes(tokens[k + 1].text) && bareOne(k + 2))
+    );
+  if (!person(k) && (person(k + 1) || group(k + 1)) && !tokens[k].unknown && !places.includes(tokens[k].text) && /^[a-z]+$/.test(tokens[k].text))
+    return bareOne(k + 1);
+  return person(k) && ((tokens[k].text.endsWith('s') && k + 1 < to && tokens[k + 1].isVerb) || bareOne(k));
 }
 
 /**
@@ -2326,9 +2361,13 @@ function isBothWatches(words: string[], k: number): boolean {
 /** Words that open a correction of what was just done ("no, I meant…", "sorry, …", "actually …"). */
 const CORRECTION_OPENERS = new Set(['no', 'nope', 'sorry', 'oops', 'actually', 'rather', 'correction']);
 
+/** Sounds of hesitation that may come before a correction's opener ("hmm no, just the camera"). */
+const HESITATIONS = new Set(['hmm', 'hmmm', 'hm', 'um', 'umm', 'uh', 'er', 'erm', 'ah', 'oh']);
+
 /** The message corrects the conversation's last request rather than adding one. */
 function isCorrection(tokens: Token[]): boolean {
   const words = tokens.map((t) => t.text);
+  while (HESITATIONS.has(words[0]) && CORRECTION_OPENERS.has(words[1])) words.shift();
   if (CORRECTION_OPENERS.has(words[0]) && words[1] !== 'need' && words[1] !== 'longer' && words[1] !== 'more') return true;
   return words.some((w, k) => w === 'i' && (words[k + 1] === 'meant' || words[k + 1] === 'mean'));
 }
@@ -2748,7 +2787,7 @@ function collectUsed(
     if (['except', 'excluding', 'besides', 'but', 'apart', 'aside', 'minus'].includes(tokens[k].text) && [1, 2, 3].some((d) => used.has(k + d))) used.add(k);
   }
   // "no sorry, I meant …": the words that open a correction
-  for (let k = from; k < to && CORRECTION_OPENERS.has(tokens[k].text); k++) used.add(k);
+  for (let k = from; k < to && (CORRECTION_OPENERS.has(tokens[k].text) || HESITATIONS.has(tokens[k].text)); k++) used.add(k);
   for (let k = from; k + 1 < to; k++) if (tokens[k].text === 'i' && ['meant', 'mean'].includes(tokens[k + 1].text)) used.add(k).add(k + 1);
   // "someone I don't recognise": a stranger, read as a condition
   for (let k = from; k + 1 < to; k++) {

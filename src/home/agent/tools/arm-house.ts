@@ -31,7 +31,7 @@ const AWAY_TILL = String.raw`(?:till|til|until) (?:about |around )?(?:\d{1,2}(?:
  * "we're off to the airport", "heading out for the day", "we're heading to bed", "we're home". Group 1 is the leaving word, group 2
  * the coming-home word.
  */
-const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) (?:all |both )?)?(?:(off|out|leaving|heading (?:out|off)|heading|headed|going (?:out|away)|going(?= (?:to|for|on) (?!(?:dis)?arm\b))|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for|on) (?:the |my |our |a |an )?[a-z']+(?: [a-z']+)?|${AWAY_TILL}))*`;
+const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) (?:all |both )?)?(?:(off|out|leaving|heading (?:out|off)|heading|headed|going (?:out|away)|going(?= (?:to|for|on) (?!(?:dis)?arm\b))|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for|on) (?:the |my |our |a |an )?[a-z'\u00c0-\u024f]+(?: [a-z'\u00c0-\u024f]+)?|${AWAY_TILL}))*`;
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
 const LEAD = new RegExp(
   String.raw`^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|${WHEREABOUTS})[\s,.!;:-]+)*`,
@@ -177,8 +177,21 @@ const ALARM_STATE_QUESTION = new RegExp(
   String.raw`^(?:(?:so|and|hey|ok|okay|quick question)[\s,]+)*(?:(?:is|are) ${ALARM} (?:still |currently |now )?(on|set|armed|active|off|unset|disarmed)|(?:have|did) you (?:(?:arm|armed) (?:the )?(?:house|home|place)|(?:set|turned on|switched on|put on) ${ALARM}))(?: (?:now|right now|at the moment|yet|still|then))?[\s?.!]*$`,
 );
 
+/**
+ * "Is it off now?", "is it on?" right after arming or disarming: "it" is the house just armed or disarmed, so the
+ * question is answered from the armed watch and changes nothing (docs/decisions.md, "Round R: reasons, corrections
+ * and arming"). Said after anything else, "it" is left to the general reader.
+ */
+const IT_STATE_QUESTION =
+  /^(?:(?:so|and|ok|okay)[\s,]+)*(?:is|so) it (?:still |now |all )?(on|set|armed|active|off|unset|disarmed)(?: (?:now|right now|yet|still|then))?[\s?.!]*$/;
+
+function armedLastTurn(ctx: HouseholdContext): boolean {
+  const last = ctx.conversation?.turns.at(-1);
+  return Boolean(last?.actions.some((a) => a.type === 'house.armed' || a.type === 'house.disarmed'));
+}
+
 function answerAlarmState(text: string, ctx: HouseholdContext): Plan | undefined {
-  const m = ALARM_STATE_QUESTION.exec(text);
+  const m = ALARM_STATE_QUESTION.exec(text) ?? (armedLastTurn(ctx) ? IT_STATE_QUESTION.exec(text) : null);
   if (!m) return undefined;
   const askedOff = m[1] !== undefined && ['off', 'unset', 'disarmed'].includes(m[1]);
   const armed = isArmed(ctx);
