@@ -325,11 +325,11 @@ for (const dialect of DIALECTS) {
           at: Number(r.at),
         }));
       assert.deepEqual(await read('scene_cols'), await read('scene_cols_plain'));
-      const entry = (audit: AuditService, keyId: string | null, requestId: string | undefined, scoped: boolean) =>
+      const entry = (audit: AuditService, keyId: string | null, requestId: string | undefined, scoped: boolean, tenantId = tenant) =>
         audit.build(
           { keyId, requestId, operator: keyId ? undefined : 'pipeline' },
           {
-            tenantId: tenant,
+            tenantId,
             action: 'detection.recorded',
             resourceType: 'detection',
             resourceId: keyId ? 'det_cols' : null,
@@ -339,15 +339,26 @@ for (const dialect of DIALECTS) {
           },
         );
       const audit = new AuditService({ database: h, clock: new ManualClock() });
-      const entries = [entry(audit, 'key_cols', 'req_cols', true), entry(audit, null, undefined, false)];
-      await h.withTenantWriteLock([tenant], async (trx) => {
+      // two tenants' chains interleaved in one batch: each entry chained from the one before it of its own tenant
+      const other = 'org_01jd00000000000000000000cc';
+      const entries = [
+        entry(audit, 'key_cols', 'req_cols', true),
+        entry(audit, null, undefined, false, other),
+        entry(audit, null, undefined, false),
+        entry(audit, 'key_cols', undefined, true, other),
+        entry(audit, null, 'req_cols', true, other),
+      ];
+      await h.withTenantWriteLock([tenant, other], async (trx) => {
         await auditRepository.appendChainedWith(h, trx, entries, { sqlite: () => undefined, postgres: () => sql`SELECT 1` });
       });
-      const stored = await h.db.selectFrom('audit_log').selectAll().where('tenant_id', '=', tenant).orderBy('seq', 'desc').limit(2).execute();
+      const stored = await h.db.selectFrom('audit_log').selectAll().where('tenant_id', 'in', [tenant, other]).orderBy('seq', 'desc').limit(5).execute();
+      stored.reverse();
       assert.deepEqual(
-        stored.reverse().map(({ seq: _seq, ...r }) => r),
+        stored.map(({ seq: _seq, ...r }) => r),
         entries.map((e) => ({ ...e })),
       );
+      assert.equal(stored[3].prev_hash, stored[1].hash);
+      assert.equal(stored[2].prev_hash, stored[0].hash);
     });
 
     test('audit: chained appends, and the database refuses UPDATE and DELETE', async () => {
