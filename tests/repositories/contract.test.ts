@@ -280,6 +280,87 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test("the pipeline's batch inserts put every column where the plain inserts do, an empty one as NULL", async () => {
+      const at = Date.parse('2026-11-22T12:00:00.000Z');
+      const full = (id: string, scene: string) => ({
+        id,
+        tenant_id: tenant,
+        stream_id: 's_cols',
+        scene_id: scene,
+        location: 'porch',
+        type: 'person',
+        subtype: 'recognized',
+        value: 1.5,
+        count: 3,
+        confidence: 0.75,
+        at,
+        track_id: 'trk_c',
+        dwell_s: 2.25,
+        zone: 'steps',
+        box: '[0.1,0.2,0.3,0.4]',
+        person_id: 'person_01jd00000000000000000000cc',
+      });
+      const empty = (id: string, scene: string) => ({
+        ...full(id, scene),
+        subtype: null,
+        value: null,
+        count: null,
+        track_id: null,
+        dwell_s: null,
+        zone: null,
+        box: null,
+        person_id: null,
+        // a record's live-wall objects are not a column: the batch insert leaves them out
+        frame_objects: [{ type: 'person', box: [0, 0, 1, 1] }],
+      });
+      const [a, b, c, d] = [1, 2, 3, 4].map((k) => newId('det', at + k));
+      await h.withWriteLock((trx) => detectionRepository.insertManyLocked(h, trx, [full(a, 'scene_cols'), empty(b, 'scene_cols')]));
+      const { frame_objects: _objects, ...plainEmpty } = empty(d, 'scene_cols_plain');
+      await detectionRepository.insertMany(h.db, [full(c, 'scene_cols_plain'), plainEmpty]);
+      const read = async (scene: string) =>
+        (await h.db.selectFrom('detections').selectAll().where('scene_id', '=', scene).orderBy('id').execute()).map((r) => ({
+          ...r,
+          id: null,
+          scene_id: null,
+          at: Number(r.at),
+        }));
+      assert.deepEqual(await read('scene_cols'), await read('scene_cols_plain'));
+      const entry = (audit: AuditService, keyId: string | null, requestId: string | undefined, scoped: boolean, tenantId = tenant) =>
+        audit.build(
+          { keyId, requestId, operator: keyId ? undefined : 'pipeline' },
+          {
+            tenantId,
+            action: 'detection.recorded',
+            resourceType: 'detection',
+            resourceId: keyId ? 'det_cols' : null,
+            at,
+            data: keyId ? { q: 'a"b\\c' } : undefined,
+            scope: scoped ? { location: 'porch', streamId: 's_cols' } : undefined,
+          },
+        );
+      const audit = new AuditService({ database: h, clock: new ManualClock() });
+      // two tenants' chains interleaved in one batch: each entry chained from the one before it of its own tenant
+      const other = 'org_01jd00000000000000000000cc';
+      const entries = [
+        entry(audit, 'key_cols', 'req_cols', true),
+        entry(audit, null, undefined, false, other),
+        entry(audit, null, undefined, false),
+        entry(audit, 'key_cols', undefined, true, other),
+        entry(audit, null, 'req_cols', true, other),
+      ];
+      await h.withTenantWriteLock([tenant, other], async (trx) => {
+        await auditRepository.appendChainedWith(h, trx, entries, { sqlite: () => undefined, postgres: () => sql`SELECT 1` });
+      });
+      const stored = await h.db.selectFrom('audit_log').selectAll().where('tenant_id', 'in', [tenant, other]).orderBy('seq', 'desc').limit(5).execute();
+      stored.reverse();
+      assert.deepEqual(
+        stored.map(({ seq: _seq, ...r }) => r),
+        entries.map((e) => ({ ...e })),
+      );
+      assert.equal(stored[3].prev_hash, stored[1].hash);
+      assert.equal(stored[2].prev_hash, stored[0].hash);
+    });
+
     test('audit: chained appends, and the database refuses UPDATE and DELETE', async () => {
       const audit = new AuditService({ database: h, clock: new ManualClock() });
       await audit.append({ keyId: 'key_1', requestId: 'req_1' }, { tenantId: tenant, action: 'stream.created', resourceType: 'stream', resourceId: 's1' });

@@ -51,7 +51,40 @@ const PG_TYPES: Record<(typeof DETECTION_COLUMNS)[number], string> = {
   person_id: 'text',
 };
 const COLUMN_LIST = sql.raw(DETECTION_COLUMNS.join(', '));
-const PG_RECORD = sql.raw(DETECTION_COLUMNS.map((c) => `${c} ${PG_TYPES[c]}`).join(', '));
+/**
+ * The PostgreSQL batch insert names each column in its JSON by one letter, a for the first of
+ * DETECTION_COLUMNS on (pgRow), so the text sent per row carries no column names
+ * (docs/decisions.md, "Pipeline CPU, third pass").
+ */
+const PG_KEYS = DETECTION_COLUMNS.map((_, i) => String.fromCharCode(97 + i));
+const PG_RECORD = sql.raw(DETECTION_COLUMNS.map((c, i) => `${PG_KEYS[i]} ${PG_TYPES[c]}`).join(', '));
+const PG_SELECT = sql.raw(PG_KEYS.join(', '));
+
+/**
+ * A row as the PostgreSQL batch insert's JSON carries it: the keys of PG_KEYS in the order of
+ * DETECTION_COLUMNS, an empty column left out (json_to_recordset reads a missing key as NULL, as it
+ * reads null), and nothing the insert does not read (a record's frame objects).
+ */
+function pgRow(r: DetectionInsert) {
+  return {
+    a: r.id,
+    b: r.tenant_id,
+    c: r.stream_id,
+    d: r.scene_id,
+    e: r.location,
+    f: r.type,
+    g: r.subtype ?? undefined,
+    h: r.value ?? undefined,
+    i: r.count ?? undefined,
+    j: r.confidence,
+    k: r.at,
+    l: r.track_id ?? undefined,
+    m: r.dwell_s ?? undefined,
+    n: r.zone ?? undefined,
+    o: r.box ?? undefined,
+    p: r.person_id ?? undefined,
+  };
+}
 const insertStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
 
 export const detectionRepository = {
@@ -111,7 +144,7 @@ export const detectionRepository = {
   },
   /** insertManyPg's statement, for running inside another (the pipeline's audit append, one round trip). */
   insertStatementPg(rows: readonly DetectionInsert[]) {
-    return sql`INSERT INTO detections (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM json_to_recordset(${pgJsonText(rows)}::json) AS x(${PG_RECORD})`;
+    return sql`INSERT INTO detections (${COLUMN_LIST}) SELECT ${PG_SELECT} FROM json_to_recordset(${pgJsonText(rows.map(pgRow))}::json) AS x(${PG_RECORD})`;
   },
   /**
    * The batch insert of the pipeline's commit, inside `database.withTenantWriteLock` (`trx` is its

@@ -68,8 +68,62 @@ const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
   stream_id: 'text',
 };
 const COLUMN_LIST = sql.raw(COLUMNS.join(', '));
-/** the rows go as one JSON text (json_to_recordset), not one array literal per column: see detectionRepository.insertStatementPg */
-const PG_RECORD = sql.raw(COLUMNS.map((c) => `${c} ${PG_TYPES[c]}`).join(', '));
+/**
+ * The rows go as one JSON text (json_to_recordset), not one array literal per column: see
+ * detectionRepository.insertStatementPg. Each column is named in it by one letter, a for the first
+ * of COLUMNS on (pgRow), so the text sent per row carries no column names (docs/decisions.md,
+ * "Pipeline CPU, third pass").
+ */
+const PG_KEYS = COLUMNS.map((_, i) => String.fromCharCode(97 + i));
+const PG_RECORD = sql.raw(COLUMNS.map((c, i) => `${PG_KEYS[i]} ${PG_TYPES[c]}`).join(', '));
+const PG_SELECT = sql.raw(PG_KEYS.join(', '));
+
+/**
+ * A chained row as the batch insert's JSON carries it: the keys of PG_KEYS in the order of COLUMNS, a
+ * NULL column left out (json_to_recordset reads a missing key as NULL). `prev` is the hash of the
+ * row before it of the same tenant in this batch, if any: chainEntries made that its prev_hash, so
+ * the statement takes it from there (PG_PREV) and the row leaves it out.
+ */
+function pgRow(r: ChainedAuditRow, prev: string | undefined) {
+  return {
+    a: r.id,
+    b: r.tenant_id,
+    c: r.at,
+    d: r.actor_key_id ?? undefined,
+    e: r.actor_operator ?? undefined,
+    f: r.action,
+    g: r.resource_type,
+    h: r.resource_id ?? undefined,
+    i: r.request_id ?? undefined,
+    j: r.data ?? undefined,
+    k: r.prev_hash === prev ? undefined : r.prev_hash,
+    l: r.hash,
+    m: r.format,
+    n: r.data_hash,
+    o: r.salt,
+    p: r.location ?? undefined,
+    q: r.stream_id ?? undefined,
+  };
+}
+
+/** The rows of one batch insert as its JSON text; each tenant's first row carries its prev_hash, the rest take it from the row before. */
+function pgRowsText(rows: readonly ChainedAuditRow[]): string {
+  const last = new Map<string, string>();
+  const out = rows.map((r) => {
+    const row = pgRow(r, last.get(r.tenant_id));
+    last.set(r.tenant_id, r.hash);
+    return row;
+  });
+  return pgJsonText(out);
+}
+/** the insert's select list: prev_hash (k) left out is the hash (l) of the tenant's (b) row before in the batch (ord) */
+const PG_PREV = sql.raw(
+  PG_KEYS.map((k, i) =>
+    COLUMNS[i] === 'prev_hash'
+      ? `coalesce(${k}, lag(${PG_KEYS[COLUMNS.indexOf('hash')]}) OVER (PARTITION BY ${PG_KEYS[COLUMNS.indexOf('tenant_id')]} ORDER BY ord))`
+      : k,
+  ).join(', '),
+);
 
 /**
  * PostgreSQL: the chain head each tenant had after this process's last append to it (any append on
@@ -234,7 +288,7 @@ async function insertPg(trx: DbExecutor, rows: ChainedAuditRow[], tenants: strin
     ),
     ins AS (
       INSERT INTO audit_log (${COLUMN_LIST})
-      SELECT ${COLUMN_LIST} FROM ROWS FROM (json_to_recordset(${pgJsonText(rows)}::json) AS (${PG_RECORD})) WITH ORDINALITY AS u(${COLUMN_LIST}, ord)
+      SELECT ${PG_PREV} FROM ROWS FROM (json_to_recordset(${pgRowsText(rows)}::json) AS (${PG_RECORD})) WITH ORDINALITY AS u(${PG_SELECT}, ord)
       WHERE (SELECT ok FROM ok)
       ORDER BY ord
       RETURNING 1

@@ -55,15 +55,24 @@ export class VigilMetrics {
     this.redisFallbacks = redisAndLogMetrics(registers, this.redisSources).redisFallbacks;
   }
 
-  /** A batch of detections became durable `seconds` after it entered the pipeline. */
-  detectionsCommitted(records: readonly { type: string }[], seconds: number): void {
-    for (const { type } of records) {
+  /**
+   * A commit made these ingest calls durable at `now` (performance.now()), each entered the pipeline
+   * at its `enteredAt`: one latency observation per call that stored something, the detections
+   * counted per type once per commit.
+   */
+  detectionsCommitted(calls: readonly { records: readonly { type: string }[]; enteredAt: number }[], now: number): void {
+    const perType = new Map<string, number>();
+    for (const { records, enteredAt } of calls) {
+      if (records.length === 0) continue;
+      for (const { type } of records) perType.set(type, (perType.get(type) ?? 0) + 1);
+      this.pipelineLatency.observe((now - enteredAt) / 1000);
+    }
+    for (const [type, n] of perType) {
       // one labelled child per type, kept: inc({ type }) hashes the labels on every call
       let child = this.detectionsByType.get(type);
       if (!child) this.detectionsByType.set(type, (child = this.detections.labels(type)));
-      child.inc();
+      child.inc(n);
     }
-    this.pipelineLatency.observe(seconds);
   }
 
   detectorFrame(inferenceMs: number): void {
