@@ -375,8 +375,8 @@ function checkTwoWayRange(
   w: string[],
   clocks: SaidClock[],
   head: string,
-  walls: ReturnType<typeof toWallClock>[],
-  now: ReturnType<typeof toWallClock>,
+  walls: { hour: number }[],
+  now: { hour: number; minute: number },
 ): string | undefined {
   // ("the cleaner comes at 2 tomorrow, watch the kitchen from 2 to 4": a statement's hour beside the
   // range, said last, decides nothing: a plan that read the range in the small hours is asked about —
@@ -392,19 +392,10 @@ function checkTwoWayRange(
   // plan's) is the only one still ahead today (docs/decisions.md, "Round M household: times")
   const morningOver = now.hour * 60 + now.minute >= (b.hour % 12) * 60 + b.minute;
   if (!same && w.includes('today') && morningOver && walls.every((x) => x.hour >= 12)) return undefined;
-  // the same said without "today" (at 13:20): the small hours' reading is over and the afternoon's is still ahead
-  // today, so the plan's afternoon is plain (docs/decisions.md, "Round R: times")
-  if (!same && morningOver && isAfternoonAheadToday(a, walls, now)) return undefined;
   const what = same
     ? `"${a.text} to ${b.text}" can be ${a.hour % 12 || 12} in the morning to ${b.hour % 12 || 12} in the evening, or the night through`
     : `"${a.text}" to "${b.text}" can be in the morning or in the afternoon`;
   return `${head}, but ${what}, so I haven't changed anything. Which did you mean (say am or pm)?`;
-}
-
-/** The plan's window is today's afternoon, its start still ahead ("between 3 and 6" said at 13:20 is 15:00–18:00). */
-function isAfternoonAheadToday(start: SaidClock, walls: ReturnType<typeof toWallClock>[], now: ReturnType<typeof toWallClock>): boolean {
-  const today = (x: ReturnType<typeof toWallClock>) => x.year === now.year && x.month === now.month && x.day === now.day;
-  return now.hour * 60 + now.minute < (start.hour + 12) * 60 + start.minute && walls.every((x) => x.hour >= 12 && today(x));
 }
 
 /**
