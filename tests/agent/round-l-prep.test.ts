@@ -60,10 +60,13 @@ test('a question that opens with "when" stays a question, and times said plainly
     const [turn] = await converse('lisbon_watching', [message]);
     assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
   }
-  for (const message of ['after dark watch the driveway', 'after 10pm watch the driveway', 'watch the driveway from sunset']) {
+  for (const message of ['after dark watch the driveway', 'after 10pm till 6am watch the driveway', 'watch the driveway from sunset']) {
     const [turn] = await converse(midday, [message]);
     assert.deepEqual(tools(turn), ['create_watch'], `${message}: ${turn.reply}`);
   }
+  // (a clock start with no end is asked until when since round R, "Round R: times")
+  const [open] = await converse(midday, ['after 10pm watch the driveway']);
+  assert.match(open.reply, /until when/);
 });
 
 test('a day said in a statement beside a watch is no silent start: it asks now or that day', async () => {

@@ -223,15 +223,17 @@ function opensRequestAfterReason(tokens: Token[], i: number, start: number, skip
  */
 function findClosingThanks(tokens: Token[]): number[] {
   let n = tokens.length;
+  // ("thanks mate", "cheers buddy": a term of address after the thanks is theirs)
+  const address = ['mate', 'buddy', 'pal', 'love', 'folks', 'guys'].includes(tokens[n - 1]?.text ?? '') && !tokens[n - 2]?.breakAfter;
+  if (address) n -= 1;
   // ("thanks so much", "thank you very much", "thanks a lot")
   if (['much', 'lot'].includes(tokens[n - 1]?.text ?? '') && ['so', 'very', 'a'].includes(tokens[n - 2]?.text ?? '')) n -= 2;
   const last = tokens[n - 1]?.text;
   // (", thanks" after a comma is a piece of its own already)
   const at = last === 'you' ? n - 2 : n - 1;
   if (n < 4 || tokens[at - 1]?.breakAfter) return [];
-  if (last === 'thanks' || last === 'cheers' || last === 'thx') return [n - 1];
-  if (last === 'you' && tokens[n - 2].text === 'thank') return [n - 2, n - 1];
-  return [];
+  const found = last === 'thanks' || last === 'cheers' || last === 'thx' ? [n - 1] : last === 'you' && tokens[n - 2].text === 'thank' ? [n - 2, n - 1] : [];
+  return found.length && address ? [...found, tokens.length - 1] : found;
 }
 
 /**

@@ -1743,7 +1743,9 @@ function inheritFromBefore(
       if (!inMessage && words.includes('same')) askWhenNothingToRepeat(r, source, ctx);
       // "actually only till 6", "can it start at 9pm instead?": a follow-up edits the watch the
       // conversation made; only a new place ("same for the back door") asks for a new one
-      if (!inMessage && source.intent === 'create_watch' && !ownPlaces && !additive && findLastWatchId(ctx)) {
+      // ("also the driveway from 10pm" (asked until when) — "till 6am": the answer completes the request asked about,
+      // not the watch made before it; docs/decisions.md, "Round R: times")
+      if (!inMessage && source.intent === 'create_watch' && !ownPlaces && !additive && findLastWatchId(ctx) && !wasRequestAskedAbout(ctx)) {
         r.intent = 'update_watch';
         r.mentions = [];
       }
@@ -2480,6 +2482,22 @@ function didPreviousRequestAct(ctx: HouseholdContext): boolean {
       return turns[t].actions.some((a) => a.type === 'watch.created' || a.type === 'watch.updated');
   }
   return false;
+}
+
+/** The conversation's last turn asked for a new watch from a start with no end and changed nothing ("from 10pm" — asked until when). */
+function wasRequestAskedAbout(ctx: HouseholdContext): boolean {
+  const turns = ctx.conversation?.turns ?? [];
+  const last = turns.at(-1);
+  if (!last || last.actions.length) return false;
+  const readings = readMessage(last.message, { ...ctx, conversation: { turns: turns.slice(0, -1) } }, 1);
+  return readings.some(
+    (x) =>
+      x.intent === 'create_watch' &&
+      x.time.anchors.some((a) => a.role === 'start') &&
+      !x.time.anchors.some((a) => a.role === 'end') &&
+      x.time.durationMs === undefined &&
+      !x.time.recurrence,
+  );
 }
 
 /** The last request of the conversation that had an intent, read again ("what about the garage?"). */
@@ -3630,6 +3648,21 @@ function formatWindowDay(ms: number, state: PlanState): string {
   return `${WEEKDAY_LABELS[wall.weekday]} ${wall.day} ${MONTH_LABELS[wall.month - 1]}`;
 }
 
+/**
+ * "watch the lift lobby from 10 pm": a one-off watch from a clock start with no end, no length and no night word
+ * ("tonight", "overnight") is asked until when; the question offers the sunrise reading with its time, and the
+ * answer ("till 6 am") makes the watch (docs/decisions.md, "Round R: times").
+ */
+function askAboutStartOnly(r: Reading, state: PlanState, window: ReturnType<typeof resolveWatchWindow>): string | undefined {
+  const t = r.time;
+  const start = t.anchors.find((a) => a.role === 'start');
+  if (start?.kind !== 'clock' || t.anchors.length !== 1 || !/ to sunrise$/.test(window.window)) return undefined;
+  if (t.night || t.recurrence || t.weekend || t.openEnded || t.sleepContext || t.durationMs !== undefined || t.nights !== undefined) return undefined;
+  const what = r.mentions.length ? ` the ${r.mentions.map((m) => subjectOf(m.place)).join(' and the ')}` : '';
+  const from = formatClock(window.startsAt, state.ctx.timeZone);
+  return `From ${from} until when should I watch${what}: until sunrise (${formatClock(window.endsAt, state.ctx.timeZone)}), or another time, for example "till 6am"? I haven't changed anything yet.`;
+}
+
 /** Questions the window raises: no time at all, a weekend without hours, a window already over today. */
 function askAboutWindow(r: Reading, state: PlanState, window: ReturnType<typeof resolveWatchWindow>): string | undefined {
   // "watch the porch" and nothing about when: tonight, for an hour, or from now on? Asked, never
@@ -3657,6 +3690,8 @@ function askAboutWindow(r: Reading, state: PlanState, window: ReturnType<typeof 
   }
   const wholeDays = askAboutWholeDays(r, window, state);
   if (wholeDays) return wholeDays;
+  const startOnly = askAboutStartOnly(r, state, window);
+  if (startOnly) return startOnly;
   if (window.passed) {
     const when = window.window.charAt(0).toUpperCase() + window.window.slice(1);
     return `${when} is already over today. Did you mean tomorrow (${window.window}), or another time?`;

@@ -227,7 +227,8 @@ function getRoleBefore(tokens: Token[], i: number, from: number): Role {
     if (w === 'on' && DEPART_WORDS.has(tokens[k - 1]?.text ?? '')) return 'start';
     // "we leave friday at 6pm", "leaving about noon": the time of leaving starts the window
     if (['leave', 'leaving'].includes(w)) return 'start';
-    if (!['the', 'at', 'around', 'about', 'it', 'on'].includes(w)) break;
+    // ("from a quarter past nine": the article of a spoken clock)
+    if (!['the', 'at', 'around', 'about', 'it', 'on', 'a'].includes(w)) break;
   }
   return 'point';
 }
@@ -1394,6 +1395,11 @@ function readRangeBeforeDayPart(tokens: Token[], i: number, w: string, pieces: C
     pieces.push({ text: `${w}pm to ${end}am tomorrow`, tokens: tokensRead, night: false });
     return i + 4;
   }
+  // "from 20 to 8 tomorrow morning": a 24-hour evening start is tonight's too; "tomorrow" is the end's day only
+  if (part === 'morning' && startHour > 12 && startHour <= 23 && endHour >= 1 && endHour < 12) {
+    pieces.push({ text: `${w} to ${end}am tomorrow`, tokens: tokensRead, night: false });
+    return i + 4;
+  }
   pieces.push({ text: `tomorrow ${said(w)} to ${said(end)}`, tokens: tokensRead, night: part === 'night' });
   return i + 4;
 }
@@ -2463,6 +2469,8 @@ function changeOneEnd(spec: TimeSpec, startsAt: number, endsAt: number, ctx: Tim
     let s = resolveStart(anchor, day, ctx, spec.night || toWallClock(endsAt, ctx.timeZone).hour < 9);
     if (s < ctx.now) s = findOtherHalfStart(anchor, day, endsAt, ctx) ?? resolveStart(anchor, addDays(day, 1), ctx, spec.night);
     out.starts_at = new Date(s).toISOString();
+    // (the end is sent as it is, so the change states the whole window it leaves: "actually make it from 8")
+    out.ends_at = new Date(endsAt).toISOString();
     out.window = `${describeAnchor(anchor, s, ctx)} to ${formatClock(endsAt, ctx.timeZone)}`;
   } else if (anchor) {
     // the half of the day follows the watch's own span: a day watch's "till 4" is 16:00, a night's
