@@ -76,3 +76,22 @@ test('a window set by the sun asks for hours where the sun neither sets nor rise
   const [south] = await converse({ ...polar, location: { lat: 45.8, lon: 15.98, city: 'Zagreb' } }, ['watch the garage tonight']);
   assert.deepEqual(tools(south), ['create_watch'], south.reply);
 });
+
+test('unmuting a word two sensors share unmutes the one of them that is muted', async () => {
+  const two: HouseholdContext = {
+    ...home,
+    rooms: [...home.rooms, { name: 'back garden' }],
+    sensors: [...home.sensors, { ...sensor('g_back_cam', 'back garden camera', 'camera', 'back garden'), muted: true }],
+  };
+  two.sensors = two.sensors.map((x) => (x.id === 'g_gate_cam' ? { ...x, name: 'side garden camera' } : x));
+  for (const message of ['unmute garden cam', 'please unmute the garden camera', 'turn the garden camera back on']) {
+    const [turn] = await converse(two, [message]);
+    assert.deepEqual(ids(turn), ['g_back_cam'], `${message}: ${turn.reply}`);
+  }
+  // (muting is still asked: either could be meant; with both muted, unmuting is asked too)
+  const [mute] = await converse(two, ['mute the garden cam']);
+  assert.deepEqual(mute.changes, [], mute.reply);
+  const both: HouseholdContext = { ...two, sensors: two.sensors.map((x) => (x.id === 'g_gate_cam' ? { ...x, muted: true } : x)) };
+  const [asked] = await converse(both, ['unmute garden cam']);
+  assert.deepEqual(asked.changes, [], asked.reply);
+});

@@ -4532,6 +4532,19 @@ function askWhichSensorOfPartName(r: Reading, state: PlanState, mute: boolean): 
   return undefined;
 }
 
+/**
+ * "unmute bedroom cam" with two bedroom cameras, one of them muted: only the muted one can be unmuted, so that one is
+ * meant (docs/decisions.md, "Round R: places"). With none or several muted the question stays; muting is not narrowed.
+ */
+function narrowUnmuteToMuted(r: Reading, state: PlanState): void {
+  r.mentions = r.mentions.map((m) => {
+    if (m.place.type !== 'ambiguous') return m;
+    const options = m.place.options.map((o) => state.ctx.sensors.find((x) => x.name.toLowerCase() === o.toLowerCase()));
+    const muted = options.filter((x) => x && state.muted.has(x.id));
+    return options.every(Boolean) && muted.length === 1 ? { ...m, place: { type: 'sensor', sensor: muted[0]! } } : m;
+  });
+}
+
 function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {
   const timed = askAboutTimedSwitch(r, mute ? 'mute a sensor' : 'unmute a sensor', mute ? 'unmute it' : 'mute it again');
   if (timed) return timed;
@@ -4553,6 +4566,7 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
   if (!mute) {
     const ask = confirmLifting(r, (name) => `unmute the ${name}`);
     if (ask) return ask;
+    narrowUnmuteToMuted(r, state);
   }
   const which = askWhichSensorOfPartName(r, state, mute);
   if (which) return which;
