@@ -72,6 +72,7 @@ import {
 const normalizeMessage = createNormalizer(listCorrectableWords());
 import { addDays, countDaysBetween, formatClock, getWeekday, isValidTimeZone, toLocalDate, toWallClock } from '../../platform/time/index.ts';
 import type { WATCH_CONDITIONS } from './tools.ts';
+import { askPolarSunWindow } from './polar-sun.ts';
 
 type Condition = (typeof WATCH_CONDITIONS)[number];
 
@@ -1332,6 +1333,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     (from, to) => getTime(from, to).hasTime,
   );
   const readings: Reading[] = [];
+  let bare: Reading | undefined;
   for (const said of clauses) {
     // "call off the bike shed watch, I've moved the bikes into the hall", "…, as the lock is not what
     // it was": the reason after the comma is no part of the request (docs/decisions.md, "Reasons are not requests")
@@ -1342,6 +1344,8 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     takeWaitAsTimeCorrection(r);
     takeStanceReason(r);
     takeAnimalsLeftOutOfPeople(r);
+    takeDislocatedPlace(r, bare, readings);
+    bare = isBarePlace(r) ? r : undefined;
     if (reasonCut < said.to) {
       r.spans.push([reasonCut, said.to]);
       markReasonUsed(r, reasonCut, said.to);
@@ -1379,6 +1383,29 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   for (const r of readings) giveChangeAmountItsUnit(r, ctx);
   for (const r of readings) giveChangeAmountClock(r, ctx);
   return readings;
+}
+
+/** A clause that only names places ("the back door,"): no request, time, question or negation of its own. */
+function isBarePlace(r: Reading): boolean {
+  return !r.intent && r.mentions.length > 0 && !r.time.hasTime && !r.question && !r.negated && !r.outOfScope && !r.hasReference && !r.clause.cue;
+}
+
+/**
+ * "the back door, lock it", "and the garden camera, mute it": "it" after places named alone in the same sentence is
+ * those places (left dislocation); the bare clause is folded into the request (or the question: "the attic camera, is
+ * it muted?") and never inherits a request of its own.
+ * Only with nothing named in the message does "it" go back to earlier turns (docs/decisions.md, "Round R: places").
+ */
+function takeDislocatedPlace(r: Reading, bare: Reading | undefined, readings: Reading[]): boolean {
+  if (!bare || readings.at(-1) !== bare || (!r.intent && !r.question) || r.clause.newSentence || !r.hasReference || r.mentions.length) return false;
+  // ("…, switch it to mute": an "it" that is part of the verb's cue, "make it", "switch it", is the watch's, not a place's)
+  const cueWords = new Set(r.clause.cue?.matched ?? []);
+  if (!r.tokens.some((t, k) => k >= r.clause.from && k < r.clause.to && (t.text === 'it' || t.text === 'them') && !cueWords.has(k))) return false;
+  readings.pop();
+  r.mentions = bare.mentions;
+  r.hasReference = false;
+  foldInto(r, bare);
+  return true;
 }
 
 /**
@@ -3534,6 +3561,8 @@ function askAboutTime(r: Reading, state: PlanState): string | undefined {
   if (needsLocation(r.time) && !state.ctx.location) {
     return "I don't know where your home is yet, so I can't work out sunset and sunrise. Which city do you live in (or your coordinates)?";
   }
+  const polar = askPolarSunWindow(r.time, state.ctx);
+  if (polar) return polar;
   // "watch the garage from 7", "at 7": an hour without am/pm and no end is two guesses — asked
   const open = r.time.anchors.find((a) => a.role !== 'end');
   if (
@@ -4577,6 +4606,19 @@ function askWhichSensorOfPartName(r: Reading, state: PlanState, mute: boolean): 
   return undefined;
 }
 
+/**
+ * "unmute bedroom cam" with two bedroom cameras, one of them muted: only the muted one can be unmuted, so that one is
+ * meant (docs/decisions.md, "Round R: places"). With none or several muted the question stays; muting is not narrowed.
+ */
+function narrowUnmuteToMuted(r: Reading, state: PlanState): void {
+  r.mentions = r.mentions.map((m) => {
+    if (m.place.type !== 'ambiguous') return m;
+    const options = m.place.options.map((o) => state.ctx.sensors.find((x) => x.name.toLowerCase() === o.toLowerCase()));
+    const muted = options.filter((x) => x && state.muted.has(x.id));
+    return options.every(Boolean) && muted.length === 1 ? { ...m, place: { type: 'sensor', sensor: muted[0]! } } : m;
+  });
+}
+
 function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): string | undefined {
   const timed = askAboutTimedSwitch(r, mute ? 'mute a sensor' : 'unmute a sensor', mute ? 'unmute it' : 'mute it again');
   if (timed) return timed;
@@ -4598,6 +4640,7 @@ function planMute(r: Reading, state: PlanState, plan: Plan, mute: boolean): stri
   if (!mute) {
     const ask = confirmLifting(r, (name) => `unmute the ${name}`);
     if (ask) return ask;
+    narrowUnmuteToMuted(r, state);
   }
   const which = askWhichSensorOfPartName(r, state, mute);
   if (which) return which;
