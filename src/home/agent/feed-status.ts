@@ -68,7 +68,7 @@ function isLive(s: ContextSensor): boolean {
   return !s.status || s.status === 'live';
 }
 
-/** "The main gate camera is offline: its last frame came at 21:14, about 3 hours ago." */
+/** "The main gate camera is offline: its last frame came at 21:14, 3 hours ago." */
 export function describeFeed(s: ContextSensor, ctx: HouseholdContext): string {
   const name = `The ${s.name.replace(/^\w/, (c) => c.toLowerCase())}`;
   const muted = s.muted ? " It is muted, so I'm not watching or describing it." : '';
