@@ -247,6 +247,9 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   if (notOwn) return notOwn;
   // "stop all the watches. actually no, never mind": what the message took back is not done
   if (isWithdrawnInFull(message)) return { planner: 'offline', calls: [], refusals: [], answers: [WITHDRAWN_REPLY], confidence: 1 };
+  // "yes please", "sunrise is fine": the sunrise the start-only question offered (askAboutStartOnly)
+  const sunrise = answerSunriseOffer(message, ctx);
+  if (sunrise) return sunrise;
   // after a turn that asked or answered and changed nothing, "ok leave it then", "fine, forget it",
   // "no, leave it": no new object, so nothing changes (see docs/decisions.md, "Round F household: relative days and starts")
   if (LEAVE_IT.test(message.trim()) && ctx.conversation?.turns.length && !ctx.conversation.turns.at(-1)!.actions.length) {
@@ -300,6 +303,33 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   if (leading && 'ask' in leading) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: leading.ask, confidence: 0.3 });
   if (leading) return planOffline(leading.rewrite, ctx);
   return undefined;
+}
+
+/** "yes", "yes please", "sunrise is fine", "that's fine": taking what a question offered. */
+const TAKES_OFFER =
+  /^(?:(?:yes|yeah|yep|yup|sure|ok|okay)(?:[\s,]+(?:please|thanks|thank you|that's fine|thats fine|sunrise is fine|sunrise))*|(?:sunrise|that|it)(?:'s| is) fine|thats fine|sunrise is good|sunrise please)[\s.!]*$/;
+/** "no", "nope": turning down what a question offered, and nothing else said. */
+const DECLINES_OFFER = /^(?:no|nope|nah)(?:[\s,]+(?:thanks|thank you))?[\s.!]*$/;
+
+/**
+ * After "From 22:00 until when should I watch the lift lobby: until sunrise (05:47), or another time…?"
+ * (askAboutStartOnly), "yes please" or "sunrise is fine" takes the sunrise offered, as "until sunrise" does; "no"
+ * asks again. Only that question is answered so: the last turn changed nothing and, planned again, asks it
+ * (docs/decisions.md, "Round R: times").
+ */
+function answerSunriseOffer(message: string, ctx: HouseholdContext): Plan | undefined {
+  const text = message
+    .trim()
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'");
+  const takes = TAKES_OFFER.test(text);
+  if (!takes && !DECLINES_OFFER.test(text)) return undefined;
+  const turns = ctx.conversation?.turns ?? [];
+  const last = turns.at(-1);
+  if (!last || last.actions.length) return undefined;
+  const asked = planOffline(last.message, { ...ctx, conversation: { turns: turns.slice(0, -1) } });
+  if (asked.calls.length || !/^From \S+ until when should I watch[^:]*: until sunrise \(/.test(asked.clarification ?? '')) return undefined;
+  return takes ? planOffline('until sunrise', ctx) : asked;
 }
 
 /** Where a compound may join two requests: "…, and then …", "… and …", "… then …" ("going to bed, arm everything" is one request). */

@@ -97,11 +97,15 @@ const CHAT_WORDS = new Set([
   'mom',
 ]);
 
+/** Weekdays written short ("to tue 6am"): words, never slips of "the" or "thru" (docs/decisions.md, "Round R: times"). */
+const WEEKDAY_SHORTHAND = new Set(['mon', 'tue', 'tues', 'wed', 'weds', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun']);
+
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s,;]+/gi;
 
 /** Words the corrector leaves alone: real English words, numbers, placeholders. */
 function isKnownWord(word: string, names: Set<string>, correctable: ReadonlySet<string>): boolean {
   if (names.has(word) || STOP_WORDS.has(word) || /\d/.test(word) || /^url\d+$/.test(word)) return true;
+  if (WEEKDAY_SHORTHAND.has(word)) return true;
   if (lexicon[word] !== undefined) return true;
   // plurals and simple inflections of known words
   for (const suffix of ['s', 'es', 'ed', 'ing', 'd']) {

@@ -1822,7 +1822,8 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
   // "tonight from 10 to 6", "saturday night 11 till 7": the night says which half of the day
   if (/\b(tonight|night)\b/.test(words) && role !== 'end') spec.night = true;
   if (endC) {
-    const endDate = readEndDate(endC, words, date, dayAfterEnd === true && !phrase.night);
+    const startDay = date ?? addDays(toLocalDate(ctx.now, ctx.timeZone), spec.dayOffset);
+    const endDate = readEndDate(endC, words, date, dayAfterEnd === true && !phrase.night, startDay);
     spec.anchors.push({ kind: 'clock', ...readHour(endC, words), minute: readMinute(endC), date: endDate, role: 'end' });
   }
   span.forEach((k) => spec.consumed.add(k));
@@ -1836,11 +1837,30 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
  * sunday 6pm") and it is not the start's; chrono otherwise dates "9 to 3" to the next day on its own. `endDayOnly`: the
  * day named after "until" belongs to the end and the start is not tonight's ("from 7pm till 7am tomorrow").
  */
-function readEndDate(endC: chrono.ParsedComponents, words: string, date: WallClock | undefined, endDayOnly: boolean): WallClock | undefined {
+function readEndDate(
+  endC: chrono.ParsedComponents,
+  words: string,
+  date: WallClock | undefined,
+  endDayOnly: boolean,
+  startDay: { year: number; month: number; day: number },
+): WallClock | undefined {
   const endNamesDay = DATE_AFTER_UNTIL.test(words);
-  if (!endNamesDay || endDayOnly || !(endC.isCertain('day') || endC.isCertain('weekday'))) return undefined;
+  if (!endNamesDay || !(endC.isCertain('day') || endC.isCertain('weekday'))) return undefined;
+  if (endDayOnly) return readEndWeekday(endC, words, startDay);
   const endDate = { year: endC.get('year')!, month: endC.get('month')!, day: endC.get('day')!, hour: 0, minute: 0 };
   return !date || endDate.year !== date.year || endDate.month !== date.month || endDate.day !== date.day ? endDate : undefined;
+}
+
+/**
+ * "from 9pm till monday 9am" said on a Saturday: a weekday said with the end alone is that weekday's next occurrence
+ * from the start's day, Monday, not the day after the start (docs/decisions.md, "Round R: times"). The start's own day
+ * named, or "tomorrow", leaves the end to follow the start as before.
+ */
+function readEndWeekday(endC: chrono.ParsedComponents, words: string, startDay: { year: number; month: number; day: number }): WallClock | undefined {
+  if (!endC.isCertain('weekday') || endC.isCertain('day') || !WEEKDAY_AFTER_UNTIL.test(words)) return undefined;
+  const end = nextWeekday(endC.get('weekday')!, startDay, true);
+  if (end.year === startDay.year && end.month === startDay.month && end.day === startDay.day) return undefined;
+  return { ...end, hour: 0, minute: 0 };
 }
 
 /**
@@ -1850,6 +1870,8 @@ function readEndDate(endC: chrono.ParsedComponents, words: string, date: WallClo
 const DAY_NAMES = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun';
 /** A day named after the range's connector ("…to sunday 6pm"), or before it ("sunday 8 to 6"). */
 const DAY_AFTER_UNTIL = new RegExp(`\\b(until|till|to|through)\\b.*\\b(tomorrow|${DAY_NAMES})\\b`);
+/** A weekday, not "tomorrow", named after the range's connector ("…till monday 9am"). */
+const WEEKDAY_AFTER_UNTIL = new RegExp(`\\b(until|till|to|through)\\b.*\\b(${DAY_NAMES})\\b`);
 const DAY_BEFORE_UNTIL = new RegExp(`\\b(tomorrow|${DAY_NAMES})\\b.*\\b(until|till|to|through)\\b`);
 /** A day or a month named after the range's connector ("until monday the 14th at 8pm"). */
 const DATE_AFTER_UNTIL = new RegExp(
