@@ -19,13 +19,36 @@ const ACTIVITY_VERB = /\b(?:(?:were|was|are|is)\s+)?(?:dropping|picking)\s+(?:of
 const CLOCK_TIME =
   /\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)\b|\b\d{1,2}:\d{2}\b|\b(?:at|between|from|after|before|since|till|until)\s+\d{1,2}\b/i;
 
-export type ActivityReading = { kind: 'plain'; query: string } | { kind: 'ask'; reason: string };
+export type ActivityReading = { kind: 'plain'; query: string } | { kind: 'ask'; reason: string } | { kind: 'part'; query: string; part: string };
+
+/**
+ * "how many cars are at the drop-off right now", "anyone in the pick-up zone": the drop-off or
+ * pick-up as a place, a part of the scene, not a time of day: followed by a word for a part ("zone",
+ * "area", "bay"), or said of the present moment with nothing past in the question. The camera
+ * counts the whole scene, so the part is answered as one (sub-areas.ts) and the answer says so
+ * (docs/decisions.md, "Before round S: scene questions").
+ */
+const PLACE_NOUN = String.raw`(?:drop[\s-]?off|pick[\s-]?up)`;
+const PART_AFTER = new RegExp(String.raw`\b(?:at|in|near|by|on)\s+the\s+(${PLACE_NOUN}(?:\s+(?:zone|area|bay|bays|lane|point|spot|kerb|curb)))\b`, 'i');
+const PLACE_NOW = new RegExp(String.raw`\b(?:at|in|near|by|on)\s+the\s+(${PLACE_NOUN})\b`, 'i');
+const PRESENT_MOMENT = /\b(?:now|currently|presently|at the moment|at present)\b/i;
+const PAST_OR_SPAN =
+  /\b(?:was|were|did|had|been|today|yesterday|tonight|morning|afternoon|evening|night|since|last|this|ago|earlier|peak|busiest|most|first|usually|ever)\b/i;
+
+function readDropOffPlace(query: string): ActivityReading | undefined {
+  const part = PART_AFTER.exec(query) ?? (PRESENT_MOMENT.test(query) && !PAST_OR_SPAN.test(query) ? PLACE_NOW.exec(query) : null);
+  if (!part) return undefined;
+  const name = part[1].toLowerCase().replace(/^(drop|pick)[\s-]?(off|up)/, '$1-$2');
+  return { kind: 'part', query: `${query.slice(0, part.index)} ${query.slice(part.index + part[0].length)}`.replace(/\s+/g, ' ').trim(), part: name };
+}
 
 /** What a question that names a time of day by an activity becomes: the question without it, or asked back. */
 export function readActivityTime(query: string, place: string): ActivityReading {
   const noun = ACTIVITY_TIME.exec(query);
   const verb = ACTIVITY_VERB.exec(query);
   const clock = CLOCK_TIME.test(query);
+  const asPlace = readDropOffPlace(query);
+  if (asPlace) return asPlace;
   if (noun && !clock) {
     const phrase = noun[0].trim();
     return {

@@ -378,6 +378,28 @@ function ratePerHour(total: number, interp: Interpretation, many: string): strin
   return `, about ${formatNumber(perHour)} ${many} per hour over those ${span}`;
 }
 
+/**
+ * "was the hall ever empty this morning?": yes when a reading in the span counted none (the first
+ * such is said), no with the fewest counted at once when every reading counted some.
+ */
+function answerEverEmpty(interp: Interpretation, readings: Reading[], p: Phrasing): CountAnswer {
+  const vehicles = interp.metric === 'vehicles';
+  const over = readingsOver(readings, interp.from, interp.to);
+  if (over.length === 0) return { answer: `I cannot tell whether ${p.place} was ever empty ${p.when}: there are no readings in that time.`, supporting: [] };
+  const zeros = over.filter((r) => r.value === 0);
+  if (zeros.length > 0) {
+    const first = Math.max(zeros[0].at, interp.from);
+    const nobody = vehicles ? 'no vehicles were' : 'no one was';
+    return { answer: `Yes, ${p.place} was empty at some point ${p.when}: ${nobody} counted at ${p.moment(first)}.`, supporting: zeros.map((z) => z.record) };
+  }
+  const low = over.reduce((a, b) => (b.value < a.value ? b : a));
+  const many = vehicles ? 'vehicles' : 'people';
+  return {
+    answer: `No, ${p.place} was never empty ${p.when}: the fewest ${many} counted at once was ${low.value}, at ${p.moment(Math.max(low.at, interp.from))}.`,
+    supporting: [low.record],
+  };
+}
+
 function answerPresence(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], snapshotValue: number, p: Phrasing): CountAnswer {
   const vehicles = interp.metric === 'vehicles';
   const [one, many] = vehicles ? ['vehicle', 'vehicles'] : ['person', 'people'];
@@ -405,6 +427,7 @@ function answerPresence(interp: Interpretation, detections: DetectionRecord[], r
         : `No, ${none}.`;
     return { answer, supporting: current.supporting };
   }
+  if (interp.expect_empty && interp.ever_empty) return answerEverEmpty(interp, readings, p);
   // A reading from before the range is evidence of presence during it only while fresh: live
   // sources repeat unchanged counts every minute, so an older one that was not repeated says
   // nothing about the range ("any cars in the last 10 minutes?" with a car counted 16 minutes ago).
@@ -1778,6 +1801,17 @@ function landmarkNote(interp: Interpretation): string {
   return `The camera does not tell where in the ${place} a person stands, so this is for everyone in the ${place}, not only by the ${interp.landmark}.`;
 }
 
+/**
+ * "how many people are here today": the arrivals over the day, said as what was counted, and the
+ * latest count with its time (not "now", which a camera gone quiet could not claim).
+ */
+function presentTooNote(interp: Interpretation, readings: Reading[], p: Phrasing): string {
+  const [many, who] = interp.metric === 'vehicles' ? ['vehicles', 'one that'] : ['people', 'someone who'];
+  const counted = `That counts ${many} coming in over that time (${who} came in twice counts twice)`;
+  const last = lastReadingBefore(readings, interp.to);
+  return last && last.at >= interp.from ? `${counted}; the latest count, at ${p.moment(last.at)}, was ${last.value}.` : `${counted}.`;
+}
+
 /** "the boarding lane": the camera counts the whole scene, not a part of it (Interpretation.sub_area). */
 export function subAreaNote(interp: Pick<Interpretation, 'location' | 'sub_area'>): string {
   const place = describeLocation(interp.location);
@@ -1934,6 +1968,7 @@ export function answerQuery(
   if (interp.vehicle_kinds?.length) result = withVehicleKinds(interp, result);
   if (interp.landmark && !result.ask) result = { ...result, answer: `${result.answer} ${landmarkNote(interp)}` };
   if (interp.sub_area && !result.ask) result = { ...result, answer: `${result.answer} ${subAreaNote(interp)}` };
+  if (interp.present_too && !result.ask) result = { ...result, answer: `${result.answer} ${presentTooNote(interp, counted, p)}` };
   if (interp.animal_modifier && !result.ask) result = withAnimalModifier(interp, result);
   if (interp.day_peak) result = withDayPeak(interp, result, detections, baseline[0] ?? [], p);
   if (interp.late_end && !result.ask) result = withLateEnd(interp, result, baseline[0] ?? [], scene);

@@ -626,8 +626,12 @@ interface Reading {
 
 /** "what was the peak today and when?": the time asked along with a figure whose answer gives it. */
 const ALSO_WHEN = /\s+and\s+(?:at\s+)?(?:when|what time)(?:\s+(?:was|is|did)\s+(?:it|that|this))?(?:\s+happen)?\s*$/;
-/** "when was it busiest today and how many?": the count asked along with a time whose answer gives it. */
-const ALSO_HOW_MANY = /\s+and\s+how\s+many(?:\s+(?:people|persons|vehicles|cars|were\s+there|was\s+that|then))*\s*$/;
+/**
+ * "when was it busiest today and how many?", "… and how busy", "… and what was the count": the count
+ * asked along with a time whose answer gives it (the peak's time and its count are one question).
+ */
+const ALSO_HOW_MANY =
+  /\s+and\s+(?:how\s+many(?:\s+(?:people|persons|vehicles|cars|were\s+there|was\s+that|then))*|how\s+(?:busy|crowded|full|packed)(?:\s+(?:was\s+it|it\s+was|was\s+that|did\s+it\s+get|then))*|(?:what\s+(?:was\s+)?)?the\s+(?:count|number|headcount)(?:\s+(?:was|then))*)\s*$/;
 /** "how many cars per hour", "the hourly rate of arrivals": a rate over the span (docs/decisions.md, "Scene questions: round F") */
 const PER_HOUR =
   /\b(?:per|each)\s+hour\b|(?<=\b(?:people|persons|cars|vehicles|visitors|customers|arrivals)\s)an?\s+hour\b(?!\s+(?:ago|before|after|earlier|later|back|or))|\bhourly(?:\s+rate)?\b|\b(?:arrival\s+)?rate\s+of\b/g;
@@ -660,13 +664,47 @@ const CAPACITY_OF_NUMBER = /\b(?:its|the|their|our|a)\s+(?:max(?:imum)?\s+)?(?:c
 const SHARE_WORDS: Record<string, number> = { half: 50, 'a half': 50, 'one half': 50, 'a quarter': 25, 'one quarter': 25, 'three quarters': 75 };
 const SHARE_FULL = /\b(a half|one half|half|a quarter|one quarter|three quarters)\s+(?:full|of\s+(?:its\s+|the\s+)?capacity)\b/g;
 
+/**
+ * "completely empty", "totally deserted", "absolutely packed": a word that only stresses an end
+ * state says nothing more than the state (empty is none at all; full is at capacity). Words that
+ * move it ("almost", "nearly", "half", "mostly") are not here and stay as they were read; neither
+ * is "fully occupied", which means full, not "occupied" (any people).
+ */
+const STRESSED_STATE = /\b(?:completely|totally|entirely|utterly|absolutely|wholly)\s+(empty|deserted|vacant|full|packed|rammed|jammed)\b/g;
+
+/**
+ * "any cats wander in?", "who popped in this morning", "cars rolled in since 8", "swung by": a way of
+ * coming in is coming in, past or present as said. Read before the time phrase, which may take the
+ * "in" ("in today"). "drop in" is left out: "a drop in numbers", "numbers dropped in the evening" are a fall.
+ */
+const MOTION_IN =
+  /\b(?:(wandered|strolled|popped|rolled|swung|ambled|sauntered|trickled|wandering|strolling|popping|rolling|swinging|trickling)|wander|stroll|pop|roll|swing|amble|saunter|trickle)\s+(in|into|by)\b/g;
+
+/**
+ * "what time did people start arriving", "when did cars begin to come in": the time the first one
+ * came, as "first arrive" is read; only asked with when or what time (a count "since they started
+ * arriving" has no start the scene defines, and is asked back as before).
+ */
+const START_ARRIVING = /\b(?:start|started|starting|begin|began|begun)\s+(?:to\s+)?(?=(?:arriv|come|came|coming|show|turn|pull|walk|drive|drove)\w*\b)/g;
+const ASKS_WHEN = /^(?:when|what time|at what time|how early)\b/;
+
+function readMotionIn(text: string): string {
+  const moved = text.replace(
+    MOTION_IN,
+    (_, past: string | undefined, particle: string) =>
+      `${past && !past.endsWith('ing') ? 'came' : past ? 'coming' : 'come'}${particle === 'into' ? ' into' : ''}`,
+  );
+  return ASKS_WHEN.test(moved) ? moved.replace(START_ARRIVING, 'first ') : moved;
+}
+
 function readQuestion(query: string, ctx: QueryContext): Reading {
   const { now, timeZone, location } = ctx;
-  const said0 = normaliseQuestion(query, location)
+  const said0 = readMotionIn(normaliseQuestion(query, location))
     .replace(DAY_PART_EVENT, '$1')
     .replace(AGAINST_CAPACITY, 'capacity')
     .replace(CAPACITY_OF_NUMBER, '$1 people')
     .replace(SHARE_FULL, (_, share: string) => `${SHARE_WORDS[share]} percent full`)
+    .replace(STRESSED_STATE, '$1')
     .replace(CAMERA_SHOWS, 'what $1 $2 happening');
   const perHour = !OTHER_RATE.test(said0.replace(PER_HOUR, ' ')) && PER_HOUR.test(said0);
   PER_HOUR.lastIndex = 0;
@@ -826,7 +864,9 @@ function interpretOrThrow(asked: string, ctx: QueryContext): Interpretation {
   if (activity.kind === 'ask') refuse(activity.reason);
   const camera = readCameraQuestion(query, ctx);
   if (camera) return camera;
-  const reading = readQuestion(activity.query, ctx);
+  const read = readQuestion(activity.query, ctx);
+  // "at the drop-off right now": a part of the scene, answered for the whole scene (activity-times.ts)
+  const reading = activity.kind === 'part' && !read.subArea ? { ...read, subArea: activity.part } : read;
   // "how many guests checked in?": an act no camera sees, not the arrivals it counts (unseen-acts.ts)
   const act = findUnseenAct(reading.normalised);
   if (act) refuse(describeUnseenActRefusal(act, describeLocation(ctx.location)));
@@ -910,6 +950,9 @@ interface Resolved {
 /** "different", "unique", "distinct" people: the answer says it counts tracks, not identities. */
 const DISTINCT_WORDS = new Set(['different', 'unique', 'distinct', 'separate', 'individual']);
 
+/** "are here", "is there", "are in": said in the present of a span ("how many people are here today"). */
+const PRESENT_HERE = /\b(?:are|is)\s+(?:there\s+)?(?:here|there|in|inside|around|about)\b/;
+
 /** Aggregates whose answer gives the count with its time ("when was it busiest and how many?"). */
 const ANSWERS_WITH_COUNT = new Set<Aggregate>(['peak', 'minimum']);
 
@@ -957,6 +1000,10 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
   if (reading.perHour) return finish(r, perHourOf(r, resolved));
   // "how many different people today?": arrivals count tracks, and the answer says so
   if (resolved.aggregate === 'arrivals' && r.tokens.some((t) => DISTINCT_WORDS.has(t.word))) resolved.extra.distinct = true;
+  // "how many people are here today": the people who came in over the day, with the latest count beside them
+  if (resolved.aggregate === 'arrivals' && !r.roles.has('arrivals') && !r.roles.has('past') && PRESENT_HERE.test(reading.normalised)) {
+    resolved.extra.present_too = true;
+  }
   if (r.vehicleKinds.length > 0 && r.yesNo && resolved.aggregate === 'presence' && !resolved.extra.expect_empty) {
     // "any trucks at the dock?": every vehicle counted, never a yes (docs/decisions.md, "Round J: scene questions")
     const moment = resolved.range.from === resolved.range.to;
@@ -1483,6 +1530,11 @@ function resolveCount(r: Resolving): Resolved {
     aggregate = 'presence';
     extra.expect_empty = true;
     extra.yes_no = true;
+    // "was it ever empty this morning", "empty at any point today": a moment of none in the span, not none all along
+    if (roles.has('any_point')) {
+      if (metric === 'activity') refuse('Ever empty of people, or of vehicles? Ask about one of them, e.g. "was it ever empty of cars this morning?"');
+      extra.ever_empty = true;
+    }
   } else {
     aggregate = chooseAggregate(metric, roles, tokens, r.rangeish);
   }

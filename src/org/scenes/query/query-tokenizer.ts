@@ -501,6 +501,12 @@ function isPersonLandmark(words: string[], i: number): boolean {
   return singular && ONE_PERSON_DETERMINERS.has(words[i - 4] ?? '');
 }
 
+/** A noun the vocabulary lacks, one or two words, after "the guy by the": a spot, never after "the people by the". */
+function isNounLandmark(words: string[], i: number, landmarks: readonly string[]): boolean {
+  const start = isPersonLandmark(words, i) ? i : i >= 4 && isPersonLandmark(words, i - 1) && landmarks.at(-1) === words[i - 1] ? i - 1 : -1;
+  return start >= 0 && words[start - 3] !== 'people';
+}
+
 /** Classify the words of a normalised question whose time phrase has been blanked out. */
 export function tokenizeQuestion(text: string, location: string): TokenizedQuestion {
   const locationStems = locationStemsOf(location);
@@ -544,6 +550,12 @@ export function tokenizeQuestion(text: string, location: string): TokenizedQuest
     }
     if (roles?.has('named_place') || (!roles && isInPlaceSlot(words, i) && !/^\d/.test(word))) {
       (isPersonLandmark(words, i) ? landmarks : otherPlaces).push(word);
+      return;
+    }
+    // "that person by the benches", "the guy near the vending machines": a spot named by any noun,
+    // one or two words, points at one person as a place word does (docs/decisions.md, "Before round S: scene questions")
+    if (!roles && !/\d/.test(word) && isNounLandmark(words, i, landmarks)) {
+      landmarks.push(word);
       return;
     }
     if (roles) tokens.push({ word, roles });

@@ -1188,6 +1188,11 @@ export const PHRASE_REPLACEMENTS: ReadonlyArray<[phrase: string, replacement: st
   ['show up', 'arrive'],
   ['shown up', 'arrive'],
   ['turned up', 'arrive'],
+  // "turn up", "showing up", "coming in": coming in, as "turned up" is (docs/decisions.md, "Before round S: scene questions")
+  ['turn up', 'arrive'],
+  ['turning up', 'arrive'],
+  ['showing up', 'arrive'],
+  ['coming in', 'arrive'],
   ['pulled in', 'arrive'],
   ['drove in', 'arrive'],
   ['checked in', 'arrive'],

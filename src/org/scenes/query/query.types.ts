@@ -91,6 +91,10 @@ export interface Interpretation {
   yes_no?: boolean;
   /** presence asked the other way round ("is the lobby empty?"): "yes" means nobody is there */
   expect_empty?: boolean;
+  /** presence asked "ever empty" over a span ("was it ever empty this morning"): yes when any reading in it counted none */
+  ever_empty?: boolean;
+  /** arrivals asked in the present ("how many people are here today"): the latest count is said beside them */
+  present_too?: boolean;
   /** crowd yes/no: which level the question names ("crowded", "full", "quiet") */
   level?: 'busy' | 'crowded' | 'full' | 'quiet';
   /** trend and vs_usual: the direction the question asks about; none for "how is it trending" */
