@@ -83,6 +83,8 @@ test('a spot named by any noun points at one person and is answered for the scen
     const interp = ask(q);
     assert.deepEqual([interp.aggregate, typeof interp.landmark], ['dwell', 'string'], q);
   }
+  // "the end of the quay" stays a part of the place, not a spot
+  assert.match(ask('how long has the person at the end of the quay been hanging around', { location: 'ferry_quay' }).sub_area ?? '', /end of the/);
   for (const q of [
     'how many people are by the benches',
     'how long have the people by the benches been here',

@@ -501,8 +501,12 @@ function isPersonLandmark(words: string[], i: number): boolean {
   return singular && ONE_PERSON_DETERMINERS.has(words[i - 4] ?? '');
 }
 
-/** A noun the vocabulary lacks, one or two words, after "the guy by the": a spot, never after "the people by the". */
+/**
+ * A noun the vocabulary lacks, one or two words, after "the guy by the": a spot, never after "the
+ * people by the"; "the end of the quay" is a part of the place (sub-areas.ts), not a spot.
+ */
 function isNounLandmark(words: string[], i: number, landmarks: readonly string[]): boolean {
+  if (words[i + 1] === 'of') return false;
   const start = isPersonLandmark(words, i) ? i : i >= 4 && isPersonLandmark(words, i - 1) && landmarks.at(-1) === words[i - 1] ? i - 1 : -1;
   return start >= 0 && words[start - 3] !== 'people';
 }
