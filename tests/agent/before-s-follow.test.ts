@@ -143,3 +143,41 @@ test("a bare hour that replaces a said time keeps that time's half of the day", 
   const [, dayEnd] = await converse(home, ['watch the loft from 9am to 5pm', 'the cellar too, but till 3']);
   assert.deepEqual(windows(dayEnd), ['09:00 to 15:00'], dayEnd.reply);
 });
+
+test('a watch the same message stands down is not changed first', async () => {
+  for (const message of [
+    'actually the grandkids are staying in there. stop that and leave the loft alone from now on',
+    'oh the kids are having a sleepover in there, cancel it',
+  ]) {
+    const [, turn] = await converse(home, ['watch the loft tonight', message]);
+    assert.ok(!turn.changes.some((c) => c.tool === 'update_watch'), `${message}: ${turn.reply}`);
+  }
+  // (a change alone is still made)
+  const [, change] = await converse(home, ['watch the loft tonight', 'make it till 7am']);
+  assert.deepEqual(tools(change), ['update_watch wat_1'], change.reply);
+});
+
+test('"put it back on" right after a mute unmutes, with a reason said after it', async () => {
+  for (const back of ['actually put it back on', "put it back on, she's not coming till friday", 'put it back on, the plumber has gone']) {
+    const [, turn] = await converse(home, ['mute the studio motion sensor', back]);
+    assert.deepEqual(tools(turn), ['unmute_sensor s_studio_motion'], `${back}: ${turn.reply}`);
+  }
+  // (after a boundary or a stand-down it is no unmute)
+  for (const first of [['leave the studio alone'], ['watch the loft tonight', 'stop it']]) {
+    const turns = await converse(home, [...first, 'put it back on']);
+    assert.ok(!turns.at(-1)!.changes.some((c) => c.tool === 'unmute_sensor'), turns.at(-1)!.reply);
+  }
+});
+
+test('"until what time?" right after a watch was made says when it ends', async () => {
+  for (const question of ['thanks. until what time?', 'till when?', 'ok until when does it run?']) {
+    const [, turn] = await converse(home, ['watch the pergola from 8pm to 6am', question]);
+    assert.deepEqual(turn.changes, [], turn.reply);
+    assert.match(turn.reply, /06:00/, `${question}: ${turn.reply}`);
+  }
+  // (after a mute, or said first, it is left to the general reader: no change, no watch's end)
+  for (const first of [['mute the loft camera'], []]) {
+    const turns = await converse(home, [...first, 'until what time?']);
+    assert.deepEqual(turns.at(-1)!.changes, [], turns.at(-1)!.reply);
+  }
+});

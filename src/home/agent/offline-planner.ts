@@ -254,6 +254,9 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   if (notOwn) return notOwn;
   // "stop all the watches. actually no, never mind": what the message took back is not done
   if (isWithdrawnInFull(message)) return { planner: 'offline', calls: [], refusals: [], answers: [WITHDRAWN_REPLY], confidence: 1 };
+  // "thanks. until what time?" right after a watch was made or changed: when it ends
+  const untilWhen = answerUntilWhen(message, ctx);
+  if (untilWhen) return untilWhen;
   // "evening", "pm please", "the night one": the half of the day an am/pm question asked for (day-half-answer.ts)
   const half = answerDayHalf(message, ctx);
   if (half) return half;
@@ -267,7 +270,7 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   const undoAndSay =
     planUndoWithRestatement(message.trim(), ctx) ?? planWithdrawalSaidAsReverse(message.trim(), ctx) ?? planWithdrawalThenPlace(message.trim(), ctx);
   if (undoAndSay) return undoAndSay;
-  const restoredForTime = planRestoreForTime(message.trim(), ctx);
+  const restoredForTime = planRestoreForTime(message.trim(), ctx) ?? planUnmuteSaidAsBackOn(message.trim(), ctx);
   if (restoredForTime) return restoredForTime;
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
@@ -384,6 +387,23 @@ function placeHoursAfter(hours: number[], half: 'am' | 'pm'): number[] {
   return placed;
 }
 
+/** "until what time?", "thanks. till when?", "ok, until when is that?": asking when the watch just made ends. */
+const UNTIL_WHAT_TIME =
+  /^(?:(?:thanks|thank you|cheers|ta|ok(?:ay)?|great|perfect|lovely|nice|cool|and|so)[,.!]*\s+)*(?:until|till|til|up to) (?:what time|when)(?: (?:is (?:that|it)|does (?:that|it) (?:run|go|last)))?\s*\?*[\s.!]*$/i;
+
+/**
+ * "watch the terrace tonight" — "thanks. until what time?": right after a watch was made or changed, the question is
+ * when that watch ends, answered as "when does it end?" is; after any other turn it is left to the general reader
+ * (docs/decisions.md, "Before round S: follow-ups").
+ */
+function answerUntilWhen(message: string, ctx: HouseholdContext): Plan | undefined {
+  if (!UNTIL_WHAT_TIME.test(message.trim())) return undefined;
+  const last = ctx.conversation?.turns.at(-1);
+  if (!last?.actions.some((a) => a.type === 'watch.created' || a.type === 'watch.updated')) return undefined;
+  const plan = planOffline('when does it end?', ctx);
+  return plan.answers?.length && !plan.calls.length && !plan.clarification ? plan : undefined;
+}
+
 /** Where a compound may join two requests: "…, and then …", "… and …", "… then …" ("going to bed, arm everything" is one request). */
 const JOINS = /[,;]?\s+(?:and then|and|then)\s+/g;
 
@@ -483,7 +503,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   if (clarifications.length) {
     return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: clarifications.join(' '), confidence: 0.4 });
   }
-  plan.calls = dedupeCalls(plan.calls);
+  plan.calls = dropChangesOfStoodDown(dedupeCalls(plan.calls));
   // the plan must account for every time, day and date the message says, or it asks
   const mismatch = checkPlanAgainstMessage(message, plan, ctx);
   if (mismatch) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: mismatch, confidence: 0.4 });
@@ -508,6 +528,16 @@ function startPlanState(ctx: HouseholdContext, readings: Reading[]): PlanState {
   for (const r of readings)
     for (const m of r.mentions) for (const s of getPlaceSensors(m.place)) if (m.place.type !== 'group') state.mentionedSensorIds.add(s.id);
   return state;
+}
+
+/**
+ * "…the kids have got a sleepover in there. stop that and leave the rumpus room alone": a change of a watch the same
+ * plan then stands down changes nothing that stays, so it is not made (docs/decisions.md, "Before round S: follow-ups").
+ */
+function dropChangesOfStoodDown(calls: Plan['calls']): Plan['calls'] {
+  return calls.filter(
+    (c, k) => c.tool !== 'update_watch' || !calls.slice(k + 1).some((d) => d.tool === 'stand_down_watch' && d.args.watch_id === c.args.watch_id),
+  );
 }
 
 /** Words a place was read through as slips of this home's names ("dor" as "door"): said like typos. */
@@ -1094,6 +1124,23 @@ function planRestoreForTime(message: string, ctx: HouseholdContext): Plan | unde
   if (plan.calls.length !== 1 || call.tool !== 'create_watch') return plan.calls.length ? undefined : plan;
   call.args = { ...call.args, sensor_ids: stood.sensor_ids, subject: stood.subject };
   return plan;
+}
+
+/** "actually put it back on, he's not coming till tomorrow": "it" back on, with at most a reason said after it. */
+const BACK_ON_WITH_REASON =
+  /^(?:(?:ok(?:ay)?|actually|oh|hmm|wait|no|sorry|oops)[,!.]?\s+)*(?:put|turn|switch)\s+(?:it|that|them|those)\s+back\s+on(?:\s+(?:now|again|please))*(?:\s*[,;.]\s*(?:he|she|they|we|i|you|the\s+\w+)(?:'s|'re|'m| is| are| am| was| were|'ll| will|'s not| isn't| aren't| has| have)\b.*)?[.!]*$/i;
+
+/**
+ * "mute the loft sensor" — "actually put it back on, he's not coming till tomorrow": right after a mute (and only
+ * then), "it" back on is the mute undone; what follows is the reason, whose times are not the request's
+ * (docs/decisions.md, "Before round S: follow-ups").
+ */
+function planUnmuteSaidAsBackOn(message: string, ctx: HouseholdContext): Plan | undefined {
+  if (!BACK_ON_WITH_REASON.test(message.replace(/[\u2018\u2019]/g, "'"))) return undefined;
+  const changes = ctx.conversation?.turns.at(-1)?.actions.filter((a) => CHANGE_ACTIONS.has(a.type)) ?? [];
+  if (!changes.length || changes.some((a) => a.type !== 'sensor.muted')) return undefined;
+  const undo = planUndo(ctx);
+  return undo.clarification || !undo.calls.every((c) => c.tool === 'unmute_sensor') ? undefined : undo;
 }
 
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
