@@ -73,6 +73,8 @@ const normalizeMessage = createNormalizer(listCorrectableWords());
 import { addDays, countDaysBetween, formatClock, getWeekday, isValidTimeZone, toLocalDate, toWallClock } from '../../platform/time/index.ts';
 import type { WATCH_CONDITIONS } from './tools.ts';
 import { askPolarSunWindow } from './polar-sun.ts';
+import { findPluralWatches } from './conversation-watches.ts';
+import { readDayHalfAnswer } from './day-half-answer.ts';
 
 type Condition = (typeof WATCH_CONDITIONS)[number];
 
@@ -115,6 +117,8 @@ interface Reading {
   unresolved?: string;
   /** "…, the nursery keeps creaking", "…, we've got guests 37": what a reason beside the request leaves open, asked about (see findPlaceReason, markReasonUsed). */
   reasonQuestion?: string;
+  /** "stop them", "cancel both": the watches a plural reference means, [] when it fits none (asked; conversation-watches.ts). */
+  pluralWatchIds?: string[];
   /** Token indexes the reading used (time, cue, places, conditions, references, names): see docs/decisions.md, "Coverage before action". */
   used: Set<number>;
   /** The token ranges the reading covers: its clause, and clauses folded into it (a correction, a time said after). */
@@ -237,6 +241,9 @@ function asksForChange(own: string, ctx: HouseholdContext): boolean {
 
 /** What is answered before the general reader reads the message: bad input, pretend-system and quoted text, "undo", corrections, the tools' own readers, another language, the face recognition switch, chit-chat. */
 function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): Plan | undefined {
+  // "yes please", "sunrise is fine", "6": the end the start-only question asked for (askAboutStartOnly); a bare clock has no letters
+  const sunrise = answerSunriseOffer(message, ctx);
+  if (sunrise) return sunrise;
   const bad = findBadInput(message);
   if (bad) {
     plan.clarification = `${bad} ${HELP_TEXT} What would you like me to do?`;
@@ -247,9 +254,12 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   if (notOwn) return notOwn;
   // "stop all the watches. actually no, never mind": what the message took back is not done
   if (isWithdrawnInFull(message)) return { planner: 'offline', calls: [], refusals: [], answers: [WITHDRAWN_REPLY], confidence: 1 };
-  // "yes please", "sunrise is fine": the sunrise the start-only question offered (askAboutStartOnly)
-  const sunrise = answerSunriseOffer(message, ctx);
-  if (sunrise) return sunrise;
+  // "thanks. until what time?" right after a watch was made or changed: when it ends
+  const untilWhen = answerUntilWhen(message, ctx);
+  if (untilWhen) return untilWhen;
+  // "evening", "pm please", "the night one": the half of the day an am/pm question asked for (day-half-answer.ts)
+  const half = answerDayHalf(message, ctx);
+  if (half) return half;
   // after a turn that asked or answered and changed nothing, "ok leave it then", "fine, forget it",
   // "no, leave it": no new object, so nothing changes (see docs/decisions.md, "Round F household: relative days and starts")
   if (LEAVE_IT.test(message.trim()) && ctx.conversation?.turns.length && !ctx.conversation.turns.at(-1)!.actions.length) {
@@ -260,7 +270,7 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   const undoAndSay =
     planUndoWithRestatement(message.trim(), ctx) ?? planWithdrawalSaidAsReverse(message.trim(), ctx) ?? planWithdrawalThenPlace(message.trim(), ctx);
   if (undoAndSay) return undoAndSay;
-  const restoredForTime = planRestoreForTime(message.trim(), ctx);
+  const restoredForTime = planRestoreForTime(message.trim(), ctx) ?? planUnmuteSaidAsBackOn(message.trim(), ctx);
   if (restoredForTime) return restoredForTime;
   // "never mind" and "no, I meant the hall camera" right after a mute or a boundary correct it
   const corrected = planCorrectionOfSensorChange(message.trim(), ctx);
@@ -308,13 +318,16 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
 /** "yes", "yes please", "sunrise is fine", "that's fine": taking what a question offered. */
 const TAKES_OFFER =
   /^(?:(?:yes|yeah|yep|yup|sure|ok|okay)(?:[\s,]+(?:please|thanks|thank you|that's fine|thats fine|sunrise is fine|sunrise))*|(?:sunrise|that|it)(?:'s| is) fine|thats fine|sunrise is good|sunrise please)[\s.!]*$/;
+/** "6", "6am", "6:30 please": a clock said alone, the end the start-only question asked for. */
+const BARE_END_CLOCK = /^(\d{1,2}(?:[:.]\d{2})?(?:\s*(?:am|pm|a\.m\.|p\.m\.))?)(?:[\s,]+(?:please|thanks|thank you|o'clock))?[\s.!]*$/;
 /** "no", "nope": turning down what a question offered, and nothing else said. */
 const DECLINES_OFFER = /^(?:no|nope|nah)(?:[\s,]+(?:thanks|thank you))?[\s.!]*$/;
 
 /**
  * After "From 22:00 until when should I watch the lift lobby: until sunrise (05:47), or another time…?"
  * (askAboutStartOnly), "yes please" or "sunrise is fine" takes the sunrise offered, as "until sunrise" does; "no"
- * asks again. Only that question is answered so: the last turn changed nothing and, planned again, asks it
+ * asks again; a clock said alone ("6", "6:30am") is the end, as "until 6" is. Only that question is answered so: the
+ * last turn changed nothing and, planned again, asks it
  * (docs/decisions.md, "Round R: times").
  */
 function answerSunriseOffer(message: string, ctx: HouseholdContext): Plan | undefined {
@@ -323,13 +336,72 @@ function answerSunriseOffer(message: string, ctx: HouseholdContext): Plan | unde
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'");
   const takes = TAKES_OFFER.test(text);
-  if (!takes && !DECLINES_OFFER.test(text)) return undefined;
+  const clock = BARE_END_CLOCK.exec(text)?.[1];
+  if (!takes && !clock && !DECLINES_OFFER.test(text)) return undefined;
   const turns = ctx.conversation?.turns ?? [];
   const last = turns.at(-1);
   if (!last || last.actions.length) return undefined;
   const asked = planOffline(last.message, { ...ctx, conversation: { turns: turns.slice(0, -1) } });
   if (asked.calls.length || !/^From \S+ until when should I watch[^:]*: until sunrise \(/.test(asked.clarification ?? '')) return undefined;
+  if (clock) return planOffline(`until ${clock}`, ctx);
   return takes ? planOffline('until sunrise', ctx) : asked;
+}
+
+/**
+ * After an am/pm question ("From 7 until 9 in the morning, or from 7 until 9 in the evening?", "… (say am or pm)?"),
+ * an answer that only picks a half of the day ("evening", "pm please", "the night one") puts the request's first clock
+ * in that half and each later clock at its next hour after it; the request asked about is planned again so. Only
+ * when the last turn changed nothing and asked, and its request said its clocks in digits with no am/pm; when the
+ * request so said still does not act, the question is asked again, never guessed (docs/decisions.md, "Before round S:
+ * follow-ups").
+ */
+function answerDayHalf(message: string, ctx: HouseholdContext): Plan | undefined {
+  if (!readDayHalfAnswer(message, false) && !readDayHalfAnswer(message, true)) return undefined;
+  const turns = ctx.conversation?.turns ?? [];
+  const last = turns.at(-1);
+  if (!last || last.actions.length) return undefined;
+  const earlier = { ...ctx, conversation: { turns: turns.slice(0, -1) } };
+  const asked = planOffline(last.message, earlier);
+  if (asked.calls.length || !asked.clarification) return undefined;
+  const timed = readMessage(last.message, earlier).filter((r) => r.time.anchors.length);
+  const r = timed.length === 1 ? timed[0] : undefined;
+  if (!r || r.time.anchors.some((a) => a.kind !== 'clock' || a.meridiemCertain)) return undefined;
+  const at = [...r.time.consumed].sort((a, b) => a - b).filter((k) => /^\d{1,2}(?::\d{2})?$/.test(r.tokens[k]?.text ?? ''));
+  const hours = at.map((k) => Number(r.tokens[k].text.split(':')[0]));
+  if (!at.length || at.length !== r.time.anchors.length || hours.some((h) => h < 1 || h > 12)) return undefined;
+  const half = readDayHalfAnswer(message, hours.length > 1 && hours[1] % 12 < hours[0] % 12);
+  if (!half) return undefined;
+  const clocks = placeHoursAfter(hours, half);
+  const rewritten = r.tokens.map((t, k) => (at.includes(k) ? `${t.text}${clocks[at.indexOf(k)] < 12 ? 'am' : 'pm'}` : t.text)).join(' ');
+  const plan = planOffline(rewritten, earlier);
+  return plan.calls.length && !plan.clarification ? plan : asked;
+}
+
+/** Hours said 1–12 as 0–23: the first in the half said, each later one the next after the one before. */
+function placeHoursAfter(hours: number[], half: 'am' | 'pm'): number[] {
+  const placed = [(hours[0] % 12) + (half === 'pm' ? 12 : 0)];
+  for (const h of hours.slice(1)) {
+    const prev = placed.at(-1)!;
+    placed.push(h % 12 > prev ? h % 12 : (h % 12) + 12 > prev ? (h % 12) + 12 : h % 12);
+  }
+  return placed;
+}
+
+/** "until what time?", "thanks. till when?", "ok, until when is that?": asking when the watch just made ends. */
+const UNTIL_WHAT_TIME =
+  /^(?:(?:thanks|thank you|cheers|ta|ok(?:ay)?|great|perfect|lovely|nice|cool|and|so)[,.!]*\s+)*(?:until|till|til|up to) (?:what time|when)(?: (?:is (?:that|it)|does (?:that|it) (?:run|go|last)))?\s*\?*[\s.!]*$/i;
+
+/**
+ * "watch the terrace tonight" — "thanks. until what time?": right after a watch was made or changed, the question is
+ * when that watch ends, answered as "when does it end?" is; after any other turn it is left to the general reader
+ * (docs/decisions.md, "Before round S: follow-ups").
+ */
+function answerUntilWhen(message: string, ctx: HouseholdContext): Plan | undefined {
+  if (!UNTIL_WHAT_TIME.test(message.trim())) return undefined;
+  const last = ctx.conversation?.turns.at(-1);
+  if (!last?.actions.some((a) => a.type === 'watch.created' || a.type === 'watch.updated')) return undefined;
+  const plan = planOffline('when does it end?', ctx);
+  return plan.answers?.length && !plan.calls.length && !plan.clarification ? plan : undefined;
 }
 
 /** Where a compound may join two requests: "…, and then …", "… and …", "… then …" ("going to bed, arm everything" is one request). */
@@ -431,7 +503,7 @@ export function planOffline(message: string, ctx: HouseholdContext): Plan {
   if (clarifications.length) {
     return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: clarifications.join(' '), confidence: 0.4 });
   }
-  plan.calls = dedupeCalls(plan.calls);
+  plan.calls = dropChangesOfStoodDown(dedupeCalls(plan.calls));
   // the plan must account for every time, day and date the message says, or it asks
   const mismatch = checkPlanAgainstMessage(message, plan, ctx);
   if (mismatch) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: mismatch, confidence: 0.4 });
@@ -456,6 +528,16 @@ function startPlanState(ctx: HouseholdContext, readings: Reading[]): PlanState {
   for (const r of readings)
     for (const m of r.mentions) for (const s of getPlaceSensors(m.place)) if (m.place.type !== 'group') state.mentionedSensorIds.add(s.id);
   return state;
+}
+
+/**
+ * "…the kids have got a sleepover in there. stop that and leave the rumpus room alone": a change of a watch the same
+ * plan then stands down changes nothing that stays, so it is not made (docs/decisions.md, "Before round S: follow-ups").
+ */
+function dropChangesOfStoodDown(calls: Plan['calls']): Plan['calls'] {
+  return calls.filter(
+    (c, k) => c.tool !== 'update_watch' || !calls.slice(k + 1).some((d) => d.tool === 'stand_down_watch' && d.args.watch_id === c.args.watch_id),
+  );
 }
 
 /** Words a place was read through as slips of this home's names ("dor" as "door"): said like typos. */
@@ -1044,6 +1126,23 @@ function planRestoreForTime(message: string, ctx: HouseholdContext): Plan | unde
   return plan;
 }
 
+/** "actually put it back on, he's not coming till tomorrow": "it" back on, with at most a reason said after it. */
+const BACK_ON_WITH_REASON =
+  /^(?:(?:ok(?:ay)?|actually|oh|hmm|wait|no|sorry|oops)[,!.]?\s+)*(?:put|turn|switch)\s+(?:it|that|them|those)\s+back\s+on(?:\s+(?:now|again|please))*(?:\s*[,;.]\s*(?:he|she|they|we|i|you|the\s+\w+)(?:'s|'re|'m| is| are| am| was| were|'ll| will|'s not| isn't| aren't| has| have)\b.*)?[.!]*$/i;
+
+/**
+ * "mute the loft sensor" — "actually put it back on, he's not coming till tomorrow": right after a mute (and only
+ * then), "it" back on is the mute undone; what follows is the reason, whose times are not the request's
+ * (docs/decisions.md, "Before round S: follow-ups").
+ */
+function planUnmuteSaidAsBackOn(message: string, ctx: HouseholdContext): Plan | undefined {
+  if (!BACK_ON_WITH_REASON.test(message.replace(/[\u2018\u2019]/g, "'"))) return undefined;
+  const changes = ctx.conversation?.turns.at(-1)?.actions.filter((a) => CHANGE_ACTIONS.has(a.type)) ?? [];
+  if (!changes.length || changes.some((a) => a.type !== 'sensor.muted')) return undefined;
+  const undo = planUndo(ctx);
+  return undo.clarification || !undo.calls.every((c) => c.tool === 'unmute_sensor') ? undefined : undo;
+}
+
 /** The reverse of the conversation's last change ("undo that", "put it back"), or a question when it cannot be reversed. */
 function planUndo(ctx: HouseholdContext): Plan {
   const plan: Plan = { planner: 'offline', calls: [], refusals: [] };
@@ -1116,6 +1215,21 @@ const NEVER_MIND =
   /^(?:(?:ok(?:ay)?|oh|actually|sorry|no|wait|ah)[,!.]?\s+)*(?:never\s?mind|forget (?:it|that)|scrap that|cancel that)(?:[,.!;]?\s*(?:you can|go ahead and|feel free to|it's fine to|it is fine to)?\s*(?:watch|look at|keep an eye on|monitor|use)\s+(?:it|that|them|there|that one)(?:\s+again)?)?(?:\s+please)?[.!]*$/i;
 /** "no wait, I meant the hall camera": the object of the last change was the wrong one. */
 const MEANT_OTHER = /^(?:(?:no|nope|sorry|oops|actually|wait|ah)[,!.]?\s+)*(?:i meant|i mean|i wanted|make that)\s+(.+?)[.!]*$/i;
+/** "no, the shed", "sorry, the garage one", "no wait, the hall camera instead": a place alone after a correction word. */
+const PLACE_SAID_AS_CORRECTION = /^(?:(?:no|nope|sorry|oops|wait|hm+|um+|uh)[,!.]?\s+)+((?:the|my|our)\s+.+?)(?:[,\s]+(?:please|instead|then))*[.!]*$/i;
+/** Words that make the place after "no, …" more than a correction of the object ("no, the shed too", "no, the shed is fine"). */
+const NOT_ONLY_A_PLACE = /\b(?:too|also|as well|and|or|both|all|is|are|was|were|fine|ok|okay|not|isn't|aren't|already|still|again|first|later)\b/i;
+
+/**
+ * "no, the shed", "sorry, the garage one" right after a mute or a boundary: the place said alone is the object meant,
+ * as "no, I meant the shed" is (docs/decisions.md, "Before round S: follow-ups"). Anything more than a place is left to
+ * the general reader.
+ */
+function readPlaceSaidAsCorrection(message: string): string | undefined {
+  const place = PLACE_SAID_AS_CORRECTION.exec(message.trim())?.[1];
+  return place && !NOT_ONLY_A_PLACE.test(place) ? place : undefined;
+}
+
 const SENSOR_CHANGES: Record<string, string> = {
   'sensor.muted': 'mute',
   'sensor.unmuted': 'unmute',
@@ -1134,7 +1248,7 @@ function planCorrectionOfSensorChange(message: string, ctx: HouseholdContext): P
   const changes = last?.actions.filter((a) => CHANGE_ACTIONS.has(a.type)) ?? [];
   if (changes.length !== 1 || !(changes[0].type in SENSOR_CHANGES)) return undefined;
   if (NEVER_MIND.test(message)) return planUndo(ctx);
-  const meant = MEANT_OTHER.exec(message)?.[1];
+  const meant = MEANT_OTHER.exec(message)?.[1] ?? readPlaceSaidAsCorrection(message);
   if (!meant) return undefined;
   const verb = changes[0].type;
   const redo = planOffline(
@@ -1410,6 +1524,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
   moveCorrectedWatches(readings);
   for (const r of readings) correctPlaceWithinClause(r);
   if (depth === 0) for (const r of readings) resolvePluralReference(r, ctx);
+  if (depth === 0) for (const r of readings) resolvePluralWatchReference(r, ctx);
   for (const r of readings) giveChangeAmountItsUnit(r, ctx);
   for (const r of readings) giveChangeAmountClock(r, ctx);
   return readings;
@@ -2472,6 +2587,8 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false, c
     let own = r.time.anchors.map((a) => (a.role === 'point' && kept.some((k) => k.role === 'end') ? { ...a, role: 'start' as const } : a));
     // "watch the kitchen from 11" — "till 7 tomorrow": the day said with the end dates the end only;
     // the kept start stays its next occurrence (docs/decisions.md, "Round L household: times")
+    // "…from 8pm to 6am" — "the shed too but from 10": a bare hour that replaces a time keeps that time's half of the day
+    if (kept.length) own = own.map((a) => keepHalfOfReplaced(a, source.time.anchors));
     const endDay = dateEndOnly(r, source, kept, own, ctx);
     if (endDay) own = own.map((a) => (a.kind === 'clock' && !a.date ? { ...a, date: endDay } : a));
     if (kept.length)
@@ -2490,6 +2607,21 @@ function inheritRequest(r: Reading, source: Reading, fromConversation = false, c
   if (!r.conditions.length) r.conditions = source.conditions;
   if (!r.mentions.length) r.mentions = source.mentions;
   r.startRequested ||= source.startRequested;
+}
+
+/**
+ * A clock said with no am/pm that replaces a time of the request before ("from 8pm to 6am" — "but from 10") is in
+ * the half of the day nearest the time it replaces (22:00, not 10:00), when that time's half was said; a tie or any
+ * other anchor is kept as read (docs/decisions.md, "Before round S: follow-ups").
+ */
+function keepHalfOfReplaced(a: TimeSpec['anchors'][number], before: TimeSpec['anchors']): TimeSpec['anchors'][number] {
+  if (a.kind !== 'clock' || a.meridiemCertain || a.date || a.hour > 12) return a;
+  const replaced = before.find((b) => b.role === a.role);
+  if (replaced?.kind !== 'clock' || !replaced.meridiemCertain) return a;
+  const distance = (h: number) => Math.min(Math.abs(h - replaced.hour), 24 - Math.abs(h - replaced.hour));
+  const [am, pm] = [a.hour % 12, (a.hour % 12) + 12];
+  if (distance(am) === distance(pm)) return a;
+  return { ...a, hour: distance(am) < distance(pm) ? am : pm, meridiemCertain: true };
 }
 
 /**
@@ -3972,6 +4104,12 @@ function findTargetWatches(r: Reading, state: PlanState, usePlaces: boolean): { 
     }
     return { watches: found };
   }
+  // "stop both": the watches the conversation last made, or asked which
+  if (r.pluralWatchIds && state.watches.length) {
+    const plural = state.watches.filter((w) => r.pluralWatchIds!.includes(w.id));
+    if (plural.length) return { watches: plural };
+    return { watches: [], question: `Which watches do you mean: ${state.watches.map((w) => `the ${w.subject} (${w.window})`).join(', ')}?` };
+  }
   // "cancel the 6 o'clock one": named by its start, which outranks the watch last talked about
   if (WATCH_BY_START.test(r.text)) {
     const byStart = findWatchByStartTime(r.text, state);
@@ -5070,6 +5208,21 @@ function resolvePluralReference(r: Reading, ctx: HouseholdContext): void {
     ];
   } else r.mentions = named.map((place) => ({ ...at, text: subjectOf(place), place }));
   r.hasReference = false;
+}
+
+/**
+ * "watch the shed from 9pm" — "and the garage, same times" — "stop both": a plural reference in a stand-down that names
+ * no place is the watches the conversation last made (conversation-watches.ts); "both" that fits none is asked,
+ * "them" after one watch is read as before (docs/decisions.md, "Before round S: follow-ups").
+ */
+function resolvePluralWatchReference(r: Reading, ctx: HouseholdContext): void {
+  if (r.intent !== 'stand_down' || r.mentions.length || r.wantsAll || r.question) return;
+  const plural = readPluralReference(r);
+  if (!plural) return;
+  const ids = findPluralWatches(ctx, plural.count);
+  if (!ids && plural.count !== 2) return;
+  for (const k of plural.at) r.used.add(k);
+  r.pluralWatchIds = ids ?? [];
 }
 
 /** A turn that continues the one before it rather than naming a new set: "and the back door?", "what about the shed?". */
