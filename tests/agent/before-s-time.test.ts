@@ -123,3 +123,16 @@ test('a household question about the night asked in the evening starts at this e
   const [morning] = await converse(at('08:00'), ['anything in the yard during the night?']);
   assert.match(morning.reply, /Nov 20 17:2\d to 06:00/, morning.reply);
 });
+
+test('a bare range whose morning reading is the small hours, gone, and whose afternoon reading is ahead today is the afternoon', async () => {
+  await expectWindow(at('13:20'), 'watch the yard between 3 and 6', '2026-11-21T15:00', '2026-11-21T18:00');
+  await expectWindow(at('11:00'), 'keep an eye on the workshop from 2 to 5', '2026-11-21T14:00', '2026-11-21T17:00');
+  await expectWindow(at('08:00'), 'watch the office between 3 and 5:30', '2026-11-21T15:00', '2026-11-21T17:30');
+  // must not fire: the afternoon's reading passed (both readings tomorrow), the morning's still ahead, a crossing
+  // range, or a range with both readings ahead
+  await expectAsked(at('19:00'), 'watch the yard between 3 and 6');
+  await expectAsked(at('02:00'), 'watch the yard between 3 and 6');
+  await expectAsked(at('08:00'), 'watch the yard from 10 to 2');
+  await expectAsked(at('08:00'), 'watch the workshop from 9 till 5');
+  await expectAsked(at('06:00'), 'watch the workshop from 7 to 9');
+});
