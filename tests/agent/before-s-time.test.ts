@@ -136,3 +136,36 @@ test('a bare range whose morning reading is the small hours, gone, and whose aft
   await expectAsked(at('08:00'), 'watch the workshop from 9 till 5');
   await expectAsked(at('06:00'), 'watch the workshop from 7 to 9');
 });
+
+test('someone dropping or stopping by, said beside a watch, is a reason, not a stand-down', async () => {
+  for (const said of [
+    'watch the yard tomorrow 9 to 11, the courier is dropping off a parcel',
+    "watch the yard tomorrow from 9 to 11, guy's dropping off a pallet",
+    'keep an eye on the yard tomorrow 9 to 11, my mate is dropping by',
+  ]) {
+    const [turn] = await converse(at('13:20'), [said]);
+    assert.deepEqual(
+      turn.changes.map((c) => c.tool),
+      ['create_watch'],
+      `${said}: ${turn.reply}`,
+    );
+    assert.deepEqual(window(turn, said), ['2026-11-22T09:00', '2026-11-22T11:00']);
+  }
+  // must not fire: "drop it", "drop the yard watch" still stand the watch down
+  for (const said of ['drop it', 'drop the yard watch']) {
+    const turns = await converse(at('13:20'), ['watch the yard tonight', said]);
+    assert.deepEqual(
+      turns[1].changes.map((c) => c.tool),
+      ['stand_down_watch'],
+      `${said}: ${turns[1].reply}`,
+    );
+  }
+});
+
+test('a bare hour before a comma keeps its reading: "a" after the comma is no "am"', async () => {
+  await expectWindow(at('13:20'), 'watch the workshop till 5, a parcel is coming', '2026-11-21T13:20', '2026-11-21T17:00');
+  await expectWindow(at('13:20'), 'watch the yard until 6, a friend is picking up the van', '2026-11-21T13:20', '2026-11-21T18:00');
+  // must not fire: "5am", "5 a.m." and "5a" are the morning
+  await expectWindow(at('13:20'), 'watch the workshop till 5 a.m.', '2026-11-21T13:20', '2026-11-22T05:00');
+  await expectWindow(at('13:20'), 'watch the workshop till 5a', '2026-11-21T13:20', '2026-11-22T05:00');
+});

@@ -1516,8 +1516,11 @@ function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: Clo
     pieces.push({ text: '.', tokens: [i], night: false });
     return i;
   }
+  // ("till 5, a parcel is coming": chrono would read "5 a" as 5am across the comma)
   const ends =
-    tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
+    tokens[i].breakAfter === '.' ||
+    (Boolean(tokens[i].breakAfter) && ['a', 'p'].includes(tokens[i + 1]?.text ?? '')) ||
+    (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
   pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
   return i;
 }
