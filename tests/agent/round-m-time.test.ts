@@ -108,11 +108,13 @@ test('the same times on a night with no clock change, or clear of the change, ar
   }
 });
 
+// "between 3 and 6" without "today" said at 11:00 is the afternoon too since "Before round S: times" (docs/decisions.md);
+// tests/agent/before-s-time.test.ts holds that class
 test('"between 3 and 6 today" said when the morning reading is over is the afternoon; otherwise it is asked', async () => {
   const [late] = await converse(at('2026-11-21T11:00:00Z'), ['watch the garage between 3 and 6 today']);
   assert.deepEqual(window(late, 'between 3 and 6 today'), ['2026-11-21T15:00', '2026-11-21T18:00']);
   for (const [now, message] of [
-    ['2026-11-21T11:00:00Z', 'watch the garage between 3 and 6'],
+    ['2026-11-21T19:00:00Z', 'watch the garage between 3 and 6'],
     ['2026-11-21T01:00:00Z', 'watch the garage between 3 and 6 today'],
   ] as const) {
     const [turn] = await converse(at(now), [message]);

@@ -47,7 +47,8 @@ test('arming beside a part that needs an answer, or beside no request, changes n
     const [turn] = await converse('q_omaha_home', [message]);
     assert.deepEqual(turn.changes, [], `${message}: ${turn.reply}`);
   }
-  const [ampm] = await converse('q_ljubljana_armed', ['disarm and watch the garage from 2 to 5']);
+  // ("from 2 to 5" said at 13:05 is the afternoon since "Before round S: times" in docs/decisions.md; "from 10 to 2" is still asked)
+  const [ampm] = await converse('q_ljubljana_armed', ['disarm and watch the garage from 10 to 2']);
   assert.deepEqual(ampm.changes, [], ampm.reply);
   assert.match(ampm.reply, /disarm the house/, ampm.reply);
   // "going to bed, arm everything": one request, as before

@@ -12,5 +12,5 @@ import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
 test('round Q household set: correct ≥ 144, wrong ≤ 1', { timeout: 900_000 }, async () => {
-  await gateHousehold('Q', { size: 152, minCorrect: 144, maxWrong: 1 });
+  await gateHousehold('Q', { size: 152, minCorrect: 146, maxWrong: 1 });
 });

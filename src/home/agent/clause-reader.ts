@@ -94,6 +94,16 @@ function isPersonNounGuard(tokens: Token[], i: number): boolean {
 }
 const DETERMINERS = new Set(['the', 'a', 'our', 'my', 'your', 'their', 'his', 'her']);
 
+/**
+ * "guy's dropping off a pallet", "my mate is dropping by", "the neighbour is stopping by at 6": someone coming by, a reason
+ * said beside the request, not a request to drop a watch (docs/decisions.md, "Before round S: times"). "drop the
+ * garage watch" is still one.
+ */
+function isSomeoneDroppingBy(tokens: Token[], i: number): boolean {
+  const moving = ['dropping', 'drops', 'dropped', 'stopping', 'stops', 'stopped'].includes(tokens[i].text);
+  return moving && ['off', 'by', 'in', 'round', 'over'].includes(tokens[i + 1]?.text ?? '');
+}
+
 /** The strongest intent cue in tokens[from, to): most cue words, then the table's order. */
 export function findIntent(tokens: Token[], from: number, to: number, skip: Set<number> = new Set()): Pick<Clause, 'intent' | 'cue'> {
   let best: { cue: CompiledCue; start: number; end: number; matched: number[] } | undefined;
@@ -110,6 +120,7 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
       // "the driveway and porch watches": the noun alone is no request to watch
       if (cue.parts.length === 1 && tokens[i].text === 'watches' && tokens[i].isNoun) continue;
       if (cue.parts.length === 1 && isPersonNounGuard(tokens, i)) continue;
+      if (cue.parts.length === 1 && isSomeoneDroppingBy(tokens, i)) continue;
       const end = matchFrom(tokens, i, to, cue.parts, skip, matched);
       if (end < 0) continue;
       if (!best || cue.words > best.cue.words || (cue.words === best.cue.words && cue.order < best.cue.order)) {

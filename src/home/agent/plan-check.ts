@@ -375,8 +375,8 @@ function checkTwoWayRange(
   w: string[],
   clocks: SaidClock[],
   head: string,
-  walls: { hour: number }[],
-  now: { hour: number; minute: number },
+  walls: { hour: number; day: number }[],
+  now: { hour: number; minute: number; day: number },
 ): string | undefined {
   // ("the cleaner comes at 2 tomorrow, watch the kitchen from 2 to 4": a statement's hour beside the
   // range, said last, decides nothing: a plan that read the range in the small hours is asked about —
@@ -388,10 +388,11 @@ function checkTwoWayRange(
   const same = clocks.length === 2 && a.hour % 12 === b.hour % 12 && a.minute === b.minute;
   const smallHours = a.hour >= 1 && a.hour <= 5 && b.hour > a.hour && b.hour <= 6;
   if (!same && !smallHours) return undefined;
-  // "between 3 and 6 today" said at 11:00: the morning's reading is over, so the afternoon's (the
-  // plan's) is the only one still ahead today (docs/decisions.md, "Round M household: times")
+  // "between 3 and 6" said at 11:00 or 13:20: the morning's reading is the night's small hours and over, so the
+  // afternoon's (the plan's, today) is the only one still ahead today; said after the afternoon's reading, or while
+  // the morning's is still ahead, it is asked (docs/decisions.md, "Round M household: times", "Before round S: times")
   const morningOver = now.hour * 60 + now.minute >= (b.hour % 12) * 60 + b.minute;
-  if (!same && w.includes('today') && morningOver && walls.every((x) => x.hour >= 12)) return undefined;
+  if (!same && morningOver && walls.every((x) => x.hour >= 12 && x.day === now.day)) return undefined;
   const what = same
     ? `"${a.text} to ${b.text}" can be ${a.hour % 12 || 12} in the morning to ${b.hour % 12 || 12} in the evening, or the night through`
     : `"${a.text}" to "${b.text}" can be in the morning or in the afternoon`;

@@ -7,6 +7,7 @@ import nlp from 'compromise';
 import { distance } from 'fastest-levenshtein';
 import { SPELLING_FIXES, STOP_WORDS } from './words.ts';
 import { isEnglishWord, isLexiconNoun } from './lexicon/wordnet.ts';
+import { writtenClocksAndAmounts } from './written-clocks.ts';
 
 export interface Token {
   /** Lower-case surface form (contractions expanded). */
@@ -241,6 +242,8 @@ function computeNormalized(message: string, names: string[], correctable: Readon
       /\b([a-z]+)'s(?= (?:all |now )?(?:fine|ok|okay|alright|all right|safe|clear|empty|quiet|secure|sorted|good|done|over|locked|shut|closed)\b)/g,
       '$1 is',
     );
+  // "18h30", "until 0630", "for 2h", "til 7ish", "first light" (./written-clocks.ts)
+  text = writtenClocksAndAmounts(text);
   const nameSet = new Set(names);
   text = joinSplitNames(text, names, nameSet);
   // the correction candidates are built only for a word no list knows (most messages have none)

@@ -98,8 +98,23 @@ const overnightParser: chrono.Parser = {
   extract: (context) => context.createParsingComponents({}).addTag('casualReference/overnight'),
 };
 
+/**
+ * "in the night", "during the night": the night itself, never chrono's evening; read as "last night" by day and as
+ * "tonight" from the evening on (docs/decisions.md, "Before round S: times").
+ */
+const theNightParser: chrono.Parser = {
+  pattern: () => /\b(?:in|during|through|thru|over)\s+the\s+night\b/i,
+  extract: (context) => context.createParsingComponents({}).addTag('casualReference/theNight'),
+};
+
+/** "in the small hours", "the wee hours", "the early hours": the latest 00:00 to 05:00. */
+const smallHoursParser: chrono.Parser = {
+  pattern: () => /\bthe\s+(?:small|wee|early)\s+hours(?:\s+of\s+(?:the\s+)?morning)?\b(?!\s+of\b)/i,
+  extract: (context) => context.createParsingComponents({}).addTag('casualReference/smallHours'),
+};
+
 const parser = chrono.casual.clone();
-parser.parsers.push(bareHourParser, overnightParser);
+parser.parsers.push(bareHourParser, overnightParser, theNightParser, smallHoursParser);
 
 /**
  * chrono reads "from 2 to 3pm" but not "between 2 and 3pm"; rewrite the words in place,
@@ -354,6 +369,13 @@ function resolveClockPoint(
   return undefined;
 }
 
+/** "in the small hours": today's 00:00 to 05:00, up to now (docs/decisions.md, "Before round S: times"). */
+function resolveSmallHours({ now, timeZone }: TimeScope, phrase: string): TimePhrase {
+  const from = startOfZonedDay(now, timeZone);
+  const to = Math.min(atZonedTime(from, 5, 0, timeZone), now);
+  return { kind: 'range', from, to, phrase, label: `${phraseOnly(phrase)} (${formatMoment(from, timeZone, now)} to ${formatMoment(to, timeZone, now)})` };
+}
+
 /** A day or a part of one: "last night", "this morning", "yesterday", "this week". */
 function resolveDay(result: chrono.ParsedResult, scope: TimeScope, prep: { word: string | null; start: number }, phrase: string, lower: string): TimePhrase {
   const { now, timeZone } = scope;
@@ -368,7 +390,9 @@ function resolveDay(result: chrono.ParsedResult, scope: TimeScope, prep: { word:
 
   // "last night", "tonight": evening through night
   const dayPart = dayPartOf(result);
-  const nightSpan = /\b(?:last night|overnight)\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : null;
+  if (hasTag(result, 'casualReference/smallHours')) return resolveSmallHours(scope, phrase);
+  const theNight = hasTag(result, 'casualReference/theNight') ? (toWallClock(now, timeZone).hour >= NIGHT_SPAN[0] ? 0 : -1) : null;
+  const nightSpan = /\b(?:last night|overnight)\b/.test(lower) ? -1 : /\btonight\b/.test(lower) ? 0 : theNight;
   if (nightSpan !== null || dayPart !== null) {
     const [h0, h1] = nightSpan !== null ? NIGHT_SPAN : DAY_PARTS[dayPart!];
     // "tonight" asked between midnight and the night's end is the night in progress, which

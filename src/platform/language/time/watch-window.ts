@@ -52,6 +52,8 @@ export interface TimeSpec {
   night: boolean;
   /** The night was said only as the start's half of the day ("from 8 tonight"), not as the window's end. */
   nightOfStart?: boolean;
+  /** "in the night", "during the night", "in the small hours": said before 05:00, the rest of this night (isTheNightInProgress). */
+  theNight?: boolean;
   /** "heading to bed": an hour without am/pm means the morning one, though the window starts now. */
   sleepContext: boolean;
   /** "8 till 3 while I sleep": the start hour without am/pm is the next one to come. */
@@ -926,11 +928,13 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
     }
     if (['at', 'all', 'this', 'the', 'tonight'].includes(prev ?? '') || i === from) {
       spec.night = true;
+      if (w === 'night' && prev === 'the' && ['in', 'during', 'through', 'thru'].includes(tokens[i - 2]?.text ?? '')) spec.theNight = true;
       take(spec, i);
       if (prev === 'at' || prev === 'all' || prev === 'this') take(spec, i - 1);
       return i;
     }
   }
+  if (w === 'hours' && SMALL_HOURS.has(prev ?? '') && tokens[i - 2]?.text === 'the') return readSmallHours(scan, i);
   if (w === 'dark' && (prev === 'after' || prev === 'gets' || prev === 'get')) {
     spec.anchors.push({ kind: 'sun', event: 'sunset', role: 'start' });
     spec.night = true;
@@ -940,6 +944,18 @@ function readNightWords(scan: SpecScan, i: number): number | undefined {
   }
   if (w === 'dark') return readDarkWord(scan, i);
   return undefined;
+}
+
+/** "the small hours", "the wee hours", "the early hours": the night's (docs/decisions.md, "Before round S: times"). */
+const SMALL_HOURS = new Set(['small', 'wee', 'early']);
+
+/** Reads "(in) the small hours" ending at tokens[i] as the night, or as a question's past night ("anything in the small hours?"). */
+function readSmallHours(scan: SpecScan, i: number): number {
+  const { spec } = scan;
+  spec.night = true;
+  spec.theNight = true;
+  take(spec, i - 1, i);
+  return i;
 }
 
 /**
@@ -1500,8 +1516,11 @@ function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: Clo
     pieces.push({ text: '.', tokens: [i], night: false });
     return i;
   }
+  // ("till 5, a parcel is coming": chrono would read "5 a" as 5am across the comma)
   const ends =
-    tokens[i].breakAfter === '.' || (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
+    tokens[i].breakAfter === '.' ||
+    (Boolean(tokens[i].breakAfter) && ['a', 'p'].includes(tokens[i + 1]?.text ?? '')) ||
+    (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
   pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
   return i;
 }
@@ -2211,7 +2230,7 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
   if (weekend) return weekend;
 
   // "tonight" asked between midnight and sunrise: the night in progress, which began yesterday
-  const first = night && !start && spec.dayOffset === 0 && !spec.date && isNightInProgress(ctx) ? -1 : spec.dayOffset;
+  const first = night && !start && spec.dayOffset === 0 && !spec.date && isTheNightInProgress(spec, ctx) ? -1 : spec.dayOffset;
   for (let d = first; d < spec.dayOffset + 8; d++) {
     const day = spec.date ? addDays(spec.date, d - spec.dayOffset) : addDays(today, d);
     const { startsAt: dayStart, startLabel, eveningStart } = resolveDayStart(spec, start, day, d, first, today, ctx);
@@ -2263,6 +2282,15 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
     return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed, ...(note ? { note } : {}) };
   }
   return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours', defaulted: true };
+}
+
+/**
+ * "Tonight" after midnight is the night in progress until 02:00 (primitives.ts, isNightInProgress); "in the night",
+ * "during the night", "in the small hours" say the night itself, not the evening, so before 05:00 and sunrise they
+ * are the rest of this night (docs/decisions.md, "Before round S: times").
+ */
+function isTheNightInProgress(spec: TimeSpec, ctx: TimeContext): boolean {
+  return isNightInProgress(ctx) || (spec.theNight === true && isBeforeSunrise(ctx) && toWallClock(ctx.now, ctx.timeZone).hour < 5);
 }
 
 /**
@@ -2513,7 +2541,9 @@ function changeOneEnd(spec: TimeSpec, startsAt: number, endsAt: number, ctx: Tim
 /** Look-back start for questions about the past ("last night", "today", "since 2pm"). */
 export function resolveSince(spec: TimeSpec, ctx: TimeContext): number | undefined {
   if (spec.sinceMs) return spec.sinceMs(ctx);
-  if (spec.night) return getNightStart(ctx, -1);
+  // "anything tonight?", "anything in the night?" asked in the evening: since this evening's sunset, not last night's
+  // (past-range.ts reads the same phrase from 18:00 on; docs/decisions.md, "Before round S: times")
+  if (spec.night) return getNightStart(ctx, toWallClock(ctx.now, ctx.timeZone).hour >= 18 && getNightStart(ctx, 0) <= ctx.now ? 0 : -1);
   const anchor = spec.anchors[0];
   if (anchor?.kind === 'clock') {
     const today = { ...toLocalDate(ctx.now, ctx.timeZone), hour: 0, minute: 0 };
