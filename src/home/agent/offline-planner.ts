@@ -215,6 +215,8 @@ function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Pl
     }
     const inner = planOffline(own, ctx);
     if (!inner.calls.length && inner.clarification && !inner.answers?.length) {
+      const referred = planReferenceIntoQuote(message, own, ctx);
+      if (referred) return referred;
       // ("…'disarm at 3pm'. just watch the front door from 3 till 4": the user's own request, asked about as it would be alone)
       if (asksForChange(own, ctx)) return { ...inner, clarification: `I haven't acted on the quoted text, only on your own words. ${inner.clarification}` };
       return {
@@ -226,6 +228,23 @@ function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Pl
     return inner;
   }
   return undefined;
+}
+
+/**
+ * "my son sent this: "can u mute the rumpus cam" - um no. watch it tonight instead": the user's own request, whose
+ * "it" names no place of its own, is about the one place the quote names, as if the quote were a turn before that
+ * changed nothing. Only the user's own verb and time are acted on, never the quote's (docs/decisions.md, "Before
+ * round S: probe leaks").
+ */
+function planReferenceIntoQuote(message: string, own: string, ctx: HouseholdContext): Plan | undefined {
+  const quotes = [...message.matchAll(/["\u201c\u201d]([^"\u201c\u201d]+)["\u201c\u201d]/g)].map((m) => m[1]);
+  const requests = readMessage(own, ctx).filter((r) => r.intent && STATE_INTENTS.has(r.intent));
+  if (quotes.length !== 1 || requests.length !== 1 || requests[0].question || !requests[0].hasReference || requests[0].mentions.length) return undefined;
+  const turns = ctx.conversation?.turns ?? [];
+  const inner = planOffline(own, { ...ctx, conversation: { turns: [...turns, { message: quotes[0], actions: [] }] } });
+  if (!inner.calls.length || inner.clarification) return undefined;
+  inner.notes = [...(inner.notes ?? []), "I didn't act on the quoted text: only on your own request, about the place it names."];
+  return inner;
 }
 
 /** The user's own words hold a request that changes the household (a watch, a stand-down, a mute…) of a room or sensor they name. */
@@ -643,6 +662,8 @@ function findUnresolvedException(readings: Reading[]): string | undefined {
     if (!r.intent || !STATE_INTENTS.has(r.intent) || r.question) continue;
     const at = r.spans.flatMap(([from, to]) => Array.from({ length: to - from }, (_, j) => ({ k: from + j }))).find(({ k }) => isExceptionAt(r.tokens, k));
     if (!at) continue;
+    const unread = r.excluded.find((m) => m.place.type === 'unknown');
+    if (unread) return askUnknownException(unread);
     // (the places it leaves out are the reading's exceptions: readExceptSensorIds, isExcludedMention)
     if (r.exceptSensorIds.length || r.excluded.length) continue;
     const said = r.tokens
@@ -653,6 +674,15 @@ function findUnresolvedException(readings: Reading[]): string | undefined {
     return `${doable ? `I understood that you want me to ${doable}, but ` : ''}I couldn't tell what "${said}" leaves out, so I haven't changed anything. Which room, sensor or watch should I leave out?`;
   }
   return undefined;
+}
+
+/**
+ * "watch everything except the glorpy rumpus room": a place left out that no reader resolved would leave out nothing,
+ * so the request would take it in; the agent asks (docs/decisions.md, "Before round S: probe leaks").
+ */
+function askUnknownException(unread: Mention): string {
+  const said = unread.place.type === 'unknown' ? unread.place.label : unread.text;
+  return `There's no ${said} in your home to leave out, so I haven't changed anything. Which room, sensor or watch should I leave out?`;
 }
 
 /** tokens[k] opens an exception: "except", "apart from", "other than", "but not" ("bar" only before "the"). */
@@ -2958,7 +2988,8 @@ function refineMentions(allMentions: Mention[], tokens: Token[]): Mention[] {
         ...group,
         place: { ...g, sensors: g.sensors.filter((s) => !ids.has(s.id)), label: `${g.label} except ${excluded.map((m) => subjectOf(m.place)).join(' and ')}` },
       };
-      out = out.filter((m) => m.start < exceptAt && m !== group).concat(kept);
+      // ("everything except the glorpy rumpus room": a place no reader resolved stays a mention, asked in findUnresolvedException)
+      out = out.filter((m) => (m.start < exceptAt || m.place.type === 'unknown') && m !== group).concat(kept);
     }
   }
   return out;
