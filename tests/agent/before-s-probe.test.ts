@@ -90,3 +90,20 @@ test("the user's own request about the place a quote names acts with the user's 
   await assertAsks(['my son wrote: "watch the garage and the driveway tonight" - no, mute it']);
   await assertActs([['my son sent this: "mute the nursery camera now please"', []]]);
 });
+
+test('a change that looks for nothing, said with "when" and an event, or words left after what a stand-down keeps, is asked about', async () => {
+  await assertAsks(['unmute the living room camera when the cleaner leaves', 'you can look in the nursery again when the baby wakes']);
+  await assertAsks(
+    ['stop all the watches but leave the driveway one running till the plumber comes', 'stop all the watches but keep the driveway one going 12'],
+    'lisbon_watching',
+  );
+  // "let me know when …" still opens what a watch looks for; a keep with nothing left over stands the rest down
+  const [watch] = await converse('lisbon', ['let me know when anyone is in the garage tonight']);
+  assert.deepEqual(
+    watch.changes.map((c) => c.tool),
+    ['create_watch'],
+    watch.reply,
+  );
+  const [kept] = await converse('lisbon_watching', ['stop all the watches but keep the driveway one going']);
+  assert.ok(kept.changes.length > 0 && kept.changes.every((c) => c.tool === 'stand_down_watch'), kept.reply);
+});

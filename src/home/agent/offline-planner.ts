@@ -589,7 +589,8 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   const reason = readings.find((r) => r.reasonQuestion)?.reasonQuestion;
   if (reason) return reason;
   for (const r of readings) {
-    const request = Boolean(r.intent && STATE_INTENTS.has(r.intent));
+    // ("kill all the watches but leave the pool one running till the milkman comes": what is kept shapes the stand-down)
+    const request = Boolean(r.intent && (STATE_INTENTS.has(r.intent) || r.intent === 'keep'));
     const checked = request || (!r.intent && !r.outOfScope && !r.question);
     const asked = findQuestionLeftovers(r);
     if (asked.length) return askAboutLeftOver(r, readings, asked);
@@ -2873,8 +2874,11 @@ function collectUsed(
   if (clause.cue) {
     // ("leave the nursery and the zorble alone": a word no lexicon knows inside the cue's gap is none of the cue's — docs/decisions.md, "Coverage probe")
     for (let k = clause.cue.start; k < clause.cue.end; k++) if (isCueGapFiller(tokens[k]) || clause.cue.matched.includes(k)) used.add(k);
-    // "let me know when …", "tell me who …": the word that opens what to look for
-    if (['when', 'whenever', 'who', 'where', 'if'].includes(tokens[clause.cue.end]?.text ?? '')) used.add(clause.cue.end);
+    // "let me know when …", "tell me who …": the word that opens what to look for ("turn the camera back on when the
+    // cleaner leaves": after a change that looks for nothing it says when to make it, which no reader reads — docs/decisions.md,
+    // "Before round S: probe leaks")
+    const looksFor = !clause.intent || !STATE_INTENTS.has(clause.intent) || clause.intent === 'create_watch' || clause.intent === 'update_watch';
+    if (looksFor && ['when', 'whenever', 'who', 'where', 'if'].includes(tokens[clause.cue.end]?.text ?? '')) used.add(clause.cue.end);
   }
   if (negationAt >= 0) {
     used.add(negationAt);

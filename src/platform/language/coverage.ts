@@ -10,7 +10,7 @@ import type { Token } from './normalize.ts';
 import { classifyContentWord, type ContentVocabulary } from './content-words.ts';
 import { isPlaceModifier } from './lexicon/modifiers.ts';
 import { isPlaceWord } from './lexicon/places.ts';
-import { getNounSenses } from './lexicon/wordnet.ts';
+import { getNounSenses, isEnglishWord } from './lexicon/wordnet.ts';
 import { STOP_WORDS } from './words.ts';
 
 /** action: a verb the request joins that the reading did not do ("…and text my brother"); thing: an object it did not read ("the motor"). */
@@ -330,9 +330,11 @@ const MODIFIED_DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'hi
  * say anything (docs/decisions.md, "Before round S: probe leaks").
  */
 function isUnreadPlaceModifier(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
-  if (k <= from || k + 1 >= tokens.length || !used.has(k + 1) || !MODIFIED_DETERMINERS.has(tokens[k - 1].text)) return false;
+  if (k <= from || k + 1 >= tokens.length || !used.has(k + 1) || STOP_WORDS.has(tokens[k + 1].text) || !MODIFIED_DETERMINERS.has(tokens[k - 1].text))
+    return false;
   const word = tokens[k].text;
-  return word.length >= 3 && !STOP_WORDS.has(word) && classifyWord(tokens[k + 1].text) !== 'time' && !isPlaceModifier(word);
+  // (a word no lexicon has that the normaliser let pass is a name or an acronym: "the MJPEG camera")
+  return word.length >= 3 && !STOP_WORDS.has(word) && classifyWord(tokens[k + 1].text) !== 'time' && isEnglishWord(word) && !isPlaceModifier(word);
 }
 
 /** Words that open the end of a time ("until …"), or its start from an event ("once …", "after …"). */
