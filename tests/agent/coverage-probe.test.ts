@@ -18,20 +18,19 @@ const converse = converseIn(loadHeldoutContexts(join(import.meta.dirname, '..', 
  * none. The counts may only go down: lower them here when a cause is fixed.
  */
 const OPEN_LEAKS: Record<string, number> = {
-  // a reason or a question beside the request still swallows an event said after it ("…, we've got guests till the milkman comes")
-  'end-event': 2,
-  'start-event': 15,
+  // a sensor name for add_sensor takes any word ("add … as the front gate camera until the kettle boils")
+  'end-event': 1,
+  'start-event': 12,
   // a reason after a stand-down, a question part or an "except" list; "kill all … but leave the pool one running, …"
   'reason-place': 7,
   // "flurb all the outside bits tonight, so driveway, garden and shed, …": an unknown verb before a spelt-out group
   verb: 1,
   // a joined request after a question part or an "… would you"; a sensor name for add_sensor takes any word
-  'second-request': 8,
+  'second-request': 7,
   // a bare number after arming ("arm the house 37") or a question part
-  number: 6,
-  // a quote inside a "leave … alone", "except" or "keep … running" part
-  quoted: 6,
-  object: 1,
+  number: 5,
+  // a quote inside a "leave … alone" or "keep … running" part, or beside a joined request
+  quoted: 4,
   start: 1,
   // "don't watch the side gate saturday night" stands down the whole nightly watch
   negation: 1,
@@ -40,8 +39,7 @@ const OPEN_LEAKS: Record<string, number> = {
   'joined-filler': 1,
   // "from 7 bellso'clock": the unit glued to "o'clock"
   'clock-unit': 1,
-  // an unknown word before the place ("watch the snarfed garage") is read past
-  'unknown-before-place': 14,
+  // (unknown-before-place: none left, docs/decisions.md, "Before round S: probe leaks")
 };
 
 test('planted-word probe: a variant that must ask changes nothing (open leaks only go down)', async () => {

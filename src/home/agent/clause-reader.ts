@@ -104,6 +104,32 @@ function isSomeoneDroppingBy(tokens: Token[], i: number): boolean {
   return moving && ['off', 'by', 'in', 'round', 'over'].includes(tokens[i + 1]?.text ?? '');
 }
 
+/** Pronouns of someone told about ("he's dropping the keys off", "someone's turning off the water"), never the agent. */
+const THIRD_PERSONS = new Set(['he', 'she', 'they', 'someone', 'somebody', 'everyone', 'everybody']);
+
+/** Words that may open a clause before its subject ("…, because the guy is dropping off a pallet"). */
+const SUBJECT_OPENERS = new Set(['and', 'but', 'because', 'cause', 'cos', 'coz', 'as', 'since', 'so']);
+
+/**
+ * "…, guy's dropping off a pallet", "…, my brother is turning off the water": a cue said as "is …ing" after the
+ * subject that opens its part of the message (at most two nouns after a determiner, or "he", "someone") tells what
+ * someone else is doing, never asks for it (docs/decisions.md, "Before round S: probe leaks"). "are you watching …"
+ * opens with its verb, a question.
+ */
+function isNarratedCue(tokens: Token[], i: number, from: number): boolean {
+  if (!tokens[i].text.endsWith('ing') || i - 2 < from || !BE_FORMS.has(tokens[i - 1].text)) return false;
+  let start = i - 1;
+  while (start - 1 >= from && i - start < 3 && !tokens[start - 1].breakAfter && tokens[start - 1].isNoun && !tokens[start - 1].isVerb) start--;
+  if (start === i - 1 && THIRD_PERSONS.has(tokens[i - 2].text)) start = i - 2;
+  if (start === i - 1 || ['you', 'i', 'we', 'it'].includes(tokens[start].text)) return false;
+  if (start - 1 >= from && DETERMINERS.has(tokens[start - 1].text)) start--;
+  // (the subject opens the clause, a sentence or a part after a comma)
+  const before = tokens[start - 1];
+  return (
+    start === from || !before || Boolean(before.breakAfter) || (SUBJECT_OPENERS.has(before.text) && (start - 2 < from || Boolean(tokens[start - 2].breakAfter)))
+  );
+}
+
 /** The strongest intent cue in tokens[from, to): most cue words, then the table's order. */
 export function findIntent(tokens: Token[], from: number, to: number, skip: Set<number> = new Set()): Pick<Clause, 'intent' | 'cue'> {
   let best: { cue: CompiledCue; start: number; end: number; matched: number[] } | undefined;
@@ -121,6 +147,7 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
       if (cue.parts.length === 1 && tokens[i].text === 'watches' && tokens[i].isNoun) continue;
       if (cue.parts.length === 1 && isPersonNounGuard(tokens, i)) continue;
       if (cue.parts.length === 1 && isSomeoneDroppingBy(tokens, i)) continue;
+      if (isNarratedCue(tokens, i, from)) continue;
       const end = matchFrom(tokens, i, to, cue.parts, skip, matched);
       if (end < 0) continue;
       if (!best || cue.words > best.cue.words || (cue.words === best.cue.words && cue.order < best.cue.order)) {

@@ -219,6 +219,8 @@ function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Pl
     }
     const inner = planOffline(own, ctx);
     if (!inner.calls.length && inner.clarification && !inner.answers?.length) {
+      const referred = planReferenceIntoQuote(message, own, ctx);
+      if (referred) return referred;
       // ("…'disarm at 3pm'. just watch the front door from 3 till 4": the user's own request, asked about as it would be alone)
       if (asksForChange(own, ctx)) return { ...inner, clarification: `I haven't acted on the quoted text, only on your own words. ${inner.clarification}` };
       return {
@@ -230,6 +232,23 @@ function planOthersWords(message: string, ctx: HouseholdContext, plan: Plan): Pl
     return inner;
   }
   return undefined;
+}
+
+/**
+ * "my son sent this: "can u mute the rumpus cam" - um no. watch it tonight instead": the user's own request, whose
+ * "it" names no place of its own, is about the one place the quote names, as if the quote were a turn before that
+ * changed nothing. Only the user's own verb and time are acted on, never the quote's (docs/decisions.md, "Before
+ * round S: probe leaks").
+ */
+function planReferenceIntoQuote(message: string, own: string, ctx: HouseholdContext): Plan | undefined {
+  const quotes = [...message.matchAll(/["\u201c\u201d]([^"\u201c\u201d]+)["\u201c\u201d]/g)].map((m) => m[1]);
+  const requests = readMessage(own, ctx).filter((r) => r.intent && STATE_INTENTS.has(r.intent));
+  if (quotes.length !== 1 || requests.length !== 1 || requests[0].question || !requests[0].hasReference || requests[0].mentions.length) return undefined;
+  const turns = ctx.conversation?.turns ?? [];
+  const inner = planOffline(own, { ...ctx, conversation: { turns: [...turns, { message: quotes[0], actions: [] }] } });
+  if (!inner.calls.length || inner.clarification) return undefined;
+  inner.notes = [...(inner.notes ?? []), "I didn't act on the quoted text: only on your own request, about the place it names."];
+  return inner;
 }
 
 /** The user's own words hold a request that changes the household (a watch, a stand-down, a mute…) of a room or sensor they name. */
@@ -652,7 +671,8 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
   const reason = readings.find((r) => r.reasonQuestion)?.reasonQuestion;
   if (reason) return reason;
   for (const r of readings) {
-    const request = Boolean(r.intent && STATE_INTENTS.has(r.intent));
+    // ("kill all the watches but leave the pool one running till the milkman comes": what is kept shapes the stand-down)
+    const request = Boolean(r.intent && (STATE_INTENTS.has(r.intent) || r.intent === 'keep'));
     const checked = request || (!r.intent && !r.outOfScope && !r.question);
     const asked = findQuestionLeftovers(r);
     if (asked.length) return askAboutLeftOver(r, readings, asked);
@@ -725,6 +745,8 @@ function findUnresolvedException(readings: Reading[]): string | undefined {
     if (!r.intent || !STATE_INTENTS.has(r.intent) || r.question) continue;
     const at = r.spans.flatMap(([from, to]) => Array.from({ length: to - from }, (_, j) => ({ k: from + j }))).find(({ k }) => isExceptionAt(r.tokens, k));
     if (!at) continue;
+    const unread = r.excluded.find((m) => m.place.type === 'unknown');
+    if (unread) return askUnknownException(unread);
     // (the places it leaves out are the reading's exceptions: readExceptSensorIds, isExcludedMention)
     if (r.exceptSensorIds.length || r.excluded.length) continue;
     const said = r.tokens
@@ -735,6 +757,15 @@ function findUnresolvedException(readings: Reading[]): string | undefined {
     return `${doable ? `I understood that you want me to ${doable}, but ` : ''}I couldn't tell what "${said}" leaves out, so I haven't changed anything. Which room, sensor or watch should I leave out?`;
   }
   return undefined;
+}
+
+/**
+ * "watch everything except the glorpy rumpus room": a place left out that no reader resolved would leave out nothing,
+ * so the request would take it in; the agent asks (docs/decisions.md, "Before round S: probe leaks").
+ */
+function askUnknownException(unread: Mention): string {
+  const said = unread.place.type === 'unknown' ? unread.place.label : unread.text;
+  return `There's no ${said} in your home to leave out, so I haven't changed anything. Which room, sensor or watch should I leave out?`;
 }
 
 /** tokens[k] opens an exception: "except", "apart from", "other than", "but not" ("bar" only before "the"). */
@@ -2975,8 +3006,11 @@ function collectUsed(
   if (clause.cue) {
     // ("leave the nursery and the zorble alone": a word no lexicon knows inside the cue's gap is none of the cue's — docs/decisions.md, "Coverage probe")
     for (let k = clause.cue.start; k < clause.cue.end; k++) if (isCueGapFiller(tokens[k]) || clause.cue.matched.includes(k)) used.add(k);
-    // "let me know when …", "tell me who …": the word that opens what to look for
-    if (['when', 'whenever', 'who', 'where', 'if'].includes(tokens[clause.cue.end]?.text ?? '')) used.add(clause.cue.end);
+    // "let me know when …", "tell me who …": the word that opens what to look for ("turn the camera back on when the
+    // cleaner leaves": after a change that looks for nothing it says when to make it, which no reader reads — docs/decisions.md,
+    // "Before round S: probe leaks")
+    const looksFor = !clause.intent || !STATE_INTENTS.has(clause.intent) || clause.intent === 'create_watch' || clause.intent === 'update_watch';
+    if (looksFor && ['when', 'whenever', 'who', 'where', 'if'].includes(tokens[clause.cue.end]?.text ?? '')) used.add(clause.cue.end);
   }
   if (negationAt >= 0) {
     used.add(negationAt);
@@ -3090,7 +3124,8 @@ function refineMentions(allMentions: Mention[], tokens: Token[]): Mention[] {
         ...group,
         place: { ...g, sensors: g.sensors.filter((s) => !ids.has(s.id)), label: `${g.label} except ${excluded.map((m) => subjectOf(m.place)).join(' and ')}` },
       };
-      out = out.filter((m) => m.start < exceptAt && m !== group).concat(kept);
+      // ("everything except the glorpy rumpus room": a place no reader resolved stays a mention, asked in findUnresolvedException)
+      out = out.filter((m) => (m.start < exceptAt || m.place.type === 'unknown') && m !== group).concat(kept);
     }
   }
   return out;

