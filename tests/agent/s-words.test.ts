@@ -136,3 +136,58 @@ test('a regional noun for an animal names the place kept for it, and is never re
   assert.doesNotMatch(turn.reply, /I read "chook/, turn.reply);
   await expectWatch(house, 'watch the chickens tonight', ['coop_cam']);
 });
+
+/** A corner shop whose cash desk is "the till", with a one-off watch on the stockroom tonight and a nightly one on the yard. */
+const shop = {
+  ...house,
+  now: Date.parse('2026-11-21T15:00:00Z'),
+  rooms: ['till', 'stockroom', 'yard', 'shop floor'].map((name) => ({ name })),
+  sensors: [
+    sensor('till_cam', 'till camera', 'camera', 'till'),
+    sensor('stock_cam', 'stockroom camera', 'camera', 'stockroom'),
+    sensor('yard_cam', 'yard camera', 'camera', 'yard'),
+    sensor('floor_cam', 'shop floor camera', 'camera', 'shop floor'),
+  ],
+  watches: [
+    {
+      ...watch('w_stock', 'stockroom', ['stock_cam']),
+      starts_at: '2026-11-21T22:00:00.000Z',
+      ends_at: '2026-11-22T09:00:00.000Z',
+      recurrence: 'none',
+      window: '22:00 to 09:00',
+    },
+    watch('w_yard', 'yard', ['yard_cam']),
+  ],
+} as HouseholdContext;
+
+test('a one-word name that is a function word ("the till") is the place after a determiner, a time word elsewhere', async () => {
+  const muted = await one(shop, 'mute the till camera');
+  assert.deepEqual(
+    muted.changes.map((c) => [c.tool, c.args.sensor_id]),
+    [['mute_sensor', 'till_cam']],
+    muted.reply,
+  );
+  await expectWatch(shop, 'watch the till for an hour', ['till_cam']);
+  const both = await one(shop, 'keep an eye on the till till 6pm');
+  assert.deepEqual(both.changes[0]?.args.sensor_ids, ['till_cam'], both.reply);
+  assert.equal((both.changes[0]?.args.ends_at as string).slice(11, 16), '18:00', both.reply);
+  // must not fire: "till" after a place is the end of the window
+  const floor = await one(shop, 'watch the shop floor till 6pm');
+  assert.deepEqual(floor.changes[0]?.args.sensor_ids, ['floor_cam'], floor.reply);
+});
+
+test('"no need to watch X tonight" stands down a one-off watch that is tonight, and still asks of one that repeats', async () => {
+  await expectStandDown(shop, 'no need to watch the stockroom tonight', 'w_stock');
+  await expectStandDown(shop, "we're doing a late stocktake so no need for the stockroom watch tonight", 'w_stock');
+  await expectStandDown(shop, 'stop watching the stockroom tonight', 'w_stock');
+  // must not fire: a watch every night loses only tonight, which the tools cannot do
+  await expectAsked(shop, 'no need to watch the yard tonight');
+  await expectAsked(shop, 'stop watching the yard just for tonight');
+});
+
+test('a place and a time closed by thanks are a request', async () => {
+  await expectWatch(shop, 'stockroom tonight thanks', ['stock_cam']);
+  await expectWatch(shop, 'yard tonight cheers', ['yard_cam']);
+  // must not fire: thanks alone is no request
+  await expectAsked(shop, 'ok cool thanks');
+});
