@@ -40,7 +40,7 @@ import {
   settleDayPart,
   type TimeSpec,
 } from '../../platform/language/index.ts';
-import { findMentions, hideNameNumbers, listPlaceWords, restoreFunctionWordNames, type Mention, type Place } from './place-resolver.ts';
+import { findMentions, hideNameNumbers, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
 import { MAX_MESSAGE_CHARS, type Plan, type PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
 import { findConflict, type PartEffect } from './plan-conflicts.ts';
@@ -1357,9 +1357,7 @@ function leavesAnimalsOutOfPeople(tokens: Token[], k: number, from: number, to: 
 
 /** Reads every clause, filling in follow-ups from the clause before or the conversation. */
 function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading[] {
-  const normalized = normalizeMessage(message, listPlaceWords(ctx));
-  const { urls } = normalized;
-  const tokens = restoreFunctionWordNames(normalized.tokens, ctx);
+  const { tokens, urls } = normalizeMessage(message, listPlaceWords(ctx));
   const timeTokens = hideNameNumbers(tokens, ctx);
   const timeCache = new Map<string, TimeSpec>();
   const getTime = (from: number, to: number) => {

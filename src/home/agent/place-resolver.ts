@@ -6,7 +6,6 @@
 import type { ContextSensor, HouseholdContext } from './context.ts';
 import {
   type Token,
-  SPELLING_FIXES,
   STOP_WORDS,
   getTypoDistance,
   isEnglishWord,
@@ -80,8 +79,7 @@ const NAME_NUMBERS =
  * in full ("the 5th bedroom", "the two-car garage") is part of the name, not a date or a count, so it
  * is hidden from the time reader (docs/decisions.md, "Round L household: places and words").
  */
-export function hideNameNumbers(said: Token[], ctx: HouseholdContext): Token[] {
-  const tokens = hideDeterminedFunctionNames(said, ctx);
+export function hideNameNumbers(tokens: Token[], ctx: HouseholdContext): Token[] {
   const names = listNumberNames(ctx);
   if (!names.length) return tokens;
   const out = tokens.slice();
@@ -94,39 +92,6 @@ export function hideNameNumbers(said: Token[], ctx: HouseholdContext): Token[] {
     }
   }
   return out;
-}
-
-/** Words that make the word after them a noun: "the till", "our till". */
-const NAME_DETERMINERS = new Set(['the', 'my', 'our', 'this', 'that', 'your']);
-
-/**
- * The tokens with a one-word name of this home that is a function word ("till", the shop's cash desk) hidden from the
- * time reader where a determiner makes it the noun ("mute the till camera", "watch the till till 9"): "till 9" alone
- * stays a time (docs/decisions.md, "Before round S: words").
- */
-function hideDeterminedFunctionNames(tokens: Token[], ctx: HouseholdContext): Token[] {
-  const names = listFunctionWordNames(ctx);
-  if (!names.size) return tokens;
-  return tokens.map((t, k) => (names.has(t.text) && NAME_DETERMINERS.has(tokens[k - 1]?.text ?? '') ? { ...t, text: 'room' } : t));
-}
-
-/** This home's one-word names that are function words ("till"). */
-function listFunctionWordNames(ctx: HouseholdContext): Set<string> {
-  const names = [...ctx.rooms.map((r) => r.name), ...ctx.sensors.map((s) => s.room)].map(splitName);
-  return new Set(names.filter((n) => n.length === 1 && STOP_WORDS.has(n[0])).map((n) => n[0]));
-}
-
-/**
- * The message's tokens with such a name given back where the normaliser spelt it as the function word it looks like
- * ("the till" → "the until"): after a determiner it can only be the noun, the home's name.
- */
-export function restoreFunctionWordNames(tokens: Token[], ctx: HouseholdContext): Token[] {
-  const names = listFunctionWordNames(ctx);
-  if (!names.size) return tokens;
-  return tokens.map((t, k) => {
-    const name = [...names].find((n) => SPELLING_FIXES[n] === t.text);
-    return name && NAME_DETERMINERS.has(tokens[k - 1]?.text ?? '') ? { ...t, text: name, root: name } : t;
-  });
 }
 
 /** This home's names of several words with a number among them, as their words. */
@@ -246,7 +211,9 @@ function toHomeWord(word: string, allPlaceWords: string[]): string {
  * (docs/decisions.md, "Before round S: words").
  */
 function isModifierNamingRoom(word: string, ctx: HouseholdContext): boolean {
+  // ("Tom's room": a person's room, never the tomcat's)
   const fits = ctx.rooms
+    .filter((r) => !/['\u2019\u02bc]s\b/.test(r.name))
     .map((r) => splitName(r.name))
     .filter((n) => n.length === 2 && matchWord(word, n[0]))
     .filter(([first, rest]) => (isAnimalNoun(first) ? true : !isPersonWord(first) && GENERIC_PLACE_WORDS.has(rest) && isPlaceWord(first)));
@@ -330,8 +297,9 @@ function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdCon
       const fullName = byName.type === 'sensor' ? getSensorPlaceWords(byName.sensor) : splitName(byName.room);
       const partial = fullName.some((w) => !placeWords.some((p) => matchWord(p, w)));
       if (partial) {
-        // ("the laundry" for the laundry room: a room the words name by meaning too is not rivalled by looser ones)
-        const own = scorePlaceMeaning(placeWords.join(' '), named.toLowerCase());
+        // ("the laundry" for the laundry room: the room the words name by meaning too, its rest only a category word, is not
+        // rivalled by looser meanings; "the deck" of the back deck still asks about the porch)
+        const own = GENERIC_PLACE_WORDS.has(fullName.at(-1)!) ? scorePlaceMeaning(placeWords.join(' '), named.toLowerCase()) : 0;
         const rivals = rankRoomsByMeaning(placeWords, ctx).filter((x) => x.room !== named && x.score >= ASK && !(own >= SURE && x.score < own - 0.1));
         const calledSo = rivals.length ? findSensorCalledSo(placeWords, named, ctx) : undefined;
         if (calledSo) return { type: 'sensor', sensor: calledSo };

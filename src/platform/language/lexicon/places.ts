@@ -31,10 +31,10 @@ export const HOUSEHOLD_TERMS: Record<string, string[]> = {
   'car port': ['carport'],
   // the room where the washing is done, by its regional names: WordNet has only "washhouse" for it
   // (and "laundry" first as the washing itself); "washroom" stays the toilet (docs/decisions.md, "Before round S: words")
-  laundry: ['washhouse'],
-  'laundry room': ['washhouse'],
-  'utility room': ['washhouse'],
-  'wash house': ['washhouse'],
+  laundry: ['laundry'],
+  'laundry room': ['laundry'],
+  'utility room': ['laundry'],
+  'wash house': ['laundry'],
   'family room': ['living room'],
 };
 
