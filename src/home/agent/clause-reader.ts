@@ -269,7 +269,8 @@ function findClosingThanks(tokens: Token[]): number[] {
   const last = tokens[n - 1]?.text;
   // (", thanks" after a comma is a piece of its own already)
   const at = last === 'you' ? n - 2 : n - 1;
-  if (n < 4 || tokens[at - 1]?.breakAfter) return [];
+  // ("sleepout tonight thanks": a place and its time are a request of three words)
+  if (n < 3 || tokens[at - 1]?.breakAfter) return [];
   const found = last === 'thanks' || last === 'cheers' || last === 'thx' ? [n - 1] : last === 'you' && tokens[n - 2].text === 'thank' ? [n - 2, n - 1] : [];
   return found.length && address ? [...found, tokens.length - 1] : found;
 }

@@ -947,7 +947,9 @@ function findPartialStandDown(readings: Reading[], state: PlanState): string | u
     // ("scrap the nightly shed thing", "the every-night stoop watch": a recurrence names the watch, it limits nothing)
     if (!kept && r.time.hasTime && !r.time.recurrence && r.time.anchors.length !== 1 && !needsLocation(r.time)) {
       const window = resolveWatchWindow(r.time, state.ctx);
-      limited = !window.defaulted && watches.some((w) => w.recurrence !== 'none' || Date.parse(w.ends_at) > window.endsAt + 3_600_000);
+      limited =
+        !window.defaulted &&
+        watches.some((w) => w.recurrence !== 'none' || (Date.parse(w.ends_at) > window.endsAt + 3_600_000 && !isTonightsWatch(r.time, w, window)));
       // "stop watching the bike store on the 14th", "…tomorrow": a day of its own narrows the
       // stand-down to that day or puts it off till then, unless the watch lies wholly in that day
       if (window.defaulted && !r.time.anchors.length && (r.time.date !== undefined || r.time.dayOffset > 0))
@@ -961,6 +963,16 @@ function findPartialStandDown(readings: Reading[], state: PlanState): string | u
     );
   }
   return undefined;
+}
+
+/**
+ * "no need to watch the side gate tonight" of a one-off watch from 22:00 to 06:00: "tonight" names the night that watch
+ * is, though the night's window ends at sunrise, before the watch does; so it is all of the watch, stood down, not a part
+ * (docs/decisions.md, "Before round S: words"). A watch running on past the next morning stays a part.
+ */
+function isTonightsWatch(time: TimeSpec, w: { recurrence: string; starts_at: string; ends_at: string }, window: { endsAt: number }): boolean {
+  if (!time.night || time.recurrence || time.anchors.length || time.dayOffset || time.date || (time.nights ?? 1) > 1 || w.recurrence !== 'none') return false;
+  return Date.parse(w.starts_at) < window.endsAt && Date.parse(w.ends_at) <= window.endsAt + 6 * 3_600_000;
 }
 
 /**

@@ -4,7 +4,17 @@
  * it. Typos were already corrected towards these names by the normaliser.
  */
 import type { ContextSensor, HouseholdContext } from './context.ts';
-import { type Token, STOP_WORDS, getTypoDistance, isEnglishWord, isPlaceWord, scorePlaceMeaning } from '../../platform/language/index.ts';
+import {
+  type Token,
+  STOP_WORDS,
+  getTypoDistance,
+  isEnglishWord,
+  isPersonWord,
+  isPlaceWord,
+  isAnimalNoun,
+  readRegionalNoun,
+  scorePlaceMeaning,
+} from '../../platform/language/index.ts';
 import { CONDITION_WORDS, KIND_WORDS, NON_PLACE_WORDS, OUT_OF_SCOPE_NOUNS, REFERENCE_WORDS, VAGUE_SUBJECTS, WHOLE_HOME_WORDS } from './vocabulary.ts';
 
 /** `byMeaning`: resolved through the lexicon, not the home's own names (its score, under 1 when not a synonym). */
@@ -172,6 +182,7 @@ function classifyToken(token: Token, allPlaceWords: string[]): TokenClass {
   if (/\d/.test(w) && !/^url\d+$/.test(w) && allPlaceWords.includes(w)) return 'place';
   if (/^url\d+$/.test(w) || /\d/.test(w)) return 'other';
   if (allPlaceWords.some((p) => matchWord(w, p))) return 'place';
+  if (toHomeWord(w, allPlaceWords) !== w) return 'place';
   if (w in KIND_WORDS) return 'kind';
   if (WHOLE_HOME_WORDS.has(w)) return 'whole';
   if (VAGUE_SUBJECTS.has(w)) return 'vague';
@@ -181,6 +192,32 @@ function classifyToken(token: Token, allPlaceWords: string[]): TokenClass {
   // the tagger sometimes reads a place noun as a verb ("the back garden from dusk"): the lexicon decides
   if ((!token.isNoun || token.isVerb) && !(/[^s]$/.test(w) && !/(ing|ed)$/.test(w) && isPlaceWord(w))) return 'other';
   return 'unknown';
+}
+
+/**
+ * "the chooks" where the home has a chicken coop: a regional noun whose plain word is one of this home's name words is
+ * read as that word (lexicon/regional.ts; docs/decisions.md, "Before round S: words"); any other word is itself.
+ */
+function toHomeWord(word: string, allPlaceWords: string[]): string {
+  if (allPlaceWords.some((p) => matchWord(word, p))) return word;
+  const plain = readRegionalNoun(word);
+  return plain && allPlaceWords.some((p) => matchWord(plain, p)) ? plain : word;
+}
+
+/**
+ * "the laundry" for the laundry room, "the chooks" for the chook pen: the first word of a two-word room name said alone
+ * names that room when the rest is only a category word ("room", "area") and the word is a place by itself, or when
+ * it is the animal the place is for; never a person ("the kids" are no kids' room) nor a word of another name
+ * (docs/decisions.md, "Before round S: words").
+ */
+function isModifierNamingRoom(word: string, ctx: HouseholdContext): boolean {
+  // ("Tom's room": a person's room, never the tomcat's)
+  const fits = ctx.rooms
+    .filter((r) => !/['\u2019\u02bc]s\b/.test(r.name))
+    .map((r) => splitName(r.name))
+    .filter((n) => n.length === 2 && matchWord(word, n[0]))
+    .filter(([first, rest]) => (isAnimalNoun(first) ? true : !isPersonWord(first) && GENERIC_PLACE_WORDS.has(rest) && isPlaceWord(first)));
+  return fits.length === 1;
 }
 
 function matchesAll(words: string[], nameWords: string[]): boolean {
@@ -260,7 +297,10 @@ function resolveRun(placeWords: string[], kindWords: string[], ctx: HouseholdCon
       const fullName = byName.type === 'sensor' ? getSensorPlaceWords(byName.sensor) : splitName(byName.room);
       const partial = fullName.some((w) => !placeWords.some((p) => matchWord(p, w)));
       if (partial) {
-        const rivals = rankRoomsByMeaning(placeWords, ctx).filter((x) => x.room !== named && x.score >= ASK);
+        // ("the laundry" for the laundry room: the room the words name by meaning too, its rest only a category word, is not
+        // rivalled by looser meanings; "the deck" of the back deck still asks about the porch)
+        const own = GENERIC_PLACE_WORDS.has(fullName.at(-1)!) ? scorePlaceMeaning(placeWords.join(' '), named.toLowerCase()) : 0;
+        const rivals = rankRoomsByMeaning(placeWords, ctx).filter((x) => x.room !== named && x.score >= ASK && !(own >= SURE && x.score < own - 0.1));
         const calledSo = rivals.length ? findSensorCalledSo(placeWords, named, ctx) : undefined;
         if (calledSo) return { type: 'sensor', sensor: calledSo };
         if (rivals.length) {
@@ -553,12 +593,13 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
       i++;
       if (tokens[i - 1].breakAfter) break;
     }
-    const words = tokens.slice(start, i).map((t) => t.text);
+    const words = tokens.slice(start, i).map((t) => toHomeWord(t.text, allPlaceWords));
     // "which rooms are…": a category word alone names no room
     if (words.every((w, k) => classes[k] === 'other' || GENERIC_PLACE_WORDS.has(w))) continue;
     // "back on the 30th", "front": a name's modifier without its head noun names nothing —
     // unless a coordinated phrase lends it one ("the front and back doors" → the front door)
-    if (classes.every((c) => c === 'place' || c === 'other') && !words.some((w, k) => classes[k] === 'place' && isHeadWord(w, ctx))) {
+    const named = (w: string, k: number) => classes[k] === 'place' && (isHeadWord(w, ctx) || (classes.length === 1 && isModifierNamingRoom(w, ctx)));
+    if (classes.every((c) => c === 'place' || c === 'other') && !words.some(named)) {
       const head = findSharedHead(tokens, i, to, consumed);
       if (!head) continue;
       const lent = [...words.filter((_, k) => classes[k] !== 'other'), head];
@@ -594,6 +635,19 @@ const WHOLE_TIME_NOUNS = new Set([
 
 const GENERIC_PLACE_WORDS = new Set(['room', 'rooms', 'area', 'areas', 'place', 'places', 'space', 'spaces', 'spot', 'spots']);
 
+/**
+ * "the wash house", "the hen house": "house" after a word the tagger read as a verb ("wash") or not as a place, where
+ * the two words together name a kind of place, is that place's name, never the whole home (docs/decisions.md,
+ * "Before round S: words"); its words, or undefined.
+ */
+function readHouseCompound(words: string[], tokens: Token[], end: number): string[] | undefined {
+  if (words.at(-1) !== 'house' || words.filter((w) => WHOLE_HOME_WORDS.has(w)).length !== 1) return undefined;
+  const before = words.length > 1 ? words.at(-2)! : (tokens[end - 2]?.text ?? '');
+  if (!/^[a-z]{3,}$/.test(before) || STOP_WORDS.has(before)) return undefined;
+  if (isPlaceWord(`${before} house`)) return [before, 'house'];
+  return isPlaceWord(`${before}house`) ? [`${before}house`] : undefined;
+}
+
 function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdContext, label: string, tokens: Token[], end: number): Place | undefined {
   const placeWords = words.filter((_, k) => classes[k] === 'place' || classes[k] === 'unknown');
   const kindWords = words.filter((_, k) => classes[k] === 'kind');
@@ -603,6 +657,8 @@ function resolveMention(words: string[], classes: TokenClass[], ctx: HouseholdCo
   if (words[head] === 'house' && classes[head] === 'whole' && classes[head - 1] === 'place' && classes.filter((c) => c === 'whole').length === 1) {
     return resolveRun([...placeWords, 'house'], kindWords, ctx, label) ?? { type: 'unknown', label };
   }
+  const compound = readHouseCompound(words, tokens, end);
+  if (compound) return resolveRun(compound, kindWords, ctx, compound.join(' ')) ?? { type: 'unknown', label: compound.join(' ') };
   if (classes.includes('whole')) {
     // "the whole time", "all night", "the entire weekend": a span of time, not the whole home
     if (

@@ -1,9 +1,10 @@
 // The module's public face: what other modules may import (docs/architecture.md).
-export { readAnimalWord } from './lexicon/animals.ts';
+export { isAnimalNoun, readAnimalWord } from './lexicon/animals.ts';
 
 export { isPersonWord, isSamePersonWord } from './lexicon/people.ts';
 export { isPatronWord } from './lexicon/patrons.ts';
 export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
+export { readRegionalNoun } from './lexicon/regional.ts';
 export { getNounSenses, isEnglishWord, loadWordNet } from './lexicon/wordnet.ts';
 export { createNormalizer, getTypoDistance, type Token } from './normalize.ts';
 export { findTimePhrase } from './time/past-range.ts';

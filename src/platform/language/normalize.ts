@@ -8,6 +8,7 @@ import { distance } from 'fastest-levenshtein';
 import { SPELLING_FIXES, STOP_WORDS } from './words.ts';
 import { isEnglishWord, isLexiconNoun } from './lexicon/wordnet.ts';
 import { writtenClocksAndAmounts } from './written-clocks.ts';
+import { readRegionalNoun } from './lexicon/regional.ts';
 
 export interface Token {
   /** Lower-case surface form (contractions expanded). */
@@ -107,6 +108,8 @@ const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s,;]+/gi;
 function isKnownWord(word: string, names: Set<string>, correctable: ReadonlySet<string>): boolean {
   if (names.has(word) || STOP_WORDS.has(word) || /\d/.test(word) || /^url\d+$/.test(word)) return true;
   if (WEEKDAY_SHORTHAND.has(word)) return true;
+  // a regional noun ("chook", "bakkie") is a word, never a slip of a home's name ("coop")
+  if (readRegionalNoun(word)) return true;
   if (lexicon[word] !== undefined) return true;
   // plurals and simple inflections of known words
   for (const suffix of ['s', 'es', 'ed', 'ing', 'd']) {

@@ -21,6 +21,12 @@ const OWN_WORDS: Record<string, AnimalWordKind> = {
   pups: 'dog',
   doggo: 'dog',
   doggos: 'dog',
+  moggy: 'cat',
+  moggie: 'cat',
+  moggies: 'cat',
+  // Australian: a chicken, which the cameras do not report
+  chook: 'other',
+  chooks: 'other',
 };
 
 interface Anchors {
@@ -71,4 +77,17 @@ export function readAnimalWord(word: string): AnimalWordKind | null {
   }
   cache.set(w, kind);
   return kind;
+}
+
+/**
+ * True when one of a noun's frequent senses is an animal ("chicken", first the meat in WordNet; "hen"; "chook"): for
+ * a place named after the animal it holds (the chicken coop), where the first sense alone would miss it.
+ */
+export function isAnimalNoun(word: string): boolean {
+  const w = word.toLowerCase();
+  if (OWN_WORDS[w]) return true;
+  const animal = getAnchors().animal;
+  return getNounSenses(w)
+    .slice(0, 3)
+    .some((s) => s.offset === animal || getHypernymClosure(s.offset).includes(animal));
 }

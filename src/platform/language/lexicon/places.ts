@@ -29,6 +29,13 @@ export const HOUSEHOLD_TERMS: Record<string, string[]> = {
   'front garden': ['front yard'],
   'drive way': ['driveway'],
   'car port': ['carport'],
+  // the room where the washing is done, by its regional names: WordNet has only "washhouse" for it
+  // (and "laundry" first as the washing itself); "washroom" stays the toilet (docs/decisions.md, "Before round S: words")
+  laundry: ['laundry'],
+  'laundry room': ['laundry'],
+  'utility room': ['laundry'],
+  'wash house': ['laundry'],
+  'family room': ['living room'],
 };
 
 interface PlaceRoot {
@@ -46,6 +53,8 @@ const PLACE_ROOTS: PlaceRoot[] = [
   { lemma: 'excavation', gloss: 'a hole in the ground' },
   { lemma: 'body of water', gloss: 'the part of the earth' },
   { lemma: 'tract', gloss: 'an extended area of land' },
+  // the laundry as a room (the washhouse under it): WordNet files it as a workplace, no structure
+  { lemma: 'laundry', gloss: 'workplace where clothes' },
 ];
 
 let rootOffsets: Set<number> | undefined;
@@ -158,7 +167,10 @@ function scoreSenses(said: Synset, place: Synset): number {
   if (getHypernymClosure(place.offset, 2).includes(said.offset)) return 0.7;
   // a nursery is a kids' room, but a kids' room need not be the nursery: not sure enough to act
   if (getHypernymClosure(said.offset, 2).includes(place.offset)) return 0.7;
-  const saidGloss = new Set(getWords(said.gloss.split(';')[0]));
+  // the gloss's own genus is the said word's hypernym, scored above: "a garage for one or two cars" (a
+  // carport) names the garage only as its kind, never the same place (docs/decisions.md, "Before round S: words")
+  const genus = new Set(getSpecificHypernymLemmas(said));
+  const saidGloss = new Set(getWords(said.gloss.split(';')[0]).filter((w) => !genus.has(w)));
   if (getSpecificLemmas(place).some((l) => saidGloss.has(l))) return 0.75;
   if (getSpecificHypernymLemmas(place).some((l) => saidGloss.has(l))) return 0.6;
   const placeGloss = new Set(getWords(place.gloss.split(';')[0]));
