@@ -1,0 +1,13 @@
+/**
+ * Round S of the rolling fresh sets for language precision, household part: 146 requests (25 of them
+ * multi-turn) written blind by someone who had not read the language or agent code, committed as written
+ * (round-s-household.json, round-s-household-contexts.json, round-s-README.md; never edited). Its first
+ * run is the round's figure: correct 129 (88.4%), asked 12, missed 3, wrong 2 (round-s.first-run.txt).
+ * This gate holds the first-run level and may only be tightened.
+ */
+import { test } from 'node:test';
+import { gateHousehold } from './household-heldout.ts';
+
+test('round S household set: correct ≥ 129, wrong ≤ 2', { timeout: 900_000 }, async () => {
+  await gateHousehold('S', { size: 146, minCorrect: 129, maxWrong: 2 });
+});
