@@ -2,7 +2,7 @@ import { type DatabaseHandle, type DbExecutor, type DetectionTable } from '../..
 import { type DetectionBox, type DetectionInput, type DetectionRecord, detectionInsert } from '../detections/index.ts';
 import { type Clock, toIso } from '../../platform/time/index.ts';
 import { newId } from '../../platform/lib/index.ts';
-import type { AuditService } from '../../platform/audit/index.ts';
+import type { AuditFields, AuditService } from '../../platform/audit/index.ts';
 import { type SceneEngine, type SceneState, shareSceneAnomalies, updateScene } from '../scenes/index.ts';
 import type { FenceClaim } from '../../platform/coordination/index.ts';
 
@@ -69,6 +69,8 @@ interface Pending {
   /** the stream's lease when its source runs under one (cluster mode) */
   lease?: FenceClaim;
   records: StoredDetection[];
+  /** each record's audit entry, built when it arrived but for its id (AuditService.buildUnnamed) */
+  audits: AuditFields[];
   /** performance.now() when ingest took them (for the commit observer) */
   enteredAt: number;
   resolve: (r: DetectionRecord[]) => void;
@@ -165,6 +167,7 @@ export class DetectionPipeline {
       return Promise.resolve([]);
     }
     const records: StoredDetection[] = [];
+    const audits: AuditFields[] = [];
     for (const input of inputs) {
       const rec: StoredDetection = {
         id: newId('det', input.at),
@@ -187,10 +190,13 @@ export class DetectionPipeline {
         ...(input.frame_objects?.length ? { frame_objects: input.frame_objects } : {}),
       };
       records.push(rec);
+      // its audit entry's content (salt, data, data hash) now, while the commit before it is in flight,
+      // not on the path of its own commit (docs/decisions.md, "Pipeline p95 tail"); its id when that starts
+      audits.push(this.auditOf(rec));
     }
     return new Promise((resolve, reject) => {
       const lease = stream.lease && { streamId: stream.id, ...stream.lease };
-      this.queue.push({ lease, records, enteredAt: performance.now(), resolve, reject });
+      this.queue.push({ lease, records, audits, enteredAt: performance.now(), resolve, reject });
       this.schedule();
     });
   }
@@ -246,15 +252,31 @@ export class DetectionPipeline {
     await new Promise<void>((r) => this.idle.push(r));
   }
 
-  private admitted(records: StoredDetection[]): StoredDetection[] {
+  /** Every detection's audit entry names the pipeline and what was detected, where. */
+  private auditOf(r: StoredDetection): AuditFields {
+    return this.deps.audit.buildUnnamed(PIPELINE_ACTOR, {
+      tenantId: r.tenant_id,
+      action: 'detection.recorded',
+      resourceType: 'detection',
+      resourceId: r.id,
+      at: r.at,
+      scope: { location: r.location, streamId: r.stream_id },
+      data: { stream_id: r.stream_id, type: r.type, subtype: r.subtype, value: r.value, count: r.count, confidence: r.confidence },
+    });
+  }
+
+  /** Drops the call's records (and their audit entries) the gate withholds now. */
+  private admit(p: Pending): void {
     const gate = this.gate!;
-    // nearly always every record is still admitted: the same array then, no copy per ingest call
+    const { records } = p;
+    // nearly always every record is still admitted: the same arrays then, no copy per ingest call
     let i = 0;
     while (i < records.length && !gate.withheldReason(records[i].stream_id)) i++;
-    if (i === records.length) return records;
-    const kept = records.filter((r) => !gate.withheldReason(r.stream_id));
-    this.withheldCount += records.length - kept.length;
-    return kept;
+    if (i === records.length) return;
+    const kept = records.map((r) => !gate.withheldReason(r.stream_id));
+    p.records = records.filter((_, k) => kept[k]);
+    p.audits = p.audits.filter((_, k) => kept[k]);
+    this.withheldCount += records.length - p.records.length;
   }
 
   private schedule() {
@@ -271,7 +293,7 @@ export class DetectionPipeline {
     this.flushing = true;
     const batch = this.queue.splice(0);
     // a mute or boundary set while these waited in the queue applies to them too
-    if (this.gate) for (const p of batch) p.records = this.admitted(p.records);
+    if (this.gate) for (const p of batch) this.admit(p);
     try {
       // Scene update and rule evaluation happen here, synchronously, for exactly this batch:
       // whatever the hooks decide belongs to the detections this transaction makes durable, and
@@ -284,18 +306,16 @@ export class DetectionPipeline {
       }
       // the records themselves are the rows: the inserts bind their fields (and store the box as JSON)
       const rows: StoredDetection[] = [];
-      for (const p of batch) for (const r of p.records) rows.push(r);
-      const audits = rows.map((r) =>
-        this.deps.audit.build(PIPELINE_ACTOR, {
-          tenantId: r.tenant_id,
-          action: 'detection.recorded',
-          resourceType: 'detection',
-          resourceId: r.id,
-          at: r.at,
-          scope: { location: r.location, streamId: r.stream_id },
-          data: { stream_id: r.stream_id, type: r.type, subtype: r.subtype, value: r.value, count: r.count, confidence: r.confidence },
-        }),
-      );
+      const audits: AuditFields[] = [];
+      for (const p of batch) {
+        for (let k = 0; k < p.records.length; k++) {
+          const r = p.records[k];
+          rows.push(r);
+          // named now, so audit ids follow the order entries are appended in, as before
+          p.audits[k].id = newId('aud', r.at);
+          audits.push(p.audits[k]);
+        }
+      }
       const { database } = this.deps;
       // one transaction per flush, locking only the tenants it writes (their audit chains), so
       // nodes writing for other tenants do not queue on it

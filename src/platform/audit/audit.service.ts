@@ -40,6 +40,21 @@ export class AuditService {
 
   build(actor: Actor, input: AuditInput): AuditFields {
     const at = input.at ?? this.deps.clock.now();
+    return this.fields(newId('aud', at), at, actor, input);
+  }
+
+  /**
+   * `build` but for the id, left empty for the caller to set (`newId('aud', at)`) when the entry takes
+   * its place in the chain's order: the pipeline builds an entry (its salt, data and data hash) when
+   * the detection arrives, while the commit before it is in flight, and names it when its own commit
+   * starts, so ids still follow the order entries are appended in (docs/decisions.md, "Pipeline p95
+   * tail").
+   */
+  buildUnnamed(actor: Actor, input: AuditInput): AuditFields {
+    return this.fields('', input.at ?? this.deps.clock.now(), actor, input);
+  }
+
+  private fields(id: string, at: number, actor: Actor, input: AuditInput): AuditFields {
     // JSON.stringify writes an unpaired surrogate as the escape \udXXX, so data is stored as hashed;
     // the plain text columns are made well-formed here, so what is hashed is exactly what either
     // database stores (docs/decisions.md, "Text integrity"). Requests never get this far with one.
@@ -49,7 +64,7 @@ export class AuditService {
     const resourceId = wellFormed(input.resourceId);
     const salt = newSalt();
     return {
-      id: newId('aud', at),
+      id,
       tenant_id: input.tenantId,
       at: toIso(at),
       actor_key_id: actor.keyId,

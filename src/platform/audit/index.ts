@@ -13,6 +13,7 @@ export { AuditCheckpointService, CHECKPOINT_EVENT, CHECKPOINT_KEY_FILE, checkpoi
 export { AuditTrailService, verifyAuditLines, type AuditExportLine, type ChainState, type HouseholdBoundaries } from './audit-trail.service.ts';
 export { verifyAuditExport, verifyAuditRun, type AuditCheck, type AuditCheckpointFile } from './audit-export-verifier.ts';
 export { AuditService, scopeOfLocations } from './audit.service.ts';
+export type { AuditFields } from './audit-chain.ts';
 
 import { defineApiModule } from '../http/index.ts';
 import { AuditCheckpointSchema, AuditEntrySchema } from './audit.schemas.ts';

@@ -121,7 +121,10 @@ function openPostgres(databaseUrl: string, poolSize: number | undefined, onIdleE
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   // the pipeline's commits: one at a time per node, so two connections cover a commit and the
   // one a shutdown or a test may start beside it
-  const pipelinePool = new pg.Pool({ connectionString: databaseUrl, max: 2, pipeline: true });
+  // its statements are prepared once per connection (pg-pipelined.ts statementName) but planned
+  // at every execution: a generic plan made while the tables were small is kept after they grow,
+  // and the insert's execution then grew with them (docs/decisions.md, "Pipeline p95 tail")
+  const pipelinePool = new pg.Pool({ connectionString: databaseUrl, max: 2, pipeline: true, options: '-c plan_cache_mode=force_custom_plan' });
   pipelinePool.on('error', (err) => onIdleError?.(err));
   return {
     db,

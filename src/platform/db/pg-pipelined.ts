@@ -23,6 +23,37 @@ export interface PipelinedTransaction {
   commit(): Promise<void>;
 }
 
+/** a statement text is prepared under a name from its NAME_AFTER-th use on; at most MAX_NAMED texts are */
+const NAME_AFTER = 2;
+const MAX_NAMED = 64;
+const uses = new Map<string, number>();
+const names = new Map<string, string>();
+
+/**
+ * The name a statement text is prepared under on the pipeline's connections, once it recurs
+ * (docs/decisions.md, "Pipeline p95 tail"): the server then parses it once per connection instead
+ * of in every commit. It is still planned at every execution (the pool's connections run with
+ * plan_cache_mode = force_custom_plan, database.ts): with the generic plan PostgreSQL switched to,
+ * made while the tables were small, the insert's execution grew with the tables. The pipeline's
+ * statements are a few fixed texts (its insert is the same whatever the batch size); texts that
+ * vary (an IN list of another length) stop being named once MAX_NAMED are, and the counts of
+ * texts seen once start over past a bound.
+ */
+function statementName(text: string): string | undefined {
+  const named = names.get(text);
+  if (named !== undefined || names.size >= MAX_NAMED) return named;
+  const n = (uses.get(text) ?? 0) + 1;
+  if (n < NAME_AFTER) {
+    if (uses.size >= 4 * MAX_NAMED) uses.clear();
+    uses.set(text, n);
+    return undefined;
+  }
+  uses.delete(text);
+  const name = `vigil_pipe_${names.size}`;
+  names.set(text, name);
+  return name;
+}
+
 /**
  * A Kysely executor over one checked-out PostgreSQL connection in node-postgres' pipeline mode,
  * without Kysely's one-query-at-a-time mutex: a query is put on the wire when it is made, behind
@@ -36,7 +67,7 @@ export function pipelinedTransaction(client: pg.PoolClient): PipelinedTransactio
   const outcomes: Array<Promise<unknown>> = [];
   const sendDeferred = () => {
     for (const q of deferred) {
-      const sent = client.query(q.sql, [...q.parameters]);
+      const sent = client.query({ text: q.sql, values: [...q.parameters], name: statementName(q.sql) });
       // observed at commit; a failure also aborts the transaction, so every later statement fails
       sent.catch(() => undefined);
       outcomes.push(sent);
@@ -46,7 +77,7 @@ export function pipelinedTransaction(client: pg.PoolClient): PipelinedTransactio
   const connection: DatabaseConnection = {
     async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
       sendDeferred();
-      const { command, rowCount, rows } = await client.query(compiled.sql, [...compiled.parameters]);
+      const { command, rowCount, rows } = await client.query({ text: compiled.sql, values: [...compiled.parameters], name: statementName(compiled.sql) });
       const counted = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
       return { numAffectedRows: counted ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
     },
