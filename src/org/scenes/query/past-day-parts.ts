@@ -19,12 +19,19 @@ type Found = ReturnType<typeof findTimePhrase>;
 /** The part of the day the past-tense question means, or undefined when the shared reader already reads it. */
 export function readPastDayPart(text: string, now: number, timeZone: string): Found | undefined {
   const m = DAY_PART.exec(text);
-  if (!m || !PAST_TENSE.test(text)) return undefined;
-  // only where the shared reader would say it is still to come, and it is the question's one time
+  if (!m) return undefined;
+  // the shared reader reads "in the night" itself, without the question's tense (past-range.ts): here the tense decides
   const found = findTimePhrase(text, { now, timeZone });
-  if (found.phrase.kind !== 'future') return undefined;
+  const nightRead = m[1] === 'night' && found.phrase.kind === 'range';
   const rest = `${text.slice(0, m.index)}${' '.repeat(m[0].length)}${text.slice(m.index + m[0].length)}`;
-  if (findTimePhrase(rest, { now, timeZone }).phrase.kind !== 'none') return undefined;
+  // only where the shared reader would say it is still to come (or reads the night), and it is the question's one time
+  if (found.phrase.kind !== 'future' && !nightRead) return undefined;
+  const other = findTimePhrase(rest, { now, timeZone }).phrase;
+  // ("in the night on monday": which night that is, the one before or after, is asked back)
+  if (other.kind !== 'none')
+    return nightRead && 'phrase' in other ? { phrase: { kind: 'several', phrases: [m[0], other.phrase] }, remainder: rest } : undefined;
+  // "will anyone be here in the night": a night to come, asked back as the future
+  if (!PAST_TENSE.test(text)) return nightRead ? { phrase: { kind: 'future', phrase: m[0] }, remainder: rest } : undefined;
   const part = m[1];
   if (part === 'night') {
     const span = overnightSpan(now, timeZone);
