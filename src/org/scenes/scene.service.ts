@@ -11,7 +11,7 @@ import {
   personSightings,
   readingsBefore,
 } from '../detections/index.ts';
-import { type Clock, toIso, isValidTimeZone } from '../../platform/time/index.ts';
+import { type Clock, toIso, isValidTimeZone, formatMoment, sayAgo } from '../../platform/time/index.ts';
 import { VigilError, invalid, notFound, newId } from '../../platform/lib/index.ts';
 import type { AuditService } from '../../platform/audit/index.ts';
 import { findStream, listRunnableStreams, listStreamSceneIds, listStreamsOfScene } from '../streams/stream-queries.ts';
@@ -126,6 +126,21 @@ function staleAnimalsNote(interp: Interpretation, freshness: SceneFreshness): st
   return ` ${why.charAt(0).toUpperCase()}${why.slice(1)}.`;
 }
 
+/**
+ * "when was the last vehicle seen?" on a stale scene whose last reading still showed some: the sighting's
+ * own time leads, and the stale sentence after it gives the last frame (docs/decisions.md, "Round S: scene questions").
+ */
+export function lastSightingLead(interp: Interpretation, cited: Array<DetectionTable | DetectionRecord>, place: string, timeZone: string, now: number): string {
+  if (interp.aggregate !== 'last_seen' || interp.subtype || (interp.metric !== 'vehicles' && interp.metric !== 'people')) return '';
+  const vehicles = interp.metric === 'vehicles';
+  const seen = cited.filter((d) =>
+    vehicles ? d.type === 'vehicle' && (d.count ?? 1) > 0 : d.type === 'person' || (d.type === 'person_count' && (d.value ?? 0) > 0),
+  );
+  if (seen.length === 0) return '';
+  const at = Math.max(...seen.map((d) => d.at));
+  return `The last ${vehicles ? 'vehicle' : 'person'} was seen in ${place} at ${formatMoment(at, timeZone, now)} (${sayAgo(now - at)}). `;
+}
+
 /** A scene question's result: the answer, or on a stale scene asked about now, the stale sentence. */
 function sceneQueryResult(r: {
   body: QueryBodyT;
@@ -156,7 +171,8 @@ function sceneQueryResult(r: {
     crowd_density: answer.crowd_density,
     anomaly_flag: answer.anomaly_flag,
     answer: staleNow
-      ? staleSentence({
+      ? lastSightingLead(interp, r.cited, `the ${scene.location.replace(/_/g, ' ')}`, scene.time_zone, now) +
+        staleSentence({
           freshness,
           now,
           timeZone: scene.time_zone,

@@ -323,6 +323,35 @@ function answerArrivals(interp: Interpretation, detections: DetectionRecord[], r
   return { answer: capitalise(answer), supporting, total };
 }
 
+/** Vehicle readings further apart than this do not show every arrival between them. */
+const DENSE_VEHICLE_GAP_MS = 20 * 60_000;
+
+/**
+ * "how many vehicles came through in the last hour?" with untracked vehicle readings minutes or hours
+ * apart (or none at the span's start, or a single one long after the reading before it): their rises are not the arrivals, so the answer gives what the readings
+ * in the span show, the most at once with its time, and says so. Undefined when tracks or dense readings
+ * carry the arrivals (docs/decisions.md, "Round S: scene questions").
+ */
+function answerSparseVehicles(interp: Interpretation, detections: DetectionRecord[], readings: Reading[], p: Phrasing): CountAnswer | undefined {
+  if (interp.metric !== 'vehicles' || interp.per_hour || interp.distinct) return undefined;
+  if (detections.some((d) => inRange(d, interp.from, interp.to) && d.type === 'vehicle' && d.track_id)) return undefined;
+  const span = readingsOver(readings, interp.from, interp.to);
+  const inside = span.filter((r) => r.at >= interp.from);
+  if (inside.length === 0) return undefined;
+  // no reading at the start; readings in the span far apart; or one alone, long after the reading before it
+  const gap = (rs: Reading[]) => rs.some((r, i) => i > 0 && r.at - rs[i - 1].at > DENSE_VEHICLE_GAP_MS);
+  const gapped = span[0].at > interp.from || gap(span.slice(1)) || (span.length === 2 && gap(span));
+  if (!gapped) return undefined;
+  const most = inside.reduce((a, b) => (b.value > a.value ? b : a));
+  const caveat = 'the vehicle readings are too far apart to tell how many arrived';
+  if (most.value === 0) {
+    const none = `no vehicles were seen in ${p.place} ${p.when} (every reading showed 0)`;
+    return { answer: interp.yes_no ? `No, ${none}.` : `${capitalise(none)}.`, supporting: inside.map((r) => r.record), total: 0 };
+  }
+  const seen = `${plural(most.value, 'vehicle', 'vehicles')} ${most.value === 1 ? 'was' : 'were'} seen in ${p.place} ${p.when}, the most at once, at ${p.moment(most.at)}; ${caveat}`;
+  return { answer: interp.yes_no ? `Yes, ${seen}.` : `${capitalise(seen)}.`, supporting: [most.record], total: most.value };
+}
+
 /**
  * "how many vans pulled in at ten to one": the rises of the count within that clock minute, with the
  * reading before and after said, and when that reading before was long ago the span the rise covers.
@@ -713,7 +742,10 @@ function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): 
   if (span.length === 0) return { answer: `I have no ${one} counts for ${p.place} ${p.when}, so I cannot tell a trend.`, supporting: [] };
   // only the part of the range the readings cover: time before the first reading is unknown
   const from = Math.max(interp.from, span[0].at);
-  if (interp.to - from < (interp.to - interp.from) / 4 || span.length < 2) {
+  // a trend compares real readings: a window shorter than the counts' interval holds too few of them, and
+  // a held count at its start is not a reading then (docs/decisions.md, "Round S: scene questions")
+  const real = span.filter((r) => r.at >= interp.from).length;
+  if (interp.to - from < (interp.to - interp.from) / 4 || span.length < 2 || real < 2) {
     return { answer: `I have too few ${one} counts for ${p.place} ${p.when} to tell a trend.`, supporting: span.map((r) => r.record) };
   }
   const mid = from + (interp.to - from) / 2;
@@ -1762,7 +1794,7 @@ function answerCountAggregate(
     case 'arrivals':
       result = interp.arrival_minute
         ? answerArrivalMinute(interp, counted, readingsOf(baseline[0] ?? [], interp.metric === 'vehicles' ? 'vehicle' : 'person_count'), p)
-        : answerArrivals(interp, detections, counted, p);
+        : (answerSparseVehicles(interp, detections, counted, p) ?? answerArrivals(interp, detections, counted, p));
       break;
     case 'compare':
       result = answerCompare(interp, counted, readingsOf(baseline[0] ?? [], interp.metric === 'vehicles' ? 'vehicle' : 'person_count'), p);
