@@ -12,6 +12,7 @@ import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
 import { readLeadingClause } from './leading-clause.ts';
+import { dropSideClauses } from './side-clauses.ts';
 import { correctCommandVerbSlips, detectForeignLanguage } from './language-guard.ts';
 import {
   AUXILIARIES,
@@ -327,6 +328,9 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   // "wait, what did I just ask you to do?": answered from the conversation (recall-question.ts)
   const chat = answerRecallQuestion(message, ctx) ?? answerChitChat(message) ?? answerAcknowledgement(message, ctx);
   if (chat) return { planner: 'offline', calls: [], refusals: [], answers: [chat], confidence: 1 };
+  // "Good evening. Tomorrow …", "… from 8:30 to 3 while we are all at work": words beside the request (side-clauses.ts)
+  const side = dropSideClauses(message, listPlaceWords(ctx));
+  if (side) return planOffline(side, ctx);
   // "when it gets dark watch the porch": a time clause before a request times it (leading-clause.ts)
   const leading = readLeadingClause(message, ctx);
   if (leading && 'ask' in leading) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: leading.ask, confidence: 0.3 });
@@ -2365,7 +2369,8 @@ const REASON_SUBJECTS = new Set(['i', 'we', 'he', 'she', 'they', 'there', 'someo
  * and opens with a subject ("I've moved…", "there is a man…", "someone nicked…", "the tenant asked…").
  */
 function isReasonClause(r: Reading, ctx: HouseholdContext): boolean {
-  if (r.intent || r.question || r.time.hasTime || r.outOfScope) return false;
+  // ("…, thought I heard something up there last night": a time in the past is the reason's own)
+  if (r.intent || r.question || (r.time.hasTime && !isPastSpan(r.tokens, r.clause.from, r.clause.to)) || r.outOfScope) return false;
   const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
   // "it's the garage I meant", "it too": a correction or a follow-up naming a place, not a reason
   if (words[0] === 'it' && r.mentions.length && !words.some((x) => ['was', 'were', 'been', 'has', 'had', 'keeps', 'is'].includes(x))) return false;
@@ -2419,12 +2424,21 @@ function isPeopleCount(tokens: Token[], k: number): boolean {
   return ['both', 'all'].includes(tokens[k].text) && ['we', 'they', 'you', 'us', 'them'].includes(tokens[k - 1]?.text ?? '');
 }
 
+/** "thought I heard…", "reckon we saw…": the verb that opens what the user believes, its subject after it. */
+const THOUGHT_OPENERS = new Set(['thought', 'think', 'reckon', 'reckoned']);
+
+function isThoughtOpener(tokens: Token[], k: number): boolean {
+  return THOUGHT_OPENERS.has(tokens[k].text) && ['i', 'we'].includes(tokens[k + 1]?.text ?? '');
+}
+
 /** A reason's words count as read, except those that could still change the request (docs/decisions.md, "Coverage probe"). */
 function markReasonUsed(r: Reading, from: number, to: number): void {
   const t = r.tokens;
   const left = findUncovered(t, from, to, new Set(), PLANNER_VOCABULARY).filter(
     // ("…, we've got guests till the milkman comes": an end said in the reason that no time reader knows)
-    (u) => (REASON_LEFTOVER_ROLES.has(u.role) && !isPeopleCount(t, u.index)) || (u.role === 'time' && isEventEndWord(t, u.index, from)),
+    (u) =>
+      (REASON_LEFTOVER_ROLES.has(u.role) && !isPeopleCount(t, u.index) && !isThoughtOpener(t, u.index)) ||
+      (u.role === 'time' && isEventEndWord(t, u.index, from)),
   );
   // ("…, I'm a bit spooked and tell my wife": a verb joined on by "and" is read as a part of its own, past the reason's subject)
   for (let k = from + 1; k + 1 < to; k++) {
@@ -2452,8 +2466,10 @@ const TIME_BOUNDS = new Set(['till', 'til', 'until', 'from', 'by', 'at', 'before
 
 /** Where a clause's request ends when a reason follows it after a comma (the clause's end when none does). */
 function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, time: TimeSpec): number {
-  if (!clause.cue) return clause.to;
-  for (let k = Math.max(clause.from, clause.cue.end - 1); k + 1 < clause.to; k++) {
+  // ("the hay loft between 1 and 3 tonight please, thought I heard something up there last night": said with no
+  // verb of its own, the request is cut only before a reason told in the past — docs/decisions.md, "Round S: reasons")
+  const start = clause.cue ? Math.max(clause.from, clause.cue.end - 1) : clause.from;
+  for (let k = start; k + 1 < clause.to; k++) {
     // ("call off the gate watch, we're not going anywhere this weekend": a request with no window, beside a
     // statement said in the negative, takes no time from it — docs/decisions.md, "Round K household")
     const timeless = clause.intent === 'stand_down' && tokens.slice(k + 1, clause.to).some((t) => classifyWord(t.text) === 'negation');
@@ -2461,6 +2477,7 @@ function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, t
     // so a time that names no hour and no bound is the reason's — docs/decisions.md, "Round R: reasons, corrections and arming")
     const reasonTime = clause.intent === 'stand_down' && !tokens.slice(k + 1, clause.to).some((t) => /\d/.test(t.text) || TIME_BOUNDS.has(t.text));
     const pastReason = isPastSpan(tokens, k + 1, clause.to);
+    if (!clause.cue && !pastReason) continue;
     if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless && !pastReason && !reasonTime)) continue;
     if (isReasonSpan(tokens, k + 1, clause.to, ctx)) return k + 1;
   }
@@ -2470,7 +2487,9 @@ function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, t
 /** The words tokens[from, to) open with a subject and a verb and ask for nothing: a reason. */
 function isReasonSpan(tokens: Token[], from: number, to: number, ctx: HouseholdContext): boolean {
   const words = tokens.slice(from, to).map((t) => t.text);
-  const first = words.findIndex((w) => !['and', 'but', 'because', 'cause', 'cos', 'since', 'as', 'so', 'coz'].includes(w));
+  let first = words.findIndex((w) => !['and', 'but', 'because', 'cause', 'cos', 'since', 'as', 'so', 'coz'].includes(w));
+  // ("…, thought I heard something up there last night": the "I" after "thought" is the reason's subject)
+  if (first >= 0 && isThoughtOpener(tokens, from + first)) first++;
   const w = words[first];
   // "…, as the lock is not what it was", "…, because the fence is down": said as a reason
   const because = first > 0 && ['because', 'cause', 'cos', 'coz', 'as', 'since'].includes(words[first - 1]);

@@ -4,6 +4,7 @@
  * "nanny" and "nursemaid"), so a household's free-text note about someone ("grandmother") answers
  * to the word a message uses ("when grandma gets here").
  */
+import { readRegionalNoun } from './regional.ts';
 import { findSense, getHypernymClosure, getNounBaseForms, getNounSenses } from './wordnet.ts';
 
 let personOffset: number | undefined;
@@ -19,6 +20,9 @@ const SHORT_PERSON_WORDS = new Set(['ex', 'bf', 'gf', 'bff']);
 
 export function isPersonWord(word: string): boolean {
   if (SHORT_PERSON_WORDS.has(word)) return true;
+  // ("the sparky is doing the wiring": a trade's regional name is its plain word, lexicon/regional.ts)
+  const plain = readRegionalNoun(word);
+  if (plain && plain !== word) return isPersonWord(plain);
   const person = getPersonOffset();
   if (person === undefined || word.length < 3) return false;
   return getNounSenses(word).some((s) => s.offset === person || getHypernymClosure(s.offset).includes(person));

@@ -13,6 +13,14 @@ const REGIONAL_NOUNS: Record<string, string> = {
   bakkie: 'pickup',
   lorry: 'truck',
   trolley: 'cart',
+  // tradespeople by their regional names (docs/decisions.md, "Round S: reasons"): "the sparky is doing the wiring"
+  sparky: 'electrician',
+  sparkie: 'electrician',
+  chippy: 'carpenter',
+  chippie: 'carpenter',
+  brickie: 'bricklayer',
+  tradie: 'tradesman',
+  plumbo: 'plumber',
 };
 
 /** The plain word for a regional noun ("chooks" → "chicken"), or undefined when the word is none. */
