@@ -824,7 +824,7 @@ function askJustTheDoablePart(readings: Reading[], doable: string | undefined): 
     .slice(device.clause.from, device.clause.to)
     .map((t) => t.text)
     .join(' ');
-  return `I can ${doable}, but I can't ${said}: I watch your home's cameras and sensors, but I can't control locks, lights, heating or other devices. So I haven't changed anything — shall I just ${doable}?`;
+  return `I can't do that ("${said}"): I watch your home's cameras and sensors, but I can't control locks, lights, heating or other devices. I can ${doable}, but I haven't changed anything — shall I just ${doable}?`;
 }
 
 const ON_CONDITION_WORDS = new Set(['if', 'when', 'whenever', 'should', 'once']);
