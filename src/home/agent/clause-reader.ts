@@ -130,6 +130,45 @@ function isNarratedCue(tokens: Token[], i: number, from: number): boolean {
   );
 }
 
+/** Verbs of device control: Vigil watches, it never locks, opens or sets anything (src/home/agent/vocabulary.ts has the rest). */
+const DEVICE_VERBS = new Set(['lock', 'unlock', 'open', 'close', 'shut', 'dim', 'brighten']);
+/** Verbs that set a device when said with one ("turn the heating down", "switch the lights off"). */
+const SETTING_VERBS = new Set(['turn', 'switch', 'set', 'put']);
+/** Devices a setting verb may set. */
+const DEVICE_NOUNS = new Set([
+  'light',
+  'lights',
+  'lamp',
+  'lamps',
+  'thermostat',
+  'heating',
+  'heater',
+  'temperature',
+  'blinds',
+  'curtains',
+  'tv',
+  'television',
+  'music',
+  'lock',
+  'locks',
+]);
+
+/**
+ * "lock the shutter at 6", "turn the heating down a notch": a part that opens with a verb of device control. Joined
+ * to a request ("mute the till camera and lock the shutter at 6") it is a request of its own, which Vigil cannot do,
+ * never more words of the request before it (docs/decisions.md, "Round S: places").
+ */
+export function opensDeviceControl(tokens: Token[], from: number, to: number): boolean {
+  const first = tokens[from];
+  if (!first?.isVerb) return false;
+  if (DEVICE_VERBS.has(first.text)) return true;
+  return SETTING_VERBS.has(first.text) && tokens.slice(from + 1, to).some((t) => DEVICE_NOUNS.has(t.text));
+}
+
+function opensDeviceRequest(tokens: Token[], from: number, to: number): boolean {
+  return CONJUNCTIONS.has(tokens[from - 1]?.text ?? '') && opensDeviceControl(tokens, from, to);
+}
+
 /** The strongest intent cue in tokens[from, to): most cue words, then the table's order. */
 export function findIntent(tokens: Token[], from: number, to: number, skip: Set<number> = new Set()): Pick<Clause, 'intent' | 'cue'> {
   let best: { cue: CompiledCue; start: number; end: number; matched: number[] } | undefined;
@@ -342,6 +381,7 @@ export function splitClauses(tokens: Token[], hasPlace: (from: number, to: numbe
       piece.newSentence ||
       piece.contrast ||
       question ||
+      opensDeviceRequest(tokens, piece.from, piece.to) ||
       // ("stop all the watches, actually leave the shed": what is kept is a clause of its own)
       keepsAfterAll(tokens.slice(piece.from, piece.from + 8).map((t) => t.text)) ||
       (hasPlace(piece.from, piece.to) && hasTime(piece.from, piece.to) && hasTime(prev.from, prev.to));

@@ -10,7 +10,7 @@
 import type { ContextPerson, ContextSensor, ContextWatch, HouseholdContext, StoodDownWatch } from './context.ts';
 import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
-import { keepsAfterAll, splitClauses, type Clause } from './clause-reader.ts';
+import { keepsAfterAll, opensDeviceControl, splitClauses, type Clause } from './clause-reader.ts';
 import { readLeadingClause } from './leading-clause.ts';
 import { dropSideClauses } from './side-clauses.ts';
 import { correctCommandVerbSlips, detectForeignLanguage } from './language-guard.ts';
@@ -810,8 +810,25 @@ function declineBesideOutOfScope(readings: Reading[]): Plan | undefined {
     const ask = `So I haven't changed anything — do you still want me to ${doable ?? 'do the rest'}, without that part?`;
     return { planner: 'offline', calls: [], refusals: [], clarification: `${outside.join(' ')} ${ask}`, confidence: 0.3 };
   }
+  const device = askJustTheDoablePart(readings, doable);
+  if (device) return { planner: 'offline', calls: [], refusals: [], clarification: device, confidence: 0.3 };
   const unchanged = `So I haven't changed anything — ask me again without that part if you still want me to ${doable ?? 'do the rest'}.`;
   return { planner: 'offline', calls: [], refusals: [`${outside.join(' ')} ${unchanged}`], confidence: 0.3 };
+}
+
+/**
+ * "mute the till camera and lock the shutter at 6", "unmute the kitchen cam and turn the heating down a notch": a
+ * request Vigil can do joined to device control it cannot is asked about, changing nothing, so the user can say
+ * whether the first part alone is still wanted (docs/decisions.md, "Round S: places").
+ */
+function askJustTheDoablePart(readings: Reading[], doable: string | undefined): string | undefined {
+  const device = readings.find((r) => r.outOfScope && r.outOfScopeRequest && opensDeviceControl(r.tokens, r.clause.from, r.clause.to));
+  if (!device || !doable) return undefined;
+  const said = device.tokens
+    .slice(device.clause.from, device.clause.to)
+    .map((t) => t.text)
+    .join(' ');
+  return `I can't do that ("${said}"): I watch your home's cameras and sensors, but I can't control locks, lights, heating or other devices. I can ${doable}, but I haven't changed anything — shall I just ${doable}?`;
 }
 
 const ON_CONDITION_WORDS = new Set(['if', 'when', 'whenever', 'should', 'once']);
@@ -1923,6 +1940,16 @@ function takeStatementPlaces(r: Reading, prev: Reading | undefined): void {
   r.mentions = prev.mentions.map((m) => ({ ...m }));
 }
 
+/**
+ * "leave the servant quarter alone" — "also gate camera 10pm to 5am": a boundary is a room's and has no hours, so
+ * sensors named alone with hours of their own after one are a new watch, not another boundary; a room named so
+ * ("also the garage 10pm to 5am") is still asked about (docs/decisions.md, "Round S: places").
+ */
+function isSensorWindowAfterBoundary(r: Reading, source: Reading, ownTime: boolean): boolean {
+  if (source.intent !== 'set_boundary' || !ownTime || r.negated || !r.mentions.length) return false;
+  return r.mentions.every((m) => m.place.type === 'sensor') && (r.time.anchors.length >= 2 || (r.time.durationMs ?? 0) >= 60_000);
+}
+
 /** A clause without a request of its own takes the one before or the conversation's; true when it was folded into the one before. */
 function inheritFromBefore(
   r: Reading,
@@ -1945,8 +1972,10 @@ function inheritFromBefore(
     if (source?.intent) {
       const ownPlaces = r.mentions.length > 0;
       const sourceIds = new Set(source.mentions.flatMap((m) => getPlaceSensors(m.place).map((x) => x.id)));
+      const ownTime = r.time.hasTime;
       inheritRequest(giveAmountItsUnit(r, source), source, !inMessage, ctx);
       const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
+      if (!inMessage && isSensorWindowAfterBoundary(r, source, ownTime)) r.intent = 'create_watch';
       // "and tomorrow night too", "saturday as well": another watch besides the one made
       // ("and the same tomorrow", "same again on friday": the same hours on another day)
       const dayOnly =
@@ -3399,6 +3428,21 @@ const CHANGES = new Set<IntentKind>([
 ]);
 
 /** What the clause asks for once negation, contrast and question form are read. */
+/** Words that give a watch hours of its own ("keep watching the door till 6" is a request with hours, not a keeping). */
+const KEEP_TIME_WORDS = new Set(['until', 'till', 'til', 'tonight', 'tomorrow', 'for', 'from', 'at', 'overnight', 'today']);
+
+/**
+ * "…but keep watching the garage door", "…, but keep an eye on the door": said in contrast with a change, keeping
+ * watching asks for nothing new: the watch that runs stays as it is (docs/decisions.md, "Round S: places").
+ */
+function keepsWatching(r: { words: string[]; clause: Clause }): boolean {
+  // (", but keep watching …": a comma before "but" leaves it at the clause's start)
+  const opensBut = r.words[0] === 'but';
+  const [first, second] = opensBut ? r.words.slice(1) : r.words;
+  if ((!r.clause.contrast && !opensBut) || first !== 'keep' || !['watching', 'monitoring', 'an', 'eyes'].includes(second ?? '')) return false;
+  return !r.words.some((w) => KEEP_TIME_WORDS.has(w) || /\d/.test(w));
+}
+
 function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; question: boolean; words: string[]; clause: Clause }): IntentKind | undefined {
   const { words } = r;
   if (r.question) {
@@ -3428,6 +3472,8 @@ function scopeIntent(intent: IntentKind | undefined, r: { negated: boolean; ques
   }
   // "…but keep the driveway": keep what is, change nothing
   if (!intent && r.clause.contrast && words.some((w) => w === 'keep' || w === 'leave')) return 'keep';
+  // "mute the garage camera but keep watching the garage door": the watch that runs stays, none is made
+  if (intent === 'create_watch' && keepsWatching(r)) return 'keep';
   // "stop all the watches. actually no, keep the garden one": keeping said after a change of mind
   if (!intent && keepsAfterAll(words)) return 'keep';
   // "keep the gate one going": what runs stays as it is
@@ -3983,7 +4029,9 @@ function collectWatchPlaces(r: Reading, state: PlanState, plan: Plan): { questio
   // one request is one watch: "the porch and the driveway tonight" covers both places
   const subjects: string[] = [];
   const covered: ContextSensor[] = [];
-  const question = visitPlaces(r, state, plan, 'What should I watch?', (place) => {
+  let mutedAsk: string | undefined;
+  const refusedBefore = plan.refusals.length;
+  const visited = visitPlaces(r, state, plan, 'What should I watch?', (place) => {
     let sensors = getPlaceSensors(place);
     if (place.type === 'group' && place.except) sensors = sensors.filter((s) => !state.mentionedSensorIds.has(s.id));
     // "watch the hallway tonight but not the front door": what the message leaves out is out of the watch
@@ -3998,6 +4046,8 @@ function collectWatchPlaces(r: Reading, state: PlanState, plan: Plan): { questio
       else reachable.push(s);
     }
     if (reachable.length === 0) {
+      const ask = askUnmuteToWatch(r, state, sensors, subjectOf(place));
+      mutedAsk ??= ask;
       plan.refusals.push(blocked[0] ?? `There are no sensors in the ${subjectOf(place)} to watch.`);
       return;
     }
@@ -4017,7 +4067,24 @@ function collectWatchPlaces(r: Reading, state: PlanState, plan: Plan): { questio
     for (const s of reachable) if (!covered.includes(s)) covered.push(s);
     rememberSubject(state, place);
   });
-  return { question, subjects, covered };
+  // (a place that can be watched beside the muted one is watched, and the muted one declined as before)
+  if (!visited && mutedAsk && !covered.length && plan.refusals.length === refusedBefore + 1) {
+    plan.refusals.pop();
+    return { question: mutedAsk, subjects, covered };
+  }
+  return { question: visited, subjects, covered };
+}
+
+/**
+ * "watch the kitchen tonight" where all the kitchen's sensors are muted: asked whether to unmute them and watch, changing
+ * nothing; "yes, unmute it and watch it" then does both (docs/decisions.md, "Round S: places"). A place left alone
+ * is still declined.
+ */
+function askUnmuteToWatch(r: Reading, state: PlanState, sensors: ContextSensor[], subject: string): string | undefined {
+  if (r.intent !== 'create_watch' || r.question || !sensors.length || sensors.some((s) => !state.muted.has(s.id) || findBoundary(state, s))) return undefined;
+  const names = sensors.map((s) => `the ${s.name}`).join(' and ');
+  const them = sensors.length > 1 ? 'them' : 'it';
+  return `${names.charAt(0).toUpperCase()}${names.slice(1)} ${sensors.length > 1 ? 'are' : 'is'} muted, so I can't watch the ${subject} as things are, and I haven't changed anything. Shall I unmute ${them} and watch the ${subject}?`;
 }
 
 /** A face is seen by a camera only: the watch narrows to cameras, or a place without one is asked about. */
