@@ -41,7 +41,7 @@ import {
   settleDayPart,
   type TimeSpec,
 } from '../../platform/language/index.ts';
-import { findMentions, hideNameNumbers, listPlaceWords, type Mention, type Place } from './place-resolver.ts';
+import { findMentions, hideNameNumbers, listPlaceWords, restoreFunctionWordNames, type Mention, type Place } from './place-resolver.ts';
 import { MAX_MESSAGE_CHARS, type Plan, type PlannedCall } from './plan.ts';
 import { checkPlanAgainstMessage } from './plan-check.ts';
 import { findConflict, type PartEffect } from './plan-conflicts.ts';
@@ -1523,7 +1523,9 @@ function leavesAnimalsOutOfPeople(tokens: Token[], k: number, from: number, to: 
 
 /** Reads every clause, filling in follow-ups from the clause before or the conversation. */
 function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading[] {
-  const { tokens, urls } = normalizeMessage(message, listPlaceWords(ctx));
+  const normalized = normalizeMessage(message, listPlaceWords(ctx));
+  const { urls } = normalized;
+  const tokens = restoreFunctionWordNames(normalized.tokens, ctx);
   const timeTokens = hideNameNumbers(tokens, ctx);
   const timeCache = new Map<string, TimeSpec>();
   const getTime = (from: number, to: number) => {
@@ -2814,7 +2816,7 @@ function readClause(tokens: Token[], clause: Clause, ctx: HouseholdContext, urls
   const { from, to } = clause;
   const { rawMentions, found, excluded, mentions, inMention } = readClauseMentions(tokens, clause, ctx, time);
   const words = tokens.slice(from, to).map((t) => t.text);
-  const conditions = readConditions(tokens, clause, words, inMention, excluded);
+  const conditions = readConditions(tokens, clause, words, inMention, excluded, time.consumed);
   const { named, people, peopleQuestion } = readNamedPeople(message, ctx, conditions);
   if (conditions.has('loitering') || conditions.has('unrecognized_person') || conditions.has('recognized_person')) conditions.delete('person');
   // "is it open?" describes; "tell me if it opens" watches for it
@@ -2921,7 +2923,7 @@ function readClauseMentions(
 const OBJECT_OPENERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'this', 'that', 'these', 'those', 'it', 'them', 'both', 'all', 'every', 'each']);
 
 /** The conditions a clause's words name ("a person", "the door opens", "someone I don't recognise"), outside its places. */
-function readConditions(tokens: Token[], clause: Clause, words: string[], inMention: Set<number>, excluded: Mention[]): Set<Condition> {
+function readConditions(tokens: Token[], clause: Clause, words: string[], inMention: Set<number>, excluded: Mention[], timeWords: Set<number>): Set<Condition> {
   const conditions = new Set<Condition>();
   // a place left out ("not the bike room") names no object to look for either
   const inExcluded = new Set(excluded.flatMap((m) => Array.from({ length: m.end - m.start }, (_, j) => m.start + j)));
@@ -2930,6 +2932,8 @@ function readConditions(tokens: Token[], clause: Clause, words: string[], inMent
     // "move the porch one", "move it to 9": moving something is an edit, not movement to look for
     if (CONDITION_WORDS[tokens[k].text] === 'motion' && tokens[k].isVerb && OBJECT_OPENERS.has(tokens[k + 1]?.text ?? '')) continue;
     const c = CONDITION_WORDS[tokens[k].text];
+    // ("until we open at 8" is a time, read by ../../platform/language/time/business-hours.ts, not a door opening)
+    if (c === 'door_open' && timeWords.has(k)) continue;
     if (c) conditions.add(c);
   }
   // "someone I don't recognise", "anyone we don't know": a stranger

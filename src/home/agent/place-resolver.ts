@@ -6,6 +6,7 @@
 import type { ContextSensor, HouseholdContext } from './context.ts';
 import {
   type Token,
+  SPELLING_FIXES,
   STOP_WORDS,
   getTypoDistance,
   isEnglishWord,
@@ -79,7 +80,8 @@ const NAME_NUMBERS =
  * in full ("the 5th bedroom", "the two-car garage") is part of the name, not a date or a count, so it
  * is hidden from the time reader (docs/decisions.md, "Round L household: places and words").
  */
-export function hideNameNumbers(tokens: Token[], ctx: HouseholdContext): Token[] {
+export function hideNameNumbers(said: Token[], ctx: HouseholdContext): Token[] {
+  const tokens = hideDeterminedFunctionNames(said, ctx);
   const names = listNumberNames(ctx);
   if (!names.length) return tokens;
   const out = tokens.slice();
@@ -92,6 +94,43 @@ export function hideNameNumbers(tokens: Token[], ctx: HouseholdContext): Token[]
     }
   }
   return out;
+}
+
+/** Words that make the word after them a noun: "the till", "our till". */
+const NAME_DETERMINERS = new Set(['the', 'my', 'our', 'this', 'that', 'your']);
+
+/**
+ * The tokens with a one-word name of this home that is a function word ("till", the shop's cash desk) hidden from the
+ * time reader where a determiner makes it the noun ("mute the till camera", "watch the till till 9"): "till 9" alone
+ * stays a time (docs/decisions.md, "Before round S: words").
+ */
+function hideDeterminedFunctionNames(tokens: Token[], ctx: HouseholdContext): Token[] {
+  const names = listFunctionWordNames(ctx);
+  if (!names.size) return tokens;
+  return tokens.map((t, k) => (names.has(t.text) && NAME_DETERMINERS.has(tokens[k - 1]?.text ?? '') ? { ...t, text: 'room' } : t));
+}
+
+/**
+ * This home's one-word names that are function words ("till"), and the first word of a sensor's name that is a function
+ * word the normaliser respells ("till camera"; docs/decisions.md, "Round S: times").
+ */
+function listFunctionWordNames(ctx: HouseholdContext): Set<string> {
+  const names = [...ctx.rooms.map((r) => r.name), ...ctx.sensors.map((s) => s.room)].map(splitName);
+  const firsts = ctx.sensors.map((s) => splitName(s.name)[0]).filter((w) => w !== undefined && STOP_WORDS.has(w) && SPELLING_FIXES[w] !== undefined);
+  return new Set([...names.filter((n) => n.length === 1 && STOP_WORDS.has(n[0])).map((n) => n[0]), ...firsts]);
+}
+
+/**
+ * The message's tokens with such a name given back where the normaliser spelt it as the function word it looks like
+ * ("the till" → "the until"): after a determiner it can only be the noun, the home's name.
+ */
+export function restoreFunctionWordNames(tokens: Token[], ctx: HouseholdContext): Token[] {
+  const names = listFunctionWordNames(ctx);
+  if (!names.size) return tokens;
+  return tokens.map((t, k) => {
+    const name = [...names].find((n) => SPELLING_FIXES[n] === t.text);
+    return name && NAME_DETERMINERS.has(tokens[k - 1]?.text ?? '') ? { ...t, text: name, root: name } : t;
+  });
 }
 
 /** This home's names of several words with a number among them, as their words. */
@@ -126,7 +165,9 @@ function findNamePhrases(tokens: Token[], from: number, to: number, ctx: Househo
   const inside = new Set<number>();
   for (const name of listPhraseNames(ctx)) {
     for (let i = from; i + name.length <= to; i++) {
-      if (name.every((w, k) => tokens[i + k].text === w || (!STOP_WORDS.has(w) && matchWord(tokens[i + k].text, w)))) {
+      // ("the till cam" for the till camera: a kind word of the same kind stands for the name's)
+      const sameKind = (said: string, w: string) => w in KIND_WORDS && KIND_WORDS[said] === KIND_WORDS[w];
+      if (name.every((w, k) => tokens[i + k].text === w || (!STOP_WORDS.has(w) && (matchWord(tokens[i + k].text, w) || sameKind(tokens[i + k].text, w))))) {
         for (let k = 0; k < name.length; k++) inside.add(i + k);
       }
     }

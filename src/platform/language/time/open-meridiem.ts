@@ -27,6 +27,8 @@ interface BareHour {
 
 const RANGE_STARTS = new Set(['from', 'between']);
 const RANGE_ENDS = new Set(['to', 'till', 'til', 'until', 'and', '-']);
+/** Words after which a clock is one time, not a range's start ("at 9 to 6" is not read as a bare range). */
+const AFTER_TIME_WORD = new Set(['at', 'by', 'around', 'about', 'before', 'after', 'until', 'till', 'til', 'to', 'past', 'and', '-', 'from', 'between']);
 const DAY_PART_WORDS = new Set(['morning', 'afternoon', 'evening', 'night', 'tonight', 'overnight', 'nights', 'nightly', 'am', 'pm', 'noon', 'midnight']);
 
 function isDayWord(w: string): boolean {
@@ -49,16 +51,20 @@ function readOpenClock(tokens: Token[], i: number, to: number): { hour: number; 
   return hour === undefined ? undefined : { hour, minute: 0, last: i };
 }
 
-/** Where "from <h1> to <h2>" is said in tokens[from, to): the index of the start time's first token and of the end time's last. */
-function findBareRange(tokens: Token[], from: number, to: number, start: Clock, end: Clock): { start: number; end: number } | undefined {
+/**
+ * Where "from <h1> to <h2>" is said in tokens[from, to): the index of the start time's first token and of the end
+ * time's last. With `unopened`, also "<h1> to <h2>" with no "from" ("9 to 6 tomorrow"), after no time word.
+ */
+function findBareRange(tokens: Token[], from: number, to: number, start: Clock, end: Clock, unopened = false): { start: number; end: number } | undefined {
   const same = (a: Clock, b: { hour: number; minute: number }) => a.hour === b.hour && a.minute === b.minute;
   for (let i = from; i + 3 < to + 1; i++) {
-    if (!RANGE_STARTS.has(tokens[i].text)) continue;
-    const first = readOpenClock(tokens, i + 1, to);
+    const opened = RANGE_STARTS.has(tokens[i].text);
+    if (!opened && !(unopened && (i === from || !AFTER_TIME_WORD.has(tokens[i - 1].text)))) continue;
+    const first = readOpenClock(tokens, opened ? i + 1 : i, to);
     if (!first || !same(start, first) || !RANGE_ENDS.has(tokens[first.last + 1]?.text ?? '')) continue;
     const second = readOpenClock(tokens, first.last + 2, to);
     if (!second || !same(end, second)) continue;
-    return { start: i + 1, end: second.last };
+    return { start: opened ? i + 1 : i, end: second.last };
   }
   return undefined;
 }
@@ -85,12 +91,18 @@ export function findOpenMeridiem(
   if (spec.night || spec.recurrence || spec.saidToday || spec.durationMs !== undefined) return undefined;
   // both readings plausible: a morning start (7–11) and an end by 6 (the daytime one by 18:00)
   if (start.hour < 7 || start.hour > 11 || end.hour < 1 || end.hour > 6) return undefined;
-  const at = findBareRange(tokens, from, to, { hour: start.hour, minute: start.minute ?? 0 }, { hour: end.hour, minute: end.minute ?? 0 });
+  const [startClock, endClock] = [
+    { hour: start.hour, minute: start.minute ?? 0 },
+    { hour: end.hour, minute: end.minute ?? 0 },
+  ];
+  // ("9 to 6 tomorrow" with no "from": the day word after it leaves the range as open as "from 9 to 6 tomorrow" does)
+  const at = findBareRange(tokens, from, to, startClock, endClock) ?? findBareRange(tokens, from, to, startClock, endClock, true);
   if (!at) return undefined;
   const words = tokens.slice(from, to).map((t) => t.text);
   if (words.some((w) => DAY_PART_WORDS.has(w))) return undefined;
   const before = tokens.slice(from, at.start).some((t) => isDayWord(t.text));
   const after = tokens.slice(at.end + 1, to).some((t) => isDayWord(t.text));
+  if (!RANGE_STARTS.has(tokens[at.start - 1]?.text ?? '') && !after) return undefined;
   // "tomorrow from 8 till 6", "on thursday from 9 to 5": that day's daytime
   if (before) return undefined;
   // "from 10 till 6": the night's reading runs until the morning, a whole night's watch, and is

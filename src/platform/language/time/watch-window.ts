@@ -11,6 +11,7 @@ import { addDays, formatClock, fromWallClock, getOffsetMinutes, getWeekday, toLo
 import { readNumberWords, readVagueCount } from './number-words.ts';
 import { findClockOrRange } from './clock-or-range.ts';
 import { findOpenMeridiem } from './open-meridiem.ts';
+import { readBusinessHour } from './business-hours.ts';
 import { clockText, readHourWord, readSpokenClock, type SpokenClock } from './spoken-clock.ts';
 import {
   DAY_MS,
@@ -113,6 +114,8 @@ export interface ResolvedWindow {
   passed?: boolean;
   /** How a reading that could go two ways was taken ("tonight" said before sunrise), for the reply to say. */
   note?: string;
+  /** The end's clock happens twice (the clocks go back) and the first was taken (settleRepeatedEnd). */
+  repeatedEnd?: boolean;
 }
 
 const MINUTE = MINUTE_MS;
@@ -1421,6 +1424,22 @@ function readRangeBeforeDayPart(tokens: Token[], i: number, w: string, pieces: C
 }
 
 /**
+ * "9 to 5 tomorrow", "8 till 6 tomorrow" with no "from" before: "tomorrow" is said of the whole range, a day's hours
+ * (09:00 to 17:00 tomorrow), as "tomorrow 9 to 5" is; chrono would take the evening's 21:00 to the morning's 05:00.
+ * "from 9 to 5 tomorrow" is asked (./open-meridiem.ts). Returns the index of "tomorrow", or undefined. See
+ * docs/decisions.md, "Round S: times".
+ */
+function readBareRangeBeforeTomorrow(tokens: Token[], i: number, w: string, prevWord: string, pieces: ClockPiece[]): number | undefined {
+  const [start, end] = [/^\d{1,2}$/.test(w) ? Number(w) : NaN, /^\d{1,2}$/.test(tokens[i + 2]?.text ?? '') ? Number(tokens[i + 2].text) : NaN];
+  if (START_WORDS.has(prevWord) || END_WORDS.has(prevWord) || ['around', 'about', 'and'].includes(prevWord)) return undefined;
+  if (!(start >= 7 && start <= 11 && end >= 1 && end <= 6) || !['to', 'till', 'til', 'until', '-'].includes(tokens[i + 1]?.text ?? '')) return undefined;
+  if (tokens[i + 3]?.text !== 'tomorrow' || tokens[i].breakAfter || tokens[i + 2].breakAfter) return undefined;
+  if (['morning', 'afternoon', 'evening', 'night', 'am', 'pm'].includes(tokens[i + 4]?.text ?? '')) return undefined;
+  pieces.push({ text: `tomorrow ${start}am to ${end}pm`, tokens: [i, i + 1, i + 2, i + 3], night: false });
+  return i + 3;
+}
+
+/**
  * Range words chrono does not join: "saturday 8am right through to sunday 8pm", "all the way to 9", "through to
  * monday" are "to"; "midnight to 6", "from midnight till 5am" start at 12am (chrono reads "midnight" alone, never as
  * a range's start). Returns the index of the last word read, or undefined when there is none here.
@@ -1461,7 +1480,8 @@ function isEveningHourTonight(hour: number, prevWord: string): boolean {
 function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: ClockPiece[]): number {
   // an hour said as a word after a time word ("till seven tomorrow morning"): its digits
   const w = isHourWordAt(tokens, i) && TIME_PREPOSITIONS.has(prevWord) ? String(readHourWord(tokens[i].text)) : tokens[i].text;
-  const range = readRangeBeforeDayPart(tokens, i, w, pieces) ?? readRangeWords(tokens, i, pieces);
+  const range =
+    readRangeBeforeDayPart(tokens, i, w, pieces) ?? readBareRangeBeforeTomorrow(tokens, i, w, prevWord, pieces) ?? readRangeWords(tokens, i, pieces);
   if (range !== undefined) return range;
   if (/^\d{1,2}(:\d\d)?$/.test(w)) {
     const a = tokens[i + 1]?.text,
@@ -1520,7 +1540,7 @@ function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: Clo
   const ends =
     tokens[i].breakAfter === '.' ||
     (Boolean(tokens[i].breakAfter) && ['a', 'p'].includes(tokens[i + 1]?.text ?? '')) ||
-    (['tonight', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
+    (['tonight', 'today', 'evening', 'night', 'afternoon', 'morning'].includes(w) && END_WORDS.has(tokens[i + 1]?.text ?? ''));
   pieces.push({ text: ends ? `${w}.` : w, tokens: [i], night: false });
   return i;
 }
@@ -1541,6 +1561,13 @@ function clockPieces(tokens: Token[], ctx: TimeContext): ClockPiece[] {
       // "between quarter past six and ten to nine": the range's own connector comes first, so what
       // follows it is one time
       (prevWord === 'and' && words.slice(Math.max(0, i - 8), i - 1).includes('between'));
+    // "from closing at 6", "until we open at 8": the place's hours say the clock's half of the day (./business-hours.ts)
+    const hours = readBusinessHour(words, i);
+    if (hours) {
+      pieces.push({ text: hours.text, tokens: Array.from({ length: hours.end - i + 1 }, (_, k) => i + k), night: false });
+      i = hours.end;
+      continue;
+    }
     const spoken = /^\d/.test(prevWord) && !tokens[i - 1]?.breakAfter ? undefined : readSpokenClock(words, i, { minutesTo });
     i = readDatedPiece(words, i, prevWord, minutesTo, ctx, pieces) ?? readSpokenPiece(words, i, spoken, pieces) ?? readWordPiece(tokens, i, prevWord, pieces);
   }
@@ -2279,9 +2306,32 @@ export function resolveWatchWindow(spec: TimeSpec, ctx: TimeContext): ResolvedWi
         : night && !start && d === 0 && !spec.date
           ? describeComingNight(startsAt, ctx)
           : undefined;
-    return { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed, ...(note ? { note } : {}) };
+    return settleRepeatedEnd(spec, { startsAt, endsAt, recurrence, window: `${prefix}${label}`, defaulted, passed, ...(note ? { note } : {}) }, ctx);
   }
   return { startsAt: ctx.now, endsAt: ctx.now + DAY, recurrence, window: 'the next 24 hours', defaulted: true };
+}
+
+/**
+ * "from 9pm to 1am" the night the clocks go back: 01:00 happens twice, and after a start said before it the end is
+ * the first 01:00 (before the change), as a person counting the evening's hours means; the reply says so. A start
+ * that happens twice, or a time that does not exist, is still asked (findClockChange). See docs/decisions.md,
+ * "Round S: times".
+ */
+function settleRepeatedEnd(spec: TimeSpec, window: ResolvedWindow, ctx: TimeContext): ResolvedWindow {
+  const start = spec.anchors.find((a) => a.role === 'start');
+  const end = spec.anchors.find((a) => a.role === 'end');
+  if (spec.recurrence || !start || end?.kind !== 'clock' || end.dateOnly || window.endsAt <= ctx.now) return window;
+  const offset = getOffsetMinutes(window.endsAt, ctx.timeZone);
+  const other = [getOffsetMinutes(window.endsAt - 3 * HOUR, ctx.timeZone), getOffsetMinutes(window.endsAt + 3 * HOUR, ctx.timeZone)].find(
+    (o) => o !== offset && getOffsetMinutes(window.endsAt + (offset - o) * MINUTE, ctx.timeZone) === o,
+  );
+  if (other === undefined) return window;
+  const first = Math.min(window.endsAt, window.endsAt + (offset - other) * MINUTE);
+  // (a start that is itself in the repeated hour, or after the first of the two, is asked about)
+  if (first <= window.startsAt || first - window.startsAt <= Math.abs(offset - other) * MINUTE) return window;
+  const said = formatClock(first, ctx.timeZone);
+  const note = `The clocks go back that night, so ${said} happens twice: I'll stop at the first ${said}, before the clocks go back.`;
+  return { ...window, endsAt: first, repeatedEnd: true, note: window.note ? `${window.note} ${note}` : note };
 }
 
 /**
@@ -2373,7 +2423,7 @@ function findClockChange(spec: TimeSpec, window: ResolvedWindow, ctx: TimeContex
     [spec.anchors.find((a) => a.role === 'end'), window.endsAt],
   ];
   for (const [anchor, at] of ends) {
-    if (anchor?.kind !== 'clock' || anchor.dateOnly || at <= ctx.now) continue;
+    if (anchor?.kind !== 'clock' || anchor.dateOnly || at <= ctx.now || (window.repeatedEnd && at === window.endsAt)) continue;
     const offset = getOffsetMinutes(at, ctx.timeZone);
     const around = [getOffsetMinutes(at - 3 * HOUR, ctx.timeZone), getOffsetMinutes(at + 3 * HOUR, ctx.timeZone)];
     const said = formatClock(at, ctx.timeZone);
