@@ -9,6 +9,6 @@
 import { test } from 'node:test';
 import { gateScenes } from './scene-heldout.ts';
 
-test('round S scene questions: correct ≥ 60, wrong ≤ 0', { timeout: 900_000 }, async () => {
+test('round S scene questions: correct ≥ 60, wrong 0', { timeout: 900_000 }, async () => {
   await gateScenes('S', { size: 65, minCorrect: 60, maxWrong: 0 });
 });

@@ -4,11 +4,12 @@
  * (round-s-household.json, round-s-household-contexts.json, round-s-README.md; never edited). Its first
  * run is the round's figure: correct 129 (88.4%), asked 12, missed 3, wrong 2 (round-s.first-run.txt).
  * This gate holds the first-run level and may only be tightened.
- * sf-time (docs/decisions.md, "Round S: times"): 134 correct, 1 wrong (s007 wrong → correct; s018, s022, s008, s051 asked → correct).
+ * After the fixes by cause (docs/decisions.md, "Round S: times", "Round S: reasons", "Round S: places"): 142 correct, 1 wrong
+ * (s033: the set's own README maps a room to all its sensors, and its landing holds the front door contact too).
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('round S household set: correct ≥ 134, wrong ≤ 1', { timeout: 900_000 }, async () => {
-  await gateHousehold('S', { size: 146, minCorrect: 134, maxWrong: 1 });
+test('round S household set: correct ≥ 142, wrong ≤ 1', { timeout: 900_000 }, async () => {
+  await gateHousehold('S', { size: 146, minCorrect: 142, maxWrong: 1 });
 });
