@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
@@ -8,6 +7,7 @@ import { loadConfig } from '../src/platform/config/config.ts';
 import { createContext } from '../src/context.ts';
 import type { DatabaseHandle, DbExecutor } from '../src/platform/db/index.ts';
 import { percentile } from './machine.ts';
+import { postgresCpu } from './postgres-cpu.ts';
 import { benchDetection, benchStreams } from './pipeline-load.ts';
 import { startPostgres } from '../scripts/pg-server.mjs';
 
@@ -81,28 +81,6 @@ const stats = (v: number[]) => {
 
 /** BENCH_TAIL_CLOSED=N: instead of the open loop, commits of N detections (one per stream) back to back, for BENCH_TAIL_MS */
 const CLOSED = Number(process.env.BENCH_TAIL_CLOSED ?? 0);
-
-/** CPU time so far of the PostgreSQL server (the postmaster and its children), µs; as bench/pipeline.bench.ts postgresCpu */
-function postgresCpu(dataDir: string): () => number {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const tickUs = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-  return () => {
-    let ticks = 0;
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) === postmaster) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-      else if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
-    }
-    return ticks * tickUs;
-  };
-}
 
 /** Closed loop: batches of CLOSED detections committed back to back after a warm-up; commit times and CPU per detection. */
 async function closedLoop(refs: Awaited<ReturnType<typeof benchStreams>>, commits: Commit[]) {

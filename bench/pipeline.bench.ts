@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import pg from 'pg';
 import { figure, percentile, writeResult, type Figure } from './machine.ts';
 import { startPostgres } from '../scripts/pg-server.mjs';
 import { benchDetection, benchStreams } from './pipeline-load.ts';
+import { postgresCpu } from './postgres-cpu.ts';
 
 /**
  * Detection pipeline latency: N streams each producing 10 detections/s;
@@ -62,35 +62,8 @@ interface LoopPart {
   drainedMs: number;
 }
 
-/**
- * CPU time so far of the throwaway PostgreSQL server: the postmaster and its children (backends,
- * WAL writer, checkpointer, autovacuum), from /proc, in µs. Set while the PostgreSQL part runs.
- */
+/** CPU time so far of the throwaway PostgreSQL server (postgres-cpu.ts), in µs. Set while the PostgreSQL part runs. */
 let serverCpuUs: (() => number) | null = null;
-
-function postgresCpu(dataDir: string): () => number {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const tickUs = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-  return () => {
-    let ticks = 0;
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue; // the process ended meanwhile
-      }
-      // fields after the command (which may contain spaces) closed by ')': state ppid … utime(14)
-      // stime(15) cutime(16) cstime(17); the postmaster's cutime/cstime hold the backends that
-      // ended and were reaped, so a backend ending during a part does not take its CPU with it
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) === postmaster) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-      else if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
-    }
-    return ticks * tickUs;
-  };
-}
 
 /** Percentiles over several alternating parts of one load, taken together. */
 function summary(parts: LoopPart[]) {

@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ask, makeDetection, ny, questionContext, refused, QUESTION_SCENE } from './scene-fixtures.ts';
-import { answerQuery } from '../../src/org/scenes/query/query-answerer.ts';
-import { interpretQuery } from '../../src/org/scenes/query/query-interpreter.ts';
+import { answerWithHistory, ask, makeDetection, ny, refused } from './scene-fixtures.ts';
 import type { DetectionRecord } from '../../src/org/detections/index.ts';
 
 // Before round S (docs/decisions.md, "Before round S: scene questions"): a peak's time and its count
@@ -10,15 +8,7 @@ import type { DetectionRecord } from '../../src/org/detections/index.ts';
 // by any noun, the drop-off as a place, ways of coming in, "start arriving", and "are here today";
 // each with phrasings where the change must not fire.
 
-function answerWith(query: string, history: DetectionRecord[], location = 'lobby'): string {
-  const result = interpretQuery(query, questionContext({ location }));
-  assert.ok(result.ok, `${query}: ${result.ok ? '' : result.reason}`);
-  const interp = result.interpretation;
-  const within = (s: { from: number; to: number }) => history.filter((d) => d.at >= s.from - 6 * 3_600_000 && d.at <= s.to);
-  const a = answerQuery(interp, within(interp), { ...QUESTION_SCENE, people: 2, vehicles: 3 }, (interp.baseline ?? []).map(within));
-  assert.equal(a.ask, undefined, query);
-  return a.answer;
-}
+const answerWith = (query: string, history: DetectionRecord[], location = 'lobby'): string => answerWithHistory(query, history, location);
 
 const people = (pairs: Array<[string, number]>) => pairs.map(([t, n]) => makeDetection('person_count', ny(t), { location: 'lobby', value: n }));
 const morning = people([

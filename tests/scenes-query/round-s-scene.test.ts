@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeDetection, ny, questionContext, QUESTION_SCENE, TZ, NOW } from './scene-fixtures.ts';
-import { answerQuery } from '../../src/org/scenes/query/query-answerer.ts';
+import { answerWithHistory, makeDetection, ny, questionContext, TZ, NOW } from './scene-fixtures.ts';
 import { interpretQuery } from '../../src/org/scenes/query/query-interpreter.ts';
 import { lastSightingLead } from '../../src/org/scenes/scene.service.ts';
 import type { DetectionRecord } from '../../src/org/detections/index.ts';
@@ -10,15 +9,7 @@ import type { DetectionRecord } from '../../src/org/detections/index.ts';
 // apart to show arrivals, a trend over a window that holds too few real readings, and the last
 // sighting on an offline camera; each with phrasings where the change must not fire.
 
-function answerWith(query: string, history: DetectionRecord[], location = 'car_park'): string {
-  const result = interpretQuery(query, questionContext({ location }));
-  assert.ok(result.ok, `${query}: ${result.ok ? '' : result.reason}`);
-  const interp = result.interpretation;
-  const within = (s: { from: number; to: number }) => history.filter((d) => d.at >= s.from - 6 * 3_600_000 && d.at <= s.to);
-  const a = answerQuery(interp, within(interp), { ...QUESTION_SCENE, people: 2, vehicles: 3 }, (interp.baseline ?? []).map(within));
-  assert.equal(a.ask, undefined, query);
-  return a.answer;
-}
+const answerWith = (query: string, history: DetectionRecord[], location = 'car_park'): string => answerWithHistory(query, history, location);
 
 const vehicles = (pairs: Array<[string, number]>, track = false) =>
   pairs.map(([t, n], i) => makeDetection('vehicle', ny(t), { location: 'car_park', count: n, ...(track ? { track_id: `v${i}` } : {}) }));

@@ -60,3 +60,17 @@ export function answer(query: string, history: DetectionRecord[], overrides: Par
     (interp.baseline ?? []).map(() => []),
   ).answer;
 }
+
+/**
+ * The answer to a question with the history loaded for every span its interpretation asks for (6 h of lead for the
+ * reading before a span), in a scene showing 2 people and 3 vehicles now; a question back fails the test.
+ */
+export function answerWithHistory(query: string, history: DetectionRecord[], location: string): string {
+  const result = interpretQuery(query, questionContext({ location }));
+  assert.ok(result.ok, `${query}: ${result.ok ? '' : result.reason}`);
+  const interp = result.interpretation;
+  const within = (s: { from: number; to: number }) => history.filter((d) => d.at >= s.from - 6 * 3_600_000 && d.at <= s.to);
+  const a = answerQuery(interp, within(interp), { ...QUESTION_SCENE, people: 2, vehicles: 3 }, (interp.baseline ?? []).map(within));
+  assert.equal(a.ask, undefined, query);
+  return a.answer;
+}

@@ -3,7 +3,7 @@
  * camera" → two) and finds the intent of each from the cue table in vocabulary.ts.
  */
 import { parseWeekday, type Token } from '../../platform/language/index.ts';
-import { INTENT_CUES, type IntentKind } from './vocabulary.ts';
+import { DEVICE_NOUNS, INTENT_CUES, type IntentKind } from './vocabulary.ts';
 
 export interface Clause {
   from: number;
@@ -134,24 +134,6 @@ function isNarratedCue(tokens: Token[], i: number, from: number): boolean {
 const DEVICE_VERBS = new Set(['lock', 'unlock', 'open', 'close', 'shut', 'dim', 'brighten']);
 /** Verbs that set a device when said with one ("turn the heating down", "switch the lights off"). */
 const SETTING_VERBS = new Set(['turn', 'switch', 'set', 'put']);
-/** Devices a setting verb may set. */
-const DEVICE_NOUNS = new Set([
-  'light',
-  'lights',
-  'lamp',
-  'lamps',
-  'thermostat',
-  'heating',
-  'heater',
-  'temperature',
-  'blinds',
-  'curtains',
-  'tv',
-  'television',
-  'music',
-  'lock',
-  'locks',
-]);
 
 /**
  * "lock the shutter at 6", "turn the heating down a notch": a part that opens with a verb of device control. Joined

@@ -475,8 +475,8 @@ export const OUT_OF_SCOPE_VERBS = new Set([
   'tilt',
 ]);
 
-/** Things that are not sensors or rooms and that the agent cannot act on. */
-export const OUT_OF_SCOPE_NOUNS = new Set([
+/** Devices in a home that Vigil never sets ("turn the heating down", "switch the lights off"): it only watches. */
+export const DEVICE_NOUNS: ReadonlySet<string> = new Set([
   'light',
   'lights',
   'lamp',
@@ -485,11 +485,22 @@ export const OUT_OF_SCOPE_NOUNS = new Set([
   'heating',
   'heater',
   'temperature',
+  'blinds',
+  'curtains',
+  'tv',
+  'television',
+  'music',
+  'lock',
+  'locks',
+]);
+
+/** Things that are not sensors or rooms and that the agent cannot act on. */
+export const OUT_OF_SCOPE_NOUNS = new Set([
+  ...DEVICE_NOUNS,
   'degrees',
   'weather',
   'pizza',
   'food',
-  'music',
   'song',
   'songs',
   'playlist',
@@ -503,12 +514,6 @@ export const OUT_OF_SCOPE_NOUNS = new Set([
   'recordings',
   'clip',
   'clips',
-  'lock',
-  'locks',
-  'blinds',
-  'curtains',
-  'tv',
-  'television',
   'fire',
   'guards',
   'garda',
