@@ -64,6 +64,9 @@ test('a reason with no comma after a mute ("we\'re having a barbecue") is no par
   await expectChanges('mute the driveway camera i am washing the car', [{ tool: 'mute_sensor', args: { sensor_id: 'sen_driveway_cam' } }]);
   // must not fire: beside a watch the time is still asked for
   await expectAsked("watch the driveway we're having a party", /When should I watch/);
+  // such a reason that names a place of the home is asked about: its place was muted too before
+  await expectAsked('mute the backyard camera we are watching the driveway', /"we are watching the driveway"/);
+  await expectAsked("stop watching the garage we're parking in the driveway", /I haven't changed anything/);
 });
 
 test('a trade by its regional name ("the sparky") is a reason\'s subject', async () => {

@@ -12,7 +12,7 @@ import { findPeople } from './people-words.ts';
 import { lookupCity } from './city-directory.ts';
 import { keepsAfterAll, opensDeviceControl, splitClauses, type Clause } from './clause-reader.ts';
 import { readLeadingClause } from './leading-clause.ts';
-import { dropSideClauses } from './side-clauses.ts';
+import { dropSideClauses, findPlaceInTrailingReason } from './side-clauses.ts';
 import { correctCommandVerbSlips, detectForeignLanguage } from './language-guard.ts';
 import {
   AUXILIARIES,
@@ -331,11 +331,21 @@ function planBeforeReading(message: string, ctx: HouseholdContext, plan: Plan): 
   // "Good evening. Tomorrow …", "… from 8:30 to 3 while we are all at work": words beside the request (side-clauses.ts)
   const side = dropSideClauses(message, listPlaceWords(ctx));
   if (side) return planOffline(side, ctx);
+  const placeReason = askAboutPlaceInTrailingReason(message, ctx);
+  if (placeReason) return placeReason;
   // "when it gets dark watch the porch": a time clause before a request times it (leading-clause.ts)
   const leading = readLeadingClause(message, ctx);
   if (leading && 'ask' in leading) return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification: leading.ask, confidence: 0.3 });
   if (leading) return planOffline(leading.rewrite, ctx);
   return undefined;
+}
+
+/** "mute the den cam we are watching the porch": a reason beside the request that names a place asks (side-clauses.ts). */
+function askAboutPlaceInTrailingReason(message: string, ctx: HouseholdContext): Plan | undefined {
+  const reason = findPlaceInTrailingReason(message, listPlaceWords(ctx));
+  if (!reason) return undefined;
+  const clarification = `You also said "${reason}", which names a place of your home: should I change that too, or only what you asked first? I haven't changed anything yet.`;
+  return tidyPlan({ planner: 'offline', calls: [], refusals: [], clarification, confidence: 0.3 });
 }
 
 /** "yes", "yes please", "sunrise is fine", "that's fine": taking what a question offered. */

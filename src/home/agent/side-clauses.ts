@@ -59,3 +59,15 @@ export function dropSideClauses(message: string, placeWords: readonly string[]):
   if (lead && OWN_VERB.test(lead[1]) && !names(lead[1]) && !ASKS.test(lead[1]) && (!TIME_WORDS.test(lead[1]) || isWholeWindow(lead[2]))) text = lead[2];
   return text === message.replace(/[\u2018\u2019]/g, "'") ? undefined : text;
 }
+
+/**
+ * "mute the den cam we are watching the porch": a reason said after the request, with no comma, that names a place of
+ * the home. Its place is no object of the request, and no reason can be dropped that names one, so the agent asks
+ * (docs/decisions.md, "Round S: reasons"). The reason's words, or undefined when there is none such.
+ */
+export function findPlaceInTrailingReason(message: string, placeWords: readonly string[]): string | undefined {
+  const trail = TRAILING_REASON.exec(message.replace(/[\u2018\u2019]/g, "'"));
+  if (!trail) return undefined;
+  const said = trail[2].toLowerCase().split(/[^a-z']+/);
+  return said.some((w) => placeWords.includes(w)) ? trail[2].trim() : undefined;
+}
