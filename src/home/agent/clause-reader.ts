@@ -94,16 +94,6 @@ function isPersonNounGuard(tokens: Token[], i: number): boolean {
 }
 const DETERMINERS = new Set(['the', 'a', 'our', 'my', 'your', 'their', 'his', 'her']);
 
-/**
- * "guy's dropping off a pallet", "my mate is dropping by", "the neighbour is stopping by at 6": someone coming by, a reason
- * said beside the request, not a request to drop a watch (docs/decisions.md, "Before round S: times"). "drop the
- * garage watch" is still one.
- */
-function isSomeoneDroppingBy(tokens: Token[], i: number): boolean {
-  const moving = ['dropping', 'drops', 'dropped', 'stopping', 'stops', 'stopped'].includes(tokens[i].text);
-  return moving && ['off', 'by', 'in', 'round', 'over'].includes(tokens[i + 1]?.text ?? '');
-}
-
 /** Pronouns of someone told about ("he's dropping the keys off", "someone's turning off the water"), never the agent. */
 const THIRD_PERSONS = new Set(['he', 'she', 'they', 'someone', 'somebody', 'everyone', 'everybody']);
 
@@ -167,7 +157,6 @@ export function findIntent(tokens: Token[], from: number, to: number, skip: Set<
       // "the driveway and porch watches": the noun alone is no request to watch
       if (cue.parts.length === 1 && tokens[i].text === 'watches' && tokens[i].isNoun) continue;
       if (cue.parts.length === 1 && isPersonNounGuard(tokens, i)) continue;
-      if (cue.parts.length === 1 && isSomeoneDroppingBy(tokens, i)) continue;
       if (isNarratedCue(tokens, i, from)) continue;
       const end = matchFrom(tokens, i, to, cue.parts, skip, matched);
       if (end < 0) continue;
