@@ -12,6 +12,8 @@ import { readNumberWords, readVagueCount } from './number-words.ts';
 import { findClockOrRange } from './clock-or-range.ts';
 import { findOpenMeridiem } from './open-meridiem.ts';
 import { readBusinessHour } from './business-hours.ts';
+import { readDayEndedRange } from './day-ended-range.ts';
+import { readEventClock } from './event-clock.ts';
 import { clockText, readHourWord, readSpokenClock, type SpokenClock } from './spoken-clock.ts';
 import {
   DAY_MS,
@@ -1545,6 +1547,16 @@ function readWordPiece(tokens: Token[], i: number, prevWord: string, pieces: Clo
   return i;
 }
 
+const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** "from 6 today until 9 tomorrow": each end with its own day (./day-ended-range.ts); not after an end's own word. */
+function readDayEnds(words: string[], i: number, ctx: TimeContext): { text: string; end: number } | undefined {
+  if (['until', 'till', 'til', 'to', 'by', 'before', 'and'].includes(words[i - 1] ?? '')) return undefined;
+  const now = toWallClock(ctx.now, ctx.timeZone);
+  const tomorrow = WEEKDAY_NAMES[getWeekday(addDays(toLocalDate(ctx.now, ctx.timeZone), 1))];
+  return readDayEndedRange(words, i, now.hour * 60 + now.minute, tomorrow);
+}
+
 /** The pieces of the text given to chrono, one for each word or rewritten phrase of tokens. */
 function clockPieces(tokens: Token[], ctx: TimeContext): ClockPiece[] {
   const pieces: ClockPiece[] = [];
@@ -1562,7 +1574,7 @@ function clockPieces(tokens: Token[], ctx: TimeContext): ClockPiece[] {
       // follows it is one time
       (prevWord === 'and' && words.slice(Math.max(0, i - 8), i - 1).includes('between'));
     // "from closing at 6", "until we open at 8": the place's hours say the clock's half of the day (./business-hours.ts)
-    const hours = readBusinessHour(words, i);
+    const hours = readBusinessHour(words, i) ?? readEventClock(words, i) ?? readDayEnds(words, i, ctx);
     if (hours) {
       pieces.push({ text: hours.text, tokens: Array.from({ length: hours.end - i + 1 }, (_, k) => i + k), night: false });
       i = hours.end;
