@@ -96,3 +96,22 @@ test('an event with no clock, or with no end after its clock, is asked; a place 
   const [turn] = (await converse(at('14:00'), ['watch the office from the yard at 6 until 9'])) as Turn[];
   assert.ok(turn.changes.length === 0 || JSON.stringify(turn.changes).includes('yard_cam'), turn.reply);
 });
+
+test('an end said as an event with its clock ends at that clock; waking is the morning', async () => {
+  await expectWindow(at('18:10'), 'watch the office till my sister gets home at 9:30', '2026-11-21T18:10', '2026-11-21T21:30');
+  await expectWindow(at('21:05'), 'yard from now till the kids wake up around 8', '2026-11-21T21:05', '2026-11-22T08:00');
+  await expectWindow(at('14:00'), 'watch the workshop until the kids wake up about 7', '2026-11-21T14:00', '2026-11-22T07:00');
+  await expectAsked(at('14:00'), 'watch the yard until my sister gets home');
+});
+
+test('two bare hours said with "from" on a weekday still to come, both halves a usual watch, are asked', async () => {
+  await expectAsked(at('14:00'), 'watch the yard sunday from 8 to 10');
+  await expectAsked(at('14:00'), 'watch the yard on monday from 7 to 9');
+  // (without "from", or on "tomorrow", a day's hours as before)
+  await expectWindow(at('14:00'), 'watch the yard tomorrow 9 to 11', '2026-11-22T09:00', '2026-11-22T11:00');
+  await expectWindow(at('14:00'), 'watch the yard sunday 9 to 11', '2026-11-22T09:00', '2026-11-22T11:00');
+  // a word or am/pm picks the half; a range across noon is the day's
+  await expectWindow(at('14:00'), 'watch the yard sunday morning from 8 to 10', '2026-11-22T08:00', '2026-11-22T10:00');
+  await expectWindow(at('14:00'), 'watch the yard sunday from 8 to 10am', '2026-11-22T08:00', '2026-11-22T10:00');
+  await expectWindow(at('14:00'), 'watch the yard sunday from 9 to 5', '2026-11-22T09:00', '2026-11-22T17:00');
+});
