@@ -156,6 +156,10 @@ export const SPELLING_FIXES: Record<string, string> = {
   '2night': 'tonight',
   tonite: 'tonight',
   tonigt: 'tonight',
+  // (vowels dropped, as texted: "watch the shed tnght")
+  tnght: 'tonight',
+  tnite: 'tonight',
+  tonght: 'tonight',
   pls: 'please',
   plz: 'please',
   u: 'you',

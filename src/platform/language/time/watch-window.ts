@@ -730,9 +730,9 @@ function readWhileUntil(scan: SpecScan, i: number): number | undefined {
   if (
     END_WORDS.has(w) &&
     (['i', 'we', 'they', 'he', 'she', 'you'].includes(next ?? '') ||
-      // "until the builders have gone", "till my son's home"
+      // "until the builders have gone", "till my son's home" ("till the sun goes down" is sunset: readSunWords)
       (['the', 'my', 'our', 'his', 'her', 'their'].includes(next ?? '') &&
-        !tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => /\d/.test(t.text) || t.text in SUN_WORDS))) &&
+        !tokens.slice(i + 1, Math.min(to, i + 5)).some((t) => /\d/.test(t.text) || t.text in SUN_WORDS || t.text === 'sun'))) &&
     tokens.slice(i + 2, Math.min(to, i + 5)).some((t) => OPEN_END_WORDS.has(t.text))
   ) {
     spec.openEnded = true;
