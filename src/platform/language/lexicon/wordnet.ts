@@ -192,7 +192,7 @@ function getOtherLemmas(): Set<string> {
 }
 
 /** The forms a word may be an inflection of: "practises" → practise, "stopped" → stop, "finally" → final. */
-function getBaseForms(word: string): string[] {
+export function getBaseForms(word: string): string[] {
   const forms = [word];
   const add = (f: string) => {
     if (f.length >= 2) forms.push(f);
@@ -221,6 +221,11 @@ function getBaseForms(word: string): string[] {
     add(`${stem}e`);
   }
   return forms;
+}
+
+/** Whether WordNet has the lemma as it stands in any part of speech: "trick_or_treat", "more_or_less" (multi-word lemmas join with "_"). */
+export function isLexiconLemma(lemma: string): boolean {
+  return getDb().index.has(lemma) || getOtherLemmas().has(lemma);
 }
 
 /**
