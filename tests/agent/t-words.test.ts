@@ -53,3 +53,13 @@ test('the house shut for a time is a reason beside arming, and "the lot" is the 
   await expectAsked('closing up for the weekend, disarm');
   await expectAsked('arm the parking lot');
 });
+
+test('where someone is in the home is no city the home is in', async () => {
+  await expectChanges("watch the driveway tonight, we're in the garage", [watch(['sen_driveway_cam'])]);
+  await expectChanges('keep an eye on the backyard tonight. I am in the kitchen', [watch(['sen_backyard_cam'])]);
+  // said with no comma after a mute it names a place that could be muted too: asked, never muted nor refused as a city
+  await expectAsked("mute the living room camera we're in the nursery", /names a place of your home/);
+  // must not fire: a city is still a city, and another person's whereabouts is no place of the home
+  await expectChanges("we're in Leeds now", [{ tool: 'set_household', args: { city: 'Leeds' } }]);
+  await expectChanges("mute the living room camera, she's in Leeds", [{ tool: 'mute_sensor', args: { sensor_id: 'sen_living_cam' } }]);
+});
