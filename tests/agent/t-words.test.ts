@@ -63,3 +63,12 @@ test('where someone is in the home is no city the home is in', async () => {
   await expectChanges("we're in Leeds now", [{ tool: 'set_household', args: { city: 'Leeds' } }]);
   await expectChanges("mute the living room camera, she's in Leeds", [{ tool: 'mute_sensor', args: { sensor_id: 'sen_living_cam' } }]);
 });
+
+test('a slip of a command verb that reads as two words run together is still a slip', async () => {
+  const [turn] = await converse(home, ['disram the hosue']);
+  assert.equal(turn.changes.length, 0, turn.reply);
+  assert.match(turn.reply, /I read "disram" as "disarm"/);
+  await expectAsked('disram the garage', /disarm only the whole house/);
+  // must not fire: a real word is never rewritten into a verb ("arms", "ram")
+  await expectAsked('watch the arms tonight');
+});

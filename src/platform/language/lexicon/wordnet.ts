@@ -231,13 +231,16 @@ export function isLexiconLemma(lemma: string): boolean {
 /**
  * Whether WordNet knows the word in any part of speech, as it stands or as an inflection
  * ("practises", "finally", "laws"), or as two known words run together ("whiteboard").
- * Coverage uses it to tell a word nobody can read ("zorp") from a real one it merely did not need.
+ * Coverage uses it to tell a word nobody can read ("zorp") from a real one it merely did not need. With `joined`
+ * false, two words run together do not count ("disram", a slip of "disarm").
  */
-export function isEnglishWord(word: string): boolean {
+export function isEnglishWord(word: string, joined = true): boolean {
   const d = getDb();
   const other = getOtherLemmas();
   const known = (w: string) => getBaseForms(w).some((f) => d.index.has(f) || other.has(f));
   if (known(word)) return true;
+  // ("disram" is "dis" and "ram" run together, but no word of its own: a slip may be corrected)
+  if (!joined) return false;
   for (let k = 3; k <= word.length - 3; k++) if (d.index.has(word.slice(0, k)) && known(word.slice(k))) return true;
   return false;
 }
