@@ -72,3 +72,10 @@ test('a slip of a command verb that reads as two words run together is still a s
   // must not fire: a real word is never rewritten into a verb ("arms", "ram")
   await expectAsked('watch the arms tonight');
 });
+
+test('a word written with no vowels is the one vocabulary word with its consonants', async () => {
+  await expectChanges('watch the garage tnght', [watch(['sen_garage_motion'])]);
+  await expectChanges('mute the nrsry camera', [{ tool: 'mute_sensor', args: { sensor_id: 'sen_nursery_cam' } }]);
+  // must not fire: a vowelless word that fits no word of the home or the vocabulary is still not read
+  await expectAsked('watch the garage tonight and the zxcv');
+});
