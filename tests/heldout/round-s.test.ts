@@ -6,10 +6,11 @@
  * This gate holds the first-run level and may only be tightened.
  * After the fixes by cause (docs/decisions.md, "Round S: times", "Round S: reasons", "Round S: places"): 142 correct, 1 wrong
  * (s033: the set's own README maps a room to all its sensors, and its landing holds the front door contact too).
+ * Before round T (docs/decisions.md, "Before round T: words"): 144 correct (s044's "trick or treating", s112's "disram").
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('round S household set: correct ≥ 142, wrong ≤ 1', { timeout: 900_000 }, async () => {
-  await gateHousehold('S', { size: 146, minCorrect: 142, maxWrong: 1 });
+test('round S household set: correct ≥ 144, wrong ≤ 1', { timeout: 900_000 }, async () => {
+  await gateHousehold('S', { size: 146, minCorrect: 144, maxWrong: 1 });
 });

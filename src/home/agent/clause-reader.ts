@@ -286,6 +286,30 @@ function findClosingThanks(tokens: Token[]): number[] {
 }
 
 /**
+ * "…, we're in the garage", "I'm out in the den.": where someone is, said of a place of this home as a part of its own,
+ * is no city the home is in, so its words cue no change of location; "we're in Leeds" still may. Said with no comma
+ * after a mute it is a trailing reason (side-clauses.ts) (docs/decisions.md, "Before round T: words").
+ */
+function opensPart(tokens: Token[], i: number): boolean {
+  const before = tokens[i - 1];
+  return !before || Boolean(before.breakAfter) || (SUBJECT_OPENERS.has(before.text) && (!tokens[i - 2] || Boolean(tokens[i - 2].breakAfter)));
+}
+
+function findWhereaboutsInHome(tokens: Token[], hasPlace: (from: number, to: number) => boolean): number[] {
+  const out: number[] = [];
+  tokens.forEach((t, i) => {
+    if (!['we', 'i'].includes(t.text) || !BE_FORMS.has(tokens[i + 1]?.text ?? '') || !opensPart(tokens, i)) return;
+    let at = i + 2;
+    if (['all', 'both', 'just', 'out', 'up', 'down', 'back'].includes(tokens[at]?.text ?? '')) at++;
+    if (!['in', 'at'].includes(tokens[at]?.text ?? '')) return;
+    let end = at + 1;
+    while (end < tokens.length && end - at < 5 && !tokens[end - 1].breakAfter) end++;
+    if (hasPlace(at + 1, end)) for (let k = i; k <= at; k++) out.push(k);
+  });
+  return out;
+}
+
+/**
  * Splits at sentence ends, commas and conjunctions, then glues back pieces that carry no request
  * of their own ("mute the backyard and living room cameras", "…, sunset to sunrise, every night").
  * A piece with its own place and its own time after a clause with a time stays separate
@@ -294,6 +318,7 @@ function findClosingThanks(tokens: Token[]): number[] {
 export function splitClauses(tokens: Token[], hasPlace: (from: number, to: number) => boolean, hasTime: (from: number, to: number) => boolean): Clause[] {
   const skip = findTimeVerbs(tokens);
   for (const k of findClosingThanks(tokens)) skip.add(k);
+  for (const k of findWhereaboutsInHome(tokens, hasPlace)) skip.add(k);
   const pieces: { from: number; to: number; newSentence: boolean; contrast: boolean }[] = [];
   let start = 0;
   let newSentence = true;

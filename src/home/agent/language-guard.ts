@@ -64,13 +64,14 @@ const SLIP_TARGETS = [...COMMAND_VERBS, 'house'];
 /**
  * "dissarm", "unmtue the hall camera", "the hosue": a word no dictionary has, one slip (a letter added, dropped,
  * changed or two swapped) from exactly one command verb (or "house"), read as that word. A real English word is never
- * rewritten, nor a word two verbs are one slip from (docs/decisions.md, "Round L household: places and words").
+ * rewritten, nor a word two verbs are one slip from (docs/decisions.md, "Round L household: places and words"); two
+ * real words run together ("disram": "dis" and "ram") are no word of their own (docs/decisions.md, "Before round T: words").
  */
 export function correctCommandVerbSlips(message: string): { text: string; slips: { from: string; to: string }[] } {
   const slips: { from: string; to: string }[] = [];
   const text = message.replace(/[a-z]{4,}/gi, (raw) => {
     const word = raw.toLowerCase();
-    if (planWords.has(word) || lexicon[word] !== undefined || word in SPELLING_FIXES || isEnglishWord(word)) return raw;
+    if (planWords.has(word) || lexicon[word] !== undefined || word in SPELLING_FIXES || isEnglishWord(word, false)) return raw;
     const near = SLIP_TARGETS.filter((v) => v.length >= 4 && v[0] === word[0] && Math.abs(v.length - word.length) <= 1 && getTypoDistance(v, word) <= 1);
     if (near.length !== 1) return raw;
     slips.push({ from: word, to: near[0] });

@@ -21,9 +21,12 @@ const FULL_WINDOW = /\b(?:to|till|til|until|through|thru|-)\s*(?:\d|noon|midday|
 /** "ok so my husband is on nights this week so can you watch …": a reason first, then "so" and the request. */
 const LEADING_REASON =
   /^\s*(?:(?:ok|okay|right|well|alright|so)[\s,]+)*((?:i|i'm|we|we're|my|our|he|she|they|they're|the)\s[^.?!;]*?)[\s,]+so\s+((?:(?:can|could|would|will)\s+(?:you|u)\s+|please\s+|pls\s+)?(?:watch|keep an eye|keep watch|monitor|guard|mute|unmute|arm|disarm|stop|cancel|call off|stand down)\b.*)$/i;
-/** "mute the quincho cam we're having an asado": a request, then with no comma "we're" and a verb in "-ing", a few words. */
+/**
+ * "mute the quincho cam we're having an asado": a request, then with no comma "we're" and a verb in "-ing", a few words;
+ * or where they are, "we're in the garage" (docs/decisions.md, "Before round T: words").
+ */
 const TRAILING_REASON =
-  /^(\s*(?:(?:can|could|would|will)\s+(?:you|u)\s+|please\s+|pls\s+)?(?:mute|unmute|silence|stop|cancel|drop)\b.*?)\s+((?:we|i|they)(?:'re|'m|\s+are|\s+am)\s+\w+ing(?:\s+[a-z']+){0,4})[\s.!]*$/i;
+  /^(\s*(?:(?:can|could|would|will)\s+(?:you|u)\s+|please\s+|pls\s+)?(?:mute|unmute|silence|stop|cancel|drop)\b.*?)\s+((?:we|i|they)(?:'re|'m|\s+are|\s+am)\s+(?:\w+ing|(?:all\s+|just\s+|out\s+)?(?:in|at)\s+the)(?:\s+[a-z']+){0,4})[\s.!]*$/i;
 /** A verb of the reason's own ("is", "'s", "are", "has", "will"). */
 const OWN_VERB = /\b(?:is|are|am|was|were|has|have|had|will|gets|got|goes|went|works|working)\b|'(?:s|re|m|ve|ll)\b/i;
 /** Words that ask for something, or take a time a request could use. */

@@ -10,6 +10,7 @@ import type { Token } from './normalize.ts';
 import { classifyContentWord, type ContentVocabulary } from './content-words.ts';
 import { isPlaceModifier } from './lexicon/modifiers.ts';
 import { isPlaceWord } from './lexicon/places.ts';
+import { isInFixedOrPhrase } from './lexicon/fixed-phrases.ts';
 import { getNounSenses, isEnglishWord } from './lexicon/wordnet.ts';
 import { STOP_WORDS } from './words.ts';
 
@@ -294,8 +295,10 @@ export interface Uncovered {
  */
 export function findUncovered(tokens: readonly Token[], from: number, to: number, used: ReadonlySet<number>, vocabulary?: ContentVocabulary): Uncovered[] {
   const out: Uncovered[] = [];
+  // ("the kids are out trick or treating", "back sooner or later": one phrase of a reason, no choice nor second request)
+  const words = tokens.some((t) => t.text === 'or') ? tokens.map((t) => t.text) : undefined;
   for (let k = from; k < to; k++) {
-    if (used.has(k)) continue;
+    if (used.has(k) || (words && isInFixedOrPhrase(words, k))) continue;
     let role = classifyWord(tokens[k].text, tokens[k - 1]?.text, tokens[k].isNoun && !tokens[k].isVerb);
     // "tonight or tomorrow": a choice of times is no time
     // ("for the next hour or so" is a hedge: the hour was read)

@@ -165,6 +165,17 @@ function correctWord(word: string, candidates: string[], maxDistance = 1): strin
   return tie ? undefined : best;
 }
 
+/**
+ * "tnght", "grge": a word written with no vowels at all, as in a hurried text, is the one vocabulary or name word with
+ * the same letters once its vowels are dropped, and the same first letter; none or several, undefined
+ * (docs/decisions.md, "Before round T: words"). Only words no dictionary has reach here.
+ */
+function restoreVowels(word: string, candidates: string[]): string | undefined {
+  if (word.length < 4 || /[aeiouy]/.test(word) || !/^[a-z]+$/.test(word)) return undefined;
+  const found = new Set(candidates.filter((c) => c[0] === word[0] && c.length > word.length && c.replace(/[aeiouy]/g, '') === word));
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
 /** Splits a glued compound ("livingroom") into two adjacent name words when it is exactly that. */
 function splitCompound(word: string, names: string[]): string | undefined {
   for (const a of names) {
@@ -273,7 +284,11 @@ function computeNormalized(message: string, names: string[], correctable: Readon
     if (isKnownWord(word, nameSet, correctable) || word.includes("'")) return word;
     // a home's own names are few and long: two slips are still clear ("garaj" → "garage")
     candidates ??= [...new Set([...correctableList, ...names])];
-    const corrected = splitCompound(word, names) ?? correctWord(word, candidates) ?? (word.length >= 5 ? correctWord(word, names, 2) : undefined);
+    const corrected =
+      splitCompound(word, names) ??
+      correctWord(word, candidates) ??
+      (word.length >= 5 ? correctWord(word, names, 2) : undefined) ??
+      restoreVowels(word, candidates);
     if (corrected === undefined && /^[a-z]{3,}$/.test(word) && !capitalised.has(word) && !CHAT_WORDS.has(word) && !isEnglishWord(word)) unknown.add(word);
     if (corrected !== undefined && corrected !== word) corrections.push({ from: word, to: corrected });
     return corrected ?? word;

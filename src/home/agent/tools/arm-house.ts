@@ -29,9 +29,10 @@ const AWAY_TILL = String.raw`(?:till|til|until) (?:about |around )?(?:\d{1,2}(?:
 /**
  * Where the household is going or has come back from, said as the reason beside the request: "off to work",
  * "we're off to the airport", "heading out for the day", "we're heading to bed", "we're home". Group 1 is the leaving word, group 2
- * the coming-home word.
+ * the coming-home word. "Closing up for the weekend", "locking up": the house shut for a time is leaving too
+ * (docs/decisions.md, "Before round T: words").
  */
-const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) (?:all |both )?)?(?:(off|out|leaving|heading (?:out|off)|heading|headed|going (?:out|away)|going(?= (?:to|for|on) (?!(?:dis)?arm\b))|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for|on) (?:the |my |our |a |an )?[a-z'\u00c0-\u024f]+(?: [a-z'\u00c0-\u024f]+)?|${AWAY_TILL}))*`;
+const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) (?:all |both )?)?(?:(off|out|leaving|(?:closing|locking|shutting) (?:up|down)|heading (?:out|off)|heading|headed|going (?:out|away)|going(?= (?:to|for|on) (?!(?:dis)?arm\b))|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for|on) (?:the |my |our |a |an )?[a-z'\u00c0-\u024f]+(?: [a-z'\u00c0-\u024f]+)?|${AWAY_TILL}))*`;
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
 const LEAD = new RegExp(
   String.raw`^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|${WHEREABOUTS})[\s,.!;:-]+)*`,
@@ -83,6 +84,8 @@ const WHOLE_HOUSE = new Set([
   'apartment',
   'everything',
   'all',
+  // ("arm the lot"): the whole of it, as "everything"
+  'lot',
   'it',
   'of',
   'up',

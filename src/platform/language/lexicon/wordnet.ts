@@ -192,7 +192,7 @@ function getOtherLemmas(): Set<string> {
 }
 
 /** The forms a word may be an inflection of: "practises" → practise, "stopped" → stop, "finally" → final. */
-function getBaseForms(word: string): string[] {
+export function getBaseForms(word: string): string[] {
   const forms = [word];
   const add = (f: string) => {
     if (f.length >= 2) forms.push(f);
@@ -223,16 +223,24 @@ function getBaseForms(word: string): string[] {
   return forms;
 }
 
+/** Whether WordNet has the lemma as it stands in any part of speech: "trick_or_treat", "more_or_less" (multi-word lemmas join with "_"). */
+export function isLexiconLemma(lemma: string): boolean {
+  return getDb().index.has(lemma) || getOtherLemmas().has(lemma);
+}
+
 /**
  * Whether WordNet knows the word in any part of speech, as it stands or as an inflection
  * ("practises", "finally", "laws"), or as two known words run together ("whiteboard").
- * Coverage uses it to tell a word nobody can read ("zorp") from a real one it merely did not need.
+ * Coverage uses it to tell a word nobody can read ("zorp") from a real one it merely did not need. With `joined`
+ * false, two words run together do not count ("disram", a slip of "disarm").
  */
-export function isEnglishWord(word: string): boolean {
+export function isEnglishWord(word: string, joined = true): boolean {
   const d = getDb();
   const other = getOtherLemmas();
   const known = (w: string) => getBaseForms(w).some((f) => d.index.has(f) || other.has(f));
   if (known(word)) return true;
+  // ("disram" is "dis" and "ram" run together, but no word of its own: a slip may be corrected)
+  if (!joined) return false;
   for (let k = 3; k <= word.length - 3; k++) if (d.index.has(word.slice(0, k)) && known(word.slice(k))) return true;
   return false;
 }
