@@ -75,7 +75,7 @@ import { addDays, countDaysBetween, formatClock, getWeekday, isValidTimeZone, to
 import type { WATCH_CONDITIONS } from './tools.ts';
 import { askPolarSunWindow } from './polar-sun.ts';
 import { findPluralWatches } from './conversation-watches.ts';
-import { readDayHalfAnswer } from './day-half-answer.ts';
+import { namesADayHalf, readDayHalfAnswer } from './day-half-answer.ts';
 
 type Condition = (typeof WATCH_CONDITIONS)[number];
 
@@ -389,11 +389,9 @@ function answerSunriseOffer(message: string, ctx: HouseholdContext): Plan | unde
  * follow-ups").
  */
 function answerDayHalf(message: string, ctx: HouseholdContext): Plan | undefined {
-  if (!readDayHalfAnswer(message, false) && !readDayHalfAnswer(message, true)) return undefined;
-  const turns = ctx.conversation?.turns ?? [];
-  const last = turns.at(-1);
+  if (!readDayHalfAnswer(message, false) && !readDayHalfAnswer(message, true)) return askDayHalfAgain(message, ctx);
+  const { last, earlier } = findDayHalfAsked(ctx);
   if (!last || last.actions.length) return undefined;
-  const earlier = { ...ctx, conversation: { turns: turns.slice(0, -1) } };
   const asked = planOffline(last.message, earlier);
   if (asked.calls.length || !asked.clarification) return undefined;
   const timed = readMessage(last.message, earlier).filter((r) => r.time.anchors.length);
@@ -403,11 +401,36 @@ function answerDayHalf(message: string, ctx: HouseholdContext): Plan | undefined
   const hours = at.map((k) => Number(r.tokens[k].text.split(':')[0]));
   if (!at.length || at.length !== r.time.anchors.length || hours.some((h) => h < 1 || h > 12)) return undefined;
   const half = readDayHalfAnswer(message, hours.length > 1 && hours[1] % 12 < hours[0] % 12);
-  if (!half) return undefined;
+  if (!half) return asked;
   const clocks = placeHoursAfter(hours, half);
   const rewritten = r.tokens.map((t, k) => (at.includes(k) ? `${t.text}${clocks[at.indexOf(k)] < 12 ? 'am' : 'pm'}` : t.text)).join(' ');
   const plan = planOffline(rewritten, earlier);
   return plan.calls.length && !plan.clarification ? plan : asked;
+}
+
+/**
+ * "watch the loft tomorrow from 2 to 5" (asked am or pm) — "nope, the wee small morning hours": a short answer naming a
+ * half of the day that is not read as one asks the am/pm question again rather than being joined to the request some
+ * other way (docs/decisions.md, "Before round T: follow-ups").
+ */
+function askDayHalfAgain(message: string, ctx: HouseholdContext): Plan | undefined {
+  if (!namesADayHalf(message)) return undefined;
+  const { last, earlier } = findDayHalfAsked(ctx);
+  if (!last || last.actions.length) return undefined;
+  const asked = planOffline(last.message, earlier);
+  return !asked.calls.length && /\(say am or pm\)\?|^From .+, or from .+\?$/.test(asked.clarification ?? '') ? asked : undefined;
+}
+
+/**
+ * The turn whose am/pm question is still open: the last one, or the one before answers that named a half of the day,
+ * were not read and changed nothing ("from 2 to 5" — "the wee small hours" (asked again) — "morning"), with the
+ * context it was read in.
+ */
+function findDayHalfAsked(ctx: HouseholdContext) {
+  const turns = ctx.conversation?.turns ?? [];
+  let t = turns.length - 1;
+  while (t > 0 && t > turns.length - 4 && !turns[t].actions.length && namesADayHalf(turns[t].message)) t--;
+  return { last: turns.at(t), earlier: { ...ctx, conversation: { turns: turns.slice(0, Math.max(t, 0)) } } };
 }
 
 /** Hours said 1–12 as 0–23: the first in the half said, each later one the next after the one before. */
@@ -1291,6 +1314,18 @@ const NEVER_MIND =
 const MEANT_OTHER = /^(?:(?:no|nope|sorry|oops|actually|wait|ah)[,!.]?\s+)*(?:i meant|i mean|i wanted|make that)\s+(.+?)[.!]*$/i;
 /** "no, the shed", "sorry, the garage one", "no wait, the hall camera instead": a place alone after a correction word. */
 const PLACE_SAID_AS_CORRECTION = /^(?:(?:no|nope|sorry|oops|wait|hm+|um+|uh)[,!.]?\s+)+((?:the|my|our)\s+.+?)(?:[,\s]+(?:please|instead|then))*[.!]*$/i;
+/** "not that one, the other one", "no, the other", "wrong one, I meant the other one": the other of the places weighed. */
+const OTHER_ONE_MEANT =
+  /^(?:(?:no|nope|sorry|oops|wait|actually|not that one|wrong one|the wrong one)[,!.]?\s+)+(?:i meant |i mean |i wanted )?the other(?: one)?(?:[,\s]+(?:please|instead|then))*[.!]*$/i;
+
+/**
+ * The name of the other place the conversation weighed (findOtherPlace), for a correction of the last mute or boundary;
+ * undefined when there is not exactly one, so the general reader asks (docs/decisions.md, "Before round T: follow-ups").
+ */
+function readOtherOneMeant(ctx: HouseholdContext): string | undefined {
+  const other = findOtherPlace(ctx);
+  return other ? `the ${subjectOf(other)}` : undefined;
+}
 /** Words that make the place after "no, …" more than a correction of the object ("no, the shed too", "no, the shed is fine"). */
 const NOT_ONLY_A_PLACE = /\b(?:too|also|as well|and|or|both|all|is|are|was|were|fine|ok|okay|not|isn't|aren't|already|still|again|first|later)\b/i;
 
@@ -1322,7 +1357,7 @@ function planCorrectionOfSensorChange(message: string, ctx: HouseholdContext): P
   const changes = last?.actions.filter((a) => CHANGE_ACTIONS.has(a.type)) ?? [];
   if (changes.length !== 1 || !(changes[0].type in SENSOR_CHANGES)) return undefined;
   if (NEVER_MIND.test(message)) return planUndo(ctx);
-  const meant = MEANT_OTHER.exec(message)?.[1] ?? readPlaceSaidAsCorrection(message);
+  const meant = OTHER_ONE_MEANT.test(message.trim()) ? readOtherOneMeant(ctx) : (MEANT_OTHER.exec(message)?.[1] ?? readPlaceSaidAsCorrection(message));
   if (!meant) return undefined;
   const verb = changes[0].type;
   const redo = planOffline(
@@ -1373,27 +1408,43 @@ function answerClarification(message: string, ctx: HouseholdContext): Plan | und
     for (const m of r.mentions) {
       if (m.place.type !== 'ambiguous') continue;
       const yes = ['yes', 'yeah', 'yep', 'yup', 'correct', 'right', 'sure'].some((w) => said.has(w)) && m.place.options.length === 1;
-      const picked = yes
-        ? m.place.options
-        : m.place.options.filter((o) =>
-            o
-              .toLowerCase()
-              .split(/\s+/)
-              .some((w) => said.has(w)),
-          );
-      if (picked.length !== 1) continue;
+      const picked =
+        yes || takesEveryOption(said, m.place.options.length)
+          ? m.place.options
+          : m.place.options.filter((o) =>
+              o
+                .toLowerCase()
+                .split(/\s+/)
+                .some((w) => said.has(w)),
+            );
+      if (picked.length !== 1 && !takesEveryOption(said, picked.length)) continue;
+      const named = picked.join(' and ').toLowerCase();
       // the place named in full, read with the corrections said since (findPreviousRequest)
       if (asked < turns.length - 1) {
-        const plan = planOffline(picked[0].toLowerCase(), ctx);
+        const plan = planOffline(named, ctx);
         return plan.clarification ? undefined : plan;
       }
       const tokens = r.tokens.map((t) => t.text);
-      const rewritten = [...tokens.slice(0, m.start), ...picked[0].toLowerCase().split(/\s+/), ...tokens.slice(m.end)].join(' ');
+      const rewritten = [...tokens.slice(0, m.start), ...named.split(/\s+/), ...tokens.slice(m.end)].join(' ');
       const plan = planOffline(rewritten, earlier);
       return plan.clarification ? undefined : plan;
     }
   }
   return undefined;
+}
+
+/** Words that may stand beside "both" or "all" in an answer that takes every option offered ("both of them please"). */
+const EVERY_OPTION_FILLER = new Set(['of', 'them', 'those', 'these', 'please', 'thanks', 'ok', 'okay', 'just', 'do', 'oh', 'um', 'er', 'actually', 'and']);
+
+/**
+ * "both", "both of them", "all three", "all of them please": an answer to "which X do you mean: A, B?" that takes
+ * every option; "both" only of two, "all" and "all three" only of as many (docs/decisions.md, "Before round T:
+ * follow-ups"). Any other word said beside it ("both cameras but not tonight") is no such answer.
+ */
+function takesEveryOption(said: Set<string>, options: number): boolean {
+  const count = ['two', 'three', 'four'].findIndex((w) => said.has(w)) + 2;
+  const every = (said.has('both') && options === 2) || (said.has('all') && (count === 1 || count === options));
+  return every && options > 1 && [...said].every((w) => ['both', 'all', 'two', 'three', 'four'].includes(w) || EVERY_OPTION_FILLER.has(w));
 }
 
 /** The turn whose question is still open: the last one, or the one before time corrections said alone since ("no wait, half ten"). */
@@ -1962,6 +2013,33 @@ function isSensorWindowAfterBoundary(r: Reading, source: Reading, ownTime: boole
   return r.mentions.every((m) => m.place.type === 'sensor') && (r.time.anchors.length >= 2 || (r.time.durationMs ?? 0) >= 60_000);
 }
 
+/**
+ * "watch the loft and the garage tonight" — "actually skip the garage", "actually no garage": a correction that names
+ * only places the watch just made was asked for with others is no move to them (the word before may take them off, or
+ * narrow to them), so it is asked, never moved (docs/decisions.md, "Before round T: follow-ups").
+ */
+function askAboutPlaceOfOwnWatch(r: Reading, source: Reading): void {
+  const own = new Set(source.mentions.map((m) => subjectOf(m.place).toLowerCase()));
+  if (own.size < 2 || !r.mentions.every((m) => own.has(subjectOf(m.place).toLowerCase())) || r.mentions.length >= own.size) return;
+  const names = r.mentions.map((m) => `the ${subjectOf(m.place)}`).join(' and ');
+  r.unresolved = `${names.replace(/^t/, 'T')} is already part of the watch I just set up: should I take it off that watch, or watch only ${names}? I haven't changed anything yet.`;
+}
+
+/** Words that set a time only against the request before ("a bit longer", "later", "start earlier"): no time of their own. */
+const COMPARED_TIME_WORDS = new Set(['longer', 'later', 'earlier', 'shorter', 'sooner']);
+
+/**
+ * "watch the terrace until midnight" — "and the jetty a bit longer": a follow-up that takes the request before's time
+ * but says its own only against it has no time the agent can act on, so it is asked, never given the time before
+ * (docs/decisions.md, "Before round T: follow-ups").
+ */
+function askComparedTime(r: Reading, words: string[]): void {
+  const word = words.find((w) => COMPARED_TIME_WORDS.has(w));
+  if (!word || r.unresolved || (r.intent !== 'create_watch' && r.intent !== 'update_watch')) return;
+  const names = r.mentions.length ? r.mentions.map((m) => `the ${subjectOf(m.place)}`).join(' and ') : 'it';
+  r.unresolved = `I didn't understand "${word}" as a time, so I haven't changed anything — from when until when should I watch ${names}?`;
+}
+
 /** A clause without a request of its own takes the one before or the conversation's; true when it was folded into the one before. */
 function inheritFromBefore(
   r: Reading,
@@ -1988,6 +2066,7 @@ function inheritFromBefore(
       inheritRequest(giveAmountItsUnit(r, source), source, !inMessage, ctx);
       const words = r.tokens.slice(r.clause.from, r.clause.to).map((t) => t.text);
       if (!inMessage && isSensorWindowAfterBoundary(r, source, ownTime)) r.intent = 'create_watch';
+      if (!ownTime) askComparedTime(r, words);
       // "and tomorrow night too", "saturday as well": another watch besides the one made
       // ("and the same tomorrow", "same again on friday": the same hours on another day)
       const dayOnly =
@@ -2025,6 +2104,7 @@ function inheritFromBefore(
       if (!inMessage && (source.intent === 'create_watch' || source.intent === 'update_watch') && ownPlaces && isCorrection(tokens) && findLastWatchId(ctx)) {
         r.intent = 'update_watch';
         r.hasReference = true;
+        if (!narrows) askAboutPlaceOfOwnWatch(r, source);
       }
     }
   } else if (r.intent === 'create_watch' && !r.mentions.length && r.hasReference && prev?.intent === 'create_watch' && !r.clause.newSentence) {
@@ -4729,7 +4809,21 @@ function narrowLastWatch(r: Reading, state: PlanState, plan: Plan): string | und
     r.excluded = [];
     return undefined;
   }
-  if (!rest.length) return `That would leave nothing of the watch on the ${watch.subject}. Do you want me to stand it down? I haven't changed anything yet.`;
+  if (!rest.length && !isMadeByLastTurn(watch, state.ctx))
+    return `That would leave nothing of the watch on the ${watch.subject}. Do you want me to stand it down? I haven't changed anything yet.`;
+  // "watch the porch tonight" — "and the yard" — "actually not the yard": the watch the last turn made is taken back
+  if (!rest.length) {
+    plan.calls.push({
+      tool: 'stand_down_watch',
+      args: { watch_id: watch.id },
+      subject: watch.subject,
+      say: `I've stood down the watch on the ${watch.subject}.`,
+    });
+    state.watches = state.watches.filter((w) => w !== watch);
+    state.lastWatchId = undefined;
+    r.excluded = [];
+    return undefined;
+  }
   const subject = `${watch.subject} except the ${names}`;
   plan.calls.push({
     tool: 'update_watch',
@@ -4739,6 +4833,14 @@ function narrowLastWatch(r: Reading, state: PlanState, plan: Plan): string | und
   });
   r.excluded = [];
   return undefined;
+}
+
+/**
+ * The watch was made by the conversation's last turn, so leaving out all of it takes that turn's request back
+ * (docs/decisions.md, "Before round T: follow-ups"); a watch made earlier is asked about.
+ */
+function isMadeByLastTurn(watch: ContextWatch, ctx: HouseholdContext): boolean {
+  return ctx.conversation?.turns.at(-1)?.actions.some((a) => a.type === 'watch.created' && a.id === watch.id) ?? false;
 }
 
 /** "when does it start?", "are you watching the garage?", "how long will you watch it?" */
@@ -5416,15 +5518,29 @@ function findOtherPlace(ctx: HouseholdContext): KnownPlace | undefined {
   const named: KnownPlace[] = [];
   for (let t = Math.max(0, turns.length - 3); t < turns.length; t++) {
     for (const r of readMessage(turns[t].message, { ...ctx, conversation: { turns: turns.slice(0, t) } }, 1)) {
-      for (const m of r.mentions) {
-        if (m.place.type !== 'room' && m.place.type !== 'sensor') continue;
-        const ids = getPlaceSensors(m.place).map((x) => x.id);
+      for (const place of r.mentions.flatMap((m) => listWeighedPlaces(m.place, ctx))) {
+        const ids = getPlaceSensors(place).map((x) => x.id);
         if (!ids.length || ids.some((id) => lastIds.has(id))) continue;
-        if (!named.some((p) => subjectOf(p) === subjectOf(m.place))) named.push(m.place);
+        if (!named.some((p) => subjectOf(p) === subjectOf(place))) named.push(place);
       }
     }
   }
   return named.length === 1 ? named[0] : undefined;
+}
+
+/**
+ * The places a mention weighed: a room or a sensor named, or each option of a "which X do you mean: A, B?" question
+ * found by its name ("mute the garage camera" — "the front one" — "no, the other one": the back one).
+ */
+function listWeighedPlaces(place: Place, ctx: HouseholdContext): KnownPlace[] {
+  if (place.type === 'room' || place.type === 'sensor') return [place];
+  if (place.type !== 'ambiguous') return [];
+  return place.options.flatMap((o): KnownPlace[] => {
+    const sensor = ctx.sensors.find((x) => x.name.toLowerCase() === o.toLowerCase());
+    if (sensor) return [{ type: 'sensor', sensor }];
+    const room = ctx.rooms.find((x) => x.name.toLowerCase() === o.toLowerCase());
+    return room ? [{ type: 'room', room: room.name, sensors: ctx.sensors.filter((x) => x.room === room.name) }] : [];
+  });
 }
 
 /** The watch the conversation last created or changed, if still active. */

@@ -523,6 +523,17 @@ function isSameThing(tokens: Token[], i: number): boolean {
   return ['thing', 'things'].includes(tokens[i].text) && tokens[i - 1]?.text === 'same';
 }
 
+/**
+ * "and sunday night as well": "well" after "as" is "too", never the tail of a compound name ("stairwell"); only a
+ * "well" that goes on into a name word of the home ("as well house") is left to the name (docs/decisions.md, "Before
+ * round T: follow-ups").
+ */
+function isAsWell(tokens: Token[], i: number, allPlaceWords: string[]): boolean {
+  if (tokens[i].text !== 'well' || tokens[i - 1]?.text !== 'as') return false;
+  const next = tokens[i].breakAfter ? undefined : tokens[i + 1]?.text;
+  return !next || !allPlaceWords.includes(next);
+}
+
 /** The places mentioned in tokens[from, to), skipping tokens already read as times or conditions. */
 /** "has gone home", "we're home", "got back home": where people go, not every sensor of the house. */
 /** Words after which "to" opens a verb ("need to study"), not a place ("go to the study"). */
@@ -611,7 +622,7 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
   const mentions: Mention[] = [];
   let i = from;
   while (i < to) {
-    const cls = consumed.has(i) || isHomeAdverb(tokens, i) || isSameThing(tokens, i) ? 'other' : classify(i);
+    const cls = consumed.has(i) || isHomeAdverb(tokens, i) || isSameThing(tokens, i) || isAsWell(tokens, i, allPlaceWords) ? 'other' : classify(i);
     if (cls === 'other') {
       i++;
       continue;
@@ -621,7 +632,7 @@ export function findMentions(tokens: Token[], from: number, to: number, ctx: Hou
     while (i < to && !consumed.has(i)) {
       // "the carport under the house": a name spelt out as a phrase starts a mention of its own
       if (classes.length && phrases.has(i) && !phrases.has(i - 1)) break;
-      const c = classify(i);
+      const c = isAsWell(tokens, i, allPlaceWords) ? 'other' : classify(i);
       // "all the cameras", "everything else": the quantifier reaches over one article
       const lastReal = classes.filter((k) => k !== 'other').at(-1);
       if (c === 'other' && lastReal === 'whole' && ['the', 'of', 'my', 'our', 'else', 'in', 'on', 'at'].includes(tokens[i].text)) {
