@@ -18,17 +18,17 @@ const converse = converseIn(loadHeldoutContexts(join(import.meta.dirname, '..', 
  * none. The counts may only go down: lower them here when a cause is fixed.
  */
 const OPEN_LEAKS: Record<string, number> = {
-  // a sensor name for add_sensor takes any word ("add … as the front gate camera until the kettle boils")
-  'end-event': 1,
-  'start-event': 12,
-  // a reason after a stand-down, a question part or an "except" list; "kill all … but leave the pool one running, …"
-  'reason-place': 7,
+  // (end-event: none left, a sensor's name no longer takes a time — docs/decisions.md, "Before round T: probe leaks")
+  // "after …" or "when …" inside a reason or a question is read as a cause ("we're nervous after the break-in")
+  'start-event': 11,
+  // a reason after a stand-down's "except" list, a reason inside a statement sentence, or one a question swallowed
+  'reason-place': 3,
   // "flurb all the outside bits tonight, so driveway, garden and shed, …": an unknown verb before a spelt-out group
   verb: 1,
-  // a joined request after a question part or an "… would you"; a sensor name for add_sensor takes any word
-  'second-request': 7,
-  // a bare number after arming ("arm the house 37") or a question part
-  number: 5,
+  // a joined request after "… would you", a "while" clause, or a statement sentence
+  'second-request': 3,
+  // a sensor's name takes a number ("the gate camera 2")
+  number: 1,
   // a quote inside a "leave … alone" or "keep … running" part, or beside a joined request
   quoted: 4,
   start: 1,
@@ -40,6 +40,9 @@ const OPEN_LEAKS: Record<string, number> = {
   // "from 7 bellso'clock": the unit glued to "o'clock"
   'clock-unit': 1,
   // (unknown-before-place: none left, docs/decisions.md, "Before round S: probe leaks")
+  // slots from the classes found before round T (docs/decisions.md, "Before round T: probe leaks"); aside and
+  // trailing-question have none: "… while I nip to the shop and snarf the nursery" (a "while" clause swallows it)
+  'and-unknown-verb': 1,
 };
 
 test('planted-word probe: a variant that must ask changes nothing (open leaks only go down)', async () => {

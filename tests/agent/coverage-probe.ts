@@ -192,6 +192,7 @@ export function plant(source: Source, rand: () => number): Variant[] {
   add('politeness', `please ${m.replace(/^please\s+/i, '')}`, 'same-or-none');
   add('politeness', `${m}, thanks`, 'same-or-none');
   out.push(...plantBlindClasses(source, m, verb, place));
+  out.push(...plantRoundTClasses(source, m, verb, place));
   return out;
 }
 
@@ -226,6 +227,32 @@ function plantBlindClasses(source: Source, m: string, verb: RegExpExecArray | nu
     const word = pick(['glorpy', 'snarfed', 'blenky']);
     out.push({ source, slot: 'unknown-before-place', message: `${m.slice(0, place.at)}${word} ${m.slice(place.at)}`, allowed: 'no-change' });
   }
+  return out;
+}
+
+/**
+ * Slots from the classes blind writers found before round T (docs/decisions.md, "Before round T: probe leaks"): an
+ * aside with a word no lexicon knows between the verb and the place ("watch, zorbly enough, the garage tonight"), a
+ * second part after "and" whose verb no lexicon knows ("… and glorp the kitchen"), and a trailing question the agent
+ * cannot answer ("…, can you blenk it?"). Each draws from its own generator, so the slots above keep their words.
+ */
+function plantRoundTClasses(source: Source, m: string, verb: RegExpExecArray | null, place: { at: number; name: string } | undefined): Variant[] {
+  const out: Variant[] = [];
+  const rand = seeded(hashOf(source.message) ^ 0x7a11);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
+  if (verb && place && place.at >= verb[0].length) {
+    const aside = pick(['zorbly enough', 'if the glorp allows', 'blenk or no blenk']);
+    const at = m.lastIndexOf(' the ', place.at) >= verb[0].length ? m.lastIndexOf(' the ', place.at) : place.at - 1;
+    out.push({ source, slot: 'aside', message: `${m.slice(0, at)}, ${aside},${m.slice(at)}`, allowed: 'no-change' });
+  }
+  const room = otherRoom(m, source.ctx, rand);
+  if (room) out.push({ source, slot: 'and-unknown-verb', message: `${m} and ${pick(['glorp', 'snarf', 'frobble'])} the ${room}`, allowed: 'no-change' });
+  out.push({
+    source,
+    slot: 'trailing-question',
+    message: `${m}, ${pick(['can you blenk it?', 'could you frobble them?', 'will you zorp it after?'])}`,
+    allowed: 'no-change',
+  });
   return out;
 }
 

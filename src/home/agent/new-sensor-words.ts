@@ -44,3 +44,18 @@ export function readNewSensorRoom(words: string[], name: string | undefined): st
         .join(' ') || undefined;
   return room;
 }
+
+/**
+ * Words no name of a sensor has past its first word: one that opens a time said after the name ("… as the gate camera
+ * until the kettle boils", "… after the match"), or the agent spoken to ("… as the gate camera, can you …").
+ */
+const TIME_OPENERS = new Set(['until', 'till', 'til', 'after', 'when', 'once', 'before', 'from', 'while', 'you']);
+
+/**
+ * A word of a new sensor's name that says a time ("front gate camera until the kettle boils") or speaks to the agent:
+ * adding a sensor takes no time, so the name is asked about rather than kept with it (docs/decisions.md, "Before round T: probe leaks").
+ * A word of time that names a place stays ("the morning room camera", "the night cam", "camera 2").
+ */
+export function findTimeInSensorName(name: string): string | undefined {
+  return name.split(' ').find((w, k, all) => TIME_OPENERS.has(w) && k > 0 && k + 1 < all.length);
+}

@@ -53,7 +53,7 @@ import { planDirectIntents } from './direct-intents.ts';
 import { ARMED_WINDOW, readArmRequest } from './tools/arm-house.ts';
 import { answerRecallQuestion } from './recall-question.ts';
 import { describeOfflineInWatch } from './feed-status.ts';
-import { findNewSensorNameSpan, readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
+import { findNewSensorNameSpan, findTimeInSensorName, readNewSensorName, readNewSensorRoom } from './new-sensor-words.ts';
 import {
   ARRIVAL_PHRASES,
   CONDITION_WORDS,
@@ -711,8 +711,8 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
     // ("kill all the watches but leave the pool one running till the milkman comes": what is kept shapes the stand-down)
     const request = Boolean(r.intent && (STATE_INTENTS.has(r.intent) || r.intent === 'keep'));
     const checked = request || (!r.intent && !r.outOfScope && !r.question);
-    const asked = findQuestionLeftovers(r);
-    if (asked.length) return askAboutLeftOver(r, readings, asked);
+    const asked = askQuestionLeftovers(r, readings);
+    if (asked) return asked;
     if (!checked) continue;
     // content words count in a request's own clause (not in a statement beside it: "we fly out on the 9th and land back…")
     const vocabulary = request && !r.outOfScope ? PLANNER_VOCABULARY : undefined;
@@ -727,6 +727,16 @@ function findUncoveredRequest(readings: Reading[]): string | undefined {
     return action ? declineJoinedAction(r, readings, action) : askAboutLeftOver(r, readings, left);
   }
   return undefined;
+}
+
+/** The question for what a question beside a request left open (findQuestionLeftovers), or undefined when it left nothing. */
+function askQuestionLeftovers(r: Reading, readings: Reading[]): string | undefined {
+  const asked = findQuestionLeftovers(r);
+  const [verb, place] = [asked.find((u) => u.role === 'action'), asked.find((u) => u.role === 'place')];
+  if (verb) return declineJoinedAction(r, readings, verb);
+  const request = readings.find((x) => x.intent && STATE_INTENTS.has(x.intent));
+  if (place && request) return askPlaceReason(request, { text: place.text } as Mention);
+  return asked.length ? askAboutLeftOver(r, readings, asked) : undefined;
 }
 
 /**
@@ -1735,8 +1745,9 @@ function foldIntoPrevious(
   }
   // "watch the garage tonight, the nursery keeps creaking": a reason about another place of this home may ask
   // for that place too, so one question and no change (docs/decisions.md, "Coverage probe")
-  const placeReason = prev?.intent && STATE_INTENTS.has(prev.intent) ? findPlaceReason(r, ctx, prev) : undefined;
-  if (placeReason) r.reasonQuestion = askPlaceReason(prev!, placeReason);
+  const request = prev?.intent && STATE_INTENTS.has(prev.intent) ? prev : requestBeforeQuestion(prev, readings);
+  const placeReason = request ? findPlaceReason(r, ctx, { ...request, mentions: [...request.mentions, ...prev!.mentions] }) : undefined;
+  if (placeReason) r.reasonQuestion = askPlaceReason(request!, placeReason);
   // "…, I've moved the bikes into the hall", "…, the tenant upstairs asked me to": a reason said
   // after the request is no request of its own and names no place to act on (docs/decisions.md,
   // "Reasons are not requests")
@@ -1768,6 +1779,16 @@ function foldIntoPrevious(
     return true;
   }
   return false;
+}
+
+/**
+ * "watch the driveway tonight - oh and is the patio door shut, the garage door was left open": a reason after a
+ * question said beside a request is the request's reason, so a place it names is asked about as it is right after
+ * the request (docs/decisions.md, "Before round T: probe leaks").
+ */
+function requestBeforeQuestion(prev: Reading | undefined, readings: Reading[]): Reading | undefined {
+  if (!prev?.question || (prev.intent && STATE_INTENTS.has(prev.intent))) return undefined;
+  return [...readings].reverse().find((x) => x !== prev && x.intent && STATE_INTENTS.has(x.intent));
 }
 
 /**
@@ -1823,13 +1844,25 @@ function findPlaceReasonAt(
 /** Verbs that make a clause a statement about its subject, whatever request the clause's other words suggest. */
 const STATEMENT_VERBS = new Set(['is', 'was', 'are', 'were', 'has', 'had', 'have', 'keeps', 'kept', 'got', 'gets', 'been']);
 
+/**
+ * A reason about another place at the clause's start, or after a comma inside it ("…? mum's staying over, the bike
+ * shed keeps creaking": docs/decisions.md, "Before round T: probe leaks").
+ */
+function findPlaceReasonAfterBreaks(r: Reading, prev: Reading, ctx: HouseholdContext): Mention | undefined {
+  const statementOnly = Boolean(r.intent);
+  const first = findPlaceReasonAt(r, r.clause.from, r.clause.to, prev.mentions, ctx, statementOnly);
+  if (first || r.intent) return first;
+  for (let k = r.clause.from; k + 1 < r.clause.to; k++) {
+    const m = r.tokens[k].breakAfter === ',' ? findPlaceReasonAt(r, k + 1, r.clause.to, prev.mentions, ctx, true) : undefined;
+    if (m) return m;
+  }
+  return undefined;
+}
+
 /** A request clause that goes on, after a comma, with a reason about another place ("watch the garage tonight, the nursery keeps creaking"). */
 function findPlaceReason(r: Reading, ctx: HouseholdContext, prev?: Reading, reasonTo = r.clause.to): Mention | undefined {
   // (a clause of its own may have read a request into the statement: "the side door was left open")
-  if (prev)
-    return r.question || r.clause.correction || r.outOfScope
-      ? undefined
-      : findPlaceReasonAt(r, r.clause.from, r.clause.to, prev.mentions, ctx, Boolean(r.intent));
+  if (prev) return r.question || r.clause.correction || r.outOfScope ? undefined : findPlaceReasonAfterBreaks(r, prev, ctx);
   if (!r.intent || !STATE_INTENTS.has(r.intent) || r.question) return undefined;
   // ("watch everything except the study, the playroom keeps creaking": a place said after "except" counts too)
   const all = { tokens: r.tokens, mentions: [...r.mentions, ...r.excluded] };
@@ -2552,6 +2585,9 @@ function isThoughtOpener(tokens: Token[], k: number): boolean {
   return THOUGHT_OPENERS.has(tokens[k].text) && ['i', 'we'].includes(tokens[k + 1]?.text ?? '');
 }
 
+/** Verbs of telling: said of someone else ("…, I'm a bit spooked and tell my wife"), a request the agent cannot do (docs/decisions.md, "Before round T: probe leaks"). */
+const TELL_VERBS = new Set(['tell', 'let', 'warn', 'ask', 'ring', 'phone', 'message']);
+
 /** A reason's words count as read, except those that could still change the request (docs/decisions.md, "Coverage probe"). */
 function markReasonUsed(r: Reading, from: number, to: number): void {
   const t = r.tokens;
@@ -2565,7 +2601,7 @@ function markReasonUsed(r: Reading, from: number, to: number): void {
   for (let k = from + 1; k + 1 < to; k++) {
     let v = k + 1;
     while (v + 1 < to && ['then', 'also', 'just', 'please', 'pls'].includes(t[v].text)) v++;
-    const own = t[v].isVerb && t[v].root === t[v].text && (OUT_OF_SCOPE_VERBS.has(t[v].text) || !PLANNER_VOCABULARY.known(t[v]));
+    const own = t[v].isVerb && t[v].root === t[v].text && (OUT_OF_SCOPE_VERBS.has(t[v].text) || !PLANNER_VOCABULARY.known(t[v]) || TELL_VERBS.has(t[v].text));
     if (t[k].text === 'and' && own && !['me', 'us'].includes(t[v + 1]?.text ?? '')) left.push({ index: v, text: t[v].text, role: 'action' });
   }
   // ("…, we've got guests 37": a bare number no word of time goes with)
@@ -3222,10 +3258,48 @@ function collectUsed(
 function findQuestionLeftovers(r: Reading): Uncovered[] {
   const { from, to } = r.clause;
   const t = r.tokens;
-  if (!r.question || (r.intent && STATE_INTENTS.has(r.intent)) || r.outOfScope || from === 0) return [];
+  if (!r.question || (r.intent && STATE_INTENTS.has(r.intent)) || from === 0) return [];
+  // ("…, is the camera on and order a pizza": the joined verb made the whole question one the agent cannot do)
+  if (r.outOfScope) return findQuestionTail(r);
   const out: Uncovered[] = [];
   for (let k = from; k < to; k++) if (isEventEndWord(t, k, from)) out.push({ index: k, text: t[k].text, role: 'time' });
-  if (/^\d+$/.test(t[to - 1]?.text ?? '') && !TIME_LEADS.has(t[to - 2]?.text ?? '')) out.push({ index: to - 1, text: t[to - 1].text, role: 'number' });
+  if (/^\d+$/.test(t[to - 1]?.text ?? '') && !isQuestionNumber(t, to - 1)) out.push({ index: to - 1, text: t[to - 1].text, role: 'number' });
+  return [...out, ...findQuestionTail(r)];
+}
+
+/** "is the camera on 5" reads no number after a state said with a verb ("switched on 37"): only a word of time makes it one. */
+function isQuestionNumber(t: Token[], k: number): boolean {
+  const stateWord = ['on', 'off'].includes(t[k - 1]?.text ?? '') && Boolean(t[k - 2]?.isVerb);
+  return TIME_LEADS.has(t[k - 1]?.text ?? '') && !stateWord;
+}
+
+/**
+ * What a question beside a request swallowed after it (docs/decisions.md, "Before round T: probe leaks"): a verb the
+ * planner cannot do joined on by "and" ("… is the patio door shut and book a taxi"), or after a comma a place of the
+ * home said with a verb of how it is ("…, the hallway keeps creaking"), which may ask for that place too.
+ */
+function findQuestionTail(r: Reading): Uncovered[] {
+  const from = r.clause.from;
+  const to = Math.max(r.clause.to, ...r.spans.map(([, end]) => end));
+  const t = r.tokens;
+  const out: Uncovered[] = [];
+  for (let k = from + 1; k + 1 < to; k++) {
+    // ("…, could you frobble them?": a request put to the agent after a break, its verb one it cannot do)
+    const framed = t[k].breakAfter && ['can', 'could', 'will', 'would'].includes(t[k + 1].text) && t[k + 2]?.text === 'you' && k + 3 < to;
+    const j = framed ? k + 3 : k + 1;
+    const v = t[j];
+    // (after "could you" the word is a verb whatever the tagger said: "could you water the plants")
+    const cannotDo = OUT_OF_SCOPE_VERBS.has(v.text) || !PLANNER_VOCABULARY.known(v) || TELL_VERBS.has(v.text);
+    const own = framed ? cannotDo : v.isVerb ? v.root === v.text && cannotDo : v.unknown;
+    // ("… and tell me", "… and let us know" are for the user; "… and book me a cab" is not)
+    const forUser = ['me', 'us'].includes(t[j + 1]?.text ?? '') && (TELL_VERBS.has(v.text) || PLANNER_VOCABULARY.known(v));
+    if ((t[k].text === 'and' || framed) && own && !forUser) out.push({ index: j, text: v.text, role: 'action' });
+    if (t[k].breakAfter !== ',') continue;
+    const at = ['the', 'my', 'our'].includes(t[k + 1].text) ? k + 2 : k + 1;
+    const m = r.mentions.find((x) => x.start === at && (x.place.type === 'room' || x.place.type === 'sensor'));
+    if (m && (PLACE_STATE_VERBS.has(t[m.end]?.text ?? '') || STATEMENT_VERBS.has(t[m.end]?.text ?? '')))
+      out.push({ index: m.start, text: m.text, role: 'place' });
+  }
   return out;
 }
 
@@ -5234,6 +5308,8 @@ function planAddSensor(r: Reading, state: PlanState, plan: Plan): string | undef
     return `What's the ${KIND_NAMES[kind]}'s address (for example rtsp://192.168.1.20/stream1, or an http:// MJPEG or HLS stream)? A phone or browser can also publish to me over WebRTC.`;
   const url = urlToken ? r.urls[Number(urlToken.slice(3))] : undefined;
   let name = readNewSensorName(words);
+  const timed = name && findTimeInSensorName(name);
+  if (timed) return `I didn't understand "${timed}" in the name "${name}", so I haven't added anything. What should I call it?`;
   const room = readNewSensorRoom(words, name);
   if (!room) return 'Which room is it in, and what should I call it?';
   name ??= `${room} ${KIND_NAMES[kind]}`;

@@ -127,9 +127,22 @@ function isJoinedAction(tokens: readonly Token[], k: number, from: number, used:
   const skipped = (x: Token) => (isFillerWord(x.text) || REQUEST_FRAME.has(x.text) || COORDINATORS.has(x.text)) && !SUBJECTS.has(x.text);
   // (the last coordinator before the verb, past a request frame: "and can you also | do")
   while (j >= from && !used.has(j) && skipped(tokens[j]) && !(COORDINATORS.has(tokens[j].text) && !REQUEST_FRAME.has(tokens[j - 1]?.text ?? ''))) j--;
-  if (j < from || used.has(j) || !COORDINATORS.has(tokens[j].text)) return false;
+  if (j < from || used.has(j) || !COORDINATORS.has(tokens[j].text)) return isFramedAfterBreak(tokens, k, from, used);
   while (j - 1 >= from && !used.has(j - 1) && COORDINATORS.has(tokens[j - 1].text)) j--;
   return j > from && !tokens.slice(from, j).some((x) => SUBJECTS.has(x.text));
+}
+
+/**
+ * "watch the bin store tonight, can you scare the crows off?": a request put to the agent ("can you", "could you")
+ * right after a break in the message opens a part of its own, as "and" does (docs/decisions.md, "Before round T:
+ * probe leaks").
+ */
+function isFramedAfterBreak(tokens: readonly Token[], k: number, from: number, used: ReadonlySet<number>): boolean {
+  let j = k - 1;
+  while (j > from && !used.has(j) && isFillerWord(tokens[j].text) && tokens[j].text !== 'you') j--;
+  if (tokens[j]?.text !== 'you' || !['can', 'could', 'would', 'will'].includes(tokens[j - 1]?.text ?? '') || used.has(j) || used.has(j - 1)) return false;
+  const before = tokens[j - 2];
+  return j - 2 >= from && Boolean(before?.breakAfter) && !tokens.slice(from, j - 1).some((x) => SUBJECTS.has(x.text));
 }
 
 /** General verbs that frame a request of the agent's own ("use the garage sensor tomorrow", "set the porch for tonight"). */

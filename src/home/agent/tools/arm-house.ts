@@ -238,9 +238,10 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
     plan.confidence = 0.3;
     return plan;
   }
-  // "arm teh house": a common misspelling of a word that changes nothing is that word
+  // "arm teh house": a common misspelling of a word that changes nothing is that word ("arm the house 37": a number
+  // is a word too, never dropped — docs/decisions.md, "Before round T: probe leaks")
   const rest = dropAsides(m[2], m[1] === 'arm')
-    .split(/[^a-z']+/)
+    .split(/[^a-z0-9']+/)
     .filter(Boolean)
     .map((w) => SPELLING_FIXES[w] ?? w);
   const unknown = dropHouseAlarm(rest.filter((w) => !WHOLE_HOUSE.has(w)));
