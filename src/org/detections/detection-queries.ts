@@ -31,6 +31,10 @@ export function lastSighting(...args: Parameters<typeof detectionRepository.last
   return detectionRepository.lastSighting(...args);
 }
 
+export function animalSubtypes(...args: Parameters<typeof detectionRepository.animalSubtypes>): ReturnType<typeof detectionRepository.animalSubtypes> {
+  return detectionRepository.animalSubtypes(...args);
+}
+
 export function personSightings(...args: Parameters<typeof detectionRepository.personSightings>): ReturnType<typeof detectionRepository.personSightings> {
   return detectionRepository.personSightings(...args);
 }

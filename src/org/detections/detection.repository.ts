@@ -233,6 +233,22 @@ export const detectionRepository = {
     before.sort((a, b) => a.at - b.at);
     return [...before, ...inRange];
   },
+  /** Which of these animal subtypes the scene's detections in [from, to] hold ("any foxes?": other-animals.ts in scene queries). */
+  async animalSubtypes(db: DbExecutor, sceneId: string, subtypes: readonly string[], from: number, to: number): Promise<string[]> {
+    if (subtypes.length === 0) return [];
+    const rows = await db
+      .selectFrom('detections')
+      .select('subtype')
+      .distinct()
+      .where('scene_id', '=', sceneId)
+      .where('at', '>=', from)
+      .where('at', '<=', to)
+      .where('type', '=', 'animal')
+      .where('subtype', 'in', [...subtypes])
+      .execute();
+    return rows.map((r) => r.subtype).filter((s): s is string => s !== null);
+  },
+
   /**
    * What "when was X last seen / when did X last arrive" needs without loading the whole range
    * (scene queries): the latest sighting in [from, to] (a tracked detection, or a count above

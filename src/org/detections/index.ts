@@ -17,6 +17,7 @@ export {
   personSightings,
   readingsBefore,
   latestDetectionOfTypes,
+  animalSubtypes,
 } from './detection-queries.ts';
 export { DETECTION_TYPES, type DetectionInput, type DetectionRecord, type DetectionType, type FrameObject } from '../../platform/kinds/index.ts';
 export { SnapshotService } from './snapshot.service.ts';

@@ -3,6 +3,7 @@ import type { DatabaseHandle, DbExecutor, DetectionTable, PageQuery } from '../.
 import {
   type DetectionRecord,
   type DetectionType,
+  animalSubtypes,
   boxOf,
   detectionPageForStream,
   detectionsInRangeWithState,
@@ -27,6 +28,7 @@ import {
   type InterpretResult,
   type Interpretation,
   type QueryAnswer,
+  type QueryContext,
 } from './query/query.ts';
 import type { CameraStream } from './query/camera-status.ts';
 import {
@@ -72,6 +74,9 @@ export function toDetectionView(d: DetectionTable | DetectionRecord): DetectionV
     ...(d.person_id != null ? { person_id: d.person_id } : {}),
   };
 }
+
+/** How far back a question about an animal the detector does not label looks for detections of it (interpretWithAnimals). */
+const OTHER_ANIMAL_LOOKBACK_MS = 30 * 24 * 3_600_000;
 
 /** A port: the tenant's known people and face recognition opt-in (org/people implements it). */
 export interface ScenePeople {
@@ -523,7 +528,13 @@ export class SceneService {
         ? { ok: false, reason: about.reason, examples: people.slice(0, 3).map((p) => `Was ${p.name} here today?`) }
         : about?.kind === 'cannot'
           ? { ok: false, reason: about.reason, examples: buildExamples(scene.location) }
-          : interpretQuery(about ? about.rewritten : body.query, { now, windowMs, windowSource, timeZone: scene.time_zone, location: scene.location });
+          : await this.interpretWithAnimals(sceneId, about ? about.rewritten : body.query, {
+              now,
+              windowMs,
+              windowSource,
+              timeZone: scene.time_zone,
+              location: scene.location,
+            });
     if (!parsed.ok) {
       await this.deps.audit.append(actor, {
         tenantId: principal.tenantId,
@@ -537,6 +548,18 @@ export class SceneService {
     }
     const interp = parsed.interpretation;
     return { people, about, interp };
+  }
+
+  /**
+   * interpretQuery; a question refused for naming animals the detector does not label ("when did the
+   * goats get in") is read again when the scene's detections of the last 30 days hold every one of them
+   * (query/other-animals.ts)
+   */
+  private async interpretWithAnimals(sceneId: string, text: string, ctx: QueryContext): Promise<InterpretResult> {
+    const parsed = interpretQuery(text, ctx);
+    if (parsed.ok || !parsed.animals) return parsed;
+    const seen = await animalSubtypes(this.deps.database.db, sceneId, parsed.animals, ctx.now - OTHER_ANIMAL_LOOKBACK_MS, ctx.now);
+    return parsed.animals.every((a) => seen.includes(a)) ? interpretQuery(text, { ...ctx, animalsSeen: seen }) : parsed;
   }
 
   /** The detections a scene question is answered from: its span, the baseline's, combined over the scene's streams. */

@@ -3,6 +3,7 @@ import type { DetectionRecord } from '../../detections/index.ts';
 import { BUSY_SHARE, CROWDED_SHARE, LOITERING_DWELL_S, QUIET_SHARE, USUAL_BASELINE_DAYS, ARRIVAL_SLACK_MS, describeLocation } from './query-interpreter.ts';
 import { formatClock, formatMoment, sayAgo } from '../../../platform/time/index.ts';
 import type { Comparison, Interpretation, QueryAnswer, SceneSnapshot } from './query.types.ts';
+import { animalPlural } from './other-animals.ts';
 
 /**
  * Answers an interpreted scene question from detection history.
@@ -736,6 +737,15 @@ function answerThresholdFirst(interp: Interpretation, readings: Reading[], limit
  * "has the crowd been growing?": the count at the start against the end of the range, and the
  * average of the first half against the second, so one spike does not make a trend.
  */
+/** "is the hall emptying out since the peak?": the trend from the time of the span's peak to its end (Interpretation.since_peak). */
+function answerTrendSincePeak(interp: Interpretation, readings: Reading[], p: Phrasing): CountAnswer {
+  const peak = peakOf(readingsOver(readings, interp.from, interp.to), interp.from);
+  if (!peak || peak.value === 0) return answerTrend(interp, readings, p);
+  const fromPeak = { ...interp, from: peak.at };
+  const trend = answerTrend(fromPeak, readings, { ...p, when: `since the peak of ${peak.value} at ${p.moment(peak.at)}` });
+  return { ...trend, supporting: [peak.reading.record, ...trend.supporting] };
+}
+
 function answerTrend(interp: Interpretation, readings: Reading[], p: Phrasing): CountAnswer & { direction?: 'up' | 'down' | 'flat'; sentence?: string } {
   const [one, many] = nouns(interp);
   const span = readingsOver(readings, interp.from, interp.to);
@@ -1317,7 +1327,12 @@ function answerSummary(
   if (peak && peak.value > 0) parts.push(`at most ${peak.value} at once (at ${p.moment(peak.at)})`);
   supporting.push(...arrivals.supporting);
   const vehicleSpan = readingsOver(vehicles, interp.from, interp.to);
-  if (vehicleSpan.length > 0) {
+  const sparseCars = vehicleSpan.length > 0 ? sparseVehiclesInSummary(interp, detections, vehicles, p) : undefined;
+  if (sparseCars) {
+    parts.push(sparseCars.text);
+    seen ||= sparseCars.seen;
+    supporting.push(...sparseCars.supporting);
+  } else if (vehicleSpan.length > 0) {
     const cars = answerArrivals({ ...interp, metric: 'vehicles' }, detections, vehicles, p);
     parts.push(`${cars.total === 0 ? 'no vehicles' : plural(cars.total ?? 0, 'vehicle', 'vehicles')} came in`);
     seen ||= (cars.total ?? 0) > 0 || vehicleSpan.some((r) => r.value > 0);
@@ -1329,6 +1344,29 @@ function answerSummary(
     unusual.supporting.length === 0 ? 'nothing unusual' : lowerFirst(unusual.answer.replace(/\.$/, '').replace(` in ${p.place} ${p.when}`, ''));
   seen ||= unusual.supporting.length > 0;
   return { answer: withVerdict(interp, seen, `${capitalise(p.when)} in ${p.place}: ${parts.join(', ')}; ${anomalyText}.`), supporting };
+}
+
+/**
+ * The summary's vehicles from untracked readings too far apart to show arrivals (answerSparseVehicles):
+ * the most seen at once with its time, never a count of arrivals from the rises (docs/decisions.md,
+ * "Before round T: scene questions"). Undefined when tracks or dense readings carry the arrivals.
+ */
+function sparseVehiclesInSummary(
+  interp: Interpretation,
+  detections: DetectionRecord[],
+  vehicles: Reading[],
+  p: Phrasing,
+): { text: string; seen: boolean; supporting: DetectionRecord[] } | undefined {
+  const sparse = answerSparseVehicles({ ...interp, metric: 'vehicles', yes_no: false }, detections, vehicles, p);
+  if (!sparse) return undefined;
+  const most = sparse.total ?? 0;
+  if (most === 0) return { text: 'no vehicles seen (every vehicle reading showed 0)', seen: false, supporting: sparse.supporting };
+  const at = sparse.supporting[0].at;
+  return {
+    text: `at most ${plural(most, 'vehicle', 'vehicles')} at once (at ${p.moment(at)}; the vehicle readings are too far apart to tell how many came in)`,
+    seen: true,
+    supporting: sparse.supporting,
+  };
 }
 
 /** "any movement?", "anything happen since 9?": the overview after a yes (anyone or anything seen) or a no. */
@@ -1364,12 +1402,14 @@ function describeSightings(tracks: Sighting[], noun: string): string {
 }
 
 function atOnce(tracks: Sighting[]): number {
+  // a detection that counts its animals ("4 reindeer": a sandbox injection or another source) is that many at once
+  const many = (t: Sighting) => Math.max(1, t.first.count ?? 1, t.last.count ?? 1);
   const edges = tracks
     .flatMap(
       (t) =>
         [
-          [t.first.at, 1],
-          [t.last.at, -1],
+          [t.first.at, many(t)],
+          [t.last.at, -many(t)],
         ] as const,
     )
     .sort((a, b) => a[0] - b[0] || b[1] - a[1]);
@@ -1431,11 +1471,11 @@ function answerAnimals(interp: Interpretation, detections: DetectionRecord[], pe
     const none =
       inSpan.length === 0
         ? `nothing recorded shows ${kind ? `a ${kind}` : 'animals'} in ${p.place} ${p.when}`
-        : `no ${kind ? `${kind}s` : 'animals'} were seen in ${p.place} ${p.when}`;
+        : `no ${kind ? animalPlural(kind) : 'animals'} were seen in ${p.place} ${p.when}`;
     return { answer: interp.yes_no ? `No, ${none}.` : capitalise(`${none}.`), supporting: [] };
   }
   const most = atOnce(sightings);
-  const told = `${describeSightings(sightings, 'animal')} in ${p.place} ${p.when} (at most ${plural(most, one, kind ? `${kind}s` : 'animals')} at once), the latest at ${p.moment(latest(sightings))}`;
+  const told = `${describeSightings(sightings, 'animal')} in ${p.place} ${p.when} (at most ${plural(most, one, kind ? animalPlural(kind) : 'animals')} at once), the latest at ${p.moment(latest(sightings))}`;
   if (interp.yes_no) return { answer: `Yes, there ${sightings.length === 1 ? 'was' : 'were'} ${told}.`, supporting };
   if (interp.aggregate === 'first_seen') {
     // "when was the cat first seen?": the earliest sighting, never the latest
@@ -1483,7 +1523,7 @@ function answerAnimalsNow(interp: Interpretation, detections: DetectionRecord[],
   const upTo = detections.filter((d) => d.at <= now);
   const kind = interp.subtype;
   const one = kind ?? 'animal';
-  const many = kind ? `${kind}s` : 'animals';
+  const many = kind ? animalPlural(kind) : 'animals';
   const counting = !interp.yes_no;
   if (upTo.length === 0) {
     return { answer: `I can't tell: nothing has been recorded in ${p.place} ${p.when}, so there is no reading to go by.`, supporting: [] };
@@ -1777,7 +1817,12 @@ function answerCountAggregate(
           : answerPresence(interp, detections, counted, snapshotValue, p);
       break;
     case 'trend':
-      result = interp.metric === 'activity' ? answerBothTrends(interp, people, vehicles, p) : answerTrend(interp, counted, p);
+      result =
+        interp.metric === 'activity'
+          ? answerBothTrends(interp, people, vehicles, p)
+          : interp.since_peak
+            ? answerTrendSincePeak(interp, counted, p)
+            : answerTrend(interp, counted, p);
       if (interp.trend_wide && /^I have (too few|no) /.test(result.answer)) result = widenedTrend(interp, baseline[0] ?? []) ?? result;
       break;
     case 'peak': {
@@ -1864,9 +1909,15 @@ function withAnimalModifier(interp: Interpretation, result: CountAnswer): CountA
   return { ...result, answer: `${result.answer} ${cannot}, so this is for every ${kind} seen.` };
 }
 
+/** An answer that counted no vehicles at the moment or span asked about (not a count gone stale). */
+const NO_VEHICLES = /^(There (are|were) no vehicles in |No vehicles arrived in )/;
+
 function withVehicleKinds(interp: Interpretation, result: CountAnswer): CountAnswer {
   if (interp.aggregate === 'threshold' && !result.ask && !/^No\b/.test(result.answer)) return vehicleKindsThresholdAsk(interp, result);
-  return { ...result, answer: `${result.answer} ${vehicleKindsNote(interp)}` };
+  // "any buses at the stand now?" with no vehicles counted: no vehicle of any kind, so no bus either
+  const none = interp.any_of_kind && !result.ask && NO_VEHICLES.test(result.answer);
+  const answer = none ? `No, ${result.answer[0].toLowerCase()}${result.answer.slice(1)}` : result.answer;
+  return { ...result, answer: `${answer} ${vehicleKindsNote(interp)}` };
 }
 
 /**

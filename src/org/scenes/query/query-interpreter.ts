@@ -13,6 +13,8 @@ import { readSubArea } from './sub-areas.ts';
 import { describeUnseenActRefusal, findUnseenAct } from './unseen-acts.ts';
 import { dropFalseStart } from './false-starts.ts';
 import { readAnimalModifier } from './animal-modifiers.ts';
+import { otherAnimalSubtype, readOtherAnimal } from './other-animals.ts';
+import { readSincePeak } from './since-peak.ts';
 import { readPastDayPart } from './past-day-parts.ts';
 import { dropPoliteLead } from './polite-leads.ts';
 
@@ -76,10 +78,12 @@ const COMPARISON_PATTERNS: Array<[RegExp, (n: number) => { op: Comparison; value
   [new RegExp(`\\b(?:at most|no more than|not more than|a maximum of|maximum of|up to)\\s+${NUMBER}\\b`), (n) => ({ op: '<=', value: n })],
   [new RegExp(`\\b(?:${MORE_WORDS})(?:\\s+than)?\\s+${NUMBER}\\b`), (n) => ({ op: '>', value: n })],
   [new RegExp(`\\b(?:${FEWER_WORDS})(?:\\s+than)?\\s+${NUMBER}\\b`), (n) => ({ op: '<', value: n })],
-  // "when did it first pass 20?", "did it hit 50 people?": a count crossing a number (never "in the
+  // "when did it first pass 20?", "did it hit 50 people?", "did it cross 50?": a count crossing a number (never "in the
   // past 5 minutes" or "half past 5", so "past" is not one of them, and a unit after the number is not a count)
   [
-    new RegExp(`\\b(?:passed|passes|passing|pass|topped|tops|top|went over|gone over|go over|goes over)\\s+${NUMBER}\\b${NOT_A_TIME}`),
+    new RegExp(
+      `\\b(?:passed|passes|passing|pass|topped|tops|top|went over|gone over|go over|goes over|crossed|crosses|crossing|cross|broke|breaks|breaking|break|surpassed|surpasses|surpass)\\s+${NUMBER}\\b${NOT_A_TIME}`,
+    ),
     (n) => ({ op: '>', value: n }),
   ],
   // "did it ever go past 50 people?": "past" after a verb of going, a number and a word for what is
@@ -173,7 +177,10 @@ export function buildExamples(location: string): string[] {
   ];
 }
 
-class NotUnderstood extends Error {}
+class NotUnderstood extends Error {
+  /** animals the question named that the detector does not label, as subtypes (InterpretResult.animals) */
+  animals?: string[];
+}
 
 function refuse(reason: string): never {
   throw new NotUnderstood(reason);
@@ -858,7 +865,9 @@ function interpretOrThrow(asked: string, ctx: QueryContext): Interpretation {
   if (typeof asked !== 'string' || asked.trim() === '') refuse('The question is empty.');
   // "cuantas... sorry, how many people …": the words taken back are dropped (false-starts.ts)
   // "sorry to bother you, how many …": a politeness before a whole question is filler (polite-leads.ts)
-  const query = dropFalseStart(dropPoliteLead(asked));
+  // "since the peak": from the day's peak to now, read as "today" and found by the answerer (since-peak.ts)
+  const since = readSincePeak(dropFalseStart(dropPoliteLead(asked)));
+  const query = since.query;
   // "at drop-off", "since opening": a time of day the scene does not define (activity-times.ts)
   const activity = readActivityTime(query, describeLocation(ctx.location));
   if (activity.kind === 'ask') refuse(activity.reason);
@@ -871,7 +880,17 @@ function interpretOrThrow(asked: string, ctx: QueryContext): Interpretation {
   const act = findUnseenAct(reading.normalised);
   if (act) refuse(describeUnseenActRefusal(act, describeLocation(ctx.location)));
   checkCoverage(reading, ctx.location);
-  return withAnimalModifier(reading, withSubArea(reading, withLandmark(reading, resolveQuestion(reading, ctx))));
+  const interp = withAnimalModifier(reading, withSubArea(reading, withLandmark(reading, resolveQuestion(reading, ctx))));
+  return since.sincePeak ? withSincePeak(interp) : interp;
+}
+
+/** "is it emptying out since the peak?": a trend of people or vehicles over today, told from the peak (since-peak.ts). */
+function withSincePeak(interp: Interpretation): Interpretation {
+  if (interp.aggregate !== 'trend' || (interp.metric !== 'people' && interp.metric !== 'vehicles') || interp.range_label !== 'today') {
+    refuse('"Since the peak" is asked of a trend today; ask e.g. "is it emptying out since the peak?" or "what was the peak today?"');
+  }
+  const { trend_wide: _wide, baseline: _baseline, ...rest } = interp;
+  return { ...rest, since_peak: true };
 }
 
 /**
@@ -1007,7 +1026,7 @@ function resolveQuestion(reading: Reading, ctx: QueryContext): Interpretation {
   if (r.vehicleKinds.length > 0 && r.yesNo && resolved.aggregate === 'presence' && !resolved.extra.expect_empty) {
     // "any trucks at the dock?": every vehicle counted, never a yes (docs/decisions.md, "Round J: scene questions")
     const moment = resolved.range.from === resolved.range.to;
-    return finish(r, { ...resolved, aggregate: moment ? 'current' : 'arrivals', extra: { ...resolved.extra, yes_no: false } });
+    return finish(r, { ...resolved, aggregate: moment ? 'current' : 'arrivals', extra: { ...resolved.extra, yes_no: false, any_of_kind: true } });
   }
   if (
     r.vehicleKinds.length > 0 &&
@@ -1677,6 +1696,7 @@ function resolveAnimals(r: Resolving, animalWords: Token[]): Interpretation {
     from: startOfZonedDay(now, timeZone),
     to: now,
     label: 'today',
+    seen: r.ctx.animalsSeen,
   });
   const base: Omit<Interpretation, 'summary'> = {
     ...a.interpretation,
@@ -1799,6 +1819,13 @@ function animalStay(tokens: Token[], roles: Set<WordRole>, phraseKind: string, l
   return { interpretation: { metric: 'animals', aggregate: 'dwell', yes_no: false, ongoing: true, ...(subtype ? { subtype } : {}) }, range: lookback };
 }
 
+/** "any foxes?" on a scene that holds no fox detections: the detector labels cats and dogs only; the caller may look for the animals and ask again. */
+function refuseOtherAnimals(others: string[], examples: string): never {
+  const error = new NotUnderstood(`The cameras recognise cats and dogs only, so I cannot tell about ${quote(others)}; ${examples}`);
+  error.animals = [...new Set(others.map(otherAnimalSubtype))];
+  throw error;
+}
+
 /**
  * Questions about cats and dogs (detection type animal): whether any were seen, how many
  * sightings, and whether it was only animals ("was it just the cat?": no person in the span).
@@ -1816,15 +1843,18 @@ function interpretAnimalQuestion(
   location: string,
   /** "when was the cat seen?" with no time named looks back this far */
   lookback: Range,
-  /** "when was the cat first seen?" with no time named: today */
-  firstLookback: Range,
+  /** "when was the cat first seen?" with no time named: today; `seen`: QueryContext.animalsSeen */
+  firstLookback: Range & { seen?: readonly string[] },
 ): AnimalReading {
   const place = describeLocation(location);
   const examples = `ask e.g. "any animals in the ${place} today?", "how many dogs were seen since 9am?" or "was it just the cat?"`;
   const others = animalWords.filter((t) => t.roles.has('other_animal')).map((t) => t.word);
-  if (others.length > 0) refuse(`The cameras recognise cats and dogs only, so I cannot tell about ${quote(others)}; ${examples}`);
+  // "when did the goats get in": answered from the scene's goat detections, refused only when it holds none (other-animals.ts)
+  const catOrDog = animalWords.some((t) => t.roles.has('animals'));
+  const other = others.length > 0 ? readOtherAnimal(others, catOrDog, firstLookback.seen) : undefined;
+  if (others.length > 0 && !other) refuseOtherAnimals(others, examples);
   const stay = animalStay(tokens, roles, phraseKind, lookback);
-  if (stay) return stay;
+  if (stay) return other ? { ...stay, interpretation: { ...stay.interpretation, subtype: other } } : stay;
   if (roles.has('anomaly') || roles.has('unrecognized') || roles.has('loitering')) {
     refuse(`Unusual activity is tracked for people; ask about animals on their own, e.g. "any animals in the ${place} today?"`);
   }
@@ -1842,7 +1872,7 @@ function interpretAnimalQuestion(
     );
   }
   const kinds = new Set(animalWords.map((t) => readAnimalWord(t.word)).filter((k) => k === 'cat' || k === 'dog'));
-  const subtype = kinds.size === 1 && !animalWords.some((t) => readAnimalWord(t.word) === 'animal') ? [...kinds][0] : undefined;
+  const subtype = other ?? (kinds.size === 1 && !animalWords.some((t) => readAnimalWord(t.word) === 'animal') ? [...kinds][0] : undefined);
   // "just the cat", "just a dog", "just animals" mean only; "did the dog just come in" means recently
   const only =
     roles.has('only') ||
@@ -1937,7 +1967,7 @@ export function interpretQuery(query: string, ctx: QueryContext): InterpretResul
     return { ok: true, interpretation: interpretOrThrow(query, ctx) };
   } catch (error) {
     if (error instanceof NotUnderstood) {
-      return { ok: false, reason: error.message, examples: buildExamples(ctx.location) };
+      return { ok: false, reason: error.message, examples: buildExamples(ctx.location), ...(error.animals ? { animals: error.animals } : {}) };
     }
     throw error;
   }

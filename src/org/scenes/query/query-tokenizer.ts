@@ -547,7 +547,8 @@ export function tokenizeQuestion(text: string, location: string): TokenizedQuest
     }
     const roles = ROLES_BY_STEM.get(stem) ?? (/\d/.test(word) ? undefined : readPatronNoun(words, i));
     // a noun the vocabulary lacks may still name a cat or a dog ("pooch"), or an animal the cameras do not report
-    const animal = roles || /\d/.test(word) ? null : readAnimalWord(word);
+    // (never a spot after "that person by the": "the fish stall" is a place, not a fish)
+    const animal = roles || /\d/.test(word) || isNounLandmark(words, i, landmarks) ? null : readAnimalWord(word);
     if (animal) {
       tokens.push({ word, roles: new Set<WordRole>([animal === 'other' ? 'other_animal' : 'animals']) });
       return;

@@ -12,6 +12,11 @@ export interface QueryContext {
   timeZone: string;
   /** the scene's location label, snake_case, e.g. 'lobby' or 'parking_lot' */
   location: string;
+  /**
+   * animal subtypes other than cat and dog that the scene's detections hold and the question named
+   * (InterpretResult.animals, looked up by the caller): such a question is answered from them (other-animals.ts)
+   */
+  animalsSeen?: readonly string[];
 }
 
 /** objects: a counted kind of the table of detection kinds without a metric of its own (bicycles, …; `kind` says which; query-kinds.ts) */
@@ -164,6 +169,13 @@ export interface Interpretation {
   sub_area?: string;
   /** "stray": a word for a cat or a dog the camera cannot see; the answer is for every one seen and says so (animal-modifiers.ts) */
   animal_modifier?: string;
+  /**
+   * "any buses at the stand now?": a yes or no asked of a vehicle kind the cameras do not tell apart
+   * (vehicle_kinds); every vehicle is counted, and only a count of none carries over as a "no"
+   */
+  any_of_kind?: boolean;
+  /** trend: "since the peak": told from the time of the peak in [from, to] to `to` (since-peak.ts) */
+  since_peak?: boolean;
   /** arrivals: "how many different people": the answer says a track is counted, not an identity */
   distinct?: boolean;
   /** the phrase of the question that set the range, if any ("since 9am", "last 10 minutes") */
@@ -185,7 +197,8 @@ export interface Interpretation {
   range_label: string;
 }
 
-export type InterpretResult = { ok: true; interpretation: Interpretation } | { ok: false; reason: string; examples: string[] };
+/** `animals`: the question was refused for naming animals the detector does not label (their subtypes): QueryContext.animalsSeen */
+export type InterpretResult = { ok: true; interpretation: Interpretation } | { ok: false; reason: string; examples: string[]; animals?: string[] };
 
 /** The scene's live state, as the scene engine holds it. */
 export interface SceneSnapshot {
