@@ -6,10 +6,11 @@
  * fixes then used it as material, so it is a regression set, no longer a measure.
  * After the pre-round-S fixes: 115 correct, 0 wrong; after the round-S fixes: 118.
  * Round S: reasons (docs/decisions.md): 117 correct, 0 wrong (x010, x072).
+ * Before round T (docs/decisions.md, "Before round T: words"): 119 (x088's "closing up … arm everything").
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('practice round X household set: correct ≥ 118, wrong 0', { timeout: 900_000 }, async () => {
-  await gateHousehold('X', { size: 127, minCorrect: 118, maxWrong: 0 });
+test('practice round X household set: correct ≥ 119, wrong 0', { timeout: 900_000 }, async () => {
+  await gateHousehold('X', { size: 127, minCorrect: 119, maxWrong: 0 });
 });
