@@ -17,8 +17,23 @@ export const LOG = token<Log | undefined>('log');
  * X-Request-Id the client saw). The HTTP app and the services log through this one logger.
  */
 export function createProcessLogger(opts: { level: string; nodeId: string; destination?: pino.DestinationStream }): pino.Logger {
-  return pino({ level: opts.level, base: { node_id: opts.nodeId, pid: process.pid } }, opts.destination ?? processLogDestination());
+  const destination = opts.destination ?? processLogDestination();
+  const logger = pino({ level: opts.level, base: { node_id: opts.nodeId, pid: process.pid } }, destination);
+  // pino.multistream wants each line's level and object beside the line itself: only pino can write those
+  if ((destination as { [pino.symbols.needsMetadataGsym]?: boolean })[pino.symbols.needsMetadataGsym] !== true) {
+    (logger as pino.Logger & { [PLAIN_LINES]?: true })[PLAIN_LINES] = true;
+  }
+  return logger;
 }
+
+/**
+ * Set on a logger made by `createProcessLogger`, and so seen on each of its children (a pino child
+ * is made with Object.create): its lines are pino's plain JSON lines, with no `formatters.log`,
+ * mixin, redaction, message prefix, nested key, stream hook or metadata-hungry destination, so a
+ * line of fixed fields may be put together outside pino exactly as pino would write it
+ * (src/platform/http/request-log.ts).
+ */
+export const PLAIN_LINES: unique symbol = Symbol('vigil.plainLines');
 
 /**
  * Where the process logs (standard output unless told otherwise). Lines are written at once, one
