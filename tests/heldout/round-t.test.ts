@@ -4,10 +4,12 @@
  * (round-t-household.json, round-t-household-contexts.json, round-t-README.md; never edited). Its first
  * run is the round's figure: correct 131 (88.5%), asked 15, missed 0, wrong 2 (round-t.first-run.txt).
  * This gate holds the first-run level and may only be tightened.
+ * Raised to 134 correct, 1 wrong by the time fixes (t006's fronted "tomorrow morning" before "quarter to five", t112's
+ * "2moro", t057's "but only from midnight" follow-up; docs/decisions.md, "Round T: times").
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';
 
-test('round T household set: correct ≥ 131, wrong ≤ 2', { timeout: 900_000 }, async () => {
-  await gateHousehold('T', { size: 148, minCorrect: 131, maxWrong: 2 });
+test('round T household set: correct ≥ 134, wrong ≤ 1', { timeout: 900_000 }, async () => {
+  await gateHousehold('T', { size: 148, minCorrect: 134, maxWrong: 1 });
 });

@@ -4090,6 +4090,33 @@ function resolveFirstWindow(r: Reading, state: PlanState, nights: number): Retur
       defaulted: false,
     };
   }
+  return keepFollowedWindow(r, state, window);
+}
+
+/**
+ * "and the porch, but only from midnight" after "watch the guest cabin tonight": a follow-up that adds a place with only a
+ * new start, said as narrowing ("only"), keeps the end of the watch it follows; "and the porch, but only until 2" keeps its
+ * start. Only a one-off watch made earlier in the conversation is followed, and only when the new time falls inside its
+ * window; else the usual questions ask (docs/decisions.md, "Round T: times").
+ */
+function keepFollowedWindow(r: Reading, state: PlanState, window: ReturnType<typeof resolveWatchWindow>): ReturnType<typeof resolveWatchWindow> {
+  const t = r.time;
+  const last = state.lastWatchId?.startsWith('$ref:') ? undefined : state.watches.find((w) => w.id === state.lastWatchId);
+  if (!last || last.recurrence !== 'none' || t.anchors.length !== 1 || t.anchors[0].kind !== 'clock') return window;
+  // ("only" keeps the new time inside the watch followed; "also the driveway from 10pm" is asked until when, as before)
+  const said = r.message.trim().toLowerCase();
+  if (!/^(?:and|plus)\b|\b(?:too|also|as well)\b/.test(said) || !/\bonly\b/.test(said)) return window;
+  if (t.night || t.recurrence || t.weekend || t.openEnded || t.durationMs !== undefined || t.nights !== undefined || t.dayOffset || t.date) return window;
+  const [lastStart, lastEnd] = [Date.parse(last.starts_at), Date.parse(last.ends_at)];
+  const tz = state.ctx.timeZone;
+  const role = t.anchors[0].role;
+  if (role === 'start' && / to sunrise$/.test(window.window) && window.startsAt < lastEnd && window.startsAt >= Math.min(lastStart, state.ctx.now)) {
+    return { ...window, endsAt: lastEnd, window: `${formatClock(window.startsAt, tz)} to ${formatClock(lastEnd, tz)}`, defaulted: false };
+  }
+  const startsAt = Math.max(lastStart, state.ctx.now);
+  if (role === 'end' && lastStart > state.ctx.now && window.endsAt > startsAt && window.endsAt <= lastEnd) {
+    return { ...window, startsAt, window: `${formatClock(startsAt, tz)} to ${formatClock(window.endsAt, tz)}`, defaulted: false };
+  }
   return window;
 }
 

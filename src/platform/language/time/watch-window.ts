@@ -1259,9 +1259,10 @@ export function settleDayPart(spec: TimeSpec, said: TimeSpec): TimeSpec {
   const part = said.dayPart;
   if (!part) return spec;
   const [lo, hi] = PART_HOURS[part];
+  const start = spec.anchors.find((a) => a.role === 'start');
   const anchors = spec.anchors.map((a) => {
     if (a.kind !== 'clock' || a.meridiemCertain || a.dateOnly) return a;
-    const hour = [a.hour % 12, (a.hour % 12) + 12].find((h) => h >= lo && h <= hi && !(h === 12 && part === 'evening'));
+    const hour = [a.hour % 12, (a.hour % 12) + 12].find((h) => h >= lo && h <= hi && !(h === 12 && part === 'evening')) ?? dawnHour(a, start, part);
     return hour === undefined ? a : { ...a, hour, meridiemCertain: true };
   });
   const ownDay = spec.date !== undefined || spec.dayOffset !== 0;
@@ -1276,6 +1277,17 @@ export function settleDayPart(spec: TimeSpec, said: TimeSpec): TimeSpec {
     date: ownDay ? spec.date : said.date,
     hasTime: true,
   };
+}
+
+/**
+ * "tomorrow morning from quarter to five until 9", "tomorrow morning from 3 till 7": an hour from 1 to 4 said with the
+ * morning is the small hours' (16:45 is no morning), as a start or as an end not before the start; "tomorrow morning
+ * from 9 till 4" keeps its end to the usual rules (16:00).
+ */
+function dawnHour(a: Anchor, start: Anchor | undefined, part: DayPart): number | undefined {
+  if (part !== 'morning' || a.kind !== 'clock' || a.hour < 1 || a.hour > 4) return undefined;
+  if (a.role === 'start' || start === undefined || start.kind !== 'clock') return a.hour;
+  return start.hour >= 1 && start.hour <= a.hour ? a.hour : undefined;
 }
 
 interface ClockPhrase {
