@@ -1755,7 +1755,7 @@ function foldIntoPrevious(
     r.mentions = [];
     r.hasReference = false;
     r.conditions = [];
-    markReasonUsed(r, r.clause.from, r.clause.to);
+    markReasonUsed(r, r.clause.from, r.clause.to, prev.time.hasTime);
     readings.push(r);
     return true;
   }
@@ -2588,13 +2588,41 @@ function isThoughtOpener(tokens: Token[], k: number): boolean {
 /** Verbs of telling: said of someone else ("…, I'm a bit spooked and tell my wife"), a request the agent cannot do (docs/decisions.md, "Before round T: probe leaks"). */
 const TELL_VERBS = new Set(['tell', 'let', 'warn', 'ask', 'ring', 'phone', 'message']);
 
+/** Words after which a word no lexicon knows could be a time, an amount, a negation or another request ("for midsommar", "not", "and"). */
+const REASON_SLOT_LEADS = new Set([...TIME_LEADS, 'not', 'no', 'never', 'and', 'or', 'then', 'too', 'also', 'every', 'each', 'this', 'next', 'last']);
+
+/**
+ * "…, we have many guests for midsommar", "…, the agistment cattle are coming": a word no lexicon knows inside a reason
+ * whose subject and verb are known, after that verb or as a word before the subject's noun, is content of the reason
+ * (docs/decisions.md, "Round T: reasons"). Not when it stands where a time, amount, negation or second request could
+ * ("…, we're away till flurb" asks), when the request has no time of its own and a time word leads it, or when the
+ * reason adds places ("too", "also").
+ */
+function isReasonContentWord(t: Token[], k: number, from: number, to: number, requestTimed: boolean): boolean {
+  const before = t[k - 1]?.text ?? '';
+  if (k === from || /\d/.test(before) || /\d/.test(t[k + 1]?.text ?? '')) return false;
+  // ("…, for the midsommar party": the word before "the" or "a" leads)
+  const lead = ['the', 'a', 'an'].includes(before) && k - 2 >= from ? (t[k - 2]?.text ?? '') : before;
+  if (lead !== 'the' && REASON_SLOT_LEADS.has(lead) && !(requestTimed && ['for', 'at', 'on'].includes(lead))) return false;
+  if (t.slice(from, to).some((x) => ['too', 'also', 'aswell', 'you', 'u'].includes(x.text))) return false;
+  // ("…, tenants are moving out, will you zorp it": the verb of its frame is in the same part, and nothing is done "to it")
+  if (['it', 'them', 'that', 'this', 'those', 'these'].includes(t[k + 1]?.text ?? '')) return false;
+  let [start, end] = [k, k];
+  while (start > from && !t[start - 1].breakAfter) start--;
+  while (end + 1 < to && !t[end].breakAfter) end++;
+  return t.slice(start, end + 1).some((x, j) => start + j !== k && x.isVerb && !x.unknown);
+}
+
 /** A reason's words count as read, except those that could still change the request (docs/decisions.md, "Coverage probe"). */
-function markReasonUsed(r: Reading, from: number, to: number): void {
+function markReasonUsed(r: Reading, from: number, to: number, requestTimed = r.time.hasTime): void {
   const t = r.tokens;
   const left = findUncovered(t, from, to, new Set(), PLANNER_VOCABULARY).filter(
     // ("…, we've got guests till the milkman comes": an end said in the reason that no time reader knows)
     (u) =>
-      (REASON_LEFTOVER_ROLES.has(u.role) && !isPeopleCount(t, u.index) && !isThoughtOpener(t, u.index)) ||
+      (REASON_LEFTOVER_ROLES.has(u.role) &&
+        !isPeopleCount(t, u.index) &&
+        !isThoughtOpener(t, u.index) &&
+        !(u.role === 'unknown' && isReasonContentWord(t, u.index, from, to, requestTimed))) ||
       (u.role === 'time' && isEventEndWord(t, u.index, from)),
   );
   // ("…, I'm a bit spooked and tell my wife": a verb joined on by "and" is read as a part of its own, past the reason's subject)
@@ -2621,6 +2649,9 @@ function markReasonUsed(r: Reading, from: number, to: number): void {
 /** Words that bound a window ("till 5", "from noon", "by tonight"): a reason said with one may still set the request's time. */
 const TIME_BOUNDS = new Set(['till', 'til', 'until', 'from', 'by', 'at', 'before', 'after', 'starting', 'noon', 'midnight']);
 
+/** Words that open a reason with no comma before them ("as" and "since" may open a time or "as well", so not those). */
+const BECAUSE_WORDS = new Set(['because', 'cause', 'cos', 'coz', 'cuz']);
+
 /** Where a clause's request ends when a reason follows it after a comma (the clause's end when none does). */
 function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, time: TimeSpec): number {
   // ("the hay loft between 1 and 3 tonight please, thought I heard something up there last night": said with no
@@ -2635,7 +2666,9 @@ function findReasonCut(tokens: Token[], clause: Clause, ctx: HouseholdContext, t
     const reasonTime = clause.intent === 'stand_down' && !tokens.slice(k + 1, clause.to).some((t) => /\d/.test(t.text) || TIME_BOUNDS.has(t.text));
     const pastReason = isPastSpan(tokens, k + 1, clause.to);
     if (!clause.cue && !pastReason) continue;
-    if (tokens[k].breakAfter !== ',' || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless && !pastReason && !reasonTime)) continue;
+    // ("… tonight because we are hosting a braai": "because" opens a reason as a comma does — docs/decisions.md, "Round T: reasons")
+    const opensReason = tokens[k].breakAfter === ',' || (!tokens[k].breakAfter && BECAUSE_WORDS.has(tokens[k + 1].text));
+    if (!opensReason || ([...time.consumed].some((j) => j > k && j < clause.to) && !timeless && !pastReason && !reasonTime)) continue;
     if (isReasonSpan(tokens, k + 1, clause.to, ctx)) return k + 1;
   }
   return clause.to;
@@ -2693,8 +2726,12 @@ function isPersonSubject(tokens: Token[], k: number, to: number, ctx: HouseholdC
   const places = listPlaceWords(ctx);
   const person = (j: number) => j < to && isPersonWord(tokens[j].text) && !places.includes(tokens[j].text);
   // (people said bare, in the plural: "lads are…", "builders are in"; or one, then a verb of being or coming: "maid is coming")
+  // ("the road crew are digging out there": a group takes "are" and "were" too — docs/decisions.md, "Round T: reasons")
   const bareOne = (j: number) =>
-    j + 2 < to && !isPlaceWord(tokens[j].text) && BARE_PERSON_VERBS.has(tokens[j + 1].text) && !tokens.slice(j + 2, to).some((t) => places.includes(t.text));
+    j + 2 < to &&
+    !isPlaceWord(tokens[j].text) &&
+    (BARE_PERSON_VERBS.has(tokens[j + 1].text) || (PEOPLE_GROUPS.has(tokens[j].text) && ['are', 'were'].includes(tokens[j + 1].text))) &&
+    !tokens.slice(j + 2, to).some((t) => places.includes(t.text));
   // ("shearing gang is here", "cleaning lady comes at 9": one known word of what they do, then the person)
   const group = (j: number) => j < to && PEOPLE_GROUPS.has(tokens[j].text);
   if (['the', 'my', 'our'].includes(tokens[k]?.text ?? ''))
@@ -2720,6 +2757,8 @@ function isThingSubject(tokens: Token[], k: number, to: number, ctx: HouseholdCo
   if (isThingNoun(tokens[k + 1], ctx) && k + 2 < to) return tokens[k + 2].isVerb && !tokens[k + 2].isNoun;
   // "…, the gate latch is busted": a thing of a place (any word before it), then a verb
   const [modifier, noun, verb] = [tokens[k + 1], tokens[k + 2], tokens[k + 3]];
+  // ("…, the agistment cattle are coming": a word no lexicon knows before the noun, then "is/are" and a verb — docs/decisions.md, "Round T: reasons")
+  if (modifier?.unknown && isThingNoun(noun, ctx) && k + 4 < to) return ['is', 'are', 'was', 'were'].includes(verb.text) && tokens[k + 4].isVerb;
   if (!modifier?.isNoun || modifier.unknown || !isThingNoun(noun, ctx) || k + 3 >= to) return false;
   return PLACE_STATE_VERBS.has(verb.text);
 }

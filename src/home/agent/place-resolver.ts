@@ -573,6 +573,8 @@ function isHomeAdverb(tokens: Token[], i: number): boolean {
   // "from next door": the neighbours, not a door of this home
   if (w === 'next' && after === 'door') return true;
   if (w === 'door' && before === 'next') return true;
+  // ("the lads up the road", "a van down the street": the neighbours' side, not a place of this home — docs/decisions.md, "Round T: reasons")
+  if (['road', 'street'].includes(w) && before === 'the' && ['up', 'down', 'across', 'over'].includes(tokens[i - 2]?.text ?? '')) return true;
   // "I need to study", "she has to shower first": a room's name said as the verb of "need to…"
   if (before === 'to' && tokens[i].isVerb && INFINITIVE_LEADS.has(tokens[i - 2]?.text ?? '')) return true;
   if (w !== 'home') return false;

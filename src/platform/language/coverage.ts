@@ -313,6 +313,7 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     )
       role = 'time';
     if (role === 'time' && isTimeAwayOver(tokens, k, from)) role = undefined;
+    if (role === 'place' && isNeighbourPhrase(tokens, k)) role = undefined;
     // a word no lexicon knows may say anything ("watch the porch until zorp"), unless it is where someone is off to
     if (!role && tokens[k].unknown && !isOutingPlace(tokens, k, from)) role = 'unknown';
     if (!role && isUnreadPlaceModifier(tokens, k, from, used)) role = 'unknown';
@@ -323,6 +324,16 @@ export function findUncovered(tokens: readonly Token[], from: number, to: number
     if (role) out.push({ index: k, text: tokens[k].text, role });
   }
   return out;
+}
+
+/**
+ * "the lads next door", "the people up the road", "a van down the street": one phrase for the neighbours, never a place
+ * of the home (docs/decisions.md, "Round T: reasons"; src/home/agent/place-resolver.ts reads "next door" likewise).
+ */
+function isNeighbourPhrase(tokens: readonly Token[], k: number): boolean {
+  const [w, before, lead] = [tokens[k].text, tokens[k - 1]?.text, tokens[k - 2]?.text ?? ''];
+  if (w === 'door' && before === 'next') return true;
+  return ['road', 'street'].includes(w) && before === 'the' && ['up', 'down', 'across', 'over'].includes(lead);
 }
 
 const MODIFIED_DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that']);
