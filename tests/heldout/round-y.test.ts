@@ -6,6 +6,7 @@
  * fixes then used it as material, so it is a regression set, no longer a measure.
  * After the pre-round-T fixes: 116 correct, 3 wrong (y009, y059, y112).
  * Round T reasons (docs/decisions.md, "Round T: reasons"): 117 correct (y099), 3 wrong.
+ * Round T arming fix (docs/decisions.md, "Round T: arming"): y076 (disarm but keep watching) now acts: 117 correct.
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';

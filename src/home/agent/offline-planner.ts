@@ -460,8 +460,12 @@ function answerUntilWhen(message: string, ctx: HouseholdContext): Plan | undefin
   return plan.answers?.length && !plan.calls.length && !plan.clarification ? plan : undefined;
 }
 
-/** Where a compound may join two requests: "…, and then …", "… and …", "… then …" ("going to bed, arm everything" is one request). */
-const JOINS = /[,;]?\s+(?:and then|and|then)\s+/g;
+/**
+ * Where a compound may join two requests: "…, and then …", "… and …", "… then …" ("going to bed, arm everything" is one
+ * request); "… but …" only before a watch ("disarm the house but keep watching the carport tonight": both done, in
+ * order — docs/decisions.md, "Round T: arming").
+ */
+const JOINS = /[,;]?\s+(?:and then|and|then|but(?: also)?)\s+/g;
 
 /**
  * "stop the garage watch and arm the house", "disarm and watch the garden from 3 to 6": arming is one
@@ -483,6 +487,7 @@ function planArmInCompound(message: string, ctx: HouseholdContext): Plan | undef
     if (!other.calls.length && other.clarification)
       return { ...other, clarification: `I can ${arming} the house, but the rest needs an answer first, so I haven't done either yet. ${other.clarification}` };
     if (!other.calls.length || other.clarification || other.refusals.length || other.answers?.length) return undefined;
+    if (/\bbut\b/.test(join[0]) && !other.calls.every((c) => c.tool === 'create_watch')) return undefined;
     const calls = at === 0 ? [...sides[0]!.calls, ...other.calls] : [...other.calls, ...sides[1]!.calls];
     return { ...other, calls, confidence: other.confidence ?? 1 };
   }

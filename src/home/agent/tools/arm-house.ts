@@ -27,16 +27,38 @@ const ARMED_KINDS = new Set(['camera', 'contact']);
  */
 const AWAY_TILL = String.raw`(?:till|til|until) (?:about |around )?(?:\d{1,2}(?:[:.]\d\d)?(?: ?[ap]\.?m\.?)?|tonight|tomorrow|later|this (?:evening|afternoon)|the (?:evening|afternoon|weekend)|[a-z]+day)`;
 /**
+ * A place outside the home said as where the household goes, up to four words ("the Carnival of Flowers", "my
+ * cousin's wedding"): never a word that starts the next part of the reason ("…to Jodhpur for…") or a request of its
+ * own, so a reason is read to its end whatever its length (docs/decisions.md, "Round T: arming").
+ */
+const PLACE_WORD = String.raw`(?!(?:to|from|for|on|with|till|til|until|now|tonight|again|and|but|then|arm|disarm|watch|keep|stop)\b)[a-z'\u00c0-\u024f]+`;
+const PLACE_NAME = String.raw`${PLACE_WORD}(?: ${PLACE_WORD}){0,3}`;
+/**
  * Where the household is going or has come back from, said as the reason beside the request: "off to work",
  * "we're off to the airport", "heading out for the day", "we're heading to bed", "we're home". Group 1 is the leaving word, group 2
  * the coming-home word. "Closing up for the weekend", "locking up": the house shut for a time is leaving too
- * (docs/decisions.md, "Before round T: words").
+ * (docs/decisions.md, "Before round T: words"). "Driving up to the coast", "with the kids": the same reason
+ * (docs/decisions.md, "Round T: arming").
  */
-const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) (?:all |both )?)?(?:(off|out|leaving|(?:closing|locking|shutting) (?:up|down)|heading (?:out|off)|heading|headed|going (?:out|away)|going(?= (?:to|for|on) (?!(?:dis)?arm\b))|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for|on) (?:the |my |our |a |an )?[a-z'\u00c0-\u024f]+(?: [a-z'\u00c0-\u024f]+)?|${AWAY_TILL}))*`;
+const WHEREABOUTS = String.raw`(?:(?:i'?m|i am|we'?re|we are) (?:all |both )?)?(?:(off|out|leaving|(?:closing|locking|shutting) (?:up|down)|heading (?:out|off)|heading|headed|going (?:out|away)|going(?= (?:to|for|on) (?!(?:dis)?arm\b))|(?:driving|flying|travel(?:l)?ing|popping|nipping)(?: (?:up|down|over|out|away|back))?(?= (?:to|for|on) (?!(?:dis)?arm\b))|away|(?:heading|going|off|turning) (?:to bed|in)|going to sleep|calling it a night)|(home|back))(?: (?:now|out|tonight|again|for the (?:evening|night|day|weekend)|(?:off )?(?:to|from|for|on|with) (?:the |my |our |a |an )?${PLACE_NAME}|${AWAY_TILL}))*`;
 /** Words before the request that change nothing: "ok", "please", "can you", "I'm home,". */
-const LEAD = new RegExp(
-  String.raw`^(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|${WHEREABOUTS})[\s,.!;:-]+)*`,
-);
+const LEAD_WORDS = String.raw`(?:(?:ok(?:ay)?|right|alright|hey|hi|vigil|please|so|now|and|then|(?:can|could|would|will) you|you can|${WHEREABOUTS})[\s,.!;:-]+)*`;
+const LEAD = new RegExp(`^${LEAD_WORDS}`);
+const WHOLE_LEAD = new RegExp(`^${LEAD_WORDS}$`);
+
+/**
+ * The words before the request (`verb`, a global pattern) split off: the first place the verb starts with nothing but
+ * such words before it, read to their end ("we're heading out on the lake for the evening, arm the place"); failing
+ * that, as many of them as read from the start.
+ */
+function splitLead(text: string, verb: RegExp): { lead: string; said: string } {
+  for (const m of text.matchAll(verb)) {
+    const lead = text.slice(0, m.index);
+    if (WHOLE_LEAD.test(lead)) return { lead, said: text.slice(m.index) };
+  }
+  const lead = LEAD.exec(text)?.[0] ?? '';
+  return { lead, said: text.slice(lead.length) };
+}
 /**
  * The same reason said after the request, as a clause of its own ("arm the house, off to work"; "disarm —
  * we're back"). It is taken as the reason only when it agrees with the request: leaving with "arm", coming
@@ -121,7 +143,7 @@ const ALARM_SWITCH = new RegExp(
 
 /** The question for an alarm switched on or off: arming is what Vigil can do, said back before it is done. */
 function askAboutAlarm(text: string, ctx: HouseholdContext): Plan | undefined {
-  const said = text.replace(LEAD, '');
+  const { said } = splitLead(text, /\b(?:switch|turn|put|set|take|unset)\b/g);
   const m = ALARM_SWITCH.exec(said) ?? alarmSwitchWithReason(said);
   if (!m) return undefined;
   const arm = switchesOn(m);
@@ -214,6 +236,14 @@ function dropHouseAlarm(unknown: string[]): string[] {
   return unknown.includes('alarm') && rest.length === 0 ? [] : unknown;
 }
 
+/**
+ * "arm the house for the night", "lock it all down for the evening", "arm everything tonight": arming has no end, and
+ * the watch it starts covers the night asked for, so the request is done and the reply says the house stays armed
+ * until disarmed (docs/decisions.md, "Round T: arming"). A start ("from 10"), a length ("for an hour") or a disarm
+ * for a time still changes what is meant and is asked.
+ */
+const ARM_SPAN = /\b(?:for (?:the )?(?:night|evening|weekend)|for tonight|tonight|overnight)\b/;
+
 /** "arm the house", "arm everything", "disarm", "I'm home, disarm"; "is the house armed?" answered; anything else not read here. */
 export function readArmRequest(message: string, ctx: HouseholdContext): Plan | undefined {
   const text = message
@@ -229,18 +259,20 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
     plan.answers = [isArmed(ctx) ? 'Yes, the house is armed: every door sensor and camera is watched until you disarm it.' : "No, the house isn't armed."];
     return plan;
   }
-  const m = /^(arm|disarm)\b(.*)$/.exec(text.replace(LEAD, ''));
+  const { lead, said } = splitLead(text, /\b(?:dis)?arm\b/g);
+  const m = /^(arm|disarm)\b(.*)$/.exec(said);
   if (!m) return undefined;
   // "we're heading to the game, disarm it": leaving said before a disarm says two things, as after it
   // (docs/decisions.md, "Round N: times, follow-ups, arming")
-  if (m[1] === 'disarm' && LEAD.exec(text)?.[1]) {
+  if (m[1] === 'disarm' && WHOLE_LEAD.exec(lead)?.[1]) {
     plan.clarification = 'You said you are leaving but asked me to disarm the house: should I disarm it, or arm it while you are out?';
     plan.confidence = 0.3;
     return plan;
   }
   // "arm teh house": a common misspelling of a word that changes nothing is that word ("arm the house 37": a number
   // is a word too, never dropped — docs/decisions.md, "Before round T: probe leaks")
-  const rest = dropAsides(m[2], m[1] === 'arm')
+  const spanless = m[1] === 'arm' ? m[2].replace(ARM_SPAN, ' ') : m[2];
+  const rest = dropAsides(spanless, m[1] === 'arm')
     .split(/[^a-z0-9']+/)
     .filter(Boolean)
     .map((w) => SPELLING_FIXES[w] ?? w);
@@ -256,7 +288,7 @@ export function readArmRequest(message: string, ctx: HouseholdContext): Plan | u
   if (arm && isArmed(ctx)) plan.answers = ['The house is already armed: every door sensor and camera is watched until you disarm it.'];
   else if (!arm && !isArmed(ctx)) plan.answers = ["The house isn't armed, so there was nothing to disarm; I changed nothing."];
   else plan.calls.push({ tool: 'arm_house', args: { arm }, subject: 'house' });
-  if (arm && plan.calls.length && new RegExp(AWAY_TILL).test(LEAD.exec(text)?.[0] ?? ''))
+  if (arm && plan.calls.length && (spanless !== m[2] || new RegExp(AWAY_TILL).test(lead)))
     plan.answers = ['Arming has no end time: the house stays armed until you disarm it.'];
   return plan;
 }
