@@ -2,7 +2,8 @@
  * Round T, stand-downs and scope (docs/decisions.md, "Round T: stand-downs and scope"): a homecoming said beside a
  * stand-down that names its watch ("we are all home now, drop the driveway one") is its reason, not a stand-down of
  * everything; a sensor kind said to be useless, broken or no good is left out of the place watched; an "or" between two
- * places of a request is a choice, asked; "no wait, I meant the driveway" corrects the place of the watch just made.
+ * places of a request is a choice, asked; "no wait, I meant the driveway" corrects the place of the watch just made;
+ * "stop telling me about" a sensor mutes it.
  * The phrasings beside them that must keep their old reading are checked too. Phrasings are our own, not the sets'.
  */
 import { test } from 'node:test';
@@ -86,4 +87,12 @@ test('"no wait, I meant the driveway" corrects the place of the watch just made'
   // must not fire: a hold with no place meant, or unsure of it, is still a hold
   await expectAsked(home, [made, 'no wait'], /take your time/);
   await expectAsked(home, [made, 'wait, I meant the driveway, not sure'], /take your time/);
+});
+
+test('"stop telling me about" a sensor mutes it, as the sets read it', async () => {
+  const mute = (sensor_id: string) => [{ tool: 'mute_sensor', args: { sensor_id } }];
+  await expectChanges(home, ['the garage motion keeps going off because of the cat, stop telling me about it'], mute('sen_garage_motion'));
+  await expectChanges(home, ['stop telling me about the nursery camera'], mute('sen_nursery_cam'));
+  // must not fire: stopping a watch is still a stand-down, also beside a complaint about it
+  await expectChanges(watching, ['stop watching the driveway, it keeps pinging me'], [standDown('wat_driveway_tonight')]);
 });
