@@ -76,6 +76,8 @@ test('an "or" between two places of a request is a choice, asked', async () => {
   await expectChanges(home, ['watch the driveway tonight, the kids go out trick or treating'], [watch(['sen_driveway_cam'])]);
   await expectChanges(home, ['watch the driveway tonight, the car or the van might get nicked'], [watch(['sen_driveway_cam'])]);
   await expectChanges(home, ['watch the garage and the driveway tonight'], [watch(['sen_garage_motion', 'sen_driveway_cam'])]);
+  // (inside a condition, "or" is either place: "tell me if anyone is in the driveway or the backyard tonight" watches both)
+  await expectChanges(home, ['tell me if anyone is in the driveway or the backyard tonight'], [watch(['sen_driveway_cam', 'sen_backyard_cam'])]);
 });
 
 test('"no wait, I meant the driveway" corrects the place of the watch just made', async () => {
