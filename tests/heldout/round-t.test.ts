@@ -8,6 +8,7 @@
  * "2moro", t057's "but only from midnight" follow-up; docs/decisions.md, "Round T: times").
  * Round T reasons (docs/decisions.md, "Round T: reasons"): 135 correct (t009, t026, t030, t055), 2 wrong.
  * Round T arming fix (docs/decisions.md, "Round T: arming"): t092, t093, t095, t096 now act: correct ≥ 135.
+ * tf-stop (Round T: stand-downs and scope): 133 correct, 1 wrong (t065 and t039 now correct).
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';

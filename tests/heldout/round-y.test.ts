@@ -7,6 +7,7 @@
  * After the pre-round-T fixes: 116 correct, 3 wrong (y009, y059, y112).
  * Round T reasons (docs/decisions.md, "Round T: reasons"): 117 correct (y099), 3 wrong.
  * Round T arming fix (docs/decisions.md, "Round T: arming"): y076 (disarm but keep watching) now acts: 117 correct.
+ * tf-stop (Round T: stand-downs and scope): 118 correct, 2 wrong (y009 and y078 now correct).
  */
 import { test } from 'node:test';
 import { gateHousehold } from './household-heldout.ts';

@@ -49,6 +49,8 @@ import { answerAboutQuote, dropSourceAndRejection, isQuestionAboutQuote } from '
 import { claimsAuthority } from './authority-claims.ts';
 import { WITHDRAWN_REPLY, isWithdrawnInFull } from './retraction.ts';
 import { findPurposeCut } from './purpose-clause.ts';
+import { findKindDismissal } from './dismissed-kinds.ts';
+import { askPlaceChoice } from './place-choice.ts';
 import { planDirectIntents } from './direct-intents.ts';
 import { ARMED_WINDOW, readArmRequest } from './tools/arm-house.ts';
 import { answerRecallQuestion } from './recall-question.ts';
@@ -709,8 +711,9 @@ const PLANNER_VOCABULARY: ContentVocabulary = {
  */
 function findUncoveredRequest(readings: Reading[]): string | undefined {
   if (!readings.some((r) => r.intent && STATE_INTENTS.has(r.intent))) return undefined;
-  // ("…, the nursery keeps creaking", "…, we've got guests 37": what a reason beside the request left open)
-  const reason = readings.find((r) => r.reasonQuestion)?.reasonQuestion;
+  // ("…, the nursery keeps creaking", "…, we've got guests 37": what a reason beside the request left open;
+  // "the porch or the garage": a choice of places, asked)
+  const reason = readings.find((r) => r.reasonQuestion)?.reasonQuestion ?? askPlaceChoice(readings, (intent) => STATE_INTENTS.has(intent as IntentKind));
   if (reason) return reason;
   for (const r of readings) {
     // ("kill all the watches but leave the pool one running till the milkman comes": what is kept shapes the stand-down)
@@ -1520,6 +1523,23 @@ function takeWaitAsTimeCorrection(r: Reading): void {
 }
 
 /**
+ * "no wait, I meant the farmyard", "wait, I mean the barn": a hesitation said alone ("no wait") before a correction
+ * that names the place meant opens the correction, as "no," does ("no, I meant the farmyard"); it is no hold
+ * (docs/decisions.md, "Round T: stand-downs and scope").
+ */
+function takeWaitBeforeCorrection(r: Reading, prev: Reading | undefined): void {
+  if (!prev || !prev.hesitation || prev.intent !== 'help' || !r.clause.correction || !r.mentions.length || r.question) return;
+  const { from, to } = prev.clause;
+  const words = prev.tokens.slice(from, to).map((t) => t.text);
+  if (prev.mentions.length || prev.time.hasTime || !words.some((w) => ['wait', 'hold', 'hang'].includes(w))) return;
+  if (!words.every((w) => HURRIED_OPENERS.has(w))) return;
+  prev.intent = undefined;
+  prev.hesitation = false;
+  prev.clause = { ...prev.clause, intent: undefined, cue: undefined };
+  for (let k = from; k < to; k++) prev.used.add(k);
+}
+
+/**
  * "sauna tomorrow evening 6 to 10, I don't trust the teenagers": the speaker's stance (isStanceNegation), naming no
  * place and no time, is a reason said with the request, read as one (docs/decisions.md, "Before round Q: times").
  */
@@ -1641,6 +1661,7 @@ function readMessage(message: string, ctx: HouseholdContext, depth = 0): Reading
     // ("…, I can't decide": said after the request, as a reason would be, it still holds it back)
     if (clause.to < said.to && isUndecided(tokens.slice(clause.to, said.to).map((t) => t.text))) r.hesitation = true;
     const prev = readings.at(-1);
+    takeWaitBeforeCorrection(r, prev);
     if (foldIntoPrevious(r, prev, readings, ctx, getTime)) continue;
     // "…, our granddaughter has gone home", "…, we're all in": "home" and "all" said of people are no place to act on
     const onlyHome =
@@ -3359,7 +3380,7 @@ function refineMentions(allMentions: Mention[], tokens: Token[]): Mention[] {
   let out = mentions;
   if (named.length) {
     // ("the annexe, not the camera": a kind left out takes that kind out of the room, see leaveOutKinds)
-    const kindMentions = mentions.filter((m) => isKindOnly(m) && !isExcludedMention(tokens, m.start, 0));
+    const kindMentions = mentions.filter((m) => isKindOnly(m) && !isExcludedMention(tokens, m.start, 0) && findKindDismissal(tokens, m.end) < 0);
     const kinds = kindMentions.flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w])).filter((k) => k !== 'any');
     out = leaveOutKinds(mentions, isKindOnly, tokens)
       .filter((m) => !isKindOnly(m))
@@ -3430,7 +3451,8 @@ function dropHostRooms(mentions: Mention[], tokens: Token[]): Mention[] {
  * "Round N: scope"). A room left with nothing stays as it was, for the reader after to refuse or ask.
  */
 function leaveOutKinds(mentions: Mention[], isKindOnly: (m: Mention) => boolean, tokens: Token[]): Mention[] {
-  const out = mentions.filter((m) => isKindOnly(m) && isExcludedMention(tokens, m.start, 0));
+  // ("…, the motion one is useless": a kind said to be of no use is left out too)
+  const out = mentions.filter((m) => isKindOnly(m) && (isExcludedMention(tokens, m.start, 0) || findKindDismissal(tokens, m.end) >= 0));
   const kinds = out.flatMap((m) => m.text.split(' ').map((w) => KIND_WORDS[w])).filter((k) => k !== 'any');
   if (!kinds.length) return mentions;
   return mentions.map((m) => {

@@ -578,7 +578,8 @@ function isHomeAdverb(tokens: Token[], i: number): boolean {
   // "I need to study", "she has to shower first": a room's name said as the verb of "need to…"
   if (before === 'to' && tokens[i].isVerb && INFINITIVE_LEADS.has(tokens[i - 2]?.text ?? '')) return true;
   if (w !== 'home') return false;
-  const prev = tokens[i - 1]?.text ?? '';
+  // ("we are all home now", "we're both home": "all" and "both" there are the people, so the verb before them counts)
+  const prev = (['all', 'both'].includes(before) ? tokens[i - 2]?.text : before) ?? '';
   return [
     'gone',
     'go',

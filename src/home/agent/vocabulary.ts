@@ -245,6 +245,8 @@ export const INTENT_CUES: { intent: IntentKind; cues: string[] }[] = [
       'stop record|recording',
       // "stop the living room camera from recording anything": the camera kept from seeing is muted
       'stop … from record|recording|filming',
+      // "the lounge motion keeps going off, stop telling me about it": the sensor's alerts are what is stopped
+      'stop tell|telling me about',
     ],
   },
   {
