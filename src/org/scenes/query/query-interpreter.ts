@@ -699,20 +699,20 @@ const ASKS_WHEN = /^(?:when|what time|at what time|how early)\b/;
 /**
  * "anyone walking around the car park right now?", "people wandering about", "anyone roaming the
  * quay": moving about a place is being there, a presence question, never a count of arrivals
- * ("walk" alone is read as coming in). Past forms ("walked around this morning") are presence over
- * the span as said. Ways of coming in ("walking in", "wandered in") are not matched here.
+ * ("walk" alone is read as coming in). Only in a question not in the past ("were people wandering
+ * around at 9" is read as before); ways of coming in ("walking in", "wandered in") are not matched.
  */
 const MOTION_AROUND =
-  /\b(?:walking|wandering|strolling|roaming|milling|moving|pottering|mooching|ambling|prowling|walked|wandered|strolled|roamed|milled|pottered|mooched|ambled|prowled)\s+(?:around|about|round)\b|\b(?:wandering|roaming|prowling)\b(?!\s+(?:in|into|by|out|off|away|past|through|over|up|down|to|from|back|across|onto|on)\b)/g;
+  /\b(?:walking|wandering|strolling|roaming|milling|moving|pottering|mooching|ambling|prowling)\s+(?:around|about|round)\b|\b(?:wandering|roaming|prowling)\b(?!\s+(?:in|into|by|out|off|away|past|through|over|up|down|to|from|back|across|onto|on)\b)/g;
+
+const PAST_AUXILIARY = /\b(?:was|were|did|had|been)\b/;
 
 function readMotionIn(text: string): string {
-  const moved = text
-    .replace(MOTION_AROUND, 'around')
-    .replace(
-      MOTION_IN,
-      (_, past: string | undefined, particle: string) =>
-        `${past && !past.endsWith('ing') ? 'came' : past ? 'coming' : 'come'}${particle === 'into' ? ' into' : ''}`,
-    );
+  const moved = (PAST_AUXILIARY.test(text) ? text : text.replace(MOTION_AROUND, 'around')).replace(
+    MOTION_IN,
+    (_, past: string | undefined, particle: string) =>
+      `${past && !past.endsWith('ing') ? 'came' : past ? 'coming' : 'come'}${particle === 'into' ? ' into' : ''}`,
+  );
   return ASKS_WHEN.test(moved) ? moved.replace(START_ARRIVING, 'first ') : moved;
 }
 
