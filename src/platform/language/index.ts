@@ -6,7 +6,7 @@ export { isPatronWord } from './lexicon/patrons.ts';
 export { isPlaceWord, scorePlaceMeaning } from './lexicon/places.ts';
 export { readRegionalNoun } from './lexicon/regional.ts';
 export { getNounSenses, isEnglishWord, loadWordNet } from './lexicon/wordnet.ts';
-export { createNormalizer, getTypoDistance, type Token } from './normalize.ts';
+export { createNormalizer, getTypoDistance, restoreVowels, type Token } from './normalize.ts';
 export { findTimePhrase } from './time/past-range.ts';
 export {
   clockText,

@@ -170,7 +170,7 @@ function correctWord(word: string, candidates: string[], maxDistance = 1): strin
  * the same letters once its vowels are dropped, and the same first letter; none or several, undefined
  * (docs/decisions.md, "Before round T: words"). Only words no dictionary has reach here.
  */
-function restoreVowels(word: string, candidates: string[]): string | undefined {
+export function restoreVowels(word: string, candidates: readonly string[]): string | undefined {
   if (word.length < 4 || /[aeiouy]/.test(word) || !/^[a-z]+$/.test(word)) return undefined;
   const found = new Set(candidates.filter((c) => c[0] === word[0] && c.length > word.length && c.replace(/[aeiouy]/g, '') === word));
   return found.size === 1 ? [...found][0] : undefined;

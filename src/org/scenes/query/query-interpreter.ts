@@ -16,6 +16,7 @@ import { readAnimalModifier } from './animal-modifiers.ts';
 import { otherAnimalSubtype, readOtherAnimal } from './other-animals.ts';
 import { readSincePeak } from './since-peak.ts';
 import { readPastDayPart } from './past-day-parts.ts';
+import { readDayPartClock } from './day-part-clock.ts';
 import { dropPoliteLead } from './polite-leads.ts';
 
 const LEVEL_WORDS = {
@@ -695,8 +696,19 @@ const MOTION_IN =
 const START_ARRIVING = /\b(?:start|started|starting|begin|began|begun)\s+(?:to\s+)?(?=(?:arriv|come|came|coming|show|turn|pull|walk|drive|drove)\w*\b)/g;
 const ASKS_WHEN = /^(?:when|what time|at what time|how early)\b/;
 
+/**
+ * "anyone walking around the car park right now?", "people wandering about", "anyone roaming the
+ * quay": moving about a place is being there, a presence question, never a count of arrivals
+ * ("walk" alone is read as coming in). Only in a question not in the past ("were people wandering
+ * around at 9" is read as before); ways of coming in ("walking in", "wandered in") are not matched.
+ */
+const MOTION_AROUND =
+  /\b(?:walking|wandering|strolling|roaming|milling|moving|pottering|mooching|ambling|prowling)\s+(?:around|about|round)\b|\b(?:wandering|roaming|prowling)\b(?!\s+(?:in|into|by|out|off|away|past|through|over|up|down|to|from|back|across|onto|on)\b)/g;
+
+const PAST_AUXILIARY = /\b(?:was|were|did|had|been)\b/;
+
 function readMotionIn(text: string): string {
-  const moved = text.replace(
+  const moved = (PAST_AUXILIARY.test(text) ? text : text.replace(MOTION_AROUND, 'around')).replace(
     MOTION_IN,
     (_, past: string | undefined, particle: string) =>
       `${past && !past.endsWith('ing') ? 'came' : past ? 'coming' : 'come'}${particle === 'into' ? ' into' : ''}`,
@@ -748,7 +760,7 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
         },
         remainder: compared.rest,
       }
-    : (readOvernight(prepared, now, timeZone) ?? readPastDayPart(prepared, now, timeZone) ?? findTimePhrase(prepared, { now, timeZone }));
+    : readOneTime(prepared, now, timeZone);
   // "the first stray dog": a dog all the same, the word set aside and said in the answer (animal-modifiers.ts)
   const animalModifier = readAnimalModifier(remainder);
   const text = animalModifier?.rest ?? remainder;
@@ -776,6 +788,13 @@ function readQuestion(query: string, ctx: QueryContext): Reading {
     perHour,
     nowClock,
   };
+}
+
+/** The question's time phrase; a part of the day and a clock inside it are one span (day-part-clock.ts). */
+function readOneTime(text: string, now: number, timeZone: string): ReturnType<typeof findTimePhrase> {
+  const read = (t: string) => readOvernight(t, now, timeZone) ?? readPastDayPart(t, now, timeZone) ?? findTimePhrase(t, { now, timeZone });
+  const found = read(text);
+  return readDayPartClock(text, found, now, timeZone, read) ?? found;
 }
 
 /**
@@ -1711,12 +1730,20 @@ function resolveAnimals(r: Resolving, animalWords: Token[]): Interpretation {
   return withWindow({ ...base, summary: describeQuestion(base, now) }, a.range, r.ctx);
 }
 
+/** "the first bike" with no time named is today's, "the last bike" looks back as far as for a car; a time named is that span. */
+function kindSightingRange(r: Resolving, aggregate: Aggregate): Range {
+  const { now, timeZone } = r.ctx;
+  if (aggregate === 'last_seen') return lookbackRange(r, 'a question about the last sighting');
+  return r.phrase.kind === 'none' ? { from: startOfZonedDay(now, timeZone), to: now, label: 'today' } : r.spanRange('a question about the first sighting');
+}
+
 /** Bicycles and the other counted kinds of the table of detection kinds (query-kinds.ts). */
 function resolveObjects(r: Resolving): Interpretation {
   const { now, timeZone, location } = r.ctx;
   // "the most bikes at once?" in the present tense with no time: a peak over a span (the window), not the count now
   const peakAsked = r.roles.has('peak') && r.phrase.kind === 'none';
-  const kind = interpretKindQuestion(r.tokens, r.roles, { moment: !r.rangeish && !peakAsked }, refuse);
+  const sighting = r.roles.has('first') || r.roles.has('last');
+  const kind = interpretKindQuestion(r.tokens, r.roles, { moment: !r.rangeish && !peakAsked && !sighting }, refuse);
   if (r.comparisons.threshold || r.comparisons.usual) {
     // "more than 5 bikes?": not a count's yes or no this reader makes (a count now would answer the wrong question)
     refuse(
@@ -1725,7 +1752,7 @@ function resolveObjects(r: Resolving): Interpretation {
   }
   // "any bikes here now?": the count now, said after a yes or no
   const k = kind.aggregate === 'current' && r.yesNo ? { ...kind, yes_no: true } : kind;
-  const range = k.aggregate === 'current' ? r.pointRange() : r.spanRange(`a question about ${k.kind}s`);
+  const range = k.aggregate === 'current' ? r.pointRange() : sighting ? kindSightingRange(r, k.aggregate) : r.spanRange(`a question about ${k.kind}s`);
   const base: Omit<Interpretation, 'summary'> = {
     ...k,
     from: range.from,
@@ -1861,8 +1888,11 @@ function interpretAnimalQuestion(
   if (tokens.some((t) => t.roles.has('people') || t.roles.has('vehicles'))) {
     refuse(`The question asks about animals and people or vehicles together; ask about one at a time, e.g. "was it just the cat?"`);
   }
-  // "what time was the cat seen?", "when was the dog last seen?": the sightings and the latest one
-  const askedWhen = tokens.some((t, i) => t.word === 'when' || (t.word === 'what' && tokens[i + 1]?.word === 'time'));
+  // "what time was the cat seen?", "when was the dog last seen?": the sightings and the latest one;
+  // "last time a cat was seen" asks when as well
+  const askedWhen = tokens.some(
+    (t, i) => t.word === 'when' || t.word === 'lasttime' || t.word === 'firsttime' || (t.word === 'what' && tokens[i + 1]?.word === 'time'),
+  );
   const unsupported = tokens
     .filter((t) => NOT_FOR_ANIMALS.some((r) => t.roles.has(r)) && !t.roles.has('filler') && !(askedWhen && (t.roles.has('last') || t.roles.has('first'))))
     .map((t) => t.word);

@@ -23,6 +23,8 @@ const ASKS_UNDERSTOOD: ReadonlySet<WordRole> = new Set<WordRole>([
   'filler',
   'any_point',
   'command',
+  'first',
+  'last',
 ]);
 
 /** The kind the question names, with its nouns; refuses two kinds at once or a kind with people, vehicles or animals. */
@@ -50,9 +52,40 @@ export function interpretKindQuestion(
       `For ${many} I can tell how many there are (now or at a time), the most at once over a span, and whether any were seen; ask e.g. "how many ${many} are there?" or "any ${many} today?"`,
     );
   }
+  const sighting = kindSighting(roles, refuse);
+  if (sighting) return { metric: 'objects', aggregate: sighting, yes_no: false, kind: kind.type };
   // a moment: how many then; a span: the most at once (and whether any), "any …" a yes or no
   const aggregate: Aggregate = range.moment ? 'current' : roles.has('presence') && !roles.has('count') ? 'presence' : 'peak';
   return { metric: 'objects', aggregate, yes_no: aggregate === 'presence', kind: kind.type };
+}
+
+/**
+ * "when was the first bike seen today?", "last time a bicycle was seen": the first or last sighting
+ * of the kind, as for people and vehicles (a count reading above zero); undefined for anything else.
+ */
+export function kindSighting(roles: ReadonlySet<WordRole>, refuse: (reason: string) => never): 'first_seen' | 'last_seen' | undefined {
+  if (roles.has('first') && roles.has('last')) refuse('The question asks for the first and the last at once; ask for one of them.');
+  if (!roles.has('first') && !roles.has('last')) return undefined;
+  if (roles.has('count') || roles.has('peak')) refuse('The question asks for a count and a sighting at once; ask for one of them.');
+  return roles.has('first') ? 'first_seen' : 'last_seen';
+}
+
+/** The first or last reading above zero of the kind in the span, said with its time. */
+function answerKindSighting(
+  interp: Interpretation,
+  readings: readonly DetectionRecord[],
+  [one, many]: [string, string],
+  p: Phrasing,
+): { answer: string; supporting: DetectionRecord[] } {
+  const seen = readings.filter((d) => (d.count ?? 0) > 0 && d.at >= interp.from && d.at <= interp.to);
+  const hit = interp.aggregate === 'first_seen' ? seen[0] : seen.at(-1);
+  if (!hit) return { answer: `No ${many} were seen in ${p.place} ${p.when}.`, supporting: [] };
+  const which = interp.aggregate === 'first_seen' ? 'first' : 'last';
+  const n = hit.count ?? 0;
+  return {
+    answer: `A ${one} was ${which} seen in ${p.place} ${p.when} at ${p.moment(hit.at)} (${n} ${n === 1 ? one : many} in that reading).`,
+    supporting: [hit],
+  };
 }
 
 /** "bicycle count at 10:14", "peak bicycle count from 09:00 to 10:14", "whether any bicycles were seen …". */
@@ -60,6 +93,7 @@ export function describeKindQuestion(interp: Pick<Interpretation, 'aggregate' | 
   const kind = kindOf(interp.kind ?? '');
   const one = kind?.words?.singular ?? interp.kind;
   const many = kind?.words?.plural ?? interp.kind;
+  if (interp.aggregate === 'first_seen' || interp.aggregate === 'last_seen') return `${interp.aggregate === 'first_seen' ? 'first' : 'last'} ${one} seen`;
   return interp.aggregate === 'current' ? `${one} count` : interp.aggregate === 'presence' ? `whether any ${many} were seen` : `peak ${one} count`;
 }
 
@@ -89,6 +123,7 @@ export function answerKindQuestion(
   const count = (n: number) => `${n} ${n === 1 ? one : many}`;
   const readings = detections.filter((d) => d.type === interp.kind && typeof d.count === 'number').sort((a, b) => a.at - b.at);
   const at = (t: number) => readings.filter((d) => d.at <= t).at(-1);
+  if (interp.aggregate === 'first_seen' || interp.aggregate === 'last_seen') return answerKindSighting(interp, readings, [one, many], p);
 
   if (interp.aggregate === 'current') {
     const reading = at(interp.to);

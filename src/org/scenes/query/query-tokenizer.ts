@@ -2,7 +2,15 @@ import { rewriteDottedClocks } from '../../../platform/language/time/clock-phras
 import nlp from 'compromise';
 import { closest, distance } from 'fastest-levenshtein';
 import { stemmer } from 'stemmer';
-import { SMALL_NUMBER_WORDS, SPELLING_FIXES, TENS_WORDS, getNounSenses, isPatronWord, readAnimalWord } from '../../../platform/language/index.ts';
+import {
+  SMALL_NUMBER_WORDS,
+  SPELLING_FIXES,
+  TENS_WORDS,
+  getNounSenses,
+  isPatronWord,
+  readAnimalWord,
+  restoreVowels,
+} from '../../../platform/language/index.ts';
 import { PHRASE_REPLACEMENTS, PLACE_ALIASES, WORDS_BY_ROLE, WORD_REPLACEMENTS, type WordRole } from './query-vocabulary.ts';
 
 /**
@@ -209,6 +217,9 @@ function locationStemsOf(location: string): Set<string> {
   return new Set([...words, ...aliases].map((w) => stemmer(w)));
 }
 
+/** Every word of the vocabulary and the time words: what a word texted without vowels may be ("frst", "vhcls"). */
+const VOWEL_TARGETS = [...new Set([...Object.values(WORDS_BY_ROLE).flat(), ...SWAP_TARGETS, ...TIME_WORDS])].filter((w) => /^[a-z]+$/.test(w));
+
 function isKnownWord(word: string, locationStems: ReadonlySet<string>): boolean {
   const stem = stemmer(word);
   return /^\d/.test(word) || ROLES_BY_STEM.has(stem) || locationStems.has(stem) || TIME_WORDS.includes(word);
@@ -232,6 +243,9 @@ function correctTypo(word: string, locationStems: ReadonlySet<string>, location:
   // is a noun WordNet knows in any inflection ("carts" is not "cars"): compromise's lexicon holds
   // only the words it cannot infer, so it lacks most plain nouns
   if (ENGLISH[word] !== undefined || getNounSenses(word).length > 0) return word;
+  // "vhcls", "frst": a word texted without its vowels is the one question word with those letters (platform/language/normalize.ts)
+  const unvowelled = restoreVowels(word, [...VOWEL_TARGETS, ...locationWords(location)]);
+  if (unvowelled) return unvowelled;
   const swapped = [...SWAP_TARGETS, ...FUZZY_TARGETS, ...locationWords(location)].find((w) => isOneSwap(word, w));
   if (swapped) return swapped;
   // "aminals": two letters swapped further apart, towards the one word of the vocabulary that fits
@@ -395,6 +409,8 @@ export function normaliseQuestion(question: string, location: string): string {
     .replace(/(\d\s*)([ap])\.m\.?/g, '$1$2m')
     .replace(/[\s\S]*/, rewriteDottedClocks) // "at 7.30": a clock time, before the dot is stripped
     .replace(/\bo'clock\b/g, 'oclock')
+    // "1st time a dog was seen": the first time; "the 1st" alone stays a date
+    .replace(/\b1st(?=\s+time\b)/g, 'first')
     // "as of 7:10", "as at noon": that moment (docs/decisions.md, "Round H: scene questions")
     .replace(/\bas (?:of|at) (?=\d|noon\b|midnight\b)/g, 'at ')
     .replace(/\bwon't\b/g, 'will not')

@@ -959,6 +959,8 @@ export const WORD_REPLACEMENTS: Readonly<Record<string, string>> = {
   wut: 'what',
   wht: 'what',
   hw: 'how',
+  // texted without vowels, too short for the vowel-less reading in query-tokenizer.ts
+  lst: 'last',
   mny: 'many',
   mnay: 'many',
   abt: 'about',
