@@ -6,49 +6,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 import { findTimePhrase } from '../../src/platform/language/time/past-range.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
-
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
-const converse = converseIn(contexts);
-
-/** A small workshop in Lisbon (UTC in November; sunset about 17:21, sunrise about 07:27). */
-const shop = {
-  ...contexts.lisbon,
-  rooms: [{ name: 'workshop' }, { name: 'yard' }, { name: 'office' }],
-  sensors: [
-    { id: 'shop_cam', name: 'workshop camera', kind: 'camera', room: 'workshop', muted: false },
-    { id: 'yard_cam', name: 'yard camera', kind: 'camera', room: 'yard', muted: false },
-    { id: 'office_motion', name: 'office motion', kind: 'motion', room: 'office', muted: false },
-  ],
-  boundaries: [],
-  watches: [],
-} as HouseholdContext;
-
-// Saturday 21 November 2026
-const at = (hhmm: string): HouseholdContext => ({ ...shop, now: Date.parse(`2026-11-21T${hhmm}:00Z`) });
-
-type Turn = { changes: { tool: string; args: Record<string, unknown> }[]; reply: string };
-function window(turn: Turn, said: string): [string | undefined, string | undefined] {
-  assert.equal(turn.changes.length, 1, `${said}: ${turn.reply}`);
-  const { starts_at, ends_at } = turn.changes[0].args as { starts_at?: string; ends_at?: string };
-  return [starts_at?.slice(0, 16), ends_at?.slice(0, 16)];
-}
+import { at, converse, expectAsked, windowOf } from './lisbon-workshop.ts';
 
 async function expectWindow(ctx: HouseholdContext, said: string, start: string, end: string | RegExp) {
   const [turn] = await converse(ctx, [said]);
-  const [s, e] = window(turn, said);
+  const [s, e] = windowOf(turn, said);
   assert.equal(s, start, `${said}: ${turn.reply}`);
   if (typeof end === 'string') assert.equal(e, end, `${said}: ${turn.reply}`);
   else assert.match(e ?? '', end, `${said}: ${turn.reply}`);
-}
-
-async function expectAsked(ctx: HouseholdContext, said: string) {
-  const [turn] = await converse(ctx, [said]);
-  assert.equal(turn.changes.length, 0, `${said}: ${turn.reply}`);
 }
 
 test('clock times typed in shorthand are those clock times', async () => {
@@ -149,7 +116,7 @@ test('someone dropping or stopping by, said beside a watch, is a reason, not a s
       ['create_watch'],
       `${said}: ${turn.reply}`,
     );
-    assert.deepEqual(window(turn, said), ['2026-11-22T09:00', '2026-11-22T11:00']);
+    assert.deepEqual(windowOf(turn, said), ['2026-11-22T09:00', '2026-11-22T11:00']);
   }
   // must not fire: "drop it", "drop the yard watch" still stand the watch down
   for (const said of ['drop it', 'drop the yard watch']) {

@@ -6,41 +6,23 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
-
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
-const converse = converseIn(contexts);
+import { converse, lisbonShop, windowOf } from './lisbon-workshop.ts';
 
 /** A small corner shop in Lisbon (UTC in November): a stockroom, a loading bay and a shop floor. */
-const shop = {
-  ...contexts.lisbon,
-  rooms: [{ name: 'stockroom' }, { name: 'loading bay' }, { name: 'shop floor' }],
-  sensors: [
-    { id: 'stock_cam', name: 'stockroom camera', kind: 'camera', room: 'stockroom', muted: false },
-    { id: 'bay_cam', name: 'loading bay camera', kind: 'camera', room: 'loading bay', muted: false },
-    { id: 'floor_motion', name: 'shop floor motion', kind: 'motion', room: 'shop floor', muted: false },
-  ],
-  boundaries: [],
-  watches: [],
-} as HouseholdContext;
+const shop = lisbonShop([{ name: 'stockroom' }, { name: 'loading bay' }, { name: 'shop floor' }], [
+  { id: 'stock_cam', name: 'stockroom camera', kind: 'camera', room: 'stockroom', muted: false },
+  { id: 'bay_cam', name: 'loading bay camera', kind: 'camera', room: 'loading bay', muted: false },
+  { id: 'floor_motion', name: 'shop floor motion', kind: 'motion', room: 'shop floor', muted: false },
+] as HouseholdContext['sensors']);
 
 // Saturday 21 November 2026 and Monday 23 November 2026
 const saturday = (hhmm: string): HouseholdContext => ({ ...shop, now: Date.parse(`2026-11-21T${hhmm}:00Z`) });
 const monday = (hhmm: string): HouseholdContext => ({ ...shop, now: Date.parse(`2026-11-23T${hhmm}:00Z`) });
 
-type Turn = { changes: { tool: string; args: Record<string, unknown> }[]; reply: string };
-function window(turn: Turn, said: string): [string | undefined, string | undefined] {
-  assert.equal(turn.changes.length, 1, `${said}: ${turn.reply}`);
-  const { starts_at, ends_at } = turn.changes[0].args as { starts_at?: string; ends_at?: string };
-  return [starts_at?.slice(0, 16), ends_at?.slice(0, 16)];
-}
-
 async function expectWindow(ctx: HouseholdContext, messages: string[], start: string, end: string) {
   const turns = await converse(ctx, messages);
-  assert.deepEqual(window(turns.at(-1)!, messages.join(' / ')), [start, end], `${messages.join(' / ')}: ${turns.at(-1)!.reply}`);
+  assert.deepEqual(windowOf(turns.at(-1)!, messages.join(' / ')), [start, end], `${messages.join(' / ')}: ${turns.at(-1)!.reply}`);
 }
 
 test("an end said with its weekday ends on that weekday's next occurrence after the start", async () => {
@@ -58,7 +40,7 @@ test("an end said with its weekday ends on that weekday's next occurrence after 
 
 test('a short weekday is a word, never read as a slip of another', async () => {
   const [turn] = await converse(saturday('13:00'), ['watch the loading bay from 11pm to thurs 5am']);
-  assert.deepEqual(window(turn, 'thurs'), ['2026-11-21T23:00', '2026-11-26T05:00']);
+  assert.deepEqual(windowOf(turn, 'thurs'), ['2026-11-21T23:00', '2026-11-26T05:00']);
   assert.doesNotMatch(turn.reply, /I read/, turn.reply);
 });
 
@@ -66,7 +48,7 @@ test('taking the sunrise the start-only question offered makes the watch until s
   for (const answer of ['yes', 'yes please', 'Yeah, sunrise is fine', 'sunrise is fine', "that's fine", 'ok thanks', 'it’s fine']) {
     const turns = await converse(saturday('13:00'), ['watch the stockroom from 10pm', answer]);
     assert.match(turns[0].reply, /until sunrise \(07:\d\d\)/, answer);
-    const [start, end] = window(turns[1], answer);
+    const [start, end] = windowOf(turns[1], answer);
     assert.equal(start, '2026-11-21T22:00', answer);
     assert.match(end ?? '', /^2026-11-22T07:/, `${answer}: ${turns[1].reply}`);
   }
@@ -74,7 +56,7 @@ test('taking the sunrise the start-only question offered makes the watch until s
   const added = await converse(saturday('13:00'), ['watch the shop floor tonight', 'also the loading bay from 11pm', 'yes please']);
   assert.equal(added[2].changes[0]?.tool, 'create_watch', added[2].reply);
   assert.deepEqual(added[2].changes[0]?.args.sensor_ids, ['bay_cam'], added[2].reply);
-  assert.equal(window(added[2], 'yes please')[0], '2026-11-21T23:00');
+  assert.equal(windowOf(added[2], 'yes please')[0], '2026-11-21T23:00');
 });
 
 test('"no" to the sunrise offered asks again; other answers, and a yes to another question, read as before', async () => {
@@ -84,7 +66,7 @@ test('"no" to the sunrise offered asks again; other answers, and a yes to anothe
   // then an answer still makes the watch
   await expectWindow(saturday('13:00'), ['watch the stockroom from 10pm', 'nope', 'till 5am'], '2026-11-21T22:00', '2026-11-22T05:00');
   const again = await converse(saturday('13:00'), ['watch the stockroom from 10pm', 'no', 'yes']);
-  assert.match(window(again[2], 'no / yes')[1] ?? '', /^2026-11-22T07:/, again[2].reply);
+  assert.match(windowOf(again[2], 'no / yes')[1] ?? '', /^2026-11-22T07:/, again[2].reply);
   // an answer with its own time is that time
   await expectWindow(saturday('13:00'), ['watch the stockroom from 10pm', 'till 6am'], '2026-11-21T22:00', '2026-11-22T06:00');
   // must not fire: a yes after a watch made, after another question, or with more said

@@ -7,31 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
-
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
-const converse = converseIn(contexts);
-
-/** A small workshop in Lisbon (UTC in November). */
-const shop = {
-  ...contexts.lisbon,
-  rooms: [{ name: 'workshop' }, { name: 'yard' }, { name: 'office' }],
-  sensors: [
-    { id: 'shop_cam', name: 'workshop camera', kind: 'camera', room: 'workshop', muted: false },
-    { id: 'yard_cam', name: 'yard camera', kind: 'camera', room: 'yard', muted: false },
-    { id: 'office_motion', name: 'office motion', kind: 'motion', room: 'office', muted: false },
-  ],
-  boundaries: [],
-  watches: [],
-} as HouseholdContext;
-
-// Saturday 21 November 2026
-const at = (hhmm: string): HouseholdContext => ({ ...shop, now: Date.parse(`2026-11-21T${hhmm}:00Z`) });
-
-type Turn = { changes: { tool: string; args: Record<string, unknown> }[]; reply: string };
+import { at, converse, expectAsked, type Turn } from './lisbon-workshop.ts';
 
 async function expectWindow(ctx: HouseholdContext, said: string, start: string, end: string) {
   const [turn] = (await converse(ctx, [said])) as Turn[];
@@ -39,11 +16,6 @@ async function expectWindow(ctx: HouseholdContext, said: string, start: string, 
   const { starts_at, ends_at } = turn.changes[0].args as { starts_at?: string; ends_at?: string };
   assert.equal(starts_at?.slice(0, 16), start, `${said}: ${turn.reply}`);
   assert.ok(ends_at?.slice(0, 16).startsWith(end), `${said}: ${ends_at} ${turn.reply}`);
-}
-
-async function expectAsked(ctx: HouseholdContext, said: string) {
-  const [turn] = (await converse(ctx, [said])) as Turn[];
-  assert.equal(turn.changes.length, 0, `${said}: ${turn.reply}`);
 }
 
 test('each end of a range keeps its own day: the start today, the end tomorrow', async () => {
