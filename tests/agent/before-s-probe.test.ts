@@ -6,31 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
+import { assertActs, assertAsks, converse } from './lisbon-home.ts';
 import { isPlaceModifier } from '../../src/platform/language/lexicon/modifiers.ts';
-
-const converse = converseIn(loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json')));
-
-async function assertAsks(messages: string[], context = 'lisbon'): Promise<void> {
-  for (const message of messages) {
-    const [turn] = await converse(context, [message]);
-    assert.equal(turn.changes.length, 0, `acted on "${message}": ${JSON.stringify(turn.changes)}`);
-    assert.ok(turn.plan.clarification, `"${message}" did not ask: ${turn.reply}`);
-  }
-}
-
-async function assertActs(cases: [string, string[]][], context = 'lisbon'): Promise<void> {
-  for (const [message, tools] of cases) {
-    const [turn] = await converse(context, [message]);
-    assert.deepEqual(
-      turn.changes.map((c) => c.tool),
-      tools,
-      `${message}: ${turn.reply}`,
-    );
-  }
-}
 
 test('the lexicon tells a word describing a place from one nobody uses', () => {
   for (const word of ['big', 'old', 'new', 'upstairs', 'red', 'spare', 'detached', 'converted', 'refurbished', 'renovated', 'heated', 'bigger', 'bike'])

@@ -5,31 +5,7 @@
  * Phrasings are our own, not the probe's or the blind sets'.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
-
-const converse = converseIn(loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json')));
-
-async function assertAsks(messages: string[], context = 'lisbon'): Promise<void> {
-  for (const message of messages) {
-    const [turn] = await converse(context, [message]);
-    assert.equal(turn.changes.length, 0, `acted on "${message}": ${JSON.stringify(turn.changes)}`);
-    assert.ok(turn.plan.clarification, `"${message}" did not ask: ${turn.reply}`);
-  }
-}
-
-async function assertActs(cases: [string, string[]][], context = 'lisbon'): Promise<void> {
-  for (const [message, tools] of cases) {
-    const [turn] = await converse(context, [message]);
-    assert.deepEqual(
-      turn.changes.map((c) => c.tool),
-      tools,
-      `${message}: ${turn.reply}`,
-    );
-  }
-}
+import { assertActs, assertAsks } from './lisbon-home.ts';
 
 test('a question beside a request: a verb the agent cannot do joined on, or a request put to it after a break, holds the request back', async () => {
   await assertAsks([

@@ -7,30 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
-
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'household-contexts.json'));
-const converse = converseIn(contexts);
-const home = contexts.lisbon;
-
-type Change = { tool: string; args: Record<string, unknown> };
-
-async function expectChanges(message: string, expected: Change[]) {
-  const [turn] = await converse(home, [message]);
-  const got = turn.changes.map((c) => ({
-    tool: c.tool,
-    args: Object.fromEntries(Object.keys(expected.find((e) => e.tool === c.tool)?.args ?? {}).map((k) => [k, c.args[k]])),
-  }));
-  assert.deepEqual(got, expected, `${message}: ${turn.reply}`);
-}
-
-async function expectAsked(message: string, says?: RegExp) {
-  const [turn] = await converse(home, [message]);
-  assert.equal(turn.changes.length, 0, `${message}: ${turn.reply}`);
-  if (says) assert.match(turn.reply, says, message);
-}
+import { converse, expectAsked, expectChanges, home } from './lisbon-home.ts';
 
 const watch = (sensor_ids: string[]) => ({ tool: 'create_watch', args: { sensor_ids } });
 
