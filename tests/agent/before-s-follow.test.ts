@@ -8,18 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
+import { heldoutHouseholds, sensor, toolTargets as tools, type Turn } from './home-of-our-own.ts';
 
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-q-household-contexts.json'));
-const converse = converseIn(contexts);
+const { contexts, converse } = heldoutHouseholds('round-q-household-contexts.json');
 // (08:20 on a Tuesday in Bilbao)
 const base = contexts.q_bilbao_flat;
-
-type Sensor = HouseholdContext['sensors'][number];
-const sensor = (id: string, name: string, kind: Sensor['kind'], room: string): Sensor => ({ id, name, kind, room, muted: false });
 
 /** A home of our own: a loft, a cellar with a camera and a door, a pergola, a boathouse, a studio. */
 const home: HouseholdContext = {
@@ -36,8 +30,6 @@ const home: HouseholdContext = {
   boundaries: [],
   watches: [],
 };
-type Turn = { reply: string; changes: { tool: string; args: Record<string, unknown> }[] };
-const tools = (turn: Turn) => turn.changes.map((c) => `${c.tool} ${String(c.args.watch_id ?? c.args.sensor_id ?? c.args.room ?? c.args.subject ?? '')}`);
 const windows = (turn: Turn) => turn.changes.map((c) => c.args.window);
 
 test('"stop both", "stop them" after two watches were made stand both down', async () => {

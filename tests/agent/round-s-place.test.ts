@@ -6,17 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
+import { heldoutHouseholds, sensor, tools } from './home-of-our-own.ts';
 
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-s-household-contexts.json'));
-const converse = converseIn(contexts);
+const { contexts, converse } = heldoutHouseholds('round-s-household-contexts.json');
 const base = contexts.s_seville_flat;
-
-type Sensor = HouseholdContext['sensors'][number];
-const sensor = (id: string, name: string, kind: Sensor['kind'], room: string): Sensor => ({ id, name, kind, room, muted: false });
 
 /** A home of our own: a carport, a study, a workshop, a nursery, with a nightly watch on the workshop door. */
 const home: HouseholdContext = {
@@ -41,7 +35,6 @@ const home: HouseholdContext = {
     },
   ],
 };
-const tools = (turn: { changes: { tool: string }[] }) => turn.changes.map((c) => c.tool);
 const ids = (turn: { changes: { tool: string; args: Record<string, unknown> }[] }) =>
   turn.changes.flatMap((c) => (Array.isArray(c.args.sensor_ids) ? (c.args.sensor_ids as string[]) : [c.args.sensor_id as string])).sort();
 

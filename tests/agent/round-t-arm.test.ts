@@ -6,18 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
 import { ARMED_WINDOW } from '../../src/home/agent/tools/arm-house.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
+import { heldoutHouseholds, sensor, tools } from './home-of-our-own.ts';
 
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-s-household-contexts.json'));
-const converse = converseIn(contexts);
+const { contexts, converse } = heldoutHouseholds('round-s-household-contexts.json');
 const base = contexts.s_seville_flat;
-
-type Sensor = HouseholdContext['sensors'][number];
-const sensor = (id: string, name: string, kind: Sensor['kind'], room: string): Sensor => ({ id, name, kind, room, muted: false });
 
 /** A home of our own: a boathouse, a porch and a pantry, nothing watched. */
 const home: HouseholdContext = {
@@ -45,7 +39,6 @@ const armedHome: HouseholdContext = {
     },
   ],
 };
-const tools = (turn: { changes: { tool: string }[] }) => turn.changes.map((c) => c.tool);
 
 async function assertArms(messages: string[]): Promise<void> {
   for (const message of messages) {
