@@ -10,6 +10,19 @@ import { bearer, createHouseholdTestApp, type HouseholdTestApp } from './househo
 
 type Reply = { id: string; reply: string; actions: { type: string; starts_at?: string; ends_at?: string; subject?: string }[] };
 
+/** A message said to the household's conversation API, in the conversation given if any. */
+function sayTo(t: HouseholdTestApp, key: Awaited<ReturnType<HouseholdTestApp['householdKey']>>) {
+  return async (message: string, conversation_id?: string): Promise<Reply> =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/conversations',
+        headers: bearer(key),
+        payload: { message, ...(conversation_id ? { conversation_id } : {}) },
+      })
+    ).json();
+}
+
 for (const dialect of DIALECTS) {
   describe(`follow-ups answer the question asked (${dialect})`, () => {
     let t: HouseholdTestApp;
@@ -21,15 +34,7 @@ for (const dialect of DIALECTS) {
 
     test('"in the morning I mean" after the am/pm question makes the watch asked about, in the morning', async () => {
       const key = await t.householdKey();
-      const say = async (message: string, conversation_id?: string): Promise<Reply> =>
-        (
-          await t.app.inject({
-            method: 'POST',
-            url: '/v1/conversations',
-            headers: bearer(key),
-            payload: { message, ...(conversation_id ? { conversation_id } : {}) },
-          })
-        ).json();
+      const say = sayTo(t, key);
       const asked = await say('watch the driveway tomorrow from 2 to 5');
       assert.deepEqual(asked.actions, [], asked.reply);
       assert.match(asked.reply, /am or pm/, asked.reply);
@@ -53,15 +58,7 @@ for (const dialect of DIALECTS) {
 
     test('a new request in place of the answer is a new request', async () => {
       const key = await t.householdKey();
-      const say = async (message: string, conversation_id?: string): Promise<Reply> =>
-        (
-          await t.app.inject({
-            method: 'POST',
-            url: '/v1/conversations',
-            headers: bearer(key),
-            payload: { message, ...(conversation_id ? { conversation_id } : {}) },
-          })
-        ).json();
+      const say = sayTo(t, key);
       const asked = await say('watch the driveway tomorrow from 2 to 5');
       assert.deepEqual(asked.actions, [], asked.reply);
       const other = await say('mute the nursery camera', asked.id);
