@@ -7,17 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
+import { heldoutHouseholds, sensor, type Turn } from './home-of-our-own.ts';
 
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-q-household-contexts.json'));
-const converse = converseIn(contexts);
+const { contexts, converse } = heldoutHouseholds('round-q-household-contexts.json');
 const base = contexts.q_omaha_home;
-
-type Sensor = HouseholdContext['sensors'][number];
-const sensor = (id: string, name: string, kind: Sensor['kind'], room: string): Sensor => ({ id, name, kind, room, muted: false });
 
 /** A home of our own: a study left alone, a patio, a shed with a camera and a door, a carport. */
 const home: HouseholdContext = {
@@ -33,7 +27,6 @@ const home: HouseholdContext = {
   boundaries: [{ room: 'study' }],
   watches: [],
 };
-type Turn = { reply: string; changes: { tool: string; args: Record<string, unknown> }[] };
 const ids = (turn: Turn) => turn.changes.flatMap((c) => (Array.isArray(c.args.sensor_ids) ? (c.args.sensor_ids as string[]) : [])).sort();
 const window = (turn: Turn) => turn.changes.map((c) => [c.args.starts_at, c.args.ends_at]);
 

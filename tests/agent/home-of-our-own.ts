@@ -1,6 +1,6 @@
 /**
- * The scaffolding of the agent's tests that build a home of their own on a held-out household (before-s-follow,
- * before-t-follow, round-s-place, round-t-arm): the held-out households of one file and a conversation in them
+ * The scaffolding of the agent's tests that build a home of their own on a held-out household (before-r-follow,
+ * before-s-follow, before-t-follow, round-q-place, round-r-place, round-s-place, round-t-arm): the held-out households of one file and a conversation in them
  * (converse-in.ts), a sensor said in one line, the turn a conversation returns, and the tools a turn calls.
  */
 import { join } from 'node:path';

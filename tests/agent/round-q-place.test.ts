@@ -7,17 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
+import { heldoutHouseholds, sensor } from './home-of-our-own.ts';
 
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-q-household-contexts.json'));
-const converse = converseIn(contexts);
+const { contexts, converse } = heldoutHouseholds('round-q-household-contexts.json');
 const base = contexts.q_omaha_home;
-
-type Sensor = HouseholdContext['sensors'][number];
-const sensor = (id: string, name: string, kind: Sensor['kind'], room: string): Sensor => ({ id, name, kind, room, muted: false });
 
 /** A home of our own: a porch with the porch camera and the front door contact, a veranda, a patio, a doma, a yard gate. */
 const home: HouseholdContext = {

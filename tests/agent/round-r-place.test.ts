@@ -6,17 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { HouseholdContext } from '../../src/home/agent/context.ts';
-import { loadHeldoutContexts } from '../heldout/household-heldout.ts';
-import { converseIn } from './converse-in.ts';
+import { heldoutHouseholds, sensor, tools } from './home-of-our-own.ts';
 
-const contexts = loadHeldoutContexts(join(import.meta.dirname, '..', 'heldout', 'round-r-household-contexts.json'));
-const converse = converseIn(contexts);
+const { contexts, converse } = heldoutHouseholds('round-r-household-contexts.json');
 const base = contexts.r_zagreb_shared;
-
-type Sensor = HouseholdContext['sensors'][number];
-const sensor = (id: string, name: string, kind: Sensor['kind'], room: string): Sensor => ({ id, name, kind, room, muted: false });
 
 /** A home of our own: a garage, a side gate, a study, a greenhouse, with a watch on the greenhouse. */
 const home: HouseholdContext = {
@@ -33,7 +27,6 @@ const home: HouseholdContext = {
 };
 const ids = (turn: { changes: { tool: string; args: Record<string, unknown> }[] }) =>
   turn.changes.flatMap((c) => (Array.isArray(c.args.sensor_ids) ? (c.args.sensor_ids as string[]) : [c.args.sensor_id as string])).sort();
-const tools = (turn: { changes: { tool: string }[] }) => turn.changes.map((c) => c.tool);
 
 test('"it" after a place named alone in the same sentence is that place, not the place of an earlier turn', async () => {
   for (const [first, message, tool, want] of [
