@@ -64,5 +64,7 @@ test('ends with their own days, a range crossing midnight and two bare hours sta
   await expectWindow(at('14:00'), 'watch the garage from 8pm until monday 10pm', '2026-11-21T20:00', '2026-11-23T22:00');
   await expectWindow(at('14:00'), 'watch the patio from 7pm till 7am tomorrow', '2026-11-21T19:00', '2026-11-22T07:00');
   await expectAsked(at('14:00'), 'watch the patio from 8 to 10 on monday');
+  // (a range crossing midnight "on" a weekday is never stretched from tonight: asked)
+  await expectAsked(at('14:00'), 'watch the garage from 10pm to 2am on monday');
   await expectAsked(at('14:00'), 'watch the garage from 6 till 9 tomorrow');
 });

@@ -1851,8 +1851,8 @@ const trailingDayShape = () =>
  * "from 8pm to 10 on sunday", "between 7 and 11pm on the 14th": a day said after a range that does not cross midnight
  * is the whole range's day, as the same day said before it is ("sunday from 8pm to 10"); chrono gives it to the end
  * alone, which made a watch from tonight until Sunday. The end's date read by chrono is that day; undefined for any
- * other shape (a range crossing midnight, "from 7pm till 7am tomorrow", or an end with its own day, "until sunday
- * 10pm", is left as before). See docs/decisions.md, "Round T: times".
+ * other shape (a range crossing midnight, "from 7pm till 7am tomorrow", unless a weekday is said with "on", or an end
+ * with its own day, "until sunday 10pm", is left as before). See docs/decisions.md, "Round T: times".
  */
 function readTrailingDay(r: chrono.ParsedResult, words: string): WallClock | undefined {
   const end = r.end;
@@ -1860,7 +1860,8 @@ function readTrailingDay(r: chrono.ParsedResult, words: string): WallClock | und
   // (two bare hours, "from 6 till 9 tomorrow", are asked about as before)
   if (!r.start.isCertain('meridiem') && !end.isCertain('meridiem')) return undefined;
   const [from, to] = [r.start.get('hour')! * 60 + (r.start.get('minute') ?? 0), end.get('hour')! * 60 + (end.get('minute') ?? 0)];
-  if (to <= from) return undefined;
+  // ("from 10pm to 2am on sunday": a weekday said with "on" is the start's, the end the morning after it)
+  if (to <= from && !(end.isCertain('weekday') && !end.isCertain('day') && / on \S+$/.test(words))) return undefined;
   return { year: end.get('year')!, month: end.get('month')!, day: end.get('day')!, hour: 0, minute: 0 };
 }
 
