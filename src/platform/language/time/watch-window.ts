@@ -1841,6 +1841,30 @@ function readDatePhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec
   }
 }
 
+/** A range of two clocks, neither with a day of its own, then a day: "from 8pm to 10 on sunday", "7 to 11pm on 14 june 2026". */
+const trailingDayShape = () =>
+  new RegExp(
+    `^(?:from |between )?\\d\\S*(?: [ap]m)? (?:until|till|til|to|through|and|-) \\d\\S*(?: [ap]m)?(?: on)? (?:tomorrow|${DAY_NAMES}|the \\d{1,2}(?:st|nd|rd|th)|\\d{1,2} [a-z]+ \\d{4})$`,
+  );
+
+/**
+ * "from 8pm to 10 on sunday", "between 7 and 11pm on the 14th": a day said after a range that does not cross midnight
+ * is the whole range's day, as the same day said before it is ("sunday from 8pm to 10"); chrono gives it to the end
+ * alone, which made a watch from tonight until Sunday. The end's date read by chrono is that day; undefined for any
+ * other shape (a range crossing midnight, "from 7pm till 7am tomorrow", unless a weekday is said with "on", or an end
+ * with its own day, "until sunday 10pm", is left as before). See docs/decisions.md, "Round T: times".
+ */
+function readTrailingDay(r: chrono.ParsedResult, words: string): WallClock | undefined {
+  const end = r.end;
+  if (!end || !trailingDayShape().test(words) || !(end.isCertain('day') || end.isCertain('weekday'))) return undefined;
+  // (two bare hours, "from 6 till 9 tomorrow", are asked about as before)
+  if (!r.start.isCertain('meridiem') && !end.isCertain('meridiem')) return undefined;
+  const [from, to] = [r.start.get('hour')! * 60 + (r.start.get('minute') ?? 0), end.get('hour')! * 60 + (end.get('minute') ?? 0)];
+  // ("from 10pm to 2am on sunday": a weekday said with "on" is the start's, the end the morning after it)
+  if (to <= from && !(end.isCertain('weekday') && !end.isCertain('day') && / on \S+$/.test(words))) return undefined;
+  return { year: end.get('year')!, month: end.get('month')!, day: end.get('day')!, hour: 0, minute: 0 };
+}
+
 /** A clock time or a range of them: "6am", "from 10pm to 6am", "tomorrow 9 to 5". */
 function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec: TimeSpec, dayCertain: boolean, ctx: TimeContext): void {
   const r = phrase.result;
@@ -1860,11 +1884,13 @@ function readClockTimes(tokens: Token[], from: number, phrase: ClockPhrase, spec
     r.start.get('hour')! % 12 > r.end.get('hour')! % 12 &&
     r.start.get('hour')! % 12 >= 6 &&
     !isTonightStart(r.start, words, ctx);
-  const dayAfterEnd = r.end && !dayRange && DAY_AFTER_UNTIL.test(words) && !DAY_BEFORE_UNTIL.test(words);
+  const trailingDay = readTrailingDay(r, words);
+  const dayAfterEnd = r.end && !dayRange && !trailingDay && DAY_AFTER_UNTIL.test(words) && !DAY_BEFORE_UNTIL.test(words);
   const date =
-    dayCertain && !dayAfterEnd
+    trailingDay ??
+    (dayCertain && !dayAfterEnd
       ? forwardWeekdayRange(r, { year: r.start.get('year')!, month: r.start.get('month')!, day: r.start.get('day')!, hour: 0, minute: 0 }, ctx)
-      : undefined;
+      : undefined);
   // "tomorrow from 8 pm until midnight": chrono dates the midnight end and leaves the start's day
   // open; the day said before the range is the start's (see docs/decisions.md, "Round F household: relative days and starts")
   if (!date && r.end && !dayAfterEnd && /^(?:\S+ )?tomorrow\b/.test(words) && spec.dayOffset === 0 && !spec.date) spec.dayOffset = 1;
