@@ -1,9 +1,8 @@
 /**
- * Round T, nouns and unknown words inside reasons (docs/decisions.md, "Round T: reasons"): a word no lexicon knows
- * inside a reason whose subject and verb are known ("…, we have friends over for the fiesta"), a word no lexicon knows
- * before the noun of a reason's subject ("…, the zorbish cows are coming"), a group of workers with "are" ("…, the
- * fencing crew are working out there") and the neighbours' side ("the lads next door", "up the road") are no part of
- * the request. The phrasings beside them that must still ask are checked too. Phrasings are our own, not the set's.
+ * Round T, nouns inside reasons (docs/decisions.md, "Round T: reasons"): "because" with no comma opens a reason, a
+ * group of workers with "are" ("…, the fencing crew are working out there") and the neighbours' side ("the lads next
+ * door", "up the road") are no part of the request; a word no lexicon knows inside a reason still asks. The phrasings
+ * beside them that must still ask are checked too. Phrasings are our own, not the set's.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,24 +29,18 @@ async function expectAsked(message: string, says?: RegExp) {
   if (says) assert.match(turn.reply, says, message);
 }
 
-test('a word no lexicon knows inside a reason whose frame is known is the reason’s', async () => {
-  await expectWatch('watch the driveway tonight, we have friends over for the quinceañera', ['sen_driveway_cam']);
-  await expectWatch('watch the garage from 8pm to 11pm, we have got people round for a hangi', ['sen_garage_motion']);
-  await expectWatch('watch the backyard tonight because we are hosting a braai', ['sen_backyard_cam']);
-  // must not fire: where a time, a number, a negation or a second request could stand, or with no frame, it is asked
+test('a word no lexicon knows inside a reason still asks, naming the word (tests/agent/round-m-cover.test.ts)', async () => {
+  await expectAsked('watch the driveway tonight, we have friends over for the blorpfest', /blorpfest/);
+  await expectAsked('watch the garage from 8pm to 11pm, we have got people round for a hangi', /hangi/);
+  await expectAsked('watch the backyard for 2 hours, the zorbish cows are coming', /zorbish/);
   await expectAsked('watch the driveway, we have friends over till zorp', /zorp/);
-  await expectAsked('watch the driveway, we have friends over for zorp', /zorp/);
   await expectAsked('watch the driveway tonight, we have got guests and zorp the kitchen');
-  await expectAsked('watch the driveway tonight, we zorp the nursery');
-  await expectAsked('watch the driveway tonight, we have guests, will you zorp it after?');
-  await expectAsked('watch the driveway tonight, the kids are out and we flurb them');
+  await expectAsked('watch the driveway tonight, the zorbish cows are in the nursery');
 });
 
-test('a word no lexicon knows before the noun of a reason’s subject is the reason’s', async () => {
-  await expectWatch('watch the backyard for 2 hours, the zorbish cows are coming', ['sen_backyard_cam']);
-  await expectWatch('watch the driveway tonight, the flurby pipes are leaking', ['sen_driveway_cam']);
-  // must not fire: a place of the home in the reason is asked about
-  await expectAsked('watch the driveway tonight, the zorbish cows are in the nursery');
+test('"because" with no comma opens a reason as a comma does', async () => {
+  await expectWatch('watch the backyard tonight because we are hosting a barbecue', ['sen_backyard_cam']);
+  await expectWatch('watch the driveway tonight because the neighbours are away', ['sen_driveway_cam']);
 });
 
 test('a group of workers with "are" is a reason’s subject', async () => {

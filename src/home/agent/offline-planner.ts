@@ -1781,7 +1781,7 @@ function foldIntoPrevious(
     r.mentions = [];
     r.hasReference = false;
     r.conditions = [];
-    markReasonUsed(r, r.clause.from, r.clause.to, prev.time.hasTime);
+    markReasonUsed(r, r.clause.from, r.clause.to);
     readings.push(r);
     return true;
   }
@@ -2614,41 +2614,13 @@ function isThoughtOpener(tokens: Token[], k: number): boolean {
 /** Verbs of telling: said of someone else ("…, I'm a bit spooked and tell my wife"), a request the agent cannot do (docs/decisions.md, "Before round T: probe leaks"). */
 const TELL_VERBS = new Set(['tell', 'let', 'warn', 'ask', 'ring', 'phone', 'message']);
 
-/** Words after which a word no lexicon knows could be a time, an amount, a negation or another request ("for midsommar", "not", "and"). */
-const REASON_SLOT_LEADS = new Set([...TIME_LEADS, 'not', 'no', 'never', 'and', 'or', 'then', 'too', 'also', 'every', 'each', 'this', 'next', 'last']);
-
-/**
- * "…, we have many guests for midsommar", "…, the agistment cattle are coming": a word no lexicon knows inside a reason
- * whose subject and verb are known, after that verb or as a word before the subject's noun, is content of the reason
- * (docs/decisions.md, "Round T: reasons"). Not when it stands where a time, amount, negation or second request could
- * ("…, we're away till flurb" asks), when the request has no time of its own and a time word leads it, or when the
- * reason adds places ("too", "also").
- */
-function isReasonContentWord(t: Token[], k: number, from: number, to: number, requestTimed: boolean): boolean {
-  const before = t[k - 1]?.text ?? '';
-  if (k === from || /\d/.test(before) || /\d/.test(t[k + 1]?.text ?? '')) return false;
-  // ("…, for the midsommar party": the word before "the" or "a" leads)
-  const lead = ['the', 'a', 'an'].includes(before) && k - 2 >= from ? (t[k - 2]?.text ?? '') : before;
-  if (lead !== 'the' && REASON_SLOT_LEADS.has(lead) && !(requestTimed && ['for', 'at', 'on'].includes(lead))) return false;
-  if (t.slice(from, to).some((x) => ['too', 'also', 'aswell', 'you', 'u'].includes(x.text))) return false;
-  // ("…, tenants are moving out, will you zorp it": the verb of its frame is in the same part, and nothing is done "to it")
-  if (['it', 'them', 'that', 'this', 'those', 'these'].includes(t[k + 1]?.text ?? '')) return false;
-  let [start, end] = [k, k];
-  while (start > from && !t[start - 1].breakAfter) start--;
-  while (end + 1 < to && !t[end].breakAfter) end++;
-  return t.slice(start, end + 1).some((x, j) => start + j !== k && x.isVerb && !x.unknown);
-}
-
 /** A reason's words count as read, except those that could still change the request (docs/decisions.md, "Coverage probe"). */
-function markReasonUsed(r: Reading, from: number, to: number, requestTimed = r.time.hasTime): void {
+function markReasonUsed(r: Reading, from: number, to: number): void {
   const t = r.tokens;
   const left = findUncovered(t, from, to, new Set(), PLANNER_VOCABULARY).filter(
     // ("…, we've got guests till the milkman comes": an end said in the reason that no time reader knows)
     (u) =>
-      (REASON_LEFTOVER_ROLES.has(u.role) &&
-        !isPeopleCount(t, u.index) &&
-        !isThoughtOpener(t, u.index) &&
-        !(u.role === 'unknown' && isReasonContentWord(t, u.index, from, to, requestTimed))) ||
+      (REASON_LEFTOVER_ROLES.has(u.role) && !isPeopleCount(t, u.index) && !isThoughtOpener(t, u.index)) ||
       (u.role === 'time' && isEventEndWord(t, u.index, from)),
   );
   // ("…, I'm a bit spooked and tell my wife": a verb joined on by "and" is read as a part of its own, past the reason's subject)
@@ -2783,8 +2755,6 @@ function isThingSubject(tokens: Token[], k: number, to: number, ctx: HouseholdCo
   if (isThingNoun(tokens[k + 1], ctx) && k + 2 < to) return tokens[k + 2].isVerb && !tokens[k + 2].isNoun;
   // "…, the gate latch is busted": a thing of a place (any word before it), then a verb
   const [modifier, noun, verb] = [tokens[k + 1], tokens[k + 2], tokens[k + 3]];
-  // ("…, the agistment cattle are coming": a word no lexicon knows before the noun, then "is/are" and a verb — docs/decisions.md, "Round T: reasons")
-  if (modifier?.unknown && isThingNoun(noun, ctx) && k + 4 < to) return ['is', 'are', 'was', 'were'].includes(verb.text) && tokens[k + 4].isVerb;
   if (!modifier?.isNoun || modifier.unknown || !isThingNoun(noun, ctx) || k + 3 >= to) return false;
   return PLACE_STATE_VERBS.has(verb.text);
 }
