@@ -20,9 +20,6 @@ const IDIOMS: ReadonlySet<string> = new Set([
   'hit_or_miss',
   'whether_or_not',
   'dead_or_alive',
-  'more_or_less',
-  'give_or_take',
-  'trick_or_treat',
 ]);
 
 const LONGEST = 6;
