@@ -1841,12 +1841,6 @@ function readDatePhrase(tokens: Token[], from: number, phrase: ClockPhrase, spec
   }
 }
 
-/** A range of two clocks, neither with a day of its own, then a day: "from 8pm to 10 on sunday", "7 to 11pm on 14 june 2026". */
-const trailingDayShape = () =>
-  new RegExp(
-    `^(?:from |between )?\\d\\S*(?: [ap]m)? (?:until|till|til|to|through|and|-) \\d\\S*(?: [ap]m)?(?: on)? (?:tomorrow|${DAY_NAMES}|the \\d{1,2}(?:st|nd|rd|th)|\\d{1,2} [a-z]+ \\d{4})$`,
-  );
-
 /**
  * "from 8pm to 10 on sunday", "between 7 and 11pm on the 14th": a day said after a range that does not cross midnight
  * is the whole range's day, as the same day said before it is ("sunday from 8pm to 10"); chrono gives it to the end
@@ -1856,7 +1850,7 @@ const trailingDayShape = () =>
  */
 function readTrailingDay(r: chrono.ParsedResult, words: string): WallClock | undefined {
   const end = r.end;
-  if (!end || !trailingDayShape().test(words) || !(end.isCertain('day') || end.isCertain('weekday'))) return undefined;
+  if (!end || !TRAILING_DAY_SHAPE.test(words) || !(end.isCertain('day') || end.isCertain('weekday'))) return undefined;
   // (two bare hours, "from 6 till 9 tomorrow", are asked about as before)
   if (!r.start.isCertain('meridiem') && !end.isCertain('meridiem')) return undefined;
   const [from, to] = [r.start.get('hour')! * 60 + (r.start.get('minute') ?? 0), end.get('hour')! * 60 + (end.get('minute') ?? 0)];
@@ -1966,6 +1960,10 @@ function readEndWeekday(endC: chrono.ParsedComponents, words: string, startDay: 
 const DAY_NAMES = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun';
 /** A day named after the range's connector ("…to sunday 6pm"), or before it ("sunday 8 to 6"). */
 const DAY_AFTER_UNTIL = new RegExp(`\\b(until|till|to|through)\\b.*\\b(tomorrow|${DAY_NAMES})\\b`);
+/** A range of two clocks, neither with a day of its own, then a day: "from 8pm to 10 on sunday" (readTrailingDay). */
+const TRAILING_DAY_SHAPE = new RegExp(
+  `^(?:from |between )?\\d\\S*(?: [ap]m)? (?:until|till|til|to|through|and|-) \\d\\S*(?: [ap]m)?(?: on)? (?:tomorrow|${DAY_NAMES}|the \\d{1,2}(?:st|nd|rd|th)|\\d{1,2} [a-z]+ \\d{4})$`,
+);
 /** A weekday, not "tomorrow", named after the range's connector ("…till monday 9am"). */
 const WEEKDAY_AFTER_UNTIL = new RegExp(`\\b(until|till|to|through)\\b.*\\b(${DAY_NAMES})\\b`);
 const DAY_BEFORE_UNTIL = new RegExp(`\\b(tomorrow|${DAY_NAMES})\\b.*\\b(until|till|to|through)\\b`);
